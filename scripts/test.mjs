@@ -1,0 +1,50 @@
+// Runs every test stage in order and prints the time of each:
+//   native   GoogleTest on the native SIMDe build under ASan + UBSan (ctest)
+//   js       Jest: the JS API on both wasm builds (tests/js)
+//   browser  Jest + Playwright in Debian's Chromium: the page (tests/browser)
+// `node scripts/test.mjs js browser` runs only the named stages.
+// Expects `node scripts/build.mjs` to have run (npm test does both).
+import { spawnSync } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildPreset } from './build.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const jest = join(root, 'node_modules/jest/bin/jest.js');
+const jestEnv = { ...process.env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --experimental-vm-modules`.trim() };
+
+const stages = {
+  native: () => {
+    buildPreset('native-asan');
+    return run('ctest', ['--preset', 'native-asan', '-j', '2', '--timeout', '300']);
+  },
+  js: () => run(process.execPath, [jest, '--ci', 'tests/js'], jestEnv),
+  browser: () => run(process.execPath, [jest, '--ci', '--runInBand', 'tests/browser'], jestEnv),
+};
+
+function run(cmd, args, env = process.env) {
+  return spawnSync(cmd, args, { cwd: root, env, stdio: 'inherit' }).status === 0;
+}
+
+const wanted = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(stages);
+const results = [];
+for (const name of wanted) {
+  if (!stages[name]) throw new Error(`unknown stage ${name}; stages: ${Object.keys(stages).join(', ')}`);
+  const start = performance.now();
+  console.log(`\n=== stage ${name}`);
+  let ok;
+  try {
+    ok = stages[name]();
+  } catch (e) {
+    console.error(e.message);
+    ok = false;
+  }
+  const seconds = ((performance.now() - start) / 1000).toFixed(1);
+  results.push({ name, ok, seconds });
+  console.log(`=== stage ${name}: ${ok ? 'passed' : 'FAILED'} in ${seconds} s`);
+}
+console.log('\nstage times:');
+for (const r of results) console.log(`  ${r.name.padEnd(8)} ${r.ok ? 'passed' : 'FAILED'}  ${r.seconds} s`);
+const failed = results.filter((r) => !r.ok).length;
+console.log(`stages: ${results.length - failed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);

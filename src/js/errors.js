@@ -1,0 +1,63 @@
+// Errors are made here and only here, so that every message has the same
+// parts: the method, the argument, the shape received and the shape expected.
+// TypeError: the argument has the wrong kind (not an array, a string, ...).
+// RangeError: the kind is right but a size, a shape or a value is not.
+
+/** "[2, 3]" for a shape array; "scalar" for []. */
+export function formatShape(shape) {
+  return shape.length === 0 ? '[] (scalar)' : `[${shape.join(', ')}]`;
+}
+
+function describe(value) {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (ArrayBuffer.isView(value)) return `a ${value.constructor.name}`;
+  return typeof value === 'object' ? `an object with keys {${Object.keys(value).slice(0, 5).join(', ')}}` : `${typeof value} ${String(value).slice(0, 40)}`;
+}
+
+/**
+ * A wrong kind of argument.
+ * @param {string} method  e.g. 'attention'
+ * @param {string} name    the argument, e.g. 'K'
+ * @param {string} wanted  what was expected, e.g. 'a Float32Array or an array of numbers'
+ * @param {unknown} got    the value received
+ * @param {string} expectedShape e.g. '[Tk, d_k]'
+ */
+export function typeError(method, name, wanted, got, expectedShape) {
+  return new TypeError(`${method}: ${name} must be ${wanted} of shape ${expectedShape}; got ${describe(got)}`);
+}
+
+/** A shape that does not fit: names the argument, the shape received and the shape expected. */
+export function shapeError(method, name, gotShape, expectedShape, why = '') {
+  const exp = Array.isArray(expectedShape) ? formatShape(expectedShape) : expectedShape;
+  return new RangeError(`${method}: ${name} has shape ${formatShape(gotShape)} but ${exp} was expected${why ? ` (${why})` : ''}`);
+}
+
+/** A value that is not allowed at a given index. */
+export function valueError(method, name, shape, flatIndex, value, rule) {
+  return new RangeError(
+    `${method}: ${name}${formatIndex(shape, flatIndex)} is ${formatValue(value)}; ${rule} (${name} has shape ${formatShape(shape)})`,
+  );
+}
+
+/** A whole-argument rule broken (zero vector, temperature <= 0, numHeads, ...). */
+export function ruleError(method, name, shape, rule) {
+  const s = shape ? ` (${name} has shape ${formatShape(shape)})` : '';
+  return new RangeError(`${method}: ${name} ${rule}${s}`);
+}
+
+export function formatIndex(shape, flat) {
+  if (shape.length <= 1) return `[${flat}]`;
+  const idx = new Array(shape.length);
+  let r = flat;
+  for (let i = shape.length - 1; i >= 0; i--) {
+    idx[i] = r % shape[i];
+    r = Math.floor(r / shape[i]);
+  }
+  return `[${idx.join(', ')}]`;
+}
+
+function formatValue(v) {
+  if (typeof v === 'number') return Number.isNaN(v) ? 'NaN' : String(v);
+  return String(v);
+}

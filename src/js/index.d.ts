@@ -1,0 +1,353 @@
+/**
+ * attention-geometry: the mathematics of attention as WebAssembly kernels
+ * (128-bit SIMD and scalar variants) behind one JS API.
+ *
+ * ```js
+ * import { init } from 'attention-geometry';
+ * const ag = await init();
+ * ag.dot([3, 4], [4, 3]);                                        // 24
+ * ag.attention([[1, 2, 0, 1]], K, V, { scale: 1 }).output;       // { data, shape: [1, d_v] }
+ * ```
+ *
+ * ## Numeric contract
+ * - Everything is float32. Inputs are rounded to float32 on the way in.
+ * - Inputs must be finite (and within the float32 range); only additive masks
+ *   may hold `-Infinity`. Otherwise a `RangeError` names the argument and the
+ *   first bad index, e.g. `attention: Q[1, 2] is NaN`.
+ * - Dot products and sums are pairwise/blocked:
+ *   |error| <= (2 ceil(log2 n) + 1) u sum|a_i b_i| with u = 2^-24, for n up to 2^24.
+ *   Results that overflow float32 are `Infinity` or `-Infinity` (e.g. `squaredNorm` of
+ *   huge vectors; `norm` is scaled and overflows only if the true norm does).
+ * - A row whose every key is masked gets all-zero weights and an all-zero
+ *   output, never NaN.
+ *
+ * ## Errors (thrown synchronously by every method)
+ * - `TypeError`: an argument of the wrong kind (a string for a vector, a
+ *   ragged nested array, a mask mixing booleans and numbers, a missing weight).
+ * - `RangeError`: a mismatched shape, a length of zero, a non-finite value, a
+ *   zero vector where a direction is needed (cosine, angle, projections,
+ *   normalize), `numHeads` not dividing d_model, a temperature <= 0 or not
+ *   finite, a size beyond the 1 GiB wasm heap (or a failed allocation).
+ * Messages name the method, the argument, the shape received and the shape
+ * expected, e.g. `dot: b has shape [3] but [2] was expected`. After any error
+ * the instance is intact: nothing stays allocated and the next call is right.
+ *
+ * Sources: A. Vaswani et al., "Attention Is All You Need", 2017, §3.2.1
+ * (scaled dot-product attention, eq. 1) and §3.2.2 (multi-head attention);
+ * the module's two articles on the geometry of dot products and on softmax.
+ */
+
+/** A vector [n]: a Float32Array or an array of numbers (a rank-1 {@link Tensor} is accepted too). */
+export type Vector = Float32Array | number[];
+
+/** Nested arrays of numbers, rectangular, row-major (e.g. `[[1, 2], [3, 4]]` has shape [2, 2]). */
+export type NestedNumbers = number | NestedNumbers[];
+
+/** A tensor as returned by every method: a fresh JS-owned Float32Array in row-major order and its shape. */
+export interface Tensor {
+  data: Float32Array;
+  shape: number[];
+}
+
+/** A tensor argument: `{data, shape}` (data Float32Array, Float64Array or number[]), nested arrays, or a Float32Array (a vector). */
+export type TensorLike = Tensor | { data: Float32Array | Float64Array | number[]; shape: number[] } | NestedNumbers[] | Float32Array;
+
+/**
+ * A mask. Boolean masks: nested arrays of booleans, `{data: boolean[] | Uint8Array, shape}`
+ * (Uint8Array: 1 = true). Additive float masks: numbers, added to the scores/logits, may
+ * hold `-Infinity`. What `true` means is said by each option.
+ */
+export type MaskLike =
+  | boolean[]
+  | boolean[][]
+  | boolean[][][]
+  | boolean[][][][]
+  | { data: boolean[] | Uint8Array | Float32Array | Float64Array | number[]; shape: number[] }
+  | TensorLike;
+
+/** 64-bit seed or counter: a non-negative safe integer (< 2^53) or a BigInt in [0, 2^64). */
+export type U64 = number | bigint;
+
+/** One entry of the kernel registry (src/kernels/registry.inc). */
+export interface KernelInfo {
+  /** Registry name, e.g. `'dot'`, `'matmul_nt'`, `'multi_head_attention'`. */
+  name: string;
+  /** `'vector' | 'matrix' | 'softmax' | 'attention' | 'random'`. */
+  family: string;
+  /** `['scalar', 'simd128']` in the SIMD build, `['scalar']` in the baseline build, `['shared']` for one implementation in every build. */
+  variants: string[];
+}
+
+/** One logged kernel call (test mode): what the page showed must come from here. */
+export interface KernelCall {
+  /** Registry name of the kernel. */
+  kernel: string;
+  /** `'simd128'`, `'scalar'` or `'shared'`. */
+  variant: string;
+  /** Shape of each argument, by its name in the API (Q, K, V, mask, a, b, x, ...). */
+  args: Record<string, number[]>;
+  /** The result: a number, a `{shape, data}` copy, or an object of those (attention: output, weights, scores). */
+  result: unknown;
+  /** Number of kernel invocations (batched matmul calls the kernel once per batch entry). */
+  calls: number;
+}
+
+export interface InitOptions {
+  /**
+   * Which build to load. `'auto'` (default): the SIMD build when
+   * `WebAssembly.validate` accepts a tiny SIMD module and a known-answer check
+   * passes after instantiation, else the baseline build. `true`: the SIMD build
+   * (rejects if the engine has no SIMD). `false`: the baseline build.
+   */
+  simd?: 'auto' | boolean;
+  /**
+   * Which kernel variant this instance calls. Default `'simd128'` in the SIMD
+   * build; the baseline build has only `'scalar'` (asking it for `'simd128'` rejects
+   * with a RangeError).
+   */
+  variant?: 'simd128' | 'scalar';
+  /**
+   * Maps a file name (`'ag-simd.wasm'` or `'ag-scalar.wasm'`) to its URL, for
+   * hosting the .wasm elsewhere. Relative URLs resolve against the page.
+   * Default: `./wasm/<name>` next to this module.
+   */
+  locateFile?: (name: string) => string | URL;
+  /** The URL of the .wasm (of the build chosen), or one per build: `{simd, scalar}`. Takes precedence over locateFile. */
+  wasmUrl?: string | URL | { simd?: string | URL; scalar?: string | URL };
+  /** The bytes of the .wasm (of the build chosen), or one per build: `{simd, scalar}`. Nothing is fetched. */
+  wasmBinary?: ArrayBuffer | ArrayBufferView | { simd?: ArrayBuffer | ArrayBufferView; scalar?: ArrayBuffer | ArrayBufferView };
+  /** Test mode: keep every kernel call in `ag.callLog`. Default false. */
+  logCalls?: boolean;
+  /** Test mode: called after every kernel call with what was called and what it returned. */
+  onKernelCall?: (call: KernelCall) => void;
+}
+
+export interface SoftmaxOptions {
+  /** softmax(x / temperature); > 0 and finite. Default 1. Lower is sharper, higher flatter. */
+  temperature?: number;
+  /**
+   * Mask over x, broadcast trailing-aligned to x's shape. Boolean: `true` = may
+   * take part, `false` = weight 0. Float: added to x / temperature (may hold -Infinity).
+   */
+  mask?: MaskLike;
+}
+
+export interface AttentionOptions {
+  /** Multiplies Q K^T. Default 1/sqrt(d_k) (Vaswani et al. 2017, eq. 1), rounded to float32. */
+  scale?: number;
+  /** Query i sees keys 0..i only (top-left aligned when Tq != Tk). Default false. */
+  causal?: boolean;
+  /**
+   * Boolean (`true` = may attend) or additive float mask (added to the scaled
+   * scores; -Infinity hides a key), broadcast to [B, h, Tq, Tk] from any
+   * trailing-aligned shape ([Tq, Tk], [Tk], [B, 1, Tq, Tk], ...).
+   */
+  mask?: MaskLike;
+  /** Also return the weights (softmax of the scores) [..., Tq, Tk]. Default false. */
+  returnWeights?: boolean;
+  /** Also return the scores scale Q K^T + mask (with -Infinity where masked or causal) [..., Tq, Tk]. Default false. */
+  returnScores?: boolean;
+}
+
+export interface AttentionResult {
+  /** Y = softmax(scores) V, shape [..., Tq, d_v]. */
+  output: Tensor;
+  /** Attention weights [..., Tq, Tk]; rows sum to 1 (or are all 0 when every key is masked). */
+  weights?: Tensor;
+  /** Scores (logits) [..., Tq, Tk]: scale Q K^T + mask. */
+  scores?: Tensor;
+}
+
+export interface MultiHeadInputs {
+  /** X_q: [Tq, d_model] or [B, Tq, d_model]. */
+  query: TensorLike;
+  /** X_k: [Tk, d_model] or [B, Tk, d_model] (same rank as query). Default: query (self-attention). */
+  key?: TensorLike;
+  /** X_v: the shape of key. Default: key. */
+  value?: TensorLike;
+}
+
+/**
+ * Projection weights in the row-vector convention of the articles: Q = X_q W_Q + b_Q.
+ * Every W is [d_model, d_model] as [in, out]. PyTorch's nn.Linear stores [out, in]:
+ * pass the transpose (for nn.MultiheadAttention, W_Q, W_K, W_V are the three
+ * [d_model, d_model] row blocks of in_proj_weight, W_O is out_proj.weight; transpose each).
+ */
+export interface MultiHeadWeights {
+  wQ: TensorLike;
+  wK: TensorLike;
+  wV: TensorLike;
+  wO: TensorLike;
+  /** Biases [d_model]; each optional (none by default). */
+  bQ?: Vector | null;
+  bK?: Vector | null;
+  bV?: Vector | null;
+  bO?: Vector | null;
+}
+
+export interface MultiHeadOptions {
+  /** h, the number of heads; must divide d_model (d_k = d_v = d_model / h). Required. */
+  numHeads: number;
+  /** Default 1/sqrt(d_k). */
+  scale?: number;
+  /** Query i sees keys 0..i (top-left aligned). Default false. */
+  causal?: boolean;
+  /**
+   * Boolean (`true` = may attend; PyTorch MHA's boolean attn_mask is the opposite, negate it)
+   * or additive float, broadcast to [B, h, Tq, Tk] ([h, Tq, Tk] unbatched) from any
+   * trailing-aligned shape such as [Tq, Tk].
+   */
+  mask?: MaskLike;
+  /** [B, Tk] ([Tk] unbatched): `true` = this key is padding and is ignored, as in PyTorch. A float mask is added instead. */
+  keyPaddingMask?: MaskLike;
+  /** Also return the per-head weights [B, h, Tq, Tk] ([h, Tq, Tk] unbatched; not averaged). Default false. */
+  returnWeights?: boolean;
+}
+
+export interface MultiHeadResult {
+  /** concat(head_1..head_h) W_O + b_O: the shape of query. */
+  output: Tensor;
+  /** Per-head weights [B, h, Tq, Tk] or [h, Tq, Tk]. */
+  weights?: Tensor;
+}
+
+export interface RandomOptions {
+  /** Key of the generator. Default 0. */
+  seed?: U64;
+  /** 64-bit block counter of the first sample; four samples per block. Default 0. */
+  counter?: U64;
+  /** Number of samples, >= 1. Required. */
+  n: number;
+}
+
+export interface RandomDotExperimentOptions {
+  /** Dimension d of the random vectors, >= 1. */
+  d: number;
+  /** Number of independent pairs, >= 1. */
+  trials: number;
+  /** Generator seed. Default 0. Trial t draws its pair from counters 2 t ceil(d/4) and (2 t + 1) ceil(d/4). */
+  seed?: U64;
+  /** `'dot'` (a . b; mean 0, standard deviation sqrt(d)) or `'cosine'` (mean 0, standard deviation 1/sqrt(d)). Default 'dot'. */
+  measure?: 'dot' | 'cosine';
+  /** Histogram bins over `range`. Default 32. */
+  bins?: number;
+  /** Histogram range [lo, hi), lo < hi. Default ±4 sqrt(d) for dot, ±min(1, 4/sqrt(d)) for cosine. */
+  range?: [number, number];
+  /** Return every sample. Default true. */
+  returnSamples?: boolean;
+}
+
+export interface RandomDotExperimentResult {
+  /** The measured values [trials] (when returnSamples). */
+  samples?: Tensor;
+  mean: number;
+  /** Population standard deviation. */
+  std: number;
+  /** Root mean square. */
+  rms: number;
+  /** Count of values outside [lo, hi). */
+  outOfRange: number;
+  /** Counts of values in `bins` equal bins over [lo, hi) (lo, hi as float32). */
+  histogram: { lo: number; hi: number; bins: number; counts: Int32Array };
+}
+
+/** The counter-based generator (Philox4x32-10): the same seed and counter give bit-identical samples in every build and worker. */
+export interface RandomApi {
+  /** n uniform floats in [0, 1) on the 2^-24 grid: {data, shape: [n]}. */
+  uniform(options: RandomOptions): Tensor;
+  /** n standard-normal floats (Box-Muller on the uniforms): {data, shape: [n]}. */
+  normal(options: RandomOptions): Tensor;
+}
+
+/** One loaded module. Every method validates its arguments, calls one kernel of {@link variant}, and returns JS-owned results. */
+export interface AttentionGeometry {
+  /** `'wasm-simd128'` (the SIMD build) or `'wasm-scalar'` (the baseline build). */
+  readonly backend: 'wasm-simd128' | 'wasm-scalar';
+  /** The kernel variant this instance calls. */
+  readonly variant: 'simd128' | 'scalar';
+  /** The kernel registry of the loaded build. */
+  readonly kernels: readonly KernelInfo[];
+  /** Every kernel call, when init was given `logCalls: true` (test mode). */
+  readonly callLog?: KernelCall[];
+  readonly random: RandomApi;
+
+  /** a . b = sum_i a_i b_i; a, b [n]. Pairwise sum (see the numeric contract). */
+  dot(a: Vector, b: Vector): number;
+  /** |a|^2 = a . a; a [n]. Overflows to Infinity when |a|^2 > 3.4e38 (use norm for lengths). */
+  squaredNorm(a: Vector): number;
+  /** |a| = sqrt(sum a_i^2), scaled so that it does not overflow for any finite input; a [n]. 0 for the zero vector. */
+  norm(a: Vector): number;
+  /** a / |a|, [n]. @throws RangeError for the zero vector. */
+  normalize(a: Vector): Tensor;
+  /** cos(theta) = a . b / (|a| |b|) in [-1, 1]; a, b [n]. @throws RangeError if a or b is the zero vector. */
+  cosine(a: Vector, b: Vector): number;
+  /** The angle between a and b in radians, [0, pi]; accurate also for nearly parallel vectors. @throws RangeError for zero vectors. */
+  angle(a: Vector, b: Vector): number;
+  /** Scalar projection of a onto b: a . b / |b| = |a| cos(theta). @throws RangeError if b is the zero vector. */
+  scalarProjection(a: Vector, b: Vector): number;
+  /** Vector projection of a onto b: (a . b / |b|^2) b, [n]. @throws RangeError if b is the zero vector. */
+  vectorProjection(a: Vector, b: Vector): Tensor;
+  /** |a - b|^2, a, b [n] (the law of cosines: |a|^2 + |b|^2 - 2 |a||b| cos(theta)). */
+  squaredDistance(a: Vector, b: Vector): number;
+  /** y = sum_j alpha_j V_j: alpha [T], V [T, d] -> y [d] (the value mixture of attention). */
+  weightedSum(alpha: Vector, V: TensorLike): Tensor;
+  /**
+   * C = A B with A [..., M, K], B [..., K, N] -> [..., M, N], or with `transposeB`
+   * C = A B^T for B [..., N, K] (the scores Q K^T). Leading (batch) dimensions broadcast (NumPy rules).
+   */
+  matmul(A: TensorLike, B: TensorLike, options?: { transposeB?: boolean }): Tensor;
+  /** exp(x) elementwise, any shape. Overflows to Infinity above about 88.72. */
+  exp(x: TensorLike): Tensor;
+  /**
+   * Stable softmax over the last axis: softmax(x / temperature + mask), the maximum
+   * subtracted first (changes nothing mathematically, keeps exp from overflowing).
+   * x [..., n] -> [..., n]. A row whose every entry is masked gives all zeros.
+   * @throws RangeError for temperature <= 0 or not finite.
+   */
+  softmax(x: TensorLike, options?: SoftmaxOptions): Tensor;
+  /** The textbook float32 softmax without the max subtracted (for the overflow demonstration): NaN once an x_i passes ~88.72. */
+  softmaxNaive(x: TensorLike): Tensor;
+  /** log sum_i exp(x_i) over the last axis, stable: x [n] -> number, x [..., n] -> [...]. */
+  logSumExp(x: TensorLike): number | Tensor;
+  /** Shannon entropy in bits, H = -sum p_i log2 p_i (0 log 0 = 0); p [n], p_i >= 0 (meant to sum to 1). */
+  entropy(p: Vector): number;
+  /** The softmax Jacobian J_ij = alpha_i (delta_ij - alpha_j): alpha [n] -> [n, n]. */
+  softmaxJacobian(alpha: Vector): Tensor;
+  /**
+   * Scaled dot-product attention (Vaswani et al. 2017, §3.2.1, eq. 1):
+   * scores = scale Q K^T + mask, weights = softmax(scores) over keys, output = weights V.
+   * Q [..., Tq, d_k], K [..., Tk, d_k], V [..., Tk, d_v]; up to two leading dimensions
+   * (B, h), broadcast between Q, K and V. Returns output [..., Tq, d_v] and, on request,
+   * weights and scores [..., Tq, Tk].
+   */
+  attention(Q: TensorLike, K: TensorLike, V: TensorLike, options?: AttentionOptions): AttentionResult;
+  /**
+   * Multi-head attention (Vaswani et al. 2017, §3.2.2) in the row-vector convention:
+   * Q = X_q W_Q + b_Q (likewise K, V); h heads of d_k = d_model / h (head i reads columns
+   * i d_k .. (i+1) d_k - 1); each head is scaled dot-product attention; the heads are
+   * concatenated and projected: output = concat(head_1..head_h) W_O + b_O.
+   * Separate query, key and value give cross-attention.
+   * @throws RangeError when numHeads does not divide d_model.
+   */
+  multiHeadAttention(inputs: MultiHeadInputs, weights: MultiHeadWeights, options: MultiHeadOptions): MultiHeadResult;
+  /**
+   * The Monte Carlo experiment of the articles: `trials` pairs of independent
+   * standard-normal vectors of dimension d, measured by dot (spread sqrt(d): why
+   * attention scales by 1/sqrt(d_k)) or cosine (spread 1/sqrt(d): random directions
+   * are nearly orthogonal), with statistics and a histogram, all computed in wasm.
+   */
+  randomDotExperiment(options: RandomDotExperimentOptions): RandomDotExperimentResult;
+  /** Bytes in use on this instance's wasm heap (a diagnostic; unchanged by any completed call). */
+  heapAllocatedBytes(): number;
+}
+
+/**
+ * Loads a module and resolves to an instance of the API. Each call gives an
+ * independent instance (its own wasm memory). In Node the .wasm is read from disk;
+ * in browsers it is streamed (falling back to fetch + instantiate when the server
+ * sends the wrong MIME type).
+ * @throws Error (rejects) when the .wasm cannot be loaded, naming the URL tried and the options that fix it.
+ * @throws TypeError (rejects) for malformed options.
+ */
+export function init(options?: InitOptions): Promise<AttentionGeometry>;
+export default init;

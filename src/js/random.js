@@ -1,0 +1,87 @@
+// The counter-based generator (Philox4x32-10) and the Monte Carlo experiment:
+// seeds and counters as 64-bit integers split into two u32 words, samples
+// computed in wasm only (bit-identical in both builds for the same seed and
+// counter), statistics and histogram computed by the experiment kernel.
+import { readOut } from './heap.js';
+import { finiteNumber, optionsObject, positiveInt } from './tensor.js';
+
+const TWO32 = 4294967296;
+
+/**
+ * A 64-bit seed or counter: a non-negative safe integer (< 2^53) or a BigInt
+ * in [0, 2^64). Returns [lo, hi] u32 words.
+ */
+export function splitU64(method, name, x) {
+  if (typeof x === 'bigint') {
+    if (x < 0n || x >= 1n << 64n) throw new RangeError(`${method}: ${name} must be in [0, 2^64) as a BigInt; got ${x}`);
+    return [Number(x & 0xffffffffn), Number(x >> 32n)];
+  }
+  if (typeof x !== 'number') throw new TypeError(`${method}: ${name} must be a non-negative integer or a BigInt; got ${typeof x}`);
+  if (!Number.isSafeInteger(x) || x < 0) {
+    throw new RangeError(`${method}: ${name} must be a non-negative safe integer (< 2^53) or a BigInt below 2^64; got ${x}`);
+  }
+  return [x % TWO32, Math.floor(x / TWO32)];
+}
+
+export function makeRandom(ag) {
+  const draw = (method, kernel, options) => {
+    const o = optionsObject(method, options);
+    const [slo, shi] = splitU64(method, 'seed', o.seed ?? 0);
+    const [clo, chi] = splitU64(method, 'counter', o.counter ?? 0);
+    const n = positiveInt(method, 'n', o.n);
+    const r = ag._buffers(method, [{ name: 'out', length: n }], ([po]) => {
+      ag._kernel(kernel)(slo, shi, clo, chi, n, po);
+      return { data: readOut(ag._rt, Float32Array, po, n), shape: [n] };
+    });
+    return ag._done(kernel, { n: [n] }, r);
+  };
+  return Object.freeze({
+    /** n uniform floats in [0, 1). */
+    uniform: (options) => draw('random.uniform', 'philox_uniform', options),
+    /** n standard-normal floats. */
+    normal: (options) => draw('random.normal', 'philox_normal', options),
+  });
+}
+
+/** The Monte Carlo experiment of the dot-product chapters. */
+export function randomDotExperiment(ag, options) {
+  const m = 'randomDotExperiment';
+  const o = optionsObject(m, options);
+  const d = positiveInt(m, 'd', o.d);
+  const trials = positiveInt(m, 'trials', o.trials);
+  const [slo, shi] = splitU64(m, 'seed', o.seed ?? 0);
+  const measure = o.measure ?? 'dot';
+  if (measure !== 'dot' && measure !== 'cosine') throw new TypeError(`${m}: measure must be 'dot' or 'cosine'; got ${String(measure)}`);
+  const bins = o.bins === undefined ? 32 : positiveInt(m, 'bins', o.bins, 1 << 24);
+  let range = o.range;
+  if (range === undefined) {
+    // Default: +-4 standard deviations of the measure (sqrt(d) for dot, 1/sqrt(d) for cosine, capped at 1).
+    const s = measure === 'dot' ? 4 * Math.sqrt(d) : Math.min(1, 4 / Math.sqrt(d));
+    range = [-s, s];
+  }
+  if (!Array.isArray(range) || range.length !== 2) throw new TypeError(`${m}: range must be [lo, hi]; got ${typeof range}`);
+  const lo = finiteNumber(m, 'range[0]', range[0]);
+  const hi = finiteNumber(m, 'range[1]', range[1]);
+  if (!(Math.fround(lo) < Math.fround(hi))) throw new RangeError(`${m}: range [lo, hi] needs lo < hi; got [${lo}, ${hi}]`);
+  const returnSamples = o.returnSamples ?? true;
+  const specs = [
+    returnSamples && { name: 'samples', length: trials },
+    { name: 'stats', length: 4, type: Float64Array },
+    { name: 'histogram', length: bins, type: Int32Array },
+    { name: 'work', length: 2 * d },
+  ];
+  const r = ag._buffers(m, specs, ([ps, pstats, ph, pw]) => {
+    ag._kernel('random_dot_experiment')(slo, shi, d, trials, measure === 'dot' ? 0 : 1, lo, hi, bins, ps, pstats, ph, pw);
+    const stats = readOut(ag._rt, Float64Array, pstats, 4);
+    const res = {
+      mean: stats[0],
+      std: stats[1],
+      rms: stats[2],
+      outOfRange: stats[3],
+      histogram: { lo: Math.fround(lo), hi: Math.fround(hi), bins, counts: readOut(ag._rt, Int32Array, ph, bins) },
+    };
+    if (returnSamples) res.samples = { data: readOut(ag._rt, Float32Array, ps, trials), shape: [trials] };
+    return res;
+  });
+  return ag._done('random_dot_experiment', { d: [d], trials: [trials] }, r);
+}

@@ -1,0 +1,292 @@
+// Argument checking and shapes: every argument is turned into a float32
+// tensor { data: Float32Array, shape } (a copy only when it must be) and
+// checked before anything reaches wasm, because the kernels check nothing.
+// Masks become additive float32 masks; broadcasting is computed here as
+// strides (0 = broadcast), never as arithmetic on results.
+import { formatShape, ruleError, shapeError, typeError, valueError } from './errors.js';
+
+const F32_MAX = 3.4028234663852886e38;
+
+function isTensorObject(x) {
+  return x !== null && typeof x === 'object' && !Array.isArray(x) && !ArrayBuffer.isView(x) && 'data' in x && 'shape' in x;
+}
+
+function checkShapeArray(method, name, shape, expected) {
+  if (!Array.isArray(shape)) throw typeError(method, `${name}.shape`, 'an array of positive integers', shape, expected);
+  for (const s of shape) {
+    if (typeof s !== 'number' || !Number.isInteger(s)) {
+      throw typeError(method, `${name}.shape`, 'an array of positive integers', shape, expected);
+    }
+    if (s < 1) throw shapeError(method, name, shape, expected, 'every dimension must be at least 1: zero-length tensors are not allowed');
+  }
+}
+
+/** Product of a shape's dimensions. */
+export function numel(shape) {
+  let n = 1;
+  for (const s of shape) n *= s;
+  return n;
+}
+
+// Walks a nested array, returning its shape and flat values (or throwing).
+function flattenNested(method, name, x, expected, kind) {
+  const shape = [];
+  let level = x;
+  while (Array.isArray(level)) {
+    shape.push(level.length);
+    if (level.length === 0) throw shapeError(method, name, shape, expected, 'zero-length arrays are not allowed');
+    level = level[0];
+  }
+  const out = [];
+  const walk = (a, depth) => {
+    if (depth === shape.length) {
+      out.push(a);
+      return;
+    }
+    if (!Array.isArray(a) || a.length !== shape[depth]) {
+      throw typeError(method, name, `a rectangular nested array of ${kind}`, x, expected);
+    }
+    for (const e of a) walk(e, depth + 1);
+  };
+  walk(x, 0);
+  return { shape, values: out };
+}
+
+// Checks that every value is a finite float32 (or -Infinity where allowed) and
+// copies into a Float32Array. Values beyond the float32 range are rejected.
+function toFloat32(method, name, values, shape, { allowNegInf = false } = {}) {
+  const n = values.length;
+  const out = values instanceof Float32Array ? values : new Float32Array(n);
+  for (let i = 0; i < n; i++) {
+    const v = values[i];
+    if (typeof v !== 'number') {
+      throw typeError(method, name, 'numbers', v, formatShape(shape));
+    }
+    // One comparison catches NaN, +-Infinity and values beyond float32.
+    if (!(v <= F32_MAX && v >= -F32_MAX)) {
+      if (allowNegInf && v === -Infinity) {
+        out[i] = v;
+        continue;
+      }
+      const rule = allowNegInf
+        ? 'an additive mask may hold finite values and -Infinity only'
+        : Number.isFinite(v)
+          ? 'values must be finite in float32 (|x| <= 3.4028235e38)'
+          : 'inputs must be finite';
+      throw valueError(method, name, shape, i, v, rule);
+    }
+    out[i] = v;
+  }
+  // Float32Array input: NaN/Infinity are caught by the loop above; a copy is
+  // made below so that the caller's array is never shared with results.
+  return values instanceof Float32Array ? Float32Array.from(out) : out;
+}
+
+/**
+ * A tensor argument: { data, shape } (data: Float32Array, Float64Array or a
+ * number array) or a nested number array. Returns { data: Float32Array, shape }.
+ * @param {string} expected the expected shape in the field's names, e.g. '[Tq, d_k]'
+ */
+export function toTensor(method, name, x, expected, opts = {}) {
+  if (isTensorObject(x)) {
+    checkShapeArray(method, name, x.shape, expected);
+    const { data } = x;
+    if (!(data instanceof Float32Array || data instanceof Float64Array || Array.isArray(data))) {
+      throw typeError(method, `${name}.data`, 'a Float32Array, a Float64Array or an array of numbers', data, expected);
+    }
+    if (data.length !== numel(x.shape)) {
+      throw shapeError(method, name, x.shape, expected, `data has ${data.length} elements but the shape holds ${numel(x.shape)}`);
+    }
+    return { data: toFloat32(method, name, data, x.shape, opts), shape: x.shape.slice() };
+  }
+  if (x instanceof Float32Array || x instanceof Float64Array) {
+    if (x.length === 0) throw shapeError(method, name, [0], expected, 'zero-length vectors are not allowed');
+    return { data: toFloat32(method, name, x, [x.length], opts), shape: [x.length] };
+  }
+  if (Array.isArray(x)) {
+    const { shape, values } = flattenNested(method, name, x, expected, 'numbers');
+    return { data: toFloat32(method, name, values, shape, opts), shape };
+  }
+  throw typeError(method, name, 'a tensor {data, shape}, a nested array of numbers or a Float32Array', x, expected);
+}
+
+/** A tensor of a given rank (or one of several ranks). */
+export function toTensorRank(method, name, x, ranks, expected, opts) {
+  const t = toTensor(method, name, x, expected, opts);
+  if (!ranks.includes(t.shape.length)) {
+    throw shapeError(method, name, t.shape, expected, `rank ${t.shape.length}; rank ${ranks.join(' or ')} was expected`);
+  }
+  return t;
+}
+
+/** A vector argument [n]: Float32Array | number[] (or a rank-1 tensor). */
+export function toVector(method, name, x, expected = '[n]') {
+  return toTensorRank(method, name, x, [1], expected).data;
+}
+
+/** Throws unless a and b have the same length n. */
+export function sameLength(method, nameA, a, nameB, b) {
+  if (a.length !== b.length) {
+    throw shapeError(method, nameB, [b.length], [a.length], `${nameB} must have the length n = ${a.length} of ${nameA}`);
+  }
+}
+
+/** Throws a RangeError when a vector is all zeros. */
+export function nonZero(method, name, v, what) {
+  for (let i = 0; i < v.length; i++) if (v[i] !== 0) return;
+  throw ruleError(method, name, [v.length], `is the zero vector; ${what} needs a non-zero ${name} (its direction is undefined)`);
+}
+
+/**
+ * A mask: boolean (true = may attend, or the caller's inversion) or additive
+ * float (may hold -Infinity). Accepted forms: nested arrays of booleans or of
+ * numbers; { data, shape } with data a boolean array, a Uint8Array (1 = true),
+ * a Float32Array/Float64Array or a number array. Returns { data: Float32Array
+ * additive (0 or -Infinity for booleans), shape, boolean }.
+ * @param {boolean} trueMeans 'attend' (true -> 0, false -> -Infinity) or 'ignore'
+ */
+export function toMask(method, name, x, expected, trueMeans = 'attend') {
+  let shape;
+  let values;
+  if (isTensorObject(x)) {
+    checkShapeArray(method, name, x.shape, expected);
+    shape = x.shape.slice();
+    values = x.data;
+    if (!(Array.isArray(values) || ArrayBuffer.isView(values))) {
+      throw typeError(method, `${name}.data`, 'an array of booleans or numbers', values, expected);
+    }
+    if (values.length !== numel(shape)) {
+      throw shapeError(method, name, shape, expected, `data has ${values.length} elements but the shape holds ${numel(shape)}`);
+    }
+  } else if (Array.isArray(x)) {
+    ({ shape, values } = flattenNested(method, name, x, expected, 'booleans or numbers'));
+  } else if (x instanceof Float32Array || x instanceof Float64Array || x instanceof Uint8Array) {
+    if (x.length === 0) throw shapeError(method, name, [0], expected, 'zero-length masks are not allowed');
+    shape = [x.length];
+    values = x;
+  } else {
+    throw typeError(method, name, 'a boolean or additive float mask (nested array or {data, shape})', x, expected);
+  }
+  const isBool = values instanceof Uint8Array || (values.length > 0 && typeof values[0] === 'boolean');
+  if (!isBool) {
+    if (!(values instanceof Float32Array || values instanceof Float64Array || Array.isArray(values))) {
+      throw typeError(method, name, 'a boolean array, a Uint8Array or a float array', values, expected);
+    }
+    return { data: toFloat32(method, name, values, shape, { allowNegInf: true }), shape, boolean: false };
+  }
+  const attendWhenTrue = trueMeans === 'attend';
+  const data = new Float32Array(values.length);
+  for (let i = 0; i < values.length; i++) {
+    let b = values[i];
+    if (values instanceof Uint8Array) {
+      if (b > 1) throw valueError(method, name, shape, i, b, 'a Uint8Array mask holds 0 or 1');
+      b = b === 1;
+    } else if (typeof b !== 'boolean') {
+      throw typeError(method, name, 'all booleans (a mask cannot mix booleans and numbers)', b, expected);
+    }
+    data[i] = b === attendWhenTrue ? 0 : -Infinity;
+  }
+  return { data, shape, boolean: true };
+}
+
+/**
+ * Strides (in elements) for reading `shape` broadcast to `target`, trailing
+ * aligned (NumPy rules): a dimension of 1 gets stride 0. Returns strides of
+ * length target.length, or throws a RangeError naming the argument.
+ */
+export function broadcastStrides(method, name, shape, target, targetNames) {
+  if (shape.length > target.length) {
+    throw shapeError(method, name, shape, `a shape that broadcasts to ${targetNames} = ${formatShape(target)}`, `rank ${shape.length} > ${target.length}`);
+  }
+  const strides = new Array(target.length).fill(0);
+  let stride = 1;
+  for (let i = 1; i <= shape.length; i++) {
+    const s = shape[shape.length - i];
+    const t = target[target.length - i];
+    if (s !== t && s !== 1) {
+      throw shapeError(method, name, shape, `a shape that broadcasts to ${targetNames} = ${formatShape(target)}`, `dimension ${shape.length - i} is ${s}, neither ${t} nor 1`);
+    }
+    strides[target.length - i] = s === 1 ? 0 : stride;
+    stride *= s;
+  }
+  return strides;
+}
+
+/**
+ * Broadcast shape of several leading shapes (NumPy rules). Items are merged in
+ * order; the first item that conflicts with the ones before it is named in the
+ * RangeError, with its full shape and the shape of the argument it conflicts with.
+ */
+export function broadcastShapes(method, items) {
+  let out = [];
+  let from = null;
+  for (const it of items) {
+    const { shape } = it;
+    const rank = Math.max(out.length, shape.length);
+    const merged = new Array(rank);
+    for (let i = 1; i <= rank; i++) {
+      const a = out.length - i >= 0 ? out[out.length - i] : 1;
+      const b = shape.length - i >= 0 ? shape[shape.length - i] : 1;
+      if (a !== b && a !== 1 && b !== 1) {
+        throw shapeError(
+          method, it.name, it.full ?? shape, it.expected,
+          `its leading dimensions ${formatShape(shape)} do not broadcast with those of ${from.name} ${formatShape(from.full ?? from.shape)}`,
+        );
+      }
+      merged[rank - i] = a === 1 ? b : a;
+    }
+    out = merged;
+    if (!from || shape.some((x) => x !== 1)) from = from && shape.length === 0 ? from : it;
+  }
+  return out;
+}
+
+/** Copies `src` (read through `strides` over `target`) into a fresh contiguous Float32Array of `target`. */
+export function materialize(src, strides, target) {
+  const n = numel(target);
+  const out = new Float32Array(n);
+  const rank = target.length;
+  const idx = new Array(rank).fill(0);
+  let off = 0;
+  for (let i = 0; i < n; i++) {
+    out[i] = src[off];
+    for (let d = rank - 1; d >= 0; d--) {
+      idx[d]++;
+      off += strides[d];
+      if (idx[d] < target[d]) break;
+      off -= strides[d] * target[d];
+      idx[d] = 0;
+    }
+  }
+  return out;
+}
+
+/** A positive integer option (size), or throws. */
+export function positiveInt(method, name, x, max = 2147483647) {
+  if (typeof x !== 'number' || !Number.isInteger(x)) {
+    throw new TypeError(`${method}: ${name} must be an integer; got ${typeof x === 'number' ? x : typeof x}`);
+  }
+  if (x < 1 || x > max) throw new RangeError(`${method}: ${name} must be between 1 and ${max}; got ${x}`);
+  return x;
+}
+
+/** A finite number option (optionally > 0), or throws. */
+export function finiteNumber(method, name, x, { positive = false } = {}) {
+  if (typeof x !== 'number') throw new TypeError(`${method}: ${name} must be a number; got ${typeof x}`);
+  if (!Number.isFinite(x) || Math.abs(x) > F32_MAX) throw new RangeError(`${method}: ${name} must be finite in float32; got ${x}`);
+  if (positive && !(x > 0)) throw new RangeError(`${method}: ${name} must be > 0; got ${x}`);
+  return x;
+}
+
+/** An options object (undefined -> {}), or a TypeError. */
+export function optionsObject(method, x, name = 'options') {
+  if (x === undefined || x === null) return {};
+  if (typeof x !== 'object' || Array.isArray(x)) throw new TypeError(`${method}: ${name} must be an object; got ${Array.isArray(x) ? 'an array' : typeof x}`);
+  return x;
+}
+
+export function booleanOption(method, name, x, dflt) {
+  if (x === undefined) return dflt;
+  if (typeof x !== 'boolean') throw new TypeError(`${method}: ${name} must be true or false; got ${typeof x}`);
+  return x;
+}

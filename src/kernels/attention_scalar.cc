@@ -1,0 +1,87 @@
+// Family "attention", scalar variant: scaled dot-product attention and
+// multi-head attention (Vaswani et al. 2017, §3.2.1 and §3.2.2).
+//
+// Maths, per (batch b, head h) slice:
+//   S = scale * Q K^T + mask + key_bias     scores,  [Tq, Tk]
+//   A = softmax(S) row-wise                 weights, [Tq, Tk], row-stochastic
+//   Y = A V                                 output,  [Tq, d_v]
+// with Q [Tq, d_k], K [Tk, d_k], V [Tk, d_v] read in place through the strides
+// of ag_attention_dims (kernels.h). Multi-head attention projects
+// Q = Xq W_Q + b_Q (likewise K, V; W [d_model, d_model] in the row-vector
+// convention), attends per head on column slices of width d_k = d_model / h,
+// and projects the concatenated heads with W_O and b_O.
+// Preconditions: see registry.inc (finite inputs except masks, which may hold
+// -Infinity; h divides d_model; work as stated there).
+//
+// The orchestration is attention_impl.h, shared with the simd128 variant; this
+// file supplies the scalar inner kernels: the vector family's dot for each
+// score q_i . k_j, the matrix family's matmul for the projections, this
+// variant's softmax row, and the value mixture below, all compiled with the
+// auto-vectoriser off.
+#include <stddef.h>
+#include <stdint.h>
+
+#include "attention_impl.h"
+#include "kernels.h"
+
+namespace {
+
+// y_c = sum_{j < n} alpha_j v[j * v_st + c] for c < d_v.
+//
+// The value rows are strided (a head of a [B, T, h*d] tensor), which
+// weighted_sum (contiguous V [T, d]) does not take. Per channel, the products
+// are summed left to right in blocks of 8 keys and the block sums combined in
+// a binary tree with a small stack (cascade summation), so that
+//   |error| <= (ceil(log2 n) + 5) u sum_j alpha_j |v_jc|      (alpha_j >= 0).
+// The simd128 variant does exactly the same operations per channel, so the
+// two variants give identical outputs for identical weights.
+float mix_channel(const float* alpha, int32_t n, const float* v, ptrdiff_t v_st) {
+  float stack[32];
+  int32_t top = 0;
+  uint32_t block = 0;
+  for (int32_t j0 = 0; j0 < n; j0 += 8, ++block) {
+    const int32_t j1 = j0 + 8 < n ? j0 + 8 : n;
+    float s = alpha[j0] * v[j0 * v_st];
+    for (int32_t j = j0 + 1; j < j1; ++j) s += alpha[j] * v[j * v_st];
+    // Each trailing 1 bit of the block index closes a pair of equal subtrees.
+    for (uint32_t m = block; m & 1u; m >>= 1) s = stack[--top] + s;
+    stack[top++] = s;
+  }
+  float total = stack[--top];
+  while (top > 0) total = stack[--top] + total;
+  return total;
+}
+
+struct ScalarKernels {
+  static float dot(const float* a, const float* b, int32_t n) { return ag_dot__scalar(a, b, n); }
+  static void matmul(const float* A, const float* B, int32_t M, int32_t K, int32_t N, float* C) {
+    ag_matmul__scalar(A, B, M, K, N, C);
+  }
+  static bool softmax_row(const float* z, int32_t n, float* y) { return ag::scalar::softmax_row(z, n, y); }
+  static void mix_values(const float* alpha, int32_t n, const float* v, ptrdiff_t v_st, int32_t d_v,
+                         float* y) {
+    for (int32_t c = 0; c < d_v; ++c) y[c] = mix_channel(alpha, n, v + c, v_st);
+  }
+};
+
+}  // namespace
+
+extern "C" {
+
+void ag_attention__scalar(const float* q, const float* k, const float* v, const float* mask,
+                          const float* key_bias, float scale, const ag_attention_dims* dims, float* out,
+                          float* weights, float* scores, float* work) {
+  ag::attention_detail::attention<ScalarKernels>(q, k, v, mask, key_bias, scale, dims, out, weights, scores,
+                                                 work);
+}
+
+void ag_multi_head_attention__scalar(const float* xq, const float* xk, const float* xv, const float* wq,
+                                     const float* wk, const float* wv, const float* wo, const float* bq,
+                                     const float* bk, const float* bv, const float* bo, const float* mask,
+                                     const float* key_bias, float scale, const ag_mha_dims* dims, float* out,
+                                     float* weights, float* work) {
+  ag::attention_detail::multi_head_attention<ScalarKernels>(xq, xk, xv, wq, wk, wv, wo, bq, bk, bv, bo, mask,
+                                                            key_bias, scale, dims, out, weights, work);
+}
+
+}  // extern "C"

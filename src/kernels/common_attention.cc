@@ -1,0 +1,16 @@
+// Family "attention", variant-independent code: the size of the multi-head
+// attention workspace (Vaswani et al. 2017, §3.2.2), shared by both variants
+// and by the JS layer, which allocates it.
+//
+// Layout (floats), matching attention_impl.h:
+//   Q [B, Tq, d_model] | K [B, Tk, d_model] | V [B, Tk, d_model] |
+//   concatenated heads [B, Tq, d_model] | one scores row [Tk]
+#include <stddef.h>
+
+#include "kernels.h"
+
+extern "C" size_t ag_mha_workspace_floats(const ag_mha_dims* d) {
+  const size_t q = static_cast<size_t>(d->B) * static_cast<size_t>(d->Tq) * static_cast<size_t>(d->d_model);
+  const size_t k = static_cast<size_t>(d->B) * static_cast<size_t>(d->Tk) * static_cast<size_t>(d->d_model);
+  return 2 * q + 2 * k + static_cast<size_t>(d->Tk);
+}

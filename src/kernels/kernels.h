@@ -1,0 +1,67 @@
+// Attention Geometry kernels: the C++ declarations.
+//
+// Every kernel is listed once, with its maths, shapes, preconditions and error
+// bound, in registry.inc; this header turns that list into declarations and
+// holds the two parameter blocks that the attention kernels read.
+//
+// Errors: the kernels never fail and never allocate. Preconditions (finite
+// inputs, matching shapes, non-zero vectors where said) are checked by the JS
+// layer (src/js), which throws TypeError/RangeError before calling in.
+#ifndef AG_KERNELS_H_
+#define AG_KERNELS_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// Shapes and element strides for scaled dot-product attention over B x H
+// slices (Vaswani et al. 2017, §3.2.1). Element (b, h, t, c) of a tensor X
+// lives at X[b * X_sb + h * X_sh + t * X_st + c]: the channel stride is 1.
+// A contiguous [B, H, T, d] tensor has X_sb = H*T*d, X_sh = T*d, X_st = d; a
+// [B, T, H*d] tensor read per head has X_sb = T*H*d, X_sh = d, X_st = H*d.
+// The mask element for (b, h, i, j) is mask[b*m_sb + h*m_sh + i*m_si + j*m_sj];
+// a stride of 0 broadcasts that axis. key_bias element (b, j) is
+// key_bias[b*kb_sb + j].
+typedef struct ag_attention_dims {
+  int32_t B, H, Tq, Tk, d_k, d_v;
+  int32_t q_sb, q_sh, q_st;
+  int32_t k_sb, k_sh, k_st;
+  int32_t v_sb, v_sh, v_st;
+  int32_t o_sb, o_sh, o_st;
+  int32_t m_sb, m_sh, m_si, m_sj;
+  int32_t kb_sb;
+  int32_t causal;  // 1: query i sees keys 0..i (top-left aligned); 0: all keys
+} ag_attention_dims;
+
+// Shapes for multi-head attention (Vaswani et al. 2017, §3.2.2): B batches,
+// Tq queries, Tk keys/values, d_model channels, h heads (h divides d_model).
+// Mask strides and causal as in ag_attention_dims, the mask being addressed
+// as [B, h, Tq, Tk].
+typedef struct ag_mha_dims {
+  int32_t B, Tq, Tk, d_model, h;
+  int32_t m_sb, m_sh, m_si, m_sj;
+  int32_t kb_sb;
+  int32_t causal;
+} ag_mha_dims;
+
+// Floats of workspace that ag_multi_head_attention__* needs:
+// projected Q [B,Tq,d_model], K and V [B,Tk,d_model], the concatenated heads
+// [B,Tq,d_model], and one row of scores [Tk].
+size_t ag_mha_workspace_floats(const ag_mha_dims* dims);
+
+#define AG_KERNEL(name, family, ret, params) \
+  ret ag_##name##__scalar params;            \
+  ret ag_##name##__simd128 params;
+#define AG_KERNEL_ONE(name, family, ret, params) ret ag_##name params;
+#include "registry.inc"
+#undef AG_KERNEL
+#undef AG_KERNEL_ONE
+
+#ifdef __cplusplus
+}  // extern "C"
+#endif
+
+#endif  // AG_KERNELS_H_

@@ -1,0 +1,326 @@
+// Family "softmax", simd128 variant: from logits to attention weights.
+//
+// Maths (Vaswani et al. 2017, §3.2.1, eq. 1 applies softmax to each row of the
+// scaled scores):
+//   softmax(z)_i = exp(z_i) / sum_j exp(z_j)
+//               = exp(z_i - m) / sum_j exp(z_j - m)   for any m; m = max_j z_j
+// With m = max z every exponent is <= 0 (no overflow) and the largest term is
+// exactly 1 (the sum is >= 1 and cannot underflow).
+//
+// Shapes are in elements, row-major: x, mask, y [rows, n]; out [rows]; alpha
+// [n]; J [n, n]. Sizes >= 1; pointers 4-byte aligned, no more. Outputs do not
+// alias inputs (see registry.inc).
+//
+// What this variant changes: four lanes at a time, with its own vectorised
+// exp and log2 (below) instead of the C library's; tails shorter than four
+// lanes go through a zero-padded copy so that nothing is read past the end.
+// Sums keep 8 partial sums (2 x f32x4) over blocks of 64 and combine blocks in
+// a binary tree, as the vector family's dot does: a sum of n positive terms
+// has relative error <= (2*ceil(log2 n) + 1) u. The order differs from the
+// scalar variant's, so results may differ from it in the last bits.
+#include <math.h>
+#include <stdint.h>
+
+#include "attention_impl.h"
+#include "kernels.h"
+#include "simd.h"
+
+namespace {
+
+using ag::simd::load;
+using ag::simd::splat;
+using ag::simd::store;
+using ag::simd::zero;
+
+// The first n (< 4) floats of p in the low lanes, `fill` in the others.
+inline v128_t load_partial(const float* p, int32_t n, float fill) {
+  float buf[4] = {fill, fill, fill, fill};
+  for (int32_t i = 0; i < n; ++i) buf[i] = p[i];
+  return load(buf);
+}
+inline void store_partial(float* p, int32_t n, v128_t v) {
+  float buf[4];
+  store(buf, v);
+  for (int32_t i = 0; i < n; ++i) p[i] = buf[i];
+}
+inline v128_t as_float(v128_t bits) { return bits; }  // v128_t is untyped: names the intent
+
+// exp(x) in each lane.
+//
+// Range reduction: x = k ln2 + r with k = round(x / ln2), |r| <= ln2/2 (a hair
+// more after rounding), so exp(x) = 2^k exp(r).
+//  - k comes from the "magic bias" 1.5 * 2^23: adding it to x log2(e) leaves
+//    round-to-nearest(x log2 e) in the low mantissa bits, so k is available
+//    both as a float (t - bias) and as an integer (bits(t) - bits(bias)).
+//  - r = (x - k C1) - k C2 with ln2 = C1 + C2 split Cody-Waite style: C1 =
+//    0.693359375 has 9 significant bits, so k C1 is exact for |k| <= 2^15 and
+//    x - k C1 is exact (Sterbenz: x and k C1 are within a factor 2); only the
+//    tiny k C2 term rounds. There is no fused multiply-add in wasm SIMD here,
+//    which is why the split needs trailing zeros in C1.
+//  - exp(r) ~ 1 + r + r^2 P(r), P of degree 5 with Cephes' expf minimax
+//    coefficients (relative error of the approximation ~1e-9 on |r| <= ln2/2).
+//  - 2^k is built from integer bits. x is clamped to [-104, 89] first, so k
+//    is in [-151, 129]; 2^k is applied as 2^k1 * 2^k2 with k1 = floor(k/2),
+//    both factors normal floats, so that exp(r) 2^k1 is exact and the last
+//    multiplication rounds once: it overflows to +Infinity above ln(FLT_MAX)
+//    ~ 88.7228 and gives correctly rounded subnormals and finally 0 below
+//    ln(2^-149 / 2) ~ -103.97, with no special case in the code.
+//  - Special inputs: -Infinity clamps to -104 and gives 0; +Infinity clamps
+//    to 89 and gives +Infinity; NaN passes through the clamp (pmin/pmax keep
+//    the first operand when a comparison is false) and the arithmetic, giving
+//    NaN.
+// Measured error (tests/cpp/softmax_test.cc, every 97th float in [-104, 89]
+// against double exp): see the bound in registry.inc.
+inline v128_t exp4(v128_t x) {
+  const v128_t bias = splat(12582912.0f);  // 1.5 * 2^23
+  const v128_t bias_bits = wasm_i32x4_splat(0x4B400000);
+  const v128_t log2e = splat(1.44269504088896341f);
+  const v128_t c1 = splat(0.693359375f);
+  const v128_t c2 = splat(-2.12194440e-4f);
+  // pmax(x, lo) = x < lo ? lo : x; pmin(x, hi) = hi < x ? hi : x: both keep NaN.
+  const v128_t xc = wasm_f32x4_pmin(wasm_f32x4_pmax(x, splat(-104.0f)), splat(89.0f));
+
+  const v128_t t = wasm_f32x4_add(wasm_f32x4_mul(xc, log2e), bias);
+  const v128_t k = wasm_f32x4_sub(t, bias);
+  const v128_t ki = wasm_i32x4_sub(t, bias_bits);
+  v128_t r = wasm_f32x4_sub(xc, wasm_f32x4_mul(k, c1));
+  r = wasm_f32x4_sub(r, wasm_f32x4_mul(k, c2));
+
+  v128_t p = splat(1.9875691500e-4f);
+  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), splat(1.3981999507e-3f));
+  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), splat(8.3334519073e-3f));
+  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), splat(4.1665795894e-2f));
+  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), splat(1.6666665459e-1f));
+  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), splat(5.0000001201e-1f));
+  const v128_t r2 = wasm_f32x4_mul(r, r);
+  // (r^2 P + r) + 1: the small terms first, the 1 last, so that the one
+  // rounding that matters is the final one.
+  const v128_t er = wasm_f32x4_add(wasm_f32x4_add(wasm_f32x4_mul(r2, p), r), splat(1.0f));
+
+  const v128_t k1 = wasm_i32x4_shr(ki, 1);  // arithmetic: floor(k / 2)
+  const v128_t k2 = wasm_i32x4_sub(ki, k1);
+  const v128_t e127 = wasm_i32x4_splat(127);
+  const v128_t s1 = as_float(wasm_i32x4_shl(wasm_i32x4_add(k1, e127), 23));
+  const v128_t s2 = as_float(wasm_i32x4_shl(wasm_i32x4_add(k2, e127), 23));
+  return wasm_f32x4_mul(wasm_f32x4_mul(er, s1), s2);
+}
+
+// log2(p) in each lane for p > 0 (finite; subnormals included). Lanes with
+// p <= 0 give an unspecified finite or non-finite value: callers mask them.
+//
+// p = 2^e m with m in [sqrt(1/2), sqrt(2)), f = m - 1 (exact), and
+// ln(1 + f) = f - f^2/2 + f^3 P(f), P of degree 8 with Cephes' logf minimax
+// coefficients; log2 p = e + ln(1 + f) log2(e).
+inline v128_t log2_4(v128_t p) {
+  // Subnormals: scale by 2^24 into the normal range and remember it in e.
+  const v128_t tiny = wasm_f32x4_lt(p, splat(1.17549435e-38f));
+  const v128_t ps = wasm_v128_bitselect(wasm_f32x4_mul(p, splat(16777216.0f)), p, tiny);
+  const v128_t bits = ps;
+  // Exponent and mantissa from the bits. Subtracting the bits of sqrt(1/2)
+  // (0x3F3504F3) before the shift moves the cut between binades from 1 to
+  // sqrt(1/2), so m lands in [sqrt(1/2), sqrt(2)).
+  const v128_t off = wasm_i32x4_sub(bits, wasm_i32x4_splat(0x3F3504F3));
+  v128_t e = wasm_i32x4_shr(off, 23);  // arithmetic
+  const v128_t mbits = wasm_i32x4_sub(bits, wasm_i32x4_shl(e, 23));
+  e = wasm_i32x4_sub(e, wasm_v128_and(tiny, wasm_i32x4_splat(24)));
+  const v128_t f = wasm_f32x4_sub(as_float(mbits), splat(1.0f));
+
+  v128_t q = splat(7.0376836292e-2f);
+  q = wasm_f32x4_add(wasm_f32x4_mul(q, f), splat(-1.1514610310e-1f));
+  q = wasm_f32x4_add(wasm_f32x4_mul(q, f), splat(1.1676998740e-1f));
+  q = wasm_f32x4_add(wasm_f32x4_mul(q, f), splat(-1.2420140846e-1f));
+  q = wasm_f32x4_add(wasm_f32x4_mul(q, f), splat(1.4249322787e-1f));
+  q = wasm_f32x4_add(wasm_f32x4_mul(q, f), splat(-1.6668057665e-1f));
+  q = wasm_f32x4_add(wasm_f32x4_mul(q, f), splat(2.0000714765e-1f));
+  q = wasm_f32x4_add(wasm_f32x4_mul(q, f), splat(-2.4999993993e-1f));
+  q = wasm_f32x4_add(wasm_f32x4_mul(q, f), splat(3.3333331174e-1f));
+  const v128_t f2 = wasm_f32x4_mul(f, f);
+  // ln(1 + f) = f + (f^3 q - f^2 / 2), the small part first.
+  const v128_t small = wasm_f32x4_sub(wasm_f32x4_mul(wasm_f32x4_mul(f2, f), q),
+                                      wasm_f32x4_mul(f2, splat(0.5f)));
+  const v128_t ln1pf = wasm_f32x4_add(f, small);
+  return wasm_f32x4_add(wasm_f32x4_convert_i32x4(e),
+                        wasm_f32x4_mul(ln1pf, splat(1.44269504088896341f)));
+}
+
+inline v128_t add(v128_t a, v128_t b) { return wasm_f32x4_add(a, b); }
+
+// Sum of block(i0, len) over blocks of 64 combined in a binary tree; block
+// returns the f32x4 partial sums of its (at most 64) terms.
+template <class Block>
+float pairwise_blocks(int32_t i0, int32_t n, const Block& block) {
+  if (n <= 64) return ag::simd::sum_lanes(block(i0, n));
+  const int32_t half = ((n / 64 + 1) / 2) * 64;
+  return pairwise_blocks(i0, half, block) + pairwise_blocks(i0 + half, n - half, block);
+}
+
+// Partial sums of term4(i) (four terms from index i) over [i0, i0 + n), n <=
+// 64: two accumulators of four lanes, so each lane adds at most 8 terms; the
+// tail comes from term_tail(i, len) with zeros in the unused lanes.
+template <class Term4, class TermTail>
+v128_t block_partials(int32_t i0, int32_t n, const Term4& term4, const TermTail& term_tail) {
+  v128_t a0 = zero(), a1 = zero();
+  int32_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    a0 = add(a0, term4(i0 + i));
+    a1 = add(a1, term4(i0 + i + 4));
+  }
+  if (i + 4 <= n) {
+    a0 = add(a0, term4(i0 + i));
+    i += 4;
+  }
+  if (i < n) a1 = add(a1, term_tail(i0 + i, n - i));
+  return add(a0, a1);
+}
+
+float sum(const float* p, int32_t n) {
+  return pairwise_blocks(0, n, [p](int32_t i0, int32_t len) {
+    return block_partials(
+        i0, len, [p](int32_t i) { return load(p + i); },
+        [p](int32_t i, int32_t m) { return load_partial(p + i, m, 0.0f); });
+  });
+}
+
+float max_of(const float* z, int32_t n) {
+  v128_t m = splat(-INFINITY);
+  int32_t i = 0;
+  for (; i + 4 <= n; i += 4) m = wasm_f32x4_pmax(m, load(z + i));
+  if (i < n) m = wasm_f32x4_pmax(m, load_partial(z + i, n - i, -INFINITY));
+  return ag::simd::max_lanes(m);
+}
+
+// y_i = exp(x_i - shift) for i in [0, n).
+void exp_shifted(const float* x, int32_t n, float shift, float* y) {
+  const v128_t s = splat(shift);
+  int32_t i = 0;
+  for (; i + 4 <= n; i += 4) store(y + i, exp4(wasm_f32x4_sub(load(x + i), s)));
+  if (i < n) store_partial(y + i, n - i, exp4(wasm_f32x4_sub(load_partial(x + i, n - i, 0.0f), s)));
+}
+
+// y_i = y_i / d.
+void divide(float* y, int32_t n, float d) {
+  const v128_t dv = splat(d);
+  int32_t i = 0;
+  for (; i + 4 <= n; i += 4) store(y + i, wasm_f32x4_div(load(y + i), dv));
+  for (; i < n; ++i) y[i] = y[i] / d;
+}
+
+}  // namespace
+
+namespace ag::simd128 {
+
+// The stable softmax of one row; y may equal z (the attention kernel softmaxes
+// its scores row in place). Returns false, with y all +0, when every z_i is
+// -Infinity: such a row has no visible key, and exp(-inf - (-inf)) would be
+// NaN.
+bool softmax_row(const float* z, int32_t n, float* y) {
+  const float m = max_of(z, n);
+  if (m == -INFINITY) {
+    for (int32_t i = 0; i < n; ++i) y[i] = 0.0f;
+    return false;
+  }
+  exp_shifted(z, n, m, y);  // exp(0) is exactly 1, so the sum is >= 1
+  divide(y, n, sum(y, n));  // a division: one rounding per weight
+  return true;
+}
+
+}  // namespace ag::simd128
+
+extern "C" {
+
+void ag_exp__simd128(const float* x, int32_t n, float* y) {
+  int32_t i = 0;
+  for (; i + 4 <= n; i += 4) store(y + i, exp4(load(x + i)));
+  if (i < n) store_partial(y + i, n - i, exp4(load_partial(x + i, n - i, 0.0f)));
+}
+
+void ag_softmax__simd128(const float* x, const float* mask, int32_t rows, int32_t n, float temperature,
+                         float* y) {
+  const v128_t t = splat(temperature);
+  for (int32_t r = 0; r < rows; ++r) {
+    const float* xr = x + static_cast<ptrdiff_t>(r) * n;
+    float* yr = y + static_cast<ptrdiff_t>(r) * n;
+    // z = x / temperature + mask, built in y and softmaxed in place. A
+    // division, so that temperature 1 leaves x exactly as it is.
+    const float* mr = mask != nullptr ? mask + static_cast<ptrdiff_t>(r) * n : nullptr;
+    int32_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+      v128_t z = wasm_f32x4_div(load(xr + i), t);
+      if (mr != nullptr) z = add(z, load(mr + i));
+      store(yr + i, z);
+    }
+    for (; i < n; ++i) {
+      float z = xr[i] / temperature;
+      if (mr != nullptr) z += mr[i];
+      yr[i] = z;
+    }
+    ag::simd128::softmax_row(yr, n, yr);
+  }
+}
+
+void ag_softmax_naive__simd128(const float* x, int32_t rows, int32_t n, float* y) {
+  for (int32_t r = 0; r < rows; ++r) {
+    const float* xr = x + static_cast<ptrdiff_t>(r) * n;
+    float* yr = y + static_cast<ptrdiff_t>(r) * n;
+    // Deliberately no max subtracted: exp(x) is +Infinity once x passes
+    // ln(FLT_MAX) ~ 88.72, the sum is then +Infinity and Infinity / Infinity
+    // is NaN. That failure is what the page demonstrates.
+    exp_shifted(xr, n, 0.0f, yr);
+    divide(yr, n, sum(yr, n));
+  }
+}
+
+void ag_log_sum_exp__simd128(const float* x, int32_t rows, int32_t n, float* out) {
+  for (int32_t r = 0; r < rows; ++r) {
+    const float* xr = x + static_cast<ptrdiff_t>(r) * n;
+    const float m = max_of(xr, n);
+    if (m == -INFINITY) {
+      out[r] = -INFINITY;
+      continue;
+    }
+    // m + log sum exp(x_i - m); the sum lies in [1, n]. The terms are formed
+    // inside the pairwise sum, so no buffer is needed. The padded tail lanes
+    // hold -Infinity, whose exp is 0.
+    const v128_t mv = splat(m);
+    const float s = pairwise_blocks(0, n, [xr, mv](int32_t i0, int32_t len) {
+      return block_partials(
+          i0, len, [xr, mv](int32_t i) { return exp4(wasm_f32x4_sub(load(xr + i), mv)); },
+          [xr, mv](int32_t i, int32_t k) {
+            return exp4(wasm_f32x4_sub(load_partial(xr + i, k, -INFINITY), mv));
+          });
+    });
+    out[r] = m + logf(s);
+  }
+}
+
+float ag_entropy_bits__simd128(const float* p, int32_t n) {
+  // H = -sum p_i log2 p_i with 0 log 0 = 0: lanes with p_i <= 0 contribute 0
+  // (selected, so log2_4's value there never matters). Padded tail lanes hold 0.
+  auto term = [](v128_t pv) {
+    const v128_t t = wasm_f32x4_mul(pv, log2_4(pv));
+    return wasm_v128_and(t, wasm_f32x4_gt(pv, zero()));
+  };
+  const float s = pairwise_blocks(0, n, [p, &term](int32_t i0, int32_t len) {
+    return block_partials(
+        i0, len, [p, &term](int32_t i) { return term(load(p + i)); },
+        [p, &term](int32_t i, int32_t k) { return term(load_partial(p + i, k, 0.0f)); });
+  });
+  return s == 0.0f ? 0.0f : -s;  // not -0 for a one-hot distribution
+}
+
+void ag_softmax_jacobian__simd128(const float* alpha, int32_t n, float* J) {
+  // J_ij = alpha_i (delta_ij - alpha_j): each row is -alpha_i alpha (one
+  // rounding per entry), then the diagonal alpha_i (1 - alpha_i). Same
+  // operations per entry as the scalar variant, so the results are identical.
+  for (int32_t i = 0; i < n; ++i) {
+    float* Ji = J + static_cast<ptrdiff_t>(i) * n;
+    const float ai = alpha[i];
+    const v128_t av = splat(ai);
+    int32_t j = 0;
+    for (; j + 4 <= n; j += 4) store(Ji + j, wasm_f32x4_neg(wasm_f32x4_mul(av, load(alpha + j))));
+    for (; j < n; ++j) Ji[j] = -(ai * alpha[j]);
+    Ji[i] = ai * (1.0f - ai);
+  }
+}
+
+}  // extern "C"

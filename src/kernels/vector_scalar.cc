@@ -1,0 +1,144 @@
+// Family "vector", scalar variant: the geometry of dot products.
+//
+// Maths, for a, b of shape [n] (see registry.inc for each kernel's contract):
+//   a.b = sum_i a_i b_i          |a| = sqrt(a.a)          a^ = a / |a|
+//   cos(theta) = a.b / (|a| |b|)  theta = 2 atan2(|a^ - b^|, |a^ + b^|)
+//   scalar projection a.b^, vector projection (a.b^) b^, |a - b|^2,
+//   y = sum_j alpha_j V_j for alpha [T], V [T, d], y [d].
+// Preconditions: sizes >= 1, finite inputs, no aliasing of outputs; b (and a
+// for normalize, cosine, angle) non-zero where registry.inc says so.
+//
+// What this variant does: one element at a time, compiled with the
+// auto-vectoriser off so that it is the plain reference order. Sums are
+// pairwise (pairwise_scalar.h): blocks of at most 4 terms as a tree, blocks
+// combined in a tree. Everything that squares a vector first scales it by a
+// power of two near 1/max|a_i| (exact), so no intermediate overflows or
+// underflows for any finite float32 input.
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kernels.h"
+#include "pairwise_scalar.h"
+
+namespace {
+
+using ag::pairwise::pairwise_sum;
+using ag::pairwise::pow2_scale_for;
+using ag::pairwise::Pow2Scale;
+
+float max_abs(const float* a, int32_t n) {
+  float m = 0.0f;
+  for (int32_t i = 0; i < n; ++i) m = fmaxf(m, fabsf(a[i]));
+  return m;
+}
+
+// sum_i (a_i * s)^2 for the power of two s: the squared norm of the scaled a,
+// between 1 and 16 n unless a is (nearly) zero.
+float scaled_squared_norm(const float* a, int32_t n, float s) {
+  return pairwise_sum(n, [=](int32_t i) {
+    const float x = a[i] * s;
+    return x * x;
+  });
+}
+
+}  // namespace
+
+extern "C" {
+
+float ag_dot__scalar(const float* a, const float* b, int32_t n) {
+  return pairwise_sum(n, [=](int32_t i) { return a[i] * b[i]; });
+}
+
+float ag_squared_norm__scalar(const float* a, int32_t n) {
+  return pairwise_sum(n, [=](int32_t i) { return a[i] * a[i]; });
+}
+
+float ag_norm__scalar(const float* a, int32_t n) {
+  const float m = max_abs(a, n);
+  if (m == 0.0f) return 0.0f;
+  const Pow2Scale s = pow2_scale_for(m);
+  // Scaling back by 2^-k is exact, or overflows to +Infinity exactly when the
+  // norm itself is beyond FLT_MAX.
+  return sqrtf(scaled_squared_norm(a, n, s.scale)) * s.unscale;
+}
+
+void ag_normalize__scalar(const float* a, int32_t n, float* out) {
+  const Pow2Scale s = pow2_scale_for(max_abs(a, n));
+  const float r = sqrtf(scaled_squared_norm(a, n, s.scale));
+  // a_i / |a| = (a_i 2^k) / (|a| 2^k): one rounding per element (a division,
+  // not a multiplication by a rounded 1/r).
+  for (int32_t i = 0; i < n; ++i) out[i] = (a[i] * s.scale) / r;
+}
+
+float ag_cosine__scalar(const float* a, const float* b, int32_t n) {
+  const float ma = max_abs(a, n), mb = max_abs(b, n);
+  // A zero vector has no direction; 0 (orthogonal to everything) instead of
+  // 0/0 keeps Monte Carlo statistics finite (see registry.inc).
+  if (ma == 0.0f || mb == 0.0f) return 0.0f;
+  const float sa = pow2_scale_for(ma).scale, sb = pow2_scale_for(mb).scale;
+  // cos is scale-invariant, so the scaled vectors give it directly.
+  const float ab = pairwise_sum(n, [=](int32_t i) { return (a[i] * sa) * (b[i] * sb); });
+  const float c = ab / (sqrtf(scaled_squared_norm(a, n, sa)) * sqrtf(scaled_squared_norm(b, n, sb)));
+  // Rounding can push |c| a few u past 1 for (anti)parallel vectors.
+  return fminf(1.0f, fmaxf(-1.0f, c));
+}
+
+float ag_angle__scalar(const float* a, const float* b, int32_t n) {
+  const float sa = pow2_scale_for(max_abs(a, n)).scale;
+  const float sb = pow2_scale_for(max_abs(b, n)).scale;
+  const float ra = sqrtf(scaled_squared_norm(a, n, sa));
+  const float rb = sqrtf(scaled_squared_norm(b, n, sb));
+  // Kahan: with unit vectors x = a^, y = b^, |x - y| = 2 sin(theta/2) and
+  // |x + y| = 2 cos(theta/2), so theta = 2 atan2(|x - y|, |x + y|). Unlike
+  // acos(cos), this keeps full relative accuracy for small theta (and near pi),
+  // where cos is flat.
+  const float d2 = pairwise_sum(n, [=](int32_t i) {
+    const float t = (a[i] * sa) / ra - (b[i] * sb) / rb;
+    return t * t;
+  });
+  const float s2 = pairwise_sum(n, [=](int32_t i) {
+    const float t = (a[i] * sa) / ra + (b[i] * sb) / rb;
+    return t * t;
+  });
+  return 2.0f * atan2f(sqrtf(d2), sqrtf(s2));
+}
+
+float ag_scalar_projection__scalar(const float* a, const float* b, int32_t n) {
+  // a.b^ = (a 2^ka).(b 2^kb) / |b 2^kb| * 2^-ka: both vectors scaled, so
+  // neither the products nor |b|^2 can overflow even when a_i b_i would.
+  const Pow2Scale s = pow2_scale_for(max_abs(a, n));
+  const float sa = s.scale, sb = pow2_scale_for(max_abs(b, n)).scale;
+  const float ab = pairwise_sum(n, [=](int32_t i) { return (a[i] * sa) * (b[i] * sb); });
+  return (ab / sqrtf(scaled_squared_norm(b, n, sb))) * s.unscale;
+}
+
+void ag_vector_projection__scalar(const float* a, const float* b, int32_t n, float* out) {
+  const Pow2Scale s = pow2_scale_for(max_abs(a, n));
+  const float sa = s.scale, sb = pow2_scale_for(max_abs(b, n)).scale;
+  const float ab = pairwise_sum(n, [=](int32_t i) { return (a[i] * sa) * (b[i] * sb); });
+  const float rb = sqrtf(scaled_squared_norm(b, n, sb));
+  // out = (a.b^) b^ = (ab / rb^2) (b_i 2^kb) 2^-ka, all in the scaled range
+  // until the last, exact, multiplication by 2^-ka.
+  const float c = (ab / rb) / rb;
+  for (int32_t i = 0; i < n; ++i) out[i] = (c * (b[i] * sb)) * s.unscale;
+}
+
+float ag_squared_distance__scalar(const float* a, const float* b, int32_t n) {
+  return pairwise_sum(n, [=](int32_t i) {
+    const float t = a[i] - b[i];
+    return t * t;
+  });
+}
+
+void ag_weighted_sum__scalar(const float* alpha, const float* V, int32_t T, int32_t d, float* y) {
+  // One output channel at a time, down a column of V (stride d): the T terms
+  // of each channel in dot's scalar order, so y_c == dot(alpha, V[:, c]).
+  const ptrdiff_t stride = d;
+  for (int32_t c = 0; c < d; ++c) {
+    const float* column = V + c;
+    y[c] = pairwise_sum(T, [=](int32_t j) { return alpha[j] * column[j * stride]; });
+  }
+}
+
+}  // extern "C"

@@ -1,0 +1,680 @@
+// Tests of the attention family (attention, multi_head_attention), both
+// variants, against the float64 reference in reference_attention.cc.
+//
+// Tolerances are a first-order forward error analysis, evaluated per element
+// with magnitudes from the reference (sums of |terms|), never picked from what
+// passed:
+//   scores   s_ij = fl(fl(scale * dot) + mask) + key_bias: the dot bound of
+//            registry.inc, (2 ceil(log2 d_k) + 1) u scale sum|q k|, plus one u
+//            of each intermediate magnitude per rounding (scale, mask, bias).
+//   weights  with D_i the largest score error of row i plus u |s_ij - max|
+//            (the subtraction in softmax), a_ij / ref_ij - 1 is at most
+//            2 D_i + 2 e + (2 ceil(log2 Tk) + 2) u, e the variant's exp bound
+//            (as for the softmax kernel, softmax_test.cc).
+//   output   sum_j |da_ij| |v_jc| plus the value mixture's own bound,
+//            (ceil(log2 Tk) + 5) u sum_j a_ij |v_jc| (attention_scalar.cc).
+// Multi-head attention adds the projections' errors, (2 ceil(log2 d_model)
+// + 1) u sum|x w| (the matmul bound) plus u |b| for the bias, and carries
+// them through the same steps. Products of two u-sized errors are second
+// order; a 1% margin and a few extra u cover them.
+//
+// The two variants differ in their dot, matmul and exp (different summation
+// orders, a polynomial exp against the C library's), so each is checked
+// against the reference within its own bound, not against the other.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <memory>
+#include <vector>
+
+#include "kernels.h"
+#include "reference_attention.h"
+#include "test_util.h"
+
+namespace ag::test {
+namespace {
+
+constexpr float kInfF = std::numeric_limits<float>::infinity();
+
+// exp's relative error bound per variant: 1 ulp (C library) and the simd128
+// bound of registry.inc (2 ulp); an ulp is at most 2u of the value.
+double exp_rel(Variant v) { return 2.0 * (v == Variant::kScalar ? 1.0 : 2.0) * kU; }
+// Subnormal weights round to multiples of 2^-149 (see softmax_test.cc).
+constexpr double kTinyAbs = 0x1p-147;
+
+// The largest |error| / bound seen per variant and quantity, printed once at
+// the end of the run, so that a log shows how much of each bound is used.
+struct Usage {
+  const char* name;
+  double worst[2] = {0.0, 0.0};
+};
+Usage g_scores{"attention scores"}, g_weights{"attention weights"}, g_out{"attention output"},
+    g_mha_weights{"mha weights"}, g_mha_out{"mha output"};
+void note(Usage& u, Variant v, double err, double bound) {
+  if (bound > 0.0) u.worst[v == Variant::kScalar ? 0 : 1] = std::max(u.worst[v == Variant::kScalar ? 0 : 1], err / bound);
+}
+class UsageReport : public ::testing::Environment {
+ public:
+  void TearDown() override {
+    for (const Usage* u : {&g_scores, &g_weights, &g_out, &g_mha_weights, &g_mha_out})
+      std::printf("[ bound usage ] %-18s scalar %.3f  simd128 %.3f (max |error| / bound)\n", u->name, u->worst[0],
+                  u->worst[1]);
+  }
+};
+const ::testing::Environment* const g_usage_report = ::testing::AddGlobalTestEnvironment(new UsageReport);
+
+// Dims for B x H slices stored as [B, T, H*d] (heads interleaved, read in
+// place), the layout multi-head attention uses.
+ag_attention_dims interleaved_dims(int32_t B, int32_t H, int32_t Tq, int32_t Tk, int32_t dk, int32_t dv) {
+  ag_attention_dims d{};
+  d.B = B, d.H = H, d.Tq = Tq, d.Tk = Tk, d.d_k = dk, d.d_v = dv;
+  d.q_sb = Tq * H * dk, d.q_sh = dk, d.q_st = H * dk;
+  d.k_sb = Tk * H * dk, d.k_sh = dk, d.k_st = H * dk;
+  d.v_sb = Tk * H * dv, d.v_sh = dv, d.v_st = H * dv;
+  d.o_sb = Tq * H * dv, d.o_sh = dv, d.o_st = H * dv;
+  return d;
+}
+
+// Dims for contiguous [B, H, T, d] tensors.
+ag_attention_dims contiguous_dims(int32_t B, int32_t H, int32_t Tq, int32_t Tk, int32_t dk, int32_t dv) {
+  ag_attention_dims d{};
+  d.B = B, d.H = H, d.Tq = Tq, d.Tk = Tk, d.d_k = dk, d.d_v = dv;
+  d.q_sb = H * Tq * dk, d.q_sh = Tq * dk, d.q_st = dk;
+  d.k_sb = H * Tk * dk, d.k_sh = Tk * dk, d.k_st = dk;
+  d.v_sb = H * Tk * dv, d.v_sh = Tk * dv, d.v_st = dv;
+  d.o_sb = H * Tq * dv, d.o_sh = Tq * dv, d.o_st = dv;
+  return d;
+}
+
+// Floats spanned by a strided tensor: the last element's index + 1.
+size_t span(int32_t B, int32_t H, int32_t T, int32_t d, int32_t sb, int32_t sh, int32_t st) {
+  return static_cast<size_t>(B - 1) * sb + static_cast<size_t>(H - 1) * sh + static_cast<size_t>(T - 1) * st +
+         static_cast<size_t>(d);
+}
+
+struct AttentionInputs {
+  ag_attention_dims d;
+  std::vector<float> q, k, v, mask, key_bias;
+  bool has_mask = false, has_key_bias = false;
+  float scale = 0.0f;
+};
+
+AttentionInputs make_inputs(const ag_attention_dims& d, uint32_t seed) {
+  AttentionInputs in;
+  in.d = d;
+  in.q = random_floats(span(d.B, d.H, d.Tq, d.d_k, d.q_sb, d.q_sh, d.q_st), -1.0f, 1.0f, seed);
+  in.k = random_floats(span(d.B, d.H, d.Tk, d.d_k, d.k_sb, d.k_sh, d.k_st), -1.0f, 1.0f, seed + 1);
+  in.v = random_floats(span(d.B, d.H, d.Tk, d.d_v, d.v_sb, d.v_sh, d.v_st), -2.0f, 2.0f, seed + 2);
+  in.scale = 1.0f / std::sqrt(static_cast<float>(d.d_k));
+  return in;
+}
+
+// The index of mask element (b, h, i, j), for building and reading masks.
+size_t mask_at(const ag_attention_dims& d, int32_t b, int32_t h, int32_t i, int32_t j) {
+  return static_cast<size_t>(b) * d.m_sb + static_cast<size_t>(h) * d.m_sh + static_cast<size_t>(i) * d.m_si +
+         static_cast<size_t>(j) * d.m_sj;
+}
+
+struct RunOptions {
+  bool want_weights = true, want_scores = true;
+  int offset = 0;
+};
+
+struct AttentionOutputs {
+  std::vector<float> out, weights, scores;
+};
+
+AttentionOutputs run_attention(Variant v, const AttentionInputs& in, const RunOptions& opt) {
+  const ag_attention_dims& d = in.d;
+  const int o = opt.offset;
+  OffsetBuffer q(in.q, o), k(in.k, o), vv(in.v, o);
+  std::unique_ptr<OffsetBuffer> mask, kb;
+  if (in.has_mask) mask = std::make_unique<OffsetBuffer>(in.mask, o);
+  if (in.has_key_bias) kb = std::make_unique<OffsetBuffer>(in.key_bias, o);
+  // The output is filled with NaN so that an element the kernel forgets to
+  // write fails every comparison.
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  OffsetBuffer out(span(d.B, d.H, d.Tq, d.d_v, d.o_sb, d.o_sh, d.o_st), o, nan);
+  const size_t nw = static_cast<size_t>(d.B) * d.H * d.Tq * d.Tk;
+  OffsetBuffer weights(opt.want_weights ? nw : 0, o, nan), scores(opt.want_scores ? nw : 0, o, nan);
+  OffsetBuffer work(static_cast<size_t>(d.Tk), o, nan);  // exactly Tk floats, as documented
+  AG_VARIANT(attention, v)(q.data(), k.data(), vv.data(), mask ? mask->data() : nullptr,
+                           kb ? kb->data() : nullptr, in.scale, &d, out.data(),
+                           opt.want_weights ? weights.data() : nullptr, opt.want_scores ? scores.data() : nullptr,
+                           work.data());
+  return {out.values(), weights.values(), scores.values()};
+}
+
+// Checks one run against the reference with the bounds of the file comment.
+void check_attention(Variant v, const AttentionInputs& in, const RunOptions& opt) {
+  const ag_attention_dims& d = in.d;
+  const AttentionOutputs got = run_attention(v, in, opt);
+  const reference::AttentionResult ref =
+      reference::attention(in.q.data(), in.k.data(), in.v.data(), in.has_mask ? in.mask.data() : nullptr,
+                           in.has_key_bias ? in.key_bias.data() : nullptr, in.scale, d);
+  const double dot_c = (2.0 * ceil_log2(d.d_k) + 1.0) * kU;
+  const double mix_c = (ceil_log2(d.Tk) + 5.0) * kU;
+  for (int32_t b = 0; b < d.B; ++b) {
+    for (int32_t h = 0; h < d.H; ++h) {
+      for (int32_t i = 0; i < d.Tq; ++i) {
+        SCOPED_TRACE(::testing::Message() << "b=" << b << " h=" << h << " i=" << i);
+        const size_t row = (static_cast<size_t>(b) * d.H + h) * d.Tq + i;
+        // Score errors, and the row's max for the softmax's subtraction.
+        std::vector<double> es(d.Tk, 0.0);
+        double m = -INFINITY;
+        for (int32_t j = 0; j < d.Tk; ++j) m = std::max(m, ref.scores[row * d.Tk + j]);
+        double D = 0.0;
+        for (int32_t j = 0; j < d.Tk; ++j) {
+          const double s = ref.scores[row * d.Tk + j];
+          if (std::isinf(s)) continue;
+          const double sa = ref.score_abs[row * d.Tk + j];
+          const double ma = in.has_mask ? std::fabs(in.mask[mask_at(d, b, h, i, j)]) : 0.0;
+          const double ka = in.has_key_bias ? std::fabs(in.key_bias[static_cast<size_t>(b) * d.kb_sb + j]) : 0.0;
+          es[j] = 1.01 * (dot_c * sa + 3.0 * kU * (sa + ma + ka));
+          D = std::max(D, es[j] + kU * std::fabs(s - m) * 1.01);
+        }
+        const double rel = 1.01 * (2.0 * D + 2.0 * exp_rel(v) + (2.0 * ceil_log2(d.Tk) + 4.0) * kU);
+        double row_sum = 0.0;
+        for (int32_t j = 0; j < d.Tk; ++j) {
+          const double s = ref.scores[row * d.Tk + j], a = ref.weights[row * d.Tk + j];
+          if (opt.want_scores) {
+            const float gs = got.scores[row * d.Tk + j];
+            if (std::isinf(s)) {
+              ASSERT_EQ(gs, -kInfF) << "j=" << j;
+            } else {
+              const double bound = es[j] + reference_slack(d.d_k, ref.score_abs[row * d.Tk + j]);
+              note(g_scores, v, std::fabs(gs - s), bound);
+              ASSERT_LE(std::fabs(gs - s), bound) << "score j=" << j;
+            }
+          }
+          if (opt.want_weights) {
+            const float ga = got.weights[row * d.Tk + j];
+            note(g_weights, v, std::fabs(ga - a), rel * a + kTinyAbs);
+            ASSERT_LE(std::fabs(ga - a), rel * a + kTinyAbs) << "weight j=" << j << " got " << ga << " ref " << a;
+            if (a == 0.0) ASSERT_EQ(bits(ga), bits(0.0f)) << "a hidden key gets an exact +0 weight, j=" << j;
+            row_sum += ga;
+          }
+        }
+        const bool none_visible = m == -INFINITY;
+        if (opt.want_weights && !none_visible) EXPECT_LE(std::fabs(row_sum - 1.0), (2.0 * ceil_log2(d.Tk) + 6.0) * kU);
+        for (int32_t c = 0; c < d.d_v; ++c) {
+          const size_t at = static_cast<size_t>(b) * d.o_sb + static_cast<size_t>(h) * d.o_sh +
+                            static_cast<size_t>(i) * d.o_st + c;
+          const float y = got.out[at];
+          const double yr = ref.out[row * d.d_v + c], ya = ref.out_abs[row * d.d_v + c];
+          if (none_visible) {
+            ASSERT_EQ(bits(y), bits(0.0f)) << "a row with no visible key gives a +0 output, c=" << c;
+            continue;
+          }
+          // sum_j |da_j| |v_jc| <= rel * sum_j a_j |v_jc| + kTinyAbs * sum_j |v_jc|;
+          // |v| <= 2 here, so the last term is at most 2 Tk kTinyAbs.
+          const double tol = 1.01 * (rel + mix_c * (1.0 + rel)) * ya + 2.0 * d.Tk * kTinyAbs +
+                             reference_slack(d.Tk, ya);
+          note(g_out, v, std::fabs(y - yr), tol);
+          ASSERT_LE(std::fabs(y - yr), tol) << "out c=" << c << " got " << y << " ref " << yr;
+        }
+      }
+    }
+  }
+}
+
+void check_both(const AttentionInputs& in, const RunOptions& opt = {}) {
+  for_each_variant([&](Variant v) { check_attention(v, in, opt); });
+}
+
+// ----------------------------------------------------------------------------
+
+TEST(Attention, WorkedExampleOfTheFirstArticle) {
+  // One query, three keys with q . k = 5, -4, 0 at scale 1; values pick out
+  // the weights: y = weights.
+  const float q[2] = {1.0f, 0.0f};
+  const float k[6] = {5.0f, 1.0f, -4.0f, 2.0f, 0.0f, 3.0f};
+  const float vals[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+  const double expected[3] = {0.9931854005948175, 0.00012256881570915675, 0.0066920305894733485};
+  ag_attention_dims d = contiguous_dims(1, 1, 1, 3, 2, 3);
+  for_each_variant([&](Variant v) {
+    float out[3], weights[3], scores[3], work[3];
+    AG_VARIANT(attention, v)(q, k, vals, nullptr, nullptr, 1.0f, &d, out, weights, scores, work);
+    EXPECT_EQ(scores[0], 5.0f);
+    EXPECT_EQ(scores[1], -4.0f);
+    EXPECT_EQ(scores[2], 0.0f);
+    for (int j = 0; j < 3; ++j) {
+      EXPECT_NEAR(weights[j], expected[j], 16 * kU * expected[j]);
+      EXPECT_NEAR(out[j], expected[j], 16 * kU * expected[j]);
+    }
+  });
+}
+
+TEST(Attention, SingleSliceAllLengthsAndOffsets) {
+  // Tk over every length (the softmax and the value mixture), Tq over every
+  // length with few keys (the query loop), d_k and d_v cycling through
+  // widths around multiples of 4 (the simd128 channel tails).
+  const int32_t widths[] = {1, 3, 4, 5, 8, 17, 64};
+  int w = 0;
+  for (int32_t n : kLengths) {
+    for (int offset = 0; offset <= kMaxOffset; ++offset, ++w) {
+      SCOPED_TRACE(::testing::Message() << "n=" << n << " offset=" << offset);
+      const int32_t dk = widths[w % 7], dv = widths[(w + 3) % 7];
+      check_both(make_inputs(contiguous_dims(1, 1, std::min(n, 5), n, dk, dv), 100 + n),
+                 RunOptions{true, true, offset});
+      if (n <= 1000)
+        check_both(make_inputs(contiguous_dims(1, 1, n, 3, dk, dv), 200 + n), RunOptions{true, true, offset});
+    }
+  }
+}
+
+TEST(Attention, LargeLogitsNeedTheMax) {
+  // Scores of about 90 .. 100 would overflow exp without the max subtracted.
+  AttentionInputs in = make_inputs(contiguous_dims(1, 1, 4, 33, 4, 5), 7);
+  for (float& x : in.q) x = x * 5.0f + 5.0f * (x > 0 ? 1.0f : -1.0f);
+  for (float& x : in.k) x = x * 5.0f;
+  in.scale = 1.0f;
+  in.has_mask = true;
+  in.d.m_si = 33, in.d.m_sj = 1;
+  in.mask = random_floats(4 * 33, 90.0f, 100.0f, 9);
+  check_both(in);
+}
+
+TEST(Attention, BatchesAndHeadsReadInPlace) {
+  for (int32_t H : {1, 2, 3, 8}) {
+    for (int32_t B : {1, 2, 3}) {
+      SCOPED_TRACE(::testing::Message() << "B=" << B << " H=" << H);
+      check_both(make_inputs(interleaved_dims(B, H, 5, 7, 4, 3), 300 + B * 10 + H));
+      check_both(make_inputs(interleaved_dims(B, H, 9, 4, 5, 8), 400 + B * 10 + H), RunOptions{true, true, 1});
+      check_both(make_inputs(contiguous_dims(B, H, 6, 6, 3, 5), 500 + B * 10 + H), RunOptions{true, true, 3});
+    }
+  }
+}
+
+TEST(Attention, BroadcastMasks) {
+  const int32_t B = 2, H = 3, Tq = 5, Tk = 9;
+  struct Shape {
+    const char* name;
+    int32_t sb, sh, si, sj;
+    size_t size;
+  };
+  const Shape shapes[] = {
+      {"[Tq,Tk]", 0, 0, Tk, 1, static_cast<size_t>(Tq) * Tk},
+      {"[B,1,Tq,Tk]", Tq * Tk, 0, Tk, 1, static_cast<size_t>(B) * Tq * Tk},
+      {"[B,H,Tq,Tk]", H * Tq * Tk, Tq * Tk, Tk, 1, static_cast<size_t>(B) * H * Tq * Tk},
+      {"[Tk]", 0, 0, 0, 1, static_cast<size_t>(Tk)},
+      {"[Tq,1]", 0, 0, 1, 0, static_cast<size_t>(Tq)},
+      {"[1,H,1,Tk]", 0, Tk, 0, 1, static_cast<size_t>(H) * Tk},
+  };
+  for (const Shape& s : shapes) {
+    SCOPED_TRACE(s.name);
+    AttentionInputs in = make_inputs(interleaved_dims(B, H, Tq, Tk, 4, 4), 600);
+    in.has_mask = true;
+    in.d.m_sb = s.sb, in.d.m_sh = s.sh, in.d.m_si = s.si, in.d.m_sj = s.sj;
+    in.mask = random_floats(s.size, -2.0f, 2.0f, 601);
+    for (size_t i = 0; i < s.size; i += 4) in.mask[i] = -kInfF;  // some keys hidden
+    check_both(in);
+    check_both(in, RunOptions{true, true, 2});
+  }
+}
+
+TEST(Attention, CausalTopLeftWithTqNotTk) {
+  for (const auto& shape : {std::pair{5, 3}, std::pair{3, 7}, std::pair{6, 6}, std::pair{1, 4}, std::pair{65, 17}}) {
+    const int32_t Tq = shape.first, Tk = shape.second;  // named, so that the lambda below can capture them
+    SCOPED_TRACE(::testing::Message() << "Tq=" << Tq << " Tk=" << Tk);
+    AttentionInputs in = make_inputs(interleaved_dims(2, 2, Tq, Tk, 5, 4), 700 + Tq * 31 + Tk);
+    in.d.causal = 1;
+    check_both(in);
+    check_both(in, RunOptions{false, false, 1});
+    // Query i sees keys 0..i, whatever Tq and Tk: check the weights' zero
+    // pattern directly, independently of the reference.
+    for_each_variant([&](Variant v) {
+      const AttentionOutputs got = run_attention(v, in, {});
+      for (int32_t r = 0; r < 4 * Tq; ++r) {
+        const int32_t i = r % Tq;
+        for (int32_t j = 0; j < Tk; ++j) {
+          const float a = got.weights[static_cast<size_t>(r) * Tk + j];
+          if (j > i) {
+            ASSERT_EQ(bits(a), bits(0.0f)) << "i=" << i << " j=" << j;
+          } else {
+            ASSERT_GT(a, 0.0f) << "i=" << i << " j=" << j;
+          }
+        }
+      }
+    });
+  }
+}
+
+TEST(Attention, KeyBias) {
+  for (int32_t kb_sb : {9, 0}) {  // [B, Tk], and one row broadcast over batches
+    SCOPED_TRACE(::testing::Message() << "kb_sb=" << kb_sb);
+    AttentionInputs in = make_inputs(interleaved_dims(2, 2, 4, 9, 4, 4), 800 + kb_sb);
+    in.has_key_bias = true;
+    in.d.kb_sb = kb_sb;
+    in.key_bias = random_floats(kb_sb ? 18 : 9, -1.0f, 1.0f, 801);
+    in.key_bias[2] = -kInfF;  // key padding: batch 0's key 2 (and every batch's when broadcast)
+    in.key_bias[8] = -kInfF;
+    check_both(in);
+    // Key bias together with a mask and causal.
+    in.has_mask = true;
+    in.d.m_si = 9, in.d.m_sj = 1;
+    in.mask = random_floats(36, -1.0f, 1.0f, 802);
+    in.d.causal = 1;
+    check_both(in, RunOptions{true, true, 3});
+  }
+}
+
+TEST(Attention, FullyMaskedRowsGiveZerosNeverNaN) {
+  // Row 1 of the mask is all -Infinity; with causal and key 0 padded, query 0
+  // sees no key either. Both rows get zero weights and a zero output.
+  const int32_t Tq = 4, Tk = 6;
+  AttentionInputs in = make_inputs(interleaved_dims(2, 2, Tq, Tk, 4, 5), 900);
+  in.has_mask = true;
+  in.d.m_si = Tk, in.d.m_sj = 1;
+  in.mask.assign(static_cast<size_t>(Tq) * Tk, 0.0f);
+  for (int32_t j = 0; j < Tk; ++j) in.mask[Tk + j] = -kInfF;
+  in.has_key_bias = true;
+  in.d.kb_sb = Tk;
+  in.key_bias.assign(2 * Tk, 0.0f);
+  in.key_bias[0] = in.key_bias[Tk] = -kInfF;
+  in.d.causal = 1;
+  check_both(in);  // asserts +0 weights and outputs for rows with no visible key
+  for_each_variant([&](Variant v) {
+    for (bool want : {true, false}) {
+      const AttentionOutputs got = run_attention(v, in, RunOptions{want, want, 0});
+      for (float y : got.out) ASSERT_FALSE(std::isnan(y));
+      for (float a : got.weights) ASSERT_FALSE(std::isnan(a));
+      // (b, h, i=0) and (b, h, i=1): the 5 output channels are +0.
+      for (int32_t b = 0; b < 2; ++b)
+        for (int32_t h = 0; h < 2; ++h)
+          for (int32_t i = 0; i < 2; ++i)
+            for (int32_t c = 0; c < 5; ++c)
+              ASSERT_EQ(bits(got.out[static_cast<size_t>(b) * in.d.o_sb + h * in.d.o_sh + i * in.d.o_st + c]),
+                        bits(0.0f));
+    }
+  });
+}
+
+TEST(Attention, WeightsAndScoresAreOptional) {
+  AttentionInputs in = make_inputs(interleaved_dims(2, 3, 7, 5, 4, 6), 1000);
+  for_each_variant([&](Variant v) {
+    const AttentionOutputs all = run_attention(v, in, RunOptions{true, true, 0});
+    // The same output, bit for bit, whichever of weights and scores is asked
+    // for: they are only where the row lives, not how it is computed.
+    for (auto [w, s] : {std::pair{false, false}, std::pair{true, false}, std::pair{false, true}}) {
+      const AttentionOutputs some = run_attention(v, in, RunOptions{w, s, 1});
+      ASSERT_EQ(some.out.size(), all.out.size());
+      for (size_t i = 0; i < all.out.size(); ++i) ASSERT_EQ(bits(some.out[i]), bits(all.out[i]));
+      check_attention(v, in, RunOptions{w, s, 2});
+    }
+  });
+}
+
+TEST(Attention, ScaleOverride) {
+  AttentionInputs in = make_inputs(contiguous_dims(1, 2, 4, 6, 8, 3), 1100);
+  for (float scale : {0.3f, 2.0f, 1.0f}) {
+    in.scale = scale;
+    check_both(in);
+  }
+  // Scale 0: every visible key is equally likely, the output is the mean of V.
+  in.scale = 0.0f;
+  check_both(in);
+  for_each_variant([&](Variant v) {
+    const AttentionOutputs got = run_attention(v, in, {});
+    for (float a : got.weights) EXPECT_NEAR(a, 1.0 / 6.0, 4 * kU);
+  });
+}
+
+// Exact cases, where every rounding is exact and both variants must match the
+// reference bit for bit:
+//  - Q and K multiples of 1/64 in [-2, 2), d_k <= 64, scale 1: every product
+//    is a multiple of 2^-12 below 4 and every partial sum of the dot a
+//    multiple of 2^-12 below 2^8, which float32 holds exactly: the scores are
+//    exact in any order.
+//  - scale 0 and Tk a power of two: every weight is exp(0) / Tk = 1/Tk
+//    exactly; with V multiples of 1/64 in [-2, 2), every a_j v_jc is a
+//    multiple of 2^-6 / Tk and every partial sum is below 2 in magnitude, so
+//    at most 2^7 Tk <= 2^17 units: the outputs are exact in any order.
+//  - one visible key (all others masked with -Infinity): its weight is
+//    exactly 1 and the output is exactly that key's value row.
+TEST(Attention, ExactCasesAgreeBitForBit) {
+  for (int32_t Tk : {1, 2, 4, 8, 16, 64, 128, 1024}) {
+    SCOPED_TRACE(::testing::Message() << "Tk=" << Tk);
+    for (float scale : {1.0f, 0.0f}) {
+      ag_attention_dims d = interleaved_dims(2, 2, 3, Tk, 64, 5);
+      AttentionInputs in;
+      in.d = d;
+      in.q = random_sixty_fourths(span(2, 2, 3, 64, d.q_sb, d.q_sh, d.q_st), 1200 + Tk);
+      in.k = random_sixty_fourths(span(2, 2, Tk, 64, d.k_sb, d.k_sh, d.k_st), 1300 + Tk);
+      in.v = random_sixty_fourths(span(2, 2, Tk, 5, d.v_sb, d.v_sh, d.v_st), 1400 + Tk);
+      in.scale = scale;
+      const reference::AttentionResult ref = reference::attention(in.q.data(), in.k.data(), in.v.data(), nullptr,
+                                                                  nullptr, scale, d);
+      for_each_variant([&](Variant v) {
+        const AttentionOutputs got = run_attention(v, in, {});
+        for (size_t i = 0; i < ref.scores.size(); ++i)
+          ASSERT_EQ(bits(got.scores[i]), bits(static_cast<float>(ref.scores[i]))) << "score " << i;
+        if (scale != 0.0f) return;
+        for (size_t i = 0; i < ref.weights.size(); ++i)
+          ASSERT_EQ(bits(got.weights[i]), bits(1.0f / static_cast<float>(Tk))) << "weight " << i;
+        for (int32_t r = 0; r < 2 * 2 * 3; ++r)
+          for (int32_t c = 0; c < 5; ++c) {
+            const int32_t b = r / 6, h = (r / 3) % 2, i = r % 3;
+            const size_t at = static_cast<size_t>(b) * d.o_sb + h * d.o_sh + i * d.o_st + c;
+            ASSERT_EQ(bits(got.out[at]), bits(static_cast<float>(ref.out[static_cast<size_t>(r) * 5 + c])))
+                << "out row " << r << " c " << c;
+          }
+      });
+    }
+    // One visible key per query: key (i * 7) % Tk.
+    AttentionInputs in = make_inputs(contiguous_dims(1, 1, 3, Tk, 4, 7), 1500 + Tk);
+    in.has_mask = true;
+    in.d.m_si = Tk, in.d.m_sj = 1;
+    in.mask.assign(static_cast<size_t>(3) * Tk, -kInfF);
+    for (int32_t i = 0; i < 3; ++i) in.mask[static_cast<size_t>(i) * Tk + (i * 7) % Tk] = 0.0f;
+    for_each_variant([&](Variant v) {
+      const AttentionOutputs got = run_attention(v, in, {});
+      for (int32_t i = 0; i < 3; ++i) {
+        const int32_t j = (i * 7) % Tk;
+        ASSERT_EQ(bits(got.weights[static_cast<size_t>(i) * Tk + j]), bits(1.0f));
+        for (int32_t c = 0; c < 7; ++c)
+          ASSERT_EQ(bits(got.out[static_cast<size_t>(i) * 7 + c]), bits(in.v[static_cast<size_t>(j) * 7 + c]));
+      }
+    });
+  }
+}
+
+// ----------------------------------------------------------------------------
+// Multi-head attention
+// ----------------------------------------------------------------------------
+
+struct MhaCase {
+  int32_t B, Tq, Tk, d_model, h;
+  bool biases, causal, mask, key_bias, want_weights;
+};
+
+// sum_k |X_rk W_kc| + |b_c| for X [rows, n] (double), W [n, n]: the magnitude
+// that bounds a projection's rounding error.
+std::vector<double> abs_project(const std::vector<double>& X, const float* W, const float* b, int32_t rows,
+                                int32_t n) {
+  std::vector<double> Y(static_cast<size_t>(rows) * n);
+  for (int32_t r = 0; r < rows; ++r)
+    for (int32_t c = 0; c < n; ++c) {
+      double s = b ? std::fabs(b[c]) : 0.0;
+      for (int32_t k = 0; k < n; ++k)
+        s += std::fabs(X[static_cast<size_t>(r) * n + k]) * std::fabs(W[static_cast<size_t>(k) * n + c]);
+      Y[static_cast<size_t>(r) * n + c] = s;
+    }
+  return Y;
+}
+
+void check_mha(const MhaCase& mc, uint32_t seed) {
+  SCOPED_TRACE(::testing::Message() << "B=" << mc.B << " Tq=" << mc.Tq << " Tk=" << mc.Tk << " d_model=" << mc.d_model
+                                    << " h=" << mc.h << " biases=" << mc.biases << " causal=" << mc.causal
+                                    << " mask=" << mc.mask << " key_bias=" << mc.key_bias);
+  const int32_t B = mc.B, Tq = mc.Tq, Tk = mc.Tk, dm = mc.d_model, h = mc.h, dk = dm / h;
+  const size_t nq = static_cast<size_t>(B) * Tq * dm, nk = static_cast<size_t>(B) * Tk * dm, nw = static_cast<size_t>(dm) * dm;
+  const std::vector<float> xq = random_floats(nq, -1.0f, 1.0f, seed), xk = random_floats(nk, -1.0f, 1.0f, seed + 1),
+                           xv = random_floats(nk, -1.0f, 1.0f, seed + 2);
+  // Weights of the usual initial size, 1/sqrt(d_model), so scores stay O(1).
+  const float ws = 1.0f / std::sqrt(static_cast<float>(dm));
+  const std::vector<float> wq = random_floats(nw, -2 * ws, 2 * ws, seed + 3), wk = random_floats(nw, -2 * ws, 2 * ws, seed + 4),
+                           wv = random_floats(nw, -ws, ws, seed + 5), wo = random_floats(nw, -ws, ws, seed + 6);
+  const std::vector<float> bq = random_floats(dm, -0.5f, 0.5f, seed + 7), bk = random_floats(dm, -0.5f, 0.5f, seed + 8),
+                           bv = random_floats(dm, -0.5f, 0.5f, seed + 9), bo = random_floats(dm, -0.5f, 0.5f, seed + 10);
+  ag_mha_dims d{};
+  d.B = B, d.Tq = Tq, d.Tk = Tk, d.d_model = dm, d.h = h, d.causal = mc.causal;
+  std::vector<float> mask, key_bias;
+  if (mc.mask) {  // [B, 1, Tq, Tk]: broadcast over heads
+    d.m_sb = Tq * Tk, d.m_sh = 0, d.m_si = Tk, d.m_sj = 1;
+    mask = random_floats(static_cast<size_t>(B) * Tq * Tk, -1.0f, 1.0f, seed + 11);
+    for (size_t i = 1; i < mask.size(); i += 5) mask[i] = -kInfF;
+  }
+  if (mc.key_bias) {  // key padding: the last key of batch 0 is padded
+    d.kb_sb = Tk;
+    key_bias.assign(static_cast<size_t>(B) * Tk, 0.0f);
+    key_bias[Tk - 1] = -kInfF;
+  }
+  const float* bqp = mc.biases ? bq.data() : nullptr;
+  const float* bkp = mc.biases ? bk.data() : nullptr;
+  const float* bvp = mc.biases ? bv.data() : nullptr;
+  const float* bop = mc.biases ? bo.data() : nullptr;
+  const float* mp = mc.mask ? mask.data() : nullptr;
+  const float* kbp = mc.key_bias ? key_bias.data() : nullptr;
+  const float scale = 1.0f / std::sqrt(static_cast<float>(dk));
+
+  const reference::MhaResult ref = reference::multi_head_attention(xq.data(), xk.data(), xv.data(), wq.data(), wk.data(),
+                                                                   wv.data(), wo.data(), bqp, bkp, bvp, bop, mp, kbp, scale, d);
+  // Projection error bounds: matmul's (2 ceil(log2 d_model) + 1) u sum|x w|
+  // plus u for the bias addition, on the same magnitude.
+  const double proj_c = 1.01 * (2.0 * ceil_log2(dm) + 2.0) * kU;
+  auto widen = [](const std::vector<float>& x) { return std::vector<double>(x.begin(), x.end()); };
+  std::vector<double> eQ = abs_project(widen(xq), wq.data(), bqp, B * Tq, dm);
+  std::vector<double> eK = abs_project(widen(xk), wk.data(), bkp, B * Tk, dm);
+  std::vector<double> eV = abs_project(widen(xv), wv.data(), bvp, B * Tk, dm);
+  for (double& e : eQ) e *= proj_c;
+  for (double& e : eK) e *= proj_c;
+  for (double& e : eV) e *= proj_c;
+
+  for_each_variant([&](Variant v) {
+    std::vector<float> out(nq, std::numeric_limits<float>::quiet_NaN());
+    std::vector<float> weights(mc.want_weights ? static_cast<size_t>(B) * h * Tq * Tk : 0,
+                               std::numeric_limits<float>::quiet_NaN());
+    std::vector<float> work(ag_mha_workspace_floats(&d), std::numeric_limits<float>::quiet_NaN());
+    AG_VARIANT(multi_head_attention, v)(xq.data(), xk.data(), xv.data(), wq.data(), wk.data(), wv.data(), wo.data(),
+                                        bqp, bkp, bvp, bop, mp, kbp, scale, &d, out.data(),
+                                        mc.want_weights ? weights.data() : nullptr, work.data());
+    // Forward error of the concatenated heads, then of the output.
+    std::vector<double> e_heads(nq, 0.0), heads_abs(nq, 0.0);
+    for (int32_t b = 0; b < B; ++b) {
+      for (int32_t hh = 0; hh < h; ++hh) {
+        for (int32_t i = 0; i < Tq; ++i) {
+          const size_t qrow = (static_cast<size_t>(b) * Tq + i) * dm + static_cast<size_t>(hh) * dk;
+          const size_t wrow = ((static_cast<size_t>(b) * h + hh) * Tq + i) * Tk;
+          // Score errors from the projections and the score's own rounding.
+          std::vector<double> s(Tk, -INFINITY), es(Tk, 0.0);
+          double m = -INFINITY;
+          for (int32_t j = 0; j < Tk; ++j) {
+            if (mc.causal && j > i) continue;
+            const size_t krow = (static_cast<size_t>(b) * Tk + j) * dm + static_cast<size_t>(hh) * dk;
+            double dot = 0.0, prop = 0.0, mag = 0.0;
+            for (int32_t c = 0; c < dk; ++c) {
+              const double qa = std::fabs(ref.q[qrow + c]), ka = std::fabs(ref.k[krow + c]);
+              dot += ref.q[qrow + c] * ref.k[krow + c];
+              prop += eQ[qrow + c] * (ka + eK[krow + c]) + qa * eK[krow + c];
+              mag += (qa + eQ[qrow + c]) * (ka + eK[krow + c]);
+            }
+            double sij = scale * dot;
+            double extra = 0.0;
+            if (mp) {
+              const float mv = mask[static_cast<size_t>(b) * d.m_sb + static_cast<size_t>(i) * d.m_si + j];
+              sij += mv;
+              extra += std::fabs(mv);
+            }
+            if (kbp) {
+              sij += key_bias[static_cast<size_t>(b) * d.kb_sb + j];
+              extra += std::fabs(key_bias[static_cast<size_t>(b) * d.kb_sb + j]);
+            }
+            s[j] = sij;
+            if (std::isinf(sij)) continue;
+            es[j] = 1.01 * (scale * prop + (2.0 * ceil_log2(dk) + 1.0) * kU * scale * mag +
+                            3.0 * kU * (scale * mag + extra));
+            m = std::max(m, sij);
+          }
+          double D = 0.0;
+          for (int32_t j = 0; j < Tk; ++j)
+            if (!std::isinf(s[j])) D = std::max(D, es[j] + 1.01 * kU * std::fabs(s[j] - m));
+          const double rel = 1.01 * (2.0 * D + 2.0 * exp_rel(v) + (2.0 * ceil_log2(Tk) + 4.0) * kU);
+          for (int32_t j = 0; j < Tk; ++j) {
+            const double a = ref.weights[wrow + j];
+            if (mc.want_weights) {
+              note(g_mha_weights, v, std::fabs(weights[wrow + j] - a), rel * a + kTinyAbs);
+              ASSERT_LE(std::fabs(weights[wrow + j] - a), rel * a + kTinyAbs) << "weight b=" << b << " h=" << hh
+                                                                              << " i=" << i << " j=" << j;
+            }
+          }
+          for (int32_t c = 0; c < dk; ++c) {
+            double ya = 0.0, ev = 0.0;
+            for (int32_t j = 0; j < Tk; ++j) {
+              const size_t vat = (static_cast<size_t>(b) * Tk + j) * dm + static_cast<size_t>(hh) * dk + c;
+              const double a = ref.weights[wrow + j];
+              ya += a * (std::fabs(ref.v[vat]) + eV[vat]);
+              ev += a * eV[vat];
+            }
+            const size_t at = qrow + c;
+            if (m == -INFINITY) continue;  // no visible key: exactly 0
+            e_heads[at] = 1.01 * (rel * ya + ev + (ceil_log2(Tk) + 5.0) * kU * (1.0 + rel) * ya) +
+                          Tk * kTinyAbs * 4.0;
+            heads_abs[at] = std::fabs(ref.heads[at]) + e_heads[at];
+          }
+        }
+      }
+    }
+    for (int32_t r = 0; r < B * Tq; ++r) {
+      for (int32_t n = 0; n < dm; ++n) {
+        double prop = 0.0, mag = bop ? std::fabs(bo[n]) : 0.0;
+        for (int32_t c = 0; c < dm; ++c) {
+          const double w = std::fabs(wo[static_cast<size_t>(c) * dm + n]);
+          prop += e_heads[static_cast<size_t>(r) * dm + c] * w;
+          mag += heads_abs[static_cast<size_t>(r) * dm + c] * w;
+        }
+        const double tol = 1.01 * (prop + (2.0 * ceil_log2(dm) + 2.0) * kU * mag) + reference_slack(dm, mag);
+        const size_t at = static_cast<size_t>(r) * dm + n;
+        note(g_mha_out, v, std::fabs(out[at] - ref.out[at]), tol);
+        ASSERT_LE(std::fabs(out[at] - ref.out[at]), tol) << "out row " << r << " col " << n << " got " << out[at]
+                                                         << " ref " << ref.out[at];
+      }
+    }
+  });
+}
+
+TEST(MultiHeadAttention, SelfAndCrossAttentionOverHeadsBatchesAndOptions) {
+  uint32_t seed = 2000;
+  for (int32_t h : {1, 2, 4, 8}) {
+    for (auto [Tq, Tk] : {std::pair{5, 5}, std::pair{3, 7}, std::pair{9, 4}}) {
+      for (int32_t B : {1, 2}) {
+        for (int flags = 0; flags < 8; ++flags) {
+          const bool biases = flags & 1, causal = flags & 2, masks = flags & 4;
+          check_mha(MhaCase{B, Tq, Tk, 16, h, biases, causal, masks, masks, (flags % 3) != 0}, seed += 13);
+        }
+      }
+    }
+  }
+}
+
+TEST(MultiHeadAttention, WiderModelsAndOddHeadWidths) {
+  // d_k = 5 and 3 (tails of the four-lane value mixture), and a longer key
+  // sequence crossing the mixture's blocks of 8 and the dot's blocks of 64.
+  check_mha(MhaCase{2, 4, 65, 40, 8, true, false, true, true, true}, 3000);
+  check_mha(MhaCase{1, 17, 33, 24, 8, true, true, false, false, true}, 3001);
+  check_mha(MhaCase{3, 2, 129, 64, 4, false, false, false, true, false}, 3002);
+  check_mha(MhaCase{1, 1, 1, 8, 8, true, true, false, false, true}, 3003);
+}
+
+TEST(MultiHeadAttention, WorkspaceSize) {
+  ag_mha_dims d{};
+  d.B = 2, d.Tq = 3, d.Tk = 5, d.d_model = 8, d.h = 2;
+  // Q and the heads [B, Tq, d_model], K and V [B, Tk, d_model], one row [Tk].
+  EXPECT_EQ(ag_mha_workspace_floats(&d), size_t{2 * 2 * 3 * 8 + 2 * 2 * 5 * 8 + 5});
+}
+
+}  // namespace
+}  // namespace ag::test

@@ -1,0 +1,62 @@
+// Float64 references for the softmax and attention families: plain double
+// loops, written for clarity, with no tricks shared with the kernels, so that a
+// test compares each kernel against an independent oracle.
+//
+// Inputs are the float32 inputs the kernels get (converted exactly to double);
+// outputs are doubles. Shapes and strides are those of registry.inc.
+//
+// Besides the values, the attention references return the magnitudes that
+// the tests' error bounds are built from (sums of |terms|), computed from the
+// same double loops.
+#ifndef AG_TESTS_REFERENCE_ATTENTION_H_
+#define AG_TESTS_REFERENCE_ATTENTION_H_
+
+#include <stdint.h>
+
+#include <vector>
+
+#include "kernels.h"
+
+namespace ag::reference {
+
+// Stable softmax of x [rows, n] (z = x / temperature + mask, mask may be null
+// and may hold -Infinity). A row with every z = -Infinity gives zeros.
+std::vector<double> softmax(const float* x, const float* mask, int32_t rows, int32_t n, double temperature);
+
+// log sum exp over each row of x [rows, n]; -Infinity for a row of -Infinity.
+std::vector<double> log_sum_exp(const float* x, int32_t rows, int32_t n);
+
+// -sum p_i log2 p_i with 0 log 0 = 0, and sum |p_i log2 p_i| in *sum_abs.
+double entropy_bits(const float* p, int32_t n, double* sum_abs);
+
+// alpha_i (delta_ij - alpha_j), [n, n].
+std::vector<double> softmax_jacobian(const float* alpha, int32_t n);
+
+// Scaled dot-product attention in double, addressed through *d exactly as
+// the kernel is. Outputs:
+//   out      [B, H, Tq, d_v] contiguous (not at the kernel's output strides)
+//   weights  [B, H, Tq, Tk]
+//   scores   [B, H, Tq, Tk] (-Infinity where causal hides a key)
+//   score_abs [B, H, Tq, Tk]: |scale| * sum_c |q_ic k_jc|, the magnitude that
+//             bounds the rounding error of a float32 score
+//   out_abs  [B, H, Tq, d_v]: sum_j a_ij |v_jc|
+struct AttentionResult {
+  std::vector<double> out, weights, scores, score_abs, out_abs;
+};
+AttentionResult attention(const float* q, const float* k, const float* v, const float* mask,
+                          const float* key_bias, double scale, const ag_attention_dims& d);
+
+// Multi-head attention in double (§3.2.2, row-vector convention). out [B, Tq,
+// d_model], weights [B, h, Tq, Tk]. Biases may be null.
+struct MhaResult {
+  std::vector<double> out, weights;
+  std::vector<double> q, k, v, heads;  // projections [B,T,d_model] and concatenated heads
+};
+MhaResult multi_head_attention(const float* xq, const float* xk, const float* xv, const float* wq,
+                               const float* wk, const float* wv, const float* wo, const float* bq,
+                               const float* bk, const float* bv, const float* bo, const float* mask,
+                               const float* key_bias, double scale, const ag_mha_dims& d);
+
+}  // namespace ag::reference
+
+#endif  // AG_TESTS_REFERENCE_ATTENTION_H_

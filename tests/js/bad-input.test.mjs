@@ -1,0 +1,130 @@
+// The bad-input list of the acceptance: every bad argument throws a TypeError
+// or RangeError (never a wasm trap, an abort or a bare number) whose message
+// names the argument and, for shapes, the shape received and the one
+// expected; afterwards the module still works (the next valid call returns
+// the right answer) and no wasm heap memory is leaked.
+import { beforeAll, describe, expect, test } from '@jest/globals';
+import { CONFIGS, init } from './helpers.mjs';
+
+const v3 = [1, 2, 3];
+const I2 = [
+  [1, 0],
+  [0, 1],
+];
+const W8 = { data: new Float32Array(64).fill(0.1), shape: [8, 8] };
+const X8 = { data: new Float32Array(24).fill(0.5), shape: [3, 8] };
+const mhaW = { wQ: W8, wK: W8, wV: W8, wO: W8 };
+
+// [title, call, error class, strings the message must contain]
+const CASES = [
+  // wrong type
+  ['string vector', (ag) => ag.dot('abc', v3), TypeError, ['dot', 'a']],
+  ['string inside a vector', (ag) => ag.dot([1, 'x', 3], v3), TypeError, ['dot', 'a']],
+  ['null tensor', (ag) => ag.attention(null, I2, I2), TypeError, ['attention', 'Q']],
+  ['number for a matrix', (ag) => ag.matmul(I2, 5), TypeError, ['matmul', 'B']],
+  ['tensor with string data', (ag) => ag.softmax({ data: 'abc', shape: [3] }), TypeError, ['softmax', 'x.data']],
+  ['tensor with a bad shape entry', (ag) => ag.exp({ data: [1, 2], shape: [2.5] }), TypeError, ['exp', 'x.shape']],
+  ['ragged nested array', (ag) => ag.matmul([[1, 2], [3]], I2), TypeError, ['matmul', 'A']],
+  ['mask mixing booleans and numbers', (ag) => ag.attention(I2, I2, I2, { mask: [[true, 0], [true, true]] }), TypeError, ['attention', 'mask']],
+  ['string options', (ag) => ag.softmax(v3, 'hot'), TypeError, ['softmax', 'options']],
+  ['non-boolean causal', (ag) => ag.attention(I2, I2, I2, { causal: 1 }), TypeError, ['attention', 'causal']],
+  ['string temperature', (ag) => ag.softmax(v3, { temperature: '2' }), TypeError, ['softmax', 'temperature']],
+  ['missing weight', (ag) => ag.multiHeadAttention({ query: X8 }, { wQ: W8, wK: W8, wV: W8 }, { numHeads: 2 }), TypeError, ['multiHeadAttention', 'wO', '[8, 8]']],
+  ['missing numHeads', (ag) => ag.multiHeadAttention({ query: X8 }, mhaW, {}), TypeError, ['multiHeadAttention', 'numHeads']],
+  ['string seed', (ag) => ag.random.uniform({ seed: 'x', n: 4 }), TypeError, ['random.uniform', 'seed']],
+  ['unknown measure', (ag) => ag.randomDotExperiment({ d: 4, trials: 4, measure: 'angle' }), TypeError, ['randomDotExperiment', 'measure']],
+  // mismatched shapes
+  ['vectors of different lengths', (ag) => ag.dot([1, 2], v3), RangeError, ['dot', 'b', '[3]', '[2]']],
+  ['matmul inner dimensions', (ag) => ag.matmul({ data: new Float32Array(6), shape: [2, 3] }, I2), RangeError, ['matmul', 'B', '[2, 2]', 'K = 3']],
+  ['matmul of a vector', (ag) => ag.matmul(v3, I2), RangeError, ['matmul', 'A', '[3]', '[..., M, K]']],
+  ['matmul batch dimensions', (ag) => ag.matmul({ data: new Float32Array(8), shape: [2, 2, 2] }, { data: new Float32Array(12), shape: [3, 2, 2] }), RangeError, ['matmul', '[3, 2, 2]']],
+  ['tensor data shorter than its shape', (ag) => ag.exp({ data: [1, 2, 3], shape: [2, 2] }), RangeError, ['exp', 'x', '[2, 2]', '3 elements']],
+  ['attention d_k mismatch', (ag) => ag.attention(I2, [[1, 2, 3]], I2), RangeError, ['attention', 'K', '[1, 3]', 'd_k = 2']],
+  ['attention V rows', (ag) => ag.attention(I2, I2, [[1, 2]]), RangeError, ['attention', 'V', '[1, 2]', 'Tk = 2']],
+  ['attention rank 1', (ag) => ag.attention([1, 2], I2, I2), RangeError, ['attention', 'Q', '[2]', '[..., Tq, d_k]']],
+  ['attention batch mismatch', (ag) => ag.attention({ data: new Float32Array(8), shape: [2, 2, 2] }, { data: new Float32Array(12), shape: [3, 2, 2] }, I2), RangeError, ['attention', 'K', '[3, 2, 2]']],
+  ['mask that does not broadcast', (ag) => ag.attention(I2, I2, I2, { mask: [[true, true, true]] }), RangeError, ['attention', 'mask', '[1, 3]', '[B, h, Tq, Tk] = [1, 1, 2, 2]']],
+  ['softmax mask that does not broadcast', (ag) => ag.softmax(v3, { mask: [0, 0] }), RangeError, ['softmax', 'mask', '[2]', '[3]']],
+  ['weightedSum rows', (ag) => ag.weightedSum([0.5, 0.5], [[1, 2]]), RangeError, ['weightedSum', 'V', '[1, 2]', 'T = 2']],
+  ['MHA weight shape', (ag) => ag.multiHeadAttention({ query: X8 }, { ...mhaW, wK: I2 }, { numHeads: 2 }), RangeError, ['multiHeadAttention', 'wK', '[2, 2]', '[8, 8]']],
+  ['MHA bias shape', (ag) => ag.multiHeadAttention({ query: X8 }, { ...mhaW, bV: v3 }, { numHeads: 2 }), RangeError, ['multiHeadAttention', 'bV', '[3]', '[8]']],
+  ['MHA key d_model', (ag) => ag.multiHeadAttention({ query: X8, key: I2 }, mhaW, { numHeads: 2 }), RangeError, ['multiHeadAttention', 'key', '[2, 2]', 'd_model = 8']],
+  ['MHA keyPaddingMask length', (ag) => ag.multiHeadAttention({ query: X8 }, mhaW, { numHeads: 2, keyPaddingMask: [true, false] }), RangeError, ['multiHeadAttention', 'keyPaddingMask', '[2]', '[Tk] = [3]']],
+  // zero length
+  ['empty vectors', (ag) => ag.dot([], []), RangeError, ['dot', 'a', '[0]']],
+  ['empty Float32Array', (ag) => ag.norm(new Float32Array(0)), RangeError, ['norm', 'a', '[0]']],
+  ['zero dimension in a shape', (ag) => ag.softmax({ data: [], shape: [2, 0] }), RangeError, ['softmax', 'x', '[2, 0]']],
+  ['zero random count', (ag) => ag.random.normal({ seed: 1, n: 0 }), RangeError, ['random.normal', 'n']],
+  // non-finite values (the message names the first bad index)
+  ['NaN in a vector', (ag) => ag.dot([1, NaN, 3], [NaN, 2, 3]), RangeError, ['dot', 'a[1]', 'NaN', 'finite']],
+  ['Infinity in a matrix', (ag) => ag.attention([[1, 2], [3, Infinity]], I2, I2), RangeError, ['attention', 'Q[1, 1]', 'Infinity']],
+  ['beyond float32', (ag) => ag.norm([1, 1e39]), RangeError, ['norm', 'a[1]', 'float32']],
+  ['Infinity in a Float32Array', (ag) => ag.squaredNorm(Float32Array.of(1, 2, -Infinity)), RangeError, ['squaredNorm', 'a[2]']],
+  ['+Infinity in an additive mask', (ag) => ag.attention(I2, I2, I2, { mask: [[0, Infinity], [0, 0]] }), RangeError, ['attention', 'mask[0, 1]', '-Infinity only']],
+  ['NaN in a softmax mask', (ag) => ag.softmax(v3, { mask: [0, NaN, 0] }), RangeError, ['softmax', 'mask[1]']],
+  ['NaN in an MHA weight', (ag) => ag.multiHeadAttention({ query: X8 }, { ...mhaW, wV: { data: Float32Array.from({ length: 64 }, (_, i) => (i === 9 ? NaN : 0)), shape: [8, 8] } }, { numHeads: 2 }), RangeError, ['multiHeadAttention', 'wV[1, 1]']],
+  ['negative probability', (ag) => ag.entropy([0.5, -0.25, 0.75]), RangeError, ['entropy', 'p[1]']],
+  // zero vectors where a direction is needed
+  ['cosine of a zero vector', (ag) => ag.cosine([0, 0], [1, 2]), RangeError, ['cosine', 'a', 'zero vector', '[2]']],
+  ['angle with a zero vector', (ag) => ag.angle([1, 2], [0, 0]), RangeError, ['angle', 'b', 'zero vector']],
+  ['scalar projection onto zero', (ag) => ag.scalarProjection([1, 2], [0, 0]), RangeError, ['scalarProjection', 'b', 'zero vector']],
+  ['vector projection onto zero', (ag) => ag.vectorProjection([1, 2], [0, 0]), RangeError, ['vectorProjection', 'b', 'zero vector']],
+  ['normalize zero', (ag) => ag.normalize([0, 0, 0]), RangeError, ['normalize', 'a', 'zero vector']],
+  // options out of range
+  ['numHeads not dividing d_model', (ag) => ag.multiHeadAttention({ query: X8 }, mhaW, { numHeads: 3 }), RangeError, ['multiHeadAttention', 'numHeads = 3', 'd_model = 8', '[3, 8]']],
+  ['numHeads zero', (ag) => ag.multiHeadAttention({ query: X8 }, mhaW, { numHeads: 0 }), RangeError, ['numHeads = 0']],
+  ['temperature zero', (ag) => ag.softmax(v3, { temperature: 0 }), RangeError, ['softmax', 'temperature']],
+  ['temperature negative', (ag) => ag.softmax(v3, { temperature: -1 }), RangeError, ['softmax', 'temperature']],
+  ['temperature infinite', (ag) => ag.softmax(v3, { temperature: Infinity }), RangeError, ['softmax', 'temperature']],
+  ['temperature NaN', (ag) => ag.softmax(v3, { temperature: NaN }), RangeError, ['softmax', 'temperature']],
+  ['scale NaN', (ag) => ag.attention(I2, I2, I2, { scale: NaN }), RangeError, ['attention', 'scale']],
+  ['negative seed', (ag) => ag.random.uniform({ seed: -1, n: 4 }), RangeError, ['random.uniform', 'seed']],
+  ['unsafe seed', (ag) => ag.random.uniform({ seed: 2 ** 60, n: 4 }), RangeError, ['random.uniform', 'seed', 'BigInt']],
+  ['BigInt seed beyond 64 bits', (ag) => ag.random.uniform({ seed: 1n << 64n, n: 4 }), RangeError, ['random.uniform', 'seed']],
+  ['fractional counter', (ag) => ag.random.normal({ seed: 1, counter: 0.5, n: 4 }), RangeError, ['random.normal', 'counter']],
+  ['empty histogram range', (ag) => ag.randomDotExperiment({ d: 4, trials: 4, range: [1, 1] }), RangeError, ['randomDotExperiment', 'range']],
+  ['zero dimension experiment', (ag) => ag.randomDotExperiment({ d: 0, trials: 4 }), RangeError, ['randomDotExperiment', 'd']],
+  // sizes beyond the 1 GiB heap: refused before allocating (C would be 10 GB) ...
+  ['output beyond the heap limit', (ag) => ag.matmul({ data: new Float32Array(50000), shape: [50000, 1] }, { data: new Float32Array(50000), shape: [1, 50000] }), RangeError, ['matmul', 'C', '1 GiB']],
+  // ... and a request under the limit that malloc cannot satisfy (1020 MiB on top of what the heap holds): malloc returns 0.
+  ['malloc failure', (ag) => ag.matmul({ data: new Float32Array(16320), shape: [16320, 1] }, { data: new Float32Array(16384), shape: [1, 16384] }), RangeError, ['matmul', 'could not allocate', 'C']],
+];
+
+describe.each(CONFIGS)('bad input: $label', (cfg) => {
+  let ag;
+  let heapBefore;
+  beforeAll(async () => {
+    ag = await init(cfg.options);
+    ag.dot([1], [1]);
+    heapBefore = ag.heapAllocatedBytes();
+  });
+
+  test.each(CASES)('%s', (title, call, ErrorClass, mustContain) => {
+    let thrown;
+    try {
+      call(ag);
+    } catch (e) {
+      thrown = e;
+    }
+    expect(thrown).toBeInstanceOf(ErrorClass);
+    for (const s of mustContain) expect(thrown.message).toContain(s);
+    // The module is still usable and right, and nothing was left allocated.
+    expect(ag.dot([3, 4], [4, 3])).toBe(24);
+    expect(Array.from(ag.softmax([0, 0]).data)).toEqual([0.5, 0.5]);
+    expect(ag.heapAllocatedBytes()).toBe(heapBefore);
+  });
+
+  test('valid edge values are accepted: -Infinity in additive masks, a fully masked row', () => {
+    const r = ag.attention(I2, I2, [[1, 2], [3, 4]], { mask: [[-Infinity, -Infinity], [0, -Infinity]], returnWeights: true });
+    expect(Array.from(r.output.data)).toEqual([0, 0, 1, 2]);
+    expect(Array.from(r.weights.data)).toEqual([0, 0, 1, 0]);
+    expect(ag.heapAllocatedBytes()).toBe(heapBefore);
+  });
+});
+
+test('init rejects bad options with a TypeError naming the option', async () => {
+  await expect(init({ simd: 'yes' })).rejects.toThrow(TypeError);
+  await expect(init({ simd: 'yes' })).rejects.toThrow(/options\.simd/);
+  await expect(init({ variant: 'avx' })).rejects.toThrow(/options\.variant/);
+  await expect(init({ simd: false, variant: 'simd128' })).rejects.toThrow(RangeError);
+});

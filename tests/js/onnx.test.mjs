@@ -1,0 +1,204 @@
+// The ONNX operator conformance cases (tests/data/onnx, see its README.md)
+// that the API covers, on every configuration, with the ONNX runner's
+// tolerance |actual - expected| <= 1e-7 + 1e-3 |expected| (README.md). Cases
+// needing a feature the API does not have are listed as skipped with that
+// feature. Reshaping and transposing test data (e.g. ONNX's 3-D attention
+// layout [B, T, h*d] to [B, h, T, d]) is data movement in the test; every
+// number compared comes from the API.
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { CONFIGS, expectClose, init, listJson, num, readJson, reportSkipped } from './helpers.mjs';
+
+const onnxTol = (i, want) => 1e-7 + 1e-3 * Math.abs(want);
+
+/** Moves axis `axis` of a row-major [shape] array to the end (a permutation of the data). */
+function moveAxisLast(data, shape, axis) {
+  const perm = [...shape.keys()].filter((d) => d !== axis).concat([axis]);
+  return transpose(data, shape, perm);
+}
+/** out[perm-ordered index] = data[index]: out has shape perm.map(p => shape[p]). */
+function transpose(data, shape, perm) {
+  const outShape = perm.map((p) => shape[p]);
+  const strides = new Array(shape.length);
+  let s = 1;
+  for (let d = shape.length - 1; d >= 0; d--) {
+    strides[d] = s;
+    s *= shape[d];
+  }
+  const out = new Array(data.length);
+  const idx = new Array(shape.length).fill(0);
+  for (let o = 0; o < data.length; o++) {
+    let src = 0;
+    for (let d = 0; d < perm.length; d++) src += idx[d] * strides[perm[d]];
+    out[o] = data[src];
+    for (let d = perm.length - 1; d >= 0; d--) {
+      if (++idx[d] < outShape[d]) break;
+      idx[d] = 0;
+    }
+  }
+  return { data: out, shape: outShape };
+}
+const inverse = (perm) => perm.map((_, i) => perm.indexOf(i));
+
+function tensorOf(t) {
+  if (t.dtype === 'bool') return { data: t.data.map(Boolean), shape: t.shape };
+  return { data: Float32Array.from(t.data.map(num)), shape: t.shape };
+}
+
+// Why a case is not covered, or null when it is.
+function missingFeature(c) {
+  const dtypes = [...c.inputs, ...c.outputs].map((t) => t.dtype);
+  if (dtypes.includes('float16')) return 'float16 tensors (the API is float32)';
+  if (dtypes.includes('float64')) return 'float64 tensors (the API is float32)';
+  const a = c.attributes;
+  switch (c.op) {
+    case 'Attention': {
+      const ins = c.node_inputs;
+      const q = c.inputs.find((t) => t.name === ins[0]);
+      const k = c.inputs.find((t) => t.name === ins[1]);
+      const qHeads = q.shape.length === 4 ? q.shape[1] : a.q_num_heads;
+      const kvHeads = k.shape.length === 4 ? k.shape[1] : a.kv_num_heads;
+      if (qHeads !== kvHeads) return 'GQA/MQA (q_num_heads > kv_num_heads: query heads sharing a key/value head)';
+      if (a.softcap) return 'softcap (c tanh(x / c) on the scores)';
+      if (ins[4] || ins[5]) return 'past_key / past_value (KV cache) and present_key / present_value outputs';
+      if (ins[6]) return 'nonpad_kv_seqlen (per-batch key lengths with a causal offset)';
+      if (c.node_outputs[3] && (a.qk_matmul_output_mode ?? 0) === 0 && (ins[3] || a.is_causal)) {
+        return 'qk_matmul_output mode 0 with a mask (the API returns scores after the mask, mode 2)';
+      }
+      return null;
+    }
+    case 'Softmax':
+    case 'MatMul':
+    case 'LpNormalization':
+      return null;
+    case 'Gemm':
+      if (a.alpha !== undefined || a.beta !== undefined || a.transA || c.node_inputs[2]) {
+        return 'Gemm alpha/beta/transA/bias C (no fused GEMM kernel; scaling or adding in JS would be arithmetic outside wasm)';
+      }
+      return null;
+    case 'ReduceL2':
+      if (c.inputs[0].shape.includes(0)) return 'empty reduction (zero-length vectors are rejected by design; ONNX gives 0)';
+      return null;
+    case 'LayerNormalization':
+      return 'LayerNormalization (no kernel: mean/variance normalisation is not part of the registry)';
+    case 'Einsum':
+      return 'Einsum';
+    default:
+      return `op ${c.op}`;
+  }
+}
+
+// Runs a covered case; returns [[label, got, want], ...] to compare.
+function run(ag, c) {
+  const byName = Object.fromEntries(c.inputs.map((t) => [t.name, t]));
+  const input = (i) => byName[c.node_inputs[i]];
+  const a = c.attributes;
+  const out0 = c.outputs.find((t) => t.node_output_index === 0 || t.name === c.node_outputs[0]);
+  switch (c.op) {
+    case 'Attention': {
+      const [q, k, v] = [0, 1, 2].map((i) => tensorOf(input(i)));
+      let qh = q;
+      let kh = k;
+      let vh = v;
+      const threeD = q.shape.length === 3;
+      const heads = a.q_num_heads;
+      // [B, T, h*d] -> [B, h, T, d] (ONNX README: head-major split of the last axis).
+      const split = (t) => {
+        const [B, T, hd] = t.shape;
+        const r = transpose(t.data, [B, T, heads, hd / heads], [0, 2, 1, 3]);
+        return { data: Float32Array.from(r.data), shape: r.shape };
+      };
+      if (threeD) [qh, kh, vh] = [q, k, v].map(split);
+      const opts = { causal: Boolean(a.is_causal), returnWeights: true, returnScores: true };
+      if (a.scale !== undefined) opts.scale = a.scale;
+      if (c.node_inputs[3]) opts.mask = tensorOf(input(3));
+      const res = ag.attention(qh, kh, vh, opts);
+      let y = res.output;
+      if (threeD) {
+        const r = transpose(Array.from(y.data), y.shape, [0, 2, 1, 3]);
+        y = { data: r.data, shape: [r.shape[0], r.shape[1], r.shape[2] * r.shape[3]] };
+      }
+      const checks = [['Y', y, out0]];
+      const qk = c.outputs.find((t) => t.name === c.node_outputs[3]);
+      if (qk) checks.push(['qk_matmul_output', (a.qk_matmul_output_mode ?? 0) === 3 ? res.weights : res.scores, qk]);
+      return checks;
+    }
+    case 'Softmax': {
+      const x = tensorOf(input(0));
+      const rank = x.shape.length;
+      const axis = ((a.axis ?? -1) + rank) % rank;
+      const moved = moveAxisLast(Array.from(x.data), x.shape, axis);
+      const y = ag.softmax({ data: Float32Array.from(moved.data), shape: moved.shape });
+      const perm = [...x.shape.keys()].filter((d) => d !== axis).concat([axis]);
+      const back = transpose(Array.from(y.data), y.shape, inverse(perm));
+      return [['y', back, out0]];
+    }
+    case 'MatMul':
+    case 'Gemm': {
+      const A = tensorOf(input(0));
+      const B = tensorOf(input(1));
+      if (A.shape.length === 1 && B.shape.length === 1) return [['c (dot)', { data: [ag.dot(A.data, B.data)], shape: [] }, out0]];
+      const transposeB = Boolean(a.transB);
+      if (B.shape.length === 1) {
+        // [..., M, K] . [K] = ([..., M, K] . [K, 1]) without the last axis (NumPy matmul rules).
+        const r = ag.matmul(A, { data: B.data, shape: [B.shape[0], 1] });
+        return [['c', { data: r.data, shape: r.shape.slice(0, -1) }, out0]];
+      }
+      return [['c', ag.matmul(A, B, { transposeB }), out0]];
+    }
+    case 'ReduceL2': {
+      const x = tensorOf(input(0));
+      const rank = x.shape.length;
+      const axesT = input(1);
+      const axes = axesT && axesT.data.length ? axesT.data.map((d) => (d + rank) % rank) : [...x.shape.keys()];
+      const kept = [...x.shape.keys()].filter((d) => !axes.includes(d));
+      // Move the reduced axes last, then one norm per row of the kept axes.
+      const moved = transpose(Array.from(x.data), x.shape, [...kept, ...axes]);
+      const len = axes.reduce((p, d) => p * x.shape[d], 1);
+      const out = [];
+      for (let r = 0; r < moved.data.length / len; r++) out.push(ag.norm(Float32Array.from(moved.data.slice(r * len, (r + 1) * len))));
+      const shape = a.keepdims === 0 ? kept.map((d) => x.shape[d]) : x.shape.map((s, d) => (axes.includes(d) ? 1 : s));
+      return [['reduced', { data: out, shape }, out0]];
+    }
+    case 'LpNormalization': {
+      const x = tensorOf(input(0));
+      const n = x.shape.at(-1);
+      const out = [];
+      for (let r = 0; r < x.data.length / n; r++) out.push(...ag.normalize(x.data.subarray(r * n, (r + 1) * n)).data);
+      return [['y', { data: out, shape: x.shape }, out0]];
+    }
+    default:
+      throw new Error(`no runner for ${c.op}`);
+  }
+}
+
+const files = listJson('onnx');
+const cases = files.map((f) => ({ file: f.replace(/\.json$/, ''), ...readJson(`onnx/${f}`) }));
+
+test('the ONNX data is all there (92 cases, README.md)', () => {
+  expect(cases.length).toBe(92);
+});
+
+describe.each(CONFIGS)('ONNX conformance cases: $label', (cfg) => {
+  let ag;
+  beforeAll(async () => {
+    ag = await init(cfg.options);
+  });
+  for (const c of cases) {
+    const missing = missingFeature(c);
+    if (missing) {
+      test.skip(`${c.file} (${c.op}) skipped, missing feature: ${missing}`, () => {});
+      continue;
+    }
+    test(`${c.file} (${c.op})`, () => {
+      for (const [label, got, want] of run(ag, c)) {
+        expect([label, got.shape]).toEqual([label, want.shape]);
+        expectClose(got.data, want.data.map(num), onnxTol, `${c.file}: ${label}`);
+      }
+    });
+  }
+});
+
+afterAll(() => {
+  const skipped = cases.map((c) => [c.file, missingFeature(c)]).filter(([, m]) => m);
+  reportSkipped('ONNX cases (tests/data/onnx)', skipped);
+});

@@ -1,0 +1,121 @@
+// The package as users load it: the self-reference through package.json
+// "exports", init's options (build choice, variants, where the .wasm is),
+// independent instances, the test-mode call log, and results that are
+// JS-owned copies.
+import { readFileSync } from 'node:fs';
+import { describe, expect, test } from '@jest/globals';
+import { init } from './helpers.mjs';
+
+test("import('attention-geometry') then (await init()).dot([3,4],[4,3]) === 24", async () => {
+  const pkg = await import('attention-geometry');
+  const ag = await pkg.init();
+  expect(ag.dot([3, 4], [4, 3]) === 24).toBe(true);
+  expect(['wasm-simd128', 'wasm-scalar']).toContain(ag.backend);
+});
+
+test("simd: 'auto' picks the SIMD build on an engine with SIMD (Node 20), variant simd128 by default", async () => {
+  const ag = await init();
+  expect(ag.backend).toBe('wasm-simd128');
+  expect(ag.variant).toBe('simd128');
+  const names = ag.kernels.map((k) => k.name);
+  expect(names).toContain('attention');
+  expect(names).toContain('multi_head_attention');
+});
+
+test('simd: false gives the baseline build with only the scalar variant', async () => {
+  const ag = await init({ simd: false });
+  expect(ag.backend).toBe('wasm-scalar');
+  expect(ag.variant).toBe('scalar');
+  for (const k of ag.kernels) expect(k.variants).not.toContain('simd128');
+});
+
+test('two init calls give independent instances', async () => {
+  const [a, b] = await Promise.all([init({ logCalls: true }), init({ logCalls: true })]);
+  expect(a).not.toBe(b);
+  a.dot([1, 2], [3, 4]);
+  expect(a.callLog.length).toBe(1);
+  expect(b.callLog.length).toBe(0);
+  // A large call on one instance grows only its own heap.
+  const before = b.heapAllocatedBytes();
+  a.matmul({ data: new Float32Array(1 << 20).fill(1), shape: [1024, 1024] }, { data: new Float32Array(1024).fill(1), shape: [1024, 1] });
+  expect(b.heapAllocatedBytes()).toBe(before);
+  expect(b.dot([3, 4], [4, 3])).toBe(24);
+});
+
+describe('locating the .wasm', () => {
+  const wasmUrl = new URL('../../dist/wasm/ag-simd.wasm', import.meta.url);
+  test('options.wasmBinary (bytes) and options.wasmUrl and options.locateFile are honoured', async () => {
+    const bytes = readFileSync(wasmUrl);
+    expect((await init({ simd: true, wasmBinary: bytes })).dot([3, 4], [4, 3])).toBe(24);
+    expect((await init({ simd: true, wasmUrl })).dot([3, 4], [4, 3])).toBe(24);
+    const asked = [];
+    const ag = await init({
+      simd: false,
+      locateFile: (name) => {
+        asked.push(name);
+        return new URL(`../../dist/wasm/${name}`, import.meta.url).href;
+      },
+    });
+    expect(asked).toEqual(['ag-scalar.wasm']);
+    expect(ag.dot([3, 4], [4, 3])).toBe(24);
+  });
+  test('a .wasm that cannot be found rejects with an Error naming the URL tried and the options that fix it', async () => {
+    const wrong = new URL('./no-such-dir/ag-simd.wasm', import.meta.url);
+    let error;
+    try {
+      await init({ simd: true, locateFile: () => wrong.href });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(Error);
+    expect(error.message).toContain(wrong.href);
+    expect(error.message).toContain('locateFile');
+    expect(error.message).toContain('wasmBinary');
+  });
+});
+
+test('results are fresh JS-owned copies, never views into wasm memory', async () => {
+  const ag = await init();
+  const r1 = ag.softmax([1, 2, 3]);
+  const r2 = ag.softmax([3, 2, 1]);
+  expect(r1.data).toBeInstanceOf(Float32Array);
+  expect(r1.data.buffer).not.toBe(r2.data.buffer);
+  expect(r1.data.buffer.byteLength).toBe(12);
+  const saved = Array.from(r1.data);
+  // Grow the heap (a 64 MiB output) and check the earlier result is intact.
+  ag.matmul({ data: new Float32Array(4096).fill(1), shape: [4096, 1] }, { data: new Float32Array(4096).fill(1), shape: [1, 4096] });
+  expect(Array.from(r1.data)).toEqual(saved);
+  expect('delete' in r1).toBe(false);
+  // Inputs are not modified or aliased.
+  const x = Float32Array.of(1, 2, 3);
+  const y = ag.exp(x);
+  y.data[0] = 99;
+  expect(Array.from(x)).toEqual([1, 2, 3]);
+});
+
+describe('test mode: every kernel call is logged', () => {
+  test('options.logCalls records kernel, variant, argument shapes and the result', async () => {
+    const ag = await init({ simd: true, variant: 'scalar', logCalls: true });
+    const s = ag.attention([[1, 2, 0, 1]], [[1, 2, 1, 0], [-1, -2, 0, 1], [0, 0, 1, 0]], [[1, 0], [0, 1], [1, 1]], { scale: 1, returnWeights: true, returnScores: true });
+    const d = ag.dot([3, 4], [4, 3]);
+    expect(ag.callLog.length).toBe(2);
+    const [att, dot] = ag.callLog;
+    expect(att).toMatchObject({ kernel: 'attention', variant: 'scalar', args: { Q: [1, 4], K: [3, 4], V: [3, 2] } });
+    expect(Array.from(att.result.scores.data)).toEqual(Array.from(s.scores.data));
+    expect(Array.from(att.result.weights.data)).toEqual(Array.from(s.weights.data));
+    expect(dot).toMatchObject({ kernel: 'dot', variant: 'scalar', args: { a: [2], b: [2] }, result: d });
+    const u = ag.random.uniform({ seed: 1, n: 3 });
+    expect(ag.callLog[2]).toMatchObject({ kernel: 'philox_uniform', variant: 'shared' });
+    expect(Array.from(ag.callLog[2].result.data)).toEqual(Array.from(u.data));
+  });
+  test('options.onKernelCall receives each call; a failed (invalid) call is not logged', async () => {
+    const seen = [];
+    const ag = await init({ onKernelCall: (e) => seen.push(e) });
+    ag.softmax([[1, 2], [3, 4]], { temperature: 2 });
+    expect(() => ag.softmax([1, NaN])).toThrow(RangeError);
+    expect(seen.length).toBe(1);
+    expect(seen[0]).toMatchObject({ kernel: 'softmax', variant: 'simd128', args: { x: [2, 2] } });
+    expect(seen[0].result.shape).toEqual([2, 2]);
+    expect(ag.callLog).toBeUndefined();
+  });
+});

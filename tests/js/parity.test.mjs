@@ -1,0 +1,390 @@
+// Parity: every registry kernel, through the JS API, against the float64
+// reference (reference.mjs) for the lengths below, on both variants of the
+// SIMD build and on the baseline build. Tolerances come from the error bounds
+// stated in src/kernels/registry.inc (u = 2^-24, pairwise sums:
+// |error| <= (2 ceil(log2 n) + 1) u sum|terms|); each is derived next to its
+// check. Inputs are float32 values, so the reference sees exactly what the
+// kernel sees.
+import { beforeAll, describe, expect, test } from '@jest/globals';
+import * as ref from './reference.mjs';
+import { CONFIGS, expectClose, init } from './helpers.mjs';
+
+const { U, abs, clog2 } = ref;
+const LENGTHS = [1, 2, 3, 4, 5, 7, 8, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 128, 129, 1000, 4099];
+const pairwise = (n) => (2 * clog2(n) + 1) * U;
+
+// One check per registry kernel name; `n` is the length under test.
+const PARITY = {
+  dot(ag, n, r) {
+    const a = r.f32(n);
+    const b = r.f32(n);
+    // Registry bound for dot.
+    expectClose(ag.dot(a, b), ref.dot(a, b), pairwise(n) * ref.sumAbsProd(a, b));
+  },
+  squared_norm(ag, n, r) {
+    const a = r.f32(n);
+    expectClose(ag.squaredNorm(a), ref.squaredNorm(a), pairwise(n) * ref.squaredNorm(a));
+  },
+  norm(ag, n, r) {
+    const a = r.f32(n, -3, 3);
+    // m*sqrt(sum (a_i/m)^2): a_i/m (u) squared (2u more), a positive pairwise
+    // sum, halved by the sqrt, then the sqrt and the product by m (u each).
+    expectClose(ag.norm(a), ref.norm(a), ((pairwise(n) + 3 * U) / 2 + 2 * U) * ref.norm(a));
+  },
+  normalize(ag, n, r) {
+    const a = r.f32(n, -3, 3);
+    const out = ag.normalize(a);
+    expect(out.shape).toEqual([n]);
+    // Relative error of the norm (as above) plus the division: per element.
+    const rel = (pairwise(n) + 3 * U) / 2 + 3 * U;
+    const want = ref.normalize(a);
+    expectClose(out.data, want, (i) => rel * abs(want[i]) + U * 1e-30);
+  },
+  cosine(ag, n, r) {
+    const a = r.f32(n);
+    const b = r.f32(n);
+    // Dot of the scaled vectors (pairwise bound relative to sum|a_i b_i| /
+    // (|a||b|) <= 1 by Cauchy-Schwarz) plus the relative errors of the two norms
+    // and the scalings, on a value of magnitude <= 1.
+    const tol = pairwise(n) + 2 * ((pairwise(n) + 3 * U) / 2 + 3 * U) + 2 * U;
+    expectClose(ag.cosine(a, b), ref.cosine(a, b), tol);
+  },
+  angle(ag, n, r) {
+    const a = r.f32(n);
+    const b = r.f32(n);
+    // 2 atan2(|a^-b^|, |a^+b^|): each unit vector carries the normalize error
+    // e (relative, per element); |a^ -+ b^| then have relative error <= 2e plus
+    // their own norm error; atan2's derivative wrt relative changes of both
+    // arguments is <= 1/2, doubled by the factor 2, plus atan2's own rounding.
+    const e = (pairwise(n) + 3 * U) / 2 + 3 * U;
+    const tol = 2 * (2 * e + e) + 4 * U;
+    expectClose(ag.angle(a, b), ref.angle(a, b), tol);
+  },
+  scalar_projection(ag, n, r) {
+    const a = r.f32(n);
+    const b = r.f32(n);
+    // a . (b/|b|): the dot bound over sum|a_i b^_i| plus b^'s relative error on each term.
+    const bh = ref.normalize(b);
+    const mag = ref.sumAbsProd(a, bh);
+    expectClose(ag.scalarProjection(a, b), ref.scalarProjection(a, b), (pairwise(n) + (pairwise(n) + 3 * U) / 2 + 3 * U) * mag);
+  },
+  vector_projection(ag, n, r) {
+    const a = r.f32(n);
+    const b = r.f32(n);
+    // (a . b^) b^: the scalar projection's absolute error times |b^_j| plus
+    // the product's rounding and b^_j's own relative error.
+    const bh = ref.normalize(b);
+    const sp = ref.scalarProjection(a, b);
+    const eN = (pairwise(n) + 3 * U) / 2 + 3 * U;
+    const eSp = (pairwise(n) + eN) * ref.sumAbsProd(a, bh);
+    const want = ref.vectorProjection(a, b);
+    const out = ag.vectorProjection(a, b);
+    expect(out.shape).toEqual([n]);
+    expectClose(out.data, want, (j) => eSp * abs(bh[j]) + (eN + U) * abs(sp * bh[j]));
+  },
+  squared_distance(ag, n, r) {
+    const a = r.f32(n);
+    const b = r.f32(n);
+    // Each (a_i - b_i) rounds (u), squared (2u + u), then the pairwise sum.
+    expectClose(ag.squaredDistance(a, b), ref.squaredDistance(a, b), (pairwise(n) + 3 * U) * ref.squaredDistance(a, b));
+  },
+  weighted_sum(ag, n, r) {
+    for (const [T, d] of [
+      [n, 3],
+      [3, n],
+    ]) {
+      const alpha = r.f32(T, 0, 1);
+      const V = r.f32(T * d);
+      const out = ag.weightedSum(alpha, { data: V, shape: [T, d] });
+      expect(out.shape).toEqual([d]);
+      const { y, mag } = ref.weightedSum(alpha, V, T, d);
+      // Registry: the T terms per channel in dot's pairwise order.
+      expectClose(out.data, y, (c) => pairwise(T) * mag[c]);
+    }
+  },
+  matmul(ag, n, r) {
+    for (const [M, K, N] of [
+      [3, n, 5],
+      [2, 7, n],
+    ]) {
+      const A = r.f32(M * K);
+      const B = r.f32(K * N);
+      const out = ag.matmul({ data: A, shape: [M, K] }, { data: B, shape: [K, N] });
+      expect(out.shape).toEqual([M, N]);
+      const { C, mag } = ref.matmul(A, B, M, K, N);
+      // Registry: blocks of 64 in a binary tree, the pairwise bound over K.
+      expectClose(out.data, C, (i) => pairwise(K) * mag[i]);
+    }
+  },
+  matmul_nt(ag, n, r) {
+    for (const [M, K, N] of [
+      [3, n, 5],
+      [2, 7, n],
+    ]) {
+      const A = r.f32(M * K);
+      const B = r.f32(N * K);
+      const out = ag.matmul({ data: A, shape: [M, K] }, { data: B, shape: [N, K] }, { transposeB: true });
+      expect(out.shape).toEqual([M, N]);
+      const { C, mag } = ref.matmul(A, B, M, K, N, true);
+      expectClose(out.data, C, (i) => pairwise(K) * mag[i]);
+    }
+  },
+  exp(ag, n, r) {
+    const x = r.f32(n, -80, 80);
+    const out = ag.exp(x);
+    const want = ref.exp(x);
+    // Registry: relative error <= 4u for results in the normal range.
+    expectClose(out.data, want, (i) => 4 * U * want[i]);
+  },
+  softmax(ag, n, r) {
+    const rows = 3;
+    const x = r.f32(rows * n, -4, 4);
+    const temperature = 0.75;
+    // An additive mask with some -Infinity, never a whole row.
+    const mask = Float32Array.from({ length: rows * n }, (_, i) => (i % n !== 0 && i % 3 === 0 ? -Infinity : i % 5 === 0 ? -0.5 : 0));
+    const out = ag.softmax({ data: x, shape: [rows, n] }, { temperature, mask: { data: mask, shape: [rows, n] } });
+    expect(out.shape).toEqual([rows, n]);
+    const want = ref.softmax(x, rows, n, { temperature, mask });
+    // Per weight (relative): z = x/T + mask (2 roundings, on |z| <= 6 so the
+    // shifted z - max (|.| <= 12) carries 3 * 12 u), exp 4u, the positive
+    // pairwise sum and the division.
+    const rel = 36 * U + 4 * U + pairwise(n) + U;
+    expectClose(out.data, want, (i) => rel * want[i]);
+    // Registry: each row sums to 1 within (2 ceil(log2 n) + 6) u (summed here in float64).
+    for (let row = 0; row < rows; row++) {
+      let s = 0;
+      for (let i = 0; i < n; i++) s += out.data[row * n + i];
+      expect(abs(s - 1)).toBeLessThanOrEqual((2 * clog2(n) + 6) * U);
+    }
+  },
+  softmax_naive(ag, n, r) {
+    const rows = 2;
+    const x = r.f32(rows * n, -4, 4);
+    const out = ag.softmaxNaive({ data: x, shape: [rows, n] });
+    const want = ref.softmax(x, rows, n);
+    // exp (4u; relative) in numerator and sum, the positive pairwise sum, the division.
+    expectClose(out.data, want, (i) => (8 * U + pairwise(n) + U) * want[i]);
+  },
+  log_sum_exp(ag, n, r) {
+    const rows = 3;
+    const x = r.f32(rows * n, -10, 10);
+    const out = ag.logSumExp({ data: x, shape: [rows, n] });
+    expect(out.shape).toEqual([rows]);
+    const want = ref.logSumExp(x, rows, n);
+    // m + log(s): s has relative error (4u exp + pairwise + u|x - m| <= 20u),
+    // which log turns into the same absolute error; plus the roundings of the
+    // log and of the sum, relative to |m| and |log s| <= log n.
+    expectClose(out.data, want, (i) => 24 * U + pairwise(n) + 2 * U * (abs(want[i]) + Math.log(n) + 1));
+    // A vector gives a number.
+    const one = ag.logSumExp(x.subarray(0, n));
+    expect(typeof one).toBe('number');
+    expectClose(one, want[0], 24 * U + pairwise(n) + 2 * U * (abs(want[0]) + Math.log(n) + 1));
+  },
+  entropy_bits(ag, n, r) {
+    const x = r.f32(n, -3, 3);
+    const p = Float32Array.from(ref.softmax(x, 1, n));
+    // -sum p log2 p: each log2 has absolute error <= 2u max(1, |log2 p_i|)
+    // (weighted by p_i, which sum to 1), each product u, then the pairwise sum
+    // over the terms.
+    let mag = 0;
+    for (const v of p) if (v > 0) mag += abs(v * Math.log2(v));
+    const tol = (pairwise(n) + U) * mag + 2 * U * (mag + 1);
+    expectClose(ag.entropy(p), ref.entropyBits(p), tol);
+  },
+  softmax_jacobian(ag, n, r) {
+    const x = r.f32(n, -3, 3);
+    const a = Float32Array.from(ref.softmax(x, 1, n));
+    const J = ag.softmaxJacobian(a);
+    expect(J.shape).toEqual([n, n]);
+    // alpha_i (delta_ij - alpha_j): one subtraction and one product (u each,
+    // relative), compared element by element without building an n x n array.
+    const Jd = J.data;
+    const u2 = 2 * U;
+    let bad = -1;
+    outer: for (let i = 0; i < n; i++) {
+      const ai = a[i];
+      for (let j = 0; j < n; j++) {
+        const d = i === j ? 1 : 0;
+        const aj = a[j];
+        if (abs(Jd[i * n + j] - ai * (d - aj)) > u2 * ai * (d + aj)) {
+          bad = i * n + j;
+          break outer;
+        }
+      }
+    }
+    expect(bad).toBe(-1);
+  },
+  attention(ag, n, r) {
+    // Tk = n (long key axis, masked and causal) and d_k = n (long dot products).
+    const cases = [
+      { B: 2, Tq: 3, Tk: n, dk: 8, dv: 5, causal: false, mask: true },
+      { B: 1, Tq: 2, Tk: 3, dk: n, dv: 4, causal: true, mask: false },
+    ];
+    for (const c of cases) {
+      const Q = r.f32(c.B * c.Tq * c.dk, -2, 2);
+      const K = r.f32(c.B * c.Tk * c.dk, -2, 2);
+      const V = r.f32(c.B * c.Tk * c.dv, -2, 2);
+      const scale = Math.fround(1 / Math.sqrt(c.dk));
+      // Boolean [Tq, Tk] mask: key 0 always visible, a pattern elsewhere.
+      const bool = Array.from({ length: c.Tq * c.Tk }, (_, i) => i % c.Tk === 0 || (i * 7) % 5 !== 0);
+      const res = ag.attention(
+        { data: Q, shape: [c.B, c.Tq, c.dk] },
+        { data: K, shape: [c.B, c.Tk, c.dk] },
+        { data: V, shape: [c.B, c.Tk, c.dv] },
+        { causal: c.causal, mask: c.mask ? { data: bool, shape: [c.Tq, c.Tk] } : undefined, returnWeights: true },
+      );
+      expect(res.output.shape).toEqual([c.B, c.Tq, c.dv]);
+      expect(res.weights.shape).toEqual([c.B, c.Tq, c.Tk]);
+      for (let b = 0; b < c.B; b++) {
+        const sl = (arr, T, d) => arr.subarray(b * T * d, (b + 1) * T * d);
+        const want = ref.attentionSlice(sl(Q, c.Tq, c.dk), sl(K, c.Tk, c.dk), sl(V, c.Tk, c.dv), c.Tq, c.Tk, c.dk, c.dv, {
+          scale,
+          causal: c.causal,
+          maskAt: c.mask ? (i, j) => (bool[i * c.Tk + j] ? 0 : -Infinity) : null,
+        });
+        // First-order bound from reference.attentionSlice (scores, softmax, mixture).
+        expectClose(sl(res.output.data, c.Tq, c.dv), want.Y, (i) => want.bound[i] + 1e-30);
+        expectClose(sl(res.weights.data, c.Tq, c.Tk), want.A, (i) => want.eRow[Math.floor(i / c.Tk)] * want.A[i]);
+      }
+    }
+  },
+  multi_head_attention(ag, n, r) {
+    // Tk = n keys, d_model = 8, h = 2, batched B = 2, biases, key padding, causal off.
+    const B = 2;
+    const Tq = 3;
+    const Tk = n;
+    const d = 8;
+    const h = 2;
+    const X = r.f32(B * Tq * d);
+    const Xk = r.f32(B * Tk * d);
+    const Xv = r.f32(B * Tk * d);
+    const W = {};
+    for (const w of ['wQ', 'wK', 'wV', 'wO']) W[w] = r.f32(d * d, -0.5, 0.5);
+    for (const b of ['bQ', 'bK', 'bV', 'bO']) W[b] = r.f32(d, -0.1, 0.1);
+    const kpm = Array.from({ length: B * Tk }, (_, i) => i % Tk !== 0 && i % 4 === 1);
+    const params = {};
+    for (const [k, v] of Object.entries(W)) params[k] = { data: v, shape: v.length === d ? [d] : [d, d] };
+    const res = ag.multiHeadAttention(
+      { query: { data: X, shape: [B, Tq, d] }, key: { data: Xk, shape: [B, Tk, d] }, value: { data: Xv, shape: [B, Tk, d] } },
+      params,
+      { numHeads: h, keyPaddingMask: { data: kpm, shape: [B, Tk] }, returnWeights: true },
+    );
+    expect(res.output.shape).toEqual([B, Tq, d]);
+    expect(res.weights.shape).toEqual([B, h, Tq, Tk]);
+    for (let b = 0; b < B; b++) {
+      const sl = (arr, T) => arr.subarray(b * T * d, (b + 1) * T * d);
+      const keyBias = kpm.slice(b * Tk, (b + 1) * Tk).map((m) => (m ? -Infinity : 0));
+      const want = ref.mhaOne(sl(X, Tq), sl(Xk, Tk), sl(Xv, Tk), W, Tq, Tk, d, h, { scale: Math.fround(1 / Math.sqrt(d / h)), keyBias });
+      // First-order bound propagated through the projections, attention and W_O (reference.mhaOne).
+      expectClose(res.output.data.subarray(b * Tq * d, (b + 1) * Tq * d), want.Y, (i) => want.bound[i] + 1e-30);
+      const wts = res.weights.data.subarray(b * h * Tq * Tk, (b + 1) * h * Tq * Tk);
+      expectClose(wts, want.A, (i) => want.wBound[i]);
+    }
+  },
+  philox_uniform(ag, n) {
+    // Bit-exact: an independent Philox4x32-10 (checked against the Random123 answers in random.test.mjs).
+    const seed = 0x1234567890abn;
+    const counter = 0xfffffffdn; // crosses the 32-bit boundary of the counter
+    const out = ag.random.uniform({ seed, counter, n });
+    expect(out.shape).toEqual([n]);
+    expect(Array.from(out.data)).toEqual(ref.philoxUniform(seed, counter, n));
+  },
+  philox_normal(ag, n) {
+    const seed = 42n;
+    const out = ag.random.normal({ seed, counter: 7, n });
+    expect(out.shape).toEqual([n]);
+    const want = ref.philoxNormal(seed, 7n, n);
+    // Box-Muller in float32: the angle 2 pi u2 is rounded twice (2 pi to
+    // float, the product), an absolute error <= 2 * 2 pi u that moves the
+    // sample by r times that; cosf/sinf add u absolute (times r); r itself
+    // (logf, the product by -2, sqrtf) and the final product add 4u relative.
+    expectClose(out.data, want, (i) => U * (15 * want.radius[i] + 4 * abs(want[i])));
+  },
+  random_dot_experiment(ag, n) {
+    const d = n;
+    const trials = n > 1000 ? 3 : 9;
+    for (const measure of ['dot', 'cosine']) {
+      const range = measure === 'dot' ? [-2 * Math.sqrt(d), 2 * Math.sqrt(d)] : [-0.5, 0.5];
+      const bins = 7;
+      const res = ag.randomDotExperiment({ d, trials, seed: 99, measure, bins, range });
+      expect(res.samples.shape).toEqual([trials]);
+      const s = [];
+      // Each trial t draws a and b from counters 2 t ceil(d/4) and (2t + 1) ceil(d/4) (registry).
+      const blocks = BigInt(Math.ceil(d / 4));
+      for (let t = 0; t < trials; t++) {
+        const a = ref.philoxNormal(99n, 2n * BigInt(t) * blocks, d);
+        const b = ref.philoxNormal(99n, (2n * BigInt(t) + 1n) * blocks, d);
+        // The float32 normals differ from these by at most e_i (see philox_normal);
+        // that perturbs the measure by `pert` (first order), on top of the
+        // measure's own bound (dot, or cosine as in the cosine check).
+        const err = (z) => z.map((v, i) => U * (15 * z.radius[i] + 4 * abs(v)));
+        const ea = err(a);
+        const eb = err(b);
+        let pert = 0;
+        for (let i = 0; i < d; i++) pert += ea[i] * abs(b[i]) + abs(a[i]) * eb[i];
+        let tol;
+        if (measure === 'dot') {
+          tol = pairwise(d) * ref.sumAbsProd(a, b) + pert;
+        } else {
+          const na = ref.norm(a);
+          const nb = ref.norm(b);
+          let ra = 0;
+          let rb = 0;
+          for (let i = 0; i < d; i++) {
+            ra += (abs(a[i]) * ea[i]) / (na * na);
+            rb += (abs(b[i]) * eb[i]) / (nb * nb);
+          }
+          const cosTol = pairwise(d) + 2 * ((pairwise(d) + 3 * U) / 2 + 3 * U) + 2 * U;
+          tol = pert / (na * nb) + (ra + rb) + cosTol;
+        }
+        const want = measure === 'dot' ? ref.dot(a, b) : ref.cosine(a, b);
+        expectClose(res.samples.data[t], want, tol);
+        s.push(res.samples.data[t]);
+      }
+      // Statistics of the returned samples, in float64.
+      const mean = s.reduce((x, y) => x + y, 0) / trials;
+      const std = Math.sqrt(s.reduce((x, y) => x + (y - mean) ** 2, 0) / trials);
+      const rms = Math.sqrt(s.reduce((x, y) => x + y * y, 0) / trials);
+      const lo = Math.fround(range[0]);
+      const hi = Math.fround(range[1]);
+      const counts = new Array(bins).fill(0);
+      let out = 0;
+      for (const v of s) {
+        if (v < lo || v >= hi) out++;
+        else counts[Math.min(bins - 1, Math.floor(((v - lo) / (hi - lo)) * bins))]++;
+      }
+      const scaleTol = 1e-6 * (rms + 1);
+      expectClose([res.mean, res.std, res.rms], [mean, std, rms], scaleTol);
+      expect(res.outOfRange).toBe(out);
+      expect(res.histogram.counts.reduce((x, y) => x + y, 0)).toBe(trials - out);
+      expect(Array.from(res.histogram.counts)).toEqual(counts);
+    }
+  },
+};
+
+describe.each(CONFIGS)('parity with the float64 reference: $label', (cfg) => {
+  let ag;
+  beforeAll(async () => {
+    ag = await init(cfg.options);
+  });
+
+  test('instance reports its build and variant', () => {
+    expect(ag.backend).toBe(cfg.backend);
+    expect(ag.variant).toBe(cfg.variant);
+  });
+
+  test('every registry kernel has a parity test (a new kernel fails here until it is tested)', () => {
+    const names = ag.kernels.map((k) => k.name);
+    expect(names.length).toBeGreaterThan(0);
+    const untested = names.filter((k) => !(k in PARITY));
+    expect(untested).toEqual([]);
+    const expectedVariants = cfg.backend === 'wasm-simd128' ? ['scalar', 'simd128'] : ['scalar'];
+    for (const k of ag.kernels) expect(k.variants).toEqual(k.family === 'random' && k.variants[0] === 'shared' ? ['shared'] : expectedVariants);
+  });
+
+  for (const [name, check] of Object.entries(PARITY)) {
+    test.each(LENGTHS)(`${name}, n = %i`, (n) => {
+      check(ag, n, ref.rng(1000 * n + name.length));
+    });
+  }
+});

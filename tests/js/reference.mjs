@@ -1,0 +1,390 @@
+// Float64 reference for the JS tests: plain loops over plain arrays, written
+// from the formulas (Vaswani et al. 2017 §3.2.1-3.2.2 and the articles), with
+// no code from the API under test. Each function that feeds a tolerance also
+// returns the magnitudes the error bounds of the registry are stated in.
+
+/**
+ * |x|. (Math.abs is avoided in hot loops: under Jest's vm modules each call
+ * crosses contexts and costs ~0.5 us, which made the large cases slow.)
+ */
+export const abs = (x) => (x < 0 ? -x : x);
+
+/** float32 unit roundoff u = 2^-24 (registry.inc). */
+export const U = 2 ** -24;
+/** ceil(log2 n), 0 for n = 1. */
+export const clog2 = (n) => (n <= 1 ? 0 : Math.ceil(Math.log2(n)));
+
+export function dot(a, b) {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += a[i] * b[i];
+  return s;
+}
+export function sumAbsProd(a, b) {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += abs(a[i] * b[i]);
+  return s;
+}
+export const squaredNorm = (a) => dot(a, a);
+export function norm(a) {
+  let m = 0;
+  for (const x of a) m = Math.max(m, abs(x));
+  if (m === 0) return 0;
+  let s = 0;
+  for (const x of a) s += (x / m) ** 2;
+  return m * Math.sqrt(s);
+}
+export function normalize(a) {
+  const n = norm(a);
+  return Array.from(a, (x) => x / n);
+}
+export function cosine(a, b) {
+  return dot(a, b) / (norm(a) * norm(b));
+}
+/** Angle in radians: 2 atan2(|a^ - b^|, |a^ + b^|) in float64. */
+export function angle(a, b) {
+  const na = norm(a);
+  const nb = norm(b);
+  const d = [];
+  const s = [];
+  for (let i = 0; i < a.length; i++) {
+    d.push(a[i] / na - b[i] / nb);
+    s.push(a[i] / na + b[i] / nb);
+  }
+  return 2 * Math.atan2(norm(d), norm(s));
+}
+export const scalarProjection = (a, b) => dot(a, b) / norm(b);
+export function vectorProjection(a, b) {
+  const c = dot(a, b) / dot(b, b);
+  return Array.from(b, (x) => c * x);
+}
+export function squaredDistance(a, b) {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += (a[i] - b[i]) ** 2;
+  return s;
+}
+/** y = sum_j alpha_j V_j, V as flat [T, d]. Returns {y, mag} with mag_c = sum_j |alpha_j V_jc|. */
+export function weightedSum(alpha, V, T, d) {
+  const y = new Array(d).fill(0);
+  const mag = new Array(d).fill(0);
+  for (let j = 0; j < T; j++) {
+    for (let c = 0; c < d; c++) {
+      y[c] += alpha[j] * V[j * d + c];
+      mag[c] += abs(alpha[j] * V[j * d + c]);
+    }
+  }
+  return { y, mag };
+}
+/** C = A B (A [M,K], B [K,N]) or A B^T (B [N,K]); flat arrays. Returns {C, mag}. */
+export function matmul(A, B, M, K, N, transposeB = false) {
+  const C = new Array(M * N).fill(0);
+  const mag = new Array(M * N).fill(0);
+  for (let i = 0; i < M; i++) {
+    for (let j = 0; j < N; j++) {
+      let s = 0;
+      let a = 0;
+      for (let k = 0; k < K; k++) {
+        const p = A[i * K + k] * (transposeB ? B[j * K + k] : B[k * N + j]);
+        s += p;
+        a += abs(p);
+      }
+      C[i * N + j] = s;
+      mag[i * N + j] = a;
+    }
+  }
+  return { C, mag };
+}
+export const exp = (x) => Array.from(x, Math.exp);
+/** Softmax of each row of flat x [rows, n]: z = x / temperature + mask. */
+export function softmax(x, rows, n, { temperature = 1, mask = null, naive = false } = {}) {
+  const y = new Array(rows * n).fill(0);
+  for (let r = 0; r < rows; r++) {
+    const z = [];
+    for (let i = 0; i < n; i++) z.push(x[r * n + i] / temperature + (mask ? mask[r * n + i] : 0));
+    const m = naive ? 0 : Math.max(...z);
+    if (m === -Infinity) continue;
+    let s = 0;
+    for (const v of z) s += Math.exp(v - m);
+    for (let i = 0; i < n; i++) y[r * n + i] = Math.exp(z[i] - m) / s;
+  }
+  return y;
+}
+export function logSumExp(x, rows, n) {
+  const out = [];
+  for (let r = 0; r < rows; r++) {
+    const row = Array.from(x.slice(r * n, (r + 1) * n));
+    const m = Math.max(...row);
+    let s = 0;
+    for (const v of row) s += Math.exp(v - m);
+    out.push(m + Math.log(s));
+  }
+  return out;
+}
+export function entropyBits(p) {
+  let h = 0;
+  for (const v of p) if (v > 0) h -= v * Math.log2(v);
+  return h;
+}
+export function softmaxJacobian(a) {
+  const n = a.length;
+  const J = [];
+  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) J.push(a[i] * ((i === j ? 1 : 0) - a[j]));
+  return J;
+}
+
+/**
+ * Scaled dot-product attention for one (batch, head) slice, flat arrays:
+ * Q [Tq, dk], K [Tk, dk], V [Tk, dv]; maskAt(i, j) additive (may be -Infinity).
+ * Returns {Y, A, S, bound, eRow}: bound[i*dv+c] is a first-order bound on the
+ * absolute error of Y for a float32 implementation whose dot products and sums
+ * meet the registry's pairwise bound; eRow[i] bounds the relative error of the
+ * weights of row i.
+ */
+export function attentionSlice(Q, K, V, Tq, Tk, dk, dv, { scale, causal = false, maskAt = null }) {
+  const Y = new Array(Tq * dv).fill(0);
+  const A = new Array(Tq * Tk).fill(0);
+  const S = new Array(Tq * Tk).fill(0);
+  const bound = new Array(Tq * dv).fill(0);
+  const eRow = new Array(Tq).fill(0);
+  const gd = (2 * clog2(dk) + 2) * U; // scores: dot bound plus the scale multiply
+  const gt = (2 * clog2(Tk) + 1) * U; // value mixture: pairwise sum over keys
+  for (let i = 0; i < Tq; i++) {
+    let m = -Infinity;
+    let eS = 0; // bound on the absolute error of any score of this row
+    for (let j = 0; j < Tk; j++) {
+      let s = 0;
+      let a = 0;
+      for (let c = 0; c < dk; c++) {
+        s += Q[i * dk + c] * K[j * dk + c];
+        a += abs(Q[i * dk + c] * K[j * dk + c]);
+      }
+      let v = scale * s + (maskAt ? maskAt(i, j) : 0);
+      if (causal && j > i) v = -Infinity;
+      S[i * Tk + j] = v;
+      if (v > m) m = v;
+      if (v !== -Infinity) eS = Math.max(eS, gd * abs(scale) * a + U * abs(v));
+    }
+    if (m === -Infinity) continue; // every key masked: zero weights, zero output
+    let sum = 0;
+    let spread = 0;
+    for (let j = 0; j < Tk; j++) {
+      if (S[i * Tk + j] === -Infinity) continue;
+      sum += Math.exp(S[i * Tk + j] - m);
+      spread = Math.max(spread, m - S[i * Tk + j]);
+    }
+    // Relative error of each weight: twice the score error (numerator and
+    // the max/denominator), the subtraction z - max (u |z - max|), exp (4u),
+    // the positive sum over Tk terms, and the division.
+    const eA = 2 * eS + U * spread + (4 + 2 * clog2(Tk) + 1 + 1) * U;
+    eRow[i] = eA;
+    for (let j = 0; j < Tk; j++) {
+      A[i * Tk + j] = S[i * Tk + j] === -Infinity ? 0 : Math.exp(S[i * Tk + j] - m) / sum;
+    }
+    for (let c = 0; c < dv; c++) {
+      let y = 0;
+      let mag = 0;
+      for (let j = 0; j < Tk; j++) {
+        y += A[i * Tk + j] * V[j * dv + c];
+        mag += abs(A[i * Tk + j] * V[j * dv + c]);
+      }
+      Y[i * dv + c] = y;
+      bound[i * dv + c] = (eA + gt) * mag;
+    }
+  }
+  return { Y, A, S, bound, eRow };
+}
+
+/**
+ * Multi-head attention (Vaswani et al. 2017 §3.2.2), row-vector convention,
+ * W [in, out] flat [d, d]; x* flat [T, d] for one batch entry; h heads.
+ * maskAt(head, i, j) additive; keyBias[j] additive. Returns {Y, A [h,Tq,Tk]}
+ * with first-order error bounds: `bound` per output, `wBound` per weight.
+ */
+export function mhaOne(xq, xk, xv, W, Tq, Tk, d, h, { scale, causal = false, maskAt = null, keyBias = null }) {
+  const proj = (x, T, w, b) => {
+    const out = new Array(T * d).fill(0);
+    const mag = new Array(T * d).fill(0);
+    for (let t = 0; t < T; t++) {
+      for (let o = 0; o < d; o++) {
+        let s = b ? b[o] : 0;
+        let a = b ? abs(b[o]) : 0;
+        for (let i = 0; i < d; i++) {
+          s += x[t * d + i] * w[i * d + o];
+          a += abs(x[t * d + i] * w[i * d + o]);
+        }
+        out[t * d + o] = s;
+        mag[t * d + o] = a;
+      }
+    }
+    return { out, mag };
+  };
+  const q = proj(xq, Tq, W.wQ, W.bQ);
+  const k = proj(xk, Tk, W.wK, W.bK);
+  const v = proj(xv, Tk, W.wV, W.bV);
+  const dk = d / h;
+  const concat = new Array(Tq * d).fill(0);
+  const concatErr = new Array(Tq * d).fill(0);
+  const A = [];
+  const wBound = [];
+  const gp = (2 * clog2(d + 1) + 1) * U;
+  for (let hh = 0; hh < h; hh++) {
+    const slice = (arr, T) => {
+      const s = [];
+      for (let t = 0; t < T; t++) for (let c = 0; c < dk; c++) s.push(arr[t * d + hh * dk + c]);
+      return s;
+    };
+    const Qh = slice(q.out, Tq);
+    const Kh = slice(k.out, Tk);
+    const Vh = slice(v.out, Tk);
+    // Projection errors enter the scores as scale * (|dq||k| + |q||dk|).
+    const Qm = slice(q.mag, Tq);
+    const Km = slice(k.mag, Tk);
+    const Vm = slice(v.mag, Tk);
+    const at = attentionSlice(Qh, Kh, Vh, Tq, Tk, dk, dk, {
+      scale,
+      causal,
+      maskAt: (i, j) => (maskAt ? maskAt(hh, i, j) : 0) + (keyBias ? keyBias[j] : 0),
+    });
+    for (let i = 0; i < Tq; i++) {
+      let eProj = 0;
+      for (let j = 0; j < Tk; j++) {
+        let e = 0;
+        for (let c = 0; c < dk; c++) e += gp * (Qm[i * dk + c] * abs(Kh[j * dk + c]) + abs(Qh[i * dk + c]) * Km[j * dk + c]);
+        eProj = Math.max(eProj, 2 * abs(scale) * e);
+      }
+      for (let j = 0; j < Tk; j++) wBound.push(at.A[i * Tk + j] * (at.eRow[i] + eProj));
+      for (let c = 0; c < dk; c++) {
+        let mixMag = 0;
+        let vErr = 0;
+        for (let j = 0; j < Tk; j++) {
+          mixMag += abs(at.A[i * Tk + j] * Vh[j * dk + c]);
+          vErr += at.A[i * Tk + j] * gp * Vm[j * dk + c];
+        }
+        concat[i * d + hh * dk + c] = at.Y[i * dk + c];
+        concatErr[i * d + hh * dk + c] = at.bound[i * dk + c] + eProj * mixMag + vErr;
+      }
+    }
+    A.push(...at.A);
+  }
+  const y = proj(concat, Tq, W.wO, W.bO);
+  const bound = new Array(Tq * d).fill(0);
+  for (let t = 0; t < Tq; t++) {
+    for (let o = 0; o < d; o++) {
+      let e = gp * y.mag[t * d + o];
+      for (let i = 0; i < d; i++) e += concatErr[t * d + i] * abs(W.wO[i * d + o]);
+      bound[t * d + o] = e;
+    }
+  }
+  return { Y: y.out, A, bound, wBound };
+}
+
+/** Standard normal CDF from erfc: a Taylor series below 2.5, a continued fraction above (relative error ~1e-14). */
+export function normalCdf(x) {
+  return 0.5 * erfc(-x / Math.SQRT2);
+}
+function erfc(x) {
+  if (x < 0) return 2 - erfc(-x);
+  if (x < 2.5) {
+    // erf series: erf(x) = 2/sqrt(pi) * sum (-1)^n x^(2n+1) / (n! (2n+1))
+    let term = x;
+    let sum = x;
+    for (let n = 1; n < 100; n++) {
+      term *= (-x * x) / n;
+      const add = term / (2 * n + 1);
+      sum += add;
+      if (abs(add) < 1e-17 * abs(sum)) break;
+    }
+    return 1 - (2 / Math.sqrt(Math.PI)) * sum;
+  }
+  // Continued fraction (Lentz) for erfc at larger x.
+  let f = x;
+  let C = x;
+  let D = 0;
+  for (let n = 1; n < 200; n++) {
+    const an = n / 2;
+    D = x + an * D;
+    D = 1 / D;
+    C = x + an / C;
+    const delta = C * D;
+    f *= delta;
+    if (abs(delta - 1) < 1e-16) break;
+  }
+  return Math.exp(-x * x) / (f * Math.sqrt(Math.PI));
+}
+
+/** A seeded float32 generator for test inputs (mulberry32), independent of the API's Philox. */
+export function rng(seed) {
+  let s = seed >>> 0;
+  const next = () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  /** n float32 values uniform in [lo, hi). */
+  next.f32 = (n, lo = -1, hi = 1) => Float32Array.from({ length: n }, () => Math.fround(lo + (hi - lo) * next()));
+  return next;
+}
+
+// Philox4x32-10 (Salmon, Moraes, Dror, Shaw 2011, "Parallel random numbers:
+// as easy as 1, 2, 3"), written from the paper with BigInt products.
+const PHILOX_M0 = 0xd2511f53n;
+const PHILOX_M1 = 0xcd9e8d57n;
+const PHILOX_W0 = 0x9e3779b9;
+const PHILOX_W1 = 0xbb67ae85;
+/** One Philox4x32-10 block: counter [c0, c1, c2, c3], key [k0, k1] -> 4 u32 words. */
+export function philox4x32(ctr, key) {
+  let [c0, c1, c2, c3] = ctr.map((x) => x >>> 0);
+  let [k0, k1] = key.map((x) => x >>> 0);
+  for (let r = 0; r < 10; r++) {
+    if (r > 0) {
+      k0 = (k0 + PHILOX_W0) >>> 0;
+      k1 = (k1 + PHILOX_W1) >>> 0;
+    }
+    const p0 = PHILOX_M0 * BigInt(c0);
+    const p1 = PHILOX_M1 * BigInt(c2);
+    const hi0 = Number(p0 >> 32n);
+    const lo0 = Number(p0 & 0xffffffffn);
+    const hi1 = Number(p1 >> 32n);
+    const lo1 = Number(p1 & 0xffffffffn);
+    [c0, c1, c2, c3] = [(hi1 ^ c1 ^ k0) >>> 0, lo1, (hi0 ^ c3 ^ k1) >>> 0, lo0];
+  }
+  return [c0, c1, c2, c3];
+}
+/** n uniforms as in registry.inc: sample i from block counter + floor(i/4), word i % 4, as (word >> 8) * 2^-24. */
+export function philoxUniform(seed, counter, n) {
+  const key = [Number(seed & 0xffffffffn), Number(seed >> 32n)];
+  const out = [];
+  for (let i = 0; i < n; i += 4) {
+    const c = counter + BigInt(i / 4);
+    const w = philox4x32([Number(c & 0xffffffffn), Number((c >> 32n) & 0xffffffffn), 0, 0], key);
+    for (let j = 0; j < 4 && i + j < n; j++) out.push((w[j] >>> 8) * 2 ** -24);
+  }
+  return out;
+}
+/**
+ * n standard normals as in registry.inc: Box-Muller on uniform pairs mapped to
+ * (0, 1] as ((word >> 8) + 1) 2^-24, z_2j = r cos(2 pi u2), z_2j+1 = r sin(2 pi u2),
+ * r = sqrt(-2 ln u1), in float64. Returns the values with .radius[i] = r.
+ */
+export function philoxNormal(seed, counter, n) {
+  const key = [Number(seed & 0xffffffffn), Number(seed >> 32n)];
+  const out = [];
+  out.radius = [];
+  for (let i = 0; i < n; i += 4) {
+    const c = counter + BigInt(i / 4);
+    const w = philox4x32([Number(c & 0xffffffffn), Number((c >> 32n) & 0xffffffffn), 0, 0], key);
+    for (let q = 0; q < 4 && i + q < n; q += 2) {
+      const u1 = ((w[q] >>> 8) + 1) * 2 ** -24;
+      const u2 = ((w[q + 1] >>> 8) + 1) * 2 ** -24;
+      const r = Math.sqrt(-2 * Math.log(u1));
+      out.push(r * Math.cos(2 * Math.PI * u2));
+      out.radius.push(r);
+      if (i + q + 1 < n) {
+        out.push(r * Math.sin(2 * Math.PI * u2));
+        out.radius.push(r);
+      }
+    }
+  }
+  return out;
+}
