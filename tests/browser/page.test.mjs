@@ -3,7 +3,7 @@
 // Every value the page shows is checked against a float64 reference computed
 // here, both as displayed (4 significant digits) and as the full float32 the
 // page keeps in data-value.
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -48,13 +48,9 @@ function reference({ q, k, scale }) {
   return { scores, scaled, weights: e.map((x) => x / total), magnitude };
 }
 
-/** The seed file's numbers for the worked example, when the file is at hand. */
+/** The seed file's numbers for the worked example (the articles' claims). */
 function seedCases() {
-  for (const path of ['tests/data/seeds/worked-examples.json', '../shared/testdata/seeds/worked-examples.json']) {
-    const file = join(root, path);
-    if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')).cases;
-  }
-  return null;
+  return JSON.parse(readFileSync(join(root, 'tests/data/seeds/worked-examples.json'), 'utf8')).cases;
 }
 
 function query({ q, k, scale }) {
@@ -184,12 +180,10 @@ describe('the worked single-head example', () => {
     expectMatchesReference(shown, ARTICLE);
 
     const cases = seedCases();
-    if (cases) {
-      const scores = cases.find((c) => c.id === 'worked-scores');
-      const weights = cases.find((c) => c.id === 'worked-softmax-unscaled');
-      scores.expected.forEach((s, j) => expectClose(shown.scores[j].value, s, scores.tolerance, `seed score ${j + 1}`));
-      weights.expected.forEach((w, j) => expectClose(shown.weights[j].value, w, weights.tolerance, `seed weight ${j + 1}`));
-    }
+    const scores = cases.find((c) => c.id === 'worked-scores');
+    const weights = cases.find((c) => c.id === 'worked-softmax-unscaled');
+    scores.expected.forEach((s, j) => expectClose(shown.scores[j].value, s, scores.tolerance, `seed score ${j + 1}`));
+    weights.expected.forEach((w, j) => expectClose(shown.weights[j].value, w, weights.tolerance, `seed weight ${j + 1}`));
 
     expect(await readInputs(page)).toEqual(flat(ARTICLE));
     await expect(page.locator('#url-note').isHidden()).resolves.toBe(true);
