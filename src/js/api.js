@@ -1,7 +1,7 @@
 // The methods: one per registry kernel (or family of calls), each checking its
 // arguments (tensor.js), copying in and out (heap.js) and calling the variant
 // this instance was created for. No arithmetic on results happens here.
-import { formatShape, shapeError, valueError } from './errors.js';
+import { assertNoNaN, formatShape, shapeError, valueError } from './errors.js';
 import { readOut, withBuffers } from './heap.js';
 import {
   booleanOption,
@@ -261,7 +261,9 @@ export class AttentionGeometry {
     }
     const r = this._buffers(m, [{ name: 'x', data: t.data }, mask && { name: 'mask', data: mask.data }, { name: 'y', length: t.data.length }], ([px, pm, py]) => {
       this._kernel('softmax')(px, pm, rows, n, temperature, py);
-      return f32(this._read(Float32Array, py, t.data.length), t.shape);
+      const y = this._read(Float32Array, py, t.data.length);
+      assertNoNaN(m, 'y', y, t.shape, 'x / temperature');
+      return f32(y, t.shape);
     });
     const args = { x: t.shape };
     if (mask) args.mask = mask.shape;
@@ -380,7 +382,9 @@ export class AttentionGeometry {
     ];
     const r = this._buffers(m, specs, ([pq, pk, pv, pm, pd, po, pw, ps, pwork]) => {
       this._kernel('attention')(pq, pk, pv, pm, 0, scale, pd, po, pw, ps, pwork);
-      const res = { output: f32(this._read(Float32Array, po, nOut), [...lead, Tq, dv]) };
+      const output = this._read(Float32Array, po, nOut);
+      assertNoNaN(m, 'output', output, [...lead, Tq, dv], 'the scores scale * Q K^T (or the weighted sum of V)');
+      const res = { output: f32(output, [...lead, Tq, dv]) };
       if (returnWeights) res.weights = f32(this._read(Float32Array, pw, nW), scoreShape.slice());
       if (returnScores) res.scores = f32(this._read(Float32Array, ps, nW), scoreShape.slice());
       return res;
@@ -476,7 +480,9 @@ export class AttentionGeometry {
       ];
       return this._buffers(m, specs, (p) => {
         this._kernel('multi_head_attention')(...p.slice(0, 13), scale, pd, p[13], p[14], p[15]);
-        const res = { output: f32(this._read(Float32Array, p[13], nOut), X.shape.slice()) };
+        const output = this._read(Float32Array, p[13], nOut);
+        assertNoNaN(m, 'output', output, X.shape, 'a projection or the scores of a head');
+        const res = { output: f32(output, X.shape.slice()) };
         if (returnWeights) res.weights = f32(this._read(Float32Array, p[14], nW), wShape.slice());
         return res;
       });

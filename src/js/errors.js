@@ -61,3 +61,25 @@ function formatValue(v) {
   if (typeof v === 'number') return Number.isNaN(v) ? 'NaN' : String(v);
   return String(v);
 }
+
+/**
+ * Finite inputs can still overflow float32 inside a kernel (x / temperature,
+ * scale * q.k, a projection): softmax then meets Infinity - Infinity and
+ * returns NaN. That is never a right answer, so it becomes a RangeError that
+ * says where and what to do, instead of NaN reaching the user.
+ * @param {string} method
+ * @param {string} name  the result, e.g. 'output'
+ * @param {Float32Array} data
+ * @param {number[]} shape
+ * @param {string} cause e.g. 'the scores scale * Q K^T'
+ */
+export function assertNoNaN(method, name, data, shape, cause) {
+  for (let i = 0; i < data.length; i++) {
+    if (data[i] !== data[i]) {
+      throw new RangeError(
+        `${method}: ${cause} overflowed float32, so ${name}${formatIndex(shape, i)} would be NaN ` +
+          `(${name} has shape ${formatShape(shape)}); scale the inputs down`,
+      );
+    }
+  }
+}

@@ -302,7 +302,8 @@ export interface AttentionGeometry {
    * Stable softmax over the last axis: softmax(x / temperature + mask), the maximum
    * subtracted first (changes nothing mathematically, keeps exp from overflowing).
    * x [..., n] -> [..., n]. A row whose every entry is masked gives all zeros.
-   * @throws RangeError for temperature <= 0 or not finite.
+   * @throws RangeError for temperature <= 0 or not finite, or when x / temperature
+   *   overflows float32 (the row would be NaN).
    */
   softmax(x: TensorLike, options?: SoftmaxOptions): Tensor;
   /** The textbook float32 softmax without the max subtracted (for the overflow demonstration): NaN once an x_i passes ~88.72. */
@@ -319,6 +320,9 @@ export interface AttentionGeometry {
    * Q [..., Tq, d_k], K [..., Tk, d_k], V [..., Tk, d_v]; up to two leading dimensions
    * (B, h), broadcast between Q, K and V. Returns output [..., Tq, d_v] and, on request,
    * weights and scores [..., Tq, Tk].
+   * @throws RangeError for shapes that do not fit (naming the argument, the shape received
+   *   and the shape expected), non-finite Q, K or V, or scores scale * q.k that overflow
+   *   float32 (the weights would be NaN).
    */
   attention(Q: TensorLike, K: TensorLike, V: TensorLike, options?: AttentionOptions): AttentionResult;
   /**
@@ -327,7 +331,8 @@ export interface AttentionGeometry {
    * i d_k .. (i+1) d_k - 1); each head is scaled dot-product attention; the heads are
    * concatenated and projected: output = concat(head_1..head_h) W_O + b_O.
    * Separate query, key and value give cross-attention.
-   * @throws RangeError when numHeads does not divide d_model.
+   * @throws RangeError when numHeads does not divide d_model, for shapes that do not fit,
+   *   or when a projection or a head's scores overflow float32 (the output would be NaN).
    */
   multiHeadAttention(inputs: MultiHeadInputs, weights: MultiHeadWeights, options: MultiHeadOptions): MultiHeadResult;
   /**

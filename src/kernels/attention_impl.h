@@ -42,6 +42,11 @@ namespace ag {
 // kernel of the same variant gives for the same scores.
 namespace scalar {
 bool softmax_row(const float* z, int32_t n, float* y);
+// y = sum_{j < n} alpha_j v[j * v_st] for one channel of strided value rows,
+// in cascade order (blocks of 8 keys, block sums in a binary tree). Defined in
+// attention_scalar.cc; the simd128 variant runs the same order four channels
+// at a time and calls this for the leftover channels.
+float mix_channel(const float* alpha, int32_t n, const float* v, ptrdiff_t v_st);
 }
 namespace simd128 {
 bool softmax_row(const float* z, int32_t n, float* y);

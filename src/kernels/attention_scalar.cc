@@ -23,8 +23,9 @@
 
 #include "attention_impl.h"
 #include "kernels.h"
+#include "pairwise_scalar.h"
 
-namespace {
+namespace ag::scalar {
 
 // y_c = sum_{j < n} alpha_j v[j * v_st + c] for c < d_v.
 //
@@ -36,21 +37,19 @@ namespace {
 // The simd128 variant does exactly the same operations per channel, so the
 // two variants give identical outputs for identical weights.
 float mix_channel(const float* alpha, int32_t n, const float* v, ptrdiff_t v_st) {
-  float stack[32];
-  int32_t top = 0;
-  uint32_t block = 0;
-  for (int32_t j0 = 0; j0 < n; j0 += 8, ++block) {
+  ag::pairwise::Cascade cascade;
+  for (int32_t j0 = 0; j0 < n; j0 += 8) {
     const int32_t j1 = j0 + 8 < n ? j0 + 8 : n;
     float s = alpha[j0] * v[j0 * v_st];
     for (int32_t j = j0 + 1; j < j1; ++j) s += alpha[j] * v[j * v_st];
-    // Each trailing 1 bit of the block index closes a pair of equal subtrees.
-    for (uint32_t m = block; m & 1u; m >>= 1) s = stack[--top] + s;
-    stack[top++] = s;
+    cascade.push(s);
   }
-  float total = stack[--top];
-  while (top > 0) total = stack[--top] + total;
-  return total;
+  return cascade.total();
 }
+
+}  // namespace ag::scalar
+
+namespace {
 
 struct ScalarKernels {
   static float dot(const float* a, const float* b, int32_t n) { return ag_dot__scalar(a, b, n); }
@@ -60,7 +59,7 @@ struct ScalarKernels {
   static bool softmax_row(const float* z, int32_t n, float* y) { return ag::scalar::softmax_row(z, n, y); }
   static void mix_values(const float* alpha, int32_t n, const float* v, ptrdiff_t v_st, int32_t d_v,
                          float* y) {
-    for (int32_t c = 0; c < d_v; ++c) y[c] = mix_channel(alpha, n, v + c, v_st);
+    for (int32_t c = 0; c < d_v; ++c) y[c] = ag::scalar::mix_channel(alpha, n, v + c, v_st);
   }
 };
 

@@ -32,7 +32,8 @@ namespace {
 // combined in a binary tree through a stack) with four channels per vector.
 // Every lane performs exactly the scalar variant's operations, so
 //   |error| <= (ceil(log2 n) + 5) u sum_j alpha_j |v_jc|,
-// and the leftover channels (d_v not a multiple of 4) use the scalar form.
+// and the leftover channels (d_v not a multiple of 4) use the scalar
+// variant's ag::scalar::mix_channel itself.
 v128_t mix4(const float* alpha, int32_t n, const float* v, ptrdiff_t v_st) {
   v128_t stack[32];
   int32_t top = 0;
@@ -50,22 +51,6 @@ v128_t mix4(const float* alpha, int32_t n, const float* v, ptrdiff_t v_st) {
   return total;
 }
 
-float mix1(const float* alpha, int32_t n, const float* v, ptrdiff_t v_st) {
-  float stack[32];
-  int32_t top = 0;
-  uint32_t block = 0;
-  for (int32_t j0 = 0; j0 < n; j0 += 8, ++block) {
-    const int32_t j1 = j0 + 8 < n ? j0 + 8 : n;
-    float s = alpha[j0] * v[j0 * v_st];
-    for (int32_t j = j0 + 1; j < j1; ++j) s += alpha[j] * v[j * v_st];
-    for (uint32_t m = block; m & 1u; m >>= 1) s = stack[--top] + s;
-    stack[top++] = s;
-  }
-  float total = stack[--top];
-  while (top > 0) total = stack[--top] + total;
-  return total;
-}
-
 struct Simd128Kernels {
   static float dot(const float* a, const float* b, int32_t n) { return ag_dot__simd128(a, b, n); }
   static void matmul(const float* A, const float* B, int32_t M, int32_t K, int32_t N, float* C) {
@@ -76,7 +61,7 @@ struct Simd128Kernels {
                          float* y) {
     int32_t c = 0;
     for (; c + 4 <= d_v; c += 4) ag::simd::store(y + c, mix4(alpha, n, v + c, v_st));
-    for (; c < d_v; ++c) y[c] = mix1(alpha, n, v + c, v_st);
+    for (; c < d_v; ++c) y[c] = ag::scalar::mix_channel(alpha, n, v + c, v_st);
   }
 };
 

@@ -20,26 +20,17 @@
 
 #include "attention_impl.h"
 #include "kernels.h"
+#include "pairwise_scalar.h"
 
 namespace {
 
-// Pairwise sum of term(0) .. term(n-1): blocks of at most 4 terms summed left
-// to right, blocks combined in a binary tree. Forming the terms at the leaves
-// (exp(x_i - m), p_i log2 p_i) needs no buffer. Recursion depth <= log2(n/4).
-template <class Term>
-float pairwise_sum(int32_t i0, int32_t n, const Term& term) {
-  if (n <= 4) {
-    float s = term(i0);
-    for (int32_t i = 1; i < n; ++i) s += term(i0 + i);
-    return s;
-  }
-  // Split at a multiple of 4 so that the leaves are whole blocks.
-  const int32_t half = ((n / 4 + 1) / 2) * 4;
-  return pairwise_sum(i0, half, term) + pairwise_sum(i0 + half, n - half, term);
-}
+// Pairwise sums (pairwise_scalar.h): blocks of at most 4 terms, blocks
+// combined in a binary tree. Forming the terms at the leaves (exp(x_i - m),
+// p_i log2 p_i) needs no buffer.
+using ag::pairwise::pairwise_sum;
 
-float pairwise_sum(const float* p, int32_t n) {
-  return pairwise_sum(0, n, [p](int32_t i) { return p[i]; });
+float pairwise_sum_of(const float* p, int32_t n) {
+  return pairwise_sum(n, [p](int32_t i) { return p[i]; });
 }
 
 float max_of(const float* z, int32_t n) {
@@ -64,7 +55,7 @@ bool softmax_row(const float* z, int32_t n, float* y) {
   }
   // z_i - m <= 0, and is exactly 0 at the maximum, so the sum is >= 1.
   for (int32_t i = 0; i < n; ++i) y[i] = expf(z[i] - m);
-  const float s = pairwise_sum(y, n);
+  const float s = pairwise_sum_of(y, n);
   // A division, not a multiplication by 1/s: one rounding per weight.
   for (int32_t i = 0; i < n; ++i) y[i] = y[i] / s;
   return true;
@@ -103,7 +94,7 @@ void ag_softmax_naive__scalar(const float* x, int32_t rows, int32_t n, float* y)
     // ln(FLT_MAX) ~ 88.72, the sum is then +Infinity and Infinity / Infinity
     // is NaN. That failure is what the page demonstrates.
     for (int32_t i = 0; i < n; ++i) yr[i] = expf(xr[i]);
-    const float s = pairwise_sum(yr, n);
+    const float s = pairwise_sum_of(yr, n);
     for (int32_t i = 0; i < n; ++i) yr[i] = yr[i] / s;
   }
 }
@@ -118,14 +109,14 @@ void ag_log_sum_exp__scalar(const float* x, int32_t rows, int32_t n, float* out)
     }
     // log sum exp(x_i) = m + log sum exp(x_i - m); the sum lies in [1, n], so
     // neither the sum nor its logarithm can overflow or underflow.
-    const float acc = pairwise_sum(0, n, [xr, m](int32_t i) { return expf(xr[i] - m); });
+    const float acc = pairwise_sum(n, [xr, m](int32_t i) { return expf(xr[i] - m); });
     out[r] = m + logf(acc);
   }
 }
 
 float ag_entropy_bits__scalar(const float* p, int32_t n) {
   // H = -sum p_i log2 p_i, with 0 log 0 = 0 (the limit of t log t as t -> 0+).
-  const float acc = pairwise_sum(0, n, [p](int32_t i) {
+  const float acc = pairwise_sum(n, [p](int32_t i) {
     const float pi = p[i];
     return pi > 0.0f ? pi * log2f(pi) : 0.0f;
   });

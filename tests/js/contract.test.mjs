@@ -34,6 +34,19 @@ describe.each(CONFIGS)('numeric contract: $label', (cfg) => {
     expect(ag.exp([89, -104]).data[1]).toBe(0);
   });
 
+  test('finite inputs whose scores overflow float32 give a RangeError, not NaN, and the next call is right', () => {
+    // x / temperature = 1e3 / 1e-37 = 1e40 > float32 max: the row would be Infinity - Infinity.
+    expect(() => ag.softmax([1e3, 1], { temperature: 1e-37 })).toThrow(/softmax: x \/ temperature overflowed float32.*y\[0\]/);
+    // scale * q.k = 1e40: the same for attention and multi-head attention.
+    expect(() => ag.attention([[1e20]], [[1e20], [1]], [[1], [2]], { scale: 1 })).toThrow(RangeError);
+    expect(() => ag.attention([[1e20]], [[1e20], [1]], [[1], [2]], { scale: 1 })).toThrow(/attention: .*overflowed float32.*output\[0, 0\]/);
+    const I = [[1, 0], [0, 1]];
+    expect(() => ag.multiHeadAttention({ query: [[1e20, 0], [0, 1]] }, { wQ: I, wK: I, wV: I, wO: I }, { numHeads: 1 })).toThrow(
+      /multiHeadAttention: .*overflowed float32/,
+    );
+    expect(ag.softmax([5, -4, 0]).data[0]).toBeCloseTo(0.9931854, 6);
+  });
+
   test('the max subtraction matters: logits in [90, 100] overflow the naive softmax (NaN) but not the stable one', () => {
     const x = [90, 95, 100];
     const naive = ag.softmaxNaive(x).data;
