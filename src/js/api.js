@@ -1,7 +1,7 @@
 // The methods: one per registry kernel (or family of calls), each checking its
 // arguments (tensor.js), copying in and out (heap.js) and calling the variant
 // this instance was created for. No arithmetic on results happens here.
-import { assertNoNaN, formatShape, shapeError, valueError } from './errors.js';
+import { assertNoNaN, formatShape, overflowError, shapeError, valueError } from './errors.js';
 import { readOut, withBuffers } from './heap.js';
 import {
   booleanOption,
@@ -52,6 +52,22 @@ function summarize(result) {
   return result;
 }
 
+// The JS method of each kernel, for error messages.
+const METHOD = { entropy_bits: 'entropy', matmul_nt: 'matmul' };
+const methodOf = (kernel) => METHOD[kernel] ?? kernel.replace(/_(\w)/g, (_, c) => c.toUpperCase());
+
+function checkNoNaN(kernel, result, name = 'the result') {
+  if (typeof result === 'number') {
+    if (result !== result) throw overflowError(methodOf(kernel), name, [], 0);
+  } else if (result && result.data instanceof Float32Array) {
+    assertNoNaN(methodOf(kernel), name, result.data, result.shape);
+  } else if (result && typeof result === 'object') {
+    for (const [k, v] of Object.entries(result)) {
+      if (v && (typeof v === 'number' || v.data instanceof Float32Array)) checkNoNaN(kernel, v, k);
+    }
+  }
+}
+
 export class AttentionGeometry {
   /** @internal */
   constructor(rt, { build, variant, kernels, callLog, onKernelCall }) {
@@ -80,8 +96,15 @@ export class AttentionGeometry {
     return this._registry.get(name).variants[0] === 'shared' ? 'shared' : this.variant;
   }
 
-  /** Records a kernel call in test mode, then returns `result`. @internal */
+  /**
+   * Checks and records a kernel call, then returns `result`. Inputs are
+   * finite by the time a kernel runs, so a NaN in a result means that an
+   * intermediate value (a partial sum, a product) overflowed float32: that is
+   * a RangeError, never a number handed to the user. The naive softmax is the
+   * one kernel whose NaN is its lesson. @internal
+   */
   _done(kernel, args, result, calls = 1) {
+    if (kernel !== 'softmax_naive') checkNoNaN(kernel, result);
     if (this.callLog || this._onKernelCall) {
       const shapes = {};
       for (const [k, v] of Object.entries(args)) shapes[k] = v;
@@ -249,8 +272,11 @@ export class AttentionGeometry {
   softmax(x, options) {
     const m = 'softmax';
     const o = optionsObject(m, options);
-    const t = toTensor(m, 'x', x, '[..., n]');
+    const t = toTensor(m, 'x', x, '[..., n]', { minRank: 1 });
     const temperature = o.temperature === undefined ? 1 : finiteNumber(m, 'options.temperature', o.temperature, { positive: true });
+    if (!(Math.fround(temperature) >= 2 ** -126)) {
+      throw new RangeError(`${m}: options.temperature ${temperature} is below the smallest normal float32 (about 1.2e-38); the kernels compute in float32`);
+    }
     const n = t.shape.at(-1);
     const rows = t.data.length / n;
     let mask = null;
@@ -260,10 +286,9 @@ export class AttentionGeometry {
       mask = { shape: mk.shape, data: materialize(mk.data, strides, t.shape) };
     }
     const r = this._buffers(m, [{ name: 'x', data: t.data }, mask && { name: 'mask', data: mask.data }, { name: 'y', length: t.data.length }], ([px, pm, py]) => {
-      this._kernel('softmax')(px, pm, rows, n, temperature, py);
-      const y = this._read(Float32Array, py, t.data.length);
-      assertNoNaN(m, 'y', y, t.shape, 'x / temperature');
-      return f32(y, t.shape);
+      const status = this._kernel('softmax')(px, pm, rows, n, temperature, py);
+      if (status !== 0) throw overflowError(m, mask ? 'x / temperature + mask' : 'x / temperature', t.shape, status - 1);
+      return f32(this._read(Float32Array, py, t.data.length), t.shape);
     });
     const args = { x: t.shape };
     if (mask) args.mask = mask.shape;
@@ -271,7 +296,7 @@ export class AttentionGeometry {
   }
 
   softmaxNaive(x) {
-    const t = toTensor('softmaxNaive', 'x', x, '[..., n]');
+    const t = toTensor('softmaxNaive', 'x', x, '[..., n]', { minRank: 1 });
     const n = t.shape.at(-1);
     const rows = t.data.length / n;
     const r = this._buffers('softmaxNaive', [{ name: 'x', data: t.data }, { name: 'y', length: t.data.length }], ([px, py]) => {
@@ -282,7 +307,7 @@ export class AttentionGeometry {
   }
 
   logSumExp(x) {
-    const t = toTensor('logSumExp', 'x', x, '[..., n]');
+    const t = toTensor('logSumExp', 'x', x, '[..., n]', { minRank: 1 });
     const n = t.shape.at(-1);
     const rows = t.data.length / n;
     const r = this._buffers('logSumExp', [{ name: 'x', data: t.data }, { name: 'out', length: rows }], ([px, po]) => {
@@ -381,9 +406,10 @@ export class AttentionGeometry {
       { name: 'work', length: Tk },
     ];
     const r = this._buffers(m, specs, ([pq, pk, pv, pm, pd, po, pw, ps, pwork]) => {
-      this._kernel('attention')(pq, pk, pv, pm, 0, scale, pd, po, pw, ps, pwork);
+      const status = this._kernel('attention')(pq, pk, pv, pm, 0, scale, pd, po, pw, ps, pwork);
+      if (status !== 0) throw overflowError(m, 'the scores scale * Q K^T', scoreShape, status - 1);
       const output = this._read(Float32Array, po, nOut);
-      assertNoNaN(m, 'output', output, [...lead, Tq, dv], 'the scores scale * Q K^T (or the weighted sum of V)');
+      assertNoNaN(m, 'output', output, [...lead, Tq, dv]);
       const res = { output: f32(output, [...lead, Tq, dv]) };
       if (returnWeights) res.weights = f32(this._read(Float32Array, pw, nW), scoreShape.slice());
       if (returnScores) res.scores = f32(this._read(Float32Array, ps, nW), scoreShape.slice());
@@ -479,9 +505,10 @@ export class AttentionGeometry {
         { name: 'workspace', length: ws },
       ];
       return this._buffers(m, specs, (p) => {
-        this._kernel('multi_head_attention')(...p.slice(0, 13), scale, pd, p[13], p[14], p[15]);
+        const status = this._kernel('multi_head_attention')(...p.slice(0, 13), scale, pd, p[13], p[14], p[15]);
+        if (status !== 0) throw overflowError(m, 'the per-head scores', [B, h, Tq, Tk], status - 1);
         const output = this._read(Float32Array, p[13], nOut);
-        assertNoNaN(m, 'output', output, X.shape, 'a projection or the scores of a head');
+        assertNoNaN(m, 'output', output, X.shape);
         const res = { output: f32(output, X.shape.slice()) };
         if (returnWeights) res.weights = f32(this._read(Float32Array, p[14], nW), wShape.slice());
         return res;

@@ -64,22 +64,26 @@ function formatValue(v) {
 
 /**
  * Finite inputs can still overflow float32 inside a kernel (x / temperature,
- * scale * q.k, a projection): softmax then meets Infinity - Infinity and
- * returns NaN. That is never a right answer, so it becomes a RangeError that
- * says where and what to do, instead of NaN reaching the user.
+ * scale * q.k, a projection, a partial sum). The softmax and attention kernels
+ * report the first such entry (status = 1 + its flat index); any other NaN in
+ * a result from finite inputs has the same cause. Neither is ever a right
+ * answer, so both become this RangeError instead of NaN or zeros.
  * @param {string} method
- * @param {string} name  the result, e.g. 'output'
- * @param {Float32Array} data
- * @param {number[]} shape
- * @param {string} cause e.g. 'the scores scale * Q K^T'
+ * @param {string} name   what overflowed, e.g. 'the scores scale * Q K^T'
+ * @param {number[]} shape the shape the flat index refers to
+ * @param {number} flat   the flat index of the first overflow
  */
-export function assertNoNaN(method, name, data, shape, cause) {
+export function overflowError(method, name, shape, flat) {
+  const at = shape.length === 0 ? '' : formatIndex(shape, flat);
+  return new RangeError(
+    `${method}: ${name}${at} overflowed float32 although the inputs are finite ` +
+      `(${name} has shape ${formatShape(shape)}); scale the inputs down`,
+  );
+}
+
+/** Throws overflowError at the first NaN of `data`, if any. */
+export function assertNoNaN(method, name, data, shape) {
   for (let i = 0; i < data.length; i++) {
-    if (data[i] !== data[i]) {
-      throw new RangeError(
-        `${method}: ${cause} overflowed float32, so ${name}${formatIndex(shape, i)} would be NaN ` +
-          `(${name} has shape ${formatShape(shape)}); scale the inputs down`,
-      );
-    }
+    if (data[i] !== data[i]) throw overflowError(method, name, shape, i);
   }
 }

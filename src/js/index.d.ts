@@ -17,14 +17,21 @@
  * - Dot products and sums are pairwise/blocked:
  *   |error| <= (2 ceil(log2 n) + 1) u sum|a_i b_i| with u = 2^-24, for n up to 2^24.
  *   Results that overflow float32 are `Infinity` or `-Infinity` (e.g. `squaredNorm` of
- *   huge vectors; `norm` is scaled and overflows only if the true norm does).
+ *   huge vectors; `norm` is scaled and overflows only if the true norm does). The bound
+ *   holds while sum|a_i b_i| < FLT_MAX; beyond it a result may be +-Infinity.
+ * - Finite inputs whose intermediate values overflow float32 (x / temperature, the scores
+ *   scale * q.k, a partial sum such as 3e38 + 3e38 - 3e38 - 3e38) throw a `RangeError`
+ *   naming the first entry that overflowed: a result is never NaN, and an overflowed
+ *   score is never taken for a masked one. (`softmaxNaive` alone returns NaN: that is
+ *   its lesson.)
  * - A row whose every key is masked gets all-zero weights and an all-zero
  *   output, never NaN.
  *
  * ## Errors (thrown synchronously by every method)
- * - `TypeError`: an argument of the wrong kind (a string for a vector, a
- *   ragged nested array, a mask mixing booleans and numbers, a missing weight).
- * - `RangeError`: a mismatched shape, a length of zero, a non-finite value, a
+ * - `TypeError`: an argument of the wrong kind (a string for a vector, an array
+ *   where a number belongs, a mask mixing booleans and numbers, a missing weight,
+ *   malformed `init` options).
+ * - `RangeError`: a mismatched shape or a ragged nested array, a length of zero, a non-finite value, a
  *   zero vector where a direction is needed (cosine, angle, projections,
  *   normalize), `numHeads` not dividing d_model, a temperature <= 0 or not
  *   finite, a size beyond the 1 GiB wasm heap (or a failed allocation).
@@ -38,7 +45,7 @@
  */
 
 /** A vector [n]: a Float32Array or an array of numbers (a rank-1 {@link Tensor} is accepted too). */
-export type Vector = Float32Array | number[];
+export type Vector = Float32Array | Float64Array | number[];
 
 /** Nested arrays of numbers, rectangular, row-major (e.g. `[[1, 2], [3, 4]]` has shape [2, 2]). */
 export type NestedNumbers = number | NestedNumbers[];
@@ -223,7 +230,7 @@ export interface RandomOptions {
 export interface RandomDotExperimentOptions {
   /** Dimension d of the random vectors, >= 1. */
   d: number;
-  /** Number of independent pairs, >= 1. */
+  /** Number of independent pairs, >= 1; d * trials is at most 2^26 per call (split larger experiments). */
   trials: number;
   /** Generator seed. Default 0. Trial t draws its pair from counters 2 t ceil(d/4) and (2 t + 1) ceil(d/4). */
   seed?: U64;

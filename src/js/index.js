@@ -24,7 +24,20 @@ function simdWorks(rt) {
  * @param {import('./index.js').InitOptions} [options]
  */
 export async function init(options = {}) {
-  if (options === null || typeof options !== 'object') throw new TypeError(`init: options must be an object; got ${typeof options}`);
+  if (options === null || typeof options !== 'object') {
+    throw new TypeError(`init: options must be an object; got ${options === null ? 'null' : typeof options}`);
+  }
+  if (options.locateFile !== undefined && typeof options.locateFile !== 'function') {
+    throw new TypeError(`init: options.locateFile must be a function (file name) => URL; got ${typeof options.locateFile}`);
+  }
+  if (options.logCalls !== undefined && typeof options.logCalls !== 'boolean') {
+    throw new TypeError(`init: options.logCalls must be true or false; got ${typeof options.logCalls}`);
+  }
+  const url = options.wasmUrl;
+  const isUrl = (u) => typeof u === 'string' || u instanceof URL;
+  if (url !== undefined && !isUrl(url) && !(url && typeof url === 'object' && ['simd', 'scalar'].some((k) => isUrl(url[k])))) {
+    throw new TypeError(`init: options.wasmUrl must be a string or URL, or {simd, scalar} of those; got ${url === null ? 'null' : typeof url}`);
+  }
   const simd = options.simd ?? 'auto';
   if (simd !== 'auto' && simd !== true && simd !== false) throw new TypeError(`init: options.simd must be 'auto', true or false; got ${String(simd)}`);
   const variant = options.variant;

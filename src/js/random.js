@@ -5,6 +5,9 @@
 import { readOut } from './heap.js';
 import { finiteNumber, optionsObject, positiveInt } from './tensor.js';
 
+/** The most d * trials one randomDotExperiment call may ask for. */
+export const MAX_EXPERIMENT_WORK = 2 ** 26;
+
 const TWO32 = 4294967296;
 
 /**
@@ -49,6 +52,12 @@ export function randomDotExperiment(ag, options) {
   const o = optionsObject(m, options);
   const d = positiveInt(m, 'd', o.d);
   const trials = positiveInt(m, 'trials', o.trials);
+  // One call runs synchronously on its thread: bound the work (2 * d * trials
+  // normal samples, about a second per 2^25 on a laptop) so that no call hangs
+  // a page. Larger experiments are split into calls (or run in a worker).
+  if (d * trials > MAX_EXPERIMENT_WORK) {
+    throw new RangeError(`${m}: d * trials = ${d} * ${trials} = ${d * trials} is more than the ${MAX_EXPERIMENT_WORK} (2^26) one call may do; split the experiment into several calls`);
+  }
   const [slo, shi] = splitU64(m, 'seed', o.seed ?? 0);
   const measure = o.measure ?? 'dot';
   if (measure !== 'dot' && measure !== 'cosine') throw new TypeError(`${m}: measure must be 'dot' or 'cosine'; got ${String(measure)}`);

@@ -28,27 +28,38 @@ export function numel(shape) {
   return n;
 }
 
-// Walks a nested array, returning its shape and flat values (or throwing).
+const isRow = (a) => Array.isArray(a) || a instanceof Float32Array || a instanceof Float64Array;
+
+// Walks a nested array (whose rows may also be Float32Array or Float64Array),
+// returning its shape and flat values, or throwing with the path of the first
+// row that does not fit the shape set by the first element at each depth.
 function flattenNested(method, name, x, expected, kind) {
   const shape = [];
   let level = x;
-  while (Array.isArray(level)) {
+  while (isRow(level)) {
     shape.push(level.length);
     if (level.length === 0) throw shapeError(method, name, shape, expected, 'zero-length arrays are not allowed');
     level = level[0];
   }
   const out = [];
-  const walk = (a, depth) => {
+  const walk = (a, depth, path) => {
     if (depth === shape.length) {
+      if (isRow(a)) {
+        throw typeError(method, `${name}${path}`, `a number (the first element makes ${name} of shape [${shape.join(', ')}])`, a, expected);
+      }
       out.push(a);
       return;
     }
-    if (!Array.isArray(a) || a.length !== shape[depth]) {
-      throw typeError(method, name, `a rectangular nested array of ${kind}`, x, expected);
+    if (!isRow(a) || a.length !== shape[depth]) {
+      const got = isRow(a) ? `length ${a.length}` : 'not an array';
+      throw new RangeError(
+        `${method}: ${name}${path} is ${got} but ${shape[depth]} was expected: ${name} must be rectangular ` +
+          `(its first element makes it of shape [${shape.join(', ')}]; ${expected} was expected)`,
+      );
     }
-    for (const e of a) walk(e, depth + 1);
+    for (let i = 0; i < a.length; i++) walk(a[i], depth + 1, `${path}[${i}]`);
   };
-  walk(x, 0);
+  walk(x, 0, '');
   return { shape, values: out };
 }
 
@@ -88,6 +99,14 @@ function toFloat32(method, name, values, shape, { allowNegInf = false } = {}) {
  * @param {string} expected the expected shape in the field's names, e.g. '[Tq, d_k]'
  */
 export function toTensor(method, name, x, expected, opts = {}) {
+  const t = toTensorAnyRank(method, name, x, expected, opts);
+  if (opts.minRank !== undefined && t.shape.length < opts.minRank) {
+    throw shapeError(method, name, t.shape, expected, `rank ${t.shape.length}; rank ${opts.minRank} or more was expected`);
+  }
+  return t;
+}
+
+function toTensorAnyRank(method, name, x, expected, opts) {
   if (isTensorObject(x)) {
     checkShapeArray(method, name, x.shape, expected);
     const { data } = x;

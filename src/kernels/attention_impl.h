@@ -32,6 +32,7 @@
 #include <stdint.h>
 
 #include "kernels.h"
+#include "overflow.h"
 
 namespace ag {
 
@@ -55,11 +56,14 @@ bool softmax_row(const float* z, int32_t n, float* y);
 namespace attention_detail {
 
 // Scaled dot-product attention over the B x H slices of *d (§3.2.1).
+// Returns 0, or 1 + the flat [B, H, Tq, Tk] index of the first score that
+// overflowed float32 (overflow.h).
 template <class Kernels>
-void attention(const float* q, const float* k, const float* v, const float* mask, const float* key_bias,
+int32_t attention(const float* q, const float* k, const float* v, const float* mask, const float* key_bias,
                float scale, const ag_attention_dims* d, float* out, float* weights, float* scores,
                float* work) {
   const int32_t Tq = d->Tq, Tk = d->Tk;
+  int32_t status = 0;
   for (int32_t b = 0; b < d->B; ++b) {
     for (int32_t h = 0; h < d->H; ++h) {
       const float* qbh = q + static_cast<ptrdiff_t>(b) * d->q_sb + static_cast<ptrdiff_t>(h) * d->q_sh;
@@ -86,9 +90,21 @@ void attention(const float* q, const float* k, const float* v, const float* mask
         float* a = weights != nullptr ? weights + slice + static_cast<size_t>(i) * Tk : work;
         const float* mi = mbh != nullptr ? mbh + static_cast<ptrdiff_t>(i) * d->m_si : nullptr;
         for (int32_t j = 0; j < visible; ++j) {
-          float sij = scale * Kernels::dot(qi, kbh + static_cast<ptrdiff_t>(j) * d->k_st, d->d_k);
-          if (mi != nullptr) sij += mi[static_cast<ptrdiff_t>(j) * d->m_sj];
-          if (kb != nullptr) sij += kb[j];
+          const float raw = scale * Kernels::dot(qi, kbh + static_cast<ptrdiff_t>(j) * d->k_st, d->d_k);
+          float sij = raw;
+          bool masked_out = false;
+          if (mi != nullptr) {
+            const float m = mi[static_cast<ptrdiff_t>(j) * d->m_sj];
+            masked_out = m == -INFINITY;
+            sij += m;
+          }
+          if (kb != nullptr) {
+            masked_out = masked_out || kb[j] == -INFINITY;
+            sij += kb[j];
+          }
+          if (status == 0 && overflowed(raw, sij, masked_out)) {
+            status = static_cast<int32_t>(1 + slice + static_cast<size_t>(i) * Tk + j);
+          }
           s[j] = sij;
         }
         for (int32_t j = visible; j < Tk; ++j) s[j] = -INFINITY;
@@ -104,6 +120,7 @@ void attention(const float* q, const float* k, const float* v, const float* mask
       }
     }
   }
+  return status;
 }
 
 // rows x n matrix Y += broadcast bias [n] (no-op for a null bias).
@@ -116,9 +133,10 @@ inline void add_bias(float* Y, const float* bias, int32_t rows, int32_t n) {
 }
 
 // Multi-head attention (§3.2.2). work is laid out as in
-// ag_mha_workspace_floats (common_attention.cc).
+// ag_mha_workspace_floats (common_attention.cc). Returns attention's status
+// for the per-head scores ([B, h, Tq, Tk] index).
 template <class Kernels>
-void multi_head_attention(const float* xq, const float* xk, const float* xv, const float* wq,
+int32_t multi_head_attention(const float* xq, const float* xk, const float* xv, const float* wq,
                           const float* wk, const float* wv, const float* wo, const float* bq,
                           const float* bk, const float* bv, const float* bo, const float* mask,
                           const float* key_bias, float scale, const ag_mha_dims* d, float* out,
@@ -156,10 +174,11 @@ void multi_head_attention(const float* xq, const float* xk, const float* xv, con
   ad.m_sb = d->m_sb, ad.m_sh = d->m_sh, ad.m_si = d->m_si, ad.m_sj = d->m_sj;
   ad.kb_sb = d->kb_sb;
   ad.causal = d->causal;
-  attention<Kernels>(Q, K, V, mask, key_bias, scale, &ad, heads, weights, nullptr, row);
+  const int32_t status = attention<Kernels>(Q, K, V, mask, key_bias, scale, &ad, heads, weights, nullptr, row);
 
   Kernels::matmul(heads, wo, B * Tq, dm, dm, out);
   add_bias(out, bo, B * Tq, dm);
+  return status;
 }
 
 }  // namespace attention_detail

@@ -67,19 +67,19 @@ struct ScalarKernels {
 
 extern "C" {
 
-void ag_attention__scalar(const float* q, const float* k, const float* v, const float* mask,
+int32_t ag_attention__scalar(const float* q, const float* k, const float* v, const float* mask,
                           const float* key_bias, float scale, const ag_attention_dims* dims, float* out,
                           float* weights, float* scores, float* work) {
-  ag::attention_detail::attention<ScalarKernels>(q, k, v, mask, key_bias, scale, dims, out, weights, scores,
+  return ag::attention_detail::attention<ScalarKernels>(q, k, v, mask, key_bias, scale, dims, out, weights, scores,
                                                  work);
 }
 
-void ag_multi_head_attention__scalar(const float* xq, const float* xk, const float* xv, const float* wq,
+int32_t ag_multi_head_attention__scalar(const float* xq, const float* xk, const float* xv, const float* wq,
                                      const float* wk, const float* wv, const float* wo, const float* bq,
                                      const float* bk, const float* bv, const float* bo, const float* mask,
                                      const float* key_bias, float scale, const ag_mha_dims* dims, float* out,
                                      float* weights, float* work) {
-  ag::attention_detail::multi_head_attention<ScalarKernels>(xq, xk, xv, wq, wk, wv, wo, bq, bk, bv, bo, mask,
+  return ag::attention_detail::multi_head_attention<ScalarKernels>(xq, xk, xv, wq, wk, wv, wo, bq, bk, bv, bo, mask,
                                                             key_bias, scale, dims, out, weights, work);
 }
 

@@ -69,19 +69,19 @@ struct Simd128Kernels {
 
 extern "C" {
 
-void ag_attention__simd128(const float* q, const float* k, const float* v, const float* mask,
+int32_t ag_attention__simd128(const float* q, const float* k, const float* v, const float* mask,
                            const float* key_bias, float scale, const ag_attention_dims* dims, float* out,
                            float* weights, float* scores, float* work) {
-  ag::attention_detail::attention<Simd128Kernels>(q, k, v, mask, key_bias, scale, dims, out, weights, scores,
+  return ag::attention_detail::attention<Simd128Kernels>(q, k, v, mask, key_bias, scale, dims, out, weights, scores,
                                                   work);
 }
 
-void ag_multi_head_attention__simd128(const float* xq, const float* xk, const float* xv, const float* wq,
+int32_t ag_multi_head_attention__simd128(const float* xq, const float* xk, const float* xv, const float* wq,
                                       const float* wk, const float* wv, const float* wo, const float* bq,
                                       const float* bk, const float* bv, const float* bo, const float* mask,
                                       const float* key_bias, float scale, const ag_mha_dims* dims,
                                       float* out, float* weights, float* work) {
-  ag::attention_detail::multi_head_attention<Simd128Kernels>(xq, xk, xv, wq, wk, wv, wo, bq, bk, bv, bo,
+  return ag::attention_detail::multi_head_attention<Simd128Kernels>(xq, xk, xv, wq, wk, wv, wo, bq, bk, bv, bo,
                                                              mask, key_bias, scale, dims, out, weights,
                                                              work);
 }

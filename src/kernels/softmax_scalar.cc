@@ -20,6 +20,7 @@
 
 #include "attention_impl.h"
 #include "kernels.h"
+#include "overflow.h"
 #include "pairwise_scalar.h"
 
 namespace {
@@ -69,8 +70,9 @@ void ag_exp__scalar(const float* x, int32_t n, float* y) {
   for (int32_t i = 0; i < n; ++i) y[i] = expf(x[i]);
 }
 
-void ag_softmax__scalar(const float* x, const float* mask, int32_t rows, int32_t n, float temperature,
-                        float* y) {
+int32_t ag_softmax__scalar(const float* x, const float* mask, int32_t rows, int32_t n, float temperature,
+                           float* y) {
+  int32_t status = 0;
   for (int32_t r = 0; r < rows; ++r) {
     const float* xr = x + static_cast<ptrdiff_t>(r) * n;
     float* yr = y + static_cast<ptrdiff_t>(r) * n;
@@ -82,8 +84,11 @@ void ag_softmax__scalar(const float* x, const float* mask, int32_t rows, int32_t
       const float* mr = mask + static_cast<ptrdiff_t>(r) * n;
       for (int32_t i = 0; i < n; ++i) yr[i] += mr[i];
     }
+    if (status == 0) status = ag::first_overflow(xr, mask != nullptr ? mask + static_cast<ptrdiff_t>(r) * n : nullptr,
+                                             n, temperature, yr, static_cast<int32_t>(r * n));
     ag::scalar::softmax_row(yr, n, yr);
   }
+  return status;
 }
 
 void ag_softmax_naive__scalar(const float* x, int32_t rows, int32_t n, float* y) {

@@ -23,6 +23,7 @@
 
 #include "attention_impl.h"
 #include "kernels.h"
+#include "overflow.h"
 #include "simd.h"
 
 namespace {
@@ -234,9 +235,10 @@ void ag_exp__simd128(const float* x, int32_t n, float* y) {
   if (i < n) store_partial(y + i, n - i, exp4(load_partial(x + i, n - i, 0.0f)));
 }
 
-void ag_softmax__simd128(const float* x, const float* mask, int32_t rows, int32_t n, float temperature,
-                         float* y) {
+int32_t ag_softmax__simd128(const float* x, const float* mask, int32_t rows, int32_t n, float temperature,
+                            float* y) {
   const v128_t t = splat(temperature);
+  int32_t status = 0;
   for (int32_t r = 0; r < rows; ++r) {
     const float* xr = x + static_cast<ptrdiff_t>(r) * n;
     float* yr = y + static_cast<ptrdiff_t>(r) * n;
@@ -254,8 +256,10 @@ void ag_softmax__simd128(const float* x, const float* mask, int32_t rows, int32_
       if (mr != nullptr) z += mr[i];
       yr[i] = z;
     }
+    if (status == 0) status = ag::first_overflow(xr, mr, n, temperature, yr, static_cast<int32_t>(r * n));
     ag::simd128::softmax_row(yr, n, yr);
   }
+  return status;
 }
 
 void ag_softmax_naive__simd128(const float* x, int32_t rows, int32_t n, float* y) {

@@ -676,5 +676,32 @@ TEST(MultiHeadAttention, WorkspaceSize) {
   EXPECT_EQ(ag_mha_workspace_floats(&d), size_t{2 * 2 * 3 * 8 + 2 * 2 * 5 * 8 + 5});
 }
 
+
+TEST(Attention, ScoresThatOverflowAreReportedNotMasked) {
+  // Finite inputs, but q . k = +-1e40 overflows float32. Without the status the
+  // row would come out NaN (+Infinity) or all zeros (-Infinity, taken for a
+  // fully masked row). The status is 1 + the flat [B, H, Tq, Tk] index of the
+  // first overflow; a -Infinity that comes from the mask is not one.
+  const float q[2] = {1e20f, 0.0f};
+  const float k_pos[4] = {1.0f, 0.0f, 1e20f, 0.0f};
+  const float k_neg[4] = {-1e20f, 0.0f, -1e19f, 0.0f};
+  const float vals[2] = {1.0f, 2.0f};
+  const float mask[2] = {0.0f, -INFINITY};
+  ag_attention_dims d = contiguous_dims(1, 1, 1, 2, 2, 1);
+  for_each_variant([&](Variant v) {
+    float out[1], work[2];
+    EXPECT_EQ(AG_VARIANT(attention, v)(q, k_pos, vals, nullptr, nullptr, 1.0f, &d, out, nullptr, nullptr, work), 2);
+    EXPECT_EQ(AG_VARIANT(attention, v)(q, k_neg, vals, nullptr, nullptr, 1.0f, &d, out, nullptr, nullptr, work), 1);
+    // The overflowing key masked out: nothing overflowed that is seen, and the
+    // -Infinity of the mask is no overflow.
+    d.m_sj = 1;
+    EXPECT_EQ(AG_VARIANT(attention, v)(q, k_pos, vals, mask, nullptr, 1.0f, &d, out, nullptr, nullptr, work), 2);
+    const float q_small[2] = {1.0f, 0.0f};
+    EXPECT_EQ(AG_VARIANT(attention, v)(q_small, k_pos, vals, mask, nullptr, 1.0f, &d, out, nullptr, nullptr, work), 0);
+    EXPECT_EQ(out[0], 1.0f);
+    d.m_sj = 0;
+  });
+}
+
 }  // namespace
 }  // namespace ag::test

@@ -530,5 +530,25 @@ TEST(SoftmaxJacobian, VariantsAgreeBitForBit) {
   }
 }
 
+
+TEST(Softmax, OverflowOfTheLogitsIsReportedNotMasked) {
+  // x / temperature and x + mask can overflow float32 with finite inputs; the
+  // status is 1 + the flat index of the first such entry, 0 when none did,
+  // and a -Infinity from the mask is no overflow.
+  const float x[4] = {1.0f, 2.0f, 1e38f, 3e38f};
+  const float mask[4] = {0.0f, -INFINITY, 0.0f, 0.0f};
+  const float neg[2] = {-3e38f, -3e38f};
+  for_each_variant([&](Variant v) {
+    float y[4];
+    EXPECT_EQ(AG_VARIANT(softmax, v)(x, nullptr, 2, 2, 1.0f, y), 0);
+    EXPECT_EQ(AG_VARIANT(softmax, v)(x, mask, 1, 2, 1.0f, y), 0);
+    EXPECT_EQ(y[0], 1.0f);
+    // Row 0: 1e37 and 2e37 fit; row 1: 1e38 / 1e-37 = 1e75 does not (index 2).
+    EXPECT_EQ(AG_VARIANT(softmax, v)(x, nullptr, 2, 2, 1e-37f, y), 3);
+    EXPECT_EQ(AG_VARIANT(softmax, v)(x + 2, nullptr, 1, 2, 0.5f, y), 2);  // 2e38 fits, 6e38 does not
+    EXPECT_EQ(AG_VARIANT(softmax, v)(neg, neg, 1, 2, 1.0f, y), 1);  // -6e38: -Infinity, not masked
+  });
+}
+
 }  // namespace
 }  // namespace ag::test

@@ -24,7 +24,7 @@ const CASES = [
   ['number for a matrix', (ag) => ag.matmul(I2, 5), TypeError, ['matmul', 'B']],
   ['tensor with string data', (ag) => ag.softmax({ data: 'abc', shape: [3] }), TypeError, ['softmax', 'x.data']],
   ['tensor with a bad shape entry', (ag) => ag.exp({ data: [1, 2], shape: [2.5] }), TypeError, ['exp', 'x.shape']],
-  ['ragged nested array', (ag) => ag.matmul([[1, 2], [3]], I2), TypeError, ['matmul', 'A']],
+  ['ragged nested array', (ag) => ag.matmul([[1, 2], [3]], I2), RangeError, ['matmul', 'A[1]', 'length 1']],
   ['mask mixing booleans and numbers', (ag) => ag.attention(I2, I2, I2, { mask: [[true, 0], [true, true]] }), TypeError, ['attention', 'mask']],
   ['string options', (ag) => ag.softmax(v3, 'hot'), TypeError, ['softmax', 'options']],
   ['non-boolean causal', (ag) => ag.attention(I2, I2, I2, { causal: 1 }), TypeError, ['attention', 'causal']],
@@ -84,6 +84,19 @@ const CASES = [
   ['fractional counter', (ag) => ag.random.normal({ seed: 1, counter: 0.5, n: 4 }), RangeError, ['random.normal', 'counter']],
   ['empty histogram range', (ag) => ag.randomDotExperiment({ d: 4, trials: 4, range: [1, 1] }), RangeError, ['randomDotExperiment', 'range']],
   ['zero dimension experiment', (ag) => ag.randomDotExperiment({ d: 0, trials: 4 }), RangeError, ['randomDotExperiment', 'd']],
+  ['temperature that underflows float32', (ag) => ag.softmax([1, 2], { temperature: 1e-300 }), RangeError, ['softmax', 'temperature', 'float32']],
+  ['experiment too long for one call', (ag) => ag.randomDotExperiment({ d: 1e6, trials: 1e6 }), RangeError, ['randomDotExperiment', 'd * trials', '2^26']],
+  // rank and raggedness
+  ['softmax of a rank-0 tensor', (ag) => ag.softmax({ data: [1], shape: [] }), RangeError, ['softmax', 'x', '[] (scalar)', '[..., n]']],
+  ['naive softmax of a rank-0 tensor', (ag) => ag.softmaxNaive({ data: [7], shape: [] }), RangeError, ['softmaxNaive', 'x', '[..., n]']],
+  ['logSumExp of a rank-0 tensor', (ag) => ag.logSumExp({ data: [7], shape: [] }), RangeError, ['logSumExp', 'x', '[..., n]']],
+  ['an array where a number belongs', (ag) => ag.exp([[1, 2], [3, [4]]]), TypeError, ['exp', 'x[1][1]', 'a number', '[2, 2]']],
+  // finite inputs whose intermediate values overflow float32: a RangeError, never NaN or zeros
+  ['scores overflowing to +Infinity', (ag) => ag.attention([[1e20, 0]], [[1e20, 0], [1e19, 0]], [[1], [2]], { scale: 1 }), RangeError, ['attention', 'scores', '[0, 0]', 'overflowed float32']],
+  ['scores overflowing to -Infinity (not a masked row)', (ag) => ag.attention([[1e20, 0]], [[-1e20, 0], [-1e19, 0]], [[1], [2]], { scale: 1 }), RangeError, ['attention', 'scores', 'overflowed float32']],
+  ['softmax logits overflowing through the temperature', (ag) => ag.softmax([1e38, 3e38], { temperature: 0.5 }), RangeError, ['softmax', 'x / temperature[1]', 'overflowed']],
+  ['softmax logits plus mask below -FLT_MAX', (ag) => ag.softmax([-3e38, -3e38], { mask: [-3e38, -3e38] }), RangeError, ['softmax', 'x / temperature + mask[0]', 'overflowed']],
+  ['a partial sum overflowing (exact result 0)', (ag) => ag.dot([3e38, 3e38, -3e38, -3e38], [1, 1, 1, 1]).toString() + ag.dot([3e38, -3e38, 3e38, -3e38], [1, 1, 1, 1]), RangeError, ['dot', 'overflowed float32']],
   // sizes beyond the 1 GiB heap: refused before allocating (C would be 10 GB) ...
   ['output beyond the heap limit', (ag) => ag.matmul({ data: new Float32Array(50000), shape: [50000, 1] }, { data: new Float32Array(50000), shape: [1, 50000] }), RangeError, ['matmul', 'C', '1 GiB']],
   // ... and a request under the limit that malloc cannot satisfy (1020 MiB on top of what the heap holds): malloc returns 0.
@@ -127,4 +140,8 @@ test('init rejects bad options with a TypeError naming the option', async () => 
   await expect(init({ simd: 'yes' })).rejects.toThrow(/options\.simd/);
   await expect(init({ variant: 'avx' })).rejects.toThrow(/options\.variant/);
   await expect(init({ simd: false, variant: 'simd128' })).rejects.toThrow(RangeError);
+  await expect(init(null)).rejects.toThrow(/options must be an object; got null/);
+  await expect(init({ locateFile: 5 })).rejects.toThrow(/options\.locateFile must be a function/);
+  await expect(init({ logCalls: 'yes' })).rejects.toThrow(/options\.logCalls must be true or false/);
+  await expect(init({ wasmUrl: 5 })).rejects.toThrow(/options\.wasmUrl must be a string or URL/);
 });

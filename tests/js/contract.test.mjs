@@ -36,10 +36,10 @@ describe.each(CONFIGS)('numeric contract: $label', (cfg) => {
 
   test('finite inputs whose scores overflow float32 give a RangeError, not NaN, and the next call is right', () => {
     // x / temperature = 1e3 / 1e-37 = 1e40 > float32 max: the row would be Infinity - Infinity.
-    expect(() => ag.softmax([1e3, 1], { temperature: 1e-37 })).toThrow(/softmax: x \/ temperature overflowed float32.*y\[0\]/);
+    expect(() => ag.softmax([1e3, 1], { temperature: 1e-37 })).toThrow(/softmax: x \/ temperature\[0\] overflowed float32/);
     // scale * q.k = 1e40: the same for attention and multi-head attention.
     expect(() => ag.attention([[1e20]], [[1e20], [1]], [[1], [2]], { scale: 1 })).toThrow(RangeError);
-    expect(() => ag.attention([[1e20]], [[1e20], [1]], [[1], [2]], { scale: 1 })).toThrow(/attention: .*overflowed float32.*output\[0, 0\]/);
+    expect(() => ag.attention([[1e20]], [[1e20], [1]], [[1], [2]], { scale: 1 })).toThrow(/attention: the scores scale \* Q K\^T\[0, 0\] overflowed float32/);
     const I = [[1, 0], [0, 1]];
     expect(() => ag.multiHeadAttention({ query: [[1e20, 0], [0, 1]] }, { wQ: I, wK: I, wV: I, wO: I }, { numHeads: 1 })).toThrow(
       /multiHeadAttention: .*overflowed float32/,
