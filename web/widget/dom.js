@@ -1,6 +1,6 @@
 // A small element builder. Text always goes in as text nodes (never parsed as
-// HTML), and styles only through classes, so the page runs under a CSP with
-// no inline styles or scripts.
+// HTML), and styles only through classes, so widgets run under a CSP with no
+// inline styles or scripts.
 
 /**
  * h('td', { class: 'score', dataset: { key: 1 } }, 'text', otherNode)
@@ -23,4 +23,11 @@ export function h(tag, props = {}, ...children) {
 export function symbol(name, index) {
   const v = h('var', {}, name);
   return index === undefined ? v : h('span', { class: 'sym' }, v, h('sub', {}, String(index)));
+}
+
+/** An SVG element (d3 builds most of the figure; this is for small pieces). */
+export function svg(tag, attrs = {}) {
+  const el = document.createElementNS('http://www.w3.org/2000/svg', tag);
+  for (const [name, value] of Object.entries(attrs)) el.setAttribute(name, String(value));
+  return el;
 }

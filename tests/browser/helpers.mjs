@@ -1,0 +1,225 @@
+// Shared helpers for the chapter tests: Debian's Chromium through
+// playwright-core (no downloaded browser), the built site served from a
+// temporary copy by scripts/serve.mjs, and the checks every chapter needs:
+// read the numbers a widget shows, drag a point by mouse and by keyboard,
+// compare with a float64 reference, check that each shown number is a result
+// in the kernel-call log (window.__agCallLog, test mode), no console error,
+// no request to another origin, no horizontal overflow, screenshots.
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect } from '@jest/globals';
+import { chromium } from 'playwright-core';
+import { SITE_ROOT, startServer } from '../../scripts/serve.mjs';
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
+export const ARTIFACTS = join(ROOT, 'test-artifacts');
+const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+
+/** float32 unit roundoff. */
+export const U = 2 ** -24;
+
+/**
+ * Starts a server on a temporary copy of the site (a rebuild during the run
+ * cannot pull files from under the page) and a browser.
+ * `extraFiles` ({ 'name.html': text }) are written into the copy.
+ */
+export async function startEnv({ extraFiles = {} } = {}) {
+  const site = mkdtempSync(join(tmpdir(), 'attention-geometry-site-'));
+  cpSync(SITE_ROOT, site, { recursive: true });
+  for (const [name, text] of Object.entries(extraFiles)) writeFileSync(join(site, name), text);
+  const server = await startServer({ port: 0, root: site });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+  return {
+    server,
+    browser,
+    async close() {
+      await browser.close();
+      await server.close();
+      rmSync(site, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * Opens `path` (relative to the site, e.g. '?agtest=1#ch-dot-product') and
+ * records console errors, page errors, dialogs, CSP violations and any request
+ * that leaves the server's origin. Waits for body[data-state=<waitFor>] unless
+ * waitFor is null.
+ */
+export async function openPage(env, path = '', { width = 1024, height = 900, waitFor = 'ready', setup, hasTouch = false } = {}) {
+  const context = await env.browser.newContext({ viewport: { width, height }, hasTouch, acceptDownloads: true });
+  const page = await context.newPage();
+  const problems = { errors: [], foreign: [], dialogs: [], csp: [] };
+  const origin = new URL(env.server.url).origin;
+  page.on('console', (m) => m.type() === 'error' && problems.errors.push(m.text()));
+  page.on('pageerror', (e) => problems.errors.push(String(e)));
+  page.on('dialog', (d) => {
+    problems.dialogs.push(d.message());
+    d.dismiss();
+  });
+  page.on('request', (r) => {
+    const url = new URL(r.url());
+    if (!['data:', 'blob:'].includes(url.protocol) && url.origin !== origin) problems.foreign.push(r.url());
+  });
+  await page.addInitScript(() => {
+    window.__cspViolations = [];
+    document.addEventListener('securitypolicyviolation', (e) => window.__cspViolations.push(`${e.violatedDirective}: ${e.blockedURI}`));
+  });
+  if (setup) await setup(page);
+  await page.goto(new URL(path, env.server.url).href);
+  if (waitFor) {
+    try {
+      await page.waitForSelector(`body[data-state="${waitFor}"]`, { timeout: 20000 });
+    } catch (err) {
+      throw new Error(`the page did not reach state "${waitFor}": ${err.message}\n${JSON.stringify(problems)}`);
+    }
+  }
+  return { page, context, problems };
+}
+
+/** Opens the page on one chapter in test mode and waits until its widget has computed. */
+export async function openChapter(env, chapterId, tag, { search = '', ...options } = {}) {
+  const query = search ? `${search}&agtest=1` : '?agtest=1';
+  const opened = await openPage(env, `${query}#ch-${chapterId}`, options);
+  await waitReady(opened.page, tag);
+  return opened;
+}
+
+export async function waitReady(page, tag) {
+  await page.locator(tag).first().scrollIntoViewIfNeeded();
+  await page.waitForSelector(`${tag}[data-status="ready"]`, { timeout: 20000 });
+}
+
+/** No console error, no request to another origin, no dialog, no CSP violation. */
+export async function expectClean({ page, problems }) {
+  expect(problems.errors).toEqual([]);
+  expect(problems.foreign).toEqual([]);
+  expect(problems.dialogs).toEqual([]);
+  expect(await page.evaluate(() => window.__cspViolations)).toEqual([]);
+}
+
+/**
+ * Every number the widget shows ([data-value] in its shadow root): role, key,
+ * text as shown, that text parsed (typographic minus, a trailing degree sign
+ * dropped), and the exact value kept in data-value.
+ */
+export async function readNumbers(page, tag) {
+  const items = await page.locator(tag).first().evaluate((el) =>
+    [...el.shadowRoot.querySelectorAll('[data-value]')].map((n) => ({ role: n.dataset.role, key: n.dataset.key ?? null, text: n.textContent, value: Number(n.dataset.value) })),
+  );
+  return items.map((item) => ({ ...item, shown: Number(item.text.replace(/\u2212/g, '-').replace(/\u00b0$/, '')) }));
+}
+
+/** The numbers of one role, by key order: readNumbers filtered. */
+export function byRole(numbers, role) {
+  return numbers.filter((n) => n.role === role).sort((a, b) => String(a.key).localeCompare(String(b.key)));
+}
+
+/** One number by role (and key). */
+export function one(numbers, role, key = null) {
+  const found = numbers.filter((n) => n.role === role && (key === null || n.key === String(key)));
+  if (found.length !== 1) throw new Error(`expected one number ${role}${key === null ? '' : `.${key}`}, found ${found.length}`);
+  return found[0];
+}
+
+/**
+ * Checks that each number the widget shows is, bit for bit, a result in the
+ * kernel-call log (test mode). Returns how many were checked.
+ */
+export async function expectAllLogged(page, tag) {
+  const missing = await page.locator(tag).first().evaluate((el) => {
+    const seen = new Set();
+    const visit = (r) => {
+      if (typeof r === 'number') seen.add(String(r));
+      else if (r && (ArrayBuffer.isView(r) || Array.isArray(r))) for (const x of r) visit(x);
+      else if (r && typeof r === 'object') for (const v of Object.values(r)) visit(v);
+    };
+    for (const call of window.__agCallLog ?? []) visit(call.result);
+    const shown = [...el.shadowRoot.querySelectorAll('[data-value]')];
+    return { count: shown.length, missing: shown.filter((n) => !seen.has(n.dataset.value)).map((n) => `${n.dataset.role}=${n.dataset.value}`), log: (window.__agCallLog ?? []).length };
+  });
+  expect(missing.log).toBeGreaterThan(0);
+  expect(missing.count).toBeGreaterThan(0);
+  expect(missing.missing).toEqual([]);
+  return missing.count;
+}
+
+export function expectClose(actual, expected, tolerance, what) {
+  const ok = Math.abs(actual - expected) <= tolerance;
+  if (!ok) throw new Error(`${what}: got ${actual}, expected ${expected} within ${tolerance}`);
+  expect(ok).toBe(true);
+}
+
+/** The shown text is the reference to `digits` significant digits (within half a unit of the last digit). */
+export function expectShown(item, expected, { digits = 4, extra = 0 } = {}) {
+  const tol = 0.5 * 10 ** (Math.floor(Math.log10(Math.abs(expected) || 1)) - digits + 1) * 1.001 + extra;
+  expectClose(item.shown, expected, tol, `${item.role}${item.key ? `.${item.key}` : ''} shown "${item.text}"`);
+}
+
+/** Screen position of plot coordinates (x, y) in the widget's d3 plane. */
+async function planePoint(page, tag, [x, y]) {
+  return page.locator(tag).first().evaluate(
+    (el, [px, py]) => {
+      const svg = el.shadowRoot.querySelector('svg.plane');
+      const extent = Number(svg.dataset.extent);
+      const margin = Number(svg.dataset.margin);
+      const box = svg.viewBox.baseVal;
+      const vx = margin + ((px + extent) / (2 * extent)) * (box.width - 2 * margin);
+      const vy = box.height - margin - ((py + extent) / (2 * extent)) * (box.height - 2 * margin);
+      const p = svg.createSVGPoint();
+      p.x = vx;
+      p.y = vy;
+      const s = p.matrixTransform(svg.getScreenCTM());
+      return { x: s.x, y: s.y };
+    },
+    [x, y],
+  );
+}
+
+/** Drags the point `name` (data-point) to plot coordinates `to` with the mouse. */
+export async function dragPoint(page, tag, name, to) {
+  const handle = page.locator(`${tag} [data-point="${name}"]`);
+  await handle.scrollIntoViewIfNeeded();
+  const box = await handle.locator('circle.dot').boundingBox();
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  const target = await planePoint(page, tag, to);
+  await page.mouse.move((box.x + target.x) / 2, (box.y + target.y) / 2, { steps: 4 });
+  await page.mouse.move(target.x, target.y, { steps: 4 });
+  await page.mouse.up();
+}
+
+/** Focuses the point `name` with Tab order intact and presses `keys` (e.g. ['ArrowRight', 'Shift+ArrowUp']). */
+export async function keyPoint(page, tag, name, keys) {
+  await page.locator(`${tag} [data-point="${name}"]`).focus();
+  for (const key of keys) await page.keyboard.press(key);
+}
+
+/** Horizontal overflow of the page in px (0 or less means none). */
+export async function overflow(page) {
+  return page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+}
+
+/** Saves a screenshot of the element (or the page) under test-artifacts/. */
+export async function screenshot(target, name) {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  await target.screenshot({ path: join(ARTIFACTS, `${name}.png`) });
+}
+
+/** The text of a downloaded file after clicking the export button `kind`. */
+export async function exportFile(page, tag, kind) {
+  await page.locator(`${tag} details.export summary`).click();
+  const [download] = await Promise.all([page.waitForEvent('download'), page.locator(`${tag} [data-export="${kind}"]`).click()]);
+  const path = await download.path();
+  await page.locator(`${tag} details.export summary`).click();
+  const { readFileSync } = await import('node:fs');
+  return { name: download.suggestedFilename(), bytes: readFileSync(path) };
+}
+
+/** The state parameters of the page URL. */
+export function urlParams(page) {
+  return new URL(page.url()).searchParams;
+}

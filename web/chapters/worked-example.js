@@ -1,0 +1,266 @@
+// <ag-worked-example>: chapter 9, the worked single-head example. One query q
+// and three keys k1..k3 (d_k = 4), editable; the steps scores -> exp -> sum
+// -> weights -> output, stepped through; unscaled or scaled by 1/sqrt(d_k).
+// The defaults are the article's: scores 5, -4, 0 and weights 0.993, 0.0001,
+// 0.0067. Every number shown is a wasm result: matmul (the scores),
+// attention (scaled scores, weights, output), exp, and dot with ones (the sum).
+//
+//   <ag-worked-example q="1,2,0,1" k="1,2,1,0;-1,-2,0,1;0,0,1,0" scaled="0"></ag-worked-example>
+//
+// State version 1. Version 0 is the format of the first page's links,
+// ?q=...&k=...&scale=none|sqrt-dk, read through the migration below.
+import { AgWidget, defineWidget } from '../widget/base.js';
+import { h, symbol } from '../widget/dom.js';
+import { formatNumber } from '../widget/format.js';
+import { numberGrid } from '../widget/inputs.js';
+import { texElement } from '../widget/math.js';
+import { bool, choice, defineState, matrix, vector } from '../widget/state.js';
+
+const D_K = 4;
+const KEYS = 3;
+const D_V = 2;
+const MAX_ABS = 1000;
+const STEPS = [
+  { id: 'scores', label: 'Scores' },
+  { id: 'exp', label: 'exp' },
+  { id: 'sum', label: 'Sum' },
+  { id: 'weights', label: 'Weights' },
+  { id: 'output', label: 'Output' },
+];
+
+export class AgWorkedExample extends AgWidget {
+  static title = 'One query, three keys';
+  static styles = ['styles/worked-example.css'];
+  static stateDecl = defineState({
+    version: 1,
+    fields: {
+      q: vector({ length: D_K, min: -MAX_ABS, max: MAX_ABS, default: [1, 2, 0, 1] }),
+      k: matrix({ rows: KEYS, cols: D_K, min: -MAX_ABS, max: MAX_ABS, default: [[1, 2, 1, 0], [-1, -2, 0, 1], [0, 0, 1, 0]] }),
+      // The article gives no values; these make the output read as "how much of k1, how much of k2".
+      values: matrix({ rows: KEYS, cols: D_V, min: -MAX_ABS, max: MAX_ABS, default: [[1, 0], [0, 1], [0, 0]] }),
+      scaled: bool({ default: false }),
+      step: choice({ values: STEPS.map((s) => s.id), default: 'output' }),
+    },
+    migrations: {
+      // Version 0 (the first page): scale=none|sqrt-dk became scaled=0|1, and
+      // every step was shown at once. Unknown scale text is passed on as is,
+      // so that the note names it.
+      0: (params) => {
+        const scale = params.get('scale');
+        params.delete('scale');
+        if (scale !== null) params.set('scaled', scale === 'none' ? '0' : scale === 'sqrt-dk' ? '1' : scale);
+        params.set('step', 'output');
+        return params;
+      },
+    },
+  });
+
+  #ui = null;
+
+  build(body) {
+    const predict = this.predict({
+      id: 'copy-of-q',
+      question: 'Start from the article\u2019s numbers and make k3 an exact copy of q. Which key then takes the largest weight?',
+      choices: [1, 2, 3].map((j) => ({ value: `k${j}`, label: `k${j}` })),
+      reveal: (_choice, ag) => {
+        const state = this.constructor.stateDecl.fields;
+        const q = state.q.default;
+        const k = [state.k.default[0], state.k.default[1], [...q]];
+        this.setState({ q, k, scaled: false, step: 'weights' });
+        const result = ag.attention([q], k, this.state.values, { scale: 1, returnWeights: true, returnScores: true });
+        const w = Array.from(result.weights.data);
+        const s = Array.from(result.scores.data);
+        const best = w.indexOf(Math.max(...w)) + 1;
+        return {
+          answer: `k${best}`,
+          explanation: `The module computed the scores ${s.map((x) => fmt(x)).join(', ')}: q\u00b7q = 6 beats q\u00b7k1 = 5, so k${best} takes weight ${fmt(w[best - 1])} and k1 falls to ${fmt(w[0])}.`,
+        };
+      },
+    });
+
+    const invalidNote = (name, i) => {
+      this.note(`${name}, component ${i + 1}: enter a number from \u2212${MAX_ABS} to ${MAX_ABS}. The values below are for the last complete inputs.`);
+      this.#ui.table.classList.add('is-stale');
+    };
+    const qk = numberGrid({
+      rows: [{ name: 'q', label: symbol('q') }, ...[1, 2, 3].map((j) => ({ name: `k${j}`, label: symbol('k', j) }))],
+      cols: D_K,
+      spec: { min: -MAX_ABS, max: MAX_ABS },
+      legend: ['Query and keys (', symbol('d', 'k'), ` = ${D_K})`],
+      onChange: (r, i, value) =>
+        this.#edit((s) => {
+          if (r === 0) s.q[i] = value;
+          else s.k[r - 1][i] = value;
+        }),
+      onInvalid: invalidNote,
+    });
+    const vGrid = numberGrid({
+      rows: [1, 2, 3].map((j) => ({ name: `v${j}`, label: symbol('v', j) })),
+      cols: D_V,
+      spec: { min: -MAX_ABS, max: MAX_ABS },
+      legend: 'Values (for the output)',
+      onChange: (r, i, value) =>
+        this.#edit((s) => {
+          s.values[r][i] = value;
+        }),
+      onInvalid: invalidNote,
+    });
+
+    const scaleRadios = [
+      ['0', ['unscaled: weights = softmax(scores)']],
+      ['1', ['scaled: weights = softmax(scores / \u221a', symbol('d', 'k'), ')']],
+    ].map(([value, text]) => {
+      const input = h('input', { type: 'radio', name: 'scaled', value });
+      input.addEventListener('change', () => input.checked && this.setState({ scaled: value === '1' }));
+      return h('label', { class: 'choice' }, input, h('span', {}, ...text));
+    });
+    const stepRadios = STEPS.map((s, i) => {
+      const input = h('input', { type: 'radio', name: 'step', value: s.id });
+      input.addEventListener('change', () => input.checked && this.setState({ step: s.id }));
+      return h('label', { class: 'step' }, input, h('span', {}, `${i + 1}. ${s.label}`));
+    });
+    const form = h(
+      'form',
+      { class: 'we-form', novalidate: true },
+      h('div', { class: 'grids' }, qk.element, vGrid.element),
+      h('fieldset', { class: 'scale' }, h('legend', {}, 'Scale'), scaleRadios),
+      h('fieldset', { class: 'steps' }, h('legend', {}, 'Show the steps up to'), h('div', { class: 'step-row' }, stepRadios)),
+    );
+    form.addEventListener('submit', (e) => e.preventDefault());
+
+    const num = (role, key) => h('span', { class: 'num', dataset: { role, key } }, '\u2026');
+    const cells = [1, 2, 3].map((key) => {
+      const score = num('score', key);
+      const scaled = num('scaled-score', key);
+      const exp = num('exp', key);
+      const weight = num('weight', key);
+      const bar = h('span', { class: 'bar-fill' });
+      const row = h(
+        'tr',
+        {},
+        h('th', { scope: 'row' }, symbol('k', key)),
+        h('td', { class: 'c-score' }, score),
+        h('td', { class: 'c-scaled' }, scaled),
+        h('td', { class: 'c-exp' }, exp),
+        h('td', { class: 'c-weight' }, weight, h('span', { class: 'bar', 'aria-hidden': 'true' }, bar)),
+      );
+      return { row, score, scaled, exp, weight, bar };
+    });
+    const sum = num('sum');
+    const table = h(
+      'table',
+      { class: 'results' },
+      h('caption', {}, 'Scores and softmax weights'),
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          h('th', { scope: 'col' }, 'Key'),
+          h('th', { scope: 'col', class: 'c-score' }, 'Score ', symbol('q'), '\u00b7', symbol('k', 'j')),
+          h('th', { scope: 'col', class: 'c-scaled' }, 'Scaled ', '/ \u221a', symbol('d', 'k')),
+          h('th', { scope: 'col', class: 'c-exp' }, 'exp'),
+          h('th', { scope: 'col', class: 'c-weight' }, 'Weight'),
+        ),
+      ),
+      h('tbody', {}, cells.map((c) => c.row)),
+      h('tfoot', {}, h('tr', { class: 'c-sum' }, h('th', { scope: 'row', colspan: 3, class: 'sum-label' }, 'Sum of the exp column'), h('td', { colspan: 2 }, sum))),
+    );
+    const output = [1, 2].map((key) => num('output', key));
+    const outputLine = h(
+      'div',
+      { class: 'output' },
+      texElement('y=\\sum_j w_j\\, v_j', { className: 'output-formula' }),
+      h('span', {}, ' = ('),
+      output[0],
+      h('span', {}, ', '),
+      output[1],
+      h('span', {}, ')'),
+    );
+    body.append(predict, form, table, outputLine);
+    this.#ui = { qk, vGrid, scaleRadios: form.querySelectorAll('input[name=scaled]'), stepRadios: form.querySelectorAll('input[name=step]'), table, cells, sum, output, outputLine };
+  }
+
+  #pending = null;
+
+  #anyInvalid() {
+    return this.#ui.qk.invalid.size + this.#ui.vGrid.invalid.size > 0;
+  }
+
+  /**
+   * One edited entry. While another entry is not a number, good entries wait
+   * in #pending (the numbers shown stay those of the last complete inputs).
+   */
+  #edit(change) {
+    const s = { ...this.state, ...structuredClone(this.#pending ?? {}) };
+    change(s);
+    const patch = { q: s.q, k: s.k, values: s.values };
+    if (this.#anyInvalid()) {
+      this.#pending = patch;
+      this.#ui.table.classList.add('is-stale');
+      return;
+    }
+    this.#pending = null;
+    this.setState(patch);
+  }
+
+  syncControls(state) {
+    const ui = this.#ui;
+    if (!ui) return;
+    ui.qk.set([state.q, ...state.k]);
+    ui.vGrid.set(state.values);
+    for (const r of ui.scaleRadios) r.checked = (r.value === '1') === state.scaled;
+    for (const r of ui.stepRadios) r.checked = r.value === state.step;
+    ui.table.dataset.step = String(STEPS.findIndex((s) => s.id === state.step) + 1);
+    ui.outputLine.hidden = state.step !== 'output';
+    ui.table.classList.toggle('is-scaled', state.scaled);
+  }
+
+  stateChanged(source) {
+    // A state from outside replaces whatever was being typed.
+    if (source !== 'user' && this.#ui) {
+      this.#ui.qk.reset();
+      this.#ui.vGrid.reset();
+      this.#pending = null;
+    }
+  }
+
+  render(ag, state) {
+    if (this.#anyInvalid()) return;
+    const ui = this.#ui;
+    ui.table.classList.remove('is-stale');
+    const q = { data: Float32Array.from(state.q), shape: [1, D_K] };
+    const k = { data: Float32Array.from(state.k.flat()), shape: [KEYS, D_K] };
+    const v = { data: Float32Array.from(state.values.flat()), shape: [KEYS, D_V] };
+    const scores = ag.matmul(q, k, { transposeB: true }).data;
+    // Unscaled means scale 1; otherwise the API's default, 1/sqrt(d_k).
+    const options = { returnWeights: true, returnScores: true };
+    if (!state.scaled) options.scale = 1;
+    const att = ag.attention(q, k, v, options);
+    const exp = ag.exp(att.scores).data;
+    const sum = ag.dot(exp, new Float32Array(KEYS).fill(1));
+    ui.cells.forEach((c, j) => {
+      this.show(c.score, scores[j]);
+      this.show(c.scaled, att.scores.data[j]);
+      this.show(c.exp, exp[j]);
+      this.show(c.weight, att.weights.data[j]);
+      // The bar length is the weight itself (a number in [0, 1]) used as a scale.
+      c.bar.style.transform = `scaleX(${att.weights.data[j]})`;
+    });
+    this.show(ui.sum, sum);
+    ui.output.forEach((el, i) => this.show(el, att.output.data[i]));
+    this.dataset.scale = state.scaled ? 'sqrt-dk' : 'none';
+    this.announce(`Weights: ${ui.cells.map((c, j) => `k${j + 1} ${c.weight.textContent}`).join(', ')}.`);
+  }
+
+  figure() {
+    return null; // a table, no plot: export the numbers as JSON or CSV
+  }
+}
+
+function fmt(x) {
+  return formatNumber(x);
+}
+
+defineWidget('ag-worked-example', AgWorkedExample);

@@ -1,0 +1,23 @@
+// Page-level messages: the note about a link the shell could not use, and the
+// error panel when the wasm module cannot load. Text only (textContent).
+import { h } from '../widget/dom.js';
+
+const shorten = (text) => (text.length > 60 ? `${text.slice(0, 60)}\u2026` : text);
+
+export function showLinkProblems(note, problems) {
+  if (!problems.length) return;
+  note.replaceChildren(
+    h('strong', {}, 'Part of this link could not be used.'),
+    ' These values were ignored:',
+    h('ul', {}, problems.map((p) => h('li', {}, h('code', {}, `${p.name}=${shorten(String(p.value))}`), ` \u2014 expected ${p.expected}.`))),
+  );
+  note.hidden = false;
+}
+
+export function showLoadError(panel, menu, err) {
+  menu.replaceChildren(h('option', { value: '' }, 'Unavailable'));
+  menu.disabled = true;
+  panel.querySelector('[data-role=error-detail]').textContent = err?.message ? String(err.message) : String(err);
+  panel.hidden = false;
+  document.body.dataset.state = 'error';
+}

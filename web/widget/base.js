@@ -1,0 +1,395 @@
+// AgWidget: the base class of every <ag-...> element.
+//
+// - Open Shadow DOM; styles from linked stylesheets (styles/widget.css, the
+//   KaTeX classes, the widget's own), themable through --ag-* custom
+//   properties (THEMING.md).
+// - State declared once (static stateDecl = defineState(...)); attributes set
+//   the initial state (one attribute per field, or `state` with the whole text
+//   form); the `state` and `stateText` properties read and write it; every
+//   change fires `ag-statechange` (bubbles, composed) with { state, text }.
+//   Bad values are ignored with a visible note. A widget never writes the URL.
+// - Lazy start: nothing heavy until the element comes near the viewport
+//   (IntersectionObserver with a margin); then build(), load the engine, render.
+// - Every number shown goes through show(), which keeps the exact value in
+//   data-value (the wasm result) and writes only its formatting as text.
+// - Toolbar: "computed by" line and the export control (SVG, PNG, JSON, CSV).
+//
+// A subclass implements build(body) and render(ag, state); see WIDGETS.md.
+import { h } from './dom.js';
+import { assetUrl } from './assets.js';
+import { describe, getEngine, onEngineChange } from './engine.js';
+import { csvBlob, download, exportControl, jsonBlob, pngBlob, svgBlob } from './export.js';
+import { formatNumber } from './format.js';
+import { ensureKatexFonts, KATEX_CSS } from './math.js';
+import { predictBlock } from './predict.js';
+import { checkValue, copyValue, decodeState, defaultState, encodeState, readValue } from './state.js';
+
+/** How far outside the viewport a widget starts (CSS margin syntax). */
+export const START_MARGIN = '400px 0px';
+
+const shorten = (text) => (text.length > 60 ? `${text.slice(0, 60)}\u2026` : text);
+
+export class AgWidget extends HTMLElement {
+  /** @type {ReturnType<import('./state.js').defineState>} set by each subclass */
+  static stateDecl;
+  /** Extra stylesheets of the subclass, paths in the site build (e.g. 'styles/two-definitions.css'). */
+  static styles = [];
+  /** A short title, used in exports and notes. */
+  static title = 'Widget';
+
+  static get observedAttributes() {
+    return ['state', ...Object.keys(this.stateDecl.fields)];
+  }
+
+  #state;
+  #started = false;
+  #ag = null;
+  #observer = null;
+  #unsubscribe = null;
+  #parts = null;
+  #shown = new Map(); // name -> last value shown (for exports)
+  #problems = [];
+
+  constructor() {
+    super();
+    this.attachShadow({ mode: 'open' });
+    this.#state = defaultState(this.constructor.stateDecl);
+  }
+
+  // ------------------------------------------------------------ state
+
+  /** A copy of the current state. */
+  get state() {
+    return copyValue(this.#state);
+  }
+
+  /** Sets the whole state from JS. Fields that do not fit are ignored (default kept) with a note. */
+  set state(value) {
+    const next = defaultState(this.constructor.stateDecl);
+    const problems = [];
+    for (const [name, spec] of Object.entries(this.constructor.stateDecl.fields)) {
+      if (value == null || !(name in value)) continue;
+      const error = checkValue(spec, value[name]);
+      if (error) problems.push({ name, value: safeText(value[name]), expected: error });
+      else next[name] = copyValue(value[name]);
+    }
+    this.showProblems(problems, 'value');
+    this.#commit(next, 'property');
+  }
+
+  /** The state in its versioned text form, e.g. "v=1&a=3,4&b=4,3". */
+  get stateText() {
+    return encodeState(this.constructor.stateDecl, this.#state);
+  }
+
+  set stateText(text) {
+    const { state, problems } = decodeState(this.constructor.stateDecl, String(text));
+    this.showProblems(problems, 'link');
+    this.#commit(state, 'text');
+  }
+
+  /** Reads state from URL parameters (the page shell uses this). @returns the problems found */
+  applyParams(params) {
+    const { state, problems } = decodeState(this.constructor.stateDecl, params);
+    this.showProblems(problems, 'link');
+    this.#commit(state, 'text');
+    return problems;
+  }
+
+  /** For the widget's own controls: merge `patch` (already valid values) and recompute. */
+  setState(patch) {
+    const next = { ...copyValue(this.#state), ...copyValue(patch) };
+    for (const [name, spec] of Object.entries(this.constructor.stateDecl.fields)) {
+      if (checkValue(spec, next[name])) throw new RangeError(`${this.localName}: ${name} does not fit its declaration`);
+    }
+    this.clearNote();
+    this.#commit(next, 'user');
+  }
+
+  attributeChangedCallback(name, _old, text) {
+    if (text === null) return;
+    if (name === 'state') {
+      this.stateText = text;
+      return;
+    }
+    const spec = this.constructor.stateDecl.fields[name];
+    const read = readValue(spec, text);
+    if (read.error) {
+      this.showProblems([{ name, value: text, expected: read.error }], 'attribute');
+      return;
+    }
+    this.#commit({ ...this.#state, [name]: read.value }, 'attribute');
+  }
+
+  #commit(next, source) {
+    this.#state = next;
+    this.stateChanged(source);
+    this.#render();
+    this.dispatchEvent(
+      new CustomEvent('ag-statechange', { bubbles: true, composed: true, detail: { state: this.state, text: this.stateText, source } }),
+    );
+  }
+
+  // ------------------------------------------------------------ notes
+
+  /** Shows what could not be used (as text, shortened), or hides the note when `problems` is empty. */
+  showProblems(problems, where = 'link') {
+    this.#problems = problems;
+    if (!this.#parts) return;
+    const { note } = this.#parts;
+    if (!problems.length) {
+      note.hidden = true;
+      note.replaceChildren();
+      return;
+    }
+    const from = { link: 'this link', attribute: 'an attribute', value: 'the state given' }[where] ?? where;
+    note.replaceChildren(
+      h('strong', {}, `Part of ${from} could not be used.`),
+      ' These values were ignored and the defaults used instead:',
+      h('ul', {}, problems.map((p) => h('li', {}, h('code', {}, `${p.name}=${shorten(String(p.value))}`), ` \u2014 expected ${p.expected}.`))),
+    );
+    note.hidden = false;
+  }
+
+  /** A short note in the widget (text only), e.g. for an entry that is not a number. */
+  note(text) {
+    if (!this.#parts) return;
+    this.#parts.note.replaceChildren(text);
+    this.#parts.note.hidden = false;
+  }
+
+  clearNote() {
+    this.#problems = [];
+    if (!this.#parts) return;
+    this.#parts.note.hidden = true;
+    this.#parts.note.replaceChildren();
+  }
+
+  /** Reads `text` to screen readers (polite live region). */
+  announce(text) {
+    if (this.#parts) this.#parts.live.textContent = text;
+  }
+
+  // ------------------------------------------------------------ life cycle
+
+  connectedCallback() {
+    if (!this.#parts) this.#skeleton();
+    if (this.#started) {
+      this.#subscribe();
+      return;
+    }
+    if (typeof IntersectionObserver === 'undefined') {
+      this.start();
+      return;
+    }
+    this.#observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((e) => e.isIntersecting)) this.start();
+      },
+      { rootMargin: START_MARGIN },
+    );
+    this.#observer.observe(this);
+  }
+
+  disconnectedCallback() {
+    this.#observer?.disconnect();
+    this.#observer = null;
+    this.#unsubscribe?.();
+    this.#unsubscribe = null;
+  }
+
+  /** Starts now (builds, loads the engine, renders). Safe to call more than once. */
+  async start() {
+    if (this.#started) return this.ready;
+    this.#started = true;
+    this.#observer?.disconnect();
+    this.#observer = null;
+    if (!this.#parts) this.#skeleton();
+    this.dataset.status = 'loading';
+    const { body } = this.#parts;
+    body.replaceChildren();
+    this.build(body);
+    this.syncControls(this.#state);
+    this.ready = (async () => {
+      try {
+        const ag = await getEngine();
+        this.#ag = ag;
+        this.#subscribe();
+        this.#render();
+      } catch (err) {
+        this.#showLoadError(err);
+      }
+    })();
+    return this.ready;
+  }
+
+  #subscribe() {
+    if (this.#unsubscribe || !this.#ag) return;
+    this.#unsubscribe = onEngineChange((ag) => {
+      this.#ag = ag;
+      this.#render();
+    });
+  }
+
+  #skeleton() {
+    ensureKatexFonts(this.ownerDocument);
+    const sheets = ['styles/widget.css', KATEX_CSS, ...this.constructor.styles].map((path) =>
+      h('link', { rel: 'stylesheet', href: assetUrl(path).href }),
+    );
+    const note = h('div', { class: 'note', role: 'status', hidden: true });
+    const error = h('div', { class: 'error', role: 'alert', hidden: true });
+    const body = h('div', { class: 'body' }, h('p', { class: 'placeholder' }, `${this.constructor.title}: starts when scrolled into view.`));
+    const computedBy = h('p', { class: 'computed-by' }, 'Waiting for the WebAssembly module\u2026');
+    const toolbar = h(
+      'div',
+      { class: 'toolbar' },
+      computedBy,
+      exportControl({
+        svg: () => this.#exportFigure('svg'),
+        png: () => this.#exportFigure('png'),
+        json: () => download(jsonBlob(this.exportData()), `${this.localName}.json`),
+        csv: () => download(csvBlob(this.exportTable()), `${this.localName}.csv`),
+        onError: (err) => this.note(`Export failed: ${err.message}`),
+      }),
+    );
+    const live = h('p', { class: 'visually-hidden', 'aria-live': 'polite' });
+    const frame = h('div', { class: 'widget', part: 'widget' }, note, error, body, toolbar, live);
+    this.shadowRoot.replaceChildren(...sheets, frame);
+    this.#parts = { note, error, body, computedBy, live, frame };
+    if (this.#problems.length) this.showProblems(this.#problems);
+  }
+
+  #showLoadError(err) {
+    const { error, computedBy } = this.#parts;
+    const detail = err?.message ? String(err.message) : String(err);
+    error.replaceChildren(
+      h('strong', {}, 'The WebAssembly module did not load, so this figure has no numbers.'),
+      ' Every number here is computed by that module. Opening the page through a web server (not from disk), using a current browser, or reloading usually helps.',
+      h('br'),
+      'What the browser reported: ',
+      h('code', { dataset: { role: 'error-detail' } }, detail),
+    );
+    error.hidden = false;
+    computedBy.textContent = 'No numbers: the WebAssembly module did not load.';
+    this.#parts.body.inert = true;
+    this.#parts.body.classList.add('is-unavailable');
+    this.dataset.status = 'error';
+    this.dispatchEvent(new CustomEvent('ag-loaderror', { bubbles: true, composed: true, detail: { message: detail } }));
+  }
+
+  #render() {
+    if (!this.#started || !this.#parts) return;
+    this.syncControls(this.#state);
+    if (!this.#ag) return;
+    try {
+      this.render(this.#ag, this.state);
+      this.#parts.body.classList.remove('is-stale');
+    } catch (err) {
+      this.note(`These inputs could not be computed: ${err.message}`);
+      this.#parts.body.classList.add('is-stale');
+      return;
+    }
+    const { id, label } = describe(this.#ag);
+    this.#parts.computedBy.textContent = `Computed in WebAssembly by: ${label}.`;
+    this.dataset.computedBy = id;
+    this.dataset.status = 'ready';
+  }
+
+  /** The current API instance (null before the engine loads). */
+  get engine() {
+    return this.#ag;
+  }
+
+  // ------------------------------------------------------------ showing numbers
+
+  /**
+   * Shows a number computed by the wasm module: `el` gets the formatted text
+   * and data-value (the exact value); `name` (default el.dataset.role + key)
+   * is its name in exports. `format` turns the value into text (formatting
+   * only, e.g. radians to degrees for display).
+   */
+  show(el, value, { digits = 4, format, name } = {}) {
+    el.textContent = format ? format(value) : formatNumber(value, digits);
+    el.dataset.value = String(value);
+    const key = name ?? [el.dataset.role, el.dataset.key].filter(Boolean).join('.');
+    if (key) this.#shown.set(key, value);
+  }
+
+  /** Numbers for the JSON export: the state, its text form, and every number shown. */
+  exportData() {
+    return {
+      widget: this.localName,
+      title: this.constructor.title,
+      state: this.state,
+      stateText: this.stateText,
+      computedBy: this.#ag ? describe(this.#ag).label : null,
+      numbers: Object.fromEntries(this.#shown),
+    };
+  }
+
+  /** Numbers for the CSV export: { columns, rows }. Default: name, value of every number shown. */
+  exportTable() {
+    return { columns: ['name', 'value'], rows: [...this.#shown].map(([k, v]) => [k, v]) };
+  }
+
+  async #exportFigure(kind) {
+    const fig = this.figure();
+    if (!fig) {
+      this.note('This widget has no figure to export; its numbers can be exported as JSON or CSV.');
+      return;
+    }
+    const background = getComputedStyle(this.#parts.frame).backgroundColor;
+    const blob = kind === 'svg' ? svgBlob(fig, { background }) : await pngBlob(fig, { background });
+    download(blob, `${this.localName}.${kind}`);
+  }
+
+  /**
+   * A predict-then-reveal block (see predict.js) whose result is fired as
+   * `ag-predict` from this element. Place the returned element in build().
+   */
+  predict(options) {
+    return predictBlock({
+      ...options,
+      reveal: async (choice) => {
+        if (!this.#ag) await this.ready;
+        if (!this.#ag) throw new Error('the WebAssembly module is not loaded');
+        return options.reveal(choice, this.#ag);
+      },
+      onResult: (result) => this.dispatchEvent(new CustomEvent('ag-predict', { bubbles: true, composed: true, detail: { widget: this.localName, ...result } })),
+    });
+  }
+
+  // ------------------------------------------------------------ hooks
+
+  /** Builds the widget's DOM into `body` (once, when it starts). */
+  build(_body) {}
+
+  /** Puts the state into the widget's controls (inputs, radios). Called before every render. */
+  syncControls(_state) {}
+
+  /** Computes with `ag` (the API) and updates the DOM through show(). Throw to show a note. */
+  render(_ag, _state) {}
+
+  /** The figure to export (an <svg>), or null. */
+  figure() {
+    return this.shadowRoot.querySelector('svg.plane') ?? null;
+  }
+
+  /** Called after every state change, before render (source: 'user' | 'attribute' | 'property' | 'text'). */
+  stateChanged(_source) {}
+}
+
+function safeText(value) {
+  try {
+    return typeof value === 'string' ? value : JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
+
+/** Defines `tag` once (a second load of the bundle does not throw). */
+export function defineWidget(tag, cls) {
+  if (!tag.startsWith('ag-')) throw new Error(`widget tags start with "ag-": ${tag}`);
+  if (!customElements.get(tag)) customElements.define(tag, cls);
+  return cls;
+}

@@ -1,0 +1,101 @@
+// Predict, then reveal: a question with choices, asked before the learner
+// sees the answer. Choosing calls the widget's `reveal`, which computes the
+// answer with the wasm module (usually after moving the widget to the
+// situation asked about) and returns the right choice and a sentence that
+// names the computed number; the block then says whether the guess was right.
+// The widget host fires `ag-predict` (bubbles, composed) with
+// { id, choice, answer, correct }; the page keeps a record per chapter.
+import { h } from './dom.js';
+
+/**
+ * @param {{ id: string, question: string, choices: { value: string, label: string }[],
+ *           reveal: (choice: string) => Promise<{ answer: string, explanation: string }> | { answer: string, explanation: string },
+ *           onResult?: (result: { id: string, choice: string, answer: string, correct: boolean }) => void }} o
+ * @returns {HTMLElement} a <div class="predict"> to place in the widget
+ */
+export function predictBlock({ id, question, choices, reveal, onResult }) {
+  const result = h('p', { class: 'predict-result', role: 'status' });
+  const buttons = choices.map((c) => h('button', { type: 'button', class: 'predict-choice', dataset: { choice: c.value } }, c.label));
+  const again = h('button', { type: 'button', class: 'predict-again', hidden: true }, 'Ask me again');
+  const block = h(
+    'div',
+    { class: 'predict', role: 'group', 'aria-label': 'Predict first', dataset: { predict: id } },
+    h('p', { class: 'predict-question' }, h('strong', {}, 'Predict first. '), question),
+    h('div', { class: 'predict-choices' }, buttons),
+    result,
+    again,
+  );
+  for (const button of buttons) {
+    button.addEventListener('click', async () => {
+      const choice = button.dataset.choice;
+      buttons.forEach((b) => {
+        b.disabled = true;
+        b.setAttribute('aria-pressed', String(b === button));
+      });
+      let outcome;
+      try {
+        outcome = await reveal(choice);
+      } catch (err) {
+        result.textContent = `The answer could not be computed: ${err.message}`;
+        buttons.forEach((b) => (b.disabled = false));
+        return;
+      }
+      const correct = outcome.answer === choice;
+      block.dataset.result = correct ? 'right' : 'wrong';
+      const said = choices.find((c) => c.value === choice)?.label ?? choice;
+      result.replaceChildren(h('strong', {}, correct ? 'Right. ' : 'Not quite. '), `You said \u201c${said}\u201d. `, outcome.explanation);
+      buttons.forEach((b) => b.classList.toggle('is-answer', b.dataset.choice === outcome.answer));
+      again.hidden = false;
+      onResult?.({ id, choice, answer: outcome.answer, correct });
+    });
+  }
+  again.addEventListener('click', () => {
+    delete block.dataset.result;
+    result.textContent = '';
+    again.hidden = true;
+    buttons.forEach((b) => {
+      b.disabled = false;
+      b.removeAttribute('aria-pressed');
+      b.classList.remove('is-answer');
+    });
+    buttons[0].focus();
+  });
+  return block;
+}
+
+/**
+ * The answers of one page, per chapter (the first answer counts; later
+ * answers are kept too). Used for progress now and a SCORM score later.
+ */
+export class PredictionRecord {
+  #byChapter = new Map();
+
+  record(chapterId, { id, choice, correct }) {
+    const entry = this.#byChapter.get(chapterId) ?? { id, first: null, last: null, tries: 0 };
+    entry.tries += 1;
+    entry.last = { choice, correct };
+    if (!entry.first) entry.first = { choice, correct };
+    this.#byChapter.set(chapterId, entry);
+  }
+
+  has(chapterId) {
+    return this.#byChapter.has(chapterId);
+  }
+
+  /** { answered, correct, total } where total is the number of chapters given. */
+  score(chapterIds) {
+    let answered = 0;
+    let correct = 0;
+    for (const id of chapterIds) {
+      const e = this.#byChapter.get(id);
+      if (!e) continue;
+      answered += 1;
+      if (e.first.correct) correct += 1;
+    }
+    return { answered, correct, total: chapterIds.length };
+  }
+
+  toJSON() {
+    return Object.fromEntries(this.#byChapter);
+  }
+}
