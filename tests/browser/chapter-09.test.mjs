@@ -147,6 +147,13 @@ describe('chapter 9: the worked single-head example', () => {
     await page.getByLabel('q, component 1').fill('');
     await expect(page.locator(`${TAG} .note`).textContent()).resolves.toMatch(/q, component 1/);
     expect(page.url()).toBe(before);
+    // With the entry still empty, the scale toggle recomputes the last complete
+    // inputs, and the link says the same as the table.
+    await page.getByLabel(/^unscaled:/).check();
+    expectMatches(await readNumbers(page, TAG), state);
+    expect(urlParams(page).get('scaled')).toBe('0');
+    expect(urlParams(page).get('q')).toBe('1,2,1.5,1');
+    await page.getByLabel(/^scaled:/).check();
     await page.getByLabel('q, component 1').fill('1');
     await expect(page.locator(`${TAG} .note`).isHidden()).resolves.toBe(true);
     expectMatches(await readNumbers(page, TAG), scaled);

@@ -227,9 +227,12 @@ export class AgWorkedExample extends AgWidget {
   }
 
   render(ag, state) {
-    if (this.#anyInvalid()) return;
+    // Always the numbers of the state, which is also what the page URL holds:
+    // while an entry is not a number, the state keeps the last complete inputs
+    // (the note says so), and other controls (scale, steps, implementation)
+    // still recompute them, so the link and the table never disagree.
     const ui = this.#ui;
-    ui.table.classList.remove('is-stale');
+    ui.table.classList.toggle('is-stale', this.#anyInvalid());
     const q = { data: Float32Array.from(state.q), shape: [1, D_K] };
     const k = { data: Float32Array.from(state.k.flat()), shape: [KEYS, D_K] };
     const v = { data: Float32Array.from(state.values.flat()), shape: [KEYS, D_V] };
