@@ -193,6 +193,11 @@ export function checkValue(spec, value) {
 export function copyValue(value) {
   if (Array.isArray(value)) return value.map(copyValue);
   if (value instanceof Float32Array) return Array.from(value);
+  if (value !== null && typeof value === 'object') {
+    // A whole state ({field: value}): copy every field, so that changing a
+    // copy never changes the widget's own state behind its back.
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, copyValue(v)]));
+  }
   return value;
 }
 
