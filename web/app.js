@@ -90,13 +90,9 @@ async function main() {
     impl = await setUpImplementationMenu(menu, status, {
       wanted: params.get('impl'),
       onProblem: (p) => {
+        // An impl= value that is not on the menu: one more note for the link.
         problems.push(p);
-        if (!chapterId) {
-    // A plain anchor (#ch-<id>): go there once the sections exist.
-    const view = [...views.values()].find((v) => `#${v.section.id}` === window.location.hash);
-    view?.section.scrollIntoView({ block: 'start' });
-  }
-  showLinkProblems(note, problems);
+        showLinkProblems(note, problems);
       },
       onChange: write,
     });
