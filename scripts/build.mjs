@@ -45,7 +45,8 @@ export async function buildSite() {
   mkdirSync(site, { recursive: true });
   await build({
     absWorkingDir: root,
-    entryPoints: { widgets: 'web/widgets.js', app: 'web/app.js' },
+    // experiment-worker: the Monte Carlo module worker (web/widget/worker-client.js starts it).
+    entryPoints: { widgets: 'web/widgets.js', app: 'web/app.js', 'experiment-worker': 'web/experiment-worker.js' },
     outdir: site,
     bundle: true,
     splitting: true,

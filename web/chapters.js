@@ -12,8 +12,15 @@ export const CHAPTERS = [
   {
     id: 'atom',
     title: 'The atom of attention',
-    tag: null,
-    intro: 'Every token sends out a query and a key; the grid of all their dot products, S = QK\u1d40, is where attention decides who looks at whom.',
+    tag: 'ag-attention-atom',
+    intro:
+      'Each token of \u201cthe cat ate fish\u201d sends out two small vectors: a query q, what it is looking for, and a key k, what it offers to others. The grid S = QK\u1d40 holds one dot product for every query\u2013key pair, N \u00d7 N numbers in all. Point at a cell to see which two arrows it compares and how their coordinates multiply and add up.',
+    after: [
+      'Drag k\u2082 (\u201ccat\u201d) around the origin and watch its whole column in the grid change colour, while the other columns stay put.',
+      'Move a query until it is perpendicular to a key: that cell turns white, a score of zero.',
+      'Compare S\u2083\u2082 with S\u2082\u2083, or any cell with its mirror across the diagonal: the grid is not symmetric, because a token asks with one vector and answers with another.',
+      'Use the keyboard: Tab into the grid, move with the arrow keys; Tab on to the points and move them with the arrows (Shift for bigger steps).',
+    ],
   },
   {
     id: 'dot-product',
@@ -27,12 +34,80 @@ export const CHAPTERS = [
       'Point b against a: the cosine and the score turn negative together.',
     ],
   },
-  { id: 'why-agree', title: 'Why they agree', tag: null, intro: 'The triangle a, b, a \u2212 b and the law of cosines, with the current numbers substituted line by line.' },
-  { id: 'projection', title: 'Projection as a shadow', tag: null, intro: 'The dot product divided by |b| is the length of a\u2019s shadow on the line through b.' },
-  { id: 'sign', title: 'Sign and size', tag: null, intro: 'Acute, right or obtuse: the three readings of a score.' },
-  { id: 'length', title: 'Length as a lever', tag: null, intro: 'Scale a key without turning it, and every score it takes part in scales too.' },
-  { id: 'cosine', title: 'Cosine versus the raw dot product', tag: null, intro: 'Direction alone, or direction and length: normalising changes which key wins.' },
-  { id: 'qkt', title: 'QK\u1d40 as a grid', tag: null, intro: 'Small editable inputs and projections, and the heat map of every score at once.' },
+  {
+    id: 'why-agree',
+    title: 'Why they agree',
+    tag: 'ag-why-agree',
+    intro:
+      'Join the tips of a and b and you get a triangle whose third side is a \u2212 b. Its squared length can be worked out twice: from the two lengths and the angle (the law of cosines), or by expanding (a \u2212 b)\u00b7(a \u2212 b) in coordinates. Both give the same number, and comparing them leaves only one possibility for a\u00b7b.',
+    after: [
+      'Make the angle a right angle: the cosine term drops out and the law of cosines is just Pythagoras.',
+      'Open the angle past 90\u00b0: \u22122|a||b| cos \u03b8 turns positive, and the third side grows longer than Pythagoras would allow.',
+      'Drag b onto a: the third side shrinks to nothing, and |a|\u00b2 + |b|\u00b2 is used up exactly by 2a\u00b7b.',
+    ],
+  },
+  {
+    id: 'projection',
+    title: 'Projection as a shadow',
+    tag: 'ag-projection',
+    intro:
+      'Shine light straight down onto the line through b, and a casts a shadow on it. The signed length of that shadow is a\u00b7b/|b|, which is the same as |a| cos \u03b8; stretched along b it becomes the vector projection. The score itself is the shadow times the length of b.',
+    after: [
+      'Lengthen b without turning it: the shadow stays exactly where it is, while a\u00b7b grows with |b|.',
+      'Turn b until it is perpendicular to a: the shadow collapses onto the origin.',
+      'Keep turning: the shadow reappears behind the origin and its length becomes negative.',
+    ],
+  },
+  {
+    id: 'sign',
+    title: 'Sign and size',
+    tag: 'ag-sign-and-size',
+    intro:
+      'Every score can be read in one of three ways. The line through the origin at right angles to b splits the plane: on b\u2019s side the angle is acute and the score positive, on the line it is a right angle and the score zero, on the far side it is obtuse and the score negative. The size of the score is another matter: it mixes alignment with length.',
+    after: [
+      'Drag a across the dashed line and watch the reading flip while the score passes through zero.',
+      'Turn b: the two half-planes turn with it, so the same a can change sides without moving.',
+      'Load the two same-score pairs: one wins by alignment, the other by sheer length, and the score cannot tell them apart.',
+    ],
+  },
+  {
+    id: 'length',
+    title: 'Length as a lever',
+    tag: 'ag-length-lever',
+    intro:
+      'A score mixes two things: how well a key lines up with a query, and how long the key is. Here the key is a direction d stretched by a factor t. Turn d by dragging it, stretch it with the slider, and watch four fixed queries score against it.',
+    after: [
+      'Move the slider from 1 to 3 with d = (1, 1): the key goes from v = (1, 1) to w = (3, 3), and every score in the table triples, including the negative one.',
+      'Watch the last column while you stretch: the score per unit of length stays put, because the direction did not change.',
+      'Turn d until q\u2084 = (1, \u22121) scores 0, then stretch as much as you like: zero times any length is still zero.',
+      'Slide t to 0: a key with no length scores nothing against anyone.',
+    ],
+  },
+  {
+    id: 'cosine',
+    title: 'Cosine versus the raw dot product',
+    tag: 'ag-cosine-vs-dot',
+    intro:
+      'The raw dot product rewards both alignment and length; the cosine keeps only the alignment. Put the two side by side for one query and two keys, and see which key each measure prefers.',
+    after: [
+      'With the starting vectors, k\u2082 = (5, 5) wins the raw score five to one, yet the cosines tie: same direction, different lengths.',
+      'Tick \u201cNormalise\u201d: every vector shrinks onto the unit circle, and the raw column becomes the cosine column.',
+      'Drag k\u2082 a little off q\u2019s direction but keep it long: the raw score can still prefer it while the cosine already prefers k\u2081.',
+    ],
+  },
+  {
+    id: 'qkt',
+    title: 'QK\u1d40 as a grid',
+    tag: 'ag-qkt-grid',
+    intro:
+      'Queries and keys are not given: each token\u2019s embedding x (a row of X) is multiplied by two learned matrices, q = x W_Q and k = x W_K. With four tokens, d_model = 3 and d_k = 2, X [4, 3] times W_Q [3, 2] gives Q [4, 2], likewise K, and S = QK\u1d40 is [4, 4]. Edit any entry and every score is recomputed; click a cell (or press Enter on it) to open its dot product.',
+    after: [
+      'Set a row of W_Q to zeros: that embedding coordinate no longer reaches any query, and the grid changes everywhere it mattered.',
+      'Multiply one column of W_K by \u22121: the corresponding term of every score flips sign.',
+      'Make two rows of X equal: their two rows of S and their two columns become equal too, since the same embedding gives the same query and key.',
+      'Use the arrow keys in an input to step its value by one and watch the heat map follow.',
+    ],
+  },
   {
     id: 'worked-example',
     title: 'One query, three keys',
@@ -45,12 +120,212 @@ export const CHAPTERS = [
       'Choose the scaled version: with d\u2096 = 4 the scores are halved, and the weights spread out.',
     ],
   },
-  { id: 'sqrt-d', title: 'Why scores grow like \u221ad', tag: null, intro: 'A seeded Monte Carlo experiment with random vectors of growing dimension.' },
-  { id: 'scale-fix', title: 'The 1/\u221ad\u2096 fix', tag: null, intro: 'What scaling does to the largest weight, the entropy and the gradient.' },
-  { id: 'orthogonality', title: 'Orthogonality', tag: null, intro: 'A zero score means perpendicular: such a key neither helps nor opposes.' },
-  { id: 'near-orthogonal', title: 'Near-orthogonality in high dimension', tag: null, intro: 'Random directions in many dimensions are almost perpendicular.' },
-  { id: 'simd', title: 'Why this is cheap on a CPU', tag: null, intro: 'One dot product, four lanes at a time.' },
-  { id: 'pitfalls', title: 'Pitfalls', tag: null, intro: 'Four common misreadings, each with a one-click demonstration.' },
+  {
+    id: 'sqrt-d',
+    title: 'Why scores grow like \u221ad',
+    tag: 'ag-sqrt-d',
+    intro:
+      'Draw q and k with independent standard-normal entries and look at q\u00b7k. Each of the d\u2096 terms q\u1d62k\u1d62 has mean 0 and variance 1, and they are independent, so their variances add: q\u00b7k has variance d\u2096 and a typical size of \u221ad\u2096. The experiment below runs in a background worker with a fixed seed, so the same settings always give the same numbers. The curve over the histogram is the exact density of q\u00b7k, not a normal approximation: at d\u2096 = 2 it is the sharp Laplace peak e^(\u2212|x|)/2, and it rounds into the bell of N(0, d\u2096) as d\u2096 grows.',
+    after: [
+      'Slide d\u2096 down to 2: the histogram has a sharp peak at 0 and heavy tails, and the exact curve follows it; a normal curve would not.',
+      'Slide d\u2096 up to 4096 and watch the axis labels: the spread grows sixty-four times, not four thousand times.',
+      'On the log-log plot every dot sits on a line of slope \u00bd: that is what \u201cgrows like \u221ad\u2096\u201d means, and why attention divides the scores by \u221ad\u2096.',
+      'Change the seed: the dots wobble by a few percent, the slope does not. Raise the pairs to 100 000 to shrink the wobble (and press Cancel if it takes too long).',
+    ],
+  },
+  {
+    id: 'scale-fix',
+    title: 'The 1/\u221ad\u2096 fix',
+    tag: 'ag-scale-fix',
+    intro:
+      'Take one row of random scores q\u00b7k\u2c7c for each d\u2096 from 2 to 4096 and feed it to softmax twice: as it is, and divided by \u221ad\u2096. Three panels follow what happens to the largest weight, to the entropy of the row (how spread out the attention is) and to the size of the softmax Jacobian (how much gradient can still flow back). Drag across the panels, or use the arrow keys, to read any d\u2096.',
+    after: [
+      'Go to d\u2096 = 4096: unscaled, one key takes almost all the weight, the entropy is near zero bits and the Jacobian norm has collapsed; the scaled row barely changed from d\u2096 = 2.',
+      'Press \u201cNew random row\u201d a few times: the details move, but the unscaled curves always head to one winner while the scaled curves stay flat.',
+      'Lower the number of keys T to 2: the entropy can reach at most one bit, and the same story plays out on a smaller scale.',
+    ],
+  },
+  {
+    id: 'orthogonality',
+    title: 'Orthogonality: a zero score means unrelated',
+    tag: 'ag-orthogonality',
+    intro:
+      'A score of exactly zero has a geometric meaning: the two arrows stand at a right angle, so cos \u03b8 = 0 and \u03b8 = 90\u00b0. Such a key is off-topic for the query: it neither pulls attention towards itself nor pushes it away, and the softmax places it between the keys that agree and the keys that disagree.',
+    after: [
+      'Press \u201cSnap k\u2082 perpendicular to q\u201d after moving things around: its score returns to 0, and a right-angle mark appears.',
+      'Drag q: the dashed line is every direction a key could point and still score 0 against it.',
+      'Make k\u2081 and k\u2083 both perpendicular to q: all three scores are 0 and the weights are one third each.',
+      'In the basis table, only the diagonal is non-zero: each axis scores 1 with itself and 0 with the others.',
+    ],
+  },
+  {
+    id: 'near-orthogonal',
+    title: 'Near-orthogonality in high dimension',
+    tag: 'ag-near-orthogonal',
+    intro:
+      'In the plane, a random pair of directions can make any angle. Add dimensions and the cosine between two random directions crowds in around zero: its root mean square is exactly 1/\u221ad, and the mean of |cos \u03b8| is a little smaller, close to 0.80/\u221ad. Both are sometimes called the \u201ctypical\u201d cosine; here each keeps its own name. Only d directions can be exactly perpendicular, but far more can be nearly so, as the second experiment counts.',
+    after: [
+      'Step through the five histograms with the arrow keys: from d = 2 to d = 1000 the spread shrinks by a factor of about \u221a500 \u2248 22.',
+      'Compare the two lines in the close-up: the mean |cos| always sits inside the root mean square, because squaring weights the rare large cosines more.',
+      'Check the column \u201cmeasured \u00d7 \u221ad\u201d: it stays near 1 for the root mean square at every d, and settles near 0.80 for the mean |cos| once d is large.',
+      'Drag \u03b5 down to 0.1: the count stays below d for longer. Push it to 0.3 and a hundred dimensions already hold over a thousand nearly perpendicular directions.',
+      'Start a long run and press Cancel: the page stays responsive, and the experiment runs anew when you change a setting.',
+    ],
+  },
+  {
+    id: 'simd',
+    title: 'Why this is cheap on a CPU',
+    tag: 'ag-simd',
+    intro:
+      'A dot product of length d is d multiplications and d \u2212 1 additions, all independent until the final sum. A 128-bit SIMD register holds four float32 numbers, so one instruction multiplies four pairs at once. Step through the dot product of a small pair as each kernel of this page computes it, then time both kernels in your own browser.',
+    after: [
+      'Step through the simd128 trace: the accumulators hold four (here eight) running sums, and only at the end are the lanes added together.',
+      'Switch to the scalar kernel: it multiplies one pair at a time and adds in small blocks of four. Both end with the same number here, though in general the two orders may differ in the last bit.',
+      'Set the length to 5: the second half of the first register is padded with zeros, which add nothing.',
+      'Press \u201cMeasure on this device\u201d: the gain is largest for long vectors, where the call overhead matters least.',
+    ],
+  },
+  {
+    id: 'pitfalls',
+    title: 'Pitfalls',
+    tag: 'ag-pitfalls',
+    intro:
+      'Four ways a score is commonly misread. Each comes with a number computed here and a button that opens the chapter above that shows it, set up to make the point.',
+    after: [
+      'Open the first pitfall and follow its button: the chapter on cosines opens with a long key that wins on raw score but ties on direction.',
+      'Use the arrow keys on the tabs to move between the four pitfalls.',
+    ],
+  },
+  // Part 2: values as a convex mixture, softmax, and multi-head attention.
+  {
+    id: 'values',
+    part: 2,
+    title: 'Values do the work',
+    tag: 'ag-value-mix',
+    intro:
+      'Forget queries and keys for a moment and simply choose the weights yourself. Each position j holds a value vector v\u2c7c, and the output is y = \u03a3 \u03b1\u2c7cv\u2c7c: scale every value by its weight and add them up. The weights only decide how much of each value goes in; what y is made of comes from the values.',
+    after: [
+      'Push one weight to 1 and every other to 0: y lands exactly on that value.',
+      'Keep the weights and drag a value: y follows it, at the pace of that value\u2019s weight.',
+      'Set a weight to 0 and drag its value anywhere: y does not move at all.',
+      'Add values up to T = 8 and press \u201cEqual weights\u201d: y sits at their average.',
+      'Raise every weight at once: the sum of the weights passes 1 and y is pushed away from the origin (the next chapter is about why attention keeps that sum at 1).',
+    ],
+  },
+  {
+    id: 'convex-hull',
+    part: 2,
+    title: 'A convex combination stays in the hull',
+    tag: 'ag-convex-hull',
+    intro:
+      'Attention\u2019s weights obey two rules: none is negative, and together they add up to one. A mixture under both rules is a convex combination, and it can only land inside the convex hull of the values: the smallest convex shape around them, the polygon you get by stretching a rubber band around the points. Break one rule at a time and watch what the output does.',
+    after: [
+      'With three values, drag the point in the weight triangle: y sweeps out the value triangle, corner for corner, and never leaves it.',
+      'Press \u201cA negative weight\u201d: the sum is still 1, yet y jumps out of the hull, away from the value whose weight went negative.',
+      'Press \u201cSum 2\u201d: every weight doubles, the proportions stay, and y slides twice as far from the origin as the convex mixture (the hollow dot).',
+      'Drag a value inside the hull of the others: it stops being a corner, and no convex weights can take y beyond the remaining corners.',
+      'Remove values down to T = 2: the hull is a segment, and convex weights slide y along it.',
+    ],
+  },
+  {
+    id: 'entropy',
+    part: 2,
+    title: 'Entropy of the weights',
+    tag: 'ag-weight-entropy',
+    intro:
+      'The logits here stay fixed; only a temperature \u03c4 divides them before the softmax. Near zero the weights become one-hot and the output simply copies one value: a hard pointer. Very large, the weights flatten to 1/T each and the output is the plain average of the values: mean pooling. The entropy, in bits, measures where between these two ends the weights are.',
+    after: [
+      'Press \u201cHard pointer\u201d: one weight is exactly 1, the entropy is 0 and y sits on v\u2083, the value with the largest logit.',
+      'Press \u201cUniform\u201d: the entropy reaches its ceiling log\u2082T and y lands on the ring that marks the centroid.',
+      'Sweep the slider slowly: y follows the dashed curve from v\u2083 to the centroid and never leaves the hull.',
+      'Add values: the ceiling log\u2082T rises (2 bits for T = 4, 3 bits for T = 8), and the centroid moves.',
+      'Drag the values at a middle temperature: the weights do not change, only where they send y.',
+    ],
+  },
+  {
+    id: 'softmax',
+    part: 2,
+    title: 'Softmax turns logits into weights',
+    tag: 'ag-softmax',
+    intro:
+      'Scores can be any real numbers, positive or negative, large or small; weights must be non-negative and add up to one. Softmax gets there in two moves: exponentiate every logit (the result is always positive), then divide each by the total. Written out literally in float32, the first move can blow up; subtracting the largest logit before exponentiating changes nothing mathematically and keeps every number in range. Both versions run side by side below.',
+    after: [
+      'Slide s\u2081 up slowly past 88.7: at 88.7 the textbook column still works, one step later exp(s\u2081) is \u221e and \u03b1\u2081 turns into NaN, while the stable column does not notice.',
+      'Load \u201cOnly the sum overflows\u201d: every exponential is finite, but their total is not, so the textbook weights all come out 0 and no longer add up to one.',
+      'Load \u201cAll large\u201d: every textbook weight is NaN, while the stable ones are exactly those of the logits 3, 2, 1, 0.',
+      'Try \u201cAll very negative\u201d: now every exponential underflows to 0, and 0/0 is NaN as well.',
+      'Add the same number to every logit: the stable weights do not move, because only the differences s\u2c7c \u2212 m reach the exponentials.',
+    ],
+  },
+  {
+    id: 'competition',
+    part: 2,
+    title: 'Competition through the shared denominator',
+    tag: 'ag-competition',
+    intro:
+      'All the weights share one denominator, the sum of every exponential. Push one logit up and its own numerator grows, but so does that shared sum, and every other weight, whose numerator stayed put, has to give ground. The Jacobian J\u1d62\u2c7c = \u2202\u03b1\u1d62/\u2202s\u2c7c = \u03b1\u1d62(\u03b4\u1d62\u2c7c \u2212 \u03b1\u2c7c) records this trade for every pair: positive on the diagonal, negative everywhere else.',
+    after: [
+      'Pick a logit to raise and watch the change column: one entry goes up, all the others go down, and together they cancel.',
+      'Compare the change column with J\u1d62\u2c7c\u00b7\u03b4: for a small \u03b4 the Jacobian column predicts the changes almost exactly; for a large one the curve bends away from the straight line.',
+      'Make one logit dominate: its weight nears 1 and the whole matrix fades towards zero. A saturated softmax hardly responds to its inputs.',
+      'Set all four logits equal: the diagonal is 1/4 \u00b7 3/4 and every off-diagonal entry \u22121/16, the most even competition there is.',
+    ],
+  },
+  {
+    id: 'matrix-form',
+    part: 2,
+    title: 'The matrix form',
+    tag: 'ag-matrix-form',
+    intro:
+      'For one query, the weights form a row \u03b1 of length T and the values are the rows of V, so the whole mixture is one product \u03b1V: [1, T] times [T, d\u1d65] gives [1, d\u1d65]. In self-attention every token asks, so the rows stack into a T \u00d7 T matrix A, each row a softmax and summing to one, and Y = AV computes every output at once. A causal mask hides the keys that come later, which empties the upper triangle without breaking the row sums.',
+    after: [
+      'Drag a logit of the selected row: only that row of A, and only that row of Y, changes.',
+      'Switch the causal mask on: the first row becomes (1, 0, 0, 0), so y\u2081 is exactly v\u2081; the last row is untouched.',
+      'Click another row of the heat map (or press Enter on it) and compare \u03b1V with that row of Y.',
+      'Give one row four equal logits: its output is the plain average of the value rows it can see.',
+    ],
+  },
+  {
+    id: 'content-to-weights',
+    part: 2,
+    title: 'From content to weights',
+    tag: 'ag-content-to-weights',
+    intro:
+      'Until now the weights were handed to us. Here they are made from the tokens themselves: every word carries an embedding, three matrices turn it into a query, a key and a value, query\u2013key dot products scaled by 1/\u221ad\u2096 become the logits, softmax turns each row of logits into weights, and the weights mix the values. Step through the five tensors from X to Y and watch each shape.',
+    after: [
+      'Step back to 1 and forward again with the arrow keys on the step buttons: every tensor keeps T rows, and only the number of columns changes.',
+      'Drag one row of W_K far out: that embedding coordinate now dominates the keys, and whole columns of the weight matrix light up together.',
+      'Edit the sentence so that a word appears twice: its two rows of weights are the same, since nothing in X says where a word stands.',
+      'Check the row sums under the weights: every row adds up to 1, whatever you drag.',
+    ],
+  },
+  {
+    id: 'multi-head',
+    part: 2,
+    title: 'Multi-head attention',
+    tag: 'ag-multi-head',
+    intro:
+      'One attention pattern per layer is a tight budget. Multi-head attention cuts the d_model columns of Q, K and V into h slices of d_k = d_model/h columns, lets each slice run its own attention, then glues the h outputs side by side and mixes them with W_O. With the named preset, the three heads have been built by hand to look at the previous token, at the same word, and at the first token.',
+    after: [
+      'Read the shapes down the page: [B, T, d_model] becomes [B, h, T, d_k], the scores are [B, h, T, T], and the concatenation brings back [B, T, d_model].',
+      'Switch to h = 1 and then h = 6 with d_model = 12: the total width never changes, only how it is shared out.',
+      'Type a sentence with a repeated word: the \u201csame word\u201d head splits its weight between the copies.',
+      'Pick the random weights: the heads lose their names, and the patterns become hard to describe in words.',
+    ],
+  },
+  {
+    id: 'explain',
+    part: 2,
+    title: 'What weights do and do not explain',
+    tag: 'ag-weights-explain',
+    intro:
+      'A weight says how much of a value vector one layer mixed in, not how much the final answer depends on it. Here a tiny two-layer stack with residual connections processes a sentence; for one query, each key\u2019s weight sits beside the change in the final output when that key is hidden. The two rankings often disagree: a heavily weighted key can carry a value close to what the others already supply, and a lightly weighted one can carry a value that pushes the output far.',
+    after: [
+      'Press \u201cFind the next query with both kinds\u201d and read the marked rows: a large blue bar over a short orange one, and the other way round.',
+      'Switch between layer 1 and layer 2: hiding a key in layer 1 changes every position before layer 2 mixes them again.',
+      'Try other seeds of the random weights: the disagreements move, but they rarely vanish.',
+    ],
+  },
 ];
 
 /** The anchor id of a chapter's section. */

@@ -19,6 +19,7 @@ import {
   toVector,
 } from './tensor.js';
 import { makeRandom, randomDotExperiment } from './random.js';
+import { dotProductDensity, greedyPacking } from './montecarlo.js';
 
 const f32 = (data, shape) => ({ data, shape });
 
@@ -519,4 +520,48 @@ export class AttentionGeometry {
     if (kpm) args.keyPaddingMask = kpm.shape;
     return this._done('multi_head_attention', args, r);
   }
+
+  // ---- dot product, step by step (kernel dot_trace) ------------------------------
+
+  /**
+   * a . b with every step of this variant's dot recorded (registry.inc:
+   * dot_trace; layout in src/kernels/vector_trace.h). `value` equals
+   * `dot(a, b)` of the same instance bit for bit.
+   */
+  dotTrace(a, b) {
+    const m = 'dotTrace';
+    const [x, y] = this._pair(m, a, b);
+    const n = x.length;
+    const fn = this._kernel('dot_trace');
+    const count = this._buffers(m, [{ name: 'a', data: x }, { name: 'b', data: y }], ([pa, pb]) => fn(pa, pb, n, 0, 0));
+    const W = DOT_TRACE_RECORD;
+    const r = this._buffers(m, [{ name: 'a', data: x }, { name: 'b', data: y }, { name: 'trace', shape: [count, W], length: count * W }], ([pa, pb, pt]) => {
+      fn(pa, pb, n, pt, count);
+      return this._read(Float32Array, pt, count * W);
+    });
+    const steps = [];
+    for (let s = 0; s < count; s++) {
+      const rec = r.subarray(s * W, (s + 1) * W);
+      const lanes = (k) => Array.from(rec.subarray(k, k + 4));
+      steps.push({ kind: DOT_TRACE_KINDS[rec[0]], index: rec[1], count: rec[2], x: lanes(3), y: lanes(7), z: lanes(11), w: lanes(15), value: rec[19] });
+    }
+    const result = { value: r[(count - 1) * W + 19], variant: this._variantOf('dot_trace'), n, steps, trace: f32(r, [count, W]) };
+    return this._done('dot_trace', { a: [n], b: [n] }, result, 2);
+  }
+
+  // ---- Monte Carlo chapters (kernels dot_density and greedy_packing; src/js/montecarlo.js) ----
+
+  /** The exact density of q . k for q, k ~ N(0, I_d) at every x (registry.inc: dot_density). */
+  dotProductDensity(x, d) {
+    return dotProductDensity(this, x, d);
+  }
+
+  /** Greedy packing of random directions pairwise within +-epsilon of perpendicular (registry.inc: greedy_packing). */
+  greedyPacking(options) {
+    return greedyPacking(this, options);
+  }
 }
+
+/** Floats per record of the dot_trace kernel, and its record kinds (src/kernels/vector_trace.h). */
+const DOT_TRACE_RECORD = 20;
+const DOT_TRACE_KINDS = Object.freeze({ 1: 'multiply-add', 2: 'fold', 3: 'swap-add', 4: 'lane-sum', 5: 'merge', 6: 'total', 7: 'block' });

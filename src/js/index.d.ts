@@ -254,6 +254,8 @@ export interface RandomDotExperimentResult {
   rms: number;
   /** Count of values outside [lo, hi). */
   outOfRange: number;
+  /** Mean absolute value (for the cosine about sqrt(2/pi)/sqrt(d) = 0.80/sqrt(d)). */
+  meanAbs: number;
   /** Counts of values in `bins` equal bins over [lo, hi) (lo, hi as float32). */
   histogram: { lo: number; hi: number; bins: number; counts: Int32Array };
 }
@@ -264,6 +266,39 @@ export interface RandomApi {
   uniform(options: RandomOptions): Tensor;
   /** n standard-normal floats (Box-Muller on the uniforms): {data, shape: [n]}. */
   normal(options: RandomOptions): Tensor;
+}
+
+/**
+ * One step of {@link AttentionGeometry.dotTrace}: four-lane fields x, y, z, w and a
+ * scalar `value`, whose meaning depends on `kind` (unused fields are 0):
+ * - `'multiply-add'` (simd128): elements index..index+7 (count real, the rest zero
+ *   padding); x, y = the products of lanes 0-3 and 4-7; z, w = the two accumulators after.
+ * - `'fold'` (simd128): x, y = the accumulators; z = x + y.
+ * - `'swap-add'` (simd128): x = v, y = v with halves swapped (lanes 2, 3, 0, 1); z = x + y.
+ * - `'lane-sum'` (simd128): x = that z; value = x[0] + x[1], the block's sum.
+ * - `'block'` (scalar): x = count <= 4 products from index; y[0] = x0 + x1, y[1] = x2 + x3; value = the block's sum.
+ * - `'merge'`: value = x[0] + x[1] (combining block sums). `'total'`: value = a . b.
+ */
+export interface DotTraceStep {
+  kind: 'multiply-add' | 'fold' | 'swap-add' | 'lane-sum' | 'block' | 'merge' | 'total';
+  index: number;
+  count: number;
+  x: number[];
+  y: number[];
+  z: number[];
+  w: number[];
+  value: number;
+}
+
+export interface DotTraceResult {
+  /** a . b, bit for bit this instance's `dot(a, b)`. */
+  value: number;
+  /** The kernel variant traced. */
+  variant: 'simd128' | 'scalar';
+  n: number;
+  steps: DotTraceStep[];
+  /** The raw records [steps, 20]: kind code, index, count, x, y, z, w, value. */
+  trace: Tensor;
 }
 
 /** One loaded module. Every method validates its arguments, calls one kernel of {@link variant}, and returns JS-owned results. */
@@ -349,8 +384,61 @@ export interface AttentionGeometry {
    * are nearly orthogonal), with statistics and a histogram, all computed in wasm.
    */
   randomDotExperiment(options: RandomDotExperimentOptions): RandomDotExperimentResult;
+  /**
+   * a . b computed by this instance's dot kernel, every step recorded (a teaching view
+   * of SIMD: kernel dot_trace). `value` equals `dot(a, b)` bit for bit.
+   * simd128: per 8 elements two f32x4 products and the two accumulators ('multiply-add'),
+   * then per block of 64 'fold', 'swap-add' and 'lane-sum' (the horizontal sum); scalar:
+   * per 4 elements a 'block' of products, pair sums and its sum; both: 'merge' steps
+   * combining block sums, and a last 'total'.
+   */
+  dotTrace(a: Vector, b: Vector): DotTraceResult;
   /** Bytes in use on this instance's wasm heap (a diagnostic; unchanged by any completed call). */
   heapAllocatedBytes(): number;
+
+  // ---- Monte Carlo chapters (kernels dot_density and greedy_packing) ----
+  /**
+   * The exact density of q . k for q, k independent N(0, I_d), at every x (any shape;
+   * same shape out): f_d(x) = (1/pi) int_0^inf cos(t x) (1 + t^2)^(-d/2) dt
+   * = |x|^nu K_nu(|x|) / (sqrt(pi) Gamma(nu + 1/2) 2^nu), nu = (d - 1)/2 (variance-gamma).
+   * d = 2 gives the Laplace density exp(-|x|)/2; as d grows it tends to N(0, d); d = 1 is
+   * K_0(|x|)/pi, +Infinity at 0. Within 2u relatively (u = 2^-24) where the result is a
+   * normal float32.
+   * @throws RangeError unless 1 <= d <= 4096; TypeError/RangeError for non-finite x.
+   */
+  dotProductDensity(x: TensorLike, d: number): Tensor;
+  /**
+   * Greedy packing: scans `candidates` random unit vectors of dimension d (candidate c
+   * drawn from the seed at counter c ceil(d/4)) and keeps each one whose |cos| with every
+   * direction kept so far is <= epsilon. Pass `first` and the `directions` of an earlier
+   * call to continue a run (a run split into calls keeps the same directions).
+   * @throws RangeError when candidates * (kept + candidates) * d > 2^28 (split the run).
+   */
+  greedyPacking(options: GreedyPackingOptions): GreedyPackingResult;
+}
+
+export interface GreedyPackingOptions {
+  /** Dimension, >= 1. */
+  d: number;
+  /** Candidates to scan in this call, >= 1. */
+  candidates: number;
+  /** Half-width of the band around perpendicular: |cos| <= epsilon, 0 < epsilon < 1. */
+  epsilon: number;
+  /** Generator seed. Default 0. */
+  seed?: U64;
+  /** Index of the first candidate (to continue a run). Default 0. */
+  first?: number;
+  /** Directions kept by earlier calls of the same run, [kept, d]. Default none. */
+  directions?: TensorLike | null;
+}
+
+export interface GreedyPackingResult {
+  /** How many directions are kept after this call (including earlier ones). */
+  kept: number;
+  /** first + candidates: where a continuation starts. */
+  next: number;
+  /** The kept unit vectors [kept, d]. */
+  directions: Tensor;
 }
 
 /**

@@ -75,18 +75,19 @@ export function randomDotExperiment(ag, options) {
   const returnSamples = o.returnSamples ?? true;
   const specs = [
     returnSamples && { name: 'samples', length: trials },
-    { name: 'stats', length: 4, type: Float64Array },
+    { name: 'stats', length: 5, type: Float64Array },
     { name: 'histogram', length: bins, type: Int32Array },
     { name: 'work', length: 2 * d },
   ];
   const r = ag._buffers(m, specs, ([ps, pstats, ph, pw]) => {
     ag._kernel('random_dot_experiment')(slo, shi, d, trials, measure === 'dot' ? 0 : 1, lo, hi, bins, ps, pstats, ph, pw);
-    const stats = readOut(ag._rt, Float64Array, pstats, 4);
+    const stats = readOut(ag._rt, Float64Array, pstats, 5);
     const res = {
       mean: stats[0],
       std: stats[1],
       rms: stats[2],
       outOfRange: stats[3],
+      meanAbs: stats[4],
       histogram: { lo: Math.fround(lo), hi: Math.fround(hi), bins, counts: readOut(ag._rt, Int32Array, ph, bins) },
     };
     if (returnSamples) res.samples = { data: readOut(ag._rt, Float32Array, ps, trials), shape: [trials] };

@@ -8,13 +8,14 @@
 // a.b has mean 0 and standard deviation sqrt(d), while cos has mean 0 and
 // standard deviation 1/sqrt(d): the "dot products grow like sqrt(d)" and
 // "random directions are nearly orthogonal" facts of the articles.
-// Shapes: work [2 d], samples [trials] or null, stats [4] or null, hist [bins]
+// Shapes: work [2 d], samples [trials] or null, stats [5] or null, hist [bins]
 // or null (bins >= 1 when hist is given). hist is zeroed first.
 // Statistics are accumulated in double: the mean and the population standard
 // deviation with Welford's update (no cancellation), the root mean square from
 // the sum of squares. A value lands in bin floor((x - lo) / (hi - lo) * bins)
 // (computed in double, the top clamped to bins - 1 against rounding) if
-// lo <= x < hi, else it is counted as out of range in stats[3].
+// lo <= x < hi, else it is counted as out of range in stats[3]. stats[4] is the
+// mean absolute value (sum |x_t| / trials).
 #ifndef AG_KERNELS_RANDOM_EXPERIMENT_H_
 #define AG_KERNELS_RANDOM_EXPERIMENT_H_
 
@@ -36,7 +37,7 @@ inline void dot_experiment(uint32_t seed_lo, uint32_t seed_hi, int32_t d, int32_
   const uint64_t blocks_per_vector = (static_cast<uint64_t>(d) + 3) / 4;
   float* a = work;
   float* b = work + d;
-  double mean = 0.0, m2 = 0.0, sum_squares = 0.0, out_of_range = 0.0;
+  double mean = 0.0, m2 = 0.0, sum_squares = 0.0, sum_abs = 0.0, out_of_range = 0.0;
   const double lo = hist_lo, width = static_cast<double>(hist_hi) - lo;
   for (int32_t t = 0; t < trials; ++t) {
     const uint64_t ca = 2 * static_cast<uint64_t>(t) * blocks_per_vector, cb = ca + blocks_per_vector;
@@ -48,6 +49,7 @@ inline void dot_experiment(uint32_t seed_lo, uint32_t seed_hi, int32_t d, int32_
     mean += delta / (t + 1);
     m2 += delta * (xd - mean);
     sum_squares += xd * xd;
+    sum_abs += fabs(xd);
     if (xd >= lo && xd < hist_hi) {
       if (hist != nullptr) {
         int32_t bin = static_cast<int32_t>(floor((xd - lo) / width * bins));
@@ -64,6 +66,7 @@ inline void dot_experiment(uint32_t seed_lo, uint32_t seed_hi, int32_t d, int32_
     stats[1] = sqrt(m2 / trials);
     stats[2] = sqrt(sum_squares / trials);
     stats[3] = out_of_range;
+    stats[4] = sum_abs / trials;
   }
 }
 

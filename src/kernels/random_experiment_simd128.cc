@@ -4,7 +4,7 @@
 // trials, a_t and b_t independent standard-normal vectors of dimension d from
 // philox_normal; their mean (0), standard deviation (sqrt(d) for the dot,
 // about 1/sqrt(d) for the cosine), root mean square and histogram. Shapes:
-// samples [trials], stats [4], hist [bins], work [2 d]. random_experiment.h
+// samples [trials], stats [5], hist [bins], work [2 d]. random_experiment.h
 // has the counters, the null conventions and how the statistics are kept.
 //
 // Preconditions: d >= 1, trials >= 1, hist_lo < hist_hi, work holds 2 d

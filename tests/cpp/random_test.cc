@@ -165,13 +165,13 @@ TEST(Random, DotExperimentMatchesRecomputation) {
         const float hi = measure == 0 ? 2.0f * std::sqrt(static_cast<float>(d)) : 0.3f;
         std::vector<float> samples(trials), work(2 * static_cast<size_t>(d));
         std::vector<int32_t> hist(bins, -1);
-        double stats[4];
+        double stats[5];
         AG_VARIANT(random_dot_experiment, v)
         (77, 88, d, trials, measure, lo, hi, bins, samples.data(), stats, hist.data(), work.data());
 
         const uint64_t blocks = (d + 3) / 4;
         std::vector<float> a(d), b(d);
-        double sum = 0.0, sum2 = 0.0, out_of_range = 0.0;
+        double sum = 0.0, sum2 = 0.0, sum_abs = 0.0, out_of_range = 0.0;
         std::vector<int32_t> counts(bins, 0);
         for (int32_t t = 0; t < trials; ++t) {
           const uint64_t ca = 2 * blocks * t, cb = ca + blocks;
@@ -182,6 +182,7 @@ TEST(Random, DotExperimentMatchesRecomputation) {
           ASSERT_EQ(bits(samples[t]), bits(x)) << "t=" << t;
           sum += x;
           sum2 += static_cast<double>(x) * x;
+          sum_abs += std::fabs(static_cast<double>(x));
           if (x >= lo && x < hi) {
             const int bin = std::min(bins - 1, static_cast<int>((static_cast<double>(x) - lo) / (hi - lo) * bins));
             ++counts[bin];
@@ -196,6 +197,7 @@ TEST(Random, DotExperimentMatchesRecomputation) {
         EXPECT_NEAR(stats[1], sd, 1e-9 * rms);
         EXPECT_NEAR(stats[2], rms, 1e-12 * rms);
         EXPECT_EQ(stats[3], out_of_range);
+        EXPECT_NEAR(stats[4], sum_abs / trials, 1e-12 * rms);  // mean |x|
         int64_t in_range = 0;
         for (int q = 0; q < bins; ++q) {
           EXPECT_EQ(hist[q], counts[q]) << "bin " << q;
@@ -222,12 +224,12 @@ TEST(Random, DotExperimentOptionalOutputs) {
   for_each_variant([](Variant v) {
     const int32_t d = 10, trials = 200;
     std::vector<float> work(2 * d);
-    double with[4], without[4];
+    double with[5], without[5];
     std::vector<float> samples(trials);
     std::vector<int32_t> hist(8);
     AG_VARIANT(random_dot_experiment, v)(1, 1, d, trials, 0, -5, 5, 8, samples.data(), with, hist.data(), work.data());
     AG_VARIANT(random_dot_experiment, v)(1, 1, d, trials, 0, -5, 5, 8, nullptr, without, nullptr, work.data());
-    for (int q = 0; q < 4; ++q) EXPECT_EQ(with[q], without[q]) << q;
+    for (int q = 0; q < 5; ++q) EXPECT_EQ(with[q], without[q]) << q;
   });
 }
 

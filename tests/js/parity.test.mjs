@@ -8,6 +8,7 @@
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import * as ref from './reference.mjs';
 import { CONFIGS, expectClose, init } from './helpers.mjs';
+import { dotDensity } from './reference-density.mjs';
 
 const { U, abs, clog2 } = ref;
 const LENGTHS = [1, 2, 3, 4, 5, 7, 8, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 128, 129, 1000, 4099];
@@ -87,6 +88,18 @@ const PARITY = {
     const b = r.f32(n);
     // Each (a_i - b_i) rounds (u), squared (2u + u), then the pairwise sum.
     expectClose(ag.squaredDistance(a, b), ref.squaredDistance(a, b), (pairwise(n) + 3 * U) * ref.squaredDistance(a, b));
+  },
+  dot_trace(ag, n, r) {
+    const a = r.f32(n);
+    const b = r.f32(n);
+    const t = ag.dotTrace(a, b);
+    // Contract: the trace ends with this instance's dot, bit for bit, which
+    // is within dot's registry bound of the reference.
+    expect(t.variant).toBe(ag.variant);
+    expect(t.steps.at(-1).kind).toBe('total');
+    expect(Object.is(t.value, ag.dot(a, b))).toBe(true);
+    expectClose(t.value, ref.dot(a, b), pairwise(n) * ref.sumAbsProd(a, b));
+    expect(t.trace.shape).toEqual([t.steps.length, 20]);
   },
   weighted_sum(ag, n, r) {
     for (const [T, d] of [
@@ -356,9 +369,57 @@ const PARITY = {
       const scaleTol = 1e-6 * (rms + 1);
       expectClose([res.mean, res.std, res.rms], [mean, std, rms], scaleTol);
       expect(res.outOfRange).toBe(out);
+      expectClose(res.meanAbs, s.reduce((x, y) => x + Math.abs(y), 0) / trials, scaleTol);
       expect(res.histogram.counts.reduce((x, y) => x + y, 0)).toBe(trials - out);
       expect(Array.from(res.histogram.counts)).toEqual(counts);
     }
+  },
+  dot_density(ag, n, r) {
+    // d = n (capped at 4096), n points over +-6 standard deviations, and 0.
+    const d = Math.min(n, 4096);
+    const x = r.f32(n, -6 * Math.sqrt(d), 6 * Math.sqrt(d));
+    x[0] = 0;
+    const out = ag.dotProductDensity(x, d);
+    expect(out.shape).toEqual([n]);
+    // Registry: 2u relative where normal, 2^-149 absolute below; the
+    // independent reference (reference-density.mjs) is good to ~1e-11.
+    // Every point is computed independently, so the vector loop and its tail
+    // are exercised by the first and last points; the float64 quadrature of
+    // the reference is slow, so long inputs are checked on those and on every
+    // 16th point in between (the kernel still runs on all n).
+    const checked = Array.from(x, (_, i) => i).filter((i) => n <= 129 || i < 64 || i >= n - 64 || i % 16 === 0);
+    const want = checked.map((i) => dotDensity(x[i], d));
+    if (d === 1) {
+      expect(out.data[0]).toBe(Infinity);
+      want[0] = Infinity;
+    }
+    const got = Float32Array.from(checked, (i) => out.data[i]);
+    expectClose(got, want, (i) => (want[i] === Infinity ? 0 : (2 * U + 1e-11) * want[i] + 2 ** -149));
+  },
+  greedy_packing(ag, n) {
+    // d = n up to 129 (a few hundred candidates), eps = 0.3; recomputed in
+    // float64 from the same normals; a decision within the float dot's bound
+    // of the threshold could differ, which these seeds do not meet.
+    const d = Math.min(n, 129);
+    const eps = 0.3;
+    const candidates = 300;
+    const res = ag.greedyPacking({ d, candidates, epsilon: eps, seed: 11 });
+    const blocks = BigInt(Math.ceil(d / 4));
+    const kept = [];
+    for (let c = 0; c < candidates; c++) {
+      const z = ref.philoxNormal(11n, BigInt(c) * blocks, d);
+      const u = ref.normalize(z);
+      if (kept.every((v) => abs(ref.dot(u, v)) <= eps)) kept.push(u);
+    }
+    expect(res.kept).toBe(kept.length);
+    expect(res.directions.shape).toEqual([kept.length, d]);
+    const tol = (pairwise(d) + 20 * U) * 2;
+    expectClose(res.directions.data, kept.flatMap((v) => Array.from(v)), tol);
+    // Continuing from the first half gives the same count.
+    const half = ag.greedyPacking({ d, candidates: candidates / 2, epsilon: eps, seed: 11 });
+    const rest = ag.greedyPacking({ d, candidates: candidates / 2, epsilon: eps, seed: 11, first: candidates / 2, directions: half.directions });
+    expect(rest.kept).toBe(res.kept);
+    if (d >= 64) expect(res.kept).toBeGreaterThan(d);
   },
 };
 

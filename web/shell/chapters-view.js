@@ -3,27 +3,58 @@
 import { h } from '../widget/dom.js';
 import { anchorOf } from '../chapters.js';
 
+/** Part headings: a record with `part: n` (n > 1) starts or continues part n; records without `part` are part 1. */
+export const PART_TITLES = { 2: 'Part 2: mixing the values' };
+const partOf = (c) => c.part ?? 1;
+
+/** Each chapter's number within its part (1-based). */
+function numbers(chapters) {
+  const seen = new Map();
+  return chapters.map((c) => {
+    const n = (seen.get(partOf(c)) ?? 0) + 1;
+    seen.set(partOf(c), n);
+    return n;
+  });
+}
+
 export function renderToc(nav, chapters) {
-  const items = chapters.map((c, i) =>
+  const nums = numbers(chapters);
+  const item = (c, i) =>
     h(
       'li',
       { dataset: { chapter: c.id }, class: c.tag ? '' : 'is-coming' },
-      h('a', { href: `#${anchorOf(c)}` }, `${i + 1}. ${c.title}`),
+      h('a', { href: `#${anchorOf(c)}` }, `${nums[i]}. ${c.title}`),
       c.tag ? h('span', { class: 'toc-mark', dataset: { role: 'progress' } }) : h('span', { class: 'toc-coming' }, ' (coming)'),
-    ),
+    );
+  // Part 1 is the first list, as before; each later part gets a heading and its own list.
+  const lists = [];
+  chapters.forEach((c, i) => {
+    const part = partOf(c);
+    if (!lists.length || lists.at(-1).part !== part) lists.push({ part, items: [] });
+    lists.at(-1).items.push(item(c, i));
+  });
+  nav.replaceChildren(
+    h('h2', { id: 'toc-title' }, 'Chapters'),
+    ...lists.flatMap(({ part, items }) => [
+      ...(part > 1 ? [h('h3', { class: 'toc-part', dataset: { part } }, PART_TITLES[part] ?? `Part ${part}`)] : []),
+      h('ol', { class: 'toc-list', dataset: { part } }, items),
+    ]),
   );
-  nav.replaceChildren(h('h2', { id: 'toc-title' }, 'Chapters'), h('ol', { class: 'toc-list' }, items));
 }
 
 /** @returns {Map<string, { chapter, section: HTMLElement, widget: HTMLElement|null }>} */
 export function renderChapters(main, chapters) {
   const views = new Map();
+  const nums = numbers(chapters);
   chapters.forEach((c, i) => {
+    if (partOf(c) > 1 && (i === 0 || partOf(chapters[i - 1]) !== partOf(c))) {
+      main.append(h('h2', { class: 'part-heading', id: `part-${partOf(c)}`, dataset: { part: partOf(c) } }, PART_TITLES[partOf(c)] ?? `Part ${partOf(c)}`));
+    }
     const widget = c.tag ? document.createElement(c.tag) : null;
     const section = h(
       'section',
       { class: 'chapter', id: anchorOf(c), dataset: { chapter: c.id }, 'aria-labelledby': `${anchorOf(c)}-title` },
-      h('h2', { id: `${anchorOf(c)}-title` }, h('span', { class: 'chapter-number' }, `${i + 1}. `), c.title),
+      h('h2', { id: `${anchorOf(c)}-title` }, h('span', { class: 'chapter-number' }, `${nums[i]}. `), c.title),
       h('p', { class: 'intro' }, c.intro),
       widget ? h('div', { class: 'chapter-widget' }, widget) : h('p', { class: 'coming' }, 'This chapter\u2019s widget is coming.'),
       c.after?.length ? [h('h3', {}, 'Things to try'), h('ul', { class: 'tries' }, c.after.map((t) => h('li', {}, t)))] : null,

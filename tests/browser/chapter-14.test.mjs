@@ -1,0 +1,201 @@
+// Chapter 14, "Why this is cheap on a CPU" (<ag-simd>): the steps of one dot
+// product as the simd128 and the scalar kernels compute it (ag.dotTrace), and
+// the live speed test. The float64 reference recomputes the products, the
+// lane-wise accumulators and the dot product for the inputs given.
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { byRole, expectAllLogged, expectClean, exportFile, one, openChapter, overflow, readNumbers, screenshot, startEnv, urlParams } from './helpers.mjs';
+
+const TAG = 'ag-simd';
+const CH = 'simd';
+const U = 2 ** -24;
+const A0 = [1, 2, -1, 0.5, 3, -2, 1.5, 4, -0.5, 2, 1, -3];
+const B0 = [2, 0.5, 3, -4, 1, 1, -2, 0.25, 4, -1, 2, 0.5];
+
+const dot64 = (a, b) => a.reduce((s, x, i) => s + x * b[i], 0);
+const sumAbs = (a, b) => a.reduce((s, x, i) => s + Math.abs(x * b[i]), 0);
+
+async function waitTrace(page, variant) {
+  await page.waitForSelector(`${TAG}[data-trace="${variant}"]`, { timeout: 20000 });
+}
+const state = (page) => page.locator(TAG).evaluate((el) => el.state);
+
+/** The current step's numbers against the reference for a, b (simd128 multiply-add steps). */
+function expectMultiplyAdd(numbers, a, b, start) {
+  // Products: lane l of the step holds a_i b_i (i = start + l), exactly rounded.
+  const products = byRole(numbers, 'product').sort((x, y) => Number(x.key) - Number(y.key));
+  expect(products.length).toBeGreaterThan(0);
+  for (const p of products) {
+    const i = Number(p.key);
+    expect(Math.abs(p.value - a[i] * b[i])).toBeLessThanOrEqual(U * Math.abs(a[i] * b[i]));
+  }
+  // Accumulators: lane l of acc0 sums the products of elements i = l (mod 8), i < start + 8.
+  for (const half of [0, 1]) {
+    const acc = byRole(numbers, `acc${half}`).sort((x, y) => Number(x.key) - Number(y.key));
+    expect(acc.length).toBe(4);
+    acc.forEach((x, l) => {
+      let s = 0;
+      let m = 0;
+      for (let i = 4 * half + l; i < Math.min(start + 8, a.length); i += 8) {
+        s += a[i] * b[i];
+        m += Math.abs(a[i] * b[i]);
+      }
+      expect(Math.abs(x.value - s)).toBeLessThanOrEqual(3 * U * m);
+    });
+  }
+}
+
+let env;
+beforeAll(async () => {
+  env = await startEnv();
+});
+afterAll(async () => {
+  await env?.close();
+});
+
+describe('chapter 14: why this is cheap on a CPU', () => {
+  test('the simd128 trace: products four lanes at a time, accumulators, horizontal sum, equal to ag.dot', async () => {
+    const opened = await openChapter(env, CH, TAG);
+    const { page } = opened;
+    await waitTrace(page, 'simd128');
+    // d = 12: two multiply-add steps, fold, swap-add, lane sum, total.
+    expect(await page.locator(TAG).getAttribute('data-steps')).toBe('6');
+    expectMultiplyAdd(await readNumbers(page, TAG), A0, B0, 0);
+    await expectAllLogged(page, TAG);
+    // Step with the Next button to the second multiply-add (elements 8-11, zero padding after).
+    await page.locator(`${TAG} button.next`).click();
+    expectMultiplyAdd(await readNumbers(page, TAG), A0, B0, 8);
+    // The last step: the dot product, equal to ag.dot bit for bit and to the reference within dot's bound.
+    await page.locator(`${TAG} .step-slider`).focus();
+    await page.keyboard.press('End');
+    const numbers = await readNumbers(page, TAG);
+    const total = one(numbers, 'total');
+    const tol = 7 * U * sumAbs(A0, B0);
+    expect(Math.abs(total.value - dot64(A0, B0))).toBeLessThanOrEqual(tol);
+    expect(one(numbers, 'trace-result').value).toBe(total.value);
+    expect(one(numbers, 'dot').value).toBe(total.value);
+    expect((await state(page)).step).toBe(5);
+    await expectAllLogged(page, TAG);
+    expect(await page.locator(`${TAG} .katex`).count()).toBeGreaterThan(0);
+    await expectClean(opened);
+    await opened.context.close();
+  });
+
+  test('editing the pair, the keys on the step slider, the scalar variant, and a URL that reopens it', async () => {
+    const opened = await openChapter(env, CH, TAG);
+    const { page } = opened;
+    await waitTrace(page, 'simd128');
+    const a = [...A0];
+    a[3] = 2.75;
+    const input = page.locator(`${TAG} input[data-row="a"][data-index="3"]`);
+    await input.fill('2.75');
+    await input.press('Enter');
+    await input.blur();
+    await page.waitForFunction(() => document.querySelector('ag-simd').state.a[3] === 2.75);
+    expect((await state(page)).a[3]).toBe(2.75);
+    expectMultiplyAdd(await readNumbers(page, TAG), a, B0, 0);
+    // The slider is dragged with the keyboard's arrows here (Right twice: the fold, then the swap-add).
+    await page.locator(`${TAG} .step-slider`).focus();
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    expect((await state(page)).step).toBe(3);
+    // The swap-add: z = v + swapped(v), each lane the sum of two float32 numbers.
+    let numbers = await readNumbers(page, TAG);
+    const x = byRole(numbers, 'x').map((n) => n.value);
+    const z = byRole(numbers, 'z').map((n) => n.value);
+    expect(z).toEqual([Math.fround(x[0] + x[2]), Math.fround(x[1] + x[3]), Math.fround(x[2] + x[0]), Math.fround(x[3] + x[1])]);
+
+    // Drag the slider thumb with the mouse to the far left.
+    const slider = page.locator(`${TAG} .step-slider`);
+    const box = await slider.boundingBox();
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + 1, box.y + box.height / 2, { steps: 5 });
+    await page.mouse.up();
+    expect((await state(page)).step).toBe(0);
+
+    // Scalar: blocks of four; the result equals ag.dot with scalar kernels.
+    await page.locator(`${TAG} input[name=variant][value=scalar]`).check();
+    await waitTrace(page, 'scalar');
+    numbers = await readNumbers(page, TAG);
+    for (const p of byRole(numbers, 'product')) {
+      const i = Number(p.key);
+      expect(p.value).toBe(Math.fround(a[i] * B0[i]));
+    }
+    const pairs = byRole(numbers, 'pair').map((n) => n.value);
+    expect(pairs).toEqual([Math.fround(a[0] * B0[0] + a[1] * B0[1]), Math.fround(a[2] * B0[2] + a[3] * B0[3])]);
+    expect(Math.abs(one(numbers, 'dot').value - dot64(a, B0))).toBeLessThanOrEqual(7 * U * sumAbs(a, B0));
+    expect(one(numbers, 'trace-result').value).toBe(one(numbers, 'dot').value);
+    await expectAllLogged(page, TAG);
+
+    const params = urlParams(page);
+    expect(params.get('ch')).toBe(CH);
+    expect(params.get('variant')).toBe('scalar');
+    expect(params.get('a')).toBe(a.join(','));
+    const copy = await openChapter(env, CH, TAG, { search: new URL(page.url()).search });
+    await waitTrace(copy.page, 'scalar');
+    expect((await readNumbers(copy.page, TAG)).map((n) => n.text)).toEqual(numbers.map((n) => n.text));
+    await expectClean(copy);
+    await copy.context.close();
+    await expectClean(opened);
+    await opened.context.close();
+  });
+
+  test('a URL with five elements pads the second register half with zeros', async () => {
+    const opened = await openChapter(env, CH, TAG, { search: '?ch=simd&v=1&a=1,2,3,4,5&b=-1,0.5,2,-3,4&variant=simd128&step=0' });
+    const { page } = opened;
+    await waitTrace(page, 'simd128');
+    const numbers = await readNumbers(page, TAG);
+    expect(byRole(numbers, 'product').length).toBe(5);
+    expect(await page.locator(`${TAG} .lane.pad`).count()).toBeGreaterThan(0);
+    expect(one(numbers, 'dot').value).toBe(-1 + 1 + 6 - 12 + 20);
+    await expectAllLogged(page, TAG);
+    await expectClean(opened);
+    await opened.context.close();
+  });
+
+  test('predict, then reveal: 16 elements take 4 f32x4.mul', async () => {
+    const opened = await openChapter(env, CH, TAG);
+    const { page } = opened;
+    await page.locator(`${TAG} .predict-choice[data-choice="16"]`).click();
+    await expect(page.locator(`${TAG} .predict`).getAttribute('data-result')).resolves.toBe('wrong');
+    await page.locator(`${TAG} .predict-again`).click();
+    await page.locator(`${TAG} .predict-choice[data-choice="4"]`).click();
+    await expect(page.locator(`${TAG} .predict`).getAttribute('data-result')).resolves.toBe('right');
+    expect((await state(page)).a.length).toBe(16);
+    await expectAllLogged(page, TAG);
+    await expectClean(opened);
+    await opened.context.close();
+  });
+
+  test('the speed test runs in the browser and shows a positive ratio per length', async () => {
+    const opened = await openChapter(env, CH, TAG);
+    const { page } = opened;
+    await page.locator(`${TAG} button.measure`).click();
+    await page.waitForSelector(`${TAG}[data-speed="done"]`, { timeout: 60000 });
+    const ratios = await page.locator(TAG).evaluate((el) => [...el.shadowRoot.querySelectorAll('[data-role=speedup]')].map((n) => Number(n.dataset.measured)));
+    expect(ratios.length).toBe(3);
+    for (const r of ratios) expect(r).toBeGreaterThan(0);
+    const json = JSON.parse((await exportFile(page, TAG, 'json')).bytes.toString('utf8'));
+    expect(json.speed.map((r) => r.n)).toEqual([64, 1024, 16384]);
+    await expectClean(opened);
+    await opened.context.close();
+  }, 90000);
+
+  test.each([
+    [1024, 'desktop'],
+    [375, 'phone-375'],
+    [320, 'phone-320'],
+  ])('fits %i px with no horizontal scrolling, light and dark', async (width, name) => {
+    const opened = await openChapter(env, CH, TAG, { width, height: 1000 });
+    const { page } = opened;
+    await waitTrace(page, 'simd128');
+    for (const scheme of ['light', 'dark']) {
+      await page.emulateMedia({ colorScheme: scheme });
+      expect(await overflow(page)).toBeLessThanOrEqual(0);
+      await screenshot(page.locator(`#ch-${CH}`), `chapter-14-${name}-${scheme}`);
+    }
+    await expectClean(opened);
+    await opened.context.close();
+  });
+});

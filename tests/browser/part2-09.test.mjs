@@ -1,0 +1,174 @@
+// Part 2, chapter 9, "What weights do and do not explain" (<ag-weights-explain>):
+// a two-layer residual stack; each key's weight beside the change of the
+// final output when that key is hidden, against a float64 reference written
+// here; both kinds of case (large weight / small change and small weight /
+// large change) exist for the default sentence.
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { byRole, expectAllLogged, expectClean, expectClose, exportFile, openChapter, overflow, readNumbers, screenshot, startEnv, urlParams } from './helpers.mjs';
+
+const TAG = 'ag-weights-explain';
+const CH = 'explain';
+
+/** float64 one-head attention layer (W as [in, out], no biases), `hidden` key masked for every query. */
+function mha(X, { wQ, wK, wV, wO }, hidden = -1) {
+  const mm = (A, B) => A.map((r) => B[0].map((_, j) => r.reduce((s, a, c) => s + a * B[c][j], 0)));
+  const Q = mm(X, wQ);
+  const K = mm(X, wK);
+  const V = mm(X, wV);
+  const d = X[0].length;
+  const A = Q.map((q) => {
+    const s = K.map((k, j) => (j === hidden ? -Infinity : q.reduce((acc, x, c) => acc + x * k[c], 0) / Math.sqrt(d)));
+    const m = Math.max(...s);
+    const e = s.map((x) => Math.exp(x - m));
+    const z = e.reduce((a, b) => a + b, 0);
+    return e.map((x) => x / z);
+  });
+  return { out: mm(mm(A, V), wO), A };
+}
+
+function stack(X, layers, ablate = null) {
+  const add = (a, b) => a.map((r, i) => r.map((x, c) => x + b[i][c]));
+  const l1 = mha(X, layers[0], ablate?.layer === 1 ? ablate.key : -1);
+  const x1 = add(X, l1.out);
+  const l2 = mha(x1, layers[1], ablate?.layer === 2 ? ablate.key : -1);
+  return { x2: add(x1, l2.out), A: [l1.A, l2.A] };
+}
+
+function reference(X, layers, layer, i) {
+  const base = stack(X, layers);
+  const weights = base.A[layer - 1][i];
+  const effects = X.map((_, j) => {
+    const y = stack(X, layers, { layer, key: j }).x2[i];
+    return Math.hypot(...y.map((v, c) => v - base.x2[i][c]));
+  });
+  return { weights, effects, base };
+}
+
+function kinds(weights, effects) {
+  const T = weights.length;
+  const rank = (v) => v.map((x) => v.filter((y) => y > x).length);
+  const rw = rank(weights);
+  const re = rank(effects);
+  return weights.map((_, j) => (rw[j] < Math.floor(T / 2) && re[j] >= Math.ceil(T / 2) ? 'large-little' : rw[j] >= Math.ceil(T / 2) && re[j] < Math.floor(T / 2) ? 'small-much' : null));
+}
+
+async function check(page) {
+  const numbers = await readNumbers(page, TAG);
+  const state = await page.locator(TAG).evaluate((el) => el.state);
+  const inputs = await page.locator(TAG).evaluate((el) => JSON.parse(JSON.stringify(el.inputs)));
+  const T = inputs.words.length;
+  const i = state.query - 1;
+  const ref = reference(inputs.X, inputs.layers, Number(state.layer), i);
+  const w = byRole(numbers, 'key-weight');
+  const e = byRole(numbers, 'effect');
+  expect(w.length).toBe(T);
+  const scale = Math.max(...ref.effects);
+  w.forEach((n, j) => expectClose(n.value, ref.weights[j], 2e-5, `weight ${j + 1}`));
+  e.forEach((n, j) => expectClose(n.value, ref.effects[j], 1e-4 * (1 + scale), `effect ${j + 1}`));
+  // The heat map row of the query holds the same weights.
+  const hm = numbers.filter((n) => n.role === 'weight' && n.key.startsWith(`${i + 1}-`));
+  hm.forEach((n) => expectClose(n.value, ref.weights[Number(n.key.split('-')[1]) - 1], 2e-5, `A ${n.key}`));
+  for (const n of numbers) expectClose(n.shown, n.value, Math.abs(n.value) * 5e-3 + (n.role.startsWith('weight') ? 5.01e-3 : 5e-4), `${n.role}.${n.key} shown "${n.text}"`);
+  // The page marks the cases the reference finds.
+  const marked = await page.locator(`${TAG} .effects tbody tr`).evaluateAll((rows) => rows.map((r) => r.dataset.kind || null));
+  expect(marked).toEqual(kinds(ref.weights, ref.effects));
+  return { numbers, state, inputs, ref };
+}
+
+let env;
+beforeAll(async () => {
+  env = await startEnv();
+});
+afterAll(async () => {
+  await env?.close();
+});
+
+describe('part 2, chapter 9: what weights do and do not explain', () => {
+  test('default sentence: weights and effects match float64, and both kinds of case exist', async () => {
+    const opened = await openChapter(env, CH, TAG);
+    const { page } = opened;
+    const { inputs, state, ref } = await check(page);
+    expect(inputs.words).toEqual(['the', 'old', 'cat', 'sat', 'on', 'mats']);
+    // The default view (layer 2, "sat") already shows both kinds.
+    const k = kinds(ref.weights, ref.effects);
+    expect(k).toContain('large-little');
+    expect(k).toContain('small-much');
+    expect(state).toMatchObject({ layer: '2', query: 4 });
+    await expect(page.locator(`${TAG} .cases li[data-kind="large-little"]`).count()).resolves.toBeGreaterThan(0);
+    await expect(page.locator(`${TAG} .cases li[data-kind="small-much"]`).count()).resolves.toBeGreaterThan(0);
+    await expectAllLogged(page, TAG);
+    const kernels = await page.evaluate(() => [...new Set(window.__agCallLog.map((c) => c.kernel))]);
+    expect(kernels).toEqual(expect.arrayContaining(['multi_head_attention', 'norm']));
+    await expectClean(opened);
+    await opened.context.close();
+  });
+
+  test('find, layer, heat-map keys and the URL', async () => {
+    const opened = await openChapter(env, CH, TAG);
+    const { page } = opened;
+    await page.locator(`${TAG} [data-action="find"]`).click();
+    const s1 = await page.locator(TAG).evaluate((el) => el.state);
+    expect([s1.layer, s1.query]).not.toEqual(['2', 4]);
+    const { ref } = await check(page);
+    const k = kinds(ref.weights, ref.effects);
+    expect(k).toContain('large-little');
+    expect(k).toContain('small-much');
+    await page.locator(`${TAG} input[name="layer"][value="1"]`).check();
+    await page.locator(`${TAG} [data-cell="1-1"]`).focus();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    expect(await page.locator(TAG).evaluate((el) => [el.state.layer, el.state.query])).toEqual(['1', 2]);
+    const { numbers } = await check(page);
+    await expectAllLogged(page, TAG);
+    expect([urlParams(page).get('layer'), urlParams(page).get('query')]).toEqual(['1', '2']);
+    const copy = await openChapter(env, CH, TAG, { search: `${new URL(page.url()).search.replace(/&?seed=\d+/, '')}&seed=7` });
+    expect(await copy.page.locator(TAG).evaluate((el) => el.state.seed)).toBe(7);
+    await check(copy.page);
+    const same = await openChapter(env, CH, TAG, { search: new URL(page.url()).search });
+    expect((await readNumbers(same.page, TAG)).map((n) => n.value)).toEqual(numbers.map((n) => n.value));
+    await expectClean(copy);
+    await copy.context.close();
+    await same.context.close();
+    await expectClean(opened);
+    await opened.context.close();
+  });
+
+  test('predict, then reveal: the largest weight is not the largest change', async () => {
+    const opened = await openChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&layer=1&query=1` });
+    const { page } = opened;
+    await page.locator(`${TAG} .predict-choice[data-choice="yes"]`).click();
+    await expect(page.locator(`${TAG} .predict`).getAttribute('data-result')).resolves.toBe('wrong');
+    const { ref } = await check(page);
+    const am = (v) => v.indexOf(Math.max(...v));
+    expect(am(ref.weights)).not.toBe(am(ref.effects));
+    await expectClean(opened);
+    await opened.context.close();
+  });
+
+  test('exports the table and the bars', async () => {
+    const opened = await openChapter(env, CH, TAG);
+    const csv = (await exportFile(opened.page, TAG, 'csv')).bytes.toString('utf8').split('\r\n');
+    expect(csv[0]).toBe('layer,query,key,key_word,weight,change');
+    expect(csv.filter((l) => /^\d/.test(l)).length).toBe(6);
+    const svg = await exportFile(opened.page, TAG, 'svg');
+    expect(svg.bytes.toString('utf8')).toMatch(/^<svg/);
+    await expectClean(opened);
+    await opened.context.close();
+  });
+
+  test.each([
+    [1024, 'desktop'],
+    [375, 'phone-375'],
+    [320, 'phone-320'],
+  ])('fits %i px with no horizontal scrolling, light and dark', async (width, name) => {
+    const opened = await openChapter(env, CH, TAG, { width, height: 1000 });
+    const { page } = opened;
+    for (const scheme of ['light', 'dark']) {
+      await page.emulateMedia({ colorScheme: scheme });
+      expect(await overflow(page)).toBeLessThanOrEqual(0);
+      await screenshot(page.locator(`#ch-${CH}`), `part2-09-${name}-${scheme}`);
+    }
+    await expectClean(opened);
+    await opened.context.close();
+  });
+});

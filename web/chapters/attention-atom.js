@@ -1,0 +1,196 @@
+// <ag-attention-atom>: chapter 1, "The atom of attention". Four tokens of a
+// short sentence each send out a 2-D query q_i and a 2-D key k_j, drawn as
+// draggable points on one plane; the heat map is S = QKᵀ [N, N]. Hovering,
+// clicking or focusing a cell draws that pair of vectors (the others fade)
+// and writes its dot product term by term. Every number shown is a wasm
+// result: ag.matmul(Q, K, { transposeB: true }) for the grid, ag.dot of
+// one-element vectors for each term q_i,c k_j,c, and ag.dot(q_i, k_j).
+//
+//   <ag-attention-atom q="0.5,0.5;1,2;2,0.5;-1,1.5" k="0.5,-0.5;2,1.5;-1,1;2.5,-0.5" cell="3,2"></ag-attention-atom>
+import { select } from 'd3';
+import { AgWidget, defineWidget } from '../widget/base.js';
+import { h } from '../widget/dom.js';
+import { formatNumber } from '../widget/format.js';
+import { heatmap } from '../widget/heatmap.js';
+import { tex, texElement } from '../widget/math.js';
+import { arrowMarker, draggablePoint, plane } from '../widget/plot.js';
+import { defineState, matrix, vector } from '../widget/state.js';
+
+const TOKENS = ['the', 'cat', 'ate', 'fish'];
+const N = TOKENS.length;
+const D_K = 2;
+const EXTENT = 3;
+
+const fmt = (x) => formatNumber(x, 4);
+const pair = ([x, y]) => `(${fmt(x)}, ${fmt(y)})`;
+const paren = (x) => (x < 0 ? `(${fmt(x)})` : fmt(x));
+
+export class AgAttentionAtom extends AgWidget {
+  static title = 'The atom of attention';
+  static styles = ['styles/heatmap.css', 'styles/attention-atom.css'];
+  static stateDecl = defineState({
+    version: 1,
+    fields: {
+      q: matrix({ rows: N, cols: D_K, min: -EXTENT, max: EXTENT, default: [[0.5, 0.5], [1, 2], [2, 0.5], [-1, 1.5]] }),
+      k: matrix({ rows: N, cols: D_K, min: -EXTENT, max: EXTENT, default: [[0.5, -0.5], [2, 1.5], [-1, 1], [2.5, -0.5]] }),
+      // The highlighted cell (row i = query, column j = key), 1-based.
+      cell: vector({ length: 2, min: 1, max: N, integer: true, default: [3, 2] }),
+    },
+  });
+
+  #ui = null;
+
+  build(body) {
+    const predict = this.predict({
+      id: 'not-symmetric',
+      question: `Does \u201c${TOKENS[1]}\u201d look at \u201c${TOKENS[2]}\u201d exactly as strongly as \u201c${TOKENS[2]}\u201d looks at \u201c${TOKENS[1]}\u201d? In symbols: is S\u2082\u2083 = q\u2082\u00b7k\u2083 equal to S\u2083\u2082 = q\u2083\u00b7k\u2082?`,
+      choices: [
+        { value: 'equal', label: 'Yes, the same score' },
+        { value: 'different', label: 'No, they differ' },
+      ],
+      reveal: (_choice, ag) => {
+        const { q, k } = this.constructor.stateDecl.fields;
+        this.setState({ q: q.default, k: k.default, cell: [2, 3] });
+        const S = ag.matmul(tensor(q.default), tensor(k.default), { transposeB: true }).data;
+        const s23 = S[1 * N + 2];
+        const s32 = S[2 * N + 1];
+        return {
+          answer: s23 === s32 ? 'equal' : 'different',
+          explanation: `The module computed S\u2082\u2083 = q\u2082\u00b7k\u2083 = ${fmt(s23)} but S\u2083\u2082 = q\u2083\u00b7k\u2082 = ${fmt(s32)}. A token asks with its query and answers with its key, two different vectors, so the grid is not symmetric: who looks at whom has a direction.`,
+        };
+      },
+    });
+
+    // The plane: every query and key as a draggable point; the chosen pair as arrows.
+    const figure = h('div', { class: 'figure' });
+    const p = plane(figure, { extent: EXTENT, label: 'Queries q1 to q4 and keys k1 to k4 as points; drag them or use the arrow keys' });
+    const markQ = arrowMarker(p.svg, 'atom-arrow-q', 'marker-q');
+    const markK = arrowMarker(p.svg, 'atom-arrow-k', 'marker-k');
+    const arrows = p.layer('arrows');
+    const lineQ = arrows.append('line').attr('class', 'vec vec-q').attr('marker-end', markQ);
+    const lineK = arrows.append('line').attr('class', 'vec vec-k').attr('marker-end', markK);
+    const labels = p.layer('labels');
+    const handles = p.layer('handles');
+    const points = [];
+    for (const kind of ['q', 'k']) {
+      for (let r = 0; r < N; r += 1) {
+        const name = `${kind}${r + 1}`;
+        const label = labels.append('text').attr('class', `pt-label label-${kind}`).attr('aria-hidden', 'true');
+        label.append('tspan').text(kind);
+        label.append('tspan').attr('class', 'pt-sub').attr('dy', '0.3em').text(String(r + 1));
+        const handle = draggablePoint({
+          plane: p,
+          layer: handles,
+          name,
+          className: `handle-${kind}`,
+          get: () => this.state[kind][r],
+          set: (value, how) => {
+            const rows = this.state[kind].map((row, n) => (n === r ? value : [...row]));
+            const cell = [...this.state.cell];
+            if (kind === 'q') cell[0] = r + 1;
+            else cell[1] = r + 1;
+            this.setState({ [kind]: rows, cell });
+            if (how === 'key') this.announce(`${name} (${TOKENS[r]}) = ${pair(value)}; S${cell[0]}${cell[1]} = ${this.#ui.dot.textContent}`);
+          },
+          describe: (v) => `${name}, ${kind === 'q' ? 'query' : 'key'} of \u201c${TOKENS[r]}\u201d = ${pair(v)}`,
+        });
+        points.push({ kind, r, label, handle, node: select(handle.node) });
+      }
+    }
+
+    // The grid S = QKᵀ.
+    const grid = h('div', { class: 'grid-box' });
+    const hm = heatmap(grid, {
+      rows: TOKENS.map((t, i) => ({ label: 'q', sub: String(i + 1), note: t })),
+      cols: TOKENS.map((t, j) => ({ label: 'k', sub: String(j + 1), note: t })),
+      label: 'Scores S = Q K transposed: rows are queries, columns are keys',
+      legendTitle: 'score',
+      role: 'score',
+      describe: (i, j, text) => `S${i + 1}${j + 1}: query of \u201c${TOKENS[i]}\u201d with key of \u201c${TOKENS[j]}\u201d = ${text}`,
+      show: (el, value, o) => this.show(el, value, o),
+      onSelect: (i, j) => this.#select(i, j),
+      onActivate: (i, j) => this.#select(i, j),
+    });
+    const shapes = h(
+      'p',
+      { class: 'shapes' },
+      ['Q:[N,d_k]=[4,2]', 'K:[N,d_k]=[4,2]', 'S=QK^{\\top}:[N,N]=[4,4]'].map((t) => texElement(t, { className: 'shape' })),
+    );
+
+    // The chosen pair, term by term.
+    const num = (role, key) => h('span', { class: 'num', dataset: key === undefined ? { role } : { role, key } }, '\u2026');
+    const terms = [num('term', 1), num('term', 2)];
+    const dot = num('dot');
+    const heading = h('p', { class: 'pair-heading' });
+    const formula = h('div', { class: 'pair-formula' });
+    const products = h('span', { class: 'expr' });
+    const vectors = h('p', { class: 'pair-vectors' });
+    const detail = h(
+      'section',
+      { class: 'pair', 'aria-label': 'The chosen cell, term by term' },
+      heading,
+      vectors,
+      formula,
+      h('p', { class: 'line' }, '= ', products),
+      h('p', { class: 'line' }, '= ', terms[0], ' + ', terms[1]),
+      h('p', { class: 'line result' }, '= ', dot),
+    );
+
+    body.append(predict, h('div', { class: 'layout' }, figure, h('div', { class: 'right' }, shapes, grid)), detail);
+    this.#ui = { p, lineQ, lineK, points, hm, terms, dot, heading, formula, products, vectors };
+  }
+
+  #select(i, j) {
+    const [ci, cj] = this.state.cell;
+    if (ci === i + 1 && cj === j + 1) return;
+    this.setState({ cell: [i + 1, j + 1] });
+  }
+
+  render(ag, { q, k, cell }) {
+    const ui = this.#ui;
+    const S = ag.matmul(tensor(q), tensor(k), { transposeB: true }).data;
+    const rows = Array.from({ length: N }, (_, i) => S.subarray(i * N, (i + 1) * N));
+    const i = cell[0] - 1;
+    const j = cell[1] - 1;
+    ui.hm.update(rows, { selected: [i, j] });
+
+    const qi = q[i];
+    const kj = k[j];
+    // Each term q_i,c k_j,c is a one-element dot product; a negative second term is bracketed.
+    ui.terms.forEach((el, c) => this.show(el, ag.dot([qi[c]], [kj[c]]), c ? { format: paren } : {}));
+    this.show(ui.dot, ag.dot(qi, kj));
+    ui.heading.textContent = `Row ${i + 1} asks with the query of \u201c${TOKENS[i]}\u201d; column ${j + 1} answers with the key of \u201c${TOKENS[j]}\u201d.`;
+    ui.vectors.textContent = `q${sub(i + 1)} = ${pair(qi)},  k${sub(j + 1)} = ${pair(kj)}`;
+    tex(ui.formula, `\\begin{aligned}S_{${i + 1}${j + 1}} &= q_{${i + 1}}\\cdot k_{${j + 1}}\\\\ &= q_{${i + 1},1}\\,k_{${j + 1},1} + q_{${i + 1},2}\\,k_{${j + 1},2}\\end{aligned}`, { display: true });
+    ui.products.textContent = `${fmt(qi[0])}\u00d7${paren(kj[0])} + ${paren(qi[1])}\u00d7${paren(kj[1])}`;
+    this.#draw(q, k, i, j);
+  }
+
+  #draw(q, k, i, j) {
+    const { p, lineQ, lineK, points } = this.#ui;
+    const o = [p.x(0), p.y(0)];
+    lineQ.attr('x1', o[0]).attr('y1', o[1]).attr('x2', p.x(q[i][0])).attr('y2', p.y(q[i][1]));
+    lineK.attr('x1', o[0]).attr('y1', o[1]).attr('x2', p.x(k[j][0])).attr('y2', p.y(k[j][1]));
+    for (const pt of points) {
+      const v = (pt.kind === 'q' ? q : k)[pt.r];
+      const chosen = pt.kind === 'q' ? pt.r === i : pt.r === j;
+      pt.handle.update();
+      pt.node.classed('is-faded', !chosen);
+      pt.label.classed('is-faded', !chosen).attr('x', p.x(v[0]) + 8).attr('y', p.y(v[1]) - 9);
+    }
+  }
+
+  figure() {
+    return this.#ui ? this.#ui.hm.node : null;
+  }
+}
+
+function tensor(rows) {
+  return { data: Float32Array.from(rows.flat()), shape: [rows.length, rows[0].length] };
+}
+
+function sub(n) {
+  return String(n).replace(/\d/g, (d) => '\u2080\u2081\u2082\u2083\u2084\u2085\u2086\u2087\u2088\u2089'[d]);
+}
+
+defineWidget('ag-attention-atom', AgAttentionAtom);

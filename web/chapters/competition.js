@@ -1,0 +1,211 @@
+// <ag-competition>: part 2, chapter 5, "Competition through the shared
+// denominator". Four logit sliders; one logit s_j is raised by δ and every
+// weight is recomputed: α_j rises, every other α_i falls. The softmax
+// Jacobian J_ij = ∂α_i/∂s_j = α_i(δ_ij − α_j) is a live heat map (hover or
+// focus a cell for its formula; click or Enter picks the column, i.e. the
+// logit to raise), with its row sums, which are zero. Every number shown is a
+// wasm result: ag.softmax (weights before and after), ag.weightedSum (the
+// changes α' − α as 1·α' + (−1)·α), ag.softmaxJacobian (J), ag.matmul(J, 1)
+// (the row sums), ag.dot of one-element vectors (the linear prediction J_ij·δ).
+//
+//   <ag-competition s="1,0.5,0,-0.5" j="2" delta="1"></ag-competition>
+import { AgWidget, defineWidget } from '../widget/base.js';
+import { h, symbol } from '../widget/dom.js';
+import { formatNumber } from '../widget/format.js';
+import { heatmap } from '../widget/heatmap.js';
+import { texElement } from '../widget/math.js';
+import { defineState, number, vector } from '../widget/state.js';
+
+const T = 4;
+const LIMIT = 6;
+const ONES_COL = Array.from({ length: T }, () => [1]);
+
+const fmt = (x) => formatNumber(x, 4);
+const sub = (j) => String.fromCharCode(0x2080 + j);
+
+export class AgCompetition extends AgWidget {
+  static title = 'Competition through the shared denominator';
+  static styles = ['styles/heatmap.css', 'styles/competition.css'];
+  static stateDecl = defineState({
+    version: 1,
+    fields: {
+      s: vector({ length: T, min: -LIMIT, max: LIMIT, default: [1, 0.5, 0, -0.5] }),
+      j: number({ min: 1, max: T, integer: true, default: 1 }), // the logit that is raised
+      delta: number({ min: -3, max: 3, default: 1 }),
+    },
+  });
+
+  #ui = null;
+  #J = null; // last Jacobian rows (wasm results), for the hover readout
+  #alpha = null;
+
+  build(body) {
+    const predict = this.predict({
+      id: 'raise-one',
+      question: 'With the logits (1, 0.5, 0, \u22120.5), raise s\u2081 by 1 and leave s\u2083 alone. What happens to \u03b1\u2083?',
+      choices: [
+        { value: 'up', label: 'It rises' },
+        { value: 'same', label: 'It stays the same' },
+        { value: 'down', label: 'It falls' },
+      ],
+      reveal: (_choice, ag) => {
+        const s = [1, 0.5, 0, -0.5];
+        this.setState({ s, j: 1, delta: 1 });
+        const before = ag.softmax(s).data;
+        const after = ag.softmax([2, 0.5, 0, -0.5]).data;
+        const answer = after[2] < before[2] ? 'down' : after[2] > before[2] ? 'up' : 'same';
+        return {
+          answer,
+          explanation: `\u03b1\u2083 goes from ${fmt(before[2])} to ${fmt(after[2])}. Its numerator exp(s\u2083) did not change, but the denominator grew with exp(s\u2081), so \u03b1\u2083 shrinks; so do \u03b1\u2082 and \u03b1\u2084.`,
+        };
+      },
+    });
+
+    const sliders = Array.from({ length: T }, (_, k) => {
+      const id = `cp-s${k + 1}`;
+      const input = h('input', { type: 'range', min: -LIMIT, max: LIMIT, step: 0.1, class: 'slider', id, dataset: { logit: k + 1 } });
+      const out = h('output', { class: 's-value', for: id });
+      input.addEventListener('input', () => {
+        const s = this.state.s;
+        s[k] = Number(input.value);
+        this.setState({ s });
+        this.announce(`s${sub(k + 1)} = ${fmt(s[k])}; weights ${this.#ui.alpha.map((el) => el.textContent).join(', ')}`);
+      });
+      return { input, out, row: h('div', { class: 'slider-row' }, h('label', { for: id, class: 's-label' }, symbol('s', k + 1)), input, out) };
+    });
+    const raiseSelect = h('select', { class: 'raise', id: 'cp-raise' }, Array.from({ length: T }, (_, k) => h('option', { value: k + 1 }, `s${sub(k + 1)}`)));
+    raiseSelect.addEventListener('change', () => this.setState({ j: Number(raiseSelect.value) }));
+    const deltaInput = h('input', { type: 'range', min: -3, max: 3, step: 0.1, class: 'slider delta', id: 'cp-delta' });
+    const deltaOut = h('output', { class: 's-value', for: 'cp-delta' });
+    deltaInput.addEventListener('input', () => this.setState({ delta: Number(deltaInput.value) }));
+    const controls = h(
+      'fieldset',
+      { class: 'logits' },
+      h('legend', {}, 'Logits'),
+      sliders.map((x) => x.row),
+      h('div', { class: 'raise-row' }, h('label', { for: 'cp-raise' }, 'Raise '), raiseSelect, h('label', { for: 'cp-delta' }, ' by \u03b4 ='), deltaInput, deltaOut),
+    );
+
+    const num = (role, key) => h('span', { class: 'num', dataset: key === undefined ? { role } : { role, key } }, '\u2026');
+    const alpha = Array.from({ length: T }, (_, i) => num('alpha', i + 1));
+    const after = Array.from({ length: T }, (_, i) => num('alpha-after', i + 1));
+    const change = Array.from({ length: T }, (_, i) => num('change', i + 1));
+    const linear = Array.from({ length: T }, (_, i) => num('linear', i + 1));
+    const afterHead = h('span', {});
+    const table = h(
+      'table',
+      { class: 'weights' },
+      h('caption', {}, 'Every weight before and after the raise'),
+      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'i'), h('th', { scope: 'col' }, '\u03b1\u1d62'), h('th', { scope: 'col' }, '\u03b1\u1d62 after ', afterHead), h('th', { scope: 'col' }, 'change'), h('th', { scope: 'col' }, 'J\u1d62\u2c7c\u00b7\u03b4'))),
+      h('tbody', {}, alpha.map((_, i) => h('tr', { dataset: { row: i + 1 } }, h('th', { scope: 'row' }, String(i + 1)), h('td', {}, alpha[i]), h('td', {}, after[i]), h('td', { class: 'c-change' }, change[i]), h('td', {}, linear[i])))),
+    );
+
+    const grid = h('div', { class: 'grid-box' });
+    const hm = heatmap(grid, {
+      rows: Array.from({ length: T }, (_, i) => ({ label: '\u03b1', sub: String(i + 1) })),
+      cols: Array.from({ length: T }, (_, j) => ({ label: 's', sub: String(j + 1) })),
+      label: 'Softmax Jacobian: row i is the weight alpha_i, column j the logit s_j; press Enter on a cell to raise that column\u2019s logit',
+      legendTitle: '\u2202\u03b1\u1d62/\u2202s\u2c7c',
+      role: 'jacobian',
+      format: (v) => formatNumber(v, 2),
+      describe: (i, j, text) => `d alpha${i + 1} / d s${j + 1} = ${text}`,
+      show: (el, value, o) => this.show(el, value, o),
+      onSelect: (i, j) => this.#readout(i, j),
+      onActivate: (i, j) => {
+        this.setState({ j: j + 1 });
+        this.#readout(i, j);
+      },
+    });
+    const rowSums = Array.from({ length: T }, (_, i) => num('row-sum', i + 1));
+    const sums = h(
+      'div',
+      { class: 'row-sums' },
+      h('p', { class: 'sums-title' }, 'Row sums \u03a3\u2c7c J\u1d62\u2c7c (J times a column of ones):'),
+      h('ul', {}, rowSums.map((el, i) => h('li', {}, `row ${i + 1}: `, el))),
+      h('p', { class: 'sums-note' }, 'Zero up to float32 rounding: moving every logit together moves no weight.'),
+    );
+    const readout = h('p', { class: 'readout', 'aria-live': 'off' });
+    const readAlphaI = num('read-alpha-i');
+    const readAlphaJ = num('read-alpha-j');
+    const readJ = num('read-j');
+
+    const formulas = h(
+      'div',
+      { class: 'formulas' },
+      texElement('\\alpha_i=\\frac{\\exp(s_i)}{\\sum_k \\exp(s_k)}', { display: true }),
+      texElement('J_{ij}=\\frac{\\partial \\alpha_i}{\\partial s_j}=\\alpha_i(\\delta_{ij}-\\alpha_j)', { display: true }),
+    );
+    body.append(
+      predict,
+      h(
+        'div',
+        { class: 'layout' },
+        h('div', { class: 'left' }, controls, table, formulas),
+        h('div', { class: 'right' }, grid, h('div', { class: 'cell-read' }, readout, h('p', { class: 'read-nums' }, 'with \u03b1\u1d62 = ', readAlphaI, ', \u03b1\u2c7c = ', readAlphaJ, ', value ', readJ)), sums),
+      ),
+    );
+    this.#ui = { sliders, raiseSelect, deltaInput, deltaOut, alpha, after, change, linear, afterHead, hm, rowSums, readout, readAlphaI, readAlphaJ, readJ, selected: [0, 0] };
+  }
+
+  syncControls({ s, j, delta }) {
+    const ui = this.#ui;
+    if (!ui) return;
+    ui.sliders.forEach(({ input, out }, k) => {
+      if (Number(input.value) !== s[k]) input.value = String(s[k]);
+      input.setAttribute('aria-valuetext', `s${sub(k + 1)} = ${fmt(s[k])}`);
+      out.textContent = fmt(s[k]);
+    });
+    ui.raiseSelect.value = String(j);
+    if (Number(ui.deltaInput.value) !== delta) ui.deltaInput.value = String(delta);
+    ui.deltaInput.setAttribute('aria-valuetext', `delta = ${fmt(delta)}`);
+    ui.deltaOut.textContent = fmt(delta);
+    ui.afterHead.textContent = `(s${sub(j)} ${delta < 0 ? '\u2212' : '+'} ${fmt(Math.abs(delta))})`;
+  }
+
+  render(ag, { s, j, delta }) {
+    const ui = this.#ui;
+    const a = ag.softmax(s).data;
+    this.#alpha = a;
+    a.forEach((x, i) => this.show(ui.alpha[i], x));
+    // The raised logits s + δ e_j, by the module (a weighted sum of two rows).
+    const unit = s.map((_, k) => (k === j - 1 ? 1 : 0));
+    const raised = ag.weightedSum([1, delta], [s, unit]).data;
+    const b = ag.softmax(raised).data;
+    b.forEach((x, i) => this.show(ui.after[i], x));
+    const d = ag.weightedSum([1, -1], [b, a]).data;
+    d.forEach((x, i) => this.show(ui.change[i], x));
+    ui.change.forEach((el, i) => {
+      el.parentElement.classList.toggle('is-up', d[i] > 0);
+      el.parentElement.classList.toggle('is-down', d[i] < 0);
+    });
+
+    const J = ag.softmaxJacobian(a);
+    const rows = Array.from({ length: T }, (_, i) => J.data.subarray(i * T, (i + 1) * T));
+    this.#J = rows;
+    rows.forEach((row, i) => this.show(ui.linear[i], ag.dot([row[j - 1]], [delta])));
+    const sel = [ui.selected[0], j - 1];
+    ui.hm.update(rows, { selected: sel });
+    const sums = ag.matmul(J, ONES_COL).data;
+    sums.forEach((x, i) => this.show(ui.rowSums[i], x));
+    this.#readout(...sel);
+  }
+
+  #readout(i, j) {
+    const ui = this.#ui;
+    if (!this.#J) return;
+    ui.selected = [i, j];
+    const same = i === j;
+    ui.readout.textContent = same
+      ? `\u2202\u03b1${sub(i + 1)}/\u2202s${sub(j + 1)} = \u03b1${sub(i + 1)}(1 \u2212 \u03b1${sub(j + 1)}): a weight grows with its own logit.`
+      : `\u2202\u03b1${sub(i + 1)}/\u2202s${sub(j + 1)} = \u2212\u03b1${sub(i + 1)}\u03b1${sub(j + 1)}: raising s${sub(j + 1)} takes weight from \u03b1${sub(i + 1)}.`;
+    this.show(ui.readAlphaI, this.#alpha[i]);
+    this.show(ui.readAlphaJ, this.#alpha[j]);
+    this.show(ui.readJ, this.#J[i][j]);
+  }
+
+  figure() {
+    return this.#ui ? this.#ui.hm.node : null;
+  }
+}
+
+defineWidget('ag-competition', AgCompetition);

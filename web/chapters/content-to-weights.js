@@ -1,0 +1,396 @@
+// <ag-content-to-weights>: part 2, chapter 7, "From content to weights".
+// A short sentence; each word's embedding is drawn by ag.random.normal from a
+// seed made of the word (web/chapters/sentence.js), so X [T, d_model] with
+// d_model = 4. Three projections W_Q, W_K, W_V [4, 2] turn X into Q, K, V
+// [T, 2] (ag.matmul); ag.attention gives the scores QKᵀ/√d_k, the weights
+// softmax(scores) (row-stochastic: row sums by ag.dot with a row of ones)
+// and Y = AV. The learner steps through the pipeline (buttons or keys),
+// drags the rows of W_Q, W_K or W_V in their 2-D output space (mouse or arrow
+// keys), picks a query row in the heat maps and edits the sentence.
+//
+//   <ag-content-to-weights step="5" query="2"></ag-content-to-weights>
+import { AgWidget, defineWidget } from '../widget/base.js';
+import { h } from '../widget/dom.js';
+import { formatNumber } from '../widget/format.js';
+import { heatmap } from '../widget/heatmap.js';
+import { texElement } from '../widget/math.js';
+import { arrowMarker, draggablePoint, plane } from '../widget/plot.js';
+import { choice, defineState, matrix, number, vector } from '../widget/state.js';
+import { MAX_CODE, MAX_WORDS, MIN_WORDS, matrixTable, packSentence, parseSentence, rowsOf, shapeText, unpackSentence, wordVector } from './sentence.js';
+
+const D_MODEL = 4;
+const D_K = 2;
+const W_MAX = 3;
+const DEFAULT_WORDS = ['the', 'cat', 'ate', 'the', 'fish'];
+const DEFAULT_W = {
+  wq: [[1, 0.5], [0, 1], [-1, 0.5], [0.5, -1]],
+  wk: [[1, 0], [0.5, 1], [-1, 1], [0, -0.5]],
+  wv: [[1, 0], [0, 1], [0.5, 0.5], [-0.5, 0.5]],
+};
+const MATS = [
+  { id: 'wq', name: 'W_Q', short: 'Q', label: 'W_Q' },
+  { id: 'wk', name: 'W_K', short: 'K', label: 'W_K' },
+  { id: 'wv', name: 'W_V', short: 'V', label: 'W_V' },
+];
+const STEPS = [
+  { n: 1, title: 'Embeddings X' },
+  { n: 2, title: 'Projections Q, K, V' },
+  { n: 3, title: 'Scores QK\u1d40/\u221ad\u2096' },
+  { n: 4, title: 'Weights softmax(\u00b7)' },
+  { n: 5, title: 'Output Y = AV' },
+];
+
+const fmt = (x) => formatNumber(x, 3);
+
+export class AgContentToWeights extends AgWidget {
+  static title = 'From content to weights';
+  static styles = ['styles/heatmap.css', 'styles/content-to-weights.css'];
+  static stateDecl = defineState({
+    version: 1,
+    fields: {
+      words: vector({ minLength: MIN_WORDS, maxLength: MAX_WORDS, min: 1, max: MAX_CODE, integer: true, default: packSentence(DEFAULT_WORDS) }),
+      wq: matrix({ rows: D_MODEL, cols: D_K, min: -W_MAX, max: W_MAX, default: DEFAULT_W.wq }),
+      wk: matrix({ rows: D_MODEL, cols: D_K, min: -W_MAX, max: W_MAX, default: DEFAULT_W.wk }),
+      wv: matrix({ rows: D_MODEL, cols: D_K, min: -W_MAX, max: W_MAX, default: DEFAULT_W.wv }),
+      edit: choice({ values: ['wq', 'wk', 'wv'], default: 'wq' }),
+      step: number({ min: 1, max: STEPS.length, integer: true, default: 5 }),
+      query: number({ min: 1, max: MAX_WORDS, integer: true, default: 2 }),
+    },
+  });
+
+  #ui = null;
+  #built = null; // the sentence the tables and heat maps were made for
+  #last = null; // the last results, for the heat-map readout and tests
+
+  build(body) {
+    const predict = this.predict({
+      id: 'same-word-same-row',
+      question: '\u201cthe cat ate the fish\u201d has \u201cthe\u201d twice. With these embeddings (no position information), will the two \u201cthe\u201d rows of the weight matrix be identical?',
+      choices: [
+        { value: 'identical', label: 'Identical' },
+        { value: 'different', label: 'Different' },
+      ],
+      reveal: (_choice, ag) => {
+        this.setState({ words: packSentence(DEFAULT_WORDS), step: 4, query: 1 });
+        const { wq, wk, wv } = this.state;
+        const X = embed(ag, DEFAULT_WORDS);
+        const A = ag.attention(ag.matmul(X, wq), ag.matmul(X, wk), ag.matmul(X, wv), { returnWeights: true }).weights;
+        const T = DEFAULT_WORDS.length;
+        const r1 = A.data.subarray(0, T);
+        const r4 = A.data.subarray(3 * T, 4 * T);
+        const same = r1.every((x, j) => x === r4[j]);
+        return {
+          answer: same ? 'identical' : 'different',
+          explanation: `Same word, same embedding, same query: row 1 and row 4 are equal entry for entry (the weight of \u201ccat\u201d is ${fmt(r1[1])} in both). Nothing in X says where a word stands, so attention alone cannot tell the two apart.`,
+        };
+      },
+    });
+
+    // The sentence.
+    const input = h('input', { type: 'text', class: 'sentence-input', 'aria-label': 'Sentence (2 to 6 words of letters a to z)', spellcheck: 'false', autocomplete: 'off' });
+    const apply = () => {
+      const read = parseSentence(input.value);
+      if (read.error) {
+        this.note(read.error);
+        input.setAttribute('aria-invalid', 'true');
+        return;
+      }
+      input.removeAttribute('aria-invalid');
+      this.setState({ words: packSentence(read.words), query: Math.min(this.state.query, read.words.length) });
+    };
+    input.addEventListener('change', apply);
+    input.addEventListener('keydown', (e) => {
+      if (e.key === 'Enter') apply();
+    });
+    const sentence = h('div', { class: 'sentence' }, h('label', { class: 'sentence-label' }, 'Sentence ', input), h('span', { class: 'hint' }, 'each word gets its own fixed random vector'));
+
+    // The stepper.
+    const stepButtons = STEPS.map((s) => {
+      const b = h('button', { type: 'button', class: 'step-button', dataset: { step: s.n } }, `${s.n}. ${s.title}`);
+      b.addEventListener('click', () => this.setState({ step: s.n }));
+      return b;
+    });
+    const back = h('button', { type: 'button', class: 'step-nav', dataset: { nav: 'back' } }, '\u25c0 Back');
+    const next = h('button', { type: 'button', class: 'step-nav', dataset: { nav: 'next' } }, 'Next \u25b6');
+    back.addEventListener('click', () => this.setState({ step: Math.max(1, this.state.step - 1) }));
+    next.addEventListener('click', () => this.setState({ step: Math.min(STEPS.length, this.state.step + 1) }));
+    const stepper = h('nav', { class: 'stepper', 'aria-label': 'Steps from X to Y' }, back, h('div', { class: 'step-list' }, stepButtons), next);
+    stepper.addEventListener('keydown', (e) => {
+      if (e.target instanceof HTMLButtonElement && (e.key === 'ArrowRight' || e.key === 'ArrowLeft')) {
+        e.preventDefault();
+        const s = this.state.step + (e.key === 'ArrowRight' ? 1 : -1);
+        this.setState({ step: Math.max(1, Math.min(STEPS.length, s)) });
+      }
+    });
+
+    // The projection plane: the rows of the chosen W, draggable.
+    const radios = h(
+      'div',
+      { class: 'edit-choice', role: 'radiogroup', 'aria-label': 'Matrix to edit' },
+      MATS.map((m) => {
+        const r = h('input', { type: 'radio', name: 'edit', value: m.id });
+        r.addEventListener('change', () => r.checked && this.setState({ edit: m.id }));
+        return h('label', { class: 'radio' }, r, ` ${m.label}`);
+      }),
+    );
+    const figW = h('div', { class: 'figure' });
+    const pW = plane(figW, { extent: W_MAX, label: 'Rows of the projection matrix in its 2-D output space; drag them or use the arrow keys' });
+    const rowArrows = pW.layer('rows');
+    const mark = arrowMarker(pW.svg, 'arrow-w', 'marker-w');
+    const rowLines = Array.from({ length: D_MODEL }, () => rowArrows.append('line').attr('class', 'vec vec-w').attr('marker-end', mark));
+    const rowLabels = Array.from({ length: D_MODEL }, (_, c) => rowArrows.append('text').attr('class', 'vec-label').text(`r${c + 1}`));
+    const handles = Array.from({ length: D_MODEL }, (_, c) =>
+      draggablePoint({
+        plane: pW,
+        layer: pW.layer('handles'),
+        name: `r${c + 1}`,
+        className: 'handle-w',
+        get: () => this.state[this.state.edit][c],
+        set: (value, how) => {
+          const id = this.state.edit;
+          const m = this.state[id];
+          m[c] = value;
+          this.setState({ [id]: m });
+          if (how === 'key') this.announce(`${MATS.find((x) => x.id === id).label} row ${c + 1} = (${value.map(fmt).join(', ')})`);
+        },
+        describe: (v) => `row ${c + 1} = (${v.map(fmt).join(', ')})`,
+      }),
+    );
+    const figQK = h('div', { class: 'figure' });
+    const pQK = plane(figQK, { extent: 6, label: 'The queries and keys in d_k = 2: the selected query and every key' });
+    const qkLayer = pQK.layer('qk');
+    const planes = h(
+      'div',
+      { class: 'planes' },
+      h('section', { class: 'plane-box', 'aria-label': 'Projection rows' }, h('h3', {}, 'Drag the rows of a projection'), radios, figW, h('p', { class: 'hint' }, 'Row c of W says where embedding coordinate c sends a token in the 2-D space of queries, keys or values.')),
+      h('section', { class: 'plane-box', 'aria-label': 'Queries and keys' }, h('h3', {}, 'The selected query and the keys'), figQK, h('p', { class: 'hint' }, 'A key far along the query\u2019s direction gets a large score.')),
+    );
+
+    // The steps.
+    const panels = {
+      x: h('section', { class: 'panel', dataset: { step: 1 } }),
+      qkv: h('section', { class: 'panel', dataset: { step: 2 } }),
+      s: h('section', { class: 'panel', dataset: { step: 3 } }),
+      a: h('section', { class: 'panel', dataset: { step: 4 } }),
+      y: h('section', { class: 'panel', dataset: { step: 5 } }),
+    };
+    const num = (role, key) => h('span', { class: 'num', dataset: key === undefined ? { role } : { role, key } }, '\u2026');
+    const shapes = {};
+    const shapeLine = (id, tex) => {
+      shapes[id] = h('p', { class: 'shape-line', dataset: { shape: id } });
+      return h('div', { class: 'formula' }, texElement(tex, { display: true }), shapes[id]);
+    };
+    panels.x.append(h('h3', {}, '1. The embeddings X'), shapeLine('x', 'X=\\begin{bmatrix}x_1\\\\ \\vdots\\\\ x_T\\end{bmatrix}\\in\\mathbb{R}^{T\\times d_{\\text{model}}}'));
+    panels.qkv.append(h('h3', {}, '2. Three projections'), shapeLine('qkv', 'Q=XW_Q,\\quad K=XW_K,\\quad V=XW_V'));
+    panels.s.append(h('h3', {}, '3. The scores'), shapeLine('s', 'S=\\frac{QK^{\\top}}{\\sqrt{d_k}},\\qquad S_{ij}=\\frac{q_i\\cdot k_j}{\\sqrt{d_k}}'));
+    const rowSumBox = h('div', { class: 'rowsums' });
+    panels.a.append(h('h3', {}, '4. The weights'), shapeLine('a', 'A_{ij}=\\frac{\\exp(S_{ij})}{\\sum_{k}\\exp(S_{ik})},\\qquad A_{ij}\\ge 0,\\quad \\sum_{j}A_{ij}=1'));
+    panels.y.append(h('h3', {}, '5. The output'), shapeLine('y', 'Y=AV,\\qquad y_i=\\sum_{j}A_{ij}\\,v_j'));
+    const readScore = num('readout-score');
+    const readWeight = num('readout-weight');
+    const readText = h('span', { class: 'readout-text' });
+    const readout = h('p', { class: 'readout' }, readText, ': score ', readScore, ', weight ', readWeight);
+    const hmBoxS = h('div', { class: 'hm-box' });
+    const hmBoxA = h('div', { class: 'hm-box' });
+    const tables = { x: h('div', { class: 'tables' }), qkv: h('div', { class: 'tables' }), y: h('div', { class: 'tables' }) };
+    panels.x.append(tables.x);
+    panels.qkv.append(tables.qkv);
+    panels.s.append(hmBoxS);
+    panels.a.append(hmBoxA, rowSumBox);
+    panels.y.append(tables.y, h('p', { class: 'line' }, h('span', { class: 'lbl' }, 'Selected row: '), h('span', { class: 'expr', dataset: { role: 'y-label' } }), ' = (', num('y-selected', 1), ', ', num('y-selected', 2), ')'));
+    const steps = h('div', { class: 'steps' }, Object.values(panels));
+
+    body.append(predict, sentence, stepper, readout, steps, planes);
+    this.#ui = { readScore, readWeight, readText, input, stepButtons, back, next, radios, pW, rowLines, rowLabels, handles, pQK, qkLayer, panels, shapes, tables, hmBoxS, hmBoxA, rowSumBox, readout, steps };
+  }
+
+  syncControls(state) {
+    const ui = this.#ui;
+    const words = unpackSentence(state.words);
+    if (this.shadowRoot.activeElement !== ui.input) ui.input.value = words.join(' ');
+    ui.stepButtons.forEach((b, i) => {
+      if (i + 1 === state.step) b.setAttribute('aria-current', 'step');
+      else b.removeAttribute('aria-current');
+    });
+    ui.back.disabled = state.step === 1;
+    ui.next.disabled = state.step === STEPS.length;
+    for (const r of ui.radios.querySelectorAll('input')) r.checked = r.value === state.edit;
+    for (const p of Object.values(ui.panels)) p.hidden = Number(p.dataset.step) > state.step;
+  }
+
+  /** (Re)makes the tables and heat maps for a sentence of T tokens. */
+  #rebuild(words) {
+    const ui = this.#ui;
+    const T = words.length;
+    const label = (i) => `${i + 1} ${words[i]}`;
+    const rows = words.map((_, i) => label(i));
+    ui.tables.x.replaceChildren();
+    ui.tables.qkv.replaceChildren();
+    ui.tables.y.replaceChildren();
+    ui.hmBoxS.replaceChildren();
+    ui.hmBoxA.replaceChildren();
+    ui.rowSumBox.replaceChildren();
+    const tX = matrixTable({ caption: 'X', rows, cols: D_MODEL, role: 'x' });
+    const tQ = matrixTable({ caption: 'Q', rows, cols: D_K, role: 'q' });
+    const tK = matrixTable({ caption: 'K', rows, cols: D_K, role: 'k' });
+    const tV = matrixTable({ caption: 'V', rows, cols: D_K, role: 'v' });
+    const tY = matrixTable({ caption: 'Y', rows, cols: D_K, role: 'y' });
+    ui.tables.x.append(tX.element);
+    ui.tables.qkv.append(tQ.element, tK.element, tV.element);
+    ui.tables.y.append(tY.element);
+    const heads = (sym) => words.map((w, i) => ({ label: sym, sub: String(i + 1), note: w }));
+    const select = (i) => this.setState({ query: i + 1 });
+    const hmS = heatmap(ui.hmBoxS, {
+      rows: heads('q'),
+      cols: heads('k'),
+      label: 'Scores S; choose a row to select that query',
+      role: 'score',
+      legendTitle: 'score',
+      describe: (i, j, text) => `S${i + 1}${j + 1}, \u201c${words[i]}\u201d looking at \u201c${words[j]}\u201d: ${text}`,
+      show: (el, value, o) => this.show(el, value, o),
+      onSelect: (i, j) => this.#readout(i, j),
+      onActivate: select,
+    });
+    const hmA = heatmap(ui.hmBoxA, {
+      rows: heads('q'),
+      cols: heads('k'),
+      label: 'Weights A; choose a row to select that query',
+      role: 'weight',
+      legendTitle: 'weight',
+      describe: (i, j, text) => `A${i + 1}${j + 1}, \u201c${words[i]}\u201d looking at \u201c${words[j]}\u201d: ${text}`,
+      show: (el, value, o) => this.show(el, value, o),
+      onSelect: (i, j) => this.#readout(i, j),
+      onActivate: select,
+    });
+    const sums = words.map((w, i) => h('span', { class: 'num', dataset: { role: 'row-sum', key: i + 1 } }, '\u2026'));
+    ui.rowSumBox.append(h('p', { class: 'lbl' }, 'Row sums \u03a3\u2c7c A\u1d62\u2c7c:'), h('ul', { class: 'sum-list' }, sums.map((s, i) => h('li', {}, `${label(i)}: `, s))));
+    this.#built = { key: words.join(' '), T, tX, tQ, tK, tV, tY, hmS, hmA, sums };
+  }
+
+  render(ag, state) {
+    const ui = this.#ui;
+    const words = unpackSentence(state.words);
+    if (words.some((w) => w === '')) throw new Error('The sentence in the link is not readable; showing nothing.');
+    if (!this.#built || this.#built.key !== words.join(' ')) this.#rebuild(words);
+    const b = this.#built;
+    const T = words.length;
+    const qi = Math.min(state.query, T) - 1;
+
+    const X = embed(ag, words);
+    const Q = ag.matmul(X, state.wq);
+    const K = ag.matmul(X, state.wk);
+    const V = ag.matmul(X, state.wv);
+    const att = ag.attention(Q, K, V, { returnScores: true, returnWeights: true });
+    const S = rowsOf(att.scores, T, T);
+    const A = rowsOf(att.weights, T, T);
+    const Y = rowsOf(att.output, D_K, T);
+    const ones = new Array(T).fill(1);
+
+    b.tX.fill(X, this.show.bind(this), { digits: 3 });
+    b.tQ.fill(rowsOf(Q, D_K, T), this.show.bind(this), { digits: 3 });
+    b.tK.fill(rowsOf(K, D_K, T), this.show.bind(this), { digits: 3 });
+    b.tV.fill(rowsOf(V, D_K, T), this.show.bind(this), { digits: 3 });
+    b.tY.fill(Y, this.show.bind(this), { digits: 3 });
+    b.hmS.update(S, { selected: [qi, 0] });
+    b.hmA.update(A, { selected: [qi, argmax(A[qi])] });
+    A.forEach((row, i) => this.show(b.sums[i], ag.dot(row, ones), { digits: 6 }));
+    const ySel = this.shadowRoot.querySelectorAll('[data-role="y-selected"]');
+    ySel.forEach((el, c) => this.show(el, Y[qi][c], { digits: 3 }));
+    this.shadowRoot.querySelector('[data-role="y-label"]').textContent = `y${sub(qi + 1)} (\u201c${words[qi]}\u201d)`;
+    for (const tr of this.shadowRoot.querySelectorAll('.mat tbody tr')) tr.classList.remove('is-selected');
+    for (const t of [b.tX, b.tQ, b.tK, b.tV, b.tY]) t.cells[qi][0].parentElement.classList.add('is-selected');
+
+    const dModel = D_MODEL;
+    ui.shapes.x.textContent = `X: ${shapeText([T, dModel])} (T = ${T} tokens, d_model = ${dModel})`;
+    ui.shapes.qkv.textContent = `${shapeText([T, dModel])} \u00b7 ${shapeText([dModel, D_K])} \u2192 ${shapeText([T, D_K])} each (d_k = d_v = ${D_K})`;
+    ui.shapes.s.textContent = `Q ${shapeText([T, D_K])} \u00b7 K\u1d40 ${shapeText([D_K, T])} \u2192 S ${shapeText([T, T])}, divided by \u221a${D_K}`;
+    ui.shapes.a.textContent = `softmax along each row: A ${shapeText([T, T])}, row-stochastic`;
+    ui.shapes.y.textContent = `A ${shapeText([T, T])} \u00b7 V ${shapeText([T, D_K])} \u2192 Y ${shapeText([T, D_K])}`;
+
+    this.#last = { words, X, Q, K, V, att, qi };
+    this.#readout(qi, argmax(A[qi]));
+    this.#draw(state, rowsOf(Q, D_K, T), rowsOf(K, D_K, T), words, qi);
+  }
+
+  #readout(i, j) {
+    if (!this.#last) return;
+    const { words, att } = this.#last;
+    const T = words.length;
+    const s = att.scores.data[i * T + j];
+    const a = att.weights.data[i * T + j];
+    this.#ui.readText.textContent = `\u201c${words[i]}\u201d (query ${i + 1}) looking at \u201c${words[j]}\u201d (key ${j + 1})`;
+    this.show(this.#ui.readScore, s, { digits: 3 });
+    this.show(this.#ui.readWeight, a, { digits: 3 });
+  }
+
+  #draw(state, Q, K, words, qi) {
+    const ui = this.#ui;
+    const W = state[state.edit];
+    const p = ui.pW;
+    ui.rowLines.forEach((line, c) => line.attr('x1', p.x(0)).attr('y1', p.y(0)).attr('x2', p.x(W[c][0])).attr('y2', p.y(W[c][1])));
+    ui.rowLabels.forEach((t, c) => t.attr('x', p.x(W[c][0]) + 9).attr('y', p.y(W[c][1]) - 9));
+    ui.handles.forEach((hd) => hd.update());
+    // The query-key plane: a drawing of wasm results (clamped to the frame).
+    const pq = ui.pQK;
+    const clamp = (v) => Math.max(-pq.extent, Math.min(pq.extent, v));
+    const keys = K.map((k, j) => ({ x: clamp(k[0]), y: clamp(k[1]), label: `k${sub(j + 1)} ${words[j]}`, cls: 'pt-key' }));
+    const q = { x: clamp(Q[qi][0]), y: clamp(Q[qi][1]), label: `q${sub(qi + 1)} ${words[qi]}`, cls: 'pt-query' };
+    const pts = [...keys, q];
+    ui.qkLayer
+      .selectAll('line.qline')
+      .data([q])
+      .join('line')
+      .attr('class', 'qline')
+      .attr('x1', pq.x(0))
+      .attr('y1', pq.y(0))
+      .attr('x2', (d) => pq.x(d.x))
+      .attr('y2', (d) => pq.y(d.y));
+    ui.qkLayer
+      .selectAll('circle.pt')
+      .data(pts)
+      .join('circle')
+      .attr('class', (d) => `pt ${d.cls}`)
+      .attr('r', (d) => (d.cls === 'pt-query' ? 6 : 5))
+      .attr('cx', (d) => pq.x(d.x))
+      .attr('cy', (d) => pq.y(d.y));
+    ui.qkLayer
+      .selectAll('text.pt-label')
+      .data(pts)
+      .join('text')
+      .attr('class', (d) => `pt-label ${d.cls}`)
+      .attr('x', (d) => pq.x(d.x) + 7)
+      .attr('y', (d, i) => pq.y(d.y) - 6 + (i % 2) * 14)
+      .text((d) => d.label);
+  }
+
+  exportTable() {
+    if (!this.#last) return super.exportTable();
+    const { words, att } = this.#last;
+    const T = words.length;
+    const rows = [];
+    for (let i = 0; i < T; i += 1) for (let j = 0; j < T; j += 1) rows.push([i + 1, words[i], j + 1, words[j], att.scores.data[i * T + j], att.weights.data[i * T + j]]);
+    return { columns: ['query', 'query_word', 'key', 'key_word', 'score', 'weight'], rows };
+  }
+
+  figure() {
+    return this.#built ? this.#built.hmA.node : null;
+  }
+}
+
+/** X [T, 4]: each word's embedding, drawn by ag.random.normal from the word's seed. */
+export function embed(ag, words) {
+  return words.map((w) => wordVector(ag, w, D_MODEL));
+}
+
+function argmax(row) {
+  let best = 0;
+  for (let j = 1; j < row.length; j += 1) if (row[j] > row[best]) best = j;
+  return best;
+}
+
+const SUBS = '\u2080\u2081\u2082\u2083\u2084\u2085\u2086\u2087\u2088\u2089';
+function sub(n) {
+  return String(n).replace(/\d/g, (d) => SUBS[Number(d)]);
+}
+
+defineWidget('ag-content-to-weights', AgContentToWeights);

@@ -1,0 +1,409 @@
+// <ag-convex-hull>: part 2, chapter 2, "A convex combination stays in the
+// hull". T draggable 2-D values v₁..v_T (T from 2 to 8) and their convex hull
+// (drawn with d3.polygonHull); weights from sliders, or for T = 3 from a point
+// dragged in the weight simplex (its barycentric coordinates are the
+// weights). Two buttons break one constraint at a time: a negative weight
+// (sum still 1) or a sum of 2 (signs kept). Every number shown is a wasm
+// result: ag.weightedSum (y), ag.dot (Σαⱼ as α·1). Whether y lies in the hull
+// is decided on the drawing (d3.polygonContains), a yes or no, not a number.
+//
+//   <ag-convex-hull values="-4,-2;4,-3;1,4" alpha="0.2,0.3,0.5"></ag-convex-hull>
+import { drag, pointer, polygonArea, polygonContains, polygonHull, select } from 'd3';
+import { AgWidget, defineWidget } from '../widget/base.js';
+import { h, symbol } from '../widget/dom.js';
+import { formatNumber } from '../widget/format.js';
+import { texElement } from '../widget/math.js';
+import { draggablePoint, plane } from '../widget/plot.js';
+import { defineState, matrix, vector } from '../widget/state.js';
+
+const EXTENT = 6;
+const T_MIN = 2;
+const T_MAX = 8;
+const A_MIN = -1;
+const A_MAX = 2;
+const A_STEP = 0.05;
+const SPOTS = [
+  [-4, -2],
+  [4, -3],
+  [1, 4],
+  [-3, 3],
+  [4, 2],
+  [-1, -4],
+  [-5, 0],
+  [2, -5],
+];
+/** Corners of the weight simplex in its picker (SVG units): αⱼ = 1 at corner j. */
+const CORNERS = [
+  [22, 150],
+  [178, 150],
+  [100, 18],
+];
+
+const fmt = (x) => formatNumber(x, 4);
+const pair = ([x, y]) => `(${fmt(x)}, ${fmt(y)})`;
+const round2 = (x) => Number((Math.round(x / A_STEP) * A_STEP).toFixed(2));
+const alphaText = (alpha) => `(${alpha.map(fmt).join(', ')})`;
+
+export function fitWeights(alpha, T) {
+  return Array.from({ length: T }, (_, j) => alpha[j] ?? 0);
+}
+
+/** Barycentric coordinates of a picker point, clamped to the simplex and rounded to the slider step (the sum stays exactly 1). */
+export function simplexWeights([px, py]) {
+  const [[x1, y1], [x2, y2], [x3, y3]] = CORNERS;
+  const det = (y2 - y3) * (x1 - x3) + (x3 - x2) * (y1 - y3);
+  let l1 = ((y2 - y3) * (px - x3) + (x3 - x2) * (py - y3)) / det;
+  let l2 = ((y3 - y1) * (px - x3) + (x1 - x3) * (py - y3)) / det;
+  let l3 = 1 - l1 - l2;
+  [l1, l2, l3] = [l1, l2, l3].map((l) => Math.max(0, l));
+  const s = l1 + l2 + l3;
+  const a1 = round2(l1 / s);
+  const a2 = Math.min(round2(l2 / s), Number((1 - a1).toFixed(2)));
+  return [a1, a2, Number((1 - a1 - a2).toFixed(2))];
+}
+
+/** Is y in the convex hull of pts (within eps)? A drawing decision (yes or no), never a shown number. */
+export function inHull(y, pts, eps = 1e-4) {
+  const hull = polygonHull(pts);
+  if (hull && Math.abs(polygonArea(hull)) > 1e-9) {
+    if (polygonContains(hull, y)) return true;
+    return hull.some((a, i) => distToSegment(y, a, hull[(i + 1) % hull.length]) <= eps);
+  }
+  // A degenerate hull (all values on one line): the segment between the two farthest values.
+  let best = [pts[0], pts[0]];
+  let far = -1;
+  for (const a of pts) for (const b of pts) {
+    const d = (a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2;
+    if (d > far) [far, best] = [d, [a, b]];
+  }
+  return distToSegment(y, best[0], best[1]) <= eps;
+}
+
+function distToSegment(p, a, b) {
+  const dx = b[0] - a[0];
+  const dy = b[1] - a[1];
+  const len2 = dx * dx + dy * dy;
+  const t = len2 === 0 ? 0 : Math.max(0, Math.min(1, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / len2));
+  return Math.hypot(p[0] - a[0] - t * dx, p[1] - a[1] - t * dy);
+}
+
+export class AgConvexHull extends AgWidget {
+  static title = 'A convex combination stays in the hull';
+  static styles = ['styles/convex-hull.css'];
+  static stateDecl = defineState({
+    version: 1,
+    fields: {
+      values: matrix({ minRows: T_MIN, maxRows: T_MAX, cols: 2, min: -EXTENT, max: EXTENT, default: SPOTS.slice(0, 3) }),
+      alpha: vector({ minLength: T_MIN, maxLength: T_MAX, min: A_MIN, max: A_MAX, default: [0.2, 0.3, 0.5] }),
+    },
+  });
+
+  #ui = null;
+  /** The last weights that satisfied both constraints (the buttons break them from there). */
+  #convex = [0.2, 0.3, 0.5];
+
+  build(body) {
+    const predict = this.predict({
+      id: 'negative-weight',
+      question:
+        'The weights (\u22120.5, 0.75, 0.75) still add up to 1, but one of them is negative. With the three values of the default triangle, where does y land?',
+      choices: [
+        { value: 'inside', label: 'Inside the triangle (the hull)' },
+        { value: 'outside', label: 'Outside the hull' },
+      ],
+      reveal: (_choice, ag) => {
+        const values = SPOTS.slice(0, 3);
+        const alpha = [-0.5, 0.75, 0.75];
+        this.setState({ values, alpha });
+        const y = Array.from(ag.weightedSum(alpha, values).data);
+        const answer = inHull(y, values) ? 'inside' : 'outside';
+        return {
+          answer,
+          explanation: `The module computed y = ${pair(y)}, ${answer} the triangle. A negative weight pushes y away from that value, past the far edge: the sum alone does not keep y in the hull.`,
+        };
+      },
+    });
+
+    // T and the two ways to break one constraint.
+    const count = h('span', { class: 'count' });
+    const button = (action, label, fn) => {
+      const b = h('button', { type: 'button', dataset: { action } }, label);
+      b.addEventListener('click', fn);
+      return b;
+    };
+    const add = button('add', 'Add a value', () => this.#resize(1));
+    const remove = button('remove', 'Remove the last', () => this.#resize(-1));
+    const sizeRow = h('div', { class: 'controls', role: 'group', 'aria-label': 'Number of values' }, count, add, remove);
+    const convex = () => fitWeights(this.#convex, this.state.values.length);
+    const breakRow = h(
+      'div',
+      { class: 'controls break', role: 'group', 'aria-label': 'Break one constraint at a time' },
+      h('span', { class: 'lbl' }, 'Break one constraint:'),
+      button('negative', 'A negative weight', () => {
+        const c = convex();
+        const i = c.indexOf(Math.min(...c));
+        const k = c.indexOf(Math.max(...c));
+        const next = c.slice();
+        next[i] = Number((c[i] - 0.6).toFixed(2));
+        next[k === i ? (i + 1) % c.length : k] = Number((next[k === i ? (i + 1) % c.length : k] + 0.6).toFixed(2));
+        this.setState({ alpha: next });
+        this.announce(`weights ${alphaText(next)}; ${this.#ui.status.textContent}`);
+      }),
+      button('double', 'Sum 2', () => {
+        const next = convex().map((a) => Number((2 * a).toFixed(2)));
+        this.setState({ alpha: next });
+        this.announce(`weights ${alphaText(next)}; ${this.#ui.status.textContent}`);
+      }),
+      button('restore', 'Back to convex', () => this.setState({ alpha: convex() })),
+    );
+
+    // The plane: hull, values (draggable), y.
+    const figure = h('div', { class: 'figure' });
+    const p = plane(figure, { extent: EXTENT, label: 'The values, their convex hull and the output y; drag the values or use the arrow keys' });
+    const hullLayer = p.layer('hull');
+    const hullPath = hullLayer.append('path').attr('class', 'hull');
+    const ray = p.layer('ray').append('line').attr('class', 'ray');
+    const ghost = p.layer('ghost').append('circle').attr('class', 'ghost').attr('r', 6);
+    const labels = p.layer('labels');
+    const handles = p.layer('handles');
+    const yLayer = p.layer('output');
+    const yDot = yLayer.append('path').attr('class', 'y-dot').attr('d', 'M0,-8 L8,0 L0,8 L-8,0 Z');
+    const yLabel = yLayer.append('text').attr('class', 'vec-label label-y').text('y');
+
+    // Weight sliders (free: any weight from -1 to 2).
+    const sliders = Array.from({ length: T_MAX }, (_, j) => {
+      const id = `ch-alpha-${j + 1}`;
+      const input = h('input', { type: 'range', min: A_MIN, max: A_MAX, step: A_STEP, id, class: 'slider', dataset: { alpha: j + 1 } });
+      const out = h('output', { class: 'alpha-value', for: id });
+      input.addEventListener('input', () => {
+        const alpha = fitWeights(this.state.alpha, this.state.values.length);
+        alpha[j] = Number(input.value);
+        this.setState({ alpha });
+        this.announce(`\u03b1${j + 1} = ${fmt(alpha[j])}; ${this.#ui.status.textContent}`);
+      });
+      const row = h('div', { class: 'weight-row' }, h('label', { for: id, class: 'weight-label' }, symbol('\u03b1', j + 1)), input, out);
+      return { input, out, row };
+    });
+    const weights = h('fieldset', { class: 'weights' }, h('legend', {}, 'Weights (free: from \u22121 to 2)'), sliders.map((s) => s.row));
+
+    // The simplex picker (T = 3): the triangle of all convex weights.
+    const simplexBox = h('div', { class: 'simplex-box' });
+    const sx = select(simplexBox)
+      .append('svg')
+      .attr('class', 'simplex')
+      .attr('viewBox', '0 0 200 172')
+      .attr('role', 'group')
+      .attr('aria-label', 'The weight simplex: every point of the triangle is one choice of three weights that are non-negative and sum to 1');
+    sx.append('path').attr('class', 'simplex-tri').attr('d', `M${CORNERS.map((c) => c.join(',')).join(' L')} Z`);
+    const cornerText = [
+      [CORNERS[0][0] - 14, CORNERS[0][1] + 17],
+      [CORNERS[1][0] - 26, CORNERS[1][1] + 17],
+      [CORNERS[2][0] + 10, CORNERS[2][1] + 4],
+    ];
+    cornerText.forEach(([x, y], j) => sx.append('text').attr('class', 'corner').attr('x', x).attr('y', y).text(`\u03b1${'\u2081\u2082\u2083'[j]} = 1`));
+    const pick = sx
+      .append('g')
+      .attr('class', 'handle handle-simplex')
+      .attr('tabindex', 0)
+      .attr('role', 'slider')
+      .attr('aria-roledescription', 'draggable point')
+      .attr('aria-label', 'weights on the simplex')
+      .attr('data-point', 'simplex');
+    pick.append('circle').attr('class', 'hit').attr('r', 16);
+    pick.append('circle').attr('class', 'dot').attr('r', 7);
+    const setPick = (pt, how) => {
+      const alpha = simplexWeights(pt);
+      this.setState({ alpha });
+      if (how === 'key') this.announce(`weights ${alphaText(alpha)}; y = ${this.#ui.yText()}`);
+    };
+    pick.call(
+      drag()
+        .container(sx.node())
+        .on('drag', (event) => setPick(pointer(event, sx.node()), 'drag')),
+    );
+    const STEP = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+    pick.on('keydown', (event) => {
+      const d = STEP[event.key];
+      if (!d) return;
+      event.preventDefault();
+      const s = event.shiftKey ? 30 : 8;
+      const a = fitWeights(this.state.alpha, 3).map((x) => Math.max(0, x));
+      const tot = a[0] + a[1] + a[2] || 1;
+      const at = [0, 1].map((i) => CORNERS.reduce((acc, c, j) => acc + (a[j] / tot) * c[i], 0));
+      setPick([at[0] + d[0] * s, at[1] + d[1] * s], 'key');
+    });
+    const simplexNote = h('p', { class: 'simplex-note' });
+    const simplex = h('div', { class: 'simplex-panel' }, h('p', { class: 'simplex-title' }, 'Pick three weights on the simplex'), simplexBox, simplexNote);
+
+    // Numbers and the constraints.
+    const num = (role, key) => h('span', { class: 'num', dataset: key === undefined ? { role } : { role, key } }, '\u2026');
+    const y = [num('y', 1), num('y', 2)];
+    const sum = num('sum');
+    const checkNonneg = h('li', { class: 'check', dataset: { check: 'nonneg' } });
+    const checkSum = h('li', { class: 'check', dataset: { check: 'sum' } });
+    const status = h('p', { class: 'status', dataset: { role: 'status' } });
+    const numbers = h(
+      'div',
+      { class: 'numbers' },
+      texElement('y=\\sum_{j=1}^{T}\\alpha_j v_j', { display: true }),
+      h('p', { class: 'lbl small' }, 'Convex when both constraints hold:'),
+      texElement('\\alpha_j\\ge 0\\quad(j=1,\\dots,T)', { display: true }),
+      texElement('\\sum_{j=1}^{T}\\alpha_j=1', { display: true }),
+      h('p', { class: 'lbl small' }, 'and then y lies in the convex hull of the values, the set of all such mixtures:'),
+      texElement('y\\in\\operatorname{conv}\\{v_1,\\dots,v_T\\}', { display: true }),
+      texElement('\\operatorname{conv}\\{v_1,\\dots,v_T\\}=\\Big\\{\\textstyle\\sum_{j}\\alpha_j v_j\\Big\\}', { display: true }),
+      h('p', { class: 'lbl small' }, 'taken over all weights \u03b1 that meet both constraints.'),
+      h('ul', { class: 'checks' }, checkNonneg, checkSum),
+      h('p', { class: 'line result' }, h('span', { class: 'lbl' }, 'y = '), '(', y[0], ', ', y[1], ')'),
+      status,
+    );
+
+    body.append(predict, sizeRow, breakRow, h('div', { class: 'layout' }, h('div', { class: 'left' }, figure), h('div', { class: 'right' }, numbers, simplex, weights)));
+    this.#ui = {
+      p, hullPath, ray, ghost, labels, handles, yDot, yLabel, sliders, y, sum, checkNonneg, checkSum, status, count, add, remove,
+      simplex, simplexNote, pick, handleList: [], labelList: [],
+      yText: () => `(${this.#ui.y[0].textContent}, ${this.#ui.y[1].textContent})`,
+    };
+  }
+
+  #resize(delta) {
+    const { values, alpha } = this.state;
+    const T = Math.max(T_MIN, Math.min(T_MAX, values.length + delta));
+    if (T === values.length) return;
+    const next = T > values.length ? [...values, SPOTS[values.length]] : values.slice(0, T);
+    // Equal weights for the new T (convex), to two decimals with the rest on the last one.
+    const even = Array.from({ length: T }, () => Math.floor(100 / T) / 100);
+    even[T - 1] = Number((1 - even.slice(0, -1).reduce((s, a) => s + a, 0)).toFixed(2));
+    this.setState({ values: next, alpha: alpha.length === T ? alpha : even });
+    this.announce(`T = ${T} values, weights ${alphaText(even)}`);
+  }
+
+  syncControls({ values, alpha }) {
+    if (!this.#ui) return;
+    const T = values.length;
+    const a = fitWeights(alpha, T);
+    this.#ui.sliders.forEach((s, j) => {
+      s.row.hidden = j >= T;
+      if (j < T) {
+        if (Number(s.input.value) !== a[j]) s.input.value = String(a[j]);
+        s.out.textContent = fmt(a[j]);
+        s.input.setAttribute('aria-valuetext', `\u03b1${j + 1} = ${fmt(a[j])}`);
+      }
+    });
+    this.#ui.count.textContent = `T = ${T} values`;
+    this.#ui.add.disabled = T >= T_MAX;
+    this.#ui.remove.disabled = T <= T_MIN;
+    this.#ui.simplex.hidden = T !== 3;
+  }
+
+  render(ag, { values, alpha: given }) {
+    const ui = this.#ui;
+    const T = values.length;
+    const alpha = fitWeights(given, T);
+    const y = Array.from(ag.weightedSum(alpha, values).data);
+    ui.y.forEach((el, i) => this.show(el, y[i]));
+    const s = ag.dot(alpha, new Array(T).fill(1));
+    const sumOne = Math.abs(s - 1) <= 1e-6;
+    const negatives = alpha.map((a, j) => [a, j]).filter(([a]) => a < 0);
+    const nonneg = negatives.length === 0;
+    if (nonneg && sumOne) this.#convex = alpha.slice();
+
+    ui.checkNonneg.replaceChildren(
+      h('span', { class: 'mark', 'aria-hidden': 'true' }, nonneg ? '\u2713' : '\u2717'),
+      ' Non-negative: ',
+      nonneg ? 'every \u03b1\u2c7c \u2265 0' : h('span', { class: 'broken' }, negatives.map(([a, j]) => `\u03b1${sub(j + 1)} = ${fmt(a)}`).join(', '), ' < 0 (broken)'),
+    );
+    ui.checkNonneg.dataset.ok = String(nonneg);
+    ui.checkSum.replaceChildren(h('span', { class: 'mark', 'aria-hidden': 'true' }, sumOne ? '\u2713' : '\u2717'), ' Sum: \u03a3\u03b1\u2c7c = ', ui.sum, sumOne ? '' : h('span', { class: 'broken' }, ' \u2260 1 (broken)'));
+    ui.checkSum.dataset.ok = String(sumOne);
+    this.show(ui.sum, s);
+
+    const inside = inHull(y, values);
+    const onFigure = Math.abs(y[0]) <= EXTENT && Math.abs(y[1]) <= EXTENT;
+    const where = `y is ${inside ? 'inside the hull' : 'outside the hull'}${onFigure ? '' : ' (beyond the edge of the figure)'}`;
+    let text;
+    if (nonneg && sumOne) text = `Both constraints hold: y is a convex combination, and ${where}.`;
+    else if (!nonneg && sumOne) text = `Only non-negativity is broken (the sum is still 1): ${where}. A negative weight pushes y away from its value, and can push it past the hull\u2019s edge.`;
+    else if (nonneg && !sumOne) text = `Only the sum is broken: y is ${fmt(s)} times the convex mixture with the same proportions (hollow dot), stretched along the line from the origin; ${where}.`;
+    else text = `Both constraints are broken: ${where}.`;
+    ui.status.textContent = text;
+    ui.status.dataset.inside = String(inside);
+    ui.status.dataset.broken = [nonneg ? '' : 'nonneg', sumOne ? '' : 'sum'].filter(Boolean).join(' ') || 'none';
+
+    // The simplex point (T = 3): where the weights sit in the triangle, when they are convex.
+    if (T === 3) {
+      const on = nonneg && sumOne;
+      ui.pick.attr('visibility', 'visible').classed('is-off', !on);
+      const a = alpha.map((x) => Math.max(0, x));
+      const tot = a[0] + a[1] + a[2] || 1;
+      const at = ag.weightedSum(a.map((x) => x / tot), CORNERS).data;
+      ui.pick.attr('transform', `translate(${at[0]},${at[1]})`).attr('aria-valuetext', `weights ${alphaText(alpha)}`);
+      ui.simplexNote.textContent = on
+        ? `\u03b1 = ${alphaText(alpha)}: the point\u2019s barycentric coordinates.`
+        : `\u03b1 = ${alphaText(alpha)} is off the simplex; drag the point (or press an arrow key) to come back onto it.`;
+    }
+    // The convex mixture with the same proportions, when only the sum is off (a drawing).
+    const ghostAt = !sumOne && nonneg && s > 0 ? Array.from(ag.weightedSum(alpha.map((x) => x / s), values).data) : null;
+    this.#draw(values, y, ghostAt);
+  }
+
+  #draw(values, y, ghostAt) {
+    const ui = this.#ui;
+    const { p } = ui;
+    const T = values.length;
+    while (ui.handleList.length < T) {
+      const j = ui.handleList.length;
+      const label = ui.labels.append('text').attr('class', 'vec-label label-v');
+      label.append('tspan').text('v');
+      label.append('tspan').attr('class', 'sub').attr('dy', 5).text(String(j + 1));
+      ui.labelList.push(label);
+      ui.handleList.push(
+        draggablePoint({
+          plane: p,
+          layer: ui.handles,
+          name: `v${j + 1}`,
+          className: 'handle-v',
+          get: () => this.state.values[j] ?? [0, 0],
+          set: (value, how) => {
+            const next = this.state.values;
+            if (j >= next.length) return;
+            next[j] = value;
+            this.setState({ values: next });
+            if (how === 'key') this.announce(`v${j + 1} = ${pair(value)}; y = ${ui.yText()}; ${ui.status.textContent}`);
+          },
+          describe: (v) => `v${j + 1} = ${pair(v)}`,
+        }),
+      );
+    }
+    while (ui.handleList.length > T) {
+      ui.handleList.pop().node.remove();
+      ui.labelList.pop().remove();
+    }
+    values.forEach((v, j) => {
+      ui.handleList[j].update();
+      ui.labelList[j].attr('x', p.x(v[0]) + 9).attr('y', p.y(v[1]) - 9);
+    });
+    const hull = polygonHull(values);
+    const pts = hull ?? values;
+    ui.hullPath.attr('d', `M${pts.map((v) => `${p.x(v[0])},${p.y(v[1])}`).join(' L')}${hull ? ' Z' : ''}`);
+    ui.yDot.attr('transform', `translate(${p.x(y[0])},${p.y(y[1])})`);
+    const clamp = (t) => Math.max(-EXTENT + 0.4, Math.min(EXTENT - 0.4, t));
+    ui.yLabel.attr('x', p.x(clamp(y[0])) + 10).attr('y', p.y(clamp(y[1])) + 18);
+    ui.ghost.attr('visibility', ghostAt ? 'visible' : 'hidden');
+    ui.ray.attr('visibility', ghostAt ? 'visible' : 'hidden');
+    if (ghostAt) {
+      ui.ghost.attr('cx', p.x(ghostAt[0])).attr('cy', p.y(ghostAt[1]));
+      ui.ray.attr('x1', p.x(0)).attr('y1', p.y(0)).attr('x2', p.x(y[0])).attr('y2', p.y(y[1]));
+    }
+  }
+
+  figure() {
+    return this.#ui ? this.#ui.p.svg.node() : null;
+  }
+}
+
+function sub(n) {
+  return String(n).replace(/\d/g, (d) => '\u2080\u2081\u2082\u2083\u2084\u2085\u2086\u2087\u2088\u2089'[d]);
+}
+
+defineWidget('ag-convex-hull', AgConvexHull);

@@ -1,0 +1,327 @@
+// <ag-weight-entropy>: part 2, chapter 3, "Entropy of the weights". Fixed
+// logits s₁..s_T, a temperature slider on a log scale (τ from 10⁻³ to 10⁹),
+// the weights α = softmax(s / τ) as bars, their entropy in bits against its
+// maximum log₂T, and the output y = Σ αⱼvⱼ on the plane with draggable values:
+// from a hard pointer (one-hot, y = v_k exactly) to uniform weights (y = the
+// centroid, mean pooling). Every number shown is a wasm result: ag.softmax
+// (with temperature), ag.entropy (bits), ag.weightedSum (y, the centroid and
+// the path of y over τ, drawn), log₂T as the entropy of softmax(0) (uniform).
+//
+//   <ag-weight-entropy values="1,0;0,1;1,1" logt="0"></ag-weight-entropy>
+import { axisBottom, line as d3line, polygonHull, scaleBand, scaleLinear, select } from 'd3';
+import { AgWidget, defineWidget } from '../widget/base.js';
+import { h, symbol } from '../widget/dom.js';
+import { formatNumber } from '../widget/format.js';
+import { texElement } from '../widget/math.js';
+import { draggablePoint, plane } from '../widget/plot.js';
+import { defineState, matrix, number } from '../widget/state.js';
+
+const EXTENT = 2;
+const T_MIN = 2;
+const T_MAX = 8;
+const LOG_MIN = -3;
+const LOG_MAX = 9;
+const LOG_STEP = 0.05;
+/** The fixed logits: the largest is s₃ = 2 for every T ≥ 3, at least 0.5 above the rest. */
+export const LOGITS = [1, 0.5, 2, -1, 1.5, 0, -0.5, 0.25];
+const SPOTS = [
+  [1, 0],
+  [0, 1],
+  [1, 1],
+  [-1.5, 1],
+  [1.5, -1.5],
+  [-1, -1.75],
+  [-2, -0.5],
+  [0.5, 2],
+];
+/** The path of y over the temperature: one point per step of log τ (drawing only). */
+const PATH_LOGS = Array.from({ length: 49 }, (_, i) => -3 + i * 0.25);
+
+const fmt = (x) => formatNumber(x, 4);
+const pair = ([x, y]) => `(${fmt(x)}, ${fmt(y)})`;
+const SUP = { '-': '\u207b', 0: '\u2070', 1: '\u00b9', 2: '\u00b2', 3: '\u00b3', 4: '\u2074', 5: '\u2075', 6: '\u2076', 7: '\u2077', 8: '\u2078', 9: '\u2079' };
+/** τ as typed by the slider (an input, not a computed number): 10^logt. */
+export function tauText(logt) {
+  if (Number.isInteger(logt)) return logt === 0 ? '1' : `10${String(logt).replace(/[-\d]/g, (c) => SUP[c])}`;
+  const t = 10 ** logt;
+  return t >= 1e4 || t < 1e-2 ? t.toExponential(2).replace('e+', ' \u00d7 10^').replace('e-', ' \u00d7 10^\u2212') : formatNumber(t, 3);
+}
+
+export class AgWeightEntropy extends AgWidget {
+  static title = 'Entropy of the weights';
+  static styles = ['styles/entropy.css'];
+  static stateDecl = defineState({
+    version: 1,
+    fields: {
+      values: matrix({ minRows: T_MIN, maxRows: T_MAX, cols: 2, min: -EXTENT, max: EXTENT, default: SPOTS.slice(0, 3) }),
+      logt: number({ min: LOG_MIN, max: LOG_MAX, default: 0 }),
+    },
+  });
+
+  #ui = null;
+
+  build(body) {
+    const predict = this.predict({
+      id: 'flat-entropy',
+      question: 'Turn the temperature all the way up (\u03c4 = 10\u2079) with T = 3 values. How many bits of entropy will the weights have?',
+      choices: [
+        { value: '0', label: '0 bits' },
+        { value: '1', label: '1 bit' },
+        { value: '1.585', label: 'log\u2082 3 \u2248 1.585 bits' },
+        { value: '3', label: '3 bits' },
+      ],
+      reveal: (_choice, ag) => {
+        this.setState({ values: this.state.values.slice(0, 3).concat(SPOTS.slice(this.state.values.length, 3)), logt: LOG_MAX });
+        const alpha = ag.softmax(LOGITS.slice(0, 3), { temperature: 10 ** LOG_MAX }).data;
+        const H = ag.entropy(alpha);
+        const answer = ['0', '1', '1.585', '3'].reduce((best, c) => (Math.abs(Number(c) - H) < Math.abs(Number(best) - H) ? c : best), '0');
+        return {
+          answer,
+          explanation: `The module computed H = ${fmt(H)} bits: all three weights are equal (${fmt(alpha[0])} each), the most uncertain three weights can be, and that maximum is log\u2082 3, not 3 bits.`,
+        };
+      },
+    });
+
+    // T, and the temperature.
+    const count = h('span', { class: 'count' });
+    const button = (action, label, fn) => {
+      const b = h('button', { type: 'button', dataset: { action } }, label);
+      b.addEventListener('click', fn);
+      return b;
+    };
+    const add = button('add', 'Add a value', () => this.#resize(1));
+    const remove = button('remove', 'Remove the last', () => this.#resize(-1));
+    const sizeRow = h('div', { class: 'controls', role: 'group', 'aria-label': 'Number of values' }, count, add, remove);
+
+    const slider = h('input', { type: 'range', min: LOG_MIN, max: LOG_MAX, step: LOG_STEP, id: 'we-logt', class: 'slider', 'aria-describedby': 'we-tau' });
+    const tau = h('output', { class: 'tau', id: 'we-tau', for: 'we-logt' });
+    slider.addEventListener('input', () => {
+      const logt = Number(slider.value);
+      this.setState({ logt });
+      this.announce(`temperature ${tauText(logt)}; entropy ${this.#ui.entropy.textContent} bits; y = ${this.#ui.yText()}`);
+    });
+    const jump = (action, label, logt) =>
+      button(action, label, () => {
+        this.setState({ logt });
+        this.announce(`temperature ${tauText(logt)}; entropy ${this.#ui.entropy.textContent} bits; y = ${this.#ui.yText()}`);
+      });
+    const temp = h(
+      'div',
+      { class: 'temperature' },
+      h('label', { for: 'we-logt', class: 'temp-label' }, 'Temperature ', texElement('\\tau'), ' (log scale): ', tau),
+      h('div', { class: 'slider-row' }, h('span', { class: 'end', 'aria-hidden': 'true' }, 'sharp'), slider, h('span', { class: 'end', 'aria-hidden': 'true' }, 'flat')),
+      h(
+        'div',
+        { class: 'controls', role: 'group', 'aria-label': 'Temperature presets' },
+        jump('pointer', 'Hard pointer (\u03c4 = 10\u207b\u00b3)', LOG_MIN),
+        jump('one', '\u03c4 = 1', 0),
+        jump('uniform', 'Uniform (\u03c4 = 10\u2079)', LOG_MAX),
+      ),
+    );
+
+    // The plane: values (draggable), hull, centroid, the path of y, y.
+    const figure = h('div', { class: 'figure' });
+    const p = plane(figure, { extent: EXTENT, label: 'The values, their centroid and the output y; the curve is y over all temperatures; drag the values or use the arrow keys' });
+    const hullPath = p.layer('hull').append('path').attr('class', 'hull');
+    const trace = p.layer('trace').append('path').attr('class', 'trace');
+    const centroid = p.layer('centroid').append('circle').attr('class', 'centroid').attr('r', 7);
+    const labels = p.layer('labels');
+    const handles = p.layer('handles');
+    const yLayer = p.layer('output');
+    const yDot = yLayer.append('path').attr('class', 'y-dot').attr('d', 'M0,-7 L7,0 L0,7 L-7,0 Z');
+
+    // The weights as bars (d3), each with its number.
+    const W = 300;
+    const H = 150;
+    const bars = select(h('div', { class: 'bars-box' }))
+      .append('svg')
+      .attr('class', 'bars')
+      .attr('viewBox', `0 0 ${W} ${H}`)
+      .attr('role', 'img')
+      .attr('aria-label', 'The weights as bars, one per value');
+    const bx = scaleBand().range([28, W - 6]).padding(0.2);
+    const by = scaleLinear().domain([0, 1]).range([H - 22, 8]);
+    bars.append('g').attr('class', 'bar-axis').attr('transform', `translate(0,${H - 22})`);
+    bars.append('g').attr('class', 'bar-grid').selectAll('line').data([0, 0.5, 1]).join('line').attr('x1', 28).attr('x2', W - 6).attr('y1', by).attr('y2', by);
+    bars.append('g').attr('class', 'bar-ticks').selectAll('text').data([0, 0.5, 1]).join('text').attr('x', 24).attr('y', (d) => by(d) + 4).text((d) => String(d));
+    const barLayer = bars.append('g');
+
+    // Numbers.
+    const num = (role, key) => h('span', { class: 'num', dataset: key === undefined ? { role } : { role, key } }, '\u2026');
+    const weightCells = Array.from({ length: T_MAX }, (_, j) => {
+      const cell = num('alpha', j + 1);
+      const logit = h('td', { class: 'plain' });
+      const row = h('tr', {}, h('th', { scope: 'row' }, String(j + 1)), logit, h('td', {}, cell));
+      return { row, cell, logit };
+    });
+    const table = h(
+      'table',
+      { class: 'weights-table' },
+      h('caption', { class: 'visually-hidden' }, 'Fixed logits and their weights'),
+      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'j'), h('th', { scope: 'col' }, 'logit ', symbol('s', 'j')), h('th', { scope: 'col' }, 'weight ', symbol('\u03b1', 'j')))),
+      h('tbody', {}, weightCells.map((w) => w.row)),
+    );
+    const entropy = num('entropy');
+    const hmax = num('entropy-max');
+    const meter = h('div', { class: 'meter', 'aria-hidden': 'true' }, h('div', { class: 'meter-fill' }));
+    const y = [num('y', 1), num('y', 2)];
+    const cen = [num('centroid', 1), num('centroid', 2)];
+    const dv = num('dv');
+    const status = h('p', { class: 'status' });
+    const numbers = h(
+      'div',
+      { class: 'numbers' },
+      texElement('\\alpha_j=\\frac{\\exp(s_j/\\tau)}{\\sum_{k=1}^{T}\\exp(s_k/\\tau)}', { display: true }),
+      texElement('H(\\alpha)=-\\sum_{j=1}^{T}\\alpha_j\\log_2\\alpha_j', { display: true }),
+      texElement('0\\le H(\\alpha)\\le\\log_2 T', { display: true }),
+      h('p', { class: 'line result' }, h('span', { class: 'lbl' }, 'Entropy H = '), entropy, h('span', { class: 'lbl' }, ' bits of at most log\u2082T = '), hmax),
+      meter,
+      h('p', { class: 'line result' }, h('span', { class: 'lbl' }, 'y = \u03a3 \u03b1\u2c7cv\u2c7c = '), '(', y[0], ', ', y[1], ')'),
+      h('p', { class: 'line' }, h('span', { class: 'lbl' }, 'Centroid (1/T)\u03a3v\u2c7c = '), '(', cen[0], ', ', cen[1], ')'),
+      status,
+      h('p', { class: 'line dv-line' }, 'At every temperature y has ', dv, ' coordinates, like each v\u2c7c: only the mixture changes, never d', h('sub', {}, 'v'), '.'),
+    );
+    const weightsBox = h('div', { class: 'weights-box' }, h('h3', {}, 'Weights'), bars.node().parentNode, h('div', { class: 'table-wrap' }, table));
+
+    body.append(predict, sizeRow, temp, h('div', { class: 'layout' }, h('div', { class: 'left' }, figure, weightsBox), numbers));
+    this.#ui = {
+      p, hullPath, trace, centroid, labels, handles, yDot, slider, tau, bars, bx, by, barLayer, weightCells, entropy, hmax, meter, y, cen, dv, status, count, add, remove,
+      handleList: [], labelList: [],
+      yText: () => `(${this.#ui.y[0].textContent}, ${this.#ui.y[1].textContent})`,
+    };
+  }
+
+  #resize(delta) {
+    const { values } = this.state;
+    const T = Math.max(T_MIN, Math.min(T_MAX, values.length + delta));
+    if (T === values.length) return;
+    this.setState({ values: T > values.length ? [...values, SPOTS[values.length]] : values.slice(0, T) });
+    this.announce(`T = ${T} values`);
+  }
+
+  syncControls({ values, logt }) {
+    if (!this.#ui) return;
+    const ui = this.#ui;
+    if (Number(ui.slider.value) !== logt) ui.slider.value = String(logt);
+    ui.slider.setAttribute('aria-valuetext', `temperature ${tauText(logt)}`);
+    ui.tau.textContent = `\u03c4 = ${tauText(logt)}`;
+    ui.count.textContent = `T = ${values.length} values`;
+    ui.add.disabled = values.length >= T_MAX;
+    ui.remove.disabled = values.length <= T_MIN;
+  }
+
+  render(ag, { values, logt }) {
+    const ui = this.#ui;
+    const T = values.length;
+    const s = LOGITS.slice(0, T);
+    const alpha = ag.softmax(s, { temperature: 10 ** logt }).data;
+    ui.weightCells.forEach((w, j) => {
+      w.row.hidden = j >= T;
+      if (j >= T) {
+        w.cell.textContent = '';
+        delete w.cell.dataset.value;
+        return;
+      }
+      w.logit.textContent = fmt(s[j]);
+      this.show(w.cell, alpha[j]);
+    });
+    const H = ag.entropy(alpha);
+    const uniform = ag.softmax(new Array(T).fill(0)).data;
+    const Hmax = ag.entropy(uniform);
+    this.show(ui.entropy, H);
+    this.show(ui.hmax, Hmax);
+    ui.meter.firstChild.style.width = `${Math.max(0, Math.min(1, H / Hmax)) * 100}%`;
+    const yT = ag.weightedSum(alpha, values);
+    const y = Array.from(yT.data);
+    ui.y.forEach((el, i) => this.show(el, y[i]));
+    const c = Array.from(ag.weightedSum(uniform, values).data);
+    ui.cen.forEach((el, i) => this.show(el, c[i]));
+    this.show(ui.dv, yT.shape[0]);
+
+    // Where y sits: exactly on the top value (one-hot), exactly the centroid, or between.
+    const k = s.indexOf(Math.max(...s));
+    const oneHot = Array.from(alpha).every((a, j) => a === (j === k ? 1 : 0));
+    const isCentroid = y[0] === c[0] && y[1] === c[1];
+    let text;
+    if (oneHot) text = `Hard pointer: the weights are one-hot on j = ${k + 1} (the largest logit), entropy 0, and y is exactly v${sub(k + 1)} = ${pair(values[k])}.`;
+    else if (isCentroid) text = 'Uniform: every weight is 1/T, the entropy is at its maximum, and y is exactly the centroid: mean pooling.';
+    else text = `In between: a soft selection that leans towards v${sub(k + 1)}. Lower \u03c4 sharpens the weights towards it; higher \u03c4 flattens them towards the centroid.`;
+    ui.status.textContent = text;
+    ui.status.dataset.regime = oneHot ? 'pointer' : isCentroid ? 'uniform' : 'between';
+
+    // The path of y over the temperature (drawing: wasm calls, not shown as numbers).
+    const path = PATH_LOGS.map((l) => Array.from(ag.weightedSum(ag.softmax(s, { temperature: 10 ** l }).data, values).data));
+    this.#draw(values, y, c, path, k);
+    this.#drawBars(Array.from(alpha), k);
+  }
+
+  #drawBars(alpha, k) {
+    const { bars, bx, by, barLayer } = this.#ui;
+    bx.domain(alpha.map((_, j) => j + 1));
+    bars.select('.bar-axis').call(axisBottom(bx).tickSize(0).tickFormat((j) => `\u03b1${sub(j)}`));
+    barLayer
+      .selectAll('rect')
+      .data(alpha)
+      .join('rect')
+      .attr('class', (_, j) => (j === k ? 'bar bar-top' : 'bar'))
+      .attr('x', (_, j) => bx(j + 1))
+      .attr('width', bx.bandwidth())
+      .attr('y', (a) => by(a))
+      .attr('height', (a) => Math.max(0, by(0) - by(a)));
+  }
+
+  #draw(values, y, c, path, k) {
+    const ui = this.#ui;
+    const { p } = ui;
+    const T = values.length;
+    while (ui.handleList.length < T) {
+      const j = ui.handleList.length;
+      const label = ui.labels.append('text').attr('class', 'vec-label label-v');
+      label.append('tspan').text('v');
+      label.append('tspan').attr('class', 'sub').attr('dy', 5).text(String(j + 1));
+      ui.labelList.push(label);
+      ui.handleList.push(
+        draggablePoint({
+          plane: p,
+          layer: ui.handles,
+          name: `v${j + 1}`,
+          className: 'handle-v',
+          get: () => this.state.values[j] ?? [0, 0],
+          set: (value, how) => {
+            const next = this.state.values;
+            if (j >= next.length) return;
+            next[j] = value;
+            this.setState({ values: next });
+            if (how === 'key') this.announce(`v${j + 1} = ${pair(value)}; y = ${ui.yText()}`);
+          },
+          describe: (v) => `v${j + 1} = ${pair(v)}`,
+        }),
+      );
+    }
+    while (ui.handleList.length > T) {
+      ui.handleList.pop().node.remove();
+      ui.labelList.pop().remove();
+    }
+    values.forEach((v, j) => {
+      ui.handleList[j].update();
+      select(ui.handleList[j].node).classed('is-top', j === k);
+      ui.labelList[j].attr('x', p.x(v[0]) + 9).attr('y', p.y(v[1]) - 9);
+    });
+    const hull = polygonHull(values);
+    const pts = hull ?? values;
+    ui.hullPath.attr('d', `M${pts.map((v) => `${p.x(v[0])},${p.y(v[1])}`).join(' L')}${hull ? ' Z' : ''}`);
+    ui.trace.attr('d', d3line().x((q) => p.x(q[0])).y((q) => p.y(q[1]))(path));
+    ui.centroid.attr('cx', p.x(c[0])).attr('cy', p.y(c[1]));
+    ui.yDot.attr('transform', `translate(${p.x(y[0])},${p.y(y[1])})`);
+  }
+
+  figure() {
+    return this.#ui ? this.#ui.p.svg.node() : null;
+  }
+}
+
+function sub(n) {
+  return String(n).replace(/\d/g, (d) => '\u2080\u2081\u2082\u2083\u2084\u2085\u2086\u2087\u2088\u2089'[d]);
+}
+
+defineWidget('ag-weight-entropy', AgWeightEntropy);

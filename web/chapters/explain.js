@@ -1,0 +1,272 @@
+// <ag-weights-explain>: part 2, chapter 9, "What weights do and do not
+// explain". A small two-layer stack with residual connections,
+// x -> x1 = x + MHA1(x) -> x2 = x1 + MHA2(x1) (d_model = 4, one head per
+// layer, ag.multiHeadAttention; the residual sums as one batched ag.matmul).
+// For one query and one layer, each key's attention weight stands beside the
+// change of the final output x2_i when that key is hidden in that layer
+// (keyPaddingMask): |x2_i - x2_i'| by ag.matmul ([1, -1] times the two rows)
+// and ag.norm. Keys in the top half by weight but the bottom half by effect,
+// and the other way round, are marked; "Find a case" jumps to the next
+// query/layer that has both kinds.
+//
+//   <ag-weights-explain layer="2" query="4"></ag-weights-explain>
+import { scaleLinear, select } from 'd3';
+import { AgWidget, defineWidget } from '../widget/base.js';
+import { h } from '../widget/dom.js';
+import { formatNumber } from '../widget/format.js';
+import { heatmap } from '../widget/heatmap.js';
+import { texElement } from '../widget/math.js';
+import { choice, defineState, number, vector } from '../widget/state.js';
+import { MAX_CODE, MAX_WORDS, MIN_WORDS, ablationEffects, classify, packSentence, parseSentence, rowsOf, runStack, stackEmbed, stackWeights, unpackSentence } from './sentence.js';
+
+const DEFAULT_WORDS = ['the', 'old', 'cat', 'sat', 'on', 'mats'];
+/** Scale of the random layer weights (drawn standard normal). */
+export const GAIN = 0.7;
+const VERDICT = { 'large-little': 'large weight, small change', 'small-much': 'small weight, large change' };
+const fmt = (x) => formatNumber(x, 3);
+
+export class AgWeightsExplain extends AgWidget {
+  static title = 'What weights do and do not explain';
+  static styles = ['styles/heatmap.css', 'styles/content-to-weights.css', 'styles/explain.css'];
+  static stateDecl = defineState({
+    version: 1,
+    fields: {
+      words: vector({ minLength: MIN_WORDS, maxLength: MAX_WORDS, min: 1, max: MAX_CODE, integer: true, default: packSentence(DEFAULT_WORDS) }),
+      seed: number({ min: 1, max: 99, integer: true, default: 3 }),
+      layer: choice({ values: ['1', '2'], default: '2' }),
+      query: number({ min: 1, max: MAX_WORDS, integer: true, default: 4 }),
+    },
+  });
+
+  #ui = null;
+  #built = null;
+  #last = null;
+  /** The inputs of the last computation (for tests): words, X, the two layers' weights. */
+  inputs = null;
+
+  build(body) {
+    const predict = this.predict({
+      id: 'largest-weight-largest-change',
+      question: 'For \u201csat\u201d (token 4) in layer 2, is the key with the largest attention weight also the key whose removal changes the final output the most?',
+      choices: [
+        { value: 'yes', label: 'Yes, the same key' },
+        { value: 'no', label: 'No, another key' },
+      ],
+      reveal: (_choice, ag) => {
+        this.setState({ words: packSentence(DEFAULT_WORDS), seed: 3, layer: '2', query: 4 });
+        const { weights, effects } = this.#analyse(ag, DEFAULT_WORDS, 3, 2, 3);
+        const jw = argmax(weights);
+        const je = argmax(effects);
+        return {
+          answer: jw === je ? 'yes' : 'no',
+          explanation: `The largest weight goes to \u201c${DEFAULT_WORDS[jw]}\u201d (${fmt(weights[jw])}), but hiding \u201c${DEFAULT_WORDS[je]}\u201d moves the output most (by ${fmt(effects[je])}, against ${fmt(effects[jw])}).`,
+        };
+      },
+    });
+
+    const input = h('input', { type: 'text', class: 'sentence-input', 'aria-label': 'Sentence (2 to 6 words of letters a to z)', spellcheck: 'false', autocomplete: 'off' });
+    const apply = () => {
+      const read = parseSentence(input.value);
+      if (read.error) {
+        this.note(read.error);
+        input.setAttribute('aria-invalid', 'true');
+        return;
+      }
+      input.removeAttribute('aria-invalid');
+      this.setState({ words: packSentence(read.words), query: Math.min(this.state.query, read.words.length) });
+    };
+    input.addEventListener('change', apply);
+    input.addEventListener('keydown', (e) => e.key === 'Enter' && apply());
+    const seed = h('input', { type: 'number', min: 1, max: 99, step: 1, class: 'seed-input', 'aria-label': 'Seed of the random layer weights' });
+    seed.addEventListener('change', () => {
+      const n = Number(seed.value);
+      if (Number.isInteger(n) && n >= 1 && n <= 99) this.setState({ seed: n });
+      else this.note('The seed is a whole number from 1 to 99.');
+    });
+    const layerGroup = h(
+      'div',
+      { class: 'choice-group', role: 'radiogroup', 'aria-label': 'Layer whose weights are shown and whose keys are hidden' },
+      h('span', { class: 'lbl' }, 'layer:'),
+      ['1', '2'].map((L) => {
+        const r = h('input', { type: 'radio', name: 'layer', value: L });
+        r.addEventListener('change', () => r.checked && this.setState({ layer: L }));
+        return h('label', { class: 'radio' }, r, ` ${L}`);
+      }),
+    );
+    const find = h('button', { type: 'button', class: 'find', dataset: { action: 'find' } }, 'Find the next query with both kinds');
+    find.addEventListener('click', () => this.#findNext());
+    const controls = h(
+      'div',
+      { class: 'controls' },
+      h('div', { class: 'sentence' }, h('label', { class: 'sentence-label' }, 'Sentence ', input)),
+      h('div', { class: 'choice-group' }, h('label', { class: 'lbl' }, 'weights seed ', seed), layerGroup),
+      find,
+    );
+
+    const formula = h(
+      'div',
+      { class: 'formula' },
+      texElement('x^{(1)}=x+\\operatorname{MHA}_1(x),\\qquad x^{(2)}=x^{(1)}+\\operatorname{MHA}_2\\big(x^{(1)}\\big)', { display: true }),
+      texElement('\\Delta_j=\\big\\|\\,x^{(2)}_i-x^{(2)}_i\\big|_{\\text{key }j\\text{ hidden}}\\big\\|', { display: true }),
+    );
+    const mapBox = h('div', { class: 'hm-box' });
+    const barsBox = h('div', { class: 'bars-box' });
+    const tableBox = h('div', { class: 'tables' });
+    const cases = h('ul', { class: 'cases', 'aria-live': 'polite' });
+    body.append(
+      predict,
+      controls,
+      formula,
+      h(
+        'div',
+        { class: 'layout' },
+        h('section', { class: 'panel' }, h('h3', { dataset: { role: 'map-title' } }, 'Weights'), h('p', { class: 'hint' }, 'Choose a row (click, or arrow keys and Enter) to pick the query.'), mapBox),
+        h('section', { class: 'panel' }, h('h3', { dataset: { role: 'query-title' } }, 'Weight and effect'), barsBox, tableBox, h('h4', {}, 'Cases for this query'), cases),
+      ),
+    );
+    this.#ui = { input, seed, layerGroup, mapBox, barsBox, tableBox, cases };
+  }
+
+  syncControls(state) {
+    const ui = this.#ui;
+    if (this.shadowRoot.activeElement !== ui.input) ui.input.value = unpackSentence(state.words).join(' ');
+    if (this.shadowRoot.activeElement !== ui.seed) ui.seed.value = String(state.seed);
+    for (const r of ui.layerGroup.querySelectorAll('input')) r.checked = r.value === state.layer;
+  }
+
+  /** Weights and effects of every query in both layers (wasm results). */
+  #analyse(ag, words, seed, layer, qi) {
+    const X = stackEmbed(ag, words);
+    const layers = stackWeights(ag, seed, GAIN);
+    const base = runStack(ag, X, layers);
+    const all = ablationEffects(ag, X, layers, base); // [L][j][i]
+    const T = words.length;
+    const weightsOf = (L, i) => Array.from(base.weights[L - 1].data.subarray(i * T, (i + 1) * T));
+    const effectsOf = (L, i) => all[L - 1].map((col) => col[i]);
+    return { X, layers, base, all, weightsOf, effectsOf, weights: weightsOf(layer, qi), effects: effectsOf(layer, qi) };
+  }
+
+  #findNext() {
+    if (!this.#last) return;
+    const { words, all, weightsOf } = this.#last;
+    const T = words.length;
+    const { layer, query } = this.state;
+    const start = (Number(layer) - 1) * T + (query - 1);
+    for (let s = 1; s <= 2 * T; s += 1) {
+      const k = (start + s) % (2 * T);
+      const L = Math.floor(k / T) + 1;
+      const i = k % T;
+      const kinds = classify(weightsOf(L, i), all[L - 1].map((col) => col[i]));
+      if (kinds.includes('large-little') && kinds.includes('small-much')) {
+        this.setState({ layer: String(L), query: i + 1 });
+        this.announce(`Layer ${L}, query ${i + 1} (${words[i]}) has both kinds of case.`);
+        return;
+      }
+    }
+    this.note('No query of this sentence and seed has both kinds of case; try another seed.');
+  }
+
+  #rebuild(words) {
+    const ui = this.#ui;
+    ui.mapBox.replaceChildren();
+    const hm = heatmap(ui.mapBox, {
+      rows: words.map((w, i) => ({ label: 'q', sub: String(i + 1), note: w })),
+      cols: words.map((w, j) => ({ label: 'k', sub: String(j + 1), note: w })),
+      label: 'Attention weights of the chosen layer; choose a row to pick the query',
+      role: 'weight',
+      legendTitle: 'weight',
+      cell: 46,
+      format: (v) => v.toFixed(2),
+      describe: (i, j, text) => `\u201c${words[i]}\u201d looking at \u201c${words[j]}\u201d: ${text}`,
+      show: (el, value, o) => this.show(el, value, o),
+      onActivate: (i) => this.setState({ query: i + 1 }),
+    });
+    const cells = words.map((w, j) => ({
+      weight: h('td', { class: 'num', dataset: { role: 'key-weight', key: j + 1 } }, '\u2026'),
+      effect: h('td', { class: 'num', dataset: { role: 'effect', key: j + 1 } }, '\u2026'),
+      verdict: h('td', { class: 'verdict', dataset: { key: j + 1 } }),
+      row: null,
+    }));
+    const table = h(
+      'table',
+      { class: 'mat effects' },
+      h('caption', {}, 'Each key of the chosen query'),
+      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'key'), h('th', { scope: 'col' }, 'weight'), h('th', { scope: 'col' }, 'change \u0394'), h('th', { scope: 'col' }, 'case'))),
+      h(
+        'tbody',
+        {},
+        cells.map((c, j) => {
+          c.row = h('tr', { dataset: { key: j + 1 } }, h('th', { scope: 'row' }, `${j + 1} ${words[j]}`), c.weight, c.effect, c.verdict);
+          return c.row;
+        }),
+      ),
+    );
+    ui.tableBox.replaceChildren(h('div', { class: 'mat-wrap' }, table));
+    // Paired bars: weight (top) and change (bottom) per key; a drawing of the numbers in the table.
+    ui.barsBox.replaceChildren();
+    const W = 320;
+    const rowH = 30;
+    const svg = select(ui.barsBox).append('svg').attr('class', 'bars').attr('viewBox', `0 0 ${W} ${words.length * rowH + 24}`).attr('role', 'img').attr('aria-label', 'Weight and change per key');
+    this.#built = { key: words.join(' '), hm, cells, svg, W, rowH };
+  }
+
+  render(ag, state) {
+    const words = unpackSentence(state.words);
+    if (words.some((w) => w === '')) throw new Error('The sentence in the link is not readable.');
+    if (!this.#built || this.#built.key !== words.join(' ')) this.#rebuild(words);
+    const b = this.#built;
+    const T = words.length;
+    const L = Number(state.layer);
+    const qi = Math.min(state.query, T) - 1;
+    const a = this.#analyse(ag, words, state.seed, L, qi);
+    const A = rowsOf(a.base.weights[L - 1], T, T);
+    b.hm.update(A, { selected: [qi, argmax(A[qi])] });
+    const weights = a.weights;
+    const effects = a.effects;
+    const kinds = classify(weights, effects);
+    b.cells.forEach((c, j) => {
+      this.show(c.weight, weights[j], { digits: 3 });
+      this.show(c.effect, effects[j], { digits: 3 });
+      c.verdict.textContent = kinds[j] ? VERDICT[kinds[j]] : '';
+      c.row.dataset.kind = kinds[j] ?? '';
+    });
+    this.shadowRoot.querySelector('[data-role="map-title"]').textContent = `Weights of layer ${L}`;
+    this.shadowRoot.querySelector('[data-role="query-title"]').textContent = `Query ${qi + 1}, \u201c${words[qi]}\u201d, layer ${L}: weight beside change`;
+    const items = kinds.flatMap((k, j) => (k ? [h('li', { dataset: { kind: k, key: j + 1 } }, `\u201c${words[j]}\u201d (key ${j + 1}): ${VERDICT[k]}.`)] : []));
+    this.#ui.cases.replaceChildren(...(items.length ? items : [h('li', {}, 'None here: weight and change rank alike. Use \u201cFind\u201d.')]));
+    this.#drawBars(words, weights, effects, kinds);
+    this.inputs = { words, X: a.X, layers: a.layers };
+    this.#last = { words, all: a.all, weightsOf: a.weightsOf, effectsOf: a.effectsOf, weights, effects, layer: L, qi };
+  }
+
+  #drawBars(words, weights, effects, kinds) {
+    const { svg, W, rowH } = this.#built;
+    const left = 64;
+    const maxE = Math.max(...effects, 1e-12);
+    const xw = scaleLinear().domain([0, 1]).range([left, W - 8]);
+    const xe = scaleLinear().domain([0, maxE]).range([left, W - 8]);
+    const data = words.map((w, j) => ({ w, j, a: weights[j], e: effects[j], k: kinds[j] }));
+    svg.selectAll('text.key').data(data).join('text').attr('class', (d) => `key ${d.k ?? ''}`).attr('x', left - 6).attr('y', (d) => 14 + d.j * rowH + 10).attr('text-anchor', 'end').text((d) => d.w);
+    svg.selectAll('rect.bw').data(data).join('rect').attr('class', 'bw').attr('x', left).attr('y', (d) => 8 + d.j * rowH).attr('height', 9).attr('width', (d) => xw(d.a) - left);
+    svg.selectAll('rect.be').data(data).join('rect').attr('class', 'be').attr('x', left).attr('y', (d) => 8 + d.j * rowH + 11).attr('height', 9).attr('width', (d) => xe(d.e) - left);
+    svg.selectAll('text.legend').data(['weight (0 to 1)', 'change (0 to the largest)']).join('text').attr('class', (d, i) => `legend legend-${i}`).attr('x', (d, i) => left + i * 110).attr('y', words.length * rowH + 18).text((d) => d);
+  }
+
+  exportTable() {
+    if (!this.#last) return super.exportTable();
+    const { words, weights, effects, layer, qi } = this.#last;
+    return { columns: ['layer', 'query', 'key', 'key_word', 'weight', 'change'], rows: words.map((w, j) => [layer, qi + 1, j + 1, w, weights[j], effects[j]]) };
+  }
+
+  figure() {
+    return this.#built ? this.#built.svg.node() : null;
+  }
+}
+
+function argmax(row) {
+  let best = 0;
+  for (let j = 1; j < row.length; j += 1) if (row[j] > row[best]) best = j;
+  return best;
+}
+
+defineWidget('ag-weights-explain', AgWeightsExplain);

@@ -1,0 +1,315 @@
+// <ag-length-lever>: chapter 6, "Length as a lever". A key k = t·d: the
+// learner drags the direction handle d and stretches it with the slider t;
+// four fixed queries (the first is the article's u = (1, 0)) score against it.
+// Every score is t times its value at t = 1, while the score per unit of
+// key length (the scalar projection of q onto k) does not move.
+// Every number shown is a wasm result: ag.weightedSum (k = t·d),
+// ag.norm (|d|, |k|), ag.dot (the scores) and ag.scalarProjection.
+//
+//   <ag-length-lever d="1,1" t="3"></ag-length-lever>
+import { axisBottom, scaleBand, scaleLinear, select } from 'd3';
+import { AgWidget, defineWidget } from '../widget/base.js';
+import { h, symbol } from '../widget/dom.js';
+import { formatNumber } from '../widget/format.js';
+import { texElement } from '../widget/math.js';
+import { arrowMarker, draggablePoint, plane } from '../widget/plot.js';
+import { defineState, number, vector } from '../widget/state.js';
+
+const EXTENT = 6;
+const D_MAX = 3;
+const T_MAX = 3;
+const T_STEP = 0.25;
+/** The fixed queries; u is the article's. */
+export const QUERIES = [
+  { name: 'u', label: 'u', v: [1, 0] },
+  { name: 'q2', label: 'q\u2082', v: [0, 2] },
+  { name: 'q3', label: 'q\u2083', v: [-2, 1] },
+  { name: 'q4', label: 'q\u2084', v: [1, -1] },
+];
+/** Bar chart range: scores beyond it are drawn to the edge (and marked). */
+const BAR_MAX = 10;
+
+const PRESETS = [
+  { id: 'v', label: 'k = v = (1, 1)', d: [1, 1], t: 1 },
+  { id: 'w', label: 'k = w = (3, 3)', d: [1, 1], t: 3 },
+  { id: 'half', label: 'Half of v', d: [1, 1], t: 0.5 },
+  { id: 'zero', label: 'Length zero', d: [1, 1], t: 0 },
+];
+
+const fmt = (x) => formatNumber(x, 4);
+const pair = ([x, y]) => `(${fmt(x)}, ${fmt(y)})`;
+const clampD = (x) => Math.max(-D_MAX, Math.min(D_MAX, x));
+
+export class AgLengthLever extends AgWidget {
+  static title = 'Length as a lever';
+  static styles = ['styles/length-lever.css'];
+  static stateDecl = defineState({
+    version: 1,
+    fields: {
+      d: vector({ length: 2, min: -D_MAX, max: D_MAX, default: [1, 1] }),
+      t: number({ min: 0, max: T_MAX, default: 1 }),
+    },
+  });
+
+  #ui = null;
+
+  build(body) {
+    const predict = this.predict({
+      id: 'triple-length',
+      question: 'Keep the direction of v = (1, 1) and make it three times as long: w = (3, 3). What becomes of the score u\u00b7k with u = (1, 0), which is 1 for v?',
+      choices: [
+        { value: 'same', label: 'It stays 1' },
+        { value: 'triple', label: 'It becomes 3' },
+        { value: 'nine', label: 'It becomes 9' },
+      ],
+      reveal: (_choice, ag) => {
+        this.setState({ d: [1, 1], t: 3 });
+        const w = ag.weightedSum([3], [[1, 1]]).data;
+        const s = ag.dot([1, 0], w);
+        const answer = s === 1 ? 'same' : s === 3 ? 'triple' : s === 9 ? 'nine' : 'other';
+        return {
+          answer,
+          explanation: `The module computed u\u00b7w = ${fmt(s)} and |w| = ${fmt(ag.norm(w))}: the angle did not change, the length tripled, and so did the score.`,
+        };
+      },
+    });
+
+    const presets = h(
+      'div',
+      { class: 'presets', role: 'group', 'aria-label': 'Presets' },
+      h('span', { class: 'presets-label' }, 'Try:'),
+      PRESETS.map((p) => {
+        const b = h('button', { type: 'button', dataset: { preset: p.id } }, p.label);
+        b.addEventListener('click', () => this.setState({ d: p.d, t: p.t }));
+        return b;
+      }),
+    );
+
+    // The plane: the queries (fixed), the direction d (draggable) and k = t·d.
+    const figure = h('div', { class: 'figure' });
+    const p = plane(figure, { extent: EXTENT, label: 'Fixed queries, the direction d and the key k = t times d; drag d or use the arrow keys' });
+    const clipId = 'll-clip';
+    const markQ = arrowMarker(p.svg, 'll-arrow-q', 'marker-q');
+    const markD = arrowMarker(p.svg, 'll-arrow-d', 'marker-d');
+    const markK = arrowMarker(p.svg, 'll-arrow-k', 'marker-k');
+    p.svg
+      .select('defs')
+      .append('clipPath')
+      .attr('id', clipId)
+      .append('rect')
+      .attr('x', p.x(-EXTENT))
+      .attr('y', p.y(EXTENT))
+      .attr('width', p.x(EXTENT) - p.x(-EXTENT))
+      .attr('height', p.y(-EXTENT) - p.y(EXTENT));
+    const o = [p.x(0), p.y(0)];
+    const queries = p.layer('queries');
+    for (const q of QUERIES) {
+      queries.append('line').attr('class', 'vec vec-q').attr('x1', o[0]).attr('y1', o[1]).attr('x2', p.x(q.v[0])).attr('y2', p.y(q.v[1])).attr('marker-end', markQ);
+      const len = Math.hypot(...q.v);
+      queries
+        .append('text')
+        .attr('class', 'vec-label label-q')
+        .attr('x', p.x(q.v[0] + (0.55 * q.v[0]) / len) - 5)
+        .attr('y', p.y(q.v[1] + (0.55 * q.v[1]) / len) + 5)
+        .text(q.label);
+    }
+    const arrows = p.layer('arrows').attr('clip-path', `url(#${clipId})`);
+    const lineK = arrows.append('line').attr('class', 'vec vec-k').attr('marker-end', markK);
+    const lineD = arrows.append('line').attr('class', 'vec vec-d').attr('marker-end', markD);
+    const labels = p.layer('labels');
+    const labelK = labels.append('text').attr('class', 'vec-label label-k').text('k');
+    const labelD = labels.append('text').attr('class', 'vec-label label-d').text('d');
+    const handleD = draggablePoint({
+      plane: p,
+      layer: p.layer('handles'),
+      name: 'd',
+      className: 'handle-d',
+      get: () => this.state.d,
+      set: (value, how) => {
+        this.setState({ d: value.map(clampD) });
+        if (how === 'key') this.announce(`d = ${pair(this.state.d)}; k = ${this.#ui.kText.textContent}; ${this.#scoreSummary()}`);
+      },
+      describe: (v) => `direction d = ${pair(v)}`,
+    });
+
+    // The slider: t, the stretch factor (an input, shown as typed).
+    const slider = h('input', {
+      type: 'range',
+      min: 0,
+      max: T_MAX,
+      step: T_STEP,
+      class: 'slider',
+      id: 'll-t',
+      'aria-describedby': 'll-t-value',
+    });
+    const tValue = h('output', { class: 't-value', id: 'll-t-value', for: 'll-t' });
+    slider.addEventListener('input', () => {
+      const t = Number(slider.value);
+      this.setState({ t });
+      this.announce(`t = ${fmt(t)}; |k| = ${this.#ui.normK.textContent}; ${this.#scoreSummary()}`);
+    });
+    const control = h(
+      'div',
+      { class: 'stretch' },
+      h('label', { for: 'll-t', class: 'stretch-label' }, 'Stretch ', texElement('t'), ' (k = t\u00b7d)'),
+      h('div', { class: 'stretch-row' }, slider, tValue),
+    );
+
+    const num = (role, key) => h('span', { class: 'num', dataset: key === undefined ? { role } : { role, key } }, '\u2026');
+    const normD = num('norm', 'd');
+    const normK = num('norm', 'k');
+    const kCoords = [num('k', 1), num('k', 2)];
+    const kText = h('span', { class: 'k-text' }, '(', kCoords[0], ', ', kCoords[1], ')');
+    const rows = QUERIES.map((q, i) => {
+      const key = i + 1;
+      const base = num('base-score', key);
+      const score = num('score', key);
+      const perUnit = num('per-unit', key);
+      const row = h(
+        'tr',
+        { dataset: { query: q.name } },
+        h('th', { scope: 'row' }, h('var', {}, q.label), h('span', { class: 'q-coords' }, `= ${pair(q.v)}`)),
+        h('td', {}, base),
+        h('td', { class: 'c-score' }, score),
+        h('td', { class: 'c-unit' }, perUnit),
+      );
+      return { row, base, score, perUnit };
+    });
+    const tHead = h('span', { class: 't-head' });
+    const table = h(
+      'table',
+      { class: 'scores' },
+      h('caption', {}, 'Scores of each query against the key'),
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          h('th', { scope: 'col' }, 'Query'),
+          h('th', { scope: 'col' }, h('var', {}, 'q'), '\u00b7', h('var', {}, 'd'), h('br'), '(t\u00a0=\u00a01)'),
+          h('th', { scope: 'col', class: 'c-score' }, h('var', {}, 'q'), '\u00b7', h('var', {}, 'k'), h('br'), tHead),
+          h('th', { scope: 'col', class: 'c-unit' }, 'per unit length', h('br'), h('var', {}, 'q'), '\u00b7', h('var', {}, 'k'), ' / |', h('var', {}, 'k'), '|'),
+        ),
+      ),
+      h('tbody', {}, rows.map((r) => r.row)),
+    );
+
+    // A d3 bar chart: the score at t = 1 (outline) and at t (filled).
+    const bars = h('div', { class: 'bars-figure' });
+    const W = 320;
+    const H = 150;
+    const svg = select(bars)
+      .append('svg')
+      .attr('class', 'bars')
+      .attr('viewBox', `0 0 ${W} ${H}`)
+      .attr('role', 'img')
+      .attr('aria-label', 'Bars: each query\u2019s score at t = 1 (outline) and at the current t (filled)');
+    const x = scaleLinear().domain([-BAR_MAX, BAR_MAX]).range([34, W - 8]);
+    const y = scaleBand().domain(QUERIES.map((q) => q.name)).range([8, H - 22]).padding(0.25);
+    svg
+      .append('g')
+      .attr('class', 'bar-axis')
+      .attr('transform', `translate(0,${H - 20})`)
+      .call(axisBottom(x).tickValues([-10, -5, 0, 5, 10]).tickSize(3));
+    svg.append('line').attr('class', 'zero').attr('x1', x(0)).attr('x2', x(0)).attr('y1', 4).attr('y2', H - 20);
+    const barRows = svg
+      .selectAll('g.bar-row')
+      .data(QUERIES)
+      .join('g')
+      .attr('class', 'bar-row')
+      .attr('transform', (q) => `translate(0,${y(q.name)})`);
+    barRows.append('text').attr('class', 'bar-name').attr('x', 4).attr('y', y.bandwidth() / 2 + 5).text((q) => q.label);
+    const fill = barRows.append('rect').attr('class', 'bar-now').attr('height', y.bandwidth());
+    const ghost = barRows.append('rect').attr('class', 'bar-base').attr('height', y.bandwidth());
+
+    const numbers = h(
+      'div',
+      { class: 'numbers' },
+      control,
+      texElement('q\\cdot(t\\,d)=t\\,(q\\cdot d)', { display: true }),
+      h('p', { class: 'line' }, h('span', { class: 'lbl' }, 'd = '), h('span', { class: 'd-text' }), h('span', { class: 'lbl' }, ', |d| = '), normD),
+      h('p', { class: 'line' }, h('span', { class: 'lbl' }, 'k = '), kText, h('span', { class: 'lbl' }, ', |k| = '), normK),
+      h('p', { class: 'ratio-line', dataset: { role: 'ratio-text' } }),
+      table,
+      bars,
+      h('p', { class: 'bars-legend' }, 'Filled bars: the scores at the current t. Dashed outlines: the same scores at t = 1.'),
+    );
+    body.append(predict, presets, h('div', { class: 'layout' }, figure, numbers));
+    this.#ui = { p, lineD, lineK, labelD, labelK, handleD, slider, tValue, tHead, normD, normK, kCoords, kText, rows, fill, ghost, x, dText: numbers.querySelector('.d-text'), ratio: numbers.querySelector('.ratio-line') };
+  }
+
+  #scoreSummary() {
+    return this.#ui.rows.map((r, i) => `${QUERIES[i].label}\u00b7k = ${r.score.textContent}`).join(', ');
+  }
+
+  syncControls(state) {
+    const ui = this.#ui;
+    if (!ui) return;
+    if (Number(ui.slider.value) !== state.t) ui.slider.value = String(state.t);
+    ui.slider.setAttribute('aria-valuetext', `t = ${fmt(state.t)}`);
+    ui.tValue.textContent = `t = ${fmt(state.t)}`;
+    ui.tHead.textContent = `(t\u00a0=\u00a0${fmt(state.t)})`;
+    ui.dText.textContent = pair(state.d);
+  }
+
+  render(ag, { d, t }) {
+    const ui = this.#ui;
+    // k = t·d, computed by the module (a weighted sum of one row).
+    const k = Array.from(ag.weightedSum([t], [d]).data);
+    k.forEach((c, i) => this.show(ui.kCoords[i], c));
+    this.show(ui.normD, ag.norm(d));
+    this.show(ui.normK, ag.norm(k));
+    const kZero = k[0] === 0 && k[1] === 0;
+    const base = [];
+    const now = [];
+    QUERIES.forEach((q, i) => {
+      const r = ui.rows[i];
+      base[i] = ag.dot(q.v, d);
+      now[i] = ag.dot(q.v, k);
+      this.show(r.base, base[i]);
+      this.show(r.score, now[i]);
+      if (kZero) {
+        r.perUnit.textContent = 'undefined';
+        delete r.perUnit.dataset.value;
+      } else {
+        this.show(r.perUnit, ag.scalarProjection(q.v, k));
+      }
+    });
+    ui.ratio.textContent = kZero
+      ? 'A key of length zero scores 0 against every query: it has no direction left to compare.'
+      : `Every score is t = ${fmt(t)} times its value at t = 1; the score per unit of length does not move.`;
+    this.#draw(d, k, base, now);
+  }
+
+  #draw(d, k, base, now) {
+    const { p, lineD, lineK, labelD, labelK, handleD, fill, ghost, x } = this.#ui;
+    const o = [p.x(0), p.y(0)];
+    lineD.attr('x1', o[0]).attr('y1', o[1]).attr('x2', p.x(d[0])).attr('y2', p.y(d[1]));
+    lineK.attr('x1', o[0]).attr('y1', o[1]).attr('x2', p.x(k[0])).attr('y2', p.y(k[1]));
+    const place = (label, v, away) => {
+      const len = Math.hypot(v[0], v[1]) || 1;
+      const c = (z) => Math.max(-EXTENT + 0.4, Math.min(EXTENT - 0.4, z));
+      label.attr('x', p.x(c(v[0] + (away * v[0]) / len)) - 4).attr('y', p.y(c(v[1] + (away * v[1]) / len)) + 5);
+    };
+    // d's label sits beside its tip, k's beyond its tip (drawing only).
+    place(labelD, [d[0] - 0.45 * Math.sign(d[1] || 1), d[1] + 0.45 * Math.sign(d[0] || 1)], 0);
+    place(labelK, k, 0.6);
+    labelK.attr('visibility', k[0] === 0 && k[1] === 0 ? 'hidden' : 'visible');
+    handleD.update();
+    const clip = (s) => Math.max(-BAR_MAX, Math.min(BAR_MAX, s));
+    const rect = (sel, values) =>
+      sel
+        .attr('x', (_q, i) => Math.min(x(0), x(clip(values[i]))))
+        .attr('width', (_q, i) => Math.abs(x(clip(values[i])) - x(0)))
+        .classed('is-clipped', (_q, i) => Math.abs(values[i]) > BAR_MAX);
+    rect(fill, now);
+    rect(ghost, base);
+  }
+
+  figure() {
+    return this.#ui ? this.#ui.p.svg.node() : null;
+  }
+}
+
+defineWidget('ag-length-lever', AgLengthLever);

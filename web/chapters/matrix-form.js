@@ -1,0 +1,193 @@
+// <ag-matrix-form>: part 2, chapter 6, "The matrix form". A logits matrix
+// S [T, T] (editable; the selected row also has sliders), its row-wise
+// softmax A [T, T] as a heat map with the row sums (each 1), the values
+// V [T, d_v], and Y = AV [T, d_v]; one query's α·V as a [1, T]·[T, d_v]
+// product beside row i of Y; a causal toggle masks the keys after each query,
+// making A lower-triangular. Every number shown is a wasm result:
+// ag.softmax (A, with a boolean causal mask), ag.matmul (row sums A·1, Y = AV,
+// and αV for one row).
+//
+//   <ag-matrix-form causal="1" row="3"></ag-matrix-form>
+import { AgWidget, defineWidget } from '../widget/base.js';
+import { h, symbol } from '../widget/dom.js';
+import { formatNumber } from '../widget/format.js';
+import { heatmap } from '../widget/heatmap.js';
+import { numberGrid } from '../widget/inputs.js';
+import { texElement } from '../widget/math.js';
+import { bool, defineState, matrix, number } from '../widget/state.js';
+
+const T = 4;
+const DV = 2;
+const LIMIT = 6;
+const ONES_COL = Array.from({ length: T }, () => [1]);
+const CAUSAL = Array.from({ length: T }, (_, i) => Array.from({ length: T }, (_, j) => j <= i)); // true = may attend
+
+const fmt = (x) => formatNumber(x, 4);
+const sub = (j) => String.fromCharCode(0x2080 + j);
+
+export class AgMatrixForm extends AgWidget {
+  static title = 'The matrix form';
+  static styles = ['styles/heatmap.css', 'styles/matrix-form.css'];
+  static stateDecl = defineState({
+    version: 1,
+    fields: {
+      s: matrix({ rows: T, cols: T, min: -LIMIT, max: LIMIT, default: [[2, 0, 1, -1], [0.5, 1.5, 0, 1], [1, 0, 2, 0.5], [-1, 1, 0.5, 2]] }),
+      values: matrix({ rows: T, cols: DV, min: -LIMIT, max: LIMIT, default: [[1, 0], [0, 1], [-1, 0.5], [2, 2]] }),
+      causal: bool({ default: false }),
+      row: number({ min: 1, max: T, integer: true, default: 1 }),
+    },
+  });
+
+  #ui = null;
+
+  build(body) {
+    const predict = this.predict({
+      id: 'causal-row-one',
+      question: 'Switch the causal mask on, so that each query may only look at itself and earlier keys. What do the weights in the first row of A add up to?',
+      choices: [
+        { value: 'one', label: 'Still 1' },
+        { value: 'less', label: 'Less than 1 (weight was cut off)' },
+        { value: 'quarter', label: '1/4' },
+      ],
+      reveal: (_choice, ag) => {
+        this.setState({ causal: true, row: 1 });
+        const A = ag.softmax(this.state.s, { mask: CAUSAL });
+        const sums = ag.matmul(A, ONES_COL).data;
+        const answer = Math.abs(sums[0] - 1) < 1e-6 ? 'one' : sums[0] < 1 ? 'less' : 'quarter';
+        return {
+          answer,
+          explanation: `The masked logits are left out before normalising, so the row renormalises over what is left: row 1 keeps only key 1, A\u2081\u2081 = ${fmt(A.data[0])}, and the row sums to ${fmt(sums[0])}. Every row of a causal A is still a full set of weights.`,
+        };
+      },
+    });
+
+    const causal = h('input', { type: 'checkbox', class: 'causal', id: 'mf-causal' });
+    causal.addEventListener('change', () => this.setState({ causal: causal.checked }));
+    const toggle = h('label', { class: 'toggle', for: 'mf-causal' }, causal, ' Causal mask: query i sees keys 1..i only');
+
+    // Sliders for the selected row of S (drag or arrow keys).
+    const rowTitle = h('legend', {});
+    const sliders = Array.from({ length: T }, (_, j) => {
+      const id = `mf-s${j + 1}`;
+      const input = h('input', { type: 'range', min: -LIMIT, max: LIMIT, step: 0.1, class: 'slider', id, dataset: { logit: j + 1 } });
+      const out = h('output', { class: 's-value', for: id });
+      input.addEventListener('input', () => {
+        const s = this.state.s;
+        s[this.state.row - 1][j] = Number(input.value);
+        this.setState({ s });
+        this.announce(`row ${this.state.row}: weights ${this.#ui.alpha.map((el) => el.textContent).join(', ')}`);
+      });
+      const label = h('label', { for: id, class: 's-label' });
+      return { input, out, label, row: h('div', { class: 'slider-row' }, label, input, out) };
+    });
+    const rowControls = h('fieldset', { class: 'logits' }, rowTitle, sliders.map((x) => x.row));
+
+    const sGrid = numberGrid({
+      rows: Array.from({ length: T }, (_, i) => ({ name: `s row ${i + 1}`, label: `q${sub(i + 1)}` })),
+      cols: T,
+      spec: { min: -LIMIT, max: LIMIT },
+      legend: ['All logits ', symbol('S'), ' [T, T] = [4, 4]'],
+      onChange: (r, c, value) => {
+        const s = this.state.s;
+        s[r][c] = value;
+        this.setState({ s });
+      },
+      onInvalid: (name, i) => this.note(`${name}, entry ${i + 1}: enter a number from \u2212${LIMIT} to ${LIMIT}.`),
+    });
+    const sDetails = h('details', { class: 'all-logits' }, h('summary', {}, 'Edit every logit'), sGrid.element);
+
+    const grid = h('div', { class: 'grid-box' });
+    const hm = heatmap(grid, {
+      rows: Array.from({ length: T }, (_, i) => ({ label: 'q', sub: String(i + 1) })),
+      cols: Array.from({ length: T }, (_, j) => ({ label: 'k', sub: String(j + 1) })),
+      label: 'Attention matrix A; press Enter on a cell to pick its row',
+      legendTitle: 'weight',
+      role: 'a',
+      format: (v) => formatNumber(v, 2),
+      describe: (i, j, text) => `A${i + 1}${j + 1} = ${text}`,
+      show: (el, value, o) => this.show(el, value, o),
+      onActivate: (i) => this.setState({ row: i + 1 }),
+    });
+    const num = (role, key) => h('span', { class: 'num', dataset: key === undefined ? { role } : { role, key } }, '\u2026');
+    const rowSums = Array.from({ length: T }, (_, i) => num('row-sum', i + 1));
+    const sums = h('p', { class: 'row-sums' }, 'Row sums \u03a3\u2c7c A\u1d62\u2c7c: ', rowSums.map((el, i) => [i ? ', ' : '', el]));
+
+    // Y = AV.
+    const yCells = Array.from({ length: T }, (_, i) => Array.from({ length: DV }, (_, c) => num('y', `${i + 1}-${c + 1}`)));
+    const vCells = Array.from({ length: T }, () => Array.from({ length: DV }, () => h('span', { class: 'in' })));
+    const shapeLine = h('p', { class: 'shape', dataset: { role: 'shape' } });
+    const mat = (caption, cells, role) =>
+      h('table', { class: `mat mat-${role}` }, h('caption', {}, caption), h('tbody', {}, cells.map((row, i) => h('tr', { dataset: { row: i + 1 } }, h('th', { scope: 'row' }, String(i + 1)), row.map((el) => h('td', {}, el))))));
+    const alpha = Array.from({ length: T }, (_, j) => num('alpha', j + 1));
+    const yOne = Array.from({ length: DV }, (_, c) => num('y-one', c + 1));
+    const oneTitle = h('h3', {});
+    const one = h(
+      'section',
+      { class: 'one-query' },
+      oneTitle,
+      texElement('y_i=\\alpha V,\\quad [1,T]\\cdot[T,d_v]\\to[1,d_v]', { display: true }),
+      h('p', { class: 'line' }, '\u03b1 = (', alpha.map((el, j) => [j ? ', ' : '', el]), ')'),
+      h('p', { class: 'line' }, 'y = \u03b1V = (', yOne.map((el, c) => [c ? ', ' : '', el]), ')'),
+      h('p', { class: 'same' }),
+    );
+
+    const formulas = h(
+      'div',
+      { class: 'formulas' },
+      texElement('A_{i\\cdot}=\\operatorname{softmax}(S_{i\\cdot})', { display: true }),
+      texElement('A_{ij}\\ge 0,\\qquad \\sum_{j=1}^{T}A_{ij}=1', { display: true }),
+      texElement('Y=AV,\\qquad [T,T]\\cdot[T,d_v]\\to[T,d_v]', { display: true }),
+    );
+
+    body.append(
+      predict,
+      h(
+        'div',
+        { class: 'layout' },
+        h('div', { class: 'left' }, toggle, rowControls, sDetails, grid, sums, h('p', { class: 'stochastic' }, 'Non-negative entries and every row summing to 1: A is row-stochastic.')),
+        h('div', { class: 'right' }, formulas, shapeLine, h('div', { class: 'mats' }, mat('V [4, 2] (values)', vCells, 'v'), mat('Y = AV [4, 2]', yCells, 'y')), one),
+      ),
+    );
+    this.#ui = { causal, rowTitle, sliders, sGrid, hm, rowSums, yCells, vCells, shapeLine, alpha, yOne, oneTitle, same: one.querySelector('.same') };
+  }
+
+  syncControls({ s, values, causal, row }) {
+    const ui = this.#ui;
+    if (!ui) return;
+    ui.causal.checked = causal;
+    ui.rowTitle.textContent = `Logits of query ${row} (row ${row} of S)`;
+    ui.sliders.forEach(({ input, out, label }, j) => {
+      const v = s[row - 1][j];
+      if (Number(input.value) !== v) input.value = String(v);
+      input.setAttribute('aria-valuetext', `s${sub(row)}${sub(j + 1)} = ${fmt(v)}`);
+      out.textContent = fmt(v);
+      label.textContent = `s${sub(row)}${sub(j + 1)}`;
+    });
+    ui.sGrid.set(s);
+    ui.vCells.forEach((r, i) => r.forEach((el, c) => (el.textContent = fmt(values[i][c]))));
+    ui.oneTitle.textContent = `One query: row ${row}`;
+  }
+
+  render(ag, { s, values, causal, row }) {
+    const ui = this.#ui;
+    const A = ag.softmax(s, causal ? { mask: CAUSAL } : {});
+    const rows = Array.from({ length: T }, (_, i) => A.data.subarray(i * T, (i + 1) * T));
+    ui.hm.update(rows, { selected: [row - 1, 0] });
+    ag.matmul(A, ONES_COL).data.forEach((x, i) => this.show(ui.rowSums[i], x));
+    const Y = ag.matmul(A, values);
+    ui.yCells.forEach((r, i) => r.forEach((el, c) => this.show(el, Y.data[i * DV + c])));
+    ui.shapeLine.textContent = `A [${A.shape.join(', ')}] \u00b7 V [${T}, ${DV}] \u2192 Y [${Y.shape.join(', ')}]`;
+    const a = rows[row - 1];
+    a.forEach((x, j) => this.show(ui.alpha[j], x));
+    const y = ag.matmul([Array.from(a)], values);
+    y.data.forEach((x, c) => this.show(ui.yOne[c], x));
+    const same = y.data.every((x, c) => x === Y.data[(row - 1) * DV + c]);
+    ui.same.textContent = `[${y.shape.join(', ')}]: ${same ? 'the same numbers as' : 'equal up to float32 rounding to'} row ${row} of Y.`;
+  }
+
+  figure() {
+    return this.#ui ? this.#ui.hm.node : null;
+  }
+}
+
+defineWidget('ag-matrix-form', AgMatrixForm);

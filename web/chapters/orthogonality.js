@@ -1,0 +1,300 @@
+// <ag-orthogonality>: chapter 12, "Orthogonality: a zero score means
+// unrelated". A query q and three keys (all draggable): for each key its
+// score, cosine and angle, what the score says (supports, perpendicular,
+// opposes), and the softmax weight over the three scores, where a
+// perpendicular key lands between the supporting and the opposing ones. A
+// button turns k2 exactly perpendicular to q. Below, the standard basis of
+// 3-D space and its table of pairwise dot products, E Eᵀ = I.
+// Every number shown is a wasm result: ag.dot, ag.cosine, ag.angle (shown in
+// degrees: formatting), ag.softmax and ag.matmul.
+//
+//   <ag-orthogonality q="2,1" k1="1,1" k2="-1,2" k3="-1,-0.5"></ag-orthogonality>
+import { AgWidget, defineWidget } from '../widget/base.js';
+import { h, symbol } from '../widget/dom.js';
+import { formatNumber } from '../widget/format.js';
+import { texElement } from '../widget/math.js';
+import { arrowMarker, draggablePoint, plane } from '../widget/plot.js';
+import { defineState, vector } from '../widget/state.js';
+
+const EXTENT = 4;
+const KEYS = ['k1', 'k2', 'k3'];
+/** The standard basis of 3-D space, one vector per row. */
+const BASIS = [
+  [1, 0, 0],
+  [0, 1, 0],
+  [0, 0, 1],
+];
+
+const fmt = (x) => formatNumber(x, 4);
+const deg = (radians) => `${formatNumber((radians * 180) / Math.PI, 4)}\u00b0`;
+const pair = ([x, y]) => `(${fmt(x)}, ${fmt(y)})`;
+const sub = (name) => name.replace(/(\d)/, (d) => String.fromCharCode(0x2080 + Number(d)));
+const READING = {
+  supports: 'supports q',
+  perpendicular: 'at right angles: neutral',
+  opposes: 'opposes q',
+};
+
+export class AgOrthogonality extends AgWidget {
+  static title = 'Orthogonality: a zero score means unrelated';
+  static styles = ['styles/orthogonality.css'];
+  static stateDecl = defineState({
+    version: 1,
+    fields: {
+      q: vector({ length: 2, min: -EXTENT, max: EXTENT, default: [2, 1] }),
+      k1: vector({ length: 2, min: -EXTENT, max: EXTENT, default: [1, 1] }),
+      k2: vector({ length: 2, min: -EXTENT, max: EXTENT, default: [-1, 2] }),
+      k3: vector({ length: 2, min: -EXTENT, max: EXTENT, default: [-1, -0.5] }),
+    },
+  });
+
+  #ui = null;
+
+  build(body) {
+    const predict = this.predict({
+      id: 'perpendicular-weight',
+      question: 'q = (2, 1); k\u2081 = (1, 1) points roughly along q, k\u2082 = (\u22121, 2) is perpendicular to it, k\u2083 = (\u22121, \u22120.5) points against it. After the softmax, where does k\u2082\u2019s weight land?',
+      choices: [
+        { value: 'top', label: 'Largest of the three' },
+        { value: 'middle', label: 'Between the other two' },
+        { value: 'zero', label: 'Exactly zero' },
+      ],
+      reveal: (_choice, ag) => {
+        const s = { q: [2, 1], k1: [1, 1], k2: [-1, 2], k3: [-1, -0.5] };
+        this.setState(s);
+        const scores = KEYS.map((k) => ag.dot(s.q, s[k]));
+        const w = ag.softmax(scores).data;
+        const answer = w[1] === 0 ? 'zero' : w[1] > w[0] && w[1] > w[2] ? 'top' : w[1] < w[0] && w[1] > w[2] ? 'middle' : 'other';
+        return {
+          answer,
+          explanation: `The module computed the scores ${scores.map(fmt).join(', ')} and the weights ${Array.from(w, fmt).join(', ')}. A score of 0 becomes exp(0) = 1 before the division: not a veto, just no push either way.`,
+        };
+      },
+    });
+
+    const snap = h('button', { type: 'button', class: 'snap', dataset: { action: 'snap' } }, 'Snap k\u2082 perpendicular to q');
+    snap.addEventListener('click', () => this.#snap());
+    const presets = h(
+      'div',
+      { class: 'presets', role: 'group', 'aria-label': 'Actions' },
+      snap,
+      (() => {
+        const b = h('button', { type: 'button', dataset: { preset: 'default' } }, 'Back to the start');
+        b.addEventListener('click', () => this.setState({ q: [2, 1], k1: [1, 1], k2: [-1, 2], k3: [-1, -0.5] }));
+        return b;
+      })(),
+    );
+
+    const figure = h('div', { class: 'figure' });
+    const p = plane(figure, { extent: EXTENT, label: 'The query q and three keys; drag their tips or use the arrow keys' });
+    const names = ['q', ...KEYS];
+    const markers = Object.fromEntries(names.map((n) => [n, arrowMarker(p.svg, `or-arrow-${n}`, `marker-${n}`)]));
+    p.svg
+      .select('defs')
+      .append('clipPath')
+      .attr('id', 'or-clip')
+      .append('rect')
+      .attr('x', p.x(-EXTENT))
+      .attr('y', p.y(EXTENT))
+      .attr('width', p.x(EXTENT) - p.x(-EXTENT))
+      .attr('height', p.y(-EXTENT) - p.y(EXTENT));
+    const guide = p.layer('guide').attr('clip-path', 'url(#or-clip)').append('line').attr('class', 'perp-guide');
+    const corners = p.layer('corners');
+    const arrows = p.layer('arrows');
+    const labels = p.layer('labels');
+    const lines = {};
+    for (const n of names) {
+      lines[n] = {
+        line: arrows.append('line').attr('class', `vec vec-${n}`).attr('marker-end', markers[n]),
+        label: labels.append('text').attr('class', `vec-label label-${n}`).text(sub(n)),
+        corner: n === 'q' ? null : corners.append('path').attr('class', `right-angle corner-${n}`),
+      };
+    }
+    const handles = p.layer('handles');
+    const handleList = names.map((name) =>
+      draggablePoint({
+        plane: p,
+        layer: handles,
+        name,
+        className: `handle-${name}`,
+        get: () => this.state[name],
+        set: (value, how) => {
+          this.setState({ [name]: value });
+          if (how === 'key') this.announce(`${sub(name)} = ${pair(value)}; ${this.#summary()}`);
+        },
+        describe: (v) => `${sub(name)} = ${pair(v)}`,
+      }),
+    );
+
+    const num = (role, key) => h('span', { class: 'num', dataset: key === undefined ? { role } : { role, key } }, '\u2026');
+    const rows = KEYS.map((name, i) => {
+      const key = i + 1;
+      const score = num('score', key);
+      const cos = num('cosine', key);
+      const angle = num('angle', key);
+      const weight = num('weight', key);
+      const fill = h('span', { class: 'bar-fill' });
+      const reading = h('span', { class: 'reading' });
+      const row = h(
+        'tr',
+        { dataset: { key: name } },
+        h('th', { scope: 'row' }, symbol('k', key), h('span', { class: 'given' }), reading),
+        h('td', { class: 'c-score' }, score),
+        h('td', { class: 'c-cos' }, cos, h('span', { class: 'angle' }, angle)),
+        h('td', { class: 'c-weight' }, weight, h('span', { class: 'bar', 'aria-hidden': 'true' }, fill)),
+      );
+      return { row, score, cos, angle, weight, fill, reading, given: row.querySelector('.given') };
+    });
+    const table = h(
+      'table',
+      { class: 'keys' },
+      h('caption', {}, 'Scores, angles and softmax weights'),
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          h('th', { scope: 'col' }, 'Key'),
+          h('th', { scope: 'col', class: 'c-score' }, h('var', {}, 'q'), '\u00b7', h('var', {}, 'k')),
+          h('th', { scope: 'col', class: 'c-cos' }, 'cos \u03b8, \u03b8'),
+          h('th', { scope: 'col', class: 'c-weight' }, 'weight'),
+        ),
+      ),
+      h('tbody', {}, rows.map((r) => r.row)),
+    );
+    const qLine = h('p', { class: 'line' }, h('span', { class: 'lbl' }, 'q = '), h('span', { class: 'q-given' }));
+
+    // The standard basis and its table of pairwise dot products, E Eᵀ.
+    const gram = BASIS.map((_, i) => BASIS.map((__, j) => num('gram', `${i + 1}${j + 1}`)));
+    const e = (i) => h('span', { class: 'sym' }, h('var', {}, 'e'), h('sub', {}, String(i + 1)));
+    const basisTable = h(
+      'table',
+      { class: 'gram' },
+      h('caption', {}, 'Dot products of the standard basis, ', texElement('E\\,E^{\\mathsf T}')),
+      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, '\u00b7'), BASIS.map((_, j) => h('th', { scope: 'col' }, e(j))))),
+      h(
+        'tbody',
+        {},
+        BASIS.map((row, i) => h('tr', {}, h('th', { scope: 'row' }, e(i), h('span', { class: 'given' }, ` = (${row.join(', ')})`)), gram[i].map((cell) => h('td', {}, cell)))),
+      ),
+    );
+    const basis = h(
+      'section',
+      { class: 'basis', 'aria-label': 'The standard basis' },
+      h('h3', {}, 'Three axes that never interfere'),
+      h(
+        'p',
+        {},
+        'The standard basis of 3-D space: every pair meets at a right angle, so every score between two different axes is 0, and each axis scores 1 with itself. ',
+        'In d dimensions there is room for exactly d such mutually perpendicular directions, no more.',
+      ),
+      basisTable,
+    );
+
+    const numbers = h(
+      'div',
+      { class: 'numbers' },
+      texElement('q\\cdot k=0\\iff\\cos\\theta=0', { display: true }),
+      qLine,
+      table,
+      texElement('w_j=\\frac{e^{q\\cdot k_j}}{\\sum_i e^{q\\cdot k_i}}', { display: true }),
+    );
+    body.append(predict, presets, h('div', { class: 'layout' }, figure, numbers), basis);
+    this.#ui = { p, lines, guide, handleList, rows, gram, qGiven: qLine.querySelector('.q-given') };
+  }
+
+  /** k2 becomes ±(−q_y, q_x): the quarter turn of q, on k2's side of q. */
+  #snap() {
+    const { q, k2 } = this.state;
+    const ag = this.engine;
+    if (!ag) return;
+    if (q[0] === 0 && q[1] === 0) {
+      this.note('q has length zero: every key is perpendicular to it, there is no direction to turn.');
+      return;
+    }
+    const turn = [-q[1], q[0]];
+    // Keep k2 on the side it was on (the sign of a score is a comparison, not a number shown).
+    const side = ag.dot(k2, turn) < 0 ? -1 : 1;
+    this.setState({ k2: turn.map((c) => (side * c) || 0) });
+    this.announce(`k\u2082 = ${pair(this.state.k2)}; ${this.#summary()}`);
+  }
+
+  #summary() {
+    return this.#ui.rows.map((r, i) => `k${i + 1}: score ${r.score.textContent}, weight ${r.weight.textContent}`).join('; ');
+  }
+
+  syncControls(state) {
+    const ui = this.#ui;
+    if (!ui) return;
+    ui.qGiven.textContent = pair(state.q);
+    KEYS.forEach((name, i) => {
+      ui.rows[i].given.textContent = ` = ${pair(state[name])}`;
+    });
+  }
+
+  render(ag, state) {
+    const ui = this.#ui;
+    const scores = KEYS.map((name) => ag.dot(state.q, state[name]));
+    const weights = ag.softmax(scores).data;
+    const qZero = ag.norm(state.q) === 0;
+    KEYS.forEach((name, i) => {
+      const r = ui.rows[i];
+      this.show(r.score, scores[i]);
+      this.show(r.weight, weights[i]);
+      r.fill.style.transform = `scaleX(${weights[i]})`;
+      const kZero = ag.norm(state[name]) === 0;
+      if (qZero || kZero) {
+        r.cos.textContent = 'undefined';
+        r.angle.textContent = '';
+        delete r.cos.dataset.value;
+        delete r.angle.dataset.value;
+      } else {
+        this.show(r.cos, ag.cosine(state.q, state[name]));
+        this.show(r.angle, ag.angle(state.q, state[name]), { format: deg });
+      }
+      const reading = scores[i] > 0 ? 'supports' : scores[i] < 0 ? 'opposes' : 'perpendicular';
+      r.reading.textContent = qZero || kZero ? 'zero vector: no direction' : READING[reading];
+      r.row.dataset.reading = reading;
+    });
+    const gram = ag.matmul(BASIS, BASIS, { transposeB: true }).data;
+    ui.gram.forEach((row, i) => row.forEach((cell, j) => this.show(cell, gram[i * 3 + j])));
+    this.#draw(state, scores);
+  }
+
+  #draw(state, scores) {
+    const { p, lines, guide, handleList } = this.#ui;
+    const o = [p.x(0), p.y(0)];
+    const q = state.q;
+    const qLen = Math.hypot(...q);
+    // The line perpendicular to q through the origin: where zero scores live (drawing only).
+    if (qLen > 0) {
+      const s = (2 * EXTENT) / qLen;
+      guide.attr('visibility', 'visible').attr('x1', p.x(q[1] * s)).attr('y1', p.y(-q[0] * s)).attr('x2', p.x(-q[1] * s)).attr('y2', p.y(q[0] * s));
+    } else guide.attr('visibility', 'hidden');
+    ['q', ...KEYS].forEach((n, idx) => {
+      const v = state[n];
+      const l = lines[n];
+      l.line.attr('x1', o[0]).attr('y1', o[1]).attr('x2', p.x(v[0])).attr('y2', p.y(v[1]));
+      const len = Math.hypot(...v) || 1;
+      l.label.attr('x', p.x(v[0] + (0.4 * v[0]) / len) - 6).attr('y', p.y(v[1] + (0.4 * v[1]) / len) + 5);
+      if (l.corner) {
+        // A right-angle mark where a key's score is exactly zero.
+        const show = scores[idx - 1] === 0 && qLen > 0 && Math.hypot(...v) > 0;
+        const r = 0.35;
+        const a = [(q[0] / qLen) * r, (q[1] / qLen) * r];
+        const b = [(v[0] / len) * r, (v[1] / len) * r];
+        l.corner
+          .attr('visibility', show ? 'visible' : 'hidden')
+          .attr('d', `M${p.x(a[0])},${p.y(a[1])} L${p.x(a[0] + b[0])},${p.y(a[1] + b[1])} L${p.x(b[0])},${p.y(b[1])}`);
+      }
+    });
+    handleList.forEach((hd) => hd.update());
+  }
+
+  figure() {
+    return this.#ui ? this.#ui.p.svg.node() : null;
+  }
+}
+
+defineWidget('ag-orthogonality', AgOrthogonality);

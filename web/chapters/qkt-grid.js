@@ -1,0 +1,261 @@
+// <ag-qkt-grid>: chapter 8, "QKᵀ as a grid". Small editable embeddings X
+// [N, d_model] and projections W_Q, W_K [d_model, d_k]; the queries
+// Q = X W_Q and keys K = X W_K [N, d_k]; the heat map of S = QKᵀ [N, N].
+// Hovering or focusing a cell shows its number; clicking it (or Enter)
+// expands that score q_i·k_j term by term. Every number shown is a wasm
+// result: ag.matmul for Q, K and S, ag.dot of one-element vectors for each
+// term q_i,c k_j,c, and ag.dot(q_i, k_j) for the sum.
+//
+//   <ag-qkt-grid x="1,0,1;0,2,1;2,1,0;-1,0,2" wq="1,0;0,1;1,-1" wk="0,1;1,0;1,1" cell="1,2"></ag-qkt-grid>
+import { AgWidget, defineWidget } from '../widget/base.js';
+import { h, symbol } from '../widget/dom.js';
+import { formatNumber } from '../widget/format.js';
+import { heatmap } from '../widget/heatmap.js';
+import { numberGrid } from '../widget/inputs.js';
+import { tex, texElement } from '../widget/math.js';
+import { defineState, matrix, vector } from '../widget/state.js';
+
+const TOKENS = ['birds', 'sing', 'at', 'dawn'];
+const N = TOKENS.length;
+const D_MODEL = 3;
+const D_K = 2;
+const MAX_ABS = 5;
+
+const fmt = (x) => formatNumber(x, 4);
+const paren = (x) => (x < 0 ? `(${fmt(x)})` : fmt(x));
+
+export class AgQktGrid extends AgWidget {
+  static title = 'QK\u1d40 as a grid';
+  static styles = ['styles/heatmap.css', 'styles/qkt-grid.css'];
+  static stateDecl = defineState({
+    version: 1,
+    fields: {
+      x: matrix({ rows: N, cols: D_MODEL, min: -MAX_ABS, max: MAX_ABS, default: [[1, 0, 1], [0, 2, 1], [2, 1, 0], [-1, 0, 2]] }),
+      wq: matrix({ rows: D_MODEL, cols: D_K, min: -MAX_ABS, max: MAX_ABS, default: [[1, 0], [0, 1], [1, -1]] }),
+      wk: matrix({ rows: D_MODEL, cols: D_K, min: -MAX_ABS, max: MAX_ABS, default: [[0, 1], [1, 0], [1, 1]] }),
+      // The expanded cell (row i = query, column j = key), 1-based.
+      cell: vector({ length: 2, min: 1, max: N, integer: true, default: [1, 2] }),
+    },
+  });
+
+  #ui = null;
+  #pending = null;
+  #scores = null; // the last S (wasm result), for the hover readout
+
+  build(body) {
+    const predict = this.predict({
+      id: 'same-projection',
+      question: 'Copy W_Q into W_K, so that keys and queries are made by the same projection. Will the grid S then be symmetric (S_ij = S_ji for every pair)?',
+      choices: [
+        { value: 'yes', label: 'Yes, always' },
+        { value: 'no', label: 'No, not in general' },
+      ],
+      reveal: (_choice, ag) => {
+        const { x, wq } = this.state;
+        this.setState({ wk: wq, cell: [1, 2] });
+        const Q = ag.matmul(tensor(x), tensor(wq));
+        const K = ag.matmul(tensor(x), tensor(wq));
+        const S = ag.matmul(Q, K, { transposeB: true }).data;
+        let symmetric = true;
+        for (let i = 0; i < N; i += 1) for (let j = 0; j < N; j += 1) if (S[i * N + j] !== S[j * N + i]) symmetric = false;
+        return {
+          answer: symmetric ? 'yes' : 'no',
+          explanation: `With one projection every key equals its own token\u2019s query, so S_ij = q_i\u00b7q_j = q_j\u00b7q_i. The module\u2019s grid: S\u2081\u2082 = ${fmt(S[1])} and S\u2082\u2081 = ${fmt(S[N])}. Two different projections are what let \u201ca looks at b\u201d differ from \u201cb looks at a\u201d.`,
+        };
+      },
+    });
+
+    const invalid = (name, i) => {
+      this.note(`${name}, entry ${i + 1}: enter a number from \u2212${MAX_ABS} to ${MAX_ABS}. The results below are for the last complete inputs.`);
+      this.#ui.results.classList.add('is-stale');
+    };
+    const spec = { min: -MAX_ABS, max: MAX_ABS };
+    const xGrid = numberGrid({
+      rows: TOKENS.map((t, i) => ({ name: `x${i + 1}`, label: symbol('x', i + 1) })),
+      cols: D_MODEL,
+      spec,
+      legend: ['Embeddings ', symbol('X'), ' [N, d_model] = [4, 3]'],
+      onChange: (r, c, value) => this.#edit((s) => (s.x[r][c] = value)),
+      onInvalid: invalid,
+    });
+    const wGrid = (key, name) =>
+      numberGrid({
+        rows: Array.from({ length: D_MODEL }, (_, r) => ({ name: `${name} row ${r + 1}`, label: String(r + 1) })),
+        cols: D_K,
+        spec,
+        legend: [symbol('W', name === 'W_Q' ? 'Q' : 'K'), ' [d_model, d_k] = [3, 2]'],
+        onChange: (r, c, value) => this.#edit((s) => (s[key][r][c] = value)),
+        onInvalid: invalid,
+      });
+    const wqGrid = wGrid('wq', 'W_Q');
+    const wkGrid = wGrid('wk', 'W_K');
+    const tokenList = h('p', { class: 'tokens' }, 'Tokens: ', TOKENS.map((t, i) => [i ? ', ' : '', symbol('x', i + 1), ` \u201c${t}\u201d`]));
+    const form = h('form', { class: 'inputs', novalidate: true }, tokenList, h('div', { class: 'grids' }, xGrid.element, wqGrid.element, wkGrid.element));
+    form.addEventListener('submit', (e) => e.preventDefault());
+
+    // Q and K: small read-only tables of wasm results.
+    const num = (role, key) => h('span', { class: 'num', dataset: key === undefined ? { role } : { role, key } }, '\u2026');
+    const projTable = (role, caption) => {
+      const cells = Array.from({ length: N }, (_, i) => Array.from({ length: D_K }, (_, c) => num(role, `${i + 1}-${c + 1}`)));
+      const table = h(
+        'table',
+        { class: `proj proj-${role}` },
+        h('caption', {}, caption),
+        h('tbody', {}, cells.map((row, i) => h('tr', { dataset: { row: i + 1 } }, h('th', { scope: 'row' }, symbol(role, i + 1)), row.map((el) => h('td', {}, el))))),
+      );
+      return { table, cells };
+    };
+    const qTable = projTable('q', texElement('Q = XW_Q\\;[4,2]'));
+    const kTable = projTable('k', texElement('K = XW_K\\;[4,2]'));
+
+    const grid = h('div', { class: 'grid-box' });
+    const hm = heatmap(grid, {
+      rows: TOKENS.map((t, i) => ({ label: 'q', sub: String(i + 1), note: t })),
+      cols: TOKENS.map((t, j) => ({ label: 'k', sub: String(j + 1), note: t })),
+      label: 'Scores S = Q K transposed; press Enter on a cell to expand its dot product',
+      legendTitle: 'score',
+      role: 'score',
+      describe: (i, j, text) => `S${i + 1}${j + 1}, \u201c${TOKENS[i]}\u201d looking at \u201c${TOKENS[j]}\u201d: ${text}`,
+      show: (el, value, o) => this.show(el, value, o),
+      onSelect: (i, j) => this.#readout(i, j),
+      onActivate: (i, j) => this.setState({ cell: [i + 1, j + 1] }),
+    });
+    const readValue = num('readout');
+    const readLabel = h('span', { class: 'readout-label' });
+    const readout = h('p', { class: 'readout' }, readLabel, readValue, h('span', { class: 'hint' }, ' \u2014 click or press Enter to expand'));
+    const shapes = h(
+      'p',
+      { class: 'shapes' },
+      [
+        '\\underset{[4,3]}{X}\\;\\underset{[3,2]}{W_Q}=\\underset{[4,2]}{Q}',
+        '\\underset{[4,3]}{X}\\;\\underset{[3,2]}{W_K}=\\underset{[4,2]}{K}',
+        'S=\\underset{[4,2]}{Q}\\;\\underset{[2,4]}{K^{\\top}}:[N,N]=[4,4]',
+      ].map((t) => texElement(t, { className: 'shape' })),
+    );
+
+    const terms = [num('term', 1), num('term', 2)];
+    const dot = num('dot');
+    const formula = h('div', { class: 'pair-formula' });
+    const factors = { q1: num('factor', 'q1'), k1: num('factor', 'k1'), q2: num('factor', 'q2'), k2: num('factor', 'k2') };
+    const products = h('span', { class: 'expr' }, factors.q1, '\u00d7', factors.k1, ' + ', factors.q2, '\u00d7', factors.k2);
+    const heading = h('h3', { class: 'pair-heading' });
+    const vectors = h('p', { class: 'pair-vectors' }, '');
+    const expansion = h(
+      'section',
+      { class: 'pair', 'aria-label': 'The expanded cell, term by term' },
+      heading,
+      vectors,
+      formula,
+      h('p', { class: 'line' }, '= ', products),
+      h('p', { class: 'line' }, '= ', terms[0], ' + ', terms[1]),
+      h('p', { class: 'line result' }, '= ', dot),
+    );
+
+    const results = h(
+      'div',
+      { class: 'results' },
+      shapes,
+      h('div', { class: 'layout' }, h('div', { class: 'projs' }, qTable.table, kTable.table), h('div', { class: 'right' }, grid, readout)),
+      expansion,
+    );
+    body.append(predict, form, results);
+    this.#ui = { xGrid, wqGrid, wkGrid, qCells: qTable.cells, kCells: kTable.cells, hm, readLabel, readValue, terms, dot, formula, factors, heading, vectors, results };
+  }
+
+  #grids() {
+    const ui = this.#ui;
+    return [ui.xGrid, ui.wqGrid, ui.wkGrid];
+  }
+
+  #anyInvalid() {
+    return this.#grids().some((g) => g.invalid.size > 0);
+  }
+
+  /** One edited entry; while another entry is not a number, good entries wait. */
+  #edit(change) {
+    // Deep copies: the state getter's arrays must not be changed in place.
+    const { x, wq, wk } = this.state;
+    const s = structuredClone({ x, wq, wk, ...(this.#pending ?? {}) });
+    change(s);
+    const patch = { x: s.x, wq: s.wq, wk: s.wk };
+    if (this.#anyInvalid()) {
+      this.#pending = patch;
+      this.#ui.results.classList.add('is-stale');
+      return;
+    }
+    this.#pending = null;
+    this.setState(patch);
+  }
+
+  #readout(i, j) {
+    const ui = this.#ui;
+    if (!this.#scores) return;
+    ui.readLabel.textContent = `S${sub(i + 1)}${sub(j + 1)} (\u201c${TOKENS[i]}\u201d \u2192 \u201c${TOKENS[j]}\u201d) = `;
+    this.show(ui.readValue, this.#scores[i * N + j]);
+  }
+
+  syncControls(state) {
+    const ui = this.#ui;
+    if (!ui) return;
+    ui.xGrid.set(state.x);
+    ui.wqGrid.set(state.wq);
+    ui.wkGrid.set(state.wk);
+  }
+
+  stateChanged(source) {
+    // A state from outside replaces whatever was being typed.
+    if (source !== 'user' && this.#ui) {
+      for (const g of this.#grids()) g.reset();
+      this.#pending = null;
+    }
+  }
+
+  render(ag, { x, wq, wk, cell }) {
+    if (this.#anyInvalid()) return;
+    const ui = this.#ui;
+    ui.results.classList.remove('is-stale');
+    const X = tensor(x);
+    const Q = ag.matmul(X, tensor(wq));
+    const K = ag.matmul(X, tensor(wk));
+    const S = ag.matmul(Q, K, { transposeB: true }).data;
+    this.#scores = S;
+    for (let i = 0; i < N; i += 1) {
+      for (let c = 0; c < D_K; c += 1) {
+        this.show(ui.qCells[i][c], Q.data[i * D_K + c]);
+        this.show(ui.kCells[i][c], K.data[i * D_K + c]);
+      }
+    }
+    const i = cell[0] - 1;
+    const j = cell[1] - 1;
+    ui.hm.update(Array.from({ length: N }, (_, r) => S.subarray(r * N, (r + 1) * N)), { selected: [i, j] });
+    this.#readout(i, j);
+
+    // The expanded cell: each term a one-element dot product, then the whole q_i·k_j.
+    const qi = Q.data.subarray(i * D_K, (i + 1) * D_K);
+    const kj = K.data.subarray(j * D_K, (j + 1) * D_K);
+    ui.terms.forEach((el, c) => this.show(el, ag.dot([qi[c]], [kj[c]]), c ? { format: paren } : {}));
+    this.show(ui.dot, ag.dot(qi, kj));
+    ui.heading.textContent = `S${sub(i + 1)}${sub(j + 1)}: \u201c${TOKENS[i]}\u201d looking at \u201c${TOKENS[j]}\u201d`;
+    ui.vectors.textContent = `q${sub(i + 1)} is row ${i + 1} of Q, k${sub(j + 1)} is row ${j + 1} of K.`;
+    tex(ui.formula, `\\begin{aligned}S_{${i + 1}${j + 1}} &= q_{${i + 1}}\\cdot k_{${j + 1}}\\\\ &= q_{${i + 1},1}\\,k_{${j + 1},1} + q_{${i + 1},2}\\,k_{${j + 1},2}\\end{aligned}`, { display: true });
+    // The factors: entries of Q and K (wasm results), negative ones in brackets after a sign.
+    for (let c = 0; c < D_K; c += 1) {
+      this.show(ui.factors[`q${c + 1}`], qi[c], c ? { format: paren } : {});
+      this.show(ui.factors[`k${c + 1}`], kj[c], { format: paren });
+    }
+  }
+
+  figure() {
+    return this.#ui ? this.#ui.hm.node : null;
+  }
+}
+
+function tensor(rows) {
+  return { data: Float32Array.from(rows.flat()), shape: [rows.length, rows[0].length] };
+}
+
+function sub(n) {
+  return String(n).replace(/\d/g, (d) => '\u2080\u2081\u2082\u2083\u2084\u2085\u2086\u2087\u2088\u2089'[d]);
+}
+
+defineWidget('ag-qkt-grid', AgQktGrid);

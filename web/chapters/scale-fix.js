@@ -1,0 +1,334 @@
+// <ag-scale-fix>: chapter 11, "The 1/√d_k fix". For each d_k from 2 to
+// 4096, a row of T random scores q·k_j (q and k_j standard-normal vectors of
+// dimension d_k, from the seeded generator of the wasm module) goes through
+// softmax twice: as it is, and divided by √d_k (q and K drawn with
+// ag.random.normal, the scores s = K q by ag.matmul). Three panels follow the two
+// rows as d_k grows: the largest weight, the entropy in bits, and the
+// Frobenius norm of the softmax Jacobian (how much gradient gets through).
+//
+// Every number shown is a wasm result: ag.random.normal and ag.matmul (the
+// scores), ag.norm (|q|, the scores' spread), ag.softmax (with temperature
+// √d_k for the scaled row: an input, not a shown number), ag.entropy,
+// ag.softmaxJacobian then ag.norm of its entries. The largest weight is
+// selected from the softmax result (a selection, not arithmetic).
+//
+//   <ag-scale-fix seed="7" tokens="16" dk="64"></ag-scale-fix>
+import { axisBottom, axisLeft, line, pointer, scaleLinear, scaleLog, select } from 'd3';
+import { AgWidget, defineWidget } from '../widget/base.js';
+import { h, symbol } from '../widget/dom.js';
+import { formatNumber } from '../widget/format.js';
+import { texElement } from '../widget/math.js';
+import { choice, defineState, number } from '../widget/state.js';
+
+/** d_k = 2, 4, ..., 4096 (powers of two, a log axis). */
+export const DKS = Array.from({ length: 12 }, (_, i) => 2 ** (i + 1));
+const SERIES = [
+  { id: 'unscaled', label: 'unscaled: softmax(s)' },
+  { id: 'scaled', label: 'scaled: softmax(s / \u221ad\u2096)' },
+];
+const PANELS = [
+  { id: 'max', title: 'Largest weight', domain: () => [0, 1] },
+  { id: 'entropy', title: 'Entropy (bits)', domain: (tokens) => [0, Math.log2(tokens)] },
+  // Drawing only: the largest plotted value sets the top of the axis.
+  { id: 'jacobian', title: 'Jacobian norm \u2016J\u2016_F', domain: (_tokens, top) => [0, top] },
+];
+// Panels in one SVG (one figure to export): width, panel height, margins.
+const W = 360;
+const PH = 150;
+const M = { left: 40, right: 12, top: 22, bottom: 24 };
+
+const fmt = (x) => formatNumber(x, 4);
+
+export class AgScaleFix extends AgWidget {
+  static title = 'The 1/\u221ad\u2096 fix';
+  static styles = ['styles/scale-fix.css'];
+  static stateDecl = defineState({
+    version: 1,
+    fields: {
+      seed: number({ min: 0, max: 999999, integer: true, default: 7 }),
+      tokens: number({ min: 2, max: 64, integer: true, default: 16 }),
+      dk: choice({ values: DKS.map(String), default: '64' }),
+    },
+  });
+
+  #ui = null;
+  #cache = null; // { key, ag, rows } for the curves of one (seed, tokens, engine)
+
+  build(body) {
+    const predict = this.predict({
+      id: 'unscaled-max-weight',
+      question: 'Scores are left unscaled while d\u2096 grows to 4096 (16 random keys). Will the largest softmax weight approach 1?',
+      choices: [
+        { value: 'one', label: 'Yes, close to 1' },
+        { value: 'half', label: 'It settles near 0.5' },
+        { value: 'uniform', label: 'No, it falls towards 1/16' },
+      ],
+      reveal: (_choice, ag) => {
+        this.setState({ dk: '4096', tokens: 16 });
+        const row = this.#row(ag, this.state.seed, 16, 4096);
+        const m = row.unscaled.max;
+        const s = row.scaled.max;
+        return {
+          answer: m > 0.9 ? 'one' : m < 0.2 ? 'uniform' : 'half',
+          explanation: `At d\u2096 = 4096 the module gives a largest weight of ${fmt(m)} unscaled: |q| = ${fmt(row.spread)} sets the spread of the scores, and after exp the top one dwarfs the rest. Divided by \u221ad\u2096 = 64 the same row gives ${fmt(s)}.`,
+        };
+      },
+    });
+
+    const seedInput = h('input', { type: 'number', min: 0, max: 999999, step: 1, inputmode: 'numeric', class: 'seed', 'aria-label': 'Seed of the random scores' });
+    seedInput.addEventListener('change', () => {
+      const v = Number(seedInput.value);
+      if (Number.isInteger(v) && v >= 0 && v <= 999999) this.setState({ seed: v });
+      else this.note('The seed is a whole number from 0 to 999999.');
+    });
+    const newSeed = h('button', { type: 'button', class: 'reseed' }, 'New random row');
+    newSeed.addEventListener('click', () => this.setState({ seed: (this.state.seed + 1) % 1000000 }));
+    const tokensInput = h('input', { type: 'range', min: 2, max: 64, step: 1, class: 'tokens', 'aria-label': 'Number of keys T' });
+    const tokensText = h('output', { class: 'tokens-text' });
+    tokensInput.addEventListener('input', () => this.setState({ tokens: Number(tokensInput.value) }));
+    const controls = h(
+      'div',
+      { class: 'controls' },
+      h('label', { class: 'ctl' }, h('span', {}, 'Keys ', symbol('T'), ' = '), tokensText, tokensInput),
+      h('label', { class: 'ctl' }, h('span', {}, 'Seed '), seedInput),
+      newSeed,
+    );
+
+    // The figure: three panels sharing a log-2 axis of d_k, and a cursor.
+    const figure = h('div', { class: 'figure' });
+    const svg = select(figure)
+      .append('svg')
+      .attr('class', 'scale-plot')
+      .attr('viewBox', `0 0 ${W} ${PANELS.length * PH + 42}`)
+      .attr('role', 'slider')
+      .attr('tabindex', 0)
+      .attr('aria-label', 'd\u2096: drag across the panels, or use the arrow keys')
+      .attr('aria-valuemin', 1)
+      .attr('aria-valuemax', DKS.length);
+    const x = scaleLog()
+      .base(2)
+      .domain([DKS[0], DKS.at(-1)])
+      .range([M.left, W - M.right]);
+    const legend = svg.append('g').attr('class', 'legend').attr('transform', `translate(${M.left},12)`);
+    SERIES.forEach((s, i) => {
+      const g = legend.append('g').attr('transform', `translate(${i * 150},0)`);
+      g.append('line').attr('class', `series-${s.id}`).attr('x1', 0).attr('x2', 18).attr('y1', 0).attr('y2', 0);
+      g.append('text').attr('x', 22).attr('y', 4).text(s.label);
+    });
+    const panels = PANELS.map((p, i) => {
+      const g = svg.append('g').attr('class', `panel panel-${p.id}`).attr('transform', `translate(0,${28 + i * PH})`);
+      const y = scaleLinear().range([PH - M.bottom, M.top]);
+      const yAxis = g.append('g').attr('class', 'axis').attr('transform', `translate(${M.left},0)`);
+      g.append('g')
+        .attr('class', 'axis')
+        .attr('transform', `translate(0,${PH - M.bottom})`)
+        .call(
+          axisBottom(x)
+            .tickValues(DKS)
+            .tickFormat((d) => (Math.log2(d) % 2 === 1 ? String(d) : ''))
+            .tickSize(3),
+        );
+      g.append('text').attr('class', 'panel-title').attr('x', M.left + 4).attr('y', M.top - 6).text(p.title);
+      const paths = Object.fromEntries(SERIES.map((s) => [s.id, g.append('path').attr('class', `curve series-${s.id}`)]));
+      const dots = Object.fromEntries(SERIES.map((s) => [s.id, g.append('circle').attr('class', `dot series-${s.id}`).attr('r', 4)]));
+      return { ...p, g, y, yAxis, paths, dots };
+    });
+    svg.append('text').attr('class', 'x-label').attr('x', W - M.right).attr('y', PANELS.length * PH + 38).attr('text-anchor', 'end').text('d\u2096 (log scale)');
+    const cursor = svg.append('line').attr('class', 'cursor').attr('y1', 28 + M.top).attr('y2', 28 + PANELS.length * PH - M.bottom);
+
+    // Drag (mouse, pen, touch) across the panels to choose d_k.
+    const pick = (event) => {
+      const [px] = pointer(event, svg.node());
+      const e = Math.round(Math.log2(x.invert(Math.max(M.left, Math.min(W - M.right, px)))));
+      const dk = String(2 ** Math.max(1, Math.min(12, e)));
+      if (dk !== this.state.dk) this.setState({ dk });
+    };
+    svg.on('pointerdown', (event) => {
+      event.preventDefault();
+      svg.node().setPointerCapture?.(event.pointerId);
+      svg.node().focus({ preventScroll: true });
+      pick(event);
+      svg.on('pointermove', pick);
+    });
+    const stop = () => svg.on('pointermove', null);
+    svg.on('pointerup', stop).on('pointercancel', stop);
+    svg.on('keydown', (event) => {
+      const i = DKS.indexOf(Number(this.state.dk));
+      const to = { ArrowRight: i + 1, ArrowUp: i + 1, ArrowLeft: i - 1, ArrowDown: i - 1, Home: 0, End: DKS.length - 1, PageUp: i + 3, PageDown: i - 3 }[event.key];
+      if (to === undefined) return;
+      event.preventDefault();
+      const dk = String(DKS[Math.max(0, Math.min(DKS.length - 1, to))]);
+      if (dk !== this.state.dk) this.setState({ dk });
+      const d = this.#ui.detail;
+      this.announce(`d\u2096 = ${dk}: largest weight ${d.unscaled.max.textContent} unscaled, ${d.scaled.max.textContent} scaled.`);
+    });
+
+    // The numbers at the chosen d_k.
+    const num = (role, key) => h('span', { class: 'num', dataset: { role, key } }, '\u2026');
+    const detail = Object.fromEntries(SERIES.map((s) => [s.id, { max: num('max', s.id), entropy: num('entropy', s.id), jacobian: num('jacobian', s.id), bars: h('div', { class: `bars bars-${s.id}`, 'aria-hidden': 'true' }) }]));
+    const dkText = h('strong', { class: 'dk-text' });
+    const spread = num('spread');
+    const maxEntropy = num('max-entropy');
+    const row = (label, key) => h('tr', {}, h('th', { scope: 'row' }, label), SERIES.map((s) => h('td', {}, detail[s.id][key])));
+    const table = h(
+      'table',
+      { class: 'detail' },
+      h('caption', {}, 'At ', symbol('d', 'k'), ' = ', dkText),
+      h('thead', {}, h('tr', {}, h('th', {}, ''), h('th', { scope: 'col', class: 'col-unscaled' }, 'Unscaled'), h('th', { scope: 'col', class: 'col-scaled' }, 'Scaled'))),
+      h('tbody', {}, row('Largest weight', 'max'), row('Entropy (bits)', 'entropy'), row('\u2016J\u2016_F (gradient)', 'jacobian')),
+    );
+    const facts = h(
+      'div',
+      { class: 'facts' },
+      h('p', {}, 'Length of the query: |', symbol('q'), '| = ', spread, ', about \u221a', symbol('d', 'k'), '. Each score ', symbol('q'), '\u00b7', symbol('k', 'j'), ' is a normal number with this standard deviation.'),
+      h('p', {}, 'Most entropy a row of ', symbol('T'), ' weights can have (all equal): ', maxEntropy, ' bits.'),
+    );
+    const barsBlock = h(
+      'div',
+      { class: 'bar-rows' },
+      SERIES.map((s) => h('div', { class: 'bar-row' }, h('span', { class: `bar-label col-${s.id}` }, s.id === 'unscaled' ? 'Unscaled weights' : 'Scaled weights'), detail[s.id].bars)),
+    );
+    const formulas = h(
+      'div',
+      { class: 'formulas' },
+      texElement('\\alpha=\\operatorname{softmax}\\!\\Big(\\tfrac{s}{\\sqrt{d_k}}\\Big)', { display: true }),
+      texElement('H=-\\sum_j \\alpha_j\\log_2\\alpha_j', { display: true }),
+      texElement('J_{ij}=\\frac{\\partial\\alpha_i}{\\partial s_j}=\\alpha_i(\\delta_{ij}-\\alpha_j)', { display: true }),
+    );
+    const valuesBody = h('tbody');
+    const values = h(
+      'details',
+      { class: 'values' },
+      h('summary', {}, 'The plotted values'),
+      h(
+        'div',
+        { class: 'values-scroll' },
+        h(
+          'table',
+          {},
+          h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, symbol('d', 'k')), h('th', { scope: 'col' }, 'max (unscaled)'), h('th', { scope: 'col' }, 'max (scaled)'), h('th', { scope: 'col' }, 'H (unscaled)'), h('th', { scope: 'col' }, 'H (scaled)'), h('th', { scope: 'col' }, '\u2016J\u2016 (unscaled)'), h('th', { scope: 'col' }, '\u2016J\u2016 (scaled)'))),
+          valuesBody,
+        ),
+      ),
+    );
+    const valueCells = DKS.map((dk) => {
+      const cells = ['max', 'entropy', 'jacobian'].flatMap((k) => SERIES.map((s) => ({ k, s: s.id, el: h('span', { class: 'num', dataset: { role: `curve-${k}`, key: `${s.id}-${dk}` } }, '\u2026') })));
+      const order = ['max-unscaled', 'max-scaled', 'entropy-unscaled', 'entropy-scaled', 'jacobian-unscaled', 'jacobian-scaled'];
+      cells.sort((a, b) => order.indexOf(`${a.k}-${a.s}`) - order.indexOf(`${b.k}-${b.s}`));
+      valuesBody.append(h('tr', {}, h('th', { scope: 'row' }, String(dk)), cells.map((c) => h('td', {}, c.el))));
+      return cells;
+    });
+
+    body.append(predict, controls, h('div', { class: 'layout' }, figure, h('div', { class: 'numbers' }, table, barsBlock, facts, formulas)), values);
+    this.#ui = { svg, x, panels, cursor, detail, dkText, spread, maxEntropy, tokensInput, tokensText, seedInput, valueCells };
+  }
+
+  syncControls(state) {
+    const ui = this.#ui;
+    if (!ui) return;
+    ui.tokensInput.value = String(state.tokens);
+    ui.tokensText.textContent = String(state.tokens);
+    if (this.shadowRoot.activeElement !== ui.seedInput) ui.seedInput.value = String(state.seed);
+    ui.dkText.textContent = state.dk;
+    const i = DKS.indexOf(Number(state.dk));
+    ui.svg.attr('aria-valuenow', i + 1).attr('aria-valuetext', `d\u2096 = ${state.dk}`);
+    ui.cursor.attr('x1', ui.x(Number(state.dk))).attr('x2', ui.x(Number(state.dk)));
+  }
+
+  /**
+   * One row of scores at d_k: q and k_1..k_T standard-normal vectors from the
+   * module's generator (q from counter 0, K right after it), s = K q, then
+   * softmax unscaled and scaled.
+   */
+  #row(ag, seed, tokens, dk) {
+    const q = ag.random.normal({ seed, counter: 0, n: dk });
+    const K = ag.random.normal({ seed, counter: Math.ceil(dk / 4), n: tokens * dk });
+    const s = ag.matmul({ data: K.data, shape: [tokens, dk] }, { data: q.data, shape: [dk, 1] }).data;
+    const one = (options) => {
+      const w = ag.softmax(s, options).data;
+      let best = 0;
+      for (let j = 1; j < w.length; j++) if (w[j] > w[best]) best = j; // selection only
+      const J = ag.softmaxJacobian(w);
+      return { weights: w, max: w[best], entropy: ag.entropy(w), jacobian: ag.norm(J.data) };
+    };
+    // softmax(s / sqrt(d_k)): the temperature sqrt(d_k) is an input of the kernel.
+    return { scores: s, spread: ag.norm(q.data), unscaled: one(), scaled: one({ temperature: Math.sqrt(dk) }) };
+  }
+
+  #curves(ag, seed, tokens) {
+    const key = `${seed}/${tokens}`;
+    if (this.#cache && this.#cache.key === key && this.#cache.ag === ag) return this.#cache.rows;
+    const rows = new Map(DKS.map((dk) => [dk, this.#row(ag, seed, tokens, dk)]));
+    this.#cache = { key, ag, rows };
+    return rows;
+  }
+
+  render(ag, state) {
+    const ui = this.#ui;
+    const rows = this.#curves(ag, state.seed, state.tokens);
+    const dk = Number(state.dk);
+    const here = rows.get(dk);
+    for (const s of SERIES) {
+      const d = ui.detail[s.id];
+      const r = here[s.id];
+      this.show(d.max, r.max);
+      this.show(d.entropy, r.entropy);
+      this.show(d.jacobian, r.jacobian);
+      // Bars: the weights themselves as lengths (drawing only).
+      const bars = Array.from(r.weights, (w) => {
+        const bar = h('span', { class: 'bar' });
+        bar.style.transform = `scaleY(${w})`;
+        return h('span', { class: 'bar-track' }, bar);
+      });
+      d.bars.replaceChildren(...bars);
+    }
+    this.show(ui.spread, here.spread);
+    const uniform = new Float32Array(state.tokens).fill(1 / state.tokens);
+    this.show(ui.maxEntropy, ag.entropy(uniform));
+    DKS.forEach((k, i) => {
+      const r = rows.get(k);
+      for (const c of ui.valueCells[i]) this.show(c.el, r[c.s][c.k]);
+    });
+    this.#draw(rows, state);
+    this.dataset.dk = state.dk;
+  }
+
+  #draw(rows, state) {
+    const { x, panels } = this.#ui;
+    const dk = Number(state.dk);
+    for (const p of panels) {
+      let top = 0;
+      for (const k of DKS) for (const s of SERIES) top = Math.max(top, rows.get(k)[s.id][p.id]);
+      p.y.domain(p.domain(state.tokens, top || 1)).nice();
+      p.yAxis.call(axisLeft(p.y).ticks(4).tickSize(3));
+      for (const s of SERIES) {
+        const pts = DKS.map((k) => [x(k), p.y(rows.get(k)[s.id][p.id])]);
+        p.paths[s.id].attr('d', line()(pts));
+        p.dots[s.id].attr('cx', x(dk)).attr('cy', p.y(rows.get(dk)[s.id][p.id]));
+      }
+    }
+  }
+
+  /** CSV: one row per d_k, both series. */
+  exportTable() {
+    const columns = ['dk', 'max_unscaled', 'max_scaled', 'entropy_unscaled', 'entropy_scaled', 'jacobian_unscaled', 'jacobian_scaled'];
+    const rows = this.#cache ? DKS.map((k) => {
+      const r = this.#cache.rows.get(k);
+      return [k, r.unscaled.max, r.scaled.max, r.unscaled.entropy, r.scaled.entropy, r.unscaled.jacobian, r.scaled.jacobian];
+    }) : [];
+    return { columns, rows };
+  }
+
+  exportData() {
+    const data = super.exportData();
+    const r = this.#cache?.rows.get(Number(this.state.dk));
+    if (r) data.row = { dk: Number(this.state.dk), scores: Array.from(r.scores), unscaled: Array.from(r.unscaled.weights), scaled: Array.from(r.scaled.weights) };
+    return data;
+  }
+
+  figure() {
+    return this.#ui ? this.#ui.svg.node() : null;
+  }
+}
+
+defineWidget('ag-scale-fix', AgScaleFix);

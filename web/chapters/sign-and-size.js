@@ -1,0 +1,371 @@
+// <ag-sign-and-size>: chapter 5, "Sign and size". The three-way reading of a
+// score as regions of the plane that follow b: the half-plane where a·b > 0
+// (acute angle), the line through the origin perpendicular to b where
+// a·b = 0 (right angle), the half-plane where a·b < 0 (obtuse angle). Drag a
+// and the region it is in is named live with its score and angle. Then size:
+// the same score from short, well-aligned vectors or from long, poorly
+// aligned ones. Every number shown is a wasm result (ag.dot, ag.norm,
+// ag.cosine, ag.angle; products of results through ag.dot).
+//
+//   <ag-sign-and-size a="3,4" b="4,3"></ag-sign-and-size>
+import { AgWidget, defineWidget } from '../widget/base.js';
+import { h } from '../widget/dom.js';
+import { formatNumber } from '../widget/format.js';
+import { texElement } from '../widget/math.js';
+import { arrowMarker, draggablePoint, plane } from '../widget/plot.js';
+import { defineState, vector } from '../widget/state.js';
+
+const EXTENT = 6;
+
+/** The three readings, in the order of the list. */
+const READINGS = [
+  { id: 'positive', angle: 'Acute angle, \u03b8 < 90\u00b0', cos: 'cos \u03b8 > 0', score: 'positive score', gloss: 'a leans towards b: a related key' },
+  { id: 'zero', angle: 'Right angle, \u03b8 = 90\u00b0', cos: 'cos \u03b8 = 0', score: 'zero score', gloss: 'a is perpendicular to b: unrelated, neither for nor against' },
+  { id: 'negative', angle: 'Obtuse angle, \u03b8 > 90\u00b0', cos: 'cos \u03b8 < 0', score: 'negative score', gloss: 'a leans away from b: an opposed key' },
+];
+
+/** Two pairs with the same score 6: short and well aligned, long and poorly aligned. */
+const SAME_SCORE = [
+  { id: 'short', title: 'Short, well aligned', a: [1.5, 2], b: [2, 1.5] },
+  { id: 'long', title: 'Long, poorly aligned', a: [6, 0], b: [1, 5] },
+];
+
+const PRESETS = [
+  { id: 'article', label: '(3, 4) and (4, 3)', a: [3, 4], b: [4, 3] },
+  { id: 'right', label: 'On the zero line', a: [-3, 4], b: [4, 3] },
+  { id: 'obtuse', label: 'Obtuse', a: [-4, -1], b: [4, 3] },
+];
+
+const fmt = (x) => formatNumber(x, 4);
+const deg = (radians) => `${formatNumber((radians * 180) / Math.PI, 4)}\u00b0`;
+const pair = ([x, y]) => `(${fmt(x)}, ${fmt(y)})`;
+
+/**
+ * Drawing only: the part of the square [-e, e]² where n·x >= 0 (one step of
+ * Sutherland–Hodgman clipping), as a list of corners.
+ */
+function halfSquare(n, e) {
+  const square = [
+    [-e, -e],
+    [e, -e],
+    [e, e],
+    [-e, e],
+  ];
+  const side = (q) => n[0] * q[0] + n[1] * q[1];
+  const out = [];
+  square.forEach((cur, i) => {
+    const prev = square[(i + square.length - 1) % square.length];
+    const sc = side(cur);
+    const sp = side(prev);
+    if (sc >= 0) {
+      if (sp < 0) out.push(cross(prev, cur, sp, sc));
+      out.push(cur);
+    } else if (sp >= 0) {
+      out.push(cross(prev, cur, sp, sc));
+    }
+  });
+  return out;
+}
+
+function cross(p, q, sp, sq) {
+  const t = sp / (sp - sq);
+  return [p[0] + t * (q[0] - p[0]), p[1] + t * (q[1] - p[1])];
+}
+
+export class AgSignAndSize extends AgWidget {
+  static title = 'Sign and size';
+  static styles = ['styles/sign-and-size.css'];
+  static stateDecl = defineState({
+    version: 1,
+    fields: {
+      a: vector({ length: 2, min: -EXTENT, max: EXTENT, default: [3, 4] }),
+      b: vector({ length: 2, min: -EXTENT, max: EXTENT, default: [4, 3] }),
+    },
+  });
+
+  #ui = null;
+
+  build(body) {
+    const predict = this.predict({
+      id: 'leaning-left',
+      question: 'b = (4, 3) points up and to the right. a = (\u22121, 3) leans to the left of the vertical axis. Will a\u00b7b be positive, zero or negative?',
+      choices: [
+        { value: 'positive', label: 'Positive' },
+        { value: 'zero', label: 'Zero' },
+        { value: 'negative', label: 'Negative' },
+      ],
+      reveal: (_choice, ag) => {
+        const a = [-1, 3];
+        const b = [4, 3];
+        this.setState({ a, b });
+        const d = ag.dot(a, b);
+        const answer = d > 0 ? 'positive' : d < 0 ? 'negative' : 'zero';
+        return {
+          answer,
+          explanation: `The module computed a\u00b7b = ${fmt(d)} at an angle of ${deg(ag.angle(a, b))}. What decides the sign is the line perpendicular to b, not the axes: a is on b\u2019s side of it.`,
+        };
+      },
+    });
+
+    const presets = h(
+      'div',
+      { class: 'presets', role: 'group', 'aria-label': 'Presets' },
+      h('span', { class: 'presets-label' }, 'Try:'),
+      PRESETS.map((p) => {
+        const b = h('button', { type: 'button', dataset: { preset: p.id } }, p.label);
+        b.addEventListener('click', () => this.setState({ a: p.a, b: p.b }));
+        return b;
+      }),
+    );
+
+    const figure = h('div', { class: 'figure' });
+    const p = plane(figure, { extent: EXTENT, label: 'The plane split by b into positive and negative scores, with the zero line between; drag a and b or use the arrow keys' });
+    const defs = p.svg.select('defs').empty() ? p.svg.insert('defs', ':first-child') : p.svg.select('defs');
+    defs
+      .append('pattern')
+      .attr('id', 'sign-hatch')
+      .attr('class', 'hatch')
+      .attr('patternUnits', 'userSpaceOnUse')
+      .attr('width', 8)
+      .attr('height', 8)
+      .attr('patternTransform', 'rotate(45)')
+      .append('line')
+      .attr('x1', 0)
+      .attr('y1', 0)
+      .attr('x2', 0)
+      .attr('y2', 8);
+    // Regions go under the grid and axes, so those stay readable.
+    const regions = p.svg.insert('g', '.grid').attr('class', 'layer-regions');
+    const positive = regions.append('path').attr('class', 'region region-positive');
+    const negative = regions.append('path').attr('class', 'region region-negative');
+    const hatch = regions.append('path').attr('class', 'region-hatch').attr('fill', 'url(#sign-hatch)');
+    const zeroLine = p.layer('zero').append('line').attr('class', 'zero-line');
+    const markA = arrowMarker(p.svg, 'sign-arrow-a', 'marker-a');
+    const markB = arrowMarker(p.svg, 'sign-arrow-b', 'marker-b');
+    const regionLabels = p.layer('region-labels');
+    const labelPos = regionLabels.append('text').attr('class', 'region-label label-positive').attr('text-anchor', 'middle').text('a\u00b7b > 0');
+    const labelNeg = regionLabels.append('text').attr('class', 'region-label label-negative').attr('text-anchor', 'middle').text('a\u00b7b < 0');
+    const labelZero = regionLabels.append('text').attr('class', 'region-label label-zero').attr('text-anchor', 'middle').text('a\u00b7b = 0');
+    const arrows = p.layer('arrows');
+    const lineA = arrows.append('line').attr('class', 'vec vec-a').attr('marker-end', markA);
+    const lineB = arrows.append('line').attr('class', 'vec vec-b').attr('marker-end', markB);
+    const labels = p.layer('labels');
+    const labelA = labels.append('text').attr('class', 'vec-label label-a').text('a');
+    const labelB = labels.append('text').attr('class', 'vec-label label-b').text('b');
+    const handles = p.layer('handles');
+    const point = (name) =>
+      draggablePoint({
+        plane: p,
+        layer: handles,
+        name,
+        className: `handle-${name}`,
+        get: () => this.state[name],
+        set: (value, how) => {
+          this.setState({ [name]: value });
+          if (how === 'key') this.announce(`${name} = ${pair(value)}; ${this.#ui.status.textContent}`);
+        },
+        describe: (v) => `${name} = ${pair(v)}`,
+      });
+    const handleA = point('a');
+    const handleB = point('b');
+
+    const num = (role, key) => h('span', { class: 'num', dataset: key === undefined ? { role } : { role, key } }, '\u2026');
+    const lbl = (text) => h('span', { class: 'lbl' }, text);
+    const line = (...parts) => h('p', { class: 'line' }, ...parts);
+
+    const ui = {
+      p,
+      positive,
+      negative,
+      hatch,
+      zeroLine,
+      labelPos,
+      labelNeg,
+      labelZero,
+      lineA,
+      lineB,
+      labelA,
+      labelB,
+      handleA,
+      handleB,
+      dot: num('dot'),
+      angle: num('angle'),
+      cos: num('cosine'),
+      normA: num('norm', 'a'),
+      normB: num('norm', 'b'),
+      product: num('norm-product'),
+      regionName: h('strong', { class: 'region-name', dataset: { role: 'region' } }),
+      status: h('p', { class: 'status', role: 'status' }),
+      coords: h('p', { class: 'coords' }),
+      rows: new Map(),
+      demo: new Map(),
+    };
+
+    const reading = h(
+      'ol',
+      { class: 'readings', 'aria-label': 'The three readings of a score' },
+      READINGS.map((r) => {
+        const li = h(
+          'li',
+          { class: `reading reading-${r.id}`, dataset: { reading: r.id } },
+          h('span', { class: 'swatch', 'aria-hidden': 'true' }),
+          h('span', { class: 'reading-text' }, h('strong', {}, r.angle), ` \u2192 ${r.cos} \u2192 ${r.score}. `, h('span', { class: 'gloss' }, `${r.gloss}.`)),
+        );
+        ui.rows.set(r.id, li);
+        return li;
+      }),
+    );
+
+    const live = h(
+      'section',
+      { class: 'panel live', 'aria-label': 'Where a is now' },
+      h('h3', {}, 'Three readings of one sign'),
+      texElement('a\\cdot b=\\underbrace{|a|\\,|b|}_{\\ge 0}\\,\\cos\\theta', { display: true }),
+      h('p', { class: 'explain' }, 'Lengths are never negative, so the sign of a score is the sign of cos \u03b8. The line through the origin perpendicular to b splits the plane into the three cases:'),
+      reading,
+      h('p', { class: 'where' }, 'a is ', ui.regionName),
+      line(lbl('a\u00b7b = '), h('strong', { class: 'result' }, ui.dot), lbl(', \u03b8 = '), ui.angle, lbl(', cos \u03b8 = '), ui.cos),
+      line(lbl('|a| = '), ui.normA, lbl(', |b| = '), ui.normB, lbl(', |a||b| = '), ui.product),
+      ui.status,
+    );
+
+    // Size: the same score 6, two ways.
+    const cards = SAME_SCORE.map((pairDef) => {
+      const nums = {
+        normA: num('demo-norm-a', pairDef.id),
+        normB: num('demo-norm-b', pairDef.id),
+        product: num('demo-product', pairDef.id),
+        cos: num('demo-cosine', pairDef.id),
+        angle: num('demo-angle', pairDef.id),
+        score: num('demo-score', pairDef.id),
+      };
+      ui.demo.set(pairDef.id, nums);
+      const load = h('button', { type: 'button', class: 'load', dataset: { load: pairDef.id } }, 'Show in the plot');
+      load.addEventListener('click', () => this.setState({ a: pairDef.a, b: pairDef.b }));
+      return h(
+        'div',
+        { class: `card card-${pairDef.id}`, dataset: { pair: pairDef.id } },
+        h('h4', {}, pairDef.title),
+        h('p', { class: 'line coords-small' }, `a = ${pair(pairDef.a)}, b = ${pair(pairDef.b)}`),
+        line(lbl('|a||b| = '), nums.normA, lbl(' \u00d7 '), nums.normB, lbl(' = '), nums.product),
+        line(lbl('\u03b8 = '), nums.angle, lbl(', cos \u03b8 = '), nums.cos),
+        line(lbl('a\u00b7b = '), h('strong', { class: 'result' }, nums.score)),
+        load,
+      );
+    });
+    const size = h(
+      'section',
+      { class: 'panel size', 'aria-label': 'Same score, two ways' },
+      h('h3', {}, 'Same score, two ways'),
+      h('p', { class: 'explain' }, 'The size of a score mixes how long the vectors are with how well they line up. A big score alone does not say which:'),
+      h('div', { class: 'cards' }, cards),
+    );
+
+    const numbers = h('div', { class: 'numbers' }, ui.coords, live);
+    body.append(predict, presets, h('div', { class: 'layout' }, figure, numbers), size);
+    this.#ui = ui;
+  }
+
+  render(ag, { a, b }) {
+    const ui = this.#ui;
+    ui.coords.textContent = `a = ${pair(a)}, b = ${pair(b)}`;
+    const dot = ag.dot(a, b);
+    const na = ag.norm(a);
+    const nb = ag.norm(b);
+    this.show(ui.dot, dot);
+    this.show(ui.normA, na);
+    this.show(ui.normB, nb);
+    this.show(ui.product, ag.dot([na], [nb]));
+    const noAngle = na === 0 || nb === 0;
+    if (noAngle) {
+      for (const el of [ui.angle, ui.cos]) {
+        el.textContent = 'undefined';
+        delete el.dataset.value;
+      }
+    } else {
+      this.show(ui.cos, ag.cosine(a, b));
+      this.show(ui.angle, ag.angle(a, b), { format: deg });
+    }
+    // The region, read from the sign of the computed score.
+    const region = dot > 0 ? 'positive' : dot < 0 ? 'negative' : 'zero';
+    this.dataset.region = region;
+    for (const [id, li] of ui.rows) {
+      const current = id === region;
+      li.classList.toggle('is-current', current);
+      if (current) li.setAttribute('aria-current', 'true');
+      else li.removeAttribute('aria-current');
+    }
+    ui.regionName.textContent =
+      region === 'positive'
+        ? 'in the positive half-plane: the angle is acute.'
+        : region === 'negative'
+          ? 'in the negative half-plane: the angle is obtuse.'
+          : noAngle
+            ? 'at the origin or b is zero: the score is 0, with no angle at all.'
+            : 'on the zero line: the angle is a right angle.';
+    ui.status.textContent = `Score ${ui.dot.textContent}${noAngle ? '' : ` at ${ui.angle.textContent}`}: ${region === 'zero' ? 'zero' : region}.`;
+
+    for (const pairDef of SAME_SCORE) {
+      const nums = ui.demo.get(pairDef.id);
+      const pa = ag.norm(pairDef.a);
+      const pb = ag.norm(pairDef.b);
+      this.show(nums.normA, pa);
+      this.show(nums.normB, pb);
+      this.show(nums.product, ag.dot([pa], [pb]));
+      this.show(nums.cos, ag.cosine(pairDef.a, pairDef.b));
+      this.show(nums.angle, ag.angle(pairDef.a, pairDef.b), { format: deg });
+      this.show(nums.score, ag.dot(pairDef.a, pairDef.b));
+    }
+    this.#draw(a, b);
+  }
+
+  #draw(a, b) {
+    const ui = this.#ui;
+    const { p } = ui;
+    const e = p.extent;
+    const o = [p.x(0), p.y(0)];
+    const path = (corners) => (corners.length ? `M${corners.map((q) => `${p.x(q[0])},${p.y(q[1])}`).join(' L')} Z` : '');
+    const nb = Math.hypot(b[0], b[1]);
+    const regionEls = [ui.positive, ui.negative, ui.hatch, ui.zeroLine, ui.labelPos, ui.labelNeg, ui.labelZero];
+    if (nb === 0) {
+      regionEls.forEach((el) => el.attr('visibility', 'hidden'));
+    } else {
+      regionEls.forEach((el) => el.attr('visibility', 'visible'));
+      const neg = halfSquare([-b[0], -b[1]], e);
+      ui.positive.attr('d', path(halfSquare(b, e)));
+      ui.negative.attr('d', path(neg));
+      ui.hatch.attr('d', path(neg));
+      // The zero line: through the origin, perpendicular to b, across the square.
+      const u = [b[0] / nb, b[1] / nb];
+      const w = [-u[1], u[0]];
+      const tw = e / Math.max(Math.abs(w[0]), Math.abs(w[1]));
+      ui.zeroLine.attr('x1', p.x(-tw * w[0])).attr('y1', p.y(-tw * w[1])).attr('x2', p.x(tw * w[0])).attr('y2', p.y(tw * w[1]));
+      const tu = e / Math.max(Math.abs(u[0]), Math.abs(u[1]));
+      // Region labels deep inside each half, a little off b's own line.
+      const off = 1.3;
+      ui.labelPos.attr('x', p.x(0.62 * tu * u[0] - off * w[0])).attr('y', p.y(0.62 * tu * u[1] - off * w[1]) + 5);
+      ui.labelNeg.attr('x', p.x(-0.62 * tu * u[0] - off * w[0])).attr('y', p.y(-0.62 * tu * u[1] - off * w[1]) + 5);
+      // The zero line's label near one end, on the positive side, kept inside the plot.
+      const z = [0.7 * tw * w[0] + 0.5 * u[0], 0.7 * tw * w[1] + 0.5 * u[1]];
+      const angleDeg = (-Math.atan2(w[1], w[0]) * 180) / Math.PI;
+      const upright = angleDeg > 90 ? angleDeg - 180 : angleDeg < -90 ? angleDeg + 180 : angleDeg;
+      ui.labelZero.attr('x', p.x(z[0])).attr('y', p.y(z[1])).attr('transform', `rotate(${upright},${p.x(z[0])},${p.y(z[1])})`);
+    }
+    ui.lineA.attr('x1', o[0]).attr('y1', o[1]).attr('x2', p.x(a[0])).attr('y2', p.y(a[1]));
+    ui.lineB.attr('x1', o[0]).attr('y1', o[1]).attr('x2', p.x(b[0])).attr('y2', p.y(b[1]));
+    const place = (label, v) => {
+      const len = Math.hypot(v[0], v[1]) || 1;
+      label.attr('x', p.x(v[0] + (0.6 * v[0]) / len) - 4).attr('y', p.y(v[1] + (0.6 * v[1]) / len) + 5);
+    };
+    place(ui.labelA, a);
+    place(ui.labelB, b);
+    ui.handleA.update();
+    ui.handleB.update();
+  }
+
+  figure() {
+    return this.#ui ? this.#ui.p.svg.node() : null;
+  }
+}
+
+defineWidget('ag-sign-and-size', AgSignAndSize);

@@ -1,0 +1,247 @@
+// <ag-softmax>: part 2, chapter 4, "Softmax turns logits into weights".
+// Four logit sliders (from −120 to 120, so that a logit can pass
+// ln FLT_MAX ≈ 88.72); the exponentials as bars; the sum and the division,
+// step by step, twice side by side: the textbook float32 softmax (no maximum
+// subtracted), which overflows to Infinity and then NaN, and the stable one,
+// which subtracts the maximum first and stays exact. Every number shown is a
+// wasm result: ag.exp (the numerators), ag.weightedSum (the shift s − m as
+// 1·s + (−1)·m), ag.dot with a vector of ones (the sums), ag.softmaxNaive and
+// ag.softmax (the weights).
+//
+//   <ag-softmax s="2,1,0.5,-1"></ag-softmax>
+import { scaleBand, scaleLinear, select } from 'd3';
+import { AgWidget, defineWidget } from '../widget/base.js';
+import { h, symbol } from '../widget/dom.js';
+import { formatNumber } from '../widget/format.js';
+import { texElement } from '../widget/math.js';
+import { defineState, vector } from '../widget/state.js';
+
+const T = 4;
+const LIMIT = 120;
+const STEP = 0.1;
+const ONES = new Array(T).fill(1);
+
+const PRESETS = [
+  { id: 'gentle', label: 'Gentle', s: [2, 1, 0.5, -1] },
+  { id: 'edge', label: 'Just below the edge', s: [88.7, 1, 0.5, -1] },
+  { id: 'over', label: 'Past the edge', s: [88.8, 1, 0.5, -1] },
+  { id: 'sum', label: 'Only the sum overflows', s: [88, 87.5, 87, 86.5] },
+  { id: 'large', label: 'All large', s: [100, 99, 98, 97] },
+  { id: 'negative', label: 'All very negative', s: [-110, -111, -112, -113] },
+];
+
+const fmt = (x) => formatNumber(x, 4);
+const sub = (j) => String.fromCharCode(0x2080 + j);
+
+export class AgSoftmax extends AgWidget {
+  static title = 'Softmax turns logits into weights';
+  static styles = ['styles/softmax.css'];
+  static stateDecl = defineState({
+    version: 1,
+    fields: {
+      s: vector({ length: T, min: -LIMIT, max: LIMIT, default: [2, 1, 0.5, -1] }),
+    },
+  });
+
+  #ui = null;
+
+  build(body) {
+    const predict = this.predict({
+      id: 'naive-overflow',
+      question: 'Raise s\u2081 to 90 and keep the other logits small. What does the textbook float32 softmax (no maximum subtracted) give for \u03b1\u2081?',
+      choices: [
+        { value: 'one', label: 'About 1' },
+        { value: 'infinity', label: 'Infinity' },
+        { value: 'nan', label: 'NaN (not a number)' },
+      ],
+      reveal: (_choice, ag) => {
+        const s = [90, 1, 0.5, -1];
+        this.setState({ s });
+        const naive = ag.softmaxNaive(s).data[0];
+        const stable = ag.softmax(s).data[0];
+        const e = ag.exp(s).data[0];
+        const answer = Number.isNaN(naive) ? 'nan' : naive === Infinity ? 'infinity' : 'one';
+        return {
+          answer,
+          explanation: `exp(90) is larger than the largest float32 (about 3.4\u00d710\u00b3\u2078), so the module\u2019s exp gives ${fmt(e)}; the sum is then \u221e too, and \u221e/\u221e is ${fmt(naive)}. Subtracting the maximum first, the stable softmax gives \u03b1\u2081 = ${fmt(stable)}.`,
+        };
+      },
+    });
+
+    const presets = h(
+      'div',
+      { class: 'presets', role: 'group', 'aria-label': 'Presets' },
+      h('span', { class: 'presets-label' }, 'Try:'),
+      PRESETS.map((p) => {
+        const b = h('button', { type: 'button', dataset: { preset: p.id } }, p.label);
+        b.addEventListener('click', () => this.setState({ s: p.s }));
+        return b;
+      }),
+    );
+
+    // The sliders: one per logit, keyboard-operable (arrows 0.1, Page keys bigger steps).
+    const sliders = Array.from({ length: T }, (_, j) => {
+      const id = `sm-s${j + 1}`;
+      const input = h('input', { type: 'range', min: -LIMIT, max: LIMIT, step: STEP, class: 'slider', id, dataset: { logit: j + 1 } });
+      const out = h('output', { class: 's-value', for: id });
+      input.addEventListener('input', () => {
+        const s = this.state.s;
+        s[j] = Number(input.value);
+        this.setState({ s });
+        this.announce(`s${sub(j + 1)} = ${fmt(s[j])}; stable \u03b1${sub(j + 1)} = ${this.#ui.stable.alpha[j].textContent}; textbook \u03b1${sub(j + 1)} = ${this.#ui.naive.alpha[j].textContent}`);
+      });
+      const row = h('div', { class: 'slider-row' }, h('label', { for: id, class: 's-label' }, symbol('s', j + 1)), input, out);
+      return { input, out, row };
+    });
+    const controls = h('fieldset', { class: 'logits' }, h('legend', {}, 'Logits (drag, or focus and use the arrow keys)'), sliders.map((x) => x.row));
+
+    const formulas = h(
+      'div',
+      { class: 'formulas' },
+      texElement('\\alpha_j=\\frac{\\exp(s_j)}{\\sum_{k=1}^{T}\\exp(s_k)}', { display: true }),
+      texElement('\\alpha_j=\\frac{\\exp(s_j-m)}{\\sum_{k=1}^{T}\\exp(s_k-m)}', { display: true }),
+      texElement('\\text{with } m=\\max_k s_k', { display: true }),
+    );
+
+    // The bars: exp(s_j) as computed by the textbook kernel, and the stable weights.
+    const figure = h('div', { class: 'bars-figure' });
+    const W = 320;
+    const H = 170;
+    const svg = select(figure)
+      .append('svg')
+      .attr('class', 'bars')
+      .attr('viewBox', `0 0 ${W} ${H}`)
+      .attr('role', 'img')
+      .attr('aria-label', 'Bars: exp(s_j) from the textbook kernel (left, scaled to the largest finite one; overflowed ones marked) and the stable weights alpha_j (right, from 0 to 1)');
+    const panelW = (W - 30) / 2;
+    const top = 26;
+    const bottom = H - 22;
+    const yScale = scaleLinear().range([bottom, top + 16]);
+    const panel = (x0, title, cls) => {
+      const g = svg.append('g').attr('class', `panel ${cls}`).attr('transform', `translate(${x0},0)`);
+      g.append('text').attr('class', 'panel-title').attr('x', panelW / 2).attr('y', 14).attr('text-anchor', 'middle').text(title);
+      g.append('line').attr('class', 'baseline').attr('x1', 0).attr('x2', panelW).attr('y1', bottom).attr('y2', bottom);
+      const x = scaleBand().domain([0, 1, 2, 3]).range([4, panelW - 4]).padding(0.25);
+      const bars = [0, 1, 2, 3].map((j) => {
+        const bar = g.append('rect').attr('class', 'bar').attr('x', x(j)).attr('width', x.bandwidth());
+        const mark = g.append('text').attr('class', 'bar-mark').attr('x', x(j) + x.bandwidth() / 2).attr('text-anchor', 'middle');
+        g.append('text').attr('class', 'bar-name').attr('x', x(j) + x.bandwidth() / 2).attr('y', H - 6).attr('text-anchor', 'middle').text(`s${sub(j + 1)}`);
+        return { bar, mark };
+      });
+      return bars;
+    };
+    const expBars = panel(10, 'exp(s\u2c7c), textbook', 'panel-exp');
+    const alphaBars = panel(20 + panelW, '\u03b1\u2c7c, stable', 'panel-alpha');
+
+    const num = (role, key) => h('span', { class: 'num', dataset: key === undefined ? { role } : { role, key } }, '\u2026');
+    const side = (kind) => {
+      const shifted = kind === 'stable' ? ONES.map((_, j) => num('shifted', j + 1)) : null;
+      const ex = ONES.map((_, j) => num(`${kind}-exp`, j + 1));
+      const alpha = ONES.map((_, j) => num(`${kind}-alpha`, j + 1));
+      const sum = num(`${kind}-sum`);
+      const head = kind === 'stable' ? ['j', 's\u2c7c \u2212 m', 'exp(s\u2c7c \u2212 m)', '\u03b1\u2c7c'] : ['j', 'exp(s\u2c7c)', '\u03b1\u2c7c'];
+      const table = h(
+        'table',
+        { class: `steps steps-${kind}` },
+        h('thead', {}, h('tr', {}, head.map((t) => h('th', { scope: 'col' }, t)))),
+        h(
+          'tbody',
+          {},
+          ONES.map((_, j) => h('tr', {}, h('th', { scope: 'row' }, String(j + 1)), shifted ? h('td', {}, shifted[j]) : null, h('td', {}, ex[j]), h('td', { class: 'c-alpha' }, alpha[j]))),
+        ),
+        h('tfoot', {}, h('tr', {}, h('th', { scope: 'row' }, '\u03a3'), shifted ? h('td', {}) : null, h('td', {}, sum), h('td', {}))),
+      );
+      const verdict = h('p', { class: 'verdict', dataset: { role: `${kind}-verdict` } });
+      const title = kind === 'stable' ? 'Stable: subtract the maximum first' : 'Textbook float32: no shift';
+      const section = h('section', { class: `side side-${kind}`, 'aria-label': title }, h('h3', {}, title), kind === 'stable' ? h('p', { class: 'm-line' }) : null, table, verdict);
+      return { section, shifted, exp: ex, alpha, sum, verdict, mLine: section.querySelector('.m-line') };
+    };
+    const naive = side('naive');
+    const stable = side('stable');
+    const note = h(
+      'p',
+      { class: 'limit' },
+      'The largest float32 is about 3.4\u00d710\u00b3\u2078, so exp(s) overflows once s passes ln(3.4\u00d710\u00b3\u2078) \u2248 88.72. Each \u03b1\u2c7c is its exp divided by the \u03a3 row.',
+    );
+
+    body.append(predict, presets, h('div', { class: 'layout' }, h('div', { class: 'left' }, controls, formulas, figure), h('div', { class: 'right' }, h('div', { class: 'sides' }, naive.section, stable.section), note)));
+    this.#ui = { sliders, expBars, alphaBars, yScale, naive, stable, svg };
+  }
+
+  syncControls({ s }) {
+    const ui = this.#ui;
+    if (!ui) return;
+    ui.sliders.forEach(({ input, out }, j) => {
+      if (Number(input.value) !== s[j]) input.value = String(s[j]);
+      input.setAttribute('aria-valuetext', `s${sub(j + 1)} = ${fmt(s[j])}`);
+      out.textContent = fmt(s[j]);
+    });
+  }
+
+  render(ag, { s }) {
+    const ui = this.#ui;
+    // Textbook: exp of each logit, the sum, and the kernel's weights.
+    const e = ag.exp(s).data;
+    e.forEach((x, j) => this.show(ui.naive.exp[j], x));
+    // The sum of the numerators: ag.dot with ones when every exp is finite
+    // (it may still overflow to Infinity); an infinite term makes the sum the
+    // Infinity the module's exp returned.
+    const inf = Array.from(e).find((x) => x === Infinity);
+    const naiveSum = inf === undefined ? ag.dot(e, ONES) : inf;
+    this.show(ui.naive.sum, naiveSum);
+    const an = ag.softmaxNaive(s).data;
+    an.forEach((x, j) => this.show(ui.naive.alpha[j], x));
+
+    // Stable: shift by the maximum (an input value), exp, sum, weights.
+    const m = Math.max(...s);
+    ui.stable.mLine.textContent = `m = max\u2096 s\u2096 = ${fmt(m)}`;
+    const shifted = ag.weightedSum([1, -1], [s, ONES.map(() => m)]).data;
+    shifted.forEach((x, j) => this.show(ui.stable.shifted[j], x));
+    const es = ag.exp(shifted).data;
+    es.forEach((x, j) => this.show(ui.stable.exp[j], x));
+    this.show(ui.stable.sum, ag.dot(es, ONES));
+    const as = ag.softmax(s).data;
+    as.forEach((x, j) => this.show(ui.stable.alpha[j], x));
+
+    // Verdicts in words (what the numbers above say).
+    const nanCount = Array.from(an).filter(Number.isNaN).length;
+    const overflowed = Array.from(e).filter((x) => x === Infinity).length;
+    let verdict;
+    if (nanCount > 0 && overflowed > 0) verdict = `${overflowed === 1 ? 'One exponential' : `${overflowed} exponentials`} overflowed to \u221e; \u221e/\u221e is NaN, and every finite term over \u221e is 0.`;
+    else if (nanCount > 0) verdict = 'Every exponential underflowed to 0, and 0/0 is NaN.';
+    else if (naiveSum === Infinity) verdict = 'No single exponential overflowed, but their sum did: every weight became 0, and they no longer sum to 1.';
+    else verdict = 'No overflow: the textbook weights agree with the stable ones up to float32 rounding.';
+    ui.naive.verdict.textContent = verdict;
+    ui.naive.section.classList.toggle('is-broken', nanCount > 0 || naiveSum === Infinity);
+    ui.stable.verdict.textContent = 'After the shift the largest exponent is exp(0) = 1, so nothing overflows and the sum is at least 1.';
+    this.#draw(e, as);
+  }
+
+  #draw(e, alpha) {
+    const { expBars, alphaBars, yScale } = this.#ui;
+    const finite = Array.from(e).filter(Number.isFinite);
+    const top = Math.max(...finite, 0) || 1;
+    const y = yScale.copy().domain([0, top]);
+    const [bottom, ceiling] = yScale.range();
+    expBars.forEach(({ bar, mark }, j) => {
+      // An overflowed exp is drawn past the largest finite one, marked ∞.
+      const over = e[j] === Infinity;
+      const yy = over ? ceiling - 16 : y(e[j]);
+      bar.attr('y', yy).attr('height', Math.max(0, bottom - yy)).classed('is-overflow', over);
+      mark.attr('y', yy + 16).text(over ? '\u221e' : '');
+    });
+    const ya = yScale.copy().domain([0, 1]);
+    alphaBars.forEach(({ bar, mark }, j) => {
+      const ok = Number.isFinite(alpha[j]);
+      const yy = ok ? ya(alpha[j]) : bottom;
+      bar.attr('y', yy).attr('height', Math.max(0, bottom - yy));
+      mark.text('');
+    });
+  }
+
+  figure() {
+    return this.#ui ? this.#ui.svg.node() : null;
+  }
+}
+
+defineWidget('ag-softmax', AgSoftmax);

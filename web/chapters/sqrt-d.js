@@ -1,0 +1,301 @@
+// <ag-sqrt-d>: chapter 10, "Why scores grow like √d". A seeded Monte Carlo
+// experiment run in a Web Worker (widget/worker-client.js): pairs of
+// standard-normal vectors q, k of dimension d_k, the histogram of q·k
+// (ag.randomDotExperiment, measure 'dot') against its exact density
+// (ag.dotProductDensity, the variance-gamma law: Laplace at d_k = 2, nearly
+// N(0, d_k) for large d_k), and the measured standard deviation against √d_k
+// on log-log axes (one experiment call per d_k). Every number shown is the
+// return value of one wasm call: the statistics of one experiment call, the
+// density, and √d_k as the norm of d_k ones.
+import { axisBottom, axisLeft, line, scaleLinear, scaleLog, select } from 'd3';
+import { AgWidget, defineWidget } from '../widget/base.js';
+import { h, svg } from '../widget/dom.js';
+import { formatNumber } from '../widget/format.js';
+import { texElement } from '../widget/math.js';
+import { defineState, number } from '../widget/state.js';
+import { CancelledError, ExperimentClient } from '../widget/worker-client.js';
+
+/** One call may do at most 2^26 = d_k * pairs (the API's bound, about a second or two). */
+const MAX_WORK = 2 ** 26;
+/** Each point of the √d_k sweep: at most 2^20 multiply-adds. */
+const SWEEP_WORK = 2 ** 20;
+const SWEEP_DIMS = [2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096];
+const BINS = 48;
+const PAIR_CHOICES = [1000, 5000, 20000, 100000];
+
+const fmt = (x) => formatNumber(x, 4);
+const dOf = (slider) => Math.round(2 ** Number(slider));
+
+export class AgSqrtD extends AgWidget {
+  static title = 'Why scores grow like \u221ad';
+  static styles = ['styles/sqrt-d.css'];
+  static stateDecl = defineState({
+    version: 1,
+    fields: {
+      d: number({ min: 2, max: 4096, integer: true, default: 64 }),
+      pairs: number({ min: 100, max: 100000, integer: true, default: 5000 }),
+      seed: number({ min: 0, max: 4294967295, integer: true, default: 1 }),
+    },
+  });
+
+  #ui = null;
+  #client = new ExperimentClient();
+  #key = null; // the (d, pairs, seed) of the running or shown experiment
+  #sweepKey = null;
+  #result = null;
+  #sweep = null;
+
+  /** Pairs actually used for d_k: the requested number, capped so d_k * pairs <= 2^26. */
+  static pairsFor(d, pairs) {
+    return Math.max(1, Math.min(pairs, Math.floor(MAX_WORK / d)));
+  }
+
+  build(body) {
+    const predict = this.predict({
+      id: 'typical-score',
+      question: 'q and k are random with independent N(0, 1) entries. At d\u2096 = 4096, how big is a typical score q\u00b7k (its standard deviation)?',
+      choices: [
+        { value: '1', label: 'About 1' },
+        { value: '64', label: 'About 64' },
+        { value: '4096', label: 'About 4096' },
+      ],
+      reveal: (_choice, ag) => {
+        this.setState({ d: 4096 });
+        const r = ag.randomDotExperiment({ d: 4096, trials: 400, seed: this.state.seed, returnSamples: false });
+        const answer = ['1', '64', '4096'].reduce((best, c) => (Math.abs(Math.log(r.std / Number(c))) < Math.abs(Math.log(r.std / Number(best))) ? c : best), '1');
+        return {
+          answer,
+          explanation: `400 random pairs at d\u2096 = 4096 gave a standard deviation of ${fmt(r.std)}: close to \u221a4096 = 64, not to 4096. The terms q\u1d62k\u1d62 have random signs, so their sum grows like the square root of their number.`,
+        };
+      },
+    });
+
+    // Controls: a log-scale slider for d_k, the number of pairs, the seed, run/cancel, progress.
+    const slider = h('input', { type: 'range', min: 1, max: 12, step: 0.25, class: 'd-slider', 'aria-label': 'Dimension d_k (log scale)', dataset: { control: 'd' } });
+    slider.addEventListener('input', () => this.setState({ d: dOf(slider.value) }));
+    const dText = h('output', { class: 'd-value', dataset: { role: 'd-input' } });
+    const pairsSelect = h(
+      'select',
+      { 'aria-label': 'Number of random pairs', dataset: { control: 'pairs' } },
+      PAIR_CHOICES.map((p) => h('option', { value: p }, p.toLocaleString('en-US'))),
+    );
+    pairsSelect.addEventListener('change', () => this.setState({ pairs: Number(pairsSelect.value) }));
+    const seedInput = h('input', { type: 'number', min: 0, max: 4294967295, step: 1, inputmode: 'numeric', class: 'seed', 'aria-label': 'Seed', dataset: { control: 'seed' } });
+    seedInput.addEventListener('change', () => {
+      const v = Number(seedInput.value);
+      if (Number.isInteger(v) && v >= 0 && v <= 4294967295) this.setState({ seed: v });
+    });
+    const newSeed = h('button', { type: 'button', dataset: { action: 'new-seed' } }, 'New seed');
+    newSeed.addEventListener('click', () => this.setState({ seed: (this.state.seed + 1) % 4294967296 }));
+    const cancel = h('button', { type: 'button', dataset: { action: 'cancel' }, disabled: true }, 'Cancel');
+    cancel.addEventListener('click', () => this.#cancel());
+    const rerun = h('button', { type: 'button', dataset: { action: 'run' } }, 'Run again');
+    rerun.addEventListener('click', () => {
+      this.#key = null;
+      this.#sweepKey = null;
+      this.#start(this.engine, this.state);
+    });
+    const progress = h('progress', { max: 1, value: 0, 'aria-label': 'Experiment progress' });
+    const status = h('p', { class: 'status', role: 'status' }, '');
+    const controls = h(
+      'div',
+      { class: 'controls' },
+      h('label', { class: 'ctl ctl-d' }, h('span', {}, texElement('d_k')), slider, dText),
+      h('label', { class: 'ctl' }, h('span', {}, 'Pairs'), pairsSelect),
+      h('label', { class: 'ctl' }, h('span', {}, 'Seed'), seedInput),
+      h('div', { class: 'buttons' }, newSeed, rerun, cancel),
+      h('div', { class: 'run' }, progress, status),
+    );
+
+    const num = (role, key) => h('span', { class: 'num', dataset: key === undefined ? { role } : { role, key } }, '\u2026');
+    const stats = { mean: num('mean'), std: num('std'), rms: num('rms'), sqrt: num('sqrt-d'), used: num('pairs-used') };
+    const statsBlock = h(
+      'div',
+      { class: 'stats', 'aria-label': 'Measured statistics' },
+      h('p', {}, 'Pairs used: ', stats.used),
+      h('p', {}, 'Mean of q\u00b7k: ', stats.mean),
+      h('p', {}, 'Standard deviation: ', stats.std, h('span', { class: 'vs' }, ' against \u221ad\u2096 = '), stats.sqrt),
+      h('p', {}, 'Root mean square: ', stats.rms),
+    );
+
+    const histFig = h('figure', { class: 'fig hist' });
+    const hs = select(histFig).append(() => svg('svg', { class: 'plot', viewBox: '0 0 360 220', role: 'img', 'aria-label': 'Histogram of q\u00b7k with the exact density' })).attr('width', null);
+    const sweepFig = h('figure', { class: 'fig sweep' });
+    const ss = select(sweepFig).append(() => svg('svg', { class: 'plot', viewBox: '0 0 360 220', role: 'img', 'aria-label': 'Standard deviation of q\u00b7k against d_k, log-log' }));
+    histFig.append(h('figcaption', {}, 'Bars: the measured q\u00b7k. Curve: its exact density, computed in WebAssembly.'));
+    sweepFig.append(h('figcaption', {}, 'Dots: measured standard deviation for each d\u2096. Line: \u221ad\u2096. Log-log axes: slope \u00bd.'));
+    const sweepList = h('ol', { class: 'sweep-list', 'aria-label': 'Measured standard deviation for each d_k' });
+
+    body.append(
+      predict,
+      h(
+        'div',
+        { class: 'formulas' },
+        texElement('q\\cdot k=\\sum_{i=1}^{d_k} q_i k_i,\\quad \\operatorname{Var}(q\\cdot k)=d_k', { display: true }),
+        texElement('f_{d_k}(x)=\\frac{1}{\\pi}\\int_0^\\infty \\frac{\\cos(tx)\\,dt}{(1+t^2)^{d_k/2}}', { display: true }),
+      ),
+      controls,
+      h('div', { class: 'layout' }, h('div', { class: 'col' }, histFig, statsBlock), h('div', { class: 'col' }, sweepFig, h('details', { class: 'sweep-details' }, h('summary', {}, 'The measured values'), sweepList))),
+    );
+    this.#ui = { slider, dText, pairsSelect, seedInput, cancel, rerun, progress, status, stats, hs, ss, sweepList, histFig };
+  }
+
+  syncControls({ d, pairs, seed }) {
+    const ui = this.#ui;
+    if (!ui) return;
+    // Keep the slider where the learner put it while it still means this d_k.
+    if (dOf(ui.slider.value) !== d) ui.slider.value = String(Math.log2(d));
+    ui.slider.setAttribute('aria-valuetext', `d_k = ${d}`);
+    ui.dText.textContent = `= ${d}`;
+    if (!PAIR_CHOICES.includes(pairs)) {
+      if (![...ui.pairsSelect.options].some((o) => Number(o.value) === pairs)) ui.pairsSelect.append(h('option', { value: pairs }, pairs.toLocaleString('en-US')));
+    }
+    ui.pairsSelect.value = String(pairs);
+    if (document.activeElement !== this && this.shadowRoot.activeElement !== ui.seedInput) ui.seedInput.value = String(seed);
+  }
+
+  render(ag, state) {
+    this.#start(ag, state);
+    if (this.#result && this.#result.key === this.#keyOf(state)) this.#drawResult(ag, this.#result);
+  }
+
+  disconnectedCallback() {
+    super.disconnectedCallback();
+    this.#client.cancel();
+    this.#key = null;
+    this.#sweepKey = null;
+  }
+
+  #keyOf({ d, pairs, seed }) {
+    return `${d}/${pairs}/${seed}`;
+  }
+
+  #cancel() {
+    this.#client.cancel();
+    this.#key = null;
+    this.#sweepKey = null;
+    this.#ui.cancel.disabled = true;
+    this.#ui.status.textContent = 'Cancelled. Change a setting or press \u201cRun again\u201d to run it anew.';
+    this.dataset.run = 'cancelled';
+  }
+
+  /** Starts the worker job for this state unless it is running or shown already. */
+  #start(ag, state) {
+    if (!ag) return;
+    const key = this.#keyOf(state);
+    const sweepKey = `${state.pairs}/${state.seed}`;
+    if (key === this.#key) return;
+    this.#key = key;
+    const { d, pairs, seed } = state;
+    const used = AgSqrtD.pairsFor(d, pairs);
+    const range = [-5 * Math.sqrt(d), 5 * Math.sqrt(d)];
+    const calls = [{ method: 'randomDotExperiment', args: [{ d, trials: used, seed, measure: 'dot', bins: BINS, range, returnSamples: false }], work: d * used }];
+    const needSweep = sweepKey !== this.#sweepKey;
+    if (needSweep) {
+      for (const sd of SWEEP_DIMS) {
+        const t = Math.max(1, Math.min(pairs, Math.floor(SWEEP_WORK / sd)));
+        calls.push({ method: 'randomDotExperiment', args: [{ d: sd, trials: t, seed, measure: 'dot', bins: 1, returnSamples: false }], work: sd * t });
+      }
+    }
+    const ui = this.#ui;
+    ui.cancel.disabled = false;
+    ui.progress.value = 0;
+    ui.status.textContent = `Running ${used.toLocaleString('en-US')} pairs at d\u2096 = ${d} in a background worker\u2026`;
+    this.dataset.run = 'running';
+    this.#client
+      .run({ kind: 'calls', calls }, { onProgress: (p) => (ui.progress.value = p.done / p.total) })
+      .then((results) => {
+        ui.cancel.disabled = true;
+        ui.progress.value = 1;
+        this.#result = { key, d, used, res: results[0] };
+        if (needSweep) {
+          this.#sweepKey = sweepKey;
+          this.#sweep = results.slice(1).map((r, i) => ({ d: SWEEP_DIMS[i], std: r.std }));
+        }
+        const ag2 = this.engine;
+        if (ag2 && this.#keyOf(this.state) === key) this.#drawResult(ag2, this.#result);
+        ui.status.textContent = `Done: ${used.toLocaleString('en-US')} pairs at d\u2096 = ${d}, seed ${seed}.`;
+        this.dataset.run = 'done';
+      })
+      .catch((err) => {
+        if (err instanceof CancelledError) return;
+        ui.cancel.disabled = true;
+        this.#key = null;
+        this.dataset.run = 'error';
+        this.note(`The experiment could not run: ${err.message}`);
+      });
+  }
+
+  #drawResult(ag, { d, used, res }) {
+    const ui = this.#ui;
+    ui.stats.used.textContent = used.toLocaleString('en-US');
+    this.show(ui.stats.mean, res.mean);
+    this.show(ui.stats.std, res.std);
+    this.show(ui.stats.rms, res.rms);
+    this.show(ui.stats.sqrt, ag.norm(new Float32Array(d).fill(1)));
+    // The exact density on a fine grid over the histogram's range.
+    const { lo, hi, counts } = res.histogram;
+    const xs = Float32Array.from({ length: 161 }, (_, i) => lo + ((hi - lo) * i) / 160);
+    const density = ag.dotProductDensity(xs, d).data;
+    this.#drawHistogram(lo, hi, counts, used, xs, density, d);
+    this.#drawSweep();
+  }
+
+  #drawHistogram(lo, hi, counts, trials, xs, density, d) {
+    const W = 360;
+    const H = 220;
+    const m = { l: 44, r: 10, t: 10, b: 28 };
+    const width = (hi - lo) / counts.length;
+    // Bar heights as a density (count / (trials * bin width)): drawing only.
+    const heights = Array.from(counts, (c) => c / (trials * width));
+    const finite = Array.from(density).filter(Number.isFinite);
+    const top = Math.max(...heights, ...finite.map((v) => Math.min(v, 2 * Math.max(...heights, 1e-9)))) * 1.08 || 1;
+    const x = scaleLinear().domain([lo, hi]).range([m.l, W - m.r]);
+    const y = scaleLinear().domain([0, top]).range([H - m.b, m.t]);
+    const s = this.#ui.hs;
+    s.selectAll('*').remove();
+    s.append('g').attr('class', 'bars').selectAll('rect').data(heights).join('rect')
+      .attr('x', (_, i) => x(lo + i * width) + 0.5)
+      .attr('width', Math.max(0.5, x(lo + width) - x(lo) - 1))
+      .attr('y', (v) => y(Math.min(v, top)))
+      .attr('height', (v) => y(0) - y(Math.min(v, top)));
+    const pts = Array.from(xs, (v, i) => [v, Math.min(density[i], top)]).filter((p) => Number.isFinite(p[1]));
+    s.append('path').attr('class', 'density').attr('d', line().x((p) => x(p[0])).y((p) => y(p[1]))(pts));
+    s.append('g').attr('class', 'axis').attr('transform', `translate(0,${H - m.b})`).call(axisBottom(x).ticks(5));
+    s.append('g').attr('class', 'axis').attr('transform', `translate(${m.l},0)`).call(axisLeft(y).ticks(4, '~g'));
+    s.append('text').attr('class', 'axis-label').attr('x', W - m.r).attr('y', H - m.b - 6).attr('text-anchor', 'end').text(`q\u00b7k, d\u2096 = ${d}`);
+  }
+
+  #drawSweep() {
+    const s = this.#ui.ss;
+    s.selectAll('*').remove();
+    if (!this.#sweep) return;
+    const W = 360;
+    const H = 220;
+    const m = { l: 44, r: 12, t: 10, b: 28 };
+    const x = scaleLog().base(2).domain([1.5, 6000]).range([m.l, W - m.r]);
+    const y = scaleLog().domain([0.8, 100]).range([H - m.b, m.t]);
+    const ref = [1.5, 6000].map((d) => [d, Math.sqrt(d)]); // the √d line: a drawing guide
+    s.append('path').attr('class', 'sqrt-line').attr('d', line().x((p) => x(p[0])).y((p) => y(p[1]))(ref));
+    s.append('g').attr('class', 'dots').selectAll('circle').data(this.#sweep).join('circle').attr('cx', (p) => x(p.d)).attr('cy', (p) => y(p.std)).attr('r', 3.5);
+    const cur = this.#result;
+    if (cur) s.append('circle').attr('class', 'current').attr('cx', x(cur.d)).attr('cy', y(cur.res.std)).attr('r', 6);
+    s.append('g').attr('class', 'axis').attr('transform', `translate(0,${H - m.b})`).call(axisBottom(x).tickValues([2, 16, 128, 1024, 4096]).tickFormat((v) => String(v)));
+    s.append('g').attr('class', 'axis').attr('transform', `translate(${m.l},0)`).call(axisLeft(y).tickValues([1, 2, 4, 8, 16, 32, 64]).tickFormat((v) => String(v)));
+    s.append('text').attr('class', 'axis-label').attr('x', W - m.r).attr('y', H - m.b - 6).attr('text-anchor', 'end').text('d\u2096');
+    const list = this.#ui.sweepList;
+    list.replaceChildren(
+      ...this.#sweep.map((p) => {
+        const v = h('span', { class: 'num', dataset: { role: 'sweep-std', key: String(p.d).padStart(4, '0') } });
+        this.show(v, p.std);
+        return h('li', {}, `d\u2096 = ${p.d}: `, v);
+      }),
+    );
+  }
+
+  figure() {
+    return this.#ui ? this.#ui.hs.node() : null;
+  }
+}
+
+defineWidget('ag-sqrt-d', AgSqrtD);

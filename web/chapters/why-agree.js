@@ -1,0 +1,308 @@
+// <ag-why-agree>: chapter 3, "Why they agree". The triangle a, b, a − b
+// (the third side joins the two tips) and the law-of-cosines proof with the
+// current numbers put in line by line: the same |a − b|² reached from the
+// lengths and the angle, and from expanding (a − b)·(a − b), so that
+// a·b = |a||b| cos θ is forced. Every number shown is a wasm result:
+// ag.squaredDistance, ag.squaredNorm, ag.norm, ag.cosine, ag.angle, ag.dot
+// (also for products and signed sums of results), ag.weightedSum (a − b).
+//
+//   <ag-why-agree a="3,4" b="4,3"></ag-why-agree>
+import { AgWidget, defineWidget } from '../widget/base.js';
+import { h } from '../widget/dom.js';
+import { formatNumber } from '../widget/format.js';
+import { texElement } from '../widget/math.js';
+import { arrowMarker, draggablePoint, plane } from '../widget/plot.js';
+import { defineState, vector } from '../widget/state.js';
+
+const EXTENT = 6;
+
+const PRESETS = [
+  { id: 'article', label: '(3, 4) and (4, 3)', a: [3, 4], b: [4, 3] },
+  { id: 'right', label: 'Right angle', a: [3, 4], b: [-4, 3] },
+  { id: 'obtuse', label: 'Obtuse', a: [4, 1], b: [-3, 2] },
+  { id: 'thin', label: 'Nearly parallel', a: [5, 2], b: [2, 1] },
+];
+
+const fmt = (x) => formatNumber(x, 4);
+const deg = (radians) => `${formatNumber((radians * 180) / Math.PI, 4)}\u00b0`;
+const pair = ([x, y]) => `(${fmt(x)}, ${fmt(y)})`;
+
+export class AgWhyAgree extends AgWidget {
+  static title = 'Why they agree';
+  static styles = ['styles/why-agree.css'];
+  static stateDecl = defineState({
+    version: 1,
+    fields: {
+      a: vector({ length: 2, min: -EXTENT, max: EXTENT, default: [3, 4] }),
+      b: vector({ length: 2, min: -EXTENT, max: EXTENT, default: [4, 3] }),
+    },
+  });
+
+  #ui = null;
+
+  build(body) {
+    const predict = this.predict({
+      id: 'right-angle-side',
+      question:
+        'Keep a = (3, 4) and turn b to (\u22124, 3), a right angle from a. Here |a|\u00b2 + |b|\u00b2 = 50. Will the third side squared, |a \u2212 b|\u00b2, be less than 50, exactly 50, or more?',
+      choices: [
+        { value: 'less', label: 'Less than 50' },
+        { value: 'equal', label: 'Exactly 50' },
+        { value: 'more', label: 'More than 50' },
+      ],
+      reveal: (_choice, ag) => {
+        const a = [3, 4];
+        const b = [-4, 3];
+        this.setState({ a, b });
+        const side = ag.squaredDistance(a, b);
+        const sum = ag.dot([ag.squaredNorm(a), ag.squaredNorm(b)], [1, 1]);
+        const answer = side < sum ? 'less' : side > sum ? 'more' : 'equal';
+        return {
+          answer,
+          explanation: `The module computed |a \u2212 b|\u00b2 = ${fmt(side)} and |a|\u00b2 + |b|\u00b2 = ${fmt(sum)}. At a right angle cos \u03b8 = 0, the correction term 2|a||b| cos \u03b8 vanishes, and the law of cosines becomes Pythagoras.`,
+        };
+      },
+    });
+
+    const presets = h(
+      'div',
+      { class: 'presets', role: 'group', 'aria-label': 'Presets' },
+      h('span', { class: 'presets-label' }, 'Try:'),
+      PRESETS.map((p) => {
+        const b = h('button', { type: 'button', dataset: { preset: p.id } }, p.label);
+        b.addEventListener('click', () => this.setState({ a: p.a, b: p.b }));
+        return b;
+      }),
+    );
+
+    // The figure: the triangle with sides a, b (from the origin) and a − b (tip to tip).
+    const figure = h('div', { class: 'figure' });
+    const p = plane(figure, { extent: EXTENT, label: 'The triangle formed by a, b and a \u2212 b; drag the tips of a and b or use the arrow keys' });
+    const markA = arrowMarker(p.svg, 'why-arrow-a', 'marker-a');
+    const markB = arrowMarker(p.svg, 'why-arrow-b', 'marker-b');
+    const markD = arrowMarker(p.svg, 'why-arrow-d', 'marker-d');
+    const fill = p.layer('triangle').append('path').attr('class', 'triangle');
+    const arc = p.layer('angle').append('path').attr('class', 'angle-arc');
+    const arrows = p.layer('arrows');
+    const lineA = arrows.append('line').attr('class', 'vec vec-a').attr('marker-end', markA);
+    const lineB = arrows.append('line').attr('class', 'vec vec-b').attr('marker-end', markB);
+    const lineD = arrows.append('line').attr('class', 'vec vec-d').attr('marker-end', markD);
+    const labels = p.layer('labels');
+    const labelA = labels.append('text').attr('class', 'vec-label label-a').text('a');
+    const labelB = labels.append('text').attr('class', 'vec-label label-b').text('b');
+    const labelD = labels.append('text').attr('class', 'vec-label label-d').attr('text-anchor', 'middle').text('a \u2212 b');
+    const labelT = labels.append('text').attr('class', 'vec-label label-theta').attr('text-anchor', 'middle').text('\u03b8');
+    const handles = p.layer('handles');
+    const point = (name) =>
+      draggablePoint({
+        plane: p,
+        layer: handles,
+        name,
+        className: `handle-${name}`,
+        get: () => this.state[name],
+        set: (value, how) => {
+          this.setState({ [name]: value });
+          if (how === 'key') this.announce(`${name} = ${pair(value)}; |a \u2212 b|\u00b2 = ${this.#ui.side.textContent}; a\u00b7b = ${this.#ui.dot.textContent}`);
+        },
+        describe: (v) => `${name} = ${pair(v)}`,
+      });
+    const handleA = point('a');
+    const handleB = point('b');
+
+    const num = (role, key) => h('span', { class: 'num', dataset: key === undefined ? { role } : { role, key } }, '\u2026');
+    const ui = {
+      p,
+      fill,
+      arc,
+      lineA,
+      lineB,
+      lineD,
+      labelA,
+      labelB,
+      labelD,
+      labelT,
+      handleA,
+      handleB,
+      diff: [num('difference', 1), num('difference', 2)],
+      side: num('side'),
+      sqA: num('sq-norm', 'a'),
+      sqB: num('sq-norm', 'b'),
+      normA: num('norm', 'a'),
+      normB: num('norm', 'b'),
+      cos: num('cosine', 'angle-line'),
+      cosSub: num('cosine', 'substituted'),
+      angle: num('angle'),
+      sumLaw: num('sum-sq', 'law'),
+      twiceGeo: num('twice-geometric'),
+      law: num('law'),
+      sqA2: num('sq-norm', 'a-expand'),
+      sqB2: num('sq-norm', 'b-expand'),
+      dot: num('dot'),
+      sumExpand: num('sum-sq', 'expand'),
+      twiceDot: num('twice-dot'),
+      expand: num('expand'),
+      minusDot: num('minus-twice', 'dot'),
+      minusGeo: num('minus-twice', 'geometric'),
+      dotFinal: num('dot', 'final'),
+      geometric: num('geometric'),
+      coords: h('p', { class: 'coords' }),
+    };
+    const line = (...parts) => h('p', { class: 'line' }, ...parts);
+    const lbl = (text) => h('span', { class: 'lbl' }, text);
+
+    const measured = h(
+      'section',
+      { class: 'step measured', 'aria-label': 'The third side, measured' },
+      h('h3', {}, '1. Measure the third side'),
+      texElement('a-b=(a_1-b_1,\\;a_2-b_2)', { display: true }),
+      line(lbl('a \u2212 b = ('), ui.diff[0], lbl(', '), ui.diff[1], lbl(')')),
+      line(lbl('|a \u2212 b|\u00b2 = '), h('strong', { class: 'result' }, ui.side)),
+    );
+    const law = h(
+      'section',
+      { class: 'step law', 'aria-label': 'The law of cosines' },
+      h('h3', {}, '2. Lengths and the angle (law of cosines)'),
+      texElement('|a-b|^2=|a|^2+|b|^2-2\\,|a|\\,|b|\\cos\\theta', { display: true }),
+      line(lbl('\u03b8 = '), ui.angle, lbl(', cos \u03b8 = '), ui.cos),
+      line('= ', ui.sqA, ' + ', ui.sqB, ' \u2212 2 \u00d7 ', ui.normA, ' \u00d7 ', ui.normB, ' \u00d7 ', ui.cosSub),
+      line('= ', ui.sumLaw, ' \u2212 ', ui.twiceGeo),
+      line(h('strong', { class: 'result' }, '= ', ui.law)),
+    );
+    const expand = h(
+      'section',
+      { class: 'step expand', 'aria-label': 'The algebraic expansion' },
+      h('h3', {}, '3. Coordinates only (expand the square)'),
+      texElement('\\begin{aligned}|a-b|^2&=(a-b)\\cdot(a-b)\\\\&=a\\cdot a-2\\,a\\cdot b+b\\cdot b\\\\&=|a|^2-2\\,a\\cdot b+|b|^2\\end{aligned}', { display: true }),
+      line('= ', ui.sqA2, ' \u2212 2 \u00d7 ', ui.dot, ' + ', ui.sqB2),
+      line('= ', ui.sumExpand, ' \u2212 ', ui.twiceDot),
+      line(h('strong', { class: 'result' }, '= ', ui.expand)),
+    );
+    const forced = h(
+      'section',
+      { class: 'step forced', 'aria-label': 'The conclusion' },
+      h('h3', {}, '4. Both describe the same side'),
+      h('p', { class: 'explain' }, 'Set the two expressions equal. |a|\u00b2 + |b|\u00b2 is on both sides and cancels; what is left must match:'),
+      texElement('-2\\,a\\cdot b=-2\\,|a|\\,|b|\\cos\\theta', { display: true }),
+      line(ui.minusDot, lbl(' and '), ui.minusGeo),
+      texElement('\\Longrightarrow\\quad a\\cdot b=|a|\\,|b|\\cos\\theta', { display: true }),
+      line(h('strong', { class: 'result' }, lbl('a\u00b7b = '), ui.dotFinal, lbl(', |a||b| cos \u03b8 = '), ui.geometric)),
+    );
+    const numbers = h('div', { class: 'numbers' }, ui.coords, h('div', { class: 'steps' }, measured, law, expand, forced));
+    body.append(predict, presets, h('div', { class: 'layout' }, figure, numbers));
+    this.#ui = ui;
+  }
+
+  render(ag, { a, b }) {
+    const ui = this.#ui;
+    ui.coords.textContent = `a = ${pair(a)}, b = ${pair(b)}`;
+
+    // 1. The third side, straight from the coordinates.
+    const d = ag.weightedSum([1, -1], [a, b]).data;
+    this.show(ui.diff[0], d[0]);
+    this.show(ui.diff[1], d[1]);
+    this.show(ui.side, ag.squaredDistance(a, b));
+
+    // 2. Law of cosines: lengths, the angle, and the products of results.
+    const sa = ag.squaredNorm(a);
+    const sb = ag.squaredNorm(b);
+    const na = ag.norm(a);
+    const nb = ag.norm(b);
+    this.show(ui.sqA, sa);
+    this.show(ui.sqB, sb);
+    this.show(ui.normA, na);
+    this.show(ui.normB, nb);
+    const sum = ag.dot([sa, sb], [1, 1]);
+    this.show(ui.sumLaw, sum);
+    const nn = ag.dot([na], [nb]);
+    let geometric;
+    if (na === 0 || nb === 0) {
+      // A zero vector has no direction: no angle, and |a||b| = 0 makes the term 0 anyway.
+      for (const el of [ui.cos, ui.cosSub, ui.angle]) {
+        el.textContent = 'undefined';
+        delete el.dataset.value;
+      }
+      geometric = nn;
+    } else {
+      const c = ag.cosine(a, b);
+      this.show(ui.cos, c, { name: 'cosine' });
+      this.show(ui.cosSub, c, { name: 'cosine' });
+      this.show(ui.angle, ag.angle(a, b), { format: deg });
+      geometric = ag.dot([nn], [c]);
+    }
+    const twiceGeo = ag.dot([2], [geometric]);
+    this.show(ui.twiceGeo, twiceGeo);
+    this.show(ui.law, ag.dot([sa, sb, twiceGeo], [1, 1, -1]));
+
+    // 3. The expansion: only coordinates, through a·b.
+    const dot = ag.dot(a, b);
+    this.show(ui.sqA2, sa);
+    this.show(ui.sqB2, sb);
+    this.show(ui.dot, dot);
+    this.show(ui.sumExpand, sum);
+    const twiceDot = ag.dot([2], [dot]);
+    this.show(ui.twiceDot, twiceDot);
+    this.show(ui.expand, ag.dot([sa, twiceDot, sb], [1, -1, 1]));
+
+    // 4. What is left after cancelling.
+    this.show(ui.minusDot, ag.dot([-2], [dot]));
+    this.show(ui.minusGeo, ag.dot([-2], [geometric]));
+    this.show(ui.dotFinal, dot);
+    this.show(ui.geometric, geometric);
+
+    this.#draw(a, b);
+  }
+
+  #draw(a, b) {
+    const { p, fill, arc, lineA, lineB, lineD, labelA, labelB, labelD, labelT, handleA, handleB } = this.#ui;
+    const o = [p.x(0), p.y(0)];
+    const A = [p.x(a[0]), p.y(a[1])];
+    const B = [p.x(b[0]), p.y(b[1])];
+    fill.attr('d', `M${o[0]},${o[1]} L${A[0]},${A[1]} L${B[0]},${B[1]} Z`);
+    lineA.attr('x1', o[0]).attr('y1', o[1]).attr('x2', A[0]).attr('y2', A[1]);
+    lineB.attr('x1', o[0]).attr('y1', o[1]).attr('x2', B[0]).attr('y2', B[1]);
+    lineD.attr('x1', B[0]).attr('y1', B[1]).attr('x2', A[0]).attr('y2', A[1]);
+    const place = (label, v) => {
+      const len = Math.hypot(v[0], v[1]) || 1;
+      label.attr('x', p.x(v[0] + (0.6 * v[0]) / len) - 4).attr('y', p.y(v[1] + (0.6 * v[1]) / len) + 5);
+    };
+    place(labelA, a);
+    place(labelB, b);
+    // The label of a − b: beside the midpoint of the third side, away from the origin.
+    const mid = [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2];
+    const side = [a[0] - b[0], a[1] - b[1]];
+    const sideLen = Math.hypot(...side);
+    let nrm = sideLen > 0 ? [-side[1] / sideLen, side[0] / sideLen] : [0, 1];
+    if (nrm[0] * mid[0] + nrm[1] * mid[1] < 0) nrm = [-nrm[0], -nrm[1]];
+    labelD
+      .attr('visibility', sideLen > 0 ? 'visible' : 'hidden')
+      .attr('x', p.x(mid[0] + 0.9 * nrm[0]))
+      .attr('y', p.y(mid[1] + 0.9 * nrm[1]) + 5);
+    handleA.update();
+    handleB.update();
+    // The angle θ at the origin (drawing only).
+    const ta = Math.atan2(a[1], a[0]);
+    const tb = Math.atan2(b[1], b[0]);
+    let delta = tb - ta;
+    if (delta > Math.PI) delta -= 2 * Math.PI;
+    if (delta < -Math.PI) delta += 2 * Math.PI;
+    const r = p.x(1.1) - p.x(0);
+    const visible = Math.hypot(...a) > 0 && Math.hypot(...b) > 0;
+    const end = ta + delta;
+    const sweep = delta > 0 ? 0 : 1;
+    arc
+      .attr('visibility', visible ? 'visible' : 'hidden')
+      .attr('d', `M${o[0] + r * Math.cos(ta)},${o[1] - r * Math.sin(ta)} A${r},${r} 0 0 ${sweep} ${o[0] + r * Math.cos(end)},${o[1] - r * Math.sin(end)}`);
+    const tm = ta + delta / 2;
+    const rl = p.x(1.75) - p.x(0);
+    labelT
+      .attr('visibility', visible ? 'visible' : 'hidden')
+      .attr('x', o[0] + rl * Math.cos(tm))
+      .attr('y', o[1] - rl * Math.sin(tm) + 5);
+  }
+
+  figure() {
+    return this.#ui ? this.#ui.p.svg.node() : null;
+  }
+}
+
+defineWidget('ag-why-agree', AgWhyAgree);

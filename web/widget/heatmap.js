@@ -1,0 +1,250 @@
+// A heat map of a small matrix (scores S = QKᵀ and the like), drawn with d3
+// as one SVG: row and column headers, one cell per entry with its number,
+// and a legend (the diverging colour bar with 0 in the middle and marks at
+// the lowest and highest entry). The colours come from ColorBrewer's RdBu
+// (d3.interpolateRdBu, safe for the common colour-vision deficiencies):
+// positive entries red, negative blue, zero near white; the domain is
+// symmetric around 0 so that white always means 0.
+//
+// Keyboard: the grid is one Tab stop (roving tabindex, ARIA grid pattern);
+// arrow keys move between cells, Home/End go to the ends of the row, Enter
+// or Space activates the cell. Every cell has an aria-label naming its row,
+// its column and its value. Pointer: hovering selects, clicking activates.
+//
+// The helper never computes a number: `update` receives the values (wasm
+// results) and writes them through `show` (pass the widget's this.show, so
+// each cell text carries data-value). Stylesheet: styles/heatmap.css (add it
+// to the widget's static styles). See WIDGETS.md, "Heat maps".
+import { interpolateRdBu, scaleDiverging, select } from 'd3';
+import { formatNumber } from './format.js';
+
+let counter = 0;
+
+/**
+ * @param {HTMLElement} container  the heat map's <svg> is appended here
+ * @param {{
+ *   rows: { label: string, sub?: string, note?: string }[],   // header: label with subscript, a word under/after it
+ *   cols: { label: string, sub?: string, note?: string }[],
+ *   label: string,                                        // aria-label of the whole grid
+ *   describe?: (i: number, j: number, text: string) => string, // aria-label of a cell (text = the value as shown)
+ *   format?: (value: number) => string,                  // the text in a cell (default 3 significant digits)
+ *   show?: (el: Element, value: number, options: object) => void, // writes a number (pass (el, v, o) => this.show(el, v, o))
+ *   role?: string,                                       // data-role of the cell numbers (key "i-j", 1-based)
+ *   legendTitle?: string,
+ *   cell?: number,                                       // cell size in SVG units (default 52)
+ *   onSelect?: (i: number, j: number, how: 'hover'|'focus'|'key') => void,
+ *   onActivate?: (i: number, j: number, how: 'click'|'key') => void,
+ * }} o
+ * @returns {{ svg, node: SVGSVGElement, update: (values: ArrayLike<number>[], options?: { selected?: [number, number] }) => void,
+ *             focus: (i: number, j: number) => void, cellNode: (i: number, j: number) => SVGGElement }}
+ */
+export function heatmap(container, {
+  rows,
+  cols,
+  label,
+  describe = (i, j, text) => `row ${i + 1}, column ${j + 1}: ${text}`,
+  format = (v) => formatNumber(v, 3),
+  show,
+  role = 'cell',
+  legendTitle = 'value',
+  cell = 52,
+  onSelect = () => {},
+  onActivate = () => {},
+}) {
+  const id = `ag-heatmap-${(counter += 1)}`;
+  const n = rows.length;
+  const m = cols.length;
+  const left = 64;
+  const top = 44;
+  const gridW = m * cell;
+  const gridH = n * cell;
+  const legendH = 84;
+  const width = left + gridW + 12;
+  const height = top + gridH + legendH;
+  const write = show ?? ((el, value) => {
+    el.textContent = format(value);
+  });
+
+  const svg = select(container)
+    .append('svg')
+    .attr('class', 'heatmap')
+    .attr('viewBox', `0 0 ${width} ${height}`)
+    .attr('data-rows', n)
+    .attr('data-cols', m);
+  const gridRoot = svg.append('g').attr('class', 'hm-grid').attr('role', 'grid').attr('aria-label', label);
+
+  const header = (g, h, cls) => {
+    const t = g.append('text').attr('class', `hm-head ${cls}`);
+    t.append('tspan').attr('class', 'hm-sym').text(h.label);
+    if (h.sub !== undefined) t.append('tspan').attr('class', 'hm-sub').attr('dy', '0.3em').text(h.sub);
+    return t;
+  };
+
+  // Column headers: a row of columnheaders (for the grid's accessibility tree too).
+  const headRow = gridRoot.append('g').attr('role', 'row');
+  const colHeads = cols.map((c, j) => {
+    const g = headRow.append('g').attr('role', 'columnheader').attr('class', 'hm-colhead').attr('data-col', j + 1).attr('aria-label', [c.label + (c.sub ?? ''), c.note].filter(Boolean).join(' '));
+    const x = left + j * cell + cell / 2;
+    header(g, c, 'hm-col').attr('x', x).attr('y', c.note ? top - 22 : top - 10).attr('text-anchor', 'middle');
+    if (c.note) g.append('text').attr('class', 'hm-note').attr('x', x).attr('y', top - 6).attr('text-anchor', 'middle').text(c.note);
+    return g;
+  });
+
+  const cells = [];
+  const rowHeads = [];
+  for (let i = 0; i < n; i += 1) {
+    const rowG = gridRoot.append('g').attr('role', 'row');
+    const r = rows[i];
+    const y = top + i * cell + cell / 2;
+    const rh = rowG.append('g').attr('role', 'rowheader').attr('class', 'hm-rowhead').attr('data-row', i + 1).attr('aria-label', [r.label + (r.sub ?? ''), r.note].filter(Boolean).join(' '));
+    header(rh, r, 'hm-row').attr('x', left - 8).attr('y', r.note ? y - 3 : y + 5).attr('text-anchor', 'end');
+    if (r.note) rh.append('text').attr('class', 'hm-note').attr('x', left - 8).attr('y', y + 13).attr('text-anchor', 'end').text(r.note);
+    rowHeads.push(rh);
+    const row = [];
+    for (let j = 0; j < m; j += 1) {
+      const g = rowG
+        .append('g')
+        .attr('class', 'hm-cell')
+        .attr('role', 'gridcell')
+        .attr('tabindex', i === 0 && j === 0 ? 0 : -1)
+        .attr('data-cell', `${i + 1}-${j + 1}`)
+        .attr('transform', `translate(${left + j * cell},${top + i * cell})`);
+      g.append('rect').attr('class', 'hm-rect').attr('width', cell).attr('height', cell);
+      const text = g.append('text').attr('class', 'hm-value').attr('x', cell / 2).attr('y', cell / 2 + 5).attr('text-anchor', 'middle').attr('aria-hidden', 'true');
+      text.attr('data-role', role).attr('data-key', `${i + 1}-${j + 1}`);
+      g.on('pointerenter', (event) => {
+        if (event.pointerType === 'mouse') onSelect(i, j, 'hover');
+      });
+      g.on('click', () => {
+        focusCell(i, j);
+        onActivate(i, j, 'click');
+      });
+      g.on('focus', () => onSelect(i, j, 'focus'));
+      g.on('keydown', (event) => keydown(event, i, j));
+      row.push({ g, rect: g.select('rect'), text });
+    }
+    cells.push(row);
+  }
+  gridRoot.append('rect').attr('class', 'hm-frame').attr('x', left).attr('y', top).attr('width', gridW).attr('height', gridH).attr('aria-hidden', 'true');
+  // The selected cell: a light and a dark ring, visible on every colour of the scale and in both themes.
+  const outline = gridRoot.append('g').attr('class', 'hm-outline').attr('aria-hidden', 'true').attr('visibility', 'hidden');
+  outline.append('rect').attr('class', 'hm-outline-outer').attr('width', cell - 2).attr('height', cell - 2);
+  outline.append('rect').attr('class', 'hm-outline-inner').attr('width', cell - 2).attr('height', cell - 2);
+
+  // Legend: a gradient bar over [-max|v|, max|v|], 0 in the middle, marks at the lowest and highest entry.
+  const barX = left;
+  const barW = Math.max(gridW, 120);
+  const barY = top + gridH + 36;
+  const legend = svg.append('g').attr('class', 'hm-legend').attr('role', 'group').attr('aria-label', `Colour legend: ${legendTitle}`);
+  const gradient = svg.insert('defs', ':first-child').append('linearGradient').attr('id', `${id}-grad`);
+  for (let s = 0; s <= 10; s += 1) gradient.append('stop').attr('offset', `${s * 10}%`).attr('stop-color', colour(s / 10));
+  legend.append('text').attr('class', 'hm-legend-title').attr('x', barX - 8).attr('y', barY + 9).attr('text-anchor', 'end').text(legendTitle);
+  legend.append('rect').attr('class', 'hm-bar').attr('x', barX).attr('y', barY).attr('width', barW).attr('height', 10).attr('fill', `url(#${id}-grad)`);
+  legend.append('line').attr('class', 'hm-zero').attr('x1', barX + barW / 2).attr('x2', barX + barW / 2).attr('y1', barY - 3).attr('y2', barY + 13);
+  legend.append('text').attr('class', 'hm-tick').attr('x', barX + barW / 2).attr('y', barY + 24).attr('text-anchor', 'middle').text('0');
+  const mark = (cls, what) => {
+    const g = legend.append('g').attr('class', `hm-mark ${cls}`);
+    g.append('path').attr('d', cls === 'hm-min' ? 'M0,0 l-5,7 h10 z' : 'M0,0 l-5,-7 h10 z');
+    const t = g.append('text').attr('class', 'hm-mark-label').attr('text-anchor', 'middle');
+    t.append('tspan').text(`${what} `);
+    const v = t.append('tspan').attr('class', 'hm-mark-value').attr('data-role', `${role}-${what}`);
+    return { g, t, v };
+  };
+  const lowMark = mark('hm-min', 'lowest');
+  const highMark = mark('hm-max', 'highest');
+
+  let scale = scaleDiverging(colour).domain([-1, 0, 1]);
+  let current = [0, 0];
+
+  function colour(t) {
+    return interpolateRdBu(1 - t); // positive red, negative blue
+  }
+
+  function focusCell(i, j) {
+    cells.flat().forEach((c) => c.g.attr('tabindex', -1));
+    cells[i][j].g.attr('tabindex', 0);
+    cells[i][j].g.node().focus();
+  }
+
+  function keydown(event, i, j) {
+    let ni = i;
+    let nj = j;
+    switch (event.key) {
+      case 'ArrowLeft': nj = Math.max(0, j - 1); break;
+      case 'ArrowRight': nj = Math.min(m - 1, j + 1); break;
+      case 'ArrowUp': ni = Math.max(0, i - 1); break;
+      case 'ArrowDown': ni = Math.min(n - 1, i + 1); break;
+      case 'Home': nj = 0; break;
+      case 'End': nj = m - 1; break;
+      case 'Enter':
+      case ' ':
+        event.preventDefault();
+        onActivate(i, j, 'key');
+        return;
+      default:
+        return;
+    }
+    event.preventDefault();
+    if (ni === i && nj === j) return;
+    focusCell(ni, nj); // fires focus -> onSelect(.., 'focus')
+  }
+
+  /** New values (rows of wasm results); `selected` ([i, j], 0-based) is outlined. */
+  function update(values, { selected = current } = {}) {
+    current = selected;
+    let low = null;
+    let high = null;
+    let extent = 0;
+    for (let i = 0; i < n; i += 1) {
+      for (let j = 0; j < m; j += 1) {
+        const v = values[i][j];
+        if (low === null || v < low.v) low = { v };
+        if (high === null || v > high.v) high = { v };
+        if (Math.abs(v) > extent) extent = Math.abs(v);
+      }
+    }
+    if (!(extent > 0) || !Number.isFinite(extent)) extent = 1;
+    scale = scaleDiverging(colour).domain([-extent, 0, extent]).clamp(true);
+    for (let i = 0; i < n; i += 1) {
+      for (let j = 0; j < m; j += 1) {
+        const v = values[i][j];
+        const c = cells[i][j];
+        c.rect.attr('fill', Number.isFinite(v) ? scale(v) : 'none');
+        write(c.text.node(), v, { format });
+        c.g.classed('is-strong', Math.abs(v) > 0.6 * extent);
+        c.g.attr('aria-label', describe(i, j, c.text.text()));
+        c.g.attr('aria-selected', String(i === selected[0] && j === selected[1]));
+      }
+    }
+    // Legend marks at the lowest and the highest entry (the numbers are entries of `values`).
+    const bx = (v) => barX + ((Number.isFinite(v) ? Math.max(-extent, Math.min(extent, v)) : 0) / extent + 1) * (barW / 2);
+    placeMark(lowMark, bx(low.v), barY + 12, barY + 40, low.v);
+    placeMark(highMark, bx(high.v), barY - 2, barY - 12, high.v);
+    // Outline and headers of the selected cell.
+    const [si, sj] = selected;
+    outline.attr('transform', `translate(${left + sj * cell + 1},${top + si * cell + 1})`).attr('visibility', 'visible');
+    rowHeads.forEach((g, i) => g.classed('is-selected', i === si));
+    colHeads.forEach((g, j) => g.classed('is-selected', j === sj));
+    cells.flat().forEach((c) => c.g.attr('tabindex', -1));
+    const active = svg.node().getRootNode().activeElement;
+    const focused = cells.flat().find((c) => c.g.node() === active);
+    (focused ?? cells[si][sj]).g.attr('tabindex', 0);
+  }
+
+  function placeMark(mk, x, y, textY, value) {
+    mk.g.attr('transform', `translate(${x},${y})`);
+    write(mk.v.node(), value, { format });
+    const anchor = x < barX + 40 ? 'start' : x > barX + barW - 40 ? 'end' : 'middle';
+    const dx = anchor === 'start' ? -6 : anchor === 'end' ? 6 : 0;
+    mk.t.attr('x', dx).attr('y', textY - y).attr('text-anchor', anchor);
+  }
+
+  return {
+    svg,
+    node: svg.node(),
+    update,
+    focus: focusCell,
+    cellNode: (i, j) => cells[i][j].g.node(),
+    colour: (v) => scale(v),
+  };
+}
