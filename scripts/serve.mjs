@@ -66,7 +66,10 @@ export async function startServer({ port = 8080, root = SITE_ROOT } = {}) {
   if (!existsSync(join(site, 'index.html'))) {
     throw new Error(`no site to serve in ${site}: run \`node scripts/build.mjs\` (or \`npm run build\`) first`);
   }
-  const server = createServer(handler(site));
+  // Links carry a chapter's state in their query: allow long ones (Node's
+  // default of 16 KiB answers 431), so that the page itself, which caps and
+  // checks every value, is the one to say what it ignored.
+  const server = createServer({ maxHeaderSize: 1 << 20 }, handler(site));
   const tries = port === 0 ? 1 : PORTS_TO_TRY;
   for (let i = 0; i < tries; i += 1) {
     try {

@@ -128,7 +128,7 @@ export const CHAPTERS = [
       'Draw q and k with independent standard-normal entries and look at q\u00b7k. Each of the d\u2096 terms q\u1d62k\u1d62 has mean 0 and variance 1, and they are independent, so their variances add: q\u00b7k has variance d\u2096 and a typical size of \u221ad\u2096. The experiment below runs in a background worker with a fixed seed, so the same settings always give the same numbers. The curve over the histogram is the exact density of q\u00b7k, not a normal approximation: at d\u2096 = 2 it is the sharp Laplace peak e^(\u2212|x|)/2, and it rounds into the bell of N(0, d\u2096) as d\u2096 grows.',
     after: [
       'Slide d\u2096 down to 2: the histogram has a sharp peak at 0 and heavy tails, and the exact curve follows it; a normal curve would not.',
-      'Slide d\u2096 up to 4096 and watch the axis labels: the spread grows sixty-four times, not four thousand times.',
+      'Slide d\u2096 from 2 up to 4096 and watch the axis labels: the spread grows to \u221a4096 = 64, about 45 times its value at 2 (\u221a2048), not two thousand times.',
       'On the log-log plot every dot sits on a line of slope \u00bd: that is what \u201cgrows like \u221ad\u2096\u201d means, and why attention divides the scores by \u221ad\u2096.',
       'Change the seed: the dots wobble by a few percent, the slope does not. Raise the pairs to 100 000 to shrink the wobble (and press Cancel if it takes too long).',
     ],

@@ -19,6 +19,7 @@ import {
   U,
   urlParams,
   startEnv,
+  touchDragPoint,
 } from './helpers.mjs';
 
 const TAG = 'ag-two-definitions';
@@ -129,6 +130,22 @@ describe('chapter 2: two definitions agree', () => {
     await opened.context.close();
   });
 
+  test('on a phone, a finger drags a point (touch events), the page does not scroll, and the numbers follow', async () => {
+    const opened = await openChapter(env, CH, TAG, { width: 375, height: 800, hasTouch: true });
+    const { page } = opened;
+    const scrollBefore = await page.locator(`${TAG} [data-point="a"]`).evaluate((el) => {
+      el.scrollIntoView({ block: 'center' });
+      return window.scrollY;
+    });
+    await touchDragPoint(page, TAG, 'a', [-1, 2.5]);
+    expect(await page.locator(TAG).evaluate((el) => el.state.a)).toEqual([-1, 2.5]);
+    expect(Math.abs((await page.evaluate(() => window.scrollY)) - scrollBefore)).toBeLessThan(2);
+    expectMatches(await readNumbers(page, TAG), [-1, 2.5], [4, 3]);
+    await expectAllLogged(page, TAG);
+    await expectClean(opened);
+    await opened.context.close();
+  });
+
   test('a URL with other vectors, including a zero vector, shows their reference values', async () => {
     const opened = await openChapter(env, CH, TAG, { search: '?ch=dot-product&v=1&a=-5.5,1.25&b=2,-6' });
     expectMatches(await readNumbers(opened.page, TAG), [-5.5, 1.25], [2, -6]);
@@ -140,7 +157,7 @@ describe('chapter 2: two definitions agree', () => {
     expect(one(numbers, 'dot').value).toBe(0);
     expect(one(numbers, 'geometric').value).toBe(0);
     expect(numbers.some((n) => n.role === 'angle')).toBe(false); // no angle for a zero vector: none shown
-    await expect(zero.page.locator(`${TAG} [data-role="angle"]`).textContent()).resolves.toBe('undefined');
+    await expect(zero.page.locator(`${TAG} [data-role="angle"]`).textContent()).resolves.toBe('not defined');
     await expectClean(zero);
     await zero.context.close();
   });

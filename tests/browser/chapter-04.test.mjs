@@ -192,7 +192,7 @@ describe('chapter 4: projection as a shadow', () => {
     const zero = await openChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&a=3,4&b=0,0` });
     const z = await readNumbers(zero.page, TAG);
     expect(z.some((n) => ['scalar-projection', 'vector-projection', 'cosine', 'angle'].includes(n.role))).toBe(false);
-    await expect(zero.page.locator(`${TAG} [data-role="scalar-projection"]`).textContent()).resolves.toBe('undefined');
+    await expect(zero.page.locator(`${TAG} [data-role="scalar-projection"]`).textContent()).resolves.toBe('not defined');
     expect(await zero.page.locator(TAG).getAttribute('data-shadow')).toBe('undefined');
     await expectClean(zero);
     await zero.context.close();

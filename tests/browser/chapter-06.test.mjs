@@ -184,7 +184,7 @@ describe('chapter 6: length as a lever', () => {
     const numbers = await readNumbers(zero.page, TAG);
     expectMatches(numbers, [1, 1], 0);
     byRole(numbers, 'score').forEach((s) => expect(s.value).toBe(0));
-    await expect(zero.page.locator(`${TAG} [data-role="per-unit"]`).first().textContent()).resolves.toBe('undefined');
+    await expect(zero.page.locator(`${TAG} [data-role="per-unit"]`).first().textContent()).resolves.toBe('not defined');
     await expectClean(zero);
     await zero.context.close();
   });

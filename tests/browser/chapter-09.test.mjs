@@ -161,6 +161,27 @@ describe('chapter 9: the worked single-head example', () => {
     await opened.context.close();
   });
 
+  test('a score past 88.7: exp and its sum show infinity with a note, the weights stay right', async () => {
+    const state = { q: [85, 2, 0, 1], k: [[1, 2, 1, 0], [-1, -2, 0, 1], [0, 0, 1, 0]], values: [[1, 0], [0, 1], [0, 0]], scaled: false };
+    const opened = await openChapter(env, CH, TAG, { search: '?ch=worked-example&v=1&q=85,2,0,1' });
+    const { page } = opened;
+    const numbers = await readNumbers(page, TAG);
+    // Score 1: 85 + 4 = 89 > ln(FLT_MAX) = 88.72, so exp overflows float32.
+    expect(byRole(numbers, 'exp')[0].text).toBe('\u221e');
+    expect(one(numbers, 'sum').text).toBe('\u221e');
+    await expect(page.locator(`${TAG} .overflow-note`).textContent()).resolves.toMatch(/exp\(89\).*largest float32/);
+    // The weights come from the stable softmax: float64 reference, max subtracted.
+    const scores = state.k.map((row) => row.reduce((acc, x, i) => acc + x * state.q[i], 0));
+    const m = Math.max(...scores);
+    const e = scores.map((s) => Math.exp(s - m));
+    const total = e.reduce((a, b) => a + b, 0);
+    byRole(numbers, 'weight').forEach((w, j) => expectClose(w.value, e[j] / total, 4 * U + 1e-30, `weight ${j + 1}`));
+    await expect(page.locator(`${TAG} .note`).isHidden()).resolves.toBe(true);
+    await expectAllLogged(page, TAG);
+    await expectClean(opened);
+    await opened.context.close();
+  });
+
   test('stepping shows scores, then exp, then the sum, then the weights, then the output', async () => {
     const opened = await openChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&step=scores` });
     const { page } = opened;

@@ -192,6 +192,24 @@ export async function dragPoint(page, tag, name, to) {
   await page.mouse.up();
 }
 
+/**
+ * Drags the point `name` to plane coordinates `to` with a finger: real touch
+ * events through the DevTools protocol (the context needs hasTouch: true).
+ */
+export async function touchDragPoint(page, tag, name, to) {
+  const handle = page.locator(`${tag} [data-point="${name}"]`);
+  await handle.scrollIntoViewIfNeeded();
+  const box = await handle.locator('circle.dot').boundingBox();
+  const from = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+  const target = await planePoint(page, tag, to);
+  const cdp = await page.context().newCDPSession(page);
+  const touch = (type, p) => cdp.send('Input.dispatchTouchEvent', { type, touchPoints: p ? [{ x: p.x, y: p.y }] : [] });
+  await touch('touchStart', from);
+  for (let i = 1; i <= 8; i++) await touch('touchMove', { x: from.x + ((target.x - from.x) * i) / 8, y: from.y + ((target.y - from.y) * i) / 8 });
+  await touch('touchEnd');
+  await cdp.detach();
+}
+
 /** Focuses the point `name` with Tab order intact and presses `keys` (e.g. ['ArrowRight', 'Shift+ArrowUp']). */
 export async function keyPoint(page, tag, name, keys) {
   await page.locator(`${tag} [data-point="${name}"]`).focus();

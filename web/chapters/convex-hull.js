@@ -8,7 +8,7 @@
 // is decided on the drawing (d3.polygonContains), a yes or no, not a number.
 //
 //   <ag-convex-hull values="-4,-2;4,-3;1,4" alpha="0.2,0.3,0.5"></ag-convex-hull>
-import { drag, pointer, polygonArea, polygonContains, polygonHull, select } from 'd3';
+import { drag, polygonArea, polygonContains, polygonHull, select } from 'd3';
 import { AgWidget, defineWidget } from '../widget/base.js';
 import { h, symbol } from '../widget/dom.js';
 import { formatNumber } from '../widget/format.js';
@@ -219,7 +219,7 @@ export class AgConvexHull extends AgWidget {
     pick.call(
       drag()
         .container(sx.node())
-        .on('drag', (event) => setPick(pointer(event, sx.node()), 'drag')),
+        .on('drag', (event) => setPick([event.x, event.y], 'drag')), // container coordinates, mouse or touch
     );
     const STEP = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
     pick.on('keydown', (event) => {

@@ -217,7 +217,7 @@ export class AgCosineVsDot extends AgWidget {
         this.show(r.cos, cos[i]);
       } else if (norms.q === 0 || norms[name] === 0) {
         cos[i] = null;
-        r.cos.textContent = 'undefined';
+        r.cos.textContent = 'not defined';
         delete r.cos.dataset.value;
       } else {
         cos[i] = ag.cosine(used.q, used[name]);

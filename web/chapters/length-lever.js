@@ -270,7 +270,7 @@ export class AgLengthLever extends AgWidget {
       this.show(r.base, base[i]);
       this.show(r.score, now[i]);
       if (kZero) {
-        r.perUnit.textContent = 'undefined';
+        r.perUnit.textContent = 'not defined';
         delete r.perUnit.dataset.value;
       } else {
         this.show(r.perUnit, ag.scalarProjection(q.v, k));

@@ -245,7 +245,7 @@ export class AgOrthogonality extends AgWidget {
       r.fill.style.transform = `scaleX(${weights[i]})`;
       const kZero = ag.norm(state[name]) === 0;
       if (qZero || kZero) {
-        r.cos.textContent = 'undefined';
+        r.cos.textContent = 'not defined';
         r.angle.textContent = '';
         delete r.cos.dataset.value;
         delete r.angle.dataset.value;

@@ -181,7 +181,7 @@ export class AgProjection extends AgWidget {
     if (nb === 0) {
       // No line through a zero b: no shadow at all.
       for (const el of [ui.scalar, ui.cos, ui.angle, ui.shadowCos, ...ui.unit, ...ui.vec, ui.dotBack]) {
-        el.textContent = 'undefined';
+        el.textContent = 'not defined';
         delete el.dataset.value;
       }
       ui.direction.textContent = 'b is the zero vector: there is no line to cast a shadow on.';
@@ -198,7 +198,7 @@ export class AgProjection extends AgWidget {
     this.show(ui.dotBack, ag.dot([nb], [s]));
     if (na === 0) {
       for (const el of [ui.cos, ui.angle, ui.shadowCos]) {
-        el.textContent = 'undefined';
+        el.textContent = 'not defined';
         delete el.dataset.value;
       }
     } else {

@@ -279,7 +279,7 @@ export class AgSignAndSize extends AgWidget {
     const noAngle = na === 0 || nb === 0;
     if (noAngle) {
       for (const el of [ui.angle, ui.cos]) {
-        el.textContent = 'undefined';
+        el.textContent = 'not defined';
         delete el.dataset.value;
       }
     } else {

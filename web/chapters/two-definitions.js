@@ -156,7 +156,7 @@ export class AgTwoDefinitions extends AgWidget {
     if (nA === 0 || nB === 0) {
       // A zero vector has no direction: no angle, and the product is 0.
       for (const el of [ui.cos, ui.angle]) {
-        el.textContent = 'undefined';
+        el.textContent = 'not defined';
         delete el.dataset.value;
       }
       this.show(ui.geometric, nn);

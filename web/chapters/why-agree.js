@@ -218,7 +218,7 @@ export class AgWhyAgree extends AgWidget {
     if (na === 0 || nb === 0) {
       // A zero vector has no direction: no angle, and |a||b| = 0 makes the term 0 anyway.
       for (const el of [ui.cos, ui.cosSub, ui.angle]) {
-        el.textContent = 'undefined';
+        el.textContent = 'not defined';
         delete el.dataset.value;
       }
       geometric = nn;

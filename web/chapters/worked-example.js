@@ -178,8 +178,11 @@ export class AgWorkedExample extends AgWidget {
       output[1],
       h('span', {}, ')'),
     );
-    body.append(predict, form, table, outputLine);
-    this.#ui = { qk, vGrid, scaleRadios: form.querySelectorAll('input[name=scaled]'), stepRadios: form.querySelectorAll('input[name=step]'), table, cells, sum, output, outputLine };
+    // Shown when a score is so large that exp overflows float32 (about 88.7).
+    const overflowNote = h('p', { class: 'overflow-note' });
+    overflowNote.hidden = true;
+    body.append(predict, form, table, overflowNote, outputLine);
+    this.#ui = { overflowNote, qk, vGrid, scaleRadios: form.querySelectorAll('input[name=scaled]'), stepRadios: form.querySelectorAll('input[name=step]'), table, cells, sum, output, outputLine };
   }
 
   #pending = null;
@@ -242,7 +245,19 @@ export class AgWorkedExample extends AgWidget {
     if (!state.scaled) options.scale = 1;
     const att = ag.attention(q, k, v, options);
     const exp = ag.exp(att.scores).data;
-    const sum = ag.dot(exp, new Float32Array(KEYS).fill(1));
+    // A score past about 88.7 makes exp overflow float32: that exp is
+    // Infinity, and so is the sum, which is then shown as that very result
+    // (ag.dot takes finite inputs only). The weights are unaffected: the
+    // kernel subtracts the largest score before exponentiating.
+    const overflowAt = exp.findIndex((e) => e === Infinity);
+    const sum = overflowAt < 0 ? ag.dot(exp, new Float32Array(KEYS).fill(1)) : exp[overflowAt];
+    ui.overflowNote.hidden = overflowAt < 0;
+    if (overflowAt >= 0) {
+      ui.overflowNote.textContent =
+        `exp(${fmt(att.scores.data[overflowAt])}) is beyond the largest float32 number (about 3.4\u00b710\u00b3\u2078), ` +
+        'so the exp column and its sum show \u221e. The weights are still right: they are computed with the largest ' +
+        'score subtracted first, which changes nothing mathematically and keeps every exp at most 1.';
+    }
     ui.cells.forEach((c, j) => {
       this.show(c.score, scores[j]);
       this.show(c.scaled, att.scores.data[j]);

@@ -1,7 +1,7 @@
 // The few d3 set-ups that every 2-D figure repeats: a square plane with
 // equal scales and axes through the origin, and draggable points that the
 // keyboard can reach. Drawing itself is plain d3 in each widget.
-import { axisBottom, axisLeft, drag, pointer, scaleLinear, select } from 'd3';
+import { axisBottom, axisLeft, drag, scaleLinear, select } from 'd3';
 
 /**
  * An SVG plane (viewBox, so it scales with its box) with x and y scales over
@@ -91,8 +91,9 @@ export function draggablePoint({ plane: p, layer, name, className, get, set, ste
       .container(p.svg.node())
       .on('start', () => g.classed('is-dragging', true))
       .on('drag', (event) => {
-        const [px, py] = pointer(event, p.svg.node());
-        move([p.x.invert(px), p.y.invert(py)], 'drag');
+        // d3-drag gives x, y in the container's coordinates for mouse, pen and
+        // touch alike (a touch event has no clientX for d3.pointer to read).
+        move([p.x.invert(event.x), p.y.invert(event.y)], 'drag');
       })
       .on('end', () => g.classed('is-dragging', false)),
   );
