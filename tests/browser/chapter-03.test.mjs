@@ -21,7 +21,7 @@ import {
   screenshot,
   startEnv,
   U,
-  urlParams,
+  expectLinkReopens,
 } from './helpers.mjs';
 
 const TAG = 'ag-why-agree';
@@ -171,18 +171,7 @@ describe('chapter 3: why they agree', () => {
     await expect(page.locator(`${TAG} [aria-live]`).textContent()).resolves.toContain(`|a \u2212 b|\u00b2 = ${one(numbers, 'side').text}`);
     await expect(page.locator(`${TAG} [data-point="b"]`).getAttribute('aria-valuetext')).resolves.toBe('b = (3.75, 1.25)');
 
-    const params = urlParams(page);
-    expect(params.get('ch')).toBe(CH);
-    expect(params.get('v')).toBe('1');
-    expect(params.get('a')).toBe('-2,3.5');
-    expect(params.get('b')).toBe('3.75,1.25');
-    const copy = await openChapter(env, CH, TAG, { search: new URL(page.url()).search });
-    const reopened = await readNumbers(copy.page, TAG);
-    expect(reopened.map((n) => n.text)).toEqual(numbers.map((n) => n.text));
-    await expectClean(copy);
-    await copy.context.close();
-    await expectClean(opened);
-    await opened.context.close();
+    await expectLinkReopens(env, opened, { ch: CH, tag: TAG, params: { a: '-2,3.5', b: '3.75,1.25' }, numbers });
   });
 
   test('a URL with other vectors, and one with a zero vector, shows their reference values', async () => {

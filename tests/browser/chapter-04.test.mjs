@@ -22,7 +22,7 @@ import {
   screenshot,
   startEnv,
   U,
-  urlParams,
+  expectLinkReopens,
 } from './helpers.mjs';
 
 const TAG = 'ag-projection';
@@ -159,18 +159,7 @@ describe('chapter 4: projection as a shadow', () => {
     await expect(page.locator(`${TAG} [aria-live]`).textContent()).resolves.toContain(`a\u00b7b/|b| = ${one(numbers, 'scalar-projection').text}`);
     await expect(page.locator(`${TAG} [data-point="b"]`).getAttribute('aria-valuetext')).resolves.toBe('b = (3.75, 1)');
 
-    const params = urlParams(page);
-    expect(params.get('ch')).toBe(CH);
-    expect(params.get('v')).toBe('1');
-    expect(params.get('a')).toBe('-2,3.5');
-    expect(params.get('b')).toBe('3.75,1');
-    const copy = await openChapter(env, CH, TAG, { search: new URL(page.url()).search });
-    const reopened = await readNumbers(copy.page, TAG);
-    expect(reopened.map((n) => n.text)).toEqual(numbers.map((n) => n.text));
-    await expectClean(copy);
-    await copy.context.close();
-    await expectClean(opened);
-    await opened.context.close();
+    await expectLinkReopens(env, opened, { ch: CH, tag: TAG, params: { a: '-2,3.5', b: '3.75,1' }, numbers });
   });
 
   test('a URL with a longer b on the same line keeps the shadow; a zero b has none', async () => {

@@ -21,6 +21,7 @@ import {
   startEnv,
   U,
   urlParams,
+  expectLinkReopens,
 } from './helpers.mjs';
 
 const TAG = 'ag-sign-and-size';
@@ -163,18 +164,7 @@ describe('chapter 5: sign and size', () => {
     await expect(page.locator(`${TAG} [aria-live]`).textContent()).resolves.toContain(`Score ${one(numbers, 'dot').text}`);
     await expect(page.locator(`${TAG} [data-point="b"]`).getAttribute('aria-valuetext')).resolves.toBe('b = (\u22122, 3)');
 
-    const params = urlParams(page);
-    expect(params.get('ch')).toBe(CH);
-    expect(params.get('v')).toBe('1');
-    expect(params.get('a')).toBe('-3.5,2');
-    expect(params.get('b')).toBe('-2,3');
-    const copy = await openChapter(env, CH, TAG, { search: new URL(page.url()).search });
-    const reopened = await readNumbers(copy.page, TAG);
-    expect(reopened.map((n) => n.text)).toEqual(numbers.map((n) => n.text));
-    await expectClean(copy);
-    await copy.context.close();
-    await expectClean(opened);
-    await opened.context.close();
+    await expectLinkReopens(env, opened, { ch: CH, tag: TAG, params: { a: '-3.5,2', b: '-2,3' }, numbers });
   });
 
   test('a URL on the zero line reads "zero" at a right angle; the "Show in the plot" buttons load the same-score pairs', async () => {

@@ -210,6 +210,25 @@ export async function touchDragPoint(page, tag, name, to) {
   await cdp.detach();
 }
 
+/**
+ * The shell wrote the chapter's versioned state into the page URL (`params`:
+ * the expected text of each field), and a copy of that link shows the same
+ * digits as `numbers`. Checks both pages are clean, then closes them.
+ */
+export async function expectLinkReopens(env, opened, { ch, tag, params, numbers }) {
+  const url = urlParams(opened.page);
+  expect(url.get('ch')).toBe(ch);
+  expect(url.get('v')).toBe('1');
+  for (const [name, text] of Object.entries(params)) expect(url.get(name)).toBe(text);
+  const copy = await openChapter(env, ch, tag, { search: new URL(opened.page.url()).search });
+  const reopened = await readNumbers(copy.page, tag);
+  expect(reopened.map((n) => n.text)).toEqual(numbers.map((n) => n.text));
+  await expectClean(copy);
+  await copy.context.close();
+  await expectClean(opened);
+  await opened.context.close();
+}
+
 /** Focuses the point `name` with Tab order intact and presses `keys` (e.g. ['ArrowRight', 'Shift+ArrowUp']). */
 export async function keyPoint(page, tag, name, keys) {
   await page.locator(`${tag} [data-point="${name}"]`).focus();
