@@ -1,13 +1,17 @@
 // Builds what is stale: the two wasm modules (CMake presets wasm-simd and
 // wasm-scalar; CMake itself skips up-to-date targets), the package folder
-// dist/ (the JS API from src/js next to dist/wasm), and the static site
+// dist/ (the JS API from src/js next to dist/wasm, its CommonJS builds, the
+// prebuilt widgets in dist/widgets/ and the third-party notices), and the static site
 // build/site/ (web/ bundled with the package by esbuild), which `npm start` serves.
 //   node scripts/build.mjs            all of the above
 //   node scripts/build.mjs --native   also the native ASan/UBSan test build
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildSync } from 'esbuild';
+import { collectNotices, noticesText } from './notices.mjs';
+import { buildOffline } from './offline.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const env = { ...process.env, NODE_PATH: '/usr/share/nodejs' };
@@ -24,11 +28,161 @@ export function buildPreset(preset) {
   run('cmake', ['--build', '--preset', preset, ...jobs, '--', '--no-print-directory', '-s']);
 }
 
+/**
+ * The npm package's files in dist/: the wasm modules (separate and inline),
+ * the ES modules and declarations of src/js, the CommonJS builds for require,
+ * the prebuilt widgets bundle and the third-party notices. See package.json
+ * "exports" for which file each entry point loads.
+ */
 export function buildPackage() {
   buildPreset('wasm-simd');
   buildPreset('wasm-scalar');
   cpSync(join(root, 'src/js'), join(root, 'dist'), { recursive: true });
+  buildCommonJs();
+  const widgets = buildPackageWidgets();
+  writePackageNotices(widgets);
 }
+
+/**
+ * dist/index.cjs and dist/inline.cjs for require(): each entry bundled with
+ * its glue modules (the .wasm files stay separate for index.cjs), with the
+ * CommonJS file's own URL in place of import.meta.url, and declarations that
+ * say CommonJS (.d.cts).
+ */
+export function buildCommonJs() {
+  const dist = join(root, 'dist');
+  for (const name of ['index', 'inline']) {
+    buildSync({
+      absWorkingDir: root,
+      entryPoints: [join(dist, `${name}.js`)],
+      outfile: join(dist, `${name}.cjs`),
+      bundle: true,
+      platform: 'node', // '#read-file' resolves to the node:fs variant
+      format: 'cjs',
+      target: ['node20'],
+      external: ['node:*'],
+      banner: { js: "const importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+      define: { 'import.meta.url': 'importMetaUrl' },
+      legalComments: 'none',
+      logLevel: 'warning',
+    });
+    // The CommonJS module's shape for types: named exports only (`const { init }
+    // = require(...)`); its `default` property exists but is not declared, as
+    // TypeScript would take `export default` for `module.exports`.
+    const types = readFileSync(join(dist, `${name}.d.ts`), 'utf8')
+      .replaceAll("from './index.js'", "from './index.cjs'")
+      .replace(/^export default init;\n/m, '')
+      .replace(/^export \{ default \} from '\.\/index\.cjs';\n/m, '');
+    if (/^export (\{ )?default/m.test(types)) throw new Error(`${name}.d.cts: a default export is left`);
+    writeFileSync(join(dist, `${name}.d.cts`), types);
+  }
+}
+
+/**
+ * dist/widgets/: every widget (web/widgets.js) as one ES module with shared
+ * chunks, the experiment worker and the one-widget page (embed.html, which the
+ * widgets' embed snippet points to), and beside them the files the widgets find
+ * relative to the module (web/widget/assets.js): wasm/, styles/ and KaTeX's
+ * stylesheet and fonts in vendor/katex/. Returns esbuild's metafile.
+ */
+export function buildPackageWidgets() {
+  const out = join(root, 'dist/widgets');
+  rmSync(out, { recursive: true, force: true });
+  const entryPoints = { widgets: 'web/widgets.js', 'experiment-worker': 'web/experiment-worker.js' };
+  const withEmbed = existsSync(join(root, 'web/embed.html'));
+  if (withEmbed) entryPoints.embed = 'web/embed.js';
+  const result = buildSync({
+    absWorkingDir: root,
+    metafile: true,
+    entryPoints,
+    outdir: out,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    target: ['es2022'],
+    chunkNames: 'chunk-[hash]',
+    minify: true,
+    legalComments: 'none', // the licences are in dist/THIRD_PARTY_NOTICES.txt
+    external: ['node:*'],
+    logLevel: 'warning',
+  });
+  cpSync(join(root, 'dist/wasm'), join(out, 'wasm'), { recursive: true, filter: (f) => !f.endsWith('.mjs') });
+  cpSync(join(root, 'web/styles'), join(out, 'styles'), { recursive: true });
+  if (withEmbed) for (const file of ['embed.html', 'favicon.svg']) cpSync(join(root, 'web', file), join(out, file));
+  const katex = join(root, 'node_modules/katex/dist');
+  mkdirSync(join(out, 'vendor/katex/fonts'), { recursive: true });
+  cpSync(join(katex, 'katex.min.css'), join(out, 'vendor/katex/katex.min.css'));
+  for (const font of readdirSync(join(katex, 'fonts'))) {
+    if (font.endsWith('.woff2')) cpSync(join(katex, 'fonts', font), join(out, 'vendor/katex/fonts', font));
+  }
+  return result.metafile;
+}
+
+/**
+ * dist/THIRD_PARTY_NOTICES.txt: the npm packages bundled into the widgets (from
+ * the metafile), KaTeX's stylesheet and fonts, and the parts of Emscripten
+ * compiled into every .wasm and glue module.
+ */
+export function writePackageNotices(widgetsMetafile) {
+  const musl = join(emscriptenRoot(), 'system/lib/libc/musl/COPYRIGHT');
+  const emscripten = [
+    {
+      name: 'Emscripten runtime (JavaScript glue in dist/wasm/)',
+      version: emscriptenVersion(),
+      license: 'MIT OR NCSA',
+      note: 'generated into every glue module',
+      text: EMSCRIPTEN_MIT,
+    },
+    {
+      name: 'musl libc (compiled into every .wasm)',
+      version: 'as shipped with Emscripten',
+      license: 'MIT',
+      note: 'parts of the C library in the .wasm files',
+      text: readFileSync(musl, 'utf8').trim(),
+    },
+    {
+      name: 'libc++ and libc++abi (compiled into every .wasm)',
+      version: 'as shipped with Emscripten',
+      license: 'Apache-2.0 WITH LLVM-exception',
+      note: 'the LLVM exception waives the notice requirement for compiled forms; listed for completeness',
+      text: 'See https://llvm.org/LICENSE.txt',
+    },
+  ];
+  const entries = [...collectNotices(root, widgetsMetafile), ...emscripten];
+  // The shared notices text speaks of the page; this file is the package's.
+  const text = noticesText(entries).replace('The page and its modules include', 'The npm package (its .wasm files, glue modules and widgets) includes');
+  writeFileSync(join(root, 'dist/THIRD_PARTY_NOTICES.txt'), text);
+}
+
+function emscriptenRoot() {
+  // em++ is a link to the wrapper script in Emscripten's own folder.
+  return dirname(realpathSync(execFileSync('which', ['em++'], { encoding: 'utf8' }).trim()));
+}
+
+function emscriptenVersion() {
+  const file = join(emscriptenRoot(), 'emscripten-version.txt');
+  return existsSync(file) ? readFileSync(file, 'utf8').trim().replaceAll('"', '') : 'unknown';
+}
+
+const EMSCRIPTEN_MIT = `Copyright (c) 2010-2014 Emscripten authors, see AUTHORS file.
+
+Permission is hereby granted, free of charge, to any person obtaining a copy
+of this software and associated documentation files (the "Software"), to deal
+in the Software without restriction, including without limitation the rights
+to use, copy, modify, merge, publish, distribute, sublicense, and/or sell
+copies of the Software, and to permit persons to whom the Software is
+furnished to do so, subject to the following conditions:
+
+The above copyright notice and this permission notice shall be included in
+all copies or substantial portions of the Software.
+
+THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR
+IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY,
+FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE
+AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER
+LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING FROM,
+OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN
+THE SOFTWARE.`;
 
 /**
  * The static site build/site/: web/widgets.js (every widget, the JS API
@@ -43,10 +197,18 @@ export async function buildSite() {
   const site = join(root, 'build/site');
   rmSync(site, { recursive: true, force: true });
   mkdirSync(site, { recursive: true });
-  await build({
+  const result = await build({
     absWorkingDir: root,
+    metafile: true, // the list of bundled packages, for the third-party notices
     // experiment-worker: the Monte Carlo module worker (web/widget/worker-client.js starts it).
-    entryPoints: { widgets: 'web/widgets.js', app: 'web/app.js', 'experiment-worker': 'web/experiment-worker.js' },
+    // embed: the one-widget page (embed.html) for iframes; scorm: the SCORM 1.2 adapter of the SCORM package.
+    entryPoints: {
+      widgets: 'web/widgets.js',
+      app: 'web/app.js',
+      embed: 'web/embed.js',
+      scorm: 'web/scorm.js',
+      'experiment-worker': 'web/experiment-worker.js',
+    },
     outdir: site,
     bundle: true,
     splitting: true,
@@ -61,7 +223,7 @@ export async function buildSite() {
     logLevel: 'warning',
   });
   cpSync(join(root, 'dist/wasm'), join(site, 'wasm'), { recursive: true, filter: (f) => !f.endsWith('.mjs') });
-  for (const file of ['index.html', 'style.css', 'favicon.svg']) cpSync(join(root, 'web', file), join(site, file));
+  for (const file of ['index.html', 'embed.html', 'style.css', 'favicon.svg']) cpSync(join(root, 'web', file), join(site, file));
   cpSync(join(root, 'web/styles'), join(site, 'styles'), { recursive: true });
   const katex = join(root, 'node_modules/katex/dist');
   mkdirSync(join(site, 'vendor/katex/fonts'), { recursive: true });
@@ -69,18 +231,21 @@ export async function buildSite() {
   for (const font of readdirSync(join(katex, 'fonts'))) {
     if (font.endsWith('.woff2')) cpSync(join(katex, 'fonts', font), join(site, 'vendor/katex/fonts', font));
   }
-  cpSync(join(root, 'node_modules/katex/LICENSE'), join(site, 'vendor/LICENSE-katex.txt'));
-  cpSync(join(root, 'node_modules/d3/LICENSE'), join(site, 'vendor/LICENSE-d3.txt'));
+  const notices = collectNotices(root, result.metafile);
+  writeFileSync(join(site, 'vendor/THIRD_PARTY_NOTICES.txt'), noticesText(notices));
+  const item = (e) => `<li>${e.name} ${e.version} (${e.license}): ${e.note}</li>\n`;
   writeFileSync(
     join(site, 'vendor/index.html'),
-    '<!doctype html>\n<meta charset="utf-8">\n<title>Third-party licences</title>\n<h1>Third-party licences</h1>\n<ul>\n' +
-      '<li><a href="LICENSE-katex.txt">KaTeX</a> (MIT), with its fonts in katex/fonts/</li>\n' +
-      '<li><a href="LICENSE-d3.txt">d3</a> (ISC)</li>\n</ul>\n',
+    '<!doctype html>\n<meta charset="utf-8">\n<title>Third-party licences</title>\n<h1>Third-party licences</h1>\n' +
+      '<p>The full texts are in <a href="THIRD_PARTY_NOTICES.txt">THIRD_PARTY_NOTICES.txt</a>.</p>\n<ul>\n' +
+      notices.map(item).join('') +
+      '</ul>\n',
   );
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   buildPackage();
   await buildSite();
+  await buildOffline();
   if (process.argv.includes('--native')) buildPreset('native-asan');
 }

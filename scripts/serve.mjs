@@ -30,6 +30,12 @@ function handler(root) {
       if (type) res.setHeader('Content-Type', type);
       res.setHeader('X-Content-Type-Options', 'nosniff');
       res.setHeader('Cache-Control', 'no-cache');
+      // Other sites may use the widgets: a course page loads widgets.js from
+      // here as a module (CORS fetch), and it loads its chunks, the .wasm
+      // files and KaTeX's fonts the same way. Everything served is public
+      // and the server reads no cookies, so any origin may read it.
+      res.setHeader('Access-Control-Allow-Origin', '*');
+      res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
     },
   });
   return (req, res) =>

@@ -1,7 +1,10 @@
 // Runs every test stage in order and prints the time of each:
 //   native   GoogleTest on the native SIMDe build under ASan + UBSan (ctest)
 //   js       Jest: the JS API on both wasm builds (tests/js)
-//   browser  Jest + Playwright in Debian's Chromium: the page (tests/browser)
+//   browser  Jest + Playwright in Debian's Chromium: the page, its embeds, the offline
+//            file and the SCORM package (tests/browser)
+//   package  Jest: npm pack, then the tarball in fresh Node, TypeScript, Vite, webpack,
+//            esbuild, plain-page and Worker consumers (tests/consumers)
 // `node scripts/test.mjs js browser` runs only the named stages.
 // Expects `node scripts/build.mjs` to have run (npm test does both).
 import { spawnSync } from 'node:child_process';
@@ -20,6 +23,7 @@ const stages = {
   },
   js: () => run(process.execPath, [jest, '--ci', 'tests/js'], jestEnv),
   browser: () => run(process.execPath, [jest, '--ci', '--runInBand', 'tests/browser'], jestEnv),
+  package: () => run(process.execPath, [jest, '--ci', '--runInBand', 'tests/consumers'], jestEnv),
 };
 
 function run(cmd, args, env = process.env) {

@@ -1,13 +1,14 @@
 // The page shell: renders the tour (chapters.js), reads the link (which
 // chapter, its state, the implementation), starts the linked chapter, keeps
-// the URL in step with the chapter in view, and shows a helpful error when
-// the wasm module cannot load. Only the shell touches the URL.
+// the URL in step with the chapter in view, records the learner's progress
+// (chapters gone through, predictions), and shows a helpful error when the
+// wasm module cannot load. Only the shell touches the URL.
 import './widgets.js';
 import { CHAPTERS } from './chapters.js';
 import { renderChapters, renderToc } from './shell/chapters-view.js';
 import { setUpImplementationMenu } from './shell/implementation-menu.js';
 import { showLinkProblems, showLoadError } from './shell/notes.js';
-import { trackPredictions } from './shell/progress.js';
+import { trackProgress } from './shell/progress.js';
 import { readChapter, writeUrl } from './shell/url.js';
 
 async function main() {
@@ -24,8 +25,9 @@ async function main() {
     const section = el.closest?.('[data-chapter]');
     return section ? views.get(section.dataset.chapter)?.chapter ?? null : null;
   };
-  const progress = trackPredictions(document, nav, chapterOf);
-  window.agProgress = progress; // read by a later SCORM wrapper; never written from outside
+  const { progress, visit } = trackProgress({ root: document, nav, chapters: CHAPTERS, chapterOf });
+  // Read-only (frozen); the SCORM adapter reads it and resumes through restore().
+  Object.defineProperty(window, 'agProgress', { value: progress, enumerable: true });
 
   // The link: chapter and its state.
   const params = new URLSearchParams(window.location.search);
@@ -58,6 +60,21 @@ async function main() {
       return r.top <= line && r.bottom > line;
     });
   };
+  // At the very end of the page the last chapters may never reach that line;
+  // there every chapter whose top is on screen counts as gone through.
+  const seenAtEnd = () => {
+    const root = document.documentElement;
+    if (window.scrollY + window.innerHeight < root.scrollHeight - 2) return [];
+    return sections.filter((v) => {
+      const r = v.section.getBoundingClientRect();
+      return r.top >= 0 && r.top < window.innerHeight;
+    });
+  };
+  const noteVisits = () => {
+    const view = inView();
+    for (const v of seenAtEnd()) if (v !== view) visit(v.chapter.id);
+    if (view) visit(view.chapter.id); // last: the chapter in view is the current one
+  };
   let scheduled = false;
   window.addEventListener(
     'scroll',
@@ -66,6 +83,7 @@ async function main() {
       scheduled = true;
       requestAnimationFrame(() => {
         scheduled = false;
+        noteVisits();
         const view = inView();
         if (view && view !== current) {
           current = view;
@@ -75,6 +93,7 @@ async function main() {
     },
     { passive: true },
   );
+  requestAnimationFrame(noteVisits); // the chapter in view when the page opens
   document.addEventListener('ag-statechange', (event) => {
     const chapter = chapterOf(event.target);
     if (!chapter) return;

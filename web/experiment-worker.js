@@ -1,9 +1,9 @@
-// The experiment worker: a module worker that loads the JS API (the bundled
-// API finds its wasm next to this file) and runs Monte Carlo jobs as a
+// The experiment worker: a module worker that loads the JS API (from the wasm
+// URLs the page sends, or else next to this file) and runs Monte Carlo jobs as a
 // sequence of kernel calls, posting progress after each call so the page
 // stays responsive and can cancel (by terminating the worker).
 //
-// Messages in:  { type: 'run', id, impl, testMode, job: { kind, ... } }
+// Messages in:  { type: 'run', id, impl, testMode, wasmUrl?: { simd, scalar }, job: { kind, ... } }
 // Messages out: { type: 'progress', id, done, total, partial }
 //               { type: 'result', id, result }
 //               { type: 'error', id, message }
@@ -28,11 +28,14 @@ let engine = null;
 let engineKey = null;
 let pendingLog = [];
 
-async function getAg(impl, testMode) {
+async function getAg(impl, testMode, wasmUrl) {
   const key = `${impl}:${testMode}`;
   if (!engine || engineKey !== key) {
     const logOptions = testMode ? { logCalls: false, onKernelCall: (entry) => pendingLog.push(slim(entry)) } : {};
-    engine = await init({ ...(IMPL_OPTIONS[impl] ?? IMPL_OPTIONS.auto), ...logOptions });
+    // The page's URLs of the wasm files: absolute URLs next to the bundle, or
+    // data: URLs in the single-file offline page (whose worker has no files beside it).
+    const locate = wasmUrl ? { wasmUrl } : {};
+    engine = await init({ ...(IMPL_OPTIONS[impl] ?? IMPL_OPTIONS.auto), ...locate, ...logOptions });
     engineKey = key;
   }
   return engine;
@@ -110,7 +113,7 @@ self.onmessage = async (event) => {
   if (!msg || msg.type !== 'run') return;
   const { id, job } = msg;
   try {
-    const ag = await getAg(msg.impl ?? 'auto', !!msg.testMode);
+    const ag = await getAg(msg.impl ?? 'auto', !!msg.testMode, msg.wasmUrl);
     const result = job.kind === 'packing' ? await runPacking(ag, id, job) : await runCalls(ag, id, job);
     flushLog();
     self.postMessage({ type: 'result', id, result, impl: ag.backend === 'wasm-simd128' ? ag.variant : 'baseline' });

@@ -42,6 +42,7 @@
  * Sources: A. Vaswani et al., "Attention Is All You Need", 2017, §3.2.1
  * (scaled dot-product attention, eq. 1) and §3.2.2 (multi-head attention);
  * the module's two articles on the geometry of dot products and on softmax.
+ * @module attention-geometry
  */
 
 /** A vector [n]: a Float32Array or an array of numbers (a rank-1 {@link Tensor} is accepted too). */

@@ -1,75 +1,18 @@
 // attention-geometry: one JS API over two WebAssembly builds of the kernels.
 //   const ag = await init();          // SIMD build when the engine has SIMD
 //   ag.dot([3, 4], [4, 3]);           // 24
-// See index.d.ts for every method, its shapes, defaults and errors.
-import { AttentionGeometry } from './api.js';
-import { withBuffers } from './heap.js';
-import { engineHasSimd, loadBuild } from './load.js';
-
-// Known-answer check of the simd128 path after instantiation: the dot product
-// of (0, 1, ..., 16) with itself is 1496, exact in float32 for any summation
-// order; 17 elements exercise the vector loop and the remainder.
-function simdWorks(rt) {
-  try {
-    const x = new Float32Array(17).map((_, i) => i);
-    const r = withBuffers(rt, 'init', [{ name: 'a', data: x }], ([p]) => rt.module.dot__simd128(p, p, 17));
-    return rt.module.simd() === true && r === 1496;
-  } catch {
-    return false;
-  }
-}
+// See index.d.ts for every method, its shapes, defaults and errors. The .wasm
+// files are loaded from wasm/ beside this file (bundlers copy them) unless
+// init's options say otherwise.
+import { initFrom } from './init-core.js';
+import { SEPARATE_WASM } from './wasm-files.js';
 
 /**
  * Loads a module and returns an instance of the API. See index.d.ts.
  * @param {import('./index.js').InitOptions} [options]
  */
 export async function init(options = {}) {
-  if (options === null || typeof options !== 'object') {
-    throw new TypeError(`init: options must be an object; got ${options === null ? 'null' : typeof options}`);
-  }
-  if (options.locateFile !== undefined && typeof options.locateFile !== 'function') {
-    throw new TypeError(`init: options.locateFile must be a function (file name) => URL; got ${typeof options.locateFile}`);
-  }
-  if (options.logCalls !== undefined && typeof options.logCalls !== 'boolean') {
-    throw new TypeError(`init: options.logCalls must be true or false; got ${typeof options.logCalls}`);
-  }
-  const url = options.wasmUrl;
-  const isUrl = (u) => typeof u === 'string' || u instanceof URL;
-  if (url !== undefined && !isUrl(url) && !(url && typeof url === 'object' && ['simd', 'scalar'].some((k) => isUrl(url[k])))) {
-    throw new TypeError(`init: options.wasmUrl must be a string or URL, or {simd, scalar} of those; got ${url === null ? 'null' : typeof url}`);
-  }
-  const simd = options.simd ?? 'auto';
-  if (simd !== 'auto' && simd !== true && simd !== false) throw new TypeError(`init: options.simd must be 'auto', true or false; got ${String(simd)}`);
-  const variant = options.variant;
-  if (variant !== undefined && variant !== 'simd128' && variant !== 'scalar') {
-    throw new TypeError(`init: options.variant must be 'simd128' or 'scalar'; got ${String(variant)}`);
-  }
-  if (options.onKernelCall !== undefined && typeof options.onKernelCall !== 'function') {
-    throw new TypeError('init: options.onKernelCall must be a function');
-  }
-  if (simd === true && !engineHasSimd()) {
-    throw new Error('init: options.simd is true but this engine does not support 128-bit WebAssembly SIMD; use simd: false or "auto"');
-  }
-  if (simd === false && variant === 'simd128') {
-    throw new RangeError("init: options.variant 'simd128' needs the SIMD build; the baseline build (simd: false) has only 'scalar'");
-  }
-  let build = simd === false || (simd === 'auto' && !engineHasSimd()) ? 'scalar' : 'simd';
-  let rt = await loadBuild(build, options);
-  if (build === 'simd' && simd === 'auto' && !simdWorks(rt)) {
-    build = 'scalar';
-    rt = await loadBuild(build, options);
-  }
-  if (build === 'scalar' && variant === 'simd128') {
-    throw new RangeError("init: options.variant 'simd128' was asked for, but this engine got the baseline build, which has only 'scalar'");
-  }
-  const kernels = JSON.parse(rt.module.registry());
-  return new AttentionGeometry(rt, {
-    build,
-    variant: variant ?? (build === 'simd' ? 'simd128' : 'scalar'),
-    kernels,
-    callLog: options.logCalls === true,
-    onKernelCall: options.onKernelCall,
-  });
+  return initFrom(options, SEPARATE_WASM);
 }
 
 export default init;

@@ -1,9 +1,11 @@
 // Locating and instantiating one of the two wasm builds, chosen before
 // instantiation: ag-simd (scalar and simd128 kernel variants) or ag-scalar (the
 // baseline build for engines without 128-bit SIMD). The .wasm is found next to
-// this file (dist/wasm/) unless options say otherwise. We always instantiate
-// through the glue's `instantiateWasm` hook, so we hold the memory object and
-// can report a missing file with the URL that was tried.
+// this file (dist/wasm/) unless options say otherwise. We instantiate through
+// the glue's `instantiateWasm` hook, so we hold the memory object and can
+// report a missing file with the URL that was tried. The one exception is the
+// glue with the .wasm inside it (the package's "inline" entry): it
+// instantiates its own embedded bytes.
 
 // The smallest module that uses 128-bit SIMD (the probe of wasm-feature-detect):
 // (module (func (result v128) i32.const 0 i8x16.splat i8x16.popcnt)).
@@ -23,18 +25,7 @@ export function engineHasSimd() {
 
 const isNode = typeof process === 'object' && process !== null && typeof process.versions?.node === 'string' && typeof window === 'undefined';
 
-function defaultUrl(build) {
-  // Literal URLs so that bundlers find and emit the files.
-  return build === 'simd'
-    ? new URL('./wasm/ag-simd.wasm', import.meta.url)
-    : new URL('./wasm/ag-scalar.wasm', import.meta.url);
-}
-
-function importGlue(build) {
-  return build === 'simd' ? import('./wasm/ag-simd.mjs') : import('./wasm/ag-scalar.mjs');
-}
-
-function resolveUrl(build, options) {
+function resolveUrl(build, options, source) {
   const fileName = build === 'simd' ? 'ag-simd.wasm' : 'ag-scalar.wasm';
   let url;
   let how;
@@ -45,18 +36,26 @@ function resolveUrl(build, options) {
     url = options.locateFile(fileName);
     how = 'options.locateFile';
   } else {
-    return { url: defaultUrl(build), how: 'the default location next to the package' };
+    return { url: source.defaultUrl(build), how: 'the default location next to the package' };
   }
   if (url === undefined || url === null) throw new TypeError(`init: ${how} gave no URL for ${fileName}`);
   const base = typeof document === 'object' && document?.baseURI ? document.baseURI : globalThis.location?.href ?? import.meta.url;
   return { url: new URL(String(url), base), how };
 }
 
-async function readBytes(url) {
-  if (isNode && url.protocol === 'file:') {
-    const { readFile } = await import('node:fs/promises');
-    return readFile(url);
-  }
+// '#read-file' is the package's subpath import (package.json "imports"): with
+// the "node" condition it reads file: URLs from disk; with any other it is
+// empty, so browser bundlers never see node:fs. Imported only under Node (a
+// browser loading this file unbundled never asks for it).
+let fileReader = null;
+function readerOfFiles() {
+  if (!isNode) return Promise.resolve(null);
+  fileReader ??= import('#read-file').then((m) => m.readFileUrl);
+  return fileReader;
+}
+
+async function readBytes(url, readFileUrl) {
+  if (readFileUrl) return readFileUrl(url);
   const response = await fetch(url);
   if (!response.ok) throw new Error(`HTTP ${response.status} ${response.statusText}`);
   return response.arrayBuffer();
@@ -64,7 +63,8 @@ async function readBytes(url) {
 
 async function instantiate(url, imports, bytes) {
   if (bytes) return WebAssembly.instantiate(bytes, imports);
-  if (!(isNode && url.protocol === 'file:') && typeof WebAssembly.instantiateStreaming === 'function') {
+  const readFileUrl = url.protocol === 'file:' ? await readerOfFiles() : null;
+  if (!readFileUrl && typeof WebAssembly.instantiateStreaming === 'function') {
     try {
       const response = await fetch(url);
       if (!response.ok) throw new Error(`HTTP ${response.status} ${response.statusText}`);
@@ -75,16 +75,24 @@ async function instantiate(url, imports, bytes) {
       // network error again, with its reason).
     }
   }
-  return WebAssembly.instantiate(await readBytes(url), imports);
+  return WebAssembly.instantiate(await readBytes(url, readFileUrl), imports);
+}
+
+/** The memory among a module's exports (release builds minify export names: found by its kind). */
+function memoryOf(exports) {
+  return Object.values(exports ?? {}).find((e) => e instanceof WebAssembly.Memory) ?? null;
 }
 
 /**
  * Loads one build. Resolves to { module, memory(), build } or rejects with an
  * Error naming the URL tried and the options that fix it.
  * @param {'simd'|'scalar'} build
+ * @param {object} options init's options
+ * @param {{ inline: boolean, importGlue(build): Promise<object>, defaultUrl(build): URL }} source
+ *   the glue modules (wasm-files.js, or the inline entry's) and the default URL of each .wasm
  */
-export async function loadBuild(build, options) {
-  const glue = await importGlue(build);
+export async function loadBuild(build, options, source) {
+  const glue = await source.importGlue(build);
   const factory = glue.default;
   let bytes = null;
   if (options.wasmBinary !== undefined) {
@@ -95,7 +103,9 @@ export async function loadBuild(build, options) {
     }
     bytes = pick;
   }
-  const { url, how } = bytes ? { url: null, how: 'options.wasmBinary' } : resolveUrl(build, options);
+  const located = bytes || options.wasmUrl !== undefined || typeof options.locateFile === 'function';
+  if (source.inline && !located) return loadInline(build, factory);
+  const { url, how } = bytes ? { url: null, how: 'options.wasmBinary' } : resolveUrl(build, options, source);
   let memory = null;
   let failure = null;
   let rejectLoad;
@@ -116,8 +126,7 @@ export async function loadBuild(build, options) {
     instantiateWasm(imports, receive) {
       instantiate(url, imports, bytes).then(
         ({ instance, module }) => {
-          // Release builds minify export names: find the memory by its kind.
-          memory = Object.values(instance.exports).find((e) => e instanceof WebAssembly.Memory) ?? null;
+          memory = memoryOf(instance.exports);
           receive(instance, module);
         },
         (e) => {
@@ -132,6 +141,19 @@ export async function loadBuild(build, options) {
   });
   const module = await Promise.race([modulePromise, failed]);
   if (!memory) throw helpful('the module did not export its memory');
+  return { module, memory: () => memory, build };
+}
+
+/** A glue with its .wasm inside (-sSINGLE_FILE) instantiates the embedded bytes itself. */
+async function loadInline(build, factory) {
+  let module;
+  try {
+    module = await factory({ print: () => {}, printErr: () => {} });
+  } catch (e) {
+    throw new Error(`attention-geometry: could not instantiate the WebAssembly module ag-${build} embedded in the inline entry: ${e && e.message ? e.message : String(e)}`);
+  }
+  const memory = memoryOf(module.asm);
+  if (!memory) throw new Error(`attention-geometry: the inline module ag-${build} did not export its memory`);
   return { module, memory: () => memory, build };
 }
 

@@ -35,6 +35,7 @@ export async function startEnv({ extraFiles = {} } = {}) {
   return {
     server,
     browser,
+    site, // the served copy (for a second server that serves the same files)
     async close() {
       await browser.close();
       await server.close();
@@ -259,4 +260,103 @@ export async function exportFile(page, tag, kind) {
 /** The state parameters of the page URL. */
 export function urlParams(page) {
   return new URL(page.url()).searchParams;
+}
+
+// ------------------------------------------------------------ host pages (embedding)
+
+/**
+ * A second server, standing for a course platform: it serves `pages`
+ * ({ '/path': { body, headers } }) with their own headers (a CSP header, for
+ * example), and with `root` every other path as static files from that
+ * folder (same origin as the pages); without `root` any other path is 404.
+ * It listens on 127.0.0.1 on its own port: another origin than env.server.
+ */
+export async function startHostServer({ pages = {}, root = null } = {}) {
+  const { createServer } = await import('node:http');
+  const serveStatic = root ? (await import('sirv')).default(root, { dev: true }) : null;
+  const server = createServer((req, res) => {
+    const path = new URL(req.url, 'http://host').pathname;
+    const page = pages[path];
+    if (path === '/favicon.ico') {
+      // Browsers ask every origin for one; a course platform would have one.
+      res.writeHead(204);
+      res.end();
+      return;
+    }
+    if (page) {
+      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-cache', ...(page.headers ?? {}) });
+      res.end(page.body);
+      return;
+    }
+    const notFound = () => {
+      res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' });
+      res.end('Not found\n');
+    };
+    if (!serveStatic) return notFound();
+    if (path.endsWith('.wasm')) res.setHeader('Content-Type', 'application/wasm');
+    else if (path.endsWith('.js')) res.setHeader('Content-Type', 'text/javascript; charset=utf-8');
+    serveStatic(req, res, notFound);
+  });
+  await new Promise((done) => server.listen(0, '127.0.0.1', done));
+  const url = `http://127.0.0.1:${server.address().port}/`;
+  return {
+    url,
+    origin: new URL(url).origin,
+    close: () =>
+      new Promise((done) => {
+        server.closeAllConnections?.();
+        server.close(() => done());
+      }),
+  };
+}
+
+/**
+ * Opens an absolute `url` (a host page) and records what openPage records,
+ * with requests to any of `origins` allowed (the host and the widgets'
+ * server). Console messages and CSP violations of frames are included.
+ * `permissions` are granted to the context (e.g. clipboard).
+ */
+export async function openUrl(env, url, { origins = [], width = 1024, height = 900, permissions = [] } = {}) {
+  const context = await env.browser.newContext({ viewport: { width, height } });
+  if (permissions.length) await context.grantPermissions(permissions);
+  const page = await context.newPage();
+  const allowed = new Set([new URL(env.server.url).origin, new URL(url).origin, ...origins]);
+  const problems = { errors: [], foreign: [], dialogs: [], csp: [] };
+  page.on('console', (m) => m.type() === 'error' && problems.errors.push(m.text()));
+  page.on('pageerror', (e) => problems.errors.push(String(e)));
+  page.on('dialog', (d) => {
+    problems.dialogs.push(d.message());
+    d.dismiss();
+  });
+  page.on('request', (r) => {
+    const u = new URL(r.url());
+    if (!['data:', 'blob:', 'about:'].includes(u.protocol) && !allowed.has(u.origin)) problems.foreign.push(r.url());
+  });
+  await page.addInitScript(() => {
+    window.__cspViolations = [];
+    document.addEventListener('securitypolicyviolation', (e) => window.__cspViolations.push(`${e.violatedDirective}: ${e.blockedURI}`));
+  });
+  await page.goto(url);
+  return { page, context, problems };
+}
+
+/** CSP violations reported in the page and in every frame it holds. */
+export async function cspViolations(page) {
+  const all = [];
+  for (const frame of page.frames()) {
+    try {
+      all.push(...((await frame.evaluate(() => window.__cspViolations ?? [])) ?? []));
+    } catch {
+      all.push(`could not read the violations of frame ${frame.url()}`);
+    }
+  }
+  return all;
+}
+
+/** expectClean for a host page: also looks into its frames for CSP violations. */
+export async function expectHostClean({ page, problems }) {
+  expect(problems.errors).toEqual([]);
+  expect(problems.foreign).toEqual([]);
+  expect(problems.dialogs).toEqual([]);
+  expect(await cspViolations(page)).toEqual([]);
 }

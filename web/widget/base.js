@@ -12,12 +12,14 @@
 //   (IntersectionObserver with a margin); then build(), load the engine, render.
 // - Every number shown goes through show(), which keeps the exact value in
 //   data-value (the wasm result) and writes only its formatting as text.
-// - Toolbar: "computed by" line and the export control (SVG, PNG, JSON, CSV).
+// - Toolbar: "computed by" line, the export control (SVG, PNG, JSON, CSV)
+//   and the embed control (HTML snippets for other pages).
 //
 // A subclass implements build(body) and render(ag, state); see WIDGETS.md.
 import { h } from './dom.js';
 import { assetUrl } from './assets.js';
 import { describe, getEngine, onEngineChange } from './engine.js';
+import { embedControl } from './embed-control.js';
 import { csvBlob, download, exportControl, jsonBlob, pngBlob, svgBlob } from './export.js';
 import { formatNumber } from './format.js';
 import { ensureKatexFonts, KATEX_CSS } from './math.js';
@@ -233,7 +235,7 @@ export class AgWidget extends HTMLElement {
 
   #skeleton() {
     ensureKatexFonts(this.ownerDocument);
-    const sheets = ['styles/widget.css', KATEX_CSS, ...this.constructor.styles].map((path) =>
+    const sheets = ['styles/widget.css', 'styles/embed-control.css', KATEX_CSS, ...this.constructor.styles].map((path) =>
       h('link', { rel: 'stylesheet', href: assetUrl(path).href }),
     );
     const note = h('div', { class: 'note', role: 'status', hidden: true });
@@ -244,13 +246,18 @@ export class AgWidget extends HTMLElement {
       'div',
       { class: 'toolbar' },
       computedBy,
-      exportControl({
-        svg: () => this.#exportFigure('svg'),
-        png: () => this.#exportFigure('png'),
-        json: () => download(jsonBlob(this.exportData()), `${this.localName}.json`),
-        csv: () => download(csvBlob(this.exportTable()), `${this.localName}.csv`),
-        onError: (err) => this.note(`Export failed: ${err.message}`),
-      }),
+      h(
+        'div',
+        { class: 'toolbar-actions' },
+        exportControl({
+          svg: () => this.#exportFigure('svg'),
+          png: () => this.#exportFigure('png'),
+          json: () => download(jsonBlob(this.exportData()), `${this.localName}.json`),
+          csv: () => download(csvBlob(this.exportTable()), `${this.localName}.csv`),
+          onError: (err) => this.note(`Export failed: ${err.message}`),
+        }),
+        embedControl(this),
+      ),
     );
     const live = h('p', { class: 'visually-hidden', 'aria-live': 'polite' });
     const frame = h('div', { class: 'widget', part: 'widget' }, note, error, body, toolbar, live);

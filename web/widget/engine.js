@@ -9,6 +9,7 @@
 // window.__agCallLog ({ kernel, variant, args, result, calls, impl }), so a
 // test can check that each number a widget shows came from the wasm module.
 import { init } from '../../dist/index.js';
+import { wasmUrls } from './assets.js';
 
 export const IMPLEMENTATIONS = Object.freeze({
   simd128: { label: 'SIMD build, simd128 kernels', options: { simd: true, variant: 'simd128' } },
@@ -34,10 +35,14 @@ const listeners = new Set();
 let first = null; // Promise of the first instance, chosen by 'auto'
 let currentId = null;
 
+// In a browser the wasm files are located by assetUrl() like every other file
+// of the site (next to the bundle, or inlined in the offline single-file page).
+const locate = typeof window === 'undefined' ? {} : { wasmUrl: wasmUrls() };
+
 function load(id, options) {
   const label = { id }; // the auto-chosen instance learns its id after loading
   const logOptions = testMode ? { logCalls: true, onKernelCall: (call) => window.__agCallLog.push({ ...call, impl: label.id }) } : {};
-  return init({ ...options, ...logOptions }).then((ag) => {
+  return init({ ...options, ...locate, ...logOptions }).then((ag) => {
     if (id === 'auto') label.id = idOf(ag);
     return ag;
   });

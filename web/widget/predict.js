@@ -65,7 +65,7 @@ export function predictBlock({ id, question, choices, reveal, onResult }) {
 
 /**
  * The answers of one page, per chapter (the first answer counts; later
- * answers are kept too). Used for progress now and a SCORM score later.
+ * answers are kept too). Used for the page's progress and the SCORM score.
  */
 export class PredictionRecord {
   #byChapter = new Map();
@@ -76,6 +76,13 @@ export class PredictionRecord {
     entry.last = { choice, correct };
     if (!entry.first) entry.first = { choice, correct };
     this.#byChapter.set(chapterId, entry);
+  }
+
+  /** Puts back a first answer from an earlier attempt (resuming); a chapter already answered here is kept. */
+  restore(chapterId, { choice, correct }) {
+    if (this.#byChapter.has(chapterId)) return;
+    const answer = { choice, correct };
+    this.#byChapter.set(chapterId, { id: null, first: answer, last: answer, tries: 1 });
   }
 
   has(chapterId) {

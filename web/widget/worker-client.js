@@ -3,7 +3,51 @@
 // job's result; cancel() terminates the worker at once (even in the middle of
 // a kernel call) and the next run starts a fresh one. In test mode the
 // worker's kernel calls are appended to window.__agCallLog, like the page's.
+import { assetUrl, wasmUrls } from './assets.js';
 import { currentImplementation, testMode } from './engine.js';
+
+const WORKER_FILE = 'experiment-worker.js';
+
+/**
+ * Starts the experiment worker, or throws an Error that says why it cannot.
+ * - Same origin as the page (the normal site): the worker file beside the bundle.
+ * - The single-file offline page: the worker's source is inlined as a data:
+ *   URL. Chromium refuses blob: workers in a page opened from disk (their
+ *   origin is "null"), but accepts data: workers (they get an opaque origin,
+ *   which is enough: the wasm comes as a data: URL too).
+ * - A bundle loaded from another origin (a host page that includes widgets.js
+ *   from this site): browsers never start a worker from another origin's URL,
+ *   so a tiny blob: module worker of the page's own origin imports it. A host
+ *   page with a Content-Security-Policy must allow both in worker-src
+ *   (`worker-src blob: https://this.site`: a module worker's imports are
+ *   checked against worker-src), and this site must send CORS headers (a
+ *   module import across origins is a CORS request).
+ */
+export function startWorker() {
+  if (typeof Worker !== 'function') throw new Error('this browser has no Web Workers, which the experiments run in');
+  const url = assetUrl(WORKER_FILE);
+  if (url.protocol === 'data:') return { worker: new Worker(url, { type: 'module' }), url };
+  if (url.protocol === 'file:') {
+    throw new Error(
+      'browsers do not start Web Workers in a page opened as a file from disk; open the page through a web server, or use the single-file offline copy (attention-geometry-offline.html)',
+    );
+  }
+  if (url.origin === globalThis.location?.origin) return { worker: new Worker(url, { type: 'module' }), url };
+  const source = `import ${JSON.stringify(url.href)};`;
+  const blobUrl = URL.createObjectURL(new Blob([source], { type: 'text/javascript' }));
+  const worker = new Worker(blobUrl, { type: 'module' });
+  return { worker, url, release: () => URL.revokeObjectURL(blobUrl) };
+}
+
+/** The Error for a worker that reported an error event before any message (it did not start). */
+function notStarted(url, event) {
+  const where = url.protocol === 'data:' ? 'the worker inlined in this page' : url.href;
+  const detail = event?.message ? `: ${event.message}` : '';
+  return new Error(
+    `the experiment worker could not start (${where})${detail}. The browser blocked or could not load it: ` +
+      'a Content-Security-Policy without worker-src for it, a missing file, or, from another origin, no CORS headers',
+  );
+}
 
 export class CancelledError extends Error {
   constructor() {
@@ -17,16 +61,28 @@ export class ExperimentClient {
   #pending = null; // { id, resolve, reject, onProgress }
   #nextId = 1;
 
+  #started = false; // whether the current worker has sent a message yet
+  #release = null; // frees the blob: URL of a cross-origin start, once the worker has loaded or is gone
+
   #spawn() {
-    // Relative to this module: in the site build every chunk and the worker
-    // sit next to each other, so this works from any sub-path.
-    const worker = new Worker(new URL('./experiment-worker.js', import.meta.url), { type: 'module' });
-    worker.onmessage = (event) => this.#receive(event.data);
+    const { worker, url, release } = startWorker();
+    this.#started = false;
+    this.#release = release ?? null;
+    worker.onmessage = (event) => {
+      this.#started = true;
+      this.#freeBlob();
+      this.#receive(event.data);
+    };
     worker.onerror = (event) => {
       event.preventDefault?.();
-      this.#fail(new Error(`the experiment worker failed: ${event.message ?? 'could not start'}`));
+      this.#fail(this.#started ? new Error(`the experiment worker failed: ${event.message ?? 'unknown error'}`) : notStarted(url, event));
     };
     return worker;
+  }
+
+  #freeBlob() {
+    this.#release?.();
+    this.#release = null;
   }
 
   #receive(msg) {
@@ -53,6 +109,7 @@ export class ExperimentClient {
     this.#pending = null;
     this.#worker?.terminate();
     this.#worker = null;
+    this.#freeBlob();
     p?.reject(err);
   }
 
@@ -67,11 +124,16 @@ export class ExperimentClient {
    */
   run(job, { onProgress } = {}) {
     if (this.#pending) this.cancel();
-    if (!this.#worker) this.#worker = this.#spawn();
+    try {
+      if (!this.#worker) this.#worker = this.#spawn();
+    } catch (err) {
+      return Promise.reject(err instanceof Error ? err : new Error(String(err)));
+    }
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
       this.#pending = { id, resolve, reject, onProgress };
-      this.#worker.postMessage({ type: 'run', id, job, impl: currentImplementation() ?? 'auto', testMode });
+      // The worker locates the wasm files as the page does (assetUrl).
+      this.#worker.postMessage({ type: 'run', id, job, impl: currentImplementation() ?? 'auto', testMode, wasmUrl: wasmUrls() });
     });
   }
 
@@ -83,6 +145,7 @@ export class ExperimentClient {
       this.#worker.terminate();
       this.#worker = null;
     }
+    this.#freeBlob();
     p?.reject(new CancelledError());
   }
 

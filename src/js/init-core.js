@@ -1,0 +1,73 @@
+// init() itself, for both entries of the package: checks the options, picks
+// the build (SIMD when the engine has it), loads it from the given source (the
+// separate .wasm files, or the glue with the .wasm inside) and returns the API.
+import { AttentionGeometry } from './api.js';
+import { withBuffers } from './heap.js';
+import { engineHasSimd, loadBuild } from './load.js';
+
+// Known-answer check of the simd128 path after instantiation: the dot product
+// of (0, 1, ..., 16) with itself is 1496, exact in float32 for any summation
+// order; 17 elements exercise the vector loop and the remainder.
+function simdWorks(rt) {
+  try {
+    const x = new Float32Array(17).map((_, i) => i);
+    const r = withBuffers(rt, 'init', [{ name: 'a', data: x }], ([p]) => rt.module.dot__simd128(p, p, 17));
+    return rt.module.simd() === true && r === 1496;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Loads a module from `source` and returns an instance of the API. See index.d.ts.
+ * @param {import('./index.js').InitOptions} options
+ * @param {import('./wasm-files.js').SEPARATE_WASM} source where the glue and the .wasm come from
+ */
+export async function initFrom(options, source) {
+  if (options === null || typeof options !== 'object') {
+    throw new TypeError(`init: options must be an object; got ${options === null ? 'null' : typeof options}`);
+  }
+  if (options.locateFile !== undefined && typeof options.locateFile !== 'function') {
+    throw new TypeError(`init: options.locateFile must be a function (file name) => URL; got ${typeof options.locateFile}`);
+  }
+  if (options.logCalls !== undefined && typeof options.logCalls !== 'boolean') {
+    throw new TypeError(`init: options.logCalls must be true or false; got ${typeof options.logCalls}`);
+  }
+  const url = options.wasmUrl;
+  const isUrl = (u) => typeof u === 'string' || u instanceof URL;
+  if (url !== undefined && !isUrl(url) && !(url && typeof url === 'object' && ['simd', 'scalar'].some((k) => isUrl(url[k])))) {
+    throw new TypeError(`init: options.wasmUrl must be a string or URL, or {simd, scalar} of those; got ${url === null ? 'null' : typeof url}`);
+  }
+  const simd = options.simd ?? 'auto';
+  if (simd !== 'auto' && simd !== true && simd !== false) throw new TypeError(`init: options.simd must be 'auto', true or false; got ${String(simd)}`);
+  const variant = options.variant;
+  if (variant !== undefined && variant !== 'simd128' && variant !== 'scalar') {
+    throw new TypeError(`init: options.variant must be 'simd128' or 'scalar'; got ${String(variant)}`);
+  }
+  if (options.onKernelCall !== undefined && typeof options.onKernelCall !== 'function') {
+    throw new TypeError('init: options.onKernelCall must be a function');
+  }
+  if (simd === true && !engineHasSimd()) {
+    throw new Error('init: options.simd is true but this engine does not support 128-bit WebAssembly SIMD; use simd: false or "auto"');
+  }
+  if (simd === false && variant === 'simd128') {
+    throw new RangeError("init: options.variant 'simd128' needs the SIMD build; the baseline build (simd: false) has only 'scalar'");
+  }
+  let build = simd === false || (simd === 'auto' && !engineHasSimd()) ? 'scalar' : 'simd';
+  let rt = await loadBuild(build, options, source);
+  if (build === 'simd' && simd === 'auto' && !simdWorks(rt)) {
+    build = 'scalar';
+    rt = await loadBuild(build, options, source);
+  }
+  if (build === 'scalar' && variant === 'simd128') {
+    throw new RangeError("init: options.variant 'simd128' was asked for, but this engine got the baseline build, which has only 'scalar'");
+  }
+  const kernels = JSON.parse(rt.module.registry());
+  return new AttentionGeometry(rt, {
+    build,
+    variant: variant ?? (build === 'simd' ? 'simd128' : 'scalar'),
+    kernels,
+    callLog: options.logCalls === true,
+    onKernelCall: options.onKernelCall,
+  });
+}

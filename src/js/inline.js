@@ -1,0 +1,23 @@
+// attention-geometry/inline: the same API as the main entry, with each .wasm
+// inside its glue module (built with -sSINGLE_FILE, base64). Nothing is
+// fetched, so it works in bundlers that do not copy assets (esbuild) and from
+// any file or URL. It weighs about a third more than the separate .wasm.
+import { initFrom } from './init-core.js';
+
+const INLINE_WASM = Object.freeze({
+  inline: true,
+  importGlue: (build) => (build === 'simd' ? import('./wasm/ag-simd-inline.mjs') : import('./wasm/ag-scalar-inline.mjs')),
+  // There is no file beside the package to fall back on: init({ wasmUrl }),
+  // init({ locateFile }) and init({ wasmBinary }) still load a separate .wasm.
+  defaultUrl: () => null,
+});
+
+/**
+ * Loads a module and returns an instance of the API. See index.d.ts.
+ * @param {import('./index.js').InitOptions} [options]
+ */
+export async function init(options = {}) {
+  return initFrom(options, INLINE_WASM);
+}
+
+export default init;

@@ -1,0 +1,173 @@
+// The offline single-file page (build/site/attention-geometry-offline.html),
+// copied alone into an empty temporary folder and opened from disk (file://)
+// in Chromium, with no server at all: every chapter computes, the worked
+// example's numbers match the articles on the SIMD build and on the baseline
+// build, a Monte Carlo experiment runs in the worker, nothing is requested
+// outside the file, no console error, no CSP violation. And the file itself:
+// a strict CSP (a script hash, no 'unsafe-inline', no eval), the third-party
+// notices, no absolute path of this machine.
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { chromium } from 'playwright-core';
+import { CHAPTERS } from '../../web/chapters.js';
+import { byRole, expectAllLogged, expectClean, expectClose, one, readNumbers, ROOT, U, waitReady } from './helpers.mjs';
+
+const FILE = 'attention-geometry-offline.html';
+const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const seeds = JSON.parse(readFileSync(join(ROOT, 'tests/data/seeds/worked-examples.json'), 'utf8')).cases;
+const seed = (id) => seeds.find((c) => c.id === id);
+
+let dir;
+let fileUrl;
+let html;
+let browser;
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'attention-geometry-offline-'));
+  copyFileSync(join(ROOT, 'build/site', FILE), join(dir, FILE));
+  html = readFileSync(join(dir, FILE), 'utf8');
+  fileUrl = pathToFileURL(join(dir, FILE)).href;
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+});
+afterAll(async () => {
+  await browser?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+/**
+ * Opens the file with `search` and `hash`, recording what expectClean checks:
+ * console errors, page errors, dialogs, CSP violations, and any request whose
+ * URL is not file:, data: or blob:.
+ */
+async function openOffline(search = '?agtest=1', hash = '') {
+  const context = await browser.newContext({ viewport: { width: 1024, height: 900 } });
+  const page = await context.newPage();
+  const problems = { errors: [], foreign: [], dialogs: [], csp: [] };
+  page.on('console', (m) => m.type() === 'error' && problems.errors.push(m.text()));
+  page.on('pageerror', (e) => problems.errors.push(String(e)));
+  page.on('dialog', (d) => {
+    problems.dialogs.push(d.message());
+    d.dismiss();
+  });
+  const requests = [];
+  const record = (r) => {
+    requests.push(r.url());
+    if (!['file:', 'data:', 'blob:'].includes(new URL(r.url()).protocol)) problems.foreign.push(r.url());
+  };
+  page.on('request', record);
+  context.on('request', record); // the worker's requests too
+  await page.addInitScript(() => {
+    window.__cspViolations = [];
+    document.addEventListener('securitypolicyviolation', (e) => window.__cspViolations.push(`${e.violatedDirective}: ${e.blockedURI}`));
+  });
+  await page.goto(`${fileUrl}${search}${hash}`);
+  // The file is 1.6 MB of HTML to parse: allow for a busy machine.
+  await page.waitForSelector('body[data-state="ready"]', { timeout: 40000 });
+  return { page, context, problems, requests };
+}
+
+/** The worked example's scores and weights against the articles' numbers. */
+function expectArticleNumbers(numbers) {
+  const scores = seed('worked-scores').expected;
+  const weights = seed('worked-softmax-unscaled').expected;
+  const shownScores = byRole(numbers, 'score');
+  const shownWeights = byRole(numbers, 'weight');
+  expect(shownScores).toHaveLength(3);
+  expect(shownWeights).toHaveLength(3);
+  // Exact small integers: the scores are exact in float32.
+  shownScores.forEach((s, j) => expect(s.value).toBe(scores[j]));
+  // softmax in float32 of (5, -4, 0): a few ulps of each weight, relative.
+  shownWeights.forEach((w, j) => expectClose(w.value, weights[j], 64 * U * weights[j] + 1e-9, `weight ${j + 1}`));
+}
+
+describe('the offline single-file page', () => {
+  test('the file: strict CSP with the inline script hash, notices inside, no absolute path of this machine', () => {
+    const csp = html.match(/<meta http-equiv="Content-Security-Policy" content="([^"]*)">/)[1];
+    expect(csp).toMatch(/script-src 'sha256-[A-Za-z0-9+/]+=*' 'wasm-unsafe-eval'/);
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).not.toContain('unsafe-inline');
+    expect(csp).not.toMatch(/'unsafe-eval'/);
+    // One script, inline; outside it, nothing refers to a file beside the page.
+    expect(html.match(/<\/script>/gi)).toHaveLength(1);
+    const outside = html.replace(/<script type="module">[\s\S]*<\/script>/, '');
+    expect(outside).not.toMatch(/<script\b/);
+    expect(outside).not.toMatch(/(?:href|src)="(?!data:|#)[^"]+"/);
+    // The notices: the site build's list (or, without it, KaTeX's and d3's licences) is in the
+    // file as text, and the footer's link points at it.
+    const escape = (text) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+    const notices = join(ROOT, 'build/site/vendor/THIRD_PARTY_NOTICES.txt');
+    const texts = existsSync(notices) ? [readFileSync(notices, 'utf8')] : ['katex', 'd3'].map((pkg) => readFileSync(join(ROOT, 'node_modules', pkg, 'LICENSE'), 'utf8').trim());
+    const section = outside.match(/<section id="third-party-notices"[\s\S]*?<\/section>/)[0];
+    for (const text of texts) expect(section).toContain(escape(text));
+    expect(outside).toContain('<a href="#third-party-notices">');
+    expect(outside).toMatch(/^<!doctype html>\n<!--[^>]*Third-party notices[^>]*-->/);
+    expect(outside).not.toContain('href="attention-geometry-offline.html"');
+    // No path of the machine that built it (short paths such as /tmp could occur by chance in base64).
+    expect(html).not.toContain(ROOT);
+    expect(html).not.toContain('file://');
+    // The normal page offers the file for download.
+    const index = readFileSync(join(ROOT, 'build/site/index.html'), 'utf8');
+    expect(index).toMatch(/<a href="attention-geometry-offline\.html" download>/);
+  });
+
+  test('the worked example computes the articles\' numbers from disk, on the SIMD build and on the baseline build', async () => {
+    const opened = await openOffline('?agtest=1', '#ch-worked-example');
+    const { page } = opened;
+    const tag = 'ag-worked-example';
+    await waitReady(page, tag);
+    const ids = await page.$$eval('#implementation option', (els) => els.map((el) => el.value));
+    expect(ids).toEqual(['simd128', 'scalar', 'baseline']);
+    expectArticleNumbers(await readNumbers(page, tag));
+    await expectAllLogged(page, tag);
+    expect(await page.evaluate(() => window.__agCallLog.some((c) => c.impl === 'simd128'))).toBe(true);
+
+    await page.selectOption('#implementation', 'baseline');
+    await page.waitForSelector(`${tag}[data-computed-by="baseline"]`);
+    expectArticleNumbers(await readNumbers(page, tag));
+    await expectAllLogged(page, tag);
+    expect(await page.evaluate(() => window.__agCallLog.some((c) => c.impl === 'baseline'))).toBe(true);
+
+    // The Embed control gives no snippet here: the file has no widgets.js or embed.html beside it.
+    const embed = page.locator(tag).locator('details.embed');
+    await embed.locator('summary').click();
+    await expect(embed.locator('[data-role=embed-unavailable]').textContent()).resolves.toContain('offline copy');
+    expect(await embed.locator('textarea').count()).toBe(0);
+
+    expect(opened.requests.every((url) => url.startsWith(fileUrl) || url.startsWith('data:'))).toBe(true);
+    await expectClean(opened);
+    await opened.context.close();
+  });
+
+  test('a Monte Carlo experiment runs in the worker inlined in the file', async () => {
+    const opened = await openOffline('?ch=sqrt-d&v=1&d=64&pairs=20000&seed=7&agtest=1', '#ch-sqrt-d');
+    const { page } = opened;
+    const tag = 'ag-sqrt-d';
+    await waitReady(page, tag);
+    await page.waitForFunction((t) => ['done', 'error'].includes(document.querySelector(t)?.dataset.run), tag, { timeout: 40000 });
+    expect(await page.evaluate((t) => document.querySelector(t).dataset.run, tag)).toBe('done');
+    const numbers = await readNumbers(page, tag);
+    const sigma = seed('sqrt-d-spread-64').expected;
+    // Sample standard deviation of 20000 products: within 4 standard errors of sqrt(64).
+    expect(Math.abs(one(numbers, 'std').value - sigma)).toBeLessThanOrEqual((4 * sigma) / Math.sqrt(2 * 20000));
+    expect(await page.evaluate(() => window.__agCallLog.some((c) => c.worker && c.kernel === 'random_dot_experiment'))).toBe(true);
+    await expectAllLogged(page, tag);
+    await expectClean(opened);
+    await opened.context.close();
+  });
+
+  test('every chapter of both parts computes', async () => {
+    const opened = await openOffline('?agtest=1');
+    const { page } = opened;
+    const tags = await page.$$eval('#chapters *', (els) => els.map((el) => el.localName).filter((name) => name.startsWith('ag-')));
+    expect(tags).toHaveLength(CHAPTERS.length);
+    expect(tags).toEqual(CHAPTERS.map((c) => c.tag));
+    for (const tag of tags) await waitReady(page, tag);
+    // The KaTeX fonts come from the file: at least one face is loaded.
+    expect(await page.evaluate(() => [...document.fonts].some((f) => f.family.startsWith('KaTeX') && f.status === 'loaded'))).toBe(true);
+    await expectClean(opened);
+    await opened.context.close();
+  }, 120000);
+});

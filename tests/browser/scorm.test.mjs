@@ -1,0 +1,248 @@
+// The SCORM 1.2 package in an LMS made for the test: a host page that runs
+// scorm-again's SCORM 1.2 runtime (window.API, no commit URL, so the data
+// stays in the page where the test reads it) and opens the unzipped
+// package's launch page in an iframe, as an LMS does. Checks what the course
+// reports (status, location, suspend data, score, session time, exit),
+// that it commits and finishes, that a second launch resumes, and that the
+// package opened without an LMS says so and still computes.
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { unzipSync } from 'fflate';
+import { chromium } from 'playwright-core';
+import { buildScorm } from '../../scripts/scorm.mjs';
+import { SITE_ROOT, startServer } from '../../scripts/serve.mjs';
+import { CHAPTERS } from '../../web/chapters.js';
+import { byRole, expectClean, expectClose, openPage, readNumbers } from './helpers.mjs';
+
+const require = createRequire(import.meta.url);
+const RUNTIME = join(dirname(require.resolve('scorm-again/scorm12')), 'scorm12.min.js');
+const TAGGED = CHAPTERS.filter((c) => c.tag);
+const SESSION_TIME = /^\d{2,4}:\d{2}:\d{2}(\.\d{1,2})?$/;
+
+// The LMS side: every call the course makes is logged in window.calls.
+const HOST_HTML = `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><title>Test LMS</title><link rel="icon" href="data:,">
+<script src="scorm12.min.js"></script>
+<script src="host.js"></script>
+</head>
+<body><iframe id="sco" title="course" style="width: 1000px; height: 760px; border: 0"></iframe></body>
+</html>
+`;
+const HOST_JS = `
+window.calls = [];
+window.launch = (previous) => {
+  const api = new Scorm12API({ autocommit: false, logLevel: 4 });
+  if (previous) api.loadFromJSON(previous);
+  for (const name of ['LMSInitialize', 'LMSCommit', 'LMSFinish']) api.on(name, () => window.calls.push({ call: name }));
+  api.on('LMSSetValue.cmi.*', (element, value) => window.calls.push({ call: 'LMSSetValue', element, value }));
+  window.API = api;
+  document.getElementById('sco').src = 'pkg/index.html';
+};
+`;
+
+let dir;
+let server;
+let browser;
+const env = () => ({ server, browser });
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'attention-geometry-lms-'));
+  const site = join(dir, 'site');
+  cpSync(SITE_ROOT, site, { recursive: true });
+  const { out } = buildScorm({ site, out: join(dir, 'package.zip') });
+  const root = join(dir, 'lms');
+  for (const [name, bytes] of Object.entries(unzipSync(readFileSync(out)))) {
+    if (name.endsWith('/')) continue;
+    mkdirSync(dirname(join(root, 'pkg', name)), { recursive: true });
+    writeFileSync(join(root, 'pkg', name), bytes);
+  }
+  writeFileSync(join(root, 'index.html'), HOST_HTML);
+  writeFileSync(join(root, 'host.js'), HOST_JS);
+  cpSync(RUNTIME, join(root, 'scorm12.min.js'));
+  server = await startServer({ port: 0, root });
+  browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'], headless: true });
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+/** Opens the test LMS, launches the package (resuming `previous` cmi data if given) and waits for the page in the frame. */
+async function launch(previous = null) {
+  const opened = await openPage(env(), 'index.html', { waitFor: null, width: 1040, height: 800 });
+  await opened.page.evaluate((p) => window.launch(p), previous);
+  const frame = opened.page.frameLocator('#sco');
+  await frame.locator('body[data-state="ready"]').waitFor({ timeout: 20000 });
+  const course = opened.page.frames().find((f) => f.url().includes('/pkg/index.html'));
+  return { ...opened, course };
+}
+
+/** Waits until `read()` gives `expected` (or the time is up), then asserts it. */
+async function poll(read, expected, timeout = 8000) {
+  const until = Date.now() + timeout;
+  let value = await read();
+  while (value !== expected && Date.now() < until) {
+    await new Promise((done) => setTimeout(done, 100));
+    value = await read();
+  }
+  expect(value).toBe(expected);
+}
+
+const calls = (page) => page.evaluate(() => window.calls);
+const setsOf = async (page, element) => (await calls(page)).filter((c) => c.call === 'LMSSetValue' && c.element === element).map((c) => c.value);
+const cmi = (page) =>
+  page.evaluate(() => ({
+    status: window.API.cmi.core.lesson_status,
+    location: window.API.cmi.core.lesson_location,
+    suspend: window.API.cmi.suspend_data,
+    raw: window.API.cmi.core.score.raw,
+    min: window.API.cmi.core.score.min,
+    max: window.API.cmi.core.score.max,
+  }));
+
+/** Scrolls a chapter to the top of the frame and waits until the page counts it as gone through. */
+async function goThrough(course, id) {
+  await course.evaluate((ch) => document.getElementById(`ch-${ch}`).scrollIntoView({ block: 'start' }), id);
+  await course.waitForFunction((ch) => window.agProgress.visited().includes(ch), id, { timeout: 5000 });
+}
+
+/** Answers a chapter's prediction with its first or last choice; returns whether the page said it was right. */
+async function predict(course, chapter, which = 'first') {
+  await goThrough(course, chapter.id);
+  await course.waitForSelector(`${chapter.tag}[data-status="ready"]`, { timeout: 20000 });
+  await course.locator(`${chapter.tag} .predict-choice`)[which]().click();
+  const block = course.locator(`${chapter.tag} .predict`).first();
+  await course.locator(`${chapter.tag} .predict[data-result]`).first().waitFor({ timeout: 10000 });
+  const said = await course.locator(`${chapter.tag} .predict-result`).first().textContent();
+  const right = (await block.getAttribute('data-result')) === 'right';
+  expect(said.startsWith(right ? 'Right.' : 'Not quite.')).toBe(true);
+  return right;
+}
+
+describe('the SCORM 1.2 package in an LMS', () => {
+  let first; // the first launch, kept across the tests of one attempt
+  let partial; // the cmi data after some chapters, for the resume test
+  const answered = []; // { id, right }
+
+  test('launch: LMSInitialize, lesson_status incomplete, no note; location and suspend data follow the chapters; committed', async () => {
+    first = await launch();
+    const { page, course } = first;
+    const log = await calls(page);
+    expect(log[0].call).toBe('LMSInitialize');
+    expect(log.filter((c) => c.call === 'LMSInitialize')).toHaveLength(1);
+    expect(await setsOf(page, 'cmi.core.lesson_status')).toEqual(['incomplete']);
+    expect((await cmi(page)).status).toBe('incomplete');
+    await expect(course.locator('[data-role=scorm-status]').isHidden()).resolves.toBe(true);
+
+    for (const c of TAGGED.slice(0, 2)) await goThrough(course, c.id);
+    await poll(async () => (await cmi(page)).location, TAGGED[1].id);
+    const saved = JSON.parse((await cmi(page)).suspend);
+    expect(saved.v).toBe(1);
+    expect(saved.seen).toEqual(expect.arrayContaining([TAGGED[0].id, TAGGED[1].id]));
+    // A commit follows the changes (throttled: within a few seconds).
+    await page.waitForFunction(
+      () => window.calls.findLastIndex((c) => c.call === 'LMSCommit') > window.calls.findLastIndex((c) => c.element === 'cmi.suspend_data'),
+      null,
+      { timeout: 6000 },
+    );
+  });
+
+  test('answering predictions: score.raw is the right first answers over every chapter with a prediction, in 0..100', async () => {
+    const { page, course } = first;
+    for (const [i, c] of TAGGED.slice(2, 6).entries()) answered.push({ id: c.id, right: await predict(course, c, i % 2 ? 'last' : 'first') });
+    const rights = answered.filter((a) => a.right).length;
+    expect(rights).toBeGreaterThan(0); // a score above zero: the right answers count
+    const expected = Math.round((100 * rights) / TAGGED.length);
+    await poll(async () => (await cmi(page)).raw, String(expected));
+    const now = await cmi(page);
+    expect([now.min, now.max]).toEqual(['0', '100']);
+    // A second answer does not change the score: the first answer counts.
+    await course.locator(`${TAGGED[2].tag} .predict-again`).first().click();
+    await course.locator(`${TAGGED[2].tag} .predict-choice`).last().click();
+    await course.waitForFunction((tag) => document.querySelector(tag).shadowRoot.querySelector('.predict[data-result]'), TAGGED[2].tag);
+    expect((await cmi(page)).raw).toBe(String(expected));
+    expect(now.status).toBe('incomplete');
+    await course.waitForTimeout(50);
+    await page.waitForFunction(() => window.API.cmi.suspend_data.includes('"p"'));
+    partial = await cmi(page);
+  });
+
+  test('after going through every chapter lesson_status is completed', async () => {
+    const { page, course } = first;
+    for (const c of TAGGED) await goThrough(course, c.id);
+    await poll(async () => (await cmi(page)).status, 'completed');
+    expect(await setsOf(page, 'cmi.core.lesson_status')).toEqual(['incomplete', 'completed']);
+    // Every chapter is marked in the table of contents.
+    const marks = await course.$$eval('#toc li[data-chapter] [data-role=visited]', (els) => els.map((e) => e.textContent));
+    expect(marks).toHaveLength(TAGGED.length);
+    // Going back up does not undo it.
+    await goThrough(course, TAGGED[0].id);
+    await course.waitForTimeout(100);
+    expect((await cmi(page)).status).toBe('completed');
+  });
+
+  test('leaving (the frame navigates away): session_time, exit, one commit and one LMSFinish', async () => {
+    const { page } = first;
+    await page.evaluate(() => {
+      document.getElementById('sco').src = 'about:blank';
+    });
+    await page.waitForFunction(() => window.calls.some((c) => c.call === 'LMSFinish'), null, { timeout: 5000 });
+    const log = await calls(page);
+    expect(log.filter((c) => c.call === 'LMSFinish')).toHaveLength(1);
+    const finish = log.findIndex((c) => c.call === 'LMSFinish');
+    const times = log.filter((c) => c.element === 'cmi.core.session_time');
+    expect(times).toHaveLength(1);
+    expect(times[0].value).toMatch(SESSION_TIME);
+    expect(log.filter((c) => c.element === 'cmi.core.exit').map((c) => c.value)).toEqual(['']); // completed
+    expect(log.findIndex((c) => c.element === 'cmi.core.session_time')).toBeLessThan(finish);
+    expect(log.slice(0, finish).findLast((c) => c.call !== 'LMSSetValue').call).toBe('LMSCommit');
+    await page.waitForTimeout(2200); // no call after the end, even from a pending commit timer
+    expect((await calls(page)).length).toBe(log.length);
+    await expectClean(first);
+    await first.context.close();
+  });
+
+  test('a second launch with the saved data resumes: visited and predicted marks, the location, the status kept', async () => {
+    const previous = { core: { lesson_status: partial.status, lesson_location: partial.location, entry: 'resume' }, suspend_data: partial.suspend };
+    const again = await launch(previous);
+    const { page, course } = again;
+    const seen = JSON.parse(partial.suspend).seen;
+    await course.waitForFunction((n) => window.agProgress.visited().length >= n, seen.length);
+    const marked = await course.$$eval('#toc li[data-chapter]:has([data-role=visited])', (els) => els.map((e) => e.dataset.chapter));
+    expect(marked).toEqual(expect.arrayContaining(seen));
+    for (const a of answered) {
+      await expect(course.locator(`#toc li[data-chapter="${a.id}"] [data-role=progress]`).textContent()).resolves.toBe(a.right ? ' \u2713 predicted' : ' \u2022 predicted');
+    }
+    // Scrolled back to where the learner was.
+    await course.waitForFunction((id) => window.agProgress.current() === id, partial.location);
+    expect(await setsOf(page, 'cmi.core.lesson_status')).toEqual([]); // already incomplete: not set again
+    // The score survives the resume (the first answers came back).
+    await poll(async () => (await cmi(page)).raw, partial.raw);
+    await expectClean(again);
+    await again.context.close();
+  });
+});
+
+describe('the package without an LMS', () => {
+  test('says that progress is not reported, and the worked example still computes', async () => {
+    const opened = await openPage(env(), 'pkg/index.html?agtest=1#ch-worked-example');
+    const { page } = opened;
+    const note = page.locator('[data-role=scorm-status]');
+    await expect(note.isVisible()).resolves.toBe(true);
+    await expect(note.textContent()).resolves.toBe('Progress is not being reported: no LMS was found');
+    await page.locator('ag-worked-example').scrollIntoViewIfNeeded();
+    await page.waitForSelector('ag-worked-example[data-status="ready"]', { timeout: 20000 });
+    const numbers = await readNumbers(page, 'ag-worked-example');
+    // The articles' worked example: scores 5, -4, 0 and weights 0.99319, 0.00012257, 0.0066920.
+    expect(byRole(numbers, 'score').map((s) => s.value)).toEqual([5, -4, 0]);
+    const weights = byRole(numbers, 'weight').map((w) => w.value);
+    [0.99319, 0.00012257, 0.006692].forEach((w, j) => expectClose(weights[j], w, 1e-5, `weight ${j + 1}`));
+    await expectClean(opened);
+    await opened.context.close();
+  });
+});

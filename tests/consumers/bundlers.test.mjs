@@ -1,0 +1,154 @@
+// The packed package in apps bundled with no configuration: Vite (with a
+// module Worker), webpack 5 and esbuild (the inline entry). Each app is built
+// from a fresh project that installed only the tarball, served, and opened in
+// Chromium, where it must show the worked example's weights computed by the
+// wasm module. The Vite and webpack apps must fetch a .wasm with status 200
+// (so a .wasm the bundler failed to emit fails the test); the esbuild app must
+// fetch none.
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, test } from '@jest/globals';
+import {
+  browserEntry,
+  cleanup,
+  ROOT,
+  expectShownWeights,
+  expectWorkedExample,
+  indexHtml,
+  makeConsumer,
+  openConsumer,
+  openExample,
+  pack,
+  runTool,
+  startBrowser,
+  tempDir,
+  workedExampleSource,
+} from './helpers.mjs';
+
+let work;
+let tarball;
+let env;
+
+beforeAll(async () => {
+  work = tempDir('bundlers');
+  tarball = pack(work);
+  env = await startBrowser();
+}, 60000);
+
+afterAll(async () => {
+  await env?.close();
+  cleanup(work);
+});
+
+/** Runs a bundler in the consumer; it must succeed with no warning. */
+function build(dir, script, args) {
+  const r = runTool(dir, script, args);
+  if (r.status !== 0) throw new Error(`${script} ${args.join(' ')} failed:\n${r.stdout}\n${r.stderr}`);
+  expect(`${r.stdout}\n${r.stderr}`).not.toMatch(/warn/i);
+  return r;
+}
+
+/** The bundle for browsers holds no trace of the Node-only file reader (node:fs). */
+function expectNoNodeFs(out) {
+  const js = readdirSync(out, { recursive: true }).filter((f) => /\.(js|mjs)$/.test(f));
+  expect(js.length).toBeGreaterThan(0);
+  for (const f of js) expect(readFileSync(join(out, f), 'utf8')).not.toMatch(/node:fs|readFile\(/);
+}
+
+/** Every .wasm request answered 200 and at least one was made. */
+function expectWasmFetched(wasm, what) {
+  expect(wasm.length).toBeGreaterThan(0);
+  for (const w of wasm) if (w.status !== 200) throw new Error(`${what}: ${w.url} answered ${w.status}`);
+}
+
+test('Vite: `vite build` with no config emits the .wasm; the page and a module Worker compute the worked example', async () => {
+  const worker = `import { init } from 'attention-geometry';
+${workedExampleSource()}
+workedExample(init).then((r) => postMessage({ result: r }), (e) => postMessage({ error: String(e && e.stack || e) }));
+`;
+  const main = `const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+worker.onmessage = (event) => { window.__workerResult = event.data; };
+${browserEntry('attention-geometry')}`;
+  const dir = makeConsumer(work, 'vite', tarball, {
+    files: { 'index.html': indexHtml('/src/main.js'), 'src/main.js': main, 'src/worker.js': worker },
+  });
+  build(dir, 'vite', ['build', '--logLevel', 'warn']);
+  expectNoNodeFs(join(dir, 'dist'));
+  const assets = readdirSync(join(dir, 'dist/assets'));
+  expect(assets.some((f) => f.endsWith('.wasm'))).toBe(true);
+  const server = await env.serve(join(dir, 'dist'));
+  const { result, wasm, problems } = await openConsumer(env, server.url);
+  expectWorkedExample(result, 'Vite page');
+  expectWasmFetched(wasm, 'Vite page');
+  expect(problems).toEqual([]);
+  // The worker: a second page load, waiting for its message.
+  const page = await (await env.browser.newContext()).newPage();
+  const workerWasm = [];
+  page.on('response', (r) => r.url().endsWith('.wasm') && workerWasm.push({ url: r.url(), status: r.status() }));
+  await page.goto(server.url);
+  await page.waitForFunction(() => window.__workerResult !== undefined, null, { timeout: 30000 });
+  const message = await page.evaluate(() => window.__workerResult);
+  await page.context().close();
+  if (message.error) throw new Error(`the Vite worker reported: ${message.error}`);
+  expectWorkedExample(message.result, 'Vite worker');
+  expectWasmFetched(workerWasm, 'Vite worker');
+}, 90000);
+
+test('webpack 5: `webpack --mode production` with no config emits the .wasm; the page computes the worked example', async () => {
+  const dir = makeConsumer(work, 'webpack', tarball, { files: { 'src/index.js': browserEntry('attention-geometry') } });
+  build(dir, 'webpack-cli', ['--mode', 'production']);
+  const out = join(dir, 'dist');
+  expectNoNodeFs(out);
+  expect(readdirSync(out).some((f) => f.endsWith('.wasm'))).toBe(true);
+  // webpack's output is a classic script that finds its chunks from document.currentScript.
+  writeFileSync(join(out, 'index.html'), indexHtml('main.js', { classic: true }));
+  const server = await env.serve(out);
+  const { result, wasm, problems } = await openConsumer(env, server.url);
+  expectWorkedExample(result, 'webpack page');
+  expectWasmFetched(wasm, 'webpack page');
+  expect(problems).toEqual([]);
+}, 90000);
+
+test('esbuild: `esbuild --bundle` with no options on the inline entry; the page computes the worked example and fetches no .wasm', async () => {
+  const dir = makeConsumer(work, 'esbuild', tarball, { files: { 'src/main.js': browserEntry('attention-geometry/inline') } });
+  build(dir, 'esbuild', ['src/main.js', '--bundle', '--format=esm', '--outdir=dist', '--log-level=warning']);
+  const out = join(dir, 'dist');
+  expect(existsSync(join(out, 'main.js'))).toBe(true);
+  expectNoNodeFs(out);
+  writeFileSync(join(out, 'index.html'), indexHtml('main.js'));
+  const server = await env.serve(out);
+  const { result, wasm, problems } = await openConsumer(env, server.url);
+  expectWorkedExample(result, 'esbuild page');
+  expect(wasm).toEqual([]);
+  expect(problems).toEqual([]);
+}, 90000);
+
+test('esbuild on the main entry with the README\'s one-line copy of the .wasm files finds them (200)', async () => {
+  const dir = makeConsumer(work, 'esbuild-separate', tarball, { files: { 'src/main.js': browserEntry('attention-geometry') } });
+  build(dir, 'esbuild', ['src/main.js', '--bundle', '--format=esm', '--outdir=dist', '--log-level=warning']);
+  const out = join(dir, 'dist');
+  // The README's line: mkdir -p dist/wasm && cp node_modules/attention-geometry/dist/wasm/*.wasm dist/wasm/
+  mkdirSync(join(out, 'wasm'));
+  for (const f of ['ag-simd.wasm', 'ag-scalar.wasm']) copyFileSync(join(dir, 'node_modules/attention-geometry/dist/wasm', f), join(out, 'wasm', f));
+  writeFileSync(join(out, 'index.html'), indexHtml('main.js'));
+  const server = await env.serve(out);
+  const { result, wasm, problems } = await openConsumer(env, server.url);
+  expectWorkedExample(result, 'esbuild page, separate .wasm');
+  expectWasmFetched(wasm, 'esbuild page, separate .wasm');
+  expect(problems).toEqual([]);
+}, 90000);
+
+test('examples/vite-app/ builds with `vite build` and shows the weights', async () => {
+  const files = Object.fromEntries(['index.html', 'src/main.js'].map((f) => [f, readFileSync(join(ROOT, 'examples/vite-app', f), 'utf8')]));
+  const dir = makeConsumer(work, 'vite-example', tarball, { files });
+  build(dir, 'vite', ['build', '--logLevel', 'warn']);
+  const server = await env.serve(join(dir, 'dist'));
+  const { weights, wasm, problems, context } = await openExample(env, server.url);
+  try {
+    expectShownWeights(weights, 'examples/vite-app');
+    expectWasmFetched(wasm, 'examples/vite-app');
+    expect(problems).toEqual([]);
+  } finally {
+    await context.close();
+  }
+}, 90000);

@@ -1,0 +1,164 @@
+// The packed package in Node 20 and TypeScript: `import` and `require` of the
+// main and inline entries compute the worked example; a TypeScript project
+// type-checks with moduleResolution node16 and bundler, and expect-type proves
+// that results are typed (not any); publint and @arethetypeswrong/cli find no
+// problem in the tarball.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { ROOT, cleanup, expectShownWeights, expectWorkedExample, makeConsumer, pack, runNode, runTool, tempDir, workedExampleSource } from './helpers.mjs';
+
+let work;
+let tarball;
+
+beforeAll(() => {
+  work = tempDir('node-consumers');
+  tarball = pack(work);
+}, 60000);
+
+afterAll(() => cleanup(work));
+
+const printResult = 'workedExample(init).then((r) => console.log(JSON.stringify(r)), (e) => { console.error(e); process.exit(1); });\n';
+
+describe('Node 20', () => {
+  test('import and require, main and inline entries: the worked example, with the .wasm read from the installed package', () => {
+    const dir = makeConsumer(work, 'node', tarball, {
+      files: {
+        'esm.mjs': `import { init } from 'attention-geometry';\n${workedExampleSource()}${printResult}`,
+        'esm-inline.mjs': `import init from 'attention-geometry/inline';\n${workedExampleSource()}${printResult}`,
+        'cjs.cjs': `const { init } = require('attention-geometry');\n${workedExampleSource()}${printResult}`,
+        'cjs-inline.cjs': `const { init } = require('attention-geometry/inline');\n${workedExampleSource()}${printResult}`,
+        'baseline.mjs': `import { init as initAny } from 'attention-geometry';\nconst init = () => initAny({ simd: false });\n${workedExampleSource()}${printResult}`,
+      },
+    });
+    for (const file of ['esm.mjs', 'esm-inline.mjs', 'cjs.cjs', 'cjs-inline.cjs']) {
+      const r = runNode(dir, file);
+      expectWorkedExample(r, file);
+      expect(r.backend).toBe('wasm-simd128'); // Node 20 has SIMD
+    }
+    const baseline = runNode(dir, 'baseline.mjs');
+    expectWorkedExample(baseline, 'baseline.mjs');
+    expect(baseline.backend).toBe('wasm-scalar');
+  }, 60000);
+
+  test.each(['worked-example.mjs', 'worked-example.cjs'])('examples/node/%s runs as it is and prints the weights', (file) => {
+    const dir = join(work, 'node');
+    writeFileSync(join(dir, file), readFileSync(join(ROOT, 'examples/node', file), 'utf8'));
+    const r = spawnSync(process.execPath, [file], { cwd: dir, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } });
+    expect(r.status).toBe(0);
+    const line = r.stdout.split('\n').find((l) => l.startsWith('weights: '));
+    expectShownWeights(line.slice('weights: '.length).split(', ').map(Number), `examples/node/${file}`);
+  }, 30000);
+
+  test('a missing .wasm rejects with an error naming the URL (the consumer fails, it does not hang)', () => {
+    const dir = makeConsumer(work, 'node-missing', tarball, {
+      files: {
+        'missing.mjs':
+          "import { init } from 'attention-geometry';\n" +
+          "init({ locateFile: (name) => new URL('./nowhere/' + name, import.meta.url).href }).then(() => console.log('{\"loaded\":true}'), (e) => console.log(JSON.stringify({ message: e.message })));\n",
+      },
+    });
+    const r = runNode(dir, 'missing.mjs');
+    expect(r.message).toContain('nowhere/ag-simd.wasm');
+  }, 60000);
+});
+
+describe('TypeScript', () => {
+  const source = `import { init, type AttentionGeometry, type Tensor } from 'attention-geometry';
+import initInline from 'attention-geometry/inline';
+import type { AgWorkedExample } from 'attention-geometry/widgets';
+import { expectTypeOf } from 'expect-type';
+
+export async function check(): Promise<void> {
+  const ag = await init({ simd: 'auto', locateFile: (name) => '/static/' + name });
+  expectTypeOf(ag).toEqualTypeOf<AttentionGeometry>();
+  expectTypeOf(ag).not.toBeAny();
+  expectTypeOf(ag.dot([3, 4], [4, 3])).toEqualTypeOf<number>();
+  const r = ag.attention([[1, 2, 0, 1]], [[1, 2, 1, 0]], [[1, 2, 1, 0]], { scale: 1, returnWeights: true });
+  expectTypeOf(r.output).toEqualTypeOf<Tensor>();
+  expectTypeOf(r.output.data).toEqualTypeOf<Float32Array>();
+  expectTypeOf(initInline).toEqualTypeOf(init);
+  expectTypeOf<HTMLElementTagNameMap['ag-worked-example']>().toEqualTypeOf<AgWorkedExample>();
+  // @ts-expect-error a string is not a vector
+  ag.dot('3,4', [4, 3]);
+}
+`;
+  const tsconfig = (options) =>
+    JSON.stringify({ compilerOptions: { strict: true, noEmit: true, target: 'es2022', lib: ['es2022', 'dom'], skipLibCheck: false, types: [], ...options }, files: ['src/check.ts'] });
+
+  test.each([
+    ['node16', { module: 'node16', moduleResolution: 'node16' }],
+    ['bundler', { module: 'esnext', moduleResolution: 'bundler' }],
+  ])('moduleResolution %s: type-checks, and results are typed', (name, options) => {
+    const dir = makeConsumer(work, `ts-${name}`, tarball, {
+      files: { 'tsconfig.json': tsconfig(options), 'src/check.ts': source },
+      links: ['expect-type'],
+    });
+    const r = runTool(dir, 'tsc', ['-p', 'tsconfig.json']);
+    expect(r.stdout + r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    // The same check with a wrong type fails: the assertions have teeth.
+    writeFileSync(join(dir, 'src/check.ts'), source.replace('toEqualTypeOf<number>()', 'toEqualTypeOf<string>()'));
+    const bad = runTool(dir, 'tsc', ['-p', 'tsconfig.json']);
+    expect(bad.status).not.toBe(0);
+    expect(bad.stdout).toContain('src/check.ts');
+  }, 90000);
+});
+
+describe('package checks', () => {
+  test('publint reports no problem (errors, warnings or suggestions)', () => {
+    const dir = makeConsumer(work, 'publint', tarball);
+    const r = runTool(dir, 'publint', ['run', join(dir, 'node_modules/attention-geometry'), '--level', 'suggestion']);
+    expect(r.stdout + r.stderr).not.toMatch(/Errors:|Warnings:|Suggestions:/);
+    expect(r.status).toBe(0);
+  }, 60000);
+
+  test('@arethetypeswrong/cli finds no problem in the tarball, for every entry and resolution mode', () => {
+    // The widgets are an ES module for browsers: require() of them gives ESM
+    // (Node 20.19+ loads it; nothing else would work, as they find their files
+    // through import.meta.url). That one finding is allowed, for that entry only.
+    const r = runTool(work, 'attw', [tarball, '--format', 'json', '--ignore-rules', 'cjs-resolves-to-esm']);
+    expect(r.status).toBe(0);
+    const report = JSON.parse(r.stdout);
+    const problems = Object.values(report.problems ?? {}).flat();
+    expect(problems.filter((p) => !(p.kind === 'CJSResolvesToESM' && p.entrypoint === './widgets'))).toEqual([]);
+    expect(Object.keys(report.analysis.entrypoints)).toEqual(expect.arrayContaining(['.', './inline', './widgets']));
+    for (const entry of ['.', './inline']) {
+      const cjs = report.analysis.entrypoints[entry].resolutions['node16-cjs'];
+      expect(cjs.resolution.fileName).toMatch(/\.d\.cts$/);
+      expect(cjs.implementationResolution.fileName).toMatch(/\.cjs$/);
+    }
+  }, 60000);
+
+  test('the tarball holds what users need and nothing else', () => {
+    const files = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).trim().split('\n');
+    for (const needed of [
+      'package/package.json',
+      'package/LICENSE',
+      'package/README.md',
+      'package/CHANGELOG.md',
+      'package/dist/THIRD_PARTY_NOTICES.txt',
+      'package/dist/index.js',
+      'package/dist/index.cjs',
+      'package/dist/index.d.ts',
+      'package/dist/index.d.cts',
+      'package/dist/inline.js',
+      'package/dist/wasm/ag-simd.wasm',
+      'package/dist/wasm/ag-scalar.wasm',
+      'package/dist/wasm/ag-simd-inline.mjs',
+      'package/dist/widgets/widgets.js',
+      'package/dist/widgets/wasm/ag-simd.wasm',
+      'package/dist/widgets/vendor/katex/katex.min.css',
+    ]) {
+      expect(files).toContain(needed);
+    }
+    const outside = files.filter((f) => !/^package\/(dist\/|package\.json$|LICENSE$|README\.md$|CHANGELOG\.md$)/.test(f));
+    expect(outside).toEqual([]);
+    const pkg = JSON.parse(readFileSync(join(work, 'node/node_modules/attention-geometry/package.json'), 'utf8'));
+    expect(pkg.license).toBe('MIT');
+    // Of the package's files, only the widgets modules act on import (they define elements).
+    // (./web/** is listed for this repository's own site build.)
+    expect(pkg.sideEffects.filter((p) => p.startsWith('./dist/'))).toEqual(['./dist/widgets/*.js']);
+  });
+});

@@ -1,0 +1,34 @@
+// The one-widget page (embed.html), for iframes on other sites: reads the
+// address (which widget or chapter, its state), shows it started at once,
+// notes what it could not use, links to the full page with the same state,
+// and reports its height to the page around the frame. See EMBEDDING.md.
+import './widgets.js';
+import { CHAPTERS } from './chapters.js';
+import { readEmbedParams } from './shell/embed-params.js';
+import { reportHeight } from './shell/embed-resize.js';
+import { renderEmbed, showAddressProblems, updateFullPageLink } from './shell/embed-view.js';
+
+function main() {
+  const note = document.getElementById('embed-note');
+  const main = document.getElementById('embed');
+  const link = document.getElementById('embed-open');
+
+  const { tag, chapter, stateText, id, problems } = readEmbedParams(new URLSearchParams(window.location.search), CHAPTERS);
+  const widget = renderEmbed(main, { tag, chapter });
+  // The widget's own codec checks the state and shows what it ignored in the widget's note.
+  if (stateText !== null) widget.stateText = stateText;
+  showAddressProblems(note, problems);
+
+  const home = chapter ?? CHAPTERS.find((c) => c.tag === tag) ?? null;
+  const follow = () => updateFullPageLink(link, { chapter: home, stateText: widget.stateText });
+  follow();
+  widget.addEventListener('ag-statechange', follow);
+
+  widget.start();
+  reportHeight({ widget: tag, chapter: chapter ? chapter.id : null, id });
+  widget.ready?.then(() => {
+    document.body.dataset.state = widget.dataset.status === 'error' ? 'error' : 'ready';
+  });
+}
+
+main();

@@ -1,0 +1,129 @@
+// The SCORM 1.2 adapter, loaded only by the launch page of the SCORM
+// package (scripts/scorm.mjs), after the page shell (app.js), whose progress
+// (window.agProgress, `ag-progress` events) it reports to the LMS:
+//   start   find the LMS's API, LMSInitialize, resume (chapters gone through,
+//           predictions, the chapter the learner was at), lesson_status
+//           'incomplete' on a first launch;
+//   change  lesson_location, suspend_data, score, and 'completed' once every
+//           chapter was gone through; LMSCommit at most every 2 s;
+//   leave   session_time, exit ('suspend' until completed), LMSCommit and
+//           LMSFinish, once.
+// Without an LMS the page works as usual and says that nothing is reported.
+import { anchorOf } from './chapters.js';
+import { h } from './widget/dom.js';
+import { findApi } from './scorm/find-api.js';
+import { Lms } from './scorm/lms.js';
+import { cmiValues, FINAL_STATUSES } from './scorm/report.js';
+import { decodeSuspendData } from './scorm/suspend-data.js';
+import { formatTimespan } from './scorm/timespan.js';
+
+const COMMIT_EVERY_MS = 2000;
+const NOT_STARTED = new Set(['', 'not attempted']);
+
+/** A short visible text note at the top of the page (never an alert). */
+function statusNote() {
+  const note = h('p', { class: 'note scorm-status', role: 'status', dataset: { role: 'scorm-status' }, hidden: true });
+  const anchor = document.querySelector('.site-header .lede');
+  if (anchor) anchor.after(note);
+  else document.body.prepend(note);
+  return (text) => {
+    note.textContent = text;
+    note.hidden = false;
+  };
+}
+
+function scrollToChapter(progress, id) {
+  if (!progress.chapters.includes(id)) return;
+  // A link that names a chapter wins over the saved location.
+  const params = new URLSearchParams(window.location.search);
+  if (params.has('ch') || window.location.hash) return;
+  document.getElementById(anchorOf({ id }))?.scrollIntoView({ block: 'start' });
+}
+
+function start(progress, api, say) {
+  const lms = new Lms(api, ({ call, code, message }) => say(`Progress may not be fully reported: the LMS refused ${call} (error ${code}${message ? `: ${message}` : ''}).`));
+  if (!lms.initialize()) {
+    say('Progress is not being reported: the LMS did not start the attempt.');
+    return;
+  }
+  const startedAt = performance.now();
+  let status = lms.get('cmi.core.lesson_status');
+  const saved = decodeSuspendData(lms.get('cmi.suspend_data'));
+  const location = lms.get('cmi.core.lesson_location');
+  if (saved.problem) say(`Starting afresh: ${saved.problem}.`);
+  else progress.restore(saved);
+  if (NOT_STARTED.has(status) && lms.set('cmi.core.lesson_status', 'incomplete')) status = 'incomplete';
+
+  // Writes only what changed since the last write.
+  const written = new Map();
+  let dirty = true; // the status above
+  let finished = false;
+  let timer = null;
+  let lastCommit = -Infinity;
+
+  const commitNow = () => {
+    clearTimeout(timer);
+    timer = null;
+    if (!dirty || finished) return;
+    dirty = false;
+    lastCommit = performance.now();
+    lms.commit();
+  };
+  const scheduleCommit = () => {
+    if (timer || finished) return;
+    timer = setTimeout(commitNow, Math.max(0, lastCommit + COMMIT_EVERY_MS - performance.now()));
+  };
+  const report = (snapshot) => {
+    if (finished) return;
+    let values;
+    try {
+      values = cmiValues(snapshot, status);
+    } catch (err) {
+      say(`Progress may not be fully reported: ${err.message}.`);
+      return;
+    }
+    for (const [element, value] of values) {
+      if (written.get(element) === value) continue;
+      if (!lms.set(element, value)) continue;
+      written.set(element, value);
+      if (element === 'cmi.core.lesson_status') status = value;
+      dirty = true;
+    }
+    if (dirty) scheduleCommit();
+  };
+  const leave = () => {
+    if (finished) return;
+    report(progress.snapshot());
+    lms.set('cmi.core.session_time', formatTimespan(performance.now() - startedAt));
+    lms.set('cmi.core.exit', FINAL_STATUSES.has(status) ? '' : 'suspend');
+    dirty = true;
+    commitNow();
+    finished = true;
+    lms.finish();
+  };
+
+  document.addEventListener('ag-progress', (event) => report(event.detail));
+  window.addEventListener('pagehide', leave);
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState === 'hidden') commitNow();
+  });
+  report(progress.snapshot());
+  if (location) scrollToChapter(progress, location);
+}
+
+function main() {
+  const say = statusNote();
+  const progress = window.agProgress;
+  if (!progress) {
+    say('Progress is not being reported: the page did not start.');
+    return;
+  }
+  const api = findApi(window);
+  if (!api) {
+    say('Progress is not being reported: no LMS was found');
+    return;
+  }
+  start(progress, api, say);
+}
+
+main();

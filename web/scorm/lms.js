@@ -1,0 +1,92 @@
+// The SCORM 1.2 calls, each checked: LMS functions answer with the strings
+// "true"/"false" (or a value), and LMSGetLastError says whether a call
+// failed. A failed or throwing call is reported to `onProblem` once per
+// call and element, and never stops the page.
+
+const NO_ERROR = '0';
+
+export class Lms {
+  #api;
+  #onProblem;
+  #reported = new Set();
+
+  /** @param {object} api the LMS's `API` object; @param {(p: { call: string, code: string, message: string }) => void} onProblem */
+  constructor(api, onProblem = () => {}) {
+    this.#api = api;
+    this.#onProblem = onProblem;
+  }
+
+  #lastError() {
+    try {
+      const code = String(this.#api.LMSGetLastError());
+      if (code === NO_ERROR || code === '') return null;
+      let message = '';
+      try {
+        message = String(this.#api.LMSGetErrorString(code) ?? '');
+      } catch {
+        message = '';
+      }
+      return { code, message };
+    } catch (err) {
+      return { code: '?', message: err.message };
+    }
+  }
+
+  #problem(call, code, message) {
+    const key = `${call}:${code}`;
+    if (this.#reported.has(key)) return;
+    this.#reported.add(key);
+    this.#onProblem({ call, code, message });
+  }
+
+  /** Calls a function that answers "true"/"false"; true when it succeeded. */
+  #flag(name, call, args) {
+    let result;
+    try {
+      result = this.#api[name](...args);
+    } catch (err) {
+      this.#problem(call, '?', err.message);
+      return false;
+    }
+    const ok = String(result) === 'true';
+    const error = this.#lastError();
+    if (!ok || error) {
+      this.#problem(call, error?.code ?? '?', error?.message ?? `answered ${String(result)}`);
+      return false;
+    }
+    return true;
+  }
+
+  initialize() {
+    return this.#flag('LMSInitialize', 'LMSInitialize', ['']);
+  }
+
+  /** The value of a data model element; '' when the LMS has none or refused. */
+  get(element) {
+    let value;
+    try {
+      value = this.#api.LMSGetValue(element);
+    } catch (err) {
+      this.#problem(`LMSGetValue(${element})`, '?', err.message);
+      return '';
+    }
+    const error = this.#lastError();
+    if (error) {
+      this.#problem(`LMSGetValue(${element})`, error.code, error.message);
+      return '';
+    }
+    return value == null ? '' : String(value);
+  }
+
+  set(element, value) {
+    return this.#flag('LMSSetValue', `LMSSetValue(${element})`, [element, String(value)]);
+  }
+
+  commit() {
+    return this.#flag('LMSCommit', 'LMSCommit', ['']);
+  }
+
+  finish() {
+    return this.#flag('LMSFinish', 'LMSFinish', ['']);
+  }
+}

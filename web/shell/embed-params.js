@@ -1,0 +1,69 @@
+// The address of the one-widget page (embed.html), read and checked:
+//   ?w=<widget tag>&s=<state text>[&id=<name>]   one widget
+//   ?ch=<chapter id>&s=<state text>[&id=<name>]  one chapter (title, intro, widget, things to try)
+// Nothing here is trusted: a tag must be a defined <ag-...> widget, a chapter
+// id must be in the tour, `id` is a short plain name. Anything that does not
+// fit becomes a problem (shown as text) and the page falls back to the worked
+// example, or to the named widget's defaults. The state text itself is
+// checked by the widget's own codec (web/widget/state.js).
+
+/** The widget shown when the address names none that exists. */
+export const DEFAULT_TAG = 'ag-worked-example';
+/** Longest w, ch or id read at all. */
+const MAX_NAME = 100;
+const TAG = /^ag-[a-z0-9]+(?:-[a-z0-9]+)*$/;
+const ID = /^[A-Za-z0-9_.:-]{1,64}$/;
+
+const isWidgetTag = (tag) => {
+  if (typeof tag !== 'string' || tag.length > MAX_NAME || !TAG.test(tag)) return false;
+  const cls = customElements.get(tag);
+  return Boolean(cls && cls.stateDecl);
+};
+
+/**
+ * @param {URLSearchParams} params
+ * @param {{ id: string, tag: string|null }[]} chapters
+ * @returns {{ tag: string, chapter: object|null, stateText: string|null, id: string|null, problems: { name: string, value: string, expected: string }[] }}
+ */
+export function readEmbedParams(params, chapters) {
+  const problems = [];
+  const w = params.get('w');
+  const ch = params.get('ch');
+  const s = params.get('s');
+  const rawId = params.get('id');
+  const withWidget = chapters.filter((c) => c.tag);
+
+  let chapter = null;
+  if (ch !== null) {
+    chapter = (ch.length <= MAX_NAME && withWidget.find((c) => c.id === ch)) || null;
+    if (!chapter) problems.push({ name: 'ch', value: ch, expected: `a chapter id, such as ${withWidget.slice(0, 3).map((c) => c.id).join(', ')}` });
+  }
+  let tag = null;
+  if (w !== null) {
+    if (isWidgetTag(w)) tag = w;
+    else problems.push({ name: 'w', value: w, expected: 'the tag of a widget, such as ag-worked-example' });
+  }
+  if (chapter && tag && tag !== chapter.tag) {
+    problems.push({ name: 'w', value: tag, expected: `no w= together with ch= (the chapter shows ${chapter.tag})` });
+  }
+  if (chapter) tag = chapter.tag;
+  const found = Boolean(tag);
+  if (!found) {
+    tag = DEFAULT_TAG;
+    if (w === null && ch === null) problems.push({ name: 'w', value: '', expected: 'a widget tag (w=ag-...) or a chapter id (ch=...); the worked example is shown' });
+  }
+
+  // A state meant for a widget that was not found would not fit the default one.
+  let stateText = s;
+  if (s !== null && !found) {
+    problems.push({ name: 's', value: s, expected: 'the state of the widget named by w= or ch=; ignored, as that widget was not found' });
+    stateText = null;
+  }
+
+  let id = null;
+  if (rawId !== null) {
+    if (ID.test(rawId)) id = rawId;
+    else problems.push({ name: 'id', value: rawId, expected: 'up to 64 letters, digits, "-", "_", "." or ":"' });
+  }
+  return { tag, chapter, stateText, id, problems };
+}

@@ -1,0 +1,56 @@
+// The content of the one-widget page (embed.html): the widget alone, or a
+// chapter (its title, intro, widget and "things to try", as the full page
+// shows them), the note about what the address could not use, and the link
+// to the full page. Text only (h() and text nodes): nothing from the address
+// is ever parsed as HTML.
+import { h } from '../widget/dom.js';
+
+const shorten = (text) => (text.length > 60 ? `${text.slice(0, 60)}\u2026` : text);
+
+/** Renders the widget `tag` (or `chapter` around its widget) into `main`. @returns the widget element */
+export function renderEmbed(main, { tag, chapter }) {
+  const widget = document.createElement(tag);
+  if (!chapter) {
+    main.replaceChildren(widget);
+    return widget;
+  }
+  main.replaceChildren(
+    h(
+      'article',
+      { class: 'embed-chapter', dataset: { chapter: chapter.id } },
+      h('h1', {}, chapter.title),
+      h('p', { class: 'intro' }, chapter.intro),
+      widget,
+      chapter.after?.length ? [h('h2', {}, 'Things to try'), h('ul', { class: 'tries' }, chapter.after.map((t) => h('li', {}, t)))] : null,
+    ),
+  );
+  return widget;
+}
+
+/** Lists the problems of the address in `note` (hidden when there are none). */
+export function showAddressProblems(note, problems) {
+  if (!problems.length) {
+    note.hidden = true;
+    return;
+  }
+  note.replaceChildren(
+    h('strong', {}, 'Part of this address could not be used.'),
+    ' These values were ignored:',
+    h('ul', {}, problems.map((p) => h('li', {}, h('code', {}, `${p.name}=${shorten(String(p.value))}`), ` \u2014 expected ${p.expected}.`))),
+  );
+  note.hidden = false;
+}
+
+/**
+ * Points `link` at the full page, opened on the chapter of `tag` with the
+ * widget's current state (the state text comes from the widget's encoder,
+ * which writes URL-safe values only).
+ */
+export function updateFullPageLink(link, { chapter, stateText }) {
+  const url = new URL('index.html', window.location.href);
+  if (chapter) {
+    url.search = `?ch=${encodeURIComponent(chapter.id)}&${stateText}`;
+    url.hash = `#ch-${chapter.id}`;
+  }
+  link.href = url.href;
+}

@@ -1,0 +1,153 @@
+// The "Embed" control of a widget toolbar: the HTML to put this widget, as it
+// is now, on another page. Two snippets, each with a Copy button:
+//   - an <iframe> of embed.html (works where a page may not run scripts of
+//     its own, e.g. Canvas); widget only, or the whole chapter;
+//   - the module script and the custom element with its state attribute.
+// The snippets follow the widget's state (ag-statechange) while the control
+// is open. Their URLs are absolute, taken from where the bundle itself was
+// loaded; a page opened from disk has no URL another site could use, so the
+// control says so instead of offering snippets that would not work.
+import { CHAPTERS } from '../chapters.js';
+import { assetUrl, SINGLE_FILE } from './assets.js';
+import { h } from './dom.js';
+
+/** Room added to the widget's current height, for the frame's own page (link, margins). */
+const FRAME_MARGIN = 48;
+/** A chapter adds its title, intro and "things to try" above and below the widget; a first guess. */
+const CHAPTER_MARGIN = 360;
+
+/** Text made safe inside a double-quoted HTML attribute value. */
+export function escapeAttribute(text) {
+  return String(text).replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** The chapter whose widget is `tag`, or null. */
+export function chapterOfTag(tag) {
+  return CHAPTERS.find((c) => c.tag === tag) ?? null;
+}
+
+/** Whether the bundle was loaded from a web server, so its URLs work on other pages. */
+export function servedOverHttp() {
+  // The offline file has no widgets.js or embed.html beside it, wherever it is opened from.
+  return !SINGLE_FILE && ['http:', 'https:'].includes(assetUrl('widgets.js').protocol);
+}
+
+/**
+ * The iframe snippet for `tag` with state text `stateText`. With `chapter`,
+ * the frame shows the whole chapter (ch=), else the widget alone (w=).
+ */
+export function iframeSnippet({ tag, title, stateText, chapter = null, height }) {
+  const src = new URL(assetUrl('embed.html'));
+  const what = chapter ? `ch=${encodeURIComponent(chapter.id)}` : `w=${encodeURIComponent(tag)}`;
+  src.search = `?${what}&s=${encodeURIComponent(stateText)}`;
+  const name = chapter ? chapter.title : title;
+  return (
+    `<iframe src="${escapeAttribute(src.href)}" title="${escapeAttribute(`Attention Geometry: ${name}`)}" ` +
+    `width="100%" height="${Math.max(150, Math.ceil(height))}" style="border:0" loading="lazy" ` +
+    'sandbox="allow-scripts allow-same-origin"></iframe>'
+  );
+}
+
+/** The custom-element snippet: the module script and the element with its state. */
+export function elementSnippet({ tag, stateText }) {
+  return (
+    `<script type="module" src="${escapeAttribute(assetUrl('widgets.js').href)}"></script>\n` +
+    `<${tag} state="${escapeAttribute(stateText)}"></${tag}>`
+  );
+}
+
+/** Copies `text`; resolves true when the clipboard took it. Never throws (sandboxed frames may refuse). */
+async function copyText(text) {
+  try {
+    if (!navigator.clipboard?.writeText) return false;
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+let controlCount = 0;
+
+/**
+ * The control for `widget` (an AgWidget): a disclosure like the export
+ * control. Reads the widget's tag, title, state text and height when shown.
+ */
+export function embedControl(widget) {
+  controlCount += 1;
+  const uid = `ag-embed-${controlCount}`;
+  const tag = widget.localName;
+  const title = widget.constructor.title;
+  const chapter = chapterOfTag(tag);
+  const details = h('details', { class: 'embed' }, h('summary', {}, 'Embed'));
+
+  if (!servedOverHttp()) {
+    details.append(
+      h(
+        'div',
+        { class: 'embed-panel' },
+        h('p', { class: 'embed-help', dataset: { role: 'embed-unavailable' } }, SINGLE_FILE
+            ? 'This is the offline copy of the page: it has no address another page could load the widget from. Embed snippets come from the page on its web server.'
+            : 'Embed snippets need this page to be served from a web server (an http or https address). Opened from a file, it has no address another page could load the widget from.'),
+      ),
+    );
+    return details;
+  }
+
+  // role=status is a polite live region (no aria-live attribute: the widget's own announcer is the one [aria-live] node).
+  const status = h('p', { class: 'embed-status', role: 'status' });
+  const box = (id, label, help) => {
+    const area = h('textarea', { id, class: 'embed-code', readonly: true, rows: 4, spellcheck: 'false', 'aria-describedby': `${id}-help` });
+    const copy = h('button', { type: 'button', class: 'embed-copy' }, `Copy ${label.toLowerCase()}`);
+    copy.addEventListener('click', async () => {
+      if (await copyText(area.value)) {
+        status.textContent = `${label} copied.`;
+        return;
+      }
+      area.focus();
+      area.select();
+      status.textContent = `Copying is not allowed here. The ${label.toLowerCase()} is selected: press Ctrl+C (\u2318C on a Mac) to copy it.`;
+    });
+    return {
+      area,
+      copy,
+      node: h('div', { class: 'embed-snippet' }, h('label', { for: id }, label), h('p', { id: `${id}-help`, class: 'embed-help' }, help), area, copy),
+    };
+  };
+
+  const frame = box(`${uid}-iframe`, 'Iframe snippet', 'For any page, also where scripts are removed (Canvas). The frame can report its height to the page: see EMBEDDING.md for the listener.');
+  frame.area.dataset.snippet = 'iframe';
+  const element = box(`${uid}-element`, 'Element snippet', 'For pages that may load scripts: the widget becomes part of the page.');
+  element.area.dataset.snippet = 'element';
+
+  let scope = 'widget';
+  let choice = null;
+  if (chapter) {
+    const radio = (value, text) => {
+      const input = h('input', { type: 'radio', name: `${uid}-scope`, value, checked: value === scope });
+      input.addEventListener('change', () => {
+        if (!input.checked) return;
+        scope = value;
+        update();
+      });
+      return h('label', { class: 'embed-choice' }, input, ` ${text}`);
+    };
+    choice = h('fieldset', { class: 'embed-scope' }, h('legend', {}, 'The frame shows'), radio('widget', 'this widget only'), radio('chapter', `the whole chapter \u201c${chapter.title}\u201d`));
+  }
+
+  const update = () => {
+    if (!details.open) return;
+    const stateText = widget.stateText;
+    const height = widget.getBoundingClientRect().height + FRAME_MARGIN + (scope === 'chapter' ? CHAPTER_MARGIN : 0);
+    frame.area.value = iframeSnippet({ tag, title, stateText, chapter: scope === 'chapter' ? chapter : null, height });
+    element.area.value = elementSnippet({ tag, stateText });
+  };
+  details.addEventListener('toggle', () => {
+    status.textContent = '';
+    update();
+  });
+  widget.addEventListener('ag-statechange', update);
+
+  details.append(h('div', { class: 'embed-panel' }, choice, frame.node, element.node, status));
+  return details;
+}
