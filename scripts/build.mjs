@@ -102,7 +102,7 @@ export function buildPackageWidgets() {
     target: ['es2022'],
     chunkNames: 'chunk-[hash]',
     minify: true,
-    legalComments: 'none', // the licences are in dist/THIRD_PARTY_NOTICES.txt
+    legalComments: 'none', // the licences are in THIRD_PARTY_NOTICES.txt (dist/ and dist/widgets/)
     external: ['node:*'],
     logLevel: 'warning',
   });
@@ -119,7 +119,8 @@ export function buildPackageWidgets() {
 }
 
 /**
- * dist/THIRD_PARTY_NOTICES.txt: the npm packages bundled into the widgets (from
+ * dist/THIRD_PARTY_NOTICES.txt and the same file in dist/widgets/ (the folder
+ * users copy into their site): the npm packages bundled into the widgets (from
  * the metafile), KaTeX's stylesheet and fonts, and the parts of Emscripten
  * compiled into every .wasm and glue module.
  */
@@ -152,6 +153,8 @@ export function writePackageNotices(widgetsMetafile) {
   // The shared notices text speaks of the page; this file is the package's.
   const text = noticesText(entries).replace('The page and its modules include', 'The npm package (its .wasm files, glue modules and widgets) includes');
   writeFileSync(join(root, 'dist/THIRD_PARTY_NOTICES.txt'), text);
+  // The same notices travel with the widgets folder, which users copy as it is.
+  writeFileSync(join(root, 'dist/widgets/THIRD_PARTY_NOTICES.txt'), text);
 }
 
 function emscriptenRoot() {

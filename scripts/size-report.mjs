@@ -26,6 +26,7 @@ function role(path) {
   if (path.endsWith('-inline.mjs')) return 'glue with the .wasm inside (inline entry)';
   if (path.endsWith('.wasm')) return 'WebAssembly module';
   if (path.startsWith('dist/wasm/')) return 'Emscripten glue';
+  if (path.endsWith('widgets-require.cjs')) return 'require() stub: throws, the widgets are an ES module';
   if (path.endsWith('.cjs')) return 'CommonJS build (require)';
   return 'ES module';
 }

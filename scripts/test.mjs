@@ -22,7 +22,8 @@ const stages = {
     return run('ctest', ['--preset', 'native-asan', '-j', '2', '--timeout', '300']);
   },
   js: () => run(process.execPath, [jest, '--ci', 'tests/js'], jestEnv),
-  browser: () => run(process.execPath, [jest, '--ci', '--runInBand', 'tests/browser'], jestEnv),
+  // Two test files at a time: most of a browser test's time is spent waiting on the page.
+  browser: () => run(process.execPath, [jest, '--ci', '--maxWorkers=2', 'tests/browser'], jestEnv),
   package: () => run(process.execPath, [jest, '--ci', '--runInBand', 'tests/consumers'], jestEnv),
 };
 

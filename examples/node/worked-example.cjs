@@ -1,5 +1,6 @@
 // The worked example of the articles in Node 20 (CommonJS).
-//   npm install attention-geometry && node worked-example.cjs
+//   In this repository: npm run build, then node examples/node/worked-example.cjs. Elsewhere:
+//   npm install attention-geometry (or the tarball of npm pack) && node worked-example.cjs
 const { init } = require('attention-geometry');
 
 init().then((ag) => {

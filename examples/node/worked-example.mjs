@@ -1,5 +1,6 @@
 // The worked example of the articles in Node 20 (ES module).
-//   npm install attention-geometry && node worked-example.mjs
+//   In this repository: npm run build, then node examples/node/worked-example.mjs. Elsewhere:
+//   npm install attention-geometry (or the tarball of npm pack) && node worked-example.mjs
 import { init } from 'attention-geometry';
 
 const ag = await init(); // reads the .wasm from the installed package

@@ -228,7 +228,7 @@ export class AttentionGeometry {
 
   matmul(A, B, options) {
     const m = 'matmul';
-    const o = optionsObject(m, options);
+    const o = optionsObject(m, options, 'options', ['transposeB']);
     const transposeB = booleanOption(m, 'options.transposeB', o.transposeB, false);
     const a = toTensor(m, 'A', A, '[..., M, K]');
     if (a.shape.length < 2) throw shapeError(m, 'A', a.shape, '[..., M, K]', 'A must have rank 2 or more');
@@ -272,7 +272,7 @@ export class AttentionGeometry {
 
   softmax(x, options) {
     const m = 'softmax';
-    const o = optionsObject(m, options);
+    const o = optionsObject(m, options, 'options', ['temperature', 'mask']);
     const t = toTensor(m, 'x', x, '[..., n]', { minRank: 1 });
     const temperature = o.temperature === undefined ? 1 : finiteNumber(m, 'options.temperature', o.temperature, { positive: true });
     if (!(Math.fround(temperature) >= 2 ** -126)) {
@@ -349,7 +349,7 @@ export class AttentionGeometry {
 
   attention(q, k, v, options) {
     const m = 'attention';
-    const o = optionsObject(m, options);
+    const o = optionsObject(m, options, 'options', ['scale', 'causal', 'mask', 'returnWeights', 'returnScores']);
     const Q = toTensorRank(m, 'Q', q, [2, 3, 4], '[..., Tq, d_k]');
     const [Tq, dk] = Q.shape.slice(-2);
     const kExp = `[..., Tk, d_k] with d_k = ${dk} (from Q ${formatShape(Q.shape)})`;
@@ -423,9 +423,9 @@ export class AttentionGeometry {
 
   multiHeadAttention(inputs, params, options) {
     const m = 'multiHeadAttention';
-    const io = optionsObject(m, inputs, 'the first argument {query, key, value}');
-    const pw = optionsObject(m, params, 'the second argument {wQ, wK, wV, wO, bQ, bK, bV, bO}');
-    const o = optionsObject(m, options);
+    const io = optionsObject(m, inputs, 'the first argument {query, key, value}', ['query', 'key', 'value']);
+    const pw = optionsObject(m, params, 'the second argument {wQ, wK, wV, wO, bQ, bK, bV, bO}', ['wQ', 'wK', 'wV', 'wO', 'bQ', 'bK', 'bV', 'bO']);
+    const o = optionsObject(m, options, 'options', ['numHeads', 'scale', 'causal', 'mask', 'keyPaddingMask', 'returnWeights']);
     if (io.query === undefined) throw new TypeError(`${m}: query is missing; expected [T, d_model] or [B, T, d_model]`);
     const X = toTensorRank(m, 'query', io.query, [2, 3], '[Tq, d_model] or [B, Tq, d_model]');
     const batched = X.shape.length === 3;

@@ -8,10 +8,23 @@ export function formatShape(shape) {
   return shape.length === 0 ? '[] (scalar)' : `[${shape.join(', ')}]`;
 }
 
+/** "a" or "an" before `word`, by its sound: an Int32Array, an object, a Uint8Array. */
+export function article(word) {
+  return /^[aeio]/i.test(word) || /^u(?!ni|int|se)/i.test(word) ? `an ${word}` : `a ${word}`;
+}
+
+/** A shape as received, for messages: "[1.5, 4]" (entries that are not numbers are shown by kind). */
+export function formatGivenShape(shape) {
+  const entry = (s) => (typeof s === 'number' ? String(s) : typeof s === 'string' ? JSON.stringify(s.slice(0, 20)) : s === null ? 'null' : typeof s);
+  const shown = shape.slice(0, 8).map(entry);
+  if (shape.length > 8) shown.push('...');
+  return `[${shown.join(', ')}]`;
+}
+
 function describe(value) {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
-  if (ArrayBuffer.isView(value)) return `a ${value.constructor.name}`;
+  if (ArrayBuffer.isView(value)) return article(value.constructor.name);
   return typeof value === 'object' ? `an object with keys {${Object.keys(value).slice(0, 5).join(', ')}}` : `${typeof value} ${String(value).slice(0, 40)}`;
 }
 

@@ -30,7 +30,7 @@
  * ## Errors (thrown synchronously by every method)
  * - `TypeError`: an argument of the wrong kind (a string for a vector, an array
  *   where a number belongs, a mask mixing booleans and numbers, a missing weight,
- *   malformed `init` options).
+ *   malformed `init` options, an options key that the method does not know).
  * - `RangeError`: a mismatched shape or a ragged nested array, a length of zero, a non-finite value, a
  *   zero vector where a direction is needed (cosine, angle, projections,
  *   normalize), `numHeads` not dividing d_model, a temperature <= 0 or not
@@ -116,13 +116,22 @@ export interface InitOptions {
   variant?: 'simd128' | 'scalar';
   /**
    * Maps a file name (`'ag-simd.wasm'` or `'ag-scalar.wasm'`) to its URL, for
-   * hosting the .wasm elsewhere. Relative URLs resolve against the page.
-   * Default: `./wasm/<name>` next to this module.
+   * hosting the .wasm elsewhere. A relative URL resolves against the page
+   * (`document.baseURI`) in browsers and against the current working directory
+   * (`process.cwd()`) in Node; pass an absolute URL (or a `file:` URL in Node)
+   * to be independent of both. Default: `./wasm/<name>` next to this module.
    */
   locateFile?: (name: string) => string | URL;
-  /** The URL of the .wasm (of the build chosen), or one per build: `{simd, scalar}`. Takes precedence over locateFile. */
+  /**
+   * The URL of the .wasm (of the build chosen), or one per build: `{simd, scalar}`.
+   * Takes precedence over locateFile. An object without an entry for the build
+   * that is loaded (e.g. `{simd}` on an engine without SIMD) locates that build
+   * as if it were absent: by locateFile if given, else at the default location.
+   * Relative URLs resolve as for locateFile. Each entry must be a string or a URL
+   * (else a TypeError names it, e.g. `options.wasmUrl.simd`).
+   */
   wasmUrl?: string | URL | { simd?: string | URL; scalar?: string | URL };
-  /** The bytes of the .wasm (of the build chosen), or one per build: `{simd, scalar}`. Nothing is fetched. */
+  /** The bytes of the .wasm (of the build chosen), or one per build: `{simd, scalar}` (a build without an entry is located as if wasmBinary were absent). Nothing is fetched. */
   wasmBinary?: ArrayBuffer | ArrayBufferView | { simd?: ArrayBuffer | ArrayBufferView; scalar?: ArrayBuffer | ArrayBufferView };
   /** Test mode: keep every kernel call in `ag.callLog`. Default false. */
   logCalls?: boolean;
@@ -160,11 +169,20 @@ export interface AttentionOptions {
 export interface AttentionResult {
   /** Y = softmax(scores) V, shape [..., Tq, d_v]. */
   output: Tensor;
-  /** Attention weights [..., Tq, Tk]; rows sum to 1 (or are all 0 when every key is masked). */
+  /** Attention weights [..., Tq, Tk]; rows sum to 1 (or are all 0 when every key is masked). Present with `returnWeights: true`. */
   weights?: Tensor;
-  /** Scores (logits) [..., Tq, Tk]: scale Q K^T + mask. */
+  /** Scores (logits) [..., Tq, Tk]: scale Q K^T + mask. Present with `returnScores: true`. */
   scores?: Tensor;
 }
+
+/**
+ * What {@link AttentionGeometry.attention} returns for options of type `O`:
+ * `weights` is a `Tensor` (not optional) when `O` has `returnWeights: true`,
+ * and `scores` when it has `returnScores: true`.
+ */
+export type AttentionResultFor<O extends AttentionOptions> = AttentionResult &
+  (O extends { returnWeights: true } ? { weights: Tensor } : unknown) &
+  (O extends { returnScores: true } ? { scores: Tensor } : unknown);
 
 export interface MultiHeadInputs {
   /** X_q: [Tq, d_model] or [B, Tq, d_model]. */
@@ -215,9 +233,16 @@ export interface MultiHeadOptions {
 export interface MultiHeadResult {
   /** concat(head_1..head_h) W_O + b_O: the shape of query. */
   output: Tensor;
-  /** Per-head weights [B, h, Tq, Tk] or [h, Tq, Tk]. */
+  /** Per-head weights [B, h, Tq, Tk] or [h, Tq, Tk]. Present with `returnWeights: true`. */
   weights?: Tensor;
 }
+
+/**
+ * What {@link AttentionGeometry.multiHeadAttention} returns for options of type
+ * `O`: `weights` is a `Tensor` (not optional) when `O` has `returnWeights: true`.
+ */
+export type MultiHeadResultFor<O extends MultiHeadOptions> = MultiHeadResult &
+  (O extends { returnWeights: true } ? { weights: Tensor } : unknown);
 
 export interface RandomOptions {
   /** Key of the generator. Default 0. */
@@ -351,7 +376,11 @@ export interface AttentionGeometry {
   softmax(x: TensorLike, options?: SoftmaxOptions): Tensor;
   /** The textbook float32 softmax without the max subtracted (for the overflow demonstration): NaN once an x_i passes ~88.72. */
   softmaxNaive(x: TensorLike): Tensor;
-  /** log sum_i exp(x_i) over the last axis, stable: x [n] -> number, x [..., n] -> [...]. */
+  /** log sum_i exp(x_i) over the last axis, stable: a vector x [n] gives a number. */
+  logSumExp(x: Vector): number;
+  /** log sum_i exp(x_i) over the last axis, stable: nested arrays x [..., m, n] (rank 2 or more) give a tensor [..., m]. */
+  logSumExp(x: NestedNumbers[][]): Tensor;
+  /** log sum_i exp(x_i) over the last axis, stable: x [n] -> number, x [..., n] -> [...] (the rank of a `{data, shape}` is known only when it runs). */
   logSumExp(x: TensorLike): number | Tensor;
   /** Shannon entropy in bits, H = -sum p_i log2 p_i (0 log 0 = 0); p [n], p_i >= 0 (meant to sum to 1). */
   entropy(p: Vector): number;
@@ -362,12 +391,13 @@ export interface AttentionGeometry {
    * scores = scale Q K^T + mask, weights = softmax(scores) over keys, output = weights V.
    * Q [..., Tq, d_k], K [..., Tk, d_k], V [..., Tk, d_v]; up to two leading dimensions
    * (B, h), broadcast between Q, K and V. Returns output [..., Tq, d_v] and, on request,
-   * weights and scores [..., Tq, Tk].
+   * weights and scores [..., Tq, Tk] (typed as present when the options say `true`).
+   * Unknown option keys throw a TypeError naming the key.
    * @throws RangeError for shapes that do not fit (naming the argument, the shape received
    *   and the shape expected), non-finite Q, K or V, or scores scale * q.k that overflow
    *   float32 (the weights would be NaN).
    */
-  attention(Q: TensorLike, K: TensorLike, V: TensorLike, options?: AttentionOptions): AttentionResult;
+  attention<O extends AttentionOptions = {}>(Q: TensorLike, K: TensorLike, V: TensorLike, options?: O): AttentionResultFor<O>;
   /**
    * Multi-head attention (Vaswani et al. 2017, §3.2.2) in the row-vector convention:
    * Q = X_q W_Q + b_Q (likewise K, V); h heads of d_k = d_model / h (head i reads columns
@@ -377,7 +407,7 @@ export interface AttentionGeometry {
    * @throws RangeError when numHeads does not divide d_model, for shapes that do not fit,
    *   or when a projection or a head's scores overflow float32 (the output would be NaN).
    */
-  multiHeadAttention(inputs: MultiHeadInputs, weights: MultiHeadWeights, options: MultiHeadOptions): MultiHeadResult;
+  multiHeadAttention<O extends MultiHeadOptions>(inputs: MultiHeadInputs, weights: MultiHeadWeights, options: O): MultiHeadResultFor<O>;
   /**
    * The Monte Carlo experiment of the articles: `trials` pairs of independent
    * standard-normal vectors of dimension d, measured by dot (spread sqrt(d): why
@@ -448,7 +478,8 @@ export interface GreedyPackingResult {
  * in browsers it is streamed (falling back to fetch + instantiate when the server
  * sends the wrong MIME type).
  * @throws Error (rejects) when the .wasm cannot be loaded, naming the URL tried and the options that fix it.
- * @throws TypeError (rejects) for malformed options.
+ * @throws TypeError (rejects) for malformed options, and for an unknown option key
+ *   (e.g. `wasmURL`), naming it and the known ones.
  */
 export function init(options?: InitOptions): Promise<AttentionGeometry>;
 export default init;

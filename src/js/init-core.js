@@ -18,6 +18,37 @@ function simdWorks(rt) {
   }
 }
 
+/** The keys init() reads; any other is a TypeError (a misspelt option would do nothing). */
+const INIT_OPTIONS = ['simd', 'variant', 'locateFile', 'wasmUrl', 'wasmBinary', 'logCalls', 'onKernelCall'];
+
+const isBytes = (b) => b instanceof ArrayBuffer || ArrayBuffer.isView(b);
+
+/** What a value is, for messages: 'number 42', 'null', 'an array', 'an object'. */
+function kindOf(x) {
+  if (x === null) return 'null';
+  if (Array.isArray(x)) return 'an array';
+  if (typeof x === 'object') return 'an object';
+  return `${typeof x} ${String(x).slice(0, 40)}`;
+}
+
+/**
+ * options.wasmUrl and options.wasmBinary: one value (for the build chosen), or
+ * {simd, scalar} with either entry optional (a build without one is located
+ * the default way). Throws a TypeError naming the entry and what it must be.
+ */
+function checkPerBuild(name, value, ok, wanted) {
+  if (value === undefined || ok(value)) return;
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new TypeError(`init: options.${name} must be ${wanted}, or {simd, scalar} of those; got ${kindOf(value)}`);
+  }
+  for (const [key, entry] of Object.entries(value)) {
+    if (key !== 'simd' && key !== 'scalar') {
+      throw new TypeError(`init: options.${name} has an unknown key '${key.slice(0, 40)}'; it must be ${wanted}, or an object with the keys simd and scalar`);
+    }
+    if (entry !== undefined && !ok(entry)) throw new TypeError(`init: options.${name}.${key} must be ${wanted}; got ${kindOf(entry)}`);
+  }
+}
+
 /**
  * Loads a module from `source` and returns an instance of the API. See index.d.ts.
  * @param {import('./index.js').InitOptions} options
@@ -27,17 +58,19 @@ export async function initFrom(options, source) {
   if (options === null || typeof options !== 'object') {
     throw new TypeError(`init: options must be an object; got ${options === null ? 'null' : typeof options}`);
   }
+  for (const key of Object.keys(options)) {
+    if (!INIT_OPTIONS.includes(key)) {
+      throw new TypeError(`init: unknown option '${key.slice(0, 40)}'; the known options are ${INIT_OPTIONS.join(', ')}`);
+    }
+  }
   if (options.locateFile !== undefined && typeof options.locateFile !== 'function') {
     throw new TypeError(`init: options.locateFile must be a function (file name) => URL; got ${typeof options.locateFile}`);
   }
   if (options.logCalls !== undefined && typeof options.logCalls !== 'boolean') {
     throw new TypeError(`init: options.logCalls must be true or false; got ${typeof options.logCalls}`);
   }
-  const url = options.wasmUrl;
-  const isUrl = (u) => typeof u === 'string' || u instanceof URL;
-  if (url !== undefined && !isUrl(url) && !(url && typeof url === 'object' && ['simd', 'scalar'].some((k) => isUrl(url[k])))) {
-    throw new TypeError(`init: options.wasmUrl must be a string or URL, or {simd, scalar} of those; got ${url === null ? 'null' : typeof url}`);
-  }
+  checkPerBuild('wasmUrl', options.wasmUrl, (u) => typeof u === 'string' || u instanceof URL, 'a string or URL');
+  checkPerBuild('wasmBinary', options.wasmBinary, isBytes, 'an ArrayBuffer or a typed array (the bytes of the .wasm)');
   const simd = options.simd ?? 'auto';
   if (simd !== 'auto' && simd !== true && simd !== false) throw new TypeError(`init: options.simd must be 'auto', true or false; got ${String(simd)}`);
   const variant = options.variant;

@@ -1,7 +1,8 @@
 // attention-geometry/inline: the same API as the main entry, with each .wasm
 // inside its glue module (built with -sSINGLE_FILE, base64). Nothing is
 // fetched, so it works in bundlers that do not copy assets (esbuild) and from
-// any file or URL. It weighs about a third more than the separate .wasm.
+// any file or URL. It weighs more than the separate .wasm (README, "The npm
+// package", gives measured sizes).
 import { initFrom } from './init-core.js';
 
 const INLINE_WASM = Object.freeze({

@@ -25,21 +25,31 @@ export function engineHasSimd() {
 
 const isNode = typeof process === 'object' && process !== null && typeof process.versions?.node === 'string' && typeof window === 'undefined';
 
-function resolveUrl(build, options, source) {
+// The entry of a per-build option ({simd, scalar}) for `build`; undefined
+// when the object has none (then the next way of locating the file is used).
+function perBuild(value, build) {
+  const isObject = value !== null && typeof value === 'object' && !(value instanceof URL) && !(value instanceof ArrayBuffer) && !ArrayBuffer.isView(value);
+  return isObject ? value[build] : value;
+}
+
+// Where the .wasm of `build` comes from: options.wasmUrl (a URL, or the entry
+// for this build), else options.locateFile, else the default location. A
+// relative URL resolves against the page in browsers and against the current
+// working directory in Node (as a path given to node:fs would).
+async function resolveUrl(build, options, source) {
   const fileName = build === 'simd' ? 'ag-simd.wasm' : 'ag-scalar.wasm';
-  let url;
-  let how;
-  if (options.wasmUrl !== undefined) {
-    url = typeof options.wasmUrl === 'object' && options.wasmUrl !== null && !(options.wasmUrl instanceof URL) ? options.wasmUrl[build] : options.wasmUrl;
-    how = 'options.wasmUrl';
-  } else if (typeof options.locateFile === 'function') {
+  let url = perBuild(options.wasmUrl, build);
+  let how = 'options.wasmUrl';
+  if (url === undefined && typeof options.locateFile === 'function') {
     url = options.locateFile(fileName);
     how = 'options.locateFile';
-  } else {
-    return { url: source.defaultUrl(build), how: 'the default location next to the package' };
+    if (!(typeof url === 'string' || url instanceof URL)) {
+      throw new TypeError(`init: options.locateFile('${fileName}') must return a string or URL; got ${url === null ? 'null' : typeof url}`);
+    }
   }
-  if (url === undefined || url === null) throw new TypeError(`init: ${how} gave no URL for ${fileName}`);
-  const base = typeof document === 'object' && document?.baseURI ? document.baseURI : globalThis.location?.href ?? import.meta.url;
+  if (url === undefined) return { url: source.defaultUrl(build), how: 'the default location next to the package' };
+  const cwd = isNode ? (await readerOfFiles())?.cwdUrl?.() : null;
+  const base = cwd ?? (typeof document === 'object' && document?.baseURI ? document.baseURI : globalThis.location?.href ?? import.meta.url);
   return { url: new URL(String(url), base), how };
 }
 
@@ -50,7 +60,7 @@ function resolveUrl(build, options, source) {
 let fileReader = null;
 function readerOfFiles() {
   if (!isNode) return Promise.resolve(null);
-  fileReader ??= import('#read-file').then((m) => m.readFileUrl);
+  fileReader ??= import('#read-file');
   return fileReader;
 }
 
@@ -63,7 +73,7 @@ async function readBytes(url, readFileUrl) {
 
 async function instantiate(url, imports, bytes) {
   if (bytes) return WebAssembly.instantiate(bytes, imports);
-  const readFileUrl = url.protocol === 'file:' ? await readerOfFiles() : null;
+  const readFileUrl = url.protocol === 'file:' ? (await readerOfFiles())?.readFileUrl : null;
   if (!readFileUrl && typeof WebAssembly.instantiateStreaming === 'function') {
     try {
       const response = await fetch(url);
@@ -94,18 +104,12 @@ function memoryOf(exports) {
 export async function loadBuild(build, options, source) {
   const glue = await source.importGlue(build);
   const factory = glue.default;
-  let bytes = null;
-  if (options.wasmBinary !== undefined) {
-    const b = options.wasmBinary;
-    const pick = b && typeof b === 'object' && !ArrayBuffer.isView(b) && !(b instanceof ArrayBuffer) ? b[build] : b;
-    if (!(pick instanceof ArrayBuffer || ArrayBuffer.isView(pick))) {
-      throw new TypeError(`init: options.wasmBinary must be the bytes of ag-${build}.wasm (ArrayBuffer or Uint8Array), or {simd, scalar} bytes`);
-    }
-    bytes = pick;
-  }
-  const located = bytes || options.wasmUrl !== undefined || typeof options.locateFile === 'function';
+  // Bytes or a URL for this build; an object ({simd, scalar}) without an entry
+  // for it falls back to the next way (init-core.js checked the kinds).
+  const bytes = perBuild(options.wasmBinary, build) ?? null;
+  const located = bytes || perBuild(options.wasmUrl, build) !== undefined || typeof options.locateFile === 'function';
   if (source.inline && !located) return loadInline(build, factory);
-  const { url, how } = bytes ? { url: null, how: 'options.wasmBinary' } : resolveUrl(build, options, source);
+  const { url, how } = bytes ? { url: null, how: 'options.wasmBinary' } : await resolveUrl(build, options, source);
   let memory = null;
   let failure = null;
   let rejectLoad;

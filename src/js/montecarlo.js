@@ -25,7 +25,7 @@ export function dotProductDensity(ag, x, d) {
 
 export function greedyPacking(ag, options) {
   const m = 'greedyPacking';
-  const o = optionsObject(m, options);
+  const o = optionsObject(m, options, 'options', ['d', 'candidates', 'epsilon', 'seed', 'first', 'directions']);
   const d = positiveInt(m, 'd', o.d, 65536);
   const candidates = positiveInt(m, 'candidates', o.candidates);
   const eps = finiteNumber(m, 'epsilon', o.epsilon, { positive: true });

@@ -28,7 +28,7 @@ export function splitU64(method, name, x) {
 
 export function makeRandom(ag) {
   const draw = (method, kernel, options) => {
-    const o = optionsObject(method, options);
+    const o = optionsObject(method, options, 'options', ['seed', 'counter', 'n']);
     const [slo, shi] = splitU64(method, 'seed', o.seed ?? 0);
     const [clo, chi] = splitU64(method, 'counter', o.counter ?? 0);
     const n = positiveInt(method, 'n', o.n);
@@ -49,7 +49,7 @@ export function makeRandom(ag) {
 /** The Monte Carlo experiment of the dot-product chapters. */
 export function randomDotExperiment(ag, options) {
   const m = 'randomDotExperiment';
-  const o = optionsObject(m, options);
+  const o = optionsObject(m, options, 'options', ['d', 'trials', 'seed', 'measure', 'bins', 'range', 'returnSamples']);
   const d = positiveInt(m, 'd', o.d);
   const trials = positiveInt(m, 'trials', o.trials);
   // One call runs synchronously on its thread: bound the work (2 * d * trials

@@ -3,7 +3,7 @@
 // checked before anything reaches wasm, because the kernels check nothing.
 // Masks become additive float32 masks; broadcasting is computed here as
 // strides (0 = broadcast), never as arithmetic on results.
-import { formatShape, ruleError, shapeError, typeError, valueError } from './errors.js';
+import { formatGivenShape, formatShape, ruleError, shapeError, typeError, valueError } from './errors.js';
 
 const F32_MAX = 3.4028234663852886e38;
 
@@ -15,7 +15,8 @@ function checkShapeArray(method, name, shape, expected) {
   if (!Array.isArray(shape)) throw typeError(method, `${name}.shape`, 'an array of positive integers', shape, expected);
   for (const s of shape) {
     if (typeof s !== 'number' || !Number.isInteger(s)) {
-      throw typeError(method, `${name}.shape`, 'an array of positive integers', shape, expected);
+      const bad = typeof s === 'number' ? `${s} is not an integer` : `an entry is ${s === null ? 'null' : `a ${typeof s}`}`;
+      throw new TypeError(`${method}: ${name}.shape must be an array of positive integers, for ${expected}; got ${formatGivenShape(shape)} (${bad})`);
     }
     if (s < 1) throw shapeError(method, name, shape, expected, 'every dimension must be at least 1: zero-length tensors are not allowed');
   }
@@ -297,11 +298,25 @@ export function finiteNumber(method, name, x, { positive = false } = {}) {
   return x;
 }
 
-/** An options object (undefined -> {}), or a TypeError. */
-export function optionsObject(method, x, name = 'options') {
+/**
+ * An options object (undefined -> {}), or a TypeError. With `known` (the keys
+ * the method reads), a key outside it is a TypeError naming the key and the
+ * known ones: a misspelt option would otherwise do nothing, silently.
+ */
+export function optionsObject(method, x, name = 'options', known = null) {
   if (x === undefined || x === null) return {};
   if (typeof x !== 'object' || Array.isArray(x)) throw new TypeError(`${method}: ${name} must be an object; got ${Array.isArray(x) ? 'an array' : typeof x}`);
+  if (known) checkKnownKeys(method, name, x, known);
   return x;
+}
+
+/** Throws a TypeError at the first own key of `x` that is not in `known`. */
+export function checkKnownKeys(method, name, x, known) {
+  for (const key of Object.keys(x)) {
+    if (!known.includes(key)) {
+      throw new TypeError(`${method}: ${name} has an unknown key '${key.slice(0, 40)}'; the known keys are ${known.join(', ')}`);
+    }
+  }
 }
 
 export function booleanOption(method, name, x, dflt) {

@@ -57,9 +57,13 @@ export function tempDir(prefix) {
   return mkdtempSync(join(tmpdir(), `attention-geometry-${prefix}-`));
 }
 
-/** `npm pack` of the repository (dist/ must be built) into `dir`; returns the tarball's path. */
+/**
+ * `npm pack` of the repository (dist/ must be built) into `dir`; returns the
+ * tarball's path. Its "prepack" script runs (scripts/check-dist.mjs, which
+ * only checks that dist/ is complete).
+ */
 export function pack(dir) {
-  const out = execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', dir], { cwd: ROOT, encoding: 'utf8' });
+  const out = execFileSync('npm', ['pack', '--json', '--loglevel=error', '--pack-destination', dir], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   const [{ filename }] = JSON.parse(out);
   return join(dir, filename);
 }

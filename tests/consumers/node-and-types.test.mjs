@@ -1,8 +1,10 @@
 // The packed package in Node 20 and TypeScript: `import` and `require` of the
-// main and inline entries compute the worked example; a TypeScript project
-// type-checks with moduleResolution node16 and bundler, and expect-type proves
-// that results are typed (not any); publint and @arethetypeswrong/cli find no
-// problem in the tarball.
+// main and inline entries compute the worked example, and `require` of the
+// widgets throws an Error that says how to load them; a TypeScript project
+// type-checks with moduleResolution node16 and bundler under --strict,
+// expect-type proves that results are typed (not any, and weights/scores are
+// present when asked for), and the README's code compiles as it is; publint
+// and @arethetypeswrong/cli find no problem at all in the tarball.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -30,6 +32,7 @@ describe('Node 20', () => {
         'cjs.cjs': `const { init } = require('attention-geometry');\n${workedExampleSource()}${printResult}`,
         'cjs-inline.cjs': `const { init } = require('attention-geometry/inline');\n${workedExampleSource()}${printResult}`,
         'baseline.mjs': `import { init as initAny } from 'attention-geometry';\nconst init = () => initAny({ simd: false });\n${workedExampleSource()}${printResult}`,
+        'cjs-widgets.cjs': "try { require('attention-geometry/widgets'); console.log('{}'); } catch (e) { console.log(JSON.stringify({ name: e.name, message: e.message })); }\n",
       },
     });
     for (const file of ['esm.mjs', 'esm-inline.mjs', 'cjs.cjs', 'cjs-inline.cjs']) {
@@ -40,6 +43,12 @@ describe('Node 20', () => {
     const baseline = runNode(dir, 'baseline.mjs');
     expectWorkedExample(baseline, 'baseline.mjs');
     expect(baseline.backend).toBe('wasm-scalar');
+    // The widgets are an ES module for browsers: require() says so and how to load them.
+    const widgets = runNode(dir, 'cjs-widgets.cjs');
+    expect(widgets.name).toBe('Error');
+    expect(widgets.message).toContain('attention-geometry/widgets is an ES module for browsers and cannot be loaded with require()');
+    expect(widgets.message).toContain('<script type="module"');
+    expect(widgets.message).toContain("import('attention-geometry/widgets')");
   }, 60000);
 
   test.each(['worked-example.mjs', 'worked-example.cjs'])('examples/node/%s runs as it is and prints the weights', (file) => {
@@ -65,7 +74,7 @@ describe('Node 20', () => {
 });
 
 describe('TypeScript', () => {
-  const source = `import { init, type AttentionGeometry, type Tensor } from 'attention-geometry';
+  const source = `import { init, type AttentionGeometry, type AttentionOptions, type Tensor } from 'attention-geometry';
 import initInline from 'attention-geometry/inline';
 import type { AgWorkedExample } from 'attention-geometry/widgets';
 import { expectTypeOf } from 'expect-type';
@@ -78,6 +87,26 @@ export async function check(): Promise<void> {
   const r = ag.attention([[1, 2, 0, 1]], [[1, 2, 1, 0]], [[1, 2, 1, 0]], { scale: 1, returnWeights: true });
   expectTypeOf(r.output).toEqualTypeOf<Tensor>();
   expectTypeOf(r.output.data).toEqualTypeOf<Float32Array>();
+  // Asked-for results are present (not optional); the others may be undefined.
+  expectTypeOf(r.weights).toEqualTypeOf<Tensor>();
+  expectTypeOf(r.scores).toEqualTypeOf<Tensor | undefined>();
+  const both = ag.attention([[1, 0]], [[1, 0]], [[1]], { returnWeights: true, returnScores: true });
+  expectTypeOf(both.weights).toEqualTypeOf<Tensor>();
+  expectTypeOf(both.scores).toEqualTypeOf<Tensor>();
+  expectTypeOf(ag.attention([[1, 0]], [[1, 0]], [[1]]).weights).toEqualTypeOf<Tensor | undefined>();
+  const maybe: AttentionOptions = { returnWeights: Math.random() < 0.5 };
+  expectTypeOf(ag.attention([[1, 0]], [[1, 0]], [[1]], maybe).weights).toEqualTypeOf<Tensor | undefined>();
+  const W = [[1, 0], [0, 1]];
+  const mha = ag.multiHeadAttention({ query: W }, { wQ: W, wK: W, wV: W, wO: W }, { numHeads: 2, returnWeights: true });
+  expectTypeOf(mha.weights).toEqualTypeOf<Tensor>();
+  expectTypeOf(ag.multiHeadAttention({ query: W }, { wQ: W, wK: W, wV: W, wO: W }, { numHeads: 2 }).weights).toEqualTypeOf<Tensor | undefined>();
+  // logSumExp: a vector gives a number, nested arrays of rank 2 or more a tensor.
+  expectTypeOf(ag.logSumExp([1, 2, 3])).toEqualTypeOf<number>();
+  expectTypeOf(ag.logSumExp(new Float32Array(3))).toEqualTypeOf<number>();
+  expectTypeOf(ag.logSumExp([[1, 2], [3, 4]])).toEqualTypeOf<Tensor>();
+  expectTypeOf(ag.logSumExp({ data: [1, 2], shape: [2] })).toEqualTypeOf<number | Tensor>();
+  // @ts-expect-error a misspelt option key
+  ag.attention([[1, 0]], [[1, 0]], [[1]], { returnWeight: true });
   expectTypeOf(initInline).toEqualTypeOf(init);
   expectTypeOf<HTMLElementTagNameMap['ag-worked-example']>().toEqualTypeOf<AgWorkedExample>();
   // @ts-expect-error a string is not a vector
@@ -85,14 +114,27 @@ export async function check(): Promise<void> {
 }
 `;
   const tsconfig = (options) =>
-    JSON.stringify({ compilerOptions: { strict: true, noEmit: true, target: 'es2022', lib: ['es2022', 'dom'], skipLibCheck: false, types: [], ...options }, files: ['src/check.ts'] });
+    JSON.stringify({ compilerOptions: { strict: true, noEmit: true, target: 'es2022', lib: ['es2022', 'dom'], skipLibCheck: false, types: [], ...options }, files: ['src/check.ts', ...Object.keys(readmeSnippets)] });
+
+  // The README's code as it is, one module per section (it uses top-level await).
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const firstJsBlock = (heading) => {
+    const section = readme.slice(readme.indexOf(`\n## ${heading}\n`));
+    const m = /```js\n([\s\S]*?)```/.exec(section);
+    if (!m) throw new Error(`README: no js block in the section ${heading}`);
+    return `// README.md, section "${heading}", as it is.\n${m[1]}`;
+  };
+  const readmeSnippets = {
+    'src/readme-api-in-ten-lines.ts': firstJsBlock('The API in ten lines'),
+    'src/readme-npm-package.ts': firstJsBlock('The npm package'),
+  };
 
   test.each([
     ['node16', { module: 'node16', moduleResolution: 'node16' }],
     ['bundler', { module: 'esnext', moduleResolution: 'bundler' }],
   ])('moduleResolution %s: type-checks, and results are typed', (name, options) => {
     const dir = makeConsumer(work, `ts-${name}`, tarball, {
-      files: { 'tsconfig.json': tsconfig(options), 'src/check.ts': source },
+      files: { 'tsconfig.json': tsconfig(options), 'src/check.ts': source, ...readmeSnippets },
       links: ['expect-type'],
     });
     const r = runTool(dir, 'tsc', ['-p', 'tsconfig.json']);
@@ -115,16 +157,15 @@ describe('package checks', () => {
   }, 60000);
 
   test('@arethetypeswrong/cli finds no problem in the tarball, for every entry and resolution mode', () => {
-    // The widgets are an ES module for browsers: require() of them gives ESM
-    // (Node 20.19+ loads it; nothing else would work, as they find their files
-    // through import.meta.url). That one finding is allowed, for that entry only.
-    const r = runTool(work, 'attw', [tarball, '--format', 'json', '--ignore-rules', 'cjs-resolves-to-esm']);
+    // No rule is ignored. require() of the widgets resolves to a small CommonJS
+    // module (with its .d.cts) that throws an Error saying how to load them.
+    const r = runTool(work, 'attw', [tarball, '--format', 'json']);
     expect(r.status).toBe(0);
     const report = JSON.parse(r.stdout);
     const problems = Object.values(report.problems ?? {}).flat();
-    expect(problems.filter((p) => !(p.kind === 'CJSResolvesToESM' && p.entrypoint === './widgets'))).toEqual([]);
+    expect(problems).toEqual([]);
     expect(Object.keys(report.analysis.entrypoints)).toEqual(expect.arrayContaining(['.', './inline', './widgets']));
-    for (const entry of ['.', './inline']) {
+    for (const entry of ['.', './inline', './widgets']) {
       const cjs = report.analysis.entrypoints[entry].resolutions['node16-cjs'];
       expect(cjs.resolution.fileName).toMatch(/\.d\.cts$/);
       expect(cjs.implementationResolution.fileName).toMatch(/\.cjs$/);
@@ -150,6 +191,9 @@ describe('package checks', () => {
       'package/dist/widgets/widgets.js',
       'package/dist/widgets/wasm/ag-simd.wasm',
       'package/dist/widgets/vendor/katex/katex.min.css',
+      'package/dist/widgets/THIRD_PARTY_NOTICES.txt',
+      'package/dist/widgets-require.cjs',
+      'package/dist/widgets-require.d.cts',
     ]) {
       expect(files).toContain(needed);
     }
@@ -157,6 +201,9 @@ describe('package checks', () => {
     expect(outside).toEqual([]);
     const pkg = JSON.parse(readFileSync(join(work, 'node/node_modules/attention-geometry/package.json'), 'utf8'));
     expect(pkg.license).toBe('MIT');
+    // The widgets folder, which users copy as it is, carries the same licence notices.
+    const installed = join(work, 'node/node_modules/attention-geometry/dist');
+    expect(readFileSync(join(installed, 'widgets/THIRD_PARTY_NOTICES.txt'), 'utf8')).toBe(readFileSync(join(installed, 'THIRD_PARTY_NOTICES.txt'), 'utf8'));
     // Of the package's files, only the widgets modules act on import (they define elements).
     // (./web/** is listed for this repository's own site build.)
     expect(pkg.sideEffects.filter((p) => p.startsWith('./dist/'))).toEqual(['./dist/widgets/*.js']);

@@ -28,6 +28,21 @@ const CASES = [
   ['mask mixing booleans and numbers', (ag) => ag.attention(I2, I2, I2, { mask: [[true, 0], [true, true]] }), TypeError, ['attention', 'mask']],
   ['string options', (ag) => ag.softmax(v3, 'hot'), TypeError, ['softmax', 'options']],
   ['non-boolean causal', (ag) => ag.attention(I2, I2, I2, { causal: 1 }), TypeError, ['attention', 'causal']],
+  // messages: "an" before a vowel sound, and the shape as received
+  ['an Int32Array for a vector', (ag) => ag.dot(new Int32Array([3, 4]), [4, 3]), TypeError, ['dot', 'a', 'got an Int32Array']],
+  ['a Uint8Array for a vector', (ag) => ag.norm(new Uint8Array([3, 4])), TypeError, ['norm', 'a', 'got a Uint8Array']],
+  ['a fractional dimension in a shape', (ag) => ag.matmul({ data: new Float32Array(6), shape: [1.5, 4] }, I2), TypeError, ['matmul', 'A.shape', 'got [1.5, 4]', '1.5 is not an integer']],
+  ['a string dimension in a shape', (ag) => ag.exp({ data: [1, 2], shape: ['2'] }), TypeError, ['exp', 'x.shape', 'got ["2"]']],
+  // an options key the method does not read: a misspelling would otherwise do nothing
+  ['attention: unknown option key', (ag) => ag.attention(I2, I2, I2, { returnWeight: true }), TypeError, ['attention', "unknown key 'returnWeight'", 'returnWeights, returnScores']],
+  ['softmax: unknown option key', (ag) => ag.softmax(v3, { temp: 2 }), TypeError, ['softmax', "unknown key 'temp'", 'temperature, mask']],
+  ['matmul: unknown option key', (ag) => ag.matmul(I2, I2, { transpose: true }), TypeError, ['matmul', "unknown key 'transpose'", 'transposeB']],
+  ['multiHeadAttention: unknown option key', (ag) => ag.multiHeadAttention({ query: X8 }, mhaW, { numHeads: 2, heads: 2 }), TypeError, ['multiHeadAttention', "unknown key 'heads'", 'numHeads']],
+  ['multiHeadAttention: unknown input key', (ag) => ag.multiHeadAttention({ query: X8, keys: X8 }, mhaW, { numHeads: 2 }), TypeError, ['multiHeadAttention', "unknown key 'keys'", 'query, key, value']],
+  ['multiHeadAttention: unknown weight key', (ag) => ag.multiHeadAttention({ query: X8 }, { ...mhaW, bq: [0] }, { numHeads: 2 }), TypeError, ['multiHeadAttention', "unknown key 'bq'", 'bQ']],
+  ['random.normal: unknown option key', (ag) => ag.random.normal({ n: 4, sead: 1 }), TypeError, ['random.normal', "unknown key 'sead'", 'seed, counter, n']],
+  ['randomDotExperiment: unknown option key', (ag) => ag.randomDotExperiment({ d: 4, trials: 4, metric: 'cosine' }), TypeError, ['randomDotExperiment', "unknown key 'metric'", 'measure']],
+  ['greedyPacking: unknown option key', (ag) => ag.greedyPacking({ d: 4, candidates: 4, epsilon: 0.5, eps: 0.5 }), TypeError, ['greedyPacking', "unknown key 'eps'", 'epsilon']],
   ['string temperature', (ag) => ag.softmax(v3, { temperature: '2' }), TypeError, ['softmax', 'temperature']],
   ['missing weight', (ag) => ag.multiHeadAttention({ query: X8 }, { wQ: W8, wK: W8, wV: W8 }, { numHeads: 2 }), TypeError, ['multiHeadAttention', 'wO', '[8, 8]']],
   ['missing numHeads', (ag) => ag.multiHeadAttention({ query: X8 }, mhaW, {}), TypeError, ['multiHeadAttention', 'numHeads']],
@@ -144,4 +159,16 @@ test('init rejects bad options with a TypeError naming the option', async () => 
   await expect(init({ locateFile: 5 })).rejects.toThrow(/options\.locateFile must be a function/);
   await expect(init({ logCalls: 'yes' })).rejects.toThrow(/options\.logCalls must be true or false/);
   await expect(init({ wasmUrl: 5 })).rejects.toThrow(/options\.wasmUrl must be a string or URL/);
+  await expect(init({ wasmUrl: { simd: 42 } })).rejects.toThrow(TypeError);
+  await expect(init({ wasmUrl: { simd: 42 } })).rejects.toThrow('options.wasmUrl.simd must be a string or URL; got number 42');
+  await expect(init({ wasmUrl: { smid: 'a.wasm' } })).rejects.toThrow("options.wasmUrl has an unknown key 'smid'");
+  await expect(init({ wasmBinary: { scalar: 'bytes' } })).rejects.toThrow('options.wasmBinary.scalar must be an ArrayBuffer or a typed array');
+  await expect(init({ simd: false, locateFile: () => 7 })).rejects.toThrow("options.locateFile('ag-scalar.wasm') must return a string or URL; got number");
+});
+
+test('init rejects an unknown option key with a TypeError naming it and the known ones', async () => {
+  await expect(init({ wasmURL: 'x.wasm' })).rejects.toThrow(TypeError);
+  await expect(init({ wasmURL: 'x.wasm' })).rejects.toThrow(
+    "init: unknown option 'wasmURL'; the known options are simd, variant, locateFile, wasmUrl, wasmBinary, logCalls, onKernelCall",
+  );
 });
