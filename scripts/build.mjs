@@ -108,7 +108,14 @@ export function buildPackageWidgets() {
   });
   cpSync(join(root, 'dist/wasm'), join(out, 'wasm'), { recursive: true, filter: (f) => !f.endsWith('.mjs') });
   cpSync(join(root, 'web/styles'), join(out, 'styles'), { recursive: true });
-  if (withEmbed) for (const file of ['embed.html', 'favicon.svg']) cpSync(join(root, 'web', file), join(out, file));
+  if (withEmbed) {
+    cpSync(join(root, 'web/favicon.svg'), join(out, 'favicon.svg'));
+    // No index.html here: embed.html hides its "Open the full page" link.
+    const page = readFileSync(join(root, 'web/embed.html'), 'utf8');
+    const marker = '</head>';
+    if (page.split(marker).length !== 2) throw new Error('web/embed.html: expected exactly one </head>');
+    writeFileSync(join(out, 'embed.html'), page.replace(marker, `  <meta name="attention-geometry-full-page" content="off">\n${marker}`));
+  }
   const katex = join(root, 'node_modules/katex/dist');
   mkdirSync(join(out, 'vendor/katex/fonts'), { recursive: true });
   cpSync(join(katex, 'katex.min.css'), join(out, 'vendor/katex/katex.min.css'));

@@ -21,6 +21,12 @@ export const LAUNCH = 'index.html';
 export const MANIFEST = 'imsmanifest.xml';
 /** The tag the launch page gets: the adapter, after the page shell's own module. */
 export const ADAPTER_TAG = '<script type="module" src="scorm.js"></script>';
+/**
+ * With it, the widgets' Embed control shows a short text instead of snippets:
+ * inside an LMS the page's addresses point into the package's folder, which
+ * no other page can load from.
+ */
+export const EMBED_OFF_META = '<meta name="attention-geometry-embed" content="off">';
 // Zip entries hold local date and time: a fixed local time gives the same bytes in every time zone.
 const FIXED_MTIME = new Date(2000, 0, 1, 0, 0, 0);
 
@@ -39,8 +45,8 @@ function listFiles(dir) {
 }
 
 /**
- * The launch page: the site's page with the adapter's script tag inserted
- * just before </head>, indented like the tags above it. The page must have
+ * The launch page: the site's page with the embed-off meta and the adapter's
+ * script tag inserted just before </head>, indented like the tags above it. The page must have
  * exactly one </head> and load app.js (the adapter reads the shell's
  * progress), and must not load the adapter already.
  */
@@ -52,8 +58,8 @@ export function launchPage(html) {
   const at = html.search(/<\/head\s*>/i);
   const lineStart = html.lastIndexOf('\n', at) + 1;
   // </head> on its own line: the tag goes on a line of its own, indented like the head's children.
-  if (html.slice(lineStart, at).trim() === '') return `${html.slice(0, lineStart)}  ${ADAPTER_TAG}\n${html.slice(lineStart)}`;
-  return `${html.slice(0, at)}${ADAPTER_TAG}${html.slice(at)}`;
+  if (html.slice(lineStart, at).trim() === '') return `${html.slice(0, lineStart)}  ${EMBED_OFF_META}\n  ${ADAPTER_TAG}\n${html.slice(lineStart)}`;
+  return `${html.slice(0, at)}${EMBED_OFF_META}${ADAPTER_TAG}${html.slice(at)}`;
 }
 
 /** imsmanifest.xml for SCORM 1.2: `files` are the package's paths (the manifest itself excluded). */

@@ -4,7 +4,8 @@
 //   browser  Jest + Playwright in Debian's Chromium: the page, its embeds, the offline
 //            file and the SCORM package (tests/browser)
 //   package  Jest: npm pack, then the tarball in fresh Node, TypeScript, Vite, webpack,
-//            esbuild, plain-page and Worker consumers (tests/consumers)
+//            esbuild, plain-page and Worker consumers, and a Docusaurus site following
+//            EMBEDDING.md (tests/consumers; needs the npm registry)
 // `node scripts/test.mjs js browser` runs only the named stages.
 // Expects `node scripts/build.mjs` to have run (npm test does both).
 import { spawnSync } from 'node:child_process';

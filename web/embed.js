@@ -6,7 +6,7 @@ import './widgets.js';
 import { CHAPTERS } from './chapters.js';
 import { readEmbedParams } from './shell/embed-params.js';
 import { reportHeight } from './shell/embed-resize.js';
-import { renderEmbed, showAddressProblems, updateFullPageLink } from './shell/embed-view.js';
+import { openFullPageOnClick, renderEmbed, showAddressProblems, updateFullPageLink } from './shell/embed-view.js';
 
 function main() {
   const note = document.getElementById('embed-note');
@@ -19,10 +19,15 @@ function main() {
   if (stateText !== null) widget.stateText = stateText;
   showAddressProblems(note, problems);
 
+  // A copy of the widgets without the full page beside them (the npm package's
+  // dist/widgets/) says so with <meta name="attention-geometry-full-page" content="off">.
+  if (document.querySelector('meta[name="attention-geometry-full-page"][content="off"]')) link.closest('.embed-open').hidden = true;
+
   const home = chapter ?? CHAPTERS.find((c) => c.tag === tag) ?? null;
   const follow = () => updateFullPageLink(link, { chapter: home, stateText: widget.stateText });
   follow();
   widget.addEventListener('ag-statechange', follow);
+  openFullPageOnClick(link, note);
 
   widget.start();
   reportHeight({ widget: tag, chapter: chapter ? chapter.id : null, id });

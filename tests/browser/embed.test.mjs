@@ -4,7 +4,7 @@
 // sizes the frame and no inner scrollbar is left; the control's two
 // snippets, pasted into fresh host pages, show the same state; hostile
 // addresses fall back to a default with a note and inject nothing.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { CHAPTERS } from '../../web/chapters.js';
@@ -174,7 +174,7 @@ describe('embed.html', () => {
     const elementCode = await widget.locator('textarea[data-snippet="element"]').inputValue();
     const embedUrl = new URL('embed.html', env.server.url).href;
     expect(iframeCode).toContain(`src="${embedUrl}?w=${tag}&amp;s=${encodeURIComponent('v=1&a=1,2&b=-2.5,1.5').replace(/&/g, '&amp;')}"`);
-    expect(iframeCode).toMatch(/title="Attention Geometry: [^"]+" width="100%" height="\d+" style="border:0" loading="lazy" sandbox="allow-scripts allow-same-origin"><\/iframe>$/);
+    expect(iframeCode).toMatch(/title="Attention Geometry: [^"]+" width="100%" height="\d+" style="border:0" loading="lazy" sandbox="allow-scripts allow-same-origin allow-popups allow-popups-to-escape-sandbox allow-downloads" allow="clipboard-write"><\/iframe>$/);
     expect(elementCode).toBe(`<script type="module" src="${new URL('widgets.js', env.server.url).href}"></script>\n<${tag} state="v=1&amp;a=1,2&amp;b=-2.5,1.5"></${tag}>`);
 
     // Copy: the clipboard gets the snippet, the live region says so.
@@ -271,6 +271,191 @@ describe('embed.html', () => {
     } else {
       expect(byRole(await readNumbers(page, tag), 'weight').length + (await readNumbers(page, tag)).length).toBeGreaterThan(0);
     }
+    await expectClean(opened);
+    await opened.context.close();
+  });
+});
+
+/** The text of a widget's note (in its shadow root). */
+const noteOf = (locator) => locator.evaluate((el) => (el.shadowRoot.querySelector('.note').hidden ? '' : el.shadowRoot.querySelector('.note').textContent));
+
+describe('states that do not fit together, names that are not fields, attributes', () => {
+  test('h = 5 with d_model = 12 by s=: the widget computes with h = 3 and the note names heads=5', async () => {
+    const opened = await openPage(env, `embed.html?w=ag-multi-head&s=${encodeURIComponent('v=1&heads=5&dmodel=12')}&agtest=1`);
+    const { page } = opened;
+    const widget = page.locator('ag-multi-head');
+    await waitReady(page, 'ag-multi-head');
+    expect(await widget.evaluate((el) => el.stateText)).toMatch(/&dmodel=12&heads=3&/);
+    expect(await noteOf(widget)).toMatch(/heads=5 \u2014 expected a number of heads that divides d_model = 12/);
+    expect(await widget.locator('input[name="heads"]:checked').getAttribute('value')).toBe('3');
+    expect(await widget.locator('.computed-by').textContent()).toMatch(/Computed in WebAssembly/);
+    await expectClean(opened);
+    await opened.context.close();
+  });
+
+  test('attributes: every problem listed, in attribute wording; `state` first, then field attributes, in any order; unknown names reported', async () => {
+    pages['/attributes.html'] = {
+      body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Attributes</title>
+<script type="module" src="${new URL('widgets.js', env.server.url).href}"></script></head><body>
+<ag-multi-head id="m1" heads="99" head="77" query="55"></ag-multi-head>
+<ag-multi-head id="m2" heads="5"></ag-multi-head>
+<ag-two-definitions id="t1" a="9,9" state="v=1&amp;b=1,1"></ag-two-definitions>
+<ag-two-definitions id="t2" a="1,1" state="v=1&amp;b=2,2"></ag-two-definitions>
+<ag-two-definitions id="t3" state="v=1&amp;b=2,2" a="1,1"></ag-two-definitions>
+<ag-worked-example id="w1" state="v=1&amp;a=3,4&amp;__proto__=1&amp;k=1,0,0,0;0,1,0,0;0,0,1,0&amp;k=0,0,0,0;0,0,0,0;0,0,0,0"></ag-worked-example>
+</body></html>`,
+    };
+    const opened = await openUrl(env, `${host.url}attributes.html`);
+    const { page } = opened;
+    await page.waitForFunction(() => customElements.get('ag-multi-head') && customElements.get('ag-worked-example'));
+    const m1 = await noteOf(page.locator('#m1'));
+    expect(m1).toMatch(/^Part of an attribute could not be used\./);
+    for (const part of ['heads=99', 'head=77', 'query=55']) expect(m1).toContain(part);
+    expect(await noteOf(page.locator('#m2'))).toMatch(/heads=5 \u2014 expected a number of heads that divides d_model = 12/);
+    expect(await page.locator('#m2').evaluate((el) => el.state.heads)).toBe(3);
+    const t1 = await noteOf(page.locator('#t1'));
+    expect(t1).toMatch(/^Part of an attribute could not be used\./);
+    expect(t1).toContain('a=9,9');
+    expect(await page.locator('#t1').evaluate((el) => el.state)).toEqual({ a: [3, 4], b: [1, 1] });
+    const t2 = await page.locator('#t2').evaluate((el) => el.state);
+    expect(t2).toEqual({ a: [1, 1], b: [2, 2] });
+    expect(await page.locator('#t3').evaluate((el) => el.state)).toEqual(t2);
+    const w1 = await noteOf(page.locator('#w1'));
+    expect(w1).toMatch(/a=3,4 \u2014 expected no such name: it is not a field of this widget; its fields are /);
+    expect(w1).toContain('__proto__=1');
+    expect(w1).toMatch(/k=0,0,0,0;[^\u2014]*\u2014 expected one k= only/);
+    // The note is still there once the widget has started (drawn from the stored problems, same wording).
+    await waitReady(page, '#m2');
+    expect(await noteOf(page.locator('#m2'))).toMatch(/^Part of an attribute could not be used\./);
+    // A change made in the widget clears it.
+    await page.locator('#m2 input[name="heads"][value="2"]').check();
+    expect(await noteOf(page.locator('#m2'))).toBe('');
+    await expectHostClean(opened);
+    await opened.context.close();
+  });
+
+  test('embed.html: s= of another widget, and a repeated w= or s=, are reported', async () => {
+    const opened = await openPage(env, `embed.html?w=${WORKED}&w=ag-two-definitions&s=${encodeURIComponent('v=1&a=3,4')}&s=x&agtest=1`);
+    const { page } = opened;
+    await waitReady(page, WORKED);
+    const pageNote = await page.locator('#embed-note').textContent();
+    expect(pageNote).toMatch(/w=ag-two-definitions \u2014 expected one w= only/);
+    expect(pageNote).toMatch(/s=x \u2014 expected one s= only/);
+    expect(await noteOf(page.locator(WORKED))).toMatch(/a=3,4 \u2014 expected no such name/);
+    await expectClean(opened);
+    await opened.context.close();
+  });
+
+  test('a widget whose inputs cannot be computed says so: status "stale", never left "loading"', async () => {
+    const opened = await openPage(env, `embed.html?w=ag-simd&agtest=1`);
+    const { page } = opened;
+    await waitReady(page, 'ag-simd');
+    // setState checks fields one by one only; two lengths reach render(), which refuses them.
+    await page.locator('ag-simd').evaluate((el) => el.setState({ a: [1, 2, 3], b: [1, 2] }));
+    await page.waitForSelector('ag-simd[data-status="stale"]');
+    expect(await page.locator('ag-simd .computed-by').textContent()).toMatch(/could not be computed/);
+    // The state property is checked as a whole: the lengths are made to fit again.
+    await page.locator('ag-simd').evaluate((el) => {
+      el.state = { a: [1, 2, 3], b: [1, 2] };
+    });
+    await waitReady(page, 'ag-simd');
+    expect(await noteOf(page.locator('ag-simd'))).toMatch(/b=1,2 \u2014 expected as many numbers as a/);
+    await expectClean(opened);
+    await opened.context.close();
+  });
+});
+
+describe('the Embed control: heights, sandbox, pages that turn it off', () => {
+  test('the iframe snippet\u2019s height is the widget\u2019s (panel closed) plus a small margin, and the chapter\u2019s when the frame shows the chapter', async () => {
+    const tag = 'ag-two-definitions';
+    const width = 900;
+    const opened = await openChapter(env, 'dot-product', tag, { width });
+    const widget = opened.page.locator(tag);
+    const widgetWidth = await widget.evaluate((el) => Math.round(el.getBoundingClientRect().width));
+    await widget.locator('details.embed summary').click();
+    const heightIn = async () => Number((await widget.locator('textarea[data-snippet="iframe"]').inputValue()).match(/height="(\d+)"/)[1]);
+    const widgetSnippet = await heightIn();
+    await widget.locator('input[type="radio"][value="chapter"]').check();
+    const chapterSnippet = await heightIn();
+    await expectClean(opened);
+    await opened.context.close();
+
+    // What embed.html reports at the widget's width.
+    const reported = async (query) => {
+      const src = new URL(`embed.html?${query}&agtest=1`, env.server.url).href;
+      const name = `/measure-${query.replace(/\W/g, '')}.html`;
+      pages[name] = {
+        body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Host</title><style>body{margin:0}</style></head><body>
+<iframe src="${src}" title="t" width="${widgetWidth}" height="150" style="border:0"></iframe>
+<script>window.__h = []; addEventListener('message', function (e) { if (e.data && e.data.type === 'attention-geometry:resize') window.__h.push(e.data.height); });</script></body></html>`,
+      };
+      const host2 = await openUrl(env, `${host.url}${name.slice(1)}`, { width: widgetWidth + 40 });
+      const frame = await until(() => host2.page.frames().find((f) => f.url().includes('embed.html')), 'the frame');
+      await waitReady(frame, tag);
+      const h = await until(async () => {
+        const inner = await frame.evaluate(() => Math.ceil(document.documentElement.getBoundingClientRect().height));
+        const last = (await host2.page.evaluate(() => window.__h)).at(-1);
+        return last === inner ? last : null;
+      }, 'a height message');
+      await host2.context.close();
+      return h;
+    };
+    const widgetReported = await reported(`w=${tag}`);
+    expect(widgetSnippet).toBeGreaterThanOrEqual(widgetReported);
+    expect(widgetSnippet - widgetReported).toBeLessThanOrEqual(60);
+    const chapterReported = await reported('ch=dot-product');
+    expect(chapterSnippet).toBeGreaterThanOrEqual(chapterReported - 20);
+    expect(chapterSnippet - chapterReported).toBeLessThanOrEqual(80);
+  });
+
+  test('embed.html in a frame without allow-popups: "Open the full page" shows the address; Copy falls back without touching the blocked clipboard', async () => {
+    const src = new URL(`embed.html?w=${WORKED}&agtest=1`, env.server.url).href;
+    pages['/minimal-sandbox.html'] = {
+      body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Host</title></head><body>
+<iframe src="${src}" title="t" width="100%" height="900" style="border:0" sandbox="allow-scripts allow-same-origin"></iframe></body></html>`,
+    };
+    const opened = await openUrl(env, `${host.url}minimal-sandbox.html`);
+    const frame = await until(() => opened.page.frames().find((f) => f.url().includes('embed.html')), 'the frame');
+    await waitReady(frame, WORKED);
+    await frame.locator('#embed-open').click();
+    await frame.locator('[data-role="full-page-address"]').waitFor();
+    const address = await frame.locator('[data-role="full-page-address"]').textContent();
+    expect(new URL(address).pathname).toMatch(/\/index\.html$/);
+    expect(new URL(address).searchParams.get('ch')).toBe('worked-example');
+    expect(opened.context.pages()).toHaveLength(1);
+    // Copy: no clipboard-write here; the snippet is selected instead, and nothing is logged as an error.
+    const widget = frame.locator(WORKED);
+    await widget.locator('details.embed summary').click();
+    await widget.locator('.embed-copy').first().click();
+    expect(await widget.locator('.embed-status').textContent()).toMatch(/Ctrl\+C/);
+    // The blocked popup itself is reported by the browser; nothing else may be.
+    expect(opened.problems.errors.filter((e) => !/sandboxed|allow-popups/i.test(e))).toEqual([]);
+    await opened.context.close();
+  });
+
+  test('a page with <meta name="attention-geometry-embed" content="off"> shows a short text instead of snippets', async () => {
+    pages['/embed-off.html'] = {
+      body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Off</title><meta name="attention-geometry-embed" content="off">
+<script type="module" src="${new URL('widgets.js', env.server.url).href}"></script></head><body>
+<ag-worked-example></ag-worked-example></body></html>`,
+    };
+    const opened = await openUrl(env, `${host.url}embed-off.html`);
+    await waitReady(opened.page, WORKED);
+    const widget = opened.page.locator(WORKED);
+    await widget.locator('details.embed summary').click();
+    expect(await widget.locator('[data-role="embed-unavailable"]').textContent()).toMatch(/turned off on this page/);
+    expect(await widget.locator('textarea').count()).toBe(0);
+    await expectHostClean(opened);
+    await opened.context.close();
+  });
+
+  test('the npm package\'s copy of embed.html (no full page beside it) hides "Open the full page"', async () => {
+    const page = readFileSync(join(ROOT, 'dist/widgets/embed.html'), 'utf8');
+    expect(page).toContain('<meta name="attention-geometry-full-page" content="off">');
+    writeFileSync(join(env.site, 'embed-package.html'), page);
+    const opened = await openPage(env, 'embed-package.html?w=ag-worked-example&agtest=1');
+    await waitReady(opened.page, WORKED);
+    expect(await opened.page.locator('#embed-open').isVisible()).toBe(false);
     await expectClean(opened);
     await opened.context.close();
   });

@@ -3,7 +3,7 @@
 // attention written here; the named preset's heads peak where their names
 // say; d_model and h, the sentence and the URL change the computation.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { expectAllLogged, expectClean, expectClose, exportFile, openChapter, openPage, overflow, readNumbers, screenshot, startEnv, urlParams } from './helpers.mjs';
+import { expectAllLogged, expectClean, expectClose, exportFile, openChapter, openPage, overflow, readNumbers, screenshot, startEnv, urlParams, waitReady } from './helpers.mjs';
 
 const TAG = 'ag-multi-head';
 const CH = 'multi-head';
@@ -154,13 +154,24 @@ describe('part 2, chapter 8: multi-head attention', () => {
     await expectAllLogged(opened.page, TAG);
     await expectClean(opened);
     await opened.context.close();
+    // h = 3 with d_model = 8: neither h nor the default h divides 8, so both go back to their
+    // defaults (12 and 3); the note names both, and the widget computes (never stuck loading).
     const bad = await openPage(env, `?ch=${CH}&v=1&dmodel=8&heads=3&agtest=1#ch-${CH}`);
-    await bad.page.locator(TAG).scrollIntoViewIfNeeded();
-    // The widget refuses to compute and says why (its status stays short of "ready").
-    await bad.page.waitForFunction((tag) => /does not divide/.test(document.querySelector(tag).shadowRoot.textContent), TAG);
-    await expect(bad.page.locator(`${TAG} .note, ${TAG} .error`).first().textContent()).resolves.toMatch(/does not divide/);
+    await waitReady(bad.page, TAG);
+    const note = await bad.page.locator(`${TAG} .note`).textContent();
+    expect(note).toMatch(/heads=3 \u2014 expected a number of heads that divides d_model = 8: 1, 2, 4/);
+    expect(note).toMatch(/dmodel=8 \u2014 expected a d_model that h = 3 divides/);
+    expect(await bad.page.locator(TAG).evaluate((el) => [el.state.dmodel, el.state.heads])).toEqual(['12', 3]);
     expect(bad.problems.foreign).toEqual([]);
     await bad.context.close();
+    // h = 5 with d_model = 12: h alone goes back to 3; a radio is checked and the numbers are computed.
+    const five = await openPage(env, `?ch=${CH}&v=1&heads=5&agtest=1#ch-${CH}`);
+    await waitReady(five.page, TAG);
+    expect(await five.page.locator(`${TAG} .note`).textContent()).toMatch(/heads=5 \u2014 expected a number of heads that divides d_model = 12/);
+    expect(await five.page.locator(`${TAG} input[name="heads"]:checked`).getAttribute('value')).toBe('3');
+    expect(await five.page.locator(TAG).evaluate((el) => el.stateText)).toMatch(/&heads=3&/);
+    await expectClean(five);
+    await five.context.close();
   });
 
   test('predict, then reveal: the same-word head splits between the two "the"', async () => {

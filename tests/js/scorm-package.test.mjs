@@ -91,8 +91,12 @@ describe('the SCORM 1.2 package', () => {
     expect(app).toBeGreaterThan(0);
     expect(adapter).toBeGreaterThan(app);
     expect(adapter).toBeLessThan(page.indexOf('</head>'));
-    // Nothing else changed: removing the inserted line gives the site's page back.
-    expect(page.replace('  <script type="module" src="scorm.js"></script>\n', '')).toBe(sitePage);
+    // The widgets' Embed control is turned off there (its addresses would point into the LMS).
+    const meta = page.indexOf('<meta name="attention-geometry-embed" content="off">');
+    expect(meta).toBeGreaterThan(0);
+    expect(meta).toBeLessThan(adapter);
+    // Nothing else changed: removing the two inserted lines gives the site's page back.
+    expect(page.replace('  <meta name="attention-geometry-embed" content="off">\n  <script type="module" src="scorm.js"></script>\n', '')).toBe(sitePage);
     expect(page).toContain("script-src 'self' 'wasm-unsafe-eval';");
     expect(page).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
   });
@@ -102,7 +106,9 @@ describe('the SCORM 1.2 package', () => {
     expect(() => launchPage('<head></head><head></head>')).toThrow(/one <\/head>/);
     expect(() => launchPage('<head>\n</head>')).toThrow(/app\.js/);
     expect(() => launchPage('<head>\n  <script type="module" src="app.js"></script>\n  <script type="module" src="scorm.js"></script>\n</head>')).toThrow(/already/);
-    expect(launchPage('<head><script type="module" src="app.js"></script></head>')).toBe('<head><script type="module" src="app.js"></script><script type="module" src="scorm.js"></script></head>');
+    expect(launchPage('<head><script type="module" src="app.js"></script></head>')).toBe(
+      '<head><script type="module" src="app.js"></script><meta name="attention-geometry-embed" content="off"><script type="module" src="scorm.js"></script></head>',
+    );
   });
 
   test('licences and notices are in the package', () => {

@@ -42,6 +42,10 @@ const STEPS = [
 
 const fmt = (x) => formatNumber(x, 3);
 
+/** A sentence state whose numbers are not all words (a hand-made link): a problem for the field `words`. */
+const unreadableWords = (words) =>
+  unpackSentence(words).some((w) => w === '') ? [{ name: 'words', value: words.join(','), expected: 'one number per word, each a word of letters a\u2013z packed as the page writes it' }] : [];
+
 export class AgContentToWeights extends AgWidget {
   static title = 'From content to weights';
   static styles = ['styles/heatmap.css', 'styles/content-to-weights.css'];
@@ -56,6 +60,7 @@ export class AgContentToWeights extends AgWidget {
       step: number({ min: 1, max: STEPS.length, integer: true, default: 5 }),
       query: number({ min: 1, max: MAX_WORDS, integer: true, default: 2 }),
     },
+    check: (state) => unreadableWords(state.words),
   });
 
   #ui = null;

@@ -25,6 +25,10 @@ export const GAIN = 0.7;
 const VERDICT = { 'large-little': 'large weight, small change', 'small-much': 'small weight, large change' };
 const fmt = (x) => formatNumber(x, 3);
 
+/** A sentence state whose numbers are not all words (a hand-made link): a problem for the field `words`. */
+const unreadableWords = (words) =>
+  unpackSentence(words).some((w) => w === '') ? [{ name: 'words', value: words.join(','), expected: 'one number per word, each a word of letters a\u2013z packed as the page writes it' }] : [];
+
 export class AgWeightsExplain extends AgWidget {
   static title = 'What weights do and do not explain';
   static styles = ['styles/heatmap.css', 'styles/content-to-weights.css', 'styles/explain.css'];
@@ -36,6 +40,7 @@ export class AgWeightsExplain extends AgWidget {
       layer: choice({ values: ['1', '2'], default: '2' }),
       query: number({ min: 1, max: MAX_WORDS, integer: true, default: 4 }),
     },
+    check: (state) => unreadableWords(state.words),
   });
 
   #ui = null;

@@ -30,6 +30,29 @@ const A_SAME = 4;
 const COS30 = 0.866;
 const SIN30 = 0.5;
 
+/** A sentence state whose numbers are not all words (a hand-made link): a problem for the field `words`. */
+const unreadableWords = (words) =>
+  unpackSentence(words).some((w) => w === '') ? [{ name: 'words', value: words.join(','), expected: 'one number per word, each a word of letters a\u2013z packed as the page writes it' }] : [];
+
+/** Default number of heads (the declaration's). */
+const DEFAULT_HEADS = 3;
+
+/**
+ * h must divide d_model (d_k = d_model / h). Each field fits its own
+ * declaration (h from 1 to 12, d_model one of 4, 6, 8, 12), but not every
+ * pair does, e.g. h = 5 with d_model = 12, or h = 3 with d_model = 4. The
+ * heads go back to their default, and d_model too when the default h does
+ * not divide it either.
+ */
+export function headsProblems(D, hN) {
+  if (D % hN === 0) return [];
+  const problems = [{ name: 'heads', value: String(hN), expected: `a number of heads that divides d_model = ${D}: ${divisors(D).join(', ')}` }];
+  if (D % DEFAULT_HEADS !== 0) {
+    problems.push({ name: 'dmodel', value: String(D), expected: `a d_model that h = ${hN} divides (with h back to its default ${DEFAULT_HEADS}, d_model goes back to its default too)` });
+  }
+  return problems;
+}
+
 export class AgMultiHead extends AgWidget {
   static title = 'Multi-head attention';
   static styles = ['styles/heatmap.css', 'styles/content-to-weights.css', 'styles/multi-head.css'];
@@ -43,6 +66,7 @@ export class AgMultiHead extends AgWidget {
       head: number({ min: 1, max: 12, integer: true, default: 1 }),
       query: number({ min: 1, max: MAX_WORDS, integer: true, default: 4 }),
     },
+    check: (state) => [...unreadableWords(state.words), ...headsProblems(Number(state.dmodel), state.heads)],
   });
 
   #ui = null;

@@ -19,6 +19,8 @@ import { choice, defineState, number, vector } from '../widget/state.js';
 
 const MAX_N = 16;
 const MAX_ABS = 1000;
+const DEFAULT_A = [1, 2, -1, 0.5, 3, -2, 1.5, 4, -0.5, 2, 1, -3];
+const DEFAULT_B = [2, 0.5, 3, -4, 1, 1, -2, 0.25, 4, -1, 2, 0.5];
 /** Vector lengths timed by the speed test. */
 export const SPEED_SIZES = [64, 1024, 16384];
 const VARIANTS = ['simd128', 'scalar'];
@@ -37,17 +39,30 @@ const STEP_TEXT = {
 };
 const STEP_LABEL = { 'multiply-add': 'multiply, accumulate', fold: 'fold the accumulators', 'swap-add': 'swap halves and add', 'lane-sum': 'horizontal sum', block: 'block of four', merge: 'combine partial sums', total: 'result' };
 
+/**
+ * a and b need the same length (a dot product); each fits its own
+ * declaration (1 to MAX_N numbers) but a link can give two lengths. b goes
+ * back to its default, and a too when its length is not the default b's.
+ */
+export function lengthProblems(a, b) {
+  if (a.length === b.length) return [];
+  const problems = [{ name: 'b', value: b.join(','), expected: `as many numbers as a (${a.length})` }];
+  if (a.length !== DEFAULT_B.length) problems.push({ name: 'a', value: a.join(','), expected: `as many numbers as b (${b.length}); both go back to their defaults` });
+  return problems;
+}
+
 export class AgSimd extends AgWidget {
   static title = 'Why this is cheap on a CPU';
   static styles = ['styles/simd.css'];
   static stateDecl = defineState({
     version: 1,
     fields: {
-      a: vector({ minLength: 1, maxLength: MAX_N, min: -MAX_ABS, max: MAX_ABS, default: [1, 2, -1, 0.5, 3, -2, 1.5, 4, -0.5, 2, 1, -3] }),
-      b: vector({ minLength: 1, maxLength: MAX_N, min: -MAX_ABS, max: MAX_ABS, default: [2, 0.5, 3, -4, 1, 1, -2, 0.25, 4, -1, 2, 0.5] }),
+      a: vector({ minLength: 1, maxLength: MAX_N, min: -MAX_ABS, max: MAX_ABS, default: DEFAULT_A }),
+      b: vector({ minLength: 1, maxLength: MAX_N, min: -MAX_ABS, max: MAX_ABS, default: DEFAULT_B }),
       variant: choice({ values: VARIANTS, default: 'simd128' }),
       step: number({ min: 0, max: 99, integer: true, default: 0 }),
     },
+    check: (state) => lengthProblems(state.a, state.b),
   });
 
   #ui = null;

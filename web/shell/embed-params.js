@@ -4,7 +4,8 @@
 // Nothing here is trusted: a tag must be a defined <ag-...> widget, a chapter
 // id must be in the tour, `id` is a short plain name. Anything that does not
 // fit becomes a problem (shown as text) and the page falls back to the worked
-// example, or to the named widget's defaults. The state text itself is
+// example, or to the named widget's defaults. A name given twice is a
+// problem too (the first is used). The state text itself is
 // checked by the widget's own codec (web/widget/state.js).
 
 /** The widget shown when the address names none that exists. */
@@ -27,6 +28,10 @@ const isWidgetTag = (tag) => {
  */
 export function readEmbedParams(params, chapters) {
   const problems = [];
+  // Each name once: a repeated one is reported, and the first is used.
+  for (const name of ['w', 'ch', 's', 'id']) {
+    for (const extra of params.getAll(name).slice(1)) problems.push({ name, value: extra, expected: `one ${name}= only (the address gives more than one; the first is used)` });
+  }
   const w = params.get('w');
   const ch = params.get('ch');
   const s = params.get('s');

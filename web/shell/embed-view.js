@@ -54,3 +54,32 @@ export function updateFullPageLink(link, { chapter, stateText }) {
   }
   link.href = url.href;
 }
+
+/**
+ * Opens the full page in a new tab from a click on `link`. A frame without
+ * allow-popups in its sandbox cannot open tabs (window.open gives null):
+ * then `note` shows the address as text to copy, instead of nothing.
+ */
+export function openFullPageOnClick(link, note) {
+  link.addEventListener('click', (event) => {
+    event.preventDefault();
+    const tab = window.open(link.href, '_blank');
+    if (tab) {
+      tab.opener = null; // as rel="noopener"
+      return;
+    }
+    // Added after any problems of the address already listed, once.
+    note.querySelector('[data-role="no-tabs"]')?.remove();
+    note.append(
+      h(
+        'p',
+        { dataset: { role: 'no-tabs' } },
+        h('strong', {}, 'This frame may not open new tabs;'),
+        ' the full page is at ',
+        h('code', { class: 'embed-address', dataset: { role: 'full-page-address' } }, link.href),
+        ' (select the address to copy it).',
+      ),
+    );
+    note.hidden = false;
+  });
+}

@@ -8,6 +8,10 @@
 //   form); the `state` and `stateText` properties read and write it; every
 //   change fires `ag-statechange` (bubbles, composed) with { state, text }.
 //   Bad values are ignored with a visible note. A widget never writes the URL.
+// - Attributes set together (in one task, as the parser does) are read
+//   together, whatever their order: first `state`, then each field's own
+//   attribute over it; the note lists every problem of those attributes until
+//   the learner's next change.
 // - Lazy start: nothing heavy until the element comes near the viewport
 //   (IntersectionObserver with a margin); then build(), load the engine, render.
 // - Every number shown goes through show(), which keeps the exact value in
@@ -24,7 +28,7 @@ import { csvBlob, download, exportControl, jsonBlob, pngBlob, svgBlob } from './
 import { formatNumber } from './format.js';
 import { ensureKatexFonts, KATEX_CSS } from './math.js';
 import { predictBlock } from './predict.js';
-import { checkValue, copyValue, decodeState, defaultState, encodeState, readValue } from './state.js';
+import { checkState, checkValue, copyValue, decodeState, defaultState, encodeState, readValue } from './state.js';
 
 /** How far outside the viewport a widget starts (CSS margin syntax). */
 export const START_MARGIN = '400px 0px';
@@ -51,6 +55,11 @@ export class AgWidget extends HTMLElement {
   #parts = null;
   #shown = new Map(); // name -> last value shown (for exports)
   #problems = [];
+  #where = 'link';
+  /** Attributes changed in the current task: { base: the state before them, names }. */
+  #batch = null;
+  /** Problems of attributes, kept (and shown) until the next change made in the widget. */
+  #attributeProblems = [];
 
   constructor() {
     super();
@@ -70,13 +79,15 @@ export class AgWidget extends HTMLElement {
     const next = defaultState(this.constructor.stateDecl);
     const problems = [];
     for (const [name, spec] of Object.entries(this.constructor.stateDecl.fields)) {
-      if (value == null || !(name in value)) continue;
+      if (value == null || !Object.hasOwn(Object(value), name)) continue;
       const error = checkValue(spec, value[name]);
       if (error) problems.push({ name, value: safeText(value[name]), expected: error });
       else next[name] = copyValue(value[name]);
     }
-    this.showProblems(problems, 'value');
-    this.#commit(next, 'property');
+    const checked = checkState(this.constructor.stateDecl, next);
+    this.#attributeProblems = [];
+    this.showProblems([...problems, ...checked.problems], 'value');
+    this.#commit(checked.state, 'property');
   }
 
   /** The state in its versioned text form, e.g. "v=1&a=3,4&b=4,3". */
@@ -86,6 +97,7 @@ export class AgWidget extends HTMLElement {
 
   set stateText(text) {
     const { state, problems } = decodeState(this.constructor.stateDecl, String(text));
+    this.#attributeProblems = [];
     this.showProblems(problems, 'link');
     this.#commit(state, 'text');
   }
@@ -93,6 +105,7 @@ export class AgWidget extends HTMLElement {
   /** Reads state from URL parameters (the page shell uses this). @returns the problems found */
   applyParams(params) {
     const { state, problems } = decodeState(this.constructor.stateDecl, params);
+    this.#attributeProblems = [];
     this.showProblems(problems, 'link');
     this.#commit(state, 'text');
     return problems;
@@ -110,17 +123,49 @@ export class AgWidget extends HTMLElement {
 
   attributeChangedCallback(name, _old, text) {
     if (text === null) return;
-    if (name === 'state') {
-      this.stateText = text;
-      return;
+    if (!this.#batch) {
+      // The attributes set in this task (the parser sets all of an element's
+      // at once) are read together when each arrives, so their order does not matter.
+      this.#batch = { base: copyValue(this.#state), names: new Set() };
+      queueMicrotask(() => {
+        this.#batch = null;
+      });
     }
-    const spec = this.constructor.stateDecl.fields[name];
-    const read = readValue(spec, text);
-    if (read.error) {
-      this.showProblems([{ name, value: text, expected: read.error }], 'attribute');
-      return;
+    this.#batch.names.add(name);
+    this.#readAttributes();
+  }
+
+  /**
+   * Reads the attributes changed in this task over the state they found:
+   * first `state` (the whole text form), then each field's own attribute,
+   * which overrides that field; then the declaration's cross-field check.
+   */
+  #readAttributes() {
+    const decl = this.constructor.stateDecl;
+    const { base, names } = this.#batch;
+    let next = copyValue(base);
+    const problems = [];
+    const stateText = names.has('state') ? this.getAttribute('state') : null;
+    if (stateText !== null) {
+      const decoded = decodeState(decl, stateText);
+      next = decoded.state;
+      problems.push(...decoded.problems);
     }
-    this.#commit({ ...this.#state, [name]: read.value }, 'attribute');
+    for (const [name, spec] of Object.entries(decl.fields)) {
+      const text = names.has(name) ? this.getAttribute(name) : null;
+      if (text === null) continue;
+      const read = readValue(spec, text);
+      if (read.error) problems.push({ name, value: text, expected: read.error });
+      else next[name] = read.value;
+    }
+    const checked = checkState(decl, next);
+    problems.push(...checked.problems);
+    // Problems of earlier attributes stay listed, unless this task set that attribute again.
+    const earlier = this.#attributeProblems.filter((p) => !names.has(p.name) && !(stateText !== null && p.source === 'state'));
+    const now = problems.map((p) => ({ ...p, source: stateText !== null && !names.has(p.name) ? 'state' : p.name }));
+    this.#attributeProblems = [...earlier, ...now];
+    this.showProblems(this.#attributeProblems, 'attribute');
+    this.#commit(checked.state, 'attribute');
   }
 
   #commit(next, source) {
@@ -137,6 +182,7 @@ export class AgWidget extends HTMLElement {
   /** Shows what could not be used (as text, shortened), or hides the note when `problems` is empty. */
   showProblems(problems, where = 'link') {
     this.#problems = problems;
+    this.#where = where;
     if (!this.#parts) return;
     const { note } = this.#parts;
     if (!problems.length) {
@@ -148,7 +194,7 @@ export class AgWidget extends HTMLElement {
     note.replaceChildren(
       h('strong', {}, `Part of ${from} could not be used.`),
       ' These values were ignored and the defaults used instead:',
-      h('ul', {}, problems.map((p) => h('li', {}, h('code', {}, `${p.name}=${shorten(String(p.value))}`), ` \u2014 expected ${p.expected}.`))),
+      h('ul', {}, problems.map((p) => h('li', {}, h('code', {}, `${shorten(String(p.name))}=${shorten(String(p.value))}`), ` \u2014 expected ${p.expected}.`))),
     );
     note.hidden = false;
   }
@@ -162,6 +208,7 @@ export class AgWidget extends HTMLElement {
 
   clearNote() {
     this.#problems = [];
+    this.#attributeProblems = [];
     if (!this.#parts) return;
     this.#parts.note.hidden = true;
     this.#parts.note.replaceChildren();
@@ -263,7 +310,7 @@ export class AgWidget extends HTMLElement {
     const frame = h('div', { class: 'widget', part: 'widget' }, note, error, body, toolbar, live);
     this.shadowRoot.replaceChildren(...sheets, frame);
     this.#parts = { note, error, body, computedBy, live, frame };
-    if (this.#problems.length) this.showProblems(this.#problems);
+    if (this.#problems.length) this.showProblems(this.#problems, this.#where);
   }
 
   #showLoadError(err) {
@@ -292,8 +339,11 @@ export class AgWidget extends HTMLElement {
       this.render(this.#ag, this.state);
       this.#parts.body.classList.remove('is-stale');
     } catch (err) {
+      // Never left "loading": the figure shows older numbers (or none), and says so.
       this.note(`These inputs could not be computed: ${err.message}`);
       this.#parts.body.classList.add('is-stale');
+      this.#parts.computedBy.textContent = 'These inputs could not be computed: the numbers shown (if any) are not theirs.';
+      this.dataset.status = 'stale';
       return;
     }
     const { id, label } = describe(this.#ag);

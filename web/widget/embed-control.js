@@ -6,15 +6,28 @@
 // The snippets follow the widget's state (ag-statechange) while the control
 // is open. Their URLs are absolute, taken from where the bundle itself was
 // loaded; a page opened from disk has no URL another site could use, so the
-// control says so instead of offering snippets that would not work.
+// control says so instead of offering snippets that would not work. A page
+// may turn the snippets off with <meta name="attention-geometry-embed"
+// content="off"> (the SCORM launch page does: its URLs are inside an LMS).
+//
+// The frame's height is the widget's own (or its chapter section's), without
+// this control's open panel, plus a small margin for embed.html's link.
 import { CHAPTERS } from '../chapters.js';
 import { assetUrl, SINGLE_FILE } from './assets.js';
 import { h } from './dom.js';
 
-/** Room added to the widget's current height, for the frame's own page (link, margins). */
+/** Room added to the widget's height, for the frame's own page (the full-page link, margins). */
 const FRAME_MARGIN = 48;
-/** A chapter adds its title, intro and "things to try" above and below the widget; a first guess. */
+/** A chapter adds its title, intro and "things to try": used when the widget is not in a chapter section. */
 const CHAPTER_MARGIN = 360;
+/** The sandbox of the iframe snippet: what every part of the frame needs (links open tabs, exports download). */
+export const SNIPPET_SANDBOX = 'allow-scripts allow-same-origin allow-popups allow-popups-to-escape-sandbox allow-downloads';
+
+/** Whether the document turns the snippets off (<meta name="attention-geometry-embed" content="off">). */
+export function embedTurnedOff(doc) {
+  const meta = doc.querySelector('meta[name="attention-geometry-embed"]');
+  return Boolean(meta) && meta.getAttribute('content')?.trim().toLowerCase() === 'off';
+}
 
 /** Text made safe inside a double-quoted HTML attribute value. */
 export function escapeAttribute(text) {
@@ -44,7 +57,7 @@ export function iframeSnippet({ tag, title, stateText, chapter = null, height })
   return (
     `<iframe src="${escapeAttribute(src.href)}" title="${escapeAttribute(`Attention Geometry: ${name}`)}" ` +
     `width="100%" height="${Math.max(150, Math.ceil(height))}" style="border:0" loading="lazy" ` +
-    'sandbox="allow-scripts allow-same-origin"></iframe>'
+    `sandbox="${SNIPPET_SANDBOX}" allow="clipboard-write"></iframe>`
   );
 }
 
@@ -56,10 +69,15 @@ export function elementSnippet({ tag, stateText }) {
   );
 }
 
-/** Copies `text`; resolves true when the clipboard took it. Never throws (sandboxed frames may refuse). */
+/**
+ * Copies `text`; resolves true when the clipboard took it. Never throws, and
+ * does not call the clipboard where the frame's policy is known to block it
+ * (Chromium says so through document.featurePolicy), which would log an error.
+ */
 async function copyText(text) {
   try {
     if (!navigator.clipboard?.writeText) return false;
+    if (document.featurePolicy?.allowsFeature?.('clipboard-write') === false) return false;
     await navigator.clipboard.writeText(text);
     return true;
   } catch {
@@ -81,17 +99,19 @@ export function embedControl(widget) {
   const chapter = chapterOfTag(tag);
   const details = h('details', { class: 'embed' }, h('summary', {}, 'Embed'));
 
-  if (!servedOverHttp()) {
-    details.append(
-      h(
-        'div',
-        { class: 'embed-panel' },
-        h('p', { class: 'embed-help', dataset: { role: 'embed-unavailable' } }, SINGLE_FILE
-            ? 'This is the offline copy of the page: it has no address another page could load the widget from. Embed snippets come from the page on its web server.'
-            : 'Embed snippets need this page to be served from a web server (an http or https address). Opened from a file, it has no address another page could load the widget from.'),
-      ),
-    );
+  const unavailable = (text) => {
+    details.append(h('div', { class: 'embed-panel' }, h('p', { class: 'embed-help', dataset: { role: 'embed-unavailable' } }, text)));
     return details;
+  };
+  if (embedTurnedOff(widget.ownerDocument)) {
+    return unavailable('Embed snippets are turned off on this page: its addresses are not ones another page could load the widget from. They come from the page on its own web site.');
+  }
+  if (!servedOverHttp()) {
+    return unavailable(
+      SINGLE_FILE
+        ? 'This is the offline copy of the page: it has no address another page could load the widget from. Embed snippets come from the page on its web server.'
+        : 'Embed snippets need this page to be served from a web server (an http or https address). Opened from a file, it has no address another page could load the widget from.',
+    );
   }
 
   // role=status is a polite live region (no aria-live attribute: the widget's own announcer is the one [aria-live] node).
@@ -135,19 +155,47 @@ export function embedControl(widget) {
     choice = h('fieldset', { class: 'embed-scope' }, h('legend', {}, 'The frame shows'), radio('widget', 'this widget only'), radio('chapter', `the whole chapter \u201c${chapter.title}\u201d`));
   }
 
+  const panel = h('div', { class: 'embed-panel' }, choice, frame.node, element.node, status);
+  const summary = details.querySelector('summary');
+  // The open panel is part of the widget's height, but not of the frame's:
+  // the height the panel adds is measured once, from just before it opens
+  // (the summary's click) to just after, less the panel's own height then;
+  // later measures subtract the panel's height at that time (it grows with
+  // the status line, or when the learner resizes a text box).
+  let closedHeight = null;
+  let layoutExtra = null;
+  const height = (node) => node.getBoundingClientRect().height;
+  summary.addEventListener('click', () => {
+    if (!details.open) closedHeight = height(widget);
+  });
+  const withoutPanel = (h0) => {
+    if (layoutExtra === null) {
+      // Opened without a click (details.open set by a script): the summary line stays, the panel goes.
+      layoutExtra = closedHeight === null ? Math.max(0, height(details) - height(summary) - height(panel)) : Math.max(0, height(widget) - closedHeight - height(panel));
+    }
+    return h0 - height(panel) - layoutExtra;
+  };
+  const section = widget.closest('[data-chapter]');
+
   const update = () => {
     if (!details.open) return;
     const stateText = widget.stateText;
-    const height = widget.getBoundingClientRect().height + FRAME_MARGIN + (scope === 'chapter' ? CHAPTER_MARGIN : 0);
-    frame.area.value = iframeSnippet({ tag, title, stateText, chapter: scope === 'chapter' ? chapter : null, height });
+    const own = withoutPanel(height(widget));
+    const inChapter = scope === 'chapter';
+    const shown = inChapter ? (section ? withoutPanel(height(section)) : own + CHAPTER_MARGIN) : own;
+    frame.area.value = iframeSnippet({ tag, title, stateText, chapter: inChapter ? chapter : null, height: shown + FRAME_MARGIN });
     element.area.value = elementSnippet({ tag, stateText });
   };
   details.addEventListener('toggle', () => {
     status.textContent = '';
+    if (!details.open) {
+      closedHeight = null;
+      layoutExtra = null;
+    }
     update();
   });
   widget.addEventListener('ag-statechange', update);
 
-  details.append(h('div', { class: 'embed-panel' }, choice, frame.node, element.node, status));
+  details.append(panel);
   return details;
 }

@@ -205,16 +205,24 @@ export function copyValue(value) {
 
 /**
  * A widget's state declaration.
- * @param {{ version: number, fields: Record<string, object>, migrations?: Record<number, (p: URLSearchParams) => URLSearchParams> }} o
+ * @param {{ version: number, fields: Record<string, object>, migrations?: Record<number, (p: URLSearchParams) => URLSearchParams>, check?: (state: object) => { name: string, value: string, expected: string }[] }} o
  *   migrations[n] turns the parameters of version n into those of version n + 1.
+ *   check(state), optional, finds combinations of fields that each fit their
+ *   declaration but that the widget cannot compute together (h must divide
+ *   d_model, two vectors of the same length). It returns one problem per
+ *   field to reset, named so that resetting those fields to their defaults
+ *   gives a state that passes (see checkState). The defaults must pass.
  */
-export function defineState({ version, fields, migrations = {} }) {
+export function defineState({ version, fields, migrations = {}, check = null }) {
   if (!Number.isInteger(version) || version < 1) throw new Error('state version must be an integer >= 1');
   if ('v' in fields) throw new Error('state: "v" is the version field; name the field otherwise');
   for (let v = Math.min(...Object.keys(migrations).map(Number), version); v < version; v += 1) {
     if (typeof migrations[v] !== 'function') throw new Error(`state: no migration from version ${v}`);
   }
-  return Object.freeze({ version, fields: Object.freeze({ ...fields }), migrations: Object.freeze({ ...migrations }) });
+  if (check !== null && typeof check !== 'function') throw new Error('state: check must be a function');
+  const decl = Object.freeze({ version, fields: Object.freeze({ ...fields }), migrations: Object.freeze({ ...migrations }), check });
+  if (check && check(defaultState(decl)).length) throw new Error('state: the defaults do not pass the declaration\'s own check');
+  return decl;
 }
 
 export function defaultState(decl) {
@@ -235,16 +243,57 @@ function oldestVersion(decl) {
 }
 
 /**
- * Reads a state from its text form or from URLSearchParams (only the field
- * names and `v` are looked at; other parameters are left alone).
- * A missing `v` means the oldest version the widget can read.
+ * Applies the declaration's cross-field check to `state` (a state whose
+ * fields each fit their declaration). Every field a problem names is reset
+ * to its default; should the result still fail (a check that named too few
+ * fields), the fields it names then are reset too, and, if that does not
+ * settle it, the whole state goes back to the defaults, which always pass.
+ * @returns {{ state: object, problems: { name: string, value: string, expected: string }[] }}
+ *   a new state (the input is not changed) and the first round's problems
+ */
+export function checkState(decl, state) {
+  if (!decl.check) return { state, problems: [] };
+  const problems = (decl.check(state) ?? []).filter((p) => Object.hasOwn(decl.fields, p.name));
+  if (!problems.length) return { state, problems: [] };
+  const defaults = defaultState(decl);
+  let next = copyValue(state);
+  const reset = new Set();
+  let round = problems;
+  while (round.length) {
+    const before = reset.size;
+    for (const p of round) if (Object.hasOwn(decl.fields, p.name)) reset.add(p.name);
+    if (reset.size === before) return { state: defaults, problems };
+    for (const name of reset) next[name] = copyValue(defaults[name]);
+    round = decl.check(next) ?? [];
+  }
+  return { state: next, problems };
+}
+
+/** The names of the declaration's fields, as a list ("a, b and scale"). */
+function fieldList(decl) {
+  const names = Object.keys(decl.fields);
+  return names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}` : names.join('');
+}
+
+/**
+ * Reads a state from its text form or from URLSearchParams.
+ *
+ * The text form (a string: the stateText property, the `state` attribute,
+ * embed.html's s=) holds this widget's state only, so every name in it that
+ * is neither a field nor `v` is reported, and so is a name given twice (the
+ * first is used). URLSearchParams (the page address, which carries other
+ * parameters too: ch, impl, ...) are read for the field names and `v` only;
+ * other names are left alone, a field given twice is still reported.
+ * A missing `v` means the oldest version the widget can read. The result
+ * has passed the declaration's cross-field check (checkState).
  * @returns {{ state: object, problems: { name: string, value: string, expected: string }[], fromVersion: number }}
  */
 export function decodeState(decl, input) {
   const state = defaultState(decl);
   const problems = [];
   let params;
-  if (typeof input === 'string') {
+  const isText = typeof input === 'string';
+  if (isText) {
     if (input.length > MAX_STATE_TEXT) {
       problems.push({ name: 'state', value: input, expected: `at most ${MAX_STATE_TEXT} characters` });
       return { state, problems, fromVersion: decl.version };
@@ -252,6 +301,13 @@ export function decodeState(decl, input) {
     params = new URLSearchParams(input.replace(/^[?#]/, ''));
   } else {
     params = new URLSearchParams(input);
+  }
+  const known = (name) => name === 'v' || Object.hasOwn(decl.fields, name);
+  const seen = new Set();
+  for (const [name, value] of params) {
+    if (!isText && !known(name)) continue;
+    if (seen.has(name)) problems.push({ name, value, expected: `one ${name}= only (the text gives more than one; the first is used)` });
+    seen.add(name);
   }
   let version = oldestVersion(decl);
   const v = params.get('v');
@@ -268,6 +324,15 @@ export function decodeState(decl, input) {
     params = decl.migrations[version](new URLSearchParams(params));
     version += 1;
   }
+  if (isText) {
+    // Names left after the migrations that this version does not know.
+    const reported = new Set();
+    for (const [name, value] of params) {
+      if (known(name) || reported.has(name)) continue;
+      reported.add(name);
+      problems.push({ name, value, expected: `no such name: it is not a field of this widget; its fields are ${fieldList(decl)}` });
+    }
+  }
   for (const [name, spec] of Object.entries(decl.fields)) {
     const text = params.get(name);
     if (text === null) continue;
@@ -275,7 +340,8 @@ export function decodeState(decl, input) {
     if (read.error) problems.push({ name, value: text, expected: read.error });
     else state[name] = read.value;
   }
-  return { state, problems, fromVersion };
+  const checked = checkState(decl, state);
+  return { state: checked.state, problems: [...problems, ...checked.problems], fromVersion };
 }
 
 /** Field names plus `v`: the URL parameters a state uses. */
