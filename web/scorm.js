@@ -41,7 +41,7 @@ function scrollToChapter(progress, id) {
 }
 
 function start(progress, api, say) {
-  const lms = new Lms(api, ({ call, code, message }) => say(`Progress may not be fully reported: the LMS refused ${call} (error ${code}${message ? `: ${message}` : ''}).`));
+  const lms = new Lms(api, ({ call, detail }) => say(`Progress may not be fully reported: the LMS refused ${call} (${detail}).`));
   if (!lms.initialize()) {
     say('Progress is not being reported: the LMS did not start the attempt.');
     return;

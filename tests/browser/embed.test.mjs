@@ -334,6 +334,119 @@ describe('states that do not fit together, names that are not fields, attributes
     await opened.context.close();
   });
 
+  test('attributes changed later: `state` set after a field attribute does not override it; a replaced or removed bad attribute leaves the note; a removed field attribute gives the `state` value or the default', async () => {
+    pages['/attributes-later.html'] = {
+      body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Attributes set later</title>
+<script type="module" src="${new URL('widgets.js', env.server.url).href}"></script></head><body>
+<ag-two-definitions id="late" a="1,1"></ag-two-definitions>
+<ag-two-definitions id="bad" a="nine" b="x"></ag-two-definitions>
+<ag-two-definitions id="gone" state="v=1&amp;a=5,5&amp;b=2,2" a="1,1"></ag-two-definitions>
+<ag-two-definitions id="plain" a="1,1" b="2,2"></ag-two-definitions>
+</body></html>`,
+    };
+    const opened = await openUrl(env, `${host.url}attributes-later.html`);
+    const { page } = opened;
+    await page.waitForFunction(() => customElements.get('ag-two-definitions'));
+    const state = (id) => page.locator(id).evaluate((el) => el.state);
+
+    // The state attribute set after a field attribute: the field attribute still wins for its field.
+    await page.locator('#late').evaluate((el) => el.setAttribute('state', 'v=1&a=5,5&b=2,2'));
+    expect(await state('#late')).toEqual({ a: [1, 1], b: [2, 2] });
+    await page.locator('#late').evaluate((el) => el.setAttribute('state', 'v=1&a=6,6&b=-2,-2'));
+    expect(await state('#late')).toEqual({ a: [1, 1], b: [-2, -2] });
+
+    // Two rejected attributes: replacing one with a good value drops its entry, removing the other empties the note.
+    const bad = await noteOf(page.locator('#bad'));
+    expect(bad).toContain('a=nine');
+    expect(bad).toContain('b=x');
+    await page.locator('#bad').evaluate((el) => el.setAttribute('a', '2,2'));
+    const replaced = await noteOf(page.locator('#bad'));
+    expect(replaced).not.toContain('a=nine');
+    expect(replaced).toContain('b=x');
+    expect(await state('#bad')).toEqual({ a: [2, 2], b: [4, 3] });
+    await page.locator('#bad').evaluate((el) => el.removeAttribute('b'));
+    expect(await noteOf(page.locator('#bad'))).toBe('');
+    expect(await state('#bad')).toEqual({ a: [2, 2], b: [4, 3] });
+
+    // Removing a field attribute: the state attribute's value, then (state removed too) the default.
+    expect(await state('#gone')).toEqual({ a: [1, 1], b: [2, 2] });
+    await page.locator('#gone').evaluate((el) => el.removeAttribute('a'));
+    expect(await state('#gone')).toEqual({ a: [5, 5], b: [2, 2] });
+    await page.locator('#gone').evaluate((el) => el.removeAttribute('state'));
+    expect(await state('#gone')).toEqual({ a: [3, 4], b: [4, 3] });
+    // Without a state attribute: the default, the other attribute kept.
+    await page.locator('#plain').evaluate((el) => el.removeAttribute('a'));
+    expect(await state('#plain')).toEqual({ a: [3, 4], b: [2, 2] });
+    await expectHostClean(opened);
+    await opened.context.close();
+  });
+
+  test('sizes and indices that must agree: head past h, query past the last word, weights not one per value; each reset to its default with a note', async () => {
+    pages['/cross-field.html'] = {
+      body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Cross-field attributes</title>
+<script type="module" src="${new URL('widgets.js', env.server.url).href}"></script></head><body>
+<ag-multi-head id="head" heads="2" head="5"></ag-multi-head>
+<ag-multi-head id="mq" query="6"></ag-multi-head>
+<ag-content-to-weights id="cq" query="6"></ag-content-to-weights>
+<ag-weights-explain id="eq"></ag-weights-explain>
+<ag-value-mix id="v3" values="1,1;2,2;3,3" alpha="0.5,0.5"></ag-value-mix>
+<ag-value-mix id="v4" values="1,1;2,2;3,3;4,4" alpha="0.5,0.5"></ag-value-mix>
+<ag-convex-hull id="h3" values="1,1;2,2;3,3" alpha="0.5,0.5"></ag-convex-hull>
+</body></html>`,
+    };
+    const opened = await openUrl(env, `${host.url}cross-field.html`);
+    const { page } = opened;
+    await page.waitForFunction(() => ['ag-multi-head', 'ag-content-to-weights', 'ag-weights-explain', 'ag-value-mix', 'ag-convex-hull'].every((t) => customElements.get(t)));
+    const state = (id) => page.locator(id).evaluate((el) => el.state);
+
+    expect(await noteOf(page.locator('#head'))).toMatch(/head=5 \u2014 expected a head from 1 to h = 2/);
+    expect(await state('#head')).toMatchObject({ heads: 2, head: 1 });
+    // The default sentences: five words in multi-head and content-to-weights.
+    expect(await noteOf(page.locator('#mq'))).toMatch(/query=6 \u2014 expected a word of the sentence, from 1 to 5/);
+    expect((await state('#mq')).query).toBe(4);
+    expect(await noteOf(page.locator('#cq'))).toMatch(/query=6 \u2014 expected a word of the sentence, from 1 to 5/);
+    expect((await state('#cq')).query).toBe(2);
+    // The explain widget's default sentence has six words: five words given, then query 6.
+    const explained = await page.locator('#eq').evaluate((el) => {
+      const words = el.state.words.slice(0, 5);
+      el.setAttribute('words', words.join(','));
+      el.setAttribute('query', '6');
+      return { words, state: el.state };
+    });
+    expect(explained.state.words).toEqual(explained.words);
+    expect(explained.state.query).toBe(4);
+    expect(await noteOf(page.locator('#eq'))).toMatch(/query=6 \u2014 expected a word of the sentence, from 1 to 5/);
+
+    // Two weights for three values: the weights go back to their default, the values stay.
+    expect(await noteOf(page.locator('#v3'))).toMatch(/alpha=0\.5,0\.5 \u2014 expected 3 weights, one per value/);
+    expect(await state('#v3')).toEqual({ values: [[1, 1], [2, 2], [3, 3]], alpha: [0.5, 0.3, 0.2] });
+    expect(await noteOf(page.locator('#h3'))).toMatch(/alpha=0\.5,0\.5 \u2014 expected 3 weights, one per value/);
+    expect(await state('#h3')).toEqual({ values: [[1, 1], [2, 2], [3, 3]], alpha: [0.2, 0.3, 0.5] });
+    // Four values: the default weights (three) do not fit either, so the values go back too, and both are named.
+    const v4 = await noteOf(page.locator('#v4'));
+    expect(v4).toMatch(/alpha=0\.5,0\.5 \u2014 expected 4 weights, one per value/);
+    expect(v4).toContain('values=1,1;2,2;3,3;4,4');
+    expect((await state('#v4')).alpha).toEqual([0.5, 0.3, 0.2]);
+    expect((await state('#v4')).values).toHaveLength(3);
+    await expectHostClean(opened);
+    await opened.context.close();
+  });
+
+  test('orthogonality with every vector zero: nothing drawn from undefined numbers, no console error; angles "not defined"', async () => {
+    const s = 'v=1&q=0,0&k1=0,0&k2=0,0&k3=0,0';
+    const opened = await openPage(env, `embed.html?w=ag-orthogonality&s=${encodeURIComponent(s)}&agtest=1`);
+    const { page } = opened;
+    await waitReady(page, 'ag-orthogonality');
+    const widget = page.locator('ag-orthogonality');
+    expect(await widget.evaluate((el) => el.stateText)).toBe(s);
+    const cosines = await widget.evaluate((el) => [...el.shadowRoot.querySelectorAll('[data-role="cosine"]')].map((c) => c.textContent));
+    expect(cosines).toEqual(['not defined', 'not defined', 'not defined']);
+    const paths = await widget.evaluate((el) => [...el.shadowRoot.querySelectorAll('svg path, svg line')].map((n) => `${n.getAttribute('d') ?? ''} ${n.getAttribute('x2') ?? ''}`));
+    for (const text of paths) expect(text).not.toMatch(/undefined|NaN/);
+    await expectClean(opened);
+    await opened.context.close();
+  });
+
   test('embed.html: s= of another widget, and a repeated w= or s=, are reported', async () => {
     const opened = await openPage(env, `embed.html?w=${WORKED}&w=ag-two-definitions&s=${encodeURIComponent('v=1&a=3,4')}&s=x&agtest=1`);
     const { page } = opened;

@@ -138,7 +138,7 @@ describe('part 2, chapter 1: values do the work', () => {
     await opened.context.close();
   });
 
-  test('a URL with T = 8, and one whose weights are fewer than its values (missing weights are 0)', async () => {
+  test('a URL with T = 8, and one whose weights are fewer than its values (the weights go back to their default, with a note)', async () => {
     const V8 = [[1, 0], [0, 1], [-1, 0], [0, -1], [2, 2], [-2, 2], [-2, -2], [2, -2]];
     const a8 = [0.1, 0.2, 0.05, 0.15, 0.1, 0.1, 0.25, 0.05];
     const text = `?ch=${CH}&v=1&values=${V8.map((r) => r.join(',')).join(';')}&alpha=${a8.join(',')}`;
@@ -150,7 +150,9 @@ describe('part 2, chapter 1: values do the work', () => {
     await opened.context.close();
 
     const short = await openChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&values=1,0;0,1;1,1&alpha=0,1` });
-    expectMatches(await readNumbers(short.page, TAG), [0, 1, 0], [[1, 0], [0, 1], [1, 1]]);
+    expectMatches(await readNumbers(short.page, TAG), [0.5, 0.3, 0.2], [[1, 0], [0, 1], [1, 1]]);
+    const note = await short.page.locator(TAG).evaluate((el) => (el.shadowRoot.querySelector('.note').hidden ? '' : el.shadowRoot.querySelector('.note').textContent));
+    expect(note).toMatch(/alpha=0,1 \u2014 expected 3 weights, one per value/);
     await expectClean(short);
     await short.context.close();
   });

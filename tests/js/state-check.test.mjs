@@ -66,6 +66,28 @@ describe('cross-field check', () => {
     expect(fixed.state).toEqual({ a: [5, 6], b: [3, 4] });
   });
 
+  test('an index past the end of its list (the chapters\u2019 query and words): the index goes back, and the list too when the default index does not fit it', () => {
+    const indexed = defineState({
+      version: 1,
+      fields: {
+        list: vector({ minLength: 2, maxLength: 6, min: 0, max: 9, default: [1, 2, 3, 4, 5] }),
+        at: number({ min: 1, max: 6, integer: true, default: 4 }),
+      },
+      check: (s) => {
+        if (s.at <= s.list.length) return [];
+        const out = [{ name: 'at', value: String(s.at), expected: `from 1 to ${s.list.length}` }];
+        if (4 > s.list.length) out.push({ name: 'list', value: s.list.join(','), expected: 'at least 4 numbers' });
+        return out;
+      },
+    });
+    const kept = decodeState(indexed, 'v=1&list=1,1,1,1,1&at=6');
+    expect(kept.state).toEqual({ list: [1, 1, 1, 1, 1], at: 4 });
+    expect(kept.problems).toEqual([{ name: 'at', value: '6', expected: 'from 1 to 5' }]);
+    const both = decodeState(indexed, 'v=1&list=7,7,7&at=5');
+    expect(both.state).toEqual({ list: [1, 2, 3, 4, 5], at: 4 });
+    expect(both.problems.map((p) => p.name)).toEqual(['at', 'list']);
+  });
+
   test('checkState leaves its input alone', () => {
     const input = { d: '12', h: 5, note: 1 };
     const { state } = checkState(divides, input);

@@ -16,7 +16,7 @@ import { heatmap } from '../widget/heatmap.js';
 import { texElement } from '../widget/math.js';
 import { arrowMarker, draggablePoint, plane } from '../widget/plot.js';
 import { choice, defineState, matrix, number, vector } from '../widget/state.js';
-import { MAX_CODE, MAX_WORDS, MIN_WORDS, matrixTable, packSentence, parseSentence, rowsOf, shapeText, unpackSentence, wordVector } from './sentence.js';
+import { MAX_CODE, MAX_WORDS, MIN_WORDS, matrixTable, packSentence, parseSentence, rowsOf, shapeText, unpackSentence, wordVector, queryProblems, unreadableWords } from './sentence.js';
 
 const D_MODEL = 4;
 const D_K = 2;
@@ -42,10 +42,6 @@ const STEPS = [
 
 const fmt = (x) => formatNumber(x, 3);
 
-/** A sentence state whose numbers are not all words (a hand-made link): a problem for the field `words`. */
-const unreadableWords = (words) =>
-  unpackSentence(words).some((w) => w === '') ? [{ name: 'words', value: words.join(','), expected: 'one number per word, each a word of letters a\u2013z packed as the page writes it' }] : [];
-
 export class AgContentToWeights extends AgWidget {
   static title = 'From content to weights';
   static styles = ['styles/heatmap.css', 'styles/content-to-weights.css'];
@@ -60,7 +56,7 @@ export class AgContentToWeights extends AgWidget {
       step: number({ min: 1, max: STEPS.length, integer: true, default: 5 }),
       query: number({ min: 1, max: MAX_WORDS, integer: true, default: 2 }),
     },
-    check: (state) => unreadableWords(state.words),
+    check: (state) => [...unreadableWords(state.words), ...queryProblems(state.words, state.query, 2)],
   });
 
   #ui = null;

@@ -15,6 +15,7 @@ import { formatNumber } from '../widget/format.js';
 import { texElement } from '../widget/math.js';
 import { draggablePoint, plane } from '../widget/plot.js';
 import { defineState, matrix, vector } from '../widget/state.js';
+import { weightProblems } from './values.js';
 
 const EXTENT = 6;
 const T_MIN = 2;
@@ -44,6 +45,7 @@ const pair = ([x, y]) => `(${fmt(x)}, ${fmt(y)})`;
 const round2 = (x) => Number((Math.round(x / A_STEP) * A_STEP).toFixed(2));
 const alphaText = (alpha) => `(${alpha.map(fmt).join(', ')})`;
 
+/** alpha fitted to T entries (when T changes: a new value gets weight 0, a removed one takes its weight away). */
 export function fitWeights(alpha, T) {
   return Array.from({ length: T }, (_, j) => alpha[j] ?? 0);
 }
@@ -96,6 +98,7 @@ export class AgConvexHull extends AgWidget {
       values: matrix({ minRows: T_MIN, maxRows: T_MAX, cols: 2, min: -EXTENT, max: EXTENT, default: SPOTS.slice(0, 3) }),
       alpha: vector({ minLength: T_MIN, maxLength: T_MAX, min: A_MIN, max: A_MAX, default: [0.2, 0.3, 0.5] }),
     },
+    check: (state) => weightProblems(state.values, state.alpha, [0.2, 0.3, 0.5]),
   });
 
   #ui = null;

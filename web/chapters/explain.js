@@ -17,17 +17,13 @@ import { formatNumber } from '../widget/format.js';
 import { heatmap } from '../widget/heatmap.js';
 import { texElement } from '../widget/math.js';
 import { choice, defineState, number, vector } from '../widget/state.js';
-import { MAX_CODE, MAX_WORDS, MIN_WORDS, ablationEffects, classify, packSentence, parseSentence, rowsOf, runStack, stackEmbed, stackWeights, unpackSentence } from './sentence.js';
+import { MAX_CODE, MAX_WORDS, MIN_WORDS, ablationEffects, classify, packSentence, parseSentence, rowsOf, runStack, stackEmbed, stackWeights, unpackSentence, queryProblems, unreadableWords } from './sentence.js';
 
 const DEFAULT_WORDS = ['the', 'old', 'cat', 'sat', 'on', 'mats'];
 /** Scale of the random layer weights (drawn standard normal). */
 export const GAIN = 0.7;
 const VERDICT = { 'large-little': 'large weight, small change', 'small-much': 'small weight, large change' };
 const fmt = (x) => formatNumber(x, 3);
-
-/** A sentence state whose numbers are not all words (a hand-made link): a problem for the field `words`. */
-const unreadableWords = (words) =>
-  unpackSentence(words).some((w) => w === '') ? [{ name: 'words', value: words.join(','), expected: 'one number per word, each a word of letters a\u2013z packed as the page writes it' }] : [];
 
 export class AgWeightsExplain extends AgWidget {
   static title = 'What weights do and do not explain';
@@ -40,7 +36,7 @@ export class AgWeightsExplain extends AgWidget {
       layer: choice({ values: ['1', '2'], default: '2' }),
       query: number({ min: 1, max: MAX_WORDS, integer: true, default: 4 }),
     },
-    check: (state) => unreadableWords(state.words),
+    check: (state) => [...unreadableWords(state.words), ...queryProblems(state.words, state.query, 4)],
   });
 
   #ui = null;

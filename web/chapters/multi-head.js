@@ -17,7 +17,7 @@ import { h } from '../widget/dom.js';
 import { heatmap } from '../widget/heatmap.js';
 import { texElement } from '../widget/math.js';
 import { choice, defineState, number, vector } from '../widget/state.js';
-import { MAX_CODE, MAX_WORDS, MIN_WORDS, POSITIONS, matrixTable, packSentence, parseSentence, rowsOf, shapeText, unpackSentence, wordVector } from './sentence.js';
+import { MAX_CODE, MAX_WORDS, MIN_WORDS, POSITIONS, matrixTable, packSentence, parseSentence, rowsOf, shapeText, unpackSentence, wordVector, queryProblems, unreadableWords } from './sentence.js';
 
 const D_MODELS = ['4', '6', '8', '12'];
 const DEFAULT_WORDS = ['the', 'cat', 'saw', 'the', 'dog'];
@@ -29,10 +29,6 @@ const A_POS = 5;
 const A_SAME = 4;
 const COS30 = 0.866;
 const SIN30 = 0.5;
-
-/** A sentence state whose numbers are not all words (a hand-made link): a problem for the field `words`. */
-const unreadableWords = (words) =>
-  unpackSentence(words).some((w) => w === '') ? [{ name: 'words', value: words.join(','), expected: 'one number per word, each a word of letters a\u2013z packed as the page writes it' }] : [];
 
 /** Default number of heads (the declaration's). */
 const DEFAULT_HEADS = 3;
@@ -53,6 +49,16 @@ export function headsProblems(D, hN) {
   return problems;
 }
 
+/**
+ * The head shown (1-based) must be one of the h heads: head = 5 with h = 2
+ * names no head. h is read as the widget computes it (the default when the
+ * heads problem above resets it).
+ */
+export function headProblems(D, hN, head) {
+  const heads = D % hN === 0 ? hN : DEFAULT_HEADS;
+  return head <= heads ? [] : [{ name: 'head', value: String(head), expected: `a head from 1 to h = ${heads}` }];
+}
+
 export class AgMultiHead extends AgWidget {
   static title = 'Multi-head attention';
   static styles = ['styles/heatmap.css', 'styles/content-to-weights.css', 'styles/multi-head.css'];
@@ -66,7 +72,12 @@ export class AgMultiHead extends AgWidget {
       head: number({ min: 1, max: 12, integer: true, default: 1 }),
       query: number({ min: 1, max: MAX_WORDS, integer: true, default: 4 }),
     },
-    check: (state) => [...unreadableWords(state.words), ...headsProblems(Number(state.dmodel), state.heads)],
+    check: (state) => [
+      ...unreadableWords(state.words),
+      ...headsProblems(Number(state.dmodel), state.heads),
+      ...headProblems(Number(state.dmodel), state.heads, state.head),
+      ...queryProblems(state.words, state.query, 4),
+    ],
   });
 
   #ui = null;

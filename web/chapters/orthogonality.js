@@ -275,6 +275,8 @@ export class AgOrthogonality extends AgWidget {
     ['q', ...KEYS].forEach((n, idx) => {
       const v = state[n];
       const l = lines[n];
+      // A zero vector has no direction: no arrow (its handle stays at the origin).
+      l.line.attr('visibility', v[0] === 0 && v[1] === 0 ? 'hidden' : 'visible');
       l.line.attr('x1', o[0]).attr('y1', o[1]).attr('x2', p.x(v[0])).attr('y2', p.y(v[1]));
       const len = Math.hypot(...v) || 1;
       l.label.attr('x', p.x(v[0] + (0.4 * v[0]) / len) - 6).attr('y', p.y(v[1] + (0.4 * v[1]) / len) + 5);
@@ -282,11 +284,13 @@ export class AgOrthogonality extends AgWidget {
         // A right-angle mark where a key's score is exactly zero.
         const show = scores[idx - 1] === 0 && qLen > 0 && Math.hypot(...v) > 0;
         const r = 0.35;
-        const a = [(q[0] / qLen) * r, (q[1] / qLen) * r];
-        const b = [(v[0] / len) * r, (v[1] / len) * r];
-        l.corner
-          .attr('visibility', show ? 'visible' : 'hidden')
-          .attr('d', `M${p.x(a[0])},${p.y(a[1])} L${p.x(a[0] + b[0])},${p.y(a[1] + b[1])} L${p.x(b[0])},${p.y(b[1])}`);
+        l.corner.attr('visibility', show ? 'visible' : 'hidden');
+        // Its path only when shown: with q of length zero there is no direction to mark (and no path to write).
+        if (show) {
+          const a = [(q[0] / qLen) * r, (q[1] / qLen) * r];
+          const b = [(v[0] / len) * r, (v[1] / len) * r];
+          l.corner.attr('d', `M${p.x(a[0])},${p.y(a[1])} L${p.x(a[0] + b[0])},${p.y(a[1] + b[1])} L${p.x(b[0])},${p.y(b[1])}`);
+        }
       }
     });
     handleList.forEach((hd) => hd.update());

@@ -224,3 +224,22 @@ export function classify(weights, effects) {
   const bottom = Math.ceil(T / 2);
   return Array.from(weights, (_, j) => (rw[j] < top && re[j] >= bottom ? 'large-little' : rw[j] >= bottom && re[j] < top ? 'small-much' : null));
 }
+
+/** A sentence state whose numbers are not all words (a hand-made link): a problem for the field `words`. */
+export const unreadableWords = (words) =>
+  unpackSentence(words).some((w) => w === '') ? [{ name: 'words', value: words.join(','), expected: 'one number per word, each a word of letters a\u2013z packed as the page writes it' }] : [];
+
+/**
+ * The query (1-based) must be one of the sentence's words: query = 6 with 5
+ * words names no token. The query goes back to its default, and the words
+ * too when the default query is past their end as well.
+ */
+export function queryProblems(words, query, defaultQuery) {
+  const T = words.length;
+  if (query <= T) return [];
+  const problems = [{ name: 'query', value: String(query), expected: `a word of the sentence, from 1 to ${T} (it has ${T} words)` }];
+  if (defaultQuery > T) {
+    problems.push({ name: 'words', value: words.join(','), expected: `at least ${defaultQuery} words (with the query back to its default ${defaultQuery}, the words go back to their default too)` });
+  }
+  return problems;
+}

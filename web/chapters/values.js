@@ -32,9 +32,25 @@ const SPOTS = [
 const fmt = (x) => formatNumber(x, 4);
 const pair = ([x, y]) => `(${fmt(x)}, ${fmt(y)})`;
 
-/** alpha fitted to T entries (a link may carry a different count: missing weights are 0). */
+/** alpha fitted to T entries (when T changes: a new value gets weight 0, a removed one takes its weight away). */
 export function fitWeights(alpha, T) {
   return Array.from({ length: T }, (_, j) => alpha[j] ?? 0);
+}
+
+/**
+ * One weight per value: alpha must have as many entries as values has rows
+ * (alpha = 0.5,0.5 with four values would leave two values unweighted). The
+ * weights go back to their default, and the values too when the default
+ * weights do not fit their count either.
+ */
+export function weightProblems(values, alpha, defaultAlpha) {
+  const T = values.length;
+  if (alpha.length === T) return [];
+  const problems = [{ name: 'alpha', value: alpha.join(','), expected: `${T} weights, one per value (values has ${T} rows)` }];
+  if (defaultAlpha.length !== T) {
+    problems.push({ name: 'values', value: values.map((r) => r.join(',')).join(';'), expected: `${defaultAlpha.length} values (with the weights back to their default, the values go back to their default too)` });
+  }
+  return problems;
 }
 
 export class AgValueMix extends AgWidget {
@@ -46,6 +62,7 @@ export class AgValueMix extends AgWidget {
       values: matrix({ minRows: T_MIN, maxRows: T_MAX, cols: 2, min: -EXTENT, max: EXTENT, default: SPOTS.slice(0, 3) }),
       alpha: vector({ minLength: T_MIN, maxLength: T_MAX, min: 0, max: 1, default: [0.5, 0.3, 0.2] }),
     },
+    check: (state) => weightProblems(state.values, state.alpha, [0.5, 0.3, 0.2]),
   });
 
   #ui = null;

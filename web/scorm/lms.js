@@ -1,7 +1,9 @@
 // The SCORM 1.2 calls, each checked: LMS functions answer with the strings
 // "true"/"false" (or a value), and LMSGetLastError says whether a call
 // failed. A failed or throwing call is reported to `onProblem` once per
-// call and element, and never stops the page.
+// call and element, and never stops the page. Each problem carries
+// `detail`, its cause in plain words for the learner's note: the LMS's own
+// error text when it gives a code, or that it gave none.
 
 const NO_ERROR = '0';
 
@@ -10,7 +12,7 @@ export class Lms {
   #onProblem;
   #reported = new Set();
 
-  /** @param {object} api the LMS's `API` object; @param {(p: { call: string, code: string, message: string }) => void} onProblem */
+  /** @param {object} api the LMS's `API` object; @param {(p: { call: string, code: string, message: string, detail: string }) => void} onProblem */
   constructor(api, onProblem = () => {}) {
     this.#api = api;
     this.#onProblem = onProblem;
@@ -32,11 +34,12 @@ export class Lms {
     }
   }
 
-  #problem(call, code, message) {
+  /** code: the LMS's error code, '' when it gave none, '?' when the call threw. */
+  #problem(call, code, message, answer = '') {
     const key = `${call}:${code}`;
     if (this.#reported.has(key)) return;
     this.#reported.add(key);
-    this.#onProblem({ call, code, message });
+    this.#onProblem({ call, code, message, detail: describeProblem(code, message, answer) });
   }
 
   /** Calls a function that answers "true"/"false"; true when it succeeded. */
@@ -51,7 +54,8 @@ export class Lms {
     const ok = String(result) === 'true';
     const error = this.#lastError();
     if (!ok || error) {
-      this.#problem(call, error?.code ?? '?', error?.message ?? `answered ${String(result)}`);
+      if (error) this.#problem(call, error.code, error.message);
+      else this.#problem(call, '', '', String(result));
       return false;
     }
     return true;
@@ -89,4 +93,11 @@ export class Lms {
   finish() {
     return this.#flag('LMSFinish', 'LMSFinish', ['']);
   }
+}
+
+/** A problem's cause in plain words, e.g. "error 351: General set failure". */
+export function describeProblem(code, message, answer = '') {
+  if (code === '?') return `the call failed${message ? `: ${message}` : ''}`;
+  if (code === '') return `the LMS answered ${answer || 'nothing'} and gave no error code`;
+  return `error ${code}${message ? `: ${message}` : ''}`;
 }

@@ -12,6 +12,8 @@
 export const DEFAULT_TAG = 'ag-worked-example';
 /** Longest w, ch or id read at all. */
 const MAX_NAME = 100;
+/** Unknown parameters listed one by one in the note (the rest are counted). */
+const MAX_UNKNOWN = 10;
 const TAG = /^ag-[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const ID = /^[A-Za-z0-9_.:-]{1,64}$/;
 
@@ -32,6 +34,12 @@ export function readEmbedParams(params, chapters) {
   for (const name of ['w', 'ch', 's', 'id']) {
     for (const extra of params.getAll(name).slice(1)) problems.push({ name, value: extra, expected: `one ${name}= only (the address gives more than one; the first is used)` });
   }
+  // Any other name is reported: a widget's fields go inside s= (agtest is the test mode, see engine.js).
+  const unknown = [...params].filter(([name]) => !['w', 'ch', 's', 'id', 'agtest'].includes(name));
+  for (const [name, value] of unknown.slice(0, MAX_UNKNOWN)) {
+    problems.push({ name: name.slice(0, MAX_NAME), value, expected: 'not a parameter of this page (it reads w, ch, s and id; a widget\u2019s own fields go inside s=)' });
+  }
+  if (unknown.length > MAX_UNKNOWN) problems.push({ name: '\u2026', value: `${unknown.length - MAX_UNKNOWN} more`, expected: 'no other parameters' });
   const w = params.get('w');
   const ch = params.get('ch');
   const s = params.get('s');

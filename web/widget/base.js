@@ -8,10 +8,11 @@
 //   form); the `state` and `stateText` properties read and write it; every
 //   change fires `ag-statechange` (bubbles, composed) with { state, text }.
 //   Bad values are ignored with a visible note. A widget never writes the URL.
-// - Attributes set together (in one task, as the parser does) are read
-//   together, whatever their order: first `state`, then each field's own
-//   attribute over it; the note lists every problem of those attributes until
-//   the learner's next change.
+// - Every attribute change re-reads all the attributes present, so their
+//   order never matters: first `state`, then each field's own attribute over
+//   it, then the cross-field check; the note lists the problems of the
+//   attributes present until the learner's next change. Removing a field's
+//   attribute gives that field the `state` attribute's value, or its default.
 // - Lazy start: nothing heavy until the element comes near the viewport
 //   (IntersectionObserver with a margin); then build(), load the engine, render.
 // - Every number shown goes through show(), which keeps the exact value in
@@ -56,10 +57,6 @@ export class AgWidget extends HTMLElement {
   #shown = new Map(); // name -> last value shown (for exports)
   #problems = [];
   #where = 'link';
-  /** Attributes changed in the current task: { base: the state before them, names }. */
-  #batch = null;
-  /** Problems of attributes, kept (and shown) until the next change made in the widget. */
-  #attributeProblems = [];
 
   constructor() {
     super();
@@ -78,14 +75,21 @@ export class AgWidget extends HTMLElement {
   set state(value) {
     const next = defaultState(this.constructor.stateDecl);
     const problems = [];
-    for (const [name, spec] of Object.entries(this.constructor.stateDecl.fields)) {
-      if (value == null || !Object.hasOwn(Object(value), name)) continue;
+    const fields = this.constructor.stateDecl.fields;
+    const isObject = value !== null && typeof value === 'object' && !Array.isArray(value);
+    if (!isObject) problems.push({ name: 'state', value: safeText(value), expected: `an object of field values (${Object.keys(fields).join(', ')})` });
+    else {
+      for (const name of Object.keys(value)) {
+        if (!Object.hasOwn(fields, name)) problems.push({ name, value: safeText(value[name]), expected: `not a field of this widget; its fields are ${Object.keys(fields).join(', ')}` });
+      }
+    }
+    for (const [name, spec] of Object.entries(fields)) {
+      if (!isObject || !Object.hasOwn(value, name)) continue;
       const error = checkValue(spec, value[name]);
       if (error) problems.push({ name, value: safeText(value[name]), expected: error });
       else next[name] = copyValue(value[name]);
     }
     const checked = checkState(this.constructor.stateDecl, next);
-    this.#attributeProblems = [];
     this.showProblems([...problems, ...checked.problems], 'value');
     this.#commit(checked.state, 'property');
   }
@@ -97,7 +101,6 @@ export class AgWidget extends HTMLElement {
 
   set stateText(text) {
     const { state, problems } = decodeState(this.constructor.stateDecl, String(text));
-    this.#attributeProblems = [];
     this.showProblems(problems, 'link');
     this.#commit(state, 'text');
   }
@@ -105,7 +108,6 @@ export class AgWidget extends HTMLElement {
   /** Reads state from URL parameters (the page shell uses this). @returns the problems found */
   applyParams(params) {
     const { state, problems } = decodeState(this.constructor.stateDecl, params);
-    this.#attributeProblems = [];
     this.showProblems(problems, 'link');
     this.#commit(state, 'text');
     return problems;
@@ -122,37 +124,36 @@ export class AgWidget extends HTMLElement {
   }
 
   attributeChangedCallback(name, _old, text) {
-    if (text === null) return;
-    if (!this.#batch) {
-      // The attributes set in this task (the parser sets all of an element's
-      // at once) are read together when each arrives, so their order does not matter.
-      this.#batch = { base: copyValue(this.#state), names: new Set() };
-      queueMicrotask(() => {
-        this.#batch = null;
-      });
-    }
-    this.#batch.names.add(name);
-    this.#readAttributes();
+    this.#readAttributes(text === null ? name : null);
   }
 
   /**
-   * Reads the attributes changed in this task over the state they found:
+   * Reads every attribute present, whatever changed and in whatever order:
    * first `state` (the whole text form), then each field's own attribute,
    * which overrides that field; then the declaration's cross-field check.
+   * Fields no attribute gives keep their value (a learner's change stays),
+   * except that the `state` attribute gives every field, and a field whose
+   * own attribute was just removed (`removed`) takes the value the
+   * remaining attributes give: the `state` attribute's, or its default.
+   * The note lists the problems of the attributes present now, so a value
+   * replaced or removed leaves the note.
    */
-  #readAttributes() {
+  #readAttributes(removed) {
     const decl = this.constructor.stateDecl;
-    const { base, names } = this.#batch;
-    let next = copyValue(base);
+    let next = copyValue(this.#state);
     const problems = [];
-    const stateText = names.has('state') ? this.getAttribute('state') : null;
+    const stateText = this.getAttribute('state');
     if (stateText !== null) {
       const decoded = decodeState(decl, stateText);
       next = decoded.state;
       problems.push(...decoded.problems);
+    } else if (removed === 'state') {
+      next = defaultState(decl);
+    } else if (removed !== null && Object.hasOwn(decl.fields, removed)) {
+      next[removed] = copyValue(decl.fields[removed].default);
     }
     for (const [name, spec] of Object.entries(decl.fields)) {
-      const text = names.has(name) ? this.getAttribute(name) : null;
+      const text = this.getAttribute(name);
       if (text === null) continue;
       const read = readValue(spec, text);
       if (read.error) problems.push({ name, value: text, expected: read.error });
@@ -160,11 +161,7 @@ export class AgWidget extends HTMLElement {
     }
     const checked = checkState(decl, next);
     problems.push(...checked.problems);
-    // Problems of earlier attributes stay listed, unless this task set that attribute again.
-    const earlier = this.#attributeProblems.filter((p) => !names.has(p.name) && !(stateText !== null && p.source === 'state'));
-    const now = problems.map((p) => ({ ...p, source: stateText !== null && !names.has(p.name) ? 'state' : p.name }));
-    this.#attributeProblems = [...earlier, ...now];
-    this.showProblems(this.#attributeProblems, 'attribute');
+    this.showProblems(problems, 'attribute');
     this.#commit(checked.state, 'attribute');
   }
 
@@ -208,7 +205,6 @@ export class AgWidget extends HTMLElement {
 
   clearNote() {
     this.#problems = [];
-    this.#attributeProblems = [];
     if (!this.#parts) return;
     this.#parts.note.hidden = true;
     this.#parts.note.replaceChildren();

@@ -173,6 +173,12 @@ export function writeValue(spec, value) {
 /** Checks a value given in JS (the `state` property): null when it fits the field. */
 export function checkValue(spec, value) {
   const plain = (x) => (typeof x === 'number' ? x : NaN);
+  // JS values must already have the field's type: a string "4" for a number
+  // field (or " on" for a choice) would pass the text check below and then be
+  // stored as it is.
+  if (spec.type === 'number' && typeof value !== 'number') return expected(spec);
+  if (spec.type === 'enum' && (typeof value !== 'string' || !spec.values.includes(value))) return expected(spec);
+  if (spec.type === 'bool' && typeof value !== 'boolean') return expected(spec);
   try {
     if (spec.type === 'vector' && !Array.isArray(value) && !(value instanceof Float32Array)) return expected(spec);
     if (spec.type === 'matrix' && !Array.isArray(value)) return expected(spec);

@@ -1,0 +1,47 @@
+// checkValue (web/widget/state.js): a value given from JS (the widget's
+// `state` property) must already have its field's type. Text that would read
+// as the right value ("4", " 2", ["4"], " random ") is refused, because the
+// value is stored as given, not as the text form would read it.
+import { describe, expect, test } from '@jest/globals';
+import { bool, checkValue, choice, matrix, number, vector } from '../../web/widget/state.js';
+
+const n = number({ min: 1, max: 8, integer: true, default: 2 });
+const e = choice({ values: ['random', 'named'], default: 'named' });
+const b = bool({ default: false });
+const v = vector({ length: 2, min: -10, max: 10, default: [1, 1] });
+const m = matrix({ rows: 2, cols: 2, min: -10, max: 10, default: [[1, 0], [0, 1]] });
+
+describe('values of the right type and range are accepted', () => {
+  test.each([
+    [n, 4],
+    [e, 'random'],
+    [b, true],
+    [v, [3, -4]],
+    [v, new Float32Array([3, -4])],
+    [m, [[1, 2], [3, 4]]],
+  ])('%#', (spec, value) => {
+    expect(checkValue(spec, value)).toBeNull();
+  });
+});
+
+describe('values of another type are refused with what the field expects', () => {
+  test.each([
+    ['a number as text', n, '4'],
+    ['a number as text with a space', n, ' 2'],
+    ['a number in an array', n, [4]],
+    ['a Number object', n, Object(4)],
+    ['a choice with spaces', e, ' random '],
+    ['a choice that is not a string', e, 4],
+    ['a boolean as 1', b, 1],
+    ['a boolean as text', b, 'true'],
+    ['a vector of text', v, ['3', '4']],
+    ['a vector with NaN', v, [3, NaN]],
+    ['a matrix of text', m, [['1', '2'], ['3', '4']]],
+    ['a number out of range', n, 9],
+    ['a fraction for a whole number', n, 2.5],
+  ])('%s', (_what, spec, value) => {
+    const error = checkValue(spec, value);
+    expect(typeof error).toBe('string');
+    expect(error.length).toBeGreaterThan(0);
+  });
+});
