@@ -79,6 +79,26 @@ export function buildCommonJs() {
 }
 
 /**
+ * esbuild options of the two browser bundles (the site's and the package's
+ * dist/widgets/): ES modules with shared chunks at the root of the output
+ * folder, so that assetUrl() finds wasm/, styles/ and vendor/ beside them.
+ */
+const BROWSER_BUNDLE = {
+  absWorkingDir: root,
+  metafile: true, // the list of bundled packages, for the third-party notices
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  target: ['es2022'],
+  chunkNames: 'chunk-[hash]',
+  minify: true,
+  sourcemap: false,
+  legalComments: 'none', // the licences are in THIRD_PARTY_NOTICES.txt beside the bundle
+  // The API reads .wasm files with node:fs only under Node; never reached in a browser.
+  external: ['node:*'],
+};
+
+/**
  * dist/widgets/: every widget (web/widgets.js) as one ES module with shared
  * chunks, the experiment worker and the one-widget page (embed.html, which the
  * widgets' embed snippet points to), and beside them the files the widgets find
@@ -88,34 +108,20 @@ export function buildCommonJs() {
 export function buildPackageWidgets() {
   const out = join(root, 'dist/widgets');
   rmSync(out, { recursive: true, force: true });
-  const entryPoints = { widgets: 'web/widgets.js', 'experiment-worker': 'web/experiment-worker.js' };
-  const withEmbed = existsSync(join(root, 'web/embed.html'));
-  if (withEmbed) entryPoints.embed = 'web/embed.js';
   const result = buildSync({
-    absWorkingDir: root,
-    metafile: true,
-    entryPoints,
+    ...BROWSER_BUNDLE,
+    entryPoints: { widgets: 'web/widgets.js', embed: 'web/embed.js', 'experiment-worker': 'web/experiment-worker.js' },
     outdir: out,
-    bundle: true,
-    splitting: true,
-    format: 'esm',
-    target: ['es2022'],
-    chunkNames: 'chunk-[hash]',
-    minify: true,
-    legalComments: 'none', // the licences are in THIRD_PARTY_NOTICES.txt (dist/ and dist/widgets/)
-    external: ['node:*'],
     logLevel: 'warning',
   });
   cpSync(join(root, 'dist/wasm'), join(out, 'wasm'), { recursive: true, filter: (f) => !f.endsWith('.mjs') });
   cpSync(join(root, 'web/styles'), join(out, 'styles'), { recursive: true });
-  if (withEmbed) {
-    cpSync(join(root, 'web/favicon.svg'), join(out, 'favicon.svg'));
-    // No index.html here: embed.html hides its "Open the full page" link.
-    const page = readFileSync(join(root, 'web/embed.html'), 'utf8');
-    const marker = '</head>';
-    if (page.split(marker).length !== 2) throw new Error('web/embed.html: expected exactly one </head>');
-    writeFileSync(join(out, 'embed.html'), page.replace(marker, `  <meta name="attention-geometry-full-page" content="off">\n${marker}`));
-  }
+  cpSync(join(root, 'web/favicon.svg'), join(out, 'favicon.svg'));
+  // No index.html here: embed.html hides its "Open the full page" link.
+  const page = readFileSync(join(root, 'web/embed.html'), 'utf8');
+  const marker = '</head>';
+  if (page.split(marker).length !== 2) throw new Error('web/embed.html: expected exactly one </head>');
+  writeFileSync(join(out, 'embed.html'), page.replace(marker, `  <meta name="attention-geometry-full-page" content="off">\n${marker}`));
   const katex = join(root, 'node_modules/katex/dist');
   mkdirSync(join(out, 'vendor/katex/fonts'), { recursive: true });
   cpSync(join(katex, 'katex.min.css'), join(out, 'vendor/katex/katex.min.css'));
@@ -208,8 +214,7 @@ export async function buildSite() {
   rmSync(site, { recursive: true, force: true });
   mkdirSync(site, { recursive: true });
   const result = await build({
-    absWorkingDir: root,
-    metafile: true, // the list of bundled packages, for the third-party notices
+    ...BROWSER_BUNDLE,
     // experiment-worker: the Monte Carlo module worker (web/widget/worker-client.js starts it).
     // embed: the one-widget page (embed.html) for iframes; scorm: the SCORM 1.2 adapter of the SCORM package.
     entryPoints: {
@@ -220,16 +225,6 @@ export async function buildSite() {
       'experiment-worker': 'web/experiment-worker.js',
     },
     outdir: site,
-    bundle: true,
-    splitting: true,
-    format: 'esm',
-    target: ['es2022'],
-    chunkNames: 'chunk-[hash]',
-    minify: true,
-    sourcemap: false,
-    legalComments: 'none', // the licences are copied as files into vendor/
-    // The API reads .wasm files with node:fs only under Node; never reached in a browser.
-    external: ['node:*'],
     logLevel: 'warning',
   });
   cpSync(join(root, 'dist/wasm'), join(site, 'wasm'), { recursive: true, filter: (f) => !f.endsWith('.mjs') });

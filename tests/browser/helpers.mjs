@@ -45,6 +45,32 @@ export async function startEnv({ extraFiles = {} } = {}) {
 }
 
 /**
+ * Records what a page must not do: console errors, page errors, dialogs
+ * (dismissed), requests to an origin outside `origins` (data:, blob: and
+ * about: aside), and CSP violations (in window.__cspViolations of each
+ * document). @returns {{ errors: string[], foreign: string[], dialogs: string[], csp: string[] }}
+ */
+async function watchPage(page, origins) {
+  const allowed = new Set(origins);
+  const problems = { errors: [], foreign: [], dialogs: [], csp: [] };
+  page.on('console', (m) => m.type() === 'error' && problems.errors.push(m.text()));
+  page.on('pageerror', (e) => problems.errors.push(String(e)));
+  page.on('dialog', (d) => {
+    problems.dialogs.push(d.message());
+    d.dismiss();
+  });
+  page.on('request', (r) => {
+    const u = new URL(r.url());
+    if (!['data:', 'blob:', 'about:'].includes(u.protocol) && !allowed.has(u.origin)) problems.foreign.push(r.url());
+  });
+  await page.addInitScript(() => {
+    window.__cspViolations = [];
+    document.addEventListener('securitypolicyviolation', (e) => window.__cspViolations.push(`${e.violatedDirective}: ${e.blockedURI}`));
+  });
+  return problems;
+}
+
+/**
  * Opens `path` (relative to the site, e.g. '?agtest=1#ch-dot-product') and
  * records console errors, page errors, dialogs, CSP violations and any request
  * that leaves the server's origin. Waits for body[data-state=<waitFor>] unless
@@ -53,22 +79,7 @@ export async function startEnv({ extraFiles = {} } = {}) {
 export async function openPage(env, path = '', { width = 1024, height = 900, waitFor = 'ready', setup, hasTouch = false } = {}) {
   const context = await env.browser.newContext({ viewport: { width, height }, hasTouch, acceptDownloads: true });
   const page = await context.newPage();
-  const problems = { errors: [], foreign: [], dialogs: [], csp: [] };
-  const origin = new URL(env.server.url).origin;
-  page.on('console', (m) => m.type() === 'error' && problems.errors.push(m.text()));
-  page.on('pageerror', (e) => problems.errors.push(String(e)));
-  page.on('dialog', (d) => {
-    problems.dialogs.push(d.message());
-    d.dismiss();
-  });
-  page.on('request', (r) => {
-    const url = new URL(r.url());
-    if (!['data:', 'blob:'].includes(url.protocol) && url.origin !== origin) problems.foreign.push(r.url());
-  });
-  await page.addInitScript(() => {
-    window.__cspViolations = [];
-    document.addEventListener('securitypolicyviolation', (e) => window.__cspViolations.push(`${e.violatedDirective}: ${e.blockedURI}`));
-  });
+  const problems = await watchPage(page, [new URL(env.server.url).origin]);
   if (setup) await setup(page);
   await page.goto(new URL(path, env.server.url).href);
   if (waitFor) {
@@ -320,22 +331,7 @@ export async function openUrl(env, url, { origins = [], width = 1024, height = 9
   const context = await env.browser.newContext({ viewport: { width, height } });
   if (permissions.length) await context.grantPermissions(permissions);
   const page = await context.newPage();
-  const allowed = new Set([new URL(env.server.url).origin, new URL(url).origin, ...origins]);
-  const problems = { errors: [], foreign: [], dialogs: [], csp: [] };
-  page.on('console', (m) => m.type() === 'error' && problems.errors.push(m.text()));
-  page.on('pageerror', (e) => problems.errors.push(String(e)));
-  page.on('dialog', (d) => {
-    problems.dialogs.push(d.message());
-    d.dismiss();
-  });
-  page.on('request', (r) => {
-    const u = new URL(r.url());
-    if (!['data:', 'blob:', 'about:'].includes(u.protocol) && !allowed.has(u.origin)) problems.foreign.push(r.url());
-  });
-  await page.addInitScript(() => {
-    window.__cspViolations = [];
-    document.addEventListener('securitypolicyviolation', (e) => window.__cspViolations.push(`${e.violatedDirective}: ${e.blockedURI}`));
-  });
+  const problems = await watchPage(page, [new URL(env.server.url).origin, new URL(url).origin, ...origins]);
   await page.goto(url);
   return { page, context, problems };
 }
