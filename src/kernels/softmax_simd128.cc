@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include "attention_impl.h"
+#include "exp_simd128.h"
 #include "kernels.h"
 #include "overflow.h"
 #include "simd.h"
@@ -44,67 +45,8 @@ inline void store_partial(float* p, int32_t n, v128_t v) {
   store(buf, v);
   for (int32_t i = 0; i < n; ++i) p[i] = buf[i];
 }
-inline v128_t as_float(v128_t bits) { return bits; }  // v128_t is untyped: names the intent
-
-// exp(x) in each lane.
-//
-// Range reduction: x = k ln2 + r with k = round(x / ln2), |r| <= ln2/2 (a hair
-// more after rounding), so exp(x) = 2^k exp(r).
-//  - k comes from the "magic bias" 1.5 * 2^23: adding it to x log2(e) leaves
-//    round-to-nearest(x log2 e) in the low mantissa bits, so k is available
-//    both as a float (t - bias) and as an integer (bits(t) - bits(bias)).
-//  - r = (x - k C1) - k C2 with ln2 = C1 + C2 split Cody-Waite style: C1 =
-//    0.693359375 has 9 significant bits, so k C1 is exact for |k| <= 2^15 and
-//    x - k C1 is exact (Sterbenz: x and k C1 are within a factor 2); only the
-//    tiny k C2 term rounds. There is no fused multiply-add in wasm SIMD here,
-//    which is why the split needs trailing zeros in C1.
-//  - exp(r) ~ 1 + r + r^2 P(r), P of degree 5 with Cephes' expf minimax
-//    coefficients (relative error of the approximation ~1e-9 on |r| <= ln2/2).
-//  - 2^k is built from integer bits. x is clamped to [-104, 89] first, so k
-//    is in [-151, 129]; 2^k is applied as 2^k1 * 2^k2 with k1 = floor(k/2),
-//    both factors normal floats, so that exp(r) 2^k1 is exact and the last
-//    multiplication rounds once: it overflows to +Infinity above ln(FLT_MAX)
-//    ~ 88.7228 and gives correctly rounded subnormals and finally 0 below
-//    ln(2^-149 / 2) ~ -103.97, with no special case in the code.
-//  - Special inputs: -Infinity clamps to -104 and gives 0; +Infinity clamps
-//    to 89 and gives +Infinity; NaN passes through the clamp (pmin/pmax keep
-//    the first operand when a comparison is false) and the arithmetic, giving
-//    NaN.
-// Measured error (tests/cpp/softmax_test.cc, every 97th float in [-104, 89]
-// against double exp): see the bound in registry.inc.
-inline v128_t exp4(v128_t x) {
-  const v128_t bias = splat(12582912.0f);  // 1.5 * 2^23
-  const v128_t bias_bits = wasm_i32x4_splat(0x4B400000);
-  const v128_t log2e = splat(1.44269504088896341f);
-  const v128_t c1 = splat(0.693359375f);
-  const v128_t c2 = splat(-2.12194440e-4f);
-  // pmax(x, lo) = x < lo ? lo : x; pmin(x, hi) = hi < x ? hi : x: both keep NaN.
-  const v128_t xc = wasm_f32x4_pmin(wasm_f32x4_pmax(x, splat(-104.0f)), splat(89.0f));
-
-  const v128_t t = wasm_f32x4_add(wasm_f32x4_mul(xc, log2e), bias);
-  const v128_t k = wasm_f32x4_sub(t, bias);
-  const v128_t ki = wasm_i32x4_sub(t, bias_bits);
-  v128_t r = wasm_f32x4_sub(xc, wasm_f32x4_mul(k, c1));
-  r = wasm_f32x4_sub(r, wasm_f32x4_mul(k, c2));
-
-  v128_t p = splat(1.9875691500e-4f);
-  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), splat(1.3981999507e-3f));
-  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), splat(8.3334519073e-3f));
-  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), splat(4.1665795894e-2f));
-  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), splat(1.6666665459e-1f));
-  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), splat(5.0000001201e-1f));
-  const v128_t r2 = wasm_f32x4_mul(r, r);
-  // (r^2 P + r) + 1: the small terms first, the 1 last, so that the one
-  // rounding that matters is the final one.
-  const v128_t er = wasm_f32x4_add(wasm_f32x4_add(wasm_f32x4_mul(r2, p), r), splat(1.0f));
-
-  const v128_t k1 = wasm_i32x4_shr(ki, 1);  // arithmetic: floor(k / 2)
-  const v128_t k2 = wasm_i32x4_sub(ki, k1);
-  const v128_t e127 = wasm_i32x4_splat(127);
-  const v128_t s1 = as_float(wasm_i32x4_shl(wasm_i32x4_add(k1, e127), 23));
-  const v128_t s2 = as_float(wasm_i32x4_shl(wasm_i32x4_add(k2, e127), 23));
-  return wasm_f32x4_mul(wasm_f32x4_mul(er, s1), s2);
-}
+using ag::simd128::as_float;
+using ag::simd128::exp4;
 
 // log2(p) in each lane for p > 0 (finite; subnormals included). Lanes with
 // p <= 0 give an unspecified finite or non-finite value: callers mask them.

@@ -48,6 +48,14 @@ inline double pairwise_bound(int64_t n, double sum_abs_terms) {
   return (2.0 * ceil_log2(n) + 1.0) * kU * sum_abs_terms;
 }
 
+// The bound of gemm_simd128.h (the simd128 matmul and matmul_nt) for one
+// C_ij: k order within blocks of 256 products, block sums added in k order:
+// |error| <= (min(K, 256) + ceil(K / 256)) * u * sum_k |A_ik B_kj|.
+inline double gemm_bound(int64_t k, double sum_abs_terms) {
+  const int64_t block = k < 256 ? k : 256;
+  return static_cast<double>(block + (k + 255) / 256) * kU * sum_abs_terms;
+}
+
 // The float64 references sum n terms one after another; their own error is at
 // most (n - 1) * 2^-53 * sum|terms|, which a comparison must allow for too
 // (it is some 2^-29 of the float32 bound at n = 4099, but it is not zero).
