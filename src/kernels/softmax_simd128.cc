@@ -132,7 +132,29 @@ float max_of(const float* z, int32_t n) {
   return ag::simd::max_lanes(m);
 }
 
-// y_i = exp(x_i - shift) for i in [0, n).
+// y_i = exp(x_i - shift) for i in [0, n), returning sum_i y_i in sum()'s
+// order (the terms are summed as they are made: one pass instead of two).
+// The padded tail lanes read -Infinity, whose exp is 0.
+float exp_shifted_sum(const float* x, int32_t n, float shift, float* y) {
+  const v128_t s = splat(shift);
+  return pairwise_blocks(0, n, [x, y, s](int32_t i0, int32_t len) {
+    return block_partials(
+        i0, len,
+        [x, y, s](int32_t i) {
+          const v128_t e = exp4(wasm_f32x4_sub(load(x + i), s));
+          store(y + i, e);
+          return e;
+        },
+        [x, y, s](int32_t i, int32_t m) {
+          const v128_t e = exp4(wasm_f32x4_sub(load_partial(x + i, m, -INFINITY), s));
+          store_partial(y + i, m, e);
+          return e;
+        });
+  });
+}
+
+// y_i = exp(x_i - shift) for i in [0, n) (the naive softmax: no sum needed
+// in the same pass).
 void exp_shifted(const float* x, int32_t n, float shift, float* y) {
   const v128_t s = splat(shift);
   int32_t i = 0;
@@ -146,6 +168,24 @@ void divide(float* y, int32_t n, float d) {
   int32_t i = 0;
   for (; i + 4 <= n; i += 4) store(y + i, wasm_f32x4_div(load(y + i), dv));
   for (; i < n; ++i) y[i] = y[i] / d;
+}
+
+// The softmax of z [n] into y (y may equal z) once m = max z is known and
+// finite.
+void softmax_with_max(const float* z, int32_t n, float m, float* y) {
+  const float total = exp_shifted_sum(z, n, m, y);  // exp(0) is exactly 1, so total >= 1
+  divide(y, n, total);                               // a division: one rounding per weight
+}
+
+// Lanes of z = base + mask that overflowed in the sense of overflow.h:
+// base not finite, z NaN or +Infinity, or z -Infinity where the mask lane is
+// not -Infinity.
+inline v128_t overflow_lanes(v128_t base, v128_t z, v128_t mask) {
+  const v128_t inf = splat(INFINITY), ninf = splat(-INFINITY);
+  const v128_t base_bad = wasm_v128_or(wasm_f32x4_eq(wasm_f32x4_abs(base), inf), wasm_f32x4_ne(base, base));
+  const v128_t z_bad = wasm_v128_or(wasm_f32x4_ne(z, z), wasm_f32x4_eq(z, inf));
+  const v128_t lost = wasm_v128_andnot(wasm_f32x4_eq(z, ninf), wasm_f32x4_eq(mask, ninf));
+  return wasm_v128_or(wasm_v128_or(base_bad, z_bad), lost);
 }
 
 }  // namespace
@@ -162,8 +202,7 @@ bool softmax_row(const float* z, int32_t n, float* y) {
     for (int32_t i = 0; i < n; ++i) y[i] = 0.0f;
     return false;
   }
-  exp_shifted(z, n, m, y);  // exp(0) is exactly 1, so the sum is >= 1
-  divide(y, n, sum(y, n));  // a division: one rounding per weight
+  softmax_with_max(z, n, m, y);
   return true;
 }
 
@@ -180,26 +219,41 @@ void ag_exp__simd128(const float* x, int32_t n, float* y) {
 int32_t ag_softmax__simd128(const float* x, const float* mask, int32_t rows, int32_t n, float temperature,
                             float* y) {
   const v128_t t = splat(temperature);
+  // x / 1 is x exactly: the division is skipped, with the same result.
+  const bool divide_x = temperature != 1.0f;
   int32_t status = 0;
   for (int32_t r = 0; r < rows; ++r) {
     const float* xr = x + static_cast<ptrdiff_t>(r) * n;
     float* yr = y + static_cast<ptrdiff_t>(r) * n;
-    // z = x / temperature + mask, built in y and softmaxed in place. A
-    // division, so that temperature 1 leaves x exactly as it is.
     const float* mr = mask != nullptr ? mask + static_cast<ptrdiff_t>(r) * n : nullptr;
+    // One pass builds z = x / temperature + mask in y (a division, so that
+    // temperature 1 leaves x exactly as it is), its maximum, and whether any
+    // entry overflowed; only then is the first such entry looked for.
+    v128_t mv = splat(-INFINITY), bad = wasm_i32x4_splat(0);
     int32_t i = 0;
     for (; i + 4 <= n; i += 4) {
-      v128_t z = wasm_f32x4_div(load(xr + i), t);
-      if (mr != nullptr) z = add(z, load(mr + i));
+      const v128_t base = divide_x ? wasm_f32x4_div(load(xr + i), t) : load(xr + i);
+      const v128_t m = mr != nullptr ? load(mr + i) : zero();
+      const v128_t z = mr != nullptr ? add(base, m) : base;
+      bad = wasm_v128_or(bad, overflow_lanes(base, z, m));
+      mv = wasm_f32x4_pmax(mv, z);
       store(yr + i, z);
     }
+    float m = ag::simd::max_lanes(mv);
+    bool any_bad = wasm_v128_any_true(bad);
     for (; i < n; ++i) {
-      float z = xr[i] / temperature;
-      if (mr != nullptr) z += mr[i];
+      const float base = xr[i] / temperature;
+      const float z = mr != nullptr ? base + mr[i] : base;
+      any_bad = any_bad || ag::overflowed(base, z, mr != nullptr && mr[i] == -INFINITY);
+      m = z > m ? z : m;
       yr[i] = z;
     }
-    if (status == 0) status = ag::first_overflow(xr, mr, n, temperature, yr, static_cast<int32_t>(r * n));
-    ag::simd128::softmax_row(yr, n, yr);
+    if (status == 0 && any_bad) status = ag::first_overflow(xr, mr, n, temperature, yr, static_cast<int32_t>(r * n));
+    if (m == -INFINITY) {
+      for (int32_t j = 0; j < n; ++j) yr[j] = 0.0f;
+    } else {
+      softmax_with_max(yr, n, m, yr);
+    }
   }
   return status;
 }
