@@ -38,18 +38,18 @@ inline v128_t as_float(v128_t bits) { return bits; }  // v128_t is untyped: name
 //    NaN.
 // Measured error (tests/cpp/softmax_test.cc, every 97th float in [-104, 89]
 // against double exp): see the bound in registry.inc.
-inline v128_t exp4(v128_t x) {
+// The shared reduction: for x already in [-104, 89], exp(r) in er and k in
+// ki (an integer per lane), with exp(x) = er 2^k and er in [0.70, 1.42].
+inline void exp4_reduce(v128_t xc, v128_t* er_out, v128_t* ki_out) {
   const v128_t bias = ag::simd::splat(12582912.0f);  // 1.5 * 2^23
   const v128_t bias_bits = wasm_i32x4_splat(0x4B400000);
   const v128_t log2e = ag::simd::splat(1.44269504088896341f);
   const v128_t c1 = ag::simd::splat(0.693359375f);
   const v128_t c2 = ag::simd::splat(-2.12194440e-4f);
-  // pmax(x, lo) = x < lo ? lo : x; pmin(x, hi) = hi < x ? hi : x: both keep NaN.
-  const v128_t xc = wasm_f32x4_pmin(wasm_f32x4_pmax(x, ag::simd::splat(-104.0f)), ag::simd::splat(89.0f));
 
   const v128_t t = wasm_f32x4_add(wasm_f32x4_mul(xc, log2e), bias);
   const v128_t k = wasm_f32x4_sub(t, bias);
-  const v128_t ki = wasm_i32x4_sub(t, bias_bits);
+  *ki_out = wasm_i32x4_sub(t, bias_bits);
   v128_t r = wasm_f32x4_sub(xc, wasm_f32x4_mul(k, c1));
   r = wasm_f32x4_sub(r, wasm_f32x4_mul(k, c2));
 
@@ -62,14 +62,34 @@ inline v128_t exp4(v128_t x) {
   const v128_t r2 = wasm_f32x4_mul(r, r);
   // (r^2 P + r) + 1: the small terms first, the 1 last, so that the one
   // rounding that matters is the final one.
-  const v128_t er = wasm_f32x4_add(wasm_f32x4_add(wasm_f32x4_mul(r2, p), r), ag::simd::splat(1.0f));
+  *er_out = wasm_f32x4_add(wasm_f32x4_add(wasm_f32x4_mul(r2, p), r), ag::simd::splat(1.0f));
+}
 
+inline v128_t exp4(v128_t x) {
+  // pmax(x, lo) = x < lo ? lo : x; pmin(x, hi) = hi < x ? hi : x: both keep NaN.
+  const v128_t xc = wasm_f32x4_pmin(wasm_f32x4_pmax(x, ag::simd::splat(-104.0f)), ag::simd::splat(89.0f));
+  v128_t er, ki;
+  exp4_reduce(xc, &er, &ki);
   const v128_t k1 = wasm_i32x4_shr(ki, 1);  // arithmetic: floor(k / 2)
   const v128_t k2 = wasm_i32x4_sub(ki, k1);
   const v128_t e127 = wasm_i32x4_splat(127);
   const v128_t s1 = as_float(wasm_i32x4_shl(wasm_i32x4_add(k1, e127), 23));
   const v128_t s2 = as_float(wasm_i32x4_shl(wasm_i32x4_add(k2, e127), 23));
   return wasm_f32x4_mul(wasm_f32x4_mul(er, s1), s2);
+}
+
+// exp4 for lanes known to lie in [kExpNormalMin, 88]: there exp(x) is a
+// normal float, so er 2^k is exact and is formed by adding k to er's
+// exponent bits (one integer add instead of two scalings). Same reduction,
+// same polynomial, hence bit for bit exp4's result on that range (exp4's two
+// multiplications by powers of two are then exact too). Outside the range
+// the result is meaningless: callers check the range first (softmax rows
+// whose spread max - min is within 86.5, say).
+constexpr float kExpNormalMin = -86.5f;  // k = round(x log2 e) >= -125, so er 2^k >= 2^-126
+inline v128_t exp4_normal(v128_t x) {
+  v128_t er, ki;
+  exp4_reduce(x, &er, &ki);
+  return wasm_i32x4_add(er, wasm_i32x4_shl(ki, 23));
 }
 
 }  // namespace ag::simd128

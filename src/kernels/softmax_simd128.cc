@@ -134,14 +134,17 @@ float max_of(const float* z, int32_t n) {
 
 // y_i = exp(x_i - shift) for i in [0, n), returning sum_i y_i in sum()'s
 // order (the terms are summed as they are made: one pass instead of two).
-// The padded tail lanes read -Infinity, whose exp is 0.
-float exp_shifted_sum(const float* x, int32_t n, float shift, float* y) {
+// Exp4 computes whole vectors; the padded tail always goes through exp4,
+// whose -Infinity lanes give 0 (exp4_normal agrees with exp4 bit for bit
+// wherever a caller may use it, so the row's values do not depend on which).
+template <class Exp4>
+float exp_shifted_sum(const float* x, int32_t n, float shift, float* y, Exp4 exp) {
   const v128_t s = splat(shift);
-  return pairwise_blocks(0, n, [x, y, s](int32_t i0, int32_t len) {
+  return pairwise_blocks(0, n, [x, y, s, exp](int32_t i0, int32_t len) {
     return block_partials(
         i0, len,
-        [x, y, s](int32_t i) {
-          const v128_t e = exp4(wasm_f32x4_sub(load(x + i), s));
+        [x, y, s, exp](int32_t i) {
+          const v128_t e = exp(wasm_f32x4_sub(load(x + i), s));
           store(y + i, e);
           return e;
         },
@@ -170,11 +173,33 @@ void divide(float* y, int32_t n, float d) {
   for (; i < n; ++i) y[i] = y[i] / d;
 }
 
-// The softmax of z [n] into y (y may equal z) once m = max z is known and
-// finite.
-void softmax_with_max(const float* z, int32_t n, float m, float* y) {
-  const float total = exp_shifted_sum(z, n, m, y);  // exp(0) is exactly 1, so total >= 1
-  divide(y, n, total);                               // a division: one rounding per weight
+// The softmax of z [n] into y (y may equal z) once m = max z (finite) and
+// lo = min z are known. When every z_i - m is at least kExpNormalMin (it is
+// at least lo - m: rounding is monotonic), every exp is a normal float and
+// the cheaper exp4_normal gives exp4's bits.
+void softmax_with_max(const float* z, int32_t n, float m, float lo, float* y) {
+  const bool normal = lo - m >= ag::simd128::kExpNormalMin;
+  const float total = normal ? exp_shifted_sum(z, n, m, y, [](v128_t v) { return ag::simd128::exp4_normal(v); })
+                             : exp_shifted_sum(z, n, m, y, [](v128_t v) { return exp4(v); });
+  divide(y, n, total);  // exp(0) is exactly 1, so total >= 1; a division: one rounding per weight
+}
+
+// The largest and smallest of z [n].
+void max_min_of(const float* z, int32_t n, float* max_out, float* min_out) {
+  v128_t hi = splat(-INFINITY), lo = splat(INFINITY);
+  int32_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    const v128_t v = load(z + i);
+    hi = wasm_f32x4_pmax(hi, v);
+    lo = wasm_f32x4_pmin(lo, v);
+  }
+  float mx = ag::simd::max_lanes(hi), mn = -ag::simd::max_lanes(wasm_f32x4_neg(lo));
+  for (; i < n; ++i) {
+    mx = z[i] > mx ? z[i] : mx;
+    mn = z[i] < mn ? z[i] : mn;
+  }
+  *max_out = mx;
+  *min_out = mn;
 }
 
 // Lanes of z = base + mask that overflowed in the sense of overflow.h:
@@ -197,12 +222,13 @@ namespace ag::simd128 {
 // -Infinity: such a row has no visible key, and exp(-inf - (-inf)) would be
 // NaN.
 bool softmax_row(const float* z, int32_t n, float* y) {
-  const float m = max_of(z, n);
+  float m, lo;
+  max_min_of(z, n, &m, &lo);
   if (m == -INFINITY) {
     for (int32_t i = 0; i < n; ++i) y[i] = 0.0f;
     return false;
   }
-  softmax_with_max(z, n, m, y);
+  softmax_with_max(z, n, m, lo, y);
   return true;
 }
 
@@ -226,10 +252,19 @@ int32_t ag_softmax__simd128(const float* x, const float* mask, int32_t rows, int
     const float* xr = x + static_cast<ptrdiff_t>(r) * n;
     float* yr = y + static_cast<ptrdiff_t>(r) * n;
     const float* mr = mask != nullptr ? mask + static_cast<ptrdiff_t>(r) * n : nullptr;
+    if (mr == nullptr && !divide_x) {
+      // z = x, finite (the JS layer checks): nothing can overflow, and the
+      // softmax reads x directly.
+      float m, lo;
+      max_min_of(xr, n, &m, &lo);
+      softmax_with_max(xr, n, m, lo, yr);
+      continue;
+    }
     // One pass builds z = x / temperature + mask in y (a division, so that
-    // temperature 1 leaves x exactly as it is), its maximum, and whether any
-    // entry overflowed; only then is the first such entry looked for.
-    v128_t mv = splat(-INFINITY), bad = wasm_i32x4_splat(0);
+    // temperature 1 leaves x exactly as it is), its maximum and minimum, and
+    // whether any entry overflowed; only then is the first such entry looked
+    // for.
+    v128_t mv = splat(-INFINITY), lv = splat(INFINITY), bad = wasm_i32x4_splat(0);
     int32_t i = 0;
     for (; i + 4 <= n; i += 4) {
       const v128_t base = divide_x ? wasm_f32x4_div(load(xr + i), t) : load(xr + i);
@@ -237,22 +272,24 @@ int32_t ag_softmax__simd128(const float* x, const float* mask, int32_t rows, int
       const v128_t z = mr != nullptr ? add(base, m) : base;
       bad = wasm_v128_or(bad, overflow_lanes(base, z, m));
       mv = wasm_f32x4_pmax(mv, z);
+      lv = wasm_f32x4_pmin(lv, z);
       store(yr + i, z);
     }
-    float m = ag::simd::max_lanes(mv);
+    float m = ag::simd::max_lanes(mv), lo = -ag::simd::max_lanes(wasm_f32x4_neg(lv));
     bool any_bad = wasm_v128_any_true(bad);
     for (; i < n; ++i) {
       const float base = xr[i] / temperature;
       const float z = mr != nullptr ? base + mr[i] : base;
       any_bad = any_bad || ag::overflowed(base, z, mr != nullptr && mr[i] == -INFINITY);
       m = z > m ? z : m;
+      lo = z < lo ? z : lo;
       yr[i] = z;
     }
     if (status == 0 && any_bad) status = ag::first_overflow(xr, mr, n, temperature, yr, static_cast<int32_t>(r * n));
     if (m == -INFINITY) {
       for (int32_t j = 0; j < n; ++j) yr[j] = 0.0f;
     } else {
-      softmax_with_max(yr, n, m, yr);
+      softmax_with_max(yr, n, m, lo, yr);
     }
   }
   return status;
