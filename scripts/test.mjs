@@ -1,5 +1,8 @@
 // Runs every test stage in order and prints the time of each:
 //   native   GoogleTest on the native SIMDe build under ASan + UBSan (ctest)
+//   fuzz     libFuzzer on a native ASan + UBSan build (preset native-fuzz), one target
+//            per kernel family: every corpus and regression input replayed, then 10 s
+//            of fuzzing per target, new inputs to a temporary folder (scripts/fuzz.mjs)
 //   js       Jest: the JS API on both wasm builds (tests/js)
 //   browser  Jest + Playwright in Debian's Chromium: the page, its embeds, the offline
 //            file and the SCORM package (tests/browser)
@@ -22,6 +25,7 @@ const stages = {
     buildPreset('native-asan');
     return run('ctest', ['--preset', 'native-asan', '-j', '2', '--timeout', '300']);
   },
+  fuzz: () => run(process.execPath, [join(root, 'scripts/fuzz.mjs'), '--replay', '--seconds=10']),
   js: () => run(process.execPath, [jest, '--ci', 'tests/js'], jestEnv),
   // Two test files at a time: most of a browser test's time is spent waiting on the page.
   browser: () => run(process.execPath, [jest, '--ci', '--maxWorkers=2', 'tests/browser'], jestEnv),

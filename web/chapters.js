@@ -177,12 +177,28 @@ export const CHAPTERS = [
     title: 'Why this is cheap on a CPU',
     tag: 'ag-simd',
     intro:
-      'A dot product of length d is d multiplications and d \u2212 1 additions, all independent until the final sum. A 128-bit SIMD register holds four float32 numbers, so one instruction multiplies four pairs at once. Step through the dot product of a small pair as each kernel of this page computes it, then time both kernels in your own browser.',
+      'A dot product of length d is d multiplications and d \u2212 1 additions, all independent until the final sum. A 128-bit SIMD register holds four float32 numbers, so one instruction multiplies four pairs at once. Step through the dot product of a small pair as each kernel of this page computes it; then, in the kernel lab, time the simd128 and the scalar kernels on the pieces attention is made of, in your own browser.',
     after: [
       'Step through the simd128 trace: the accumulators hold four (here eight) running sums, and only at the end are the lanes added together.',
       'Switch to the scalar kernel: it multiplies one pair at a time and adds in small blocks of four. Both end with the same number here, though in general the two orders may differ in the last bit.',
       'Set the length to 5: the second half of the first register is padded with zeros, which add nothing.',
-      'Press \u201cMeasure on this device\u201d: the gain is largest for long vectors, where the call overhead matters least.',
+      'In the kernel lab, run matmul at n = 512 and then at n = 64: the smaller problem spends a larger share of each call getting its numbers in and out of WebAssembly.',
+      'Time the dot product at n = 1 048 576: every call copies 8 MiB into the module, and moving the data, not multiplying it, sets the pace, so the two variants come closer.',
+      'Put QK\u1d40 and attention side by side at the same T: attention does twice the multiply-adds plus a softmax for every score.',
+    ],
+  },
+  {
+    id: 'cost',
+    title: 'The cost of attention',
+    tag: 'ag-attention-cost',
+    intro:
+      'Every query meets every key, so T tokens make T\u00b2 scores. Held all at once in float32, that grid takes 4T\u00b2 bytes: 16 MiB at T = 2048 and 64 MiB at T = 4096, for one head alone. Streaming attention visits the keys a tile at a time and keeps, for each query, only a running maximum, a running sum and a running mixture of values, so its memory grows like T\u00b7d\u2096. A background worker measures both below, in bytes taken from the module\u2019s heap and in milliseconds per call.',
+    after: [
+      'Follow the memory plot to the right: the plain dots bend up towards slope two, the streaming dots stay on a line of slope one.',
+      'Now look at the time plot: both paths climb with slope two. Streaming takes the grid out of memory, but every score is still computed.',
+      'Switch d\u2096 to 128: at large T the streaming memory almost doubles, while the plain memory hardly moves, because there the grid outweighs Q, K and V.',
+      'Move the \u201cRead at T\u201d slider with the arrow keys to read off the grid\u2019s size and both measurements at each T.',
+      'Choose 4096 as the largest T and press Cancel if the wait is too long: the page stays responsive while the worker measures.',
     ],
   },
   {

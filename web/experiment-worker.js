@@ -4,6 +4,7 @@
 // stays responsive and can cancel (by terminating the worker).
 //
 // Messages in:  { type: 'run', id, impl, testMode, wasmUrl?: { simd, scalar }, job: { kind, ... } }
+//               { type: 'time', id, impl, testMode, wasmUrl?, job: { kind, ... } }  (timings)
 // Messages out: { type: 'progress', id, done, total, partial }
 //               { type: 'result', id, result }
 //               { type: 'error', id, message }
@@ -15,7 +16,18 @@
 //   { kind: 'packing', dims: [d...], candidates, epsilon, seed }
 //       greedyPacking for each d, continued call after call (each call's
 //       work bounded); result per d: { d, kept } of its last call.
+//
+// Timings ('time'; their instances log no calls, so logging costs no time):
+//   { kind: 'kernel-lab', kernel, size }
+//       one workload of the kernel lab on the SIMD build's simd128 and scalar
+//       variants, or on the baseline build alone where the engine has no SIMD
+//       (timing/kernel-timing.js); result { simd, kernel, size, flops, rows }.
+//   { kind: 'attention-cost', sizes, dk }
+//       plain against streaming attention for each T: peak heap bytes and
+//       time (timing/attention-cost.js) on the page's implementation.
 import { init } from '../dist/index.js';
+import { attentionCost } from './timing/attention-cost.js';
+import { timeKernel } from './timing/kernel-timing.js';
 
 const IMPL_OPTIONS = {
   simd128: { simd: true, variant: 'simd128' },
@@ -24,21 +36,44 @@ const IMPL_OPTIONS = {
   auto: { simd: 'auto' },
 };
 
-let engine = null;
-let engineKey = null;
+const engines = new Map(); // "<impl>:<logged>" -> Promise of an API instance
 let pendingLog = [];
 
-async function getAg(impl, testMode, wasmUrl) {
-  const key = `${impl}:${testMode}`;
-  if (!engine || engineKey !== key) {
-    const logOptions = testMode ? { logCalls: false, onKernelCall: (entry) => pendingLog.push(slim(entry)) } : {};
+/**
+ * The API instance of `impl`, loaded once per worker. `logged`: in test mode
+ * its kernel calls go to the page's call log.
+ */
+function getAg(impl, logged, wasmUrl) {
+  const key = `${impl}:${logged}`;
+  if (!engines.has(key)) {
+    const logOptions = logged ? { logCalls: false, onKernelCall: (entry) => pendingLog.push(slim(entry)) } : {};
     // The page's URLs of the wasm files: absolute URLs next to the bundle, or
     // data: URLs in the single-file offline page (whose worker has no files beside it).
     const locate = wasmUrl ? { wasmUrl } : {};
-    engine = await init({ ...(IMPL_OPTIONS[impl] ?? IMPL_OPTIONS.auto), ...locate, ...logOptions });
-    engineKey = key;
+    const p = init({ ...(IMPL_OPTIONS[impl] ?? IMPL_OPTIONS.auto), ...locate, ...logOptions });
+    p.catch(() => engines.delete(key));
+    engines.set(key, p);
   }
-  return engine;
+  return engines.get(key);
+}
+
+/**
+ * The builds the kernel lab compares: the SIMD build's simd128 and scalar
+ * variants, or, on an engine without SIMD, the baseline build alone.
+ */
+async function labBuilds(wasmUrl) {
+  const first = await getAg('auto', false, wasmUrl);
+  if (first.backend !== 'wasm-simd128') return { simd: false, builds: [{ variant: 'scalar', build: 'baseline', ag: first }] };
+  // 'auto' on a SIMD engine is the simd128 variant: reuse it.
+  const simd128 = first.variant === 'simd128' ? first : await getAg('simd128', false, wasmUrl);
+  const scalar = await getAg('scalar', false, wasmUrl);
+  return {
+    simd: true,
+    builds: [
+      { variant: 'simd128', build: 'simd', ag: simd128 },
+      { variant: 'scalar', build: 'simd', ag: scalar },
+    ],
+  };
 }
 
 // Large arrays (kept directions, samples) are not needed by the log's readers,
@@ -108,11 +143,35 @@ async function runPacking(ag, id, job) {
   return results;
 }
 
+async function runTiming(msg) {
+  const { id, job } = msg;
+  const onProgress = (done, total, partial) => {
+    flushLog();
+    self.postMessage({ type: 'progress', id, done, total, partial });
+  };
+  if (job.kind === 'kernel-lab') {
+    const { simd, builds } = await labBuilds(msg.wasmUrl);
+    return { simd, ...(await timeKernel(job, builds, { onProgress, tick })) };
+  }
+  if (job.kind === 'attention-cost') {
+    const impl = msg.impl ?? 'auto';
+    const [ag, checker] = await Promise.all([getAg(impl, false, msg.wasmUrl), getAg(impl, !!msg.testMode, msg.wasmUrl)]);
+    return { impl: ag.backend === 'wasm-simd128' ? ag.variant : 'baseline', ...(await attentionCost(job, ag, checker, { onProgress, tick })) };
+  }
+  throw new RangeError(`unknown timing job "${job.kind}"`);
+}
+
 self.onmessage = async (event) => {
   const msg = event.data;
-  if (!msg || msg.type !== 'run') return;
+  if (!msg || (msg.type !== 'run' && msg.type !== 'time')) return;
   const { id, job } = msg;
   try {
+    if (msg.type === 'time') {
+      const result = await runTiming(msg);
+      flushLog();
+      self.postMessage({ type: 'result', id, result });
+      return;
+    }
     const ag = await getAg(msg.impl ?? 'auto', !!msg.testMode, msg.wasmUrl);
     const result = job.kind === 'packing' ? await runPacking(ag, id, job) : await runCalls(ag, id, job);
     flushLog();

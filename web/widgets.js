@@ -16,6 +16,7 @@ export { AgSqrtD } from './chapters/sqrt-d.js';
 export { AgNearOrthogonal } from './chapters/near-orthogonal.js';
 export { AgScaleFix } from './chapters/scale-fix.js';
 export { AgSimd } from './chapters/simd.js';
+export { AgAttentionCost } from './chapters/cost.js';
 export { AgPitfalls } from './chapters/pitfalls.js';
 export { AgContentToWeights } from './chapters/content-to-weights.js';
 export { AgMultiHead } from './chapters/multi-head.js';

@@ -13,7 +13,9 @@
 #include <string>
 #include <type_traits>
 
+#include "../kernels/checks.h"
 #include "../kernels/kernels.h"
+#include "../probe/peak_probe.h"
 
 namespace {
 
@@ -51,6 +53,24 @@ constexpr bool kSimd = true;
 constexpr bool kSimd = false;
 #endif
 
+// The JS layer's checks (checks.h), in the fastest variant of this build.
+int32_t first_nonfinite(uintptr_t x, int32_t n, int32_t allow_neg_inf) {
+  const float* p = reinterpret_cast<const float*>(x);
+#ifdef __wasm_simd128__
+  return ag_first_nonfinite__simd128(p, n, allow_neg_inf);
+#else
+  return ag_first_nonfinite__scalar(p, n, allow_neg_inf);
+#endif
+}
+int32_t first_nan(uintptr_t x, int32_t n) {
+  const float* p = reinterpret_cast<const float*>(x);
+#ifdef __wasm_simd128__
+  return ag_first_nan__simd128(p, n);
+#else
+  return ag_first_nan__scalar(p, n);
+#endif
+}
+
 // The registry as JSON: [{"name","family","variants":[...]}...], for the JS API,
 // its tests, the benchmarks and the page's implementation menu.
 std::string registry() {
@@ -79,7 +99,14 @@ EMSCRIPTEN_BINDINGS(attention_geometry) {
   function("heapAllocatedBytes", &heap_allocated_bytes);
   function("mhaWorkspaceFloats", &mha_workspace_floats);
   function("registry", &registry);
+  function("firstNonFinite", &first_nonfinite);
+  function("firstNaN", &first_nan);
   function("simd", +[]() { return kSimd; });
+  // The benchmark's probes (scripts/bench/probe.mjs); each returns the operations it did.
+  function("probeClockChain", &ag_probe_clock_chain);
+#ifdef __wasm_simd128__
+  function("probeF32x4MulAdd", &ag_probe_f32x4_mul_add);
+#endif
 #ifdef __wasm_simd128__
 #define AG_KERNEL(name, family, ret, params)                    \
   function(#name "__scalar", &Bound<&ag_##name##__scalar>::call); \

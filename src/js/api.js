@@ -2,7 +2,8 @@
 // arguments (tensor.js), copying in and out (heap.js) and calling the variant
 // this instance was created for. No arithmetic on results happens here.
 import { assertNoNaN, formatShape, overflowError, shapeError, valueError } from './errors.js';
-import { readOut, withBuffers } from './heap.js';
+import { knownNaNIndex } from './checks.js';
+import { HEAP_LIMIT_BYTES, memoryStats, readOut, resetPeakMemory, withBuffers } from './heap.js';
 import {
   booleanOption,
   broadcastShapes,
@@ -61,7 +62,11 @@ function checkNoNaN(kernel, result, name = 'the result') {
   if (typeof result === 'number') {
     if (result !== result) throw overflowError(methodOf(kernel), name, [], 0);
   } else if (result && result.data instanceof Float32Array) {
-    assertNoNaN(methodOf(kernel), name, result.data, result.shape);
+    // Found in wasm while the result was still there (heap.js readOut), or
+    // looked for here when the result was made in JS.
+    const known = knownNaNIndex(result.data);
+    if (known === undefined) assertNoNaN(methodOf(kernel), name, result.data, result.shape);
+    else if (known >= 0) throw overflowError(methodOf(kernel), name, result.shape, known);
   } else if (result && typeof result === 'object') {
     for (const [k, v] of Object.entries(result)) {
       if (v && (typeof v === 'number' || v.data instanceof Float32Array)) checkNoNaN(kernel, v, k);
@@ -347,9 +352,15 @@ export class AttentionGeometry {
 
   // ---- attention ---------------------------------------------------------------
 
+  /**
+   * Scaled dot-product attention (Vaswani et al. 2017, §3.2.1): streaming
+   * (online softmax over key tiles, no [Tq, Tk] buffer; Milakov & Gimelshein
+   * 2018, Dao et al. 2022) unless weights or scores are asked for or
+   * `streaming: false`. Shapes, options and errors: index.d.ts.
+   */
   attention(q, k, v, options) {
     const m = 'attention';
-    const o = optionsObject(m, options, 'options', ['scale', 'causal', 'mask', 'returnWeights', 'returnScores']);
+    const o = optionsObject(m, options, 'options', ['scale', 'causal', 'mask', 'returnWeights', 'returnScores', 'streaming']);
     const Q = toTensorRank(m, 'Q', q, [2, 3, 4], '[..., Tq, d_k]');
     const [Tq, dk] = Q.shape.slice(-2);
     const kExp = `[..., Tk, d_k] with d_k = ${dk} (from Q ${formatShape(Q.shape)})`;
@@ -375,6 +386,7 @@ export class AttentionGeometry {
     const causal = booleanOption(m, 'options.causal', o.causal, false);
     const returnWeights = booleanOption(m, 'options.returnWeights', o.returnWeights, false);
     const returnScores = booleanOption(m, 'options.returnScores', o.returnScores, false);
+    const streaming = this._streamingOption(m, o.streaming, [returnWeights && 'returnWeights', returnScores && 'returnScores']);
     let mask = null;
     let ms = [0, 0, 0, 0];
     const scoreShape = [...lead, Tq, Tk];
@@ -392,6 +404,7 @@ export class AttentionGeometry {
       ...ms,
       0,
       causal ? 1 : 0,
+      streaming ? 1 : 0,
     ]);
     const nOut = B * H * Tq * dv;
     const nW = B * H * Tq * Tk;
@@ -404,14 +417,13 @@ export class AttentionGeometry {
       { name: 'output', shape: [...lead, Tq, dv], length: nOut },
       returnWeights && { name: 'weights', shape: scoreShape, length: nW },
       returnScores && { name: 'scores', shape: scoreShape, length: nW },
-      { name: 'work', length: Tk },
+      this._attentionWork(streaming, returnWeights || returnScores, Tq, Tk),
     ];
     const r = this._buffers(m, specs, ([pq, pk, pv, pm, pd, po, pw, ps, pwork]) => {
       const status = this._kernel('attention')(pq, pk, pv, pm, 0, scale, pd, po, pw, ps, pwork);
-      if (status !== 0) throw overflowError(m, 'the scores scale * Q K^T', scoreShape, status - 1);
-      const output = this._read(Float32Array, po, nOut);
-      assertNoNaN(m, 'output', output, [...lead, Tq, dv]);
-      const res = { output: f32(output, [...lead, Tq, dv]) };
+      if (status !== 0) throw this._scoreOverflow(m, 'the scores scale * Q K^T', scoreShape, status);
+      // A NaN in the output (a sum that overflowed) is a RangeError from _done.
+      const res = { output: f32(this._read(Float32Array, po, nOut), [...lead, Tq, dv]) };
       if (returnWeights) res.weights = f32(this._read(Float32Array, pw, nW), scoreShape.slice());
       if (returnScores) res.scores = f32(this._read(Float32Array, ps, nW), scoreShape.slice());
       return res;
@@ -421,11 +433,17 @@ export class AttentionGeometry {
     return this._done('attention', args, r);
   }
 
+  /**
+   * Multi-head attention (Vaswani et al. 2017, §3.2.2): projections by the
+   * variant's matmul, each head attended in place through strides, streaming
+   * unless the weights are asked for or `streaming: false`. Shapes, options
+   * and errors: index.d.ts.
+   */
   multiHeadAttention(inputs, params, options) {
     const m = 'multiHeadAttention';
     const io = optionsObject(m, inputs, 'the first argument {query, key, value}', ['query', 'key', 'value']);
     const pw = optionsObject(m, params, 'the second argument {wQ, wK, wV, wO, bQ, bK, bV, bO}', ['wQ', 'wK', 'wV', 'wO', 'bQ', 'bK', 'bV', 'bO']);
-    const o = optionsObject(m, options, 'options', ['numHeads', 'scale', 'causal', 'mask', 'keyPaddingMask', 'returnWeights']);
+    const o = optionsObject(m, options, 'options', ['numHeads', 'scale', 'causal', 'mask', 'keyPaddingMask', 'returnWeights', 'streaming']);
     if (io.query === undefined) throw new TypeError(`${m}: query is missing; expected [T, d_model] or [B, T, d_model]`);
     const X = toTensorRank(m, 'query', io.query, [2, 3], '[Tq, d_model] or [B, Tq, d_model]');
     const batched = X.shape.length === 3;
@@ -463,6 +481,7 @@ export class AttentionGeometry {
     const scale = o.scale === undefined ? Math.fround(1 / Math.sqrt(dk)) : finiteNumber(m, 'options.scale', o.scale);
     const causal = booleanOption(m, 'options.causal', o.causal, false);
     const returnWeights = booleanOption(m, 'options.returnWeights', o.returnWeights, false);
+    const streaming = this._streamingOption(m, o.streaming, [returnWeights && 'returnWeights']);
     const wShape = batched ? [B, h, Tq, Tk] : [h, Tq, Tk];
     let mask = null;
     let ms = [0, 0, 0, 0];
@@ -482,15 +501,24 @@ export class AttentionGeometry {
       if (s.at(-1) === 0 && Tk > 1) throw shapeError(m, 'keyPaddingMask', kpm.shape, kExp, 'one entry per key is needed');
       kbsb = batched ? s[0] : 0;
     }
-    const dims = new Int32Array([B, Tq, Tk, dm, h, ...ms, kbsb, causal ? 1 : 0]);
+    if (!streaming && 4 * Tq * Tk > HEAP_LIMIT_BYTES) {
+      // Checked here: the workspace size comes back from wasm as 32 bits.
+      throw new RangeError(
+        `${m}: the materialized path needs one head's [Tq, Tk] = ${formatShape([Tq, Tk])} score grid, ${4 * Tq * Tk} bytes, ` +
+          `more than the 1 GiB limit of the heap; use smaller shapes, or the streaming path (no returnWeights, streaming not false)`,
+      );
+    }
+    const dims = new Int32Array([B, Tq, Tk, dm, h, ...ms, kbsb, causal ? 1 : 0, streaming ? 1 : 0]);
     const nOut = B * Tq * dm;
     const nW = B * h * Tq * Tk;
     const r = this._buffers(m, [{ name: 'dims', data: dims }], ([pd]) => {
       const ws = this._rt.module.mhaWorkspaceFloats(pd);
       const specs = [
+        // Self-attention passes one tensor as query, key and value: it is
+        // copied in once and its pointer passed three times.
         { name: 'query', data: X.data },
-        { name: 'key', data: Kx.data },
-        { name: 'value', data: Vx.data },
+        Kx !== X && { name: 'key', data: Kx.data },
+        Vx !== Kx && { name: 'value', data: Vx.data },
         { name: 'wQ', data: wQ.data },
         { name: 'wK', data: wK.data },
         { name: 'wV', data: wV.data },
@@ -505,12 +533,14 @@ export class AttentionGeometry {
         returnWeights && { name: 'weights', shape: wShape, length: nW },
         { name: 'workspace', length: ws },
       ];
-      return this._buffers(m, specs, (p) => {
+      return this._buffers(m, specs, (ptrs) => {
+        const p = ptrs.slice();
+        p[1] = p[1] || p[0];
+        p[2] = p[2] || p[1];
         const status = this._kernel('multi_head_attention')(...p.slice(0, 13), scale, pd, p[13], p[14], p[15]);
-        if (status !== 0) throw overflowError(m, 'the per-head scores', [B, h, Tq, Tk], status - 1);
-        const output = this._read(Float32Array, p[13], nOut);
-        assertNoNaN(m, 'output', output, X.shape);
-        const res = { output: f32(output, X.shape.slice()) };
+        if (status !== 0) throw this._scoreOverflow(m, 'the per-head scores', [B, h, Tq, Tk], status);
+        // A NaN in the output (a sum that overflowed) is a RangeError from _done.
+        const res = { output: f32(this._read(Float32Array, p[13], nOut), X.shape.slice()) };
         if (returnWeights) res.weights = f32(this._read(Float32Array, p[14], nW), wShape.slice());
         return res;
       });
@@ -560,7 +590,65 @@ export class AttentionGeometry {
   greedyPacking(options) {
     return greedyPacking(this, options);
   }
+
+  // ---- wasm memory (src/js/heap.js) ------------------------------------------
+
+  /** { heapBytes, allocatedBytes, peakAllocatedBytes } of this instance's wasm memory, in bytes. */
+  memoryStats() {
+    return memoryStats(this._rt);
+  }
+
+  /** Starts a new peak: peakAllocatedBytes becomes the bytes in use now. */
+  resetPeakMemory() {
+    resetPeakMemory(this._rt);
+  }
+
+  /**
+   * The `streaming` option of attention and multiHeadAttention: a boolean,
+   * by default true unless an option in `wanting` (names of the options that
+   * ask for the [Tq, Tk] grid, or false) is set. @internal
+   */
+  _streamingOption(m, value, wanting) {
+    const grid = wanting.filter(Boolean);
+    const streaming = booleanOption(m, 'options.streaming', value, grid.length === 0);
+    if (streaming && grid.length > 0) {
+      throw new TypeError(
+        `${m}: options.streaming is true, but options.${grid[0]} asks for the [Tq, Tk] grid, which the streaming ` +
+          `path never forms; leave streaming out (or set it to false) to get ${grid[0] === 'returnScores' ? 'the scores' : 'the weights'}`,
+      );
+    }
+    return streaming;
+  }
+
+  /**
+   * The RangeError for an attention kernel's overflow status (1 + the flat
+   * index of the first overflowed score, INT32_MAX when it did not fit). @internal
+   */
+  _scoreOverflow(m, what, shape, status) {
+    if (status < 0x7fffffff) return overflowError(m, what, shape, status - 1);
+    return new RangeError(
+      `${m}: ${what} overflowed float32 at flat index 2147483646 or beyond although the inputs are finite ` +
+        `(${what} has shape ${formatShape(shape)}); scale the inputs down`,
+    );
+  }
+
+  /**
+   * The work buffer of the attention kernel (registry.inc): streaming, one
+   * tile of scores and two numbers per query row of a block; materialized,
+   * a row [Tk] when the weights or scores hold the grid, else the grid. @internal
+   */
+  _attentionWork(streaming, gridReturned, Tq, Tk) {
+    if (streaming) return { name: 'work', length: ATTENTION_STREAMING_WORK_FLOATS };
+    if (gridReturned) return { name: 'work', length: Tk };
+    return { name: 'the score grid', shape: [Tq, Tk], length: Tq * Tk };
+  }
 }
+
+/**
+ * AG_ATTENTION_STREAMING_WORK_FLOATS of src/kernels/kernels.h: a [64, 256]
+ * tile of scores and the running max and sum of 64 query rows.
+ */
+const ATTENTION_STREAMING_WORK_FLOATS = 64 * 256 + 2 * 64;
 
 /** Floats per record of the dot_trace kernel, and its record kinds (src/kernels/vector_trace.h). */
 const DOT_TRACE_RECORD = 20;

@@ -41,6 +41,8 @@
  *
  * Sources: A. Vaswani et al., "Attention Is All You Need", 2017, §3.2.1
  * (scaled dot-product attention, eq. 1) and §3.2.2 (multi-head attention);
+ * M. Milakov and N. Gimelshein, "Online normalizer calculation for softmax",
+ * 2018, and T. Dao et al., "FlashAttention", 2022 (the streaming attention);
  * the module's two articles on the geometry of dot products and on softmax.
  * @module attention-geometry
  */
@@ -164,6 +166,25 @@ export interface AttentionOptions {
   returnWeights?: boolean;
   /** Also return the scores scale Q K^T + mask (with -Infinity where masked or causal) [..., Tq, Tk]. Default false. */
   returnScores?: boolean;
+  /**
+   * How the softmax over the keys is computed. Default: true unless `returnWeights` or
+   * `returnScores` is true.
+   * - `true`, streaming (Milakov & Gimelshein 2018, online softmax; Dao et al. 2022,
+   *   FlashAttention): for each block of 64 queries the keys and values are read in tiles
+   *   of 256, keeping per query a running max m, a running sum l and the unnormalised
+   *   output O, rescaled by exp(m_old - m_new) when the max grows; output = O / l. No
+   *   [Tq, Tk] buffer is ever allocated: wasm memory is the inputs, the output and 64.5 KiB
+   *   of work, whatever Tq and Tk.
+   * - `false`, materialized: the [Tq, Tk] scores of each (batch, head) slice are formed,
+   *   softmaxed row by row (bit for bit the `softmax` method's weights) and mixed with V.
+   *   Needs 4 Tq Tk bytes of wasm memory per slice (in the weights or scores when they are
+   *   returned).
+   * The two orders of operations differ, so their outputs may differ in the last bits
+   * (each within its error bound, src/kernels/registry.inc: attention).
+   * @throws TypeError when not a boolean, or when `true` together with `returnWeights` or
+   *   `returnScores` (the streaming path never forms them), naming both options.
+   */
+  streaming?: boolean;
 }
 
 export interface AttentionResult {
@@ -228,6 +249,26 @@ export interface MultiHeadOptions {
   keyPaddingMask?: MaskLike;
   /** Also return the per-head weights [B, h, Tq, Tk] ([h, Tq, Tk] unbatched; not averaged). Default false. */
   returnWeights?: boolean;
+  /**
+   * As {@link AttentionOptions.streaming}, per head: default true unless `returnWeights`;
+   * `false` forms one head's [Tq, Tk] score grid in wasm memory.
+   * @throws TypeError when not a boolean, or when `true` together with `returnWeights`.
+   */
+  streaming?: boolean;
+}
+
+/** What {@link AttentionGeometry.memoryStats} reports, in bytes. */
+export interface MemoryStats {
+  /** The size of this instance's wasm memory (it grows as needed, up to 1 GiB, and never shrinks). */
+  heapBytes: number;
+  /** Bytes allocated on the wasm heap now (the allocator's in-use count; the same after every call). */
+  allocatedBytes: number;
+  /**
+   * The most bytes allocated at once since {@link AttentionGeometry.resetPeakMemory} (or since
+   * `init`): read right after each call allocated its buffers (its inputs, outputs and work;
+   * the kernels themselves never allocate). Never less than `allocatedBytes`.
+   */
+  peakAllocatedBytes: number;
 }
 
 export interface MultiHeadResult {
@@ -390,12 +431,20 @@ export interface AttentionGeometry {
    * Scaled dot-product attention (Vaswani et al. 2017, §3.2.1, eq. 1):
    * scores = scale Q K^T + mask, weights = softmax(scores) over keys, output = weights V.
    * Q [..., Tq, d_k], K [..., Tk, d_k], V [..., Tk, d_v]; up to two leading dimensions
-   * (B, h), broadcast between Q, K and V. Returns output [..., Tq, d_v] and, on request,
-   * weights and scores [..., Tq, Tk] (typed as present when the options say `true`).
+   * (B, h), broadcast between Q, K and V (read in place, no copies per head). Returns
+   * output [..., Tq, d_v] and, on request, weights and scores [..., Tq, Tk] (typed as
+   * present when the options say `true`).
+   * Without weights or scores the output is computed by streaming over tiles of 256 keys
+   * with an online softmax (Milakov & Gimelshein 2018; Dao et al. 2022): wasm memory is
+   * O(T d), never a [Tq, Tk] buffer; `streaming: false` forms the [Tq, Tk] grid instead
+   * (see {@link AttentionOptions.streaming}).
    * Unknown option keys throw a TypeError naming the key.
+   * @throws TypeError for an option of the wrong kind, e.g. `streaming: true` together with
+   *   `returnWeights: true`.
    * @throws RangeError for shapes that do not fit (naming the argument, the shape received
    *   and the shape expected), non-finite Q, K or V, or scores scale * q.k that overflow
-   *   float32 (the weights would be NaN).
+   *   float32 (the weights would be NaN), naming the first such score in the flat
+   *   [..., Tq, Tk] order on both paths.
    */
   attention<O extends AttentionOptions = {}>(Q: TensorLike, K: TensorLike, V: TensorLike, options?: O): AttentionResultFor<O>;
   /**
@@ -403,7 +452,11 @@ export interface AttentionGeometry {
    * Q = X_q W_Q + b_Q (likewise K, V); h heads of d_k = d_model / h (head i reads columns
    * i d_k .. (i+1) d_k - 1); each head is scaled dot-product attention; the heads are
    * concatenated and projected: output = concat(head_1..head_h) W_O + b_O.
-   * Separate query, key and value give cross-attention.
+   * Separate query, key and value give cross-attention. The projections use this variant's
+   * matmul; each head reads and writes its d_k columns in place (row stride d_model), and is
+   * attended by streaming (no [Tq, Tk] buffer) unless `returnWeights` or `streaming: false`.
+   * @throws TypeError for `streaming: true` together with `returnWeights: true`, or an option
+   *   of the wrong kind.
    * @throws RangeError when numHeads does not divide d_model, for shapes that do not fit,
    *   or when a projection or a head's scores overflow float32 (the output would be NaN).
    */
@@ -426,6 +479,14 @@ export interface AttentionGeometry {
   dotTrace(a: Vector, b: Vector): DotTraceResult;
   /** Bytes in use on this instance's wasm heap (a diagnostic; unchanged by any completed call). */
   heapAllocatedBytes(): number;
+  /**
+   * This instance's wasm memory in bytes: its size, the bytes allocated now, and the peak
+   * allocation since {@link resetPeakMemory} (e.g. attention at T = 4096, d = 64 peaks at
+   * about 4 MiB streaming, 68 MiB with `streaming: false`).
+   */
+  memoryStats(): MemoryStats;
+  /** Starts a new peak: `peakAllocatedBytes` becomes the bytes allocated now. */
+  resetPeakMemory(): void;
 
   // ---- Monte Carlo chapters (kernels dot_density and greedy_packing) ----
   /**

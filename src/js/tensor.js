@@ -3,6 +3,7 @@
 // checked before anything reaches wasm, because the kernels check nothing.
 // Masks become additive float32 masks; broadcasting is computed here as
 // strides (0 = broadcast), never as arithmetic on results.
+import { deferFiniteCheck, finiteRule } from './checks.js';
 import { formatGivenShape, formatShape, ruleError, shapeError, typeError, valueError } from './errors.js';
 
 const F32_MAX = 3.4028234663852886e38;
@@ -64,11 +65,20 @@ function flattenNested(method, name, x, expected, kind) {
   return { shape, values: out };
 }
 
-// Checks that every value is a finite float32 (or -Infinity where allowed) and
-// copies into a Float32Array. Values beyond the float32 range are rejected.
-function toFloat32(method, name, values, shape, { allowNegInf = false } = {}) {
+// Copies the values into a Float32Array and checks that every value is a
+// finite float32 (or -Infinity where allowed); values beyond the float32
+// range are rejected. A Float32Array is not scanned here (unless `eager`):
+// it is passed on as it is (only ever copied into wasm memory, never written
+// or returned), and its check runs in wasm on that copy, before the kernel
+// is called (checks.js). Masks are checked eagerly, since they are reshaped
+// in JS before they reach wasm.
+function toFloat32(method, name, values, shape, { allowNegInf = false, eager = false } = {}) {
   const n = values.length;
-  const out = values instanceof Float32Array ? values : new Float32Array(n);
+  if (values instanceof Float32Array && !eager) {
+    deferFiniteCheck(values, { method, name, shape, allowNegInf });
+    return values;
+  }
+  const out = new Float32Array(n);
   for (let i = 0; i < n; i++) {
     const v = values[i];
     if (typeof v !== 'number') {
@@ -80,18 +90,11 @@ function toFloat32(method, name, values, shape, { allowNegInf = false } = {}) {
         out[i] = v;
         continue;
       }
-      const rule = allowNegInf
-        ? 'an additive mask may hold finite values and -Infinity only'
-        : Number.isFinite(v)
-          ? 'values must be finite in float32 (|x| <= 3.4028235e38)'
-          : 'inputs must be finite';
-      throw valueError(method, name, shape, i, v, rule);
+      throw valueError(method, name, shape, i, v, finiteRule(v, allowNegInf));
     }
     out[i] = v;
   }
-  // Float32Array input: NaN/Infinity are caught by the loop above; a copy is
-  // made below so that the caller's array is never shared with results.
-  return values instanceof Float32Array ? Float32Array.from(out) : out;
+  return out;
 }
 
 /**
@@ -192,7 +195,7 @@ export function toMask(method, name, x, expected, trueMeans = 'attend') {
     if (!(values instanceof Float32Array || values instanceof Float64Array || Array.isArray(values))) {
       throw typeError(method, name, 'a boolean array, a Uint8Array or a float array', values, expected);
     }
-    return { data: toFloat32(method, name, values, shape, { allowNegInf: true }), shape, boolean: false };
+    return { data: toFloat32(method, name, values, shape, { allowNegInf: true, eager: true }), shape, boolean: false };
   }
   const attendWhenTrue = trueMeans === 'attend';
   const data = new Float32Array(values.length);

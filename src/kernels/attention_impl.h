@@ -11,6 +11,30 @@
 //           in the row-vector convention (W [in, out] = [d_model, d_model]),
 //           Q_i the columns i*d_k .. (i+1)*d_k - 1 of Q, d_k = d_v = d_model/h.
 //
+// Two ways to compute one (batch, head) slice:
+//   materialized  the whole score grid S [Tq, Tk] is formed (in the caller's
+//                 scores or weights, or in work), each row is softmaxed by the
+//                 softmax kernel's row function and mixed with the values.
+//                 Memory O(Tq Tk); the weights are available.
+//   streaming     (Milakov & Gimelshein 2018, "Online normalizer calculation
+//                 for softmax"; Dao et al. 2022, FlashAttention, Algorithm 1)
+//                 for each block of query rows, the keys and values are read
+//                 one tile at a time. Per row i the kernel keeps the running
+//                 max m_i, the running sum l_i = sum_j exp(s_ij - m_i) and the
+//                 unnormalised output O_i = sum_j exp(s_ij - m_i) v_j (in the
+//                 output row itself). A tile with scores s_ij, j in the tile:
+//                   m' = max(m, max_j s_ij),  c = exp(m - m'),
+//                   p_ij = exp(s_ij - m'),    l' = c l + sum_j p_ij,
+//                   O' = c O + sum_j p_ij v_j,
+//                 and at the end y_i = O_i / l_i. Since c multiplies the old
+//                 terms by exp(m - m'), every term ends up as exp(s_ij - M_i)
+//                 with M_i the row's max: the softmax, never formed as a grid.
+//                 Memory: one tile of scores and two numbers per row. (A row
+//                 whose unnormalised O overflows float32 is computed again
+//                 with normalised terms: renormalized_row.)
+// Both give a row with no visible key (all masked or causally hidden) a
+// zero output, +0.
+//
 // Shapes, strides and preconditions are those of registry.inc and
 // ag_attention_dims / ag_mha_dims in kernels.h. Heads are read and written in
 // place through the strides: splitting into heads and concatenating them
@@ -18,12 +42,17 @@
 // buffers.
 //
 // A Kernels type supplies the variant's inner loops:
-//   float dot(const float* a, const float* b, int32_t n);            ag_dot__<v>
-//   void matmul(const float* A, const float* B, int32_t M, int32_t K,
-//               int32_t N, float* C);                                 ag_matmul__<v>
-//   bool softmax_row(const float* z, int32_t n, float* y);            softmax_<v>.cc
-//   void mix_values(const float* alpha, int32_t n, const float* v,
-//                   ptrdiff_t v_st, int32_t d_v, float* y);           y = sum_j alpha_j v_j
+//   scores(q, q_st, k, k_st, rows, cols, d_k, S, lds)   S[r][j] = q_r . k_j
+//   finish_scores(s, n, visible, scale, mrow, m_sj, kb, &bad) -> row max
+//       s_j = scale * s_j + mask_j + kb_j for j < visible, -Infinity after;
+//       bad = the first j whose score overflowed (overflow.h), or -1
+//   softmax_row(z, n, y) -> false if every z is -Infinity   softmax_<v>.cc
+//   mix_values(alpha, n, v, v_st, d_v, y)                y = sum_j alpha_j v_j
+//   exp1(x), exp_row(s, n, m) -> sum_j of s_j = exp(s_j - m) (in place; s has
+//       room up to a multiple of 4, the padding holding -Infinity)
+//   scale_row(o, n, c), divide_row(o, n, l)              o *= c, o /= l
+//   accumulate(P, ldp, v, v_st, rows, cols, d_v, O, o_st) O += P V
+//   matmul(A, B, M, K, N, C)                              ag_matmul__<v>
 #ifndef AG_ATTENTION_IMPL_H_
 #define AG_ATTENTION_IMPL_H_
 
@@ -55,69 +84,239 @@ bool softmax_row(const float* z, int32_t n, float* y);
 
 namespace attention_detail {
 
+constexpr int32_t kBlockQ = AG_ATTENTION_BLOCK_Q;
+constexpr int32_t kTileK = AG_ATTENTION_TILE_K;
+static_assert(kTileK % 4 == 0, "a score row of the tile is padded to whole f32x4 groups");
+
+// One (batch, head) slice: its tensors and strides (elements).
+struct Slice {
+  const float *q, *k, *v;
+  float* o;
+  const float* mask;  // element (i, j) at mask[i * m_si + j * m_sj], or null
+  const float* kb;    // key bias [Tk], or null
+  ptrdiff_t q_st, k_st, v_st, o_st, m_si, m_sj;
+  int32_t Tq, Tk, d_k, d_v;
+  bool causal;
+  float scale;
+};
+
+// Causal, top-left aligned: query i sees keys 0..i, all of them once
+// i >= Tk - 1.
+inline int32_t visible_keys(const Slice& sl, int32_t i) {
+  return sl.causal ? (i + 1 < sl.Tk ? i + 1 : sl.Tk) : sl.Tk;
+}
+
+// The plain loop behind finish_scores (see the file comment): the scalar
+// variant's, and the simd128 variant's for masks that are not contiguous
+// along the keys.
+inline float finish_scores_loop(float* s, int32_t n, int32_t visible, float scale, const float* mrow,
+                                ptrdiff_t m_sj, const float* kb, int32_t* bad) {
+  float mx = -INFINITY;
+  *bad = -1;
+  for (int32_t j = 0; j < visible; ++j) {
+    const float raw = scale * s[j];
+    float sij = raw;
+    bool masked_out = false;
+    if (mrow != nullptr) {
+      const float m = mrow[static_cast<ptrdiff_t>(j) * m_sj];
+      masked_out = m == -INFINITY;
+      sij += m;
+    }
+    if (kb != nullptr) {
+      masked_out = masked_out || kb[j] == -INFINITY;
+      sij += kb[j];
+    }
+    if (*bad < 0 && overflowed(raw, sij, masked_out)) *bad = j;
+    s[j] = sij;
+    mx = sij > mx ? sij : mx;
+  }
+  // Hidden keys get a score of -Infinity, exactly as if the mask held
+  // -Infinity there.
+  for (int32_t j = visible; j < n; ++j) s[j] = -INFINITY;
+  return mx;
+}
+
+// Records overflow at flat index `at` if it comes before the one recorded:
+// status is 0 or 1 + the smallest flat index seen. The streaming path takes
+// grids of more than 2^31 scores (it never stores them); an index that does
+// not fit saturates at INT32_MAX, which the JS layer reports as such.
+inline void note_overflow(int32_t* status, size_t at) {
+  const int32_t code = at < static_cast<size_t>(INT32_MAX) ? static_cast<int32_t>(1 + at) : INT32_MAX;
+  if (*status == 0 || code < *status) *status = code;
+}
+
+// The materialized path for one slice. S [Tq, Tk] (row stride Tk) receives
+// the scores; the weights go to W [Tq, Tk] when not null, else to row [Tk]
+// when not null, else over the scores in S. flat0: the slice's offset in the
+// flat [B, H, Tq, Tk] index of the status.
+template <class Kernels>
+int32_t materialized_slice(const Slice& sl, float* S, float* W, float* row, size_t flat0) {
+  const int32_t Tq = sl.Tq, Tk = sl.Tk;
+  int32_t status = 0;
+  Kernels::scores(sl.q, sl.q_st, sl.k, sl.k_st, Tq, Tk, sl.d_k, S, Tk);
+  for (int32_t i = 0; i < Tq; ++i) {
+    const int32_t visible = visible_keys(sl, i);
+    float* s = S + static_cast<size_t>(i) * Tk;
+    const float* mi = sl.mask != nullptr ? sl.mask + static_cast<ptrdiff_t>(i) * sl.m_si : nullptr;
+    int32_t bad;
+    Kernels::finish_scores(s, Tk, visible, sl.scale, mi, sl.m_sj, sl.kb, &bad);
+    if (bad >= 0) note_overflow(&status, flat0 + static_cast<size_t>(i) * Tk + bad);
+    float* a = W != nullptr ? W + static_cast<size_t>(i) * Tk : (row != nullptr ? row : s);
+    float* yi = sl.o + static_cast<ptrdiff_t>(i) * sl.o_st;
+    if (Kernels::softmax_row(s, Tk, a)) {
+      Kernels::mix_values(a, visible, sl.v, sl.v_st, sl.d_v, yi);
+    } else {
+      // No visible key (all masked): zero weights (set by softmax_row)
+      // and a zero output, +0 rather than 0 * v, which could be -0.
+      for (int32_t c = 0; c < sl.d_v; ++c) yi[c] = 0.0f;
+    }
+  }
+  return status;
+}
+
+// O = sum_j exp(s_ij - m) v_j is not normalised: with huge values (|v| near
+// FLT_MAX / Tk) it can overflow although the output y = O / l, a convex
+// combination of the v_j, is well within float32. Such a row is computed
+// again in one more pass over the keys with the final max M and sum l known:
+// y = sum_j (exp(s_ij - M) / l) v_j, normalised term by term, whose partial
+// sums stay within max_j |v_j| (times the rounding). The scores are formed
+// as in the first pass; s [kTileK] is scratch; yi is the output row.
+template <class Kernels>
+void renormalized_row(const Slice& sl, int32_t i, float M, float l, float* s, float* yi) {
+  for (int32_t x = 0; x < sl.d_v; ++x) yi[x] = 0.0f;
+  const int32_t kend = visible_keys(sl, i);
+  const float* qi = sl.q + static_cast<ptrdiff_t>(i) * sl.q_st;
+  for (int32_t j0 = 0; j0 < kend; j0 += kTileK) {
+    const int32_t nk = kend - j0 < kTileK ? kend - j0 : kTileK;
+    Kernels::scores(qi, sl.q_st, sl.k + static_cast<ptrdiff_t>(j0) * sl.k_st, sl.k_st, 1, nk, sl.d_k, s, kTileK);
+    for (int32_t j = nk; j < ((nk + 3) & ~3); ++j) s[j] = -INFINITY;
+    const float* mi = sl.mask != nullptr
+                          ? sl.mask + static_cast<ptrdiff_t>(i) * sl.m_si + static_cast<ptrdiff_t>(j0) * sl.m_sj
+                          : nullptr;
+    int32_t bad;  // already reported by the first pass
+    Kernels::finish_scores(s, nk, nk, sl.scale, mi, sl.m_sj, sl.kb != nullptr ? sl.kb + j0 : nullptr, &bad);
+    Kernels::exp_row(s, nk, M);
+    Kernels::divide_row(s, nk, l);
+    Kernels::accumulate(s, kTileK, sl.v + static_cast<ptrdiff_t>(j0) * sl.v_st, sl.v_st, 1, nk, sl.d_v, yi, sl.o_st);
+  }
+}
+
+// The streaming path for one slice (see the file comment). work holds
+// AG_ATTENTION_STREAMING_WORK_FLOATS floats: the score tile [kBlockQ, kTileK]
+// (later its exp, P), then per row of the block m and l.
+template <class Kernels>
+int32_t streaming_slice(const Slice& sl, float* work, size_t flat0) {
+  const int32_t Tq = sl.Tq, Tk = sl.Tk, dv = sl.d_v;
+  float* S = work;
+  float* m = S + static_cast<size_t>(kBlockQ) * kTileK;
+  float* l = m + kBlockQ;
+  int32_t status = 0;
+  for (int32_t i0 = 0; i0 < Tq; i0 += kBlockQ) {
+    const int32_t nq = Tq - i0 < kBlockQ ? Tq - i0 : kBlockQ;
+    float* O = sl.o + static_cast<ptrdiff_t>(i0) * sl.o_st;
+    for (int32_t r = 0; r < nq; ++r) {
+      m[r] = -INFINITY;
+      l[r] = 0.0f;
+      float* orow = O + static_cast<ptrdiff_t>(r) * sl.o_st;
+      for (int32_t x = 0; x < dv; ++x) orow[x] = 0.0f;
+    }
+    // With causal masking no row of this block sees a key past its last row.
+    const int32_t kend = sl.causal ? (i0 + nq < Tk ? i0 + nq : Tk) : Tk;
+    for (int32_t j0 = 0; j0 < kend; j0 += kTileK) {
+      const int32_t nk = kend - j0 < kTileK ? kend - j0 : kTileK;
+      const int32_t padded = (nk + 3) & ~3;
+      Kernels::scores(sl.q + static_cast<ptrdiff_t>(i0) * sl.q_st, sl.q_st, sl.k + static_cast<ptrdiff_t>(j0) * sl.k_st,
+                      sl.k_st, nq, nk, sl.d_k, S, kTileK);
+      for (int32_t r = 0; r < nq; ++r) {
+        const int32_t i = i0 + r;
+        float* s = S + static_cast<size_t>(r) * kTileK;
+        for (int32_t j = nk; j < padded; ++j) s[j] = -INFINITY;
+        int32_t visible = nk;
+        if (sl.causal) visible = i + 1 - j0 < nk ? (i + 1 - j0 > 0 ? i + 1 - j0 : 0) : nk;
+        const float* mi = sl.mask != nullptr
+                              ? sl.mask + static_cast<ptrdiff_t>(i) * sl.m_si + static_cast<ptrdiff_t>(j0) * sl.m_sj
+                              : nullptr;
+        int32_t bad;
+        const float tile_max =
+            Kernels::finish_scores(s, nk, visible, sl.scale, mi, sl.m_sj, sl.kb != nullptr ? sl.kb + j0 : nullptr, &bad);
+        if (bad >= 0) note_overflow(&status, flat0 + static_cast<size_t>(i) * Tk + j0 + bad);
+        const float m_new = tile_max > m[r] ? tile_max : m[r];
+        if (m_new == -INFINITY) {
+          // Nothing visible to this row yet: the tile adds nothing (P = 0).
+          for (int32_t j = 0; j < nk; ++j) s[j] = 0.0f;
+          continue;
+        }
+        const float tile_sum = Kernels::exp_row(s, nk, m_new);
+        if (m[r] == -INFINITY) {
+          l[r] = tile_sum;  // the first visible tile: O holds only zeros so far
+        } else if (m_new != m[r]) {
+          // A larger max: the old terms shrink by c = exp(m - m') < 1. (An
+          // unchanged max needs nothing: exp(0) would be exactly 1.)
+          const float c = Kernels::exp1(m[r] - m_new);
+          l[r] = l[r] * c + tile_sum;
+          Kernels::scale_row(O + static_cast<ptrdiff_t>(r) * sl.o_st, dv, c);
+        } else {
+          l[r] += tile_sum;
+        }
+        m[r] = m_new;
+      }
+      Kernels::accumulate(S, kTileK, sl.v + static_cast<ptrdiff_t>(j0) * sl.v_st, sl.v_st, nq, nk, dv, O, sl.o_st);
+    }
+    for (int32_t r = 0; r < nq; ++r) {
+      float* orow = O + static_cast<ptrdiff_t>(r) * sl.o_st;
+      if (m[r] == -INFINITY) {
+        for (int32_t x = 0; x < dv; ++x) orow[x] = 0.0f;  // no visible key: +0, never 0/0
+        continue;
+      }
+      Kernels::divide_row(orow, dv, l[r]);  // l >= 1: the max's own term is exp(0) = 1
+      bool finite = true;
+      for (int32_t x = 0; x < dv; ++x) finite = finite && isfinite(orow[x]);
+      if (!finite) renormalized_row<Kernels>(sl, i0 + r, m[r], l[r], S, orow);
+    }
+  }
+  return status;
+}
+
 // Scaled dot-product attention over the B x H slices of *d (§3.2.1).
 // Returns 0, or 1 + the flat [B, H, Tq, Tk] index of the first score that
 // overflowed float32 (overflow.h).
 template <class Kernels>
 int32_t attention(const float* q, const float* k, const float* v, const float* mask, const float* key_bias,
-               float scale, const ag_attention_dims* d, float* out, float* weights, float* scores,
-               float* work) {
+                  float scale, const ag_attention_dims* d, float* out, float* weights, float* scores, float* work) {
   const int32_t Tq = d->Tq, Tk = d->Tk;
   int32_t status = 0;
   for (int32_t b = 0; b < d->B; ++b) {
     for (int32_t h = 0; h < d->H; ++h) {
-      const float* qbh = q + static_cast<ptrdiff_t>(b) * d->q_sb + static_cast<ptrdiff_t>(h) * d->q_sh;
-      const float* kbh = k + static_cast<ptrdiff_t>(b) * d->k_sb + static_cast<ptrdiff_t>(h) * d->k_sh;
-      const float* vbh = v + static_cast<ptrdiff_t>(b) * d->v_sb + static_cast<ptrdiff_t>(h) * d->v_sh;
-      float* obh = out + static_cast<ptrdiff_t>(b) * d->o_sb + static_cast<ptrdiff_t>(h) * d->o_sh;
-      const float* mbh = mask != nullptr
-                             ? mask + static_cast<ptrdiff_t>(b) * d->m_sb + static_cast<ptrdiff_t>(h) * d->m_sh
-                             : nullptr;
-      const float* kb = key_bias != nullptr ? key_bias + static_cast<ptrdiff_t>(b) * d->kb_sb : nullptr;
-      // Offset of this slice's rows in the contiguous [B, H, Tq, Tk] outputs.
-      const size_t slice = (static_cast<size_t>(b) * d->H + static_cast<size_t>(h)) * Tq * Tk;
-
-      for (int32_t i = 0; i < Tq; ++i) {
-        const float* qi = qbh + static_cast<ptrdiff_t>(i) * d->q_st;
-        // Causal, top-left aligned: query i sees keys 0..i, all of them once
-        // i >= Tk - 1. Hidden keys get a score of -Infinity, exactly as if the
-        // mask held -Infinity there, and are skipped when mixing values.
-        const int32_t visible = d->causal ? (i + 1 < Tk ? i + 1 : Tk) : Tk;
-        // The scores row goes straight into `scores` when asked for, and the
-        // weights into `weights`; otherwise both live in work [Tk], the
-        // softmax running in place.
-        float* s = scores != nullptr ? scores + slice + static_cast<size_t>(i) * Tk : work;
-        float* a = weights != nullptr ? weights + slice + static_cast<size_t>(i) * Tk : work;
-        const float* mi = mbh != nullptr ? mbh + static_cast<ptrdiff_t>(i) * d->m_si : nullptr;
-        for (int32_t j = 0; j < visible; ++j) {
-          const float raw = scale * Kernels::dot(qi, kbh + static_cast<ptrdiff_t>(j) * d->k_st, d->d_k);
-          float sij = raw;
-          bool masked_out = false;
-          if (mi != nullptr) {
-            const float m = mi[static_cast<ptrdiff_t>(j) * d->m_sj];
-            masked_out = m == -INFINITY;
-            sij += m;
-          }
-          if (kb != nullptr) {
-            masked_out = masked_out || kb[j] == -INFINITY;
-            sij += kb[j];
-          }
-          if (status == 0 && overflowed(raw, sij, masked_out)) {
-            status = static_cast<int32_t>(1 + slice + static_cast<size_t>(i) * Tk + j);
-          }
-          s[j] = sij;
-        }
-        for (int32_t j = visible; j < Tk; ++j) s[j] = -INFINITY;
-
-        float* yi = obh + static_cast<ptrdiff_t>(i) * d->o_st;
-        if (Kernels::softmax_row(s, Tk, a)) {
-          Kernels::mix_values(a, visible, vbh, d->v_st, d->d_v, yi);
-        } else {
-          // No visible key (all masked): zero weights (set by softmax_row)
-          // and a zero output, +0 rather than 0 * v, which could be -0.
-          for (int32_t c = 0; c < d->d_v; ++c) yi[c] = 0.0f;
-        }
+      Slice sl;
+      sl.q = q + static_cast<ptrdiff_t>(b) * d->q_sb + static_cast<ptrdiff_t>(h) * d->q_sh;
+      sl.k = k + static_cast<ptrdiff_t>(b) * d->k_sb + static_cast<ptrdiff_t>(h) * d->k_sh;
+      sl.v = v + static_cast<ptrdiff_t>(b) * d->v_sb + static_cast<ptrdiff_t>(h) * d->v_sh;
+      sl.o = out + static_cast<ptrdiff_t>(b) * d->o_sb + static_cast<ptrdiff_t>(h) * d->o_sh;
+      sl.mask = mask != nullptr ? mask + static_cast<ptrdiff_t>(b) * d->m_sb + static_cast<ptrdiff_t>(h) * d->m_sh
+                                : nullptr;
+      sl.kb = key_bias != nullptr ? key_bias + static_cast<ptrdiff_t>(b) * d->kb_sb : nullptr;
+      sl.q_st = d->q_st, sl.k_st = d->k_st, sl.v_st = d->v_st, sl.o_st = d->o_st;
+      sl.m_si = d->m_si, sl.m_sj = d->m_sj;
+      sl.Tq = Tq, sl.Tk = Tk, sl.d_k = d->d_k, sl.d_v = d->d_v;
+      sl.causal = d->causal != 0;
+      sl.scale = scale;
+      // Offset of this slice's rows in the contiguous [B, H, Tq, Tk] outputs
+      // and in the status's flat index.
+      const size_t flat0 = (static_cast<size_t>(b) * d->H + static_cast<size_t>(h)) * Tq * Tk;
+      int32_t st;
+      if (d->streaming) {
+        st = streaming_slice<Kernels>(sl, work, flat0);
+      } else {
+        // The grid lives in scores when asked for, else in weights, else in
+        // work; the weights go to weights, or to a row of work when only the
+        // scores are kept, or over the grid.
+        float* S = scores != nullptr ? scores + flat0 : (weights != nullptr ? weights + flat0 : work);
+        float* W = weights != nullptr ? weights + flat0 : nullptr;
+        float* row = scores != nullptr && weights == nullptr ? work : nullptr;
+        st = materialized_slice<Kernels>(sl, S, W, row, flat0);
       }
+      // Slices run in flat order: an earlier slice's overflow comes first.
+      if (status == 0) status = st;
     }
   }
   return status;
@@ -136,19 +335,18 @@ inline void add_bias(float* Y, const float* bias, int32_t rows, int32_t n) {
 // ag_mha_workspace_floats (common_attention.cc). Returns attention's status
 // for the per-head scores ([B, h, Tq, Tk] index).
 template <class Kernels>
-int32_t multi_head_attention(const float* xq, const float* xk, const float* xv, const float* wq,
-                          const float* wk, const float* wv, const float* wo, const float* bq,
-                          const float* bk, const float* bv, const float* bo, const float* mask,
-                          const float* key_bias, float scale, const ag_mha_dims* d, float* out,
-                          float* weights, float* work) {
+int32_t multi_head_attention(const float* xq, const float* xk, const float* xv, const float* wq, const float* wk,
+                             const float* wv, const float* wo, const float* bq, const float* bk, const float* bv,
+                             const float* bo, const float* mask, const float* key_bias, float scale,
+                             const ag_mha_dims* d, float* out, float* weights, float* work) {
   const int32_t B = d->B, Tq = d->Tq, Tk = d->Tk, dm = d->d_model, h = d->h;
   const int32_t dk = dm / h;
   const size_t nq = static_cast<size_t>(B) * Tq * dm, nk = static_cast<size_t>(B) * Tk * dm;
-  float* Q = work;         // [B, Tq, d_model]
-  float* K = Q + nq;       // [B, Tk, d_model]
-  float* V = K + nk;       // [B, Tk, d_model]
-  float* heads = V + nk;   // [B, Tq, d_model]: head i in columns i*d_k ..
-  float* row = heads + nq;  // [Tk]: one row of scores
+  float* Q = work;              // [B, Tq, d_model]
+  float* K = Q + nq;            // [B, Tk, d_model]
+  float* V = K + nk;            // [B, Tk, d_model]
+  float* heads = V + nk;        // [B, Tq, d_model]: head i in columns i*d_k ..
+  float* attn_work = heads + nq;  // the attention's work (ag_mha_workspace_floats)
 
   // The projections treat [B, T, d_model] as [B*T, d_model] row vectors.
   Kernels::matmul(xq, wq, B * Tq, dm, dm, Q);
@@ -174,7 +372,9 @@ int32_t multi_head_attention(const float* xq, const float* xk, const float* xv, 
   ad.m_sb = d->m_sb, ad.m_sh = d->m_sh, ad.m_si = d->m_si, ad.m_sj = d->m_sj;
   ad.kb_sb = d->kb_sb;
   ad.causal = d->causal;
-  const int32_t status = attention<Kernels>(Q, K, V, mask, key_bias, scale, &ad, heads, weights, nullptr, row);
+  ad.streaming = d->streaming;
+  const int32_t status =
+      attention<Kernels>(Q, K, V, mask, key_bias, scale, &ad, heads, weights, nullptr, attn_work);
 
   Kernels::matmul(heads, wo, B * Tq, dm, dm, out);
   add_bias(out, bo, B * Tq, dm);

@@ -15,9 +15,11 @@
 //
 // The orchestration is attention_impl.h, shared with the simd128 variant; this
 // file supplies the scalar inner kernels: the vector family's dot for each
-// score q_i . k_j, the matrix family's matmul for the projections, this
-// variant's softmax row, and the value mixture below, all compiled with the
-// auto-vectoriser off.
+// score q_i . k_j (for the whole grid, or for one tile of the streaming path),
+// the matrix family's matmul for the projections, this variant's softmax row
+// and the C library's expf (as in softmax_scalar.cc), and the value mixture
+// below, all compiled with the auto-vectoriser off.
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -52,14 +54,51 @@ float mix_channel(const float* alpha, int32_t n, const float* v, ptrdiff_t v_st)
 namespace {
 
 struct ScalarKernels {
-  static float dot(const float* a, const float* b, int32_t n) { return ag_dot__scalar(a, b, n); }
   static void matmul(const float* A, const float* B, int32_t M, int32_t K, int32_t N, float* C) {
     ag_matmul__scalar(A, B, M, K, N, C);
+  }
+  // S[r][j] = q_r . k_j, each the scalar dot (its pairwise order and bound).
+  static void scores(const float* q, ptrdiff_t q_st, const float* k, ptrdiff_t k_st, int32_t rows, int32_t cols,
+                     int32_t d_k, float* S, ptrdiff_t lds) {
+    for (int32_t r = 0; r < rows; ++r)
+      for (int32_t j = 0; j < cols; ++j)
+        S[r * lds + j] = ag_dot__scalar(q + r * q_st, k + j * k_st, d_k);
+  }
+  static float finish_scores(float* s, int32_t n, int32_t visible, float scale, const float* mrow, ptrdiff_t m_sj,
+                             const float* kb, int32_t* bad) {
+    return ag::attention_detail::finish_scores_loop(s, n, visible, scale, mrow, m_sj, kb, bad);
   }
   static bool softmax_row(const float* z, int32_t n, float* y) { return ag::scalar::softmax_row(z, n, y); }
   static void mix_values(const float* alpha, int32_t n, const float* v, ptrdiff_t v_st, int32_t d_v,
                          float* y) {
     for (int32_t c = 0; c < d_v; ++c) y[c] = ag::scalar::mix_channel(alpha, n, v + c, v_st);
+  }
+  static float exp1(float x) { return expf(x); }
+  // s_j = exp(s_j - m); the sum in four interleaved partial sums (s_j joins
+  // sum j % 4) combined as (s0 + s2) + (s1 + s3): the simd128 variant's
+  // lane order.
+  static float exp_row(float* s, int32_t n, float m) {
+    float acc[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    for (int32_t j = 0; j < n; ++j) {
+      s[j] = expf(s[j] - m);
+      acc[j & 3] += s[j];
+    }
+    return (acc[0] + acc[2]) + (acc[1] + acc[3]);
+  }
+  static void scale_row(float* o, int32_t n, float c) {
+    for (int32_t x = 0; x < n; ++x) o[x] *= c;
+  }
+  static void divide_row(float* o, int32_t n, float l) {
+    for (int32_t x = 0; x < n; ++x) o[x] /= l;
+  }
+  // O[r] += sum_j P[r][j] v_j, per channel the cascade of mix_channel over
+  // the tile, then one addition.
+  static void accumulate(const float* P, ptrdiff_t ldp, const float* v, ptrdiff_t v_st, int32_t rows, int32_t cols,
+                         int32_t d_v, float* O, ptrdiff_t o_st) {
+    for (int32_t r = 0; r < rows; ++r) {
+      float* orow = O + r * o_st;
+      for (int32_t c = 0; c < d_v; ++c) orow[c] += ag::scalar::mix_channel(P + r * ldp, cols, v + c, v_st);
+    }
   }
 };
 

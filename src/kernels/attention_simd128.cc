@@ -14,14 +14,21 @@
 // -Infinity; h divides d_model; work as stated there).
 //
 // The orchestration is attention_impl.h, shared with the scalar variant. What
-// this variant changes: the inner kernels are the simd128 ones (dot, matmul,
-// the softmax row with the vectorised exp), and the value mixture below runs
-// four channels per f32x4 lane group. The scores and weights may differ from
-// the scalar variant's in the last bits (different summation orders and exp).
+// this variant changes: the scores come from the register-tiled GEMM
+// (gemm_simd128.h: gemm_nt for Q K^T, on the whole grid or on one tile of the
+// streaming path), the streaming path's P V is gemm_nn accumulating into the
+// output rows, its exps are exp4 (exp_simd128.h, the softmax kernels' exp),
+// the materialized path's softmax row is the simd128 softmax kernel's, and its
+// value mixture below runs four channels per f32x4 lane group. The scores
+// and weights may differ from the scalar variant's in the last bits
+// (different summation orders and exp).
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "attention_impl.h"
+#include "exp_simd128.h"
+#include "gemm_simd128.h"
 #include "kernels.h"
 #include "simd.h"
 
@@ -51,10 +58,88 @@ v128_t mix4(const float* alpha, int32_t n, const float* v, ptrdiff_t v_st) {
   return total;
 }
 
+// finish_scores (attention_impl.h) four keys at a time, for rows whose mask
+// (if any) is contiguous along the keys. A lane is good when overflowed()
+// (overflow.h) would say no: |raw| finite, z below +Infinity and not NaN, and
+// z above -Infinity unless the mask or the key bias hides the key.
+float finish_scores4(float* s, int32_t n, int32_t visible, float scale, const float* mrow, const float* kb,
+                     int32_t* bad) {
+  using ag::simd::load;
+  using ag::simd::splat;
+  const v128_t sc = splat(scale), inf = splat(INFINITY), ninf = splat(-INFINITY);
+  v128_t vmax = ninf;
+  *bad = -1;
+  int32_t j = 0;
+  if (mrow == nullptr && kb == nullptr) {
+    // No mask and no bias (the common case): z = raw, and a score overflowed
+    // exactly when it is not finite. The lanes' verdicts are gathered and
+    // looked at once, after the loop; the first bad score, if any, is then
+    // found again from the stored z = raw.
+    v128_t ok = wasm_i32x4_splat(-1);
+    for (; j + 4 <= visible; j += 4) {
+      const v128_t z = wasm_f32x4_mul(load(s + j), sc);
+      ag::simd::store(s + j, z);
+      vmax = wasm_f32x4_pmax(vmax, z);
+      ok = wasm_v128_and(ok, wasm_f32x4_lt(wasm_f32x4_abs(z), inf));
+    }
+    if (!wasm_i32x4_all_true(ok)) {
+      for (int32_t x = 0; x < j; ++x)
+        if (!isfinite(s[x])) {
+          *bad = x;
+          break;
+        }
+    }
+  }
+  for (; j + 4 <= visible; j += 4) {
+    const v128_t raw = wasm_f32x4_mul(load(s + j), sc);
+    v128_t z = raw;
+    v128_t hidden = wasm_i32x4_splat(0);
+    if (mrow != nullptr) {
+      const v128_t m = load(mrow + j);
+      hidden = wasm_f32x4_eq(m, ninf);
+      z = wasm_f32x4_add(z, m);
+    }
+    if (kb != nullptr) {
+      const v128_t b = load(kb + j);
+      hidden = wasm_v128_or(hidden, wasm_f32x4_eq(b, ninf));
+      z = wasm_f32x4_add(z, b);
+    }
+    const v128_t good = wasm_v128_and(wasm_v128_and(wasm_f32x4_lt(wasm_f32x4_abs(raw), inf), wasm_f32x4_lt(z, inf)),
+                                      wasm_v128_or(wasm_f32x4_gt(z, ninf), hidden));
+    const uint32_t good_lanes = wasm_i32x4_bitmask(good);
+    if (good_lanes != 0xFu && *bad < 0) *bad = j + __builtin_ctz(~good_lanes & 0xFu);
+    ag::simd::store(s + j, z);
+    vmax = wasm_f32x4_pmax(vmax, z);
+  }
+  float mx = ag::simd::max_lanes(vmax);
+  if (j < visible) {
+    int32_t tail_bad;
+    const float tail_max = ag::attention_detail::finish_scores_loop(
+        s + j, visible - j, visible - j, scale, mrow != nullptr ? mrow + j : nullptr, 1, kb != nullptr ? kb + j : nullptr,
+        &tail_bad);
+    if (tail_bad >= 0 && *bad < 0) *bad = j + tail_bad;
+    mx = tail_max > mx ? tail_max : mx;
+  }
+  for (j = visible; j + 4 <= n; j += 4) ag::simd::store(s + j, ninf);
+  for (; j < n; ++j) s[j] = -INFINITY;
+  return mx;
+}
+
 struct Simd128Kernels {
-  static float dot(const float* a, const float* b, int32_t n) { return ag_dot__simd128(a, b, n); }
   static void matmul(const float* A, const float* B, int32_t M, int32_t K, int32_t N, float* C) {
     ag_matmul__simd128(A, B, M, K, N, C);
+  }
+  // S = Q K^T for `rows` queries and `cols` keys: the GEMM's order and bound.
+  static void scores(const float* q, ptrdiff_t q_st, const float* k, ptrdiff_t k_st, int32_t rows, int32_t cols,
+                     int32_t d_k, float* S, ptrdiff_t lds) {
+    ag::simd128::gemm_nt(rows, cols, d_k, q, q_st, k, k_st, 0.0f, S, lds);
+  }
+  static float finish_scores(float* s, int32_t n, int32_t visible, float scale, const float* mrow, ptrdiff_t m_sj,
+                             const float* kb, int32_t* bad) {
+    if (mrow != nullptr && m_sj != 1) {
+      return ag::attention_detail::finish_scores_loop(s, n, visible, scale, mrow, m_sj, kb, bad);
+    }
+    return finish_scores4(s, n, visible, scale, mrow, kb, bad);
   }
   static bool softmax_row(const float* z, int32_t n, float* y) { return ag::simd128::softmax_row(z, n, y); }
   static void mix_values(const float* alpha, int32_t n, const float* v, ptrdiff_t v_st, int32_t d_v,
@@ -62,6 +147,36 @@ struct Simd128Kernels {
     int32_t c = 0;
     for (; c + 4 <= d_v; c += 4) ag::simd::store(y + c, mix4(alpha, n, v + c, v_st));
     for (; c < d_v; ++c) y[c] = ag::scalar::mix_channel(alpha, n, v + c, v_st);
+  }
+  static float exp1(float x) { return wasm_f32x4_extract_lane(ag::simd128::exp4(ag::simd::splat(x)), 0); }
+  // s_j = exp(s_j - m) four at a time, over the padding too (-Infinity gives
+  // 0); the sum in four lane sums combined as (l0 + l2) + (l1 + l3).
+  static float exp_row(float* s, int32_t n, float m) {
+    const v128_t mv = ag::simd::splat(m);
+    v128_t acc = ag::simd::zero();
+    for (int32_t j = 0; j < n; j += 4) {
+      const v128_t p = ag::simd128::exp4(wasm_f32x4_sub(ag::simd::load(s + j), mv));
+      ag::simd::store(s + j, p);
+      acc = wasm_f32x4_add(acc, p);
+    }
+    return ag::simd::sum_lanes(acc);
+  }
+  static void scale_row(float* o, int32_t n, float c) {
+    const v128_t cv = ag::simd::splat(c);
+    int32_t x = 0;
+    for (; x + 4 <= n; x += 4) ag::simd::store(o + x, wasm_f32x4_mul(ag::simd::load(o + x), cv));
+    for (; x < n; ++x) o[x] *= c;
+  }
+  static void divide_row(float* o, int32_t n, float l) {
+    const v128_t lv = ag::simd::splat(l);
+    int32_t x = 0;
+    for (; x + 4 <= n; x += 4) ag::simd::store(o + x, wasm_f32x4_div(ag::simd::load(o + x), lv));
+    for (; x < n; ++x) o[x] /= l;
+  }
+  // O += P V on one tile: the GEMM with beta = 1, C being the output rows.
+  static void accumulate(const float* P, ptrdiff_t ldp, const float* v, ptrdiff_t v_st, int32_t rows, int32_t cols,
+                         int32_t d_v, float* O, ptrdiff_t o_st) {
+    ag::simd128::gemm_nn(rows, d_v, cols, P, ldp, v, v_st, 1.0f, O, o_st);
   }
 };
 

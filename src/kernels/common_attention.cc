@@ -4,7 +4,11 @@
 //
 // Layout (floats), matching attention_impl.h:
 //   Q [B, Tq, d_model] | K [B, Tk, d_model] | V [B, Tk, d_model] |
-//   concatenated heads [B, Tq, d_model] | one scores row [Tk]
+//   concatenated heads [B, Tq, d_model] | the attention's work:
+//   AG_ATTENTION_STREAMING_WORK_FLOATS when streaming (one tile of scores and
+//   two numbers per query row of a block), else one head's score grid
+//   [Tq, Tk] (the materialized path forms it even when the weights are not
+//   asked for; with weights it forms it in the weights instead).
 #include <stddef.h>
 
 #include "kernels.h"
@@ -12,5 +16,7 @@
 extern "C" size_t ag_mha_workspace_floats(const ag_mha_dims* d) {
   const size_t q = static_cast<size_t>(d->B) * static_cast<size_t>(d->Tq) * static_cast<size_t>(d->d_model);
   const size_t k = static_cast<size_t>(d->B) * static_cast<size_t>(d->Tk) * static_cast<size_t>(d->d_model);
-  return 2 * q + 2 * k + static_cast<size_t>(d->Tk);
+  const size_t attention_work = d->streaming ? static_cast<size_t>(AG_ATTENTION_STREAMING_WORK_FLOATS)
+                                             : static_cast<size_t>(d->Tq) * static_cast<size_t>(d->Tk);
+  return 2 * q + 2 * k + attention_work;
 }

@@ -31,7 +31,7 @@ inline v128_t as_float(v128_t bits) { return bits; }  // v128_t is untyped: name
 //    both factors normal floats, so that exp(r) 2^k1 is exact and the last
 //    multiplication rounds once: it overflows to +Infinity above ln(FLT_MAX)
 //    ~ 88.7228 and gives correctly rounded subnormals and finally 0 below
-//    ln(2^-149 / 2) ~ -103.97, with no special case in the code.
+//    ln(2^-150) ~ -103.972077, with no special case in the code.
 //  - Special inputs: -Infinity clamps to -104 and gives 0; +Infinity clamps
 //    to 89 and gives +Infinity; NaN passes through the clamp (pmin/pmax keep
 //    the first operand when a comparison is false) and the arithmetic, giving

@@ -33,8 +33,19 @@ typedef struct ag_attention_dims {
   int32_t o_sb, o_sh, o_st;
   int32_t m_sb, m_sh, m_si, m_sj;
   int32_t kb_sb;
-  int32_t causal;  // 1: query i sees keys 0..i (top-left aligned); 0: all keys
+  int32_t causal;     // 1: query i sees keys 0..i (top-left aligned); 0: all keys
+  int32_t streaming;  // 1: online softmax over key tiles, no [Tq, Tk] grid; 0: the grid
 } ag_attention_dims;
+
+// The streaming attention (registry.inc) works on blocks of
+// AG_ATTENTION_BLOCK_Q query rows against tiles of AG_ATTENTION_TILE_K keys.
+// Its work buffer holds one tile of scores [BLOCK_Q, TILE_K] and two
+// statistics per query row of the block (running max and running sum):
+// AG_ATTENTION_STREAMING_WORK_FLOATS floats (64.5 KiB) whatever the sizes.
+// (64 x 256 measured fastest among 16..256 x 64..512 at T = 256 and 1024.)
+#define AG_ATTENTION_BLOCK_Q 64
+#define AG_ATTENTION_TILE_K 256
+#define AG_ATTENTION_STREAMING_WORK_FLOATS (AG_ATTENTION_BLOCK_Q * AG_ATTENTION_TILE_K + 2 * AG_ATTENTION_BLOCK_Q)
 
 // Shapes for multi-head attention (Vaswani et al. 2017, §3.2.2): B batches,
 // Tq queries, Tk keys/values, d_model channels, h heads (h divides d_model).
@@ -45,11 +56,13 @@ typedef struct ag_mha_dims {
   int32_t m_sb, m_sh, m_si, m_sj;
   int32_t kb_sb;
   int32_t causal;
+  int32_t streaming;  // as in ag_attention_dims; needs weights null
 } ag_mha_dims;
 
 // Floats of workspace that ag_multi_head_attention__* needs:
 // projected Q [B,Tq,d_model], K and V [B,Tk,d_model], the concatenated heads
-// [B,Tq,d_model], and one row of scores [Tk].
+// [B,Tq,d_model], then the attention's work: AG_ATTENTION_STREAMING_WORK_FLOATS
+// when dims->streaming, else one head's score grid [Tq, Tk].
 size_t ag_mha_workspace_floats(const ag_mha_dims* dims);
 
 #define AG_KERNEL(name, family, ret, params) \

@@ -32,11 +32,18 @@ inline int32_t greedy(uint32_t seed_lo, uint32_t seed_hi, int32_t d, int32_t fir
     const uint64_t c = (static_cast<uint64_t>(first) + static_cast<uint64_t>(i)) * blocks;
     ag_philox_normal(seed_lo, seed_hi, static_cast<uint32_t>(c), static_cast<uint32_t>(c >> 32), d, work);
     float* row = dirs + static_cast<int64_t>(kept) * d;
-    // A zero draw has no direction (it cannot happen: Box-Muller radii are > 0).
+    // A zero draw has no direction and is skipped: a Box-Muller radius is 0
+    // when its uniform draw is exactly 1, so for d <= 2 the whole draw can be
+    // zero.
+    bool zero = true;
+    for (int32_t k = 0; k < d && zero; ++k) zero = work[k] == 0.0f;
+    if (zero) continue;
     normalize(work, d, row);
     bool ok = true;
     for (int32_t j = 0; j < kept && ok; ++j) {
-      if (fabsf(dot(row, dirs + static_cast<int64_t>(j) * d, d)) > eps) ok = false;
+      // Kept only when |u.v| <= eps is known to hold: a NaN dot (partial
+      // sums that overflowed) rejects the candidate.
+      if (!(fabsf(dot(row, dirs + static_cast<int64_t>(j) * d, d)) <= eps)) ok = false;
     }
     if (ok) ++kept;
   }

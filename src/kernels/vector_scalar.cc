@@ -23,6 +23,26 @@
 
 namespace {
 
+// a.b, a.a and b.b summed in float64 (cosine and the projections): a product
+// of two floats is exact in float64 and no float product can overflow or
+// underflow there, so however wide the range of the inputs (1e-38 next to
+// 1e38), each sum is within (n - 1) 2^-53 of its exact value relative to its
+// sum of |terms|. (float32 with power-of-two scaling cannot do that: the
+// small elements of a vector that spans more than 2^126 underflow.)
+struct Float64Dots {
+  double ab, aa, bb;
+};
+Float64Dots float64_dots(const float* a, const float* b, int32_t n) {
+  Float64Dots d{0.0, 0.0, 0.0};
+  for (int32_t i = 0; i < n; ++i) {
+    const double x = a[i], y = b[i];
+    d.ab += x * y;
+    d.aa += x * x;
+    d.bb += y * y;
+  }
+  return d;
+}
+
 using ag::pairwise::pairwise_sum;
 using ag::pairwise::pow2_scale_for;
 using ag::pairwise::Pow2Scale;
@@ -72,16 +92,13 @@ void ag_normalize__scalar(const float* a, int32_t n, float* out) {
 }
 
 float ag_cosine__scalar(const float* a, const float* b, int32_t n) {
-  const float ma = max_abs(a, n), mb = max_abs(b, n);
+  const Float64Dots d = float64_dots(a, b, n);
   // A zero vector has no direction; 0 (orthogonal to everything) instead of
   // 0/0 keeps Monte Carlo statistics finite (see registry.inc).
-  if (ma == 0.0f || mb == 0.0f) return 0.0f;
-  const float sa = pow2_scale_for(ma).scale, sb = pow2_scale_for(mb).scale;
-  // cos is scale-invariant, so the scaled vectors give it directly.
-  const float ab = pairwise_sum(n, [=](int32_t i) { return (a[i] * sa) * (b[i] * sb); });
-  const float c = ab / (sqrtf(scaled_squared_norm(a, n, sa)) * sqrtf(scaled_squared_norm(b, n, sb)));
-  // Rounding can push |c| a few u past 1 for (anti)parallel vectors.
-  return fminf(1.0f, fmaxf(-1.0f, c));
+  if (d.aa == 0.0 || d.bb == 0.0) return 0.0f;
+  const double c = d.ab / (sqrt(d.aa) * sqrt(d.bb));
+  // Rounding can push |c| past 1 for (anti)parallel vectors.
+  return static_cast<float>(fmin(1.0, fmax(-1.0, c)));
 }
 
 float ag_angle__scalar(const float* a, const float* b, int32_t n) {
@@ -105,23 +122,14 @@ float ag_angle__scalar(const float* a, const float* b, int32_t n) {
 }
 
 float ag_scalar_projection__scalar(const float* a, const float* b, int32_t n) {
-  // a.b^ = (a 2^ka).(b 2^kb) / |b 2^kb| * 2^-ka: both vectors scaled, so
-  // neither the products nor |b|^2 can overflow even when a_i b_i would.
-  const Pow2Scale s = pow2_scale_for(max_abs(a, n));
-  const float sa = s.scale, sb = pow2_scale_for(max_abs(b, n)).scale;
-  const float ab = pairwise_sum(n, [=](int32_t i) { return (a[i] * sa) * (b[i] * sb); });
-  return (ab / sqrtf(scaled_squared_norm(b, n, sb))) * s.unscale;
+  const Float64Dots d = float64_dots(a, b, n);
+  return static_cast<float>(d.ab / sqrt(d.bb));
 }
 
 void ag_vector_projection__scalar(const float* a, const float* b, int32_t n, float* out) {
-  const Pow2Scale s = pow2_scale_for(max_abs(a, n));
-  const float sa = s.scale, sb = pow2_scale_for(max_abs(b, n)).scale;
-  const float ab = pairwise_sum(n, [=](int32_t i) { return (a[i] * sa) * (b[i] * sb); });
-  const float rb = sqrtf(scaled_squared_norm(b, n, sb));
-  // out = (a.b^) b^ = (ab / rb^2) (b_i 2^kb) 2^-ka, all in the scaled range
-  // until the last, exact, multiplication by 2^-ka.
-  const float c = (ab / rb) / rb;
-  for (int32_t i = 0; i < n; ++i) out[i] = (c * (b[i] * sb)) * s.unscale;
+  const Float64Dots d = float64_dots(a, b, n);
+  const double c = d.ab / d.bb;
+  for (int32_t i = 0; i < n; ++i) out[i] = static_cast<float>(c * b[i]);
 }
 
 float ag_squared_distance__scalar(const float* a, const float* b, int32_t n) {

@@ -27,6 +27,45 @@ using namespace ag::pairwise;  // NOLINT: the helpers of pairwise_*.h are this f
 
 namespace {
 
+// a.b, a.a and b.b summed in float64 (cosine and the projections), two
+// f64x2 lanes per product, four floats per step: a product of two floats is
+// exact in float64 and cannot overflow or underflow there, so however wide
+// the range of the inputs, each sum is within (n - 1) 2^-53 of its exact
+// value relative to its sum of |terms| (the scalar variant's bound; the
+// order of the additions differs). float32 with power-of-two scaling cannot
+// do that: the small elements of a vector spanning more than 2^126 underflow.
+struct Float64Dots {
+  double ab, aa, bb;
+};
+Float64Dots float64_dots(const float* a, const float* b, int32_t n) {
+  v128_t ab0 = wasm_f64x2_splat(0.0), ab1 = ab0, aa0 = ab0, aa1 = ab0, bb0 = ab0, bb1 = ab0;
+  int32_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    const v128_t x = ag::simd::load(a + i), y = ag::simd::load(b + i);
+    const v128_t xl = wasm_f64x2_promote_low_f32x4(x), yl = wasm_f64x2_promote_low_f32x4(y);
+    const v128_t xh = wasm_f64x2_promote_low_f32x4(wasm_i32x4_shuffle(x, x, 2, 3, 0, 1));
+    const v128_t yh = wasm_f64x2_promote_low_f32x4(wasm_i32x4_shuffle(y, y, 2, 3, 0, 1));
+    ab0 = wasm_f64x2_add(ab0, wasm_f64x2_mul(xl, yl));
+    ab1 = wasm_f64x2_add(ab1, wasm_f64x2_mul(xh, yh));
+    aa0 = wasm_f64x2_add(aa0, wasm_f64x2_mul(xl, xl));
+    aa1 = wasm_f64x2_add(aa1, wasm_f64x2_mul(xh, xh));
+    bb0 = wasm_f64x2_add(bb0, wasm_f64x2_mul(yl, yl));
+    bb1 = wasm_f64x2_add(bb1, wasm_f64x2_mul(yh, yh));
+  }
+  const auto total = [](v128_t p, v128_t q) {
+    const v128_t s = wasm_f64x2_add(p, q);
+    return wasm_f64x2_extract_lane(s, 0) + wasm_f64x2_extract_lane(s, 1);
+  };
+  Float64Dots d{total(ab0, ab1), total(aa0, aa1), total(bb0, bb1)};
+  for (; i < n; ++i) {
+    const double x = a[i], y = b[i];
+    d.ab += x * y;
+    d.aa += x * x;
+    d.bb += y * y;
+  }
+  return d;
+}
+
 float max_abs(const float* a, int32_t n) {
   v128_t m = zero();
   int32_t i = 0;
@@ -88,25 +127,13 @@ void ag_normalize__simd128(const float* a, int32_t n, float* out) {
 }
 
 float ag_cosine__simd128(const float* a, const float* b, int32_t n) {
-  const float ma = max_abs(a, n), mb = max_abs(b, n);
+  const Float64Dots d = float64_dots(a, b, n);
   // A zero vector has no direction; 0 (orthogonal to everything) instead of
   // 0/0 keeps Monte Carlo statistics finite (see registry.inc).
-  if (ma == 0.0f || mb == 0.0f) return 0.0f;
-  const v128_t sa = splat(pow2_scale_for(ma).scale), sb = splat(pow2_scale_for(mb).scale);
-  // One pass for a.b, |a|^2 and |b|^2 of the scaled vectors.
-  float sums[3];
-  pairwise_sums<3>(
-      n,
-      [=](int32_t i, int32_t r, Eight* t) {
-        const Eight x = mul(load8(a + i, r), sa), y = mul(load8(b + i, r), sb);
-        t[0] = mul(x, y);
-        t[1] = square(x);
-        t[2] = square(y);
-      },
-      sums);
-  const float c = sums[0] / (sqrtf(sums[1]) * sqrtf(sums[2]));
-  // Rounding can push |c| a few u past 1 for (anti)parallel vectors.
-  return fminf(1.0f, fmaxf(-1.0f, c));
+  if (d.aa == 0.0 || d.bb == 0.0) return 0.0f;
+  const double c = d.ab / (sqrt(d.aa) * sqrt(d.bb));
+  // Rounding can push |c| past 1 for (anti)parallel vectors.
+  return static_cast<float>(fmin(1.0, fmax(-1.0, c)));
 }
 
 float ag_angle__simd128(const float* a, const float* b, int32_t n) {
@@ -136,50 +163,27 @@ float ag_angle__simd128(const float* a, const float* b, int32_t n) {
   return 2.0f * atan2f(sqrtf(ds[0]), sqrtf(ds[1]));
 }
 
-}  // extern "C"
 
-namespace {
 
 // (a 2^ka).(b 2^kb) and |b 2^kb| (see the scalar variant for why both
 // vectors are scaled), with the two scales.
-struct ScaledProjection {
-  float ab, rb;
-  Pow2Scale a_scale;
-  float b_scale;
-};
-ScaledProjection scaled_projection(const float* a, const float* b, int32_t n) {
-  const Pow2Scale s = pow2_scale_for(max_abs(a, n));
-  const float b_scale = pow2_scale_for(max_abs(b, n)).scale;
-  const v128_t sa = splat(s.scale), sb = splat(b_scale);
-  float sums[2];
-  pairwise_sums<2>(
-      n,
-      [=](int32_t i, int32_t r, Eight* t) {
-        const Eight y = mul(load8(b + i, r), sb);
-        t[0] = mul(mul(load8(a + i, r), sa), y);
-        t[1] = square(y);
-      },
-      sums);
-  return {sums[0], sqrtf(sums[1]), s, b_scale};
-}
-
-}  // namespace
-
-extern "C" {
-
 float ag_scalar_projection__simd128(const float* a, const float* b, int32_t n) {
-  const ScaledProjection p = scaled_projection(a, b, n);
-  return (p.ab / p.rb) * p.a_scale.unscale;
+  const Float64Dots d = float64_dots(a, b, n);
+  return static_cast<float>(d.ab / sqrt(d.bb));
 }
 
 void ag_vector_projection__simd128(const float* a, const float* b, int32_t n, float* out) {
-  const ScaledProjection p = scaled_projection(a, b, n);
-  // out = (ab / rb^2) (b_i 2^kb) 2^-ka; the last multiplication is exact.
-  const v128_t c = splat((p.ab / p.rb) / p.rb), vsb = splat(p.b_scale), unscale = splat(p.a_scale.unscale);
-  for (int32_t i = 0; i < n; i += 8) {
-    const int32_t w = n - i >= 8 ? 8 : n - i;
-    store8(out + i, w, mul(mul(mul(load8(b + i, w), vsb), c), unscale));
+  const Float64Dots d = float64_dots(a, b, n);
+  const v128_t c = wasm_f64x2_splat(d.ab / d.bb);
+  int32_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    const v128_t y = load(b + i);
+    const v128_t lo = wasm_f64x2_mul(c, wasm_f64x2_promote_low_f32x4(y));
+    const v128_t hi = wasm_f64x2_mul(c, wasm_f64x2_promote_low_f32x4(wasm_i32x4_shuffle(y, y, 2, 3, 0, 1)));
+    store(out + i, wasm_i32x4_shuffle(wasm_f32x4_demote_f64x2_zero(lo), wasm_f32x4_demote_f64x2_zero(hi), 0, 1, 4, 5));
   }
+  const double cs = d.ab / d.bb;
+  for (; i < n; ++i) out[i] = static_cast<float>(cs * b[i]);
 }
 
 float ag_squared_distance__simd128(const float* a, const float* b, int32_t n) {

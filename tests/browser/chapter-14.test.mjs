@@ -1,9 +1,10 @@
 // Chapter 14, "Why this is cheap on a CPU" (<ag-simd>): the steps of one dot
 // product as the simd128 and the scalar kernels compute it (ag.dotTrace), and
-// the live speed test. The float64 reference recomputes the products, the
+// the kernel lab (both variants timed in the worker; no timing is asserted,
+// only that the numbers are there, finite and positive). The float64 reference recomputes the products, the
 // lane-wise accumulators and the dot product for the inputs given.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { byRole, expectAllLogged, expectClean, exportFile, one, openChapter, overflow, readNumbers, screenshot, startEnv, urlParams } from './helpers.mjs';
+import { byRole, expectAllLogged, expectClean, exportFile, launchChromium, one, openChapter, overflow, readNumbers, screenshot, startEnv, urlParams } from './helpers.mjs';
 
 const TAG = 'ag-simd';
 const CH = 'simd';
@@ -18,6 +19,16 @@ async function waitTrace(page, variant) {
   await page.waitForSelector(`${TAG}[data-trace="${variant}"]`, { timeout: 20000 });
 }
 const state = (page) => page.locator(TAG).evaluate((el) => el.state);
+
+/** The kernel lab's table: per row the variant and the measured numbers (data-measured). */
+const labRows = (page) =>
+  page.locator(TAG).evaluate((el) =>
+    [...el.shadowRoot.querySelectorAll('.lab-table tbody tr')].map((tr) => {
+      const row = { variant: tr.dataset.variant };
+      for (const td of tr.querySelectorAll('td[data-role]')) row[td.dataset.role] = Number(td.dataset.measured);
+      return row;
+    }),
+  );
 
 /** The current step's numbers against the reference for a, b (simd128 multiply-add steps). */
 function expectMultiplyAdd(numbers, a, b, start) {
@@ -168,32 +179,121 @@ describe('chapter 14: why this is cheap on a CPU', () => {
     await opened.context.close();
   });
 
-  test('the speed test runs in the browser and shows a positive ratio per length', async () => {
-    const opened = await openChapter(env, CH, TAG);
+  test('the kernel lab times both variants on a tiny size: a row each with finite numbers, a bar each, in the JSON export', async () => {
+    const opened = await openChapter(env, CH, TAG, { search: '?ch=simd&v=1&kernel=matmul&size=64' });
     const { page } = opened;
-    await page.locator(`${TAG} button.measure`).click();
-    await page.waitForSelector(`${TAG}[data-speed="done"]`, { timeout: 60000 });
-    const ratios = await page.locator(TAG).evaluate((el) => [...el.shadowRoot.querySelectorAll('[data-role=speedup]')].map((n) => Number(n.dataset.measured)));
-    expect(ratios.length).toBe(3);
-    for (const r of ratios) expect(r).toBeGreaterThan(0);
+    expect(await page.locator(TAG).evaluate((el) => el.dataset.lab)).toBe('idle');
+    // The flop count of the chosen kernel is typeset on the page.
+    expect(await page.locator(`${TAG} .lab-workload .katex`).count()).toBeGreaterThan(0);
+    expect(await page.locator(`${TAG} .lab-shapes`).textContent()).toContain(`${2 * 64 ** 3}`.replace(/\B(?=(\d{3})+$)/g, '\u2009'));
+    await page.locator(`${TAG} [data-action="run"]`).click();
+    await page.waitForSelector(`${TAG}[data-lab="done"]`, { timeout: 30000 });
+    const rows = await labRows(page);
+    expect(rows.map((r) => r.variant)).toEqual(['simd128', 'scalar']);
+    for (const r of rows) {
+      for (const key of ['median-ms', 'gflops', 'speedup']) {
+        expect(Number.isFinite(r[key])).toBe(true);
+        expect(r[key]).toBeGreaterThan(0);
+      }
+    }
+    // The scalar row is the reference of the speed-up: exactly 1.
+    expect(rows[1].speedup).toBe(1);
+    expect(await page.locator(`${TAG} svg.lab-chart rect.bar`).count()).toBe(2);
     const json = JSON.parse((await exportFile(page, TAG, 'json')).bytes.toString('utf8'));
-    expect(json.speed.map((r) => r.n)).toEqual([64, 1024, 16384]);
+    expect(json.lab.kernel).toBe('matmul');
+    expect(json.lab.size).toBe(64);
+    expect(json.lab.flops).toBe(2 * 64 ** 3);
+    expect(json.lab.rows.map((r) => r.variant)).toEqual(['simd128', 'scalar']);
+    expect(await page.locator(TAG).evaluate((el) => el.stateText)).toContain('kernel=matmul&size=64');
     await expectClean(opened);
     await opened.context.close();
-  }, 90000);
+  }, 60000);
 
-  test.each([
-    [1024, 'desktop'],
-    [375, 'phone-375'],
-    [320, 'phone-320'],
-  ])('fits %i px with no horizontal scrolling, light and dark', async (width, name) => {
-    const opened = await openChapter(env, CH, TAG, { width, height: 1000 });
+  test('the kernel lab runs in the worker: the page stays responsive while it times, Cancel stops it, a new run works', async () => {
+    const opened = await openChapter(env, CH, TAG);
+    const { page } = opened;
+    // A large workload through the controls: attention at T = 1024 takes seconds on the scalar kernels.
+    await page.locator(`${TAG} select.lab-kernel`).selectOption('attention');
+    await page.locator(`${TAG} select.lab-size`).selectOption('1024');
+    expect(await state(page)).toMatchObject({ kernel: 'attention', size: 1024 });
+    await page.locator(`${TAG} [data-action="run"]`).click();
+    expect(await page.locator(TAG).evaluate((el) => el.dataset.lab)).toBe('running');
+    expect(await page.locator(`${TAG} [data-action="run"]`).isDisabled()).toBe(true);
+    // The main thread is free: the step slider still moves the trace while the timing runs.
+    await page.locator(`${TAG} .step-slider`).focus();
+    await page.keyboard.press('ArrowRight');
+    expect((await state(page)).step).toBe(1);
+    expect(await page.locator(TAG).evaluate((el) => el.dataset.lab)).toBe('running');
+    await page.locator(`${TAG} [data-action="cancel"]`).click();
+    expect(await page.locator(TAG).evaluate((el) => el.dataset.lab)).toBe('cancelled');
+    expect(await page.locator(`${TAG} .lab-status`).textContent()).toMatch(/Cancelled/);
+    expect(await page.locator(`${TAG} [data-action="cancel"]`).isDisabled()).toBe(true);
+    expect(await labRows(page)).toEqual([]);
+    // A small one afterwards runs to the end in a fresh worker.
+    await page.locator(`${TAG} select.lab-kernel`).selectOption('dot');
+    expect((await state(page)).size).toBe(256); // 1024 is not a dot size: the first one offered
+    await page.locator(`${TAG} [data-action="run"]`).click();
+    await page.waitForSelector(`${TAG}[data-lab="done"]`, { timeout: 30000 });
+    expect((await labRows(page)).length).toBe(2);
+    await expectClean(opened);
+    await opened.context.close();
+  }, 60000);
+
+  test('without WebAssembly SIMD (V8 without SSE4.1) the lab says so and times the scalar kernels of the baseline build alone', async () => {
+    const bare = await launchChromium({ args: ['--js-flags=--no-enable-sse4-1'] });
+    try {
+      const opened = await openChapter({ ...env, browser: bare }, CH, TAG, { search: '?ch=simd&v=1&kernel=dot&size=256' });
+      const { page } = opened;
+      expect(await page.locator(TAG).getAttribute('data-computed-by')).toBe('baseline');
+      await page.locator(`${TAG} [data-action="run"]`).click();
+      await page.waitForSelector(`${TAG}[data-lab="done"]`, { timeout: 30000 });
+      expect(await page.locator(`${TAG} .lab-nosimd`).isVisible()).toBe(true);
+      const rows = await labRows(page);
+      expect(rows.map((r) => r.variant)).toEqual(['scalar']);
+      expect(await page.locator(`${TAG} .lab-table tbody tr`).getAttribute('data-build')).toBe('baseline');
+      expect(rows[0]['median-ms']).toBeGreaterThan(0);
+      expect(rows[0].gflops).toBeGreaterThan(0);
+      expect(await page.locator(`${TAG} [data-role="speedup"]`).textContent()).toBe('\u2014'); // nothing to compare with
+      await expectClean(opened);
+      await opened.context.close();
+    } finally {
+      await bare.close();
+    }
+  });
+
+  test('a link with an unknown kernel and a size no kernel offers gets a note for each, and the defaults', async () => {
+    const opened = await openChapter(env, CH, TAG, { search: '?ch=simd&v=1&kernel=conv2d&size=100' });
+    const { page } = opened;
+    expect(await state(page)).toMatchObject({ kernel: 'matmul', size: 256 });
+    const note = page.locator(`${TAG} .note`);
+    expect(await note.isVisible()).toBe(true);
+    const text = await note.textContent();
+    expect(text).toContain('kernel=conv2d');
+    expect(text).toContain('size=100');
+    expect(text).toContain('one of the sizes offered for matmul: 64, 128, 256, 512');
+    expect(await page.locator(`${TAG} select.lab-kernel`).inputValue()).toBe('matmul');
+    expect(await page.locator(`${TAG} select.lab-size`).inputValue()).toBe('256');
+    // The rest of the chapter is untouched: the trace of the default pair.
+    await waitTrace(page, 'simd128');
+    await expectClean(opened);
+    await opened.context.close();
+  });
+
+  test('fits 1024, 375 and 320 px with no horizontal scrolling, light and dark', async () => {
+    const opened = await openChapter(env, CH, TAG, { width: 1024, height: 1000 });
     const { page } = opened;
     await waitTrace(page, 'simd128');
-    for (const scheme of ['light', 'dark']) {
-      await page.emulateMedia({ colorScheme: scheme });
-      expect(await overflow(page)).toBeLessThanOrEqual(0);
-      await screenshot(page.locator(`#ch-${CH}`), `chapter-14-${name}-${scheme}`);
+    for (const [width, name] of [
+      [1024, 'desktop'],
+      [375, 'phone-375'],
+      [320, 'phone-320'],
+    ]) {
+      await page.setViewportSize({ width, height: 1000 });
+      for (const scheme of ['light', 'dark']) {
+        await page.emulateMedia({ colorScheme: scheme });
+        expect(await overflow(page)).toBeLessThanOrEqual(0);
+        await screenshot(page.locator(`#ch-${CH}`), `chapter-14-${name}-${scheme}`);
+      }
     }
     await expectClean(opened);
     await opened.context.close();

@@ -356,3 +356,14 @@ export async function expectHostClean({ page, problems }) {
   expect(problems.dialogs).toEqual([]);
   expect(await cspViolations(page)).toEqual([]);
 }
+
+// ------------------------------------------------------------ other engines
+
+/**
+ * A second Debian Chromium with the shared arguments plus `args` (for
+ * example V8 flags through --js-flags), for a run under other engine
+ * conditions; use it in place of env.browser ({ ...env, browser }).
+ */
+export function launchChromium({ args = [] } = {}) {
+  return chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS, ...args], headless: true });
+}

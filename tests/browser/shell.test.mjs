@@ -23,7 +23,7 @@ describe('the page shell', () => {
     const anchors = await page.$$eval('#toc a', (els) => els.map((a) => a.getAttribute('href')));
     // One anchor per record of the tour (web/chapters.js), in its order.
     expect(anchors).toEqual(CHAPTERS.map((c) => `#ch-${c.id}`));
-    expect(anchors.length).toBeGreaterThanOrEqual(15 + 9); // part 1 and part 2
+    expect(anchors.length).toBe(16 + 9); // part 1 (with the cost of attention) and part 2
     expect(anchors).toContain('#ch-dot-product');
     expect(anchors).toContain('#ch-worked-example');
     for (const href of anchors) expect(await page.locator(href).count()).toBe(1);

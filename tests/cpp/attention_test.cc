@@ -1,26 +1,45 @@
 // Tests of the attention family (attention, multi_head_attention), both
-// variants, against the float64 reference in reference_attention.cc.
+// variants and both paths (materialized and streaming), against the float64
+// reference in reference_attention.cc.
 //
 // Tolerances are a first-order forward error analysis, evaluated per element
 // with magnitudes from the reference (sums of |terms|), never picked from what
 // passed:
-//   scores   s_ij = fl(fl(scale * dot) + mask) + key_bias: the dot bound of
-//            registry.inc, (2 ceil(log2 d_k) + 1) u scale sum|q k|, plus one u
-//            of each intermediate magnitude per rounding (scale, mask, bias).
+//   scores   s_ij = fl(fl(scale * q.k) + mask) + key_bias, q.k in the
+//            variant's order: the scalar dot's pairwise bound
+//            (2 ceil(log2 d_k) + 1) u sum|q k|, or the simd128 GEMM's
+//            (gemm_simd128.h) (min(d_k, 256) + ceil(d_k / 256)) u sum|q k|;
+//            times scale, plus one u of each intermediate magnitude per
+//            rounding (scale, mask, bias).
 //   weights  with D_i the largest score error of row i plus u |s_ij - max|
 //            (the subtraction in softmax), a_ij / ref_ij - 1 is at most
 //            2 D_i + 2 e + (2 ceil(log2 Tk) + 2) u, e the variant's exp bound
 //            (as for the softmax kernel, softmax_test.cc).
-//   output   sum_j |da_ij| |v_jc| plus the value mixture's own bound,
-//            (ceil(log2 Tk) + 5) u sum_j a_ij |v_jc| (attention_scalar.cc).
-// Multi-head attention adds the projections' errors, (2 ceil(log2 d_model)
-// + 1) u sum|x w| (the matmul bound) plus u |b| for the bias, and carries
-// them through the same steps. Products of two u-sized errors are second
-// order; a 1% margin and a few extra u cover them.
+//   output   materialized: sum_j |da_ij| |v_jc| plus the value mixture's own
+//            bound, (ceil(log2 Tk) + 5) u sum_j a_ij |v_jc|
+//            (attention_scalar.cc).
+//            streaming: a different order, so a different bound (registry.inc,
+//            attention): the weights are never formed; each term
+//            exp(s_ij - M_i) v_jc reaches the output through its own exp, the
+//            rescalings exp(m - m') of the tiles after its own (at most
+//            n_t - 1 of them, n_t = ceil(Tk / t) tiles of t = 256 keys) and
+//            the sums of O and of l, then O / l. The errors common to a term's
+//            share of O and of l cancel in the ratio to first order, which
+//            leaves
+//              (2 D_i + 2 n_t e + (g + t/4 + 4 n_t - 1) u) sum_j a_ij |v_jc|
+//            with g the tile's value sum: the simd128 GEMM's (t + 2) u with
+//            beta = 1, the scalar cascade's (ceil(log2 t) + 6) u; t/4 is the
+//            sum of a tile's P in four lanes.
+// Multi-head attention adds the projections' errors, the variant's matmul
+// bound (scalar: (2 ceil(log2 d_model) + 1) u sum|x w|; simd128: the GEMM's
+// bound, which also covers the pairwise order) plus u |b| for the bias, and
+// carries them through the same steps. Products of two u-sized errors are
+// second order; a 1% margin and a few extra u cover them.
 //
 // The two variants differ in their dot, matmul and exp (different summation
-// orders, a polynomial exp against the C library's), so each is checked
-// against the reference within its own bound, not against the other.
+// orders, a polynomial exp against the C library's), and the two paths in
+// their order of operations, so each is checked against the reference
+// within its own bound, not against the other.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -45,6 +64,28 @@ double exp_rel(Variant v) { return 2.0 * (v == Variant::kScalar ? 1.0 : 2.0) * k
 // Subnormal weights round to multiples of 2^-149 (see softmax_test.cc).
 constexpr double kTinyAbs = 0x1p-147;
 
+// The relative bound of a score's q.k in the variant's order (file comment).
+double scores_c(Variant v, int32_t dk) {
+  if (v == Variant::kScalar) return (2.0 * ceil_log2(dk) + 1.0) * kU;
+  return (std::min(dk, 256) + (dk + 255) / 256) * kU;
+}
+
+// The relative bound of the variant's matmul over n products, plus one u for
+// the bias added after it.
+double projection_c(Variant v, int32_t n) {
+  if (v == Variant::kScalar) return (2.0 * ceil_log2(n) + 2.0) * kU;
+  return (std::min(n, 256) + (n + 255) / 256 + 1.0) * kU;
+}
+
+// The streaming path's output bound per unit of sum_j a_ij |v_jc| (file
+// comment), for a row whose largest score error plus u |s - max| is D.
+double streaming_c(Variant v, double D, int32_t Tk) {
+  const int32_t tile = AG_ATTENTION_TILE_K;
+  const double nt = (Tk + tile - 1) / tile;
+  const double g = v == Variant::kScalar ? ceil_log2(tile) + 6.0 : tile + 2.0;
+  return 2.0 * D + 2.0 * nt * exp_rel(v) + (g + tile / 4 + 4.0 * nt - 1.0) * kU;
+}
+
 // The largest |error| / bound seen per variant and quantity, printed once at
 // the end of the run, so that a log shows how much of each bound is used.
 struct Usage {
@@ -52,14 +93,15 @@ struct Usage {
   double worst[2] = {0.0, 0.0};
 };
 Usage g_scores{"attention scores"}, g_weights{"attention weights"}, g_out{"attention output"},
-    g_mha_weights{"mha weights"}, g_mha_out{"mha output"};
+    g_stream{"streaming output"}, g_mha_weights{"mha weights"}, g_mha_out{"mha output"},
+    g_mha_stream{"mha streaming"};
 void note(Usage& u, Variant v, double err, double bound) {
   if (bound > 0.0) u.worst[v == Variant::kScalar ? 0 : 1] = std::max(u.worst[v == Variant::kScalar ? 0 : 1], err / bound);
 }
 class UsageReport : public ::testing::Environment {
  public:
   void TearDown() override {
-    for (const Usage* u : {&g_scores, &g_weights, &g_out, &g_mha_weights, &g_mha_out})
+    for (const Usage* u : {&g_scores, &g_weights, &g_out, &g_stream, &g_mha_weights, &g_mha_out, &g_mha_stream})
       std::printf("[ bound usage ] %-18s scalar %.3f  simd128 %.3f (max |error| / bound)\n", u->name, u->worst[0],
                   u->worst[1]);
   }
@@ -121,14 +163,25 @@ size_t mask_at(const ag_attention_dims& d, int32_t b, int32_t h, int32_t i, int3
 struct RunOptions {
   bool want_weights = true, want_scores = true;
   int offset = 0;
+  bool streaming = false;  // then want_weights and want_scores are false
 };
+
+// The work floats registry.inc asks for: the streaming tile and row
+// statistics; a row of Tk when weights or scores hold the grid; else the
+// grid [Tq, Tk].
+size_t work_floats(const ag_attention_dims& d, const RunOptions& opt) {
+  if (opt.streaming) return AG_ATTENTION_STREAMING_WORK_FLOATS;
+  if (opt.want_weights || opt.want_scores) return static_cast<size_t>(d.Tk);
+  return static_cast<size_t>(d.Tq) * d.Tk;
+}
 
 struct AttentionOutputs {
   std::vector<float> out, weights, scores;
 };
 
 AttentionOutputs run_attention(Variant v, const AttentionInputs& in, const RunOptions& opt) {
-  const ag_attention_dims& d = in.d;
+  ag_attention_dims d = in.d;
+  d.streaming = opt.streaming ? 1 : 0;
   const int o = opt.offset;
   OffsetBuffer q(in.q, o), k(in.k, o), vv(in.v, o);
   std::unique_ptr<OffsetBuffer> mask, kb;
@@ -140,7 +193,7 @@ AttentionOutputs run_attention(Variant v, const AttentionInputs& in, const RunOp
   OffsetBuffer out(span(d.B, d.H, d.Tq, d.d_v, d.o_sb, d.o_sh, d.o_st), o, nan);
   const size_t nw = static_cast<size_t>(d.B) * d.H * d.Tq * d.Tk;
   OffsetBuffer weights(opt.want_weights ? nw : 0, o, nan), scores(opt.want_scores ? nw : 0, o, nan);
-  OffsetBuffer work(static_cast<size_t>(d.Tk), o, nan);  // exactly Tk floats, as documented
+  OffsetBuffer work(work_floats(d, opt), o, nan);  // exactly as documented: ASan sees any overrun
   AG_VARIANT(attention, v)(q.data(), k.data(), vv.data(), mask ? mask->data() : nullptr,
                            kb ? kb->data() : nullptr, in.scale, &d, out.data(),
                            opt.want_weights ? weights.data() : nullptr, opt.want_scores ? scores.data() : nullptr,
@@ -155,7 +208,7 @@ void check_attention(Variant v, const AttentionInputs& in, const RunOptions& opt
   const reference::AttentionResult ref =
       reference::attention(in.q.data(), in.k.data(), in.v.data(), in.has_mask ? in.mask.data() : nullptr,
                            in.has_key_bias ? in.key_bias.data() : nullptr, in.scale, d);
-  const double dot_c = (2.0 * ceil_log2(d.d_k) + 1.0) * kU;
+  const double dot_c = scores_c(v, d.d_k);
   const double mix_c = (ceil_log2(d.Tk) + 5.0) * kU;
   for (int32_t b = 0; b < d.B; ++b) {
     for (int32_t h = 0; h < d.H; ++h) {
@@ -210,10 +263,13 @@ void check_attention(Variant v, const AttentionInputs& in, const RunOptions& opt
             continue;
           }
           // sum_j |da_j| |v_jc| <= rel * sum_j a_j |v_jc| + kTinyAbs * sum_j |v_jc|;
-          // |v| <= 2 here, so the last term is at most 2 Tk kTinyAbs.
-          const double tol = 1.01 * (rel + mix_c * (1.0 + rel)) * ya + 2.0 * d.Tk * kTinyAbs +
-                             reference_slack(d.Tk, ya);
-          note(g_out, v, std::fabs(y - yr), tol);
+          // |v| <= 2 here, so the last term is at most 2 Tk kTinyAbs. The
+          // streaming path may round a subnormal term once per tile it
+          // crosses: n_t times that.
+          const double coeff = opt.streaming ? streaming_c(v, D, d.Tk) : rel + mix_c * (1.0 + rel);
+          const double tiles = opt.streaming ? (d.Tk + AG_ATTENTION_TILE_K - 1) / AG_ATTENTION_TILE_K : 1;
+          const double tol = 1.01 * coeff * ya + 2.0 * d.Tk * tiles * kTinyAbs + reference_slack(d.Tk, ya);
+          note(opt.streaming ? g_stream : g_out, v, std::fabs(y - yr), tol);
           ASSERT_LE(std::fabs(y - yr), tol) << "out c=" << c << " got " << y << " ref " << yr;
         }
       }
@@ -221,8 +277,12 @@ void check_attention(Variant v, const AttentionInputs& in, const RunOptions& opt
   }
 }
 
+// Both variants, the materialized path as asked and the streaming path.
 void check_both(const AttentionInputs& in, const RunOptions& opt = {}) {
-  for_each_variant([&](Variant v) { check_attention(v, in, opt); });
+  for_each_variant([&](Variant v) {
+    check_attention(v, in, opt);
+    check_attention(v, in, RunOptions{false, false, opt.offset, true});
+  });
 }
 
 // ----------------------------------------------------------------------------
@@ -317,7 +377,8 @@ TEST(Attention, BroadcastMasks) {
 }
 
 TEST(Attention, CausalTopLeftWithTqNotTk) {
-  for (const auto& shape : {std::pair{5, 3}, std::pair{3, 7}, std::pair{6, 6}, std::pair{1, 4}, std::pair{65, 17}}) {
+  for (const auto& shape : {std::pair{5, 3}, std::pair{3, 7}, std::pair{6, 6}, std::pair{1, 4}, std::pair{65, 17},
+                            std::pair{200, 70}, std::pair{70, 200}, std::pair{130, 130}}) {
     const int32_t Tq = shape.first, Tk = shape.second;  // named, so that the lambda below can capture them
     SCOPED_TRACE(::testing::Message() << "Tq=" << Tq << " Tk=" << Tk);
     AttentionInputs in = make_inputs(interleaved_dims(2, 2, Tq, Tk, 5, 4), 700 + Tq * 31 + Tk);
@@ -378,8 +439,9 @@ TEST(Attention, FullyMaskedRowsGiveZerosNeverNaN) {
   in.d.causal = 1;
   check_both(in);  // asserts +0 weights and outputs for rows with no visible key
   for_each_variant([&](Variant v) {
-    for (bool want : {true, false}) {
-      const AttentionOutputs got = run_attention(v, in, RunOptions{want, want, 0});
+    for (int mode = 0; mode < 3; ++mode) {
+      const bool want = mode == 0;
+      const AttentionOutputs got = run_attention(v, in, RunOptions{want, want, 0, mode == 2});
       for (float y : got.out) ASSERT_FALSE(std::isnan(y));
       for (float a : got.weights) ASSERT_FALSE(std::isnan(a));
       // (b, h, i=0) and (b, h, i=1): the 5 output channels are +0.
@@ -455,12 +517,16 @@ TEST(Attention, ExactCasesAgreeBitForBit) {
         if (scale != 0.0f) return;
         for (size_t i = 0; i < ref.weights.size(); ++i)
           ASSERT_EQ(bits(got.weights[i]), bits(1.0f / static_cast<float>(Tk))) << "weight " << i;
+        // Streaming: every p is exp(0) = 1, l counts the keys exactly and O is
+        // the exact sum, so O / l is exact too.
+        const AttentionOutputs streamed = run_attention(v, in, RunOptions{false, false, 0, true});
         for (int32_t r = 0; r < 2 * 2 * 3; ++r)
           for (int32_t c = 0; c < 5; ++c) {
             const int32_t b = r / 6, h = (r / 3) % 2, i = r % 3;
             const size_t at = static_cast<size_t>(b) * d.o_sb + h * d.o_sh + i * d.o_st + c;
-            ASSERT_EQ(bits(got.out[at]), bits(static_cast<float>(ref.out[static_cast<size_t>(r) * 5 + c])))
-                << "out row " << r << " c " << c;
+            const uint32_t want = bits(static_cast<float>(ref.out[static_cast<size_t>(r) * 5 + c]));
+            ASSERT_EQ(bits(got.out[at]), want) << "out row " << r << " c " << c;
+            ASSERT_EQ(bits(streamed.out[at]), want) << "streaming out row " << r << " c " << c;
           }
       });
     }
@@ -472,14 +538,145 @@ TEST(Attention, ExactCasesAgreeBitForBit) {
     for (int32_t i = 0; i < 3; ++i) in.mask[static_cast<size_t>(i) * Tk + (i * 7) % Tk] = 0.0f;
     for_each_variant([&](Variant v) {
       const AttentionOutputs got = run_attention(v, in, {});
+      // Streaming: p = 1 for the visible key and 0 elsewhere, in whichever
+      // tile it is; l = 1.
+      const AttentionOutputs streamed = run_attention(v, in, RunOptions{false, false, 0, true});
       for (int32_t i = 0; i < 3; ++i) {
         const int32_t j = (i * 7) % Tk;
         ASSERT_EQ(bits(got.weights[static_cast<size_t>(i) * Tk + j]), bits(1.0f));
-        for (int32_t c = 0; c < 7; ++c)
+        for (int32_t c = 0; c < 7; ++c) {
           ASSERT_EQ(bits(got.out[static_cast<size_t>(i) * 7 + c]), bits(in.v[static_cast<size_t>(j) * 7 + c]));
+          ASSERT_EQ(bits(streamed.out[static_cast<size_t>(i) * 7 + c]), bits(in.v[static_cast<size_t>(j) * 7 + c]));
+        }
       }
     });
   }
+}
+
+// ----------------------------------------------------------------------------
+// The streaming path (online softmax over key tiles). check_both runs it on
+// every case above; these cases aim at what only it has: several query
+// blocks and key tiles, a running max that changes, tiles that a row does not
+// see at all.
+// ----------------------------------------------------------------------------
+
+TEST(AttentionStreaming, SeveralBlocksAndTilesNotMultiplesOfTheTile) {
+  // Blocks of 64 queries, tiles of 256 keys (kernels.h).
+  static_assert(AG_ATTENTION_BLOCK_Q == 64 && AG_ATTENTION_TILE_K == 256, "the shapes below straddle these");
+  const std::pair<int32_t, int32_t> shapes[] = {{1, 4099}, {3, 1000}, {130, 600}, {64, 256},
+                                                {65, 257}, {127, 255}, {2, 513}, {129, 1}};
+  uint32_t seed = 1600;
+  for (auto [Tq, Tk] : shapes) {
+    SCOPED_TRACE(::testing::Message() << "Tq=" << Tq << " Tk=" << Tk);
+    check_both(make_inputs(contiguous_dims(1, 1, Tq, Tk, 17, 9), seed++), RunOptions{false, false, 1});
+    if (Tq * Tk <= 80000) check_both(make_inputs(interleaved_dims(2, 3, Tq, Tk, 8, 5), seed++));
+  }
+}
+
+TEST(AttentionStreaming, TheMaxRisesOrFallsFromTileToTile) {
+  // q . k_j grows (or shrinks) with j, so every new tile raises the running
+  // max (every tile rescales O and l) or none does. A spread of about 90
+  // makes the first tiles' terms underflow once rescaled.
+  for (float spread : {3.0f, 90.0f}) {
+    for (bool rising : {true, false}) {
+      SCOPED_TRACE(::testing::Message() << "spread=" << spread << " rising=" << rising);
+      const int32_t Tq = 3, Tk = 3 * AG_ATTENTION_TILE_K + 50;
+      AttentionInputs in = make_inputs(contiguous_dims(1, 1, Tq, Tk, 4, 6), 1700);
+      for (int32_t i = 0; i < Tq; ++i) {
+        in.q[static_cast<size_t>(i) * 4] = 1.0f;
+        in.q[static_cast<size_t>(i) * 4 + 1] = 0.25f * static_cast<float>(i);
+      }
+      for (int32_t j = 0; j < Tk; ++j) {
+        const float t = static_cast<float>(rising ? j : Tk - 1 - j) / static_cast<float>(Tk - 1);
+        in.k[static_cast<size_t>(j) * 4] = spread * t + 0.01f * in.k[static_cast<size_t>(j) * 4];
+      }
+      in.scale = 1.0f;
+      check_both(in);
+    }
+  }
+}
+
+TEST(AttentionStreaming, RowsThatSeeNothingInWholeTiles) {
+  // Tk = 3 tiles and a short one (0-255, 256-511, 512-767, 768-799). Row r
+  // of the mask hides: r % 5 == 0: every key (a zero output); 1: the first
+  // two tiles; 2: all but the last key (in the short last tile); 3: every
+  // other tile; 4: nothing.
+  const int32_t Tq = 70, Tk = 3 * AG_ATTENTION_TILE_K + 32;
+  AttentionInputs in = make_inputs(interleaved_dims(1, 2, Tq, Tk, 8, 7), 1800);
+  in.has_mask = true;
+  in.d.m_si = Tk, in.d.m_sj = 1;
+  in.mask = random_floats(static_cast<size_t>(Tq) * Tk, -1.0f, 1.0f, 1801);
+  for (int32_t i = 0; i < Tq; ++i)
+    for (int32_t j = 0; j < Tk; ++j) {
+      const int32_t kind = i % 5, tile = j / AG_ATTENTION_TILE_K;
+      const bool hide = kind == 0 || (kind == 1 && tile < 2) || (kind == 2 && j != Tk - 1) || (kind == 3 && tile % 2 == 1);
+      if (hide) in.mask[static_cast<size_t>(i) * Tk + j] = -kInfF;
+    }
+  check_both(in);
+  in.d.causal = 1;  // and causal on top: every row sees only part of the first tile
+  check_both(in, RunOptions{true, true, 2});
+  // Causal with Tq > Tk: the later query blocks see every tile.
+  AttentionInputs tall = make_inputs(interleaved_dims(1, 1, 600, 530, 4, 3), 1802);
+  tall.d.causal = 1;
+  check_both(tall);
+}
+
+TEST(AttentionStreaming, HugeValuesWhoseUnnormalisedSumOverflows) {
+  // v_j in [1e36, 3e36): O = sum_j exp(s_ij - m) v_j passes FLT_MAX (about
+  // 3.4e38) after a few hundred keys, while the output, a convex combination
+  // of the v_j, stays below 3e36. Such rows are computed again with
+  // normalised terms and must meet the same bound (and be finite).
+  for (int32_t Tk : {1000, 4099}) {
+    SCOPED_TRACE(::testing::Message() << "Tk=" << Tk);
+    AttentionInputs in = make_inputs(contiguous_dims(1, 2, 5, Tk, 8, 6), 1950 + Tk);
+    in.v = random_floats(in.v.size(), 1e36f, 3e36f, 1951);
+    in.d.causal = 1;  // rows 0..4 see 1..5 keys: no overflow there, only in the
+    check_both(in);   // non-causal run below
+    in.d.causal = 0;
+    check_both(in);
+    for_each_variant([&](Variant v) {
+      const AttentionOutputs got = run_attention(v, in, RunOptions{false, false, 0, true});
+      for (float y : got.out) ASSERT_TRUE(std::isfinite(y) && y > 9e35f) << y;
+    });
+  }
+}
+
+TEST(AttentionStreaming, OverflowIsTheFirstInFlatOrder) {
+  // Row 0 overflows at key 300 (the second tile), row 1 at key 3 (the first
+  // tile, which the streaming path reaches first): the status names the first
+  // in the flat [B, H, Tq, Tk] order, key 300 of row 0, as the materialized
+  // path does.
+  const int32_t Tq = 2, Tk = 330;
+  AttentionInputs in = make_inputs(contiguous_dims(1, 1, Tq, Tk, 2, 1), 1900);
+  in.q = {1e20f, 0.0f, 0.0f, -1e20f};
+  for (float& x : in.k) x = 1e-30f;
+  in.k[300 * 2] = 1e20f;   // row 0 . key 300 = +1e40
+  in.k[3 * 2 + 1] = 1e20f;  // row 1 . key 3 = -1e40
+  in.scale = 1.0f;
+  // The same with a contiguous mask and a key bias (the four-lane path with
+  // masks): hiding other keys changes nothing, and hiding the overflowing
+  // key does not hide its overflow (scale * q.k itself is not finite).
+  std::vector<float> mask(static_cast<size_t>(Tq) * Tk, 0.0f), key_bias(Tk, 0.5f);
+  mask[5] = -kInfF;
+  key_bias[7] = -kInfF;
+  std::vector<float> mask_hiding = mask;
+  mask_hiding[300] = -kInfF;
+  for_each_variant([&](Variant v) {
+    for (bool streaming : {false, true}) {
+      for (int with : {0, 1, 2}) {
+        SCOPED_TRACE(::testing::Message() << "streaming=" << streaming << " masks=" << with);
+        ag_attention_dims d = in.d;
+        d.streaming = streaming;
+        d.m_si = Tk, d.m_sj = 1;
+        const float* m = with == 0 ? nullptr : (with == 1 ? mask.data() : mask_hiding.data());
+        const float* kb = with == 0 ? nullptr : key_bias.data();
+        std::vector<float> out(Tq), work(streaming ? AG_ATTENTION_STREAMING_WORK_FLOATS : Tq * Tk);
+        EXPECT_EQ(AG_VARIANT(attention, v)(in.q.data(), in.k.data(), in.v.data(), m, kb, in.scale, &d, out.data(),
+                                           nullptr, nullptr, work.data()),
+                  1 + 300);
+      }
+    }
+  });
 }
 
 // ----------------------------------------------------------------------------
@@ -489,6 +686,7 @@ TEST(Attention, ExactCasesAgreeBitForBit) {
 struct MhaCase {
   int32_t B, Tq, Tk, d_model, h;
   bool biases, causal, mask, key_bias, want_weights;
+  bool streaming = false;  // needs want_weights false
 };
 
 // sum_k |X_rk W_kc| + |b_c| for X [rows, n] (double), W [n, n]: the magnitude
@@ -509,7 +707,8 @@ std::vector<double> abs_project(const std::vector<double>& X, const float* W, co
 void check_mha(const MhaCase& mc, uint32_t seed) {
   SCOPED_TRACE(::testing::Message() << "B=" << mc.B << " Tq=" << mc.Tq << " Tk=" << mc.Tk << " d_model=" << mc.d_model
                                     << " h=" << mc.h << " biases=" << mc.biases << " causal=" << mc.causal
-                                    << " mask=" << mc.mask << " key_bias=" << mc.key_bias);
+                                    << " mask=" << mc.mask << " key_bias=" << mc.key_bias
+                                    << " streaming=" << mc.streaming);
   const int32_t B = mc.B, Tq = mc.Tq, Tk = mc.Tk, dm = mc.d_model, h = mc.h, dk = dm / h;
   const size_t nq = static_cast<size_t>(B) * Tq * dm, nk = static_cast<size_t>(B) * Tk * dm, nw = static_cast<size_t>(dm) * dm;
   const std::vector<float> xq = random_floats(nq, -1.0f, 1.0f, seed), xk = random_floats(nk, -1.0f, 1.0f, seed + 1),
@@ -522,6 +721,7 @@ void check_mha(const MhaCase& mc, uint32_t seed) {
                            bv = random_floats(dm, -0.5f, 0.5f, seed + 9), bo = random_floats(dm, -0.5f, 0.5f, seed + 10);
   ag_mha_dims d{};
   d.B = B, d.Tq = Tq, d.Tk = Tk, d.d_model = dm, d.h = h, d.causal = mc.causal;
+  d.streaming = mc.streaming;
   std::vector<float> mask, key_bias;
   if (mc.mask) {  // [B, 1, Tq, Tk]: broadcast over heads
     d.m_sb = Tq * Tk, d.m_sh = 0, d.m_si = Tk, d.m_sj = 1;
@@ -543,18 +743,19 @@ void check_mha(const MhaCase& mc, uint32_t seed) {
 
   const reference::MhaResult ref = reference::multi_head_attention(xq.data(), xk.data(), xv.data(), wq.data(), wk.data(),
                                                                    wv.data(), wo.data(), bqp, bkp, bvp, bop, mp, kbp, scale, d);
-  // Projection error bounds: matmul's (2 ceil(log2 d_model) + 1) u sum|x w|
-  // plus u for the bias addition, on the same magnitude.
-  const double proj_c = 1.01 * (2.0 * ceil_log2(dm) + 2.0) * kU;
   auto widen = [](const std::vector<float>& x) { return std::vector<double>(x.begin(), x.end()); };
-  std::vector<double> eQ = abs_project(widen(xq), wq.data(), bqp, B * Tq, dm);
-  std::vector<double> eK = abs_project(widen(xk), wk.data(), bkp, B * Tk, dm);
-  std::vector<double> eV = abs_project(widen(xv), wv.data(), bvp, B * Tk, dm);
-  for (double& e : eQ) e *= proj_c;
-  for (double& e : eK) e *= proj_c;
-  for (double& e : eV) e *= proj_c;
+  const std::vector<double> aQ = abs_project(widen(xq), wq.data(), bqp, B * Tq, dm);
+  const std::vector<double> aK = abs_project(widen(xk), wk.data(), bkp, B * Tk, dm);
+  const std::vector<double> aV = abs_project(widen(xv), wv.data(), bvp, B * Tk, dm);
 
   for_each_variant([&](Variant v) {
+    // Projection error bounds: the variant's matmul bound plus u for the
+    // bias addition, on sum|x w| + |b|.
+    const double proj_c = 1.01 * projection_c(v, dm);
+    std::vector<double> eQ = aQ, eK = aK, eV = aV;
+    for (double& e : eQ) e *= proj_c;
+    for (double& e : eK) e *= proj_c;
+    for (double& e : eV) e *= proj_c;
     std::vector<float> out(nq, std::numeric_limits<float>::quiet_NaN());
     std::vector<float> weights(mc.want_weights ? static_cast<size_t>(B) * h * Tq * Tk : 0,
                                std::numeric_limits<float>::quiet_NaN());
@@ -595,8 +796,7 @@ void check_mha(const MhaCase& mc, uint32_t seed) {
             }
             s[j] = sij;
             if (std::isinf(sij)) continue;
-            es[j] = 1.01 * (scale * prop + (2.0 * ceil_log2(dk) + 1.0) * kU * scale * mag +
-                            3.0 * kU * (scale * mag + extra));
+            es[j] = 1.01 * (scale * prop + scores_c(v, dk) * scale * mag + 3.0 * kU * (scale * mag + extra));
             m = std::max(m, sij);
           }
           double D = 0.0;
@@ -621,8 +821,10 @@ void check_mha(const MhaCase& mc, uint32_t seed) {
             }
             const size_t at = qrow + c;
             if (m == -INFINITY) continue;  // no visible key: exactly 0
-            e_heads[at] = 1.01 * (rel * ya + ev + (ceil_log2(Tk) + 5.0) * kU * (1.0 + rel) * ya) +
-                          Tk * kTinyAbs * 4.0;
+            const double tiles = mc.streaming ? (Tk + AG_ATTENTION_TILE_K - 1) / AG_ATTENTION_TILE_K : 1;
+            e_heads[at] = mc.streaming ? 1.01 * (streaming_c(v, D, Tk) * ya + ev) + Tk * tiles * kTinyAbs * 4.0
+                                       : 1.01 * (rel * ya + ev + (ceil_log2(Tk) + 5.0) * kU * (1.0 + rel) * ya) +
+                                             Tk * kTinyAbs * 4.0;
             heads_abs[at] = std::fabs(ref.heads[at]) + e_heads[at];
           }
         }
@@ -636,9 +838,9 @@ void check_mha(const MhaCase& mc, uint32_t seed) {
           prop += e_heads[static_cast<size_t>(r) * dm + c] * w;
           mag += heads_abs[static_cast<size_t>(r) * dm + c] * w;
         }
-        const double tol = 1.01 * (prop + (2.0 * ceil_log2(dm) + 2.0) * kU * mag) + reference_slack(dm, mag);
+        const double tol = 1.01 * (prop + projection_c(v, dm) * mag) + reference_slack(dm, mag);
         const size_t at = static_cast<size_t>(r) * dm + n;
-        note(g_mha_out, v, std::fabs(out[at] - ref.out[at]), tol);
+        note(mc.streaming ? g_mha_stream : g_mha_out, v, std::fabs(out[at] - ref.out[at]), tol);
         ASSERT_LE(std::fabs(out[at] - ref.out[at]), tol) << "out row " << r << " col " << n << " got " << out[at]
                                                          << " ref " << ref.out[at];
       }
@@ -653,7 +855,9 @@ TEST(MultiHeadAttention, SelfAndCrossAttentionOverHeadsBatchesAndOptions) {
       for (int32_t B : {1, 2}) {
         for (int flags = 0; flags < 8; ++flags) {
           const bool biases = flags & 1, causal = flags & 2, masks = flags & 4;
-          check_mha(MhaCase{B, Tq, Tk, 16, h, biases, causal, masks, masks, (flags % 3) != 0}, seed += 13);
+          const bool want_weights = (flags % 3) != 0;
+          check_mha(MhaCase{B, Tq, Tk, 16, h, biases, causal, masks, masks, want_weights}, seed += 13);
+          if (!want_weights) check_mha(MhaCase{B, Tq, Tk, 16, h, biases, causal, masks, masks, false, true}, seed);
         }
       }
     }
@@ -669,11 +873,24 @@ TEST(MultiHeadAttention, WiderModelsAndOddHeadWidths) {
   check_mha(MhaCase{1, 1, 1, 8, 8, true, true, false, false, true}, 3003);
 }
 
+TEST(MultiHeadAttention, StreamingOverSeveralBlocksAndTiles) {
+  // Tq past one query block of 64 and Tk past one key tile of 256, neither a
+  // multiple of them, heads read in place at stride d_model (no split or
+  // merge copies).
+  check_mha(MhaCase{1, 70, 530, 32, 4, true, false, false, true, false, true}, 3100);
+  check_mha(MhaCase{2, 130, 267, 24, 3, true, true, true, false, false, true}, 3101);
+  check_mha(MhaCase{1, 130, 267, 24, 3, true, true, true, false, false, false}, 3101);
+}
+
 TEST(MultiHeadAttention, WorkspaceSize) {
   ag_mha_dims d{};
   d.B = 2, d.Tq = 3, d.Tk = 5, d.d_model = 8, d.h = 2;
-  // Q and the heads [B, Tq, d_model], K and V [B, Tk, d_model], one row [Tk].
-  EXPECT_EQ(ag_mha_workspace_floats(&d), size_t{2 * 2 * 3 * 8 + 2 * 2 * 5 * 8 + 5});
+  // Q and the heads [B, Tq, d_model], K and V [B, Tk, d_model], then one
+  // head's score grid [Tq, Tk], or the streaming tile and row statistics.
+  EXPECT_EQ(ag_mha_workspace_floats(&d), size_t{2 * 2 * 3 * 8 + 2 * 2 * 5 * 8 + 3 * 5});
+  d.streaming = 1;
+  EXPECT_EQ(ag_mha_workspace_floats(&d), size_t{2 * 2 * 3 * 8 + 2 * 2 * 5 * 8 + 64 * 256 + 2 * 64});
+  EXPECT_EQ(AG_ATTENTION_STREAMING_WORK_FLOATS, 64 * 256 + 2 * 64);
 }
 
 
@@ -689,7 +906,12 @@ TEST(Attention, ScoresThatOverflowAreReportedNotMasked) {
   const float mask[2] = {0.0f, -INFINITY};
   ag_attention_dims d = contiguous_dims(1, 1, 1, 2, 2, 1);
   for_each_variant([&](Variant v) {
-    float out[1], work[2];
+   for (int32_t streaming : {0, 1}) {
+    SCOPED_TRACE(::testing::Message() << "streaming=" << streaming);
+    d.streaming = streaming;
+    float out[1];
+    std::vector<float> work_buffer(streaming ? AG_ATTENTION_STREAMING_WORK_FLOATS : 2);
+    float* work = work_buffer.data();
     EXPECT_EQ(AG_VARIANT(attention, v)(q, k_pos, vals, nullptr, nullptr, 1.0f, &d, out, nullptr, nullptr, work), 2);
     EXPECT_EQ(AG_VARIANT(attention, v)(q, k_neg, vals, nullptr, nullptr, 1.0f, &d, out, nullptr, nullptr, work), 1);
     // The overflowing key masked out: nothing overflowed that is seen, and the
@@ -700,6 +922,7 @@ TEST(Attention, ScoresThatOverflowAreReportedNotMasked) {
     EXPECT_EQ(AG_VARIANT(attention, v)(q_small, k_pos, vals, mask, nullptr, 1.0f, &d, out, nullptr, nullptr, work), 0);
     EXPECT_EQ(out[0], 1.0f);
     d.m_sj = 0;
+   }
   });
 }
 

@@ -90,7 +90,7 @@ describe.each(CONFIGS)('numeric contract: $label', (cfg) => {
           const s = b * H + h;
           const want = ref.attentionSlice(
             Q.subarray(s * Tq * dk, (s + 1) * Tq * dk), K.subarray(s * Tk * dk, (s + 1) * Tk * dk), V.subarray(s * Tk * dv, (s + 1) * Tk * dv),
-            Tq, Tk, dk, dv, { scale, causal: Boolean(opts.causal), maskAt: (i, j) => at(b, h, i, j) },
+            Tq, Tk, dk, dv, { scale, causal: Boolean(opts.causal), maskAt: (i, j) => at(b, h, i, j), variant: ag.variant },
           );
           expectClose(res.output.data.subarray(s * Tq * dv, (s + 1) * Tq * dv), want.Y, (i) => want.bound[i] + 1e-30);
           expectClose(res.weights.data.subarray(s * Tq * Tk, (s + 1) * Tq * Tk), want.A, (i) => want.eRow[Math.floor(i / Tk)] * want.A[i]);
@@ -111,7 +111,8 @@ describe.each(CONFIGS)('numeric contract: $label', (cfg) => {
     const res = ag.attention({ data: Q, shape: [2, 3, 2, 4] }, { data: K, shape: [5, 4] }, { data: V, shape: [5, 3] });
     expect(res.output.shape).toEqual([2, 3, 2, 3]);
     for (let s = 0; s < 6; s++) {
-      const want = ref.attentionSlice(Q.subarray(s * 8, (s + 1) * 8), K, V, 2, 5, 4, 3, { scale: Math.fround(0.5) });
+      // No weights asked for: the streaming path, and its bound.
+      const want = ref.attentionSlice(Q.subarray(s * 8, (s + 1) * 8), K, V, 2, 5, 4, 3, { scale: Math.fround(0.5), variant: ag.variant, streaming: true });
       expectClose(res.output.data.subarray(s * 6, (s + 1) * 6), want.Y, (i) => want.bound[i] + 1e-30);
     }
   });
@@ -164,6 +165,8 @@ describe.each(CONFIGS)('numeric contract: $label', (cfg) => {
       const want = ref.attentionSlice(Q.subarray(b * 10, b * 10 + 10), K.subarray(b * 15, b * 15 + 15), V.subarray(b * 9, b * 9 + 9), 2, 3, 5, 3, {
         scale: Math.fround(1 / Math.sqrt(5)),
         causal: true,
+        variant: ag.variant,
+        streaming: true,
       });
       expectClose(res.output.data.subarray(b * 6, b * 6 + 6), want.Y, (i) => want.bound[i] + 1e-30);
     }

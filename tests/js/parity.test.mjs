@@ -259,6 +259,7 @@ const PARITY = {
           scale,
           causal: c.causal,
           maskAt: c.mask ? (i, j) => (bool[i * c.Tk + j] ? 0 : -Infinity) : null,
+          variant: ag.variant,
         });
         // First-order bound from reference.attentionSlice (scores, softmax, mixture).
         expectClose(sl(res.output.data, c.Tq, c.dv), want.Y, (i) => want.bound[i] + 1e-30);
@@ -292,7 +293,7 @@ const PARITY = {
     for (let b = 0; b < B; b++) {
       const sl = (arr, T) => arr.subarray(b * T * d, (b + 1) * T * d);
       const keyBias = kpm.slice(b * Tk, (b + 1) * Tk).map((m) => (m ? -Infinity : 0));
-      const want = ref.mhaOne(sl(X, Tq), sl(Xk, Tk), sl(Xv, Tk), W, Tq, Tk, d, h, { scale: Math.fround(1 / Math.sqrt(d / h)), keyBias });
+      const want = ref.mhaOne(sl(X, Tq), sl(Xk, Tk), sl(Xv, Tk), W, Tq, Tk, d, h, { scale: Math.fround(1 / Math.sqrt(d / h)), keyBias, variant: ag.variant });
       // First-order bound propagated through the projections, attention and W_O (reference.mhaOne).
       expectClose(res.output.data.subarray(b * Tq * d, (b + 1) * Tq * d), want.Y, (i) => want.bound[i] + 1e-30);
       const wts = res.weights.data.subarray(b * h * Tq * Tk, (b + 1) * h * Tq * Tk);

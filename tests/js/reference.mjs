@@ -135,18 +135,26 @@ export function softmaxJacobian(a) {
  * Scaled dot-product attention for one (batch, head) slice, flat arrays:
  * Q [Tq, dk], K [Tk, dk], V [Tk, dv]; maskAt(i, j) additive (may be -Infinity).
  * Returns {Y, A, S, bound, eRow}: bound[i*dv+c] is a first-order bound on the
- * absolute error of Y for a float32 implementation whose dot products and sums
- * meet the registry's pairwise bound; eRow[i] bounds the relative error of the
- * weights of row i.
+ * absolute error of Y for the registry's attention kernel (registry.inc) of
+ * `variant` ('scalar': q.k in the pairwise dot order; 'simd128': in the GEMM's
+ * k order), on its materialized path, or on its streaming path when
+ * `streaming` (tiles of 256 keys, online softmax); eRow[i] bounds the relative
+ * error of the weights of row i (materialized path).
  */
-export function attentionSlice(Q, K, V, Tq, Tk, dk, dv, { scale, causal = false, maskAt = null }) {
+export function attentionSlice(Q, K, V, Tq, Tk, dk, dv, { scale, causal = false, maskAt = null, variant = 'scalar', streaming = false }) {
   const Y = new Array(Tq * dv).fill(0);
   const A = new Array(Tq * Tk).fill(0);
   const S = new Array(Tq * Tk).fill(0);
   const bound = new Array(Tq * dv).fill(0);
   const eRow = new Array(Tq).fill(0);
-  const gd = (2 * clog2(dk) + 2) * U; // scores: dot bound plus the scale multiply
+  // scores: the dot's bound (pairwise, or the GEMM's k order) plus the scale multiply
+  const gd = (variant === 'simd128' ? Math.min(dk, 256) + Math.ceil(dk / 256) + 1 : 2 * clog2(dk) + 2) * U;
   const gt = (2 * clog2(Tk) + 1) * U; // value mixture: pairwise sum over keys
+  // Streaming: n_t tiles of 256 keys, each tile's value sum (GEMM 258 u,
+  // cascade 14 u), the sum of P in four lanes (64 u), the rescalings and
+  // additions of O and l, and an exp (4 u) per tile.
+  const nt = Math.ceil(Tk / 256);
+  const gs = ((variant === 'simd128' ? 258 : 14) + 64 + 4 * nt - 1 + 2 * nt * 4) * U;
   for (let i = 0; i < Tq; i++) {
     let m = -Infinity;
     let eS = 0; // bound on the absolute error of any score of this row
@@ -187,7 +195,7 @@ export function attentionSlice(Q, K, V, Tq, Tk, dk, dv, { scale, causal = false,
         mag += abs(A[i * Tk + j] * V[j * dv + c]);
       }
       Y[i * dv + c] = y;
-      bound[i * dv + c] = (eA + gt) * mag;
+      bound[i * dv + c] = streaming ? (2 * eS + 2 * U * spread + gs) * mag : (eA + gt) * mag;
     }
   }
   return { Y, A, S, bound, eRow };
@@ -199,7 +207,7 @@ export function attentionSlice(Q, K, V, Tq, Tk, dk, dv, { scale, causal = false,
  * maskAt(head, i, j) additive; keyBias[j] additive. Returns {Y, A [h,Tq,Tk]}
  * with first-order error bounds: `bound` per output, `wBound` per weight.
  */
-export function mhaOne(xq, xk, xv, W, Tq, Tk, d, h, { scale, causal = false, maskAt = null, keyBias = null }) {
+export function mhaOne(xq, xk, xv, W, Tq, Tk, d, h, { scale, causal = false, maskAt = null, keyBias = null, variant = 'scalar', streaming = false }) {
   const proj = (x, T, w, b) => {
     const out = new Array(T * d).fill(0);
     const mag = new Array(T * d).fill(0);
@@ -225,7 +233,8 @@ export function mhaOne(xq, xk, xv, W, Tq, Tk, d, h, { scale, causal = false, mas
   const concatErr = new Array(Tq * d).fill(0);
   const A = [];
   const wBound = [];
-  const gp = (2 * clog2(d + 1) + 1) * U;
+  // projections: the matmul bound (pairwise, or the GEMM's) with the bias as one more term
+  const gp = (variant === 'simd128' ? Math.min(d, 256) + Math.ceil(d / 256) + 2 : 2 * clog2(d + 1) + 1) * U;
   for (let hh = 0; hh < h; hh++) {
     const slice = (arr, T) => {
       const s = [];
@@ -243,6 +252,8 @@ export function mhaOne(xq, xk, xv, W, Tq, Tk, d, h, { scale, causal = false, mas
       scale,
       causal,
       maskAt: (i, j) => (maskAt ? maskAt(hh, i, j) : 0) + (keyBias ? keyBias[j] : 0),
+      variant,
+      streaming,
     });
     for (let i = 0; i < Tq; i++) {
       let eProj = 0;

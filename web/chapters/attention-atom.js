@@ -84,15 +84,15 @@ export class AgAttentionAtom extends AgWidget {
           name,
           className: `handle-${kind}`,
           get: () => this.state[kind][r],
-          set: (value, how) => {
+          set: (value) => {
             const rows = this.state[kind].map((row, n) => (n === r ? value : [...row]));
             const cell = [...this.state.cell];
             if (kind === 'q') cell[0] = r + 1;
             else cell[1] = r + 1;
             this.setState({ [kind]: rows, cell });
-            if (how === 'key') this.announce(`${name} (${TOKENS[r]}) = ${pair(value)}; S${cell[0]}${cell[1]} = ${this.#ui.dot.textContent}`);
           },
           describe: (v) => `${name}, ${kind === 'q' ? 'query' : 'key'} of \u201c${TOKENS[r]}\u201d = ${pair(v)}`,
+          announce: (v) => `${name} (${TOKENS[r]}) = ${pair(v)}; S${this.state.cell[0]}${this.state.cell[1]} = ${this.#ui.dot.textContent}`,
         });
         points.push({ kind, r, label, handle, node: select(handle.node) });
       }
@@ -106,6 +106,7 @@ export class AgAttentionAtom extends AgWidget {
       label: 'Scores S = Q K transposed: rows are queries, columns are keys',
       legendTitle: 'score',
       role: 'score',
+      readout: false, // hovering or focusing a cell selects it, and the panel beside the grid explains it
       describe: (i, j, text) => `S${i + 1}${j + 1}: query of \u201c${TOKENS[i]}\u201d with key of \u201c${TOKENS[j]}\u201d = ${text}`,
       show: (el, value, o) => this.show(el, value, o),
       onSelect: (i, j) => this.#select(i, j),
@@ -161,7 +162,12 @@ export class AgAttentionAtom extends AgWidget {
     this.show(ui.dot, ag.dot(qi, kj));
     ui.heading.textContent = `Row ${i + 1} asks with the query of \u201c${TOKENS[i]}\u201d; column ${j + 1} answers with the key of \u201c${TOKENS[j]}\u201d.`;
     ui.vectors.textContent = `q${sub(i + 1)} = ${pair(qi)},  k${sub(j + 1)} = ${pair(kj)}`;
-    tex(ui.formula, `\\begin{aligned}S_{${i + 1}${j + 1}} &= q_{${i + 1}}\\cdot k_{${j + 1}}\\\\ &= q_{${i + 1},1}\\,k_{${j + 1},1} + q_{${i + 1},2}\\,k_{${j + 1},2}\\end{aligned}`, { display: true });
+    // Typeset only when the selected cell changes: KaTeX takes milliseconds, a drag needs none.
+    const formula = `\\begin{aligned}S_{${i + 1}${j + 1}} &= q_{${i + 1}}\\cdot k_{${j + 1}}\\\\ &= q_{${i + 1},1}\\,k_{${j + 1},1} + q_{${i + 1},2}\\,k_{${j + 1},2}\\end{aligned}`;
+    if (ui.formula.dataset.tex !== formula) {
+      tex(ui.formula, formula, { display: true });
+      ui.formula.dataset.tex = formula;
+    }
     ui.products.textContent = `${fmt(qi[0])}\u00d7${paren(kj[0])} + ${paren(qi[1])}\u00d7${paren(kj[1])}`;
     this.#draw(q, k, i, j);
   }

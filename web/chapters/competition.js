@@ -107,6 +107,7 @@ export class AgCompetition extends AgWidget {
       label: 'Softmax Jacobian: row i is the weight alpha_i, column j the logit s_j; press Enter on a cell to raise that column\u2019s logit',
       legendTitle: '\u2202\u03b1\u1d62/\u2202s\u2c7c',
       role: 'jacobian',
+      readout: false, // the readout below says the same, with the row and column
       format: (v) => formatNumber(v, 2),
       describe: (i, j, text) => `d alpha${i + 1} / d s${j + 1} = ${text}`,
       show: (el, value, o) => this.show(el, value, o),

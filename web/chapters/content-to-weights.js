@@ -147,14 +147,14 @@ export class AgContentToWeights extends AgWidget {
         name: `r${c + 1}`,
         className: 'handle-w',
         get: () => this.state[this.state.edit][c],
-        set: (value, how) => {
+        set: (value) => {
           const id = this.state.edit;
           const m = this.state[id];
           m[c] = value;
           this.setState({ [id]: m });
-          if (how === 'key') this.announce(`${MATS.find((x) => x.id === id).label} row ${c + 1} = (${value.map(fmt).join(', ')})`);
         },
         describe: (v) => `row ${c + 1} = (${v.map(fmt).join(', ')})`,
+        announce: (v) => `${MATS.find((x) => x.id === this.state.edit).label} row ${c + 1} = (${v.map(fmt).join(', ')})`,
       }),
     );
     const figQK = h('div', { class: 'figure' });
@@ -247,6 +247,7 @@ export class AgContentToWeights extends AgWidget {
       label: 'Scores S; choose a row to select that query',
       role: 'score',
       legendTitle: 'score',
+      readout: false, // the chapter's own readout
       describe: (i, j, text) => `S${i + 1}${j + 1}, \u201c${words[i]}\u201d looking at \u201c${words[j]}\u201d: ${text}`,
       show: (el, value, o) => this.show(el, value, o),
       onSelect: (i, j) => this.#readout(i, j),
@@ -258,6 +259,9 @@ export class AgContentToWeights extends AgWidget {
       label: 'Weights A; choose a row to select that query',
       role: 'weight',
       legendTitle: 'weight',
+      scale: 'sequential',
+      domain: [0, 1],
+      readout: false, // the chapter's own readout
       describe: (i, j, text) => `A${i + 1}${j + 1}, \u201c${words[i]}\u201d looking at \u201c${words[j]}\u201d: ${text}`,
       show: (el, value, o) => this.show(el, value, o),
       onSelect: (i, j) => this.#readout(i, j),

@@ -214,15 +214,22 @@ export class AgConvexHull extends AgWidget {
       .attr('data-point', 'simplex');
     pick.append('circle').attr('class', 'hit').attr('r', 16);
     pick.append('circle').attr('class', 'dot').attr('r', 7);
+    const sayPick = () => this.announce(`weights ${alphaText(this.state.alpha)}; y = ${this.#ui.yText()}`);
     const setPick = (pt, how) => {
-      const alpha = simplexWeights(pt);
-      this.setState({ alpha });
-      if (how === 'key') this.announce(`weights ${alphaText(alpha)}; y = ${this.#ui.yText()}`);
+      this.setState({ alpha: simplexWeights(pt) });
+      if (how === 'key') sayPick();
     };
+    let before = null; // the weights when a drag started: the end of a drag that moved them is announced
     pick.call(
       drag()
         .container(sx.node())
-        .on('drag', (event) => setPick([event.x, event.y], 'drag')), // container coordinates, mouse or touch
+        .on('start', () => {
+          before = this.state.alpha.join();
+        })
+        .on('drag', (event) => setPick([event.x, event.y], 'drag')) // container coordinates, mouse or touch
+        .on('end', () => {
+          if (this.state.alpha.join() !== before) sayPick();
+        }),
     );
     const STEP = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
     pick.on('keydown', (event) => {
@@ -367,14 +374,14 @@ export class AgConvexHull extends AgWidget {
           name: `v${j + 1}`,
           className: 'handle-v',
           get: () => this.state.values[j] ?? [0, 0],
-          set: (value, how) => {
+          set: (value) => {
             const next = this.state.values;
             if (j >= next.length) return;
             next[j] = value;
             this.setState({ values: next });
-            if (how === 'key') this.announce(`v${j + 1} = ${pair(value)}; y = ${ui.yText()}; ${ui.status.textContent}`);
           },
           describe: (v) => `v${j + 1} = ${pair(v)}`,
+          announce: (v) => `v${j + 1} = ${pair(v)}; y = ${ui.yText()}; ${ui.status.textContent}`,
         }),
       );
     }

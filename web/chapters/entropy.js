@@ -287,14 +287,14 @@ export class AgWeightEntropy extends AgWidget {
           name: `v${j + 1}`,
           className: 'handle-v',
           get: () => this.state.values[j] ?? [0, 0],
-          set: (value, how) => {
+          set: (value) => {
             const next = this.state.values;
             if (j >= next.length) return;
             next[j] = value;
             this.setState({ values: next });
-            if (how === 'key') this.announce(`v${j + 1} = ${pair(value)}; y = ${ui.yText()}`);
           },
           describe: (v) => `v${j + 1} = ${pair(v)}`,
+          announce: (v) => `v${j + 1} = ${pair(v)}; y = ${ui.yText()}`,
         }),
       );
     }

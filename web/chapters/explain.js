@@ -176,6 +176,8 @@ export class AgWeightsExplain extends AgWidget {
       label: 'Attention weights of the chosen layer; choose a row to pick the query',
       role: 'weight',
       legendTitle: 'weight',
+      scale: 'sequential',
+      domain: [0, 1],
       cell: 46,
       format: (v) => v.toFixed(2),
       describe: (i, j, text) => `\u201c${words[i]}\u201d looking at \u201c${words[j]}\u201d: ${text}`,

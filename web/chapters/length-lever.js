@@ -125,11 +125,11 @@ export class AgLengthLever extends AgWidget {
       name: 'd',
       className: 'handle-d',
       get: () => this.state.d,
-      set: (value, how) => {
+      set: (value) => {
         this.setState({ d: value.map(clampD) });
-        if (how === 'key') this.announce(`d = ${pair(this.state.d)}; k = ${this.#ui.kText.textContent}; ${this.#scoreSummary()}`);
       },
       describe: (v) => `direction d = ${pair(v)}`,
+      announce: (v) => `d = ${pair(v)}; k = ${this.#ui.kText.textContent}; ${this.#scoreSummary()}`,
     });
 
     // The slider: t, the stretch factor (an input, shown as typed).

@@ -103,6 +103,8 @@ export class AgMatrixForm extends AgWidget {
       label: 'Attention matrix A; press Enter on a cell to pick its row',
       legendTitle: 'weight',
       role: 'a',
+      scale: 'sequential',
+      domain: [0, 1],
       format: (v) => formatNumber(v, 2),
       describe: (i, j, text) => `A${i + 1}${j + 1} = ${text}`,
       show: (el, value, o) => this.show(el, value, o),

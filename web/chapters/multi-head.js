@@ -227,6 +227,8 @@ export class AgMultiHead extends AgWidget {
         label: `Weights of head ${k + 1} (${PATTERN_LABEL[p]})`,
         role: `weight-h${k + 1}`,
         legendTitle: 'weight',
+        scale: 'sequential',
+        domain: [0, 1],
         cell: 46,
         format: (v) => v.toFixed(2),
         describe: (i, j, text) => `head ${k + 1}: \u201c${words[i]}\u201d looking at \u201c${words[j]}\u201d: ${text}`,
@@ -253,14 +255,22 @@ export class AgMultiHead extends AgWidget {
     if (!this.#built || this.#built.key !== key) this.#rebuild(words, D, hN, run.patterns);
     const b = this.#built;
     const show = this.show.bind(this);
-    // X: the positional code (columns 1-2) is typed-in input, written as plain text; the word columns are wasm results.
-    b.tX.fill(run.X, show, { digits: 3, plain: 2 });
-    const headRows = (t) => rowsOf(t, dk, T, hi * T * dk);
-    b.tQ.fill(headRows(run.Qh), show, { digits: 3 });
-    b.tK.fill(headRows(run.Kh), show, { digits: 3 });
-    b.tV.fill(headRows(run.Vh), show, { digits: 3 });
-    b.tHead.fill(rowsOf(run.att.output, dk, T, hi * T * dk), show, { digits: 3 });
-    b.tOut.fill(rowsOf(run.mha.output, D, T), show, { digits: 3 });
+    // The six tables depend on the inputs and the head, not on the query: choosing
+    // another query only moves the highlight, so they are written again only
+    // when their numbers can differ (another head, other inputs or another engine).
+    const fillKey = `${key}|${state.preset}|${hi}`;
+    if (b.filledKey !== fillKey || b.filledBy !== ag) {
+      // X: the positional code (columns 1-2) is typed-in input, written as plain text; the word columns are wasm results.
+      b.tX.fill(run.X, show, { digits: 3, plain: 2 });
+      const headRows = (t) => rowsOf(t, dk, T, hi * T * dk);
+      b.tQ.fill(headRows(run.Qh), show, { digits: 3 });
+      b.tK.fill(headRows(run.Kh), show, { digits: 3 });
+      b.tV.fill(headRows(run.Vh), show, { digits: 3 });
+      b.tHead.fill(rowsOf(run.att.output, dk, T, hi * T * dk), show, { digits: 3 });
+      b.tOut.fill(rowsOf(run.mha.output, D, T), show, { digits: 3 });
+      b.filledKey = fillKey;
+      b.filledBy = ag;
+    }
     b.maps.forEach((m, k) => {
       const rows = rowsOf(run.mha.weights, T, T, k * T * T);
       m.update(rows, { selected: [qi, argmax(rows[qi])] });

@@ -69,6 +69,10 @@ export class AgNearOrthogonal extends AgWidget {
   #packKey = null; // the (eps, cand, seed) of the running or shown packing run
   #hist = null; // { key, pairs, results: [per d] }
   #pack = null; // { key, eps, rows: [{ d, kept }] }
+  #minisOf = null; // the #hist the small multiples show (they do not change with d)
+  #packShown = null; // the #pack the packing plot and list show
+  #tableOf = null; // the #hist the table of all five shows, and the engine that wrote it
+  #tableBy = null;
   #packLive = []; // partial counts while running (drawing only)
 
   build(body) {
@@ -257,7 +261,8 @@ export class AgNearOrthogonal extends AgWidget {
     this.#startPack(state);
     if (this.#hist && this.#hist.key === this.#histKeyOf(state)) this.#drawHist(ag, state);
     else this.#drawPairAngle(ag, state);
-    if (this.#pack && this.#pack.key === this.#packKeyOf(state)) this.#drawPack();
+    // Stepping through d changes neither the packing nor the small multiples: draw them once per result.
+    if (this.#pack && this.#pack.key === this.#packKeyOf(state) && this.#packShown !== this.#pack) this.#drawPack();
   }
 
   disconnectedCallback() {
@@ -361,7 +366,10 @@ export class AgNearOrthogonal extends AgWidget {
           const live = this.#packLive.find((r) => r.d === p.partial.d);
           if (live) live.kept = p.partial.kept;
           else this.#packLive.push({ d: p.partial.d, kept: p.partial.kept });
-          if (this.#packKeyOf(this.state) === key) this.#drawPackPlot(this.#packLive, state.eps, true);
+          if (this.#packKeyOf(this.state) === key) {
+            this.#drawPackPlot(this.#packLive, state.eps, true);
+            this.#packShown = null;
+          }
         },
       },
     );
@@ -396,7 +404,10 @@ export class AgNearOrthogonal extends AgWidget {
     const i = DIMS.indexOf(d);
     const r = results[i];
     // Small multiples: the 200 counts summed in groups of 5 (drawing only).
-    results.forEach((res, j) => this.#drawMini(ui.multiples[j].s, res.histogram.counts, pairs));
+    if (this.#minisOf !== this.#hist) {
+      results.forEach((res, j) => this.#drawMini(ui.multiples[j].s, res.histogram.counts, pairs));
+      this.#minisOf = this.#hist;
+    }
     // The selected d: its numbers.
     const sqrtD = ag.norm(ones(d));
     const t = ui.detail;
@@ -410,16 +421,21 @@ export class AgNearOrthogonal extends AgWidget {
     this.#drawPairAngle(ag, state);
     this.#drawDetail(r, d, pairs);
     ui.detailCaption.textContent = `d = ${d}, ${pairs.toLocaleString('en-US')} pairs. Solid lines: \u00b1 root mean square of cos. Dashed: \u00b1 mean |cos|.`;
-    // The table of all five.
-    ui.tableBody.replaceChildren(
-      ...DIMS.map((dd, j) => {
-        const cells = [h('span', { class: 'num', dataset: { role: 'table-rms', key: String(dd) } }), h('span', { class: 'num', dataset: { role: 'table-angle', key: String(dd) } }), h('span', { class: 'num', dataset: { role: 'table-mean-abs', key: String(dd) } })];
-        this.show(cells[0], results[j].rms);
-        this.show(cells[1], ag.angle(e1(dd), ones(dd)), { format: deg });
-        this.show(cells[2], results[j].meanAbs);
-        return h('tr', { class: dd === d ? 'is-selected' : '' }, h('th', { scope: 'row' }, String(dd)), ...cells.map((c) => h('td', {}, c)));
-      }),
-    );
+    // The table of all five: written once per result (and engine); stepping through d moves the highlight.
+    if (this.#tableOf !== this.#hist || this.#tableBy !== ag) {
+      ui.tableBody.replaceChildren(
+        ...DIMS.map((dd, j) => {
+          const cells = [h('span', { class: 'num', dataset: { role: 'table-rms', key: String(dd) } }), h('span', { class: 'num', dataset: { role: 'table-angle', key: String(dd) } }), h('span', { class: 'num', dataset: { role: 'table-mean-abs', key: String(dd) } })];
+          this.show(cells[0], results[j].rms);
+          this.show(cells[1], ag.angle(e1(dd), ones(dd)), { format: deg });
+          this.show(cells[2], results[j].meanAbs);
+          return h('tr', { dataset: { d: String(dd) } }, h('th', { scope: 'row' }, String(dd)), ...cells.map((c) => h('td', {}, c)));
+        }),
+      );
+      this.#tableOf = this.#hist;
+      this.#tableBy = ag;
+    }
+    for (const tr of ui.tableBody.children) tr.classList.toggle('is-selected', Number(tr.dataset.d) === d);
   }
 
   #drawMini(s, counts, pairs) {
@@ -487,6 +503,7 @@ export class AgNearOrthogonal extends AgWidget {
   #drawPack() {
     const ui = this.#ui;
     const pack = this.#pack && this.#pack.key === this.#packKeyOf(this.state) ? this.#pack : null;
+    this.#packShown = pack;
     if (!pack) {
       ui.packList.replaceChildren();
       this.#drawPackPlot([], this.state.eps, false);

@@ -118,11 +118,11 @@ export class AgOrthogonality extends AgWidget {
         name,
         className: `handle-${name}`,
         get: () => this.state[name],
-        set: (value, how) => {
+        set: (value) => {
           this.setState({ [name]: value });
-          if (how === 'key') this.announce(`${sub(name)} = ${pair(value)}; ${this.#summary()}`);
         },
         describe: (v) => `${sub(name)} = ${pair(v)}`,
+        announce: (v) => `${sub(name)} = ${pair(v)}; ${this.#summary()}`,
       }),
     );
 

@@ -97,11 +97,11 @@ export class AgProjection extends AgWidget {
         name,
         className: `handle-${name}`,
         get: () => this.state[name],
-        set: (value, how) => {
+        set: (value) => {
           this.setState({ [name]: value });
-          if (how === 'key') this.announce(`${name} = ${pair(value)}; shadow a\u00b7b/|b| = ${this.#ui.scalar.textContent}`);
         },
         describe: (v) => `${name} = ${pair(v)}`,
+        announce: (v) => `${name} = ${pair(v)}; shadow a\u00b7b/|b| = ${this.#ui.scalar.textContent}`,
       });
     const handleA = point('a');
     const handleB = point('b');

@@ -115,6 +115,7 @@ export class AgQktGrid extends AgWidget {
       label: 'Scores S = Q K transposed; press Enter on a cell to expand its dot product',
       legendTitle: 'score',
       role: 'score',
+      readout: false, // the chapter's own readout below the grid
       describe: (i, j, text) => `S${i + 1}${j + 1}, \u201c${TOKENS[i]}\u201d looking at \u201c${TOKENS[j]}\u201d: ${text}`,
       show: (el, value, o) => this.show(el, value, o),
       onSelect: (i, j) => this.#readout(i, j),
@@ -237,7 +238,12 @@ export class AgQktGrid extends AgWidget {
     this.show(ui.dot, ag.dot(qi, kj));
     ui.heading.textContent = `S${sub(i + 1)}${sub(j + 1)}: \u201c${TOKENS[i]}\u201d looking at \u201c${TOKENS[j]}\u201d`;
     ui.vectors.textContent = `q${sub(i + 1)} is row ${i + 1} of Q, k${sub(j + 1)} is row ${j + 1} of K.`;
-    tex(ui.formula, `\\begin{aligned}S_{${i + 1}${j + 1}} &= q_{${i + 1}}\\cdot k_{${j + 1}}\\\\ &= q_{${i + 1},1}\\,k_{${j + 1},1} + q_{${i + 1},2}\\,k_{${j + 1},2}\\end{aligned}`, { display: true });
+    // Typeset only when the selected cell changes: KaTeX takes milliseconds, a drag needs none.
+    const formula = `\\begin{aligned}S_{${i + 1}${j + 1}} &= q_{${i + 1}}\\cdot k_{${j + 1}}\\\\ &= q_{${i + 1},1}\\,k_{${j + 1},1} + q_{${i + 1},2}\\,k_{${j + 1},2}\\end{aligned}`;
+    if (ui.formula.dataset.tex !== formula) {
+      tex(ui.formula, formula, { display: true });
+      ui.formula.dataset.tex = formula;
+    }
     // The factors: entries of Q and K (wasm results), negative ones in brackets after a sign.
     for (let c = 0; c < D_K; c += 1) {
       this.show(ui.factors[`q${c + 1}`], qi[c], c ? { format: paren } : {});

@@ -143,14 +143,24 @@ export class AgScaleFix extends AgWidget {
       const dk = String(2 ** Math.max(1, Math.min(12, e)));
       if (dk !== this.state.dk) this.setState({ dk });
     };
+    const say = () => {
+      const d = this.#ui.detail;
+      this.announce(`d\u2096 = ${this.state.dk}: largest weight ${d.unscaled.max.textContent} unscaled, ${d.scaled.max.textContent} scaled.`);
+    };
+    let before = null; // d_k when a drag started: the end of a drag that changed it is announced
     svg.on('pointerdown', (event) => {
       event.preventDefault();
       svg.node().setPointerCapture?.(event.pointerId);
       svg.node().focus({ preventScroll: true });
+      before = this.state.dk;
       pick(event);
       svg.on('pointermove', pick);
     });
-    const stop = () => svg.on('pointermove', null);
+    const stop = () => {
+      svg.on('pointermove', null);
+      if (before !== null && before !== this.state.dk) say();
+      before = null;
+    };
     svg.on('pointerup', stop).on('pointercancel', stop);
     svg.on('keydown', (event) => {
       const i = DKS.indexOf(Number(this.state.dk));
@@ -159,8 +169,7 @@ export class AgScaleFix extends AgWidget {
       event.preventDefault();
       const dk = String(DKS[Math.max(0, Math.min(DKS.length - 1, to))]);
       if (dk !== this.state.dk) this.setState({ dk });
-      const d = this.#ui.detail;
-      this.announce(`d\u2096 = ${dk}: largest weight ${d.unscaled.max.textContent} unscaled, ${d.scaled.max.textContent} scaled.`);
+      say();
     });
 
     // The numbers at the chosen d_k.
@@ -255,6 +264,8 @@ export class AgScaleFix extends AgWidget {
     return { scores: s, spread: ag.norm(q.data), unscaled: one(), scaled: one({ temperature: Math.sqrt(dk) }) };
   }
 
+  #drawnRows = null; // the rows the table and the curves show
+
   #curves(ag, seed, tokens) {
     const key = `${seed}/${tokens}`;
     if (this.#cache && this.#cache.key === key && this.#cache.ag === ag) return this.#cache.rows;
@@ -283,27 +294,34 @@ export class AgScaleFix extends AgWidget {
       d.bars.replaceChildren(...bars);
     }
     this.show(ui.spread, here.spread);
-    const uniform = new Float32Array(state.tokens).fill(1 / state.tokens);
-    this.show(ui.maxEntropy, ag.entropy(uniform));
-    DKS.forEach((k, i) => {
-      const r = rows.get(k);
-      for (const c of ui.valueCells[i]) this.show(c.el, r[c.s][c.k]);
-    });
-    this.#draw(rows, state);
+    // The table of every d_k and the curves depend on the rows, not on the
+    // chosen d_k: moving the cursor only moves the dots.
+    const fresh = this.#drawnRows !== rows;
+    if (fresh) {
+      const uniform = new Float32Array(state.tokens).fill(1 / state.tokens);
+      this.show(ui.maxEntropy, ag.entropy(uniform));
+      DKS.forEach((k, i) => {
+        const r = rows.get(k);
+        for (const c of ui.valueCells[i]) this.show(c.el, r[c.s][c.k]);
+      });
+      this.#drawnRows = rows;
+    }
+    this.#draw(rows, state, fresh);
     this.dataset.dk = state.dk;
   }
 
-  #draw(rows, state) {
+  #draw(rows, state, fresh) {
     const { x, panels } = this.#ui;
     const dk = Number(state.dk);
     for (const p of panels) {
-      let top = 0;
-      for (const k of DKS) for (const s of SERIES) top = Math.max(top, rows.get(k)[s.id][p.id]);
-      p.y.domain(p.domain(state.tokens, top || 1)).nice();
-      p.yAxis.call(axisLeft(p.y).ticks(4).tickSize(3));
+      if (fresh) {
+        let top = 0;
+        for (const k of DKS) for (const s of SERIES) top = Math.max(top, rows.get(k)[s.id][p.id]);
+        p.y.domain(p.domain(state.tokens, top || 1)).nice();
+        p.yAxis.call(axisLeft(p.y).ticks(4).tickSize(3));
+      }
       for (const s of SERIES) {
-        const pts = DKS.map((k) => [x(k), p.y(rows.get(k)[s.id][p.id])]);
-        p.paths[s.id].attr('d', line()(pts));
+        if (fresh) p.paths[s.id].attr('d', line()(DKS.map((k) => [x(k), p.y(rows.get(k)[s.id][p.id])])));
         p.dots[s.id].attr('cx', x(dk)).attr('cy', p.y(rows.get(dk)[s.id][p.id]));
       }
     }

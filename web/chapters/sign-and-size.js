@@ -160,11 +160,11 @@ export class AgSignAndSize extends AgWidget {
         name,
         className: `handle-${name}`,
         get: () => this.state[name],
-        set: (value, how) => {
+        set: (value) => {
           this.setState({ [name]: value });
-          if (how === 'key') this.announce(`${name} = ${pair(value)}; ${this.#ui.status.textContent}`);
         },
         describe: (v) => `${name} = ${pair(v)}`,
+        announce: (v) => `${name} = ${pair(v)}; ${this.#ui.status.textContent}`,
       });
     const handleA = point('a');
     const handleB = point('b');

@@ -5,24 +5,26 @@
 // come from the wasm kernel dot_trace (ag.dotTrace), which runs the very
 // operations of that variant's dot; its last value equals ag.dot bit for bit.
 //
-// Below, the speed of ag.dot with simd128 kernels against scalar kernels is
-// measured live in this browser (timing is a measurement made in JS; the dot
-// products themselves are wasm calls).
+// Below, the kernel lab (kernel-lab.js): the learner picks a kernel (dot,
+// matmul, QK^T, softmax, attention) and a size, and the experiment worker
+// times the simd128 and the scalar kernels of the SIMD build on it, live in
+// this browser (times are measurements made in JS; the kernels are wasm
+// calls). The kernel and the size are part of the state.
 //
-//   <ag-simd a="1,2,3,4" b="4,3,2,1" variant="scalar"></ag-simd>
+//   <ag-simd a="1,2,3,4" b="4,3,2,1" variant="scalar" kernel="attention" size="512"></ag-simd>
 import { AgWidget, defineWidget } from '../widget/base.js';
 import { h, symbol } from '../widget/dom.js';
 import { getImplementation } from '../widget/engine.js';
 import { formatNumber } from '../widget/format.js';
 import { texElement } from '../widget/math.js';
 import { choice, defineState, number, vector } from '../widget/state.js';
+import { KernelLab } from './kernel-lab.js';
+import { LAB_DEFAULT_KERNEL, LAB_DEFAULT_SIZE, LAB_KERNEL_IDS, LAB_MAX_SIZE, LAB_MIN_SIZE, labProblems } from './kernel-lab-presets.js';
 
 const MAX_N = 16;
 const MAX_ABS = 1000;
 const DEFAULT_A = [1, 2, -1, 0.5, 3, -2, 1.5, 4, -0.5, 2, 1, -3];
 const DEFAULT_B = [2, 0.5, 3, -4, 1, 1, -2, 0.25, 4, -1, 2, 0.5];
-/** Vector lengths timed by the speed test. */
-export const SPEED_SIZES = [64, 1024, 16384];
 const VARIANTS = ['simd128', 'scalar'];
 
 const fmt = (x) => formatNumber(x, 5);
@@ -53,7 +55,7 @@ export function lengthProblems(a, b) {
 
 export class AgSimd extends AgWidget {
   static title = 'Why this is cheap on a CPU';
-  static styles = ['styles/simd.css'];
+  static styles = ['styles/simd.css', 'styles/kernel-lab.css'];
   static stateDecl = defineState({
     version: 1,
     fields: {
@@ -61,11 +63,14 @@ export class AgSimd extends AgWidget {
       b: vector({ minLength: 1, maxLength: MAX_N, min: -MAX_ABS, max: MAX_ABS, default: DEFAULT_B }),
       variant: choice({ values: VARIANTS, default: 'simd128' }),
       step: number({ min: 0, max: 99, integer: true, default: 0 }),
+      kernel: choice({ values: LAB_KERNEL_IDS, default: LAB_DEFAULT_KERNEL }),
+      size: number({ min: LAB_MIN_SIZE, max: LAB_MAX_SIZE, integer: true, default: LAB_DEFAULT_SIZE }),
     },
-    check: (state) => lengthProblems(state.a, state.b),
+    check: (state) => [...lengthProblems(state.a, state.b), ...labProblems(state.kernel, state.size)],
   });
 
   #ui = null;
+  #lab = null;
   #impls = {}; // variant -> API instance of the SIMD build with that variant's kernels
   #lastSteps = 0;
 
@@ -157,28 +162,8 @@ export class AgSimd extends AgWidget {
       '.',
     );
 
-    // Live speed test.
-    const measure = h('button', { type: 'button', class: 'measure' }, 'Measure on this device');
-    const progress = h('span', { class: 'speed-progress', role: 'status' });
-    const speedBody = h('tbody');
-    const speed = h(
-      'section',
-      { class: 'speed', 'aria-label': 'Speed of simd128 against scalar kernels' },
-      h('h3', {}, 'SIMD against scalar, measured here'),
-      h('p', { class: 'speed-intro' }, 'Times ag.dot with each kernel variant, many times over, for three lengths. The ratio is the scalar time divided by the SIMD time; it includes the cost of calling into WebAssembly, which weighs most for short vectors.'),
-      h('div', { class: 'speed-run' }, measure, progress),
-      h(
-        'div',
-        { class: 'speed-scroll' },
-        h(
-          'table',
-          { class: 'speed-table' },
-          h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Length'), h('th', { scope: 'col' }, 'simd128 per call'), h('th', { scope: 'col' }, 'scalar per call'), h('th', { scope: 'col' }, 'Speed-up'))),
-          speedBody,
-        ),
-      ),
-    );
-    measure.addEventListener('click', () => this.#measure());
+    // The kernel lab: kernel and size in the state, timings in the worker.
+    this.#lab = new KernelLab({ host: this, getState: () => this.state, setState: (patch) => this.setState(patch) });
 
     body.append(
       predict,
@@ -187,9 +172,9 @@ export class AgSimd extends AgWidget {
       inputsBox,
       stepper,
       h('div', { class: 'layout' }, list, h('div', { class: 'right' }, detail, summary)),
-      speed,
+      this.#lab.node,
     );
-    this.#ui = { inputsBox, lengthSelect, variantRadios: setup.querySelectorAll('input[name=variant]'), slider, prev, next, stepText, list, detail, result, dot, measure, progress, speedBody };
+    this.#ui = { inputsBox, lengthSelect, variantRadios: setup.querySelectorAll('input[name=variant]'), slider, prev, next, stepText, list, detail, result, dot };
 
     // Both variants of the SIMD build; the widget re-renders once they are here.
     for (const v of VARIANTS) {
@@ -208,6 +193,7 @@ export class AgSimd extends AgWidget {
   syncControls(state) {
     const ui = this.#ui;
     if (!ui) return;
+    this.#lab.sync(state);
     const n = state.a.length;
     ui.lengthSelect.value = String(n);
     for (const r of ui.variantRadios) r.checked = r.value === state.variant;
@@ -260,15 +246,23 @@ export class AgSimd extends AgWidget {
     ui.prev.disabled = k === 0;
     ui.next.disabled = k === steps.length - 1;
     ui.stepText.textContent = `Step ${k + 1} of ${steps.length}`;
-    ui.list.replaceChildren(
-      ...steps.map((s, i) =>
-        h(
-          'li',
-          { dataset: { step: i, kind: s.kind }, class: i === k ? 'is-current' : i < k ? 'is-done' : '' },
-          h('button', { type: 'button', class: 'step-button', 'aria-current': i === k ? 'step' : null }, `${STEP_LABEL[s.kind]}${s.kind === 'multiply-add' || s.kind === 'block' ? ` (${range(s.index, s.count)})` : ''}`),
+    // The list of steps depends on the variant and the length only: built
+    // again when they change; moving through the steps updates its marks.
+    const listKey = `${t.variant}/${state.a.length}`;
+    if (ui.list.dataset.key !== listKey) {
+      ui.list.replaceChildren(
+        ...steps.map((s, i) =>
+          h('li', { dataset: { step: i, kind: s.kind } }, h('button', { type: 'button', class: 'step-button' }, `${STEP_LABEL[s.kind]}${s.kind === 'multiply-add' || s.kind === 'block' ? ` (${range(s.index, s.count)})` : ''}`)),
         ),
-      ),
-    );
+      );
+      ui.list.dataset.key = listKey;
+    }
+    [...ui.list.children].forEach((li, i) => {
+      li.className = i === k ? 'is-current' : i < k ? 'is-done' : '';
+      const button = li.firstElementChild;
+      if (i === k) button.setAttribute('aria-current', 'step');
+      else button.removeAttribute('aria-current');
+    });
     ui.detail.replaceChildren(this.#stepView(steps[k], state));
     this.show(ui.result, t.value, { digits: 7 });
     this.show(ui.dot, inst.dot(state.a, state.b), { digits: 7 });
@@ -335,69 +329,21 @@ export class AgSimd extends AgWidget {
     // Old step-view numbers leave the DOM at the next render; nothing else to reset.
   }
 
-  /** Times ag.dot with each variant: the best of three rounds, per call. */
-  async #measure() {
-    const ui = this.#ui;
-    ui.measure.disabled = true;
-    ui.speedBody.replaceChildren();
-    try {
-      const impls = {};
-      for (const v of VARIANTS) impls[v] = await getImplementation(v);
-      const rows = [];
-      for (const n of SPEED_SIZES) {
-        ui.progress.textContent = `Timing length ${n}\u2026`;
-        await new Promise((r) => setTimeout(r, 0));
-        // Inputs from the module's generator (same data for both variants).
-        const a = impls.simd128.random.normal({ seed: 1, counter: 0, n }).data;
-        const b = impls.simd128.random.normal({ seed: 2, counter: 0, n }).data;
-        const reps = Math.max(16, Math.min(1500, Math.floor(2 ** 21 / n)));
-        const best = { simd128: Infinity, scalar: Infinity };
-        for (let round = 0; round < 3; round++) {
-          for (const v of VARIANTS) {
-            const ag = impls[v];
-            ag.dot(a, b); // warm
-            const t0 = performance.now();
-            for (let i = 0; i < reps; i++) ag.dot(a, b);
-            best[v] = Math.min(best[v], (performance.now() - t0) / reps);
-          }
-          await new Promise((r) => setTimeout(r, 0));
-        }
-        rows.push({ n, ...best, ratio: best.scalar / best.simd128 });
-      }
-      const time = (ms) => (ms >= 0.001 ? `${formatNumber(ms * 1000, 3)} \u00b5s` : `${formatNumber(ms * 1e6, 3)} ns`);
-      ui.speedBody.replaceChildren(
-        ...rows.map((r) =>
-          h(
-            'tr',
-            { dataset: { n: r.n } },
-            h('th', { scope: 'row' }, String(r.n)),
-            h('td', { dataset: { measured: r.simd128, role: 'time-simd128' } }, time(r.simd128)),
-            h('td', { dataset: { measured: r.scalar, role: 'time-scalar' } }, time(r.scalar)),
-            h('td', { class: 'ratio', dataset: { measured: r.ratio, role: 'speedup' } }, `\u00d7${formatNumber(r.ratio, 3)}`),
-          ),
-        ),
-      );
-      ui.progress.textContent = 'Done. Timings vary from run to run and from device to device.';
-      this.dataset.speed = 'done';
-      this.#speed = rows;
-    } catch (err) {
-      ui.progress.textContent = `The speed test could not run: ${err.message}`;
-      this.dataset.speed = 'error';
-    } finally {
-      ui.measure.disabled = false;
-    }
+  disconnectedCallback() {
+    super.disconnectedCallback();
+    this.#lab?.dispose(); // stops a timing and frees its worker; a later run starts a new one
   }
-
-  #speed = null;
 
   exportData() {
     const data = super.exportData();
-    if (this.#speed) data.speed = this.#speed;
+    const lab = this.#lab?.result;
+    if (lab) data.lab = lab;
     return data;
   }
 
   figure() {
-    return null; // registers and tables, no plot: export the numbers as JSON or CSV
+    // The lab's bar chart once it has a run; the steps are registers and tables (JSON or CSV).
+    return this.#lab?.result ? this.#lab.figure : null;
   }
 }
 

@@ -93,11 +93,11 @@ export class AgTwoDefinitions extends AgWidget {
         name,
         className: `handle-${name}`,
         get: () => this.state[name],
-        set: (value, how) => {
+        set: (value) => {
           this.setState({ [name]: value });
-          if (how === 'key') this.announce(`${name} = ${pair(value)}; a\u00b7b = ${this.#ui.dot.textContent}`);
         },
         describe: (v) => `${name} = ${pair(v)}`,
+        announce: (v) => `${name} = ${pair(v)}; a\u00b7b = ${this.#ui.dot.textContent}`,
       });
     const handleA = point('a');
     const handleB = point('b');

@@ -245,14 +245,14 @@ export class AgValueMix extends AgWidget {
         name,
         className: 'handle-v',
         get: () => this.state.values[j] ?? [0, 0],
-        set: (value, how) => {
+        set: (value) => {
           const next = this.state.values;
           if (j >= next.length) return;
           next[j] = value;
           this.setState({ values: next });
-          if (how === 'key') this.announce(`v${j + 1} = ${pair(value)}; y = ${ui.yText()}`);
         },
         describe: (v) => `v${j + 1} = ${pair(v)}`,
+        announce: (v) => `v${j + 1} = ${pair(v)}; y = ${ui.yText()}`,
       });
       const link = ui.chainLayer.append('line').attr('class', 'vec vec-t').attr('marker-end', ui.markT);
       ui.handleList.push(handle);

@@ -100,11 +100,11 @@ export class AgWhyAgree extends AgWidget {
         name,
         className: `handle-${name}`,
         get: () => this.state[name],
-        set: (value, how) => {
+        set: (value) => {
           this.setState({ [name]: value });
-          if (how === 'key') this.announce(`${name} = ${pair(value)}; |a \u2212 b|\u00b2 = ${this.#ui.side.textContent}; a\u00b7b = ${this.#ui.dot.textContent}`);
         },
         describe: (v) => `${name} = ${pair(v)}`,
+        announce: (v) => `${name} = ${pair(v)}; |a \u2212 b|\u00b2 = ${this.#ui.side.textContent}; a\u00b7b = ${this.#ui.dot.textContent}`,
       });
     const handleA = point('a');
     const handleB = point('b');

@@ -19,8 +19,11 @@
 //   data-value (the wasm result) and writes only its formatting as text.
 // - Toolbar: "computed by" line, the export control (SVG, PNG, JSON, CSV)
 //   and the embed control (HTML snippets for other pages).
+// - Each render is timed as a User Timing measure 'ag-render' (detail: the
+//   tag), for the page-update measurements (see markRender below).
 //
 // A subclass implements build(body) and render(ag, state); see WIDGETS.md.
+import { announceIn, liveRegion } from './announce.js';
 import { h } from './dom.js';
 import { assetUrl } from './assets.js';
 import { describe, getEngine, onEngineChange } from './engine.js';
@@ -29,6 +32,7 @@ import { csvBlob, download, exportControl, jsonBlob, pngBlob, svgBlob } from './
 import { formatNumber } from './format.js';
 import { ensureKatexFonts, KATEX_CSS } from './math.js';
 import { predictBlock } from './predict.js';
+import { watchScrollers } from './scroll-focus.js';
 import { checkState, checkValue, copyValue, decodeState, defaultState, encodeState, readValue } from './state.js';
 
 /** How far outside the viewport a widget starts (CSS margin syntax). */
@@ -57,6 +61,7 @@ export class AgWidget extends HTMLElement {
   #shown = new Map(); // name -> last value shown (for exports)
   #problems = [];
   #where = 'link';
+  #scrollers = null; // keeps boxes that scroll sideways reachable by Tab (scroll-focus.js)
 
   constructor() {
     super();
@@ -210,9 +215,9 @@ export class AgWidget extends HTMLElement {
     this.#parts.note.replaceChildren();
   }
 
-  /** Reads `text` to screen readers (polite live region). */
+  /** Reads `text` to screen readers (the widget's polite live region, see announce.js). */
   announce(text) {
-    if (this.#parts) this.#parts.live.textContent = text;
+    if (this.#parts) announceIn(this.#parts.live, text);
   }
 
   // ------------------------------------------------------------ life cycle
@@ -302,10 +307,12 @@ export class AgWidget extends HTMLElement {
         embedControl(this),
       ),
     );
-    const live = h('p', { class: 'visually-hidden', 'aria-live': 'polite' });
+    const live = liveRegion();
     const frame = h('div', { class: 'widget', part: 'widget' }, note, error, body, toolbar, live);
     this.shadowRoot.replaceChildren(...sheets, frame);
     this.#parts = { note, error, body, computedBy, live, frame };
+    this.#scrollers?.stop();
+    this.#scrollers = watchScrollers(this.shadowRoot, frame);
     if (this.#problems.length) this.showProblems(this.#problems, this.#where);
   }
 
@@ -329,6 +336,7 @@ export class AgWidget extends HTMLElement {
 
   #render() {
     if (!this.#started || !this.#parts) return;
+    const start = performance.now();
     this.syncControls(this.#state);
     if (!this.#ag) return;
     try {
@@ -346,6 +354,8 @@ export class AgWidget extends HTMLElement {
     this.#parts.computedBy.textContent = `Computed in WebAssembly by: ${label}.`;
     this.dataset.computedBy = id;
     this.dataset.status = 'ready';
+    this.#scrollers.schedule();
+    markRender(this.localName, start);
   }
 
   /** The current API instance (null before the engine loads). */
@@ -430,6 +440,22 @@ export class AgWidget extends HTMLElement {
 
   /** Called after every state change, before render (source: 'user' | 'attribute' | 'property' | 'text'). */
   stateChanged(_source) {}
+}
+
+/**
+ * Times one render (syncControls and render, up to the ready status) as a
+ * User Timing measure named 'ag-render' whose detail is the widget's tag, so
+ * that a PerformanceObserver can see how long an update takes
+ * (scripts/bench/page-updates.mjs). The previous measure is cleared first:
+ * the timeline buffer keeps one entry, however long the page is used.
+ */
+function markRender(tag, start) {
+  try {
+    performance.clearMeasures('ag-render');
+    performance.measure('ag-render', { start, detail: tag });
+  } catch {
+    // A browser without measure options: no timing, nothing else changes.
+  }
 }
 
 function safeText(value) {

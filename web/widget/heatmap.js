@@ -1,24 +1,51 @@
-// A heat map of a small matrix (scores S = QKᵀ and the like), drawn with d3
-// as one SVG: row and column headers, one cell per entry with its number,
-// and a legend (the diverging colour bar with 0 in the middle and marks at
-// the lowest and highest entry). The colours come from ColorBrewer's RdBu
-// (d3.interpolateRdBu, safe for the common colour-vision deficiencies):
-// positive entries red, negative blue, zero near white; the domain is
-// symmetric around 0 so that white always means 0.
+// A heat map of a small matrix (scores S = QKᵀ, weights and the like), drawn
+// with d3 as one SVG: row and column headers, one cell per entry with its
+// number, and a legend (the colour bar with marks at the lowest and highest
+// entry). Two colour-vision-deficiency-safe scales (see WIDGETS.md, "Heat
+// maps", for how they were chosen):
+// - 'diverging' (default), for signed values such as scores: ColorBrewer PuOr
+//   (d3.interpolatePuOr), positive orange, negative purple, zero near white,
+//   on a domain symmetric around 0 so that the middle always means 0;
+// - 'sequential', for non-negative values such as weights: cividis
+//   (d3.interpolateCividis), dark blue at the low end to yellow at the high
+//   end, on `domain` (default [0, the largest entry]; weights pass [0, 1]).
+// The number in each cell is black or white, whichever contrasts more with
+// the cell's colour (at least 4.5:1 on any colour). The colours are data, the
+// same in light and dark mode.
 //
 // Keyboard: the grid is one Tab stop (roving tabindex, ARIA grid pattern);
 // arrow keys move between cells, Home/End go to the ends of the row, Enter
 // or Space activates the cell. Every cell has an aria-label naming its row,
 // its column and its value. Pointer: hovering selects, clicking activates.
+// Under the grid a readout repeats the cell under the pointer or with focus
+// in words and at the text size of the page (on a phone the cells are
+// small); widgets with a readout of their own pass `readout: false`.
 //
 // The helper never computes a number: `update` receives the values (wasm
 // results) and writes them through `show` (pass the widget's this.show, so
 // each cell text carries data-value). Stylesheet: styles/heatmap.css (add it
 // to the widget's static styles). See WIDGETS.md, "Heat maps".
-import { interpolateRdBu, scaleDiverging, select } from 'd3';
+import { interpolateCividis, interpolatePuOr, rgb, scaleDiverging, scaleSequential, select } from 'd3';
 import { formatNumber } from './format.js';
 
 let counter = 0;
+
+/** WCAG relative luminance of a CSS colour. */
+function luminance(css) {
+  const c = rgb(css);
+  const lin = (u) => {
+    const x = u / 255;
+    return x <= 0.04045 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4;
+  };
+  return 0.2126 * lin(c.r) + 0.7152 * lin(c.g) + 0.0722 * lin(c.b);
+}
+
+/**
+ * Below this luminance white text contrasts more than black: the two ratios
+ * (1.05 / (L + 0.05) and (L + 0.05) / 0.05) are equal where
+ * (L + 0.05)² = 0.0525, and each is then above 4.58.
+ */
+const DARK_BELOW = Math.sqrt(0.0525) - 0.05;
 
 /**
  * @param {HTMLElement} container  the heat map's <svg> is appended here
@@ -32,6 +59,9 @@ let counter = 0;
  *   role?: string,                                       // data-role of the cell numbers (key "i-j", 1-based)
  *   legendTitle?: string,
  *   cell?: number,                                       // cell size in SVG units (default 52)
+ *   scale?: 'diverging'|'sequential',                    // signed values (default) or non-negative ones
+ *   domain?: [number, number],                           // sequential only: the values at the two ends
+ *   readout?: boolean,                                   // the line under the grid (default true)
  *   onSelect?: (i: number, j: number, how: 'hover'|'focus'|'key') => void,
  *   onActivate?: (i: number, j: number, how: 'click'|'key') => void,
  * }} o
@@ -48,6 +78,9 @@ export function heatmap(container, {
   role = 'cell',
   legendTitle = 'value',
   cell = 52,
+  scale: kind = 'diverging',
+  domain: fixedDomain = null,
+  readout: withReadout = true,
   onSelect = () => {},
   onActivate = () => {},
 }) {
@@ -112,14 +145,24 @@ export function heatmap(container, {
       g.append('rect').attr('class', 'hm-rect').attr('width', cell).attr('height', cell);
       const text = g.append('text').attr('class', 'hm-value').attr('x', cell / 2).attr('y', cell / 2 + 5).attr('text-anchor', 'middle').attr('aria-hidden', 'true');
       text.attr('data-role', role).attr('data-key', `${i + 1}-${j + 1}`);
+      // The focus ring (shown on :focus-visible): a band of the background colour
+      // along the cell's edge, then a ring of the focus colour inside it, so the
+      // ring contrasts with the band whatever the cell's colour.
+      const ring = g.append('g').attr('class', 'hm-focus').attr('aria-hidden', 'true');
+      ring.append('rect').attr('class', 'hm-focus-band').attr('x', 2).attr('y', 2).attr('width', cell - 4).attr('height', cell - 4);
+      ring.append('rect').attr('class', 'hm-focus-ring').attr('x', 5.5).attr('y', 5.5).attr('width', cell - 11).attr('height', cell - 11);
       g.on('pointerenter', (event) => {
+        showReadout(i, j);
         if (event.pointerType === 'mouse') onSelect(i, j, 'hover');
       });
       g.on('click', () => {
         focusCell(i, j);
         onActivate(i, j, 'click');
       });
-      g.on('focus', () => onSelect(i, j, 'focus'));
+      g.on('focus', () => {
+        showReadout(i, j);
+        onSelect(i, j, 'focus');
+      });
       g.on('keydown', (event) => keydown(event, i, j));
       row.push({ g, rect: g.select('rect'), text });
     }
@@ -131,7 +174,9 @@ export function heatmap(container, {
   outline.append('rect').attr('class', 'hm-outline-outer').attr('width', cell - 2).attr('height', cell - 2);
   outline.append('rect').attr('class', 'hm-outline-inner').attr('width', cell - 2).attr('height', cell - 2);
 
-  // Legend: a gradient bar over [-max|v|, max|v|], 0 in the middle, marks at the lowest and highest entry.
+  // Legend: a gradient bar over the scale's domain, with the ends or the
+  // middle (0 of a diverging scale) labelled, and marks at the lowest and
+  // highest entry.
   const barX = left;
   const barW = Math.max(gridW, 120);
   const barY = top + gridH + 36;
@@ -140,8 +185,17 @@ export function heatmap(container, {
   for (let s = 0; s <= 10; s += 1) gradient.append('stop').attr('offset', `${s * 10}%`).attr('stop-color', colour(s / 10));
   legend.append('text').attr('class', 'hm-legend-title').attr('x', barX - 8).attr('y', barY + 9).attr('text-anchor', 'end').text(legendTitle);
   legend.append('rect').attr('class', 'hm-bar').attr('x', barX).attr('y', barY).attr('width', barW).attr('height', 10).attr('fill', `url(#${id}-grad)`);
-  legend.append('line').attr('class', 'hm-zero').attr('x1', barX + barW / 2).attr('x2', barX + barW / 2).attr('y1', barY - 3).attr('y2', barY + 13);
-  legend.append('text').attr('class', 'hm-tick').attr('x', barX + barW / 2).attr('y', barY + 24).attr('text-anchor', 'middle').text('0');
+  const tick = (x, text, anchor = 'middle') => {
+    legend.append('line').attr('class', 'hm-zero').attr('x1', x).attr('x2', x).attr('y1', barY - 3).attr('y2', barY + 13);
+    legend.append('text').attr('class', 'hm-tick').attr('x', x).attr('y', barY + 24).attr('text-anchor', anchor).text(text);
+  };
+  if (kind === 'sequential') {
+    // The ends of a given domain are the learner's inputs to the scale (e.g. 0 and 1 for weights), not results.
+    if (fixedDomain) {
+      tick(barX, formatNumber(fixedDomain[0], 3), 'start');
+      tick(barX + barW, formatNumber(fixedDomain[1], 3), 'end');
+    } else tick(barX, '0', 'start');
+  } else tick(barX + barW / 2, '0');
   const mark = (cls, what) => {
     const g = legend.append('g').attr('class', `hm-mark ${cls}`);
     g.append('path').attr('d', cls === 'hm-min' ? 'M0,0 l-5,7 h10 z' : 'M0,0 l-5,-7 h10 z');
@@ -153,11 +207,28 @@ export function heatmap(container, {
   const lowMark = mark('hm-min', 'lowest');
   const highMark = mark('hm-max', 'highest');
 
-  let scale = scaleDiverging(colour).domain([-1, 0, 1]);
+  let scale = kind === 'sequential' ? scaleSequential(colour).domain(fixedDomain ?? [0, 1]) : scaleDiverging(colour).domain([-1, 0, 1]);
   let current = [0, 0];
+  let shownValues = null; // the last values given to update()
+  let readoutCell = null; // the cell under the pointer or with focus, once there is one
 
   function colour(t) {
-    return interpolateRdBu(1 - t); // positive red, negative blue
+    return kind === 'sequential' ? interpolateCividis(t) : interpolatePuOr(t); // PuOr: 0 purple (negative), 1 orange (positive)
+  }
+
+  // The readout under the grid (HTML, so it keeps the page's text size when
+  // the SVG is scaled down). aria-hidden: a focused cell's aria-label already
+  // says the same to screen readers.
+  // It shows the selected cell until the pointer or the focus reaches one.
+  const readoutLine = withReadout ? select(container).append('p').attr('class', 'hm-readout').attr('aria-hidden', 'true') : null;
+  function showReadout(i, j) {
+    readoutCell = [i, j];
+    writeReadout();
+  }
+  function writeReadout() {
+    if (!readoutLine || !shownValues) return;
+    const [i, j] = readoutCell ?? current;
+    readoutLine.text(describe(i, j, cells[i][j].text.text()));
   }
 
   function focusCell(i, j) {
@@ -192,6 +263,7 @@ export function heatmap(container, {
   /** New values (rows of wasm results); `selected` ([i, j], 0-based) is outlined. */
   function update(values, { selected = current } = {}) {
     current = selected;
+    shownValues = values;
     let low = null;
     let high = null;
     let extent = 0;
@@ -204,20 +276,24 @@ export function heatmap(container, {
       }
     }
     if (!(extent > 0) || !Number.isFinite(extent)) extent = 1;
-    scale = scaleDiverging(colour).domain([-extent, 0, extent]).clamp(true);
+    const [lo, hi] = kind === 'sequential' ? fixedDomain ?? [0, Number.isFinite(high.v) && high.v > 0 ? high.v : 1] : [-extent, extent];
+    scale = kind === 'sequential' ? scaleSequential(colour).domain([lo, hi]).clamp(true) : scaleDiverging(colour).domain([-extent, 0, extent]).clamp(true);
     for (let i = 0; i < n; i += 1) {
       for (let j = 0; j < m; j += 1) {
         const v = values[i][j];
         const c = cells[i][j];
-        c.rect.attr('fill', Number.isFinite(v) ? scale(v) : 'none');
+        const fill = Number.isFinite(v) ? scale(v) : null;
+        c.rect.attr('fill', fill ?? 'none');
         write(c.text.node(), v, { format });
-        c.g.classed('is-strong', Math.abs(v) > 0.6 * extent);
+        // Black or white text, whichever contrasts more with the cell (no fill: the theme's text colour).
+        c.g.classed('is-dark', fill !== null && luminance(fill) < DARK_BELOW);
+        c.g.classed('is-light', fill !== null && luminance(fill) >= DARK_BELOW);
         c.g.attr('aria-label', describe(i, j, c.text.text()));
         c.g.attr('aria-selected', String(i === selected[0] && j === selected[1]));
       }
     }
     // Legend marks at the lowest and the highest entry (the numbers are entries of `values`).
-    const bx = (v) => barX + ((Number.isFinite(v) ? Math.max(-extent, Math.min(extent, v)) : 0) / extent + 1) * (barW / 2);
+    const bx = (v) => barX + ((Number.isFinite(v) ? Math.max(lo, Math.min(hi, v)) : lo) - lo) / (hi - lo) * barW;
     placeMark(lowMark, bx(low.v), barY + 12, barY + 40, low.v);
     placeMark(highMark, bx(high.v), barY - 2, barY - 12, high.v);
     // Outline and headers of the selected cell.
@@ -229,6 +305,7 @@ export function heatmap(container, {
     const active = svg.node().getRootNode().activeElement;
     const focused = cells.flat().find((c) => c.g.node() === active);
     (focused ?? cells[si][sj]).g.attr('tabindex', 0);
+    writeReadout();
   }
 
   function placeMark(mk, x, y, textY, value) {
@@ -246,5 +323,6 @@ export function heatmap(container, {
     focus: focusCell,
     cellNode: (i, j) => cells[i][j].g.node(),
     colour: (v) => scale(v),
+    readout: () => readoutLine?.node() ?? null,
   };
 }

@@ -1,7 +1,9 @@
 // The few d3 set-ups that every 2-D figure repeats: a square plane with
 // equal scales and axes through the origin, and draggable points that the
-// keyboard can reach. Drawing itself is plain d3 in each widget.
+// keyboard can reach and whose new value is announced (live region,
+// announce.js). Drawing itself is plain d3 in each widget.
 import { axisBottom, axisLeft, drag, scaleLinear, select } from 'd3';
+import { announceFrom } from './announce.js';
 
 /**
  * An SVG plane (viewBox, so it scales with its box) with x and y scales over
@@ -65,13 +67,17 @@ const KEYS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDow
  * A point the learner can drag (mouse, touch, pen) or move with the arrow
  * keys once it has focus (Tab reaches it; Shift + arrow takes a bigger step).
  * The plot has touch-action: none (widget CSS), so dragging does not scroll.
+ * After each key step, and at the end of a drag that moved the point, the
+ * text of `announce` (default: `describe`) is read through the widget's
+ * polite live region; the handle's aria-valuetext always holds `describe`.
  *
  * @param {{ plane: ReturnType<typeof plane>, layer: d3 selection, name: string, className: string,
  *           get: () => [number, number], set: (p: [number, number], how: 'drag'|'key') => void,
- *           step?: number, bigStep?: number, snap?: number, describe: (p) => string }} o
+ *           step?: number, bigStep?: number, snap?: number, describe: (p) => string,
+ *           announce?: (p: [number, number]) => string }} o
  * @returns {{ node: SVGGElement, update: () => void }}
  */
-export function draggablePoint({ plane: p, layer, name, className, get, set, step = 0.25, bigStep = 1, snap = 0.25, describe }) {
+export function draggablePoint({ plane: p, layer, name, className, get, set, step = 0.25, bigStep = 1, snap = 0.25, describe, announce = describe }) {
   const clamp = (v) => Math.max(-p.extent, Math.min(p.extent, v));
   const round = (v) => Math.round(v / snap) * snap;
   const g = layer
@@ -86,16 +92,24 @@ export function draggablePoint({ plane: p, layer, name, className, get, set, ste
   g.append('circle').attr('class', 'dot').attr('r', 7);
 
   const move = (pt, how) => set([clamp(round(pt[0])), clamp(round(pt[1]))], how);
+  const say = () => announceFrom(g.node(), announce(get()));
+  let before = null; // where a drag started
   g.call(
     drag()
       .container(p.svg.node())
-      .on('start', () => g.classed('is-dragging', true))
+      .on('start', () => {
+        before = get().join();
+        g.classed('is-dragging', true);
+      })
       .on('drag', (event) => {
         // d3-drag gives x, y in the container's coordinates for mouse, pen and
         // touch alike (a touch event has no clientX for d3.pointer to read).
         move([p.x.invert(event.x), p.y.invert(event.y)], 'drag');
       })
-      .on('end', () => g.classed('is-dragging', false)),
+      .on('end', () => {
+        g.classed('is-dragging', false);
+        if (get().join() !== before) say();
+      }),
   );
   g.on('keydown', (event) => {
     const d = KEYS[event.key];
@@ -104,6 +118,7 @@ export function draggablePoint({ plane: p, layer, name, className, get, set, ste
     const s = event.shiftKey ? bigStep : step;
     const [x0, y0] = get();
     move([x0 + d[0] * s, y0 + d[1] * s], 'key');
+    say();
   });
   function update() {
     const [px, py] = get();

@@ -1,7 +1,8 @@
 // The page side of the experiment worker (experiment-worker.js): one worker
 // per client, started lazily; run(job, { onProgress }) resolves with the
-// job's result; cancel() terminates the worker at once (even in the middle of
-// a kernel call) and the next run starts a fresh one. In test mode the
+// job's result, time(job, { onProgress }) with a timing's; cancel()
+// terminates the worker at once (even in the middle of a kernel call) and the
+// next run starts a fresh one. In test mode the
 // worker's kernel calls are appended to window.__agCallLog, like the page's.
 import { assetUrl, wasmUrls } from './assets.js';
 import { currentImplementation, testMode } from './engine.js';
@@ -123,6 +124,20 @@ export class ExperimentClient {
    * @returns {Promise<any>} rejects with CancelledError when cancelled
    */
   run(job, { onProgress } = {}) {
+    return this.#send('run', job, onProgress);
+  }
+
+  /**
+   * Runs a timing job (kind 'kernel-lab' or 'attention-cost', see
+   * experiment-worker.js): the worker measures while the page stays free; a
+   * running job is cancelled first.
+   * @returns {Promise<any>} rejects with CancelledError when cancelled
+   */
+  time(job, { onProgress } = {}) {
+    return this.#send('time', job, onProgress);
+  }
+
+  #send(type, job, onProgress) {
     if (this.#pending) this.cancel();
     try {
       if (!this.#worker) this.#worker = this.#spawn();
@@ -133,7 +148,7 @@ export class ExperimentClient {
     return new Promise((resolve, reject) => {
       this.#pending = { id, resolve, reject, onProgress };
       // The worker locates the wasm files as the page does (assetUrl).
-      this.#worker.postMessage({ type: 'run', id, job, impl: currentImplementation() ?? 'auto', testMode, wasmUrl: wasmUrls() });
+      this.#worker.postMessage({ type, id, job, impl: currentImplementation() ?? 'auto', testMode, wasmUrl: wasmUrls() });
     });
   }
 

@@ -1,0 +1,58 @@
+// This project's implementations, called through the public API of dist/
+// (the built package): each call copies its inputs into the wasm heap,
+// runs one kernel and copies the result out, as a user's call does.
+//   ag-simd128   the SIMD build, simd128 kernels (what init() picks)
+//   ag-scalar    the SIMD build, scalar kernels (same module, same copies)
+//   ag-baseline  the baseline build for engines without SIMD (init({ simd: false }))
+import { readFileSync } from 'node:fs';
+import { init } from '../../dist/index.js';
+
+const CONFIGS = [
+  { id: 'ag-simd128', label: 'ours, simd128', options: { simd: true, variant: 'simd128' } },
+  { id: 'ag-scalar', label: 'ours, scalar kernels in the SIMD build', options: { simd: true, variant: 'scalar' } },
+  { id: 'ag-baseline', label: 'ours, baseline build (no SIMD)', options: { simd: false } },
+];
+
+/** The call of workload `w` on instance `ag` ({ name, run }), `run` returning the result's Float32Array. */
+function callOf(ag, w) {
+  const t = (data, shape) => ({ data, shape });
+  const { inputs: x, dims } = w;
+  switch (w.family) {
+    case 'matmul':
+      return { name: 'matmul', run: () => ag.matmul(t(x.A, [dims.M, dims.K]), t(x.B, [dims.K, dims.N])).data };
+    case 'qkt':
+      return { name: 'matmul transposeB', run: () => ag.matmul(t(x.Q, [dims.T, dims.d]), t(x.K, [dims.T, dims.d]), { transposeB: true }).data };
+    case 'softmax':
+      return { name: 'softmax', run: () => ag.softmax(t(x.X, [dims.rows, dims.cols])).data };
+    case 'attention': {
+      const s = [dims.T, dims.d];
+      return { name: 'attention', run: () => ag.attention(t(x.Q, s), t(x.K, s), t(x.V, s)).output.data };
+    }
+    case 'mha': {
+      const { T, D, h } = dims;
+      const sq = [D, D];
+      const weights = { wQ: t(w.weights.wQ, sq), wK: t(w.weights.wK, sq), wV: t(w.weights.wV, sq), wO: t(w.weights.wO, sq) };
+      return { name: 'multiHeadAttention', run: () => ag.multiHeadAttention({ query: t(x.X, [T, D]) }, weights, { numHeads: h }).output.data };
+    }
+    default:
+      throw new Error(`no call for family ${w.family}`);
+  }
+}
+
+/** The three implementations of ours, each with its loaded instance (`ag`) for the probe and the memory measurement. */
+export async function oursImplementations() {
+  const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+  const out = [];
+  for (const c of CONFIGS) {
+    const ag = await init(c.options);
+    out.push({
+      id: c.id,
+      label: c.label,
+      kind: 'ours',
+      version: `attention-geometry ${version} (${ag.backend}, ${ag.variant})`,
+      ag,
+      prepare: async (w) => [{ ...callOf(ag, w), isAsync: false, dispose() {} }],
+    });
+  }
+  return out;
+}

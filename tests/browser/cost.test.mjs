@@ -1,0 +1,188 @@
+// "The cost of attention" (<ag-attention-cost>): plain against streaming
+// attention for T = 64 ... tmax, measured in the experiment worker. The
+// bytes are counted by the module (ag.memoryStats) and checked against the
+// formulas of the page, written here in float64: the plain path holds the
+// [T, T] grid, 4T² bytes, besides Q, K, V and the output, 4·4·T·d_k bytes;
+// the streaming path holds those tensors and a work area whose size does not
+// depend on T. Each path may hold a few more bytes than its formula (the
+// shape block, the allocator's bookkeeping, the work area): the same number
+// at every T. Times are only checked to be there (finite and positive).
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { expectAllLogged, expectClean, exportFile, openChapter, overflow, screenshot, startEnv, urlParams } from './helpers.mjs';
+
+const TAG = 'ag-attention-cost';
+const CH = 'cost';
+
+const state = (page) => page.locator(TAG).evaluate((el) => el.state);
+const waitRun = (page, run = 'done') => page.waitForSelector(`${TAG}[data-run="${run}"]`, { timeout: 45000 });
+
+/** The table: per row T and the measured numbers (data-measured), the grid formula (data-formula). */
+const tableRows = (page) =>
+  page.locator(TAG).evaluate((el) =>
+    [...el.shadowRoot.querySelectorAll('.cost-table tbody tr')].map((tr) => {
+      const row = { T: Number(tr.dataset.t), current: tr.classList.contains('is-current') };
+      for (const td of tr.querySelectorAll('td[data-role]')) row[td.dataset.role] = td.dataset.measured !== undefined ? Number(td.dataset.measured) : Number(td.dataset.formula);
+      return row;
+    }),
+  );
+
+let env;
+beforeAll(async () => {
+  env = await startEnv();
+});
+afterAll(async () => {
+  await env?.close();
+});
+
+describe('the cost of attention', () => {
+  test('the sweep: a row per T, the plain path holds the 4T² bytes of the grid, the streaming path only O(T·d_k)', async () => {
+    const opened = await openChapter(env, CH, TAG, { search: '?ch=cost&v=1&tmax=1024&dk=64&at=256' });
+    const { page } = opened;
+    await waitRun(page);
+    const rows = await tableRows(page);
+    const dk = 64;
+    expect(rows.map((r) => r.T)).toEqual([64, 128, 256, 512, 1024]);
+    const plainExtra = [];
+    const streamExtra = [];
+    for (const r of rows) {
+      const grid = 4 * r.T * r.T;
+      const tensors = 4 * 4 * r.T * dk; // Q, K, V in, the output out
+      expect(r['grid-bytes']).toBe(grid);
+      // Beyond the formula, each path holds a few bytes that do not depend on T.
+      plainExtra.push(r['plain-bytes'] - (grid + tensors));
+      streamExtra.push(r['streaming-bytes'] - tensors);
+      for (const key of ['plain-ms', 'streaming-ms']) {
+        expect(Number.isFinite(r[key])).toBe(true);
+        expect(r[key]).toBeGreaterThan(0);
+      }
+    }
+    for (const c of plainExtra) {
+      expect(c).toBeGreaterThanOrEqual(0);
+      expect(c).toBeLessThanOrEqual(4096); // dims and the allocator's bookkeeping
+      expect(Math.abs(c - plainExtra[0])).toBeLessThanOrEqual(64);
+    }
+    for (const c of streamExtra) {
+      expect(c).toBeGreaterThanOrEqual(0);
+      // A work area of fixed size (a tile of scores), far below the grid at T = 1024 (4 MiB).
+      expect(c).toBeLessThanOrEqual((4 * 1024 * 1024) / 8);
+      expect(Math.abs(c - streamExtra[0])).toBeLessThanOrEqual(64);
+    }
+    // Doubling T: the grid part of the plain path grows fourfold, the streaming path twofold.
+    const last = rows.at(-1);
+    const half = rows.at(-2);
+    expect(last['plain-bytes'] - last['streaming-bytes']).toBeGreaterThan(3.9 * (half['plain-bytes'] - half['streaming-bytes']));
+    expect((last['streaming-bytes'] - streamExtra[0]) / (half['streaming-bytes'] - streamExtra[0])).toBeCloseTo(2, 6);
+
+    // Two log-log plots with a dot per T and path, the formulas as dashed lines, a cursor at T = 256.
+    expect(await page.locator(`${TAG} svg.plot`).count()).toBe(2);
+    expect(await page.locator(`${TAG} .memory .dots.plain circle`).count()).toBe(5);
+    expect(await page.locator(`${TAG} .memory .dots.streaming circle`).count()).toBe(5);
+    expect(await page.locator(`${TAG} .time .dots.plain circle`).count()).toBe(5);
+    expect(await page.locator(`${TAG} .memory path.formula`).count()).toBe(2);
+    expect(await page.locator(`${TAG} line.cursor`).first().getAttribute('data-t')).toBe('256');
+    expect(rows.filter((r) => r.current).map((r) => r.T)).toEqual([256]);
+    expect(await page.locator(`${TAG} .missing`).isHidden()).toBe(true);
+    expect(await page.locator(`${TAG} .formulas .katex`).count()).toBe(4);
+    // The two outputs agree (a kernel result, logged by the worker).
+    await expectAllLogged(page, TAG);
+    const csv = (await exportFile(page, TAG, 'csv')).bytes.toString('utf8').split('\r\n');
+    expect(csv[0]).toBe('T,grid_bytes_formula,plain_peak_bytes,streaming_peak_bytes,plain_ms,streaming_ms,squared_distance');
+    expect(csv[1].startsWith(`64,${4 * 64 * 64},${rows[0]['plain-bytes']},${rows[0]['streaming-bytes']},`)).toBe(true);
+    await expectClean(opened);
+    await opened.context.close();
+  });
+
+  test('the "Read at T" slider moves with the keys, the link keeps it, and d_k = 128 doubles Q, K, V and the output in both paths, not the grid', async () => {
+    const opened = await openChapter(env, CH, TAG, { search: '?ch=cost&v=1&tmax=512' });
+    const { page } = opened;
+    await waitRun(page);
+    // Default reading T = 1024 is above tmax = 512: shown at 512.
+    expect(await page.locator(`${TAG} .reading`).textContent()).toMatch(/^T = 512:/);
+    await page.locator(`${TAG} .at-slider`).focus();
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('ArrowLeft');
+    expect((await state(page)).at).toBe(128);
+    expect(await page.locator(`${TAG} .reading`).textContent()).toMatch(/^T = 128: the grid alone is 128² floats, 64 KiB/);
+    expect((await tableRows(page)).filter((r) => r.current).map((r) => r.T)).toEqual([128]);
+    const params = urlParams(page);
+    expect(params.get('ch')).toBe(CH);
+    expect(params.get('at')).toBe('128');
+    expect(params.get('tmax')).toBe('512');
+    const at64 = await tableRows(page);
+    await page.locator(`${TAG} select[data-control="dk"]`).selectOption('128');
+    await waitRun(page);
+    const at128 = await tableRows(page);
+    at64.forEach((r, i) => {
+      // Q, K, V and the output double with d_k; the grid does not change.
+      expect(at128[i]['streaming-bytes'] - at64[i]['streaming-bytes']).toBe(4 * 4 * r.T * 64);
+      expect(at128[i]['plain-bytes'] - at64[i]['plain-bytes']).toBe(4 * 4 * r.T * 64);
+    });
+    await expectClean(opened);
+    await opened.context.close();
+  });
+
+  test('Cancel stops a long sweep and leaves the page responsive; Run again measures anew', async () => {
+    const opened = await openChapter(env, CH, TAG, { search: '?ch=cost&v=1&tmax=512' });
+    const { page } = opened;
+    await waitRun(page);
+    await page.locator(`${TAG} select[data-control="tmax"]`).selectOption('4096');
+    expect(await page.locator(TAG).evaluate((el) => el.dataset.run)).toBe('running');
+    // The main thread is free: the reading slider answers while the worker measures.
+    await page.locator(`${TAG} .at-slider`).focus();
+    await page.keyboard.press('ArrowLeft');
+    expect((await state(page)).at).toBe(512);
+    await page.locator(`${TAG} [data-action="cancel"]`).click();
+    expect(await page.locator(TAG).evaluate((el) => el.dataset.run)).toBe('cancelled');
+    expect(await page.locator(`${TAG} .status`).textContent()).toMatch(/Cancelled/);
+    await page.locator(`${TAG} select[data-control="tmax"]`).selectOption('512');
+    await waitRun(page);
+    expect((await tableRows(page)).map((r) => r.T)).toEqual([64, 128, 256, 512]);
+    await expectClean(opened);
+    await opened.context.close();
+  });
+
+  test('predict, then reveal: doubling T multiplies the grid by 4, and the sweep goes to 4096', async () => {
+    const opened = await openChapter(env, CH, TAG, { search: '?ch=cost&v=1&tmax=512' });
+    const { page } = opened;
+    await page.locator(`${TAG} .predict-choice[data-choice="2"]`).click();
+    await expect(page.locator(`${TAG} .predict`).getAttribute('data-result')).resolves.toBe('wrong');
+    await page.locator(`${TAG} .predict-again`).click();
+    await page.locator(`${TAG} .predict-choice[data-choice="4"]`).click();
+    await expect(page.locator(`${TAG} .predict`).getAttribute('data-result')).resolves.toBe('right');
+    expect(await state(page)).toMatchObject({ tmax: 4096, at: 4096 });
+    expect(await page.locator(`${TAG} .predict-result`).textContent()).toContain('64 MiB');
+    await page.locator(`${TAG} [data-action="cancel"]`).click();
+    await expectClean(opened);
+    await opened.context.close();
+  });
+
+  test('a link with sizes that are not offered gets a note and the defaults', async () => {
+    const opened = await openChapter(env, CH, TAG, { search: '?ch=cost&v=1&tmax=3000&dk=100&at=300' });
+    const { page } = opened;
+    expect(await state(page)).toEqual({ tmax: 2048, dk: 64, at: 1024 });
+    const note = await page.locator(`${TAG} .note`).textContent();
+    expect(note).toContain('tmax=3000');
+    expect(note).toContain('one of 512, 1024, 2048, 4096');
+    expect(note).toContain('dk=100');
+    expect(note).toContain('at=300');
+    await page.locator(`${TAG} [data-action="cancel"]`).click();
+    await expectClean(opened);
+    await opened.context.close();
+  });
+
+  test.each([
+    [1024, 'desktop'],
+    [320, 'phone-320'],
+  ])('fits %i px with no horizontal scrolling, light and dark', async (width, name) => {
+    const opened = await openChapter(env, CH, TAG, { search: '?ch=cost&v=1&tmax=512', width, height: 1000 });
+    const { page } = opened;
+    await waitRun(page);
+    for (const scheme of ['light', 'dark']) {
+      await page.emulateMedia({ colorScheme: scheme });
+      expect(await overflow(page)).toBeLessThanOrEqual(0);
+      await screenshot(page.locator(`#ch-${CH}`), `cost-${name}-${scheme}`);
+    }
+    await expectClean(opened);
+    await opened.context.close();
+  });
+});

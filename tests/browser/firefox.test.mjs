@@ -1,0 +1,142 @@
+// The page beyond Chromium: Debian's firefox-esr (installed by
+// scripts/setup.sh, never downloaded), driven by puppeteer-core over
+// WebDriver BiDi, headless, with a fresh temporary profile. It opens the
+// worked example of the articles and checks its numbers against
+// tests/data/seeds/worked-examples.json, then changes an input and checks
+// that the numbers follow, with no console error. If Firefox cannot be
+// started or driven, the test fails with the reason.
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import puppeteer from 'puppeteer-core';
+import { SITE_ROOT, startServer } from '../../scripts/serve.mjs';
+import { byRole, expectClose, expectShown, ROOT } from './helpers.mjs';
+
+const FIREFOX = process.env.FIREFOX_PATH || '/usr/bin/firefox-esr';
+const CH = 'worked-example';
+const TAG = 'ag-worked-example';
+const cases = JSON.parse(readFileSync(join(ROOT, 'tests/data/seeds/worked-examples.json'), 'utf8')).cases;
+const seed = (id) => cases.find((c) => c.id === id);
+
+/** float64 reference: the scores q.k_j and their softmax at `scale`. */
+function reference(q, K, scale) {
+  const scores = K.map((k) => k.reduce((s, x, i) => s + x * q[i], 0));
+  const z = scores.map((s) => s * scale);
+  const e = z.map((x) => Math.exp(x - Math.max(...z)));
+  const total = e.reduce((a, b) => a + b, 0);
+  return { scores, weights: e.map((x) => x / total) };
+}
+
+let site;
+let profile;
+let server;
+let browser;
+let page;
+const problems = { errors: [], foreign: [] };
+
+beforeAll(async () => {
+  if (!existsSync(FIREFOX)) throw new Error(`${FIREFOX} is missing: scripts/setup.sh installs Debian's firefox-esr (or set FIREFOX_PATH)`);
+  site = mkdtempSync(join(tmpdir(), 'attention-geometry-site-'));
+  cpSync(SITE_ROOT, site, { recursive: true });
+  server = await startServer({ port: 0, root: site });
+  profile = mkdtempSync(join(tmpdir(), 'attention-geometry-firefox-'));
+  try {
+    browser = await puppeteer.launch({ browser: 'firefox', protocol: 'webDriverBiDi', executablePath: FIREFOX, headless: true, userDataDir: profile });
+  } catch (err) {
+    throw new Error(`${FIREFOX} could not be started and driven over WebDriver BiDi: ${err.message}`);
+  }
+  page = await browser.newPage();
+  const origin = new URL(server.url).origin;
+  page.on('console', (m) => m.type() === 'error' && problems.errors.push(m.text()));
+  page.on('pageerror', (e) => problems.errors.push(String(e)));
+  page.on('request', (r) => {
+    const u = new URL(r.url());
+    if (!['data:', 'blob:', 'about:'].includes(u.protocol) && u.origin !== origin) problems.foreign.push(r.url());
+  });
+}, 45000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  for (const dir of [site, profile]) if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+/** Every number the widget shows, as readNumbers (helpers.mjs) gives it. */
+async function readNumbers() {
+  const items = await page.$eval(TAG, (el) =>
+    [...el.shadowRoot.querySelectorAll('[data-value]')].map((n) => ({ role: n.dataset.role, key: n.dataset.key ?? null, text: n.textContent, value: Number(n.dataset.value) })),
+  );
+  return items.map((item) => ({ ...item, shown: Number(item.text.replace(/\u2212/g, '-')) }));
+}
+
+/** Waits until the widget shows `count` scores whose exact values are `scores`. */
+async function waitScores(scores) {
+  await page.waitForFunction(
+    (tag, want) => {
+      const shown = [...(document.querySelector(tag)?.shadowRoot?.querySelectorAll('[data-role="score"]') ?? [])].map((n) => Number(n.dataset.value));
+      return shown.length === want.length && shown.every((s, j) => s === want[j]);
+    },
+    { timeout: 20000 },
+    TAG,
+    scores,
+  );
+}
+
+function expectWeights(numbers, expected, tolerance) {
+  const weights = byRole(numbers, 'weight');
+  expect(weights).toHaveLength(expected.length);
+  weights.forEach((w, j) => {
+    expectClose(w.value, expected[j], tolerance, `weight ${j + 1}`);
+    expectShown(w, expected[j], { extra: tolerance });
+  });
+}
+
+describe('Firefox ESR', () => {
+  test('opens the worked example with the articles\u2019 numbers, and follows an edit', async () => {
+    const scoresCase = seed('worked-scores');
+    const softmaxCase = seed('worked-softmax-unscaled');
+    await page.goto(`${server.url}?agtest=1#ch-${CH}`);
+    await page.waitForSelector('body[data-state="ready"]', { timeout: 20000 });
+    await page.$eval(TAG, (el) => el.scrollIntoView());
+    await page.waitForSelector(`${TAG}[data-status="ready"]`, { timeout: 20000 });
+    await waitScores(scoresCase.expected);
+
+    const before = await readNumbers();
+    const scores = byRole(before, 'score');
+    expect(scores.map((s) => s.value)).toEqual(scoresCase.expected); // 5, -4, 0: exact
+    expect(scores.map((s) => s.shown)).toEqual(scoresCase.expected);
+    expectWeights(before, softmaxCase.expected, softmaxCase.tolerance); // 0.9932, 0.0001226, 0.006692
+    // Each shown number is a result of a kernel call (the call log of test mode).
+    const unlogged = await page.$eval(TAG, (el) => {
+      const seen = new Set();
+      const visit = (r) => {
+        if (typeof r === 'number') seen.add(String(r));
+        else if (r && (ArrayBuffer.isView(r) || Array.isArray(r))) for (const x of r) visit(x);
+        else if (r && typeof r === 'object') for (const v of Object.values(r)) visit(v);
+      };
+      for (const call of window.__agCallLog ?? []) visit(call.result);
+      return [...el.shadowRoot.querySelectorAll('[data-value]')].filter((n) => !seen.has(n.dataset.value)).map((n) => n.dataset.role);
+    });
+    expect(unlogged).toEqual([]);
+    expect(['simd128', 'baseline']).toContain(await page.$eval('#implementation', (m) => m.value));
+
+    // An edit by keyboard: q's third component from 0 to 2.
+    const q = [...scoresCase.inputs.q];
+    q[2] = 2;
+    const input = await page.$(`${TAG} >>> input.vec-input[data-row="q"][data-index="2"]`);
+    expect(input).not.toBeNull();
+    await input.click({ count: 3 });
+    await page.keyboard.press('Backspace');
+    await page.keyboard.type('2');
+    const ref = reference(q, scoresCase.inputs.K, 1);
+    await waitScores(ref.scores); // 7, -4, 2: exact in float32
+    const after = await readNumbers();
+    expect(byRole(after, 'score').map((s) => s.shown)).toEqual(ref.scores);
+    expectWeights(after, ref.weights, softmaxCase.tolerance);
+    expect(new URL(page.url()).searchParams.get('q')).toBe(q.join(','));
+
+    expect(problems.errors).toEqual([]);
+    expect(problems.foreign).toEqual([]);
+  }, 40000);
+});

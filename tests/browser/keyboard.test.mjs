@@ -1,0 +1,288 @@
+// Keyboard and screen-reader use, and the heat maps' colours:
+// - Tab goes through every control of a chapter with plots (chapter 2), each
+//   showing a visible focus indicator in the light and the dark scheme: an
+//   outline (style not none, at least 2 px, 3:1 against the widget's
+//   background) on HTML controls, the focus-coloured ring on the SVG points;
+// - a point moved with the arrow keys changes the state by the documented
+//   steps, and the live region (aria-live="polite") says the new value and
+//   the new dot product (float64 reference); a mouse drag is announced too,
+//   when it ends;
+// - heat maps: one Tab stop, arrow keys move the focus (roving tabindex), the
+//   focused or hovered cell's number is in its aria-label and in the readout,
+//   its focus ring shows; signed scores use the diverging PuOr scale and
+//   weights the sequential cividis scale; every cell's number contrasts at
+//   least 4.5:1 with its cell; and the legend's colours stay apart under
+//   simulated protanopia, deuteranopia and tritanopia.
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { interpolateCividis, interpolatePuOr, lab, rgb } from 'd3';
+import { byRole, dragPoint, expectClean, openChapter, readNumbers, startEnv } from './helpers.mjs';
+
+let env;
+beforeAll(async () => {
+  env = await startEnv();
+});
+afterAll(async () => {
+  await env?.close();
+});
+
+// ------------------------------------------------------------ colour arithmetic (WCAG 2.1, CIELAB)
+
+/** WCAG relative luminance of a CSS colour. */
+function luminance(css) {
+  const c = rgb(css);
+  const lin = (u) => (u / 255 <= 0.04045 ? u / 255 / 12.92 : ((u / 255 + 0.055) / 1.055) ** 2.4);
+  return 0.2126 * lin(c.r) + 0.7152 * lin(c.g) + 0.0722 * lin(c.b);
+}
+/** WCAG contrast ratio of two opaque colours. */
+function contrast(a, b) {
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (hi + 0.05) / (lo + 0.05);
+}
+
+// Colour-vision deficiency simulation, Machado, Oliveira and Fernandes (2009),
+// severity 1, applied to linear RGB.
+const CVD = {
+  protanopia: [[0.152286, 1.052583, -0.204868], [0.114503, 0.786281, 0.099216], [-0.003882, -0.048116, 1.051998]],
+  deuteranopia: [[0.367322, 0.860646, -0.227968], [0.280085, 0.672501, 0.047413], [-0.01182, 0.04294, 0.968881]],
+  tritanopia: [[1.255528, -0.076749, -0.178779], [-0.078411, 0.930809, 0.147602], [0.004733, 0.691367, 0.3039]],
+};
+function simulate(css, matrix) {
+  const c = rgb(css);
+  const lin = (u) => (u / 255 <= 0.04045 ? u / 255 / 12.92 : ((u / 255 + 0.055) / 1.055) ** 2.4);
+  const gam = (u) => 255 * (Math.max(0, Math.min(1, u)) <= 0.0031308 ? 12.92 * Math.max(0, u) : 1.055 * Math.min(1, u) ** (1 / 2.4) - 0.055);
+  const v = [lin(c.r), lin(c.g), lin(c.b)];
+  const [r, g, b] = matrix.map((row) => row[0] * v[0] + row[1] * v[1] + row[2] * v[2]);
+  return rgb(gam(r), gam(g), gam(b));
+}
+/** CIE76 colour difference. */
+function deltaE(a, b) {
+  const x = lab(a);
+  const y = lab(b);
+  return Math.hypot(x.l - y.l, x.a - y.a, x.b - y.b);
+}
+
+// ------------------------------------------------------------ page helpers
+
+/** The element with focus, through shadow roots, described for the test. */
+async function focused(page) {
+  return page.evaluate(() => {
+    let el = document.activeElement;
+    while (el?.shadowRoot?.activeElement) el = el.shadowRoot.activeElement;
+    if (!el || el === document.body) return null;
+    const host = el.getRootNode().host ?? null;
+    const style = getComputedStyle(el);
+    // SVG rings: a point's .hit circle gets a stroke; a heat-map cell's .hm-focus group is displayed.
+    const group = el.querySelector?.(':scope > .hm-focus') ?? null;
+    const ring = el.querySelector?.(':scope > .hit') ?? group?.querySelector('.hm-focus-ring') ?? null;
+    const ringStyle = ring ? getComputedStyle(ring) : null;
+    const widget = host ? getComputedStyle(host.shadowRoot.querySelector('.widget')).backgroundColor : getComputedStyle(document.body).backgroundColor;
+    return {
+      host: host?.localName ?? null,
+      key: `${el.localName}${el.dataset.point ? `[data-point=${el.dataset.point}]` : ''}${el.dataset.cell ? `[data-cell=${el.dataset.cell}]` : ''}${el.className && typeof el.className === 'string' ? `.${el.className.split(' ')[0]}` : ''}:${(el.textContent ?? '').trim().slice(0, 24)}`,
+      svg: el instanceof SVGElement,
+      outline: { style: style.outlineStyle, width: parseFloat(style.outlineWidth), color: style.outlineColor },
+      ring: ringStyle && { shown: group ? getComputedStyle(group).display !== 'none' : ringStyle.stroke !== 'none', stroke: ringStyle.stroke, width: parseFloat(ringStyle.strokeWidth) },
+      focusColour: host ? getComputedStyle(host.shadowRoot.querySelector('.widget')).getPropertyValue('--_focus').trim() : null,
+      background: widget,
+    };
+  });
+}
+
+/** Every element of `tag`'s shadow root that Tab should reach, in document order. */
+async function tabbable(page, tag) {
+  return page.locator(tag).evaluate((host) =>
+    [...host.shadowRoot.querySelectorAll('a[href], button, input, select, textarea, summary, [tabindex]')]
+      .filter((el) => el.tabIndex >= 0 && !el.disabled && !el.closest('[inert]') && el.checkVisibility({ visibilityProperty: true }))
+      .filter((el) => !(el.type === 'radio' && !el.checked && [...host.shadowRoot.querySelectorAll(`input[type=radio][name="${el.name}"]`)].some((r) => r.checked)))
+      .map((el) => `${el.localName}${el.dataset.point ? `[data-point=${el.dataset.point}]` : ''}${el.dataset.cell ? `[data-cell=${el.dataset.cell}]` : ''}${el.className && typeof el.className === 'string' ? `.${el.className.split(' ')[0]}` : ''}:${(el.textContent ?? '').trim().slice(0, 24)}`),
+  );
+}
+
+/** Expects a visible focus indicator on the focused element (see the file's header). */
+function expectVisibleFocus(f, scheme) {
+  const where = `${scheme}: ${f.key}`;
+  if (f.svg) {
+    // SVG points and heat-map cells draw their own ring in the theme's focus colour.
+    expect({ where, shown: f.ring?.shown }).toEqual({ where, shown: true });
+    expect(rgb(f.ring.stroke).formatHex()).toBe(rgb(f.focusColour).formatHex());
+    expect(f.ring.width).toBeGreaterThanOrEqual(2);
+    return;
+  }
+  expect({ where, style: f.outline.style }).not.toEqual({ where, style: 'none' });
+  expect(f.outline.width).toBeGreaterThanOrEqual(2);
+  const ratio = contrast(f.outline.color, f.background);
+  if (ratio < 3) throw new Error(`${where}: focus outline ${f.outline.color} on ${f.background} has contrast ${ratio.toFixed(2)}, below 3:1`);
+}
+
+describe('keyboard: chapter 2, every control by Tab, with a visible focus ring', () => {
+  for (const scheme of ['light', 'dark']) {
+    test(`Tab reaches every control of the widget in order, each with a visible focus indicator (${scheme})`, async () => {
+      const TAG = 'ag-two-definitions';
+      const opened = await openChapter(env, 'dot-product', TAG);
+      const { page } = opened;
+      await page.emulateMedia({ colorScheme: scheme });
+      const expected = await tabbable(page, TAG);
+      expect(expected.length).toBeGreaterThan(5);
+      expect(expected.filter((k) => k.includes('[data-point='))).toHaveLength(2);
+      // Start just before the widget: click the chapter's intro (not focusable), then Tab.
+      await page.locator('#ch-dot-product .intro').click();
+      const reached = [];
+      for (let i = 0; i < expected.length + 5; i += 1) {
+        await page.keyboard.press('Tab');
+        const f = await focused(page);
+        if (f?.host !== TAG) break;
+        expectVisibleFocus(f, scheme);
+        reached.push(f.key);
+      }
+      expect(reached).toEqual(expected);
+      await expectClean(opened);
+      await opened.context.close();
+    });
+  }
+});
+
+describe('keyboard: points move with the arrow keys and the live region says so', () => {
+  test('arrow keys move b by 0.25 (Shift: 1); the live region reads the new b and a\u00b7b; a mouse drag is announced when it ends', async () => {
+    const TAG = 'ag-two-definitions';
+    const opened = await openChapter(env, 'dot-product', TAG);
+    const { page } = opened;
+    const live = page.locator(`${TAG} [aria-live="polite"]`);
+    expect(await live.count()).toBe(1);
+    await page.locator('#ch-dot-product .intro').click();
+    // Tab to point b (a comes first).
+    for (let i = 0; i < 40; i += 1) {
+      await page.keyboard.press('Tab');
+      const f = await focused(page);
+      if (f?.key.startsWith('g[data-point=b]')) break;
+    }
+    expect((await focused(page)).key).toMatch(/^g\[data-point=b\]/);
+    expect(await page.locator(TAG).evaluate((el) => el.state.b)).toEqual([4, 3]);
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('Shift+ArrowDown');
+    // b = (4.5, 2); a = (3, 4): a.b = 13.5 + 8 = 21.5 (float64, exact).
+    expect(await page.locator(TAG).evaluate((el) => el.state.b)).toEqual([4.5, 2]);
+    await expect(page.locator(`${TAG} [data-point="b"]`).getAttribute('aria-valuetext')).resolves.toBe('b = (4.5, 2)');
+    expect((await live.textContent()).trim()).toBe('b = (4.5, 2); a\u00b7b = 21.5');
+    // The same key at the edge of the plane: the value stays and is read again (the text changes).
+    const before = await live.textContent();
+    await page.locator(TAG).evaluate((el) => el.setState({ b: [6, 2] }));
+    await page.locator(`${TAG} [data-point="b"]`).focus();
+    await page.keyboard.press('ArrowRight');
+    expect(await page.locator(TAG).evaluate((el) => el.state.b)).toEqual([6, 2]);
+    const atEdge = await live.textContent();
+    expect(atEdge.trim()).toBe('b = (6, 2); a\u00b7b = 26');
+    expect(atEdge).not.toBe(before);
+    await page.keyboard.press('ArrowRight');
+    expect((await live.textContent()).trim()).toBe(atEdge.trim());
+    expect(await live.textContent()).not.toBe(atEdge);
+
+    // A mouse drag of a to (-2, 3.5): announced once it ends. a.b = -12 + 7 = -5.
+    await dragPoint(page, TAG, 'a', [-2, 3.5]);
+    expect(await page.locator(TAG).evaluate((el) => el.state.a)).toEqual([-2, 3.5]);
+    expect((await live.textContent()).trim()).toBe('a = (\u22122, 3.5); a\u00b7b = \u22125');
+    await expectClean(opened);
+    await opened.context.close();
+  });
+});
+
+describe('heat maps: keyboard, hover, colours', () => {
+  test('scores (chapter 8): one Tab stop, arrows move the focus, the focused cell\u2019s number is read and ringed; PuOr colours with readable numbers', async () => {
+    const TAG = 'ag-qkt-grid';
+    const opened = await openChapter(env, 'qkt', TAG);
+    const { page } = opened;
+    const grid = page.locator(`${TAG} svg.heatmap`);
+    const cells = grid.locator('[role="gridcell"]');
+    const count = await cells.count();
+    expect(count).toBe(16);
+    // Roving tabindex: exactly one cell is a Tab stop.
+    expect(await grid.locator('[role="gridcell"][tabindex="0"]').count()).toBe(1);
+    // Tab into the grid from the control before it, then down one row.
+    const stop = await grid.locator('[role="gridcell"][tabindex="0"]').getAttribute('data-cell');
+    const [i0, j0] = stop.split('-').map(Number);
+    await grid.locator('[role="gridcell"][tabindex="0"]').focus();
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Tab');
+    expect((await focused(page)).key).toMatch(new RegExp(`^g\\[data-cell=${stop}\\]`));
+    await page.keyboard.press(i0 < 4 ? 'ArrowDown' : 'ArrowUp');
+    const cell = `${i0 < 4 ? i0 + 1 : i0 - 1}-${j0}`;
+    const f = await focused(page);
+    expect(f.key).toMatch(new RegExp(`^g\\[data-cell=${cell}\\]`));
+    expectVisibleFocus(f, 'light');
+    expect(await grid.locator('[role="gridcell"][tabindex="0"]').getAttribute('data-cell')).toBe(cell);
+    const scores = byRole(await readNumbers(page, TAG), 'score');
+    const shown = scores.find((n) => n.key === cell);
+    expect(await grid.locator(`[data-cell="${cell}"]`).getAttribute('aria-label')).toContain(shown.text);
+
+    // Colours: PuOr over [-m, m], m the largest |score|; the number black or white, 4.5:1 or more.
+    const m = Math.max(...scores.map((n) => Math.abs(n.value)));
+    const fills = await grid.evaluate((svg) =>
+      Object.fromEntries([...svg.querySelectorAll('[role="gridcell"]')].map((g) => [g.dataset.cell, { fill: g.querySelector('.hm-rect').getAttribute('fill'), ink: getComputedStyle(g.querySelector('.hm-value')).fill }])),
+    );
+    for (const n of scores) {
+      const { fill, ink } = fills[n.key];
+      expect(rgb(fill).formatHex()).toBe(rgb(interpolatePuOr((n.value / m + 1) / 2)).formatHex());
+      expect(contrast(fill, ink)).toBeGreaterThanOrEqual(4.5);
+    }
+    await expectClean(opened);
+    await opened.context.close();
+  });
+
+  test('weights (chapter matrix-form): cividis on [0, 1], readable numbers, and the readout follows hover and keyboard focus', async () => {
+    const TAG = 'ag-matrix-form';
+    const opened = await openChapter(env, 'matrix-form', TAG);
+    const { page } = opened;
+    const grid = page.locator(`${TAG} svg.heatmap`);
+    const readout = page.locator(`${TAG} .hm-readout`);
+    const weights = byRole(await readNumbers(page, TAG), 'a');
+    expect(weights.length).toBe(await grid.locator('[role="gridcell"]').count());
+    const fills = await grid.evaluate((svg) =>
+      Object.fromEntries([...svg.querySelectorAll('[role="gridcell"]')].map((g) => [g.dataset.cell, { fill: g.querySelector('.hm-rect').getAttribute('fill'), ink: getComputedStyle(g.querySelector('.hm-value')).fill }])),
+    );
+    for (const n of weights) {
+      expect(rgb(fills[n.key].fill).formatHex()).toBe(rgb(interpolateCividis(n.value)).formatHex());
+      expect(contrast(fills[n.key].fill, fills[n.key].ink)).toBeGreaterThanOrEqual(4.5);
+    }
+    // Hover: the readout names the cell and shows its number.
+    const w23 = weights.find((n) => n.key === '2-3');
+    await grid.locator('[data-cell="2-3"]').hover();
+    expect(await readout.textContent()).toBe(`A23 = ${w23.text}`);
+    // Keyboard: into the grid, then right; the readout follows the focus.
+    await grid.locator('[role="gridcell"][tabindex="0"]').focus();
+    const start = (await focused(page)).key.match(/data-cell=(\d+)-(\d+)/).slice(1).map(Number);
+    await page.keyboard.press('ArrowRight');
+    const cols = Number(await grid.getAttribute('data-cols'));
+    const [i, j] = [start[0], Math.min(start[1] + 1, cols)];
+    const w = weights.find((n) => n.key === `${i}-${j}`);
+    expect(await readout.textContent()).toBe(`A${i}${j} = ${w.text}`);
+    expectVisibleFocus(await focused(page), 'light');
+    await expectClean(opened);
+    await opened.context.close();
+  });
+
+  test('the legend\u2019s colours stay apart under simulated protanopia, deuteranopia and tritanopia', async () => {
+    const opened = await openChapter(env, 'qkt', 'ag-qkt-grid');
+    const diverging = await opened.page.locator('ag-qkt-grid svg.heatmap linearGradient stop').evaluateAll((stops) => stops.map((s) => s.getAttribute('stop-color')));
+    const weights = await openChapter(env, 'matrix-form', 'ag-matrix-form');
+    const sequential = await weights.page.locator('ag-matrix-form svg.heatmap linearGradient stop').evaluateAll((stops) => stops.map((s) => s.getAttribute('stop-color')));
+    expect(diverging).toHaveLength(11);
+    expect(sequential).toHaveLength(11);
+    for (const [name, matrix] of Object.entries(CVD)) {
+      const d = diverging.map((c) => simulate(c, matrix));
+      const s = sequential.map((c) => simulate(c, matrix));
+      // Neighbouring tenths of the scale differ (ΔE76 ≥ 5: a visible step).
+      for (let k = 0; k < 10; k += 1) {
+        expect({ name, k, scale: 'diverging', ok: deltaE(d[k], d[k + 1]) >= 5 }).toEqual({ name, k, scale: 'diverging', ok: true });
+        expect({ name, k, scale: 'sequential', ok: deltaE(s[k], s[k + 1]) >= 5 }).toEqual({ name, k, scale: 'sequential', ok: true });
+      }
+      // A positive and a negative value of the same size (at least 20% of the range) look different.
+      for (let k = 0; k <= 3; k += 1) expect({ name, k, ok: deltaE(d[k], d[10 - k]) >= 15 }).toEqual({ name, k, ok: true });
+      // The ends of the sequential scale are far apart.
+      expect(deltaE(s[0], s[10])).toBeGreaterThanOrEqual(50);
+    }
+    await expectClean(opened);
+    await expectClean(weights);
+    await opened.context.close();
+    await weights.context.close();
+  });
+});

@@ -1,0 +1,260 @@
+// The page on an engine without WebAssembly SIMD. Chromium is started with
+// V8's SSE4.1 support turned off (--js-flags=--no-enable-sse4-1): V8 then
+// refuses every module with SIMD instructions ("Wasm SIMD unsupported"), as
+// on a CPU without SSE4.1, in the page and in its workers alike (V8 has no
+// flag that turns wasm SIMD off alone: --no-experimental-wasm-simd and
+// --no-wasm-simd are gone and change nothing). The page's
+// own feature test (WebAssembly.validate of a SIMD probe) picks the
+// baseline build, ag-scalar.wasm, and nothing in the page is changed.
+//
+// Every chapter of web/chapters.js is opened in one page per run, and the
+// numbers it shows are compared:
+//  - with the SIMD build's simd128 kernels (the default elsewhere), within
+//    the tolerance derived below: the same digits, or digits one unit
+//    apart where the two values lie on either side of a rounding boundary;
+//  - with the SIMD build's scalar kernels (?impl=scalar), bit for bit: the
+//    baseline build is the same scalar kernels compiled without SIMD, and
+//    WebAssembly's float arithmetic is deterministic, so the seeded random
+//    experiments, like everything else, give the same numbers;
+//  - and the seeded generator (the kernels with one implementation shared by
+//    every build, AG_KERNEL_ONE in registry.inc) gives the same bits on both
+//    engines, whatever the kernel variant.
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { CHAPTERS } from '../../web/chapters.js';
+import { expectClean, launchChromium, openPage, readNumbers, startEnv, U, waitReady } from './helpers.mjs';
+
+// The probe of the page's feature test (src/js/load.js, from wasm-feature-detect):
+// (module (func (result v128) i32.const 0 i8x16.splat i8x16.popcnt)).
+const SIMD_PROBE = [0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8, 0, 65, 0, 253, 15, 253, 98, 11];
+const NO_SIMD_ARGS = ['--js-flags=--no-enable-sse4-1'];
+
+// Lighter settings for the chapters whose default experiments take
+// seconds (given as the widgets' own attributes before they start), so that
+// three runs of the whole tour fit the time budget.
+const LIGHT = {
+  'sqrt-d': { pairs: '1000' },
+  'near-orthogonal': { pairs: '2000', cand: '5000', eps: '0.1' },
+  cost: { tmax: '512', dk: '64' },
+};
+
+// Tolerance between the simd128 kernels and the scalar kernels.
+// registry.inc bounds each reduction relative to the sum of |terms|: the
+// scalar dot (2 ceil(log2 n) + 1) u, the simd128 GEMM (min(K, 256) +
+// ceil(K/256)) u, the longest on the page being K = d_k = 4096 (chapter
+// "scale-fix"): 25 u + 272 u = 297 u between the two variants. The kernels
+// downstream (softmax, entropy, the Jacobian, norms) add a few u each. We
+// allow TOL = 2^-14 = 1024 u relative to the larger of the two values:
+// over three times that budget, and below one unit of the fourth
+// significant digit for any leading digit (1e-4 relatively at 9.999), so two
+// values within TOL are shown with the same digits, or, where a rounding
+// boundary lies between them, with digits one unit apart; the test checks
+// that as well. (For weights of large unscaled logits the worst-case bound
+// is wider, as the score error is multiplied by the logits; in the page's
+// states the differences stay far inside TOL, about 120 u at most.)
+const TOL = 2 ** -14;
+
+// Numbers that are themselves a rounding error (exactly 0 in exact
+// arithmetic): no relative comparison means anything; both builds must
+// stay within the documented bound of 0.
+const RESIDUALS = {
+  competition: {
+    // Row i of J 1 with J the softmax Jacobian of the shown alpha: alpha_i
+    // (1 - sum alpha) exactly, and sum alpha = 1 within (2 ceil(log2 4) +
+    // 6) u = 10 u (softmax); each J_ij has at most 2 roundings (2 u |J_ij|);
+    // the product by ones sums 4 terms, 5 u sum_j |J_ij| in both variants.
+    'row-sum': (item, numbers) => {
+      const alpha = numbers.find((n) => n.role === 'alpha' && n.key === item.key).value;
+      const row = numbers.filter((n) => n.role === 'jacobian' && n.key.startsWith(`${item.key}-`)).map((n) => Math.abs(n.value));
+      expect(row).toHaveLength(4);
+      return (10 * U * alpha + 7 * U * row.reduce((s, x) => s + x, 0)) * (1 + 1e-6);
+    },
+  },
+  cost: {
+    // |Y_plain - Y_streaming|^2 over T x d_k entries (T = 512 here, d_k =
+    // 64). Each path is within its bound of the exact output (registry:
+    // attention), with D, the score error, the largest term: for the draws
+    // of this chapter (seed 11: sum_c |q_c k_c| <= 75, |s| <= 5, |v| <= 4.7)
+    // D <= 625 u on the simd128 path, so the two paths differ by less than
+    // 2720 u * 4.7 < 2^-10 per entry, on either build.
+    'squared-distance': (item) => Number(item.key) * 64 * 2 ** -20,
+  },
+};
+
+// The chapter whose widget shows the steps of one kernel variant: with no
+// SIMD it shows the scalar steps (and says so), so only the numbers both
+// runs show are compared there.
+const VARIANT_VIEW = 'simd';
+
+const chapters = CHAPTERS.filter((c) => c.tag);
+const variantTag = chapters.find((c) => c.id === VARIANT_VIEW)?.tag ?? null;
+
+let env;
+let bare; // Chromium without wasm SIMD
+const runs = new Map();
+
+beforeAll(async () => {
+  env = await startEnv();
+  bare = await launchChromium({ args: NO_SIMD_ARGS });
+});
+afterAll(async () => {
+  await bare?.close();
+  await env?.close();
+});
+
+/** One run of the whole tour, started once and shared by the tests. */
+function run(name) {
+  if (!runs.has(name)) {
+    const spec = {
+      simd: { browser: () => env.browser, search: '?agtest=1' },
+      scalar: { browser: () => env.browser, search: '?agtest=1&impl=scalar' },
+      bare: { browser: () => bare, search: '?agtest=1' },
+    }[name];
+    runs.set(name, tour(spec.browser(), spec.search));
+  }
+  return runs.get(name);
+}
+
+/**
+ * Opens the page, then each chapter in turn: waits until its widget has
+ * computed (and its experiment, if any, is done) and reads its numbers.
+ * Returns the numbers per chapter, the implementation the page shows, the
+ * .wasm files fetched, the generator's outputs and the call log's summary.
+ */
+async function tour(browser, search) {
+  const wasm = new Set();
+  const opened = await openPage({ ...env, browser }, search, {
+    setup: (page) => page.on('request', (r) => r.url().endsWith('.wasm') && wasm.add(new URL(r.url()).pathname.split('/').pop())),
+  });
+  const { page } = opened;
+  const missing = await page.evaluate((ids) => ids.filter((id) => !document.getElementById(`ch-${id}`)), chapters.map((c) => c.id));
+  expect(missing).toEqual([]); // the site build is older than web/chapters.js: build it first
+  const light = Object.fromEntries(chapters.filter((c) => LIGHT[c.id]).map((c) => [c.tag, LIGHT[c.id]]));
+  await page.evaluate((attrs) => {
+    for (const [tag, values] of Object.entries(attrs)) for (const [name, value] of Object.entries(values)) document.querySelector(tag).setAttribute(name, value);
+  }, light);
+
+  const numbers = {};
+  for (const { id, tag } of chapters) {
+    await waitReady(page, tag);
+    const runState = await page.waitForFunction(
+      (t) => {
+        const state = document.querySelector(t).dataset.run;
+        return state === undefined || ['done', 'error', 'cancelled'].includes(state) ? state ?? 'none' : false;
+      },
+      tag,
+      { timeout: 30000 },
+    );
+    expect(`${id}: ${await runState.jsonValue()}`).toMatch(/: (none|done)$/);
+    numbers[id] = await readNumbers(page, tag);
+  }
+
+  const summary = await page.evaluate(({ probe, tag }) => {
+    // FNV-1a over the bytes of a result, so large outputs need not leave the page.
+    const hash = (value) => {
+      const bytes = ArrayBuffer.isView(value) ? new Uint8Array(value.buffer, value.byteOffset, value.byteLength) : new TextEncoder().encode(JSON.stringify(value));
+      let h = 0x811c9dc5;
+      for (const b of bytes) h = Math.imul(h ^ b, 0x01000193) >>> 0;
+      return h.toString(16);
+    };
+    const log = window.__agCallLog;
+    const menu = document.getElementById('implementation');
+    return {
+      impl: menu.value,
+      label: menu.selectedOptions[0]?.textContent ?? '',
+      choices: [...menu.options].map((o) => o.value),
+      kinds: [...new Set(log.map((c) => `${c.impl}/${c.variant}`))].sort(),
+      workerCalls: log.filter((c) => c.worker).length,
+      shared: [...new Set(log.filter((c) => c.variant === 'shared').map((c) => `${c.kernel} ${JSON.stringify(c.result.shape)} ${hash(c.result.data ?? c.result)}`))].sort(),
+      traceVariant: tag ? document.querySelector(tag)?.dataset.trace ?? null : null,
+      probe: WebAssembly.validate(new Uint8Array(probe)),
+    };
+  }, { probe: SIMD_PROBE, tag: variantTag });
+  await expectClean(opened);
+  await opened.context.close();
+  return { numbers, wasm: [...wasm].sort(), ...summary };
+}
+
+/** The (role, key) of each number, for lining two runs up. */
+const ids = (list) => list.map((n) => `${n.role}.${n.key}`);
+
+/** The numbers of one chapter in two runs, paired; in the variant view only those both show. */
+function pairs(id, a, b) {
+  if (id === VARIANT_VIEW) {
+    const common = ids(b).filter((k) => ids(a).includes(k));
+    expect(common.length).toBeGreaterThan(0);
+    return common.map((k) => [a[ids(a).indexOf(k)], b[ids(b).indexOf(k)]]);
+  }
+  expect(ids(b)).toEqual(ids(a));
+  return a.map((n, i) => [n, b[i]]);
+}
+
+const same = (x, y) => Object.is(x, y) || (Number.isNaN(x) && Number.isNaN(y));
+
+/** The place value of the last digit a text shows: '0.2391' -> 1e-4, '1.49e−8' -> 1e-10. */
+function lastPlace(text) {
+  const [mantissa, exponent = '0'] = text.replace(/\u2212/g, '-').split('e');
+  const decimals = mantissa.includes('.') ? mantissa.split('.')[1].length : 0;
+  return 10 ** (Number(exponent) - decimals);
+}
+
+describe('an engine without WebAssembly SIMD', () => {
+  test('gets the baseline build, and the page shows it', async () => {
+    const bareRun = await run('bare');
+    expect(bareRun.probe).toBe(false); // the engine really refuses SIMD
+    expect(bareRun.wasm).toEqual(['ag-scalar.wasm']);
+    expect(bareRun.impl).toBe('baseline');
+    expect(bareRun.label).toMatch(/^Baseline build \(no SIMD\)/);
+    expect(bareRun.choices).toEqual(['baseline']);
+    expect(bareRun.kinds).toEqual(['baseline/scalar', 'baseline/shared']);
+    expect(bareRun.workerCalls).toBeGreaterThan(0); // the experiments' workers, on the baseline build too
+    expect(bareRun.traceVariant).toBe('scalar');
+
+    const simdRun = await run('simd');
+    expect(simdRun.probe).toBe(true);
+    expect(simdRun.wasm).toEqual(['ag-simd.wasm']);
+    expect(simdRun.impl).toBe('simd128');
+    expect(simdRun.kinds).toEqual(['simd128/shared', 'simd128/simd128']);
+  }, 80000);
+
+  test('every chapter shows the numbers of the simd128 kernels, within the tolerance', async () => {
+    const [simdRun, bareRun] = [await run('simd'), await run('bare')];
+    let compared = 0;
+    for (const { id } of chapters) {
+      for (const [a, b] of pairs(id, simdRun.numbers[id], bareRun.numbers[id])) {
+        const what = `${id} ${a.role}${a.key === null ? '' : `.${a.key}`}: "${a.text}" (${a.value}) with SIMD, "${b.text}" (${b.value}) without`;
+        const residual = RESIDUALS[id]?.[a.role];
+        if (residual) {
+          const bound = residual(a, simdRun.numbers[id]);
+          expect({ what, within: Math.abs(a.value) <= bound && Math.abs(b.value) <= residual(b, bareRun.numbers[id]) }).toEqual({ what, within: true });
+        } else if (!same(a.value, b.value)) {
+          const diff = Math.abs(a.value - b.value) / Math.max(Math.abs(a.value), Math.abs(b.value));
+          const oneUnit = a.text === b.text || Math.abs(a.shown - b.shown) <= Math.min(lastPlace(a.text), lastPlace(b.text)) * (1 + 1e-9);
+          expect({ what, inU: diff / U, within: diff <= TOL && oneUnit }).toEqual({ what, inU: diff / U, within: true });
+        }
+        compared++;
+      }
+    }
+    expect(compared).toBeGreaterThan(chapters.length * 5);
+  }, 80000);
+
+  test('the seeded generator gives the same bits as with SIMD', async () => {
+    const [simdRun, bareRun] = [await run('simd'), await run('bare')];
+    expect(bareRun.shared.length).toBeGreaterThan(5);
+    expect(bareRun.shared).toEqual(simdRun.shared);
+  }, 80000);
+
+  test('every chapter shows, bit for bit, the numbers of the scalar kernels of the SIMD build', async () => {
+    const [scalarRun, bareRun] = [await run('scalar'), await run('bare')];
+    expect(scalarRun.impl).toBe('scalar');
+    expect(scalarRun.wasm).toEqual(['ag-simd.wasm']);
+    let compared = 0;
+    for (const { id } of chapters) {
+      for (const [a, b] of pairs(id, scalarRun.numbers[id], bareRun.numbers[id])) {
+        const what = `${id} ${a.role}${a.key === null ? '' : `.${a.key}`}`;
+        expect({ what, value: b.value, text: b.text }).toEqual({ what, value: a.value, text: a.text });
+        compared++;
+      }
+    }
+    expect(compared).toBeGreaterThan(chapters.length * 5);
+  }, 80000);
+});

@@ -1,0 +1,480 @@
+// Fuzz target for the family "attention" (registry.inc): attention (both
+// paths) and multi_head_attention, both variants. Each input is one of the
+// two (its first choice).
+//
+// attention. Input: B, H, Tq, Tk, d_k, d_v (Tq past one query block of 64 or
+// Tk past one key tile of 64 now and then), the layout ([B, H, T, d] or heads
+// interleaved [B, T, H*d], rows padded by 0..3 floats), finite q, k, v, an
+// optional mask with any of its four axes broadcast (stride 0), an optional
+// key bias ([B, Tk] or broadcast over batches), mask and bias entries possibly
+// -Infinity, a scale (1/sqrt(d_k) or any finite float) and causal. Each
+// variant runs the materialized path with weights and scores, again with
+// some of them left out, and the streaming path; work buffers hold exactly
+// the floats registry.inc asks for.
+// Asserted, besides no sanitizer report:
+//  - the status is the same on all three runs; it is 0 when no score can
+//    overflow (magnitudes below kSafe);
+//  - with status 0: a score that is not hidden is finite; each score within
+//    its variant's bound of the float64 reference of tests/cpp (scores_c of
+//    tests/cpp/attention_test.cc) where magnitudes allow; hidden keys (causal,
+//    or a -Infinity mask or bias) have score -Infinity and weight +0; each
+//    weights row is this variant's softmax kernel of its scores row, bit for
+//    bit (registry.inc), and passes fuzz_softmax_row.h; each output is within
+//    (ceil(log2 Tk) + 5) u sum_j a_ij |v_jc| of sum_j a_ij v_jc in double with
+//    the kernel's own weights; a row with no visible key outputs +0;
+//  - the output does not depend on which of weights and scores are asked
+//    for, bit for bit, and neither do the weights and scores themselves;
+//  - streaming: within registry.inc's streaming bound (expm1 of it, with D_i
+//    = u max_j |s_ij - max_j s_ij| on the float scores) of the attention of
+//    the materialized path's float scores in double;
+//  - nothing is written outside the output's strided elements.
+//
+// multi_head_attention. Input: B, Tq, Tk, h, d_k (d_model = h d_k), finite
+// inputs and projection weights, optional biases, mask and key bias as above
+// over [B, h, Tq, Tk], scale, causal, streaming, weights asked for or not.
+// Asserted: the output, the weights and the status are, bit for bit, what
+// registry.inc says the kernel is made of: this variant's matmul plus the bias
+// for each projection, this variant's attention over the heads read in place
+// ([B, T, h*d_k] strides), the output projection likewise; the status is 0
+// and the output finite when magnitudes cannot overflow.
+#include <stddef.h>
+#include <stdint.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <utility>
+#include <vector>
+
+#include "fuzz_check.h"
+#include "fuzz_input.h"
+#include "fuzz_softmax_row.h"
+#include "kernels.h"
+#include "reference_attention.h"
+
+namespace ag::fuzz {
+namespace {
+
+constexpr float kInf = std::numeric_limits<float>::infinity();
+
+// Floats spanned by a strided [B, H, T, d] tensor: the last element's index + 1.
+size_t span(int32_t B, int32_t H, int32_t T, int32_t d, int32_t sb, int32_t sh, int32_t st) {
+  return static_cast<size_t>(B - 1) * sb + static_cast<size_t>(H - 1) * sh + static_cast<size_t>(T - 1) * st +
+         static_cast<size_t>(d);
+}
+size_t at(int32_t b, int32_t h, int32_t t, int32_t c, int32_t sb, int32_t sh, int32_t st) {
+  return static_cast<size_t>(b) * sb + static_cast<size_t>(h) * sh + static_cast<size_t>(t) * st + c;
+}
+
+// Strides of one tensor: [B, H, T, d] contiguous, or [B, T, H*d] with heads
+// interleaved; each row padded by pad floats.
+void strides(bool interleaved, int32_t H, int32_t T, int32_t d, int32_t pad, int32_t* sb, int32_t* sh, int32_t* st) {
+  if (interleaved) {
+    *st = H * d + pad, *sh = d, *sb = T * *st;
+  } else {
+    *st = d + pad, *sh = T * *st, *sb = H * *sh;
+  }
+}
+
+// A mask over [B, H, Tq, Tk] with each axis dense or broadcast; sets the
+// strides in *d and returns the number of floats.
+size_t mask_floats(Input& in, int32_t B, int32_t H, int32_t Tq, int32_t Tk, int32_t* m_sb, int32_t* m_sh, int32_t* m_si,
+                   int32_t* m_sj) {
+  const bool bb = in.flag(), bh = in.flag(), bi = in.flag(), bj = in.flag();
+  const int32_t nj = bj ? 1 : Tk, ni = bi ? 1 : Tq, nh = bh ? 1 : H, nb = bb ? 1 : B;
+  *m_sj = bj ? 0 : 1;
+  *m_si = bi ? 0 : nj;
+  *m_sh = bh ? 0 : ni * nj;
+  *m_sb = bb ? 0 : nh * ni * nj;
+  return static_cast<size_t>(nb) * nh * ni * nj;
+}
+
+// ---------------------------------------------------------------------------
+// attention
+// ---------------------------------------------------------------------------
+
+struct Problem {
+  ag_attention_dims d{};
+  Buffer q, k, v, mask, kb;
+  bool has_mask = false, has_kb = false;
+  float scale = 1.0f;
+  Problem(Buffer q_, Buffer k_, Buffer v_, Buffer mask_, Buffer kb_)
+      : q(std::move(q_)), k(std::move(k_)), v(std::move(v_)), mask(std::move(mask_)), kb(std::move(kb_)) {}
+  const float* mask_ptr() const { return has_mask ? mask.data() : nullptr; }
+  const float* kb_ptr() const { return has_kb ? kb.data() : nullptr; }
+  float mask_at(int32_t b, int32_t h, int32_t i, int32_t j) const {
+    return has_mask ? mask[static_cast<size_t>(b) * d.m_sb + static_cast<size_t>(h) * d.m_sh +
+                           static_cast<size_t>(i) * d.m_si + static_cast<size_t>(j) * d.m_sj]
+                    : 0.0f;
+  }
+  float kb_at(int32_t b, int32_t j) const { return has_kb ? kb[static_cast<size_t>(b) * d.kb_sb + j] : 0.0f; }
+  bool hidden(int32_t b, int32_t h, int32_t i, int32_t j) const {
+    return (d.causal && j > i) || mask_at(b, h, i, j) == -kInf || kb_at(b, j) == -kInf;
+  }
+};
+
+struct Run {
+  int32_t status;
+  Buffer out, weights, scores;
+};
+
+// One call: weights and scores as asked, the work buffer as registry.inc
+// sizes it.
+Run run(Variant v, const Problem& p, bool streaming, bool want_weights, bool want_scores, Input& in) {
+  ag_attention_dims d = p.d;
+  d.streaming = streaming ? 1 : 0;
+  const size_t grid = static_cast<size_t>(d.B) * d.H * d.Tq * d.Tk;
+  Run r{0, in.output(span(d.B, d.H, d.Tq, d.d_v, d.o_sb, d.o_sh, d.o_st)), in.output(want_weights ? grid : 0),
+        in.output(want_scores ? grid : 0)};
+  const size_t work_floats = streaming                       ? AG_ATTENTION_STREAMING_WORK_FLOATS
+                             : (want_weights || want_scores) ? static_cast<size_t>(d.Tk)
+                                                             : static_cast<size_t>(d.Tq) * d.Tk;
+  Buffer work = in.output(work_floats);
+  r.status = AG_FUZZ_VARIANT(attention, v)(p.q.data(), p.k.data(), p.v.data(), p.mask_ptr(), p.kb_ptr(), p.scale, &d,
+                                           r.out.data(), want_weights ? r.weights.data() : nullptr,
+                                           want_scores ? r.scores.data() : nullptr, work.data());
+  return r;
+}
+
+// Every output element the strides address, and nothing else, was written.
+void check_untouched(Variant v, const Problem& p, const Run& r, const char* what) {
+  const ag_attention_dims& d = p.d;
+  std::vector<char> addressed(r.out.size(), 0);
+  for (int32_t b = 0; b < d.B; ++b)
+    for (int32_t h = 0; h < d.H; ++h)
+      for (int32_t i = 0; i < d.Tq; ++i)
+        for (int32_t c = 0; c < d.d_v; ++c) addressed[at(b, h, i, c, d.o_sb, d.o_sh, d.o_st)] = 1;
+  for (size_t q = 0; q < addressed.size(); ++q)
+    if (!addressed[q])
+      AG_FUZZ_CHECK(std::isnan(r.out[q]), "%s attention %s: wrote %.9g at float %zu, between the output's rows",
+                    name(v), what, r.out[q], q);
+}
+
+void check_same(Variant v, const Buffer& a, const Buffer& b, const char* what) {
+  for (size_t q = 0; q < a.size() && q < b.size(); ++q)
+    AG_FUZZ_CHECK(same(a[q], b[q]), "%s attention: %s float %zu differs: %.9g and %.9g", name(v), what, q, a[q], b[q]);
+}
+
+void check_attention(Variant v, const Problem& p, const reference::AttentionResult& ref,
+                     const std::vector<double>& raw_abs, bool safe, Input& in) {
+  const ag_attention_dims& d = p.d;
+  const Run full = run(v, p, false, true, true, in);
+  const int mode = in.size(0, 2);  // weights only, scores only, neither
+  const Run part = run(v, p, false, mode == 0, mode == 1, in);
+  const Run stream = run(v, p, true, false, false, in);
+  AG_FUZZ_CHECK(full.status == part.status && full.status == stream.status,
+                "%s attention: status %d with weights and scores, %d with some left out, %d streaming", name(v),
+                full.status, part.status, stream.status);
+  if (safe) AG_FUZZ_CHECK(full.status == 0, "%s attention: status %d, yet no score can overflow", name(v), full.status);
+  check_untouched(v, p, full, "materialized");
+  check_untouched(v, p, part, "materialized, some outputs left out");
+  check_untouched(v, p, stream, "streaming");
+  check_same(v, full.out, part.out, "the output with and without weights and scores:");
+  if (mode == 0) check_same(v, full.weights, part.weights, "the weights with and without scores:");
+  if (mode == 1) check_same(v, full.scores, part.scores, "the scores with and without weights:");
+  if (full.status != 0) return;  // the JS layer throws a RangeError
+
+  const double dc = dot_c(v, d.d_k);
+  const double u_mix = (ceil_log2(d.Tk) + 5.0) * kU;
+  const double n_t = (d.Tk + AG_ATTENTION_TILE_K - 1) / AG_ATTENTION_TILE_K;
+  const double g = v == Variant::kScalar ? ceil_log2(AG_ATTENTION_TILE_K) + 6.0 : AG_ATTENTION_TILE_K + 2.0;
+  Buffer zeros(d.Tk, in.offset(), 0.0f), softmax(d.Tk, in.offset(), 0.0f);
+  for (int32_t b = 0; b < d.B; ++b) {
+    for (int32_t h = 0; h < d.H; ++h) {
+      for (int32_t i = 0; i < d.Tq; ++i) {
+        const size_t row = (static_cast<size_t>(b) * d.H + h) * d.Tq + i;
+        const float* s = full.scores.data() + row * d.Tk;
+        const float* a = full.weights.data() + row * d.Tk;
+        // Scores.
+        float m = -kInf;
+        for (int32_t j = 0; j < d.Tk; ++j) {
+          const size_t q = row * d.Tk + j;
+          if (p.hidden(b, h, i, j)) {
+            AG_FUZZ_CHECK(s[j] == -kInf, "%s attention: hidden key (%d,%d,%d,%d) has score %.9g", name(v), b, h, i, j,
+                          s[j]);
+            continue;
+          }
+          AG_FUZZ_CHECK(std::isfinite(s[j]), "%s attention: status 0, yet score (%d,%d,%d,%d) is %.9g", name(v), b, h,
+                        i, j, s[j]);
+          m = std::max(m, s[j]);
+          const double sa = ref.score_abs[q], ma = std::fabs(p.mask_at(b, h, i, j)), ka = std::fabs(p.kb_at(b, j));
+          if (raw_abs[q] <= kSafe && sa + ma + ka <= kSafe) {
+            const double tol = 1.01 * (dc * sa + 3.0 * kU * (sa + ma + ka)) + double_slack(d.d_k, sa) +
+                               (d.d_k * std::fabs(p.scale) + 4.0) * kTiny;
+            AG_FUZZ_CHECK(near(s[j], ref.scores[q], tol),
+                          "%s attention score (%d,%d,%d,%d): %.9g, reference %.17g tol %.3g", name(v), b, h, i, j, s[j],
+                          ref.scores[q], tol);
+          }
+        }
+        // Weights: this variant's softmax of the scores row (as an additive
+        // mask over zero logits: z = 0 + s = s), bit for bit, and a softmax.
+        AG_FUZZ_VARIANT(softmax, v)(zeros.data(), s, 1, d.Tk, 1.0f, softmax.data());
+        for (int32_t j = 0; j < d.Tk; ++j)
+          AG_FUZZ_CHECK(bits(a[j]) == bits(softmax[j]),
+                        "%s attention weight (%d,%d,%d,%d): %.9g, the softmax kernel gives %.9g", name(v), b, h, i, j,
+                        a[j], softmax[j]);
+        check_softmax_row(v, "attention weights", s, a, d.Tk, static_cast<int64_t>(row));
+        // Outputs.
+        std::vector<double> star(d.Tk, 0.0);  // the softmax of the float scores, in double
+        double D = 0.0;
+        if (m != -kInf) {
+          double total = 0.0;
+          for (int32_t j = 0; j < d.Tk; ++j) total += (star[j] = std::exp(static_cast<double>(s[j] - m)));
+          for (int32_t j = 0; j < d.Tk; ++j) {
+            star[j] /= total;
+            if (s[j] != -kInf) D = std::max(D, kU * std::fabs(static_cast<double>(s[j]) - m));
+          }
+        }
+        const double stream_rel = std::expm1(
+            1.01 * (2.0 * D + 2.0 * n_t * exp_rel(v) + (g + AG_ATTENTION_TILE_K / 4 + 4.0 * n_t - 1.0) * kU));
+        for (int32_t c = 0; c < d.d_v; ++c) {
+          const size_t o = at(b, h, i, c, d.o_sb, d.o_sh, d.o_st);
+          const float y = full.out[o], ys = stream.out[o];
+          if (m == -kInf) {
+            AG_FUZZ_CHECK(bits(y) == 0u && bits(ys) == 0u,
+                          "%s attention: no visible key, yet outputs %.9g and %.9g (streaming)", name(v), y, ys);
+            continue;
+          }
+          double want = 0.0, mag = 0.0, want_s = 0.0, mag_s = 0.0, vmax = 0.0;
+          for (int32_t j = 0; j < d.Tk; ++j) {
+            const double vj = p.v[at(b, h, j, c, d.v_sb, d.v_sh, d.v_st)];
+            want += a[j] * vj;
+            mag += a[j] * std::fabs(vj);
+            want_s += star[j] * vj;
+            mag_s += star[j] * std::fabs(vj);
+            vmax = std::max(vmax, std::fabs(vj));
+          }
+          if (mag <= kSafe) {
+            const double tol = 1.01 * u_mix * mag + double_slack(d.Tk, mag) + d.Tk * kTiny;
+            AG_FUZZ_CHECK(near(y, want, tol), "%s attention output (%d,%d,%d,%d): %.9g, sum_j a_j v_j = %.17g tol %.3g",
+                          name(v), b, h, i, c, y, want, tol);
+          }
+          if (mag_s <= kSafe) {
+            // (A spread of scores near FLT_MAX makes stream_rel infinite: no
+            // bound then, unless every value is 0.)
+            const double rel_part = mag_s > 0.0 ? stream_rel * mag_s : 0.0;
+            const double tol = rel_part + double_slack(d.Tk, mag_s) + 4.0 * d.Tk * n_t * kTinyAbs * (vmax + 1.0);
+            AG_FUZZ_CHECK(near(ys, want_s, tol),
+                          "%s streaming attention output (%d,%d,%d,%d) Tq=%d Tk=%d: %.9g, the softmax of the scores "
+                          "mixed in double %.17g tol %.3g (materialized %.9g)",
+                          name(v), b, h, i, c, d.Tq, d.Tk, ys, want_s, tol, y);
+          }
+        }
+      }
+    }
+  }
+}
+
+void fuzz_attention(Input& in) {
+  int32_t B = in.size(1, 2), H = in.size(1, 3), Tq = in.size(1, 12), Tk = in.size(1, 12);
+  if (in.chance(48))
+    Tk = in.size(60, 140), Tq = in.size(1, 8);
+  else if (in.chance(48))
+    Tq = in.size(60, 70), Tk = in.size(1, 80);
+  if (static_cast<int64_t>(B) * H * Tq * Tk > 6000) B = 1, H = 1;
+  const int32_t dk = in.size(1, 20), dv = in.size(1, 20);
+  const bool interleaved = in.flag();
+  ag_attention_dims d{};
+  d.B = B, d.H = H, d.Tq = Tq, d.Tk = Tk, d.d_k = dk, d.d_v = dv;
+  strides(interleaved, H, Tq, dk, in.size(0, 3), &d.q_sb, &d.q_sh, &d.q_st);
+  strides(interleaved, H, Tk, dk, in.size(0, 3), &d.k_sb, &d.k_sh, &d.k_st);
+  strides(interleaved, H, Tk, dv, in.size(0, 3), &d.v_sb, &d.v_sh, &d.v_st);
+  strides(interleaved, H, Tq, dv, in.size(0, 3), &d.o_sb, &d.o_sh, &d.o_st);
+  d.causal = in.flag() ? 1 : 0;
+  const bool has_mask = in.flag();
+  const size_t nm = has_mask ? mask_floats(in, B, H, Tq, Tk, &d.m_sb, &d.m_sh, &d.m_si, &d.m_sj) : 0;
+  const bool has_kb = in.flag();
+  d.kb_sb = has_kb && in.flag() ? Tk : 0;
+  const int hide = in.size(0, 255);
+  Problem p(in.values(span(B, H, Tq, dk, d.q_sb, d.q_sh, d.q_st)),
+            in.values(span(B, H, Tk, dk, d.k_sb, d.k_sh, d.k_st)),
+            in.values(span(B, H, Tk, dv, d.v_sb, d.v_sh, d.v_st)), in.values_or_neg_inf(nm, hide),
+            in.values_or_neg_inf(has_kb ? (d.kb_sb ? static_cast<size_t>(B) * Tk : Tk) : 0, hide / 2));
+  p.d = d;
+  p.has_mask = has_mask;
+  p.has_kb = has_kb;
+  p.scale = in.flag() ? 1.0f / std::sqrt(static_cast<float>(dk)) : in.finite();
+
+  const reference::AttentionResult ref =
+      reference::attention(p.q.data(), p.k.data(), p.v.data(), p.mask_ptr(), p.kb_ptr(), p.scale, d);
+  // sum_c |q_ic k_jc| per score (bounds the dot's partial sums), and whether
+  // any visible score could overflow.
+  std::vector<double> raw_abs(static_cast<size_t>(B) * H * Tq * Tk, 0.0);
+  bool safe = true;
+  for (int32_t b = 0; b < B; ++b)
+    for (int32_t h = 0; h < H; ++h)
+      for (int32_t i = 0; i < Tq; ++i)
+        for (int32_t j = 0; j < Tk; ++j) {
+          const size_t q = ((static_cast<size_t>(b) * H + h) * Tq + i) * Tk + j;
+          double s = 0.0;
+          for (int32_t c = 0; c < dk; ++c)
+            s += std::fabs(static_cast<double>(p.q[at(b, h, i, c, d.q_sb, d.q_sh, d.q_st)]) *
+                           p.k[at(b, h, j, c, d.k_sb, d.k_sh, d.k_st)]);
+          raw_abs[q] = s;
+          if (d.causal && j > i) continue;
+          const float mv = p.mask_at(b, h, i, j), kv = p.kb_at(b, j);
+          const double extra = (std::isinf(mv) ? 0.0 : std::fabs(mv)) + (std::isinf(kv) ? 0.0 : std::fabs(kv));
+          if (s > kSafe || std::fabs(p.scale) * s + extra > kSafe) safe = false;
+        }
+  for (Variant v : kVariants) check_attention(v, p, ref, raw_abs, safe, in);
+}
+
+// ---------------------------------------------------------------------------
+// multi_head_attention
+// ---------------------------------------------------------------------------
+
+// Y [rows, n] = X W (+ b): this variant's matmul, then the bias added.
+std::vector<float> project(Variant v, const float* X, const Buffer& W, const float* bias, int32_t rows, int32_t n,
+                           Input& in) {
+  Buffer Y = in.output(static_cast<size_t>(rows) * n);
+  AG_FUZZ_VARIANT(matmul, v)(X, W.data(), rows, n, n, Y.data());
+  std::vector<float> y(Y.data(), Y.data() + Y.size());
+  if (bias)
+    for (int32_t r = 0; r < rows; ++r)
+      for (int32_t c = 0; c < n; ++c) y[static_cast<size_t>(r) * n + c] += bias[c];
+  return y;
+}
+
+// Largest |X W + b| per column over the rows, bounded in double.
+std::vector<double> abs_project(const std::vector<double>& X, const Buffer& W, const float* bias, int32_t rows,
+                                int32_t n) {
+  std::vector<double> Y(static_cast<size_t>(rows) * n);
+  for (int32_t r = 0; r < rows; ++r)
+    for (int32_t c = 0; c < n; ++c) {
+      double s = bias ? std::fabs(bias[c]) : 0.0;
+      for (int32_t k = 0; k < n; ++k)
+        s += X[static_cast<size_t>(r) * n + k] * std::fabs(W[static_cast<size_t>(k) * n + c]);
+      Y[static_cast<size_t>(r) * n + c] = s;
+    }
+  return Y;
+}
+
+std::vector<double> widen_abs(const Buffer& x) {
+  std::vector<double> y(x.size());
+  for (size_t q = 0; q < x.size(); ++q) y[q] = std::fabs(static_cast<double>(x[q]));
+  return y;
+}
+
+void fuzz_mha(Input& in) {
+  const int32_t B = in.size(1, 2), Tq = in.size(1, 20), h = in.size(1, 4), dk = in.size(1, 6);
+  const int32_t Tk = in.chance(48) ? in.size(60, 70) : in.size(1, 20);
+  const int32_t dm = h * dk;
+  ag_mha_dims d{};
+  d.B = B, d.Tq = Tq, d.Tk = Tk, d.d_model = dm, d.h = h;
+  d.causal = in.flag() ? 1 : 0;
+  d.streaming = in.flag() ? 1 : 0;
+  const bool want_weights = !d.streaming && in.flag();
+  const bool has_mask = in.flag();
+  const size_t nm = has_mask ? mask_floats(in, B, h, Tq, Tk, &d.m_sb, &d.m_sh, &d.m_si, &d.m_sj) : 0;
+  const bool has_kb = in.flag();
+  d.kb_sb = has_kb && in.flag() ? Tk : 0;
+  const int hide = in.size(0, 255);
+  const size_t nq = static_cast<size_t>(B) * Tq * dm, nk = static_cast<size_t>(B) * Tk * dm;
+  const size_t nw = static_cast<size_t>(dm) * dm;
+  const Buffer xq = in.values(nq), xk = in.values(nk), xv = in.values(nk);
+  const Buffer wq = in.values(nw), wk = in.values(nw), wv = in.values(nw), wo = in.values(nw);
+  const bool biases[4] = {in.flag(), in.flag(), in.flag(), in.flag()};
+  const Buffer bq = in.values(biases[0] ? dm : 0), bk = in.values(biases[1] ? dm : 0);
+  const Buffer bv = in.values(biases[2] ? dm : 0), bo = in.values(biases[3] ? dm : 0);
+  const Buffer mask = in.values_or_neg_inf(nm, hide);
+  const Buffer kb = in.values_or_neg_inf(has_kb ? (d.kb_sb ? static_cast<size_t>(B) * Tk : Tk) : 0, hide / 2);
+  const float scale = in.flag() ? 1.0f / std::sqrt(static_cast<float>(dk)) : in.finite();
+  const float* bqp = biases[0] ? bq.data() : nullptr;
+  const float* bkp = biases[1] ? bk.data() : nullptr;
+  const float* bvp = biases[2] ? bv.data() : nullptr;
+  const float* bop = biases[3] ? bo.data() : nullptr;
+  const float* mp = has_mask ? mask.data() : nullptr;
+  const float* kbp = has_kb ? kb.data() : nullptr;
+
+  // Whether anything can overflow: the projections, the scores, the output.
+  const std::vector<double> aQ = abs_project(widen_abs(xq), wq, bqp, B * Tq, dm);
+  const std::vector<double> aK = abs_project(widen_abs(xk), wk, bkp, B * Tk, dm);
+  const std::vector<double> aV = abs_project(widen_abs(xv), wv, bvp, B * Tk, dm);
+  bool scores_safe = true;
+  for (double x : aQ) scores_safe = scores_safe && x <= kSafe;
+  for (double x : aK) scores_safe = scores_safe && x <= kSafe;
+  for (int32_t b = 0; b < B && scores_safe; ++b)
+    for (int32_t hh = 0; hh < h; ++hh)
+      for (int32_t i = 0; i < Tq; ++i)
+        for (int32_t j = 0; j < Tk; ++j) {
+          double s = 0.0;
+          for (int32_t c = 0; c < dk; ++c)
+            s += aQ[(static_cast<size_t>(b) * Tq + i) * dm + hh * dk + c] *
+                 aK[(static_cast<size_t>(b) * Tk + j) * dm + hh * dk + c];
+          const float mv = mp ? mask[static_cast<size_t>(b) * d.m_sb + static_cast<size_t>(hh) * d.m_sh +
+                                     static_cast<size_t>(i) * d.m_si + static_cast<size_t>(j) * d.m_sj]
+                              : 0.0f;
+          const float kv = kbp ? kb[static_cast<size_t>(b) * d.kb_sb + j] : 0.0f;
+          const double extra = (std::isinf(mv) ? 0.0 : std::fabs(mv)) + (std::isinf(kv) ? 0.0 : std::fabs(kv));
+          if (s > kSafe || std::fabs(scale) * s + extra > kSafe) scores_safe = false;
+        }
+  // Each head output is a convex mixture of V rows: at most max_j |V_jc|.
+  std::vector<double> head_max(dm, 0.0);
+  for (int32_t b = 0; b < B; ++b)
+    for (int32_t j = 0; j < Tk; ++j)
+      for (int32_t c = 0; c < dm; ++c)
+        head_max[c] = std::max(head_max[c], aV[(static_cast<size_t>(b) * Tk + j) * dm + c]);
+  bool out_safe = scores_safe;
+  for (double x : head_max) out_safe = out_safe && x <= kSafe;
+  for (int32_t n = 0; n < dm && out_safe; ++n) {
+    double s = bop ? std::fabs(bo[n]) : 0.0;
+    for (int32_t c = 0; c < dm; ++c) s += 1.001 * head_max[c] * std::fabs(wo[static_cast<size_t>(c) * dm + n]);
+    out_safe = s <= kSafe;
+  }
+
+  for (Variant v : kVariants) {
+    Buffer out = in.output(nq), weights = in.output(want_weights ? static_cast<size_t>(B) * h * Tq * Tk : 0);
+    Buffer work = in.output(ag_mha_workspace_floats(&d));
+    const int32_t status = AG_FUZZ_VARIANT(multi_head_attention, v)(
+        xq.data(), xk.data(), xv.data(), wq.data(), wk.data(), wv.data(), wo.data(), bqp, bkp, bvp, bop, mp, kbp, scale,
+        &d, out.data(), want_weights ? weights.data() : nullptr, work.data());
+
+    // The same from the parts registry.inc names.
+    const std::vector<float> Q = project(v, xq.data(), wq, bqp, B * Tq, dm, in);
+    const std::vector<float> K = project(v, xk.data(), wk, bkp, B * Tk, dm, in);
+    const std::vector<float> V = project(v, xv.data(), wv, bvp, B * Tk, dm, in);
+    ag_attention_dims ad{};
+    ad.B = B, ad.H = h, ad.Tq = Tq, ad.Tk = Tk, ad.d_k = dk, ad.d_v = dk;
+    ad.q_sb = Tq * dm, ad.q_sh = dk, ad.q_st = dm;
+    ad.k_sb = Tk * dm, ad.k_sh = dk, ad.k_st = dm;
+    ad.v_sb = Tk * dm, ad.v_sh = dk, ad.v_st = dm;
+    ad.o_sb = Tq * dm, ad.o_sh = dk, ad.o_st = dm;
+    ad.m_sb = d.m_sb, ad.m_sh = d.m_sh, ad.m_si = d.m_si, ad.m_sj = d.m_sj;
+    ad.kb_sb = d.kb_sb, ad.causal = d.causal, ad.streaming = d.streaming;
+    Buffer heads = in.output(nq), weights2 = in.output(want_weights ? static_cast<size_t>(B) * h * Tq * Tk : 0);
+    Buffer work2 = in.output(d.streaming ? AG_ATTENTION_STREAMING_WORK_FLOATS
+                                         : (want_weights ? static_cast<size_t>(Tk) : static_cast<size_t>(Tq) * Tk));
+    const int32_t status2 =
+        AG_FUZZ_VARIANT(attention, v)(Q.data(), K.data(), V.data(), mp, kbp, scale, &ad, heads.data(),
+                                      want_weights ? weights2.data() : nullptr, nullptr, work2.data());
+    const std::vector<float> out2 = project(v, heads.data(), wo, bop, B * Tq, dm, in);
+
+    AG_FUZZ_CHECK(status == status2, "%s multi_head_attention: status %d, its parts give %d", name(v), status, status2);
+    if (scores_safe)
+      AG_FUZZ_CHECK(status == 0, "%s multi_head_attention: status %d, yet no score can overflow", name(v), status);
+    for (size_t q = 0; q < nq; ++q) {
+      AG_FUZZ_CHECK(same(out[q], out2[q]),
+                    "%s multi_head_attention B=%d Tq=%d Tk=%d h=%d d_k=%d streaming=%d: output %zu "
+                    "is %.9g, its parts give %.9g",
+                    name(v), B, Tq, Tk, h, dk, d.streaming, q, out[q], out2[q]);
+      if (out_safe && status == 0)
+        AG_FUZZ_CHECK(std::isfinite(out[q]), "%s multi_head_attention: output %zu is %.9g", name(v), q, out[q]);
+    }
+    for (size_t q = 0; q < weights.size(); ++q)
+      AG_FUZZ_CHECK(same(weights[q], weights2[q]), "%s multi_head_attention: weight %zu is %.9g, its parts give %.9g",
+                    name(v), q, weights[q], weights2[q]);
+  }
+}
+
+}  // namespace
+}  // namespace ag::fuzz
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  ag::fuzz::Input in(data, size);
+  if (in.flag()) {
+    ag::fuzz::fuzz_mha(in);
+  } else {
+    ag::fuzz::fuzz_attention(in);
+  }
+  return 0;
+}

@@ -1,0 +1,375 @@
+// The streaming attention path (online softmax over key tiles: Milakov &
+// Gimelshein 2018; Dao et al. 2022, FlashAttention) through the public API,
+// on every configuration: the default when neither weights nor scores are
+// asked for, `streaming: false` for the materialized [Tq, Tk] path, and the
+// option's errors.
+//
+// Expected values come from a float64 reference written here from the
+// formulas (softmax(scale Q K^T + mask) V, Vaswani et al. 2017 §3.2.1-3.2.2).
+// Tolerances are the first-order bounds of registry.inc (attention), per
+// output element:
+//   streaming     (2 D + 2 n_t e + (g + 64 + 4 n_t - 1) u) sum_j a_j |v_j|
+//   materialized  (rel + (ceil(log2 Tk) + 5) u (1 + rel)) sum_j a_j |v_j|,
+//                 rel = 2 D + 2 e + (2 ceil(log2 Tk) + 4) u
+// with D the row's largest score error plus u |s_j - max|, e the exp bound,
+// n_t = ceil(Tk / 256) key tiles, g the tile's value sum (simd128: the
+// GEMM's 258 u; scalar: the cascade's 14 u), 64 u the tile's sum of P in
+// four lanes. The two paths sum in different orders, so each is held to its
+// own bound, never to the other's result.
+import { beforeAll, describe, expect, test } from '@jest/globals';
+import * as ref from './reference.mjs';
+import { CONFIGS, init } from './helpers.mjs';
+
+const { U, abs, clog2 } = ref;
+const TILE = 256; // AG_ATTENTION_TILE_K (src/kernels/kernels.h); queries go in blocks of 64
+
+/** The error constants of one variant (registry.inc: attention, exp; gemm_simd128.h). */
+function constants(variant, dk) {
+  const simd = variant === 'simd128';
+  return {
+    // q.k: the scalar dot's pairwise order, or the GEMM's k order.
+    scores: simd ? (Math.min(dk, 256) + Math.ceil(dk / 256)) * U : (2 * clog2(dk) + 1) * U,
+    // exp: 1 ulp (C library) or 2 ulp (exp4), an ulp being at most 2u.
+    exp: simd ? 4 * U : 2 * U,
+    // The value sum of one tile of 256 keys.
+    tileSum: simd ? TILE + 2 : clog2(TILE) + 6,
+    // The projections (matmul), plus the bias.
+    matmul: (n) => (simd ? Math.min(n, 256) + Math.ceil(n / 256) + 1 : 2 * clog2(n) + 2) * U,
+  };
+}
+
+/**
+ * Float64 attention of one slice, Q [Tq, dk], K [Tk, dk], V [Tk, dv] flat,
+ * with the bounds of both paths per output. Optional absolute errors of the
+ * inputs (qe, ke, ve, same layouts; from projections) are carried through.
+ */
+function slice(Q, K, V, Tq, Tk, dk, dv, { scale, causal = false, maskAt = null, variant, qe = null, ke = null, ve = null }) {
+  const c = constants(variant, dk);
+  const nt = Math.ceil(Tk / TILE);
+  const Y = new Float64Array(Tq * dv);
+  const tolStream = new Float64Array(Tq * dv);
+  const tolGrid = new Float64Array(Tq * dv);
+  const hidden = new Array(Tq).fill(false);
+  let vmax = 0;
+  for (let x = 0; x < V.length; x++) vmax = Math.max(vmax, abs(V[x]) + (ve ? ve[x] : 0));
+  const s = new Float64Array(Tk);
+  const es = new Float64Array(Tk);
+  const a = new Float64Array(Tk);
+  for (let i = 0; i < Tq; i++) {
+    let M = -Infinity;
+    for (let j = 0; j < Tk; j++) {
+      const extra = maskAt ? maskAt(i, j) : 0;
+      if ((causal && j > i) || extra === -Infinity) {
+        s[j] = -Infinity;
+        continue;
+      }
+      let dot = 0;
+      let mag = 0;
+      let prop = 0;
+      for (let x = 0; x < dk; x++) {
+        const q = Q[i * dk + x];
+        const k = K[j * dk + x];
+        const eq = qe ? qe[i * dk + x] : 0;
+        const ek = ke ? ke[j * dk + x] : 0;
+        dot += q * k;
+        mag += (abs(q) + eq) * (abs(k) + ek);
+        prop += eq * (abs(k) + ek) + abs(q) * ek;
+      }
+      const sc = abs(scale);
+      s[j] = scale * dot + extra;
+      es[j] = 1.01 * (sc * prop + c.scores * sc * mag + 3 * U * (sc * mag + abs(extra)));
+      if (s[j] > M) M = s[j];
+    }
+    if (M === -Infinity) {
+      hidden[i] = true; // no visible key: the output row is exactly +0
+      continue;
+    }
+    let D = 0;
+    let sum = 0;
+    for (let j = 0; j < Tk; j++) {
+      if (s[j] === -Infinity) continue;
+      D = Math.max(D, es[j] + 1.01 * U * abs(s[j] - M));
+      sum += Math.exp(s[j] - M);
+    }
+    for (let j = 0; j < Tk; j++) a[j] = s[j] === -Infinity ? 0 : Math.exp(s[j] - M) / sum;
+    const coeffStream = 2 * D + 2 * nt * c.exp + (c.tileSum + TILE / 4 + 4 * nt - 1) * U;
+    const rel = 2 * D + 2 * c.exp + (2 * clog2(Tk) + 4) * U;
+    const coeffGrid = rel + (clog2(Tk) + 5) * U * (1 + rel);
+    for (let x = 0; x < dv; x++) {
+      let y = 0;
+      let ya = 0;
+      let ev = 0;
+      for (let j = 0; j < Tk; j++) {
+        const v = V[j * dv + x];
+        const e = ve ? ve[j * dv + x] : 0;
+        y += a[j] * v;
+        ya += a[j] * (abs(v) + e);
+        ev += a[j] * e;
+      }
+      Y[i * dv + x] = y;
+      // Subnormal terms: one rounding of 2^-149 per tile crossed, per key.
+      const tiny = 2 * Tk * nt * 2 ** -147 * vmax;
+      tolStream[i * dv + x] = 1.01 * (coeffStream * ya + ev) + tiny + 1e-300;
+      tolGrid[i * dv + x] = 1.01 * (coeffGrid * ya + ev) + tiny + 1e-300;
+    }
+  }
+  return { Y, tolStream, tolGrid, hidden };
+}
+
+/** Asserts |got - want| <= tol element by element (hidden rows exactly +0), reporting the first failure. */
+function expectWithin(got, want, tol, hidden, dv, label) {
+  let bad = null;
+  for (let x = 0; x < want.length && !bad; x++) {
+    const row = Math.floor(x / dv);
+    if (hidden[row]) {
+      if (!Object.is(got[x], 0)) bad = { label, index: x, got: got[x], want: '+0 (no visible key)' };
+    } else if (!(abs(got[x] - want[x]) <= tol[x])) {
+      bad = { label, index: x, got: got[x], want: want[x], tol: tol[x], diff: abs(got[x] - want[x]) };
+    }
+  }
+  expect(bad).toBeNull();
+}
+
+const T = (data, shape) => ({ data, shape });
+
+describe.each(CONFIGS)('streaming attention: $label', (cfg) => {
+  let ag;
+  beforeAll(async () => {
+    ag = await init({ ...cfg.options, logCalls: true });
+  });
+
+  // Runs attention on one slice both ways and checks each against its bound.
+  function checkBothPaths(Tq, Tk, dk, dv, seed, { causal = false, mask = null, maskAt = null } = {}) {
+    const r = ref.rng(seed);
+    const Q = r.f32(Tq * dk, -1, 1);
+    const K = r.f32(Tk * dk, -1, 1);
+    const V = r.f32(Tk * dv, -2, 2);
+    const scale = Math.fround(1 / Math.sqrt(dk));
+    const want = slice(Q, K, V, Tq, Tk, dk, dv, { scale, causal, maskAt, variant: cfg.variant });
+    const opts = { causal, ...(mask ? { mask } : {}) };
+    const streamed = ag.attention(T(Q, [Tq, dk]), T(K, [Tk, dk]), T(V, [Tk, dv]), opts);
+    expect(streamed.output.shape).toEqual([Tq, dv]);
+    expect(streamed.weights).toBeUndefined();
+    expectWithin(streamed.output.data, want.Y, want.tolStream, want.hidden, dv, 'streaming');
+    const grid = ag.attention(T(Q, [Tq, dk]), T(K, [Tk, dk]), T(V, [Tk, dv]), { ...opts, streaming: false });
+    expectWithin(grid.output.data, want.Y, want.tolGrid, want.hidden, dv, 'materialized');
+    return want;
+  }
+
+  test('the default streams: T not a multiple of the 256-key tile, several query blocks of 64, long rows', () => {
+    const shapes = [
+      [70, 300, 16, 8],
+      [1, 600, 64, 64],
+      [130, 65, 8, 5],
+      [64, 256, 64, 64],
+      [3, 1000, 5, 3],
+      [129, 1, 4, 4],
+    ];
+    let seed = 100;
+    for (const [Tq, Tk, dk, dv] of shapes) checkBothPaths(Tq, Tk, dk, dv, seed++);
+    // Streaming: the kernel was called once per call with the same arguments' shapes.
+    expect(ag.callLog.at(-1).kernel).toBe('attention');
+  });
+
+  test('causal, top-left aligned, with Tq != Tk across tiles', () => {
+    checkBothPaths(70, 300, 8, 6, 200, { causal: true });
+    checkBothPaths(300, 70, 8, 6, 201, { causal: true });
+    checkBothPaths(300, 300, 12, 4, 202, { causal: true });
+  });
+
+  test('masks: boolean [Tq, Tk] with whole tiles hidden and fully masked rows (a +0 output), additive [Tk] with -Infinity', () => {
+    const Tq = 70;
+    const Tk = 3 * TILE + 32;
+    // Row i: i % 5 == 0 hides every key; 1 hides the first two tiles; 2 all
+    // but the last key (in the short last tile); 3 every other tile; 4 nothing.
+    const visible = (i, j) => {
+      const kind = i % 5;
+      const tile = Math.floor(j / TILE);
+      return !(kind === 0 || (kind === 1 && tile < 2) || (kind === 2 && j !== Tk - 1) || (kind === 3 && tile % 2 === 1));
+    };
+    const data = Array.from({ length: Tq * Tk }, (_, x) => visible(Math.floor(x / Tk), x % Tk));
+    const want = checkBothPaths(Tq, Tk, 8, 7, 300, { mask: T(data, [Tq, Tk]), maskAt: (i, j) => (visible(i, j) ? 0 : -Infinity) });
+    expect(want.hidden.filter(Boolean).length).toBe(14); // rows 0, 5, ..., 65 see nothing
+    // Additive [Tk] mask broadcast over the queries, with some -Infinity.
+    const add = Float32Array.from({ length: 150 }, (_, j) => (j % 7 === 3 ? -Infinity : Math.fround(((j % 11) - 5) / 4)));
+    checkBothPaths(20, 150, 8, 4, 301, { mask: T(add, [150]), maskAt: (i, j) => add[j] });
+  });
+
+  test('values near FLT_MAX / Tk: the unnormalised running sum would overflow, the output does not', () => {
+    // V in [1e36, 3e36): sum_j exp(s_j - m) v_j passes 3.4e38 after a few
+    // hundred keys; the output, a convex combination of the v_j, is below 3e36.
+    const [Tq, Tk, dk, dv] = [5, 1000, 8, 6];
+    const r = ref.rng(350);
+    const Q = r.f32(Tq * dk);
+    const K = r.f32(Tk * dk);
+    const V = r.f32(Tk * dv, 1e36, 3e36);
+    const scale = Math.fround(1 / Math.sqrt(dk));
+    const want = slice(Q, K, V, Tq, Tk, dk, dv, { scale, variant: cfg.variant });
+    const res = ag.attention(T(Q, [Tq, dk]), T(K, [Tk, dk]), T(V, [Tk, dv]));
+    expect(res.output.data.every((y) => Number.isFinite(y) && y > 1e36)).toBe(true);
+    expectWithin(res.output.data, want.Y, want.tolStream, want.hidden, dv, 'streaming');
+  });
+
+  test('heads read in place: Q [B, h, Tq, d_k] against K and V shared by every head (zero strides)', () => {
+    const [B, H, Tq, Tk, dk, dv] = [2, 3, 70, 290, 8, 5];
+    const r = ref.rng(400);
+    const Q = r.f32(B * H * Tq * dk);
+    const K = r.f32(Tk * dk);
+    const V = r.f32(Tk * dv, -2, 2);
+    const scale = Math.fround(0.5);
+    const res = ag.attention(T(Q, [B, H, Tq, dk]), T(K, [Tk, dk]), T(V, [Tk, dv]), { scale, causal: true });
+    expect(res.output.shape).toEqual([B, H, Tq, dv]);
+    for (let s = 0; s < B * H; s++) {
+      const want = slice(Q.subarray(s * Tq * dk, (s + 1) * Tq * dk), K, V, Tq, Tk, dk, dv, { scale, causal: true, variant: cfg.variant });
+      expectWithin(res.output.data.subarray(s * Tq * dv, (s + 1) * Tq * dv), want.Y, want.tolStream, want.hidden, dv, `slice ${s}`);
+    }
+  });
+
+  test('weights or scores asked for: the materialized path, its weights the softmax kernel of its scores bit for bit', () => {
+    const r = ref.rng(500);
+    const [Tq, Tk, dk] = [9, 130, 16];
+    const Q = T(r.f32(Tq * dk), [Tq, dk]);
+    const K = T(r.f32(Tk * dk), [Tk, dk]);
+    const V = T(r.f32(Tk * 3), [Tk, 3]);
+    const res = ag.attention(Q, K, V, { returnWeights: true, returnScores: true });
+    expect(res.weights.shape).toEqual([Tq, Tk]);
+    expect(Array.from(ag.softmax(res.scores).data)).toEqual(Array.from(res.weights.data));
+    // The output does not depend on which of the two is asked for, nor on streaming: false.
+    const base = Array.from(res.output.data);
+    expect(Array.from(ag.attention(Q, K, V, { returnScores: true }).output.data)).toEqual(base);
+    expect(Array.from(ag.attention(Q, K, V, { returnWeights: true, streaming: false }).output.data)).toEqual(base);
+    expect(Array.from(ag.attention(Q, K, V, { streaming: false }).output.data)).toEqual(base);
+  });
+
+  test('options.streaming: a boolean, and true cannot come with returnWeights or returnScores (TypeError naming both)', () => {
+    const I2 = [[1, 0], [0, 1]];
+    const X8 = { data: new Float32Array(24).fill(0.5), shape: [3, 8] };
+    const W8 = { data: new Float32Array(64).fill(0.125), shape: [8, 8] };
+    const w = { wQ: W8, wK: W8, wV: W8, wO: W8 };
+    const before = ag.heapAllocatedBytes();
+    expect(() => ag.attention(I2, I2, I2, { streaming: 'yes' })).toThrow(TypeError);
+    expect(() => ag.attention(I2, I2, I2, { streaming: 1 })).toThrow(/attention: options\.streaming must be true or false; got number/);
+    expect(() => ag.attention(I2, I2, I2, { streaming: true, returnWeights: true })).toThrow(TypeError);
+    expect(() => ag.attention(I2, I2, I2, { streaming: true, returnWeights: true })).toThrow(/attention: options\.streaming is true, but options\.returnWeights/);
+    expect(() => ag.attention(I2, I2, I2, { streaming: true, returnScores: true })).toThrow(/attention: options\.streaming is true, but options\.returnScores/);
+    expect(() => ag.multiHeadAttention({ query: X8 }, w, { numHeads: 2, streaming: null })).toThrow(/multiHeadAttention: options\.streaming must be true or false/);
+    expect(() => ag.multiHeadAttention({ query: X8 }, w, { numHeads: 2, streaming: true, returnWeights: true })).toThrow(
+      /multiHeadAttention: options\.streaming is true, but options\.returnWeights/,
+    );
+    // A [Tq, Tk] grid beyond the 1 GiB heap: a RangeError naming it, before anything is allocated.
+    const T = 16385; // 4 T^2 bytes is just over 1 GiB
+    const long = { data: new Float32Array(2 * T).fill(0.5), shape: [T, 2] };
+    expect(() => ag.attention(long, long, long, { streaming: false })).toThrow(/attention: .*the score grid of shape \[16385, 16385\].*1 GiB/);
+    const W2 = { data: Float32Array.from([1, 0, 0, 1]), shape: [2, 2] };
+    expect(() => ag.multiHeadAttention({ query: long }, { wQ: W2, wK: W2, wV: W2, wO: W2 }, { numHeads: 1, streaming: false })).toThrow(
+      /multiHeadAttention: the materialized path needs one head's \[Tq, Tk\] = \[16385, 16385\] score grid, 1073872900 bytes/,
+    );
+    expect(ag.heapAllocatedBytes()).toBe(before);
+    // The instance is intact, and streaming: true alone is what the default does.
+    expect(Array.from(ag.attention(I2, I2, I2, { streaming: true, scale: 0 }).output.data)).toEqual([0.5, 0.5, 0.5, 0.5]);
+  });
+
+  test('multi-head attention streams through strided heads: cross-attention, causal, key padding, biases, several tiles', () => {
+    const [B, Tq, Tk, d, h] = [2, 70, 300, 24, 3];
+    const dk = d / h;
+    const c = constants(cfg.variant, dk);
+    const r = ref.rng(600);
+    const X = r.f32(B * Tq * d);
+    const Xk = r.f32(B * Tk * d);
+    const Xv = r.f32(B * Tk * d);
+    const s = 1 / Math.sqrt(d);
+    const W = {};
+    for (const k of ['wQ', 'wK', 'wV', 'wO']) W[k] = r.f32(d * d, -2 * s, 2 * s);
+    for (const k of ['bQ', 'bK', 'bV', 'bO']) W[k] = r.f32(d, -0.5, 0.5);
+    const kpm = Array.from({ length: B * Tk }, (_, x) => x % Tk !== 0 && x % 9 === 4);
+    const params = {};
+    for (const [k, v] of Object.entries(W)) params[k] = T(v, v.length === d ? [d] : [d, d]);
+    const scale = Math.fround(1 / Math.sqrt(dk));
+    const call = (streaming) =>
+      ag.multiHeadAttention(
+        { query: T(X, [B, Tq, d]), key: T(Xk, [B, Tk, d]), value: T(Xv, [B, Tk, d]) },
+        params,
+        { numHeads: h, causal: true, keyPaddingMask: T(kpm, [B, Tk]), ...(streaming === undefined ? {} : { streaming }) },
+      );
+    const streamed = call(undefined);
+    const grid = call(false);
+    expect(streamed.output.shape).toEqual([B, Tq, d]);
+    const gp = 1.01 * c.matmul(d);
+    // Row-vector projection in float64 with its error bound gp * (sum|x w| + |b|).
+    const project = (x, rows, w, b) => {
+      const out = new Float64Array(rows * d);
+      const err = new Float64Array(rows * d);
+      for (let t = 0; t < rows; t++) {
+        for (let o = 0; o < d; o++) {
+          let y = b ? b[o] : 0;
+          let m = b ? abs(b[o]) : 0;
+          for (let i = 0; i < d; i++) {
+            y += x[t * d + i] * w[i * d + o];
+            m += abs(x[t * d + i] * w[i * d + o]);
+          }
+          out[t * d + o] = y;
+          err[t * d + o] = gp * m;
+        }
+      }
+      return { out, err };
+    };
+    const head = (arr, T, hh) => {
+      const outArr = new Float64Array(T * dk);
+      for (let t = 0; t < T; t++) for (let x = 0; x < dk; x++) outArr[t * dk + x] = arr[t * d + hh * dk + x];
+      return outArr;
+    };
+    for (let b = 0; b < B; b++) {
+      const q = project(X.subarray(b * Tq * d, (b + 1) * Tq * d), Tq, W.wQ, W.bQ);
+      const k = project(Xk.subarray(b * Tk * d, (b + 1) * Tk * d), Tk, W.wK, W.bK);
+      const v = project(Xv.subarray(b * Tk * d, (b + 1) * Tk * d), Tk, W.wV, W.bV);
+      const concat = new Float64Array(Tq * d);
+      const errS = new Float64Array(Tq * d);
+      const errG = new Float64Array(Tq * d);
+      for (let hh = 0; hh < h; hh++) {
+        const at = slice(head(q.out, Tq, hh), head(k.out, Tk, hh), head(v.out, Tk, hh), Tq, Tk, dk, dk, {
+          scale,
+          causal: true,
+          maskAt: (i, j) => (kpm[b * Tk + j] ? -Infinity : 0),
+          variant: cfg.variant,
+          qe: head(q.err, Tq, hh),
+          ke: head(k.err, Tk, hh),
+          ve: head(v.err, Tk, hh),
+        });
+        for (let t = 0; t < Tq; t++) {
+          for (let x = 0; x < dk; x++) {
+            concat[t * d + hh * dk + x] = at.Y[t * dk + x];
+            errS[t * d + hh * dk + x] = at.tolStream[t * dk + x];
+            errG[t * d + hh * dk + x] = at.tolGrid[t * dk + x];
+          }
+        }
+      }
+      // Output projection: the heads' errors through |W_O|, plus its own rounding.
+      const y = new Float64Array(Tq * d);
+      const tolS = new Float64Array(Tq * d);
+      const tolG = new Float64Array(Tq * d);
+      for (let t = 0; t < Tq; t++) {
+        for (let o = 0; o < d; o++) {
+          let acc = W.bO[o];
+          let pS = 0;
+          let pG = 0;
+          let mS = abs(W.bO[o]);
+          let mG = mS;
+          for (let i = 0; i < d; i++) {
+            const wo = abs(W.wO[i * d + o]);
+            acc += concat[t * d + i] * W.wO[i * d + o];
+            pS += errS[t * d + i] * wo;
+            pG += errG[t * d + i] * wo;
+            mS += (abs(concat[t * d + i]) + errS[t * d + i]) * wo;
+            mG += (abs(concat[t * d + i]) + errG[t * d + i]) * wo;
+          }
+          y[t * d + o] = acc;
+          tolS[t * d + o] = 1.01 * (pS + c.matmul(d) * mS) + 1e-300;
+          tolG[t * d + o] = 1.01 * (pG + c.matmul(d) * mG) + 1e-300;
+        }
+      }
+      const none = new Array(Tq).fill(false);
+      expectWithin(streamed.output.data.subarray(b * Tq * d, (b + 1) * Tq * d), y, tolS, none, d, `streaming batch ${b}`);
+      expectWithin(grid.output.data.subarray(b * Tq * d, (b + 1) * Tq * d), y, tolG, none, d, `materialized batch ${b}`);
+    }
+  });
+});

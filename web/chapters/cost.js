@@ -1,0 +1,391 @@
+// <ag-attention-cost>: "The cost of attention". One head of self-attention
+// over T tokens, T from 64 to a chosen largest size, computed two ways in the
+// experiment worker (web/timing/attention-cost.js):
+//   plain      ag.attention(Q, K, V, { streaming: false }): the [T, T] grid
+//              of scores sits in the wasm heap, T² floats;
+//   streaming  ag.attention(Q, K, V, { streaming: true }): an online softmax
+//              over tiles of keys, memory that grows like T·d_k.
+// Shown for each T: the peak bytes allocated on the wasm heap during the call
+// (ag.resetPeakMemory / ag.memoryStats, measured), the median time of a call
+// (measured), both on log-log plots with the formulas, and a table. The
+// squared distance between the two outputs is a kernel result (show()).
+// Memory and times are measurements (data-measured), never data-value.
+//
+//   <ag-attention-cost tmax="4096" dk="64" at="2048"></ag-attention-cost>
+import { axisBottom, axisLeft, line, scaleLog, select } from 'd3';
+import { AgWidget, defineWidget } from '../widget/base.js';
+import { h, svg } from '../widget/dom.js';
+import { formatNumber } from '../widget/format.js';
+import { texElement } from '../widget/math.js';
+import { defineState, number } from '../widget/state.js';
+import { CancelledError, ExperimentClient } from '../widget/worker-client.js';
+import { formatBytes, formatTime } from './measure-format.js';
+
+export const COST_TMAX = [512, 1024, 2048, 4096];
+export const COST_DK = [32, 64, 128];
+const T_MIN = 64;
+const BYTES = 4; // one float32
+
+/** The sizes of one sweep: T = 64, 128, ..., tmax. */
+export const costSizes = (tmax) => Array.from({ length: Math.log2(tmax) - Math.log2(T_MIN) + 1 }, (_, i) => T_MIN * 2 ** i);
+
+/** The formulas of the page, in bytes: the grid alone, and the inputs and output (Q, K, V, Y). */
+export const gridBytes = (T) => BYTES * T * T;
+export const tensorBytes = (T, dk) => BYTES * 4 * T * dk;
+
+const isPow2 = (x) => Number.isInteger(Math.log2(x));
+
+/** Each field fits its own bounds; these ask for the sizes offered (powers of two). */
+function costProblems({ tmax, dk, at }) {
+  const problems = [];
+  if (!COST_TMAX.includes(tmax)) problems.push({ name: 'tmax', value: String(tmax), expected: `one of ${COST_TMAX.join(', ')}` });
+  if (!COST_DK.includes(dk)) problems.push({ name: 'dk', value: String(dk), expected: `one of ${COST_DK.join(', ')}` });
+  if (!isPow2(at)) problems.push({ name: 'at', value: String(at), expected: `a power of two from ${T_MIN} to ${COST_TMAX.at(-1)}` });
+  return problems;
+}
+
+export class AgAttentionCost extends AgWidget {
+  static title = 'The cost of attention';
+  static styles = ['styles/cost.css'];
+  static stateDecl = defineState({
+    version: 1,
+    fields: {
+      tmax: number({ min: COST_TMAX[0], max: COST_TMAX.at(-1), integer: true, default: 2048 }),
+      dk: number({ min: COST_DK[0], max: COST_DK.at(-1), integer: true, default: 64 }),
+      at: number({ min: T_MIN, max: COST_TMAX.at(-1), integer: true, default: 1024 }),
+    },
+    check: costProblems,
+  });
+
+  #ui = null;
+  #client = new ExperimentClient();
+  #key = null; // the (tmax, dk) of the running or shown sweep
+  #sweep = null; // { key, tmax, dk, streaming, memory, rows }
+  #drawnKey = null; // which rows the plots show ("key/rows")
+  #x = null; // the T axis of both plots (for the reading cursor)
+
+  build(body) {
+    const predict = this.predict({
+      id: 'grid-doubling',
+      question: 'The sequence doubles from T = 2048 to T = 4096 tokens. The memory the [T, T] grid of scores needs is multiplied by\u2026',
+      choices: [
+        { value: '2', label: '2' },
+        { value: '4', label: '4' },
+        { value: '8', label: '8' },
+      ],
+      reveal: () => {
+        this.setState({ tmax: 4096, at: 4096 });
+        // A count, not a computed result: T² entries of four bytes each.
+        return {
+          answer: '4',
+          explanation: `The grid holds one score per query\u2013key pair: 2048\u00b2 entries (${formatBytes(gridBytes(2048))} in float32) become 4096\u00b2 (${formatBytes(gridBytes(4096))}), four times as many. Streaming attention never holds that grid: its memory only doubles, with Q, K, V and the output. The sweep now runs up to 4096 below.`,
+        };
+      },
+    });
+
+    const tmaxSelect = h('select', { 'aria-label': 'Largest T', dataset: { control: 'tmax' } }, COST_TMAX.map((t) => h('option', { value: t }, String(t))));
+    tmaxSelect.addEventListener('change', () => this.setState({ tmax: Number(tmaxSelect.value) }));
+    const dkSelect = h('select', { 'aria-label': 'd_k, the width of a query and a key', dataset: { control: 'dk' } }, COST_DK.map((d) => h('option', { value: d }, String(d))));
+    dkSelect.addEventListener('change', () => this.setState({ dk: Number(dkSelect.value) }));
+    const atSlider = h('input', { type: 'range', min: 6, max: 11, step: 1, class: 'at-slider', 'aria-label': 'Read the numbers at T', dataset: { control: 'at' } });
+    atSlider.addEventListener('input', () => this.setState({ at: 2 ** Number(atSlider.value) }));
+    const atText = h('output', { class: 'at-value' });
+    const rerun = h('button', { type: 'button', dataset: { action: 'run' } }, 'Run again');
+    rerun.addEventListener('click', () => {
+      this.#key = null;
+      this.#start(this.state);
+    });
+    const cancel = h('button', { type: 'button', dataset: { action: 'cancel' }, disabled: true }, 'Cancel');
+    cancel.addEventListener('click', () => this.#cancel());
+    const progress = h('progress', { max: 1, value: 0, 'aria-label': 'Sweep progress' });
+    const status = h('p', { class: 'status', role: 'status' });
+    const missing = h('p', { class: 'missing', hidden: true });
+
+    const plot = (cls, label) => {
+      const fig = h('figure', { class: `fig ${cls}` });
+      const s = select(fig).append(() => svg('svg', { class: 'plot', viewBox: '0 0 360 240', role: 'img', 'aria-label': label }));
+      return { fig, s };
+    };
+    const mem = plot('memory', 'Peak heap memory against T, log-log: plain and streaming attention with their formulas');
+    mem.fig.append(h('figcaption', {}, 'Memory: dots measured, dashed lines the formulas. The plain line bends up to slope 2 (T\u00b2); the streaming one keeps slope 1 (T).'));
+    const time = plot('time', 'Time per call against T, log-log: plain and streaming attention');
+    time.fig.append(h('figcaption', {}, 'Time per call: both climb with slope 2, since both compute every score. Streaming saves memory, not arithmetic.'));
+
+    const reading = h('p', { class: 'reading', 'aria-live': 'off' });
+    const agreement = h('p', { class: 'agreement' });
+    const tbody = h('tbody');
+    const table = h(
+      'table',
+      { class: 'cost-table' },
+      h('caption', {}, 'Per call: the formula of the grid, the peak heap bytes and the median time of each path (measured here)'),
+      h(
+        'thead',
+        {},
+        h('tr', {}, h('td', { colspan: 2 }), h('th', { scope: 'colgroup', colspan: 2 }, 'Peak heap'), h('th', { scope: 'colgroup', colspan: 2 }, 'Time per call')),
+        h(
+          'tr',
+          {},
+          h('th', { scope: 'col' }, 'T'),
+          h('th', { scope: 'col' }, 'Grid, 4T\u00b2 B'),
+          h('th', { scope: 'col' }, 'plain'),
+          h('th', { scope: 'col' }, 'streaming'),
+          h('th', { scope: 'col' }, 'plain'),
+          h('th', { scope: 'col' }, 'streaming'),
+        ),
+      ),
+      tbody,
+    );
+
+    body.append(
+      predict,
+      h(
+        'div',
+        { class: 'formulas' },
+        texElement('S=\\frac{QK^{\\mathsf T}}{\\sqrt{d_k}}\\in\\mathbb{R}^{T\\times T}:\\ 4T^2\\ \\text{bytes}', { display: true }),
+        texElement('M_{\\text{plain}}\\approx 4\\,(T^2+4Td_k)\\ \\text{bytes}', { display: true }),
+        texElement('M_{\\text{stream}}\\approx 4\\cdot 4Td_k+c\\ \\text{bytes}', { display: true }),
+        texElement('\\text{work of both}:\\ 4T^2d_k\\ \\text{flop}', { display: true }),
+        h('p', { class: 'formula-note' }, 'T\u00b2 floats of four bytes hold the grid; 4T\u00b7d\u2096 floats are Q, K, V and the output; c is the streaming path\u2019s work area, one tile of scores, the same size at every T. Both paths compute QK\u1d40 and the mixture of V, 2T\u00b2d\u2096 flop for each of the two.'),
+      ),
+      h(
+        'div',
+        { class: 'controls' },
+        h('label', { class: 'ctl' }, h('span', {}, 'Largest ', h('var', {}, 'T')), tmaxSelect),
+        h('label', { class: 'ctl' }, h('span', {}, texElement('d_k')), dkSelect),
+        h('div', { class: 'buttons' }, rerun, cancel),
+        h('div', { class: 'run' }, progress, status),
+      ),
+      missing,
+      h('div', { class: 'layout' }, mem.fig, time.fig),
+      h('label', { class: 'ctl ctl-at' }, h('span', {}, 'Read at ', h('var', {}, 'T')), atSlider, atText),
+      reading,
+      h('div', { class: 'table-scroll' }, table),
+      agreement,
+    );
+    this.#ui = { tmaxSelect, dkSelect, atSlider, atText, rerun, cancel, progress, status, missing, mem: mem.s, time: time.s, reading, agreement, tbody };
+  }
+
+  syncControls({ tmax, dk, at }) {
+    const ui = this.#ui;
+    if (!ui) return;
+    ui.tmaxSelect.value = String(tmax);
+    ui.dkSelect.value = String(dk);
+    ui.atSlider.max = String(Math.log2(tmax));
+    const shown = Math.min(at, tmax);
+    ui.atSlider.value = String(Math.log2(shown));
+    ui.atSlider.setAttribute('aria-valuetext', `T = ${shown}`);
+    ui.atText.textContent = `= ${shown}`;
+  }
+
+  render(_ag, state) {
+    this.#start(state);
+    this.#draw(state);
+  }
+
+  disconnectedCallback() {
+    super.disconnectedCallback();
+    this.#client.cancel();
+    this.#key = null;
+  }
+
+  #keyOf({ tmax, dk }) {
+    return `${tmax}/${dk}`;
+  }
+
+  #cancel() {
+    this.#client.cancel();
+    this.#key = null;
+    this.#ui.cancel.disabled = true;
+    this.#ui.status.textContent = 'Cancelled. Change a setting or press \u201cRun again\u201d to measure anew.';
+    this.dataset.run = 'cancelled';
+  }
+
+  /** Starts the sweep for this state unless it is running or shown already. */
+  #start(state) {
+    const key = this.#keyOf(state);
+    if (key === this.#key) return;
+    this.#key = key;
+    const { tmax, dk } = state;
+    const ui = this.#ui;
+    const sweep = { key, tmax, dk, streaming: null, memory: null, rows: [] };
+    this.#sweep = sweep;
+    this.#drawnKey = null;
+    ui.cancel.disabled = false;
+    ui.progress.value = 0;
+    ui.status.textContent = `Measuring T = ${T_MIN} to ${tmax} with d\u2096 = ${dk} in a background worker\u2026`;
+    this.dataset.run = 'running';
+    this.#client
+      .time(
+        { kind: 'attention-cost', sizes: costSizes(tmax), dk },
+        {
+          onProgress: (p) => {
+            if (this.#sweep !== sweep) return;
+            ui.progress.value = p.done / p.total;
+            if (p.partial) sweep.rows.push(p.partial);
+            this.#draw(this.state);
+          },
+        },
+      )
+      .then((result) => {
+        if (this.#sweep !== sweep) return;
+        Object.assign(sweep, { streaming: result.streaming, memory: result.memory, rows: result.rows });
+        ui.cancel.disabled = true;
+        ui.progress.value = 1;
+        ui.status.textContent = `Done: T = ${T_MIN} to ${tmax}, d\u2096 = ${dk}. Times vary from run to run; the bytes do not.`;
+        this.#drawnKey = null;
+        this.#draw(this.state);
+        this.dataset.run = 'done';
+      })
+      .catch((err) => {
+        if (err instanceof CancelledError) return;
+        ui.cancel.disabled = true;
+        this.#key = null;
+        this.dataset.run = 'error';
+        this.note(`The measurement could not run: ${err.message}`);
+      });
+  }
+
+  /** Plots and table for the rows measured so far; the reading at T = at. */
+  #draw(state) {
+    const sweep = this.#sweep;
+    if (!sweep || this.#keyOf(state) !== sweep.key) return;
+    const ui = this.#ui;
+    const drawnKey = `${sweep.key}/${sweep.rows.length}/${sweep.memory}/${sweep.streaming}`;
+    if (drawnKey !== this.#drawnKey) {
+      this.#drawnKey = drawnKey;
+      this.#drawMissing(sweep);
+      this.#drawMemory(sweep);
+      this.#drawTime(sweep);
+      this.#drawTable(sweep);
+    }
+    const at = Math.min(state.at, sweep.tmax);
+    for (const tr of ui.tbody.children) tr.classList.toggle('is-current', Number(tr.dataset.t) === at);
+    for (const s of [ui.mem, ui.time]) s.selectAll('line.cursor').attr('data-t', at).attr('x1', this.#x(at)).attr('x2', this.#x(at));
+    const row = sweep.rows.find((r) => r.T === at);
+    if (!row) {
+      ui.reading.textContent = `T = ${at}: not measured yet.`;
+      return;
+    }
+    const mem =
+      row.plain.peakBytes !== null ? `plain ${formatBytes(row.plain.peakBytes)} against streaming ${formatBytes(row.streaming.peakBytes)} at their peak, ` : '';
+    ui.reading.textContent = `T = ${at}: the grid alone is ${at}\u00b2 floats, ${formatBytes(gridBytes(at))}; ${mem}and ${formatTime(row.plain.medianMs)} against ${formatTime(row.streaming.medianMs)} per call.`;
+  }
+
+  #drawMissing(sweep) {
+    const ui = this.#ui;
+    const lines = [];
+    if (sweep.memory === false) lines.push('This build cannot report its heap (ag.memoryStats is missing), so only the formulas are drawn for memory.');
+    if (sweep.streaming === false) lines.push('This build has no streaming option: the plain path is forced by asking for the weights, and the streaming column is the default call.');
+    ui.missing.hidden = !lines.length;
+    ui.missing.textContent = lines.join(' ');
+  }
+
+  /** Shared axes of the two log-log plots. @returns {{ x, y, W, H, m }} */
+  #frame(s, sweep, lo, hi, yLabel, yTicks, yFormat) {
+    const W = 360;
+    const H = 240;
+    const m = { l: 58, r: 12, t: 10, b: 30 };
+    s.selectAll('*').remove();
+    const x = scaleLog().base(2).domain([T_MIN / 1.3, sweep.tmax * 1.3]).range([m.l, W - m.r]);
+    const y = scaleLog().domain([lo / 1.5, hi * 1.5]).range([H - m.b, m.t]);
+    const sizes = costSizes(sweep.tmax);
+    s.append('g').attr('class', 'axis').attr('transform', `translate(0,${H - m.b})`).call(axisBottom(x).tickValues(sizes.filter((_, i) => i % 2 === 0 || sizes.length < 6)).tickFormat((v) => String(v)));
+    const [y0, y1] = y.domain();
+    s.append('g').attr('class', 'axis').attr('transform', `translate(${m.l},0)`).call(axisLeft(y).tickValues(yTicks.filter((v) => v >= y0 && v <= y1)).tickFormat(yFormat));
+    s.append('text').attr('class', 'axis-label').attr('x', W - m.r).attr('y', H - m.b - 6).attr('text-anchor', 'end').text('T (log scale)');
+    s.append('text').attr('class', 'axis-label').attr('x', m.l + 4).attr('y', m.t + 10).text(yLabel);
+    s.append('line').attr('class', 'cursor').attr('y1', m.t).attr('y2', H - m.b).attr('aria-hidden', 'true');
+    this.#x = x;
+    return { x, y };
+  }
+
+  #series(s, x, y, points, cls) {
+    const pts = points.filter((p) => p[1] > 0 && Number.isFinite(p[1]));
+    s.append('path').attr('class', `series ${cls}`).attr('d', line().x((p) => x(p[0])).y((p) => y(p[1]))(pts));
+    s.append('g').attr('class', `dots ${cls}`).selectAll('circle').data(pts).join('circle').attr('cx', (p) => x(p[0])).attr('cy', (p) => y(p[1])).attr('r', 3.5);
+  }
+
+  #drawMemory(sweep) {
+    const s = this.#ui.mem;
+    const sizes = costSizes(sweep.tmax);
+    const plainF = sizes.map((T) => [T, gridBytes(T) + tensorBytes(T, sweep.dk)]);
+    const streamF = sizes.map((T) => [T, tensorBytes(T, sweep.dk)]);
+    // Rows measured so far with their bytes (none where the build cannot count them).
+    const counted = sweep.rows.filter((r) => r.plain.peakBytes !== null);
+    const measured = counted.flatMap((r) => [r.plain.peakBytes, r.streaming.peakBytes]).filter((b) => b > 0);
+    const all = [...plainF, ...streamF].map((p) => p[1]).concat(measured);
+    const { x, y } = this.#frame(s, sweep, Math.min(...all), Math.max(...all), 'peak heap bytes', Array.from({ length: 12 }, (_, i) => 1024 * 4 ** i), formatBytes);
+    s.append('path').attr('class', 'formula plain').attr('d', line().x((p) => x(p[0])).y((p) => y(p[1]))(plainF));
+    s.append('path').attr('class', 'formula streaming').attr('d', line().x((p) => x(p[0])).y((p) => y(p[1]))(streamF));
+    this.#series(s, x, y, counted.map((r) => [r.T, r.plain.peakBytes]), 'plain');
+    this.#series(s, x, y, counted.map((r) => [r.T, r.streaming.peakBytes]), 'streaming');
+    this.#legend(s);
+  }
+
+  #drawTime(sweep) {
+    const s = this.#ui.time;
+    const times = sweep.rows.flatMap((r) => [r.plain.medianMs, r.streaming.medianMs]).filter((t) => t > 0);
+    const lo = times.length ? Math.min(...times) : 0.01;
+    const hi = times.length ? Math.max(...times) : 100;
+    const { x, y } = this.#frame(s, sweep, lo, hi, 'time per call', Array.from({ length: 10 }, (_, i) => 10 ** (i - 4)), formatTime);
+    this.#series(s, x, y, sweep.rows.map((r) => [r.T, r.plain.medianMs]), 'plain');
+    this.#series(s, x, y, sweep.rows.map((r) => [r.T, r.streaming.medianMs]), 'streaming');
+    this.#legend(s);
+  }
+
+  #legend(s) {
+    const g = s.append('g').attr('class', 'legend').attr('transform', 'translate(66,34)');
+    [['plain', 'plain (materialized)'], ['streaming', 'streaming']].forEach(([cls, text], i) => {
+      g.append('circle').attr('class', `dot ${cls}`).attr('cx', 4).attr('cy', i * 15).attr('r', 3.5);
+      g.append('text').attr('x', 12).attr('y', i * 15).attr('dy', '0.35em').text(text);
+    });
+  }
+
+  #drawTable(sweep) {
+    const ui = this.#ui;
+    const cell = (role, value, text) => h('td', { dataset: value === null ? { role } : { role, measured: value } }, text);
+    ui.tbody.replaceChildren(
+      ...sweep.rows.map((r) =>
+        h(
+          'tr',
+          { dataset: { t: r.T } },
+          h('th', { scope: 'row' }, String(r.T)),
+          h('td', { dataset: { role: 'grid-bytes', formula: gridBytes(r.T) } }, formatBytes(gridBytes(r.T))),
+          cell('plain-bytes', r.plain.peakBytes, formatBytes(r.plain.peakBytes)),
+          cell('streaming-bytes', r.streaming.peakBytes, formatBytes(r.streaming.peakBytes)),
+          cell('plain-ms', r.plain.medianMs, formatTime(r.plain.medianMs)),
+          cell('streaming-ms', r.streaming.medianMs, formatTime(r.streaming.medianMs)),
+        ),
+      ),
+    );
+    const last = sweep.rows.at(-1);
+    if (!last) {
+      ui.agreement.replaceChildren();
+      return;
+    }
+    const d = h('span', { class: 'num', dataset: { role: 'squared-distance', key: String(last.T) } });
+    this.show(d, last.squaredDistance, { digits: 3 });
+    ui.agreement.replaceChildren(
+      `Same attention both ways: at T = ${last.T} the squared distance between the two outputs is `,
+      d,
+      last.squaredDistance === 0 ? ' (the very same bits).' : ' (float32 rounding: the two paths add their terms in different orders).',
+    );
+  }
+
+  exportData() {
+    const data = super.exportData();
+    if (this.#sweep) data.sweep = { tmax: this.#sweep.tmax, dk: this.#sweep.dk, streaming: this.#sweep.streaming, memory: this.#sweep.memory, rows: this.#sweep.rows };
+    return data;
+  }
+
+  exportTable() {
+    const rows = (this.#sweep?.rows ?? []).map((r) => [r.T, gridBytes(r.T), r.plain.peakBytes, r.streaming.peakBytes, r.plain.medianMs, r.streaming.medianMs, r.squaredDistance]);
+    return { columns: ['T', 'grid_bytes_formula', 'plain_peak_bytes', 'streaming_peak_bytes', 'plain_ms', 'streaming_ms', 'squared_distance'], rows };
+  }
+
+  figure() {
+    return this.#ui ? this.#ui.mem.node() : null;
+  }
+}
+
+defineWidget('ag-attention-cost', AgAttentionCost);
