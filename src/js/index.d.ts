@@ -20,10 +20,12 @@
  *   huge vectors; `norm` is scaled and overflows only if the true norm does). The bound
  *   holds while sum|a_i b_i| < FLT_MAX; beyond it a result may be +-Infinity.
  * - Finite inputs whose intermediate values overflow float32 (x / temperature, the scores
- *   scale * q.k, a partial sum such as 3e38 + 3e38 - 3e38 - 3e38) throw a `RangeError`
- *   naming the first entry that overflowed: a result is never NaN, and an overflowed
- *   score is never taken for a masked one. (`softmaxNaive` alone returns NaN: that is
- *   its lesson.)
+ *   scale * q.k, a partial sum) never give NaN: where an overflow would turn into NaN
+ *   (3e38 + 3e38 - 3e38 - 3e38 summed in pairs is Infinity - Infinity) or into a score that
+ *   looks masked, a `RangeError` names the first entry that overflowed. A sum whose
+ *   partial sums pass FLT_MAX but stay of one sign gives +-Infinity instead (which
+ *   partial sums overflow depends on the variant's summation order; see the bound
+ *   above). (`softmaxNaive` alone returns NaN: that is its lesson.)
  * - A row whose every key is masked gets all-zero weights and an all-zero
  *   output, never NaN.
  *

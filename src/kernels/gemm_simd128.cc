@@ -48,37 +48,40 @@ void pack_nn(const float* B, ptrdiff_t ldb, int32_t kc, int32_t nc, float* bp) {
   }
 }
 
+// Interleaves 4 rows (x0, x1, x2, x3 with row stride ld) over kc columns:
+// out[k * stride + r] = x_r[k], 4 k at a time transposed in registers. Used
+// to pack B's rows as columns (pack_nt) and groups of 4 rows of A (pack_a).
+void interleave4(const float* x, ptrdiff_t ld, int32_t kc, float* out, int32_t stride) {
+  const float* x0 = x;
+  const float* x1 = x0 + ld;
+  const float* x2 = x1 + ld;
+  const float* x3 = x2 + ld;
+  int32_t k = 0;
+  for (; k + 4 <= kc; k += 4) {
+    const v128_t r0 = load(x0 + k), r1 = load(x1 + k), r2 = load(x2 + k), r3 = load(x3 + k);
+    const v128_t t0 = wasm_i32x4_shuffle(r0, r1, 0, 4, 1, 5);  // a0 b0 a1 b1
+    const v128_t t1 = wasm_i32x4_shuffle(r2, r3, 0, 4, 1, 5);  // c0 d0 c1 d1
+    const v128_t t2 = wasm_i32x4_shuffle(r0, r1, 2, 6, 3, 7);  // a2 b2 a3 b3
+    const v128_t t3 = wasm_i32x4_shuffle(r2, r3, 2, 6, 3, 7);  // c2 d2 c3 d3
+    float* p = out + k * stride;
+    store(p, wasm_i32x4_shuffle(t0, t1, 0, 1, 4, 5));
+    store(p + stride, wasm_i32x4_shuffle(t0, t1, 2, 3, 6, 7));
+    store(p + 2 * stride, wasm_i32x4_shuffle(t2, t3, 0, 1, 4, 5));
+    store(p + 3 * stride, wasm_i32x4_shuffle(t2, t3, 2, 3, 6, 7));
+  }
+  for (; k < kc; ++k) {
+    float* p = out + k * stride;
+    p[0] = x0[k], p[1] = x1[k], p[2] = x2[k], p[3] = x3[k];
+  }
+}
+
 // bp[k * 8 + c] = B[c * ldb + k] for c < nc (B's rows become the panel's
-// columns), 0 for nc <= c < 8. Full groups of 4 rows by 4 k are transposed
-// in registers.
+// columns), 0 for nc <= c < 8.
 void pack_nt(const float* B, ptrdiff_t ldb, int32_t kc, int32_t nc, float* bp) {
   int32_t c0 = 0;
-  for (; c0 + 4 <= nc; c0 += 4) {
-    const float* b0 = B + c0 * ldb;
-    const float* b1 = b0 + ldb;
-    const float* b2 = b1 + ldb;
-    const float* b3 = b2 + ldb;
-    int32_t k = 0;
-    for (; k + 4 <= kc; k += 4) {
-      const v128_t r0 = load(b0 + k), r1 = load(b1 + k), r2 = load(b2 + k), r3 = load(b3 + k);
-      const v128_t t0 = wasm_i32x4_shuffle(r0, r1, 0, 4, 1, 5);  // a0 b0 a1 b1
-      const v128_t t1 = wasm_i32x4_shuffle(r2, r3, 0, 4, 1, 5);  // c0 d0 c1 d1
-      const v128_t t2 = wasm_i32x4_shuffle(r0, r1, 2, 6, 3, 7);  // a2 b2 a3 b3
-      const v128_t t3 = wasm_i32x4_shuffle(r2, r3, 2, 6, 3, 7);  // c2 d2 c3 d3
-      float* p = bp + k * kNr + c0;
-      store(p, wasm_i32x4_shuffle(t0, t1, 0, 1, 4, 5));
-      store(p + kNr, wasm_i32x4_shuffle(t0, t1, 2, 3, 6, 7));
-      store(p + 2 * kNr, wasm_i32x4_shuffle(t2, t3, 0, 1, 4, 5));
-      store(p + 3 * kNr, wasm_i32x4_shuffle(t2, t3, 2, 3, 6, 7));
-    }
-    for (; k < kc; ++k) {
-      float* p = bp + k * kNr + c0;
-      p[0] = b0[k], p[1] = b1[k], p[2] = b2[k], p[3] = b3[k];
-    }
-  }
+  for (; c0 + 4 <= nc; c0 += 4) interleave4(B + c0 * ldb, ldb, kc, bp + c0, kNr);
   for (int32_t c = c0; c < kNr; ++c) {
-    const float* bc = B + c * ldb;
-    for (int32_t k = 0; k < kc; ++k) bp[k * kNr + c] = c < nc ? bc[k] : 0.0f;
+    for (int32_t k = 0; k < kc; ++k) bp[k * kNr + c] = c < nc ? B[c * ldb + k] : 0.0f;
   }
 }
 
@@ -86,27 +89,7 @@ void pack_nt(const float* B, ptrdiff_t ldb, int32_t kc, int32_t nc, float* bp) {
 // 4 rows of A interleaved so that the micro-kernel reads one contiguous stream.
 void pack_a(const float* A, ptrdiff_t lda, int32_t mr, int32_t kc, float* ap) {
   if (mr == kMr) {
-    const float* a0 = A;
-    const float* a1 = a0 + lda;
-    const float* a2 = a1 + lda;
-    const float* a3 = a2 + lda;
-    int32_t k = 0;
-    for (; k + 4 <= kc; k += 4) {
-      const v128_t r0 = load(a0 + k), r1 = load(a1 + k), r2 = load(a2 + k), r3 = load(a3 + k);
-      const v128_t t0 = wasm_i32x4_shuffle(r0, r1, 0, 4, 1, 5);
-      const v128_t t1 = wasm_i32x4_shuffle(r2, r3, 0, 4, 1, 5);
-      const v128_t t2 = wasm_i32x4_shuffle(r0, r1, 2, 6, 3, 7);
-      const v128_t t3 = wasm_i32x4_shuffle(r2, r3, 2, 6, 3, 7);
-      float* p = ap + k * kMr;
-      store(p, wasm_i32x4_shuffle(t0, t1, 0, 1, 4, 5));
-      store(p + 4, wasm_i32x4_shuffle(t0, t1, 2, 3, 6, 7));
-      store(p + 8, wasm_i32x4_shuffle(t2, t3, 0, 1, 4, 5));
-      store(p + 12, wasm_i32x4_shuffle(t2, t3, 2, 3, 6, 7));
-    }
-    for (; k < kc; ++k) {
-      float* p = ap + k * kMr;
-      p[0] = a0[k], p[1] = a1[k], p[2] = a2[k], p[3] = a3[k];
-    }
+    interleave4(A, lda, kc, ap, kMr);
     return;
   }
   for (int32_t k = 0; k < kc; ++k) {

@@ -1,0 +1,76 @@
+// The long experiments run in the experiment worker, never on the page's main
+// thread: while the largest ones run (sqrt-d at d_k = 4096 with 100,000 pairs,
+// the cost chapter up to T = 4096), the kernel-call log (test mode) records
+// no heavy kernel call made by the page itself; every call of the experiment
+// carries `worker: true`. The longest main-thread task during each run is
+// measured with the Long Tasks API and reported (printed and written to
+// test-artifacts/main-thread.json), not gated: timings on a shared machine
+// are noise. Cancelling is covered by chapter-10, chapter-14 and cost tests.
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import fs from 'node:fs';
+import path from 'node:path';
+import { expectClean, openChapter, startEnv } from './helpers.mjs';
+
+// A call is heavy when it reads more than this many elements in all, or
+// repeats a kernel more than 16 times: far beyond any interactive update.
+const HEAVY_ELEMENTS = 1 << 16;
+const isHeavy = (entry) => {
+  const elements = Object.values(entry.args ?? {}).reduce(
+    (sum, shape) => sum + (Array.isArray(shape) ? shape.reduce((a, b) => a * b, 1) : 0),
+    0,
+  );
+  return elements > HEAVY_ELEMENTS || (entry.calls ?? 1) > 16;
+};
+
+const RUNS = [
+  { ch: 'sqrt-d', tag: 'ag-sqrt-d', search: '?ch=sqrt-d&v=1&d=4096&pairs=100000&seed=3' },
+  { ch: 'cost', tag: 'ag-attention-cost', search: '?ch=cost&v=1&tmax=4096&dk=64' },
+];
+
+describe('long experiments stay off the main thread', () => {
+  let env;
+  const report = [];
+  beforeAll(async () => {
+    env = await startEnv();
+  }, 120000);
+  afterAll(async () => {
+    fs.mkdirSync('test-artifacts', { recursive: true });
+    fs.writeFileSync(path.join('test-artifacts', 'main-thread.json'), `${JSON.stringify(report, null, 2)}\n`);
+    await env?.close();
+  });
+
+  test.each(RUNS)('$ch: no heavy kernel call on the main thread while it runs; longest task reported', async ({ ch, tag, search }) => {
+    const opened = await openChapter(env, ch, tag, {
+      search,
+      setup: (page) =>
+        page.addInitScript(() => {
+          window.__longTasks = [];
+          new PerformanceObserver((list) => {
+            for (const e of list.getEntries()) window.__longTasks.push({ start: e.startTime, duration: e.duration });
+          }).observe({ type: 'longtask', buffered: true });
+        }),
+    });
+    const { page } = opened;
+    await page.waitForFunction((t) => document.querySelector(t)?.dataset.run === 'running', tag, { timeout: 60000 });
+    const start = await page.evaluate(() => ({ log: window.__agCallLog.length, time: performance.now() }));
+    await page.waitForFunction((t) => document.querySelector(t)?.dataset.run === 'done', tag, { timeout: 240000 });
+    const during = await page.evaluate((from) => window.__agCallLog.slice(from), start.log);
+    const tasks = await page.evaluate((t0) => window.__longTasks.filter((t) => t.start >= t0), start.time);
+
+    // The experiment's calls came from the worker...
+    const fromWorker = during.filter((e) => e.worker === true);
+    expect(fromWorker.length).toBeGreaterThan(0);
+    expect(fromWorker.some(isHeavy)).toBe(true);
+    // ... and the page itself made no heavy call meanwhile.
+    const heavyOnPage = during.filter((e) => e.worker !== true && isHeavy(e));
+    expect(heavyOnPage).toEqual([]);
+
+    const longest = tasks.reduce((m, t) => Math.max(m, t.duration), 0);
+    report.push({ chapter: ch, search, workerCalls: fromWorker.length, pageCalls: during.length - fromWorker.length, longTasks: tasks.length, longestTaskMs: longest });
+    // Reported, not gated (the Long Tasks API lists tasks of 50 ms or more; 0 means none).
+    console.log(`${ch}: longest main-thread task during the run ${longest.toFixed(0)} ms (${tasks.length} tasks of 50 ms or more)`);
+    expect(Number.isFinite(longest)).toBe(true);
+    await expectClean(opened);
+    await opened.context.close();
+  }, 300000);
+});
