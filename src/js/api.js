@@ -2,7 +2,7 @@
 // arguments (tensor.js), copying in and out (heap.js) and calling the variant
 // this instance was created for. No arithmetic on results happens here.
 import { assertNoNaN, formatShape, overflowError, shapeError, valueError } from './errors.js';
-import { knownNaNIndex } from './checks.js';
+import { knownNaNIndex, runDeferredCheck } from './checks.js';
 import { HEAP_LIMIT_BYTES, memoryStats, readOut, resetPeakMemory, withBuffers } from './heap.js';
 import {
   booleanOption,
@@ -133,8 +133,8 @@ export class AttentionGeometry {
     return withBuffers(this._rt, method, specs, body);
   }
 
-  _read(type, ptr, length) {
-    return readOut(this._rt, type, ptr, length);
+  _read(type, ptr, length, options) {
+    return readOut(this._rt, type, ptr, length, options);
   }
 
   // ---- vectors -------------------------------------------------------------
@@ -291,10 +291,17 @@ export class AttentionGeometry {
       const strides = broadcastStrides(m, 'mask', mk.shape, t.shape, 'the shape of x');
       mask = { shape: mk.shape, data: materialize(mk.data, strides, t.shape) };
     }
-    const r = this._buffers(m, [{ name: 'x', data: t.data }, mask && { name: 'mask', data: mask.data }, { name: 'y', length: t.data.length }], ([px, pm, py]) => {
+    // x's finiteness is checked by the kernel in its max pass (registry.inc):
+    // a non-zero status is either a non-finite x (its own RangeError, from
+    // the deferred check) or an overflow. With status 0, y holds no NaN.
+    const specs = [{ name: 'x', data: t.data, kernelChecks: true }, mask && { name: 'mask', data: mask.data }, { name: 'y', length: t.data.length }];
+    const r = this._buffers(m, specs, ([px, pm, py]) => {
       const status = this._kernel('softmax')(px, pm, rows, n, temperature, py);
-      if (status !== 0) throw overflowError(m, mask ? 'x / temperature + mask' : 'x / temperature', t.shape, status - 1);
-      return f32(this._read(Float32Array, py, t.data.length), t.shape);
+      if (status !== 0) {
+        runDeferredCheck(this._rt.module, t.data, px);
+        throw overflowError(m, mask ? 'x / temperature + mask' : 'x / temperature', t.shape, status - 1);
+      }
+      return f32(this._read(Float32Array, py, t.data.length, { nanFree: true }), t.shape);
     });
     const args = { x: t.shape };
     if (mask) args.mask = mask.shape;

@@ -54,9 +54,12 @@ const BYTES = new Map([
 /**
  * @param {object} rt      { module, memory() } of one instance
  * @param {string} method  the API method, for messages
- * @param {Array<{name: string, shape?: number[], data?: ArrayBufferView, length?: number, type?: Function}>} specs
+ * @param {Array<{name: string, shape?: number[], data?: ArrayBufferView, length?: number, type?: Function, kernelChecks?: boolean}>} specs
  *   inputs carry `data` (copied in); outputs carry `length` and `type` (default Float32Array).
- *   A spec may be null (a null pointer is passed).
+ *   A spec may be null (a null pointer is passed). `kernelChecks: true` skips
+ *   the deferred finiteness check of that input here: the kernel reports a
+ *   non-finite value in a pass it makes anyway, and the caller then runs the
+ *   check (runDeferredCheck) for its error, saving a pass over the data.
  * @param {(ptrs: number[]) => T} body  calls the kernel with the byte offsets
  * @returns {T}
  */
@@ -101,7 +104,7 @@ export function withBuffers(rt, method, specs, body) {
     });
     // The finiteness checks deferred by tensor.js, on the copies in wasm.
     specs.forEach((s, i) => {
-      if (s && s.data) runDeferredCheck(rt.module, s.data, ptrs[i]);
+      if (s && s.data && !s.kernelChecks) runDeferredCheck(rt.module, s.data, ptrs[i]);
     });
     return body(ptrs.slice()); // a copy: what body does to it cannot change what is freed
   } finally {
@@ -112,14 +115,16 @@ export function withBuffers(rt, method, specs, body) {
 /**
  * A fresh JS-owned copy of `length` elements of `type` at byte offset `ptr`.
  * For float32 results the first NaN is looked for in wasm first and noted
- * (checks.js), for the API's result check.
+ * (checks.js), for the API's result check; `nanFree: true` says the kernel
+ * cannot have made one (registry.inc states which kernels), and none is
+ * looked for.
  */
-export function readOut(rt, type, ptr, length) {
+export function readOut(rt, type, ptr, length, { nanFree = false } = {}) {
   // new + set, not slice(): V8's slice() of a view into wasm memory is about
   // four times slower for large arrays (measured: 2.6 ms against 0.6 ms for
   // 4 MiB in Node 20).
   const out = new type(length);
   out.set(new type(rt.memory().buffer, ptr, length));
-  if (type === Float32Array) noteNaNIndex(out, rt.module.firstNaN(ptr, length));
+  if (type === Float32Array) noteNaNIndex(out, nanFree ? -1 : rt.module.firstNaN(ptr, length));
   return out;
 }

@@ -24,8 +24,12 @@ inline v128_t as_float(v128_t bits) { return bits; }  // v128_t is untyped: name
 //    x - k C1 is exact (Sterbenz: x and k C1 are within a factor 2); only the
 //    tiny k C2 term rounds. There is no fused multiply-add in wasm SIMD here,
 //    which is why the split needs trailing zeros in C1.
-//  - exp(r) ~ 1 + r + r^2 P(r), P of degree 5 with Cephes' expf minimax
-//    coefficients (relative error of the approximation ~1e-9 on |r| <= ln2/2).
+//  - exp(r) ~ 1 + r + r^2 P(r), P of degree 4: a Chebyshev fit (mpmath's
+//    chebyfit, near-minimax) of (e^r - 1 - r) / r^2 on |r| <= 1.001 ln2/2,
+//    coefficients rounded to float32 (the constant term to exactly 1/2); the
+//    approximation's relative error is below 1.1e-8 (0.18 u) there. Degree 4
+//    rather than Cephes' 5 saves a multiply and an add per vector (7-8 %
+//    faster softmax) for 0.06 ulp more measured error.
 //  - 2^k is built from integer bits. x is clamped to [-104, 89] first, so k
 //    is in [-151, 129]; 2^k is applied as 2^k1 * 2^k2 with k1 = floor(k/2),
 //    both factors normal floats, so that exp(r) 2^k1 is exact and the last
@@ -53,12 +57,11 @@ inline void exp4_reduce(v128_t xc, v128_t* er_out, v128_t* ki_out) {
   v128_t r = wasm_f32x4_sub(xc, wasm_f32x4_mul(k, c1));
   r = wasm_f32x4_sub(r, wasm_f32x4_mul(k, c2));
 
-  v128_t p = ag::simd::splat(1.9875691500e-4f);
-  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), ag::simd::splat(1.3981999507e-3f));
-  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), ag::simd::splat(8.3334519073e-3f));
-  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), ag::simd::splat(4.1665795894e-2f));
-  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), ag::simd::splat(1.6666665459e-1f));
-  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), ag::simd::splat(5.0000001201e-1f));
+  v128_t p = ag::simd::splat(1.3926250394e-03f);
+  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), ag::simd::splat(8.3632329479e-03f));
+  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), ag::simd::splat(4.1666552424e-02f));
+  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), ag::simd::splat(1.6666576266e-01f));
+  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), ag::simd::splat(0.5f));
   const v128_t r2 = wasm_f32x4_mul(r, r);
   // (r^2 P + r) + 1: the small terms first, the 1 last, so that the one
   // rounding that matters is the final one.

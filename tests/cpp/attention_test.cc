@@ -229,7 +229,7 @@ void check_attention(Variant v, const AttentionInputs& in, const RunOptions& opt
           es[j] = 1.01 * (dot_c * sa + 3.0 * kU * (sa + ma + ka));
           D = std::max(D, es[j] + kU * std::fabs(s - m) * 1.01);
         }
-        const double rel = 1.01 * (2.0 * D + 2.0 * exp_rel(v) + (2.0 * ceil_log2(d.Tk) + 4.0) * kU);
+        const double rel = 1.01 * (2.0 * D + 2.0 * exp_rel(v) + (2.0 * ceil_log2(d.Tk) + 3.0 + normalize_roundings(v)) * kU);
         double row_sum = 0.0;
         for (int32_t j = 0; j < d.Tk; ++j) {
           const double s = ref.scores[row * d.Tk + j], a = ref.weights[row * d.Tk + j];
@@ -252,7 +252,7 @@ void check_attention(Variant v, const AttentionInputs& in, const RunOptions& opt
           }
         }
         const bool none_visible = m == -INFINITY;
-        if (opt.want_weights && !none_visible) EXPECT_LE(std::fabs(row_sum - 1.0), (2.0 * ceil_log2(d.Tk) + 6.0) * kU);
+        if (opt.want_weights && !none_visible) EXPECT_LE(std::fabs(row_sum - 1.0), (2.0 * ceil_log2(d.Tk) + 5.0 + normalize_roundings(v)) * kU);
         for (int32_t c = 0; c < d.d_v; ++c) {
           const size_t at = static_cast<size_t>(b) * d.o_sb + static_cast<size_t>(h) * d.o_sh +
                             static_cast<size_t>(i) * d.o_st + c;
@@ -802,7 +802,7 @@ void check_mha(const MhaCase& mc, uint32_t seed) {
           double D = 0.0;
           for (int32_t j = 0; j < Tk; ++j)
             if (!std::isinf(s[j])) D = std::max(D, es[j] + 1.01 * kU * std::fabs(s[j] - m));
-          const double rel = 1.01 * (2.0 * D + 2.0 * exp_rel(v) + (2.0 * ceil_log2(Tk) + 4.0) * kU);
+          const double rel = 1.01 * (2.0 * D + 2.0 * exp_rel(v) + (2.0 * ceil_log2(Tk) + 3.0 + normalize_roundings(v)) * kU);
           for (int32_t j = 0; j < Tk; ++j) {
             const double a = ref.weights[wrow + j];
             if (mc.want_weights) {

@@ -112,6 +112,11 @@ enum class Variant { kScalar, kSimd128 };
 inline constexpr Variant kVariants[] = {Variant::kScalar, Variant::kSimd128};
 inline const char* variant_name(Variant v) { return v == Variant::kScalar ? "scalar" : "simd128"; }
 
+// registry.inc, softmax: the roundings of a weight e_i / s once its terms
+// and their sum are known: one for the scalar variant's division, two for the
+// simd128 variant's reciprocal 1/s and the product e_i (1/s).
+inline double normalize_roundings(Variant v) { return v == Variant::kScalar ? 1.0 : 2.0; }
+
 // Runs body(variant) for each variant, naming the variant in any failure.
 template <typename Body>
 void for_each_variant(Body&& body) {

@@ -76,6 +76,9 @@ inline double dot_c(Variant v, int64_t n) { return v == Variant::kScalar ? pairw
 // polynomial (<= 2 ulp); an ulp is at most 2u of the value in the normal range.
 inline double exp_ulps(Variant v) { return v == Variant::kScalar ? 1.0 : 2.0; }
 inline double exp_rel(Variant v) { return 2.0 * exp_ulps(v) * kU; }
+// registry.inc, softmax: roundings of a weight e_i / s given its terms and
+// their sum: the scalar division, or the simd128 reciprocal and product.
+inline double normalize_roundings(Variant v) { return v == Variant::kScalar ? 1.0 : 2.0; }
 // A double sum of n terms carries (n - 1) 2^-53 sum|terms| of its own.
 inline double double_slack(int64_t n, double sum_abs) { return static_cast<double>(n) * 0x1p-53 * sum_abs; }
 

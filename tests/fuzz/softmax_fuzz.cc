@@ -124,7 +124,7 @@ void check_naive(Variant v, const Buffer& x, int32_t rows, int32_t n, Input& in)
     std::vector<double> p(n);
     double total = 0.0;
     for (int32_t j = 0; j < n; ++j) total += (p[j] = std::exp(static_cast<double>(xr[j])));
-    const double rel = std::expm1(1.01 * (2.0 * exp_rel(v) + (2.0 * ceil_log2(n) + 4.0) * kU));
+    const double rel = std::expm1(1.01 * (2.0 * exp_rel(v) + (2.0 * ceil_log2(n) + 3.0 + normalize_roundings(v)) * kU));
     const double tiny = 4.0 * kTinyAbs / std::exp(static_cast<double>(m)) + kTinyAbs;
     for (int32_t j = 0; j < n; ++j) {
       const double want = p[j] / total;

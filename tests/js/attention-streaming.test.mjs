@@ -10,7 +10,9 @@
 // output element:
 //   streaming     (2 D + 2 n_t e + (g + 64 + 4 n_t - 1) u) sum_j a_j |v_j|
 //   materialized  (rel + (ceil(log2 Tk) + 5) u (1 + rel)) sum_j a_j |v_j|,
-//                 rel = 2 D + 2 e + (2 ceil(log2 Tk) + 4) u
+//                 rel = 2 D + 2 e + (2 ceil(log2 Tk) + 3 + c) u, c the roundings
+//                 of a weight e_j / s (1 scalar: a division; 2 simd128: 1/s, then
+//                 a product)
 // with D the row's largest score error plus u |s_j - max|, e the exp bound,
 // n_t = ceil(Tk / 256) key tiles, g the tile's value sum (simd128: the
 // GEMM's 258 u; scalar: the cascade's 14 u), 64 u the tile's sum of P in
@@ -31,6 +33,8 @@ function constants(variant, dk) {
     scores: simd ? (Math.min(dk, 256) + Math.ceil(dk / 256)) * U : (2 * clog2(dk) + 1) * U,
     // exp: 1 ulp (C library) or 2 ulp (exp4), an ulp being at most 2u.
     exp: simd ? 4 * U : 2 * U,
+    // The roundings of a weight e_j / s: a division, or 1/s and a product.
+    normalize: simd ? 2 : 1,
     // The value sum of one tile of 256 keys.
     tileSum: simd ? TILE + 2 : clog2(TILE) + 6,
     // The projections (matmul), plus the bias.
@@ -93,7 +97,7 @@ function slice(Q, K, V, Tq, Tk, dk, dv, { scale, causal = false, maskAt = null, 
     }
     for (let j = 0; j < Tk; j++) a[j] = s[j] === -Infinity ? 0 : Math.exp(s[j] - M) / sum;
     const coeffStream = 2 * D + 2 * nt * c.exp + (c.tileSum + TILE / 4 + 4 * nt - 1) * U;
-    const rel = 2 * D + 2 * c.exp + (2 * clog2(Tk) + 4) * U;
+    const rel = 2 * D + 2 * c.exp + (2 * clog2(Tk) + 3 + c.normalize) * U;
     const coeffGrid = rel + (clog2(Tk) + 5) * U * (1 + rel);
     for (let x = 0; x < dv; x++) {
       let y = 0;

@@ -77,6 +77,13 @@ const CASES = [
   ['Infinity in a Float32Array', (ag) => ag.squaredNorm(Float32Array.of(1, 2, -Infinity)), RangeError, ['squaredNorm', 'a[2]']],
   ['+Infinity in an additive mask', (ag) => ag.attention(I2, I2, I2, { mask: [[0, Infinity], [0, 0]] }), RangeError, ['attention', 'mask[0, 1]', '-Infinity only']],
   ['NaN in a softmax mask', (ag) => ag.softmax(v3, { mask: [0, NaN, 0] }), RangeError, ['softmax', 'mask[1]']],
+  // softmax checks a Float32Array x in its own max pass (registry.inc): the same errors, with and
+  // without a temperature or a mask, in a row long enough for the vector loop and its tail
+  ['NaN in a softmax Float32Array', (ag) => ag.softmax({ data: Float32Array.from({ length: 42 }, (_, i) => (i === 25 ? NaN : i / 7)), shape: [2, 21] }), RangeError, ['softmax', 'x[1, 4]', 'NaN', 'finite']],
+  ['Infinity in a softmax Float32Array', (ag) => ag.softmax({ data: Float32Array.from({ length: 42 }, (_, i) => (i === 20 ? Infinity : i === 30 ? NaN : 1)), shape: [2, 21] }), RangeError, ['softmax', 'x[0, 20]', 'Infinity']],
+  ['-Infinity in a softmax Float32Array', (ag) => ag.softmax({ data: Float32Array.of(1, -Infinity, 3), shape: [3] }), RangeError, ['softmax', 'x[1]', 'Infinity']],
+  ['NaN in a softmax Float32Array with a temperature', (ag) => ag.softmax(Float32Array.of(1, 2, NaN, 4, 5), { temperature: 2 }), RangeError, ['softmax', 'x[2]', 'NaN']],
+  ['Infinity in a softmax Float32Array with a mask', (ag) => ag.softmax(Float32Array.of(1, 2, 3, Infinity, 5), { mask: [0, -Infinity, 0, 0, 0] }), RangeError, ['softmax', 'x[3]', 'Infinity']],
   ['NaN in an MHA weight', (ag) => ag.multiHeadAttention({ query: X8 }, { ...mhaW, wV: { data: Float32Array.from({ length: 64 }, (_, i) => (i === 9 ? NaN : 0)), shape: [8, 8] } }, { numHeads: 2 }), RangeError, ['multiHeadAttention', 'wV[1, 1]']],
   ['negative probability', (ag) => ag.entropy([0.5, -0.25, 0.75]), RangeError, ['entropy', 'p[1]']],
   // zero vectors where a direction is needed

@@ -52,6 +52,12 @@ export const matmulGamma = (variant, K) => (variant === 'simd128' ? gemm(K) : pa
  * normal range. Among the subnormals both are within 2 ulp of 2^-149.
  */
 export const expRel = (variant) => (variant === 'simd128' ? 4 * U : 2 * U);
+/**
+ * Roundings of a softmax weight e_i / s once its terms and sum are known
+ * (registry.inc: softmax): the scalar division, or the simd128 reciprocal 1/s
+ * and the product.
+ */
+export const normalizeRoundings = (variant) => (variant === 'simd128' ? 2 : 1);
 /** The most a subnormal weight p / l (l >= 1) is off: exp's 2 ulp of 2^-149 and the rounding of the quotient. */
 const SUBNORMAL_WEIGHT = 2 ** -147;
 
@@ -136,12 +142,13 @@ export function matmulBound(A, B, M, K, N, transposeB, variant) {
  * cannot overflow, "sure" when it must (x / T rounded once, or through a
  * reciprocal: 2u; the mask added: u more), else uncertain.
  *
- * Weights: each within (2 e + (2 ceil(log2 n) + 2) u + 2 D) relatively, D the
+ * Weights: each within (2 e + (2 ceil(log2 n) + 1 + c) u + 2 D) relatively
+ * (c: normalizeRoundings), D the
  * largest error of the float z_i - max z: the rounding of x_i / T (2u; none
  * when T is a power of two) and of the mask's addition (u; none where the
  * mask is 0) for z_i and for the max, u |z_i - max|, and ETA when x / T
  * underflows. Weights that are subnormal or flushed to 0 are off
- * by at most 2^-147. A row sums to 1 within (2 ceil(log2 n) + 6) u (plus the
+ * by at most 2^-147. A row sums to 1 within (2 ceil(log2 n) + 5 + c) u (plus the
  * subnormal weights); -Infinity entries and rows with no visible entry give +0.
  */
 export function softmaxBound(x, rows, n, T, madd, variant) {
@@ -190,7 +197,7 @@ export function softmaxBound(x, rows, n, T, madd, variant) {
       sum += Math.exp(z - M);
     }
     const D = 2 * errMax + U * spread;
-    const logR = logExpm1(1.01 * (2 * e + (2 * clog2(n) + 2) * U + 2 * D));
+    const logR = logExpm1(1.01 * (2 * e + (2 * clog2(n) + 1 + normalizeRoundings(variant)) * U + 2 * D));
     const logSum = Math.log(sum);
     for (let i = r * n; i < (r + 1) * n; i++) {
       if (masked[i]) continue;
@@ -199,7 +206,7 @@ export function softmaxBound(x, rows, n, T, madd, variant) {
       tol[i] = Math.exp(logW + logR) + n * REF * w[i] + SUBNORMAL_WEIGHT;
     }
   }
-  return { w, tol, cls, masked, hidden, rowSumTol: (2 * clog2(n) + 6) * U + n * SUBNORMAL_WEIGHT };
+  return { w, tol, cls, masked, hidden, rowSumTol: (2 * clog2(n) + 5 + normalizeRoundings(variant)) * U + n * SUBNORMAL_WEIGHT };
 }
 
 /**
@@ -259,7 +266,8 @@ export function logSumExpBound(x, rows, n, variant) {
  * Per visible row i, with D_i = max_j eS_ij + u max_j |s_ij - max_j s_ij|
  * (the registry's D_i) and e the variant's exp bound:
  *   weights (materialized: the variant's softmax of the float scores):
- *     relative R_i = expm1(1.01 (2 e + (2 ceil(log2 Tk) + 2) u + 2 D_i)),
+ *     relative R_i = expm1(1.01 (2 e + (2 ceil(log2 Tk) + 1 + c) u + 2 D_i)),
+ *     c = normalizeRoundings(variant),
  *     applied in log space (a weight that underflows in float64 keeps its allowance)
  *   output, materialized: the weights' error and the sum over keys
  *     ((ceil(log2 Tk) + 5) u of sum_j a_j |v_jc|);
@@ -353,7 +361,7 @@ export function attentionSlice(Q, K, V, Tq, Tk, dk, dv, { scale, causal = false,
       A[x] = Math.exp(logA[j]);
     }
     const D = eMax + U * spread;
-    const logR = logExpm1(1.01 * (2 * e + (2 * clog2(Tk) + 2) * U + 2 * D));
+    const logR = logExpm1(1.01 * (2 * e + (2 * clog2(Tk) + 1 + normalizeRoundings(variant)) * U + 2 * D));
     for (let j = 0; j < Tk; j++) {
       const x = i * Tk + j;
       if (S[x] !== -Infinity) tolW[x] = Math.exp(logA[j] + logR) + Tk * REF * A[x] + SUBNORMAL_WEIGHT;
@@ -389,13 +397,13 @@ export function attentionSlice(Q, K, V, Tq, Tk, dk, dv, { scale, causal = false,
       tolGrid[x] = tg + REF * ya + 1.01 * ev + tiny;
       tolStream[x] = ts + REF * ya + 1.01 * ev + tiny;
       // The materialized output is a combination of the visible values with
-      // weights >= 0 summing to 1 within (2 ceil(log2 Tk) + 6) u, summed within
-      // (ceil(log2 Tk) + 5) u: a bound that holds however large D is.
-      hull[x] = vis * (1 + (2 * clog2(Tk) + 6) * U) * (1 + gSum) * 1.01 + tiny;
+      // weights >= 0 summing to 1 within (2 ceil(log2 Tk) + 5 + c) u, summed
+      // within (ceil(log2 Tk) + 5) u: a bound that holds however large D is.
+      hull[x] = vis * (1 + (2 * clog2(Tk) + 5 + normalizeRoundings(variant)) * U) * (1 + gSum) * 1.01 + tiny;
       outFine[x] = vVisMax * 1.001 < F32_MAX ? 1 : 0;
     }
   }
-  return { S, eS, cls, A, tolW, hidden, Y, tolGrid, tolStream, hull, outFine, rowSumTol: (2 * clog2(Tk) + 6) * U + Tk * SUBNORMAL_WEIGHT };
+  return { S, eS, cls, A, tolW, hidden, Y, tolGrid, tolStream, hull, outFine, rowSumTol: (2 * clog2(Tk) + 5 + normalizeRoundings(variant)) * U + Tk * SUBNORMAL_WEIGHT };
 }
 
 /**
