@@ -27,6 +27,7 @@ export class KernelLab {
   #ui;
   #client = new ExperimentClient();
   #texKernel = null; // the kernel whose formula is typeset
+  #synced = null; // the kernel and size the controls show
   #result = null;
 
   /**
@@ -103,6 +104,9 @@ export class KernelLab {
 
   /** Puts the state's kernel and size into the controls (cheap: the formula is typeset once per kernel). */
   sync({ kernel, size }) {
+    // Runs before every render of the chapter: only a new kernel or size is written.
+    if (this.#synced === `${kernel}|${size}`) return;
+    this.#synced = `${kernel}|${size}`;
     const ui = this.#ui;
     const spec = LAB_KERNELS[kernel];
     ui.kernelSelect.value = kernel;
@@ -174,14 +178,20 @@ export class KernelLab {
     return this.#ui.chart.node();
   }
 
-  /** The rows with GFLOP/s and the speed-up against the scalar row (none without a simd128 row). */
+  /**
+   * The rows with GFLOP/s and the speed-up against the scalar row (none
+   * without a simd128 row). A median that is not a positive time (a clock
+   * too coarse for the calls timed, on a busy machine) gives no rate and no
+   * ratio (null, shown as a dash) rather than Infinity or NaN.
+   */
   #rows({ flops, rows }) {
+    const timed = (ms) => Number.isFinite(ms) && ms > 0;
     const scalar = rows.find((r) => r.variant === 'scalar');
-    const compared = scalar && rows.some((r) => r.variant === 'simd128');
+    const compared = scalar && timed(scalar.medianMs) && rows.some((r) => r.variant === 'simd128');
     return rows.map((r) => ({
       ...r,
-      gflops: flops / (r.medianMs * 1e6),
-      speedup: compared ? scalar.medianMs / r.medianMs : null,
+      gflops: timed(r.medianMs) ? flops / (r.medianMs * 1e6) : null,
+      speedup: compared && timed(r.medianMs) ? scalar.medianMs / r.medianMs : null,
     }));
   }
 
@@ -198,7 +208,7 @@ export class KernelLab {
           { dataset: { variant: r.variant, build: r.build } },
           h('th', { scope: 'row' }, r.build === 'baseline' ? 'scalar (baseline build)' : r.variant),
           h('td', { dataset: { role: 'median-ms', measured: r.medianMs } }, formatTime(r.medianMs)),
-          h('td', { dataset: { role: 'gflops', measured: r.gflops } }, formatNumber(r.gflops, 3)),
+          h('td', { dataset: { role: 'gflops', measured: r.gflops ?? '' } }, r.gflops === null ? '\u2014' : formatNumber(r.gflops, 3)),
           h('td', { class: 'ratio', dataset: { role: 'speedup', measured: r.speedup ?? '' } }, r.speedup === null ? '\u2014' : `\u00d7${formatNumber(r.speedup, 3)}`),
         ),
       ),
@@ -213,7 +223,7 @@ export class KernelLab {
     const s = this.#ui.chart;
     s.attr('viewBox', `0 0 ${W} ${H}`).attr('aria-label', `GFLOP/s of each kernel variant, ${spec.label} at ${spec.sizeName} = ${size}`);
     s.selectAll('*').remove();
-    const top = Math.max(...rows.map((r) => r.gflops)) || 1;
+    const top = Math.max(...rows.map((r) => r.gflops ?? 0)) || 1;
     const x = scaleLinear().domain([0, top * 1.05]).nice().range([m.l, W - m.r]);
     const y = scaleBand().domain(rows.map((r) => r.variant)).range([m.t, H - m.b]).padding(0.25);
     const bars = s.append('g').attr('class', 'bars').selectAll('g').data(rows).join('g').attr('data-variant', (r) => r.variant);
@@ -223,7 +233,7 @@ export class KernelLab {
       .attr('x', x(0))
       .attr('y', (r) => y(r.variant))
       .attr('height', y.bandwidth())
-      .attr('width', (r) => Math.max(1, x(r.gflops) - x(0)));
+      .attr('width', (r) => (r.gflops === null ? 0 : Math.max(1, x(r.gflops) - x(0))));
     bars
       .append('text')
       .attr('class', 'bar-label')
@@ -235,10 +245,10 @@ export class KernelLab {
     bars
       .append('text')
       .attr('class', 'bar-value')
-      .attr('x', (r) => x(r.gflops) + 4)
+      .attr('x', (r) => x(r.gflops ?? 0) + 4)
       .attr('y', (r) => y(r.variant) + y.bandwidth() / 2)
       .attr('dy', '0.35em')
-      .text((r) => formatNumber(r.gflops, 3));
+      .text((r) => (r.gflops === null ? '\u2014' : formatNumber(r.gflops, 3)));
     s.append('g').attr('class', 'axis').attr('transform', `translate(0,${H - m.b})`).call(axisBottom(x).ticks(5));
     s.append('text').attr('class', 'axis-label').attr('x', W - m.r).attr('y', H - 2).attr('text-anchor', 'end').text('GFLOP/s');
   }
