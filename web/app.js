@@ -1,6 +1,7 @@
 // The page shell: renders the tour (chapters.js), reads the link (which
 // chapter, its state, the implementation), starts the linked chapter, keeps
-// the URL in step with the chapter in view, records the learner's progress
+// the URL in step with the chapter in view and its state (written once the
+// learner pauses, shell/url-writer.js), records the learner's progress
 // (chapters gone through, predictions), and shows a helpful error when the
 // wasm module cannot load. Only the shell touches the URL.
 import './widgets.js';
@@ -10,6 +11,7 @@ import { setUpImplementationMenu } from './shell/implementation-menu.js';
 import { showLinkProblems, showLoadError } from './shell/notes.js';
 import { trackProgress } from './shell/progress.js';
 import { readChapter, writeUrl } from './shell/url.js';
+import { urlWriter } from './shell/url-writer.js';
 
 async function main() {
   const nav = document.getElementById('toc');
@@ -50,6 +52,8 @@ async function main() {
   let impl = { defaultId: null, current: () => null };
   const write = () =>
     writeUrl({ chapter: current?.chapter ?? null, widget: current?.widget ?? null, implId: impl.current(), defaultImplId: impl.defaultId });
+  // Changes (a drag, the chapter in view) are written once the learner pauses; a menu choice at once.
+  const url = urlWriter(write);
 
   // The chapter in view: the one crossing a line 30% down the viewport.
   const sections = [...views.values()].filter((v) => v.widget);
@@ -87,7 +91,7 @@ async function main() {
         const view = inView();
         if (view && view !== current) {
           current = view;
-          write();
+          url.schedule();
         }
       });
     },
@@ -100,8 +104,8 @@ async function main() {
     // A learner's change makes that chapter the one the link is about.
     if (event.detail.source === 'user') current = views.get(chapter.id);
     if (current && current.chapter.id === chapter.id) {
-      note.hidden = true;
-      write();
+      if (!note.hidden) note.hidden = true;
+      url.schedule();
     }
   });
 
@@ -113,13 +117,14 @@ async function main() {
         problems.push(p);
         showLinkProblems(note, problems);
       },
-      onChange: write,
+      onChange: url.now,
     });
   } catch (err) {
     showLoadError(errorPanel, menu, err);
     return;
   }
-  if (current) write();
+  if (current) url.now();
+  else document.body.dataset.url = 'current';
   document.body.dataset.state = 'ready';
 }
 

@@ -21,15 +21,28 @@
 // rows { chapter, update, p95Ms, medianMs, samples }: input to the end of the
 // render. Also renderMedianMs (the render alone), shellMedianMs and
 // shellP95Ms (input until the page shell has handled the widget's
-// ag-statechange, which it answers by writing the address: the same task,
-// after the render) and missed (inputs that rendered nothing within a second).
+// ag-statechange: the same task, after the render), taskMedianMs and
+// taskP95Ms (input until the last handler of the input's events has run on
+// the window: the whole task the input causes, the strictest of the three)
+// inputDelayMedianMs (from the input's time to its first handler: the time
+// the input waited for the main thread) and missed (inputs that rendered
+// nothing within a second).
 // scripts/bench.mjs imports it. Never part of npm test: a test only checks
 // that it runs on one chapter.
-import { realpathSync } from 'node:fs';
+//
+// Where the time goes: PROFILE=1 records a Chromium trace (tasks, style,
+// layout, GC and V8's CPU samples) while the timed updates run and prints,
+// per chapter, what the input tasks spent their time on
+// (page-update-profile.mjs). PROFILE=readable profiles an unminified copy of
+// the site instead, so that functions and modules have their names.
+//
+//   PROFILE=readable ROUNDS=80 node scripts/bench/page-updates.mjs explain
+import { realpathSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { CHAPTERS } from '../../web/chapters.js';
 import { SITE_ROOT, startServer } from '../serve.mjs';
+import { profileText, readableSite, startTrace, stopTrace, summariseTrace } from './page-update-profile.mjs';
 
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
@@ -76,20 +89,35 @@ export const UPDATES = {
 /**
  * Installed in every page before its scripts: records the first input event
  * after arm(), the first 'ag-render' measure of `tag` that ends after it,
- * and when the widget's `ag-statechange` event has reached the window (a
- * listener there runs after the page shell's, which writes the address).
+ * when the widget's `ag-statechange` event has reached the window (a
+ * listener there runs after the page shell's, on the document), and when the
+ * last of the input's events (the key press and what its default action
+ * fires: input, change) has reached the window, after every handler below
+ * it: the end of the task. The result is handed over in a later task, so
+ * that events fired after the render in the same task are counted.
  */
 function probe() {
-  const state = { tag: null, start: null, armed: false, render: null, shellEnd: null, done: null };
+  const state = { tag: null, start: null, handled: null, armed: false, render: null, shellEnd: null, last: null, done: null };
   const finish = () => {
     if (!state.done || !state.render || state.shellEnd === null) return;
-    state.done({ latency: state.render.end - state.start, render: state.render.duration, shell: state.shellEnd - state.start });
+    const done = state.done;
     state.done = null;
+    setTimeout(() => {
+      const end = Math.max(state.render.end, state.shellEnd, state.last ?? 0);
+      done({ latency: state.render.end - state.start, render: state.render.duration, shell: state.shellEnd - state.start, task: end - state.start, delay: state.handled - state.start });
+    });
   };
   const onInput = (event) => {
-    if (state.armed && state.start === null) state.start = event.timeStamp;
+    if (state.armed && state.start === null) {
+      state.start = event.timeStamp;
+      state.handled = performance.now(); // the input delay: from the event's time to its first handler
+    }
+  };
+  const onLast = () => {
+    if (state.armed && state.start !== null) state.last = performance.now();
   };
   for (const type of ['keydown', 'pointerdown', 'input']) window.addEventListener(type, onInput, { capture: true });
+  for (const type of ['keydown', 'keypress', 'beforeinput', 'input', 'change', 'pointerdown', 'pointerup', 'click']) window.addEventListener(type, onLast);
   window.addEventListener('ag-statechange', (event) => {
     if (!state.armed || state.start === null || state.shellEnd !== null || event.target.localName !== state.tag) return;
     state.shellEnd = performance.now();
@@ -106,7 +134,7 @@ function probe() {
   }).observe({ type: 'measure' });
   window.__agUpdateProbe = {
     arm(tag) {
-      Object.assign(state, { tag, start: null, render: null, shellEnd: null, armed: true });
+      Object.assign(state, { tag, start: null, handled: null, render: null, shellEnd: null, last: null, armed: true });
       state.result = new Promise((resolve) => (state.done = resolve));
     },
     wait(timeoutMs) {
@@ -126,7 +154,7 @@ export function quantile(sorted, q) {
 }
 
 /** Opens one chapter and times its update `rounds` times (after `warmup` untimed ones). */
-async function measureChapter(browser, baseUrl, chapter, spec, { rounds, warmup }) {
+async function measureChapter(browser, baseUrl, chapter, spec, { rounds, warmup, profile, site }) {
   const context = await browser.newContext({ viewport: { width: 1024, height: 900 } });
   try {
     const page = await context.newPage();
@@ -150,8 +178,12 @@ async function measureChapter(browser, baseUrl, chapter, spec, { rounds, warmup 
     const latencies = [];
     const renders = [];
     const shells = [];
+    const tasks = [];
+    const delays = [];
     let missedInARow = 0;
+    const cdp = profile ? await context.newCDPSession(page) : null;
     for (let i = 0; i < warmup + rounds; i++) {
+      if (cdp && i === warmup) await startTrace(cdp);
       const keys = [spec.keys[i % spec.keys.length]].flat();
       for (const key of keys.slice(0, -1)) await page.keyboard.press(key);
       await page.evaluate((tag) => window.__agUpdateProbe.arm(tag), chapter.tag);
@@ -163,14 +195,19 @@ async function measureChapter(browser, baseUrl, chapter, spec, { rounds, warmup 
         latencies.push(r.latency);
         renders.push(r.render);
         shells.push(r.shell);
+        tasks.push(r.task);
+        delays.push(r.delay);
       }
       if (missedInARow === 3) break;
     }
+    const trace = cdp ? await stopTrace(cdp) : null;
     const missed = rounds - latencies.length;
     if (errors.length) throw new Error(`chapter ${chapter.id}: the page reported errors: ${errors.join('; ')}`);
     latencies.sort((a, b) => a - b);
     renders.sort((a, b) => a - b);
     shells.sort((a, b) => a - b);
+    tasks.sort((a, b) => a - b);
+    delays.sort((a, b) => a - b);
     const round3 = (x) => (x === null ? null : Math.round(x * 1000) / 1000);
     return {
       chapter: chapter.id,
@@ -181,7 +218,11 @@ async function measureChapter(browser, baseUrl, chapter, spec, { rounds, warmup 
       renderMedianMs: round3(quantile(renders, 0.5)),
       shellMedianMs: round3(quantile(shells, 0.5)),
       shellP95Ms: round3(quantile(shells, 0.95)),
+      taskMedianMs: round3(quantile(tasks, 0.5)),
+      taskP95Ms: round3(quantile(tasks, 0.95)),
+      inputDelayMedianMs: round3(quantile(delays, 0.5)),
       missed,
+      ...(trace ? { profile: summariseTrace(trace, { site, origin: new URL(baseUrl).origin }) } : {}),
     };
   } finally {
     await context.close();
@@ -190,10 +231,12 @@ async function measureChapter(browser, baseUrl, chapter, spec, { rounds, warmup 
 
 /**
  * Measures the main update of each chapter (all of them, or the ids in
- * `chapters`) on the built site `site` (default build/site).
- * @returns {Promise<{ chapter: string, update: string, p95Ms: number|null, medianMs: number|null, samples: number, renderMedianMs: number|null, shellMedianMs: number|null, shellP95Ms: number|null, missed: number }[]>}
+ * `chapters`) on the built site `site` (default build/site). With `profile`,
+ * each row also has `profile`: where the input tasks spent their time
+ * (page-update-profile.mjs, summariseTrace).
+ * @returns {Promise<{ chapter: string, update: string, p95Ms: number|null, medianMs: number|null, samples: number, renderMedianMs: number|null, shellMedianMs: number|null, shellP95Ms: number|null, taskMedianMs: number|null, taskP95Ms: number|null, inputDelayMedianMs: number|null, missed: number, profile?: object }[]>}
  */
-export async function measurePageUpdates({ rounds = 40, warmup = 4, chapters = null, site = SITE_ROOT } = {}) {
+export async function measurePageUpdates({ rounds = 40, warmup = 4, chapters = null, site = SITE_ROOT, profile = false } = {}) {
   if (!Number.isInteger(rounds) || rounds < 1) throw new RangeError(`measurePageUpdates: rounds must be a whole number >= 1; got ${rounds}`);
   const wanted = chapters ? CHAPTERS.filter((c) => chapters.includes(c.id)) : CHAPTERS.filter((c) => c.tag);
   const unknown = (chapters ?? []).filter((id) => !CHAPTERS.some((c) => c.id === id));
@@ -205,10 +248,10 @@ export async function measurePageUpdates({ rounds = 40, warmup = 4, chapters = n
     for (const chapter of wanted) {
       const spec = UPDATES[chapter.id];
       if (!spec) {
-        rows.push({ chapter: chapter.id, update: 'no update listed in scripts/bench/page-updates.mjs', p95Ms: null, medianMs: null, samples: 0, renderMedianMs: null, shellMedianMs: null, shellP95Ms: null, missed: 0 });
+        rows.push({ chapter: chapter.id, update: 'no update listed in scripts/bench/page-updates.mjs', p95Ms: null, medianMs: null, samples: 0, renderMedianMs: null, shellMedianMs: null, shellP95Ms: null, taskMedianMs: null, taskP95Ms: null, inputDelayMedianMs: null, missed: 0 });
         continue;
       }
-      rows.push(await measureChapter(browser, server.url, chapter, spec, { rounds, warmup }));
+      rows.push(await measureChapter(browser, server.url, chapter, spec, { rounds, warmup, profile, site }));
     }
     return rows;
   } finally {
@@ -221,12 +264,13 @@ export async function measurePageUpdates({ rounds = 40, warmup = 4, chapters = n
 export function markdownTable(rows) {
   const ms = (x) => (x === null ? '\u2014' : x.toFixed(2));
   const lines = [
-    `| chapter | update | median ms | p95 ms | render median ms | with the shell median / p95 ms | samples | within ${BUDGET_MS} ms (p95) |`,
-    '| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |',
+    `| chapter | update | median ms | p95 ms | render median ms | input delay median ms | with the shell median / p95 ms | whole task median / p95 ms | samples | within ${BUDGET_MS} ms (p95) |`,
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
   ];
   for (const r of rows) {
     const ok = r.p95Ms === null ? '\u2014' : r.p95Ms <= BUDGET_MS ? 'yes' : '**no**';
-    lines.push(`| ${r.chapter} | ${r.update} | ${ms(r.medianMs)} | ${ms(r.p95Ms)} | ${ms(r.renderMedianMs)} | ${ms(r.shellMedianMs)} / ${ms(r.shellP95Ms)} | ${r.samples}${r.missed ? ` (${r.missed} without a render)` : ''} | ${ok} |`);
+    const task = r.taskMedianMs === undefined ? '\u2014' : `${ms(r.taskMedianMs)} / ${ms(r.taskP95Ms)}`;
+    lines.push(`| ${r.chapter} | ${r.update} | ${ms(r.medianMs)} | ${ms(r.p95Ms)} | ${ms(r.renderMedianMs)} | ${ms(r.inputDelayMedianMs ?? null)} | ${ms(r.shellMedianMs)} / ${ms(r.shellP95Ms)} | ${task} | ${r.samples}${r.missed ? ` (${r.missed} without a render)` : ''} | ${ok} |`);
   }
   return lines.join('\n');
 }
@@ -235,10 +279,15 @@ const isMain = process.argv[1] && realpathSync(process.argv[1]) === fileURLToPat
 if (isMain) {
   const ids = process.argv.slice(2);
   const rounds = process.env.ROUNDS ? Number(process.env.ROUNDS) : undefined;
-  const rows = await measurePageUpdates({ rounds, chapters: ids.length ? ids : null });
+  const profile = Boolean(process.env.PROFILE);
+  const site = process.env.PROFILE === 'readable' ? await readableSite(SITE_ROOT) : SITE_ROOT;
+  const rows = await measurePageUpdates({ rounds, chapters: ids.length ? ids : null, profile, site });
   console.log(
     `Page updates in Chromium (${new Date().toISOString().slice(0, 10)}): median and p95 from the input to the end of the widget's render; ` +
-      "render: the widget's render alone; with the shell: from the input until the page shell has also handled the change (it writes the address).\n",
+      "render: the widget's render alone; with the shell: from the input until the page shell has also handled the change; " +
+      "whole task: from the input until the last handler of the input's events has run.\n",
   );
   console.log(markdownTable(rows));
+  if (profile) for (const r of rows) if (r.profile) console.log(`\n${profileText(r.chapter, r.profile)}`);
+  if (site !== SITE_ROOT) rmSync(site, { recursive: true, force: true });
 }

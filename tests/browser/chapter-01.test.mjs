@@ -17,6 +17,7 @@ import {
   overflow,
   readNumbers as readAll,
   screenshot,
+  settledUrl,
   U,
   urlParams,
   startEnv,
@@ -122,7 +123,7 @@ describe('chapter 1: the atom of attention', () => {
     expectMatches(numbers, Q0, K0, [2, 2]);
     expect(one(numbers, 'dot').text).toBe('5'); // (1, 2)·(2, 1.5) = 2 + 3
     await expectAllLogged(page, TAG);
-    expect(urlParams(page).get('cell')).toBe('2,2');
+    expect((await urlParams(page)).get('cell')).toBe('2,2');
     await expectClean(opened);
     await opened.context.close();
   });
@@ -153,14 +154,14 @@ describe('chapter 1: the atom of attention', () => {
     await expect(page.locator(`${TAG} [aria-live]`).textContent()).resolves.toContain('k4 (fish) = (2, 0.5); S24 = \u22123.25');
     await expect(page.locator(`${TAG} [data-point="k4"]`).getAttribute('aria-valuetext')).resolves.toBe('k4, key of \u201cfish\u201d = (2, 0.5)');
 
-    const params = urlParams(page);
+    const params = await urlParams(page);
     expect(params.get('ch')).toBe(CH);
     expect(params.get('v')).toBe('1');
     expect(params.get('q')).toBe('0.5,0.5;-2,1.5;2,0.5;-1,1.5');
     expect(params.get('k')).toBe('0.5,-0.5;2,1.5;-1,1;2,0.5');
     expect(params.get('cell')).toBe('2,4');
 
-    const copy = await openChapter(env, CH, TAG, { search: new URL(page.url()).search });
+    const copy = await openChapter(env, CH, TAG, { search: (await settledUrl(page)).search });
     const reopened = await readNumbers(copy.page, TAG);
     expect(reopened.map((n) => n.text)).toEqual(numbers.map((n) => n.text));
     expectMatches(reopened, q, k, [2, 4]);

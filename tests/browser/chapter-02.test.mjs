@@ -16,6 +16,7 @@ import {
   overflow,
   readNumbers,
   screenshot,
+  settledUrl,
   U,
   urlParams,
   startEnv,
@@ -114,13 +115,13 @@ describe('chapter 2: two definitions agree', () => {
     expect(await page.locator(`${TAG} [data-point="a"]`).getAttribute('tabindex')).toBe('0');
 
     // Only the shell wrote the URL: chapter, versioned state.
-    const params = urlParams(page);
+    const params = await urlParams(page);
     expect(params.get('ch')).toBe(CH);
     expect(params.get('v')).toBe('1');
     expect(params.get('a')).toBe('-2,3.5');
     expect(params.get('b')).toBe('4.5,3.75');
 
-    const copy = await openChapter(env, CH, TAG, { search: new URL(page.url()).search });
+    const copy = await openChapter(env, CH, TAG, { search: (await settledUrl(page)).search });
     const reopened = await readNumbers(copy.page, TAG);
     expect(reopened.map((n) => n.text)).toEqual(numbers.map((n) => n.text));
     expectMatches(reopened, [-2, 3.5], b);

@@ -184,7 +184,7 @@ describe('chapter 5: sign and size', () => {
     numbers = await readNumbers(page, TAG);
     expectMatches(numbers, [6, 0], [1, 5]);
     expect(one(numbers, 'dot').text).toBe('6');
-    expect(urlParams(page).get('a')).toBe('6,0');
+    expect((await urlParams(page)).get('a')).toBe('6,0');
     d = await drawn(page);
     expect(d.region).toBe('positive');
     await expectAllLogged(page, TAG);

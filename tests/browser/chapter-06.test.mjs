@@ -20,6 +20,7 @@ import {
   readNumbers,
   ROOT,
   screenshot,
+  settledUrl,
   startEnv,
   U,
   urlParams,
@@ -134,7 +135,7 @@ describe('chapter 6: length as a lever', () => {
     expectClose(one(numbers, 'norm', 'k').value, nw.expected, nw.tolerance, 'seed |w|');
     expect(byRole(numbers, 'k').map((c) => c.value)).toEqual([3, 3]);
     await expect(page.locator(`${TAG} [aria-live]`).textContent()).resolves.toContain('t = 3');
-    expect(urlParams(page).get('t')).toBe('3');
+    expect((await urlParams(page)).get('t')).toBe('3');
     await expectAllLogged(page, TAG);
     await expectClean(opened);
     await opened.context.close();
@@ -155,14 +156,14 @@ describe('chapter 6: length as a lever', () => {
     expectMatches(numbers, d, 2);
     await expect(page.locator(`${TAG} [data-point="d"]`).getAttribute('aria-valuetext')).resolves.toBe('direction d = (1.75, 0.25)');
     await expect(page.locator(`${TAG} [aria-live]`).textContent()).resolves.toContain(`u\u00b7k = ${one(numbers, 'score', 1).text}`);
-    const params = urlParams(page);
+    const params = await urlParams(page);
     expect(params.get('ch')).toBe(CH);
     expect(params.get('v')).toBe('1');
     expect(params.get('d')).toBe('1.75,0.25');
     expect(params.get('t')).toBe('2');
     await expectAllLogged(page, TAG);
 
-    const copy = await openChapter(env, CH, TAG, { search: new URL(page.url()).search });
+    const copy = await openChapter(env, CH, TAG, { search: (await settledUrl(page)).search });
     const reopened = await readNumbers(copy.page, TAG);
     expect(reopened.map((n) => n.text)).toEqual(numbers.map((n) => n.text));
     expectMatches(reopened, d, 2);

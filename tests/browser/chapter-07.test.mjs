@@ -20,6 +20,7 @@ import {
   readNumbers,
   ROOT,
   screenshot,
+  settledUrl,
   startEnv,
   U,
   urlParams,
@@ -128,7 +129,7 @@ describe('chapter 7: cosine versus the raw dot product', () => {
     expect(byRole(numbers, 'dot').map((n) => n.text)).toEqual(['1', '1']);
     expect(byRole(numbers, 'norm').map((n) => n.text)).toEqual(['1', '1', '1']);
     expect((await verdicts(page)).map((x) => x.winner)).toEqual(['tie', 'tie']);
-    expect(urlParams(page).get('normalise')).toBe('1');
+    expect((await urlParams(page)).get('normalise')).toBe('1');
     await expectAllLogged(page, TAG);
     // Normalising calls the module's normalize for q and both keys.
     const kernels = await page.evaluate(() => window.__agCallLog.map((c) => c.kernel));
@@ -158,13 +159,13 @@ describe('chapter 7: cosine versus the raw dot product', () => {
     expect((await verdicts(page)).map((x) => x.winner)).toEqual(['k2', 'k1']);
     await expect(page.locator(`${TAG} [data-point="k1"]`).getAttribute('aria-valuetext')).resolves.toBe('k\u2081 = (0.75, 2.25)');
     await expect(page.locator(`${TAG} [aria-live]`).textContent()).resolves.toContain(`k1: raw ${one(numbers, 'dot', 1).text}`);
-    const params = urlParams(page);
+    const params = await urlParams(page);
     expect(params.get('ch')).toBe(CH);
     expect(params.get('k1')).toBe('0.75,2.25');
     expect(params.get('k2')).toBe('5.5,1');
     await expectAllLogged(page, TAG);
 
-    const link = new URL(page.url()).searchParams;
+    const link = (await settledUrl(page)).searchParams;
     expect(link.get('normalise')).toBe('0');
     link.set('normalise', '1');
     const copy = await openChapter(env, CH, TAG, { search: `?${link}` });

@@ -15,6 +15,7 @@ import {
   overflow,
   readNumbers as readAll,
   screenshot,
+  settledUrl,
   U,
   urlParams,
   startEnv,
@@ -145,7 +146,7 @@ describe('chapter 8: QKᵀ as a grid', () => {
     const numbers = await readNumbers(page, TAG);
     expectMatches(numbers, X0, WQ0, WK0, [2, 1]);
     expect(one(numbers, 'dot').text).toBe('3'); // (1, 1)·(1, 2)
-    expect(urlParams(page).get('cell')).toBe('2,1');
+    expect((await urlParams(page)).get('cell')).toBe('2,1');
     await expectAllLogged(page, TAG);
     await expectClean(opened);
     await opened.context.close();
@@ -173,7 +174,7 @@ describe('chapter 8: QKᵀ as a grid', () => {
     expectMatches(numbers, x, wq, wk, [2, 4]);
     await expectAllLogged(page, TAG);
 
-    const params = urlParams(page);
+    const params = await urlParams(page);
     expect(params.get('ch')).toBe(CH);
     expect(params.get('v')).toBe('1');
     expect(params.get('x')).toBe('1,0,1;0,2,-2.5;2,1,0;-1,0,2');
@@ -181,7 +182,7 @@ describe('chapter 8: QKᵀ as a grid', () => {
     expect(params.get('wk')).toBe('0,1;3,0;1,1');
     expect(params.get('cell')).toBe('2,4');
 
-    const copy = await openChapter(env, CH, TAG, { search: new URL(page.url()).search });
+    const copy = await openChapter(env, CH, TAG, { search: (await settledUrl(page)).search });
     const reopened = await readNumbers(copy.page, TAG);
     expect(reopened.filter((n) => n.role !== 'readout').map((n) => n.text)).toEqual(numbers.filter((n) => n.role !== 'readout').map((n) => n.text));
     expectMatches(reopened, x, wq, wk, [2, 4]);

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { byRole, expectAllLogged, expectClean, expectClose, expectShown, one, openChapter, overflow, readNumbers, ROOT, screenshot, startEnv, U, urlParams, waitReady } from './helpers.mjs';
+import { byRole, expectAllLogged, expectClean, expectClose, expectShown, one, openChapter, overflow, readNumbers, ROOT, screenshot, settledUrl, startEnv, U, urlParams, waitReady } from './helpers.mjs';
 
 const TAG = 'ag-worked-example';
 const CH = 'worked-example';
@@ -107,7 +107,7 @@ describe('chapter 9: the worked single-head example', () => {
     expect(byRole(numbers, 'scaled-score').map((s) => s.text)).toEqual(['2.5', '\u22122', '0']);
     expect(byRole(numbers, 'weight').map((w) => w.text)).toEqual(['0.9148', '0.01016', '0.07509']);
     expectMatches(numbers, { ...ARTICLE, scaled: true });
-    expect(urlParams(page).get('scaled')).toBe('1');
+    expect((await urlParams(page)).get('scaled')).toBe('1');
     await expectAllLogged(page, TAG);
     await expectClean(opened);
     await opened.context.close();
@@ -131,28 +131,28 @@ describe('chapter 9: the worked single-head example', () => {
     expectMatches(numbers, scaled);
     await expectAllLogged(page, TAG);
 
-    const params = urlParams(page);
+    const params = await urlParams(page);
     expect(params.get('ch')).toBe(CH);
     expect(params.get('q')).toBe('1,2,1.5,1');
     expect(params.get('k')).toBe('1,3,1,0;-1,-2,0,-2.25;3,0,1,0');
     expect(params.get('scaled')).toBe('1');
 
-    const copy = await openChapter(env, CH, TAG, { search: new URL(page.url()).search });
+    const copy = await openChapter(env, CH, TAG, { search: (await settledUrl(page)).search });
     expect(await inputs(copy.page)).toEqual(flat(scaled));
     expect((await readNumbers(copy.page, TAG)).map((n) => n.text)).toEqual(numbers.map((n) => n.text));
     await expectClean(copy);
     await copy.context.close();
 
-    const before = page.url();
+    const before = (await settledUrl(page)).href;
     await page.getByLabel('q, component 1').fill('');
     await expect(page.locator(`${TAG} .note`).textContent()).resolves.toMatch(/q, component 1/);
-    expect(page.url()).toBe(before);
+    expect((await settledUrl(page)).href).toBe(before);
     // With the entry still empty, the scale toggle recomputes the last complete
     // inputs, and the link says the same as the table.
     await page.getByLabel(/^unscaled:/).check();
     expectMatches(await readNumbers(page, TAG), state);
-    expect(urlParams(page).get('scaled')).toBe('0');
-    expect(urlParams(page).get('q')).toBe('1,2,1.5,1');
+    expect((await urlParams(page)).get('scaled')).toBe('0');
+    expect((await urlParams(page)).get('q')).toBe('1,2,1.5,1');
     await page.getByLabel(/^scaled:/).check();
     await page.getByLabel('q, component 1').fill('1');
     await expect(page.locator(`${TAG} .note`).isHidden()).resolves.toBe(true);
@@ -200,7 +200,7 @@ describe('chapter 9: the worked single-head example', () => {
     expect(await visible('output')).toBe(false);
     await page.getByLabel('5. Output').check();
     expect(await visible('output')).toBe(true);
-    expect(urlParams(page).get('step')).toBe('output');
+    expect((await urlParams(page)).get('step')).toBe('output');
     await expectClean(opened);
     await opened.context.close();
   });
@@ -233,7 +233,7 @@ describe('chapter 9: the worked single-head example', () => {
       const numbers = await readNumbers(page, TAG);
       expectMatches(numbers, state);
       texts[id] = numbers.map((n) => n.text);
-      expect(urlParams(page).get('impl')).toBe(id === 'simd128' ? null : id);
+      expect((await urlParams(page)).get('impl')).toBe(id === 'simd128' ? null : id);
       // The log says which implementation computed what.
       expect(await page.evaluate((impl) => window.__agCallLog.some((c) => c.impl === impl), id)).toBe(true);
     }

@@ -94,7 +94,7 @@ describe('chapter 10: why scores grow like sqrt(d)', () => {
       const x = Math.fround(lo8 + ((hi8 - lo8) * i) / 160);
       expectClose(eight[i], densityRef(x, 8), 1e-6 * densityRef(x, 8) + 1e-9, `density d=8 at ${x}`);
     }
-    expect(urlParams(page).get('d')).toBe('8');
+    expect((await urlParams(page)).get('d')).toBe('8');
     // Drag the slider with the mouse to its right end: d = 4096.
     const box = await page.locator(`${TAG} [data-control="d"]`).boundingBox();
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);

@@ -3,7 +3,7 @@
 // recomputes softmax, the largest weight, the entropy (bits) and the
 // Frobenius norm of the softmax Jacobian from the scores the widget exports.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { expectAllLogged, expectClean, exportFile, one, openChapter, overflow, readNumbers, screenshot, startEnv, urlParams } from './helpers.mjs';
+import { expectAllLogged, expectClean, exportFile, one, openChapter, overflow, readNumbers, screenshot, settledUrl, startEnv, urlParams } from './helpers.mjs';
 
 const TAG = 'ag-scale-fix';
 const CH = 'scale-fix';
@@ -110,12 +110,12 @@ describe('chapter 11: the 1/sqrt(d_k) fix', () => {
     await expect(page.locator(`${TAG} [aria-live]`).last().textContent()).resolves.toMatch(/d\u2096 = 2048/);
     await expectDetail(page, 2048);
     await expectAllLogged(page, TAG);
-    const params = urlParams(page);
+    const params = await urlParams(page);
     expect(params.get('ch')).toBe(CH);
     expect(params.get('dk')).toBe('2048');
     expect(params.get('seed')).toBe('7');
 
-    const copy = await openChapter(env, CH, TAG, { search: new URL(page.url()).search });
+    const copy = await openChapter(env, CH, TAG, { search: (await settledUrl(page)).search });
     const a = (await readNumbers(page, TAG)).map((n) => n.text);
     const b = (await readNumbers(copy.page, TAG)).map((n) => n.text);
     expect(b).toEqual(a);

@@ -21,6 +21,7 @@ import {
   readNumbers,
   ROOT,
   screenshot,
+  settledUrl,
   startEnv,
   U,
   urlParams,
@@ -143,13 +144,13 @@ describe('chapter 12: orthogonality', () => {
     expect(one(numbers, 'cosine', 2).value).toBe(0);
     expect(one(numbers, 'angle', 2).text).toBe('90\u00b0');
     expect((await readings(page))[1]).toBe('perpendicular');
-    const params = urlParams(page);
+    const params = await urlParams(page);
     expect(params.get('ch')).toBe(CH);
     expect(params.get('q')).toBe('1.5,2.5');
     expect(params.get('k2')).toBe('-2.5,1.5');
     await expectAllLogged(page, TAG);
 
-    const copy = await openChapter(env, CH, TAG, { search: new URL(page.url()).search });
+    const copy = await openChapter(env, CH, TAG, { search: (await settledUrl(page)).search });
     const reopened = await readNumbers(copy.page, TAG);
     expect(reopened.map((n) => n.text)).toEqual(numbers.map((n) => n.text));
     await expectClean(copy);

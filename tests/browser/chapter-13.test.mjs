@@ -111,7 +111,7 @@ describe('chapter 13: near-orthogonality in high dimension', () => {
     await page.keyboard.press('End');
     await page.waitForFunction((tag) => document.querySelector(tag).state.d === '1000', TAG);
     await page.waitForFunction(() => new URLSearchParams(window.location.search).get('d') === '1000');
-    expect(urlParams(page).get('seed')).toBe('5');
+    expect((await urlParams(page)).get('seed')).toBe('5');
     await expectAllLogged(page, TAG);
     await expectClean(opened);
     await opened.context.close();

@@ -4,7 +4,7 @@
 // only that the numbers are there, finite and positive). The float64 reference recomputes the products, the
 // lane-wise accumulators and the dot product for the inputs given.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { byRole, expectAllLogged, expectClean, exportFile, launchChromium, one, openChapter, overflow, readNumbers, screenshot, startEnv, urlParams } from './helpers.mjs';
+import { byRole, expectAllLogged, expectClean, exportFile, launchChromium, one, openChapter, overflow, readNumbers, screenshot, settledUrl, startEnv, urlParams } from './helpers.mjs';
 
 const TAG = 'ag-simd';
 const CH = 'simd';
@@ -139,11 +139,11 @@ describe('chapter 14: why this is cheap on a CPU', () => {
     expect(one(numbers, 'trace-result').value).toBe(one(numbers, 'dot').value);
     await expectAllLogged(page, TAG);
 
-    const params = urlParams(page);
+    const params = await urlParams(page);
     expect(params.get('ch')).toBe(CH);
     expect(params.get('variant')).toBe('scalar');
     expect(params.get('a')).toBe(a.join(','));
-    const copy = await openChapter(env, CH, TAG, { search: new URL(page.url()).search });
+    const copy = await openChapter(env, CH, TAG, { search: (await settledUrl(page)).search });
     await waitTrace(copy.page, 'scalar');
     expect((await readNumbers(copy.page, TAG)).map((n) => n.text)).toEqual(numbers.map((n) => n.text));
     await expectClean(copy);

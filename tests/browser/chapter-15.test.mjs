@@ -3,7 +3,7 @@
 // puts a chapter widget above into the right state and scrolls to it.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { CHAPTERS } from '../../web/chapters.js';
-import { expectAllLogged, expectClean, openChapter, overflow, readNumbers, screenshot, startEnv, urlParams } from './helpers.mjs';
+import { expectAllLogged, expectClean, openChapter, overflow, readNumbers, screenshot, settledUrl, startEnv, urlParams } from './helpers.mjs';
 
 const TAG = 'ag-pitfalls';
 const CH = 'pitfalls';
@@ -51,8 +51,8 @@ describe('chapter 15: pitfalls', () => {
     w.forEach((x, i) => expect(Math.abs(x - ref[i])).toBeLessThanOrEqual(40 * U * ref[i]));
     expect(w[1]).toBeGreaterThan(w[2]);
     await expectAllLogged(page, TAG);
-    expect(urlParams(page).get('open')).toBe('zero');
-    const copy = await openChapter(env, CH, TAG, { search: new URL(page.url()).search });
+    expect((await urlParams(page)).get('open')).toBe('zero');
+    const copy = await openChapter(env, CH, TAG, { search: (await settledUrl(page)).search });
     expect(await copy.page.locator(TAG).evaluate((el) => el.state.open)).toBe('zero');
     await expectClean(copy);
     await copy.context.close();
@@ -84,7 +84,7 @@ describe('chapter 15: pitfalls', () => {
       if (expected[id]) expect(await page.locator(chapter.tag).evaluate((el) => el.state)).toEqual(expected[id]);
       // The target section is in view and holds the focus; the shell wrote its state into the URL.
       await page.waitForFunction((want) => new URLSearchParams(window.location.search).get('ch') === want, id, { timeout: 5000 });
-      expect(urlParams(page).get('ch')).toBe(id);
+      expect((await urlParams(page)).get('ch')).toBe(id);
       const top = await page.locator(`#ch-${id}`).evaluate((el) => el.getBoundingClientRect().top);
       expect(Math.abs(top)).toBeLessThan(64);
       expect(await page.evaluate(() => document.activeElement?.closest('section')?.id)).toBe(`ch-${id}`);

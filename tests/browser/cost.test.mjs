@@ -104,7 +104,7 @@ describe('the cost of attention', () => {
     expect((await state(page)).at).toBe(128);
     expect(await page.locator(`${TAG} .reading`).textContent()).toMatch(/^T = 128: the grid alone is 128² floats, 64 KiB/);
     expect((await tableRows(page)).filter((r) => r.current).map((r) => r.T)).toEqual([128]);
-    const params = urlParams(page);
+    const params = await urlParams(page);
     expect(params.get('ch')).toBe(CH);
     expect(params.get('at')).toBe('128');
     expect(params.get('tmax')).toBe('512');

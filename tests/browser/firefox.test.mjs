@@ -134,7 +134,9 @@ describe('Firefox ESR', () => {
     const after = await readNumbers();
     expect(byRole(after, 'score').map((s) => s.shown)).toEqual(ref.scores);
     expectWeights(after, ref.weights, softmaxCase.tolerance);
-    expect(new URL(page.url()).searchParams.get('q')).toBe(q.join(','));
+    // The shell writes the address once the learner pauses (<body data-url="pending"> until then).
+    await page.waitForFunction(() => document.body.dataset.url !== 'pending', { timeout: 5000 });
+    expect(new URL(await page.evaluate(() => window.location.href)).searchParams.get('q')).toBe(q.join(','));
 
     expect(problems.errors).toEqual([]);
     expect(problems.foreign).toEqual([]);

@@ -228,11 +228,11 @@ export async function touchDragPoint(page, tag, name, to) {
  * digits as `numbers`. Checks both pages are clean, then closes them.
  */
 export async function expectLinkReopens(env, opened, { ch, tag, params, numbers }) {
-  const url = urlParams(opened.page);
+  const url = await urlParams(opened.page);
   expect(url.get('ch')).toBe(ch);
   expect(url.get('v')).toBe('1');
   for (const [name, text] of Object.entries(params)) expect(url.get(name)).toBe(text);
-  const copy = await openChapter(env, ch, tag, { search: new URL(opened.page.url()).search });
+  const copy = await openChapter(env, ch, tag, { search: (await settledUrl(opened.page)).search });
   const reopened = await readNumbers(copy.page, tag);
   expect(reopened.map((n) => n.text)).toEqual(numbers.map((n) => n.text));
   await expectClean(copy);
@@ -247,9 +247,18 @@ export async function keyPoint(page, tag, name, keys) {
   for (const key of keys) await page.keyboard.press(key);
 }
 
-/** Horizontal overflow of the page in px (0 or less means none). */
+/**
+ * Horizontal overflow of the page in px (0 or less means none). Chapters are
+ * contained (content-visibility in style.css): what overflows one of them is
+ * clipped at its edge instead of widening the page, so each chapter's own
+ * overflow counts too.
+ */
 export async function overflow(page) {
-  return page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  return page.evaluate(() => {
+    const root = document.documentElement;
+    const chapters = [...document.querySelectorAll('section.chapter')].map((s) => s.scrollWidth - s.clientWidth);
+    return Math.max(root.scrollWidth - root.clientWidth, ...chapters);
+  });
 }
 
 /** Saves a screenshot of the element (or the page) under test-artifacts/. */
@@ -268,9 +277,20 @@ export async function exportFile(page, tag, kind) {
   return { name: download.suggestedFilename(), bytes: readFileSync(path) };
 }
 
-/** The state parameters of the page URL. */
-export function urlParams(page) {
-  return new URL(page.url()).searchParams;
+/**
+ * The page URL once the shell has written the latest state into it. The
+ * shell writes it when the learner pauses (web/shell/url-writer.js) and marks
+ * <body data-url="pending"> until then; this waits for that write (at most
+ * a few seconds) and reads the address in the page itself.
+ */
+export async function settledUrl(page) {
+  const handle = await page.waitForFunction(() => document.body?.dataset.url !== 'pending' && window.location.href, null, { timeout: 5000 });
+  return new URL(await handle.jsonValue());
+}
+
+/** The state parameters of the page URL, once written (settledUrl). */
+export async function urlParams(page) {
+  return (await settledUrl(page)).searchParams;
 }
 
 // ------------------------------------------------------------ host pages (embedding)

@@ -6,6 +6,7 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
+import { profileText } from '../../scripts/bench/page-update-profile.mjs';
 import { markdownTable, measurePageUpdates, quantile, UPDATES } from '../../scripts/bench/page-updates.mjs';
 import { SITE_ROOT } from '../../scripts/serve.mjs';
 import { CHAPTERS } from '../../web/chapters.js';
@@ -39,15 +40,28 @@ test('measurePageUpdates times one chapter: a row with its samples, and the Mark
   expect(row.update).toBe(UPDATES['dot-product'].update);
   expect(row.samples + row.missed).toBe(6);
   expect(row.samples).toBeGreaterThan(0);
-  for (const key of ['medianMs', 'p95Ms', 'renderMedianMs', 'shellMedianMs', 'shellP95Ms']) {
+  for (const key of ['medianMs', 'p95Ms', 'renderMedianMs', 'shellMedianMs', 'shellP95Ms', 'taskMedianMs', 'taskP95Ms', 'inputDelayMedianMs']) {
     expect(Number.isFinite(row[key])).toBe(true);
     expect(row[key]).toBeGreaterThanOrEqual(0);
   }
   expect(row.p95Ms).toBeGreaterThanOrEqual(row.medianMs);
   expect(row.shellP95Ms).toBeGreaterThanOrEqual(row.shellMedianMs);
+  // The whole task ends with the input's last handler, after the render and the shell.
+  expect(row.taskMedianMs).toBeGreaterThanOrEqual(row.shellMedianMs);
   const table = markdownTable(rows).split('\n');
   expect(table[0]).toMatch(/^\| chapter \| update \| median ms \| p95 ms \|/);
   expect(table[2].startsWith('| dot-product | move b with the arrow keys |')).toBe(true);
+}, 60000);
+
+test('the profile mode summarises the input tasks of a Chromium trace', async () => {
+  const [row] = await measurePageUpdates({ rounds: 4, warmup: 1, chapters: ['dot-product'], site, profile: true });
+  const { profile } = row;
+  expect(profile.tasks).toBeGreaterThan(0);
+  expect(profile.taskP95Ms).toBeGreaterThanOrEqual(profile.taskMedianMs);
+  // Where the time went, in ms per input task: some script ran in every one.
+  expect(profile.kinds.find(([kind]) => kind === 'script')?.[1]).toBeGreaterThan(0);
+  expect(profile.functions.length).toBeGreaterThan(0);
+  expect(profileText('dot-product', profile)).toMatch(/^dot-product: \d+ input tasks/);
 }, 60000);
 
 test('unknown chapters and bad round counts are refused', async () => {

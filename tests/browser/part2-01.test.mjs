@@ -16,6 +16,7 @@ import {
   overflow,
   readNumbers,
   screenshot,
+  settledUrl,
   startEnv,
   U,
   urlParams,
@@ -123,13 +124,13 @@ describe('part 2, chapter 1: values do the work', () => {
     expectMatches(numbers, alpha4, values);
     await expectAllLogged(page, TAG);
 
-    const params = urlParams(page);
+    const params = await urlParams(page);
     expect(params.get('ch')).toBe(CH);
     expect(params.get('v')).toBe('1');
     expect(params.get('values')).toBe('-5,-1.5;5,1;-4.25,-2;-4,3');
     expect(params.get('alpha').split(',').map(Number)).toEqual(alpha4);
 
-    const copy = await openChapter(env, CH, TAG, { search: new URL(page.url()).search });
+    const copy = await openChapter(env, CH, TAG, { search: (await settledUrl(page)).search });
     const reopened = await readNumbers(copy.page, TAG);
     expect(reopened.map((n) => n.text)).toEqual(numbers.map((n) => n.text));
     await expectClean(copy);

@@ -17,6 +17,7 @@ import {
   overflow,
   readNumbers,
   screenshot,
+  settledUrl,
   startEnv,
   U,
   urlParams,
@@ -124,7 +125,7 @@ describe('part 2, chapter 2: a convex combination stays in the hull', () => {
 
     await page.locator(`${TAG} button[data-action="restore"]`).click();
     await expectState(page, [0.2, 0.3, 0.5], TRIANGLE);
-    expect(urlParams(page).get('alpha')).toBe('0.2,0.3,0.5');
+    expect((await urlParams(page)).get('alpha')).toBe('0.2,0.3,0.5');
     await expectAllLogged(page, TAG);
     await expectClean(opened);
     await opened.context.close();
@@ -176,11 +177,11 @@ describe('part 2, chapter 2: a convex combination stays in the hull', () => {
     expect((await state(page)).values).toEqual(values);
     const { numbers } = await expectState(page, [0.2, 0.3, 0.5], values);
     await expect(page.locator(`${TAG} [data-point="v2"]`).getAttribute('aria-valuetext')).resolves.toBe('v2 = (3.75, \u22124)');
-    const params = urlParams(page);
+    const params = await urlParams(page);
     expect(params.get('ch')).toBe(CH);
     expect(params.get('v')).toBe('1');
     expect(params.get('values')).toBe('-5,4;3.75,-4;1,4');
-    const copy = await openChapter(env, CH, TAG, { search: new URL(page.url()).search });
+    const copy = await openChapter(env, CH, TAG, { search: (await settledUrl(page)).search });
     expect((await readNumbers(copy.page, TAG)).map((n) => n.text)).toEqual(numbers.map((n) => n.text));
     await expectClean(copy);
     await copy.context.close();

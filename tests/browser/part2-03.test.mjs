@@ -21,6 +21,7 @@ import {
   readNumbers,
   ROOT,
   screenshot,
+  settledUrl,
   startEnv,
   urlParams,
 } from './helpers.mjs';
@@ -153,12 +154,12 @@ describe('part 2, chapter 3: entropy of the weights', () => {
     expectClose(one(numbers, 'entropy-max').value, 2, 1e-6, 'log2 4');
     await expectAllLogged(page, TAG);
 
-    const params = urlParams(page);
+    const params = await urlParams(page);
     expect(params.get('ch')).toBe(CH);
     expect(params.get('v')).toBe('1');
     expect(params.get('values')).toBe('-2,-1.5;-1,1.25;1,1;-1.5,1');
     expect(Number(params.get('logt'))).toBeCloseTo(-0.3, 12);
-    const copy = await openChapter(env, CH, TAG, { search: new URL(page.url()).search });
+    const copy = await openChapter(env, CH, TAG, { search: (await settledUrl(page)).search });
     expect((await readNumbers(copy.page, TAG)).map((n) => n.text)).toEqual(numbers.map((n) => n.text));
     await expectClean(copy);
     await copy.context.close();

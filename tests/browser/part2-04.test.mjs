@@ -4,7 +4,7 @@
 // kernel really gives NaN once a logit passes ln FLT_MAX ≈ 88.72, while the
 // stable one keeps matching the reference.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { byRole, expectAllLogged, expectClean, expectClose, expectShown, exportFile, one, openChapter, overflow, readNumbers, screenshot, startEnv, urlParams } from './helpers.mjs';
+import { byRole, expectAllLogged, expectClean, expectClose, expectShown, exportFile, one, openChapter, overflow, readNumbers, screenshot, settledUrl, startEnv, urlParams } from './helpers.mjs';
 
 const TAG = 'ag-softmax';
 const CH = 'softmax';
@@ -104,11 +104,11 @@ describe('part 2, chapter 4: softmax turns logits into weights', () => {
     await expectAllLogged(page, TAG);
     await expect(page.locator(`${TAG} [aria-live]`).textContent()).resolves.toContain(`stable \u03b1\u2082 = ${one(numbers, 'stable-alpha', 2).text}`);
 
-    const params = urlParams(page);
+    const params = await urlParams(page);
     expect(params.get('ch')).toBe(CH);
     expect(params.get('v')).toBe('1');
     expect(params.get('s').split(',').map(Number)).toEqual(s);
-    const copy = await openChapter(env, CH, TAG, { search: new URL(page.url()).search });
+    const copy = await openChapter(env, CH, TAG, { search: (await settledUrl(page)).search });
     const reopened = await readNumbers(copy.page, TAG);
     expect(reopened.map((n) => n.text)).toEqual(numbers.map((n) => n.text));
     await expectClean(copy);

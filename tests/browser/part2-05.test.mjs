@@ -3,7 +3,7 @@
 // softmax Jacobian heat map and its row sums, against a float64 reference
 // after slider drags, arrow keys, heat-map keys and a changed URL.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { byRole, expectAllLogged, expectClean, expectClose, expectShown, exportFile, one, openChapter, overflow, readNumbers, screenshot, startEnv, urlParams } from './helpers.mjs';
+import { byRole, expectAllLogged, expectClean, expectClose, expectShown, exportFile, one, openChapter, overflow, readNumbers, screenshot, settledUrl, startEnv, urlParams } from './helpers.mjs';
 
 const TAG = 'ag-competition';
 const CH = 'competition';
@@ -112,11 +112,11 @@ describe('part 2, chapter 5: competition through the shared denominator', () => 
     expectClose(one(await readNumbers(page, TAG), 'read-j').value, ref.J[3][3], 1e-6, 'readout J44');
     await expectAllLogged(page, TAG);
 
-    const params = urlParams(page);
+    const params = await urlParams(page);
     expect(params.get('ch')).toBe(CH);
     expect(params.get('j')).toBe('3');
     expect(params.get('s').split(',').map(Number)).toEqual(state.s);
-    const copy = await openChapter(env, CH, TAG, { search: new URL(page.url()).search });
+    const copy = await openChapter(env, CH, TAG, { search: (await settledUrl(page)).search });
     expectMatches(await readNumbers(copy.page, TAG), state.s, 3, 1);
     expect((await st(copy.page)).j).toBe(3);
     await expectClean(copy);

@@ -3,7 +3,7 @@
 // query's αV, against a float64 reference after a slider drag, arrow keys,
 // a typed logit, the causal toggle and a changed URL.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { byRole, expectAllLogged, expectClean, expectClose, expectShown, exportFile, openChapter, overflow, readNumbers, screenshot, startEnv, urlParams } from './helpers.mjs';
+import { byRole, expectAllLogged, expectClean, expectClose, expectShown, exportFile, openChapter, overflow, readNumbers, screenshot, settledUrl, startEnv, urlParams } from './helpers.mjs';
 
 const TAG = 'ag-matrix-form';
 const CH = 'matrix-form';
@@ -105,11 +105,11 @@ describe('part 2, chapter 6: the matrix form', () => {
     expectMatches(numbers, state.s, V0, true, 3);
     await expectAllLogged(page, TAG);
 
-    const params = urlParams(page);
+    const params = await urlParams(page);
     expect(params.get('ch')).toBe(CH);
     expect(params.get('causal')).toBe('1');
     expect(params.get('row')).toBe('3');
-    const copy = await openChapter(env, CH, TAG, { search: new URL(page.url()).search });
+    const copy = await openChapter(env, CH, TAG, { search: (await settledUrl(page)).search });
     const reopened = await readNumbers(copy.page, TAG);
     expect(reopened.map((n) => n.text)).toEqual(numbers.map((n) => n.text));
     expect(await copy.page.locator(`${TAG} input.causal`).isChecked()).toBe(true);

@@ -16,6 +16,7 @@ import {
   overflow,
   readNumbers,
   screenshot,
+  settledUrl,
   startEnv,
   urlParams,
 } from './helpers.mjs';
@@ -146,12 +147,12 @@ describe('part 2, chapter 7: from content to weights', () => {
     const { numbers } = await expectMatches(page, { words });
     await expectAllLogged(page, TAG);
 
-    const params = urlParams(page);
+    const params = await urlParams(page);
     expect(params.get('ch')).toBe(CH);
     expect(params.get('step')).toBe('4');
     expect(params.get('query')).toBe('3');
     expect(params.get('edit')).toBe('wk');
-    const copy = await openChapter(env, CH, TAG, { search: new URL(page.url()).search });
+    const copy = await openChapter(env, CH, TAG, { search: (await settledUrl(page)).search });
     const again = await readNumbers(copy.page, TAG);
     expect(again.map((n) => n.value)).toEqual(numbers.map((n) => n.value));
     await expectClean(copy);
@@ -169,14 +170,14 @@ describe('part 2, chapter 7: from content to weights', () => {
     await page.waitForFunction((tag) => document.querySelector(tag).state.words.length === 4, TAG);
     await expectMatches(page, { words: ['dogs', 'chase', 'the', 'ball'] });
     expect(await page.locator(`${TAG} [data-shape="s"]`).textContent()).toContain('[4, 4]');
-    const words = urlParams(page).get('words');
+    const words = (await urlParams(page)).get('words');
     expect(words.split(',').length).toBe(4);
     await expectAllLogged(page, TAG);
 
     await input.fill('one two three four five six seven');
     await input.press('Enter');
     await expect(page.locator(`${TAG} .note`).first().textContent()).resolves.toMatch(/2 to 6 words/);
-    expect(urlParams(page).get('words')).toBe(words);
+    expect((await urlParams(page)).get('words')).toBe(words);
     await expectClean(opened);
     await opened.context.close();
 

@@ -3,7 +3,7 @@
 // attention written here; the named preset's heads peak where their names
 // say; d_model and h, the sentence and the URL change the computation.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { expectAllLogged, expectClean, expectClose, exportFile, openChapter, openPage, overflow, readNumbers, screenshot, startEnv, urlParams, waitReady } from './helpers.mjs';
+import { expectAllLogged, expectClean, expectClose, exportFile, openChapter, openPage, overflow, readNumbers, screenshot, settledUrl, startEnv, urlParams, waitReady } from './helpers.mjs';
 
 const TAG = 'ag-multi-head';
 const CH = 'multi-head';
@@ -138,9 +138,9 @@ describe('part 2, chapter 8: multi-head attention', () => {
     expect(await page.locator(TAG).evaluate((el) => [el.state.head, el.state.query])).toEqual([2, 3]);
     const { numbers } = await check(page);
     await expectAllLogged(page, TAG);
-    const params = urlParams(page);
+    const params = await urlParams(page);
     expect([params.get('dmodel'), params.get('heads'), params.get('preset'), params.get('head')]).toEqual(['8', '4', 'random', '2']);
-    const copy = await openChapter(env, CH, TAG, { search: new URL(page.url()).search });
+    const copy = await openChapter(env, CH, TAG, { search: (await settledUrl(page)).search });
     expect((await readNumbers(copy.page, TAG)).map((n) => n.value)).toEqual(numbers.map((n) => n.value));
     await expectClean(copy);
     await copy.context.close();

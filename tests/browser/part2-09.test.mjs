@@ -4,7 +4,7 @@
 // here; both kinds of case (large weight / small change and small weight /
 // large change) exist for the default sentence.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { byRole, expectAllLogged, expectClean, expectClose, exportFile, openChapter, overflow, readNumbers, screenshot, startEnv, urlParams } from './helpers.mjs';
+import { byRole, expectAllLogged, expectClean, expectClose, exportFile, openChapter, overflow, readNumbers, screenshot, settledUrl, startEnv, urlParams } from './helpers.mjs';
 
 const TAG = 'ag-weights-explain';
 const CH = 'explain';
@@ -120,11 +120,11 @@ describe('part 2, chapter 9: what weights do and do not explain', () => {
     expect(await page.locator(TAG).evaluate((el) => [el.state.layer, el.state.query])).toEqual(['1', 2]);
     const { numbers } = await check(page);
     await expectAllLogged(page, TAG);
-    expect([urlParams(page).get('layer'), urlParams(page).get('query')]).toEqual(['1', '2']);
-    const copy = await openChapter(env, CH, TAG, { search: `${new URL(page.url()).search.replace(/&?seed=\d+/, '')}&seed=7` });
+    expect([(await urlParams(page)).get('layer'), (await urlParams(page)).get('query')]).toEqual(['1', '2']);
+    const copy = await openChapter(env, CH, TAG, { search: `${(await settledUrl(page)).search.replace(/&?seed=\d+/, '')}&seed=7` });
     expect(await copy.page.locator(TAG).evaluate((el) => el.state.seed)).toBe(7);
     await check(copy.page);
-    const same = await openChapter(env, CH, TAG, { search: new URL(page.url()).search });
+    const same = await openChapter(env, CH, TAG, { search: (await settledUrl(page)).search });
     expect((await readNumbers(same.page, TAG)).map((n) => n.value)).toEqual(numbers.map((n) => n.value));
     await expectClean(copy);
     await copy.context.close();

@@ -2,7 +2,7 @@
 // links, the wasm-load error state and the wrong-MIME fallback.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { CHAPTERS } from '../../web/chapters.js';
-import { byRole, expectAllLogged, expectClean, expectClose, one, openPage, overflow, readNumbers, startEnv, urlParams, waitReady } from './helpers.mjs';
+import { byRole, expectAllLogged, expectClean, expectClose, one, openPage, overflow, readNumbers, settledUrl, startEnv, urlParams, waitReady } from './helpers.mjs';
 
 let env;
 beforeAll(async () => {
@@ -51,12 +51,12 @@ describe('the page shell', () => {
     await expectAllLogged(page, 'ag-worked-example');
     await expect(page.locator('ag-worked-example .note').isHidden()).resolves.toBe(true);
     // The shell rewrites the link in the current format.
-    const params = urlParams(page);
+    const params = await urlParams(page);
     expect(params.get('ch')).toBe('worked-example');
     expect(params.get('v')).toBe('1');
     expect(params.get('scaled')).toBe('1');
     expect(params.get('scale')).toBeNull();
-    expect(new URL(page.url()).hash).toBe('#ch-worked-example');
+    expect((await settledUrl(page)).hash).toBe('#ch-worked-example');
     await expectClean(opened);
     await opened.context.close();
   });

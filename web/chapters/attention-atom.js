@@ -9,7 +9,7 @@
 //   <ag-attention-atom q="0.5,0.5;1,2;2,0.5;-1,1.5" k="0.5,-0.5;2,1.5;-1,1;2.5,-0.5" cell="3,2"></ag-attention-atom>
 import { select } from 'd3';
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { h } from '../widget/dom.js';
+import { h, setAttr, setText } from '../widget/dom.js';
 import { formatNumber } from '../widget/format.js';
 import { heatmap } from '../widget/heatmap.js';
 import { tex, texElement } from '../widget/math.js';
@@ -160,15 +160,15 @@ export class AgAttentionAtom extends AgWidget {
     // Each term q_i,c k_j,c is a one-element dot product; a negative second term is bracketed.
     ui.terms.forEach((el, c) => this.show(el, ag.dot([qi[c]], [kj[c]]), c ? { format: paren } : {}));
     this.show(ui.dot, ag.dot(qi, kj));
-    ui.heading.textContent = `Row ${i + 1} asks with the query of \u201c${TOKENS[i]}\u201d; column ${j + 1} answers with the key of \u201c${TOKENS[j]}\u201d.`;
-    ui.vectors.textContent = `q${sub(i + 1)} = ${pair(qi)},  k${sub(j + 1)} = ${pair(kj)}`;
+    setText(ui.heading, `Row ${i + 1} asks with the query of \u201c${TOKENS[i]}\u201d; column ${j + 1} answers with the key of \u201c${TOKENS[j]}\u201d.`);
+    setText(ui.vectors, `q${sub(i + 1)} = ${pair(qi)},  k${sub(j + 1)} = ${pair(kj)}`);
     // Typeset only when the selected cell changes: KaTeX takes milliseconds, a drag needs none.
     const formula = `\\begin{aligned}S_{${i + 1}${j + 1}} &= q_{${i + 1}}\\cdot k_{${j + 1}}\\\\ &= q_{${i + 1},1}\\,k_{${j + 1},1} + q_{${i + 1},2}\\,k_{${j + 1},2}\\end{aligned}`;
     if (ui.formula.dataset.tex !== formula) {
       tex(ui.formula, formula, { display: true });
-      ui.formula.dataset.tex = formula;
+      setAttr(ui.formula, 'data-tex', formula);
     }
-    ui.products.textContent = `${fmt(qi[0])}\u00d7${paren(kj[0])} + ${paren(qi[1])}\u00d7${paren(kj[1])}`;
+    setText(ui.products, `${fmt(qi[0])}\u00d7${paren(kj[0])} + ${paren(qi[1])}\u00d7${paren(kj[1])}`);
     this.#draw(q, k, i, j);
   }
 

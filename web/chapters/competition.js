@@ -10,7 +10,7 @@
 //
 //   <ag-competition s="1,0.5,0,-0.5" j="2" delta="1"></ag-competition>
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { h, symbol } from '../widget/dom.js';
+import { h, setAttr, setText, symbol } from '../widget/dom.js';
 import { formatNumber } from '../widget/format.js';
 import { heatmap } from '../widget/heatmap.js';
 import { texElement } from '../widget/math.js';
@@ -153,14 +153,14 @@ export class AgCompetition extends AgWidget {
     if (!ui) return;
     ui.sliders.forEach(({ input, out }, k) => {
       if (Number(input.value) !== s[k]) input.value = String(s[k]);
-      input.setAttribute('aria-valuetext', `s${sub(k + 1)} = ${fmt(s[k])}`);
-      out.textContent = fmt(s[k]);
+      setAttr(input, 'aria-valuetext', `s${sub(k + 1)} = ${fmt(s[k])}`);
+      setText(out, fmt(s[k]));
     });
     ui.raiseSelect.value = String(j);
     if (Number(ui.deltaInput.value) !== delta) ui.deltaInput.value = String(delta);
-    ui.deltaInput.setAttribute('aria-valuetext', `delta = ${fmt(delta)}`);
-    ui.deltaOut.textContent = fmt(delta);
-    ui.afterHead.textContent = `(s${sub(j)} ${delta < 0 ? '\u2212' : '+'} ${fmt(Math.abs(delta))})`;
+    setAttr(ui.deltaInput, 'aria-valuetext', `delta = ${fmt(delta)}`);
+    setText(ui.deltaOut, fmt(delta));
+    setText(ui.afterHead, `(s${sub(j)} ${delta < 0 ? '\u2212' : '+'} ${fmt(Math.abs(delta))})`);
   }
 
   render(ag, { s, j, delta }) {

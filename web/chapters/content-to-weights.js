@@ -10,10 +10,11 @@
 //
 //   <ag-content-to-weights step="5" query="2"></ag-content-to-weights>
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { h } from '../widget/dom.js';
+import { h, setAttr, setFlag, setText } from '../widget/dom.js';
 import { formatNumber } from '../widget/format.js';
 import { heatmap } from '../widget/heatmap.js';
 import { texElement } from '../widget/math.js';
+import { keptResults, lastResult } from '../widget/memo.js';
 import { arrowMarker, draggablePoint, plane } from '../widget/plot.js';
 import { choice, defineState, matrix, number, vector } from '../widget/state.js';
 import { MAX_CODE, MAX_WORDS, MIN_WORDS, matrixTable, packSentence, parseSentence, rowsOf, shapeText, unpackSentence, wordVector, queryProblems, unreadableWords } from './sentence.js';
@@ -62,6 +63,8 @@ export class AgContentToWeights extends AgWidget {
   #ui = null;
   #built = null; // the sentence the tables and heat maps were made for
   #last = null; // the last results, for the heat-map readout and tests
+  #embedding = lastResult(); // X, for the sentence
+  #projections = keptResults(6); // Q, K and V, each for its matrix (and the sentence)
 
   build(body) {
     const predict = this.predict({
@@ -93,7 +96,7 @@ export class AgContentToWeights extends AgWidget {
       const read = parseSentence(input.value);
       if (read.error) {
         this.note(read.error);
-        input.setAttribute('aria-invalid', 'true');
+        setAttr(input, 'aria-invalid', 'true');
         return;
       }
       input.removeAttribute('aria-invalid');
@@ -198,11 +201,13 @@ export class AgContentToWeights extends AgWidget {
     panels.qkv.append(tables.qkv);
     panels.s.append(hmBoxS);
     panels.a.append(hmBoxA, rowSumBox);
-    panels.y.append(tables.y, h('p', { class: 'line' }, h('span', { class: 'lbl' }, 'Selected row: '), h('span', { class: 'expr', dataset: { role: 'y-label' } }), ' = (', num('y-selected', 1), ', ', num('y-selected', 2), ')'));
+    const yLabel = h('span', { class: 'expr', dataset: { role: 'y-label' } });
+    const ySelected = [num('y-selected', 1), num('y-selected', 2)];
+    panels.y.append(tables.y, h('p', { class: 'line' }, h('span', { class: 'lbl' }, 'Selected row: '), yLabel, ' = (', ySelected[0], ', ', ySelected[1], ')'));
     const steps = h('div', { class: 'steps' }, Object.values(panels));
 
     body.append(predict, sentence, stepper, readout, steps, planes);
-    this.#ui = { readScore, readWeight, readText, input, stepButtons, back, next, radios, pW, rowLines, rowLabels, handles, pQK, qkLayer, panels, shapes, tables, hmBoxS, hmBoxA, rowSumBox, readout, steps };
+    this.#ui = { yLabel, ySelected, readScore, readWeight, readText, input, stepButtons, back, next, radios, pW, rowLines, rowLabels, handles, pQK, qkLayer, panels, shapes, tables, hmBoxS, hmBoxA, rowSumBox, readout, steps };
   }
 
   syncControls(state) {
@@ -213,8 +218,8 @@ export class AgContentToWeights extends AgWidget {
       if (i + 1 === state.step) b.setAttribute('aria-current', 'step');
       else b.removeAttribute('aria-current');
     });
-    ui.back.disabled = state.step === 1;
-    ui.next.disabled = state.step === STEPS.length;
+    setFlag(ui.back, 'disabled', state.step === 1);
+    setFlag(ui.next, 'disabled', state.step === STEPS.length);
     for (const r of ui.radios.querySelectorAll('input')) r.checked = r.value === state.edit;
     for (const p of Object.values(ui.panels)) p.hidden = Number(p.dataset.step) > state.step;
   }
@@ -281,36 +286,49 @@ export class AgContentToWeights extends AgWidget {
     const T = words.length;
     const qi = Math.min(state.query, T) - 1;
 
-    const X = embed(ag, words);
-    const Q = ag.matmul(X, state.wq);
-    const K = ag.matmul(X, state.wk);
-    const V = ag.matmul(X, state.wv);
+    // X depends on the words only, and each projection on X and its own matrix:
+    // moving a row of one matrix recomputes that projection alone.
+    const wordsKey = words.join(' ');
+    const X = this.#embedding(ag, wordsKey, () => embed(ag, words));
+    const project = (id) => this.#projections(ag, `${id}|${wordsKey}|${state[id].map((r) => r.join()).join(';')}`, () => ag.matmul(X, state[id]));
+    const Q = project('wq');
+    const K = project('wk');
+    const V = project('wv');
     const att = ag.attention(Q, K, V, { returnScores: true, returnWeights: true });
     const S = rowsOf(att.scores, T, T);
     const A = rowsOf(att.weights, T, T);
     const Y = rowsOf(att.output, D_K, T);
     const ones = new Array(T).fill(1);
 
-    b.tX.fill(X, this.show.bind(this), { digits: 3 });
-    b.tQ.fill(rowsOf(Q, D_K, T), this.show.bind(this), { digits: 3 });
-    b.tK.fill(rowsOf(K, D_K, T), this.show.bind(this), { digits: 3 });
-    b.tV.fill(rowsOf(V, D_K, T), this.show.bind(this), { digits: 3 });
+    // A table whose results are the ones it shows already is left as it is.
+    const fill = (table, results, rows) => {
+      if (table.shows === results) return;
+      table.fill(rows, this.show.bind(this), { digits: 3 });
+      table.shows = results;
+    };
+    fill(b.tX, X, X);
+    fill(b.tQ, Q, rowsOf(Q, D_K, T));
+    fill(b.tK, K, rowsOf(K, D_K, T));
+    fill(b.tV, V, rowsOf(V, D_K, T));
     b.tY.fill(Y, this.show.bind(this), { digits: 3 });
     b.hmS.update(S, { selected: [qi, 0] });
     b.hmA.update(A, { selected: [qi, argmax(A[qi])] });
     A.forEach((row, i) => this.show(b.sums[i], ag.dot(row, ones), { digits: 6 }));
-    const ySel = this.shadowRoot.querySelectorAll('[data-role="y-selected"]');
-    ySel.forEach((el, c) => this.show(el, Y[qi][c], { digits: 3 }));
-    this.shadowRoot.querySelector('[data-role="y-label"]').textContent = `y${sub(qi + 1)} (\u201c${words[qi]}\u201d)`;
-    for (const tr of this.shadowRoot.querySelectorAll('.mat tbody tr')) tr.classList.remove('is-selected');
-    for (const t of [b.tX, b.tQ, b.tK, b.tV, b.tY]) t.cells[qi][0].parentElement.classList.add('is-selected');
+    ui.ySelected.forEach((el, c) => this.show(el, Y[qi][c], { digits: 3 }));
+    setText(ui.yLabel, `y${sub(qi + 1)} (\u201c${words[qi]}\u201d)`);
+    for (const t of [b.tX, b.tQ, b.tK, b.tV, b.tY]) {
+      t.cells.forEach((row, i) => {
+        const tr = row[0].parentElement;
+        if (tr.classList.contains('is-selected') !== (i === qi)) tr.classList.toggle('is-selected', i === qi);
+      });
+    }
 
     const dModel = D_MODEL;
-    ui.shapes.x.textContent = `X: ${shapeText([T, dModel])} (T = ${T} tokens, d_model = ${dModel})`;
-    ui.shapes.qkv.textContent = `${shapeText([T, dModel])} \u00b7 ${shapeText([dModel, D_K])} \u2192 ${shapeText([T, D_K])} each (d_k = d_v = ${D_K})`;
-    ui.shapes.s.textContent = `Q ${shapeText([T, D_K])} \u00b7 K\u1d40 ${shapeText([D_K, T])} \u2192 S ${shapeText([T, T])}, divided by \u221a${D_K}`;
-    ui.shapes.a.textContent = `softmax along each row: A ${shapeText([T, T])}, row-stochastic`;
-    ui.shapes.y.textContent = `A ${shapeText([T, T])} \u00b7 V ${shapeText([T, D_K])} \u2192 Y ${shapeText([T, D_K])}`;
+    setText(ui.shapes.x, `X: ${shapeText([T, dModel])} (T = ${T} tokens, d_model = ${dModel})`);
+    setText(ui.shapes.qkv, `${shapeText([T, dModel])} \u00b7 ${shapeText([dModel, D_K])} \u2192 ${shapeText([T, D_K])} each (d_k = d_v = ${D_K})`);
+    setText(ui.shapes.s, `Q ${shapeText([T, D_K])} \u00b7 K\u1d40 ${shapeText([D_K, T])} \u2192 S ${shapeText([T, T])}, divided by \u221a${D_K}`);
+    setText(ui.shapes.a, `softmax along each row: A ${shapeText([T, T])}, row-stochastic`);
+    setText(ui.shapes.y, `A ${shapeText([T, T])} \u00b7 V ${shapeText([T, D_K])} \u2192 Y ${shapeText([T, D_K])}`);
 
     this.#last = { words, X, Q, K, V, att, qi };
     this.#readout(qi, argmax(A[qi]));
@@ -323,7 +341,7 @@ export class AgContentToWeights extends AgWidget {
     const T = words.length;
     const s = att.scores.data[i * T + j];
     const a = att.weights.data[i * T + j];
-    this.#ui.readText.textContent = `\u201c${words[i]}\u201d (query ${i + 1}) looking at \u201c${words[j]}\u201d (key ${j + 1})`;
+    setText(this.#ui.readText, `\u201c${words[i]}\u201d (query ${i + 1}) looking at \u201c${words[j]}\u201d (key ${j + 1})`);
     this.show(this.#ui.readScore, s, { digits: 3 });
     this.show(this.#ui.readWeight, a, { digits: 3 });
   }

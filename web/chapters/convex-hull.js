@@ -10,7 +10,8 @@
 //   <ag-convex-hull values="-4,-2;4,-3;1,4" alpha="0.2,0.3,0.5"></ag-convex-hull>
 import { drag, polygonArea, polygonContains, polygonHull, select } from 'd3';
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { h, symbol } from '../widget/dom.js';
+import { h, setAttr, setFlag, setText, symbol } from '../widget/dom.js';
+import { ownLayout } from '../widget/figure-layout.js';
 import { formatNumber } from '../widget/format.js';
 import { texElement } from '../widget/math.js';
 import { draggablePoint, plane } from '../widget/plot.js';
@@ -197,6 +198,7 @@ export class AgConvexHull extends AgWidget {
       .attr('viewBox', '0 0 200 172')
       .attr('role', 'group')
       .attr('aria-label', 'The weight simplex: every point of the triangle is one choice of three weights that are non-negative and sum to 1');
+    ownLayout(sx); // laid out on its own (widget/figure-layout.js)
     sx.append('path').attr('class', 'simplex-tri').attr('d', `M${CORNERS.map((c) => c.join(',')).join(' L')} Z`);
     const cornerText = [
       [CORNERS[0][0] - 14, CORNERS[0][1] + 17],
@@ -293,17 +295,17 @@ export class AgConvexHull extends AgWidget {
     const T = values.length;
     const a = fitWeights(alpha, T);
     this.#ui.sliders.forEach((s, j) => {
-      s.row.hidden = j >= T;
+      setFlag(s.row, 'hidden', j >= T);
       if (j < T) {
         if (Number(s.input.value) !== a[j]) s.input.value = String(a[j]);
-        s.out.textContent = fmt(a[j]);
-        s.input.setAttribute('aria-valuetext', `\u03b1${j + 1} = ${fmt(a[j])}`);
+        setText(s.out, fmt(a[j]));
+        setAttr(s.input, 'aria-valuetext', `\u03b1${j + 1} = ${fmt(a[j])}`);
       }
     });
-    this.#ui.count.textContent = `T = ${T} values`;
-    this.#ui.add.disabled = T >= T_MAX;
-    this.#ui.remove.disabled = T <= T_MIN;
-    this.#ui.simplex.hidden = T !== 3;
+    setText(this.#ui.count, `T = ${T} values`);
+    setFlag(this.#ui.add, 'disabled', T >= T_MAX);
+    setFlag(this.#ui.remove, 'disabled', T <= T_MIN);
+    setFlag(this.#ui.simplex, 'hidden', T !== 3);
   }
 
   render(ag, { values, alpha: given }) {
@@ -323,9 +325,9 @@ export class AgConvexHull extends AgWidget {
       ' Non-negative: ',
       nonneg ? 'every \u03b1\u2c7c \u2265 0' : h('span', { class: 'broken' }, negatives.map(([a, j]) => `\u03b1${sub(j + 1)} = ${fmt(a)}`).join(', '), ' < 0 (broken)'),
     );
-    ui.checkNonneg.dataset.ok = String(nonneg);
+    setAttr(ui.checkNonneg, 'data-ok', String(nonneg));
     ui.checkSum.replaceChildren(h('span', { class: 'mark', 'aria-hidden': 'true' }, sumOne ? '\u2713' : '\u2717'), ' Sum: \u03a3\u03b1\u2c7c = ', ui.sum, sumOne ? '' : h('span', { class: 'broken' }, ' \u2260 1 (broken)'));
-    ui.checkSum.dataset.ok = String(sumOne);
+    setAttr(ui.checkSum, 'data-ok', String(sumOne));
     this.show(ui.sum, s);
 
     const inside = inHull(y, values);
@@ -336,9 +338,9 @@ export class AgConvexHull extends AgWidget {
     else if (!nonneg && sumOne) text = `Only non-negativity is broken (the sum is still 1): ${where}. A negative weight pushes y away from its value, and can push it past the hull\u2019s edge.`;
     else if (nonneg && !sumOne) text = `Only the sum is broken: y is ${fmt(s)} times the convex mixture with the same proportions (hollow dot), stretched along the line from the origin; ${where}.`;
     else text = `Both constraints are broken: ${where}.`;
-    ui.status.textContent = text;
-    ui.status.dataset.inside = String(inside);
-    ui.status.dataset.broken = [nonneg ? '' : 'nonneg', sumOne ? '' : 'sum'].filter(Boolean).join(' ') || 'none';
+    setText(ui.status, text);
+    setAttr(ui.status, 'data-inside', String(inside));
+    setAttr(ui.status, 'data-broken', [nonneg ? '' : 'nonneg', sumOne ? '' : 'sum'].filter(Boolean).join(' ') || 'none');
 
     // The simplex point (T = 3): where the weights sit in the triangle, when they are convex.
     if (T === 3) {

@@ -7,7 +7,7 @@
 //
 //   <ag-cosine-vs-dot q="1,1" k1="1,1" k2="5,5" normalise="1"></ag-cosine-vs-dot>
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { h, symbol } from '../widget/dom.js';
+import { h, setAttr, setText, symbol } from '../widget/dom.js';
 import { formatNumber } from '../widget/format.js';
 import { texElement } from '../widget/math.js';
 import { arrowMarker, draggablePoint, plane } from '../widget/plot.js';
@@ -188,9 +188,9 @@ export class AgCosineVsDot extends AgWidget {
     const ui = this.#ui;
     if (!ui) return;
     ui.toggle.checked = state.normalise;
-    ui.qGiven.textContent = pair(state.q);
+    setText(ui.qGiven, pair(state.q));
     KEYS.forEach((name, i) => {
-      ui.rows[i].given.textContent = ` = ${pair(state[name])}`;
+      setText(ui.rows[i].given, ` = ${pair(state[name])}`);
     });
   }
 
@@ -217,7 +217,7 @@ export class AgCosineVsDot extends AgWidget {
         this.show(r.cos, cos[i]);
       } else if (norms.q === 0 || norms[name] === 0) {
         cos[i] = null;
-        r.cos.textContent = 'not defined';
+        setText(r.cos, 'not defined');
         delete r.cos.dataset.value;
       } else {
         cos[i] = ag.cosine(used.q, used[name]);
@@ -229,12 +229,12 @@ export class AgCosineVsDot extends AgWidget {
     });
     if (!normalise) for (const el of ui.qUnit) delete el.dataset.value;
     if (state.normalise && !normalise) this.note(`${zero.map(sub).join(' and ')} ${zero.length > 1 ? 'have' : 'has'} length zero and no direction: nothing to normalise, so the vectors are used as given.`);
-    this.dataset.normalised = String(normalise);
+    setAttr(this, 'data-normalised', String(normalise));
 
-    ui.verdictRaw.textContent = `Raw score: ${winner(raw)}`;
-    ui.verdictCos.textContent = cos.some((c) => c === null) ? 'Cosine: undefined for a zero vector.' : `Cosine: ${winner(cos)}`;
-    ui.verdictRaw.dataset.winner = winnerId(raw);
-    ui.verdictCos.dataset.winner = cos.some((c) => c === null) ? 'none' : winnerId(cos);
+    setText(ui.verdictRaw, `Raw score: ${winner(raw)}`);
+    setText(ui.verdictCos, cos.some((c) => c === null) ? 'Cosine: undefined for a zero vector.' : `Cosine: ${winner(cos)}`);
+    setAttr(ui.verdictRaw, 'data-winner', winnerId(raw));
+    setAttr(ui.verdictCos, 'data-winner', cos.some((c) => c === null) ? 'none' : winnerId(cos));
     this.#draw(state, used, normalise);
   }
 

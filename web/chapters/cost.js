@@ -14,7 +14,8 @@
 //   <ag-attention-cost tmax="4096" dk="64" at="2048"></ag-attention-cost>
 import { axisBottom, axisLeft, line, scaleLog, select } from 'd3';
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { h, svg } from '../widget/dom.js';
+import { h, setAttr, setFlag, setText, svg } from '../widget/dom.js';
+import { ownLayout } from '../widget/figure-layout.js';
 import { formatNumber } from '../widget/format.js';
 import { texElement } from '../widget/math.js';
 import { defineState, number } from '../widget/state.js';
@@ -104,6 +105,7 @@ export class AgAttentionCost extends AgWidget {
     const plot = (cls, label) => {
       const fig = h('figure', { class: `fig ${cls}` });
       const s = select(fig).append(() => svg('svg', { class: 'plot', viewBox: '0 0 360 240', role: 'img', 'aria-label': label }));
+      ownLayout(s); // laid out on its own (widget/figure-layout.js)
       return { fig, s };
     };
     const mem = plot('memory', 'Peak heap memory against T, log-log: plain and streaming attention with their formulas');
@@ -173,8 +175,8 @@ export class AgAttentionCost extends AgWidget {
     ui.atSlider.max = String(Math.log2(tmax));
     const shown = Math.min(at, tmax);
     ui.atSlider.value = String(Math.log2(shown));
-    ui.atSlider.setAttribute('aria-valuetext', `T = ${shown}`);
-    ui.atText.textContent = `= ${shown}`;
+    setAttr(ui.atSlider, 'aria-valuetext', `T = ${shown}`);
+    setText(ui.atText, `= ${shown}`);
   }
 
   render(_ag, state) {
@@ -195,9 +197,9 @@ export class AgAttentionCost extends AgWidget {
   #cancel() {
     this.#client.cancel();
     this.#key = null;
-    this.#ui.cancel.disabled = true;
-    this.#ui.status.textContent = 'Cancelled. Change a setting or press \u201cRun again\u201d to measure anew.';
-    this.dataset.run = 'cancelled';
+    setFlag(this.#ui.cancel, 'disabled', true);
+    setText(this.#ui.status, 'Cancelled. Change a setting or press \u201cRun again\u201d to measure anew.');
+    setAttr(this, 'data-run', 'cancelled');
   }
 
   /** Starts the sweep for this state unless it is running or shown already. */
@@ -210,10 +212,10 @@ export class AgAttentionCost extends AgWidget {
     const sweep = { key, tmax, dk, streaming: null, memory: null, rows: [] };
     this.#sweep = sweep;
     this.#drawnKey = null;
-    ui.cancel.disabled = false;
+    setFlag(ui.cancel, 'disabled', false);
     ui.progress.value = 0;
-    ui.status.textContent = `Measuring T = ${T_MIN} to ${tmax} with d\u2096 = ${dk} in a background worker\u2026`;
-    this.dataset.run = 'running';
+    setText(ui.status, `Measuring T = ${T_MIN} to ${tmax} with d\u2096 = ${dk} in a background worker\u2026`);
+    setAttr(this, 'data-run', 'running');
     this.#client
       .time(
         { kind: 'attention-cost', sizes: costSizes(tmax), dk },
@@ -229,18 +231,18 @@ export class AgAttentionCost extends AgWidget {
       .then((result) => {
         if (this.#sweep !== sweep) return;
         Object.assign(sweep, { streaming: result.streaming, memory: result.memory, rows: result.rows });
-        ui.cancel.disabled = true;
+        setFlag(ui.cancel, 'disabled', true);
         ui.progress.value = 1;
-        ui.status.textContent = `Done: T = ${T_MIN} to ${tmax}, d\u2096 = ${dk}. Times vary from run to run; the bytes do not.`;
+        setText(ui.status, `Done: T = ${T_MIN} to ${tmax}, d\u2096 = ${dk}. Times vary from run to run; the bytes do not.`);
         this.#drawnKey = null;
         this.#draw(this.state);
-        this.dataset.run = 'done';
+        setAttr(this, 'data-run', 'done');
       })
       .catch((err) => {
         if (err instanceof CancelledError) return;
-        ui.cancel.disabled = true;
+        setFlag(ui.cancel, 'disabled', true);
         this.#key = null;
-        this.dataset.run = 'error';
+        setAttr(this, 'data-run', 'error');
         this.note(`The measurement could not run: ${err.message}`);
       });
   }
@@ -263,12 +265,12 @@ export class AgAttentionCost extends AgWidget {
     for (const s of [ui.mem, ui.time]) s.selectAll('line.cursor').attr('data-t', at).attr('x1', this.#x(at)).attr('x2', this.#x(at));
     const row = sweep.rows.find((r) => r.T === at);
     if (!row) {
-      ui.reading.textContent = `T = ${at}: not measured yet.`;
+      setText(ui.reading, `T = ${at}: not measured yet.`);
       return;
     }
     const mem =
       row.plain.peakBytes !== null ? `plain ${formatBytes(row.plain.peakBytes)} against streaming ${formatBytes(row.streaming.peakBytes)} at their peak, ` : '';
-    ui.reading.textContent = `T = ${at}: the grid alone is ${at}\u00b2 floats, ${formatBytes(gridBytes(at))}; ${mem}and ${formatTime(row.plain.medianMs)} against ${formatTime(row.streaming.medianMs)} per call.`;
+    setText(ui.reading, `T = ${at}: the grid alone is ${at}\u00b2 floats, ${formatBytes(gridBytes(at))}; ${mem}and ${formatTime(row.plain.medianMs)} against ${formatTime(row.streaming.medianMs)} per call.`);
   }
 
   #drawMissing(sweep) {
@@ -276,8 +278,8 @@ export class AgAttentionCost extends AgWidget {
     const lines = [];
     if (sweep.memory === false) lines.push('This build cannot report its heap (ag.memoryStats is missing), so only the formulas are drawn for memory.');
     if (sweep.streaming === false) lines.push('This build has no streaming option: the plain path is forced by asking for the weights, and the streaming column is the default call.');
-    ui.missing.hidden = !lines.length;
-    ui.missing.textContent = lines.join(' ');
+    setFlag(ui.missing, 'hidden', !lines.length);
+    setText(ui.missing, lines.join(' '));
   }
 
   /** Shared axes of the two log-log plots. @returns {{ x, y, W, H, m }} */

@@ -10,9 +10,11 @@
 //   <ag-weight-entropy values="1,0;0,1;1,1" logt="0"></ag-weight-entropy>
 import { axisBottom, line as d3line, polygonHull, scaleBand, scaleLinear, select } from 'd3';
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { h, symbol } from '../widget/dom.js';
+import { h, setAttr, setText, symbol } from '../widget/dom.js';
+import { ownLayout } from '../widget/figure-layout.js';
 import { formatNumber } from '../widget/format.js';
 import { texElement } from '../widget/math.js';
+import { lastResult } from '../widget/memo.js';
 import { draggablePoint, plane } from '../widget/plot.js';
 import { defineState, matrix, number } from '../widget/state.js';
 
@@ -59,6 +61,9 @@ export class AgWeightEntropy extends AgWidget {
   });
 
   #ui = null;
+  #fixed = lastResult(); // what depends on the values only (the path over τ, the centroid, H at most)
+  #drawnFor = null; // the #fixed results the hull, path and handles show
+  #barsFor = null; // the T the bar chart's axis shows
 
   build(body) {
     const predict = this.predict({
@@ -139,6 +144,7 @@ export class AgWeightEntropy extends AgWidget {
       .attr('viewBox', `0 0 ${W} ${H}`)
       .attr('role', 'img')
       .attr('aria-label', 'The weights as bars, one per value');
+    ownLayout(bars); // laid out on its own (widget/figure-layout.js)
     const bx = scaleBand().range([28, W - 6]).padding(0.2);
     const by = scaleLinear().domain([0, 1]).range([H - 22, 8]);
     bars.append('g').attr('class', 'bar-axis').attr('transform', `translate(0,${H - 22})`);
@@ -203,11 +209,11 @@ export class AgWeightEntropy extends AgWidget {
     if (!this.#ui) return;
     const ui = this.#ui;
     if (Number(ui.slider.value) !== logt) ui.slider.value = String(logt);
-    ui.slider.setAttribute('aria-valuetext', `temperature ${tauText(logt)}`);
-    ui.tau.textContent = `\u03c4 = ${tauText(logt)}`;
-    ui.count.textContent = `T = ${values.length} values`;
-    ui.add.disabled = values.length >= T_MAX;
-    ui.remove.disabled = values.length <= T_MIN;
+    setAttr(ui.slider, 'aria-valuetext', `temperature ${tauText(logt)}`);
+    setText(ui.tau, `\u03c4 = ${tauText(logt)}`);
+    setText(ui.count, `T = ${values.length} values`);
+    if (ui.add.disabled !== values.length >= T_MAX) ui.add.disabled = values.length >= T_MAX;
+    if (ui.remove.disabled !== values.length <= T_MIN) ui.remove.disabled = values.length <= T_MIN;
   }
 
   render(ag, { values, logt }) {
@@ -216,25 +222,35 @@ export class AgWeightEntropy extends AgWidget {
     const s = LOGITS.slice(0, T);
     const alpha = ag.softmax(s, { temperature: 10 ** logt }).data;
     ui.weightCells.forEach((w, j) => {
-      w.row.hidden = j >= T;
+      if (w.row.hidden !== j >= T) w.row.hidden = j >= T;
       if (j >= T) {
-        w.cell.textContent = '';
+        setText(w.cell, '');
         delete w.cell.dataset.value;
         return;
       }
-      w.logit.textContent = fmt(s[j]);
+      setText(w.logit, fmt(s[j]));
       this.show(w.cell, alpha[j]);
     });
     const H = ag.entropy(alpha);
-    const uniform = ag.softmax(new Array(T).fill(0)).data;
-    const Hmax = ag.entropy(uniform);
+    // What depends on the values alone (not on the temperature the slider moves): computed once per set of values.
+    const valuesKey = values.map((v) => v.join()).join(';');
+    const fixed = this.#fixed(ag, valuesKey, () => {
+      const uniform = ag.softmax(new Array(T).fill(0)).data;
+      return {
+        uniform,
+        Hmax: ag.entropy(uniform),
+        c: Array.from(ag.weightedSum(uniform, values).data),
+        // The path of y over the temperature (drawing: wasm calls, not shown as numbers).
+        path: PATH_LOGS.map((l) => Array.from(ag.weightedSum(ag.softmax(s, { temperature: 10 ** l }).data, values).data)),
+      };
+    });
+    const { Hmax, c, path } = fixed;
     this.show(ui.entropy, H);
     this.show(ui.hmax, Hmax);
     ui.meter.firstChild.style.width = `${Math.max(0, Math.min(1, H / Hmax)) * 100}%`;
     const yT = ag.weightedSum(alpha, values);
     const y = Array.from(yT.data);
     ui.y.forEach((el, i) => this.show(el, y[i]));
-    const c = Array.from(ag.weightedSum(uniform, values).data);
     ui.cen.forEach((el, i) => this.show(el, c[i]));
     this.show(ui.dv, yT.shape[0]);
 
@@ -246,19 +262,21 @@ export class AgWeightEntropy extends AgWidget {
     if (oneHot) text = `Hard pointer: the weights are one-hot on j = ${k + 1} (the largest logit), entropy 0, and y is exactly v${sub(k + 1)} = ${pair(values[k])}.`;
     else if (isCentroid) text = 'Uniform: every weight is 1/T, the entropy is at its maximum, and y is exactly the centroid: mean pooling.';
     else text = `In between: a soft selection that leans towards v${sub(k + 1)}. Lower \u03c4 sharpens the weights towards it; higher \u03c4 flattens them towards the centroid.`;
-    ui.status.textContent = text;
-    ui.status.dataset.regime = oneHot ? 'pointer' : isCentroid ? 'uniform' : 'between';
+    setText(ui.status, text);
+    setAttr(ui.status, 'data-regime', oneHot ? 'pointer' : isCentroid ? 'uniform' : 'between');
 
-    // The path of y over the temperature (drawing: wasm calls, not shown as numbers).
-    const path = PATH_LOGS.map((l) => Array.from(ag.weightedSum(ag.softmax(s, { temperature: 10 ** l }).data, values).data));
-    this.#draw(values, y, c, path, k);
+    this.#draw(values, y, c, path, k, fixed);
     this.#drawBars(Array.from(alpha), k);
   }
 
   #drawBars(alpha, k) {
     const { bars, bx, by, barLayer } = this.#ui;
-    bx.domain(alpha.map((_, j) => j + 1));
-    bars.select('.bar-axis').call(axisBottom(bx).tickSize(0).tickFormat((j) => `\u03b1${sub(j)}`));
+    if (this.#barsFor !== alpha.length) {
+      // The axis names α₁ … α_T: drawn again only when T changes.
+      bx.domain(alpha.map((_, j) => j + 1));
+      bars.select('.bar-axis').call(axisBottom(bx).tickSize(0).tickFormat((j) => `\u03b1${sub(j)}`));
+      this.#barsFor = alpha.length;
+    }
     barLayer
       .selectAll('rect')
       .data(alpha)
@@ -270,7 +288,7 @@ export class AgWeightEntropy extends AgWidget {
       .attr('height', (a) => Math.max(0, by(0) - by(a)));
   }
 
-  #draw(values, y, c, path, k) {
+  #draw(values, y, c, path, k, fixed) {
     const ui = this.#ui;
     const { p } = ui;
     const T = values.length;
@@ -302,16 +320,20 @@ export class AgWeightEntropy extends AgWidget {
       ui.handleList.pop().node.remove();
       ui.labelList.pop().remove();
     }
-    values.forEach((v, j) => {
-      ui.handleList[j].update();
-      select(ui.handleList[j].node).classed('is-top', j === k);
-      ui.labelList[j].attr('x', p.x(v[0]) + 9).attr('y', p.y(v[1]) - 9);
-    });
-    const hull = polygonHull(values);
-    const pts = hull ?? values;
-    ui.hullPath.attr('d', `M${pts.map((v) => `${p.x(v[0])},${p.y(v[1])}`).join(' L')}${hull ? ' Z' : ''}`);
-    ui.trace.attr('d', d3line().x((q) => p.x(q[0])).y((q) => p.y(q[1]))(path));
-    ui.centroid.attr('cx', p.x(c[0])).attr('cy', p.y(c[1]));
+    if (this.#drawnFor !== fixed) {
+      values.forEach((v, j) => {
+        ui.handleList[j].update();
+        select(ui.handleList[j].node).classed('is-top', j === k);
+        ui.labelList[j].attr('x', p.x(v[0]) + 9).attr('y', p.y(v[1]) - 9);
+      });
+      // The hull, the path over the temperature and the centroid move with the values only.
+      const hull = polygonHull(values);
+      const pts = hull ?? values;
+      ui.hullPath.attr('d', `M${pts.map((v) => `${p.x(v[0])},${p.y(v[1])}`).join(' L')}${hull ? ' Z' : ''}`);
+      ui.trace.attr('d', d3line().x((q) => p.x(q[0])).y((q) => p.y(q[1]))(path));
+      ui.centroid.attr('cx', p.x(c[0])).attr('cy', p.y(c[1]));
+      this.#drawnFor = fixed;
+    }
     ui.yDot.attr('transform', `translate(${p.x(y[0])},${p.y(y[1])})`);
   }
 

@@ -12,10 +12,12 @@
 //   <ag-weights-explain layer="2" query="4"></ag-weights-explain>
 import { scaleLinear, select } from 'd3';
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { h } from '../widget/dom.js';
+import { h, setAttr, setText } from '../widget/dom.js';
+import { ownLayout } from '../widget/figure-layout.js';
 import { formatNumber } from '../widget/format.js';
 import { heatmap } from '../widget/heatmap.js';
 import { texElement } from '../widget/math.js';
+import { lastResult } from '../widget/memo.js';
 import { choice, defineState, number, vector } from '../widget/state.js';
 import { MAX_CODE, MAX_WORDS, MIN_WORDS, ablationEffects, classify, packSentence, parseSentence, rowsOf, runStack, stackEmbed, stackWeights, unpackSentence, queryProblems, unreadableWords } from './sentence.js';
 
@@ -42,6 +44,8 @@ export class AgWeightsExplain extends AgWidget {
   #ui = null;
   #built = null;
   #last = null;
+  /** The stack run and every ablation, for a sentence and seed: another layer or query reuses them. */
+  #stack = lastResult();
   /** The inputs of the last computation (for tests): words, X, the two layers' weights. */
   inputs = null;
 
@@ -70,7 +74,7 @@ export class AgWeightsExplain extends AgWidget {
       const read = parseSentence(input.value);
       if (read.error) {
         this.note(read.error);
-        input.setAttribute('aria-invalid', 'true');
+        setAttr(input, 'aria-invalid', 'true');
         return;
       }
       input.removeAttribute('aria-invalid');
@@ -114,6 +118,8 @@ export class AgWeightsExplain extends AgWidget {
     const barsBox = h('div', { class: 'bars-box' });
     const tableBox = h('div', { class: 'tables' });
     const cases = h('ul', { class: 'cases', 'aria-live': 'polite' });
+    const mapTitle = h('h3', { dataset: { role: 'map-title' } }, 'Weights');
+    const queryTitle = h('h3', { dataset: { role: 'query-title' } }, 'Weight and effect');
     body.append(
       predict,
       controls,
@@ -121,11 +127,11 @@ export class AgWeightsExplain extends AgWidget {
       h(
         'div',
         { class: 'layout' },
-        h('section', { class: 'panel' }, h('h3', { dataset: { role: 'map-title' } }, 'Weights'), h('p', { class: 'hint' }, 'Choose a row (click, or arrow keys and Enter) to pick the query.'), mapBox),
-        h('section', { class: 'panel' }, h('h3', { dataset: { role: 'query-title' } }, 'Weight and effect'), barsBox, tableBox, h('h4', {}, 'Cases for this query'), cases),
+        h('section', { class: 'panel' }, mapTitle, h('p', { class: 'hint' }, 'Choose a row (click, or arrow keys and Enter) to pick the query.'), mapBox),
+        h('section', { class: 'panel' }, queryTitle, barsBox, tableBox, h('h4', {}, 'Cases for this query'), cases),
       ),
     );
-    this.#ui = { input, seed, layerGroup, mapBox, barsBox, tableBox, cases };
+    this.#ui = { input, seed, layerGroup, mapBox, barsBox, tableBox, cases, mapTitle, queryTitle };
   }
 
   syncControls(state) {
@@ -137,10 +143,12 @@ export class AgWeightsExplain extends AgWidget {
 
   /** Weights and effects of every query in both layers (wasm results). */
   #analyse(ag, words, seed, layer, qi) {
-    const X = stackEmbed(ag, words);
-    const layers = stackWeights(ag, seed, GAIN);
-    const base = runStack(ag, X, layers);
-    const all = ablationEffects(ag, X, layers, base); // [L][j][i]
+    const { X, layers, base, all } = this.#stack(ag, `${words.join(' ')}|${seed}`, () => {
+      const X = stackEmbed(ag, words);
+      const layers = stackWeights(ag, seed, GAIN);
+      const base = runStack(ag, X, layers);
+      return { X, layers, base, all: ablationEffects(ag, X, layers, base) }; // all: [L][j][i]
+    });
     const T = words.length;
     const weightsOf = (L, i) => Array.from(base.weights[L - 1].data.subarray(i * T, (i + 1) * T));
     const effectsOf = (L, i) => all[L - 1].map((col) => col[i]);
@@ -210,6 +218,7 @@ export class AgWeightsExplain extends AgWidget {
     const W = 320;
     const rowH = 30;
     const svg = select(ui.barsBox).append('svg').attr('class', 'bars').attr('viewBox', `0 0 ${W} ${words.length * rowH + 24}`).attr('role', 'img').attr('aria-label', 'Weight and change per key');
+    ownLayout(svg); // laid out on its own (widget/figure-layout.js)
     this.#built = { key: words.join(' '), hm, cells, svg, W, rowH };
   }
 
@@ -230,13 +239,18 @@ export class AgWeightsExplain extends AgWidget {
     b.cells.forEach((c, j) => {
       this.show(c.weight, weights[j], { digits: 3 });
       this.show(c.effect, effects[j], { digits: 3 });
-      c.verdict.textContent = kinds[j] ? VERDICT[kinds[j]] : '';
-      c.row.dataset.kind = kinds[j] ?? '';
+      setText(c.verdict, kinds[j] ? VERDICT[kinds[j]] : '');
+      if (c.row.dataset.kind !== (kinds[j] ?? '')) c.row.dataset.kind = kinds[j] ?? '';
     });
-    this.shadowRoot.querySelector('[data-role="map-title"]').textContent = `Weights of layer ${L}`;
-    this.shadowRoot.querySelector('[data-role="query-title"]').textContent = `Query ${qi + 1}, \u201c${words[qi]}\u201d, layer ${L}: weight beside change`;
-    const items = kinds.flatMap((k, j) => (k ? [h('li', { dataset: { kind: k, key: j + 1 } }, `\u201c${words[j]}\u201d (key ${j + 1}): ${VERDICT[k]}.`)] : []));
-    this.#ui.cases.replaceChildren(...(items.length ? items : [h('li', {}, 'None here: weight and change rank alike. Use \u201cFind\u201d.')]));
+    setText(this.#ui.mapTitle, `Weights of layer ${L}`);
+    setText(this.#ui.queryTitle, `Query ${qi + 1}, \u201c${words[qi]}\u201d, layer ${L}: weight beside change`);
+    // The list of cases is made again only when it changes (it is a live region: a new list is read out).
+    const casesKey = `${words.join(' ')}|${kinds.join()}`;
+    if (b.casesKey !== casesKey) {
+      const items = kinds.flatMap((k, j) => (k ? [h('li', { dataset: { kind: k, key: j + 1 } }, `\u201c${words[j]}\u201d (key ${j + 1}): ${VERDICT[k]}.`)] : []));
+      this.#ui.cases.replaceChildren(...(items.length ? items : [h('li', {}, 'None here: weight and change rank alike. Use \u201cFind\u201d.')]));
+      b.casesKey = casesKey;
+    }
     this.#drawBars(words, weights, effects, kinds);
     this.inputs = { words, X: a.X, layers: a.layers };
     this.#last = { words, all: a.all, weightsOf: a.weightsOf, effectsOf: a.effectsOf, weights, effects, layer: L, qi };

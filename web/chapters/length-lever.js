@@ -9,7 +9,8 @@
 //   <ag-length-lever d="1,1" t="3"></ag-length-lever>
 import { axisBottom, scaleBand, scaleLinear, select } from 'd3';
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { h, symbol } from '../widget/dom.js';
+import { h, setAttr, setText, symbol } from '../widget/dom.js';
+import { ownLayout } from '../widget/figure-layout.js';
 import { formatNumber } from '../widget/format.js';
 import { texElement } from '../widget/math.js';
 import { arrowMarker, draggablePoint, plane } from '../widget/plot.js';
@@ -205,6 +206,7 @@ export class AgLengthLever extends AgWidget {
       .attr('viewBox', `0 0 ${W} ${H}`)
       .attr('role', 'img')
       .attr('aria-label', 'Bars: each query\u2019s score at t = 1 (outline) and at the current t (filled)');
+    ownLayout(svg); // laid out on its own (widget/figure-layout.js)
     const x = scaleLinear().domain([-BAR_MAX, BAR_MAX]).range([34, W - 8]);
     const y = scaleBand().domain(QUERIES.map((q) => q.name)).range([8, H - 22]).padding(0.25);
     svg
@@ -247,10 +249,10 @@ export class AgLengthLever extends AgWidget {
     const ui = this.#ui;
     if (!ui) return;
     if (Number(ui.slider.value) !== state.t) ui.slider.value = String(state.t);
-    ui.slider.setAttribute('aria-valuetext', `t = ${fmt(state.t)}`);
-    ui.tValue.textContent = `t = ${fmt(state.t)}`;
-    ui.tHead.textContent = `(t\u00a0=\u00a0${fmt(state.t)})`;
-    ui.dText.textContent = pair(state.d);
+    setAttr(ui.slider, 'aria-valuetext', `t = ${fmt(state.t)}`);
+    setText(ui.tValue, `t = ${fmt(state.t)}`);
+    setText(ui.tHead, `(t\u00a0=\u00a0${fmt(state.t)})`);
+    setText(ui.dText, pair(state.d));
   }
 
   render(ag, { d, t }) {
@@ -270,7 +272,7 @@ export class AgLengthLever extends AgWidget {
       this.show(r.base, base[i]);
       this.show(r.score, now[i]);
       if (kZero) {
-        r.perUnit.textContent = 'not defined';
+        setText(r.perUnit, 'not defined');
         delete r.perUnit.dataset.value;
       } else {
         this.show(r.perUnit, ag.scalarProjection(q.v, k));

@@ -9,7 +9,7 @@
 //
 //   <ag-matrix-form causal="1" row="3"></ag-matrix-form>
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { h, symbol } from '../widget/dom.js';
+import { h, setAttr, setText, symbol } from '../widget/dom.js';
 import { formatNumber } from '../widget/format.js';
 import { heatmap } from '../widget/heatmap.js';
 import { numberGrid } from '../widget/inputs.js';
@@ -157,17 +157,17 @@ export class AgMatrixForm extends AgWidget {
     const ui = this.#ui;
     if (!ui) return;
     ui.causal.checked = causal;
-    ui.rowTitle.textContent = `Logits of query ${row} (row ${row} of S)`;
+    setText(ui.rowTitle, `Logits of query ${row} (row ${row} of S)`);
     ui.sliders.forEach(({ input, out, label }, j) => {
       const v = s[row - 1][j];
       if (Number(input.value) !== v) input.value = String(v);
-      input.setAttribute('aria-valuetext', `s${sub(row)}${sub(j + 1)} = ${fmt(v)}`);
-      out.textContent = fmt(v);
-      label.textContent = `s${sub(row)}${sub(j + 1)}`;
+      setAttr(input, 'aria-valuetext', `s${sub(row)}${sub(j + 1)} = ${fmt(v)}`);
+      setText(out, fmt(v));
+      setText(label, `s${sub(row)}${sub(j + 1)}`);
     });
     ui.sGrid.set(s);
     ui.vCells.forEach((r, i) => r.forEach((el, c) => (el.textContent = fmt(values[i][c]))));
-    ui.oneTitle.textContent = `One query: row ${row}`;
+    setText(ui.oneTitle, `One query: row ${row}`);
   }
 
   render(ag, { s, values, causal, row }) {
@@ -178,13 +178,13 @@ export class AgMatrixForm extends AgWidget {
     ag.matmul(A, ONES_COL).data.forEach((x, i) => this.show(ui.rowSums[i], x));
     const Y = ag.matmul(A, values);
     ui.yCells.forEach((r, i) => r.forEach((el, c) => this.show(el, Y.data[i * DV + c])));
-    ui.shapeLine.textContent = `A [${A.shape.join(', ')}] \u00b7 V [${T}, ${DV}] \u2192 Y [${Y.shape.join(', ')}]`;
+    setText(ui.shapeLine, `A [${A.shape.join(', ')}] \u00b7 V [${T}, ${DV}] \u2192 Y [${Y.shape.join(', ')}]`);
     const a = rows[row - 1];
     a.forEach((x, j) => this.show(ui.alpha[j], x));
     const y = ag.matmul([Array.from(a)], values);
     y.data.forEach((x, c) => this.show(ui.yOne[c], x));
     const same = y.data.every((x, c) => x === Y.data[(row - 1) * DV + c]);
-    ui.same.textContent = `[${y.shape.join(', ')}]: ${same ? 'the same numbers as' : 'equal up to float32 rounding to'} row ${row} of Y.`;
+    setText(ui.same, `[${y.shape.join(', ')}]: ${same ? 'the same numbers as' : 'equal up to float32 rounding to'} row ${row} of Y.`);
   }
 
   figure() {

@@ -13,9 +13,10 @@
 //
 //   <ag-multi-head dmodel="12" heads="3" preset="named"></ag-multi-head>
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { h } from '../widget/dom.js';
+import { h, setAttr, setText } from '../widget/dom.js';
 import { heatmap } from '../widget/heatmap.js';
 import { texElement } from '../widget/math.js';
+import { lastResult } from '../widget/memo.js';
 import { choice, defineState, number, vector } from '../widget/state.js';
 import { MAX_CODE, MAX_WORDS, MIN_WORDS, POSITIONS, matrixTable, packSentence, parseSentence, rowsOf, shapeText, unpackSentence, wordVector, queryProblems, unreadableWords } from './sentence.js';
 
@@ -82,6 +83,7 @@ export class AgMultiHead extends AgWidget {
 
   #ui = null;
   #built = null;
+  #run = lastResult(); // the whole computation, for the inputs it depends on
   /** The inputs of the last computation (for tests and exports): X, weights, h, patterns. */
   inputs = null;
 
@@ -113,7 +115,7 @@ export class AgMultiHead extends AgWidget {
       const read = parseSentence(input.value);
       if (read.error) {
         this.note(read.error);
-        input.setAttribute('aria-invalid', 'true');
+        setAttr(input, 'aria-invalid', 'true');
         return;
       }
       input.removeAttribute('aria-invalid');
@@ -183,15 +185,21 @@ export class AgMultiHead extends AgWidget {
 
   syncControls(state) {
     const ui = this.#ui;
-    if (this.shadowRoot.activeElement !== ui.input) ui.input.value = unpackSentence(state.words).join(' ');
-    const d = Number(state.dmodel);
-    for (const r of ui.dGroup.querySelectorAll('input')) r.checked = r.value === state.dmodel;
-    for (const r of ui.hGroup.querySelectorAll('input')) {
-      r.checked = Number(r.value) === state.heads;
-      r.disabled = d % Number(r.value) !== 0;
-      r.parentElement.hidden = r.disabled;
+    if (this.shadowRoot.activeElement !== ui.input) {
+      const text = unpackSentence(state.words).join(' ');
+      if (ui.input.value !== text) ui.input.value = text;
     }
-    for (const r of ui.pGroup.querySelectorAll('input')) r.checked = r.value === state.preset;
+    const d = Number(state.dmodel);
+    // Written only where they change (this runs before every render).
+    const check = (r, on) => r.checked !== on && (r.checked = on);
+    for (const r of ui.dGroup.querySelectorAll('input')) check(r, r.value === state.dmodel);
+    for (const r of ui.hGroup.querySelectorAll('input')) {
+      check(r, Number(r.value) === state.heads);
+      const off = d % Number(r.value) !== 0;
+      if (r.disabled !== off) r.disabled = off;
+      if (r.parentElement.hidden !== off) r.parentElement.hidden = off;
+    }
+    for (const r of ui.pGroup.querySelectorAll('input')) check(r, r.value === state.preset);
   }
 
   #rebuild(words, D, hN, patterns) {
@@ -250,7 +258,11 @@ export class AgMultiHead extends AgWidget {
     const dk = D / hN;
     const hi = Math.min(state.head, hN) - 1;
     const qi = Math.min(state.query, T) - 1;
-    const run = compute(ag, words, D, hN, state.preset);
+    // Choosing a query or a head changes no input of the computation: its results are reused.
+    const run = this.#run(ag, `${state.words.join()}|${D}|${hN}|${state.preset}`, () => {
+      const r = compute(ag, words, D, hN, state.preset);
+      return { ...r, check: ag.squaredDistance(r.stepOutput.data, r.mha.output.data) };
+    });
     const key = `${words.join(' ')}|${D}|${hN}|${run.patterns.join()}`;
     if (!this.#built || this.#built.key !== key) this.#rebuild(words, D, hN, run.patterns);
     const b = this.#built;
@@ -275,20 +287,23 @@ export class AgMultiHead extends AgWidget {
       const rows = rowsOf(run.mha.weights, T, T, k * T * T);
       m.update(rows, { selected: [qi, argmax(rows[qi])] });
     });
-    this.show(ui.check, ag.squaredDistance(run.stepOutput.data, run.mha.output.data), { digits: 3 });
-    for (const btn of ui.headTabs.querySelectorAll('button')) btn.setAttribute('aria-checked', String(Number(btn.dataset.head) === hi + 1));
+    this.show(ui.check, run.check, { digits: 3 });
+    for (const btn of ui.headTabs.querySelectorAll('button')) setAttr(btn, 'aria-checked', Number(btn.dataset.head) === hi + 1);
     for (const t of [b.tX, b.tQ, b.tK, b.tV, b.tHead, b.tOut]) {
-      t.cells.forEach((row, i) => row[0].parentElement.classList.toggle('is-selected', i === qi));
+      t.cells.forEach((row, i) => {
+        const tr = row[0].parentElement;
+        if (tr.classList.contains('is-selected') !== (i === qi)) tr.classList.toggle('is-selected', i === qi);
+      });
     }
 
     const B = 1;
-    ui.dims.textContent = `d_model = ${D}, h = ${hN}, d_k = d_v = d_model / h = ${dk}`;
-    ui.shapes.x.textContent = `X ${shapeText([B, T, D])} (B = 1 sentence, T = ${T} tokens); the page drops B where it is 1`;
-    ui.shapes.qkv.textContent = `X ${shapeText([T, D])} \u00b7 W ${shapeText([D, D])} \u2192 Q, K, V ${shapeText([T, D])} each`;
-    ui.shapes.split.textContent = `${shapeText([B, T, D])} \u2192 ${shapeText([B, T, hN, dk])} \u2192 ${shapeText([B, hN, T, dk])}: head i takes columns ${hi * dk + 1}\u2013${(hi + 1) * dk} (tables: head ${hi + 1})`;
-    ui.shapes.heads.textContent = `Q\u207d\u2071\u207e ${shapeText([T, dk])} \u00b7 K\u207d\u2071\u207e\u1d40 ${shapeText([dk, T])} \u2192 ${shapeText([T, T])} per head; all heads: ${shapeText([B, hN, T, T])}`;
-    ui.shapes.out.textContent = `A\u207d\u2071\u207e ${shapeText([T, T])} \u00b7 V\u207d\u2071\u207e ${shapeText([T, dk])} \u2192 ${shapeText([T, dk])} per head; all heads: ${shapeText([B, hN, T, dk])}`;
-    ui.shapes.concat.textContent = `${shapeText([B, hN, T, dk])} \u2192 concat ${shapeText([B, T, hN * dk])} = ${shapeText([B, T, D])}; \u00b7 W_O ${shapeText([D, D])} \u2192 ${shapeText([B, T, D])}`;
+    setText(ui.dims, `d_model = ${D}, h = ${hN}, d_k = d_v = d_model / h = ${dk}`);
+    setText(ui.shapes.x, `X ${shapeText([B, T, D])} (B = 1 sentence, T = ${T} tokens); the page drops B where it is 1`);
+    setText(ui.shapes.qkv, `X ${shapeText([T, D])} \u00b7 W ${shapeText([D, D])} \u2192 Q, K, V ${shapeText([T, D])} each`);
+    setText(ui.shapes.split, `${shapeText([B, T, D])} \u2192 ${shapeText([B, T, hN, dk])} \u2192 ${shapeText([B, hN, T, dk])}: head i takes columns ${hi * dk + 1}\u2013${(hi + 1) * dk} (tables: head ${hi + 1})`);
+    setText(ui.shapes.heads, `Q\u207d\u2071\u207e ${shapeText([T, dk])} \u00b7 K\u207d\u2071\u207e\u1d40 ${shapeText([dk, T])} \u2192 ${shapeText([T, T])} per head; all heads: ${shapeText([B, hN, T, T])}`);
+    setText(ui.shapes.out, `A\u207d\u2071\u207e ${shapeText([T, T])} \u00b7 V\u207d\u2071\u207e ${shapeText([T, dk])} \u2192 ${shapeText([T, dk])} per head; all heads: ${shapeText([B, hN, T, dk])}`);
+    setText(ui.shapes.concat, `${shapeText([B, hN, T, dk])} \u2192 concat ${shapeText([B, T, hN * dk])} = ${shapeText([B, T, D])}; \u00b7 W_O ${shapeText([D, D])} \u2192 ${shapeText([B, T, D])}`);
     this.inputs = { words, X: run.X, weights: run.weights, numHeads: hN, patterns: run.patterns };
   }
 

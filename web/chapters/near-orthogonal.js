@@ -17,11 +17,13 @@
 // last greedyPacking call for each d.
 //
 //   <ag-near-orthogonal d="100" eps="0.2"></ag-near-orthogonal>
-import { axisBottom, axisLeft, line, scaleLinear, scaleLog, select } from 'd3';
+import { axisBottom, axisLeft, create, line, scaleLinear, scaleLog, select } from 'd3';
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { h, svg } from '../widget/dom.js';
+import { focusInPlace, h, setAttr, setFlag, setText, setValue, svg } from '../widget/dom.js';
+import { ownLayout } from '../widget/figure-layout.js';
 import { formatNumber } from '../widget/format.js';
 import { texElement } from '../widget/math.js';
+import { keptResults } from '../widget/memo.js';
 import { choice, defineState, number } from '../widget/state.js';
 import { CancelledError, ExperimentClient } from '../widget/worker-client.js';
 
@@ -74,6 +76,9 @@ export class AgNearOrthogonal extends AgWidget {
   #tableOf = null; // the #hist the table of all five shows, and the engine that wrote it
   #tableBy = null;
   #packLive = []; // partial counts while running (drawing only)
+  #perDim = keptResults(64); // the module's numbers for one d (and result), kept while stepping through d
+  #details = new Map(); // d -> the drawing of its close-up histogram, for #detailOf
+  #detailOf = null;
 
   build(body) {
     const predict = this.predict({
@@ -120,6 +125,7 @@ export class AgNearOrthogonal extends AgWidget {
     // The small multiples: one button per d (a radio group: arrow keys move, Tab enters once).
     const multiples = DIMS.map((d) => {
       const fig = svg('svg', { class: 'mini', viewBox: '0 0 120 70', 'aria-hidden': 'true' });
+    ownLayout(fig); // laid out on its own (widget/figure-layout.js)
       const button = h('button', { type: 'button', role: 'radio', class: 'multiple', 'aria-checked': 'false', 'aria-label': `d = ${d}`, dataset: { dim: String(d) } }, h('span', { class: 'mini-label' }, `d = ${d}`), fig);
       button.addEventListener('click', () => this.setState({ d: String(d) }));
       return { d, button, s: select(fig) };
@@ -134,8 +140,8 @@ export class AgNearOrthogonal extends AgWidget {
       else if (event.key === 'End') j = DIMS.length - 1;
       if (j === null) return;
       event.preventDefault();
+      focusInPlace(multiples[j].button);
       this.setState({ d: String(DIMS[j]) });
-      multiples[j].button.focus();
       const r = this.#hist?.results[j];
       this.announce(r ? `d = ${DIMS[j]}: root mean square of cos ${fmt(r.rms)}, mean absolute cos ${fmt(r.meanAbs)}` : `d = ${DIMS[j]}`);
     });
@@ -143,6 +149,7 @@ export class AgNearOrthogonal extends AgWidget {
     const num = (role, key) => h('span', { class: 'num', dataset: key === undefined ? { role } : { role, key } }, '\u2026');
     const detailFig = h('figure', { class: 'fig detail' });
     const ds = select(detailFig).append(() => svg('svg', { class: 'plot', viewBox: '0 0 360 210', role: 'img', 'aria-label': 'Histogram of cos between random pairs for the selected d' }));
+    ownLayout(ds); // laid out on its own (widget/figure-layout.js)
     const detailCaption = h('figcaption', {}, '');
     detailFig.append(detailCaption);
     const detail = {
@@ -201,6 +208,7 @@ export class AgNearOrthogonal extends AgWidget {
     const packStatus = h('p', { class: 'status', role: 'status' }, '');
     const packFig = h('figure', { class: 'fig pack' });
     const ps = select(packFig).append(() => svg('svg', { class: 'plot', viewBox: '0 0 360 220', role: 'img', 'aria-label': 'Directions kept against d, log-log, with the line count = d' }));
+    ownLayout(ps); // laid out on its own (widget/figure-layout.js)
     packFig.append(h('figcaption', {}, 'Dots: directions kept, all pairwise within \u00b1\u03b5 of perpendicular. Dashed: count = d, the most that can be exactly perpendicular. Log-log axes.'));
     const packList = h('ol', { class: 'pack-list', 'aria-label': 'Directions kept for each d' });
 
@@ -242,18 +250,18 @@ export class AgNearOrthogonal extends AgWidget {
   syncControls({ d, pairs, seed, eps, cand }) {
     const ui = this.#ui;
     if (!ui) return;
-    ui.pairsSelect.value = pairs;
-    if (this.shadowRoot.activeElement !== ui.seedInput) ui.seedInput.value = String(seed);
+    setValue(ui.pairsSelect, pairs);
+    if (this.shadowRoot.activeElement !== ui.seedInput) setValue(ui.seedInput, String(seed));
     for (const m of ui.multiples) {
       const on = String(m.d) === d;
-      m.button.setAttribute('aria-checked', String(on));
-      m.button.tabIndex = on ? 0 : -1;
-      m.button.classList.toggle('is-selected', on);
+      setAttr(m.button, 'aria-checked', on);
+      setAttr(m.button, 'tabindex', on ? 0 : -1);
+      if (m.button.classList.contains('is-selected') !== on) m.button.classList.toggle('is-selected', on);
     }
-    ui.epsSlider.value = String(EPS.indexOf(eps));
-    ui.epsSlider.setAttribute('aria-valuetext', `epsilon = ${eps}`);
-    ui.epsText.textContent = `= ${eps}`;
-    ui.candSelect.value = cand;
+    setValue(ui.epsSlider, String(EPS.indexOf(eps)));
+    setAttr(ui.epsSlider, 'aria-valuetext', `epsilon = ${eps}`);
+    setText(ui.epsText, `= ${eps}`);
+    setValue(ui.candSelect, cand);
   }
 
   render(ag, state) {
@@ -292,24 +300,24 @@ export class AgNearOrthogonal extends AgWidget {
 
   #setRun(which) {
     const busy = this.#histClient.busy || this.#packClient.busy;
-    this.dataset.histRun = which.hist ?? this.dataset.histRun ?? 'idle';
-    this.dataset.packRun = which.pack ?? this.dataset.packRun ?? 'idle';
-    this.dataset.run = busy ? 'running' : this.dataset.histRun === 'done' && this.dataset.packRun === 'done' ? 'done' : 'idle';
+    setAttr(this, 'data-hist-run', which.hist ?? this.dataset.histRun ?? 'idle');
+    setAttr(this, 'data-pack-run', which.pack ?? this.dataset.packRun ?? 'idle');
+    setAttr(this, 'data-run', busy ? 'running' : this.dataset.histRun === 'done' && this.dataset.packRun === 'done' ? 'done' : 'idle');
   }
 
   #cancelHist() {
     this.#histClient.cancel();
     this.#histKey = null;
-    this.#ui.histCancel.disabled = true;
-    this.#ui.histStatus.textContent = 'Cancelled. Change a setting or press \u201cRun again\u201d.';
+    setFlag(this.#ui.histCancel, 'disabled', true);
+    setText(this.#ui.histStatus, 'Cancelled. Change a setting or press \u201cRun again\u201d.');
     this.#setRun({ hist: 'cancelled' });
   }
 
   #cancelPack() {
     this.#packClient.cancel();
     this.#packKey = null;
-    this.#ui.packCancel.disabled = true;
-    this.#ui.packStatus.textContent = 'Cancelled. Change a setting or press \u201cRun again\u201d.';
+    setFlag(this.#ui.packCancel, 'disabled', true);
+    setText(this.#ui.packStatus, 'Cancelled. Change a setting or press \u201cRun again\u201d.');
     this.#setRun({ pack: 'cancelled' });
   }
 
@@ -321,24 +329,24 @@ export class AgNearOrthogonal extends AgWidget {
     const seed = state.seed;
     const calls = DIMS.map((d) => ({ method: 'randomDotExperiment', args: [{ d, trials: pairs, seed, measure: 'cosine', bins: BINS, range: [-1, 1], returnSamples: false }], work: pairs * (d + 8) }));
     const ui = this.#ui;
-    ui.histCancel.disabled = false;
+    setFlag(ui.histCancel, 'disabled', false);
     ui.histProgress.value = 0;
-    ui.histStatus.textContent = `Drawing ${pairs.toLocaleString('en-US')} random pairs for each d in a background worker\u2026`;
+    setText(ui.histStatus, `Drawing ${pairs.toLocaleString('en-US')} random pairs for each d in a background worker\u2026`);
     const run = this.#histClient.run({ kind: 'calls', calls }, { onProgress: (p) => (ui.histProgress.value = p.done / p.total) });
     this.#setRun({ hist: 'running' });
     run
       .then((results) => {
-        ui.histCancel.disabled = true;
+        setFlag(ui.histCancel, 'disabled', true);
         ui.histProgress.value = 1;
         this.#hist = { key, pairs, results };
         const ag = this.engine;
         if (ag && this.#histKeyOf(this.state) === key) this.#drawHist(ag, this.state);
-        ui.histStatus.textContent = `Done: ${pairs.toLocaleString('en-US')} pairs for each d, seed ${seed}.`;
+        setText(ui.histStatus, `Done: ${pairs.toLocaleString('en-US')} pairs for each d, seed ${seed}.`);
         this.#setRun({ hist: 'done' });
       })
       .catch((err) => {
         if (err instanceof CancelledError) return;
-        ui.histCancel.disabled = true;
+        setFlag(ui.histCancel, 'disabled', true);
         this.#histKey = null;
         this.#setRun({ hist: 'error' });
         this.note(`The experiment could not run: ${err.message}`);
@@ -353,9 +361,9 @@ export class AgNearOrthogonal extends AgWidget {
     const candidates = Number(state.cand);
     const epsilon = Number(state.eps);
     const ui = this.#ui;
-    ui.packCancel.disabled = false;
+    setFlag(ui.packCancel, 'disabled', false);
     ui.packProgress.value = 0;
-    ui.packStatus.textContent = `Scanning ${candidates.toLocaleString('en-US')} random directions for each d up to ${dims.at(-1)}, \u03b5 = ${state.eps}\u2026`;
+    setText(ui.packStatus, `Scanning ${candidates.toLocaleString('en-US')} random directions for each d up to ${dims.at(-1)}, \u03b5 = ${state.eps}\u2026`);
     this.#packLive = [];
     if (!this.#pack || this.#pack.key !== key) this.#drawPack();
     const run = this.#packClient.run(
@@ -376,16 +384,16 @@ export class AgNearOrthogonal extends AgWidget {
     this.#setRun({ pack: 'running' });
     run
       .then((rows) => {
-        ui.packCancel.disabled = true;
+        setFlag(ui.packCancel, 'disabled', true);
         ui.packProgress.value = 1;
         this.#pack = { key, eps: state.eps, candidates, rows };
         if (this.#packKeyOf(this.state) === key) this.#drawPack();
-        ui.packStatus.textContent = `Done: ${candidates.toLocaleString('en-US')} candidates for each d, \u03b5 = ${state.eps}, seed ${state.seed}.`;
+        setText(ui.packStatus, `Done: ${candidates.toLocaleString('en-US')} candidates for each d, \u03b5 = ${state.eps}, seed ${state.seed}.`);
         this.#setRun({ pack: 'done' });
       })
       .catch((err) => {
         if (err instanceof CancelledError) return;
-        ui.packCancel.disabled = true;
+        setFlag(ui.packCancel, 'disabled', true);
         this.#packKey = null;
         this.#setRun({ pack: 'error' });
         this.note(`The packing experiment could not run: ${err.message}`);
@@ -393,8 +401,12 @@ export class AgNearOrthogonal extends AgWidget {
   }
 
   #drawPairAngle(ag, state) {
-    const { a, b } = this.#pair(ag, Number(state.d));
-    this.show(this.#ui.detail.pairAngle, ag.angle(a, b), { format: deg });
+    const d = Number(state.d);
+    const angle = this.#perDim(ag, `pair|${d}|${state.seed}`, () => {
+      const { a, b } = this.#pair(ag, d);
+      return ag.angle(a, b);
+    });
+    this.show(this.#ui.detail.pairAngle, angle, { format: deg });
   }
 
   #drawHist(ag, state) {
@@ -409,18 +421,27 @@ export class AgNearOrthogonal extends AgWidget {
       this.#minisOf = this.#hist;
     }
     // The selected d: its numbers.
-    const sqrtD = ag.norm(ones(d));
+    // Its numbers from the module, once per result and d (stepping back and forth reuses them).
+    const n = this.#perDim(ag, `hist|${this.#hist.key}|${d}`, () => {
+      const sqrtD = ag.norm(ones(d));
+      return {
+        theory: ag.cosine(e1(d), ones(d)),
+        rmsScaled: ag.dot([r.rms], [sqrtD]),
+        angle: ag.angle(e1(d), ones(d)),
+        meanAbsScaled: ag.dot([r.meanAbs], [sqrtD]),
+      };
+    });
     const t = ui.detail;
     this.show(t.rms, r.rms);
-    this.show(t.theory, ag.cosine(e1(d), ones(d)));
-    this.show(t.rmsScaled, ag.dot([r.rms], [sqrtD]));
-    this.show(t.angle, ag.angle(e1(d), ones(d)), { format: deg });
+    this.show(t.theory, n.theory);
+    this.show(t.rmsScaled, n.rmsScaled);
+    this.show(t.angle, n.angle, { format: deg });
     this.show(t.meanAbs, r.meanAbs);
-    this.show(t.meanAbsScaled, ag.dot([r.meanAbs], [sqrtD]));
+    this.show(t.meanAbsScaled, n.meanAbsScaled);
     this.show(t.mean, r.mean);
     this.#drawPairAngle(ag, state);
     this.#drawDetail(r, d, pairs);
-    ui.detailCaption.textContent = `d = ${d}, ${pairs.toLocaleString('en-US')} pairs. Solid lines: \u00b1 root mean square of cos. Dashed: \u00b1 mean |cos|.`;
+    setText(ui.detailCaption, `d = ${d}, ${pairs.toLocaleString('en-US')} pairs. Solid lines: \u00b1 root mean square of cos. Dashed: \u00b1 mean |cos|.`);
     // The table of all five: written once per result (and engine); stepping through d moves the highlight.
     if (this.#tableOf !== this.#hist || this.#tableBy !== ag) {
       ui.tableBody.replaceChildren(
@@ -461,7 +482,27 @@ export class AgNearOrthogonal extends AgWidget {
     for (const v of [-1, 0, 1]) s.append('text').attr('class', 'tick').attr('x', x(v)).attr('y', H - 3).attr('text-anchor', v < 0 ? 'start' : v > 0 ? 'end' : 'middle').text(v === -1 ? '\u22121' : String(v));
   }
 
+  /**
+   * The close-up histogram of dimension d. Each d's drawing is made once per
+   * result (the bins, marks and axes of the five differ) and kept; stepping
+   * through d puts the kept drawing in the figure.
+   */
   #drawDetail(r, d, pairs) {
+    if (this.#detailOf !== this.#hist) {
+      this.#details.clear();
+      this.#detailOf = this.#hist;
+    }
+    let g = this.#details.get(d);
+    if (!g) {
+      g = this.#detailDrawing(r, d, pairs);
+      this.#details.set(d, g);
+    }
+    const s = this.#ui.ds.node();
+    if (s.firstChild !== g || s.childNodes.length !== 1) s.replaceChildren(g);
+  }
+
+  /** A new (detached) drawing of the close-up histogram of dimension d. */
+  #detailDrawing(r, d, pairs) {
     const W = 360;
     const H = 210;
     const m = { l: 40, r: 10, t: 10, b: 40 };
@@ -477,8 +518,7 @@ export class AgNearOrthogonal extends AgWidget {
     const x = scaleLinear().domain([lo, hi]).range([m.l, W - m.r]);
     const top = Math.max(...heights, 1e-9) * 1.1;
     const y = scaleLinear().domain([0, top]).range([H - m.b, m.t]);
-    const s = this.#ui.ds;
-    s.selectAll('*').remove();
+    const s = create('svg:g').attr('class', 'detail').attr('data-dim', d);
     s.append('g').attr('class', 'bars').selectAll('rect').data(heights).join('rect')
       .attr('x', (_, k) => x(lo + k * width) + 0.25)
       .attr('width', Math.max(0.5, x(lo + width) - x(lo) - 0.5))
@@ -498,6 +538,7 @@ export class AgNearOrthogonal extends AgWidget {
     s.append('g').attr('class', 'axis').attr('transform', `translate(0,${H - m.b})`).call(axisBottom(x).ticks(5));
     s.append('g').attr('class', 'axis').attr('transform', `translate(${m.l},0)`).call(axisLeft(y).ticks(4, '~g'));
     s.append('text').attr('class', 'axis-label').attr('x', W - m.r).attr('y', H - 4).attr('text-anchor', 'end').text(`cos \u03b8, d = ${d}`);
+    return s.node();
   }
 
   #drawPack() {

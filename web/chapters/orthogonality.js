@@ -10,7 +10,7 @@
 //
 //   <ag-orthogonality q="2,1" k1="1,1" k2="-1,2" k3="-1,-0.5"></ag-orthogonality>
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { h, symbol } from '../widget/dom.js';
+import { h, setAttr, setText, symbol } from '../widget/dom.js';
 import { formatNumber } from '../widget/format.js';
 import { texElement } from '../widget/math.js';
 import { arrowMarker, draggablePoint, plane } from '../widget/plot.js';
@@ -227,9 +227,9 @@ export class AgOrthogonality extends AgWidget {
   syncControls(state) {
     const ui = this.#ui;
     if (!ui) return;
-    ui.qGiven.textContent = pair(state.q);
+    setText(ui.qGiven, pair(state.q));
     KEYS.forEach((name, i) => {
-      ui.rows[i].given.textContent = ` = ${pair(state[name])}`;
+      setText(ui.rows[i].given, ` = ${pair(state[name])}`);
     });
   }
 
@@ -245,8 +245,8 @@ export class AgOrthogonality extends AgWidget {
       r.fill.style.transform = `scaleX(${weights[i]})`;
       const kZero = ag.norm(state[name]) === 0;
       if (qZero || kZero) {
-        r.cos.textContent = 'not defined';
-        r.angle.textContent = '';
+        setText(r.cos, 'not defined');
+        setText(r.angle, '');
         delete r.cos.dataset.value;
         delete r.angle.dataset.value;
       } else {
@@ -254,8 +254,8 @@ export class AgOrthogonality extends AgWidget {
         this.show(r.angle, ag.angle(state.q, state[name]), { format: deg });
       }
       const reading = scores[i] > 0 ? 'supports' : scores[i] < 0 ? 'opposes' : 'perpendicular';
-      r.reading.textContent = qZero || kZero ? 'zero vector: no direction' : READING[reading];
-      r.row.dataset.reading = reading;
+      setText(r.reading, qZero || kZero ? 'zero vector: no direction' : READING[reading]);
+      setAttr(r.row, 'data-reading', reading);
     });
     const gram = ag.matmul(BASIS, BASIS, { transposeB: true }).data;
     ui.gram.forEach((row, i) => row.forEach((cell, j) => this.show(cell, gram[i * 3 + j])));

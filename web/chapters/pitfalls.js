@@ -9,9 +9,10 @@
 //   <ag-pitfalls open="scale"></ag-pitfalls>
 import { CHAPTERS, anchorOf } from '../chapters.js';
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { h } from '../widget/dom.js';
+import { focusInPlace, h, setAttr, setText } from '../widget/dom.js';
 import { formatNumber } from '../widget/format.js';
 import { texElement } from '../widget/math.js';
+import { keptResults } from '../widget/memo.js';
 import { choice, defineState } from '../widget/state.js';
 
 const fmt = (x) => formatNumber(x, 4);
@@ -115,6 +116,7 @@ export class AgPitfalls extends AgWidget {
   });
 
   #ui = null;
+  #numbers = keptResults(); // each pitfall's numbers, per engine
 
   build(body) {
     const predict = this.predict({
@@ -149,8 +151,8 @@ export class AgPitfalls extends AgWidget {
       if (to === undefined) return;
       event.preventDefault();
       const p = PITFALLS[(to + PITFALLS.length) % PITFALLS.length];
+      focusInPlace(tabs.find((t) => t.dataset.pitfall === p.id));
       this.setState({ open: p.id });
-      tabs.find((t) => t.dataset.pitfall === p.id).focus();
       this.announce(`Pitfall: ${p.title}`);
     });
 
@@ -190,22 +192,24 @@ export class AgPitfalls extends AgWidget {
     if (!ui) return;
     for (const t of ui.tabs) {
       const on = t.dataset.pitfall === state.open;
-      t.setAttribute('aria-selected', on ? 'true' : 'false');
-      t.tabIndex = on ? 0 : -1;
+      setAttr(t, 'aria-selected', on);
+      setAttr(t, 'tabindex', on ? 0 : -1);
     }
     for (const x of ui.panels) {
-      x.panel.hidden = x.p.id !== state.open;
+      const hidden = x.p.id !== state.open;
+      if (x.panel.hidden !== hidden) x.panel.hidden = hidden;
       const { chapter, index, widget } = this.#target(x.p);
-      x.go.hidden = !widget;
-      x.where.textContent = widget ? `Opens chapter ${index + 1}, \u201c${chapter.title}\u201d.` : `Chapter ${index + 1}, \u201c${chapter?.title ?? x.p.chapter}\u201d, shows this once its figure is on the page.`;
-      x.go.dataset.chapter = x.p.chapter;
+      if (x.go.hidden !== !widget) x.go.hidden = !widget;
+      setText(x.where, widget ? `Opens chapter ${index + 1}, \u201c${chapter.title}\u201d.` : `Chapter ${index + 1}, \u201c${chapter?.title ?? x.p.chapter}\u201d, shows this once its figure is on the page.`);
+      setAttr(x.go, 'data-chapter', x.p.chapter);
     }
   }
 
   render(ag, state) {
     const x = this.#ui.panels.find((y) => y.p.id === state.open);
     const parts = [];
-    for (const [role, value, before] of x.p.compute(ag)) {
+    // A pitfall's numbers depend on the pitfall alone: computed once per engine.
+    for (const [role, value, before] of this.#numbers(ag, x.p.id, () => x.p.compute(ag))) {
       const el = h('span', { class: 'num', dataset: { role, key: `${x.p.id}-${parts.length}` } });
       this.show(el, value);
       parts.push(before, el);
@@ -213,7 +217,7 @@ export class AgPitfalls extends AgWidget {
     if (x.p.suffix) parts.push(x.p.suffix);
     x.numbers.replaceChildren(...parts);
     // Only the open panel keeps numbers (the others are rebuilt when opened).
-    for (const y of this.#ui.panels) if (y !== x) y.numbers.replaceChildren();
+    for (const y of this.#ui.panels) if (y !== x && y.numbers.firstChild) y.numbers.replaceChildren();
   }
 
   /** Puts the target chapter's widget into the pitfall's state and brings it into view. */

@@ -7,7 +7,7 @@
 //
 //   <ag-projection a="3,4" b="4,3"></ag-projection>
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { h } from '../widget/dom.js';
+import { h, setAttr, setText } from '../widget/dom.js';
 import { formatNumber } from '../widget/format.js';
 import { texElement } from '../widget/math.js';
 import { arrowMarker, draggablePoint, plane } from '../widget/plot.js';
@@ -171,7 +171,7 @@ export class AgProjection extends AgWidget {
 
   render(ag, { a, b }) {
     const ui = this.#ui;
-    ui.coords.textContent = `a = ${pair(a)}, b = ${pair(b)}`;
+    setText(ui.coords, `a = ${pair(a)}, b = ${pair(b)}`);
     const dot = ag.dot(a, b);
     const na = ag.norm(a);
     const nb = ag.norm(b);
@@ -181,11 +181,11 @@ export class AgProjection extends AgWidget {
     if (nb === 0) {
       // No line through a zero b: no shadow at all.
       for (const el of [ui.scalar, ui.cos, ui.angle, ui.shadowCos, ...ui.unit, ...ui.vec, ui.dotBack]) {
-        el.textContent = 'not defined';
+        setText(el, 'not defined');
         delete el.dataset.value;
       }
-      ui.direction.textContent = 'b is the zero vector: there is no line to cast a shadow on.';
-      this.dataset.shadow = 'undefined';
+      setText(ui.direction, 'b is the zero vector: there is no line to cast a shadow on.');
+      setAttr(this, 'data-shadow', 'undefined');
       this.#draw(a, b, null);
       return;
     }
@@ -198,7 +198,7 @@ export class AgProjection extends AgWidget {
     this.show(ui.dotBack, ag.dot([nb], [s]));
     if (na === 0) {
       for (const el of [ui.cos, ui.angle, ui.shadowCos]) {
-        el.textContent = 'not defined';
+        setText(el, 'not defined');
         delete el.dataset.value;
       }
     } else {
@@ -209,7 +209,7 @@ export class AgProjection extends AgWidget {
     }
     // The sign of the shadow, read from the computed scalar projection.
     const where = s > 0 ? 'along' : s < 0 ? 'against' : 'none';
-    this.dataset.shadow = where;
+    setAttr(this, 'data-shadow', where);
     ui.direction.textContent =
       where === 'along'
         ? 'The angle is acute: the shadow points the same way as b.'

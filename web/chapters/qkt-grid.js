@@ -8,7 +8,7 @@
 //
 //   <ag-qkt-grid x="1,0,1;0,2,1;2,1,0;-1,0,2" wq="1,0;0,1;1,-1" wk="0,1;1,0;1,1" cell="1,2"></ag-qkt-grid>
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { h, symbol } from '../widget/dom.js';
+import { h, setAttr, setText, symbol } from '../widget/dom.js';
 import { formatNumber } from '../widget/format.js';
 import { heatmap } from '../widget/heatmap.js';
 import { numberGrid } from '../widget/inputs.js';
@@ -191,7 +191,7 @@ export class AgQktGrid extends AgWidget {
   #readout(i, j) {
     const ui = this.#ui;
     if (!this.#scores) return;
-    ui.readLabel.textContent = `S${sub(i + 1)}${sub(j + 1)} (\u201c${TOKENS[i]}\u201d \u2192 \u201c${TOKENS[j]}\u201d) = `;
+    setText(ui.readLabel, `S${sub(i + 1)}${sub(j + 1)} (\u201c${TOKENS[i]}\u201d \u2192 \u201c${TOKENS[j]}\u201d) = `);
     this.show(ui.readValue, this.#scores[i * N + j]);
   }
 
@@ -236,13 +236,13 @@ export class AgQktGrid extends AgWidget {
     const kj = K.data.subarray(j * D_K, (j + 1) * D_K);
     ui.terms.forEach((el, c) => this.show(el, ag.dot([qi[c]], [kj[c]]), c ? { format: paren } : {}));
     this.show(ui.dot, ag.dot(qi, kj));
-    ui.heading.textContent = `S${sub(i + 1)}${sub(j + 1)}: \u201c${TOKENS[i]}\u201d looking at \u201c${TOKENS[j]}\u201d`;
-    ui.vectors.textContent = `q${sub(i + 1)} is row ${i + 1} of Q, k${sub(j + 1)} is row ${j + 1} of K.`;
+    setText(ui.heading, `S${sub(i + 1)}${sub(j + 1)}: \u201c${TOKENS[i]}\u201d looking at \u201c${TOKENS[j]}\u201d`);
+    setText(ui.vectors, `q${sub(i + 1)} is row ${i + 1} of Q, k${sub(j + 1)} is row ${j + 1} of K.`);
     // Typeset only when the selected cell changes: KaTeX takes milliseconds, a drag needs none.
     const formula = `\\begin{aligned}S_{${i + 1}${j + 1}} &= q_{${i + 1}}\\cdot k_{${j + 1}}\\\\ &= q_{${i + 1},1}\\,k_{${j + 1},1} + q_{${i + 1},2}\\,k_{${j + 1},2}\\end{aligned}`;
     if (ui.formula.dataset.tex !== formula) {
       tex(ui.formula, formula, { display: true });
-      ui.formula.dataset.tex = formula;
+      setAttr(ui.formula, 'data-tex', formula);
     }
     // The factors: entries of Q and K (wasm results), negative ones in brackets after a sign.
     for (let c = 0; c < D_K; c += 1) {

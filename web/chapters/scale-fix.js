@@ -15,7 +15,8 @@
 //   <ag-scale-fix seed="7" tokens="16" dk="64"></ag-scale-fix>
 import { axisBottom, axisLeft, line, pointer, scaleLinear, scaleLog, select } from 'd3';
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { h, symbol } from '../widget/dom.js';
+import { h, setAttr, setText, symbol } from '../widget/dom.js';
+import { ownLayout } from '../widget/figure-layout.js';
 import { formatNumber } from '../widget/format.js';
 import { texElement } from '../widget/math.js';
 import { choice, defineState, number } from '../widget/state.js';
@@ -105,6 +106,7 @@ export class AgScaleFix extends AgWidget {
       .attr('aria-label', 'd\u2096: drag across the panels, or use the arrow keys')
       .attr('aria-valuemin', 1)
       .attr('aria-valuemax', DKS.length);
+    ownLayout(svg); // laid out on its own (widget/figure-layout.js)
     const x = scaleLog()
       .base(2)
       .domain([DKS[0], DKS.at(-1)])
@@ -236,9 +238,9 @@ export class AgScaleFix extends AgWidget {
     const ui = this.#ui;
     if (!ui) return;
     ui.tokensInput.value = String(state.tokens);
-    ui.tokensText.textContent = String(state.tokens);
+    setText(ui.tokensText, String(state.tokens));
     if (this.shadowRoot.activeElement !== ui.seedInput) ui.seedInput.value = String(state.seed);
-    ui.dkText.textContent = state.dk;
+    setText(ui.dkText, state.dk);
     const i = DKS.indexOf(Number(state.dk));
     ui.svg.attr('aria-valuenow', i + 1).attr('aria-valuetext', `d\u2096 = ${state.dk}`);
     ui.cursor.attr('x1', ui.x(Number(state.dk))).attr('x2', ui.x(Number(state.dk)));
@@ -307,7 +309,7 @@ export class AgScaleFix extends AgWidget {
       this.#drawnRows = rows;
     }
     this.#draw(rows, state, fresh);
-    this.dataset.dk = state.dk;
+    setAttr(this, 'data-dk', state.dk);
   }
 
   #draw(rows, state, fresh) {

@@ -12,7 +12,7 @@
 //   as constants;
 // - small tables of numbers (row labels, one cell per entry, written through
 //   the widget's show()).
-import { h } from '../widget/dom.js';
+import { h, setText } from '../widget/dom.js';
 
 export const MAX_WORD = 8;
 export const MIN_WORDS = 2;
@@ -113,7 +113,7 @@ export function matrixTable({ caption, rows, cols, role, colLabel = (j) => Strin
       cells.forEach((row, i) =>
         row.forEach((el, j) => {
           if (j < plain) {
-            el.textContent = String(values[i][j]).replace('-', '\u2212');
+            setText(el, String(values[i][j]).replace('-', '\u2212'));
             delete el.dataset.value;
             el.classList.add('is-input');
           } else show(el, values[i][j], options);

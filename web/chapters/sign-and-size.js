@@ -9,7 +9,7 @@
 //
 //   <ag-sign-and-size a="3,4" b="4,3"></ag-sign-and-size>
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { h } from '../widget/dom.js';
+import { h, setAttr, setText } from '../widget/dom.js';
 import { formatNumber } from '../widget/format.js';
 import { texElement } from '../widget/math.js';
 import { arrowMarker, draggablePoint, plane } from '../widget/plot.js';
@@ -268,7 +268,7 @@ export class AgSignAndSize extends AgWidget {
 
   render(ag, { a, b }) {
     const ui = this.#ui;
-    ui.coords.textContent = `a = ${pair(a)}, b = ${pair(b)}`;
+    setText(ui.coords, `a = ${pair(a)}, b = ${pair(b)}`);
     const dot = ag.dot(a, b);
     const na = ag.norm(a);
     const nb = ag.norm(b);
@@ -279,7 +279,7 @@ export class AgSignAndSize extends AgWidget {
     const noAngle = na === 0 || nb === 0;
     if (noAngle) {
       for (const el of [ui.angle, ui.cos]) {
-        el.textContent = 'not defined';
+        setText(el, 'not defined');
         delete el.dataset.value;
       }
     } else {
@@ -288,7 +288,7 @@ export class AgSignAndSize extends AgWidget {
     }
     // The region, read from the sign of the computed score.
     const region = dot > 0 ? 'positive' : dot < 0 ? 'negative' : 'zero';
-    this.dataset.region = region;
+    setAttr(this, 'data-region', region);
     for (const [id, li] of ui.rows) {
       const current = id === region;
       li.classList.toggle('is-current', current);
@@ -303,7 +303,7 @@ export class AgSignAndSize extends AgWidget {
           : noAngle
             ? 'at the origin or b is zero: the score is 0, with no angle at all.'
             : 'on the zero line: the angle is a right angle.';
-    ui.status.textContent = `Score ${ui.dot.textContent}${noAngle ? '' : ` at ${ui.angle.textContent}`}: ${region === 'zero' ? 'zero' : region}.`;
+    setText(ui.status, `Score ${ui.dot.textContent}${noAngle ? '' : ` at ${ui.angle.textContent}`}: ${region === 'zero' ? 'zero' : region}.`);
 
     for (const pairDef of SAME_SCORE) {
       const nums = ui.demo.get(pairDef.id);

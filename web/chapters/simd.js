@@ -13,10 +13,11 @@
 //
 //   <ag-simd a="1,2,3,4" b="4,3,2,1" variant="scalar" kernel="attention" size="512"></ag-simd>
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { h, symbol } from '../widget/dom.js';
+import { h, setAttr, setFlag, setText, setValue, symbol } from '../widget/dom.js';
 import { getImplementation } from '../widget/engine.js';
 import { formatNumber } from '../widget/format.js';
 import { texElement } from '../widget/math.js';
+import { lastResult } from '../widget/memo.js';
 import { choice, defineState, number, vector } from '../widget/state.js';
 import { KernelLab } from './kernel-lab.js';
 import { LAB_DEFAULT_KERNEL, LAB_DEFAULT_SIZE, LAB_KERNEL_IDS, LAB_MAX_SIZE, LAB_MIN_SIZE, labProblems } from './kernel-lab-presets.js';
@@ -73,6 +74,9 @@ export class AgSimd extends AgWidget {
   #lab = null;
   #impls = {}; // variant -> API instance of the SIMD build with that variant's kernels
   #lastSteps = 0;
+  #traced = lastResult(); // the trace and the dot product of a and b: stepping through them reuses it
+  #views = new Map(); // step -> its view { el, shown }, for the trace #viewsOf
+  #viewsOf = null;
 
   build(body) {
     const predict = this.predict({
@@ -124,7 +128,7 @@ export class AgSimd extends AgWidget {
       if (!(input instanceof HTMLInputElement)) return;
       const x = Number(input.value.replace(/\u2212/g, '-'));
       if (input.value.trim() === '' || !Number.isFinite(x) || Math.abs(x) > MAX_ABS) {
-        input.setAttribute('aria-invalid', 'true');
+        setAttr(input, 'aria-invalid', 'true');
         this.note(`${input.dataset.row}, element ${Number(input.dataset.index)}: enter a number from \u2212${MAX_ABS} to ${MAX_ABS}.`);
         return;
       }
@@ -195,8 +199,8 @@ export class AgSimd extends AgWidget {
     if (!ui) return;
     this.#lab.sync(state);
     const n = state.a.length;
-    ui.lengthSelect.value = String(n);
-    for (const r of ui.variantRadios) r.checked = r.value === state.variant;
+    setValue(ui.lengthSelect, String(n));
+    for (const r of ui.variantRadios) setFlag(r, 'checked', r.value === state.variant);
     // Rebuild the inputs when the length changes; otherwise update values not being typed in.
     const want = 2 * n;
     if (ui.inputsBox.querySelectorAll('input').length !== want) {
@@ -217,8 +221,8 @@ export class AgSimd extends AgWidget {
     }
     for (const input of ui.inputsBox.querySelectorAll('input')) {
       if (this.shadowRoot.activeElement === input && input.hasAttribute('aria-invalid')) continue;
-      input.value = String(state[input.dataset.row][Number(input.dataset.index)] ?? '');
-      input.removeAttribute('aria-invalid');
+      setValue(input, String(state[input.dataset.row][Number(input.dataset.index)] ?? ''));
+      if (input.hasAttribute('aria-invalid')) input.removeAttribute('aria-invalid');
     }
   }
 
@@ -236,16 +240,17 @@ export class AgSimd extends AgWidget {
       this.note('This browser runs the baseline build without SIMD, so only the scalar steps can be shown.');
       inst = ag;
     }
-    const t = inst.dotTrace(state.a, state.b);
+    // The trace depends on the vectors and the kernels, not on the step shown.
+    const { t, dot } = this.#traced(inst, `${state.variant}|${state.a.join()}|${state.b.join()}`, () => ({ t: inst.dotTrace(state.a, state.b), dot: inst.dot(state.a, state.b) }));
     const steps = t.steps;
     this.#lastSteps = steps.length;
     const k = Math.min(state.step, steps.length - 1);
-    ui.slider.max = String(steps.length - 1);
-    ui.slider.value = String(k);
-    ui.slider.setAttribute('aria-valuetext', `step ${k + 1} of ${steps.length}: ${STEP_LABEL[steps[k].kind]}`);
-    ui.prev.disabled = k === 0;
-    ui.next.disabled = k === steps.length - 1;
-    ui.stepText.textContent = `Step ${k + 1} of ${steps.length}`;
+    setAttr(ui.slider, 'max', steps.length - 1);
+    setValue(ui.slider, String(k));
+    setAttr(ui.slider, 'aria-valuetext', `step ${k + 1} of ${steps.length}: ${STEP_LABEL[steps[k].kind]}`);
+    setFlag(ui.prev, 'disabled', k === 0);
+    setFlag(ui.next, 'disabled', k === steps.length - 1);
+    setText(ui.stepText, `Step ${k + 1} of ${steps.length}`);
     // The list of steps depends on the variant and the length only: built
     // again when they change; moving through the steps updates its marks.
     const listKey = `${t.variant}/${state.a.length}`;
@@ -255,26 +260,44 @@ export class AgSimd extends AgWidget {
           h('li', { dataset: { step: i, kind: s.kind } }, h('button', { type: 'button', class: 'step-button' }, `${STEP_LABEL[s.kind]}${s.kind === 'multiply-add' || s.kind === 'block' ? ` (${range(s.index, s.count)})` : ''}`)),
         ),
       );
-      ui.list.dataset.key = listKey;
+      setAttr(ui.list, 'data-key', listKey);
     }
     [...ui.list.children].forEach((li, i) => {
-      li.className = i === k ? 'is-current' : i < k ? 'is-done' : '';
+      const cls = i === k ? 'is-current' : i < k ? 'is-done' : '';
+      if (li.className !== cls) li.className = cls;
       const button = li.firstElementChild;
-      if (i === k) button.setAttribute('aria-current', 'step');
-      else button.removeAttribute('aria-current');
+      if (i === k) setAttr(button, 'aria-current', 'step');
+      else if (button.hasAttribute('aria-current')) button.removeAttribute('aria-current');
     });
-    ui.detail.replaceChildren(this.#stepView(steps[k], state));
+    // Each step's view is made once per trace and kept: stepping back and forth shows the kept one
+    // (its numbers shown again, so that the exports hold the step on screen).
+    if (this.#viewsOf !== t) {
+      this.#views.clear();
+      this.#viewsOf = t;
+    }
+    let view = this.#views.get(k);
+    if (view) for (const [el, value, options] of view.shown) this.show(el, value, options);
+    else {
+      view = { shown: [] };
+      view.el = this.#stepView(steps[k], state, view.shown);
+      this.#views.set(k, view);
+    }
+    if (ui.detail.firstChild !== view.el || ui.detail.childNodes.length !== 1) ui.detail.replaceChildren(view.el);
     this.show(ui.result, t.value, { digits: 7 });
-    this.show(ui.dot, inst.dot(state.a, state.b), { digits: 7 });
-    this.dataset.trace = t.variant;
-    this.dataset.steps = String(steps.length);
+    this.show(ui.dot, dot, { digits: 7 });
+    setAttr(this, 'data-trace', t.variant);
+    setAttr(this, 'data-steps', String(steps.length));
   }
 
-  /** The registers of one step. Values from the trace are shown through show(); inputs are plain text. */
-  #stepView(s, state) {
+  /**
+   * The registers of one step. Values from the trace are shown through
+   * show() (each number also listed in `shown`); inputs are plain text.
+   */
+  #stepView(s, state, shown) {
     const n = (v, role, key) => {
       const el = h('span', { class: 'num lane', dataset: { role, key } });
       this.show(el, v, { digits: 5 });
+      shown.push([el, v, { digits: 5 }]);
       return el;
     };
     const input = (v) => h('span', { class: 'lane input' }, fmt(v));

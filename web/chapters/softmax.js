@@ -11,7 +11,8 @@
 //   <ag-softmax s="2,1,0.5,-1"></ag-softmax>
 import { scaleBand, scaleLinear, select } from 'd3';
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { h, symbol } from '../widget/dom.js';
+import { h, setAttr, setText, symbol } from '../widget/dom.js';
+import { ownLayout } from '../widget/figure-layout.js';
 import { formatNumber } from '../widget/format.js';
 import { texElement } from '../widget/math.js';
 import { defineState, vector } from '../widget/state.js';
@@ -113,6 +114,7 @@ export class AgSoftmax extends AgWidget {
       .attr('viewBox', `0 0 ${W} ${H}`)
       .attr('role', 'img')
       .attr('aria-label', 'Bars: exp(s_j) from the textbook kernel (left, scaled to the largest finite one; overflowed ones marked) and the stable weights alpha_j (right, from 0 to 1)');
+    ownLayout(svg); // laid out on its own (widget/figure-layout.js)
     const panelW = (W - 30) / 2;
     const top = 26;
     const bottom = H - 22;
@@ -173,8 +175,8 @@ export class AgSoftmax extends AgWidget {
     if (!ui) return;
     ui.sliders.forEach(({ input, out }, j) => {
       if (Number(input.value) !== s[j]) input.value = String(s[j]);
-      input.setAttribute('aria-valuetext', `s${sub(j + 1)} = ${fmt(s[j])}`);
-      out.textContent = fmt(s[j]);
+      setAttr(input, 'aria-valuetext', `s${sub(j + 1)} = ${fmt(s[j])}`);
+      setText(out, fmt(s[j]));
     });
   }
 
@@ -194,7 +196,7 @@ export class AgSoftmax extends AgWidget {
 
     // Stable: shift by the maximum (an input value), exp, sum, weights.
     const m = Math.max(...s);
-    ui.stable.mLine.textContent = `m = max\u2096 s\u2096 = ${fmt(m)}`;
+    setText(ui.stable.mLine, `m = max\u2096 s\u2096 = ${fmt(m)}`);
     const shifted = ag.weightedSum([1, -1], [s, ONES.map(() => m)]).data;
     shifted.forEach((x, j) => this.show(ui.stable.shifted[j], x));
     const es = ag.exp(shifted).data;
@@ -211,9 +213,9 @@ export class AgSoftmax extends AgWidget {
     else if (nanCount > 0) verdict = 'Every exponential underflowed to 0, and 0/0 is NaN.';
     else if (naiveSum === Infinity) verdict = 'No single exponential overflowed, but their sum did: every weight became 0, and they no longer sum to 1.';
     else verdict = 'No overflow: the textbook weights agree with the stable ones up to float32 rounding.';
-    ui.naive.verdict.textContent = verdict;
+    setText(ui.naive.verdict, verdict);
     ui.naive.section.classList.toggle('is-broken', nanCount > 0 || naiveSum === Infinity);
-    ui.stable.verdict.textContent = 'After the shift the largest exponent is exp(0) = 1, so nothing overflows and the sum is at least 1.';
+    setText(ui.stable.verdict, 'After the shift the largest exponent is exp(0) = 1, so nothing overflows and the sum is at least 1.');
     this.#draw(e, as);
   }
 

@@ -9,9 +9,11 @@
 // density, and √d_k as the norm of d_k ones.
 import { axisBottom, axisLeft, line, scaleLinear, scaleLog, select } from 'd3';
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { h, svg } from '../widget/dom.js';
+import { h, setAttr, setFlag, setText, svg } from '../widget/dom.js';
+import { ownLayout } from '../widget/figure-layout.js';
 import { formatNumber } from '../widget/format.js';
 import { texElement } from '../widget/math.js';
+import { afterPause } from '../widget/pause.js';
 import { defineState, number } from '../widget/state.js';
 import { CancelledError, ExperimentClient } from '../widget/worker-client.js';
 
@@ -24,6 +26,13 @@ const BINS = 48;
 const PAIR_CHOICES = [1000, 5000, 20000, 100000];
 
 const fmt = (x) => formatNumber(x, 4);
+/**
+ * A change of setting starts its experiment once the learner pauses this
+ * long (ms): while the slider moves, the input only updates the controls,
+ * and the worker restarts (terminate, start, load the module) once, off the
+ * path of the input.
+ */
+export const START_DELAY_MS = 150;
 const dOf = (slider) => Math.round(2 ** Number(slider));
 
 export class AgSqrtD extends AgWidget {
@@ -44,6 +53,22 @@ export class AgSqrtD extends AgWidget {
   #sweepKey = null;
   #result = null;
   #sweep = null;
+  /** Once the learner pauses, the experiment of the wanted state starts (unless its result is on show). */
+  #launch = afterPause(() => {
+    const state = this.state;
+    if (this.#key === this.#keyOf(state) && this.#result?.key !== this.#key) this.#run(state);
+  }, START_DELAY_MS);
+  #running = null; // the key of the job the worker runs
+  #drawn = null; // the result the figures and numbers show, and the engine that drew it
+  #drawnBy = null;
+  /**
+   * A job for a state the learner has left stops right after the input's
+   * task (terminating the worker takes a moment, and a worker left running
+   * would take the processor from the page while the learner moves on).
+   */
+  #stopStale = afterPause(() => {
+    if (this.#client.busy && this.#running !== this.#key) this.#client.cancel();
+  }, 0);
 
   /** Pairs actually used for d_k: the requested number, capped so d_k * pairs <= 2^26. */
   static pairsFor(d, pairs) {
@@ -93,7 +118,7 @@ export class AgSqrtD extends AgWidget {
     rerun.addEventListener('click', () => {
       this.#key = null;
       this.#sweepKey = null;
-      this.#start(this.engine, this.state);
+      this.#start(this.engine, this.state, { now: true });
     });
     const progress = h('progress', { max: 1, value: 0, 'aria-label': 'Experiment progress' });
     const status = h('p', { class: 'status', role: 'status' }, '');
@@ -120,8 +145,10 @@ export class AgSqrtD extends AgWidget {
 
     const histFig = h('figure', { class: 'fig hist' });
     const hs = select(histFig).append(() => svg('svg', { class: 'plot', viewBox: '0 0 360 220', role: 'img', 'aria-label': 'Histogram of q\u00b7k with the exact density' })).attr('width', null);
+    ownLayout(hs); // laid out on its own (widget/figure-layout.js)
     const sweepFig = h('figure', { class: 'fig sweep' });
     const ss = select(sweepFig).append(() => svg('svg', { class: 'plot', viewBox: '0 0 360 220', role: 'img', 'aria-label': 'Standard deviation of q\u00b7k against d_k, log-log' }));
+    ownLayout(ss); // laid out on its own (widget/figure-layout.js)
     histFig.append(h('figcaption', {}, 'Bars: the measured q\u00b7k. Curve: its exact density, computed in WebAssembly.'));
     sweepFig.append(h('figcaption', {}, 'Dots: measured standard deviation for each d\u2096. Line: \u221ad\u2096. Log-log axes: slope \u00bd.'));
     const sweepList = h('ol', { class: 'sweep-list', 'aria-label': 'Measured standard deviation for each d_k' });
@@ -145,8 +172,8 @@ export class AgSqrtD extends AgWidget {
     if (!ui) return;
     // Keep the slider where the learner put it while it still means this d_k.
     if (dOf(ui.slider.value) !== d) ui.slider.value = String(Math.log2(d));
-    ui.slider.setAttribute('aria-valuetext', `d_k = ${d}`);
-    ui.dText.textContent = `= ${d}`;
+    setAttr(ui.slider, 'aria-valuetext', `d_k = ${d}`);
+    setText(ui.dText, `= ${d}`);
     if (!PAIR_CHOICES.includes(pairs)) {
       if (![...ui.pairsSelect.options].some((o) => Number(o.value) === pairs)) ui.pairsSelect.append(h('option', { value: pairs }, pairs.toLocaleString('en-US')));
     }
@@ -161,6 +188,8 @@ export class AgSqrtD extends AgWidget {
 
   disconnectedCallback() {
     super.disconnectedCallback();
+    this.#launch.cancel();
+    this.#stopStale.cancel();
     this.#client.cancel();
     this.#key = null;
     this.#sweepKey = null;
@@ -171,21 +200,52 @@ export class AgSqrtD extends AgWidget {
   }
 
   #cancel() {
+    this.#launch.cancel();
     this.#client.cancel();
     this.#key = null;
     this.#sweepKey = null;
-    this.#ui.cancel.disabled = true;
-    this.#ui.status.textContent = 'Cancelled. Change a setting or press \u201cRun again\u201d to run it anew.';
-    this.dataset.run = 'cancelled';
+    setFlag(this.#ui.cancel, 'disabled', true);
+    setText(this.#ui.status, 'Cancelled. Change a setting or press \u201cRun again\u201d to run it anew.');
+    setAttr(this, 'data-run', 'cancelled');
   }
 
-  /** Starts the worker job for this state unless it is running or shown already. */
-  #start(ag, state) {
+  /**
+   * Starts the worker job for this state unless it is running or shown
+   * already: at once the first time and from "Run again", else after the
+   * learner's pause (START_DELAY_MS). A job whose state is no longer the
+   * wanted one (#key) runs on until the next starts, but shows nothing.
+   */
+  #start(ag, state, { now = false } = {}) {
     if (!ag) return;
     const key = this.#keyOf(state);
-    const sweepKey = `${state.pairs}/${state.seed}`;
     if (key === this.#key) return;
+    const first = this.#key === null && this.#result === null;
     this.#key = key;
+    const ui = this.#ui;
+    if (this.#client.busy && this.#running !== key) this.#stopStale.poke();
+    if (!now && this.#result?.key === key) {
+      this.#launch.cancel();
+      // Back to the experiment on show (render draws it): nothing to run.
+      setFlag(ui.cancel, 'disabled', true);
+      ui.progress.value = 1;
+      setText(ui.status, this.#doneText(this.#result));
+      setAttr(this, 'data-run', 'done');
+      return;
+    }
+    const { d, pairs } = state;
+    const used = AgSqrtD.pairsFor(d, pairs);
+    setFlag(ui.cancel, 'disabled', false);
+    setText(ui.status, `Running ${used.toLocaleString('en-US')} pairs at d\u2096 = ${d} in a background worker\u2026`);
+    setAttr(this, 'data-run', 'running');
+    if (now || first) {
+      this.#launch.cancel();
+      this.#run(state);
+    } else this.#launch.poke();
+  }
+
+  #run(state) {
+    const key = this.#keyOf(state);
+    const sweepKey = `${state.pairs}/${state.seed}`;
     const { d, pairs, seed } = state;
     const used = AgSqrtD.pairsFor(d, pairs);
     const range = [-5 * Math.sqrt(d), 5 * Math.sqrt(d)];
@@ -198,37 +258,47 @@ export class AgSqrtD extends AgWidget {
       }
     }
     const ui = this.#ui;
-    ui.cancel.disabled = false;
     ui.progress.value = 0;
-    ui.status.textContent = `Running ${used.toLocaleString('en-US')} pairs at d\u2096 = ${d} in a background worker\u2026`;
-    this.dataset.run = 'running';
+    const current = () => this.#key === key;
+    this.#running = key;
     this.#client
-      .run({ kind: 'calls', calls }, { onProgress: (p) => (ui.progress.value = p.done / p.total) })
+      .run({ kind: 'calls', calls }, { onProgress: (p) => current() && (ui.progress.value = p.done / p.total) })
       .then((results) => {
-        ui.cancel.disabled = true;
+        if (!current()) return;
+        setFlag(ui.cancel, 'disabled', true);
         ui.progress.value = 1;
-        this.#result = { key, d, used, res: results[0] };
+        this.#result = { key, d, used, seed, res: results[0] };
         if (needSweep) {
           this.#sweepKey = sweepKey;
           this.#sweep = results.slice(1).map((r, i) => ({ d: SWEEP_DIMS[i], std: r.std }));
         }
         const ag2 = this.engine;
         if (ag2 && this.#keyOf(this.state) === key) this.#drawResult(ag2, this.#result);
-        ui.status.textContent = `Done: ${used.toLocaleString('en-US')} pairs at d\u2096 = ${d}, seed ${seed}.`;
-        this.dataset.run = 'done';
+        setText(ui.status, this.#doneText(this.#result));
+        setAttr(this, 'data-run', 'done');
       })
       .catch((err) => {
-        if (err instanceof CancelledError) return;
-        ui.cancel.disabled = true;
+        if (err instanceof CancelledError || !current()) return;
+        setFlag(ui.cancel, 'disabled', true);
         this.#key = null;
-        this.dataset.run = 'error';
+        setAttr(this, 'data-run', 'error');
         this.note(`The experiment could not run: ${err.message}`);
       });
   }
 
-  #drawResult(ag, { d, used, res }) {
+  #doneText({ d, used, seed }) {
+    return `Done: ${used.toLocaleString('en-US')} pairs at d\u2096 = ${d}, seed ${seed}.`;
+  }
+
+  #drawResult(ag, result) {
+    // Back at the state whose result the figures show already (nothing else is
+    // drawn meanwhile): they stay as they are.
+    if (this.#drawn === result && this.#drawnBy === ag) return;
+    this.#drawn = result;
+    this.#drawnBy = ag;
+    const { d, used, res } = result;
     const ui = this.#ui;
-    ui.stats.used.textContent = used.toLocaleString('en-US');
+    setText(ui.stats.used, used.toLocaleString('en-US'));
     this.show(ui.stats.mean, res.mean);
     this.show(ui.stats.std, res.std);
     this.show(ui.stats.rms, res.rms);

@@ -9,7 +9,7 @@
 //
 // This file is the model chapter: see WIDGETS.md.
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { h } from '../widget/dom.js';
+import { h, setText } from '../widget/dom.js';
 import { formatNumber } from '../widget/format.js';
 import { texElement } from '../widget/math.js';
 import { arrowMarker, draggablePoint, plane } from '../widget/plot.js';
@@ -143,8 +143,8 @@ export class AgTwoDefinitions extends AgWidget {
     const terms = [ag.dot([a[0]], [b[0]]), ag.dot([a[1]], [b[1]])];
     terms.forEach((t, i) => this.show(ui.termA[i], t));
     this.show(ui.dot, ag.dot(a, b));
-    ui.products.textContent = `${fmt(a[0])}\u00d7${paren(b[0])} + ${fmt(a[1])}\u00d7${paren(b[1])}`;
-    ui.coords.textContent = `a = ${pair(a)}, b = ${pair(b)}`;
+    setText(ui.products, `${fmt(a[0])}\u00d7${paren(b[0])} + ${fmt(a[1])}\u00d7${paren(b[1])}`);
+    setText(ui.coords, `a = ${pair(a)}, b = ${pair(b)}`);
 
     // Geometry: lengths, angle and cosine, and the product, all from the module.
     const nA = ag.norm(a);
@@ -156,7 +156,7 @@ export class AgTwoDefinitions extends AgWidget {
     if (nA === 0 || nB === 0) {
       // A zero vector has no direction: no angle, and the product is 0.
       for (const el of [ui.cos, ui.angle]) {
-        el.textContent = 'not defined';
+        setText(el, 'not defined');
         delete el.dataset.value;
       }
       this.show(ui.geometric, nn);

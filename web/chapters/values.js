@@ -7,7 +7,7 @@
 //
 //   <ag-value-mix values="-4,2;2,4;3,-3" alpha="0.5,0.3,0.2"></ag-value-mix>
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { h, symbol } from '../widget/dom.js';
+import { h, setAttr, setFlag, setText, symbol } from '../widget/dom.js';
 import { formatNumber } from '../widget/format.js';
 import { texElement } from '../widget/math.js';
 import { arrowMarker, draggablePoint, plane } from '../widget/plot.js';
@@ -187,16 +187,16 @@ export class AgValueMix extends AgWidget {
     const T = values.length;
     const a = fitWeights(alpha, T);
     this.#ui.sliders.forEach((s, j) => {
-      s.row.hidden = j >= T;
+      setFlag(s.row, 'hidden', j >= T);
       if (j < T) {
         if (Number(s.input.value) !== a[j]) s.input.value = String(a[j]);
-        s.out.textContent = fmt(a[j]);
-        s.input.setAttribute('aria-valuetext', `\u03b1${j + 1} = ${fmt(a[j])}`);
+        setText(s.out, fmt(a[j]));
+        setAttr(s.input, 'aria-valuetext', `\u03b1${j + 1} = ${fmt(a[j])}`);
       }
     });
-    this.#ui.count.textContent = `T = ${T} values`;
-    this.#ui.add.disabled = T >= T_MAX;
-    this.#ui.remove.disabled = T <= T_MIN;
+    setText(this.#ui.count, `T = ${T} values`);
+    setFlag(this.#ui.add, 'disabled', T >= T_MAX);
+    setFlag(this.#ui.remove, 'disabled', T <= T_MIN);
   }
 
   render(ag, { values, alpha: given }) {
@@ -210,18 +210,18 @@ export class AgValueMix extends AgWidget {
     // Each term αⱼvⱼ is the weighted sum of one value; the partial sums place the chain.
     const chain = [];
     ui.termRows.forEach((r, j) => {
-      r.row.hidden = j >= T;
+      setFlag(r.row, 'hidden', j >= T);
       if (j >= T) {
         for (const c of r.cells) {
-          c.textContent = '';
+          setText(c, '');
           delete c.dataset.value;
         }
         return;
       }
       const term = ag.weightedSum([alpha[j]], [values[j]]).data;
       r.cells.forEach((c, i) => this.show(c, term[i]));
-      r.alphaCell.textContent = fmt(alpha[j]);
-      r.valueCell.textContent = pair(values[j]);
+      setText(r.alphaCell, fmt(alpha[j]));
+      setText(r.valueCell, pair(values[j]));
       chain.push(Array.from(ag.weightedSum(alpha.slice(0, j + 1), values.slice(0, j + 1)).data));
     });
     this.#draw(values, chain, Array.from(y.data));

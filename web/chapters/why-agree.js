@@ -8,7 +8,7 @@
 //
 //   <ag-why-agree a="3,4" b="4,3"></ag-why-agree>
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { h } from '../widget/dom.js';
+import { h, setText } from '../widget/dom.js';
 import { formatNumber } from '../widget/format.js';
 import { texElement } from '../widget/math.js';
 import { arrowMarker, draggablePoint, plane } from '../widget/plot.js';
@@ -194,7 +194,7 @@ export class AgWhyAgree extends AgWidget {
 
   render(ag, { a, b }) {
     const ui = this.#ui;
-    ui.coords.textContent = `a = ${pair(a)}, b = ${pair(b)}`;
+    setText(ui.coords, `a = ${pair(a)}, b = ${pair(b)}`);
 
     // 1. The third side, straight from the coordinates.
     const d = ag.weightedSum([1, -1], [a, b]).data;
@@ -218,7 +218,7 @@ export class AgWhyAgree extends AgWidget {
     if (na === 0 || nb === 0) {
       // A zero vector has no direction: no angle, and |a||b| = 0 makes the term 0 anyway.
       for (const el of [ui.cos, ui.cosSub, ui.angle]) {
-        el.textContent = 'not defined';
+        setText(el, 'not defined');
         delete el.dataset.value;
       }
       geometric = nn;

@@ -10,7 +10,7 @@
 // State version 1. Version 0 is the format of the first page's links,
 // ?q=...&k=...&scale=none|sqrt-dk, read through the migration below.
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { h, symbol } from '../widget/dom.js';
+import { h, setAttr, setFlag, symbol } from '../widget/dom.js';
 import { formatNumber } from '../widget/format.js';
 import { numberGrid } from '../widget/inputs.js';
 import { texElement } from '../widget/math.js';
@@ -180,7 +180,7 @@ export class AgWorkedExample extends AgWidget {
     );
     // Shown when a score is so large that exp overflows float32 (about 88.7).
     const overflowNote = h('p', { class: 'overflow-note' });
-    overflowNote.hidden = true;
+    setFlag(overflowNote, 'hidden', true);
     body.append(predict, form, table, overflowNote, outputLine);
     this.#ui = { overflowNote, qk, vGrid, scaleRadios: form.querySelectorAll('input[name=scaled]'), stepRadios: form.querySelectorAll('input[name=step]'), table, cells, sum, output, outputLine };
   }
@@ -215,8 +215,8 @@ export class AgWorkedExample extends AgWidget {
     ui.vGrid.set(state.values);
     for (const r of ui.scaleRadios) r.checked = (r.value === '1') === state.scaled;
     for (const r of ui.stepRadios) r.checked = r.value === state.step;
-    ui.table.dataset.step = String(STEPS.findIndex((s) => s.id === state.step) + 1);
-    ui.outputLine.hidden = state.step !== 'output';
+    setAttr(ui.table, 'data-step', String(STEPS.findIndex((s) => s.id === state.step) + 1));
+    setFlag(ui.outputLine, 'hidden', state.step !== 'output');
     ui.table.classList.toggle('is-scaled', state.scaled);
   }
 
@@ -251,7 +251,7 @@ export class AgWorkedExample extends AgWidget {
     // kernel subtracts the largest score before exponentiating.
     const overflowAt = exp.findIndex((e) => e === Infinity);
     const sum = overflowAt < 0 ? ag.dot(exp, new Float32Array(KEYS).fill(1)) : exp[overflowAt];
-    ui.overflowNote.hidden = overflowAt < 0;
+    setFlag(ui.overflowNote, 'hidden', overflowAt < 0);
     if (overflowAt >= 0) {
       ui.overflowNote.textContent =
         `exp(${fmt(att.scores.data[overflowAt])}) is beyond the largest float32 number (about 3.4\u00b710\u00b3\u2078), ` +
@@ -268,7 +268,7 @@ export class AgWorkedExample extends AgWidget {
     });
     this.show(ui.sum, sum);
     ui.output.forEach((el, i) => this.show(el, att.output.data[i]));
-    this.dataset.scale = state.scaled ? 'sqrt-dk' : 'none';
+    setAttr(this, 'data-scale', state.scaled ? 'sqrt-dk' : 'none');
     this.announce(`Weights: ${ui.cells.map((c, j) => `k${j + 1} ${c.weight.textContent}`).join(', ')}.`);
   }
 

@@ -24,6 +24,8 @@ export function announceIn(region, text) {
   region.textContent = region.textContent === plain ? `${plain}\u00a0` : plain;
 }
 
+const regions = new WeakMap(); // root -> its live region, found once (a drag announces often)
+
 /**
  * Announces `text` in the live region of the widget (shadow root or
  * document) that holds `node`. Without one (a plot used on its own), a
@@ -31,13 +33,15 @@ export function announceIn(region, text) {
  */
 export function announceFrom(node, text) {
   const root = node.getRootNode();
-  let region = root.querySelector?.('[data-live]');
+  let region = regions.get(root);
+  if (!region?.isConnected || region.getRootNode() !== root) region = root.querySelector?.('[data-live]');
   if (!region) {
     region = liveRegion();
     const svg = node.closest?.('svg') ?? null;
     if (svg?.parentNode) svg.after(region);
     else (root.body ?? root).append(region);
   }
+  regions.set(root, region);
   announceIn(region, text);
   return region;
 }

@@ -24,11 +24,12 @@
 //
 // A subclass implements build(body) and render(ag, state); see WIDGETS.md.
 import { announceIn, liveRegion } from './announce.js';
-import { h } from './dom.js';
+import { h, setAttr, setText } from './dom.js';
 import { assetUrl } from './assets.js';
 import { describe, getEngine, onEngineChange } from './engine.js';
 import { embedControl } from './embed-control.js';
 import { csvBlob, download, exportControl, jsonBlob, pngBlob, svgBlob } from './export.js';
+import './d3-changes-only.js'; // d3 writes only what changes
 import { formatNumber } from './format.js';
 import { ensureKatexFonts, KATEX_CSS } from './math.js';
 import { predictBlock } from './predict.js';
@@ -174,9 +175,7 @@ export class AgWidget extends HTMLElement {
     this.#state = next;
     this.stateChanged(source);
     this.#render();
-    this.dispatchEvent(
-      new CustomEvent('ag-statechange', { bubbles: true, composed: true, detail: { state: this.state, text: this.stateText, source } }),
-    );
+    this.dispatchEvent(new CustomEvent('ag-statechange', { bubbles: true, composed: true, detail: changeDetail(this.constructor.stateDecl, next, source) }));
   }
 
   // ------------------------------------------------------------ notes
@@ -188,8 +187,8 @@ export class AgWidget extends HTMLElement {
     if (!this.#parts) return;
     const { note } = this.#parts;
     if (!problems.length) {
-      note.hidden = true;
-      note.replaceChildren();
+      if (!note.hidden) note.hidden = true;
+      if (note.firstChild) note.replaceChildren();
       return;
     }
     const from = { link: 'this link', attribute: 'an attribute', value: 'the state given' }[where] ?? where;
@@ -211,8 +210,11 @@ export class AgWidget extends HTMLElement {
   clearNote() {
     this.#problems = [];
     if (!this.#parts) return;
-    this.#parts.note.hidden = true;
-    this.#parts.note.replaceChildren();
+    const { note } = this.#parts;
+    // Nothing to clear (the usual case, on every change): no DOM write.
+    if (note.hidden && !note.firstChild) return;
+    note.hidden = true;
+    note.replaceChildren();
   }
 
   /** Reads `text` to screen readers (the widget's polite live region, see announce.js). */
@@ -341,7 +343,7 @@ export class AgWidget extends HTMLElement {
     if (!this.#ag) return;
     try {
       this.render(this.#ag, this.state);
-      this.#parts.body.classList.remove('is-stale');
+      if (this.#parts.body.classList.contains('is-stale')) this.#parts.body.classList.remove('is-stale');
     } catch (err) {
       // Never left "loading": the figure shows older numbers (or none), and says so.
       this.note(`These inputs could not be computed: ${err.message}`);
@@ -351,10 +353,13 @@ export class AgWidget extends HTMLElement {
       return;
     }
     const { id, label } = describe(this.#ag);
-    this.#parts.computedBy.textContent = `Computed in WebAssembly by: ${label}.`;
-    this.dataset.computedBy = id;
-    this.dataset.status = 'ready';
-    this.#scrollers.schedule();
+    // Written only when they change (a write costs style work even when the value is the same).
+    setText(this.#parts.computedBy, `Computed in WebAssembly by: ${label}.`);
+    if (this.dataset.computedBy !== id) this.dataset.computedBy = id;
+    if (this.dataset.status !== 'ready') {
+      this.dataset.status = 'ready';
+      this.#scrollers.now(); // the first render: boxes that scroll are reachable by Tab from the start
+    } else this.#scrollers.schedule();
     markRender(this.localName, start);
   }
 
@@ -372,9 +377,11 @@ export class AgWidget extends HTMLElement {
    * only, e.g. radians to degrees for display).
    */
   show(el, value, { digits = 4, format, name } = {}) {
-    el.textContent = format ? format(value) : formatNumber(value, digits);
-    el.dataset.value = String(value);
-    const key = name ?? [el.dataset.role, el.dataset.key].filter(Boolean).join('.');
+    // Only what changed is written: most numbers stay the same from one
+    // update to the next, and each write costs style and layout work.
+    setText(el, format ? format(value) : formatNumber(value, digits));
+    setAttr(el, 'data-value', value);
+    const key = name ?? shownName(el);
     if (key) this.#shown.set(key, value);
   }
 
@@ -456,6 +463,38 @@ function markRender(tag, start) {
   } catch {
     // A browser without measure options: no timing, nothing else changes.
   }
+}
+
+/** The export name of a number's element: data-role and data-key (fixed when the element is made). */
+const names = new WeakMap();
+function shownName(el) {
+  let name = names.get(el);
+  if (name === undefined) {
+    name = [el.dataset.role, el.dataset.key].filter(Boolean).join('.');
+    names.set(el, name);
+  }
+  return name;
+}
+
+/**
+ * The detail of `ag-statechange`: { state, text, source }. The state's copy
+ * and text form are made when first read (most listeners read neither), from
+ * the state committed then (a new object on every change, never changed).
+ */
+function changeDetail(decl, committed, source) {
+  let state;
+  let text;
+  return {
+    source,
+    get state() {
+      state ??= copyValue(committed);
+      return state;
+    },
+    get text() {
+      text ??= encodeState(decl, committed);
+      return text;
+    },
+  };
 }
 
 function safeText(value) {

@@ -31,3 +31,53 @@ export function svg(tag, attrs = {}) {
   for (const [name, value] of Object.entries(attrs)) el.setAttribute(name, String(value));
   return el;
 }
+
+/**
+ * Sets the text of `el` to `text` unless it already is: an update rewrites
+ * many numbers and labels of which most stay the same, and each write costs
+ * style and layout work. An element holding one text node keeps that node
+ * (its value changes), so the layout of the text is all that is redone.
+ */
+export function setText(el, text) {
+  if (text === '') {
+    if (el.firstChild) el.textContent = '';
+    return;
+  }
+  const only = el.firstChild;
+  if (only !== null && only === el.lastChild && only.nodeType === 3) {
+    if (only.nodeValue !== text) only.nodeValue = text;
+  } else if (el.textContent !== text) el.textContent = text;
+}
+
+/** Sets attribute `name` of `el` to `value` (as text) unless it already has it. */
+export function setAttr(el, name, value) {
+  const text = String(value);
+  if (el.getAttribute(name) !== text) el.setAttribute(name, text);
+}
+
+/** Sets the value of a form control (input, select, output) unless it already is `text`. */
+export function setValue(control, text) {
+  if (control.value !== text) control.value = text;
+}
+
+/**
+ * Moves the focus to `el` (the next tab, cell or option of a group the
+ * learner steps through with the arrow keys) without laying the page out
+ * in the input's task: focus() scrolls the element into view, which needs
+ * the layout of everything the update just changed. Here the scroll waits
+ * for the next frame, when that layout is made anyway, and does nothing
+ * when the element is in view already (the usual case: it is next to the
+ * one that had the focus).
+ */
+export function focusInPlace(el) {
+  el.focus({ preventScroll: true });
+  requestAnimationFrame(() => {
+    if (el.isConnected && el.getRootNode().activeElement === el) el.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  });
+}
+
+/** Sets a boolean property (hidden, disabled, checked) of `el` unless it already has that value. */
+export function setFlag(el, name, on) {
+  const value = Boolean(on);
+  if (el[name] !== value) el[name] = value;
+}

@@ -26,6 +26,9 @@
 // each cell text carries data-value). Stylesheet: styles/heatmap.css (add it
 // to the widget's static styles). See WIDGETS.md, "Heat maps".
 import { interpolateCividis, interpolatePuOr, rgb, scaleDiverging, scaleSequential, select } from 'd3';
+import { focusInPlace, setText } from './dom.js';
+import { ownLayout } from './figure-layout.js';
+import './d3-changes-only.js'; // d3 writes only what changes
 import { formatNumber } from './format.js';
 
 let counter = 0;
@@ -38,6 +41,18 @@ function luminance(css) {
     return x <= 0.04045 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4;
   };
   return 0.2126 * lin(c.r) + 0.7152 * lin(c.g) + 0.0722 * lin(c.b);
+}
+
+/** Whether a cell of colour `fill` takes white text (luminance(fill) < DARK_BELOW), remembered per colour. */
+const darkFills = new Map();
+function isDark(fill) {
+  let dark = darkFills.get(fill);
+  if (dark === undefined) {
+    if (darkFills.size > 4096) darkFills.clear();
+    dark = luminance(fill) < DARK_BELOW;
+    darkFills.set(fill, dark);
+  }
+  return dark;
 }
 
 /**
@@ -104,6 +119,7 @@ export function heatmap(container, {
     .attr('viewBox', `0 0 ${width} ${height}`)
     .attr('data-rows', n)
     .attr('data-cols', m);
+  ownLayout(svg);
   const gridRoot = svg.append('g').attr('class', 'hm-grid').attr('role', 'grid').attr('aria-label', label);
 
   const header = (g, h, cls) => {
@@ -164,7 +180,8 @@ export function heatmap(container, {
         onSelect(i, j, 'focus');
       });
       g.on('keydown', (event) => keydown(event, i, j));
-      row.push({ g, rect: g.select('rect'), text });
+      // `last`: what was last written to the cell, so that update() writes only what changed.
+      row.push({ g, rect: g.select('rect'), text, gNode: g.node(), rectNode: g.select('rect').node(), textNode: text.node(), last: { value: undefined, domain: null, fill: undefined, tone: undefined, label: undefined, selected: undefined } });
     }
     cells.push(row);
   }
@@ -211,6 +228,8 @@ export function heatmap(container, {
   let current = [0, 0];
   let shownValues = null; // the last values given to update()
   let readoutCell = null; // the cell under the pointer or with focus, once there is one
+  let selectedShown = null; // the selection the outline and headers show
+  let shownDomain = null; // the domain of the colour scale, as text
 
   function colour(t) {
     return kind === 'sequential' ? interpolateCividis(t) : interpolatePuOr(t); // PuOr: 0 purple (negative), 1 orange (positive)
@@ -228,13 +247,21 @@ export function heatmap(container, {
   function writeReadout() {
     if (!readoutLine || !shownValues) return;
     const [i, j] = readoutCell ?? current;
-    readoutLine.text(describe(i, j, cells[i][j].text.text()));
+    setText(readoutLine.node(), describe(i, j, cells[i][j].text.node().textContent));
+  }
+
+  // The one cell with tabindex 0 (roving tabindex).
+  let tabStop = cells[0]?.[0] ?? null;
+  function setTabStop(c) {
+    if (c === tabStop) return;
+    tabStop?.g.attr('tabindex', -1);
+    c.g.attr('tabindex', 0);
+    tabStop = c;
   }
 
   function focusCell(i, j) {
-    cells.flat().forEach((c) => c.g.attr('tabindex', -1));
-    cells[i][j].g.attr('tabindex', 0);
-    cells[i][j].g.node().focus();
+    focusInPlace(cells[i][j].g.node());
+    setTabStop(cells[i][j]);
   }
 
   function keydown(event, i, j) {
@@ -277,19 +304,44 @@ export function heatmap(container, {
     }
     if (!(extent > 0) || !Number.isFinite(extent)) extent = 1;
     const [lo, hi] = kind === 'sequential' ? fixedDomain ?? [0, Number.isFinite(high.v) && high.v > 0 ? high.v : 1] : [-extent, extent];
-    scale = kind === 'sequential' ? scaleSequential(colour).domain([lo, hi]).clamp(true) : scaleDiverging(colour).domain([-extent, 0, extent]).clamp(true);
+    const domainKey = `${lo},${hi}`;
+    if (domainKey !== shownDomain) {
+      scale = kind === 'sequential' ? scaleSequential(colour).domain([lo, hi]).clamp(true) : scaleDiverging(colour).domain([-extent, 0, extent]).clamp(true);
+      shownDomain = domainKey;
+    }
+    // Only what changed is written (a query change leaves most cells as they were).
     for (let i = 0; i < n; i += 1) {
       for (let j = 0; j < m; j += 1) {
         const v = values[i][j];
         const c = cells[i][j];
+        const { last } = c;
+        const isSelected = i === selected[0] && j === selected[1];
+        if (isSelected !== last.selected) {
+          c.gNode.setAttribute('aria-selected', String(isSelected));
+          last.selected = isSelected;
+        }
+        // The same value on the same scale: colour, number and label are as they were.
+        if (Object.is(v, last.value) && last.domain === shownDomain) continue;
+        last.value = v;
+        last.domain = shownDomain;
         const fill = Number.isFinite(v) ? scale(v) : null;
-        c.rect.attr('fill', fill ?? 'none');
-        write(c.text.node(), v, { format });
-        // Black or white text, whichever contrasts more with the cell (no fill: the theme's text colour).
-        c.g.classed('is-dark', fill !== null && luminance(fill) < DARK_BELOW);
-        c.g.classed('is-light', fill !== null && luminance(fill) >= DARK_BELOW);
-        c.g.attr('aria-label', describe(i, j, c.text.text()));
-        c.g.attr('aria-selected', String(i === selected[0] && j === selected[1]));
+        if (fill !== last.fill) {
+          c.rectNode.setAttribute('fill', fill ?? 'none');
+          // Black or white text, whichever contrasts more with the cell (no fill: the theme's text colour).
+          const tone = fill === null ? null : isDark(fill) ? 'is-dark' : 'is-light';
+          if (tone !== last.tone) {
+            c.gNode.classList.toggle('is-dark', tone === 'is-dark');
+            c.gNode.classList.toggle('is-light', tone === 'is-light');
+            last.tone = tone;
+          }
+          last.fill = fill;
+        }
+        write(c.textNode, v, { format });
+        const label = describe(i, j, c.textNode.textContent);
+        if (label !== last.label) {
+          c.gNode.setAttribute('aria-label', label);
+          last.label = label;
+        }
       }
     }
     // Legend marks at the lowest and the highest entry (the numbers are entries of `values`).
@@ -298,22 +350,29 @@ export function heatmap(container, {
     placeMark(highMark, bx(high.v), barY - 2, barY - 12, high.v);
     // Outline and headers of the selected cell.
     const [si, sj] = selected;
-    outline.attr('transform', `translate(${left + sj * cell + 1},${top + si * cell + 1})`).attr('visibility', 'visible');
-    rowHeads.forEach((g, i) => g.classed('is-selected', i === si));
-    colHeads.forEach((g, j) => g.classed('is-selected', j === sj));
-    cells.flat().forEach((c) => c.g.attr('tabindex', -1));
+    if (selectedShown?.[0] !== si || selectedShown?.[1] !== sj) {
+      outline.attr('transform', `translate(${left + sj * cell + 1},${top + si * cell + 1})`).attr('visibility', 'visible');
+      rowHeads.forEach((g, i) => g.classed('is-selected', i === si));
+      colHeads.forEach((g, j) => g.classed('is-selected', j === sj));
+      selectedShown = [si, sj];
+    }
+    // The tab stop: the cell with focus, else the selected one.
     const active = svg.node().getRootNode().activeElement;
-    const focused = cells.flat().find((c) => c.g.node() === active);
-    (focused ?? cells[si][sj]).g.attr('tabindex', 0);
+    const focused = active ? cells.flat().find((c) => c.g.node() === active) : null;
+    setTabStop(focused ?? cells[si][sj]);
     writeReadout();
   }
 
   function placeMark(mk, x, y, textY, value) {
-    mk.g.attr('transform', `translate(${x},${y})`);
-    write(mk.v.node(), value, { format });
     const anchor = x < barX + 40 ? 'start' : x > barX + barW - 40 ? 'end' : 'middle';
-    const dx = anchor === 'start' ? -6 : anchor === 'end' ? 6 : 0;
-    mk.t.attr('x', dx).attr('y', textY - y).attr('text-anchor', anchor);
+    const at = `${x},${y},${textY},${anchor}`;
+    if (mk.at !== at) {
+      mk.g.attr('transform', `translate(${x},${y})`);
+      const dx = anchor === 'start' ? -6 : anchor === 'end' ? 6 : 0;
+      mk.t.attr('x', dx).attr('y', textY - y).attr('text-anchor', anchor);
+      mk.at = at;
+    }
+    write(mk.v.node(), value, { format });
   }
 
   return {

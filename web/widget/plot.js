@@ -4,6 +4,8 @@
 // announce.js). Drawing itself is plain d3 in each widget.
 import { axisBottom, axisLeft, drag, scaleLinear, select } from 'd3';
 import { announceFrom } from './announce.js';
+import { ownLayout } from './figure-layout.js';
+import './d3-changes-only.js'; // d3 writes only what changes
 
 /**
  * An SVG plane (viewBox, so it scales with its box) with x and y scales over
@@ -19,6 +21,7 @@ export function plane(container, { extent = 6, size = 320, margin = 16, label = 
     .attr('aria-label', label)
     .attr('data-extent', extent)
     .attr('data-margin', margin);
+  ownLayout(svg);
   const x = scaleLinear().domain([-extent, extent]).range([margin, size - margin]);
   const y = scaleLinear().domain([-extent, extent]).range([size - margin, margin]);
   const ticks = Array.from({ length: 2 * extent + 1 }, (_, i) => i - extent).filter((t) => t !== 0);

@@ -6,6 +6,8 @@
 // was added here) when it fits again. Elements with a tabindex of their own
 // are left alone.
 
+import { afterPause } from './pause.js';
+
 const MARK = 'scrollFocus'; // data-scroll-focus on the elements changed here
 
 const scrolls = (el, style) =>
@@ -18,10 +20,23 @@ function nameOf(el) {
   return `${what} (wider than the screen: scroll with the arrow keys)`;
 }
 
+/**
+ * The HTML elements under `root` that could scroll, in document order.
+ * Figures (<svg>) and typeset formulas (.katex, hundreds of spans each) are
+ * skipped as a whole: nothing inside them scrolls, and walking them on every
+ * render costs more than the rest of the widget.
+ */
+function* boxesUnder(root) {
+  const doc = root.ownerDocument ?? root;
+  const walker = doc.createTreeWalker(root, NodeFilter.SHOW_ELEMENT, {
+    acceptNode: (el) => (!(el instanceof HTMLElement) || el.classList.contains('katex') ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT),
+  });
+  for (let el = walker.nextNode(); el; el = walker.nextNode()) yield el;
+}
+
 /** Marks or unmarks every scrolling element under `root` now. */
 export function markScrollers(root) {
-  for (const el of root.querySelectorAll('*')) {
-    if (!(el instanceof HTMLElement)) continue;
+  for (const el of boxesUnder(root)) {
     const added = el.dataset[MARK]; // the attributes added here, e.g. "tabindex role aria-label"
     if (added === undefined && el.hasAttribute('tabindex')) continue;
     const now = el.scrollWidth - el.clientWidth > 1 || el.scrollHeight - el.clientHeight > 1 ? scrolls(el, getComputedStyle(el)) : false;
@@ -44,22 +59,45 @@ export function markScrollers(root) {
   }
 }
 
+/** How long after the last render or resize the check runs (ms): not during a drag, soon after it. */
+export const CHECK_DELAY_MS = 250;
+
 /**
- * Keeps the scrolling elements under `root` focusable: checks once per frame
- * at most, when `frame` changes size and whenever schedule() is called (after
- * each render). @returns {{ schedule: () => void, stop: () => void }}
+ * Keeps the scrolling elements under `root` focusable. The check walks the
+ * widget and reads the size of every box, so it runs off the interaction:
+ * in the next frame for the first render (now()) and the first size of
+ * `frame`, and after later renders and resizes once they pause (schedule(),
+ * CHECK_DELAY_MS after the last one, when the page is idle). A learner
+ * pressing Tab right after a change finds the box marked already unless it
+ * started to scroll in the last quarter of a second.
+ * @returns {{ schedule: () => void, now: () => void, stop: () => void }}
  */
 export function watchScrollers(root, frame) {
-  let pending = false;
-  const schedule = () => {
-    if (pending) return;
-    pending = true;
+  let checked = false;
+  let frameRequested = false;
+  const check = () => {
+    later.cancel();
+    markScrollers(root);
+    checked = true;
+  };
+  const whenIdle = typeof requestIdleCallback === 'function' ? (fn) => requestIdleCallback(fn, { timeout: 500 }) : (fn) => fn();
+  const later = afterPause(() => whenIdle(check), CHECK_DELAY_MS);
+  const now = () => {
+    if (frameRequested) return;
+    frameRequested = true;
     requestAnimationFrame(() => {
-      pending = false;
-      markScrollers(root);
+      frameRequested = false;
+      check();
     });
   };
-  const observer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(schedule);
+  const observer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(() => (checked ? later.poke() : now()));
   observer?.observe(frame);
-  return { schedule, stop: () => observer?.disconnect() };
+  return {
+    schedule: later.poke,
+    now,
+    stop: () => {
+      observer?.disconnect();
+      later.cancel();
+    },
+  };
 }
