@@ -194,11 +194,13 @@ function pageUpdates(run) {
   const p = run.pageUpdates;
   if (!p.measured) return `## Page updates\n\n${p.reason.replace(/\.*$/, '')}.`;
   const ms = (v) => (Number.isFinite(v) ? `${v.toFixed(2)} ms` : '—');
-  const rows = p.rows.map((r) => [r.chapter, r.update, ms(r.medianMs), ms(r.p95Ms), `${r.samples}${r.missed ? ` (${r.missed} without a render)` : ''}`]);
+  const rows = p.rows.map((r) => [r.chapter, r.update, ms(r.medianMs), ms(r.p95Ms), ms(r.taskP95Ms), ms(r.inputDelayMedianMs), `${r.samples}${r.missed ? ` (${r.missed} without a render)` : ''}`]);
   return [
     '## Page updates (Chromium: from the input event to the end of the widget\'s render)',
     '',
-    table(['chapter', 'update', 'median', 'p95', 'samples'], rows, ['l', 'l', 'r', 'r', 'r']),
+    'The whole task runs from the input until the last handler of its events has returned (the URL write and the announcements included); the input delay is the wait before the first handler starts, which is time the page spent on something else.',
+    '',
+    table(['chapter', 'update', 'median', 'p95', 'whole task p95', 'input delay', 'samples'], rows, ['l', 'l', 'r', 'r', 'r', 'r', 'r']),
   ].join('\n');
 }
 
