@@ -17,8 +17,14 @@ const nanIndex = new WeakMap();
 
 /** The rule a non-finite value broke, in the words of tensor.js. */
 export function finiteRule(value, allowNegInf) {
-  if (allowNegInf) return 'an additive mask may hold finite values and -Infinity only';
-  return Number.isFinite(value) ? 'values must be finite in float32 (|x| <= 3.4028235e38)' : 'inputs must be finite';
+  // A finite number beyond float32's range becomes Infinity when converted,
+  // so its message names the range rather than "finite".
+  if (Number.isFinite(value)) {
+    return allowNegInf
+      ? 'an additive mask may hold finite float32 values (|x| <= 3.4028235e38) and -Infinity only'
+      : 'values must be finite in float32 (|x| <= 3.4028235e38)';
+  }
+  return allowNegInf ? 'an additive mask may hold finite values and -Infinity only' : 'inputs must be finite';
 }
 
 /**

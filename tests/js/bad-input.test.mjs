@@ -77,6 +77,7 @@ const CASES = [
   ['Infinity in a Float32Array', (ag) => ag.squaredNorm(Float32Array.of(1, 2, -Infinity)), RangeError, ['squaredNorm', 'a[2]']],
   ['+Infinity in an additive mask', (ag) => ag.attention(I2, I2, I2, { mask: [[0, Infinity], [0, 0]] }), RangeError, ['attention', 'mask[0, 1]', '-Infinity only']],
   ['NaN in a softmax mask', (ag) => ag.softmax(v3, { mask: [0, NaN, 0] }), RangeError, ['softmax', 'mask[1]']],
+  ['a softmax mask entry beyond float32', (ag) => ag.softmax(v3, { mask: [0, 1e39, 0] }), RangeError, ['softmax', 'mask[1]', '1e+39', 'finite float32 values (|x| <= 3.4028235e38)']],
   // softmax checks a Float32Array x in its own max pass (registry.inc): the same errors, with and
   // without a temperature or a mask, in a row long enough for the vector loop and its tail
   ['NaN in a softmax Float32Array', (ag) => ag.softmax({ data: Float32Array.from({ length: 42 }, (_, i) => (i === 25 ? NaN : i / 7)), shape: [2, 21] }), RangeError, ['softmax', 'x[1, 4]', 'NaN', 'finite']],
