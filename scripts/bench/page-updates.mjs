@@ -13,9 +13,18 @@
 // off the main thread, and is not part of these numbers; the timing starts
 // once every worker experiment on the page has finished.
 //
+// The pace: each input comes once the previous update is on the screen (two
+// animation frames after its render, then a task), about 20-30 ms apart,
+// like a key held down (about 30 repeats a second) or a drag. Each update
+// is thus timed from a page at rest. Inputs sent back to back, faster than
+// the browser makes frames, would each wait behind the previous frame's
+// style, layout and paint (a few ms here): that waiting is the frame's
+// cost, not the update's, and PACE=0 measures it (the input delay grows).
+//
 //   node scripts/bench/page-updates.mjs              every chapter, a Markdown table
 //   node scripts/bench/page-updates.mjs simd cost    only those chapters
 //   ROUNDS=100 node scripts/bench/page-updates.mjs   more samples per chapter
+//   PACE=0 node scripts/bench/page-updates.mjs       inputs back to back (see "The pace")
 //
 // As a module: measurePageUpdates({ rounds, chapters, site }) resolves with
 // rows { chapter, update, p95Ms, medianMs, samples }: input to the end of the
@@ -96,7 +105,7 @@ export const UPDATES = {
  * it: the end of the task. The result is handed over in a later task, so
  * that events fired after the render in the same task are counted.
  */
-function probe() {
+function probe(pace) {
   const state = { tag: null, start: null, handled: null, armed: false, render: null, shellEnd: null, last: null, done: null };
   const finish = () => {
     if (!state.done || !state.render || state.shellEnd === null) return;
@@ -141,7 +150,10 @@ function probe() {
       const timeout = new Promise((resolve) => setTimeout(() => resolve(null), timeoutMs));
       return Promise.race([state.result, timeout]).then((r) => {
         state.armed = false;
-        return r;
+        if (!pace) return r;
+        // The next input once this update is on the screen: after the frame
+        // that paints it (the second animation frame starts once it is done).
+        return new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(() => resolve(r)))));
       });
     },
   };
@@ -160,7 +172,7 @@ async function measureChapter(browser, baseUrl, chapter, spec, { rounds, warmup,
     const page = await context.newPage();
     const errors = [];
     page.on('pageerror', (e) => errors.push(String(e)));
-    await page.addInitScript(probe);
+    await page.addInitScript(probe, process.env.PACE !== '0');
     await page.goto(new URL(`#ch-${chapter.id}`, baseUrl).href);
     await page.waitForSelector('body[data-state="ready"]', { timeout: 60000 });
     const host = page.locator(chapter.tag).first();

@@ -198,6 +198,8 @@ function pageUpdates(run) {
   return [
     '## Page updates (Chromium: from the input event to the end of the widget\'s render)',
     '',
+    'Each input comes once the previous update is on the screen (two animation frames later), about as often as a held key repeats; PACE=0 sends them back to back.',
+    '',
     'The whole task runs from the input until the last handler of its events has returned (the URL write and the announcements included); the input delay is the wait before the first handler starts, which is time the page spent on something else.',
     '',
     table(['chapter', 'update', 'median', 'p95', 'whole task p95', 'input delay', 'samples'], rows, ['l', 'l', 'r', 'r', 'r', 'r', 'r']),
