@@ -122,6 +122,11 @@ describe('chapter 9: the worked single-head example', () => {
     await page.getByLabel('v3, component 2').fill('4');
     await page.getByLabel('k1, component 2').focus();
     await page.keyboard.press('ArrowUp'); // a number input steps by one
+    // Stepping keeps the decimals of the text: 2.3 - 1 is 1.3 in the field, as the browser's own stepping gives.
+    await page.getByLabel('q, component 3').fill('2.3');
+    await page.getByLabel('q, component 3').press('ArrowDown');
+    expect(await page.getByLabel('q, component 3').inputValue()).toBe('1.3');
+    await page.getByLabel('q, component 3').fill('1.5');
     const state = { q: [1, 2, 1.5, 1], k: [[1, 3, 1, 0], [-1, -2, 0, -2.25], [3, 0, 1, 0]], values: [[1, 0], [0, 1], [0, 4]], scaled: false };
     expect(await inputs(page)).toEqual(flat(state));
     expectMatches(await readNumbers(page, TAG), state);

@@ -37,10 +37,7 @@ export function numberGrid({ rows, cols, spec, legend, onChange, onInvalid }) {
     ]),
   );
   const element = h('fieldset', { class: 'vectors' }, h('legend', {}, legend), grid);
-  element.addEventListener('input', (event) => {
-    const input = event.target;
-    if (!input.classList?.contains('vec-input')) return;
-    const value = readNumber(input.value, spec);
+  const accept = (input, value) => {
     const r = Number(input.dataset.r);
     const i = Number(input.dataset.index);
     if (value === null) {
@@ -52,6 +49,26 @@ export function numberGrid({ rows, cols, spec, legend, onChange, onInvalid }) {
     invalid.delete(input);
     input.removeAttribute('aria-invalid');
     onChange(r, i, value);
+  };
+  element.addEventListener('input', (event) => {
+    const input = event.target;
+    if (!input.classList?.contains('vec-input')) return;
+    accept(input, readNumber(input.value, spec));
+  });
+  // The arrow keys step a value by 1 within [min, max], as the browser's
+  // own number field does, but here in the key's handler: the browser steps
+  // after the key's handlers and restyles the field before its input event,
+  // which put about a millisecond between the key and the figure.
+  element.addEventListener('keydown', (event) => {
+    const input = event.target;
+    const dir = event.key === 'ArrowUp' ? 1 : event.key === 'ArrowDown' ? -1 : 0;
+    if (dir === 0 || event.altKey || event.ctrlKey || event.metaKey || !input.classList?.contains('vec-input')) return;
+    const next = stepped(input.value, dir, spec);
+    if (next === null) return; // text that is not a plain number: the browser's own behaviour
+    event.preventDefault();
+    if (String(next) === input.value) return;
+    input.value = String(next);
+    accept(input, next);
   });
   function set(values) {
     inputs.forEach((row, r) =>
@@ -68,4 +85,21 @@ export function numberGrid({ rows, cols, spec, legend, onChange, onInvalid }) {
     for (const row of inputs) for (const input of row) input.removeAttribute('aria-invalid');
   }
   return { element, set, invalid, reset };
+}
+
+/**
+ * The value of the number field's text `text` stepped by `dir` (+1 or -1),
+ * clamped to [spec.min, spec.max], with as many decimals as the text has (so
+ * that 2.3 - 1 is 1.3, not 1.2999999999999998); null when the text is not a
+ * plain decimal number in range (an exponent, say), which is left to the
+ * browser.
+ */
+export function stepped(text, dir, spec) {
+  const t = String(text).trim().replace(/\u2212/g, '-');
+  if (!/^[-+]?(\d+\.?\d*|\.\d+)$/.test(t)) return null;
+  const current = readNumber(t, spec);
+  if (current === null) return null;
+  const decimals = t.includes('.') ? t.length - t.indexOf('.') - 1 : 0;
+  const next = Number((current + dir).toFixed(Math.min(decimals, 20)));
+  return Math.min(spec.max, Math.max(spec.min, next));
 }
