@@ -11,6 +11,7 @@ import { setUpImplementationMenu } from './shell/implementation-menu.js';
 import { showLinkProblems, showLoadError } from './shell/notes.js';
 import { trackProgress } from './shell/progress.js';
 import { readChapter, writeUrl } from './shell/url.js';
+import { keepInView } from './shell/keep-in-view.js';
 import { urlWriter } from './shell/url-writer.js';
 
 async function main() {
@@ -39,13 +40,13 @@ async function main() {
     const view = views.get(chapterId);
     view.widget.applyParams(params);
     current = view;
-    view.section.scrollIntoView({ block: 'start' });
+    keepInView(view.section);
     view.widget.start();
   }
   if (!chapterId) {
     // A plain anchor (#ch-<id>): go there once the sections exist.
     const view = [...views.values()].find((v) => `#${v.section.id}` === window.location.hash);
-    view?.section.scrollIntoView({ block: 'start' });
+    if (view) keepInView(view.section);
   }
   showLinkProblems(note, problems);
 
@@ -98,6 +99,20 @@ async function main() {
     { passive: true },
   );
   requestAnimationFrame(noteVisits); // the chapter in view when the page opens
+  // After Back, Forward or a jump to an anchor (url-writer.js drops a write
+  // still waiting for the entry left), the entry arrived at gets the state of
+  // the chapter then in view, once the browser has scrolled there; with no
+  // chapter in view (the top of the page), it keeps the address it has.
+  const arrived = () =>
+    requestAnimationFrame(() =>
+      requestAnimationFrame(() => {
+        const view = inView();
+        current = view ?? null;
+        if (view) url.schedule();
+      }),
+    );
+  window.addEventListener('popstate', arrived);
+  window.addEventListener('hashchange', arrived);
   document.addEventListener('ag-statechange', (event) => {
     const chapter = chapterOf(event.target);
     if (!chapter) return;

@@ -41,7 +41,7 @@ function spread(samples) {
 /** The clock the rates and ratios come from (run.timing.clock), and the other one, shown beside it. */
 const CLOCK = {
   cpu: {
-    what: 'Every time, rate and ratio is from the CPU time of this process per call (user + system; every implementation runs on its one thread);',
+    what: 'Every time, rate and ratio is from the CPU time of this process per call (user + system, all its threads; every implementation runs on one thread);',
     why: 'unlike wall-clock time (shown beside it), it does not grow while the process waits for a core that other processes hold.',
     other: 'wall-clock',
     otherKey: 'wallMedianMs',
@@ -64,11 +64,19 @@ function header(run) {
     '',
   ];
   const share = m.cpuShareWhileMeasuring;
-  const busy = share < 0.9;
+  // CPU time counts every thread of the process: besides the one that runs
+  // the calls, V8's background compilers and garbage collector, and any
+  // helper threads of the peers.
+  const verdict =
+    share < 0.9
+      ? ': the machine was busy, so wall-clock times are longer than CPU times.'
+      : share > 1.1
+        ? ': other threads of this process ran beside the measured one (V8\'s background compilers and garbage collector, the peers\' helper threads), so CPU times are longer than wall-clock times; on a quiet machine, wall-clock time (--clock=wall) is the better measure.'
+        : ': a quiet machine, where both clocks agree.';
   lines.push(
     `**Times.** ${CLOCK[run.timing.clock].what} ${CLOCK[run.timing.clock].why} ` +
       `This process had ${(100 * share).toFixed(0)} % of one core's time while measuring (load average ${m.loadAverage1m.start.toFixed(2)} at the start, ${m.loadAverage1m.end.toFixed(2)} at the end, on ${m.cores} cores)` +
-      (busy ? ': the machine was busy, so wall-clock times are longer than CPU times.' : ': a quiet machine, where both clocks agree.'),
+      verdict,
     '',
   );
   if (p) {

@@ -464,9 +464,13 @@ export class AttentionGeometry {
     const Vx = io.value === undefined ? Kx : toTensorRank(m, 'value', io.value, [X.shape.length], vExp);
     if (Vx.shape.join() !== Kx.shape.join()) throw shapeError(m, 'value', Vx.shape, vExp, 'value must have the shape of key');
     if (o.numHeads === undefined) throw new TypeError(`${m}: options.numHeads (h) is missing; it must divide d_model = ${dm}`);
-    if (typeof o.numHeads !== 'number' || !Number.isInteger(o.numHeads)) throw new TypeError(`${m}: options.numHeads (h) must be an integer; got ${typeof o.numHeads}`);
+    if (typeof o.numHeads !== 'number' || !Number.isInteger(o.numHeads)) {
+      const got = typeof o.numHeads === 'number' ? String(o.numHeads) : typeof o.numHeads;
+      throw new TypeError(`${m}: options.numHeads (h) must be an integer >= 1 that divides d_model = ${dm}; got ${got}`);
+    }
     const h = o.numHeads;
-    if (h < 1 || dm % h !== 0) {
+    if (h < 1) throw new RangeError(`${m}: options.numHeads = ${h}; the number of heads h must be >= 1 (and divide d_model = ${dm})`);
+    if (dm % h !== 0) {
       throw new RangeError(`${m}: options.numHeads = ${h} does not divide d_model = ${dm} (query has shape ${formatShape(X.shape)}); h must be a divisor of d_model so that d_k = d_model / h`);
     }
     const dk = dm / h;

@@ -86,3 +86,34 @@ describe('axe-core, WCAG 2.1 A and AA, light and dark', () => {
     await audit(`embed.html?agtest=1&ch=${id}`, (page) => waitReady(page, tag));
   });
 });
+
+describe('the accessibility tree and forced colours', () => {
+  test('every chapter heading is in the accessibility tree at once, not only the chapters scrolled into view', async () => {
+    const { page } = pages[0];
+    await page.goto(new URL('?agtest=1', env.server.url).href);
+    await page.waitForSelector('body[data-state="ready"]', { timeout: 20000 });
+    const cdp = await page.context().newCDPSession(page);
+    const { nodes } = await cdp.send('Accessibility.getFullAXTree');
+    const headings = new Set(nodes.filter((n) => !n.ignored && n.role?.value === 'heading').map((n) => n.name?.value ?? ''));
+    const titles = await page.$$eval('main section.chapter h2', (hs) => hs.map((h) => h.textContent.trim()));
+    expect(titles).toHaveLength(CHAPTERS.length);
+    expect(titles.filter((t) => !headings.has(t))).toEqual([]);
+    await cdp.detach();
+  });
+
+  test('in forced-colours mode the current row of a table is outlined and marked aria-current', async () => {
+    const context = await env.browser.newContext({ viewport: { width: 1024, height: 900 }, forcedColors: 'active' });
+    const page = await context.newPage();
+    await page.goto(new URL('?ch=cost&agtest=1#ch-cost', env.server.url).href);
+    await waitReady(page, 'ag-attention-cost');
+    // The table fills in as the chapter's worker measures; its current row appears with the first results.
+    await page.waitForSelector('ag-attention-cost tr.is-current', { timeout: 45000 });
+    const rows = page.locator('ag-attention-cost tr.is-current');
+    await expect(rows.count()).resolves.toBe(1);
+    const row = rows.first();
+    await expect(row.getAttribute('aria-current')).resolves.toBe('true');
+    const outline = await row.evaluate((el) => getComputedStyle(el).outlineStyle);
+    expect(outline).toBe('solid');
+    await context.close();
+  });
+});

@@ -125,8 +125,11 @@ describe('chapter 10: why scores grow like sqrt(d)', () => {
     const opened = await openChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&d=4096&pairs=100000&seed=3` });
     const { page } = opened;
     await page.waitForFunction((tag) => document.querySelector(tag)?.dataset.run === 'running', TAG);
-    await page.locator(`${TAG} [data-action="cancel"]`).click();
+    // By keyboard: the Cancel button disables itself, and the focus goes on to "Run again", not to the page.
+    await page.locator(`${TAG} [data-action="cancel"]`).focus();
+    await page.keyboard.press('Enter');
     expect(await page.locator(TAG).evaluate((el) => el.dataset.run)).toBe('cancelled');
+    expect(await page.locator(TAG).evaluate((el) => el.shadowRoot.activeElement?.textContent)).toBe('Run again');
     // Responsive: the main thread answers at once while nothing runs.
     const t0 = Date.now();
     expect(await page.evaluate(() => 1 + 1)).toBe(2);

@@ -77,7 +77,7 @@ const CASES = [
   ['Infinity in a Float32Array', (ag) => ag.squaredNorm(Float32Array.of(1, 2, -Infinity)), RangeError, ['squaredNorm', 'a[2]']],
   ['+Infinity in an additive mask', (ag) => ag.attention(I2, I2, I2, { mask: [[0, Infinity], [0, 0]] }), RangeError, ['attention', 'mask[0, 1]', '-Infinity only']],
   ['NaN in a softmax mask', (ag) => ag.softmax(v3, { mask: [0, NaN, 0] }), RangeError, ['softmax', 'mask[1]']],
-  ['a softmax mask entry beyond float32', (ag) => ag.softmax(v3, { mask: [0, 1e39, 0] }), RangeError, ['softmax', 'mask[1]', '1e+39', 'finite float32 values (|x| <= 3.4028235e38)']],
+  ['a softmax mask entry beyond float32', (ag) => ag.softmax(v3, { mask: [0, 1e39, 0] }), RangeError, ['softmax', 'mask[1]', '1e+39', 'finite float32 values (|x| <= 3.4028234663852886e38, the largest float32)']],
   // softmax checks a Float32Array x in its own max pass (registry.inc): the same errors, with and
   // without a temperature or a mask, in a row long enough for the vector loop and its tail
   ['NaN in a softmax Float32Array', (ag) => ag.softmax({ data: Float32Array.from({ length: 42 }, (_, i) => (i === 25 ? NaN : i / 7)), shape: [2, 21] }), RangeError, ['softmax', 'x[1, 4]', 'NaN', 'finite']],
@@ -95,7 +95,8 @@ const CASES = [
   ['normalize zero', (ag) => ag.normalize([0, 0, 0]), RangeError, ['normalize', 'a', 'zero vector']],
   // options out of range
   ['numHeads not dividing d_model', (ag) => ag.multiHeadAttention({ query: X8 }, mhaW, { numHeads: 3 }), RangeError, ['multiHeadAttention', 'numHeads = 3', 'd_model = 8', '[3, 8]']],
-  ['numHeads zero', (ag) => ag.multiHeadAttention({ query: X8 }, mhaW, { numHeads: 0 }), RangeError, ['numHeads = 0']],
+  ['numHeads zero', (ag) => ag.multiHeadAttention({ query: X8 }, mhaW, { numHeads: 0 }), RangeError, ['numHeads = 0', 'must be >= 1']],
+  ['numHeads not an integer', (ag) => ag.multiHeadAttention({ query: X8 }, mhaW, { numHeads: 2.5 }), TypeError, ['numHeads', 'integer', 'got 2.5']],
   ['temperature zero', (ag) => ag.softmax(v3, { temperature: 0 }), RangeError, ['softmax', 'temperature']],
   ['temperature negative', (ag) => ag.softmax(v3, { temperature: -1 }), RangeError, ['softmax', 'temperature']],
   ['temperature infinite', (ag) => ag.softmax(v3, { temperature: Infinity }), RangeError, ['softmax', 'temperature']],

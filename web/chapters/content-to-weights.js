@@ -10,7 +10,7 @@
 //
 //   <ag-content-to-weights step="5" query="2"></ag-content-to-weights>
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { h, setAttr, setFlag, setText } from '../widget/dom.js';
+import { h, markCurrent, setAttr, setFlag, setText } from '../widget/dom.js';
 import { formatNumber } from '../widget/format.js';
 import { heatmap } from '../widget/heatmap.js';
 import { texElement } from '../widget/math.js';
@@ -319,7 +319,7 @@ export class AgContentToWeights extends AgWidget {
     for (const t of [b.tX, b.tQ, b.tK, b.tV, b.tY]) {
       t.cells.forEach((row, i) => {
         const tr = row[0].parentElement;
-        if (tr.classList.contains('is-selected') !== (i === qi)) tr.classList.toggle('is-selected', i === qi);
+        markCurrent(tr, 'is-selected', i === qi);
       });
     }
 

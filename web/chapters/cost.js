@@ -14,7 +14,7 @@
 //   <ag-attention-cost tmax="4096" dk="64" at="2048"></ag-attention-cost>
 import { axisBottom, axisLeft, line, scaleLog, select } from 'd3';
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { h, setAttr, setFlag, setText, svg } from '../widget/dom.js';
+import { h, handOffFocus, markCurrent, setAttr, setFlag, setText, svg } from '../widget/dom.js';
 import { ownLayout } from '../widget/figure-layout.js';
 import { formatNumber } from '../widget/format.js';
 import { texElement } from '../widget/math.js';
@@ -97,7 +97,7 @@ export class AgAttentionCost extends AgWidget {
       this.#start(this.state);
     });
     const cancel = h('button', { type: 'button', dataset: { action: 'cancel' }, disabled: true }, 'Cancel');
-    cancel.addEventListener('click', () => this.#cancel());
+    cancel.addEventListener('click', handOffFocus(cancel, () => rerun, () => this.#cancel()));
     const progress = h('progress', { max: 1, value: 0, 'aria-label': 'Sweep progress' });
     const status = h('p', { class: 'status', role: 'status' });
     const missing = h('p', { class: 'missing', hidden: true });
@@ -261,7 +261,7 @@ export class AgAttentionCost extends AgWidget {
       this.#drawTable(sweep);
     }
     const at = Math.min(state.at, sweep.tmax);
-    for (const tr of ui.tbody.children) tr.classList.toggle('is-current', Number(tr.dataset.t) === at);
+    for (const tr of ui.tbody.children) markCurrent(tr, 'is-current', Number(tr.dataset.t) === at);
     for (const s of [ui.mem, ui.time]) s.selectAll('line.cursor').attr('data-t', at).attr('x1', this.#x(at)).attr('x2', this.#x(at));
     const row = sweep.rows.find((r) => r.T === at);
     if (!row) {

@@ -11,7 +11,7 @@
 // the widget calls sync(state) before each render and passes the choices
 // back through setState.
 import { axisBottom, scaleBand, scaleLinear, select } from 'd3';
-import { h, svg } from '../widget/dom.js';
+import { h, handOffFocus, svg } from '../widget/dom.js';
 import { formatNumber } from '../widget/format.js';
 import { texElement } from '../widget/math.js';
 import { CancelledError, ExperimentClient } from '../widget/worker-client.js';
@@ -52,7 +52,7 @@ export class KernelLab {
     const run = h('button', { type: 'button', class: 'lab-run', dataset: { action: 'run' } }, 'Run');
     const cancel = h('button', { type: 'button', class: 'lab-cancel', dataset: { action: 'cancel' }, disabled: true }, 'Cancel');
     run.addEventListener('click', () => this.run());
-    cancel.addEventListener('click', () => this.cancel());
+    cancel.addEventListener('click', handOffFocus(cancel, () => run, () => this.cancel()));
     const progress = h('progress', { max: 1, value: 0, class: 'lab-progress', 'aria-label': 'Timing progress' });
     const status = h('p', { class: 'lab-status', role: 'status' }, 'Pick a kernel and a size, then press Run. The timing runs in a background worker.');
     const noSimd = h('p', { class: 'lab-nosimd', hidden: true }, 'This browser has no 128-bit WebAssembly SIMD, so only the scalar kernels (of the baseline build) are timed.');

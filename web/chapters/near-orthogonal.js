@@ -19,7 +19,7 @@
 //   <ag-near-orthogonal d="100" eps="0.2"></ag-near-orthogonal>
 import { axisBottom, axisLeft, create, line, scaleLinear, scaleLog, select } from 'd3';
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { focusInPlace, h, setAttr, setFlag, setText, setValue, svg } from '../widget/dom.js';
+import { focusInPlace, h, handOffFocus, markCurrent, setAttr, setFlag, setText, setValue, svg } from '../widget/dom.js';
 import { ownLayout } from '../widget/figure-layout.js';
 import { formatNumber } from '../widget/format.js';
 import { texElement } from '../widget/math.js';
@@ -113,7 +113,7 @@ export class AgNearOrthogonal extends AgWidget {
     const newSeed = h('button', { type: 'button', dataset: { action: 'new-seed' } }, 'New seed');
     newSeed.addEventListener('click', () => this.setState({ seed: (this.state.seed + 1) % 4294967296 }));
     const histCancel = h('button', { type: 'button', dataset: { action: 'cancel-hist' }, disabled: true }, 'Cancel');
-    histCancel.addEventListener('click', () => this.#cancelHist());
+    histCancel.addEventListener('click', handOffFocus(histCancel, () => histRerun, () => this.#cancelHist()));
     const histRerun = h('button', { type: 'button', dataset: { action: 'run-hist' } }, 'Run again');
     histRerun.addEventListener('click', () => {
       this.#histKey = null;
@@ -198,7 +198,7 @@ export class AgNearOrthogonal extends AgWidget {
     const candSelect = h('select', { 'aria-label': 'Candidate directions per dimension', dataset: { control: 'cand' } }, ['5000', '20000'].map((c) => h('option', { value: c }, Number(c).toLocaleString('en-US'))));
     candSelect.addEventListener('change', () => this.setState({ cand: candSelect.value }));
     const packCancel = h('button', { type: 'button', dataset: { action: 'cancel-pack' }, disabled: true }, 'Cancel');
-    packCancel.addEventListener('click', () => this.#cancelPack());
+    packCancel.addEventListener('click', handOffFocus(packCancel, () => packRerun, () => this.#cancelPack()));
     const packRerun = h('button', { type: 'button', dataset: { action: 'run-pack' } }, 'Run again');
     packRerun.addEventListener('click', () => {
       this.#packKey = null;
@@ -456,7 +456,7 @@ export class AgNearOrthogonal extends AgWidget {
       this.#tableOf = this.#hist;
       this.#tableBy = ag;
     }
-    for (const tr of ui.tableBody.children) tr.classList.toggle('is-selected', Number(tr.dataset.d) === d);
+    for (const tr of ui.tableBody.children) markCurrent(tr, 'is-selected', Number(tr.dataset.d) === d);
   }
 
   #drawMini(s, counts, pairs) {

@@ -9,7 +9,7 @@
 // density, and √d_k as the norm of d_k ones.
 import { axisBottom, axisLeft, line, scaleLinear, scaleLog, select } from 'd3';
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { h, setAttr, setFlag, setText, svg } from '../widget/dom.js';
+import { h, handOffFocus, setAttr, setFlag, setText, svg } from '../widget/dom.js';
 import { ownLayout } from '../widget/figure-layout.js';
 import { formatNumber } from '../widget/format.js';
 import { texElement } from '../widget/math.js';
@@ -113,7 +113,7 @@ export class AgSqrtD extends AgWidget {
     const newSeed = h('button', { type: 'button', dataset: { action: 'new-seed' } }, 'New seed');
     newSeed.addEventListener('click', () => this.setState({ seed: (this.state.seed + 1) % 4294967296 }));
     const cancel = h('button', { type: 'button', dataset: { action: 'cancel' }, disabled: true }, 'Cancel');
-    cancel.addEventListener('click', () => this.#cancel());
+    cancel.addEventListener('click', handOffFocus(cancel, () => this.#ui.rerun, () => this.#cancel()));
     const rerun = h('button', { type: 'button', dataset: { action: 'run' } }, 'Run again');
     rerun.addEventListener('click', () => {
       this.#key = null;

@@ -14,7 +14,7 @@
 import { afterPause } from '../widget/pause.js';
 
 /** How long after the last change the URL is written (ms). */
-export const URL_WRITE_DELAY_MS = 200;
+export const URL_WRITE_DELAY_MS = 100;
 
 /**
  * @param {() => void} write writes the URL for the current state
@@ -38,6 +38,17 @@ export function urlWriter(write, { delayMs = URL_WRITE_DELAY_MS, target = window
     later.cancel();
     writeNow();
   };
+  // Back and Forward (and a jump to an anchor) change the history entry
+  // first and tell the page afterwards: a write still waiting then would put
+  // the state of the entry left onto the one arrived at. It is dropped (the
+  // entry left keeps what it had 100 ms before).
+  const drop = () => {
+    if (!later.pending()) return;
+    later.cancel();
+    body.dataset.url = 'current';
+  };
+  target.addEventListener('popstate', drop);
+  target.addEventListener('hashchange', drop);
   target.addEventListener('pagehide', later.flush);
   target.addEventListener('blur', later.flush);
   target.document.addEventListener('visibilitychange', () => {

@@ -81,3 +81,29 @@ export function setFlag(el, name, on) {
   const value = Boolean(on);
   if (el[name] !== value) el[name] = value;
 }
+
+/**
+ * Marks `el` (a table row, say) as the current one or not: class `name` for
+ * the eye, aria-current for assistive technology; writes only what changes.
+ */
+export function markCurrent(el, name, on) {
+  if (el.classList.contains(name) !== on) el.classList.toggle(name, on);
+  if ((el.getAttribute('aria-current') === 'true') !== on) {
+    if (on) el.setAttribute('aria-current', 'true');
+    else el.removeAttribute('aria-current');
+  }
+}
+
+/**
+ * The click handler of a button that disables itself (a Cancel button): runs
+ * `action`, and when the button had the keyboard focus, hands the focus to
+ * `next()` (a disabled button cannot keep it, and it would fall back to the
+ * page, leaving a keyboard user at the top).
+ */
+export function handOffFocus(button, next, action) {
+  return () => {
+    const had = button.getRootNode().activeElement === button;
+    action();
+    if (had && button.disabled) next()?.focus();
+  };
+}
