@@ -1,7 +1,7 @@
 // The methods: one per registry kernel (or family of calls), each checking its
 // arguments (tensor.js), copying in and out (heap.js) and calling the variant
 // this instance was created for. No arithmetic on results happens here.
-import { assertNoNaN, formatShape, overflowError, shapeError, valueError } from './errors.js';
+import { assertNoNaN, formatIndex, formatShape, overflowError, shapeError, valueError } from './errors.js';
 import { knownNaNIndex, runDeferredCheck } from './checks.js';
 import { HEAP_LIMIT_BYTES, memoryStats, readOut, resetPeakMemory, withBuffers } from './heap.js';
 import {
@@ -549,9 +549,24 @@ export class AttentionGeometry {
         p[1] = p[1] || p[0];
         p[2] = p[2] || p[1];
         const status = this._kernel('multi_head_attention')(...p.slice(0, 13), scale, pd, p[13], p[14], p[15]);
+        const output = this._read(Float32Array, p[13], nOut);
+        if (status !== 0 || knownNaNIndex(output) >= 0) {
+          // Scores or output went wrong: a projection that overflowed is the
+          // cause to name, if one did (the workspace still holds Q, K and V).
+          // Key and value default to query (and value to key): name what was passed.
+          const kName = io.key === undefined ? 'query' : 'key';
+          const vName = io.value === undefined ? kName : 'value';
+          const projections = [
+            { what: `Q = query\u00b7wQ${bQ ? ' + bQ' : ''}`, inputs: 'query or wQ', shape: [...X.shape.slice(0, -1), dm] },
+            { what: `K = ${kName}\u00b7wK${bK ? ' + bK' : ''}`, inputs: `${kName} or wK`, shape: [...Kx.shape.slice(0, -1), dm] },
+            { what: `V = ${vName}\u00b7wV${bV ? ' + bV' : ''}`, inputs: `${vName} or wV`, shape: [...Kx.shape.slice(0, -1), dm] },
+          ];
+          const bad = this._projectionOverflow(m, p[15], projections);
+          if (bad) throw bad;
+        }
         if (status !== 0) throw this._scoreOverflow(m, 'the per-head scores', [B, h, Tq, Tk], status);
         // A NaN in the output (a sum that overflowed) is a RangeError from _done.
-        const res = { output: f32(this._read(Float32Array, p[13], nOut), X.shape.slice()) };
+        const res = { output: f32(output, X.shape.slice()) };
         if (returnWeights) res.weights = f32(this._read(Float32Array, p[14], nW), wShape.slice());
         return res;
       });
@@ -629,6 +644,29 @@ export class AttentionGeometry {
       );
     }
     return streaming;
+  }
+
+  /**
+   * The RangeError for the first of multiHeadAttention's projections Q, K, V
+   * (laid out one after the other from `work`, as in attention_impl.h) that
+   * holds a non-finite entry, or null when all three are finite. Called only
+   * after the scores or the output went wrong, while the workspace is alive.
+   * @internal
+   */
+  _projectionOverflow(m, work, projections) {
+    let at = work;
+    for (const { what, inputs, shape } of projections) {
+      const n = numel(shape);
+      const flat = this._rt.module.firstNonFinite(at, n, 0);
+      if (flat >= 0) {
+        return new RangeError(
+          `${m}: ${what[0]}${formatIndex(shape, flat)} overflowed float32 although the inputs are finite ` +
+            `(the projection ${what}, of shape ${formatShape(shape)}); scale ${inputs} down`,
+        );
+      }
+      at += 4 * n;
+    }
+    return null;
   }
 
   /**

@@ -461,6 +461,9 @@ export interface AttentionGeometry {
    *   of the wrong kind.
    * @throws RangeError when numHeads does not divide d_model, for shapes that do not fit,
    *   or when a projection or a head's scores overflow float32 (the output would be NaN).
+   *   An overflowing projection Q, K or V is named as such, with the entry and the inputs
+   *   to scale ("V[0, 3] overflowed float32 ... (the projection V = value·wV ..."); an output
+   *   projection whose sums overflow gives +-Infinity, or NaN reported as the output's.
    */
   multiHeadAttention<O extends MultiHeadOptions>(inputs: MultiHeadInputs, weights: MultiHeadWeights, options: O): MultiHeadResultFor<O>;
   /**

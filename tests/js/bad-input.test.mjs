@@ -121,6 +121,11 @@ const CASES = [
   ['softmax logits overflowing through the temperature', (ag) => ag.softmax([1e38, 3e38], { temperature: 0.5 }), RangeError, ['softmax', 'x / temperature[1]', 'overflowed']],
   ['softmax logits plus mask below -FLT_MAX', (ag) => ag.softmax([-3e38, -3e38], { mask: [-3e38, -3e38] }), RangeError, ['softmax', 'x / temperature + mask[0]', 'overflowed']],
   ['a partial sum overflowing (exact result 0)', (ag) => ag.dot([3e38, 3e38, -3e38, -3e38], [1, 1, 1, 1]).toString() + ag.dot([3e38, -3e38, 3e38, -3e38], [1, 1, 1, 1]), RangeError, ['dot', 'overflowed float32']],
+  // ... in a projection of multi-head attention: the projection is named, not the scores or the output it spoils
+  // (1e20 * 1e20 = 1e40 > FLT_MAX ~ 3.4e38; I2 is the identity)
+  ['MHA query projection overflowing', (ag) => ag.multiHeadAttention({ query: [[1e20, 1], [2, 1e20]] }, { wQ: [[1e20, 0], [0, 1e20]], wK: I2, wV: I2, wO: I2 }, { numHeads: 1 }), RangeError, ['multiHeadAttention: Q[0, 0] overflowed float32', 'the projection Q = query\u00b7wQ,', 'scale query or wQ down']],
+  ['MHA key projection overflowing (cross-attention)', (ag) => ag.multiHeadAttention({ query: I2, key: [[1, 1], [1e20, 1]] }, { wQ: I2, wK: [[1e20, 0], [0, 1]], wV: I2, wO: I2 }, { numHeads: 1 }), RangeError, ['multiHeadAttention: K[1, 0] overflowed float32', 'the projection K = key\u00b7wK,', 'scale key or wK down']],
+  ['MHA value projection with a bias overflowing (batched self-attention)', (ag) => ag.multiHeadAttention({ query: [[[0, 0], [0, 0]], [[1e20, 0], [0, 0]]] }, { wQ: [[0, 0], [0, 0]], wK: [[0, 0], [0, 0]], wV: [[1e20, 0], [0, 1]], wO: I2, bV: [1, 1] }, { numHeads: 1 }), RangeError, ['multiHeadAttention: V[1, 0, 0] overflowed float32', 'the projection V = query\u00b7wV + bV,', 'shape [2, 2, 2]', 'scale query or wV down']],
   // sizes beyond the 1 GiB heap: refused before allocating (C would be 10 GB) ...
   ['output beyond the heap limit', (ag) => ag.matmul({ data: new Float32Array(50000), shape: [50000, 1] }, { data: new Float32Array(50000), shape: [1, 50000] }), RangeError, ['matmul', 'C', '1 GiB']],
   // ... and a request under the limit that malloc cannot satisfy (1020 MiB on top of what the heap holds): malloc returns 0.

@@ -413,8 +413,9 @@ export function attentionSlice(Q, K, V, Tq, Tk, dk, dv, { scale, causal = false,
  *   |error| <= 1.01 (g_mm(d) + u) (sum_i |x_i w_io| + |b_o|) + d 2 ETA,
  * each head's attention by attentionSlice with those errors carried in,
  * then concat W_O + b_O with the heads' errors through |W_O| and its own
- * rounding. Returns the output with its tolerance and classes, and the
- * heads' slices (weights, hidden rows, score classes).
+ * rounding. Returns the output with its tolerance and classes, the
+ * heads' slices (weights, hidden rows, score classes), and which rows of
+ * each projection Q, K, V surely stay finite (projectionFine, [T] flags).
  *   x* flat [T, d]; W {wQ, wK, wV, wO} flat [d, d] ([in, out]); b {bQ, ...} flat [d] or null.
  *   maskAt(head, i, j): additive mask plus key bias (finite or -Infinity).
  */
@@ -499,5 +500,5 @@ export function mhaBatch(xq, xk, xv, W, b, Tq, Tk, d, h, { scale, causal, maskAt
       outFine[t * d + o] = headsFine && q.fine.every(Boolean) && k.fine.every(Boolean) && m * (1 + gp) * 1.01 < F32_MAX ? 1 : 0;
     }
   }
-  return { Y, tol, outFine, slices };
+  return { Y, tol, outFine, slices, projectionFine: { Q: q.fine, K: k.fine, V: v.fine } };
 }

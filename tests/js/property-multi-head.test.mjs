@@ -185,6 +185,16 @@ describe.each(CONFIGS)('properties of multi-head attention: $label', (cfg) => {
             return i >= 0 && cls[i] !== 0 && (firstSure < 0 || i <= firstSure) && e.message.includes('overflowed float32');
           }]);
         }
+        // A projection row that may overflow may be named itself (api.js names the
+        // first non-finite entry of Q, then K, then V once the scores or the output
+        // went wrong): the row it names must be one the reference says may overflow.
+        for (const [P, T] of [['Q', Tq], ['K', Tk], ['V', Tk]]) {
+          if (!batches.some((bt) => bt.projectionFine[P].some((x) => !x))) continue;
+          errors.push([RangeError, new RegExp(`^${m}: ${P}\\[[\\d, ]+\\] overflowed float32 .*the projection ${P} = `), (e) => {
+            const i = namedIndex(e.message, [...lead, T, d]);
+            return i >= 0 && !batches[Math.floor(i / (T * d))].projectionFine[P][Math.floor(i / d) % T];
+          }]);
+        }
         if (batches.some((bt) => bt.outFine.some((x) => !x))) errors.push([RangeError, new RegExp(`^${m}: output\\[[\\d, ]+\\] overflowed float32`)]);
         const wShape = [...lead, h, Tq, Tk];
         expectOutcome(call, {
