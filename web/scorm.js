@@ -8,6 +8,11 @@
 //           chapter was gone through; LMSCommit at most every 2 s;
 //   leave   session_time, exit ('suspend' until completed), LMSCommit and
 //           LMSFinish, once.
+// cmi.core.lesson_mode (SCORM 1.2 run-time environment): in 'review' the learner looks
+// back at an attempt: the saved progress is shown and nothing is written,
+// only LMSInitialize and LMSFinish are called. In 'browse' (a preview) a
+// first launch is 'browsed' rather than 'incomplete', and the place and the
+// progress are kept, but no score and no completion are reported.
 // Without an LMS the page works as usual and says that nothing is reported.
 import { anchorOf } from './chapters.js';
 import { h } from './widget/dom.js';
@@ -47,12 +52,20 @@ function start(progress, api, say) {
     return;
   }
   const startedAt = performance.now();
+  const mode = lms.get('cmi.core.lesson_mode') || 'normal';
   let status = lms.get('cmi.core.lesson_status');
   const saved = decodeSuspendData(lms.get('cmi.suspend_data'));
   const location = lms.get('cmi.core.lesson_location');
   if (saved.problem) say(`Starting afresh: ${saved.problem}.`);
   else progress.restore(saved);
-  if (NOT_STARTED.has(status) && lms.set('cmi.core.lesson_status', 'incomplete')) status = 'incomplete';
+  if (mode === 'review') {
+    say('Review: the progress of your attempt is shown; nothing you do now is recorded.');
+    window.addEventListener('pagehide', () => lms.finish(), { once: true });
+    if (location) scrollToChapter(progress, location);
+    return;
+  }
+  if (mode === 'browse') say('Browsing: your place and progress are kept, but no score or completion is recorded.');
+  if (NOT_STARTED.has(status) && lms.set('cmi.core.lesson_status', mode === 'browse' ? 'browsed' : 'incomplete')) status = mode === 'browse' ? 'browsed' : 'incomplete';
 
   // Writes only what changed since the last write.
   const written = new Map();
@@ -77,7 +90,7 @@ function start(progress, api, say) {
     if (finished) return;
     let values;
     try {
-      values = cmiValues(snapshot, status);
+      values = cmiValues(snapshot, status, mode);
     } catch (err) {
       say(`Progress may not be fully reported: ${err.message}.`);
       return;

@@ -228,6 +228,54 @@ describe('the SCORM 1.2 package in an LMS', () => {
   });
 });
 
+describe('lesson_mode: review and browse', () => {
+  // Saved data as an earlier attempt leaves it: two chapters gone through, the learner at the second.
+  const [one, two] = TAGGED;
+  const savedAttempt = (mode, status) => ({
+    core: { lesson_mode: mode, lesson_status: status, lesson_location: two.id, entry: 'resume' },
+    suspend_data: JSON.stringify({ v: 1, seen: [one.id, two.id], p: {} }),
+  });
+
+  test("review: the attempt's progress is shown, nothing is written, and the session still ends with LMSFinish", async () => {
+    const opened = await launch(savedAttempt('review', 'incomplete'));
+    const { page, course } = opened;
+    await course.waitForFunction((n) => window.agProgress.visited().length >= n, 2);
+    await expect(course.locator('[data-role=scorm-status]').textContent()).resolves.toMatch(/^Review: .*nothing you do now is recorded/);
+    // Going through more chapters and answering a prediction changes nothing in the LMS.
+    await goThrough(course, TAGGED[3].id);
+    await predict(course, TAGGED[4]);
+    await page.evaluate(() => {
+      document.getElementById('sco').src = 'about:blank';
+    });
+    await page.waitForFunction(() => window.calls.some((c) => c.call === 'LMSFinish'), null, { timeout: 5000 });
+    const log = await calls(page);
+    expect(log.map((c) => c.call)).toEqual(['LMSInitialize', 'LMSFinish']);
+    const now = await cmi(page);
+    expect([now.status, now.location, now.raw]).toEqual(['incomplete', two.id, '']);
+    await expectClean(opened);
+    await opened.context.close();
+  });
+
+  test('browse: a first launch is browsed; place and progress are kept, no score and no completion', async () => {
+    const opened = await launch({ core: { lesson_mode: 'browse' } });
+    const { page, course } = opened;
+    await poll(async () => (await cmi(page)).status, 'browsed');
+    await expect(course.locator('[data-role=scorm-status]').textContent()).resolves.toMatch(/^Browsing: .*no score or completion is recorded/);
+    await predict(course, TAGGED[2]);
+    for (const c of TAGGED) await goThrough(course, c.id);
+    const here = await course.evaluate(() => window.agProgress.current());
+    await poll(async () => (await cmi(page)).location, here);
+    await page.waitForFunction((n) => JSON.parse(window.API.cmi.suspend_data || '{}').seen?.length === n, TAGGED.length, { timeout: 8000 });
+    const now = await cmi(page);
+    expect(now.status).toBe('browsed');
+    expect(now.raw).toBe('');
+    expect(await setsOf(page, 'cmi.core.score.raw')).toEqual([]);
+    expect(await setsOf(page, 'cmi.core.lesson_status')).toEqual(['browsed']);
+    await expectClean(opened);
+    await opened.context.close();
+  });
+});
+
 describe('the package without an LMS', () => {
   test('says that progress is not reported, and the worked example still computes', async () => {
     const opened = await openPage(env(), 'pkg/index.html?agtest=1#ch-worked-example');
