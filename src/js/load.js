@@ -35,7 +35,10 @@ function perBuild(value, build) {
 // Where the .wasm of `build` comes from: options.wasmUrl (a URL, or the entry
 // for this build), else options.locateFile, else the default location. A
 // relative URL resolves against the page in browsers and against the current
-// working directory in Node (as a path given to node:fs would).
+// working directory in Node (as a path given to node:fs would); with neither
+// (a runtime without a page address), against the package's own wasm file.
+// No bare import.meta.url here: bundlers such as webpack replace it with the
+// bundling machine's absolute file:// path.
 async function resolveUrl(build, options, source) {
   const fileName = build === 'simd' ? 'ag-simd.wasm' : 'ag-scalar.wasm';
   let url = perBuild(options.wasmUrl, build);
@@ -49,8 +52,12 @@ async function resolveUrl(build, options, source) {
   }
   if (url === undefined) return { url: source.defaultUrl(build), how: 'the default location next to the package' };
   const cwd = isNode ? (await readerOfFiles())?.cwdUrl?.() : null;
-  const base = cwd ?? (typeof document === 'object' && document?.baseURI ? document.baseURI : globalThis.location?.href ?? import.meta.url);
-  return { url: new URL(String(url), base), how };
+  const base = cwd ?? (typeof document === 'object' && document?.baseURI ? document.baseURI : globalThis.location?.href ?? source.defaultUrl(build) ?? undefined);
+  try {
+    return { url: new URL(String(url), base), how };
+  } catch {
+    throw new TypeError(`init: ${how} gave '${String(url)}', which is not a URL, and there is no page address to resolve it against; pass an absolute URL`);
+  }
 }
 
 // '#read-file' is the package's subpath import (package.json "imports"): with

@@ -55,6 +55,20 @@ function expectNoNodeFs(out) {
   for (const f of js) expect(readFileSync(join(out, f), 'utf8')).not.toMatch(/node:fs|readFile\(/);
 }
 
+/**
+ * No path of the machine that bundled in the output: webpack replaces a bare
+ * import.meta.url with the module's absolute file:// URL, so neither the
+ * glue nor load.js may use one (CMakeLists.txt, USE_ES6_IMPORT_META=0).
+ */
+function expectNoBuildPaths(out, dir) {
+  const js = readdirSync(out, { recursive: true }).filter((f) => /\.(js|mjs)$/.test(f));
+  for (const f of js) {
+    const text = readFileSync(join(out, f), 'utf8');
+    expect(text).not.toContain('file://');
+    expect(text).not.toContain(dir);
+  }
+}
+
 /** Every .wasm request answered 200 and at least one was made. */
 function expectWasmFetched(wasm, what) {
   expect(wasm.length).toBeGreaterThan(0);
@@ -74,6 +88,7 @@ ${browserEntry('attention-geometry')}`;
   });
   build(dir, 'vite', ['build', '--logLevel', 'warn']);
   expectNoNodeFs(join(dir, 'dist'));
+  expectNoBuildPaths(join(dir, 'dist'), dir);
   const assets = readdirSync(join(dir, 'dist/assets'));
   expect(assets.some((f) => f.endsWith('.wasm'))).toBe(true);
   const server = await env.serve(join(dir, 'dist'));
@@ -99,6 +114,7 @@ test('webpack 5: `webpack --mode production` with no config emits the .wasm; the
   build(dir, 'webpack-cli', ['--mode', 'production']);
   const out = join(dir, 'dist');
   expectNoNodeFs(out);
+  expectNoBuildPaths(out, dir);
   expect(readdirSync(out).some((f) => f.endsWith('.wasm'))).toBe(true);
   // webpack's output is a classic script that finds its chunks from document.currentScript.
   writeFileSync(join(out, 'index.html'), indexHtml('main.js', { classic: true }));
@@ -115,6 +131,7 @@ test('esbuild: `esbuild --bundle` with no options on the inline entry; the page 
   const out = join(dir, 'dist');
   expect(existsSync(join(out, 'main.js'))).toBe(true);
   expectNoNodeFs(out);
+  expectNoBuildPaths(out, dir);
   writeFileSync(join(out, 'index.html'), indexHtml('main.js'));
   const server = await env.serve(out);
   const { result, wasm, problems } = await openConsumer(env, server.url);
