@@ -8,9 +8,18 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { CHAPTERS } from '../../web/chapters.js';
 import { expectClean, openPage, startEnv } from './helpers.mjs';
 
+// A page of the kind EMBEDDING.md describes: the widgets script and two
+// widgets far below the first screen, so that neither starts by itself.
+const HOST = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Host</title><link rel="icon" href="data:,">
+<script type="module" src="widgets.js"></script></head>
+<body><p>Text above the widgets.</p><div style="height: 4000px"></div>
+<ag-worked-example></ag-worked-example><ag-multi-head></ag-multi-head></body></html>
+`;
+
 let env;
 beforeAll(async () => {
-  env = await startEnv();
+  env = await startEnv({ extraFiles: { 'print-host.html': HOST } });
 });
 afterAll(async () => {
   await env?.close();
@@ -74,6 +83,86 @@ describe('printing', () => {
     expect(print.menu).toBe('none');
     expect(print.actions).toBe('none');
     expect(print.computedBy).not.toBe('none');
+    await expectClean(opened);
+    await opened.context.close();
+  });
+
+  test('a page whose widgets are all far below loads the engine when idle, so that printing it shows every widget computed', async () => {
+    const opened = await openPage(env, 'print-host.html', { waitFor: null });
+    const { page } = opened;
+    // Nothing scrolled, no widget started, yet the module loads once the page is idle.
+    await page.waitForFunction(() => performance.getEntriesByType('resource').some((e) => /\.wasm$/.test(e.name)), null, { timeout: 20000 });
+    await page.waitForTimeout(1000); // its compilation
+    expect(await page.evaluate(() => [...document.querySelectorAll('ag-worked-example, ag-multi-head')].map((w) => w.dataset.status ?? null))).toEqual([null, null]);
+    await page.pdf({ format: 'A4' });
+    // Rendered during the print itself: ready, with numbers and no loading text.
+    const after = await page.evaluate(() =>
+      [...document.querySelectorAll('ag-worked-example, ag-multi-head')].map((w) => ({
+        status: w.dataset.status,
+        waiting: w.shadowRoot.textContent.includes('Waiting for the WebAssembly module'),
+        numbers: w.shadowRoot.querySelectorAll('[data-value]').length,
+      })),
+    );
+    for (const w of after) {
+      expect(w.status).toBe('ready');
+      expect(w.waiting).toBe(false);
+      expect(w.numbers).toBeGreaterThan(0);
+    }
+    await expectClean(opened);
+    await opened.context.close();
+  });
+
+  test('a box that scrolls sideways is scaled to fit the paper while printing, and restored after', async () => {
+    // multi-head's embedding and output tables (d_model = 12) are wider than A4 paper.
+    const opened = await openPage(env, 'embed.html?w=ag-multi-head&agtest=1', { width: 1024 });
+    const { page } = opened;
+    await page.waitForSelector('ag-multi-head[data-status="ready"]', { timeout: 20000 });
+    const boxes = () =>
+      page.evaluate(() => {
+        const root = document.querySelector('ag-multi-head').shadowRoot;
+        return [...root.querySelectorAll('*')]
+          .filter((el) => el instanceof HTMLElement && /auto|scroll/.test(getComputedStyle(el).overflowX))
+          .map((el) => ({ fit: el.getAttribute('data-print-fit'), over: el.scrollWidth - el.clientWidth }));
+      });
+    // The premise: at the width of A4 paper (718 px) some box scrolls.
+    await page.setViewportSize({ width: 718, height: 900 });
+    expect((await boxes()).some((b) => b.over > 1)).toBe(true);
+    await page.setViewportSize({ width: 1024, height: 900 });
+    await page.evaluate(() => window.dispatchEvent(new Event('beforeprint')));
+    await page.waitForFunction(() => document.querySelector('ag-multi-head').shadowRoot.querySelector('[data-print-fit]'));
+    // On paper (print media, the paper's width) nothing is cut any more.
+    await page.emulateMedia({ media: 'print' });
+    await page.setViewportSize({ width: 718, height: 900 });
+    expect((await boxes()).filter((b) => b.over > 1)).toEqual([]);
+    // After printing, the boxes are as they were.
+    await page.evaluate(() => window.dispatchEvent(new Event('afterprint')));
+    await page.emulateMedia({ media: 'screen' });
+    const restored = await boxes();
+    expect(restored.filter((b) => b.fit !== null)).toEqual([]);
+    expect(restored.some((b) => b.over > 1)).toBe(true);
+    await expectClean(opened);
+    await opened.context.close();
+  });
+
+  test('on paper, colours drawn as backgrounds print, and a figure whose experiment still runs says so', async () => {
+    const opened = await openPage(env, 'embed.html?w=ag-worked-example&agtest=1');
+    const { page } = opened;
+    await page.waitForSelector('ag-worked-example[data-status="ready"]', { timeout: 20000 });
+    await page.emulateMedia({ media: 'print' });
+    const look = () =>
+      page.evaluate(() => {
+        const w = document.querySelector('ag-worked-example');
+        const body = w.shadowRoot.querySelector('.body');
+        return { adjust: getComputedStyle(body).printColorAdjust, note: getComputedStyle(body, '::before').content };
+      });
+    const idle = await look();
+    expect(idle.adjust).toBe('exact');
+    expect(idle.note).toBe('none');
+    // data-run="running" is what the worker-driven chapters set while their experiment runs.
+    await page.evaluate(() => document.querySelector('ag-worked-example').setAttribute('data-run', 'running'));
+    expect((await look()).note).toMatch(/still running: print again once it has finished/);
+    await page.emulateMedia({ media: 'screen' });
+    expect((await look()).note).toBe('none');
     await expectClean(opened);
     await opened.context.close();
   });

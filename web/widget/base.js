@@ -15,7 +15,8 @@
 //   attribute gives that field the `state` attribute's value, or its default.
 // - Lazy start: nothing heavy until the element comes near the viewport
 //   (IntersectionObserver with a margin); then build(), load the engine, render.
-//   Before the page is printed, every widget still waiting starts (print.js).
+//   Before the page is printed, every widget still waiting starts (print.js),
+//   and the engine loads when the page is idle, so that the printout is whole.
 // - Every number shown goes through show(), which keeps the exact value in
 //   data-value (the wasm result) and writes only its formatting as text.
 // - Toolbar: "computed by" line, the export control (SVG, PNG, JSON, CSV)
@@ -34,7 +35,7 @@ import './d3-changes-only.js'; // d3 writes only what changes
 import { formatNumber } from './format.js';
 import { ensureKatexFonts, KATEX_CSS } from './math.js';
 import { predictBlock } from './predict.js';
-import { forgetForPrint, startBeforePrint } from './print.js';
+import { unwatchForPrint, watchForPrint } from './print.js';
 import { watchScrollers } from './scroll-focus.js';
 import { checkState, checkValue, copyValue, decodeState, defaultState, encodeState, readValue } from './state.js';
 
@@ -228,6 +229,7 @@ export class AgWidget extends HTMLElement {
 
   connectedCallback() {
     if (!this.#parts) this.#skeleton();
+    watchForPrint(this); // a printout shows every widget, not its placeholder (print.js)
     if (this.#started) {
       this.#subscribe();
       return;
@@ -243,13 +245,12 @@ export class AgWidget extends HTMLElement {
       { rootMargin: START_MARGIN },
     );
     this.#observer.observe(this);
-    startBeforePrint(this); // a printed page shows every widget, not its placeholder (print.js)
   }
 
   disconnectedCallback() {
     this.#observer?.disconnect();
     this.#observer = null;
-    forgetForPrint(this);
+    unwatchForPrint(this);
     this.#unsubscribe?.();
     this.#unsubscribe = null;
   }
@@ -260,7 +261,6 @@ export class AgWidget extends HTMLElement {
     this.#started = true;
     this.#observer?.disconnect();
     this.#observer = null;
-    forgetForPrint(this);
     if (!this.#parts) this.#skeleton();
     this.dataset.status = 'loading';
     const { body } = this.#parts;

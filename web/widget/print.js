@@ -1,36 +1,109 @@
 // Printing a page of widgets. Widgets start lazily, when they come near the
 // viewport (base.js, START_MARGIN), so a page printed from its top would show
-// "starts when scrolled into view" for every widget further down. Before the
-// browser lays out the printout ('beforeprint', fired for the print menu,
-// Ctrl+P and window.print()), every widget still waiting starts.
+// "starts when scrolled into view" for every widget further down. Here:
 //
-// Starting builds the widget at once; its first render follows as soon as the
-// engine is there. With the engine already loaded (any widget on the page has
-// rendered), that render runs in the microtasks that follow the event
-// handler, before the browser goes on to print. A page printed before the
-// engine has loaded prints the widgets' loading state.
+// - Before the browser lays out the printout ('beforeprint', fired for the
+//   print menu, Ctrl+P and window.print()), every widget on the page that
+//   has not started starts. Starting builds the widget at once, and its
+//   first render follows in the microtasks after the event handler, before
+//   the browser goes on to print, provided the engine has loaded.
+// - So that it has: once the page has loaded and the browser is idle, the
+//   engine (the wasm module) is loaded, whether or not a widget has come
+//   into view. A page printed before that prints its widgets' loading state.
+// - Work a widget hands to its background worker (the experiments of the
+//   sqrt(d_k), near-orthogonal and cost chapters) cannot finish in that
+//   time: such a widget prints as "running", with a line saying so
+//   (styles/widget.css).
+// - A box that scrolls sideways (a wide table) would be cut at its edge on
+//   paper: its content is scaled down to fit (zoom, from its widths measured
+//   at the width of the paper before printing, removed after), to no less
+//   than half its size.
 //
-// Only widgets that are connected and not yet started are held here (base.js
-// adds and removes them); the list never keeps a removed element alive.
+// base.js adds each widget when it is connected and removes it when it
+// leaves the page; the set never keeps a removed element alive.
+import { getEngine } from './engine.js';
+import { wideBoxes } from './scroll-focus.js';
 
-/** @type {Set<{ start(): unknown }>} */
-const waiting = new Set();
+/** Connected widgets: { start(): Promise, shadowRoot }. */
+const onPage = new Set();
 let listening = false;
+let printing = false;
+/** Boxes scaled for the printout, restored after it. */
+const fitted = new Set();
 
-function startAll() {
-  for (const widget of [...waiting]) widget.start();
+/** The smallest scale a wide box gets on paper (below it, text would be too small to read). */
+export const MIN_PRINT_FIT = 0.5;
+
+/**
+ * The width of the printable area in CSS px: A4 portrait with the browsers'
+ * default margins of about 1 cm (190 mm at 96 px to the inch). A widget
+ * wider than that in the window (a full-width embed) is measured at this
+ * width; the page's own column (44rem) is narrower and keeps its width.
+ */
+export const PAPER_WIDTH_PX = 718;
+
+/** The wide boxes of widget `w` at the width it will have on paper. */
+function boxesOnPaper(w) {
+  if (w.getBoundingClientRect().width <= PAPER_WIDTH_PX) return wideBoxes(w.shadowRoot);
+  const before = [w.style.getPropertyValue('width'), w.style.getPropertyPriority('width')];
+  w.style.setProperty('width', `${PAPER_WIDTH_PX}px`, 'important');
+  try {
+    return wideBoxes(w.shadowRoot); // reading the sizes lays the widget out at that width
+  } finally {
+    if (before[0]) w.style.setProperty('width', before[0], before[1]);
+    else w.style.removeProperty('width');
+  }
 }
 
-/** `widget` starts before the page is printed, unless it has started (or left the page) by then. */
-export function startBeforePrint(widget) {
-  waiting.add(widget);
+function fitWideBoxes(widgets) {
+  if (!printing) return; // the printout is already done
+  // All sizes are read first, then the marks written: a write between two
+  // reads would make the browser lay the page out again for each widget.
+  const found = widgets.filter((w) => w.shadowRoot && w.isConnected).flatMap(boxesOnPaper);
+  for (const { el, fit } of found) {
+    el.style.setProperty('--ag-print-fit', String(Math.max(MIN_PRINT_FIT, fit)));
+    el.toggleAttribute('data-print-fit', true);
+    fitted.add(el);
+  }
+}
+
+async function beforePrint() {
+  printing = true;
+  const widgets = [...onPage];
+  const started = widgets.map((w) => w.start());
+  await Promise.allSettled(started);
+  fitWideBoxes(widgets);
+}
+
+function afterPrint() {
+  printing = false;
+  for (const el of fitted) {
+    el.removeAttribute('data-print-fit');
+    el.style.removeProperty('--ag-print-fit');
+  }
+  fitted.clear();
+}
+
+function preloadEngine() {
+  const idle = typeof requestIdleCallback === 'function' ? (fn) => requestIdleCallback(fn, { timeout: 2000 }) : (fn) => setTimeout(fn, 200);
+  // A failure here is the widgets' to report when they start; nothing to say twice.
+  const load = () => idle(() => getEngine().catch(() => {}));
+  if (document.readyState === 'complete') load();
+  else window.addEventListener('load', load, { once: true });
+}
+
+/** `widget` is on the page: it starts before the page is printed, and its wide boxes fit the paper. */
+export function watchForPrint(widget) {
+  onPage.add(widget);
   if (!listening && typeof window !== 'undefined') {
-    window.addEventListener('beforeprint', startAll);
+    window.addEventListener('beforeprint', beforePrint);
+    window.addEventListener('afterprint', afterPrint);
+    preloadEngine();
     listening = true;
   }
 }
 
-/** `widget` has started or left the page: printing need not start it. */
-export function forgetForPrint(widget) {
-  waiting.delete(widget);
+/** `widget` has left the page. */
+export function unwatchForPrint(widget) {
+  onPage.delete(widget);
 }

@@ -34,6 +34,21 @@ function* boxesUnder(root) {
   for (let el = walker.nextNode(); el; el = walker.nextNode()) yield el;
 }
 
+/**
+ * The elements under `root` that scroll sideways now, each with `fit`, the
+ * scale at which its content fits its width (clientWidth / scrollWidth). For
+ * the printout (print.js), where a box cannot be scrolled.
+ */
+export function wideBoxes(root) {
+  const out = [];
+  for (const el of boxesUnder(root)) {
+    if (el.clientWidth > 0 && el.scrollWidth - el.clientWidth > 1 && /auto|scroll/.test(getComputedStyle(el).overflowX)) {
+      out.push({ el, fit: el.clientWidth / el.scrollWidth });
+    }
+  }
+  return out;
+}
+
 /** Marks or unmarks every scrolling element under `root` now. */
 export function markScrollers(root) {
   for (const el of boxesUnder(root)) {
