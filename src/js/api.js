@@ -557,9 +557,9 @@ export class AttentionGeometry {
           const kName = io.key === undefined ? 'query' : 'key';
           const vName = io.value === undefined ? kName : 'value';
           const projections = [
-            { what: `Q = query\u00b7wQ${bQ ? ' + bQ' : ''}`, inputs: 'query or wQ', shape: [...X.shape.slice(0, -1), dm] },
-            { what: `K = ${kName}\u00b7wK${bK ? ' + bK' : ''}`, inputs: `${kName} or wK`, shape: [...Kx.shape.slice(0, -1), dm] },
-            { what: `V = ${vName}\u00b7wV${bV ? ' + bV' : ''}`, inputs: `${vName} or wV`, shape: [...Kx.shape.slice(0, -1), dm] },
+            { what: `Q = query\u00b7wQ${bQ ? ' + bQ' : ''}`, inputs: bQ ? 'query, wQ or bQ' : 'query or wQ', shape: [...X.shape.slice(0, -1), dm] },
+            { what: `K = ${kName}\u00b7wK${bK ? ' + bK' : ''}`, inputs: bK ? `${kName}, wK or bK` : `${kName} or wK`, shape: [...Kx.shape.slice(0, -1), dm] },
+            { what: `V = ${vName}\u00b7wV${bV ? ' + bV' : ''}`, inputs: bV ? `${vName}, wV or bV` : `${vName} or wV`, shape: [...Kx.shape.slice(0, -1), dm] },
           ];
           const bad = this._projectionOverflow(m, p[15], projections);
           if (bad) throw bad;

@@ -23,6 +23,7 @@ export function formatGivenShape(shape) {
 
 function describe(value) {
   if (value === null) return 'null';
+  if (value === undefined) return 'undefined';
   if (Array.isArray(value)) return 'an array';
   if (ArrayBuffer.isView(value)) return article(value.constructor.name);
   return typeof value === 'object' ? `an object with keys {${Object.keys(value).slice(0, 5).join(', ')}}` : `${typeof value} ${String(value).slice(0, 40)}`;
@@ -38,6 +39,16 @@ function describe(value) {
  */
 export function typeError(method, name, wanted, got, expectedShape) {
   return new TypeError(`${method}: ${name} must be ${wanted} of shape ${expectedShape}; got ${describe(got)}`);
+}
+
+/**
+ * An entry of an array of numbers that is not a number: names the entry by
+ * its index in `shape`. `hole` says that it is an empty slot of a sparse
+ * array ([1, , 3]) rather than a value.
+ */
+export function entryTypeError(method, name, shape, flatIndex, got, hole = false) {
+  const what = hole ? 'an empty slot (a sparse array)' : describe(got);
+  return new TypeError(`${method}: ${name}${formatIndex(shape, flatIndex)} must be a number (${name} has shape ${formatShape(shape)}); got ${what}`);
 }
 
 /** A shape that does not fit: names the argument, the shape received and the shape expected. */
@@ -90,7 +101,7 @@ export function overflowError(method, name, shape, flat) {
   const at = shape.length === 0 ? '' : formatIndex(shape, flat);
   return new RangeError(
     `${method}: ${name}${at} overflowed float32 although the inputs are finite ` +
-      `(${name} has shape ${formatShape(shape)}); scale the inputs down`,
+      `(the shape of ${name} is ${formatShape(shape)}); scale the inputs down`,
   );
 }
 

@@ -4,9 +4,14 @@
 // Masks become additive float32 masks; broadcasting is computed here as
 // strides (0 = broadcast), never as arithmetic on results.
 import { deferFiniteCheck, finiteRule } from './checks.js';
-import { formatGivenShape, formatShape, ruleError, shapeError, typeError, valueError } from './errors.js';
+import { entryTypeError, formatGivenShape, formatShape, ruleError, shapeError, typeError, valueError } from './errors.js';
 
 const F32_MAX = 3.4028234663852886e38;
+
+/** The number of elements of `shape`, exact even beyond 2^53 (for messages). */
+function exactSize(shape) {
+  return String(shape.reduce((a, b) => a * BigInt(b), 1n));
+}
 
 function isTensorObject(x) {
   return x !== null && typeof x === 'object' && !Array.isArray(x) && !ArrayBuffer.isView(x) && 'data' in x && 'shape' in x;
@@ -82,7 +87,7 @@ function toFloat32(method, name, values, shape, { allowNegInf = false, eager = f
   for (let i = 0; i < n; i++) {
     const v = values[i];
     if (typeof v !== 'number') {
-      throw typeError(method, name, 'numbers', v, formatShape(shape));
+      throw entryTypeError(method, name, shape, i, v, Array.isArray(values) && !(i in values));
     }
     // One comparison catches NaN, +-Infinity and values beyond float32.
     if (!(v <= F32_MAX && v >= -F32_MAX)) {
@@ -118,7 +123,7 @@ function toTensorAnyRank(method, name, x, expected, opts) {
       throw typeError(method, `${name}.data`, 'a Float32Array, a Float64Array or an array of numbers', data, expected);
     }
     if (data.length !== numel(x.shape)) {
-      throw shapeError(method, name, x.shape, expected, `data has ${data.length} elements but the shape holds ${numel(x.shape)}`);
+      throw shapeError(method, name, x.shape, expected, `data has ${data.length} elements but the shape holds ${exactSize(x.shape)}`);
     }
     return { data: toFloat32(method, name, data, x.shape, opts), shape: x.shape.slice() };
   }
@@ -179,7 +184,7 @@ export function toMask(method, name, x, expected, trueMeans = 'attend') {
       throw typeError(method, `${name}.data`, 'an array of booleans or numbers', values, expected);
     }
     if (values.length !== numel(shape)) {
-      throw shapeError(method, name, shape, expected, `data has ${values.length} elements but the shape holds ${numel(shape)}`);
+      throw shapeError(method, name, shape, expected, `data has ${values.length} elements but the shape holds ${exactSize(shape)}`);
     }
   } else if (Array.isArray(x)) {
     ({ shape, values } = flattenNested(method, name, x, expected, 'booleans or numbers'));
@@ -227,7 +232,7 @@ export function broadcastStrides(method, name, shape, target, targetNames) {
     const s = shape[shape.length - i];
     const t = target[target.length - i];
     if (s !== t && s !== 1) {
-      throw shapeError(method, name, shape, `a shape that broadcasts to ${targetNames} = ${formatShape(target)}`, `dimension ${shape.length - i} is ${s}, neither ${t} nor 1`);
+      throw shapeError(method, name, shape, `a shape that broadcasts to ${targetNames} = ${formatShape(target)}`, t === 1 ? `dimension ${shape.length - i} is ${s}, not 1` : `dimension ${shape.length - i} is ${s}, neither ${t} nor 1`);
     }
     strides[target.length - i] = s === 1 ? 0 : stride;
     stride *= s;

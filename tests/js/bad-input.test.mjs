@@ -114,6 +114,11 @@ const CASES = [
   ['softmax of a rank-0 tensor', (ag) => ag.softmax({ data: [1], shape: [] }), RangeError, ['softmax', 'x', '[] (scalar)', '[..., n]']],
   ['naive softmax of a rank-0 tensor', (ag) => ag.softmaxNaive({ data: [7], shape: [] }), RangeError, ['softmaxNaive', 'x', '[..., n]']],
   ['logSumExp of a rank-0 tensor', (ag) => ag.logSumExp({ data: [7], shape: [] }), RangeError, ['logSumExp', 'x', '[..., n]']],
+  ['an empty slot of a sparse array', (ag) => ag.normalize({ data: [1, , 3], shape: [3] }), TypeError, ['normalize', 'a[1] must be a number', 'a has shape [3]', 'an empty slot']],
+  ['a string among numbers', (ag) => ag.dot([1, 2, 3], [1, 'x', 3]), TypeError, ['dot', 'b[1] must be a number', 'got string x']],
+  ['null in a nested array', (ag) => ag.matmul([[1, null, 3]], [[1], [2], [3]]), TypeError, ['matmul', 'A[0, 1] must be a number', 'A has shape [1, 3]', 'got null']],
+  ['a shape whose size passes 2^53', (ag) => ag.softmax({ data: new Float32Array(4), shape: [2 ** 31, 2 ** 31] }), RangeError, ['softmax', 'the shape holds 4611686018427387904']],
+  ['a mask dimension that must be 1', (ag) => ag.attention([[1, 0]], [[1, 0], [0, 1]], [[1], [2]], { mask: [[[0, 0]], [[0, 0]]] }), RangeError, ['attention', 'mask', 'is 2, not 1']],
   ['an array where a number belongs', (ag) => ag.exp([[1, 2], [3, [4]]]), TypeError, ['exp', 'x[1][1]', 'a number', '[2, 2]']],
   // finite inputs whose intermediate values overflow float32: a RangeError, never NaN or zeros
   ['scores overflowing to +Infinity', (ag) => ag.attention([[1e20, 0]], [[1e20, 0], [1e19, 0]], [[1], [2]], { scale: 1 }), RangeError, ['attention', 'scores', '[0, 0]', 'overflowed float32']],
@@ -125,7 +130,7 @@ const CASES = [
   // (1e20 * 1e20 = 1e40 > FLT_MAX ~ 3.4e38; I2 is the identity)
   ['MHA query projection overflowing', (ag) => ag.multiHeadAttention({ query: [[1e20, 1], [2, 1e20]] }, { wQ: [[1e20, 0], [0, 1e20]], wK: I2, wV: I2, wO: I2 }, { numHeads: 1 }), RangeError, ['multiHeadAttention: Q[0, 0] overflowed float32', 'the projection Q = query\u00b7wQ,', 'scale query or wQ down']],
   ['MHA key projection overflowing (cross-attention)', (ag) => ag.multiHeadAttention({ query: I2, key: [[1, 1], [1e20, 1]] }, { wQ: I2, wK: [[1e20, 0], [0, 1]], wV: I2, wO: I2 }, { numHeads: 1 }), RangeError, ['multiHeadAttention: K[1, 0] overflowed float32', 'the projection K = key\u00b7wK,', 'scale key or wK down']],
-  ['MHA value projection with a bias overflowing (batched self-attention)', (ag) => ag.multiHeadAttention({ query: [[[0, 0], [0, 0]], [[1e20, 0], [0, 0]]] }, { wQ: [[0, 0], [0, 0]], wK: [[0, 0], [0, 0]], wV: [[1e20, 0], [0, 1]], wO: I2, bV: [1, 1] }, { numHeads: 1 }), RangeError, ['multiHeadAttention: V[1, 0, 0] overflowed float32', 'the projection V = query\u00b7wV + bV,', 'shape [2, 2, 2]', 'scale query or wV down']],
+  ['MHA value projection with a bias overflowing (batched self-attention)', (ag) => ag.multiHeadAttention({ query: [[[0, 0], [0, 0]], [[1e20, 0], [0, 0]]] }, { wQ: [[0, 0], [0, 0]], wK: [[0, 0], [0, 0]], wV: [[1e20, 0], [0, 1]], wO: I2, bV: [1, 1] }, { numHeads: 1 }), RangeError, ['multiHeadAttention: V[1, 0, 0] overflowed float32', 'the projection V = query\u00b7wV + bV,', 'shape [2, 2, 2]', 'scale query, wV or bV down']],
   // sizes beyond the 1 GiB heap: refused before allocating (C would be 10 GB) ...
   ['output beyond the heap limit', (ag) => ag.matmul({ data: new Float32Array(50000), shape: [50000, 1] }, { data: new Float32Array(50000), shape: [1, 50000] }), RangeError, ['matmul', 'C', '1 GiB']],
   // ... and a request under the limit that malloc cannot satisfy (1020 MiB on top of what the heap holds): malloc returns 0.
