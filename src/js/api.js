@@ -563,6 +563,14 @@ export class AttentionGeometry {
           ];
           const bad = this._projectionOverflow(m, p[15], projections);
           if (bad) throw bad;
+          // Q, K, V and the heads finite, the output not: the output projection overflowed.
+          const nanAt = knownNaNIndex(output);
+          if (status === 0 && nanAt >= 0 && this._rt.module.firstNonFinite(p[15] + 4 * (projections.reduce((a, q) => a + numel(q.shape), 0)), nOut, 0) < 0) {
+            throw new RangeError(
+              `${m}: output${formatIndex(X.shape, nanAt)} overflowed float32 although the inputs are finite ` +
+                `(the output projection concat(heads)\u00b7wO${bO ? ' + bO' : ''}, of shape ${formatShape(X.shape)}); scale wO${bO ? ', bO' : ''} or the inputs down`,
+            );
+          }
         }
         if (status !== 0) throw this._scoreOverflow(m, 'the per-head scores', [B, h, Tq, Tk], status);
         // A NaN in the output (a sum that overflowed) is a RangeError from _done.
@@ -677,7 +685,7 @@ export class AttentionGeometry {
     if (status < 0x7fffffff) return overflowError(m, what, shape, status - 1);
     return new RangeError(
       `${m}: ${what} overflowed float32 at flat index 2147483646 or beyond although the inputs are finite ` +
-        `(${what} has shape ${formatShape(shape)}); scale the inputs down`,
+        `(the shape of ${what} is ${formatShape(shape)}); scale the inputs down`,
     );
   }
 

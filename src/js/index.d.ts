@@ -462,8 +462,9 @@ export interface AttentionGeometry {
    * @throws RangeError when numHeads does not divide d_model, for shapes that do not fit,
    *   or when a projection or a head's scores overflow float32 (the output would be NaN).
    *   An overflowing projection Q, K or V is named as such, with the entry and the inputs
-   *   to scale ("V[0, 3] overflowed float32 ... (the projection V = value·wV ..."); an output
-   *   projection whose sums overflow gives +-Infinity, or NaN reported as the output's.
+   *   to scale ("V[0, 3] overflowed float32 ... (the projection V = value·wV ..."); so is the
+   *   output projection concat(heads)·wO + bO when its sums turn into NaN (when they overflow
+   *   to +-Infinity of one sign, that is the result, as for every sum).
    */
   multiHeadAttention<O extends MultiHeadOptions>(inputs: MultiHeadInputs, weights: MultiHeadWeights, options: O): MultiHeadResultFor<O>;
   /**
