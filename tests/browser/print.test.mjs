@@ -144,6 +144,28 @@ describe('printing', () => {
     await opened.context.close();
   });
 
+  test('a printout is scaled the same from a phone as from a desktop window', async () => {
+    const fits = async (width) => {
+      const opened = await openPage(env, 'embed.html?w=ag-multi-head&agtest=1', { width, height: 800 });
+      const { page } = opened;
+      await page.waitForSelector('ag-multi-head[data-status="ready"]', { timeout: 20000 });
+      await page.evaluate(() => window.dispatchEvent(new Event('beforeprint')));
+      await page.waitForFunction(() => document.querySelector('ag-multi-head').shadowRoot.querySelector('[data-print-fit]'));
+      const found = await page.evaluate(() =>
+        [...document.querySelector('ag-multi-head').shadowRoot.querySelectorAll('[data-print-fit]')].map((el) => Number(el.style.getPropertyValue('--ag-print-fit'))),
+      );
+      await expectClean(opened);
+      await opened.context.close();
+      return found;
+    };
+    const desktop = await fits(1280);
+    const phone = await fits(375);
+    expect(desktop.length).toBeGreaterThan(0);
+    expect(phone.length).toBe(desktop.length);
+    phone.forEach((f, i) => expect(Math.abs(f - desktop[i])).toBeLessThan(0.02));
+
+  });
+
   test('on paper, colours drawn as backgrounds print, and a figure whose experiment still runs says so', async () => {
     const opened = await openPage(env, 'embed.html?w=ag-worked-example&agtest=1');
     const { page } = opened;

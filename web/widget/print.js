@@ -36,30 +36,32 @@ export const MIN_PRINT_FIT = 0.5;
 
 /**
  * The width of the printable area in CSS px: A4 portrait with the browsers'
- * default margins of about 1 cm (190 mm at 96 px to the inch). A widget
- * wider than that in the window (a full-width embed) is measured at this
- * width; the page's own column (44rem) is narrower and keeps its width.
+ * default margins of about 1 cm (190 mm at 96 px to the inch). The page is
+ * measured laid out at this width, whatever the window's (a phone's is
+ * narrower, a full-width embed's wider). On wider paper (Letter, landscape)
+ * a box comes out a little smaller than it would need to be.
  */
 export const PAPER_WIDTH_PX = 718;
 
-/** The wide boxes of widget `w` at the width it will have on paper. */
-function boxesOnPaper(w) {
-  if (w.getBoundingClientRect().width <= PAPER_WIDTH_PX) return wideBoxes(w.shadowRoot);
-  const before = [w.style.getPropertyValue('width'), w.style.getPropertyPriority('width')];
-  w.style.setProperty('width', `${PAPER_WIDTH_PX}px`, 'important');
+/** The wide boxes of `widgets`, measured with the page laid out at the width of the paper. */
+function boxesOnPaper(widgets) {
+  const root = document.documentElement;
+  const before = [root.style.getPropertyValue('width'), root.style.getPropertyPriority('width')];
+  const scroll = [window.scrollX, window.scrollY];
+  root.style.setProperty('width', `${PAPER_WIDTH_PX}px`, 'important');
   try {
-    return wideBoxes(w.shadowRoot); // reading the sizes lays the widget out at that width
+    return widgets.flatMap((w) => wideBoxes(w.shadowRoot)); // reading the sizes lays the page out at that width
   } finally {
-    if (before[0]) w.style.setProperty('width', before[0], before[1]);
-    else w.style.removeProperty('width');
+    if (before[0]) root.style.setProperty('width', before[0], before[1]);
+    else root.style.removeProperty('width');
+    window.scrollTo({ left: scroll[0], top: scroll[1], behavior: 'instant' });
   }
 }
 
 function fitWideBoxes(widgets) {
-  if (!printing) return; // the printout is already done
   // All sizes are read first, then the marks written: a write between two
   // reads would make the browser lay the page out again for each widget.
-  const found = widgets.filter((w) => w.shadowRoot && w.isConnected).flatMap(boxesOnPaper);
+  const found = boxesOnPaper(widgets.filter((w) => w.shadowRoot && w.isConnected));
   for (const { el, fit } of found) {
     el.style.setProperty('--ag-print-fit', String(Math.max(MIN_PRINT_FIT, fit)));
     el.toggleAttribute('data-print-fit', true);
@@ -72,7 +74,7 @@ async function beforePrint() {
   const widgets = [...onPage];
   const started = widgets.map((w) => w.start());
   await Promise.allSettled(started);
-  fitWideBoxes(widgets);
+  if (printing) fitWideBoxes(widgets); // unless the printout is already done
 }
 
 function afterPrint() {
