@@ -11,8 +11,10 @@
 // cmi.core.lesson_mode (SCORM 1.2 run-time environment): in 'review' the learner looks
 // back at an attempt: the saved progress is shown and nothing is written,
 // only LMSInitialize and LMSFinish are called. In 'browse' (a preview) a
-// first launch is 'browsed' rather than 'incomplete', and the place and the
-// progress are kept, but no score and no completion are reported.
+// first launch is 'browsed' rather than 'incomplete', and only the place
+// (lesson_location) is kept: no suspend data, score or completion, so that
+// a preview's answers never count in the graded attempt, which starts as
+// 'incomplete' after a preview as after nothing.
 // Without an LMS the page works as usual and says that nothing is reported.
 import { anchorOf } from './chapters.js';
 import { h } from './widget/dom.js';
@@ -23,7 +25,8 @@ import { decodeSuspendData } from './scorm/suspend-data.js';
 import { formatTimespan } from './scorm/timespan.js';
 
 const COMMIT_EVERY_MS = 2000;
-const NOT_STARTED = new Set(['', 'not attempted']);
+// Statuses of a course not started for credit ('browsed': only previewed).
+const NOT_STARTED = new Set(['', 'not attempted', 'browsed']);
 
 /** A short visible text note at the top of the page (never an alert). */
 function statusNote() {
@@ -64,8 +67,9 @@ function start(progress, api, say) {
     if (location) scrollToChapter(progress, location);
     return;
   }
-  if (mode === 'browse') say('Browsing: your place and progress are kept, but no score or completion is recorded.');
-  if (NOT_STARTED.has(status) && lms.set('cmi.core.lesson_status', mode === 'browse' ? 'browsed' : 'incomplete')) status = mode === 'browse' ? 'browsed' : 'incomplete';
+  if (mode === 'browse') say('Browsing: your place is kept, but no progress, answers, score or completion are recorded.');
+  const startStatus = mode === 'browse' ? 'browsed' : 'incomplete';
+  if (NOT_STARTED.has(status) && status !== startStatus && lms.set('cmi.core.lesson_status', startStatus)) status = startStatus;
 
   // Writes only what changed since the last write.
   const written = new Map();

@@ -256,23 +256,30 @@ describe('lesson_mode: review and browse', () => {
     await opened.context.close();
   });
 
-  test('browse: a first launch is browsed; place and progress are kept, no score and no completion', async () => {
+  test('browse: a first launch is browsed and only the place is kept; a graded attempt after it starts afresh', async () => {
     const opened = await launch({ core: { lesson_mode: 'browse' } });
     const { page, course } = opened;
     await poll(async () => (await cmi(page)).status, 'browsed');
-    await expect(course.locator('[data-role=scorm-status]').textContent()).resolves.toMatch(/^Browsing: .*no score or completion is recorded/);
+    await expect(course.locator('[data-role=scorm-status]').textContent()).resolves.toMatch(/^Browsing: your place is kept, but no progress, answers, score or completion are recorded/);
     await predict(course, TAGGED[2]);
     for (const c of TAGGED) await goThrough(course, c.id);
     const here = await course.evaluate(() => window.agProgress.current());
     await poll(async () => (await cmi(page)).location, here);
-    await page.waitForFunction((n) => JSON.parse(window.API.cmi.suspend_data || '{}').seen?.length === n, TAGGED.length, { timeout: 8000 });
     const now = await cmi(page);
-    expect(now.status).toBe('browsed');
-    expect(now.raw).toBe('');
+    expect([now.status, now.raw, now.suspend]).toEqual(['browsed', '', '']);
+    expect(await setsOf(page, 'cmi.suspend_data')).toEqual([]);
     expect(await setsOf(page, 'cmi.core.score.raw')).toEqual([]);
     expect(await setsOf(page, 'cmi.core.lesson_status')).toEqual(['browsed']);
     await expectClean(opened);
     await opened.context.close();
+
+    // The graded attempt after the preview: incomplete, no answer or chapter carried over.
+    const graded = await launch({ core: { lesson_mode: 'normal', lesson_status: 'browsed', lesson_location: here, entry: 'resume' } });
+    await poll(async () => (await cmi(graded.page)).status, 'incomplete');
+    expect(await graded.course.evaluate(() => window.agProgress.snapshot().score.answered)).toBe(0);
+    expect((await cmi(graded.page)).raw).toBe('');
+    await expectClean(graded);
+    await graded.context.close();
   });
 });
 
