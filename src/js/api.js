@@ -428,7 +428,7 @@ export class AttentionGeometry {
     ];
     const r = this._buffers(m, specs, ([pq, pk, pv, pm, pd, po, pw, ps, pwork]) => {
       const status = this._kernel('attention')(pq, pk, pv, pm, 0, scale, pd, po, pw, ps, pwork);
-      if (status !== 0) throw this._scoreOverflow(m, 'the scores scale * Q K^T', scoreShape, status);
+      if (status !== 0) throw this._scoreOverflow(m, mask ? 'the scores scale * Q K^T + mask' : 'the scores scale * Q K^T', scoreShape, status);
       // A NaN in the output (a sum that overflowed) is a RangeError from _done.
       const res = { output: f32(this._read(Float32Array, po, nOut), [...lead, Tq, dv]) };
       if (returnWeights) res.weights = f32(this._read(Float32Array, pw, nW), scoreShape.slice());

@@ -123,6 +123,7 @@ const CASES = [
   // finite inputs whose intermediate values overflow float32: a RangeError, never NaN or zeros
   ['scores overflowing to +Infinity', (ag) => ag.attention([[1e20, 0]], [[1e20, 0], [1e19, 0]], [[1], [2]], { scale: 1 }), RangeError, ['attention', 'scores', '[0, 0]', 'overflowed float32']],
   ['scores overflowing to -Infinity (not a masked row)', (ag) => ag.attention([[1e20, 0]], [[-1e20, 0], [-1e19, 0]], [[1], [2]], { scale: 1 }), RangeError, ['attention', 'scores', 'overflowed float32']],
+  ['scores overflowing only once the mask is added', (ag) => ag.attention([[1e38]], [[3], [3]], [[1], [2]], { scale: 1, mask: [3e38, 0] }), RangeError, ['attention: the scores scale * Q K^T + mask[0, 0] overflowed float32']],
   ['softmax logits overflowing through the temperature', (ag) => ag.softmax([1e38, 3e38], { temperature: 0.5 }), RangeError, ['softmax', 'x / temperature[1]', 'overflowed']],
   ['softmax logits plus mask below -FLT_MAX', (ag) => ag.softmax([-3e38, -3e38], { mask: [-3e38, -3e38] }), RangeError, ['softmax', 'x / temperature + mask[0]', 'overflowed']],
   ['a partial sum overflowing (exact result 0)', (ag) => ag.dot([3e38, 3e38, -3e38, -3e38], [1, 1, 1, 1]).toString() + ag.dot([3e38, -3e38, 3e38, -3e38], [1, 1, 1, 1]), RangeError, ['dot', 'overflowed float32']],

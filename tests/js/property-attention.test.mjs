@@ -159,7 +159,7 @@ describe.each(CONFIGS)('properties of attention: $label', (cfg) => {
         const outNotFine = slices.some((s) => s.outFine.some((x, i) => !x && !s.hidden[Math.floor(i / dv)]));
         const errors = [];
         if (cls.some((k) => k !== 0)) {
-          errors.push([RangeError, 'attention: the scores scale * Q K^T[', (e) => {
+          errors.push([RangeError, mask ? 'attention: the scores scale * Q K^T + mask[' : 'attention: the scores scale * Q K^T[', (e) => {
             const i = namedIndex(e.message, scoreShape);
             return i >= 0 && cls[i] !== 0 && (firstSure < 0 || i <= firstSure) && e.message.includes('overflowed float32');
           }]);
