@@ -51,6 +51,28 @@ export function entryTypeError(method, name, shape, flatIndex, got, hole = false
   return new TypeError(`${method}: ${name}${formatIndex(shape, flatIndex)} must be a number (${name} has shape ${formatShape(shape)}); got ${what}`);
 }
 
+/**
+ * A {data, shape} argument whose data has another number of elements than
+ * its shape holds (`size`, exact, as text).
+ */
+export function dataLengthError(method, name, shape, length, size) {
+  return new RangeError(
+    `${method}: ${name}.data has ${length} element${length === 1 ? '' : 's'} but ${name}.shape ${formatShape(shape)} holds ${size}`,
+  );
+}
+
+/**
+ * An entry of a boolean mask that is not a boolean: `got` the value (or an
+ * empty slot of a sparse array when `hole`).
+ */
+export function maskEntryError(method, name, shape, flatIndex, got, hole = false) {
+  const what = hole ? 'an empty slot (a sparse array)' : describe(got);
+  const why = typeof got === 'number' && !hole ? ' (a mask is all booleans or all numbers, not both)' : '';
+  return new TypeError(
+    `${method}: ${name}${formatIndex(shape, flatIndex)} must be a boolean like the mask's first entry${why} (${name} has shape ${formatShape(shape)}); got ${what}`,
+  );
+}
+
 /** A shape that does not fit: names the argument, the shape received and the shape expected. */
 export function shapeError(method, name, gotShape, expectedShape, why = '') {
   const exp = Array.isArray(expectedShape) ? formatShape(expectedShape) : expectedShape;

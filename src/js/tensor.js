@@ -4,7 +4,7 @@
 // Masks become additive float32 masks; broadcasting is computed here as
 // strides (0 = broadcast), never as arithmetic on results.
 import { deferFiniteCheck, finiteRule } from './checks.js';
-import { entryTypeError, formatGivenShape, formatShape, ruleError, shapeError, typeError, valueError } from './errors.js';
+import { dataLengthError, entryTypeError, formatGivenShape, formatShape, maskEntryError, ruleError, shapeError, typeError, valueError } from './errors.js';
 
 const F32_MAX = 3.4028234663852886e38;
 
@@ -64,7 +64,11 @@ function flattenNested(method, name, x, expected, kind) {
           `(its first element makes it of shape [${shape.join(', ')}]; ${expected} was expected)`,
       );
     }
-    for (let i = 0; i < a.length; i++) walk(a[i], depth + 1, `${path}[${i}]`);
+    for (let i = 0; i < a.length; i++) {
+      // An empty slot of a sparse array ([1, , 3]) stays one in the flat values, so that it is named as such.
+      if (depth + 1 === shape.length && !(i in a)) out.length += 1;
+      else walk(a[i], depth + 1, `${path}[${i}]`);
+    }
   };
   walk(x, 0, '');
   return { shape, values: out };
@@ -122,9 +126,7 @@ function toTensorAnyRank(method, name, x, expected, opts) {
     if (!(data instanceof Float32Array || data instanceof Float64Array || Array.isArray(data))) {
       throw typeError(method, `${name}.data`, 'a Float32Array, a Float64Array or an array of numbers', data, expected);
     }
-    if (data.length !== numel(x.shape)) {
-      throw shapeError(method, name, x.shape, expected, `data has ${data.length} elements but the shape holds ${exactSize(x.shape)}`);
-    }
+    if (data.length !== numel(x.shape)) throw dataLengthError(method, name, x.shape, data.length, exactSize(x.shape));
     return { data: toFloat32(method, name, data, x.shape, opts), shape: x.shape.slice() };
   }
   if (x instanceof Float32Array || x instanceof Float64Array) {
@@ -183,9 +185,7 @@ export function toMask(method, name, x, expected, trueMeans = 'attend') {
     if (!(Array.isArray(values) || ArrayBuffer.isView(values))) {
       throw typeError(method, `${name}.data`, 'an array of booleans or numbers', values, expected);
     }
-    if (values.length !== numel(shape)) {
-      throw shapeError(method, name, shape, expected, `data has ${values.length} elements but the shape holds ${exactSize(shape)}`);
-    }
+    if (values.length !== numel(shape)) throw dataLengthError(method, name, shape, values.length, exactSize(shape));
   } else if (Array.isArray(x)) {
     ({ shape, values } = flattenNested(method, name, x, expected, 'booleans or numbers'));
   } else if (x instanceof Float32Array || x instanceof Float64Array || x instanceof Uint8Array) {
@@ -210,7 +210,7 @@ export function toMask(method, name, x, expected, trueMeans = 'attend') {
       if (b > 1) throw valueError(method, name, shape, i, b, 'a Uint8Array mask holds 0 or 1');
       b = b === 1;
     } else if (typeof b !== 'boolean') {
-      throw typeError(method, name, 'all booleans (a mask cannot mix booleans and numbers)', b, expected);
+      throw maskEntryError(method, name, shape, i, b, Array.isArray(values) && !(i in values));
     }
     data[i] = b === attendWhenTrue ? 0 : -Infinity;
   }
