@@ -544,7 +544,8 @@ export interface GreedyPackingResult {
  * independent instance (its own wasm memory). In Node the .wasm is read from disk;
  * in browsers it is streamed (falling back to fetch + instantiate when the server
  * sends the wrong MIME type).
- * @throws Error (rejects) when the .wasm cannot be loaded, naming the URL tried and the options that fix it.
+ * @throws Error (rejects) when the .wasm cannot be loaded, naming the URL tried and the options that fix it,
+ *   and when the module given is the other build's (ag-scalar.wasm for `simd: true`, ag-simd.wasm for `simd: false`).
  * @throws TypeError (rejects) for malformed options, and for an unknown option key
  *   (e.g. `wasmURL`), naming it and the known ones.
  */

@@ -92,6 +92,17 @@ export async function initFrom(options, source) {
     build = 'scalar';
     rt = await loadBuild(build, options, source);
   }
+  // Bytes or a URL of the other build's .wasm load (the two glues accept
+  // either) but leave the glue without its kernels: refused here, not at
+  // the first call.
+  const loadedSimd = typeof rt.module.simd === 'function' ? rt.module.simd() === true : build === 'simd';
+  if (loadedSimd !== (build === 'simd')) {
+    const [want, got] = build === 'simd' ? ['ag-simd.wasm', 'ag-scalar.wasm'] : ['ag-scalar.wasm', 'ag-simd.wasm'];
+    throw new Error(
+      `init: options.simd = ${String(simd)} asks for ${want} (the ${build === 'simd' ? 'SIMD' : 'baseline'} build), but the module given ` +
+        `(options.wasmBinary, wasmUrl or locateFile) is ${got}; give ${want} instead, or one of each as { simd, scalar }, or leave simd on 'auto'`,
+    );
+  }
   if (build === 'scalar' && variant === 'simd128') {
     throw new RangeError("init: options.variant 'simd128' was asked for, but this engine got the baseline build, which has only 'scalar'");
   }

@@ -59,6 +59,16 @@ describe('locating the .wasm', () => {
     expect(asked).toEqual(['ag-scalar.wasm']);
     expect(ag.dot([3, 4], [4, 3])).toBe(24);
   });
+  test("the other build's .wasm is refused by init with a message naming both files, not at the first call", async () => {
+    const scalarBytes = readFileSync(new URL('../../dist/wasm/ag-scalar.wasm', import.meta.url));
+    await expect(init({ simd: true, wasmBinary: scalarBytes })).rejects.toThrow(
+      "init: options.simd = true asks for ag-simd.wasm (the SIMD build), but the module given (options.wasmBinary, wasmUrl or locateFile) is ag-scalar.wasm",
+    );
+    await expect(init({ simd: false, wasmBinary: readFileSync(wasmUrl) })).rejects.toThrow('asks for ag-scalar.wasm (the baseline build), but the module given');
+    // With simd on 'auto' the baseline bytes are simply the baseline build.
+    const ag = await init({ wasmBinary: scalarBytes });
+    expect([ag.backend, ag.dot([3, 4], [4, 3])]).toEqual(['wasm-scalar', 24]);
+  });
   test('a .wasm that cannot be found rejects with an Error naming the URL tried and the options that fix it', async () => {
     const wrong = new URL('./no-such-dir/ag-simd.wasm', import.meta.url);
     let error;
