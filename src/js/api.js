@@ -561,16 +561,9 @@ export class AttentionGeometry {
             { what: `K = ${kName}\u00b7wK${bK ? ' + bK' : ''}`, inputs: bK ? `${kName}, wK or bK` : `${kName} or wK`, shape: [...Kx.shape.slice(0, -1), dm] },
             { what: `V = ${vName}\u00b7wV${bV ? ' + bV' : ''}`, inputs: bV ? `${vName}, wV or bV` : `${vName} or wV`, shape: [...Kx.shape.slice(0, -1), dm] },
           ];
-          const bad = this._projectionOverflow(m, p[15], projections);
+          const outputProjection = { what: `concat(heads)\u00b7wO${bO ? ' + bO' : ''}`, inputs: bO ? 'wO, bO or the inputs' : 'wO or the inputs', shape: X.shape, nanAt: status === 0 ? knownNaNIndex(output) : -1 };
+          const bad = this._projectionOverflow(m, p[15], projections, outputProjection);
           if (bad) throw bad;
-          // Q, K, V and the heads finite, the output not: the output projection overflowed.
-          const nanAt = knownNaNIndex(output);
-          if (status === 0 && nanAt >= 0 && this._rt.module.firstNonFinite(p[15] + 4 * (projections.reduce((a, q) => a + numel(q.shape), 0)), nOut, 0) < 0) {
-            throw new RangeError(
-              `${m}: output${formatIndex(X.shape, nanAt)} overflowed float32 although the inputs are finite ` +
-                `(the output projection concat(heads)\u00b7wO${bO ? ' + bO' : ''}, of shape ${formatShape(X.shape)}); scale wO${bO ? ', bO' : ''} or the inputs down`,
-            );
-          }
         }
         if (status !== 0) throw this._scoreOverflow(m, 'the per-head scores', [B, h, Tq, Tk], status);
         // A NaN in the output (a sum that overflowed) is a RangeError from _done.
@@ -655,25 +648,28 @@ export class AttentionGeometry {
   }
 
   /**
-   * The RangeError for the first of multiHeadAttention's projections Q, K, V
-   * (laid out one after the other from `work`, as in attention_impl.h) that
-   * holds a non-finite entry, or null when all three are finite. Called only
-   * after the scores or the output went wrong, while the workspace is alive.
-   * @internal
+   * The RangeError that names the projection that spoiled multiHeadAttention's
+   * scores or output, or null: the first of Q, K, V (laid out one after the
+   * other from `work`, then the heads, as in attention_impl.h) that holds a
+   * non-finite entry; else, when the output has a NaN (`output.nanAt` >= 0)
+   * while the heads are finite, the output projection. Called only after the
+   * scores or the output went wrong, while the workspace is alive. @internal
    */
-  _projectionOverflow(m, work, projections) {
+  _projectionOverflow(m, work, projections, output) {
+    const error = (name, what, inputs, shape, flat) =>
+      new RangeError(
+        `${m}: ${name}${formatIndex(shape, flat)} overflowed float32 although the inputs are finite ` +
+          `(the ${name === 'output' ? 'output ' : ''}projection ${what}, of shape ${formatShape(shape)}); scale ${inputs} down`,
+      );
     let at = work;
     for (const { what, inputs, shape } of projections) {
       const n = numel(shape);
       const flat = this._rt.module.firstNonFinite(at, n, 0);
-      if (flat >= 0) {
-        return new RangeError(
-          `${m}: ${what[0]}${formatIndex(shape, flat)} overflowed float32 although the inputs are finite ` +
-            `(the projection ${what}, of shape ${formatShape(shape)}); scale ${inputs} down`,
-        );
-      }
+      if (flat >= 0) return error(what[0], what, inputs, shape, flat);
       at += 4 * n;
     }
+    const headsFinite = () => this._rt.module.firstNonFinite(at, numel(output.shape), 0) < 0;
+    if (output.nanAt >= 0 && headsFinite()) return error('output', output.what, output.inputs, output.shape, output.nanAt);
     return null;
   }
 
