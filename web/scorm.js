@@ -12,7 +12,8 @@
 // back at an attempt: the saved progress is shown and nothing is written,
 // only LMSInitialize and LMSFinish are called. In 'browse' (a preview) a
 // first launch is 'browsed' rather than 'incomplete', and only the place
-// (lesson_location) is kept: no suspend data, score or completion, so that
+// (lesson_location) is kept: no suspend data, score, completion, session
+// time or exit, so that
 // a preview's answers never count in the graded attempt, which starts as
 // 'incomplete' after a preview as after nothing.
 // Without an LMS the page works as usual and says that nothing is reported.
@@ -111,8 +112,11 @@ function start(progress, api, say) {
   const leave = () => {
     if (finished) return;
     report(progress.snapshot());
-    lms.set('cmi.core.session_time', formatTimespan(performance.now() - startedAt));
-    lms.set('cmi.core.exit', FINAL_STATUSES.has(status) ? '' : 'suspend');
+    // A preview leaves no time and no exit: 'suspend' would make the LMS resume it as an attempt.
+    if (mode !== 'browse') {
+      lms.set('cmi.core.session_time', formatTimespan(performance.now() - startedAt));
+      lms.set('cmi.core.exit', FINAL_STATUSES.has(status) ? '' : 'suspend');
+    }
     dirty = true;
     commitNow();
     finished = true;

@@ -98,9 +98,11 @@ export async function initFrom(options, source) {
   const loadedSimd = typeof rt.module.simd === 'function' ? rt.module.simd() === true : build === 'simd';
   if (loadedSimd !== (build === 'simd')) {
     const [want, got] = build === 'simd' ? ['ag-simd.wasm', 'ag-scalar.wasm'] : ['ag-scalar.wasm', 'ag-simd.wasm'];
+    const given = options.wasmBinary !== undefined ? 'options.wasmBinary' : options.wasmUrl !== undefined ? 'options.wasmUrl' : 'options.locateFile';
+    const asked = simd === 'auto' ? `options.simd = 'auto' fell back to the baseline build, ${want},` : `options.simd = ${String(simd)} asks for ${want} (the ${build === 'simd' ? 'SIMD' : 'baseline'} build),`;
     throw new Error(
-      `init: options.simd = ${String(simd)} asks for ${want} (the ${build === 'simd' ? 'SIMD' : 'baseline'} build), but the module given ` +
-        `(options.wasmBinary, wasmUrl or locateFile) is ${got}; give ${want} instead, or one of each as { simd, scalar }, or leave simd on 'auto'`,
+      `init: ${asked} but the module given by ${given} for it is ${got}; give ${want} there instead` +
+        (simd === 'auto' ? `, and ag-simd.wasm for the SIMD build (as { simd, scalar })` : `, or one of each as { simd, scalar }, or leave simd on 'auto'`),
     );
   }
   if (build === 'scalar' && variant === 'simd128') {

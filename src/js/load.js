@@ -79,7 +79,9 @@ async function readBytes(url, readFileUrl) {
 }
 
 async function instantiate(url, imports, bytes) {
-  if (bytes) return WebAssembly.instantiate(bytes, imports);
+  // Any ArrayBufferView is accepted as bytes; WebAssembly.instantiate takes
+  // an ArrayBuffer or a typed array, not a DataView: the same bytes as a Uint8Array.
+  if (bytes) return WebAssembly.instantiate(bytes instanceof DataView ? new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) : bytes, imports);
   const readFileUrl = url.protocol === 'file:' ? (await readerOfFiles())?.readFileUrl : null;
   if (!readFileUrl && typeof WebAssembly.instantiateStreaming === 'function') {
     try {
@@ -130,15 +132,28 @@ export async function loadBuild(build, options, source) {
   const helpful = (reason) =>
     new Error(
       `attention-geometry: could not load the WebAssembly module ag-${build}.wasm ${where()}: ${reason}. ` +
-        'Serve the wasm/ folder next to index.js, or tell init() where the file is with ' +
-        'options.locateFile(name), options.wasmUrl or options.wasmBinary (the bytes).',
+        (bytes
+          ? `Pass the bytes of the package's wasm/ag-${build}.wasm as options.wasmBinary.`
+          : 'Serve the wasm/ folder next to index.js, or tell init() where the file is with ' +
+            'options.locateFile(name), options.wasmUrl or options.wasmBinary (the bytes).'),
     );
   const modulePromise = factory({
     instantiateWasm(imports, receive) {
       instantiate(url, imports, bytes).then(
         ({ instance, module }) => {
           memory = memoryOf(instance.exports);
-          receive(instance, module);
+          // A module that compiles but is not one of this package's (no
+          // memory, other exports) would throw inside the glue, where no
+          // promise catches it: refused here instead.
+          if (!memory) {
+            rejectLoad(helpful('it is not one of this package\'s modules (it exports no memory)'));
+            return;
+          }
+          try {
+            receive(instance, module);
+          } catch (e) {
+            rejectLoad(helpful(`it is not one of this package's modules (${e && e.message ? e.message : String(e)})`));
+          }
         },
         (e) => {
           failure = helpful(e && e.message ? e.message : String(e));

@@ -270,6 +270,13 @@ describe('lesson_mode: review and browse', () => {
     expect(await setsOf(page, 'cmi.suspend_data')).toEqual([]);
     expect(await setsOf(page, 'cmi.core.score.raw')).toEqual([]);
     expect(await setsOf(page, 'cmi.core.lesson_status')).toEqual(['browsed']);
+    // Leaving the preview: no session time and no exit ('suspend' would make the LMS resume it as an attempt).
+    await page.evaluate(() => {
+      document.getElementById('sco').src = 'about:blank';
+    });
+    await page.waitForFunction(() => window.calls.some((c) => c.call === 'LMSFinish'), null, { timeout: 5000 });
+    const written = new Set((await calls(page)).filter((c) => c.call === 'LMSSetValue').map((c) => c.element));
+    expect([...written].sort()).toEqual(['cmi.core.lesson_location', 'cmi.core.lesson_status']);
     await expectClean(opened);
     await opened.context.close();
 

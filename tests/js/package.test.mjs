@@ -62,9 +62,19 @@ describe('locating the .wasm', () => {
   test("the other build's .wasm is refused by init with a message naming both files, not at the first call", async () => {
     const scalarBytes = readFileSync(new URL('../../dist/wasm/ag-scalar.wasm', import.meta.url));
     await expect(init({ simd: true, wasmBinary: scalarBytes })).rejects.toThrow(
-      "init: options.simd = true asks for ag-simd.wasm (the SIMD build), but the module given (options.wasmBinary, wasmUrl or locateFile) is ag-scalar.wasm",
+      "init: options.simd = true asks for ag-simd.wasm (the SIMD build), but the module given by options.wasmBinary for it is ag-scalar.wasm; give ag-simd.wasm there instead",
     );
     await expect(init({ simd: false, wasmBinary: readFileSync(wasmUrl) })).rejects.toThrow('asks for ag-scalar.wasm (the baseline build), but the module given');
+    // Swapped per-build entries under 'auto': the fallback names the baseline entry and what the SIMD one needs.
+    await expect(init({ wasmBinary: { simd: scalarBytes, scalar: readFileSync(wasmUrl) } })).rejects.toThrow(
+      "init: options.simd = 'auto' fell back to the baseline build, ag-scalar.wasm, but the module given by options.wasmBinary for it is ag-simd.wasm; give ag-scalar.wasm there instead, and ag-simd.wasm for the SIMD build",
+    );
+    // A module that compiles but is not one of the package's (the 8-byte empty module) rejects instead of hanging.
+    await expect(init({ simd: true, wasmBinary: new Uint8Array([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0]) })).rejects.toThrow("it is not one of this package's modules");
+    // Bytes as a DataView are bytes like any other view.
+    const simdBytes = readFileSync(wasmUrl);
+    const view = new DataView(simdBytes.buffer, simdBytes.byteOffset, simdBytes.byteLength);
+    expect((await init({ simd: true, wasmBinary: view })).dot([3, 4], [4, 3])).toBe(24);
     // With simd on 'auto' the baseline bytes are simply the baseline build.
     const ag = await init({ wasmBinary: scalarBytes });
     expect([ag.backend, ag.dot([3, 4], [4, 3])]).toEqual(['wasm-scalar', 24]);
