@@ -21,13 +21,32 @@ export function formatGivenShape(shape) {
   return `[${shown.join(', ')}]`;
 }
 
+/** What a value is, for "got ...": null, an array, an Int8Array of length 3, the string "2", number 5. */
 function describe(value) {
   if (value === null) return 'null';
   if (value === undefined) return 'undefined';
   if (Array.isArray(value)) return 'an array';
-  if (ArrayBuffer.isView(value)) return article(value.constructor.name);
+  if (ArrayBuffer.isView(value)) {
+    const n = value.length === undefined ? value.byteLength : value.length;
+    return `${article(value.constructor.name)} of ${value.length === undefined ? 'byte ' : ''}length ${n}`;
+  }
+  if (typeof value === 'string') return `the string ${quote(value)}`;
   return typeof value === 'object' ? `an object with keys {${Object.keys(value).slice(0, 5).join(', ')}}` : `${typeof value} ${String(value).slice(0, 40)}`;
 }
+
+/** A string as JSON text, cut to 40 characters (and its length then given). */
+function quote(text) {
+  if (text.length <= 40) return JSON.stringify(text);
+  return `${JSON.stringify(text.slice(0, 40)).slice(0, -1)}..." (${text.length} characters)`;
+}
+
+/** "of shape [n]" for a shape in brackets; "of a shape that broadcasts to ..." for a phrase. */
+function ofShape(expected) {
+  return expected.startsWith('[') ? `of shape ${expected}` : `of ${expected}`;
+}
+
+/** What an empty slot of a sparse array ([1, , 3]) is called in messages. */
+const HOLE = 'an empty slot (a hole in the array)';
 
 /**
  * A wrong kind of argument.
@@ -38,39 +57,64 @@ function describe(value) {
  * @param {string} expectedShape e.g. '[Tk, d_k]'
  */
 export function typeError(method, name, wanted, got, expectedShape) {
-  return new TypeError(`${method}: ${name} must be ${wanted} of shape ${expectedShape}; got ${describe(got)}`);
+  return new TypeError(`${method}: ${name} must be ${wanted} ${ofShape(expectedShape)}; got ${describe(got)}`);
 }
 
 /**
- * An entry of an array of numbers that is not a number: names the entry by
- * its index in `shape`. `hole` says that it is an empty slot of a sparse
- * array ([1, , 3]) rather than a value.
+ * An entry of an array that is not what it must be: "A[0, 1] must be a number
+ * (A has shape [2, 2]); got an array". `at` is the entry's flat index in
+ * `shape`, or its index as a list (for a row of a nested array); `hole` says
+ * that the entry is an empty slot of a sparse array ([1, , 3]) rather than a
+ * value; `note` is added after the shape.
  */
+export function entryError(method, name, shape, at, wanted, got, { hole = false, note = '' } = {}) {
+  const index = Array.isArray(at) ? `[${at.join(', ')}]` : formatIndex(shape, at);
+  const what = hole ? HOLE : describe(got);
+  return new TypeError(`${method}: ${name}${index} must be ${wanted} (${name} has shape ${formatShape(shape)}${note ? `; ${note}` : ''}); got ${what}`);
+}
+
+/** An entry of an array of numbers that is not a number (or is an empty slot when `hole`). */
 export function entryTypeError(method, name, shape, flatIndex, got, hole = false) {
-  const what = hole ? 'an empty slot (a sparse array)' : describe(got);
-  return new TypeError(`${method}: ${name}${formatIndex(shape, flatIndex)} must be a number (${name} has shape ${formatShape(shape)}); got ${what}`);
+  return entryError(method, name, shape, flatIndex, 'a number', got, { hole });
+}
+
+/**
+ * An entry of a mask that is not of the mask's kind: `kind` 'boolean' or
+ * 'number', set by the entry at `kindIndex` (the first boolean or number);
+ * `kind` null when the mask holds no boolean and no number at all.
+ */
+export function maskEntryError(method, name, shape, flatIndex, got, hole, kind, kindIndex) {
+  if (!kind) return entryError(method, name, shape, flatIndex, 'a boolean or a number', got, { hole });
+  return entryError(method, name, shape, flatIndex, `a ${kind}, as ${name}${formatIndex(shape, kindIndex)} is`, got, {
+    hole,
+    note: 'a mask is all booleans or all numbers',
+  });
 }
 
 /**
  * A {data, shape} argument whose data has another number of elements than
- * its shape holds (`size`, exact, as text).
+ * its shape holds (counted exactly, even beyond 2^53).
  */
-export function dataLengthError(method, name, shape, length, size) {
+export function dataLengthError(method, name, shape, length) {
+  const size = shape.reduce((a, b) => a * BigInt(b), 1n);
   return new RangeError(
     `${method}: ${name}.data has ${length} element${length === 1 ? '' : 's'} but ${name}.shape ${formatShape(shape)} holds ${size}`,
   );
 }
 
 /**
- * An entry of a boolean mask that is not a boolean: `got` the value (or an
- * empty slot of a sparse array when `hole`).
+ * An entry of a shape array that is not a dimension: a TypeError when it is
+ * not a number (or is an empty slot), a RangeError when it is a number but
+ * not a non-negative integer (-1, 1.5, NaN, Infinity).
  */
-export function maskEntryError(method, name, shape, flatIndex, got, hole = false) {
-  const what = hole ? 'an empty slot (a sparse array)' : describe(got);
-  const why = typeof got === 'number' && !hole ? ' (a mask is all booleans or all numbers, not both)' : '';
-  return new TypeError(
-    `${method}: ${name}${formatIndex(shape, flatIndex)} must be a boolean like the mask's first entry${why} (${name} has shape ${formatShape(shape)}); got ${what}`,
-  );
+export function shapeEntryError(method, name, shape, i, expected) {
+  const s = shape[i];
+  const tail = `(got ${formatGivenShape(shape)}; ${name} ${ofShape(expected)} was expected)`;
+  if (typeof s === 'number') {
+    return new RangeError(`${method}: ${name}.shape[${i}] is ${formatValue(s)}; a dimension is a non-negative integer ${tail}`);
+  }
+  const what = !(i in shape) ? 'empty (a hole in the array)' : describe(s);
+  return new TypeError(`${method}: ${name}.shape[${i}] is ${what}; a shape is a list of non-negative integers ${tail}`);
 }
 
 /** A shape that does not fit: names the argument, the shape received and the shape expected. */

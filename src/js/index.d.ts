@@ -31,9 +31,11 @@
  *
  * ## Errors (thrown synchronously by every method)
  * - `TypeError`: an argument of the wrong kind (a string for a vector, an array
- *   where a number belongs, a mask mixing booleans and numbers, a missing weight,
+ *   where a number belongs, a number or an empty slot where a row belongs, a shape
+ *   entry that is not a number, a mask mixing booleans and numbers, a missing weight,
  *   malformed `init` options, an options key that the method does not know).
- * - `RangeError`: a mismatched shape or a ragged nested array, a length of zero, a non-finite value, a
+ * - `RangeError`: a mismatched shape or a ragged nested array, a shape dimension that is
+ *   not a non-negative integer (-1, 1.5), a length of zero, a non-finite value, a
  *   zero vector where a direction is needed (cosine, angle, projections,
  *   normalize), `numHeads` not dividing d_model, a temperature <= 0 or not
  *   finite, a size beyond the 1 GiB wasm heap (or a failed allocation).
@@ -66,7 +68,7 @@ export type TensorLike = Tensor | { data: Float32Array | Float64Array | number[]
 
 /**
  * A mask. Boolean masks: nested arrays of booleans, `{data: boolean[] | Uint8Array, shape}`
- * (Uint8Array: 1 = true). Additive float masks: numbers, added to the scores/logits, may
+ * or a bare Uint8Array (a vector; 1 = true). Additive float masks: numbers, added to the scores/logits, may
  * hold `-Infinity`. What `true` means is said by each option.
  */
 export type MaskLike =
@@ -75,6 +77,7 @@ export type MaskLike =
   | boolean[][][]
   | boolean[][][][]
   | { data: boolean[] | Uint8Array | Float32Array | Float64Array | number[]; shape: number[] }
+  | Uint8Array
   | TensorLike;
 
 /** 64-bit seed or counter: a non-negative safe integer (< 2^53) or a BigInt in [0, 2^64). */

@@ -4,28 +4,23 @@
 // Masks become additive float32 masks; broadcasting is computed here as
 // strides (0 = broadcast), never as arithmetic on results.
 import { deferFiniteCheck, finiteRule } from './checks.js';
-import { dataLengthError, entryTypeError, formatGivenShape, formatShape, maskEntryError, ruleError, shapeError, typeError, valueError } from './errors.js';
+import { dataLengthError, entryError, entryTypeError, formatShape, maskEntryError, ruleError, shapeEntryError, shapeError, typeError, valueError } from './errors.js';
 
 const F32_MAX = 3.4028234663852886e38;
-
-/** The number of elements of `shape`, exact even beyond 2^53 (for messages). */
-function exactSize(shape) {
-  return String(shape.reduce((a, b) => a * BigInt(b), 1n));
-}
 
 function isTensorObject(x) {
   return x !== null && typeof x === 'object' && !Array.isArray(x) && !ArrayBuffer.isView(x) && 'data' in x && 'shape' in x;
 }
 
+// A shape is a list of non-negative integers (checked first, entry by entry),
+// and then every dimension must be at least 1: zero-length tensors are refused.
 function checkShapeArray(method, name, shape, expected) {
-  if (!Array.isArray(shape)) throw typeError(method, `${name}.shape`, 'an array of positive integers', shape, expected);
-  for (const s of shape) {
-    if (typeof s !== 'number' || !Number.isInteger(s)) {
-      const bad = typeof s === 'number' ? `${s} is not an integer` : `an entry is ${s === null ? 'null' : `a ${typeof s}`}`;
-      throw new TypeError(`${method}: ${name}.shape must be an array of positive integers, for ${expected}; got ${formatGivenShape(shape)} (${bad})`);
-    }
-    if (s < 1) throw shapeError(method, name, shape, expected, 'every dimension must be at least 1: zero-length tensors are not allowed');
+  if (!Array.isArray(shape)) throw typeError(method, `${name}.shape`, `an array of non-negative integers, for ${name}`, shape, expected);
+  for (let i = 0; i < shape.length; i++) {
+    const s = shape[i];
+    if (!(i in shape) || typeof s !== 'number' || !Number.isInteger(s) || s < 0) throw shapeEntryError(method, name, shape, i, expected);
   }
+  if (shape.includes(0)) throw shapeError(method, name, shape, expected, 'every dimension must be at least 1: zero-length tensors are not allowed');
 }
 
 /** Product of a shape's dimensions. */
@@ -38,9 +33,11 @@ export function numel(shape) {
 const isRow = (a) => Array.isArray(a) || a instanceof Float32Array || a instanceof Float64Array;
 
 // Walks a nested array (whose rows may also be Float32Array or Float64Array),
-// returning its shape and flat values, or throwing with the path of the first
-// row that does not fit the shape set by the first element at each depth.
-function flattenNested(method, name, x, expected, kind) {
+// returning its shape and flat values, or throwing with the index of the
+// first row or entry that does not fit the shape set by the first element at
+// each depth. An empty slot of a sparse array ([1, , 3]) stays one in the
+// flat values, so that the check of the values names it as such.
+function flattenNested(method, name, x, expected) {
   const shape = [];
   let level = x;
   while (isRow(level)) {
@@ -49,28 +46,30 @@ function flattenNested(method, name, x, expected, kind) {
     level = level[0];
   }
   const out = [];
-  const walk = (a, depth, path) => {
-    if (depth === shape.length) {
-      if (isRow(a)) {
-        throw typeError(method, `${name}${path}`, `a number (the first element makes ${name} of shape [${shape.join(', ')}])`, a, expected);
-      }
-      out.push(a);
-      return;
-    }
-    if (!isRow(a) || a.length !== shape[depth]) {
-      const got = isRow(a) ? `length ${a.length}` : 'not an array';
+  const last = shape.length - 1;
+  // `index` is the index of the row `a` in x: [] for x itself, [1] for x[1].
+  const walk = (a, index) => {
+    const depth = index.length;
+    if (!isRow(a)) throw entryError(method, name, shape, index, `an array of length ${shape[depth]}`, a);
+    if (a.length !== shape[depth]) {
       throw new RangeError(
-        `${method}: ${name}${path} is ${got} but ${shape[depth]} was expected: ${name} must be rectangular ` +
-          `(its first element makes it of shape [${shape.join(', ')}]; ${expected} was expected)`,
+        `${method}: ${name}[${index.join(', ')}] is length ${a.length} but ${shape[depth]} was expected: ${name} must be rectangular ` +
+          `(its first element makes it of shape ${formatShape(shape)}; ${expected} was expected)`,
       );
     }
     for (let i = 0; i < a.length; i++) {
-      // An empty slot of a sparse array ([1, , 3]) stays one in the flat values, so that it is named as such.
-      if (depth + 1 === shape.length && !(i in a)) out.length += 1;
-      else walk(a[i], depth + 1, `${path}[${i}]`);
+      if (depth < last) {
+        if (!(i in a)) throw entryError(method, name, shape, [...index, i], `an array of length ${shape[depth + 1]}`, undefined, { hole: true });
+        walk(a[i], [...index, i]);
+      } else if (!(i in a)) {
+        out.length += 1;
+      } else {
+        if (isRow(a[i])) throw entryTypeError(method, name, shape, out.length, a[i]);
+        out.push(a[i]);
+      }
     }
   };
-  walk(x, 0, '');
+  walk(x, []);
   return { shape, values: out };
 }
 
@@ -124,9 +123,9 @@ function toTensorAnyRank(method, name, x, expected, opts) {
     checkShapeArray(method, name, x.shape, expected);
     const { data } = x;
     if (!(data instanceof Float32Array || data instanceof Float64Array || Array.isArray(data))) {
-      throw typeError(method, `${name}.data`, 'a Float32Array, a Float64Array or an array of numbers', data, expected);
+      throw typeError(method, `${name}.data`, `a Float32Array, a Float64Array or an array of numbers, for ${name}`, data, expected);
     }
-    if (data.length !== numel(x.shape)) throw dataLengthError(method, name, x.shape, data.length, exactSize(x.shape));
+    if (data.length !== numel(x.shape)) throw dataLengthError(method, name, x.shape, data.length);
     return { data: toFloat32(method, name, data, x.shape, opts), shape: x.shape.slice() };
   }
   if (x instanceof Float32Array || x instanceof Float64Array) {
@@ -134,7 +133,7 @@ function toTensorAnyRank(method, name, x, expected, opts) {
     return { data: toFloat32(method, name, x, [x.length], opts), shape: [x.length] };
   }
   if (Array.isArray(x)) {
-    const { shape, values } = flattenNested(method, name, x, expected, 'numbers');
+    const { shape, values } = flattenNested(method, name, x, expected);
     return { data: toFloat32(method, name, values, shape, opts), shape };
   }
   throw typeError(method, name, 'a tensor {data, shape}, a nested array of numbers or a Float32Array', x, expected);
@@ -167,6 +166,11 @@ export function nonZero(method, name, v, what) {
   throw ruleError(method, name, [v.length], `is the zero vector; ${what} needs a non-zero ${name} (its direction is undefined)`);
 }
 
+const MASK_KINDS = 'a boolean mask (booleans, or a Uint8Array of 0 and 1) or an additive mask (numbers, a Float32Array or a Float64Array)';
+
+/** A typed array that a mask may be given as. */
+const isMaskArray = (a) => a instanceof Uint8Array || a instanceof Float32Array || a instanceof Float64Array;
+
 /**
  * A mask: boolean (true = may attend, or the caller's inversion) or additive
  * float (may hold -Infinity). Accepted forms: nested arrays of booleans or of
@@ -182,39 +186,42 @@ export function toMask(method, name, x, expected, trueMeans = 'attend') {
     checkShapeArray(method, name, x.shape, expected);
     shape = x.shape.slice();
     values = x.data;
-    if (!(Array.isArray(values) || ArrayBuffer.isView(values))) {
-      throw typeError(method, `${name}.data`, 'an array of booleans or numbers', values, expected);
+    if (!(Array.isArray(values) || isMaskArray(values))) {
+      throw typeError(method, `${name}.data`, `an array of booleans or numbers, a Uint8Array (1 = true), a Float32Array or a Float64Array, for ${name}`, values, expected);
     }
-    if (values.length !== numel(shape)) throw dataLengthError(method, name, shape, values.length, exactSize(shape));
+    if (values.length !== numel(shape)) throw dataLengthError(method, name, shape, values.length);
   } else if (Array.isArray(x)) {
-    ({ shape, values } = flattenNested(method, name, x, expected, 'booleans or numbers'));
-  } else if (x instanceof Float32Array || x instanceof Float64Array || x instanceof Uint8Array) {
+    ({ shape, values } = flattenNested(method, name, x, expected));
+  } else if (isMaskArray(x)) {
     if (x.length === 0) throw shapeError(method, name, [0], expected, 'zero-length masks are not allowed');
     shape = [x.length];
     values = x;
   } else {
-    throw typeError(method, name, 'a boolean or additive float mask (nested array or {data, shape})', x, expected);
+    throw typeError(method, name, `${MASK_KINDS}, as a nested array or {data, shape},`, x, expected);
   }
-  const isBool = values instanceof Uint8Array || (values.length > 0 && typeof values[0] === 'boolean');
-  if (!isBool) {
-    if (!(values instanceof Float32Array || values instanceof Float64Array || Array.isArray(values))) {
-      throw typeError(method, name, 'a boolean array, a Uint8Array or a float array', values, expected);
-    }
+  if (values instanceof Float32Array || values instanceof Float64Array) {
     return { data: toFloat32(method, name, values, shape, { allowNegInf: true, eager: true }), shape, boolean: false };
   }
+  // A boolean mask becomes additive: 0 where a key may take part, -Infinity where not.
   const attendWhenTrue = trueMeans === 'attend';
-  const data = new Float32Array(values.length);
-  for (let i = 0; i < values.length; i++) {
-    let b = values[i];
-    if (values instanceof Uint8Array) {
-      if (b > 1) throw valueError(method, name, shape, i, b, 'a Uint8Array mask holds 0 or 1');
-      b = b === 1;
-    } else if (typeof b !== 'boolean') {
-      throw maskEntryError(method, name, shape, i, b, Array.isArray(values) && !(i in values));
+  if (values instanceof Uint8Array) {
+    const data = new Float32Array(values.length);
+    for (let i = 0; i < values.length; i++) {
+      if (values[i] > 1) throw valueError(method, name, shape, i, values[i], 'a Uint8Array mask holds 0 or 1');
+      data[i] = (values[i] === 1) === attendWhenTrue ? 0 : -Infinity;
     }
-    data[i] = b === attendWhenTrue ? 0 : -Infinity;
+    return { data, shape, boolean: true };
   }
-  return { data, shape, boolean: true };
+  // An array is of the kind of its first boolean or number, so that a null or
+  // an empty slot before it is named as such rather than taken for the other kind.
+  let first = 0;
+  while (first < values.length && typeof values[first] !== 'boolean' && typeof values[first] !== 'number') first++;
+  const kind = first < values.length ? typeof values[first] : null;
+  for (let i = 0; i < values.length; i++) {
+    if (typeof values[i] !== kind) throw maskEntryError(method, name, shape, i, values[i], !(i in values), kind, first);
+  }
+  if (kind === 'number') return { data: toFloat32(method, name, values, shape, { allowNegInf: true, eager: true }), shape, boolean: false };
+  return { data: Float32Array.from(values, (b) => (b === attendWhenTrue ? 0 : -Infinity)), shape, boolean: true };
 }
 
 /**

@@ -15,7 +15,7 @@ const W8 = { data: new Float32Array(64).fill(0.1), shape: [8, 8] };
 const X8 = { data: new Float32Array(24).fill(0.5), shape: [3, 8] };
 const mhaW = { wQ: W8, wK: W8, wV: W8, wO: W8 };
 
-// [title, call, error class, strings the message must contain]
+// [title, call, error class, strings the message must contain, strings it must not contain]
 const CASES = [
   // wrong type
   ['string vector', (ag) => ag.dot('abc', v3), TypeError, ['dot', 'a']],
@@ -23,7 +23,7 @@ const CASES = [
   ['null tensor', (ag) => ag.attention(null, I2, I2), TypeError, ['attention', 'Q']],
   ['number for a matrix', (ag) => ag.matmul(I2, 5), TypeError, ['matmul', 'B']],
   ['tensor with string data', (ag) => ag.softmax({ data: 'abc', shape: [3] }), TypeError, ['softmax', 'x.data']],
-  ['tensor with a bad shape entry', (ag) => ag.exp({ data: [1, 2], shape: [2.5] }), TypeError, ['exp', 'x.shape']],
+  ['tensor with a shape entry of the wrong kind', (ag) => ag.exp({ data: [1, 2], shape: [true] }), TypeError, ['exp', 'x.shape[0] is boolean true']],
   ['ragged nested array', (ag) => ag.matmul([[1, 2], [3]], I2), RangeError, ['matmul', 'A[1]', 'length 1']],
   ['mask mixing booleans and numbers', (ag) => ag.attention(I2, I2, I2, { mask: [[true, 0], [true, true]] }), TypeError, ['attention', 'mask']],
   ['string options', (ag) => ag.softmax(v3, 'hot'), TypeError, ['softmax', 'options']],
@@ -31,8 +31,21 @@ const CASES = [
   // messages: "an" before a vowel sound, and the shape as received
   ['an Int32Array for a vector', (ag) => ag.dot(new Int32Array([3, 4]), [4, 3]), TypeError, ['dot', 'a', 'got an Int32Array']],
   ['a Uint8Array for a vector', (ag) => ag.norm(new Uint8Array([3, 4])), TypeError, ['norm', 'a', 'got a Uint8Array']],
-  ['a fractional dimension in a shape', (ag) => ag.matmul({ data: new Float32Array(6), shape: [1.5, 4] }, I2), TypeError, ['matmul', 'A.shape', 'got [1.5, 4]', '1.5 is not an integer']],
-  ['a string dimension in a shape', (ag) => ag.exp({ data: [1, 2], shape: ['2'] }), TypeError, ['exp', 'x.shape', 'got ["2"]']],
+  // a shape entry that is not a number is of the wrong kind (TypeError); a number that is not a
+  // non-negative integer is of the right kind with a wrong value (RangeError); 0 breaks the zero-length rule
+  ['a fractional dimension in a shape', (ag) => ag.matmul({ data: new Float32Array(6), shape: [1.5, 4] }, I2), RangeError, ['matmul: A.shape[0] is 1.5; a dimension is a non-negative integer', 'got [1.5, 4]', '[..., M, K]']],
+  ['a negative dimension in a shape', (ag) => ag.matmul({ data: new Float32Array(4), shape: [-1, 2] }, I2), RangeError, ['matmul: A.shape[0] is -1; a dimension is a non-negative integer', 'got [-1, 2]'], ['zero-length']],
+  ['a NaN dimension in a shape', (ag) => ag.softmax({ data: [1, 2], shape: [2, NaN] }), RangeError, ['softmax: x.shape[1] is NaN; a dimension is a non-negative integer']],
+  ['a string dimension in a shape', (ag) => ag.exp({ data: [1, 2], shape: ['2'] }), TypeError, ['exp: x.shape[0] is the string "2"; a shape is a list of non-negative integers', 'got ["2"]']],
+  ['a hole in a shape', (ag) => ag.matmul({ data: new Float32Array(4), shape: [2, , 2] }, I2), TypeError, ['matmul: A.shape[1] is empty (a hole in the array); a shape is a list of non-negative integers', 'got [2, , 2]', '[..., M, K]'], ['a undefined']],
+  ['undefined in a shape', (ag) => ag.matmul({ data: new Float32Array(4), shape: [2, undefined] }, I2), TypeError, ['matmul: A.shape[1] is undefined; a shape is a list of non-negative integers', 'got [2, undefined]']],
+  ['a shape that is not an array', (ag) => ag.exp({ data: [1, 2], shape: '2' }), TypeError, ['exp: x.shape must be an array of non-negative integers, for x of shape [...]', 'got the string "2"']],
+  ['a shape entry of the wrong kind before a zero', (ag) => ag.exp({ data: [], shape: [0, null] }), TypeError, ['exp: x.shape[1] is null'], ['zero-length']],
+  // masks of a kind that is not accepted: what was given, and what is accepted
+  ['an Int8Array as a mask', (ag) => ag.softmax(v3, { mask: new Int8Array([0, 1, 0]) }), TypeError, ['softmax: mask must be a boolean mask', 'a Uint8Array of 0 and 1', 'a Float32Array or a Float64Array', 'of a shape that broadcasts to x [3]', 'got an Int8Array of length 3'], ['of shape a shape']],
+  ['an Int32Array as attention mask', (ag) => ag.attention(I2, I2, I2, { mask: new Int32Array([0, 1]) }), TypeError, ['attention: mask must be a boolean mask', 'of a shape that broadcasts to [B, h, Tq, Tk] = [1, 1, 2, 2]', 'got an Int32Array of length 2'], ['of shape a shape']],
+  ['an Int8Array as mask data', (ag) => ag.softmax(v3, { mask: { data: new Int8Array([0, 1, 0]), shape: [3] } }), TypeError, ['softmax: mask.data must be an array of booleans or numbers, a Uint8Array (1 = true), a Float32Array or a Float64Array, for mask of a shape that broadcasts to x [3]', 'got an Int8Array of length 3'], ['of shape a shape']],
+  ['a DataView as mask data', (ag) => ag.softmax(v3, { mask: { data: new DataView(new ArrayBuffer(3)), shape: [3] } }), TypeError, ['softmax: mask.data must be', 'got a DataView of byte length 3']],
   // an options key the method does not read: a misspelling would otherwise do nothing
   ['attention: unknown option key', (ag) => ag.attention(I2, I2, I2, { returnWeight: true }), TypeError, ['attention', "unknown key 'returnWeight'", 'returnWeights, returnScores']],
   ['softmax: unknown option key', (ag) => ag.softmax(v3, { temp: 2 }), TypeError, ['softmax', "unknown key 'temp'", 'temperature, mask']],
@@ -120,11 +133,24 @@ const CASES = [
   ['a null in a boolean mask', (ag) => ag.softmax([1, 2, 3], { mask: [true, null, true] }), TypeError, ['softmax', 'mask[1] must be a boolean', 'got null']],
   ['an empty slot in a boolean mask', (ag) => ag.softmax([1, 2, 3], { mask: [true, , true] }), TypeError, ['softmax', 'mask[1] must be a boolean', 'an empty slot']],
   ['a number in a boolean mask', (ag) => ag.softmax([1, 2, 3], { mask: [true, 0, true] }), TypeError, ['softmax', 'mask[1] must be a boolean', 'all booleans or all numbers', 'got number 0']],
-  ['a string among numbers', (ag) => ag.dot([1, 2, 3], [1, 'x', 3]), TypeError, ['dot', 'b[1] must be a number', 'got string x']],
+  ['a string among numbers', (ag) => ag.dot([1, 2, 3], [1, 'x', 3]), TypeError, ['dot: b[1] must be a number (b has shape [3]); got the string "x"']],
   ['null in a nested array', (ag) => ag.matmul([[1, null, 3]], [[1], [2], [3]]), TypeError, ['matmul', 'A[0, 1] must be a number', 'A has shape [1, 3]', 'got null']],
   ['a shape whose size passes 2^53', (ag) => ag.softmax({ data: new Float32Array(4), shape: [2 ** 31, 2 ** 31] }), RangeError, ['softmax', 'x.shape [2147483648, 2147483648] holds 4611686018427387904']],
   ['a mask dimension that must be 1', (ag) => ag.attention([[1, 0]], [[1, 0], [0, 1]], [[1], [2]], { mask: [[[0, 0]], [[0, 0]]] }), RangeError, ['attention', 'mask', 'is 2, not 1']],
-  ['an array where a number belongs', (ag) => ag.exp([[1, 2], [3, [4]]]), TypeError, ['exp', 'x[1][1]', 'a number', '[2, 2]']],
+  ['an array where a number belongs', (ag) => ag.exp([[1, 2], [3, [4]]]), TypeError, ['exp: x[1, 1] must be a number (x has shape [2, 2]); got an array'], ['of shape [...]']],
+  ['an array where a number belongs (matmul)', (ag) => ag.matmul([[1, [2]], [3, 4]], I2), TypeError, ['matmul: A[0, 1] must be a number (A has shape [2, 2]); got an array'], ['[..., M, K]']],
+  ['an empty slot where a row belongs', (ag) => ag.matmul([[1, 2], , [3, 4]], I2), TypeError, ['matmul: A[1] must be an array of length 2 (A has shape [3, 2]); got an empty slot (a hole in the array)'], ['not an array']],
+  ['an empty slot where a block belongs', (ag) => ag.exp([[[1], [2]], , [[5], [6]]]), TypeError, ['exp: x[1] must be an array of length 2 (x has shape [3, 2, 1]); got an empty slot (a hole in the array)']],
+  ['a number where a row belongs', (ag) => ag.matmul([[1, 2], 3], I2), TypeError, ['matmul: A[1] must be an array of length 2 (A has shape [2, 2]); got number 3']],
+  ['a long string is cut', (ag) => ag.dot('x'.repeat(100), v3), TypeError, [`got the string "${'x'.repeat(40)}..." (100 characters)`]],
+  // the kind of a mask array is that of its first boolean or number: a null or an empty slot before it is named as such
+  ['a null first in a boolean mask', (ag) => ag.softmax(v3, { mask: [null, true, false] }), TypeError, ['softmax: mask[0] must be a boolean, as mask[1] is (mask has shape [3]; a mask is all booleans or all numbers); got null']],
+  ['an empty slot first in a boolean mask', (ag) => ag.softmax(v3, { mask: { data: [, true, false], shape: [3] } }), TypeError, ['softmax: mask[0] must be a boolean, as mask[1] is', 'got an empty slot (a hole in the array)']],
+  ['an empty slot first in a nested boolean mask', (ag) => ag.attention(I2, I2, I2, { mask: [[, true], [true, true]] }), TypeError, ['attention: mask[0, 0] must be a boolean, as mask[0, 1] is', 'mask has shape [2, 2]', 'got an empty slot']],
+  ['a null first in an additive mask', (ag) => ag.softmax(v3, { mask: [null, 0, -Infinity] }), TypeError, ['softmax: mask[0] must be a number, as mask[1] is', 'got null']],
+  ['a boolean in an additive mask', (ag) => ag.softmax(v3, { mask: [0, true, 0] }), TypeError, ['softmax: mask[1] must be a number, as mask[0] is', 'all booleans or all numbers', 'got boolean true']],
+  ['a mask of nulls only', (ag) => ag.softmax(v3, { mask: [null, null, null] }), TypeError, ['softmax: mask[0] must be a boolean or a number (mask has shape [3]); got null']],
+  ['a keyPaddingMask with an empty slot first', (ag) => ag.multiHeadAttention({ query: X8 }, mhaW, { numHeads: 2, keyPaddingMask: [, false, true] }), TypeError, ['multiHeadAttention: keyPaddingMask[0] must be a boolean, as keyPaddingMask[1] is', 'got an empty slot']],
   // finite inputs whose intermediate values overflow float32: a RangeError, never NaN or zeros
   ['scores overflowing to +Infinity', (ag) => ag.attention([[1e20, 0]], [[1e20, 0], [1e19, 0]], [[1], [2]], { scale: 1 }), RangeError, ['attention', 'scores', '[0, 0]', 'overflowed float32']],
   ['scores overflowing to -Infinity (not a masked row)', (ag) => ag.attention([[1e20, 0]], [[-1e20, 0], [-1e19, 0]], [[1], [2]], { scale: 1 }), RangeError, ['attention', 'scores', 'overflowed float32']],
@@ -153,7 +179,7 @@ describe.each(CONFIGS)('bad input: $label', (cfg) => {
     heapBefore = ag.heapAllocatedBytes();
   });
 
-  test.each(CASES)('%s', (title, call, ErrorClass, mustContain) => {
+  test.each(CASES)('%s', (title, call, ErrorClass, mustContain, mustNotContain = []) => {
     let thrown;
     try {
       call(ag);
@@ -162,6 +188,7 @@ describe.each(CONFIGS)('bad input: $label', (cfg) => {
     }
     expect(thrown).toBeInstanceOf(ErrorClass);
     for (const s of mustContain) expect(thrown.message).toContain(s);
+    for (const s of mustNotContain) expect(thrown.message).not.toContain(s);
     // The module is still usable and right, and nothing was left allocated.
     expect(ag.dot([3, 4], [4, 3])).toBe(24);
     expect(Array.from(ag.softmax([0, 0]).data)).toEqual([0.5, 0.5]);
