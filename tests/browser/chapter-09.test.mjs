@@ -24,6 +24,18 @@ const ARTICLE = {
   scaled: false,
 };
 
+/** What `read` gives once it gives `want`, or after about two seconds, whatever it gives then. */
+async function settled(read, want) {
+  for (let i = 0; i < 100; i++) {
+    const got = await read();
+    if (got === want) return got;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return read();
+}
+
+const firstScore = async (page) => byRole(await readNumbers(page, TAG), 'score')[0].value;
+
 /** float64 reference: scores, scaled scores, exp, sum, weights, output. */
 export function reference({ q, k, values: v, scaled }) {
   const scores = k.map((row) => row.reduce((s, x, i) => s + x * q[i], 0));
@@ -125,7 +137,7 @@ describe('chapter 9: the worked single-head example', () => {
     // Stepping keeps the decimals of the text: 2.3 - 1 is 1.3 in the field, as the browser's own stepping gives.
     await page.getByLabel('q, component 3').fill('2.3');
     await page.getByLabel('q, component 3').press('ArrowDown');
-    expect(await page.getByLabel('q, component 3').inputValue()).toBe('1.3');
+    expect(await settled(() => page.getByLabel('q, component 3').inputValue(), '1.3')).toBe('1.3'); // shown by the next frame
     await page.getByLabel('q, component 3').fill('1.5');
     const state = { q: [1, 2, 1.5, 1], k: [[1, 3, 1, 0], [-1, -2, 0, -2.25], [3, 0, 1, 0]], values: [[1, 0], [0, 1], [0, 4]], scaled: false };
     expect(await inputs(page)).toEqual(flat(state));
@@ -164,6 +176,41 @@ describe('chapter 9: the worked single-head example', () => {
     expectMatches(await readNumbers(page, TAG), scaled);
     await expectClean(opened);
     await opened.context.close();
+  });
+
+  test('arrow steps faster than frames are all kept; a key or an edit before the next frame acts on the stepped text', async () => {
+    const { page, problems } = await openChapter(env, CH, TAG);
+    const field = page.getByLabel('q, component 1'); // 1 in the article's q
+    // Synthetic key events in one task: no frame runs between them, so the
+    // field still shows the old text while the figure already follows.
+    const during = await field.evaluate((input) => {
+      const key = (k) => input.dispatchEvent(new KeyboardEvent('keydown', { key: k, bubbles: true, composed: true, cancelable: true }));
+      key('ArrowUp');
+      key('ArrowUp');
+      key('ArrowUp');
+      return input.value;
+    });
+    expect(during).toBe('1');
+    expect(await settled(() => field.inputValue(), '4')).toBe('4');
+    expect(await settled(() => firstScore(page), 8)).toBe(8); // q·k1 = 4 + 4 + 0 + 0
+    // Another key (here Home) first writes the stepped text, so that the browser edits what is on the screen.
+    const beforeHome = await field.evaluate((input) => {
+      input.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowDown', bubbles: true, composed: true, cancelable: true }));
+      input.dispatchEvent(new KeyboardEvent('keydown', { key: 'Home', bubbles: true, composed: true, cancelable: true }));
+      return input.value;
+    });
+    expect(beforeHome).toBe('3');
+    // A typed value wins over a step not yet shown.
+    const typed = await field.evaluate(async (input) => {
+      input.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowUp', bubbles: true, composed: true, cancelable: true }));
+      input.value = '-2';
+      input.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+      await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+      return input.value;
+    });
+    expect(typed).toBe('-2');
+    expect(await settled(() => firstScore(page), 2)).toBe(2); // -2 + 4 + 0 + 0
+    await expectClean({ page, problems });
   });
 
   test('a score past 88.7: exp and its sum show infinity with a note, the weights stay right', async () => {

@@ -53,21 +53,48 @@ export function numberGrid({ rows, cols, spec, legend, onChange, onInvalid }) {
   element.addEventListener('input', (event) => {
     const input = event.target;
     if (!input.classList?.contains('vec-input')) return;
+    pending.delete(input); // the learner's own edit wins over a step not yet shown
     accept(input, readNumber(input.value, spec));
   });
   // The arrow keys step a value by 1 within [min, max], as the browser's
   // own number field does, but here in the key's handler: the browser steps
   // after the key's handlers and restyles the field before its input event,
   // which put about a millisecond between the key and the figure.
+  //
+  // The stepped text reaches the field in the next animation frame, not in
+  // the key's handler: a value written to a focused field while the browser
+  // handles a key event makes it lay out the page at once to place the caret
+  // (about a millisecond here, before the figure could start), where in the
+  // frame it is laid out with the figure. Until then `shown(input)` is the
+  // field's text; a key other than an arrow, or the learner's own typing,
+  // writes it first, so that the browser edits the text on the screen.
+  const pending = new Map();
+  let frame = 0;
+  const shown = (input) => (pending.has(input) ? pending.get(input) : input.value);
+  const flush = () => {
+    if (frame) cancelAnimationFrame(frame);
+    frame = 0;
+    for (const [input, text] of pending) input.value = text;
+    pending.clear();
+  };
+  const show = (input, text) => {
+    pending.set(input, text);
+    if (!frame) frame = requestAnimationFrame(flush);
+  };
   element.addEventListener('keydown', (event) => {
     const input = event.target;
     const dir = event.key === 'ArrowUp' ? 1 : event.key === 'ArrowDown' ? -1 : 0;
-    if (dir === 0 || event.altKey || event.ctrlKey || event.metaKey || !input.classList?.contains('vec-input')) return;
-    const next = stepped(input.value, dir, spec);
+    if (!input.classList?.contains('vec-input')) return;
+    if (dir === 0 || event.altKey || event.ctrlKey || event.metaKey) {
+      if (pending.size) flush();
+      return;
+    }
+    const text = shown(input);
+    const next = stepped(text, dir, spec);
     if (next === null) return; // text that is not a plain number: the browser's own behaviour
     event.preventDefault();
-    if (String(next) === input.value) return;
-    input.value = String(next);
+    if (String(next) === text) return;
+    show(input, String(next));
     accept(input, next);
   });
   function set(values) {
@@ -75,8 +102,11 @@ export function numberGrid({ rows, cols, spec, legend, onChange, onInvalid }) {
       row.forEach((input, i) => {
         if (invalid.has(input)) return; // keep what the learner is typing
         const text = String(values[r][i]);
-        if (input.value !== text && Number(input.value) !== values[r][i]) input.value = text;
-        else if (input.value === '') input.value = text;
+        const now = shown(input);
+        if ((now !== text && Number(now) !== values[r][i]) || now === '') {
+          pending.delete(input);
+          input.value = text;
+        }
       }),
     );
   }
