@@ -15,8 +15,9 @@ export function article(word) {
 
 /** A shape as received, for messages: "[1.5, 4]" (entries that are not numbers are shown by kind). */
 export function formatGivenShape(shape) {
-  const entry = (s) => (typeof s === 'number' ? String(s) : typeof s === 'string' ? JSON.stringify(s.slice(0, 20)) : s === null ? 'null' : typeof s);
-  const shown = shape.slice(0, 8).map(entry);
+  const entry = (s) =>
+    typeof s === 'number' || typeof s === 'boolean' ? String(s) : typeof s === 'string' ? JSON.stringify(s.slice(0, 20)) : s === null ? 'null' : Array.isArray(s) ? 'array' : typeof s;
+  const shown = Array.from({ length: Math.min(shape.length, 8) }, (_, i) => (i in shape ? entry(shape[i]) : 'empty'));
   if (shape.length > 8) shown.push('...');
   return `[${shown.join(', ')}]`;
 }
@@ -31,7 +32,13 @@ function describe(value) {
     return `${article(value.constructor.name)} of ${value.length === undefined ? 'byte ' : ''}length ${n}`;
   }
   if (typeof value === 'string') return `the string ${quote(value)}`;
-  return typeof value === 'object' ? `an object with keys {${Object.keys(value).slice(0, 5).join(', ')}}` : `${typeof value} ${String(value).slice(0, 40)}`;
+  if (typeof value === 'object') {
+    const keys = Object.keys(value);
+    const shown = keys.slice(0, 5).map((k) => (k.length > 40 ? `${k.slice(0, 40)}...` : k));
+    if (keys.length > 5) shown.push(`... (${keys.length} keys)`);
+    return `an object with keys {${shown.join(', ')}}`;
+  }
+  return `${typeof value} ${String(value).slice(0, 40)}`;
 }
 
 /** A string as JSON text, cut to 40 characters (and its length then given). */
@@ -97,8 +104,11 @@ export function maskEntryError(method, name, shape, flatIndex, got, hole, kind, 
  */
 export function dataLengthError(method, name, shape, length) {
   const size = shape.reduce((a, b) => a * BigInt(b), 1n);
+  // Exact up to 21 digits (past 2^53 too); beyond, rounded: a shape of 1e300 holds about 1.000e+300.
+  const digits = size.toString();
+  const holds = digits.length <= 21 ? digits : Number.isFinite(Number(size)) ? `about ${Number(size).toExponential(3)}` : 'more than 1e308';
   return new RangeError(
-    `${method}: ${name}.data has ${length} element${length === 1 ? '' : 's'} but ${name}.shape ${formatShape(shape)} holds ${size}`,
+    `${method}: ${name}.data has ${length} element${length === 1 ? '' : 's'} but ${name}.shape ${formatShape(shape)} holds ${holds}`,
   );
 }
 

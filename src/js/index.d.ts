@@ -548,7 +548,9 @@ export interface GreedyPackingResult {
  * in browsers it is streamed (falling back to fetch + instantiate when the server
  * sends the wrong MIME type).
  * @throws Error (rejects) when the .wasm cannot be loaded, naming the URL tried and the options that fix it,
- *   and when the module given is the other build's (ag-scalar.wasm for `simd: true`, ag-simd.wasm for `simd: false`).
+ *   and when the module given is the other build's (ag-scalar.wasm for `simd: true`, ag-simd.wasm for `simd: false`,
+ *   and ag-scalar.wasm given for the SIMD build under `'auto'`: as `{ simd }` of `wasmUrl` or `wasmBinary`, from
+ *   `locateFile('ag-simd.wasm')` or at the default location; one file given for both builds may be either).
  * @throws TypeError (rejects) for malformed options, and for an unknown option key
  *   (e.g. `wasmURL`), naming it and the known ones.
  */

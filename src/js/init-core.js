@@ -50,6 +50,22 @@ function checkPerBuild(name, value, ok, wanted) {
 }
 
 /**
+ * Where the SIMD build's .wasm comes from, in load.js's order (bytes, URL,
+ * locateFile, the default location): `given` names it for messages;
+ * `forBoth` is true for one file given for both builds.
+ */
+function simdSource(options) {
+  for (const name of ['wasmBinary', 'wasmUrl']) {
+    const v = options[name];
+    if (v === undefined) continue;
+    if (isBytes(v) || typeof v === 'string' || v instanceof URL) return { given: `options.${name}`, forBoth: true };
+    if (v.simd !== undefined) return { given: `options.${name}.simd`, forBoth: false };
+  }
+  if (typeof options.locateFile === 'function') return { given: "options.locateFile('ag-simd.wasm')", forBoth: false };
+  return { given: 'its default location (wasm/ag-simd.wasm beside the package)', forBoth: false };
+}
+
+/**
  * Loads a module from `source` and returns an instance of the API. See index.d.ts.
  * @param {import('./index.js').InitOptions} options
  * @param {import('./wasm-files.js').SEPARATE_WASM} source where the glue and the .wasm come from
@@ -89,6 +105,18 @@ export async function initFrom(options, source) {
   let build = simd === false || (simd === 'auto' && !engineHasSimd()) ? 'scalar' : 'simd';
   let rt = await loadBuild(build, options, source);
   if (build === 'simd' && simd === 'auto' && !simdWorks(rt)) {
+    // The module loaded for the SIMD build is the baseline one. One .wasm
+    // given for both builds (bytes or a URL, not {simd, scalar}) may be
+    // either, and is then simply the baseline build; given for the SIMD
+    // build itself, it is the wrong file, and falling back to the baseline
+    // build from elsewhere would hide that.
+    const from = simdSource(options);
+    if (typeof rt.module.simd === 'function' && rt.module.simd() === false && !from.forBoth) {
+      throw new Error(
+        `init: options.simd = 'auto' chose the SIMD build, ag-simd.wasm (this engine supports SIMD), but the module given by ${from.given} ` +
+          `for it is ag-scalar.wasm; give ag-simd.wasm there instead, or pass simd: false for the baseline build`,
+      );
+    }
     build = 'scalar';
     rt = await loadBuild(build, options, source);
   }

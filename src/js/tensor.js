@@ -32,18 +32,47 @@ export function numel(shape) {
 
 const isRow = (a) => Array.isArray(a) || a instanceof Float32Array || a instanceof Float64Array;
 
+/** The deepest nested array accepted (deeper tensors come as {data, shape}). */
+const MAX_NESTED_RANK = 1000;
+
 // Walks a nested array (whose rows may also be Float32Array or Float64Array),
 // returning its shape and flat values, or throwing with the index of the
 // first row or entry that does not fit the shape set by the first element at
 // each depth. An empty slot of a sparse array ([1, , 3]) stays one in the
 // flat values, so that the check of the values names it as such.
 function flattenNested(method, name, x, expected) {
+  // The shape, from the first element of each level. An array met again on
+  // that path contains itself (it would never end), and nesting deeper than
+  // MAX_NESTED_RANK would exhaust the call stack of the walk below.
   const shape = [];
+  const seenAt = new Map();
   let level = x;
+  let parent = null;
   while (isRow(level)) {
+    const at = (depth) => `${name}${depth ? `[${new Array(depth).fill(0).join(', ')}]` : ''}`;
+    if (seenAt.has(level)) {
+      throw new TypeError(`${method}: ${at(shape.length)} is ${at(seenAt.get(level))} itself: an array that contains itself has no shape`);
+    }
+    if (shape.length === MAX_NESTED_RANK) {
+      throw new RangeError(`${method}: ${name} is nested more than ${MAX_NESTED_RANK} arrays deep; pass {data, shape} for a tensor of that rank`);
+    }
+    seenAt.set(level, shape.length);
     shape.push(level.length);
     if (level.length === 0) throw shapeError(method, name, shape, expected, 'zero-length arrays are not allowed');
+    parent = level;
     level = level[0];
+  }
+  // A first element that is empty, null or undefined where its siblings are
+  // rows: the first row is what is wrong, not the shape the rows have.
+  if (parent !== null && (level === null || level === undefined)) {
+    const j = parent.findIndex(isRow);
+    if (j > 0) {
+      const index = new Array(shape.length).fill(0);
+      const sibling = [...index.slice(0, -1), j];
+      throw entryError(method, name, [...shape, parent[j].length], index, `an array of length ${parent[j].length}, as ${name}[${sibling.join(', ')}] is`, level, {
+        hole: !(0 in parent),
+      });
+    }
   }
   const out = [];
   const last = shape.length - 1;
@@ -136,7 +165,7 @@ function toTensorAnyRank(method, name, x, expected, opts) {
     const { shape, values } = flattenNested(method, name, x, expected);
     return { data: toFloat32(method, name, values, shape, opts), shape };
   }
-  throw typeError(method, name, 'a tensor {data, shape}, a nested array of numbers or a Float32Array', x, expected);
+  throw typeError(method, name, 'a tensor {data, shape}, a nested array of numbers, a Float32Array or a Float64Array', x, expected);
 }
 
 /** A tensor of a given rank (or one of several ranks). */

@@ -65,10 +65,12 @@ describe('locating the .wasm', () => {
       "init: options.simd = true asks for ag-simd.wasm (the SIMD build), but the module given by options.wasmBinary for it is ag-scalar.wasm; give ag-simd.wasm there instead",
     );
     await expect(init({ simd: false, wasmBinary: readFileSync(wasmUrl) })).rejects.toThrow('asks for ag-scalar.wasm (the baseline build), but the module given');
-    // Swapped per-build entries under 'auto': the fallback names the baseline entry and what the SIMD one needs.
+    // Swapped per-build entries under 'auto': the SIMD entry, read first, is named.
     await expect(init({ wasmBinary: { simd: scalarBytes, scalar: readFileSync(wasmUrl) } })).rejects.toThrow(
-      "init: options.simd = 'auto' fell back to the baseline build, ag-scalar.wasm, but the module given by options.wasmBinary for it is ag-simd.wasm; give ag-scalar.wasm there instead, and ag-simd.wasm for the SIMD build",
+      "init: options.simd = 'auto' chose the SIMD build, ag-simd.wasm (this engine supports SIMD), but the module given by options.wasmBinary.simd for it is ag-scalar.wasm; give ag-simd.wasm there instead",
     );
+    // One SIMD file given for both builds where the engine falls back: named as the baseline build's file.
+    await expect(init({ simd: false, wasmBinary: readFileSync(wasmUrl) })).rejects.toThrow('asks for ag-scalar.wasm (the baseline build), but the module given by options.wasmBinary for it is ag-simd.wasm');
     // A module that compiles but is not one of the package's (the 8-byte empty module) rejects instead of hanging.
     await expect(init({ simd: true, wasmBinary: new Uint8Array([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0]) })).rejects.toThrow("it is not one of this package's modules");
     // Bytes as a DataView are bytes like any other view.
@@ -78,6 +80,13 @@ describe('locating the .wasm', () => {
     // With simd on 'auto' the baseline bytes are simply the baseline build.
     const ag = await init({ wasmBinary: scalarBytes });
     expect([ag.backend, ag.dot([3, 4], [4, 3])]).toEqual(['wasm-scalar', 24]);
+    // ...but the baseline file given for the SIMD build itself is refused, not replaced by the baseline build from elsewhere.
+    const scalarUrl = new URL('../../dist/wasm/ag-scalar.wasm', import.meta.url);
+    await expect(init({ wasmUrl: { simd: scalarUrl } })).rejects.toThrow(
+      "init: options.simd = 'auto' chose the SIMD build, ag-simd.wasm (this engine supports SIMD), but the module given by options.wasmUrl.simd for it is ag-scalar.wasm; give ag-simd.wasm there instead, or pass simd: false",
+    );
+    await expect(init({ wasmBinary: { simd: scalarBytes } })).rejects.toThrow('the module given by options.wasmBinary.simd for it is ag-scalar.wasm');
+    await expect(init({ locateFile: () => scalarUrl.href })).rejects.toThrow("the module given by options.locateFile('ag-simd.wasm') for it is ag-scalar.wasm");
   });
   test('a .wasm that cannot be found rejects with an Error naming the URL tried and the options that fix it', async () => {
     const wrong = new URL('./no-such-dir/ag-simd.wasm', import.meta.url);
