@@ -1,7 +1,7 @@
 // The methods: one per registry kernel (or family of calls), each checking its
 // arguments (tensor.js), copying in and out (heap.js) and calling the variant
 // this instance was created for. No arithmetic on results happens here.
-import { assertNoNaN, formatIndex, formatShape, overflowError, shapeError, valueError } from './errors.js';
+import { assertNoNaN, describeValue, formatIndex, formatShape, overflowError, shapeError, valueError } from './errors.js';
 import { knownNaNIndex, runDeferredCheck } from './checks.js';
 import { HEAP_LIMIT_BYTES, memoryStats, readOut, resetPeakMemory, withBuffers } from './heap.js';
 import {
@@ -465,7 +465,7 @@ export class AttentionGeometry {
     if (Vx.shape.join() !== Kx.shape.join()) throw shapeError(m, 'value', Vx.shape, vExp, 'value must have the shape of key');
     if (o.numHeads === undefined) throw new TypeError(`${m}: options.numHeads (h) is missing; it must divide d_model = ${dm}`);
     if (typeof o.numHeads !== 'number' || !Number.isInteger(o.numHeads)) {
-      const got = typeof o.numHeads === 'number' ? String(o.numHeads) : typeof o.numHeads;
+      const got = typeof o.numHeads === 'number' ? String(o.numHeads) : describeValue(o.numHeads);
       throw new TypeError(`${m}: options.numHeads (h) must be an integer >= 1 that divides d_model = ${dm}; got ${got}`);
     }
     const h = o.numHeads;

@@ -23,6 +23,10 @@ export function formatGivenShape(shape) {
 }
 
 /** What a value is, for "got ...": null, an array, an Int8Array of length 3, the string "2", number 5. */
+export function describeValue(value) {
+  return describe(value);
+}
+
 function describe(value) {
   if (value === null) return 'null';
   if (value === undefined) return 'undefined';

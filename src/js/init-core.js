@@ -2,6 +2,7 @@
 // the build (SIMD when the engine has it), loads it from the given source (the
 // separate .wasm files, or the glue with the .wasm inside) and returns the API.
 import { AttentionGeometry } from './api.js';
+import { describeValue } from './errors.js';
 import { withBuffers } from './heap.js';
 import { engineHasSimd, loadBuild } from './load.js';
 
@@ -23,14 +24,6 @@ const INIT_OPTIONS = ['simd', 'variant', 'locateFile', 'wasmUrl', 'wasmBinary', 
 
 const isBytes = (b) => b instanceof ArrayBuffer || ArrayBuffer.isView(b);
 
-/** What a value is, for messages: 'number 42', 'null', 'an array', 'an object'. */
-function kindOf(x) {
-  if (x === null) return 'null';
-  if (Array.isArray(x)) return 'an array';
-  if (typeof x === 'object') return 'an object';
-  return `${typeof x} ${String(x).slice(0, 40)}`;
-}
-
 /**
  * options.wasmUrl and options.wasmBinary: one value (for the build chosen), or
  * {simd, scalar} with either entry optional (a build without one is located
@@ -39,13 +32,13 @@ function kindOf(x) {
 function checkPerBuild(name, value, ok, wanted) {
   if (value === undefined || ok(value)) return;
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw new TypeError(`init: options.${name} must be ${wanted}, or {simd, scalar} of those; got ${kindOf(value)}`);
+    throw new TypeError(`init: options.${name} must be ${wanted}, or {simd, scalar} of those; got ${describeValue(value)}`);
   }
   for (const [key, entry] of Object.entries(value)) {
     if (key !== 'simd' && key !== 'scalar') {
       throw new TypeError(`init: options.${name} has an unknown key '${key.slice(0, 40)}'; it must be ${wanted}, or an object with the keys simd and scalar`);
     }
-    if (entry !== undefined && !ok(entry)) throw new TypeError(`init: options.${name}.${key} must be ${wanted}; got ${kindOf(entry)}`);
+    if (entry !== undefined && !ok(entry)) throw new TypeError(`init: options.${name}.${key} must be ${wanted}; got ${describeValue(entry)}`);
   }
 }
 
@@ -80,18 +73,18 @@ export async function initFrom(options, source) {
     }
   }
   if (options.locateFile !== undefined && typeof options.locateFile !== 'function') {
-    throw new TypeError(`init: options.locateFile must be a function (file name) => URL; got ${typeof options.locateFile}`);
+    throw new TypeError(`init: options.locateFile must be a function (file name) => URL; got ${describeValue(options.locateFile)}`);
   }
   if (options.logCalls !== undefined && typeof options.logCalls !== 'boolean') {
-    throw new TypeError(`init: options.logCalls must be true or false; got ${typeof options.logCalls}`);
+    throw new TypeError(`init: options.logCalls must be true or false; got ${describeValue(options.logCalls)}`);
   }
   checkPerBuild('wasmUrl', options.wasmUrl, (u) => typeof u === 'string' || u instanceof URL, 'a string or URL');
   checkPerBuild('wasmBinary', options.wasmBinary, isBytes, 'an ArrayBuffer or a typed array (the bytes of the .wasm)');
   const simd = options.simd ?? 'auto';
-  if (simd !== 'auto' && simd !== true && simd !== false) throw new TypeError(`init: options.simd must be 'auto', true or false; got ${String(simd)}`);
+  if (simd !== 'auto' && simd !== true && simd !== false) throw new TypeError(`init: options.simd must be 'auto', true or false; got ${describeValue(simd)}`);
   const variant = options.variant;
   if (variant !== undefined && variant !== 'simd128' && variant !== 'scalar') {
-    throw new TypeError(`init: options.variant must be 'simd128' or 'scalar'; got ${String(variant)}`);
+    throw new TypeError(`init: options.variant must be 'simd128' or 'scalar'; got ${describeValue(variant)}`);
   }
   if (options.onKernelCall !== undefined && typeof options.onKernelCall !== 'function') {
     throw new TypeError('init: options.onKernelCall must be a function');

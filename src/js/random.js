@@ -2,6 +2,7 @@
 // seeds and counters as 64-bit integers split into two u32 words, samples
 // computed in wasm only (bit-identical in both builds for the same seed and
 // counter), statistics and histogram computed by the experiment kernel.
+import { describeValue } from './errors.js';
 import { readOut } from './heap.js';
 import { finiteNumber, optionsObject, positiveInt } from './tensor.js';
 
@@ -19,7 +20,7 @@ export function splitU64(method, name, x) {
     if (x < 0n || x >= 1n << 64n) throw new RangeError(`${method}: ${name} must be in [0, 2^64) as a BigInt; got ${x}`);
     return [Number(x & 0xffffffffn), Number(x >> 32n)];
   }
-  if (typeof x !== 'number') throw new TypeError(`${method}: ${name} must be a non-negative integer or a BigInt; got ${typeof x}`);
+  if (typeof x !== 'number') throw new TypeError(`${method}: ${name} must be a non-negative integer or a BigInt; got ${describeValue(x)}`);
   if (!Number.isSafeInteger(x) || x < 0) {
     throw new RangeError(`${method}: ${name} must be a non-negative safe integer (< 2^53) or a BigInt below 2^64; got ${x}`);
   }
@@ -60,7 +61,7 @@ export function randomDotExperiment(ag, options) {
   }
   const [slo, shi] = splitU64(m, 'seed', o.seed ?? 0);
   const measure = o.measure ?? 'dot';
-  if (measure !== 'dot' && measure !== 'cosine') throw new TypeError(`${m}: measure must be 'dot' or 'cosine'; got ${String(measure)}`);
+  if (measure !== 'dot' && measure !== 'cosine') throw new TypeError(`${m}: measure must be 'dot' or 'cosine'; got ${describeValue(measure)}`);
   const bins = o.bins === undefined ? 32 : positiveInt(m, 'bins', o.bins, 1 << 24);
   let range = o.range;
   if (range === undefined) {
@@ -68,7 +69,7 @@ export function randomDotExperiment(ag, options) {
     const s = measure === 'dot' ? 4 * Math.sqrt(d) : Math.min(1, 4 / Math.sqrt(d));
     range = [-s, s];
   }
-  if (!Array.isArray(range) || range.length !== 2) throw new TypeError(`${m}: range must be [lo, hi]; got ${typeof range}`);
+  if (!Array.isArray(range) || range.length !== 2) throw new TypeError(`${m}: range must be [lo, hi]; got ${describeValue(range)}`);
   const lo = finiteNumber(m, 'range[0]', range[0]);
   const hi = finiteNumber(m, 'range[1]', range[1]);
   if (!(Math.fround(lo) < Math.fround(hi))) throw new RangeError(`${m}: range [lo, hi] needs lo < hi; got [${lo}, ${hi}]`);

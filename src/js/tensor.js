@@ -4,7 +4,7 @@
 // Masks become additive float32 masks; broadcasting is computed here as
 // strides (0 = broadcast), never as arithmetic on results.
 import { deferFiniteCheck, finiteRule } from './checks.js';
-import { dataLengthError, entryError, entryTypeError, formatShape, maskEntryError, ruleError, shapeEntryError, shapeError, typeError, valueError } from './errors.js';
+import { dataLengthError, describeValue, entryError, entryTypeError, formatShape, maskEntryError, ruleError, shapeEntryError, shapeError, typeError, valueError } from './errors.js';
 
 const F32_MAX = 3.4028234663852886e38;
 
@@ -40,7 +40,10 @@ const MAX_NESTED_RANK = 1000;
 // first row or entry that does not fit the shape set by the first element at
 // each depth. An empty slot of a sparse array ([1, , 3]) stays one in the
 // flat values, so that the check of the values names it as such.
-function flattenNested(method, name, x, expected) {
+// With `numbers`, an entry that is not a number (an empty slot included) is
+// reported as the walk meets it, which is in flat order, so the first one is
+// named, as toFloat32 would, without walking the rest of a large array first.
+function flattenNested(method, name, x, expected, { numbers = false } = {}) {
   // The shape, from the first element of each level. An array met again on
   // that path contains itself (it would never end), and nesting deeper than
   // MAX_NESTED_RANK would exhaust the call stack of the walk below.
@@ -65,8 +68,10 @@ function flattenNested(method, name, x, expected) {
   // A first element that is empty, null or undefined where its siblings are
   // rows: the first row is what is wrong, not the shape the rows have.
   if (parent !== null && (level === null || level === undefined)) {
-    const j = parent.findIndex(isRow);
-    if (j > 0) {
+    // The first sibling that is not empty, null or undefined decides.
+    let j = 1;
+    while (j < parent.length && (!(j in parent) || parent[j] === null || parent[j] === undefined)) j++;
+    if (j < parent.length && isRow(parent[j])) {
       const index = new Array(shape.length).fill(0);
       const sibling = [...index.slice(0, -1), j];
       throw entryError(method, name, [...shape, parent[j].length], index, `an array of length ${parent[j].length}, as ${name}[${sibling.join(', ')}] is`, level, {
@@ -91,8 +96,10 @@ function flattenNested(method, name, x, expected) {
         if (!(i in a)) throw entryError(method, name, shape, [...index, i], `an array of length ${shape[depth + 1]}`, undefined, { hole: true });
         walk(a[i], [...index, i]);
       } else if (!(i in a)) {
+        if (numbers) throw entryTypeError(method, name, shape, out.length, undefined, true);
         out.length += 1;
       } else {
+        if (numbers && typeof a[i] !== 'number' && !isRow(a[i])) throw entryTypeError(method, name, shape, out.length, a[i]);
         if (isRow(a[i])) throw entryTypeError(method, name, shape, out.length, a[i]);
         out.push(a[i]);
       }
@@ -162,7 +169,7 @@ function toTensorAnyRank(method, name, x, expected, opts) {
     return { data: toFloat32(method, name, x, [x.length], opts), shape: [x.length] };
   }
   if (Array.isArray(x)) {
-    const { shape, values } = flattenNested(method, name, x, expected);
+    const { shape, values } = flattenNested(method, name, x, expected, { numbers: true });
     return { data: toFloat32(method, name, values, shape, opts), shape };
   }
   throw typeError(method, name, 'a tensor {data, shape}, a nested array of numbers, a Float32Array or a Float64Array', x, expected);
@@ -328,7 +335,7 @@ export function materialize(src, strides, target) {
 /** A positive integer option (size), or throws. */
 export function positiveInt(method, name, x, max = 2147483647) {
   if (typeof x !== 'number' || !Number.isInteger(x)) {
-    throw new TypeError(`${method}: ${name} must be an integer; got ${typeof x === 'number' ? x : typeof x}`);
+    throw new TypeError(`${method}: ${name} must be an integer; got ${typeof x === 'number' ? x : describeValue(x)}`);
   }
   if (x < 1 || x > max) throw new RangeError(`${method}: ${name} must be between 1 and ${max}; got ${x}`);
   return x;
@@ -336,7 +343,7 @@ export function positiveInt(method, name, x, max = 2147483647) {
 
 /** A finite number option (optionally > 0), or throws. */
 export function finiteNumber(method, name, x, { positive = false } = {}) {
-  if (typeof x !== 'number') throw new TypeError(`${method}: ${name} must be a number; got ${typeof x}`);
+  if (typeof x !== 'number') throw new TypeError(`${method}: ${name} must be a number; got ${describeValue(x)}`);
   if (!Number.isFinite(x) || Math.abs(x) > F32_MAX) throw new RangeError(`${method}: ${name} must be finite in float32; got ${x}`);
   if (positive && !(x > 0)) throw new RangeError(`${method}: ${name} must be > 0; got ${x}`);
   return x;
@@ -349,7 +356,7 @@ export function finiteNumber(method, name, x, { positive = false } = {}) {
  */
 export function optionsObject(method, x, name = 'options', known = null) {
   if (x === undefined || x === null) return {};
-  if (typeof x !== 'object' || Array.isArray(x)) throw new TypeError(`${method}: ${name} must be an object; got ${Array.isArray(x) ? 'an array' : typeof x}`);
+  if (typeof x !== 'object' || Array.isArray(x)) throw new TypeError(`${method}: ${name} must be an object; got ${describeValue(x)}`);
   if (known) checkKnownKeys(method, name, x, known);
   return x;
 }
@@ -365,6 +372,6 @@ export function checkKnownKeys(method, name, x, known) {
 
 export function booleanOption(method, name, x, dflt) {
   if (x === undefined) return dflt;
-  if (typeof x !== 'boolean') throw new TypeError(`${method}: ${name} must be true or false; got ${typeof x}`);
+  if (typeof x !== 'boolean') throw new TypeError(`${method}: ${name} must be true or false; got ${describeValue(x)}`);
   return x;
 }
