@@ -24,10 +24,6 @@ export function formatGivenShape(shape) {
 
 /** What a value is, for "got ...": null, an array, an Int8Array of length 3, the string "2", number 5. */
 export function describeValue(value) {
-  return describe(value);
-}
-
-function describe(value) {
   if (value === null) return 'null';
   if (value === undefined) return 'undefined';
   if (Array.isArray(value)) return 'an array';
@@ -68,7 +64,7 @@ const HOLE = 'an empty slot (a hole in the array)';
  * @param {string} expectedShape e.g. '[Tk, d_k]'
  */
 export function typeError(method, name, wanted, got, expectedShape) {
-  return new TypeError(`${method}: ${name} must be ${wanted} ${ofShape(expectedShape)}; got ${describe(got)}`);
+  return new TypeError(`${method}: ${name} must be ${wanted} ${ofShape(expectedShape)}; got ${describeValue(got)}`);
 }
 
 /**
@@ -80,7 +76,7 @@ export function typeError(method, name, wanted, got, expectedShape) {
  */
 export function entryError(method, name, shape, at, wanted, got, { hole = false, note = '' } = {}) {
   const index = Array.isArray(at) ? `[${at.join(', ')}]` : formatIndex(shape, at);
-  const what = hole ? HOLE : describe(got);
+  const what = hole ? HOLE : describeValue(got);
   return new TypeError(`${method}: ${name}${index} must be ${wanted} (${name} has shape ${formatShape(shape)}${note ? `; ${note}` : ''}); got ${what}`);
 }
 
@@ -127,7 +123,7 @@ export function shapeEntryError(method, name, shape, i, expected) {
   if (typeof s === 'number') {
     return new RangeError(`${method}: ${name}.shape[${i}] is ${formatValue(s)}; a dimension is a non-negative integer ${tail}`);
   }
-  const what = !(i in shape) ? 'empty (a hole in the array)' : describe(s);
+  const what = !(i in shape) ? 'empty (a hole in the array)' : describeValue(s);
   return new TypeError(`${method}: ${name}.shape[${i}] is ${what}; a shape is a list of non-negative integers ${tail}`);
 }
 

@@ -43,22 +43,6 @@ function checkPerBuild(name, value, ok, wanted) {
 }
 
 /**
- * Where the SIMD build's .wasm comes from, in load.js's order (bytes, URL,
- * locateFile, the default location): `given` names it for messages;
- * `forBoth` is true for one file given for both builds.
- */
-function simdSource(options) {
-  for (const name of ['wasmBinary', 'wasmUrl']) {
-    const v = options[name];
-    if (v === undefined) continue;
-    if (isBytes(v) || typeof v === 'string' || v instanceof URL) return { given: `options.${name}`, forBoth: true };
-    if (v.simd !== undefined) return { given: `options.${name}.simd`, forBoth: false };
-  }
-  if (typeof options.locateFile === 'function') return { given: "options.locateFile('ag-simd.wasm')", forBoth: false };
-  return { given: 'its default location (wasm/ag-simd.wasm beside the package)', forBoth: false };
-}
-
-/**
  * Loads a module from `source` and returns an instance of the API. See index.d.ts.
  * @param {import('./index.js').InitOptions} options
  * @param {import('./wasm-files.js').SEPARATE_WASM} source where the glue and the .wasm come from
@@ -103,7 +87,7 @@ export async function initFrom(options, source) {
     // either, and is then simply the baseline build; given for the SIMD
     // build itself, it is the wrong file, and falling back to the baseline
     // build from elsewhere would hide that.
-    const from = simdSource(options);
+    const { from } = rt;
     if (typeof rt.module.simd === 'function' && rt.module.simd() === false && !from.forBoth) {
       throw new Error(
         `init: options.simd = 'auto' chose the SIMD build, ag-simd.wasm (this engine supports SIMD), but the module given by ${from.given} ` +
@@ -119,7 +103,7 @@ export async function initFrom(options, source) {
   const loadedSimd = typeof rt.module.simd === 'function' ? rt.module.simd() === true : build === 'simd';
   if (loadedSimd !== (build === 'simd')) {
     const [want, got] = build === 'simd' ? ['ag-simd.wasm', 'ag-scalar.wasm'] : ['ag-scalar.wasm', 'ag-simd.wasm'];
-    const given = options.wasmBinary !== undefined ? 'options.wasmBinary' : options.wasmUrl !== undefined ? 'options.wasmUrl' : 'options.locateFile';
+    const given = rt.from.given;
     const asked = simd === 'auto' ? `options.simd = 'auto' fell back to the baseline build, ${want},` : `options.simd = ${String(simd)} asks for ${want} (the ${build === 'simd' ? 'SIMD' : 'baseline'} build),`;
     throw new Error(
       `init: ${asked} but the module given by ${given} for it is ${got}; give ${want} there instead` +

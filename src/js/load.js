@@ -32,25 +32,44 @@ function perBuild(value, build) {
   return isObject ? value[build] : value;
 }
 
-// Where the .wasm of `build` comes from: options.wasmUrl (a URL, or the entry
-// for this build), else options.locateFile, else the default location. A
-// relative URL resolves against the page in browsers and against the current
-// working directory in Node (as a path given to node:fs would); with neither
-// (a runtime without a page address), against the package's own wasm file.
-// No bare import.meta.url here: bundlers such as webpack replace it with the
-// bundling machine's absolute file:// path.
-async function resolveUrl(build, options, source) {
-  const fileName = build === 'simd' ? 'ag-simd.wasm' : 'ag-scalar.wasm';
-  let url = perBuild(options.wasmUrl, build);
-  let how = 'options.wasmUrl';
-  if (url === undefined && typeof options.locateFile === 'function') {
-    url = options.locateFile(fileName);
-    how = 'options.locateFile';
+const fileNameOf = (build) => (build === 'simd' ? 'ag-simd.wasm' : 'ag-scalar.wasm');
+
+/**
+ * Which option gives the .wasm of `build`, in the order loadBuild follows:
+ * options.wasmBinary (bytes, or the entry for this build of {simd, scalar}),
+ * else options.wasmUrl (the same), else options.locateFile, else the default
+ * location. { option: 'wasmBinary' | 'wasmUrl' | 'locateFile' | null,
+ * given: its name for messages, forBoth: one value given for both builds }.
+ */
+export function wasmSourceOf(build, options) {
+  for (const option of ['wasmBinary', 'wasmUrl']) {
+    const value = options[option];
+    const entry = perBuild(value, build);
+    if (entry === undefined) continue;
+    return entry === value ? { option, given: `options.${option}`, forBoth: true } : { option, given: `options.${option}.${build}`, forBoth: false };
+  }
+  if (typeof options.locateFile === 'function') return { option: 'locateFile', given: `options.locateFile('${fileNameOf(build)}')`, forBoth: false };
+  return { option: null, given: `its default location (wasm/${fileNameOf(build)} beside the package)`, forBoth: false };
+}
+
+// The URL of the .wasm of `build` when `from` (wasmSourceOf) is not bytes:
+// options.wasmUrl, what options.locateFile returns, or the default location.
+// A relative URL resolves against the page in browsers and against the
+// current working directory in Node (as a path given to node:fs would); with
+// neither (a runtime without a page address), against the package's own
+// wasm file. No bare import.meta.url here: bundlers such as webpack replace
+// it with the bundling machine's absolute file:// path.
+async function resolveUrl(build, options, source, from) {
+  if (from.option === null) return { url: source.defaultUrl(build), how: 'the default location next to the package' };
+  let url;
+  if (from.option === 'wasmUrl') url = perBuild(options.wasmUrl, build);
+  else {
+    url = options.locateFile(fileNameOf(build));
     if (!(typeof url === 'string' || url instanceof URL)) {
-      throw new TypeError(`init: options.locateFile('${fileName}') must return a string or URL; got ${url === null ? 'null' : typeof url}`);
+      throw new TypeError(`init: options.locateFile('${fileNameOf(build)}') must return a string or URL; got ${url === null ? 'null' : typeof url}`);
     }
   }
-  if (url === undefined) return { url: source.defaultUrl(build), how: 'the default location next to the package' };
+  const how = `options.${from.option}`;
   const cwd = isNode ? (await readerOfFiles())?.cwdUrl?.() : null;
   const base = cwd ?? (typeof document === 'object' && document?.baseURI ? document.baseURI : globalThis.location?.href ?? source.defaultUrl(build) ?? undefined);
   try {
@@ -103,8 +122,9 @@ function memoryOf(exports) {
 }
 
 /**
- * Loads one build. Resolves to { module, memory(), build } or rejects with an
- * Error naming the URL tried and the options that fix it.
+ * Loads one build. Resolves to { module, memory(), build, from } (from: where
+ * its .wasm came from, wasmSourceOf's answer) or rejects with an Error naming
+ * the URL tried and the options that fix it.
  * @param {'simd'|'scalar'} build
  * @param {object} options init's options
  * @param {{ inline: boolean, importGlue(build): Promise<object>, defaultUrl(build): URL }} source
@@ -115,10 +135,10 @@ export async function loadBuild(build, options, source) {
   const factory = glue.default;
   // Bytes or a URL for this build; an object ({simd, scalar}) without an entry
   // for it falls back to the next way (init-core.js checked the kinds).
-  const bytes = perBuild(options.wasmBinary, build) ?? null;
-  const located = bytes || perBuild(options.wasmUrl, build) !== undefined || typeof options.locateFile === 'function';
-  if (source.inline && !located) return loadInline(build, factory);
-  const { url, how } = bytes ? { url: null, how: 'options.wasmBinary' } : await resolveUrl(build, options, source);
+  const from = wasmSourceOf(build, options);
+  if (source.inline && from.option === null) return { ...(await loadInline(build, factory)), from };
+  const bytes = from.option === 'wasmBinary' ? perBuild(options.wasmBinary, build) : null;
+  const { url, how } = bytes ? { url: null, how: 'options.wasmBinary' } : await resolveUrl(build, options, source, from);
   let memory = null;
   let failure = null;
   let rejectLoad;
@@ -167,7 +187,7 @@ export async function loadBuild(build, options, source) {
   });
   const module = await Promise.race([modulePromise, failed]);
   if (!memory) throw helpful('the module did not export its memory');
-  return { module, memory: () => memory, build };
+  return { module, memory: () => memory, build, from };
 }
 
 /** A glue with its .wasm inside (-sSINGLE_FILE) instantiates the embedded bytes itself. */

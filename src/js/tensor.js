@@ -51,8 +51,9 @@ function flattenNested(method, name, x, expected, { numbers = false } = {}) {
   const seenAt = new Map();
   let level = x;
   let parent = null;
+  // The name of the first element at `depth`: A, A[0], A[0, 0], ...
+  const at = (depth) => `${name}${depth ? `[${new Array(depth).fill(0).join(', ')}]` : ''}`;
   while (isRow(level)) {
-    const at = (depth) => `${name}${depth ? `[${new Array(depth).fill(0).join(', ')}]` : ''}`;
     if (seenAt.has(level)) {
       throw new TypeError(`${method}: ${at(shape.length)} is ${at(seenAt.get(level))} itself: an array that contains itself has no shape`);
     }

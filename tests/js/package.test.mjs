@@ -87,6 +87,12 @@ describe('locating the .wasm', () => {
     );
     await expect(init({ wasmBinary: { simd: scalarBytes } })).rejects.toThrow('the module given by options.wasmBinary.simd for it is ag-scalar.wasm');
     await expect(init({ locateFile: () => scalarUrl.href })).rejects.toThrow("the module given by options.locateFile('ag-simd.wasm') for it is ag-scalar.wasm");
+    // The baseline build's own entry is named the same way (the entry it was loaded from, not the option in general).
+    await expect(init({ simd: false, wasmBinary: { scalar: simdBytes } })).rejects.toThrow('the module given by options.wasmBinary.scalar for it is ag-simd.wasm');
+    await expect(init({ simd: false, wasmBinary: { simd: simdBytes }, wasmUrl: { scalar: wasmUrl } })).rejects.toThrow('the module given by options.wasmUrl.scalar for it is ag-simd.wasm');
+    await expect(init({ simd: false, wasmBinary: { simd: simdBytes }, locateFile: () => wasmUrl.href })).rejects.toThrow(
+      "the module given by options.locateFile('ag-scalar.wasm') for it is ag-simd.wasm",
+    );
   });
   test('a .wasm that cannot be found rejects with an Error naming the URL tried and the options that fix it', async () => {
     const wrong = new URL('./no-such-dir/ag-simd.wasm', import.meta.url);
