@@ -15,6 +15,7 @@
 // Builds without the `streaming` option: the plain path is forced by asking
 // for the weights (which needs the [T, T] grid), the streaming one is the
 // default call. Builds without memoryStats: times only (memory is null).
+import { callsPerSample } from './calls-per-sample.js';
 import { median } from './kernel-timing.js';
 
 /** Whether ag.attention knows the `streaming` option (unknown option keys are a TypeError). */
@@ -35,7 +36,8 @@ export function hasMemoryStats(ag) {
 }
 
 // Each time sample runs enough calls to last about SAMPLE_MS (the browser's
-// clock may be as coarse as 0.1 ms); a slow call (over SLOW_MS) gets two
+// clock may be as coarse as 0.1 ms or coarser; calls-per-sample.js finds the
+// count); a slow call (over SLOW_MS) is a sample by itself, and gets two
 // samples instead of three.
 const SAMPLE_MS = 8;
 const SLOW_MS = 100;
@@ -90,7 +92,7 @@ export async function attentionCost({ sizes, dk, seed = 11 }, ag, checker, { onP
         outputs[name] = call().output;
       }
       const first = performance.now() - t0;
-      const reps = Math.max(1, Math.min(MAX_REPS, Math.ceil(SAMPLE_MS / Math.max(first, 0.01))));
+      const reps = first > SLOW_MS ? 1 : await callsPerSample(call, { targetMs: SAMPLE_MS, maxCalls: MAX_REPS, tick });
       const samples = [];
       for (let i = 0; i < (first > SLOW_MS ? 2 : 3); i++) {
         const s0 = performance.now();

@@ -5,12 +5,14 @@
 // copies its inputs in and its result out, as a user's call would.
 //
 // The procedure: inputs drawn once from the module's own generator (the same
-// numbers for every build); one call per build to warm up, one more to
-// calibrate how many calls fill a round of about ROUND_MS; then ROUNDS rounds,
+// numbers for every build); one call per build to warm up, then batches of
+// calls to find how many fill a round of about ROUND_MS (calls-per-sample.js:
+// a single call's time misleads on a coarse clock); then ROUNDS rounds,
 // alternating which build goes first, each round giving one time per call.
 // The median of the rounds is reported. Times are measurements, never
 // results of the kernels.
 import { LAB_DK, LAB_KERNELS, labFlops } from '../chapters/kernel-lab-presets.js';
+import { callsPerSample } from './calls-per-sample.js';
 
 export const ROUNDS = 7;
 export const ROUND_MS = 30;
@@ -79,10 +81,7 @@ export async function timeKernel({ kernel, size }, builds, { onProgress, tick })
   let done = 0;
   for (const r of runs) {
     r.call(); // warm-up: first-call costs (heap growth, compilation tiers)
-    const t0 = performance.now();
-    r.call();
-    const once = performance.now() - t0;
-    r.reps = Math.max(1, Math.min(MAX_REPS, Math.ceil(ROUND_MS / Math.max(once, 0.005))));
+    r.reps = await callsPerSample(r.call, { targetMs: ROUND_MS, maxCalls: MAX_REPS, tick });
     onProgress(++done, total);
     await tick();
   }

@@ -1,0 +1,141 @@
+// How the kernel lab and the cost chapter choose the calls per timed sample
+// (web/timing/calls-per-sample.js), and the kernel lab's medians, on a
+// virtual clock: each call of a fake workload advances virtual time by a
+// cost set here, and performance.now() reads that time rounded down to the
+// clock's resolution, as a browser's coarse clock does. Expected values are
+// the costs set here; the tolerances come from the rounding of the clock.
+import { afterEach, beforeEach, describe, expect, jest, test } from '@jest/globals';
+import { callsPerSample } from '../../web/timing/calls-per-sample.js';
+import { ROUND_MS, timeKernel } from '../../web/timing/kernel-timing.js';
+
+let virtualMs = 0;
+let resolutionMs = 0.1;
+
+beforeEach(() => {
+  virtualMs = 0;
+  jest.spyOn(performance, 'now').mockImplementation(() => Math.floor(virtualMs / resolutionMs) * resolutionMs);
+});
+afterEach(() => jest.restoreAllMocks());
+
+/** A workload whose calls cost `costs[i]` ms of virtual time for the i-th call, then `costs.at(-1)`. */
+function workload(...costs) {
+  let calls = 0;
+  const call = () => {
+    virtualMs += costs[Math.min(calls, costs.length - 1)];
+    calls += 1;
+  };
+  return { call, calls: () => calls };
+}
+
+describe('calls per sample', () => {
+  // The count is scaled from a batch read as m >= minMs while it lasted t,
+  // with |t - m| < the resolution r: the sample lasts targetMs * t / m,
+  // within a factor 1 +- r / minMs of targetMs, and rounding the count to
+  // whole calls moves it by at most half a call more.
+  test.each([
+    ['a 1 ms clock, a call of 0.02 ms', 1, 0.02],
+    ['a 0.1 ms clock, a call of 0.003 ms', 0.1, 0.003],
+    ['a 1 ms clock, a call of 0.7 ms', 1, 0.7],
+    ['a 0.005 ms clock, a call of 0.2 ms', 0.005, 0.2],
+  ])('%s: a sample lasts the target within the clock\u2019s rounding', async (_, resolution, cost) => {
+    resolutionMs = resolution;
+    const targetMs = 30;
+    const minMs = targetMs / 4;
+    const w = workload(cost);
+    const calls = await callsPerSample(w.call, { targetMs, maxCalls: 1e6 });
+    const slack = resolution / minMs;
+    expect(calls * cost).toBeGreaterThanOrEqual(targetMs * (1 - slack) - cost / 2);
+    expect(calls * cost).toBeLessThanOrEqual(targetMs * (1 + slack) + cost / 2);
+  });
+
+  test('a fast call that reads 0 on a coarse clock does not give thousands of calls too many', async () => {
+    resolutionMs = 1;
+    const w = workload(0.3);
+    const calls = await callsPerSample(w.call, { targetMs: 30, maxCalls: 20000 });
+    // Timed by one call, 0 ms would have asked for the most calls allowed (20000 calls, 6 s).
+    expect(calls * 0.3).toBeLessThanOrEqual(30 * (1 + 1 / 7.5) + 0.15);
+    expect(calls * 0.3).toBeGreaterThanOrEqual(30 * (1 - 1 / 7.5) - 0.15);
+  });
+
+  test('a pause in the first call does not leave samples shorter than a tick of the clock', async () => {
+    resolutionMs = 0.1;
+    const w = workload(50, 0.004); // 50 ms (a pause of the collector), then 0.004 ms per call
+    const calls = await callsPerSample(w.call, { targetMs: 8, maxCalls: 1e6 });
+    // Timed by the first call alone, the count would be 1: a sample of 0.004 ms, read as 0.
+    expect(calls * 0.004).toBeGreaterThanOrEqual(8 * (1 - 0.1 / 2) - 0.002);
+    expect(calls * 0.004).toBeLessThanOrEqual(8 * (1 + 0.1 / 2) + 0.002);
+  });
+
+  test('a call longer than the target is a sample by itself', async () => {
+    resolutionMs = 0.1;
+    expect(await callsPerSample(workload(40).call, { targetMs: 30, maxCalls: 100 })).toBe(1);
+  });
+
+  test('a clock that never moves stops at maxCalls, after fewer than 3 maxCalls calls in all', async () => {
+    resolutionMs = 1;
+    const w = workload(0); // no time passes
+    expect(await callsPerSample(w.call, { targetMs: 30, maxCalls: 1000 })).toBe(1000);
+    // Batches of 1, 2, 4, ... 512 calls, then one of 1000.
+    expect(w.calls()).toBeLessThan(3 * 1000);
+  });
+
+  test('options out of range are a RangeError', async () => {
+    await expect(callsPerSample(() => {}, { targetMs: 0, maxCalls: 10 })).rejects.toThrow(RangeError);
+    await expect(callsPerSample(() => {}, { targetMs: 5, maxCalls: 0 })).rejects.toThrow(RangeError);
+    await expect(callsPerSample(() => {}, { targetMs: 5, maxCalls: 2.5 })).rejects.toThrow(RangeError);
+  });
+});
+
+describe('the kernel lab on a coarse clock', () => {
+  /** An API instance whose dot product costs `cost` ms of virtual time (the i-th call `first[i]` if given); inputs are zeros. */
+  const fakeAg = (cost, first = []) => {
+    let calls = 0;
+    return {
+      random: { normal: ({ n }) => ({ data: new Float32Array(n) }) },
+      dot: () => {
+        virtualMs += calls < first.length ? first[calls] : cost;
+        calls += 1;
+        return 0;
+      },
+    };
+  };
+
+  test.each([
+    [1, 0.05, 0.2],
+    [0.1, 0.004, 0.02],
+  ])('a %s ms clock: medians of %s ms and %s ms per call are measured, not 0', async (resolution, fast, slow) => {
+    resolutionMs = resolution;
+    const builds = [
+      { variant: 'simd128', build: 'simd', ag: fakeAg(fast) },
+      { variant: 'scalar', build: 'simd', ag: fakeAg(slow) },
+    ];
+    const result = await timeKernel({ kernel: 'dot', size: 256 }, builds, { onProgress: () => {}, tick: async () => {} });
+    const [a, b] = result.rows;
+    // A round of about ROUND_MS read to within one tick, as a time per call.
+    const within = (measured, cost, calls) => {
+      const tick = resolution / calls;
+      expect(measured).toBeGreaterThanOrEqual(cost - tick);
+      expect(measured).toBeLessThanOrEqual(cost + tick);
+    };
+    within(a.medianMs, fast, a.reps);
+    within(b.medianMs, slow, b.reps);
+    expect(a.medianMs).toBeGreaterThan(0);
+    // Rounds of about ROUND_MS, not many times longer (a first call read as 0 would have given that).
+    for (const [row, cost] of [[a, fast], [b, slow]]) {
+      expect(row.reps * cost).toBeGreaterThan(ROUND_MS / 2);
+      expect(row.reps * cost).toBeLessThan(2 * ROUND_MS);
+    }
+    expect(b.medianMs / a.medianMs).toBeCloseTo(slow / fast, 0);
+  });
+
+  test('a pause of 40 ms in the call after the warm-up still gives rounds of many calls and a median near the cost', async () => {
+    resolutionMs = 1;
+    const builds = [{ variant: 'simd128', build: 'simd', ag: fakeAg(0.05, [0.05, 40]) }];
+    const result = await timeKernel({ kernel: 'dot', size: 256 }, builds, { onProgress: () => {}, tick: async () => {} });
+    const [row] = result.rows;
+    // Timed by that one call, a round would be one call of 0.05 ms on a 1 ms clock: a median of 0.
+    expect(row.reps).toBeGreaterThan(ROUND_MS / 2 / 0.05);
+    expect(row.medianMs).toBeGreaterThanOrEqual(0.05 - 1 / row.reps);
+    expect(row.medianMs).toBeLessThanOrEqual(0.05 + 1 / row.reps);
+  });
+});
