@@ -139,7 +139,7 @@ export interface InitOptions {
    */
   wasmUrl?: string | URL | { simd?: string | URL; scalar?: string | URL };
   /** The bytes of the .wasm (of the build chosen), or one per build: `{simd, scalar}` (a build without an entry is located as if wasmBinary were absent). Nothing is fetched. */
-  wasmBinary?: ArrayBuffer | ArrayBufferView | { simd?: ArrayBuffer | ArrayBufferView; scalar?: ArrayBuffer | ArrayBufferView };
+  wasmBinary?: ArrayBuffer | SharedArrayBuffer | ArrayBufferView | { simd?: ArrayBuffer | SharedArrayBuffer | ArrayBufferView; scalar?: ArrayBuffer | SharedArrayBuffer | ArrayBufferView };
   /** Test mode: keep every kernel call in `ag.callLog`. Default false. */
   logCalls?: boolean;
   /** Test mode: called after every kernel call with what was called and what it returned. */

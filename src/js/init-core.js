@@ -4,7 +4,7 @@
 import { AttentionGeometry } from './api.js';
 import { describeValue } from './errors.js';
 import { withBuffers } from './heap.js';
-import { engineHasSimd, loadBuild } from './load.js';
+import { engineHasSimd, isBytes, loadBuild } from './load.js';
 
 // Known-answer check of the simd128 path after instantiation: the dot product
 // of (0, 1, ..., 16) with itself is 1496, exact in float32 for any summation
@@ -22,7 +22,6 @@ function simdWorks(rt) {
 /** The keys init() reads; any other is a TypeError (a misspelt option would do nothing). */
 const INIT_OPTIONS = ['simd', 'variant', 'locateFile', 'wasmUrl', 'wasmBinary', 'logCalls', 'onKernelCall'];
 
-const isBytes = (b) => b instanceof ArrayBuffer || ArrayBuffer.isView(b);
 
 /**
  * options.wasmUrl and options.wasmBinary: one value (for the build chosen), or
@@ -63,7 +62,7 @@ export async function initFrom(options, source) {
     throw new TypeError(`init: options.logCalls must be true or false; got ${describeValue(options.logCalls)}`);
   }
   checkPerBuild('wasmUrl', options.wasmUrl, (u) => typeof u === 'string' || u instanceof URL, 'a string or URL');
-  checkPerBuild('wasmBinary', options.wasmBinary, isBytes, 'an ArrayBuffer or a typed array (the bytes of the .wasm)');
+  checkPerBuild('wasmBinary', options.wasmBinary, isBytes, 'an ArrayBuffer, a SharedArrayBuffer or a typed array (the bytes of the .wasm)');
   const simd = options.simd ?? 'auto';
   if (simd !== 'auto' && simd !== true && simd !== false) throw new TypeError(`init: options.simd must be 'auto', true or false; got ${describeValue(simd)}`);
   const variant = options.variant;

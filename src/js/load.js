@@ -25,10 +25,15 @@ export function engineHasSimd() {
 
 const isNode = typeof process === 'object' && process !== null && typeof process.versions?.node === 'string' && typeof window === 'undefined';
 
+/** Whether `b` is bytes: an ArrayBuffer, a SharedArrayBuffer (where the page has one) or a view of either. */
+export function isBytes(b) {
+  return b instanceof ArrayBuffer || ArrayBuffer.isView(b) || (typeof SharedArrayBuffer === 'function' && b instanceof SharedArrayBuffer);
+}
+
 // The entry of a per-build option ({simd, scalar}) for `build`; undefined
 // when the object has none (then the next way of locating the file is used).
 function perBuild(value, build) {
-  const isObject = value !== null && typeof value === 'object' && !(value instanceof URL) && !(value instanceof ArrayBuffer) && !ArrayBuffer.isView(value);
+  const isObject = value !== null && typeof value === 'object' && !(value instanceof URL) && !isBytes(value);
   return isObject ? value[build] : value;
 }
 
@@ -64,7 +69,11 @@ async function resolveUrl(build, options, source, from) {
   let url;
   if (from.option === 'wasmUrl') url = perBuild(options.wasmUrl, build);
   else {
-    url = options.locateFile(fileNameOf(build));
+    try {
+      url = options.locateFile(fileNameOf(build));
+    } catch (e) {
+      throw new Error(`init: options.locateFile('${fileNameOf(build)}') threw: ${e && e.message ? e.message : String(e)}`, { cause: e });
+    }
     if (!(typeof url === 'string' || url instanceof URL)) {
       throw new TypeError(`init: options.locateFile('${fileNameOf(build)}') must return a string or URL; got ${url === null ? 'null' : typeof url}`);
     }
@@ -99,8 +108,12 @@ async function readBytes(url, readFileUrl) {
 
 async function instantiate(url, imports, bytes) {
   // Any ArrayBufferView is accepted as bytes; WebAssembly.instantiate takes
-  // an ArrayBuffer or a typed array, not a DataView: the same bytes as a Uint8Array.
-  if (bytes) return WebAssembly.instantiate(bytes instanceof DataView ? new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) : bytes, imports);
+  // an ArrayBuffer or a typed array, not a DataView nor a bare
+  // SharedArrayBuffer: the same bytes as a Uint8Array.
+  if (bytes) {
+    const source = bytes instanceof DataView ? new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) : ArrayBuffer.isView(bytes) || bytes instanceof ArrayBuffer ? bytes : new Uint8Array(bytes);
+    return WebAssembly.instantiate(source, imports);
+  }
   const readFileUrl = url.protocol === 'file:' ? (await readerOfFiles())?.readFileUrl : null;
   if (!readFileUrl && typeof WebAssembly.instantiateStreaming === 'function') {
     try {

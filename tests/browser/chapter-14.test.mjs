@@ -165,6 +165,20 @@ describe('chapter 14: why this is cheap on a CPU', () => {
     await opened.context.close();
   });
 
+  test('a step past the end of the trace (from a link) shows the last step, and Previous goes to the one before it', async () => {
+    const opened = await openChapter(env, CH, TAG, { search: '?ch=simd&v=1&a=1,2,3,4,5&b=-1,0.5,2,-3,4&variant=simd128&step=99' });
+    const { page } = opened;
+    await waitTrace(page, 'simd128');
+    const steps = Number(await page.locator(TAG).getAttribute('data-steps'));
+    expect(await page.locator(`${TAG} .step-text`).textContent()).toBe(`Step ${steps} of ${steps}`);
+    expect(await page.locator(`${TAG} button.next`).isDisabled()).toBe(true);
+    await page.locator(`${TAG} button.prev`).click();
+    expect(await page.locator(`${TAG} .step-text`).textContent()).toBe(`Step ${steps - 1} of ${steps}`);
+    expect((await state(page)).step).toBe(steps - 2);
+    await expectClean(opened);
+    await opened.context.close();
+  });
+
   test('predict, then reveal: 16 elements take 4 f32x4.mul', async () => {
     const opened = await openChapter(env, CH, TAG);
     const { page } = opened;

@@ -127,16 +127,55 @@ describe('the cost of attention', () => {
     await waitRun(page);
     await page.locator(`${TAG} select[data-control="tmax"]`).selectOption('4096');
     expect(await page.locator(TAG).evaluate((el) => el.dataset.run)).toBe('running');
+    // The reading stays at the T it was shown at (512, the default 1024 being above the old largest T).
+    expect((await state(page)).at).toBe(512);
     // The main thread is free: the reading slider answers while the worker measures.
     await page.locator(`${TAG} .at-slider`).focus();
     await page.keyboard.press('ArrowLeft');
-    expect((await state(page)).at).toBe(512);
+    expect((await state(page)).at).toBe(256);
     await page.locator(`${TAG} [data-action="cancel"]`).click();
     expect(await page.locator(TAG).evaluate((el) => el.dataset.run)).toBe('cancelled');
     expect(await page.locator(`${TAG} .status`).textContent()).toMatch(/Cancelled/);
+    // Reading the rows measured so far does not start the cancelled sweep again.
+    await page.locator(`${TAG} .at-slider`).focus();
+    await page.keyboard.press('ArrowLeft');
+    expect((await state(page)).at).toBe(128);
+    expect(await page.locator(TAG).evaluate((el) => el.dataset.run)).toBe('cancelled');
     await page.locator(`${TAG} select[data-control="tmax"]`).selectOption('512');
     await waitRun(page);
     expect((await tableRows(page)).map((r) => r.T)).toEqual([64, 128, 256, 512]);
+    await expectClean(opened);
+    await opened.context.close();
+  });
+
+  test('the sweep runs on the implementation the page shows, from the link and from the menu', async () => {
+    const opened = await openChapter(env, CH, TAG, { search: '?ch=cost&v=1&tmax=512&impl=baseline' });
+    const { page } = opened;
+    const sweepImpl = () => page.locator(TAG).evaluate((el) => el.exportData().sweep?.impl ?? null);
+    await page.waitForFunction((tag) => document.querySelector(tag)?.exportData().sweep?.impl === 'baseline', TAG, { timeout: 45000 });
+    expect(await page.$eval('#implementation', (m) => m.value)).toBe('baseline');
+    await waitRun(page);
+    expect(await sweepImpl()).toBe('baseline');
+    const ids = await page.$$eval('#implementation option', (els) => els.map((el) => el.value));
+    const other = ids.find((id) => id !== 'baseline');
+    await page.selectOption('#implementation', other);
+    await page.waitForFunction(([tag, id]) => document.querySelector(tag)?.exportData().sweep?.impl === id, [TAG, other], { timeout: 45000 });
+    await waitRun(page);
+    expect((await tableRows(page)).map((r) => r.T)).toEqual([64, 128, 256, 512]);
+    await expectClean(opened);
+    await opened.context.close();
+  });
+
+  test('a reading above the largest T stays where it is shown when the largest T changes', async () => {
+    const opened = await openChapter(env, CH, TAG, { search: '?ch=cost&v=1&tmax=512&at=4096' });
+    const { page } = opened;
+    await waitRun(page);
+    expect(await page.locator(`${TAG} .reading`).textContent()).toMatch(/^T = 512:/);
+    await page.locator(`${TAG} select[data-control="tmax"]`).selectOption('1024');
+    expect((await state(page)).at).toBe(512);
+    expect(await page.locator(`${TAG} .reading`).textContent()).toMatch(/^T = 512:/);
+    await waitRun(page);
+    expect((await tableRows(page)).filter((r) => r.current).map((r) => r.T)).toEqual([512]);
     await expectClean(opened);
     await opened.context.close();
   });

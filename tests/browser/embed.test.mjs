@@ -546,6 +546,24 @@ describe('the Embed control: heights, sandbox, pages that turn it off', () => {
     await opened.context.close();
   });
 
+  test('in a frame sandboxed without allow-same-origin, the kernel lab says the frame needs it (its worker cannot start)', async () => {
+    const src = new URL('embed.html?w=ag-simd&agtest=1', env.server.url).href;
+    pages['/no-same-origin.html'] = {
+      body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Host</title></head><body>
+<iframe src="${src}" title="t" width="100%" height="1200" style="border:0" sandbox="allow-scripts"></iframe></body></html>`,
+    };
+    const opened = await openUrl(env, `${host.url}no-same-origin.html`);
+    const frame = await until(() => opened.page.frames().find((f) => f.url().includes('embed.html')), 'the frame');
+    await waitReady(frame, 'ag-simd');
+    await frame.locator('ag-simd [data-action="run"]').click();
+    await frame.waitForSelector('ag-simd[data-lab="error"]');
+    expect(await frame.locator('ag-simd .lab-status').textContent()).toMatch(/^The timing could not run: the experiment worker could not start .*add allow-same-origin to the frame\u2019s sandbox attribute/);
+    // The page stays usable: the stepper still answers.
+    await frame.locator('ag-simd button.next').click();
+    expect(await frame.locator('ag-simd .step-text').textContent()).toMatch(/^Step 2 of/);
+    await opened.context.close();
+  });
+
   test('a page with <meta name="attention-geometry-embed" content="off"> shows a short text instead of snippets', async () => {
     pages['/embed-off.html'] = {
       body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Off</title><meta name="attention-geometry-embed" content="off">

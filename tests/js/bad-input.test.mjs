@@ -228,7 +228,7 @@ test('init rejects bad options with a TypeError naming the option', async () => 
   await expect(init({ wasmUrl: { simd: 42 } })).rejects.toThrow(TypeError);
   await expect(init({ wasmUrl: { simd: 42 } })).rejects.toThrow('options.wasmUrl.simd must be a string or URL; got number 42');
   await expect(init({ wasmUrl: { smid: 'a.wasm' } })).rejects.toThrow("options.wasmUrl has an unknown key 'smid'");
-  await expect(init({ wasmBinary: { scalar: 'bytes' } })).rejects.toThrow('options.wasmBinary.scalar must be an ArrayBuffer or a typed array');
+  await expect(init({ wasmBinary: { scalar: 'bytes' } })).rejects.toThrow('options.wasmBinary.scalar must be an ArrayBuffer, a SharedArrayBuffer or a typed array');
   await expect(init({ simd: false, locateFile: () => 7 })).rejects.toThrow("options.locateFile('ag-scalar.wasm') must return a string or URL; got number");
 });
 

@@ -77,6 +77,12 @@ describe('locating the .wasm', () => {
     const simdBytes = readFileSync(wasmUrl);
     const view = new DataView(simdBytes.buffer, simdBytes.byteOffset, simdBytes.byteLength);
     expect((await init({ simd: true, wasmBinary: view })).dot([3, 4], [4, 3])).toBe(24);
+    // A SharedArrayBuffer is bytes too (not an object of per-build entries, which would be ignored).
+    const shared = new SharedArrayBuffer(simdBytes.byteLength);
+    new Uint8Array(shared).set(simdBytes);
+    expect((await init({ simd: true, wasmBinary: shared })).dot([3, 4], [4, 3])).toBe(24);
+    expect((await init({ simd: true, wasmBinary: { simd: new Uint8Array(shared) } })).dot([3, 4], [4, 3])).toBe(24);
+    await expect(init({ simd: true, wasmBinary: new SharedArrayBuffer(8) })).rejects.toThrow('could not load the WebAssembly module ag-simd.wasm from options.wasmBinary');
     // With simd on 'auto' the baseline bytes are simply the baseline build.
     const ag = await init({ wasmBinary: scalarBytes });
     expect([ag.backend, ag.dot([3, 4], [4, 3])]).toEqual(['wasm-scalar', 24]);
@@ -93,6 +99,20 @@ describe('locating the .wasm', () => {
     await expect(init({ simd: false, wasmBinary: { simd: simdBytes }, locateFile: () => wasmUrl.href })).rejects.toThrow(
       "the module given by options.locateFile('ag-scalar.wasm') for it is ag-simd.wasm",
     );
+  });
+  test('a locateFile that throws rejects with an Error naming it, its argument and the error', async () => {
+    const boom = new Error('boom');
+    let error;
+    try {
+      await init({ simd: true, locateFile: () => {
+        throw boom;
+      } });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(Error);
+    expect(error.message).toBe("init: options.locateFile('ag-simd.wasm') threw: boom");
+    expect(error.cause).toBe(boom);
   });
   test('a .wasm that cannot be found rejects with an Error naming the URL tried and the options that fix it', async () => {
     const wrong = new URL('./no-such-dir/ag-simd.wasm', import.meta.url);

@@ -3,7 +3,7 @@
 // as the right value ("4", " 2", ["4"], " random ") is refused, because the
 // value is stored as given, not as the text form would read it.
 import { describe, expect, test } from '@jest/globals';
-import { bool, checkValue, choice, matrix, number, vector } from '../../web/widget/state.js';
+import { bool, checkValue, choice, matrix, number, readValue, vector } from '../../web/widget/state.js';
 
 const n = number({ min: 1, max: 8, integer: true, default: 2 });
 const e = choice({ values: ['random', 'named'], default: 'named' });
@@ -43,5 +43,28 @@ describe('values of another type are refused with what the field expects', () =>
     const error = checkValue(spec, value);
     expect(typeof error).toBe('string');
     expect(error.length).toBeGreaterThan(0);
+  });
+});
+
+describe('the note says what is wrong with a value', () => {
+  test('a value of another type is told its type, since its text may fit', () => {
+    expect(checkValue(n, '4')).toBe('a whole number from 1 to 8, as a JS number (not a string)');
+    expect(checkValue(n, [4])).toBe('a whole number from 1 to 8, as a JS number (not an array)');
+    expect(checkValue(n, null)).toBe('a whole number from 1 to 8, as a JS number (not null)');
+    expect(checkValue(e, 4)).toBe('one of random, named, as a JS string (not a number)');
+    expect(checkValue(b, 1)).toBe('true or false (not a number)');
+    // Of the right type but outside the field: what the field accepts.
+    expect(checkValue(n, 9)).toBe('a whole number from 1 to 8');
+  });
+
+  test('a number field with a list of values accepts those only, and says so', () => {
+    const sizes = number({ values: [512, 1024, 2048, 4096], integer: true, default: 2048 });
+    expect([sizes.min, sizes.max]).toEqual([512, 4096]);
+    expect(checkValue(sizes, 1024)).toBeNull();
+    expect(checkValue(sizes, 1000)).toBe('one of 512, 1024, 2048, 4096');
+    expect(readValue(sizes, '1000')).toEqual({ error: 'one of 512, 1024, 2048, 4096' });
+    expect(readValue(sizes, '4096')).toEqual({ value: 4096 });
+    expect(() => number({ values: [], default: 1 })).toThrow('values must be a list of numbers');
+    expect(() => number({ values: [1, 2], default: 3 })).toThrow('the default does not satisfy its own declaration');
   });
 });

@@ -19,6 +19,7 @@ import { ownLayout } from '../widget/figure-layout.js';
 import { formatNumber } from '../widget/format.js';
 import { texElement } from '../widget/math.js';
 import { defineState, number } from '../widget/state.js';
+import { describe } from '../widget/engine.js';
 import { CancelledError, ExperimentClient } from '../widget/worker-client.js';
 import { formatBytes, formatTime } from './measure-format.js';
 
@@ -36,13 +37,10 @@ export const tensorBytes = (T, dk) => BYTES * 4 * T * dk;
 
 const isPow2 = (x) => Number.isInteger(Math.log2(x));
 
-/** Each field fits its own bounds; these ask for the sizes offered (powers of two). */
-function costProblems({ tmax, dk, at }) {
-  const problems = [];
-  if (!COST_TMAX.includes(tmax)) problems.push({ name: 'tmax', value: String(tmax), expected: `one of ${COST_TMAX.join(', ')}` });
-  if (!COST_DK.includes(dk)) problems.push({ name: 'dk', value: String(dk), expected: `one of ${COST_DK.join(', ')}` });
-  if (!isPow2(at)) problems.push({ name: 'at', value: String(at), expected: `a power of two from ${T_MIN} to ${COST_TMAX.at(-1)}` });
-  return problems;
+/** tmax and dk are menus (number fields with their values); `at` is read on a slider of powers of two. */
+function costProblems({ at }) {
+  if (isPow2(at)) return [];
+  return [{ name: 'at', value: String(at), expected: `a power of two from ${T_MIN} to ${COST_TMAX.at(-1)}` }];
 }
 
 export class AgAttentionCost extends AgWidget {
@@ -51,8 +49,8 @@ export class AgAttentionCost extends AgWidget {
   static stateDecl = defineState({
     version: 1,
     fields: {
-      tmax: number({ min: COST_TMAX[0], max: COST_TMAX.at(-1), integer: true, default: 2048 }),
-      dk: number({ min: COST_DK[0], max: COST_DK.at(-1), integer: true, default: 64 }),
+      tmax: number({ values: COST_TMAX, integer: true, default: 2048 }),
+      dk: number({ values: COST_DK, integer: true, default: 64 }),
       at: number({ min: T_MIN, max: COST_TMAX.at(-1), integer: true, default: 1024 }),
     },
     check: costProblems,
@@ -60,7 +58,8 @@ export class AgAttentionCost extends AgWidget {
 
   #ui = null;
   #client = new ExperimentClient();
-  #key = null; // the (tmax, dk) of the running or shown sweep
+  #key = null; // the implementation, tmax and dk of the running, cancelled or shown sweep
+  #impl = null; // the implementation id of the API instance of the last render
   #sweep = null; // { key, tmax, dk, streaming, memory, rows }
   #drawnKey = null; // which rows the plots show ("key/rows")
   #x = null; // the T axis of both plots (for the reading cursor)
@@ -85,7 +84,11 @@ export class AgAttentionCost extends AgWidget {
     });
 
     const tmaxSelect = h('select', { 'aria-label': 'Largest T', dataset: { control: 'tmax' } }, COST_TMAX.map((t) => h('option', { value: t }, String(t))));
-    tmaxSelect.addEventListener('change', () => this.setState({ tmax: Number(tmaxSelect.value) }));
+    // The reading stays where it is shown (a larger `at` from a link reads at the largest T).
+    tmaxSelect.addEventListener('change', () => {
+      const tmax = Number(tmaxSelect.value);
+      this.setState({ tmax, at: Math.min(this.state.at, this.state.tmax, tmax) });
+    });
     const dkSelect = h('select', { 'aria-label': 'd_k, the width of a query and a key', dataset: { control: 'dk' } }, COST_DK.map((d) => h('option', { value: d }, String(d))));
     dkSelect.addEventListener('change', () => this.setState({ dk: Number(dkSelect.value) }));
     const atSlider = h('input', { type: 'range', min: 6, max: 11, step: 1, class: 'at-slider', 'aria-label': 'Read the numbers at T', dataset: { control: 'at' } });
@@ -179,7 +182,11 @@ export class AgAttentionCost extends AgWidget {
     setText(ui.atText, `= ${shown}`);
   }
 
-  render(_ag, state) {
+  render(ag, state) {
+    // The sweep runs in the worker on the page's current implementation, the
+    // one `ag` is: a change of implementation (the page's menu, impl= in a
+    // link, applied after the first render) measures anew.
+    this.#impl = describe(ag).id;
     this.#start(state);
     this.#draw(state);
   }
@@ -191,12 +198,13 @@ export class AgAttentionCost extends AgWidget {
   }
 
   #keyOf({ tmax, dk }) {
-    return `${tmax}/${dk}`;
+    return `${this.#impl}/${tmax}/${dk}`;
   }
 
+  // The cancelled sweep keeps its key: moving the reading slider over its
+  // rows does not start it again; another setting or "Run again" does.
   #cancel() {
     this.#client.cancel();
-    this.#key = null;
     setFlag(this.#ui.cancel, 'disabled', true);
     setText(this.#ui.status, 'Cancelled. Change a setting or press \u201cRun again\u201d to measure anew.');
     setAttr(this, 'data-run', 'cancelled');
@@ -230,7 +238,7 @@ export class AgAttentionCost extends AgWidget {
       )
       .then((result) => {
         if (this.#sweep !== sweep) return;
-        Object.assign(sweep, { streaming: result.streaming, memory: result.memory, rows: result.rows });
+        Object.assign(sweep, { impl: result.impl, streaming: result.streaming, memory: result.memory, rows: result.rows });
         setFlag(ui.cancel, 'disabled', true);
         ui.progress.value = 1;
         setText(ui.status, `Done: T = ${T_MIN} to ${tmax}, d\u2096 = ${dk}. Times vary from run to run; the bytes do not.`);
@@ -376,7 +384,7 @@ export class AgAttentionCost extends AgWidget {
 
   exportData() {
     const data = super.exportData();
-    if (this.#sweep) data.sweep = { tmax: this.#sweep.tmax, dk: this.#sweep.dk, streaming: this.#sweep.streaming, memory: this.#sweep.memory, rows: this.#sweep.rows };
+    if (this.#sweep) data.sweep = { impl: this.#sweep.impl ?? null, tmax: this.#sweep.tmax, dk: this.#sweep.dk, streaming: this.#sweep.streaming, memory: this.#sweep.memory, rows: this.#sweep.rows };
     return data;
   }
 

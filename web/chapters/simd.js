@@ -143,7 +143,8 @@ export class AgSimd extends AgWidget {
     slider.addEventListener('input', () => this.setState({ step: Number(slider.value) }));
     const prev = h('button', { type: 'button', class: 'prev' }, '\u2190 Previous');
     const next = h('button', { type: 'button', class: 'next' }, 'Next \u2192');
-    prev.addEventListener('click', () => this.setState({ step: Math.max(0, this.state.step - 1) }));
+    // From the step shown: a step past the end (from a link) shows the last one.
+    prev.addEventListener('click', () => this.setState({ step: Math.max(0, Math.min(this.state.step, this.#lastSteps - 1) - 1) }));
     next.addEventListener('click', () => this.setState({ step: Math.min(this.#lastSteps - 1, this.state.step + 1) }));
     const stepText = h('span', { class: 'step-text' });
     const stepper = h('div', { class: 'stepper' }, prev, slider, next, stepText);

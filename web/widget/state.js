@@ -23,10 +23,16 @@ const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?$/i;
 // ------------------------------------------------------------ field types
 
 /**
- * A number field. `integer: true` accepts whole numbers only.
- * @param {{ min: number, max: number, default: number, integer?: boolean, label?: string }} o
+ * A number field. `integer: true` accepts whole numbers only; `values`, a
+ * list of the numbers offered (sizes of a menu), accepts those only (min and
+ * max are then the smallest and the largest of them).
+ * @param {{ min?: number, max?: number, values?: number[], default: number, integer?: boolean, label?: string }} o
  */
 export function number(o) {
+  if (o.values !== undefined) {
+    if (!Array.isArray(o.values) || !o.values.length || !o.values.every(Number.isFinite)) throw new Error('state field: values must be a list of numbers');
+    return checkSpec({ type: 'number', ...o, values: Object.freeze([...o.values]), min: Math.min(...o.values), max: Math.max(...o.values) });
+  }
   return checkSpec({ type: 'number', ...o });
 }
 
@@ -82,6 +88,7 @@ export function readNumber(text, spec) {
   const x = Number(t);
   if (!Number.isFinite(x) || x < spec.min || x > spec.max) return null;
   if (spec.integer && !Number.isInteger(x)) return null;
+  if (spec.values && !spec.values.includes(x)) return null;
   return x;
 }
 
@@ -100,7 +107,7 @@ export function expected(spec) {
   const size = (lo, hi) => (lo === hi ? String(lo) : `${lo} to ${hi}`);
   switch (spec.type) {
     case 'number':
-      return `${spec.integer ? 'a whole number' : 'a number'} ${range}`;
+      return spec.values ? `one of ${spec.values.map(fmt).join(', ')}` : `${spec.integer ? 'a whole number' : 'a number'} ${range}`;
     case 'vector':
       return `${size(spec.minLength, spec.maxLength)} numbers separated by commas, each ${range}`;
     case 'matrix':
@@ -175,10 +182,13 @@ export function checkValue(spec, value) {
   const plain = (x) => (typeof x === 'number' ? x : NaN);
   // JS values must already have the field's type: a string "4" for a number
   // field (or " on" for a choice) would pass the text check below and then be
-  // stored as it is.
-  if (spec.type === 'number' && typeof value !== 'number') return expected(spec);
-  if (spec.type === 'enum' && (typeof value !== 'string' || !spec.values.includes(value))) return expected(spec);
-  if (spec.type === 'bool' && typeof value !== 'boolean') return expected(spec);
+  // stored as it is. A value of another type is told so, since its text may
+  // well be one the field accepts.
+  const kind = value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+  if (spec.type === 'number' && typeof value !== 'number') return `${expected(spec)}, as a JS number (not ${kind})`;
+  if (spec.type === 'enum' && typeof value !== 'string') return `${expected(spec)}, as a JS string (not ${kind})`;
+  if (spec.type === 'enum' && !spec.values.includes(value)) return expected(spec);
+  if (spec.type === 'bool' && typeof value !== 'boolean') return `true or false (not ${kind})`;
   try {
     if (spec.type === 'vector' && !Array.isArray(value) && !(value instanceof Float32Array)) return expected(spec);
     if (spec.type === 'matrix' && !Array.isArray(value)) return expected(spec);

@@ -27,17 +27,44 @@ const WORKER_FILE = 'experiment-worker.js';
 export function startWorker() {
   if (typeof Worker !== 'function') throw new Error('this browser has no Web Workers, which the experiments run in');
   const url = assetUrl(WORKER_FILE);
-  if (url.protocol === 'data:') return { worker: new Worker(url, { type: 'module' }), url };
   if (url.protocol === 'file:') {
     throw new Error(
       'browsers do not start Web Workers in a page opened as a file from disk; open the page through a web server, or use the single-file offline copy (attention-geometry-offline.html)',
     );
   }
-  if (url.origin === globalThis.location?.origin) return { worker: new Worker(url, { type: 'module' }), url };
+  try {
+    return spawnWorker(url);
+  } catch (err) {
+    throw refused(url, err);
+  }
+}
+
+function spawnWorker(url) {
+  if (url.protocol === 'data:' || url.origin === globalThis.location?.origin) return { worker: new Worker(url, { type: 'module' }), url };
   const source = `import ${JSON.stringify(url.href)};`;
   const blobUrl = URL.createObjectURL(new Blob([source], { type: 'text/javascript' }));
-  const worker = new Worker(blobUrl, { type: 'module' });
-  return { worker, url, release: () => URL.revokeObjectURL(blobUrl) };
+  try {
+    return { worker: new Worker(blobUrl, { type: 'module' }), url, release: () => URL.revokeObjectURL(blobUrl) };
+  } catch (err) {
+    URL.revokeObjectURL(blobUrl);
+    throw err;
+  }
+}
+
+/**
+ * The Error for a worker the browser refused to construct (it threw at once).
+ * A page of origin "null" is most often a frame sandboxed without
+ * allow-same-origin, whose module worker the browser will not load.
+ */
+function refused(url, err) {
+  const where = url.protocol === 'data:' ? 'the worker inlined in this page' : url.href;
+  const reason = (err && err.message ? err.message : String(err)).replace(/\.$/, '');
+  // self.origin is the document's origin ("null" when opaque); location.origin is its address's.
+  const hint =
+    globalThis.origin === 'null'
+      ? 'This page has no origin of its own ("null"), as in a frame sandboxed without allow-same-origin: add allow-same-origin to the frame\u2019s sandbox attribute (see EMBEDDING.md).'
+      : 'A Content-Security-Policy without worker-src for it, or a browser setting, may forbid it.';
+  return new Error(`the experiment worker could not start (${where}): ${reason}. ${hint}`);
 }
 
 /** The Error for a worker that reported an error event before any message (it did not start). */
