@@ -66,6 +66,15 @@ describe('calls per sample', () => {
     expect(calls * 0.004).toBeLessThanOrEqual(8 * (1 + 0.1 / 2) + 0.002);
   });
 
+  test('a pause in a later batch does not decide the count either', async () => {
+    resolutionMs = 0.1;
+    // Batches of 1, 2, 4, ... calls: call 3 opens the batch of four; it pauses 40 ms.
+    const w = workload(0.004, 0.004, 0.004, 40, 0.004);
+    const calls = await callsPerSample(w.call, { targetMs: 8, maxCalls: 1e6 });
+    expect(calls * 0.004).toBeGreaterThanOrEqual(8 * (1 - 0.1 / 2) - 0.002);
+    expect(calls * 0.004).toBeLessThanOrEqual(8 * (1 + 0.1 / 2) + 0.002);
+  });
+
   test('a call longer than the target is a sample by itself', async () => {
     resolutionMs = 0.1;
     expect(await callsPerSample(workload(40).call, { targetMs: 30, maxCalls: 100 })).toBe(1);

@@ -10,8 +10,8 @@
 // would then be shorter than a tick of the clock and read 0, a median of 0.
 // So the calls run in batches that double until a batch lasts at least
 // `minMs` by this clock, and the count is scaled from that batch to
-// `targetMs`. A batch of one call is timed twice and the shorter time kept,
-// so that one pause does not decide the count.
+// `targetMs`. The batch that reaches `minMs` is timed twice and the shorter
+// time kept, so that one pause does not decide the count.
 
 /**
  * @param {() => unknown} call one call of the workload
@@ -33,7 +33,7 @@ export async function callsPerSample(call, { targetMs, maxCalls, minMs = targetM
   const scaled = (calls, ms) => Math.max(1, Math.min(maxCalls, Math.round((calls * targetMs) / ms)));
   for (let calls = 1; ; calls = Math.min(2 * calls, maxCalls)) {
     let ms = batch(calls);
-    if (calls === 1 && ms >= minMs) ms = Math.min(ms, batch(1));
+    if (ms >= minMs) ms = Math.min(ms, batch(calls));
     if (ms >= minMs) return scaled(calls, ms);
     if (calls === maxCalls) return maxCalls;
     await tick();
