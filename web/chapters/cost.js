@@ -217,7 +217,7 @@ export class AgAttentionCost extends AgWidget {
     this.#key = key;
     const { tmax, dk } = state;
     const ui = this.#ui;
-    const sweep = { key, tmax, dk, streaming: null, memory: null, rows: [] };
+    const sweep = { key, impl: this.#impl, tmax, dk, streaming: null, memory: null, rows: [] };
     this.#sweep = sweep;
     this.#drawnKey = null;
     setFlag(ui.cancel, 'disabled', false);
