@@ -2,18 +2,28 @@
 // (web/timing/calls-per-sample.js), and the kernel lab's medians, on a
 // virtual clock: each call of a fake workload advances virtual time by a
 // cost set here, and performance.now() reads that time rounded down to the
-// clock's resolution, as a browser's coarse clock does. Expected values are
-// the costs set here; the tolerances come from the rounding of the clock.
+// clock's resolution, as a browser's coarse clock does. Each read of the
+// clock also advances it by READ_MS (reading a clock takes time), so that
+// the clock's tick can be measured by reading it. Expected values are the
+// costs and resolutions set here; the tolerances come from the rounding of
+// the clock.
 import { afterEach, beforeEach, describe, expect, jest, test } from '@jest/globals';
-import { callsPerSample } from '../../web/timing/calls-per-sample.js';
+import { callsPerSample, TICKS } from '../../web/timing/calls-per-sample.js';
+import { clockTickMs } from '../../web/timing/clock-tick.js';
 import { ROUND_MS, timeKernel } from '../../web/timing/kernel-timing.js';
 
+const READ_MS = 0.001;
 let virtualMs = 0;
 let resolutionMs = 0.1;
+let readMs = READ_MS;
 
 beforeEach(() => {
   virtualMs = 0;
-  jest.spyOn(performance, 'now').mockImplementation(() => Math.floor(virtualMs / resolutionMs) * resolutionMs);
+  readMs = READ_MS;
+  jest.spyOn(performance, 'now').mockImplementation(() => {
+    virtualMs += readMs;
+    return Math.floor(virtualMs / resolutionMs) * resolutionMs;
+  });
 });
 afterEach(() => jest.restoreAllMocks());
 
@@ -82,16 +92,51 @@ describe('calls per sample', () => {
 
   test('a clock that never moves stops at maxCalls, after fewer than 3 maxCalls calls in all', async () => {
     resolutionMs = 1;
+    readMs = 0;
     const w = workload(0); // no time passes
-    expect(await callsPerSample(w.call, { targetMs: 30, maxCalls: 1000 })).toBe(1000);
+    expect(await callsPerSample(w.call, { targetMs: 30, maxCalls: 1000, clockMs: 0 })).toBe(1000);
     // Batches of 1, 2, 4, ... 512 calls, then one of 1000.
     expect(w.calls()).toBeLessThan(3 * 1000);
   });
 
+  // The count is scaled from a batch of at least TICKS ticks, read within one
+  // tick: a sample then lasts at least TICKS ticks, within a factor
+  // 1 +- 1 / TICKS, however short the target asked for.
+  test.each([
+    ['16.7 ms', 50 / 3, 0.05],
+    ['100 ms', 100, 0.4],
+  ])('a %s clock (fingerprinting protection): a sample lasts several ticks, not a fraction of one', async (_, resolution, cost) => {
+    resolutionMs = resolution;
+    const w = workload(cost);
+    const calls = await callsPerSample(w.call, { targetMs: 30, maxCalls: 1e6 });
+    // A sample of 30 ms would read 0 on this clock most of the time.
+    expect(calls * cost).toBeGreaterThanOrEqual(TICKS * resolution * (1 - 1 / TICKS) - cost / 2);
+    expect(calls * cost).toBeLessThanOrEqual(TICKS * resolution * (1 + 1 / TICKS) + cost / 2);
+  });
+
   test('options out of range are a RangeError', async () => {
+    await expect(callsPerSample(() => {}, { targetMs: 5, maxCalls: 10, clockMs: -1 })).rejects.toThrow(RangeError);
     await expect(callsPerSample(() => {}, { targetMs: 0, maxCalls: 10 })).rejects.toThrow(RangeError);
     await expect(callsPerSample(() => {}, { targetMs: 5, maxCalls: 0 })).rejects.toThrow(RangeError);
     await expect(callsPerSample(() => {}, { targetMs: 5, maxCalls: 2.5 })).rejects.toThrow(RangeError);
+  });
+});
+
+describe('the tick of the clock', () => {
+  test.each([0.005, 0.1, 1, 50 / 3, 100])('a clock of %s ms reads as a tick of that size', (resolution) => {
+    resolutionMs = resolution;
+    // The first move of the clock starts a tick and the second ends it; reads
+    // of READ_MS each see the end of the tick at most one read late.
+    const tick = clockTickMs();
+    expect(tick).toBeGreaterThanOrEqual(resolution - 1e-9);
+    expect(tick).toBeLessThanOrEqual(resolution + READ_MS + 1e-9);
+  });
+
+  test('a clock that never moves has an unknown tick, 0, after the time limit', () => {
+    readMs = 0;
+    const t0 = Date.now();
+    expect(clockTickMs({ limitMs: 20 })).toBe(0);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(20);
   });
 });
 
@@ -135,6 +180,22 @@ describe('the kernel lab on a coarse clock', () => {
       expect(row.reps * cost).toBeLessThan(2 * ROUND_MS);
     }
     expect(b.medianMs / a.medianMs).toBeCloseTo(slow / fast, 0);
+  });
+
+  test('a 100 ms clock (fingerprinting protection): medians are measured, not 0, in rounds of a few ticks', async () => {
+    resolutionMs = 100;
+    const builds = [
+      { variant: 'simd128', build: 'simd', ag: fakeAg(0.05) },
+      { variant: 'scalar', build: 'simd', ag: fakeAg(0.2) },
+    ];
+    const result = await timeKernel({ kernel: 'dot', size: 256 }, builds, { onProgress: () => {}, tick: async () => {} });
+    for (const [row, cost] of [[result.rows[0], 0.05], [result.rows[1], 0.2]]) {
+      // Rounds of ROUND_MS (30 ms) would read 0 or 100 ms: a median of 0 most times.
+      expect(row.reps * cost).toBeGreaterThanOrEqual(TICKS * 100 * (1 - 1 / TICKS) - cost / 2);
+      // Each round is read within one tick of its length, at least (TICKS - 1) ticks.
+      expect(row.medianMs).toBeGreaterThanOrEqual(cost * (1 - 1 / (TICKS - 1)));
+      expect(row.medianMs).toBeLessThanOrEqual(cost * (1 + 1 / (TICKS - 1)));
+    }
   });
 
   test('a pause of 40 ms in the call after the warm-up still gives rounds of many calls and a median near the cost', async () => {

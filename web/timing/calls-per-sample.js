@@ -12,19 +12,35 @@
 // `minMs` by this clock, and the count is scaled from that batch to
 // `targetMs`. The batch that reaches `minMs` is timed twice and the shorter
 // time kept, so that one pause does not decide the count.
+//
+// A time read on the clock is known to within one tick, so both `minMs` and
+// `targetMs` are raised to TICKS ticks where the clock is that coarse: a
+// sample of 30 ms on a 100 ms clock would read 0 most times (a median of 0),
+// and one of 400 ms reads within a quarter of its length.
+import { clockTickMs } from './clock-tick.js';
+
+/** The fewest ticks of the clock a scaling batch and a sample last. */
+export const TICKS = 4;
 
 /**
  * @param {() => unknown} call one call of the workload
- * @param {{ targetMs: number, maxCalls: number, minMs?: number, tick?: () => Promise<void> }} options
+ * @param {{ targetMs: number, maxCalls: number, minMs?: number, clockMs?: number, tick?: () => Promise<void> }} options
  *   targetMs: the time a sample should last (ms); maxCalls: the most calls per
  *   sample; minMs: the shortest batch the count is scaled from (default
- *   targetMs / 4); tick: awaited between batches (lets a worker answer messages)
+ *   targetMs / 4); clockMs: the tick of the clock (default: measured by
+ *   clockTickMs; 0 for unknown), which raises minMs and targetMs to TICKS
+ *   ticks; tick: awaited between batches (lets a worker answer messages)
  * @returns {Promise<number>} calls per sample, a whole number from 1 to maxCalls
+ * @throws {RangeError} when targetMs, minMs or clockMs is not a positive
+ *   number (clockMs may be 0), or maxCalls not a whole number >= 1
  */
-export async function callsPerSample(call, { targetMs, maxCalls, minMs = targetMs / 4, tick = async () => {} }) {
-  if (!(targetMs > 0) || !(minMs > 0) || !Number.isInteger(maxCalls) || maxCalls < 1) {
-    throw new RangeError('callsPerSample: targetMs and minMs must be positive and maxCalls a whole number >= 1');
+export async function callsPerSample(call, { targetMs, maxCalls, minMs = targetMs / 4, clockMs = undefined, tick = async () => {} }) {
+  if (!(targetMs > 0) || !(minMs > 0) || !Number.isInteger(maxCalls) || maxCalls < 1 || !(clockMs === undefined || clockMs >= 0)) {
+    throw new RangeError('callsPerSample: targetMs and minMs must be positive, clockMs 0 or more and maxCalls a whole number >= 1');
   }
+  const clock = clockMs ?? clockTickMs();
+  minMs = Math.max(minMs, TICKS * clock);
+  targetMs = Math.max(targetMs, minMs);
   const batch = (calls) => {
     const t0 = performance.now();
     for (let i = 0; i < calls; i++) call();
