@@ -134,11 +134,15 @@ export interface InitOptions {
    * Takes precedence over locateFile. An object without an entry for the build
    * that is loaded (e.g. `{simd}` on an engine without SIMD) locates that build
    * as if it were absent: by locateFile if given, else at the default location.
-   * Relative URLs resolve as for locateFile. Each entry must be a string or a URL
-   * (else a TypeError names it, e.g. `options.wasmUrl.simd`).
+   * Relative URLs resolve as for locateFile. Each entry must be a non-empty string or a
+   * URL (else a TypeError names it, e.g. `options.wasmUrl.simd`).
    */
   wasmUrl?: string | URL | { simd?: string | URL; scalar?: string | URL };
-  /** The bytes of the .wasm (of the build chosen), or one per build: `{simd, scalar}` (a build without an entry is located as if wasmBinary were absent). Nothing is fetched. */
+  /**
+   * The bytes of the .wasm (of the build chosen), or one per build: `{simd, scalar}` (a build without an entry is
+   * located as if wasmBinary were absent). Nothing is fetched. Buffers made in another realm (an iframe, node:vm)
+   * are bytes too.
+   */
   wasmBinary?: ArrayBuffer | SharedArrayBuffer | ArrayBufferView | { simd?: ArrayBuffer | SharedArrayBuffer | ArrayBufferView; scalar?: ArrayBuffer | SharedArrayBuffer | ArrayBufferView };
   /** Test mode: keep every kernel call in `ag.callLog`. Default false. */
   logCalls?: boolean;

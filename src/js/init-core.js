@@ -61,7 +61,8 @@ export async function initFrom(options, source) {
   if (options.logCalls !== undefined && typeof options.logCalls !== 'boolean') {
     throw new TypeError(`init: options.logCalls must be true or false; got ${describeValue(options.logCalls)}`);
   }
-  checkPerBuild('wasmUrl', options.wasmUrl, (u) => typeof u === 'string' || u instanceof URL, 'a string or URL');
+  // An empty string would resolve to the page or the working directory itself.
+  checkPerBuild('wasmUrl', options.wasmUrl, (u) => (typeof u === 'string' && u !== '') || u instanceof URL, 'a non-empty string or a URL');
   checkPerBuild('wasmBinary', options.wasmBinary, isBytes, 'an ArrayBuffer, a SharedArrayBuffer or a typed array (the bytes of the .wasm)');
   const simd = options.simd ?? 'auto';
   if (simd !== 'auto' && simd !== true && simd !== false) throw new TypeError(`init: options.simd must be 'auto', true or false; got ${describeValue(simd)}`);

@@ -7,6 +7,8 @@
 // glue with the .wasm inside it (the package's "inline" entry): it
 // instantiates its own embedded bytes.
 
+import { describeValue } from './errors.js';
+
 // The smallest module that uses 128-bit SIMD (the probe of wasm-feature-detect):
 // (module (func (result v128) i32.const 0 i8x16.splat i8x16.popcnt)).
 // WebAssembly.validate says whether the engine decodes SIMD at all.
@@ -25,9 +27,29 @@ export function engineHasSimd() {
 
 const isNode = typeof process === 'object' && process !== null && typeof process.versions?.node === 'string' && typeof window === 'undefined';
 
-/** Whether `b` is bytes: an ArrayBuffer, a SharedArrayBuffer (where the page has one) or a view of either. */
+// Whether `b` has the internal slots of `Type` (ArrayBuffer or
+// SharedArrayBuffer): its byteLength getter throws on anything else. Unlike
+// instanceof, this holds for a buffer made in another realm (an iframe,
+// node:vm), and unlike Symbol.toStringTag it cannot be imitated.
+const byteLengthOf = (Type) => (typeof Type === 'function' ? Object.getOwnPropertyDescriptor(Type.prototype, 'byteLength')?.get : undefined);
+const ARRAY_BUFFER_LENGTH = byteLengthOf(ArrayBuffer);
+const SHARED_BUFFER_LENGTH = byteLengthOf(globalThis.SharedArrayBuffer);
+function hasBrand(getter, b) {
+  if (!getter || b === null || typeof b !== 'object') return false;
+  try {
+    getter.call(b);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Whether `b` is bytes: an ArrayBuffer, a SharedArrayBuffer (where the page
+ * has one) or a view of either, from this realm or another.
+ */
 export function isBytes(b) {
-  return b instanceof ArrayBuffer || ArrayBuffer.isView(b) || (typeof SharedArrayBuffer === 'function' && b instanceof SharedArrayBuffer);
+  return ArrayBuffer.isView(b) || hasBrand(ARRAY_BUFFER_LENGTH, b) || hasBrand(SHARED_BUFFER_LENGTH, b);
 }
 
 // The entry of a per-build option ({simd, scalar}) for `build`; undefined
@@ -74,8 +96,8 @@ async function resolveUrl(build, options, source, from) {
     } catch (e) {
       throw new Error(`init: options.locateFile('${fileNameOf(build)}') threw: ${e && e.message ? e.message : String(e)}`, { cause: e });
     }
-    if (!(typeof url === 'string' || url instanceof URL)) {
-      throw new TypeError(`init: options.locateFile('${fileNameOf(build)}') must return a string or URL; got ${url === null ? 'null' : typeof url}`);
+    if (!((typeof url === 'string' && url !== '') || url instanceof URL)) {
+      throw new TypeError(`init: options.locateFile('${fileNameOf(build)}') must return a non-empty string or a URL; got ${describeValue(url)}`);
     }
   }
   const how = `options.${from.option}`;

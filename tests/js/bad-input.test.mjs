@@ -224,12 +224,16 @@ test('init rejects bad options with a TypeError naming the option', async () => 
   await expect(init(null)).rejects.toThrow(/options must be an object; got null/);
   await expect(init({ locateFile: 5 })).rejects.toThrow(/options\.locateFile must be a function/);
   await expect(init({ logCalls: 'yes' })).rejects.toThrow(/options\.logCalls must be true or false/);
-  await expect(init({ wasmUrl: 5 })).rejects.toThrow(/options\.wasmUrl must be a string or URL/);
+  await expect(init({ wasmUrl: 5 })).rejects.toThrow(/options\.wasmUrl must be a non-empty string or a URL/);
+  // An empty string would resolve to the working directory (a directory, not a file).
+  await expect(init({ wasmUrl: '' })).rejects.toThrow("options.wasmUrl must be a non-empty string or a URL, or {simd, scalar} of those; got the string \"\"");
+  await expect(init({ simd: false, wasmUrl: { scalar: '' } })).rejects.toThrow("options.wasmUrl.scalar must be a non-empty string or a URL; got the string \"\"");
+  await expect(init({ simd: false, locateFile: () => '' })).rejects.toThrow("options.locateFile('ag-scalar.wasm') must return a non-empty string or a URL; got the string \"\"");
   await expect(init({ wasmUrl: { simd: 42 } })).rejects.toThrow(TypeError);
-  await expect(init({ wasmUrl: { simd: 42 } })).rejects.toThrow('options.wasmUrl.simd must be a string or URL; got number 42');
+  await expect(init({ wasmUrl: { simd: 42 } })).rejects.toThrow('options.wasmUrl.simd must be a non-empty string or a URL; got number 42');
   await expect(init({ wasmUrl: { smid: 'a.wasm' } })).rejects.toThrow("options.wasmUrl has an unknown key 'smid'");
   await expect(init({ wasmBinary: { scalar: 'bytes' } })).rejects.toThrow('options.wasmBinary.scalar must be an ArrayBuffer, a SharedArrayBuffer or a typed array');
-  await expect(init({ simd: false, locateFile: () => 7 })).rejects.toThrow("options.locateFile('ag-scalar.wasm') must return a string or URL; got number");
+  await expect(init({ simd: false, locateFile: () => 7 })).rejects.toThrow("options.locateFile('ag-scalar.wasm') must return a non-empty string or a URL; got number 7");
 });
 
 test('init rejects an unknown option key with a TypeError naming it and the known ones', async () => {

@@ -3,6 +3,7 @@
 // independent instances, the test-mode call log, and results that are
 // JS-owned copies.
 import { readFileSync } from 'node:fs';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, test } from '@jest/globals';
 import { init } from './helpers.mjs';
 
@@ -83,6 +84,14 @@ describe('locating the .wasm', () => {
     expect((await init({ simd: true, wasmBinary: shared })).dot([3, 4], [4, 3])).toBe(24);
     expect((await init({ simd: true, wasmBinary: { simd: new Uint8Array(shared) } })).dot([3, 4], [4, 3])).toBe(24);
     await expect(init({ simd: true, wasmBinary: new SharedArrayBuffer(8) })).rejects.toThrow('could not load the WebAssembly module ag-simd.wasm from options.wasmBinary');
+    // So is a buffer made in another realm (an iframe, node:vm), which instanceof does not recognise;
+    // the garbage one shows that these bytes, not the default file, are what is loaded.
+    const foreign = runInNewContext('new ArrayBuffer(n)', { n: simdBytes.byteLength });
+    new Uint8Array(foreign).set(simdBytes);
+    expect((await init({ simd: true, wasmBinary: foreign })).dot([3, 4], [4, 3])).toBe(24);
+    await expect(init({ simd: true, wasmBinary: runInNewContext('new ArrayBuffer(8)') })).rejects.toThrow(
+      'could not load the WebAssembly module ag-simd.wasm from options.wasmBinary',
+    );
     // With simd on 'auto' the baseline bytes are simply the baseline build.
     const ag = await init({ wasmBinary: scalarBytes });
     expect([ag.backend, ag.dot([3, 4], [4, 3])]).toEqual(['wasm-scalar', 24]);
