@@ -204,6 +204,8 @@ describe('the cost of attention', () => {
     expect(note).toContain('one of 512, 1024, 2048, 4096');
     expect(note).toContain('dk=100');
     expect(note).toContain('at=300');
+    // The same form of message for every field that takes a list of values.
+    expect(note).toContain('one of 64, 128, 256, 512, 1024, 2048, 4096');
     await page.locator(`${TAG} [data-action="cancel"]`).click();
     await expectClean(opened);
     await opened.context.close();

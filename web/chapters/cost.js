@@ -35,14 +35,6 @@ export const costSizes = (tmax) => Array.from({ length: Math.log2(tmax) - Math.l
 export const gridBytes = (T) => BYTES * T * T;
 export const tensorBytes = (T, dk) => BYTES * 4 * T * dk;
 
-const isPow2 = (x) => Number.isInteger(Math.log2(x));
-
-/** tmax and dk are menus (number fields with their values); `at` is read on a slider of powers of two. */
-function costProblems({ at }) {
-  if (isPow2(at)) return [];
-  return [{ name: 'at', value: String(at), expected: `a power of two from ${T_MIN} to ${COST_TMAX.at(-1)}` }];
-}
-
 export class AgAttentionCost extends AgWidget {
   static title = 'The cost of attention';
   static styles = ['styles/cost.css'];
@@ -51,9 +43,9 @@ export class AgAttentionCost extends AgWidget {
     fields: {
       tmax: number({ values: COST_TMAX, integer: true, default: 2048 }),
       dk: number({ values: COST_DK, integer: true, default: 64 }),
-      at: number({ min: T_MIN, max: COST_TMAX.at(-1), integer: true, default: 1024 }),
+      // Read on a slider of powers of two: a link may ask for any of them.
+      at: number({ values: costSizes(COST_TMAX.at(-1)), integer: true, default: 1024 }),
     },
-    check: costProblems,
   });
 
   #ui = null;
