@@ -341,6 +341,35 @@ TEST(Softmax, NonFiniteInputGivesItsIndex) {
   });
 }
 
+// Each row's weights depend on that row alone: the simd128 variant scales
+// row r in the same pass that takes the max of row r + 1 (softmax_simd128.cc),
+// and a row after a non-finite one takes its max on its own. Every row of a
+// call without a non-finite x, rows after a bad one included, equals the
+// softmax of that row alone bit for bit (registry.inc leaves a bad row's
+// weights unspecified: it is not a right answer, and the caller throws).
+TEST(Softmax, RowsAreIndependentOfTheirNeighbours) {
+  for_each_variant([&](Variant v) {
+    for (int32_t n : {1, 3, 4, 7, 8, 9, 16, 17, 64, 67, 256}) {
+      const int32_t rows = 5;
+      std::vector<float> x = random_floats(static_cast<size_t>(rows) * n, -20.0f, 20.0f, 3 * n + 1);
+      x[static_cast<size_t>(n) + n / 2] = std::nanf("");  // row 1
+      x[static_cast<size_t>(3) * n] = kInfF;              // row 3
+      std::vector<float> y(x.size(), -1.0f);
+      const int32_t status = AG_VARIANT(softmax, v)(x.data(), nullptr, rows, n, 1.0f, y.data());
+      EXPECT_EQ(status, 1 + n + n / 2) << "n " << n;
+      for (int32_t r = 0; r < rows; ++r) {
+        std::vector<float> alone(n, -1.0f);
+        const int32_t row_status = AG_VARIANT(softmax, v)(x.data() + static_cast<size_t>(r) * n, nullptr, 1, n, 1.0f, alone.data());
+        for (int32_t i = 0; i < n; ++i) {
+          if (row_status != 0) break;
+          ASSERT_EQ(bits(y[static_cast<size_t>(r) * n + i]), bits(alone[i])) << "n " << n << " row " << r << " i " << i;
+        }
+        EXPECT_EQ(row_status != 0, r == 1 || r == 3) << "n " << n << " row " << r;
+      }
+    }
+  });
+}
+
 // The worked example of the first article: scores 5, -4, 0.
 TEST(Softmax, WorkedExample) {
   const float x[3] = {5.0f, -4.0f, 0.0f};
