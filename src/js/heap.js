@@ -112,6 +112,9 @@ export function withBuffers(rt, method, specs, body) {
   }
 }
 
+/** The largest result copied out by slice() (readOut). */
+const SLICE_MAX_BYTES = 1 << 20;
+
 /**
  * A fresh JS-owned copy of `length` elements of `type` at byte offset `ptr`.
  * For float32 results the first NaN is looked for in wasm first and noted
@@ -120,11 +123,15 @@ export function withBuffers(rt, method, specs, body) {
  * looked for.
  */
 export function readOut(rt, type, ptr, length, { nanFree = false } = {}) {
-  // The typed-array constructor given a view of the same type copies into
-  // fresh memory that it does not zero first; new + set() zeroes, then
-  // copies. Measured in Node 20 for 4 MiB: 0.45 ms against 0.65 ms (slice()
-  // of the view was no faster than new + set()).
-  const out = new type(new type(rt.memory().buffer, ptr, length));
+  const bytes = length * type.BYTES_PER_ELEMENT;
+  const buffer = rt.memory().buffer;
+  // Which copy is cheapest depends on the size (Node 20 on glibc, in a loop
+  // of calls, where most of the cost is the fresh memory's page faults):
+  // up to 1 MiB, slice() of a byte view (what tfjs's dataSync does) took
+  // 30 % less time than the typed-array constructor at 256 KiB, with 40 %
+  // fewer page faults; at 4 MiB the constructor was 5 % faster. Both copy
+  // the same bytes into memory of their own.
+  const out = bytes <= SLICE_MAX_BYTES ? new type(new Uint8Array(buffer, ptr, bytes).slice().buffer) : new type(new type(buffer, ptr, length));
   if (type === Float32Array) noteNaNIndex(out, nanFree ? -1 : rt.module.firstNaN(ptr, length));
   return out;
 }
