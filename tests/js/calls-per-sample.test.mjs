@@ -12,6 +12,7 @@
 import { afterEach, beforeEach, describe, expect, jest, test } from '@jest/globals';
 import { callsPerSample, TICKS } from '../../web/timing/calls-per-sample.js';
 import { clockTickMs } from '../../web/timing/clock-tick.js';
+import { attentionCost } from '../../web/timing/attention-cost.js';
 import { ROUND_MS, timeKernel } from '../../web/timing/kernel-timing.js';
 
 const READ_MS = 0.001;
@@ -117,11 +118,64 @@ describe('calls per sample', () => {
     expect(calls * cost).toBeLessThanOrEqual(TICKS * resolution * (1 + 1 / TICKS) + cost / 2);
   });
 
-  test('options out of range are a RangeError', async () => {
-    await expect(callsPerSample(() => {}, { targetMs: 5, maxCalls: 10, clockMs: -1 })).rejects.toThrow(RangeError);
+  test('on a 100 ms clock maxCalls gives way, so that a fast call still fills several ticks', async () => {
+    resolutionMs = 100;
+    readMs = 0.1;
+    const w = workload(0.0008); // a dot product of 256: under a microsecond
+    const calls = await callsPerSample(w.call, { targetMs: 30, maxCalls: 20000 });
+    // 20000 calls would last 16 ms: a sample read as 0 most times.
+    expect(calls * 0.0008).toBeGreaterThanOrEqual(TICKS * 100 * (1 - 1 / TICKS));
+    expect(calls * 0.0008).toBeLessThanOrEqual(TICKS * 100 * (1 + 1 / TICKS) + 0.0004);
+  });
+
+  test('options out of range are a RangeError naming the option', async () => {
+    for (const clockMs of [null, '5', true, [], '', Infinity, -1, NaN]) {
+      await expect(callsPerSample(() => {}, { targetMs: 5, maxCalls: 10, clockMs })).rejects.toThrow(/^callsPerSample: options\.clockMs must be a finite number of ms >= 0; got /);
+    }
+    await expect(callsPerSample(() => {}, { targetMs: '30', maxCalls: 10 })).rejects.toThrow('callsPerSample: options.targetMs must be a positive finite number of ms; got string 30');
+    await expect(callsPerSample(() => {}, { targetMs: 30, maxCalls: 10, minMs: 0 })).rejects.toThrow('options.minMs must be a positive finite number of ms; got 0');
+    await expect(callsPerSample(() => {}, { targetMs: 30, maxCalls: 2.5 })).rejects.toThrow('options.maxCalls must be a whole number >= 1; got 2.5');
     await expect(callsPerSample(() => {}, { targetMs: 0, maxCalls: 10 })).rejects.toThrow(RangeError);
     await expect(callsPerSample(() => {}, { targetMs: 5, maxCalls: 0 })).rejects.toThrow(RangeError);
     await expect(callsPerSample(() => {}, { targetMs: 5, maxCalls: 2.5 })).rejects.toThrow(RangeError);
+  });
+});
+
+describe('the cost chapter on a coarse clock', () => {
+  // A fake API whose attention costs cost(T, streaming) ms of virtual time.
+  const cost = (T, streaming) => (streaming ? 0.036 : 0.06) * (T / 64) ** 2;
+  const fakeAg = {
+    random: { normal: ({ n }) => ({ data: new Float32Array(n) }) },
+    attention: (Q, _K, _V, options) => {
+      const T = Q.shape ? Q.shape[0] : Q.length;
+      virtualMs += cost(T, options?.streaming !== false);
+      return { output: { data: new Float32Array(T * (Q.shape ? Q.shape[1] : 2)) } };
+    },
+  };
+  const checker = { squaredDistance: () => 0 };
+
+  test.each([100, 50 / 3])('a %s ms clock: every median is measured, none 0', async (resolution) => {
+    resolutionMs = resolution;
+    readMs = resolution / 1000;
+    const result = await attentionCost({ sizes: [64, 128, 256], dk: 8 }, fakeAg, checker, { onProgress: () => {}, tick: async () => {} });
+    for (const row of result.rows) {
+      for (const [path, streaming] of [['plain', false], ['streaming', true]]) {
+        const c = cost(row.T, streaming);
+        // Samples of at least (TICKS - 1) ticks, each read within one tick.
+        expect(row[path].medianMs).toBeGreaterThanOrEqual(c * (1 - 1 / (TICKS - 1)));
+        expect(row[path].medianMs).toBeLessThanOrEqual(c * (1 + 1 / (TICKS - 1)));
+      }
+    }
+  });
+
+  test('a first call read as a whole tick of a 100 ms clock still gets many calls per sample', async () => {
+    resolutionMs = 100;
+    readMs = 0.1;
+    // The first timed call of each path crosses a tick (reads 100 ms) though it costs 0.06 ms.
+    virtualMs = 99.99;
+    const result = await attentionCost({ sizes: [64], dk: 8 }, fakeAg, checker, { onProgress: () => {}, tick: async () => {} });
+    expect(result.rows[0].plain.calls).toBeGreaterThan(3);
+    expect(result.rows[0].plain.medianMs).toBeGreaterThan(0);
   });
 });
 

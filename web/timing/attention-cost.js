@@ -15,7 +15,8 @@
 // Builds without the `streaming` option: the plain path is forced by asking
 // for the weights (which needs the [T, T] grid), the streaming one is the
 // default call. Builds without memoryStats: times only (memory is null).
-import { callsPerSample } from './calls-per-sample.js';
+import { callsPerSample, TICKS } from './calls-per-sample.js';
+import { clockTick } from './clock-tick.js';
 import { median } from './kernel-timing.js';
 
 /** Whether ag.attention knows the `streaming` option (unknown option keys are a TypeError). */
@@ -37,8 +38,9 @@ export function hasMemoryStats(ag) {
 
 // Each time sample runs enough calls to last about SAMPLE_MS (the browser's
 // clock may be as coarse as 0.1 ms or coarser; calls-per-sample.js finds the
-// count); a slow call (over SLOW_MS) is a sample by itself, and gets two
-// samples instead of three.
+// count); a slow call (over SLOW_MS, and over TICKS ticks of the clock: on a
+// 100 ms clock one fast call may read 100 ms) is a sample by itself, and gets
+// two samples instead of three.
 const SAMPLE_MS = 8;
 const SLOW_MS = 100;
 const MAX_REPS = 256;
@@ -91,10 +93,10 @@ export async function attentionCost({ sizes, dk, seed = 11 }, ag, checker, { onP
       } else {
         outputs[name] = call().output;
       }
-      const first = performance.now() - t0;
-      const reps = first > SLOW_MS ? 1 : await callsPerSample(call, { targetMs: SAMPLE_MS, maxCalls: MAX_REPS, tick });
+      const slow = performance.now() - t0 > Math.max(SLOW_MS, TICKS * clockTick());
+      const reps = slow ? 1 : await callsPerSample(call, { targetMs: SAMPLE_MS, maxCalls: MAX_REPS, tick });
       const samples = [];
-      for (let i = 0; i < (first > SLOW_MS ? 2 : 3); i++) {
+      for (let i = 0; i < (slow ? 2 : 3); i++) {
         const s0 = performance.now();
         for (let r = 0; r < reps; r++) call();
         samples.push((performance.now() - s0) / reps);

@@ -16,29 +16,41 @@
 // A time read on the clock is known to within one tick, so both `minMs` and
 // `targetMs` are raised to TICKS ticks where the clock is that coarse: a
 // sample of 30 ms on a 100 ms clock would read 0 most times (a median of 0),
-// and one of 400 ms reads within a quarter of its length.
-import { clockTickMs } from './clock-tick.js';
+// and one of 400 ms reads within a quarter of its length. On such a clock
+// `maxCalls` gives way too: a fast call (a dot product of 256, under a
+// microsecond) needs hundreds of thousands of calls to fill four ticks, and
+// a sample cut short at maxCalls would read 0 again. The clock moves, so the
+// doubling still ends (MAX_CALLS_COARSE is a guard, not a budget).
+import { clockTick } from './clock-tick.js';
 
 /** The fewest ticks of the clock a scaling batch and a sample last. */
 export const TICKS = 4;
+const MAX_CALLS_COARSE = 2 ** 28;
 
 /**
  * @param {() => unknown} call one call of the workload
  * @param {{ targetMs: number, maxCalls: number, minMs?: number, clockMs?: number, tick?: () => Promise<void> }} options
  *   targetMs: the time a sample should last (ms); maxCalls: the most calls per
- *   sample; minMs: the shortest batch the count is scaled from (default
- *   targetMs / 4); clockMs: the tick of the clock (default: measured by
- *   clockTickMs; 0 for unknown), which raises minMs and targetMs to TICKS
- *   ticks; tick: awaited between batches (lets a worker answer messages)
- * @returns {Promise<number>} calls per sample, a whole number from 1 to maxCalls
- * @throws {RangeError} when targetMs, minMs or clockMs is not a positive
- *   number (clockMs may be 0), or maxCalls not a whole number >= 1
+ *   sample where the clock is fine enough (see above); minMs: the shortest
+ *   batch the count is scaled from (default targetMs / 4); clockMs: the tick
+ *   of the clock in ms (default: clockTick(), measured once; 0 for unknown),
+ *   which raises minMs and targetMs to TICKS ticks; tick: awaited between
+ *   batches (lets a worker answer messages)
+ * @returns {Promise<number>} calls per sample, a whole number >= 1: at most
+ *   maxCalls, unless TICKS ticks of the clock are longer than minMs
+ * Rejects with a RangeError naming the option when targetMs or minMs is not
+ * a positive finite number, clockMs not a finite number >= 0, or maxCalls
+ * not a whole number >= 1.
  */
 export async function callsPerSample(call, { targetMs, maxCalls, minMs = targetMs / 4, clockMs = undefined, tick = async () => {} }) {
-  if (!(targetMs > 0) || !(minMs > 0) || !Number.isInteger(maxCalls) || maxCalls < 1 || !(clockMs === undefined || clockMs >= 0)) {
-    throw new RangeError('callsPerSample: targetMs and minMs must be positive, clockMs 0 or more and maxCalls a whole number >= 1');
-  }
-  const clock = clockMs ?? clockTickMs();
+  const bad = (name, value, expected) => new RangeError(`callsPerSample: options.${name} must be ${expected}; got ${typeof value === 'number' ? value : `${typeof value} ${String(value)}`}`);
+  const positive = (x) => typeof x === 'number' && x > 0 && Number.isFinite(x);
+  if (!positive(targetMs)) throw bad('targetMs', targetMs, 'a positive finite number of ms');
+  if (!positive(minMs)) throw bad('minMs', minMs, 'a positive finite number of ms');
+  if (!Number.isInteger(maxCalls) || maxCalls < 1) throw bad('maxCalls', maxCalls, 'a whole number >= 1');
+  if (clockMs !== undefined && !(typeof clockMs === 'number' && clockMs >= 0 && Number.isFinite(clockMs))) throw bad('clockMs', clockMs, 'a finite number of ms >= 0');
+  const clock = clockMs ?? clockTick();
+  if (TICKS * clock > minMs) maxCalls = Math.max(maxCalls, MAX_CALLS_COARSE);
   minMs = Math.max(minMs, TICKS * clock);
   targetMs = Math.max(targetMs, minMs);
   const batch = (calls) => {

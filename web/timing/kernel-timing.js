@@ -6,8 +6,9 @@
 //
 // The procedure: inputs drawn once from the module's own generator (the same
 // numbers for every build); one call per build to warm up, then batches of
-// calls to find how many fill a round of about ROUND_MS (calls-per-sample.js:
-// a single call's time misleads on a coarse clock); then ROUNDS rounds,
+// calls to find how many fill a round of about ROUND_MS, or of four ticks of
+// a clock coarser than that (calls-per-sample.js: a single call's time
+// misleads on a coarse clock); then ROUNDS rounds,
 // alternating which build goes first, each round giving one time per call.
 // The median of the rounds is reported. Times are measurements, never
 // results of the kernels.
