@@ -112,8 +112,8 @@ export function withBuffers(rt, method, specs, body) {
   }
 }
 
-/** The largest result copied out by slice() (readOut). */
-const SLICE_MAX_BYTES = 1 << 20;
+/** Results smaller than this are copied out by slice() (readOut). */
+const SLICE_BELOW_BYTES = 1 << 20;
 
 /**
  * A fresh JS-owned copy of `length` elements of `type` at byte offset `ptr`.
@@ -125,13 +125,14 @@ const SLICE_MAX_BYTES = 1 << 20;
 export function readOut(rt, type, ptr, length, { nanFree = false } = {}) {
   const bytes = length * type.BYTES_PER_ELEMENT;
   const buffer = rt.memory().buffer;
-  // Which copy is cheapest depends on the size (Node 20 on glibc, in a loop
-  // of calls, where most of the cost is the fresh memory's page faults):
-  // up to 1 MiB, slice() of a byte view (what tfjs's dataSync does) took
-  // 30 % less time than the typed-array constructor at 256 KiB, with 40 %
-  // fewer page faults; at 4 MiB the constructor was 5 % faster. Both copy
-  // the same bytes into memory of their own.
-  const out = bytes <= SLICE_MAX_BYTES ? new type(new Uint8Array(buffer, ptr, bytes).slice().buffer) : new type(new type(buffer, ptr, length));
+  // Both copy the same bytes into memory of their own; which is cheaper
+  // depends on the size and on the allocator's state (Node 20 on glibc, where
+  // much of the cost is the page faults of fresh memory). Below 1 MiB, slice()
+  // of a byte view (what tfjs's dataSync does): in five benchmark runs of each,
+  // softmax [256, 256] through the API was 1-6 % faster with it, and a loop
+  // of 256 KiB copies alone from equal to 30 % faster, with fewer page
+  // faults. From 1 MiB the typed-array constructor, 5-30 % faster at 4 MiB.
+  const out = bytes < SLICE_BELOW_BYTES ? new type(new Uint8Array(buffer, ptr, bytes).slice().buffer) : new type(new type(buffer, ptr, length));
   if (type === Float32Array) noteNaNIndex(out, nanFree ? -1 : rt.module.firstNaN(ptr, length));
   return out;
 }

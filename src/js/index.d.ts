@@ -127,6 +127,9 @@ export interface InitOptions {
    * (`document.baseURI`) in browsers and against the current working directory
    * (`process.cwd()`) in Node; pass an absolute URL (or a `file:` URL in Node)
    * to be independent of both. Default: `./wasm/<name>` next to this module.
+   * It must return a non-empty string or a URL; anything else (an empty string
+   * included) makes init() reject with a TypeError, and an error it throws
+   * makes init() reject with an Error naming it (the original as `cause`).
    */
   locateFile?: (name: string) => string | URL;
   /**
@@ -140,8 +143,9 @@ export interface InitOptions {
   wasmUrl?: string | URL | { simd?: string | URL; scalar?: string | URL };
   /**
    * The bytes of the .wasm (of the build chosen), or one per build: `{simd, scalar}` (a build without an entry is
-   * located as if wasmBinary were absent). Nothing is fetched. Buffers made in another realm (an iframe, node:vm)
-   * are bytes too.
+   * located as if wasmBinary were absent). Nothing is fetched. Buffers and views made in another realm (an
+   * iframe, node:vm) are bytes too; an object that is neither bytes nor a plain `{simd, scalar}` object (a Proxy
+   * of a buffer, a Map) is a TypeError.
    */
   wasmBinary?: ArrayBuffer | SharedArrayBuffer | ArrayBufferView | { simd?: ArrayBuffer | SharedArrayBuffer | ArrayBufferView; scalar?: ArrayBuffer | SharedArrayBuffer | ArrayBufferView };
   /** Test mode: keep every kernel call in `ag.callLog`. Default false. */

@@ -30,8 +30,15 @@ const INIT_OPTIONS = ['simd', 'variant', 'locateFile', 'wasmUrl', 'wasmBinary', 
  */
 function checkPerBuild(name, value, ok, wanted) {
   if (value === undefined || ok(value)) return;
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw new TypeError(`init: options.${name} must be ${wanted}, or {simd, scalar} of those; got ${describeValue(value)}`);
+  // {simd, scalar} is a plain object: anything else that is not `wanted` (a
+  // Proxy of a buffer, an object made from ArrayBuffer.prototype, an array)
+  // would otherwise be read as an object without entries, and the file
+  // loaded from its default location instead of what was given.
+  // A plain object's prototype is an Object.prototype (of any realm) or null.
+  const proto = value !== null && typeof value === 'object' ? Object.getPrototypeOf(value) : undefined;
+  if (proto === undefined || (proto !== null && Object.getPrototypeOf(proto) !== null)) {
+    const made = typeof proto?.constructor?.name === 'string' && proto.constructor.name ? ` (made from ${proto.constructor.name}.prototype)` : '';
+    throw new TypeError(`init: options.${name} must be ${wanted}, or {simd, scalar} of those; got ${describeValue(value)}${made}`);
   }
   for (const [key, entry] of Object.entries(value)) {
     if (key !== 'simd' && key !== 'scalar') {

@@ -131,9 +131,10 @@ async function readBytes(url, readFileUrl) {
 async function instantiate(url, imports, bytes) {
   // Any ArrayBufferView is accepted as bytes; WebAssembly.instantiate takes
   // an ArrayBuffer or a typed array, not a DataView nor a bare
-  // SharedArrayBuffer: the same bytes as a Uint8Array.
+  // SharedArrayBuffer: always the same bytes as a Uint8Array (no instanceof,
+  // which a view or buffer from another realm fails).
   if (bytes) {
-    const source = bytes instanceof DataView ? new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) : ArrayBuffer.isView(bytes) || bytes instanceof ArrayBuffer ? bytes : new Uint8Array(bytes);
+    const source = ArrayBuffer.isView(bytes) ? new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) : new Uint8Array(bytes);
     return WebAssembly.instantiate(source, imports);
   }
   const readFileUrl = url.protocol === 'file:' ? (await readerOfFiles())?.readFileUrl : null;

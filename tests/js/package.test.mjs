@@ -89,6 +89,19 @@ describe('locating the .wasm', () => {
     const foreign = runInNewContext('new ArrayBuffer(n)', { n: simdBytes.byteLength });
     new Uint8Array(foreign).set(simdBytes);
     expect((await init({ simd: true, wasmBinary: foreign })).dot([3, 4], [4, 3])).toBe(24);
+    // A DataView from another realm too (WebAssembly.instantiate takes no DataView: it becomes a Uint8Array).
+    expect((await init({ simd: true, wasmBinary: runInNewContext('new DataView(b)', { b: foreign }) })).dot([3, 4], [4, 3])).toBe(24);
+    // Objects that only look like buffers are neither bytes nor {simd, scalar}: a TypeError, not the default file.
+    for (const [fake, made] of [
+      [new Proxy(new ArrayBuffer(8), {}), 'ArrayBuffer'],
+      [Object.create(ArrayBuffer.prototype), 'ArrayBuffer'],
+      [new Map(), 'Map'],
+    ]) {
+      await expect(init({ simd: true, wasmBinary: fake })).rejects.toThrow(`options.wasmBinary must be an ArrayBuffer, a SharedArrayBuffer or a typed array (the bytes of the .wasm), or {simd, scalar} of those; got`);
+      await expect(init({ simd: true, wasmBinary: fake })).rejects.toThrow(`(made from ${made}.prototype)`);
+    }
+    // {simd, scalar} made in another realm is still that object.
+    expect((await init({ simd: true, wasmBinary: runInNewContext('({ simd: b })', { b: foreign }) })).dot([3, 4], [4, 3])).toBe(24);
     await expect(init({ simd: true, wasmBinary: runInNewContext('new ArrayBuffer(8)') })).rejects.toThrow(
       'could not load the WebAssembly module ag-simd.wasm from options.wasmBinary',
     );
