@@ -214,11 +214,12 @@ struct Extremes {
 //    is now known), so that the scaling of one row and the max of the next
 //    share a pass (measured: 1.6 cycles per vector for both against 2.9 for
 //    two passes). y must not overlap x.
-// Two sets of accumulators, each taking every other vector: pmax, pmin and
-// or each have a latency of a cycle or more, and one chain per quantity kept
-// the loop at the adder's latency (1.7-2.0 cycles per vector alone, 1.1-1.2
-// with two). max and min are exact in any order, so the results are those of
-// one accumulator.
+// Two sets of accumulators, each taking every other vector: with one chain
+// per quantity the loop waited on the latency of pmax, pmin and or (1.7-2.0
+// cycles per vector alone, 1.1-1.2 with two). The max and min are the same
+// numbers in any order; only the sign of a zero extreme may differ (pmax(-0,
+// +0) keeps its first operand), and exp(z - m) and the check of lo - m give
+// the same results for either zero.
 template <bool kFinite, bool kScale>
 Extremes extremes(const float* x, int32_t n, float* y = nullptr, float c = 1.0f) {
   const v128_t cv = splat(c);
@@ -330,6 +331,7 @@ int32_t ag_softmax__simd128(const float* x, const float* mask, int32_t rows, int
   // x / 1 is x exactly: the division is skipped, with the same result.
   const bool divide_x = temperature != 1.0f;
   int32_t status = 0;
+  if (rows <= 0 || n <= 0) return 0;  // sizes are >= 1 (registry.inc); nothing to read otherwise
   if (mask == nullptr && !divide_x) {
     // z = x: nothing can overflow, and the softmax reads x directly. A
     // non-finite x_i is reported like an overflow (its index; the JS layer

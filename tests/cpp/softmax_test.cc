@@ -343,10 +343,10 @@ TEST(Softmax, NonFiniteInputGivesItsIndex) {
 
 // Each row's weights depend on that row alone: the simd128 variant scales
 // row r in the same pass that takes the max of row r + 1 (softmax_simd128.cc),
-// and a row after a non-finite one takes its max on its own. Every row of a
-// call without a non-finite x, rows after a bad one included, equals the
-// softmax of that row alone bit for bit (registry.inc leaves a bad row's
-// weights unspecified: it is not a right answer, and the caller throws).
+// and a row after a non-finite one takes its max on its own. Every row whose
+// x is all finite, rows after a bad one included, equals the softmax of that
+// row alone bit for bit (registry.inc leaves a bad row's weights
+// unspecified: it is not a right answer, and the caller throws).
 TEST(Softmax, RowsAreIndependentOfTheirNeighbours) {
   for_each_variant([&](Variant v) {
     for (int32_t n : {1, 3, 4, 7, 8, 9, 16, 17, 64, 67, 256}) {
