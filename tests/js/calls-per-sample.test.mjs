@@ -183,11 +183,26 @@ describe('the tick of the clock', () => {
   test.each([0.005, 0.1, 1, 50 / 3, 100])('a clock of %s ms reads as a tick of that size', (resolution) => {
     resolutionMs = resolution;
     readMs = Math.max(READ_MS, resolution / 1000);
-    // The first move of the clock starts a tick and the second ends it; reads
-    // of readMs each see the end of the tick at most one read late.
+    // The first move of the clock starts a tick and each later one ends one;
+    // reads of readMs each see the end of a tick at most one read late.
     const tick = clockTickMs();
     expect(tick).toBeGreaterThanOrEqual(resolution - 1e-9);
     expect(tick).toBeLessThanOrEqual(resolution + readMs + 1e-9);
+  });
+
+  test('a pause while the clock is read does not pass for its tick', () => {
+    resolutionMs = 0.1;
+    readMs = 0.001;
+    // One read in the first tick's timing takes 5 ms (the thread was paused).
+    let reads = 0;
+    performance.now.mockImplementation(() => {
+      reads += 1;
+      virtualMs += reads === 150 ? 5 : readMs;
+      return Math.floor(virtualMs / resolutionMs) * resolutionMs;
+    });
+    const tick = clockTickMs();
+    expect(tick).toBeGreaterThanOrEqual(0.1 - 1e-9);
+    expect(tick).toBeLessThanOrEqual(0.1 + readMs + 1e-9);
   });
 
   test('a clock that never moves has an unknown tick, 0, after the time limit', () => {

@@ -4,28 +4,38 @@
 // time read on it is only known to within one tick: a sample must last
 // several ticks to be measured at all (calls-per-sample.js).
 
+/** How many ticks clockTickMs times (it keeps the shortest). */
+const INTERVALS = 3;
+
 /**
- * Measures the clock's tick by reading it until it has moved twice: the first
- * move finds the start of a tick, the second its end.
- * @param {{ limitMs?: number }} [options] limitMs: give up after this long by
- *   Date.now() (default 250 ms); a clock that has not moved by then (a frozen
- *   or virtual one) has an unknown tick
+ * Measures the clock's tick by reading it until it has moved INTERVALS + 1
+ * times: the first move finds the start of a tick, each later one the end of
+ * a tick. The shortest tick is kept, so that a pause of the thread while it
+ * reads (another process, the collector) does not pass for the tick.
+ * @param {{ limitMs?: number }} [options] limitMs: stop after this long by
+ *   Date.now() (default 500 ms), with the ticks timed so far; a clock that has
+ *   not moved twice by then (a frozen or virtual one) has an unknown tick
  * @returns {number} the tick in ms, or 0 when it is unknown
  */
-export function clockTickMs({ limitMs = 250 } = {}) {
+export function clockTickMs({ limitMs = 500 } = {}) {
   const deadline = Date.now() + limitMs;
   let last = performance.now();
   let start = null;
-  for (let reads = 0; ; reads++) {
+  let shortest = Infinity;
+  for (let reads = 0, ticks = 0; ticks < INTERVALS; reads++) {
     const now = performance.now();
     if (now !== last) {
-      if (start !== null) return now - start;
+      if (start !== null) {
+        shortest = Math.min(shortest, now - start);
+        ticks += 1;
+      }
       start = now;
     }
     last = now;
     // Date.now() costs a system call in some engines: every 1024 reads suffices.
-    if ((reads & 1023) === 0 && Date.now() > deadline) return 0;
+    if ((reads & 1023) === 0 && Date.now() > deadline) break;
   }
+  return shortest === Infinity ? 0 : shortest;
 }
 
 // The tick measured once per clock: the resolution of a page's clock does not
@@ -35,8 +45,8 @@ let known = { now: null, tick: 0 };
 
 /**
  * The clock's tick in ms (0 when unknown), measured by clockTickMs on the
- * first call and remembered: a coarse clock takes up to two of its ticks to
- * measure (200 ms at 100 ms), which need not be spent again.
+ * first call and remembered: a coarse clock takes up to four of its ticks to
+ * measure (400 ms at 100 ms), which need not be spent again.
  * @returns {number}
  */
 export function clockTick() {
