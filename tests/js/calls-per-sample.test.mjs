@@ -11,7 +11,7 @@
 // the clock.
 import { afterEach, beforeEach, describe, expect, jest, test } from '@jest/globals';
 import { callsPerSample, TICKS } from '../../web/timing/calls-per-sample.js';
-import { clockTickMs } from '../../web/timing/clock-tick.js';
+import { clockTick, clockTickMs } from '../../web/timing/clock-tick.js';
 import { attentionCost } from '../../web/timing/attention-cost.js';
 import { ROUND_MS, timeKernel } from '../../web/timing/kernel-timing.js';
 
@@ -128,11 +128,23 @@ describe('calls per sample', () => {
     expect(calls * 0.0008).toBeLessThanOrEqual(TICKS * 100 * (1 + 1 / TICKS) + 0.0004);
   });
 
+  test('a clock that stops after its tick was measured does not keep the search going past its time limit', async () => {
+    resolutionMs = 100;
+    readMs = 0;
+    const w = workload(0); // no time passes: the clock never reaches minMs
+    const t0 = Date.now();
+    const calls = await callsPerSample(w.call, { targetMs: 30, maxCalls: 256, clockMs: 100, searchLimitMs: 50 });
+    expect(Date.now() - t0).toBeLessThan(5000);
+    expect(calls).toBeGreaterThan(256); // the cap gave way (the clock is coarse) ...
+    expect(calls).toBeLessThan(2 ** 28); // ... but the time limit ended the search
+  });
+
   test('options out of range are a RangeError naming the option', async () => {
+    await expect(callsPerSample(() => {}, { targetMs: Object.create(null), maxCalls: 10 })).rejects.toThrow('options.targetMs must be a positive finite number of ms; got object');
     for (const clockMs of [null, '5', true, [], '', Infinity, -1, NaN]) {
       await expect(callsPerSample(() => {}, { targetMs: 5, maxCalls: 10, clockMs })).rejects.toThrow(/^callsPerSample: options\.clockMs must be a finite number of ms >= 0; got /);
     }
-    await expect(callsPerSample(() => {}, { targetMs: '30', maxCalls: 10 })).rejects.toThrow('callsPerSample: options.targetMs must be a positive finite number of ms; got string 30');
+    await expect(callsPerSample(() => {}, { targetMs: '30', maxCalls: 10 })).rejects.toThrow('callsPerSample: options.targetMs must be a positive finite number of ms; got the string "30"');
     await expect(callsPerSample(() => {}, { targetMs: 30, maxCalls: 10, minMs: 0 })).rejects.toThrow('options.minMs must be a positive finite number of ms; got 0');
     await expect(callsPerSample(() => {}, { targetMs: 30, maxCalls: 2.5 })).rejects.toThrow('options.maxCalls must be a whole number >= 1; got 2.5');
     await expect(callsPerSample(() => {}, { targetMs: 0, maxCalls: 10 })).rejects.toThrow(RangeError);
@@ -168,14 +180,20 @@ describe('the cost chapter on a coarse clock', () => {
     }
   });
 
-  test('a first call read as a whole tick of a 100 ms clock still gets many calls per sample', async () => {
+  test('on a 100 ms clock a call of 180 ms is not a sample by itself: one or two ticks read it', async () => {
     resolutionMs = 100;
     readMs = 0.1;
-    // The first timed call of each path crosses a tick (reads 100 ms) though it costs 0.06 ms.
-    virtualMs = 99.99;
-    const result = await attentionCost({ sizes: [64], dk: 8 }, fakeAg, checker, { onProgress: () => {}, tick: async () => {} });
-    expect(result.rows[0].plain.calls).toBeGreaterThan(3);
-    expect(result.rows[0].plain.medianMs).toBeGreaterThan(0);
+    const slowAg = { ...fakeAg, attention: (Q, K, V, options) => {
+      const r = fakeAg.attention(Q, K, V, options);
+      if (options?.streaming === false) virtualMs += 180;
+      return r;
+    } };
+    const result = await attentionCost({ sizes: [64], dk: 8 }, slowAg, checker, { onProgress: () => {}, tick: async () => {} });
+    // Over SLOW_MS (100 ms) by this clock, but under four ticks: samples of one call each (read as
+    // 100 or 200 ms) would be off by a half; samples of several calls last at least three ticks.
+    expect(result.rows[0].plain.calls).toBeGreaterThan(2);
+    expect(result.rows[0].plain.medianMs).toBeGreaterThanOrEqual(180.06 * (1 - 1 / (TICKS - 1)));
+    expect(result.rows[0].plain.medianMs).toBeLessThanOrEqual(180.06 * (1 + 1 / (TICKS - 1)));
   });
 });
 
@@ -203,6 +221,24 @@ describe('the tick of the clock', () => {
     const tick = clockTickMs();
     expect(tick).toBeGreaterThanOrEqual(0.1 - 1e-9);
     expect(tick).toBeLessThanOrEqual(0.1 + readMs + 1e-9);
+  });
+
+  test('clockTick measures a clock once, and measures again a clock it could not', () => {
+    resolutionMs = 1;
+    expect(clockTick()).toBeCloseTo(1, 2);
+    // The same clock function: the tick is remembered, not measured again.
+    resolutionMs = 5;
+    expect(clockTick()).toBeCloseTo(1, 2);
+    // A clock whose tick was unknown (it did not move) is measured at the next call.
+    jest.restoreAllMocks();
+    let frozen = true;
+    jest.spyOn(performance, 'now').mockImplementation(() => {
+      if (!frozen) virtualMs += readMs;
+      return Math.floor(virtualMs / resolutionMs) * resolutionMs;
+    });
+    expect(clockTick({ limitMs: 20 })).toBe(0);
+    frozen = false;
+    expect(clockTick()).toBeCloseTo(5, 2);
   });
 
   test('a clock that never moves has an unknown tick, 0, after the time limit', () => {

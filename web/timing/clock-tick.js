@@ -40,16 +40,18 @@ export function clockTickMs({ limitMs = 500 } = {}) {
 
 // The tick measured once per clock: the resolution of a page's clock does not
 // change while it runs. Keyed by the performance.now function itself, so that
-// a replaced clock (a test's virtual one) is measured anew.
+// a replaced clock (a test's virtual one) is measured anew. An unknown tick
+// (0: the clock did not move in time) is not kept: it is measured again.
 let known = { now: null, tick: 0 };
 
 /**
  * The clock's tick in ms (0 when unknown), measured by clockTickMs on the
  * first call and remembered: a coarse clock takes up to four of its ticks to
  * measure (400 ms at 100 ms), which need not be spent again.
+ * @param {{ limitMs?: number }} [options] passed to clockTickMs when it measures
  * @returns {number}
  */
-export function clockTick() {
-  if (known.now !== performance.now) known = { now: performance.now, tick: clockTickMs() };
+export function clockTick(options) {
+  if (known.now !== performance.now || known.tick === 0) known = { now: performance.now, tick: clockTickMs(options) };
   return known.tick;
 }
