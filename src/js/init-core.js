@@ -4,7 +4,7 @@
 import { AttentionGeometry } from './api.js';
 import { describeValue } from './errors.js';
 import { withBuffers } from './heap.js';
-import { engineHasSimd, isBytes, loadBuild } from './load.js';
+import { engineHasSimd, isBytes, isUrl, loadBuild } from './load.js';
 
 // Known-answer check of the simd128 path after instantiation: the dot product
 // of (0, 1, ..., 16) with itself is 1496, exact in float32 for any summation
@@ -23,29 +23,45 @@ function simdWorks(rt) {
 const INIT_OPTIONS = ['simd', 'variant', 'locateFile', 'wasmUrl', 'wasmBinary', 'logCalls', 'onKernelCall'];
 
 
+// The value of read(), or a TypeError naming `what` when reading it throws
+// (a getter or a Proxy trap of the caller's), with the error as its cause.
+function readOption(what, read) {
+  try {
+    return read();
+  } catch (e) {
+    throw new TypeError(`init: reading ${what} threw: ${e && e.message ? e.message : String(e)}`, { cause: e });
+  }
+}
+
 /**
  * options.wasmUrl and options.wasmBinary: one value (for the build chosen), or
  * {simd, scalar} with either entry optional (a build without one is located
  * the default way). Throws a TypeError naming the entry and what it must be.
+ * Returns the value, or a copy of {simd, scalar} whose entries were each read
+ * once (a getter is not asked again later, when the file is loaded).
  */
 function checkPerBuild(name, value, ok, wanted) {
-  if (value === undefined || ok(value)) return;
+  if (value === undefined || ok(value)) return value;
   // {simd, scalar} is a plain object: anything else that is not `wanted` (a
   // Proxy of a buffer, an object made from ArrayBuffer.prototype, an array)
   // would otherwise be read as an object without entries, and the file
-  // loaded from its default location instead of what was given.
-  // A plain object's prototype is an Object.prototype (of any realm) or null.
-  const proto = value !== null && typeof value === 'object' ? Object.getPrototypeOf(value) : undefined;
+  // loaded from its default location instead of what was given. A plain
+  // object's prototype is an Object.prototype (of any realm) or null.
+  const proto = value !== null && typeof value === 'object' ? readOption(`options.${name}`, () => Object.getPrototypeOf(value)) : undefined;
   if (proto === undefined || (proto !== null && Object.getPrototypeOf(proto) !== null)) {
-    const made = typeof proto?.constructor?.name === 'string' && proto.constructor.name ? ` (made from ${proto.constructor.name}.prototype)` : '';
+    const maker = proto?.constructor;
+    const made = typeof maker === 'function' && maker.prototype === proto && maker.name ? ` (made from ${maker.name}.prototype)` : proto ? ' (its prototype is not Object.prototype)' : '';
     throw new TypeError(`init: options.${name} must be ${wanted}, or {simd, scalar} of those; got ${describeValue(value)}${made}`);
   }
-  for (const [key, entry] of Object.entries(value)) {
+  const copy = {};
+  for (const [key, entry] of readOption(`options.${name}`, () => Object.entries(value))) {
     if (key !== 'simd' && key !== 'scalar') {
       throw new TypeError(`init: options.${name} has an unknown key '${key.slice(0, 40)}'; it must be ${wanted}, or an object with the keys simd and scalar`);
     }
     if (entry !== undefined && !ok(entry)) throw new TypeError(`init: options.${name}.${key} must be ${wanted}; got ${describeValue(entry)}`);
+    if (entry !== undefined) copy[key] = entry;
   }
+  return copy;
 }
 
 /**
@@ -62,6 +78,9 @@ export async function initFrom(options, source) {
       throw new TypeError(`init: unknown option '${key.slice(0, 40)}'; the known options are ${INIT_OPTIONS.join(', ')}`);
     }
   }
+  // Each option read once, here: what is checked below is what is used (a
+  // getter asked twice could answer differently the second time).
+  options = Object.fromEntries(INIT_OPTIONS.map((key) => [key, readOption(`options.${key}`, () => options[key])]));
   if (options.locateFile !== undefined && typeof options.locateFile !== 'function') {
     throw new TypeError(`init: options.locateFile must be a function (file name) => URL; got ${describeValue(options.locateFile)}`);
   }
@@ -69,8 +88,8 @@ export async function initFrom(options, source) {
     throw new TypeError(`init: options.logCalls must be true or false; got ${describeValue(options.logCalls)}`);
   }
   // An empty string would resolve to the page or the working directory itself.
-  checkPerBuild('wasmUrl', options.wasmUrl, (u) => (typeof u === 'string' && u !== '') || u instanceof URL, 'a non-empty string or a URL');
-  checkPerBuild('wasmBinary', options.wasmBinary, isBytes, 'an ArrayBuffer, a SharedArrayBuffer or a typed array (the bytes of the .wasm)');
+  options.wasmUrl = checkPerBuild('wasmUrl', options.wasmUrl, (u) => (typeof u === 'string' && u !== '') || isUrl(u), 'a non-empty string or a URL');
+  options.wasmBinary = checkPerBuild('wasmBinary', options.wasmBinary, isBytes, 'an ArrayBuffer, a SharedArrayBuffer or a typed array (the bytes of the .wasm)');
   const simd = options.simd ?? 'auto';
   if (simd !== 'auto' && simd !== true && simd !== false) throw new TypeError(`init: options.simd must be 'auto', true or false; got ${describeValue(simd)}`);
   const variant = options.variant;

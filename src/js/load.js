@@ -52,10 +52,19 @@ export function isBytes(b) {
   return ArrayBuffer.isView(b) || hasBrand(ARRAY_BUFFER_LENGTH, b) || hasBrand(SHARED_BUFFER_LENGTH, b);
 }
 
+// The href getter of URL: it throws on anything that is not a URL, of this
+// realm or another (an iframe's URL fails instanceof).
+const URL_HREF = typeof URL === 'function' ? Object.getOwnPropertyDescriptor(URL.prototype, 'href')?.get : undefined;
+
+/** Whether `u` is a URL object, from this realm or another. */
+export function isUrl(u) {
+  return u instanceof URL || hasBrand(URL_HREF, u);
+}
+
 // The entry of a per-build option ({simd, scalar}) for `build`; undefined
 // when the object has none (then the next way of locating the file is used).
 function perBuild(value, build) {
-  const isObject = value !== null && typeof value === 'object' && !(value instanceof URL) && !isBytes(value);
+  const isObject = value !== null && typeof value === 'object' && !isUrl(value) && !isBytes(value);
   return isObject ? value[build] : value;
 }
 
@@ -96,7 +105,7 @@ async function resolveUrl(build, options, source, from) {
     } catch (e) {
       throw new Error(`init: options.locateFile('${fileNameOf(build)}') threw: ${e && e.message ? e.message : String(e)}`, { cause: e });
     }
-    if (!((typeof url === 'string' && url !== '') || url instanceof URL)) {
+    if (!((typeof url === 'string' && url !== '') || isUrl(url))) {
       throw new TypeError(`init: options.locateFile('${fileNameOf(build)}') must return a non-empty string or a URL; got ${describeValue(url)}`);
     }
   }

@@ -100,6 +100,19 @@ describe('locating the .wasm', () => {
       await expect(init({ simd: true, wasmBinary: fake })).rejects.toThrow(`options.wasmBinary must be an ArrayBuffer, a SharedArrayBuffer or a typed array (the bytes of the .wasm), or {simd, scalar} of those; got`);
       await expect(init({ simd: true, wasmBinary: fake })).rejects.toThrow(`(made from ${made}.prototype)`);
     }
+    // Each option is read once: a getter that would answer differently the second time loads what was checked.
+    let reads = 0;
+    expect((await init({ simd: true, wasmBinary: { get simd() { reads += 1; return reads > 1 ? 'oops' : simdBytes; } } })).dot([3, 4], [4, 3])).toBe(24);
+    expect(reads).toBe(1);
+    // A getter or Proxy trap that throws is named, with the original error as cause.
+    const boom = new Error('boom');
+    await expect(init({ wasmBinary: { get simd() { throw boom; } } })).rejects.toMatchObject({ name: 'TypeError', message: 'init: reading options.wasmBinary threw: boom', cause: boom });
+    await expect(init({ get wasmUrl() { throw boom; } })).rejects.toThrow('init: reading options.wasmUrl threw: boom');
+    const revoked = Proxy.revocable({}, {});
+    revoked.revoke();
+    await expect(init({ wasmBinary: revoked.proxy })).rejects.toThrow(/^init: reading options\.wasmBinary threw: /);
+    // An object whose prototype is another object is not {simd, scalar}, and is told so.
+    await expect(init({ wasmBinary: Object.create({ simd: simdBytes }) })).rejects.toThrow('(its prototype is not Object.prototype)');
     // {simd, scalar} made in another realm is still that object.
     expect((await init({ simd: true, wasmBinary: runInNewContext('({ simd: b })', { b: foreign }) })).dot([3, 4], [4, 3])).toBe(24);
     await expect(init({ simd: true, wasmBinary: runInNewContext('new ArrayBuffer(8)') })).rejects.toThrow(
