@@ -41,6 +41,23 @@ export function describeValue(value) {
   return `${typeof value} ${String(value).slice(0, 40)}`;
 }
 
+/**
+ * The message of something thrown, for a message of ours: an Error's
+ * message, a string, else what kind of value it was (String() itself may
+ * throw, for an object without a prototype).
+ */
+export function messageOf(thrown) {
+  if (thrown !== null && typeof thrown === 'object') {
+    try {
+      if (typeof thrown.message === 'string') return thrown.message;
+    } catch {
+      // a getter or trap that throws: described below
+    }
+    return 'a value that is not an Error';
+  }
+  return typeof thrown === 'string' ? thrown : `${typeof thrown} ${String(thrown)}`;
+}
+
 /** A string as JSON text, cut to 40 characters (and its length then given). */
 function quote(text) {
   if (text.length <= 40) return JSON.stringify(text);

@@ -2,7 +2,7 @@
 // the build (SIMD when the engine has it), loads it from the given source (the
 // separate .wasm files, or the glue with the .wasm inside) and returns the API.
 import { AttentionGeometry } from './api.js';
-import { describeValue } from './errors.js';
+import { describeValue, messageOf } from './errors.js';
 import { withBuffers } from './heap.js';
 import { engineHasSimd, isBytes, isUrl, loadBuild } from './load.js';
 
@@ -29,7 +29,7 @@ function readOption(what, read) {
   try {
     return read();
   } catch (e) {
-    throw new TypeError(`init: reading ${what} threw: ${e && e.message ? e.message : String(e)}`, { cause: e });
+    throw new TypeError(`init: reading ${what} threw: ${messageOf(e)}`, { cause: e });
   }
 }
 
@@ -41,25 +41,36 @@ function readOption(what, read) {
  * once (a getter is not asked again later, when the file is loaded).
  */
 function checkPerBuild(name, value, ok, wanted) {
-  if (value === undefined || ok(value)) return value;
+  if (value === undefined || readOption(`options.${name}`, () => ok(value))) return value;
   // {simd, scalar} is a plain object: anything else that is not `wanted` (a
   // Proxy of a buffer, an object made from ArrayBuffer.prototype, an array)
   // would otherwise be read as an object without entries, and the file
   // loaded from its default location instead of what was given. A plain
   // object's prototype is an Object.prototype (of any realm) or null.
   const proto = value !== null && typeof value === 'object' ? readOption(`options.${name}`, () => Object.getPrototypeOf(value)) : undefined;
-  if (proto === undefined || (proto !== null && Object.getPrototypeOf(proto) !== null)) {
-    const maker = proto?.constructor;
-    const made = typeof maker === 'function' && maker.prototype === proto && maker.name ? ` (made from ${maker.name}.prototype)` : proto ? ' (its prototype is not Object.prototype)' : '';
-    throw new TypeError(`init: options.${name} must be ${wanted}, or {simd, scalar} of those; got ${describeValue(value)}${made}`);
+  if (proto === undefined || (proto !== null && readOption(`options.${name}`, () => Object.getPrototypeOf(proto)) !== null)) {
+    const made = readOption(`options.${name}`, () => {
+      const maker = proto?.constructor;
+      if (typeof maker === 'function' && maker.prototype === proto && maker.name) return ` (made from ${maker.name}.prototype)`;
+      return proto ? ' (its prototype is not Object.prototype)' : '';
+    });
+    throw new TypeError(`init: options.${name} must be ${wanted}, or {simd, scalar} of those; got ${readOption(`options.${name}`, () => describeValue(value))}${made}`);
   }
-  const copy = {};
-  for (const [key, entry] of readOption(`options.${name}`, () => Object.entries(value))) {
+  for (const key of readOption(`options.${name}`, () => Object.keys(value))) {
     if (key !== 'simd' && key !== 'scalar') {
       throw new TypeError(`init: options.${name} has an unknown key '${key.slice(0, 40)}'; it must be ${wanted}, or an object with the keys simd and scalar`);
     }
-    if (entry !== undefined && !ok(entry)) throw new TypeError(`init: options.${name}.${key} must be ${wanted}; got ${describeValue(entry)}`);
-    if (entry !== undefined) copy[key] = entry;
+  }
+  // simd and scalar read by name, each once, as the loader read them before
+  // (an entry that is not enumerable, or inherited, still counts).
+  const copy = {};
+  for (const key of ['simd', 'scalar']) {
+    const entry = readOption(`options.${name}.${key}`, () => value[key]);
+    if (entry === undefined) continue;
+    if (!readOption(`options.${name}.${key}`, () => ok(entry))) {
+      throw new TypeError(`init: options.${name}.${key} must be ${wanted}; got ${readOption(`options.${name}.${key}`, () => describeValue(entry))}`);
+    }
+    copy[key] = entry;
   }
   return copy;
 }
@@ -73,16 +84,22 @@ export async function initFrom(options, source) {
   if (options === null || typeof options !== 'object') {
     throw new TypeError(`init: options must be an object; got ${options === null ? 'null' : typeof options}`);
   }
-  for (const key of Object.keys(options)) {
+  for (const key of readOption('options', () => Object.keys(options))) {
     if (!INIT_OPTIONS.includes(key)) {
       throw new TypeError(`init: unknown option '${key.slice(0, 40)}'; the known options are ${INIT_OPTIONS.join(', ')}`);
     }
   }
   // Each option read once, here: what is checked below is what is used (a
   // getter asked twice could answer differently the second time).
-  options = Object.fromEntries(INIT_OPTIONS.map((key) => [key, readOption(`options.${key}`, () => options[key])]));
+  const given = options;
+  options = Object.fromEntries(INIT_OPTIONS.map((key) => [key, readOption(`options.${key}`, () => given[key])]));
   if (options.locateFile !== undefined && typeof options.locateFile !== 'function') {
     throw new TypeError(`init: options.locateFile must be a function (file name) => URL; got ${describeValue(options.locateFile)}`);
+  }
+  // Called as a method of the options given, as before the copy (it may use `this`).
+  if (options.locateFile) {
+    const locate = options.locateFile;
+    options.locateFile = (name) => locate.call(given, name);
   }
   if (options.logCalls !== undefined && typeof options.logCalls !== 'boolean') {
     throw new TypeError(`init: options.logCalls must be true or false; got ${describeValue(options.logCalls)}`);

@@ -7,7 +7,7 @@
 // glue with the .wasm inside it (the package's "inline" entry): it
 // instantiates its own embedded bytes.
 
-import { describeValue } from './errors.js';
+import { describeValue, messageOf } from './errors.js';
 
 // The smallest module that uses 128-bit SIMD (the probe of wasm-feature-detect):
 // (module (func (result v128) i32.const 0 i8x16.splat i8x16.popcnt)).
@@ -56,9 +56,9 @@ export function isBytes(b) {
 // realm or another (an iframe's URL fails instanceof).
 const URL_HREF = typeof URL === 'function' ? Object.getOwnPropertyDescriptor(URL.prototype, 'href')?.get : undefined;
 
-/** Whether `u` is a URL object, from this realm or another. */
+/** Whether `u` is a URL object, from this realm or another (not an imitation: no instanceof). */
 export function isUrl(u) {
-  return u instanceof URL || hasBrand(URL_HREF, u);
+  return hasBrand(URL_HREF, u);
 }
 
 // The entry of a per-build option ({simd, scalar}) for `build`; undefined
@@ -103,7 +103,7 @@ async function resolveUrl(build, options, source, from) {
     try {
       url = options.locateFile(fileNameOf(build));
     } catch (e) {
-      throw new Error(`init: options.locateFile('${fileNameOf(build)}') threw: ${e && e.message ? e.message : String(e)}`, { cause: e });
+      throw new Error(`init: options.locateFile('${fileNameOf(build)}') threw: ${messageOf(e)}`, { cause: e });
     }
     if (!((typeof url === 'string' && url !== '') || isUrl(url))) {
       throw new TypeError(`init: options.locateFile('${fileNameOf(build)}') must return a non-empty string or a URL; got ${describeValue(url)}`);

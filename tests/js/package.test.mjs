@@ -104,13 +104,31 @@ describe('locating the .wasm', () => {
     let reads = 0;
     expect((await init({ simd: true, wasmBinary: { get simd() { reads += 1; return reads > 1 ? 'oops' : simdBytes; } } })).dot([3, 4], [4, 3])).toBe(24);
     expect(reads).toBe(1);
+    // locateFile is still called as a method of the options given.
+    const wasmDir = new URL('../../dist/wasm/', import.meta.url);
+    const asMethod = Object.assign(Object.create({ dir: wasmDir }), { locateFile(name) { return new URL(name, this.dir); } });
+    expect((await init(asMethod)).dot([3, 4], [4, 3])).toBe(24);
     // A getter or Proxy trap that throws is named, with the original error as cause.
     const boom = new Error('boom');
-    await expect(init({ wasmBinary: { get simd() { throw boom; } } })).rejects.toMatchObject({ name: 'TypeError', message: 'init: reading options.wasmBinary threw: boom', cause: boom });
+    await expect(init({ wasmBinary: { get simd() { throw boom; } } })).rejects.toMatchObject({ name: 'TypeError', message: 'init: reading options.wasmBinary.simd threw: boom', cause: boom });
     await expect(init({ get wasmUrl() { throw boom; } })).rejects.toThrow('init: reading options.wasmUrl threw: boom');
     const revoked = Proxy.revocable({}, {});
     revoked.revoke();
     await expect(init({ wasmBinary: revoked.proxy })).rejects.toThrow(/^init: reading options\.wasmBinary threw: /);
+    // Whatever is thrown, even an object String() cannot convert, is named and kept as cause.
+    const odd = Object.create(null);
+    await expect(init({ wasmBinary: { get simd() { throw odd; } } })).rejects.toMatchObject({ message: 'init: reading options.wasmBinary.simd threw: a value that is not an Error', cause: odd });
+    const trap = new Proxy({}, { getPrototypeOf() { throw new Error('trap'); } });
+    await expect(init({ wasmUrl: trap })).rejects.toThrow('init: reading options.wasmUrl threw: trap');
+    await expect(init({ wasmUrl: { simd: trap } })).rejects.toThrow('init: options.wasmUrl.simd must be a non-empty string or a URL; got an object with keys {}');
+    // A URL is recognised by its internal slots: imitations are refused when checked, not when loaded.
+    for (const fake of [Object.create(URL.prototype), new Proxy(new URL('file:///x.wasm'), {})]) {
+      await expect(init({ wasmUrl: fake })).rejects.toThrow(/^init: options\.wasmUrl must be a non-empty string or a URL, or \{simd, scalar\} of those; got .*\(made from URL\.prototype\)$/);
+    }
+    // An entry read by name counts even when it is not enumerable: that file is loaded, not the default one.
+    const hidden = {};
+    Object.defineProperty(hidden, 'simd', { value: 'file:///nonexistent/ag-simd.wasm' });
+    await expect(init({ simd: true, wasmUrl: hidden })).rejects.toThrow('file:///nonexistent/ag-simd.wasm');
     // An object whose prototype is another object is not {simd, scalar}, and is told so.
     await expect(init({ wasmBinary: Object.create({ simd: simdBytes }) })).rejects.toThrow('(its prototype is not Object.prototype)');
     // {simd, scalar} made in another realm is still that object.
