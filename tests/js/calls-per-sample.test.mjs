@@ -145,8 +145,11 @@ describe('calls per sample', () => {
       await expect(callsPerSample(() => {}, { targetMs: 5, maxCalls: 10, clockMs })).rejects.toThrow(/^callsPerSample: options\.clockMs must be a finite number of ms >= 0; got /);
     }
     await expect(callsPerSample(() => {}, { targetMs: '30', maxCalls: 10 })).rejects.toThrow('callsPerSample: options.targetMs must be a positive finite number of ms; got the string "30"');
-    await expect(callsPerSample(() => {}, { targetMs: 30, maxCalls: 10, minMs: 0 })).rejects.toThrow('options.minMs must be a positive finite number of ms; got 0');
-    await expect(callsPerSample(() => {}, { targetMs: 30, maxCalls: 2.5 })).rejects.toThrow('options.maxCalls must be a whole number >= 1; got 2.5');
+    await expect(callsPerSample(() => {}, { targetMs: 30, maxCalls: 10, minMs: 0 })).rejects.toThrow('options.minMs must be a positive finite number of ms; got number 0');
+    await expect(callsPerSample(() => {}, { targetMs: 30, maxCalls: 2.5 })).rejects.toThrow('options.maxCalls must be a whole number >= 1; got number 2.5');
+    await expect(callsPerSample(() => {}, { targetMs: 30, maxCalls: 10, minMs: null })).rejects.toThrow('options.minMs must be a positive finite number of ms; got null');
+    await expect(callsPerSample(() => {}, { targetMs: 30, maxCalls: 10, clockMs: true })).rejects.toThrow('options.clockMs must be a finite number of ms >= 0; got boolean true');
+    await expect(callsPerSample(() => {}, { targetMs: 30, maxCalls: 10, searchLimitMs: '5' })).rejects.toThrow('options.searchLimitMs must be a positive finite number of ms; got the string "5"');
     await expect(callsPerSample(() => {}, { targetMs: 0, maxCalls: 10 })).rejects.toThrow(RangeError);
     await expect(callsPerSample(() => {}, { targetMs: 5, maxCalls: 0 })).rejects.toThrow(RangeError);
     await expect(callsPerSample(() => {}, { targetMs: 5, maxCalls: 2.5 })).rejects.toThrow(RangeError);
@@ -239,6 +242,14 @@ describe('the tick of the clock', () => {
     expect(clockTick({ limitMs: 20 })).toBe(0);
     frozen = false;
     expect(clockTick()).toBeCloseTo(5, 2);
+    // A clock still unknown after a second try is kept as unknown: each try costs the time limit.
+    jest.restoreAllMocks();
+    jest.spyOn(performance, 'now').mockImplementation(() => 0);
+    expect(clockTick({ limitMs: 20 })).toBe(0);
+    expect(clockTick({ limitMs: 20 })).toBe(0);
+    const t0 = Date.now();
+    expect(clockTick({ limitMs: 200 })).toBe(0);
+    expect(Date.now() - t0).toBeLessThan(100);
   });
 
   test('a clock that never moves has an unknown tick, 0, after the time limit', () => {

@@ -41,8 +41,9 @@ export function clockTickMs({ limitMs = 500 } = {}) {
 // The tick measured once per clock: the resolution of a page's clock does not
 // change while it runs. Keyed by the performance.now function itself, so that
 // a replaced clock (a test's virtual one) is measured anew. An unknown tick
-// (0: the clock did not move in time) is not kept: it is measured again.
-let known = { now: null, tick: 0 };
+// (0: the clock did not move in time) is measured once more at the next
+// call, then kept: each try costs the whole time limit.
+let known = { now: null, tick: 0, tries: 0 };
 
 /**
  * The clock's tick in ms (0 when unknown), measured by clockTickMs on the
@@ -52,6 +53,10 @@ let known = { now: null, tick: 0 };
  * @returns {number}
  */
 export function clockTick(options) {
-  if (known.now !== performance.now || known.tick === 0) known = { now: performance.now, tick: clockTickMs(options) };
+  if (known.now !== performance.now) known = { now: performance.now, tick: 0, tries: 0 };
+  if (known.tick === 0 && known.tries < 2) {
+    known.tick = clockTickMs(options);
+    known.tries += 1;
+  }
   return known.tick;
 }
