@@ -4,7 +4,7 @@
 // counter), statistics and histogram computed by the experiment kernel.
 import { describeValue } from './errors.js';
 import { readOut } from './heap.js';
-import { finiteNumber, optionsObject, positiveInt } from './tensor.js';
+import { booleanOption, finiteNumber, optionsObject, positiveInt } from './tensor.js';
 
 /** The most d * trials one randomDotExperiment call may ask for. */
 export const MAX_EXPERIMENT_WORK = 2 ** 26;
@@ -73,7 +73,7 @@ export function randomDotExperiment(ag, options) {
   const lo = finiteNumber(m, 'range[0]', range[0]);
   const hi = finiteNumber(m, 'range[1]', range[1]);
   if (!(Math.fround(lo) < Math.fround(hi))) throw new RangeError(`${m}: range [lo, hi] needs lo < hi; got [${lo}, ${hi}]`);
-  const returnSamples = o.returnSamples ?? true;
+  const returnSamples = booleanOption(m, 'options.returnSamples', o.returnSamples, true);
   const specs = [
     returnSamples && { name: 'samples', length: trials },
     { name: 'stats', length: 5, type: Float64Array },

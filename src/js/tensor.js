@@ -120,8 +120,11 @@ function flattenNested(method, name, x, expected, { numbers = false } = {}) {
 function toFloat32(method, name, values, shape, { allowNegInf = false, eager = false } = {}) {
   const n = values.length;
   if (values instanceof Float32Array && !eager) {
-    deferFiniteCheck(values, { method, name, shape, allowNegInf });
-    return values;
+    // A subclass is passed on as a plain view of the same memory (no copy):
+    // the buffer code goes by the array's constructor.
+    const plain = values.constructor === Float32Array ? values : new Float32Array(values.buffer, values.byteOffset, n);
+    deferFiniteCheck(plain, { method, name, shape, allowNegInf });
+    return plain;
   }
   const out = new Float32Array(n);
   for (let i = 0; i < n; i++) {

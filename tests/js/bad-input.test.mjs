@@ -242,3 +242,15 @@ test('init rejects an unknown option key with a TypeError naming it and the know
     "init: unknown option 'wasmURL'; the known options are simd, variant, locateFile, wasmUrl, wasmBinary, logCalls, onKernelCall",
   );
 });
+
+test('a subclass of Float32Array is a Float32Array; a non-boolean returnSamples is a TypeError', async () => {
+  const ag = await init();
+  class F extends Float32Array {}
+  // It used to reach the buffer code as an unknown array type: "needs NaN bytes ... more than the 1 GiB limit".
+  expect(ag.dot(new F([1, 2]), new F([3, 4]))).toBe(11);
+  const x = new F([0, Math.log(3)]);
+  expect(Array.from(ag.softmax({ data: x, shape: [1, 2] }).data)).toEqual(Array.from(ag.softmax({ data: new Float32Array(x), shape: [1, 2] }).data));
+  expect(() => ag.dot(new F([1, NaN]), [1, 2])).toThrow(RangeError);
+  expect(ag.heapAllocatedBytes()).toBe(0);
+  expect(() => ag.randomDotExperiment({ d: 4, trials: 10, returnSamples: 'no' })).toThrow('randomDotExperiment: options.returnSamples must be true or false; got the string "no"');
+});
