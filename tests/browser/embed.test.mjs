@@ -486,6 +486,9 @@ describe('the Embed control: heights, sandbox, pages that turn it off', () => {
     const widget = opened.page.locator(tag);
     const widgetWidth = await widget.evaluate((el) => Math.round(el.getBoundingClientRect().width));
     await widget.locator('details.embed summary').click();
+    // The panel fills its snippets on the details element's toggle event, a task after the click.
+    const snippet = widget.locator('textarea[data-snippet="iframe"]');
+    for (let i = 0; i < 100 && !/height="\d+"/.test(await snippet.inputValue()); i++) await opened.page.waitForTimeout(50);
     const heightIn = async () => Number((await widget.locator('textarea[data-snippet="iframe"]').inputValue()).match(/height="(\d+)"/)[1]);
     const widgetSnippet = await heightIn();
     await widget.locator('input[type="radio"][value="chapter"]').check();
