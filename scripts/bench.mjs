@@ -25,7 +25,7 @@ import { jsImplementation } from './bench/peers-js.mjs';
 import { ortImplementation } from './bench/peers-ort.mjs';
 import { tfjsImplementation } from './bench/peers-tfjs.mjs';
 import { measurePeak } from './bench/probe.mjs';
-import { maxError } from './bench/reference.mjs';
+import { maxError } from '../tests/reference/float64.mjs';
 import { markdownReport } from './bench/report.mjs';
 import { measure } from './bench/timing.mjs';
 import { FAMILIES, SIZES, selected, workloads } from './bench/workloads.mjs';

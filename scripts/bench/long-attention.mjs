@@ -7,7 +7,7 @@
 // (inputs, output and workspace). The extra peak is also measured at T/4 and
 // T/2: a path without a [T, T] buffer grows linearly with T.
 import { tensor } from './data.mjs';
-import { attentionRef, maxError } from './reference.mjs';
+import { attentionRef, maxError } from '../../tests/reference/float64.mjs';
 import { measure } from './timing.mjs';
 
 const hasMemoryStats = (ag) => typeof ag.memoryStats === 'function' && typeof ag.resetPeakMemory === 'function';

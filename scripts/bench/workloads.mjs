@@ -3,7 +3,7 @@
 // implementation module (ours.mjs, peers-*.mjs) has one call per family:
 // matmul, qkt, softmax, attention, mha.
 import { tensor } from './data.mjs';
-import { attentionRef, matmulRef, mhaRef, qktRef, softmaxRef } from './reference.mjs';
+import { attentionRef, matmulRef, mhaRef, qktRef, softmaxRef } from '../../tests/reference/float64.mjs';
 
 /** Sizes of a full run, and of a --smoke run (tiny, with unequal dimensions so a swapped index shows). */
 export const SIZES = {

@@ -19,7 +19,7 @@
 // four lanes. The two paths sum in different orders, so each is held to its
 // own bound, never to the other's result.
 import { beforeAll, describe, expect, test } from '@jest/globals';
-import * as ref from './reference.mjs';
+import * as ref from '../reference/float64.mjs';
 import { CONFIGS, init } from './helpers.mjs';
 
 const { U, abs, clog2 } = ref;

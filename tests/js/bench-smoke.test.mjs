@@ -3,7 +3,7 @@
 // asserted (times are the benchmark's numbers, not a test's): only that each
 // time is a finite positive number and each result agrees with the float64
 // reference the script computes from the same inputs. The script's own
-// references are plain float64 loops (scripts/bench/reference.mjs), separate
+// references are plain float64 loops (tests/reference/float64.mjs), separate
 // from every implementation measured.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';

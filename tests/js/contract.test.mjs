@@ -3,7 +3,7 @@
 // rows, batched shapes, and an exact case where every variant must agree bit
 // for bit with the exact sum.
 import { beforeAll, describe, expect, test } from '@jest/globals';
-import * as ref from './reference.mjs';
+import * as ref from '../reference/float64.mjs';
 import { CONFIGS, expectClose, init } from './helpers.mjs';
 
 describe.each(CONFIGS)('numeric contract: $label', (cfg) => {

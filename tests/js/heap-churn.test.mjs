@@ -17,7 +17,7 @@
 // products below 2^24), checked against plain JS arithmetic.
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import { CONFIGS, expectClose, init, readJson } from './helpers.mjs';
-import { rng } from './reference.mjs';
+import { rng } from '../reference/float64.mjs';
 
 const CALLS = 10_000;
 const SEED = 0xc4a2;

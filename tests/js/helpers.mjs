@@ -3,7 +3,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { expect } from '@jest/globals';
 import { init } from '../../dist/index.js';
-import { abs } from './reference.mjs';
+import { abs } from '../reference/float64.mjs';
 
 export { init };
 

@@ -14,7 +14,7 @@
 // which at T = 4096, d = 64 is about 4.07 MiB, against the 64 MiB of one
 // [4096, 4096] float grid. The materialized call must exceed 4 Tq Tk bytes.
 import { beforeAll, describe, expect, test } from '@jest/globals';
-import * as ref from './reference.mjs';
+import * as ref from '../reference/float64.mjs';
 import { CONFIGS, init } from './helpers.mjs';
 
 const STREAMING_WORK_BYTES = 4 * (64 * 256 + 2 * 64);

@@ -6,9 +6,9 @@
 // check. Inputs are float32 values, so the reference sees exactly what the
 // kernel sees.
 import { beforeAll, describe, expect, test } from '@jest/globals';
-import * as ref from './reference.mjs';
+import * as ref from '../reference/float64.mjs';
 import { CONFIGS, expectClose, init } from './helpers.mjs';
-import { dotDensity } from './reference-density.mjs';
+import { dotDensity } from '../reference/density.mjs';
 
 const { U, abs, clog2 } = ref;
 const LENGTHS = [1, 2, 3, 4, 5, 7, 8, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 128, 129, 1000, 4099];

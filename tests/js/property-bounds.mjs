@@ -26,7 +26,7 @@
 //   exponential is stated, expm1(1.01 b) is used: the same to first order,
 //   and still a bound when b is not small (then it is vacuous, as the
 //   documentation's is).
-import * as ref from './reference.mjs';
+import * as ref from '../reference/float64.mjs';
 
 const { U, abs, clog2 } = ref;
 

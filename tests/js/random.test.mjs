@@ -3,7 +3,7 @@
 // (reference.mjs) checked against the published Random123 answers, and a
 // Kolmogorov-Smirnov test of 10^5 normal samples against the standard normal.
 import { beforeAll, describe, expect, test } from '@jest/globals';
-import * as ref from './reference.mjs';
+import * as ref from '../reference/float64.mjs';
 import { CONFIGS, init } from './helpers.mjs';
 
 test('the reference Philox4x32-10 gives the Random123 known answers', () => {
