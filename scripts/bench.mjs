@@ -42,7 +42,10 @@ function parseArgs(argv) {
     else if (a === '--clock=cpu' || a === '--clock=wall') opts.clock = a.slice(8);
     else if (a.startsWith('--only=')) opts.only = a.slice(7).split(',').filter(Boolean);
     else if (a.startsWith('--out=')) opts.out = resolve(a.slice(6));
-    else throw new Error(`bench: unknown argument ${a}; use --smoke, --only=<workload or family,...>, --out=<dir>, --clock=cpu|wall`);
+    else
+      throw new Error(
+        `bench: unknown argument ${a}; use --smoke, --only=<workload or family,...>, --out=<dir>, --clock=cpu|wall`,
+      );
   }
   return opts;
 }
@@ -51,8 +54,16 @@ const opts = parseArgs(process.argv.slice(2));
 // Every implementation has been called once (its error checked) before it is timed.
 // CPU time by default: this machine is often shared, and a call's CPU time
 // does not grow while the process waits for a core (see bench/timing.mjs).
-const timing = { clock: opts.clock, ...(opts.smoke ? { rounds: 3, roundMs: 2, warmMs: 0 } : { rounds: 9, minRounds: 5, budgetMs: 8000, roundMs: 60, warmMs: 150 }) };
-const trialTiming = { clock: 'cpu', ...(opts.smoke ? { rounds: 1, roundMs: 1, warmMs: 0 } : { rounds: 3, roundMs: 30, warmMs: 100 }) };
+const timing = {
+  clock: opts.clock,
+  ...(opts.smoke
+    ? { rounds: 3, roundMs: 2, warmMs: 0 }
+    : { rounds: 9, minRounds: 5, budgetMs: 8000, roundMs: 60, warmMs: 150 }),
+};
+const trialTiming = {
+  clock: 'cpu',
+  ...(opts.smoke ? { rounds: 1, roundMs: 1, warmMs: 0 } : { rounds: 3, roundMs: 30, warmMs: 100 }),
+};
 const log = (...a) => console.error(...a);
 const started = performance.now();
 
@@ -65,7 +76,11 @@ const unavailable = [];
 // error; they are removed after loading (Node's default reporting is the same).
 const handlers = (event) => new Set(process.listeners(event));
 const before = { uncaughtException: handlers('uncaughtException'), unhandledRejection: handlers('unhandledRejection') };
-for (const [id, load] of [['tfjs-wasm', tfjsImplementation], ['ort-wasm', ortImplementation], ['js', async () => jsImplementation()]]) {
+for (const [id, load] of [
+  ['tfjs-wasm', tfjsImplementation],
+  ['ort-wasm', ortImplementation],
+  ['js', async () => jsImplementation()],
+]) {
   try {
     impls.push(await load());
   } catch (e) {
@@ -80,7 +95,10 @@ const simd128 = ours.find((i) => i.id === 'ag-simd128');
 // The probes are bound on the SIMD build's module but are not part of the API.
 const probeOptions = opts.smoke ? { ms: 2, rounds: 5 } : { ms: 5, rounds: 40 };
 const probeStart = measurePeak(simd128.ag._rt.module, probeOptions);
-if (probeStart) log(`clock ${probeStart.clockGHz.toFixed(2)} GHz, f32x4 ${probeStart.f32x4GFlops.toFixed(1)} GFLOP/s, peak ${probeStart.peakGFlops.toFixed(1)} GFLOP/s`);
+if (probeStart)
+  log(
+    `clock ${probeStart.clockGHz.toFixed(2)} GHz, f32x4 ${probeStart.f32x4GFlops.toFixed(1)} GFLOP/s, peak ${probeStart.peakGFlops.toFixed(1)} GFLOP/s`,
+  );
 
 /**
  * The candidates of `impl` for `w` that run, each with its error against
@@ -101,7 +119,12 @@ async function choose(impl, w, ref) {
       const error = maxError(await c.run(), ref);
       working.push({ ...c, key: c.name, error });
     } catch (e) {
-      candidates.push({ name: c.name, failed: `threw: ${String(e.message ?? e).split('\n')[0].slice(0, 160)}` });
+      candidates.push({
+        name: c.name,
+        failed: `threw: ${String(e.message ?? e)
+          .split('\n')[0]
+          .slice(0, 160)}`,
+      });
       await c.dispose();
     }
   }
@@ -111,7 +134,13 @@ async function choose(impl, w, ref) {
   let chosen = pool[0];
   if (working.length > 1) {
     const t = await measure(working, trialTiming);
-    for (const c of working) candidates.push({ name: c.name, trialCpuMs: t.get(c.key).cpuMedianMs, failed: t.get(c.key).failed, error: c.error });
+    for (const c of working)
+      candidates.push({
+        name: c.name,
+        trialCpuMs: t.get(c.key).cpuMedianMs,
+        failed: t.get(c.key).failed,
+        error: c.error,
+      });
     const ran = pool.filter((c) => !t.get(c.key).failed);
     if (ran.length === 0) {
       for (const c of working) await c.dispose();
@@ -146,7 +175,13 @@ for (const w of allWorkloads.filter((v) => selected(opts.only, v))) {
   for (const p of running) await p.chosen.dispose();
   const unit = FAMILIES[w.family].unit;
   const rows = picks.map(({ impl, chosen, candidates }) => {
-    if (!chosen) return { impl: impl.id, variant: null, candidates, failed: candidates.map((c) => `${c.name}: ${c.failed ?? 'wrong result'}`).join('; ') };
+    if (!chosen)
+      return {
+        impl: impl.id,
+        variant: null,
+        candidates,
+        failed: candidates.map((c) => `${c.name}: ${c.failed ?? 'wrong result'}`).join('; '),
+      };
     const { failed, ...times } = timed.get(impl.id);
     if (failed) return { impl: impl.id, variant: chosen.name, candidates, error: chosen.error, failed };
     const rate = w.work / times.medianMs / 1e6; // G per second
@@ -157,7 +192,13 @@ for (const w of allWorkloads.filter((v) => selected(opts.only, v))) {
   const peers = ['tfjs-wasm', 'ort-wasm'].filter((id) => t(id) !== undefined);
   const bestPeer = peers.length === 2 ? peers.reduce((a, b) => (t(b) < t(a) ? b : a)) : null;
   const ratio = (id) => (oursMs && t(id) ? t(id) / oursMs : null);
-  const ratios = { vsBaseline: ratio('ag-baseline'), vsScalar: ratio('ag-scalar'), vsJs: ratio('js'), bestPeer, vsBestPeer: bestPeer ? ratio(bestPeer) : null };
+  const ratios = {
+    vsBaseline: ratio('ag-baseline'),
+    vsScalar: ratio('ag-scalar'),
+    vsJs: ratio('js'),
+    bestPeer,
+    vsBestPeer: bestPeer ? ratio(bestPeer) : null,
+  };
   const { dims, inputs, weights, reference, ...meta } = w;
   results.push({ ...meta, dims, unit, results: rows, ratios });
   log(`${w.label}: ${rows.map((r) => `${r.impl} ${r.medianMs?.toFixed(3) ?? 'failed'} ms`).join(', ')}`);
@@ -167,8 +208,15 @@ for (const w of allWorkloads.filter((v) => selected(opts.only, v))) {
 let longAttention = null;
 if (opts.only.length === 0 || opts.only.includes('attention-long')) {
   const T = opts.smoke ? SIZES.smoke.longT : SIZES.full.longT;
-  longAttention = await measureLongAttention(simd128.ag, { T, clock: opts.clock, rounds: opts.smoke ? 1 : 3, roundMs: opts.smoke ? 1 : 60 });
-  log(`attention T=${T}: ${longAttention.paths.map((p) => `${p.name} ${p.ok ? `${p.medianMs.toFixed(1)} ms` : p.reason}`).join(', ')}`);
+  longAttention = await measureLongAttention(simd128.ag, {
+    T,
+    clock: opts.clock,
+    rounds: opts.smoke ? 1 : 3,
+    roundMs: opts.smoke ? 1 : 60,
+  });
+  log(
+    `attention T=${T}: ${longAttention.paths.map((p) => `${p.name} ${p.ok ? `${p.medianMs.toFixed(1)} ms` : p.reason}`).join(', ')}`,
+  );
 }
 
 const cpu = process.cpuUsage(cpuAtStart);
@@ -180,7 +228,8 @@ let pageUpdates = { measured: false, reason: 'not measured (not asked for)' };
 if (opts.smoke) pageUpdates = { measured: false, reason: 'not measured (--smoke)' };
 else if (opts.only.length === 0 || opts.only.includes('page-updates')) {
   const file = new URL('./bench/page-updates.mjs', import.meta.url);
-  if (!existsSync(file)) pageUpdates = { measured: false, reason: 'not measured (scripts/bench/page-updates.mjs is not there yet)' };
+  if (!existsSync(file))
+    pageUpdates = { measured: false, reason: 'not measured (scripts/bench/page-updates.mjs is not there yet)' };
   else {
     try {
       const { measurePageUpdates } = await import(file);
@@ -197,7 +246,9 @@ else if (opts.only.length === 0 || opts.only.includes('page-updates')) {
 const probeEnd = measurePeak(simd128.ag._rt.module, probeOptions);
 const probe = probeStart && probeEnd && probeEnd.clockGHz > probeStart.clockGHz ? probeEnd : probeStart;
 for (const w of results) {
-  for (const r of w.results) r.percentOfPeak = w.unit === 'GFLOP/s' && probe && Number.isFinite(r.rate) ? (100 * r.rate) / probe.peakGFlops : null;
+  for (const r of w.results)
+    r.percentOfPeak =
+      w.unit === 'GFLOP/s' && probe && Number.isFinite(r.rate) ? (100 * r.rate) / probe.peakGFlops : null;
 }
 const pkg = (name) => JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')).version;
 const run = {

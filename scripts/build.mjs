@@ -121,7 +121,10 @@ export function buildPackageWidgets() {
   const page = readFileSync(join(root, 'web/embed.html'), 'utf8');
   const marker = '</head>';
   if (page.split(marker).length !== 2) throw new Error('web/embed.html: expected exactly one </head>');
-  writeFileSync(join(out, 'embed.html'), page.replace(marker, `  <meta name="attention-geometry-full-page" content="off">\n${marker}`));
+  writeFileSync(
+    join(out, 'embed.html'),
+    page.replace(marker, `  <meta name="attention-geometry-full-page" content="off">\n${marker}`),
+  );
   const katex = join(root, 'node_modules/katex/dist');
   mkdirSync(join(out, 'vendor/katex/fonts'), { recursive: true });
   cpSync(join(katex, 'katex.min.css'), join(out, 'vendor/katex/katex.min.css'));
@@ -164,7 +167,10 @@ export function writePackageNotices(widgetsMetafile) {
   ];
   const entries = [...collectNotices(root, widgetsMetafile), ...emscripten];
   // The shared notices text speaks of the page; this file is the package's.
-  const text = noticesText(entries).replace('The page and its modules include', 'The npm package (its .wasm files, glue modules and widgets) includes');
+  const text = noticesText(entries).replace(
+    'The page and its modules include',
+    'The npm package (its .wasm files, glue modules and widgets) includes',
+  );
   writeFileSync(join(root, 'dist/THIRD_PARTY_NOTICES.txt'), text);
   // The same notices travel with the widgets folder, which users copy as it is.
   writeFileSync(join(root, 'dist/widgets/THIRD_PARTY_NOTICES.txt'), text);
@@ -228,7 +234,8 @@ export async function buildSite() {
     logLevel: 'warning',
   });
   cpSync(join(root, 'dist/wasm'), join(site, 'wasm'), { recursive: true, filter: (f) => !f.endsWith('.mjs') });
-  for (const file of ['index.html', 'embed.html', 'style.css', 'favicon.svg']) cpSync(join(root, 'web', file), join(site, file));
+  for (const file of ['index.html', 'embed.html', 'style.css', 'favicon.svg'])
+    cpSync(join(root, 'web', file), join(site, file));
   cpSync(join(root, 'web/styles'), join(site, 'styles'), { recursive: true });
   const katex = join(root, 'node_modules/katex/dist');
   mkdirSync(join(site, 'vendor/katex/fonts'), { recursive: true });

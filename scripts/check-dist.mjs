@@ -7,7 +7,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const WASM = ['dist/wasm/ag-simd.wasm', 'dist/wasm/ag-scalar.wasm', 'dist/widgets/wasm/ag-simd.wasm', 'dist/widgets/wasm/ag-scalar.wasm'];
+const WASM = [
+  'dist/wasm/ag-simd.wasm',
+  'dist/wasm/ag-scalar.wasm',
+  'dist/widgets/wasm/ag-simd.wasm',
+  'dist/widgets/wasm/ag-scalar.wasm',
+];
 
 /** Every relative file path inside a package.json value (strings, nested conditions, arrays). */
 function targets(value, out = []) {
@@ -24,7 +29,9 @@ function targets(value, out = []) {
 /** The files package.json names and the .wasm files that are missing from `root`. */
 export function missingFiles(root) {
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-  const named = targets([pkg.main, pkg.module, pkg.types, pkg.typesVersions, pkg.exports, pkg.imports]).filter((p) => !p.includes('*'));
+  const named = targets([pkg.main, pkg.module, pkg.types, pkg.typesVersions, pkg.exports, pkg.imports]).filter(
+    (p) => !p.includes('*'),
+  );
   const wanted = [...new Set([...named.map((p) => p.slice(2)), ...WASM])];
   return wanted.filter((file) => !existsSync(join(root, file)));
 }
@@ -33,7 +40,9 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   const root = resolve(process.argv[2] ?? join(fileURLToPath(import.meta.url), '../..'));
   const missing = missingFiles(root);
   if (missing.length > 0) {
-    console.error(`dist/ is missing or incomplete: run npm run build first (missing: ${missing.slice(0, 5).join(', ')}${missing.length > 5 ? `, and ${missing.length - 5} more` : ''})`);
+    console.error(
+      `dist/ is missing or incomplete: run npm run build first (missing: ${missing.slice(0, 5).join(', ')}${missing.length > 5 ? `, and ${missing.length - 5} more` : ''})`,
+    );
     process.exit(1);
   }
 }

@@ -12,7 +12,17 @@
 // families), --no-build. --replay and --seconds may be given together (replay
 // first). The preset is built first; CMake skips what is up to date.
 import { spawnSync } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,7 +40,13 @@ const env = {
 };
 
 function parseArgs(argv) {
-  const opts = { replay: false, seconds: null, keep: process.env.npm_lifecycle_event === 'fuzz', only: FAMILIES, build: true };
+  const opts = {
+    replay: false,
+    seconds: null,
+    keep: process.env.npm_lifecycle_event === 'fuzz',
+    only: FAMILIES,
+    build: true,
+  };
   for (const arg of argv) {
     if (arg === '--replay') opts.replay = true;
     else if (arg === '--keep') opts.keep = true;
@@ -38,11 +54,15 @@ function parseArgs(argv) {
     else if (arg === '--no-build') opts.build = false;
     else if (arg.startsWith('--seconds=')) {
       opts.seconds = Number(arg.slice('--seconds='.length));
-      if (!Number.isInteger(opts.seconds) || opts.seconds < 1) throw new Error(`--seconds needs a whole number >= 1; got ${arg}`);
+      if (!Number.isInteger(opts.seconds) || opts.seconds < 1)
+        throw new Error(`--seconds needs a whole number >= 1; got ${arg}`);
     } else if (arg.startsWith('--only=')) {
       opts.only = arg.slice('--only='.length).split(',');
       const unknown = opts.only.filter((f) => !FAMILIES.includes(f));
-      if (unknown.length) throw new Error(`unknown famil${unknown.length > 1 ? 'ies' : 'y'} ${unknown.join(', ')}; families: ${FAMILIES.join(', ')}`);
+      if (unknown.length)
+        throw new Error(
+          `unknown famil${unknown.length > 1 ? 'ies' : 'y'} ${unknown.join(', ')}; families: ${FAMILIES.join(', ')}`,
+        );
     } else throw new Error(`unknown argument ${arg}; see the top of scripts/fuzz.mjs`);
   }
   if (!opts.replay && opts.seconds === null) throw new Error('nothing to do: give --replay and/or --seconds=N');
@@ -111,7 +131,9 @@ function replay(families, scratch) {
     const start = performance.now();
     const failed = replayTarget(family, inputs, scratch);
     const seconds = ((performance.now() - start) / 1000).toFixed(1);
-    console.log(`fuzz replay ${family.padEnd(9)} ${inputs.length} inputs  ${failed.length ? `${failed.length} FAILED` : 'ok'}  ${seconds} s`);
+    console.log(
+      `fuzz replay ${family.padEnd(9)} ${inputs.length} inputs  ${failed.length ? `${failed.length} FAILED` : 'ok'}  ${seconds} s`,
+    );
     for (const f of failed) {
       ok = false;
       console.error(`\n${family}_fuzz failed on ${relative(root, f.file)}:`);
@@ -138,19 +160,31 @@ function fuzz(families, seconds, keep, scratch) {
       family,
       // -len_control=0: inputs may use all of -max_len from the start (a target
       // reads its shapes from the end of an input, which a shortened input loses).
-      [`-max_total_time=${seconds}`, '-max_len=4096', '-len_control=0', '-timeout=30', '-rss_limit_mb=2048',
-        '-print_final_stats=1', `-artifact_prefix=${artifacts}/`, ...seeds],
+      [
+        `-max_total_time=${seconds}`,
+        '-max_len=4096',
+        '-len_control=0',
+        '-timeout=30',
+        '-rss_limit_mb=2048',
+        '-print_final_stats=1',
+        `-artifact_prefix=${artifacts}/`,
+        ...seeds,
+      ],
       join(scratch, `fuzz-${family}.log`),
     );
     const runs = /stat::number_of_executed_units:\s*(\d+)/.exec(r.log)?.[1] ?? '?';
     const found = filesIn(fresh).length;
-    console.log(`fuzz ${family.padEnd(9)} ${r.ok ? 'ok' : 'FAILED'}  ${runs} runs, ${found} new inputs  ${r.seconds.toFixed(1)} s`);
+    console.log(
+      `fuzz ${family.padEnd(9)} ${r.ok ? 'ok' : 'FAILED'}  ${runs} runs, ${found} new inputs  ${r.seconds.toFixed(1)} s`,
+    );
     if (!r.ok) {
       ok = false;
       console.error(tail(r.log));
       for (const file of filesIn(artifacts).filter((f) => !before.has(f))) {
         if (keep) {
-          console.error(`\nThe input is kept as ${relative(root, file)}: add a line to tests/fuzz/README.md saying what it caught and how it was fixed.`);
+          console.error(
+            `\nThe input is kept as ${relative(root, file)}: add a line to tests/fuzz/README.md saying what it caught and how it was fixed.`,
+          );
         } else {
           const bytes = readFileSync(file);
           console.error(`\nThe input is ${file} (${bytes.length} bytes); keep it as a regression case with`);
@@ -164,7 +198,9 @@ function fuzz(families, seconds, keep, scratch) {
       const count = filesIn(corpus).length;
       const merged = runTarget(family, ['-merge=1', corpus, fresh], join(scratch, `merge-${family}.log`));
       if (!merged.ok) console.error(tail(merged.log));
-      console.log(`fuzz ${family.padEnd(9)} ${filesIn(corpus).length - count} inputs added to ${relative(root, corpus)}`);
+      console.log(
+        `fuzz ${family.padEnd(9)} ${filesIn(corpus).length - count} inputs added to ${relative(root, corpus)}`,
+      );
     }
   }
   return ok;

@@ -20,8 +20,15 @@ function readPackage(root, name, note) {
   const dir = join(root, 'node_modules', name);
   const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
   const licenceFile = readdirSync(dir).find((f) => LICENCE_FILE.test(f));
-  if (!licenceFile) throw new Error(`notices: ${name} ships no licence file; add its licence text by hand before shipping it`);
-  return { name, version: pkg.version, license: pkg.license ?? 'see text', note, text: readFileSync(join(dir, licenceFile), 'utf8').trim() };
+  if (!licenceFile)
+    throw new Error(`notices: ${name} ships no licence file; add its licence text by hand before shipping it`);
+  return {
+    name,
+    version: pkg.version,
+    license: pkg.license ?? 'see text',
+    note,
+    text: readFileSync(join(dir, licenceFile), 'utf8').trim(),
+  };
 }
 
 /**
@@ -41,7 +48,9 @@ export function collectNotices(root, metafile) {
   }
   const entries = [...bundled].map((name) => readPackage(root, name, 'bundled into the JavaScript modules'));
   if (!bundled.has('katex')) entries.push(readPackage(root, 'katex', 'its stylesheet and fonts are shipped'));
-  else entries.find((e) => e.name === 'katex').note = 'bundled into the JavaScript modules; its stylesheet and fonts (vendor/katex/) are shipped too';
+  else
+    entries.find((e) => e.name === 'katex').note =
+      'bundled into the JavaScript modules; its stylesheet and fonts (vendor/katex/) are shipped too';
   return entries.sort((a, b) => a.name.localeCompare(b.name));
 }
 
@@ -54,7 +63,14 @@ export function noticesText(entries) {
     'package, its version, its licence and the full licence text.',
     '',
   ];
-  const body = entries.flatMap((e) => ['='.repeat(72), `${e.name} ${e.version} (${e.license}): ${e.note}`, '='.repeat(72), '', e.text, '']);
+  const body = entries.flatMap((e) => [
+    '='.repeat(72),
+    `${e.name} ${e.version} (${e.license}): ${e.note}`,
+    '='.repeat(72),
+    '',
+    e.text,
+    '',
+  ]);
   return [...head, ...body].join('\n');
 }
 

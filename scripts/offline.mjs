@@ -54,7 +54,9 @@ function katexCss() {
     },
   );
   if (count === 0 || css.includes('url(fonts/')) {
-    throw new Error('offline build: KaTeX\'s stylesheet no longer lists its fonts as url(fonts/NAME.woff2) format("woff2"),...: update katexCss() in scripts/offline.mjs');
+    throw new Error(
+      'offline build: KaTeX\'s stylesheet no longer lists its fonts as url(fonts/NAME.woff2) format("woff2"),...: update katexCss() in scripts/offline.mjs',
+    );
   }
   return css;
 }
@@ -62,7 +64,8 @@ function katexCss() {
 /** The table of inlined files, keyed by their path in the site build (what assetUrl() is asked for). */
 async function assetTable(build) {
   const table = {};
-  for (const name of ['ag-simd.wasm', 'ag-scalar.wasm']) table[`wasm/${name}`] = dataUrl('application/wasm', readFileSync(join(site, 'wasm', name)));
+  for (const name of ['ag-simd.wasm', 'ag-scalar.wasm'])
+    table[`wasm/${name}`] = dataUrl('application/wasm', readFileSync(join(site, 'wasm', name)));
   for (const name of readdirSync(join(site, 'styles')).sort()) {
     if (name.endsWith('.css')) table[`styles/${name}`] = dataUrl('text/css', readFileSync(join(site, 'styles', name)));
   }
@@ -94,7 +97,9 @@ async function pageScript(build, table) {
         name: 'inlined-assets',
         setup(b) {
           b.onLoad({ filter: /inlined-assets\.js$/ }, (args) =>
-            args.path === inlined ? { contents: `export const INLINED_ASSETS = ${JSON.stringify(table)};`, loader: 'js' } : undefined,
+            args.path === inlined
+              ? { contents: `export const INLINED_ASSETS = ${JSON.stringify(table)};`, loader: 'js' }
+              : undefined,
           );
         },
       },
@@ -102,7 +107,10 @@ async function pageScript(build, table) {
   });
   const js = result.outputFiles[0].text;
   // The script is inline: its text must not end the <script> element early.
-  if (/<\/script/i.test(js) || /<!--/.test(js)) throw new Error('offline build: the bundled script contains "</script" or "<!--", which would break the inline <script>');
+  if (/<\/script/i.test(js) || /<!--/.test(js))
+    throw new Error(
+      'offline build: the bundled script contains "</script" or "<!--", which would break the inline <script>',
+    );
   return js;
 }
 
@@ -111,7 +119,10 @@ function noticesText() {
   const full = join(site, 'vendor/THIRD_PARTY_NOTICES.txt');
   if (existsSync(full)) return readFileSync(full, 'utf8');
   return ['katex', 'd3']
-    .map((pkg) => `${pkg}\n${'='.repeat(pkg.length)}\n\n${readFileSync(join(root, 'node_modules', pkg, 'LICENSE'), 'utf8').trim()}\n`)
+    .map(
+      (pkg) =>
+        `${pkg}\n${'='.repeat(pkg.length)}\n\n${readFileSync(join(root, 'node_modules', pkg, 'LICENSE'), 'utf8').trim()}\n`,
+    )
     .join('\n');
 }
 
@@ -120,7 +131,8 @@ const escapeHtml = (text) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').r
 /** Replaces `from` (which must occur exactly once) by `to` in the page. */
 function replaceOnce(html, from, to) {
   const parts = html.split(from);
-  if (parts.length !== 2) throw new Error(`offline build: expected "${from}" once in index.html, found it ${parts.length - 1} times`);
+  if (parts.length !== 2)
+    throw new Error(`offline build: expected "${from}" once in index.html, found it ${parts.length - 1} times`);
   return parts.join(to);
 }
 
@@ -156,10 +168,22 @@ export async function buildOffline() {
   const hash = createHash('sha256').update(js, 'utf8').digest('base64');
 
   let html = readFileSync(join(site, 'index.html'), 'utf8');
-  html = html.replace(/<meta http-equiv="Content-Security-Policy" content="[^"]*">/, () => `<meta http-equiv="Content-Security-Policy" content="${csp(hash)}">`);
-  if (!html.includes(`'sha256-${hash}'`)) throw new Error('offline build: index.html has no Content-Security-Policy meta element to adapt');
-  html = replaceOnce(html, '<!doctype html>\n', '<!doctype html>\n<!-- Attention Geometry, offline single-file copy: everything the page needs is inside this file. Third-party notices: the "Third-party licences" section at the end of the page (id="third-party-notices"). -->\n');
-  html = replaceOnce(html, 'href="favicon.svg"', `href="${dataUrl('image/svg+xml', readFileSync(join(site, 'favicon.svg')))}"`);
+  html = html.replace(
+    /<meta http-equiv="Content-Security-Policy" content="[^"]*">/,
+    () => `<meta http-equiv="Content-Security-Policy" content="${csp(hash)}">`,
+  );
+  if (!html.includes(`'sha256-${hash}'`))
+    throw new Error('offline build: index.html has no Content-Security-Policy meta element to adapt');
+  html = replaceOnce(
+    html,
+    '<!doctype html>\n',
+    '<!doctype html>\n<!-- Attention Geometry, offline single-file copy: everything the page needs is inside this file. Third-party notices: the "Third-party licences" section at the end of the page (id="third-party-notices"). -->\n',
+  );
+  html = replaceOnce(
+    html,
+    'href="favicon.svg"',
+    `href="${dataUrl('image/svg+xml', readFileSync(join(site, 'favicon.svg')))}"`,
+  );
   // KaTeX's stylesheet (with the fonts) is added to <head> by the first widget (ensureKatexFonts), from the table.
   html = replaceOnce(html, '  <link rel="stylesheet" href="vendor/katex/katex.min.css">\n', '');
   // The site's stylesheet, then the notices' rule: their long lines wrap on narrow screens.
@@ -172,8 +196,15 @@ export async function buildOffline() {
   html = replaceOnce(html, '<script type="module" src="app.js"></script>', `<script type="module">${js}</script>`);
   // The footer's download link (web/index.html) becomes a sentence: this file is that download.
   const link = html.match(/<p class="offline-copy">[\s\S]*?<\/p>/g);
-  if (link?.length !== 1) throw new Error('offline build: expected one <p class="offline-copy"> (the download link) in the footer of index.html');
-  html = replaceOnce(html, link[0], '<p class="offline-copy">This is the offline copy of the page: one file that works from disk, without a server or a network.</p>');
+  if (link?.length !== 1)
+    throw new Error(
+      'offline build: expected one <p class="offline-copy"> (the download link) in the footer of index.html',
+    );
+  html = replaceOnce(
+    html,
+    link[0],
+    '<p class="offline-copy">This is the offline copy of the page: one file that works from disk, without a server or a network.</p>',
+  );
   html = replaceOnce(html, '<a href="vendor/">', '<a href="#third-party-notices">');
   // A section the footer's link can land on (a link to a closed <details> does not open it).
   html = replaceOnce(
@@ -184,7 +215,6 @@ export async function buildOffline() {
       '      <details>\n        <summary>The licence texts of the software inside this file</summary>\n' +
       `        <pre>${escapeHtml(noticesText())}</pre>\n      </details>\n    </section>\n  </footer>`,
   );
-
 
   const out = join(site, OFFLINE_FILE);
   writeFileSync(out, html);

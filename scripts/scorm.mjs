@@ -53,18 +53,27 @@ function listFiles(dir) {
 export function launchPage(html) {
   const closes = html.match(/<\/head\s*>/gi) ?? [];
   if (closes.length !== 1) throw new Error(`the site's ${LAUNCH} should have one </head>, found ${closes.length}`);
-  if (!/<script type="module" src="app\.js"><\/script>/.test(html)) throw new Error(`the site's ${LAUNCH} does not load app.js`);
+  if (!/<script type="module" src="app\.js"><\/script>/.test(html))
+    throw new Error(`the site's ${LAUNCH} does not load app.js`);
   if (html.includes('src="scorm.js"')) throw new Error(`the site's ${LAUNCH} already loads scorm.js`);
   const at = html.search(/<\/head\s*>/i);
   const lineStart = html.lastIndexOf('\n', at) + 1;
   // </head> on its own line: the tag goes on a line of its own, indented like the head's children.
-  if (html.slice(lineStart, at).trim() === '') return `${html.slice(0, lineStart)}  ${EMBED_OFF_META}\n  ${ADAPTER_TAG}\n${html.slice(lineStart)}`;
+  if (html.slice(lineStart, at).trim() === '')
+    return `${html.slice(0, lineStart)}  ${EMBED_OFF_META}\n  ${ADAPTER_TAG}\n${html.slice(lineStart)}`;
   return `${html.slice(0, at)}${EMBED_OFF_META}${ADAPTER_TAG}${html.slice(at)}`;
 }
 
 /** imsmanifest.xml for SCORM 1.2: `files` are the package's paths (the manifest itself excluded). */
 export function manifestXml({ files, version }) {
-  const builder = new XMLBuilder({ ignoreAttributes: false, attributeNamePrefix: '@_', format: true, indentBy: '  ', suppressEmptyNode: true, suppressBooleanAttributes: false });
+  const builder = new XMLBuilder({
+    ignoreAttributes: false,
+    attributeNamePrefix: '@_',
+    format: true,
+    indentBy: '  ',
+    suppressEmptyNode: true,
+    suppressBooleanAttributes: false,
+  });
   const doc = {
     '?xml': { '@_version': '1.0', '@_encoding': 'UTF-8' },
     manifest: {
@@ -81,7 +90,12 @@ export function manifestXml({ files, version }) {
         organization: {
           '@_identifier': 'attention-geometry-org',
           title: TITLE,
-          item: { '@_identifier': 'attention-geometry-item', '@_identifierref': 'attention-geometry-sco', '@_isvisible': 'true', title: TITLE },
+          item: {
+            '@_identifier': 'attention-geometry-item',
+            '@_identifierref': 'attention-geometry-sco',
+            '@_isvisible': 'true',
+            title: TITLE,
+          },
         },
       },
       resources: {
@@ -104,7 +118,9 @@ export function manifestXml({ files, version }) {
  */
 export function buildScorm({ site = DEFAULT_SITE, out = DEFAULT_OUT } = {}) {
   if (!existsSync(join(site, LAUNCH)) || !existsSync(join(site, 'scorm.js'))) {
-    throw new Error(`no built site with ${LAUNCH} and scorm.js in ${site}: run \`node scripts/build.mjs\` first (or \`npm run scorm\`, which builds too)`);
+    throw new Error(
+      `no built site with ${LAUNCH} and scorm.js in ${site}: run \`node scripts/build.mjs\` first (or \`npm run scorm\`, which builds too)`,
+    );
   }
   const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   const paths = listFiles(site).filter((p) => p !== MANIFEST);
@@ -112,7 +128,11 @@ export function buildScorm({ site = DEFAULT_SITE, out = DEFAULT_OUT } = {}) {
   for (const p of paths) entries[p] = readFileSync(join(site, p));
   entries[LAUNCH] = new TextEncoder().encode(launchPage(readFileSync(join(site, LAUNCH), 'utf8')));
   entries[MANIFEST] = new TextEncoder().encode(manifestXml({ files: paths, version }));
-  const sorted = Object.fromEntries(Object.keys(entries).sort().map((p) => [p, [entries[p], { mtime: FIXED_MTIME }]]));
+  const sorted = Object.fromEntries(
+    Object.keys(entries)
+      .sort()
+      .map((p) => [p, [entries[p], { mtime: FIXED_MTIME }]]),
+  );
   const zip = zipSync(sorted, { level: 9, mtime: FIXED_MTIME });
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, zip);
@@ -122,7 +142,9 @@ export function buildScorm({ site = DEFAULT_SITE, out = DEFAULT_OUT } = {}) {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   try {
     const { out, bytes, files } = buildScorm();
-    console.log(`${relative(process.cwd(), out) || out}: ${(bytes / 1024).toFixed(1)} KiB, ${files.length} files (SCORM 1.2)`);
+    console.log(
+      `${relative(process.cwd(), out) || out}: ${(bytes / 1024).toFixed(1)} KiB, ${files.length} files (SCORM 1.2)`,
+    );
   } catch (err) {
     console.error(`scorm: ${err.message}`);
     process.exit(1);

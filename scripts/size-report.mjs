@@ -22,7 +22,8 @@ const kib = (bytes) => `${(bytes / 1024).toFixed(1)} KiB`;
 
 /** What each shipped code file is for, by its path in the package. */
 function role(path) {
-  if (path.startsWith('dist/widgets/')) return path.endsWith('.wasm') ? 'WebAssembly module (the widgets\' copy)' : 'widgets bundle';
+  if (path.startsWith('dist/widgets/'))
+    return path.endsWith('.wasm') ? "WebAssembly module (the widgets' copy)" : 'widgets bundle';
   if (path.endsWith('-inline.mjs')) return 'glue with the .wasm inside (inline entry)';
   if (path.endsWith('.wasm')) return 'WebAssembly module';
   if (path.startsWith('dist/wasm/')) return 'Emscripten glue';
@@ -32,7 +33,9 @@ function role(path) {
 }
 
 export function sizeReport() {
-  const packed = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8' }))[0];
+  const packed = JSON.parse(
+    execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8' }),
+  )[0];
   const rows = filesUnder(join(root, 'dist'))
     .map((path) => relative(root, path))
     .filter((path) => /\.(wasm|js|mjs|cjs)$/.test(path))

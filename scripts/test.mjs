@@ -1,4 +1,5 @@
 // Runs every test stage in order and prints the time of each:
+//   lint     ESLint, Prettier and clang-format, checking only (scripts/lint.mjs)
 //   native   GoogleTest on the native SIMDe build under ASan + UBSan (ctest)
 //   fuzz     libFuzzer on a native ASan + UBSan build (preset native-fuzz), one target
 //            per kernel family: every corpus and regression input replayed, then 10 s
@@ -21,6 +22,7 @@ const jest = join(root, 'node_modules/jest/bin/jest.js');
 const jestEnv = { ...process.env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --experimental-vm-modules`.trim() };
 
 const stages = {
+  lint: () => run(process.execPath, [join(root, 'scripts/lint.mjs')]),
   native: () => {
     buildPreset('native-asan');
     return run('ctest', ['--preset', 'native-asan', '-j', '2', '--timeout', '300']);

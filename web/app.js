@@ -26,7 +26,7 @@ async function main() {
   const views = renderChapters(main, CHAPTERS);
   const chapterOf = (el) => {
     const section = el.closest?.('[data-chapter]');
-    return section ? views.get(section.dataset.chapter)?.chapter ?? null : null;
+    return section ? (views.get(section.dataset.chapter)?.chapter ?? null) : null;
   };
   const { progress, visit } = trackProgress({ root: document, nav, chapters: CHAPTERS, chapterOf });
   // Read-only (frozen); the SCORM adapter reads it and resumes through restore().
@@ -52,7 +52,12 @@ async function main() {
 
   let impl = { defaultId: null, current: () => null };
   const write = () =>
-    writeUrl({ chapter: current?.chapter ?? null, widget: current?.widget ?? null, implId: impl.current(), defaultImplId: impl.defaultId });
+    writeUrl({
+      chapter: current?.chapter ?? null,
+      widget: current?.widget ?? null,
+      implId: impl.current(),
+      defaultImplId: impl.defaultId,
+    });
   // Changes (a drag, the chapter in view) are written once the learner pauses; a menu choice at once.
   const url = urlWriter(write);
 

@@ -13,7 +13,10 @@ function main() {
   const main = document.getElementById('embed');
   const link = document.getElementById('embed-open');
 
-  const { tag, chapter, stateText, id, problems } = readEmbedParams(new URLSearchParams(window.location.search), CHAPTERS);
+  const { tag, chapter, stateText, id, problems } = readEmbedParams(
+    new URLSearchParams(window.location.search),
+    CHAPTERS,
+  );
   const widget = renderEmbed(main, { tag, chapter });
   // The widget's own codec checks the state and shows what it ignored in the widget's note.
   if (stateText !== null) widget.stateText = stateText;
@@ -21,7 +24,8 @@ function main() {
 
   // A copy of the widgets without the full page beside them (the npm package's
   // dist/widgets/) says so with <meta name="attention-geometry-full-page" content="off">.
-  if (document.querySelector('meta[name="attention-geometry-full-page"][content="off"]')) link.closest('.embed-open').hidden = true;
+  if (document.querySelector('meta[name="attention-geometry-full-page"][content="off"]'))
+    link.closest('.embed-open').hidden = true;
 
   const home = chapter ?? CHAPTERS.find((c) => c.tag === tag) ?? null;
   const follow = () => updateFullPageLink(link, { chapter: home, stateText: widget.stateText });

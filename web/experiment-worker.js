@@ -63,7 +63,8 @@ function getAg(impl, logged, wasmUrl) {
  */
 async function labBuilds(wasmUrl) {
   const first = await getAg('auto', false, wasmUrl);
-  if (first.backend !== 'wasm-simd128') return { simd: false, builds: [{ variant: 'scalar', build: 'baseline', ag: first }] };
+  if (first.backend !== 'wasm-simd128')
+    return { simd: false, builds: [{ variant: 'scalar', build: 'baseline', ag: first }] };
   // 'auto' on a SIMD engine is the simd128 variant: reuse it.
   const simd128 = first.variant === 'simd128' ? first : await getAg('simd128', false, wasmUrl);
   const scalar = await getAg('scalar', false, wasmUrl);
@@ -155,8 +156,14 @@ async function runTiming(msg) {
   }
   if (job.kind === 'attention-cost') {
     const impl = msg.impl ?? 'auto';
-    const [ag, checker] = await Promise.all([getAg(impl, false, msg.wasmUrl), getAg(impl, !!msg.testMode, msg.wasmUrl)]);
-    return { impl: ag.backend === 'wasm-simd128' ? ag.variant : 'baseline', ...(await attentionCost(job, ag, checker, { onProgress, tick })) };
+    const [ag, checker] = await Promise.all([
+      getAg(impl, false, msg.wasmUrl),
+      getAg(impl, !!msg.testMode, msg.wasmUrl),
+    ]);
+    return {
+      impl: ag.backend === 'wasm-simd128' ? ag.variant : 'baseline',
+      ...(await attentionCost(job, ag, checker, { onProgress, tick })),
+    };
   }
   throw new RangeError(`unknown timing job "${job.kind}"`);
 }

@@ -50,7 +50,9 @@ function scrollToChapter(progress, id) {
 }
 
 function start(progress, api, say) {
-  const lms = new Lms(api, ({ call, detail }) => say(`Progress may not be fully reported: the LMS refused ${call} (${detail}).`));
+  const lms = new Lms(api, ({ call, detail }) =>
+    say(`Progress may not be fully reported: the LMS refused ${call} (${detail}).`),
+  );
   if (!lms.initialize()) {
     say('Progress is not being reported: the LMS did not start the attempt.');
     return;
@@ -68,9 +70,11 @@ function start(progress, api, say) {
     if (location) scrollToChapter(progress, location);
     return;
   }
-  if (mode === 'browse') say('Browsing: your place is kept, but no progress, answers, score or completion are recorded.');
+  if (mode === 'browse')
+    say('Browsing: your place is kept, but no progress, answers, score or completion are recorded.');
   const startStatus = mode === 'browse' ? 'browsed' : 'incomplete';
-  if (NOT_STARTED.has(status) && status !== startStatus && lms.set('cmi.core.lesson_status', startStatus)) status = startStatus;
+  if (NOT_STARTED.has(status) && status !== startStatus && lms.set('cmi.core.lesson_status', startStatus))
+    status = startStatus;
 
   // Writes only what changed since the last write.
   const written = new Map();

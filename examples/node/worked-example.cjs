@@ -5,7 +5,11 @@ const { init } = require('attention-geometry');
 
 init().then((ag) => {
   const q = [[1, 2, 0, 1]];
-  const K = [[1, 2, 1, 0], [-1, -2, 0, 1], [0, 0, 1, 0]];
+  const K = [
+    [1, 2, 1, 0],
+    [-1, -2, 0, 1],
+    [0, 0, 1, 0],
+  ];
   const { weights } = ag.attention(q, K, K, { scale: 1, returnWeights: true });
   console.log(`weights: ${Array.from(weights.data, (w) => w.toPrecision(5)).join(', ')}`); // 0.99319, 0.00012257, 0.0066920
 });

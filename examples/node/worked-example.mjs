@@ -5,7 +5,11 @@ import { init } from 'attention-geometry';
 
 const ag = await init(); // reads the .wasm from the installed package
 const q = [[1, 2, 0, 1]];
-const K = [[1, 2, 1, 0], [-1, -2, 0, 1], [0, 0, 1, 0]];
+const K = [
+  [1, 2, 1, 0],
+  [-1, -2, 0, 1],
+  [0, 0, 1, 0],
+];
 const { scores, weights } = ag.attention(q, K, K, { scale: 1, returnScores: true, returnWeights: true });
 
 console.log(`backend: ${ag.backend}`);

@@ -7,4 +7,12 @@ worker.onmessage = ({ data }) => {
     ? `the worker could not compute: ${data.error}`
     : `weights ${data.weights.map((w) => w.toPrecision(5)).join(', ')} (${data.backend})`;
 };
-worker.postMessage({ q: [[1, 2, 0, 1]], K: [[1, 2, 1, 0], [-1, -2, 0, 1], [0, 0, 1, 0]], scale: 1 });
+worker.postMessage({
+  q: [[1, 2, 0, 1]],
+  K: [
+    [1, 2, 1, 0],
+    [-1, -2, 0, 1],
+    [0, 0, 1, 0],
+  ],
+  scale: 1,
+});

@@ -14,5 +14,13 @@ export function uniform(n, seed, lo = -1, hi = 1) {
 
 /** A row-major tensor { data, shape } of uniform values. */
 export function tensor(shape, seed, lo = -1, hi = 1) {
-  return { data: uniform(shape.reduce((a, b) => a * b, 1), seed, lo, hi), shape };
+  return {
+    data: uniform(
+      shape.reduce((a, b) => a * b, 1),
+      seed,
+      lo,
+      hi,
+    ),
+    shape,
+  };
 }

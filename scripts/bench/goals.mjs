@@ -8,7 +8,8 @@ const mib = (b) => `${(b / 2 ** 20).toFixed(2)} MiB`;
 const resultOf = (w, id) => w.results.find((r) => r.impl === id && Number.isFinite(r.medianMs));
 
 function fasterThanPeers(workloads) {
-  const goal = 'At least as fast as the faster of tfjs-backend-wasm and onnxruntime-web on every workload (SIMD build, ratio = best peer time / ours)';
+  const goal =
+    'At least as fast as the faster of tfjs-backend-wasm and onnxruntime-web on every workload (SIMD build, ratio = best peer time / ours)';
   if (workloads.length === 0) return { goal, met: null, detail: 'no workload measured' };
   const parts = [];
   let met = true;
@@ -35,15 +36,24 @@ function matmulPeak(workloads, peakGFlops) {
   const w = workloads.find((v) => v.family === 'matmul');
   const ours = w && resultOf(w, 'ag-simd128');
   if (!ours || !peakGFlops) return { goal, met: null, detail: 'not measured' };
-  return { goal, met: ours.percentOfPeak >= 60, detail: `${w.label}: ${ours.rate.toFixed(2)} GFLOP/s = ${ours.percentOfPeak.toFixed(1)} % of ${peakGFlops.toFixed(1)} GFLOP/s` };
+  return {
+    goal,
+    met: ours.percentOfPeak >= 60,
+    detail: `${w.label}: ${ours.rate.toFixed(2)} GFLOP/s = ${ours.percentOfPeak.toFixed(1)} % of ${peakGFlops.toFixed(1)} GFLOP/s`,
+  };
 }
 
 function matmulVsScalar(workloads) {
-  const goal = "matmul 512×512×512 at ≥ 3× this project's scalar build (baseline build ag-scalar.wasm; the scalar kernels of the SIMD build beside it)";
+  const goal =
+    "matmul 512×512×512 at ≥ 3× this project's scalar build (baseline build ag-scalar.wasm; the scalar kernels of the SIMD build beside it)";
   const w = workloads.find((v) => v.family === 'matmul');
   if (!w || w.ratios.vsBaseline == null) return { goal, met: null, detail: 'not measured' };
   const scalar = w.ratios.vsScalar == null ? '' : `; ${x(w.ratios.vsScalar)} the scalar kernels of the SIMD build`;
-  return { goal, met: w.ratios.vsBaseline >= 3, detail: `${w.label}: ${x(w.ratios.vsBaseline)} the baseline build${scalar}` };
+  return {
+    goal,
+    met: w.ratios.vsBaseline >= 3,
+    detail: `${w.label}: ${x(w.ratios.vsBaseline)} the baseline build${scalar}`,
+  };
 }
 
 /**
@@ -54,7 +64,8 @@ function matmulVsScalar(workloads) {
 function longAttentionMemory(long) {
   const goal = 'Attention at T = 4096 without weights runs without a [T, T] buffer (peak wasm memory O(T·d), measured)';
   if (!long) return { goal, met: null, detail: 'not measured' };
-  if (!long.memoryStats) return { goal, met: null, detail: 'not measured: this build has no memoryStats()/resetPeakMemory()' };
+  if (!long.memoryStats)
+    return { goal, met: null, detail: 'not measured: this build has no memoryStats()/resetPeakMemory()' };
   const p = long.paths.find((q) => q.ok && q.name.startsWith('streaming'));
   if (!long.streamingOption) return { goal, met: false, detail: 'this build has no streaming option' };
   if (!p) return { goal, met: false, detail: `the streaming path failed: ${long.paths[0]?.reason ?? 'unknown'}` };
@@ -70,7 +81,8 @@ function longAttentionMemory(long) {
 }
 
 function pageUpdates(page) {
-  const goal = 'Every interactive update of the page at its default sizes within 4 ms at the 95th percentile (Chromium)';
+  const goal =
+    'Every interactive update of the page at its default sizes within 4 ms at the 95th percentile (Chromium)';
   if (!page?.measured) return { goal, met: null, detail: page?.reason ?? 'not measured' };
   const measured = page.rows.filter((r) => Number.isFinite(r.p95Ms));
   const missing = page.rows.filter((r) => !Number.isFinite(r.p95Ms)).map((r) => r.chapter);
@@ -99,7 +111,11 @@ export function evaluateGoals(run, { workloadCount }) {
     pageUpdates(run.pageUpdates),
   ];
   if (goals[0].met === true && run.workloads.length < workloadCount) {
-    goals[0] = { ...goals[0], met: null, detail: `only ${run.workloads.length} of ${workloadCount} workloads measured: ${goals[0].detail}` };
+    goals[0] = {
+      ...goals[0],
+      met: null,
+      detail: `only ${run.workloads.length} of ${workloadCount} workloads measured: ${goals[0].detail}`,
+    };
   }
   if (run.smoke) return goals.map((g) => ({ ...g, met: null, detail: `smoke sizes, not judged: ${g.detail}` }));
   return goals;

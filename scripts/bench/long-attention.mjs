@@ -76,7 +76,13 @@ export async function measureLongAttention(ag, { T, d = 64, clock, rounds, round
       }
       growth.push({ T, ...peak });
     }
-    const timed = await measure([{ key: p.name, run: () => call(), isAsync: false }], { clock, rounds, roundMs, warmMs: 0, minCalls: 1 });
+    const timed = await measure([{ key: p.name, run: () => call(), isAsync: false }], {
+      clock,
+      rounds,
+      roundMs,
+      warmMs: 0,
+      minCalls: 1,
+    });
     const { failed, ...times } = timed.get(p.name);
     if (failed) out.push({ name: p.name, ok: false, reason: failed });
     else out.push({ name: p.name, ok: true, ...times, gflops: flop / times.medianMs / 1e6, peak, growth, error });

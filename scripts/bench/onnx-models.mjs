@@ -71,7 +71,10 @@ export function matmulModel(M, K, N) {
       name: 'MatMul',
       bytes: encode({
         nodes: [node('MatMul', ['A', 'B'], ['C'])],
-        inputs: [['A', [M, K]], ['B', [K, N]]],
+        inputs: [
+          ['A', [M, K]],
+          ['B', [K, N]],
+        ],
         outputs: [['C', [M, N]]],
       }),
     },
@@ -80,12 +83,21 @@ export function matmulModel(M, K, N) {
 
 /** S = Q K^T: Q [Tq, d], K [Tk, d]. */
 export function qktModels(Tq, Tk, d) {
-  const io = { inputs: [['Q', [Tq, d]], ['K', [Tk, d]]], outputs: [['S', [Tq, Tk]]] };
+  const io = {
+    inputs: [
+      ['Q', [Tq, d]],
+      ['K', [Tk, d]],
+    ],
+    outputs: [['S', [Tq, Tk]]],
+  };
   return [
     { name: 'Gemm transB', bytes: encode({ ...io, nodes: [node('Gemm', ['Q', 'K'], ['S'], { transB: 1 })] }) },
     {
       name: 'Transpose+MatMul',
-      bytes: encode({ ...io, nodes: [node('Transpose', ['K'], ['Kt'], { perm: [1, 0] }), node('MatMul', ['Q', 'Kt'], ['S'])] }),
+      bytes: encode({
+        ...io,
+        nodes: [node('Transpose', ['K'], ['Kt'], { perm: [1, 0] }), node('MatMul', ['Q', 'Kt'], ['S'])],
+      }),
     },
   ];
 }
@@ -95,7 +107,11 @@ export function softmaxModels(rows, cols) {
   return [
     {
       name: 'Softmax',
-      bytes: encode({ nodes: [node('Softmax', ['X'], ['Y'], { axis: -1 })], inputs: [['X', [rows, cols]]], outputs: [['Y', [rows, cols]]] }),
+      bytes: encode({
+        nodes: [node('Softmax', ['X'], ['Y'], { axis: -1 })],
+        inputs: [['X', [rows, cols]]],
+        outputs: [['Y', [rows, cols]]],
+      }),
     },
   ];
 }
@@ -104,12 +120,20 @@ export function softmaxModels(rows, cols) {
 export function attentionModels(T, d, dv) {
   const scale = 1 / Math.sqrt(d);
   const plain = {
-    inputs: [['Q', [T, d]], ['K', [T, d]], ['V', [T, dv]]],
+    inputs: [
+      ['Q', [T, d]],
+      ['K', [T, d]],
+      ['V', [T, dv]],
+    ],
     outputs: [['O', [T, dv]]],
     initializers: [scalarInit('scale', scale)],
   };
   const batched = {
-    inputs: [['Q', [1, T, d]], ['K', [1, T, d]], ['V', [1, T, dv]]],
+    inputs: [
+      ['Q', [1, T, d]],
+      ['K', [1, T, d]],
+      ['V', [1, T, dv]],
+    ],
     outputs: [['O', [1, T, dv]]],
   };
   return [
@@ -129,12 +153,20 @@ export function attentionModels(T, d, dv) {
     {
       name: 'com.microsoft MultiHeadAttention',
       dims: (name) => (name === 'V' ? [1, T, dv] : [1, T, d]),
-      bytes: encode({ ...batched, contrib: true, nodes: [node('MultiHeadAttention', ['Q', 'K', 'V'], ['O'], { num_heads: 1 }, 'com.microsoft')] }),
+      bytes: encode({
+        ...batched,
+        contrib: true,
+        nodes: [node('MultiHeadAttention', ['Q', 'K', 'V'], ['O'], { num_heads: 1 }, 'com.microsoft')],
+      }),
     },
     {
       name: 'Attention (opset 23)',
       dims: (name) => (name === 'V' ? [1, T, dv] : [1, T, d]),
-      bytes: encode({ ...batched, opset: 23, nodes: [node('Attention', ['Q', 'K', 'V'], ['O'], { q_num_heads: 1, kv_num_heads: 1 })] }),
+      bytes: encode({
+        ...batched,
+        opset: 23,
+        nodes: [node('Attention', ['Q', 'K', 'V'], ['O'], { q_num_heads: 1, kv_num_heads: 1 })],
+      }),
     },
   ];
 }
@@ -147,8 +179,17 @@ export function attentionModels(T, d, dv) {
 export function mhaModels(T, D, h, w) {
   const dk = D / h;
   const scale = 1 / Math.sqrt(dk);
-  const weights = [floatInit('WQ', w.wQ, [D, D]), floatInit('WK', w.wK, [D, D]), floatInit('WV', w.wV, [D, D]), floatInit('WO', w.wO, [D, D])];
-  const projections = [node('MatMul', ['X', 'WQ'], ['Qp']), node('MatMul', ['X', 'WK'], ['Kp']), node('MatMul', ['X', 'WV'], ['Vp'])];
+  const weights = [
+    floatInit('WQ', w.wQ, [D, D]),
+    floatInit('WK', w.wK, [D, D]),
+    floatInit('WV', w.wV, [D, D]),
+    floatInit('WO', w.wO, [D, D]),
+  ];
+  const projections = [
+    node('MatMul', ['X', 'WQ'], ['Qp']),
+    node('MatMul', ['X', 'WK'], ['Kp']),
+    node('MatMul', ['X', 'WV'], ['Vp']),
+  ];
   const composed = encode({
     inputs: [['X', [T, D]]],
     outputs: [['Y', [T, D]]],
@@ -186,8 +227,15 @@ export function mhaModels(T, D, h, w) {
       bytes: encode({
         ...batched,
         contrib: true,
-        initializers: [floatInit('WQKV', wQKV, [D, 3 * D]), floatInit('BQKV', new Float32Array(3 * D), [3 * D]), weights[3]],
-        nodes: [node('Attention', ['X', 'WQKV', 'BQKV'], ['O'], { num_heads: h }, 'com.microsoft'), node('MatMul', ['O', 'WO'], ['Y'])],
+        initializers: [
+          floatInit('WQKV', wQKV, [D, 3 * D]),
+          floatInit('BQKV', new Float32Array(3 * D), [3 * D]),
+          weights[3],
+        ],
+        nodes: [
+          node('Attention', ['X', 'WQKV', 'BQKV'], ['O'], { num_heads: h }, 'com.microsoft'),
+          node('MatMul', ['O', 'WO'], ['Y']),
+        ],
       }),
     },
     {
@@ -197,7 +245,11 @@ export function mhaModels(T, D, h, w) {
         ...batched,
         contrib: true,
         initializers: weights,
-        nodes: [...projections, node('MultiHeadAttention', ['Qp', 'Kp', 'Vp'], ['O'], { num_heads: h }, 'com.microsoft'), node('MatMul', ['O', 'WO'], ['Y'])],
+        nodes: [
+          ...projections,
+          node('MultiHeadAttention', ['Qp', 'Kp', 'Vp'], ['O'], { num_heads: h }, 'com.microsoft'),
+          node('MatMul', ['O', 'WO'], ['Y']),
+        ],
       }),
     },
     {
@@ -207,7 +259,11 @@ export function mhaModels(T, D, h, w) {
         ...batched,
         opset: 23,
         initializers: weights,
-        nodes: [...projections, node('Attention', ['Qp', 'Kp', 'Vp'], ['O'], { q_num_heads: h, kv_num_heads: h }), node('MatMul', ['O', 'WO'], ['Y'])],
+        nodes: [
+          ...projections,
+          node('Attention', ['Qp', 'Kp', 'Vp'], ['O'], { q_num_heads: h, kv_num_heads: h }),
+          node('MatMul', ['O', 'WO'], ['Y']),
+        ],
       }),
     },
   ];

@@ -21,7 +21,10 @@ function callOf(ag, w) {
     case 'matmul':
       return { name: 'matmul', run: () => ag.matmul(t(x.A, [dims.M, dims.K]), t(x.B, [dims.K, dims.N])).data };
     case 'qkt':
-      return { name: 'matmul transposeB', run: () => ag.matmul(t(x.Q, [dims.T, dims.d]), t(x.K, [dims.T, dims.d]), { transposeB: true }).data };
+      return {
+        name: 'matmul transposeB',
+        run: () => ag.matmul(t(x.Q, [dims.T, dims.d]), t(x.K, [dims.T, dims.d]), { transposeB: true }).data,
+      };
     case 'softmax':
       return { name: 'softmax', run: () => ag.softmax(t(x.X, [dims.rows, dims.cols])).data };
     case 'attention': {
@@ -31,8 +34,16 @@ function callOf(ag, w) {
     case 'mha': {
       const { T, D, h } = dims;
       const sq = [D, D];
-      const weights = { wQ: t(w.weights.wQ, sq), wK: t(w.weights.wK, sq), wV: t(w.weights.wV, sq), wO: t(w.weights.wO, sq) };
-      return { name: 'multiHeadAttention', run: () => ag.multiHeadAttention({ query: t(x.X, [T, D]) }, weights, { numHeads: h }).output.data };
+      const weights = {
+        wQ: t(w.weights.wQ, sq),
+        wK: t(w.weights.wK, sq),
+        wV: t(w.weights.wV, sq),
+        wO: t(w.weights.wO, sq),
+      };
+      return {
+        name: 'multiHeadAttention',
+        run: () => ag.multiHeadAttention({ query: t(x.X, [T, D]) }, weights, { numHeads: h }).output.data,
+      };
     }
     default:
       throw new Error(`no call for family ${w.family}`);

@@ -55,11 +55,14 @@ export async function stopTrace(cdp) {
 /** What kind of work a trace event is, by its name. */
 function kindOf(name) {
   if (/GC|Scavenge|Sweep|Mark-?Compact|ThreadState|BlinkGC|CppGC/i.test(name)) return 'gc';
-  if (/^(UpdateLayoutTree|RecalculateStyles|ScheduleStyleRecalculation|ParseAuthorStyleSheet|StyleRecalc)/.test(name)) return 'style';
-  if (/^(Layout|UpdateLayer|UpdateLayerTree|IntersectionObserverController|ComputeIntersections|Layerize)/.test(name)) return 'layout';
+  if (/^(UpdateLayoutTree|RecalculateStyles|ScheduleStyleRecalculation|ParseAuthorStyleSheet|StyleRecalc)/.test(name))
+    return 'style';
+  if (/^(Layout|UpdateLayer|UpdateLayerTree|IntersectionObserverController|ComputeIntersections|Layerize)/.test(name))
+    return 'layout';
   if (/^(Paint|PrePaint|PaintImage|CompositeLayers|Commit|RasterTask)/.test(name)) return 'paint';
   if (/^(EventDispatch)/.test(name)) return 'event dispatch';
-  if (/^(FunctionCall|EvaluateScript|v8\.|V8\.|RunMicrotasks|TimerFire|FireAnimationFrame|ParseHTML|v8)/.test(name)) return 'script';
+  if (/^(FunctionCall|EvaluateScript|v8\.|V8\.|RunMicrotasks|TimerFire|FireAnimationFrame|ParseHTML|v8)/.test(name))
+    return 'script';
   if (/RunTask/.test(name)) return 'task (other)';
   return `other: ${name}`;
 }
@@ -122,7 +125,9 @@ function moduleName(path) {
  */
 export function summariseTrace(events, { site = null, origin = null, top = 12 } = {}) {
   const mainThreads = new Set(
-    events.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`),
+    events
+      .filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain')
+      .map((e) => `${e.pid}:${e.tid}`),
   );
   const byThread = new Map();
   for (const e of events) {
@@ -151,22 +156,27 @@ export function summariseTrace(events, { site = null, origin = null, top = 12 } 
         t.inside.some((s) => s.name === 'EventDispatch' && /^key/.test(s.args?.data?.type ?? '')) &&
         renderEnds.some((ts) => ts >= t.span.ts && ts <= t.span.end),
     );
-    if (input.length > best.tasks.length) best = { thread, tasks: input, others: tasks.filter((t) => !input.includes(t)) };
+    if (input.length > best.tasks.length)
+      best = { thread, tasks: input, others: tasks.filter((t) => !input.includes(t)) };
   }
   const tasks = best.tasks;
-  if (!tasks.length) return { tasks: 0, taskMedianMs: null, taskP95Ms: null, kinds: [], between: [], modules: [], functions: [] };
+  if (!tasks.length)
+    return { tasks: 0, taskMedianMs: null, taskP95Ms: null, kinds: [], between: [], modules: [], functions: [] };
 
   const kinds = new Map();
   for (const t of tasks) for (const [k, ms] of selfTimes(t.span, t.inside)) kinds.set(k, (kinds.get(k) ?? 0) + ms);
   // The main thread's other work while the updates ran (animation frames,
   // timers, worker messages): it delays the next input and the paint.
   const between = new Map();
-  for (const t of best.others) for (const [k, ms] of selfTimes(t.span, t.inside)) between.set(k, (between.get(k) ?? 0) + ms);
+  for (const t of best.others)
+    for (const [k, ms] of selfTimes(t.span, t.inside)) between.set(k, (between.get(k) ?? 0) + ms);
   const durations = tasks.map((t) => (t.span.end - t.span.ts) / 1000).sort((a, b) => a - b);
 
   // CPU samples of the main thread inside the input tasks.
   const [pid, tid] = best.thread.split(':').map(Number);
-  const profileIds = new Set(events.filter((e) => e.name === 'Profile' && e.pid === pid && e.tid === tid).map((e) => e.id));
+  const profileIds = new Set(
+    events.filter((e) => e.name === 'Profile' && e.pid === pid && e.tid === tid).map((e) => e.id),
+  );
   const nodes = new Map();
   const samples = [];
   for (const e of events) {
@@ -199,7 +209,7 @@ export function summariseTrace(events, { site = null, origin = null, top = 12 } 
     if (url.startsWith('wasm://')) return 'wasm';
     if (!site || !origin || !url.startsWith(origin)) return null;
     if (!scripts.has(url)) {
-      let marks = null;
+      let marks;
       try {
         marks = moduleLines(readFileSync(join(site, new URL(url).pathname), 'utf8'));
       } catch {
@@ -235,7 +245,8 @@ export function summariseTrace(events, { site = null, origin = null, top = 12 } 
       let n = leaf;
       while (n && !moduleOf(n.callFrame.url, n.callFrame.lineNumber)) n = nodes.get(n.parent);
       const owner = n && n !== leaf ? `${key} from ${label(n.callFrame)}` : key;
-      if (inside(otherWindows, s.ts) && !/^\((idle|program|root)\)$/.test(leaf.callFrame.functionName)) otherMs.set(owner, (otherMs.get(owner) ?? 0) + ms);
+      if (inside(otherWindows, s.ts) && !/^\((idle|program|root)\)$/.test(leaf.callFrame.functionName))
+        otherMs.set(owner, (otherMs.get(owner) ?? 0) + ms);
       continue;
     }
     selfMs.set(key, (selfMs.get(key) ?? 0) + ms);
@@ -299,7 +310,13 @@ export async function readableSite(siteRoot) {
     chunkNames: 'chunk-[hash]',
     minify: false,
     external: ['node:*'],
-    entryPoints: { widgets: 'web/widgets.js', app: 'web/app.js', embed: 'web/embed.js', scorm: 'web/scorm.js', 'experiment-worker': 'web/experiment-worker.js' },
+    entryPoints: {
+      widgets: 'web/widgets.js',
+      app: 'web/app.js',
+      embed: 'web/embed.js',
+      scorm: 'web/scorm.js',
+      'experiment-worker': 'web/experiment-worker.js',
+    },
     outdir: dir,
     logLevel: 'warning',
   });

@@ -54,7 +54,14 @@ import { SITE_ROOT, startServer } from '../serve.mjs';
 import { profileText, readableSite, startTrace, stopTrace, summariseTrace } from './page-update-profile.mjs';
 
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 
 /** The goal of issue 7: every update within this many milliseconds at the 95th percentile. */
 export const BUDGET_MS = 4;
@@ -68,31 +75,97 @@ export const BUDGET_MS = 4;
  * Every one is an input the widget already supports.
  */
 export const UPDATES = {
-  atom: { update: 'move key k\u2082 with the arrow keys', target: '[data-point="k2"]', keys: ['ArrowRight', 'ArrowLeft'] },
-  'dot-product': { update: 'move b with the arrow keys', target: '[data-point="b"]', keys: ['ArrowRight', 'ArrowLeft'] },
+  atom: {
+    update: 'move key k\u2082 with the arrow keys',
+    target: '[data-point="k2"]',
+    keys: ['ArrowRight', 'ArrowLeft'],
+  },
+  'dot-product': {
+    update: 'move b with the arrow keys',
+    target: '[data-point="b"]',
+    keys: ['ArrowRight', 'ArrowLeft'],
+  },
   'why-agree': { update: 'move b with the arrow keys', target: '[data-point="b"]', keys: ['ArrowRight', 'ArrowLeft'] },
   projection: { update: 'move b with the arrow keys', target: '[data-point="b"]', keys: ['ArrowRight', 'ArrowLeft'] },
   sign: { update: 'move a with the arrow keys', target: '[data-point="a"]', keys: ['ArrowRight', 'ArrowLeft'] },
   length: { update: 'stretch the key with the t slider', target: 'input.slider', keys: ['ArrowRight', 'ArrowLeft'] },
-  cosine: { update: 'move k\u2082 with the arrow keys', target: '[data-point="k2"]', keys: ['ArrowRight', 'ArrowLeft'] },
+  cosine: {
+    update: 'move k\u2082 with the arrow keys',
+    target: '[data-point="k2"]',
+    keys: ['ArrowRight', 'ArrowLeft'],
+  },
   qkt: { update: 'step an entry of X with the arrow keys', target: 'input.vec-input', keys: ['ArrowUp', 'ArrowDown'] },
-  'worked-example': { update: 'step an entry of q with the arrow keys', target: 'input.vec-input', keys: ['ArrowUp', 'ArrowDown'] },
-  'sqrt-d': { update: 'move the d\u2096 slider (the experiment then runs in the worker)', target: 'input.d-slider', keys: ['ArrowRight', 'ArrowLeft'] },
-  'scale-fix': { update: 'move the d\u2096 cursor across the panels', target: 'svg[tabindex]', keys: ['ArrowLeft', 'ArrowRight'] },
-  orthogonality: { update: 'move q with the arrow keys', target: '[data-point="q"]', keys: ['ArrowRight', 'ArrowLeft'] },
-  'near-orthogonal': { update: 'step through the histograms of d', target: 'button.multiple[aria-checked="true"]', keys: ['ArrowRight', 'ArrowLeft'] },
-  simd: { update: 'step through the dot product with the slider', target: 'input.step-slider', keys: ['ArrowRight', 'ArrowLeft'] },
+  'worked-example': {
+    update: 'step an entry of q with the arrow keys',
+    target: 'input.vec-input',
+    keys: ['ArrowUp', 'ArrowDown'],
+  },
+  'sqrt-d': {
+    update: 'move the d\u2096 slider (the experiment then runs in the worker)',
+    target: 'input.d-slider',
+    keys: ['ArrowRight', 'ArrowLeft'],
+  },
+  'scale-fix': {
+    update: 'move the d\u2096 cursor across the panels',
+    target: 'svg[tabindex]',
+    keys: ['ArrowLeft', 'ArrowRight'],
+  },
+  orthogonality: {
+    update: 'move q with the arrow keys',
+    target: '[data-point="q"]',
+    keys: ['ArrowRight', 'ArrowLeft'],
+  },
+  'near-orthogonal': {
+    update: 'step through the histograms of d',
+    target: 'button.multiple[aria-checked="true"]',
+    keys: ['ArrowRight', 'ArrowLeft'],
+  },
+  simd: {
+    update: 'step through the dot product with the slider',
+    target: 'input.step-slider',
+    keys: ['ArrowRight', 'ArrowLeft'],
+  },
   cost: { update: 'move the "Read at T" slider', target: 'input.at-slider', keys: ['ArrowRight', 'ArrowLeft'] },
-  pitfalls: { update: 'switch pitfalls with the arrow keys on the tabs', target: '[role="tab"][aria-selected="true"]', keys: ['ArrowRight', 'ArrowLeft'] },
-  values: { update: 'move v\u2081 with the arrow keys', target: '[data-point="v1"]', keys: ['ArrowRight', 'ArrowLeft'] },
-  'convex-hull': { update: 'move the weight point in the triangle', target: '[data-point="simplex"]', keys: ['ArrowRight', 'ArrowLeft'] },
+  pitfalls: {
+    update: 'switch pitfalls with the arrow keys on the tabs',
+    target: '[role="tab"][aria-selected="true"]',
+    keys: ['ArrowRight', 'ArrowLeft'],
+  },
+  values: {
+    update: 'move v\u2081 with the arrow keys',
+    target: '[data-point="v1"]',
+    keys: ['ArrowRight', 'ArrowLeft'],
+  },
+  'convex-hull': {
+    update: 'move the weight point in the triangle',
+    target: '[data-point="simplex"]',
+    keys: ['ArrowRight', 'ArrowLeft'],
+  },
   entropy: { update: 'move the temperature slider', target: 'input.slider', keys: ['ArrowRight', 'ArrowLeft'] },
   softmax: { update: 'move the slider of s\u2081', target: 'input.slider', keys: ['ArrowLeft', 'ArrowRight'] },
   competition: { update: 'move the slider of s\u2081', target: 'input.slider', keys: ['ArrowLeft', 'ArrowRight'] },
   'matrix-form': { update: 'move the slider of a logit', target: 'input.slider', keys: ['ArrowLeft', 'ArrowRight'] },
-  'content-to-weights': { update: 'move a row of the weight matrix with the arrow keys', target: '[data-point="r2"]', keys: ['ArrowRight', 'ArrowLeft'] },
-  'multi-head': { update: 'choose another query in a weight map (arrow key, then Enter)', target: '[role="grid"] [tabindex="0"]', keys: [['ArrowDown', 'Enter'], ['ArrowUp', 'Enter']] },
-  explain: { update: 'choose another query in the weight map (arrow key, then Enter)', target: '[role="grid"] [tabindex="0"]', keys: [['ArrowDown', 'Enter'], ['ArrowUp', 'Enter']] },
+  'content-to-weights': {
+    update: 'move a row of the weight matrix with the arrow keys',
+    target: '[data-point="r2"]',
+    keys: ['ArrowRight', 'ArrowLeft'],
+  },
+  'multi-head': {
+    update: 'choose another query in a weight map (arrow key, then Enter)',
+    target: '[role="grid"] [tabindex="0"]',
+    keys: [
+      ['ArrowDown', 'Enter'],
+      ['ArrowUp', 'Enter'],
+    ],
+  },
+  explain: {
+    update: 'choose another query in the weight map (arrow key, then Enter)',
+    target: '[role="grid"] [tabindex="0"]',
+    keys: [
+      ['ArrowDown', 'Enter'],
+      ['ArrowUp', 'Enter'],
+    ],
+  },
 };
 
 /**
@@ -106,14 +179,29 @@ export const UPDATES = {
  * that events fired after the render in the same task are counted.
  */
 function probe(pace) {
-  const state = { tag: null, start: null, handled: null, armed: false, render: null, shellEnd: null, last: null, done: null };
+  const state = {
+    tag: null,
+    start: null,
+    handled: null,
+    armed: false,
+    render: null,
+    shellEnd: null,
+    last: null,
+    done: null,
+  };
   const finish = () => {
     if (!state.done || !state.render || state.shellEnd === null) return;
     const done = state.done;
     state.done = null;
     setTimeout(() => {
       const end = Math.max(state.render.end, state.shellEnd, state.last ?? 0);
-      done({ latency: state.render.end - state.start, render: state.render.duration, shell: state.shellEnd - state.start, task: end - state.start, delay: state.handled - state.start });
+      done({
+        latency: state.render.end - state.start,
+        render: state.render.duration,
+        shell: state.shellEnd - state.start,
+        task: end - state.start,
+        delay: state.handled - state.start,
+      });
     });
   };
   const onInput = (event) => {
@@ -126,7 +214,8 @@ function probe(pace) {
     if (state.armed && state.start !== null) state.last = performance.now();
   };
   for (const type of ['keydown', 'pointerdown', 'input']) window.addEventListener(type, onInput, { capture: true });
-  for (const type of ['keydown', 'keypress', 'beforeinput', 'input', 'change', 'pointerdown', 'pointerup', 'click']) window.addEventListener(type, onLast);
+  for (const type of ['keydown', 'keypress', 'beforeinput', 'input', 'change', 'pointerdown', 'pointerup', 'click'])
+    window.addEventListener(type, onLast);
   window.addEventListener('ag-statechange', (event) => {
     if (!state.armed || state.start === null || state.shellEnd !== null || event.target.localName !== state.tag) return;
     state.shellEnd = performance.now();
@@ -134,7 +223,8 @@ function probe(pace) {
   });
   new PerformanceObserver((list) => {
     for (const m of list.getEntries()) {
-      if (m.name !== 'ag-render' || m.detail !== state.tag || !state.armed || state.start === null || state.render) continue;
+      if (m.name !== 'ag-render' || m.detail !== state.tag || !state.armed || state.start === null || state.render)
+        continue;
       const end = m.startTime + m.duration;
       if (end < state.start) continue;
       state.render = { end, duration: m.duration };
@@ -153,7 +243,9 @@ function probe(pace) {
         if (!pace) return r;
         // The next input once this update is on the screen: after the frame
         // that paints it (the second animation frame starts once it is done).
-        return new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(() => resolve(r)))));
+        return new Promise((resolve) =>
+          requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(() => resolve(r)))),
+        );
       });
     },
   };
@@ -182,7 +274,11 @@ async function measureChapter(browser, baseUrl, chapter, spec, { rounds, warmup,
     // (data-run="running") post progress that the main thread draws; let them
     // finish first, so that only the update itself is timed.
     await page
-      .waitForFunction(() => ![...document.querySelectorAll('[data-run]')].some((el) => el.dataset.run === 'running'), null, { timeout: 60000, polling: 200 })
+      .waitForFunction(
+        () => ![...document.querySelectorAll('[data-run]')].some((el) => el.dataset.run === 'running'),
+        null,
+        { timeout: 60000, polling: 200 },
+      )
       .catch(() => {});
     const target = page.locator(`${chapter.tag} ${spec.target}`).first();
     await target.scrollIntoViewIfNeeded();
@@ -248,8 +344,15 @@ async function measureChapter(browser, baseUrl, chapter, spec, { rounds, warmup,
  * (page-update-profile.mjs, summariseTrace).
  * @returns {Promise<{ chapter: string, update: string, p95Ms: number|null, medianMs: number|null, samples: number, renderMedianMs: number|null, shellMedianMs: number|null, shellP95Ms: number|null, taskMedianMs: number|null, taskP95Ms: number|null, inputDelayMedianMs: number|null, missed: number, profile?: object }[]>}
  */
-export async function measurePageUpdates({ rounds = 40, warmup = 4, chapters = null, site = SITE_ROOT, profile = false } = {}) {
-  if (!Number.isInteger(rounds) || rounds < 1) throw new RangeError(`measurePageUpdates: rounds must be a whole number >= 1; got ${rounds}`);
+export async function measurePageUpdates({
+  rounds = 40,
+  warmup = 4,
+  chapters = null,
+  site = SITE_ROOT,
+  profile = false,
+} = {}) {
+  if (!Number.isInteger(rounds) || rounds < 1)
+    throw new RangeError(`measurePageUpdates: rounds must be a whole number >= 1; got ${rounds}`);
   const wanted = chapters ? CHAPTERS.filter((c) => chapters.includes(c.id)) : CHAPTERS.filter((c) => c.tag);
   const unknown = (chapters ?? []).filter((id) => !CHAPTERS.some((c) => c.id === id));
   if (unknown.length) throw new RangeError(`measurePageUpdates: unknown chapter ids ${unknown.join(', ')}`);
@@ -260,7 +363,20 @@ export async function measurePageUpdates({ rounds = 40, warmup = 4, chapters = n
     for (const chapter of wanted) {
       const spec = UPDATES[chapter.id];
       if (!spec) {
-        rows.push({ chapter: chapter.id, update: 'no update listed in scripts/bench/page-updates.mjs', p95Ms: null, medianMs: null, samples: 0, renderMedianMs: null, shellMedianMs: null, shellP95Ms: null, taskMedianMs: null, taskP95Ms: null, inputDelayMedianMs: null, missed: 0 });
+        rows.push({
+          chapter: chapter.id,
+          update: 'no update listed in scripts/bench/page-updates.mjs',
+          p95Ms: null,
+          medianMs: null,
+          samples: 0,
+          renderMedianMs: null,
+          shellMedianMs: null,
+          shellP95Ms: null,
+          taskMedianMs: null,
+          taskP95Ms: null,
+          inputDelayMedianMs: null,
+          missed: 0,
+        });
         continue;
       }
       rows.push(await measureChapter(browser, server.url, chapter, spec, { rounds, warmup, profile, site }));
@@ -282,7 +398,9 @@ export function markdownTable(rows) {
   for (const r of rows) {
     const ok = r.p95Ms === null ? '\u2014' : r.p95Ms <= BUDGET_MS ? 'yes' : '**no**';
     const task = r.taskMedianMs === undefined ? '\u2014' : `${ms(r.taskMedianMs)} / ${ms(r.taskP95Ms)}`;
-    lines.push(`| ${r.chapter} | ${r.update} | ${ms(r.medianMs)} | ${ms(r.p95Ms)} | ${ms(r.renderMedianMs)} | ${ms(r.inputDelayMedianMs ?? null)} | ${ms(r.shellMedianMs)} / ${ms(r.shellP95Ms)} | ${task} | ${r.samples}${r.missed ? ` (${r.missed} without a render)` : ''} | ${ok} |`);
+    lines.push(
+      `| ${r.chapter} | ${r.update} | ${ms(r.medianMs)} | ${ms(r.p95Ms)} | ${ms(r.renderMedianMs)} | ${ms(r.inputDelayMedianMs ?? null)} | ${ms(r.shellMedianMs)} / ${ms(r.shellP95Ms)} | ${task} | ${r.samples}${r.missed ? ` (${r.missed} without a render)` : ''} | ${ok} |`,
+    );
   }
   return lines.join('\n');
 }

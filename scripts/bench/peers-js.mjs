@@ -89,7 +89,8 @@ export function mhaJs(X, w, T, D, h) {
   const K = matmulJs(X, w.wK, T, D, D);
   const V = matmulJs(X, w.wV, T, D, D);
   const concat = new Float32Array(T * D);
-  for (let head = 0; head < h; head++) attentionInto(Q, K, V, T, dk, 1 / Math.sqrt(dk), D, head * dk, concat, D, head * dk);
+  for (let head = 0; head < h; head++)
+    attentionInto(Q, K, V, T, dk, 1 / Math.sqrt(dk), D, head * dk, concat, D, head * dk);
   return matmulJs(concat, w.wO, T, D, D);
 }
 

@@ -49,9 +49,17 @@ async function candidatesOf(w) {
   for (const m of models) {
     let runner;
     try {
-      runner = await ort.InferenceSession.create(m.bytes, { executionProviders: ['wasm'], graphOptimizationLevel: 'all' });
+      runner = await ort.InferenceSession.create(m.bytes, {
+        executionProviders: ['wasm'],
+        graphOptimizationLevel: 'all',
+      });
     } catch (e) {
-      out.push({ name: m.name, failed: `not loaded: ${String(e.message ?? e).split('\n')[0].slice(0, 160)}` });
+      out.push({
+        name: m.name,
+        failed: `not loaded: ${String(e.message ?? e)
+          .split('\n')[0]
+          .slice(0, 160)}`,
+      });
       continue;
     }
     const names = runner.inputNames;

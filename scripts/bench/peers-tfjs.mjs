@@ -40,13 +40,32 @@ function candidatesOf(w) {
   const none = () => {};
   switch (w.family) {
     case 'matmul':
-      return [{ name: 'matMul', run: () => readAndFree(() => tf.matMul(tf.tensor2d(x.A, [dims.M, dims.K]), tf.tensor2d(x.B, [dims.K, dims.N]))), dispose: none }];
+      return [
+        {
+          name: 'matMul',
+          run: () =>
+            readAndFree(() => tf.matMul(tf.tensor2d(x.A, [dims.M, dims.K]), tf.tensor2d(x.B, [dims.K, dims.N]))),
+          dispose: none,
+        },
+      ];
     case 'qkt': {
       const s = [dims.T, dims.d];
-      return [{ name: 'matMul transposeB', run: () => readAndFree(() => tf.matMul(tf.tensor2d(x.Q, s), tf.tensor2d(x.K, s), false, true)), dispose: none }];
+      return [
+        {
+          name: 'matMul transposeB',
+          run: () => readAndFree(() => tf.matMul(tf.tensor2d(x.Q, s), tf.tensor2d(x.K, s), false, true)),
+          dispose: none,
+        },
+      ];
     }
     case 'softmax':
-      return [{ name: 'softmax', run: () => readAndFree(() => tf.softmax(tf.tensor2d(x.X, [dims.rows, dims.cols]))), dispose: none }];
+      return [
+        {
+          name: 'softmax',
+          run: () => readAndFree(() => tf.softmax(tf.tensor2d(x.X, [dims.rows, dims.cols]))),
+          dispose: none,
+        },
+      ];
     case 'attention': {
       const s = [dims.T, dims.d];
       const scale = 1 / Math.sqrt(dims.d);
@@ -55,7 +74,9 @@ function candidatesOf(w) {
           const q = tf.tensor2d(x.Q, s);
           const k = tf.tensor2d(x.K, s);
           const v = tf.tensor2d(x.V, s);
-          const scores = scaleFirst ? tf.matMul(tf.mul(q, scale), k, false, true) : tf.mul(tf.matMul(q, k, false, true), scale);
+          const scores = scaleFirst
+            ? tf.matMul(tf.mul(q, scale), k, false, true)
+            : tf.mul(tf.matMul(q, k, false, true), scale);
           return tf.matMul(tf.softmax(scores), v);
         });
       return [
@@ -78,7 +99,9 @@ function candidatesOf(w) {
           const o = tf.matMul(tf.softmax(tf.matMul(q, k, false, true)), v); // [h, T, dk]
           return tf.matMul(tf.reshape(tf.transpose(o, [1, 0, 2]), [T, D]), W.wO);
         });
-      return [{ name: 'matMul, reshape, transpose, softmax (Q scaled)', run, dispose: () => tf.dispose(Object.values(W)) }];
+      return [
+        { name: 'matMul, reshape, transpose, softmax (Q scaled)', run, dispose: () => tf.dispose(Object.values(W)) },
+      ];
     }
     default:
       throw new Error(`tfjs: no call for family ${w.family}`);

@@ -58,7 +58,7 @@ function header(run) {
   const m = run.machine;
   const p = run.probe;
   const lines = [
-    `# Benchmark${run.smoke ? ' (smoke run: tiny sizes, not the issue\'s)' : ''}`,
+    `# Benchmark${run.smoke ? " (smoke run: tiny sizes, not the issue's)" : ''}`,
     '',
     `${run.date.slice(0, 10)} · ${m.cpu} (${m.cores} cores) · ${m.platform} · Node ${m.node} (V8 ${m.v8}) · every implementation on one thread, in one process, interleaved round by round; median of ${run.timing.minRounds && run.timing.minRounds !== run.timing.rounds ? `${run.timing.minRounds} to ${run.timing.rounds} rounds (fewer when single calls are slow)` : `${run.timing.rounds} rounds`} of ≥ ${run.timing.roundMs} ms or one call each, after warm-up.`,
     '',
@@ -71,7 +71,7 @@ function header(run) {
     share < 0.9
       ? ': the machine was busy, so wall-clock times are longer than CPU times.'
       : share > 1.1
-        ? ': other threads of this process ran beside the measured one (V8\'s background compilers and garbage collector, the peers\' helper threads), so CPU times are longer than wall-clock times; on a quiet machine, wall-clock time (--clock=wall) is the better measure.'
+        ? ": other threads of this process ran beside the measured one (V8's background compilers and garbage collector, the peers' helper threads), so CPU times are longer than wall-clock times; on a quiet machine, wall-clock time (--clock=wall) is the better measure."
         : ': a quiet machine, where both clocks agree.';
   lines.push(
     `**Times.** ${CLOCK[run.timing.clock].what} ${CLOCK[run.timing.clock].why} ` +
@@ -88,13 +88,23 @@ function header(run) {
     );
   } else lines.push('**Peak.** Not measured: this SIMD build has no probes.', '');
   lines.push('**Versions.** ' + run.implementations.map((i) => `${name(i.id)}: ${i.version}`).join(' · '), '');
-  if (run.unavailable.length) lines.push(`**Not available.** ${run.unavailable.map((u) => `${u.id}: ${u.reason}`).join('; ')}`, '');
+  if (run.unavailable.length)
+    lines.push(`**Not available.** ${run.unavailable.map((u) => `${u.id}: ${u.reason}`).join('; ')}`, '');
   return lines.join('\n');
 }
 
 function goals(run) {
-  const mark = (met) => (run.smoke ? 'not judged' : met === true ? 'met' : met === false ? '**not met**' : 'not measured');
-  return ['## Goals (issue 7)', '', table(['goal', 'status', 'numbers'], run.goals.map((g) => [g.goal, mark(g.met), g.detail]), ['l', 'l', 'l'])].join('\n');
+  const mark = (met) =>
+    run.smoke ? 'not judged' : met === true ? 'met' : met === false ? '**not met**' : 'not measured';
+  return [
+    '## Goals (issue 7)',
+    '',
+    table(
+      ['goal', 'status', 'numbers'],
+      run.goals.map((g) => [g.goal, mark(g.met), g.detail]),
+      ['l', 'l', 'l'],
+    ),
+  ].join('\n');
 }
 
 /** One row per workload: the median time of every implementation, ours' rate and the ratio to the faster peer. */
@@ -102,13 +112,26 @@ function summary(run) {
   const ids = run.implementations.map((i) => i.id);
   const rows = run.workloads.map((w) => {
     const ours = w.results.find((r) => r.impl === 'ag-simd128');
-    const rate = ours && Number.isFinite(ours.rate) ? `${ours.rate.toFixed(2)} ${w.unit}${ours.percentOfPeak == null ? '' : ` (${ours.percentOfPeak.toFixed(0)} %)`}` : '—';
-    return [w.label, ...ids.map((id) => time(w.results.find((r) => r.impl === id)?.medianMs)), rate, ratio(w.ratios.vsBestPeer)];
+    const rate =
+      ours && Number.isFinite(ours.rate)
+        ? `${ours.rate.toFixed(2)} ${w.unit}${ours.percentOfPeak == null ? '' : ` (${ours.percentOfPeak.toFixed(0)} %)`}`
+        : '—';
+    return [
+      w.label,
+      ...ids.map((id) => time(w.results.find((r) => r.impl === id)?.medianMs)),
+      rate,
+      ratio(w.ratios.vsBestPeer),
+    ];
   });
   return [
     '## Summary (median time per call; ours simd128: rate and % of peak; vs best peer = time of the faster peer / ours)',
     '',
-    table(['workload', ...ids.map(name), 'ours simd128 rate', 'vs best peer'], rows, ['l', ...ids.map(() => 'r'), 'r', 'r']),
+    table(['workload', ...ids.map(name), 'ours simd128 rate', 'vs best peer'], rows, [
+      'l',
+      ...ids.map(() => 'r'),
+      'r',
+      'r',
+    ]),
   ].join('\n');
 }
 
@@ -138,7 +161,22 @@ function results(run) {
   return [
     '## Results',
     '',
-    table(['workload', 'implementation', 'median', CLOCK[run.timing.clock].other, 'rate', '% of peak', 'max abs error', 'relative', 'spread', 'what ran'], rows, ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'l']),
+    table(
+      [
+        'workload',
+        'implementation',
+        'median',
+        CLOCK[run.timing.clock].other,
+        'rate',
+        '% of peak',
+        'max abs error',
+        'relative',
+        'spread',
+        'what ran',
+      ],
+      rows,
+      ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'l'],
+    ),
     '',
     'Times include copying inputs in and results out through each public API (ours: a call of the JS API; tfjs: tensors made from the Float32Arrays, dataSync(), dispose; onnxruntime: ort.Tensor, await run, .data); weights of multi-head attention are resident in the peers (tfjs tensors, ONNX initializers) and copied in on every call of ours. ' +
       `Median: ${run.timing.clock === 'cpu' ? 'CPU' : 'wall-clock'} time per call, from which rate, % of peak and the ratios are computed; ${CLOCK[run.timing.clock].other}: the median by the other clock. ` +
@@ -153,12 +191,32 @@ function ratios(run) {
   const rows = run.workloads.map((w) => {
     const ours = w.results.find((r) => r.impl === 'ag-simd128');
     const peer = w.ratios.bestPeer ? w.results.find((r) => r.impl === w.ratios.bestPeer) : null;
-    return [w.label, time(ours?.medianMs), ratio(w.ratios.vsBaseline), ratio(w.ratios.vsScalar), peer ? `${name(peer.impl)} ${time(peer.medianMs)}` : '—', ratio(w.ratios.vsBestPeer), ratio(w.ratios.vsJs)];
+    return [
+      w.label,
+      time(ours?.medianMs),
+      ratio(w.ratios.vsBaseline),
+      ratio(w.ratios.vsScalar),
+      peer ? `${name(peer.impl)} ${time(peer.medianMs)}` : '—',
+      ratio(w.ratios.vsBestPeer),
+      ratio(w.ratios.vsJs),
+    ];
   });
   return [
     '## Ratios (time of the other / time of ours simd128; > 1: ours is faster)',
     '',
-    table(['workload', 'ours simd128', 'vs baseline build', 'vs scalar kernels', 'best peer', 'vs best peer', 'vs plain JS'], rows, ['l', 'r', 'r', 'r', 'l', 'r', 'r']),
+    table(
+      [
+        'workload',
+        'ours simd128',
+        'vs baseline build',
+        'vs scalar kernels',
+        'best peer',
+        'vs best peer',
+        'vs plain JS',
+      ],
+      rows,
+      ['l', 'r', 'r', 'r', 'l', 'r', 'r'],
+    ),
   ].join('\n');
 }
 
@@ -178,7 +236,11 @@ function candidates(run) {
     }
   }
   if (lines.length === 0) return '';
-  return ['## Candidates of the peers (CPU time per call in a short trial; the fastest correct one is measured above)', '', ...lines].join('\n');
+  return [
+    '## Candidates of the peers (CPU time per call in a short trial; the fastest correct one is measured above)',
+    '',
+    ...lines,
+  ].join('\n');
 }
 
 function longAttention(run) {
@@ -186,13 +248,22 @@ function longAttention(run) {
   if (!l) return '';
   const rows = l.paths.map((p) => {
     if (!p.ok) return [p.name, 'did not run', '', '', '', p.reason];
-    const mem = p.peak ? `${mib(p.peak.extraBytes)} (${p.growth.map((g) => `T=${g.T}: ${mib(g.extraBytes)}`).join(', ')})` : 'no memoryStats() in this build';
+    const mem = p.peak
+      ? `${mib(p.peak.extraBytes)} (${p.growth.map((g) => `T=${g.T}: ${mib(g.extraBytes)}`).join(', ')})`
+      : 'no memoryStats() in this build';
     return [p.name, time(p.medianMs), `${p.gflops.toFixed(2)} GFLOP/s`, mem, sci(p.error.maxAbs), ''];
   });
   return [
     `## Attention at T = ${l.T}, d_k = d_v = ${l.d} (ours simd128)`,
     '',
-    table(['path', 'median', 'rate', 'extra peak wasm heap', 'max abs error', 'note'], rows, ['l', 'r', 'r', 'l', 'r', 'l']),
+    table(['path', 'median', 'rate', 'extra peak wasm heap', 'max abs error', 'note'], rows, [
+      'l',
+      'r',
+      'r',
+      'l',
+      'r',
+      'l',
+    ]),
     '',
     `Extra peak: ag.memoryStats().peakAllocatedBytes after ag.resetPeakMemory(), minus the heap in use before the call (inputs, output and workspace of the call). One [T, T] float32 buffer is ${mib(l.squareBufferBytes)}. Error against float64 on 64 query rows spread over the sequence.`,
   ].join('\n');
@@ -202,21 +273,48 @@ function pageUpdates(run) {
   const p = run.pageUpdates;
   if (!p.measured) return `## Page updates\n\n${p.reason.replace(/\.*$/, '')}.`;
   const ms = (v) => (Number.isFinite(v) ? `${v.toFixed(2)} ms` : '—');
-  const rows = p.rows.map((r) => [r.chapter, r.update, ms(r.medianMs), ms(r.p95Ms), ms(r.taskP95Ms), ms(r.inputDelayMedianMs), `${r.samples}${r.missed ? ` (${r.missed} without a render)` : ''}`]);
+  const rows = p.rows.map((r) => [
+    r.chapter,
+    r.update,
+    ms(r.medianMs),
+    ms(r.p95Ms),
+    ms(r.taskP95Ms),
+    ms(r.inputDelayMedianMs),
+    `${r.samples}${r.missed ? ` (${r.missed} without a render)` : ''}`,
+  ]);
   return [
-    '## Page updates (Chromium: from the input event to the end of the widget\'s render)',
+    "## Page updates (Chromium: from the input event to the end of the widget's render)",
     '',
     'Each input comes once the previous update is on the screen (two animation frames later), about as often as a held key repeats; PACE=0 sends them back to back.',
     '',
     'The whole task runs from the input until the last handler of its events has returned (the URL write and the announcements included); the input delay is the wait before the first handler starts, which is time the page spent on something else.',
     '',
-    table(['chapter', 'update', 'median', 'p95', 'whole task p95', 'input delay', 'samples'], rows, ['l', 'l', 'r', 'r', 'r', 'r', 'r']),
+    table(['chapter', 'update', 'median', 'p95', 'whole task p95', 'input delay', 'samples'], rows, [
+      'l',
+      'l',
+      'r',
+      'r',
+      'r',
+      'r',
+      'r',
+    ]),
   ].join('\n');
 }
 
 /** The whole report as Markdown. */
 export function markdownReport(run) {
-  return [header(run), goals(run), summary(run), results(run), ratios(run), candidates(run), longAttention(run), pageUpdates(run), `Run time ${run.durationS.toFixed(0)} s (kernels ${run.phasesS.kernels.toFixed(0)} s, page updates ${run.phasesS.pageUpdates.toFixed(0)} s).`, '']
+  return [
+    header(run),
+    goals(run),
+    summary(run),
+    results(run),
+    ratios(run),
+    candidates(run),
+    longAttention(run),
+    pageUpdates(run),
+    `Run time ${run.durationS.toFixed(0)} s (kernels ${run.phasesS.kernels.toFixed(0)} s, page updates ${run.phasesS.pageUpdates.toFixed(0)} s).`,
+    '',
+  ]
     .filter((s) => s !== '')
     .join('\n\n');
 }

@@ -24,6 +24,7 @@ export function quantile(xs, q) {
   return s[lo] + (s[Math.min(lo + 1, s.length - 1)] - s[lo]) * (pos - lo);
 }
 
+// eslint-disable-next-line no-unused-vars -- written so that the calls timed are not optimised away
 let sink = null;
 
 /** Milliseconds per call over `reps` calls of `c.run` (awaited when `c.isAsync`): { wall, cpu }. */
@@ -61,9 +62,17 @@ async function warmUp(c, { minCalls, minMs }) {
  * { failed } with the message of the error a call threw (that entry is not
  * called again).
  */
-export async function measure(calls, { clock = 'cpu', rounds, minRounds = rounds, budgetMs = Infinity, roundMs, warmMs, minCalls = 1 }) {
+export async function measure(
+  calls,
+  { clock = 'cpu', rounds, minRounds = rounds, budgetMs = Infinity, roundMs, warmMs, minCalls = 1 },
+) {
   const out = new Map();
-  const fail = (c, e) => out.set(c.key, { failed: `${e?.name ?? 'Error'}: ${String(e?.message ?? e).split('\n')[0].slice(0, 200)}` });
+  const fail = (c, e) =>
+    out.set(c.key, {
+      failed: `${e?.name ?? 'Error'}: ${String(e?.message ?? e)
+        .split('\n')[0]
+        .slice(0, 200)}`,
+    });
   const reps = new Map();
   let roundOfAll = 0;
   for (const c of calls) {
@@ -94,8 +103,18 @@ export async function measure(calls, { clock = 'cpu', rounds, minRounds = rounds
   for (const c of calls) {
     if (out.has(c.key)) continue;
     const { wall, cpu } = samples.get(c.key);
-    const both = { wallMedianMs: median(wall), cpuMedianMs: median(cpu), wallSamples: wall, cpuSamples: cpu, reps: reps.get(c.key) };
-    out.set(c.key, { medianMs: clock === 'cpu' ? both.cpuMedianMs : both.wallMedianMs, samples: clock === 'cpu' ? cpu : wall, ...both });
+    const both = {
+      wallMedianMs: median(wall),
+      cpuMedianMs: median(cpu),
+      wallSamples: wall,
+      cpuSamples: cpu,
+      reps: reps.get(c.key),
+    };
+    out.set(c.key, {
+      medianMs: clock === 'cpu' ? both.cpuMedianMs : both.wallMedianMs,
+      samples: clock === 'cpu' ? cpu : wall,
+      ...both,
+    });
   }
   return out;
 }

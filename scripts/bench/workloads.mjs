@@ -15,7 +15,11 @@ export const SIZES = {
 export const FAMILIES = {
   matmul: { what: 'C = A B, A [M, K], B [K, N]', count: 'flop = 2 M N K', unit: 'GFLOP/s' },
   qkt: { what: 'S = Q Kᵀ, Q and K [T, d_k] (scores)', count: 'flop = 2 T² d_k', unit: 'GFLOP/s' },
-  softmax: { what: 'row softmax of X [T, T]', count: 'elements = T² (rate in G elements/s; no % of peak)', unit: 'Gelem/s' },
+  softmax: {
+    what: 'row softmax of X [T, T]',
+    count: 'elements = T² (rate in G elements/s; no % of peak)',
+    unit: 'Gelem/s',
+  },
   attention: {
     what: 'softmax(Q Kᵀ / √d_k) V, Q, K, V [T, d_k]',
     count: 'flop = 4 T² d_k (the two products; scale, exp and normalisation not counted)',
@@ -93,7 +97,9 @@ export function workloads({ smoke = false } = {}) {
     const { T, D, h } = s.mha;
     const X = tensor([T, D], 51).data;
     // Weights of the scale 1/√D, so that projections keep the size of X.
-    const w = Object.fromEntries(['wQ', 'wK', 'wV', 'wO'].map((k, i) => [k, tensor([D, D], 52 + i, -1 / Math.sqrt(D), 1 / Math.sqrt(D)).data]));
+    const w = Object.fromEntries(
+      ['wQ', 'wK', 'wV', 'wO'].map((k, i) => [k, tensor([D, D], 52 + i, -1 / Math.sqrt(D), 1 / Math.sqrt(D)).data]),
+    );
     list.push({
       id: `mha-T${T}-D${D}-h${h}`,
       family: 'mha',

@@ -78,8 +78,10 @@ std::string registry() {
   auto add = [&json](const char* name, const char* family, bool two) {
     if (json.size() > 1) json += ",";
     json += std::string("{\"name\":\"") + name + "\",\"family\":\"" + family + "\",\"variants\":[";
-    if (!two) json += "\"shared\"";
-    else json += kSimd ? "\"scalar\",\"simd128\"" : "\"scalar\"";
+    if (!two)
+      json += "\"shared\"";
+    else
+      json += kSimd ? "\"scalar\",\"simd128\"" : "\"scalar\"";
     json += "]}";
   };
 #define AG_KERNEL(name, family, ret, params) add(#name, #family, true);
@@ -101,19 +103,19 @@ EMSCRIPTEN_BINDINGS(attention_geometry) {
   function("registry", &registry);
   function("firstNonFinite", &first_nonfinite);
   function("firstNaN", &first_nan);
-  function("simd", +[]() { return kSimd; });
+  function(
+      "simd", +[]() { return kSimd; });
   // The benchmark's probes (scripts/bench/probe.mjs); each returns the operations it did.
   function("probeClockChain", &ag_probe_clock_chain);
 #ifdef __wasm_simd128__
   function("probeF32x4MulAdd", &ag_probe_f32x4_mul_add);
 #endif
 #ifdef __wasm_simd128__
-#define AG_KERNEL(name, family, ret, params)                    \
+#define AG_KERNEL(name, family, ret, params)                      \
   function(#name "__scalar", &Bound<&ag_##name##__scalar>::call); \
   function(#name "__simd128", &Bound<&ag_##name##__simd128>::call);
 #else
-#define AG_KERNEL(name, family, ret, params) \
-  function(#name "__scalar", &Bound<&ag_##name##__scalar>::call);
+#define AG_KERNEL(name, family, ret, params) function(#name "__scalar", &Bound<&ag_##name##__scalar>::call);
 #endif
 #define AG_KERNEL_ONE(name, family, ret, params) function(#name, &Bound<&ag_##name>::call);
 #include "../kernels/registry.inc"

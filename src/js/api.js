@@ -1,7 +1,15 @@
 // The methods: one per registry kernel (or family of calls), each checking its
 // arguments (tensor.js), copying in and out (heap.js) and calling the variant
 // this instance was created for. No arithmetic on results happens here.
-import { assertNoNaN, describeValue, formatIndex, formatShape, overflowError, shapeError, valueError } from './errors.js';
+import {
+  assertNoNaN,
+  describeValue,
+  formatIndex,
+  formatShape,
+  overflowError,
+  shapeError,
+  valueError,
+} from './errors.js';
 import { knownNaNIndex, runDeferredCheck } from './checks.js';
 import { HEAP_LIMIT_BYTES, memoryStats, readOut, resetPeakMemory, withBuffers } from './heap.js';
 import {
@@ -147,7 +155,14 @@ export class AttentionGeometry {
   }
 
   _scalar2(method, kernel, x, y) {
-    const r = this._buffers(method, [{ name: 'a', data: x }, { name: 'b', data: y }], ([pa, pb]) => this._kernel(kernel)(pa, pb, x.length));
+    const r = this._buffers(
+      method,
+      [
+        { name: 'a', data: x },
+        { name: 'b', data: y },
+      ],
+      ([pa, pb]) => this._kernel(kernel)(pa, pb, x.length),
+    );
     return this._done(kernel, { a: [x.length], b: [y.length] }, r);
   }
 
@@ -158,7 +173,9 @@ export class AttentionGeometry {
 
   squaredNorm(a) {
     const x = toVector('squaredNorm', 'a', a);
-    const r = this._buffers('squaredNorm', [{ name: 'a', data: x }], ([pa]) => this._kernel('squared_norm')(pa, x.length));
+    const r = this._buffers('squaredNorm', [{ name: 'a', data: x }], ([pa]) =>
+      this._kernel('squared_norm')(pa, x.length),
+    );
     return this._done('squared_norm', { a: [x.length] }, r);
   }
 
@@ -172,10 +189,17 @@ export class AttentionGeometry {
     const x = toVector('normalize', 'a', a);
     nonZero('normalize', 'a', x, 'normalize');
     const n = x.length;
-    const r = this._buffers('normalize', [{ name: 'a', data: x }, { name: 'out', length: n }], ([pa, po]) => {
-      this._kernel('normalize')(pa, n, po);
-      return f32(this._read(Float32Array, po, n), [n]);
-    });
+    const r = this._buffers(
+      'normalize',
+      [
+        { name: 'a', data: x },
+        { name: 'out', length: n },
+      ],
+      ([pa, po]) => {
+        this._kernel('normalize')(pa, n, po);
+        return f32(this._read(Float32Array, po, n), [n]);
+      },
+    );
     return this._done('normalize', { a: [n] }, r);
   }
 
@@ -203,10 +227,18 @@ export class AttentionGeometry {
     const [x, y] = this._pair('vectorProjection', a, b);
     nonZero('vectorProjection', 'b', y, 'a projection onto b');
     const n = x.length;
-    const r = this._buffers('vectorProjection', [{ name: 'a', data: x }, { name: 'b', data: y }, { name: 'out', length: n }], ([pa, pb, po]) => {
-      this._kernel('vector_projection')(pa, pb, n, po);
-      return f32(this._read(Float32Array, po, n), [n]);
-    });
+    const r = this._buffers(
+      'vectorProjection',
+      [
+        { name: 'a', data: x },
+        { name: 'b', data: y },
+        { name: 'out', length: n },
+      ],
+      ([pa, pb, po]) => {
+        this._kernel('vector_projection')(pa, pb, n, po);
+        return f32(this._read(Float32Array, po, n), [n]);
+      },
+    );
     return this._done('vector_projection', { a: [n], b: [n] }, r);
   }
 
@@ -220,12 +252,21 @@ export class AttentionGeometry {
     const w = toVector(m, 'alpha', alpha, '[T]');
     const T = w.length;
     const v = toTensorRank(m, 'V', V, [2], `[T, d] with T = ${T} (the length of alpha)`);
-    if (v.shape[0] !== T) throw shapeError(m, 'V', v.shape, `[T, d] with T = ${T}`, 'V needs one row per weight in alpha');
+    if (v.shape[0] !== T)
+      throw shapeError(m, 'V', v.shape, `[T, d] with T = ${T}`, 'V needs one row per weight in alpha');
     const d = v.shape[1];
-    const r = this._buffers(m, [{ name: 'alpha', data: w }, { name: 'V', data: v.data }, { name: 'y', length: d }], ([pw, pv, py]) => {
-      this._kernel('weighted_sum')(pw, pv, T, d, py);
-      return f32(this._read(Float32Array, py, d), [d]);
-    });
+    const r = this._buffers(
+      m,
+      [
+        { name: 'alpha', data: w },
+        { name: 'V', data: v.data },
+        { name: 'y', length: d },
+      ],
+      ([pw, pv, py]) => {
+        this._kernel('weighted_sum')(pw, pv, T, d, py);
+        return f32(this._read(Float32Array, py, d), [d]);
+      },
+    );
     return this._done('weighted_sum', { alpha: [T], V: v.shape }, r);
   }
 
@@ -255,11 +296,19 @@ export class AttentionGeometry {
     const offB = sliceOffsets(leadB, lead, K * N);
     const kernel = transposeB ? 'matmul_nt' : 'matmul';
     const outShape = [...lead, M, N];
-    const r = this._buffers(m, [{ name: 'A', shape: a.shape, data: a.data }, { name: 'B', shape: b.shape, data: b.data }, { name: 'C', shape: outShape, length: batches * M * N }], ([pa, pb, pc]) => {
-      const fn = this._kernel(kernel);
-      for (let i = 0; i < batches; i++) fn(pa + 4 * offA[i], pb + 4 * offB[i], M, K, N, pc + 4 * i * M * N);
-      return f32(this._read(Float32Array, pc, batches * M * N), outShape);
-    });
+    const r = this._buffers(
+      m,
+      [
+        { name: 'A', shape: a.shape, data: a.data },
+        { name: 'B', shape: b.shape, data: b.data },
+        { name: 'C', shape: outShape, length: batches * M * N },
+      ],
+      ([pa, pb, pc]) => {
+        const fn = this._kernel(kernel);
+        for (let i = 0; i < batches; i++) fn(pa + 4 * offA[i], pb + 4 * offB[i], M, K, N, pc + 4 * i * M * N);
+        return f32(this._read(Float32Array, pc, batches * M * N), outShape);
+      },
+    );
     return this._done(kernel, { A: a.shape, B: b.shape }, r, batches);
   }
 
@@ -268,10 +317,17 @@ export class AttentionGeometry {
   exp(x) {
     const t = toTensor('exp', 'x', x, '[...]');
     const n = t.data.length;
-    const r = this._buffers('exp', [{ name: 'x', data: t.data }, { name: 'y', length: n }], ([px, py]) => {
-      this._kernel('exp')(px, n, py);
-      return f32(this._read(Float32Array, py, n), t.shape);
-    });
+    const r = this._buffers(
+      'exp',
+      [
+        { name: 'x', data: t.data },
+        { name: 'y', length: n },
+      ],
+      ([px, py]) => {
+        this._kernel('exp')(px, n, py);
+        return f32(this._read(Float32Array, py, n), t.shape);
+      },
+    );
     return this._done('exp', { x: t.shape }, r);
   }
 
@@ -279,9 +335,12 @@ export class AttentionGeometry {
     const m = 'softmax';
     const o = optionsObject(m, options, 'options', ['temperature', 'mask']);
     const t = toTensor(m, 'x', x, '[..., n]', { minRank: 1 });
-    const temperature = o.temperature === undefined ? 1 : finiteNumber(m, 'options.temperature', o.temperature, { positive: true });
+    const temperature =
+      o.temperature === undefined ? 1 : finiteNumber(m, 'options.temperature', o.temperature, { positive: true });
     if (!(Math.fround(temperature) >= 2 ** -126)) {
-      throw new RangeError(`${m}: options.temperature ${temperature} is below the smallest normal float32 (about 1.2e-38); the kernels compute in float32`);
+      throw new RangeError(
+        `${m}: options.temperature ${temperature} is below the smallest normal float32 (about 1.2e-38); the kernels compute in float32`,
+      );
     }
     const n = t.shape.at(-1);
     const rows = t.data.length / n;
@@ -294,7 +353,11 @@ export class AttentionGeometry {
     // x's finiteness is checked by the kernel in its max pass (registry.inc):
     // a non-zero status is either a non-finite x (its own RangeError, from
     // the deferred check) or an overflow. With status 0, y holds no NaN.
-    const specs = [{ name: 'x', data: t.data, kernelChecks: true }, mask && { name: 'mask', data: mask.data }, { name: 'y', length: t.data.length }];
+    const specs = [
+      { name: 'x', data: t.data, kernelChecks: true },
+      mask && { name: 'mask', data: mask.data },
+      { name: 'y', length: t.data.length },
+    ];
     const r = this._buffers(m, specs, ([px, pm, py]) => {
       const status = this._kernel('softmax')(px, pm, rows, n, temperature, py);
       if (status !== 0) {
@@ -312,10 +375,17 @@ export class AttentionGeometry {
     const t = toTensor('softmaxNaive', 'x', x, '[..., n]', { minRank: 1 });
     const n = t.shape.at(-1);
     const rows = t.data.length / n;
-    const r = this._buffers('softmaxNaive', [{ name: 'x', data: t.data }, { name: 'y', length: t.data.length }], ([px, py]) => {
-      this._kernel('softmax_naive')(px, rows, n, py);
-      return f32(this._read(Float32Array, py, t.data.length), t.shape);
-    });
+    const r = this._buffers(
+      'softmaxNaive',
+      [
+        { name: 'x', data: t.data },
+        { name: 'y', length: t.data.length },
+      ],
+      ([px, py]) => {
+        this._kernel('softmax_naive')(px, rows, n, py);
+        return f32(this._read(Float32Array, py, t.data.length), t.shape);
+      },
+    );
     return this._done('softmax_naive', { x: t.shape }, r);
   }
 
@@ -323,11 +393,18 @@ export class AttentionGeometry {
     const t = toTensor('logSumExp', 'x', x, '[..., n]', { minRank: 1 });
     const n = t.shape.at(-1);
     const rows = t.data.length / n;
-    const r = this._buffers('logSumExp', [{ name: 'x', data: t.data }, { name: 'out', length: rows }], ([px, po]) => {
-      this._kernel('log_sum_exp')(px, rows, n, po);
-      const out = this._read(Float32Array, po, rows);
-      return t.shape.length === 1 ? out[0] : f32(out, t.shape.slice(0, -1));
-    });
+    const r = this._buffers(
+      'logSumExp',
+      [
+        { name: 'x', data: t.data },
+        { name: 'out', length: rows },
+      ],
+      ([px, po]) => {
+        this._kernel('log_sum_exp')(px, rows, n, po);
+        const out = this._read(Float32Array, po, rows);
+        return t.shape.length === 1 ? out[0] : f32(out, t.shape.slice(0, -1));
+      },
+    );
     return this._done('log_sum_exp', { x: t.shape }, r);
   }
 
@@ -344,10 +421,17 @@ export class AttentionGeometry {
   softmaxJacobian(alpha) {
     const x = toVector('softmaxJacobian', 'alpha', alpha, '[n]');
     const n = x.length;
-    const r = this._buffers('softmaxJacobian', [{ name: 'alpha', data: x }, { name: 'J', shape: [n, n], length: n * n }], ([pa, pj]) => {
-      this._kernel('softmax_jacobian')(pa, n, pj);
-      return f32(this._read(Float32Array, pj, n * n), [n, n]);
-    });
+    const r = this._buffers(
+      'softmaxJacobian',
+      [
+        { name: 'alpha', data: x },
+        { name: 'J', shape: [n, n], length: n * n },
+      ],
+      ([pa, pj]) => {
+        this._kernel('softmax_jacobian')(pa, n, pj);
+        return f32(this._read(Float32Array, pj, n * n), [n, n]);
+      },
+    );
     return this._done('softmax_jacobian', { alpha: [n] }, r);
   }
 
@@ -367,7 +451,14 @@ export class AttentionGeometry {
    */
   attention(q, k, v, options) {
     const m = 'attention';
-    const o = optionsObject(m, options, 'options', ['scale', 'causal', 'mask', 'returnWeights', 'returnScores', 'streaming']);
+    const o = optionsObject(m, options, 'options', [
+      'scale',
+      'causal',
+      'mask',
+      'returnWeights',
+      'returnScores',
+      'streaming',
+    ]);
     const Q = toTensorRank(m, 'Q', q, [2, 3, 4], '[..., Tq, d_k]');
     const [Tq, dk] = Q.shape.slice(-2);
     const kExp = `[..., Tk, d_k] with d_k = ${dk} (from Q ${formatShape(Q.shape)})`;
@@ -393,7 +484,10 @@ export class AttentionGeometry {
     const causal = booleanOption(m, 'options.causal', o.causal, false);
     const returnWeights = booleanOption(m, 'options.returnWeights', o.returnWeights, false);
     const returnScores = booleanOption(m, 'options.returnScores', o.returnScores, false);
-    const streaming = this._streamingOption(m, o.streaming, [returnWeights && 'returnWeights', returnScores && 'returnScores']);
+    const streaming = this._streamingOption(m, o.streaming, [
+      returnWeights && 'returnWeights',
+      returnScores && 'returnScores',
+    ]);
     let mask = null;
     let ms = [0, 0, 0, 0];
     const scoreShape = [...lead, Tq, Tk];
@@ -403,11 +497,24 @@ export class AttentionGeometry {
       ms = broadcastStrides(m, 'mask', mask.shape, [B, H, Tq, Tk], '[B, h, Tq, Tk]');
     }
     const dims = new Int32Array([
-      B, H, Tq, Tk, dk, dv,
-      qsb, qsh, dk,
-      ksb, ksh, dk,
-      vsb, vsh, dv,
-      H * Tq * dv, Tq * dv, dv,
+      B,
+      H,
+      Tq,
+      Tk,
+      dk,
+      dv,
+      qsb,
+      qsh,
+      dk,
+      ksb,
+      ksh,
+      dk,
+      vsb,
+      vsh,
+      dv,
+      H * Tq * dv,
+      Tq * dv,
+      dv,
       ...ms,
       0,
       causal ? 1 : 0,
@@ -428,7 +535,13 @@ export class AttentionGeometry {
     ];
     const r = this._buffers(m, specs, ([pq, pk, pv, pm, pd, po, pw, ps, pwork]) => {
       const status = this._kernel('attention')(pq, pk, pv, pm, 0, scale, pd, po, pw, ps, pwork);
-      if (status !== 0) throw this._scoreOverflow(m, mask ? 'the scores scale * Q K^T + mask' : 'the scores scale * Q K^T', scoreShape, status);
+      if (status !== 0)
+        throw this._scoreOverflow(
+          m,
+          mask ? 'the scores scale * Q K^T + mask' : 'the scores scale * Q K^T',
+          scoreShape,
+          status,
+        );
       // A NaN in the output (a sum that overflowed) is a RangeError from _done.
       const res = { output: f32(this._read(Float32Array, po, nOut), [...lead, Tq, dv]) };
       if (returnWeights) res.weights = f32(this._read(Float32Array, pw, nW), scoreShape.slice());
@@ -449,8 +562,25 @@ export class AttentionGeometry {
   multiHeadAttention(inputs, params, options) {
     const m = 'multiHeadAttention';
     const io = optionsObject(m, inputs, 'the first argument {query, key, value}', ['query', 'key', 'value']);
-    const pw = optionsObject(m, params, 'the second argument {wQ, wK, wV, wO, bQ, bK, bV, bO}', ['wQ', 'wK', 'wV', 'wO', 'bQ', 'bK', 'bV', 'bO']);
-    const o = optionsObject(m, options, 'options', ['numHeads', 'scale', 'causal', 'mask', 'keyPaddingMask', 'returnWeights', 'streaming']);
+    const pw = optionsObject(m, params, 'the second argument {wQ, wK, wV, wO, bQ, bK, bV, bO}', [
+      'wQ',
+      'wK',
+      'wV',
+      'wO',
+      'bQ',
+      'bK',
+      'bV',
+      'bO',
+    ]);
+    const o = optionsObject(m, options, 'options', [
+      'numHeads',
+      'scale',
+      'causal',
+      'mask',
+      'keyPaddingMask',
+      'returnWeights',
+      'streaming',
+    ]);
     if (io.query === undefined) throw new TypeError(`${m}: query is missing; expected [T, d_model] or [B, T, d_model]`);
     const X = toTensorRank(m, 'query', io.query, [2, 3], '[Tq, d_model] or [B, Tq, d_model]');
     const batched = X.shape.length === 3;
@@ -458,20 +588,32 @@ export class AttentionGeometry {
     const [Tq, dm] = X.shape.slice(-2);
     const kvExp = batched ? `[B, Tk, d_model] with B = ${B}, d_model = ${dm}` : `[Tk, d_model] with d_model = ${dm}`;
     const Kx = io.key === undefined ? X : toTensorRank(m, 'key', io.key, [X.shape.length], kvExp);
-    if (Kx.shape.at(-1) !== dm || (batched && Kx.shape[0] !== B)) throw shapeError(m, 'key', Kx.shape, kvExp, 'query and key must agree on B and d_model');
+    if (Kx.shape.at(-1) !== dm || (batched && Kx.shape[0] !== B))
+      throw shapeError(m, 'key', Kx.shape, kvExp, 'query and key must agree on B and d_model');
     const Tk = Kx.shape.at(-2);
-    const vExp = batched ? `[B, Tk, d_model] = ${formatShape([B, Tk, dm])}` : `[Tk, d_model] = ${formatShape([Tk, dm])}`;
+    const vExp = batched
+      ? `[B, Tk, d_model] = ${formatShape([B, Tk, dm])}`
+      : `[Tk, d_model] = ${formatShape([Tk, dm])}`;
     const Vx = io.value === undefined ? Kx : toTensorRank(m, 'value', io.value, [X.shape.length], vExp);
-    if (Vx.shape.join() !== Kx.shape.join()) throw shapeError(m, 'value', Vx.shape, vExp, 'value must have the shape of key');
-    if (o.numHeads === undefined) throw new TypeError(`${m}: options.numHeads (h) is missing; it must divide d_model = ${dm}`);
+    if (Vx.shape.join() !== Kx.shape.join())
+      throw shapeError(m, 'value', Vx.shape, vExp, 'value must have the shape of key');
+    if (o.numHeads === undefined)
+      throw new TypeError(`${m}: options.numHeads (h) is missing; it must divide d_model = ${dm}`);
     if (typeof o.numHeads !== 'number' || !Number.isInteger(o.numHeads)) {
       const got = typeof o.numHeads === 'number' ? String(o.numHeads) : describeValue(o.numHeads);
-      throw new TypeError(`${m}: options.numHeads (h) must be an integer >= 1 that divides d_model = ${dm}; got ${got}`);
+      throw new TypeError(
+        `${m}: options.numHeads (h) must be an integer >= 1 that divides d_model = ${dm}; got ${got}`,
+      );
     }
     const h = o.numHeads;
-    if (h < 1) throw new RangeError(`${m}: options.numHeads = ${h}; the number of heads h must be >= 1 (and divide d_model = ${dm})`);
+    if (h < 1)
+      throw new RangeError(
+        `${m}: options.numHeads = ${h}; the number of heads h must be >= 1 (and divide d_model = ${dm})`,
+      );
     if (dm % h !== 0) {
-      throw new RangeError(`${m}: options.numHeads = ${h} does not divide d_model = ${dm} (query has shape ${formatShape(X.shape)}); h must be a divisor of d_model so that d_k = d_model / h`);
+      throw new RangeError(
+        `${m}: options.numHeads = ${h} does not divide d_model = ${dm} (query has shape ${formatShape(X.shape)}); h must be a divisor of d_model so that d_k = d_model / h`,
+      );
     }
     const dk = dm / h;
     const wExp = `[d_model, d_model] = ${formatShape([dm, dm])} ([in, out])`;
@@ -509,7 +651,8 @@ export class AttentionGeometry {
       kpm = toMask(m, 'keyPaddingMask', o.keyPaddingMask, kExp, 'ignore');
       const target = batched ? [B, Tk] : [Tk];
       const s = broadcastStrides(m, 'keyPaddingMask', kpm.shape, target, batched ? '[B, Tk]' : '[Tk]');
-      if (s.at(-1) === 0 && Tk > 1) throw shapeError(m, 'keyPaddingMask', kpm.shape, kExp, 'one entry per key is needed');
+      if (s.at(-1) === 0 && Tk > 1)
+        throw shapeError(m, 'keyPaddingMask', kpm.shape, kExp, 'one entry per key is needed');
       kbsb = batched ? s[0] : 0;
     }
     if (!streaming && 4 * Tq * Tk > HEAP_LIMIT_BYTES) {
@@ -557,11 +700,28 @@ export class AttentionGeometry {
           const kName = io.key === undefined ? 'query' : 'key';
           const vName = io.value === undefined ? kName : 'value';
           const projections = [
-            { what: `Q = query\u00b7wQ${bQ ? ' + bQ' : ''}`, inputs: bQ ? 'query, wQ or bQ' : 'query or wQ', shape: [...X.shape.slice(0, -1), dm] },
-            { what: `K = ${kName}\u00b7wK${bK ? ' + bK' : ''}`, inputs: bK ? `${kName}, wK or bK` : `${kName} or wK`, shape: [...Kx.shape.slice(0, -1), dm] },
-            { what: `V = ${vName}\u00b7wV${bV ? ' + bV' : ''}`, inputs: bV ? `${vName}, wV or bV` : `${vName} or wV`, shape: [...Kx.shape.slice(0, -1), dm] },
+            {
+              what: `Q = query\u00b7wQ${bQ ? ' + bQ' : ''}`,
+              inputs: bQ ? 'query, wQ or bQ' : 'query or wQ',
+              shape: [...X.shape.slice(0, -1), dm],
+            },
+            {
+              what: `K = ${kName}\u00b7wK${bK ? ' + bK' : ''}`,
+              inputs: bK ? `${kName}, wK or bK` : `${kName} or wK`,
+              shape: [...Kx.shape.slice(0, -1), dm],
+            },
+            {
+              what: `V = ${vName}\u00b7wV${bV ? ' + bV' : ''}`,
+              inputs: bV ? `${vName}, wV or bV` : `${vName} or wV`,
+              shape: [...Kx.shape.slice(0, -1), dm],
+            },
           ];
-          const outputProjection = { what: `concat(heads)\u00b7wO${bO ? ' + bO' : ''}`, inputs: bO ? 'wO, bO or the inputs' : 'wO or the inputs', shape: X.shape, nanAt: status === 0 ? knownNaNIndex(output) : -1 };
+          const outputProjection = {
+            what: `concat(heads)\u00b7wO${bO ? ' + bO' : ''}`,
+            inputs: bO ? 'wO, bO or the inputs' : 'wO or the inputs',
+            shape: X.shape,
+            nanAt: status === 0 ? knownNaNIndex(output) : -1,
+          };
           const bad = this._projectionOverflow(m, p[15], projections, outputProjection);
           if (bad) throw bad;
         }
@@ -572,7 +732,15 @@ export class AttentionGeometry {
         return res;
       });
     });
-    const args = { query: X.shape, key: Kx.shape, value: Vx.shape, wQ: wQ.shape, wK: wK.shape, wV: wV.shape, wO: wO.shape };
+    const args = {
+      query: X.shape,
+      key: Kx.shape,
+      value: Vx.shape,
+      wQ: wQ.shape,
+      wK: wK.shape,
+      wV: wV.shape,
+      wO: wO.shape,
+    };
     if (mask) args.mask = mask.shape;
     if (kpm) args.keyPaddingMask = kpm.shape;
     return this._done('multi_head_attention', args, r);
@@ -590,19 +758,49 @@ export class AttentionGeometry {
     const [x, y] = this._pair(m, a, b);
     const n = x.length;
     const fn = this._kernel('dot_trace');
-    const count = this._buffers(m, [{ name: 'a', data: x }, { name: 'b', data: y }], ([pa, pb]) => fn(pa, pb, n, 0, 0));
+    const count = this._buffers(
+      m,
+      [
+        { name: 'a', data: x },
+        { name: 'b', data: y },
+      ],
+      ([pa, pb]) => fn(pa, pb, n, 0, 0),
+    );
     const W = DOT_TRACE_RECORD;
-    const r = this._buffers(m, [{ name: 'a', data: x }, { name: 'b', data: y }, { name: 'trace', shape: [count, W], length: count * W }], ([pa, pb, pt]) => {
-      fn(pa, pb, n, pt, count);
-      return this._read(Float32Array, pt, count * W);
-    });
+    const r = this._buffers(
+      m,
+      [
+        { name: 'a', data: x },
+        { name: 'b', data: y },
+        { name: 'trace', shape: [count, W], length: count * W },
+      ],
+      ([pa, pb, pt]) => {
+        fn(pa, pb, n, pt, count);
+        return this._read(Float32Array, pt, count * W);
+      },
+    );
     const steps = [];
     for (let s = 0; s < count; s++) {
       const rec = r.subarray(s * W, (s + 1) * W);
       const lanes = (k) => Array.from(rec.subarray(k, k + 4));
-      steps.push({ kind: DOT_TRACE_KINDS[rec[0]], index: rec[1], count: rec[2], x: lanes(3), y: lanes(7), z: lanes(11), w: lanes(15), value: rec[19] });
+      steps.push({
+        kind: DOT_TRACE_KINDS[rec[0]],
+        index: rec[1],
+        count: rec[2],
+        x: lanes(3),
+        y: lanes(7),
+        z: lanes(11),
+        w: lanes(15),
+        value: rec[19],
+      });
     }
-    const result = { value: r[(count - 1) * W + 19], variant: this._variantOf('dot_trace'), n, steps, trace: f32(r, [count, W]) };
+    const result = {
+      value: r[(count - 1) * W + 19],
+      variant: this._variantOf('dot_trace'),
+      n,
+      steps,
+      trace: f32(r, [count, W]),
+    };
     return this._done('dot_trace', { a: [n], b: [n] }, result, 2);
   }
 
@@ -669,7 +867,8 @@ export class AttentionGeometry {
       at += 4 * n;
     }
     const headsFinite = () => this._rt.module.firstNonFinite(at, numel(output.shape), 0) < 0;
-    if (output.nanAt >= 0 && headsFinite()) return error('output', output.what, output.inputs, output.shape, output.nanAt);
+    if (output.nanAt >= 0 && headsFinite())
+      return error('output', output.what, output.inputs, output.shape, output.nanAt);
     return null;
   }
 
@@ -705,4 +904,12 @@ const ATTENTION_STREAMING_WORK_FLOATS = 64 * 256 + 2 * 64;
 
 /** Floats per record of the dot_trace kernel, and its record kinds (src/kernels/vector_trace.h). */
 const DOT_TRACE_RECORD = 20;
-const DOT_TRACE_KINDS = Object.freeze({ 1: 'multiply-add', 2: 'fold', 3: 'swap-add', 4: 'lane-sum', 5: 'merge', 6: 'total', 7: 'block' });
+const DOT_TRACE_KINDS = Object.freeze({
+  1: 'multiply-add',
+  2: 'fold',
+  3: 'swap-add',
+  4: 'lane-sum',
+  5: 'merge',
+  6: 'total',
+  7: 'block',
+});

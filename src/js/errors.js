@@ -16,7 +16,15 @@ export function article(word) {
 /** A shape as received, for messages: "[1.5, 4]" (entries that are not numbers are shown by kind). */
 export function formatGivenShape(shape) {
   const entry = (s) =>
-    typeof s === 'number' || typeof s === 'boolean' ? String(s) : typeof s === 'string' ? JSON.stringify(s.slice(0, 20)) : s === null ? 'null' : Array.isArray(s) ? 'array' : typeof s;
+    typeof s === 'number' || typeof s === 'boolean'
+      ? String(s)
+      : typeof s === 'string'
+        ? JSON.stringify(s.slice(0, 20))
+        : s === null
+          ? 'null'
+          : Array.isArray(s)
+            ? 'array'
+            : typeof s;
   const shown = Array.from({ length: Math.min(shape.length, 8) }, (_, i) => (i in shape ? entry(shape[i]) : 'empty'));
   if (shape.length > 8) shown.push('...');
   return `[${shown.join(', ')}]`;
@@ -94,7 +102,9 @@ export function typeError(method, name, wanted, got, expectedShape) {
 export function entryError(method, name, shape, at, wanted, got, { hole = false, note = '' } = {}) {
   const index = Array.isArray(at) ? `[${at.join(', ')}]` : formatIndex(shape, at);
   const what = hole ? HOLE : describeValue(got);
-  return new TypeError(`${method}: ${name}${index} must be ${wanted} (${name} has shape ${formatShape(shape)}${note ? `; ${note}` : ''}); got ${what}`);
+  return new TypeError(
+    `${method}: ${name}${index} must be ${wanted} (${name} has shape ${formatShape(shape)}${note ? `; ${note}` : ''}); got ${what}`,
+  );
 }
 
 /** An entry of an array of numbers that is not a number (or is an empty slot when `hole`). */
@@ -123,7 +133,12 @@ export function dataLengthError(method, name, shape, length) {
   const size = shape.reduce((a, b) => a * BigInt(b), 1n);
   // Exact up to 21 digits (past 2^53 too); beyond, rounded: a shape of 1e300 holds about 1.000e+300.
   const digits = size.toString();
-  const holds = digits.length <= 21 ? digits : Number.isFinite(Number(size)) ? `about ${Number(size).toExponential(3)}` : 'more than 1e308';
+  const holds =
+    digits.length <= 21
+      ? digits
+      : Number.isFinite(Number(size))
+        ? `about ${Number(size).toExponential(3)}`
+        : 'more than 1e308';
   return new RangeError(
     `${method}: ${name}.data has ${length} element${length === 1 ? '' : 's'} but ${name}.shape ${formatShape(shape)} holds ${holds}`,
   );
@@ -138,7 +153,9 @@ export function shapeEntryError(method, name, shape, i, expected) {
   const s = shape[i];
   const tail = `(got ${formatGivenShape(shape)}; ${name} ${ofShape(expected)} was expected)`;
   if (typeof s === 'number') {
-    return new RangeError(`${method}: ${name}.shape[${i}] is ${formatValue(s)}; a dimension is a non-negative integer ${tail}`);
+    return new RangeError(
+      `${method}: ${name}.shape[${i}] is ${formatValue(s)}; a dimension is a non-negative integer ${tail}`,
+    );
   }
   const what = !(i in shape) ? 'empty (a hole in the array)' : describeValue(s);
   return new TypeError(`${method}: ${name}.shape[${i}] is ${what}; a shape is a list of non-negative integers ${tail}`);
@@ -147,7 +164,9 @@ export function shapeEntryError(method, name, shape, i, expected) {
 /** A shape that does not fit: names the argument, the shape received and the shape expected. */
 export function shapeError(method, name, gotShape, expectedShape, why = '') {
   const exp = Array.isArray(expectedShape) ? formatShape(expectedShape) : expectedShape;
-  return new RangeError(`${method}: ${name} has shape ${formatShape(gotShape)} but ${exp} was expected${why ? ` (${why})` : ''}`);
+  return new RangeError(
+    `${method}: ${name} has shape ${formatShape(gotShape)} but ${exp} was expected${why ? ` (${why})` : ''}`,
+  );
 }
 
 /** A value that is not allowed at a given index. */

@@ -68,7 +68,7 @@ export function withBuffers(rt, method, specs, body) {
   let largest = null;
   for (const s of specs) {
     if (!s) continue;
-    const type = s.data ? s.data.constructor : s.type ?? Float32Array;
+    const type = s.data ? s.data.constructor : (s.type ?? Float32Array);
     const length = s.data ? s.data.length : s.length;
     s.bytes = length * BYTES.get(type);
     total += s.bytes;
@@ -133,7 +133,10 @@ export function readOut(rt, type, ptr, length, { nanFree = false } = {}) {
   // tfjs's speed with it and 0.93-1.03 times with the constructor, and a loop
   // of 256 KiB copies alone from equal to 30 % faster, with fewer page
   // faults. From 1 MiB the typed-array constructor, 5-30 % faster at 4 MiB.
-  const out = bytes < SLICE_BELOW_BYTES ? new type(new Uint8Array(buffer, ptr, bytes).slice().buffer) : new type(new type(buffer, ptr, length));
+  const out =
+    bytes < SLICE_BELOW_BYTES
+      ? new type(new Uint8Array(buffer, ptr, bytes).slice().buffer)
+      : new type(new type(buffer, ptr, length));
   if (type === Float32Array) noteNaNIndex(out, nanFree ? -1 : rt.module.firstNaN(ptr, length));
   return out;
 }

@@ -64,7 +64,8 @@ export interface Tensor {
 }
 
 /** A tensor argument: `{data, shape}` (data Float32Array, Float64Array or number[]), nested arrays, or a Float32Array (a vector). */
-export type TensorLike = Tensor | { data: Float32Array | Float64Array | number[]; shape: number[] } | NestedNumbers[] | Float32Array;
+export type TensorLike =
+  Tensor | { data: Float32Array | Float64Array | number[]; shape: number[] } | NestedNumbers[] | Float32Array;
 
 /**
  * A mask. Boolean masks: nested arrays of booleans, `{data: boolean[] | Uint8Array, shape}`
@@ -147,7 +148,14 @@ export interface InitOptions {
    * iframe, node:vm) are bytes too; an object that is neither bytes nor a plain `{simd, scalar}` object (a Proxy
    * of a buffer, a Map) is a TypeError.
    */
-  wasmBinary?: ArrayBuffer | SharedArrayBuffer | ArrayBufferView | { simd?: ArrayBuffer | SharedArrayBuffer | ArrayBufferView; scalar?: ArrayBuffer | SharedArrayBuffer | ArrayBufferView };
+  wasmBinary?:
+    | ArrayBuffer
+    | SharedArrayBuffer
+    | ArrayBufferView
+    | {
+        simd?: ArrayBuffer | SharedArrayBuffer | ArrayBufferView;
+        scalar?: ArrayBuffer | SharedArrayBuffer | ArrayBufferView;
+      };
   /** Test mode: keep every kernel call in `ag.callLog`. Default false. */
   logCalls?: boolean;
   /** Test mode: called after every kernel call with what was called and what it returned. */
@@ -459,7 +467,12 @@ export interface AttentionGeometry {
    *   float32 (the weights would be NaN), naming the first such score in the flat
    *   [..., Tq, Tk] order on both paths.
    */
-  attention<O extends AttentionOptions = {}>(Q: TensorLike, K: TensorLike, V: TensorLike, options?: O): AttentionResultFor<O>;
+  attention<O extends AttentionOptions = {}>(
+    Q: TensorLike,
+    K: TensorLike,
+    V: TensorLike,
+    options?: O,
+  ): AttentionResultFor<O>;
   /**
    * Multi-head attention (Vaswani et al. 2017, §3.2.2) in the row-vector convention:
    * Q = X_q W_Q + b_Q (likewise K, V); h heads of d_k = d_model / h (head i reads columns
@@ -477,7 +490,11 @@ export interface AttentionGeometry {
    *   output projection concat(heads)·wO + bO when its sums turn into NaN (when they overflow
    *   to +-Infinity of one sign, that is the result, as for every sum).
    */
-  multiHeadAttention<O extends MultiHeadOptions>(inputs: MultiHeadInputs, weights: MultiHeadWeights, options: O): MultiHeadResultFor<O>;
+  multiHeadAttention<O extends MultiHeadOptions>(
+    inputs: MultiHeadInputs,
+    weights: MultiHeadWeights,
+    options: O,
+  ): MultiHeadResultFor<O>;
   /**
    * The Monte Carlo experiment of the articles: `trials` pairs of independent
    * standard-normal vectors of dimension d, measured by dot (spread sqrt(d): why

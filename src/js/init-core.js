@@ -22,7 +22,6 @@ function simdWorks(rt) {
 /** The keys init() reads; any other is a TypeError (a misspelt option would do nothing). */
 const INIT_OPTIONS = ['simd', 'variant', 'locateFile', 'wasmUrl', 'wasmBinary', 'logCalls', 'onKernelCall'];
 
-
 // The value of read(), or a TypeError naming `what` when reading it throws
 // (a getter or a Proxy trap of the caller's), with the error as its cause.
 function readOption(what, read) {
@@ -47,18 +46,29 @@ function checkPerBuild(name, value, ok, wanted) {
   // would otherwise be read as an object without entries, and the file
   // loaded from its default location instead of what was given. A plain
   // object's prototype is an Object.prototype (of any realm) or null.
-  const proto = value !== null && typeof value === 'object' ? readOption(`options.${name}`, () => Object.getPrototypeOf(value)) : undefined;
-  if (proto === undefined || (proto !== null && readOption(`options.${name}`, () => Object.getPrototypeOf(proto)) !== null)) {
+  const proto =
+    value !== null && typeof value === 'object'
+      ? readOption(`options.${name}`, () => Object.getPrototypeOf(value))
+      : undefined;
+  if (
+    proto === undefined ||
+    (proto !== null && readOption(`options.${name}`, () => Object.getPrototypeOf(proto)) !== null)
+  ) {
     const made = readOption(`options.${name}`, () => {
       const maker = proto?.constructor;
-      if (typeof maker === 'function' && maker.prototype === proto && maker.name) return ` (made from ${maker.name}.prototype)`;
+      if (typeof maker === 'function' && maker.prototype === proto && maker.name)
+        return ` (made from ${maker.name}.prototype)`;
       return proto ? ' (its prototype is not Object.prototype)' : '';
     });
-    throw new TypeError(`init: options.${name} must be ${wanted}, or {simd, scalar} of those; got ${readOption(`options.${name}`, () => describeValue(value))}${made}`);
+    throw new TypeError(
+      `init: options.${name} must be ${wanted}, or {simd, scalar} of those; got ${readOption(`options.${name}`, () => describeValue(value))}${made}`,
+    );
   }
   for (const key of readOption(`options.${name}`, () => Object.keys(value))) {
     if (key !== 'simd' && key !== 'scalar') {
-      throw new TypeError(`init: options.${name} has an unknown key '${key.slice(0, 40)}'; it must be ${wanted}, or an object with the keys simd and scalar`);
+      throw new TypeError(
+        `init: options.${name} has an unknown key '${key.slice(0, 40)}'; it must be ${wanted}, or an object with the keys simd and scalar`,
+      );
     }
   }
   // simd and scalar read by name, each once, as the loader read them before
@@ -68,7 +78,9 @@ function checkPerBuild(name, value, ok, wanted) {
     const entry = readOption(`options.${name}.${key}`, () => value[key]);
     if (entry === undefined) continue;
     if (!readOption(`options.${name}.${key}`, () => ok(entry))) {
-      throw new TypeError(`init: options.${name}.${key} must be ${wanted}; got ${readOption(`options.${name}.${key}`, () => describeValue(entry))}`);
+      throw new TypeError(
+        `init: options.${name}.${key} must be ${wanted}; got ${readOption(`options.${name}.${key}`, () => describeValue(entry))}`,
+      );
     }
     copy[key] = entry;
   }
@@ -86,7 +98,9 @@ export async function initFrom(options, source) {
   }
   for (const key of readOption('options', () => Object.keys(options))) {
     if (!INIT_OPTIONS.includes(key)) {
-      throw new TypeError(`init: unknown option '${key.slice(0, 40)}'; the known options are ${INIT_OPTIONS.join(', ')}`);
+      throw new TypeError(
+        `init: unknown option '${key.slice(0, 40)}'; the known options are ${INIT_OPTIONS.join(', ')}`,
+      );
     }
   }
   // Each option read once, here: what is checked below is what is used (a
@@ -94,7 +108,9 @@ export async function initFrom(options, source) {
   const given = options;
   options = Object.fromEntries(INIT_OPTIONS.map((key) => [key, readOption(`options.${key}`, () => given[key])]));
   if (options.locateFile !== undefined && typeof options.locateFile !== 'function') {
-    throw new TypeError(`init: options.locateFile must be a function (file name) => URL; got ${describeValue(options.locateFile)}`);
+    throw new TypeError(
+      `init: options.locateFile must be a function (file name) => URL; got ${describeValue(options.locateFile)}`,
+    );
   }
   // Called as a method of the options given, as before the copy (it may use `this`).
   if (options.locateFile) {
@@ -105,10 +121,21 @@ export async function initFrom(options, source) {
     throw new TypeError(`init: options.logCalls must be true or false; got ${describeValue(options.logCalls)}`);
   }
   // An empty string would resolve to the page or the working directory itself.
-  options.wasmUrl = checkPerBuild('wasmUrl', options.wasmUrl, (u) => (typeof u === 'string' && u !== '') || isUrl(u), 'a non-empty string or a URL');
-  options.wasmBinary = checkPerBuild('wasmBinary', options.wasmBinary, isBytes, 'an ArrayBuffer, a SharedArrayBuffer or a typed array (the bytes of the .wasm)');
+  options.wasmUrl = checkPerBuild(
+    'wasmUrl',
+    options.wasmUrl,
+    (u) => (typeof u === 'string' && u !== '') || isUrl(u),
+    'a non-empty string or a URL',
+  );
+  options.wasmBinary = checkPerBuild(
+    'wasmBinary',
+    options.wasmBinary,
+    isBytes,
+    'an ArrayBuffer, a SharedArrayBuffer or a typed array (the bytes of the .wasm)',
+  );
   const simd = options.simd ?? 'auto';
-  if (simd !== 'auto' && simd !== true && simd !== false) throw new TypeError(`init: options.simd must be 'auto', true or false; got ${describeValue(simd)}`);
+  if (simd !== 'auto' && simd !== true && simd !== false)
+    throw new TypeError(`init: options.simd must be 'auto', true or false; got ${describeValue(simd)}`);
   const variant = options.variant;
   if (variant !== undefined && variant !== 'simd128' && variant !== 'scalar') {
     throw new TypeError(`init: options.variant must be 'simd128' or 'scalar'; got ${describeValue(variant)}`);
@@ -117,10 +144,14 @@ export async function initFrom(options, source) {
     throw new TypeError('init: options.onKernelCall must be a function');
   }
   if (simd === true && !engineHasSimd()) {
-    throw new Error('init: options.simd is true but this engine does not support 128-bit WebAssembly SIMD; use simd: false or "auto"');
+    throw new Error(
+      'init: options.simd is true but this engine does not support 128-bit WebAssembly SIMD; use simd: false or "auto"',
+    );
   }
   if (simd === false && variant === 'simd128') {
-    throw new RangeError("init: options.variant 'simd128' needs the SIMD build; the baseline build (simd: false) has only 'scalar'");
+    throw new RangeError(
+      "init: options.variant 'simd128' needs the SIMD build; the baseline build (simd: false) has only 'scalar'",
+    );
   }
   let build = simd === false || (simd === 'auto' && !engineHasSimd()) ? 'scalar' : 'simd';
   let rt = await loadBuild(build, options, source);
@@ -147,14 +178,21 @@ export async function initFrom(options, source) {
   if (loadedSimd !== (build === 'simd')) {
     const [want, got] = build === 'simd' ? ['ag-simd.wasm', 'ag-scalar.wasm'] : ['ag-scalar.wasm', 'ag-simd.wasm'];
     const given = rt.from.given;
-    const asked = simd === 'auto' ? `options.simd = 'auto' fell back to the baseline build, ${want},` : `options.simd = ${String(simd)} asks for ${want} (the ${build === 'simd' ? 'SIMD' : 'baseline'} build),`;
+    const asked =
+      simd === 'auto'
+        ? `options.simd = 'auto' fell back to the baseline build, ${want},`
+        : `options.simd = ${String(simd)} asks for ${want} (the ${build === 'simd' ? 'SIMD' : 'baseline'} build),`;
     throw new Error(
       `init: ${asked} but the module given by ${given} for it is ${got}; give ${want} there instead` +
-        (simd === 'auto' ? `, and ag-simd.wasm for the SIMD build (as { simd, scalar })` : `, or one of each as { simd, scalar }, or leave simd on 'auto'`),
+        (simd === 'auto'
+          ? `, and ag-simd.wasm for the SIMD build (as { simd, scalar })`
+          : `, or one of each as { simd, scalar }, or leave simd on 'auto'`),
     );
   }
   if (build === 'scalar' && variant === 'simd128') {
-    throw new RangeError("init: options.variant 'simd128' was asked for, but this engine got the baseline build, which has only 'scalar'");
+    throw new RangeError(
+      "init: options.variant 'simd128' was asked for, but this engine got the baseline build, which has only 'scalar'",
+    );
   }
   const kernels = JSON.parse(rt.module.registry());
   return new AttentionGeometry(rt, {

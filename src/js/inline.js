@@ -7,7 +7,8 @@ import { initFrom } from './init-core.js';
 
 const INLINE_WASM = Object.freeze({
   inline: true,
-  importGlue: (build) => (build === 'simd' ? import('./wasm/ag-simd-inline.mjs') : import('./wasm/ag-scalar-inline.mjs')),
+  importGlue: (build) =>
+    build === 'simd' ? import('./wasm/ag-simd-inline.mjs') : import('./wasm/ag-scalar-inline.mjs'),
   // There is no file beside the package to fall back on: init({ wasmUrl }),
   // init({ locateFile }) and init({ wasmBinary }) still load a separate .wasm.
   defaultUrl: () => null,

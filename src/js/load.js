@@ -25,13 +25,18 @@ export function engineHasSimd() {
   }
 }
 
-const isNode = typeof process === 'object' && process !== null && typeof process.versions?.node === 'string' && typeof window === 'undefined';
+const isNode =
+  typeof process === 'object' &&
+  process !== null &&
+  typeof process.versions?.node === 'string' &&
+  typeof window === 'undefined';
 
 // Whether `b` has the internal slots of `Type` (ArrayBuffer or
 // SharedArrayBuffer): its byteLength getter throws on anything else. Unlike
 // instanceof, this holds for a buffer made in another realm (an iframe,
 // node:vm), and unlike Symbol.toStringTag it cannot be imitated.
-const byteLengthOf = (Type) => (typeof Type === 'function' ? Object.getOwnPropertyDescriptor(Type.prototype, 'byteLength')?.get : undefined);
+const byteLengthOf = (Type) =>
+  typeof Type === 'function' ? Object.getOwnPropertyDescriptor(Type.prototype, 'byteLength')?.get : undefined;
 const ARRAY_BUFFER_LENGTH = byteLengthOf(ArrayBuffer);
 const SHARED_BUFFER_LENGTH = byteLengthOf(globalThis.SharedArrayBuffer);
 function hasBrand(getter, b) {
@@ -82,9 +87,12 @@ export function wasmSourceOf(build, options) {
     const value = options[option];
     const entry = perBuild(value, build);
     if (entry === undefined) continue;
-    return entry === value ? { option, given: `options.${option}`, forBoth: true } : { option, given: `options.${option}.${build}`, forBoth: false };
+    return entry === value
+      ? { option, given: `options.${option}`, forBoth: true }
+      : { option, given: `options.${option}.${build}`, forBoth: false };
   }
-  if (typeof options.locateFile === 'function') return { option: 'locateFile', given: `options.locateFile('${fileNameOf(build)}')`, forBoth: false };
+  if (typeof options.locateFile === 'function')
+    return { option: 'locateFile', given: `options.locateFile('${fileNameOf(build)}')`, forBoth: false };
   return { option: null, given: `its default location (wasm/${fileNameOf(build)} beside the package)`, forBoth: false };
 }
 
@@ -106,16 +114,24 @@ async function resolveUrl(build, options, source, from) {
       throw new Error(`init: options.locateFile('${fileNameOf(build)}') threw: ${messageOf(e)}`, { cause: e });
     }
     if (!((typeof url === 'string' && url !== '') || isUrl(url))) {
-      throw new TypeError(`init: options.locateFile('${fileNameOf(build)}') must return a non-empty string or a URL; got ${describeValue(url)}`);
+      throw new TypeError(
+        `init: options.locateFile('${fileNameOf(build)}') must return a non-empty string or a URL; got ${describeValue(url)}`,
+      );
     }
   }
   const how = `options.${from.option}`;
   const cwd = isNode ? (await readerOfFiles())?.cwdUrl?.() : null;
-  const base = cwd ?? (typeof document === 'object' && document?.baseURI ? document.baseURI : globalThis.location?.href ?? source.defaultUrl(build) ?? undefined);
+  const base =
+    cwd ??
+    (typeof document === 'object' && document?.baseURI
+      ? document.baseURI
+      : (globalThis.location?.href ?? source.defaultUrl(build) ?? undefined));
   try {
     return { url: new URL(String(url), base), how };
   } catch {
-    throw new TypeError(`init: ${how} gave '${String(url)}', which is not a URL, and there is no page address to resolve it against; pass an absolute URL`);
+    throw new TypeError(
+      `init: ${how} gave '${String(url)}', which is not a URL, and there is no page address to resolve it against; pass an absolute URL`,
+    );
   }
 }
 
@@ -143,7 +159,9 @@ async function instantiate(url, imports, bytes) {
   // SharedArrayBuffer: always the same bytes as a Uint8Array (no instanceof,
   // which a view or buffer from another realm fails).
   if (bytes) {
-    const source = ArrayBuffer.isView(bytes) ? new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) : new Uint8Array(bytes);
+    const source = ArrayBuffer.isView(bytes)
+      ? new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+      : new Uint8Array(bytes);
     return WebAssembly.instantiate(source, imports);
   }
   const readFileUrl = url.protocol === 'file:' ? (await readerOfFiles())?.readFileUrl : null;
@@ -183,17 +201,16 @@ export async function loadBuild(build, options, source) {
   const from = wasmSourceOf(build, options);
   if (source.inline && from.option === null) return { ...(await loadInline(build, factory)), from };
   const bytes = from.option === 'wasmBinary' ? perBuild(options.wasmBinary, build) : null;
-  const { url, how } = bytes ? { url: null, how: 'options.wasmBinary' } : await resolveUrl(build, options, source, from);
+  const { url, how } = bytes
+    ? { url: null, how: 'options.wasmBinary' }
+    : await resolveUrl(build, options, source, from);
   let memory = null;
   let failure = null;
   let rejectLoad;
   const failed = new Promise((_, reject) => {
     rejectLoad = reject;
   });
-  const where = () =>
-    bytes
-      ? `from options.wasmBinary`
-      : `from ${url.href} (located by ${how})`;
+  const where = () => (bytes ? `from options.wasmBinary` : `from ${url.href} (located by ${how})`);
   const helpful = (reason) =>
     new Error(
       `attention-geometry: could not load the WebAssembly module ag-${build}.wasm ${where()}: ${reason}. ` +
@@ -211,7 +228,7 @@ export async function loadBuild(build, options, source) {
           // memory, other exports) would throw inside the glue, where no
           // promise catches it: refused here instead.
           if (!memory) {
-            rejectLoad(helpful('it is not one of this package\'s modules (it exports no memory)'));
+            rejectLoad(helpful("it is not one of this package's modules (it exports no memory)"));
             return;
           }
           try {
@@ -241,7 +258,10 @@ async function loadInline(build, factory) {
   try {
     module = await factory({ print: () => {}, printErr: () => {} });
   } catch (e) {
-    throw new Error(`attention-geometry: could not instantiate the WebAssembly module ag-${build} embedded in the inline entry: ${e && e.message ? e.message : String(e)}`);
+    throw new Error(
+      `attention-geometry: could not instantiate the WebAssembly module ag-${build} embedded in the inline entry: ${e && e.message ? e.message : String(e)}`,
+      { cause: e },
+    );
   }
   const memory = memoryOf(module.asm);
   if (!memory) throw new Error(`attention-geometry: the inline module ag-${build} did not export its memory`);

@@ -20,9 +20,12 @@ export function splitU64(method, name, x) {
     if (x < 0n || x >= 1n << 64n) throw new RangeError(`${method}: ${name} must be in [0, 2^64) as a BigInt; got ${x}`);
     return [Number(x & 0xffffffffn), Number(x >> 32n)];
   }
-  if (typeof x !== 'number') throw new TypeError(`${method}: ${name} must be a non-negative integer or a BigInt; got ${describeValue(x)}`);
+  if (typeof x !== 'number')
+    throw new TypeError(`${method}: ${name} must be a non-negative integer or a BigInt; got ${describeValue(x)}`);
   if (!Number.isSafeInteger(x) || x < 0) {
-    throw new RangeError(`${method}: ${name} must be a non-negative safe integer (< 2^53) or a BigInt below 2^64; got ${x}`);
+    throw new RangeError(
+      `${method}: ${name} must be a non-negative safe integer (< 2^53) or a BigInt below 2^64; got ${x}`,
+    );
   }
   return [x % TWO32, Math.floor(x / TWO32)];
 }
@@ -57,11 +60,14 @@ export function randomDotExperiment(ag, options) {
   // normal samples, about a second per 2^25 on a laptop) so that no call hangs
   // a page. Larger experiments are split into calls (or run in a worker).
   if (d * trials > MAX_EXPERIMENT_WORK) {
-    throw new RangeError(`${m}: d * trials = ${d} * ${trials} = ${d * trials} is more than the ${MAX_EXPERIMENT_WORK} (2^26) one call may do; split the experiment into several calls`);
+    throw new RangeError(
+      `${m}: d * trials = ${d} * ${trials} = ${d * trials} is more than the ${MAX_EXPERIMENT_WORK} (2^26) one call may do; split the experiment into several calls`,
+    );
   }
   const [slo, shi] = splitU64(m, 'seed', o.seed ?? 0);
   const measure = o.measure ?? 'dot';
-  if (measure !== 'dot' && measure !== 'cosine') throw new TypeError(`${m}: measure must be 'dot' or 'cosine'; got ${describeValue(measure)}`);
+  if (measure !== 'dot' && measure !== 'cosine')
+    throw new TypeError(`${m}: measure must be 'dot' or 'cosine'; got ${describeValue(measure)}`);
   const bins = o.bins === undefined ? 32 : positiveInt(m, 'bins', o.bins, 1 << 24);
   let range = o.range;
   if (range === undefined) {
@@ -69,10 +75,12 @@ export function randomDotExperiment(ag, options) {
     const s = measure === 'dot' ? 4 * Math.sqrt(d) : Math.min(1, 4 / Math.sqrt(d));
     range = [-s, s];
   }
-  if (!Array.isArray(range) || range.length !== 2) throw new TypeError(`${m}: range must be [lo, hi]; got ${describeValue(range)}`);
+  if (!Array.isArray(range) || range.length !== 2)
+    throw new TypeError(`${m}: range must be [lo, hi]; got ${describeValue(range)}`);
   const lo = finiteNumber(m, 'range[0]', range[0]);
   const hi = finiteNumber(m, 'range[1]', range[1]);
-  if (!(Math.fround(lo) < Math.fround(hi))) throw new RangeError(`${m}: range [lo, hi] needs lo < hi; got [${lo}, ${hi}]`);
+  if (!(Math.fround(lo) < Math.fround(hi)))
+    throw new RangeError(`${m}: range [lo, hi] needs lo < hi; got [${lo}, ${hi}]`);
   const returnSamples = booleanOption(m, 'options.returnSamples', o.returnSamples, true);
   const specs = [
     returnSamples && { name: 'samples', length: trials },
@@ -81,7 +89,20 @@ export function randomDotExperiment(ag, options) {
     { name: 'work', length: 2 * d },
   ];
   const r = ag._buffers(m, specs, ([ps, pstats, ph, pw]) => {
-    ag._kernel('random_dot_experiment')(slo, shi, d, trials, measure === 'dot' ? 0 : 1, lo, hi, bins, ps, pstats, ph, pw);
+    ag._kernel('random_dot_experiment')(
+      slo,
+      shi,
+      d,
+      trials,
+      measure === 'dot' ? 0 : 1,
+      lo,
+      hi,
+      bins,
+      ps,
+      pstats,
+      ph,
+      pw,
+    );
     const stats = readOut(ag._rt, Float64Array, pstats, 5);
     const res = {
       mean: stats[0],

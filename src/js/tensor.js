@@ -4,23 +4,46 @@
 // Masks become additive float32 masks; broadcasting is computed here as
 // strides (0 = broadcast), never as arithmetic on results.
 import { deferFiniteCheck, finiteRule } from './checks.js';
-import { dataLengthError, describeValue, entryError, entryTypeError, formatShape, maskEntryError, ruleError, shapeEntryError, shapeError, typeError, valueError } from './errors.js';
+import {
+  dataLengthError,
+  describeValue,
+  entryError,
+  entryTypeError,
+  formatShape,
+  maskEntryError,
+  ruleError,
+  shapeEntryError,
+  shapeError,
+  typeError,
+  valueError,
+} from './errors.js';
 
 const F32_MAX = 3.4028234663852886e38;
 
 function isTensorObject(x) {
-  return x !== null && typeof x === 'object' && !Array.isArray(x) && !ArrayBuffer.isView(x) && 'data' in x && 'shape' in x;
+  return (
+    x !== null && typeof x === 'object' && !Array.isArray(x) && !ArrayBuffer.isView(x) && 'data' in x && 'shape' in x
+  );
 }
 
 // A shape is a list of non-negative integers (checked first, entry by entry),
 // and then every dimension must be at least 1: zero-length tensors are refused.
 function checkShapeArray(method, name, shape, expected) {
-  if (!Array.isArray(shape)) throw typeError(method, `${name}.shape`, `an array of non-negative integers, for ${name}`, shape, expected);
+  if (!Array.isArray(shape))
+    throw typeError(method, `${name}.shape`, `an array of non-negative integers, for ${name}`, shape, expected);
   for (let i = 0; i < shape.length; i++) {
     const s = shape[i];
-    if (!(i in shape) || typeof s !== 'number' || !Number.isInteger(s) || s < 0) throw shapeEntryError(method, name, shape, i, expected);
+    if (!(i in shape) || typeof s !== 'number' || !Number.isInteger(s) || s < 0)
+      throw shapeEntryError(method, name, shape, i, expected);
   }
-  if (shape.includes(0)) throw shapeError(method, name, shape, expected, 'every dimension must be at least 1: zero-length tensors are not allowed');
+  if (shape.includes(0))
+    throw shapeError(
+      method,
+      name,
+      shape,
+      expected,
+      'every dimension must be at least 1: zero-length tensors are not allowed',
+    );
 }
 
 /** Product of a shape's dimensions. */
@@ -55,10 +78,14 @@ function flattenNested(method, name, x, expected, { numbers = false } = {}) {
   const at = (depth) => `${name}${depth ? `[${new Array(depth).fill(0).join(', ')}]` : ''}`;
   while (isRow(level)) {
     if (seenAt.has(level)) {
-      throw new TypeError(`${method}: ${at(shape.length)} is ${at(seenAt.get(level))} itself: an array that contains itself has no shape`);
+      throw new TypeError(
+        `${method}: ${at(shape.length)} is ${at(seenAt.get(level))} itself: an array that contains itself has no shape`,
+      );
     }
     if (shape.length === MAX_NESTED_RANK) {
-      throw new RangeError(`${method}: ${name} is nested more than ${MAX_NESTED_RANK} arrays deep; pass {data, shape} for a tensor of that rank`);
+      throw new RangeError(
+        `${method}: ${name} is nested more than ${MAX_NESTED_RANK} arrays deep; pass {data, shape} for a tensor of that rank`,
+      );
     }
     seenAt.set(level, shape.length);
     shape.push(level.length);
@@ -75,9 +102,17 @@ function flattenNested(method, name, x, expected, { numbers = false } = {}) {
     if (j < parent.length && isRow(parent[j])) {
       const index = new Array(shape.length).fill(0);
       const sibling = [...index.slice(0, -1), j];
-      throw entryError(method, name, [...shape, parent[j].length], index, `an array of length ${parent[j].length}, as ${name}[${sibling.join(', ')}] is`, level, {
-        hole: !(0 in parent),
-      });
+      throw entryError(
+        method,
+        name,
+        [...shape, parent[j].length],
+        index,
+        `an array of length ${parent[j].length}, as ${name}[${sibling.join(', ')}] is`,
+        level,
+        {
+          hole: !(0 in parent),
+        },
+      );
     }
   }
   const out = [];
@@ -94,13 +129,17 @@ function flattenNested(method, name, x, expected, { numbers = false } = {}) {
     }
     for (let i = 0; i < a.length; i++) {
       if (depth < last) {
-        if (!(i in a)) throw entryError(method, name, shape, [...index, i], `an array of length ${shape[depth + 1]}`, undefined, { hole: true });
+        if (!(i in a))
+          throw entryError(method, name, shape, [...index, i], `an array of length ${shape[depth + 1]}`, undefined, {
+            hole: true,
+          });
         walk(a[i], [...index, i]);
       } else if (!(i in a)) {
         if (numbers) throw entryTypeError(method, name, shape, out.length, undefined, true);
         out.length += 1;
       } else {
-        if (numbers && typeof a[i] !== 'number' && !isRow(a[i])) throw entryTypeError(method, name, shape, out.length, a[i]);
+        if (numbers && typeof a[i] !== 'number' && !isRow(a[i]))
+          throw entryTypeError(method, name, shape, out.length, a[i]);
         if (isRow(a[i])) throw entryTypeError(method, name, shape, out.length, a[i]);
         out.push(a[i]);
       }
@@ -153,7 +192,13 @@ function toFloat32(method, name, values, shape, { allowNegInf = false, eager = f
 export function toTensor(method, name, x, expected, opts = {}) {
   const t = toTensorAnyRank(method, name, x, expected, opts);
   if (opts.minRank !== undefined && t.shape.length < opts.minRank) {
-    throw shapeError(method, name, t.shape, expected, `rank ${t.shape.length}; rank ${opts.minRank} or more was expected`);
+    throw shapeError(
+      method,
+      name,
+      t.shape,
+      expected,
+      `rank ${t.shape.length}; rank ${opts.minRank} or more was expected`,
+    );
   }
   return t;
 }
@@ -163,7 +208,13 @@ function toTensorAnyRank(method, name, x, expected, opts) {
     checkShapeArray(method, name, x.shape, expected);
     const { data } = x;
     if (!(data instanceof Float32Array || data instanceof Float64Array || Array.isArray(data))) {
-      throw typeError(method, `${name}.data`, `a Float32Array, a Float64Array or an array of numbers, for ${name}`, data, expected);
+      throw typeError(
+        method,
+        `${name}.data`,
+        `a Float32Array, a Float64Array or an array of numbers, for ${name}`,
+        data,
+        expected,
+      );
     }
     if (data.length !== numel(x.shape)) throw dataLengthError(method, name, x.shape, data.length);
     return { data: toFloat32(method, name, data, x.shape, opts), shape: x.shape.slice() };
@@ -176,14 +227,26 @@ function toTensorAnyRank(method, name, x, expected, opts) {
     const { shape, values } = flattenNested(method, name, x, expected, { numbers: true });
     return { data: toFloat32(method, name, values, shape, opts), shape };
   }
-  throw typeError(method, name, 'a tensor {data, shape}, a nested array of numbers, a Float32Array or a Float64Array', x, expected);
+  throw typeError(
+    method,
+    name,
+    'a tensor {data, shape}, a nested array of numbers, a Float32Array or a Float64Array',
+    x,
+    expected,
+  );
 }
 
 /** A tensor of a given rank (or one of several ranks). */
 export function toTensorRank(method, name, x, ranks, expected, opts) {
   const t = toTensor(method, name, x, expected, opts);
   if (!ranks.includes(t.shape.length)) {
-    throw shapeError(method, name, t.shape, expected, `rank ${t.shape.length}; rank ${ranks.join(' or ')} was expected`);
+    throw shapeError(
+      method,
+      name,
+      t.shape,
+      expected,
+      `rank ${t.shape.length}; rank ${ranks.join(' or ')} was expected`,
+    );
   }
   return t;
 }
@@ -196,17 +259,29 @@ export function toVector(method, name, x, expected = '[n]') {
 /** Throws unless a and b have the same length n. */
 export function sameLength(method, nameA, a, nameB, b) {
   if (a.length !== b.length) {
-    throw shapeError(method, nameB, [b.length], [a.length], `${nameB} must have the length n = ${a.length} of ${nameA}`);
+    throw shapeError(
+      method,
+      nameB,
+      [b.length],
+      [a.length],
+      `${nameB} must have the length n = ${a.length} of ${nameA}`,
+    );
   }
 }
 
 /** Throws a RangeError when a vector is all zeros. */
 export function nonZero(method, name, v, what) {
   for (let i = 0; i < v.length; i++) if (v[i] !== 0) return;
-  throw ruleError(method, name, [v.length], `is the zero vector; ${what} needs a non-zero ${name} (its direction is undefined)`);
+  throw ruleError(
+    method,
+    name,
+    [v.length],
+    `is the zero vector; ${what} needs a non-zero ${name} (its direction is undefined)`,
+  );
 }
 
-const MASK_KINDS = 'a boolean mask (booleans, or a Uint8Array of 0 and 1) or an additive mask (numbers, a Float32Array or a Float64Array)';
+const MASK_KINDS =
+  'a boolean mask (booleans, or a Uint8Array of 0 and 1) or an additive mask (numbers, a Float32Array or a Float64Array)';
 
 /** A typed array that a mask may be given as. */
 const isMaskArray = (a) => a instanceof Uint8Array || a instanceof Float32Array || a instanceof Float64Array;
@@ -227,7 +302,13 @@ export function toMask(method, name, x, expected, trueMeans = 'attend') {
     shape = x.shape.slice();
     values = x.data;
     if (!(Array.isArray(values) || isMaskArray(values))) {
-      throw typeError(method, `${name}.data`, `an array of booleans or numbers, a Uint8Array (1 = true), a Float32Array or a Float64Array, for ${name}`, values, expected);
+      throw typeError(
+        method,
+        `${name}.data`,
+        `an array of booleans or numbers, a Uint8Array (1 = true), a Float32Array or a Float64Array, for ${name}`,
+        values,
+        expected,
+      );
     }
     if (values.length !== numel(shape)) throw dataLengthError(method, name, shape, values.length);
   } else if (Array.isArray(x)) {
@@ -260,7 +341,8 @@ export function toMask(method, name, x, expected, trueMeans = 'attend') {
   for (let i = 0; i < values.length; i++) {
     if (typeof values[i] !== kind) throw maskEntryError(method, name, shape, i, values[i], !(i in values), kind, first);
   }
-  if (kind === 'number') return { data: toFloat32(method, name, values, shape, { allowNegInf: true, eager: true }), shape, boolean: false };
+  if (kind === 'number')
+    return { data: toFloat32(method, name, values, shape, { allowNegInf: true, eager: true }), shape, boolean: false };
   return { data: Float32Array.from(values, (b) => (b === attendWhenTrue ? 0 : -Infinity)), shape, boolean: true };
 }
 
@@ -271,7 +353,13 @@ export function toMask(method, name, x, expected, trueMeans = 'attend') {
  */
 export function broadcastStrides(method, name, shape, target, targetNames) {
   if (shape.length > target.length) {
-    throw shapeError(method, name, shape, `a shape that broadcasts to ${targetNames} = ${formatShape(target)}`, `rank ${shape.length} > ${target.length}`);
+    throw shapeError(
+      method,
+      name,
+      shape,
+      `a shape that broadcasts to ${targetNames} = ${formatShape(target)}`,
+      `rank ${shape.length} > ${target.length}`,
+    );
   }
   const strides = new Array(target.length).fill(0);
   let stride = 1;
@@ -279,7 +367,15 @@ export function broadcastStrides(method, name, shape, target, targetNames) {
     const s = shape[shape.length - i];
     const t = target[target.length - i];
     if (s !== t && s !== 1) {
-      throw shapeError(method, name, shape, `a shape that broadcasts to ${targetNames} = ${formatShape(target)}`, t === 1 ? `dimension ${shape.length - i} is ${s}, not 1` : `dimension ${shape.length - i} is ${s}, neither ${t} nor 1`);
+      throw shapeError(
+        method,
+        name,
+        shape,
+        `a shape that broadcasts to ${targetNames} = ${formatShape(target)}`,
+        t === 1
+          ? `dimension ${shape.length - i} is ${s}, not 1`
+          : `dimension ${shape.length - i} is ${s}, neither ${t} nor 1`,
+      );
     }
     strides[target.length - i] = s === 1 ? 0 : stride;
     stride *= s;
@@ -304,7 +400,10 @@ export function broadcastShapes(method, items) {
       const b = shape.length - i >= 0 ? shape[shape.length - i] : 1;
       if (a !== b && a !== 1 && b !== 1) {
         throw shapeError(
-          method, it.name, it.full ?? shape, it.expected,
+          method,
+          it.name,
+          it.full ?? shape,
+          it.expected,
           `its leading dimensions ${formatShape(shape)} do not broadcast with those of ${from.name} ${formatShape(from.full ?? from.shape)}`,
         );
       }
@@ -348,7 +447,8 @@ export function positiveInt(method, name, x, max = 2147483647) {
 /** A finite number option (optionally > 0), or throws. */
 export function finiteNumber(method, name, x, { positive = false } = {}) {
   if (typeof x !== 'number') throw new TypeError(`${method}: ${name} must be a number; got ${describeValue(x)}`);
-  if (!Number.isFinite(x) || Math.abs(x) > F32_MAX) throw new RangeError(`${method}: ${name} must be finite in float32; got ${x}`);
+  if (!Number.isFinite(x) || Math.abs(x) > F32_MAX)
+    throw new RangeError(`${method}: ${name} must be finite in float32; got ${x}`);
   if (positive && !(x > 0)) throw new RangeError(`${method}: ${name} must be > 0; got ${x}`);
   return x;
 }
@@ -360,7 +460,8 @@ export function finiteNumber(method, name, x, { positive = false } = {}) {
  */
 export function optionsObject(method, x, name = 'options', known = null) {
   if (x === undefined || x === null) return {};
-  if (typeof x !== 'object' || Array.isArray(x)) throw new TypeError(`${method}: ${name} must be an object; got ${describeValue(x)}`);
+  if (typeof x !== 'object' || Array.isArray(x))
+    throw new TypeError(`${method}: ${name} must be an object; got ${describeValue(x)}`);
   if (known) checkKnownKeys(method, name, x, known);
   return x;
 }
@@ -369,7 +470,9 @@ export function optionsObject(method, x, name = 'options', known = null) {
 export function checkKnownKeys(method, name, x, known) {
   for (const key of Object.keys(x)) {
     if (!known.includes(key)) {
-      throw new TypeError(`${method}: ${name} has an unknown key '${key.slice(0, 40)}'; the known keys are ${known.join(', ')}`);
+      throw new TypeError(
+        `${method}: ${name} has an unknown key '${key.slice(0, 40)}'; the known keys are ${known.join(', ')}`,
+      );
     }
   }
 }

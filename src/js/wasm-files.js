@@ -5,5 +5,7 @@ export const SEPARATE_WASM = Object.freeze({
   inline: false,
   importGlue: (build) => (build === 'simd' ? import('./wasm/ag-simd.mjs') : import('./wasm/ag-scalar.mjs')),
   defaultUrl: (build) =>
-    build === 'simd' ? new URL('./wasm/ag-simd.wasm', import.meta.url) : new URL('./wasm/ag-scalar.wasm', import.meta.url),
+    build === 'simd'
+      ? new URL('./wasm/ag-simd.wasm', import.meta.url)
+      : new URL('./wasm/ag-scalar.wasm', import.meta.url),
 });

@@ -3,7 +3,7 @@
 // its stylesheets, fonts, worker and .wasm through import.meta.url, so there is
 // no CommonJS form of them: this says so instead of failing somewhere later.
 throw new Error(
-  "attention-geometry/widgets is an ES module for browsers and cannot be loaded with require(). " +
+  'attention-geometry/widgets is an ES module for browsers and cannot be loaded with require(). ' +
     'Load it in a page with <script type="module" src=".../widgets.js"></script> (serve the folder ' +
     "node_modules/attention-geometry/dist/widgets/ as it is), or with import('attention-geometry/widgets') " +
     'in a browser app. In Node, require the kernels API instead: require("attention-geometry").',

@@ -77,7 +77,7 @@ bool softmax_row(const float* z, int32_t n, float* y);
 // attention_scalar.cc; the simd128 variant runs the same order four channels
 // at a time and calls this for the leftover channels.
 float mix_channel(const float* alpha, int32_t n, const float* v, ptrdiff_t v_st);
-}
+}  // namespace scalar
 namespace simd128 {
 bool softmax_row(const float* z, int32_t n, float* y);
 }
@@ -102,15 +102,13 @@ struct Slice {
 
 // Causal, top-left aligned: query i sees keys 0..i, all of them once
 // i >= Tk - 1.
-inline int32_t visible_keys(const Slice& sl, int32_t i) {
-  return sl.causal ? (i + 1 < sl.Tk ? i + 1 : sl.Tk) : sl.Tk;
-}
+inline int32_t visible_keys(const Slice& sl, int32_t i) { return sl.causal ? (i + 1 < sl.Tk ? i + 1 : sl.Tk) : sl.Tk; }
 
 // The plain loop behind finish_scores (see the file comment): the scalar
 // variant's, and the simd128 variant's for masks that are not contiguous
 // along the keys.
-inline float finish_scores_loop(float* s, int32_t n, int32_t visible, float scale, const float* mrow,
-                                ptrdiff_t m_sj, const float* kb, int32_t* bad) {
+inline float finish_scores_loop(float* s, int32_t n, int32_t visible, float scale, const float* mrow, ptrdiff_t m_sj,
+                                const float* kb, int32_t* bad) {
   float mx = -INFINITY;
   *bad = -1;
   for (int32_t j = 0; j < visible; ++j) {
@@ -237,8 +235,8 @@ int32_t streaming_slice(const Slice& sl, float* work, size_t flat0) {
                               ? sl.mask + static_cast<ptrdiff_t>(i) * sl.m_si + static_cast<ptrdiff_t>(j0) * sl.m_sj
                               : nullptr;
         int32_t bad;
-        const float tile_max =
-            Kernels::finish_scores(s, nk, visible, sl.scale, mi, sl.m_sj, sl.kb != nullptr ? sl.kb + j0 : nullptr, &bad);
+        const float tile_max = Kernels::finish_scores(s, nk, visible, sl.scale, mi, sl.m_sj,
+                                                      sl.kb != nullptr ? sl.kb + j0 : nullptr, &bad);
         if (bad >= 0) note_overflow(&status, flat0 + static_cast<size_t>(i) * Tk + j0 + bad);
         const float m_new = tile_max > m[r] ? tile_max : m[r];
         if (m_new == -INFINITY) {
@@ -281,8 +279,8 @@ int32_t streaming_slice(const Slice& sl, float* work, size_t flat0) {
 // Returns 0, or 1 + the flat [B, H, Tq, Tk] index of the first score that
 // overflowed float32 (overflow.h).
 template <class Kernels>
-int32_t attention(const float* q, const float* k, const float* v, const float* mask, const float* key_bias,
-                  float scale, const ag_attention_dims* d, float* out, float* weights, float* scores, float* work) {
+int32_t attention(const float* q, const float* k, const float* v, const float* mask, const float* key_bias, float scale,
+                  const ag_attention_dims* d, float* out, float* weights, float* scores, float* work) {
   const int32_t Tq = d->Tq, Tk = d->Tk;
   int32_t status = 0;
   for (int32_t b = 0; b < d->B; ++b) {
@@ -292,8 +290,8 @@ int32_t attention(const float* q, const float* k, const float* v, const float* m
       sl.k = k + static_cast<ptrdiff_t>(b) * d->k_sb + static_cast<ptrdiff_t>(h) * d->k_sh;
       sl.v = v + static_cast<ptrdiff_t>(b) * d->v_sb + static_cast<ptrdiff_t>(h) * d->v_sh;
       sl.o = out + static_cast<ptrdiff_t>(b) * d->o_sb + static_cast<ptrdiff_t>(h) * d->o_sh;
-      sl.mask = mask != nullptr ? mask + static_cast<ptrdiff_t>(b) * d->m_sb + static_cast<ptrdiff_t>(h) * d->m_sh
-                                : nullptr;
+      sl.mask =
+          mask != nullptr ? mask + static_cast<ptrdiff_t>(b) * d->m_sb + static_cast<ptrdiff_t>(h) * d->m_sh : nullptr;
       sl.kb = key_bias != nullptr ? key_bias + static_cast<ptrdiff_t>(b) * d->kb_sb : nullptr;
       sl.q_st = d->q_st, sl.k_st = d->k_st, sl.v_st = d->v_st, sl.o_st = d->o_st;
       sl.m_si = d->m_si, sl.m_sj = d->m_sj;
@@ -342,10 +340,10 @@ int32_t multi_head_attention(const float* xq, const float* xk, const float* xv, 
   const int32_t B = d->B, Tq = d->Tq, Tk = d->Tk, dm = d->d_model, h = d->h;
   const int32_t dk = dm / h;
   const size_t nq = static_cast<size_t>(B) * Tq * dm, nk = static_cast<size_t>(B) * Tk * dm;
-  float* Q = work;              // [B, Tq, d_model]
-  float* K = Q + nq;            // [B, Tk, d_model]
-  float* V = K + nk;            // [B, Tk, d_model]
-  float* heads = V + nk;        // [B, Tq, d_model]: head i in columns i*d_k ..
+  float* Q = work;                // [B, Tq, d_model]
+  float* K = Q + nq;              // [B, Tk, d_model]
+  float* V = K + nk;              // [B, Tk, d_model]
+  float* heads = V + nk;          // [B, Tq, d_model]: head i in columns i*d_k ..
   float* attn_work = heads + nq;  // the attention's work (ag_mha_workspace_floats)
 
   // The projections treat [B, T, d_model] as [B*T, d_model] row vectors.
@@ -373,8 +371,7 @@ int32_t multi_head_attention(const float* xq, const float* xk, const float* xv, 
   ad.kb_sb = d->kb_sb;
   ad.causal = d->causal;
   ad.streaming = d->streaming;
-  const int32_t status =
-      attention<Kernels>(Q, K, V, mask, key_bias, scale, &ad, heads, weights, nullptr, attn_work);
+  const int32_t status = attention<Kernels>(Q, K, V, mask, key_bias, scale, &ad, heads, weights, nullptr, attn_work);
 
   Kernels::matmul(heads, wo, B * Tq, dm, dm, out);
   add_bias(out, bo, B * Tq, dm);

@@ -114,9 +114,9 @@ float finish_scores4(float* s, int32_t n, int32_t visible, float scale, const fl
   float mx = ag::simd::max_lanes(vmax);
   if (j < visible) {
     int32_t tail_bad;
-    const float tail_max = ag::attention_detail::finish_scores_loop(
-        s + j, visible - j, visible - j, scale, mrow != nullptr ? mrow + j : nullptr, 1, kb != nullptr ? kb + j : nullptr,
-        &tail_bad);
+    const float tail_max = ag::attention_detail::finish_scores_loop(s + j, visible - j, visible - j, scale,
+                                                                    mrow != nullptr ? mrow + j : nullptr, 1,
+                                                                    kb != nullptr ? kb + j : nullptr, &tail_bad);
     if (tail_bad >= 0 && *bad < 0) *bad = j + tail_bad;
     mx = tail_max > mx ? tail_max : mx;
   }
@@ -142,8 +142,7 @@ struct Simd128Kernels {
     return finish_scores4(s, n, visible, scale, mrow, kb, bad);
   }
   static bool softmax_row(const float* z, int32_t n, float* y) { return ag::simd128::softmax_row(z, n, y); }
-  static void mix_values(const float* alpha, int32_t n, const float* v, ptrdiff_t v_st, int32_t d_v,
-                         float* y) {
+  static void mix_values(const float* alpha, int32_t n, const float* v, ptrdiff_t v_st, int32_t d_v, float* y) {
     int32_t c = 0;
     for (; c + 4 <= d_v; c += 4) ag::simd::store(y + c, mix4(alpha, n, v + c, v_st));
     for (; c < d_v; ++c) y[c] = ag::scalar::mix_channel(alpha, n, v + c, v_st);
@@ -184,21 +183,20 @@ struct Simd128Kernels {
 
 extern "C" {
 
-int32_t ag_attention__simd128(const float* q, const float* k, const float* v, const float* mask,
-                           const float* key_bias, float scale, const ag_attention_dims* dims, float* out,
-                           float* weights, float* scores, float* work) {
+int32_t ag_attention__simd128(const float* q, const float* k, const float* v, const float* mask, const float* key_bias,
+                              float scale, const ag_attention_dims* dims, float* out, float* weights, float* scores,
+                              float* work) {
   return ag::attention_detail::attention<Simd128Kernels>(q, k, v, mask, key_bias, scale, dims, out, weights, scores,
-                                                  work);
+                                                         work);
 }
 
 int32_t ag_multi_head_attention__simd128(const float* xq, const float* xk, const float* xv, const float* wq,
-                                      const float* wk, const float* wv, const float* wo, const float* bq,
-                                      const float* bk, const float* bv, const float* bo, const float* mask,
-                                      const float* key_bias, float scale, const ag_mha_dims* dims,
-                                      float* out, float* weights, float* work) {
-  return ag::attention_detail::multi_head_attention<Simd128Kernels>(xq, xk, xv, wq, wk, wv, wo, bq, bk, bv, bo,
-                                                             mask, key_bias, scale, dims, out, weights,
-                                                             work);
+                                         const float* wk, const float* wv, const float* wo, const float* bq,
+                                         const float* bk, const float* bv, const float* bo, const float* mask,
+                                         const float* key_bias, float scale, const ag_mha_dims* dims, float* out,
+                                         float* weights, float* work) {
+  return ag::attention_detail::multi_head_attention<Simd128Kernels>(xq, xk, xv, wq, wk, wv, wo, bq, bk, bv, bo, mask,
+                                                                    key_bias, scale, dims, out, weights, work);
 }
 
 }  // extern "C"

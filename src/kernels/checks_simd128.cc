@@ -38,13 +38,13 @@ extern "C" {
 
 int32_t ag_first_nonfinite__simd128(const float* x, int32_t n, int32_t allow_neg_inf) {
   const v128_t allow = wasm_i32x4_splat(allow_neg_inf != 0 ? -1 : 0);
-  return first(x, n, allow, nonfinite_lanes, [allow_neg_inf](const float* p, int32_t m) {
-    return ag_first_nonfinite__scalar(p, m, allow_neg_inf);
-  });
+  return first(x, n, allow, nonfinite_lanes,
+               [allow_neg_inf](const float* p, int32_t m) { return ag_first_nonfinite__scalar(p, m, allow_neg_inf); });
 }
 
 int32_t ag_first_nan__simd128(const float* x, int32_t n) {
-  return first(x, n, wasm_i32x4_splat(0), nan_lanes, [](const float* p, int32_t m) { return ag_first_nan__scalar(p, m); });
+  return first(x, n, wasm_i32x4_splat(0), nan_lanes,
+               [](const float* p, int32_t m) { return ag_first_nan__scalar(p, m); });
 }
 
 }  // extern "C"

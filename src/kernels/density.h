@@ -32,7 +32,7 @@
 namespace ag::density {
 
 constexpr double kPi = 3.14159265358979323846;
-constexpr double kRescale = 0x1p-600;   // applied when a value passes kLimit
+constexpr double kRescale = 0x1p-600;  // applied when a value passes kLimit
 constexpr double kLimit = 0x1p600;
 constexpr double kLogRescale = 415.88830833596718;  // 600 ln 2
 

@@ -30,10 +30,10 @@ using simd::load;
 using simd::store;
 using simd::zero;
 
-constexpr int32_t kNv = 2;         // f32x4 per row of a tile
-constexpr int32_t kNr = 4 * kNv;   // columns of a panel and of a tile
-constexpr int32_t kMr = 4;         // rows of a tile
-constexpr int32_t kMc = 64;  // rows of A per block (a multiple of kMr)
+constexpr int32_t kNv = 2;        // f32x4 per row of a tile
+constexpr int32_t kNr = 4 * kNv;  // columns of a panel and of a tile
+constexpr int32_t kMr = 4;        // rows of a tile
+constexpr int32_t kMc = 64;       // rows of A per block (a multiple of kMr)
 
 // bp[k * 8 + c] = B[k * ldb + c] for c < nc, 0 for nc <= c < 8.
 void pack_nn(const float* B, ptrdiff_t ldb, int32_t kc, int32_t nc, float* bp) {
@@ -99,8 +99,8 @@ void pack_a(const float* A, ptrdiff_t lda, int32_t mr, int32_t kc, float* ap) {
 
 // C[0..mr, 0..nc) (row stride ldc) = (accumulate ? C : 0) + ap[kc, 4]^T bp[kc, 8],
 // each product summed in k order into its own f32x4 lane.
-void micro_kernel(int32_t kc, const float* ap, const float* bp, bool accumulate, float* c, ptrdiff_t ldc,
-                  int32_t mr, int32_t nc) {
+void micro_kernel(int32_t kc, const float* ap, const float* bp, bool accumulate, float* c, ptrdiff_t ldc, int32_t mr,
+                  int32_t nc) {
   v128_t acc[kMr][kNv];
   for (int r = 0; r < kMr; ++r)
     for (int v = 0; v < kNv; ++v) acc[r][v] = zero();
@@ -154,8 +154,7 @@ void gemm(int32_t M, int32_t N, int32_t K, const float* A, ptrdiff_t lda, PackB 
         const int32_t nc = N - j0 < kNr ? N - j0 : kNr;
         pack_b(j0, k0, kc, nc, bp);
         for (int32_t i = 0; i < mc; i += kMr) {
-          micro_kernel(kc, ap + i * kc, bp, accumulate, C + (i0 + i) * ldc + j0, ldc, mc - i < kMr ? mc - i : kMr,
-                       nc);
+          micro_kernel(kc, ap + i * kc, bp, accumulate, C + (i0 + i) * ldc + j0, ldc, mc - i < kMr ? mc - i : kMr, nc);
         }
       }
     }
@@ -164,16 +163,16 @@ void gemm(int32_t M, int32_t N, int32_t K, const float* A, ptrdiff_t lda, PackB 
 
 }  // namespace
 
-void gemm_nn(int32_t M, int32_t N, int32_t K, const float* A, ptrdiff_t lda, const float* B, ptrdiff_t ldb,
-             float beta, float* C, ptrdiff_t ldc) {
+void gemm_nn(int32_t M, int32_t N, int32_t K, const float* A, ptrdiff_t lda, const float* B, ptrdiff_t ldb, float beta,
+             float* C, ptrdiff_t ldc) {
   gemm(
       M, N, K, A, lda,
       [B, ldb](int32_t j, int32_t k, int32_t kc, int32_t nc, float* bp) { pack_nn(B + k * ldb + j, ldb, kc, nc, bp); },
       beta, C, ldc);
 }
 
-void gemm_nt(int32_t M, int32_t N, int32_t K, const float* A, ptrdiff_t lda, const float* B, ptrdiff_t ldb,
-             float beta, float* C, ptrdiff_t ldc) {
+void gemm_nt(int32_t M, int32_t N, int32_t K, const float* A, ptrdiff_t lda, const float* B, ptrdiff_t ldb, float beta,
+             float* C, ptrdiff_t ldc) {
   gemm(
       M, N, K, A, lda,
       [B, ldb](int32_t j, int32_t k, int32_t kc, int32_t nc, float* bp) { pack_nt(B + j * ldb + k, ldb, kc, nc, bp); },

@@ -26,10 +26,10 @@ namespace ag::simd128 {
 
 constexpr int32_t kGemmKc = 256;  // depth of one k block (the packed B panel is kGemmKc x 8 floats)
 
-void gemm_nn(int32_t M, int32_t N, int32_t K, const float* A, ptrdiff_t lda, const float* B, ptrdiff_t ldb,
-             float beta, float* C, ptrdiff_t ldc);
-void gemm_nt(int32_t M, int32_t N, int32_t K, const float* A, ptrdiff_t lda, const float* B, ptrdiff_t ldb,
-             float beta, float* C, ptrdiff_t ldc);
+void gemm_nn(int32_t M, int32_t N, int32_t K, const float* A, ptrdiff_t lda, const float* B, ptrdiff_t ldb, float beta,
+             float* C, ptrdiff_t ldc);
+void gemm_nt(int32_t M, int32_t N, int32_t K, const float* A, ptrdiff_t lda, const float* B, ptrdiff_t ldb, float beta,
+             float* C, ptrdiff_t ldc);
 
 }  // namespace ag::simd128
 

@@ -11,8 +11,8 @@
 #include "packing.h"
 
 extern "C" int32_t ag_greedy_packing__scalar(uint32_t seed_lo, uint32_t seed_hi, int32_t d, int32_t first,
-                                          int32_t count, float eps, int32_t kept, int32_t capacity, float* dirs,
-                                          float* work) {
+                                             int32_t count, float eps, int32_t kept, int32_t capacity, float* dirs,
+                                             float* work) {
   return ag::packing::greedy(seed_lo, seed_hi, d, first, count, eps, kept, capacity, dirs, work, &ag_dot__scalar,
                              &ag_normalize__scalar);
 }

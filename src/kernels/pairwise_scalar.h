@@ -66,10 +66,17 @@ inline float pairwise_sum(int32_t n, Term&& term) {
     cascade.push((term(i) + term(i + 1)) + (term(i + 2) + term(i + 3)));
   }
   switch (n - i) {
-    case 1: cascade.push(term(i)); break;
-    case 2: cascade.push(term(i) + term(i + 1)); break;
-    case 3: cascade.push((term(i) + term(i + 1)) + term(i + 2)); break;
-    default: break;
+    case 1:
+      cascade.push(term(i));
+      break;
+    case 2:
+      cascade.push(term(i) + term(i + 1));
+      break;
+    case 3:
+      cascade.push((term(i) + term(i + 1)) + term(i + 2));
+      break;
+    default:
+      break;
   }
   return cascade.total();
 }

@@ -70,8 +70,7 @@ void ag_exp__scalar(const float* x, int32_t n, float* y) {
   for (int32_t i = 0; i < n; ++i) y[i] = expf(x[i]);
 }
 
-int32_t ag_softmax__scalar(const float* x, const float* mask, int32_t rows, int32_t n, float temperature,
-                           float* y) {
+int32_t ag_softmax__scalar(const float* x, const float* mask, int32_t rows, int32_t n, float temperature, float* y) {
   int32_t status = 0;
   for (int32_t r = 0; r < rows; ++r) {
     const float* xr = x + static_cast<ptrdiff_t>(r) * n;
@@ -84,8 +83,9 @@ int32_t ag_softmax__scalar(const float* x, const float* mask, int32_t rows, int3
       const float* mr = mask + static_cast<ptrdiff_t>(r) * n;
       for (int32_t i = 0; i < n; ++i) yr[i] += mr[i];
     }
-    if (status == 0) status = ag::first_overflow(xr, mask != nullptr ? mask + static_cast<ptrdiff_t>(r) * n : nullptr,
-                                             n, temperature, yr, static_cast<int32_t>(r * n));
+    if (status == 0)
+      status = ag::first_overflow(xr, mask != nullptr ? mask + static_cast<ptrdiff_t>(r) * n : nullptr, n, temperature,
+                                  yr, static_cast<int32_t>(r * n));
     ag::scalar::softmax_row(yr, n, yr);
   }
   return status;

@@ -80,11 +80,9 @@ inline v128_t log2_4(v128_t p) {
   q = wasm_f32x4_add(wasm_f32x4_mul(q, f), splat(3.3333331174e-1f));
   const v128_t f2 = wasm_f32x4_mul(f, f);
   // ln(1 + f) = f + (f^3 q - f^2 / 2), the small part first.
-  const v128_t small = wasm_f32x4_sub(wasm_f32x4_mul(wasm_f32x4_mul(f2, f), q),
-                                      wasm_f32x4_mul(f2, splat(0.5f)));
+  const v128_t small = wasm_f32x4_sub(wasm_f32x4_mul(wasm_f32x4_mul(f2, f), q), wasm_f32x4_mul(f2, splat(0.5f)));
   const v128_t ln1pf = wasm_f32x4_add(f, small);
-  return wasm_f32x4_add(wasm_f32x4_convert_i32x4(e),
-                        wasm_f32x4_mul(ln1pf, splat(1.44269504088896341f)));
+  return wasm_f32x4_add(wasm_f32x4_convert_i32x4(e), wasm_f32x4_mul(ln1pf, splat(1.44269504088896341f)));
 }
 
 inline v128_t add(v128_t a, v128_t b) { return wasm_f32x4_add(a, b); }
@@ -141,7 +139,8 @@ float sum(const float* p, int32_t n) {
   if (n == 256) return sum256(p);
   if (n <= 64) {
     return ag::simd::sum_lanes(block_partials(
-        0, n, [p](int32_t i) { return load(p + i); }, [p](int32_t i, int32_t m) { return load_partial(p + i, m, 0.0f); }));
+        0, n, [p](int32_t i) { return load(p + i); },
+        [p](int32_t i, int32_t m) { return load_partial(p + i, m, 0.0f); }));
   }
   const int32_t half = ((n / 64 + 1) / 2) * 64;
   return sum(p, half) + sum(p + half, n - half);
@@ -325,8 +324,7 @@ void ag_exp__simd128(const float* x, int32_t n, float* y) {
   if (i < n) store_partial(y + i, n - i, exp4(load_partial(x + i, n - i, 0.0f)));
 }
 
-int32_t ag_softmax__simd128(const float* x, const float* mask, int32_t rows, int32_t n, float temperature,
-                            float* y) {
+int32_t ag_softmax__simd128(const float* x, const float* mask, int32_t rows, int32_t n, float temperature, float* y) {
   const v128_t t = splat(temperature);
   // x / 1 is x exactly: the division is skipped, with the same result.
   const bool divide_x = temperature != 1.0f;
@@ -424,9 +422,7 @@ void ag_log_sum_exp__simd128(const float* x, int32_t rows, int32_t n, float* out
     const float s = pairwise_blocks(0, n, [xr, mv](int32_t i0, int32_t len) {
       return block_partials(
           i0, len, [xr, mv](int32_t i) { return exp4(wasm_f32x4_sub(load(xr + i), mv)); },
-          [xr, mv](int32_t i, int32_t k) {
-            return exp4(wasm_f32x4_sub(load_partial(xr + i, k, -INFINITY), mv));
-          });
+          [xr, mv](int32_t i, int32_t k) { return exp4(wasm_f32x4_sub(load_partial(xr + i, k, -INFINITY), mv)); });
     });
     out[r] = m + logf(s);
   }

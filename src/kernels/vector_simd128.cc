@@ -163,8 +163,6 @@ float ag_angle__simd128(const float* a, const float* b, int32_t n) {
   return 2.0f * atan2f(sqrtf(ds[0]), sqrtf(ds[1]));
 }
 
-
-
 // (a 2^ka).(b 2^kb) and |b 2^kb| (see the scalar variant for why both
 // vectors are scaled), with the two scales.
 float ag_scalar_projection__simd128(const float* a, const float* b, int32_t n) {

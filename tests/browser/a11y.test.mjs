@@ -43,7 +43,10 @@ afterAll(async () => {
 /** One line per failing node: scheme, address, rule, where, why. */
 function describeViolations(results, where) {
   return results.violations.flatMap((v) =>
-    v.nodes.map((n) => `${where}: ${v.id} (${v.impact}) at ${JSON.stringify(n.target)}: ${(n.failureSummary ?? v.help).replace(/\s+/g, ' ')}`),
+    v.nodes.map(
+      (n) =>
+        `${where}: ${v.id} (${v.impact}) at ${JSON.stringify(n.target)}: ${(n.failureSummary ?? v.help).replace(/\s+/g, ' ')}`,
+    ),
   );
 }
 
@@ -57,7 +60,11 @@ async function audit(path, ready, configure = (b) => b) {
       // Legacy mode runs axe in the page itself (one call, no helper page): the
       // pages here have no frames from other origins, which is what the default mode is for.
       const results = await configure(new AxeBuilder({ page }).withTags(WCAG).setLegacyMode(true)).analyze();
-      return { colorScheme, count: results.passes.length, lines: describeViolations(results, `${colorScheme} ${path}`) };
+      return {
+        colorScheme,
+        count: results.passes.length,
+        lines: describeViolations(results, `${colorScheme} ${path}`),
+      };
     }),
   );
   for (const f of found) expect(f.count).toBeGreaterThan(0); // axe ran and checked something
@@ -94,7 +101,9 @@ describe('the accessibility tree and forced colours', () => {
     await page.waitForSelector('body[data-state="ready"]', { timeout: 20000 });
     const cdp = await page.context().newCDPSession(page);
     const { nodes } = await cdp.send('Accessibility.getFullAXTree');
-    const headings = new Set(nodes.filter((n) => !n.ignored && n.role?.value === 'heading').map((n) => n.name?.value ?? ''));
+    const headings = new Set(
+      nodes.filter((n) => !n.ignored && n.role?.value === 'heading').map((n) => n.name?.value ?? ''),
+    );
     const titles = await page.$$eval('main section.chapter h2', (hs) => hs.map((h) => h.textContent.trim()));
     expect(titles).toHaveLength(CHAPTERS.length);
     expect(titles.filter((t) => !headings.has(t))).toEqual([]);

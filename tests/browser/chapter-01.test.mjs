@@ -26,8 +26,18 @@ import {
 const TAG = 'ag-attention-atom';
 const CH = 'atom';
 const N = 4;
-const Q0 = [[0.5, 0.5], [1, 2], [2, 0.5], [-1, 1.5]];
-const K0 = [[0.5, -0.5], [2, 1.5], [-1, 1], [2.5, -0.5]];
+const Q0 = [
+  [0.5, 0.5],
+  [1, 2],
+  [2, 0.5],
+  [-1, 1.5],
+];
+const K0 = [
+  [0.5, -0.5],
+  [2, 1.5],
+  [-1, 1],
+  [2.5, -0.5],
+];
 
 /** float64 reference: S[i][j] = q_i . k_j, and each term. */
 function reference(q, k) {
@@ -67,7 +77,9 @@ const state = (page) => page.locator(TAG).evaluate((el) => el.state);
 
 /** The numbers shown; a bracketed negative value "(−1)" (after a + sign) is read as −1. */
 async function readNumbers(page, tag) {
-  return (await readAll(page, tag)).map((n) => (/^\(.*\)$/.test(n.text) ? { ...n, shown: Number(n.text.slice(1, -1).replace(/\u2212/g, '-')) } : n));
+  return (await readAll(page, tag)).map((n) =>
+    /^\(.*\)$/.test(n.text) ? { ...n, shown: Number(n.text.slice(1, -1).replace(/\u2212/g, '-')) } : n,
+  );
 }
 
 let env;
@@ -92,7 +104,9 @@ describe('chapter 1: the atom of attention', () => {
     const kernels = await page.evaluate(() => window.__agCallLog.map((c) => c.kernel));
     expect(kernels.some((k) => /matmul/.test(k))).toBe(true);
     // Cells carry their value and position for screen readers; shapes are typeset.
-    await expect(page.locator(`${TAG} [data-cell="3-2"]`).getAttribute('aria-label')).resolves.toBe('S32: query of \u201cate\u201d with key of \u201ccat\u201d = 4.75');
+    await expect(page.locator(`${TAG} [data-cell="3-2"]`).getAttribute('aria-label')).resolves.toBe(
+      'S32: query of \u201cate\u201d with key of \u201ccat\u201d = 4.75',
+    );
     await expect(page.locator(`${TAG} [data-cell="3-2"]`).getAttribute('aria-selected')).resolves.toBe('true');
     expect(await page.locator(`${TAG} .katex`).count()).toBeGreaterThan(0);
     await expectClean(opened);
@@ -105,9 +119,16 @@ describe('chapter 1: the atom of attention', () => {
     await page.locator(`${TAG} [data-cell="1-4"]`).hover();
     expect((await state(page)).cell).toEqual([1, 4]);
     expectMatches(await readNumbers(page, TAG), Q0, K0, [1, 4]);
-    const faded = await page.locator(TAG).evaluate((el) =>
-      Object.fromEntries([...el.shadowRoot.querySelectorAll('[data-point]')].map((n) => [n.dataset.point, n.classList.contains('is-faded')])),
-    );
+    const faded = await page
+      .locator(TAG)
+      .evaluate((el) =>
+        Object.fromEntries(
+          [...el.shadowRoot.querySelectorAll('[data-point]')].map((n) => [
+            n.dataset.point,
+            n.classList.contains('is-faded'),
+          ]),
+        ),
+      );
     expect(faded).toEqual({ q1: false, q2: true, q3: true, q4: true, k1: true, k2: true, k3: true, k4: false });
 
     // Keyboard: the grid is one Tab stop; arrows move the focused cell, which is chosen.
@@ -117,7 +138,9 @@ describe('chapter 1: the atom of attention', () => {
     await page.keyboard.press('ArrowLeft');
     expect((await state(page)).cell).toEqual([2, 2]);
     expect(await page.locator(TAG).evaluate((el) => el.shadowRoot.activeElement?.dataset.cell)).toBe('2-2');
-    const tabbable = await page.locator(TAG).evaluate((el) => [...el.shadowRoot.querySelectorAll('.hm-cell[tabindex="0"]')].map((n) => n.dataset.cell));
+    const tabbable = await page
+      .locator(TAG)
+      .evaluate((el) => [...el.shadowRoot.querySelectorAll('.hm-cell[tabindex="0"]')].map((n) => n.dataset.cell));
     expect(tabbable).toEqual(['2-2']);
     const numbers = await readNumbers(page, TAG);
     expectMatches(numbers, Q0, K0, [2, 2]);
@@ -151,8 +174,12 @@ describe('chapter 1: the atom of attention', () => {
     expectMatches(numbers, q, k, [2, 4]);
     expect(one(numbers, 'dot').text).toBe('\u22123.25'); // -4 + 0.75
     await expectAllLogged(page, TAG);
-    await expect(page.locator(`${TAG} [aria-live]`).textContent()).resolves.toContain('k4 (fish) = (2, 0.5); S24 = \u22123.25');
-    await expect(page.locator(`${TAG} [data-point="k4"]`).getAttribute('aria-valuetext')).resolves.toBe('k4, key of \u201cfish\u201d = (2, 0.5)');
+    await expect(page.locator(`${TAG} [aria-live]`).textContent()).resolves.toContain(
+      'k4 (fish) = (2, 0.5); S24 = \u22123.25',
+    );
+    await expect(page.locator(`${TAG} [data-point="k4"]`).getAttribute('aria-valuetext')).resolves.toBe(
+      'k4, key of \u201cfish\u201d = (2, 0.5)',
+    );
 
     const params = await urlParams(page);
     expect(params.get('ch')).toBe(CH);
@@ -172,8 +199,18 @@ describe('chapter 1: the atom of attention', () => {
   });
 
   test('a URL with other vectors shows their reference grid; a bad cell keeps the default with a note', async () => {
-    const q = [[3, -3], [0, 0], [-2.5, 1.25], [1, 1]];
-    const k = [[-3, 3], [1.75, -0.5], [0, 2], [-1, -1]];
+    const q = [
+      [3, -3],
+      [0, 0],
+      [-2.5, 1.25],
+      [1, 1],
+    ];
+    const k = [
+      [-3, 3],
+      [1.75, -0.5],
+      [0, 2],
+      [-1, -1],
+    ];
     const search = `?ch=atom&v=1&q=${q.map((r) => r.join(',')).join(';')}&k=${k.map((r) => r.join(',')).join(';')}&cell=1,1`;
     const opened = await openChapter(env, CH, TAG, { search });
     const numbers = await readNumbers(opened.page, TAG);
@@ -196,13 +233,17 @@ describe('chapter 1: the atom of attention', () => {
     const { page } = opened;
     await page.locator(`${TAG} .predict-choice[data-choice="equal"]`).click();
     await expect(page.locator(`${TAG} .predict`).getAttribute('data-result')).resolves.toBe('wrong');
-    await expect(page.locator(`${TAG} .predict-result`).textContent()).resolves.toMatch(/S\u2082\u2083 = q\u2082\u00b7k\u2083 = 1 but S\u2083\u2082 = q\u2083\u00b7k\u2082 = 4\.75/);
+    await expect(page.locator(`${TAG} .predict-result`).textContent()).resolves.toMatch(
+      /S\u2082\u2083 = q\u2082\u00b7k\u2083 = 1 but S\u2083\u2082 = q\u2083\u00b7k\u2082 = 4\.75/,
+    );
     expect((await state(page)).cell).toEqual([2, 3]);
     expectMatches(await readNumbers(page, TAG), Q0, K0, [2, 3]);
     await page.locator(`${TAG} .predict-again`).click();
     await page.locator(`${TAG} .predict-choice[data-choice="different"]`).click();
     await expect(page.locator(`${TAG} .predict`).getAttribute('data-result')).resolves.toBe('right');
-    await expect(page.locator('#toc li[data-chapter="atom"] [data-role=progress]').textContent()).resolves.toMatch(/predicted/);
+    await expect(page.locator('#toc li[data-chapter="atom"] [data-role=progress]').textContent()).resolves.toMatch(
+      /predicted/,
+    );
     await expectAllLogged(page, TAG);
     await expectClean(opened);
     await opened.context.close();
@@ -240,7 +281,9 @@ describe('chapter 1: the atom of attention', () => {
       expect(await overflow(page)).toBeLessThanOrEqual(0);
       await screenshot(page.locator(`#ch-${CH}`), `chapter-01-${name}-${scheme}`);
     }
-    expect(await page.locator(TAG).evaluate((el) => getComputedStyle(el.shadowRoot.querySelector('svg.plane')).touchAction)).toBe('none');
+    expect(
+      await page.locator(TAG).evaluate((el) => getComputedStyle(el.shadowRoot.querySelector('svg.plane')).touchAction),
+    ).toBe('none');
     await expectClean(opened);
     await opened.context.close();
   });

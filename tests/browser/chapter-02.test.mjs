@@ -33,7 +33,17 @@ function reference(a, b) {
   const na = Math.hypot(...a);
   const nb = Math.hypot(...b);
   const cos = dot / (na * nb);
-  return { terms, dot, na, nb, cos, angle: Math.acos(Math.max(-1, Math.min(1, cos))), product: na * nb, geometric: na * nb * cos, magnitude: Math.abs(terms[0]) + Math.abs(terms[1]) };
+  return {
+    terms,
+    dot,
+    na,
+    nb,
+    cos,
+    angle: Math.acos(Math.max(-1, Math.min(1, cos))),
+    product: na * nb,
+    geometric: na * nb * cos,
+    magnitude: Math.abs(terms[0]) + Math.abs(terms[1]),
+  };
 }
 
 /** Checks every number shown (stored float32 and shown text) against the reference. */
@@ -47,7 +57,10 @@ function expectMatches(numbers, a, b) {
   const dot = one(numbers, 'dot');
   expectClose(dot.value, ref.dot, dotTol, 'a.b');
   expectShown(dot, ref.dot, { extra: dotTol });
-  for (const [key, r] of [['a', ref.na], ['b', ref.nb]]) {
+  for (const [key, r] of [
+    ['a', ref.na],
+    ['b', ref.nb],
+  ]) {
     const n = one(numbers, 'norm', key);
     expectClose(n.value, r, 4 * U * r, `|${key}|`);
     expectShown(n, r);
@@ -110,8 +123,12 @@ describe('chapter 2: two definitions agree', () => {
     expectMatches(numbers, [-2, 3.5], b);
     await expectAllLogged(page, TAG);
     // Announced to screen readers, and described on the handle.
-    await expect(page.locator(`${TAG} [aria-live]`).textContent()).resolves.toContain(`a\u00b7b = ${one(numbers, 'dot').text}`);
-    await expect(page.locator(`${TAG} [data-point="b"]`).getAttribute('aria-valuetext')).resolves.toBe('b = (4.5, 3.75)');
+    await expect(page.locator(`${TAG} [aria-live]`).textContent()).resolves.toContain(
+      `a\u00b7b = ${one(numbers, 'dot').text}`,
+    );
+    await expect(page.locator(`${TAG} [data-point="b"]`).getAttribute('aria-valuetext')).resolves.toBe(
+      'b = (4.5, 3.75)',
+    );
     expect(await page.locator(`${TAG} [data-point="a"]`).getAttribute('tabindex')).toBe('0');
 
     // Only the shell wrote the URL: chapter, versioned state.
@@ -175,7 +192,9 @@ describe('chapter 2: two definitions agree', () => {
     await page.locator(`${TAG} .predict-choice[data-choice="zero"]`).click();
     await expect(page.locator(`${TAG} .predict`).getAttribute('data-result')).resolves.toBe('right');
     // The shell keeps the answer per chapter.
-    await expect(page.locator('#toc li[data-chapter="dot-product"] [data-role=progress]').textContent()).resolves.toMatch(/predicted/);
+    await expect(
+      page.locator('#toc li[data-chapter="dot-product"] [data-role=progress]').textContent(),
+    ).resolves.toMatch(/predicted/);
     await expectAllLogged(page, TAG);
     await expectClean(opened);
     await opened.context.close();
@@ -203,16 +222,23 @@ describe('chapter 2: two definitions agree', () => {
     [1024, 'desktop'],
     [375, 'phone-375'],
     [320, 'phone-320'],
-  ])('fits %i px with no horizontal scrolling, light and dark, and the plot does not scroll on touch', async (width, name) => {
-    const opened = await openChapter(env, CH, TAG, { width, height: 1000 });
-    const { page } = opened;
-    for (const scheme of ['light', 'dark']) {
-      await page.emulateMedia({ colorScheme: scheme });
-      expect(await overflow(page)).toBeLessThanOrEqual(0);
-      await screenshot(page.locator(`#ch-${CH}`), `chapter-02-${name}-${scheme}`);
-    }
-    expect(await page.locator(TAG).evaluate((el) => getComputedStyle(el.shadowRoot.querySelector('svg.plane')).touchAction)).toBe('none');
-    await expectClean(opened);
-    await opened.context.close();
-  });
+  ])(
+    'fits %i px with no horizontal scrolling, light and dark, and the plot does not scroll on touch',
+    async (width, name) => {
+      const opened = await openChapter(env, CH, TAG, { width, height: 1000 });
+      const { page } = opened;
+      for (const scheme of ['light', 'dark']) {
+        await page.emulateMedia({ colorScheme: scheme });
+        expect(await overflow(page)).toBeLessThanOrEqual(0);
+        await screenshot(page.locator(`#ch-${CH}`), `chapter-02-${name}-${scheme}`);
+      }
+      expect(
+        await page
+          .locator(TAG)
+          .evaluate((el) => getComputedStyle(el.shadowRoot.querySelector('svg.plane')).touchAction),
+      ).toBe('none');
+      await expectClean(opened);
+      await opened.context.close();
+    },
+  );
 });

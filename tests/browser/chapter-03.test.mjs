@@ -134,7 +134,8 @@ describe('chapter 3: why they agree', () => {
     const cases = JSON.parse(readFileSync(join(ROOT, 'tests/data/seeds/worked-examples.json'), 'utf8')).cases;
     const seed = cases.find((c) => c.id === 'law-of-cosines');
     expect(seed.inputs).toEqual({ a: [3, 4], b: [4, 3] });
-    for (const role of ['side', 'law', 'expand']) expectClose(one(numbers, role).value, seed.expected, seed.tolerance, `seed ${role}`);
+    for (const role of ['side', 'law', 'expand'])
+      expectClose(one(numbers, role).value, seed.expected, seed.tolerance, `seed ${role}`);
     await expectAllLogged(page, TAG);
     expect(await page.locator(`${TAG} .katex`).count()).toBeGreaterThan(3);
     // The triangle: the third side is drawn from b's tip to a's tip.
@@ -143,7 +144,12 @@ describe('chapter 3: why they agree', () => {
       const a = el.shadowRoot.querySelector('line.vec-a');
       const b = el.shadowRoot.querySelector('line.vec-b');
       const at = (n, k) => Number(n.getAttribute(k));
-      return { from: [at(l, 'x1'), at(l, 'y1')], to: [at(l, 'x2'), at(l, 'y2')], a: [at(a, 'x2'), at(a, 'y2')], b: [at(b, 'x2'), at(b, 'y2')] };
+      return {
+        from: [at(l, 'x1'), at(l, 'y1')],
+        to: [at(l, 'x2'), at(l, 'y2')],
+        a: [at(a, 'x2'), at(a, 'y2')],
+        b: [at(b, 'x2'), at(b, 'y2')],
+      };
     });
     expect(side.from).toEqual(side.b);
     expect(side.to).toEqual(side.a);
@@ -168,8 +174,12 @@ describe('chapter 3: why they agree', () => {
     expect(ref.dot).toBeLessThan(0); // obtuse: -2 a.b is positive, the side is longer than Pythagoras
     expect(one(numbers, 'side').value).toBeGreaterThan(one(numbers, 'sum-sq', 'law').value);
     await expectAllLogged(page, TAG);
-    await expect(page.locator(`${TAG} [aria-live]`).textContent()).resolves.toContain(`|a \u2212 b|\u00b2 = ${one(numbers, 'side').text}`);
-    await expect(page.locator(`${TAG} [data-point="b"]`).getAttribute('aria-valuetext')).resolves.toBe('b = (3.75, 1.25)');
+    await expect(page.locator(`${TAG} [aria-live]`).textContent()).resolves.toContain(
+      `|a \u2212 b|\u00b2 = ${one(numbers, 'side').text}`,
+    );
+    await expect(page.locator(`${TAG} [data-point="b"]`).getAttribute('aria-valuetext')).resolves.toBe(
+      'b = (3.75, 1.25)',
+    );
 
     await expectLinkReopens(env, opened, { ch: CH, tag: TAG, params: { a: '-2,3.5', b: '3.75,1.25' }, numbers });
   });
@@ -241,7 +251,9 @@ describe('chapter 3: why they agree', () => {
       expect(await overflow(page)).toBeLessThanOrEqual(0);
       await screenshot(page.locator(`#ch-${CH}`), `chapter-03-${name}-${scheme}`);
     }
-    expect(await page.locator(TAG).evaluate((el) => getComputedStyle(el.shadowRoot.querySelector('svg.plane')).touchAction)).toBe('none');
+    expect(
+      await page.locator(TAG).evaluate((el) => getComputedStyle(el.shadowRoot.querySelector('svg.plane')).touchAction),
+    ).toBe('none');
     await expectClean(opened);
     await opened.context.close();
   });

@@ -37,7 +37,17 @@ function reference(a, b) {
   const unit = [b[0] / nb, b[1] / nb];
   const vec = [(dot / (nb * nb)) * b[0], (dot / (nb * nb)) * b[1]];
   const cos = na ? dot / (na * nb) : NaN;
-  return { dot, na, nb, scalar, unit, vec, cos, angle: Math.acos(Math.max(-1, Math.min(1, cos))), magnitude: Math.abs(a[0] * b[0]) + Math.abs(a[1] * b[1]) };
+  return {
+    dot,
+    na,
+    nb,
+    scalar,
+    unit,
+    vec,
+    cos,
+    angle: Math.acos(Math.max(-1, Math.min(1, cos))),
+    magnitude: Math.abs(a[0] * b[0]) + Math.abs(a[1] * b[1]),
+  };
 }
 
 function expectMatches(numbers, a, b) {
@@ -118,7 +128,9 @@ describe('chapter 4: projection as a shadow', () => {
     expect(scalar.inputs).toEqual({ a: [3, 4], b: [4, 3] });
     expect(vec.inputs).toEqual({ a: [3, 4], b: [4, 3] });
     expectClose(one(numbers, 'scalar-projection').value, scalar.expected, scalar.tolerance, 'seed scalar projection');
-    vec.expected.forEach((x, i) => expectClose(byRole(numbers, 'vector-projection')[i].value, x, vec.tolerance, `seed vector projection ${i + 1}`));
+    vec.expected.forEach((x, i) =>
+      expectClose(byRole(numbers, 'vector-projection')[i].value, x, vec.tolerance, `seed vector projection ${i + 1}`),
+    );
     expect(await page.locator(TAG).getAttribute('data-shadow')).toBe('along');
     const drawn = await drawnFoot(page);
     expectClose(drawn.foot[0], 3.84, 1e-4, 'foot x');
@@ -156,7 +168,9 @@ describe('chapter 4: projection as a shadow', () => {
     expect(drawn.foot[0] * b[0] + drawn.foot[1] * b[1]).toBeLessThan(0);
     await screenshot(page.locator(TAG), 'chapter-04-desktop-backward-shadow');
     await expectAllLogged(page, TAG);
-    await expect(page.locator(`${TAG} [aria-live]`).textContent()).resolves.toContain(`a\u00b7b/|b| = ${one(numbers, 'scalar-projection').text}`);
+    await expect(page.locator(`${TAG} [aria-live]`).textContent()).resolves.toContain(
+      `a\u00b7b/|b| = ${one(numbers, 'scalar-projection').text}`,
+    );
     await expect(page.locator(`${TAG} [data-point="b"]`).getAttribute('aria-valuetext')).resolves.toBe('b = (3.75, 1)');
 
     await expectLinkReopens(env, opened, { ch: CH, tag: TAG, params: { a: '-2,3.5', b: '3.75,1' }, numbers });
@@ -181,7 +195,9 @@ describe('chapter 4: projection as a shadow', () => {
     const zero = await openChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&a=3,4&b=0,0` });
     const z = await readNumbers(zero.page, TAG);
     expect(z.some((n) => ['scalar-projection', 'vector-projection', 'cosine', 'angle'].includes(n.role))).toBe(false);
-    await expect(zero.page.locator(`${TAG} [data-role="scalar-projection"]`).textContent()).resolves.toBe('not defined');
+    await expect(zero.page.locator(`${TAG} [data-role="scalar-projection"]`).textContent()).resolves.toBe(
+      'not defined',
+    );
     expect(await zero.page.locator(TAG).getAttribute('data-shadow')).toBe('undefined');
     await expectClean(zero);
     await zero.context.close();
@@ -195,7 +211,9 @@ describe('chapter 4: projection as a shadow', () => {
     expect(await page.locator(TAG).evaluate((el) => el.state)).toEqual({ a: [3, 4], b: [-4, -1] });
     const numbers = await readNumbers(page, TAG);
     const ref = expectMatches(numbers, [3, 4], [-4, -1]);
-    await expect(page.locator(`${TAG} .predict-result`).textContent()).resolves.toContain(`a\u00b7b/|b| = ${one(numbers, 'scalar-projection').text}`);
+    await expect(page.locator(`${TAG} .predict-result`).textContent()).resolves.toContain(
+      `a\u00b7b/|b| = ${one(numbers, 'scalar-projection').text}`,
+    );
     expect(ref.scalar).toBeLessThan(0);
     await page.locator(`${TAG} .predict-again`).click();
     await page.locator(`${TAG} .predict-choice[data-choice="against"]`).click();
@@ -239,7 +257,9 @@ describe('chapter 4: projection as a shadow', () => {
       expect(await overflow(page)).toBeLessThanOrEqual(0);
       await screenshot(page.locator(`#ch-${CH}`), `chapter-04-${name}-${scheme}`);
     }
-    expect(await page.locator(TAG).evaluate((el) => getComputedStyle(el.shadowRoot.querySelector('svg.plane')).touchAction)).toBe('none');
+    expect(
+      await page.locator(TAG).evaluate((el) => getComputedStyle(el.shadowRoot.querySelector('svg.plane')).touchAction),
+    ).toBe('none');
     await expectClean(opened);
     await opened.context.close();
   });

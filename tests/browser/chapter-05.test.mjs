@@ -32,7 +32,16 @@ function reference(a, b) {
   const na = Math.hypot(...a);
   const nb = Math.hypot(...b);
   const cos = na && nb ? dot / (na * nb) : NaN;
-  return { dot, na, nb, product: na * nb, cos, angle: Math.acos(Math.max(-1, Math.min(1, cos))), magnitude: Math.abs(a[0] * b[0]) + Math.abs(a[1] * b[1]), region: dot > 0 ? 'positive' : dot < 0 ? 'negative' : 'zero' };
+  return {
+    dot,
+    na,
+    nb,
+    product: na * nb,
+    cos,
+    angle: Math.acos(Math.max(-1, Math.min(1, cos))),
+    magnitude: Math.abs(a[0] * b[0]) + Math.abs(a[1] * b[1]),
+    region: dot > 0 ? 'positive' : dot < 0 ? 'negative' : 'zero',
+  };
 }
 
 function expectMatches(numbers, a, b) {
@@ -41,7 +50,10 @@ function expectMatches(numbers, a, b) {
   const dot = one(numbers, 'dot');
   expectClose(dot.value, r.dot, dotTol, 'a.b');
   expectShown(dot, r.dot, { extra: dotTol });
-  for (const [key, ref] of [['a', r.na], ['b', r.nb]]) {
+  for (const [key, ref] of [
+    ['a', r.na],
+    ['b', r.nb],
+  ]) {
     const n = one(numbers, 'norm', key);
     expectClose(n.value, ref, 4 * U * ref, `|${key}|`);
     expectShown(n, ref);
@@ -69,14 +81,22 @@ async function drawn(page) {
     const w = svg.viewBox.baseVal.width;
     const toPlot = ([px, py]) => [((px - m) / (w - 2 * m)) * 2 * e - e, e - ((py - m) / (w - 2 * m)) * 2 * e];
     const poly = (sel) =>
-      (root.querySelector(sel).getAttribute('d').match(/-?[\d.]+(e-?\d+)?,-?[\d.]+(e-?\d+)?/g) ?? []).map((s) => toPlot(s.split(',').map(Number)));
+      (
+        root
+          .querySelector(sel)
+          .getAttribute('d')
+          .match(/-?[\d.]+(e-?\d+)?,-?[\d.]+(e-?\d+)?/g) ?? []
+      ).map((s) => toPlot(s.split(',').map(Number)));
     const zero = root.querySelector('line.zero-line');
     return {
       region: el.dataset.region,
       current: [...root.querySelectorAll('.reading.is-current')].map((li) => li.dataset.reading),
       positive: poly('path.region-positive'),
       negative: poly('path.region-negative'),
-      zero: [toPlot([Number(zero.getAttribute('x1')), Number(zero.getAttribute('y1'))]), toPlot([Number(zero.getAttribute('x2')), Number(zero.getAttribute('y2'))])],
+      zero: [
+        toPlot([Number(zero.getAttribute('x1')), Number(zero.getAttribute('y1'))]),
+        toPlot([Number(zero.getAttribute('x2')), Number(zero.getAttribute('y2'))]),
+      ],
       extent: e,
     };
   });
@@ -90,7 +110,8 @@ function expectRegions(d, b) {
   expect(d.negative.length).toBeGreaterThanOrEqual(3);
   for (const q of d.positive) expect(side(q)).toBeGreaterThanOrEqual(-1e-6 * scale);
   for (const q of d.negative) expect(side(q)).toBeLessThanOrEqual(1e-6 * scale);
-  for (const q of [...d.positive, ...d.negative, ...d.zero]) for (const c of q) expect(Math.abs(c)).toBeLessThanOrEqual(d.extent + 1e-6);
+  for (const q of [...d.positive, ...d.negative, ...d.zero])
+    for (const c of q) expect(Math.abs(c)).toBeLessThanOrEqual(d.extent + 1e-6);
   for (const q of d.zero) expect(Math.abs(side(q))).toBeLessThanOrEqual(1e-6 * scale);
 }
 
@@ -115,7 +136,16 @@ describe('chapter 5: sign and size', () => {
     expect(d.current).toEqual(['positive']);
     expectRegions(d, [4, 3]);
     // Same score, two ways: both pairs score 6, from very different lengths and angles.
-    const pairs = { short: [[1.5, 2], [2, 1.5]], long: [[6, 0], [1, 5]] };
+    const pairs = {
+      short: [
+        [1.5, 2],
+        [2, 1.5],
+      ],
+      long: [
+        [6, 0],
+        [1, 5],
+      ],
+    };
     for (const [key, [a, b]] of Object.entries(pairs)) {
       const r = reference(a, b);
       expect(one(numbers, 'demo-score', key).text).toBe('6');
@@ -148,7 +178,9 @@ describe('chapter 5: sign and size', () => {
     let d = await drawn(page);
     expect(d.region).toBe('negative');
     expect(d.current).toEqual(['negative']);
-    await expect(page.locator(`${TAG} [data-role="region"]`).textContent()).resolves.toMatch(/negative half-plane.*obtuse/);
+    await expect(page.locator(`${TAG} [data-role="region"]`).textContent()).resolves.toMatch(
+      /negative half-plane.*obtuse/,
+    );
 
     // Turn b with the keyboard: a does not move, but the regions turn and a changes sides.
     await keyPoint(page, TAG, 'b', Array(6).fill('Shift+ArrowLeft'));
@@ -161,8 +193,12 @@ describe('chapter 5: sign and size', () => {
     expect(d.current).toEqual(['positive']);
     expectRegions(d, b);
     await expectAllLogged(page, TAG);
-    await expect(page.locator(`${TAG} [aria-live]`).textContent()).resolves.toContain(`Score ${one(numbers, 'dot').text}`);
-    await expect(page.locator(`${TAG} [data-point="b"]`).getAttribute('aria-valuetext')).resolves.toBe('b = (\u22122, 3)');
+    await expect(page.locator(`${TAG} [aria-live]`).textContent()).resolves.toContain(
+      `Score ${one(numbers, 'dot').text}`,
+    );
+    await expect(page.locator(`${TAG} [data-point="b"]`).getAttribute('aria-valuetext')).resolves.toBe(
+      'b = (\u22122, 3)',
+    );
 
     await expectLinkReopens(env, opened, { ch: CH, tag: TAG, params: { a: '-3.5,2', b: '-2,3' }, numbers });
   });
@@ -249,7 +285,9 @@ describe('chapter 5: sign and size', () => {
       expect(await overflow(page)).toBeLessThanOrEqual(0);
       await screenshot(page.locator(`#ch-${CH}`), `chapter-05-${name}-${scheme}`);
     }
-    expect(await page.locator(TAG).evaluate((el) => getComputedStyle(el.shadowRoot.querySelector('svg.plane')).touchAction)).toBe('none');
+    expect(
+      await page.locator(TAG).evaluate((el) => getComputedStyle(el.shadowRoot.querySelector('svg.plane')).touchAction),
+    ).toBe('none');
     await expectClean(opened);
     await opened.context.close();
   });

@@ -50,7 +50,9 @@ function reference(d, t) {
     base: QUERIES.map((q) => dot(q, d)),
     score: QUERIES.map((q) => dot(q, k)),
     perUnit: QUERIES.map((q) => (nk === 0 ? null : dot(q, k) / nk)),
-    magnitude: QUERIES.map((q) => Math.abs(q[0] * k[0]) + Math.abs(q[1] * k[1]) + Math.abs(q[0] * d[0]) + Math.abs(q[1] * d[1])),
+    magnitude: QUERIES.map(
+      (q) => Math.abs(q[0] * k[0]) + Math.abs(q[1] * k[1]) + Math.abs(q[0] * d[0]) + Math.abs(q[1] * d[1]),
+    ),
   };
 }
 
@@ -60,7 +62,10 @@ function expectMatches(numbers, d, t) {
     expectClose(c.value, ref.k[i], 2 * U * Math.abs(ref.k[i]), `k${i + 1}`);
     expectShown(c, ref.k[i]);
   });
-  for (const [key, r] of [['d', ref.nd], ['k', ref.nk]]) {
+  for (const [key, r] of [
+    ['d', ref.nd],
+    ['k', ref.nk],
+  ]) {
     const n = one(numbers, 'norm', key);
     expectClose(n.value, r, 6 * U * r, `|${key}|`);
     expectShown(n, r, { extra: 6 * U * r });
@@ -154,8 +159,12 @@ describe('chapter 6: length as a lever', () => {
     expect((await stateOf(page)).d).toEqual(d);
     const numbers = await readNumbers(page, TAG);
     expectMatches(numbers, d, 2);
-    await expect(page.locator(`${TAG} [data-point="d"]`).getAttribute('aria-valuetext')).resolves.toBe('direction d = (1.75, 0.25)');
-    await expect(page.locator(`${TAG} [aria-live]`).textContent()).resolves.toContain(`u\u00b7k = ${one(numbers, 'score', 1).text}`);
+    await expect(page.locator(`${TAG} [data-point="d"]`).getAttribute('aria-valuetext')).resolves.toBe(
+      'direction d = (1.75, 0.25)',
+    );
+    await expect(page.locator(`${TAG} [aria-live]`).textContent()).resolves.toContain(
+      `u\u00b7k = ${one(numbers, 'score', 1).text}`,
+    );
     const params = await urlParams(page);
     expect(params.get('ch')).toBe(CH);
     expect(params.get('v')).toBe('1');
@@ -201,7 +210,9 @@ describe('chapter 6: length as a lever', () => {
     await page.locator(`${TAG} .predict-again`).click();
     await page.locator(`${TAG} .predict-choice[data-choice="triple"]`).click();
     await expect(page.locator(`${TAG} .predict`).getAttribute('data-result')).resolves.toBe('right');
-    await expect(page.locator(`#toc li[data-chapter="${CH}"] [data-role=progress]`).textContent()).resolves.toMatch(/predicted/);
+    await expect(page.locator(`#toc li[data-chapter="${CH}"] [data-role=progress]`).textContent()).resolves.toMatch(
+      /predicted/,
+    );
     await expectAllLogged(page, TAG);
     await expectClean(opened);
     await opened.context.close();
@@ -237,7 +248,9 @@ describe('chapter 6: length as a lever', () => {
       expect(await overflow(page)).toBeLessThanOrEqual(0);
       await screenshot(page.locator(`#ch-${CH}`), `chapter-06-${name}-${scheme}`);
     }
-    expect(await page.locator(TAG).evaluate((el) => getComputedStyle(el.shadowRoot.querySelector('svg.plane')).touchAction)).toBe('none');
+    expect(
+      await page.locator(TAG).evaluate((el) => getComputedStyle(el.shadowRoot.querySelector('svg.plane')).touchAction),
+    ).toBe('none');
     await expectClean(opened);
     await opened.context.close();
   });

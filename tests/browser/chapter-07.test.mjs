@@ -41,7 +41,13 @@ function reference({ q, k1, k2, normalise }) {
   const uq = use(q);
   const keys = [k1, k2].map((k) => {
     const u = use(k);
-    return { unit: unit(k), norm: len(u), raw: dot(uq, u), cos: dot(q, k) / (len(q) * len(k)), magnitude: Math.abs(uq[0] * u[0]) + Math.abs(uq[1] * u[1]) };
+    return {
+      unit: unit(k),
+      norm: len(u),
+      raw: dot(uq, u),
+      cos: dot(q, k) / (len(q) * len(k)),
+      magnitude: Math.abs(uq[0] * u[0]) + Math.abs(uq[1] * u[1]),
+    };
   });
   return { qNorm: len(uq), qUnit: unit(q), keys };
 }
@@ -75,7 +81,14 @@ function expectMatches(numbers, state) {
 }
 
 const stateOf = (page) => page.locator(TAG).evaluate((el) => el.state);
-const verdicts = (page) => page.locator(TAG).evaluate((el) => [...el.shadowRoot.querySelectorAll('.verdict')].map((v) => ({ measure: v.dataset.measure, winner: v.dataset.winner, text: v.textContent })));
+const verdicts = (page) =>
+  page.locator(TAG).evaluate((el) =>
+    [...el.shadowRoot.querySelectorAll('.verdict')].map((v) => ({
+      measure: v.dataset.measure,
+      winner: v.dataset.winner,
+      text: v.textContent,
+    })),
+  );
 
 let env;
 beforeAll(async () => {
@@ -157,8 +170,12 @@ describe('chapter 7: cosine versus the raw dot product', () => {
     expect(ref.keys[1].raw > ref.keys[0].raw).toBe(true);
     expect(ref.keys[0].cos > ref.keys[1].cos).toBe(true);
     expect((await verdicts(page)).map((x) => x.winner)).toEqual(['k2', 'k1']);
-    await expect(page.locator(`${TAG} [data-point="k1"]`).getAttribute('aria-valuetext')).resolves.toBe('k\u2081 = (0.75, 2.25)');
-    await expect(page.locator(`${TAG} [aria-live]`).textContent()).resolves.toContain(`k1: raw ${one(numbers, 'dot', 1).text}`);
+    await expect(page.locator(`${TAG} [data-point="k1"]`).getAttribute('aria-valuetext')).resolves.toBe(
+      'k\u2081 = (0.75, 2.25)',
+    );
+    await expect(page.locator(`${TAG} [aria-live]`).textContent()).resolves.toContain(
+      `k1: raw ${one(numbers, 'dot', 1).text}`,
+    );
     const params = await urlParams(page);
     expect(params.get('ch')).toBe(CH);
     expect(params.get('k1')).toBe('0.75,2.25');
@@ -199,13 +216,17 @@ describe('chapter 7: cosine versus the raw dot product', () => {
     const { page } = opened;
     await page.locator(`${TAG} .predict-choice[data-choice="k2"]`).click();
     await expect(page.locator(`${TAG} .predict`).getAttribute('data-result')).resolves.toBe('wrong');
-    await expect(page.locator(`${TAG} .predict-result`).textContent()).resolves.toMatch(/cos = 1 for k\u2081 and 1 for k\u2082/);
+    await expect(page.locator(`${TAG} .predict-result`).textContent()).resolves.toMatch(
+      /cos = 1 for k\u2081 and 1 for k\u2082/,
+    );
     expect(await stateOf(page)).toEqual(ARTICLE);
     expectMatches(await readNumbers(page, TAG), ARTICLE);
     await page.locator(`${TAG} .predict-again`).click();
     await page.locator(`${TAG} .predict-choice[data-choice="tie"]`).click();
     await expect(page.locator(`${TAG} .predict`).getAttribute('data-result')).resolves.toBe('right');
-    await expect(page.locator(`#toc li[data-chapter="${CH}"] [data-role=progress]`).textContent()).resolves.toMatch(/predicted/);
+    await expect(page.locator(`#toc li[data-chapter="${CH}"] [data-role=progress]`).textContent()).resolves.toMatch(
+      /predicted/,
+    );
     await expectAllLogged(page, TAG);
     await expectClean(opened);
     await opened.context.close();
@@ -240,7 +261,9 @@ describe('chapter 7: cosine versus the raw dot product', () => {
       expect(await overflow(page)).toBeLessThanOrEqual(0);
       await screenshot(page.locator(`#ch-${CH}`), `chapter-07-${name}-${scheme}`);
     }
-    expect(await page.locator(TAG).evaluate((el) => getComputedStyle(el.shadowRoot.querySelector('svg.plane')).touchAction)).toBe('none');
+    expect(
+      await page.locator(TAG).evaluate((el) => getComputedStyle(el.shadowRoot.querySelector('svg.plane')).touchAction),
+    ).toBe('none');
     await expectClean(opened);
     await opened.context.close();
   });

@@ -25,9 +25,22 @@ const TAG = 'ag-qkt-grid';
 const CH = 'qkt';
 const N = 4;
 const D_K = 2;
-const X0 = [[1, 0, 1], [0, 2, 1], [2, 1, 0], [-1, 0, 2]];
-const WQ0 = [[1, 0], [0, 1], [1, -1]];
-const WK0 = [[0, 1], [1, 0], [1, 1]];
+const X0 = [
+  [1, 0, 1],
+  [0, 2, 1],
+  [2, 1, 0],
+  [-1, 0, 2],
+];
+const WQ0 = [
+  [1, 0],
+  [0, 1],
+  [1, -1],
+];
+const WK0 = [
+  [0, 1],
+  [1, 0],
+  [1, 1],
+];
 
 /** float64 reference: A B for nested arrays, and the absolute-sum bound used for tolerances. */
 function matmul(A, B) {
@@ -52,7 +65,10 @@ function expectMatches(numbers, x, wq, wk, cell) {
   const ref = reference(x, wq, wk);
   for (let i = 0; i < N; i += 1) {
     for (let c = 0; c < D_K; c += 1) {
-      for (const [role, M, Mabs] of [['q', ref.Q, ref.Qabs], ['k', ref.K, ref.Kabs]]) {
+      for (const [role, M, Mabs] of [
+        ['q', ref.Q, ref.Qabs],
+        ['k', ref.K, ref.Kabs],
+      ]) {
         const n = one(numbers, role, `${i + 1}-${c + 1}`);
         const tol = 4 * U * Mabs[i][c] + 1e-12;
         expectClose(n.value, M[i][c], tol, `${role}${i + 1},${c + 1}`);
@@ -74,16 +90,36 @@ function expectMatches(numbers, x, wq, wk, cell) {
     expectShown(n, t, { extra: tol });
   });
   for (let c = 0; c < D_K; c += 1) {
-    expectClose(one(numbers, 'factor', `q${c + 1}`).value, ref.Q[i][c], 4 * U * ref.Qabs[i][c] + 1e-12, `factor q${c + 1}`);
-    expectClose(one(numbers, 'factor', `k${c + 1}`).value, ref.K[j][c], 4 * U * ref.Kabs[j][c] + 1e-12, `factor k${c + 1}`);
+    expectClose(
+      one(numbers, 'factor', `q${c + 1}`).value,
+      ref.Q[i][c],
+      4 * U * ref.Qabs[i][c] + 1e-12,
+      `factor q${c + 1}`,
+    );
+    expectClose(
+      one(numbers, 'factor', `k${c + 1}`).value,
+      ref.K[j][c],
+      4 * U * ref.Kabs[j][c] + 1e-12,
+      `factor k${c + 1}`,
+    );
   }
   const dot = one(numbers, 'dot');
   const tol = 12 * U * ref.Sabs[i][j] + 1e-12;
   expectClose(dot.value, ref.S[i][j], tol, 'q_i.k_j');
   expectShown(dot, ref.S[i][j], { extra: tol });
   const flat = ref.S.flat();
-  expectClose(one(numbers, 'score-lowest').value, Math.min(...flat), 12 * U * Math.max(...ref.Sabs.flat()) + 1e-12, 'lowest');
-  expectClose(one(numbers, 'score-highest').value, Math.max(...flat), 12 * U * Math.max(...ref.Sabs.flat()) + 1e-12, 'highest');
+  expectClose(
+    one(numbers, 'score-lowest').value,
+    Math.min(...flat),
+    12 * U * Math.max(...ref.Sabs.flat()) + 1e-12,
+    'lowest',
+  );
+  expectClose(
+    one(numbers, 'score-highest').value,
+    Math.max(...flat),
+    12 * U * Math.max(...ref.Sabs.flat()) + 1e-12,
+    'highest',
+  );
   return ref;
 }
 
@@ -92,7 +128,9 @@ const input = (page, row, index) => page.locator(`${TAG} input[data-row="${row}"
 
 /** The numbers shown; a bracketed negative value "(−1)" (after a + sign) is read as −1. */
 async function readNumbers(page, tag) {
-  return (await readAll(page, tag)).map((n) => (/^\(.*\)$/.test(n.text) ? { ...n, shown: Number(n.text.slice(1, -1).replace(/\u2212/g, '-')) } : n));
+  return (await readAll(page, tag)).map((n) =>
+    /^\(.*\)$/.test(n.text) ? { ...n, shown: Number(n.text.slice(1, -1).replace(/\u2212/g, '-')) } : n,
+  );
 }
 
 let env;
@@ -113,9 +151,13 @@ describe('chapter 8: QKᵀ as a grid', () => {
     expect(byRole(numbers, 'term').map((t) => t.text)).toEqual(['6', '(\u22121)']);
     expect(one(numbers, 'factor', 'k1').text).toBe('3');
     await expectAllLogged(page, TAG);
-    const calls = await page.evaluate(() => window.__agCallLog.filter((c) => /matmul/.test(c.kernel)).map((c) => c.args));
+    const calls = await page.evaluate(() =>
+      window.__agCallLog.filter((c) => /matmul/.test(c.kernel)).map((c) => c.args),
+    );
     expect(calls.length).toBeGreaterThanOrEqual(3);
-    await expect(page.locator(`${TAG} [data-cell="1-2"]`).getAttribute('aria-label')).resolves.toBe('S12, \u201cbirds\u201d looking at \u201csing\u201d: 5');
+    await expect(page.locator(`${TAG} [data-cell="1-2"]`).getAttribute('aria-label')).resolves.toBe(
+      'S12, \u201cbirds\u201d looking at \u201csing\u201d: 5',
+    );
     expect(await page.locator(`${TAG} .katex`).count()).toBeGreaterThan(0);
     await expectClean(opened);
     await opened.context.close();
@@ -184,7 +226,9 @@ describe('chapter 8: QKᵀ as a grid', () => {
 
     const copy = await openChapter(env, CH, TAG, { search: (await settledUrl(page)).search });
     const reopened = await readNumbers(copy.page, TAG);
-    expect(reopened.filter((n) => n.role !== 'readout').map((n) => n.text)).toEqual(numbers.filter((n) => n.role !== 'readout').map((n) => n.text));
+    expect(reopened.filter((n) => n.role !== 'readout').map((n) => n.text)).toEqual(
+      numbers.filter((n) => n.role !== 'readout').map((n) => n.text),
+    );
     expectMatches(reopened, x, wq, wk, [2, 4]);
     expect(await input(copy.page, 'x2', 2).inputValue()).toBe('-2.5');
     await expectClean(copy);
@@ -194,11 +238,26 @@ describe('chapter 8: QKᵀ as a grid', () => {
   });
 
   test('a URL with fractional inputs matches the reference; an entry out of range is flagged and waits', async () => {
-    const x = [[0.3, -1.7, 2.2], [4.9, 0.1, -3.3], [-0.25, 1.5, 0.75], [2, -2, 5]];
-    const wq = [[0.1, -0.7], [1.3, 0.9], [-2.2, 0.4]];
-    const wk = [[-1.1, 0.6], [0.35, -4.5], [2.8, 1.9]];
+    const x = [
+      [0.3, -1.7, 2.2],
+      [4.9, 0.1, -3.3],
+      [-0.25, 1.5, 0.75],
+      [2, -2, 5],
+    ];
+    const wq = [
+      [0.1, -0.7],
+      [1.3, 0.9],
+      [-2.2, 0.4],
+    ];
+    const wk = [
+      [-1.1, 0.6],
+      [0.35, -4.5],
+      [2.8, 1.9],
+    ];
     const enc = (m) => m.map((r) => r.join(',')).join(';');
-    const opened = await openChapter(env, CH, TAG, { search: `?ch=qkt&v=1&x=${enc(x)}&wq=${enc(wq)}&wk=${enc(wk)}&cell=4,4` });
+    const opened = await openChapter(env, CH, TAG, {
+      search: `?ch=qkt&v=1&x=${enc(x)}&wq=${enc(wq)}&wk=${enc(wk)}&cell=4,4`,
+    });
     const { page } = opened;
     expectMatches(await readNumbers(page, TAG), x, wq, wk, [4, 4]);
     await expectAllLogged(page, TAG);
@@ -225,15 +284,21 @@ describe('chapter 8: QKᵀ as a grid', () => {
     const { page } = opened;
     await page.locator(`${TAG} .predict-choice[data-choice="no"]`).click();
     await expect(page.locator(`${TAG} .predict`).getAttribute('data-result')).resolves.toBe('wrong');
-    await expect(page.locator(`${TAG} .predict-result`).textContent()).resolves.toMatch(/S\u2081\u2082 = 1 and S\u2082\u2081 = 1/);
+    await expect(page.locator(`${TAG} .predict-result`).textContent()).resolves.toMatch(
+      /S\u2081\u2082 = 1 and S\u2082\u2081 = 1/,
+    );
     expect((await state(page)).wk).toEqual(WQ0);
     const numbers = await readNumbers(page, TAG);
     expectMatches(numbers, X0, WQ0, WQ0, [1, 2]);
-    for (let i = 1; i <= N; i += 1) for (let j = 1; j <= N; j += 1) expect(one(numbers, 'score', `${i}-${j}`).value).toBe(one(numbers, 'score', `${j}-${i}`).value);
+    for (let i = 1; i <= N; i += 1)
+      for (let j = 1; j <= N; j += 1)
+        expect(one(numbers, 'score', `${i}-${j}`).value).toBe(one(numbers, 'score', `${j}-${i}`).value);
     await page.locator(`${TAG} .predict-again`).click();
     await page.locator(`${TAG} .predict-choice[data-choice="yes"]`).click();
     await expect(page.locator(`${TAG} .predict`).getAttribute('data-result')).resolves.toBe('right');
-    await expect(page.locator('#toc li[data-chapter="qkt"] [data-role=progress]').textContent()).resolves.toMatch(/predicted/);
+    await expect(page.locator('#toc li[data-chapter="qkt"] [data-role=progress]').textContent()).resolves.toMatch(
+      /predicted/,
+    );
     await expectAllLogged(page, TAG);
     await expectClean(opened);
     await opened.context.close();

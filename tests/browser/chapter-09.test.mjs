@@ -5,7 +5,24 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { byRole, expectAllLogged, expectClean, expectClose, expectShown, one, openChapter, overflow, readNumbers, ROOT, screenshot, settledUrl, startEnv, U, urlParams, waitReady } from './helpers.mjs';
+import {
+  byRole,
+  expectAllLogged,
+  expectClean,
+  expectClose,
+  expectShown,
+  one,
+  openChapter,
+  overflow,
+  readNumbers,
+  ROOT,
+  screenshot,
+  settledUrl,
+  startEnv,
+  U,
+  urlParams,
+  waitReady,
+} from './helpers.mjs';
 
 const TAG = 'ag-worked-example';
 const CH = 'worked-example';
@@ -59,7 +76,9 @@ function expectMatches(numbers, state) {
     expectClose(s.value, ref.scores[j], tol, `score ${j + 1}`);
     expectShown(s, ref.scores[j], { extra: tol });
   });
-  byRole(numbers, 'scaled-score').forEach((s, j) => expectClose(s.value, ref.z[j], 20 * U * ref.magnitude[j] + 1e-30, `scaled score ${j + 1}`));
+  byRole(numbers, 'scaled-score').forEach((s, j) =>
+    expectClose(s.value, ref.z[j], 20 * U * ref.magnitude[j] + 1e-30, `scaled score ${j + 1}`),
+  );
   const rel = (8 + 4 * ref.maxZ) * U;
   byRole(numbers, 'exp').forEach((s, j) => {
     expectClose(s.value, ref.exp[j], rel * ref.exp[j], `exp ${j + 1}`);
@@ -74,12 +93,15 @@ function expectMatches(numbers, state) {
     expectShown(w, ref.weights[j], { extra: tol });
   });
   const vmax = Math.max(1, ...state.values.flat().map(Math.abs));
-  byRole(numbers, 'output').forEach((o, c) => expectClose(o.value, ref.output[c], 4 * rel * vmax + 1e-9, `output ${c + 1}`));
+  byRole(numbers, 'output').forEach((o, c) =>
+    expectClose(o.value, ref.output[c], 4 * rel * vmax + 1e-9, `output ${c + 1}`),
+  );
 }
 
 const inputs = (page) => page.$$eval(`${TAG} input.vec-input`, (els) => els.map((el) => Number(el.value)));
 const flat = (s) => [...s.q, ...s.k.flat(), ...s.values.flat()];
-const search = (s) => `?ch=${CH}&v=1&q=${s.q.join(',')}&k=${s.k.map((r) => r.join(',')).join(';')}&values=${s.values.map((r) => r.join(',')).join(';')}&scaled=${s.scaled ? 1 : 0}`;
+const search = (s) =>
+  `?ch=${CH}&v=1&q=${s.q.join(',')}&k=${s.k.map((r) => r.join(',')).join(';')}&values=${s.values.map((r) => r.join(',')).join(';')}&scaled=${s.scaled ? 1 : 0}`;
 
 let env;
 beforeAll(async () => {
@@ -102,8 +124,12 @@ describe('chapter 9: the worked single-head example', () => {
     const cases = JSON.parse(readFileSync(join(ROOT, 'tests/data/seeds/worked-examples.json'), 'utf8')).cases;
     const scores = cases.find((c) => c.id === 'worked-scores');
     const weights = cases.find((c) => c.id === 'worked-softmax-unscaled');
-    scores.expected.forEach((s, j) => expectClose(byRole(numbers, 'score')[j].value, s, scores.tolerance, `seed score ${j + 1}`));
-    weights.expected.forEach((w, j) => expectClose(byRole(numbers, 'weight')[j].value, w, weights.tolerance, `seed weight ${j + 1}`));
+    scores.expected.forEach((s, j) =>
+      expectClose(byRole(numbers, 'score')[j].value, s, scores.tolerance, `seed score ${j + 1}`),
+    );
+    weights.expected.forEach((w, j) =>
+      expectClose(byRole(numbers, 'weight')[j].value, w, weights.tolerance, `seed weight ${j + 1}`),
+    );
     expect(await inputs(opened.page)).toEqual(flat(ARTICLE));
     await expectAllLogged(opened.page, TAG);
     await expectClean(opened);
@@ -139,7 +165,20 @@ describe('chapter 9: the worked single-head example', () => {
     await page.getByLabel('q, component 3').press('ArrowDown');
     expect(await settled(() => page.getByLabel('q, component 3').inputValue(), '1.3')).toBe('1.3'); // shown by the next frame
     await page.getByLabel('q, component 3').fill('1.5');
-    const state = { q: [1, 2, 1.5, 1], k: [[1, 3, 1, 0], [-1, -2, 0, -2.25], [3, 0, 1, 0]], values: [[1, 0], [0, 1], [0, 4]], scaled: false };
+    const state = {
+      q: [1, 2, 1.5, 1],
+      k: [
+        [1, 3, 1, 0],
+        [-1, -2, 0, -2.25],
+        [3, 0, 1, 0],
+      ],
+      values: [
+        [1, 0],
+        [0, 1],
+        [0, 4],
+      ],
+      scaled: false,
+    };
     expect(await inputs(page)).toEqual(flat(state));
     expectMatches(await readNumbers(page, TAG), state);
     await page.getByLabel(/^scaled:/).check();
@@ -184,7 +223,8 @@ describe('chapter 9: the worked single-head example', () => {
     // Synthetic key events in one task: no frame runs between them, so the
     // field still shows the old text while the figure already follows.
     const during = await field.evaluate((input) => {
-      const key = (k) => input.dispatchEvent(new KeyboardEvent('keydown', { key: k, bubbles: true, composed: true, cancelable: true }));
+      const key = (k) =>
+        input.dispatchEvent(new KeyboardEvent('keydown', { key: k, bubbles: true, composed: true, cancelable: true }));
       key('ArrowUp');
       key('ArrowUp');
       key('ArrowUp');
@@ -195,14 +235,20 @@ describe('chapter 9: the worked single-head example', () => {
     expect(await settled(() => firstScore(page), 8)).toBe(8); // q·k1 = 4 + 4 + 0 + 0
     // Another key (here Home) first writes the stepped text, so that the browser edits what is on the screen.
     const beforeHome = await field.evaluate((input) => {
-      input.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowDown', bubbles: true, composed: true, cancelable: true }));
-      input.dispatchEvent(new KeyboardEvent('keydown', { key: 'Home', bubbles: true, composed: true, cancelable: true }));
+      input.dispatchEvent(
+        new KeyboardEvent('keydown', { key: 'ArrowDown', bubbles: true, composed: true, cancelable: true }),
+      );
+      input.dispatchEvent(
+        new KeyboardEvent('keydown', { key: 'Home', bubbles: true, composed: true, cancelable: true }),
+      );
       return input.value;
     });
     expect(beforeHome).toBe('3');
     // A typed value wins over a step not yet shown.
     const typed = await field.evaluate(async (input) => {
-      input.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowUp', bubbles: true, composed: true, cancelable: true }));
+      input.dispatchEvent(
+        new KeyboardEvent('keydown', { key: 'ArrowUp', bubbles: true, composed: true, cancelable: true }),
+      );
       input.value = '-2';
       input.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
       await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
@@ -214,7 +260,20 @@ describe('chapter 9: the worked single-head example', () => {
   });
 
   test('a score past 88.7: exp and its sum show infinity with a note, the weights stay right', async () => {
-    const state = { q: [85, 2, 0, 1], k: [[1, 2, 1, 0], [-1, -2, 0, 1], [0, 0, 1, 0]], values: [[1, 0], [0, 1], [0, 0]], scaled: false };
+    const state = {
+      q: [85, 2, 0, 1],
+      k: [
+        [1, 2, 1, 0],
+        [-1, -2, 0, 1],
+        [0, 0, 1, 0],
+      ],
+      values: [
+        [1, 0],
+        [0, 1],
+        [0, 0],
+      ],
+      scaled: false,
+    };
     const opened = await openChapter(env, CH, TAG, { search: '?ch=worked-example&v=1&q=85,2,0,1' });
     const { page } = opened;
     const numbers = await readNumbers(page, TAG);
@@ -273,7 +332,20 @@ describe('chapter 9: the worked single-head example', () => {
   });
 
   test('every implementation in the menu gives the same shown digits', async () => {
-    const state = { q: [0.375, -1.25, 2.5, 0.125], k: [[1.5, -0.25, 0.75, 3], [-2, 0.625, 1, -1.125], [0.5, 0.5, -0.5, 2.25]], values: [[1, 2], [-1, 0.5], [0.25, -3]], scaled: true };
+    const state = {
+      q: [0.375, -1.25, 2.5, 0.125],
+      k: [
+        [1.5, -0.25, 0.75, 3],
+        [-2, 0.625, 1, -1.125],
+        [0.5, 0.5, -0.5, 2.25],
+      ],
+      values: [
+        [1, 2],
+        [-1, 0.5],
+        [0.25, -3],
+      ],
+      scaled: true,
+    };
     const opened = await openChapter(env, CH, TAG, { search: search(state) });
     const { page } = opened;
     const ids = await page.$$eval('#implementation option', (els) => els.map((el) => el.value));
@@ -307,7 +379,9 @@ describe('chapter 9: the worked single-head example', () => {
       expect(await overflow(page)).toBeLessThanOrEqual(0);
       await screenshot(page.locator(`#ch-${CH}`), `chapter-09-${name}-${scheme}`);
     }
-    const unlabelled = await page.locator(TAG).evaluate((el) => [...el.shadowRoot.querySelectorAll('input')].filter((i) => i.labels.length === 0).length);
+    const unlabelled = await page
+      .locator(TAG)
+      .evaluate((el) => [...el.shadowRoot.querySelectorAll('input')].filter((i) => i.labels.length === 0).length);
     expect(unlabelled).toBe(0);
     await waitReady(page, TAG);
     await expectClean(opened);

@@ -7,13 +7,28 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { expectAllLogged, expectClean, expectClose, exportFile, one, byRole, openChapter, overflow, readNumbers, ROOT, screenshot, startEnv, U, urlParams } from './helpers.mjs';
+import {
+  expectAllLogged,
+  expectClean,
+  expectClose,
+  exportFile,
+  one,
+  byRole,
+  openChapter,
+  overflow,
+  readNumbers,
+  ROOT,
+  screenshot,
+  startEnv,
+  U,
+  urlParams,
+} from './helpers.mjs';
 
 const TAG = 'ag-sqrt-d';
 const CH = 'sqrt-d';
 const seeds = JSON.parse(readFileSync(join(ROOT, 'tests/data/seeds/worked-examples.json'), 'utf8'));
 const expectedSpread = (d) => {
-  const list = Array.isArray(seeds) ? seeds : seeds.examples ?? Object.values(seeds).find(Array.isArray);
+  const list = Array.isArray(seeds) ? seeds : (seeds.examples ?? Object.values(seeds).find(Array.isArray));
   const item = list.find((e) => e.id === `sqrt-d-spread-${d}`);
   return item ? item.expected : Math.sqrt(d);
 };
@@ -48,32 +63,42 @@ afterAll(async () => {
 });
 
 describe('chapter 10: why scores grow like sqrt(d)', () => {
-  test.each([64, 512])('a fixed seed and 10^5 pairs reproduce the spread sqrt(%i) within three standard errors', async (d) => {
-    const opened = await openChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&d=${d}&pairs=100000&seed=7` });
-    const { page } = opened;
-    await waitRun(page, 90000);
-    const numbers = await readNumbers(page, TAG);
-    const sigma = expectedSpread(d);
-    expectClose(sigma, Math.sqrt(d), 1e-9, 'worked example');
-    const std = one(numbers, 'std').value;
-    const se = sigma / Math.sqrt(2 * 100000);
-    expect(Math.abs(std - sigma)).toBeLessThanOrEqual(3 * se);
-    expect(Math.abs(one(numbers, 'mean').value)).toBeLessThanOrEqual(3 * sigma / Math.sqrt(100000));
-    expectClose(one(numbers, 'sqrt-d').value, Math.sqrt(d), 4 * U * Math.sqrt(d) * 12, 'sqrt(d) from the module');
-    expect(await page.locator(`${TAG} [data-role="pairs-used"]`).textContent()).toBe('100,000');
-    await expectAllLogged(page, TAG);
-    // The worker's calls reached the page's log.
-    expect(await page.evaluate(() => window.__agCallLog.some((c) => c.worker && c.kernel === 'random_dot_experiment'))).toBe(true);
-    await expectClean(opened);
-    await opened.context.close();
-  }, 150000);
+  test.each([64, 512])(
+    'a fixed seed and 10^5 pairs reproduce the spread sqrt(%i) within three standard errors',
+    async (d) => {
+      const opened = await openChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&d=${d}&pairs=100000&seed=7` });
+      const { page } = opened;
+      await waitRun(page, 90000);
+      const numbers = await readNumbers(page, TAG);
+      const sigma = expectedSpread(d);
+      expectClose(sigma, Math.sqrt(d), 1e-9, 'worked example');
+      const std = one(numbers, 'std').value;
+      const se = sigma / Math.sqrt(2 * 100000);
+      expect(Math.abs(std - sigma)).toBeLessThanOrEqual(3 * se);
+      expect(Math.abs(one(numbers, 'mean').value)).toBeLessThanOrEqual((3 * sigma) / Math.sqrt(100000));
+      expectClose(one(numbers, 'sqrt-d').value, Math.sqrt(d), 4 * U * Math.sqrt(d) * 12, 'sqrt(d) from the module');
+      expect(await page.locator(`${TAG} [data-role="pairs-used"]`).textContent()).toBe('100,000');
+      await expectAllLogged(page, TAG);
+      // The worker's calls reached the page's log.
+      expect(
+        await page.evaluate(() => window.__agCallLog.some((c) => c.worker && c.kernel === 'random_dot_experiment')),
+      ).toBe(true);
+      await expectClean(opened);
+      await opened.context.close();
+    },
+    150000,
+  );
 
   test('the exact density: Laplace at d = 2, matching an independent float64 integral; slider and keys change d', async () => {
     const opened = await openChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&d=2&pairs=5000&seed=1` });
     const { page } = opened;
     await waitRun(page);
     // The curve's numbers come from a logged dot_density call: check them against the reference.
-    const calls = await page.evaluate(() => window.__agCallLog.filter((c) => c.kernel === 'dot_density').map((c) => ({ d: c.args.d[0], y: Array.from(c.result.data) })));
+    const calls = await page.evaluate(() =>
+      window.__agCallLog
+        .filter((c) => c.kernel === 'dot_density')
+        .map((c) => ({ d: c.args.d[0], y: Array.from(c.result.data) })),
+    );
     const two = calls.filter((c) => c.d === 2).at(-1);
     expect(two.y.length).toBe(161);
     const lo = Math.fround(-5 * Math.sqrt(2));
@@ -87,7 +112,13 @@ describe('chapter 10: why scores grow like sqrt(d)', () => {
     for (let i = 0; i < 8; i++) await page.keyboard.press('ArrowRight');
     await page.waitForFunction((tag) => document.querySelector(tag).state.d === 8, TAG);
     await waitRun(page);
-    const eight = (await page.evaluate(() => window.__agCallLog.filter((c) => c.kernel === 'dot_density' && c.args.d[0] === 8).map((c) => Array.from(c.result.data)))).at(-1);
+    const eight = (
+      await page.evaluate(() =>
+        window.__agCallLog
+          .filter((c) => c.kernel === 'dot_density' && c.args.d[0] === 8)
+          .map((c) => Array.from(c.result.data)),
+      )
+    ).at(-1);
     const lo8 = Math.fround(-5 * Math.sqrt(8));
     const hi8 = Math.fround(5 * Math.sqrt(8));
     for (const i of [10, 60, 80, 100]) {
@@ -114,7 +145,9 @@ describe('chapter 10: why scores grow like sqrt(d)', () => {
       const d = Number(p.key);
       const t = Math.min(5000, Math.floor(2 ** 20 / d));
       // d = 2 has heavy tails (kurtosis 6): widen by sqrt(1 + kurtosis excess / 2).
-      expect(Math.abs(p.value - Math.sqrt(d))).toBeLessThanOrEqual((5 * Math.sqrt(d) * Math.sqrt(1 + 3 / d)) / Math.sqrt(2 * t));
+      expect(Math.abs(p.value - Math.sqrt(d))).toBeLessThanOrEqual(
+        (5 * Math.sqrt(d) * Math.sqrt(1 + 3 / d)) / Math.sqrt(2 * t),
+      );
     });
     await expectAllLogged(page, TAG);
     await expectClean(opened);
@@ -167,16 +200,20 @@ describe('chapter 10: why scores grow like sqrt(d)', () => {
     [1024, 'desktop'],
     [375, 'phone-375'],
     [320, 'phone-320'],
-  ])('fits %i px with no horizontal scrolling, light and dark', async (width, name) => {
-    const opened = await openChapter(env, CH, TAG, { width, height: 1000 });
-    const { page } = opened;
-    await waitRun(page);
-    for (const scheme of ['light', 'dark']) {
-      await page.emulateMedia({ colorScheme: scheme });
-      expect(await overflow(page)).toBeLessThanOrEqual(0);
-      await screenshot(page.locator(`#ch-${CH}`), `chapter-10-${name}-${scheme}`);
-    }
-    await expectClean(opened);
-    await opened.context.close();
-  }, 120000);
+  ])(
+    'fits %i px with no horizontal scrolling, light and dark',
+    async (width, name) => {
+      const opened = await openChapter(env, CH, TAG, { width, height: 1000 });
+      const { page } = opened;
+      await waitRun(page);
+      for (const scheme of ['light', 'dark']) {
+        await page.emulateMedia({ colorScheme: scheme });
+        expect(await overflow(page)).toBeLessThanOrEqual(0);
+        await screenshot(page.locator(`#ch-${CH}`), `chapter-10-${name}-${scheme}`);
+      }
+      await expectClean(opened);
+      await opened.context.close();
+    },
+    120000,
+  );
 });

@@ -3,7 +3,19 @@
 // recomputes softmax, the largest weight, the entropy (bits) and the
 // Frobenius norm of the softmax Jacobian from the scores the widget exports.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { expectAllLogged, expectClean, exportFile, one, openChapter, overflow, readNumbers, screenshot, settledUrl, startEnv, urlParams } from './helpers.mjs';
+import {
+  expectAllLogged,
+  expectClean,
+  exportFile,
+  one,
+  openChapter,
+  overflow,
+  readNumbers,
+  screenshot,
+  settledUrl,
+  startEnv,
+  urlParams,
+} from './helpers.mjs';
 
 const TAG = 'ag-scale-fix';
 const CH = 'scale-fix';
@@ -28,12 +40,17 @@ async function expectDetail(page, dk) {
   const s = json.row.scores;
   expect(s.length).toBe(json.state.tokens);
   const numbers = await readNumbers(page, TAG);
-  for (const [key, t] of [['unscaled', 1], ['scaled', Math.sqrt(dk)]]) {
+  for (const [key, t] of [
+    ['unscaled', 1],
+    ['scaled', Math.sqrt(dk)],
+  ]) {
     const ref = reference(s, t);
     // Weights: float32 softmax (relative error a few tens of u, plus the
     // rounding of s / t that exp turns into an absolute error of |z| u).
     const zmax = Math.max(...s.map((x) => Math.abs(x / t)));
-    json.row[key].forEach((w, i) => expect(Math.abs(w - ref.w[i])).toBeLessThanOrEqual(1e-5 * ref.w[i] + 4 * zmax * 2 ** -24 * ref.w[i] + 1e-30));
+    json.row[key].forEach((w, i) =>
+      expect(Math.abs(w - ref.w[i])).toBeLessThanOrEqual(1e-5 * ref.w[i] + 4 * zmax * 2 ** -24 * ref.w[i] + 1e-30),
+    );
     const max = one(numbers, 'max', key);
     expect(Math.abs(max.value - ref.max)).toBeLessThanOrEqual(1e-5 * ref.max + 4 * zmax * 2 ** -24);
     const h = one(numbers, 'entropy', key);
@@ -158,7 +175,9 @@ describe('chapter 11: the 1/sqrt(d_k) fix', () => {
     const csv = (await exportFile(page, TAG, 'csv')).bytes.toString('utf8').split('\r\n');
     expect(csv[0]).toBe('dk,max_unscaled,max_scaled,entropy_unscaled,entropy_scaled,jacobian_unscaled,jacobian_scaled');
     expect(csv.filter((l) => /^\d/.test(l)).length).toBe(12);
-    expect((await exportFile(page, TAG, 'svg')).bytes.toString('utf8')).toMatch(/^<svg[^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+    expect((await exportFile(page, TAG, 'svg')).bytes.toString('utf8')).toMatch(
+      /^<svg[^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/,
+    );
     const png = await exportFile(page, TAG, 'png');
     expect([...png.bytes.subarray(0, 4)]).toEqual([0x89, 0x50, 0x4e, 0x47]);
     await expectClean(opened);
@@ -177,7 +196,11 @@ describe('chapter 11: the 1/sqrt(d_k) fix', () => {
       expect(await overflow(page)).toBeLessThanOrEqual(0);
       await screenshot(page.locator(`#ch-${CH}`), `chapter-11-${name}-${scheme}`);
     }
-    expect(await page.locator(TAG).evaluate((el) => getComputedStyle(el.shadowRoot.querySelector('svg.scale-plot')).touchAction)).toBe('none');
+    expect(
+      await page
+        .locator(TAG)
+        .evaluate((el) => getComputedStyle(el.shadowRoot.querySelector('svg.scale-plot')).touchAction),
+    ).toBe('none');
     await expectClean(opened);
     await opened.context.close();
   });

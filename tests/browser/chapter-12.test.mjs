@@ -79,7 +79,10 @@ function expectMatches(numbers, state) {
 }
 
 const stateOf = (page) => page.locator(TAG).evaluate((el) => el.state);
-const readings = (page) => page.locator(TAG).evaluate((el) => [...el.shadowRoot.querySelectorAll('tr[data-reading]')].map((r) => r.dataset.reading));
+const readings = (page) =>
+  page
+    .locator(TAG)
+    .evaluate((el) => [...el.shadowRoot.querySelectorAll('tr[data-reading]')].map((r) => r.dataset.reading));
 
 let env;
 beforeAll(async () => {
@@ -109,7 +112,9 @@ describe('chapter 12: orthogonality', () => {
     expectClose(one(numbers, 'gram', '12').value, basis.expected, basis.tolerance, 'seed e1.e2');
     expect(byRole(numbers, 'gram').map((g) => g.text)).toEqual(['1', '0', '0', '0', '1', '0', '0', '0', '1']);
     // A right-angle mark on k2 only; the basis table came from one matmul with transposeB.
-    const corners = await page.locator(TAG).evaluate((el) => [...el.shadowRoot.querySelectorAll('.right-angle')].map((c) => c.getAttribute('visibility')));
+    const corners = await page
+      .locator(TAG)
+      .evaluate((el) => [...el.shadowRoot.querySelectorAll('.right-angle')].map((c) => c.getAttribute('visibility')));
     expect(corners).toEqual(['hidden', 'visible', 'hidden']);
     const kernels = await page.evaluate(() => window.__agCallLog.map((c) => c.kernel));
     expect(kernels.some((k) => /matmul/.test(k))).toBe(true);
@@ -132,8 +137,12 @@ describe('chapter 12: orthogonality', () => {
     let numbers = await readNumbers(page, TAG);
     expectMatches(numbers, moved);
     expect(one(numbers, 'score', 2).value).not.toBe(0);
-    await expect(page.locator(`${TAG} [data-point="k2"]`).getAttribute('aria-valuetext')).resolves.toBe('k\u2082 = (\u22121.75, 1.75)');
-    await expect(page.locator(`${TAG} [aria-live]`).textContent()).resolves.toContain(`k2: score ${one(numbers, 'score', 2).text}`);
+    await expect(page.locator(`${TAG} [data-point="k2"]`).getAttribute('aria-valuetext')).resolves.toBe(
+      'k\u2082 = (\u22121.75, 1.75)',
+    );
+    await expect(page.locator(`${TAG} [aria-live]`).textContent()).resolves.toContain(
+      `k2: score ${one(numbers, 'score', 2).text}`,
+    );
 
     await page.locator(`${TAG} button[data-action="snap"]`).click();
     const snapped = { ...moved, k2: [-2.5, 1.5] }; // the quarter turn of q, on k2's side
@@ -186,7 +195,9 @@ describe('chapter 12: orthogonality', () => {
     await page.locator(`${TAG} .predict-again`).click();
     await page.locator(`${TAG} .predict-choice[data-choice="middle"]`).click();
     await expect(page.locator(`${TAG} .predict`).getAttribute('data-result')).resolves.toBe('right');
-    await expect(page.locator(`#toc li[data-chapter="${CH}"] [data-role=progress]`).textContent()).resolves.toMatch(/predicted/);
+    await expect(page.locator(`#toc li[data-chapter="${CH}"] [data-role=progress]`).textContent()).resolves.toMatch(
+      /predicted/,
+    );
     await expectAllLogged(page, TAG);
     await expectClean(opened);
     await opened.context.close();
@@ -222,7 +233,9 @@ describe('chapter 12: orthogonality', () => {
       expect(await overflow(page)).toBeLessThanOrEqual(0);
       await screenshot(page.locator(`#ch-${CH}`), `chapter-12-${name}-${scheme}`);
     }
-    expect(await page.locator(TAG).evaluate((el) => getComputedStyle(el.shadowRoot.querySelector('svg.plane')).touchAction)).toBe('none');
+    expect(
+      await page.locator(TAG).evaluate((el) => getComputedStyle(el.shadowRoot.querySelector('svg.plane')).touchAction),
+    ).toBe('none');
     await expectClean(opened);
     await opened.context.close();
   });

@@ -9,14 +9,28 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { byRole, expectAllLogged, expectClean, expectClose, exportFile, one, openChapter, overflow, readNumbers, ROOT, screenshot, startEnv, urlParams } from './helpers.mjs';
+import {
+  byRole,
+  expectAllLogged,
+  expectClean,
+  expectClose,
+  exportFile,
+  one,
+  openChapter,
+  overflow,
+  readNumbers,
+  ROOT,
+  screenshot,
+  startEnv,
+  urlParams,
+} from './helpers.mjs';
 
 const TAG = 'ag-near-orthogonal';
 const CH = 'near-orthogonal';
 const U = 2 ** -24;
 const DIMS = [2, 3, 10, 100, 1000];
 const seeds = JSON.parse(readFileSync(join(ROOT, 'tests/data/seeds/worked-examples.json'), 'utf8'));
-const seedList = Array.isArray(seeds) ? seeds : seeds.examples ?? Object.values(seeds).find(Array.isArray);
+const seedList = Array.isArray(seeds) ? seeds : (seeds.examples ?? Object.values(seeds).find(Array.isArray));
 const worked = (id) => seedList.find((e) => e.id === id);
 
 // Float64 moments of cos between two uniformly random directions in d dimensions.
@@ -34,7 +48,9 @@ const seMeanAbs = (d, n) => Math.sqrt((1 / d - meanAbsCos(d) ** 2) / n);
 const degrees = (r) => (r * 180) / Math.PI;
 
 async function waitFor(page, attr, value = 'done', timeout = 90000) {
-  await page.waitForFunction(([tag, a, v]) => document.querySelector(tag)?.dataset[a] === v, [TAG, attr, value], { timeout });
+  await page.waitForFunction(([tag, a, v]) => document.querySelector(tag)?.dataset[a] === v, [TAG, attr, value], {
+    timeout,
+  });
 }
 
 let env;
@@ -59,12 +75,24 @@ describe('chapter 13: near-orthogonality in high dimension', () => {
     const rms = one(numbers, 'rms').value;
     expect(Math.abs(rms - typical.expected)).toBeLessThanOrEqual(4 * seRms(1000, n));
     expect(one(numbers, 'rms').text).toMatch(/^0\.03/);
-    expectClose(one(numbers, 'inv-sqrt-d').value, 1 / Math.sqrt(1000), 8 * U / Math.sqrt(1000), '1/sqrt(1000) from the module');
-    expectClose(degrees(one(numbers, 'rms-angle').value), typicalAngle.expected, typicalAngle.tolerance, 'angle of 1/sqrt(1000)');
+    expectClose(
+      one(numbers, 'inv-sqrt-d').value,
+      1 / Math.sqrt(1000),
+      (8 * U) / Math.sqrt(1000),
+      '1/sqrt(1000) from the module',
+    );
+    expectClose(
+      degrees(one(numbers, 'rms-angle').value),
+      typicalAngle.expected,
+      typicalAngle.tolerance,
+      'angle of 1/sqrt(1000)',
+    );
     expect(one(numbers, 'rms-angle').text).toBe('88.19\u00b0');
     const meanAbs = one(numbers, 'mean-abs').value;
     const approx = Math.sqrt(2 / Math.PI) / Math.sqrt(1000);
-    expect(Math.abs(meanAbs - approx)).toBeLessThanOrEqual(4 * seMeanAbs(1000, n) + Math.abs(meanAbsCos(1000) - approx));
+    expect(Math.abs(meanAbs - approx)).toBeLessThanOrEqual(
+      4 * seMeanAbs(1000, n) + Math.abs(meanAbsCos(1000) - approx),
+    );
     expectClose(one(numbers, 'rms-sqrt-d').value, rms * Math.sqrt(1000), 8 * U, 'rms * sqrt(d)');
     expectClose(one(numbers, 'mean-abs-sqrt-d').value, meanAbs * Math.sqrt(1000), 8 * U, 'mean|cos| * sqrt(d)');
     expect(Math.abs(one(numbers, 'mean').value)).toBeLessThanOrEqual(4 / Math.sqrt(1000 * n));
@@ -84,15 +112,25 @@ describe('chapter 13: near-orthogonality in high dimension', () => {
     // One random pair at d = 1000 is within a few degrees of a right angle.
     expect(Math.abs(degrees(one(numbers, 'pair-angle').value) - 90)).toBeLessThan(8);
     await expectAllLogged(page, TAG);
-    expect(await page.evaluate(() => window.__agCallLog.some((c) => c.worker && c.kernel === 'random_dot_experiment'))).toBe(true);
+    expect(
+      await page.evaluate(() => window.__agCallLog.some((c) => c.worker && c.kernel === 'random_dot_experiment')),
+    ).toBe(true);
     await expectClean(opened);
     await opened.context.close();
   }, 150000);
 
   test('keys and clicks select d, a changed URL gives its state, and the URL follows', async () => {
-    const opened = await openChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&d=10&pairs=2000&seed=5&cand=5000&eps=0.1` });
+    const opened = await openChapter(env, CH, TAG, {
+      search: `?ch=${CH}&v=1&d=10&pairs=2000&seed=5&cand=5000&eps=0.1`,
+    });
     const { page } = opened;
-    expect(await page.locator(TAG).evaluate((el) => el.state)).toEqual({ d: '10', pairs: '2000', seed: 5, eps: '0.1', cand: '5000' });
+    expect(await page.locator(TAG).evaluate((el) => el.state)).toEqual({
+      d: '10',
+      pairs: '2000',
+      seed: 5,
+      eps: '0.1',
+      cand: '5000',
+    });
     await waitFor(page, 'histRun');
     await page.locator(`${TAG} .multiple[data-dim="10"]`).focus();
     await page.keyboard.press('ArrowRight');
@@ -123,7 +161,11 @@ describe('chapter 13: near-orthogonality in high dimension', () => {
     await waitFor(page, 'packRun', 'done', 120000);
     const numbers = await readNumbers(page, TAG);
     const kept = Object.fromEntries(byRole(numbers, 'kept').map((x) => [Number(x.key), x.value]));
-    expect(Object.keys(kept).map(Number).sort((a, b) => a - b)).toEqual([2, 3, 4, 8, 16, 32, 64, 96, 128, 192, 256]);
+    expect(
+      Object.keys(kept)
+        .map(Number)
+        .sort((a, b) => a - b),
+    ).toEqual([2, 3, 4, 8, 16, 32, 64, 96, 128, 192, 256]);
     expect(kept[2]).toBeLessThanOrEqual(2); // in the plane only two directions fit in a band of +-0.2 around 90 degrees
     expect(kept[256]).toBeGreaterThan(2 * 256);
     expect(kept[192]).toBeGreaterThan(192);
@@ -135,7 +177,9 @@ describe('chapter 13: near-orthogonality in high dimension', () => {
     }
     // The directions of small cases (the worker logs arrays up to 4096 floats): unit vectors, pairwise |cos| <= 0.2.
     const logged = await page.evaluate(() =>
-      window.__agCallLog.filter((c) => c.kernel === 'greedy_packing' && c.result.directions.data.length > 0).map((c) => ({ d: c.args.d[0], kept: c.result.kept, data: Array.from(c.result.directions.data) })),
+      window.__agCallLog
+        .filter((c) => c.kernel === 'greedy_packing' && c.result.directions.data.length > 0)
+        .map((c) => ({ d: c.args.d[0], kept: c.result.kept, data: Array.from(c.result.directions.data) })),
     );
     const checked = new Set();
     for (const d of [3, 8, 16, 32, 64]) {
@@ -222,17 +266,25 @@ describe('chapter 13: near-orthogonality in high dimension', () => {
     [1024, 'desktop'],
     [375, 'phone-375'],
     [320, 'phone-320'],
-  ])('fits %i px with no horizontal scrolling, light and dark', async (width, name) => {
-    const opened = await openChapter(env, CH, TAG, { width, height: 1000, search: `?ch=${CH}&v=1&d=100&pairs=2000&cand=5000` });
-    const { page } = opened;
-    await waitFor(page, 'histRun');
-    await waitFor(page, 'packRun', 'done', 120000);
-    for (const scheme of ['light', 'dark']) {
-      await page.emulateMedia({ colorScheme: scheme });
-      expect(await overflow(page)).toBeLessThanOrEqual(0);
-      await screenshot(page.locator(`#ch-${CH}`), `chapter-13-${name}-${scheme}`);
-    }
-    await expectClean(opened);
-    await opened.context.close();
-  }, 150000);
+  ])(
+    'fits %i px with no horizontal scrolling, light and dark',
+    async (width, name) => {
+      const opened = await openChapter(env, CH, TAG, {
+        width,
+        height: 1000,
+        search: `?ch=${CH}&v=1&d=100&pairs=2000&cand=5000`,
+      });
+      const { page } = opened;
+      await waitFor(page, 'histRun');
+      await waitFor(page, 'packRun', 'done', 120000);
+      for (const scheme of ['light', 'dark']) {
+        await page.emulateMedia({ colorScheme: scheme });
+        expect(await overflow(page)).toBeLessThanOrEqual(0);
+        await screenshot(page.locator(`#ch-${CH}`), `chapter-13-${name}-${scheme}`);
+      }
+      await expectClean(opened);
+      await opened.context.close();
+    },
+    150000,
+  );
 });

@@ -4,7 +4,21 @@
 // only that the numbers are there, finite and positive). The float64 reference recomputes the products, the
 // lane-wise accumulators and the dot product for the inputs given.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { byRole, expectAllLogged, expectClean, exportFile, launchChromium, one, openChapter, overflow, readNumbers, screenshot, settledUrl, startEnv, urlParams } from './helpers.mjs';
+import {
+  byRole,
+  expectAllLogged,
+  expectClean,
+  exportFile,
+  launchChromium,
+  one,
+  openChapter,
+  overflow,
+  readNumbers,
+  screenshot,
+  settledUrl,
+  startEnv,
+  urlParams,
+} from './helpers.mjs';
 
 const TAG = 'ag-simd';
 const CH = 'simd';
@@ -114,7 +128,12 @@ describe('chapter 14: why this is cheap on a CPU', () => {
     let numbers = await readNumbers(page, TAG);
     const x = byRole(numbers, 'x').map((n) => n.value);
     const z = byRole(numbers, 'z').map((n) => n.value);
-    expect(z).toEqual([Math.fround(x[0] + x[2]), Math.fround(x[1] + x[3]), Math.fround(x[2] + x[0]), Math.fround(x[3] + x[1])]);
+    expect(z).toEqual([
+      Math.fround(x[0] + x[2]),
+      Math.fround(x[1] + x[3]),
+      Math.fround(x[2] + x[0]),
+      Math.fround(x[3] + x[1]),
+    ]);
 
     // Drag the slider thumb with the mouse to the far left.
     const slider = page.locator(`${TAG} .step-slider`);
@@ -153,7 +172,9 @@ describe('chapter 14: why this is cheap on a CPU', () => {
   });
 
   test('a URL with five elements pads the second register half with zeros', async () => {
-    const opened = await openChapter(env, CH, TAG, { search: '?ch=simd&v=1&a=1,2,3,4,5&b=-1,0.5,2,-3,4&variant=simd128&step=0' });
+    const opened = await openChapter(env, CH, TAG, {
+      search: '?ch=simd&v=1&a=1,2,3,4,5&b=-1,0.5,2,-3,4&variant=simd128&step=0',
+    });
     const { page } = opened;
     await waitTrace(page, 'simd128');
     const numbers = await readNumbers(page, TAG);
@@ -166,7 +187,9 @@ describe('chapter 14: why this is cheap on a CPU', () => {
   });
 
   test('a step past the end of the trace (from a link) shows the last step, and Previous goes to the one before it', async () => {
-    const opened = await openChapter(env, CH, TAG, { search: '?ch=simd&v=1&a=1,2,3,4,5&b=-1,0.5,2,-3,4&variant=simd128&step=99' });
+    const opened = await openChapter(env, CH, TAG, {
+      search: '?ch=simd&v=1&a=1,2,3,4,5&b=-1,0.5,2,-3,4&variant=simd128&step=99',
+    });
     const { page } = opened;
     await waitTrace(page, 'simd128');
     const steps = Number(await page.locator(TAG).getAttribute('data-steps'));
@@ -199,7 +222,9 @@ describe('chapter 14: why this is cheap on a CPU', () => {
     expect(await page.locator(TAG).evaluate((el) => el.dataset.lab)).toBe('idle');
     // The flop count of the chosen kernel is typeset on the page.
     expect(await page.locator(`${TAG} .lab-workload .katex`).count()).toBeGreaterThan(0);
-    expect(await page.locator(`${TAG} .lab-shapes`).textContent()).toContain(`${2 * 64 ** 3}`.replace(/\B(?=(\d{3})+$)/g, '\u2009'));
+    expect(await page.locator(`${TAG} .lab-shapes`).textContent()).toContain(
+      `${2 * 64 ** 3}`.replace(/\B(?=(\d{3})+$)/g, '\u2009'),
+    );
     await page.locator(`${TAG} [data-action="run"]`).click();
     await page.waitForSelector(`${TAG}[data-lab="done"]`, { timeout: 30000 });
     const rows = await labRows(page);
@@ -256,7 +281,9 @@ describe('chapter 14: why this is cheap on a CPU', () => {
   test('without WebAssembly SIMD (V8 without SSE4.1) the lab says so and times the scalar kernels of the baseline build alone', async () => {
     const bare = await launchChromium({ args: ['--js-flags=--no-enable-sse4-1'] });
     try {
-      const opened = await openChapter({ ...env, browser: bare }, CH, TAG, { search: '?ch=simd&v=1&kernel=dot&size=256' });
+      const opened = await openChapter({ ...env, browser: bare }, CH, TAG, {
+        search: '?ch=simd&v=1&kernel=dot&size=256',
+      });
       const { page } = opened;
       expect(await page.locator(TAG).getAttribute('data-computed-by')).toBe('baseline');
       await page.locator(`${TAG} [data-action="run"]`).click();

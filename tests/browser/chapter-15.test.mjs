@@ -3,12 +3,27 @@
 // puts a chapter widget above into the right state and scrolls to it.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { CHAPTERS } from '../../web/chapters.js';
-import { expectAllLogged, expectClean, openChapter, overflow, readNumbers, screenshot, settledUrl, startEnv, urlParams } from './helpers.mjs';
+import {
+  expectAllLogged,
+  expectClean,
+  openChapter,
+  overflow,
+  readNumbers,
+  screenshot,
+  settledUrl,
+  startEnv,
+  urlParams,
+} from './helpers.mjs';
 
 const TAG = 'ag-pitfalls';
 const CH = 'pitfalls';
 const U = 2 ** -24;
-const PITFALL_TARGETS = { 'raw-dot': 'cosine', scale: 'scale-fix', zero: 'orthogonality', dimension: 'near-orthogonal' };
+const PITFALL_TARGETS = {
+  'raw-dot': 'cosine',
+  scale: 'scale-fix',
+  zero: 'orthogonality',
+  dimension: 'near-orthogonal',
+};
 
 function softmax64(s) {
   const m = Math.max(...s);
@@ -31,7 +46,8 @@ describe('chapter 15: pitfalls', () => {
     const { page } = opened;
     const numbers = await readNumbers(page, TAG);
     expect(numbers.filter((n) => n.role === 'raw').map((n) => n.value)).toEqual([2, 10]);
-    for (const c of numbers.filter((n) => n.role === 'cosine')) expect(Math.abs(c.value - 1)).toBeLessThanOrEqual(8 * U);
+    for (const c of numbers.filter((n) => n.role === 'cosine'))
+      expect(Math.abs(c.value - 1)).toBeLessThanOrEqual(8 * U);
     await expectAllLogged(page, TAG);
     expect(await page.locator(`${TAG} .katex`).count()).toBeGreaterThan(0);
     await expectClean(opened);
@@ -83,7 +99,9 @@ describe('chapter 15: pitfalls', () => {
       await page.waitForSelector(`${chapter.tag}[data-status="ready"]`, { timeout: 20000 });
       if (expected[id]) expect(await page.locator(chapter.tag).evaluate((el) => el.state)).toEqual(expected[id]);
       // The target section is in view and holds the focus; the shell wrote its state into the URL.
-      await page.waitForFunction((want) => new URLSearchParams(window.location.search).get('ch') === want, id, { timeout: 5000 });
+      await page.waitForFunction((want) => new URLSearchParams(window.location.search).get('ch') === want, id, {
+        timeout: 5000,
+      });
       expect((await urlParams(page)).get('ch')).toBe(id);
       const top = await page.locator(`#ch-${id}`).evaluate((el) => el.getBoundingClientRect().top);
       expect(Math.abs(top)).toBeLessThan(64);

@@ -8,7 +8,16 @@
 // shape block, the allocator's bookkeeping, the work area): the same number
 // at every T. Times are only checked to be there (finite and positive).
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { expectAllLogged, expectClean, exportFile, openChapter, overflow, screenshot, startEnv, urlParams } from './helpers.mjs';
+import {
+  expectAllLogged,
+  expectClean,
+  exportFile,
+  openChapter,
+  overflow,
+  screenshot,
+  startEnv,
+  urlParams,
+} from './helpers.mjs';
 
 const TAG = 'ag-attention-cost';
 const CH = 'cost';
@@ -21,7 +30,9 @@ const tableRows = (page) =>
   page.locator(TAG).evaluate((el) =>
     [...el.shadowRoot.querySelectorAll('.cost-table tbody tr')].map((tr) => {
       const row = { T: Number(tr.dataset.t), current: tr.classList.contains('is-current') };
-      for (const td of tr.querySelectorAll('td[data-role]')) row[td.dataset.role] = td.dataset.measured !== undefined ? Number(td.dataset.measured) : Number(td.dataset.formula);
+      for (const td of tr.querySelectorAll('td[data-role]'))
+        row[td.dataset.role] =
+          td.dataset.measured !== undefined ? Number(td.dataset.measured) : Number(td.dataset.formula);
       return row;
     }),
   );
@@ -70,7 +81,9 @@ describe('the cost of attention', () => {
     // Doubling T: the grid part of the plain path grows fourfold, the streaming path twofold.
     const last = rows.at(-1);
     const half = rows.at(-2);
-    expect(last['plain-bytes'] - last['streaming-bytes']).toBeGreaterThan(3.9 * (half['plain-bytes'] - half['streaming-bytes']));
+    expect(last['plain-bytes'] - last['streaming-bytes']).toBeGreaterThan(
+      3.9 * (half['plain-bytes'] - half['streaming-bytes']),
+    );
     expect((last['streaming-bytes'] - streamExtra[0]) / (half['streaming-bytes'] - streamExtra[0])).toBeCloseTo(2, 6);
 
     // Two log-log plots with a dot per T and path, the formulas as dashed lines, a cursor at T = 256.
@@ -86,7 +99,9 @@ describe('the cost of attention', () => {
     // The two outputs agree (a kernel result, logged by the worker).
     await expectAllLogged(page, TAG);
     const csv = (await exportFile(page, TAG, 'csv')).bytes.toString('utf8').split('\r\n');
-    expect(csv[0]).toBe('T,grid_bytes_formula,plain_peak_bytes,streaming_peak_bytes,plain_ms,streaming_ms,squared_distance');
+    expect(csv[0]).toBe(
+      'T,grid_bytes_formula,plain_peak_bytes,streaming_peak_bytes,plain_ms,streaming_ms,squared_distance',
+    );
     expect(csv[1].startsWith(`64,${4 * 64 * 64},${rows[0]['plain-bytes']},${rows[0]['streaming-bytes']},`)).toBe(true);
     await expectClean(opened);
     await opened.context.close();
@@ -102,7 +117,9 @@ describe('the cost of attention', () => {
     await page.keyboard.press('ArrowLeft');
     await page.keyboard.press('ArrowLeft');
     expect((await state(page)).at).toBe(128);
-    expect(await page.locator(`${TAG} .reading`).textContent()).toMatch(/^T = 128: the grid alone is 128² floats, 64 KiB/);
+    expect(await page.locator(`${TAG} .reading`).textContent()).toMatch(
+      /^T = 128: the grid alone is 128² floats, 64 KiB/,
+    );
     expect((await tableRows(page)).filter((r) => r.current).map((r) => r.T)).toEqual([128]);
     const params = await urlParams(page);
     expect(params.get('ch')).toBe(CH);
@@ -152,14 +169,20 @@ describe('the cost of attention', () => {
     const opened = await openChapter(env, CH, TAG, { search: '?ch=cost&v=1&tmax=512&impl=baseline' });
     const { page } = opened;
     const sweepImpl = () => page.locator(TAG).evaluate((el) => el.exportData().sweep?.impl ?? null);
-    await page.waitForFunction((tag) => document.querySelector(tag)?.exportData().sweep?.impl === 'baseline', TAG, { timeout: 45000 });
+    await page.waitForFunction((tag) => document.querySelector(tag)?.exportData().sweep?.impl === 'baseline', TAG, {
+      timeout: 45000,
+    });
     expect(await page.$eval('#implementation', (m) => m.value)).toBe('baseline');
     await waitRun(page);
     expect(await sweepImpl()).toBe('baseline');
     const ids = await page.$$eval('#implementation option', (els) => els.map((el) => el.value));
     const other = ids.find((id) => id !== 'baseline');
     await page.selectOption('#implementation', other);
-    await page.waitForFunction(([tag, id]) => document.querySelector(tag)?.exportData().sweep?.impl === id, [TAG, other], { timeout: 45000 });
+    await page.waitForFunction(
+      ([tag, id]) => document.querySelector(tag)?.exportData().sweep?.impl === id,
+      [TAG, other],
+      { timeout: 45000 },
+    );
     await waitRun(page);
     expect((await tableRows(page)).map((r) => r.T)).toEqual([64, 128, 256, 512]);
     await expectClean(opened);

@@ -8,7 +8,22 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { CHAPTERS } from '../../web/chapters.js';
-import { byRole, expectAllLogged, expectClean, expectHostClean, openChapter, openPage, openUrl, overflow, readNumbers, ROOT, screenshot, startEnv, startHostServer, waitReady } from './helpers.mjs';
+import {
+  byRole,
+  expectAllLogged,
+  expectClean,
+  expectHostClean,
+  openChapter,
+  openPage,
+  openUrl,
+  overflow,
+  readNumbers,
+  ROOT,
+  screenshot,
+  startEnv,
+  startHostServer,
+  waitReady,
+} from './helpers.mjs';
 
 const SEEDS = JSON.parse(readFileSync(join(ROOT, 'tests/data/seeds/worked-examples.json'), 'utf8')).cases;
 const seed = (id) => SEEDS.find((c) => c.id === id);
@@ -30,7 +45,9 @@ afterAll(async () => {
 function expectArticleNumbers(numbers) {
   expect(byRole(numbers, 'score').map((s) => s.value)).toEqual(seed('worked-scores').expected);
   const weights = seed('worked-softmax-unscaled');
-  byRole(numbers, 'weight').forEach((w, j) => expect(Math.abs(w.value - weights.expected[j])).toBeLessThanOrEqual(weights.tolerance));
+  byRole(numbers, 'weight').forEach((w, j) =>
+    expect(Math.abs(w.value - weights.expected[j])).toBeLessThanOrEqual(weights.tolerance),
+  );
   expect(byRole(numbers, 'weight')).toHaveLength(3);
 }
 
@@ -51,7 +68,8 @@ function injectedNodes(page) {
     const found = [];
     const visit = (root) => {
       for (const el of root.querySelectorAll('*')) {
-        if (el.localName === 'img' || el.localName === 'script' || el.localName === 'iframe') found.push(`${el.localName} ${el.getAttribute('src') ?? ''}`);
+        if (el.localName === 'img' || el.localName === 'script' || el.localName === 'iframe')
+          found.push(`${el.localName} ${el.getAttribute('src') ?? ''}`);
         if (el.shadowRoot) visit(el.shadowRoot);
       }
     };
@@ -91,9 +109,14 @@ describe('embed.html', () => {
     await byChapter.context.close();
 
     // A state given by s=: the articles' a = (3, 4), b = (4, 3) give a.b = 24.
-    const withState = await openPage(env, `embed.html?w=ag-two-definitions&s=${encodeURIComponent('v=1&a=3,4&b=4,3')}&agtest=1`);
+    const withState = await openPage(
+      env,
+      `embed.html?w=ag-two-definitions&s=${encodeURIComponent('v=1&a=3,4&b=4,3')}&agtest=1`,
+    );
     await waitReady(withState.page, 'ag-two-definitions');
-    const dots = await withState.page.locator('ag-two-definitions').evaluate((el) => [...el.shadowRoot.querySelectorAll('[data-role="dot"]')].map((n) => Number(n.dataset.value)));
+    const dots = await withState.page
+      .locator('ag-two-definitions')
+      .evaluate((el) => [...el.shadowRoot.querySelectorAll('[data-role="dot"]')].map((n) => Number(n.dataset.value)));
     expect(dots[0]).toBe(seed('dot-algebraic').expected);
     await expectClean(withState);
     await withState.context.close();
@@ -120,7 +143,10 @@ describe('embed.html', () => {
       };
       const opened = await openUrl(env, `${host.url}frame-${width}.html`, { width, height: 700 });
       const { page } = opened;
-      const frame = await until(() => page.frames().find((f) => f.url().startsWith(src.split('?')[0])), 'the embed frame');
+      const frame = await until(
+        () => page.frames().find((f) => f.url().startsWith(src.split('?')[0])),
+        'the embed frame',
+      );
       await waitReady(frame, WORKED);
       expectArticleNumbers(await readNumbers(frame, WORKED));
 
@@ -130,12 +156,23 @@ describe('embed.html', () => {
           scrollHeight: document.documentElement.scrollHeight,
           clientHeight: document.documentElement.clientHeight,
         }));
-        const outer = await page.evaluate(() => ({ frame: document.querySelector('iframe').getBoundingClientRect().height, messages: window.__messages }));
+        const outer = await page.evaluate(() => ({
+          frame: document.querySelector('iframe').getBoundingClientRect().height,
+          messages: window.__messages,
+        }));
         const last = outer.messages.filter((m) => m && m.type === 'attention-geometry:resize').at(-1);
-        return last && last.height === inner.height && Math.abs(outer.frame - inner.height) <= 2 ? { inner, outer, last } : null;
+        return last && last.height === inner.height && Math.abs(outer.frame - inner.height) <= 2
+          ? { inner, outer, last }
+          : null;
       };
       const first = await until(settled, 'the frame to take its content\u2019s height');
-      expect(first.last).toEqual({ type: 'attention-geometry:resize', height: first.inner.height, widget: WORKED, chapter: null, id: 'fig-1' });
+      expect(first.last).toEqual({
+        type: 'attention-geometry:resize',
+        height: first.inner.height,
+        widget: WORKED,
+        chapter: null,
+        id: 'fig-1',
+      });
       expect(first.inner.height).toBeGreaterThan(200);
       expect(first.inner.scrollHeight).toBeLessThanOrEqual(first.inner.clientHeight);
       const lti = first.outer.messages.filter((m) => typeof m === 'string').map((m) => JSON.parse(m));
@@ -173,16 +210,24 @@ describe('embed.html', () => {
     const iframeCode = await widget.locator('textarea[data-snippet="iframe"]').inputValue();
     const elementCode = await widget.locator('textarea[data-snippet="element"]').inputValue();
     const embedUrl = new URL('embed.html', env.server.url).href;
-    expect(iframeCode).toContain(`src="${embedUrl}?w=${tag}&amp;s=${encodeURIComponent('v=1&a=1,2&b=-2.5,1.5').replace(/&/g, '&amp;')}"`);
-    expect(iframeCode).toMatch(/title="Attention Geometry: [^"]+" width="100%" height="\d+" style="border:0" loading="lazy" sandbox="allow-scripts allow-same-origin allow-popups allow-popups-to-escape-sandbox allow-downloads" allow="clipboard-write"><\/iframe>$/);
-    expect(elementCode).toBe(`<script type="module" src="${new URL('widgets.js', env.server.url).href}"></script>\n<${tag} state="v=1&amp;a=1,2&amp;b=-2.5,1.5"></${tag}>`);
+    expect(iframeCode).toContain(
+      `src="${embedUrl}?w=${tag}&amp;s=${encodeURIComponent('v=1&a=1,2&b=-2.5,1.5').replace(/&/g, '&amp;')}"`,
+    );
+    expect(iframeCode).toMatch(
+      /title="Attention Geometry: [^"]+" width="100%" height="\d+" style="border:0" loading="lazy" sandbox="allow-scripts allow-same-origin allow-popups allow-popups-to-escape-sandbox allow-downloads" allow="clipboard-write"><\/iframe>$/,
+    );
+    expect(elementCode).toBe(
+      `<script type="module" src="${new URL('widgets.js', env.server.url).href}"></script>\n<${tag} state="v=1&amp;a=1,2&amp;b=-2.5,1.5"></${tag}>`,
+    );
 
     // Copy: the clipboard gets the snippet, the live region says so.
     await widget.locator('.embed-copy').first().click();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(iframeCode);
     expect(await widget.locator('.embed-status').textContent()).toMatch(/copied/);
     // A page that refuses the clipboard: the text is selected and the keys are named.
-    await page.evaluate(() => Object.defineProperty(navigator.clipboard, 'writeText', { value: () => Promise.reject(new Error('blocked')) }));
+    await page.evaluate(() =>
+      Object.defineProperty(navigator.clipboard, 'writeText', { value: () => Promise.reject(new Error('blocked')) }),
+    );
     await widget.locator('.embed-copy').nth(1).click();
     expect(await widget.locator('.embed-status').textContent()).toMatch(/Ctrl\+C/);
     const selected = await widget.evaluate((el) => {
@@ -198,13 +243,17 @@ describe('embed.html', () => {
     await expectClean(opened);
     await context.close();
 
-    const wrap = (body) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Pasted</title></head><body><h1>Pasted</h1>\n${body}\n</body></html>`;
+    const wrap = (body) =>
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Pasted</title></head><body><h1>Pasted</h1>\n${body}\n</body></html>`;
     pages['/pasted-iframe.html'] = { body: wrap(iframeCode) };
     pages['/pasted-element.html'] = { body: wrap(elementCode) };
     pages['/pasted-chapter.html'] = { body: wrap(chapterCode) };
 
     const viaFrame = await openUrl(env, `${host.url}pasted-iframe.html`);
-    const frame = await until(() => viaFrame.page.frames().find((f) => f.url().includes('embed.html')), 'the pasted frame');
+    const frame = await until(
+      () => viaFrame.page.frames().find((f) => f.url().includes('embed.html')),
+      'the pasted frame',
+    );
     await waitReady(frame, tag);
     expect((await readNumbers(frame, tag)).map((n) => n.text)).toEqual(numbers);
     await expectHostClean(viaFrame);
@@ -217,7 +266,10 @@ describe('embed.html', () => {
     await viaElement.context.close();
 
     const viaChapter = await openUrl(env, `${host.url}pasted-chapter.html`);
-    const chapterFrame = await until(() => viaChapter.page.frames().find((f) => f.url().includes('embed.html')), 'the pasted chapter frame');
+    const chapterFrame = await until(
+      () => viaChapter.page.frames().find((f) => f.url().includes('embed.html')),
+      'the pasted chapter frame',
+    );
     await waitReady(chapterFrame, tag);
     expect(await chapterFrame.locator('h1').textContent()).toBe(CHAPTERS.find((c) => c.id === 'dot-product').title);
     expect((await readNumbers(chapterFrame, tag)).map((n) => n.text)).toEqual(numbers);
@@ -242,46 +294,97 @@ describe('embed.html', () => {
   const enc = encodeURIComponent;
   const HOSTILE = [
     { what: 'markup as the tag', query: `w=${enc('<img src=x onerror=alert(1)>')}`, tag: WORKED, note: 'page' },
-    { what: 'a negative number of heads', query: `w=ag-multi-head&s=${enc('v=1&heads=-3')}`, tag: 'ag-multi-head', note: 'widget' },
-    { what: 'sizes of 10^9', query: `w=ag-multi-head&s=${enc('v=1&dmodel=1000000000&heads=1000000000')}`, tag: 'ag-multi-head', note: 'widget' },
+    {
+      what: 'a negative number of heads',
+      query: `w=ag-multi-head&s=${enc('v=1&heads=-3')}`,
+      tag: 'ag-multi-head',
+      note: 'widget',
+    },
+    {
+      what: 'sizes of 10^9',
+      query: `w=ag-multi-head&s=${enc('v=1&dmodel=1000000000&heads=1000000000')}`,
+      tag: 'ag-multi-head',
+      note: 'widget',
+    },
     { what: 'values of 10^9', query: `w=${WORKED}&s=${enc('v=1&q=1e9,1e9,1e9,1e9')}`, tag: WORKED, note: 'widget' },
     { what: 'NaN', query: `w=${WORKED}&s=${enc('v=1&q=NaN,1,2,3&k=NaN')}`, tag: WORKED, note: 'widget' },
-    { what: 'a script in the state', query: `w=${WORKED}&s=${enc('v=1&q=<script>alert(1)</script>&step=<img src=x onerror=alert(2)>')}`, tag: WORKED, note: 'widget' },
-    { what: 'an over-long state', query: `w=${WORKED}&s=${enc(`v=1&q=${'1,'.repeat(30000)}1`)}`, tag: WORKED, note: 'widget' },
-    { what: 'an unknown chapter', query: `ch=${enc('nope"><img src=x>')}&s=${enc('v=1&a=1,2')}`, tag: WORKED, note: 'page' },
+    {
+      what: 'a script in the state',
+      query: `w=${WORKED}&s=${enc('v=1&q=<script>alert(1)</script>&step=<img src=x onerror=alert(2)>')}`,
+      tag: WORKED,
+      note: 'widget',
+    },
+    {
+      what: 'an over-long state',
+      query: `w=${WORKED}&s=${enc(`v=1&q=${'1,'.repeat(30000)}1`)}`,
+      tag: WORKED,
+      note: 'widget',
+    },
+    {
+      what: 'an unknown chapter',
+      query: `ch=${enc('nope"><img src=x>')}&s=${enc('v=1&a=1,2')}`,
+      tag: WORKED,
+      note: 'page',
+    },
     { what: 'no widget named', query: '', tag: WORKED, note: 'page' },
     { what: 'markup as the id', query: `w=${WORKED}&id=${enc('<img src=x>')}`, tag: WORKED, note: 'page' },
   ];
-  test.each(HOSTILE)('hostile address ($what): a default with a note, nothing injected, still usable', async ({ query, tag, note }) => {
-    const opened = await openPage(env, `embed.html?${query}${query ? '&' : ''}agtest=1`, { width: 375 });
-    const { page } = opened;
-    await waitReady(page, tag);
-    expect(await page.locator('#embed').evaluate((main) => [...main.querySelectorAll('[data-status]')].map((el) => el.localName))).toEqual([tag]);
-    expect(await injectedNodes(page)).toEqual(['script embed.js']);
-    const state = await page.locator(tag).evaluate((el) => ({ state: el.state, fresh: document.createElement(el.localName).state }));
-    expect(state.state).toEqual(state.fresh);
-    const noteText = note === 'page' ? await page.locator('#embed-note').textContent() : await page.locator(`${tag} .note`).textContent();
-    expect(noteText).toMatch(/could not be used/);
-    expect(await page.locator(note === 'page' ? '#embed-note' : `${tag} .note`).isVisible()).toBe(true);
-    if (tag === WORKED) {
-      // Still usable: a new q computes new scores (q = (2, 2, 0, 1): 6, -5, 0).
-      await page.locator(`${WORKED} input.vec-input`).first().fill('2');
-      await until(async () => byRole(await readNumbers(page, WORKED), 'score').map((s) => s.value).join() === '6,-5,0', 'the new scores');
-      await expectAllLogged(page, WORKED);
-    } else {
-      expect(byRole(await readNumbers(page, tag), 'weight').length + (await readNumbers(page, tag)).length).toBeGreaterThan(0);
-    }
-    await expectClean(opened);
-    await opened.context.close();
-  });
+  test.each(HOSTILE)(
+    'hostile address ($what): a default with a note, nothing injected, still usable',
+    async ({ query, tag, note }) => {
+      const opened = await openPage(env, `embed.html?${query}${query ? '&' : ''}agtest=1`, { width: 375 });
+      const { page } = opened;
+      await waitReady(page, tag);
+      expect(
+        await page
+          .locator('#embed')
+          .evaluate((main) => [...main.querySelectorAll('[data-status]')].map((el) => el.localName)),
+      ).toEqual([tag]);
+      expect(await injectedNodes(page)).toEqual(['script embed.js']);
+      const state = await page
+        .locator(tag)
+        .evaluate((el) => ({ state: el.state, fresh: document.createElement(el.localName).state }));
+      expect(state.state).toEqual(state.fresh);
+      const noteText =
+        note === 'page'
+          ? await page.locator('#embed-note').textContent()
+          : await page.locator(`${tag} .note`).textContent();
+      expect(noteText).toMatch(/could not be used/);
+      expect(await page.locator(note === 'page' ? '#embed-note' : `${tag} .note`).isVisible()).toBe(true);
+      if (tag === WORKED) {
+        // Still usable: a new q computes new scores (q = (2, 2, 0, 1): 6, -5, 0).
+        await page.locator(`${WORKED} input.vec-input`).first().fill('2');
+        await until(
+          async () =>
+            byRole(await readNumbers(page, WORKED), 'score')
+              .map((s) => s.value)
+              .join() === '6,-5,0',
+          'the new scores',
+        );
+        await expectAllLogged(page, WORKED);
+      } else {
+        expect(
+          byRole(await readNumbers(page, tag), 'weight').length + (await readNumbers(page, tag)).length,
+        ).toBeGreaterThan(0);
+      }
+      await expectClean(opened);
+      await opened.context.close();
+    },
+  );
 });
 
 /** The text of a widget's note (in its shadow root). */
-const noteOf = (locator) => locator.evaluate((el) => (el.shadowRoot.querySelector('.note').hidden ? '' : el.shadowRoot.querySelector('.note').textContent));
+const noteOf = (locator) =>
+  locator.evaluate((el) =>
+    el.shadowRoot.querySelector('.note').hidden ? '' : el.shadowRoot.querySelector('.note').textContent,
+  );
 
 describe('states that do not fit together, names that are not fields, attributes', () => {
   test('h = 5 with d_model = 12 by s=: the widget computes with h = 3 and the note names heads=5', async () => {
-    const opened = await openPage(env, `embed.html?w=ag-multi-head&s=${encodeURIComponent('v=1&heads=5&dmodel=12')}&agtest=1`);
+    const opened = await openPage(
+      env,
+      `embed.html?w=ag-multi-head&s=${encodeURIComponent('v=1&heads=5&dmodel=12')}&agtest=1`,
+    );
     const { page } = opened;
     const widget = page.locator('ag-multi-head');
     await waitReady(page, 'ag-multi-head');
@@ -311,7 +414,9 @@ describe('states that do not fit together, names that are not fields, attributes
     const m1 = await noteOf(page.locator('#m1'));
     expect(m1).toMatch(/^Part of an attribute could not be used\./);
     for (const part of ['heads=99', 'head=77', 'query=55']) expect(m1).toContain(part);
-    expect(await noteOf(page.locator('#m2'))).toMatch(/heads=5 \u2014 expected a number of heads that divides d_model = 12/);
+    expect(await noteOf(page.locator('#m2'))).toMatch(
+      /heads=5 \u2014 expected a number of heads that divides d_model = 12/,
+    );
     expect(await page.locator('#m2').evaluate((el) => el.state.heads)).toBe(3);
     const t1 = await noteOf(page.locator('#t1'));
     expect(t1).toMatch(/^Part of an attribute could not be used\./);
@@ -396,7 +501,11 @@ describe('states that do not fit together, names that are not fields, attributes
     };
     const opened = await openUrl(env, `${host.url}cross-field.html`);
     const { page } = opened;
-    await page.waitForFunction(() => ['ag-multi-head', 'ag-content-to-weights', 'ag-weights-explain', 'ag-value-mix', 'ag-convex-hull'].every((t) => customElements.get(t)));
+    await page.waitForFunction(() =>
+      ['ag-multi-head', 'ag-content-to-weights', 'ag-weights-explain', 'ag-value-mix', 'ag-convex-hull'].every((t) =>
+        customElements.get(t),
+      ),
+    );
     const state = (id) => page.locator(id).evaluate((el) => el.state);
 
     expect(await noteOf(page.locator('#head'))).toMatch(/head=5 \u2014 expected a head from 1 to h = 2/);
@@ -419,9 +528,23 @@ describe('states that do not fit together, names that are not fields, attributes
 
     // Two weights for three values: the weights go back to their default, the values stay.
     expect(await noteOf(page.locator('#v3'))).toMatch(/alpha=0\.5,0\.5 \u2014 expected 3 weights, one per value/);
-    expect(await state('#v3')).toEqual({ values: [[1, 1], [2, 2], [3, 3]], alpha: [0.5, 0.3, 0.2] });
+    expect(await state('#v3')).toEqual({
+      values: [
+        [1, 1],
+        [2, 2],
+        [3, 3],
+      ],
+      alpha: [0.5, 0.3, 0.2],
+    });
     expect(await noteOf(page.locator('#h3'))).toMatch(/alpha=0\.5,0\.5 \u2014 expected 3 weights, one per value/);
-    expect(await state('#h3')).toEqual({ values: [[1, 1], [2, 2], [3, 3]], alpha: [0.2, 0.3, 0.5] });
+    expect(await state('#h3')).toEqual({
+      values: [
+        [1, 1],
+        [2, 2],
+        [3, 3],
+      ],
+      alpha: [0.2, 0.3, 0.5],
+    });
     // Four values: the default weights (three) do not fit either, so the values go back too, and both are named.
     const v4 = await noteOf(page.locator('#v4'));
     expect(v4).toMatch(/alpha=0\.5,0\.5 \u2014 expected 4 weights, one per value/);
@@ -439,16 +562,25 @@ describe('states that do not fit together, names that are not fields, attributes
     await waitReady(page, 'ag-orthogonality');
     const widget = page.locator('ag-orthogonality');
     expect(await widget.evaluate((el) => el.stateText)).toBe(s);
-    const cosines = await widget.evaluate((el) => [...el.shadowRoot.querySelectorAll('[data-role="cosine"]')].map((c) => c.textContent));
+    const cosines = await widget.evaluate((el) =>
+      [...el.shadowRoot.querySelectorAll('[data-role="cosine"]')].map((c) => c.textContent),
+    );
     expect(cosines).toEqual(['not defined', 'not defined', 'not defined']);
-    const paths = await widget.evaluate((el) => [...el.shadowRoot.querySelectorAll('svg path, svg line')].map((n) => `${n.getAttribute('d') ?? ''} ${n.getAttribute('x2') ?? ''}`));
+    const paths = await widget.evaluate((el) =>
+      [...el.shadowRoot.querySelectorAll('svg path, svg line')].map(
+        (n) => `${n.getAttribute('d') ?? ''} ${n.getAttribute('x2') ?? ''}`,
+      ),
+    );
     for (const text of paths) expect(text).not.toMatch(/undefined|NaN/);
     await expectClean(opened);
     await opened.context.close();
   });
 
   test('embed.html: s= of another widget, and a repeated w= or s=, are reported', async () => {
-    const opened = await openPage(env, `embed.html?w=${WORKED}&w=ag-two-definitions&s=${encodeURIComponent('v=1&a=3,4')}&s=x&agtest=1`);
+    const opened = await openPage(
+      env,
+      `embed.html?w=${WORKED}&w=ag-two-definitions&s=${encodeURIComponent('v=1&a=3,4')}&s=x&agtest=1`,
+    );
     const { page } = opened;
     await waitReady(page, WORKED);
     const pageNote = await page.locator('#embed-note').textContent();
@@ -488,8 +620,10 @@ describe('the Embed control: heights, sandbox, pages that turn it off', () => {
     await widget.locator('details.embed summary').click();
     // The panel fills its snippets on the details element's toggle event, a task after the click.
     const snippet = widget.locator('textarea[data-snippet="iframe"]');
-    for (let i = 0; i < 100 && !/height="\d+"/.test(await snippet.inputValue()); i++) await opened.page.waitForTimeout(50);
-    const heightIn = async () => Number((await widget.locator('textarea[data-snippet="iframe"]').inputValue()).match(/height="(\d+)"/)[1]);
+    for (let i = 0; i < 100 && !/height="\d+"/.test(await snippet.inputValue()); i++)
+      await opened.page.waitForTimeout(50);
+    const heightIn = async () =>
+      Number((await widget.locator('textarea[data-snippet="iframe"]').inputValue()).match(/height="(\d+)"/)[1]);
     const widgetSnippet = await heightIn();
     await widget.locator('input[type="radio"][value="chapter"]').check();
     const chapterSnippet = await heightIn();
@@ -560,7 +694,9 @@ describe('the Embed control: heights, sandbox, pages that turn it off', () => {
     await waitReady(frame, 'ag-simd');
     await frame.locator('ag-simd [data-action="run"]').click();
     await frame.waitForSelector('ag-simd[data-lab="error"]');
-    expect(await frame.locator('ag-simd .lab-status').textContent()).toMatch(/^The timing could not run: the experiment worker could not start .*add allow-same-origin to the frame\u2019s sandbox attribute/);
+    expect(await frame.locator('ag-simd .lab-status').textContent()).toMatch(
+      /^The timing could not run: the experiment worker could not start .*add allow-same-origin to the frame\u2019s sandbox attribute/,
+    );
     // The page stays usable: the stepper still answers.
     await frame.locator('ag-simd button.next').click();
     expect(await frame.locator('ag-simd .step-text').textContent()).toMatch(/^Step 2 of/);

@@ -36,15 +36,22 @@ let page;
 const problems = { errors: [], foreign: [] };
 
 beforeAll(async () => {
-  if (!existsSync(FIREFOX)) throw new Error(`${FIREFOX} is missing: scripts/setup.sh installs Debian's firefox-esr (or set FIREFOX_PATH)`);
+  if (!existsSync(FIREFOX))
+    throw new Error(`${FIREFOX} is missing: scripts/setup.sh installs Debian's firefox-esr (or set FIREFOX_PATH)`);
   site = mkdtempSync(join(tmpdir(), 'attention-geometry-site-'));
   cpSync(SITE_ROOT, site, { recursive: true });
   server = await startServer({ port: 0, root: site });
   profile = mkdtempSync(join(tmpdir(), 'attention-geometry-firefox-'));
   try {
-    browser = await puppeteer.launch({ browser: 'firefox', protocol: 'webDriverBiDi', executablePath: FIREFOX, headless: true, userDataDir: profile });
+    browser = await puppeteer.launch({
+      browser: 'firefox',
+      protocol: 'webDriverBiDi',
+      executablePath: FIREFOX,
+      headless: true,
+      userDataDir: profile,
+    });
   } catch (err) {
-    throw new Error(`${FIREFOX} could not be started and driven over WebDriver BiDi: ${err.message}`);
+    throw new Error(`${FIREFOX} could not be started and driven over WebDriver BiDi: ${err.message}`, { cause: err });
   }
   page = await browser.newPage();
   const origin = new URL(server.url).origin;
@@ -65,7 +72,12 @@ afterAll(async () => {
 /** Every number the widget shows, as readNumbers (helpers.mjs) gives it. */
 async function readNumbers() {
   const items = await page.$eval(TAG, (el) =>
-    [...el.shadowRoot.querySelectorAll('[data-value]')].map((n) => ({ role: n.dataset.role, key: n.dataset.key ?? null, text: n.textContent, value: Number(n.dataset.value) })),
+    [...el.shadowRoot.querySelectorAll('[data-value]')].map((n) => ({
+      role: n.dataset.role,
+      key: n.dataset.key ?? null,
+      text: n.textContent,
+      value: Number(n.dataset.value),
+    })),
   );
   return items.map((item) => ({ ...item, shown: Number(item.text.replace(/\u2212/g, '-')) }));
 }
@@ -74,7 +86,9 @@ async function readNumbers() {
 async function waitScores(scores) {
   await page.waitForFunction(
     (tag, want) => {
-      const shown = [...(document.querySelector(tag)?.shadowRoot?.querySelectorAll('[data-role="score"]') ?? [])].map((n) => Number(n.dataset.value));
+      const shown = [...(document.querySelector(tag)?.shadowRoot?.querySelectorAll('[data-role="score"]') ?? [])].map(
+        (n) => Number(n.dataset.value),
+      );
       return shown.length === want.length && shown.every((s, j) => s === want[j]);
     },
     { timeout: 20000 },
@@ -116,7 +130,9 @@ describe('Firefox ESR', () => {
         else if (r && typeof r === 'object') for (const v of Object.values(r)) visit(v);
       };
       for (const call of window.__agCallLog ?? []) visit(call.result);
-      return [...el.shadowRoot.querySelectorAll('[data-value]')].filter((n) => !seen.has(n.dataset.value)).map((n) => n.dataset.role);
+      return [...el.shadowRoot.querySelectorAll('[data-value]')]
+        .filter((n) => !seen.has(n.dataset.value))
+        .map((n) => n.dataset.role);
     });
     expect(unlogged).toEqual([]);
     expect(['simd128', 'baseline']).toContain(await page.$eval('#implementation', (m) => m.value));

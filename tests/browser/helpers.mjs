@@ -16,7 +16,14 @@ import { SITE_ROOT, startServer } from '../../scripts/serve.mjs';
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
 export const ARTIFACTS = join(ROOT, 'test-artifacts');
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 
 /** float32 unit roundoff. */
 export const U = 2 ** -24;
@@ -65,7 +72,9 @@ async function watchPage(page, origins) {
   });
   await page.addInitScript(() => {
     window.__cspViolations = [];
-    document.addEventListener('securitypolicyviolation', (e) => window.__cspViolations.push(`${e.violatedDirective}: ${e.blockedURI}`));
+    document.addEventListener('securitypolicyviolation', (e) =>
+      window.__cspViolations.push(`${e.violatedDirective}: ${e.blockedURI}`),
+    );
   });
   return problems;
 }
@@ -76,7 +85,11 @@ async function watchPage(page, origins) {
  * that leaves the server's origin. Waits for body[data-state=<waitFor>] unless
  * waitFor is null.
  */
-export async function openPage(env, path = '', { width = 1024, height = 900, waitFor = 'ready', setup, hasTouch = false } = {}) {
+export async function openPage(
+  env,
+  path = '',
+  { width = 1024, height = 900, waitFor = 'ready', setup, hasTouch = false } = {},
+) {
   const context = await env.browser.newContext({ viewport: { width, height }, hasTouch, acceptDownloads: true });
   const page = await context.newPage();
   const problems = await watchPage(page, [new URL(env.server.url).origin]);
@@ -86,7 +99,9 @@ export async function openPage(env, path = '', { width = 1024, height = 900, wai
     try {
       await page.waitForSelector(`body[data-state="${waitFor}"]`, { timeout: 20000 });
     } catch (err) {
-      throw new Error(`the page did not reach state "${waitFor}": ${err.message}\n${JSON.stringify(problems)}`);
+      throw new Error(`the page did not reach state "${waitFor}": ${err.message}\n${JSON.stringify(problems)}`, {
+        cause: err,
+      });
     }
   }
   return { page, context, problems };
@@ -119,9 +134,17 @@ export async function expectClean({ page, problems }) {
  * dropped), and the exact value kept in data-value.
  */
 export async function readNumbers(page, tag) {
-  const items = await page.locator(tag).first().evaluate((el) =>
-    [...el.shadowRoot.querySelectorAll('[data-value]')].map((n) => ({ role: n.dataset.role, key: n.dataset.key ?? null, text: n.textContent, value: Number(n.dataset.value) })),
-  );
+  const items = await page
+    .locator(tag)
+    .first()
+    .evaluate((el) =>
+      [...el.shadowRoot.querySelectorAll('[data-value]')].map((n) => ({
+        role: n.dataset.role,
+        key: n.dataset.key ?? null,
+        text: n.textContent,
+        value: Number(n.dataset.value),
+      })),
+    );
   return items.map((item) => ({ ...item, shown: Number(item.text.replace(/\u2212/g, '-').replace(/\u00b0$/, '')) }));
 }
 
@@ -133,7 +156,8 @@ export function byRole(numbers, role) {
 /** One number by role (and key). */
 export function one(numbers, role, key = null) {
   const found = numbers.filter((n) => n.role === role && (key === null || n.key === String(key)));
-  if (found.length !== 1) throw new Error(`expected one number ${role}${key === null ? '' : `.${key}`}, found ${found.length}`);
+  if (found.length !== 1)
+    throw new Error(`expected one number ${role}${key === null ? '' : `.${key}`}, found ${found.length}`);
   return found[0];
 }
 
@@ -142,17 +166,24 @@ export function one(numbers, role, key = null) {
  * kernel-call log (test mode). Returns how many were checked.
  */
 export async function expectAllLogged(page, tag) {
-  const missing = await page.locator(tag).first().evaluate((el) => {
-    const seen = new Set();
-    const visit = (r) => {
-      if (typeof r === 'number') seen.add(String(r));
-      else if (r && (ArrayBuffer.isView(r) || Array.isArray(r))) for (const x of r) visit(x);
-      else if (r && typeof r === 'object') for (const v of Object.values(r)) visit(v);
-    };
-    for (const call of window.__agCallLog ?? []) visit(call.result);
-    const shown = [...el.shadowRoot.querySelectorAll('[data-value]')];
-    return { count: shown.length, missing: shown.filter((n) => !seen.has(n.dataset.value)).map((n) => `${n.dataset.role}=${n.dataset.value}`), log: (window.__agCallLog ?? []).length };
-  });
+  const missing = await page
+    .locator(tag)
+    .first()
+    .evaluate((el) => {
+      const seen = new Set();
+      const visit = (r) => {
+        if (typeof r === 'number') seen.add(String(r));
+        else if (r && (ArrayBuffer.isView(r) || Array.isArray(r))) for (const x of r) visit(x);
+        else if (r && typeof r === 'object') for (const v of Object.values(r)) visit(v);
+      };
+      for (const call of window.__agCallLog ?? []) visit(call.result);
+      const shown = [...el.shadowRoot.querySelectorAll('[data-value]')];
+      return {
+        count: shown.length,
+        missing: shown.filter((n) => !seen.has(n.dataset.value)).map((n) => `${n.dataset.role}=${n.dataset.value}`),
+        log: (window.__agCallLog ?? []).length,
+      };
+    });
   expect(missing.log).toBeGreaterThan(0);
   expect(missing.count).toBeGreaterThan(0);
   expect(missing.missing).toEqual([]);
@@ -173,22 +204,25 @@ export function expectShown(item, expected, { digits = 4, extra = 0 } = {}) {
 
 /** Screen position of plot coordinates (x, y) in the widget's d3 plane. */
 async function planePoint(page, tag, [x, y]) {
-  return page.locator(tag).first().evaluate(
-    (el, [px, py]) => {
-      const svg = el.shadowRoot.querySelector('svg.plane');
-      const extent = Number(svg.dataset.extent);
-      const margin = Number(svg.dataset.margin);
-      const box = svg.viewBox.baseVal;
-      const vx = margin + ((px + extent) / (2 * extent)) * (box.width - 2 * margin);
-      const vy = box.height - margin - ((py + extent) / (2 * extent)) * (box.height - 2 * margin);
-      const p = svg.createSVGPoint();
-      p.x = vx;
-      p.y = vy;
-      const s = p.matrixTransform(svg.getScreenCTM());
-      return { x: s.x, y: s.y };
-    },
-    [x, y],
-  );
+  return page
+    .locator(tag)
+    .first()
+    .evaluate(
+      (el, [px, py]) => {
+        const svg = el.shadowRoot.querySelector('svg.plane');
+        const extent = Number(svg.dataset.extent);
+        const margin = Number(svg.dataset.margin);
+        const box = svg.viewBox.baseVal;
+        const vx = margin + ((px + extent) / (2 * extent)) * (box.width - 2 * margin);
+        const vy = box.height - margin - ((py + extent) / (2 * extent)) * (box.height - 2 * margin);
+        const p = svg.createSVGPoint();
+        p.x = vx;
+        p.y = vy;
+        const s = p.matrixTransform(svg.getScreenCTM());
+        return { x: s.x, y: s.y };
+      },
+      [x, y],
+    );
 }
 
 /** Drags the point `name` (data-point) to plot coordinates `to` with the mouse. */
@@ -217,7 +251,8 @@ export async function touchDragPoint(page, tag, name, to) {
   const cdp = await page.context().newCDPSession(page);
   const touch = (type, p) => cdp.send('Input.dispatchTouchEvent', { type, touchPoints: p ? [{ x: p.x, y: p.y }] : [] });
   await touch('touchStart', from);
-  for (let i = 1; i <= 8; i++) await touch('touchMove', { x: from.x + ((target.x - from.x) * i) / 8, y: from.y + ((target.y - from.y) * i) / 8 });
+  for (let i = 1; i <= 8; i++)
+    await touch('touchMove', { x: from.x + ((target.x - from.x) * i) / 8, y: from.y + ((target.y - from.y) * i) / 8 });
   await touch('touchEnd');
   await cdp.detach();
 }
@@ -270,7 +305,10 @@ export async function screenshot(target, name) {
 /** The text of a downloaded file after clicking the export button `kind`. */
 export async function exportFile(page, tag, kind) {
   await page.locator(`${tag} details.export summary`).click();
-  const [download] = await Promise.all([page.waitForEvent('download'), page.locator(`${tag} [data-export="${kind}"]`).click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.locator(`${tag} [data-export="${kind}"]`).click(),
+  ]);
   const path = await download.path();
   await page.locator(`${tag} details.export summary`).click();
   const { readFileSync } = await import('node:fs');
@@ -284,7 +322,11 @@ export async function exportFile(page, tag, kind) {
  * a few seconds) and reads the address in the page itself.
  */
 export async function settledUrl(page) {
-  const handle = await page.waitForFunction(() => document.body?.dataset.url !== 'pending' && window.location.href, null, { timeout: 5000 });
+  const handle = await page.waitForFunction(
+    () => document.body?.dataset.url !== 'pending' && window.location.href,
+    null,
+    { timeout: 5000 },
+  );
   return new URL(await handle.jsonValue());
 }
 
@@ -315,7 +357,11 @@ export async function startHostServer({ pages = {}, root = null } = {}) {
       return;
     }
     if (page) {
-      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-cache', ...(page.headers ?? {}) });
+      res.writeHead(200, {
+        'Content-Type': 'text/html; charset=utf-8',
+        'Cache-Control': 'no-cache',
+        ...(page.headers ?? {}),
+      });
       res.end(page.body);
       return;
     }

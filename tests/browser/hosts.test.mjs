@@ -7,12 +7,26 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { byRole, cspViolations, expectAllLogged, expectHostClean, one, openChapter, openUrl, readNumbers, ROOT, startEnv, startHostServer, waitReady } from './helpers.mjs';
+import {
+  byRole,
+  cspViolations,
+  expectAllLogged,
+  expectHostClean,
+  one,
+  openChapter,
+  openUrl,
+  readNumbers,
+  ROOT,
+  startEnv,
+  startHostServer,
+  waitReady,
+} from './helpers.mjs';
 
 const TAG = 'ag-worked-example';
 const HOSTS = join(ROOT, 'tests/browser/hosts');
 const template = (name) => readFileSync(join(HOSTS, name), 'utf8');
-const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; style-src 'self'; font-src 'self'; img-src 'self' data: blob:; connect-src 'self'; object-src 'none'; base-uri 'none'";
+const CSP =
+  "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; style-src 'self'; font-src 'self'; img-src 'self' data: blob:; connect-src 'self'; object-src 'none'; base-uri 'none'";
 
 // The state pasted everywhere: q = (2, 0, 0, 0) with the articles' keys, scaled by 1/sqrt(4).
 const Q = [2, 0, 0, 0];
@@ -101,10 +115,14 @@ describe('course platforms', () => {
     const worked = await readNumbers(page, 'ag-worked-example');
     expect(byRole(worked, 'score').map((s) => s.value)).toEqual([5, -4, 0]);
     await expectAllLogged(page, 'ag-worked-example');
-    const dot = await page.locator('ag-two-definitions').evaluate((el) => Number(el.shadowRoot.querySelector('[data-role="dot"]').dataset.value));
+    const dot = await page
+      .locator('ag-two-definitions')
+      .evaluate((el) => Number(el.shadowRoot.querySelector('[data-role="dot"]').dataset.value));
     expect(dot).toBe(0); // (1, 2) and (-2, 1) are perpendicular
     // The experiment ran in the module worker (worker-src 'self'): its kernel calls are in the log.
-    await page.waitForFunction(() => document.querySelector('ag-sqrt-d')?.dataset.run === 'done', null, { timeout: 30000 });
+    await page.waitForFunction(() => document.querySelector('ag-sqrt-d')?.dataset.run === 'done', null, {
+      timeout: 30000,
+    });
     expect(await page.evaluate(() => window.__agCallLog.some((c) => c.worker))).toBe(true);
     // Scores of standard normal vectors in d = 16 spread like sqrt(16) = 4; 4000 pairs: within 4 standard errors.
     const std = one(await readNumbers(page, 'ag-sqrt-d'), 'std').value;
@@ -132,12 +150,17 @@ describe('course platforms', () => {
 
   test('widgets from another origin under the policy EMBEDDING.md gives (worker-src blob: <origin>): the experiment runs in the worker', async () => {
     const site = new URL(env.server.url).origin;
-    pages['/cross-origin.html'] = { body: crossOriginPage(), headers: { 'Content-Security-Policy': crossOriginPolicy(`blob: ${site}`) } };
+    pages['/cross-origin.html'] = {
+      body: crossOriginPage(),
+      headers: { 'Content-Security-Policy': crossOriginPolicy(`blob: ${site}`) },
+    };
     const opened = await openUrl(env, `${host.url}cross-origin.html`, { height: 2400 });
     const { page } = opened;
     for (const tag of ['ag-worked-example', 'ag-sqrt-d']) await waitReady(page, tag);
     expect(byRole(await readNumbers(page, TAG), 'score').map((s) => s.value)).toEqual([5, -4, 0]);
-    await page.waitForFunction(() => document.querySelector('ag-sqrt-d')?.dataset.run === 'done', null, { timeout: 30000 });
+    await page.waitForFunction(() => document.querySelector('ag-sqrt-d')?.dataset.run === 'done', null, {
+      timeout: 30000,
+    });
     const std = one(await readNumbers(page, 'ag-sqrt-d'), 'std').value;
     expect(Math.abs(std - 4)).toBeLessThanOrEqual(4 * (4 / Math.sqrt(2 * 4000)));
     await expectHostClean(opened);
@@ -145,16 +168,20 @@ describe('course platforms', () => {
   });
 
   test("widgets from another origin under worker-src 'self': the experiment says why it cannot run, the rest computes", async () => {
-    pages['/cross-origin-no-worker.html'] = { body: crossOriginPage(), headers: { 'Content-Security-Policy': crossOriginPolicy("'self'") } };
+    pages['/cross-origin-no-worker.html'] = {
+      body: crossOriginPage(),
+      headers: { 'Content-Security-Policy': crossOriginPolicy("'self'") },
+    };
     const opened = await openUrl(env, `${host.url}cross-origin-no-worker.html`, { height: 2400 });
     const { page } = opened;
     await waitReady(page, TAG);
     expect(byRole(await readNumbers(page, TAG), 'score').map((s) => s.value)).toEqual([5, -4, 0]);
     const note = await until(
-      () => page.locator('ag-sqrt-d').evaluate((el) => {
-        const n = el.shadowRoot.querySelector('.note');
-        return n && !n.hidden ? n.textContent : null;
-      }),
+      () =>
+        page.locator('ag-sqrt-d').evaluate((el) => {
+          const n = el.shadowRoot.querySelector('.note');
+          return n && !n.hidden ? n.textContent : null;
+        }),
       'the note of the experiment',
     );
     expect(note).toMatch(/experiment could not run/i);
@@ -176,7 +203,8 @@ describe('course platforms', () => {
     const blank = await env.browser.newPage();
     const stripped = await blank.evaluate((html) => {
       const doc = new DOMParser().parseFromString(`<body>${html}</body>`, 'text/html');
-      for (const el of doc.querySelectorAll('*')) if (el.localName === 'script' || el.localName.includes('-')) el.remove();
+      for (const el of doc.querySelectorAll('*'))
+        if (el.localName === 'script' || el.localName.includes('-')) el.remove();
       return doc.body.innerHTML;
     }, `${snippets.element}\n${snippets.iframe}`);
     await blank.close();

@@ -42,14 +42,28 @@ function contrast(a, b) {
 // Colour-vision deficiency simulation, Machado, Oliveira and Fernandes (2009),
 // severity 1, applied to linear RGB.
 const CVD = {
-  protanopia: [[0.152286, 1.052583, -0.204868], [0.114503, 0.786281, 0.099216], [-0.003882, -0.048116, 1.051998]],
-  deuteranopia: [[0.367322, 0.860646, -0.227968], [0.280085, 0.672501, 0.047413], [-0.01182, 0.04294, 0.968881]],
-  tritanopia: [[1.255528, -0.076749, -0.178779], [-0.078411, 0.930809, 0.147602], [0.004733, 0.691367, 0.3039]],
+  protanopia: [
+    [0.152286, 1.052583, -0.204868],
+    [0.114503, 0.786281, 0.099216],
+    [-0.003882, -0.048116, 1.051998],
+  ],
+  deuteranopia: [
+    [0.367322, 0.860646, -0.227968],
+    [0.280085, 0.672501, 0.047413],
+    [-0.01182, 0.04294, 0.968881],
+  ],
+  tritanopia: [
+    [1.255528, -0.076749, -0.178779],
+    [-0.078411, 0.930809, 0.147602],
+    [0.004733, 0.691367, 0.3039],
+  ],
 };
 function simulate(css, matrix) {
   const c = rgb(css);
   const lin = (u) => (u / 255 <= 0.04045 ? u / 255 / 12.92 : ((u / 255 + 0.055) / 1.055) ** 2.4);
-  const gam = (u) => 255 * (Math.max(0, Math.min(1, u)) <= 0.0031308 ? 12.92 * Math.max(0, u) : 1.055 * Math.min(1, u) ** (1 / 2.4) - 0.055);
+  const gam = (u) =>
+    255 *
+    (Math.max(0, Math.min(1, u)) <= 0.0031308 ? 12.92 * Math.max(0, u) : 1.055 * Math.min(1, u) ** (1 / 2.4) - 0.055);
   const v = [lin(c.r), lin(c.g), lin(c.b)];
   const [r, g, b] = matrix.map((row) => row[0] * v[0] + row[1] * v[1] + row[2] * v[2]);
   return rgb(gam(r), gam(g), gam(b));
@@ -75,14 +89,22 @@ async function focused(page) {
     const group = el.querySelector?.(':scope > .hm-focus') ?? null;
     const ring = el.querySelector?.(':scope > .hit') ?? group?.querySelector('.hm-focus-ring') ?? null;
     const ringStyle = ring ? getComputedStyle(ring) : null;
-    const widget = host ? getComputedStyle(host.shadowRoot.querySelector('.widget')).backgroundColor : getComputedStyle(document.body).backgroundColor;
+    const widget = host
+      ? getComputedStyle(host.shadowRoot.querySelector('.widget')).backgroundColor
+      : getComputedStyle(document.body).backgroundColor;
     return {
       host: host?.localName ?? null,
       key: `${el.localName}${el.dataset.point ? `[data-point=${el.dataset.point}]` : ''}${el.dataset.cell ? `[data-cell=${el.dataset.cell}]` : ''}${el.className && typeof el.className === 'string' ? `.${el.className.split(' ')[0]}` : ''}:${(el.textContent ?? '').trim().slice(0, 24)}`,
       svg: el instanceof SVGElement,
       outline: { style: style.outlineStyle, width: parseFloat(style.outlineWidth), color: style.outlineColor },
-      ring: ringStyle && { shown: group ? getComputedStyle(group).display !== 'none' : ringStyle.stroke !== 'none', stroke: ringStyle.stroke, width: parseFloat(ringStyle.strokeWidth) },
-      focusColour: host ? getComputedStyle(host.shadowRoot.querySelector('.widget')).getPropertyValue('--_focus').trim() : null,
+      ring: ringStyle && {
+        shown: group ? getComputedStyle(group).display !== 'none' : ringStyle.stroke !== 'none',
+        stroke: ringStyle.stroke,
+        width: parseFloat(ringStyle.strokeWidth),
+      },
+      focusColour: host
+        ? getComputedStyle(host.shadowRoot.querySelector('.widget')).getPropertyValue('--_focus').trim()
+        : null,
       background: widget,
     };
   });
@@ -92,9 +114,25 @@ async function focused(page) {
 async function tabbable(page, tag) {
   return page.locator(tag).evaluate((host) =>
     [...host.shadowRoot.querySelectorAll('a[href], button, input, select, textarea, summary, [tabindex]')]
-      .filter((el) => el.tabIndex >= 0 && !el.disabled && !el.closest('[inert]') && el.checkVisibility({ visibilityProperty: true }))
-      .filter((el) => !(el.type === 'radio' && !el.checked && [...host.shadowRoot.querySelectorAll(`input[type=radio][name="${el.name}"]`)].some((r) => r.checked)))
-      .map((el) => `${el.localName}${el.dataset.point ? `[data-point=${el.dataset.point}]` : ''}${el.dataset.cell ? `[data-cell=${el.dataset.cell}]` : ''}${el.className && typeof el.className === 'string' ? `.${el.className.split(' ')[0]}` : ''}:${(el.textContent ?? '').trim().slice(0, 24)}`),
+      .filter(
+        (el) =>
+          el.tabIndex >= 0 &&
+          !el.disabled &&
+          !el.closest('[inert]') &&
+          el.checkVisibility({ visibilityProperty: true }),
+      )
+      .filter(
+        (el) =>
+          !(
+            el.type === 'radio' &&
+            !el.checked &&
+            [...host.shadowRoot.querySelectorAll(`input[type=radio][name="${el.name}"]`)].some((r) => r.checked)
+          ),
+      )
+      .map(
+        (el) =>
+          `${el.localName}${el.dataset.point ? `[data-point=${el.dataset.point}]` : ''}${el.dataset.cell ? `[data-cell=${el.dataset.cell}]` : ''}${el.className && typeof el.className === 'string' ? `.${el.className.split(' ')[0]}` : ''}:${(el.textContent ?? '').trim().slice(0, 24)}`,
+      ),
   );
 }
 
@@ -111,7 +149,10 @@ function expectVisibleFocus(f, scheme) {
   expect({ where, style: f.outline.style }).not.toEqual({ where, style: 'none' });
   expect(f.outline.width).toBeGreaterThanOrEqual(2);
   const ratio = contrast(f.outline.color, f.background);
-  if (ratio < 3) throw new Error(`${where}: focus outline ${f.outline.color} on ${f.background} has contrast ${ratio.toFixed(2)}, below 3:1`);
+  if (ratio < 3)
+    throw new Error(
+      `${where}: focus outline ${f.outline.color} on ${f.background} has contrast ${ratio.toFixed(2)}, below 3:1`,
+    );
 }
 
 describe('keyboard: chapter 2, every control by Tab, with a visible focus ring', () => {
@@ -217,7 +258,15 @@ describe('heat maps: keyboard, hover, colours', () => {
     // Colours: PuOr over [-m, m], m the largest |score|; the number black or white, 4.5:1 or more.
     const m = Math.max(...scores.map((n) => Math.abs(n.value)));
     const fills = await grid.evaluate((svg) =>
-      Object.fromEntries([...svg.querySelectorAll('[role="gridcell"]')].map((g) => [g.dataset.cell, { fill: g.querySelector('.hm-rect').getAttribute('fill'), ink: getComputedStyle(g.querySelector('.hm-value')).fill }])),
+      Object.fromEntries(
+        [...svg.querySelectorAll('[role="gridcell"]')].map((g) => [
+          g.dataset.cell,
+          {
+            fill: g.querySelector('.hm-rect').getAttribute('fill'),
+            ink: getComputedStyle(g.querySelector('.hm-value')).fill,
+          },
+        ]),
+      ),
     );
     for (const n of scores) {
       const { fill, ink } = fills[n.key];
@@ -237,7 +286,15 @@ describe('heat maps: keyboard, hover, colours', () => {
     const weights = byRole(await readNumbers(page, TAG), 'a');
     expect(weights.length).toBe(await grid.locator('[role="gridcell"]').count());
     const fills = await grid.evaluate((svg) =>
-      Object.fromEntries([...svg.querySelectorAll('[role="gridcell"]')].map((g) => [g.dataset.cell, { fill: g.querySelector('.hm-rect').getAttribute('fill'), ink: getComputedStyle(g.querySelector('.hm-value')).fill }])),
+      Object.fromEntries(
+        [...svg.querySelectorAll('[role="gridcell"]')].map((g) => [
+          g.dataset.cell,
+          {
+            fill: g.querySelector('.hm-rect').getAttribute('fill'),
+            ink: getComputedStyle(g.querySelector('.hm-value')).fill,
+          },
+        ]),
+      ),
     );
     for (const n of weights) {
       expect(rgb(fills[n.key].fill).formatHex()).toBe(rgb(interpolateCividis(n.value)).formatHex());
@@ -249,7 +306,10 @@ describe('heat maps: keyboard, hover, colours', () => {
     expect(await readout.textContent()).toBe(`A23 = ${w23.text}`);
     // Keyboard: into the grid, then right; the readout follows the focus.
     await grid.locator('[role="gridcell"][tabindex="0"]').focus();
-    const start = (await focused(page)).key.match(/data-cell=(\d+)-(\d+)/).slice(1).map(Number);
+    const start = (await focused(page)).key
+      .match(/data-cell=(\d+)-(\d+)/)
+      .slice(1)
+      .map(Number);
     await page.keyboard.press('ArrowRight');
     const cols = Number(await grid.getAttribute('data-cols'));
     const [i, j] = [start[0], Math.min(start[1] + 1, cols)];
@@ -262,9 +322,13 @@ describe('heat maps: keyboard, hover, colours', () => {
 
   test('the legend\u2019s colours stay apart under simulated protanopia, deuteranopia and tritanopia', async () => {
     const opened = await openChapter(env, 'qkt', 'ag-qkt-grid');
-    const diverging = await opened.page.locator('ag-qkt-grid svg.heatmap linearGradient stop').evaluateAll((stops) => stops.map((s) => s.getAttribute('stop-color')));
+    const diverging = await opened.page
+      .locator('ag-qkt-grid svg.heatmap linearGradient stop')
+      .evaluateAll((stops) => stops.map((s) => s.getAttribute('stop-color')));
     const weights = await openChapter(env, 'matrix-form', 'ag-matrix-form');
-    const sequential = await weights.page.locator('ag-matrix-form svg.heatmap linearGradient stop').evaluateAll((stops) => stops.map((s) => s.getAttribute('stop-color')));
+    const sequential = await weights.page
+      .locator('ag-matrix-form svg.heatmap linearGradient stop')
+      .evaluateAll((stops) => stops.map((s) => s.getAttribute('stop-color')));
     expect(diverging).toHaveLength(11);
     expect(sequential).toHaveLength(11);
     for (const [name, matrix] of Object.entries(CVD)) {
@@ -272,11 +336,22 @@ describe('heat maps: keyboard, hover, colours', () => {
       const s = sequential.map((c) => simulate(c, matrix));
       // Neighbouring tenths of the scale differ (ΔE76 ≥ 5: a visible step).
       for (let k = 0; k < 10; k += 1) {
-        expect({ name, k, scale: 'diverging', ok: deltaE(d[k], d[k + 1]) >= 5 }).toEqual({ name, k, scale: 'diverging', ok: true });
-        expect({ name, k, scale: 'sequential', ok: deltaE(s[k], s[k + 1]) >= 5 }).toEqual({ name, k, scale: 'sequential', ok: true });
+        expect({ name, k, scale: 'diverging', ok: deltaE(d[k], d[k + 1]) >= 5 }).toEqual({
+          name,
+          k,
+          scale: 'diverging',
+          ok: true,
+        });
+        expect({ name, k, scale: 'sequential', ok: deltaE(s[k], s[k + 1]) >= 5 }).toEqual({
+          name,
+          k,
+          scale: 'sequential',
+          ok: true,
+        });
       }
       // A positive and a negative value of the same size (at least 20% of the range) look different.
-      for (let k = 0; k <= 3; k += 1) expect({ name, k, ok: deltaE(d[k], d[10 - k]) >= 15 }).toEqual({ name, k, ok: true });
+      for (let k = 0; k <= 3; k += 1)
+        expect({ name, k, ok: deltaE(d[k], d[10 - k]) >= 15 }).toEqual({ name, k, ok: true });
       // The ends of the sequential scale are far apart.
       expect(deltaE(s[0], s[10])).toBeGreaterThanOrEqual(50);
     }

@@ -25,7 +25,9 @@ import { expectClean, launchChromium, openPage, readNumbers, startEnv, U, waitRe
 
 // The probe of the page's feature test (src/js/load.js, from wasm-feature-detect):
 // (module (func (result v128) i32.const 0 i8x16.splat i8x16.popcnt)).
-const SIMD_PROBE = [0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8, 0, 65, 0, 253, 15, 253, 98, 11];
+const SIMD_PROBE = [
+  0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8, 0, 65, 0, 253, 15, 253, 98, 11,
+];
 const NO_SIMD_ARGS = ['--js-flags=--no-enable-sse4-1'];
 
 // Lighter settings for the chapters whose default experiments take
@@ -65,7 +67,9 @@ const RESIDUALS = {
     // the product by ones sums 4 terms, 5 u sum_j |J_ij| in both variants.
     'row-sum': (item, numbers) => {
       const alpha = numbers.find((n) => n.role === 'alpha' && n.key === item.key).value;
-      const row = numbers.filter((n) => n.role === 'jacobian' && n.key.startsWith(`${item.key}-`)).map((n) => Math.abs(n.value));
+      const row = numbers
+        .filter((n) => n.role === 'jacobian' && n.key.startsWith(`${item.key}-`))
+        .map((n) => Math.abs(n.value));
       expect(row).toHaveLength(4);
       return (11 * U * alpha + 7 * U * row.reduce((s, x) => s + x, 0)) * (1 + 1e-6);
     },
@@ -124,14 +128,19 @@ function run(name) {
 async function tour(browser, search) {
   const wasm = new Set();
   const opened = await openPage({ ...env, browser }, search, {
-    setup: (page) => page.on('request', (r) => r.url().endsWith('.wasm') && wasm.add(new URL(r.url()).pathname.split('/').pop())),
+    setup: (page) =>
+      page.on('request', (r) => r.url().endsWith('.wasm') && wasm.add(new URL(r.url()).pathname.split('/').pop())),
   });
   const { page } = opened;
-  const missing = await page.evaluate((ids) => ids.filter((id) => !document.getElementById(`ch-${id}`)), chapters.map((c) => c.id));
+  const missing = await page.evaluate(
+    (ids) => ids.filter((id) => !document.getElementById(`ch-${id}`)),
+    chapters.map((c) => c.id),
+  );
   expect(missing).toEqual([]); // the site build is older than web/chapters.js: build it first
   const light = Object.fromEntries(chapters.filter((c) => LIGHT[c.id]).map((c) => [c.tag, LIGHT[c.id]]));
   await page.evaluate((attrs) => {
-    for (const [tag, values] of Object.entries(attrs)) for (const [name, value] of Object.entries(values)) document.querySelector(tag).setAttribute(name, value);
+    for (const [tag, values] of Object.entries(attrs))
+      for (const [name, value] of Object.entries(values)) document.querySelector(tag).setAttribute(name, value);
   }, light);
 
   const numbers = {};
@@ -140,7 +149,7 @@ async function tour(browser, search) {
     const runState = await page.waitForFunction(
       (t) => {
         const state = document.querySelector(t).dataset.run;
-        return state === undefined || ['done', 'error', 'cancelled'].includes(state) ? state ?? 'none' : false;
+        return state === undefined || ['done', 'error', 'cancelled'].includes(state) ? (state ?? 'none') : false;
       },
       tag,
       { timeout: 30000 },
@@ -149,27 +158,38 @@ async function tour(browser, search) {
     numbers[id] = await readNumbers(page, tag);
   }
 
-  const summary = await page.evaluate(({ probe, tag }) => {
-    // FNV-1a over the bytes of a result, so large outputs need not leave the page.
-    const hash = (value) => {
-      const bytes = ArrayBuffer.isView(value) ? new Uint8Array(value.buffer, value.byteOffset, value.byteLength) : new TextEncoder().encode(JSON.stringify(value));
-      let h = 0x811c9dc5;
-      for (const b of bytes) h = Math.imul(h ^ b, 0x01000193) >>> 0;
-      return h.toString(16);
-    };
-    const log = window.__agCallLog;
-    const menu = document.getElementById('implementation');
-    return {
-      impl: menu.value,
-      label: menu.selectedOptions[0]?.textContent ?? '',
-      choices: [...menu.options].map((o) => o.value),
-      kinds: [...new Set(log.map((c) => `${c.impl}/${c.variant}`))].sort(),
-      workerCalls: log.filter((c) => c.worker).length,
-      shared: [...new Set(log.filter((c) => c.variant === 'shared').map((c) => `${c.kernel} ${JSON.stringify(c.result.shape)} ${hash(c.result.data ?? c.result)}`))].sort(),
-      traceVariant: tag ? document.querySelector(tag)?.dataset.trace ?? null : null,
-      probe: WebAssembly.validate(new Uint8Array(probe)),
-    };
-  }, { probe: SIMD_PROBE, tag: variantTag });
+  const summary = await page.evaluate(
+    ({ probe, tag }) => {
+      // FNV-1a over the bytes of a result, so large outputs need not leave the page.
+      const hash = (value) => {
+        const bytes = ArrayBuffer.isView(value)
+          ? new Uint8Array(value.buffer, value.byteOffset, value.byteLength)
+          : new TextEncoder().encode(JSON.stringify(value));
+        let h = 0x811c9dc5;
+        for (const b of bytes) h = Math.imul(h ^ b, 0x01000193) >>> 0;
+        return h.toString(16);
+      };
+      const log = window.__agCallLog;
+      const menu = document.getElementById('implementation');
+      return {
+        impl: menu.value,
+        label: menu.selectedOptions[0]?.textContent ?? '',
+        choices: [...menu.options].map((o) => o.value),
+        kinds: [...new Set(log.map((c) => `${c.impl}/${c.variant}`))].sort(),
+        workerCalls: log.filter((c) => c.worker).length,
+        shared: [
+          ...new Set(
+            log
+              .filter((c) => c.variant === 'shared')
+              .map((c) => `${c.kernel} ${JSON.stringify(c.result.shape)} ${hash(c.result.data ?? c.result)}`),
+          ),
+        ].sort(),
+        traceVariant: tag ? (document.querySelector(tag)?.dataset.trace ?? null) : null,
+        probe: WebAssembly.validate(new Uint8Array(probe)),
+      };
+    },
+    { probe: SIMD_PROBE, tag: variantTag },
+  );
   await expectClean(opened);
   await opened.context.close();
   return { numbers, wasm: [...wasm].sort(), ...summary };
@@ -226,11 +246,20 @@ describe('an engine without WebAssembly SIMD', () => {
         const residual = RESIDUALS[id]?.[a.role];
         if (residual) {
           const bound = residual(a, simdRun.numbers[id]);
-          expect({ what, within: Math.abs(a.value) <= bound && Math.abs(b.value) <= residual(b, bareRun.numbers[id]) }).toEqual({ what, within: true });
+          expect({
+            what,
+            within: Math.abs(a.value) <= bound && Math.abs(b.value) <= residual(b, bareRun.numbers[id]),
+          }).toEqual({ what, within: true });
         } else if (!same(a.value, b.value)) {
           const diff = Math.abs(a.value - b.value) / Math.max(Math.abs(a.value), Math.abs(b.value));
-          const oneUnit = a.text === b.text || Math.abs(a.shown - b.shown) <= Math.min(lastPlace(a.text), lastPlace(b.text)) * (1 + 1e-9);
-          expect({ what, inU: diff / U, within: diff <= TOL && oneUnit }).toEqual({ what, inU: diff / U, within: true });
+          const oneUnit =
+            a.text === b.text ||
+            Math.abs(a.shown - b.shown) <= Math.min(lastPlace(a.text), lastPlace(b.text)) * (1 + 1e-9);
+          expect({ what, inU: diff / U, within: diff <= TOL && oneUnit }).toEqual({
+            what,
+            inU: diff / U,
+            within: true,
+          });
         }
         compared++;
       }

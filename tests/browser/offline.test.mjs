@@ -17,7 +17,14 @@ import { byRole, expectAllLogged, expectClean, expectClose, one, readNumbers, RO
 
 const FILE = 'attention-geometry-offline.html';
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 const seeds = JSON.parse(readFileSync(join(ROOT, 'tests/data/seeds/worked-examples.json'), 'utf8')).cases;
 const seed = (id) => seeds.find((c) => c.id === id);
 
@@ -61,7 +68,9 @@ async function openOffline(search = '?agtest=1', hash = '') {
   context.on('request', record); // the worker's requests too
   await page.addInitScript(() => {
     window.__cspViolations = [];
-    document.addEventListener('securitypolicyviolation', (e) => window.__cspViolations.push(`${e.violatedDirective}: ${e.blockedURI}`));
+    document.addEventListener('securitypolicyviolation', (e) =>
+      window.__cspViolations.push(`${e.violatedDirective}: ${e.blockedURI}`),
+    );
   });
   await page.goto(`${fileUrl}${search}${hash}`);
   // The file is 1.6 MB of HTML to parse: allow for a busy machine.
@@ -99,7 +108,9 @@ describe('the offline single-file page', () => {
     // file as text, and the footer's link points at it.
     const escape = (text) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
     const notices = join(ROOT, 'build/site/vendor/THIRD_PARTY_NOTICES.txt');
-    const texts = existsSync(notices) ? [readFileSync(notices, 'utf8')] : ['katex', 'd3'].map((pkg) => readFileSync(join(ROOT, 'node_modules', pkg, 'LICENSE'), 'utf8').trim());
+    const texts = existsSync(notices)
+      ? [readFileSync(notices, 'utf8')]
+      : ['katex', 'd3'].map((pkg) => readFileSync(join(ROOT, 'node_modules', pkg, 'LICENSE'), 'utf8').trim());
     const section = outside.match(/<section id="third-party-notices"[\s\S]*?<\/section>/)[0];
     for (const text of texts) expect(section).toContain(escape(text));
     expect(outside).toContain('<a href="#third-party-notices">');
@@ -113,7 +124,7 @@ describe('the offline single-file page', () => {
     expect(index).toMatch(/<a href="attention-geometry-offline\.html" download>/);
   });
 
-  test('the worked example computes the articles\' numbers from disk, on the SIMD build and on the baseline build', async () => {
+  test("the worked example computes the articles' numbers from disk, on the SIMD build and on the baseline build", async () => {
     const opened = await openOffline('?agtest=1', '#ch-worked-example');
     const { page } = opened;
     const tag = 'ag-worked-example';
@@ -146,13 +157,17 @@ describe('the offline single-file page', () => {
     const { page } = opened;
     const tag = 'ag-sqrt-d';
     await waitReady(page, tag);
-    await page.waitForFunction((t) => ['done', 'error'].includes(document.querySelector(t)?.dataset.run), tag, { timeout: 40000 });
+    await page.waitForFunction((t) => ['done', 'error'].includes(document.querySelector(t)?.dataset.run), tag, {
+      timeout: 40000,
+    });
     expect(await page.evaluate((t) => document.querySelector(t).dataset.run, tag)).toBe('done');
     const numbers = await readNumbers(page, tag);
     const sigma = seed('sqrt-d-spread-64').expected;
     // Sample standard deviation of 20000 products: within 4 standard errors of sqrt(64).
     expect(Math.abs(one(numbers, 'std').value - sigma)).toBeLessThanOrEqual((4 * sigma) / Math.sqrt(2 * 20000));
-    expect(await page.evaluate(() => window.__agCallLog.some((c) => c.worker && c.kernel === 'random_dot_experiment'))).toBe(true);
+    expect(
+      await page.evaluate(() => window.__agCallLog.some((c) => c.worker && c.kernel === 'random_dot_experiment')),
+    ).toBe(true);
     await expectAllLogged(page, tag);
     await expectClean(opened);
     await opened.context.close();
@@ -161,12 +176,16 @@ describe('the offline single-file page', () => {
   test('every chapter of both parts computes', async () => {
     const opened = await openOffline('?agtest=1');
     const { page } = opened;
-    const tags = await page.$$eval('#chapters *', (els) => els.map((el) => el.localName).filter((name) => name.startsWith('ag-')));
+    const tags = await page.$$eval('#chapters *', (els) =>
+      els.map((el) => el.localName).filter((name) => name.startsWith('ag-')),
+    );
     expect(tags).toHaveLength(CHAPTERS.length);
     expect(tags).toEqual(CHAPTERS.map((c) => c.tag));
     for (const tag of tags) await waitReady(page, tag);
     // The KaTeX fonts come from the file: at least one face is loaded.
-    expect(await page.evaluate(() => [...document.fonts].some((f) => f.family.startsWith('KaTeX') && f.status === 'loaded'))).toBe(true);
+    expect(
+      await page.evaluate(() => [...document.fonts].some((f) => f.family.startsWith('KaTeX') && f.status === 'loaded')),
+    ).toBe(true);
     await expectClean(opened);
     await opened.context.close();
   }, 120000);

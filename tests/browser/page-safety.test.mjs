@@ -83,7 +83,8 @@ async function inspect(page) {
     for (const el of all) {
       for (const attr of el.attributes) {
         if (/^on/i.test(attr.name)) handlers.push(`<${el.localName} ${attr.name}>`);
-        if (/^\s*javascript:/i.test(attr.value)) handlers.push(`<${el.localName} ${attr.name}="${attr.value.slice(0, 40)}">`);
+        if (/^\s*javascript:/i.test(attr.value))
+          handlers.push(`<${el.localName} ${attr.name}="${attr.value.slice(0, 40)}">`);
       }
       if (el.localName === 'script') scriptUrls.push(el.src || `inline: ${el.textContent.slice(0, 40)}`);
     }
@@ -133,7 +134,12 @@ beforeAll(async () => {
   // Every request of every page and worker of the context (the route above may not see a worker's).
   context.on('request', (r) => {
     const u = new URL(r.url());
-    if (!['data:', 'blob:', 'about:'].includes(u.protocol) && u.origin !== origin && !problems.foreign.includes(r.url())) problems.foreign.push(r.url());
+    if (
+      !['data:', 'blob:', 'about:'].includes(u.protocol) &&
+      u.origin !== origin &&
+      !problems.foreign.includes(r.url())
+    )
+      problems.foreign.push(r.url());
   });
 });
 afterAll(async () => {
@@ -158,9 +164,23 @@ async function expectSafe(path, { script, ready }) {
   await ready(tab);
   const seen = await inspect(tab);
   await tab.close();
-  expect({ path, pwned: seen.pwned, writes: seen.writes, handlers: seen.handlers }).toEqual({ path, pwned: null, writes: [], handlers: [] });
+  expect({ path, pwned: seen.pwned, writes: seen.writes, handlers: seen.handlers }).toEqual({
+    path,
+    pwned: null,
+    writes: [],
+    handlers: [],
+  });
   expect({ path, scripts: seen.scriptUrls }).toEqual({ path, scripts: [`${origin}/${script}`] });
-  expect({ path, cookie: seen.cookie, local: seen.local, session: seen.session, databases: seen.databases, caches: seen.caches, workers: seen.workers, history: seen.history }).toEqual({
+  expect({
+    path,
+    cookie: seen.cookie,
+    local: seen.local,
+    session: seen.session,
+    databases: seen.databases,
+    caches: seen.caches,
+    workers: seen.workers,
+    history: seen.history,
+  }).toEqual({
     path,
     cookie: '',
     local: 0,
@@ -178,7 +198,10 @@ async function fieldsOf() {
   const tab = await page.context().newPage();
   await tab.goto(env.server.url);
   await tab.waitForSelector('body[data-state="ready"]', { timeout: 20000 });
-  const fields = await tab.evaluate((tags) => Object.fromEntries(tags.map((tag) => [tag, Object.keys(customElements.get(tag).stateDecl.fields)])), CHAPTERS.filter((c) => c.tag).map((c) => c.tag));
+  const fields = await tab.evaluate(
+    (tags) => Object.fromEntries(tags.map((tag) => [tag, Object.keys(customElements.get(tag).stateDecl.fields)])),
+    CHAPTERS.filter((c) => c.tag).map((c) => c.tag),
+  );
   await tab.close();
   return fields;
 }
@@ -197,32 +220,48 @@ describe('hostile addresses', () => {
   });
 
   const chapters = CHAPTERS.filter((c) => c.tag);
-  test.each(chapters.map((c, n) => [c.id, c.tag, n]))('chapter %s: hostile values in every state field, v, impl and the hash', async (id, tag, n) => {
-    const names = FIELDS[tag];
-    expect(names.length).toBeGreaterThan(0);
-    // Each field gets its own hostile value, shifted from chapter to chapter,
-    // so that across the tour every kind of value reaches every kind of field.
-    const params = new URLSearchParams();
-    params.set('ch', id);
-    params.set('v', HOSTILE[n % HOSTILE.length]);
-    names.forEach((name, f) => params.set(name, HOSTILE[(n + f + 1) % HOSTILE.length]));
-    params.set('impl', HOSTILE[(n + 2) % HOSTILE.length]);
-    const hash = encodeURIComponent(HOSTILE[(n + 3) % HOSTILE.length]).slice(0, 200);
-    await expectSafe(`?agtest=1&${params}#${hash}`, { script: 'app.js', ready: widgetReady(tag) });
-  });
+  test.each(chapters.map((c, n) => [c.id, c.tag, n]))(
+    'chapter %s: hostile values in every state field, v, impl and the hash',
+    async (id, tag, n) => {
+      const names = FIELDS[tag];
+      expect(names.length).toBeGreaterThan(0);
+      // Each field gets its own hostile value, shifted from chapter to chapter,
+      // so that across the tour every kind of value reaches every kind of field.
+      const params = new URLSearchParams();
+      params.set('ch', id);
+      params.set('v', HOSTILE[n % HOSTILE.length]);
+      names.forEach((name, f) => params.set(name, HOSTILE[(n + f + 1) % HOSTILE.length]));
+      params.set('impl', HOSTILE[(n + 2) % HOSTILE.length]);
+      const hash = encodeURIComponent(HOSTILE[(n + 3) % HOSTILE.length]).slice(0, 200);
+      await expectSafe(`?agtest=1&${params}#${hash}`, { script: 'app.js', ready: widgetReady(tag) });
+    },
+  );
 
   test('an unknown chapter, a repeated one, and markup in ch=', async () => {
-    for (const query of ['ch=<img src=x onerror=window.__pwned=1>', 'ch=atom&ch=dot-product&a=1,1', `ch=${encodeURIComponent(HOSTILE[0])}&q=${encodeURIComponent(HOSTILE[1])}`]) {
-      await expectSafe(`?agtest=1&${query}`, { script: 'app.js', ready: (tab) => tab.waitForSelector('body[data-state="ready"]', { timeout: 20000 }) });
+    for (const query of [
+      'ch=<img src=x onerror=window.__pwned=1>',
+      'ch=atom&ch=dot-product&a=1,1',
+      `ch=${encodeURIComponent(HOSTILE[0])}&q=${encodeURIComponent(HOSTILE[1])}`,
+    ]) {
+      await expectSafe(`?agtest=1&${query}`, {
+        script: 'app.js',
+        ready: (tab) => tab.waitForSelector('body[data-state="ready"]', { timeout: 20000 }),
+      });
     }
   });
 
   test('the embed page: hostile w=, ch=, s= and id=', async () => {
     const cases = [
       [`w=${encodeURIComponent(HOSTILE[0])}&id=${encodeURIComponent(HOSTILE[1])}`, 'ag-worked-example'],
-      [`w=ag-two-definitions&s=${encodeURIComponent(`v=1&a=${HOSTILE[1]}&b=${HOSTILE[3]}&zz=${HOSTILE[2]}`)}`, 'ag-two-definitions'],
+      [
+        `w=ag-two-definitions&s=${encodeURIComponent(`v=1&a=${HOSTILE[1]}&b=${HOSTILE[3]}&zz=${HOSTILE[2]}`)}`,
+        'ag-two-definitions',
+      ],
       [`ch=${encodeURIComponent(HOSTILE[2])}&s=${encodeURIComponent(HOSTILE[0])}`, 'ag-worked-example'],
-      [`ch=multi-head&s=${encodeURIComponent(`v=1&words=${HOSTILE[11]}&h=${HOSTILE[5]}`)}&id=${encodeURIComponent(HOSTILE[6])}`, 'ag-multi-head'],
+      [
+        `ch=multi-head&s=${encodeURIComponent(`v=1&words=${HOSTILE[11]}&h=${HOSTILE[5]}`)}&id=${encodeURIComponent(HOSTILE[6])}`,
+        'ag-multi-head',
+      ],
     ];
     for (const [query, tag] of cases) {
       await expectSafe(`embed.html?agtest=1&${query}`, {
@@ -248,7 +287,8 @@ function sources(dir = join(ROOT, 'web')) {
 }
 
 // HTML parsing sinks and string-to-code calls.
-const SINK = /\binnerHTML\b|\bouterHTML\b|\binsertAdjacentHTML\b|\bdocument\.write(ln)?\b|\.html\(|\bsetHTMLUnsafe\b|\bparseHTMLUnsafe\b|\bcreateContextualFragment\b|\bDOMParser\b|\bsrcdoc\b|\beval\(|\bnew Function\(|\bset(Timeout|Interval)\(\s*['"`]/;
+const SINK =
+  /\binnerHTML\b|\bouterHTML\b|\binsertAdjacentHTML\b|\bdocument\.write(ln)?\b|\.html\(|\bsetHTMLUnsafe\b|\bparseHTMLUnsafe\b|\bcreateContextualFragment\b|\bDOMParser\b|\bsrcdoc\b|\beval\(|\bnew Function\(|\bset(Timeout|Interval)\(\s*['"`]/;
 
 // Occurrences allowed in code, each with constant strings only (file, trimmed line). None today.
 const ALLOWED = [];

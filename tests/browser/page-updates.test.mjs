@@ -21,7 +21,11 @@ afterAll(() => {
 });
 
 test('every chapter with a widget has an update to measure', () => {
-  expect(Object.keys(UPDATES).sort()).toEqual(CHAPTERS.filter((c) => c.tag).map((c) => c.id).sort());
+  expect(Object.keys(UPDATES).sort()).toEqual(
+    CHAPTERS.filter((c) => c.tag)
+      .map((c) => c.id)
+      .sort(),
+  );
 });
 
 test('the 95th percentile by the nearest-rank rule', () => {
@@ -40,7 +44,16 @@ test('measurePageUpdates times one chapter: a row with its samples, and the Mark
   expect(row.update).toBe(UPDATES['dot-product'].update);
   expect(row.samples + row.missed).toBe(6);
   expect(row.samples).toBeGreaterThan(0);
-  for (const key of ['medianMs', 'p95Ms', 'renderMedianMs', 'shellMedianMs', 'shellP95Ms', 'taskMedianMs', 'taskP95Ms', 'inputDelayMedianMs']) {
+  for (const key of [
+    'medianMs',
+    'p95Ms',
+    'renderMedianMs',
+    'shellMedianMs',
+    'shellP95Ms',
+    'taskMedianMs',
+    'taskP95Ms',
+    'inputDelayMedianMs',
+  ]) {
     expect(Number.isFinite(row[key])).toBe(true);
     expect(row[key]).toBeGreaterThanOrEqual(0);
   }
@@ -65,6 +78,8 @@ test('the profile mode summarises the input tasks of a Chromium trace', async ()
 }, 60000);
 
 test('unknown chapters and bad round counts are refused', async () => {
-  await expect(measurePageUpdates({ chapters: ['no-such-chapter'], site })).rejects.toThrow(/unknown chapter ids no-such-chapter/);
+  await expect(measurePageUpdates({ chapters: ['no-such-chapter'], site })).rejects.toThrow(
+    /unknown chapter ids no-such-chapter/,
+  );
   await expect(measurePageUpdates({ rounds: 0, site })).rejects.toThrow(RangeError);
 });

@@ -46,7 +46,12 @@ function expectMatches(numbers, alpha, values) {
   values.forEach((_, j) =>
     [0, 1].forEach((i) => {
       const t = one(numbers, 'term', `${j + 1}-${i + 1}`);
-      expectClose(t.value, ref.terms[j][i], 2 * U * Math.abs(ref.terms[j][i]) + 1e-12, `alpha${j + 1} v${j + 1}[${i + 1}]`);
+      expectClose(
+        t.value,
+        ref.terms[j][i],
+        2 * U * Math.abs(ref.terms[j][i]) + 1e-12,
+        `alpha${j + 1} v${j + 1}[${i + 1}]`,
+      );
       expectShown(t, ref.terms[j][i], { extra: 2 * U * Math.abs(ref.terms[j][i]) });
     }),
   );
@@ -82,8 +87,12 @@ describe('part 2, chapter 1: values do the work', () => {
     expect(await page.locator(`${TAG} .katex`).count()).toBeGreaterThan(0);
     // The shell: a Part 2 heading in the contents and before this section, numbering restarted.
     await expect(page.locator('#toc .toc-part').first().textContent()).resolves.toMatch(/Part 2/);
-    await expect(page.locator('#toc li[data-chapter="values"] a').textContent()).resolves.toMatch(/^1\. Values do the work/);
-    expect(await page.evaluate(() => document.querySelector('#chapters .part-heading')?.nextElementSibling?.id)).toBe('ch-values');
+    await expect(page.locator('#toc li[data-chapter="values"] a').textContent()).resolves.toMatch(
+      /^1\. Values do the work/,
+    );
+    expect(await page.evaluate(() => document.querySelector('#chapters .part-heading')?.nextElementSibling?.id)).toBe(
+      'ch-values',
+    );
     await expectClean(opened);
     await opened.context.close();
   });
@@ -92,14 +101,20 @@ describe('part 2, chapter 1: values do the work', () => {
     const opened = await openChapter(env, CH, TAG);
     const { page } = opened;
     await dragPoint(page, TAG, 'v1', [-5, -1.5]);
-    const values = [[-5, -1.5], [5, 1], [-4, -3]];
+    const values = [
+      [-5, -1.5],
+      [5, 1],
+      [-4, -3],
+    ];
     expect(await page.locator(TAG).evaluate((el) => el.state.values)).toEqual(values);
     expectMatches(await readNumbers(page, TAG), [0.5, 0.3, 0.2], values);
 
     await keyPoint(page, TAG, 'v3', ['ArrowLeft', 'Shift+ArrowUp']);
     values[2] = [-4.25, -2];
     expect(await page.locator(TAG).evaluate((el) => el.state.values)).toEqual(values);
-    await expect(page.locator(`${TAG} [data-point="v3"]`).getAttribute('aria-valuetext')).resolves.toBe('v3 = (\u22124.25, \u22122)');
+    await expect(page.locator(`${TAG} [data-point="v3"]`).getAttribute('aria-valuetext')).resolves.toBe(
+      'v3 = (\u22124.25, \u22122)',
+    );
 
     // The slider of alpha2: keys step 0.05.
     await page.locator(`${TAG} input[data-alpha="2"]`).focus();
@@ -140,7 +155,16 @@ describe('part 2, chapter 1: values do the work', () => {
   });
 
   test('a URL with T = 8, and one whose weights are fewer than its values (the weights go back to their default, with a note)', async () => {
-    const V8 = [[1, 0], [0, 1], [-1, 0], [0, -1], [2, 2], [-2, 2], [-2, -2], [2, -2]];
+    const V8 = [
+      [1, 0],
+      [0, 1],
+      [-1, 0],
+      [0, -1],
+      [2, 2],
+      [-2, 2],
+      [-2, -2],
+      [2, -2],
+    ];
     const a8 = [0.1, 0.2, 0.05, 0.15, 0.1, 0.1, 0.25, 0.05];
     const text = `?ch=${CH}&v=1&values=${V8.map((r) => r.join(',')).join(';')}&alpha=${a8.join(',')}`;
     const opened = await openChapter(env, CH, TAG, { search: text });
@@ -151,8 +175,20 @@ describe('part 2, chapter 1: values do the work', () => {
     await opened.context.close();
 
     const short = await openChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&values=1,0;0,1;1,1&alpha=0,1` });
-    expectMatches(await readNumbers(short.page, TAG), [0.5, 0.3, 0.2], [[1, 0], [0, 1], [1, 1]]);
-    const note = await short.page.locator(TAG).evaluate((el) => (el.shadowRoot.querySelector('.note').hidden ? '' : el.shadowRoot.querySelector('.note').textContent));
+    expectMatches(
+      await readNumbers(short.page, TAG),
+      [0.5, 0.3, 0.2],
+      [
+        [1, 0],
+        [0, 1],
+        [1, 1],
+      ],
+    );
+    const note = await short.page
+      .locator(TAG)
+      .evaluate((el) =>
+        el.shadowRoot.querySelector('.note').hidden ? '' : el.shadowRoot.querySelector('.note').textContent,
+      );
     expect(note).toMatch(/alpha=0,1 \u2014 expected 3 weights, one per value/);
     await expectClean(short);
     await short.context.close();
@@ -164,12 +200,26 @@ describe('part 2, chapter 1: values do the work', () => {
     await page.locator(`${TAG} .predict-choice[data-choice="0"]`).click();
     await expect(page.locator(`${TAG} .predict`).getAttribute('data-result')).resolves.toBe('wrong');
     await expect(page.locator(`${TAG} .predict-result`).textContent()).resolves.toMatch(/y moved 1\b/);
-    expect(await page.locator(TAG).evaluate((el) => el.state.values)).toEqual([[3, 5], [5, 1], [-4, -3]]);
-    expectMatches(await readNumbers(page, TAG), [0.5, 0.3, 0.2], [[3, 5], [5, 1], [-4, -3]]);
+    expect(await page.locator(TAG).evaluate((el) => el.state.values)).toEqual([
+      [3, 5],
+      [5, 1],
+      [-4, -3],
+    ]);
+    expectMatches(
+      await readNumbers(page, TAG),
+      [0.5, 0.3, 0.2],
+      [
+        [3, 5],
+        [5, 1],
+        [-4, -3],
+      ],
+    );
     await page.locator(`${TAG} .predict-again`).click();
     await page.locator(`${TAG} .predict-choice[data-choice="1"]`).click();
     await expect(page.locator(`${TAG} .predict`).getAttribute('data-result')).resolves.toBe('right');
-    await expect(page.locator(`#toc li[data-chapter="${CH}"] [data-role=progress]`).textContent()).resolves.toMatch(/predicted/);
+    await expect(page.locator(`#toc li[data-chapter="${CH}"] [data-role=progress]`).textContent()).resolves.toMatch(
+      /predicted/,
+    );
     await expectAllLogged(page, TAG);
     await expectClean(opened);
     await opened.context.close();
@@ -204,7 +254,9 @@ describe('part 2, chapter 1: values do the work', () => {
       expect(await overflow(page)).toBeLessThanOrEqual(0);
       await screenshot(page.locator(`#ch-${CH}`), `part2-01-${name}-${scheme}`);
     }
-    expect(await page.locator(TAG).evaluate((el) => getComputedStyle(el.shadowRoot.querySelector('svg.plane')).touchAction)).toBe('none');
+    expect(
+      await page.locator(TAG).evaluate((el) => getComputedStyle(el.shadowRoot.querySelector('svg.plane')).touchAction),
+    ).toBe('none');
     await expectClean(opened);
     await opened.context.close();
   });

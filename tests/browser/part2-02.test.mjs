@@ -73,7 +73,9 @@ async function expectState(page, alpha, values) {
   const sum = one(numbers, 'sum');
   expectClose(sum.value, ref.sum, 4 * values.length * U * alpha.reduce((s, a) => s + Math.abs(a), 0) + 1e-12, 'sum');
   expectShown(sum, ref.sum, { extra: 1e-6 });
-  const broken = [alpha.some((a) => a < 0) ? 'nonneg' : '', Math.abs(ref.sum - 1) > 1e-6 ? 'sum' : ''].filter(Boolean).join(' ') || 'none';
+  const broken =
+    [alpha.some((a) => a < 0) ? 'nonneg' : '', Math.abs(ref.sum - 1) > 1e-6 ? 'sum' : ''].filter(Boolean).join(' ') ||
+    'none';
   const status = page.locator(`${TAG} .status`);
   await expect(status.getAttribute('data-broken')).resolves.toBe(broken);
   await expect(status.getAttribute('data-inside')).resolves.toBe(String(inside(ref.y, values)));
@@ -97,7 +99,9 @@ describe('part 2, chapter 2: a convex combination stays in the hull', () => {
     const { numbers } = await expectState(page, [0.2, 0.3, 0.5], TRIANGLE);
     expect(byRole(numbers, 'y').map((n) => n.text)).toEqual(['0.9', '0.7']);
     expect(one(numbers, 'sum').text).toBe('1');
-    await expect(page.locator(`${TAG} .status`).textContent()).resolves.toMatch(/Both constraints hold.*inside the hull/);
+    await expect(page.locator(`${TAG} .status`).textContent()).resolves.toMatch(
+      /Both constraints hold.*inside the hull/,
+    );
     expect(await page.locator(`${TAG} .katex`).count()).toBeGreaterThanOrEqual(3);
     await expect(page.locator(`${TAG} .simplex-panel`).isVisible()).resolves.toBe(true);
     await expectAllLogged(page, TAG);
@@ -112,8 +116,12 @@ describe('part 2, chapter 2: a convex combination stays in the hull', () => {
     expect((await state(page)).alpha).toEqual([-0.4, 0.3, 1.1]);
     await expectState(page, [-0.4, 0.3, 1.1], TRIANGLE);
     expect(inside(reference([-0.4, 0.3, 1.1], TRIANGLE).y, TRIANGLE)).toBe(false);
-    await expect(page.locator(`${TAG} .status`).textContent()).resolves.toMatch(/Only non-negativity is broken.*outside the hull/);
-    await expect(page.locator(`${TAG} [data-check="nonneg"]`).textContent()).resolves.toMatch(/\u03b1\u2081 = \u22120\.4 < 0 \(broken\)/);
+    await expect(page.locator(`${TAG} .status`).textContent()).resolves.toMatch(
+      /Only non-negativity is broken.*outside the hull/,
+    );
+    await expect(page.locator(`${TAG} [data-check="nonneg"]`).textContent()).resolves.toMatch(
+      /\u03b1\u2081 = \u22120\.4 < 0 \(broken\)/,
+    );
 
     await page.locator(`${TAG} button[data-action="double"]`).click();
     expect((await state(page)).alpha).toEqual([0.4, 0.6, 1]);
@@ -121,7 +129,9 @@ describe('part 2, chapter 2: a convex combination stays in the hull', () => {
     expect(byRole(numbers, 'y').map((n) => n.text)).toEqual(['1.8', '1.4']); // twice (0.9, 0.7)
     expect(one(numbers, 'sum').text).toBe('2');
     await expect(page.locator(`${TAG} .status`).textContent()).resolves.toMatch(/Only the sum is broken: y is 2 times/);
-    expect(await page.locator(TAG).evaluate((el) => el.shadowRoot.querySelector('.ghost').getAttribute('visibility'))).toBe('visible');
+    expect(
+      await page.locator(TAG).evaluate((el) => el.shadowRoot.querySelector('.ghost').getAttribute('visibility')),
+    ).toBe('visible');
 
     await page.locator(`${TAG} button[data-action="restore"]`).click();
     await expectState(page, [0.2, 0.3, 0.5], TRIANGLE);
@@ -173,10 +183,16 @@ describe('part 2, chapter 2: a convex combination stays in the hull', () => {
     const { page } = opened;
     await dragPoint(page, TAG, 'v1', [-5, 4]);
     await keyPoint(page, TAG, 'v2', ['ArrowLeft', 'Shift+ArrowDown']);
-    const values = [[-5, 4], [3.75, -4], [1, 4]];
+    const values = [
+      [-5, 4],
+      [3.75, -4],
+      [1, 4],
+    ];
     expect((await state(page)).values).toEqual(values);
     const { numbers } = await expectState(page, [0.2, 0.3, 0.5], values);
-    await expect(page.locator(`${TAG} [data-point="v2"]`).getAttribute('aria-valuetext')).resolves.toBe('v2 = (3.75, \u22124)');
+    await expect(page.locator(`${TAG} [data-point="v2"]`).getAttribute('aria-valuetext')).resolves.toBe(
+      'v2 = (3.75, \u22124)',
+    );
     const params = await urlParams(page);
     expect(params.get('ch')).toBe(CH);
     expect(params.get('v')).toBe('1');
@@ -190,9 +206,18 @@ describe('part 2, chapter 2: a convex combination stays in the hull', () => {
   });
 
   test('URLs with T = 6 (both constraints broken) and T = 2 (the hull is a segment); the simplex hides for T other than 3', async () => {
-    const V6 = [[-4, -2], [4, -3], [1, 4], [-3, 3], [4, 2], [-1, -4]];
+    const V6 = [
+      [-4, -2],
+      [4, -3],
+      [1, 4],
+      [-3, 3],
+      [4, 2],
+      [-1, -4],
+    ];
     const a6 = [0.5, -0.25, 0.25, 0.5, 0.25, 0.25];
-    const six = await openChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&values=${V6.map((r) => r.join(',')).join(';')}&alpha=${a6.join(',')}` });
+    const six = await openChapter(env, CH, TAG, {
+      search: `?ch=${CH}&v=1&values=${V6.map((r) => r.join(',')).join(';')}&alpha=${a6.join(',')}`,
+    });
     await expectState(six.page, a6, V6);
     await expect(six.page.locator(`${TAG} .status`).textContent()).resolves.toMatch(/Both constraints are broken/);
     await expect(six.page.locator(`${TAG} .simplex-panel`).isVisible()).resolves.toBe(false);
@@ -225,13 +250,17 @@ describe('part 2, chapter 2: a convex combination stays in the hull', () => {
     const { page } = opened;
     await page.locator(`${TAG} .predict-choice[data-choice="inside"]`).click();
     await expect(page.locator(`${TAG} .predict`).getAttribute('data-result')).resolves.toBe('wrong');
-    await expect(page.locator(`${TAG} .predict-result`).textContent()).resolves.toMatch(/y = \(5\.75, 1\.75\), outside/);
+    await expect(page.locator(`${TAG} .predict-result`).textContent()).resolves.toMatch(
+      /y = \(5\.75, 1\.75\), outside/,
+    );
     expect(inside([5.75, 1.75], TRIANGLE)).toBe(false);
     await expectState(page, [-0.5, 0.75, 0.75], TRIANGLE);
     await page.locator(`${TAG} .predict-again`).click();
     await page.locator(`${TAG} .predict-choice[data-choice="outside"]`).click();
     await expect(page.locator(`${TAG} .predict`).getAttribute('data-result')).resolves.toBe('right');
-    await expect(page.locator(`#toc li[data-chapter="${CH}"] [data-role=progress]`).textContent()).resolves.toMatch(/predicted/);
+    await expect(page.locator(`#toc li[data-chapter="${CH}"] [data-role=progress]`).textContent()).resolves.toMatch(
+      /predicted/,
+    );
     await expectAllLogged(page, TAG);
     await expectClean(opened);
     await opened.context.close();
@@ -268,7 +297,9 @@ describe('part 2, chapter 2: a convex combination stays in the hull', () => {
       await screenshot(page.locator(`#ch-${CH}`), `part2-02-${name}-${scheme}`);
     }
     for (const sel of ['svg.plane', 'svg.simplex']) {
-      expect(await page.locator(TAG).evaluate((el, s) => getComputedStyle(el.shadowRoot.querySelector(s)).touchAction, sel)).toBe('none');
+      expect(
+        await page.locator(TAG).evaluate((el, s) => getComputedStyle(el.shadowRoot.querySelector(s)).touchAction, sel),
+      ).toBe('none');
     }
     await expectClean(opened);
     await opened.context.close();

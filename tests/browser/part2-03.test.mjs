@@ -35,7 +35,9 @@ const ARTICLE_V = [
   [0, 1],
   [1, 1],
 ];
-const CASES = Object.fromEntries(JSON.parse(readFileSync(join(ROOT, 'tests/data/seeds/worked-examples.json'), 'utf8')).cases.map((c) => [c.id, c]));
+const CASES = Object.fromEntries(
+  JSON.parse(readFileSync(join(ROOT, 'tests/data/seeds/worked-examples.json'), 'utf8')).cases.map((c) => [c.id, c]),
+);
 
 /** float64 reference: softmax(s / tau), entropy in bits, y and the centroid. */
 function reference(values, logt) {
@@ -116,7 +118,9 @@ describe('part 2, chapter 3: entropy of the weights', () => {
     let { numbers } = await expectMatches(page, ARTICLE_V, -3);
     // One-hot on the largest logit (s3 = 2), as in the article's alpha = (0, 0, 1): y is v3 exactly.
     expect(byRole(numbers, 'alpha').map((n) => n.value)).toEqual(hp.inputs.alpha);
-    byRole(numbers, 'y').forEach((n, i) => expectClose(n.value, hp.expected[i], hp.tolerance, `hard pointer y${i + 1}`));
+    byRole(numbers, 'y').forEach((n, i) =>
+      expectClose(n.value, hp.expected[i], hp.tolerance, `hard pointer y${i + 1}`),
+    );
     expect(one(numbers, 'entropy').value).toBe(0);
     await expect(page.locator(`${TAG} .status`).getAttribute('data-regime')).resolves.toBe('pointer');
     await expectAllLogged(page, TAG);
@@ -125,7 +129,9 @@ describe('part 2, chapter 3: entropy of the weights', () => {
     expect((await state(page)).logt).toBe(9);
     ({ numbers } = await expectMatches(page, ARTICLE_V, 9));
     byRole(numbers, 'alpha').forEach((n, j) => expectClose(n.value, mp.inputs.alpha[j], 1e-7, `uniform alpha${j + 1}`));
-    byRole(numbers, 'y').forEach((n, i) => expectClose(n.value, mp.expected[i], mp.tolerance, `mean pooling y${i + 1}`));
+    byRole(numbers, 'y').forEach((n, i) =>
+      expectClose(n.value, mp.expected[i], mp.tolerance, `mean pooling y${i + 1}`),
+    );
     expect(byRole(numbers, 'y').map((n) => n.value)).toEqual(byRole(numbers, 'centroid').map((n) => n.value));
     expectClose(one(numbers, 'entropy').value, Math.log2(3), 1e-6, 'entropy at the flat end');
     await expect(page.locator(`${TAG} .status`).getAttribute('data-regime')).resolves.toBe('uniform');
@@ -142,11 +148,17 @@ describe('part 2, chapter 3: entropy of the weights', () => {
     const { logt } = await state(page);
     expect(logt).toBeCloseTo(-0.3, 12);
     await expectMatches(page, ARTICLE_V, logt);
-    await expect(page.locator(`${TAG} [aria-live]`).textContent()).resolves.toMatch(/^temperature .*entropy .* bits; y = \(/);
+    await expect(page.locator(`${TAG} [aria-live]`).textContent()).resolves.toMatch(
+      /^temperature .*entropy .* bits; y = \(/,
+    );
 
     await dragPoint(page, TAG, 'v1', [-2, -1.5]);
     await keyPoint(page, TAG, 'v2', ['ArrowUp', 'Shift+ArrowLeft']);
-    const values = [[-2, -1.5], [-1, 1.25], [1, 1]];
+    const values = [
+      [-2, -1.5],
+      [-1, 1.25],
+      [1, 1],
+    ];
     expect((await state(page)).values).toEqual(values);
     await page.locator(`${TAG} button[data-action="add"]`).click();
     values.push([-1.5, 1]);
@@ -168,8 +180,19 @@ describe('part 2, chapter 3: entropy of the weights', () => {
   });
 
   test('a URL with T = 8 at a high temperature: entropy close to, and below, 3 bits', async () => {
-    const V8 = [[1, 0], [0, 1], [1, 1], [-1.5, 1], [1.5, -1.5], [-1, -1.75], [-2, -0.5], [0.5, 2]];
-    const opened = await openChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&values=${V8.map((r) => r.join(',')).join(';')}&logt=1.5` });
+    const V8 = [
+      [1, 0],
+      [0, 1],
+      [1, 1],
+      [-1.5, 1],
+      [1.5, -1.5],
+      [-1, -1.75],
+      [-2, -0.5],
+      [0.5, 2],
+    ];
+    const opened = await openChapter(env, CH, TAG, {
+      search: `?ch=${CH}&v=1&values=${V8.map((r) => r.join(',')).join(';')}&logt=1.5`,
+    });
     const { numbers } = await expectMatches(opened.page, V8, 1.5);
     expect(one(numbers, 'entropy').value).toBeGreaterThan(2.99);
     expect(one(numbers, 'entropy').value).toBeLessThan(3);
@@ -189,7 +212,9 @@ describe('part 2, chapter 3: entropy of the weights', () => {
     await page.locator(`${TAG} .predict-again`).click();
     await page.locator(`${TAG} .predict-choice[data-choice="1.585"]`).click();
     await expect(page.locator(`${TAG} .predict`).getAttribute('data-result')).resolves.toBe('right');
-    await expect(page.locator(`#toc li[data-chapter="${CH}"] [data-role=progress]`).textContent()).resolves.toMatch(/predicted/);
+    await expect(page.locator(`#toc li[data-chapter="${CH}"] [data-role=progress]`).textContent()).resolves.toMatch(
+      /predicted/,
+    );
     await expectAllLogged(page, TAG);
     await expectClean(opened);
     await opened.context.close();
@@ -223,7 +248,9 @@ describe('part 2, chapter 3: entropy of the weights', () => {
       expect(await overflow(page)).toBeLessThanOrEqual(0);
       await screenshot(page.locator(`#ch-${CH}`), `part2-03-${name}-${scheme}`);
     }
-    expect(await page.locator(TAG).evaluate((el) => getComputedStyle(el.shadowRoot.querySelector('svg.plane')).touchAction)).toBe('none');
+    expect(
+      await page.locator(TAG).evaluate((el) => getComputedStyle(el.shadowRoot.querySelector('svg.plane')).touchAction),
+    ).toBe('none');
     await expectClean(opened);
     await opened.context.close();
   });

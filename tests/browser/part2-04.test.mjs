@@ -4,7 +4,22 @@
 // kernel really gives NaN once a logit passes ln FLT_MAX ≈ 88.72, while the
 // stable one keeps matching the reference.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { byRole, expectAllLogged, expectClean, expectClose, expectShown, exportFile, one, openChapter, overflow, readNumbers, screenshot, settledUrl, startEnv, urlParams } from './helpers.mjs';
+import {
+  byRole,
+  expectAllLogged,
+  expectClean,
+  expectClose,
+  expectShown,
+  exportFile,
+  one,
+  openChapter,
+  overflow,
+  readNumbers,
+  screenshot,
+  settledUrl,
+  startEnv,
+  urlParams,
+} from './helpers.mjs';
 
 const TAG = 'ag-softmax';
 const CH = 'softmax';
@@ -20,7 +35,17 @@ function reference(s) {
   const alpha = stableExp.map((e) => e / stableSum);
   const exp = x.map(Math.exp);
   const sum = exp.reduce((a, b) => a + b, 0);
-  return { m, shifted, stableExp, stableSum, alpha, exp, sum, overflows: exp.map((e) => e > FLT_MAX), sumOverflows: sum > FLT_MAX };
+  return {
+    m,
+    shifted,
+    stableExp,
+    stableSum,
+    alpha,
+    exp,
+    sum,
+    overflows: exp.map((e) => e > FLT_MAX),
+    sumOverflows: sum > FLT_MAX,
+  };
 }
 
 const rel = (x, r = 2e-6) => r * Math.abs(x) + 1e-30;
@@ -32,8 +57,12 @@ function expectMatches(numbers, s) {
     expectClose(a.value, ref.alpha[j], 4e-7 + 4e-6 * ref.alpha[j], `stable alpha ${j + 1}`);
     if (ref.alpha[j] > 1e-30) expectShown(a, ref.alpha[j], { extra: 4e-6 * ref.alpha[j] });
   });
-  byRole(numbers, 'shifted').forEach((d, j) => expectClose(d.value, ref.shifted[j], 1e-5 * Math.max(1, Math.abs(ref.shifted[j])), `s${j + 1} - m`));
-  byRole(numbers, 'stable-exp').forEach((e, j) => expectClose(e.value, ref.stableExp[j], 2e-5 * ref.stableExp[j] + 1e-44, `exp(s${j + 1} - m)`));
+  byRole(numbers, 'shifted').forEach((d, j) =>
+    expectClose(d.value, ref.shifted[j], 1e-5 * Math.max(1, Math.abs(ref.shifted[j])), `s${j + 1} - m`),
+  );
+  byRole(numbers, 'stable-exp').forEach((e, j) =>
+    expectClose(e.value, ref.stableExp[j], 2e-5 * ref.stableExp[j] + 1e-44, `exp(s${j + 1} - m)`),
+  );
   expectClose(one(numbers, 'stable-sum').value, ref.stableSum, 2e-5 * ref.stableSum, 'stable sum');
   const alphas = byRole(numbers, 'naive-alpha');
   byRole(numbers, 'naive-exp').forEach((e, j) => {
@@ -44,8 +73,10 @@ function expectMatches(numbers, s) {
   if (ref.sumOverflows) expect(sum.value).toBe(Infinity);
   else expectClose(sum.value, ref.sum, rel(ref.sum, 1e-5) + 1e-44, 'textbook sum');
   alphas.forEach((a, j) => {
-    if (ref.overflows[j]) expect(a.value).toBeNaN(); // ∞/∞
-    else if (ref.sumOverflows) expect(a.value).toBe(0); // finite/∞
+    if (ref.overflows[j])
+      expect(a.value).toBeNaN(); // ∞/∞
+    else if (ref.sumOverflows)
+      expect(a.value).toBe(0); // finite/∞
     else if (ref.sum > 1e-38) expectClose(a.value, ref.alpha[j], 1e-6 + 1e-5 * ref.alpha[j], `textbook alpha ${j + 1}`);
   });
   return ref;
@@ -72,7 +103,9 @@ describe('part 2, chapter 4: softmax turns logits into weights', () => {
     expect(byRole(numbers, 'naive-alpha').some((a) => Number.isNaN(a.value))).toBe(false);
     await expectAllLogged(opened.page, TAG);
     expect(await opened.page.locator(`${TAG} .katex`).count()).toBeGreaterThanOrEqual(2);
-    expect(await opened.page.locator(`${TAG} .side-naive`).evaluate((el) => el.classList.contains('is-broken'))).toBe(false);
+    expect(await opened.page.locator(`${TAG} .side-naive`).evaluate((el) => el.classList.contains('is-broken'))).toBe(
+      false,
+    );
     await expectClean(opened);
     await opened.context.close();
   });
@@ -102,7 +135,9 @@ describe('part 2, chapter 4: softmax turns logits into weights', () => {
     const numbers = await readNumbers(page, TAG);
     expectMatches(numbers, s);
     await expectAllLogged(page, TAG);
-    await expect(page.locator(`${TAG} [aria-live]`).textContent()).resolves.toContain(`stable \u03b1\u2082 = ${one(numbers, 'stable-alpha', 2).text}`);
+    await expect(page.locator(`${TAG} [aria-live]`).textContent()).resolves.toContain(
+      `stable \u03b1\u2082 = ${one(numbers, 'stable-alpha', 2).text}`,
+    );
 
     const params = await urlParams(page);
     expect(params.get('ch')).toBe(CH);
@@ -148,7 +183,12 @@ describe('part 2, chapter 4: softmax turns logits into weights', () => {
     await screenshot(page.locator(`#ch-${CH}`), 'part2-04-overflow-desktop-light');
 
     // Far past the edge and the other failure modes, from the URL.
-    for (const logits of [[120, -120, 0, 119.5], [88, 87.5, 87, 86.5], [-110, -111, -112, -113], [100, 99, 98, 97]]) {
+    for (const logits of [
+      [120, -120, 0, 119.5],
+      [88, 87.5, 87, 86.5],
+      [-110, -111, -112, -113],
+      [100, 99, 98, 97],
+    ]) {
       const other = await openChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&s=${logits.join(',')}` });
       const n = await readNumbers(other.page, TAG);
       const r = expectMatches(n, logits);

@@ -3,7 +3,22 @@
 // softmax Jacobian heat map and its row sums, against a float64 reference
 // after slider drags, arrow keys, heat-map keys and a changed URL.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { byRole, expectAllLogged, expectClean, expectClose, expectShown, exportFile, one, openChapter, overflow, readNumbers, screenshot, settledUrl, startEnv, urlParams } from './helpers.mjs';
+import {
+  byRole,
+  expectAllLogged,
+  expectClean,
+  expectClose,
+  expectShown,
+  exportFile,
+  one,
+  openChapter,
+  overflow,
+  readNumbers,
+  screenshot,
+  settledUrl,
+  startEnv,
+  urlParams,
+} from './helpers.mjs';
 
 const TAG = 'ag-competition';
 const CH = 'competition';
@@ -23,7 +38,14 @@ function reference(s, j, delta) {
   const after = softmax64(raised);
   const J = alpha.map((ai, i) => alpha.map((aj, k) => ai * ((i === k ? 1 : 0) - aj)));
   const rowSums = J.map((row) => row.reduce((a, b) => a + b, 0));
-  return { alpha, after, change: after.map((b, i) => b - alpha[i]), J, rowSums, linear: J.map((row) => row[j - 1] * delta) };
+  return {
+    alpha,
+    after,
+    change: after.map((b, i) => b - alpha[i]),
+    J,
+    rowSums,
+    linear: J.map((row) => row[j - 1] * delta),
+  };
 }
 
 function expectMatches(numbers, s, j, delta) {
@@ -33,7 +55,9 @@ function expectMatches(numbers, s, j, delta) {
     expectClose(a.value, ref.alpha[key(a) - 1], 1e-6, `alpha ${a.key}`);
     expectShown(a, ref.alpha[key(a) - 1], { extra: 1e-6 });
   });
-  byRole(numbers, 'alpha-after').forEach((a) => expectClose(a.value, ref.after[key(a) - 1], 1e-6, `alpha after ${a.key}`));
+  byRole(numbers, 'alpha-after').forEach((a) =>
+    expectClose(a.value, ref.after[key(a) - 1], 1e-6, `alpha after ${a.key}`),
+  );
   byRole(numbers, 'change').forEach((c) => {
     expectClose(c.value, ref.change[key(c) - 1], 2e-6, `change ${c.key}`);
     // Competition: the raised weight goes up, every other one down (for delta > 0).

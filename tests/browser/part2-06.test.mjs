@@ -3,12 +3,36 @@
 // query's αV, against a float64 reference after a slider drag, arrow keys,
 // a typed logit, the causal toggle and a changed URL.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { byRole, expectAllLogged, expectClean, expectClose, expectShown, exportFile, openChapter, overflow, readNumbers, screenshot, settledUrl, startEnv, urlParams } from './helpers.mjs';
+import {
+  byRole,
+  expectAllLogged,
+  expectClean,
+  expectClose,
+  expectShown,
+  exportFile,
+  openChapter,
+  overflow,
+  readNumbers,
+  screenshot,
+  settledUrl,
+  startEnv,
+  urlParams,
+} from './helpers.mjs';
 
 const TAG = 'ag-matrix-form';
 const CH = 'matrix-form';
-const S0 = [[2, 0, 1, -1], [0.5, 1.5, 0, 1], [1, 0, 2, 0.5], [-1, 1, 0.5, 2]];
-const V0 = [[1, 0], [0, 1], [-1, 0.5], [2, 2]];
+const S0 = [
+  [2, 0, 1, -1],
+  [0.5, 1.5, 0, 1],
+  [1, 0, 2, 0.5],
+  [-1, 1, 0.5, 2],
+];
+const V0 = [
+  [1, 0],
+  [0, 1],
+  [-1, 0.5],
+  [2, 2],
+];
 
 /** float64 reference: A (row softmax, causal keys j <= i), row sums, Y = AV. */
 function reference(S, V, causal) {
@@ -39,8 +63,12 @@ function expectMatches(numbers, S, V, causal, row) {
     expectClose(y.value, ref.Y[i - 1][c - 1], 4e-6, `Y ${y.key}`);
     expectShown(y, ref.Y[i - 1][c - 1], { extra: 4e-6 });
   }
-  byRole(numbers, 'alpha').forEach((a) => expectClose(a.value, ref.A[row - 1][Number(a.key) - 1], 1e-6, `alpha ${a.key}`));
-  byRole(numbers, 'y-one').forEach((y) => expectClose(y.value, ref.Y[row - 1][Number(y.key) - 1], 4e-6, `y one ${y.key}`));
+  byRole(numbers, 'alpha').forEach((a) =>
+    expectClose(a.value, ref.A[row - 1][Number(a.key) - 1], 1e-6, `alpha ${a.key}`),
+  );
+  byRole(numbers, 'y-one').forEach((y) =>
+    expectClose(y.value, ref.Y[row - 1][Number(y.key) - 1], 4e-6, `y one ${y.key}`),
+  );
   return ref;
 }
 
@@ -59,7 +87,9 @@ describe('part 2, chapter 6: the matrix form', () => {
     const opened = await openChapter(env, CH, TAG);
     const { page } = opened;
     expectMatches(await readNumbers(page, TAG), S0, V0, false, 1);
-    await expect(page.locator(`${TAG} [data-role="shape"]`).textContent()).resolves.toBe('A [4, 4] \u00b7 V [4, 2] \u2192 Y [4, 2]');
+    await expect(page.locator(`${TAG} [data-role="shape"]`).textContent()).resolves.toBe(
+      'A [4, 4] \u00b7 V [4, 2] \u2192 Y [4, 2]',
+    );
     expect(await page.locator(`${TAG} .katex`).count()).toBeGreaterThanOrEqual(3);
     await expectAllLogged(page, TAG);
     await expectClean(opened);
@@ -120,10 +150,22 @@ describe('part 2, chapter 6: the matrix form', () => {
   });
 
   test('a URL with other values and the causal mask: lower-triangular A, rows summing to 1, Y as the reference', async () => {
-    const S = [[-6, 6, 0, 1], [3, 3, 3, 3], [0, 0, 5, -2], [1.5, -0.5, 2.5, 4]];
-    const V = [[2, -1], [0.5, 3], [-2, -2], [4, 0]];
+    const S = [
+      [-6, 6, 0, 1],
+      [3, 3, 3, 3],
+      [0, 0, 5, -2],
+      [1.5, -0.5, 2.5, 4],
+    ];
+    const V = [
+      [2, -1],
+      [0.5, 3],
+      [-2, -2],
+      [4, 0],
+    ];
     const text = (m) => m.map((r) => r.join(',')).join(';');
-    const opened = await openChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&s=${encodeURIComponent(text(S))}&values=${encodeURIComponent(text(V))}&causal=1&row=4` });
+    const opened = await openChapter(env, CH, TAG, {
+      search: `?ch=${CH}&v=1&s=${encodeURIComponent(text(S))}&values=${encodeURIComponent(text(V))}&causal=1&row=4`,
+    });
     const ref = expectMatches(await readNumbers(opened.page, TAG), S, V, true, 4);
     expect(ref.A[0]).toEqual([1, 0, 0, 0]);
     await expectAllLogged(opened.page, TAG);

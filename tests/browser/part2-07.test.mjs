@@ -11,7 +11,6 @@ import {
   expectClose,
   exportFile,
   keyPoint,
-  one,
   openChapter,
   overflow,
   readNumbers,
@@ -61,12 +60,18 @@ async function expectMatches(page, { words }) {
   expect(X.length).toBe(words.length);
   expect(X.every((r) => r.length === D_MODEL)).toBe(true);
   // Same word, same embedding; different words, different embeddings.
-  for (let i = 0; i < words.length; i += 1) for (let j = 0; j < words.length; j += 1) expect(X[i].join() === X[j].join()).toBe(words[i] === words[j]);
+  for (let i = 0; i < words.length; i += 1)
+    for (let j = 0; j < words.length; j += 1) expect(X[i].join() === X[j].join()).toBe(words[i] === words[j]);
   const ref = reference(X, state.wq, state.wk, state.wv);
   const T = words.length;
   const close = (got, want, scale, what) => expectClose(got, want, 2e-5 * (1 + scale), what);
   const scaleOf = (M) => Math.max(1, ...M.flat().map(Math.abs));
-  for (const [role, M] of [['q', ref.Q], ['k', ref.K], ['v', ref.V], ['y', ref.Y]]) {
+  for (const [role, M] of [
+    ['q', ref.Q],
+    ['k', ref.K],
+    ['v', ref.V],
+    ['y', ref.Y],
+  ]) {
     const got = matrixOf(numbers, role);
     expect(got.length).toBe(T);
     M.forEach((r, i) => r.forEach((x, c) => close(got[i][c], x, scaleOf(M), `${role}[${i + 1},${c + 1}]`)));
@@ -82,7 +87,8 @@ async function expectMatches(page, { words }) {
   const qi = state.query - 1;
   byRole(numbers, 'y-selected').forEach((n, c) => close(n.value, ref.Y[qi][c], scaleOf(ref.Y), `y selected ${c + 1}`));
   // Shown texts are the values to 3 significant digits.
-  for (const n of numbers) expectClose(n.shown, n.value, Math.abs(n.value) * 5e-3 + 5e-4, `${n.role}.${n.key} shown "${n.text}"`);
+  for (const n of numbers)
+    expectClose(n.shown, n.value, Math.abs(n.value) * 5e-3 + 5e-4, `${n.role}.${n.key} shown "${n.text}"`);
   return { numbers, ref, state };
 }
 
@@ -182,9 +188,16 @@ describe('part 2, chapter 7: from content to weights', () => {
     await opened.context.close();
 
     // A URL with another sentence (packed words) and other weights.
-    const copy = await openChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&words=${words}&wq=1,0;0,1;1,1;0,0&step=5&query=4` });
+    const copy = await openChapter(env, CH, TAG, {
+      search: `?ch=${CH}&v=1&words=${words}&wq=1,0;0,1;1,1;0,0&step=5&query=4`,
+    });
     const { state } = await expectMatches(copy.page, { words: ['dogs', 'chase', 'the', 'ball'] });
-    expect(state.wq).toEqual([[1, 0], [0, 1], [1, 1], [0, 0]]);
+    expect(state.wq).toEqual([
+      [1, 0],
+      [0, 1],
+      [1, 1],
+      [0, 0],
+    ]);
     await expectAllLogged(copy.page, TAG);
     await expectClean(copy);
     await copy.context.close();

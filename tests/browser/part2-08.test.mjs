@@ -3,7 +3,21 @@
 // attention written here; the named preset's heads peak where their names
 // say; d_model and h, the sentence and the URL change the computation.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { expectAllLogged, expectClean, expectClose, exportFile, openChapter, openPage, overflow, readNumbers, screenshot, settledUrl, startEnv, urlParams, waitReady } from './helpers.mjs';
+import {
+  expectAllLogged,
+  expectClean,
+  expectClose,
+  exportFile,
+  openChapter,
+  openPage,
+  overflow,
+  readNumbers,
+  screenshot,
+  settledUrl,
+  startEnv,
+  urlParams,
+  waitReady,
+} from './helpers.mjs';
 
 const TAG = 'ag-multi-head';
 const CH = 'multi-head';
@@ -29,7 +43,8 @@ function mhaReference(X, { wQ, wK, wV, wO, bQ }, h) {
       return e.map((x) => x / z);
     });
     weights.push(A);
-    for (let i = 0; i < T; i += 1) for (const c of cols) concat[i][c] = A[i].reduce((acc, a, j) => acc + a * V[j][c], 0);
+    for (let i = 0; i < T; i += 1)
+      for (const c of cols) concat[i][c] = A[i].reduce((acc, a, j) => acc + a * V[j][c], 0);
   }
   const output = concat.map((r) => wO[0].map((_, j) => r.reduce((s, x, i) => s + x * wO[i][j], 0)));
   return { output, weights };
@@ -54,15 +69,25 @@ async function check(page) {
   const ref = mhaReference(inputs.X, inputs.weights, inputs.numHeads);
   const out = matrixOf(numbers, 'out');
   const scale = Math.max(1, ...ref.output.flat().map(Math.abs));
-  ref.output.forEach((r, i) => r.forEach((x, j) => expectClose(out[i][j], x, 5e-5 * scale, `output[${i + 1},${j + 1}]`)));
+  ref.output.forEach((r, i) =>
+    r.forEach((x, j) => expectClose(out[i][j], x, 5e-5 * scale, `output[${i + 1},${j + 1}]`)),
+  );
   ref.weights.forEach((A, k) => {
     const got = matrixOf(numbers, `weight-h${k + 1}`);
-    A.forEach((r, i) => r.forEach((x, j) => expectClose(got[i][j], x, 5e-5 * 30, `head ${k + 1} A[${i + 1},${j + 1}]`)));
+    A.forEach((r, i) =>
+      r.forEach((x, j) => expectClose(got[i][j], x, 5e-5 * 30, `head ${k + 1} A[${i + 1},${j + 1}]`)),
+    );
   });
   const diff = numbers.find((n) => n.role === 'check');
   expect(diff.value).toBeLessThan(1e-8);
   // Shown: 3 significant digits; the heat-map cells 2 decimals.
-  for (const n of numbers) expectClose(n.shown, n.value, Math.abs(n.value) * 5e-3 + (n.role.startsWith('weight-h') ? 5.01e-3 : 5e-4), `${n.role}.${n.key} shown "${n.text}"`);
+  for (const n of numbers)
+    expectClose(
+      n.shown,
+      n.value,
+      Math.abs(n.value) * 5e-3 + (n.role.startsWith('weight-h') ? 5.01e-3 : 5e-4),
+      `${n.role}.${n.key} shown "${n.text}"`,
+    );
   return { numbers, inputs, ref };
 }
 
@@ -103,7 +128,9 @@ describe('part 2, chapter 8: multi-head attention', () => {
     const shapes = await page.locator(`${TAG} [data-shape]`).allTextContents();
     expect(shapes.join(' ')).toContain('[1, 3, 5, 4]');
     expect(shapes.join(' ')).toContain('[1, 3, 5, 5]');
-    expect(await page.locator(`${TAG} [data-role="dims"]`).textContent()).toBe('d_model = 12, h = 3, d_k = d_v = d_model / h = 4');
+    expect(await page.locator(`${TAG} [data-role="dims"]`).textContent()).toBe(
+      'd_model = 12, h = 3, d_k = d_v = d_model / h = 4',
+    );
     await expectAllLogged(page, TAG);
     const kernels = await page.evaluate(() => [...new Set(window.__agCallLog.map((c) => c.kernel))]);
     expect(kernels).toEqual(expect.arrayContaining(['attention', 'multi_head_attention']));
@@ -139,7 +166,12 @@ describe('part 2, chapter 8: multi-head attention', () => {
     const { numbers } = await check(page);
     await expectAllLogged(page, TAG);
     const params = await urlParams(page);
-    expect([params.get('dmodel'), params.get('heads'), params.get('preset'), params.get('head')]).toEqual(['8', '4', 'random', '2']);
+    expect([params.get('dmodel'), params.get('heads'), params.get('preset'), params.get('head')]).toEqual([
+      '8',
+      '4',
+      'random',
+      '2',
+    ]);
     const copy = await openChapter(env, CH, TAG, { search: (await settledUrl(page)).search });
     expect((await readNumbers(copy.page, TAG)).map((n) => n.value)).toEqual(numbers.map((n) => n.value));
     await expectClean(copy);
@@ -167,7 +199,9 @@ describe('part 2, chapter 8: multi-head attention', () => {
     // h = 5 with d_model = 12: h alone goes back to 3; a radio is checked and the numbers are computed.
     const five = await openPage(env, `?ch=${CH}&v=1&heads=5&agtest=1#ch-${CH}`);
     await waitReady(five.page, TAG);
-    expect(await five.page.locator(`${TAG} .note`).textContent()).toMatch(/heads=5 \u2014 expected a number of heads that divides d_model = 12/);
+    expect(await five.page.locator(`${TAG} .note`).textContent()).toMatch(
+      /heads=5 \u2014 expected a number of heads that divides d_model = 12/,
+    );
     expect(await five.page.locator(`${TAG} input[name="heads"]:checked`).getAttribute('value')).toBe('3');
     expect(await five.page.locator(TAG).evaluate((el) => el.stateText)).toMatch(/&heads=3&/);
     await expectClean(five);

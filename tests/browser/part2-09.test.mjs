@@ -4,7 +4,20 @@
 // here; both kinds of case (large weight / small change and small weight /
 // large change) exist for the default sentence.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { byRole, expectAllLogged, expectClean, expectClose, exportFile, openChapter, overflow, readNumbers, screenshot, settledUrl, startEnv, urlParams } from './helpers.mjs';
+import {
+  byRole,
+  expectAllLogged,
+  expectClean,
+  expectClose,
+  exportFile,
+  openChapter,
+  overflow,
+  readNumbers,
+  screenshot,
+  settledUrl,
+  startEnv,
+  urlParams,
+} from './helpers.mjs';
 
 const TAG = 'ag-weights-explain';
 const CH = 'explain';
@@ -49,7 +62,13 @@ function kinds(weights, effects) {
   const rank = (v) => v.map((x) => v.filter((y) => y > x).length);
   const rw = rank(weights);
   const re = rank(effects);
-  return weights.map((_, j) => (rw[j] < Math.floor(T / 2) && re[j] >= Math.ceil(T / 2) ? 'large-little' : rw[j] >= Math.ceil(T / 2) && re[j] < Math.floor(T / 2) ? 'small-much' : null));
+  return weights.map((_, j) =>
+    rw[j] < Math.floor(T / 2) && re[j] >= Math.ceil(T / 2)
+      ? 'large-little'
+      : rw[j] >= Math.ceil(T / 2) && re[j] < Math.floor(T / 2)
+        ? 'small-much'
+        : null,
+  );
 }
 
 async function check(page) {
@@ -68,9 +87,17 @@ async function check(page) {
   // The heat map row of the query holds the same weights.
   const hm = numbers.filter((n) => n.role === 'weight' && n.key.startsWith(`${i + 1}-`));
   hm.forEach((n) => expectClose(n.value, ref.weights[Number(n.key.split('-')[1]) - 1], 2e-5, `A ${n.key}`));
-  for (const n of numbers) expectClose(n.shown, n.value, Math.abs(n.value) * 5e-3 + (n.role.startsWith('weight') ? 5.01e-3 : 5e-4), `${n.role}.${n.key} shown "${n.text}"`);
+  for (const n of numbers)
+    expectClose(
+      n.shown,
+      n.value,
+      Math.abs(n.value) * 5e-3 + (n.role.startsWith('weight') ? 5.01e-3 : 5e-4),
+      `${n.role}.${n.key} shown "${n.text}"`,
+    );
   // The page marks the cases the reference finds.
-  const marked = await page.locator(`${TAG} .effects tbody tr`).evaluateAll((rows) => rows.map((r) => r.dataset.kind || null));
+  const marked = await page
+    .locator(`${TAG} .effects tbody tr`)
+    .evaluateAll((rows) => rows.map((r) => r.dataset.kind || null));
   expect(marked).toEqual(kinds(ref.weights, ref.effects));
   return { numbers, state, inputs, ref };
 }
@@ -121,7 +148,9 @@ describe('part 2, chapter 9: what weights do and do not explain', () => {
     const { numbers } = await check(page);
     await expectAllLogged(page, TAG);
     expect([(await urlParams(page)).get('layer'), (await urlParams(page)).get('query')]).toEqual(['1', '2']);
-    const copy = await openChapter(env, CH, TAG, { search: `${(await settledUrl(page)).search.replace(/&?seed=\d+/, '')}&seed=7` });
+    const copy = await openChapter(env, CH, TAG, {
+      search: `${(await settledUrl(page)).search.replace(/&?seed=\d+/, '')}&seed=7`,
+    });
     expect(await copy.page.locator(TAG).evaluate((el) => el.state.seed)).toBe(7);
     await check(copy.page);
     const same = await openChapter(env, CH, TAG, { search: (await settledUrl(page)).search });

@@ -28,7 +28,11 @@ afterAll(async () => {
 const TAGS = [...new Set(CHAPTERS.filter((c) => c.tag).map((c) => c.tag))];
 
 /** The status of every widget on the page: { tag: data-status or null }. */
-const statuses = (page) => page.evaluate((tags) => Object.fromEntries(tags.map((t) => [t, document.querySelector(t)?.dataset.status ?? null])), TAGS);
+const statuses = (page) =>
+  page.evaluate(
+    (tags) => Object.fromEntries(tags.map((t) => [t, document.querySelector(t)?.dataset.status ?? null])),
+    TAGS,
+  );
 
 describe('printing', () => {
   test('printing from the top of the page renders every widget first', async () => {
@@ -44,7 +48,10 @@ describe('printing', () => {
     const notReady = Object.entries(after).filter(([, s]) => s !== 'ready');
     expect(notReady).toEqual([]);
     // Every widget shows numbers from the engine, not its placeholder.
-    const placeholders = await page.evaluate((tags) => tags.filter((t) => document.querySelector(t).shadowRoot.querySelector('.placeholder')), TAGS);
+    const placeholders = await page.evaluate(
+      (tags) => tags.filter((t) => document.querySelector(t).shadowRoot.querySelector('.placeholder')),
+      TAGS,
+    );
     expect(placeholders).toEqual([]);
     await expectClean(opened);
     await opened.context.close();
@@ -91,9 +98,17 @@ describe('printing', () => {
     const opened = await openPage(env, 'print-host.html', { waitFor: null });
     const { page } = opened;
     // Nothing scrolled, no widget started, yet the module loads once the page is idle.
-    await page.waitForFunction(() => performance.getEntriesByType('resource').some((e) => /\.wasm$/.test(e.name)), null, { timeout: 20000 });
+    await page.waitForFunction(
+      () => performance.getEntriesByType('resource').some((e) => /\.wasm$/.test(e.name)),
+      null,
+      { timeout: 20000 },
+    );
     await page.waitForTimeout(1000); // its compilation
-    expect(await page.evaluate(() => [...document.querySelectorAll('ag-worked-example, ag-multi-head')].map((w) => w.dataset.status ?? null))).toEqual([null, null]);
+    expect(
+      await page.evaluate(() =>
+        [...document.querySelectorAll('ag-worked-example, ag-multi-head')].map((w) => w.dataset.status ?? null),
+      ),
+    ).toEqual([null, null]);
     await page.pdf({ format: 'A4' });
     // Rendered during the print itself: ready, with numbers and no loading text.
     const after = await page.evaluate(() =>
@@ -129,7 +144,9 @@ describe('printing', () => {
     expect((await boxes()).some((b) => b.over > 1)).toBe(true);
     await page.setViewportSize({ width: 1024, height: 900 });
     await page.evaluate(() => window.dispatchEvent(new Event('beforeprint')));
-    await page.waitForFunction(() => document.querySelector('ag-multi-head').shadowRoot.querySelector('[data-print-fit]'));
+    await page.waitForFunction(() =>
+      document.querySelector('ag-multi-head').shadowRoot.querySelector('[data-print-fit]'),
+    );
     // On paper (print media, the paper's width) nothing is cut any more.
     await page.emulateMedia({ media: 'print' });
     await page.setViewportSize({ width: 718, height: 900 });
@@ -150,9 +167,13 @@ describe('printing', () => {
       const { page } = opened;
       await page.waitForSelector('ag-multi-head[data-status="ready"]', { timeout: 20000 });
       await page.evaluate(() => window.dispatchEvent(new Event('beforeprint')));
-      await page.waitForFunction(() => document.querySelector('ag-multi-head').shadowRoot.querySelector('[data-print-fit]'));
+      await page.waitForFunction(() =>
+        document.querySelector('ag-multi-head').shadowRoot.querySelector('[data-print-fit]'),
+      );
       const found = await page.evaluate(() =>
-        [...document.querySelector('ag-multi-head').shadowRoot.querySelectorAll('[data-print-fit]')].map((el) => Number(el.style.getPropertyValue('--ag-print-fit'))),
+        [...document.querySelector('ag-multi-head').shadowRoot.querySelectorAll('[data-print-fit]')].map((el) =>
+          Number(el.style.getPropertyValue('--ag-print-fit')),
+        ),
       );
       await expectClean(opened);
       await opened.context.close();
@@ -163,7 +184,6 @@ describe('printing', () => {
     expect(desktop.length).toBeGreaterThan(0);
     expect(phone.length).toBe(desktop.length);
     phone.forEach((f, i) => expect(Math.abs(f - desktop[i])).toBeLessThan(0.02));
-
   });
 
   test('on paper, colours drawn as backgrounds print, and a figure whose experiment still runs says so', async () => {
@@ -191,10 +211,13 @@ describe('printing', () => {
 
   test('a widget on a page with no colours of its own (embed.html) prints light too', async () => {
     const tag = 'ag-worked-example';
-    const opened = await openPage(env, `embed.html?w=${tag}&agtest=1`, { setup: (page) => page.emulateMedia({ colorScheme: 'dark' }) });
+    const opened = await openPage(env, `embed.html?w=${tag}&agtest=1`, {
+      setup: (page) => page.emulateMedia({ colorScheme: 'dark' }),
+    });
     const { page } = opened;
     await page.waitForSelector(`${tag}[data-status="ready"]`, { timeout: 20000 });
-    const colour = () => page.evaluate((t) => getComputedStyle(document.querySelector(t).shadowRoot.querySelector('.widget')).color, tag);
+    const colour = () =>
+      page.evaluate((t) => getComputedStyle(document.querySelector(t).shadowRoot.querySelector('.widget')).color, tag);
     // The widget's own defaults (styles/widget.css): #e8e6e1 on a dark screen, #1d1f23 on paper.
     expect(await colour()).toBe('rgb(232, 230, 225)');
     await page.emulateMedia({ media: 'print', colorScheme: 'dark' });

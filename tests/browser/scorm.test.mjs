@@ -64,7 +64,11 @@ beforeAll(async () => {
   writeFileSync(join(root, 'host.js'), HOST_JS);
   cpSync(RUNTIME, join(root, 'scorm12.min.js'));
   server = await startServer({ port: 0, root });
-  browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'], headless: true });
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
+    headless: true,
+  });
 });
 afterAll(async () => {
   await browser?.close();
@@ -94,7 +98,8 @@ async function poll(read, expected, timeout = 8000) {
 }
 
 const calls = (page) => page.evaluate(() => window.calls);
-const setsOf = async (page, element) => (await calls(page)).filter((c) => c.call === 'LMSSetValue' && c.element === element).map((c) => c.value);
+const setsOf = async (page, element) =>
+  (await calls(page)).filter((c) => c.call === 'LMSSetValue' && c.element === element).map((c) => c.value);
 const cmi = (page) =>
   page.evaluate(() => ({
     status: window.API.cmi.core.lesson_status,
@@ -146,7 +151,9 @@ describe('the SCORM 1.2 package in an LMS', () => {
     expect(saved.seen).toEqual(expect.arrayContaining([TAGGED[0].id, TAGGED[1].id]));
     // A commit follows the changes (throttled: within a few seconds).
     await page.waitForFunction(
-      () => window.calls.findLastIndex((c) => c.call === 'LMSCommit') > window.calls.findLastIndex((c) => c.element === 'cmi.suspend_data'),
+      () =>
+        window.calls.findLastIndex((c) => c.call === 'LMSCommit') >
+        window.calls.findLastIndex((c) => c.element === 'cmi.suspend_data'),
       null,
       { timeout: 6000 },
     );
@@ -154,7 +161,8 @@ describe('the SCORM 1.2 package in an LMS', () => {
 
   test('answering predictions: score.raw is the right first answers over every chapter with a prediction, in 0..100', async () => {
     const { page, course } = first;
-    for (const [i, c] of TAGGED.slice(2, 6).entries()) answered.push({ id: c.id, right: await predict(course, c, i % 2 ? 'last' : 'first') });
+    for (const [i, c] of TAGGED.slice(2, 6).entries())
+      answered.push({ id: c.id, right: await predict(course, c, i % 2 ? 'last' : 'first') });
     const rights = answered.filter((a) => a.right).length;
     expect(rights).toBeGreaterThan(0); // a score above zero: the right answers count
     const expected = Math.round((100 * rights) / TAGGED.length);
@@ -164,7 +172,10 @@ describe('the SCORM 1.2 package in an LMS', () => {
     // A second answer does not change the score: the first answer counts.
     await course.locator(`${TAGGED[2].tag} .predict-again`).first().click();
     await course.locator(`${TAGGED[2].tag} .predict-choice`).last().click();
-    await course.waitForFunction((tag) => document.querySelector(tag).shadowRoot.querySelector('.predict[data-result]'), TAGGED[2].tag);
+    await course.waitForFunction(
+      (tag) => document.querySelector(tag).shadowRoot.querySelector('.predict[data-result]'),
+      TAGGED[2].tag,
+    );
     expect((await cmi(page)).raw).toBe(String(expected));
     expect(now.status).toBe('incomplete');
     await course.waitForTimeout(50);
@@ -178,7 +189,9 @@ describe('the SCORM 1.2 package in an LMS', () => {
     await poll(async () => (await cmi(page)).status, 'completed');
     expect(await setsOf(page, 'cmi.core.lesson_status')).toEqual(['incomplete', 'completed']);
     // Every chapter is marked in the table of contents.
-    const marks = await course.$$eval('#toc li[data-chapter] [data-role=visited]', (els) => els.map((e) => e.textContent));
+    const marks = await course.$$eval('#toc li[data-chapter] [data-role=visited]', (els) =>
+      els.map((e) => e.textContent),
+    );
     expect(marks).toHaveLength(TAGGED.length);
     // Going back up does not undo it.
     await goThrough(course, TAGGED[0].id);
@@ -208,15 +221,22 @@ describe('the SCORM 1.2 package in an LMS', () => {
   });
 
   test('a second launch with the saved data resumes: visited and predicted marks, the location, the status kept', async () => {
-    const previous = { core: { lesson_status: partial.status, lesson_location: partial.location, entry: 'resume' }, suspend_data: partial.suspend };
+    const previous = {
+      core: { lesson_status: partial.status, lesson_location: partial.location, entry: 'resume' },
+      suspend_data: partial.suspend,
+    };
     const again = await launch(previous);
     const { page, course } = again;
     const seen = JSON.parse(partial.suspend).seen;
     await course.waitForFunction((n) => window.agProgress.visited().length >= n, seen.length);
-    const marked = await course.$$eval('#toc li[data-chapter]:has([data-role=visited])', (els) => els.map((e) => e.dataset.chapter));
+    const marked = await course.$$eval('#toc li[data-chapter]:has([data-role=visited])', (els) =>
+      els.map((e) => e.dataset.chapter),
+    );
     expect(marked).toEqual(expect.arrayContaining(seen));
     for (const a of answered) {
-      await expect(course.locator(`#toc li[data-chapter="${a.id}"] [data-role=progress]`).textContent()).resolves.toBe(a.right ? ' \u2713 predicted' : ' \u2022 predicted');
+      await expect(course.locator(`#toc li[data-chapter="${a.id}"] [data-role=progress]`).textContent()).resolves.toBe(
+        a.right ? ' \u2713 predicted' : ' \u2022 predicted',
+      );
     }
     // Scrolled back to where the learner was.
     await course.waitForFunction((id) => window.agProgress.current() === id, partial.location);
@@ -240,7 +260,9 @@ describe('lesson_mode: review and browse', () => {
     const opened = await launch(savedAttempt('review', 'incomplete'));
     const { page, course } = opened;
     await course.waitForFunction((n) => window.agProgress.visited().length >= n, 2);
-    await expect(course.locator('[data-role=scorm-status]').textContent()).resolves.toMatch(/^Review: .*nothing you do now is recorded/);
+    await expect(course.locator('[data-role=scorm-status]').textContent()).resolves.toMatch(
+      /^Review: .*nothing you do now is recorded/,
+    );
     // Going through more chapters and answering a prediction changes nothing in the LMS.
     await goThrough(course, TAGGED[3].id);
     await predict(course, TAGGED[4]);
@@ -260,7 +282,9 @@ describe('lesson_mode: review and browse', () => {
     const opened = await launch({ core: { lesson_mode: 'browse' } });
     const { page, course } = opened;
     await poll(async () => (await cmi(page)).status, 'browsed');
-    await expect(course.locator('[data-role=scorm-status]').textContent()).resolves.toMatch(/^Browsing: your place is kept, but no progress, answers, score or completion are recorded/);
+    await expect(course.locator('[data-role=scorm-status]').textContent()).resolves.toMatch(
+      /^Browsing: your place is kept, but no progress, answers, score or completion are recorded/,
+    );
     await predict(course, TAGGED[2]);
     for (const c of TAGGED) await goThrough(course, c.id);
     const here = await course.evaluate(() => window.agProgress.current());
@@ -281,7 +305,9 @@ describe('lesson_mode: review and browse', () => {
     await opened.context.close();
 
     // The graded attempt after the preview: incomplete, no answer or chapter carried over.
-    const graded = await launch({ core: { lesson_mode: 'normal', lesson_status: 'browsed', lesson_location: here, entry: 'resume' } });
+    const graded = await launch({
+      core: { lesson_mode: 'normal', lesson_status: 'browsed', lesson_location: here, entry: 'resume' },
+    });
     await poll(async () => (await cmi(graded.page)).status, 'incomplete');
     expect(await graded.course.evaluate(() => window.agProgress.snapshot().score.answered)).toBe(0);
     expect((await cmi(graded.page)).raw).toBe('');

@@ -2,7 +2,20 @@
 // links, the wasm-load error state and the wrong-MIME fallback.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { CHAPTERS } from '../../web/chapters.js';
-import { byRole, expectAllLogged, expectClean, expectClose, one, openPage, overflow, readNumbers, settledUrl, startEnv, urlParams, waitReady } from './helpers.mjs';
+import {
+  byRole,
+  expectAllLogged,
+  expectClean,
+  expectClose,
+  one,
+  openPage,
+  overflow,
+  readNumbers,
+  settledUrl,
+  startEnv,
+  urlParams,
+  waitReady,
+} from './helpers.mjs';
 
 let env;
 beforeAll(async () => {
@@ -41,13 +54,19 @@ describe('the page shell', () => {
     await waitReady(page, 'ag-worked-example');
     const state = await page.locator('ag-worked-example').evaluate((el) => el.state);
     expect(state.q).toEqual([0.5, -1, 2, 0.25]);
-    expect(state.k).toEqual([[2, 0.125, -3, 1], [-0.5, 4, 1.5, -2], [7, 7, -7, 7]]);
+    expect(state.k).toEqual([
+      [2, 0.125, -3, 1],
+      [-0.5, 4, 1.5, -2],
+      [7, 7, -7, 7],
+    ]);
     expect(state.scaled).toBe(true);
     expect(state.step).toBe('output');
     // float64 reference of the scaled scores q.k_j / 2.
     const q = [0.5, -1, 2, 0.25];
     const ref = state.k.map((row) => row.reduce((s, x, i) => s + x * q[i], 0) / 2);
-    byRole(await readNumbers(page, 'ag-worked-example'), 'scaled-score').forEach((s, j) => expectClose(s.value, ref[j], 1e-5, `scaled score ${j + 1}`));
+    byRole(await readNumbers(page, 'ag-worked-example'), 'scaled-score').forEach((s, j) =>
+      expectClose(s.value, ref[j], 1e-5, `scaled score ${j + 1}`),
+    );
     await expectAllLogged(page, 'ag-worked-example');
     await expect(page.locator('ag-worked-example .note').isHidden()).resolves.toBe(true);
     // The shell rewrites the link in the current format.
@@ -83,7 +102,9 @@ describe('the page shell', () => {
     await opened.context.close();
 
     // A huge list and an unknown version: refused before parsing, quickly.
-    const big = await openPage(env, `?ch=worked-example&v=99&q=${huge}&k=1;2;3;4;5;6;7;8&agtest=1#ch-worked-example`, { width: 320 });
+    const big = await openPage(env, `?ch=worked-example&v=99&q=${huge}&k=1;2;3;4;5;6;7;8&agtest=1#ch-worked-example`, {
+      width: 320,
+    });
     await waitReady(big.page, 'ag-worked-example');
     const bigNote = await big.page.locator('ag-worked-example .note').textContent();
     expect(bigNote).toContain('v=99');
@@ -99,7 +120,8 @@ describe('the page shell', () => {
   test('shows a helpful error when the wasm cannot load, and no made-up numbers', async () => {
     const opened = await openPage(env, '?agtest=1#ch-dot-product', {
       waitFor: 'error',
-      setup: (p) => p.route('**/*.wasm', (route) => route.fulfill({ status: 404, contentType: 'text/plain', body: 'gone' })),
+      setup: (p) =>
+        p.route('**/*.wasm', (route) => route.fulfill({ status: 404, contentType: 'text/plain', body: 'gone' })),
     });
     const { page } = opened;
     const panel = page.locator('#load-error');
@@ -118,7 +140,10 @@ describe('the page shell', () => {
       setup: (p) =>
         p.route('**/*.wasm', async (route) => {
           const response = await route.fetch();
-          await route.fulfill({ response, headers: { ...response.headers(), 'content-type': 'application/octet-stream' } });
+          await route.fulfill({
+            response,
+            headers: { ...response.headers(), 'content-type': 'application/octet-stream' },
+          });
         }),
     });
     await waitReady(opened.page, 'ag-two-definitions');

@@ -39,13 +39,21 @@ describe('widgets alone on a plain page', () => {
     const { page } = opened;
     const events = [];
     await page.exposeFunction('__recordEvent', (e) => events.push(e));
-    await page.evaluate(() => document.addEventListener('ag-statechange', (e) => window.__recordEvent({ tag: e.target.localName, text: e.detail.text })));
+    await page.evaluate(() =>
+      document.addEventListener('ag-statechange', (e) =>
+        window.__recordEvent({ tag: e.target.localName, text: e.detail.text }),
+      ),
+    );
     await waitReady(page, 'ag-two-definitions');
     await waitReady(page, 'ag-worked-example');
     const first = page.locator('ag-two-definitions').first();
-    await page.waitForFunction(() => [...document.querySelectorAll('ag-two-definitions')].every((el) => el.dataset.status === 'ready'));
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll('ag-two-definitions')].every((el) => el.dataset.status === 'ready'),
+    );
 
-    const dots = await first.evaluate((el) => [...el.shadowRoot.querySelectorAll('[data-role="dot"]')].map((n) => n.textContent));
+    const dots = await first.evaluate((el) =>
+      [...el.shadowRoot.querySelectorAll('[data-role="dot"]')].map((n) => n.textContent),
+    );
     expect(dots).toEqual(['0']); // (1, 2) and (-2, 1) are perpendicular
     const worked = await readNumbers(page, 'ag-worked-example');
     // q = (2, 0, 0, 0), article keys, scaled by 1/2: scores 1, -1, 0.
@@ -59,7 +67,18 @@ describe('widgets alone on a plain page', () => {
     const third = page.locator('ag-two-definitions').nth(1);
     await expect(third.locator('.note').textContent()).resolves.toContain('b=junk');
     expect(await third.evaluate((el) => el.state)).toEqual({ a: [6, 6], b: [4, 3] });
-    expect(one(await third.evaluate((el) => [...el.shadowRoot.querySelectorAll('[data-role="dot"]')].map((n) => ({ role: 'dot', key: null, text: n.textContent }))), 'dot').text).toBe('42');
+    expect(
+      one(
+        await third.evaluate((el) =>
+          [...el.shadowRoot.querySelectorAll('[data-role="dot"]')].map((n) => ({
+            role: 'dot',
+            key: null,
+            text: n.textContent,
+          })),
+        ),
+        'dot',
+      ).text,
+    ).toBe('42');
 
     // A state change fires ag-statechange with the text form; the page URL is untouched.
     const url = page.url();

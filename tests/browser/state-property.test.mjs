@@ -13,10 +13,11 @@ afterAll(async () => {
   await env?.close();
 });
 
-const noteOf = (page, tag) => page.locator(tag).evaluate((el) => {
-  const n = el.shadowRoot.querySelector('.note');
-  return n && !n.hidden ? n.textContent : '';
-});
+const noteOf = (page, tag) =>
+  page.locator(tag).evaluate((el) => {
+    const n = el.shadowRoot.querySelector('.note');
+    return n && !n.hidden ? n.textContent : '';
+  });
 
 test.each([
   ['a number as text', { t: '2' }, 't=2'],

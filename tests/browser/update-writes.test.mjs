@@ -27,14 +27,26 @@ function mutationsDuring(page, tag, change) {
   return page.locator(tag).evaluate((el, kind) => {
     const records = [];
     const observer = new MutationObserver((list) => records.push(...list));
-    const options = { subtree: true, attributes: true, characterData: true, childList: true, attributeOldValue: true, characterDataOldValue: true };
+    const options = {
+      subtree: true,
+      attributes: true,
+      characterData: true,
+      childList: true,
+      attributeOldValue: true,
+      characterDataOldValue: true,
+    };
     observer.observe(el.shadowRoot, options);
     observer.observe(el, { attributes: true, attributeOldValue: true });
-    if (kind === 'same') el.stateText = el.stateText;
-    else el.setState({ k: el.state.k.map((r, i) => (i === 1 ? [r[0] + 0.25, r[1]] : r)) });
+    if (kind === 'same') {
+      const same = el.stateText;
+      el.stateText = same;
+    } else el.setState({ k: el.state.k.map((r, i) => (i === 1 ? [r[0] + 0.25, r[1]] : r)) });
     records.push(...observer.takeRecords());
     observer.disconnect();
-    const name = (n) => (n.nodeType === 3 ? `text in <${n.parentNode?.localName}>` : `<${n.localName} class="${n.getAttribute('class') ?? ''}">`);
+    const name = (n) =>
+      n.nodeType === 3
+        ? `text in <${n.parentNode?.localName}>`
+        : `<${n.localName} class="${n.getAttribute('class') ?? ''}">`;
     return records.map((m) =>
       m.type === 'attributes'
         ? `${m.attributeName} on ${name(m.target)}${m.target.getAttribute(m.attributeName) === m.oldValue ? ' (same value)' : ''}`
@@ -71,8 +83,17 @@ describe('what an update writes', () => {
     const before = await settledUrl(page);
     expect(before.searchParams.get('b')).toBe('4,3');
     // A burst of five key steps of 0.25 on b: while it lasts, the address waits.
-    await keyPoint(page, 'ag-two-definitions', 'b', ['ArrowRight', 'ArrowRight', 'ArrowRight', 'ArrowRight', 'ArrowRight']);
-    const during = await page.evaluate(() => ({ url: document.body.dataset.url, b: new URLSearchParams(window.location.search).get('b') }));
+    await keyPoint(page, 'ag-two-definitions', 'b', [
+      'ArrowRight',
+      'ArrowRight',
+      'ArrowRight',
+      'ArrowRight',
+      'ArrowRight',
+    ]);
+    const during = await page.evaluate(() => ({
+      url: document.body.dataset.url,
+      b: new URLSearchParams(window.location.search).get('b'),
+    }));
     expect(during).toEqual({ url: 'pending', b: '4,3' });
     // After the pause: the last state, 4 + 5 * 0.25 = 5.25.
     expect((await settledUrl(page)).searchParams.get('b')).toBe('5.25,3');

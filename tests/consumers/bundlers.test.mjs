@@ -126,7 +126,9 @@ test('webpack 5: `webpack --mode production` with no config emits the .wasm; the
 }, 90000);
 
 test('esbuild: `esbuild --bundle` with no options on the inline entry; the page computes the worked example and fetches no .wasm', async () => {
-  const dir = makeConsumer(work, 'esbuild', tarball, { files: { 'src/main.js': browserEntry('attention-geometry/inline') } });
+  const dir = makeConsumer(work, 'esbuild', tarball, {
+    files: { 'src/main.js': browserEntry('attention-geometry/inline') },
+  });
   build(dir, 'esbuild', ['src/main.js', '--bundle', '--format=esm', '--outdir=dist', '--log-level=warning']);
   const out = join(dir, 'dist');
   expect(existsSync(join(out, 'main.js'))).toBe(true);
@@ -140,13 +142,16 @@ test('esbuild: `esbuild --bundle` with no options on the inline entry; the page 
   expect(problems).toEqual([]);
 }, 90000);
 
-test('esbuild on the main entry with the README\'s one-line copy of the .wasm files finds them (200)', async () => {
-  const dir = makeConsumer(work, 'esbuild-separate', tarball, { files: { 'src/main.js': browserEntry('attention-geometry') } });
+test("esbuild on the main entry with the README's one-line copy of the .wasm files finds them (200)", async () => {
+  const dir = makeConsumer(work, 'esbuild-separate', tarball, {
+    files: { 'src/main.js': browserEntry('attention-geometry') },
+  });
   build(dir, 'esbuild', ['src/main.js', '--bundle', '--format=esm', '--outdir=dist', '--log-level=warning']);
   const out = join(dir, 'dist');
   // The README's line: mkdir -p dist/wasm && cp node_modules/attention-geometry/dist/wasm/*.wasm dist/wasm/
   mkdirSync(join(out, 'wasm'));
-  for (const f of ['ag-simd.wasm', 'ag-scalar.wasm']) copyFileSync(join(dir, 'node_modules/attention-geometry/dist/wasm', f), join(out, 'wasm', f));
+  for (const f of ['ag-simd.wasm', 'ag-scalar.wasm'])
+    copyFileSync(join(dir, 'node_modules/attention-geometry/dist/wasm', f), join(out, 'wasm', f));
   writeFileSync(join(out, 'index.html'), indexHtml('main.js'));
   const server = await env.serve(out);
   const { result, wasm, problems } = await openConsumer(env, server.url);
@@ -156,7 +161,9 @@ test('esbuild on the main entry with the README\'s one-line copy of the .wasm fi
 }, 90000);
 
 test('examples/vite-app/ builds with `vite build` and shows the weights', async () => {
-  const files = Object.fromEntries(['index.html', 'src/main.js'].map((f) => [f, readFileSync(join(ROOT, 'examples/vite-app', f), 'utf8')]));
+  const files = Object.fromEntries(
+    ['index.html', 'src/main.js'].map((f) => [f, readFileSync(join(ROOT, 'examples/vite-app', f), 'utf8')]),
+  );
   const dir = makeConsumer(work, 'vite-example', tarball, { files });
   build(dir, 'vite', ['build', '--logLevel', 'warn']);
   const server = await env.serve(join(dir, 'dist'));

@@ -59,9 +59,17 @@ beforeAll(async () => {
   });
   const npm = (args) => execFileSync('npm', args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
   npm(['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error']);
-  execFileSync(join(dir, 'node_modules/.bin/docusaurus'), ['build'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: '' } });
+  execFileSync(join(dir, 'node_modules/.bin/docusaurus'), ['build'], {
+    cwd: dir,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, NODE_OPTIONS: '' },
+  });
   docs = await startServer({ port: 0, root: join(dir, 'build') });
-  browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'], headless: true });
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu'],
+    headless: true,
+  });
 }, 420000);
 
 afterAll(async () => {
@@ -75,16 +83,23 @@ test('the Docusaurus recipe: the element in MDX and the iframe both compute a·b
   const page = await browser.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
-  page.on('console', (m) => m.type() === 'error' && !m.text().startsWith('Failed to load resource') && errors.push(m.text()));
+  page.on(
+    'console',
+    (m) => m.type() === 'error' && !m.text().startsWith('Failed to load resource') && errors.push(m.text()),
+  );
   // Any failed request is named by its URL (the console message above does not say which).
   page.on('response', (r) => r.status() >= 400 && errors.push(`${r.status()} ${r.url()}`));
   await page.goto(docs.url);
   const dotOf = (root) =>
-    root.waitForFunction(() => {
-      const el = document.querySelector('ag-two-definitions');
-      const n = el?.dataset.status === 'ready' && el.shadowRoot.querySelector('[data-role="dot"]');
-      return n ? Number(n.dataset.value) : null;
-    }, null, { timeout: 30000 });
+    root.waitForFunction(
+      () => {
+        const el = document.querySelector('ag-two-definitions');
+        const n = el?.dataset.status === 'ready' && el.shadowRoot.querySelector('[data-role="dot"]');
+        return n ? Number(n.dataset.value) : null;
+      },
+      null,
+      { timeout: 30000 },
+    );
   // React rendered the element with its state attribute as a string.
   expect(await page.locator('ag-two-definitions').getAttribute('state')).toBe('v=1&a=3,4&b=4,3');
   await page.locator('ag-two-definitions').scrollIntoViewIfNeeded();
@@ -94,7 +109,9 @@ test('the Docusaurus recipe: the element in MDX and the iframe both compute a·b
   expect(frame).toBeDefined();
   await frame.waitForSelector('body[data-state]', { timeout: 30000 }).catch(() => {});
   if ((await frame.evaluate(() => document.body.dataset.state)) !== 'ready') {
-    throw new Error(`the frame did not get ready: ${await frame.evaluate(() => document.body.innerText.slice(0, 500))}`);
+    throw new Error(
+      `the frame did not get ready: ${await frame.evaluate(() => document.body.innerText.slice(0, 500))}`,
+    );
   }
   expect(await (await dotOf(frame)).jsonValue()).toBe(24);
   expect(errors).toEqual([]);

@@ -16,14 +16,27 @@ import { startServer } from '../../scripts/serve.mjs';
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const BIN = join(ROOT, 'node_modules');
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 
 /** The worked example (tests/data/seeds/worked-examples.json): q, K, the scores and the unscaled softmax weights. */
 export function workedExample() {
   const { cases } = JSON.parse(readFileSync(join(ROOT, 'tests/data/seeds/worked-examples.json'), 'utf8'));
   const scores = cases.find((c) => c.id === 'worked-scores');
   const weights = cases.find((c) => c.id === 'worked-softmax-unscaled');
-  return { q: scores.inputs.q, K: scores.inputs.K, scores: scores.expected, weights: weights.expected, tolerance: weights.tolerance };
+  return {
+    q: scores.inputs.q,
+    K: scores.inputs.K,
+    scores: scores.expected,
+    weights: weights.expected,
+    tolerance: weights.tolerance,
+  };
 }
 
 /** Every consumer prints or shows `{ scores, weights, backend }`: checks them against the articles. */
@@ -34,7 +47,8 @@ export function expectWorkedExample(result, what) {
   expect(result.scores).toEqual(ex.scores);
   expect(result.weights).toHaveLength(ex.weights.length);
   result.weights.forEach((w, i) => {
-    if (Math.abs(w - ex.weights[i]) > ex.tolerance) throw new Error(`${what}: weight ${i} is ${w}, expected ${ex.weights[i]}`);
+    if (Math.abs(w - ex.weights[i]) > ex.tolerance)
+      throw new Error(`${what}: weight ${i} is ${w}, expected ${ex.weights[i]}`);
   });
 }
 
@@ -63,7 +77,11 @@ export function tempDir(prefix) {
  * only checks that dist/ is complete).
  */
 export function pack(dir) {
-  const out = execFileSync('npm', ['pack', '--json', '--loglevel=error', '--pack-destination', dir], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const out = execFileSync('npm', ['pack', '--json', '--loglevel=error', '--pack-destination', dir], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const [{ filename }] = JSON.parse(out);
   return join(dir, filename);
 }
@@ -84,8 +102,15 @@ export function writeFiles(dir, files) {
 export function makeConsumer(parent, name, tarball, { files = {}, type = 'module', links = [] } = {}) {
   const dir = join(parent, name);
   mkdirSync(dir, { recursive: true });
-  writeFiles(dir, { 'package.json': JSON.stringify({ name: `consumer-${name}`, private: true, version: '1.0.0', type }, null, 2), ...files });
-  const npm = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--prefer-offline', '--loglevel=error', tarball], { cwd: dir, encoding: 'utf8' });
+  writeFiles(dir, {
+    'package.json': JSON.stringify({ name: `consumer-${name}`, private: true, version: '1.0.0', type }, null, 2),
+    ...files,
+  });
+  const npm = spawnSync(
+    'npm',
+    ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--prefer-offline', '--loglevel=error', tarball],
+    { cwd: dir, encoding: 'utf8' },
+  );
   if (npm.status !== 0) throw new Error(`npm install of the tarball failed in ${name}:\n${npm.stderr}`);
   for (const pkg of links) {
     mkdirSync(dirname(join(dir, 'node_modules', pkg)), { recursive: true });
@@ -99,7 +124,11 @@ export function makeConsumer(parent, name, tarball, { files = {}, type = 'module
  * e.g. 'vite', 'tsc', 'webpack-cli'); returns { status, stdout, stderr }.
  */
 export function runTool(cwd, command, args = []) {
-  return spawnSync(join(BIN, '.bin', command), args, { cwd, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '', NO_COLOR: '1' } });
+  return spawnSync(join(BIN, '.bin', command), args, {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, NODE_OPTIONS: '', NO_COLOR: '1' },
+  });
 }
 
 /** Runs `node file` in cwd and parses the one JSON line it prints. */
@@ -140,7 +169,13 @@ export async function openConsumer(env, url) {
   const wasm = [];
   page.on('pageerror', (e) => problems.push(`page error: ${e}`));
   // A failed resource is reported by its response below, with its URL.
-  page.on('console', (m) => m.type() === 'error' && !m.text().startsWith('Failed to load resource') && problems.push(`console error: ${m.text()}`));
+  page.on(
+    'console',
+    (m) =>
+      m.type() === 'error' &&
+      !m.text().startsWith('Failed to load resource') &&
+      problems.push(`console error: ${m.text()}`),
+  );
   page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()} ${r.failure()?.errorText}`));
   page.on('response', (r) => {
     const path = new URL(r.url()).pathname;
@@ -150,7 +185,9 @@ export async function openConsumer(env, url) {
   });
   try {
     await page.goto(url);
-    await page.waitForFunction(() => window.__result !== undefined || window.__error !== undefined, null, { timeout: 30000 });
+    await page.waitForFunction(() => window.__result !== undefined || window.__error !== undefined, null, {
+      timeout: 30000,
+    });
     const { result, error } = await page.evaluate(() => ({ result: window.__result, error: window.__error }));
     if (error !== undefined) throw new Error(`the consumer page reported: ${error}\n${problems.join('\n')}`);
     return { result, wasm, problems };
@@ -195,7 +232,9 @@ export async function openExample(env, url) {
   });
   try {
     await page.goto(url);
-    await page.waitForFunction(() => !document.getElementById('result').textContent.includes('computing'), null, { timeout: 30000 });
+    await page.waitForFunction(() => !document.getElementById('result').textContent.includes('computing'), null, {
+      timeout: 30000,
+    });
     const text = await page.locator('#result').textContent();
     const match = /weights ([^()]+) \((wasm-[a-z0-9]+)\)/.exec(text);
     if (!match) throw new Error(`the example shows "${text}"\n${problems.join('\n')}`);
@@ -212,6 +251,7 @@ export function expectShownWeights(weights, what) {
   expect(weights).toHaveLength(ex.weights.length);
   weights.forEach((w, i) => {
     const halfUnit = 0.5 * 10 ** (Math.floor(Math.log10(Math.abs(ex.weights[i]))) - 4);
-    if (!(Math.abs(w - ex.weights[i]) <= halfUnit + ex.tolerance)) throw new Error(`${what}: weight ${i} shown as ${w}, expected ${ex.weights[i]}`);
+    if (!(Math.abs(w - ex.weights[i]) <= halfUnit + ex.tolerance))
+      throw new Error(`${what}: weight ${i} shown as ${w}, expected ${ex.weights[i]}`);
   });
 }

@@ -9,7 +9,18 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { ROOT, cleanup, expectShownWeights, expectWorkedExample, makeConsumer, pack, runNode, runTool, tempDir, workedExampleSource } from './helpers.mjs';
+import {
+  ROOT,
+  cleanup,
+  expectShownWeights,
+  expectWorkedExample,
+  makeConsumer,
+  pack,
+  runNode,
+  runTool,
+  tempDir,
+  workedExampleSource,
+} from './helpers.mjs';
 
 let work;
 let tarball;
@@ -21,7 +32,8 @@ beforeAll(() => {
 
 afterAll(() => cleanup(work));
 
-const printResult = 'workedExample(init).then((r) => console.log(JSON.stringify(r)), (e) => { console.error(e); process.exit(1); });\n';
+const printResult =
+  'workedExample(init).then((r) => console.log(JSON.stringify(r)), (e) => { console.error(e); process.exit(1); });\n';
 
 describe('Node 20', () => {
   test('import and require, main and inline entries: the worked example, with the .wasm read from the installed package', () => {
@@ -32,7 +44,8 @@ describe('Node 20', () => {
         'cjs.cjs': `const { init } = require('attention-geometry');\n${workedExampleSource()}${printResult}`,
         'cjs-inline.cjs': `const { init } = require('attention-geometry/inline');\n${workedExampleSource()}${printResult}`,
         'baseline.mjs': `import { init as initAny } from 'attention-geometry';\nconst init = () => initAny({ simd: false });\n${workedExampleSource()}${printResult}`,
-        'cjs-widgets.cjs': "try { require('attention-geometry/widgets'); console.log('{}'); } catch (e) { console.log(JSON.stringify({ name: e.name, message: e.message })); }\n",
+        'cjs-widgets.cjs':
+          "try { require('attention-geometry/widgets'); console.log('{}'); } catch (e) { console.log(JSON.stringify({ name: e.name, message: e.message })); }\n",
       },
     });
     for (const file of ['esm.mjs', 'esm-inline.mjs', 'cjs.cjs', 'cjs-inline.cjs']) {
@@ -46,19 +59,29 @@ describe('Node 20', () => {
     // The widgets are an ES module for browsers: require() says so and how to load them.
     const widgets = runNode(dir, 'cjs-widgets.cjs');
     expect(widgets.name).toBe('Error');
-    expect(widgets.message).toContain('attention-geometry/widgets is an ES module for browsers and cannot be loaded with require()');
+    expect(widgets.message).toContain(
+      'attention-geometry/widgets is an ES module for browsers and cannot be loaded with require()',
+    );
     expect(widgets.message).toContain('<script type="module"');
     expect(widgets.message).toContain("import('attention-geometry/widgets')");
   }, 60000);
 
-  test.each(['worked-example.mjs', 'worked-example.cjs'])('examples/node/%s runs as it is and prints the weights', (file) => {
-    const dir = join(work, 'node');
-    writeFileSync(join(dir, file), readFileSync(join(ROOT, 'examples/node', file), 'utf8'));
-    const r = spawnSync(process.execPath, [file], { cwd: dir, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } });
-    expect(r.status).toBe(0);
-    const line = r.stdout.split('\n').find((l) => l.startsWith('weights: '));
-    expectShownWeights(line.slice('weights: '.length).split(', ').map(Number), `examples/node/${file}`);
-  }, 30000);
+  test.each(['worked-example.mjs', 'worked-example.cjs'])(
+    'examples/node/%s runs as it is and prints the weights',
+    (file) => {
+      const dir = join(work, 'node');
+      writeFileSync(join(dir, file), readFileSync(join(ROOT, 'examples/node', file), 'utf8'));
+      const r = spawnSync(process.execPath, [file], {
+        cwd: dir,
+        encoding: 'utf8',
+        env: { ...process.env, NODE_OPTIONS: '' },
+      });
+      expect(r.status).toBe(0);
+      const line = r.stdout.split('\n').find((l) => l.startsWith('weights: '));
+      expectShownWeights(line.slice('weights: '.length).split(', ').map(Number), `examples/node/${file}`);
+    },
+    30000,
+  );
 
   test('a missing .wasm rejects with an error naming the URL (the consumer fails, it does not hang)', () => {
     const dir = makeConsumer(work, 'node-missing', tarball, {
@@ -114,7 +137,18 @@ export async function check(): Promise<void> {
 }
 `;
   const tsconfig = (options) =>
-    JSON.stringify({ compilerOptions: { strict: true, noEmit: true, target: 'es2022', lib: ['es2022', 'dom'], skipLibCheck: false, types: [], ...options }, files: ['src/check.ts', ...Object.keys(readmeSnippets)] });
+    JSON.stringify({
+      compilerOptions: {
+        strict: true,
+        noEmit: true,
+        target: 'es2022',
+        lib: ['es2022', 'dom'],
+        skipLibCheck: false,
+        types: [],
+        ...options,
+      },
+      files: ['src/check.ts', ...Object.keys(readmeSnippets)],
+    });
 
   // The README's code as it is, one module per section (it uses top-level await).
   const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
@@ -132,20 +166,24 @@ export async function check(): Promise<void> {
   test.each([
     ['node16', { module: 'node16', moduleResolution: 'node16' }],
     ['bundler', { module: 'esnext', moduleResolution: 'bundler' }],
-  ])('moduleResolution %s: type-checks, and results are typed', (name, options) => {
-    const dir = makeConsumer(work, `ts-${name}`, tarball, {
-      files: { 'tsconfig.json': tsconfig(options), 'src/check.ts': source, ...readmeSnippets },
-      links: ['expect-type'],
-    });
-    const r = runTool(dir, 'tsc', ['-p', 'tsconfig.json']);
-    expect(r.stdout + r.stderr).toBe('');
-    expect(r.status).toBe(0);
-    // The same check with a wrong type fails: the assertions have teeth.
-    writeFileSync(join(dir, 'src/check.ts'), source.replace('toEqualTypeOf<number>()', 'toEqualTypeOf<string>()'));
-    const bad = runTool(dir, 'tsc', ['-p', 'tsconfig.json']);
-    expect(bad.status).not.toBe(0);
-    expect(bad.stdout).toContain('src/check.ts');
-  }, 90000);
+  ])(
+    'moduleResolution %s: type-checks, and results are typed',
+    (name, options) => {
+      const dir = makeConsumer(work, `ts-${name}`, tarball, {
+        files: { 'tsconfig.json': tsconfig(options), 'src/check.ts': source, ...readmeSnippets },
+        links: ['expect-type'],
+      });
+      const r = runTool(dir, 'tsc', ['-p', 'tsconfig.json']);
+      expect(r.stdout + r.stderr).toBe('');
+      expect(r.status).toBe(0);
+      // The same check with a wrong type fails: the assertions have teeth.
+      writeFileSync(join(dir, 'src/check.ts'), source.replace('toEqualTypeOf<number>()', 'toEqualTypeOf<string>()'));
+      const bad = runTool(dir, 'tsc', ['-p', 'tsconfig.json']);
+      expect(bad.status).not.toBe(0);
+      expect(bad.stdout).toContain('src/check.ts');
+    },
+    90000,
+  );
 });
 
 describe('package checks', () => {
@@ -197,13 +235,17 @@ describe('package checks', () => {
     ]) {
       expect(files).toContain(needed);
     }
-    const outside = files.filter((f) => !/^package\/(dist\/|package\.json$|LICENSE$|README\.md$|CHANGELOG\.md$)/.test(f));
+    const outside = files.filter(
+      (f) => !/^package\/(dist\/|package\.json$|LICENSE$|README\.md$|CHANGELOG\.md$)/.test(f),
+    );
     expect(outside).toEqual([]);
     const pkg = JSON.parse(readFileSync(join(work, 'node/node_modules/attention-geometry/package.json'), 'utf8'));
     expect(pkg.license).toBe('MIT');
     // The widgets folder, which users copy as it is, carries the same licence notices.
     const installed = join(work, 'node/node_modules/attention-geometry/dist');
-    expect(readFileSync(join(installed, 'widgets/THIRD_PARTY_NOTICES.txt'), 'utf8')).toBe(readFileSync(join(installed, 'THIRD_PARTY_NOTICES.txt'), 'utf8'));
+    expect(readFileSync(join(installed, 'widgets/THIRD_PARTY_NOTICES.txt'), 'utf8')).toBe(
+      readFileSync(join(installed, 'THIRD_PARTY_NOTICES.txt'), 'utf8'),
+    );
     // Of the package's files, only the widgets modules act on import (they define elements).
     // (./web/** is listed for this repository's own site build.)
     expect(pkg.sideEffects.filter((p) => p.startsWith('./dist/'))).toEqual(['./dist/widgets/*.js']);

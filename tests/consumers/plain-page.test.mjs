@@ -48,7 +48,10 @@ worker.onmessage = ({ data }) => {
     '<body>\n<ag-worked-example></ag-worked-example>\n</body>\n</html>\n';
   const examples = join(ROOT, 'examples');
   const exampleFiles = Object.fromEntries(
-    ['plain-html/index.html', 'worker/index.html', 'worker/main.js', 'worker/worker.js'].map((f) => [f, readFileSync(join(examples, f), 'utf8')]),
+    ['plain-html/index.html', 'worker/index.html', 'worker/main.js', 'worker/worker.js'].map((f) => [
+      f,
+      readFileSync(join(examples, f), 'utf8'),
+    ]),
   );
   const dir = makeConsumer(work, 'plain', tarball, {
     files: {
@@ -121,14 +124,18 @@ test('the prebuilt widgets module: <ag-worked-example> shows the weights, with i
   }
 }, 60000);
 
-test.each(['plain-html', 'worker'])('examples/%s/ runs as it is in a project that installed the package', async (name) => {
-  const { weights, backend, wasm, problems, context } = await openExample(env, new URL(`${name}/`, server.url).href);
-  try {
-    expectShownWeights(weights, `examples/${name}`);
-    expect(backend).toBe('wasm-simd128');
-    expectWasmFetched(wasm, `examples/${name}`);
-    expect(problems).toEqual([]);
-  } finally {
-    await context.close();
-  }
-}, 60000);
+test.each(['plain-html', 'worker'])(
+  'examples/%s/ runs as it is in a project that installed the package',
+  async (name) => {
+    const { weights, backend, wasm, problems, context } = await openExample(env, new URL(`${name}/`, server.url).href);
+    try {
+      expectShownWeights(weights, `examples/${name}`);
+      expect(backend).toBe('wasm-simd128');
+      expectWasmFetched(wasm, `examples/${name}`);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  },
+  60000,
+);

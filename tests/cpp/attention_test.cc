@@ -93,10 +93,10 @@ struct Usage {
   double worst[2] = {0.0, 0.0};
 };
 Usage g_scores{"attention scores"}, g_weights{"attention weights"}, g_out{"attention output"},
-    g_stream{"streaming output"}, g_mha_weights{"mha weights"}, g_mha_out{"mha output"},
-    g_mha_stream{"mha streaming"};
+    g_stream{"streaming output"}, g_mha_weights{"mha weights"}, g_mha_out{"mha output"}, g_mha_stream{"mha streaming"};
 void note(Usage& u, Variant v, double err, double bound) {
-  if (bound > 0.0) u.worst[v == Variant::kScalar ? 0 : 1] = std::max(u.worst[v == Variant::kScalar ? 0 : 1], err / bound);
+  if (bound > 0.0)
+    u.worst[v == Variant::kScalar ? 0 : 1] = std::max(u.worst[v == Variant::kScalar ? 0 : 1], err / bound);
 }
 class UsageReport : public ::testing::Environment {
  public:
@@ -194,10 +194,9 @@ AttentionOutputs run_attention(Variant v, const AttentionInputs& in, const RunOp
   const size_t nw = static_cast<size_t>(d.B) * d.H * d.Tq * d.Tk;
   OffsetBuffer weights(opt.want_weights ? nw : 0, o, nan), scores(opt.want_scores ? nw : 0, o, nan);
   OffsetBuffer work(work_floats(d, opt), o, nan);  // exactly as documented: ASan sees any overrun
-  AG_VARIANT(attention, v)(q.data(), k.data(), vv.data(), mask ? mask->data() : nullptr,
-                           kb ? kb->data() : nullptr, in.scale, &d, out.data(),
-                           opt.want_weights ? weights.data() : nullptr, opt.want_scores ? scores.data() : nullptr,
-                           work.data());
+  AG_VARIANT(attention, v)
+  (q.data(), k.data(), vv.data(), mask ? mask->data() : nullptr, kb ? kb->data() : nullptr, in.scale, &d, out.data(),
+   opt.want_weights ? weights.data() : nullptr, opt.want_scores ? scores.data() : nullptr, work.data());
   return {out.values(), weights.values(), scores.values()};
 }
 
@@ -229,7 +228,8 @@ void check_attention(Variant v, const AttentionInputs& in, const RunOptions& opt
           es[j] = 1.01 * (dot_c * sa + 3.0 * kU * (sa + ma + ka));
           D = std::max(D, es[j] + kU * std::fabs(s - m) * 1.01);
         }
-        const double rel = 1.01 * (2.0 * D + 2.0 * exp_rel(v) + (2.0 * ceil_log2(d.Tk) + 3.0 + normalize_roundings(v)) * kU);
+        const double rel =
+            1.01 * (2.0 * D + 2.0 * exp_rel(v) + (2.0 * ceil_log2(d.Tk) + 3.0 + normalize_roundings(v)) * kU);
         double row_sum = 0.0;
         for (int32_t j = 0; j < d.Tk; ++j) {
           const double s = ref.scores[row * d.Tk + j], a = ref.weights[row * d.Tk + j];
@@ -252,10 +252,11 @@ void check_attention(Variant v, const AttentionInputs& in, const RunOptions& opt
           }
         }
         const bool none_visible = m == -INFINITY;
-        if (opt.want_weights && !none_visible) EXPECT_LE(std::fabs(row_sum - 1.0), (2.0 * ceil_log2(d.Tk) + 5.0 + normalize_roundings(v)) * kU);
+        if (opt.want_weights && !none_visible)
+          EXPECT_LE(std::fabs(row_sum - 1.0), (2.0 * ceil_log2(d.Tk) + 5.0 + normalize_roundings(v)) * kU);
         for (int32_t c = 0; c < d.d_v; ++c) {
-          const size_t at = static_cast<size_t>(b) * d.o_sb + static_cast<size_t>(h) * d.o_sh +
-                            static_cast<size_t>(i) * d.o_st + c;
+          const size_t at =
+              static_cast<size_t>(b) * d.o_sb + static_cast<size_t>(h) * d.o_sh + static_cast<size_t>(i) * d.o_st + c;
           const float y = got.out[at];
           const double yr = ref.out[row * d.d_v + c], ya = ref.out_abs[row * d.d_v + c];
           if (none_visible) {
@@ -508,8 +509,8 @@ TEST(Attention, ExactCasesAgreeBitForBit) {
       in.k = random_sixty_fourths(span(2, 2, Tk, 64, d.k_sb, d.k_sh, d.k_st), 1300 + Tk);
       in.v = random_sixty_fourths(span(2, 2, Tk, 5, d.v_sb, d.v_sh, d.v_st), 1400 + Tk);
       in.scale = scale;
-      const reference::AttentionResult ref = reference::attention(in.q.data(), in.k.data(), in.v.data(), nullptr,
-                                                                  nullptr, scale, d);
+      const reference::AttentionResult ref =
+          reference::attention(in.q.data(), in.k.data(), in.v.data(), nullptr, nullptr, scale, d);
       for_each_variant([&](Variant v) {
         const AttentionOutputs got = run_attention(v, in, {});
         for (size_t i = 0; i < ref.scores.size(); ++i)
@@ -563,8 +564,8 @@ TEST(Attention, ExactCasesAgreeBitForBit) {
 TEST(AttentionStreaming, SeveralBlocksAndTilesNotMultiplesOfTheTile) {
   // Blocks of 64 queries, tiles of 256 keys (kernels.h).
   static_assert(AG_ATTENTION_BLOCK_Q == 64 && AG_ATTENTION_TILE_K == 256, "the shapes below straddle these");
-  const std::pair<int32_t, int32_t> shapes[] = {{1, 4099}, {3, 1000}, {130, 600}, {64, 256},
-                                                {65, 257}, {127, 255}, {2, 513}, {129, 1}};
+  const std::pair<int32_t, int32_t> shapes[] = {{1, 4099}, {3, 1000},  {130, 600}, {64, 256},
+                                                {65, 257}, {127, 255}, {2, 513},   {129, 1}};
   uint32_t seed = 1600;
   for (auto [Tq, Tk] : shapes) {
     SCOPED_TRACE(::testing::Message() << "Tq=" << Tq << " Tk=" << Tk);
@@ -609,7 +610,8 @@ TEST(AttentionStreaming, RowsThatSeeNothingInWholeTiles) {
   for (int32_t i = 0; i < Tq; ++i)
     for (int32_t j = 0; j < Tk; ++j) {
       const int32_t kind = i % 5, tile = j / AG_ATTENTION_TILE_K;
-      const bool hide = kind == 0 || (kind == 1 && tile < 2) || (kind == 2 && j != Tk - 1) || (kind == 3 && tile % 2 == 1);
+      const bool hide =
+          kind == 0 || (kind == 1 && tile < 2) || (kind == 2 && j != Tk - 1) || (kind == 3 && tile % 2 == 1);
       if (hide) in.mask[static_cast<size_t>(i) * Tk + j] = -kInfF;
     }
   check_both(in);
@@ -650,7 +652,7 @@ TEST(AttentionStreaming, OverflowIsTheFirstInFlatOrder) {
   AttentionInputs in = make_inputs(contiguous_dims(1, 1, Tq, Tk, 2, 1), 1900);
   in.q = {1e20f, 0.0f, 0.0f, -1e20f};
   for (float& x : in.k) x = 1e-30f;
-  in.k[300 * 2] = 1e20f;   // row 0 . key 300 = +1e40
+  in.k[300 * 2] = 1e20f;    // row 0 . key 300 = +1e40
   in.k[3 * 2 + 1] = 1e20f;  // row 1 . key 3 = -1e40
   in.scale = 1.0f;
   // The same with a contiguous mask and a key bias (the four-lane path with
@@ -691,8 +693,7 @@ struct MhaCase {
 
 // sum_k |X_rk W_kc| + |b_c| for X [rows, n] (double), W [n, n]: the magnitude
 // that bounds a projection's rounding error.
-std::vector<double> abs_project(const std::vector<double>& X, const float* W, const float* b, int32_t rows,
-                                int32_t n) {
+std::vector<double> abs_project(const std::vector<double>& X, const float* W, const float* b, int32_t rows, int32_t n) {
   std::vector<double> Y(static_cast<size_t>(rows) * n);
   for (int32_t r = 0; r < rows; ++r)
     for (int32_t c = 0; c < n; ++c) {
@@ -706,19 +707,21 @@ std::vector<double> abs_project(const std::vector<double>& X, const float* W, co
 
 void check_mha(const MhaCase& mc, uint32_t seed) {
   SCOPED_TRACE(::testing::Message() << "B=" << mc.B << " Tq=" << mc.Tq << " Tk=" << mc.Tk << " d_model=" << mc.d_model
-                                    << " h=" << mc.h << " biases=" << mc.biases << " causal=" << mc.causal
-                                    << " mask=" << mc.mask << " key_bias=" << mc.key_bias
-                                    << " streaming=" << mc.streaming);
+                                    << " h=" << mc.h << " biases=" << mc.biases << " causal=" << mc.causal << " mask="
+                                    << mc.mask << " key_bias=" << mc.key_bias << " streaming=" << mc.streaming);
   const int32_t B = mc.B, Tq = mc.Tq, Tk = mc.Tk, dm = mc.d_model, h = mc.h, dk = dm / h;
-  const size_t nq = static_cast<size_t>(B) * Tq * dm, nk = static_cast<size_t>(B) * Tk * dm, nw = static_cast<size_t>(dm) * dm;
+  const size_t nq = static_cast<size_t>(B) * Tq * dm, nk = static_cast<size_t>(B) * Tk * dm,
+               nw = static_cast<size_t>(dm) * dm;
   const std::vector<float> xq = random_floats(nq, -1.0f, 1.0f, seed), xk = random_floats(nk, -1.0f, 1.0f, seed + 1),
                            xv = random_floats(nk, -1.0f, 1.0f, seed + 2);
   // Weights of the usual initial size, 1/sqrt(d_model), so scores stay O(1).
   const float ws = 1.0f / std::sqrt(static_cast<float>(dm));
-  const std::vector<float> wq = random_floats(nw, -2 * ws, 2 * ws, seed + 3), wk = random_floats(nw, -2 * ws, 2 * ws, seed + 4),
-                           wv = random_floats(nw, -ws, ws, seed + 5), wo = random_floats(nw, -ws, ws, seed + 6);
+  const std::vector<float> wq = random_floats(nw, -2 * ws, 2 * ws, seed + 3),
+                           wk = random_floats(nw, -2 * ws, 2 * ws, seed + 4), wv = random_floats(nw, -ws, ws, seed + 5),
+                           wo = random_floats(nw, -ws, ws, seed + 6);
   const std::vector<float> bq = random_floats(dm, -0.5f, 0.5f, seed + 7), bk = random_floats(dm, -0.5f, 0.5f, seed + 8),
-                           bv = random_floats(dm, -0.5f, 0.5f, seed + 9), bo = random_floats(dm, -0.5f, 0.5f, seed + 10);
+                           bv = random_floats(dm, -0.5f, 0.5f, seed + 9),
+                           bo = random_floats(dm, -0.5f, 0.5f, seed + 10);
   ag_mha_dims d{};
   d.B = B, d.Tq = Tq, d.Tk = Tk, d.d_model = dm, d.h = h, d.causal = mc.causal;
   d.streaming = mc.streaming;
@@ -741,8 +744,9 @@ void check_mha(const MhaCase& mc, uint32_t seed) {
   const float* kbp = mc.key_bias ? key_bias.data() : nullptr;
   const float scale = 1.0f / std::sqrt(static_cast<float>(dk));
 
-  const reference::MhaResult ref = reference::multi_head_attention(xq.data(), xk.data(), xv.data(), wq.data(), wk.data(),
-                                                                   wv.data(), wo.data(), bqp, bkp, bvp, bop, mp, kbp, scale, d);
+  const reference::MhaResult ref =
+      reference::multi_head_attention(xq.data(), xk.data(), xv.data(), wq.data(), wk.data(), wv.data(), wo.data(), bqp,
+                                      bkp, bvp, bop, mp, kbp, scale, d);
   auto widen = [](const std::vector<float>& x) { return std::vector<double>(x.begin(), x.end()); };
   const std::vector<double> aQ = abs_project(widen(xq), wq.data(), bqp, B * Tq, dm);
   const std::vector<double> aK = abs_project(widen(xk), wk.data(), bkp, B * Tk, dm);
@@ -760,9 +764,9 @@ void check_mha(const MhaCase& mc, uint32_t seed) {
     std::vector<float> weights(mc.want_weights ? static_cast<size_t>(B) * h * Tq * Tk : 0,
                                std::numeric_limits<float>::quiet_NaN());
     std::vector<float> work(ag_mha_workspace_floats(&d), std::numeric_limits<float>::quiet_NaN());
-    AG_VARIANT(multi_head_attention, v)(xq.data(), xk.data(), xv.data(), wq.data(), wk.data(), wv.data(), wo.data(),
-                                        bqp, bkp, bvp, bop, mp, kbp, scale, &d, out.data(),
-                                        mc.want_weights ? weights.data() : nullptr, work.data());
+    AG_VARIANT(multi_head_attention, v)
+    (xq.data(), xk.data(), xv.data(), wq.data(), wk.data(), wv.data(), wo.data(), bqp, bkp, bvp, bop, mp, kbp, scale,
+     &d, out.data(), mc.want_weights ? weights.data() : nullptr, work.data());
     // Forward error of the concatenated heads, then of the output.
     std::vector<double> e_heads(nq, 0.0), heads_abs(nq, 0.0);
     for (int32_t b = 0; b < B; ++b) {
@@ -802,13 +806,14 @@ void check_mha(const MhaCase& mc, uint32_t seed) {
           double D = 0.0;
           for (int32_t j = 0; j < Tk; ++j)
             if (!std::isinf(s[j])) D = std::max(D, es[j] + 1.01 * kU * std::fabs(s[j] - m));
-          const double rel = 1.01 * (2.0 * D + 2.0 * exp_rel(v) + (2.0 * ceil_log2(Tk) + 3.0 + normalize_roundings(v)) * kU);
+          const double rel =
+              1.01 * (2.0 * D + 2.0 * exp_rel(v) + (2.0 * ceil_log2(Tk) + 3.0 + normalize_roundings(v)) * kU);
           for (int32_t j = 0; j < Tk; ++j) {
             const double a = ref.weights[wrow + j];
             if (mc.want_weights) {
               note(g_mha_weights, v, std::fabs(weights[wrow + j] - a), rel * a + kTinyAbs);
-              ASSERT_LE(std::fabs(weights[wrow + j] - a), rel * a + kTinyAbs) << "weight b=" << b << " h=" << hh
-                                                                              << " i=" << i << " j=" << j;
+              ASSERT_LE(std::fabs(weights[wrow + j] - a), rel * a + kTinyAbs)
+                  << "weight b=" << b << " h=" << hh << " i=" << i << " j=" << j;
             }
           }
           for (int32_t c = 0; c < dk; ++c) {
@@ -841,8 +846,8 @@ void check_mha(const MhaCase& mc, uint32_t seed) {
         const double tol = 1.01 * (prop + projection_c(v, dm) * mag) + reference_slack(dm, mag);
         const size_t at = static_cast<size_t>(r) * dm + n;
         note(mc.streaming ? g_mha_stream : g_mha_out, v, std::fabs(out[at] - ref.out[at]), tol);
-        ASSERT_LE(std::fabs(out[at] - ref.out[at]), tol) << "out row " << r << " col " << n << " got " << out[at]
-                                                         << " ref " << ref.out[at];
+        ASSERT_LE(std::fabs(out[at] - ref.out[at]), tol)
+            << "out row " << r << " col " << n << " got " << out[at] << " ref " << ref.out[at];
       }
     }
   });
@@ -893,7 +898,6 @@ TEST(MultiHeadAttention, WorkspaceSize) {
   EXPECT_EQ(AG_ATTENTION_STREAMING_WORK_FLOATS, 64 * 256 + 2 * 64);
 }
 
-
 TEST(Attention, ScoresThatOverflowAreReportedNotMasked) {
   // Finite inputs, but q . k = +-1e40 overflows float32. Without the status the
   // row would come out NaN (+Infinity) or all zeros (-Infinity, taken for a
@@ -906,23 +910,24 @@ TEST(Attention, ScoresThatOverflowAreReportedNotMasked) {
   const float mask[2] = {0.0f, -INFINITY};
   ag_attention_dims d = contiguous_dims(1, 1, 1, 2, 2, 1);
   for_each_variant([&](Variant v) {
-   for (int32_t streaming : {0, 1}) {
-    SCOPED_TRACE(::testing::Message() << "streaming=" << streaming);
-    d.streaming = streaming;
-    float out[1];
-    std::vector<float> work_buffer(streaming ? AG_ATTENTION_STREAMING_WORK_FLOATS : 2);
-    float* work = work_buffer.data();
-    EXPECT_EQ(AG_VARIANT(attention, v)(q, k_pos, vals, nullptr, nullptr, 1.0f, &d, out, nullptr, nullptr, work), 2);
-    EXPECT_EQ(AG_VARIANT(attention, v)(q, k_neg, vals, nullptr, nullptr, 1.0f, &d, out, nullptr, nullptr, work), 1);
-    // The overflowing key masked out: nothing overflowed that is seen, and the
-    // -Infinity of the mask is no overflow.
-    d.m_sj = 1;
-    EXPECT_EQ(AG_VARIANT(attention, v)(q, k_pos, vals, mask, nullptr, 1.0f, &d, out, nullptr, nullptr, work), 2);
-    const float q_small[2] = {1.0f, 0.0f};
-    EXPECT_EQ(AG_VARIANT(attention, v)(q_small, k_pos, vals, mask, nullptr, 1.0f, &d, out, nullptr, nullptr, work), 0);
-    EXPECT_EQ(out[0], 1.0f);
-    d.m_sj = 0;
-   }
+    for (int32_t streaming : {0, 1}) {
+      SCOPED_TRACE(::testing::Message() << "streaming=" << streaming);
+      d.streaming = streaming;
+      float out[1];
+      std::vector<float> work_buffer(streaming ? AG_ATTENTION_STREAMING_WORK_FLOATS : 2);
+      float* work = work_buffer.data();
+      EXPECT_EQ(AG_VARIANT(attention, v)(q, k_pos, vals, nullptr, nullptr, 1.0f, &d, out, nullptr, nullptr, work), 2);
+      EXPECT_EQ(AG_VARIANT(attention, v)(q, k_neg, vals, nullptr, nullptr, 1.0f, &d, out, nullptr, nullptr, work), 1);
+      // The overflowing key masked out: nothing overflowed that is seen, and the
+      // -Infinity of the mask is no overflow.
+      d.m_sj = 1;
+      EXPECT_EQ(AG_VARIANT(attention, v)(q, k_pos, vals, mask, nullptr, 1.0f, &d, out, nullptr, nullptr, work), 2);
+      const float q_small[2] = {1.0f, 0.0f};
+      EXPECT_EQ(AG_VARIANT(attention, v)(q_small, k_pos, vals, mask, nullptr, 1.0f, &d, out, nullptr, nullptr, work),
+                0);
+      EXPECT_EQ(out[0], 1.0f);
+      d.m_sj = 0;
+    }
   });
 }
 

@@ -134,18 +134,21 @@ TEST(Packing, MatchesRecomputationAndKeepsPairsNearPerpendicular) {
       for (int32_t i = 0; i < kept; ++i) {
         for (int32_t j = 0; j < i; ++j) {
           double s = 0;
-          for (int32_t q = 0; q < d; ++q) s += static_cast<double>(dirs[static_cast<size_t>(i) * d + q]) * dirs[static_cast<size_t>(j) * d + q];
+          for (int32_t q = 0; q < d; ++q)
+            s += static_cast<double>(dirs[static_cast<size_t>(i) * d + q]) * dirs[static_cast<size_t>(j) * d + q];
           ASSERT_LE(std::fabs(s), eps + slack);
         }
       }
       if (d == 1) EXPECT_EQ(kept, 1);
-      if (d == 2) EXPECT_LE(kept, 2);  // in the plane, at most two directions are nearly perpendicular
+      if (d == 2) EXPECT_LE(kept, 2);    // in the plane, at most two directions are nearly perpendicular
       if (d == 128) EXPECT_GT(kept, d);  // far more than d near-perpendicular directions
 
       // Split into two calls: the same set.
       std::vector<float> dirs2(dirs.size());
-      const int32_t k1 = AG_VARIANT(greedy_packing, v)(5, 6, d, 0, count / 3, eps, 0, capacity, dirs2.data(), work.data());
-      const int32_t k2 = AG_VARIANT(greedy_packing, v)(5, 6, d, count / 3, count - count / 3, eps, k1, capacity, dirs2.data(), work.data());
+      const int32_t k1 =
+          AG_VARIANT(greedy_packing, v)(5, 6, d, 0, count / 3, eps, 0, capacity, dirs2.data(), work.data());
+      const int32_t k2 = AG_VARIANT(greedy_packing, v)(5, 6, d, count / 3, count - count / 3, eps, k1, capacity,
+                                                       dirs2.data(), work.data());
       EXPECT_EQ(k2, kept);
       for (size_t i = 0; i < static_cast<size_t>(kept) * d; ++i) ASSERT_EQ(bits(dirs2[i]), bits(dirs[i]));
 

@@ -44,8 +44,8 @@ float in_order(const Strided& A, int32_t i, int32_t K, BAt b, bool accumulate, f
 }
 
 void check(bool transposed, int32_t M, int32_t N, int32_t K, float beta) {
-  SCOPED_TRACE(::testing::Message() << (transposed ? "gemm_nt" : "gemm_nn") << " M=" << M << " N=" << N
-                                    << " K=" << K << " beta=" << beta);
+  SCOPED_TRACE(::testing::Message() << (transposed ? "gemm_nt" : "gemm_nn") << " M=" << M << " N=" << N << " K=" << K
+                                    << " beta=" << beta);
   const ptrdiff_t lda = K + 3, ldc = N + 5;
   const Strided A = random_strided(M, K, lda, 11u + M);
   const Strided B = transposed ? random_strided(N, K, K + 7, 13u + N) : random_strided(K, N, N + 2, 17u + K);

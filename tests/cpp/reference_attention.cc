@@ -77,8 +77,8 @@ std::vector<double> softmax_jacobian(const float* alpha, int32_t n) {
   return J;
 }
 
-AttentionResult attention(const float* q, const float* k, const float* v, const float* mask,
-                          const float* key_bias, double scale, const ag_attention_dims& d) {
+AttentionResult attention(const float* q, const float* k, const float* v, const float* mask, const float* key_bias,
+                          double scale, const ag_attention_dims& d) {
   AttentionResult r;
   const size_t rows = static_cast<size_t>(d.B) * d.H * d.Tq;
   r.out.assign(rows * d.d_v, 0.0);
@@ -135,8 +135,7 @@ AttentionResult attention(const float* q, const float* k, const float* v, const 
 namespace {
 
 // Y [rows, n] = X [rows, n_in] W [n_in, n] + b, all in double.
-std::vector<double> project(const double* X, const float* W, const float* b, int32_t rows, int32_t n_in,
-                            int32_t n) {
+std::vector<double> project(const double* X, const float* W, const float* b, int32_t rows, int32_t n_in, int32_t n) {
   std::vector<double> Y(static_cast<size_t>(rows) * n);
   for (int32_t r = 0; r < rows; ++r)
     for (int32_t c = 0; c < n; ++c) {
@@ -152,10 +151,10 @@ std::vector<double> widen(const float* x, size_t n) { return std::vector<double>
 
 }  // namespace
 
-MhaResult multi_head_attention(const float* xq, const float* xk, const float* xv, const float* wq,
-                               const float* wk, const float* wv, const float* wo, const float* bq,
-                               const float* bk, const float* bv, const float* bo, const float* mask,
-                               const float* key_bias, double scale, const ag_mha_dims& d) {
+MhaResult multi_head_attention(const float* xq, const float* xk, const float* xv, const float* wq, const float* wk,
+                               const float* wv, const float* wo, const float* bq, const float* bk, const float* bv,
+                               const float* bo, const float* mask, const float* key_bias, double scale,
+                               const ag_mha_dims& d) {
   const int32_t dm = d.d_model, dk = d.d_model / d.h;
   const size_t nq = static_cast<size_t>(d.B) * d.Tq * dm, nk = static_cast<size_t>(d.B) * d.Tk * dm;
   MhaResult r;
@@ -186,8 +185,7 @@ MhaResult multi_head_attention(const float* xq, const float* xk, const float* xv
           s[j] = sij;
         }
         softmax_row(s.data(), d.Tk, a.data());
-        for (int32_t j = 0; j < d.Tk; ++j)
-          r.weights[((static_cast<size_t>(b) * d.h + h) * d.Tq + i) * d.Tk + j] = a[j];
+        for (int32_t j = 0; j < d.Tk; ++j) r.weights[((static_cast<size_t>(b) * d.h + h) * d.Tq + i) * d.Tk + j] = a[j];
         for (int32_t c = 0; c < dk; ++c) {
           double y = 0.0;
           for (int32_t j = 0; j < d.Tk; ++j) y += a[j] * r.v[(static_cast<size_t>(b) * d.Tk + j) * dm + h * dk + c];

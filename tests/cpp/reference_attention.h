@@ -43,8 +43,8 @@ std::vector<double> softmax_jacobian(const float* alpha, int32_t n);
 struct AttentionResult {
   std::vector<double> out, weights, scores, score_abs, out_abs;
 };
-AttentionResult attention(const float* q, const float* k, const float* v, const float* mask,
-                          const float* key_bias, double scale, const ag_attention_dims& d);
+AttentionResult attention(const float* q, const float* k, const float* v, const float* mask, const float* key_bias,
+                          double scale, const ag_attention_dims& d);
 
 // Multi-head attention in double (§3.2.2, row-vector convention). out [B, Tq,
 // d_model], weights [B, h, Tq, Tk]. Biases may be null.
@@ -52,10 +52,10 @@ struct MhaResult {
   std::vector<double> out, weights;
   std::vector<double> q, k, v, heads;  // projections [B,T,d_model] and concatenated heads
 };
-MhaResult multi_head_attention(const float* xq, const float* xk, const float* xv, const float* wq,
-                               const float* wk, const float* wv, const float* wo, const float* bq,
-                               const float* bk, const float* bv, const float* bo, const float* mask,
-                               const float* key_bias, double scale, const ag_mha_dims& d);
+MhaResult multi_head_attention(const float* xq, const float* xk, const float* xv, const float* wq, const float* wk,
+                               const float* wv, const float* wo, const float* bq, const float* bk, const float* bv,
+                               const float* bo, const float* mask, const float* key_bias, double scale,
+                               const ag_mha_dims& d);
 
 }  // namespace ag::reference
 

@@ -43,7 +43,8 @@ double dot_density(double x, int32_t d) {
   }
   const double nu = 0.5 * (d - 1);
   if (x == 0.0) return std::exp(std::lgamma(nu) - std::lgamma(nu + 0.5)) / (2.0 * std::sqrt(pi));
-  const double l = nu * std::log(x) + log_bessel_k(nu, x) - 0.5 * std::log(pi) - std::lgamma(nu + 0.5) - nu * std::log(2.0);
+  const double l =
+      nu * std::log(x) + log_bessel_k(nu, x) - 0.5 * std::log(pi) - std::lgamma(nu + 0.5) - nu * std::log(2.0);
   return std::exp(l);
 }
 

@@ -120,7 +120,7 @@ TEST(Exp, UlpSweepEvery97thFloat) {
     // Negative floats from -104 up to -0 (descending bit patterns), then
     // positive ones from +0 to 89.
     const uint32_t neg_lo = 0x80000000u, neg_hi = 0xC2D00000u;  // -0, -104
-    const uint32_t pos_hi = 0x42B20000u;                         // 89
+    const uint32_t pos_hi = 0x42B20000u;                        // 89
     for (uint32_t b = neg_hi; b >= neg_lo + 97; b -= 97) {
       x.push_back(float_from_bits(b));
       if (x.size() == 8192) flush();
@@ -143,8 +143,8 @@ TEST(Exp, SpecialValuesAndRangeEnds) {
   const float nan = std::numeric_limits<float>::quiet_NaN();
   // The largest float whose exp is finite, and the next one.
   const float last_finite = 88.72283172607421875f, first_inf = std::nextafter(last_finite, 100.0f);
-  const std::vector<float> x = {0.0f, -0.0f, kInfF, -kInfF, nan, last_finite, first_inf, 100.0f, -103.0f,
-                                -104.0f, -200.0f, 1.0f, -1.0f, 0.5f, 1e-8f, -1e-8f};
+  const std::vector<float> x = {0.0f,    -0.0f,   kInfF,   -kInfF, nan,   last_finite, first_inf, 100.0f,
+                                -103.0f, -104.0f, -200.0f, 1.0f,   -1.0f, 0.5f,        1e-8f,     -1e-8f};
   for_each_variant([&](Variant v) {
     for (int offset = 0; offset <= kMaxOffset; ++offset) {
       OffsetBuffer in(x, offset), out(x.size(), offset);
@@ -211,14 +211,13 @@ double softmax_relative_bound(Variant v, int32_t n, double max_eta) {
   return 1.01 * (2.0 * max_eta + 2.0 * exp_rel_bound(v) + (2.0 * ceil_log2(n) + 3.0 + normalize_roundings(v)) * kU);
 }
 
-void check_softmax(Variant v, const std::vector<float>& x, const std::vector<float>* mask, int32_t rows,
-                   int32_t n, float temperature, int offset) {
+void check_softmax(Variant v, const std::vector<float>& x, const std::vector<float>* mask, int32_t rows, int32_t n,
+                   float temperature, int offset) {
   OffsetBuffer xb(x, offset), yb(x.size(), offset, -1.0f);
   std::unique_ptr<OffsetBuffer> mb;
   if (mask) mb = std::make_unique<OffsetBuffer>(*mask, offset);
   AG_VARIANT(softmax, v)(xb.data(), mb ? mb->data() : nullptr, rows, n, temperature, yb.data());
-  const std::vector<double> ref =
-      reference::softmax(x.data(), mask ? mask->data() : nullptr, rows, n, temperature);
+  const std::vector<double> ref = reference::softmax(x.data(), mask ? mask->data() : nullptr, rows, n, temperature);
   const float* y = yb.data();
   for (int32_t r = 0; r < rows; ++r) {
     // The float z's as the kernel forms them, for the eta bound.
@@ -308,7 +307,7 @@ TEST(Softmax, FullyMaskedRowsGiveZerosNotNaN) {
       const std::vector<float> x = random_floats(static_cast<size_t>(rows) * n, -5.0f, 5.0f, n);
       std::vector<float> mask(static_cast<size_t>(rows) * n, 0.0f);
       for (int32_t i = 0; i < n; ++i) mask[n + i] = -kInfF;  // row 1: nothing visible
-      mask[2 * n + n - 1] = -kInfF;                         // row 2: last entry hidden
+      mask[2 * n + n - 1] = -kInfF;                          // row 2: last entry hidden
       std::vector<float> y(x.size(), -1.0f);
       AG_VARIANT(softmax, v)(x.data(), mask.data(), rows, n, 1.0f, y.data());
       for (int32_t i = 0; i < n; ++i) EXPECT_EQ(bits(y[n + i]), bits(0.0f)) << "n " << n << " i " << i;
@@ -359,7 +358,8 @@ TEST(Softmax, RowsAreIndependentOfTheirNeighbours) {
       EXPECT_EQ(status, 1 + n + n / 2) << "n " << n;
       for (int32_t r = 0; r < rows; ++r) {
         std::vector<float> alone(n, -1.0f);
-        const int32_t row_status = AG_VARIANT(softmax, v)(x.data() + static_cast<size_t>(r) * n, nullptr, 1, n, 1.0f, alone.data());
+        const int32_t row_status =
+            AG_VARIANT(softmax, v)(x.data() + static_cast<size_t>(r) * n, nullptr, 1, n, 1.0f, alone.data());
         for (int32_t i = 0; i < n; ++i) {
           if (row_status != 0) break;
           ASSERT_EQ(bits(y[static_cast<size_t>(r) * n + i]), bits(alone[i])) << "n " << n << " row " << r << " i " << i;
@@ -585,7 +585,6 @@ TEST(SoftmaxJacobian, VariantsAgreeBitForBit) {
   }
 }
 
-
 TEST(Softmax, OverflowOfTheLogitsIsReportedNotMasked) {
   // x / temperature and x + mask can overflow float32 with finite inputs; the
   // status is 1 + the flat index of the first such entry, 0 when none did,
@@ -601,7 +600,7 @@ TEST(Softmax, OverflowOfTheLogitsIsReportedNotMasked) {
     // Row 0: 1e37 and 2e37 fit; row 1: 1e38 / 1e-37 = 1e75 does not (index 2).
     EXPECT_EQ(AG_VARIANT(softmax, v)(x, nullptr, 2, 2, 1e-37f, y), 3);
     EXPECT_EQ(AG_VARIANT(softmax, v)(x + 2, nullptr, 1, 2, 0.5f, y), 2);  // 2e38 fits, 6e38 does not
-    EXPECT_EQ(AG_VARIANT(softmax, v)(neg, neg, 1, 2, 1.0f, y), 1);  // -6e38: -Infinity, not masked
+    EXPECT_EQ(AG_VARIANT(softmax, v)(neg, neg, 1, 2, 1.0f, y), 1);        // -6e38: -Infinity, not masked
   });
 }
 

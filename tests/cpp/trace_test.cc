@@ -47,8 +47,8 @@ TEST(DotTrace, RecordsFollowTheLayout) {
       const std::vector<float> b = random_floats(n, -1.0f, 1.0f, 5u * n + 1);
       const std::vector<float> trace = run_trace(v, a.data(), b.data(), n);
       const size_t records = trace.size() / kTraceRecord;
-      int32_t covered = 0;   // elements seen in product records, in order
-      int32_t blocks = 0;    // block sums produced
+      int32_t covered = 0;  // elements seen in product records, in order
+      int32_t blocks = 0;   // block sums produced
       int32_t merges = 0;
       for (size_t r = 0; r < records; ++r) {
         const float* rec = trace.data() + r * kTraceRecord;

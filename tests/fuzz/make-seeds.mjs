@@ -17,7 +17,10 @@ const corpus = join(dirname(fileURLToPath(import.meta.url)), 'corpus');
 function bytes(label, length) {
   const out = Buffer.alloc(length);
   for (let block = 0; block * 32 < length; block++) {
-    createHash('sha256').update(`${label}:${block}`).digest().copy(out, block * 32);
+    createHash('sha256')
+      .update(`${label}:${block}`)
+      .digest()
+      .copy(out, block * 32);
   }
   return out;
 }
@@ -25,7 +28,8 @@ function bytes(label, length) {
 for (const family of FAMILIES) {
   const dir = join(corpus, family);
   mkdirSync(dir, { recursive: true });
-  for (const length of [16, 64, 256, 1024, 4096]) writeFileSync(join(dir, `seed-${length}`), bytes(`${family}:${length}`, length));
+  for (const length of [16, 64, 256, 1024, 4096])
+    writeFileSync(join(dir, `seed-${length}`), bytes(`${family}:${length}`, length));
   writeFileSync(join(dir, 'seed-zeros-256'), Buffer.alloc(256, 0x00));
   writeFileSync(join(dir, 'seed-ones-256'), Buffer.alloc(256, 0xff));
 }

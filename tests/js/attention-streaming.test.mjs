@@ -47,7 +47,16 @@ function constants(variant, dk) {
  * with the bounds of both paths per output. Optional absolute errors of the
  * inputs (qe, ke, ve, same layouts; from projections) are carried through.
  */
-function slice(Q, K, V, Tq, Tk, dk, dv, { scale, causal = false, maskAt = null, variant, qe = null, ke = null, ve = null }) {
+function slice(
+  Q,
+  K,
+  V,
+  Tq,
+  Tk,
+  dk,
+  dv,
+  { scale, causal = false, maskAt = null, variant, qe = null, ke = null, ve = null },
+) {
   const c = constants(variant, dk);
   const nt = Math.ceil(Tk / TILE);
   const Y = new Float64Array(Tq * dv);
@@ -189,13 +198,23 @@ describe.each(CONFIGS)('streaming attention: $label', (cfg) => {
     const visible = (i, j) => {
       const kind = i % 5;
       const tile = Math.floor(j / TILE);
-      return !(kind === 0 || (kind === 1 && tile < 2) || (kind === 2 && j !== Tk - 1) || (kind === 3 && tile % 2 === 1));
+      return !(
+        kind === 0 ||
+        (kind === 1 && tile < 2) ||
+        (kind === 2 && j !== Tk - 1) ||
+        (kind === 3 && tile % 2 === 1)
+      );
     };
     const data = Array.from({ length: Tq * Tk }, (_, x) => visible(Math.floor(x / Tk), x % Tk));
-    const want = checkBothPaths(Tq, Tk, 8, 7, 300, { mask: T(data, [Tq, Tk]), maskAt: (i, j) => (visible(i, j) ? 0 : -Infinity) });
+    const want = checkBothPaths(Tq, Tk, 8, 7, 300, {
+      mask: T(data, [Tq, Tk]),
+      maskAt: (i, j) => (visible(i, j) ? 0 : -Infinity),
+    });
     expect(want.hidden.filter(Boolean).length).toBe(14); // rows 0, 5, ..., 65 see nothing
     // Additive [Tk] mask broadcast over the queries, with some -Infinity.
-    const add = Float32Array.from({ length: 150 }, (_, j) => (j % 7 === 3 ? -Infinity : Math.fround(((j % 11) - 5) / 4)));
+    const add = Float32Array.from({ length: 150 }, (_, j) =>
+      j % 7 === 3 ? -Infinity : Math.fround(((j % 11) - 5) / 4),
+    );
     checkBothPaths(20, 150, 8, 4, 301, { mask: T(add, [150]), maskAt: (i, j) => add[j] });
   });
 
@@ -224,8 +243,19 @@ describe.each(CONFIGS)('streaming attention: $label', (cfg) => {
     const res = ag.attention(T(Q, [B, H, Tq, dk]), T(K, [Tk, dk]), T(V, [Tk, dv]), { scale, causal: true });
     expect(res.output.shape).toEqual([B, H, Tq, dv]);
     for (let s = 0; s < B * H; s++) {
-      const want = slice(Q.subarray(s * Tq * dk, (s + 1) * Tq * dk), K, V, Tq, Tk, dk, dv, { scale, causal: true, variant: cfg.variant });
-      expectWithin(res.output.data.subarray(s * Tq * dv, (s + 1) * Tq * dv), want.Y, want.tolStream, want.hidden, dv, `slice ${s}`);
+      const want = slice(Q.subarray(s * Tq * dk, (s + 1) * Tq * dk), K, V, Tq, Tk, dk, dv, {
+        scale,
+        causal: true,
+        variant: cfg.variant,
+      });
+      expectWithin(
+        res.output.data.subarray(s * Tq * dv, (s + 1) * Tq * dv),
+        want.Y,
+        want.tolStream,
+        want.hidden,
+        dv,
+        `slice ${s}`,
+      );
     }
   });
 
@@ -246,31 +276,48 @@ describe.each(CONFIGS)('streaming attention: $label', (cfg) => {
   });
 
   test('options.streaming: a boolean, and true cannot come with returnWeights or returnScores (TypeError naming both)', () => {
-    const I2 = [[1, 0], [0, 1]];
+    const I2 = [
+      [1, 0],
+      [0, 1],
+    ];
     const X8 = { data: new Float32Array(24).fill(0.5), shape: [3, 8] };
     const W8 = { data: new Float32Array(64).fill(0.125), shape: [8, 8] };
     const w = { wQ: W8, wK: W8, wV: W8, wO: W8 };
     const before = ag.heapAllocatedBytes();
     expect(() => ag.attention(I2, I2, I2, { streaming: 'yes' })).toThrow(TypeError);
-    expect(() => ag.attention(I2, I2, I2, { streaming: 1 })).toThrow(/attention: options\.streaming must be true or false; got number/);
-    expect(() => ag.attention(I2, I2, I2, { streaming: true, returnWeights: true })).toThrow(TypeError);
-    expect(() => ag.attention(I2, I2, I2, { streaming: true, returnWeights: true })).toThrow(/attention: options\.streaming is true, but options\.returnWeights/);
-    expect(() => ag.attention(I2, I2, I2, { streaming: true, returnScores: true })).toThrow(/attention: options\.streaming is true, but options\.returnScores/);
-    expect(() => ag.multiHeadAttention({ query: X8 }, w, { numHeads: 2, streaming: null })).toThrow(/multiHeadAttention: options\.streaming must be true or false/);
-    expect(() => ag.multiHeadAttention({ query: X8 }, w, { numHeads: 2, streaming: true, returnWeights: true })).toThrow(
-      /multiHeadAttention: options\.streaming is true, but options\.returnWeights/,
+    expect(() => ag.attention(I2, I2, I2, { streaming: 1 })).toThrow(
+      /attention: options\.streaming must be true or false; got number/,
     );
+    expect(() => ag.attention(I2, I2, I2, { streaming: true, returnWeights: true })).toThrow(TypeError);
+    expect(() => ag.attention(I2, I2, I2, { streaming: true, returnWeights: true })).toThrow(
+      /attention: options\.streaming is true, but options\.returnWeights/,
+    );
+    expect(() => ag.attention(I2, I2, I2, { streaming: true, returnScores: true })).toThrow(
+      /attention: options\.streaming is true, but options\.returnScores/,
+    );
+    expect(() => ag.multiHeadAttention({ query: X8 }, w, { numHeads: 2, streaming: null })).toThrow(
+      /multiHeadAttention: options\.streaming must be true or false/,
+    );
+    expect(() =>
+      ag.multiHeadAttention({ query: X8 }, w, { numHeads: 2, streaming: true, returnWeights: true }),
+    ).toThrow(/multiHeadAttention: options\.streaming is true, but options\.returnWeights/);
     // A [Tq, Tk] grid beyond the 1 GiB heap: a RangeError naming it, before anything is allocated.
     const T = 16385; // 4 T^2 bytes is just over 1 GiB
     const long = { data: new Float32Array(2 * T).fill(0.5), shape: [T, 2] };
-    expect(() => ag.attention(long, long, long, { streaming: false })).toThrow(/attention: .*the score grid of shape \[16385, 16385\].*1 GiB/);
+    expect(() => ag.attention(long, long, long, { streaming: false })).toThrow(
+      /attention: .*the score grid of shape \[16385, 16385\].*1 GiB/,
+    );
     const W2 = { data: Float32Array.from([1, 0, 0, 1]), shape: [2, 2] };
-    expect(() => ag.multiHeadAttention({ query: long }, { wQ: W2, wK: W2, wV: W2, wO: W2 }, { numHeads: 1, streaming: false })).toThrow(
+    expect(() =>
+      ag.multiHeadAttention({ query: long }, { wQ: W2, wK: W2, wV: W2, wO: W2 }, { numHeads: 1, streaming: false }),
+    ).toThrow(
       /multiHeadAttention: the materialized path needs one head's \[Tq, Tk\] = \[16385, 16385\] score grid, 1073872900 bytes/,
     );
     expect(ag.heapAllocatedBytes()).toBe(before);
     // The instance is intact, and streaming: true alone is what the default does.
-    expect(Array.from(ag.attention(I2, I2, I2, { streaming: true, scale: 0 }).output.data)).toEqual([0.5, 0.5, 0.5, 0.5]);
+    expect(Array.from(ag.attention(I2, I2, I2, { streaming: true, scale: 0 }).output.data)).toEqual([
+      0.5, 0.5, 0.5, 0.5,
+    ]);
   });
 
   test('multi-head attention streams through strided heads: cross-attention, causal, key padding, biases, several tiles', () => {
@@ -290,11 +337,12 @@ describe.each(CONFIGS)('streaming attention: $label', (cfg) => {
     for (const [k, v] of Object.entries(W)) params[k] = T(v, v.length === d ? [d] : [d, d]);
     const scale = Math.fround(1 / Math.sqrt(dk));
     const call = (streaming) =>
-      ag.multiHeadAttention(
-        { query: T(X, [B, Tq, d]), key: T(Xk, [B, Tk, d]), value: T(Xv, [B, Tk, d]) },
-        params,
-        { numHeads: h, causal: true, keyPaddingMask: T(kpm, [B, Tk]), ...(streaming === undefined ? {} : { streaming }) },
-      );
+      ag.multiHeadAttention({ query: T(X, [B, Tq, d]), key: T(Xk, [B, Tk, d]), value: T(Xv, [B, Tk, d]) }, params, {
+        numHeads: h,
+        causal: true,
+        keyPaddingMask: T(kpm, [B, Tk]),
+        ...(streaming === undefined ? {} : { streaming }),
+      });
     const streamed = call(undefined);
     const grid = call(false);
     expect(streamed.output.shape).toEqual([B, Tq, d]);
@@ -372,8 +420,22 @@ describe.each(CONFIGS)('streaming attention: $label', (cfg) => {
         }
       }
       const none = new Array(Tq).fill(false);
-      expectWithin(streamed.output.data.subarray(b * Tq * d, (b + 1) * Tq * d), y, tolS, none, d, `streaming batch ${b}`);
-      expectWithin(grid.output.data.subarray(b * Tq * d, (b + 1) * Tq * d), y, tolG, none, d, `materialized batch ${b}`);
+      expectWithin(
+        streamed.output.data.subarray(b * Tq * d, (b + 1) * Tq * d),
+        y,
+        tolS,
+        none,
+        d,
+        `streaming batch ${b}`,
+      );
+      expectWithin(
+        grid.output.data.subarray(b * Tq * d, (b + 1) * Tq * d),
+        y,
+        tolG,
+        none,
+        d,
+        `materialized batch ${b}`,
+      );
     }
   });
 });

@@ -1,3 +1,4 @@
+/* eslint no-sparse-arrays: "off" -- arrays with holes are among the bad inputs tested */
 // The bad-input list of the acceptance: every bad argument throws a TypeError
 // or RangeError (never a wasm trap, an abort or a bare number) whose message
 // names the argument and, for shapes, the shape received and the one
@@ -23,93 +24,426 @@ const CASES = [
   ['null tensor', (ag) => ag.attention(null, I2, I2), TypeError, ['attention', 'Q']],
   ['number for a matrix', (ag) => ag.matmul(I2, 5), TypeError, ['matmul', 'B']],
   ['tensor with string data', (ag) => ag.softmax({ data: 'abc', shape: [3] }), TypeError, ['softmax', 'x.data']],
-  ['tensor with a shape entry of the wrong kind', (ag) => ag.exp({ data: [1, 2], shape: [true] }), TypeError, ['exp', 'x.shape[0] is boolean true']],
+  [
+    'tensor with a shape entry of the wrong kind',
+    (ag) => ag.exp({ data: [1, 2], shape: [true] }),
+    TypeError,
+    ['exp', 'x.shape[0] is boolean true'],
+  ],
   ['ragged nested array', (ag) => ag.matmul([[1, 2], [3]], I2), RangeError, ['matmul', 'A[1]', 'length 1']],
-  ['mask mixing booleans and numbers', (ag) => ag.attention(I2, I2, I2, { mask: [[true, 0], [true, true]] }), TypeError, ['attention', 'mask']],
+  [
+    'mask mixing booleans and numbers',
+    (ag) =>
+      ag.attention(I2, I2, I2, {
+        mask: [
+          [true, 0],
+          [true, true],
+        ],
+      }),
+    TypeError,
+    ['attention', 'mask'],
+  ],
   ['string options', (ag) => ag.softmax(v3, 'hot'), TypeError, ['softmax', 'options']],
   ['non-boolean causal', (ag) => ag.attention(I2, I2, I2, { causal: 1 }), TypeError, ['attention', 'causal']],
   // messages: "an" before a vowel sound, and the shape as received
-  ['an Int32Array for a vector', (ag) => ag.dot(new Int32Array([3, 4]), [4, 3]), TypeError, ['dot', 'a', 'got an Int32Array']],
+  [
+    'an Int32Array for a vector',
+    (ag) => ag.dot(new Int32Array([3, 4]), [4, 3]),
+    TypeError,
+    ['dot', 'a', 'got an Int32Array'],
+  ],
   ['a Uint8Array for a vector', (ag) => ag.norm(new Uint8Array([3, 4])), TypeError, ['norm', 'a', 'got a Uint8Array']],
   // a shape entry that is not a number is of the wrong kind (TypeError); a number that is not a
   // non-negative integer is of the right kind with a wrong value (RangeError); 0 breaks the zero-length rule
-  ['a fractional dimension in a shape', (ag) => ag.matmul({ data: new Float32Array(6), shape: [1.5, 4] }, I2), RangeError, ['matmul: A.shape[0] is 1.5; a dimension is a non-negative integer', 'got [1.5, 4]', '[..., M, K]']],
-  ['a negative dimension in a shape', (ag) => ag.matmul({ data: new Float32Array(4), shape: [-1, 2] }, I2), RangeError, ['matmul: A.shape[0] is -1; a dimension is a non-negative integer', 'got [-1, 2]'], ['zero-length']],
-  ['a NaN dimension in a shape', (ag) => ag.softmax({ data: [1, 2], shape: [2, NaN] }), RangeError, ['softmax: x.shape[1] is NaN; a dimension is a non-negative integer']],
-  ['a string dimension in a shape', (ag) => ag.exp({ data: [1, 2], shape: ['2'] }), TypeError, ['exp: x.shape[0] is the string "2"; a shape is a list of non-negative integers', 'got ["2"]']],
-  ['a hole in a shape', (ag) => ag.matmul({ data: new Float32Array(4), shape: [2, , 2] }, I2), TypeError, ['matmul: A.shape[1] is empty (a hole in the array); a shape is a list of non-negative integers', 'got [2, empty, 2]', '[..., M, K]'], ['a undefined']],
-  ['undefined in a shape', (ag) => ag.matmul({ data: new Float32Array(4), shape: [2, undefined] }, I2), TypeError, ['matmul: A.shape[1] is undefined; a shape is a list of non-negative integers', 'got [2, undefined]']],
-  ['a shape that is not an array', (ag) => ag.exp({ data: [1, 2], shape: '2' }), TypeError, ['exp: x.shape must be an array of non-negative integers, for x of shape [...]', 'got the string "2"']],
-  ['a shape entry of the wrong kind before a zero', (ag) => ag.exp({ data: [], shape: [0, null] }), TypeError, ['exp: x.shape[1] is null'], ['zero-length']],
+  [
+    'a fractional dimension in a shape',
+    (ag) => ag.matmul({ data: new Float32Array(6), shape: [1.5, 4] }, I2),
+    RangeError,
+    ['matmul: A.shape[0] is 1.5; a dimension is a non-negative integer', 'got [1.5, 4]', '[..., M, K]'],
+  ],
+  [
+    'a negative dimension in a shape',
+    (ag) => ag.matmul({ data: new Float32Array(4), shape: [-1, 2] }, I2),
+    RangeError,
+    ['matmul: A.shape[0] is -1; a dimension is a non-negative integer', 'got [-1, 2]'],
+    ['zero-length'],
+  ],
+  [
+    'a NaN dimension in a shape',
+    (ag) => ag.softmax({ data: [1, 2], shape: [2, NaN] }),
+    RangeError,
+    ['softmax: x.shape[1] is NaN; a dimension is a non-negative integer'],
+  ],
+  [
+    'a string dimension in a shape',
+    (ag) => ag.exp({ data: [1, 2], shape: ['2'] }),
+    TypeError,
+    ['exp: x.shape[0] is the string "2"; a shape is a list of non-negative integers', 'got ["2"]'],
+  ],
+  [
+    'a hole in a shape',
+    (ag) => ag.matmul({ data: new Float32Array(4), shape: [2, , 2] }, I2),
+    TypeError,
+    [
+      'matmul: A.shape[1] is empty (a hole in the array); a shape is a list of non-negative integers',
+      'got [2, empty, 2]',
+      '[..., M, K]',
+    ],
+    ['a undefined'],
+  ],
+  [
+    'undefined in a shape',
+    (ag) => ag.matmul({ data: new Float32Array(4), shape: [2, undefined] }, I2),
+    TypeError,
+    ['matmul: A.shape[1] is undefined; a shape is a list of non-negative integers', 'got [2, undefined]'],
+  ],
+  [
+    'a shape that is not an array',
+    (ag) => ag.exp({ data: [1, 2], shape: '2' }),
+    TypeError,
+    ['exp: x.shape must be an array of non-negative integers, for x of shape [...]', 'got the string "2"'],
+  ],
+  [
+    'a shape entry of the wrong kind before a zero',
+    (ag) => ag.exp({ data: [], shape: [0, null] }),
+    TypeError,
+    ['exp: x.shape[1] is null'],
+    ['zero-length'],
+  ],
   // masks of a kind that is not accepted: what was given, and what is accepted
-  ['an Int8Array as a mask', (ag) => ag.softmax(v3, { mask: new Int8Array([0, 1, 0]) }), TypeError, ['softmax: mask must be a boolean mask', 'a Uint8Array of 0 and 1', 'a Float32Array or a Float64Array', 'of a shape that broadcasts to x [3]', 'got an Int8Array of length 3'], ['of shape a shape']],
-  ['an Int32Array as attention mask', (ag) => ag.attention(I2, I2, I2, { mask: new Int32Array([0, 1]) }), TypeError, ['attention: mask must be a boolean mask', 'of a shape that broadcasts to [B, h, Tq, Tk] = [1, 1, 2, 2]', 'got an Int32Array of length 2'], ['of shape a shape']],
-  ['an Int8Array as mask data', (ag) => ag.softmax(v3, { mask: { data: new Int8Array([0, 1, 0]), shape: [3] } }), TypeError, ['softmax: mask.data must be an array of booleans or numbers, a Uint8Array (1 = true), a Float32Array or a Float64Array, for mask of a shape that broadcasts to x [3]', 'got an Int8Array of length 3'], ['of shape a shape']],
-  ['a DataView as mask data', (ag) => ag.softmax(v3, { mask: { data: new DataView(new ArrayBuffer(3)), shape: [3] } }), TypeError, ['softmax: mask.data must be', 'got a DataView of byte length 3']],
+  [
+    'an Int8Array as a mask',
+    (ag) => ag.softmax(v3, { mask: new Int8Array([0, 1, 0]) }),
+    TypeError,
+    [
+      'softmax: mask must be a boolean mask',
+      'a Uint8Array of 0 and 1',
+      'a Float32Array or a Float64Array',
+      'of a shape that broadcasts to x [3]',
+      'got an Int8Array of length 3',
+    ],
+    ['of shape a shape'],
+  ],
+  [
+    'an Int32Array as attention mask',
+    (ag) => ag.attention(I2, I2, I2, { mask: new Int32Array([0, 1]) }),
+    TypeError,
+    [
+      'attention: mask must be a boolean mask',
+      'of a shape that broadcasts to [B, h, Tq, Tk] = [1, 1, 2, 2]',
+      'got an Int32Array of length 2',
+    ],
+    ['of shape a shape'],
+  ],
+  [
+    'an Int8Array as mask data',
+    (ag) => ag.softmax(v3, { mask: { data: new Int8Array([0, 1, 0]), shape: [3] } }),
+    TypeError,
+    [
+      'softmax: mask.data must be an array of booleans or numbers, a Uint8Array (1 = true), a Float32Array or a Float64Array, for mask of a shape that broadcasts to x [3]',
+      'got an Int8Array of length 3',
+    ],
+    ['of shape a shape'],
+  ],
+  [
+    'a DataView as mask data',
+    (ag) => ag.softmax(v3, { mask: { data: new DataView(new ArrayBuffer(3)), shape: [3] } }),
+    TypeError,
+    ['softmax: mask.data must be', 'got a DataView of byte length 3'],
+  ],
   // an options key the method does not read: a misspelling would otherwise do nothing
-  ['attention: unknown option key', (ag) => ag.attention(I2, I2, I2, { returnWeight: true }), TypeError, ['attention', "unknown key 'returnWeight'", 'returnWeights, returnScores']],
-  ['softmax: unknown option key', (ag) => ag.softmax(v3, { temp: 2 }), TypeError, ['softmax', "unknown key 'temp'", 'temperature, mask']],
-  ['matmul: unknown option key', (ag) => ag.matmul(I2, I2, { transpose: true }), TypeError, ['matmul', "unknown key 'transpose'", 'transposeB']],
-  ['multiHeadAttention: unknown option key', (ag) => ag.multiHeadAttention({ query: X8 }, mhaW, { numHeads: 2, heads: 2 }), TypeError, ['multiHeadAttention', "unknown key 'heads'", 'numHeads']],
-  ['multiHeadAttention: unknown input key', (ag) => ag.multiHeadAttention({ query: X8, keys: X8 }, mhaW, { numHeads: 2 }), TypeError, ['multiHeadAttention', "unknown key 'keys'", 'query, key, value']],
-  ['multiHeadAttention: unknown weight key', (ag) => ag.multiHeadAttention({ query: X8 }, { ...mhaW, bq: [0] }, { numHeads: 2 }), TypeError, ['multiHeadAttention', "unknown key 'bq'", 'bQ']],
-  ['random.normal: unknown option key', (ag) => ag.random.normal({ n: 4, sead: 1 }), TypeError, ['random.normal', "unknown key 'sead'", 'seed, counter, n']],
-  ['randomDotExperiment: unknown option key', (ag) => ag.randomDotExperiment({ d: 4, trials: 4, metric: 'cosine' }), TypeError, ['randomDotExperiment', "unknown key 'metric'", 'measure']],
-  ['greedyPacking: unknown option key', (ag) => ag.greedyPacking({ d: 4, candidates: 4, epsilon: 0.5, eps: 0.5 }), TypeError, ['greedyPacking', "unknown key 'eps'", 'epsilon']],
+  [
+    'attention: unknown option key',
+    (ag) => ag.attention(I2, I2, I2, { returnWeight: true }),
+    TypeError,
+    ['attention', "unknown key 'returnWeight'", 'returnWeights, returnScores'],
+  ],
+  [
+    'softmax: unknown option key',
+    (ag) => ag.softmax(v3, { temp: 2 }),
+    TypeError,
+    ['softmax', "unknown key 'temp'", 'temperature, mask'],
+  ],
+  [
+    'matmul: unknown option key',
+    (ag) => ag.matmul(I2, I2, { transpose: true }),
+    TypeError,
+    ['matmul', "unknown key 'transpose'", 'transposeB'],
+  ],
+  [
+    'multiHeadAttention: unknown option key',
+    (ag) => ag.multiHeadAttention({ query: X8 }, mhaW, { numHeads: 2, heads: 2 }),
+    TypeError,
+    ['multiHeadAttention', "unknown key 'heads'", 'numHeads'],
+  ],
+  [
+    'multiHeadAttention: unknown input key',
+    (ag) => ag.multiHeadAttention({ query: X8, keys: X8 }, mhaW, { numHeads: 2 }),
+    TypeError,
+    ['multiHeadAttention', "unknown key 'keys'", 'query, key, value'],
+  ],
+  [
+    'multiHeadAttention: unknown weight key',
+    (ag) => ag.multiHeadAttention({ query: X8 }, { ...mhaW, bq: [0] }, { numHeads: 2 }),
+    TypeError,
+    ['multiHeadAttention', "unknown key 'bq'", 'bQ'],
+  ],
+  [
+    'random.normal: unknown option key',
+    (ag) => ag.random.normal({ n: 4, sead: 1 }),
+    TypeError,
+    ['random.normal', "unknown key 'sead'", 'seed, counter, n'],
+  ],
+  [
+    'randomDotExperiment: unknown option key',
+    (ag) => ag.randomDotExperiment({ d: 4, trials: 4, metric: 'cosine' }),
+    TypeError,
+    ['randomDotExperiment', "unknown key 'metric'", 'measure'],
+  ],
+  [
+    'greedyPacking: unknown option key',
+    (ag) => ag.greedyPacking({ d: 4, candidates: 4, epsilon: 0.5, eps: 0.5 }),
+    TypeError,
+    ['greedyPacking', "unknown key 'eps'", 'epsilon'],
+  ],
   ['string temperature', (ag) => ag.softmax(v3, { temperature: '2' }), TypeError, ['softmax', 'temperature']],
-  ['missing weight', (ag) => ag.multiHeadAttention({ query: X8 }, { wQ: W8, wK: W8, wV: W8 }, { numHeads: 2 }), TypeError, ['multiHeadAttention', 'wO', '[8, 8]']],
-  ['missing numHeads', (ag) => ag.multiHeadAttention({ query: X8 }, mhaW, {}), TypeError, ['multiHeadAttention', 'numHeads']],
+  [
+    'missing weight',
+    (ag) => ag.multiHeadAttention({ query: X8 }, { wQ: W8, wK: W8, wV: W8 }, { numHeads: 2 }),
+    TypeError,
+    ['multiHeadAttention', 'wO', '[8, 8]'],
+  ],
+  [
+    'missing numHeads',
+    (ag) => ag.multiHeadAttention({ query: X8 }, mhaW, {}),
+    TypeError,
+    ['multiHeadAttention', 'numHeads'],
+  ],
   ['string seed', (ag) => ag.random.uniform({ seed: 'x', n: 4 }), TypeError, ['random.uniform', 'seed']],
-  ['unknown measure', (ag) => ag.randomDotExperiment({ d: 4, trials: 4, measure: 'angle' }), TypeError, ['randomDotExperiment', 'measure']],
+  [
+    'unknown measure',
+    (ag) => ag.randomDotExperiment({ d: 4, trials: 4, measure: 'angle' }),
+    TypeError,
+    ['randomDotExperiment', 'measure'],
+  ],
   // mismatched shapes
   ['vectors of different lengths', (ag) => ag.dot([1, 2], v3), RangeError, ['dot', 'b', '[3]', '[2]']],
-  ['matmul inner dimensions', (ag) => ag.matmul({ data: new Float32Array(6), shape: [2, 3] }, I2), RangeError, ['matmul', 'B', '[2, 2]', 'K = 3']],
+  [
+    'matmul inner dimensions',
+    (ag) => ag.matmul({ data: new Float32Array(6), shape: [2, 3] }, I2),
+    RangeError,
+    ['matmul', 'B', '[2, 2]', 'K = 3'],
+  ],
   ['matmul of a vector', (ag) => ag.matmul(v3, I2), RangeError, ['matmul', 'A', '[3]', '[..., M, K]']],
-  ['matmul batch dimensions', (ag) => ag.matmul({ data: new Float32Array(8), shape: [2, 2, 2] }, { data: new Float32Array(12), shape: [3, 2, 2] }), RangeError, ['matmul', '[3, 2, 2]']],
-  ['tensor data shorter than its shape', (ag) => ag.exp({ data: [1, 2, 3], shape: [2, 2] }), RangeError, ['exp', 'x', '[2, 2]', '3 elements']],
-  ['attention d_k mismatch', (ag) => ag.attention(I2, [[1, 2, 3]], I2), RangeError, ['attention', 'K', '[1, 3]', 'd_k = 2']],
+  [
+    'matmul batch dimensions',
+    (ag) =>
+      ag.matmul({ data: new Float32Array(8), shape: [2, 2, 2] }, { data: new Float32Array(12), shape: [3, 2, 2] }),
+    RangeError,
+    ['matmul', '[3, 2, 2]'],
+  ],
+  [
+    'tensor data shorter than its shape',
+    (ag) => ag.exp({ data: [1, 2, 3], shape: [2, 2] }),
+    RangeError,
+    ['exp', 'x', '[2, 2]', '3 elements'],
+  ],
+  [
+    'attention d_k mismatch',
+    (ag) => ag.attention(I2, [[1, 2, 3]], I2),
+    RangeError,
+    ['attention', 'K', '[1, 3]', 'd_k = 2'],
+  ],
   ['attention V rows', (ag) => ag.attention(I2, I2, [[1, 2]]), RangeError, ['attention', 'V', '[1, 2]', 'Tk = 2']],
   ['attention rank 1', (ag) => ag.attention([1, 2], I2, I2), RangeError, ['attention', 'Q', '[2]', '[..., Tq, d_k]']],
-  ['attention batch mismatch', (ag) => ag.attention({ data: new Float32Array(8), shape: [2, 2, 2] }, { data: new Float32Array(12), shape: [3, 2, 2] }, I2), RangeError, ['attention', 'K', '[3, 2, 2]']],
-  ['mask that does not broadcast', (ag) => ag.attention(I2, I2, I2, { mask: [[true, true, true]] }), RangeError, ['attention', 'mask', '[1, 3]', '[B, h, Tq, Tk] = [1, 1, 2, 2]']],
-  ['softmax mask that does not broadcast', (ag) => ag.softmax(v3, { mask: [0, 0] }), RangeError, ['softmax', 'mask', '[2]', '[3]']],
-  ['weightedSum rows', (ag) => ag.weightedSum([0.5, 0.5], [[1, 2]]), RangeError, ['weightedSum', 'V', '[1, 2]', 'T = 2']],
-  ['MHA weight shape', (ag) => ag.multiHeadAttention({ query: X8 }, { ...mhaW, wK: I2 }, { numHeads: 2 }), RangeError, ['multiHeadAttention', 'wK', '[2, 2]', '[8, 8]']],
-  ['MHA bias shape', (ag) => ag.multiHeadAttention({ query: X8 }, { ...mhaW, bV: v3 }, { numHeads: 2 }), RangeError, ['multiHeadAttention', 'bV', '[3]', '[8]']],
-  ['MHA key d_model', (ag) => ag.multiHeadAttention({ query: X8, key: I2 }, mhaW, { numHeads: 2 }), RangeError, ['multiHeadAttention', 'key', '[2, 2]', 'd_model = 8']],
-  ['MHA keyPaddingMask length', (ag) => ag.multiHeadAttention({ query: X8 }, mhaW, { numHeads: 2, keyPaddingMask: [true, false] }), RangeError, ['multiHeadAttention', 'keyPaddingMask', '[2]', '[Tk] = [3]']],
+  [
+    'attention batch mismatch',
+    (ag) =>
+      ag.attention(
+        { data: new Float32Array(8), shape: [2, 2, 2] },
+        { data: new Float32Array(12), shape: [3, 2, 2] },
+        I2,
+      ),
+    RangeError,
+    ['attention', 'K', '[3, 2, 2]'],
+  ],
+  [
+    'mask that does not broadcast',
+    (ag) => ag.attention(I2, I2, I2, { mask: [[true, true, true]] }),
+    RangeError,
+    ['attention', 'mask', '[1, 3]', '[B, h, Tq, Tk] = [1, 1, 2, 2]'],
+  ],
+  [
+    'softmax mask that does not broadcast',
+    (ag) => ag.softmax(v3, { mask: [0, 0] }),
+    RangeError,
+    ['softmax', 'mask', '[2]', '[3]'],
+  ],
+  [
+    'weightedSum rows',
+    (ag) => ag.weightedSum([0.5, 0.5], [[1, 2]]),
+    RangeError,
+    ['weightedSum', 'V', '[1, 2]', 'T = 2'],
+  ],
+  [
+    'MHA weight shape',
+    (ag) => ag.multiHeadAttention({ query: X8 }, { ...mhaW, wK: I2 }, { numHeads: 2 }),
+    RangeError,
+    ['multiHeadAttention', 'wK', '[2, 2]', '[8, 8]'],
+  ],
+  [
+    'MHA bias shape',
+    (ag) => ag.multiHeadAttention({ query: X8 }, { ...mhaW, bV: v3 }, { numHeads: 2 }),
+    RangeError,
+    ['multiHeadAttention', 'bV', '[3]', '[8]'],
+  ],
+  [
+    'MHA key d_model',
+    (ag) => ag.multiHeadAttention({ query: X8, key: I2 }, mhaW, { numHeads: 2 }),
+    RangeError,
+    ['multiHeadAttention', 'key', '[2, 2]', 'd_model = 8'],
+  ],
+  [
+    'MHA keyPaddingMask length',
+    (ag) => ag.multiHeadAttention({ query: X8 }, mhaW, { numHeads: 2, keyPaddingMask: [true, false] }),
+    RangeError,
+    ['multiHeadAttention', 'keyPaddingMask', '[2]', '[Tk] = [3]'],
+  ],
   // zero length
   ['empty vectors', (ag) => ag.dot([], []), RangeError, ['dot', 'a', '[0]']],
   ['empty Float32Array', (ag) => ag.norm(new Float32Array(0)), RangeError, ['norm', 'a', '[0]']],
-  ['zero dimension in a shape', (ag) => ag.softmax({ data: [], shape: [2, 0] }), RangeError, ['softmax', 'x', '[2, 0]']],
+  [
+    'zero dimension in a shape',
+    (ag) => ag.softmax({ data: [], shape: [2, 0] }),
+    RangeError,
+    ['softmax', 'x', '[2, 0]'],
+  ],
   ['zero random count', (ag) => ag.random.normal({ seed: 1, n: 0 }), RangeError, ['random.normal', 'n']],
   // non-finite values (the message names the first bad index)
   ['NaN in a vector', (ag) => ag.dot([1, NaN, 3], [NaN, 2, 3]), RangeError, ['dot', 'a[1]', 'NaN', 'finite']],
-  ['Infinity in a matrix', (ag) => ag.attention([[1, 2], [3, Infinity]], I2, I2), RangeError, ['attention', 'Q[1, 1]', 'Infinity']],
+  [
+    'Infinity in a matrix',
+    (ag) =>
+      ag.attention(
+        [
+          [1, 2],
+          [3, Infinity],
+        ],
+        I2,
+        I2,
+      ),
+    RangeError,
+    ['attention', 'Q[1, 1]', 'Infinity'],
+  ],
   ['beyond float32', (ag) => ag.norm([1, 1e39]), RangeError, ['norm', 'a[1]', 'float32']],
-  ['Infinity in a Float32Array', (ag) => ag.squaredNorm(Float32Array.of(1, 2, -Infinity)), RangeError, ['squaredNorm', 'a[2]']],
-  ['+Infinity in an additive mask', (ag) => ag.attention(I2, I2, I2, { mask: [[0, Infinity], [0, 0]] }), RangeError, ['attention', 'mask[0, 1]', '-Infinity only']],
+  [
+    'Infinity in a Float32Array',
+    (ag) => ag.squaredNorm(Float32Array.of(1, 2, -Infinity)),
+    RangeError,
+    ['squaredNorm', 'a[2]'],
+  ],
+  [
+    '+Infinity in an additive mask',
+    (ag) =>
+      ag.attention(I2, I2, I2, {
+        mask: [
+          [0, Infinity],
+          [0, 0],
+        ],
+      }),
+    RangeError,
+    ['attention', 'mask[0, 1]', '-Infinity only'],
+  ],
   ['NaN in a softmax mask', (ag) => ag.softmax(v3, { mask: [0, NaN, 0] }), RangeError, ['softmax', 'mask[1]']],
-  ['a softmax mask entry beyond float32', (ag) => ag.softmax(v3, { mask: [0, 1e39, 0] }), RangeError, ['softmax', 'mask[1]', '1e+39', 'finite float32 values (|x| <= 3.4028234663852886e38, the largest float32)']],
+  [
+    'a softmax mask entry beyond float32',
+    (ag) => ag.softmax(v3, { mask: [0, 1e39, 0] }),
+    RangeError,
+    ['softmax', 'mask[1]', '1e+39', 'finite float32 values (|x| <= 3.4028234663852886e38, the largest float32)'],
+  ],
   // softmax checks a Float32Array x in its own max pass (registry.inc): the same errors, with and
   // without a temperature or a mask, in a row long enough for the vector loop and its tail
-  ['NaN in a softmax Float32Array', (ag) => ag.softmax({ data: Float32Array.from({ length: 42 }, (_, i) => (i === 25 ? NaN : i / 7)), shape: [2, 21] }), RangeError, ['softmax', 'x[1, 4]', 'NaN', 'finite']],
-  ['Infinity in a softmax Float32Array', (ag) => ag.softmax({ data: Float32Array.from({ length: 42 }, (_, i) => (i === 20 ? Infinity : i === 30 ? NaN : 1)), shape: [2, 21] }), RangeError, ['softmax', 'x[0, 20]', 'Infinity']],
-  ['-Infinity in a softmax Float32Array', (ag) => ag.softmax({ data: Float32Array.of(1, -Infinity, 3), shape: [3] }), RangeError, ['softmax', 'x[1]', 'Infinity']],
-  ['NaN in a softmax Float32Array with a temperature', (ag) => ag.softmax(Float32Array.of(1, 2, NaN, 4, 5), { temperature: 2 }), RangeError, ['softmax', 'x[2]', 'NaN']],
-  ['Infinity in a softmax Float32Array with a mask', (ag) => ag.softmax(Float32Array.of(1, 2, 3, Infinity, 5), { mask: [0, -Infinity, 0, 0, 0] }), RangeError, ['softmax', 'x[3]', 'Infinity']],
-  ['NaN in an MHA weight', (ag) => ag.multiHeadAttention({ query: X8 }, { ...mhaW, wV: { data: Float32Array.from({ length: 64 }, (_, i) => (i === 9 ? NaN : 0)), shape: [8, 8] } }, { numHeads: 2 }), RangeError, ['multiHeadAttention', 'wV[1, 1]']],
+  [
+    'NaN in a softmax Float32Array',
+    (ag) => ag.softmax({ data: Float32Array.from({ length: 42 }, (_, i) => (i === 25 ? NaN : i / 7)), shape: [2, 21] }),
+    RangeError,
+    ['softmax', 'x[1, 4]', 'NaN', 'finite'],
+  ],
+  [
+    'Infinity in a softmax Float32Array',
+    (ag) =>
+      ag.softmax({
+        data: Float32Array.from({ length: 42 }, (_, i) => (i === 20 ? Infinity : i === 30 ? NaN : 1)),
+        shape: [2, 21],
+      }),
+    RangeError,
+    ['softmax', 'x[0, 20]', 'Infinity'],
+  ],
+  [
+    '-Infinity in a softmax Float32Array',
+    (ag) => ag.softmax({ data: Float32Array.of(1, -Infinity, 3), shape: [3] }),
+    RangeError,
+    ['softmax', 'x[1]', 'Infinity'],
+  ],
+  [
+    'NaN in a softmax Float32Array with a temperature',
+    (ag) => ag.softmax(Float32Array.of(1, 2, NaN, 4, 5), { temperature: 2 }),
+    RangeError,
+    ['softmax', 'x[2]', 'NaN'],
+  ],
+  [
+    'Infinity in a softmax Float32Array with a mask',
+    (ag) => ag.softmax(Float32Array.of(1, 2, 3, Infinity, 5), { mask: [0, -Infinity, 0, 0, 0] }),
+    RangeError,
+    ['softmax', 'x[3]', 'Infinity'],
+  ],
+  [
+    'NaN in an MHA weight',
+    (ag) =>
+      ag.multiHeadAttention(
+        { query: X8 },
+        { ...mhaW, wV: { data: Float32Array.from({ length: 64 }, (_, i) => (i === 9 ? NaN : 0)), shape: [8, 8] } },
+        { numHeads: 2 },
+      ),
+    RangeError,
+    ['multiHeadAttention', 'wV[1, 1]'],
+  ],
   ['negative probability', (ag) => ag.entropy([0.5, -0.25, 0.75]), RangeError, ['entropy', 'p[1]']],
   // zero vectors where a direction is needed
   ['cosine of a zero vector', (ag) => ag.cosine([0, 0], [1, 2]), RangeError, ['cosine', 'a', 'zero vector', '[2]']],
   ['angle with a zero vector', (ag) => ag.angle([1, 2], [0, 0]), RangeError, ['angle', 'b', 'zero vector']],
-  ['scalar projection onto zero', (ag) => ag.scalarProjection([1, 2], [0, 0]), RangeError, ['scalarProjection', 'b', 'zero vector']],
-  ['vector projection onto zero', (ag) => ag.vectorProjection([1, 2], [0, 0]), RangeError, ['vectorProjection', 'b', 'zero vector']],
+  [
+    'scalar projection onto zero',
+    (ag) => ag.scalarProjection([1, 2], [0, 0]),
+    RangeError,
+    ['scalarProjection', 'b', 'zero vector'],
+  ],
+  [
+    'vector projection onto zero',
+    (ag) => ag.vectorProjection([1, 2], [0, 0]),
+    RangeError,
+    ['vectorProjection', 'b', 'zero vector'],
+  ],
   ['normalize zero', (ag) => ag.normalize([0, 0, 0]), RangeError, ['normalize', 'a', 'zero vector']],
   // options out of range
-  ['numHeads not dividing d_model', (ag) => ag.multiHeadAttention({ query: X8 }, mhaW, { numHeads: 3 }), RangeError, ['multiHeadAttention', 'numHeads = 3', 'd_model = 8', '[3, 8]']],
-  ['numHeads zero', (ag) => ag.multiHeadAttention({ query: X8 }, mhaW, { numHeads: 0 }), RangeError, ['numHeads = 0', 'must be >= 1']],
-  ['numHeads not an integer', (ag) => ag.multiHeadAttention({ query: X8 }, mhaW, { numHeads: 2.5 }), TypeError, ['numHeads', 'integer', 'got 2.5']],
+  [
+    'numHeads not dividing d_model',
+    (ag) => ag.multiHeadAttention({ query: X8 }, mhaW, { numHeads: 3 }),
+    RangeError,
+    ['multiHeadAttention', 'numHeads = 3', 'd_model = 8', '[3, 8]'],
+  ],
+  [
+    'numHeads zero',
+    (ag) => ag.multiHeadAttention({ query: X8 }, mhaW, { numHeads: 0 }),
+    RangeError,
+    ['numHeads = 0', 'must be >= 1'],
+  ],
+  [
+    'numHeads not an integer',
+    (ag) => ag.multiHeadAttention({ query: X8 }, mhaW, { numHeads: 2.5 }),
+    TypeError,
+    ['numHeads', 'integer', 'got 2.5'],
+  ],
   ['temperature zero', (ag) => ag.softmax(v3, { temperature: 0 }), RangeError, ['softmax', 'temperature']],
   ['temperature negative', (ag) => ag.softmax(v3, { temperature: -1 }), RangeError, ['softmax', 'temperature']],
   ['temperature infinite', (ag) => ag.softmax(v3, { temperature: Infinity }), RangeError, ['softmax', 'temperature']],
@@ -117,70 +451,538 @@ const CASES = [
   ['scale NaN', (ag) => ag.attention(I2, I2, I2, { scale: NaN }), RangeError, ['attention', 'scale']],
   ['negative seed', (ag) => ag.random.uniform({ seed: -1, n: 4 }), RangeError, ['random.uniform', 'seed']],
   ['unsafe seed', (ag) => ag.random.uniform({ seed: 2 ** 60, n: 4 }), RangeError, ['random.uniform', 'seed', 'BigInt']],
-  ['BigInt seed beyond 64 bits', (ag) => ag.random.uniform({ seed: 1n << 64n, n: 4 }), RangeError, ['random.uniform', 'seed']],
-  ['fractional counter', (ag) => ag.random.normal({ seed: 1, counter: 0.5, n: 4 }), RangeError, ['random.normal', 'counter']],
-  ['empty histogram range', (ag) => ag.randomDotExperiment({ d: 4, trials: 4, range: [1, 1] }), RangeError, ['randomDotExperiment', 'range']],
-  ['zero dimension experiment', (ag) => ag.randomDotExperiment({ d: 0, trials: 4 }), RangeError, ['randomDotExperiment', 'd']],
-  ['temperature that underflows float32', (ag) => ag.softmax([1, 2], { temperature: 1e-300 }), RangeError, ['softmax', 'temperature', 'float32']],
-  ['experiment too long for one call', (ag) => ag.randomDotExperiment({ d: 1e6, trials: 1e6 }), RangeError, ['randomDotExperiment', 'd * trials', '2^26']],
+  [
+    'BigInt seed beyond 64 bits',
+    (ag) => ag.random.uniform({ seed: 1n << 64n, n: 4 }),
+    RangeError,
+    ['random.uniform', 'seed'],
+  ],
+  [
+    'fractional counter',
+    (ag) => ag.random.normal({ seed: 1, counter: 0.5, n: 4 }),
+    RangeError,
+    ['random.normal', 'counter'],
+  ],
+  [
+    'empty histogram range',
+    (ag) => ag.randomDotExperiment({ d: 4, trials: 4, range: [1, 1] }),
+    RangeError,
+    ['randomDotExperiment', 'range'],
+  ],
+  [
+    'zero dimension experiment',
+    (ag) => ag.randomDotExperiment({ d: 0, trials: 4 }),
+    RangeError,
+    ['randomDotExperiment', 'd'],
+  ],
+  [
+    'temperature that underflows float32',
+    (ag) => ag.softmax([1, 2], { temperature: 1e-300 }),
+    RangeError,
+    ['softmax', 'temperature', 'float32'],
+  ],
+  [
+    'experiment too long for one call',
+    (ag) => ag.randomDotExperiment({ d: 1e6, trials: 1e6 }),
+    RangeError,
+    ['randomDotExperiment', 'd * trials', '2^26'],
+  ],
   // rank and raggedness
-  ['softmax of a rank-0 tensor', (ag) => ag.softmax({ data: [1], shape: [] }), RangeError, ['softmax', 'x', '[] (scalar)', '[..., n]']],
-  ['naive softmax of a rank-0 tensor', (ag) => ag.softmaxNaive({ data: [7], shape: [] }), RangeError, ['softmaxNaive', 'x', '[..., n]']],
-  ['logSumExp of a rank-0 tensor', (ag) => ag.logSumExp({ data: [7], shape: [] }), RangeError, ['logSumExp', 'x', '[..., n]']],
-  ['an empty slot of a sparse array', (ag) => ag.normalize({ data: [1, , 3], shape: [3] }), TypeError, ['normalize', 'a[1] must be a number', 'a has shape [3]', 'an empty slot']],
-  ['an empty slot of a nested sparse array', (ag) => ag.matmul([[1, , 3]], [[1], [2], [3]]), TypeError, ['matmul', 'A[0, 1] must be a number', 'an empty slot']],
-  ['data shorter than its shape', (ag) => ag.matmul({ data: new Float32Array(1), shape: [1, 2] }, [[1], [2]]), RangeError, ['matmul: A.data has 1 element but A.shape [1, 2] holds 2']],
-  ['a null in a boolean mask', (ag) => ag.softmax([1, 2, 3], { mask: [true, null, true] }), TypeError, ['softmax', 'mask[1] must be a boolean', 'got null']],
-  ['an empty slot in a boolean mask', (ag) => ag.softmax([1, 2, 3], { mask: [true, , true] }), TypeError, ['softmax', 'mask[1] must be a boolean', 'an empty slot']],
-  ['a number in a boolean mask', (ag) => ag.softmax([1, 2, 3], { mask: [true, 0, true] }), TypeError, ['softmax', 'mask[1] must be a boolean', 'all booleans or all numbers', 'got number 0']],
-  ['a string among numbers', (ag) => ag.dot([1, 2, 3], [1, 'x', 3]), TypeError, ['dot: b[1] must be a number (b has shape [3]); got the string "x"']],
-  ['null in a nested array', (ag) => ag.matmul([[1, null, 3]], [[1], [2], [3]]), TypeError, ['matmul', 'A[0, 1] must be a number', 'A has shape [1, 3]', 'got null']],
-  ['a shape whose size passes 2^53', (ag) => ag.softmax({ data: new Float32Array(4), shape: [2 ** 31, 2 ** 31] }), RangeError, ['softmax', 'x.shape [2147483648, 2147483648] holds 4611686018427387904']],
-  ['a mask dimension that must be 1', (ag) => ag.attention([[1, 0]], [[1, 0], [0, 1]], [[1], [2]], { mask: [[[0, 0]], [[0, 0]]] }), RangeError, ['attention', 'mask', 'is 2, not 1']],
-  ['an array where a number belongs', (ag) => ag.exp([[1, 2], [3, [4]]]), TypeError, ['exp: x[1, 1] must be a number (x has shape [2, 2]); got an array'], ['of shape [...]']],
-  ['an array where a number belongs (matmul)', (ag) => ag.matmul([[1, [2]], [3, 4]], I2), TypeError, ['matmul: A[0, 1] must be a number (A has shape [2, 2]); got an array'], ['[..., M, K]']],
-  ['an empty slot where a row belongs', (ag) => ag.matmul([[1, 2], , [3, 4]], I2), TypeError, ['matmul: A[1] must be an array of length 2 (A has shape [3, 2]); got an empty slot (a hole in the array)'], ['not an array']],
-  ['an empty slot as the first row', (ag) => ag.matmul([, [1, 2], [3, 4]], I2), TypeError, ['matmul: A[0] must be an array of length 2, as A[1] is (A has shape [3, 2]); got an empty slot (a hole in the array)'], ['must be a number']],
-  ['null as the first row', (ag) => ag.matmul([null, [1, 2]], I2), TypeError, ['matmul: A[0] must be an array of length 2, as A[1] is (A has shape [2, 2]); got null'], ['must be a number']],
-  ['null as the first row of a mask', (ag) => ag.softmax([[1, 2, 3], [4, 5, 6]], { mask: [null, [true, false, true]] }), TypeError, ['softmax: mask[0] must be an array of length 3, as mask[1] is (mask has shape [2, 3]); got null'], ['must be a number']],
-  ['the first bad entry in flat order is named, before a ragged row after it', (ag) => ag.matmul([[1, 'a'], [1]], I2), TypeError, ['matmul: A[0, 1] must be a number (A has shape [2, 2]); got the string "a"'], ['rectangular']],
-  ['an empty first row named from the first row after the empty ones', (ag) => ag.matmul([, null, [1, 2]], I2), TypeError, ['matmul: A[0] must be an array of length 2, as A[2] is (A has shape [3, 2]); got an empty slot'], ['must be a number']],
-  ['an option of the wrong kind is described like an argument', (ag) => ag.softmax([1, 2], { temperature: '2' }), TypeError, ['softmax: options.temperature must be a number; got the string "2"']],
-  ['numHeads of the wrong kind is described like an argument', (ag) => ag.multiHeadAttention({ query: [[1, 2]] }, {}, { numHeads: '2' }), TypeError, ['options.numHeads (h) must be an integer >= 1 that divides d_model = 2; got the string "2"']],
-  ['a nested array that contains itself', (ag) => { const a = [1]; a[0] = a; return ag.dot(a, [1]); }, TypeError, ['dot: a[0] is a itself: an array that contains itself has no shape']],
-  ['a mask that contains itself', (ag) => { const m = [[true]]; m[0][0] = m; return ag.softmax([1], { mask: m }); }, TypeError, ['softmax: mask[0, 0] is mask itself']],
-  ['arrays nested deeper than 1000', (ag) => { let d = [1]; for (let i = 0; i < 5000; i++) d = [d]; return ag.dot(d, [1]); }, RangeError, ['dot: a is nested more than 1000 arrays deep; pass {data, shape}'], ['call stack']],
-  ['shape entries of several kinds', (ag) => ag.dot({ data: [1, 2], shape: [[2], true] }, [1, 2]), TypeError, ['dot: a.shape[0] is an array', 'got [array, true]'], ['object']],
-  ['a shape with an astronomical size', (ag) => ag.dot({ data: [1, 2], shape: [1e300, 2] }, [1, 2]), RangeError, ['a.shape [1e+300, 2] holds about 2.000e+300']],
-  ['an object with a long key', (ag) => ag.dot({ ['k'.repeat(300)]: 1, b: 1, c: 1, d: 1, e: 1, f: 1 }, [1]), TypeError, [`{${'k'.repeat(40)}..., b, c, d, e, ... (6 keys)}`, 'a Float32Array or a Float64Array'], ['k'.repeat(41)]],
-  ['an empty slot where a block belongs', (ag) => ag.exp([[[1], [2]], , [[5], [6]]]), TypeError, ['exp: x[1] must be an array of length 2 (x has shape [3, 2, 1]); got an empty slot (a hole in the array)']],
-  ['a number where a row belongs', (ag) => ag.matmul([[1, 2], 3], I2), TypeError, ['matmul: A[1] must be an array of length 2 (A has shape [2, 2]); got number 3']],
-  ['a long string is cut', (ag) => ag.dot('x'.repeat(100), v3), TypeError, [`got the string "${'x'.repeat(40)}..." (100 characters)`]],
+  [
+    'softmax of a rank-0 tensor',
+    (ag) => ag.softmax({ data: [1], shape: [] }),
+    RangeError,
+    ['softmax', 'x', '[] (scalar)', '[..., n]'],
+  ],
+  [
+    'naive softmax of a rank-0 tensor',
+    (ag) => ag.softmaxNaive({ data: [7], shape: [] }),
+    RangeError,
+    ['softmaxNaive', 'x', '[..., n]'],
+  ],
+  [
+    'logSumExp of a rank-0 tensor',
+    (ag) => ag.logSumExp({ data: [7], shape: [] }),
+    RangeError,
+    ['logSumExp', 'x', '[..., n]'],
+  ],
+  [
+    'an empty slot of a sparse array',
+    (ag) => ag.normalize({ data: [1, , 3], shape: [3] }),
+    TypeError,
+    ['normalize', 'a[1] must be a number', 'a has shape [3]', 'an empty slot'],
+  ],
+  [
+    'an empty slot of a nested sparse array',
+    (ag) => ag.matmul([[1, , 3]], [[1], [2], [3]]),
+    TypeError,
+    ['matmul', 'A[0, 1] must be a number', 'an empty slot'],
+  ],
+  [
+    'data shorter than its shape',
+    (ag) => ag.matmul({ data: new Float32Array(1), shape: [1, 2] }, [[1], [2]]),
+    RangeError,
+    ['matmul: A.data has 1 element but A.shape [1, 2] holds 2'],
+  ],
+  [
+    'a null in a boolean mask',
+    (ag) => ag.softmax([1, 2, 3], { mask: [true, null, true] }),
+    TypeError,
+    ['softmax', 'mask[1] must be a boolean', 'got null'],
+  ],
+  [
+    'an empty slot in a boolean mask',
+    (ag) => ag.softmax([1, 2, 3], { mask: [true, , true] }),
+    TypeError,
+    ['softmax', 'mask[1] must be a boolean', 'an empty slot'],
+  ],
+  [
+    'a number in a boolean mask',
+    (ag) => ag.softmax([1, 2, 3], { mask: [true, 0, true] }),
+    TypeError,
+    ['softmax', 'mask[1] must be a boolean', 'all booleans or all numbers', 'got number 0'],
+  ],
+  [
+    'a string among numbers',
+    (ag) => ag.dot([1, 2, 3], [1, 'x', 3]),
+    TypeError,
+    ['dot: b[1] must be a number (b has shape [3]); got the string "x"'],
+  ],
+  [
+    'null in a nested array',
+    (ag) => ag.matmul([[1, null, 3]], [[1], [2], [3]]),
+    TypeError,
+    ['matmul', 'A[0, 1] must be a number', 'A has shape [1, 3]', 'got null'],
+  ],
+  [
+    'a shape whose size passes 2^53',
+    (ag) => ag.softmax({ data: new Float32Array(4), shape: [2 ** 31, 2 ** 31] }),
+    RangeError,
+    ['softmax', 'x.shape [2147483648, 2147483648] holds 4611686018427387904'],
+  ],
+  [
+    'a mask dimension that must be 1',
+    (ag) =>
+      ag.attention(
+        [[1, 0]],
+        [
+          [1, 0],
+          [0, 1],
+        ],
+        [[1], [2]],
+        { mask: [[[0, 0]], [[0, 0]]] },
+      ),
+    RangeError,
+    ['attention', 'mask', 'is 2, not 1'],
+  ],
+  [
+    'an array where a number belongs',
+    (ag) =>
+      ag.exp([
+        [1, 2],
+        [3, [4]],
+      ]),
+    TypeError,
+    ['exp: x[1, 1] must be a number (x has shape [2, 2]); got an array'],
+    ['of shape [...]'],
+  ],
+  [
+    'an array where a number belongs (matmul)',
+    (ag) =>
+      ag.matmul(
+        [
+          [1, [2]],
+          [3, 4],
+        ],
+        I2,
+      ),
+    TypeError,
+    ['matmul: A[0, 1] must be a number (A has shape [2, 2]); got an array'],
+    ['[..., M, K]'],
+  ],
+  [
+    'an empty slot where a row belongs',
+    (ag) => ag.matmul([[1, 2], , [3, 4]], I2),
+    TypeError,
+    ['matmul: A[1] must be an array of length 2 (A has shape [3, 2]); got an empty slot (a hole in the array)'],
+    ['not an array'],
+  ],
+  [
+    'an empty slot as the first row',
+    (ag) => ag.matmul([, [1, 2], [3, 4]], I2),
+    TypeError,
+    [
+      'matmul: A[0] must be an array of length 2, as A[1] is (A has shape [3, 2]); got an empty slot (a hole in the array)',
+    ],
+    ['must be a number'],
+  ],
+  [
+    'null as the first row',
+    (ag) => ag.matmul([null, [1, 2]], I2),
+    TypeError,
+    ['matmul: A[0] must be an array of length 2, as A[1] is (A has shape [2, 2]); got null'],
+    ['must be a number'],
+  ],
+  [
+    'null as the first row of a mask',
+    (ag) =>
+      ag.softmax(
+        [
+          [1, 2, 3],
+          [4, 5, 6],
+        ],
+        { mask: [null, [true, false, true]] },
+      ),
+    TypeError,
+    ['softmax: mask[0] must be an array of length 3, as mask[1] is (mask has shape [2, 3]); got null'],
+    ['must be a number'],
+  ],
+  [
+    'the first bad entry in flat order is named, before a ragged row after it',
+    (ag) => ag.matmul([[1, 'a'], [1]], I2),
+    TypeError,
+    ['matmul: A[0, 1] must be a number (A has shape [2, 2]); got the string "a"'],
+    ['rectangular'],
+  ],
+  [
+    'an empty first row named from the first row after the empty ones',
+    (ag) => ag.matmul([, null, [1, 2]], I2),
+    TypeError,
+    ['matmul: A[0] must be an array of length 2, as A[2] is (A has shape [3, 2]); got an empty slot'],
+    ['must be a number'],
+  ],
+  [
+    'an option of the wrong kind is described like an argument',
+    (ag) => ag.softmax([1, 2], { temperature: '2' }),
+    TypeError,
+    ['softmax: options.temperature must be a number; got the string "2"'],
+  ],
+  [
+    'numHeads of the wrong kind is described like an argument',
+    (ag) => ag.multiHeadAttention({ query: [[1, 2]] }, {}, { numHeads: '2' }),
+    TypeError,
+    ['options.numHeads (h) must be an integer >= 1 that divides d_model = 2; got the string "2"'],
+  ],
+  [
+    'a nested array that contains itself',
+    (ag) => {
+      const a = [1];
+      a[0] = a;
+      return ag.dot(a, [1]);
+    },
+    TypeError,
+    ['dot: a[0] is a itself: an array that contains itself has no shape'],
+  ],
+  [
+    'a mask that contains itself',
+    (ag) => {
+      const m = [[true]];
+      m[0][0] = m;
+      return ag.softmax([1], { mask: m });
+    },
+    TypeError,
+    ['softmax: mask[0, 0] is mask itself'],
+  ],
+  [
+    'arrays nested deeper than 1000',
+    (ag) => {
+      let d = [1];
+      for (let i = 0; i < 5000; i++) d = [d];
+      return ag.dot(d, [1]);
+    },
+    RangeError,
+    ['dot: a is nested more than 1000 arrays deep; pass {data, shape}'],
+    ['call stack'],
+  ],
+  [
+    'shape entries of several kinds',
+    (ag) => ag.dot({ data: [1, 2], shape: [[2], true] }, [1, 2]),
+    TypeError,
+    ['dot: a.shape[0] is an array', 'got [array, true]'],
+    ['object'],
+  ],
+  [
+    'a shape with an astronomical size',
+    (ag) => ag.dot({ data: [1, 2], shape: [1e300, 2] }, [1, 2]),
+    RangeError,
+    ['a.shape [1e+300, 2] holds about 2.000e+300'],
+  ],
+  [
+    'an object with a long key',
+    (ag) => ag.dot({ ['k'.repeat(300)]: 1, b: 1, c: 1, d: 1, e: 1, f: 1 }, [1]),
+    TypeError,
+    [`{${'k'.repeat(40)}..., b, c, d, e, ... (6 keys)}`, 'a Float32Array or a Float64Array'],
+    ['k'.repeat(41)],
+  ],
+  [
+    'an empty slot where a block belongs',
+    (ag) => ag.exp([[[1], [2]], , [[5], [6]]]),
+    TypeError,
+    ['exp: x[1] must be an array of length 2 (x has shape [3, 2, 1]); got an empty slot (a hole in the array)'],
+  ],
+  [
+    'a number where a row belongs',
+    (ag) => ag.matmul([[1, 2], 3], I2),
+    TypeError,
+    ['matmul: A[1] must be an array of length 2 (A has shape [2, 2]); got number 3'],
+  ],
+  [
+    'a long string is cut',
+    (ag) => ag.dot('x'.repeat(100), v3),
+    TypeError,
+    [`got the string "${'x'.repeat(40)}..." (100 characters)`],
+  ],
   // the kind of a mask array is that of its first boolean or number: a null or an empty slot before it is named as such
-  ['a null first in a boolean mask', (ag) => ag.softmax(v3, { mask: [null, true, false] }), TypeError, ['softmax: mask[0] must be a boolean, as mask[1] is (mask has shape [3]; a mask is all booleans or all numbers); got null']],
-  ['an empty slot first in a boolean mask', (ag) => ag.softmax(v3, { mask: { data: [, true, false], shape: [3] } }), TypeError, ['softmax: mask[0] must be a boolean, as mask[1] is', 'got an empty slot (a hole in the array)']],
-  ['an empty slot first in a nested boolean mask', (ag) => ag.attention(I2, I2, I2, { mask: [[, true], [true, true]] }), TypeError, ['attention: mask[0, 0] must be a boolean, as mask[0, 1] is', 'mask has shape [2, 2]', 'got an empty slot']],
-  ['a null first in an additive mask', (ag) => ag.softmax(v3, { mask: [null, 0, -Infinity] }), TypeError, ['softmax: mask[0] must be a number, as mask[1] is', 'got null']],
-  ['a boolean in an additive mask', (ag) => ag.softmax(v3, { mask: [0, true, 0] }), TypeError, ['softmax: mask[1] must be a number, as mask[0] is', 'all booleans or all numbers', 'got boolean true']],
-  ['a mask of nulls only', (ag) => ag.softmax(v3, { mask: [null, null, null] }), TypeError, ['softmax: mask[0] must be a boolean or a number (mask has shape [3]); got null']],
-  ['a keyPaddingMask with an empty slot first', (ag) => ag.multiHeadAttention({ query: X8 }, mhaW, { numHeads: 2, keyPaddingMask: [, false, true] }), TypeError, ['multiHeadAttention: keyPaddingMask[0] must be a boolean, as keyPaddingMask[1] is', 'got an empty slot']],
+  [
+    'a null first in a boolean mask',
+    (ag) => ag.softmax(v3, { mask: [null, true, false] }),
+    TypeError,
+    [
+      'softmax: mask[0] must be a boolean, as mask[1] is (mask has shape [3]; a mask is all booleans or all numbers); got null',
+    ],
+  ],
+  [
+    'an empty slot first in a boolean mask',
+    (ag) => ag.softmax(v3, { mask: { data: [, true, false], shape: [3] } }),
+    TypeError,
+    ['softmax: mask[0] must be a boolean, as mask[1] is', 'got an empty slot (a hole in the array)'],
+  ],
+  [
+    'an empty slot first in a nested boolean mask',
+    (ag) =>
+      ag.attention(I2, I2, I2, {
+        mask: [
+          [, true],
+          [true, true],
+        ],
+      }),
+    TypeError,
+    ['attention: mask[0, 0] must be a boolean, as mask[0, 1] is', 'mask has shape [2, 2]', 'got an empty slot'],
+  ],
+  [
+    'a null first in an additive mask',
+    (ag) => ag.softmax(v3, { mask: [null, 0, -Infinity] }),
+    TypeError,
+    ['softmax: mask[0] must be a number, as mask[1] is', 'got null'],
+  ],
+  [
+    'a boolean in an additive mask',
+    (ag) => ag.softmax(v3, { mask: [0, true, 0] }),
+    TypeError,
+    ['softmax: mask[1] must be a number, as mask[0] is', 'all booleans or all numbers', 'got boolean true'],
+  ],
+  [
+    'a mask of nulls only',
+    (ag) => ag.softmax(v3, { mask: [null, null, null] }),
+    TypeError,
+    ['softmax: mask[0] must be a boolean or a number (mask has shape [3]); got null'],
+  ],
+  [
+    'a keyPaddingMask with an empty slot first',
+    (ag) => ag.multiHeadAttention({ query: X8 }, mhaW, { numHeads: 2, keyPaddingMask: [, false, true] }),
+    TypeError,
+    ['multiHeadAttention: keyPaddingMask[0] must be a boolean, as keyPaddingMask[1] is', 'got an empty slot'],
+  ],
   // finite inputs whose intermediate values overflow float32: a RangeError, never NaN or zeros
-  ['scores overflowing to +Infinity', (ag) => ag.attention([[1e20, 0]], [[1e20, 0], [1e19, 0]], [[1], [2]], { scale: 1 }), RangeError, ['attention', 'scores', '[0, 0]', 'overflowed float32']],
-  ['scores overflowing to -Infinity (not a masked row)', (ag) => ag.attention([[1e20, 0]], [[-1e20, 0], [-1e19, 0]], [[1], [2]], { scale: 1 }), RangeError, ['attention', 'scores', 'overflowed float32']],
-  ['scores overflowing only once the mask is added', (ag) => ag.attention([[1e38]], [[3], [3]], [[1], [2]], { scale: 1, mask: [3e38, 0] }), RangeError, ['attention: the scores scale * Q K^T + mask[0, 0] overflowed float32']],
-  ['softmax logits overflowing through the temperature', (ag) => ag.softmax([1e38, 3e38], { temperature: 0.5 }), RangeError, ['softmax', 'x / temperature[1]', 'overflowed']],
-  ['softmax logits plus mask below -FLT_MAX', (ag) => ag.softmax([-3e38, -3e38], { mask: [-3e38, -3e38] }), RangeError, ['softmax', 'x / temperature + mask[0]', 'overflowed']],
-  ['a partial sum overflowing (exact result 0)', (ag) => ag.dot([3e38, 3e38, -3e38, -3e38], [1, 1, 1, 1]).toString() + ag.dot([3e38, -3e38, 3e38, -3e38], [1, 1, 1, 1]), RangeError, ['dot', 'overflowed float32']],
+  [
+    'scores overflowing to +Infinity',
+    (ag) =>
+      ag.attention(
+        [[1e20, 0]],
+        [
+          [1e20, 0],
+          [1e19, 0],
+        ],
+        [[1], [2]],
+        { scale: 1 },
+      ),
+    RangeError,
+    ['attention', 'scores', '[0, 0]', 'overflowed float32'],
+  ],
+  [
+    'scores overflowing to -Infinity (not a masked row)',
+    (ag) =>
+      ag.attention(
+        [[1e20, 0]],
+        [
+          [-1e20, 0],
+          [-1e19, 0],
+        ],
+        [[1], [2]],
+        { scale: 1 },
+      ),
+    RangeError,
+    ['attention', 'scores', 'overflowed float32'],
+  ],
+  [
+    'scores overflowing only once the mask is added',
+    (ag) => ag.attention([[1e38]], [[3], [3]], [[1], [2]], { scale: 1, mask: [3e38, 0] }),
+    RangeError,
+    ['attention: the scores scale * Q K^T + mask[0, 0] overflowed float32'],
+  ],
+  [
+    'softmax logits overflowing through the temperature',
+    (ag) => ag.softmax([1e38, 3e38], { temperature: 0.5 }),
+    RangeError,
+    ['softmax', 'x / temperature[1]', 'overflowed'],
+  ],
+  [
+    'softmax logits plus mask below -FLT_MAX',
+    (ag) => ag.softmax([-3e38, -3e38], { mask: [-3e38, -3e38] }),
+    RangeError,
+    ['softmax', 'x / temperature + mask[0]', 'overflowed'],
+  ],
+  [
+    'a partial sum overflowing (exact result 0)',
+    (ag) =>
+      ag.dot([3e38, 3e38, -3e38, -3e38], [1, 1, 1, 1]).toString() + ag.dot([3e38, -3e38, 3e38, -3e38], [1, 1, 1, 1]),
+    RangeError,
+    ['dot', 'overflowed float32'],
+  ],
   // ... in a projection of multi-head attention: the projection is named, not the scores or the output it spoils
   // (1e20 * 1e20 = 1e40 > FLT_MAX ~ 3.4e38; I2 is the identity)
-  ['MHA query projection overflowing', (ag) => ag.multiHeadAttention({ query: [[1e20, 1], [2, 1e20]] }, { wQ: [[1e20, 0], [0, 1e20]], wK: I2, wV: I2, wO: I2 }, { numHeads: 1 }), RangeError, ['multiHeadAttention: Q[0, 0] overflowed float32', 'the projection Q = query\u00b7wQ,', 'scale query or wQ down']],
-  ['MHA key projection overflowing (cross-attention)', (ag) => ag.multiHeadAttention({ query: I2, key: [[1, 1], [1e20, 1]] }, { wQ: I2, wK: [[1e20, 0], [0, 1]], wV: I2, wO: I2 }, { numHeads: 1 }), RangeError, ['multiHeadAttention: K[1, 0] overflowed float32', 'the projection K = key\u00b7wK,', 'scale key or wK down']],
-  ['MHA value projection with a bias overflowing (batched self-attention)', (ag) => ag.multiHeadAttention({ query: [[[0, 0], [0, 0]], [[1e20, 0], [0, 0]]] }, { wQ: [[0, 0], [0, 0]], wK: [[0, 0], [0, 0]], wV: [[1e20, 0], [0, 1]], wO: I2, bV: [1, 1] }, { numHeads: 1 }), RangeError, ['multiHeadAttention: V[1, 0, 0] overflowed float32', 'the projection V = query\u00b7wV + bV,', 'shape [2, 2, 2]', 'scale query, wV or bV down']],
-  ['MHA output projection overflowing into NaN', (ag) => ag.multiHeadAttention({ query: [[3e38, -3e38]] }, { wQ: [[0, 0], [0, 0]], wK: [[0, 0], [0, 0]], wV: I2, wO: [[2, 1], [2, 1]] }, { numHeads: 1 }), RangeError, ['multiHeadAttention: output[0, 0] overflowed float32', 'the output projection concat(heads)\u00b7wO,', 'scale wO or the inputs down']],
+  [
+    'MHA query projection overflowing',
+    (ag) =>
+      ag.multiHeadAttention(
+        {
+          query: [
+            [1e20, 1],
+            [2, 1e20],
+          ],
+        },
+        {
+          wQ: [
+            [1e20, 0],
+            [0, 1e20],
+          ],
+          wK: I2,
+          wV: I2,
+          wO: I2,
+        },
+        { numHeads: 1 },
+      ),
+    RangeError,
+    ['multiHeadAttention: Q[0, 0] overflowed float32', 'the projection Q = query\u00b7wQ,', 'scale query or wQ down'],
+  ],
+  [
+    'MHA key projection overflowing (cross-attention)',
+    (ag) =>
+      ag.multiHeadAttention(
+        {
+          query: I2,
+          key: [
+            [1, 1],
+            [1e20, 1],
+          ],
+        },
+        {
+          wQ: I2,
+          wK: [
+            [1e20, 0],
+            [0, 1],
+          ],
+          wV: I2,
+          wO: I2,
+        },
+        { numHeads: 1 },
+      ),
+    RangeError,
+    ['multiHeadAttention: K[1, 0] overflowed float32', 'the projection K = key\u00b7wK,', 'scale key or wK down'],
+  ],
+  [
+    'MHA value projection with a bias overflowing (batched self-attention)',
+    (ag) =>
+      ag.multiHeadAttention(
+        {
+          query: [
+            [
+              [0, 0],
+              [0, 0],
+            ],
+            [
+              [1e20, 0],
+              [0, 0],
+            ],
+          ],
+        },
+        {
+          wQ: [
+            [0, 0],
+            [0, 0],
+          ],
+          wK: [
+            [0, 0],
+            [0, 0],
+          ],
+          wV: [
+            [1e20, 0],
+            [0, 1],
+          ],
+          wO: I2,
+          bV: [1, 1],
+        },
+        { numHeads: 1 },
+      ),
+    RangeError,
+    [
+      'multiHeadAttention: V[1, 0, 0] overflowed float32',
+      'the projection V = query\u00b7wV + bV,',
+      'shape [2, 2, 2]',
+      'scale query, wV or bV down',
+    ],
+  ],
+  [
+    'MHA output projection overflowing into NaN',
+    (ag) =>
+      ag.multiHeadAttention(
+        { query: [[3e38, -3e38]] },
+        {
+          wQ: [
+            [0, 0],
+            [0, 0],
+          ],
+          wK: [
+            [0, 0],
+            [0, 0],
+          ],
+          wV: I2,
+          wO: [
+            [2, 1],
+            [2, 1],
+          ],
+        },
+        { numHeads: 1 },
+      ),
+    RangeError,
+    [
+      'multiHeadAttention: output[0, 0] overflowed float32',
+      'the output projection concat(heads)\u00b7wO,',
+      'scale wO or the inputs down',
+    ],
+  ],
   // sizes beyond the 1 GiB heap: refused before allocating (C would be 10 GB) ...
-  ['output beyond the heap limit', (ag) => ag.matmul({ data: new Float32Array(50000), shape: [50000, 1] }, { data: new Float32Array(50000), shape: [1, 50000] }), RangeError, ['matmul', 'C', '1 GiB']],
+  [
+    'output beyond the heap limit',
+    (ag) =>
+      ag.matmul(
+        { data: new Float32Array(50000), shape: [50000, 1] },
+        { data: new Float32Array(50000), shape: [1, 50000] },
+      ),
+    RangeError,
+    ['matmul', 'C', '1 GiB'],
+  ],
   // ... and a request under the limit that malloc cannot satisfy (1020 MiB on top of what the heap holds): malloc returns 0.
-  ['malloc failure', (ag) => ag.matmul({ data: new Float32Array(16320), shape: [16320, 1] }, { data: new Float32Array(16384), shape: [1, 16384] }), RangeError, ['matmul', 'could not allocate', 'C']],
+  [
+    'malloc failure',
+    (ag) =>
+      ag.matmul(
+        { data: new Float32Array(16320), shape: [16320, 1] },
+        { data: new Float32Array(16384), shape: [1, 16384] },
+      ),
+    RangeError,
+    ['matmul', 'could not allocate', 'C'],
+  ],
 ];
 
 describe.each(CONFIGS)('bad input: $label', (cfg) => {
@@ -209,7 +1011,21 @@ describe.each(CONFIGS)('bad input: $label', (cfg) => {
   });
 
   test('valid edge values are accepted: -Infinity in additive masks, a fully masked row', () => {
-    const r = ag.attention(I2, I2, [[1, 2], [3, 4]], { mask: [[-Infinity, -Infinity], [0, -Infinity]], returnWeights: true });
+    const r = ag.attention(
+      I2,
+      I2,
+      [
+        [1, 2],
+        [3, 4],
+      ],
+      {
+        mask: [
+          [-Infinity, -Infinity],
+          [0, -Infinity],
+        ],
+        returnWeights: true,
+      },
+    );
     expect(Array.from(r.output.data)).toEqual([0, 0, 1, 2]);
     expect(Array.from(r.weights.data)).toEqual([0, 0, 1, 0]);
     expect(ag.heapAllocatedBytes()).toBe(heapBefore);
@@ -226,14 +1042,26 @@ test('init rejects bad options with a TypeError naming the option', async () => 
   await expect(init({ logCalls: 'yes' })).rejects.toThrow(/options\.logCalls must be true or false/);
   await expect(init({ wasmUrl: 5 })).rejects.toThrow(/options\.wasmUrl must be a non-empty string or a URL/);
   // An empty string would resolve to the working directory (a directory, not a file).
-  await expect(init({ wasmUrl: '' })).rejects.toThrow("options.wasmUrl must be a non-empty string or a URL, or {simd, scalar} of those; got the string \"\"");
-  await expect(init({ simd: false, wasmUrl: { scalar: '' } })).rejects.toThrow("options.wasmUrl.scalar must be a non-empty string or a URL; got the string \"\"");
-  await expect(init({ simd: false, locateFile: () => '' })).rejects.toThrow("options.locateFile('ag-scalar.wasm') must return a non-empty string or a URL; got the string \"\"");
+  await expect(init({ wasmUrl: '' })).rejects.toThrow(
+    'options.wasmUrl must be a non-empty string or a URL, or {simd, scalar} of those; got the string ""',
+  );
+  await expect(init({ simd: false, wasmUrl: { scalar: '' } })).rejects.toThrow(
+    'options.wasmUrl.scalar must be a non-empty string or a URL; got the string ""',
+  );
+  await expect(init({ simd: false, locateFile: () => '' })).rejects.toThrow(
+    'options.locateFile(\'ag-scalar.wasm\') must return a non-empty string or a URL; got the string ""',
+  );
   await expect(init({ wasmUrl: { simd: 42 } })).rejects.toThrow(TypeError);
-  await expect(init({ wasmUrl: { simd: 42 } })).rejects.toThrow('options.wasmUrl.simd must be a non-empty string or a URL; got number 42');
+  await expect(init({ wasmUrl: { simd: 42 } })).rejects.toThrow(
+    'options.wasmUrl.simd must be a non-empty string or a URL; got number 42',
+  );
   await expect(init({ wasmUrl: { smid: 'a.wasm' } })).rejects.toThrow("options.wasmUrl has an unknown key 'smid'");
-  await expect(init({ wasmBinary: { scalar: 'bytes' } })).rejects.toThrow('options.wasmBinary.scalar must be an ArrayBuffer, a SharedArrayBuffer or a typed array');
-  await expect(init({ simd: false, locateFile: () => 7 })).rejects.toThrow("options.locateFile('ag-scalar.wasm') must return a non-empty string or a URL; got number 7");
+  await expect(init({ wasmBinary: { scalar: 'bytes' } })).rejects.toThrow(
+    'options.wasmBinary.scalar must be an ArrayBuffer, a SharedArrayBuffer or a typed array',
+  );
+  await expect(init({ simd: false, locateFile: () => 7 })).rejects.toThrow(
+    "options.locateFile('ag-scalar.wasm') must return a non-empty string or a URL; got number 7",
+  );
 });
 
 test('init rejects an unknown option key with a TypeError naming it and the known ones', async () => {
@@ -249,8 +1077,12 @@ test('a subclass of Float32Array is a Float32Array; a non-boolean returnSamples 
   // It used to reach the buffer code as an unknown array type: "needs NaN bytes ... more than the 1 GiB limit".
   expect(ag.dot(new F([1, 2]), new F([3, 4]))).toBe(11);
   const x = new F([0, Math.log(3)]);
-  expect(Array.from(ag.softmax({ data: x, shape: [1, 2] }).data)).toEqual(Array.from(ag.softmax({ data: new Float32Array(x), shape: [1, 2] }).data));
+  expect(Array.from(ag.softmax({ data: x, shape: [1, 2] }).data)).toEqual(
+    Array.from(ag.softmax({ data: new Float32Array(x), shape: [1, 2] }).data),
+  );
   expect(() => ag.dot(new F([1, NaN]), [1, 2])).toThrow(RangeError);
   expect(ag.heapAllocatedBytes()).toBe(0);
-  expect(() => ag.randomDotExperiment({ d: 4, trials: 10, returnSamples: 'no' })).toThrow('randomDotExperiment: options.returnSamples must be true or false; got the string "no"');
+  expect(() => ag.randomDotExperiment({ d: 4, trials: 10, returnSamples: 'no' })).toThrow(
+    'randomDotExperiment: options.returnSamples must be true or false; got the string "no"',
+  );
 });

@@ -23,7 +23,11 @@ const IMPLEMENTATIONS = ['ag-simd128', 'ag-scalar', 'ag-baseline', 'tfjs-wasm', 
 const RELATIVE_ERROR_BOUND = 1e-4;
 
 function bench(args, out) {
-  execFileSync(process.execPath, [join(root, 'scripts/bench.mjs'), '--smoke', `--out=${out}`, ...args], { cwd: root, stdio: 'pipe', timeout: 120000 });
+  execFileSync(process.execPath, [join(root, 'scripts/bench.mjs'), '--smoke', `--out=${out}`, ...args], {
+    cwd: root,
+    stdio: 'pipe',
+    timeout: 120000,
+  });
   return JSON.parse(readFileSync(join(out, 'bench.json'), 'utf8'));
 }
 
@@ -50,10 +54,14 @@ describe('npm run bench --smoke', () => {
       expect(w.results.map((r) => r.impl).sort()).toEqual([...IMPLEMENTATIONS].sort());
       for (const r of w.results) {
         const where = `${w.id} ${r.impl}`;
-        if (!(Number.isFinite(r.medianMs) && r.medianMs > 0)) problems.push(`${where}: time ${r.medianMs} (${r.failed ?? ''})`);
-        if (!(r.wallMedianMs > 0 && r.cpuMedianMs >= 0)) problems.push(`${where}: wall ${r.wallMedianMs}, CPU ${r.cpuMedianMs}`);
-        if (!(r.error?.relative <= RELATIVE_ERROR_BOUND)) problems.push(`${where}: relative error ${r.error?.relative}`);
-        if (!(r.samples?.length >= 1 && r.samples.every((s) => Number.isFinite(s)))) problems.push(`${where}: samples ${r.samples}`);
+        if (!(Number.isFinite(r.medianMs) && r.medianMs > 0))
+          problems.push(`${where}: time ${r.medianMs} (${r.failed ?? ''})`);
+        if (!(r.wallMedianMs > 0 && r.cpuMedianMs >= 0))
+          problems.push(`${where}: wall ${r.wallMedianMs}, CPU ${r.cpuMedianMs}`);
+        if (!(r.error?.relative <= RELATIVE_ERROR_BOUND))
+          problems.push(`${where}: relative error ${r.error?.relative}`);
+        if (!(r.samples?.length >= 1 && r.samples.every((s) => Number.isFinite(s))))
+          problems.push(`${where}: samples ${r.samples}`);
       }
     }
     expect(problems).toEqual([]);
@@ -61,7 +69,8 @@ describe('npm run bench --smoke', () => {
 
   test('the ratios are reported for every workload', () => {
     for (const w of run.workloads) {
-      for (const key of ['vsBaseline', 'vsScalar', 'vsBestPeer']) expect(Number.isFinite(w.ratios[key]) && w.ratios[key] > 0).toBe(true);
+      for (const key of ['vsBaseline', 'vsScalar', 'vsBestPeer'])
+        expect(Number.isFinite(w.ratios[key]) && w.ratios[key] > 0).toBe(true);
       expect(['tfjs-wasm', 'ort-wasm']).toContain(w.ratios.bestPeer);
     }
   });
@@ -73,7 +82,8 @@ describe('npm run bench --smoke', () => {
     expect(Number.isFinite(Date.parse(run.date))).toBe(true);
     expect(run.machine.cpu.length).toBeGreaterThan(0);
     expect(run.machine.node).toBe(process.version);
-    for (const p of ['@tensorflow/tfjs-backend-wasm', 'onnxruntime-web', 'onnx-proto']) expect(run.versions[p]).toMatch(/^\d+\.\d+\.\d+/);
+    for (const p of ['@tensorflow/tfjs-backend-wasm', 'onnxruntime-web', 'onnx-proto'])
+      expect(run.versions[p]).toMatch(/^\d+\.\d+\.\d+/);
   });
 
   test('long attention runs on ours and agrees with float64', () => {

@@ -108,15 +108,18 @@ describe('calls per sample', () => {
   test.each([
     ['16.7 ms', 50 / 3, 0.05],
     ['100 ms', 100, 0.4],
-  ])('a %s clock (fingerprinting protection): a sample lasts several ticks, not a fraction of one', async (_, resolution, cost) => {
-    resolutionMs = resolution;
-    readMs = resolution / 1000;
-    const w = workload(cost);
-    const calls = await callsPerSample(w.call, { targetMs: 30, maxCalls: 1e6 });
-    // A sample of 30 ms would read 0 on this clock most of the time.
-    expect(calls * cost).toBeGreaterThanOrEqual(TICKS * resolution * (1 - 1 / TICKS) - cost / 2);
-    expect(calls * cost).toBeLessThanOrEqual(TICKS * resolution * (1 + 1 / TICKS) + cost / 2);
-  });
+  ])(
+    'a %s clock (fingerprinting protection): a sample lasts several ticks, not a fraction of one',
+    async (_, resolution, cost) => {
+      resolutionMs = resolution;
+      readMs = resolution / 1000;
+      const w = workload(cost);
+      const calls = await callsPerSample(w.call, { targetMs: 30, maxCalls: 1e6 });
+      // A sample of 30 ms would read 0 on this clock most of the time.
+      expect(calls * cost).toBeGreaterThanOrEqual(TICKS * resolution * (1 - 1 / TICKS) - cost / 2);
+      expect(calls * cost).toBeLessThanOrEqual(TICKS * resolution * (1 + 1 / TICKS) + cost / 2);
+    },
+  );
 
   test('on a 100 ms clock maxCalls gives way, so that a fast call still fills several ticks', async () => {
     resolutionMs = 100;
@@ -140,16 +143,32 @@ describe('calls per sample', () => {
   });
 
   test('options out of range are a RangeError naming the option', async () => {
-    await expect(callsPerSample(() => {}, { targetMs: Object.create(null), maxCalls: 10 })).rejects.toThrow('options.targetMs must be a positive finite number of ms; got object');
+    await expect(callsPerSample(() => {}, { targetMs: Object.create(null), maxCalls: 10 })).rejects.toThrow(
+      'options.targetMs must be a positive finite number of ms; got object',
+    );
     for (const clockMs of [null, '5', true, [], '', Infinity, -1, NaN]) {
-      await expect(callsPerSample(() => {}, { targetMs: 5, maxCalls: 10, clockMs })).rejects.toThrow(/^callsPerSample: options\.clockMs must be a finite number of ms >= 0; got /);
+      await expect(callsPerSample(() => {}, { targetMs: 5, maxCalls: 10, clockMs })).rejects.toThrow(
+        /^callsPerSample: options\.clockMs must be a finite number of ms >= 0; got /,
+      );
     }
-    await expect(callsPerSample(() => {}, { targetMs: '30', maxCalls: 10 })).rejects.toThrow('callsPerSample: options.targetMs must be a positive finite number of ms; got the string "30"');
-    await expect(callsPerSample(() => {}, { targetMs: 30, maxCalls: 10, minMs: 0 })).rejects.toThrow('options.minMs must be a positive finite number of ms; got number 0');
-    await expect(callsPerSample(() => {}, { targetMs: 30, maxCalls: 2.5 })).rejects.toThrow('options.maxCalls must be a whole number >= 1; got number 2.5');
-    await expect(callsPerSample(() => {}, { targetMs: 30, maxCalls: 10, minMs: null })).rejects.toThrow('options.minMs must be a positive finite number of ms; got null');
-    await expect(callsPerSample(() => {}, { targetMs: 30, maxCalls: 10, clockMs: true })).rejects.toThrow('options.clockMs must be a finite number of ms >= 0; got boolean true');
-    await expect(callsPerSample(() => {}, { targetMs: 30, maxCalls: 10, searchLimitMs: '5' })).rejects.toThrow('options.searchLimitMs must be a positive finite number of ms; got the string "5"');
+    await expect(callsPerSample(() => {}, { targetMs: '30', maxCalls: 10 })).rejects.toThrow(
+      'callsPerSample: options.targetMs must be a positive finite number of ms; got the string "30"',
+    );
+    await expect(callsPerSample(() => {}, { targetMs: 30, maxCalls: 10, minMs: 0 })).rejects.toThrow(
+      'options.minMs must be a positive finite number of ms; got number 0',
+    );
+    await expect(callsPerSample(() => {}, { targetMs: 30, maxCalls: 2.5 })).rejects.toThrow(
+      'options.maxCalls must be a whole number >= 1; got number 2.5',
+    );
+    await expect(callsPerSample(() => {}, { targetMs: 30, maxCalls: 10, minMs: null })).rejects.toThrow(
+      'options.minMs must be a positive finite number of ms; got null',
+    );
+    await expect(callsPerSample(() => {}, { targetMs: 30, maxCalls: 10, clockMs: true })).rejects.toThrow(
+      'options.clockMs must be a finite number of ms >= 0; got boolean true',
+    );
+    await expect(callsPerSample(() => {}, { targetMs: 30, maxCalls: 10, searchLimitMs: '5' })).rejects.toThrow(
+      'options.searchLimitMs must be a positive finite number of ms; got the string "5"',
+    );
     await expect(callsPerSample(() => {}, { targetMs: 0, maxCalls: 10 })).rejects.toThrow(RangeError);
     await expect(callsPerSample(() => {}, { targetMs: 5, maxCalls: 0 })).rejects.toThrow(RangeError);
     await expect(callsPerSample(() => {}, { targetMs: 5, maxCalls: 2.5 })).rejects.toThrow(RangeError);
@@ -172,9 +191,15 @@ describe('the cost chapter on a coarse clock', () => {
   test.each([100, 50 / 3])('a %s ms clock: every median is measured, none 0', async (resolution) => {
     resolutionMs = resolution;
     readMs = resolution / 1000;
-    const result = await attentionCost({ sizes: [64, 128, 256], dk: 8 }, fakeAg, checker, { onProgress: () => {}, tick: async () => {} });
+    const result = await attentionCost({ sizes: [64, 128, 256], dk: 8 }, fakeAg, checker, {
+      onProgress: () => {},
+      tick: async () => {},
+    });
     for (const row of result.rows) {
-      for (const [path, streaming] of [['plain', false], ['streaming', true]]) {
+      for (const [path, streaming] of [
+        ['plain', false],
+        ['streaming', true],
+      ]) {
         const c = cost(row.T, streaming);
         // Samples of at least (TICKS - 1) ticks, each read within one tick.
         expect(row[path].medianMs).toBeGreaterThanOrEqual(c * (1 - 1 / (TICKS - 1)));
@@ -186,12 +211,18 @@ describe('the cost chapter on a coarse clock', () => {
   test('on a 100 ms clock a call of 180 ms is not a sample by itself: one or two ticks read it', async () => {
     resolutionMs = 100;
     readMs = 0.1;
-    const slowAg = { ...fakeAg, attention: (Q, K, V, options) => {
-      const r = fakeAg.attention(Q, K, V, options);
-      if (options?.streaming === false) virtualMs += 180;
-      return r;
-    } };
-    const result = await attentionCost({ sizes: [64], dk: 8 }, slowAg, checker, { onProgress: () => {}, tick: async () => {} });
+    const slowAg = {
+      ...fakeAg,
+      attention: (Q, K, V, options) => {
+        const r = fakeAg.attention(Q, K, V, options);
+        if (options?.streaming === false) virtualMs += 180;
+        return r;
+      },
+    };
+    const result = await attentionCost({ sizes: [64], dk: 8 }, slowAg, checker, {
+      onProgress: () => {},
+      tick: async () => {},
+    });
     // Over SLOW_MS (100 ms) by this clock, but under four ticks: samples of one call each (read as
     // 100 or 200 ms) would be off by a half; samples of several calls last at least three ticks.
     expect(result.rows[0].plain.calls).toBeGreaterThan(2);
@@ -283,7 +314,10 @@ describe('the kernel lab on a coarse clock', () => {
       { variant: 'simd128', build: 'simd', ag: fakeAg(fast) },
       { variant: 'scalar', build: 'simd', ag: fakeAg(slow) },
     ];
-    const result = await timeKernel({ kernel: 'dot', size: 256 }, builds, { onProgress: () => {}, tick: async () => {} });
+    const result = await timeKernel({ kernel: 'dot', size: 256 }, builds, {
+      onProgress: () => {},
+      tick: async () => {},
+    });
     const [a, b] = result.rows;
     // A round of about ROUND_MS read to within one tick, as a time per call.
     const within = (measured, cost, calls) => {
@@ -295,7 +329,10 @@ describe('the kernel lab on a coarse clock', () => {
     within(b.medianMs, slow, b.reps);
     expect(a.medianMs).toBeGreaterThan(0);
     // Rounds of about ROUND_MS, not many times longer (a first call read as 0 would have given that).
-    for (const [row, cost] of [[a, fast], [b, slow]]) {
+    for (const [row, cost] of [
+      [a, fast],
+      [b, slow],
+    ]) {
       expect(row.reps * cost).toBeGreaterThan(ROUND_MS / 2);
       expect(row.reps * cost).toBeLessThan(2 * ROUND_MS);
     }
@@ -309,8 +346,14 @@ describe('the kernel lab on a coarse clock', () => {
       { variant: 'simd128', build: 'simd', ag: fakeAg(0.05) },
       { variant: 'scalar', build: 'simd', ag: fakeAg(0.2) },
     ];
-    const result = await timeKernel({ kernel: 'dot', size: 256 }, builds, { onProgress: () => {}, tick: async () => {} });
-    for (const [row, cost] of [[result.rows[0], 0.05], [result.rows[1], 0.2]]) {
+    const result = await timeKernel({ kernel: 'dot', size: 256 }, builds, {
+      onProgress: () => {},
+      tick: async () => {},
+    });
+    for (const [row, cost] of [
+      [result.rows[0], 0.05],
+      [result.rows[1], 0.2],
+    ]) {
       // Rounds of ROUND_MS (30 ms) would read 0 or 100 ms: a median of 0 most times.
       expect(row.reps * cost).toBeGreaterThanOrEqual(TICKS * 100 * (1 - 1 / TICKS) - cost / 2);
       // Each round is read within one tick of its length, at least (TICKS - 1) ticks.
@@ -322,7 +365,10 @@ describe('the kernel lab on a coarse clock', () => {
   test('a pause of 40 ms in the call after the warm-up still gives rounds of many calls and a median near the cost', async () => {
     resolutionMs = 1;
     const builds = [{ variant: 'simd128', build: 'simd', ag: fakeAg(0.05, [0.05, 40]) }];
-    const result = await timeKernel({ kernel: 'dot', size: 256 }, builds, { onProgress: () => {}, tick: async () => {} });
+    const result = await timeKernel({ kernel: 'dot', size: 256 }, builds, {
+      onProgress: () => {},
+      tick: async () => {},
+    });
     const [row] = result.rows;
     // Timed by that one call, a round would be one call of 0.05 ms on a 1 ms clock: a median of 0.
     expect(row.reps).toBeGreaterThan(ROUND_MS / 2 / 0.05);

@@ -32,7 +32,15 @@ test('an unbuilt checkout fails with the message that says to build first', () =
   const dir = join(work, 'unbuilt');
   cpSync(join(ROOT, 'package.json'), join(dir, 'package.json'));
   const missing = missingFiles(dir);
-  for (const file of ['dist/index.js', 'dist/index.cjs', 'dist/index.d.ts', 'dist/widgets/widgets.js', 'dist/read-file.node.js', 'dist/wasm/ag-simd.wasm', 'dist/wasm/ag-scalar.wasm']) {
+  for (const file of [
+    'dist/index.js',
+    'dist/index.cjs',
+    'dist/index.d.ts',
+    'dist/widgets/widgets.js',
+    'dist/read-file.node.js',
+    'dist/wasm/ag-simd.wasm',
+    'dist/wasm/ag-scalar.wasm',
+  ]) {
     expect(missing).toContain(file);
   }
   const r = run(dir);
@@ -43,7 +51,10 @@ test('an unbuilt checkout fails with the message that says to build first', () =
 test('a dist/ without one .wasm file fails and names it', () => {
   const dir = join(work, 'no-scalar');
   cpSync(join(ROOT, 'package.json'), join(dir, 'package.json'));
-  cpSync(join(ROOT, 'dist'), join(dir, 'dist'), { recursive: true, filter: (f) => !f.endsWith(join('dist', 'wasm', 'ag-scalar.wasm')) });
+  cpSync(join(ROOT, 'dist'), join(dir, 'dist'), {
+    recursive: true,
+    filter: (f) => !f.endsWith(join('dist', 'wasm', 'ag-scalar.wasm')),
+  });
   expect(missingFiles(dir)).toEqual(['dist/wasm/ag-scalar.wasm']);
   const r = run(dir);
   expect(r.status).toBe(1);

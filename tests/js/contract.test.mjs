@@ -36,14 +36,30 @@ describe.each(CONFIGS)('numeric contract: $label', (cfg) => {
 
   test('finite inputs whose scores overflow float32 give a RangeError, not NaN, and the next call is right', () => {
     // x / temperature = 1e3 / 1e-37 = 1e40 > float32 max: the row would be Infinity - Infinity.
-    expect(() => ag.softmax([1e3, 1], { temperature: 1e-37 })).toThrow(/softmax: x \/ temperature\[0\] overflowed float32/);
+    expect(() => ag.softmax([1e3, 1], { temperature: 1e-37 })).toThrow(
+      /softmax: x \/ temperature\[0\] overflowed float32/,
+    );
     // scale * q.k = 1e40: the same for attention and multi-head attention.
     expect(() => ag.attention([[1e20]], [[1e20], [1]], [[1], [2]], { scale: 1 })).toThrow(RangeError);
-    expect(() => ag.attention([[1e20]], [[1e20], [1]], [[1], [2]], { scale: 1 })).toThrow(/attention: the scores scale \* Q K\^T\[0, 0\] overflowed float32/);
-    const I = [[1, 0], [0, 1]];
-    expect(() => ag.multiHeadAttention({ query: [[1e20, 0], [0, 1]] }, { wQ: I, wK: I, wV: I, wO: I }, { numHeads: 1 })).toThrow(
-      /multiHeadAttention: .*overflowed float32/,
+    expect(() => ag.attention([[1e20]], [[1e20], [1]], [[1], [2]], { scale: 1 })).toThrow(
+      /attention: the scores scale \* Q K\^T\[0, 0\] overflowed float32/,
     );
+    const I = [
+      [1, 0],
+      [0, 1],
+    ];
+    expect(() =>
+      ag.multiHeadAttention(
+        {
+          query: [
+            [1e20, 0],
+            [0, 1],
+          ],
+        },
+        { wQ: I, wK: I, wV: I, wO: I },
+        { numHeads: 1 },
+      ),
+    ).toThrow(/multiHeadAttention: .*overflowed float32/);
     expect(ag.softmax([5, -4, 0]).data[0]).toBeCloseTo(0.9931854, 6);
   });
 
@@ -63,7 +79,12 @@ describe.each(CONFIGS)('numeric contract: $label', (cfg) => {
     const y = ag.softmax(x, { temperature: 2, mask: [true, false, true] }).data;
     const want = ref.softmax([1, 2, 3, 4, 5, 6], 2, 3, { temperature: 2, mask: [0, -Infinity, 0, 0, -Infinity, 0] });
     expectClose(y, want, (i, w) => 64 * ref.U * w);
-    const z = ag.softmax(x, { mask: [[false, false, false], [true, true, true]] }).data;
+    const z = ag.softmax(x, {
+      mask: [
+        [false, false, false],
+        [true, true, true],
+      ],
+    }).data;
     expect(Array.from(z.subarray(0, 3))).toEqual([0, 0, 0]);
     expectClose(z.subarray(3), ref.softmax([4, 5, 6], 1, 3), (i, w) => 64 * ref.U * w);
   });
@@ -80,23 +101,42 @@ describe.each(CONFIGS)('numeric contract: $label', (cfg) => {
     const variants = [
       { opts: { causal: true }, at: () => 0 },
       { opts: { mask: maskK }, at: (b, h, i, j) => (maskK[j] ? 0 : -Infinity) },
-      { opts: { mask: { data: maskB, shape: [B, 1, Tq, Tk] }, causal: true }, at: (b, h, i, j) => maskB[(b * Tq + i) * Tk + j] },
+      {
+        opts: { mask: { data: maskB, shape: [B, 1, Tq, Tk] }, causal: true },
+        at: (b, h, i, j) => maskB[(b * Tq + i) * Tk + j],
+      },
     ];
     for (const { opts, at } of variants) {
-      const res = ag.attention({ data: Q, shape: [B, H, Tq, dk] }, { data: K, shape: [B, H, Tk, dk] }, { data: V, shape: [B, H, Tk, dv] }, { ...opts, returnWeights: true });
+      const res = ag.attention(
+        { data: Q, shape: [B, H, Tq, dk] },
+        { data: K, shape: [B, H, Tk, dk] },
+        { data: V, shape: [B, H, Tk, dv] },
+        { ...opts, returnWeights: true },
+      );
       expect(res.output.shape).toEqual([B, H, Tq, dv]);
       for (let b = 0; b < B; b++) {
         for (let h = 0; h < H; h++) {
           const s = b * H + h;
           const want = ref.attentionSlice(
-            Q.subarray(s * Tq * dk, (s + 1) * Tq * dk), K.subarray(s * Tk * dk, (s + 1) * Tk * dk), V.subarray(s * Tk * dv, (s + 1) * Tk * dv),
-            Tq, Tk, dk, dv, { scale, causal: Boolean(opts.causal), maskAt: (i, j) => at(b, h, i, j), variant: ag.variant },
+            Q.subarray(s * Tq * dk, (s + 1) * Tq * dk),
+            K.subarray(s * Tk * dk, (s + 1) * Tk * dk),
+            V.subarray(s * Tk * dv, (s + 1) * Tk * dv),
+            Tq,
+            Tk,
+            dk,
+            dv,
+            { scale, causal: Boolean(opts.causal), maskAt: (i, j) => at(b, h, i, j), variant: ag.variant },
           );
           expectClose(res.output.data.subarray(s * Tq * dv, (s + 1) * Tq * dv), want.Y, (i) => want.bound[i] + 1e-30);
-          expectClose(res.weights.data.subarray(s * Tq * Tk, (s + 1) * Tq * Tk), want.A, (i) => want.eRow[Math.floor(i / Tk)] * want.A[i]);
+          expectClose(
+            res.weights.data.subarray(s * Tq * Tk, (s + 1) * Tq * Tk),
+            want.A,
+            (i) => want.eRow[Math.floor(i / Tk)] * want.A[i],
+          );
           if (opts.causal) {
             // Query i sees keys 0..i only (top-left).
-            for (let i = 0; i < Tq; i++) for (let j = i + 1; j < Tk; j++) expect(res.weights.data[(s * Tq + i) * Tk + j]).toBe(0);
+            for (let i = 0; i < Tq; i++)
+              for (let j = i + 1; j < Tk; j++) expect(res.weights.data[(s * Tq + i) * Tk + j]).toBe(0);
           }
         }
       }
@@ -112,7 +152,11 @@ describe.each(CONFIGS)('numeric contract: $label', (cfg) => {
     expect(res.output.shape).toEqual([2, 3, 2, 3]);
     for (let s = 0; s < 6; s++) {
       // No weights asked for: the streaming path, and its bound.
-      const want = ref.attentionSlice(Q.subarray(s * 8, (s + 1) * 8), K, V, 2, 5, 4, 3, { scale: Math.fround(0.5), variant: ag.variant, streaming: true });
+      const want = ref.attentionSlice(Q.subarray(s * 8, (s + 1) * 8), K, V, 2, 5, 4, 3, {
+        scale: Math.fround(0.5),
+        variant: ag.variant,
+        streaming: true,
+      });
       expectClose(res.output.data.subarray(s * 6, (s + 1) * 6), want.Y, (i) => want.bound[i] + 1e-30);
     }
   });
@@ -122,7 +166,13 @@ describe.each(CONFIGS)('numeric contract: $label', (cfg) => {
     const W = { data: Float32Array.from({ length: 16 }, (_, i) => (i % 5 === 0 ? 1 : 0.25)), shape: [4, 4] };
     const bO = [0.5, -1, 2, 0];
     const res = ag.multiHeadAttention(
-      { query: [[1, 2, 3, 4]], key: [[1, 0, 0, 0], [0, 1, 0, 0]] },
+      {
+        query: [[1, 2, 3, 4]],
+        key: [
+          [1, 0, 0, 0],
+          [0, 1, 0, 0],
+        ],
+      },
       { wQ: W, wK: W, wV: W, wO: W, bO },
       { numHeads: 2, keyPaddingMask: [true, true], returnWeights: true },
     );
@@ -160,14 +210,28 @@ describe.each(CONFIGS)('numeric contract: $label', (cfg) => {
     const Q = r.f32(30);
     const K = r.f32(45);
     const V = r.f32(27);
-    const res = ag.attention({ data: Q, shape: [3, 2, 5] }, { data: K, shape: [3, 3, 5] }, { data: V, shape: [3, 3, 3] }, { causal: true });
+    const res = ag.attention(
+      { data: Q, shape: [3, 2, 5] },
+      { data: K, shape: [3, 3, 5] },
+      { data: V, shape: [3, 3, 3] },
+      { causal: true },
+    );
     for (let b = 0; b < 3; b++) {
-      const want = ref.attentionSlice(Q.subarray(b * 10, b * 10 + 10), K.subarray(b * 15, b * 15 + 15), V.subarray(b * 9, b * 9 + 9), 2, 3, 5, 3, {
-        scale: Math.fround(1 / Math.sqrt(5)),
-        causal: true,
-        variant: ag.variant,
-        streaming: true,
-      });
+      const want = ref.attentionSlice(
+        Q.subarray(b * 10, b * 10 + 10),
+        K.subarray(b * 15, b * 15 + 15),
+        V.subarray(b * 9, b * 9 + 9),
+        2,
+        3,
+        5,
+        3,
+        {
+          scale: Math.fround(1 / Math.sqrt(5)),
+          causal: true,
+          variant: ag.variant,
+          streaming: true,
+        },
+      );
       expectClose(res.output.data.subarray(b * 6, b * 6 + 6), want.Y, (i) => want.bound[i] + 1e-30);
     }
   });

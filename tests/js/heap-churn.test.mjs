@@ -79,12 +79,22 @@ const KINDS = [
   (r) => {
     const a = ints(r, 9);
     const b = ints(r, 9);
-    return ['squaredDistance', (ag) => ag.squaredDistance(a, b), null, (got) => got === a.reduce((s, x, i) => s + (x - b[i]) ** 2, 0)];
+    return [
+      'squaredDistance',
+      (ag) => ag.squaredDistance(a, b),
+      null,
+      (got) => got === a.reduce((s, x, i) => s + (x - b[i]) ** 2, 0),
+    ];
   },
   (r) => {
     const alpha = ints(r, 3);
     const V = ints(r, 6);
-    return ['weightedSum', (ag) => ag.weightedSum(alpha, T(V, [3, 2])), null, (got) => got.data[1] === alpha[0] * V[1] + alpha[1] * V[3] + alpha[2] * V[5]];
+    return [
+      'weightedSum',
+      (ag) => ag.weightedSum(alpha, T(V, [3, 2])),
+      null,
+      (got) => got.data[1] === alpha[0] * V[1] + alpha[1] * V[3] + alpha[2] * V[5],
+    ];
   },
   (r) => {
     const [M, K, N] = [1 + Math.floor(r() * 4), 1 + Math.floor(r() * 9), 1 + Math.floor(r() * 4)];
@@ -92,39 +102,125 @@ const KINDS = [
     const B = ints(r, K * N);
     const tB = r() < 0.5;
     const Bt = tB ? Array.from({ length: N * K }, (_, x) => B[(x % K) * N + Math.floor(x / K)]) : B;
-    return ['matmul', (ag) => ag.matmul(T(A, [M, K]), T(Bt, tB ? [N, K] : [K, N]), { transposeB: tB }), null, (got) => got.data[M * N - 1] === dotJs(A.slice((M - 1) * K), Array.from({ length: K }, (_, k) => B[k * N + N - 1]))];
+    return [
+      'matmul',
+      (ag) => ag.matmul(T(A, [M, K]), T(Bt, tB ? [N, K] : [K, N]), { transposeB: tB }),
+      null,
+      (got) =>
+        got.data[M * N - 1] ===
+        dotJs(
+          A.slice((M - 1) * K),
+          Array.from({ length: K }, (_, k) => B[k * N + N - 1]),
+        ),
+    ];
   },
   (r) => ['exp', (ag) => ag.exp(T(ints(r, 6), [2, 3])), null, (got) => got.data.every((y) => y > 0)],
   (r) => {
     const x = ints(r, 8);
     const mask = r() < 0.5 ? { mask: [true, false, true, true] } : {};
-    return ['softmax', (ag) => ag.softmax(T(x, [2, 4]), { temperature: 0.5 + r(), ...mask }), null, (got) => Math.abs(got.data.slice(0, 4).reduce((s, y) => s + y, 0) - 1) < 1e-5];
+    return [
+      'softmax',
+      (ag) => ag.softmax(T(x, [2, 4]), { temperature: 0.5 + r(), ...mask }),
+      null,
+      (got) => Math.abs(got.data.slice(0, 4).reduce((s, y) => s + y, 0) - 1) < 1e-5,
+    ];
   },
   (r) => ['softmaxNaive', (ag) => ag.softmaxNaive(ints(r, 5)), null, null],
   (r) => ['logSumExp', (ag) => ag.logSumExp(ints(r, 7)), null, (got) => typeof got === 'number'],
   (r) => ['entropy', (ag) => ag.entropy([0.5, 0.25, 0.25]), null, (got) => got === 1.5],
-  (r) => ['softmaxJacobian', (ag) => ag.softmaxJacobian([0.5, 0.5]), null, (got) => got.data[0] === 0.25 && got.data[1] === -0.25],
+  (r) => [
+    'softmaxJacobian',
+    (ag) => ag.softmaxJacobian([0.5, 0.5]),
+    null,
+    (got) => got.data[0] === 0.25 && got.data[1] === -0.25,
+  ],
   (r) => {
     const [Tq, Tk, d] = [1 + Math.floor(r() * 6), 1 + Math.floor(r() * 40), 1 + Math.floor(r() * 8)];
-    const opts = [{}, { returnWeights: true }, { returnScores: true, causal: true }, { streaming: false }, { streaming: true, mask: Array.from({ length: Tk }, (_, j) => j !== 1) }][Math.floor(r() * 5)];
-    return ['attention', (ag) => ag.attention(T(ints(r, Tq * d), [Tq, d]), T(ints(r, Tk * d), [Tk, d]), T(ints(r, Tk * 3), [Tk, 3]), { scale: 0.125, ...opts }), null, (got) => got.output.shape.join() === [Tq, 3].join()];
+    const opts = [
+      {},
+      { returnWeights: true },
+      { returnScores: true, causal: true },
+      { streaming: false },
+      { streaming: true, mask: Array.from({ length: Tk }, (_, j) => j !== 1) },
+    ][Math.floor(r() * 5)];
+    return [
+      'attention',
+      (ag) =>
+        ag.attention(T(ints(r, Tq * d), [Tq, d]), T(ints(r, Tk * d), [Tk, d]), T(ints(r, Tk * 3), [Tk, 3]), {
+          scale: 0.125,
+          ...opts,
+        }),
+      null,
+      (got) => got.output.shape.join() === [Tq, 3].join(),
+    ];
   },
   (r) => {
     const [T1, h] = [1 + Math.floor(r() * 5), 1 + Math.floor(r() * 2)];
     const d = 2 * h;
-    const w = () => T(ints(r, d * d).map((x) => x / 8), [d, d]);
-    const opts = [{}, { returnWeights: true }, { streaming: false, causal: true }, { keyPaddingMask: Array.from({ length: T1 }, (_, j) => j === 0 && T1 > 1) }][Math.floor(r() * 4)];
-    return ['multiHeadAttention', (ag) => ag.multiHeadAttention({ query: T(ints(r, T1 * d), [T1, d]) }, { wQ: w(), wK: w(), wV: w(), wO: w(), bO: ints(r, d) }, { numHeads: h, ...opts }), null, (got) => got.output.shape.join() === [T1, d].join()];
+    const w = () =>
+      T(
+        ints(r, d * d).map((x) => x / 8),
+        [d, d],
+      );
+    const opts = [
+      {},
+      { returnWeights: true },
+      { streaming: false, causal: true },
+      { keyPaddingMask: Array.from({ length: T1 }, (_, j) => j === 0 && T1 > 1) },
+    ][Math.floor(r() * 4)];
+    return [
+      'multiHeadAttention',
+      (ag) =>
+        ag.multiHeadAttention(
+          { query: T(ints(r, T1 * d), [T1, d]) },
+          { wQ: w(), wK: w(), wV: w(), wO: w(), bO: ints(r, d) },
+          { numHeads: h, ...opts },
+        ),
+      null,
+      (got) => got.output.shape.join() === [T1, d].join(),
+    ];
   },
-  (r) => ['random.uniform', (ag) => ag.random.uniform({ seed: Math.floor(r() * 1000), n: 1 + Math.floor(r() * 50) }), null, (got) => got.data.every((u) => u >= 0 && u < 1)],
-  (r) => ['random.normal', (ag) => ag.random.normal({ seed: BigInt(Math.floor(r() * 1000)), counter: 3, n: 1 + Math.floor(r() * 50) }), null, null],
-  (r) => ['randomDotExperiment', (ag) => ag.randomDotExperiment({ d: 1 + Math.floor(r() * 16), trials: 1 + Math.floor(r() * 20), measure: r() < 0.5 ? 'dot' : 'cosine', bins: 4 }), null, (got) => got.histogram.counts.length === 4],
+  (r) => [
+    'random.uniform',
+    (ag) => ag.random.uniform({ seed: Math.floor(r() * 1000), n: 1 + Math.floor(r() * 50) }),
+    null,
+    (got) => got.data.every((u) => u >= 0 && u < 1),
+  ],
+  (r) => [
+    'random.normal',
+    (ag) => ag.random.normal({ seed: BigInt(Math.floor(r() * 1000)), counter: 3, n: 1 + Math.floor(r() * 50) }),
+    null,
+    null,
+  ],
+  (r) => [
+    'randomDotExperiment',
+    (ag) =>
+      ag.randomDotExperiment({
+        d: 1 + Math.floor(r() * 16),
+        trials: 1 + Math.floor(r() * 20),
+        measure: r() < 0.5 ? 'dot' : 'cosine',
+        bins: 4,
+      }),
+    null,
+    (got) => got.histogram.counts.length === 4,
+  ],
   (r) => {
     const a = ints(r, 1 + Math.floor(r() * 20));
     return ['dotTrace', (ag) => ag.dotTrace(a, a), null, (got) => got.value === dotJs(a, a)];
   },
-  (r) => ['dotProductDensity', (ag) => ag.dotProductDensity([0.5, 1, 2], 1 + Math.floor(r() * 64)), null, (got) => got.data.every((y) => y > 0)],
-  (r) => ['greedyPacking', (ag) => ag.greedyPacking({ d: 2 + Math.floor(r() * 8), candidates: 1 + Math.floor(r() * 10), epsilon: 0.5, seed: 1 }), null, (got) => got.kept >= 1],
+  (r) => [
+    'dotProductDensity',
+    (ag) => ag.dotProductDensity([0.5, 1, 2], 1 + Math.floor(r() * 64)),
+    null,
+    (got) => got.data.every((y) => y > 0),
+  ],
+  (r) => [
+    'greedyPacking',
+    (ag) =>
+      ag.greedyPacking({ d: 2 + Math.floor(r() * 8), candidates: 1 + Math.floor(r() * 10), epsilon: 0.5, seed: 1 }),
+    null,
+    (got) => got.kept >= 1,
+  ],
   () => ['memoryStats', (ag) => ag.memoryStats(), null, (got) => got.peakAllocatedBytes >= got.allocatedBytes],
   () => ['resetPeakMemory', (ag) => ag.resetPeakMemory(), null, null],
   // ---- invalid: rejected before any allocation ---------------------------------
@@ -133,21 +229,54 @@ const KINDS = [
   () => ['norm', (ag) => ag.norm([]), RangeError],
   () => ['cosine', (ag) => ag.cosine([0, 0], [1, 2]), RangeError],
   () => ['normalize', (ag) => ag.normalize([0, -0]), RangeError],
-  () => ['matmul', (ag) => ag.matmul(T([1, 2, 3, 4, 5, 6], [2, 3]), [[1, 0], [0, 1]]), RangeError],
+  () => [
+    'matmul',
+    (ag) =>
+      ag.matmul(T([1, 2, 3, 4, 5, 6], [2, 3]), [
+        [1, 0],
+        [0, 1],
+      ]),
+    RangeError,
+  ],
   () => ['matmul', (ag) => ag.matmul([[1]], [[1]], { transpose: true }), TypeError],
-  () => ['matmul', (ag) => ag.matmul(T(new Array(50000).fill(1), [50000, 1]), T(new Array(50000).fill(1), [1, 50000])), RangeError],
+  () => [
+    'matmul',
+    (ag) => ag.matmul(T(new Array(50000).fill(1), [50000, 1]), T(new Array(50000).fill(1), [1, 50000])),
+    RangeError,
+  ],
   () => ['softmax', (ag) => ag.softmax([1, 2], { temperature: 0 }), RangeError],
   () => ['softmax', (ag) => ag.softmax([1, 2], { temperature: '1' }), TypeError],
   () => ['softmax', (ag) => ag.softmax([1, 2], { mask: [0, NaN] }), RangeError],
   () => ['logSumExp', (ag) => ag.logSumExp([1, -Infinity]), RangeError],
   () => ['entropy', (ag) => ag.entropy([0.5, -0.5]), RangeError],
   () => ['weightedSum', (ag) => ag.weightedSum([1, 2], [[1, 2]]), RangeError],
-  () => ['attention', (ag) => ag.attention([[1, 0]], [[1, 0]], [[1]], { streaming: true, returnWeights: true }), TypeError],
+  () => [
+    'attention',
+    (ag) => ag.attention([[1, 0]], [[1, 0]], [[1]], { streaming: true, returnWeights: true }),
+    TypeError,
+  ],
   () => ['attention', (ag) => ag.attention([[1, 0]], [[1, 0]], [[1]], { mask: [[true, true]] }), RangeError],
   () => ['attention', (ag) => ag.attention(null, [[1]], [[1]]), TypeError],
-  () => ['multiHeadAttention', (ag) => ag.multiHeadAttention({ query: [[1, 2, 3]] }, { wQ: I3, wK: I3, wV: I3 }, { numHeads: 1 }), TypeError],
-  () => ['multiHeadAttention', (ag) => ag.multiHeadAttention({ query: [[1, 2, 3]] }, { wQ: I3, wK: I3, wV: I3, wO: I3 }, { numHeads: 2 }), RangeError],
-  () => ['multiHeadAttention', (ag) => ag.multiHeadAttention({ query: [[1, 2, 3]] }, { wQ: I3, wK: I3, wV: I3, wO: I3 }, { numHeads: 1, streaming: true, returnWeights: true }), TypeError],
+  () => [
+    'multiHeadAttention',
+    (ag) => ag.multiHeadAttention({ query: [[1, 2, 3]] }, { wQ: I3, wK: I3, wV: I3 }, { numHeads: 1 }),
+    TypeError,
+  ],
+  () => [
+    'multiHeadAttention',
+    (ag) => ag.multiHeadAttention({ query: [[1, 2, 3]] }, { wQ: I3, wK: I3, wV: I3, wO: I3 }, { numHeads: 2 }),
+    RangeError,
+  ],
+  () => [
+    'multiHeadAttention',
+    (ag) =>
+      ag.multiHeadAttention(
+        { query: [[1, 2, 3]] },
+        { wQ: I3, wK: I3, wV: I3, wO: I3 },
+        { numHeads: 1, streaming: true, returnWeights: true },
+      ),
+    TypeError,
+  ],
   () => ['random.uniform', (ag) => ag.random.uniform({ n: 0 }), RangeError],
   () => ['random.normal', (ag) => ag.random.normal({ seed: 'x', n: 4 }), TypeError],
   () => ['randomDotExperiment', (ag) => ag.randomDotExperiment({ d: 1e6, trials: 1e6 }), RangeError],
@@ -158,14 +287,71 @@ const KINDS = [
   // ---- invalid: rejected after the buffers are allocated ---------------------------
   (r) => ['dot', (ag) => ag.dot(Float32Array.of(1, 2, NaN), f32(ints(r, 3))), RangeError],
   // A partial sum that overflows (exact result 0): which of the two orders does it depends on the variant's order.
-  () => ['dot', (ag) => ag.dot([3e38, 3e38, -3e38, -3e38], [1, 1, 1, 1]) + ag.dot([3e38, -3e38, 3e38, -3e38], [1, 1, 1, 1]), RangeError],
-  (r) => ['matmul', (ag) => ag.matmul(T(ints(r, 4), [2, 2]), { data: Float32Array.of(1, Infinity, 0, 1), shape: [2, 2] }), RangeError],
+  () => [
+    'dot',
+    (ag) => ag.dot([3e38, 3e38, -3e38, -3e38], [1, 1, 1, 1]) + ag.dot([3e38, -3e38, 3e38, -3e38], [1, 1, 1, 1]),
+    RangeError,
+  ],
+  (r) => [
+    'matmul',
+    (ag) => ag.matmul(T(ints(r, 4), [2, 2]), { data: Float32Array.of(1, Infinity, 0, 1), shape: [2, 2] }),
+    RangeError,
+  ],
   () => ['softmax', (ag) => ag.softmax(Float32Array.of(1e38, 3e38), { temperature: 0.5 }), RangeError],
-  () => ['attention', (ag) => ag.attention([[1e20, 0]], [[1e20, 0], [1, 0]], [[1], [2]], { scale: 1 }), RangeError],
-  () => ['attention', (ag) => ag.attention([[1e20, 0]], [[1e20, 0], [1, 0]], [[1], [2]], { scale: 1, returnWeights: true, returnScores: true }), RangeError],
-  (r) => ['attention', (ag) => ag.attention(T(ints(r, 4), [2, 2]), { data: Float32Array.of(1, 2, NaN, 4), shape: [2, 2] }, T(ints(r, 2), [2, 1])), RangeError],
-  () => ['multiHeadAttention', (ag) => ag.multiHeadAttention({ query: [[1e20, 1e20]] }, { wQ: I2, wK: I2, wV: I2, wO: I2 }, { numHeads: 1, scale: 1 }), RangeError],
-  () => ['multiHeadAttention', (ag) => ag.multiHeadAttention({ query: [[1, 2]] }, { wQ: I2, wK: I2, wV: { data: Float32Array.of(1, NaN, 0, 1), shape: [2, 2] }, wO: I2 }, { numHeads: 1 }), RangeError],
+  () => [
+    'attention',
+    (ag) =>
+      ag.attention(
+        [[1e20, 0]],
+        [
+          [1e20, 0],
+          [1, 0],
+        ],
+        [[1], [2]],
+        { scale: 1 },
+      ),
+    RangeError,
+  ],
+  () => [
+    'attention',
+    (ag) =>
+      ag.attention(
+        [[1e20, 0]],
+        [
+          [1e20, 0],
+          [1, 0],
+        ],
+        [[1], [2]],
+        { scale: 1, returnWeights: true, returnScores: true },
+      ),
+    RangeError,
+  ],
+  (r) => [
+    'attention',
+    (ag) =>
+      ag.attention(
+        T(ints(r, 4), [2, 2]),
+        { data: Float32Array.of(1, 2, NaN, 4), shape: [2, 2] },
+        T(ints(r, 2), [2, 1]),
+      ),
+    RangeError,
+  ],
+  () => [
+    'multiHeadAttention',
+    (ag) =>
+      ag.multiHeadAttention({ query: [[1e20, 1e20]] }, { wQ: I2, wK: I2, wV: I2, wO: I2 }, { numHeads: 1, scale: 1 }),
+    RangeError,
+  ],
+  () => [
+    'multiHeadAttention',
+    (ag) =>
+      ag.multiHeadAttention(
+        { query: [[1, 2]] },
+        { wQ: I2, wK: I2, wV: { data: Float32Array.of(1, NaN, 0, 1), shape: [2, 2] }, wO: I2 },
+        { numHeads: 1 },
+      ),
+    RangeError,
+  ],
   () => ['dotProductDensity', (ag) => ag.dotProductDensity(Float32Array.of(0, NaN), 3), RangeError],
 ];
 const I2 = [
@@ -230,12 +416,23 @@ describe.each(CONFIGS)('heap churn, 10^4 mixed calls: $label', (cfg) => {
       if (Expected) {
         counts.threw++;
         if (!(error instanceof Expected) || !error.message.startsWith(`${method}: `)) {
-          wrong.push({ i, method, expected: Expected.name, got: error ? `${error.constructor.name}: ${error.message}` : 'no error' });
+          wrong.push({
+            i,
+            method,
+            expected: Expected.name,
+            got: error ? `${error.constructor.name}: ${error.message}` : 'no error',
+          });
         }
       } else {
         counts.returned++;
         if (error) wrong.push({ i, method, expected: 'a result', got: `${error.constructor.name}: ${error.message}` });
-        else if (check && !check(result)) wrong.push({ i, method, expected: 'the right result', got: JSON.stringify(result, (k, v) => (ArrayBuffer.isView(v) ? Array.from(v) : v)).slice(0, 200) });
+        else if (check && !check(result))
+          wrong.push({
+            i,
+            method,
+            expected: 'the right result',
+            got: JSON.stringify(result, (k, v) => (ArrayBuffer.isView(v) ? Array.from(v) : v)).slice(0, 200),
+          });
       }
       const now = ag.heapAllocatedBytes();
       if (now !== before && !firstLeak) firstLeak = { i, method, before, now };

@@ -9,8 +9,18 @@ export { init };
 
 /** Every suite runs once per configuration: both variants of the SIMD build, and the baseline build. */
 export const CONFIGS = [
-  { label: 'simd build, simd128 variant', options: { simd: true, variant: 'simd128' }, backend: 'wasm-simd128', variant: 'simd128' },
-  { label: 'simd build, scalar variant', options: { simd: true, variant: 'scalar' }, backend: 'wasm-simd128', variant: 'scalar' },
+  {
+    label: 'simd build, simd128 variant',
+    options: { simd: true, variant: 'simd128' },
+    backend: 'wasm-simd128',
+    variant: 'simd128',
+  },
+  {
+    label: 'simd build, scalar variant',
+    options: { simd: true, variant: 'scalar' },
+    backend: 'wasm-simd128',
+    variant: 'scalar',
+  },
   { label: 'baseline build (simd: false)', options: { simd: false }, backend: 'wasm-scalar', variant: 'scalar' },
 ];
 

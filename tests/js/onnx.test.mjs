@@ -76,7 +76,8 @@ function missingFeature(c) {
       }
       return null;
     case 'ReduceL2':
-      if (c.inputs[0].shape.includes(0)) return 'empty reduction (zero-length vectors are rejected by design; ONNX gives 0)';
+      if (c.inputs[0].shape.includes(0))
+        return 'empty reduction (zero-length vectors are rejected by design; ONNX gives 0)';
       return null;
     case 'LayerNormalization':
       return 'LayerNormalization (no kernel: mean/variance normalisation is not part of the registry)';
@@ -136,7 +137,8 @@ function run(ag, c) {
     case 'Gemm': {
       const A = tensorOf(input(0));
       const B = tensorOf(input(1));
-      if (A.shape.length === 1 && B.shape.length === 1) return [['c (dot)', { data: [ag.dot(A.data, B.data)], shape: [] }, out0]];
+      if (A.shape.length === 1 && B.shape.length === 1)
+        return [['c (dot)', { data: [ag.dot(A.data, B.data)], shape: [] }, out0]];
       const transposeB = Boolean(a.transB);
       if (B.shape.length === 1) {
         // [..., M, K] . [K] = ([..., M, K] . [K, 1]) without the last axis (NumPy matmul rules).
@@ -155,7 +157,8 @@ function run(ag, c) {
       const moved = transpose(Array.from(x.data), x.shape, [...kept, ...axes]);
       const len = axes.reduce((p, d) => p * x.shape[d], 1);
       const out = [];
-      for (let r = 0; r < moved.data.length / len; r++) out.push(ag.norm(Float32Array.from(moved.data.slice(r * len, (r + 1) * len))));
+      for (let r = 0; r < moved.data.length / len; r++)
+        out.push(ag.norm(Float32Array.from(moved.data.slice(r * len, (r + 1) * len))));
       const shape = a.keepdims === 0 ? kept.map((d) => x.shape[d]) : x.shape.map((s, d) => (axes.includes(d) ? 1 : s));
       return [['reduced', { data: out, shape }, out0]];
     }

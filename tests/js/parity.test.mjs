@@ -71,7 +71,11 @@ const PARITY = {
     // a . (b/|b|): the dot bound over sum|a_i b^_i| plus b^'s relative error on each term.
     const bh = ref.normalize(b);
     const mag = ref.sumAbsProd(a, bh);
-    expectClose(ag.scalarProjection(a, b), ref.scalarProjection(a, b), (pairwise(n) + (pairwise(n) + 3 * U) / 2 + 3 * U) * mag);
+    expectClose(
+      ag.scalarProjection(a, b),
+      ref.scalarProjection(a, b),
+      (pairwise(n) + (pairwise(n) + 3 * U) / 2 + 3 * U) * mag,
+    );
   },
   vector_projection(ag, n, r) {
     const a = r.f32(n);
@@ -159,7 +163,9 @@ const PARITY = {
     const x = r.f32(rows * n, -4, 4);
     const temperature = 0.75;
     // An additive mask with some -Infinity, never a whole row.
-    const mask = Float32Array.from({ length: rows * n }, (_, i) => (i % n !== 0 && i % 3 === 0 ? -Infinity : i % 5 === 0 ? -0.5 : 0));
+    const mask = Float32Array.from({ length: rows * n }, (_, i) =>
+      i % n !== 0 && i % 3 === 0 ? -Infinity : i % 5 === 0 ? -0.5 : 0,
+    );
     const out = ag.softmax({ data: x, shape: [rows, n] }, { temperature, mask: { data: mask, shape: [rows, n] } });
     expect(out.shape).toEqual([rows, n]);
     const want = ref.softmax(x, rows, n, { temperature, mask });
@@ -257,12 +263,21 @@ const PARITY = {
       expect(res.weights.shape).toEqual([c.B, c.Tq, c.Tk]);
       for (let b = 0; b < c.B; b++) {
         const sl = (arr, T, d) => arr.subarray(b * T * d, (b + 1) * T * d);
-        const want = ref.attentionSlice(sl(Q, c.Tq, c.dk), sl(K, c.Tk, c.dk), sl(V, c.Tk, c.dv), c.Tq, c.Tk, c.dk, c.dv, {
-          scale,
-          causal: c.causal,
-          maskAt: c.mask ? (i, j) => (bool[i * c.Tk + j] ? 0 : -Infinity) : null,
-          variant: ag.variant,
-        });
+        const want = ref.attentionSlice(
+          sl(Q, c.Tq, c.dk),
+          sl(K, c.Tk, c.dk),
+          sl(V, c.Tk, c.dv),
+          c.Tq,
+          c.Tk,
+          c.dk,
+          c.dv,
+          {
+            scale,
+            causal: c.causal,
+            maskAt: c.mask ? (i, j) => (bool[i * c.Tk + j] ? 0 : -Infinity) : null,
+            variant: ag.variant,
+          },
+        );
         // First-order bound from reference.attentionSlice (scores, softmax, mixture).
         expectClose(sl(res.output.data, c.Tq, c.dv), want.Y, (i) => want.bound[i] + 1e-30);
         expectClose(sl(res.weights.data, c.Tq, c.Tk), want.A, (i) => want.eRow[Math.floor(i / c.Tk)] * want.A[i]);
@@ -286,7 +301,11 @@ const PARITY = {
     const params = {};
     for (const [k, v] of Object.entries(W)) params[k] = { data: v, shape: v.length === d ? [d] : [d, d] };
     const res = ag.multiHeadAttention(
-      { query: { data: X, shape: [B, Tq, d] }, key: { data: Xk, shape: [B, Tk, d] }, value: { data: Xv, shape: [B, Tk, d] } },
+      {
+        query: { data: X, shape: [B, Tq, d] },
+        key: { data: Xk, shape: [B, Tk, d] },
+        value: { data: Xv, shape: [B, Tk, d] },
+      },
       params,
       { numHeads: h, keyPaddingMask: { data: kpm, shape: [B, Tk] }, returnWeights: true },
     );
@@ -295,7 +314,11 @@ const PARITY = {
     for (let b = 0; b < B; b++) {
       const sl = (arr, T) => arr.subarray(b * T * d, (b + 1) * T * d);
       const keyBias = kpm.slice(b * Tk, (b + 1) * Tk).map((m) => (m ? -Infinity : 0));
-      const want = ref.mhaOne(sl(X, Tq), sl(Xk, Tk), sl(Xv, Tk), W, Tq, Tk, d, h, { scale: Math.fround(1 / Math.sqrt(d / h)), keyBias, variant: ag.variant });
+      const want = ref.mhaOne(sl(X, Tq), sl(Xk, Tk), sl(Xv, Tk), W, Tq, Tk, d, h, {
+        scale: Math.fround(1 / Math.sqrt(d / h)),
+        keyBias,
+        variant: ag.variant,
+      });
       // First-order bound propagated through the projections, attention and W_O (reference.mhaOne).
       expectClose(res.output.data.subarray(b * Tq * d, (b + 1) * Tq * d), want.Y, (i) => want.bound[i] + 1e-30);
       const wts = res.weights.data.subarray(b * h * Tq * Tk, (b + 1) * h * Tq * Tk);
@@ -422,10 +445,21 @@ const PARITY = {
     expect(res.kept).toBe(kept.length);
     expect(res.directions.shape).toEqual([kept.length, d]);
     const tol = (pairwise(d) + 20 * U) * 2;
-    expectClose(res.directions.data, kept.flatMap((v) => Array.from(v)), tol);
+    expectClose(
+      res.directions.data,
+      kept.flatMap((v) => Array.from(v)),
+      tol,
+    );
     // Continuing from the first half gives the same count.
     const half = ag.greedyPacking({ d, candidates: candidates / 2, epsilon: eps, seed: 11 });
-    const rest = ag.greedyPacking({ d, candidates: candidates / 2, epsilon: eps, seed: 11, first: candidates / 2, directions: half.directions });
+    const rest = ag.greedyPacking({
+      d,
+      candidates: candidates / 2,
+      epsilon: eps,
+      seed: 11,
+      first: candidates / 2,
+      directions: half.directions,
+    });
     expect(rest.kept).toBe(res.kept);
     if (d >= 64) expect(res.kept).toBeGreaterThan(d);
   },
@@ -448,7 +482,8 @@ describe.each(CONFIGS)('parity with the float64 reference: $label', (cfg) => {
     const untested = names.filter((k) => !(k in PARITY));
     expect(untested).toEqual([]);
     const expectedVariants = cfg.backend === 'wasm-simd128' ? ['scalar', 'simd128'] : ['scalar'];
-    for (const k of ag.kernels) expect(k.variants).toEqual(k.family === 'random' && k.variants[0] === 'shared' ? ['shared'] : expectedVariants);
+    for (const k of ag.kernels)
+      expect(k.variants).toEqual(k.family === 'random' && k.variants[0] === 'shared' ? ['shared'] : expectedVariants);
   });
 
   for (const [name, check] of Object.entries(PARITY)) {

@@ -37,8 +37,14 @@ const BAD_OPTIONS = {
   causalNumber: [{ causal: 1 }, [TypeError, 'attention: options.causal']],
   weightsString: [{ returnWeights: 'yes' }, [TypeError, 'attention: options.returnWeights']],
   streamingString: [{ streaming: 'no' }, [TypeError, 'attention: options.streaming']],
-  streamingWithWeights: [{ streaming: true, returnWeights: true }, [TypeError, 'attention: options.streaming is true, but options.returnWeights']],
-  streamingWithScores: [{ streaming: true, returnWeights: false, returnScores: true }, [TypeError, 'attention: options.streaming is true, but options.returnScores']],
+  streamingWithWeights: [
+    { streaming: true, returnWeights: true },
+    [TypeError, 'attention: options.streaming is true, but options.returnWeights'],
+  ],
+  streamingWithScores: [
+    { streaming: true, returnWeights: false, returnScores: true },
+    [TypeError, 'attention: options.streaming is true, but options.returnScores'],
+  ],
   unknownKey: [{ returnWeight: true }, [TypeError, "attention: options has an unknown key 'returnWeight'"]],
 };
 /** A shape fault (K with one more column than Q, or V with one more row than K) and its error. */
@@ -63,11 +69,23 @@ const attentionCase = fc
     lead: fc.constantFrom([], [], [2], [1], [2, 3], [1, 2], [2, 1]),
     keep: fc.array(fc.array(fc.boolean(), { minLength: 2, maxLength: 2 }), { minLength: 3, maxLength: 3 }),
     drop: fc.array(fc.nat(2), { minLength: 3, maxLength: 3 }),
-    Tq: fc.oneof({ weight: 8, arbitrary: fc.integer({ min: 1, max: 6 }) }, { weight: 1, arbitrary: fc.constantFrom(63, 64, 65, 70) }),
-    Tk: fc.oneof({ weight: 8, arbitrary: fc.integer({ min: 1, max: 9 }) }, { weight: 1, arbitrary: fc.constantFrom(255, 256, 257, 300) }),
-    dk: fc.oneof({ weight: 8, arbitrary: fc.integer({ min: 1, max: 8 }) }, { weight: 1, arbitrary: fc.constantFrom(16, 31, 33, 64) }),
+    Tq: fc.oneof(
+      { weight: 8, arbitrary: fc.integer({ min: 1, max: 6 }) },
+      { weight: 1, arbitrary: fc.constantFrom(63, 64, 65, 70) },
+    ),
+    Tk: fc.oneof(
+      { weight: 8, arbitrary: fc.integer({ min: 1, max: 9 }) },
+      { weight: 1, arbitrary: fc.constantFrom(255, 256, 257, 300) },
+    ),
+    dk: fc.oneof(
+      { weight: 8, arbitrary: fc.integer({ min: 1, max: 8 }) },
+      { weight: 1, arbitrary: fc.constantFrom(16, 31, 33, 64) },
+    ),
     dv: fc.integer({ min: 1, max: 5 }),
-    scale: fc.oneof({ weight: 4, arbitrary: fc.constant(undefined) }, { weight: 2, arbitrary: fc.constantFrom(1, 0.5, -1, 0, 2, f(1e-3), 1000, f(1e-20)) }),
+    scale: fc.oneof(
+      { weight: 4, arbitrary: fc.constant(undefined) },
+      { weight: 2, arbitrary: fc.constantFrom(1, 0.5, -1, 0, 2, f(1e-3), 1000, f(1e-20)) },
+    ),
     causal: fc.constantFrom(undefined, false, true),
     path: pathArb,
     useMask: fc.constantFrom(false, true, true),
@@ -76,9 +94,15 @@ const attentionCase = fc
     forms: fc.array(pv.tensorForm, { minLength: 3, maxLength: 3 }),
     fault: pv.faultOf(40),
     maskFault,
-    badOption: fc.oneof({ weight: 40, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.constantFrom(...Object.keys(BAD_OPTIONS)) }),
+    badOption: fc.oneof(
+      { weight: 40, arbitrary: fc.constant(null) },
+      { weight: 1, arbitrary: fc.constantFrom(...Object.keys(BAD_OPTIONS)) },
+    ),
     weights: pv.mildOrWild,
-    badShape: fc.oneof({ weight: 60, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.constantFrom(...Object.keys(BAD_SHAPES)) }),
+    badShape: fc.oneof(
+      { weight: 60, arbitrary: fc.constant(null) },
+      { weight: 1, arbitrary: fc.constantFrom(...Object.keys(BAD_SHAPES)) },
+    ),
   })
   .map((s) => (s.badOption ? { ...s, badShape: null } : s))
   .chain((s) => {
@@ -94,7 +118,12 @@ const attentionCase = fc
       [...leads[2], vRows, s.dv],
     ];
     return fc
-      .record({ q: pv.values(pv.numel(shapes[0]), s.weights), k: pv.values(pv.numel(shapes[1]), s.weights), v: pv.values(pv.numel(shapes[2]), s.weights), mask: maskSpec(mShape) })
+      .record({
+        q: pv.values(pv.numel(shapes[0]), s.weights),
+        k: pv.values(pv.numel(shapes[1]), s.weights),
+        v: pv.values(pv.numel(shapes[2]), s.weights),
+        mask: maskSpec(mShape),
+      })
       .map((v) => ({ ...s, ...v, leads, lead, BH, mShape, shapes }));
   });
 
@@ -114,8 +143,11 @@ describe.each(CONFIGS)('properties of attention: $label', (cfg) => {
         // One fault at most: an option, else a shape, else the mask, else Q, K or V.
         const mFault = c.badOption || c.badShape ? null : c.maskFault;
         const hit = c.badOption || c.badShape || mFault || !c.fault ? null : ['Q', 'K', 'V'][c.fault.arg % 3];
-        const built = ['Q', 'K', 'V'].map((name, i) => pv.buildArg('attention', name, [c.q, c.k, c.v][i], shapes[i], c.forms[i], hit === name ? c.fault : null));
-        const mask = c.useMask || mFault ? buildMask('attention', 'mask', mShape, c.mask, mFault, { targetLast: Tk }) : null;
+        const built = ['Q', 'K', 'V'].map((name, i) =>
+          pv.buildArg('attention', name, [c.q, c.k, c.v][i], shapes[i], c.forms[i], hit === name ? c.fault : null),
+        );
+        const mask =
+          c.useMask || mFault ? buildMask('attention', 'mask', mShape, c.mask, mFault, { targetLast: Tk }) : null;
         const [streamingOption, returnWeights, returnScores] = c.path;
         const options = {};
         if (c.scale !== undefined) options.scale = c.scale;
@@ -143,14 +175,25 @@ describe.each(CONFIGS)('properties of attention: $label', (cfg) => {
             const s = pv.sliceOf(leadT, lead, p);
             return vals.slice(s * rows * cols, (s + 1) * rows * cols);
           };
-          const maskAt = mask ? (i, j) => mask.add[pv.broadcastIndex(mShape, [B, H, Tq, Tk], (p * Tq + i) * Tk + j)] : null;
+          const maskAt = mask
+            ? (i, j) => mask.add[pv.broadcastIndex(mShape, [B, H, Tq, Tk], (p * Tq + i) * Tk + j)]
+            : null;
           slices.push(
-            attentionSlice(part(c.q, c.leads[0], Tq, dk), part(c.k, c.leads[1], Tk, dk), part(c.v, c.leads[2], Tk, dv), Tq, Tk, dk, dv, {
-              scale,
-              causal: c.causal === true,
-              maskAt,
-              variant: cfg.variant,
-            }),
+            attentionSlice(
+              part(c.q, c.leads[0], Tq, dk),
+              part(c.k, c.leads[1], Tk, dk),
+              part(c.v, c.leads[2], Tk, dv),
+              Tq,
+              Tk,
+              dk,
+              dv,
+              {
+                scale,
+                causal: c.causal === true,
+                maskAt,
+                variant: cfg.variant,
+              },
+            ),
           );
         }
         const scoreShape = [...lead, Tq, Tk];
@@ -159,30 +202,51 @@ describe.each(CONFIGS)('properties of attention: $label', (cfg) => {
         const outNotFine = slices.some((s) => s.outFine.some((x, i) => !x && !s.hidden[Math.floor(i / dv)]));
         const errors = [];
         if (cls.some((k) => k !== 0)) {
-          errors.push([RangeError, mask ? 'attention: the scores scale * Q K^T + mask[' : 'attention: the scores scale * Q K^T[', (e) => {
-            const i = namedIndex(e.message, scoreShape);
-            return i >= 0 && cls[i] !== 0 && (firstSure < 0 || i <= firstSure) && e.message.includes('overflowed float32');
-          }]);
+          errors.push([
+            RangeError,
+            mask ? 'attention: the scores scale * Q K^T + mask[' : 'attention: the scores scale * Q K^T[',
+            (e) => {
+              const i = namedIndex(e.message, scoreShape);
+              return (
+                i >= 0 && cls[i] !== 0 && (firstSure < 0 || i <= firstSure) && e.message.includes('overflowed float32')
+              );
+            },
+          ]);
         }
         if (outNotFine) errors.push([RangeError, /^attention: output\[[\d, ]+\] overflowed float32/]);
         expectOutcome(call, {
           errors,
           mustThrow: firstSure >= 0,
           check: (res) => {
-            if (res.output.shape.join() !== [...lead, Tq, dv].join()) fail('attention: output shape', { got: res.output.shape, want: [...lead, Tq, dv] });
-            if (returnWeights !== (res.weights !== undefined)) fail('attention: weights present or missing against returnWeights');
-            if (returnScores !== (res.scores !== undefined)) fail('attention: scores present or missing against returnScores');
+            if (res.output.shape.join() !== [...lead, Tq, dv].join())
+              fail('attention: output shape', { got: res.output.shape, want: [...lead, Tq, dv] });
+            if (returnWeights !== (res.weights !== undefined))
+              fail('attention: weights present or missing against returnWeights');
+            if (returnScores !== (res.scores !== undefined))
+              fail('attention: scores present or missing against returnScores');
             slices.forEach((s, p) => {
               for (let i = 0; i < Tq; i++) {
                 for (let ch = 0; ch < dv; ch++) {
                   const x = i * dv + ch;
                   const got = res.output.data[p * Tq * dv + x];
                   if (s.hidden[i]) {
-                    if (!Object.is(got, 0)) fail('attention: a row with no visible key must give a +0 output', { slice: p, row: i, got });
+                    if (!Object.is(got, 0))
+                      fail('attention: a row with no visible key must give a +0 output', { slice: p, row: i, got });
                     continue;
                   }
-                  checkElement(`attention output (${streaming ? 'streaming' : 'materialized'})`, got, s.Y[x], streaming ? s.tolStream[x] : s.tolGrid[x], { mayOverflow: !s.outFine[x], index: p * Tq * dv + x });
-                  if (!streaming && Number.isFinite(got) && Math.abs(got) > s.hull[x]) fail('attention: materialized output outside the range of the visible values', { index: p * Tq * dv + x, got, bound: s.hull[x] });
+                  checkElement(
+                    `attention output (${streaming ? 'streaming' : 'materialized'})`,
+                    got,
+                    s.Y[x],
+                    streaming ? s.tolStream[x] : s.tolGrid[x],
+                    { mayOverflow: !s.outFine[x], index: p * Tq * dv + x },
+                  );
+                  if (!streaming && Number.isFinite(got) && Math.abs(got) > s.hull[x])
+                    fail('attention: materialized output outside the range of the visible values', {
+                      index: p * Tq * dv + x,
+                      got,
+                      bound: s.hull[x],
+                    });
                 }
                 let sum = 0;
                 for (let j = 0; j < Tk; j++) {
@@ -191,13 +255,18 @@ describe.each(CONFIGS)('properties of attention: $label', (cfg) => {
                   if (returnScores) {
                     const got = res.scores.data[at];
                     if (s.S[x] === -Infinity) {
-                      if (got !== -Infinity) fail('attention: a masked or causal-hidden score must be -Infinity', { index: at, got });
+                      if (got !== -Infinity)
+                        fail('attention: a masked or causal-hidden score must be -Infinity', { index: at, got });
                     } else checkElement('attention scores', got, s.S[x], s.eS[x], { index: at });
                   }
                   if (returnWeights) {
                     const got = res.weights.data[at];
                     if (s.hidden[i] || s.S[x] === -Infinity) {
-                      if (!Object.is(got, 0)) fail('attention: a masked weight (or one of a row with no visible key) must be +0', { index: at, got });
+                      if (!Object.is(got, 0))
+                        fail('attention: a masked weight (or one of a row with no visible key) must be +0', {
+                          index: at,
+                          got,
+                        });
                       continue;
                     }
                     if (!(got >= 0)) fail('attention: a weight below 0', { index: at, got });
@@ -205,7 +274,8 @@ describe.each(CONFIGS)('properties of attention: $label', (cfg) => {
                     sum += got;
                   }
                 }
-                if (returnWeights && !s.hidden[i] && !(Math.abs(sum - 1) <= s.rowSumTol)) fail('attention: weights of a row do not sum to 1', { slice: p, row: i, sum });
+                if (returnWeights && !s.hidden[i] && !(Math.abs(sum - 1) <= s.rowSumTol))
+                  fail('attention: weights of a row do not sum to 1', { slice: p, row: i, sum });
               }
             });
           },

@@ -69,7 +69,8 @@ const SUBNORMAL_WEIGHT = 2 ** -147;
  */
 const logExpm1 = (x) => (x > 30 ? x + Math.log1p(-Math.exp(-x)) : Math.log(Math.expm1(x)));
 /** log(e^a + e^b). */
-const logAdd = (a, b) => (a === -Infinity ? b : b === -Infinity ? a : Math.max(a, b) + Math.log1p(Math.exp(-Math.abs(a - b))));
+const logAdd = (a, b) =>
+  a === -Infinity ? b : b === -Infinity ? a : Math.max(a, b) + Math.log1p(Math.exp(-Math.abs(a - b)));
 
 // ---- vectors and matrices ---------------------------------------------------
 
@@ -98,7 +99,12 @@ export function normBound(a) {
   const n = a.length;
   const r = ref.norm(a);
   const rel = (clog2(n) + 2) * U + n * ETA + REF;
-  return { value: r, tol: rel * r + 2 * ETA, mayOverflow: r * (1 + rel) >= F32_MAX, mustOverflow: r * (1 - rel) >= F32_OVERFLOW };
+  return {
+    value: r,
+    tol: rel * r + 2 * ETA,
+    mayOverflow: r * (1 + rel) >= F32_MAX,
+    mustOverflow: r * (1 - rel) >= F32_OVERFLOW,
+  };
 }
 
 /**
@@ -206,7 +212,14 @@ export function softmaxBound(x, rows, n, T, madd, variant) {
       tol[i] = Math.exp(logW + logR) + n * REF * w[i] + SUBNORMAL_WEIGHT;
     }
   }
-  return { w, tol, cls, masked, hidden, rowSumTol: (2 * clog2(n) + 5 + normalizeRoundings(variant)) * U + n * SUBNORMAL_WEIGHT };
+  return {
+    w,
+    tol,
+    cls,
+    masked,
+    hidden,
+    rowSumTol: (2 * clog2(n) + 5 + normalizeRoundings(variant)) * U + n * SUBNORMAL_WEIGHT,
+  };
 }
 
 /**
@@ -277,7 +290,16 @@ export function logSumExpBound(x, rows, n, variant) {
  *   weights: 2^-147 per key per tile crossed, times max |v|.
  * Hidden rows (no visible key) give +0 weights and a +0 output.
  */
-export function attentionSlice(Q, K, V, Tq, Tk, dk, dv, { scale, causal = false, maskAt = null, variant, qe = null, ke = null, ve = null }) {
+export function attentionSlice(
+  Q,
+  K,
+  V,
+  Tq,
+  Tk,
+  dk,
+  dv,
+  { scale, causal = false, maskAt = null, variant, qe = null, ke = null, ve = null },
+) {
   const simd = variant === 'simd128';
   const gd = simd ? gemm(dk) : pairwise(dk);
   const e = expRel(variant);
@@ -403,7 +425,20 @@ export function attentionSlice(Q, K, V, Tq, Tk, dk, dv, { scale, causal = false,
       outFine[x] = vVisMax * 1.001 < F32_MAX ? 1 : 0;
     }
   }
-  return { S, eS, cls, A, tolW, hidden, Y, tolGrid, tolStream, hull, outFine, rowSumTol: (2 * clog2(Tk) + 5 + normalizeRoundings(variant)) * U + Tk * SUBNORMAL_WEIGHT };
+  return {
+    S,
+    eS,
+    cls,
+    A,
+    tolW,
+    hidden,
+    Y,
+    tolGrid,
+    tolStream,
+    hull,
+    outFine,
+    rowSumTol: (2 * clog2(Tk) + 5 + normalizeRoundings(variant)) * U + Tk * SUBNORMAL_WEIGHT,
+  };
 }
 
 /**
@@ -497,7 +532,8 @@ export function mhaBatch(xq, xk, xv, W, b, Tq, Tk, d, h, { scale, causal, maskAt
       }
       Y[t * d + o] = y;
       tol[t * d + o] = 1.01 * (p + gp * m) + d * 2 * ETA + REF * m;
-      outFine[t * d + o] = headsFine && q.fine.every(Boolean) && k.fine.every(Boolean) && m * (1 + gp) * 1.01 < F32_MAX ? 1 : 0;
+      outFine[t * d + o] =
+        headsFine && q.fine.every(Boolean) && k.fine.every(Boolean) && m * (1 + gp) * 1.01 < F32_MAX ? 1 : 0;
     }
   }
   return { Y, tol, outFine, slices, projectionFine: { Q: q.fine, K: k.fine, V: v.fine } };

@@ -14,7 +14,10 @@ const additiveEntry = fc.oneof(
   { weight: 3, arbitrary: fc.constant(-Infinity) },
   { weight: 1, arbitrary: fc.constantFrom(f(1e30), f(-1e30), f(-3e38), f(3e38), -F32_MAX, 2 ** -149) },
 );
-const visibleEntry = fc.oneof({ weight: 7, arbitrary: fc.constant(true) }, { weight: 3, arbitrary: fc.constant(false) });
+const visibleEntry = fc.oneof(
+  { weight: 7, arbitrary: fc.constant(true) },
+  { weight: 3, arbitrary: fc.constant(false) },
+);
 
 /** A mask of `shape`: its kind, form, entries and rows (over the last dimension) to hide whole. */
 export function maskSpec(shape) {
@@ -24,14 +27,20 @@ export function maskSpec(shape) {
     form: fc.constantFrom('nested', 'array', 'typed'),
     visible: fc.array(visibleEntry, { minLength: n, maxLength: n }),
     add: fc.array(additiveEntry, { minLength: n, maxLength: n }),
-    hideRows: fc.oneof({ weight: 3, arbitrary: fc.constant([]) }, { weight: 1, arbitrary: fc.array(fc.nat(), { minLength: 1, maxLength: 2 }) }),
+    hideRows: fc.oneof(
+      { weight: 3, arbitrary: fc.constant([]) },
+      { weight: 1, arbitrary: fc.array(fc.nat(), { minLength: 1, maxLength: 2 }) },
+    ),
   });
 }
 
 /** At most one fault in a mask (null mostly). */
 export const maskFault = fc.oneof(
   { weight: 24, arbitrary: fc.constant(null) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constantFrom('nan', 'posinf', 'mix', 'uint2', 'string', 'shape'), at: fc.nat() }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ kind: fc.constantFrom('nan', 'posinf', 'mix', 'uint2', 'string', 'shape'), at: fc.nat() }),
+  },
 );
 
 /**
@@ -78,7 +87,11 @@ export function buildMask(method, name, shape, spec, flt, { trueMeans = 'attend'
     } else if (flt.kind === 'shape') {
       // One more entry along the last dimension than the target has: it broadcasts to nothing.
       const bad = [...shape.slice(0, -1), targetLast + 1];
-      return { arg: { data: new Array(numel(bad)).fill(true), shape: bad }, add: null, error: [RangeError, `${method}: ${name} has shape`] };
+      return {
+        arg: { data: new Array(numel(bad)).fill(true), shape: bad },
+        add: null,
+        error: [RangeError, `${method}: ${name} has shape`],
+      };
     }
   }
   if (kind === 'boolean') {
@@ -92,6 +105,9 @@ export function buildMask(method, name, shape, spec, flt, { trueMeans = 'attend'
     const arg = form === 'nested' ? nest(data, shape) : { data, shape: shape.slice() };
     return { arg, add: error ? null : addOf, error };
   }
-  const arg = form === 'nested' ? nest(add, shape) : { data: form === 'typed' ? Float32Array.from(add) : add.slice(), shape: shape.slice() };
+  const arg =
+    form === 'nested'
+      ? nest(add, shape)
+      : { data: form === 'typed' ? Float32Array.from(add) : add.slice(), shape: shape.slice() };
   return { arg, add: error ? null : add, error };
 }

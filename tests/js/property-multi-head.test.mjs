@@ -40,12 +40,21 @@ const BAD = {
   noNumHeads: [(o) => delete o.options.numHeads, [TypeError, `${m}: options.numHeads (h) is missing`]],
   numHeadsFraction: [(o) => (o.options.numHeads = 1.5), [TypeError, `${m}: options.numHeads (h) must be an integer`]],
   numHeadsNotDividing: [(o, c) => (o.options.numHeads = c.d + 1), [RangeError, `${m}: options.numHeads = `]],
-  streamingWithWeights: [(o) => Object.assign(o.options, { streaming: true, returnWeights: true }), [TypeError, `${m}: options.streaming is true, but options.returnWeights`]],
+  streamingWithWeights: [
+    (o) => Object.assign(o.options, { streaming: true, returnWeights: true }),
+    [TypeError, `${m}: options.streaming is true, but options.returnWeights`],
+  ],
   unknownKey: [(o) => (o.options.heads = 2), [TypeError, `${m}: options has an unknown key 'heads'`]],
   noWeight: [(o) => delete o.params.wO, [TypeError, `${m}: wO is missing`]],
   noQuery: [(o) => delete o.inputs.query, [TypeError, `${m}: query is missing`]],
-  weightShape: [(o, c) => (o.params.wK = { data: new Float32Array((c.d + 1) * c.d), shape: [c.d + 1, c.d] }), [RangeError, `${m}: wK has shape`]],
-  valueShape: [(o, c) => (o.inputs.value = { data: new Float32Array(c.d + 1), shape: c.batched ? [1, 1, c.d + 1] : [1, c.d + 1] }), [RangeError, `${m}: value has shape`]],
+  weightShape: [
+    (o, c) => (o.params.wK = { data: new Float32Array((c.d + 1) * c.d), shape: [c.d + 1, c.d] }),
+    [RangeError, `${m}: wK has shape`],
+  ],
+  valueShape: [
+    (o, c) => (o.inputs.value = { data: new Float32Array(c.d + 1), shape: c.batched ? [1, 1, c.d + 1] : [1, c.d + 1] }),
+    [RangeError, `${m}: value has shape`],
+  ],
 };
 
 const pathArb = fc.oneof(
@@ -65,7 +74,10 @@ const mhaCase = fc
     dk: fc.integer({ min: 1, max: 4 }),
     mode: fc.constantFrom('self', 'key', 'cross', 'cross'),
     biases: fc.array(fc.constantFrom('none', 'null', 'present', 'present'), { minLength: 4, maxLength: 4 }),
-    scale: fc.oneof({ weight: 4, arbitrary: fc.constant(undefined) }, { weight: 2, arbitrary: fc.constantFrom(1, 0.5, -1, 0, f(1e-3), 100) }),
+    scale: fc.oneof(
+      { weight: 4, arbitrary: fc.constant(undefined) },
+      { weight: 2, arbitrary: fc.constantFrom(1, 0.5, -1, 0, f(1e-3), 100) },
+    ),
     causal: fc.constantFrom(undefined, false, true),
     path: pathArb,
     useMask: fc.constantFrom(false, true),
@@ -78,7 +90,10 @@ const mhaCase = fc
     maskFault,
     onPadding: fc.boolean(),
     weights: pv.mildOrWild,
-    bad: fc.oneof({ weight: 40, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.constantFrom(...Object.keys(BAD)) }),
+    bad: fc.oneof(
+      { weight: 40, arbitrary: fc.constant(null) },
+      { weight: 1, arbitrary: fc.constantFrom(...Object.keys(BAD)) },
+    ),
   })
   .chain((s) => {
     const d = s.h * s.dk;
@@ -147,8 +162,12 @@ describe.each(CONFIGS)('properties of multi-head attention: $label', (cfg) => {
         if (streamingOption !== undefined) options.streaming = streamingOption;
         const maskFaultHere = useMaskFault && !c.onPadding ? c.maskFault : null;
         const padFaultHere = useMaskFault && c.onPadding ? c.maskFault : null;
-        const mask = c.useMask || maskFaultHere ? buildMask(m, 'mask', c.mShape, c.mask, maskFaultHere, { targetLast: Tk }) : null;
-        const pad = c.usePadding || padFaultHere ? buildMask(m, 'keyPaddingMask', c.pShape, c.padding, padFaultHere, { trueMeans: 'ignore', targetLast: Tk }) : null;
+        const mask =
+          c.useMask || maskFaultHere ? buildMask(m, 'mask', c.mShape, c.mask, maskFaultHere, { targetLast: Tk }) : null;
+        const pad =
+          c.usePadding || padFaultHere
+            ? buildMask(m, 'keyPaddingMask', c.pShape, c.padding, padFaultHere, { trueMeans: 'ignore', targetLast: Tk })
+            : null;
         if (mask) options.mask = mask.arg;
         if (pad) options.keyPaddingMask = pad.arg;
         error ??= mask?.error ?? pad?.error ?? null;
@@ -174,39 +193,71 @@ describe.each(CONFIGS)('properties of multi-head attention: $label', (cfg) => {
             return a + p;
           };
           const rows = (x, T) => x.slice(b * T * d, (b + 1) * T * d);
-          batches.push(mhaBatch(rows(c.xq, Tq), rows(xk, Tk), rows(xv, Tk), W, bias, Tq, Tk, d, h, { scale, causal: c.causal === true, maskAt, variant: cfg.variant, streaming }));
+          batches.push(
+            mhaBatch(rows(c.xq, Tq), rows(xk, Tk), rows(xv, Tk), W, bias, Tq, Tk, d, h, {
+              scale,
+              causal: c.causal === true,
+              maskAt,
+              variant: cfg.variant,
+              streaming,
+            }),
+          );
         }
         const cls = batches.flatMap((bt) => bt.slices.flatMap((s) => Array.from(s.cls)));
         const firstSure = cls.indexOf(2);
         const errors = [];
         if (cls.some((k) => k !== 0)) {
-          errors.push([RangeError, `${m}: the per-head scores[`, (e) => {
-            const i = namedIndex(e.message, [B, h, Tq, Tk]);
-            return i >= 0 && cls[i] !== 0 && (firstSure < 0 || i <= firstSure) && e.message.includes('overflowed float32');
-          }]);
+          errors.push([
+            RangeError,
+            `${m}: the per-head scores[`,
+            (e) => {
+              const i = namedIndex(e.message, [B, h, Tq, Tk]);
+              return (
+                i >= 0 && cls[i] !== 0 && (firstSure < 0 || i <= firstSure) && e.message.includes('overflowed float32')
+              );
+            },
+          ]);
         }
         // A projection row that may overflow may be named itself (api.js names the
         // first non-finite entry of Q, then K, then V once the scores or the output
         // went wrong): the row it names must be one the reference says may overflow.
-        for (const [P, T] of [['Q', Tq], ['K', Tk], ['V', Tk]]) {
+        for (const [P, T] of [
+          ['Q', Tq],
+          ['K', Tk],
+          ['V', Tk],
+        ]) {
           if (!batches.some((bt) => bt.projectionFine[P].some((x) => !x))) continue;
-          errors.push([RangeError, new RegExp(`^${m}: ${P}\\[[\\d, ]+\\] overflowed float32 .*the projection ${P} = `), (e) => {
-            const i = namedIndex(e.message, [...lead, T, d]);
-            return i >= 0 && !batches[Math.floor(i / (T * d))].projectionFine[P][Math.floor(i / d) % T];
-          }]);
+          errors.push([
+            RangeError,
+            new RegExp(`^${m}: ${P}\\[[\\d, ]+\\] overflowed float32 .*the projection ${P} = `),
+            (e) => {
+              const i = namedIndex(e.message, [...lead, T, d]);
+              return i >= 0 && !batches[Math.floor(i / (T * d))].projectionFine[P][Math.floor(i / d) % T];
+            },
+          ]);
         }
-        if (batches.some((bt) => bt.outFine.some((x) => !x))) errors.push([RangeError, new RegExp(`^${m}: output\\[[\\d, ]+\\] overflowed float32`)]);
+        if (batches.some((bt) => bt.outFine.some((x) => !x)))
+          errors.push([RangeError, new RegExp(`^${m}: output\\[[\\d, ]+\\] overflowed float32`)]);
         const wShape = [...lead, h, Tq, Tk];
         expectOutcome(call, {
           errors,
           mustThrow: firstSure >= 0,
           check: (res) => {
-            if (res.output.shape.join() !== xShape.join()) fail(`${m}: output shape`, { got: res.output.shape, want: xShape });
-            if (returnWeights !== (res.weights !== undefined)) fail(`${m}: weights present or missing against returnWeights`);
-            if (returnWeights && res.weights.shape.join() !== wShape.join()) fail(`${m}: weights shape`, { got: res.weights.shape, want: wShape });
+            if (res.output.shape.join() !== xShape.join())
+              fail(`${m}: output shape`, { got: res.output.shape, want: xShape });
+            if (returnWeights !== (res.weights !== undefined))
+              fail(`${m}: weights present or missing against returnWeights`);
+            if (returnWeights && res.weights.shape.join() !== wShape.join())
+              fail(`${m}: weights shape`, { got: res.weights.shape, want: wShape });
             batches.forEach((bt, b) => {
               for (let x = 0; x < Tq * d; x++) {
-                checkElement(`${m} output (${streaming ? 'streaming' : 'materialized'})`, res.output.data[b * Tq * d + x], bt.Y[x], bt.tol[x], { mayOverflow: !bt.outFine[x], index: b * Tq * d + x });
+                checkElement(
+                  `${m} output (${streaming ? 'streaming' : 'materialized'})`,
+                  res.output.data[b * Tq * d + x],
+                  bt.Y[x],
+                  bt.tol[x],
+                  { mayOverflow: !bt.outFine[x], index: b * Tq * d + x },
+                );
               }
               if (!returnWeights) return;
               bt.slices.forEach((s, hh) => {
@@ -216,14 +267,19 @@ describe.each(CONFIGS)('properties of multi-head attention: $label', (cfg) => {
                     const at = ((b * h + hh) * Tq + i) * Tk + j;
                     const got = res.weights.data[at];
                     if (s.hidden[i] || s.S[i * Tk + j] === -Infinity) {
-                      if (!Object.is(got, 0)) fail(`${m}: a masked weight (or one of a row with no visible key) must be +0`, { index: at, got });
+                      if (!Object.is(got, 0))
+                        fail(`${m}: a masked weight (or one of a row with no visible key) must be +0`, {
+                          index: at,
+                          got,
+                        });
                       continue;
                     }
                     if (!(got >= 0)) fail(`${m}: a weight below 0`, { index: at, got });
                     checkElement(`${m} weights`, got, s.A[i * Tk + j], s.tolW[i * Tk + j], { index: at });
                     sum += got;
                   }
-                  if (!s.hidden[i] && !(Math.abs(sum - 1) <= s.rowSumTol)) fail(`${m}: weights of a row do not sum to 1`, { batch: b, head: hh, row: i, sum });
+                  if (!s.hidden[i] && !(Math.abs(sum - 1) <= s.rowSumTol))
+                    fail(`${m}: weights of a row do not sum to 1`, { batch: b, head: hh, row: i, sum });
                 }
               });
             });

@@ -15,7 +15,8 @@ export function fail(what, details = {}) {
 }
 
 const matches = (message, m) => (typeof m === 'string' ? message.startsWith(m) : m.test(message));
-const listErrors = (errors) => errors.map(([C, m]) => `${C.name} ${typeof m === 'string' ? JSON.stringify(`${m}...`) : String(m)}`).join(' or ');
+const listErrors = (errors) =>
+  errors.map(([C, m]) => `${C.name} ${typeof m === 'string' ? JSON.stringify(`${m}...`) : String(m)}`).join(' or ');
 
 /**
  * Runs `call` and holds it to `expected`:
@@ -33,8 +34,13 @@ export function expectOutcome(call, expected) {
   }
   if (error) {
     if (!(error instanceof Error)) fail('a value that is not an Error was thrown', { thrown: String(error) });
-    const ok = (expected.errors ?? []).some(([C, m, accept]) => error instanceof C && matches(error.message, m) && (!accept || accept(error)));
-    if (!ok) fail(`unexpected ${error.constructor.name}: ${error.message}`, { expected: expected.errors?.length ? listErrors(expected.errors) : 'a result' });
+    const ok = (expected.errors ?? []).some(
+      ([C, m, accept]) => error instanceof C && matches(error.message, m) && (!accept || accept(error)),
+    );
+    if (!ok)
+      fail(`unexpected ${error.constructor.name}: ${error.message}`, {
+        expected: expected.errors?.length ? listErrors(expected.errors) : 'a result',
+      });
     return;
   }
   if (expected.mustThrow) fail('returned instead of throwing', { expected: listErrors(expected.errors) });

@@ -30,7 +30,10 @@ const f = Math.fround;
 const shapeArb = fc.oneof(
   { weight: 2, arbitrary: pv.length.map((n) => [n]) },
   { weight: 3, arbitrary: fc.tuple(fc.integer({ min: 1, max: 4 }), pv.length).map(([r, n]) => [r, n]) },
-  { weight: 1, arbitrary: fc.tuple(fc.integer({ min: 1, max: 3 }), fc.integer({ min: 1, max: 40 })).map(([r, n]) => [2, r, n]) },
+  {
+    weight: 1,
+    arbitrary: fc.tuple(fc.integer({ min: 1, max: 3 }), fc.integer({ min: 1, max: 40 })).map(([r, n]) => [2, r, n]),
+  },
 );
 
 const temperatureArb = fc.oneof(
@@ -48,7 +51,10 @@ const BAD_OPTIONS = {
   string: [{ temperature: '2' }, [TypeError, 'softmax: options.temperature']],
   unknownKey: [{ temp: 2 }, [TypeError, "softmax: options has an unknown key 'temp'"]],
 };
-const badOptionArb = fc.oneof({ weight: 30, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.constantFrom(...Object.keys(BAD_OPTIONS)) });
+const badOptionArb = fc.oneof(
+  { weight: 30, arbitrary: fc.constant(null) },
+  { weight: 1, arbitrary: fc.constantFrom(...Object.keys(BAD_OPTIONS)) },
+);
 
 const softmaxCase = shapeArb.chain((shape) =>
   fc
@@ -86,7 +92,10 @@ describe.each(CONFIGS)('properties of softmax and logSumExp: $label', (cfg) => {
         const mFault = c.badOption ? null : c.maskFault;
         const xFault = c.badOption || mFault ? null : c.fault;
         const x = pv.buildArg('softmax', 'x', c.x, shape, c.form, xFault);
-        const mask = c.useMask || mFault ? buildMask('softmax', 'mask', c.mShape, c.mask, mFault, { targetLast: shape.at(-1) }) : null;
+        const mask =
+          c.useMask || mFault
+            ? buildMask('softmax', 'mask', c.mShape, c.mask, mFault, { targetLast: shape.at(-1) })
+            : null;
         const options = {};
         if (c.temperature !== undefined) options.temperature = c.temperature;
         if (mask) options.mask = mask.arg;
@@ -102,17 +111,30 @@ describe.each(CONFIGS)('properties of softmax and logSumExp: $label', (cfg) => {
         const n = shape.at(-1);
         const rows = pv.numel(shape) / n;
         const T = c.temperature ?? 1;
-        const madd = mask ? Float64Array.from({ length: rows * n }, (_, i) => mask.add[pv.broadcastIndex(c.mShape, shape, i)]) : null;
+        const madd = mask
+          ? Float64Array.from({ length: rows * n }, (_, i) => mask.add[pv.broadcastIndex(c.mShape, shape, i)])
+          : null;
         const want = softmaxBound(c.x, rows, n, T, madd, cfg.variant);
         const firstSure = want.cls.indexOf(2);
         const what = mask ? 'x / temperature + mask' : 'x / temperature';
         expectOutcome(call, {
           // The first entry of z that overflowed: one that may, and none after one that must.
           errors: want.cls.some((k) => k !== 0)
-            ? [[RangeError, `softmax: ${what}[`, (e) => {
-                const i = namedIndex(e.message, shape);
-                return i >= 0 && want.cls[i] !== 0 && (firstSure < 0 || i <= firstSure) && e.message.includes('overflowed float32');
-              }]]
+            ? [
+                [
+                  RangeError,
+                  `softmax: ${what}[`,
+                  (e) => {
+                    const i = namedIndex(e.message, shape);
+                    return (
+                      i >= 0 &&
+                      want.cls[i] !== 0 &&
+                      (firstSure < 0 || i <= firstSure) &&
+                      e.message.includes('overflowed float32')
+                    );
+                  },
+                ],
+              ]
             : [],
           mustThrow: firstSure >= 0,
           check: (got) => {
@@ -122,14 +144,20 @@ describe.each(CONFIGS)('properties of softmax and logSumExp: $label', (cfg) => {
               for (let i = r * n; i < (r + 1) * n; i++) {
                 const y = got.data[i];
                 if (want.masked[i] || want.hidden[r]) {
-                  if (!Object.is(y, 0)) fail('softmax: a masked entry (or a row with nothing visible) is not +0', { index: i, got: y });
+                  if (!Object.is(y, 0))
+                    fail('softmax: a masked entry (or a row with nothing visible) is not +0', { index: i, got: y });
                   continue;
                 }
                 if (!(y >= 0)) fail('softmax: a weight below 0 or NaN', { index: i, got: y });
                 checkElement('softmax', y, want.w[i], want.tol[i], { index: i });
                 sum += y;
               }
-              if (!want.hidden[r] && !(Math.abs(sum - 1) <= want.rowSumTol)) fail('softmax: a row does not sum to 1 within (2 ceil(log2 n) + 5 + c) u', { row: r, sum, tol: want.rowSumTol });
+              if (!want.hidden[r] && !(Math.abs(sum - 1) <= want.rowSumTol))
+                fail('softmax: a row does not sum to 1 within (2 ceil(log2 n) + 5 + c) u', {
+                  row: r,
+                  sum,
+                  tol: want.rowSumTol,
+                });
             }
           },
         });
@@ -139,7 +167,15 @@ describe.each(CONFIGS)('properties of softmax and logSumExp: $label', (cfg) => {
     expect(ag.heapAllocatedBytes()).toBe(heapBefore);
   });
 
-  const lseCase = shapeArb.chain((shape) => fc.record({ x: pv.values(pv.numel(shape)), form: fc.constantFrom('vector', ...['f32', 'f64', 'array', 'nested']), fault: pv.fault }).map((c) => ({ ...c, shape })));
+  const lseCase = shapeArb.chain((shape) =>
+    fc
+      .record({
+        x: pv.values(pv.numel(shape)),
+        form: fc.constantFrom('vector', ...['f32', 'f64', 'array', 'nested']),
+        fault: pv.fault,
+      })
+      .map((c) => ({ ...c, shape })),
+  );
 
   test(`logSumExp: the reference within the bound built from exp, the pairwise sum and logf, or the documented error (${RUNS.logSumExp} runs)`, () => {
     fc.assert(
@@ -147,7 +183,9 @@ describe.each(CONFIGS)('properties of softmax and logSumExp: $label', (cfg) => {
         const { shape } = c;
         // A vector (Float32Array) gives a number; a tensor of rank 2 or more gives a tensor.
         const asVector = c.form === 'vector' && shape.length === 1;
-        const x = pv.buildArg('logSumExp', 'x', c.x, shape, c.form === 'vector' ? 'f32' : c.form, c.fault, { vector: asVector });
+        const x = pv.buildArg('logSumExp', 'x', c.x, shape, c.form === 'vector' ? 'f32' : c.form, c.fault, {
+          vector: asVector,
+        });
         const call = () => ag.logSumExp(x.arg);
         if (x.error) return expectOutcome(call, { errors: [x.error], mustThrow: true });
         const n = shape.at(-1);
@@ -160,8 +198,10 @@ describe.each(CONFIGS)('properties of softmax and logSumExp: $label', (cfg) => {
               checkElement('logSumExp', got, want.value[0], want.tol[0]);
               return;
             }
-            if (got.shape.join() !== shape.slice(0, -1).join()) fail('logSumExp: wrong shape', { got: got.shape, want: shape.slice(0, -1) });
-            for (let r = 0; r < rows; r++) checkElement('logSumExp', got.data[r], want.value[r], want.tol[r], { index: r });
+            if (got.shape.join() !== shape.slice(0, -1).join())
+              fail('logSumExp: wrong shape', { got: got.shape, want: shape.slice(0, -1) });
+            for (let r = 0; r < rows; r++)
+              checkElement('logSumExp', got.data[r], want.value[r], want.tol[r], { index: r });
           },
         });
       }),

@@ -48,7 +48,10 @@ export const mildOrWild = fc.oneof(
 );
 
 /** A power of two that scales a whole vector: 0 mostly, else towards the subnormals or towards FLT_MAX. */
-export const scaleExponent = fc.oneof({ weight: 8, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.constantFrom(-60, -100, -135, -145, 40, 100) });
+export const scaleExponent = fc.oneof(
+  { weight: 8, arbitrary: fc.constant(0) },
+  { weight: 1, arbitrary: fc.constantFrom(-60, -100, -135, -145, 40, 100) },
+);
 
 /** v * 2^p rounded to float32, kept finite (+-FLT_MAX where it would overflow). */
 export function scaled(v, p) {
@@ -59,7 +62,9 @@ export function scaled(v, p) {
 
 /** n float32 values, all scaled by one random power of two. */
 export function values(n, weights) {
-  return fc.tuple(scaleExponent, fc.array(value(weights), { minLength: n, maxLength: n })).map(([p, xs]) => xs.map((v) => scaled(v, p)));
+  return fc
+    .tuple(scaleExponent, fc.array(value(weights), { minLength: n, maxLength: n }))
+    .map(([p, xs]) => xs.map((v) => scaled(v, p)));
 }
 
 /** Vector lengths: short ones, the SIMD widths and their neighbours, and past a block of 256. */
@@ -77,9 +82,33 @@ export const length = fc.oneof(
 export const faultOf = (noneWeight) =>
   fc.oneof(
     { weight: noneWeight, arbitrary: fc.constant(null) },
-    { weight: 2, arbitrary: fc.record({ kind: fc.constant('nonFinite'), value: fc.constantFrom(NaN, Infinity, -Infinity), arg: fc.nat(15), at: fc.nat() }) },
-    { weight: 1, arbitrary: fc.record({ kind: fc.constant('beyond'), value: fc.constantFrom(1e39, -1e39, 3.5e38, -1e300), arg: fc.nat(15), at: fc.nat() }) },
-    { weight: 1, arbitrary: fc.record({ kind: fc.constant('type'), how: fc.constantFrom('string', 'null', 'int32', 'object', 'element'), arg: fc.nat(15), at: fc.nat() }) },
+    {
+      weight: 2,
+      arbitrary: fc.record({
+        kind: fc.constant('nonFinite'),
+        value: fc.constantFrom(NaN, Infinity, -Infinity),
+        arg: fc.nat(15),
+        at: fc.nat(),
+      }),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.record({
+        kind: fc.constant('beyond'),
+        value: fc.constantFrom(1e39, -1e39, 3.5e38, -1e300),
+        arg: fc.nat(15),
+        at: fc.nat(),
+      }),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.record({
+        kind: fc.constant('type'),
+        how: fc.constantFrom('string', 'null', 'int32', 'object', 'element'),
+        arg: fc.nat(15),
+        at: fc.nat(),
+      }),
+    },
   );
 /** A fault in about one case in five. */
 export const fault = faultOf(14);
@@ -144,7 +173,10 @@ export function buildArg(method, name, flat, shape, form, flt, { vector = false 
   const bad = {
     string: () => 'abc',
     null: () => null,
-    int32: () => (vector ? Int32Array.from(vals, (v) => Math.trunc(v)) : { data: Int32Array.from(vals, (v) => Math.trunc(v)), shape: shape.slice() }),
+    int32: () =>
+      vector
+        ? Int32Array.from(vals, (v) => Math.trunc(v))
+        : { data: Int32Array.from(vals, (v) => Math.trunc(v)), shape: shape.slice() },
     object: () => ({ values: vals }),
     element: () => {
       vals[at] = String(vals[at]);

@@ -29,7 +29,9 @@ const RUNS = { dot: 1500, norm: 1000, cosine: 1000, matmul: 600 };
 /** A fault, or none, for a case whose arguments are `names`: which one it hits. */
 const target = (flt, names) => (flt ? names[flt.arg % names.length] : null);
 
-const vectorPair = pv.length.chain((n) => fc.record({ a: pv.values(n), b: pv.values(n), formA: pv.vectorForm, formB: pv.vectorForm, fault: pv.fault }));
+const vectorPair = pv.length.chain((n) =>
+  fc.record({ a: pv.values(n), b: pv.values(n), formA: pv.vectorForm, formB: pv.vectorForm, fault: pv.fault }),
+);
 const vectorOne = pv.length.chain((n) => fc.record({ a: pv.values(n), formA: pv.vectorForm, fault: pv.fault }));
 
 /** Builds the vector arguments of a case; returns them with the error the fault makes (or null). */
@@ -37,7 +39,15 @@ function buildVectors(method, c, names) {
   const hit = target(c.fault, names);
   const built = names.map((name) => {
     const vals = c[name];
-    return pv.buildArg(method, name, vals, [vals.length], c[`form${name.toUpperCase()}`], hit === name ? c.fault : null, { vector: true });
+    return pv.buildArg(
+      method,
+      name,
+      vals,
+      [vals.length],
+      c[`form${name.toUpperCase()}`],
+      hit === name ? c.fault : null,
+      { vector: true },
+    );
   });
   return { args: built.map((b) => b.arg), error: built.find((b) => b.error)?.error ?? null };
 }
@@ -81,8 +91,10 @@ describe.each(CONFIGS)('properties of the vector and matrix kernels: $label', (c
         const want = normBound(c.a);
         expectOutcome(() => ag.norm(...args), {
           check: (got) => {
-            if (want.mustOverflow && got !== Infinity) fail('norm: finite although the norm is beyond FLT_MAX', { got, want: want.value });
-            if (got === Infinity && !want.mayOverflow) fail('norm: +Infinity for a norm below FLT_MAX', { want: want.value });
+            if (want.mustOverflow && got !== Infinity)
+              fail('norm: finite although the norm is beyond FLT_MAX', { got, want: want.value });
+            if (got === Infinity && !want.mayOverflow)
+              fail('norm: +Infinity for a norm below FLT_MAX', { want: want.value });
             if (got !== Infinity) checkElement('norm', got, want.value, want.tol);
             if (Object.is(got, -0) || got < 0) fail('norm: negative', { got });
           },
@@ -103,7 +115,8 @@ describe.each(CONFIGS)('properties of the vector and matrix kernels: $label', (c
         const zero = [];
         if (hit !== 'a' && isZero(c.a)) zero.push([RangeError, 'cosine: a is the zero vector']);
         if (hit !== 'b' && isZero(c.b)) zero.push([RangeError, 'cosine: b is the zero vector']);
-        if (error || zero.length) return expectOutcome(() => ag.cosine(...args), { errors: error ? [error, ...zero] : zero, mustThrow: true });
+        if (error || zero.length)
+          return expectOutcome(() => ag.cosine(...args), { errors: error ? [error, ...zero] : zero, mustThrow: true });
         const want = cosineBound(c.a, c.b);
         expectOutcome(() => ag.cosine(...args), {
           check: (got) => {
@@ -121,24 +134,43 @@ describe.each(CONFIGS)('properties of the vector and matrix kernels: $label', (c
     .record({
       M: fc.integer({ min: 1, max: 6 }),
       N: fc.integer({ min: 1, max: 6 }),
-      K: fc.oneof({ weight: 6, arbitrary: fc.integer({ min: 1, max: 20 }) }, { weight: 1, arbitrary: fc.constantFrom(31, 32, 33, 64, 65, 255, 256, 257, 300) }),
+      K: fc.oneof(
+        { weight: 6, arbitrary: fc.integer({ min: 1, max: 20 }) },
+        { weight: 1, arbitrary: fc.constantFrom(31, 32, 33, 64, 65, 255, 256, 257, 300) },
+      ),
       transposeB: fc.constantFrom(undefined, false, true),
-      leads: fc.constantFrom([[], []], [[2], []], [[], [3]], [[2], [2]], [[2], [1]], [[1, 2], [3, 1]], [[2, 1], [2]]),
+      leads: fc.constantFrom(
+        [[], []],
+        [[2], []],
+        [[], [3]],
+        [[2], [2]],
+        [[2], [1]],
+        [
+          [1, 2],
+          [3, 1],
+        ],
+        [[2, 1], [2]],
+      ),
       formA: pv.tensorForm,
       formB: pv.tensorForm,
       fault: pv.fault,
-      badOption: fc.oneof({ weight: 30, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.constantFrom('string', 'unknownKey') }),
+      badOption: fc.oneof(
+        { weight: 30, arbitrary: fc.constant(null) },
+        { weight: 1, arbitrary: fc.constantFrom('string', 'unknownKey') },
+      ),
     })
     .chain((s) => {
       const [la, lb] = s.leads;
       const bRows = s.transposeB ? s.N : s.K;
       const bCols = s.transposeB ? s.K : s.N;
-      return fc.record({ a: pv.values(pv.numel(la) * s.M * s.K), b: pv.values(pv.numel(lb) * bRows * bCols) }).map((v) => ({
-        ...s,
-        ...v,
-        shapeA: [...la, s.M, s.K],
-        shapeB: [...lb, bRows, bCols],
-      }));
+      return fc
+        .record({ a: pv.values(pv.numel(la) * s.M * s.K), b: pv.values(pv.numel(lb) * bRows * bCols) })
+        .map((v) => ({
+          ...s,
+          ...v,
+          shapeA: [...la, s.M, s.K],
+          shapeB: [...lb, bRows, bCols],
+        }));
     });
 
   test(`matmul (A B and A B^T, broadcast batches): the reference within the variant's bound (scalar: pairwise; simd128: gemm_simd128.h), or the documented error (${RUNS.matmul} runs)`, () => {
@@ -168,7 +200,15 @@ describe.each(CONFIGS)('properties of the vector and matrix kernels: $label', (c
         for (let p = 0; p < batches; p++) {
           const sa = pv.sliceOf(la, lead, p);
           const sb = pv.sliceOf(lb, lead, p);
-          const want = matmulBound(c.a.slice(sa * M * K, (sa + 1) * M * K), c.b.slice(sb * K * N, (sb + 1) * K * N), M, K, N, c.transposeB === true, cfg.variant);
+          const want = matmulBound(
+            c.a.slice(sa * M * K, (sa + 1) * M * K),
+            c.b.slice(sb * K * N, (sb + 1) * K * N),
+            M,
+            K,
+            N,
+            c.transposeB === true,
+            cfg.variant,
+          );
           C.push(...want.C);
           tol.push(...want.tol);
           fine.push(...want.fine);
@@ -176,11 +216,20 @@ describe.each(CONFIGS)('properties of the vector and matrix kernels: $label', (c
         const outShape = [...lead, M, N];
         expectOutcome(call, {
           // A NaN from an overflowed partial sum is a RangeError naming that element.
-          errors: fine.every(Boolean) ? [] : [[RangeError, /^matmul: the result\[[\d, ]+\] overflowed float32/, (e) => !fine[namedIndex(e.message, outShape)]]],
+          errors: fine.every(Boolean)
+            ? []
+            : [
+                [
+                  RangeError,
+                  /^matmul: the result\[[\d, ]+\] overflowed float32/,
+                  (e) => !fine[namedIndex(e.message, outShape)],
+                ],
+              ],
           check: (got) => {
             if (got.shape.join() !== outShape.join()) fail('matmul: wrong shape', { got: got.shape, want: outShape });
             if (!(got.data instanceof Float32Array)) fail('matmul: data is not a Float32Array');
-            for (let i = 0; i < C.length; i++) checkElement('matmul', got.data[i], C[i], tol[i], { mayOverflow: !fine[i], index: i });
+            for (let i = 0; i < C.length; i++)
+              checkElement('matmul', got.data[i], C[i], tol[i], { mayOverflow: !fine[i], index: i });
           },
         });
       }),

@@ -46,9 +46,11 @@ describe('samples are identical in every build and variant', () => {
     // Four samples per block: counter 6 starts at sample 4.
     const c = ag.random.uniform({ seed: 2 ** 40 + 3, counter: 6, n: 8 }).data;
     expect(Array.from(c)).toEqual(Array.from(a.subarray(4)));
-    expect(Array.from(ag.random.uniform({ seed: 1, counter: 0, n: 8 }).data)).not.toEqual(Array.from(ag.random.uniform({ seed: 2, counter: 0, n: 8 }).data));
+    expect(Array.from(ag.random.uniform({ seed: 1, counter: 0, n: 8 }).data)).not.toEqual(
+      Array.from(ag.random.uniform({ seed: 2, counter: 0, n: 8 }).data),
+    );
   });
-  test('the experiment draws the same vectors in every build: samples differ at most by the two variants\' dot bounds', () => {
+  test("the experiment draws the same vectors in every build: samples differ at most by the two variants' dot bounds", () => {
     const d = 64;
     const trials = 50;
     const runs = instances.map((ag) => ag.randomDotExperiment({ d, trials, seed: 5 }));

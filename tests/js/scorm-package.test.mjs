@@ -15,8 +15,6 @@ import { SITE_ROOT } from '../../scripts/serve.mjs';
 import { decodeSuspendData, encodeSuspendData, MAX_SUSPEND_DATA } from '../../web/scorm/suspend-data.js';
 import { formatTimespan } from '../../web/scorm/timespan.js';
 
-const asList = (x) => (x === undefined ? [] : Array.isArray(x) ? x : [x]);
-
 let dir;
 let site; // a copy of build/site: a rebuild during the run cannot change it
 let first;
@@ -30,7 +28,11 @@ beforeAll(() => {
   zip = unzipSync(readFileSync(first.out));
   const text = strFromU8(zip['imsmanifest.xml']);
   expect(XMLValidator.validate(text)).toBe(true);
-  manifest = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@_', isArray: (name) => ['file', 'resource', 'organization', 'item'].includes(name) }).parse(text).manifest;
+  manifest = new XMLParser({
+    ignoreAttributes: false,
+    attributeNamePrefix: '@_',
+    isArray: (name) => ['file', 'resource', 'organization', 'item'].includes(name),
+  }).parse(text).manifest;
 });
 afterAll(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
@@ -70,7 +72,9 @@ describe('the SCORM 1.2 package', () => {
 
   test('every file in the zip is listed in the resource, and every listed file is in the zip', () => {
     const listed = manifest.resources.resource[0].file.map((f) => decodeURI(f['@_href'])).sort();
-    const inZip = Object.keys(zip).filter((p) => p !== 'imsmanifest.xml' && !p.endsWith('/')).sort();
+    const inZip = Object.keys(zip)
+      .filter((p) => p !== 'imsmanifest.xml' && !p.endsWith('/'))
+      .sort();
     expect(listed).toEqual(inZip);
     expect(new Set(listed).size).toBe(listed.length);
     // The whole site went in: the bundles, the wasm builds, the styles, the offline page if built.
@@ -96,7 +100,12 @@ describe('the SCORM 1.2 package', () => {
     expect(meta).toBeGreaterThan(0);
     expect(meta).toBeLessThan(adapter);
     // Nothing else changed: removing the two inserted lines gives the site's page back.
-    expect(page.replace('  <meta name="attention-geometry-embed" content="off">\n  <script type="module" src="scorm.js"></script>\n', '')).toBe(sitePage);
+    expect(
+      page.replace(
+        '  <meta name="attention-geometry-embed" content="off">\n  <script type="module" src="scorm.js"></script>\n',
+        '',
+      ),
+    ).toBe(sitePage);
     expect(page).toContain("script-src 'self' 'wasm-unsafe-eval';");
     expect(page).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
   });
@@ -105,7 +114,11 @@ describe('the SCORM 1.2 package', () => {
     expect(() => launchPage('<html><body></body></html>')).toThrow(/one <\/head>/);
     expect(() => launchPage('<head></head><head></head>')).toThrow(/one <\/head>/);
     expect(() => launchPage('<head>\n</head>')).toThrow(/app\.js/);
-    expect(() => launchPage('<head>\n  <script type="module" src="app.js"></script>\n  <script type="module" src="scorm.js"></script>\n</head>')).toThrow(/already/);
+    expect(() =>
+      launchPage(
+        '<head>\n  <script type="module" src="app.js"></script>\n  <script type="module" src="scorm.js"></script>\n</head>',
+      ),
+    ).toThrow(/already/);
     expect(launchPage('<head><script type="module" src="app.js"></script></head>')).toBe(
       '<head><script type="module" src="app.js"></script><meta name="attention-geometry-embed" content="off"><script type="module" src="scorm.js"></script></head>',
     );
@@ -129,14 +142,17 @@ describe('the SCORM 1.2 package', () => {
   });
 
   test('a missing site is a clear error naming the build step', () => {
-    expect(() => buildScorm({ site: join(dir, 'no-site'), out: join(dir, 'c.zip') })).toThrow(/node scripts\/build\.mjs/);
+    expect(() => buildScorm({ site: join(dir, 'no-site'), out: join(dir, 'c.zip') })).toThrow(
+      /node scripts\/build\.mjs/,
+    );
     expect(existsSync(join(dir, 'c.zip'))).toBe(false);
   });
 
   test('file names with markup characters are escaped in the manifest, and read back unchanged', () => {
     const text = manifestXml({ files: ['a&b <c>.txt', 'x/y.js'], version: '1' });
     expect(XMLValidator.validate(text)).toBe(true);
-    const files = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@_' }).parse(text).manifest.resources.resource.file;
+    const files = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@_' }).parse(text).manifest.resources
+      .resource.file;
     expect(files.map((f) => decodeURI(f['@_href']))).toEqual(['a&b <c>.txt', 'x/y.js']);
   });
 });
@@ -150,12 +166,15 @@ describe('what the adapter writes', () => {
     expect(formatTimespan(59_999)).toBe('00:00:59.99');
     expect(formatTimespan(100 * 3600 * 1000)).toBe('100:00:00.00');
     expect(formatTimespan(1e13)).toBe('9999:59:59.99');
-    for (const ms of [0, 999, 61_000, 3_723_450, 1e13]) expect(formatTimespan(ms)).toMatch(/^\d{2,4}:\d{2}:\d{2}(\.\d{1,2})?$/);
+    for (const ms of [0, 999, 61_000, 3_723_450, 1e13])
+      expect(formatTimespan(ms)).toMatch(/^\d{2,4}:\d{2}:\d{2}(\.\d{1,2})?$/);
   });
 
   test('suspend data: versioned JSON that reads back; within 4096 characters for a full tour', () => {
     const visited = Array.from({ length: 24 }, (_, i) => `a-rather-long-chapter-id-${i}`);
-    const predictions = Object.fromEntries(visited.map((id, i) => [id, { choice: `choice-${i}`, correct: i % 2 === 0 }]));
+    const predictions = Object.fromEntries(
+      visited.map((id, i) => [id, { choice: `choice-${i}`, correct: i % 2 === 0 }]),
+    );
     const text = encodeSuspendData({ visited, predictions });
     expect(text.length).toBeLessThanOrEqual(MAX_SUSPEND_DATA);
     expect(JSON.parse(text).v).toBe(1);

@@ -30,7 +30,8 @@ const pair = defineState({
     b: vector({ minLength: 1, maxLength: 4, min: -9, max: 9, default: [3, 4] }),
   },
   // Names b only, even when a's length is not the default's: the codec must still settle.
-  check: (s) => (s.a.length === s.b.length ? [] : [{ name: 'b', value: s.b.join(','), expected: 'as many numbers as a' }]),
+  check: (s) =>
+    s.a.length === s.b.length ? [] : [{ name: 'b', value: s.b.join(','), expected: 'as many numbers as a' }],
 });
 
 describe('cross-field check', () => {
@@ -97,7 +98,11 @@ describe('cross-field check', () => {
 
   test('a declaration whose defaults fail their own check is refused', () => {
     expect(() =>
-      defineState({ version: 1, fields: { h: number({ min: 1, max: 9, integer: true, default: 5 }) }, check: (s) => (s.h === 5 ? [{ name: 'h', value: '5', expected: 'not 5' }] : []) }),
+      defineState({
+        version: 1,
+        fields: { h: number({ min: 1, max: 9, integer: true, default: 5 }) },
+        check: (s) => (s.h === 5 ? [{ name: 'h', value: '5', expected: 'not 5' }] : []),
+      }),
     ).toThrow(/defaults/);
   });
 });

@@ -9,7 +9,16 @@ const n = number({ min: 1, max: 8, integer: true, default: 2 });
 const e = choice({ values: ['random', 'named'], default: 'named' });
 const b = bool({ default: false });
 const v = vector({ length: 2, min: -10, max: 10, default: [1, 1] });
-const m = matrix({ rows: 2, cols: 2, min: -10, max: 10, default: [[1, 0], [0, 1]] });
+const m = matrix({
+  rows: 2,
+  cols: 2,
+  min: -10,
+  max: 10,
+  default: [
+    [1, 0],
+    [0, 1],
+  ],
+});
 
 describe('values of the right type and range are accepted', () => {
   test.each([
@@ -18,7 +27,13 @@ describe('values of the right type and range are accepted', () => {
     [b, true],
     [v, [3, -4]],
     [v, new Float32Array([3, -4])],
-    [m, [[1, 2], [3, 4]]],
+    [
+      m,
+      [
+        [1, 2],
+        [3, 4],
+      ],
+    ],
   ])('%#', (spec, value) => {
     expect(checkValue(spec, value)).toBeNull();
   });
@@ -36,7 +51,14 @@ describe('values of another type are refused with what the field expects', () =>
     ['a boolean as text', b, 'true'],
     ['a vector of text', v, ['3', '4']],
     ['a vector with NaN', v, [3, NaN]],
-    ['a matrix of text', m, [['1', '2'], ['3', '4']]],
+    [
+      'a matrix of text',
+      m,
+      [
+        ['1', '2'],
+        ['3', '4'],
+      ],
+    ],
     ['a number out of range', n, 9],
     ['a fraction for a whole number', n, 2.5],
   ])('%s', (_what, spec, value) => {

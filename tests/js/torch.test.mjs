@@ -64,7 +64,11 @@ function run(ag, c) {
       }
       const kpm = get(c, 'key_padding_mask');
       if (kpm) opts.keyPaddingMask = bool(kpm); // true = ignored in both
-      const r = ag.multiHeadAttention({ query: f32(get(c, 'query')), key: f32(get(c, 'key')), value: f32(get(c, 'value')) }, params, opts);
+      const r = ag.multiHeadAttention(
+        { query: f32(get(c, 'query')), key: f32(get(c, 'key')), value: f32(get(c, 'value')) },
+        params,
+        opts,
+      );
       return [
         ['attn_output', r.output, out(c, 'attn_output')],
         ['attn_weights', r.weights, out(c, 'attn_weights')],
@@ -76,7 +80,14 @@ function run(ag, c) {
 }
 
 const cases = listJson('torch').map((f) => ({ file: f.replace(/\.json$/, ''), ...readJson(`torch/${f}`) }));
-const COVERED = new Set(['Dot', 'L2Norm', 'CosineSimilarity', 'ScalarProjection', 'ScaledDotProductAttention', 'MultiHeadAttention']);
+const COVERED = new Set([
+  'Dot',
+  'L2Norm',
+  'CosineSimilarity',
+  'ScalarProjection',
+  'ScaledDotProductAttention',
+  'MultiHeadAttention',
+]);
 
 test('the torch data is all there (88 cases, README.md)', () => {
   expect(cases.length).toBe(88);
@@ -107,5 +118,8 @@ describe.each(CONFIGS)('PyTorch reference cases: $label', (cfg) => {
 });
 
 afterAll(() => {
-  reportSkipped('PyTorch cases (tests/data/torch)', cases.filter((c) => !COVERED.has(c.op)).map((c) => [c.file, `op ${c.op}`]));
+  reportSkipped(
+    'PyTorch cases (tests/data/torch)',
+    cases.filter((c) => !COVERED.has(c.op)).map((c) => [c.file, `op ${c.op}`]),
+  );
 });

@@ -25,7 +25,11 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 /** Runs an ES module script in a fresh Node process in `cwd`; returns its parsed JSON line. */
 function runIn(cwd, source) {
-  const r = spawnSync(process.execPath, ['--input-type=module', '-e', source], { cwd, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } });
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', source], {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, NODE_OPTIONS: '' },
+  });
   expect(r.stderr).toBe('');
   return JSON.parse(r.stdout.trim());
 }
@@ -55,9 +59,15 @@ test('a {simd, scalar} wasmUrl without the build that is loaded falls back to th
 });
 
 test("require('attention-geometry/widgets') throws an Error saying the widgets are an ES module for browsers", () => {
-  const r = spawnSync(process.execPath, ['-e', "require('attention-geometry/widgets')"], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } });
+  const r = spawnSync(process.execPath, ['-e', "require('attention-geometry/widgets')"], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: { ...process.env, NODE_OPTIONS: '' },
+  });
   expect(r.status).not.toBe(0);
-  expect(r.stderr).toContain('Error: attention-geometry/widgets is an ES module for browsers and cannot be loaded with require()');
+  expect(r.stderr).toContain(
+    'Error: attention-geometry/widgets is an ES module for browsers and cannot be loaded with require()',
+  );
   expect(r.stderr).toContain('<script type="module"');
   expect(r.stderr).toContain("import('attention-geometry/widgets')");
 });

@@ -46,7 +46,8 @@ const THEORY = {
 };
 
 const SKIPPED = {
-  head_dim: 'not a kernel: d_k = d_model / h is arithmetic on shapes (multiHeadAttention checks that h divides d_model)',
+  head_dim:
+    'not a kernel: d_k = d_model / h is arithmetic on shapes (multiHeadAttention checks that h divides d_model)',
 };
 
 describe.each(CONFIGS)('worked examples of the articles: $label', (cfg) => {

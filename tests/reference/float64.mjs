@@ -143,7 +143,16 @@ export function softmaxJacobian(a) {
  * `streaming` (tiles of 256 keys, online softmax); eRow[i] bounds the relative
  * error of the weights of row i (materialized path).
  */
-export function attentionSlice(Q, K, V, Tq, Tk, dk, dv, { scale, causal = false, maskAt = null, variant = 'scalar', streaming = false }) {
+export function attentionSlice(
+  Q,
+  K,
+  V,
+  Tq,
+  Tk,
+  dk,
+  dv,
+  { scale, causal = false, maskAt = null, variant = 'scalar', streaming = false },
+) {
   const Y = new Array(Tq * dv).fill(0);
   const A = new Array(Tq * Tk).fill(0);
   const S = new Array(Tq * Tk).fill(0);
@@ -209,7 +218,17 @@ export function attentionSlice(Q, K, V, Tq, Tk, dk, dv, { scale, causal = false,
  * maskAt(head, i, j) additive; keyBias[j] additive. Returns {Y, A [h,Tq,Tk]}
  * with first-order error bounds: `bound` per output, `wBound` per weight.
  */
-export function mhaOne(xq, xk, xv, W, Tq, Tk, d, h, { scale, causal = false, maskAt = null, keyBias = null, variant = 'scalar', streaming = false }) {
+export function mhaOne(
+  xq,
+  xk,
+  xv,
+  W,
+  Tq,
+  Tk,
+  d,
+  h,
+  { scale, causal = false, maskAt = null, keyBias = null, variant = 'scalar', streaming = false },
+) {
   const proj = (x, T, w, b) => {
     const out = new Array(T * d).fill(0);
     const mag = new Array(T * d).fill(0);
@@ -261,7 +280,8 @@ export function mhaOne(xq, xk, xv, W, Tq, Tk, d, h, { scale, causal = false, mas
       let eProj = 0;
       for (let j = 0; j < Tk; j++) {
         let e = 0;
-        for (let c = 0; c < dk; c++) e += gp * (Qm[i * dk + c] * abs(Kh[j * dk + c]) + abs(Qh[i * dk + c]) * Km[j * dk + c]);
+        for (let c = 0; c < dk; c++)
+          e += gp * (Qm[i * dk + c] * abs(Kh[j * dk + c]) + abs(Qh[i * dk + c]) * Km[j * dk + c]);
         eProj = Math.max(eProj, 2 * abs(scale) * e);
       }
       for (let j = 0; j < Tk; j++) wBound.push(at.A[i * Tk + j] * (at.eRow[i] + eProj));
@@ -454,7 +474,16 @@ function softmaxRow(x, from, n, out, to) {
  * key and value rows start at the given column offsets with the given row
  * strides, so that one head of a [T, D] projection can be read in place.
  */
-export function attentionRef(Q, K, V, T, d, dv, scale, { rows = null, stride = d, vStride = dv, qOff = 0, kOff = 0, vOff = 0 } = {}) {
+export function attentionRef(
+  Q,
+  K,
+  V,
+  T,
+  d,
+  dv,
+  scale,
+  { rows = null, stride = d, vStride = dv, qOff = 0, kOff = 0, vOff = 0 } = {},
+) {
   const O = new Float64Array(T * dv);
   const s = new Float64Array(T);
   const w = new Float64Array(T);
@@ -486,7 +515,13 @@ export function mhaRef(X, w, T, D, h) {
   const concat = new Float64Array(T * D);
   for (let head = 0; head < h; head++) {
     const off = head * dk;
-    const O = attentionRef(Q, K, V, T, dk, dk, 1 / Math.sqrt(dk), { stride: D, vStride: D, qOff: off, kOff: off, vOff: off });
+    const O = attentionRef(Q, K, V, T, dk, dk, 1 / Math.sqrt(dk), {
+      stride: D,
+      vStride: D,
+      qOff: off,
+      kOff: off,
+      vOff: off,
+    });
     for (let i = 0; i < T; i++) for (let k = 0; k < dk; k++) concat[i * D + off + k] = O[i * dk + k];
   }
   return matmulRef(concat, w.wO, T, D, D);

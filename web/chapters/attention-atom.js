@@ -31,8 +31,30 @@ export class AgAttentionAtom extends AgWidget {
   static stateDecl = defineState({
     version: 1,
     fields: {
-      q: matrix({ rows: N, cols: D_K, min: -EXTENT, max: EXTENT, default: [[0.5, 0.5], [1, 2], [2, 0.5], [-1, 1.5]] }),
-      k: matrix({ rows: N, cols: D_K, min: -EXTENT, max: EXTENT, default: [[0.5, -0.5], [2, 1.5], [-1, 1], [2.5, -0.5]] }),
+      q: matrix({
+        rows: N,
+        cols: D_K,
+        min: -EXTENT,
+        max: EXTENT,
+        default: [
+          [0.5, 0.5],
+          [1, 2],
+          [2, 0.5],
+          [-1, 1.5],
+        ],
+      }),
+      k: matrix({
+        rows: N,
+        cols: D_K,
+        min: -EXTENT,
+        max: EXTENT,
+        default: [
+          [0.5, -0.5],
+          [2, 1.5],
+          [-1, 1],
+          [2.5, -0.5],
+        ],
+      }),
       // The highlighted cell (row i = query, column j = key), 1-based.
       cell: vector({ length: 2, min: 1, max: N, integer: true, default: [3, 2] }),
     },
@@ -63,7 +85,10 @@ export class AgAttentionAtom extends AgWidget {
 
     // The plane: every query and key as a draggable point; the chosen pair as arrows.
     const figure = h('div', { class: 'figure' });
-    const p = plane(figure, { extent: EXTENT, label: 'Queries q1 to q4 and keys k1 to k4 as points; drag them or use the arrow keys' });
+    const p = plane(figure, {
+      extent: EXTENT,
+      label: 'Queries q1 to q4 and keys k1 to k4 as points; drag them or use the arrow keys',
+    });
     const markQ = arrowMarker(p.svg, 'atom-arrow-q', 'marker-q');
     const markK = arrowMarker(p.svg, 'atom-arrow-k', 'marker-k');
     const arrows = p.layer('arrows');
@@ -77,7 +102,11 @@ export class AgAttentionAtom extends AgWidget {
         const name = `${kind}${r + 1}`;
         const label = labels.append('text').attr('class', `pt-label label-${kind}`).attr('aria-hidden', 'true');
         label.append('tspan').text(kind);
-        label.append('tspan').attr('class', 'pt-sub').attr('dy', '0.3em').text(String(r + 1));
+        label
+          .append('tspan')
+          .attr('class', 'pt-sub')
+          .attr('dy', '0.3em')
+          .text(String(r + 1));
         const handle = draggablePoint({
           plane: p,
           layer: handles,
@@ -92,7 +121,8 @@ export class AgAttentionAtom extends AgWidget {
             this.setState({ [kind]: rows, cell });
           },
           describe: (v) => `${name}, ${kind === 'q' ? 'query' : 'key'} of \u201c${TOKENS[r]}\u201d = ${pair(v)}`,
-          announce: (v) => `${name} (${TOKENS[r]}) = ${pair(v)}; S${this.state.cell[0]}${this.state.cell[1]} = ${this.#ui.dot.textContent}`,
+          announce: (v) =>
+            `${name} (${TOKENS[r]}) = ${pair(v)}; S${this.state.cell[0]}${this.state.cell[1]} = ${this.#ui.dot.textContent}`,
         });
         points.push({ kind, r, label, handle, node: select(handle.node) });
       }
@@ -107,7 +137,8 @@ export class AgAttentionAtom extends AgWidget {
       legendTitle: 'score',
       role: 'score',
       readout: false, // hovering or focusing a cell selects it, and the panel beside the grid explains it
-      describe: (i, j, text) => `S${i + 1}${j + 1}: query of \u201c${TOKENS[i]}\u201d with key of \u201c${TOKENS[j]}\u201d = ${text}`,
+      describe: (i, j, text) =>
+        `S${i + 1}${j + 1}: query of \u201c${TOKENS[i]}\u201d with key of \u201c${TOKENS[j]}\u201d = ${text}`,
       show: (el, value, o) => this.show(el, value, o),
       onSelect: (i, j) => this.#select(i, j),
       onActivate: (i, j) => this.#select(i, j),
@@ -115,11 +146,14 @@ export class AgAttentionAtom extends AgWidget {
     const shapes = h(
       'p',
       { class: 'shapes' },
-      ['Q:[N,d_k]=[4,2]', 'K:[N,d_k]=[4,2]', 'S=QK^{\\top}:[N,N]=[4,4]'].map((t) => texElement(t, { className: 'shape' })),
+      ['Q:[N,d_k]=[4,2]', 'K:[N,d_k]=[4,2]', 'S=QK^{\\top}:[N,N]=[4,4]'].map((t) =>
+        texElement(t, { className: 'shape' }),
+      ),
     );
 
     // The chosen pair, term by term.
-    const num = (role, key) => h('span', { class: 'num', dataset: key === undefined ? { role } : { role, key } }, '\u2026');
+    const num = (role, key) =>
+      h('span', { class: 'num', dataset: key === undefined ? { role } : { role, key } }, '\u2026');
     const terms = [num('term', 1), num('term', 2)];
     const dot = num('dot');
     const heading = h('p', { class: 'pair-heading' });
@@ -160,7 +194,10 @@ export class AgAttentionAtom extends AgWidget {
     // Each term q_i,c k_j,c is a one-element dot product; a negative second term is bracketed.
     ui.terms.forEach((el, c) => this.show(el, ag.dot([qi[c]], [kj[c]]), c ? { format: paren } : {}));
     this.show(ui.dot, ag.dot(qi, kj));
-    setText(ui.heading, `Row ${i + 1} asks with the query of \u201c${TOKENS[i]}\u201d; column ${j + 1} answers with the key of \u201c${TOKENS[j]}\u201d.`);
+    setText(
+      ui.heading,
+      `Row ${i + 1} asks with the query of \u201c${TOKENS[i]}\u201d; column ${j + 1} answers with the key of \u201c${TOKENS[j]}\u201d.`,
+    );
     setText(ui.vectors, `q${sub(i + 1)} = ${pair(qi)},  k${sub(j + 1)} = ${pair(kj)}`);
     // Typeset only when the selected cell changes: KaTeX takes milliseconds, a drag needs none.
     const formula = `\\begin{aligned}S_{${i + 1}${j + 1}} &= q_{${i + 1}}\\cdot k_{${j + 1}}\\\\ &= q_{${i + 1},1}\\,k_{${j + 1},1} + q_{${i + 1},2}\\,k_{${j + 1},2}\\end{aligned}`;
@@ -182,7 +219,10 @@ export class AgAttentionAtom extends AgWidget {
       const chosen = pt.kind === 'q' ? pt.r === i : pt.r === j;
       pt.handle.update();
       pt.node.classed('is-faded', !chosen);
-      pt.label.classed('is-faded', !chosen).attr('x', p.x(v[0]) + 8).attr('y', p.y(v[1]) - 9);
+      pt.label
+        .classed('is-faded', !chosen)
+        .attr('x', p.x(v[0]) + 8)
+        .attr('y', p.y(v[1]) - 9);
     }
   }
 

@@ -42,7 +42,8 @@ export class AgCompetition extends AgWidget {
   build(body) {
     const predict = this.predict({
       id: 'raise-one',
-      question: 'With the logits (1, 0.5, 0, \u22120.5), raise s\u2081 by 1 and leave s\u2083 alone. What happens to \u03b1\u2083?',
+      question:
+        'With the logits (1, 0.5, 0, \u22120.5), raise s\u2081 by 1 and leave s\u2083 alone. What happens to \u03b1\u2083?',
       choices: [
         { value: 'up', label: 'It rises' },
         { value: 'same', label: 'It stays the same' },
@@ -63,17 +64,41 @@ export class AgCompetition extends AgWidget {
 
     const sliders = Array.from({ length: T }, (_, k) => {
       const id = `cp-s${k + 1}`;
-      const input = h('input', { type: 'range', min: -LIMIT, max: LIMIT, step: 0.1, class: 'slider', id, dataset: { logit: k + 1 } });
+      const input = h('input', {
+        type: 'range',
+        min: -LIMIT,
+        max: LIMIT,
+        step: 0.1,
+        class: 'slider',
+        id,
+        dataset: { logit: k + 1 },
+      });
       const out = h('output', { class: 's-value', for: id });
       input.addEventListener('input', () => {
         const s = this.state.s;
         s[k] = Number(input.value);
         this.setState({ s });
-        this.announce(`s${sub(k + 1)} = ${fmt(s[k])}; weights ${this.#ui.alpha.map((el) => el.textContent).join(', ')}`);
+        this.announce(
+          `s${sub(k + 1)} = ${fmt(s[k])}; weights ${this.#ui.alpha.map((el) => el.textContent).join(', ')}`,
+        );
       });
-      return { input, out, row: h('div', { class: 'slider-row' }, h('label', { for: id, class: 's-label' }, symbol('s', k + 1)), input, out) };
+      return {
+        input,
+        out,
+        row: h(
+          'div',
+          { class: 'slider-row' },
+          h('label', { for: id, class: 's-label' }, symbol('s', k + 1)),
+          input,
+          out,
+        ),
+      };
     });
-    const raiseSelect = h('select', { class: 'raise', id: 'cp-raise' }, Array.from({ length: T }, (_, k) => h('option', { value: k + 1 }, `s${sub(k + 1)}`)));
+    const raiseSelect = h(
+      'select',
+      { class: 'raise', id: 'cp-raise' },
+      Array.from({ length: T }, (_, k) => h('option', { value: k + 1 }, `s${sub(k + 1)}`)),
+    );
     raiseSelect.addEventListener('change', () => this.setState({ j: Number(raiseSelect.value) }));
     const deltaInput = h('input', { type: 'range', min: -3, max: 3, step: 0.1, class: 'slider delta', id: 'cp-delta' });
     const deltaOut = h('output', { class: 's-value', for: 'cp-delta' });
@@ -83,10 +108,19 @@ export class AgCompetition extends AgWidget {
       { class: 'logits' },
       h('legend', {}, 'Logits'),
       sliders.map((x) => x.row),
-      h('div', { class: 'raise-row' }, h('label', { for: 'cp-raise' }, 'Raise '), raiseSelect, h('label', { for: 'cp-delta' }, ' by \u03b4 ='), deltaInput, deltaOut),
+      h(
+        'div',
+        { class: 'raise-row' },
+        h('label', { for: 'cp-raise' }, 'Raise '),
+        raiseSelect,
+        h('label', { for: 'cp-delta' }, ' by \u03b4 ='),
+        deltaInput,
+        deltaOut,
+      ),
     );
 
-    const num = (role, key) => h('span', { class: 'num', dataset: key === undefined ? { role } : { role, key } }, '\u2026');
+    const num = (role, key) =>
+      h('span', { class: 'num', dataset: key === undefined ? { role } : { role, key } }, '\u2026');
     const alpha = Array.from({ length: T }, (_, i) => num('alpha', i + 1));
     const after = Array.from({ length: T }, (_, i) => num('alpha-after', i + 1));
     const change = Array.from({ length: T }, (_, i) => num('change', i + 1));
@@ -96,15 +130,42 @@ export class AgCompetition extends AgWidget {
       'table',
       { class: 'weights' },
       h('caption', {}, 'Every weight before and after the raise'),
-      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'i'), h('th', { scope: 'col' }, '\u03b1\u1d62'), h('th', { scope: 'col' }, '\u03b1\u1d62 after ', afterHead), h('th', { scope: 'col' }, 'change'), h('th', { scope: 'col' }, 'J\u1d62\u2c7c\u00b7\u03b4'))),
-      h('tbody', {}, alpha.map((_, i) => h('tr', { dataset: { row: i + 1 } }, h('th', { scope: 'row' }, String(i + 1)), h('td', {}, alpha[i]), h('td', {}, after[i]), h('td', { class: 'c-change' }, change[i]), h('td', {}, linear[i])))),
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          h('th', { scope: 'col' }, 'i'),
+          h('th', { scope: 'col' }, '\u03b1\u1d62'),
+          h('th', { scope: 'col' }, '\u03b1\u1d62 after ', afterHead),
+          h('th', { scope: 'col' }, 'change'),
+          h('th', { scope: 'col' }, 'J\u1d62\u2c7c\u00b7\u03b4'),
+        ),
+      ),
+      h(
+        'tbody',
+        {},
+        alpha.map((_, i) =>
+          h(
+            'tr',
+            { dataset: { row: i + 1 } },
+            h('th', { scope: 'row' }, String(i + 1)),
+            h('td', {}, alpha[i]),
+            h('td', {}, after[i]),
+            h('td', { class: 'c-change' }, change[i]),
+            h('td', {}, linear[i]),
+          ),
+        ),
+      ),
     );
 
     const grid = h('div', { class: 'grid-box' });
     const hm = heatmap(grid, {
       rows: Array.from({ length: T }, (_, i) => ({ label: '\u03b1', sub: String(i + 1) })),
       cols: Array.from({ length: T }, (_, j) => ({ label: 's', sub: String(j + 1) })),
-      label: 'Softmax Jacobian: row i is the weight alpha_i, column j the logit s_j; press Enter on a cell to raise that column\u2019s logit',
+      label:
+        'Softmax Jacobian: row i is the weight alpha_i, column j the logit s_j; press Enter on a cell to raise that column\u2019s logit',
       legendTitle: '\u2202\u03b1\u1d62/\u2202s\u2c7c',
       role: 'jacobian',
       readout: false, // the readout below says the same, with the row and column
@@ -122,7 +183,11 @@ export class AgCompetition extends AgWidget {
       'div',
       { class: 'row-sums' },
       h('p', { class: 'sums-title' }, 'Row sums \u03a3\u2c7c J\u1d62\u2c7c (J times a column of ones):'),
-      h('ul', {}, rowSums.map((el, i) => h('li', {}, `row ${i + 1}: `, el))),
+      h(
+        'ul',
+        {},
+        rowSums.map((el, i) => h('li', {}, `row ${i + 1}: `, el)),
+      ),
       h('p', { class: 'sums-note' }, 'Zero up to float32 rounding: moving every logit together moves no weight.'),
     );
     const readout = h('p', { class: 'readout', 'aria-live': 'off' });
@@ -134,7 +199,9 @@ export class AgCompetition extends AgWidget {
       'div',
       { class: 'formulas' },
       texElement('\\alpha_i=\\frac{\\exp(s_i)}{\\sum_k \\exp(s_k)}', { display: true }),
-      texElement('J_{ij}=\\frac{\\partial \\alpha_i}{\\partial s_j}=\\alpha_i(\\delta_{ij}-\\alpha_j)', { display: true }),
+      texElement('J_{ij}=\\frac{\\partial \\alpha_i}{\\partial s_j}=\\alpha_i(\\delta_{ij}-\\alpha_j)', {
+        display: true,
+      }),
     );
     body.append(
       predict,
@@ -142,10 +209,47 @@ export class AgCompetition extends AgWidget {
         'div',
         { class: 'layout' },
         h('div', { class: 'left' }, controls, table, formulas),
-        h('div', { class: 'right' }, grid, h('div', { class: 'cell-read' }, readout, h('p', { class: 'read-nums' }, 'with \u03b1\u1d62 = ', readAlphaI, ', \u03b1\u2c7c = ', readAlphaJ, ', value ', readJ)), sums),
+        h(
+          'div',
+          { class: 'right' },
+          grid,
+          h(
+            'div',
+            { class: 'cell-read' },
+            readout,
+            h(
+              'p',
+              { class: 'read-nums' },
+              'with \u03b1\u1d62 = ',
+              readAlphaI,
+              ', \u03b1\u2c7c = ',
+              readAlphaJ,
+              ', value ',
+              readJ,
+            ),
+          ),
+          sums,
+        ),
       ),
     );
-    this.#ui = { sliders, raiseSelect, deltaInput, deltaOut, alpha, after, change, linear, afterHead, hm, rowSums, readout, readAlphaI, readAlphaJ, readJ, selected: [0, 0] };
+    this.#ui = {
+      sliders,
+      raiseSelect,
+      deltaInput,
+      deltaOut,
+      alpha,
+      after,
+      change,
+      linear,
+      afterHead,
+      hm,
+      rowSums,
+      readout,
+      readAlphaI,
+      readAlphaJ,
+      readJ,
+      selected: [0, 0],
+    };
   }
 
   syncControls({ s, j, delta }) {

@@ -17,16 +17,44 @@ import { texElement } from '../widget/math.js';
 import { keptResults, lastResult } from '../widget/memo.js';
 import { arrowMarker, draggablePoint, plane } from '../widget/plot.js';
 import { choice, defineState, matrix, number, vector } from '../widget/state.js';
-import { MAX_CODE, MAX_WORDS, MIN_WORDS, matrixTable, packSentence, parseSentence, rowsOf, shapeText, unpackSentence, wordVector, queryProblems, unreadableWords } from './sentence.js';
+import {
+  MAX_CODE,
+  MAX_WORDS,
+  MIN_WORDS,
+  matrixTable,
+  packSentence,
+  parseSentence,
+  rowsOf,
+  shapeText,
+  unpackSentence,
+  wordVector,
+  queryProblems,
+  unreadableWords,
+} from './sentence.js';
 
 const D_MODEL = 4;
 const D_K = 2;
 const W_MAX = 3;
 const DEFAULT_WORDS = ['the', 'cat', 'ate', 'the', 'fish'];
 const DEFAULT_W = {
-  wq: [[1, 0.5], [0, 1], [-1, 0.5], [0.5, -1]],
-  wk: [[1, 0], [0.5, 1], [-1, 1], [0, -0.5]],
-  wv: [[1, 0], [0, 1], [0.5, 0.5], [-0.5, 0.5]],
+  wq: [
+    [1, 0.5],
+    [0, 1],
+    [-1, 0.5],
+    [0.5, -1],
+  ],
+  wk: [
+    [1, 0],
+    [0.5, 1],
+    [-1, 1],
+    [0, -0.5],
+  ],
+  wv: [
+    [1, 0],
+    [0, 1],
+    [0.5, 0.5],
+    [-0.5, 0.5],
+  ],
 };
 const MATS = [
   { id: 'wq', name: 'W_Q', short: 'Q', label: 'W_Q' },
@@ -49,7 +77,14 @@ export class AgContentToWeights extends AgWidget {
   static stateDecl = defineState({
     version: 1,
     fields: {
-      words: vector({ minLength: MIN_WORDS, maxLength: MAX_WORDS, min: 1, max: MAX_CODE, integer: true, default: packSentence(DEFAULT_WORDS) }),
+      words: vector({
+        minLength: MIN_WORDS,
+        maxLength: MAX_WORDS,
+        min: 1,
+        max: MAX_CODE,
+        integer: true,
+        default: packSentence(DEFAULT_WORDS),
+      }),
       wq: matrix({ rows: D_MODEL, cols: D_K, min: -W_MAX, max: W_MAX, default: DEFAULT_W.wq }),
       wk: matrix({ rows: D_MODEL, cols: D_K, min: -W_MAX, max: W_MAX, default: DEFAULT_W.wk }),
       wv: matrix({ rows: D_MODEL, cols: D_K, min: -W_MAX, max: W_MAX, default: DEFAULT_W.wv }),
@@ -69,7 +104,8 @@ export class AgContentToWeights extends AgWidget {
   build(body) {
     const predict = this.predict({
       id: 'same-word-same-row',
-      question: '\u201cthe cat ate the fish\u201d has \u201cthe\u201d twice. With these embeddings (no position information), will the two \u201cthe\u201d rows of the weight matrix be identical?',
+      question:
+        '\u201cthe cat ate the fish\u201d has \u201cthe\u201d twice. With these embeddings (no position information), will the two \u201cthe\u201d rows of the weight matrix be identical?',
       choices: [
         { value: 'identical', label: 'Identical' },
         { value: 'different', label: 'Different' },
@@ -91,7 +127,13 @@ export class AgContentToWeights extends AgWidget {
     });
 
     // The sentence.
-    const input = h('input', { type: 'text', class: 'sentence-input', 'aria-label': 'Sentence (2 to 6 words of letters a to z)', spellcheck: 'false', autocomplete: 'off' });
+    const input = h('input', {
+      type: 'text',
+      class: 'sentence-input',
+      'aria-label': 'Sentence (2 to 6 words of letters a to z)',
+      spellcheck: 'false',
+      autocomplete: 'off',
+    });
     const apply = () => {
       const read = parseSentence(input.value);
       if (read.error) {
@@ -106,7 +148,12 @@ export class AgContentToWeights extends AgWidget {
     input.addEventListener('keydown', (e) => {
       if (e.key === 'Enter') apply();
     });
-    const sentence = h('div', { class: 'sentence' }, h('label', { class: 'sentence-label' }, 'Sentence ', input), h('span', { class: 'hint' }, 'each word gets its own fixed random vector'));
+    const sentence = h(
+      'div',
+      { class: 'sentence' },
+      h('label', { class: 'sentence-label' }, 'Sentence ', input),
+      h('span', { class: 'hint' }, 'each word gets its own fixed random vector'),
+    );
 
     // The stepper.
     const stepButtons = STEPS.map((s) => {
@@ -118,7 +165,13 @@ export class AgContentToWeights extends AgWidget {
     const next = h('button', { type: 'button', class: 'step-nav', dataset: { nav: 'next' } }, 'Next \u25b6');
     back.addEventListener('click', () => this.setState({ step: Math.max(1, this.state.step - 1) }));
     next.addEventListener('click', () => this.setState({ step: Math.min(STEPS.length, this.state.step + 1) }));
-    const stepper = h('nav', { class: 'stepper', 'aria-label': 'Steps from X to Y' }, back, h('div', { class: 'step-list' }, stepButtons), next);
+    const stepper = h(
+      'nav',
+      { class: 'stepper', 'aria-label': 'Steps from X to Y' },
+      back,
+      h('div', { class: 'step-list' }, stepButtons),
+      next,
+    );
     stepper.addEventListener('keydown', (e) => {
       if (e.target instanceof HTMLButtonElement && (e.key === 'ArrowRight' || e.key === 'ArrowLeft')) {
         e.preventDefault();
@@ -138,11 +191,21 @@ export class AgContentToWeights extends AgWidget {
       }),
     );
     const figW = h('div', { class: 'figure' });
-    const pW = plane(figW, { extent: W_MAX, label: 'Rows of the projection matrix in its 2-D output space; drag them or use the arrow keys' });
+    const pW = plane(figW, {
+      extent: W_MAX,
+      label: 'Rows of the projection matrix in its 2-D output space; drag them or use the arrow keys',
+    });
     const rowArrows = pW.layer('rows');
     const mark = arrowMarker(pW.svg, 'arrow-w', 'marker-w');
-    const rowLines = Array.from({ length: D_MODEL }, () => rowArrows.append('line').attr('class', 'vec vec-w').attr('marker-end', mark));
-    const rowLabels = Array.from({ length: D_MODEL }, (_, c) => rowArrows.append('text').attr('class', 'vec-label').text(`r${c + 1}`));
+    const rowLines = Array.from({ length: D_MODEL }, () =>
+      rowArrows.append('line').attr('class', 'vec vec-w').attr('marker-end', mark),
+    );
+    const rowLabels = Array.from({ length: D_MODEL }, (_, c) =>
+      rowArrows
+        .append('text')
+        .attr('class', 'vec-label')
+        .text(`r${c + 1}`),
+    );
     const handles = Array.from({ length: D_MODEL }, (_, c) =>
       draggablePoint({
         plane: pW,
@@ -157,7 +220,8 @@ export class AgContentToWeights extends AgWidget {
           this.setState({ [id]: m });
         },
         describe: (v) => `row ${c + 1} = (${v.map(fmt).join(', ')})`,
-        announce: (v) => `${MATS.find((x) => x.id === this.state.edit).label} row ${c + 1} = (${v.map(fmt).join(', ')})`,
+        announce: (v) =>
+          `${MATS.find((x) => x.id === this.state.edit).label} row ${c + 1} = (${v.map(fmt).join(', ')})`,
       }),
     );
     const figQK = h('div', { class: 'figure' });
@@ -166,8 +230,25 @@ export class AgContentToWeights extends AgWidget {
     const planes = h(
       'div',
       { class: 'planes' },
-      h('section', { class: 'plane-box', 'aria-label': 'Projection rows' }, h('h3', {}, 'Drag the rows of a projection'), radios, figW, h('p', { class: 'hint' }, 'Row c of W says where embedding coordinate c sends a token in the 2-D space of queries, keys or values.')),
-      h('section', { class: 'plane-box', 'aria-label': 'Queries and keys' }, h('h3', {}, 'The selected query and the keys'), figQK, h('p', { class: 'hint' }, 'A key far along the query\u2019s direction gets a large score.')),
+      h(
+        'section',
+        { class: 'plane-box', 'aria-label': 'Projection rows' },
+        h('h3', {}, 'Drag the rows of a projection'),
+        radios,
+        figW,
+        h(
+          'p',
+          { class: 'hint' },
+          'Row c of W says where embedding coordinate c sends a token in the 2-D space of queries, keys or values.',
+        ),
+      ),
+      h(
+        'section',
+        { class: 'plane-box', 'aria-label': 'Queries and keys' },
+        h('h3', {}, 'The selected query and the keys'),
+        figQK,
+        h('p', { class: 'hint' }, 'A key far along the query\u2019s direction gets a large score.'),
+      ),
     );
 
     // The steps.
@@ -178,17 +259,33 @@ export class AgContentToWeights extends AgWidget {
       a: h('section', { class: 'panel', dataset: { step: 4 } }),
       y: h('section', { class: 'panel', dataset: { step: 5 } }),
     };
-    const num = (role, key) => h('span', { class: 'num', dataset: key === undefined ? { role } : { role, key } }, '\u2026');
+    const num = (role, key) =>
+      h('span', { class: 'num', dataset: key === undefined ? { role } : { role, key } }, '\u2026');
     const shapes = {};
     const shapeLine = (id, tex) => {
       shapes[id] = h('p', { class: 'shape-line', dataset: { shape: id } });
       return h('div', { class: 'formula' }, texElement(tex, { display: true }), shapes[id]);
     };
-    panels.x.append(h('h3', {}, '1. The embeddings X'), shapeLine('x', 'X=\\begin{bmatrix}x_1\\\\ \\vdots\\\\ x_T\\end{bmatrix}\\in\\mathbb{R}^{T\\times d_{\\text{model}}}'));
+    panels.x.append(
+      h('h3', {}, '1. The embeddings X'),
+      shapeLine(
+        'x',
+        'X=\\begin{bmatrix}x_1\\\\ \\vdots\\\\ x_T\\end{bmatrix}\\in\\mathbb{R}^{T\\times d_{\\text{model}}}',
+      ),
+    );
     panels.qkv.append(h('h3', {}, '2. Three projections'), shapeLine('qkv', 'Q=XW_Q,\\quad K=XW_K,\\quad V=XW_V'));
-    panels.s.append(h('h3', {}, '3. The scores'), shapeLine('s', 'S=\\frac{QK^{\\top}}{\\sqrt{d_k}},\\qquad S_{ij}=\\frac{q_i\\cdot k_j}{\\sqrt{d_k}}'));
+    panels.s.append(
+      h('h3', {}, '3. The scores'),
+      shapeLine('s', 'S=\\frac{QK^{\\top}}{\\sqrt{d_k}},\\qquad S_{ij}=\\frac{q_i\\cdot k_j}{\\sqrt{d_k}}'),
+    );
     const rowSumBox = h('div', { class: 'rowsums' });
-    panels.a.append(h('h3', {}, '4. The weights'), shapeLine('a', 'A_{ij}=\\frac{\\exp(S_{ij})}{\\sum_{k}\\exp(S_{ik})},\\qquad A_{ij}\\ge 0,\\quad \\sum_{j}A_{ij}=1'));
+    panels.a.append(
+      h('h3', {}, '4. The weights'),
+      shapeLine(
+        'a',
+        'A_{ij}=\\frac{\\exp(S_{ij})}{\\sum_{k}\\exp(S_{ik})},\\qquad A_{ij}\\ge 0,\\quad \\sum_{j}A_{ij}=1',
+      ),
+    );
     panels.y.append(h('h3', {}, '5. The output'), shapeLine('y', 'Y=AV,\\qquad y_i=\\sum_{j}A_{ij}\\,v_j'));
     const readScore = num('readout-score');
     const readWeight = num('readout-weight');
@@ -196,18 +293,60 @@ export class AgContentToWeights extends AgWidget {
     const readout = h('p', { class: 'readout' }, readText, ': score ', readScore, ', weight ', readWeight);
     const hmBoxS = h('div', { class: 'hm-box' });
     const hmBoxA = h('div', { class: 'hm-box' });
-    const tables = { x: h('div', { class: 'tables' }), qkv: h('div', { class: 'tables' }), y: h('div', { class: 'tables' }) };
+    const tables = {
+      x: h('div', { class: 'tables' }),
+      qkv: h('div', { class: 'tables' }),
+      y: h('div', { class: 'tables' }),
+    };
     panels.x.append(tables.x);
     panels.qkv.append(tables.qkv);
     panels.s.append(hmBoxS);
     panels.a.append(hmBoxA, rowSumBox);
     const yLabel = h('span', { class: 'expr', dataset: { role: 'y-label' } });
     const ySelected = [num('y-selected', 1), num('y-selected', 2)];
-    panels.y.append(tables.y, h('p', { class: 'line' }, h('span', { class: 'lbl' }, 'Selected row: '), yLabel, ' = (', ySelected[0], ', ', ySelected[1], ')'));
+    panels.y.append(
+      tables.y,
+      h(
+        'p',
+        { class: 'line' },
+        h('span', { class: 'lbl' }, 'Selected row: '),
+        yLabel,
+        ' = (',
+        ySelected[0],
+        ', ',
+        ySelected[1],
+        ')',
+      ),
+    );
     const steps = h('div', { class: 'steps' }, Object.values(panels));
 
     body.append(predict, sentence, stepper, readout, steps, planes);
-    this.#ui = { yLabel, ySelected, readScore, readWeight, readText, input, stepButtons, back, next, radios, pW, rowLines, rowLabels, handles, pQK, qkLayer, panels, shapes, tables, hmBoxS, hmBoxA, rowSumBox, readout, steps };
+    this.#ui = {
+      yLabel,
+      ySelected,
+      readScore,
+      readWeight,
+      readText,
+      input,
+      stepButtons,
+      back,
+      next,
+      radios,
+      pW,
+      rowLines,
+      rowLabels,
+      handles,
+      pQK,
+      qkLayer,
+      panels,
+      shapes,
+      tables,
+      hmBoxS,
+      hmBoxA,
+      rowSumBox,
+      readout,
+      steps,
+    };
   }
 
   syncControls(state) {
@@ -253,7 +392,8 @@ export class AgContentToWeights extends AgWidget {
       role: 'score',
       legendTitle: 'score',
       readout: false, // the chapter's own readout
-      describe: (i, j, text) => `S${i + 1}${j + 1}, \u201c${words[i]}\u201d looking at \u201c${words[j]}\u201d: ${text}`,
+      describe: (i, j, text) =>
+        `S${i + 1}${j + 1}, \u201c${words[i]}\u201d looking at \u201c${words[j]}\u201d: ${text}`,
       show: (el, value, o) => this.show(el, value, o),
       onSelect: (i, j) => this.#readout(i, j),
       onActivate: select,
@@ -267,13 +407,21 @@ export class AgContentToWeights extends AgWidget {
       scale: 'sequential',
       domain: [0, 1],
       readout: false, // the chapter's own readout
-      describe: (i, j, text) => `A${i + 1}${j + 1}, \u201c${words[i]}\u201d looking at \u201c${words[j]}\u201d: ${text}`,
+      describe: (i, j, text) =>
+        `A${i + 1}${j + 1}, \u201c${words[i]}\u201d looking at \u201c${words[j]}\u201d: ${text}`,
       show: (el, value, o) => this.show(el, value, o),
       onSelect: (i, j) => this.#readout(i, j),
       onActivate: select,
     });
     const sums = words.map((w, i) => h('span', { class: 'num', dataset: { role: 'row-sum', key: i + 1 } }, '\u2026'));
-    ui.rowSumBox.append(h('p', { class: 'lbl' }, 'Row sums \u03a3\u2c7c A\u1d62\u2c7c:'), h('ul', { class: 'sum-list' }, sums.map((s, i) => h('li', {}, `${label(i)}: `, s))));
+    ui.rowSumBox.append(
+      h('p', { class: 'lbl' }, 'Row sums \u03a3\u2c7c A\u1d62\u2c7c:'),
+      h(
+        'ul',
+        { class: 'sum-list' },
+        sums.map((s, i) => h('li', {}, `${label(i)}: `, s)),
+      ),
+    );
     this.#built = { key: words.join(' '), T, tX, tQ, tK, tV, tY, hmS, hmA, sums };
   }
 
@@ -290,7 +438,10 @@ export class AgContentToWeights extends AgWidget {
     // moving a row of one matrix recomputes that projection alone.
     const wordsKey = words.join(' ');
     const X = this.#embedding(ag, wordsKey, () => embed(ag, words));
-    const project = (id) => this.#projections(ag, `${id}|${wordsKey}|${state[id].map((r) => r.join()).join(';')}`, () => ag.matmul(X, state[id]));
+    const project = (id) =>
+      this.#projections(ag, `${id}|${wordsKey}|${state[id].map((r) => r.join()).join(';')}`, () =>
+        ag.matmul(X, state[id]),
+      );
     const Q = project('wq');
     const K = project('wk');
     const V = project('wv');
@@ -325,8 +476,14 @@ export class AgContentToWeights extends AgWidget {
 
     const dModel = D_MODEL;
     setText(ui.shapes.x, `X: ${shapeText([T, dModel])} (T = ${T} tokens, d_model = ${dModel})`);
-    setText(ui.shapes.qkv, `${shapeText([T, dModel])} \u00b7 ${shapeText([dModel, D_K])} \u2192 ${shapeText([T, D_K])} each (d_k = d_v = ${D_K})`);
-    setText(ui.shapes.s, `Q ${shapeText([T, D_K])} \u00b7 K\u1d40 ${shapeText([D_K, T])} \u2192 S ${shapeText([T, T])}, divided by \u221a${D_K}`);
+    setText(
+      ui.shapes.qkv,
+      `${shapeText([T, dModel])} \u00b7 ${shapeText([dModel, D_K])} \u2192 ${shapeText([T, D_K])} each (d_k = d_v = ${D_K})`,
+    );
+    setText(
+      ui.shapes.s,
+      `Q ${shapeText([T, D_K])} \u00b7 K\u1d40 ${shapeText([D_K, T])} \u2192 S ${shapeText([T, T])}, divided by \u221a${D_K}`,
+    );
     setText(ui.shapes.a, `softmax along each row: A ${shapeText([T, T])}, row-stochastic`);
     setText(ui.shapes.y, `A ${shapeText([T, T])} \u00b7 V ${shapeText([T, D_K])} \u2192 Y ${shapeText([T, D_K])}`);
 
@@ -341,7 +498,10 @@ export class AgContentToWeights extends AgWidget {
     const T = words.length;
     const s = att.scores.data[i * T + j];
     const a = att.weights.data[i * T + j];
-    setText(this.#ui.readText, `\u201c${words[i]}\u201d (query ${i + 1}) looking at \u201c${words[j]}\u201d (key ${j + 1})`);
+    setText(
+      this.#ui.readText,
+      `\u201c${words[i]}\u201d (query ${i + 1}) looking at \u201c${words[j]}\u201d (key ${j + 1})`,
+    );
     this.show(this.#ui.readScore, s, { digits: 3 });
     this.show(this.#ui.readWeight, a, { digits: 3 });
   }
@@ -350,13 +510,20 @@ export class AgContentToWeights extends AgWidget {
     const ui = this.#ui;
     const W = state[state.edit];
     const p = ui.pW;
-    ui.rowLines.forEach((line, c) => line.attr('x1', p.x(0)).attr('y1', p.y(0)).attr('x2', p.x(W[c][0])).attr('y2', p.y(W[c][1])));
+    ui.rowLines.forEach((line, c) =>
+      line.attr('x1', p.x(0)).attr('y1', p.y(0)).attr('x2', p.x(W[c][0])).attr('y2', p.y(W[c][1])),
+    );
     ui.rowLabels.forEach((t, c) => t.attr('x', p.x(W[c][0]) + 9).attr('y', p.y(W[c][1]) - 9));
     ui.handles.forEach((hd) => hd.update());
     // The query-key plane: a drawing of wasm results (clamped to the frame).
     const pq = ui.pQK;
     const clamp = (v) => Math.max(-pq.extent, Math.min(pq.extent, v));
-    const keys = K.map((k, j) => ({ x: clamp(k[0]), y: clamp(k[1]), label: `k${sub(j + 1)} ${words[j]}`, cls: 'pt-key' }));
+    const keys = K.map((k, j) => ({
+      x: clamp(k[0]),
+      y: clamp(k[1]),
+      label: `k${sub(j + 1)} ${words[j]}`,
+      cls: 'pt-key',
+    }));
     const q = { x: clamp(Q[qi][0]), y: clamp(Q[qi][1]), label: `q${sub(qi + 1)} ${words[qi]}`, cls: 'pt-query' };
     const pts = [...keys, q];
     ui.qkLayer
@@ -391,7 +558,9 @@ export class AgContentToWeights extends AgWidget {
     const { words, att } = this.#last;
     const T = words.length;
     const rows = [];
-    for (let i = 0; i < T; i += 1) for (let j = 0; j < T; j += 1) rows.push([i + 1, words[i], j + 1, words[j], att.scores.data[i * T + j], att.weights.data[i * T + j]]);
+    for (let i = 0; i < T; i += 1)
+      for (let j = 0; j < T; j += 1)
+        rows.push([i + 1, words[i], j + 1, words[j], att.scores.data[i * T + j], att.weights.data[i * T + j]]);
     return { columns: ['query', 'query_word', 'key', 'key_word', 'score', 'weight'], rows };
   }
 

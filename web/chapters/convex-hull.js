@@ -75,10 +75,11 @@ export function inHull(y, pts, eps = 1e-4) {
   // A degenerate hull (all values on one line): the segment between the two farthest values.
   let best = [pts[0], pts[0]];
   let far = -1;
-  for (const a of pts) for (const b of pts) {
-    const d = (a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2;
-    if (d > far) [far, best] = [d, [a, b]];
-  }
+  for (const a of pts)
+    for (const b of pts) {
+      const d = (a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2;
+      if (d > far) [far, best] = [d, [a, b]];
+    }
   return distToSegment(y, best[0], best[1]) <= eps;
 }
 
@@ -96,7 +97,14 @@ export class AgConvexHull extends AgWidget {
   static stateDecl = defineState({
     version: 1,
     fields: {
-      values: matrix({ minRows: T_MIN, maxRows: T_MAX, cols: 2, min: -EXTENT, max: EXTENT, default: SPOTS.slice(0, 3) }),
+      values: matrix({
+        minRows: T_MIN,
+        maxRows: T_MAX,
+        cols: 2,
+        min: -EXTENT,
+        max: EXTENT,
+        default: SPOTS.slice(0, 3),
+      }),
       alpha: vector({ minLength: T_MIN, maxLength: T_MAX, min: A_MIN, max: A_MAX, default: [0.2, 0.3, 0.5] }),
     },
     check: (state) => weightProblems(state.values, state.alpha, [0.2, 0.3, 0.5]),
@@ -137,7 +145,13 @@ export class AgConvexHull extends AgWidget {
     };
     const add = button('add', 'Add a value', () => this.#resize(1));
     const remove = button('remove', 'Remove the last', () => this.#resize(-1));
-    const sizeRow = h('div', { class: 'controls', role: 'group', 'aria-label': 'Number of values' }, count, add, remove);
+    const sizeRow = h(
+      'div',
+      { class: 'controls', role: 'group', 'aria-label': 'Number of values' },
+      count,
+      add,
+      remove,
+    );
     const convex = () => fitWeights(this.#convex, this.state.values.length);
     const breakRow = h(
       'div',
@@ -163,7 +177,10 @@ export class AgConvexHull extends AgWidget {
 
     // The plane: hull, values (draggable), y.
     const figure = h('div', { class: 'figure' });
-    const p = plane(figure, { extent: EXTENT, label: 'The values, their convex hull and the output y; drag the values or use the arrow keys' });
+    const p = plane(figure, {
+      extent: EXTENT,
+      label: 'The values, their convex hull and the output y; drag the values or use the arrow keys',
+    });
     const hullLayer = p.layer('hull');
     const hullPath = hullLayer.append('path').attr('class', 'hull');
     const ray = p.layer('ray').append('line').attr('class', 'ray');
@@ -177,7 +194,15 @@ export class AgConvexHull extends AgWidget {
     // Weight sliders (free: any weight from -1 to 2).
     const sliders = Array.from({ length: T_MAX }, (_, j) => {
       const id = `ch-alpha-${j + 1}`;
-      const input = h('input', { type: 'range', min: A_MIN, max: A_MAX, step: A_STEP, id, class: 'slider', dataset: { alpha: j + 1 } });
+      const input = h('input', {
+        type: 'range',
+        min: A_MIN,
+        max: A_MAX,
+        step: A_STEP,
+        id,
+        class: 'slider',
+        dataset: { alpha: j + 1 },
+      });
       const out = h('output', { class: 'alpha-value', for: id });
       input.addEventListener('input', () => {
         const alpha = fitWeights(this.state.alpha, this.state.values.length);
@@ -185,10 +210,21 @@ export class AgConvexHull extends AgWidget {
         this.setState({ alpha });
         this.announce(`\u03b1${j + 1} = ${fmt(alpha[j])}; ${this.#ui.status.textContent}`);
       });
-      const row = h('div', { class: 'weight-row' }, h('label', { for: id, class: 'weight-label' }, symbol('\u03b1', j + 1)), input, out);
+      const row = h(
+        'div',
+        { class: 'weight-row' },
+        h('label', { for: id, class: 'weight-label' }, symbol('\u03b1', j + 1)),
+        input,
+        out,
+      );
       return { input, out, row };
     });
-    const weights = h('fieldset', { class: 'weights' }, h('legend', {}, 'Weights (free: from \u22121 to 2)'), sliders.map((s) => s.row));
+    const weights = h(
+      'fieldset',
+      { class: 'weights' },
+      h('legend', {}, 'Weights (free: from \u22121 to 2)'),
+      sliders.map((s) => s.row),
+    );
 
     // The simplex picker (T = 3): the triangle of all convex weights.
     const simplexBox = h('div', { class: 'simplex-box' });
@@ -197,15 +233,22 @@ export class AgConvexHull extends AgWidget {
       .attr('class', 'simplex')
       .attr('viewBox', '0 0 200 172')
       .attr('role', 'group')
-      .attr('aria-label', 'The weight simplex: every point of the triangle is one choice of three weights that are non-negative and sum to 1');
+      .attr(
+        'aria-label',
+        'The weight simplex: every point of the triangle is one choice of three weights that are non-negative and sum to 1',
+      );
     ownLayout(sx); // laid out on its own (widget/figure-layout.js)
-    sx.append('path').attr('class', 'simplex-tri').attr('d', `M${CORNERS.map((c) => c.join(',')).join(' L')} Z`);
+    sx.append('path')
+      .attr('class', 'simplex-tri')
+      .attr('d', `M${CORNERS.map((c) => c.join(',')).join(' L')} Z`);
     const cornerText = [
       [CORNERS[0][0] - 14, CORNERS[0][1] + 17],
       [CORNERS[1][0] - 26, CORNERS[1][1] + 17],
       [CORNERS[2][0] + 10, CORNERS[2][1] + 4],
     ];
-    cornerText.forEach(([x, y], j) => sx.append('text').attr('class', 'corner').attr('x', x).attr('y', y).text(`\u03b1${'\u2081\u2082\u2083'[j]} = 1`));
+    cornerText.forEach(([x, y], j) =>
+      sx.append('text').attr('class', 'corner').attr('x', x).attr('y', y).text(`\u03b1${'\u2081\u2082\u2083'[j]} = 1`),
+    );
     const pick = sx
       .append('g')
       .attr('class', 'handle handle-simplex')
@@ -245,10 +288,17 @@ export class AgConvexHull extends AgWidget {
       setPick([at[0] + d[0] * s, at[1] + d[1] * s], 'key');
     });
     const simplexNote = h('p', { class: 'simplex-note' });
-    const simplex = h('div', { class: 'simplex-panel' }, h('p', { class: 'simplex-title' }, 'Pick three weights on the simplex'), simplexBox, simplexNote);
+    const simplex = h(
+      'div',
+      { class: 'simplex-panel' },
+      h('p', { class: 'simplex-title' }, 'Pick three weights on the simplex'),
+      simplexBox,
+      simplexNote,
+    );
 
     // Numbers and the constraints.
-    const num = (role, key) => h('span', { class: 'num', dataset: key === undefined ? { role } : { role, key } }, '\u2026');
+    const num = (role, key) =>
+      h('span', { class: 'num', dataset: key === undefined ? { role } : { role, key } }, '\u2026');
     const y = [num('y', 1), num('y', 2)];
     const sum = num('sum');
     const checkNonneg = h('li', { class: 'check', dataset: { check: 'nonneg' } });
@@ -263,17 +313,49 @@ export class AgConvexHull extends AgWidget {
       texElement('\\sum_{j=1}^{T}\\alpha_j=1', { display: true }),
       h('p', { class: 'lbl small' }, 'and then y lies in the convex hull of the values, the set of all such mixtures:'),
       texElement('y\\in\\operatorname{conv}\\{v_1,\\dots,v_T\\}', { display: true }),
-      texElement('\\operatorname{conv}\\{v_1,\\dots,v_T\\}=\\Big\\{\\textstyle\\sum_{j}\\alpha_j v_j\\Big\\}', { display: true }),
+      texElement('\\operatorname{conv}\\{v_1,\\dots,v_T\\}=\\Big\\{\\textstyle\\sum_{j}\\alpha_j v_j\\Big\\}', {
+        display: true,
+      }),
       h('p', { class: 'lbl small' }, 'taken over all weights \u03b1 that meet both constraints.'),
       h('ul', { class: 'checks' }, checkNonneg, checkSum),
       h('p', { class: 'line result' }, h('span', { class: 'lbl' }, 'y = '), '(', y[0], ', ', y[1], ')'),
       status,
     );
 
-    body.append(predict, sizeRow, breakRow, h('div', { class: 'layout' }, h('div', { class: 'left' }, figure), h('div', { class: 'right' }, numbers, simplex, weights)));
+    body.append(
+      predict,
+      sizeRow,
+      breakRow,
+      h(
+        'div',
+        { class: 'layout' },
+        h('div', { class: 'left' }, figure),
+        h('div', { class: 'right' }, numbers, simplex, weights),
+      ),
+    );
     this.#ui = {
-      p, hullPath, ray, ghost, labels, handles, yDot, yLabel, sliders, y, sum, checkNonneg, checkSum, status, count, add, remove,
-      simplex, simplexNote, pick, handleList: [], labelList: [],
+      p,
+      hullPath,
+      ray,
+      ghost,
+      labels,
+      handles,
+      yDot,
+      yLabel,
+      sliders,
+      y,
+      sum,
+      checkNonneg,
+      checkSum,
+      status,
+      count,
+      add,
+      remove,
+      simplex,
+      simplexNote,
+      pick,
+      handleList: [],
+      labelList: [],
       yText: () => `(${this.#ui.y[0].textContent}, ${this.#ui.y[1].textContent})`,
     };
   }
@@ -323,10 +405,22 @@ export class AgConvexHull extends AgWidget {
     ui.checkNonneg.replaceChildren(
       h('span', { class: 'mark', 'aria-hidden': 'true' }, nonneg ? '\u2713' : '\u2717'),
       ' Non-negative: ',
-      nonneg ? 'every \u03b1\u2c7c \u2265 0' : h('span', { class: 'broken' }, negatives.map(([a, j]) => `\u03b1${sub(j + 1)} = ${fmt(a)}`).join(', '), ' < 0 (broken)'),
+      nonneg
+        ? 'every \u03b1\u2c7c \u2265 0'
+        : h(
+            'span',
+            { class: 'broken' },
+            negatives.map(([a, j]) => `\u03b1${sub(j + 1)} = ${fmt(a)}`).join(', '),
+            ' < 0 (broken)',
+          ),
     );
     setAttr(ui.checkNonneg, 'data-ok', String(nonneg));
-    ui.checkSum.replaceChildren(h('span', { class: 'mark', 'aria-hidden': 'true' }, sumOne ? '\u2713' : '\u2717'), ' Sum: \u03a3\u03b1\u2c7c = ', ui.sum, sumOne ? '' : h('span', { class: 'broken' }, ' \u2260 1 (broken)'));
+    ui.checkSum.replaceChildren(
+      h('span', { class: 'mark', 'aria-hidden': 'true' }, sumOne ? '\u2713' : '\u2717'),
+      ' Sum: \u03a3\u03b1\u2c7c = ',
+      ui.sum,
+      sumOne ? '' : h('span', { class: 'broken' }, ' \u2260 1 (broken)'),
+    );
     setAttr(ui.checkSum, 'data-ok', String(sumOne));
     this.show(ui.sum, s);
 
@@ -335,12 +429,18 @@ export class AgConvexHull extends AgWidget {
     const where = `y is ${inside ? 'inside the hull' : 'outside the hull'}${onFigure ? '' : ' (beyond the edge of the figure)'}`;
     let text;
     if (nonneg && sumOne) text = `Both constraints hold: y is a convex combination, and ${where}.`;
-    else if (!nonneg && sumOne) text = `Only non-negativity is broken (the sum is still 1): ${where}. A negative weight pushes y away from its value, and can push it past the hull\u2019s edge.`;
-    else if (nonneg && !sumOne) text = `Only the sum is broken: y is ${fmt(s)} times the convex mixture with the same proportions (hollow dot), stretched along the line from the origin; ${where}.`;
+    else if (!nonneg && sumOne)
+      text = `Only non-negativity is broken (the sum is still 1): ${where}. A negative weight pushes y away from its value, and can push it past the hull\u2019s edge.`;
+    else if (nonneg && !sumOne)
+      text = `Only the sum is broken: y is ${fmt(s)} times the convex mixture with the same proportions (hollow dot), stretched along the line from the origin; ${where}.`;
     else text = `Both constraints are broken: ${where}.`;
     setText(ui.status, text);
     setAttr(ui.status, 'data-inside', String(inside));
-    setAttr(ui.status, 'data-broken', [nonneg ? '' : 'nonneg', sumOne ? '' : 'sum'].filter(Boolean).join(' ') || 'none');
+    setAttr(
+      ui.status,
+      'data-broken',
+      [nonneg ? '' : 'nonneg', sumOne ? '' : 'sum'].filter(Boolean).join(' ') || 'none',
+    );
 
     // The simplex point (T = 3): where the weights sit in the triangle, when they are convex.
     if (T === 3) {
@@ -348,14 +448,25 @@ export class AgConvexHull extends AgWidget {
       ui.pick.attr('visibility', 'visible').classed('is-off', !on);
       const a = alpha.map((x) => Math.max(0, x));
       const tot = a[0] + a[1] + a[2] || 1;
-      const at = ag.weightedSum(a.map((x) => x / tot), CORNERS).data;
+      const at = ag.weightedSum(
+        a.map((x) => x / tot),
+        CORNERS,
+      ).data;
       ui.pick.attr('transform', `translate(${at[0]},${at[1]})`).attr('aria-valuetext', `weights ${alphaText(alpha)}`);
       ui.simplexNote.textContent = on
         ? `\u03b1 = ${alphaText(alpha)}: the point\u2019s barycentric coordinates.`
         : `\u03b1 = ${alphaText(alpha)} is off the simplex; drag the point (or press an arrow key) to come back onto it.`;
     }
     // The convex mixture with the same proportions, when only the sum is off (a drawing).
-    const ghostAt = !sumOne && nonneg && s > 0 ? Array.from(ag.weightedSum(alpha.map((x) => x / s), values).data) : null;
+    const ghostAt =
+      !sumOne && nonneg && s > 0
+        ? Array.from(
+            ag.weightedSum(
+              alpha.map((x) => x / s),
+              values,
+            ).data,
+          )
+        : null;
     this.#draw(values, y, ghostAt);
   }
 
@@ -367,7 +478,11 @@ export class AgConvexHull extends AgWidget {
       const j = ui.handleList.length;
       const label = ui.labels.append('text').attr('class', 'vec-label label-v');
       label.append('tspan').text('v');
-      label.append('tspan').attr('class', 'sub').attr('dy', 5).text(String(j + 1));
+      label
+        .append('tspan')
+        .attr('class', 'sub')
+        .attr('dy', 5)
+        .text(String(j + 1));
       ui.labelList.push(label);
       ui.handleList.push(
         draggablePoint({

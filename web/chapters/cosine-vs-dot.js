@@ -46,7 +46,8 @@ export class AgCosineVsDot extends AgWidget {
   build(body) {
     const predict = this.predict({
       id: 'cosine-tie',
-      question: 'q = (1, 1) meets k\u2081 = (1, 1) and k\u2082 = (5, 5). Measured by the cosine, which key is closer to q?',
+      question:
+        'q = (1, 1) meets k\u2081 = (1, 1) and k\u2082 = (5, 5). Measured by the cosine, which key is closer to q?',
       choices: [
         { value: 'k1', label: 'k\u2081' },
         { value: 'k2', label: 'k\u2082' },
@@ -86,10 +87,18 @@ export class AgCosineVsDot extends AgWidget {
 
     // The plane: the vectors as given (faint when normalised) and the vectors used.
     const figure = h('div', { class: 'figure' });
-    const p = plane(figure, { extent: EXTENT, label: 'The query q and the keys k1 and k2; drag their tips or use the arrow keys' });
+    const p = plane(figure, {
+      extent: EXTENT,
+      label: 'The query q and the keys k1 and k2; drag their tips or use the arrow keys',
+    });
     const names = ['q', ...KEYS];
     const markers = Object.fromEntries(names.map((n) => [n, arrowMarker(p.svg, `cd-arrow-${n}`, `marker-${n}`)]));
-    p.layer('circle').append('circle').attr('class', 'unit-circle').attr('cx', p.x(0)).attr('cy', p.y(0)).attr('r', p.x(1) - p.x(0));
+    p.layer('circle')
+      .append('circle')
+      .attr('class', 'unit-circle')
+      .attr('cx', p.x(0))
+      .attr('cy', p.y(0))
+      .attr('r', p.x(1) - p.x(0));
     const given = p.layer('given');
     const used = p.layer('used');
     const labels = p.layer('labels');
@@ -98,7 +107,10 @@ export class AgCosineVsDot extends AgWidget {
       lines[n] = {
         given: given.append('line').attr('class', `vec-given given-${n}`),
         used: used.append('line').attr('class', `vec vec-${n}`).attr('marker-end', markers[n]),
-        label: labels.append('text').attr('class', `vec-label label-${n}`).text(n === 'q' ? 'q' : sub(n)),
+        label: labels
+          .append('text')
+          .attr('class', `vec-label label-${n}`)
+          .text(n === 'q' ? 'q' : sub(n)),
       };
     }
     const handles = p.layer('handles');
@@ -117,7 +129,8 @@ export class AgCosineVsDot extends AgWidget {
       });
     const handleList = names.map(point);
 
-    const num = (role, key) => h('span', { class: 'num', dataset: key === undefined ? { role } : { role, key } }, '\u2026');
+    const num = (role, key) =>
+      h('span', { class: 'num', dataset: key === undefined ? { role } : { role, key } }, '\u2026');
     const rows = KEYS.map((name, i) => {
       const key = i + 1;
       const norm = num('norm', key);
@@ -153,7 +166,11 @@ export class AgCosineVsDot extends AgWidget {
           h('th', { scope: 'col', class: 'c-cos' }, 'cos \u03b8'),
         ),
       ),
-      h('tbody', {}, rows.map((r) => r.row)),
+      h(
+        'tbody',
+        {},
+        rows.map((r) => r.row),
+      ),
     );
     const qLine = h(
       'p',
@@ -162,21 +179,47 @@ export class AgCosineVsDot extends AgWidget {
       h('span', { class: 'q-given' }),
       h('span', { class: 'lbl' }, ', |q| = '),
       qNorm,
-      h('span', { class: 'q-unit' }, h('span', { class: 'lbl' }, '; used: ('), qUnit[0], ', ', qUnit[1], h('span', { class: 'lbl' }, ')')),
+      h(
+        'span',
+        { class: 'q-unit' },
+        h('span', { class: 'lbl' }, '; used: ('),
+        qUnit[0],
+        ', ',
+        qUnit[1],
+        h('span', { class: 'lbl' }, ')'),
+      ),
     );
     const verdictRaw = h('p', { class: 'verdict', dataset: { measure: 'raw' } });
     const verdictCos = h('p', { class: 'verdict', dataset: { measure: 'cosine' } });
     const numbers = h(
       'div',
       { class: 'numbers' },
-      h('div', { class: 'formulas' }, texElement('\\text{raw} = q\\cdot k', { display: true }), texElement('\\cos\\theta=\\frac{q\\cdot k}{|q|\\,|k|}', { display: true })),
+      h(
+        'div',
+        { class: 'formulas' },
+        texElement('\\text{raw} = q\\cdot k', { display: true }),
+        texElement('\\cos\\theta=\\frac{q\\cdot k}{|q|\\,|k|}', { display: true }),
+      ),
       toggleRow,
       qLine,
       table,
       h('div', { class: 'verdicts', role: 'status' }, verdictRaw, verdictCos),
     );
     body.append(predict, presets, h('div', { class: 'layout' }, figure, numbers));
-    this.#ui = { p, lines, handleList, rows, toggle, table, qLine, qNorm, qUnit, verdictRaw, verdictCos, qGiven: qLine.querySelector('.q-given') };
+    this.#ui = {
+      p,
+      lines,
+      handleList,
+      rows,
+      toggle,
+      table,
+      qLine,
+      qNorm,
+      qUnit,
+      verdictRaw,
+      verdictCos,
+      qGiven: qLine.querySelector('.q-given'),
+    };
   }
 
   #summary() {
@@ -201,7 +244,9 @@ export class AgCosineVsDot extends AgWidget {
     const zero = names.filter((n) => norms[n] === 0);
     // Normalising needs a direction: with a zero vector the toggle cannot apply.
     const normalise = state.normalise && zero.length === 0;
-    const used = Object.fromEntries(names.map((n) => [n, normalise ? Array.from(ag.normalize(state[n]).data) : state[n]]));
+    const used = Object.fromEntries(
+      names.map((n) => [n, normalise ? Array.from(ag.normalize(state[n]).data) : state[n]]),
+    );
     this.show(ui.qNorm, normalise ? ag.norm(used.q) : norms.q);
     ui.qLine.classList.toggle('is-normalised', normalise);
     if (normalise) used.q.forEach((c, j) => this.show(ui.qUnit[j], c));
@@ -228,11 +273,17 @@ export class AgCosineVsDot extends AgWidget {
       else for (const el of r.unit) delete el.dataset.value;
     });
     if (!normalise) for (const el of ui.qUnit) delete el.dataset.value;
-    if (state.normalise && !normalise) this.note(`${zero.map(sub).join(' and ')} ${zero.length > 1 ? 'have' : 'has'} length zero and no direction: nothing to normalise, so the vectors are used as given.`);
+    if (state.normalise && !normalise)
+      this.note(
+        `${zero.map(sub).join(' and ')} ${zero.length > 1 ? 'have' : 'has'} length zero and no direction: nothing to normalise, so the vectors are used as given.`,
+      );
     setAttr(this, 'data-normalised', String(normalise));
 
     setText(ui.verdictRaw, `Raw score: ${winner(raw)}`);
-    setText(ui.verdictCos, cos.some((c) => c === null) ? 'Cosine: undefined for a zero vector.' : `Cosine: ${winner(cos)}`);
+    setText(
+      ui.verdictCos,
+      cos.some((c) => c === null) ? 'Cosine: undefined for a zero vector.' : `Cosine: ${winner(cos)}`,
+    );
     setAttr(ui.verdictRaw, 'data-winner', winnerId(raw));
     setAttr(ui.verdictCos, 'data-winner', cos.some((c) => c === null) ? 'none' : winnerId(cos));
     this.#draw(state, used, normalise);
@@ -244,7 +295,12 @@ export class AgCosineVsDot extends AgWidget {
     for (const [n, l] of Object.entries(lines)) {
       const g = state[n];
       const u = used[n];
-      l.given.attr('x1', o[0]).attr('y1', o[1]).attr('x2', p.x(g[0])).attr('y2', p.y(g[1])).attr('visibility', normalise ? 'visible' : 'hidden');
+      l.given
+        .attr('x1', o[0])
+        .attr('y1', o[1])
+        .attr('x2', p.x(g[0]))
+        .attr('y2', p.y(g[1]))
+        .attr('visibility', normalise ? 'visible' : 'hidden');
       l.used.attr('x1', o[0]).attr('y1', o[1]).attr('x2', p.x(u[0])).attr('y2', p.y(u[1]));
       // Labels beside the tips, nudged apart when two vectors overlap (drawing only).
       const len = Math.hypot(u[0], u[1]) || 1;

@@ -16,7 +16,6 @@ import { axisBottom, axisLeft, line, scaleLog, select } from 'd3';
 import { AgWidget, defineWidget } from '../widget/base.js';
 import { h, handOffFocus, markCurrent, setAttr, setFlag, setText, svg } from '../widget/dom.js';
 import { ownLayout } from '../widget/figure-layout.js';
-import { formatNumber } from '../widget/format.js';
 import { texElement } from '../widget/math.js';
 import { defineState, number } from '../widget/state.js';
 import { describe } from '../widget/engine.js';
@@ -29,7 +28,8 @@ const T_MIN = 64;
 const BYTES = 4; // one float32
 
 /** The sizes of one sweep: T = 64, 128, ..., tmax. */
-export const costSizes = (tmax) => Array.from({ length: Math.log2(tmax) - Math.log2(T_MIN) + 1 }, (_, i) => T_MIN * 2 ** i);
+export const costSizes = (tmax) =>
+  Array.from({ length: Math.log2(tmax) - Math.log2(T_MIN) + 1 }, (_, i) => T_MIN * 2 ** i);
 
 /** The formulas of the page, in bytes: the grid alone, and the inputs and output (Q, K, V, Y). */
 export const gridBytes = (T) => BYTES * T * T;
@@ -59,7 +59,8 @@ export class AgAttentionCost extends AgWidget {
   build(body) {
     const predict = this.predict({
       id: 'grid-doubling',
-      question: 'The sequence doubles from T = 2048 to T = 4096 tokens. The memory the [T, T] grid of scores needs is multiplied by\u2026',
+      question:
+        'The sequence doubles from T = 2048 to T = 4096 tokens. The memory the [T, T] grid of scores needs is multiplied by\u2026',
       choices: [
         { value: '2', label: '2' },
         { value: '4', label: '4' },
@@ -75,15 +76,31 @@ export class AgAttentionCost extends AgWidget {
       },
     });
 
-    const tmaxSelect = h('select', { 'aria-label': 'Largest T', dataset: { control: 'tmax' } }, COST_TMAX.map((t) => h('option', { value: t }, String(t))));
+    const tmaxSelect = h(
+      'select',
+      { 'aria-label': 'Largest T', dataset: { control: 'tmax' } },
+      COST_TMAX.map((t) => h('option', { value: t }, String(t))),
+    );
     // The reading stays where it is shown (a larger `at` from a link reads at the largest T).
     tmaxSelect.addEventListener('change', () => {
       const tmax = Number(tmaxSelect.value);
       this.setState({ tmax, at: Math.min(this.state.at, this.state.tmax, tmax) });
     });
-    const dkSelect = h('select', { 'aria-label': 'd_k, the width of a query and a key', dataset: { control: 'dk' } }, COST_DK.map((d) => h('option', { value: d }, String(d))));
+    const dkSelect = h(
+      'select',
+      { 'aria-label': 'd_k, the width of a query and a key', dataset: { control: 'dk' } },
+      COST_DK.map((d) => h('option', { value: d }, String(d))),
+    );
     dkSelect.addEventListener('change', () => this.setState({ dk: Number(dkSelect.value) }));
-    const atSlider = h('input', { type: 'range', min: 6, max: 11, step: 1, class: 'at-slider', 'aria-label': 'Read the numbers at T', dataset: { control: 'at' } });
+    const atSlider = h('input', {
+      type: 'range',
+      min: 6,
+      max: 11,
+      step: 1,
+      class: 'at-slider',
+      'aria-label': 'Read the numbers at T',
+      dataset: { control: 'at' },
+    });
     atSlider.addEventListener('input', () => this.setState({ at: 2 ** Number(atSlider.value) }));
     const atText = h('output', { class: 'at-value' });
     const rerun = h('button', { type: 'button', dataset: { action: 'run' } }, 'Run again');
@@ -92,21 +109,45 @@ export class AgAttentionCost extends AgWidget {
       this.#start(this.state);
     });
     const cancel = h('button', { type: 'button', dataset: { action: 'cancel' }, disabled: true }, 'Cancel');
-    cancel.addEventListener('click', handOffFocus(cancel, () => rerun, () => this.#cancel()));
+    cancel.addEventListener(
+      'click',
+      handOffFocus(
+        cancel,
+        () => rerun,
+        () => this.#cancel(),
+      ),
+    );
     const progress = h('progress', { max: 1, value: 0, 'aria-label': 'Sweep progress' });
     const status = h('p', { class: 'status', role: 'status' });
     const missing = h('p', { class: 'missing', hidden: true });
 
     const plot = (cls, label) => {
       const fig = h('figure', { class: `fig ${cls}` });
-      const s = select(fig).append(() => svg('svg', { class: 'plot', viewBox: '0 0 360 240', role: 'img', 'aria-label': label }));
+      const s = select(fig).append(() =>
+        svg('svg', { class: 'plot', viewBox: '0 0 360 240', role: 'img', 'aria-label': label }),
+      );
       ownLayout(s); // laid out on its own (widget/figure-layout.js)
       return { fig, s };
     };
-    const mem = plot('memory', 'Peak heap memory against T, log-log: plain and streaming attention with their formulas');
-    mem.fig.append(h('figcaption', {}, 'Memory: dots measured, dashed lines the formulas. The plain line bends up to slope 2 (T\u00b2); the streaming one keeps slope 1 (T).'));
+    const mem = plot(
+      'memory',
+      'Peak heap memory against T, log-log: plain and streaming attention with their formulas',
+    );
+    mem.fig.append(
+      h(
+        'figcaption',
+        {},
+        'Memory: dots measured, dashed lines the formulas. The plain line bends up to slope 2 (T\u00b2); the streaming one keeps slope 1 (T).',
+      ),
+    );
     const time = plot('time', 'Time per call against T, log-log: plain and streaming attention');
-    time.fig.append(h('figcaption', {}, 'Time per call: both climb with slope 2, since both compute every score. Streaming saves memory, not arithmetic.'));
+    time.fig.append(
+      h(
+        'figcaption',
+        {},
+        'Time per call: both climb with slope 2, since both compute every score. Streaming saves memory, not arithmetic.',
+      ),
+    );
 
     const reading = h('p', { class: 'reading', 'aria-live': 'off' });
     const agreement = h('p', { class: 'agreement' });
@@ -114,11 +155,21 @@ export class AgAttentionCost extends AgWidget {
     const table = h(
       'table',
       { class: 'cost-table' },
-      h('caption', {}, 'Per call: the formula of the grid, the peak heap bytes and the median time of each path (measured here)'),
+      h(
+        'caption',
+        {},
+        'Per call: the formula of the grid, the peak heap bytes and the median time of each path (measured here)',
+      ),
       h(
         'thead',
         {},
-        h('tr', {}, h('td', { colspan: 2 }), h('th', { scope: 'colgroup', colspan: 2 }, 'Peak heap'), h('th', { scope: 'colgroup', colspan: 2 }, 'Time per call')),
+        h(
+          'tr',
+          {},
+          h('td', { colspan: 2 }),
+          h('th', { scope: 'colgroup', colspan: 2 }, 'Peak heap'),
+          h('th', { scope: 'colgroup', colspan: 2 }, 'Time per call'),
+        ),
         h(
           'tr',
           {},
@@ -138,11 +189,17 @@ export class AgAttentionCost extends AgWidget {
       h(
         'div',
         { class: 'formulas' },
-        texElement('S=\\frac{QK^{\\mathsf T}}{\\sqrt{d_k}}\\in\\mathbb{R}^{T\\times T}:\\ 4T^2\\ \\text{bytes}', { display: true }),
+        texElement('S=\\frac{QK^{\\mathsf T}}{\\sqrt{d_k}}\\in\\mathbb{R}^{T\\times T}:\\ 4T^2\\ \\text{bytes}', {
+          display: true,
+        }),
         texElement('M_{\\text{plain}}\\approx 4\\,(T^2+4Td_k)\\ \\text{bytes}', { display: true }),
         texElement('M_{\\text{stream}}\\approx 4\\cdot 4Td_k+c\\ \\text{bytes}', { display: true }),
         texElement('\\text{work of both}:\\ 4T^2d_k\\ \\text{flop}', { display: true }),
-        h('p', { class: 'formula-note' }, 'T\u00b2 floats of four bytes hold the grid; 4T\u00b7d\u2096 floats are Q, K, V and the output; c is the streaming path\u2019s work area, one tile of scores, the same size at every T. Both paths compute QK\u1d40 and the mixture of V, 2T\u00b2d\u2096 flop for each of the two.'),
+        h(
+          'p',
+          { class: 'formula-note' },
+          'T\u00b2 floats of four bytes hold the grid; 4T\u00b7d\u2096 floats are Q, K, V and the output; c is the streaming path\u2019s work area, one tile of scores, the same size at every T. Both paths compute QK\u1d40 and the mixture of V, 2T\u00b2d\u2096 flop for each of the two.',
+        ),
       ),
       h(
         'div',
@@ -159,7 +216,22 @@ export class AgAttentionCost extends AgWidget {
       h('div', { class: 'table-scroll' }, table),
       agreement,
     );
-    this.#ui = { tmaxSelect, dkSelect, atSlider, atText, rerun, cancel, progress, status, missing, mem: mem.s, time: time.s, reading, agreement, tbody };
+    this.#ui = {
+      tmaxSelect,
+      dkSelect,
+      atSlider,
+      atText,
+      rerun,
+      cancel,
+      progress,
+      status,
+      missing,
+      mem: mem.s,
+      time: time.s,
+      reading,
+      agreement,
+      tbody,
+    };
   }
 
   syncControls({ tmax, dk, at }) {
@@ -230,10 +302,18 @@ export class AgAttentionCost extends AgWidget {
       )
       .then((result) => {
         if (this.#sweep !== sweep) return;
-        Object.assign(sweep, { impl: result.impl, streaming: result.streaming, memory: result.memory, rows: result.rows });
+        Object.assign(sweep, {
+          impl: result.impl,
+          streaming: result.streaming,
+          memory: result.memory,
+          rows: result.rows,
+        });
         setFlag(ui.cancel, 'disabled', true);
         ui.progress.value = 1;
-        setText(ui.status, `Done: T = ${T_MIN} to ${tmax}, d\u2096 = ${dk}. Times vary from run to run; the bytes do not.`);
+        setText(
+          ui.status,
+          `Done: T = ${T_MIN} to ${tmax}, d\u2096 = ${dk}. Times vary from run to run; the bytes do not.`,
+        );
         this.#drawnKey = null;
         this.#draw(this.state);
         setAttr(this, 'data-run', 'done');
@@ -262,22 +342,34 @@ export class AgAttentionCost extends AgWidget {
     }
     const at = Math.min(state.at, sweep.tmax);
     for (const tr of ui.tbody.children) markCurrent(tr, 'is-current', Number(tr.dataset.t) === at);
-    for (const s of [ui.mem, ui.time]) s.selectAll('line.cursor').attr('data-t', at).attr('x1', this.#x(at)).attr('x2', this.#x(at));
+    for (const s of [ui.mem, ui.time])
+      s.selectAll('line.cursor').attr('data-t', at).attr('x1', this.#x(at)).attr('x2', this.#x(at));
     const row = sweep.rows.find((r) => r.T === at);
     if (!row) {
       setText(ui.reading, `T = ${at}: not measured yet.`);
       return;
     }
     const mem =
-      row.plain.peakBytes !== null ? `plain ${formatBytes(row.plain.peakBytes)} against streaming ${formatBytes(row.streaming.peakBytes)} at their peak, ` : '';
-    setText(ui.reading, `T = ${at}: the grid alone is ${at}\u00b2 floats, ${formatBytes(gridBytes(at))}; ${mem}and ${formatTime(row.plain.medianMs)} against ${formatTime(row.streaming.medianMs)} per call.`);
+      row.plain.peakBytes !== null
+        ? `plain ${formatBytes(row.plain.peakBytes)} against streaming ${formatBytes(row.streaming.peakBytes)} at their peak, `
+        : '';
+    setText(
+      ui.reading,
+      `T = ${at}: the grid alone is ${at}\u00b2 floats, ${formatBytes(gridBytes(at))}; ${mem}and ${formatTime(row.plain.medianMs)} against ${formatTime(row.streaming.medianMs)} per call.`,
+    );
   }
 
   #drawMissing(sweep) {
     const ui = this.#ui;
     const lines = [];
-    if (sweep.memory === false) lines.push('This build cannot report its heap (ag.memoryStats is missing), so only the formulas are drawn for memory.');
-    if (sweep.streaming === false) lines.push('This build has no streaming option: the plain path is forced by asking for the weights, and the streaming column is the default call.');
+    if (sweep.memory === false)
+      lines.push(
+        'This build cannot report its heap (ag.memoryStats is missing), so only the formulas are drawn for memory.',
+      );
+    if (sweep.streaming === false)
+      lines.push(
+        'This build has no streaming option: the plain path is forced by asking for the weights, and the streaming column is the default call.',
+      );
     setFlag(ui.missing, 'hidden', !lines.length);
     setText(ui.missing, lines.join(' '));
   }
@@ -288,23 +380,69 @@ export class AgAttentionCost extends AgWidget {
     const H = 240;
     const m = { l: 58, r: 12, t: 10, b: 30 };
     s.selectAll('*').remove();
-    const x = scaleLog().base(2).domain([T_MIN / 1.3, sweep.tmax * 1.3]).range([m.l, W - m.r]);
-    const y = scaleLog().domain([lo / 1.5, hi * 1.5]).range([H - m.b, m.t]);
+    const x = scaleLog()
+      .base(2)
+      .domain([T_MIN / 1.3, sweep.tmax * 1.3])
+      .range([m.l, W - m.r]);
+    const y = scaleLog()
+      .domain([lo / 1.5, hi * 1.5])
+      .range([H - m.b, m.t]);
     const sizes = costSizes(sweep.tmax);
-    s.append('g').attr('class', 'axis').attr('transform', `translate(0,${H - m.b})`).call(axisBottom(x).tickValues(sizes.filter((_, i) => i % 2 === 0 || sizes.length < 6)).tickFormat((v) => String(v)));
+    s.append('g')
+      .attr('class', 'axis')
+      .attr('transform', `translate(0,${H - m.b})`)
+      .call(
+        axisBottom(x)
+          .tickValues(sizes.filter((_, i) => i % 2 === 0 || sizes.length < 6))
+          .tickFormat((v) => String(v)),
+      );
     const [y0, y1] = y.domain();
-    s.append('g').attr('class', 'axis').attr('transform', `translate(${m.l},0)`).call(axisLeft(y).tickValues(yTicks.filter((v) => v >= y0 && v <= y1)).tickFormat(yFormat));
-    s.append('text').attr('class', 'axis-label').attr('x', W - m.r).attr('y', H - m.b - 6).attr('text-anchor', 'end').text('T (log scale)');
-    s.append('text').attr('class', 'axis-label').attr('x', m.l + 4).attr('y', m.t + 10).text(yLabel);
-    s.append('line').attr('class', 'cursor').attr('y1', m.t).attr('y2', H - m.b).attr('aria-hidden', 'true');
+    s.append('g')
+      .attr('class', 'axis')
+      .attr('transform', `translate(${m.l},0)`)
+      .call(
+        axisLeft(y)
+          .tickValues(yTicks.filter((v) => v >= y0 && v <= y1))
+          .tickFormat(yFormat),
+      );
+    s.append('text')
+      .attr('class', 'axis-label')
+      .attr('x', W - m.r)
+      .attr('y', H - m.b - 6)
+      .attr('text-anchor', 'end')
+      .text('T (log scale)');
+    s.append('text')
+      .attr('class', 'axis-label')
+      .attr('x', m.l + 4)
+      .attr('y', m.t + 10)
+      .text(yLabel);
+    s.append('line')
+      .attr('class', 'cursor')
+      .attr('y1', m.t)
+      .attr('y2', H - m.b)
+      .attr('aria-hidden', 'true');
     this.#x = x;
     return { x, y };
   }
 
   #series(s, x, y, points, cls) {
     const pts = points.filter((p) => p[1] > 0 && Number.isFinite(p[1]));
-    s.append('path').attr('class', `series ${cls}`).attr('d', line().x((p) => x(p[0])).y((p) => y(p[1]))(pts));
-    s.append('g').attr('class', `dots ${cls}`).selectAll('circle').data(pts).join('circle').attr('cx', (p) => x(p[0])).attr('cy', (p) => y(p[1])).attr('r', 3.5);
+    s.append('path')
+      .attr('class', `series ${cls}`)
+      .attr(
+        'd',
+        line()
+          .x((p) => x(p[0]))
+          .y((p) => y(p[1]))(pts),
+      );
+    s.append('g')
+      .attr('class', `dots ${cls}`)
+      .selectAll('circle')
+      .data(pts)
+      .join('circle')
+      .attr('cx', (p) => x(p[0]))
+      .attr('cy', (p) => y(p[1]))
+      .attr('r', 3.5);
   }
 
   #drawMemory(sweep) {
@@ -316,11 +454,45 @@ export class AgAttentionCost extends AgWidget {
     const counted = sweep.rows.filter((r) => r.plain.peakBytes !== null);
     const measured = counted.flatMap((r) => [r.plain.peakBytes, r.streaming.peakBytes]).filter((b) => b > 0);
     const all = [...plainF, ...streamF].map((p) => p[1]).concat(measured);
-    const { x, y } = this.#frame(s, sweep, Math.min(...all), Math.max(...all), 'peak heap bytes', Array.from({ length: 12 }, (_, i) => 1024 * 4 ** i), formatBytes);
-    s.append('path').attr('class', 'formula plain').attr('d', line().x((p) => x(p[0])).y((p) => y(p[1]))(plainF));
-    s.append('path').attr('class', 'formula streaming').attr('d', line().x((p) => x(p[0])).y((p) => y(p[1]))(streamF));
-    this.#series(s, x, y, counted.map((r) => [r.T, r.plain.peakBytes]), 'plain');
-    this.#series(s, x, y, counted.map((r) => [r.T, r.streaming.peakBytes]), 'streaming');
+    const { x, y } = this.#frame(
+      s,
+      sweep,
+      Math.min(...all),
+      Math.max(...all),
+      'peak heap bytes',
+      Array.from({ length: 12 }, (_, i) => 1024 * 4 ** i),
+      formatBytes,
+    );
+    s.append('path')
+      .attr('class', 'formula plain')
+      .attr(
+        'd',
+        line()
+          .x((p) => x(p[0]))
+          .y((p) => y(p[1]))(plainF),
+      );
+    s.append('path')
+      .attr('class', 'formula streaming')
+      .attr(
+        'd',
+        line()
+          .x((p) => x(p[0]))
+          .y((p) => y(p[1]))(streamF),
+      );
+    this.#series(
+      s,
+      x,
+      y,
+      counted.map((r) => [r.T, r.plain.peakBytes]),
+      'plain',
+    );
+    this.#series(
+      s,
+      x,
+      y,
+      counted.map((r) => [r.T, r.streaming.peakBytes]),
+      'streaming',
+    );
     this.#legend(s);
   }
 
@@ -329,23 +501,55 @@ export class AgAttentionCost extends AgWidget {
     const times = sweep.rows.flatMap((r) => [r.plain.medianMs, r.streaming.medianMs]).filter((t) => t > 0);
     const lo = times.length ? Math.min(...times) : 0.01;
     const hi = times.length ? Math.max(...times) : 100;
-    const { x, y } = this.#frame(s, sweep, lo, hi, 'time per call', Array.from({ length: 10 }, (_, i) => 10 ** (i - 4)), formatTime);
-    this.#series(s, x, y, sweep.rows.map((r) => [r.T, r.plain.medianMs]), 'plain');
-    this.#series(s, x, y, sweep.rows.map((r) => [r.T, r.streaming.medianMs]), 'streaming');
+    const { x, y } = this.#frame(
+      s,
+      sweep,
+      lo,
+      hi,
+      'time per call',
+      Array.from({ length: 10 }, (_, i) => 10 ** (i - 4)),
+      formatTime,
+    );
+    this.#series(
+      s,
+      x,
+      y,
+      sweep.rows.map((r) => [r.T, r.plain.medianMs]),
+      'plain',
+    );
+    this.#series(
+      s,
+      x,
+      y,
+      sweep.rows.map((r) => [r.T, r.streaming.medianMs]),
+      'streaming',
+    );
     this.#legend(s);
   }
 
   #legend(s) {
     const g = s.append('g').attr('class', 'legend').attr('transform', 'translate(66,34)');
-    [['plain', 'plain (materialized)'], ['streaming', 'streaming']].forEach(([cls, text], i) => {
-      g.append('circle').attr('class', `dot ${cls}`).attr('cx', 4).attr('cy', i * 15).attr('r', 3.5);
-      g.append('text').attr('x', 12).attr('y', i * 15).attr('dy', '0.35em').text(text);
+    [
+      ['plain', 'plain (materialized)'],
+      ['streaming', 'streaming'],
+    ].forEach(([cls, text], i) => {
+      g.append('circle')
+        .attr('class', `dot ${cls}`)
+        .attr('cx', 4)
+        .attr('cy', i * 15)
+        .attr('r', 3.5);
+      g.append('text')
+        .attr('x', 12)
+        .attr('y', i * 15)
+        .attr('dy', '0.35em')
+        .text(text);
     });
   }
 
   #drawTable(sweep) {
     const ui = this.#ui;
-    const cell = (role, value, text) => h('td', { dataset: value === null ? { role } : { role, measured: value } }, text);
+    const cell = (role, value, text) =>
+      h('td', { dataset: value === null ? { role } : { role, measured: value } }, text);
     ui.tbody.replaceChildren(
       ...sweep.rows.map((r) =>
         h(
@@ -370,19 +574,48 @@ export class AgAttentionCost extends AgWidget {
     ui.agreement.replaceChildren(
       `Same attention both ways: at T = ${last.T} the squared distance between the two outputs is `,
       d,
-      last.squaredDistance === 0 ? ' (the very same bits).' : ' (float32 rounding: the two paths add their terms in different orders).',
+      last.squaredDistance === 0
+        ? ' (the very same bits).'
+        : ' (float32 rounding: the two paths add their terms in different orders).',
     );
   }
 
   exportData() {
     const data = super.exportData();
-    if (this.#sweep) data.sweep = { impl: this.#sweep.impl ?? null, tmax: this.#sweep.tmax, dk: this.#sweep.dk, streaming: this.#sweep.streaming, memory: this.#sweep.memory, rows: this.#sweep.rows };
+    if (this.#sweep)
+      data.sweep = {
+        impl: this.#sweep.impl ?? null,
+        tmax: this.#sweep.tmax,
+        dk: this.#sweep.dk,
+        streaming: this.#sweep.streaming,
+        memory: this.#sweep.memory,
+        rows: this.#sweep.rows,
+      };
     return data;
   }
 
   exportTable() {
-    const rows = (this.#sweep?.rows ?? []).map((r) => [r.T, gridBytes(r.T), r.plain.peakBytes, r.streaming.peakBytes, r.plain.medianMs, r.streaming.medianMs, r.squaredDistance]);
-    return { columns: ['T', 'grid_bytes_formula', 'plain_peak_bytes', 'streaming_peak_bytes', 'plain_ms', 'streaming_ms', 'squared_distance'], rows };
+    const rows = (this.#sweep?.rows ?? []).map((r) => [
+      r.T,
+      gridBytes(r.T),
+      r.plain.peakBytes,
+      r.streaming.peakBytes,
+      r.plain.medianMs,
+      r.streaming.medianMs,
+      r.squaredDistance,
+    ]);
+    return {
+      columns: [
+        'T',
+        'grid_bytes_formula',
+        'plain_peak_bytes',
+        'streaming_peak_bytes',
+        'plain_ms',
+        'streaming_ms',
+        'squared_distance',
+      ],
+      rows,
+    };
   }
 
   figure() {

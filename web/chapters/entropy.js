@@ -41,12 +41,26 @@ const PATH_LOGS = Array.from({ length: 49 }, (_, i) => -3 + i * 0.25);
 
 const fmt = (x) => formatNumber(x, 4);
 const pair = ([x, y]) => `(${fmt(x)}, ${fmt(y)})`;
-const SUP = { '-': '\u207b', 0: '\u2070', 1: '\u00b9', 2: '\u00b2', 3: '\u00b3', 4: '\u2074', 5: '\u2075', 6: '\u2076', 7: '\u2077', 8: '\u2078', 9: '\u2079' };
+const SUP = {
+  '-': '\u207b',
+  0: '\u2070',
+  1: '\u00b9',
+  2: '\u00b2',
+  3: '\u00b3',
+  4: '\u2074',
+  5: '\u2075',
+  6: '\u2076',
+  7: '\u2077',
+  8: '\u2078',
+  9: '\u2079',
+};
 /** τ as typed by the slider (an input, not a computed number): 10^logt. */
 export function tauText(logt) {
   if (Number.isInteger(logt)) return logt === 0 ? '1' : `10${String(logt).replace(/[-\d]/g, (c) => SUP[c])}`;
   const t = 10 ** logt;
-  return t >= 1e4 || t < 1e-2 ? t.toExponential(2).replace('e+', ' \u00d7 10^').replace('e-', ' \u00d7 10^\u2212') : formatNumber(t, 3);
+  return t >= 1e4 || t < 1e-2
+    ? t.toExponential(2).replace('e+', ' \u00d7 10^').replace('e-', ' \u00d7 10^\u2212')
+    : formatNumber(t, 3);
 }
 
 export class AgWeightEntropy extends AgWidget {
@@ -55,7 +69,14 @@ export class AgWeightEntropy extends AgWidget {
   static stateDecl = defineState({
     version: 1,
     fields: {
-      values: matrix({ minRows: T_MIN, maxRows: T_MAX, cols: 2, min: -EXTENT, max: EXTENT, default: SPOTS.slice(0, 3) }),
+      values: matrix({
+        minRows: T_MIN,
+        maxRows: T_MAX,
+        cols: 2,
+        min: -EXTENT,
+        max: EXTENT,
+        default: SPOTS.slice(0, 3),
+      }),
       logt: number({ min: LOG_MIN, max: LOG_MAX, default: 0 }),
     },
   });
@@ -68,7 +89,8 @@ export class AgWeightEntropy extends AgWidget {
   build(body) {
     const predict = this.predict({
       id: 'flat-entropy',
-      question: 'Turn the temperature all the way up (\u03c4 = 10\u2079) with T = 3 values. How many bits of entropy will the weights have?',
+      question:
+        'Turn the temperature all the way up (\u03c4 = 10\u2079) with T = 3 values. How many bits of entropy will the weights have?',
       choices: [
         { value: '0', label: '0 bits' },
         { value: '1', label: '1 bit' },
@@ -76,10 +98,16 @@ export class AgWeightEntropy extends AgWidget {
         { value: '3', label: '3 bits' },
       ],
       reveal: (_choice, ag) => {
-        this.setState({ values: this.state.values.slice(0, 3).concat(SPOTS.slice(this.state.values.length, 3)), logt: LOG_MAX });
+        this.setState({
+          values: this.state.values.slice(0, 3).concat(SPOTS.slice(this.state.values.length, 3)),
+          logt: LOG_MAX,
+        });
         const alpha = ag.softmax(LOGITS.slice(0, 3), { temperature: 10 ** LOG_MAX }).data;
         const H = ag.entropy(alpha);
-        const answer = ['0', '1', '1.585', '3'].reduce((best, c) => (Math.abs(Number(c) - H) < Math.abs(Number(best) - H) ? c : best), '0');
+        const answer = ['0', '1', '1.585', '3'].reduce(
+          (best, c) => (Math.abs(Number(c) - H) < Math.abs(Number(best) - H) ? c : best),
+          '0',
+        );
         return {
           answer,
           explanation: `The module computed H = ${fmt(H)} bits: all three weights are equal (${fmt(alpha[0])} each), the most uncertain three weights can be, and that maximum is log\u2082 3, not 3 bits.`,
@@ -96,25 +124,49 @@ export class AgWeightEntropy extends AgWidget {
     };
     const add = button('add', 'Add a value', () => this.#resize(1));
     const remove = button('remove', 'Remove the last', () => this.#resize(-1));
-    const sizeRow = h('div', { class: 'controls', role: 'group', 'aria-label': 'Number of values' }, count, add, remove);
+    const sizeRow = h(
+      'div',
+      { class: 'controls', role: 'group', 'aria-label': 'Number of values' },
+      count,
+      add,
+      remove,
+    );
 
-    const slider = h('input', { type: 'range', min: LOG_MIN, max: LOG_MAX, step: LOG_STEP, id: 'we-logt', class: 'slider', 'aria-describedby': 'we-tau' });
+    const slider = h('input', {
+      type: 'range',
+      min: LOG_MIN,
+      max: LOG_MAX,
+      step: LOG_STEP,
+      id: 'we-logt',
+      class: 'slider',
+      'aria-describedby': 'we-tau',
+    });
     const tau = h('output', { class: 'tau', id: 'we-tau', for: 'we-logt' });
     slider.addEventListener('input', () => {
       const logt = Number(slider.value);
       this.setState({ logt });
-      this.announce(`temperature ${tauText(logt)}; entropy ${this.#ui.entropy.textContent} bits; y = ${this.#ui.yText()}`);
+      this.announce(
+        `temperature ${tauText(logt)}; entropy ${this.#ui.entropy.textContent} bits; y = ${this.#ui.yText()}`,
+      );
     });
     const jump = (action, label, logt) =>
       button(action, label, () => {
         this.setState({ logt });
-        this.announce(`temperature ${tauText(logt)}; entropy ${this.#ui.entropy.textContent} bits; y = ${this.#ui.yText()}`);
+        this.announce(
+          `temperature ${tauText(logt)}; entropy ${this.#ui.entropy.textContent} bits; y = ${this.#ui.yText()}`,
+        );
       });
     const temp = h(
       'div',
       { class: 'temperature' },
       h('label', { for: 'we-logt', class: 'temp-label' }, 'Temperature ', texElement('\\tau'), ' (log scale): ', tau),
-      h('div', { class: 'slider-row' }, h('span', { class: 'end', 'aria-hidden': 'true' }, 'sharp'), slider, h('span', { class: 'end', 'aria-hidden': 'true' }, 'flat')),
+      h(
+        'div',
+        { class: 'slider-row' },
+        h('span', { class: 'end', 'aria-hidden': 'true' }, 'sharp'),
+        slider,
+        h('span', { class: 'end', 'aria-hidden': 'true' }, 'flat'),
+      ),
       h(
         'div',
         { class: 'controls', role: 'group', 'aria-label': 'Temperature presets' },
@@ -126,7 +178,11 @@ export class AgWeightEntropy extends AgWidget {
 
     // The plane: values (draggable), hull, centroid, the path of y, y.
     const figure = h('div', { class: 'figure' });
-    const p = plane(figure, { extent: EXTENT, label: 'The values, their centroid and the output y; the curve is y over all temperatures; drag the values or use the arrow keys' });
+    const p = plane(figure, {
+      extent: EXTENT,
+      label:
+        'The values, their centroid and the output y; the curve is y over all temperatures; drag the values or use the arrow keys',
+    });
     const hullPath = p.layer('hull').append('path').attr('class', 'hull');
     const trace = p.layer('trace').append('path').attr('class', 'trace');
     const centroid = p.layer('centroid').append('circle').attr('class', 'centroid').attr('r', 7);
@@ -145,15 +201,40 @@ export class AgWeightEntropy extends AgWidget {
       .attr('role', 'img')
       .attr('aria-label', 'The weights as bars, one per value');
     ownLayout(bars); // laid out on its own (widget/figure-layout.js)
-    const bx = scaleBand().range([28, W - 6]).padding(0.2);
-    const by = scaleLinear().domain([0, 1]).range([H - 22, 8]);
-    bars.append('g').attr('class', 'bar-axis').attr('transform', `translate(0,${H - 22})`);
-    bars.append('g').attr('class', 'bar-grid').selectAll('line').data([0, 0.5, 1]).join('line').attr('x1', 28).attr('x2', W - 6).attr('y1', by).attr('y2', by);
-    bars.append('g').attr('class', 'bar-ticks').selectAll('text').data([0, 0.5, 1]).join('text').attr('x', 24).attr('y', (d) => by(d) + 4).text((d) => String(d));
+    const bx = scaleBand()
+      .range([28, W - 6])
+      .padding(0.2);
+    const by = scaleLinear()
+      .domain([0, 1])
+      .range([H - 22, 8]);
+    bars
+      .append('g')
+      .attr('class', 'bar-axis')
+      .attr('transform', `translate(0,${H - 22})`);
+    bars
+      .append('g')
+      .attr('class', 'bar-grid')
+      .selectAll('line')
+      .data([0, 0.5, 1])
+      .join('line')
+      .attr('x1', 28)
+      .attr('x2', W - 6)
+      .attr('y1', by)
+      .attr('y2', by);
+    bars
+      .append('g')
+      .attr('class', 'bar-ticks')
+      .selectAll('text')
+      .data([0, 0.5, 1])
+      .join('text')
+      .attr('x', 24)
+      .attr('y', (d) => by(d) + 4)
+      .text((d) => String(d));
     const barLayer = bars.append('g');
 
     // Numbers.
-    const num = (role, key) => h('span', { class: 'num', dataset: key === undefined ? { role } : { role, key } }, '\u2026');
+    const num = (role, key) =>
+      h('span', { class: 'num', dataset: key === undefined ? { role } : { role, key } }, '\u2026');
     const weightCells = Array.from({ length: T_MAX }, (_, j) => {
       const cell = num('alpha', j + 1);
       const logit = h('td', { class: 'plain' });
@@ -164,8 +245,22 @@ export class AgWeightEntropy extends AgWidget {
       'table',
       { class: 'weights-table' },
       h('caption', { class: 'visually-hidden' }, 'Fixed logits and their weights'),
-      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'j'), h('th', { scope: 'col' }, 'logit ', symbol('s', 'j')), h('th', { scope: 'col' }, 'weight ', symbol('\u03b1', 'j')))),
-      h('tbody', {}, weightCells.map((w) => w.row)),
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          h('th', { scope: 'col' }, 'j'),
+          h('th', { scope: 'col' }, 'logit ', symbol('s', 'j')),
+          h('th', { scope: 'col' }, 'weight ', symbol('\u03b1', 'j')),
+        ),
+      ),
+      h(
+        'tbody',
+        {},
+        weightCells.map((w) => w.row),
+      ),
     );
     const entropy = num('entropy');
     const hmax = num('entropy-max');
@@ -180,19 +275,87 @@ export class AgWeightEntropy extends AgWidget {
       texElement('\\alpha_j=\\frac{\\exp(s_j/\\tau)}{\\sum_{k=1}^{T}\\exp(s_k/\\tau)}', { display: true }),
       texElement('H(\\alpha)=-\\sum_{j=1}^{T}\\alpha_j\\log_2\\alpha_j', { display: true }),
       texElement('0\\le H(\\alpha)\\le\\log_2 T', { display: true }),
-      h('p', { class: 'line result' }, h('span', { class: 'lbl' }, 'Entropy H = '), entropy, h('span', { class: 'lbl' }, ' bits of at most log\u2082T = '), hmax),
+      h(
+        'p',
+        { class: 'line result' },
+        h('span', { class: 'lbl' }, 'Entropy H = '),
+        entropy,
+        h('span', { class: 'lbl' }, ' bits of at most log\u2082T = '),
+        hmax,
+      ),
       meter,
-      h('p', { class: 'line result' }, h('span', { class: 'lbl' }, 'y = \u03a3 \u03b1\u2c7cv\u2c7c = '), '(', y[0], ', ', y[1], ')'),
-      h('p', { class: 'line' }, h('span', { class: 'lbl' }, 'Centroid (1/T)\u03a3v\u2c7c = '), '(', cen[0], ', ', cen[1], ')'),
+      h(
+        'p',
+        { class: 'line result' },
+        h('span', { class: 'lbl' }, 'y = \u03a3 \u03b1\u2c7cv\u2c7c = '),
+        '(',
+        y[0],
+        ', ',
+        y[1],
+        ')',
+      ),
+      h(
+        'p',
+        { class: 'line' },
+        h('span', { class: 'lbl' }, 'Centroid (1/T)\u03a3v\u2c7c = '),
+        '(',
+        cen[0],
+        ', ',
+        cen[1],
+        ')',
+      ),
       status,
-      h('p', { class: 'line dv-line' }, 'At every temperature y has ', dv, ' coordinates, like each v\u2c7c: only the mixture changes, never d', h('sub', {}, 'v'), '.'),
+      h(
+        'p',
+        { class: 'line dv-line' },
+        'At every temperature y has ',
+        dv,
+        ' coordinates, like each v\u2c7c: only the mixture changes, never d',
+        h('sub', {}, 'v'),
+        '.',
+      ),
     );
-    const weightsBox = h('div', { class: 'weights-box' }, h('h3', {}, 'Weights'), bars.node().parentNode, h('div', { class: 'table-wrap' }, table));
+    const weightsBox = h(
+      'div',
+      { class: 'weights-box' },
+      h('h3', {}, 'Weights'),
+      bars.node().parentNode,
+      h('div', { class: 'table-wrap' }, table),
+    );
 
-    body.append(predict, sizeRow, temp, h('div', { class: 'layout' }, h('div', { class: 'left' }, figure, weightsBox), numbers));
+    body.append(
+      predict,
+      sizeRow,
+      temp,
+      h('div', { class: 'layout' }, h('div', { class: 'left' }, figure, weightsBox), numbers),
+    );
     this.#ui = {
-      p, hullPath, trace, centroid, labels, handles, yDot, slider, tau, bars, bx, by, barLayer, weightCells, entropy, hmax, meter, y, cen, dv, status, count, add, remove,
-      handleList: [], labelList: [],
+      p,
+      hullPath,
+      trace,
+      centroid,
+      labels,
+      handles,
+      yDot,
+      slider,
+      tau,
+      bars,
+      bx,
+      by,
+      barLayer,
+      weightCells,
+      entropy,
+      hmax,
+      meter,
+      y,
+      cen,
+      dv,
+      status,
+      count,
+      add,
+      remove,
+      handleList: [],
+      labelList: [],
       yText: () => `(${this.#ui.y[0].textContent}, ${this.#ui.y[1].textContent})`,
     };
   }
@@ -241,7 +404,9 @@ export class AgWeightEntropy extends AgWidget {
         Hmax: ag.entropy(uniform),
         c: Array.from(ag.weightedSum(uniform, values).data),
         // The path of y over the temperature (drawing: wasm calls, not shown as numbers).
-        path: PATH_LOGS.map((l) => Array.from(ag.weightedSum(ag.softmax(s, { temperature: 10 ** l }).data, values).data)),
+        path: PATH_LOGS.map((l) =>
+          Array.from(ag.weightedSum(ag.softmax(s, { temperature: 10 ** l }).data, values).data),
+        ),
       };
     });
     const { Hmax, c, path } = fixed;
@@ -259,9 +424,13 @@ export class AgWeightEntropy extends AgWidget {
     const oneHot = Array.from(alpha).every((a, j) => a === (j === k ? 1 : 0));
     const isCentroid = y[0] === c[0] && y[1] === c[1];
     let text;
-    if (oneHot) text = `Hard pointer: the weights are one-hot on j = ${k + 1} (the largest logit), entropy 0, and y is exactly v${sub(k + 1)} = ${pair(values[k])}.`;
-    else if (isCentroid) text = 'Uniform: every weight is 1/T, the entropy is at its maximum, and y is exactly the centroid: mean pooling.';
-    else text = `In between: a soft selection that leans towards v${sub(k + 1)}. Lower \u03c4 sharpens the weights towards it; higher \u03c4 flattens them towards the centroid.`;
+    if (oneHot)
+      text = `Hard pointer: the weights are one-hot on j = ${k + 1} (the largest logit), entropy 0, and y is exactly v${sub(k + 1)} = ${pair(values[k])}.`;
+    else if (isCentroid)
+      text =
+        'Uniform: every weight is 1/T, the entropy is at its maximum, and y is exactly the centroid: mean pooling.';
+    else
+      text = `In between: a soft selection that leans towards v${sub(k + 1)}. Lower \u03c4 sharpens the weights towards it; higher \u03c4 flattens them towards the centroid.`;
     setText(ui.status, text);
     setAttr(ui.status, 'data-regime', oneHot ? 'pointer' : isCentroid ? 'uniform' : 'between');
 
@@ -274,7 +443,11 @@ export class AgWeightEntropy extends AgWidget {
     if (this.#barsFor !== alpha.length) {
       // The axis names α₁ … α_T: drawn again only when T changes.
       bx.domain(alpha.map((_, j) => j + 1));
-      bars.select('.bar-axis').call(axisBottom(bx).tickSize(0).tickFormat((j) => `\u03b1${sub(j)}`));
+      bars.select('.bar-axis').call(
+        axisBottom(bx)
+          .tickSize(0)
+          .tickFormat((j) => `\u03b1${sub(j)}`),
+      );
       this.#barsFor = alpha.length;
     }
     barLayer
@@ -296,7 +469,11 @@ export class AgWeightEntropy extends AgWidget {
       const j = ui.handleList.length;
       const label = ui.labels.append('text').attr('class', 'vec-label label-v');
       label.append('tspan').text('v');
-      label.append('tspan').attr('class', 'sub').attr('dy', 5).text(String(j + 1));
+      label
+        .append('tspan')
+        .attr('class', 'sub')
+        .attr('dy', 5)
+        .text(String(j + 1));
       ui.labelList.push(label);
       ui.handleList.push(
         draggablePoint({
@@ -330,7 +507,12 @@ export class AgWeightEntropy extends AgWidget {
       const hull = polygonHull(values);
       const pts = hull ?? values;
       ui.hullPath.attr('d', `M${pts.map((v) => `${p.x(v[0])},${p.y(v[1])}`).join(' L')}${hull ? ' Z' : ''}`);
-      ui.trace.attr('d', d3line().x((q) => p.x(q[0])).y((q) => p.y(q[1]))(path));
+      ui.trace.attr(
+        'd',
+        d3line()
+          .x((q) => p.x(q[0]))
+          .y((q) => p.y(q[1]))(path),
+      );
       ui.centroid.attr('cx', p.x(c[0])).attr('cy', p.y(c[1]));
       this.#drawnFor = fixed;
     }

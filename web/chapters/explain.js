@@ -19,7 +19,22 @@ import { heatmap } from '../widget/heatmap.js';
 import { texElement } from '../widget/math.js';
 import { lastResult } from '../widget/memo.js';
 import { choice, defineState, number, vector } from '../widget/state.js';
-import { MAX_CODE, MAX_WORDS, MIN_WORDS, ablationEffects, classify, packSentence, parseSentence, rowsOf, runStack, stackEmbed, stackWeights, unpackSentence, queryProblems, unreadableWords } from './sentence.js';
+import {
+  MAX_CODE,
+  MAX_WORDS,
+  MIN_WORDS,
+  ablationEffects,
+  classify,
+  packSentence,
+  parseSentence,
+  rowsOf,
+  runStack,
+  stackEmbed,
+  stackWeights,
+  unpackSentence,
+  queryProblems,
+  unreadableWords,
+} from './sentence.js';
 
 const DEFAULT_WORDS = ['the', 'old', 'cat', 'sat', 'on', 'mats'];
 /** Scale of the random layer weights (drawn standard normal). */
@@ -33,7 +48,14 @@ export class AgWeightsExplain extends AgWidget {
   static stateDecl = defineState({
     version: 1,
     fields: {
-      words: vector({ minLength: MIN_WORDS, maxLength: MAX_WORDS, min: 1, max: MAX_CODE, integer: true, default: packSentence(DEFAULT_WORDS) }),
+      words: vector({
+        minLength: MIN_WORDS,
+        maxLength: MAX_WORDS,
+        min: 1,
+        max: MAX_CODE,
+        integer: true,
+        default: packSentence(DEFAULT_WORDS),
+      }),
       seed: number({ min: 1, max: 99, integer: true, default: 3 }),
       layer: choice({ values: ['1', '2'], default: '2' }),
       query: number({ min: 1, max: MAX_WORDS, integer: true, default: 4 }),
@@ -52,7 +74,8 @@ export class AgWeightsExplain extends AgWidget {
   build(body) {
     const predict = this.predict({
       id: 'largest-weight-largest-change',
-      question: 'For \u201csat\u201d (token 4) in layer 2, is the key with the largest attention weight also the key whose removal changes the final output the most?',
+      question:
+        'For \u201csat\u201d (token 4) in layer 2, is the key with the largest attention weight also the key whose removal changes the final output the most?',
       choices: [
         { value: 'yes', label: 'Yes, the same key' },
         { value: 'no', label: 'No, another key' },
@@ -69,7 +92,13 @@ export class AgWeightsExplain extends AgWidget {
       },
     });
 
-    const input = h('input', { type: 'text', class: 'sentence-input', 'aria-label': 'Sentence (2 to 6 words of letters a to z)', spellcheck: 'false', autocomplete: 'off' });
+    const input = h('input', {
+      type: 'text',
+      class: 'sentence-input',
+      'aria-label': 'Sentence (2 to 6 words of letters a to z)',
+      spellcheck: 'false',
+      autocomplete: 'off',
+    });
     const apply = () => {
       const read = parseSentence(input.value);
       if (read.error) {
@@ -82,7 +111,14 @@ export class AgWeightsExplain extends AgWidget {
     };
     input.addEventListener('change', apply);
     input.addEventListener('keydown', (e) => e.key === 'Enter' && apply());
-    const seed = h('input', { type: 'number', min: 1, max: 99, step: 1, class: 'seed-input', 'aria-label': 'Seed of the random layer weights' });
+    const seed = h('input', {
+      type: 'number',
+      min: 1,
+      max: 99,
+      step: 1,
+      class: 'seed-input',
+      'aria-label': 'Seed of the random layer weights',
+    });
     seed.addEventListener('change', () => {
       const n = Number(seed.value);
       if (Number.isInteger(n) && n >= 1 && n <= 99) this.setState({ seed: n });
@@ -90,7 +126,11 @@ export class AgWeightsExplain extends AgWidget {
     });
     const layerGroup = h(
       'div',
-      { class: 'choice-group', role: 'radiogroup', 'aria-label': 'Layer whose weights are shown and whose keys are hidden' },
+      {
+        class: 'choice-group',
+        role: 'radiogroup',
+        'aria-label': 'Layer whose weights are shown and whose keys are hidden',
+      },
       h('span', { class: 'lbl' }, 'layer:'),
       ['1', '2'].map((L) => {
         const r = h('input', { type: 'radio', name: 'layer', value: L });
@@ -98,7 +138,11 @@ export class AgWeightsExplain extends AgWidget {
         return h('label', { class: 'radio' }, r, ` ${L}`);
       }),
     );
-    const find = h('button', { type: 'button', class: 'find', dataset: { action: 'find' } }, 'Find the next query with both kinds');
+    const find = h(
+      'button',
+      { type: 'button', class: 'find', dataset: { action: 'find' } },
+      'Find the next query with both kinds',
+    );
     find.addEventListener('click', () => this.#findNext());
     const controls = h(
       'div',
@@ -111,8 +155,13 @@ export class AgWeightsExplain extends AgWidget {
     const formula = h(
       'div',
       { class: 'formula' },
-      texElement('x^{(1)}=x+\\operatorname{MHA}_1(x),\\qquad x^{(2)}=x^{(1)}+\\operatorname{MHA}_2\\big(x^{(1)}\\big)', { display: true }),
-      texElement('\\Delta_j=\\big\\|\\,x^{(2)}_i-x^{(2)}_i\\big|_{\\text{key }j\\text{ hidden}}\\big\\|', { display: true }),
+      texElement(
+        'x^{(1)}=x+\\operatorname{MHA}_1(x),\\qquad x^{(2)}=x^{(1)}+\\operatorname{MHA}_2\\big(x^{(1)}\\big)',
+        { display: true },
+      ),
+      texElement('\\Delta_j=\\big\\|\\,x^{(2)}_i-x^{(2)}_i\\big|_{\\text{key }j\\text{ hidden}}\\big\\|', {
+        display: true,
+      }),
     );
     const mapBox = h('div', { class: 'hm-box' });
     const barsBox = h('div', { class: 'bars-box' });
@@ -127,7 +176,13 @@ export class AgWeightsExplain extends AgWidget {
       h(
         'div',
         { class: 'layout' },
-        h('section', { class: 'panel' }, mapTitle, h('p', { class: 'hint' }, 'Choose a row (click, or arrow keys and Enter) to pick the query.'), mapBox),
+        h(
+          'section',
+          { class: 'panel' },
+          mapTitle,
+          h('p', { class: 'hint' }, 'Choose a row (click, or arrow keys and Enter) to pick the query.'),
+          mapBox,
+        ),
         h('section', { class: 'panel' }, queryTitle, barsBox, tableBox, h('h4', {}, 'Cases for this query'), cases),
       ),
     );
@@ -165,7 +220,10 @@ export class AgWeightsExplain extends AgWidget {
       const k = (start + s) % (2 * T);
       const L = Math.floor(k / T) + 1;
       const i = k % T;
-      const kinds = classify(weightsOf(L, i), all[L - 1].map((col) => col[i]));
+      const kinds = classify(
+        weightsOf(L, i),
+        all[L - 1].map((col) => col[i]),
+      );
       if (kinds.includes('large-little') && kinds.includes('small-much')) {
         this.setState({ layer: String(L), query: i + 1 });
         this.announce(`Layer ${L}, query ${i + 1} (${words[i]}) has both kinds of case.`);
@@ -202,12 +260,30 @@ export class AgWeightsExplain extends AgWidget {
       'table',
       { class: 'mat effects' },
       h('caption', {}, 'Each key of the chosen query'),
-      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'key'), h('th', { scope: 'col' }, 'weight'), h('th', { scope: 'col' }, 'change \u0394'), h('th', { scope: 'col' }, 'case'))),
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          h('th', { scope: 'col' }, 'key'),
+          h('th', { scope: 'col' }, 'weight'),
+          h('th', { scope: 'col' }, 'change \u0394'),
+          h('th', { scope: 'col' }, 'case'),
+        ),
+      ),
       h(
         'tbody',
         {},
         cells.map((c, j) => {
-          c.row = h('tr', { dataset: { key: j + 1 } }, h('th', { scope: 'row' }, `${j + 1} ${words[j]}`), c.weight, c.effect, c.verdict);
+          c.row = h(
+            'tr',
+            { dataset: { key: j + 1 } },
+            h('th', { scope: 'row' }, `${j + 1} ${words[j]}`),
+            c.weight,
+            c.effect,
+            c.verdict,
+          );
           return c.row;
         }),
       ),
@@ -217,7 +293,12 @@ export class AgWeightsExplain extends AgWidget {
     ui.barsBox.replaceChildren();
     const W = 320;
     const rowH = 30;
-    const svg = select(ui.barsBox).append('svg').attr('class', 'bars').attr('viewBox', `0 0 ${W} ${words.length * rowH + 24}`).attr('role', 'img').attr('aria-label', 'Weight and change per key');
+    const svg = select(ui.barsBox)
+      .append('svg')
+      .attr('class', 'bars')
+      .attr('viewBox', `0 0 ${W} ${words.length * rowH + 24}`)
+      .attr('role', 'img')
+      .attr('aria-label', 'Weight and change per key');
     ownLayout(svg); // laid out on its own (widget/figure-layout.js)
     this.#built = { key: words.join(' '), hm, cells, svg, W, rowH };
   }
@@ -247,8 +328,14 @@ export class AgWeightsExplain extends AgWidget {
     // The list of cases is made again only when it changes (it is a live region: a new list is read out).
     const casesKey = `${words.join(' ')}|${kinds.join()}`;
     if (b.casesKey !== casesKey) {
-      const items = kinds.flatMap((k, j) => (k ? [h('li', { dataset: { kind: k, key: j + 1 } }, `\u201c${words[j]}\u201d (key ${j + 1}): ${VERDICT[k]}.`)] : []));
-      this.#ui.cases.replaceChildren(...(items.length ? items : [h('li', {}, 'None here: weight and change rank alike. Use \u201cFind\u201d.')]));
+      const items = kinds.flatMap((k, j) =>
+        k
+          ? [h('li', { dataset: { kind: k, key: j + 1 } }, `\u201c${words[j]}\u201d (key ${j + 1}): ${VERDICT[k]}.`)]
+          : [],
+      );
+      this.#ui.cases.replaceChildren(
+        ...(items.length ? items : [h('li', {}, 'None here: weight and change rank alike. Use \u201cFind\u201d.')]),
+      );
       b.casesKey = casesKey;
     }
     this.#drawBars(words, weights, effects, kinds);
@@ -260,19 +347,57 @@ export class AgWeightsExplain extends AgWidget {
     const { svg, W, rowH } = this.#built;
     const left = 64;
     const maxE = Math.max(...effects, 1e-12);
-    const xw = scaleLinear().domain([0, 1]).range([left, W - 8]);
-    const xe = scaleLinear().domain([0, maxE]).range([left, W - 8]);
+    const xw = scaleLinear()
+      .domain([0, 1])
+      .range([left, W - 8]);
+    const xe = scaleLinear()
+      .domain([0, maxE])
+      .range([left, W - 8]);
     const data = words.map((w, j) => ({ w, j, a: weights[j], e: effects[j], k: kinds[j] }));
-    svg.selectAll('text.key').data(data).join('text').attr('class', (d) => `key ${d.k ?? ''}`).attr('x', left - 6).attr('y', (d) => 14 + d.j * rowH + 10).attr('text-anchor', 'end').text((d) => d.w);
-    svg.selectAll('rect.bw').data(data).join('rect').attr('class', 'bw').attr('x', left).attr('y', (d) => 8 + d.j * rowH).attr('height', 9).attr('width', (d) => xw(d.a) - left);
-    svg.selectAll('rect.be').data(data).join('rect').attr('class', 'be').attr('x', left).attr('y', (d) => 8 + d.j * rowH + 11).attr('height', 9).attr('width', (d) => xe(d.e) - left);
-    svg.selectAll('text.legend').data(['weight (0 to 1)', 'change (0 to the largest)']).join('text').attr('class', (d, i) => `legend legend-${i}`).attr('x', (d, i) => left + i * 110).attr('y', words.length * rowH + 18).text((d) => d);
+    svg
+      .selectAll('text.key')
+      .data(data)
+      .join('text')
+      .attr('class', (d) => `key ${d.k ?? ''}`)
+      .attr('x', left - 6)
+      .attr('y', (d) => 14 + d.j * rowH + 10)
+      .attr('text-anchor', 'end')
+      .text((d) => d.w);
+    svg
+      .selectAll('rect.bw')
+      .data(data)
+      .join('rect')
+      .attr('class', 'bw')
+      .attr('x', left)
+      .attr('y', (d) => 8 + d.j * rowH)
+      .attr('height', 9)
+      .attr('width', (d) => xw(d.a) - left);
+    svg
+      .selectAll('rect.be')
+      .data(data)
+      .join('rect')
+      .attr('class', 'be')
+      .attr('x', left)
+      .attr('y', (d) => 8 + d.j * rowH + 11)
+      .attr('height', 9)
+      .attr('width', (d) => xe(d.e) - left);
+    svg
+      .selectAll('text.legend')
+      .data(['weight (0 to 1)', 'change (0 to the largest)'])
+      .join('text')
+      .attr('class', (d, i) => `legend legend-${i}`)
+      .attr('x', (d, i) => left + i * 110)
+      .attr('y', words.length * rowH + 18)
+      .text((d) => d);
   }
 
   exportTable() {
     if (!this.#last) return super.exportTable();
     const { words, weights, effects, layer, qi } = this.#last;
-    return { columns: ['layer', 'query', 'key', 'key_word', 'weight', 'change'], rows: words.map((w, j) => [layer, qi + 1, j + 1, w, weights[j], effects[j]]) };
+    return {
+      columns: ['layer', 'query', 'key', 'key_word', 'weight', 'change'],
+      rows: words.map((w, j) => [layer, qi + 1, j + 1, w, weights[j], effects[j]]),
+    };
   }
 
   figure() {

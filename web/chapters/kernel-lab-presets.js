@@ -78,7 +78,9 @@ export const LAB_MAX_SIZE = Math.max(...LAB_KERNEL_IDS.flatMap((k) => LAB_KERNEL
 export function labProblems(kernel, size) {
   const k = LAB_KERNELS[kernel];
   if (!k || k.sizes.includes(size)) return [];
-  return [{ name: 'size', value: String(size), expected: `one of the sizes offered for ${kernel}: ${k.sizes.join(', ')}` }];
+  return [
+    { name: 'size', value: String(size), expected: `one of the sizes offered for ${kernel}: ${k.sizes.join(', ')}` },
+  ];
 }
 
 /** Operations of one call of `kernel` at `size` (the formula shown on the page). */

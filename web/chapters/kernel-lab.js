@@ -18,7 +18,6 @@ import { CancelledError, ExperimentClient } from '../widget/worker-client.js';
 import { LAB_KERNEL_IDS, LAB_KERNELS } from './kernel-lab-presets.js';
 import { formatTime } from './measure-format.js';
 
-
 /** The size as text: 1048576 -> "1 048 576" (digits grouped for reading). */
 const sizeText = (n) => n.toLocaleString('en-US').replace(/,/g, '\u2009');
 
@@ -50,12 +49,31 @@ export class KernelLab {
     sizeSelect.addEventListener('change', () => widget.setState({ size: Number(sizeSelect.value) }));
     const sizeName = h('span', { class: 'lab-size-name' });
     const run = h('button', { type: 'button', class: 'lab-run', dataset: { action: 'run' } }, 'Run');
-    const cancel = h('button', { type: 'button', class: 'lab-cancel', dataset: { action: 'cancel' }, disabled: true }, 'Cancel');
+    const cancel = h(
+      'button',
+      { type: 'button', class: 'lab-cancel', dataset: { action: 'cancel' }, disabled: true },
+      'Cancel',
+    );
     run.addEventListener('click', () => this.run());
-    cancel.addEventListener('click', handOffFocus(cancel, () => run, () => this.cancel()));
+    cancel.addEventListener(
+      'click',
+      handOffFocus(
+        cancel,
+        () => run,
+        () => this.cancel(),
+      ),
+    );
     const progress = h('progress', { max: 1, value: 0, class: 'lab-progress', 'aria-label': 'Timing progress' });
-    const status = h('p', { class: 'lab-status', role: 'status' }, 'Pick a kernel and a size, then press Run. The timing runs in a background worker.');
-    const noSimd = h('p', { class: 'lab-nosimd', hidden: true }, 'This browser has no 128-bit WebAssembly SIMD, so only the scalar kernels (of the baseline build) are timed.');
+    const status = h(
+      'p',
+      { class: 'lab-status', role: 'status' },
+      'Pick a kernel and a size, then press Run. The timing runs in a background worker.',
+    );
+    const noSimd = h(
+      'p',
+      { class: 'lab-nosimd', hidden: true },
+      'This browser has no 128-bit WebAssembly SIMD, so only the scalar kernels (of the baseline build) are timed.',
+    );
     const workload = h('div', { class: 'lab-workload' });
     const shapes = h('p', { class: 'lab-shapes' });
     const caption = h('p', { class: 'lab-caption', id: 'lab-caption' }, 'No run yet.');
@@ -63,11 +81,29 @@ export class KernelLab {
     const table = h(
       'table',
       { class: 'lab-table', 'aria-describedby': 'lab-caption' },
-      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Kernels'), h('th', { scope: 'col' }, 'Median'), h('th', { scope: 'col' }, 'GFLOP/s'), h('th', { scope: 'col' }, 'Speed-up'))),
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          h('th', { scope: 'col' }, 'Kernels'),
+          h('th', { scope: 'col' }, 'Median'),
+          h('th', { scope: 'col' }, 'GFLOP/s'),
+          h('th', { scope: 'col' }, 'Speed-up'),
+        ),
+      ),
       rows,
     );
     const chartBox = h('figure', { class: 'lab-figure' });
-    const chart = select(chartBox).append(() => svg('svg', { class: 'lab-chart', viewBox: '0 0 360 120', role: 'img', 'aria-label': 'GFLOP/s of each kernel variant (no run yet)' }));
+    const chart = select(chartBox).append(() =>
+      svg('svg', {
+        class: 'lab-chart',
+        viewBox: '0 0 360 120',
+        role: 'img',
+        'aria-label': 'GFLOP/s of each kernel variant (no run yet)',
+      }),
+    );
     chartBox.append(h('figcaption', {}, 'GFLOP/s of each variant in the last run: longer is faster.'));
 
     this.node = h(
@@ -91,14 +127,30 @@ export class KernelLab {
       h(
         'div',
         { class: 'lab-rates' },
-        texElement('\\text{GFLOP/s}=\\frac{\\text{flop of one call}}{t_{\\text{median}}\\cdot 10^{9}}', { display: true }),
+        texElement('\\text{GFLOP/s}=\\frac{\\text{flop of one call}}{t_{\\text{median}}\\cdot 10^{9}}', {
+          display: true,
+        }),
         texElement('\\text{speed-up}=\\frac{t_{\\text{scalar}}}{t_{\\text{simd128}}}', { display: true }),
       ),
       h('div', { class: 'lab-run-state' }, progress, status),
       noSimd,
       h('div', { class: 'lab-results' }, h('div', {}, caption, h('div', { class: 'lab-scroll' }, table)), chartBox),
     );
-    this.#ui = { kernelSelect, sizeSelect, sizeName, run, cancel, progress, status, noSimd, workload, shapes, caption, rows, chart };
+    this.#ui = {
+      kernelSelect,
+      sizeSelect,
+      sizeName,
+      run,
+      cancel,
+      progress,
+      status,
+      noSimd,
+      workload,
+      shapes,
+      caption,
+      rows,
+      chart,
+    };
     widget.host.dataset.lab = 'idle';
   }
 
@@ -131,7 +183,10 @@ export class KernelLab {
     ui.status.textContent = `Timing ${LAB_KERNELS[kernel].label} at ${LAB_KERNELS[kernel].sizeName} = ${sizeText(size)} in a background worker\u2026`;
     host.dataset.lab = 'running';
     try {
-      const result = await this.#client.time({ kind: 'kernel-lab', kernel, size }, { onProgress: (p) => (ui.progress.value = p.done / p.total) });
+      const result = await this.#client.time(
+        { kind: 'kernel-lab', kernel, size },
+        { onProgress: (p) => (ui.progress.value = p.done / p.total) },
+      );
       this.#result = result;
       this.#show(result);
       ui.progress.value = 1;
@@ -208,8 +263,16 @@ export class KernelLab {
           { dataset: { variant: r.variant, build: r.build } },
           h('th', { scope: 'row' }, r.build === 'baseline' ? 'scalar (baseline build)' : r.variant),
           h('td', { dataset: { role: 'median-ms', measured: r.medianMs } }, formatTime(r.medianMs)),
-          h('td', { dataset: { role: 'gflops', measured: r.gflops ?? '' } }, r.gflops === null ? '\u2014' : formatNumber(r.gflops, 3)),
-          h('td', { class: 'ratio', dataset: { role: 'speedup', measured: r.speedup ?? '' } }, r.speedup === null ? '\u2014' : `\u00d7${formatNumber(r.speedup, 3)}`),
+          h(
+            'td',
+            { dataset: { role: 'gflops', measured: r.gflops ?? '' } },
+            r.gflops === null ? '\u2014' : formatNumber(r.gflops, 3),
+          ),
+          h(
+            'td',
+            { class: 'ratio', dataset: { role: 'speedup', measured: r.speedup ?? '' } },
+            r.speedup === null ? '\u2014' : `\u00d7${formatNumber(r.speedup, 3)}`,
+          ),
         ),
       ),
     );
@@ -221,12 +284,27 @@ export class KernelLab {
     const m = { l: 64, r: 48, t: 8, b: 30 };
     const H = m.t + m.b + 30 * rows.length;
     const s = this.#ui.chart;
-    s.attr('viewBox', `0 0 ${W} ${H}`).attr('aria-label', `GFLOP/s of each kernel variant, ${spec.label} at ${spec.sizeName} = ${size}`);
+    s.attr('viewBox', `0 0 ${W} ${H}`).attr(
+      'aria-label',
+      `GFLOP/s of each kernel variant, ${spec.label} at ${spec.sizeName} = ${size}`,
+    );
     s.selectAll('*').remove();
     const top = Math.max(...rows.map((r) => r.gflops ?? 0)) || 1;
-    const x = scaleLinear().domain([0, top * 1.05]).nice().range([m.l, W - m.r]);
-    const y = scaleBand().domain(rows.map((r) => r.variant)).range([m.t, H - m.b]).padding(0.25);
-    const bars = s.append('g').attr('class', 'bars').selectAll('g').data(rows).join('g').attr('data-variant', (r) => r.variant);
+    const x = scaleLinear()
+      .domain([0, top * 1.05])
+      .nice()
+      .range([m.l, W - m.r]);
+    const y = scaleBand()
+      .domain(rows.map((r) => r.variant))
+      .range([m.t, H - m.b])
+      .padding(0.25);
+    const bars = s
+      .append('g')
+      .attr('class', 'bars')
+      .selectAll('g')
+      .data(rows)
+      .join('g')
+      .attr('data-variant', (r) => r.variant);
     bars
       .append('rect')
       .attr('class', (r) => `bar bar-${r.variant}`)
@@ -249,7 +327,15 @@ export class KernelLab {
       .attr('y', (r) => y(r.variant) + y.bandwidth() / 2)
       .attr('dy', '0.35em')
       .text((r) => (r.gflops === null ? '\u2014' : formatNumber(r.gflops, 3)));
-    s.append('g').attr('class', 'axis').attr('transform', `translate(0,${H - m.b})`).call(axisBottom(x).ticks(5));
-    s.append('text').attr('class', 'axis-label').attr('x', W - m.r).attr('y', H - 2).attr('text-anchor', 'end').text('GFLOP/s');
+    s.append('g')
+      .attr('class', 'axis')
+      .attr('transform', `translate(0,${H - m.b})`)
+      .call(axisBottom(x).ticks(5));
+    s.append('text')
+      .attr('class', 'axis-label')
+      .attr('x', W - m.r)
+      .attr('y', H - 2)
+      .attr('text-anchor', 'end')
+      .text('GFLOP/s');
   }
 }

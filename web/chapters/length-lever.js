@@ -9,7 +9,7 @@
 //   <ag-length-lever d="1,1" t="3"></ag-length-lever>
 import { axisBottom, scaleBand, scaleLinear, select } from 'd3';
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { h, setAttr, setText, symbol } from '../widget/dom.js';
+import { h, setAttr, setText } from '../widget/dom.js';
 import { ownLayout } from '../widget/figure-layout.js';
 import { formatNumber } from '../widget/format.js';
 import { texElement } from '../widget/math.js';
@@ -57,7 +57,8 @@ export class AgLengthLever extends AgWidget {
   build(body) {
     const predict = this.predict({
       id: 'triple-length',
-      question: 'Keep the direction of v = (1, 1) and make it three times as long: w = (3, 3). What becomes of the score u\u00b7k with u = (1, 0), which is 1 for v?',
+      question:
+        'Keep the direction of v = (1, 1) and make it three times as long: w = (3, 3). What becomes of the score u\u00b7k with u = (1, 0), which is 1 for v?',
       choices: [
         { value: 'same', label: 'It stays 1' },
         { value: 'triple', label: 'It becomes 3' },
@@ -88,7 +89,10 @@ export class AgLengthLever extends AgWidget {
 
     // The plane: the queries (fixed), the direction d (draggable) and k = t·d.
     const figure = h('div', { class: 'figure' });
-    const p = plane(figure, { extent: EXTENT, label: 'Fixed queries, the direction d and the key k = t times d; drag d or use the arrow keys' });
+    const p = plane(figure, {
+      extent: EXTENT,
+      label: 'Fixed queries, the direction d and the key k = t times d; drag d or use the arrow keys',
+    });
     const clipId = 'll-clip';
     const markQ = arrowMarker(p.svg, 'll-arrow-q', 'marker-q');
     const markD = arrowMarker(p.svg, 'll-arrow-d', 'marker-d');
@@ -105,7 +109,14 @@ export class AgLengthLever extends AgWidget {
     const o = [p.x(0), p.y(0)];
     const queries = p.layer('queries');
     for (const q of QUERIES) {
-      queries.append('line').attr('class', 'vec vec-q').attr('x1', o[0]).attr('y1', o[1]).attr('x2', p.x(q.v[0])).attr('y2', p.y(q.v[1])).attr('marker-end', markQ);
+      queries
+        .append('line')
+        .attr('class', 'vec vec-q')
+        .attr('x1', o[0])
+        .attr('y1', o[1])
+        .attr('x2', p.x(q.v[0]))
+        .attr('y2', p.y(q.v[1]))
+        .attr('marker-end', markQ);
       const len = Math.hypot(...q.v);
       queries
         .append('text')
@@ -156,7 +167,8 @@ export class AgLengthLever extends AgWidget {
       h('div', { class: 'stretch-row' }, slider, tValue),
     );
 
-    const num = (role, key) => h('span', { class: 'num', dataset: key === undefined ? { role } : { role, key } }, '\u2026');
+    const num = (role, key) =>
+      h('span', { class: 'num', dataset: key === undefined ? { role } : { role, key } }, '\u2026');
     const normD = num('norm', 'd');
     const normK = num('norm', 'k');
     const kCoords = [num('k', 1), num('k', 2)];
@@ -190,10 +202,25 @@ export class AgLengthLever extends AgWidget {
           h('th', { scope: 'col' }, 'Query'),
           h('th', { scope: 'col' }, h('var', {}, 'q'), '\u00b7', h('var', {}, 'd'), h('br'), '(t\u00a0=\u00a01)'),
           h('th', { scope: 'col', class: 'c-score' }, h('var', {}, 'q'), '\u00b7', h('var', {}, 'k'), h('br'), tHead),
-          h('th', { scope: 'col', class: 'c-unit' }, 'per unit length', h('br'), h('var', {}, 'q'), '\u00b7', h('var', {}, 'k'), ' / |', h('var', {}, 'k'), '|'),
+          h(
+            'th',
+            { scope: 'col', class: 'c-unit' },
+            'per unit length',
+            h('br'),
+            h('var', {}, 'q'),
+            '\u00b7',
+            h('var', {}, 'k'),
+            ' / |',
+            h('var', {}, 'k'),
+            '|',
+          ),
         ),
       ),
-      h('tbody', {}, rows.map((r) => r.row)),
+      h(
+        'tbody',
+        {},
+        rows.map((r) => r.row),
+      ),
     );
 
     // A d3 bar chart: the score at t = 1 (outline) and at t (filled).
@@ -207,21 +234,37 @@ export class AgLengthLever extends AgWidget {
       .attr('role', 'img')
       .attr('aria-label', 'Bars: each query\u2019s score at t = 1 (outline) and at the current t (filled)');
     ownLayout(svg); // laid out on its own (widget/figure-layout.js)
-    const x = scaleLinear().domain([-BAR_MAX, BAR_MAX]).range([34, W - 8]);
-    const y = scaleBand().domain(QUERIES.map((q) => q.name)).range([8, H - 22]).padding(0.25);
+    const x = scaleLinear()
+      .domain([-BAR_MAX, BAR_MAX])
+      .range([34, W - 8]);
+    const y = scaleBand()
+      .domain(QUERIES.map((q) => q.name))
+      .range([8, H - 22])
+      .padding(0.25);
     svg
       .append('g')
       .attr('class', 'bar-axis')
       .attr('transform', `translate(0,${H - 20})`)
       .call(axisBottom(x).tickValues([-10, -5, 0, 5, 10]).tickSize(3));
-    svg.append('line').attr('class', 'zero').attr('x1', x(0)).attr('x2', x(0)).attr('y1', 4).attr('y2', H - 20);
+    svg
+      .append('line')
+      .attr('class', 'zero')
+      .attr('x1', x(0))
+      .attr('x2', x(0))
+      .attr('y1', 4)
+      .attr('y2', H - 20);
     const barRows = svg
       .selectAll('g.bar-row')
       .data(QUERIES)
       .join('g')
       .attr('class', 'bar-row')
       .attr('transform', (q) => `translate(0,${y(q.name)})`);
-    barRows.append('text').attr('class', 'bar-name').attr('x', 4).attr('y', y.bandwidth() / 2 + 5).text((q) => q.label);
+    barRows
+      .append('text')
+      .attr('class', 'bar-name')
+      .attr('x', 4)
+      .attr('y', y.bandwidth() / 2 + 5)
+      .text((q) => q.label);
     const fill = barRows.append('rect').attr('class', 'bar-now').attr('height', y.bandwidth());
     const ghost = barRows.append('rect').attr('class', 'bar-base').attr('height', y.bandwidth());
 
@@ -230,15 +273,53 @@ export class AgLengthLever extends AgWidget {
       { class: 'numbers' },
       control,
       texElement('q\\cdot(t\\,d)=t\\,(q\\cdot d)', { display: true }),
-      h('p', { class: 'line' }, h('span', { class: 'lbl' }, 'd = '), h('span', { class: 'd-text' }), h('span', { class: 'lbl' }, ', |d| = '), normD),
-      h('p', { class: 'line' }, h('span', { class: 'lbl' }, 'k = '), kText, h('span', { class: 'lbl' }, ', |k| = '), normK),
+      h(
+        'p',
+        { class: 'line' },
+        h('span', { class: 'lbl' }, 'd = '),
+        h('span', { class: 'd-text' }),
+        h('span', { class: 'lbl' }, ', |d| = '),
+        normD,
+      ),
+      h(
+        'p',
+        { class: 'line' },
+        h('span', { class: 'lbl' }, 'k = '),
+        kText,
+        h('span', { class: 'lbl' }, ', |k| = '),
+        normK,
+      ),
       h('p', { class: 'ratio-line', dataset: { role: 'ratio-text' } }),
       table,
       bars,
-      h('p', { class: 'bars-legend' }, 'Filled bars: the scores at the current t. Dashed outlines: the same scores at t = 1.'),
+      h(
+        'p',
+        { class: 'bars-legend' },
+        'Filled bars: the scores at the current t. Dashed outlines: the same scores at t = 1.',
+      ),
     );
     body.append(predict, presets, h('div', { class: 'layout' }, figure, numbers));
-    this.#ui = { p, lineD, lineK, labelD, labelK, handleD, slider, tValue, tHead, normD, normK, kCoords, kText, rows, fill, ghost, x, dText: numbers.querySelector('.d-text'), ratio: numbers.querySelector('.ratio-line') };
+    this.#ui = {
+      p,
+      lineD,
+      lineK,
+      labelD,
+      labelK,
+      handleD,
+      slider,
+      tValue,
+      tHead,
+      normD,
+      normK,
+      kCoords,
+      kText,
+      rows,
+      fill,
+      ghost,
+      x,
+      dText: numbers.querySelector('.d-text'),
+      ratio: numbers.querySelector('.ratio-line'),
+    };
   }
 
   #scoreSummary() {

@@ -31,8 +31,30 @@ export class AgMatrixForm extends AgWidget {
   static stateDecl = defineState({
     version: 1,
     fields: {
-      s: matrix({ rows: T, cols: T, min: -LIMIT, max: LIMIT, default: [[2, 0, 1, -1], [0.5, 1.5, 0, 1], [1, 0, 2, 0.5], [-1, 1, 0.5, 2]] }),
-      values: matrix({ rows: T, cols: DV, min: -LIMIT, max: LIMIT, default: [[1, 0], [0, 1], [-1, 0.5], [2, 2]] }),
+      s: matrix({
+        rows: T,
+        cols: T,
+        min: -LIMIT,
+        max: LIMIT,
+        default: [
+          [2, 0, 1, -1],
+          [0.5, 1.5, 0, 1],
+          [1, 0, 2, 0.5],
+          [-1, 1, 0.5, 2],
+        ],
+      }),
+      values: matrix({
+        rows: T,
+        cols: DV,
+        min: -LIMIT,
+        max: LIMIT,
+        default: [
+          [1, 0],
+          [0, 1],
+          [-1, 0.5],
+          [2, 2],
+        ],
+      }),
       causal: bool({ default: false }),
       row: number({ min: 1, max: T, integer: true, default: 1 }),
     },
@@ -43,7 +65,8 @@ export class AgMatrixForm extends AgWidget {
   build(body) {
     const predict = this.predict({
       id: 'causal-row-one',
-      question: 'Switch the causal mask on, so that each query may only look at itself and earlier keys. What do the weights in the first row of A add up to?',
+      question:
+        'Switch the causal mask on, so that each query may only look at itself and earlier keys. What do the weights in the first row of A add up to?',
       choices: [
         { value: 'one', label: 'Still 1' },
         { value: 'less', label: 'Less than 1 (weight was cut off)' },
@@ -63,13 +86,26 @@ export class AgMatrixForm extends AgWidget {
 
     const causal = h('input', { type: 'checkbox', class: 'causal', id: 'mf-causal' });
     causal.addEventListener('change', () => this.setState({ causal: causal.checked }));
-    const toggle = h('label', { class: 'toggle', for: 'mf-causal' }, causal, ' Causal mask: query i sees keys 1..i only');
+    const toggle = h(
+      'label',
+      { class: 'toggle', for: 'mf-causal' },
+      causal,
+      ' Causal mask: query i sees keys 1..i only',
+    );
 
     // Sliders for the selected row of S (drag or arrow keys).
     const rowTitle = h('legend', {});
     const sliders = Array.from({ length: T }, (_, j) => {
       const id = `mf-s${j + 1}`;
-      const input = h('input', { type: 'range', min: -LIMIT, max: LIMIT, step: 0.1, class: 'slider', id, dataset: { logit: j + 1 } });
+      const input = h('input', {
+        type: 'range',
+        min: -LIMIT,
+        max: LIMIT,
+        step: 0.1,
+        class: 'slider',
+        id,
+        dataset: { logit: j + 1 },
+      });
       const out = h('output', { class: 's-value', for: id });
       input.addEventListener('input', () => {
         const s = this.state.s;
@@ -80,7 +116,12 @@ export class AgMatrixForm extends AgWidget {
       const label = h('label', { for: id, class: 's-label' });
       return { input, out, label, row: h('div', { class: 'slider-row' }, label, input, out) };
     });
-    const rowControls = h('fieldset', { class: 'logits' }, rowTitle, sliders.map((x) => x.row));
+    const rowControls = h(
+      'fieldset',
+      { class: 'logits' },
+      rowTitle,
+      sliders.map((x) => x.row),
+    );
 
     const sGrid = numberGrid({
       rows: Array.from({ length: T }, (_, i) => ({ name: `s row ${i + 1}`, label: `q${sub(i + 1)}` })),
@@ -110,16 +151,40 @@ export class AgMatrixForm extends AgWidget {
       show: (el, value, o) => this.show(el, value, o),
       onActivate: (i) => this.setState({ row: i + 1 }),
     });
-    const num = (role, key) => h('span', { class: 'num', dataset: key === undefined ? { role } : { role, key } }, '\u2026');
+    const num = (role, key) =>
+      h('span', { class: 'num', dataset: key === undefined ? { role } : { role, key } }, '\u2026');
     const rowSums = Array.from({ length: T }, (_, i) => num('row-sum', i + 1));
-    const sums = h('p', { class: 'row-sums' }, 'Row sums \u03a3\u2c7c A\u1d62\u2c7c: ', rowSums.map((el, i) => [i ? ', ' : '', el]));
+    const sums = h(
+      'p',
+      { class: 'row-sums' },
+      'Row sums \u03a3\u2c7c A\u1d62\u2c7c: ',
+      rowSums.map((el, i) => [i ? ', ' : '', el]),
+    );
 
     // Y = AV.
-    const yCells = Array.from({ length: T }, (_, i) => Array.from({ length: DV }, (_, c) => num('y', `${i + 1}-${c + 1}`)));
+    const yCells = Array.from({ length: T }, (_, i) =>
+      Array.from({ length: DV }, (_, c) => num('y', `${i + 1}-${c + 1}`)),
+    );
     const vCells = Array.from({ length: T }, () => Array.from({ length: DV }, () => h('span', { class: 'in' })));
     const shapeLine = h('p', { class: 'shape', dataset: { role: 'shape' } });
     const mat = (caption, cells, role) =>
-      h('table', { class: `mat mat-${role}` }, h('caption', {}, caption), h('tbody', {}, cells.map((row, i) => h('tr', { dataset: { row: i + 1 } }, h('th', { scope: 'row' }, String(i + 1)), row.map((el) => h('td', {}, el))))));
+      h(
+        'table',
+        { class: `mat mat-${role}` },
+        h('caption', {}, caption),
+        h(
+          'tbody',
+          {},
+          cells.map((row, i) =>
+            h(
+              'tr',
+              { dataset: { row: i + 1 } },
+              h('th', { scope: 'row' }, String(i + 1)),
+              row.map((el) => h('td', {}, el)),
+            ),
+          ),
+        ),
+      );
     const alpha = Array.from({ length: T }, (_, j) => num('alpha', j + 1));
     const yOne = Array.from({ length: DV }, (_, c) => num('y-one', c + 1));
     const oneTitle = h('h3', {});
@@ -128,8 +193,20 @@ export class AgMatrixForm extends AgWidget {
       { class: 'one-query' },
       oneTitle,
       texElement('y_i=\\alpha V,\\quad [1,T]\\cdot[T,d_v]\\to[1,d_v]', { display: true }),
-      h('p', { class: 'line' }, '\u03b1 = (', alpha.map((el, j) => [j ? ', ' : '', el]), ')'),
-      h('p', { class: 'line' }, 'y = \u03b1V = (', yOne.map((el, c) => [c ? ', ' : '', el]), ')'),
+      h(
+        'p',
+        { class: 'line' },
+        '\u03b1 = (',
+        alpha.map((el, j) => [j ? ', ' : '', el]),
+        ')',
+      ),
+      h(
+        'p',
+        { class: 'line' },
+        'y = \u03b1V = (',
+        yOne.map((el, c) => [c ? ', ' : '', el]),
+        ')',
+      ),
       h('p', { class: 'same' }),
     );
 
@@ -146,11 +223,41 @@ export class AgMatrixForm extends AgWidget {
       h(
         'div',
         { class: 'layout' },
-        h('div', { class: 'left' }, toggle, rowControls, sDetails, grid, sums, h('p', { class: 'stochastic' }, 'Non-negative entries and every row summing to 1: A is row-stochastic.')),
-        h('div', { class: 'right' }, formulas, shapeLine, h('div', { class: 'mats' }, mat('V [4, 2] (values)', vCells, 'v'), mat('Y = AV [4, 2]', yCells, 'y')), one),
+        h(
+          'div',
+          { class: 'left' },
+          toggle,
+          rowControls,
+          sDetails,
+          grid,
+          sums,
+          h('p', { class: 'stochastic' }, 'Non-negative entries and every row summing to 1: A is row-stochastic.'),
+        ),
+        h(
+          'div',
+          { class: 'right' },
+          formulas,
+          shapeLine,
+          h('div', { class: 'mats' }, mat('V [4, 2] (values)', vCells, 'v'), mat('Y = AV [4, 2]', yCells, 'y')),
+          one,
+        ),
       ),
     );
-    this.#ui = { causal, rowTitle, sliders, sGrid, hm, rowSums, yCells, vCells, shapeLine, alpha, yOne, oneTitle, same: one.querySelector('.same') };
+    this.#ui = {
+      causal,
+      rowTitle,
+      sliders,
+      sGrid,
+      hm,
+      rowSums,
+      yCells,
+      vCells,
+      shapeLine,
+      alpha,
+      yOne,
+      oneTitle,
+      same: one.querySelector('.same'),
+    };
   }
 
   syncControls({ s, values, causal, row }) {
@@ -184,7 +291,10 @@ export class AgMatrixForm extends AgWidget {
     const y = ag.matmul([Array.from(a)], values);
     y.data.forEach((x, c) => this.show(ui.yOne[c], x));
     const same = y.data.every((x, c) => x === Y.data[(row - 1) * DV + c]);
-    setText(ui.same, `[${y.shape.join(', ')}]: ${same ? 'the same numbers as' : 'equal up to float32 rounding to'} row ${row} of Y.`);
+    setText(
+      ui.same,
+      `[${y.shape.join(', ')}]: ${same ? 'the same numbers as' : 'equal up to float32 rounding to'} row ${row} of Y.`,
+    );
   }
 
   figure() {

@@ -18,13 +18,33 @@ import { heatmap } from '../widget/heatmap.js';
 import { texElement } from '../widget/math.js';
 import { lastResult } from '../widget/memo.js';
 import { choice, defineState, number, vector } from '../widget/state.js';
-import { MAX_CODE, MAX_WORDS, MIN_WORDS, POSITIONS, matrixTable, packSentence, parseSentence, rowsOf, shapeText, unpackSentence, wordVector, queryProblems, unreadableWords } from './sentence.js';
+import {
+  MAX_CODE,
+  MAX_WORDS,
+  MIN_WORDS,
+  POSITIONS,
+  matrixTable,
+  packSentence,
+  parseSentence,
+  rowsOf,
+  shapeText,
+  unpackSentence,
+  wordVector,
+  queryProblems,
+  unreadableWords,
+} from './sentence.js';
 
 const D_MODELS = ['4', '6', '8', '12'];
 const DEFAULT_WORDS = ['the', 'cat', 'saw', 'the', 'dog'];
 /** Head patterns of the named preset, in turn. */
 export const PATTERNS = ['previous', 'same', 'first'];
-const PATTERN_LABEL = { previous: 'previous token', same: 'same word', first: 'first token', uniform: 'no pattern (uniform)', random: 'random' };
+const PATTERN_LABEL = {
+  previous: 'previous token',
+  same: 'same word',
+  first: 'first token',
+  uniform: 'no pattern (uniform)',
+  random: 'random',
+};
 /** Strengths of the named preset. */
 const A_POS = 5;
 const A_SAME = 4;
@@ -43,9 +63,19 @@ const DEFAULT_HEADS = 3;
  */
 export function headsProblems(D, hN) {
   if (D % hN === 0) return [];
-  const problems = [{ name: 'heads', value: String(hN), expected: `a number of heads that divides d_model = ${D}: ${divisors(D).join(', ')}` }];
+  const problems = [
+    {
+      name: 'heads',
+      value: String(hN),
+      expected: `a number of heads that divides d_model = ${D}: ${divisors(D).join(', ')}`,
+    },
+  ];
   if (D % DEFAULT_HEADS !== 0) {
-    problems.push({ name: 'dmodel', value: String(D), expected: `a d_model that h = ${hN} divides (with h back to its default ${DEFAULT_HEADS}, d_model goes back to its default too)` });
+    problems.push({
+      name: 'dmodel',
+      value: String(D),
+      expected: `a d_model that h = ${hN} divides (with h back to its default ${DEFAULT_HEADS}, d_model goes back to its default too)`,
+    });
   }
   return problems;
 }
@@ -66,7 +96,14 @@ export class AgMultiHead extends AgWidget {
   static stateDecl = defineState({
     version: 1,
     fields: {
-      words: vector({ minLength: MIN_WORDS, maxLength: MAX_WORDS, min: 1, max: MAX_CODE, integer: true, default: packSentence(DEFAULT_WORDS) }),
+      words: vector({
+        minLength: MIN_WORDS,
+        maxLength: MAX_WORDS,
+        min: 1,
+        max: MAX_CODE,
+        integer: true,
+        default: packSentence(DEFAULT_WORDS),
+      }),
       dmodel: choice({ values: D_MODELS, default: '12' }),
       heads: number({ min: 1, max: 12, integer: true, default: 3 }),
       preset: choice({ values: ['named', 'random'], default: 'named' }),
@@ -90,19 +127,28 @@ export class AgMultiHead extends AgWidget {
   build(body) {
     const predict = this.predict({
       id: 'same-word-head',
-      question: 'In \u201cthe cat saw the dog\u201d, where will the \u201csame word\u201d head put most of the weight of the second \u201cthe\u201d (token 4)?',
+      question:
+        'In \u201cthe cat saw the dog\u201d, where will the \u201csame word\u201d head put most of the weight of the second \u201cthe\u201d (token 4)?',
       choices: [
         { value: 'itself', label: 'Only on itself (token 4)' },
         { value: 'both', label: 'Split between the two \u201cthe\u201d (tokens 1 and 4)' },
         { value: 'cat', label: 'On \u201ccat\u201d, the word after the first \u201cthe\u201d' },
       ],
       reveal: (_choice, ag) => {
-        this.setState({ words: packSentence(DEFAULT_WORDS), dmodel: '12', heads: 3, preset: 'named', head: 2, query: 4 });
+        this.setState({
+          words: packSentence(DEFAULT_WORDS),
+          dmodel: '12',
+          heads: 3,
+          preset: 'named',
+          head: 2,
+          query: 4,
+        });
         const run = compute(ag, DEFAULT_WORDS, 12, 3, 'named');
         const T = DEFAULT_WORDS.length;
         const row = run.mha.weights.data.subarray(1 * T * T + 3 * T, 1 * T * T + 4 * T); // head 2, query 4
         const top = [...row.keys()].sort((a, b) => row[b] - row[a]);
-        const answer = top.slice(0, 2).sort().join() === '0,3' && row[0] === row[3] ? 'both' : top[0] === 3 ? 'itself' : 'cat';
+        const answer =
+          top.slice(0, 2).sort().join() === '0,3' && row[0] === row[3] ? 'both' : top[0] === 3 ? 'itself' : 'cat';
         return {
           answer,
           explanation: `The module gives the second \u201cthe\u201d the weights ${Array.from(row, (x) => x.toFixed(3)).join(', ')}: the two \u201cthe\u201d have the same embedding content, so this head cannot prefer one over the other.`,
@@ -110,7 +156,13 @@ export class AgMultiHead extends AgWidget {
       },
     });
 
-    const input = h('input', { type: 'text', class: 'sentence-input', 'aria-label': 'Sentence (2 to 6 words of letters a to z)', spellcheck: 'false', autocomplete: 'off' });
+    const input = h('input', {
+      type: 'text',
+      class: 'sentence-input',
+      'aria-label': 'Sentence (2 to 6 words of letters a to z)',
+      spellcheck: 'false',
+      autocomplete: 'off',
+    });
     const apply = () => {
       const read = parseSentence(input.value);
       if (read.error) {
@@ -123,7 +175,12 @@ export class AgMultiHead extends AgWidget {
     };
     input.addEventListener('change', apply);
     input.addEventListener('keydown', (e) => e.key === 'Enter' && apply());
-    const sentence = h('div', { class: 'sentence' }, h('label', { class: 'sentence-label' }, 'Sentence ', input), h('span', { class: 'hint' }, 'each word gets its own fixed vector; each position its own code'));
+    const sentence = h(
+      'div',
+      { class: 'sentence' },
+      h('label', { class: 'sentence-label' }, 'Sentence ', input),
+      h('span', { class: 'hint' }, 'each word gets its own fixed vector; each position its own code'),
+    );
 
     const radioGroup = (name, label, values, text) =>
       h(
@@ -136,7 +193,9 @@ export class AgMultiHead extends AgWidget {
             if (!r.checked) return;
             if (name === 'dmodel') {
               const d = Number(v);
-              const hs = divisors(d).filter((x) => x <= this.state.heads).pop();
+              const hs = divisors(d)
+                .filter((x) => x <= this.state.heads)
+                .pop();
               this.setState({ dmodel: String(v), heads: hs, head: Math.min(this.state.head, hs) });
             } else if (name === 'heads') this.setState({ heads: v, head: Math.min(this.state.head, v) });
             else this.setState({ [name]: v });
@@ -146,23 +205,56 @@ export class AgMultiHead extends AgWidget {
       );
     const dGroup = radioGroup('dmodel', 'd_model', D_MODELS, (v) => v);
     const hGroup = radioGroup('heads', 'heads h', [1, 2, 3, 4, 6, 12], (v) => String(v));
-    const pGroup = radioGroup('preset', 'weights', ['named', 'random'], (v) => (v === 'named' ? 'named heads' : 'random'));
+    const pGroup = radioGroup('preset', 'weights', ['named', 'random'], (v) =>
+      v === 'named' ? 'named heads' : 'random',
+    );
     const dims = h('p', { class: 'dims', dataset: { role: 'dims' } });
-    const controls = h('div', { class: 'controls' }, dGroup, hGroup, pGroup, dims, h('p', { class: 'hint' }, 'The base model of Vaswani et al. has d_model = 512 and h = 8, so each head works in d_k = 512/8 = 64 dimensions.'));
+    const controls = h(
+      'div',
+      { class: 'controls' },
+      dGroup,
+      hGroup,
+      pGroup,
+      dims,
+      h(
+        'p',
+        { class: 'hint' },
+        'The base model of Vaswani et al. has d_model = 512 and h = 8, so each head works in d_k = 512/8 = 64 dimensions.',
+      ),
+    );
 
-    const num = (role, key) => h('span', { class: 'num', dataset: key === undefined ? { role } : { role, key } }, '\u2026');
+    const num = (role, key) =>
+      h('span', { class: 'num', dataset: key === undefined ? { role } : { role, key } }, '\u2026');
     const shapes = {};
     const stage = (id, title, tex) => {
       shapes[id] = h('p', { class: 'shape-line', dataset: { shape: id } });
-      return h('section', { class: 'panel', dataset: { stage: id } }, h('h3', {}, title), texElement(tex, { display: true }), shapes[id]);
+      return h(
+        'section',
+        { class: 'panel', dataset: { stage: id } },
+        h('h3', {}, title),
+        texElement(tex, { display: true }),
+        shapes[id],
+      );
     };
     const stages = {
       x: stage('x', '1. Embeddings', 'X\\in\\mathbb{R}^{B\\times T\\times d_{\\text{model}}},\\quad B=1'),
       qkv: stage('qkv', '2. Projections', 'Q=XW_Q+b_Q,\\quad K=XW_K,\\quad V=XW_V'),
-      split: stage('split', '3. Split into heads', 'Q\\;[B,T,d_{\\text{model}}]\\;\\to\\;[B,h,T,d_k],\\qquad d_k=d_{\\text{model}}/h'),
-      heads: stage('heads', '4. Scores and weights, per head', 'A^{(i)}=\\operatorname{softmax}\\!\\Big(\\frac{Q^{(i)}K^{(i)\\top}}{\\sqrt{d_k}}\\Big)\\in\\mathbb{R}^{B\\times h\\times T\\times T}'),
+      split: stage(
+        'split',
+        '3. Split into heads',
+        'Q\\;[B,T,d_{\\text{model}}]\\;\\to\\;[B,h,T,d_k],\\qquad d_k=d_{\\text{model}}/h',
+      ),
+      heads: stage(
+        'heads',
+        '4. Scores and weights, per head',
+        'A^{(i)}=\\operatorname{softmax}\\!\\Big(\\frac{Q^{(i)}K^{(i)\\top}}{\\sqrt{d_k}}\\Big)\\in\\mathbb{R}^{B\\times h\\times T\\times T}',
+      ),
       out: stage('out', '5. Per-head outputs', '\\text{head}_i=A^{(i)}V^{(i)}\\in\\mathbb{R}^{T\\times d_k}'),
-      concat: stage('concat', '6. Concatenate and project', '\\operatorname{MultiHead}(X)=\\operatorname{Concat}(\\text{head}_1,\\ldots,\\text{head}_h)\\,W_O'),
+      concat: stage(
+        'concat',
+        '6. Concatenate and project',
+        '\\operatorname{MultiHead}(X)=\\operatorname{Concat}(\\text{head}_1,\\ldots,\\text{head}_h)\\,W_O',
+      ),
     };
     const boxes = {
       x: h('div', { class: 'tables' }),
@@ -178,7 +270,19 @@ export class AgMultiHead extends AgWidget {
     stages.heads.append(boxes.heads);
     stages.out.append(boxes.out);
     const check = num('check');
-    stages.concat.append(boxes.concat, h('p', { class: 'line' }, h('span', { class: 'lbl' }, 'One call (ag.multiHeadAttention) against the steps above: squared distance between the two outputs = '), check));
+    stages.concat.append(
+      boxes.concat,
+      h(
+        'p',
+        { class: 'line' },
+        h(
+          'span',
+          { class: 'lbl' },
+          'One call (ag.multiHeadAttention) against the steps above: squared distance between the two outputs = ',
+        ),
+        check,
+      ),
+    );
     body.append(predict, sentence, controls, h('div', { class: 'steps' }, Object.values(stages)));
     this.#ui = { input, dGroup, hGroup, pGroup, dims, stages, shapes, boxes, headTabs, check };
   }
@@ -211,7 +315,11 @@ export class AgMultiHead extends AgWidget {
     ui.headTabs.replaceChildren(
       h('span', { class: 'lbl' }, 'Head in the tables:'),
       ...patterns.map((p, k) => {
-        const b = h('button', { type: 'button', class: 'head-tab', role: 'radio', dataset: { head: k + 1 } }, `head ${k + 1}: ${PATTERN_LABEL[p]}`);
+        const b = h(
+          'button',
+          { type: 'button', class: 'head-tab', role: 'radio', dataset: { head: k + 1 } },
+          `head ${k + 1}: ${PATTERN_LABEL[p]}`,
+        );
         b.addEventListener('click', () => this.setState({ head: k + 1 }));
         return b;
       }),
@@ -227,7 +335,11 @@ export class AgMultiHead extends AgWidget {
     ui.boxes.out.append(tHead.element);
     ui.boxes.concat.append(tOut.element);
     const maps = patterns.map((p, k) => {
-      const box = h('figure', { class: 'head-map', dataset: { head: k + 1 } }, h('figcaption', {}, `Head ${k + 1}: ${PATTERN_LABEL[p]}`));
+      const box = h(
+        'figure',
+        { class: 'head-map', dataset: { head: k + 1 } },
+        h('figcaption', {}, `Head ${k + 1}: ${PATTERN_LABEL[p]}`),
+      );
       ui.boxes.heads.append(box);
       return heatmap(box, {
         rows: words.map((w, i) => ({ label: 'q', sub: String(i + 1), note: w })),
@@ -288,7 +400,8 @@ export class AgMultiHead extends AgWidget {
       m.update(rows, { selected: [qi, argmax(rows[qi])] });
     });
     this.show(ui.check, run.check, { digits: 3 });
-    for (const btn of ui.headTabs.querySelectorAll('button')) setAttr(btn, 'aria-checked', Number(btn.dataset.head) === hi + 1);
+    for (const btn of ui.headTabs.querySelectorAll('button'))
+      setAttr(btn, 'aria-checked', Number(btn.dataset.head) === hi + 1);
     for (const t of [b.tX, b.tQ, b.tK, b.tV, b.tHead, b.tOut]) {
       t.cells.forEach((row, i) => {
         const tr = row[0].parentElement;
@@ -299,11 +412,26 @@ export class AgMultiHead extends AgWidget {
     const B = 1;
     setText(ui.dims, `d_model = ${D}, h = ${hN}, d_k = d_v = d_model / h = ${dk}`);
     setText(ui.shapes.x, `X ${shapeText([B, T, D])} (B = 1 sentence, T = ${T} tokens); the page drops B where it is 1`);
-    setText(ui.shapes.qkv, `X ${shapeText([T, D])} \u00b7 W ${shapeText([D, D])} \u2192 Q, K, V ${shapeText([T, D])} each`);
-    setText(ui.shapes.split, `${shapeText([B, T, D])} \u2192 ${shapeText([B, T, hN, dk])} \u2192 ${shapeText([B, hN, T, dk])}: head i takes columns ${hi * dk + 1}\u2013${(hi + 1) * dk} (tables: head ${hi + 1})`);
-    setText(ui.shapes.heads, `Q\u207d\u2071\u207e ${shapeText([T, dk])} \u00b7 K\u207d\u2071\u207e\u1d40 ${shapeText([dk, T])} \u2192 ${shapeText([T, T])} per head; all heads: ${shapeText([B, hN, T, T])}`);
-    setText(ui.shapes.out, `A\u207d\u2071\u207e ${shapeText([T, T])} \u00b7 V\u207d\u2071\u207e ${shapeText([T, dk])} \u2192 ${shapeText([T, dk])} per head; all heads: ${shapeText([B, hN, T, dk])}`);
-    setText(ui.shapes.concat, `${shapeText([B, hN, T, dk])} \u2192 concat ${shapeText([B, T, hN * dk])} = ${shapeText([B, T, D])}; \u00b7 W_O ${shapeText([D, D])} \u2192 ${shapeText([B, T, D])}`);
+    setText(
+      ui.shapes.qkv,
+      `X ${shapeText([T, D])} \u00b7 W ${shapeText([D, D])} \u2192 Q, K, V ${shapeText([T, D])} each`,
+    );
+    setText(
+      ui.shapes.split,
+      `${shapeText([B, T, D])} \u2192 ${shapeText([B, T, hN, dk])} \u2192 ${shapeText([B, hN, T, dk])}: head i takes columns ${hi * dk + 1}\u2013${(hi + 1) * dk} (tables: head ${hi + 1})`,
+    );
+    setText(
+      ui.shapes.heads,
+      `Q\u207d\u2071\u207e ${shapeText([T, dk])} \u00b7 K\u207d\u2071\u207e\u1d40 ${shapeText([dk, T])} \u2192 ${shapeText([T, T])} per head; all heads: ${shapeText([B, hN, T, T])}`,
+    );
+    setText(
+      ui.shapes.out,
+      `A\u207d\u2071\u207e ${shapeText([T, T])} \u00b7 V\u207d\u2071\u207e ${shapeText([T, dk])} \u2192 ${shapeText([T, dk])} per head; all heads: ${shapeText([B, hN, T, dk])}`,
+    );
+    setText(
+      ui.shapes.concat,
+      `${shapeText([B, hN, T, dk])} \u2192 concat ${shapeText([B, T, hN * dk])} = ${shapeText([B, T, D])}; \u00b7 W_O ${shapeText([D, D])} \u2192 ${shapeText([B, T, D])}`,
+    );
     this.inputs = { words, X: run.X, weights: run.weights, numHeads: hN, patterns: run.patterns };
   }
 
@@ -372,7 +500,10 @@ export function presetWeights(ag, D, hN, preset) {
       const r = ag.random.normal({ seed, n: D * D }).data;
       return Array.from({ length: D }, (_, i) => Array.from({ length: D }, (_, j) => r[i * D + j] * s));
     };
-    return { weights: { wQ: draw(101), wK: draw(102), wV: draw(103), wO: draw(104), bQ: new Array(D).fill(0) }, patterns: new Array(hN).fill('random') };
+    return {
+      weights: { wQ: draw(101), wK: draw(102), wV: draw(103), wO: draw(104), bQ: new Array(D).fill(0) },
+      patterns: new Array(hN).fill('random'),
+    };
   }
   const du = Math.min(4, D - 2);
   const wQ = zeros(D, D);
@@ -411,13 +542,18 @@ export function compute(ag, words, D, hN, preset) {
   const X = embedWords(ag, words, D);
   const { weights, patterns } = presetWeights(ag, D, hN, preset);
   // Q = X W_Q + b_Q as one product: [X | 1] [W_Q ; b_Q].
-  const Q = ag.matmul(X.map((r) => [...r, 1]), [...weights.wQ, weights.bQ]);
+  const Q = ag.matmul(
+    X.map((r) => [...r, 1]),
+    [...weights.wQ, weights.bQ],
+  );
   const K = ag.matmul(X, weights.wK);
   const V = ag.matmul(X, weights.wV);
   // Split: [T, D] -> [h, T, d_k] (a rearrangement of the entries).
   const split = (M) => {
     const out = new Float32Array(hN * T * dk);
-    for (let k = 0; k < hN; k += 1) for (let t = 0; t < T; t += 1) for (let c = 0; c < dk; c += 1) out[(k * T + t) * dk + c] = M.data[t * D + k * dk + c];
+    for (let k = 0; k < hN; k += 1)
+      for (let t = 0; t < T; t += 1)
+        for (let c = 0; c < dk; c += 1) out[(k * T + t) * dk + c] = M.data[t * D + k * dk + c];
     return { data: out, shape: [hN, T, dk] };
   };
   const Qh = split(Q);
@@ -426,7 +562,9 @@ export function compute(ag, words, D, hN, preset) {
   const att = ag.attention(Qh, Kh, Vh, { returnWeights: true, returnScores: true });
   // Concatenate: [h, T, d_k] -> [T, D].
   const cat = new Float32Array(T * D);
-  for (let k = 0; k < hN; k += 1) for (let t = 0; t < T; t += 1) for (let c = 0; c < dk; c += 1) cat[t * D + k * dk + c] = att.output.data[(k * T + t) * dk + c];
+  for (let k = 0; k < hN; k += 1)
+    for (let t = 0; t < T; t += 1)
+      for (let c = 0; c < dk; c += 1) cat[t * D + k * dk + c] = att.output.data[(k * T + t) * dk + c];
   const stepOutput = ag.matmul({ data: cat, shape: [T, D] }, weights.wO);
   const mha = ag.multiHeadAttention({ query: X }, weights, { numHeads: hN, returnWeights: true });
   return { X, weights, patterns, Q, K, V, Qh, Kh, Vh, att, stepOutput, mha };

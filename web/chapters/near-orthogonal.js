@@ -83,7 +83,8 @@ export class AgNearOrthogonal extends AgWidget {
   build(body) {
     const predict = this.predict({
       id: 'random-angle-1000',
-      question: 'Pick two random directions in 1000 dimensions. Will the angle between them be closer to 0\u00b0, to 45\u00b0 or to 90\u00b0?',
+      question:
+        'Pick two random directions in 1000 dimensions. Will the angle between them be closer to 0\u00b0, to 45\u00b0 or to 90\u00b0?',
       choices: [
         { value: '0', label: 'Closer to 0\u00b0' },
         { value: '45', label: 'About 45\u00b0' },
@@ -93,7 +94,11 @@ export class AgNearOrthogonal extends AgWidget {
         this.setState({ d: '1000' });
         const { a, b } = this.#pair(ag, 1000);
         const angle = ag.angle(a, b);
-        const answer = ['0', '45', '90'].reduce((best, c) => (Math.abs((angle * 180) / Math.PI - Number(c)) < Math.abs((angle * 180) / Math.PI - Number(best)) ? c : best), '0');
+        const answer = ['0', '45', '90'].reduce(
+          (best, c) =>
+            Math.abs((angle * 180) / Math.PI - Number(c)) < Math.abs((angle * 180) / Math.PI - Number(best)) ? c : best,
+          '0',
+        );
         const typical = ag.angle(e1(1000), ones(1000));
         return {
           answer,
@@ -103,9 +108,22 @@ export class AgNearOrthogonal extends AgWidget {
     });
 
     // ---- Part 1: cosines of random pairs.
-    const pairsSelect = h('select', { 'aria-label': 'Random pairs per dimension', dataset: { control: 'pairs' } }, ['2000', '10000', '50000'].map((p) => h('option', { value: p }, Number(p).toLocaleString('en-US'))));
+    const pairsSelect = h(
+      'select',
+      { 'aria-label': 'Random pairs per dimension', dataset: { control: 'pairs' } },
+      ['2000', '10000', '50000'].map((p) => h('option', { value: p }, Number(p).toLocaleString('en-US'))),
+    );
     pairsSelect.addEventListener('change', () => this.setState({ pairs: pairsSelect.value }));
-    const seedInput = h('input', { type: 'number', min: 0, max: 4294967295, step: 1, inputmode: 'numeric', class: 'seed', 'aria-label': 'Seed', dataset: { control: 'seed' } });
+    const seedInput = h('input', {
+      type: 'number',
+      min: 0,
+      max: 4294967295,
+      step: 1,
+      inputmode: 'numeric',
+      class: 'seed',
+      'aria-label': 'Seed',
+      dataset: { control: 'seed' },
+    });
     seedInput.addEventListener('change', () => {
       const v = Number(seedInput.value);
       if (Number.isInteger(v) && v >= 0 && v <= 4294967295) this.setState({ seed: v });
@@ -113,7 +131,14 @@ export class AgNearOrthogonal extends AgWidget {
     const newSeed = h('button', { type: 'button', dataset: { action: 'new-seed' } }, 'New seed');
     newSeed.addEventListener('click', () => this.setState({ seed: (this.state.seed + 1) % 4294967296 }));
     const histCancel = h('button', { type: 'button', dataset: { action: 'cancel-hist' }, disabled: true }, 'Cancel');
-    histCancel.addEventListener('click', handOffFocus(histCancel, () => histRerun, () => this.#cancelHist()));
+    histCancel.addEventListener(
+      'click',
+      handOffFocus(
+        histCancel,
+        () => histRerun,
+        () => this.#cancelHist(),
+      ),
+    );
     const histRerun = h('button', { type: 'button', dataset: { action: 'run-hist' } }, 'Run again');
     histRerun.addEventListener('click', () => {
       this.#histKey = null;
@@ -125,12 +150,28 @@ export class AgNearOrthogonal extends AgWidget {
     // The small multiples: one button per d (a radio group: arrow keys move, Tab enters once).
     const multiples = DIMS.map((d) => {
       const fig = svg('svg', { class: 'mini', viewBox: '0 0 120 70', 'aria-hidden': 'true' });
-    ownLayout(fig); // laid out on its own (widget/figure-layout.js)
-      const button = h('button', { type: 'button', role: 'radio', class: 'multiple', 'aria-checked': 'false', 'aria-label': `d = ${d}`, dataset: { dim: String(d) } }, h('span', { class: 'mini-label' }, `d = ${d}`), fig);
+      ownLayout(fig); // laid out on its own (widget/figure-layout.js)
+      const button = h(
+        'button',
+        {
+          type: 'button',
+          role: 'radio',
+          class: 'multiple',
+          'aria-checked': 'false',
+          'aria-label': `d = ${d}`,
+          dataset: { dim: String(d) },
+        },
+        h('span', { class: 'mini-label' }, `d = ${d}`),
+        fig,
+      );
       button.addEventListener('click', () => this.setState({ d: String(d) }));
       return { d, button, s: select(fig) };
     });
-    const group = h('div', { class: 'multiples', role: 'radiogroup', 'aria-label': 'Dimension d (arrow keys)' }, multiples.map((m) => m.button));
+    const group = h(
+      'div',
+      { class: 'multiples', role: 'radiogroup', 'aria-label': 'Dimension d (arrow keys)' },
+      multiples.map((m) => m.button),
+    );
     group.addEventListener('keydown', (event) => {
       const i = DIMS.indexOf(Number(this.state.d));
       let j = null;
@@ -143,12 +184,24 @@ export class AgNearOrthogonal extends AgWidget {
       focusInPlace(multiples[j].button);
       this.setState({ d: String(DIMS[j]) });
       const r = this.#hist?.results[j];
-      this.announce(r ? `d = ${DIMS[j]}: root mean square of cos ${fmt(r.rms)}, mean absolute cos ${fmt(r.meanAbs)}` : `d = ${DIMS[j]}`);
+      this.announce(
+        r
+          ? `d = ${DIMS[j]}: root mean square of cos ${fmt(r.rms)}, mean absolute cos ${fmt(r.meanAbs)}`
+          : `d = ${DIMS[j]}`,
+      );
     });
 
-    const num = (role, key) => h('span', { class: 'num', dataset: key === undefined ? { role } : { role, key } }, '\u2026');
+    const num = (role, key) =>
+      h('span', { class: 'num', dataset: key === undefined ? { role } : { role, key } }, '\u2026');
     const detailFig = h('figure', { class: 'fig detail' });
-    const ds = select(detailFig).append(() => svg('svg', { class: 'plot', viewBox: '0 0 360 210', role: 'img', 'aria-label': 'Histogram of cos between random pairs for the selected d' }));
+    const ds = select(detailFig).append(() =>
+      svg('svg', {
+        class: 'plot',
+        viewBox: '0 0 360 210',
+        role: 'img',
+        'aria-label': 'Histogram of cos between random pairs for the selected d',
+      }),
+    );
     ownLayout(ds); // laid out on its own (widget/figure-layout.js)
     const detailCaption = h('figcaption', {}, '');
     detailFig.append(detailCaption);
@@ -166,11 +219,27 @@ export class AgNearOrthogonal extends AgWidget {
       'dl',
       { class: 'stats', 'aria-label': 'Statistics for the selected d' },
       h('dt', {}, h('span', { class: 'swatch swatch-rms' }), 'Root mean square of cos \u03b8'),
-      h('dd', {}, detail.rms, h('span', { class: 'vs' }, ' (exactly 1/\u221ad = '), detail.theory, h('span', { class: 'vs' }, ' in theory; measured \u00d7 \u221ad = '), detail.rmsScaled, h('span', { class: 'vs' }, ')')),
+      h(
+        'dd',
+        {},
+        detail.rms,
+        h('span', { class: 'vs' }, ' (exactly 1/\u221ad = '),
+        detail.theory,
+        h('span', { class: 'vs' }, ' in theory; measured \u00d7 \u221ad = '),
+        detail.rmsScaled,
+        h('span', { class: 'vs' }, ')'),
+      ),
       h('dt', {}, 'Angle whose cosine is 1/\u221ad'),
       h('dd', {}, detail.angle),
       h('dt', {}, h('span', { class: 'swatch swatch-abs' }), 'Mean |cos \u03b8|'),
-      h('dd', {}, detail.meanAbs, h('span', { class: 'vs' }, ' (measured \u00d7 \u221ad = '), detail.meanAbsScaled, h('span', { class: 'vs' }, '; \u221a(2/\u03c0) \u2248 0.80 for large d)')),
+      h(
+        'dd',
+        {},
+        detail.meanAbs,
+        h('span', { class: 'vs' }, ' (measured \u00d7 \u221ad = '),
+        detail.meanAbsScaled,
+        h('span', { class: 'vs' }, '; \u221a(2/\u03c0) \u2248 0.80 for large d)'),
+      ),
       h('dt', {}, 'Mean of cos \u03b8'),
       h('dd', {}, detail.mean),
       h('dt', {}, 'One random pair drawn from the seed'),
@@ -184,21 +253,51 @@ export class AgNearOrthogonal extends AgWidget {
         'table',
         { class: 'dims' },
         h('caption', {}, 'All five dimensions'),
-        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'd'), h('th', { scope: 'col' }, 'rms cos'), h('th', { scope: 'col' }, 'its angle'), h('th', { scope: 'col' }, 'mean |cos|'))),
+        h(
+          'thead',
+          {},
+          h(
+            'tr',
+            {},
+            h('th', { scope: 'col' }, 'd'),
+            h('th', { scope: 'col' }, 'rms cos'),
+            h('th', { scope: 'col' }, 'its angle'),
+            h('th', { scope: 'col' }, 'mean |cos|'),
+          ),
+        ),
         tableBody,
       ),
     );
 
     // ---- Part 2: greedy packing.
-    const epsSlider = h('input', { type: 'range', min: 0, max: EPS.length - 1, step: 1, class: 'eps-slider', 'aria-label': 'Band half-width epsilon', dataset: { control: 'eps' } });
+    const epsSlider = h('input', {
+      type: 'range',
+      min: 0,
+      max: EPS.length - 1,
+      step: 1,
+      class: 'eps-slider',
+      'aria-label': 'Band half-width epsilon',
+      dataset: { control: 'eps' },
+    });
     const epsText = h('output', { class: 'eps-value', dataset: { role: 'eps-input' } });
     // Move the label while dragging; start the run when the slider is let go (or on a key).
     epsSlider.addEventListener('input', () => (epsText.textContent = `= ${EPS[Number(epsSlider.value)]}`));
     epsSlider.addEventListener('change', () => this.setState({ eps: EPS[Number(epsSlider.value)] }));
-    const candSelect = h('select', { 'aria-label': 'Candidate directions per dimension', dataset: { control: 'cand' } }, ['5000', '20000'].map((c) => h('option', { value: c }, Number(c).toLocaleString('en-US'))));
+    const candSelect = h(
+      'select',
+      { 'aria-label': 'Candidate directions per dimension', dataset: { control: 'cand' } },
+      ['5000', '20000'].map((c) => h('option', { value: c }, Number(c).toLocaleString('en-US'))),
+    );
     candSelect.addEventListener('change', () => this.setState({ cand: candSelect.value }));
     const packCancel = h('button', { type: 'button', dataset: { action: 'cancel-pack' }, disabled: true }, 'Cancel');
-    packCancel.addEventListener('click', handOffFocus(packCancel, () => packRerun, () => this.#cancelPack()));
+    packCancel.addEventListener(
+      'click',
+      handOffFocus(
+        packCancel,
+        () => packRerun,
+        () => this.#cancelPack(),
+      ),
+    );
     const packRerun = h('button', { type: 'button', dataset: { action: 'run-pack' } }, 'Run again');
     packRerun.addEventListener('click', () => {
       this.#packKey = null;
@@ -207,9 +306,22 @@ export class AgNearOrthogonal extends AgWidget {
     const packProgress = h('progress', { max: 1, value: 0, 'aria-label': 'Progress of the packing experiment' });
     const packStatus = h('p', { class: 'status', role: 'status' }, '');
     const packFig = h('figure', { class: 'fig pack' });
-    const ps = select(packFig).append(() => svg('svg', { class: 'plot', viewBox: '0 0 360 220', role: 'img', 'aria-label': 'Directions kept against d, log-log, with the line count = d' }));
+    const ps = select(packFig).append(() =>
+      svg('svg', {
+        class: 'plot',
+        viewBox: '0 0 360 220',
+        role: 'img',
+        'aria-label': 'Directions kept against d, log-log, with the line count = d',
+      }),
+    );
     ownLayout(ps); // laid out on its own (widget/figure-layout.js)
-    packFig.append(h('figcaption', {}, 'Dots: directions kept, all pairwise within \u00b1\u03b5 of perpendicular. Dashed: count = d, the most that can be exactly perpendicular. Log-log axes.'));
+    packFig.append(
+      h(
+        'figcaption',
+        {},
+        'Dots: directions kept, all pairwise within \u00b1\u03b5 of perpendicular. Dashed: count = d, the most that can be exactly perpendicular. Log-log axes.',
+      ),
+    );
     const packList = h('ol', { class: 'pack-list', 'aria-label': 'Directions kept for each d' });
 
     body.append(
@@ -219,7 +331,10 @@ export class AgNearOrthogonal extends AgWidget {
         'div',
         { class: 'formulas' },
         texElement('\\sqrt{\\mathbb E[\\cos^2\\theta]}=\\frac{1}{\\sqrt d}', { display: true }),
-        texElement('\\mathbb E\\,|\\cos\\theta|\\approx\\frac{\\sqrt{2/\\pi}}{\\sqrt d}\\approx\\frac{0.80}{\\sqrt d}', { display: true }),
+        texElement(
+          '\\mathbb E\\,|\\cos\\theta|\\approx\\frac{\\sqrt{2/\\pi}}{\\sqrt d}\\approx\\frac{0.80}{\\sqrt d}',
+          { display: true },
+        ),
       ),
       h(
         'div',
@@ -230,7 +345,11 @@ export class AgNearOrthogonal extends AgWidget {
         h('div', { class: 'run' }, histProgress, histStatus),
       ),
       group,
-      h('p', { class: 'hint' }, 'All five on the same axis, cos \u03b8 from \u22121 to 1. Pick one (click, or arrow keys) to see it close up.'),
+      h(
+        'p',
+        { class: 'hint' },
+        'All five on the same axis, cos \u03b8 from \u22121 to 1. Pick one (click, or arrow keys) to see it close up.',
+      ),
       h('div', { class: 'layout' }, h('div', { class: 'col' }, detailFig), h('div', { class: 'col' }, stats)),
       table,
       h('h3', {}, 'How many directions fit?'),
@@ -242,9 +361,42 @@ export class AgNearOrthogonal extends AgWidget {
         h('div', { class: 'buttons' }, packRerun, packCancel),
         h('div', { class: 'run' }, packProgress, packStatus),
       ),
-      h('div', { class: 'layout' }, h('div', { class: 'col' }, packFig), h('div', { class: 'col' }, h('p', { class: 'hint' }, 'Each candidate is a random unit vector; it is kept when |cos| \u2264 \u03b5 with every direction kept before it.'), packList)),
+      h(
+        'div',
+        { class: 'layout' },
+        h('div', { class: 'col' }, packFig),
+        h(
+          'div',
+          { class: 'col' },
+          h(
+            'p',
+            { class: 'hint' },
+            'Each candidate is a random unit vector; it is kept when |cos| \u2264 \u03b5 with every direction kept before it.',
+          ),
+          packList,
+        ),
+      ),
     );
-    this.#ui = { pairsSelect, seedInput, histCancel, histProgress, histStatus, multiples, ds, detailCaption, detail, tableBody, epsSlider, epsText, candSelect, packCancel, packProgress, packStatus, ps, packList };
+    this.#ui = {
+      pairsSelect,
+      seedInput,
+      histCancel,
+      histProgress,
+      histStatus,
+      multiples,
+      ds,
+      detailCaption,
+      detail,
+      tableBody,
+      epsSlider,
+      epsText,
+      candSelect,
+      packCancel,
+      packProgress,
+      packStatus,
+      ps,
+      packList,
+    };
   }
 
   syncControls({ d, pairs, seed, eps, cand }) {
@@ -302,7 +454,11 @@ export class AgNearOrthogonal extends AgWidget {
     const busy = this.#histClient.busy || this.#packClient.busy;
     setAttr(this, 'data-hist-run', which.hist ?? this.dataset.histRun ?? 'idle');
     setAttr(this, 'data-pack-run', which.pack ?? this.dataset.packRun ?? 'idle');
-    setAttr(this, 'data-run', busy ? 'running' : this.dataset.histRun === 'done' && this.dataset.packRun === 'done' ? 'done' : 'idle');
+    setAttr(
+      this,
+      'data-run',
+      busy ? 'running' : this.dataset.histRun === 'done' && this.dataset.packRun === 'done' ? 'done' : 'idle',
+    );
   }
 
   #cancelHist() {
@@ -327,12 +483,22 @@ export class AgNearOrthogonal extends AgWidget {
     this.#histKey = key;
     const pairs = Number(state.pairs);
     const seed = state.seed;
-    const calls = DIMS.map((d) => ({ method: 'randomDotExperiment', args: [{ d, trials: pairs, seed, measure: 'cosine', bins: BINS, range: [-1, 1], returnSamples: false }], work: pairs * (d + 8) }));
+    const calls = DIMS.map((d) => ({
+      method: 'randomDotExperiment',
+      args: [{ d, trials: pairs, seed, measure: 'cosine', bins: BINS, range: [-1, 1], returnSamples: false }],
+      work: pairs * (d + 8),
+    }));
     const ui = this.#ui;
     setFlag(ui.histCancel, 'disabled', false);
     ui.histProgress.value = 0;
-    setText(ui.histStatus, `Drawing ${pairs.toLocaleString('en-US')} random pairs for each d in a background worker\u2026`);
-    const run = this.#histClient.run({ kind: 'calls', calls }, { onProgress: (p) => (ui.histProgress.value = p.done / p.total) });
+    setText(
+      ui.histStatus,
+      `Drawing ${pairs.toLocaleString('en-US')} random pairs for each d in a background worker\u2026`,
+    );
+    const run = this.#histClient.run(
+      { kind: 'calls', calls },
+      { onProgress: (p) => (ui.histProgress.value = p.done / p.total) },
+    );
     this.#setRun({ hist: 'running' });
     run
       .then((results) => {
@@ -363,7 +529,10 @@ export class AgNearOrthogonal extends AgWidget {
     const ui = this.#ui;
     setFlag(ui.packCancel, 'disabled', false);
     ui.packProgress.value = 0;
-    setText(ui.packStatus, `Scanning ${candidates.toLocaleString('en-US')} random directions for each d up to ${dims.at(-1)}, \u03b5 = ${state.eps}\u2026`);
+    setText(
+      ui.packStatus,
+      `Scanning ${candidates.toLocaleString('en-US')} random directions for each d up to ${dims.at(-1)}, \u03b5 = ${state.eps}\u2026`,
+    );
     this.#packLive = [];
     if (!this.#pack || this.#pack.key !== key) this.#drawPack();
     const run = this.#packClient.run(
@@ -388,7 +557,10 @@ export class AgNearOrthogonal extends AgWidget {
         ui.packProgress.value = 1;
         this.#pack = { key, eps: state.eps, candidates, rows };
         if (this.#packKeyOf(this.state) === key) this.#drawPack();
-        setText(ui.packStatus, `Done: ${candidates.toLocaleString('en-US')} candidates for each d, \u03b5 = ${state.eps}, seed ${state.seed}.`);
+        setText(
+          ui.packStatus,
+          `Done: ${candidates.toLocaleString('en-US')} candidates for each d, \u03b5 = ${state.eps}, seed ${state.seed}.`,
+        );
         this.#setRun({ pack: 'done' });
       })
       .catch((err) => {
@@ -441,16 +613,28 @@ export class AgNearOrthogonal extends AgWidget {
     this.show(t.mean, r.mean);
     this.#drawPairAngle(ag, state);
     this.#drawDetail(r, d, pairs);
-    setText(ui.detailCaption, `d = ${d}, ${pairs.toLocaleString('en-US')} pairs. Solid lines: \u00b1 root mean square of cos. Dashed: \u00b1 mean |cos|.`);
+    setText(
+      ui.detailCaption,
+      `d = ${d}, ${pairs.toLocaleString('en-US')} pairs. Solid lines: \u00b1 root mean square of cos. Dashed: \u00b1 mean |cos|.`,
+    );
     // The table of all five: written once per result (and engine); stepping through d moves the highlight.
     if (this.#tableOf !== this.#hist || this.#tableBy !== ag) {
       ui.tableBody.replaceChildren(
         ...DIMS.map((dd, j) => {
-          const cells = [h('span', { class: 'num', dataset: { role: 'table-rms', key: String(dd) } }), h('span', { class: 'num', dataset: { role: 'table-angle', key: String(dd) } }), h('span', { class: 'num', dataset: { role: 'table-mean-abs', key: String(dd) } })];
+          const cells = [
+            h('span', { class: 'num', dataset: { role: 'table-rms', key: String(dd) } }),
+            h('span', { class: 'num', dataset: { role: 'table-angle', key: String(dd) } }),
+            h('span', { class: 'num', dataset: { role: 'table-mean-abs', key: String(dd) } }),
+          ];
           this.show(cells[0], results[j].rms);
           this.show(cells[1], ag.angle(e1(dd), ones(dd)), { format: deg });
           this.show(cells[2], results[j].meanAbs);
-          return h('tr', { dataset: { d: String(dd) } }, h('th', { scope: 'row' }, String(dd)), ...cells.map((c) => h('td', {}, c)));
+          return h(
+            'tr',
+            { dataset: { d: String(dd) } },
+            h('th', { scope: 'row' }, String(dd)),
+            ...cells.map((c) => h('td', {}, c)),
+          );
         }),
       );
       this.#tableOf = this.#hist;
@@ -469,17 +653,36 @@ export class AgNearOrthogonal extends AgWidget {
       for (let q = 0; q < group; q++) c += counts[k * group + q];
       return c / pairs;
     });
-    const x = scaleLinear().domain([-1, 1]).range([m.l, W - m.r]);
-    const y = scaleLinear().domain([0, Math.max(...heights, 1e-9)]).range([H - m.b, m.t]);
+    const x = scaleLinear()
+      .domain([-1, 1])
+      .range([m.l, W - m.r]);
+    const y = scaleLinear()
+      .domain([0, Math.max(...heights, 1e-9)])
+      .range([H - m.b, m.t]);
     const w = (W - m.l - m.r) / SMALL_BINS;
     s.selectAll('*').remove();
-    s.append('g').attr('class', 'bars').selectAll('rect').data(heights).join('rect')
+    s.append('g')
+      .attr('class', 'bars')
+      .selectAll('rect')
+      .data(heights)
+      .join('rect')
       .attr('x', (_, k) => m.l + k * w + 0.25)
       .attr('width', Math.max(0.4, w - 0.5))
       .attr('y', (v) => y(v))
       .attr('height', (v) => y(0) - y(v));
-    s.append('line').attr('class', 'base').attr('x1', m.l).attr('x2', W - m.r).attr('y1', H - m.b).attr('y2', H - m.b);
-    for (const v of [-1, 0, 1]) s.append('text').attr('class', 'tick').attr('x', x(v)).attr('y', H - 3).attr('text-anchor', v < 0 ? 'start' : v > 0 ? 'end' : 'middle').text(v === -1 ? '\u22121' : String(v));
+    s.append('line')
+      .attr('class', 'base')
+      .attr('x1', m.l)
+      .attr('x2', W - m.r)
+      .attr('y1', H - m.b)
+      .attr('y2', H - m.b);
+    for (const v of [-1, 0, 1])
+      s.append('text')
+        .attr('class', 'tick')
+        .attr('x', x(v))
+        .attr('y', H - 3)
+        .attr('text-anchor', v < 0 ? 'start' : v > 0 ? 'end' : 'middle')
+        .text(v === -1 ? '\u22121' : String(v));
   }
 
   /**
@@ -515,11 +718,19 @@ export class AgNearOrthogonal extends AgWidget {
     const lo = -1 + from * width;
     const hi = -1 + to * width;
     const heights = counts.map((c) => c / (pairs * width));
-    const x = scaleLinear().domain([lo, hi]).range([m.l, W - m.r]);
+    const x = scaleLinear()
+      .domain([lo, hi])
+      .range([m.l, W - m.r]);
     const top = Math.max(...heights, 1e-9) * 1.1;
-    const y = scaleLinear().domain([0, top]).range([H - m.b, m.t]);
+    const y = scaleLinear()
+      .domain([0, top])
+      .range([H - m.b, m.t]);
     const s = create('svg:g').attr('class', 'detail').attr('data-dim', d);
-    s.append('g').attr('class', 'bars').selectAll('rect').data(heights).join('rect')
+    s.append('g')
+      .attr('class', 'bars')
+      .selectAll('rect')
+      .data(heights)
+      .join('rect')
       .attr('x', (_, k) => x(lo + k * width) + 0.25)
       .attr('width', Math.max(0.5, x(lo + width) - x(lo) - 0.5))
       .attr('y', (v) => y(v))
@@ -531,13 +742,36 @@ export class AgNearOrthogonal extends AgWidget {
       [r.meanAbs, 'mark-abs'],
       [-r.meanAbs, 'mark-abs'],
     ]) {
-      marks.append('line').attr('class', cls).attr('x1', x(v)).attr('x2', x(v)).attr('y1', m.t).attr('y2', H - m.b);
+      marks
+        .append('line')
+        .attr('class', cls)
+        .attr('x1', x(v))
+        .attr('x2', x(v))
+        .attr('y1', m.t)
+        .attr('y2', H - m.b);
     }
-    s.append('text').attr('class', 'mark-label label-rms').attr('x', x(r.rms) + 4).attr('y', m.t + 10).text('rms');
-    s.append('text').attr('class', 'mark-label label-abs').attr('x', x(-r.meanAbs) - 4).attr('y', m.t + 10).attr('text-anchor', 'end').text('mean |cos|');
-    s.append('g').attr('class', 'axis').attr('transform', `translate(0,${H - m.b})`).call(axisBottom(x).ticks(5));
+    s.append('text')
+      .attr('class', 'mark-label label-rms')
+      .attr('x', x(r.rms) + 4)
+      .attr('y', m.t + 10)
+      .text('rms');
+    s.append('text')
+      .attr('class', 'mark-label label-abs')
+      .attr('x', x(-r.meanAbs) - 4)
+      .attr('y', m.t + 10)
+      .attr('text-anchor', 'end')
+      .text('mean |cos|');
+    s.append('g')
+      .attr('class', 'axis')
+      .attr('transform', `translate(0,${H - m.b})`)
+      .call(axisBottom(x).ticks(5));
     s.append('g').attr('class', 'axis').attr('transform', `translate(${m.l},0)`).call(axisLeft(y).ticks(4, '~g'));
-    s.append('text').attr('class', 'axis-label').attr('x', W - m.r).attr('y', H - 4).attr('text-anchor', 'end').text(`cos \u03b8, d = ${d}`);
+    s.append('text')
+      .attr('class', 'axis-label')
+      .attr('x', W - m.r)
+      .attr('y', H - 4)
+      .attr('text-anchor', 'end')
+      .text(`cos \u03b8, d = ${d}`);
     return s.node();
   }
 
@@ -555,7 +789,13 @@ export class AgNearOrthogonal extends AgWidget {
       ...pack.rows.map((row) => {
         const v = h('span', { class: 'num', dataset: { role: 'kept', key: String(row.d).padStart(3, '0') } });
         this.show(v, row.kept, { format: (k) => String(k) });
-        return h('li', { class: row.kept > row.d ? 'more' : '' }, `d = ${row.d}: `, v, row.kept > row.d ? ' (more than d)' : '');
+        return h(
+          'li',
+          { class: row.kept > row.d ? 'more' : '' },
+          `d = ${row.d}: `,
+          v,
+          row.kept > row.d ? ' (more than d)' : '',
+        );
       }),
     );
   }
@@ -566,17 +806,75 @@ export class AgNearOrthogonal extends AgWidget {
     const W = 360;
     const H = 220;
     const m = { l: 44, r: 12, t: 10, b: 28 };
-    const x = scaleLog().base(2).domain([1.6, 320]).range([m.l, W - m.r]);
-    const y = scaleLog().domain([1, 20000]).range([H - m.b, m.t]);
-    s.append('path').attr('class', 'ref-line').attr('d', line().x((p) => x(p[0])).y((p) => y(p[1]))([[1.6, 1.6], [320, 320]]));
-    s.append('text').attr('class', 'ref-label').attr('x', x(2.2)).attr('y', y(2.2) - 14).text('count = d');
+    const x = scaleLog()
+      .base(2)
+      .domain([1.6, 320])
+      .range([m.l, W - m.r]);
+    const y = scaleLog()
+      .domain([1, 20000])
+      .range([H - m.b, m.t]);
+    s.append('path')
+      .attr('class', 'ref-line')
+      .attr(
+        'd',
+        line()
+          .x((p) => x(p[0]))
+          .y((p) => y(p[1]))([
+          [1.6, 1.6],
+          [320, 320],
+        ]),
+      );
+    s.append('text')
+      .attr('class', 'ref-label')
+      .attr('x', x(2.2))
+      .attr('y', y(2.2) - 14)
+      .text('count = d');
     const pts = rows.filter((r) => r.kept >= 1);
-    s.append('path').attr('class', 'kept-line').attr('d', pts.length > 1 ? line().x((p) => x(p.d)).y((p) => y(p.kept))(pts) : null);
-    s.append('g').attr('class', live ? 'dots is-live' : 'dots').selectAll('circle').data(pts).join('circle').attr('cx', (p) => x(p.d)).attr('cy', (p) => y(p.kept)).attr('r', 3.5);
-    s.append('g').attr('class', 'axis').attr('transform', `translate(0,${H - m.b})`).call(axisBottom(x).tickValues([2, 4, 8, 16, 32, 64, 128, 256]).tickFormat((v) => String(v)));
-    s.append('g').attr('class', 'axis').attr('transform', `translate(${m.l},0)`).call(axisLeft(y).tickValues([1, 10, 100, 1000, 10000]).tickFormat((v) => String(v)));
-    s.append('text').attr('class', 'axis-label').attr('x', W - m.r).attr('y', H - m.b - 6).attr('text-anchor', 'end').text('d');
-    s.append('text').attr('class', 'axis-label').attr('x', m.l + 6).attr('y', m.t + 10).text(`kept, \u03b5 = ${eps}`);
+    s.append('path')
+      .attr('class', 'kept-line')
+      .attr(
+        'd',
+        pts.length > 1
+          ? line()
+              .x((p) => x(p.d))
+              .y((p) => y(p.kept))(pts)
+          : null,
+      );
+    s.append('g')
+      .attr('class', live ? 'dots is-live' : 'dots')
+      .selectAll('circle')
+      .data(pts)
+      .join('circle')
+      .attr('cx', (p) => x(p.d))
+      .attr('cy', (p) => y(p.kept))
+      .attr('r', 3.5);
+    s.append('g')
+      .attr('class', 'axis')
+      .attr('transform', `translate(0,${H - m.b})`)
+      .call(
+        axisBottom(x)
+          .tickValues([2, 4, 8, 16, 32, 64, 128, 256])
+          .tickFormat((v) => String(v)),
+      );
+    s.append('g')
+      .attr('class', 'axis')
+      .attr('transform', `translate(${m.l},0)`)
+      .call(
+        axisLeft(y)
+          .tickValues([1, 10, 100, 1000, 10000])
+          .tickFormat((v) => String(v)),
+      );
+    s.append('text')
+      .attr('class', 'axis-label')
+      .attr('x', W - m.r)
+      .attr('y', H - m.b - 6)
+      .attr('text-anchor', 'end')
+      .text('d');
+    s.append('text')
+      .attr('class', 'axis-label')
+      .attr('x', m.l + 6)
+      .attr('y', m.t + 10)
+      .text(`kept, \u03b5 = ${eps}`);
   }
 
   figure() {

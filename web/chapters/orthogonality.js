@@ -53,7 +53,8 @@ export class AgOrthogonality extends AgWidget {
   build(body) {
     const predict = this.predict({
       id: 'perpendicular-weight',
-      question: 'q = (2, 1); k\u2081 = (1, 1) points roughly along q, k\u2082 = (\u22121, 2) is perpendicular to it, k\u2083 = (\u22121, \u22120.5) points against it. After the softmax, where does k\u2082\u2019s weight land?',
+      question:
+        'q = (2, 1); k\u2081 = (1, 1) points roughly along q, k\u2082 = (\u22121, 2) is perpendicular to it, k\u2083 = (\u22121, \u22120.5) points against it. After the softmax, where does k\u2082\u2019s weight land?',
       choices: [
         { value: 'top', label: 'Largest of the three' },
         { value: 'middle', label: 'Between the other two' },
@@ -64,7 +65,8 @@ export class AgOrthogonality extends AgWidget {
         this.setState(s);
         const scores = KEYS.map((k) => ag.dot(s.q, s[k]));
         const w = ag.softmax(scores).data;
-        const answer = w[1] === 0 ? 'zero' : w[1] > w[0] && w[1] > w[2] ? 'top' : w[1] < w[0] && w[1] > w[2] ? 'middle' : 'other';
+        const answer =
+          w[1] === 0 ? 'zero' : w[1] > w[0] && w[1] > w[2] ? 'top' : w[1] < w[0] && w[1] > w[2] ? 'middle' : 'other';
         return {
           answer,
           explanation: `The module computed the scores ${scores.map(fmt).join(', ')} and the weights ${Array.from(w, fmt).join(', ')}. A score of 0 becomes exp(0) = 1 before the division: not a veto, just no push either way.`,
@@ -72,7 +74,11 @@ export class AgOrthogonality extends AgWidget {
       },
     });
 
-    const snap = h('button', { type: 'button', class: 'snap', dataset: { action: 'snap' } }, 'Snap k\u2082 perpendicular to q');
+    const snap = h(
+      'button',
+      { type: 'button', class: 'snap', dataset: { action: 'snap' } },
+      'Snap k\u2082 perpendicular to q',
+    );
     snap.addEventListener('click', () => this.#snap());
     const presets = h(
       'div',
@@ -86,7 +92,10 @@ export class AgOrthogonality extends AgWidget {
     );
 
     const figure = h('div', { class: 'figure' });
-    const p = plane(figure, { extent: EXTENT, label: 'The query q and three keys; drag their tips or use the arrow keys' });
+    const p = plane(figure, {
+      extent: EXTENT,
+      label: 'The query q and three keys; drag their tips or use the arrow keys',
+    });
     const names = ['q', ...KEYS];
     const markers = Object.fromEntries(names.map((n) => [n, arrowMarker(p.svg, `or-arrow-${n}`, `marker-${n}`)]));
     p.svg
@@ -126,7 +135,8 @@ export class AgOrthogonality extends AgWidget {
       }),
     );
 
-    const num = (role, key) => h('span', { class: 'num', dataset: key === undefined ? { role } : { role, key } }, '\u2026');
+    const num = (role, key) =>
+      h('span', { class: 'num', dataset: key === undefined ? { role } : { role, key } }, '\u2026');
     const rows = KEYS.map((name, i) => {
       const key = i + 1;
       const score = num('score', key);
@@ -161,7 +171,11 @@ export class AgOrthogonality extends AgWidget {
           h('th', { scope: 'col', class: 'c-weight' }, 'weight'),
         ),
       ),
-      h('tbody', {}, rows.map((r) => r.row)),
+      h(
+        'tbody',
+        {},
+        rows.map((r) => r.row),
+      ),
     );
     const qLine = h('p', { class: 'line' }, h('span', { class: 'lbl' }, 'q = '), h('span', { class: 'q-given' }));
 
@@ -172,11 +186,27 @@ export class AgOrthogonality extends AgWidget {
       'table',
       { class: 'gram' },
       h('caption', {}, 'Dot products of the standard basis, ', texElement('E\\,E^{\\mathsf T}')),
-      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, '\u00b7'), BASIS.map((_, j) => h('th', { scope: 'col' }, e(j))))),
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          h('th', { scope: 'col' }, '\u00b7'),
+          BASIS.map((_, j) => h('th', { scope: 'col' }, e(j))),
+        ),
+      ),
       h(
         'tbody',
         {},
-        BASIS.map((row, i) => h('tr', {}, h('th', { scope: 'row' }, e(i), h('span', { class: 'given' }, ` = (${row.join(', ')})`)), gram[i].map((cell) => h('td', {}, cell)))),
+        BASIS.map((row, i) =>
+          h(
+            'tr',
+            {},
+            h('th', { scope: 'row' }, e(i), h('span', { class: 'given' }, ` = (${row.join(', ')})`)),
+            gram[i].map((cell) => h('td', {}, cell)),
+          ),
+        ),
       ),
     );
     const basis = h(
@@ -216,12 +246,14 @@ export class AgOrthogonality extends AgWidget {
     const turn = [-q[1], q[0]];
     // Keep k2 on the side it was on (the sign of a score is a comparison, not a number shown).
     const side = ag.dot(k2, turn) < 0 ? -1 : 1;
-    this.setState({ k2: turn.map((c) => (side * c) || 0) });
+    this.setState({ k2: turn.map((c) => side * c || 0) });
     this.announce(`k\u2082 = ${pair(this.state.k2)}; ${this.#summary()}`);
   }
 
   #summary() {
-    return this.#ui.rows.map((r, i) => `k${i + 1}: score ${r.score.textContent}, weight ${r.weight.textContent}`).join('; ');
+    return this.#ui.rows
+      .map((r, i) => `k${i + 1}: score ${r.score.textContent}, weight ${r.weight.textContent}`)
+      .join('; ');
   }
 
   syncControls(state) {
@@ -270,7 +302,12 @@ export class AgOrthogonality extends AgWidget {
     // The line perpendicular to q through the origin: where zero scores live (drawing only).
     if (qLen > 0) {
       const s = (2 * EXTENT) / qLen;
-      guide.attr('visibility', 'visible').attr('x1', p.x(q[1] * s)).attr('y1', p.y(-q[0] * s)).attr('x2', p.x(-q[1] * s)).attr('y2', p.y(q[0] * s));
+      guide
+        .attr('visibility', 'visible')
+        .attr('x1', p.x(q[1] * s))
+        .attr('y1', p.y(-q[0] * s))
+        .attr('x2', p.x(-q[1] * s))
+        .attr('y2', p.y(q[0] * s));
     } else guide.attr('visibility', 'hidden');
     ['q', ...KEYS].forEach((n, idx) => {
       const v = state[n];
@@ -289,7 +326,10 @@ export class AgOrthogonality extends AgWidget {
         if (show) {
           const a = [(q[0] / qLen) * r, (q[1] / qLen) * r];
           const b = [(v[0] / len) * r, (v[1] / len) * r];
-          l.corner.attr('d', `M${p.x(a[0])},${p.y(a[1])} L${p.x(a[0] + b[0])},${p.y(a[1] + b[1])} L${p.x(b[0])},${p.y(b[1])}`);
+          l.corner.attr(
+            'd',
+            `M${p.x(a[0])},${p.y(a[1])} L${p.x(a[0] + b[0])},${p.y(a[1] + b[1])} L${p.x(b[0])},${p.y(b[1])}`,
+          );
         }
       }
     });

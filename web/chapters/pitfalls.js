@@ -94,8 +94,22 @@ export const PITFALLS = [
     state: 'v=1&d=1000&pairs=10000&seed=1&eps=0.2&cand=20000',
     action: 'Show the cosines of random pairs as the dimension grows',
     compute: (ag) => {
-      const lo = ag.randomDotExperiment({ d: 2, trials: 2000, seed: 3, measure: 'cosine', bins: 1, returnSamples: false });
-      const hi = ag.randomDotExperiment({ d: 1000, trials: 2000, seed: 3, measure: 'cosine', bins: 1, returnSamples: false });
+      const lo = ag.randomDotExperiment({
+        d: 2,
+        trials: 2000,
+        seed: 3,
+        measure: 'cosine',
+        bins: 1,
+        returnSamples: false,
+      });
+      const hi = ag.randomDotExperiment({
+        d: 1000,
+        trials: 2000,
+        seed: 3,
+        measure: 'cosine',
+        bins: 1,
+        returnSamples: false,
+      });
       return [
         ['rms-cos-2', lo.rms, 'Root mean square of cos \u03b8 over 2000 random pairs: '],
         ['rms-cos-1000', hi.rms, ' in 2-D, '],
@@ -121,7 +135,8 @@ export class AgPitfalls extends AgWidget {
   build(body) {
     const predict = this.predict({
       id: 'zero-versus-negative',
-      question: 'Three keys score 3, 0 and \u22122.5 against a query. Which gets more softmax weight: the key scoring 0 or the one scoring \u22122.5?',
+      question:
+        'Three keys score 3, 0 and \u22122.5 against a query. Which gets more softmax weight: the key scoring 0 or the one scoring \u22122.5?',
       choices: [
         { value: 'zero', label: 'The 0 key' },
         { value: 'negative', label: 'The \u22122.5 key' },
@@ -140,14 +155,34 @@ export class AgPitfalls extends AgWidget {
     // Tabs: one per pitfall (arrow keys move between them), and one panel.
     const tablist = h('div', { class: 'tabs', role: 'tablist', 'aria-label': 'Pitfalls' });
     const tabs = PITFALLS.map((p, i) => {
-      const tab = h('button', { type: 'button', role: 'tab', class: 'tab', id: `tab-${p.id}`, 'aria-controls': `panel-${p.id}`, dataset: { pitfall: p.id } }, h('span', { class: 'tab-number' }, `${i + 1}`), ' ', p.title);
+      const tab = h(
+        'button',
+        {
+          type: 'button',
+          role: 'tab',
+          class: 'tab',
+          id: `tab-${p.id}`,
+          'aria-controls': `panel-${p.id}`,
+          dataset: { pitfall: p.id },
+        },
+        h('span', { class: 'tab-number' }, `${i + 1}`),
+        ' ',
+        p.title,
+      );
       tab.addEventListener('click', () => this.setState({ open: p.id }));
       return tab;
     });
     tablist.append(...tabs);
     tablist.addEventListener('keydown', (event) => {
       const i = PITFALLS.findIndex((p) => p.id === this.state.open);
-      const to = { ArrowRight: i + 1, ArrowDown: i + 1, ArrowLeft: i - 1, ArrowUp: i - 1, Home: 0, End: PITFALLS.length - 1 }[event.key];
+      const to = {
+        ArrowRight: i + 1,
+        ArrowDown: i + 1,
+        ArrowLeft: i - 1,
+        ArrowUp: i - 1,
+        Home: 0,
+        End: PITFALLS.length - 1,
+      }[event.key];
       if (to === undefined) return;
       event.preventDefault();
       const p = PITFALLS[(to + PITFALLS.length) % PITFALLS.length];
@@ -163,7 +198,13 @@ export class AgPitfalls extends AgWidget {
       const where = h('p', { class: 'where' });
       const panel = h(
         'div',
-        { role: 'tabpanel', class: 'panel', id: `panel-${p.id}`, 'aria-labelledby': `tab-${p.id}`, dataset: { pitfall: p.id } },
+        {
+          role: 'tabpanel',
+          class: 'panel',
+          id: `panel-${p.id}`,
+          'aria-labelledby': `tab-${p.id}`,
+          dataset: { pitfall: p.id },
+        },
         h('h3', {}, p.title),
         h('p', {}, p.text),
         texElement(p.tex, { display: true }),
@@ -172,7 +213,15 @@ export class AgPitfalls extends AgWidget {
       );
       return { p, panel, numbers, go, where };
     });
-    body.append(predict, tablist, h('div', { class: 'panels' }, panels.map((x) => x.panel)));
+    body.append(
+      predict,
+      tablist,
+      h(
+        'div',
+        { class: 'panels' },
+        panels.map((x) => x.panel),
+      ),
+    );
     this.#ui = { tabs, panels };
   }
 
@@ -200,7 +249,12 @@ export class AgPitfalls extends AgWidget {
       if (x.panel.hidden !== hidden) x.panel.hidden = hidden;
       const { chapter, index, widget } = this.#target(x.p);
       if (x.go.hidden !== !widget) x.go.hidden = !widget;
-      setText(x.where, widget ? `Opens chapter ${index + 1}, \u201c${chapter.title}\u201d.` : `Chapter ${index + 1}, \u201c${chapter?.title ?? x.p.chapter}\u201d, shows this once its figure is on the page.`);
+      setText(
+        x.where,
+        widget
+          ? `Opens chapter ${index + 1}, \u201c${chapter.title}\u201d.`
+          : `Chapter ${index + 1}, \u201c${chapter?.title ?? x.p.chapter}\u201d, shows this once its figure is on the page.`,
+      );
       setAttr(x.go, 'data-chapter', x.p.chapter);
     }
   }
@@ -243,7 +297,13 @@ export class AgPitfalls extends AgWidget {
       if (!focusable.hasAttribute('tabindex')) focusable.setAttribute('tabindex', '-1');
       focusable.focus({ preventScroll: true });
     }
-    this.dispatchEvent(new CustomEvent('ag-demonstrate', { bubbles: true, composed: true, detail: { pitfall: p.id, chapter: p.chapter, state: p.state } }));
+    this.dispatchEvent(
+      new CustomEvent('ag-demonstrate', {
+        bubbles: true,
+        composed: true,
+        detail: { pitfall: p.id, chapter: p.chapter, state: p.state },
+      }),
+    );
   }
 
   figure() {

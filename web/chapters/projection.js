@@ -42,7 +42,8 @@ export class AgProjection extends AgWidget {
   build(body) {
     const predict = this.predict({
       id: 'backward-shadow',
-      question: 'Keep a = (3, 4) and swing b round to (\u22124, \u22121), more than a right angle away from a. Where does a\u2019s shadow on the line through b fall?',
+      question:
+        'Keep a = (3, 4) and swing b round to (\u22124, \u22121), more than a right angle away from a. Where does a\u2019s shadow on the line through b fall?',
       choices: [
         { value: 'along', label: 'Along b' },
         { value: 'none', label: 'Nowhere: it has length zero' },
@@ -73,7 +74,11 @@ export class AgProjection extends AgWidget {
     );
 
     const figure = h('div', { class: 'figure' });
-    const p = plane(figure, { extent: EXTENT, label: 'Vector a, its shadow on the line through b, and the perpendicular drop; drag the tips of a and b or use the arrow keys' });
+    const p = plane(figure, {
+      extent: EXTENT,
+      label:
+        'Vector a, its shadow on the line through b, and the perpendicular drop; drag the tips of a and b or use the arrow keys',
+    });
     const markA = arrowMarker(p.svg, 'proj-arrow-a', 'marker-a');
     const markB = arrowMarker(p.svg, 'proj-arrow-b', 'marker-b');
     const guide = p.layer('guide');
@@ -88,7 +93,11 @@ export class AgProjection extends AgWidget {
     const labels = p.layer('labels');
     const labelA = labels.append('text').attr('class', 'vec-label label-a').text('a');
     const labelB = labels.append('text').attr('class', 'vec-label label-b').text('b');
-    const labelS = labels.append('text').attr('class', 'vec-label label-shadow').attr('text-anchor', 'middle').text('shadow');
+    const labelS = labels
+      .append('text')
+      .attr('class', 'vec-label label-shadow')
+      .attr('text-anchor', 'middle')
+      .text('shadow');
     const handles = p.layer('handles');
     const point = (name) =>
       draggablePoint({
@@ -106,7 +115,8 @@ export class AgProjection extends AgWidget {
     const handleA = point('a');
     const handleB = point('b');
 
-    const num = (role, key) => h('span', { class: 'num', dataset: key === undefined ? { role } : { role, key } }, '\u2026');
+    const num = (role, key) =>
+      h('span', { class: 'num', dataset: key === undefined ? { role } : { role, key } }, '\u2026');
     const ui = {
       p,
       lineThrough,
@@ -152,7 +162,9 @@ export class AgProjection extends AgWidget {
       'section',
       { class: 'side', 'aria-label': 'Vector projection' },
       h('h3', {}, 'The shadow as a vector'),
-      texElement('\\operatorname{proj}_b a=\\frac{a\\cdot b}{|b|^2}\\,b=\\left(\\frac{a\\cdot b}{|b|}\\right)\\hat b', { display: true }),
+      texElement('\\operatorname{proj}_b a=\\frac{a\\cdot b}{|b|^2}\\,b=\\left(\\frac{a\\cdot b}{|b|}\\right)\\hat b', {
+        display: true,
+      }),
       line(texElement('\\hat b=b/|b|'), lbl(' = ('), ui.unit[0], lbl(', '), ui.unit[1], lbl(')')),
       line(h('strong', { class: 'result' }, lbl('proj = ('), ui.vec[0], lbl(', '), ui.vec[1], lbl(')'))),
     );
@@ -164,7 +176,12 @@ export class AgProjection extends AgWidget {
       line(lbl('|b| \u00d7 shadow = '), ui.dotBack),
       h('p', { class: 'explain' }, 'The score is how far a reaches along b, scaled by the length of b.'),
     );
-    const numbers = h('div', { class: 'numbers' }, ui.coords, h('div', { class: 'sides' }, scalarSide, vectorSide, back));
+    const numbers = h(
+      'div',
+      { class: 'numbers' },
+      ui.coords,
+      h('div', { class: 'sides' }, scalarSide, vectorSide, back),
+    );
     body.append(predict, presets, h('div', { class: 'layout' }, figure, numbers));
     this.#ui = ui;
   }
@@ -243,7 +260,11 @@ export class AgProjection extends AgWidget {
     const len = Math.hypot(b[0], b[1]);
     const u = [b[0] / len, b[1] / len];
     const t = p.extent / Math.max(Math.abs(u[0]), Math.abs(u[1]));
-    ui.lineThrough.attr('x1', p.x(-t * u[0])).attr('y1', p.y(-t * u[1])).attr('x2', p.x(t * u[0])).attr('y2', p.y(t * u[1]));
+    ui.lineThrough
+      .attr('x1', p.x(-t * u[0]))
+      .attr('y1', p.y(-t * u[1]))
+      .attr('x2', p.x(t * u[0]))
+      .attr('y2', p.y(t * u[1]));
     const F = [p.x(proj[0]), p.y(proj[1])];
     ui.shadow.attr('x1', o[0]).attr('y1', o[1]).attr('x2', F[0]).attr('y2', F[1]);
     ui.drop.attr('x1', p.x(a[0])).attr('y1', p.y(a[1])).attr('x2', F[0]).attr('y2', F[1]);

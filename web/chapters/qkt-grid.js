@@ -30,9 +30,40 @@ export class AgQktGrid extends AgWidget {
   static stateDecl = defineState({
     version: 1,
     fields: {
-      x: matrix({ rows: N, cols: D_MODEL, min: -MAX_ABS, max: MAX_ABS, default: [[1, 0, 1], [0, 2, 1], [2, 1, 0], [-1, 0, 2]] }),
-      wq: matrix({ rows: D_MODEL, cols: D_K, min: -MAX_ABS, max: MAX_ABS, default: [[1, 0], [0, 1], [1, -1]] }),
-      wk: matrix({ rows: D_MODEL, cols: D_K, min: -MAX_ABS, max: MAX_ABS, default: [[0, 1], [1, 0], [1, 1]] }),
+      x: matrix({
+        rows: N,
+        cols: D_MODEL,
+        min: -MAX_ABS,
+        max: MAX_ABS,
+        default: [
+          [1, 0, 1],
+          [0, 2, 1],
+          [2, 1, 0],
+          [-1, 0, 2],
+        ],
+      }),
+      wq: matrix({
+        rows: D_MODEL,
+        cols: D_K,
+        min: -MAX_ABS,
+        max: MAX_ABS,
+        default: [
+          [1, 0],
+          [0, 1],
+          [1, -1],
+        ],
+      }),
+      wk: matrix({
+        rows: D_MODEL,
+        cols: D_K,
+        min: -MAX_ABS,
+        max: MAX_ABS,
+        default: [
+          [0, 1],
+          [1, 0],
+          [1, 1],
+        ],
+      }),
       // The expanded cell (row i = query, column j = key), 1-based.
       cell: vector({ length: 2, min: 1, max: N, integer: true, default: [1, 2] }),
     },
@@ -45,7 +76,8 @@ export class AgQktGrid extends AgWidget {
   build(body) {
     const predict = this.predict({
       id: 'same-projection',
-      question: 'Copy W_Q into W_K, so that keys and queries are made by the same projection. Will the grid S then be symmetric (S_ij = S_ji for every pair)?',
+      question:
+        'Copy W_Q into W_K, so that keys and queries are made by the same projection. Will the grid S then be symmetric (S_ij = S_ji for every pair)?',
       choices: [
         { value: 'yes', label: 'Yes, always' },
         { value: 'no', label: 'No, not in general' },
@@ -57,7 +89,8 @@ export class AgQktGrid extends AgWidget {
         const K = ag.matmul(tensor(x), tensor(wq));
         const S = ag.matmul(Q, K, { transposeB: true }).data;
         let symmetric = true;
-        for (let i = 0; i < N; i += 1) for (let j = 0; j < N; j += 1) if (S[i * N + j] !== S[j * N + i]) symmetric = false;
+        for (let i = 0; i < N; i += 1)
+          for (let j = 0; j < N; j += 1) if (S[i * N + j] !== S[j * N + i]) symmetric = false;
         return {
           answer: symmetric ? 'yes' : 'no',
           explanation: `With one projection every key equals its own token\u2019s query, so S_ij = q_i\u00b7q_j = q_j\u00b7q_i. The module\u2019s grid: S\u2081\u2082 = ${fmt(S[1])} and S\u2082\u2081 = ${fmt(S[N])}. Two different projections are what let \u201ca looks at b\u201d differ from \u201cb looks at a\u201d.`,
@@ -66,7 +99,9 @@ export class AgQktGrid extends AgWidget {
     });
 
     const invalid = (name, i) => {
-      this.note(`${name}, entry ${i + 1}: enter a number from \u2212${MAX_ABS} to ${MAX_ABS}. The results below are for the last complete inputs.`);
+      this.note(
+        `${name}, entry ${i + 1}: enter a number from \u2212${MAX_ABS} to ${MAX_ABS}. The results below are for the last complete inputs.`,
+      );
       this.#ui.results.classList.add('is-stale');
     };
     const spec = { min: -MAX_ABS, max: MAX_ABS };
@@ -89,19 +124,43 @@ export class AgQktGrid extends AgWidget {
       });
     const wqGrid = wGrid('wq', 'W_Q');
     const wkGrid = wGrid('wk', 'W_K');
-    const tokenList = h('p', { class: 'tokens' }, 'Tokens: ', TOKENS.map((t, i) => [i ? ', ' : '', symbol('x', i + 1), ` \u201c${t}\u201d`]));
-    const form = h('form', { class: 'inputs', novalidate: true }, tokenList, h('div', { class: 'grids' }, xGrid.element, wqGrid.element, wkGrid.element));
+    const tokenList = h(
+      'p',
+      { class: 'tokens' },
+      'Tokens: ',
+      TOKENS.map((t, i) => [i ? ', ' : '', symbol('x', i + 1), ` \u201c${t}\u201d`]),
+    );
+    const form = h(
+      'form',
+      { class: 'inputs', novalidate: true },
+      tokenList,
+      h('div', { class: 'grids' }, xGrid.element, wqGrid.element, wkGrid.element),
+    );
     form.addEventListener('submit', (e) => e.preventDefault());
 
     // Q and K: small read-only tables of wasm results.
-    const num = (role, key) => h('span', { class: 'num', dataset: key === undefined ? { role } : { role, key } }, '\u2026');
+    const num = (role, key) =>
+      h('span', { class: 'num', dataset: key === undefined ? { role } : { role, key } }, '\u2026');
     const projTable = (role, caption) => {
-      const cells = Array.from({ length: N }, (_, i) => Array.from({ length: D_K }, (_, c) => num(role, `${i + 1}-${c + 1}`)));
+      const cells = Array.from({ length: N }, (_, i) =>
+        Array.from({ length: D_K }, (_, c) => num(role, `${i + 1}-${c + 1}`)),
+      );
       const table = h(
         'table',
         { class: `proj proj-${role}` },
         h('caption', {}, caption),
-        h('tbody', {}, cells.map((row, i) => h('tr', { dataset: { row: i + 1 } }, h('th', { scope: 'row' }, symbol(role, i + 1)), row.map((el) => h('td', {}, el))))),
+        h(
+          'tbody',
+          {},
+          cells.map((row, i) =>
+            h(
+              'tr',
+              { dataset: { row: i + 1 } },
+              h('th', { scope: 'row' }, symbol(role, i + 1)),
+              row.map((el) => h('td', {}, el)),
+            ),
+          ),
+        ),
       );
       return { table, cells };
     };
@@ -116,14 +175,21 @@ export class AgQktGrid extends AgWidget {
       legendTitle: 'score',
       role: 'score',
       readout: false, // the chapter's own readout below the grid
-      describe: (i, j, text) => `S${i + 1}${j + 1}, \u201c${TOKENS[i]}\u201d looking at \u201c${TOKENS[j]}\u201d: ${text}`,
+      describe: (i, j, text) =>
+        `S${i + 1}${j + 1}, \u201c${TOKENS[i]}\u201d looking at \u201c${TOKENS[j]}\u201d: ${text}`,
       show: (el, value, o) => this.show(el, value, o),
       onSelect: (i, j) => this.#readout(i, j),
       onActivate: (i, j) => this.setState({ cell: [i + 1, j + 1] }),
     });
     const readValue = num('readout');
     const readLabel = h('span', { class: 'readout-label' });
-    const readout = h('p', { class: 'readout' }, readLabel, readValue, h('span', { class: 'hint' }, ' \u2014 click or press Enter to expand'));
+    const readout = h(
+      'p',
+      { class: 'readout' },
+      readLabel,
+      readValue,
+      h('span', { class: 'hint' }, ' \u2014 click or press Enter to expand'),
+    );
     const shapes = h(
       'p',
       { class: 'shapes' },
@@ -137,8 +203,23 @@ export class AgQktGrid extends AgWidget {
     const terms = [num('term', 1), num('term', 2)];
     const dot = num('dot');
     const formula = h('div', { class: 'pair-formula' });
-    const factors = { q1: num('factor', 'q1'), k1: num('factor', 'k1'), q2: num('factor', 'q2'), k2: num('factor', 'k2') };
-    const products = h('span', { class: 'expr' }, factors.q1, '\u00d7', factors.k1, ' + ', factors.q2, '\u00d7', factors.k2);
+    const factors = {
+      q1: num('factor', 'q1'),
+      k1: num('factor', 'k1'),
+      q2: num('factor', 'q2'),
+      k2: num('factor', 'k2'),
+    };
+    const products = h(
+      'span',
+      { class: 'expr' },
+      factors.q1,
+      '\u00d7',
+      factors.k1,
+      ' + ',
+      factors.q2,
+      '\u00d7',
+      factors.k2,
+    );
     const heading = h('h3', { class: 'pair-heading' });
     const vectors = h('p', { class: 'pair-vectors' }, '');
     const expansion = h(
@@ -156,11 +237,32 @@ export class AgQktGrid extends AgWidget {
       'div',
       { class: 'results' },
       shapes,
-      h('div', { class: 'layout' }, h('div', { class: 'projs' }, qTable.table, kTable.table), h('div', { class: 'right' }, grid, readout)),
+      h(
+        'div',
+        { class: 'layout' },
+        h('div', { class: 'projs' }, qTable.table, kTable.table),
+        h('div', { class: 'right' }, grid, readout),
+      ),
       expansion,
     );
     body.append(predict, form, results);
-    this.#ui = { xGrid, wqGrid, wkGrid, qCells: qTable.cells, kCells: kTable.cells, hm, readLabel, readValue, terms, dot, formula, factors, heading, vectors, results };
+    this.#ui = {
+      xGrid,
+      wqGrid,
+      wkGrid,
+      qCells: qTable.cells,
+      kCells: kTable.cells,
+      hm,
+      readLabel,
+      readValue,
+      terms,
+      dot,
+      formula,
+      factors,
+      heading,
+      vectors,
+      results,
+    };
   }
 
   #grids() {
@@ -228,7 +330,10 @@ export class AgQktGrid extends AgWidget {
     }
     const i = cell[0] - 1;
     const j = cell[1] - 1;
-    ui.hm.update(Array.from({ length: N }, (_, r) => S.subarray(r * N, (r + 1) * N)), { selected: [i, j] });
+    ui.hm.update(
+      Array.from({ length: N }, (_, r) => S.subarray(r * N, (r + 1) * N)),
+      { selected: [i, j] },
+    );
     this.#readout(i, j);
 
     // The expanded cell: each term a one-element dot product, then the whole q_i·k_j.

@@ -58,7 +58,8 @@ export class AgScaleFix extends AgWidget {
   build(body) {
     const predict = this.predict({
       id: 'unscaled-max-weight',
-      question: 'Scores are left unscaled while d\u2096 grows to 4096 (16 random keys). Will the largest softmax weight approach 1?',
+      question:
+        'Scores are left unscaled while d\u2096 grows to 4096 (16 random keys). Will the largest softmax weight approach 1?',
       choices: [
         { value: 'one', label: 'Yes, close to 1' },
         { value: 'half', label: 'It settles near 0.5' },
@@ -76,7 +77,15 @@ export class AgScaleFix extends AgWidget {
       },
     });
 
-    const seedInput = h('input', { type: 'number', min: 0, max: 999999, step: 1, inputmode: 'numeric', class: 'seed', 'aria-label': 'Seed of the random scores' });
+    const seedInput = h('input', {
+      type: 'number',
+      min: 0,
+      max: 999999,
+      step: 1,
+      inputmode: 'numeric',
+      class: 'seed',
+      'aria-label': 'Seed of the random scores',
+    });
     seedInput.addEventListener('change', () => {
       const v = Number(seedInput.value);
       if (Number.isInteger(v) && v >= 0 && v <= 999999) this.setState({ seed: v });
@@ -84,7 +93,14 @@ export class AgScaleFix extends AgWidget {
     });
     const newSeed = h('button', { type: 'button', class: 'reseed' }, 'New random row');
     newSeed.addEventListener('click', () => this.setState({ seed: (this.state.seed + 1) % 1000000 }));
-    const tokensInput = h('input', { type: 'range', min: 2, max: 64, step: 1, class: 'tokens', 'aria-label': 'Number of keys T' });
+    const tokensInput = h('input', {
+      type: 'range',
+      min: 2,
+      max: 64,
+      step: 1,
+      class: 'tokens',
+      'aria-label': 'Number of keys T',
+    });
     const tokensText = h('output', { class: 'tokens-text' });
     tokensInput.addEventListener('input', () => this.setState({ tokens: Number(tokensInput.value) }));
     const controls = h(
@@ -118,7 +134,10 @@ export class AgScaleFix extends AgWidget {
       g.append('text').attr('x', 22).attr('y', 4).text(s.label);
     });
     const panels = PANELS.map((p, i) => {
-      const g = svg.append('g').attr('class', `panel panel-${p.id}`).attr('transform', `translate(0,${28 + i * PH})`);
+      const g = svg
+        .append('g')
+        .attr('class', `panel panel-${p.id}`)
+        .attr('transform', `translate(0,${28 + i * PH})`);
       const y = scaleLinear().range([PH - M.bottom, M.top]);
       const yAxis = g.append('g').attr('class', 'axis').attr('transform', `translate(${M.left},0)`);
       g.append('g')
@@ -130,13 +149,31 @@ export class AgScaleFix extends AgWidget {
             .tickFormat((d) => (Math.log2(d) % 2 === 1 ? String(d) : ''))
             .tickSize(3),
         );
-      g.append('text').attr('class', 'panel-title').attr('x', M.left + 4).attr('y', M.top - 6).text(p.title);
-      const paths = Object.fromEntries(SERIES.map((s) => [s.id, g.append('path').attr('class', `curve series-${s.id}`)]));
-      const dots = Object.fromEntries(SERIES.map((s) => [s.id, g.append('circle').attr('class', `dot series-${s.id}`).attr('r', 4)]));
+      g.append('text')
+        .attr('class', 'panel-title')
+        .attr('x', M.left + 4)
+        .attr('y', M.top - 6)
+        .text(p.title);
+      const paths = Object.fromEntries(
+        SERIES.map((s) => [s.id, g.append('path').attr('class', `curve series-${s.id}`)]),
+      );
+      const dots = Object.fromEntries(
+        SERIES.map((s) => [s.id, g.append('circle').attr('class', `dot series-${s.id}`).attr('r', 4)]),
+      );
       return { ...p, g, y, yAxis, paths, dots };
     });
-    svg.append('text').attr('class', 'x-label').attr('x', W - M.right).attr('y', PANELS.length * PH + 38).attr('text-anchor', 'end').text('d\u2096 (log scale)');
-    const cursor = svg.append('line').attr('class', 'cursor').attr('y1', 28 + M.top).attr('y2', 28 + PANELS.length * PH - M.bottom);
+    svg
+      .append('text')
+      .attr('class', 'x-label')
+      .attr('x', W - M.right)
+      .attr('y', PANELS.length * PH + 38)
+      .attr('text-anchor', 'end')
+      .text('d\u2096 (log scale)');
+    const cursor = svg
+      .append('line')
+      .attr('class', 'cursor')
+      .attr('y1', 28 + M.top)
+      .attr('y2', 28 + PANELS.length * PH - M.bottom);
 
     // Drag (mouse, pen, touch) across the panels to choose d_k.
     const pick = (event) => {
@@ -147,7 +184,9 @@ export class AgScaleFix extends AgWidget {
     };
     const say = () => {
       const d = this.#ui.detail;
-      this.announce(`d\u2096 = ${this.state.dk}: largest weight ${d.unscaled.max.textContent} unscaled, ${d.scaled.max.textContent} scaled.`);
+      this.announce(
+        `d\u2096 = ${this.state.dk}: largest weight ${d.unscaled.max.textContent} unscaled, ${d.scaled.max.textContent} scaled.`,
+      );
     };
     let before = null; // d_k when a drag started: the end of a drag that changed it is announced
     svg.on('pointerdown', (event) => {
@@ -166,7 +205,16 @@ export class AgScaleFix extends AgWidget {
     svg.on('pointerup', stop).on('pointercancel', stop);
     svg.on('keydown', (event) => {
       const i = DKS.indexOf(Number(this.state.dk));
-      const to = { ArrowRight: i + 1, ArrowUp: i + 1, ArrowLeft: i - 1, ArrowDown: i - 1, Home: 0, End: DKS.length - 1, PageUp: i + 3, PageDown: i - 3 }[event.key];
+      const to = {
+        ArrowRight: i + 1,
+        ArrowUp: i + 1,
+        ArrowLeft: i - 1,
+        ArrowDown: i - 1,
+        Home: 0,
+        End: DKS.length - 1,
+        PageUp: i + 3,
+        PageDown: i - 3,
+      }[event.key];
       if (to === undefined) return;
       event.preventDefault();
       const dk = String(DKS[Math.max(0, Math.min(DKS.length - 1, to))]);
@@ -176,35 +224,90 @@ export class AgScaleFix extends AgWidget {
 
     // The numbers at the chosen d_k.
     const num = (role, key) => h('span', { class: 'num', dataset: { role, key } }, '\u2026');
-    const detail = Object.fromEntries(SERIES.map((s) => [s.id, { max: num('max', s.id), entropy: num('entropy', s.id), jacobian: num('jacobian', s.id), bars: h('div', { class: `bars bars-${s.id}`, 'aria-hidden': 'true' }) }]));
+    const detail = Object.fromEntries(
+      SERIES.map((s) => [
+        s.id,
+        {
+          max: num('max', s.id),
+          entropy: num('entropy', s.id),
+          jacobian: num('jacobian', s.id),
+          bars: h('div', { class: `bars bars-${s.id}`, 'aria-hidden': 'true' }),
+        },
+      ]),
+    );
     const dkText = h('strong', { class: 'dk-text' });
     const spread = num('spread');
     const maxEntropy = num('max-entropy');
-    const row = (label, key) => h('tr', {}, h('th', { scope: 'row' }, label), SERIES.map((s) => h('td', {}, detail[s.id][key])));
+    const row = (label, key) =>
+      h(
+        'tr',
+        {},
+        h('th', { scope: 'row' }, label),
+        SERIES.map((s) => h('td', {}, detail[s.id][key])),
+      );
     const table = h(
       'table',
       { class: 'detail' },
       h('caption', {}, 'At ', symbol('d', 'k'), ' = ', dkText),
-      h('thead', {}, h('tr', {}, h('th', {}, ''), h('th', { scope: 'col', class: 'col-unscaled' }, 'Unscaled'), h('th', { scope: 'col', class: 'col-scaled' }, 'Scaled'))),
-      h('tbody', {}, row('Largest weight', 'max'), row('Entropy (bits)', 'entropy'), row('\u2016J\u2016_F (gradient)', 'jacobian')),
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          h('th', {}, ''),
+          h('th', { scope: 'col', class: 'col-unscaled' }, 'Unscaled'),
+          h('th', { scope: 'col', class: 'col-scaled' }, 'Scaled'),
+        ),
+      ),
+      h(
+        'tbody',
+        {},
+        row('Largest weight', 'max'),
+        row('Entropy (bits)', 'entropy'),
+        row('\u2016J\u2016_F (gradient)', 'jacobian'),
+      ),
     );
     const facts = h(
       'div',
       { class: 'facts' },
-      h('p', {}, 'Length of the query: |', symbol('q'), '| = ', spread, ', about \u221a', symbol('d', 'k'), '. Each score ', symbol('q'), '\u00b7', symbol('k', 'j'), ' is a normal number with this standard deviation.'),
+      h(
+        'p',
+        {},
+        'Length of the query: |',
+        symbol('q'),
+        '| = ',
+        spread,
+        ', about \u221a',
+        symbol('d', 'k'),
+        '. Each score ',
+        symbol('q'),
+        '\u00b7',
+        symbol('k', 'j'),
+        ' is a normal number with this standard deviation.',
+      ),
       h('p', {}, 'Most entropy a row of ', symbol('T'), ' weights can have (all equal): ', maxEntropy, ' bits.'),
     );
     const barsBlock = h(
       'div',
       { class: 'bar-rows' },
-      SERIES.map((s) => h('div', { class: 'bar-row' }, h('span', { class: `bar-label col-${s.id}` }, s.id === 'unscaled' ? 'Unscaled weights' : 'Scaled weights'), detail[s.id].bars)),
+      SERIES.map((s) =>
+        h(
+          'div',
+          { class: 'bar-row' },
+          h('span', { class: `bar-label col-${s.id}` }, s.id === 'unscaled' ? 'Unscaled weights' : 'Scaled weights'),
+          detail[s.id].bars,
+        ),
+      ),
     );
     const formulas = h(
       'div',
       { class: 'formulas' },
       texElement('\\alpha=\\operatorname{softmax}\\!\\Big(\\tfrac{s}{\\sqrt{d_k}}\\Big)', { display: true }),
       texElement('H=-\\sum_j \\alpha_j\\log_2\\alpha_j', { display: true }),
-      texElement('J_{ij}=\\frac{\\partial\\alpha_i}{\\partial s_j}=\\alpha_i(\\delta_{ij}-\\alpha_j)', { display: true }),
+      texElement('J_{ij}=\\frac{\\partial\\alpha_i}{\\partial s_j}=\\alpha_i(\\delta_{ij}-\\alpha_j)', {
+        display: true,
+      }),
     );
     const valuesBody = h('tbody');
     const values = h(
@@ -217,21 +320,73 @@ export class AgScaleFix extends AgWidget {
         h(
           'table',
           {},
-          h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, symbol('d', 'k')), h('th', { scope: 'col' }, 'max (unscaled)'), h('th', { scope: 'col' }, 'max (scaled)'), h('th', { scope: 'col' }, 'H (unscaled)'), h('th', { scope: 'col' }, 'H (scaled)'), h('th', { scope: 'col' }, '\u2016J\u2016 (unscaled)'), h('th', { scope: 'col' }, '\u2016J\u2016 (scaled)'))),
+          h(
+            'thead',
+            {},
+            h(
+              'tr',
+              {},
+              h('th', { scope: 'col' }, symbol('d', 'k')),
+              h('th', { scope: 'col' }, 'max (unscaled)'),
+              h('th', { scope: 'col' }, 'max (scaled)'),
+              h('th', { scope: 'col' }, 'H (unscaled)'),
+              h('th', { scope: 'col' }, 'H (scaled)'),
+              h('th', { scope: 'col' }, '\u2016J\u2016 (unscaled)'),
+              h('th', { scope: 'col' }, '\u2016J\u2016 (scaled)'),
+            ),
+          ),
           valuesBody,
         ),
       ),
     );
     const valueCells = DKS.map((dk) => {
-      const cells = ['max', 'entropy', 'jacobian'].flatMap((k) => SERIES.map((s) => ({ k, s: s.id, el: h('span', { class: 'num', dataset: { role: `curve-${k}`, key: `${s.id}-${dk}` } }, '\u2026') })));
-      const order = ['max-unscaled', 'max-scaled', 'entropy-unscaled', 'entropy-scaled', 'jacobian-unscaled', 'jacobian-scaled'];
+      const cells = ['max', 'entropy', 'jacobian'].flatMap((k) =>
+        SERIES.map((s) => ({
+          k,
+          s: s.id,
+          el: h('span', { class: 'num', dataset: { role: `curve-${k}`, key: `${s.id}-${dk}` } }, '\u2026'),
+        })),
+      );
+      const order = [
+        'max-unscaled',
+        'max-scaled',
+        'entropy-unscaled',
+        'entropy-scaled',
+        'jacobian-unscaled',
+        'jacobian-scaled',
+      ];
       cells.sort((a, b) => order.indexOf(`${a.k}-${a.s}`) - order.indexOf(`${b.k}-${b.s}`));
-      valuesBody.append(h('tr', {}, h('th', { scope: 'row' }, String(dk)), cells.map((c) => h('td', {}, c.el))));
+      valuesBody.append(
+        h(
+          'tr',
+          {},
+          h('th', { scope: 'row' }, String(dk)),
+          cells.map((c) => h('td', {}, c.el)),
+        ),
+      );
       return cells;
     });
 
-    body.append(predict, controls, h('div', { class: 'layout' }, figure, h('div', { class: 'numbers' }, table, barsBlock, facts, formulas)), values);
-    this.#ui = { svg, x, panels, cursor, detail, dkText, spread, maxEntropy, tokensInput, tokensText, seedInput, valueCells };
+    body.append(
+      predict,
+      controls,
+      h('div', { class: 'layout' }, figure, h('div', { class: 'numbers' }, table, barsBlock, facts, formulas)),
+      values,
+    );
+    this.#ui = {
+      svg,
+      x,
+      panels,
+      cursor,
+      detail,
+      dkText,
+      spread,
+      maxEntropy,
+      tokensInput,
+      tokensText,
+      seedInput,
+      valueCells,
+    };
   }
 
   syncControls(state) {
@@ -331,18 +486,42 @@ export class AgScaleFix extends AgWidget {
 
   /** CSV: one row per d_k, both series. */
   exportTable() {
-    const columns = ['dk', 'max_unscaled', 'max_scaled', 'entropy_unscaled', 'entropy_scaled', 'jacobian_unscaled', 'jacobian_scaled'];
-    const rows = this.#cache ? DKS.map((k) => {
-      const r = this.#cache.rows.get(k);
-      return [k, r.unscaled.max, r.scaled.max, r.unscaled.entropy, r.scaled.entropy, r.unscaled.jacobian, r.scaled.jacobian];
-    }) : [];
+    const columns = [
+      'dk',
+      'max_unscaled',
+      'max_scaled',
+      'entropy_unscaled',
+      'entropy_scaled',
+      'jacobian_unscaled',
+      'jacobian_scaled',
+    ];
+    const rows = this.#cache
+      ? DKS.map((k) => {
+          const r = this.#cache.rows.get(k);
+          return [
+            k,
+            r.unscaled.max,
+            r.scaled.max,
+            r.unscaled.entropy,
+            r.scaled.entropy,
+            r.unscaled.jacobian,
+            r.scaled.jacobian,
+          ];
+        })
+      : [];
     return { columns, rows };
   }
 
   exportData() {
     const data = super.exportData();
     const r = this.#cache?.rows.get(Number(this.state.dk));
-    if (r) data.row = { dk: Number(this.state.dk), scores: Array.from(r.scores), unscaled: Array.from(r.unscaled.weights), scaled: Array.from(r.scaled.weights) };
+    if (r)
+      data.row = {
+        dk: Number(this.state.dk),
+        scores: Array.from(r.scores),
+        unscaled: Array.from(r.unscaled.weights),
+        scaled: Array.from(r.scaled.weights),
+      };
     return data;
   }
 

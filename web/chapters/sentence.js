@@ -49,9 +49,11 @@ export const unpackSentence = (codes) => Array.from(codes, unpackWord);
  */
 export function parseSentence(text) {
   const words = String(text).trim().toLowerCase().split(/\s+/).filter(Boolean);
-  if (words.length < MIN_WORDS || words.length > MAX_WORDS) return { error: `Type ${MIN_WORDS} to ${MAX_WORDS} words.` };
+  if (words.length < MIN_WORDS || words.length > MAX_WORDS)
+    return { error: `Type ${MIN_WORDS} to ${MAX_WORDS} words.` };
   const bad = words.find((w) => !/^[a-z]{1,8}$/.test(w));
-  if (bad !== undefined) return { error: `\u201c${bad.slice(0, 20)}\u201d: use words of 1 to ${MAX_WORD} letters a\u2013z.` };
+  if (bad !== undefined)
+    return { error: `\u201c${bad.slice(0, 20)}\u201d: use words of 1 to ${MAX_WORD} letters a\u2013z.` };
   return { words };
 }
 
@@ -91,12 +93,23 @@ export function matrixTable({ caption, rows, cols, role, colLabel = (j) => Strin
     'table',
     { class: 'mat', dataset: { role: `${role}-table` } },
     h('caption', {}, caption),
-    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, 'token')), Array.from({ length: cols }, (_, j) => h('th', { scope: 'col' }, colLabel(j))))),
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, 'token')),
+        Array.from({ length: cols }, (_, j) => h('th', { scope: 'col' }, colLabel(j))),
+      ),
+    ),
     h(
       'tbody',
       {},
       rows.map((label, i) => {
-        const row = Array.from({ length: cols }, (_, j) => h('td', { class: 'num', dataset: { role, key: `${i + 1}-${j + 1}` } }, '\u2026'));
+        const row = Array.from({ length: cols }, (_, j) =>
+          h('td', { class: 'num', dataset: { role, key: `${i + 1}-${j + 1}` } }, '\u2026'),
+        );
         cells.push(row);
         return h('tr', {}, h('th', { scope: 'row' }, label), row);
       }),
@@ -148,7 +161,12 @@ export function stackWeights(ag, seed, gain = 1) {
     const r = ag.random.normal({ seed: s, n: D * D }).data;
     return Array.from({ length: D }, (_, i) => Array.from({ length: D }, (_, j) => r[i * D + j] * gain));
   };
-  return [1, 2].map((L) => ({ wQ: draw(seed * 100 + L * 10 + 1), wK: draw(seed * 100 + L * 10 + 2), wV: draw(seed * 100 + L * 10 + 3), wO: draw(seed * 100 + L * 10 + 4) }));
+  return [1, 2].map((L) => ({
+    wQ: draw(seed * 100 + L * 10 + 1),
+    wK: draw(seed * 100 + L * 10 + 2),
+    wV: draw(seed * 100 + L * 10 + 3),
+    wO: draw(seed * 100 + L * 10 + 4),
+  }));
 }
 
 /** a + b row by row, as one batched product [T,1,2]·[T,2,d] (the residual connection, in wasm). */
@@ -170,11 +188,20 @@ export function runStack(ag, X, layers, ablate = null) {
   const T = X.length;
   const d = STACK_D;
   const x0 = { data: Float32Array.from(X.flat()), shape: [T, d] };
-  const mask = (L) => (ablate && ablate.layer === L ? Array.from({ length: T }, (_, j) => j === ablate.key) : undefined);
-  const m1 = ag.multiHeadAttention({ query: x0 }, layers[0], { numHeads: 1, returnWeights: true, keyPaddingMask: mask(1) });
+  const mask = (L) =>
+    ablate && ablate.layer === L ? Array.from({ length: T }, (_, j) => j === ablate.key) : undefined;
+  const m1 = ag.multiHeadAttention({ query: x0 }, layers[0], {
+    numHeads: 1,
+    returnWeights: true,
+    keyPaddingMask: mask(1),
+  });
   const x1 = residual(ag, x0.data, m1.output.data, T, d);
   const x1t = { data: x1.data, shape: [T, d] };
-  const m2 = ag.multiHeadAttention({ query: x1t }, layers[1], { numHeads: 1, returnWeights: true, keyPaddingMask: mask(2) });
+  const m2 = ag.multiHeadAttention({ query: x1t }, layers[1], {
+    numHeads: 1,
+    returnWeights: true,
+    keyPaddingMask: mask(2),
+  });
   const x2 = residual(ag, x1.data, m2.output.data, T, d);
   return { x1: x1t, x2: { data: x2.data, shape: [T, d] }, weights: [m1.weights, m2.weights] };
 }
@@ -222,12 +249,22 @@ export function classify(weights, effects) {
   const re = ranks(effects);
   const top = Math.floor(T / 2);
   const bottom = Math.ceil(T / 2);
-  return Array.from(weights, (_, j) => (rw[j] < top && re[j] >= bottom ? 'large-little' : rw[j] >= bottom && re[j] < top ? 'small-much' : null));
+  return Array.from(weights, (_, j) =>
+    rw[j] < top && re[j] >= bottom ? 'large-little' : rw[j] >= bottom && re[j] < top ? 'small-much' : null,
+  );
 }
 
 /** A sentence state whose numbers are not all words (a hand-made link): a problem for the field `words`. */
 export const unreadableWords = (words) =>
-  unpackSentence(words).some((w) => w === '') ? [{ name: 'words', value: words.join(','), expected: 'one number per word, each a word of letters a\u2013z packed as the page writes it' }] : [];
+  unpackSentence(words).some((w) => w === '')
+    ? [
+        {
+          name: 'words',
+          value: words.join(','),
+          expected: 'one number per word, each a word of letters a\u2013z packed as the page writes it',
+        },
+      ]
+    : [];
 
 /**
  * The query (1-based) must be one of the sentence's words: query = 6 with 5
@@ -237,9 +274,15 @@ export const unreadableWords = (words) =>
 export function queryProblems(words, query, defaultQuery) {
   const T = words.length;
   if (query <= T) return [];
-  const problems = [{ name: 'query', value: String(query), expected: `a word of the sentence, from 1 to ${T} (it has ${T} words)` }];
+  const problems = [
+    { name: 'query', value: String(query), expected: `a word of the sentence, from 1 to ${T} (it has ${T} words)` },
+  ];
   if (defaultQuery > T) {
-    problems.push({ name: 'words', value: words.join(','), expected: `at least ${defaultQuery} words (with the query back to its default ${defaultQuery}, the words go back to their default too)` });
+    problems.push({
+      name: 'words',
+      value: words.join(','),
+      expected: `at least ${defaultQuery} words (with the query back to its default ${defaultQuery}, the words go back to their default too)`,
+    });
   }
   return problems;
 }

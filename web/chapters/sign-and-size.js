@@ -19,9 +19,27 @@ const EXTENT = 6;
 
 /** The three readings, in the order of the list. */
 const READINGS = [
-  { id: 'positive', angle: 'Acute angle, \u03b8 < 90\u00b0', cos: 'cos \u03b8 > 0', score: 'positive score', gloss: 'a leans towards b: a related key' },
-  { id: 'zero', angle: 'Right angle, \u03b8 = 90\u00b0', cos: 'cos \u03b8 = 0', score: 'zero score', gloss: 'a is perpendicular to b: unrelated, neither for nor against' },
-  { id: 'negative', angle: 'Obtuse angle, \u03b8 > 90\u00b0', cos: 'cos \u03b8 < 0', score: 'negative score', gloss: 'a leans away from b: an opposed key' },
+  {
+    id: 'positive',
+    angle: 'Acute angle, \u03b8 < 90\u00b0',
+    cos: 'cos \u03b8 > 0',
+    score: 'positive score',
+    gloss: 'a leans towards b: a related key',
+  },
+  {
+    id: 'zero',
+    angle: 'Right angle, \u03b8 = 90\u00b0',
+    cos: 'cos \u03b8 = 0',
+    score: 'zero score',
+    gloss: 'a is perpendicular to b: unrelated, neither for nor against',
+  },
+  {
+    id: 'negative',
+    angle: 'Obtuse angle, \u03b8 > 90\u00b0',
+    cos: 'cos \u03b8 < 0',
+    score: 'negative score',
+    gloss: 'a leans away from b: an opposed key',
+  },
 ];
 
 /** Two pairs with the same score 6: short and well aligned, long and poorly aligned. */
@@ -88,7 +106,8 @@ export class AgSignAndSize extends AgWidget {
   build(body) {
     const predict = this.predict({
       id: 'leaning-left',
-      question: 'b = (4, 3) points up and to the right. a = (\u22121, 3) leans to the left of the vertical axis. Will a\u00b7b be positive, zero or negative?',
+      question:
+        'b = (4, 3) points up and to the right. a = (\u22121, 3) leans to the left of the vertical axis. Will a\u00b7b be positive, zero or negative?',
       choices: [
         { value: 'positive', label: 'Positive' },
         { value: 'zero', label: 'Zero' },
@@ -119,7 +138,11 @@ export class AgSignAndSize extends AgWidget {
     );
 
     const figure = h('div', { class: 'figure' });
-    const p = plane(figure, { extent: EXTENT, label: 'The plane split by b into positive and negative scores, with the zero line between; drag a and b or use the arrow keys' });
+    const p = plane(figure, {
+      extent: EXTENT,
+      label:
+        'The plane split by b into positive and negative scores, with the zero line between; drag a and b or use the arrow keys',
+    });
     const defs = p.svg.select('defs').empty() ? p.svg.insert('defs', ':first-child') : p.svg.select('defs');
     defs
       .append('pattern')
@@ -143,9 +166,21 @@ export class AgSignAndSize extends AgWidget {
     const markA = arrowMarker(p.svg, 'sign-arrow-a', 'marker-a');
     const markB = arrowMarker(p.svg, 'sign-arrow-b', 'marker-b');
     const regionLabels = p.layer('region-labels');
-    const labelPos = regionLabels.append('text').attr('class', 'region-label label-positive').attr('text-anchor', 'middle').text('a\u00b7b > 0');
-    const labelNeg = regionLabels.append('text').attr('class', 'region-label label-negative').attr('text-anchor', 'middle').text('a\u00b7b < 0');
-    const labelZero = regionLabels.append('text').attr('class', 'region-label label-zero').attr('text-anchor', 'middle').text('a\u00b7b = 0');
+    const labelPos = regionLabels
+      .append('text')
+      .attr('class', 'region-label label-positive')
+      .attr('text-anchor', 'middle')
+      .text('a\u00b7b > 0');
+    const labelNeg = regionLabels
+      .append('text')
+      .attr('class', 'region-label label-negative')
+      .attr('text-anchor', 'middle')
+      .text('a\u00b7b < 0');
+    const labelZero = regionLabels
+      .append('text')
+      .attr('class', 'region-label label-zero')
+      .attr('text-anchor', 'middle')
+      .text('a\u00b7b = 0');
     const arrows = p.layer('arrows');
     const lineA = arrows.append('line').attr('class', 'vec vec-a').attr('marker-end', markA);
     const lineB = arrows.append('line').attr('class', 'vec vec-b').attr('marker-end', markB);
@@ -169,7 +204,8 @@ export class AgSignAndSize extends AgWidget {
     const handleA = point('a');
     const handleB = point('b');
 
-    const num = (role, key) => h('span', { class: 'num', dataset: key === undefined ? { role } : { role, key } }, '\u2026');
+    const num = (role, key) =>
+      h('span', { class: 'num', dataset: key === undefined ? { role } : { role, key } }, '\u2026');
     const lbl = (text) => h('span', { class: 'lbl' }, text);
     const line = (...parts) => h('p', { class: 'line' }, ...parts);
 
@@ -209,7 +245,13 @@ export class AgSignAndSize extends AgWidget {
           'li',
           { class: `reading reading-${r.id}`, dataset: { reading: r.id } },
           h('span', { class: 'swatch', 'aria-hidden': 'true' }),
-          h('span', { class: 'reading-text' }, h('strong', {}, r.angle), ` \u2192 ${r.cos} \u2192 ${r.score}. `, h('span', { class: 'gloss' }, `${r.gloss}.`)),
+          h(
+            'span',
+            { class: 'reading-text' },
+            h('strong', {}, r.angle),
+            ` \u2192 ${r.cos} \u2192 ${r.score}. `,
+            h('span', { class: 'gloss' }, `${r.gloss}.`),
+          ),
         );
         ui.rows.set(r.id, li);
         return li;
@@ -221,10 +263,21 @@ export class AgSignAndSize extends AgWidget {
       { class: 'panel live', 'aria-label': 'Where a is now' },
       h('h3', {}, 'Three readings of one sign'),
       texElement('a\\cdot b=\\underbrace{|a|\\,|b|}_{\\ge 0}\\,\\cos\\theta', { display: true }),
-      h('p', { class: 'explain' }, 'Lengths are never negative, so the sign of a score is the sign of cos \u03b8. The line through the origin perpendicular to b splits the plane into the three cases:'),
+      h(
+        'p',
+        { class: 'explain' },
+        'Lengths are never negative, so the sign of a score is the sign of cos \u03b8. The line through the origin perpendicular to b splits the plane into the three cases:',
+      ),
       reading,
       h('p', { class: 'where' }, 'a is ', ui.regionName),
-      line(lbl('a\u00b7b = '), h('strong', { class: 'result' }, ui.dot), lbl(', \u03b8 = '), ui.angle, lbl(', cos \u03b8 = '), ui.cos),
+      line(
+        lbl('a\u00b7b = '),
+        h('strong', { class: 'result' }, ui.dot),
+        lbl(', \u03b8 = '),
+        ui.angle,
+        lbl(', cos \u03b8 = '),
+        ui.cos,
+      ),
       line(lbl('|a| = '), ui.normA, lbl(', |b| = '), ui.normB, lbl(', |a||b| = '), ui.product),
       ui.status,
     );
@@ -257,7 +310,11 @@ export class AgSignAndSize extends AgWidget {
       'section',
       { class: 'panel size', 'aria-label': 'Same score, two ways' },
       h('h3', {}, 'Same score, two ways'),
-      h('p', { class: 'explain' }, 'The size of a score mixes how long the vectors are with how well they line up. A big score alone does not say which:'),
+      h(
+        'p',
+        { class: 'explain' },
+        'The size of a score mixes how long the vectors are with how well they line up. A big score alone does not say which:',
+      ),
       h('div', { class: 'cards' }, cards),
     );
 
@@ -303,7 +360,10 @@ export class AgSignAndSize extends AgWidget {
           : noAngle
             ? 'at the origin or b is zero: the score is 0, with no angle at all.'
             : 'on the zero line: the angle is a right angle.';
-    setText(ui.status, `Score ${ui.dot.textContent}${noAngle ? '' : ` at ${ui.angle.textContent}`}: ${region === 'zero' ? 'zero' : region}.`);
+    setText(
+      ui.status,
+      `Score ${ui.dot.textContent}${noAngle ? '' : ` at ${ui.angle.textContent}`}: ${region === 'zero' ? 'zero' : region}.`,
+    );
 
     for (const pairDef of SAME_SCORE) {
       const nums = ui.demo.get(pairDef.id);
@@ -324,7 +384,8 @@ export class AgSignAndSize extends AgWidget {
     const { p } = ui;
     const e = p.extent;
     const o = [p.x(0), p.y(0)];
-    const path = (corners) => (corners.length ? `M${corners.map((q) => `${p.x(q[0])},${p.y(q[1])}`).join(' L')} Z` : '');
+    const path = (corners) =>
+      corners.length ? `M${corners.map((q) => `${p.x(q[0])},${p.y(q[1])}`).join(' L')} Z` : '';
     const nb = Math.hypot(b[0], b[1]);
     const regionEls = [ui.positive, ui.negative, ui.hatch, ui.zeroLine, ui.labelPos, ui.labelNeg, ui.labelZero];
     if (nb === 0) {
@@ -339,7 +400,11 @@ export class AgSignAndSize extends AgWidget {
       const u = [b[0] / nb, b[1] / nb];
       const w = [-u[1], u[0]];
       const tw = e / Math.max(Math.abs(w[0]), Math.abs(w[1]));
-      ui.zeroLine.attr('x1', p.x(-tw * w[0])).attr('y1', p.y(-tw * w[1])).attr('x2', p.x(tw * w[0])).attr('y2', p.y(tw * w[1]));
+      ui.zeroLine
+        .attr('x1', p.x(-tw * w[0]))
+        .attr('y1', p.y(-tw * w[1]))
+        .attr('x2', p.x(tw * w[0]))
+        .attr('y2', p.y(tw * w[1]));
       const tu = e / Math.max(Math.abs(u[0]), Math.abs(u[1]));
       // Region labels deep inside each half, a little off b's own line.
       const off = 1.3;
@@ -349,7 +414,10 @@ export class AgSignAndSize extends AgWidget {
       const z = [0.7 * tw * w[0] + 0.5 * u[0], 0.7 * tw * w[1] + 0.5 * u[1]];
       const angleDeg = (-Math.atan2(w[1], w[0]) * 180) / Math.PI;
       const upright = angleDeg > 90 ? angleDeg - 180 : angleDeg < -90 ? angleDeg + 180 : angleDeg;
-      ui.labelZero.attr('x', p.x(z[0])).attr('y', p.y(z[1])).attr('transform', `rotate(${upright},${p.x(z[0])},${p.y(z[1])})`);
+      ui.labelZero
+        .attr('x', p.x(z[0]))
+        .attr('y', p.y(z[1]))
+        .attr('transform', `rotate(${upright},${p.x(z[0])},${p.y(z[1])})`);
     }
     ui.lineA.attr('x1', o[0]).attr('y1', o[1]).attr('x2', p.x(a[0])).attr('y2', p.y(a[1]));
     ui.lineB.attr('x1', o[0]).attr('y1', o[1]).attr('x2', p.x(b[0])).attr('y2', p.y(b[1]));

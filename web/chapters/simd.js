@@ -20,7 +20,14 @@ import { texElement } from '../widget/math.js';
 import { lastResult } from '../widget/memo.js';
 import { choice, defineState, number, vector } from '../widget/state.js';
 import { KernelLab } from './kernel-lab.js';
-import { LAB_DEFAULT_KERNEL, LAB_DEFAULT_SIZE, LAB_KERNEL_IDS, LAB_MAX_SIZE, LAB_MIN_SIZE, labProblems } from './kernel-lab-presets.js';
+import {
+  LAB_DEFAULT_KERNEL,
+  LAB_DEFAULT_SIZE,
+  LAB_KERNEL_IDS,
+  LAB_MAX_SIZE,
+  LAB_MIN_SIZE,
+  labProblems,
+} from './kernel-lab-presets.js';
 
 const MAX_N = 16;
 const MAX_ABS = 1000;
@@ -32,15 +39,26 @@ const fmt = (x) => formatNumber(x, 5);
 const range = (i, c) => (c === 1 ? `${i}` : `${i}\u2013${i + c - 1}`);
 
 const STEP_TEXT = {
-  'multiply-add': (s) => `Multiply elements ${range(s.index, s.count)} lane by lane (two f32x4.mul, four products each) and add them into the two accumulators (two f32x4.add).`,
+  'multiply-add': (s) =>
+    `Multiply elements ${range(s.index, s.count)} lane by lane (two f32x4.mul, four products each) and add them into the two accumulators (two f32x4.add).`,
   fold: () => 'Add the two accumulators lane by lane (one f32x4.add): four partial sums remain.',
-  'swap-add': () => 'Swap the halves of the register and add (a shuffle and one f32x4.add): lane 0 holds l\u2080 + l\u2082, lane 1 holds l\u2081 + l\u2083.',
+  'swap-add': () =>
+    'Swap the halves of the register and add (a shuffle and one f32x4.add): lane 0 holds l\u2080 + l\u2082, lane 1 holds l\u2081 + l\u2083.',
   'lane-sum': () => 'Add lanes 0 and 1 (two scalar extracts and one add): the sum of this block.',
-  block: (s) => `Multiply elements ${range(s.index, s.count)} one at a time and add them as a small tree: (p\u2080 + p\u2081) + (p\u2082 + p\u2083).`,
+  block: (s) =>
+    `Multiply elements ${range(s.index, s.count)} one at a time and add them as a small tree: (p\u2080 + p\u2081) + (p\u2082 + p\u2083).`,
   merge: () => 'Combine two partial sums (a tree of block sums keeps rounding errors small).',
   total: () => 'The dot product: the same bits as ag.dot with this variant.',
 };
-const STEP_LABEL = { 'multiply-add': 'multiply, accumulate', fold: 'fold the accumulators', 'swap-add': 'swap halves and add', 'lane-sum': 'horizontal sum', block: 'block of four', merge: 'combine partial sums', total: 'result' };
+const STEP_LABEL = {
+  'multiply-add': 'multiply, accumulate',
+  fold: 'fold the accumulators',
+  'swap-add': 'swap halves and add',
+  'lane-sum': 'horizontal sum',
+  block: 'block of four',
+  merge: 'combine partial sums',
+  total: 'result',
+};
 
 /**
  * a and b need the same length (a dot product); each fits its own
@@ -50,7 +68,12 @@ const STEP_LABEL = { 'multiply-add': 'multiply, accumulate', fold: 'fold the acc
 export function lengthProblems(a, b) {
   if (a.length === b.length) return [];
   const problems = [{ name: 'b', value: b.join(','), expected: `as many numbers as a (${a.length})` }];
-  if (a.length !== DEFAULT_B.length) problems.push({ name: 'a', value: a.join(','), expected: `as many numbers as b (${b.length}); both go back to their defaults` });
+  if (a.length !== DEFAULT_B.length)
+    problems.push({
+      name: 'a',
+      value: a.join(','),
+      expected: `as many numbers as b (${b.length}); both go back to their defaults`,
+    });
   return problems;
 }
 
@@ -81,7 +104,8 @@ export class AgSimd extends AgWidget {
   build(body) {
     const predict = this.predict({
       id: 'instructions-for-16',
-      question: 'With 128-bit SIMD, how many multiply instructions (f32x4.mul) does a dot product of two 16-element vectors need?',
+      question:
+        'With 128-bit SIMD, how many multiply instructions (f32x4.mul) does a dot product of two 16-element vectors need?',
       choices: [
         { value: '16', label: '16' },
         { value: '4', label: '4' },
@@ -105,7 +129,11 @@ export class AgSimd extends AgWidget {
 
     // The pair: one row of inputs for a, one for b; length 1 to 16.
     const inputsBox = h('div', { class: 'pair' });
-    const lengthSelect = h('select', { class: 'length', 'aria-label': 'Length d of the vectors' }, Array.from({ length: MAX_N }, (_, i) => h('option', { value: String(i + 1) }, String(i + 1))));
+    const lengthSelect = h(
+      'select',
+      { class: 'length', 'aria-label': 'Length d of the vectors' },
+      Array.from({ length: MAX_N }, (_, i) => h('option', { value: String(i + 1) }, String(i + 1))),
+    );
     lengthSelect.addEventListener('change', () => {
       const n = Number(lengthSelect.value);
       const { a, b } = this.state;
@@ -115,7 +143,12 @@ export class AgSimd extends AgWidget {
     const variantRadios = VARIANTS.map((v) => {
       const input = h('input', { type: 'radio', name: 'variant', value: v });
       input.addEventListener('change', () => input.checked && this.setState({ variant: v, step: 0 }));
-      return h('label', { class: 'choice' }, input, h('span', {}, v === 'simd128' ? 'simd128 (four lanes)' : 'scalar (one at a time)'));
+      return h(
+        'label',
+        { class: 'choice' },
+        input,
+        h('span', {}, v === 'simd128' ? 'simd128 (four lanes)' : 'scalar (one at a time)'),
+      );
     });
     const setup = h(
       'div',
@@ -129,7 +162,9 @@ export class AgSimd extends AgWidget {
       const x = Number(input.value.replace(/\u2212/g, '-'));
       if (input.value.trim() === '' || !Number.isFinite(x) || Math.abs(x) > MAX_ABS) {
         setAttr(input, 'aria-invalid', 'true');
-        this.note(`${input.dataset.row}, element ${Number(input.dataset.index)}: enter a number from \u2212${MAX_ABS} to ${MAX_ABS}.`);
+        this.note(
+          `${input.dataset.row}, element ${Number(input.dataset.index)}: enter a number from \u2212${MAX_ABS} to ${MAX_ABS}.`,
+        );
         return;
       }
       input.removeAttribute('aria-invalid');
@@ -139,12 +174,22 @@ export class AgSimd extends AgWidget {
     });
 
     // Stepping: a slider (drag or arrow keys), previous and next.
-    const slider = h('input', { type: 'range', min: 0, max: 0, step: 1, value: 0, class: 'step-slider', 'aria-label': 'Step of the dot product' });
+    const slider = h('input', {
+      type: 'range',
+      min: 0,
+      max: 0,
+      step: 1,
+      value: 0,
+      class: 'step-slider',
+      'aria-label': 'Step of the dot product',
+    });
     slider.addEventListener('input', () => this.setState({ step: Number(slider.value) }));
     const prev = h('button', { type: 'button', class: 'prev' }, '\u2190 Previous');
     const next = h('button', { type: 'button', class: 'next' }, 'Next \u2192');
     // From the step shown: a step past the end (from a link) shows the last one.
-    prev.addEventListener('click', () => this.setState({ step: Math.max(0, Math.min(this.state.step, this.#lastSteps - 1) - 1) }));
+    prev.addEventListener('click', () =>
+      this.setState({ step: Math.max(0, Math.min(this.state.step, this.#lastSteps - 1) - 1) }),
+    );
     next.addEventListener('click', () => this.setState({ step: Math.min(this.#lastSteps - 1, this.state.step + 1) }));
     const stepText = h('span', { class: 'step-text' });
     const stepper = h('div', { class: 'stepper' }, prev, slider, next, stepText);
@@ -172,14 +217,32 @@ export class AgSimd extends AgWidget {
 
     body.append(
       predict,
-      h('div', { class: 'formula' }, texElement('a\\cdot b=\\sum_{i=1}^{d} a_i b_i\\quad(d\\text{ multiplications, } d-1\\text{ additions})', { display: true })),
+      h(
+        'div',
+        { class: 'formula' },
+        texElement('a\\cdot b=\\sum_{i=1}^{d} a_i b_i\\quad(d\\text{ multiplications, } d-1\\text{ additions})', {
+          display: true,
+        }),
+      ),
       setup,
       inputsBox,
       stepper,
       h('div', { class: 'layout' }, list, h('div', { class: 'right' }, detail, summary)),
       this.#lab.node,
     );
-    this.#ui = { inputsBox, lengthSelect, variantRadios: setup.querySelectorAll('input[name=variant]'), slider, prev, next, stepText, list, detail, result, dot };
+    this.#ui = {
+      inputsBox,
+      lengthSelect,
+      variantRadios: setup.querySelectorAll('input[name=variant]'),
+      slider,
+      prev,
+      next,
+      stepText,
+      list,
+      detail,
+      result,
+      dot,
+    };
 
     // Both variants of the SIMD build; the widget re-renders once they are here.
     for (const v of VARIANTS) {
@@ -214,7 +277,18 @@ export class AgSimd extends AgWidget {
             'div',
             { class: 'pair-cells' },
             Array.from({ length: n }, (_, i) =>
-              h('label', { class: 'cell' }, h('span', { class: 'idx', 'aria-hidden': 'true' }, String(i)), h('input', { type: 'text', inputmode: 'decimal', class: 'vec-input', 'aria-label': `${name}, element ${i}`, dataset: { row: name, index: i } })),
+              h(
+                'label',
+                { class: 'cell' },
+                h('span', { class: 'idx', 'aria-hidden': 'true' }, String(i)),
+                h('input', {
+                  type: 'text',
+                  inputmode: 'decimal',
+                  class: 'vec-input',
+                  'aria-label': `${name}, element ${i}`,
+                  dataset: { row: name, index: i },
+                }),
+              ),
             ),
           ),
         );
@@ -229,7 +303,8 @@ export class AgSimd extends AgWidget {
 
   render(ag, state) {
     const ui = this.#ui;
-    if (state.a.length !== state.b.length) throw new RangeError(`a has ${state.a.length} elements and b has ${state.b.length}; they need the same length`);
+    if (state.a.length !== state.b.length)
+      throw new RangeError(`a has ${state.a.length} elements and b has ${state.b.length}; they need the same length`);
     let inst = this.#impls[state.variant];
     if (inst === undefined && ag.variant === state.variant && ag.backend === 'wasm-simd128') inst = ag;
     if (inst === undefined) {
@@ -242,7 +317,10 @@ export class AgSimd extends AgWidget {
       inst = ag;
     }
     // The trace depends on the vectors and the kernels, not on the step shown.
-    const { t, dot } = this.#traced(inst, `${state.variant}|${state.a.join()}|${state.b.join()}`, () => ({ t: inst.dotTrace(state.a, state.b), dot: inst.dot(state.a, state.b) }));
+    const { t, dot } = this.#traced(inst, `${state.variant}|${state.a.join()}|${state.b.join()}`, () => ({
+      t: inst.dotTrace(state.a, state.b),
+      dot: inst.dot(state.a, state.b),
+    }));
     const steps = t.steps;
     this.#lastSteps = steps.length;
     const k = Math.min(state.step, steps.length - 1);
@@ -258,7 +336,15 @@ export class AgSimd extends AgWidget {
     if (ui.list.dataset.key !== listKey) {
       ui.list.replaceChildren(
         ...steps.map((s, i) =>
-          h('li', { dataset: { step: i, kind: s.kind } }, h('button', { type: 'button', class: 'step-button' }, `${STEP_LABEL[s.kind]}${s.kind === 'multiply-add' || s.kind === 'block' ? ` (${range(s.index, s.count)})` : ''}`)),
+          h(
+            'li',
+            { dataset: { step: i, kind: s.kind } },
+            h(
+              'button',
+              { type: 'button', class: 'step-button' },
+              `${STEP_LABEL[s.kind]}${s.kind === 'multiply-add' || s.kind === 'block' ? ` (${range(s.index, s.count)})` : ''}`,
+            ),
+          ),
         ),
       );
       setAttr(ui.list, 'data-key', listKey);
@@ -302,8 +388,12 @@ export class AgSimd extends AgWidget {
       return el;
     };
     const input = (v) => h('span', { class: 'lane input' }, fmt(v));
-    const reg = (label, cells, cls = '') => h('div', { class: `reg ${cls}` }, h('span', { class: 'reg-label' }, label), h('div', { class: 'lanes' }, cells));
-    const lanesOf = (arr, role, from = 0, count = 4) => Array.from({ length: 4 }, (_, l) => (l < count ? n(arr[l], role, from + l) : h('span', { class: 'lane pad' }, '0')));
+    const reg = (label, cells, cls = '') =>
+      h('div', { class: `reg ${cls}` }, h('span', { class: 'reg-label' }, label), h('div', { class: 'lanes' }, cells));
+    const lanesOf = (arr, role, from = 0, count = 4) =>
+      Array.from({ length: 4 }, (_, l) =>
+        l < count ? n(arr[l], role, from + l) : h('span', { class: 'lane pad' }, '0'),
+      );
     const parts = [h('p', { class: 'step-explain' }, STEP_TEXT[s.kind](s))];
     const el = (v, i) => (i < v.length ? input(v[i]) : h('span', { class: 'lane pad' }, '0'));
     if (s.kind === 'multiply-add') {
@@ -317,9 +407,19 @@ export class AgSimd extends AgWidget {
           h(
             'div',
             { class: 'instr' },
-            h('p', { class: 'instr-name' }, `f32x4.mul, lanes for elements ${from}\u2013${from + 3}${real < 4 ? ' (zero padding past the end)' : ''}`),
-            reg(['a'], Array.from({ length: 4 }, (_, l) => el(state.a, from + l))),
-            reg(['b'], Array.from({ length: 4 }, (_, l) => el(state.b, from + l))),
+            h(
+              'p',
+              { class: 'instr-name' },
+              `f32x4.mul, lanes for elements ${from}\u2013${from + 3}${real < 4 ? ' (zero padding past the end)' : ''}`,
+            ),
+            reg(
+              ['a'],
+              Array.from({ length: 4 }, (_, l) => el(state.a, from + l)),
+            ),
+            reg(
+              ['b'],
+              Array.from({ length: 4 }, (_, l) => el(state.b, from + l)),
+            ),
             reg('a\u00d7b', lanesOf(prod, 'product', from, real), 'products'),
             reg(`acc${half}`, lanesOf(acc, `acc${half}`, 0, 4), 'acc'),
           ),
@@ -327,13 +427,26 @@ export class AgSimd extends AgWidget {
       }
     } else if (s.kind === 'fold' || s.kind === 'swap-add') {
       const labels = s.kind === 'fold' ? ['acc0', 'acc1', 'sum'] : ['v', 'swapped', 'v + swapped'];
-      parts.push(reg(labels[0], lanesOf(s.x, 'x')), reg(labels[1], lanesOf(s.y, 'y')), reg(labels[2], lanesOf(s.z, 'z'), 'acc'));
+      parts.push(
+        reg(labels[0], lanesOf(s.x, 'x')),
+        reg(labels[1], lanesOf(s.y, 'y')),
+        reg(labels[2], lanesOf(s.z, 'z'), 'acc'),
+      );
     } else if (s.kind === 'lane-sum') {
-      parts.push(reg('register', lanesOf(s.x, 'x')), h('p', { class: 'scalar-line' }, 'lane 0 + lane 1 = ', n(s.value, 'block-sum')));
+      parts.push(
+        reg('register', lanesOf(s.x, 'x')),
+        h('p', { class: 'scalar-line' }, 'lane 0 + lane 1 = ', n(s.value, 'block-sum')),
+      );
     } else if (s.kind === 'block') {
       parts.push(
-        reg(['a'], Array.from({ length: 4 }, (_, l) => el(state.a.slice(0, s.index + s.count), s.index + l))),
-        reg(['b'], Array.from({ length: 4 }, (_, l) => el(state.b.slice(0, s.index + s.count), s.index + l))),
+        reg(
+          ['a'],
+          Array.from({ length: 4 }, (_, l) => el(state.a.slice(0, s.index + s.count), s.index + l)),
+        ),
+        reg(
+          ['b'],
+          Array.from({ length: 4 }, (_, l) => el(state.b.slice(0, s.index + s.count), s.index + l)),
+        ),
         reg('a\u00d7b', lanesOf(s.x, 'product', s.index, s.count), 'products'),
       );
       const pairs = [];
@@ -342,7 +455,9 @@ export class AgSimd extends AgWidget {
       if (pairs.length) parts.push(h('p', { class: 'scalar-line' }, pairs));
       parts.push(h('p', { class: 'scalar-line' }, 'block sum = ', n(s.value, 'block-sum')));
     } else if (s.kind === 'merge') {
-      parts.push(h('p', { class: 'scalar-line' }, n(s.x[0], 'left'), ' + ', n(s.x[1], 'right'), ' = ', n(s.value, 'merged')));
+      parts.push(
+        h('p', { class: 'scalar-line' }, n(s.x[0], 'left'), ' + ', n(s.x[1], 'right'), ' = ', n(s.value, 'merged')),
+      );
     } else {
       parts.push(h('p', { class: 'scalar-line total' }, 'a\u00b7b = ', n(s.value, 'total')));
     }

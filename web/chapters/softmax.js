@@ -49,7 +49,8 @@ export class AgSoftmax extends AgWidget {
   build(body) {
     const predict = this.predict({
       id: 'naive-overflow',
-      question: 'Raise s\u2081 to 90 and keep the other logits small. What does the textbook float32 softmax (no maximum subtracted) give for \u03b1\u2081?',
+      question:
+        'Raise s\u2081 to 90 and keep the other logits small. What does the textbook float32 softmax (no maximum subtracted) give for \u03b1\u2081?',
       choices: [
         { value: 'one', label: 'About 1' },
         { value: 'infinity', label: 'Infinity' },
@@ -83,18 +84,39 @@ export class AgSoftmax extends AgWidget {
     // The sliders: one per logit, keyboard-operable (arrows 0.1, Page keys bigger steps).
     const sliders = Array.from({ length: T }, (_, j) => {
       const id = `sm-s${j + 1}`;
-      const input = h('input', { type: 'range', min: -LIMIT, max: LIMIT, step: STEP, class: 'slider', id, dataset: { logit: j + 1 } });
+      const input = h('input', {
+        type: 'range',
+        min: -LIMIT,
+        max: LIMIT,
+        step: STEP,
+        class: 'slider',
+        id,
+        dataset: { logit: j + 1 },
+      });
       const out = h('output', { class: 's-value', for: id });
       input.addEventListener('input', () => {
         const s = this.state.s;
         s[j] = Number(input.value);
         this.setState({ s });
-        this.announce(`s${sub(j + 1)} = ${fmt(s[j])}; stable \u03b1${sub(j + 1)} = ${this.#ui.stable.alpha[j].textContent}; textbook \u03b1${sub(j + 1)} = ${this.#ui.naive.alpha[j].textContent}`);
+        this.announce(
+          `s${sub(j + 1)} = ${fmt(s[j])}; stable \u03b1${sub(j + 1)} = ${this.#ui.stable.alpha[j].textContent}; textbook \u03b1${sub(j + 1)} = ${this.#ui.naive.alpha[j].textContent}`,
+        );
       });
-      const row = h('div', { class: 'slider-row' }, h('label', { for: id, class: 's-label' }, symbol('s', j + 1)), input, out);
+      const row = h(
+        'div',
+        { class: 'slider-row' },
+        h('label', { for: id, class: 's-label' }, symbol('s', j + 1)),
+        input,
+        out,
+      );
       return { input, out, row };
     });
-    const controls = h('fieldset', { class: 'logits' }, h('legend', {}, 'Logits (drag, or focus and use the arrow keys)'), sliders.map((x) => x.row));
+    const controls = h(
+      'fieldset',
+      { class: 'logits' },
+      h('legend', {}, 'Logits (drag, or focus and use the arrow keys)'),
+      sliders.map((x) => x.row),
+    );
 
     const formulas = h(
       'div',
@@ -113,7 +135,10 @@ export class AgSoftmax extends AgWidget {
       .attr('class', 'bars')
       .attr('viewBox', `0 0 ${W} ${H}`)
       .attr('role', 'img')
-      .attr('aria-label', 'Bars: exp(s_j) from the textbook kernel (left, scaled to the largest finite one; overflowed ones marked) and the stable weights alpha_j (right, from 0 to 1)');
+      .attr(
+        'aria-label',
+        'Bars: exp(s_j) from the textbook kernel (left, scaled to the largest finite one; overflowed ones marked) and the stable weights alpha_j (right, from 0 to 1)',
+      );
     ownLayout(svg); // laid out on its own (widget/figure-layout.js)
     const panelW = (W - 30) / 2;
     const top = 26;
@@ -121,13 +146,30 @@ export class AgSoftmax extends AgWidget {
     const yScale = scaleLinear().range([bottom, top + 16]);
     const panel = (x0, title, cls) => {
       const g = svg.append('g').attr('class', `panel ${cls}`).attr('transform', `translate(${x0},0)`);
-      g.append('text').attr('class', 'panel-title').attr('x', panelW / 2).attr('y', 14).attr('text-anchor', 'middle').text(title);
+      g.append('text')
+        .attr('class', 'panel-title')
+        .attr('x', panelW / 2)
+        .attr('y', 14)
+        .attr('text-anchor', 'middle')
+        .text(title);
       g.append('line').attr('class', 'baseline').attr('x1', 0).attr('x2', panelW).attr('y1', bottom).attr('y2', bottom);
-      const x = scaleBand().domain([0, 1, 2, 3]).range([4, panelW - 4]).padding(0.25);
+      const x = scaleBand()
+        .domain([0, 1, 2, 3])
+        .range([4, panelW - 4])
+        .padding(0.25);
       const bars = [0, 1, 2, 3].map((j) => {
         const bar = g.append('rect').attr('class', 'bar').attr('x', x(j)).attr('width', x.bandwidth());
-        const mark = g.append('text').attr('class', 'bar-mark').attr('x', x(j) + x.bandwidth() / 2).attr('text-anchor', 'middle');
-        g.append('text').attr('class', 'bar-name').attr('x', x(j) + x.bandwidth() / 2).attr('y', H - 6).attr('text-anchor', 'middle').text(`s${sub(j + 1)}`);
+        const mark = g
+          .append('text')
+          .attr('class', 'bar-mark')
+          .attr('x', x(j) + x.bandwidth() / 2)
+          .attr('text-anchor', 'middle');
+        g.append('text')
+          .attr('class', 'bar-name')
+          .attr('x', x(j) + x.bandwidth() / 2)
+          .attr('y', H - 6)
+          .attr('text-anchor', 'middle')
+          .text(`s${sub(j + 1)}`);
         return { bar, mark };
       });
       return bars;
@@ -135,27 +177,59 @@ export class AgSoftmax extends AgWidget {
     const expBars = panel(10, 'exp(s\u2c7c), textbook', 'panel-exp');
     const alphaBars = panel(20 + panelW, '\u03b1\u2c7c, stable', 'panel-alpha');
 
-    const num = (role, key) => h('span', { class: 'num', dataset: key === undefined ? { role } : { role, key } }, '\u2026');
+    const num = (role, key) =>
+      h('span', { class: 'num', dataset: key === undefined ? { role } : { role, key } }, '\u2026');
     const side = (kind) => {
       const shifted = kind === 'stable' ? ONES.map((_, j) => num('shifted', j + 1)) : null;
       const ex = ONES.map((_, j) => num(`${kind}-exp`, j + 1));
       const alpha = ONES.map((_, j) => num(`${kind}-alpha`, j + 1));
       const sum = num(`${kind}-sum`);
-      const head = kind === 'stable' ? ['j', 's\u2c7c \u2212 m', 'exp(s\u2c7c \u2212 m)', '\u03b1\u2c7c'] : ['j', 'exp(s\u2c7c)', '\u03b1\u2c7c'];
+      const head =
+        kind === 'stable'
+          ? ['j', 's\u2c7c \u2212 m', 'exp(s\u2c7c \u2212 m)', '\u03b1\u2c7c']
+          : ['j', 'exp(s\u2c7c)', '\u03b1\u2c7c'];
       const table = h(
         'table',
         { class: `steps steps-${kind}` },
-        h('thead', {}, h('tr', {}, head.map((t) => h('th', { scope: 'col' }, t)))),
+        h(
+          'thead',
+          {},
+          h(
+            'tr',
+            {},
+            head.map((t) => h('th', { scope: 'col' }, t)),
+          ),
+        ),
         h(
           'tbody',
           {},
-          ONES.map((_, j) => h('tr', {}, h('th', { scope: 'row' }, String(j + 1)), shifted ? h('td', {}, shifted[j]) : null, h('td', {}, ex[j]), h('td', { class: 'c-alpha' }, alpha[j]))),
+          ONES.map((_, j) =>
+            h(
+              'tr',
+              {},
+              h('th', { scope: 'row' }, String(j + 1)),
+              shifted ? h('td', {}, shifted[j]) : null,
+              h('td', {}, ex[j]),
+              h('td', { class: 'c-alpha' }, alpha[j]),
+            ),
+          ),
         ),
-        h('tfoot', {}, h('tr', {}, h('th', { scope: 'row' }, '\u03a3'), shifted ? h('td', {}) : null, h('td', {}, sum), h('td', {}))),
+        h(
+          'tfoot',
+          {},
+          h('tr', {}, h('th', { scope: 'row' }, '\u03a3'), shifted ? h('td', {}) : null, h('td', {}, sum), h('td', {})),
+        ),
       );
       const verdict = h('p', { class: 'verdict', dataset: { role: `${kind}-verdict` } });
       const title = kind === 'stable' ? 'Stable: subtract the maximum first' : 'Textbook float32: no shift';
-      const section = h('section', { class: `side side-${kind}`, 'aria-label': title }, h('h3', {}, title), kind === 'stable' ? h('p', { class: 'm-line' }) : null, table, verdict);
+      const section = h(
+        'section',
+        { class: `side side-${kind}`, 'aria-label': title },
+        h('h3', {}, title),
+        kind === 'stable' ? h('p', { class: 'm-line' }) : null,
+        table,
+        verdict,
+      );
       return { section, shifted, exp: ex, alpha, sum, verdict, mLine: section.querySelector('.m-line') };
     };
     const naive = side('naive');
@@ -166,7 +240,16 @@ export class AgSoftmax extends AgWidget {
       'The largest float32 is about 3.4\u00d710\u00b3\u2078, so exp(s) overflows once s passes ln(3.4\u00d710\u00b3\u2078) \u2248 88.72. Each \u03b1\u2c7c is its exp divided by the \u03a3 row.',
     );
 
-    body.append(predict, presets, h('div', { class: 'layout' }, h('div', { class: 'left' }, controls, formulas, figure), h('div', { class: 'right' }, h('div', { class: 'sides' }, naive.section, stable.section), note)));
+    body.append(
+      predict,
+      presets,
+      h(
+        'div',
+        { class: 'layout' },
+        h('div', { class: 'left' }, controls, formulas, figure),
+        h('div', { class: 'right' }, h('div', { class: 'sides' }, naive.section, stable.section), note),
+      ),
+    );
     this.#ui = { sliders, expBars, alphaBars, yScale, naive, stable, svg };
   }
 
@@ -209,13 +292,19 @@ export class AgSoftmax extends AgWidget {
     const nanCount = Array.from(an).filter(Number.isNaN).length;
     const overflowed = Array.from(e).filter((x) => x === Infinity).length;
     let verdict;
-    if (nanCount > 0 && overflowed > 0) verdict = `${overflowed === 1 ? 'One exponential' : `${overflowed} exponentials`} overflowed to \u221e; \u221e/\u221e is NaN, and every finite term over \u221e is 0.`;
+    if (nanCount > 0 && overflowed > 0)
+      verdict = `${overflowed === 1 ? 'One exponential' : `${overflowed} exponentials`} overflowed to \u221e; \u221e/\u221e is NaN, and every finite term over \u221e is 0.`;
     else if (nanCount > 0) verdict = 'Every exponential underflowed to 0, and 0/0 is NaN.';
-    else if (naiveSum === Infinity) verdict = 'No single exponential overflowed, but their sum did: every weight became 0, and they no longer sum to 1.';
+    else if (naiveSum === Infinity)
+      verdict =
+        'No single exponential overflowed, but their sum did: every weight became 0, and they no longer sum to 1.';
     else verdict = 'No overflow: the textbook weights agree with the stable ones up to float32 rounding.';
     setText(ui.naive.verdict, verdict);
     ui.naive.section.classList.toggle('is-broken', nanCount > 0 || naiveSum === Infinity);
-    setText(ui.stable.verdict, 'After the shift the largest exponent is exp(0) = 1, so nothing overflows and the sum is at least 1.');
+    setText(
+      ui.stable.verdict,
+      'After the shift the largest exponent is exp(0) = 1, so nothing overflows and the sum is at least 1.',
+    );
     this.#draw(e, as);
   }
 
@@ -229,7 +318,10 @@ export class AgSoftmax extends AgWidget {
       // An overflowed exp is drawn past the largest finite one, marked ∞.
       const over = e[j] === Infinity;
       const yy = over ? ceiling - 16 : y(e[j]);
-      bar.attr('y', yy).attr('height', Math.max(0, bottom - yy)).classed('is-overflow', over);
+      bar
+        .attr('y', yy)
+        .attr('height', Math.max(0, bottom - yy))
+        .classed('is-overflow', over);
       mark.attr('y', yy + 16).text(over ? '\u221e' : '');
     });
     const ya = yScale.copy().domain([0, 1]);

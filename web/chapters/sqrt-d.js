@@ -78,7 +78,8 @@ export class AgSqrtD extends AgWidget {
   build(body) {
     const predict = this.predict({
       id: 'typical-score',
-      question: 'q and k are random with independent N(0, 1) entries. At d\u2096 = 4096, how big is a typical score q\u00b7k (its standard deviation)?',
+      question:
+        'q and k are random with independent N(0, 1) entries. At d\u2096 = 4096, how big is a typical score q\u00b7k (its standard deviation)?',
       choices: [
         { value: '1', label: 'About 1' },
         { value: '64', label: 'About 64' },
@@ -87,7 +88,10 @@ export class AgSqrtD extends AgWidget {
       reveal: (_choice, ag) => {
         this.setState({ d: 4096 });
         const r = ag.randomDotExperiment({ d: 4096, trials: 400, seed: this.state.seed, returnSamples: false });
-        const answer = ['1', '64', '4096'].reduce((best, c) => (Math.abs(Math.log(r.std / Number(c))) < Math.abs(Math.log(r.std / Number(best))) ? c : best), '1');
+        const answer = ['1', '64', '4096'].reduce(
+          (best, c) => (Math.abs(Math.log(r.std / Number(c))) < Math.abs(Math.log(r.std / Number(best))) ? c : best),
+          '1',
+        );
         return {
           answer,
           explanation: `400 random pairs at d\u2096 = 4096 gave a standard deviation of ${fmt(r.std)}: close to \u221a4096 = 64, not to 4096. The terms q\u1d62k\u1d62 have random signs, so their sum grows like the square root of their number.`,
@@ -96,7 +100,15 @@ export class AgSqrtD extends AgWidget {
     });
 
     // Controls: a log-scale slider for d_k, the number of pairs, the seed, run/cancel, progress.
-    const slider = h('input', { type: 'range', min: 1, max: 12, step: 0.25, class: 'd-slider', 'aria-label': 'Dimension d_k (log scale)', dataset: { control: 'd' } });
+    const slider = h('input', {
+      type: 'range',
+      min: 1,
+      max: 12,
+      step: 0.25,
+      class: 'd-slider',
+      'aria-label': 'Dimension d_k (log scale)',
+      dataset: { control: 'd' },
+    });
     slider.addEventListener('input', () => this.setState({ d: dOf(slider.value) }));
     const dText = h('output', { class: 'd-value', dataset: { role: 'd-input' } });
     const pairsSelect = h(
@@ -105,7 +117,16 @@ export class AgSqrtD extends AgWidget {
       PAIR_CHOICES.map((p) => h('option', { value: p }, p.toLocaleString('en-US'))),
     );
     pairsSelect.addEventListener('change', () => this.setState({ pairs: Number(pairsSelect.value) }));
-    const seedInput = h('input', { type: 'number', min: 0, max: 4294967295, step: 1, inputmode: 'numeric', class: 'seed', 'aria-label': 'Seed', dataset: { control: 'seed' } });
+    const seedInput = h('input', {
+      type: 'number',
+      min: 0,
+      max: 4294967295,
+      step: 1,
+      inputmode: 'numeric',
+      class: 'seed',
+      'aria-label': 'Seed',
+      dataset: { control: 'seed' },
+    });
     seedInput.addEventListener('change', () => {
       const v = Number(seedInput.value);
       if (Number.isInteger(v) && v >= 0 && v <= 4294967295) this.setState({ seed: v });
@@ -113,7 +134,14 @@ export class AgSqrtD extends AgWidget {
     const newSeed = h('button', { type: 'button', dataset: { action: 'new-seed' } }, 'New seed');
     newSeed.addEventListener('click', () => this.setState({ seed: (this.state.seed + 1) % 4294967296 }));
     const cancel = h('button', { type: 'button', dataset: { action: 'cancel' }, disabled: true }, 'Cancel');
-    cancel.addEventListener('click', handOffFocus(cancel, () => this.#ui.rerun, () => this.#cancel()));
+    cancel.addEventListener(
+      'click',
+      handOffFocus(
+        cancel,
+        () => this.#ui.rerun,
+        () => this.#cancel(),
+      ),
+    );
     const rerun = h('button', { type: 'button', dataset: { action: 'run' } }, 'Run again');
     rerun.addEventListener('click', () => {
       this.#key = null;
@@ -132,25 +160,57 @@ export class AgSqrtD extends AgWidget {
       h('div', { class: 'run' }, progress, status),
     );
 
-    const num = (role, key) => h('span', { class: 'num', dataset: key === undefined ? { role } : { role, key } }, '\u2026');
+    const num = (role, key) =>
+      h('span', { class: 'num', dataset: key === undefined ? { role } : { role, key } }, '\u2026');
     const stats = { mean: num('mean'), std: num('std'), rms: num('rms'), sqrt: num('sqrt-d'), used: num('pairs-used') };
     const statsBlock = h(
       'div',
       { class: 'stats', 'aria-label': 'Measured statistics' },
       h('p', {}, 'Pairs used: ', stats.used),
       h('p', {}, 'Mean of q\u00b7k: ', stats.mean),
-      h('p', {}, 'Standard deviation: ', stats.std, h('span', { class: 'vs' }, ' against \u221ad\u2096 = '), stats.sqrt),
+      h(
+        'p',
+        {},
+        'Standard deviation: ',
+        stats.std,
+        h('span', { class: 'vs' }, ' against \u221ad\u2096 = '),
+        stats.sqrt,
+      ),
       h('p', {}, 'Root mean square: ', stats.rms),
     );
 
     const histFig = h('figure', { class: 'fig hist' });
-    const hs = select(histFig).append(() => svg('svg', { class: 'plot', viewBox: '0 0 360 220', role: 'img', 'aria-label': 'Histogram of q\u00b7k with the exact density' })).attr('width', null);
+    const hs = select(histFig)
+      .append(() =>
+        svg('svg', {
+          class: 'plot',
+          viewBox: '0 0 360 220',
+          role: 'img',
+          'aria-label': 'Histogram of q\u00b7k with the exact density',
+        }),
+      )
+      .attr('width', null);
     ownLayout(hs); // laid out on its own (widget/figure-layout.js)
     const sweepFig = h('figure', { class: 'fig sweep' });
-    const ss = select(sweepFig).append(() => svg('svg', { class: 'plot', viewBox: '0 0 360 220', role: 'img', 'aria-label': 'Standard deviation of q\u00b7k against d_k, log-log' }));
+    const ss = select(sweepFig).append(() =>
+      svg('svg', {
+        class: 'plot',
+        viewBox: '0 0 360 220',
+        role: 'img',
+        'aria-label': 'Standard deviation of q\u00b7k against d_k, log-log',
+      }),
+    );
     ownLayout(ss); // laid out on its own (widget/figure-layout.js)
-    histFig.append(h('figcaption', {}, 'Bars: the measured q\u00b7k. Curve: its exact density, computed in WebAssembly.'));
-    sweepFig.append(h('figcaption', {}, 'Dots: measured standard deviation for each d\u2096. Line: \u221ad\u2096. Log-log axes: slope \u00bd.'));
+    histFig.append(
+      h('figcaption', {}, 'Bars: the measured q\u00b7k. Curve: its exact density, computed in WebAssembly.'),
+    );
+    sweepFig.append(
+      h(
+        'figcaption',
+        {},
+        'Dots: measured standard deviation for each d\u2096. Line: \u221ad\u2096. Log-log axes: slope \u00bd.',
+      ),
+    );
     const sweepList = h('ol', { class: 'sweep-list', 'aria-label': 'Measured standard deviation for each d_k' });
 
     body.append(
@@ -159,12 +219,38 @@ export class AgSqrtD extends AgWidget {
         'div',
         { class: 'formulas' },
         texElement('q\\cdot k=\\sum_{i=1}^{d_k} q_i k_i,\\quad \\operatorname{Var}(q\\cdot k)=d_k', { display: true }),
-        texElement('f_{d_k}(x)=\\frac{1}{\\pi}\\int_0^\\infty \\frac{\\cos(tx)\\,dt}{(1+t^2)^{d_k/2}}', { display: true }),
+        texElement('f_{d_k}(x)=\\frac{1}{\\pi}\\int_0^\\infty \\frac{\\cos(tx)\\,dt}{(1+t^2)^{d_k/2}}', {
+          display: true,
+        }),
       ),
       controls,
-      h('div', { class: 'layout' }, h('div', { class: 'col' }, histFig, statsBlock), h('div', { class: 'col' }, sweepFig, h('details', { class: 'sweep-details' }, h('summary', {}, 'The measured values'), sweepList))),
+      h(
+        'div',
+        { class: 'layout' },
+        h('div', { class: 'col' }, histFig, statsBlock),
+        h(
+          'div',
+          { class: 'col' },
+          sweepFig,
+          h('details', { class: 'sweep-details' }, h('summary', {}, 'The measured values'), sweepList),
+        ),
+      ),
     );
-    this.#ui = { slider, dText, pairsSelect, seedInput, cancel, rerun, progress, status, stats, hs, ss, sweepList, histFig };
+    this.#ui = {
+      slider,
+      dText,
+      pairsSelect,
+      seedInput,
+      cancel,
+      rerun,
+      progress,
+      status,
+      stats,
+      hs,
+      ss,
+      sweepList,
+      histFig,
+    };
   }
 
   syncControls({ d, pairs, seed }) {
@@ -175,10 +261,12 @@ export class AgSqrtD extends AgWidget {
     setAttr(ui.slider, 'aria-valuetext', `d_k = ${d}`);
     setText(ui.dText, `= ${d}`);
     if (!PAIR_CHOICES.includes(pairs)) {
-      if (![...ui.pairsSelect.options].some((o) => Number(o.value) === pairs)) ui.pairsSelect.append(h('option', { value: pairs }, pairs.toLocaleString('en-US')));
+      if (![...ui.pairsSelect.options].some((o) => Number(o.value) === pairs))
+        ui.pairsSelect.append(h('option', { value: pairs }, pairs.toLocaleString('en-US')));
     }
     ui.pairsSelect.value = String(pairs);
-    if (document.activeElement !== this && this.shadowRoot.activeElement !== ui.seedInput) ui.seedInput.value = String(seed);
+    if (document.activeElement !== this && this.shadowRoot.activeElement !== ui.seedInput)
+      ui.seedInput.value = String(seed);
   }
 
   render(ag, state) {
@@ -249,12 +337,22 @@ export class AgSqrtD extends AgWidget {
     const { d, pairs, seed } = state;
     const used = AgSqrtD.pairsFor(d, pairs);
     const range = [-5 * Math.sqrt(d), 5 * Math.sqrt(d)];
-    const calls = [{ method: 'randomDotExperiment', args: [{ d, trials: used, seed, measure: 'dot', bins: BINS, range, returnSamples: false }], work: d * used }];
+    const calls = [
+      {
+        method: 'randomDotExperiment',
+        args: [{ d, trials: used, seed, measure: 'dot', bins: BINS, range, returnSamples: false }],
+        work: d * used,
+      },
+    ];
     const needSweep = sweepKey !== this.#sweepKey;
     if (needSweep) {
       for (const sd of SWEEP_DIMS) {
         const t = Math.max(1, Math.min(pairs, Math.floor(SWEEP_WORK / sd)));
-        calls.push({ method: 'randomDotExperiment', args: [{ d: sd, trials: t, seed, measure: 'dot', bins: 1, returnSamples: false }], work: sd * t });
+        calls.push({
+          method: 'randomDotExperiment',
+          args: [{ d: sd, trials: t, seed, measure: 'dot', bins: 1, returnSamples: false }],
+          work: sd * t,
+        });
       }
     }
     const ui = this.#ui;
@@ -320,20 +418,43 @@ export class AgSqrtD extends AgWidget {
     const heights = Array.from(counts, (c) => c / (trials * width));
     const finite = Array.from(density).filter(Number.isFinite);
     const top = Math.max(...heights, ...finite.map((v) => Math.min(v, 2 * Math.max(...heights, 1e-9)))) * 1.08 || 1;
-    const x = scaleLinear().domain([lo, hi]).range([m.l, W - m.r]);
-    const y = scaleLinear().domain([0, top]).range([H - m.b, m.t]);
+    const x = scaleLinear()
+      .domain([lo, hi])
+      .range([m.l, W - m.r]);
+    const y = scaleLinear()
+      .domain([0, top])
+      .range([H - m.b, m.t]);
     const s = this.#ui.hs;
     s.selectAll('*').remove();
-    s.append('g').attr('class', 'bars').selectAll('rect').data(heights).join('rect')
+    s.append('g')
+      .attr('class', 'bars')
+      .selectAll('rect')
+      .data(heights)
+      .join('rect')
       .attr('x', (_, i) => x(lo + i * width) + 0.5)
       .attr('width', Math.max(0.5, x(lo + width) - x(lo) - 1))
       .attr('y', (v) => y(Math.min(v, top)))
       .attr('height', (v) => y(0) - y(Math.min(v, top)));
     const pts = Array.from(xs, (v, i) => [v, Math.min(density[i], top)]).filter((p) => Number.isFinite(p[1]));
-    s.append('path').attr('class', 'density').attr('d', line().x((p) => x(p[0])).y((p) => y(p[1]))(pts));
-    s.append('g').attr('class', 'axis').attr('transform', `translate(0,${H - m.b})`).call(axisBottom(x).ticks(5));
+    s.append('path')
+      .attr('class', 'density')
+      .attr(
+        'd',
+        line()
+          .x((p) => x(p[0]))
+          .y((p) => y(p[1]))(pts),
+      );
+    s.append('g')
+      .attr('class', 'axis')
+      .attr('transform', `translate(0,${H - m.b})`)
+      .call(axisBottom(x).ticks(5));
     s.append('g').attr('class', 'axis').attr('transform', `translate(${m.l},0)`).call(axisLeft(y).ticks(4, '~g'));
-    s.append('text').attr('class', 'axis-label').attr('x', W - m.r).attr('y', H - m.b - 6).attr('text-anchor', 'end').text(`q\u00b7k, d\u2096 = ${d}`);
+    s.append('text')
+      .attr('class', 'axis-label')
+      .attr('x', W - m.r)
+      .attr('y', H - m.b - 6)
+      .attr('text-anchor', 'end')
+      .text(`q\u00b7k, d\u2096 = ${d}`);
   }
 
   #drawSweep() {
@@ -343,16 +464,54 @@ export class AgSqrtD extends AgWidget {
     const W = 360;
     const H = 220;
     const m = { l: 44, r: 12, t: 10, b: 28 };
-    const x = scaleLog().base(2).domain([1.5, 6000]).range([m.l, W - m.r]);
-    const y = scaleLog().domain([0.8, 100]).range([H - m.b, m.t]);
+    const x = scaleLog()
+      .base(2)
+      .domain([1.5, 6000])
+      .range([m.l, W - m.r]);
+    const y = scaleLog()
+      .domain([0.8, 100])
+      .range([H - m.b, m.t]);
     const ref = [1.5, 6000].map((d) => [d, Math.sqrt(d)]); // the √d line: a drawing guide
-    s.append('path').attr('class', 'sqrt-line').attr('d', line().x((p) => x(p[0])).y((p) => y(p[1]))(ref));
-    s.append('g').attr('class', 'dots').selectAll('circle').data(this.#sweep).join('circle').attr('cx', (p) => x(p.d)).attr('cy', (p) => y(p.std)).attr('r', 3.5);
+    s.append('path')
+      .attr('class', 'sqrt-line')
+      .attr(
+        'd',
+        line()
+          .x((p) => x(p[0]))
+          .y((p) => y(p[1]))(ref),
+      );
+    s.append('g')
+      .attr('class', 'dots')
+      .selectAll('circle')
+      .data(this.#sweep)
+      .join('circle')
+      .attr('cx', (p) => x(p.d))
+      .attr('cy', (p) => y(p.std))
+      .attr('r', 3.5);
     const cur = this.#result;
     if (cur) s.append('circle').attr('class', 'current').attr('cx', x(cur.d)).attr('cy', y(cur.res.std)).attr('r', 6);
-    s.append('g').attr('class', 'axis').attr('transform', `translate(0,${H - m.b})`).call(axisBottom(x).tickValues([2, 16, 128, 1024, 4096]).tickFormat((v) => String(v)));
-    s.append('g').attr('class', 'axis').attr('transform', `translate(${m.l},0)`).call(axisLeft(y).tickValues([1, 2, 4, 8, 16, 32, 64]).tickFormat((v) => String(v)));
-    s.append('text').attr('class', 'axis-label').attr('x', W - m.r).attr('y', H - m.b - 6).attr('text-anchor', 'end').text('d\u2096');
+    s.append('g')
+      .attr('class', 'axis')
+      .attr('transform', `translate(0,${H - m.b})`)
+      .call(
+        axisBottom(x)
+          .tickValues([2, 16, 128, 1024, 4096])
+          .tickFormat((v) => String(v)),
+      );
+    s.append('g')
+      .attr('class', 'axis')
+      .attr('transform', `translate(${m.l},0)`)
+      .call(
+        axisLeft(y)
+          .tickValues([1, 2, 4, 8, 16, 32, 64])
+          .tickFormat((v) => String(v)),
+      );
+    s.append('text')
+      .attr('class', 'axis-label')
+      .attr('x', W - m.r)
+      .attr('y', H - m.b - 6)
+      .attr('text-anchor', 'end')
+      .text('d\u2096');
     const list = this.#ui.sweepList;
     list.replaceChildren(
       ...this.#sweep.map((p) => {

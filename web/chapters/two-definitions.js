@@ -45,7 +45,8 @@ export class AgTwoDefinitions extends AgWidget {
   build(body) {
     const predict = this.predict({
       id: 'perpendicular-sign',
-      question: 'Keep a = (3, 4) and turn b a quarter turn to (\u22124, 3). Will a\u00b7b be positive, zero or negative?',
+      question:
+        'Keep a = (3, 4) and turn b a quarter turn to (\u22124, 3). Will a\u00b7b be positive, zero or negative?',
       choices: [
         { value: 'positive', label: 'Positive' },
         { value: 'zero', label: 'Zero' },
@@ -75,7 +76,10 @@ export class AgTwoDefinitions extends AgWidget {
 
     // The figure: d3 on a plane with axes through the origin.
     const figure = h('div', { class: 'figure' });
-    const p = plane(figure, { extent: EXTENT, label: 'Vectors a and b from the origin; drag their tips or use the arrow keys' });
+    const p = plane(figure, {
+      extent: EXTENT,
+      label: 'Vectors a and b from the origin; drag their tips or use the arrow keys',
+    });
     const markA = arrowMarker(p.svg, 'arrow-a', 'marker-a');
     const markB = arrowMarker(p.svg, 'arrow-b', 'marker-b');
     const arc = p.layer('angle').append('path').attr('class', 'angle-arc');
@@ -103,7 +107,8 @@ export class AgTwoDefinitions extends AgWidget {
     const handleB = point('b');
 
     // The numbers: two columns, each a formula typeset once and a line of values.
-    const num = (role, key) => h('span', { class: 'num', dataset: key === undefined ? { role } : { role, key } }, '\u2026');
+    const num = (role, key) =>
+      h('span', { class: 'num', dataset: key === undefined ? { role } : { role, key } }, '\u2026');
     const termA = [num('term', 1), num('term', 2)];
     const dot = num('dot');
     const normA = num('norm', 'a');
@@ -118,7 +123,15 @@ export class AgTwoDefinitions extends AgWidget {
       { class: 'side algebra', 'aria-label': 'Algebraic definition' },
       h('h3', {}, 'Multiply and add'),
       texElement('a\\cdot b=\\sum_i a_i b_i = a_1 b_1 + a_2 b_2', { display: true }),
-      h('p', { class: 'line terms' }, h('span', { class: 'expr', dataset: { role: 'products' } }), ' = ', termA[0], ' + ', termA[1]),
+      h(
+        'p',
+        { class: 'line terms' },
+        h('span', { class: 'expr', dataset: { role: 'products' } }),
+        ' = ',
+        termA[0],
+        ' + ',
+        termA[1],
+      ),
       h('p', { class: 'line result' }, '= ', dot),
     );
     const geometry = h(
@@ -126,15 +139,48 @@ export class AgTwoDefinitions extends AgWidget {
       { class: 'side geometry', 'aria-label': 'Geometric definition' },
       h('h3', {}, 'Lengths and angle'),
       texElement('a\\cdot b=|a|\\,|b|\\cos\\theta', { display: true }),
-      h('p', { class: 'line' }, h('span', { class: 'lbl' }, '|a| = '), normA, h('span', { class: 'lbl' }, ', |b| = '), normB),
-      h('p', { class: 'line' }, h('span', { class: 'lbl' }, '\u03b8 = '), angle, h('span', { class: 'lbl' }, ', cos \u03b8 = '), cos),
+      h(
+        'p',
+        { class: 'line' },
+        h('span', { class: 'lbl' }, '|a| = '),
+        normA,
+        h('span', { class: 'lbl' }, ', |b| = '),
+        normB,
+      ),
+      h(
+        'p',
+        { class: 'line' },
+        h('span', { class: 'lbl' }, '\u03b8 = '),
+        angle,
+        h('span', { class: 'lbl' }, ', cos \u03b8 = '),
+        cos,
+      ),
       h('p', { class: 'line' }, h('span', { class: 'lbl' }, '|a|\u00b7|b| = '), normProduct),
       h('p', { class: 'line result' }, h('span', { class: 'lbl' }, '|a|\u00b7|b|\u00b7cos \u03b8 = '), geometric),
     );
     const numbers = h('div', { class: 'numbers' }, coords, h('div', { class: 'sides' }, algebra, geometry));
     body.append(predict, presets, h('div', { class: 'layout' }, figure, numbers));
 
-    this.#ui = { p, arc, lineA, lineB, labelA, labelB, handleA, handleB, termA, dot, normA, normB, cos, angle, normProduct, geometric, coords, products: algebra.querySelector('[data-role=products]') };
+    this.#ui = {
+      p,
+      arc,
+      lineA,
+      lineB,
+      labelA,
+      labelB,
+      handleA,
+      handleB,
+      termA,
+      dot,
+      normA,
+      normB,
+      cos,
+      angle,
+      normProduct,
+      geometric,
+      coords,
+      products: algebra.querySelector('[data-role=products]'),
+    };
   }
 
   render(ag, { a, b }) {
@@ -194,7 +240,10 @@ export class AgTwoDefinitions extends AgWidget {
     const sweep = delta > 0 ? 0 : 1; // screen y points down
     arc
       .attr('visibility', show ? 'visible' : 'hidden')
-      .attr('d', `M${o[0] + r * Math.cos(ta)},${o[1] - r * Math.sin(ta)} A${r},${r} 0 0 ${sweep} ${o[0] + r * Math.cos(end)},${o[1] - r * Math.sin(end)}`);
+      .attr(
+        'd',
+        `M${o[0] + r * Math.cos(ta)},${o[1] - r * Math.sin(ta)} A${r},${r} 0 0 ${sweep} ${o[0] + r * Math.cos(end)},${o[1] - r * Math.sin(end)}`,
+      );
   }
 
   figure() {

@@ -46,9 +46,15 @@ export function fitWeights(alpha, T) {
 export function weightProblems(values, alpha, defaultAlpha) {
   const T = values.length;
   if (alpha.length === T) return [];
-  const problems = [{ name: 'alpha', value: alpha.join(','), expected: `${T} weights, one per value (values has ${T} rows)` }];
+  const problems = [
+    { name: 'alpha', value: alpha.join(','), expected: `${T} weights, one per value (values has ${T} rows)` },
+  ];
   if (defaultAlpha.length !== T) {
-    problems.push({ name: 'values', value: values.map((r) => r.join(',')).join(';'), expected: `${defaultAlpha.length} values (with the weights back to their default, the values go back to their default too)` });
+    problems.push({
+      name: 'values',
+      value: values.map((r) => r.join(',')).join(';'),
+      expected: `${defaultAlpha.length} values (with the weights back to their default, the values go back to their default too)`,
+    });
   }
   return problems;
 }
@@ -59,7 +65,14 @@ export class AgValueMix extends AgWidget {
   static stateDecl = defineState({
     version: 1,
     fields: {
-      values: matrix({ minRows: T_MIN, maxRows: T_MAX, cols: 2, min: -EXTENT, max: EXTENT, default: SPOTS.slice(0, 3) }),
+      values: matrix({
+        minRows: T_MIN,
+        maxRows: T_MAX,
+        cols: 2,
+        min: -EXTENT,
+        max: EXTENT,
+        default: SPOTS.slice(0, 3),
+      }),
       alpha: vector({ minLength: T_MIN, maxLength: T_MAX, min: 0, max: 1, default: [0.5, 0.3, 0.2] }),
     },
     check: (state) => weightProblems(state.values, state.alpha, [0.5, 0.3, 0.2]),
@@ -85,7 +98,10 @@ export class AgValueMix extends AgWidget {
         const y0 = ag.weightedSum(alpha, before).data;
         const y1 = ag.weightedSum(alpha, after).data;
         const moved = ag.norm(ag.weightedSum([1, -1], [Array.from(y1), Array.from(y0)]).data);
-        const answer = ['0', '1', '2'].reduce((best, c) => (Math.abs(Number(c) - moved) < Math.abs(Number(best) - moved) ? c : best), '0');
+        const answer = ['0', '1', '2'].reduce(
+          (best, c) => (Math.abs(Number(c) - moved) < Math.abs(Number(best) - moved) ? c : best),
+          '0',
+        );
         return {
           answer,
           explanation: `The module computed y = ${pair(y0)} before and ${pair(y1)} after: y moved ${fmt(moved)}. The weights say how much of v\u2081 is in y (one half), so y follows v\u2081 at half its pace; what moved it was a value, not a weight.`,
@@ -104,11 +120,21 @@ export class AgValueMix extends AgWidget {
       const T = this.state.values.length;
       this.setState({ alpha: Array.from({ length: T }, () => 1 / T) });
     });
-    const controls = h('div', { class: 'controls', role: 'group', 'aria-label': 'Number of values' }, count, add, remove, even);
+    const controls = h(
+      'div',
+      { class: 'controls', role: 'group', 'aria-label': 'Number of values' },
+      count,
+      add,
+      remove,
+      even,
+    );
 
     // Figure.
     const figure = h('div', { class: 'figure' });
-    const p = plane(figure, { extent: EXTENT, label: 'Value vectors v and the output y; drag the tips of the values or use the arrow keys' });
+    const p = plane(figure, {
+      extent: EXTENT,
+      label: 'Value vectors v and the output y; drag the tips of the values or use the arrow keys',
+    });
     const markV = arrowMarker(p.svg, 'vm-arrow-v', 'marker-v');
     const markT = arrowMarker(p.svg, 'vm-arrow-t', 'marker-t');
     const markY = arrowMarker(p.svg, 'vm-arrow-y', 'marker-y');
@@ -122,7 +148,15 @@ export class AgValueMix extends AgWidget {
     // Weights: one slider per value, built for T_MAX and hidden beyond T.
     const sliders = Array.from({ length: T_MAX }, (_, j) => {
       const id = `vm-alpha-${j + 1}`;
-      const input = h('input', { type: 'range', min: 0, max: 1, step: A_STEP, id, class: 'slider', dataset: { alpha: j + 1 } });
+      const input = h('input', {
+        type: 'range',
+        min: 0,
+        max: 1,
+        step: A_STEP,
+        id,
+        class: 'slider',
+        dataset: { alpha: j + 1 },
+      });
       const out = h('output', { class: 'alpha-value', for: id });
       input.addEventListener('input', () => {
         const alpha = fitWeights(this.state.alpha, this.state.values.length);
@@ -130,26 +164,60 @@ export class AgValueMix extends AgWidget {
         this.setState({ alpha });
         this.announce(`\u03b1${j + 1} = ${fmt(alpha[j])}; y = ${this.#ui.yText()}`);
       });
-      const row = h('div', { class: 'weight-row' }, h('label', { for: id, class: 'weight-label' }, symbol('\u03b1', j + 1)), input, out);
+      const row = h(
+        'div',
+        { class: 'weight-row' },
+        h('label', { for: id, class: 'weight-label' }, symbol('\u03b1', j + 1)),
+        input,
+        out,
+      );
       return { input, out, row };
     });
-    const weights = h('fieldset', { class: 'weights' }, h('legend', {}, 'Weights, set directly'), sliders.map((s) => s.row));
+    const weights = h(
+      'fieldset',
+      { class: 'weights' },
+      h('legend', {}, 'Weights, set directly'),
+      sliders.map((s) => s.row),
+    );
 
     // Numbers: the formula, a table of terms, y and the sum of the weights.
-    const num = (role, key) => h('span', { class: 'num', dataset: key === undefined ? { role } : { role, key } }, '\u2026');
+    const num = (role, key) =>
+      h('span', { class: 'num', dataset: key === undefined ? { role } : { role, key } }, '\u2026');
     const termRows = Array.from({ length: T_MAX }, (_, j) => {
       const cells = [num('term', `${j + 1}-1`), num('term', `${j + 1}-2`)];
       const alphaCell = h('td', { class: 'plain' });
       const valueCell = h('td', { class: 'plain' });
-      const row = h('tr', {}, h('th', { scope: 'row' }, String(j + 1)), alphaCell, valueCell, h('td', {}, '(', cells[0], ', ', cells[1], ')'));
+      const row = h(
+        'tr',
+        {},
+        h('th', { scope: 'row' }, String(j + 1)),
+        alphaCell,
+        valueCell,
+        h('td', {}, '(', cells[0], ', ', cells[1], ')'),
+      );
       return { row, cells, alphaCell, valueCell };
     });
     const table = h(
       'table',
       { class: 'terms' },
       h('caption', { class: 'visually-hidden' }, 'Each value, its weight and the scaled value'),
-      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'j'), h('th', { scope: 'col' }, symbol('\u03b1', 'j')), h('th', { scope: 'col' }, symbol('v', 'j')), h('th', { scope: 'col' }, '\u03b1', h('sub', {}, 'j'), 'v', h('sub', {}, 'j')))),
-      h('tbody', {}, termRows.map((r) => r.row)),
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          h('th', { scope: 'col' }, 'j'),
+          h('th', { scope: 'col' }, symbol('\u03b1', 'j')),
+          h('th', { scope: 'col' }, symbol('v', 'j')),
+          h('th', { scope: 'col' }, '\u03b1', h('sub', {}, 'j'), 'v', h('sub', {}, 'j')),
+        ),
+      ),
+      h(
+        'tbody',
+        {},
+        termRows.map((r) => r.row),
+      ),
     );
     const y = [num('y', 1), num('y', 2)];
     const sum = num('sum');
@@ -161,14 +229,52 @@ export class AgValueMix extends AgWidget {
       texElement('v_j\\in\\mathbb{R}^{d_v}\\ \\Rightarrow\\ y\\in\\mathbb{R}^{d_v}', { display: true }),
       h('div', { class: 'table-wrap' }, table),
       h('p', { class: 'line result' }, h('span', { class: 'lbl' }, 'y = '), '(', y[0], ', ', y[1], ')'),
-      h('p', { class: 'line' }, h('span', { class: 'lbl' }, 'Sum of the weights \u03a3\u03b1'), h('sub', {}, 'j'), h('span', { class: 'lbl' }, ' = '), sum),
-      h('p', { class: 'line dv-line' }, 'Each value has d', h('sub', {}, 'v'), ' = 2 coordinates here; y has ', dv, ': mixing never changes the dimension (in the base Transformer d', h('sub', {}, 'v'), ' = 64).'),
+      h(
+        'p',
+        { class: 'line' },
+        h('span', { class: 'lbl' }, 'Sum of the weights \u03a3\u03b1'),
+        h('sub', {}, 'j'),
+        h('span', { class: 'lbl' }, ' = '),
+        sum,
+      ),
+      h(
+        'p',
+        { class: 'line dv-line' },
+        'Each value has d',
+        h('sub', {}, 'v'),
+        ' = 2 coordinates here; y has ',
+        dv,
+        ': mixing never changes the dimension (in the base Transformer d',
+        h('sub', {}, 'v'),
+        ' = 64).',
+      ),
     );
 
-    body.append(predict, controls, h('div', { class: 'layout' }, h('div', { class: 'left' }, figure, weights), numbers));
+    body.append(
+      predict,
+      controls,
+      h('div', { class: 'layout' }, h('div', { class: 'left' }, figure, weights), numbers),
+    );
     this.#ui = {
-      p, markV, markT, valuesLayer, chainLayer, handles, yLine, yLabel, sliders, termRows, y, sum, dv, count, add, remove,
-      handleList: [], valueLines: [], chainLines: [],
+      p,
+      markV,
+      markT,
+      valuesLayer,
+      chainLayer,
+      handles,
+      yLine,
+      yLabel,
+      sliders,
+      termRows,
+      y,
+      sum,
+      dv,
+      count,
+      add,
+      remove,
+      handleList: [],
+      valueLines: [],
+      chainLines: [],
       yText: () => `(${this.#ui.y[0].textContent}, ${this.#ui.y[1].textContent})`,
     };
   }
@@ -238,7 +344,11 @@ export class AgValueMix extends AgWidget {
       const line = ui.valuesLayer.append('line').attr('class', 'vec vec-v').attr('marker-end', ui.markV);
       const label = ui.valuesLayer.append('text').attr('class', 'vec-label label-v');
       label.append('tspan').text('v');
-      label.append('tspan').attr('class', 'sub').attr('dy', 5).text(String(j + 1));
+      label
+        .append('tspan')
+        .attr('class', 'sub')
+        .attr('dy', 5)
+        .text(String(j + 1));
       const handle = draggablePoint({
         plane: p,
         layer: ui.handles,
@@ -270,7 +380,9 @@ export class AgValueMix extends AgWidget {
     values.forEach((v, j) => {
       ui.valueLines[j].line.attr('x1', o[0]).attr('y1', o[1]).attr('x2', p.x(v[0])).attr('y2', p.y(v[1]));
       const len = Math.hypot(v[0], v[1]) || 1;
-      ui.valueLines[j].label.attr('x', p.x(v[0] + (0.7 * v[0]) / len) - 6).attr('y', p.y(v[1] + (0.7 * v[1]) / len) + 5);
+      ui.valueLines[j].label
+        .attr('x', p.x(v[0] + (0.7 * v[0]) / len) - 6)
+        .attr('y', p.y(v[1] + (0.7 * v[1]) / len) + 5);
       ui.handleList[j].update();
       const from = j === 0 ? [0, 0] : chain[j - 1];
       const to = chain[j];
@@ -283,7 +395,12 @@ export class AgValueMix extends AgWidget {
         .attr('y2', p.y(to[1]));
     });
     const yTiny = Math.hypot(y[0], y[1]) < 0.05;
-    ui.yLine.attr('visibility', yTiny ? 'hidden' : 'visible').attr('x1', o[0]).attr('y1', o[1]).attr('x2', p.x(y[0])).attr('y2', p.y(y[1]));
+    ui.yLine
+      .attr('visibility', yTiny ? 'hidden' : 'visible')
+      .attr('x1', o[0])
+      .attr('y1', o[1])
+      .attr('x2', p.x(y[0]))
+      .attr('y2', p.y(y[1]));
     const clamp = (t) => Math.max(-EXTENT + 0.3, Math.min(EXTENT - 0.3, t));
     ui.yLabel.attr('x', p.x(clamp(y[0] + 0.35))).attr('y', p.y(clamp(y[1] + 0.35)));
   }

@@ -77,7 +77,10 @@ export class AgWhyAgree extends AgWidget {
 
     // The figure: the triangle with sides a, b (from the origin) and a − b (tip to tip).
     const figure = h('div', { class: 'figure' });
-    const p = plane(figure, { extent: EXTENT, label: 'The triangle formed by a, b and a \u2212 b; drag the tips of a and b or use the arrow keys' });
+    const p = plane(figure, {
+      extent: EXTENT,
+      label: 'The triangle formed by a, b and a \u2212 b; drag the tips of a and b or use the arrow keys',
+    });
     const markA = arrowMarker(p.svg, 'why-arrow-a', 'marker-a');
     const markB = arrowMarker(p.svg, 'why-arrow-b', 'marker-b');
     const markD = arrowMarker(p.svg, 'why-arrow-d', 'marker-d');
@@ -90,8 +93,16 @@ export class AgWhyAgree extends AgWidget {
     const labels = p.layer('labels');
     const labelA = labels.append('text').attr('class', 'vec-label label-a').text('a');
     const labelB = labels.append('text').attr('class', 'vec-label label-b').text('b');
-    const labelD = labels.append('text').attr('class', 'vec-label label-d').attr('text-anchor', 'middle').text('a \u2212 b');
-    const labelT = labels.append('text').attr('class', 'vec-label label-theta').attr('text-anchor', 'middle').text('\u03b8');
+    const labelD = labels
+      .append('text')
+      .attr('class', 'vec-label label-d')
+      .attr('text-anchor', 'middle')
+      .text('a \u2212 b');
+    const labelT = labels
+      .append('text')
+      .attr('class', 'vec-label label-theta')
+      .attr('text-anchor', 'middle')
+      .text('\u03b8');
     const handles = p.layer('handles');
     const point = (name) =>
       draggablePoint({
@@ -104,12 +115,14 @@ export class AgWhyAgree extends AgWidget {
           this.setState({ [name]: value });
         },
         describe: (v) => `${name} = ${pair(v)}`,
-        announce: (v) => `${name} = ${pair(v)}; |a \u2212 b|\u00b2 = ${this.#ui.side.textContent}; a\u00b7b = ${this.#ui.dot.textContent}`,
+        announce: (v) =>
+          `${name} = ${pair(v)}; |a \u2212 b|\u00b2 = ${this.#ui.side.textContent}; a\u00b7b = ${this.#ui.dot.textContent}`,
       });
     const handleA = point('a');
     const handleB = point('b');
 
-    const num = (role, key) => h('span', { class: 'num', dataset: key === undefined ? { role } : { role, key } }, '\u2026');
+    const num = (role, key) =>
+      h('span', { class: 'num', dataset: key === undefined ? { role } : { role, key } }, '\u2026');
     const ui = {
       p,
       fill,
@@ -172,7 +185,10 @@ export class AgWhyAgree extends AgWidget {
       'section',
       { class: 'step expand', 'aria-label': 'The algebraic expansion' },
       h('h3', {}, '3. Coordinates only (expand the square)'),
-      texElement('\\begin{aligned}|a-b|^2&=(a-b)\\cdot(a-b)\\\\&=a\\cdot a-2\\,a\\cdot b+b\\cdot b\\\\&=|a|^2-2\\,a\\cdot b+|b|^2\\end{aligned}', { display: true }),
+      texElement(
+        '\\begin{aligned}|a-b|^2&=(a-b)\\cdot(a-b)\\\\&=a\\cdot a-2\\,a\\cdot b+b\\cdot b\\\\&=|a|^2-2\\,a\\cdot b+|b|^2\\end{aligned}',
+        { display: true },
+      ),
       line('= ', ui.sqA2, ' \u2212 2 \u00d7 ', ui.dot, ' + ', ui.sqB2),
       line('= ', ui.sumExpand, ' \u2212 ', ui.twiceDot),
       line(h('strong', { class: 'result' }, '= ', ui.expand)),
@@ -181,13 +197,24 @@ export class AgWhyAgree extends AgWidget {
       'section',
       { class: 'step forced', 'aria-label': 'The conclusion' },
       h('h3', {}, '4. Both describe the same side'),
-      h('p', { class: 'explain' }, 'Set the two expressions equal. |a|\u00b2 + |b|\u00b2 is on both sides and cancels; what is left must match:'),
+      h(
+        'p',
+        { class: 'explain' },
+        'Set the two expressions equal. |a|\u00b2 + |b|\u00b2 is on both sides and cancels; what is left must match:',
+      ),
       texElement('-2\\,a\\cdot b=-2\\,|a|\\,|b|\\cos\\theta', { display: true }),
       line(ui.minusDot, lbl(' and '), ui.minusGeo),
       texElement('\\Longrightarrow\\quad a\\cdot b=|a|\\,|b|\\cos\\theta', { display: true }),
-      line(h('strong', { class: 'result' }, lbl('a\u00b7b = '), ui.dotFinal, lbl(', |a||b| cos \u03b8 = '), ui.geometric)),
+      line(
+        h('strong', { class: 'result' }, lbl('a\u00b7b = '), ui.dotFinal, lbl(', |a||b| cos \u03b8 = '), ui.geometric),
+      ),
     );
-    const numbers = h('div', { class: 'numbers' }, ui.coords, h('div', { class: 'steps' }, measured, law, expand, forced));
+    const numbers = h(
+      'div',
+      { class: 'numbers' },
+      ui.coords,
+      h('div', { class: 'steps' }, measured, law, expand, forced),
+    );
     body.append(predict, presets, h('div', { class: 'layout' }, figure, numbers));
     this.#ui = ui;
   }
@@ -291,7 +318,10 @@ export class AgWhyAgree extends AgWidget {
     const sweep = delta > 0 ? 0 : 1;
     arc
       .attr('visibility', visible ? 'visible' : 'hidden')
-      .attr('d', `M${o[0] + r * Math.cos(ta)},${o[1] - r * Math.sin(ta)} A${r},${r} 0 0 ${sweep} ${o[0] + r * Math.cos(end)},${o[1] - r * Math.sin(end)}`);
+      .attr(
+        'd',
+        `M${o[0] + r * Math.cos(ta)},${o[1] - r * Math.sin(ta)} A${r},${r} 0 0 ${sweep} ${o[0] + r * Math.cos(end)},${o[1] - r * Math.sin(end)}`,
+      );
     const tm = ta + delta / 2;
     const rl = p.x(1.75) - p.x(0);
     labelT

@@ -35,9 +35,29 @@ export class AgWorkedExample extends AgWidget {
     version: 1,
     fields: {
       q: vector({ length: D_K, min: -MAX_ABS, max: MAX_ABS, default: [1, 2, 0, 1] }),
-      k: matrix({ rows: KEYS, cols: D_K, min: -MAX_ABS, max: MAX_ABS, default: [[1, 2, 1, 0], [-1, -2, 0, 1], [0, 0, 1, 0]] }),
+      k: matrix({
+        rows: KEYS,
+        cols: D_K,
+        min: -MAX_ABS,
+        max: MAX_ABS,
+        default: [
+          [1, 2, 1, 0],
+          [-1, -2, 0, 1],
+          [0, 0, 1, 0],
+        ],
+      }),
       // The article gives no values; these make the output read as "how much of k1, how much of k2".
-      values: matrix({ rows: KEYS, cols: D_V, min: -MAX_ABS, max: MAX_ABS, default: [[1, 0], [0, 1], [0, 0]] }),
+      values: matrix({
+        rows: KEYS,
+        cols: D_V,
+        min: -MAX_ABS,
+        max: MAX_ABS,
+        default: [
+          [1, 0],
+          [0, 1],
+          [0, 0],
+        ],
+      }),
       scaled: bool({ default: false }),
       step: choice({ values: STEPS.map((s) => s.id), default: 'output' }),
     },
@@ -60,7 +80,8 @@ export class AgWorkedExample extends AgWidget {
   build(body) {
     const predict = this.predict({
       id: 'copy-of-q',
-      question: 'Start from the article\u2019s numbers and make k3 an exact copy of q. Which key then takes the largest weight?',
+      question:
+        'Start from the article\u2019s numbers and make k3 an exact copy of q. Which key then takes the largest weight?',
       choices: [1, 2, 3].map((j) => ({ value: `k${j}`, label: `k${j}` })),
       reveal: (_choice, ag) => {
         const state = this.constructor.stateDecl.fields;
@@ -79,7 +100,9 @@ export class AgWorkedExample extends AgWidget {
     });
 
     const invalidNote = (name, i) => {
-      this.note(`${name}, component ${i + 1}: enter a number from \u2212${MAX_ABS} to ${MAX_ABS}. The values below are for the last complete inputs.`);
+      this.note(
+        `${name}, component ${i + 1}: enter a number from \u2212${MAX_ABS} to ${MAX_ABS}. The values below are for the last complete inputs.`,
+      );
       this.#ui.table.classList.add('is-stale');
     };
     const qk = numberGrid({
@@ -124,7 +147,12 @@ export class AgWorkedExample extends AgWidget {
       { class: 'we-form', novalidate: true },
       h('div', { class: 'grids' }, qk.element, vGrid.element),
       h('fieldset', { class: 'scale' }, h('legend', {}, 'Scale'), scaleRadios),
-      h('fieldset', { class: 'steps' }, h('legend', {}, 'Show the steps up to'), h('div', { class: 'step-row' }, stepRadios)),
+      h(
+        'fieldset',
+        { class: 'steps' },
+        h('legend', {}, 'Show the steps up to'),
+        h('div', { class: 'step-row' }, stepRadios),
+      ),
     );
     form.addEventListener('submit', (e) => e.preventDefault());
 
@@ -164,8 +192,21 @@ export class AgWorkedExample extends AgWidget {
           h('th', { scope: 'col', class: 'c-weight' }, 'Weight'),
         ),
       ),
-      h('tbody', {}, cells.map((c) => c.row)),
-      h('tfoot', {}, h('tr', { class: 'c-sum' }, h('th', { scope: 'row', colspan: 3, class: 'sum-label' }, 'Sum of the exp column'), h('td', { colspan: 2 }, sum))),
+      h(
+        'tbody',
+        {},
+        cells.map((c) => c.row),
+      ),
+      h(
+        'tfoot',
+        {},
+        h(
+          'tr',
+          { class: 'c-sum' },
+          h('th', { scope: 'row', colspan: 3, class: 'sum-label' }, 'Sum of the exp column'),
+          h('td', { colspan: 2 }, sum),
+        ),
+      ),
     );
     const output = [1, 2].map((key) => num('output', key));
     const outputLine = h(
@@ -182,7 +223,18 @@ export class AgWorkedExample extends AgWidget {
     const overflowNote = h('p', { class: 'overflow-note' });
     setFlag(overflowNote, 'hidden', true);
     body.append(predict, form, table, overflowNote, outputLine);
-    this.#ui = { overflowNote, qk, vGrid, scaleRadios: form.querySelectorAll('input[name=scaled]'), stepRadios: form.querySelectorAll('input[name=step]'), table, cells, sum, output, outputLine };
+    this.#ui = {
+      overflowNote,
+      qk,
+      vGrid,
+      scaleRadios: form.querySelectorAll('input[name=scaled]'),
+      stepRadios: form.querySelectorAll('input[name=step]'),
+      table,
+      cells,
+      sum,
+      output,
+      outputLine,
+    };
   }
 
   #pending = null;

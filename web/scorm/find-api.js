@@ -39,7 +39,7 @@ function searchUp(start) {
 export function findApi(start = window) {
   const found = searchUp(start);
   if (found) return found;
-  let opener = null;
+  let opener;
   try {
     opener = start.opener;
   } catch {

@@ -28,7 +28,9 @@ export function cmiValues(snapshot, status, mode = 'normal') {
   if (mode === 'browse') return values;
   values.push(['cmi.suspend_data', encodeSuspendData(snapshot)]);
   const raw = scoreRaw(snapshot.score);
-  if (raw !== null) values.push(['cmi.core.score.min', '0'], ['cmi.core.score.max', '100'], ['cmi.core.score.raw', String(raw)]);
-  if (snapshot.total > 0 && snapshot.visited.length === snapshot.total && !FINAL_STATUSES.has(status)) values.push(['cmi.core.lesson_status', 'completed']);
+  if (raw !== null)
+    values.push(['cmi.core.score.min', '0'], ['cmi.core.score.max', '100'], ['cmi.core.score.raw', String(raw)]);
+  if (snapshot.total > 0 && snapshot.visited.length === snapshot.total && !FINAL_STATUSES.has(status))
+    values.push(['cmi.core.lesson_status', 'completed']);
   return values;
 }

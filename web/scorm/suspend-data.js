@@ -10,9 +10,17 @@ export const MAX_SUSPEND_DATA = 4096;
 /** @param {{ visited: string[], predictions: Object<string, { choice: string, correct: boolean }> }} progress */
 export function encodeSuspendData({ visited, predictions }) {
   const entries = Object.entries(predictions);
-  const full = JSON.stringify({ v: SUSPEND_DATA_VERSION, seen: visited, p: Object.fromEntries(entries.map(([id, a]) => [id, [a.choice, a.correct ? 1 : 0]])) });
+  const full = JSON.stringify({
+    v: SUSPEND_DATA_VERSION,
+    seen: visited,
+    p: Object.fromEntries(entries.map(([id, a]) => [id, [a.choice, a.correct ? 1 : 0]])),
+  });
   if (full.length <= MAX_SUSPEND_DATA) return full;
-  const short = JSON.stringify({ v: SUSPEND_DATA_VERSION, seen: visited, p: Object.fromEntries(entries.map(([id, a]) => [id, ['', a.correct ? 1 : 0]])) });
+  const short = JSON.stringify({
+    v: SUSPEND_DATA_VERSION,
+    seen: visited,
+    p: Object.fromEntries(entries.map(([id, a]) => [id, ['', a.correct ? 1 : 0]])),
+  });
   if (short.length <= MAX_SUSPEND_DATA) return short;
   throw new Error(`the progress record needs ${short.length} characters; SCORM 1.2 keeps ${MAX_SUSPEND_DATA}`);
 }
@@ -30,7 +38,8 @@ export function decodeSuspendData(text) {
   } catch {
     return { problem: 'the saved progress is not readable' };
   }
-  if (!data || typeof data !== 'object' || data.v !== SUSPEND_DATA_VERSION) return { problem: `the saved progress has an unknown version (${String(data?.v)})` };
+  if (!data || typeof data !== 'object' || data.v !== SUSPEND_DATA_VERSION)
+    return { problem: `the saved progress has an unknown version (${String(data?.v)})` };
   const visited = Array.isArray(data.seen) ? data.seen.filter((id) => typeof id === 'string') : [];
   const predictions = {};
   for (const [id, answer] of Object.entries(data.p && typeof data.p === 'object' ? data.p : {})) {

@@ -24,7 +24,9 @@ export function renderToc(nav, chapters) {
       'li',
       { dataset: { chapter: c.id }, class: c.tag ? '' : 'is-coming' },
       h('a', { href: `#${anchorOf(c)}` }, `${nums[i]}. ${c.title}`),
-      c.tag ? h('span', { class: 'toc-mark', dataset: { role: 'progress' } }) : h('span', { class: 'toc-coming' }, ' (coming)'),
+      c.tag
+        ? h('span', { class: 'toc-mark', dataset: { role: 'progress' } })
+        : h('span', { class: 'toc-coming' }, ' (coming)'),
     );
   // Part 1 is the first list, as before; each later part gets a heading and its own list.
   const lists = [];
@@ -48,7 +50,13 @@ export function renderChapters(main, chapters) {
   const nums = numbers(chapters);
   chapters.forEach((c, i) => {
     if (partOf(c) > 1 && (i === 0 || partOf(chapters[i - 1]) !== partOf(c))) {
-      main.append(h('h2', { class: 'part-heading', id: `part-${partOf(c)}`, dataset: { part: partOf(c) } }, PART_TITLES[partOf(c)] ?? `Part ${partOf(c)}`));
+      main.append(
+        h(
+          'h2',
+          { class: 'part-heading', id: `part-${partOf(c)}`, dataset: { part: partOf(c) } },
+          PART_TITLES[partOf(c)] ?? `Part ${partOf(c)}`,
+        ),
+      );
     }
     const widget = c.tag ? document.createElement(c.tag) : null;
     const section = h(
@@ -56,8 +64,19 @@ export function renderChapters(main, chapters) {
       { class: 'chapter', id: anchorOf(c), dataset: { chapter: c.id }, 'aria-labelledby': `${anchorOf(c)}-title` },
       h('h2', { id: `${anchorOf(c)}-title` }, h('span', { class: 'chapter-number' }, `${nums[i]}. `), c.title),
       h('p', { class: 'intro' }, c.intro),
-      widget ? h('div', { class: 'chapter-widget' }, widget) : h('p', { class: 'coming' }, 'This chapter\u2019s widget is coming.'),
-      c.after?.length ? [h('h3', {}, 'Things to try'), h('ul', { class: 'tries' }, c.after.map((t) => h('li', {}, t)))] : null,
+      widget
+        ? h('div', { class: 'chapter-widget' }, widget)
+        : h('p', { class: 'coming' }, 'This chapter\u2019s widget is coming.'),
+      c.after?.length
+        ? [
+            h('h3', {}, 'Things to try'),
+            h(
+              'ul',
+              { class: 'tries' },
+              c.after.map((t) => h('li', {}, t)),
+            ),
+          ]
+        : null,
     );
     main.append(section);
     views.set(c.id, { chapter: c, section, widget });

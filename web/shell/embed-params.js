@@ -32,14 +32,24 @@ export function readEmbedParams(params, chapters) {
   const problems = [];
   // Each name once: a repeated one is reported, and the first is used.
   for (const name of ['w', 'ch', 's', 'id']) {
-    for (const extra of params.getAll(name).slice(1)) problems.push({ name, value: extra, expected: `one ${name}= only (the address gives more than one; the first is used)` });
+    for (const extra of params.getAll(name).slice(1))
+      problems.push({
+        name,
+        value: extra,
+        expected: `one ${name}= only (the address gives more than one; the first is used)`,
+      });
   }
   // Any other name is reported: a widget's fields go inside s= (agtest is the test mode, see engine.js).
   const unknown = [...params].filter(([name]) => !['w', 'ch', 's', 'id', 'agtest'].includes(name));
   for (const [name, value] of unknown.slice(0, MAX_UNKNOWN)) {
-    problems.push({ name: name.slice(0, MAX_NAME), value, expected: 'not a parameter of this page (it reads w, ch, s and id; a widget\u2019s own fields go inside s=)' });
+    problems.push({
+      name: name.slice(0, MAX_NAME),
+      value,
+      expected: 'not a parameter of this page (it reads w, ch, s and id; a widget\u2019s own fields go inside s=)',
+    });
   }
-  if (unknown.length > MAX_UNKNOWN) problems.push({ name: '\u2026', value: `${unknown.length - MAX_UNKNOWN} more`, expected: 'no other parameters' });
+  if (unknown.length > MAX_UNKNOWN)
+    problems.push({ name: '\u2026', value: `${unknown.length - MAX_UNKNOWN} more`, expected: 'no other parameters' });
   const w = params.get('w');
   const ch = params.get('ch');
   const s = params.get('s');
@@ -49,7 +59,15 @@ export function readEmbedParams(params, chapters) {
   let chapter = null;
   if (ch !== null) {
     chapter = (ch.length <= MAX_NAME && withWidget.find((c) => c.id === ch)) || null;
-    if (!chapter) problems.push({ name: 'ch', value: ch, expected: `a chapter id, such as ${withWidget.slice(0, 3).map((c) => c.id).join(', ')}` });
+    if (!chapter)
+      problems.push({
+        name: 'ch',
+        value: ch,
+        expected: `a chapter id, such as ${withWidget
+          .slice(0, 3)
+          .map((c) => c.id)
+          .join(', ')}`,
+      });
   }
   let tag = null;
   if (w !== null) {
@@ -63,13 +81,22 @@ export function readEmbedParams(params, chapters) {
   const found = Boolean(tag);
   if (!found) {
     tag = DEFAULT_TAG;
-    if (w === null && ch === null) problems.push({ name: 'w', value: '', expected: 'a widget tag (w=ag-...) or a chapter id (ch=...); the worked example is shown' });
+    if (w === null && ch === null)
+      problems.push({
+        name: 'w',
+        value: '',
+        expected: 'a widget tag (w=ag-...) or a chapter id (ch=...); the worked example is shown',
+      });
   }
 
   // A state meant for a widget that was not found would not fit the default one.
   let stateText = s;
   if (s !== null && !found) {
-    problems.push({ name: 's', value: s, expected: 'the state of the widget named by w= or ch=; ignored, as that widget was not found' });
+    problems.push({
+      name: 's',
+      value: s,
+      expected: 'the state of the widget named by w= or ch=; ignored, as that widget was not found',
+    });
     stateText = null;
   }
 

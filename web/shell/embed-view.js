@@ -21,7 +21,16 @@ export function renderEmbed(main, { tag, chapter }) {
       h('h1', {}, chapter.title),
       h('p', { class: 'intro' }, chapter.intro),
       widget,
-      chapter.after?.length ? [h('h2', {}, 'Things to try'), h('ul', { class: 'tries' }, chapter.after.map((t) => h('li', {}, t)))] : null,
+      chapter.after?.length
+        ? [
+            h('h2', {}, 'Things to try'),
+            h(
+              'ul',
+              { class: 'tries' },
+              chapter.after.map((t) => h('li', {}, t)),
+            ),
+          ]
+        : null,
     ),
   );
   return widget;
@@ -36,7 +45,13 @@ export function showAddressProblems(note, problems) {
   note.replaceChildren(
     h('strong', {}, 'Part of this address could not be used.'),
     ' These values were ignored:',
-    h('ul', {}, problems.map((p) => h('li', {}, h('code', {}, `${p.name}=${shorten(String(p.value))}`), ` \u2014 expected ${p.expected}.`))),
+    h(
+      'ul',
+      {},
+      problems.map((p) =>
+        h('li', {}, h('code', {}, `${p.name}=${shorten(String(p.value))}`), ` \u2014 expected ${p.expected}.`),
+      ),
+    ),
   );
   note.hidden = false;
 }

@@ -9,7 +9,13 @@ export function showLinkProblems(note, problems) {
   note.replaceChildren(
     h('strong', {}, 'Part of this link could not be used.'),
     ' These values were ignored:',
-    h('ul', {}, problems.map((p) => h('li', {}, h('code', {}, `${p.name}=${shorten(String(p.value))}`), ` \u2014 expected ${p.expected}.`))),
+    h(
+      'ul',
+      {},
+      problems.map((p) =>
+        h('li', {}, h('code', {}, `${p.name}=${shorten(String(p.value))}`), ` \u2014 expected ${p.expected}.`),
+      ),
+    ),
   );
   note.hidden = false;
 }

@@ -40,8 +40,17 @@ export function trackProgress({ root, nav, chapters, chapterOf }) {
   };
 
   /** First answer of each chapter: { [chapterId]: { choice, correct } }. */
-  const firstAnswers = () => Object.fromEntries(Object.entries(record.toJSON()).map(([id, e]) => [id, { choice: e.first.choice, correct: e.first.correct }]));
-  const snapshot = () => ({ visited: ids.filter((id) => visited.has(id)), total: ids.length, current, score: record.score(ids), predictions: firstAnswers() });
+  const firstAnswers = () =>
+    Object.fromEntries(
+      Object.entries(record.toJSON()).map(([id, e]) => [id, { choice: e.first.choice, correct: e.first.correct }]),
+    );
+  const snapshot = () => ({
+    visited: ids.filter((id) => visited.has(id)),
+    total: ids.length,
+    current,
+    score: record.score(ids),
+    predictions: firstAnswers(),
+  });
   const changed = () => root.dispatchEvent(new CustomEvent('ag-progress', { detail: snapshot() }));
 
   // Marks and records without an event; callers fire one event per change.
@@ -87,7 +96,13 @@ export function trackProgress({ root, nav, chapters, chapterOf }) {
       taken.visited += 1;
     }
     for (const [id, answer] of Object.entries(predictions && typeof predictions === 'object' ? predictions : {})) {
-      if (!known.has(id) || record.has(id) || typeof answer?.choice !== 'string' || typeof answer?.correct !== 'boolean') continue;
+      if (
+        !known.has(id) ||
+        record.has(id) ||
+        typeof answer?.choice !== 'string' ||
+        typeof answer?.correct !== 'boolean'
+      )
+        continue;
       record.restore(id, answer);
       markPredicted(id, answer.correct);
       taken.predictions += 1;

@@ -21,7 +21,14 @@ export function readChapter(params, chapters) {
   const ch = params.get('ch');
   if (ch !== null) {
     if (chapters.some((c) => c.id === ch && c.tag)) return { chapterId: ch, problems };
-    problems.push({ name: 'ch', value: ch, expected: `a chapter id (${chapters.filter((c) => c.tag).map((c) => c.id).join(', ')})` });
+    problems.push({
+      name: 'ch',
+      value: ch,
+      expected: `a chapter id (${chapters
+        .filter((c) => c.tag)
+        .map((c) => c.id)
+        .join(', ')})`,
+    });
     return { chapterId: null, problems };
   }
   if (V0_PARAMS.some((name) => params.has(name))) return { chapterId: 'worked-example', problems };
@@ -46,5 +53,6 @@ export function writeUrl({ chapter, widget, implId, defaultImplId }) {
   const query = parts.filter(Boolean).join('&');
   const hash = chapter ? `#ch-${chapter.id}` : window.location.hash;
   const next = `${query ? `?${query}` : window.location.pathname}${hash}`;
-  if (next !== `${window.location.search || window.location.pathname}${window.location.hash}`) window.history.replaceState(null, '', next);
+  if (next !== `${window.location.search || window.location.pathname}${window.location.hash}`)
+    window.history.replaceState(null, '', next);
 }

@@ -55,7 +55,8 @@ export async function attentionCost({ sizes, dk, seed = 11 }, ag, checker, { onP
   if (!Array.isArray(sizes) || !sizes.length || !sizes.every((t) => Number.isInteger(t) && t >= 1 && t <= 8192)) {
     throw new RangeError('attention cost: sizes must be whole numbers from 1 to 8192');
   }
-  if (!Number.isInteger(dk) || dk < 1 || dk > 512) throw new RangeError('attention cost: d_k must be a whole number from 1 to 512');
+  if (!Number.isInteger(dk) || dk < 1 || dk > 512)
+    throw new RangeError('attention cost: d_k must be a whole number from 1 to 512');
   const streaming = hasStreaming(ag);
   const memory = hasMemoryStats(ag);
   const paths = {

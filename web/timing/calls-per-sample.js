@@ -48,16 +48,34 @@ const SEARCH_LIMIT_MS = 10000;
  * a positive finite number, clockMs not a finite number >= 0, or maxCalls
  * not a whole number >= 1.
  */
-export async function callsPerSample(call, { targetMs, maxCalls, minMs = undefined, clockMs = undefined, tick = async () => {}, searchLimitMs = SEARCH_LIMIT_MS }) {
+export async function callsPerSample(
+  call,
+  {
+    targetMs,
+    maxCalls,
+    minMs = undefined,
+    clockMs = undefined,
+    tick = async () => {},
+    searchLimitMs = SEARCH_LIMIT_MS,
+  },
+) {
   const shown = (value) =>
-    typeof value === 'string' ? `the string "${value.slice(0, 20)}"` : value === null ? 'null' : typeof value === 'object' || typeof value === 'function' || typeof value === 'symbol' ? typeof value : `${typeof value} ${String(value)}`;
-  const bad = (name, value, expected) => new RangeError(`callsPerSample: options.${name} must be ${expected}; got ${shown(value)}`);
+    typeof value === 'string'
+      ? `the string "${value.slice(0, 20)}"`
+      : value === null
+        ? 'null'
+        : typeof value === 'object' || typeof value === 'function' || typeof value === 'symbol'
+          ? typeof value
+          : `${typeof value} ${String(value)}`;
+  const bad = (name, value, expected) =>
+    new RangeError(`callsPerSample: options.${name} must be ${expected}; got ${shown(value)}`);
   const positive = (x) => typeof x === 'number' && x > 0 && Number.isFinite(x);
   if (!positive(targetMs)) throw bad('targetMs', targetMs, 'a positive finite number of ms');
   if (minMs === undefined) minMs = targetMs / 4;
   if (!positive(minMs)) throw bad('minMs', minMs, 'a positive finite number of ms');
   if (!Number.isInteger(maxCalls) || maxCalls < 1) throw bad('maxCalls', maxCalls, 'a whole number >= 1');
-  if (clockMs !== undefined && !(typeof clockMs === 'number' && clockMs >= 0 && Number.isFinite(clockMs))) throw bad('clockMs', clockMs, 'a finite number of ms >= 0');
+  if (clockMs !== undefined && !(typeof clockMs === 'number' && clockMs >= 0 && Number.isFinite(clockMs)))
+    throw bad('clockMs', clockMs, 'a finite number of ms >= 0');
   if (!positive(searchLimitMs)) throw bad('searchLimitMs', searchLimitMs, 'a positive finite number of ms');
   const clock = clockMs ?? clockTick();
   if (TICKS * clock > minMs) maxCalls = Math.max(maxCalls, MAX_CALLS_COARSE);

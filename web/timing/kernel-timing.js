@@ -75,7 +75,8 @@ function callOf(ag, kernel, x) {
 export async function timeKernel({ kernel, size }, builds, { onProgress, tick }) {
   const spec = LAB_KERNELS[kernel];
   if (!spec) throw new RangeError(`kernel lab: unknown kernel "${kernel}"`);
-  if (!spec.sizes.includes(size)) throw new RangeError(`kernel lab: size ${size} is not offered for ${kernel} (${spec.sizes.join(', ')})`);
+  if (!spec.sizes.includes(size))
+    throw new RangeError(`kernel lab: size ${size} is not offered for ${kernel} (${spec.sizes.join(', ')})`);
   const inputs = makeInputs(builds[0].ag, kernel, size);
   const runs = builds.map((b) => ({ ...b, call: callOf(b.ag, kernel, inputs), reps: 1, samples: [] }));
   const total = runs.length * (ROUNDS + 1);

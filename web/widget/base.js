@@ -86,10 +86,20 @@ export class AgWidget extends HTMLElement {
     const problems = [];
     const fields = this.constructor.stateDecl.fields;
     const isObject = value !== null && typeof value === 'object' && !Array.isArray(value);
-    if (!isObject) problems.push({ name: 'state', value: safeText(value), expected: `an object of field values (${Object.keys(fields).join(', ')})` });
+    if (!isObject)
+      problems.push({
+        name: 'state',
+        value: safeText(value),
+        expected: `an object of field values (${Object.keys(fields).join(', ')})`,
+      });
     else {
       for (const name of Object.keys(value)) {
-        if (!Object.hasOwn(fields, name)) problems.push({ name, value: safeText(value[name]), expected: `not a field of this widget; its fields are ${Object.keys(fields).join(', ')}` });
+        if (!Object.hasOwn(fields, name))
+          problems.push({
+            name,
+            value: safeText(value[name]),
+            expected: `not a field of this widget; its fields are ${Object.keys(fields).join(', ')}`,
+          });
       }
     }
     for (const [name, spec] of Object.entries(fields)) {
@@ -178,7 +188,13 @@ export class AgWidget extends HTMLElement {
     this.#state = next;
     this.stateChanged(source);
     this.#render();
-    this.dispatchEvent(new CustomEvent('ag-statechange', { bubbles: true, composed: true, detail: changeDetail(this.constructor.stateDecl, next, source) }));
+    this.dispatchEvent(
+      new CustomEvent('ag-statechange', {
+        bubbles: true,
+        composed: true,
+        detail: changeDetail(this.constructor.stateDecl, next, source),
+      }),
+    );
   }
 
   // ------------------------------------------------------------ notes
@@ -198,7 +214,18 @@ export class AgWidget extends HTMLElement {
     note.replaceChildren(
       h('strong', {}, `Part of ${from} could not be used.`),
       ' These values were ignored and the defaults used instead:',
-      h('ul', {}, problems.map((p) => h('li', {}, h('code', {}, `${shorten(String(p.name))}=${shorten(String(p.value))}`), ` \u2014 expected ${p.expected}.`))),
+      h(
+        'ul',
+        {},
+        problems.map((p) =>
+          h(
+            'li',
+            {},
+            h('code', {}, `${shorten(String(p.name))}=${shorten(String(p.value))}`),
+            ` \u2014 expected ${p.expected}.`,
+          ),
+        ),
+      ),
     );
     note.hidden = false;
   }
@@ -290,12 +317,16 @@ export class AgWidget extends HTMLElement {
 
   #skeleton() {
     ensureKatexFonts(this.ownerDocument);
-    const sheets = ['styles/widget.css', 'styles/embed-control.css', KATEX_CSS, ...this.constructor.styles].map((path) =>
-      h('link', { rel: 'stylesheet', href: assetUrl(path).href }),
+    const sheets = ['styles/widget.css', 'styles/embed-control.css', KATEX_CSS, ...this.constructor.styles].map(
+      (path) => h('link', { rel: 'stylesheet', href: assetUrl(path).href }),
     );
     const note = h('div', { class: 'note', role: 'status', hidden: true });
     const error = h('div', { class: 'error', role: 'alert', hidden: true });
-    const body = h('div', { class: 'body' }, h('p', { class: 'placeholder' }, `${this.constructor.title}: starts when scrolled into view.`));
+    const body = h(
+      'div',
+      { class: 'body' },
+      h('p', { class: 'placeholder' }, `${this.constructor.title}: starts when scrolled into view.`),
+    );
     const computedBy = h('p', { class: 'computed-by' }, 'Waiting for the WebAssembly module\u2026');
     const toolbar = h(
       'div',
@@ -353,7 +384,8 @@ export class AgWidget extends HTMLElement {
       // Never left "loading": the figure shows older numbers (or none), and says so.
       this.note(`These inputs could not be computed: ${err.message}`);
       this.#parts.body.classList.add('is-stale');
-      this.#parts.computedBy.textContent = 'These inputs could not be computed: the numbers shown (if any) are not theirs.';
+      this.#parts.computedBy.textContent =
+        'These inputs could not be computed: the numbers shown (if any) are not theirs.';
       this.dataset.status = 'stale';
       return;
     }
@@ -430,7 +462,14 @@ export class AgWidget extends HTMLElement {
         if (!this.#ag) throw new Error('the WebAssembly module is not loaded');
         return options.reveal(choice, this.#ag);
       },
-      onResult: (result) => this.dispatchEvent(new CustomEvent('ag-predict', { bubbles: true, composed: true, detail: { widget: this.localName, ...result } })),
+      onResult: (result) =>
+        this.dispatchEvent(
+          new CustomEvent('ag-predict', {
+            bubbles: true,
+            composed: true,
+            detail: { widget: this.localName, ...result },
+          }),
+        ),
     });
   }
 
@@ -504,7 +543,7 @@ function changeDetail(decl, committed, source) {
 
 function safeText(value) {
   try {
-    return typeof value === 'string' ? value : JSON.stringify(value) ?? String(value);
+    return typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
   } catch {
     return String(value);
   }

@@ -15,7 +15,8 @@ const INSTALLED = Symbol.for('attention-geometry.d3-changes-only');
 function setAttribute(node, fullname, value) {
   if (fullname.local) {
     if (value == null) node.removeAttributeNS(fullname.space, fullname.local);
-    else if (node.getAttributeNS(fullname.space, fullname.local) !== `${value}`) node.setAttributeNS(fullname.space, fullname.local, value);
+    else if (node.getAttributeNS(fullname.space, fullname.local) !== `${value}`)
+      node.setAttributeNS(fullname.space, fullname.local, value);
   } else if (value == null) node.removeAttribute(fullname);
   else if (node.getAttribute(fullname) !== `${value}`) node.setAttribute(fullname, value);
 }

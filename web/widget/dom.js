@@ -72,7 +72,8 @@ export function setValue(control, text) {
 export function focusInPlace(el) {
   el.focus({ preventScroll: true });
   requestAnimationFrame(() => {
-    if (el.isConnected && el.getRootNode().activeElement === el) el.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+    if (el.isConnected && el.getRootNode().activeElement === el)
+      el.scrollIntoView({ block: 'nearest', inline: 'nearest' });
   });
 }
 

@@ -21,7 +21,8 @@ const FRAME_MARGIN = 48;
 /** A chapter adds its title, intro and "things to try": used when the widget is not in a chapter section. */
 const CHAPTER_MARGIN = 360;
 /** The sandbox of the iframe snippet: what every part of the frame needs (links open tabs, exports download). */
-export const SNIPPET_SANDBOX = 'allow-scripts allow-same-origin allow-popups allow-popups-to-escape-sandbox allow-downloads';
+export const SNIPPET_SANDBOX =
+  'allow-scripts allow-same-origin allow-popups allow-popups-to-escape-sandbox allow-downloads';
 
 /** Whether the document turns the snippets off (<meta name="attention-geometry-embed" content="off">). */
 export function embedTurnedOff(doc) {
@@ -100,11 +101,15 @@ export function embedControl(widget) {
   const details = h('details', { class: 'embed' }, h('summary', {}, 'Embed'));
 
   const unavailable = (text) => {
-    details.append(h('div', { class: 'embed-panel' }, h('p', { class: 'embed-help', dataset: { role: 'embed-unavailable' } }, text)));
+    details.append(
+      h('div', { class: 'embed-panel' }, h('p', { class: 'embed-help', dataset: { role: 'embed-unavailable' } }, text)),
+    );
     return details;
   };
   if (embedTurnedOff(widget.ownerDocument)) {
-    return unavailable('Embed snippets are turned off on this page: its addresses are not ones another page could load the widget from. They come from the page on its own web site.');
+    return unavailable(
+      'Embed snippets are turned off on this page: its addresses are not ones another page could load the widget from. They come from the page on its own web site.',
+    );
   }
   if (!servedOverHttp()) {
     return unavailable(
@@ -117,7 +122,14 @@ export function embedControl(widget) {
   // role=status is a polite live region (no aria-live attribute: the widget's own announcer is the one [aria-live] node).
   const status = h('p', { class: 'embed-status', role: 'status' });
   const box = (id, label, help) => {
-    const area = h('textarea', { id, class: 'embed-code', readonly: true, rows: 4, spellcheck: 'false', 'aria-describedby': `${id}-help` });
+    const area = h('textarea', {
+      id,
+      class: 'embed-code',
+      readonly: true,
+      rows: 4,
+      spellcheck: 'false',
+      'aria-describedby': `${id}-help`,
+    });
     const copy = h('button', { type: 'button', class: 'embed-copy' }, `Copy ${label.toLowerCase()}`);
     copy.addEventListener('click', async () => {
       if (await copyText(area.value)) {
@@ -131,13 +143,28 @@ export function embedControl(widget) {
     return {
       area,
       copy,
-      node: h('div', { class: 'embed-snippet' }, h('label', { for: id }, label), h('p', { id: `${id}-help`, class: 'embed-help' }, help), area, copy),
+      node: h(
+        'div',
+        { class: 'embed-snippet' },
+        h('label', { for: id }, label),
+        h('p', { id: `${id}-help`, class: 'embed-help' }, help),
+        area,
+        copy,
+      ),
     };
   };
 
-  const frame = box(`${uid}-iframe`, 'Iframe snippet', 'For any page, also where scripts are removed (Canvas). The frame can report its height to the page: see EMBEDDING.md for the listener.');
+  const frame = box(
+    `${uid}-iframe`,
+    'Iframe snippet',
+    'For any page, also where scripts are removed (Canvas). The frame can report its height to the page: see EMBEDDING.md for the listener.',
+  );
   frame.area.dataset.snippet = 'iframe';
-  const element = box(`${uid}-element`, 'Element snippet', 'For pages that may load scripts: the widget becomes part of the page.');
+  const element = box(
+    `${uid}-element`,
+    'Element snippet',
+    'For pages that may load scripts: the widget becomes part of the page.',
+  );
   element.area.dataset.snippet = 'element';
 
   let scope = 'widget';
@@ -152,7 +179,13 @@ export function embedControl(widget) {
       });
       return h('label', { class: 'embed-choice' }, input, ` ${text}`);
     };
-    choice = h('fieldset', { class: 'embed-scope' }, h('legend', {}, 'The frame shows'), radio('widget', 'this widget only'), radio('chapter', `the whole chapter \u201c${chapter.title}\u201d`));
+    choice = h(
+      'fieldset',
+      { class: 'embed-scope' },
+      h('legend', {}, 'The frame shows'),
+      radio('widget', 'this widget only'),
+      radio('chapter', `the whole chapter \u201c${chapter.title}\u201d`),
+    );
   }
 
   const panel = h('div', { class: 'embed-panel' }, choice, frame.node, element.node, status);
@@ -171,7 +204,10 @@ export function embedControl(widget) {
   const withoutPanel = (h0) => {
     if (layoutExtra === null) {
       // Opened without a click (details.open set by a script): the summary line stays, the panel goes.
-      layoutExtra = closedHeight === null ? Math.max(0, height(details) - height(summary) - height(panel)) : Math.max(0, height(widget) - closedHeight - height(panel));
+      layoutExtra =
+        closedHeight === null
+          ? Math.max(0, height(details) - height(summary) - height(panel))
+          : Math.max(0, height(widget) - closedHeight - height(panel));
     }
     return h0 - height(panel) - layoutExtra;
   };
@@ -183,7 +219,13 @@ export function embedControl(widget) {
     const own = withoutPanel(height(widget));
     const inChapter = scope === 'chapter';
     const shown = inChapter ? (section ? withoutPanel(height(section)) : own + CHAPTER_MARGIN) : own;
-    frame.area.value = iframeSnippet({ tag, title, stateText, chapter: inChapter ? chapter : null, height: shown + FRAME_MARGIN });
+    frame.area.value = iframeSnippet({
+      tag,
+      title,
+      stateText,
+      chapter: inChapter ? chapter : null,
+      height: shown + FRAME_MARGIN,
+    });
     element.area.value = elementSnippet({ tag, stateText });
   };
   details.addEventListener('toggle', () => {

@@ -41,7 +41,9 @@ const locate = typeof window === 'undefined' ? {} : { wasmUrl: wasmUrls() };
 
 function load(id, options) {
   const label = { id }; // the auto-chosen instance learns its id after loading
-  const logOptions = testMode ? { logCalls: true, onKernelCall: (call) => window.__agCallLog.push({ ...call, impl: label.id }) } : {};
+  const logOptions = testMode
+    ? { logCalls: true, onKernelCall: (call) => window.__agCallLog.push({ ...call, impl: label.id }) }
+    : {};
   return init({ ...options, ...locate, ...logOptions }).then((ag) => {
     if (id === 'auto') label.id = idOf(ag);
     return ag;

@@ -5,7 +5,19 @@
 // PNG: the serialized SVG drawn on a canvas through a blob: image.
 import { h } from './dom.js';
 
-const PAINT = ['fill', 'stroke', 'stroke-width', 'stroke-dasharray', 'opacity', 'fill-opacity', 'font-family', 'font-size', 'font-weight', 'text-anchor', 'dominant-baseline'];
+const PAINT = [
+  'fill',
+  'stroke',
+  'stroke-width',
+  'stroke-dasharray',
+  'opacity',
+  'fill-opacity',
+  'font-family',
+  'font-size',
+  'font-weight',
+  'text-anchor',
+  'dominant-baseline',
+];
 
 /** A standalone SVG document (text) of `svgEl` with its computed paint inlined. */
 export function serializeSvg(svgEl, { background } = {}) {
@@ -30,7 +42,8 @@ export function serializeSvg(svgEl, { background } = {}) {
   clone.setAttribute('height', String(height));
   if (background) {
     const rect = document.createElementNS('http://www.w3.org/2000/svg', 'rect');
-    for (const [k, v] of Object.entries({ x: box?.x ?? 0, y: box?.y ?? 0, width, height, fill: background })) rect.setAttribute(k, String(v));
+    for (const [k, v] of Object.entries({ x: box?.x ?? 0, y: box?.y ?? 0, width, height, fill: background }))
+      rect.setAttribute(k, String(v));
     clone.insertBefore(rect, clone.firstChild);
   }
   return { text: new XMLSerializer().serializeToString(clone), width, height };
@@ -65,7 +78,9 @@ export async function pngBlob(svgEl, { scale = 2, background } = {}) {
     const ctx = canvas.getContext('2d');
     ctx.scale(scale, scale);
     ctx.drawImage(img, 0, 0, width, height);
-    return await new Promise((done, fail) => canvas.toBlob((b) => (b ? done(b) : fail(new Error('PNG export failed'))), 'image/png'));
+    return await new Promise((done, fail) =>
+      canvas.toBlob((b) => (b ? done(b) : fail(new Error('PNG export failed'))), 'image/png'),
+    );
   } finally {
     URL.revokeObjectURL(url);
   }

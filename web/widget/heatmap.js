@@ -83,22 +83,25 @@ const DARK_BELOW = Math.sqrt(0.0525) - 0.05;
  * @returns {{ svg, node: SVGSVGElement, update: (values: ArrayLike<number>[], options?: { selected?: [number, number] }) => void,
  *             focus: (i: number, j: number) => void, cellNode: (i: number, j: number) => SVGGElement }}
  */
-export function heatmap(container, {
-  rows,
-  cols,
-  label,
-  describe = (i, j, text) => `row ${i + 1}, column ${j + 1}: ${text}`,
-  format = (v) => formatNumber(v, 3),
-  show,
-  role = 'cell',
-  legendTitle = 'value',
-  cell = 52,
-  scale: kind = 'diverging',
-  domain: fixedDomain = null,
-  readout: withReadout = true,
-  onSelect = () => {},
-  onActivate = () => {},
-}) {
+export function heatmap(
+  container,
+  {
+    rows,
+    cols,
+    label,
+    describe = (i, j, text) => `row ${i + 1}, column ${j + 1}: ${text}`,
+    format = (v) => formatNumber(v, 3),
+    show,
+    role = 'cell',
+    legendTitle = 'value',
+    cell = 52,
+    scale: kind = 'diverging',
+    domain: fixedDomain = null,
+    readout: withReadout = true,
+    onSelect = () => {},
+    onActivate = () => {},
+  },
+) {
   const id = `ag-heatmap-${(counter += 1)}`;
   const n = rows.length;
   const m = cols.length;
@@ -109,9 +112,11 @@ export function heatmap(container, {
   const legendH = 84;
   const width = left + gridW + 12;
   const height = top + gridH + legendH;
-  const write = show ?? ((el, value) => {
-    el.textContent = format(value);
-  });
+  const write =
+    show ??
+    ((el, value) => {
+      el.textContent = format(value);
+    });
 
   const svg = select(container)
     .append('svg')
@@ -132,10 +137,24 @@ export function heatmap(container, {
   // Column headers: a row of columnheaders (for the grid's accessibility tree too).
   const headRow = gridRoot.append('g').attr('role', 'row');
   const colHeads = cols.map((c, j) => {
-    const g = headRow.append('g').attr('role', 'columnheader').attr('class', 'hm-colhead').attr('data-col', j + 1).attr('aria-label', [c.label + (c.sub ?? ''), c.note].filter(Boolean).join(' '));
+    const g = headRow
+      .append('g')
+      .attr('role', 'columnheader')
+      .attr('class', 'hm-colhead')
+      .attr('data-col', j + 1)
+      .attr('aria-label', [c.label + (c.sub ?? ''), c.note].filter(Boolean).join(' '));
     const x = left + j * cell + cell / 2;
-    header(g, c, 'hm-col').attr('x', x).attr('y', c.note ? top - 22 : top - 10).attr('text-anchor', 'middle');
-    if (c.note) g.append('text').attr('class', 'hm-note').attr('x', x).attr('y', top - 6).attr('text-anchor', 'middle').text(c.note);
+    header(g, c, 'hm-col')
+      .attr('x', x)
+      .attr('y', c.note ? top - 22 : top - 10)
+      .attr('text-anchor', 'middle');
+    if (c.note)
+      g.append('text')
+        .attr('class', 'hm-note')
+        .attr('x', x)
+        .attr('y', top - 6)
+        .attr('text-anchor', 'middle')
+        .text(c.note);
     return g;
   });
 
@@ -145,9 +164,23 @@ export function heatmap(container, {
     const rowG = gridRoot.append('g').attr('role', 'row');
     const r = rows[i];
     const y = top + i * cell + cell / 2;
-    const rh = rowG.append('g').attr('role', 'rowheader').attr('class', 'hm-rowhead').attr('data-row', i + 1).attr('aria-label', [r.label + (r.sub ?? ''), r.note].filter(Boolean).join(' '));
-    header(rh, r, 'hm-row').attr('x', left - 8).attr('y', r.note ? y - 3 : y + 5).attr('text-anchor', 'end');
-    if (r.note) rh.append('text').attr('class', 'hm-note').attr('x', left - 8).attr('y', y + 13).attr('text-anchor', 'end').text(r.note);
+    const rh = rowG
+      .append('g')
+      .attr('role', 'rowheader')
+      .attr('class', 'hm-rowhead')
+      .attr('data-row', i + 1)
+      .attr('aria-label', [r.label + (r.sub ?? ''), r.note].filter(Boolean).join(' '));
+    header(rh, r, 'hm-row')
+      .attr('x', left - 8)
+      .attr('y', r.note ? y - 3 : y + 5)
+      .attr('text-anchor', 'end');
+    if (r.note)
+      rh.append('text')
+        .attr('class', 'hm-note')
+        .attr('x', left - 8)
+        .attr('y', y + 13)
+        .attr('text-anchor', 'end')
+        .text(r.note);
     rowHeads.push(rh);
     const row = [];
     for (let j = 0; j < m; j += 1) {
@@ -159,14 +192,32 @@ export function heatmap(container, {
         .attr('data-cell', `${i + 1}-${j + 1}`)
         .attr('transform', `translate(${left + j * cell},${top + i * cell})`);
       g.append('rect').attr('class', 'hm-rect').attr('width', cell).attr('height', cell);
-      const text = g.append('text').attr('class', 'hm-value').attr('x', cell / 2).attr('y', cell / 2 + 5).attr('text-anchor', 'middle').attr('aria-hidden', 'true');
+      const text = g
+        .append('text')
+        .attr('class', 'hm-value')
+        .attr('x', cell / 2)
+        .attr('y', cell / 2 + 5)
+        .attr('text-anchor', 'middle')
+        .attr('aria-hidden', 'true');
       text.attr('data-role', role).attr('data-key', `${i + 1}-${j + 1}`);
       // The focus ring (shown on :focus-visible): a band of the background colour
       // along the cell's edge, then a ring of the focus colour inside it, so the
       // ring contrasts with the band whatever the cell's colour.
       const ring = g.append('g').attr('class', 'hm-focus').attr('aria-hidden', 'true');
-      ring.append('rect').attr('class', 'hm-focus-band').attr('x', 2).attr('y', 2).attr('width', cell - 4).attr('height', cell - 4);
-      ring.append('rect').attr('class', 'hm-focus-ring').attr('x', 5.5).attr('y', 5.5).attr('width', cell - 11).attr('height', cell - 11);
+      ring
+        .append('rect')
+        .attr('class', 'hm-focus-band')
+        .attr('x', 2)
+        .attr('y', 2)
+        .attr('width', cell - 4)
+        .attr('height', cell - 4);
+      ring
+        .append('rect')
+        .attr('class', 'hm-focus-ring')
+        .attr('x', 5.5)
+        .attr('y', 5.5)
+        .attr('width', cell - 11)
+        .attr('height', cell - 11);
       g.on('pointerenter', (event) => {
         showReadout(i, j);
         if (event.pointerType === 'mouse') onSelect(i, j, 'hover');
@@ -181,15 +232,49 @@ export function heatmap(container, {
       });
       g.on('keydown', (event) => keydown(event, i, j));
       // `last`: what was last written to the cell, so that update() writes only what changed.
-      row.push({ g, rect: g.select('rect'), text, gNode: g.node(), rectNode: g.select('rect').node(), textNode: text.node(), last: { value: undefined, domain: null, fill: undefined, tone: undefined, label: undefined, selected: undefined } });
+      row.push({
+        g,
+        rect: g.select('rect'),
+        text,
+        gNode: g.node(),
+        rectNode: g.select('rect').node(),
+        textNode: text.node(),
+        last: {
+          value: undefined,
+          domain: null,
+          fill: undefined,
+          tone: undefined,
+          label: undefined,
+          selected: undefined,
+        },
+      });
     }
     cells.push(row);
   }
-  gridRoot.append('rect').attr('class', 'hm-frame').attr('x', left).attr('y', top).attr('width', gridW).attr('height', gridH).attr('aria-hidden', 'true');
+  gridRoot
+    .append('rect')
+    .attr('class', 'hm-frame')
+    .attr('x', left)
+    .attr('y', top)
+    .attr('width', gridW)
+    .attr('height', gridH)
+    .attr('aria-hidden', 'true');
   // The selected cell: a light and a dark ring, visible on every colour of the scale and in both themes.
-  const outline = gridRoot.append('g').attr('class', 'hm-outline').attr('aria-hidden', 'true').attr('visibility', 'hidden');
-  outline.append('rect').attr('class', 'hm-outline-outer').attr('width', cell - 2).attr('height', cell - 2);
-  outline.append('rect').attr('class', 'hm-outline-inner').attr('width', cell - 2).attr('height', cell - 2);
+  const outline = gridRoot
+    .append('g')
+    .attr('class', 'hm-outline')
+    .attr('aria-hidden', 'true')
+    .attr('visibility', 'hidden');
+  outline
+    .append('rect')
+    .attr('class', 'hm-outline-outer')
+    .attr('width', cell - 2)
+    .attr('height', cell - 2);
+  outline
+    .append('rect')
+    .attr('class', 'hm-outline-inner')
+    .attr('width', cell - 2)
+    .attr('height', cell - 2);
 
   // Legend: a gradient bar over the scale's domain, with the ends or the
   // middle (0 of a diverging scale) labelled, and marks at the lowest and
@@ -197,14 +282,47 @@ export function heatmap(container, {
   const barX = left;
   const barW = Math.max(gridW, 120);
   const barY = top + gridH + 36;
-  const legend = svg.append('g').attr('class', 'hm-legend').attr('role', 'group').attr('aria-label', `Colour legend: ${legendTitle}`);
+  const legend = svg
+    .append('g')
+    .attr('class', 'hm-legend')
+    .attr('role', 'group')
+    .attr('aria-label', `Colour legend: ${legendTitle}`);
   const gradient = svg.insert('defs', ':first-child').append('linearGradient').attr('id', `${id}-grad`);
-  for (let s = 0; s <= 10; s += 1) gradient.append('stop').attr('offset', `${s * 10}%`).attr('stop-color', colour(s / 10));
-  legend.append('text').attr('class', 'hm-legend-title').attr('x', barX - 8).attr('y', barY + 9).attr('text-anchor', 'end').text(legendTitle);
-  legend.append('rect').attr('class', 'hm-bar').attr('x', barX).attr('y', barY).attr('width', barW).attr('height', 10).attr('fill', `url(#${id}-grad)`);
+  for (let s = 0; s <= 10; s += 1)
+    gradient
+      .append('stop')
+      .attr('offset', `${s * 10}%`)
+      .attr('stop-color', colour(s / 10));
+  legend
+    .append('text')
+    .attr('class', 'hm-legend-title')
+    .attr('x', barX - 8)
+    .attr('y', barY + 9)
+    .attr('text-anchor', 'end')
+    .text(legendTitle);
+  legend
+    .append('rect')
+    .attr('class', 'hm-bar')
+    .attr('x', barX)
+    .attr('y', barY)
+    .attr('width', barW)
+    .attr('height', 10)
+    .attr('fill', `url(#${id}-grad)`);
   const tick = (x, text, anchor = 'middle') => {
-    legend.append('line').attr('class', 'hm-zero').attr('x1', x).attr('x2', x).attr('y1', barY - 3).attr('y2', barY + 13);
-    legend.append('text').attr('class', 'hm-tick').attr('x', x).attr('y', barY + 24).attr('text-anchor', anchor).text(text);
+    legend
+      .append('line')
+      .attr('class', 'hm-zero')
+      .attr('x1', x)
+      .attr('x2', x)
+      .attr('y1', barY - 3)
+      .attr('y2', barY + 13);
+    legend
+      .append('text')
+      .attr('class', 'hm-tick')
+      .attr('x', x)
+      .attr('y', barY + 24)
+      .attr('text-anchor', anchor)
+      .text(text);
   };
   if (kind === 'sequential') {
     // The ends of a given domain are the learner's inputs to the scale (e.g. 0 and 1 for weights), not results.
@@ -224,7 +342,10 @@ export function heatmap(container, {
   const lowMark = mark('hm-min', 'lowest');
   const highMark = mark('hm-max', 'highest');
 
-  let scale = kind === 'sequential' ? scaleSequential(colour).domain(fixedDomain ?? [0, 1]) : scaleDiverging(colour).domain([-1, 0, 1]);
+  let scale =
+    kind === 'sequential'
+      ? scaleSequential(colour).domain(fixedDomain ?? [0, 1])
+      : scaleDiverging(colour).domain([-1, 0, 1]);
   let current = [0, 0];
   let shownValues = null; // the last values given to update()
   let readoutCell = null; // the cell under the pointer or with focus, once there is one
@@ -239,7 +360,9 @@ export function heatmap(container, {
   // the SVG is scaled down). aria-hidden: a focused cell's aria-label already
   // says the same to screen readers.
   // It shows the selected cell until the pointer or the focus reaches one.
-  const readoutLine = withReadout ? select(container).append('p').attr('class', 'hm-readout').attr('aria-hidden', 'true') : null;
+  const readoutLine = withReadout
+    ? select(container).append('p').attr('class', 'hm-readout').attr('aria-hidden', 'true')
+    : null;
   function showReadout(i, j) {
     readoutCell = [i, j];
     writeReadout();
@@ -268,12 +391,24 @@ export function heatmap(container, {
     let ni = i;
     let nj = j;
     switch (event.key) {
-      case 'ArrowLeft': nj = Math.max(0, j - 1); break;
-      case 'ArrowRight': nj = Math.min(m - 1, j + 1); break;
-      case 'ArrowUp': ni = Math.max(0, i - 1); break;
-      case 'ArrowDown': ni = Math.min(n - 1, i + 1); break;
-      case 'Home': nj = 0; break;
-      case 'End': nj = m - 1; break;
+      case 'ArrowLeft':
+        nj = Math.max(0, j - 1);
+        break;
+      case 'ArrowRight':
+        nj = Math.min(m - 1, j + 1);
+        break;
+      case 'ArrowUp':
+        ni = Math.max(0, i - 1);
+        break;
+      case 'ArrowDown':
+        ni = Math.min(n - 1, i + 1);
+        break;
+      case 'Home':
+        nj = 0;
+        break;
+      case 'End':
+        nj = m - 1;
+        break;
       case 'Enter':
       case ' ':
         event.preventDefault();
@@ -303,10 +438,16 @@ export function heatmap(container, {
       }
     }
     if (!(extent > 0) || !Number.isFinite(extent)) extent = 1;
-    const [lo, hi] = kind === 'sequential' ? fixedDomain ?? [0, Number.isFinite(high.v) && high.v > 0 ? high.v : 1] : [-extent, extent];
+    const [lo, hi] =
+      kind === 'sequential'
+        ? (fixedDomain ?? [0, Number.isFinite(high.v) && high.v > 0 ? high.v : 1])
+        : [-extent, extent];
     const domainKey = `${lo},${hi}`;
     if (domainKey !== shownDomain) {
-      scale = kind === 'sequential' ? scaleSequential(colour).domain([lo, hi]).clamp(true) : scaleDiverging(colour).domain([-extent, 0, extent]).clamp(true);
+      scale =
+        kind === 'sequential'
+          ? scaleSequential(colour).domain([lo, hi]).clamp(true)
+          : scaleDiverging(colour).domain([-extent, 0, extent]).clamp(true);
       shownDomain = domainKey;
     }
     // Only what changed is written (a query change leaves most cells as they were).
@@ -345,13 +486,15 @@ export function heatmap(container, {
       }
     }
     // Legend marks at the lowest and the highest entry (the numbers are entries of `values`).
-    const bx = (v) => barX + ((Number.isFinite(v) ? Math.max(lo, Math.min(hi, v)) : lo) - lo) / (hi - lo) * barW;
+    const bx = (v) => barX + (((Number.isFinite(v) ? Math.max(lo, Math.min(hi, v)) : lo) - lo) / (hi - lo)) * barW;
     placeMark(lowMark, bx(low.v), barY + 12, barY + 40, low.v);
     placeMark(highMark, bx(high.v), barY - 2, barY - 12, high.v);
     // Outline and headers of the selected cell.
     const [si, sj] = selected;
     if (selectedShown?.[0] !== si || selectedShown?.[1] !== sj) {
-      outline.attr('transform', `translate(${left + sj * cell + 1},${top + si * cell + 1})`).attr('visibility', 'visible');
+      outline
+        .attr('transform', `translate(${left + sj * cell + 1},${top + si * cell + 1})`)
+        .attr('visibility', 'visible');
       rowHeads.forEach((g, i) => g.classed('is-selected', i === si));
       colHeads.forEach((g, j) => g.classed('is-selected', j === sj));
       selectedShown = [si, sj];
@@ -369,7 +512,10 @@ export function heatmap(container, {
     if (mk.at !== at) {
       mk.g.attr('transform', `translate(${x},${y})`);
       const dx = anchor === 'start' ? -6 : anchor === 'end' ? 6 : 0;
-      mk.t.attr('x', dx).attr('y', textY - y).attr('text-anchor', anchor);
+      mk.t
+        .attr('x', dx)
+        .attr('y', textY - y)
+        .attr('text-anchor', anchor);
       mk.at = at;
     }
     write(mk.v.node(), value, { format });

@@ -33,7 +33,14 @@ export function numberGrid({ rows, cols, spec, legend, onChange, onInvalid }) {
     Array.from({ length: cols }, (_, i) => h('span', { class: 'vec-col', 'aria-hidden': 'true' }, String(i + 1))),
     rows.map((row, r) => [
       h('span', { class: 'vec-name', 'aria-hidden': 'true' }, row.label),
-      inputs[r].map((input, i) => h('label', { class: 'vec-cell' }, h('span', { class: 'visually-hidden' }, `${row.name}, component ${i + 1}`), input)),
+      inputs[r].map((input, i) =>
+        h(
+          'label',
+          { class: 'vec-cell' },
+          h('span', { class: 'visually-hidden' }, `${row.name}, component ${i + 1}`),
+          input,
+        ),
+      ),
     ]),
   );
   const element = h('fieldset', { class: 'vectors' }, h('legend', {}, legend), grid);
@@ -125,7 +132,9 @@ export function numberGrid({ rows, cols, spec, legend, onChange, onInvalid }) {
  * browser.
  */
 export function stepped(text, dir, spec) {
-  const t = String(text).trim().replace(/\u2212/g, '-');
+  const t = String(text)
+    .trim()
+    .replace(/\u2212/g, '-');
   if (!/^[-+]?(\d+\.?\d*|\.\d+)$/.test(t)) return null;
   const current = readNumber(t, spec);
   if (current === null) return null;

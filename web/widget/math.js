@@ -26,7 +26,12 @@ export function ensureKatexFonts(doc = document) {
  * Errors are shown as the source text, in the error colour, never thrown.
  */
 export function tex(element, source, { display = false } = {}) {
-  katex.render(source, element, { displayMode: display, throwOnError: false, output: 'htmlAndMathml', strict: 'ignore' });
+  katex.render(source, element, {
+    displayMode: display,
+    throwOnError: false,
+    output: 'htmlAndMathml',
+    strict: 'ignore',
+  });
   return element;
 }
 

@@ -22,16 +22,42 @@ export function plane(container, { extent = 6, size = 320, margin = 16, label = 
     .attr('data-extent', extent)
     .attr('data-margin', margin);
   ownLayout(svg);
-  const x = scaleLinear().domain([-extent, extent]).range([margin, size - margin]);
-  const y = scaleLinear().domain([-extent, extent]).range([size - margin, margin]);
+  const x = scaleLinear()
+    .domain([-extent, extent])
+    .range([margin, size - margin]);
+  const y = scaleLinear()
+    .domain([-extent, extent])
+    .range([size - margin, margin]);
   const ticks = Array.from({ length: 2 * extent + 1 }, (_, i) => i - extent).filter((t) => t !== 0);
   const grid = svg.append('g').attr('class', 'grid').attr('aria-hidden', 'true');
-  grid.selectAll('line.gx').data(ticks).join('line').attr('class', 'gx').attr('x1', x).attr('x2', x).attr('y1', y(-extent)).attr('y2', y(extent));
-  grid.selectAll('line.gy').data(ticks).join('line').attr('class', 'gy').attr('y1', y).attr('y2', y).attr('x1', x(-extent)).attr('x2', x(extent));
+  grid
+    .selectAll('line.gx')
+    .data(ticks)
+    .join('line')
+    .attr('class', 'gx')
+    .attr('x1', x)
+    .attr('x2', x)
+    .attr('y1', y(-extent))
+    .attr('y2', y(extent));
+  grid
+    .selectAll('line.gy')
+    .data(ticks)
+    .join('line')
+    .attr('class', 'gy')
+    .attr('y1', y)
+    .attr('y2', y)
+    .attr('x1', x(-extent))
+    .attr('x2', x(extent));
   const axes = svg.append('g').attr('class', 'axes').attr('aria-hidden', 'true');
   const tickValues = ticks.filter((t) => t % 2 === 0);
-  axes.append('g').attr('transform', `translate(0,${y(0)})`).call(axisBottom(x).tickValues(tickValues).tickSize(4));
-  axes.append('g').attr('transform', `translate(${x(0)},0)`).call(axisLeft(y).tickValues(tickValues).tickSize(4));
+  axes
+    .append('g')
+    .attr('transform', `translate(0,${y(0)})`)
+    .call(axisBottom(x).tickValues(tickValues).tickSize(4));
+  axes
+    .append('g')
+    .attr('transform', `translate(${x(0)},0)`)
+    .call(axisLeft(y).tickValues(tickValues).tickSize(4));
   const layers = new Map();
   return {
     svg,
@@ -80,7 +106,19 @@ const KEYS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDow
  *           announce?: (p: [number, number]) => string }} o
  * @returns {{ node: SVGGElement, update: () => void }}
  */
-export function draggablePoint({ plane: p, layer, name, className, get, set, step = 0.25, bigStep = 1, snap = 0.25, describe, announce = describe }) {
+export function draggablePoint({
+  plane: p,
+  layer,
+  name,
+  className,
+  get,
+  set,
+  step = 0.25,
+  bigStep = 1,
+  snap = 0.25,
+  describe,
+  announce = describe,
+}) {
   const clamp = (v) => Math.max(-p.extent, Math.min(p.extent, v));
   const round = (v) => Math.round(v / snap) * snap;
   const g = layer

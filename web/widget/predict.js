@@ -15,7 +15,9 @@ import { h } from './dom.js';
  */
 export function predictBlock({ id, question, choices, reveal, onResult }) {
   const result = h('p', { class: 'predict-result', role: 'status' });
-  const buttons = choices.map((c) => h('button', { type: 'button', class: 'predict-choice', dataset: { choice: c.value } }, c.label));
+  const buttons = choices.map((c) =>
+    h('button', { type: 'button', class: 'predict-choice', dataset: { choice: c.value } }, c.label),
+  );
   const again = h('button', { type: 'button', class: 'predict-again', hidden: true }, 'Ask me again');
   const block = h(
     'div',
@@ -43,7 +45,11 @@ export function predictBlock({ id, question, choices, reveal, onResult }) {
       const correct = outcome.answer === choice;
       block.dataset.result = correct ? 'right' : 'wrong';
       const said = choices.find((c) => c.value === choice)?.label ?? choice;
-      result.replaceChildren(h('strong', {}, correct ? 'Right. ' : 'Not quite. '), `You said \u201c${said}\u201d. `, outcome.explanation);
+      result.replaceChildren(
+        h('strong', {}, correct ? 'Right. ' : 'Not quite. '),
+        `You said \u201c${said}\u201d. `,
+        outcome.explanation,
+      );
       buttons.forEach((b) => b.classList.toggle('is-answer', b.dataset.choice === outcome.answer));
       again.hidden = false;
       onResult?.({ id, choice, answer: outcome.answer, correct });

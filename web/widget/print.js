@@ -87,7 +87,10 @@ function afterPrint() {
 }
 
 function preloadEngine() {
-  const idle = typeof requestIdleCallback === 'function' ? (fn) => requestIdleCallback(fn, { timeout: 2000 }) : (fn) => setTimeout(fn, 200);
+  const idle =
+    typeof requestIdleCallback === 'function'
+      ? (fn) => requestIdleCallback(fn, { timeout: 2000 })
+      : (fn) => setTimeout(fn, 200);
   // A failure here is the widgets' to report when they start; nothing to say twice.
   const load = () => idle(() => getEngine().catch(() => {}));
   if (document.readyState === 'complete') load();

@@ -11,12 +11,15 @@ import { afterPause } from './pause.js';
 const MARK = 'scrollFocus'; // data-scroll-focus on the elements changed here
 
 const scrolls = (el, style) =>
-  (el.scrollWidth - el.clientWidth > 1 && /auto|scroll/.test(style.overflowX)) || (el.scrollHeight - el.clientHeight > 1 && /auto|scroll/.test(style.overflowY));
+  (el.scrollWidth - el.clientWidth > 1 && /auto|scroll/.test(style.overflowX)) ||
+  (el.scrollHeight - el.clientHeight > 1 && /auto|scroll/.test(style.overflowY));
 
 /** A short name for a scrolling box, from what it holds. */
 function nameOf(el) {
   const caption = el.querySelector('caption');
-  const what = caption?.textContent.trim() || (el.querySelector('table') ? 'Table' : el.querySelector('.katex, math') ? 'Formula' : 'Content');
+  const what =
+    caption?.textContent.trim() ||
+    (el.querySelector('table') ? 'Table' : el.querySelector('.katex, math') ? 'Formula' : 'Content');
   return `${what} (wider than the screen: scroll with the arrow keys)`;
 }
 
@@ -29,7 +32,10 @@ function nameOf(el) {
 function* boxesUnder(root) {
   const doc = root.ownerDocument ?? root;
   const walker = doc.createTreeWalker(root, NodeFilter.SHOW_ELEMENT, {
-    acceptNode: (el) => (!(el instanceof HTMLElement) || el.classList.contains('katex') ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT),
+    acceptNode: (el) =>
+      !(el instanceof HTMLElement) || el.classList.contains('katex')
+        ? NodeFilter.FILTER_REJECT
+        : NodeFilter.FILTER_ACCEPT,
   });
   for (let el = walker.nextNode(); el; el = walker.nextNode()) yield el;
 }
@@ -42,7 +48,11 @@ function* boxesUnder(root) {
 export function wideBoxes(root) {
   const out = [];
   for (const el of boxesUnder(root)) {
-    if (el.clientWidth > 0 && el.scrollWidth - el.clientWidth > 1 && /auto|scroll/.test(getComputedStyle(el).overflowX)) {
+    if (
+      el.clientWidth > 0 &&
+      el.scrollWidth - el.clientWidth > 1 &&
+      /auto|scroll/.test(getComputedStyle(el).overflowX)
+    ) {
       out.push({ el, fit: el.clientWidth / el.scrollWidth });
     }
   }
@@ -54,7 +64,10 @@ export function markScrollers(root) {
   for (const el of boxesUnder(root)) {
     const added = el.dataset[MARK]; // the attributes added here, e.g. "tabindex role aria-label"
     if (added === undefined && el.hasAttribute('tabindex')) continue;
-    const now = el.scrollWidth - el.clientWidth > 1 || el.scrollHeight - el.clientHeight > 1 ? scrolls(el, getComputedStyle(el)) : false;
+    const now =
+      el.scrollWidth - el.clientWidth > 1 || el.scrollHeight - el.clientHeight > 1
+        ? scrolls(el, getComputedStyle(el))
+        : false;
     if (now && added === undefined) {
       const names = ['tabindex'];
       el.tabIndex = 0;
@@ -95,7 +108,8 @@ export function watchScrollers(root, frame) {
     markScrollers(root);
     checked = true;
   };
-  const whenIdle = typeof requestIdleCallback === 'function' ? (fn) => requestIdleCallback(fn, { timeout: 500 }) : (fn) => fn();
+  const whenIdle =
+    typeof requestIdleCallback === 'function' ? (fn) => requestIdleCallback(fn, { timeout: 500 }) : (fn) => fn();
   const later = afterPause(() => whenIdle(check), CHECK_DELAY_MS);
   const now = () => {
     if (frameRequested) return;
@@ -105,7 +119,8 @@ export function watchScrollers(root, frame) {
       check();
     });
   };
-  const observer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(() => (checked ? later.poke() : now()));
+  const observer =
+    typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(() => (checked ? later.poke() : now()));
   observer?.observe(frame);
   return {
     schedule: later.poke,

@@ -30,8 +30,15 @@ const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?$/i;
  */
 export function number(o) {
   if (o.values !== undefined) {
-    if (!Array.isArray(o.values) || !o.values.length || !o.values.every(Number.isFinite)) throw new Error('state field: values must be a list of numbers');
-    return checkSpec({ type: 'number', ...o, values: Object.freeze([...o.values]), min: Math.min(...o.values), max: Math.max(...o.values) });
+    if (!Array.isArray(o.values) || !o.values.length || !o.values.every(Number.isFinite))
+      throw new Error('state field: values must be a list of numbers');
+    return checkSpec({
+      type: 'number',
+      ...o,
+      values: Object.freeze([...o.values]),
+      min: Math.min(...o.values),
+      max: Math.max(...o.values),
+    });
   }
   return checkSpec({ type: 'number', ...o });
 }
@@ -75,7 +82,8 @@ export function bool(o) {
 function checkSpec(spec) {
   // A declaration error is a programming error: fail loudly at definition time.
   const problem = readValue(spec, writeValue(spec, spec.default));
-  if (problem.error) throw new Error(`state field: the default does not satisfy its own declaration (${problem.error})`);
+  if (problem.error)
+    throw new Error(`state field: the default does not satisfy its own declaration (${problem.error})`);
   return Object.freeze(spec);
 }
 
@@ -83,7 +91,9 @@ function checkSpec(spec) {
 
 /** Reads one number, or null. Accepts a typographic minus sign. */
 export function readNumber(text, spec) {
-  const t = String(text).trim().replace(/\u2212/g, '-');
+  const t = String(text)
+    .trim()
+    .replace(/\u2212/g, '-');
   if (t.length > 40 || !NUMBER.test(t)) return null;
   const x = Number(t);
   if (!Number.isFinite(x) || x < spec.min || x > spec.max) return null;
@@ -107,7 +117,9 @@ export function expected(spec) {
   const size = (lo, hi) => (lo === hi ? String(lo) : `${lo} to ${hi}`);
   switch (spec.type) {
     case 'number':
-      return spec.values ? `one of ${spec.values.map(fmt).join(', ')}` : `${spec.integer ? 'a whole number' : 'a number'} ${range}`;
+      return spec.values
+        ? `one of ${spec.values.map(fmt).join(', ')}`
+        : `${spec.integer ? 'a whole number' : 'a number'} ${range}`;
     case 'vector':
       return `${size(spec.minLength, spec.maxLength)} numbers separated by commas, each ${range}`;
     case 'matrix':
@@ -184,7 +196,14 @@ export function checkValue(spec, value) {
   // field (or " on" for a choice) would pass the text check below and then be
   // stored as it is. A value of another type is told so, since its text may
   // well be one the field accepts.
-  const kind = value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+  const kind =
+    value === null
+      ? 'null'
+      : Array.isArray(value)
+        ? 'an array'
+        : typeof value === 'object'
+          ? 'an object'
+          : `a ${typeof value}`;
   if (spec.type === 'number' && typeof value !== 'number') return `${expected(spec)}, as a JS number (not ${kind})`;
   if (spec.type === 'enum' && typeof value !== 'string') return `${expected(spec)}, as a JS string (not ${kind})`;
   if (spec.type === 'enum' && !spec.values.includes(value)) return expected(spec);
@@ -198,7 +217,11 @@ export function checkValue(spec, value) {
         : spec.type === 'matrix'
           ? value.map((row) => Array.from(row, (x) => String(plain(x))).join(',')).join(';')
           : spec.type === 'bool'
-            ? value === true ? '1' : value === false ? '0' : 'x'
+            ? value === true
+              ? '1'
+              : value === false
+                ? '0'
+                : 'x'
             : String(value);
     return readValue(spec, text).error ?? null;
   } catch {
@@ -236,8 +259,14 @@ export function defineState({ version, fields, migrations = {}, check = null }) 
     if (typeof migrations[v] !== 'function') throw new Error(`state: no migration from version ${v}`);
   }
   if (check !== null && typeof check !== 'function') throw new Error('state: check must be a function');
-  const decl = Object.freeze({ version, fields: Object.freeze({ ...fields }), migrations: Object.freeze({ ...migrations }), check });
-  if (check && check(defaultState(decl)).length) throw new Error('state: the defaults do not pass the declaration\'s own check');
+  const decl = Object.freeze({
+    version,
+    fields: Object.freeze({ ...fields }),
+    migrations: Object.freeze({ ...migrations }),
+    check,
+  });
+  if (check && check(defaultState(decl)).length)
+    throw new Error("state: the defaults do not pass the declaration's own check");
   return decl;
 }
 
@@ -322,7 +351,8 @@ export function decodeState(decl, input) {
   const seen = new Set();
   for (const [name, value] of params) {
     if (!isText && !known(name)) continue;
-    if (seen.has(name)) problems.push({ name, value, expected: `one ${name}= only (the text gives more than one; the first is used)` });
+    if (seen.has(name))
+      problems.push({ name, value, expected: `one ${name}= only (the text gives more than one; the first is used)` });
     seen.add(name);
   }
   let version = oldestVersion(decl);
@@ -331,7 +361,11 @@ export function decodeState(decl, input) {
     const n = /^\d{1,3}$/.test(v) ? Number(v) : NaN;
     if (Number.isInteger(n) && n >= oldestVersion(decl) && n <= decl.version) version = n;
     else {
-      problems.push({ name: 'v', value: v, expected: `a state version from ${oldestVersion(decl)} to ${decl.version}` });
+      problems.push({
+        name: 'v',
+        value: v,
+        expected: `a state version from ${oldestVersion(decl)} to ${decl.version}`,
+      });
       version = decl.version;
     }
   }
@@ -346,7 +380,11 @@ export function decodeState(decl, input) {
     for (const [name, value] of params) {
       if (known(name) || reported.has(name)) continue;
       reported.add(name);
-      problems.push({ name, value, expected: `no such name: it is not a field of this widget; its fields are ${fieldList(decl)}` });
+      problems.push({
+        name,
+        value,
+        expected: `no such name: it is not a field of this widget; its fields are ${fieldList(decl)}`,
+      });
     }
   }
   for (const [name, spec] of Object.entries(decl.fields)) {

@@ -40,7 +40,8 @@ export function startWorker() {
 }
 
 function spawnWorker(url) {
-  if (url.protocol === 'data:' || url.origin === globalThis.location?.origin) return { worker: new Worker(url, { type: 'module' }), url };
+  if (url.protocol === 'data:' || url.origin === globalThis.location?.origin)
+    return { worker: new Worker(url, { type: 'module' }), url };
   const source = `import ${JSON.stringify(url.href)};`;
   const blobUrl = URL.createObjectURL(new Blob([source], { type: 'text/javascript' }));
   try {
@@ -103,7 +104,11 @@ export class ExperimentClient {
     };
     worker.onerror = (event) => {
       event.preventDefault?.();
-      this.#fail(this.#started ? new Error(`the experiment worker failed: ${event.message ?? 'unknown error'}`) : notStarted(url, event));
+      this.#fail(
+        this.#started
+          ? new Error(`the experiment worker failed: ${event.message ?? 'unknown error'}`)
+          : notStarted(url, event),
+      );
     };
     return worker;
   }
@@ -116,7 +121,8 @@ export class ExperimentClient {
   #receive(msg) {
     if (msg.type === 'log') {
       if (testMode && Array.isArray(window.__agCallLog)) {
-        for (const entry of msg.entries) window.__agCallLog.push({ ...entry, impl: currentImplementation(), worker: true });
+        for (const entry of msg.entries)
+          window.__agCallLog.push({ ...entry, impl: currentImplementation(), worker: true });
       }
       return;
     }
@@ -175,7 +181,14 @@ export class ExperimentClient {
     return new Promise((resolve, reject) => {
       this.#pending = { id, resolve, reject, onProgress };
       // The worker locates the wasm files as the page does (assetUrl).
-      this.#worker.postMessage({ type, id, job, impl: currentImplementation() ?? 'auto', testMode, wasmUrl: wasmUrls() });
+      this.#worker.postMessage({
+        type,
+        id,
+        job,
+        impl: currentImplementation() ?? 'auto',
+        testMode,
+        wasmUrl: wasmUrls(),
+      });
     });
   }
 

@@ -6,7 +6,11 @@ const out = document.getElementById('result');
 try {
   const ag = await init();
   const q = [[1, 2, 0, 1]];
-  const K = [[1, 2, 1, 0], [-1, -2, 0, 1], [0, 0, 1, 0]];
+  const K = [
+    [1, 2, 1, 0],
+    [-1, -2, 0, 1],
+    [0, 0, 1, 0],
+  ];
   const { scores, weights } = ag.attention(q, K, K, { scale: 1, returnScores: true, returnWeights: true });
   out.textContent =
     `scores ${Array.from(scores.data).join(', ')}; ` +

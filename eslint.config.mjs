@@ -1,0 +1,39 @@
+// ESLint: correctness rules for every JS module of the project; layout is
+// Prettier's (eslint-config-prettier turns off the rules it owns).
+import js from '@eslint/js';
+import prettier from 'eslint-config-prettier';
+import globals from 'globals';
+
+export default [
+  {
+    ignores: [
+      'build/**',
+      'dist/**',
+      'node_modules/**',
+      'test-artifacts/**',
+      'coverage/**',
+      'examples/vite-app/dist/**',
+    ],
+  },
+  js.configs.recommended,
+  prettier,
+  {
+    files: ['**/*.{js,mjs,cjs}'],
+    languageOptions: {
+      ecmaVersion: 2024,
+      sourceType: 'module',
+      globals: { ...globals.browser, ...globals.node, ...globals.worker },
+    },
+    rules: {
+      'no-unused-vars': ['error', { args: 'none', caughtErrors: 'none', ignoreRestSiblings: true }],
+    },
+  },
+  {
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs' },
+  },
+  {
+    files: ['tests/**/*.{js,mjs}'],
+    languageOptions: { globals: { ...globals.jest } },
+  },
+];
