@@ -29,7 +29,7 @@ function cppFiles() {
 
 const checks = [
   ['eslint', bin('eslint'), fix ? ['--fix', '.'] : ['.']],
-  ['prettier', bin('prettier'), [fix ? '--write' : '--check', '--log-level=warn', '.']],
+  ['prettier', bin('prettier'), [fix ? '--write' : '--check', '--log-level=warn', '**/*.{js,mjs,cjs,ts,css,html}']],
   ['clang-format', 'clang-format', fix ? ['-i', ...cppFiles()] : ['--dry-run', '--Werror', ...cppFiles()]],
 ];
 
