@@ -5,12 +5,17 @@
 // imsmanifest.xml at the root (one organization, one item, one SCO resource
 // that lists every file). The zip is deterministic: sorted entries and a
 // fixed modification time, so two builds give the same bytes.
-//   node scripts/scorm.mjs
+//   node scripts/scorm.mjs [--completion=used|visited] [--min-minutes=N] [--score=predictions|none]
+// The options set what the package reports (web/scorm/policy.js): by default
+// the course completes once every chapter's widget was used, with no time
+// floor, and the score is the share of predictions right at the first answer.
+// `npm run scorm -- --completion=visited` passes them through npm.
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { XMLBuilder } from 'fast-xml-parser';
 import { zipSync } from 'fflate';
+import { checkPolicy, DEFAULT_POLICY, POLICY_META, policyText } from '../web/scorm/policy.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const DEFAULT_SITE = join(root, 'build/site');
@@ -44,13 +49,34 @@ function listFiles(dir) {
   return out.sort();
 }
 
+/** The meta element that carries the author's policy to the launch page. */
+export const policyMeta = (policy) => `<meta name="${POLICY_META}" content="${policyText(policy)}">`;
+
 /**
- * The launch page: the site's page with the embed-off meta and the adapter's
+ * The policy of the command line: --completion=used|visited, --min-minutes=N,
+ * --score=predictions|none. Throws a RangeError naming an unknown or bad option.
+ */
+export function policyFromArgs(args) {
+  const given = {};
+  for (const arg of args) {
+    const m = /^--(completion|min-minutes|score)=(.*)$/.exec(arg);
+    if (!m)
+      throw new RangeError(
+        `unknown option ${arg}: use --completion=used|visited, --min-minutes=N, --score=predictions|none`,
+      );
+    if (m[1] === 'min-minutes') given.minMinutes = /^\d+$/.test(m[2]) ? Number(m[2]) : m[2];
+    else given[m[1]] = m[2];
+  }
+  return checkPolicy(given);
+}
+
+/**
+ * The launch page: the site's page with the embed-off meta, the policy meta and the adapter's
  * script tag inserted just before </head>, indented like the tags above it. The page must have
  * exactly one </head> and load app.js (the adapter reads the shell's
  * progress), and must not load the adapter already.
  */
-export function launchPage(html) {
+export function launchPage(html, policy = DEFAULT_POLICY) {
   const closes = html.match(/<\/head\s*>/gi) ?? [];
   if (closes.length !== 1) throw new Error(`the site's ${LAUNCH} should have one </head>, found ${closes.length}`);
   if (!/<script type="module" src="app\.js"><\/script>/.test(html))
@@ -60,8 +86,8 @@ export function launchPage(html) {
   const lineStart = html.lastIndexOf('\n', at) + 1;
   // </head> on its own line: the tag goes on a line of its own, indented like the head's children.
   if (html.slice(lineStart, at).trim() === '')
-    return `${html.slice(0, lineStart)}  ${EMBED_OFF_META}\n  ${ADAPTER_TAG}\n${html.slice(lineStart)}`;
-  return `${html.slice(0, at)}${EMBED_OFF_META}${ADAPTER_TAG}${html.slice(at)}`;
+    return `${html.slice(0, lineStart)}  ${EMBED_OFF_META}\n  ${policyMeta(policy)}\n  ${ADAPTER_TAG}\n${html.slice(lineStart)}`;
+  return `${html.slice(0, at)}${EMBED_OFF_META}${policyMeta(policy)}${ADAPTER_TAG}${html.slice(at)}`;
 }
 
 /** imsmanifest.xml for SCORM 1.2: `files` are the package's paths (the manifest itself excluded). */
@@ -116,7 +142,7 @@ export function manifestXml({ files, version }) {
  * Writes the package. `site`: the built site (build/site); `out`: the zip.
  * @returns {{ out: string, bytes: number, files: string[] }}
  */
-export function buildScorm({ site = DEFAULT_SITE, out = DEFAULT_OUT } = {}) {
+export function buildScorm({ site = DEFAULT_SITE, out = DEFAULT_OUT, policy = DEFAULT_POLICY } = {}) {
   if (!existsSync(join(site, LAUNCH)) || !existsSync(join(site, 'scorm.js'))) {
     throw new Error(
       `no built site with ${LAUNCH} and scorm.js in ${site}: run \`node scripts/build.mjs\` first (or \`npm run scorm\`, which builds too)`,
@@ -126,7 +152,7 @@ export function buildScorm({ site = DEFAULT_SITE, out = DEFAULT_OUT } = {}) {
   const paths = listFiles(site).filter((p) => p !== MANIFEST);
   const entries = {};
   for (const p of paths) entries[p] = readFileSync(join(site, p));
-  entries[LAUNCH] = new TextEncoder().encode(launchPage(readFileSync(join(site, LAUNCH), 'utf8')));
+  entries[LAUNCH] = new TextEncoder().encode(launchPage(readFileSync(join(site, LAUNCH), 'utf8'), policy));
   entries[MANIFEST] = new TextEncoder().encode(manifestXml({ files: paths, version }));
   const sorted = Object.fromEntries(
     Object.keys(entries)
@@ -141,9 +167,10 @@ export function buildScorm({ site = DEFAULT_SITE, out = DEFAULT_OUT } = {}) {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   try {
-    const { out, bytes, files } = buildScorm();
+    const policy = policyFromArgs(process.argv.slice(2));
+    const { out, bytes, files } = buildScorm({ policy });
     console.log(
-      `${relative(process.cwd(), out) || out}: ${(bytes / 1024).toFixed(1)} KiB, ${files.length} files (SCORM 1.2)`,
+      `${relative(process.cwd(), out) || out}: ${(bytes / 1024).toFixed(1)} KiB, ${files.length} files (SCORM 1.2; ${policyText(policy)})`,
     );
   } catch (err) {
     console.error(`scorm: ${err.message}`);

@@ -4,8 +4,9 @@
 //   start   find the LMS's API, LMSInitialize, resume (chapters gone through,
 //           predictions, the chapter the learner was at), lesson_status
 //           'incomplete' on a first launch;
-//   change  lesson_location, suspend_data, score, and 'completed' once every
-//           chapter was gone through; LMSCommit at most every 2 s;
+//   change  lesson_location, suspend_data, score, and 'completed' once the
+//           author's rule is met (scorm/policy.js: by default every
+//           chapter's widget used); LMSCommit at most every 2 s;
 //   leave   session_time, exit ('suspend' until completed), LMSCommit and
 //           LMSFinish, once.
 // cmi.core.lesson_mode (SCORM 1.2 run-time environment): in 'review' the learner looks
@@ -21,9 +22,10 @@ import { anchorOf } from './chapters.js';
 import { h } from './widget/dom.js';
 import { findApi } from './scorm/find-api.js';
 import { Lms } from './scorm/lms.js';
+import { DEFAULT_POLICY, describePolicy, parsePolicy, POLICY_META } from './scorm/policy.js';
 import { cmiValues, FINAL_STATUSES } from './scorm/report.js';
 import { decodeSuspendData } from './scorm/suspend-data.js';
-import { formatTimespan } from './scorm/timespan.js';
+import { formatTimespan, parseTimespan } from './scorm/timespan.js';
 
 const COMMIT_EVERY_MS = 2000;
 // Statuses of a course not started for credit ('browsed': only previewed).
@@ -41,6 +43,26 @@ function statusNote() {
   };
 }
 
+/** The author's policy from the launch page's meta; the default, with a note, when it is unreadable. */
+function readPolicy(say) {
+  const meta = document.querySelector(`meta[name="${POLICY_META}"]`);
+  if (!meta) return DEFAULT_POLICY;
+  try {
+    return parsePolicy(meta.getAttribute('content') ?? '');
+  } catch (err) {
+    say(`The package's reporting rule could not be read (${err.message}); the default rule is used.`);
+    return DEFAULT_POLICY;
+  }
+}
+
+/** A line under the page's lede that tells the learner what completes the course and what the score counts. */
+function showPolicy(policy) {
+  const line = h('p', { class: 'note scorm-policy', dataset: { role: 'scorm-policy' } }, describePolicy(policy));
+  const anchor = document.querySelector('[data-role=scorm-status]') ?? document.querySelector('.site-header .lede');
+  if (anchor) anchor.after(line);
+  else document.body.prepend(line);
+}
+
 function scrollToChapter(progress, id) {
   if (!progress.chapters.includes(id)) return;
   // A link that names a chapter wins over the saved location.
@@ -49,7 +71,7 @@ function scrollToChapter(progress, id) {
   document.getElementById(anchorOf({ id }))?.scrollIntoView({ block: 'start' });
 }
 
-function start(progress, api, say) {
+function start(progress, api, say, policy) {
   const lms = new Lms(api, ({ call, detail }) =>
     say(`Progress may not be fully reported: the LMS refused ${call} (${detail}).`),
   );
@@ -59,6 +81,9 @@ function start(progress, api, say) {
   }
   const startedAt = performance.now();
   const mode = lms.get('cmi.core.lesson_mode') || 'normal';
+  // Time of earlier sessions (unreadable or missing: none), for the policy's time floor.
+  const before = parseTimespan(lms.get('cmi.core.total_time')) ?? 0;
+  const minutes = () => (before + performance.now() - startedAt) / 60000;
   let status = lms.get('cmi.core.lesson_status');
   const saved = decodeSuspendData(lms.get('cmi.suspend_data'));
   const location = lms.get('cmi.core.lesson_location');
@@ -72,6 +97,7 @@ function start(progress, api, say) {
   }
   if (mode === 'browse')
     say('Browsing: your place is kept, but no progress, answers, score or completion are recorded.');
+  else showPolicy(policy);
   const startStatus = mode === 'browse' ? 'browsed' : 'incomplete';
   if (NOT_STARTED.has(status) && status !== startStatus && lms.set('cmi.core.lesson_status', startStatus))
     status = startStatus;
@@ -99,7 +125,7 @@ function start(progress, api, say) {
     if (finished) return;
     let values;
     try {
-      values = cmiValues(snapshot, status, mode);
+      values = cmiValues({ ...snapshot, minutes: minutes() }, status, mode, policy);
     } catch (err) {
       say(`Progress may not be fully reported: ${err.message}.`);
       return;
@@ -133,6 +159,11 @@ function start(progress, api, say) {
     if (document.visibilityState === 'hidden') commitNow();
   });
   report(progress.snapshot());
+  // With a time floor, the course can become complete while nothing happens on the page.
+  if (policy.minMinutes > 0 && mode === 'normal') {
+    const left = policy.minMinutes * 60000 - (before + performance.now() - startedAt);
+    setTimeout(() => report(progress.snapshot()), Math.max(0, left) + 1000);
+  }
   if (location) scrollToChapter(progress, location);
 }
 
@@ -148,7 +179,7 @@ function main() {
     say('Progress is not being reported: no LMS was found');
     return;
   }
-  start(progress, api, say);
+  start(progress, api, say, readPolicy(say));
 }
 
 main();

@@ -183,10 +183,19 @@ describe('the SCORM 1.2 package in an LMS', () => {
     partial = await cmi(page);
   });
 
-  test('after going through every chapter lesson_status is completed', async () => {
+  test('going through every chapter is not enough; once every chapter\u2019s widget was used, lesson_status is completed', async () => {
     const { page, course } = first;
     for (const c of TAGGED) await goThrough(course, c.id);
+    await course.waitForTimeout(300);
+    expect((await cmi(page)).status).toBe('incomplete');
+    // The launch page says what completes the course and what the score counts.
+    await expect(course.locator('[data-role=scorm-policy]').textContent()).resolves.toMatch(
+      /complete once you have used every chapter.s widget\. The score is the share of chapters whose prediction you got right/,
+    );
+    // Using a widget: a change made in it, as its own controls make (setState).
+    for (const c of TAGGED) await course.evaluate((tag) => document.querySelector(tag).setState({}), c.tag);
     await poll(async () => (await cmi(page)).status, 'completed');
+    expect(await course.evaluate(() => window.agProgress.used().length)).toBe(TAGGED.length);
     expect(await setsOf(page, 'cmi.core.lesson_status')).toEqual(['incomplete', 'completed']);
     // Every chapter is marked in the table of contents.
     const marks = await course.$$eval('#toc li[data-chapter] [data-role=visited]', (els) =>

@@ -99,10 +99,14 @@ describe('the SCORM 1.2 package', () => {
     const meta = page.indexOf('<meta name="attention-geometry-embed" content="off">');
     expect(meta).toBeGreaterThan(0);
     expect(meta).toBeLessThan(adapter);
-    // Nothing else changed: removing the two inserted lines gives the site's page back.
+    // The author's reporting rule, the default one here.
+    expect(page).toContain(
+      '<meta name="attention-geometry-scorm" content="completion=used; min-minutes=0; score=predictions">',
+    );
+    // Nothing else changed: removing the three inserted lines gives the site's page back.
     expect(
       page.replace(
-        '  <meta name="attention-geometry-embed" content="off">\n  <script type="module" src="scorm.js"></script>\n',
+        '  <meta name="attention-geometry-embed" content="off">\n  <meta name="attention-geometry-scorm" content="completion=used; min-minutes=0; score=predictions">\n  <script type="module" src="scorm.js"></script>\n',
         '',
       ),
     ).toBe(sitePage);
@@ -120,7 +124,7 @@ describe('the SCORM 1.2 package', () => {
       ),
     ).toThrow(/already/);
     expect(launchPage('<head><script type="module" src="app.js"></script></head>')).toBe(
-      '<head><script type="module" src="app.js"></script><meta name="attention-geometry-embed" content="off"><script type="module" src="scorm.js"></script></head>',
+      '<head><script type="module" src="app.js"></script><meta name="attention-geometry-embed" content="off"><meta name="attention-geometry-scorm" content="completion=used; min-minutes=0; score=predictions"><script type="module" src="scorm.js"></script></head>',
     );
   });
 
@@ -178,8 +182,8 @@ describe('what the adapter writes', () => {
     const text = encodeSuspendData({ visited, predictions });
     expect(text.length).toBeLessThanOrEqual(MAX_SUSPEND_DATA);
     expect(JSON.parse(text).v).toBe(1);
-    expect(decodeSuspendData(text)).toEqual({ visited, predictions });
-    expect(decodeSuspendData('')).toEqual({ visited: [], predictions: {} });
+    expect(decodeSuspendData(text)).toEqual({ visited, used: [], predictions });
+    expect(decodeSuspendData('')).toEqual({ visited: [], used: [], predictions: {} });
     expect(decodeSuspendData('{"v":99}').problem).toMatch(/version/);
     expect(decodeSuspendData('not json').problem).toMatch(/not readable/);
   });

@@ -1,7 +1,10 @@
 // What the course reports to the LMS for a snapshot of the page's progress
 // (the detail of an `ag-progress` event): the SCORM 1.2 elements and their
-// values. Completion: every chapter gone through. Score: the first answers
-// of the predictions, right ones over all chapters that ask one, as 0..100.
+// values, under the author's policy (policy.js). Completion: every chapter's
+// widget used (or, by choice, every chapter gone through), and the time floor
+// reached. Score, unless turned off: the first answers of the predictions,
+// right ones over all chapters that ask one, as 0..100.
+import { DEFAULT_POLICY } from './policy.js';
 import { encodeSuspendData } from './suspend-data.js';
 
 /** Statuses that are never changed again. */
@@ -13,24 +16,30 @@ export function scoreRaw({ answered, correct, total }) {
   return Math.round((100 * correct) / total);
 }
 
+/** Whether `snapshot` (with `minutes`, the time spent so far) completes the course under `policy`. */
+export function completes(snapshot, policy = DEFAULT_POLICY) {
+  const done = policy.completion === 'visited' ? snapshot.visited : (snapshot.used ?? []);
+  return snapshot.total > 0 && done.length === snapshot.total && (snapshot.minutes ?? 0) >= policy.minMinutes;
+}
+
 /**
- * @param {object} snapshot { visited, total, current, score, predictions }
+ * @param {object} snapshot { visited, used, total, current, score, predictions, minutes }
  * @param {string} status the lesson_status the LMS holds now
  * @param {string} [mode] cmi.core.lesson_mode: in 'browse' (a preview) only
  *   the place is kept: the chapters gone through and the answers of a
  *   preview must not become the graded attempt's, so no suspend data, no
  *   score and no completion. ('review' reports nothing: see scorm.js.)
+ * @param {object} [policy] the author's policy (policy.js)
  * @returns {[string, string][]} elements to set, in order
  */
-export function cmiValues(snapshot, status, mode = 'normal') {
+export function cmiValues(snapshot, status, mode = 'normal', policy = DEFAULT_POLICY) {
   const values = [];
   if (snapshot.current) values.push(['cmi.core.lesson_location', snapshot.current]);
   if (mode === 'browse') return values;
   values.push(['cmi.suspend_data', encodeSuspendData(snapshot)]);
-  const raw = scoreRaw(snapshot.score);
+  const raw = policy.score === 'none' ? null : scoreRaw(snapshot.score);
   if (raw !== null)
     values.push(['cmi.core.score.min', '0'], ['cmi.core.score.max', '100'], ['cmi.core.score.raw', String(raw)]);
-  if (snapshot.total > 0 && snapshot.visited.length === snapshot.total && !FINAL_STATUSES.has(status))
-    values.push(['cmi.core.lesson_status', 'completed']);
+  if (completes(snapshot, policy) && !FINAL_STATUSES.has(status)) values.push(['cmi.core.lesson_status', 'completed']);
   return values;
 }

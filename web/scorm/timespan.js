@@ -14,3 +14,14 @@ export function formatTimespan(ms) {
   const two = (n) => String(n).padStart(2, '0');
   return `${two(hours)}:${two(minutes)}:${two(seconds)}.${two(rest)}`;
 }
+
+/**
+ * A CMITimespan (HHHH:MM:SS.SS, as cmi.core.total_time gives) in
+ * milliseconds; null for text that is not one (an LMS may give '').
+ */
+export function parseTimespan(text) {
+  const m = /^(\d{2,4}):([0-5]\d):([0-5]\d)(?:\.(\d{1,2}))?$/.exec(String(text ?? '').trim());
+  if (!m) return null;
+  const hundredths = m[4] ? Number(m[4].padEnd(2, '0')) : 0;
+  return ((Number(m[1]) * 60 + Number(m[2])) * 60 + Number(m[3])) * 1000 + hundredths * 10;
+}

@@ -1,7 +1,8 @@
 // The learner's progress through the tour: which chapters were gone through
 // (a chapter counts once it has been the chapter in view or its widget was
-// used) and the predictions, per chapter (ag-predict events from the
-// widgets). Both are shown as text marks in the table of contents. The page
+// used), which chapters' widgets were used (the learner changed something in
+// it, or answered its prediction) and the predictions, per chapter
+// (ag-predict events from the widgets). Both are shown as text marks in the table of contents. The page
 // exposes a read-only view of it (window.agProgress) and fires `ag-progress`
 // on the document with a snapshot on every change, so a course wrapper (the
 // SCORM adapter) can report it and resume it.
@@ -23,6 +24,7 @@ export function trackProgress({ root, nav, chapters, chapterOf }) {
   const known = new Set(ids);
   const record = new PredictionRecord();
   const visited = new Set();
+  const used = new Set();
   let current = null;
 
   const itemOf = (id) => nav.querySelector(`li[data-chapter="${CSS.escape(id)}"]`);
@@ -46,6 +48,7 @@ export function trackProgress({ root, nav, chapters, chapterOf }) {
     );
   const snapshot = () => ({
     visited: ids.filter((id) => visited.has(id)),
+    used: ids.filter((id) => used.has(id)),
     total: ids.length,
     current,
     score: record.score(ids),
@@ -72,28 +75,37 @@ export function trackProgress({ root, nav, chapters, chapterOf }) {
     if (!chapter || !known.has(chapter.id)) return;
     record.record(chapter.id, event.detail);
     markPredicted(chapter.id, event.detail.correct);
+    used.add(chapter.id);
     addVisit(chapter.id);
     changed();
   });
   root.addEventListener('ag-statechange', (event) => {
     if (event.detail?.source !== 'user') return;
     const chapter = chapterOf(event.target);
-    if (chapter) visit(chapter.id);
+    if (!chapter || !known.has(chapter.id)) return;
+    const fresh = !used.has(chapter.id);
+    used.add(chapter.id);
+    if (addVisit(chapter.id) || fresh) changed();
   });
 
   /**
-   * Resumes an earlier attempt: chapters gone through and first answers
+   * Resumes an earlier attempt: chapters gone through, chapters used and first answers
    * (the shape `ag-progress` reports). Unknown chapters and malformed
    * entries are skipped; what this page already holds is kept.
-   * @returns {{ visited: number, predictions: number }} how many were taken
+   * @returns {{ visited: number, used: number, predictions: number }} how many were taken
    */
-  const restore = ({ visited: seen = [], predictions = {} } = {}) => {
-    const taken = { visited: 0, predictions: 0 };
+  const restore = ({ visited: seen = [], used: usedBefore = [], predictions = {} } = {}) => {
+    const taken = { visited: 0, used: 0, predictions: 0 };
     for (const id of Array.isArray(seen) ? seen : []) {
       if (typeof id !== 'string' || !known.has(id) || visited.has(id)) continue;
       visited.add(id);
       markVisited(id);
       taken.visited += 1;
+    }
+    for (const id of Array.isArray(usedBefore) ? usedBefore : []) {
+      if (typeof id !== 'string' || !known.has(id) || used.has(id)) continue;
+      used.add(id);
+      taken.used += 1;
     }
     for (const [id, answer] of Object.entries(predictions && typeof predictions === 'object' ? predictions : {})) {
       if (
@@ -107,7 +119,7 @@ export function trackProgress({ root, nav, chapters, chapterOf }) {
       markPredicted(id, answer.correct);
       taken.predictions += 1;
     }
-    if (taken.visited || taken.predictions) changed();
+    if (taken.visited || taken.used || taken.predictions) changed();
     return taken;
   };
 
@@ -115,6 +127,7 @@ export function trackProgress({ root, nav, chapters, chapterOf }) {
     total: ids.length,
     chapters: Object.freeze([...ids]),
     visited: () => ids.filter((id) => visited.has(id)),
+    used: () => ids.filter((id) => used.has(id)),
     current: () => current,
     score: () => record.score(ids),
     predictions: firstAnswers,
