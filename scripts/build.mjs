@@ -11,6 +11,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildSync } from 'esbuild';
 import { collectNotices, noticesText } from './notices.mjs';
+import { writeGuide } from './guide.mjs';
 import { buildOffline } from './offline.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -234,9 +235,10 @@ export async function buildSite() {
     logLevel: 'warning',
   });
   cpSync(join(root, 'dist/wasm'), join(site, 'wasm'), { recursive: true, filter: (f) => !f.endsWith('.mjs') });
-  for (const file of ['index.html', 'embed.html', 'style.css', 'favicon.svg'])
+  for (const file of ['index.html', 'embed.html', 'style.css', 'guide.css', 'favicon.svg'])
     cpSync(join(root, 'web', file), join(site, file));
   cpSync(join(root, 'web/styles'), join(site, 'styles'), { recursive: true });
+  writeGuide(root, site);
   const katex = join(root, 'node_modules/katex/dist');
   mkdirSync(join(site, 'vendor/katex/fonts'), { recursive: true });
   cpSync(join(katex, 'katex.min.css'), join(site, 'vendor/katex/katex.min.css'));

@@ -31,6 +31,12 @@ test('loopback warning, a published site address used by both snippets and remem
     expect(await warning.textContent()).toContain(`${origin} is an address of this computer only`);
     let [iframe, element] = await snippets(widget);
     expect(iframe).toContain(`src="${origin}/embed.html?w=${TAG}`);
+    // The embedding guide is a page of the site, made from EMBEDDING.md.
+    const guide = widget.locator('a[data-role="embed-guide"]');
+    expect(await guide.getAttribute('href')).toBe(`${origin}/embedding.html`);
+    const guidePage = await context.request.get(`${origin}/embedding.html`);
+    expect(guidePage.status()).toBe(200);
+    expect(await guidePage.text()).toMatch(/<h1>Embedding the widgets in course material<\/h1>/);
 
     // A page address of the published site stands for its folder.
     const site = widget.locator('input.embed-site');
@@ -41,6 +47,7 @@ test('loopback warning, a published site address used by both snippets and remem
     expect(iframe).toContain(`src="https://course.example.org/attention/embed.html?w=${TAG}&amp;s=`);
     expect(element).toContain('<script type="module" src="https://course.example.org/attention/widgets.js"></script>');
     await expect(warning.isVisible()).resolves.toBe(false);
+    expect(await guide.getAttribute('href')).toBe('https://course.example.org/attention/embedding.html');
 
     // Remembered on this browser.
     await page.reload();

@@ -28,6 +28,9 @@ const CHAPTER_MARGIN = 360;
 export const SNIPPET_SANDBOX =
   'allow-scripts allow-same-origin allow-popups allow-popups-to-escape-sandbox allow-downloads';
 
+/** The embedding guide's page in the site build. */
+export const GUIDE_PAGE = 'embedding.html';
+
 /** The localStorage key of the site address the learner set for the snippets. */
 export const SITE_ADDRESS_KEY = 'attention-geometry:embed-site-address';
 
@@ -209,6 +212,11 @@ export function embedControl(widget) {
 
   // The site address the snippets point to, and the warning for one that only this computer reaches.
   let site = storedSiteAddress() ?? assetUrl('');
+  // The embedding guide, on the site the snippets load from (scripts/guide.mjs makes it from EMBEDDING.md).
+  const guideLink = h('a', { target: '_blank', rel: 'noopener' }, 'embedding guide');
+  guideLink.dataset.role = 'embed-guide';
+  const showGuide = () => guideLink.setAttribute('href', new URL(GUIDE_PAGE, site).href);
+
   const siteId = `${uid}-site`;
   const siteInput = h('input', {
     id: siteId,
@@ -230,6 +238,7 @@ export function embedControl(widget) {
       ? `${site.origin} is an address of this computer only: a course page elsewhere cannot load these snippets. Publish the site on a web server and enter its address here.`
       : '';
     siteWarning.hidden = !localOnly(site);
+    showGuide();
   };
   siteInput.addEventListener('change', () => {
     try {
@@ -260,11 +269,11 @@ export function embedControl(widget) {
     siteWarning,
   );
 
-  const frame = box(
-    `${uid}-iframe`,
-    'Iframe snippet',
-    'For any page, also where scripts are removed (Canvas). The frame can report its height to the page: see EMBEDDING.md for the listener.',
-  );
+  const frame = box(`${uid}-iframe`, 'Iframe snippet', [
+    'For any page, also where scripts are removed (Canvas). The frame can report its height to the page: the ',
+    guideLink,
+    ' has the listener.',
+  ]);
   frame.area.dataset.snippet = 'iframe';
   const element = box(
     `${uid}-element`,
