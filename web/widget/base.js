@@ -460,7 +460,12 @@ export class AgWidget extends HTMLElement {
       reveal: async (choice) => {
         if (!this.#ag) await this.ready;
         if (!this.#ag) throw new Error('the WebAssembly module is not loaded');
-        return options.reveal(choice, this.#ag);
+        // The learner's own setup, to bring back if the reveal moves the widget to its example.
+        const before = this.stateText;
+        const mine = this.state;
+        const outcome = await options.reveal(choice, this.#ag);
+        if (this.stateText === before) return outcome;
+        return { ...outcome, restore: () => this.setState(mine) };
       },
       onResult: (result) =>
         this.dispatchEvent(

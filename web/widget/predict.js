@@ -5,11 +5,15 @@
 // names the computed number; the block then says whether the guess was right.
 // The widget host fires `ag-predict` (bubbles, composed) with
 // { id, choice, answer, correct }; the page keeps a record per chapter.
+// A reveal that moved the widget away from the learner's own setup returns
+// `restore` as well: the block then says the figure shows the example and
+// offers a button that brings the learner's setup back.
 import { h } from './dom.js';
 
 /**
  * @param {{ id: string, question: string, choices: { value: string, label: string }[],
- *           reveal: (choice: string) => Promise<{ answer: string, explanation: string }> | { answer: string, explanation: string },
+ *           reveal: (choice: string) => Promise<{ answer: string, explanation: string, restore?: () => void }>
+ *             | { answer: string, explanation: string, restore?: () => void },
  *           onResult?: (result: { id: string, choice: string, answer: string, correct: boolean }) => void }} o
  * @returns {HTMLElement} a <div class="predict"> to place in the widget
  */
@@ -19,13 +23,20 @@ export function predictBlock({ id, question, choices, reveal, onResult }) {
     h('button', { type: 'button', class: 'predict-choice', dataset: { choice: c.value } }, c.label),
   );
   const again = h('button', { type: 'button', class: 'predict-again', hidden: true }, 'Ask me again');
+  const back = h('button', { type: 'button', class: 'predict-restore', hidden: true }, 'Back to my setup');
+  let restore = null;
+  back.addEventListener('click', () => {
+    restore?.();
+    restore = null;
+    back.hidden = true;
+  });
   const block = h(
     'div',
     { class: 'predict', role: 'group', 'aria-label': 'Predict first', dataset: { predict: id } },
     h('p', { class: 'predict-question' }, h('strong', {}, 'Predict first. '), question),
     h('div', { class: 'predict-choices' }, buttons),
     result,
-    again,
+    h('div', { class: 'predict-actions' }, again, back),
   );
   for (const button of buttons) {
     button.addEventListener('click', async () => {
@@ -49,7 +60,10 @@ export function predictBlock({ id, question, choices, reveal, onResult }) {
         h('strong', {}, correct ? 'Right. ' : 'Not quite. '),
         `You said \u201c${said}\u201d. `,
         outcome.explanation,
+        outcome.restore ? ' The figure now shows this example.' : '',
       );
+      restore = outcome.restore ?? null;
+      back.hidden = !restore;
       buttons.forEach((b) => b.classList.toggle('is-answer', b.dataset.choice === outcome.answer));
       again.hidden = false;
       onResult?.({ id, choice, answer: outcome.answer, correct });
