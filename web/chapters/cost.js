@@ -20,7 +20,7 @@ import { texElement } from '../widget/math.js';
 import { defineState, number } from '../widget/state.js';
 import { describe } from '../widget/engine.js';
 import { CancelledError, ExperimentClient } from '../widget/worker-client.js';
-import { formatBytes, formatTime } from './measure-format.js';
+import { formatBytes, formatTime } from '../widget/format.js';
 
 export const COST_TMAX = [512, 1024, 2048, 4096];
 export const COST_DK = [32, 64, 128];

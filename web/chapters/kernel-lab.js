@@ -12,11 +12,10 @@
 // back through setState.
 import { axisBottom, scaleBand, scaleLinear, select } from 'd3';
 import { h, handOffFocus, svg } from '../widget/dom.js';
-import { formatNumber } from '../widget/format.js';
+import { formatNumber, formatTime } from '../widget/format.js';
 import { texElement } from '../widget/math.js';
 import { CancelledError, ExperimentClient } from '../widget/worker-client.js';
-import { LAB_KERNEL_IDS, LAB_KERNELS } from './kernel-lab-presets.js';
-import { formatTime } from './measure-format.js';
+import { LAB_KERNEL_IDS, LAB_KERNELS } from '../models/kernel-lab-presets.js';
 
 /** The size as text: 1048576 -> "1 048 576" (digits grouped for reading). */
 const sizeText = (n) => n.toLocaleString('en-US').replace(/,/g, '\u2009');

@@ -27,7 +27,7 @@ import {
   LAB_MAX_SIZE,
   LAB_MIN_SIZE,
   labProblems,
-} from './kernel-lab-presets.js';
+} from '../models/kernel-lab-presets.js';
 
 const MAX_N = 16;
 const MAX_ABS = 1000;
