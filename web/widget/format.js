@@ -24,6 +24,23 @@ export function exactText(x) {
   return String(x);
 }
 
+// Short forms the chapters share (display only: rounding, units, brackets).
+
+/** x with 4 significant digits (formatNumber's default), the chapters' usual number. */
+export const fmt = (x) => formatNumber(x, 4);
+
+/** An angle given in radians, written in degrees with 4 significant digits and "°". */
+export const deg = (radians) => `${formatNumber((radians * 180) / Math.PI, 4)}\u00b0`;
+
+/** A 2-D point or vector: "(3, −4)". */
+export const pair = ([x, y]) => `(${fmt(x)}, ${fmt(y)})`;
+
+/** x in brackets when negative, for a product written out: 3×(−4). */
+export const paren = (x) => (x < 0 ? `(${fmt(x)})` : fmt(x));
+
+/** Every digit of `text` as a subscript digit: sub(12) is "₁₂", sub('k2') is "k₂". */
+export const sub = (text) => String(text).replace(/\d/g, (d) => String.fromCharCode(0x2080 + Number(d)));
+
 // Measurements (the kernel lab and the cost of attention): times and byte
 // counts measured in the browser, not results of the kernels.
 

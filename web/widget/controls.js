@@ -1,0 +1,168 @@
+// The controls chapters share: a bar of preset buttons, a labelled slider, a
+// group of radio buttons, a checkbox and the slot of a shown number. Each
+// makes the DOM the chapters (and their stylesheets and tests) rely on, and
+// hands back the elements plus a `set` that writes only what changes.
+//
+//   import { num, presetBar, radioGroup, slider } from '../widget/controls.js';
+//
+//   build(body) {
+//     const presets = presetBar(PRESETS, (p) => this.setState({ a: p.a, b: p.b }));
+//     const t = slider({ id: 'll-t', min: 0, max: 3, step: 0.1, label: 'Stretch t',
+//                        onInput: (t) => this.setState({ t }) });
+//     const edit = radioGroup({ name: 'edit', label: 'Matrix to edit', class: 'edit-choice',
+//                               options: [{ value: 'q', label: 'W_Q' }, { value: 'k', label: 'W_K' }],
+//                               onChange: (edit) => this.setState({ edit }) });
+//     const dot = num('dot');                       // <span class="num" data-role="dot">…</span>
+//     body.append(presets, t.row, edit.element, dot);
+//   }
+//   syncControls(state) { t.set(state.t, `t = ${fmt(state.t)}`); edit.set(state.edit); }
+//   render(ag, state) { this.show(dot, ag.dot(state.a, state.b)); }
+import { h, setAttr, setFlag, setText } from './dom.js';
+
+/**
+ * The slot of one shown number: `<span class="num" data-role=role data-key=key>…</span>`
+ * (no data-key when `key` is undefined); `this.show(el, value)` fills it.
+ */
+export function num(role, key) {
+  return h('span', { class: 'num', dataset: key === undefined ? { role } : { role, key } }, '\u2026');
+}
+
+/** `count` number slots of one role, keyed first, first + 1, ... (1-based by default). */
+export function nums(role, count, first = 1) {
+  return Array.from({ length: count }, (_, i) => num(role, i + first));
+}
+
+/**
+ * The bar of preset buttons: `<div class="presets" role="group" aria-label=label>`
+ * with a "Try:" lead and one `<button data-preset=id>` per preset; a click calls
+ * `pick(preset)`. `lead: null` leaves the lead out; `before` and `after` are
+ * nodes (other buttons) placed before and after the presets.
+ *
+ * @param {{ id: string, label: string }[]} presets
+ * @param {(preset: object) => void} pick
+ * @param {{ label?: string, lead?: string|null, before?: Node[], after?: Node[] }} [options]
+ * @returns {HTMLDivElement}
+ */
+export function presetBar(presets, pick, { label = 'Presets', lead = 'Try:', before = [], after = [] } = {}) {
+  return h(
+    'div',
+    { class: 'presets', role: 'group', 'aria-label': label },
+    lead === null ? null : h('span', { class: 'presets-label' }, lead),
+    before,
+    presets.map((p) => button({ dataset: { preset: p.id } }, p.label, () => pick(p))),
+    after,
+  );
+}
+
+/** A `<button type="button">` with props (class, dataset, ...), text and a click handler. */
+export function button(props, text, onClick) {
+  const b = h('button', { type: 'button', ...props }, text);
+  if (onClick) b.addEventListener('click', onClick);
+  return b;
+}
+
+/**
+ * A range input with its label and its shown value:
+ * `<div class=rowClass><label for=id class=labelClass>label</label><input type="range" id=id
+ * class=class><output class=outClass for=id></output></div>`. `label: null` leaves out the label
+ * (label it elsewhere, or give `attrs['aria-label']`), `outClass: null` the output, `rowClass: null`
+ * the row (place `input` and `out` yourself). `onInput(value, input)` gets the number.
+ * `set(value, text, valuetext = text)` puts the state into the input (only when it differs), the
+ * output's text and aria-valuetext.
+ *
+ * @returns {{ input: HTMLInputElement, out: HTMLOutputElement|null, label: HTMLLabelElement|null,
+ *             row: HTMLDivElement|null, set: (value: number, text?: string, valuetext?: string) => void }}
+ */
+export function slider({
+  id,
+  min,
+  max,
+  step,
+  value,
+  class: className = 'slider',
+  dataset,
+  attrs = {},
+  label = null,
+  labelClass = 's-label',
+  outClass = 's-value',
+  outId,
+  rowClass = 'slider-row',
+  onInput,
+}) {
+  const input = h('input', { type: 'range', min, max, step, value, class: className, id, dataset, ...attrs });
+  const out = outClass === null ? null : h('output', { class: outClass, id: outId, for: id });
+  const labelEl = label === null ? null : h('label', { for: id, class: labelClass }, label);
+  const row = rowClass === null ? null : h('div', { class: rowClass }, labelEl, input, out);
+  if (onInput) input.addEventListener('input', () => onInput(Number(input.value), input));
+  const set = (v, text, valuetext = text) => {
+    if (Number(input.value) !== v) input.value = String(v);
+    if (valuetext !== undefined) setAttr(input, 'aria-valuetext', valuetext);
+    if (out && text !== undefined) setText(out, text);
+  };
+  return { input, out, label: labelEl, row, set };
+}
+
+/**
+ * A group of radio buttons, one `<label class=itemClass><input type="radio" name value> text</label>`
+ * per option (the text as " label", or in a `<span>` with `span: true`; `optionData: true` adds
+ * data-option=value to the label). The group is `<div class=class role="radiogroup" aria-label=label>`
+ * with an optional `<span class="lbl">lead</span>` first, or, given `legend`,
+ * `<fieldset class=class><legend>legend</legend>...</fieldset>`. A change calls `onChange(option.value)`
+ * (the value as given, a number stays a number); `set(value)` checks the matching input.
+ *
+ * @param {{ name: string, options: { value: string|number, label: string|Node|(string|Node)[] }[],
+ *           onChange: (value: any) => void, label?: string, lead?: string, legend?: string|Node,
+ *           class?: string, itemClass?: string, span?: boolean, optionData?: boolean }} o
+ * @returns {{ element: HTMLElement, inputs: HTMLInputElement[], set: (value: string|number) => void }}
+ */
+export function radioGroup({
+  name,
+  options,
+  onChange,
+  label,
+  lead,
+  legend,
+  class: className = 'choice-group',
+  itemClass = 'radio',
+  span = false,
+  optionData = false,
+}) {
+  const inputs = [];
+  const items = options.map((o) => {
+    const input = h('input', { type: 'radio', name, value: String(o.value) });
+    input.addEventListener('change', () => input.checked && onChange(o.value));
+    inputs.push(input);
+    return h(
+      'label',
+      { class: itemClass, dataset: optionData ? { option: String(o.value) } : undefined },
+      input,
+      span ? h('span', {}, o.label) : typeof o.label === 'string' ? ` ${o.label}` : [' ', o.label],
+    );
+  });
+  const element =
+    legend === undefined
+      ? h(
+          'div',
+          { class: className, role: 'radiogroup', 'aria-label': label },
+          lead === undefined ? null : h('span', { class: 'lbl' }, lead),
+          items,
+        )
+      : h('fieldset', { class: className }, h('legend', {}, legend), items);
+  const set = (value) => {
+    for (const input of inputs) setFlag(input, 'checked', input.value === String(value));
+  };
+  return { element, inputs, set };
+}
+
+/**
+ * A checkbox with its label: `<div class=rowClass><input type="checkbox" class=class id=id>
+ * <label for=id>label</label></div>`. `onChange(checked)`; `set(on)` writes only a change.
+ *
+ * @returns {{ input: HTMLInputElement, row: HTMLDivElement, set: (on: boolean) => void }}
+ */
+export function checkbox({ id, label, class: className = 'toggle', rowClass = 'toggle-row', onChange }) {
+  const input = h('input', { type: 'checkbox', class: className, id });
+  if (onChange) input.addEventListener('change', () => onChange(input.checked));
+  const row = h('div', { class: rowClass }, input, h('label', { for: id }, label));
+  return { input, row, set: (on) => setFlag(input, 'checked', on) };
+}
