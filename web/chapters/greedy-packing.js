@@ -10,10 +10,9 @@
 import { AgWidget, defineWidget } from '../widget/base.js';
 import { chartFigure, curve, dots, label, logLogFrame } from '../widget/charts.js';
 import { h, setAttr, setText, setValue } from '../widget/dom.js';
-import { ExperimentRun } from '../widget/experiment.js';
+import { ExperimentRun, seedControls } from '../widget/experiment.js';
 import { texElement } from '../widget/math.js';
-import { choice, defineState } from '../widget/state.js';
-import { seedControls, seedField } from './near-orthogonal.js';
+import { choice, defineState, number } from '../widget/state.js';
 
 const EPS = ['0.1', '0.15', '0.2', '0.25', '0.3'];
 /** The packing sweep; a wider band keeps many more directions, so it stops earlier (the work grows with the count). */
@@ -34,7 +33,8 @@ export class AgGreedyPacking extends AgWidget {
     fields: {
       eps: choice({ values: EPS, default: '0.2' }),
       cand: choice({ values: ['5000', '20000'], default: '20000' }),
-      seed: seedField(),
+      // The seed of <ag-near-orthogonal>: in the chapter the two keep it equal (shell/chapters-view.js).
+      seed: number({ min: 0, max: 4294967295, integer: true, default: 1 }),
     },
     // Version 1 (<ag-near-orthogonal> with both experiments) held the cosine experiment's fields too.
     migrations: {

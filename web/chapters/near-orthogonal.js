@@ -16,9 +16,10 @@ import { create, select } from 'd3';
 import { AgWidget, defineWidget } from '../widget/base.js';
 import { axes, chartFigure, histBars, label, xScale, yScale } from '../widget/charts.js';
 import { focusInPlace, h, markCurrent, setAttr, setText, setValue, svg } from '../widget/dom.js';
-import { ExperimentRun } from '../widget/experiment.js';
+import { ExperimentRun, seedControls } from '../widget/experiment.js';
 import { ownLayout } from '../widget/figure-layout.js';
-import { formatNumber } from '../widget/format.js';
+import { deg, fmt } from '../widget/format.js';
+import { num } from '../widget/controls.js';
 import { texElement } from '../widget/math.js';
 import { keptResults } from '../widget/memo.js';
 import { choice, defineState, number } from '../widget/state.js';
@@ -30,40 +31,12 @@ const SMALL_BINS = 40;
 const MINI = { width: 120, height: 70, m: { l: 4, r: 4, t: 4, b: 14 } };
 const DETAIL = { width: 360, height: 210, m: { l: 40, r: 10, t: 10, b: 40 } };
 
-const fmt = (x) => formatNumber(x, 4);
-const deg = (radians) => `${formatNumber((radians * 180) / Math.PI, 4)}\u00b0`;
 const ones = (d) => new Float32Array(d).fill(1);
 const e1 = (d) => {
   const v = new Float32Array(d);
   v[0] = 1;
   return v;
 };
-const num = (role, key) => h('span', { class: 'num', dataset: key === undefined ? { role } : { role, key } }, '\u2026');
-
-/** The seed field, shared with <ag-greedy-packing> (one seed for the chapter's two experiments). */
-export const seedField = () => number({ min: 0, max: 4294967295, integer: true, default: 1 });
-
-/** A seed box and a "New seed" button, for the two widgets of the chapter. */
-export function seedControls(widget) {
-  const input = h('input', {
-    type: 'number',
-    min: 0,
-    max: 4294967295,
-    step: 1,
-    inputmode: 'numeric',
-    class: 'seed',
-    'aria-label': 'Seed',
-    dataset: { control: 'seed' },
-  });
-  input.addEventListener('change', () => {
-    const v = Number(input.value);
-    if (Number.isInteger(v) && v >= 0 && v <= 4294967295) widget.setState({ seed: v });
-  });
-  const next = h('button', { type: 'button', dataset: { action: 'new-seed' } }, 'New seed');
-  next.addEventListener('click', () => widget.setState({ seed: (widget.state.seed + 1) % 4294967296 }));
-  const sync = (seed) => widget.shadowRoot.activeElement !== input && setValue(input, String(seed));
-  return { label: h('label', { class: 'ctl' }, h('span', {}, 'Seed'), input), next, sync };
-}
 
 export class AgNearOrthogonal extends AgWidget {
   static title = 'Near-orthogonality in high dimension';
@@ -73,7 +46,7 @@ export class AgNearOrthogonal extends AgWidget {
     fields: {
       d: choice({ values: DIMS.map(String), default: '1000' }),
       pairs: choice({ values: ['2000', '10000', '50000'], default: '10000' }),
-      seed: seedField(),
+      seed: number({ min: 0, max: 4294967295, integer: true, default: 1 }),
     },
     // Version 1 held the packing experiment's fields too (now <ag-greedy-packing>).
     migrations: {

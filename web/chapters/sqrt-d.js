@@ -9,9 +9,10 @@
 // density, and √d_k as the norm of d_k ones.
 import { AgWidget, defineWidget } from '../widget/base.js';
 import { chartFigure, curve, densityHistogram, dots, logLogFrame } from '../widget/charts.js';
-import { h, setAttr, setText } from '../widget/dom.js';
-import { ExperimentRun } from '../widget/experiment.js';
-import { formatNumber } from '../widget/format.js';
+import { num, slider } from '../widget/controls.js';
+import { h, setText, setValue } from '../widget/dom.js';
+import { ExperimentRun, seedControls } from '../widget/experiment.js';
+import { fmt } from '../widget/format.js';
 import { texElement } from '../widget/math.js';
 import { afterPause } from '../widget/pause.js';
 import { defineState, number } from '../widget/state.js';
@@ -26,7 +27,6 @@ const PAIR_CHOICES = [1000, 5000, 20000, 100000];
 const BOX = { width: 360, height: 220, m: { l: 44, r: 10, t: 10, b: 28 } };
 const SWEEP_BOX = { width: 360, height: 220, m: { l: 44, r: 12, t: 10, b: 28 } };
 
-const fmt = (x) => formatNumber(x, 4);
 /**
  * A change of setting starts its experiment once the learner pauses this
  * long (ms): while the slider moves, the input only updates the controls,
@@ -115,51 +115,35 @@ export class AgSqrtD extends AgWidget {
     });
 
     // Controls: a log-scale slider for d_k, the number of pairs, the seed, run/cancel, progress.
-    const slider = h('input', {
-      type: 'range',
+    const d = slider({
       min: 1,
       max: 12,
       step: 0.25,
       class: 'd-slider',
-      'aria-label': 'Dimension d_k (log scale)',
       dataset: { control: 'd' },
+      attrs: { 'aria-label': 'Dimension d_k (log scale)' },
+      outClass: 'd-value',
+      rowClass: null,
+      onInput: (v) => this.setState({ d: dOf(v) }),
     });
-    slider.addEventListener('input', () => this.setState({ d: dOf(slider.value) }));
-    const dText = h('output', { class: 'd-value', dataset: { role: 'd-input' } });
+    d.out.dataset.role = 'd-input';
     const pairsSelect = h(
       'select',
       { 'aria-label': 'Number of random pairs', dataset: { control: 'pairs' } },
       PAIR_CHOICES.map((p) => h('option', { value: p }, p.toLocaleString('en-US'))),
     );
     pairsSelect.addEventListener('change', () => this.setState({ pairs: Number(pairsSelect.value) }));
-    const seedInput = h('input', {
-      type: 'number',
-      min: 0,
-      max: 4294967295,
-      step: 1,
-      inputmode: 'numeric',
-      class: 'seed',
-      'aria-label': 'Seed',
-      dataset: { control: 'seed' },
-    });
-    seedInput.addEventListener('change', () => {
-      const v = Number(seedInput.value);
-      if (Number.isInteger(v) && v >= 0 && v <= 4294967295) this.setState({ seed: v });
-    });
-    const newSeed = h('button', { type: 'button', dataset: { action: 'new-seed' } }, 'New seed');
-    newSeed.addEventListener('click', () => this.setState({ seed: (this.state.seed + 1) % 4294967296 }));
+    const seed = seedControls(this);
     const controls = h(
       'div',
       { class: 'controls' },
-      h('label', { class: 'ctl ctl-d' }, h('span', {}, texElement('d_k')), slider, dText),
+      h('label', { class: 'ctl ctl-d' }, h('span', {}, texElement('d_k')), d.input, d.out),
       h('label', { class: 'ctl' }, h('span', {}, 'Pairs'), pairsSelect),
-      h('label', { class: 'ctl' }, h('span', {}, 'Seed'), seedInput),
-      this.#exp.buttons(newSeed),
+      seed.label,
+      this.#exp.buttons(seed.next),
       this.#exp.runBox(),
     );
 
-    const num = (role, key) =>
-      h('span', { class: 'num', dataset: key === undefined ? { role } : { role, key } }, '\u2026');
     const stats = { mean: num('mean'), std: num('std'), rms: num('rms'), sqrt: num('sqrt-d'), used: num('pairs-used') };
     const statsBlock = h(
       'div',
@@ -212,23 +196,18 @@ export class AgSqrtD extends AgWidget {
         ),
       ),
     );
-    this.#ui = { slider, dText, pairsSelect, seedInput, stats, hs: hist.s, ss: sweep.s, sweepList };
+    this.#ui = { d, pairsSelect, seed, stats, hs: hist.s, ss: sweep.s, sweepList };
   }
 
   syncControls({ d, pairs, seed }) {
     const ui = this.#ui;
     if (!ui) return;
     // Keep the slider where the learner put it while it still means this d_k.
-    if (dOf(ui.slider.value) !== d) ui.slider.value = String(Math.log2(d));
-    setAttr(ui.slider, 'aria-valuetext', `d_k = ${d}`);
-    setText(ui.dText, `= ${d}`);
-    if (!PAIR_CHOICES.includes(pairs)) {
-      if (![...ui.pairsSelect.options].some((o) => Number(o.value) === pairs))
-        ui.pairsSelect.append(h('option', { value: pairs }, pairs.toLocaleString('en-US')));
-    }
-    ui.pairsSelect.value = String(pairs);
-    if (document.activeElement !== this && this.shadowRoot.activeElement !== ui.seedInput)
-      ui.seedInput.value = String(seed);
+    ui.d.set(dOf(ui.d.input.value) === d ? Number(ui.d.input.value) : Math.log2(d), `= ${d}`, `d_k = ${d}`);
+    if (!PAIR_CHOICES.includes(pairs) && ![...ui.pairsSelect.options].some((o) => Number(o.value) === pairs))
+      ui.pairsSelect.append(h('option', { value: pairs }, pairs.toLocaleString('en-US')));
+    setValue(ui.pairsSelect, String(pairs));
+    ui.seed.sync(seed);
   }
 
   render(ag, state) {

@@ -3,7 +3,7 @@
 // its status line, and the host's data attribute(s) saying where it stands
 // (running, done, cancelled, error; tests and styles read them). The widget
 // says when to run and what a result means; this keeps the controls in step.
-import { h, handOffFocus, setAttr, setFlag, setText } from './dom.js';
+import { h, handOffFocus, setAttr, setFlag, setText, setValue } from './dom.js';
 import { CancelledError, ExperimentClient } from './worker-client.js';
 
 export class ExperimentRun {
@@ -139,4 +139,40 @@ export class ExperimentRun {
     this.#token += 1;
     this.#client.cancel();
   }
+}
+
+/**
+ * The seed of a seeded experiment: a number box (class "seed") in a
+ * `label.ctl`, and a button that moves to the next seed. A box left with a
+ * value out of range changes nothing (`bad`, when given, says so in the
+ * widget's note). `sync(seed)` writes the state into the box unless the
+ * learner is typing in it.
+ * @returns {{ label: HTMLLabelElement, input: HTMLInputElement, next: HTMLButtonElement, sync: (seed: number) => void }}
+ */
+export function seedControls(widget, o = {}) {
+  const max = o.max ?? 4294967295;
+  const input = h('input', {
+    type: 'number',
+    min: 0,
+    max,
+    step: 1,
+    inputmode: 'numeric',
+    class: 'seed',
+    'aria-label': o.label ?? 'Seed',
+    dataset: o.control === false ? undefined : { control: 'seed' },
+  });
+  input.addEventListener('change', () => {
+    const v = Number(input.value);
+    if (Number.isInteger(v) && v >= 0 && v <= max) widget.setState({ seed: v });
+    else if (o.bad) widget.note(o.bad);
+  });
+  const next = h(
+    'button',
+    { type: 'button', class: o.nextClass, dataset: o.nextClass ? undefined : { action: 'new-seed' } },
+    o.next ?? 'New seed',
+  );
+  next.addEventListener('click', () => widget.setState({ seed: (widget.state.seed + 1) % (max + 1) }));
+  const sync = (seed) => widget.shadowRoot.activeElement !== input && setValue(input, String(seed));
+  const label = h('label', { class: 'ctl' }, h('span', {}, o.text ?? 'Seed'), input);
+  return { label, input, next, sync };
 }
