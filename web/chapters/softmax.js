@@ -11,9 +11,10 @@
 //   <ag-softmax s="2,1,0.5,-1"></ag-softmax>
 import { scaleBand, scaleLinear, select } from 'd3';
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { h, setAttr, setText, symbol } from '../widget/dom.js';
+import { num, nums, presetBar, slider } from '../widget/controls.js';
+import { h, setText, symbol } from '../widget/dom.js';
 import { ownLayout } from '../widget/figure-layout.js';
-import { formatNumber } from '../widget/format.js';
+import { fmt, sub } from '../widget/format.js';
 import { texElement } from '../widget/math.js';
 import { defineState, vector } from '../widget/state.js';
 
@@ -30,9 +31,6 @@ const PRESETS = [
   { id: 'large', label: 'All large', s: [100, 99, 98, 97] },
   { id: 'negative', label: 'All very negative', s: [-110, -111, -112, -113] },
 ];
-
-const fmt = (x) => formatNumber(x, 4);
-const sub = (j) => String.fromCharCode(0x2080 + j);
 
 export class AgSoftmax extends AgWidget {
   static title = 'Softmax turns logits into weights';
@@ -70,47 +68,28 @@ export class AgSoftmax extends AgWidget {
       },
     });
 
-    const presets = h(
-      'div',
-      { class: 'presets', role: 'group', 'aria-label': 'Presets' },
-      h('span', { class: 'presets-label' }, 'Try:'),
-      PRESETS.map((p) => {
-        const b = h('button', { type: 'button', dataset: { preset: p.id } }, p.label);
-        b.addEventListener('click', () => this.setState({ s: p.s }));
-        return b;
-      }),
-    );
+    const presets = presetBar(PRESETS, (p) => this.setState({ s: p.s }));
 
     // The sliders: one per logit, keyboard-operable (arrows 0.1, Page keys bigger steps).
-    const sliders = Array.from({ length: T }, (_, j) => {
-      const id = `sm-s${j + 1}`;
-      const input = h('input', {
-        type: 'range',
+    const sliders = ONES.map((_, j) =>
+      slider({
+        id: `sm-s${j + 1}`,
         min: -LIMIT,
         max: LIMIT,
         step: STEP,
-        class: 'slider',
-        id,
         dataset: { logit: j + 1 },
-      });
-      const out = h('output', { class: 's-value', for: id });
-      input.addEventListener('input', () => {
-        const s = this.state.s;
-        s[j] = Number(input.value);
-        this.setState({ s });
-        this.announce(
-          `s${sub(j + 1)} = ${fmt(s[j])}; stable \u03b1${sub(j + 1)} = ${this.#ui.stable.alpha[j].textContent}; textbook \u03b1${sub(j + 1)} = ${this.#ui.naive.alpha[j].textContent}`,
-        );
-      });
-      const row = h(
-        'div',
-        { class: 'slider-row' },
-        h('label', { for: id, class: 's-label' }, symbol('s', j + 1)),
-        input,
-        out,
-      );
-      return { input, out, row };
-    });
+        label: symbol('s', j + 1),
+        onInput: (v) => {
+          const s = this.state.s;
+          s[j] = v;
+          this.setState({ s });
+          const { stable, naive } = this.#ui;
+          this.announce(
+            `s${sub(j + 1)} = ${fmt(s[j])}; stable \u03b1${sub(j + 1)} = ${stable.alpha[j].textContent}; textbook \u03b1${sub(j + 1)} = ${naive.alpha[j].textContent}`,
+          );
+        },
+      }),
+    );
     const controls = h(
       'fieldset',
       { class: 'logits' },
@@ -177,12 +156,10 @@ export class AgSoftmax extends AgWidget {
     const expBars = panel(10, 'exp(s\u2c7c), textbook', 'panel-exp');
     const alphaBars = panel(20 + panelW, '\u03b1\u2c7c, stable', 'panel-alpha');
 
-    const num = (role, key) =>
-      h('span', { class: 'num', dataset: key === undefined ? { role } : { role, key } }, '\u2026');
     const side = (kind) => {
-      const shifted = kind === 'stable' ? ONES.map((_, j) => num('shifted', j + 1)) : null;
-      const ex = ONES.map((_, j) => num(`${kind}-exp`, j + 1));
-      const alpha = ONES.map((_, j) => num(`${kind}-alpha`, j + 1));
+      const shifted = kind === 'stable' ? nums('shifted', T) : null;
+      const ex = nums(`${kind}-exp`, T);
+      const alpha = nums(`${kind}-alpha`, T);
       const sum = num(`${kind}-sum`);
       const head =
         kind === 'stable'
@@ -256,11 +233,7 @@ export class AgSoftmax extends AgWidget {
   syncControls({ s }) {
     const ui = this.#ui;
     if (!ui) return;
-    ui.sliders.forEach(({ input, out }, j) => {
-      if (Number(input.value) !== s[j]) input.value = String(s[j]);
-      setAttr(input, 'aria-valuetext', `s${sub(j + 1)} = ${fmt(s[j])}`);
-      setText(out, fmt(s[j]));
-    });
+    ui.sliders.forEach((sl, j) => sl.set(s[j], fmt(s[j]), `s${sub(j + 1)} = ${fmt(s[j])}`));
   }
 
   render(ag, { s }) {
