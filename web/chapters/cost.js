@@ -14,9 +14,10 @@
 //   <ag-attention-cost tmax="4096" dk="64" at="2048"></ag-attention-cost>
 import { AgWidget, defineWidget } from '../widget/base.js';
 import { chartFigure, curve, dots, logLogFrame } from '../widget/charts.js';
-import { h, markCurrent, setAttr, setFlag, setText } from '../widget/dom.js';
+import { slider } from '../widget/controls.js';
+import { h, markCurrent, setAttr, setFlag, setText, setValue } from '../widget/dom.js';
 import { describe } from '../widget/engine.js';
-import { ExperimentRun } from '../widget/experiment.js';
+import { ExperimentRun, labelled, settingSelect } from '../widget/experiment.js';
 import { formatBytes, formatTime } from '../widget/format.js';
 import { texElement } from '../widget/math.js';
 import { defineState, number } from '../widget/state.js';
@@ -87,33 +88,23 @@ export class AgAttentionCost extends AgWidget {
       },
     });
 
-    const tmaxSelect = h(
-      'select',
-      { 'aria-label': 'Largest T', dataset: { control: 'tmax' } },
-      COST_TMAX.map((t) => h('option', { value: t }, String(t))),
-    );
     // The reading stays where it is shown (a larger `at` from a link reads at the largest T).
-    tmaxSelect.addEventListener('change', () => {
-      const tmax = Number(tmaxSelect.value);
-      this.setState({ tmax, at: Math.min(this.state.at, this.state.tmax, tmax) });
-    });
-    const dkSelect = h(
-      'select',
-      { 'aria-label': 'd_k, the width of a query and a key', dataset: { control: 'dk' } },
-      COST_DK.map((d) => h('option', { value: d }, String(d))),
+    const tmaxSelect = settingSelect('tmax', 'Largest T', COST_TMAX, (v) =>
+      this.setState({ tmax: Number(v), at: Math.min(this.state.at, this.state.tmax, Number(v)) }),
     );
-    dkSelect.addEventListener('change', () => this.setState({ dk: Number(dkSelect.value) }));
-    const atSlider = h('input', {
-      type: 'range',
+    const dkLabel = 'd_k, the width of a query and a key';
+    const dkSelect = settingSelect('dk', dkLabel, COST_DK, (v) => this.setState({ dk: Number(v) }));
+    const at = slider({
       min: 6,
       max: 11,
       step: 1,
       class: 'at-slider',
-      'aria-label': 'Read the numbers at T',
       dataset: { control: 'at' },
+      attrs: { 'aria-label': 'Read the numbers at T' },
+      outClass: 'at-value',
+      rowClass: null,
+      onInput: (v) => this.setState({ at: 2 ** v }),
     });
-    atSlider.addEventListener('input', () => this.setState({ at: 2 ** Number(atSlider.value) }));
-    const atText = h('output', { class: 'at-value' });
     const missing = h('p', { class: 'missing', hidden: true });
 
     const mem = chartFigure('memory', {
@@ -131,6 +122,8 @@ export class AgAttentionCost extends AgWidget {
     const reading = h('p', { class: 'reading', 'aria-live': 'off' });
     const agreement = h('p', { class: 'agreement' });
     const tbody = h('tbody');
+    const group = (text) => h('th', { scope: 'colgroup', colspan: 2 }, text);
+    const cols = ['T', 'Grid, 4T\u00b2 B', ...SIDES, ...SIDES].map((text) => h('th', { scope: 'col' }, text));
     const table = h(
       'table',
       { class: 'cost-table' },
@@ -142,23 +135,8 @@ export class AgAttentionCost extends AgWidget {
       h(
         'thead',
         {},
-        h(
-          'tr',
-          {},
-          h('td', { colspan: 2 }),
-          h('th', { scope: 'colgroup', colspan: 2 }, 'Peak heap'),
-          h('th', { scope: 'colgroup', colspan: 2 }, 'Time per call'),
-        ),
-        h(
-          'tr',
-          {},
-          h('th', { scope: 'col' }, 'T'),
-          h('th', { scope: 'col' }, 'Grid, 4T\u00b2 B'),
-          h('th', { scope: 'col' }, 'plain'),
-          h('th', { scope: 'col' }, 'streaming'),
-          h('th', { scope: 'col' }, 'plain'),
-          h('th', { scope: 'col' }, 'streaming'),
-        ),
+        h('tr', {}, h('td', { colspan: 2 }), group('Peak heap'), group('Time per call')),
+        h('tr', {}, cols),
       ),
       tbody,
     );
@@ -183,31 +161,29 @@ export class AgAttentionCost extends AgWidget {
       h(
         'div',
         { class: 'controls' },
-        h('label', { class: 'ctl' }, h('span', {}, 'Largest ', h('var', {}, 'T')), tmaxSelect),
-        h('label', { class: 'ctl' }, h('span', {}, texElement('d_k')), dkSelect),
+        labelled(['Largest ', h('var', {}, 'T')], tmaxSelect),
+        labelled(texElement('d_k'), dkSelect),
         this.#exp.buttons(),
         this.#exp.runBox(),
       ),
       missing,
       h('div', { class: 'layout' }, mem.fig, time.fig),
-      h('label', { class: 'ctl ctl-at' }, h('span', {}, 'Read at ', h('var', {}, 'T')), atSlider, atText),
+      h('label', { class: 'ctl ctl-at' }, h('span', {}, 'Read at ', h('var', {}, 'T')), at.input, at.out),
       reading,
       h('div', { class: 'table-scroll' }, table),
       agreement,
     );
-    this.#ui = { tmaxSelect, dkSelect, atSlider, atText, missing, mem: mem.s, time: time.s, reading, agreement, tbody };
+    this.#ui = { tmaxSelect, dkSelect, at, missing, mem: mem.s, time: time.s, reading, agreement, tbody };
   }
 
   syncControls({ tmax, dk, at }) {
     const ui = this.#ui;
     if (!ui) return;
-    ui.tmaxSelect.value = String(tmax);
-    ui.dkSelect.value = String(dk);
-    ui.atSlider.max = String(Math.log2(tmax));
+    setValue(ui.tmaxSelect, String(tmax));
+    setValue(ui.dkSelect, String(dk));
+    setAttr(ui.at.input, 'max', Math.log2(tmax));
     const shown = Math.min(at, tmax);
-    ui.atSlider.value = String(Math.log2(shown));
-    setAttr(ui.atSlider, 'aria-valuetext', `T = ${shown}`);
-    setText(ui.atText, `= ${shown}`);
+    ui.at.set(Math.log2(shown), `= ${shown}`, `T = ${shown}`);
   }
 
   render(ag, state) {

@@ -10,11 +10,12 @@
 import { AgWidget, defineWidget } from '../widget/base.js';
 import { chartFigure, curve, dots, label, logLogFrame } from '../widget/charts.js';
 import { h, setAttr, setText, setValue } from '../widget/dom.js';
-import { ExperimentRun, seedControls } from '../widget/experiment.js';
+import { ExperimentRun, labelled, seedControls, settingSelect } from '../widget/experiment.js';
 import { texElement } from '../widget/math.js';
 import { choice, defineState, number } from '../widget/state.js';
 
 const EPS = ['0.1', '0.15', '0.2', '0.25', '0.3'];
+const CANDIDATES = ['5000', '20000'];
 /** The packing sweep; a wider band keeps many more directions, so it stops earlier (the work grows with the count). */
 const PACK_DIMS = [2, 3, 4, 8, 16, 32, 64, 96, 128, 192, 256];
 const PACK_MAX_D = { 0.1: 256, 0.15: 256, 0.2: 256, 0.25: 128, 0.3: 96 };
@@ -32,7 +33,7 @@ export class AgGreedyPacking extends AgWidget {
     version: 2,
     fields: {
       eps: choice({ values: EPS, default: '0.2' }),
-      cand: choice({ values: ['5000', '20000'], default: '20000' }),
+      cand: choice({ values: CANDIDATES, default: '20000' }),
       // The seed of <ag-near-orthogonal>: in the chapter the two keep it equal (shell/chapters-view.js).
       seed: number({ min: 0, max: 4294967295, integer: true, default: 1 }),
     },
@@ -77,12 +78,10 @@ export class AgGreedyPacking extends AgWidget {
     // Move the label while dragging; start the run when the slider is let go (or on a key).
     epsSlider.addEventListener('input', () => setText(epsText, `= ${EPS[Number(epsSlider.value)]}`));
     epsSlider.addEventListener('change', () => this.setState({ eps: EPS[Number(epsSlider.value)] }));
-    const candSelect = h(
-      'select',
-      { 'aria-label': 'Candidate directions per dimension', dataset: { control: 'cand' } },
-      ['5000', '20000'].map((c) => h('option', { value: c }, Number(c).toLocaleString('en-US'))),
+    const candChoices = CANDIDATES.map((c) => [c, Number(c).toLocaleString('en-US')]);
+    const candSelect = settingSelect('cand', 'Candidate directions per dimension', candChoices, (cand) =>
+      this.setState({ cand }),
     );
-    candSelect.addEventListener('change', () => this.setState({ cand: candSelect.value }));
     const seed = seedControls(this);
     const plot = chartFigure('pack', {
       box: BOX,
@@ -100,7 +99,7 @@ export class AgGreedyPacking extends AgWidget {
         'div',
         { class: 'controls' },
         h('label', { class: 'ctl ctl-eps' }, h('span', {}, texElement('\\varepsilon')), epsSlider, epsText),
-        h('label', { class: 'ctl' }, h('span', {}, 'Candidates'), candSelect),
+        labelled('Candidates', candSelect),
         seed.label,
         this.#exp.buttons(seed.next),
         this.#exp.runBox(),

@@ -13,7 +13,7 @@
 import { select } from 'd3';
 import { rowBars } from '../widget/charts.js';
 import { h, setFlag, setText, svg } from '../widget/dom.js';
-import { ExperimentRun } from '../widget/experiment.js';
+import { ExperimentRun, labelled, settingSelect } from '../widget/experiment.js';
 import { formatNumber, formatTime } from '../widget/format.js';
 import { texElement } from '../widget/math.js';
 import { LAB_KERNEL_IDS, LAB_KERNELS } from '../models/kernel-lab-presets.js';
@@ -34,19 +34,20 @@ export class KernelLab {
    */
   constructor(widget) {
     this.#widget = widget;
-    const kernelSelect = h(
-      'select',
-      { class: 'lab-kernel', 'aria-label': 'Kernel to time', dataset: { control: 'kernel' } },
-      LAB_KERNEL_IDS.map((k) => h('option', { value: k }, LAB_KERNELS[k].label)),
+    const kernels = LAB_KERNEL_IDS.map((k) => [k, LAB_KERNELS[k].label]);
+    const kernelSelect = settingSelect(
+      'kernel',
+      'Kernel to time',
+      kernels,
+      (kernel) => {
+        const { size } = widget.getState();
+        const sizes = LAB_KERNELS[kernel].sizes;
+        widget.setState({ kernel, size: sizes.includes(size) ? size : sizes[0] });
+      },
+      { class: 'lab-kernel' },
     );
-    kernelSelect.addEventListener('change', () => {
-      const kernel = kernelSelect.value;
-      const { size } = widget.getState();
-      const sizes = LAB_KERNELS[kernel].sizes;
-      widget.setState({ kernel, size: sizes.includes(size) ? size : sizes[0] });
-    });
-    const sizeSelect = h('select', { class: 'lab-size', 'aria-label': 'Size', dataset: { control: 'size' } });
-    sizeSelect.addEventListener('change', () => widget.setState({ size: Number(sizeSelect.value) }));
+    const setSize = (size) => widget.setState({ size: Number(size) });
+    const sizeSelect = settingSelect('size', 'Size', [], setSize, { class: 'lab-size' });
     const sizeName = h('span', { class: 'lab-size-name' });
     this.#exp = new ExperimentRun(widget.host, {
       attrs: ['lab'],
@@ -112,8 +113,8 @@ export class KernelLab {
       h(
         'div',
         { class: 'lab-controls' },
-        h('label', { class: 'ctl' }, h('span', {}, 'Kernel'), kernelSelect),
-        h('label', { class: 'ctl' }, h('span', {}, 'Size ', sizeName), sizeSelect),
+        labelled('Kernel', kernelSelect),
+        labelled(['Size ', sizeName], sizeSelect),
         h('div', { class: 'lab-buttons' }, run, cancel),
       ),
       workload,

@@ -16,7 +16,7 @@ import { create, select } from 'd3';
 import { AgWidget, defineWidget } from '../widget/base.js';
 import { axes, chartFigure, histBars, label, xScale, yScale } from '../widget/charts.js';
 import { focusInPlace, h, markCurrent, setAttr, setText, setValue, svg } from '../widget/dom.js';
-import { ExperimentRun, seedControls } from '../widget/experiment.js';
+import { ExperimentRun, labelled, seedControls, settingSelect } from '../widget/experiment.js';
 import { ownLayout } from '../widget/figure-layout.js';
 import { deg, fmt } from '../widget/format.js';
 import { num } from '../widget/controls.js';
@@ -25,6 +25,7 @@ import { keptResults } from '../widget/memo.js';
 import { choice, defineState, number } from '../widget/state.js';
 
 export const DIMS = [2, 3, 10, 100, 1000];
+const PAIRS = ['2000', '10000', '50000'];
 /** Histogram bins over [-1, 1): width 0.01, fine enough for d = 1000 (spread 0.03). */
 const BINS = 200;
 const SMALL_BINS = 40;
@@ -45,7 +46,7 @@ export class AgNearOrthogonal extends AgWidget {
     version: 2,
     fields: {
       d: choice({ values: DIMS.map(String), default: '1000' }),
-      pairs: choice({ values: ['2000', '10000', '50000'], default: '10000' }),
+      pairs: choice({ values: PAIRS, default: '10000' }),
       seed: number({ min: 0, max: 4294967295, integer: true, default: 1 }),
     },
     // Version 1 held the packing experiment's fields too (now <ag-greedy-packing>).
@@ -105,12 +106,10 @@ export class AgNearOrthogonal extends AgWidget {
       },
     });
 
-    const pairsSelect = h(
-      'select',
-      { 'aria-label': 'Random pairs per dimension', dataset: { control: 'pairs' } },
-      ['2000', '10000', '50000'].map((p) => h('option', { value: p }, Number(p).toLocaleString('en-US'))),
+    const pairChoices = PAIRS.map((p) => [p, Number(p).toLocaleString('en-US')]);
+    const pairsSelect = settingSelect('pairs', 'Random pairs per dimension', pairChoices, (pairs) =>
+      this.setState({ pairs }),
     );
-    pairsSelect.addEventListener('change', () => this.setState({ pairs: pairsSelect.value }));
     const seed = seedControls(this);
 
     // The small multiples: one button per d (a radio group: arrow keys move, Tab enters once).
@@ -223,7 +222,7 @@ export class AgNearOrthogonal extends AgWidget {
       h(
         'div',
         { class: 'controls' },
-        h('label', { class: 'ctl' }, h('span', {}, 'Pairs'), pairsSelect),
+        labelled('Pairs', pairsSelect),
         seed.label,
         this.#exp.buttons(seed.next),
         this.#exp.runBox(),

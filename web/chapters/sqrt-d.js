@@ -11,7 +11,7 @@ import { AgWidget, defineWidget } from '../widget/base.js';
 import { chartFigure, curve, densityHistogram, dots, logLogFrame } from '../widget/charts.js';
 import { num, slider } from '../widget/controls.js';
 import { h, setText, setValue } from '../widget/dom.js';
-import { ExperimentRun, seedControls } from '../widget/experiment.js';
+import { ExperimentRun, labelled, seedControls, settingSelect } from '../widget/experiment.js';
 import { fmt } from '../widget/format.js';
 import { texElement } from '../widget/math.js';
 import { afterPause } from '../widget/pause.js';
@@ -127,18 +127,16 @@ export class AgSqrtD extends AgWidget {
       onInput: (v) => this.setState({ d: dOf(v) }),
     });
     d.out.dataset.role = 'd-input';
-    const pairsSelect = h(
-      'select',
-      { 'aria-label': 'Number of random pairs', dataset: { control: 'pairs' } },
-      PAIR_CHOICES.map((p) => h('option', { value: p }, p.toLocaleString('en-US'))),
+    const pairChoices = PAIR_CHOICES.map((p) => [p, p.toLocaleString('en-US')]);
+    const pairsSelect = settingSelect('pairs', 'Number of random pairs', pairChoices, (v) =>
+      this.setState({ pairs: Number(v) }),
     );
-    pairsSelect.addEventListener('change', () => this.setState({ pairs: Number(pairsSelect.value) }));
     const seed = seedControls(this);
     const controls = h(
       'div',
       { class: 'controls' },
       h('label', { class: 'ctl ctl-d' }, h('span', {}, texElement('d_k')), d.input, d.out),
-      h('label', { class: 'ctl' }, h('span', {}, 'Pairs'), pairsSelect),
+      labelled('Pairs', pairsSelect),
       seed.label,
       this.#exp.buttons(seed.next),
       this.#exp.runBox(),

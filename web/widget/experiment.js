@@ -176,3 +176,22 @@ export function seedControls(widget, o = {}) {
   const label = h('label', { class: 'ctl' }, h('span', {}, o.text ?? 'Seed'), input);
   return { label, input, next, sync };
 }
+
+/**
+ * A setting of an experiment as a <select data-control=name> named `label`:
+ * options are values or [value, text] pairs; a change calls onChange(value)
+ * with the value as text.
+ */
+export function settingSelect(name, label, options, onChange, props = {}) {
+  const items = options.map((o) => (Array.isArray(o) ? o : [o, String(o)]));
+  const el = h(
+    'select',
+    { 'aria-label': label, dataset: { control: name }, ...props },
+    items.map(([value, text]) => h('option', { value }, text)),
+  );
+  el.addEventListener('change', () => onChange(el.value));
+  return el;
+}
+
+/** A control with its visible name: <label class="ctl"><span>name</span>control…</label>. */
+export const labelled = (name, ...controls) => h('label', { class: 'ctl' }, h('span', {}, name), ...controls);
