@@ -13,7 +13,7 @@
 //
 //   <ag-attention-cost tmax="4096" dk="64" at="2048"></ag-attention-cost>
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { chartFigure, curve, dots, logLogFrame } from '../widget/charts.js';
+import { chartFigure, curve, dots, draw, logLogFrame } from '../widget/charts.js';
 import { slider } from '../widget/controls.js';
 import { h, markCurrent, setAttr, setFlag, setText, setValue } from '../widget/dom.js';
 import { describe } from '../widget/engine.js';
@@ -296,11 +296,7 @@ export class AgAttentionCost extends AgWidget {
       yLabel,
     });
     const { m, height: H } = BOX;
-    s.append('line')
-      .attr('class', 'cursor')
-      .attr('y1', m.t)
-      .attr('y2', H - m.b)
-      .attr('aria-hidden', 'true');
+    draw(s, 'line', { class: 'cursor', y1: m.t, y2: H - m.b, 'aria-hidden': 'true' });
     this.#x = f.x;
     return f;
   }
@@ -347,21 +343,10 @@ export class AgAttentionCost extends AgWidget {
   }
 
   #legend(s) {
-    const g = s.append('g').attr('class', 'legend').attr('transform', 'translate(66,34)');
-    [
-      ['plain', 'plain (materialized)'],
-      ['streaming', 'streaming'],
-    ].forEach(([cls, text], i) => {
-      g.append('circle')
-        .attr('class', `dot ${cls}`)
-        .attr('cx', 4)
-        .attr('cy', i * 15)
-        .attr('r', 3.5);
-      g.append('text')
-        .attr('x', 12)
-        .attr('y', i * 15)
-        .attr('dy', '0.35em')
-        .text(text);
+    const g = draw(s, 'g', { class: 'legend', transform: 'translate(66,34)' });
+    SIDES.forEach((side, i) => {
+      draw(g, 'circle', { class: `dot ${side}`, cx: 4, cy: i * 15, r: 3.5 });
+      draw(g, 'text', { x: 12, y: i * 15, dy: '0.35em' }).text(i === 0 ? 'plain (materialized)' : side);
     });
   }
 

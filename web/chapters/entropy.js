@@ -14,6 +14,7 @@ import { button, num, slider } from '../widget/controls.js';
 import { h, setAttr, setFlag, setText, symbol } from '../widget/dom.js';
 import { ownLayout } from '../widget/figure-layout.js';
 import { fmt, formatNumber, pair, sub } from '../widget/format.js';
+import { attrs, draw } from '../widget/charts.js';
 import { texElement } from '../widget/math.js';
 import { lastResult } from '../widget/memo.js';
 import { draggablePoint, plane } from '../widget/plot.js';
@@ -165,12 +166,13 @@ export class AgWeightEntropy extends AgWidget {
     // The weights as bars (d3), each with its number.
     const W = 300;
     const H = 150;
-    const bars = select(h('div', { class: 'bars-box' }))
-      .append('svg')
-      .attr('class', 'bars')
-      .attr('viewBox', `0 0 ${W} ${H}`)
-      .attr('role', 'img')
-      .attr('aria-label', 'The weights as bars, one per value');
+    const label = 'The weights as bars, one per value';
+    const bars = draw(select(h('div', { class: 'bars-box' })), 'svg', {
+      class: 'bars',
+      viewBox: `0 0 ${W} ${H}`,
+      role: 'img',
+      'aria-label': label,
+    });
     ownLayout(bars); // laid out on its own (widget/figure-layout.js)
     const bx = scaleBand()
       .range([28, W - 6])
@@ -178,29 +180,11 @@ export class AgWeightEntropy extends AgWidget {
     const by = scaleLinear()
       .domain([0, 1])
       .range([H - 22, 8]);
-    bars
-      .append('g')
-      .attr('class', 'bar-axis')
-      .attr('transform', `translate(0,${H - 22})`);
-    bars
-      .append('g')
-      .attr('class', 'bar-grid')
-      .selectAll('line')
-      .data([0, 0.5, 1])
-      .join('line')
-      .attr('x1', 28)
-      .attr('x2', W - 6)
-      .attr('y1', by)
-      .attr('y2', by);
-    bars
-      .append('g')
-      .attr('class', 'bar-ticks')
-      .selectAll('text')
-      .data([0, 0.5, 1])
-      .join('text')
-      .attr('x', 24)
-      .attr('y', (d) => by(d) + 4)
-      .text((d) => String(d));
+    draw(bars, 'g', { class: 'bar-axis', transform: `translate(0,${H - 22})` });
+    const grid = draw(bars, 'g', { class: 'bar-grid' }).selectAll('line').data([0, 0.5, 1]).join('line');
+    attrs(grid, { x1: 28, x2: W - 6, y1: by, y2: by });
+    const ticks = draw(bars, 'g', { class: 'bar-ticks' }).selectAll('text').data([0, 0.5, 1]).join('text');
+    attrs(ticks, { x: 24, y: (d) => by(d) + 4 }).text(String);
     const barLayer = bars.append('g');
 
     // Numbers.
@@ -210,6 +194,7 @@ export class AgWeightEntropy extends AgWidget {
       const row = h('tr', {}, h('th', { scope: 'row' }, String(j + 1)), logit, h('td', {}, cell));
       return { row, cell, logit };
     });
+    const cols = ['j', ['logit ', symbol('s', 'j')], ['weight ', symbol('\u03b1', 'j')]];
     const table = h(
       'table',
       { class: 'weights-table' },
@@ -220,16 +205,10 @@ export class AgWeightEntropy extends AgWidget {
         h(
           'tr',
           {},
-          h('th', { scope: 'col' }, 'j'),
-          h('th', { scope: 'col' }, 'logit ', symbol('s', 'j')),
-          h('th', { scope: 'col' }, 'weight ', symbol('\u03b1', 'j')),
+          cols.map((c) => h('th', { scope: 'col' }, c)),
         ),
       ),
-      h(
-        'tbody',
-        {},
-        weightCells.map((w) => w.row),
-      ),
+      h('tbody', {}, ...weightCells.map((w) => w.row)),
     );
     const entropy = num('entropy');
     const hmax = num('entropy-max');
@@ -418,15 +397,13 @@ export class AgWeightEntropy extends AgWidget {
       );
       this.#barsFor = alpha.length;
     }
-    barLayer
-      .selectAll('rect')
-      .data(alpha)
-      .join('rect')
-      .attr('class', (_, j) => (j === k ? 'bar bar-top' : 'bar'))
-      .attr('x', (_, j) => bx(j + 1))
-      .attr('width', bx.bandwidth())
-      .attr('y', (a) => by(a))
-      .attr('height', (a) => Math.max(0, by(0) - by(a)));
+    attrs(barLayer.selectAll('rect').data(alpha).join('rect'), {
+      class: (_, j) => (j === k ? 'bar bar-top' : 'bar'),
+      x: (_, j) => bx(j + 1),
+      width: bx.bandwidth(),
+      y: (a) => by(a),
+      height: (a) => Math.max(0, by(0) - by(a)),
+    });
   }
 
   #draw(values, y, c, path, k, fixed) {

@@ -73,23 +73,9 @@ export class KernelLab {
     const shapes = h('p', { class: 'lab-shapes' });
     const caption = h('p', { class: 'lab-caption', id: 'lab-caption' }, 'No run yet.');
     const rows = h('tbody');
-    const table = h(
-      'table',
-      { class: 'lab-table', 'aria-describedby': 'lab-caption' },
-      h(
-        'thead',
-        {},
-        h(
-          'tr',
-          {},
-          h('th', { scope: 'col' }, 'Kernels'),
-          h('th', { scope: 'col' }, 'Median'),
-          h('th', { scope: 'col' }, 'GFLOP/s'),
-          h('th', { scope: 'col' }, 'Speed-up'),
-        ),
-      ),
-      rows,
-    );
+    const cols = ['Kernels', 'Median', 'GFLOP/s', 'Speed-up'].map((c) => h('th', { scope: 'col' }, c));
+    const thead = h('thead', {}, h('tr', {}, cols));
+    const table = h('table', { class: 'lab-table', 'aria-describedby': 'lab-caption' }, thead, rows);
     const chartBox = h('figure', { class: 'lab-figure' });
     const chart = select(chartBox).append(() =>
       svg('svg', {

@@ -14,7 +14,7 @@
 //   <ag-near-orthogonal d="100" pairs="2000"></ag-near-orthogonal>
 import { create, select } from 'd3';
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { axes, chartFigure, histBars, label, xScale, yScale } from '../widget/charts.js';
+import { axes, chartFigure, draw, histBars, label, xScale, yScale } from '../widget/charts.js';
 import { focusInPlace, h, markCurrent, setAttr, setText, setValue, svg } from '../widget/dom.js';
 import { ExperimentRun, labelled, seedControls, settingSelect } from '../widget/experiment.js';
 import { ownLayout } from '../widget/figure-layout.js';
@@ -381,12 +381,7 @@ export class AgNearOrthogonal extends AgWidget {
     const y = yScale(MINI, [0, Math.max(...heights, 1e-9)]);
     s.selectAll('*').remove();
     histBars(s, heights, x, y, { lo: -1, width: 2 / SMALL_BINS, gap: 0.5 });
-    s.append('line')
-      .attr('class', 'base')
-      .attr('x1', m.l)
-      .attr('x2', W - m.r)
-      .attr('y1', H - m.b)
-      .attr('y2', H - m.b);
+    draw(s, 'line', { class: 'base', x1: m.l, x2: W - m.r, y1: H - m.b, y2: H - m.b });
     for (const v of [-1, 0, 1])
       label(s, 'tick', v === -1 ? '\u22121' : String(v), x(v), H - 3).attr(
         'text-anchor',
@@ -427,20 +422,9 @@ export class AgNearOrthogonal extends AgWidget {
     const y = yScale(DETAIL, [0, Math.max(...heights, 1e-9) * 1.1]);
     const s = create('svg:g').attr('class', 'detail').attr('data-dim', d);
     histBars(s, heights, x, y, { lo, width, gap: 0.5 });
-    const marks = s.append('g').attr('class', 'marks');
-    for (const [v, cls] of [
-      [r.rms, 'mark-rms'],
-      [-r.rms, 'mark-rms'],
-      [r.meanAbs, 'mark-abs'],
-      [-r.meanAbs, 'mark-abs'],
-    ])
-      marks
-        .append('line')
-        .attr('class', cls)
-        .attr('x1', x(v))
-        .attr('x2', x(v))
-        .attr('y1', m.t)
-        .attr('y2', H - m.b);
+    const marks = draw(s, 'g', { class: 'marks' });
+    for (const [v, cls] of [r.rms, -r.rms, r.meanAbs, -r.meanAbs].map((v, i) => [v, i < 2 ? 'mark-rms' : 'mark-abs']))
+      draw(marks, 'line', { class: cls, x1: x(v), x2: x(v), y1: m.t, y2: H - m.b });
     label(s, 'mark-label label-rms', 'rms', x(r.rms) + 4, m.t + 10);
     label(s, 'mark-label label-abs', 'mean |cos|', x(-r.meanAbs) - 4, m.t + 10).attr('text-anchor', 'end');
     axes(s, DETAIL, x, y, { xLabel: `cos \u03b8, d = ${d}`, xLabelY: H - 4 });

@@ -15,7 +15,7 @@
 //   <ag-scale-fix seed="7" tokens="16" dk="64"></ag-scale-fix>
 import { axisBottom, axisLeft, line, pointer, scaleLinear, select } from 'd3';
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { label, xScale } from '../widget/charts.js';
+import { draw, label, xScale } from '../widget/charts.js';
 import { num, slider } from '../widget/controls.js';
 import { h, setAttr, setText, symbol } from '../widget/dom.js';
 import { seedControls } from '../widget/experiment.js';
@@ -108,39 +108,33 @@ export class AgScaleFix extends AgWidget {
 
     // The figure: three panels sharing a log-2 axis of d_k, and a cursor.
     const figure = h('div', { class: 'figure' });
-    const svg = select(figure)
-      .append('svg')
-      .attr('class', 'scale-plot')
-      .attr('viewBox', `0 0 ${W} ${PANELS.length * PH + 42}`)
-      .attr('role', 'slider')
-      .attr('tabindex', 0)
-      .attr('aria-label', 'd\u2096: drag across the panels, or use the arrow keys')
-      .attr('aria-valuemin', 1)
-      .attr('aria-valuemax', DKS.length);
+    const svg = draw(select(figure), 'svg', {
+      class: 'scale-plot',
+      viewBox: `0 0 ${W} ${PANELS.length * PH + 42}`,
+      role: 'slider',
+      tabindex: 0,
+      'aria-label': 'd\u2096: drag across the panels, or use the arrow keys',
+      'aria-valuemin': 1,
+      'aria-valuemax': DKS.length,
+    });
     ownLayout(svg); // laid out on its own (widget/figure-layout.js)
     const x = xScale({ width: W, m: { l: M.left, r: M.right } }, [DKS[0], DKS.at(-1)], 'log2');
     const legend = svg.append('g').attr('class', 'legend').attr('transform', `translate(${M.left},12)`);
     SERIES.forEach((s, i) => {
       const g = legend.append('g').attr('transform', `translate(${i * 150},0)`);
-      g.append('line').attr('class', `series-${s.id}`).attr('x1', 0).attr('x2', 18).attr('y1', 0).attr('y2', 0);
-      g.append('text').attr('x', 22).attr('y', 4).text(s.label);
+      draw(g, 'line', { class: `series-${s.id}`, x1: 0, x2: 18, y1: 0, y2: 0 });
+      draw(g, 'text', { x: 22, y: 4 }).text(s.label);
     });
     const panels = PANELS.map((p, i) => {
-      const g = svg
-        .append('g')
-        .attr('class', `panel panel-${p.id}`)
-        .attr('transform', `translate(0,${28 + i * PH})`);
+      const g = draw(svg, 'g', { class: `panel panel-${p.id}`, transform: `translate(0,${28 + i * PH})` });
       const y = scaleLinear().range([PH - M.bottom, M.top]);
-      const yAxis = g.append('g').attr('class', 'axis').attr('transform', `translate(${M.left},0)`);
-      g.append('g')
-        .attr('class', 'axis')
-        .attr('transform', `translate(0,${PH - M.bottom})`)
-        .call(
-          axisBottom(x)
-            .tickValues(DKS)
-            .tickFormat((d) => (Math.log2(d) % 2 === 1 ? String(d) : ''))
-            .tickSize(3),
-        );
+      const yAxis = draw(g, 'g', { class: 'axis', transform: `translate(${M.left},0)` });
+      draw(g, 'g', { class: 'axis', transform: `translate(0,${PH - M.bottom})` }).call(
+        axisBottom(x)
+          .tickValues(DKS)
+          .tickFormat((d) => (Math.log2(d) % 2 === 1 ? String(d) : ''))
+          .tickSize(3),
+      );
       label(g, 'panel-title', p.title, M.left + 4, M.top - 6);
       const paths = Object.fromEntries(
         SERIES.map((s) => [s.id, g.append('path').attr('class', `curve series-${s.id}`)]),
@@ -151,11 +145,7 @@ export class AgScaleFix extends AgWidget {
       return { ...p, g, y, yAxis, paths, dots };
     });
     label(svg, 'x-label', 'd\u2096 (log scale)', W - M.right, PANELS.length * PH + 38).attr('text-anchor', 'end');
-    const cursor = svg
-      .append('line')
-      .attr('class', 'cursor')
-      .attr('y1', 28 + M.top)
-      .attr('y2', 28 + PANELS.length * PH - M.bottom);
+    const cursor = draw(svg, 'line', { class: 'cursor', y1: 28 + M.top, y2: 28 + PANELS.length * PH - M.bottom });
 
     // Drag (mouse, pen, touch) across the panels to choose d_k.
     const pick = (event) => {

@@ -467,10 +467,6 @@ export class AgSimd extends AgWidget {
     return h('div', { class: `step-view kind-${s.kind}` }, parts);
   }
 
-  stateChanged() {
-    // Old step-view numbers leave the DOM at the next render; nothing else to reset.
-  }
-
   disconnectedCallback() {
     super.disconnectedCallback();
     this.#lab?.dispose(); // stops a timing and frees its worker; a later run starts a new one

@@ -11,6 +11,7 @@
 //   <ag-softmax s="2,1,0.5,-1"></ag-softmax>
 import { scaleBand, scaleLinear, select } from 'd3';
 import { AgWidget, defineWidget } from '../widget/base.js';
+import { draw } from '../widget/charts.js';
 import { num, nums, presetBar, slider } from '../widget/controls.js';
 import { h, setText, symbol } from '../widget/dom.js';
 import { ownLayout } from '../widget/figure-layout.js';
@@ -109,49 +110,34 @@ export class AgSoftmax extends AgWidget {
     const figure = h('div', { class: 'bars-figure' });
     const W = 320;
     const H = 170;
-    const svg = select(figure)
-      .append('svg')
-      .attr('class', 'bars')
-      .attr('viewBox', `0 0 ${W} ${H}`)
-      .attr('role', 'img')
-      .attr(
-        'aria-label',
-        'Bars: exp(s_j) from the textbook kernel (left, scaled to the largest finite one; overflowed ones marked) and the stable weights alpha_j (right, from 0 to 1)',
-      );
+    const label =
+      'Bars: exp(s_j) from the textbook kernel (left, scaled to the largest finite one; overflowed ones marked) and the stable weights alpha_j (right, from 0 to 1)';
+    const svg = draw(select(figure), 'svg', {
+      class: 'bars',
+      viewBox: `0 0 ${W} ${H}`,
+      role: 'img',
+      'aria-label': label,
+    });
     ownLayout(svg); // laid out on its own (widget/figure-layout.js)
     const panelW = (W - 30) / 2;
     const top = 26;
     const bottom = H - 22;
     const yScale = scaleLinear().range([bottom, top + 16]);
     const panel = (x0, title, cls) => {
-      const g = svg.append('g').attr('class', `panel ${cls}`).attr('transform', `translate(${x0},0)`);
-      g.append('text')
-        .attr('class', 'panel-title')
-        .attr('x', panelW / 2)
-        .attr('y', 14)
-        .attr('text-anchor', 'middle')
-        .text(title);
-      g.append('line').attr('class', 'baseline').attr('x1', 0).attr('x2', panelW).attr('y1', bottom).attr('y2', bottom);
+      const g = draw(svg, 'g', { class: `panel ${cls}`, transform: `translate(${x0},0)` });
+      const middle = { 'text-anchor': 'middle' };
+      draw(g, 'text', { class: 'panel-title', x: panelW / 2, y: 14, ...middle }).text(title);
+      draw(g, 'line', { class: 'baseline', x1: 0, x2: panelW, y1: bottom, y2: bottom });
       const x = scaleBand()
         .domain([0, 1, 2, 3])
         .range([4, panelW - 4])
         .padding(0.25);
-      const bars = [0, 1, 2, 3].map((j) => {
-        const bar = g.append('rect').attr('class', 'bar').attr('x', x(j)).attr('width', x.bandwidth());
-        const mark = g
-          .append('text')
-          .attr('class', 'bar-mark')
-          .attr('x', x(j) + x.bandwidth() / 2)
-          .attr('text-anchor', 'middle');
-        g.append('text')
-          .attr('class', 'bar-name')
-          .attr('x', x(j) + x.bandwidth() / 2)
-          .attr('y', H - 6)
-          .attr('text-anchor', 'middle')
-          .text(`s${sub(j + 1)}`);
+      return [0, 1, 2, 3].map((j) => {
+        const bar = draw(g, 'rect', { class: 'bar', x: x(j), width: x.bandwidth() });
+        const mark = draw(g, 'text', { class: 'bar-mark', x: x(j) + x.bandwidth() / 2, ...middle });
+        draw(g, 'text', { class: 'bar-name', x: x(j) + x.bandwidth() / 2, y: H - 6, ...middle }).text(`s${sub(j + 1)}`);
         return { bar, mark };
       });
-      return bars;
     };
     const expBars = panel(10, 'exp(s\u2c7c), textbook', 'panel-exp');
     const alphaBars = panel(20 + panelW, '\u03b1\u2c7c, stable', 'panel-alpha');

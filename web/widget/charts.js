@@ -189,3 +189,12 @@ export function rowBars(s, rows, { width, m, band = 30, key, value, valueText, x
     .call(axisBottom(x).ticks(5));
   label(s, 'axis-label', xLabel, width - m.r, H - 2).attr('text-anchor', 'end');
 }
+
+/** Sets the attributes `values` (constants or functions of the datum) on the d3 selection `sel`. */
+export function attrs(sel, values) {
+  for (const [name, value] of Object.entries(values)) sel.attr(name, value);
+  return sel;
+}
+
+/** Appends a <tag> with the attributes `values` to the d3 selection `parent`. */
+export const draw = (parent, tag, values = {}) => attrs(parent.append(tag), values);
