@@ -38,10 +38,10 @@ async function main() {
   let current = null; // the chapter whose state the URL holds
   if (chapterId) {
     const view = views.get(chapterId);
-    view.widget.applyParams(params);
+    for (const w of view.widgets) w.applyParams(params);
     current = view;
     keepInView(view.section);
-    view.widget.start();
+    for (const w of view.widgets) w.start();
   }
   if (!chapterId) {
     // A plain anchor (#ch-<id>): go there once the sections exist.
@@ -54,7 +54,7 @@ async function main() {
   const write = () =>
     writeUrl({
       chapter: current?.chapter ?? null,
-      widget: current?.widget ?? null,
+      widgets: current?.widgets ?? [],
       implId: impl.current(),
       defaultImplId: impl.defaultId,
     });

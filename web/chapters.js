@@ -6,8 +6,10 @@
 // "coming".
 //
 // Fields: id (stable: it is the anchor #ch-<id> and the ?ch= of links),
-// title, tag, intro (one or two sentences of our own words, shown above the
-// widget), after (optional list of "things to try" lines).
+// title, tag, also (optional: more widgets shown under the first; the
+// fields they share stay equal), intro (one or two sentences of our own
+// words, shown above the widget), after (optional list of "things to try"
+// lines).
 export const CHAPTERS = [
   {
     id: 'atom',
@@ -162,6 +164,7 @@ export const CHAPTERS = [
     id: 'near-orthogonal',
     title: 'Near-orthogonality in high dimension',
     tag: 'ag-near-orthogonal',
+    also: ['ag-greedy-packing'],
     intro:
       'In the plane, a random pair of directions can make any angle. Add dimensions and the cosine between two random directions crowds in around zero: its root mean square is exactly 1/\u221ad, and the mean of |cos \u03b8| is a little smaller, close to 0.80/\u221ad. Both are sometimes called the \u201ctypical\u201d cosine; here each keeps its own name. Only d directions can be exactly perpendicular, but far more can be nearly so, as the second experiment counts.',
     after: [

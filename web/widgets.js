@@ -14,6 +14,7 @@ export { AgCosineVsDot } from './chapters/cosine-vs-dot.js';
 export { AgOrthogonality } from './chapters/orthogonality.js';
 export { AgSqrtD } from './chapters/sqrt-d.js';
 export { AgNearOrthogonal } from './chapters/near-orthogonal.js';
+export { AgGreedyPacking } from './chapters/greedy-packing.js';
 export { AgScaleFix } from './chapters/scale-fix.js';
 export { AgSimd } from './chapters/simd.js';
 export { AgAttentionCost } from './chapters/cost.js';

@@ -1,5 +1,6 @@
-// Chapter 13, "Near-orthogonality in high dimension" (<ag-near-orthogonal>):
-// cosines of random pairs and greedy packing, both run in a Web Worker. Checks
+// Chapter 13, "Near-orthogonality in high dimension": cosines of random pairs
+// (<ag-near-orthogonal>) and greedy packing (<ag-greedy-packing>), both run
+// in a Web Worker. Checks
 // the root mean square of cos against 1/sqrt(d) and the mean |cos| against
 // sqrt(2/pi)/sqrt(d) within sampling error (float64 moments written here),
 // the angle of 1/sqrt(d) against acos in float64 and the worked examples,
@@ -26,6 +27,7 @@ import {
 } from './helpers.mjs';
 
 const TAG = 'ag-near-orthogonal';
+const PACK = 'ag-greedy-packing'; // the chapter's second widget
 const CH = 'near-orthogonal';
 const U = 2 ** -24;
 const DIMS = [2, 3, 10, 100, 1000];
@@ -48,7 +50,8 @@ const seMeanAbs = (d, n) => Math.sqrt((1 / d - meanAbsCos(d) ** 2) / n);
 const degrees = (r) => (r * 180) / Math.PI;
 
 async function waitFor(page, attr, value = 'done', timeout = 90000) {
-  await page.waitForFunction(([tag, a, v]) => document.querySelector(tag)?.dataset[a] === v, [TAG, attr, value], {
+  const tag = attr === 'packRun' ? PACK : TAG;
+  await page.waitForFunction(([t, a, v]) => document.querySelector(t)?.dataset[a] === v, [tag, attr, value], {
     timeout,
   });
 }
@@ -124,13 +127,8 @@ describe('chapter 13: near-orthogonality in high dimension', () => {
       search: `?ch=${CH}&v=1&d=10&pairs=2000&seed=5&cand=5000&eps=0.1`,
     });
     const { page } = opened;
-    expect(await page.locator(TAG).evaluate((el) => el.state)).toEqual({
-      d: '10',
-      pairs: '2000',
-      seed: 5,
-      eps: '0.1',
-      cand: '5000',
-    });
+    expect(await page.locator(TAG).evaluate((el) => el.state)).toEqual({ d: '10', pairs: '2000', seed: 5 });
+    expect(await page.locator(PACK).evaluate((el) => el.state)).toEqual({ eps: '0.1', cand: '5000', seed: 5 });
     await waitFor(page, 'histRun');
     await page.locator(`${TAG} .multiple[data-dim="10"]`).focus();
     await page.keyboard.press('ArrowRight');
@@ -159,7 +157,7 @@ describe('chapter 13: near-orthogonality in high dimension', () => {
     const opened = await openChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&pairs=2000&seed=1&eps=0.2&cand=20000` });
     const { page } = opened;
     await waitFor(page, 'packRun', 'done', 120000);
-    const numbers = await readNumbers(page, TAG);
+    const numbers = await readNumbers(page, PACK);
     const kept = Object.fromEntries(byRole(numbers, 'kept').map((x) => [Number(x.key), x.value]));
     expect(
       Object.keys(kept)
@@ -198,7 +196,7 @@ describe('chapter 13: near-orthogonality in high dimension', () => {
       checked.add(d);
     }
     expect(checked.size).toBeGreaterThanOrEqual(3);
-    await expectAllLogged(page, TAG);
+    await expectAllLogged(page, PACK);
     await expectClean(opened);
     await opened.context.close();
   }, 180000);
@@ -208,17 +206,17 @@ describe('chapter 13: near-orthogonality in high dimension', () => {
     const { page } = opened;
     await waitFor(page, 'histRun');
     // Drag the slider with the mouse to its right end: eps = 0.3.
-    const slider = page.locator(`${TAG} [data-control="eps"]`);
+    const slider = page.locator(`${PACK} [data-control="eps"]`);
     await slider.scrollIntoViewIfNeeded();
     const box = await slider.boundingBox();
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
     await page.mouse.down();
     await page.mouse.move(box.x + box.width + 20, box.y + box.height / 2, { steps: 5 });
     await page.mouse.up();
-    await page.waitForFunction((tag) => document.querySelector(tag).state.eps === '0.3', TAG);
-    expect(await page.locator(TAG).evaluate((el) => el.dataset.packRun)).toBe('running');
-    await page.locator(`${TAG} [data-action="cancel-pack"]`).click();
-    expect(await page.locator(TAG).evaluate((el) => el.dataset.packRun)).toBe('cancelled');
+    await page.waitForFunction((tag) => document.querySelector(tag).state.eps === '0.3', PACK);
+    expect(await page.locator(PACK).evaluate((el) => el.dataset.packRun)).toBe('running');
+    await page.locator(`${PACK} [data-action="cancel-pack"]`).click();
+    expect(await page.locator(PACK).evaluate((el) => el.dataset.packRun)).toBe('cancelled');
     const t0 = Date.now();
     expect(await page.evaluate(() => 1 + 1)).toBe(2);
     expect(Date.now() - t0).toBeLessThan(1000);
@@ -226,16 +224,16 @@ describe('chapter 13: near-orthogonality in high dimension', () => {
     await page.locator(`${TAG} .multiple[data-dim="3"]`).click();
     expect(await page.locator(TAG).evaluate((el) => el.state.d)).toBe('3');
     // Fewer candidates and one key step left: eps = 0.25, a new run that finishes.
-    await page.locator(`${TAG} [data-control="cand"]`).selectOption('5000');
+    await page.locator(`${PACK} [data-control="cand"]`).selectOption('5000');
     await slider.focus();
     await page.keyboard.press('ArrowLeft');
-    await page.waitForFunction((tag) => document.querySelector(tag).state.eps === '0.25', TAG);
+    await page.waitForFunction((tag) => document.querySelector(tag).state.eps === '0.25', PACK);
     await waitFor(page, 'packRun', 'done', 120000);
     await page.waitForFunction(() => new URLSearchParams(window.location.search).get('eps') === '0.25');
-    const kept = Object.fromEntries(byRole(await readNumbers(page, TAG), 'kept').map((x) => [Number(x.key), x.value]));
+    const kept = Object.fromEntries(byRole(await readNumbers(page, PACK), 'kept').map((x) => [Number(x.key), x.value]));
     expect(Math.max(...Object.keys(kept).map(Number))).toBe(128);
     expect(kept[128]).toBeGreaterThan(128);
-    await expectAllLogged(page, TAG);
+    await expectAllLogged(page, PACK);
     await expectClean(opened);
     await opened.context.close();
   }, 180000);

@@ -12,20 +12,22 @@
 // Memory and times are measurements (data-measured), never data-value.
 //
 //   <ag-attention-cost tmax="4096" dk="64" at="2048"></ag-attention-cost>
-import { axisBottom, axisLeft, line, scaleLog, select } from 'd3';
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { h, handOffFocus, markCurrent, setAttr, setFlag, setText, svg } from '../widget/dom.js';
-import { ownLayout } from '../widget/figure-layout.js';
+import { chartFigure, curve, dots, draw, logLogFrame } from '../widget/charts.js';
+import { slider } from '../widget/controls.js';
+import { h, markCurrent, setAttr, setFlag, setText, setValue } from '../widget/dom.js';
+import { describe } from '../widget/engine.js';
+import { ExperimentRun, labelled, settingSelect } from '../widget/experiment.js';
+import { formatBytes, formatTime } from '../widget/format.js';
 import { texElement } from '../widget/math.js';
 import { defineState, number } from '../widget/state.js';
-import { describe } from '../widget/engine.js';
-import { CancelledError, ExperimentClient } from '../widget/worker-client.js';
-import { formatBytes, formatTime } from './measure-format.js';
 
 export const COST_TMAX = [512, 1024, 2048, 4096];
 export const COST_DK = [32, 64, 128];
 const T_MIN = 64;
 const BYTES = 4; // one float32
+const SIDES = ['plain', 'streaming'];
+const BOX = { width: 360, height: 240, m: { l: 58, r: 12, t: 10, b: 30 } };
 
 /** The sizes of one sweep: T = 64, 128, ..., tmax. */
 export const costSizes = (tmax) =>
@@ -49,7 +51,17 @@ export class AgAttentionCost extends AgWidget {
   });
 
   #ui = null;
-  #client = new ExperimentClient();
+  // The cancelled sweep keeps its key: moving the reading slider over its
+  // rows does not start it again; another setting or "Run again" does.
+  #exp = new ExperimentRun(this, {
+    progressLabel: 'Sweep progress',
+    cancelled: 'Cancelled. Change a setting or press \u201cRun again\u201d to measure anew.',
+    failed: 'The measurement could not run',
+    onRun: () => {
+      this.#key = null;
+      this.#start(this.state);
+    },
+  });
   #key = null; // the implementation, tmax and dk of the running, cancelled or shown sweep
   #impl = null; // the implementation id of the API instance of the last render
   #sweep = null; // { key, tmax, dk, streaming, memory, rows }
@@ -76,82 +88,42 @@ export class AgAttentionCost extends AgWidget {
       },
     });
 
-    const tmaxSelect = h(
-      'select',
-      { 'aria-label': 'Largest T', dataset: { control: 'tmax' } },
-      COST_TMAX.map((t) => h('option', { value: t }, String(t))),
-    );
     // The reading stays where it is shown (a larger `at` from a link reads at the largest T).
-    tmaxSelect.addEventListener('change', () => {
-      const tmax = Number(tmaxSelect.value);
-      this.setState({ tmax, at: Math.min(this.state.at, this.state.tmax, tmax) });
-    });
-    const dkSelect = h(
-      'select',
-      { 'aria-label': 'd_k, the width of a query and a key', dataset: { control: 'dk' } },
-      COST_DK.map((d) => h('option', { value: d }, String(d))),
+    const tmaxSelect = settingSelect('tmax', 'Largest T', COST_TMAX, (v) =>
+      this.setState({ tmax: Number(v), at: Math.min(this.state.at, this.state.tmax, Number(v)) }),
     );
-    dkSelect.addEventListener('change', () => this.setState({ dk: Number(dkSelect.value) }));
-    const atSlider = h('input', {
-      type: 'range',
+    const dkLabel = 'd_k, the width of a query and a key';
+    const dkSelect = settingSelect('dk', dkLabel, COST_DK, (v) => this.setState({ dk: Number(v) }));
+    const at = slider({
       min: 6,
       max: 11,
       step: 1,
       class: 'at-slider',
-      'aria-label': 'Read the numbers at T',
       dataset: { control: 'at' },
+      attrs: { 'aria-label': 'Read the numbers at T' },
+      outClass: 'at-value',
+      rowClass: null,
+      onInput: (v) => this.setState({ at: 2 ** v }),
     });
-    atSlider.addEventListener('input', () => this.setState({ at: 2 ** Number(atSlider.value) }));
-    const atText = h('output', { class: 'at-value' });
-    const rerun = h('button', { type: 'button', dataset: { action: 'run' } }, 'Run again');
-    rerun.addEventListener('click', () => {
-      this.#key = null;
-      this.#start(this.state);
-    });
-    const cancel = h('button', { type: 'button', dataset: { action: 'cancel' }, disabled: true }, 'Cancel');
-    cancel.addEventListener(
-      'click',
-      handOffFocus(
-        cancel,
-        () => rerun,
-        () => this.#cancel(),
-      ),
-    );
-    const progress = h('progress', { max: 1, value: 0, 'aria-label': 'Sweep progress' });
-    const status = h('p', { class: 'status', role: 'status' });
     const missing = h('p', { class: 'missing', hidden: true });
 
-    const plot = (cls, label) => {
-      const fig = h('figure', { class: `fig ${cls}` });
-      const s = select(fig).append(() =>
-        svg('svg', { class: 'plot', viewBox: '0 0 360 240', role: 'img', 'aria-label': label }),
-      );
-      ownLayout(s); // laid out on its own (widget/figure-layout.js)
-      return { fig, s };
-    };
-    const mem = plot(
-      'memory',
-      'Peak heap memory against T, log-log: plain and streaming attention with their formulas',
-    );
-    mem.fig.append(
-      h(
-        'figcaption',
-        {},
+    const mem = chartFigure('memory', {
+      box: BOX,
+      label: 'Peak heap memory against T, log-log: plain and streaming attention with their formulas',
+      caption:
         'Memory: dots measured, dashed lines the formulas. The plain line bends up to slope 2 (T\u00b2); the streaming one keeps slope 1 (T).',
-      ),
-    );
-    const time = plot('time', 'Time per call against T, log-log: plain and streaming attention');
-    time.fig.append(
-      h(
-        'figcaption',
-        {},
+    });
+    const time = chartFigure('time', {
+      box: BOX,
+      label: 'Time per call against T, log-log: plain and streaming attention',
+      caption:
         'Time per call: both climb with slope 2, since both compute every score. Streaming saves memory, not arithmetic.',
-      ),
-    );
-
+    });
     const reading = h('p', { class: 'reading', 'aria-live': 'off' });
     const agreement = h('p', { class: 'agreement' });
     const tbody = h('tbody');
+    const group = (text) => h('th', { scope: 'colgroup', colspan: 2 }, text);
+    const cols = ['T', 'Grid, 4T\u00b2 B', ...SIDES, ...SIDES].map((text) => h('th', { scope: 'col' }, text));
     const table = h(
       'table',
       { class: 'cost-table' },
@@ -163,23 +135,8 @@ export class AgAttentionCost extends AgWidget {
       h(
         'thead',
         {},
-        h(
-          'tr',
-          {},
-          h('td', { colspan: 2 }),
-          h('th', { scope: 'colgroup', colspan: 2 }, 'Peak heap'),
-          h('th', { scope: 'colgroup', colspan: 2 }, 'Time per call'),
-        ),
-        h(
-          'tr',
-          {},
-          h('th', { scope: 'col' }, 'T'),
-          h('th', { scope: 'col' }, 'Grid, 4T\u00b2 B'),
-          h('th', { scope: 'col' }, 'plain'),
-          h('th', { scope: 'col' }, 'streaming'),
-          h('th', { scope: 'col' }, 'plain'),
-          h('th', { scope: 'col' }, 'streaming'),
-        ),
+        h('tr', {}, h('td', { colspan: 2 }), group('Peak heap'), group('Time per call')),
+        h('tr', {}, cols),
       ),
       tbody,
     );
@@ -204,46 +161,29 @@ export class AgAttentionCost extends AgWidget {
       h(
         'div',
         { class: 'controls' },
-        h('label', { class: 'ctl' }, h('span', {}, 'Largest ', h('var', {}, 'T')), tmaxSelect),
-        h('label', { class: 'ctl' }, h('span', {}, texElement('d_k')), dkSelect),
-        h('div', { class: 'buttons' }, rerun, cancel),
-        h('div', { class: 'run' }, progress, status),
+        labelled(['Largest ', h('var', {}, 'T')], tmaxSelect),
+        labelled(texElement('d_k'), dkSelect),
+        this.#exp.buttons(),
+        this.#exp.runBox(),
       ),
       missing,
       h('div', { class: 'layout' }, mem.fig, time.fig),
-      h('label', { class: 'ctl ctl-at' }, h('span', {}, 'Read at ', h('var', {}, 'T')), atSlider, atText),
+      h('label', { class: 'ctl ctl-at' }, h('span', {}, 'Read at ', h('var', {}, 'T')), at.input, at.out),
       reading,
       h('div', { class: 'table-scroll' }, table),
       agreement,
     );
-    this.#ui = {
-      tmaxSelect,
-      dkSelect,
-      atSlider,
-      atText,
-      rerun,
-      cancel,
-      progress,
-      status,
-      missing,
-      mem: mem.s,
-      time: time.s,
-      reading,
-      agreement,
-      tbody,
-    };
+    this.#ui = { tmaxSelect, dkSelect, at, missing, mem: mem.s, time: time.s, reading, agreement, tbody };
   }
 
   syncControls({ tmax, dk, at }) {
     const ui = this.#ui;
     if (!ui) return;
-    ui.tmaxSelect.value = String(tmax);
-    ui.dkSelect.value = String(dk);
-    ui.atSlider.max = String(Math.log2(tmax));
+    setValue(ui.tmaxSelect, String(tmax));
+    setValue(ui.dkSelect, String(dk));
+    setAttr(ui.at.input, 'max', Math.log2(tmax));
     const shown = Math.min(at, tmax);
-    ui.atSlider.value = String(Math.log2(shown));
-    setAttr(ui.atSlider, 'aria-valuetext', `T = ${shown}`);
-    setText(ui.atText, `= ${shown}`);
+    ui.at.set(Math.log2(shown), `= ${shown}`, `T = ${shown}`);
   }
 
   render(ag, state) {
@@ -257,21 +197,12 @@ export class AgAttentionCost extends AgWidget {
 
   disconnectedCallback() {
     super.disconnectedCallback();
-    this.#client.cancel();
+    this.#exp.stop();
     this.#key = null;
   }
 
   #keyOf({ tmax, dk }) {
     return `${this.#impl}/${tmax}/${dk}`;
-  }
-
-  // The cancelled sweep keeps its key: moving the reading slider over its
-  // rows does not start it again; another setting or "Run again" does.
-  #cancel() {
-    this.#client.cancel();
-    setFlag(this.#ui.cancel, 'disabled', true);
-    setText(this.#ui.status, 'Cancelled. Change a setting or press \u201cRun again\u201d to measure anew.');
-    setAttr(this, 'data-run', 'cancelled');
   }
 
   /** Starts the sweep for this state unless it is running or shown already. */
@@ -280,51 +211,28 @@ export class AgAttentionCost extends AgWidget {
     if (key === this.#key) return;
     this.#key = key;
     const { tmax, dk } = state;
-    const ui = this.#ui;
     const sweep = { key, impl: this.#impl, tmax, dk, streaming: null, memory: null, rows: [] };
     this.#sweep = sweep;
     this.#drawnKey = null;
-    setFlag(ui.cancel, 'disabled', false);
-    ui.progress.value = 0;
-    setText(ui.status, `Measuring T = ${T_MIN} to ${tmax} with d\u2096 = ${dk} in a background worker\u2026`);
-    setAttr(this, 'data-run', 'running');
-    this.#client
-      .time(
-        { kind: 'attention-cost', sizes: costSizes(tmax), dk },
-        {
-          onProgress: (p) => {
-            if (this.#sweep !== sweep) return;
-            ui.progress.value = p.done / p.total;
-            if (p.partial) sweep.rows.push(p.partial);
-            this.#draw(this.state);
-          },
+    this.#exp.run(
+      { kind: 'attention-cost', sizes: costSizes(tmax), dk },
+      {
+        time: true,
+        text: `Measuring T = ${T_MIN} to ${tmax} with d\u2096 = ${dk} in a background worker\u2026`,
+        live: () => this.#sweep === sweep,
+        onProgress: (p) => {
+          if (p.partial) sweep.rows.push(p.partial);
+          this.#draw(this.state);
         },
-      )
-      .then((result) => {
-        if (this.#sweep !== sweep) return;
-        Object.assign(sweep, {
-          impl: result.impl,
-          streaming: result.streaming,
-          memory: result.memory,
-          rows: result.rows,
-        });
-        setFlag(ui.cancel, 'disabled', true);
-        ui.progress.value = 1;
-        setText(
-          ui.status,
-          `Done: T = ${T_MIN} to ${tmax}, d\u2096 = ${dk}. Times vary from run to run; the bytes do not.`,
-        );
-        this.#drawnKey = null;
-        this.#draw(this.state);
-        setAttr(this, 'data-run', 'done');
-      })
-      .catch((err) => {
-        if (err instanceof CancelledError) return;
-        setFlag(ui.cancel, 'disabled', true);
-        this.#key = null;
-        setAttr(this, 'data-run', 'error');
-        this.note(`The measurement could not run: ${err.message}`);
-      });
+        onResult: ({ impl, streaming, memory, rows }) => {
+          Object.assign(sweep, { impl, streaming, memory, rows });
+          this.#drawnKey = null;
+          this.#draw(this.state);
+          return `Done: T = ${T_MIN} to ${tmax}, d\u2096 = ${dk}. Times vary from run to run; the bytes do not.`;
+        },
+        onError: () => (this.#key = null),
+      },
+    );
   }
 
   /** Plots and table for the rows measured so far; the reading at T = at. */
@@ -374,175 +282,71 @@ export class AgAttentionCost extends AgWidget {
     setText(ui.missing, lines.join(' '));
   }
 
-  /** Shared axes of the two log-log plots. @returns {{ x, y, W, H, m }} */
+  /** The frame of either log-log plot, with the reading cursor. @returns {{ s, x, y }} */
   #frame(s, sweep, lo, hi, yLabel, yTicks, yFormat) {
-    const W = 360;
-    const H = 240;
-    const m = { l: 58, r: 12, t: 10, b: 30 };
-    s.selectAll('*').remove();
-    const x = scaleLog()
-      .base(2)
-      .domain([T_MIN / 1.3, sweep.tmax * 1.3])
-      .range([m.l, W - m.r]);
-    const y = scaleLog()
-      .domain([lo / 1.5, hi * 1.5])
-      .range([H - m.b, m.t]);
     const sizes = costSizes(sweep.tmax);
-    s.append('g')
-      .attr('class', 'axis')
-      .attr('transform', `translate(0,${H - m.b})`)
-      .call(
-        axisBottom(x)
-          .tickValues(sizes.filter((_, i) => i % 2 === 0 || sizes.length < 6))
-          .tickFormat((v) => String(v)),
-      );
-    const [y0, y1] = y.domain();
-    s.append('g')
-      .attr('class', 'axis')
-      .attr('transform', `translate(${m.l},0)`)
-      .call(
-        axisLeft(y)
-          .tickValues(yTicks.filter((v) => v >= y0 && v <= y1))
-          .tickFormat(yFormat),
-      );
-    s.append('text')
-      .attr('class', 'axis-label')
-      .attr('x', W - m.r)
-      .attr('y', H - m.b - 6)
-      .attr('text-anchor', 'end')
-      .text('T (log scale)');
-    s.append('text')
-      .attr('class', 'axis-label')
-      .attr('x', m.l + 4)
-      .attr('y', m.t + 10)
-      .text(yLabel);
-    s.append('line')
-      .attr('class', 'cursor')
-      .attr('y1', m.t)
-      .attr('y2', H - m.b)
-      .attr('aria-hidden', 'true');
-    this.#x = x;
-    return { x, y };
+    const yd = [lo / 1.5, hi * 1.5];
+    const f = logLogFrame(s, BOX, {
+      x: [T_MIN / 1.3, sweep.tmax * 1.3],
+      y: yd,
+      xTicks: sizes.filter((_, i) => i % 2 === 0 || sizes.length < 6),
+      yTicks: yTicks.filter((v) => v >= yd[0] && v <= yd[1]),
+      yFormat,
+      xLabel: 'T (log scale)',
+      yLabel,
+    });
+    const { m, height: H } = BOX;
+    draw(s, 'line', { class: 'cursor', y1: m.t, y2: H - m.b, 'aria-hidden': 'true' });
+    this.#x = f.x;
+    return f;
   }
 
-  #series(s, x, y, points, cls) {
+  /** Measured points of one path: the line through them and their dots. */
+  #series(f, points, cls) {
     const pts = points.filter((p) => p[1] > 0 && Number.isFinite(p[1]));
-    s.append('path')
-      .attr('class', `series ${cls}`)
-      .attr(
-        'd',
-        line()
-          .x((p) => x(p[0]))
-          .y((p) => y(p[1]))(pts),
-      );
-    s.append('g')
-      .attr('class', `dots ${cls}`)
-      .selectAll('circle')
-      .data(pts)
-      .join('circle')
-      .attr('cx', (p) => x(p[0]))
-      .attr('cy', (p) => y(p[1]))
-      .attr('r', 3.5);
+    curve(f, `series ${cls}`, pts);
+    dots(f, `dots ${cls}`, pts);
   }
 
   #drawMemory(sweep) {
-    const s = this.#ui.mem;
     const sizes = costSizes(sweep.tmax);
-    const plainF = sizes.map((T) => [T, gridBytes(T) + tensorBytes(T, sweep.dk)]);
-    const streamF = sizes.map((T) => [T, tensorBytes(T, sweep.dk)]);
+    const formulas = {
+      plain: sizes.map((T) => [T, gridBytes(T) + tensorBytes(T, sweep.dk)]),
+      streaming: sizes.map((T) => [T, tensorBytes(T, sweep.dk)]),
+    };
     // Rows measured so far with their bytes (none where the build cannot count them).
-    const counted = sweep.rows.filter((r) => r.plain.peakBytes !== null);
-    const measured = counted.flatMap((r) => [r.plain.peakBytes, r.streaming.peakBytes]).filter((b) => b > 0);
-    const all = [...plainF, ...streamF].map((p) => p[1]).concat(measured);
-    const { x, y } = this.#frame(
-      s,
-      sweep,
-      Math.min(...all),
-      Math.max(...all),
-      'peak heap bytes',
-      Array.from({ length: 12 }, (_, i) => 1024 * 4 ** i),
-      formatBytes,
-    );
-    s.append('path')
-      .attr('class', 'formula plain')
-      .attr(
-        'd',
-        line()
-          .x((p) => x(p[0]))
-          .y((p) => y(p[1]))(plainF),
-      );
-    s.append('path')
-      .attr('class', 'formula streaming')
-      .attr(
-        'd',
-        line()
-          .x((p) => x(p[0]))
-          .y((p) => y(p[1]))(streamF),
-      );
-    this.#series(
-      s,
-      x,
-      y,
-      counted.map((r) => [r.T, r.plain.peakBytes]),
-      'plain',
-    );
-    this.#series(
-      s,
-      x,
-      y,
-      counted.map((r) => [r.T, r.streaming.peakBytes]),
-      'streaming',
-    );
-    this.#legend(s);
+    const rows = sweep.rows.filter((r) => r.plain.peakBytes !== null);
+    const ticks = Array.from({ length: 12 }, (_, i) => 1024 * 4 ** i);
+    this.#plot(this.#ui.mem, sweep, rows, 'peakBytes', formulas, ['peak heap bytes', ticks, formatBytes]);
   }
 
   #drawTime(sweep) {
-    const s = this.#ui.time;
-    const times = sweep.rows.flatMap((r) => [r.plain.medianMs, r.streaming.medianMs]).filter((t) => t > 0);
-    const lo = times.length ? Math.min(...times) : 0.01;
-    const hi = times.length ? Math.max(...times) : 100;
-    const { x, y } = this.#frame(
-      s,
-      sweep,
-      lo,
-      hi,
-      'time per call',
-      Array.from({ length: 10 }, (_, i) => 10 ** (i - 4)),
-      formatTime,
-    );
-    this.#series(
-      s,
-      x,
-      y,
-      sweep.rows.map((r) => [r.T, r.plain.medianMs]),
-      'plain',
-    );
-    this.#series(
-      s,
-      x,
-      y,
-      sweep.rows.map((r) => [r.T, r.streaming.medianMs]),
-      'streaming',
-    );
+    const ticks = Array.from({ length: 10 }, (_, i) => 10 ** (i - 4));
+    this.#plot(this.#ui.time, sweep, sweep.rows, 'medianMs', null, ['time per call', ticks, formatTime]);
+  }
+
+  /** One log-log plot: the formulas (dashed), the measured `field` of both paths, the legend. */
+  #plot(s, sweep, rows, field, formulas, [yLabel, yTicks, yFormat]) {
+    const all = rows.flatMap((r) => [r.plain[field], r.streaming[field]]).filter((v) => v > 0);
+    if (formulas) all.push(...formulas.plain.map((p) => p[1]), ...formulas.streaming.map((p) => p[1]));
+    const lo = all.length ? Math.min(...all) : 0.01;
+    const hi = all.length ? Math.max(...all) : 100;
+    const f = this.#frame(s, sweep, lo, hi, yLabel, yTicks, yFormat);
+    if (formulas) for (const side of SIDES) curve(f, `formula ${side}`, formulas[side]);
+    for (const side of SIDES)
+      this.#series(
+        f,
+        rows.map((r) => [r.T, r[side][field]]),
+        side,
+      );
     this.#legend(s);
   }
 
   #legend(s) {
-    const g = s.append('g').attr('class', 'legend').attr('transform', 'translate(66,34)');
-    [
-      ['plain', 'plain (materialized)'],
-      ['streaming', 'streaming'],
-    ].forEach(([cls, text], i) => {
-      g.append('circle')
-        .attr('class', `dot ${cls}`)
-        .attr('cx', 4)
-        .attr('cy', i * 15)
-        .attr('r', 3.5);
-      g.append('text')
-        .attr('x', 12)
-        .attr('y', i * 15)
-        .attr('dy', '0.35em')
-        .text(text);
+    const g = draw(s, 'g', { class: 'legend', transform: 'translate(66,34)' });
+    SIDES.forEach((side, i) => {
+      draw(g, 'circle', { class: `dot ${side}`, cx: 4, cy: i * 15, r: 3.5 });
+      draw(g, 'text', { x: 12, y: i * 15, dy: '0.35em' }).text(i === 0 ? 'plain (materialized)' : side);
     });
   }
 

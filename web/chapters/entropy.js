@@ -10,9 +10,11 @@
 //   <ag-weight-entropy values="1,0;0,1;1,1" logt="0"></ag-weight-entropy>
 import { axisBottom, line as d3line, polygonHull, scaleBand, scaleLinear, select } from 'd3';
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { h, setAttr, setText, symbol } from '../widget/dom.js';
+import { button, num, slider } from '../widget/controls.js';
+import { h, setAttr, setFlag, setText, symbol } from '../widget/dom.js';
 import { ownLayout } from '../widget/figure-layout.js';
-import { formatNumber } from '../widget/format.js';
+import { fmt, formatNumber, pair, sub } from '../widget/format.js';
+import { attrs, draw } from '../widget/charts.js';
 import { texElement } from '../widget/math.js';
 import { lastResult } from '../widget/memo.js';
 import { draggablePoint, plane } from '../widget/plot.js';
@@ -39,21 +41,8 @@ const SPOTS = [
 /** The path of y over the temperature: one point per step of log τ (drawing only). */
 const PATH_LOGS = Array.from({ length: 49 }, (_, i) => -3 + i * 0.25);
 
-const fmt = (x) => formatNumber(x, 4);
-const pair = ([x, y]) => `(${fmt(x)}, ${fmt(y)})`;
-const SUP = {
-  '-': '\u207b',
-  0: '\u2070',
-  1: '\u00b9',
-  2: '\u00b2',
-  3: '\u00b3',
-  4: '\u2074',
-  5: '\u2075',
-  6: '\u2076',
-  7: '\u2077',
-  8: '\u2078',
-  9: '\u2079',
-};
+/** Superscript forms of '-' and the digits. */
+const SUP = { '-': '\u207b', ...Array.from('\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079') };
 /** τ as typed by the slider (an input, not a computed number): 10^logt. */
 export function tauText(logt) {
   if (Number.isInteger(logt)) return logt === 0 ? '1' : `10${String(logt).replace(/[-\d]/g, (c) => SUP[c])}`;
@@ -117,13 +106,8 @@ export class AgWeightEntropy extends AgWidget {
 
     // T, and the temperature.
     const count = h('span', { class: 'count' });
-    const button = (action, label, fn) => {
-      const b = h('button', { type: 'button', dataset: { action } }, label);
-      b.addEventListener('click', fn);
-      return b;
-    };
-    const add = button('add', 'Add a value', () => this.#resize(1));
-    const remove = button('remove', 'Remove the last', () => this.#resize(-1));
+    const add = button({ dataset: { action: 'add' } }, 'Add a value', () => this.#resize(1));
+    const remove = button({ dataset: { action: 'remove' } }, 'Remove the last', () => this.#resize(-1));
     const sizeRow = h(
       'div',
       { class: 'controls', role: 'group', 'aria-label': 'Number of values' },
@@ -132,41 +116,29 @@ export class AgWeightEntropy extends AgWidget {
       remove,
     );
 
-    const slider = h('input', {
-      type: 'range',
+    const temperature = (logt) => {
+      this.setState({ logt });
+      const ui = this.#ui;
+      this.announce(`temperature ${tauText(logt)}; entropy ${ui.entropy.textContent} bits; y = ${ui.yText()}`);
+    };
+    const tauSlider = slider({
+      id: 'we-logt',
       min: LOG_MIN,
       max: LOG_MAX,
       step: LOG_STEP,
-      id: 'we-logt',
-      class: 'slider',
-      'aria-describedby': 'we-tau',
+      attrs: { 'aria-describedby': 'we-tau' },
+      outClass: null,
+      rowClass: null,
+      onInput: temperature,
     });
     const tau = h('output', { class: 'tau', id: 'we-tau', for: 'we-logt' });
-    slider.addEventListener('input', () => {
-      const logt = Number(slider.value);
-      this.setState({ logt });
-      this.announce(
-        `temperature ${tauText(logt)}; entropy ${this.#ui.entropy.textContent} bits; y = ${this.#ui.yText()}`,
-      );
-    });
-    const jump = (action, label, logt) =>
-      button(action, label, () => {
-        this.setState({ logt });
-        this.announce(
-          `temperature ${tauText(logt)}; entropy ${this.#ui.entropy.textContent} bits; y = ${this.#ui.yText()}`,
-        );
-      });
+    const jump = (action, label, logt) => button({ dataset: { action } }, label, () => temperature(logt));
+    const end = (text) => h('span', { class: 'end', 'aria-hidden': 'true' }, text);
     const temp = h(
       'div',
       { class: 'temperature' },
       h('label', { for: 'we-logt', class: 'temp-label' }, 'Temperature ', texElement('\\tau'), ' (log scale): ', tau),
-      h(
-        'div',
-        { class: 'slider-row' },
-        h('span', { class: 'end', 'aria-hidden': 'true' }, 'sharp'),
-        slider,
-        h('span', { class: 'end', 'aria-hidden': 'true' }, 'flat'),
-      ),
+      h('div', { class: 'slider-row' }, end('sharp'), tauSlider.input, end('flat')),
       h(
         'div',
         { class: 'controls', role: 'group', 'aria-label': 'Temperature presets' },
@@ -194,12 +166,13 @@ export class AgWeightEntropy extends AgWidget {
     // The weights as bars (d3), each with its number.
     const W = 300;
     const H = 150;
-    const bars = select(h('div', { class: 'bars-box' }))
-      .append('svg')
-      .attr('class', 'bars')
-      .attr('viewBox', `0 0 ${W} ${H}`)
-      .attr('role', 'img')
-      .attr('aria-label', 'The weights as bars, one per value');
+    const label = 'The weights as bars, one per value';
+    const bars = draw(select(h('div', { class: 'bars-box' })), 'svg', {
+      class: 'bars',
+      viewBox: `0 0 ${W} ${H}`,
+      role: 'img',
+      'aria-label': label,
+    });
     ownLayout(bars); // laid out on its own (widget/figure-layout.js)
     const bx = scaleBand()
       .range([28, W - 6])
@@ -207,40 +180,21 @@ export class AgWeightEntropy extends AgWidget {
     const by = scaleLinear()
       .domain([0, 1])
       .range([H - 22, 8]);
-    bars
-      .append('g')
-      .attr('class', 'bar-axis')
-      .attr('transform', `translate(0,${H - 22})`);
-    bars
-      .append('g')
-      .attr('class', 'bar-grid')
-      .selectAll('line')
-      .data([0, 0.5, 1])
-      .join('line')
-      .attr('x1', 28)
-      .attr('x2', W - 6)
-      .attr('y1', by)
-      .attr('y2', by);
-    bars
-      .append('g')
-      .attr('class', 'bar-ticks')
-      .selectAll('text')
-      .data([0, 0.5, 1])
-      .join('text')
-      .attr('x', 24)
-      .attr('y', (d) => by(d) + 4)
-      .text((d) => String(d));
+    draw(bars, 'g', { class: 'bar-axis', transform: `translate(0,${H - 22})` });
+    const grid = draw(bars, 'g', { class: 'bar-grid' }).selectAll('line').data([0, 0.5, 1]).join('line');
+    attrs(grid, { x1: 28, x2: W - 6, y1: by, y2: by });
+    const ticks = draw(bars, 'g', { class: 'bar-ticks' }).selectAll('text').data([0, 0.5, 1]).join('text');
+    attrs(ticks, { x: 24, y: (d) => by(d) + 4 }).text(String);
     const barLayer = bars.append('g');
 
     // Numbers.
-    const num = (role, key) =>
-      h('span', { class: 'num', dataset: key === undefined ? { role } : { role, key } }, '\u2026');
     const weightCells = Array.from({ length: T_MAX }, (_, j) => {
       const cell = num('alpha', j + 1);
       const logit = h('td', { class: 'plain' });
       const row = h('tr', {}, h('th', { scope: 'row' }, String(j + 1)), logit, h('td', {}, cell));
       return { row, cell, logit };
     });
+    const cols = ['j', ['logit ', symbol('s', 'j')], ['weight ', symbol('\u03b1', 'j')]];
     const table = h(
       'table',
       { class: 'weights-table' },
@@ -251,16 +205,10 @@ export class AgWeightEntropy extends AgWidget {
         h(
           'tr',
           {},
-          h('th', { scope: 'col' }, 'j'),
-          h('th', { scope: 'col' }, 'logit ', symbol('s', 'j')),
-          h('th', { scope: 'col' }, 'weight ', symbol('\u03b1', 'j')),
+          cols.map((c) => h('th', { scope: 'col' }, c)),
         ),
       ),
-      h(
-        'tbody',
-        {},
-        weightCells.map((w) => w.row),
-      ),
+      h('tbody', {}, ...weightCells.map((w) => w.row)),
     );
     const entropy = num('entropy');
     const hmax = num('entropy-max');
@@ -337,7 +285,7 @@ export class AgWeightEntropy extends AgWidget {
       labels,
       handles,
       yDot,
-      slider,
+      tauSlider,
       tau,
       bars,
       bx,
@@ -371,12 +319,11 @@ export class AgWeightEntropy extends AgWidget {
   syncControls({ values, logt }) {
     if (!this.#ui) return;
     const ui = this.#ui;
-    if (Number(ui.slider.value) !== logt) ui.slider.value = String(logt);
-    setAttr(ui.slider, 'aria-valuetext', `temperature ${tauText(logt)}`);
+    ui.tauSlider.set(logt, undefined, `temperature ${tauText(logt)}`);
     setText(ui.tau, `\u03c4 = ${tauText(logt)}`);
     setText(ui.count, `T = ${values.length} values`);
-    if (ui.add.disabled !== values.length >= T_MAX) ui.add.disabled = values.length >= T_MAX;
-    if (ui.remove.disabled !== values.length <= T_MIN) ui.remove.disabled = values.length <= T_MIN;
+    setFlag(ui.add, 'disabled', values.length >= T_MAX);
+    setFlag(ui.remove, 'disabled', values.length <= T_MIN);
   }
 
   render(ag, { values, logt }) {
@@ -450,15 +397,13 @@ export class AgWeightEntropy extends AgWidget {
       );
       this.#barsFor = alpha.length;
     }
-    barLayer
-      .selectAll('rect')
-      .data(alpha)
-      .join('rect')
-      .attr('class', (_, j) => (j === k ? 'bar bar-top' : 'bar'))
-      .attr('x', (_, j) => bx(j + 1))
-      .attr('width', bx.bandwidth())
-      .attr('y', (a) => by(a))
-      .attr('height', (a) => Math.max(0, by(0) - by(a)));
+    attrs(barLayer.selectAll('rect').data(alpha).join('rect'), {
+      class: (_, j) => (j === k ? 'bar bar-top' : 'bar'),
+      x: (_, j) => bx(j + 1),
+      width: bx.bandwidth(),
+      y: (a) => by(a),
+      height: (a) => Math.max(0, by(0) - by(a)),
+    });
   }
 
   #draw(values, y, c, path, k, fixed) {
@@ -522,10 +467,6 @@ export class AgWeightEntropy extends AgWidget {
   figure() {
     return this.#ui ? this.#ui.p.svg.node() : null;
   }
-}
-
-function sub(n) {
-  return String(n).replace(/\d/g, (d) => '\u2080\u2081\u2082\u2083\u2084\u2085\u2086\u2087\u2088\u2089'[d]);
 }
 
 defineWidget('ag-weight-entropy', AgWeightEntropy);

@@ -10,13 +10,13 @@
 // The kernel and the size belong to the widget's state (and so to links);
 // the widget calls sync(state) before each render and passes the choices
 // back through setState.
-import { axisBottom, scaleBand, scaleLinear, select } from 'd3';
-import { h, handOffFocus, svg } from '../widget/dom.js';
-import { formatNumber } from '../widget/format.js';
+import { select } from 'd3';
+import { rowBars } from '../widget/charts.js';
+import { h, setFlag, setText, svg } from '../widget/dom.js';
+import { ExperimentRun, labelled, settingSelect } from '../widget/experiment.js';
+import { formatNumber, formatTime } from '../widget/format.js';
 import { texElement } from '../widget/math.js';
-import { CancelledError, ExperimentClient } from '../widget/worker-client.js';
-import { LAB_KERNEL_IDS, LAB_KERNELS } from './kernel-lab-presets.js';
-import { formatTime } from './measure-format.js';
+import { LAB_KERNEL_IDS, LAB_KERNELS } from '../models/kernel-lab-presets.js';
 
 /** The size as text: 1048576 -> "1 048 576" (digits grouped for reading). */
 const sizeText = (n) => n.toLocaleString('en-US').replace(/,/g, '\u2009');
@@ -24,7 +24,7 @@ const sizeText = (n) => n.toLocaleString('en-US').replace(/,/g, '\u2009');
 export class KernelLab {
   #widget;
   #ui;
-  #client = new ExperimentClient();
+  #exp;
   #texKernel = null; // the kernel whose formula is typeset
   #synced = null; // the kernel and size the controls show
   #result = null;
@@ -34,41 +34,36 @@ export class KernelLab {
    */
   constructor(widget) {
     this.#widget = widget;
-    const kernelSelect = h(
-      'select',
-      { class: 'lab-kernel', 'aria-label': 'Kernel to time', dataset: { control: 'kernel' } },
-      LAB_KERNEL_IDS.map((k) => h('option', { value: k }, LAB_KERNELS[k].label)),
+    const kernels = LAB_KERNEL_IDS.map((k) => [k, LAB_KERNELS[k].label]);
+    const kernelSelect = settingSelect(
+      'kernel',
+      'Kernel to time',
+      kernels,
+      (kernel) => {
+        const { size } = widget.getState();
+        const sizes = LAB_KERNELS[kernel].sizes;
+        widget.setState({ kernel, size: sizes.includes(size) ? size : sizes[0] });
+      },
+      { class: 'lab-kernel' },
     );
-    kernelSelect.addEventListener('change', () => {
-      const kernel = kernelSelect.value;
-      const { size } = widget.getState();
-      const sizes = LAB_KERNELS[kernel].sizes;
-      widget.setState({ kernel, size: sizes.includes(size) ? size : sizes[0] });
-    });
-    const sizeSelect = h('select', { class: 'lab-size', 'aria-label': 'Size', dataset: { control: 'size' } });
-    sizeSelect.addEventListener('change', () => widget.setState({ size: Number(sizeSelect.value) }));
+    const setSize = (size) => widget.setState({ size: Number(size) });
+    const sizeSelect = settingSelect('size', 'Size', [], setSize, { class: 'lab-size' });
     const sizeName = h('span', { class: 'lab-size-name' });
-    const run = h('button', { type: 'button', class: 'lab-run', dataset: { action: 'run' } }, 'Run');
-    const cancel = h(
-      'button',
-      { type: 'button', class: 'lab-cancel', dataset: { action: 'cancel' }, disabled: true },
-      'Cancel',
-    );
-    run.addEventListener('click', () => this.run());
-    cancel.addEventListener(
-      'click',
-      handOffFocus(
-        cancel,
-        () => run,
-        () => this.cancel(),
-      ),
-    );
-    const progress = h('progress', { max: 1, value: 0, class: 'lab-progress', 'aria-label': 'Timing progress' });
-    const status = h(
-      'p',
-      { class: 'lab-status', role: 'status' },
-      'Pick a kernel and a size, then press Run. The timing runs in a background worker.',
-    );
+    this.#exp = new ExperimentRun(widget.host, {
+      attrs: ['lab'],
+      progressLabel: 'Timing progress',
+      progressClass: 'lab-progress',
+      statusClass: 'lab-status',
+      run: { class: 'lab-run', label: 'Run' },
+      cancel: { class: 'lab-cancel' },
+      lockRun: true,
+      cancelled: 'Cancelled. Press Run to time it again.',
+      failed: 'The timing could not run',
+      failInStatus: true,
+      onRun: () => this.run(),
+    });
+    const { runButton: run, cancelButton: cancel, progress, status } = this.#exp;
+    setText(status, 'Pick a kernel and a size, then press Run. The timing runs in a background worker.');
     const noSimd = h(
       'p',
       { class: 'lab-nosimd', hidden: true },
@@ -78,23 +73,9 @@ export class KernelLab {
     const shapes = h('p', { class: 'lab-shapes' });
     const caption = h('p', { class: 'lab-caption', id: 'lab-caption' }, 'No run yet.');
     const rows = h('tbody');
-    const table = h(
-      'table',
-      { class: 'lab-table', 'aria-describedby': 'lab-caption' },
-      h(
-        'thead',
-        {},
-        h(
-          'tr',
-          {},
-          h('th', { scope: 'col' }, 'Kernels'),
-          h('th', { scope: 'col' }, 'Median'),
-          h('th', { scope: 'col' }, 'GFLOP/s'),
-          h('th', { scope: 'col' }, 'Speed-up'),
-        ),
-      ),
-      rows,
-    );
+    const cols = ['Kernels', 'Median', 'GFLOP/s', 'Speed-up'].map((c) => h('th', { scope: 'col' }, c));
+    const thead = h('thead', {}, h('tr', {}, cols));
+    const table = h('table', { class: 'lab-table', 'aria-describedby': 'lab-caption' }, thead, rows);
     const chartBox = h('figure', { class: 'lab-figure' });
     const chart = select(chartBox).append(() =>
       svg('svg', {
@@ -118,8 +99,8 @@ export class KernelLab {
       h(
         'div',
         { class: 'lab-controls' },
-        h('label', { class: 'ctl' }, h('span', {}, 'Kernel'), kernelSelect),
-        h('label', { class: 'ctl' }, h('span', {}, 'Size ', sizeName), sizeSelect),
+        labelled('Kernel', kernelSelect),
+        labelled(['Size ', sizeName], sizeSelect),
         h('div', { class: 'lab-buttons' }, run, cancel),
       ),
       workload,
@@ -140,10 +121,6 @@ export class KernelLab {
       kernelSelect,
       sizeSelect,
       sizeName,
-      run,
-      cancel,
-      progress,
-      status,
       noSimd,
       workload,
       shapes,
@@ -173,53 +150,32 @@ export class KernelLab {
   }
 
   /** Times the state's kernel and size in the worker. */
-  async run() {
-    const ui = this.#ui;
-    const host = this.#widget.host;
+  run() {
     const { kernel, size } = this.#widget.getState();
-    ui.run.disabled = true;
-    ui.cancel.disabled = false;
-    ui.progress.value = 0;
-    ui.status.textContent = `Timing ${LAB_KERNELS[kernel].label} at ${LAB_KERNELS[kernel].sizeName} = ${sizeText(size)} in a background worker\u2026`;
-    host.dataset.lab = 'running';
-    try {
-      const result = await this.#client.time(
-        { kind: 'kernel-lab', kernel, size },
-        { onProgress: (p) => (ui.progress.value = p.done / p.total) },
-      );
-      this.#result = result;
-      this.#show(result);
-      ui.progress.value = 1;
-      ui.status.textContent = 'Done. Run again to see how much the numbers move from run to run.';
-      host.dataset.lab = 'done';
-    } catch (err) {
-      if (err instanceof CancelledError) return;
-      ui.status.textContent = `The timing could not run: ${err.message}`;
-      host.dataset.lab = 'error';
-    } finally {
-      if (host.dataset.lab !== 'running') {
-        ui.run.disabled = false;
-        ui.cancel.disabled = true;
-      }
-    }
+    const spec = LAB_KERNELS[kernel];
+    return this.#exp.run(
+      { kind: 'kernel-lab', kernel, size },
+      {
+        time: true,
+        text: `Timing ${spec.label} at ${spec.sizeName} = ${sizeText(size)} in a background worker\u2026`,
+        onResult: (result) => {
+          this.#result = result;
+          this.#show(result);
+          return 'Done. Run again to see how much the numbers move from run to run.';
+        },
+      },
+    );
   }
 
   /** Stops a running timing now (the worker is terminated). */
   cancel() {
-    const ui = this.#ui;
-    if (this.#widget.host.dataset.lab !== 'running') return;
-    this.#client.cancel();
-    ui.run.disabled = false;
-    ui.cancel.disabled = true;
-    ui.progress.value = 0;
-    ui.status.textContent = 'Cancelled. Press Run to time it again.';
-    this.#widget.host.dataset.lab = 'cancelled';
+    if (this.#exp.state === 'running') this.#exp.cancel();
   }
 
   /** Stops the worker (when the widget leaves the page). */
   dispose() {
     this.cancel();
-    this.#client.dispose();
+    this.#exp.stop();
   }
 
   /** The last run with its derived rates, for the JSON export (null before a run). */
@@ -254,7 +210,7 @@ export class KernelLab {
     const ui = this.#ui;
     const spec = LAB_KERNELS[result.kernel];
     const rows = this.#rows(result);
-    ui.noSimd.hidden = result.simd;
+    setFlag(ui.noSimd, 'hidden', result.simd);
     ui.caption.textContent = `Last run: ${spec.label}, ${spec.sizeName} = ${sizeText(result.size)}, ${sizeText(result.flops)} flop per call; the median time per call of seven rounds.`;
     ui.rows.replaceChildren(
       ...rows.map((r) =>
@@ -280,62 +236,15 @@ export class KernelLab {
   }
 
   #drawChart(rows, spec, size) {
-    const W = 360;
-    const m = { l: 64, r: 48, t: 8, b: 30 };
-    const H = m.t + m.b + 30 * rows.length;
     const s = this.#ui.chart;
-    s.attr('viewBox', `0 0 ${W} ${H}`).attr(
-      'aria-label',
-      `GFLOP/s of each kernel variant, ${spec.label} at ${spec.sizeName} = ${size}`,
-    );
-    s.selectAll('*').remove();
-    const top = Math.max(...rows.map((r) => r.gflops ?? 0)) || 1;
-    const x = scaleLinear()
-      .domain([0, top * 1.05])
-      .nice()
-      .range([m.l, W - m.r]);
-    const y = scaleBand()
-      .domain(rows.map((r) => r.variant))
-      .range([m.t, H - m.b])
-      .padding(0.25);
-    const bars = s
-      .append('g')
-      .attr('class', 'bars')
-      .selectAll('g')
-      .data(rows)
-      .join('g')
-      .attr('data-variant', (r) => r.variant);
-    bars
-      .append('rect')
-      .attr('class', (r) => `bar bar-${r.variant}`)
-      .attr('x', x(0))
-      .attr('y', (r) => y(r.variant))
-      .attr('height', y.bandwidth())
-      .attr('width', (r) => (r.gflops === null ? 0 : Math.max(1, x(r.gflops) - x(0))));
-    bars
-      .append('text')
-      .attr('class', 'bar-label')
-      .attr('x', m.l - 6)
-      .attr('y', (r) => y(r.variant) + y.bandwidth() / 2)
-      .attr('dy', '0.35em')
-      .attr('text-anchor', 'end')
-      .text((r) => r.variant);
-    bars
-      .append('text')
-      .attr('class', 'bar-value')
-      .attr('x', (r) => x(r.gflops ?? 0) + 4)
-      .attr('y', (r) => y(r.variant) + y.bandwidth() / 2)
-      .attr('dy', '0.35em')
-      .text((r) => (r.gflops === null ? '\u2014' : formatNumber(r.gflops, 3)));
-    s.append('g')
-      .attr('class', 'axis')
-      .attr('transform', `translate(0,${H - m.b})`)
-      .call(axisBottom(x).ticks(5));
-    s.append('text')
-      .attr('class', 'axis-label')
-      .attr('x', W - m.r)
-      .attr('y', H - 2)
-      .attr('text-anchor', 'end')
-      .text('GFLOP/s');
+    s.attr('aria-label', `GFLOP/s of each kernel variant, ${spec.label} at ${spec.sizeName} = ${size}`);
+    rowBars(s, rows, {
+      width: 360,
+      m: { l: 64, r: 48, t: 8, b: 30 },
+      key: (r) => r.variant,
+      value: (r) => r.gflops,
+      valueText: (r) => (r.gflops === null ? '\u2014' : formatNumber(r.gflops, 3)),
+      xLabel: 'GFLOP/s',
+    });
   }
 }

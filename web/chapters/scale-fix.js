@@ -13,11 +13,14 @@
 // selected from the softmax result (a selection, not arithmetic).
 //
 //   <ag-scale-fix seed="7" tokens="16" dk="64"></ag-scale-fix>
-import { axisBottom, axisLeft, line, pointer, scaleLinear, scaleLog, select } from 'd3';
+import { axisBottom, axisLeft, line, pointer, scaleLinear, select } from 'd3';
 import { AgWidget, defineWidget } from '../widget/base.js';
+import { draw, label, xScale } from '../widget/charts.js';
+import { num, slider } from '../widget/controls.js';
 import { h, setAttr, setText, symbol } from '../widget/dom.js';
+import { seedControls } from '../widget/experiment.js';
 import { ownLayout } from '../widget/figure-layout.js';
-import { formatNumber } from '../widget/format.js';
+import { fmt } from '../widget/format.js';
 import { texElement } from '../widget/math.js';
 import { choice, defineState, number } from '../widget/state.js';
 
@@ -37,8 +40,8 @@ const PANELS = [
 const W = 360;
 const PH = 150;
 const M = { left: 40, right: 12, top: 22, bottom: 24 };
-
-const fmt = (x) => formatNumber(x, 4);
+/** The numbers of each row of the table of all d_k, in column order. */
+const COLUMNS = ['max', 'entropy', 'jacobian'].flatMap((k) => SERIES.map((s) => [k, s.id]));
 
 export class AgScaleFix extends AgWidget {
   static title = 'The 1/\u221ad\u2096 fix';
@@ -77,83 +80,62 @@ export class AgScaleFix extends AgWidget {
       },
     });
 
-    const seedInput = h('input', {
-      type: 'number',
-      min: 0,
+    const seed = seedControls(this, {
       max: 999999,
-      step: 1,
-      inputmode: 'numeric',
-      class: 'seed',
-      'aria-label': 'Seed of the random scores',
+      label: 'Seed of the random scores',
+      control: false,
+      bad: 'The seed is a whole number from 0 to 999999.',
+      next: 'New random row',
+      nextClass: 'reseed',
     });
-    seedInput.addEventListener('change', () => {
-      const v = Number(seedInput.value);
-      if (Number.isInteger(v) && v >= 0 && v <= 999999) this.setState({ seed: v });
-      else this.note('The seed is a whole number from 0 to 999999.');
-    });
-    const newSeed = h('button', { type: 'button', class: 'reseed' }, 'New random row');
-    newSeed.addEventListener('click', () => this.setState({ seed: (this.state.seed + 1) % 1000000 }));
-    const tokensInput = h('input', {
-      type: 'range',
+    const tokens = slider({
       min: 2,
       max: 64,
       step: 1,
       class: 'tokens',
-      'aria-label': 'Number of keys T',
+      attrs: { 'aria-label': 'Number of keys T' },
+      outClass: 'tokens-text',
+      rowClass: null,
+      onInput: (v) => this.setState({ tokens: v }),
     });
-    const tokensText = h('output', { class: 'tokens-text' });
-    tokensInput.addEventListener('input', () => this.setState({ tokens: Number(tokensInput.value) }));
     const controls = h(
       'div',
       { class: 'controls' },
-      h('label', { class: 'ctl' }, h('span', {}, 'Keys ', symbol('T'), ' = '), tokensText, tokensInput),
-      h('label', { class: 'ctl' }, h('span', {}, 'Seed '), seedInput),
-      newSeed,
+      h('label', { class: 'ctl' }, h('span', {}, 'Keys ', symbol('T'), ' = '), tokens.out, tokens.input),
+      seed.label,
+      seed.next,
     );
 
     // The figure: three panels sharing a log-2 axis of d_k, and a cursor.
     const figure = h('div', { class: 'figure' });
-    const svg = select(figure)
-      .append('svg')
-      .attr('class', 'scale-plot')
-      .attr('viewBox', `0 0 ${W} ${PANELS.length * PH + 42}`)
-      .attr('role', 'slider')
-      .attr('tabindex', 0)
-      .attr('aria-label', 'd\u2096: drag across the panels, or use the arrow keys')
-      .attr('aria-valuemin', 1)
-      .attr('aria-valuemax', DKS.length);
+    const svg = draw(select(figure), 'svg', {
+      class: 'scale-plot',
+      viewBox: `0 0 ${W} ${PANELS.length * PH + 42}`,
+      role: 'slider',
+      tabindex: 0,
+      'aria-label': 'd\u2096: drag across the panels, or use the arrow keys',
+      'aria-valuemin': 1,
+      'aria-valuemax': DKS.length,
+    });
     ownLayout(svg); // laid out on its own (widget/figure-layout.js)
-    const x = scaleLog()
-      .base(2)
-      .domain([DKS[0], DKS.at(-1)])
-      .range([M.left, W - M.right]);
+    const x = xScale({ width: W, m: { l: M.left, r: M.right } }, [DKS[0], DKS.at(-1)], 'log2');
     const legend = svg.append('g').attr('class', 'legend').attr('transform', `translate(${M.left},12)`);
     SERIES.forEach((s, i) => {
       const g = legend.append('g').attr('transform', `translate(${i * 150},0)`);
-      g.append('line').attr('class', `series-${s.id}`).attr('x1', 0).attr('x2', 18).attr('y1', 0).attr('y2', 0);
-      g.append('text').attr('x', 22).attr('y', 4).text(s.label);
+      draw(g, 'line', { class: `series-${s.id}`, x1: 0, x2: 18, y1: 0, y2: 0 });
+      draw(g, 'text', { x: 22, y: 4 }).text(s.label);
     });
     const panels = PANELS.map((p, i) => {
-      const g = svg
-        .append('g')
-        .attr('class', `panel panel-${p.id}`)
-        .attr('transform', `translate(0,${28 + i * PH})`);
+      const g = draw(svg, 'g', { class: `panel panel-${p.id}`, transform: `translate(0,${28 + i * PH})` });
       const y = scaleLinear().range([PH - M.bottom, M.top]);
-      const yAxis = g.append('g').attr('class', 'axis').attr('transform', `translate(${M.left},0)`);
-      g.append('g')
-        .attr('class', 'axis')
-        .attr('transform', `translate(0,${PH - M.bottom})`)
-        .call(
-          axisBottom(x)
-            .tickValues(DKS)
-            .tickFormat((d) => (Math.log2(d) % 2 === 1 ? String(d) : ''))
-            .tickSize(3),
-        );
-      g.append('text')
-        .attr('class', 'panel-title')
-        .attr('x', M.left + 4)
-        .attr('y', M.top - 6)
-        .text(p.title);
+      const yAxis = draw(g, 'g', { class: 'axis', transform: `translate(${M.left},0)` });
+      draw(g, 'g', { class: 'axis', transform: `translate(0,${PH - M.bottom})` }).call(
+        axisBottom(x)
+          .tickValues(DKS)
+          .tickFormat((d) => (Math.log2(d) % 2 === 1 ? String(d) : ''))
+          .tickSize(3),
+      );
+      label(g, 'panel-title', p.title, M.left + 4, M.top - 6);
       const paths = Object.fromEntries(
         SERIES.map((s) => [s.id, g.append('path').attr('class', `curve series-${s.id}`)]),
       );
@@ -162,18 +144,8 @@ export class AgScaleFix extends AgWidget {
       );
       return { ...p, g, y, yAxis, paths, dots };
     });
-    svg
-      .append('text')
-      .attr('class', 'x-label')
-      .attr('x', W - M.right)
-      .attr('y', PANELS.length * PH + 38)
-      .attr('text-anchor', 'end')
-      .text('d\u2096 (log scale)');
-    const cursor = svg
-      .append('line')
-      .attr('class', 'cursor')
-      .attr('y1', 28 + M.top)
-      .attr('y2', 28 + PANELS.length * PH - M.bottom);
+    label(svg, 'x-label', 'd\u2096 (log scale)', W - M.right, PANELS.length * PH + 38).attr('text-anchor', 'end');
+    const cursor = draw(svg, 'line', { class: 'cursor', y1: 28 + M.top, y2: 28 + PANELS.length * PH - M.bottom });
 
     // Drag (mouse, pen, touch) across the panels to choose d_k.
     const pick = (event) => {
@@ -223,7 +195,6 @@ export class AgScaleFix extends AgWidget {
     });
 
     // The numbers at the chosen d_k.
-    const num = (role, key) => h('span', { class: 'num', dataset: { role, key } }, '\u2026');
     const detail = Object.fromEntries(
       SERIES.map((s) => [
         s.id,
@@ -239,27 +210,13 @@ export class AgScaleFix extends AgWidget {
     const spread = num('spread');
     const maxEntropy = num('max-entropy');
     const row = (label, key) =>
-      h(
-        'tr',
-        {},
-        h('th', { scope: 'row' }, label),
-        SERIES.map((s) => h('td', {}, detail[s.id][key])),
-      );
+      h('tr', {}, h('th', { scope: 'row' }, label), ...SERIES.map((s) => h('td', {}, detail[s.id][key])));
+    const col = (id, text) => h('th', { scope: 'col', class: `col-${id}` }, text);
     const table = h(
       'table',
       { class: 'detail' },
       h('caption', {}, 'At ', symbol('d', 'k'), ' = ', dkText),
-      h(
-        'thead',
-        {},
-        h(
-          'tr',
-          {},
-          h('th', {}, ''),
-          h('th', { scope: 'col', class: 'col-unscaled' }, 'Unscaled'),
-          h('th', { scope: 'col', class: 'col-scaled' }, 'Scaled'),
-        ),
-      ),
+      h('thead', {}, h('tr', {}, h('th', {}, ''), col('unscaled', 'Unscaled'), col('scaled', 'Scaled'))),
       h(
         'tbody',
         {},
@@ -309,7 +266,19 @@ export class AgScaleFix extends AgWidget {
         display: true,
       }),
     );
-    const valuesBody = h('tbody');
+    // Every plotted value, one row per d_k.
+    const heads = [
+      'max (unscaled)',
+      'max (scaled)',
+      'H (unscaled)',
+      'H (scaled)',
+      '\u2016J\u2016 (unscaled)',
+      '\u2016J\u2016 (scaled)',
+    ];
+    const valueCells = DKS.map((dk) => COLUMNS.map(([k, id]) => num(`curve-${k}`, `${id}-${dk}`)));
+    const valueRows = DKS.map((dk, i) =>
+      h('tr', {}, h('th', { scope: 'row' }, String(dk)), ...valueCells[i].map((c) => h('td', {}, c))),
+    );
     const values = h(
       'details',
       { class: 'values' },
@@ -323,49 +292,12 @@ export class AgScaleFix extends AgWidget {
           h(
             'thead',
             {},
-            h(
-              'tr',
-              {},
-              h('th', { scope: 'col' }, symbol('d', 'k')),
-              h('th', { scope: 'col' }, 'max (unscaled)'),
-              h('th', { scope: 'col' }, 'max (scaled)'),
-              h('th', { scope: 'col' }, 'H (unscaled)'),
-              h('th', { scope: 'col' }, 'H (scaled)'),
-              h('th', { scope: 'col' }, '\u2016J\u2016 (unscaled)'),
-              h('th', { scope: 'col' }, '\u2016J\u2016 (scaled)'),
-            ),
+            h('tr', {}, h('th', { scope: 'col' }, symbol('d', 'k')), ...heads.map((t) => h('th', { scope: 'col' }, t))),
           ),
-          valuesBody,
+          h('tbody', {}, valueRows),
         ),
       ),
     );
-    const valueCells = DKS.map((dk) => {
-      const cells = ['max', 'entropy', 'jacobian'].flatMap((k) =>
-        SERIES.map((s) => ({
-          k,
-          s: s.id,
-          el: h('span', { class: 'num', dataset: { role: `curve-${k}`, key: `${s.id}-${dk}` } }, '\u2026'),
-        })),
-      );
-      const order = [
-        'max-unscaled',
-        'max-scaled',
-        'entropy-unscaled',
-        'entropy-scaled',
-        'jacobian-unscaled',
-        'jacobian-scaled',
-      ];
-      cells.sort((a, b) => order.indexOf(`${a.k}-${a.s}`) - order.indexOf(`${b.k}-${b.s}`));
-      valuesBody.append(
-        h(
-          'tr',
-          {},
-          h('th', { scope: 'row' }, String(dk)),
-          cells.map((c) => h('td', {}, c.el)),
-        ),
-      );
-      return cells;
-    });
 
     body.append(
       predict,
@@ -382,9 +314,8 @@ export class AgScaleFix extends AgWidget {
       dkText,
       spread,
       maxEntropy,
-      tokensInput,
-      tokensText,
-      seedInput,
+      tokens,
+      seed,
       valueCells,
     };
   }
@@ -392,9 +323,9 @@ export class AgScaleFix extends AgWidget {
   syncControls(state) {
     const ui = this.#ui;
     if (!ui) return;
-    ui.tokensInput.value = String(state.tokens);
-    setText(ui.tokensText, String(state.tokens));
-    if (this.shadowRoot.activeElement !== ui.seedInput) ui.seedInput.value = String(state.seed);
+    ui.tokens.set(state.tokens);
+    setText(ui.tokens.out, String(state.tokens));
+    ui.seed.sync(state.seed);
     setText(ui.dkText, state.dk);
     const i = DKS.indexOf(Number(state.dk));
     ui.svg.attr('aria-valuenow', i + 1).attr('aria-valuetext', `d\u2096 = ${state.dk}`);
@@ -459,7 +390,7 @@ export class AgScaleFix extends AgWidget {
       this.show(ui.maxEntropy, ag.entropy(uniform));
       DKS.forEach((k, i) => {
         const r = rows.get(k);
-        for (const c of ui.valueCells[i]) this.show(c.el, r[c.s][c.k]);
+        COLUMNS.forEach(([k, id], j) => this.show(ui.valueCells[i][j], r[id][k]));
       });
       this.#drawnRows = rows;
     }
@@ -486,29 +417,8 @@ export class AgScaleFix extends AgWidget {
 
   /** CSV: one row per d_k, both series. */
   exportTable() {
-    const columns = [
-      'dk',
-      'max_unscaled',
-      'max_scaled',
-      'entropy_unscaled',
-      'entropy_scaled',
-      'jacobian_unscaled',
-      'jacobian_scaled',
-    ];
-    const rows = this.#cache
-      ? DKS.map((k) => {
-          const r = this.#cache.rows.get(k);
-          return [
-            k,
-            r.unscaled.max,
-            r.scaled.max,
-            r.unscaled.entropy,
-            r.scaled.entropy,
-            r.unscaled.jacobian,
-            r.scaled.jacobian,
-          ];
-        })
-      : [];
+    const columns = ['dk', ...COLUMNS.map(([k, id]) => `${k}_${id}`)];
+    const rows = this.#cache ? DKS.map((dk) => [dk, ...COLUMNS.map(([k, id]) => this.#cache.rows.get(dk)[id][k])]) : [];
     return { columns, rows };
   }
 

@@ -15,6 +15,7 @@
 import { AgWidget, defineWidget } from '../widget/base.js';
 import { h, setAttr, setFlag, setText, setValue, symbol } from '../widget/dom.js';
 import { getImplementation } from '../widget/engine.js';
+import { num, radioGroup } from '../widget/controls.js';
 import { formatNumber } from '../widget/format.js';
 import { texElement } from '../widget/math.js';
 import { lastResult } from '../widget/memo.js';
@@ -27,7 +28,7 @@ import {
   LAB_MAX_SIZE,
   LAB_MIN_SIZE,
   labProblems,
-} from './kernel-lab-presets.js';
+} from '../models/kernel-lab-presets.js';
 
 const MAX_N = 16;
 const MAX_ABS = 1000;
@@ -140,21 +141,23 @@ export class AgSimd extends AgWidget {
       const fit = (v) => Array.from({ length: n }, (_, i) => v[i] ?? 1);
       this.setState({ a: fit(a), b: fit(b), step: 0 });
     });
-    const variantRadios = VARIANTS.map((v) => {
-      const input = h('input', { type: 'radio', name: 'variant', value: v });
-      input.addEventListener('change', () => input.checked && this.setState({ variant: v, step: 0 }));
-      return h(
-        'label',
-        { class: 'choice' },
-        input,
-        h('span', {}, v === 'simd128' ? 'simd128 (four lanes)' : 'scalar (one at a time)'),
-      );
+    const variants = radioGroup({
+      name: 'variant',
+      legend: 'Kernel variant',
+      class: 'variants',
+      itemClass: 'choice',
+      span: true,
+      options: [
+        { value: 'simd128', label: 'simd128 (four lanes)' },
+        { value: 'scalar', label: 'scalar (one at a time)' },
+      ],
+      onChange: (variant) => this.setState({ variant, step: 0 }),
     });
     const setup = h(
       'div',
       { class: 'setup' },
       h('label', { class: 'ctl' }, h('span', {}, 'Length ', symbol('d'), ' '), lengthSelect),
-      h('fieldset', { class: 'variants' }, h('legend', {}, 'Kernel variant'), variantRadios),
+      variants.element,
     );
     inputsBox.addEventListener('change', (event) => {
       const input = event.target;
@@ -200,8 +203,8 @@ export class AgSimd extends AgWidget {
       if (li) this.setState({ step: Number(li.dataset.step) });
     });
     const detail = h('div', { class: 'detail', 'aria-live': 'off' });
-    const result = h('span', { class: 'num', dataset: { role: 'trace-result' } }, '\u2026');
-    const dot = h('span', { class: 'num', dataset: { role: 'dot' } }, '\u2026');
+    const result = num('trace-result');
+    const dot = num('dot');
     const summary = h(
       'p',
       { class: 'summary' },
@@ -233,7 +236,7 @@ export class AgSimd extends AgWidget {
     this.#ui = {
       inputsBox,
       lengthSelect,
-      variantRadios: setup.querySelectorAll('input[name=variant]'),
+      variants,
       slider,
       prev,
       next,
@@ -264,7 +267,7 @@ export class AgSimd extends AgWidget {
     this.#lab.sync(state);
     const n = state.a.length;
     setValue(ui.lengthSelect, String(n));
-    for (const r of ui.variantRadios) setFlag(r, 'checked', r.value === state.variant);
+    ui.variants.set(state.variant);
     // Rebuild the inputs when the length changes; otherwise update values not being typed in.
     const want = 2 * n;
     if (ui.inputsBox.querySelectorAll('input').length !== want) {
@@ -462,10 +465,6 @@ export class AgSimd extends AgWidget {
       parts.push(h('p', { class: 'scalar-line total' }, 'a\u00b7b = ', n(s.value, 'total')));
     }
     return h('div', { class: `step-view kind-${s.kind}` }, parts);
-  }
-
-  stateChanged() {
-    // Old step-view numbers leave the DOM at the next render; nothing else to reset.
   }
 
   disconnectedCallback() {

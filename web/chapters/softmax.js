@@ -11,9 +11,11 @@
 //   <ag-softmax s="2,1,0.5,-1"></ag-softmax>
 import { scaleBand, scaleLinear, select } from 'd3';
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { h, setAttr, setText, symbol } from '../widget/dom.js';
+import { draw } from '../widget/charts.js';
+import { num, nums, presetBar, slider } from '../widget/controls.js';
+import { h, setText, symbol } from '../widget/dom.js';
 import { ownLayout } from '../widget/figure-layout.js';
-import { formatNumber } from '../widget/format.js';
+import { fmt, sub } from '../widget/format.js';
 import { texElement } from '../widget/math.js';
 import { defineState, vector } from '../widget/state.js';
 
@@ -30,9 +32,6 @@ const PRESETS = [
   { id: 'large', label: 'All large', s: [100, 99, 98, 97] },
   { id: 'negative', label: 'All very negative', s: [-110, -111, -112, -113] },
 ];
-
-const fmt = (x) => formatNumber(x, 4);
-const sub = (j) => String.fromCharCode(0x2080 + j);
 
 export class AgSoftmax extends AgWidget {
   static title = 'Softmax turns logits into weights';
@@ -70,47 +69,28 @@ export class AgSoftmax extends AgWidget {
       },
     });
 
-    const presets = h(
-      'div',
-      { class: 'presets', role: 'group', 'aria-label': 'Presets' },
-      h('span', { class: 'presets-label' }, 'Try:'),
-      PRESETS.map((p) => {
-        const b = h('button', { type: 'button', dataset: { preset: p.id } }, p.label);
-        b.addEventListener('click', () => this.setState({ s: p.s }));
-        return b;
-      }),
-    );
+    const presets = presetBar(PRESETS, (p) => this.setState({ s: p.s }));
 
     // The sliders: one per logit, keyboard-operable (arrows 0.1, Page keys bigger steps).
-    const sliders = Array.from({ length: T }, (_, j) => {
-      const id = `sm-s${j + 1}`;
-      const input = h('input', {
-        type: 'range',
+    const sliders = ONES.map((_, j) =>
+      slider({
+        id: `sm-s${j + 1}`,
         min: -LIMIT,
         max: LIMIT,
         step: STEP,
-        class: 'slider',
-        id,
         dataset: { logit: j + 1 },
-      });
-      const out = h('output', { class: 's-value', for: id });
-      input.addEventListener('input', () => {
-        const s = this.state.s;
-        s[j] = Number(input.value);
-        this.setState({ s });
-        this.announce(
-          `s${sub(j + 1)} = ${fmt(s[j])}; stable \u03b1${sub(j + 1)} = ${this.#ui.stable.alpha[j].textContent}; textbook \u03b1${sub(j + 1)} = ${this.#ui.naive.alpha[j].textContent}`,
-        );
-      });
-      const row = h(
-        'div',
-        { class: 'slider-row' },
-        h('label', { for: id, class: 's-label' }, symbol('s', j + 1)),
-        input,
-        out,
-      );
-      return { input, out, row };
-    });
+        label: symbol('s', j + 1),
+        onInput: (v) => {
+          const s = this.state.s;
+          s[j] = v;
+          this.setState({ s });
+          const { stable, naive } = this.#ui;
+          this.announce(
+            `s${sub(j + 1)} = ${fmt(s[j])}; stable \u03b1${sub(j + 1)} = ${stable.alpha[j].textContent}; textbook \u03b1${sub(j + 1)} = ${naive.alpha[j].textContent}`,
+          );
+        },
+      }),
+    );
     const controls = h(
       'fieldset',
       { class: 'logits' },
@@ -130,59 +110,42 @@ export class AgSoftmax extends AgWidget {
     const figure = h('div', { class: 'bars-figure' });
     const W = 320;
     const H = 170;
-    const svg = select(figure)
-      .append('svg')
-      .attr('class', 'bars')
-      .attr('viewBox', `0 0 ${W} ${H}`)
-      .attr('role', 'img')
-      .attr(
-        'aria-label',
-        'Bars: exp(s_j) from the textbook kernel (left, scaled to the largest finite one; overflowed ones marked) and the stable weights alpha_j (right, from 0 to 1)',
-      );
+    const label =
+      'Bars: exp(s_j) from the textbook kernel (left, scaled to the largest finite one; overflowed ones marked) and the stable weights alpha_j (right, from 0 to 1)';
+    const svg = draw(select(figure), 'svg', {
+      class: 'bars',
+      viewBox: `0 0 ${W} ${H}`,
+      role: 'img',
+      'aria-label': label,
+    });
     ownLayout(svg); // laid out on its own (widget/figure-layout.js)
     const panelW = (W - 30) / 2;
     const top = 26;
     const bottom = H - 22;
     const yScale = scaleLinear().range([bottom, top + 16]);
     const panel = (x0, title, cls) => {
-      const g = svg.append('g').attr('class', `panel ${cls}`).attr('transform', `translate(${x0},0)`);
-      g.append('text')
-        .attr('class', 'panel-title')
-        .attr('x', panelW / 2)
-        .attr('y', 14)
-        .attr('text-anchor', 'middle')
-        .text(title);
-      g.append('line').attr('class', 'baseline').attr('x1', 0).attr('x2', panelW).attr('y1', bottom).attr('y2', bottom);
+      const g = draw(svg, 'g', { class: `panel ${cls}`, transform: `translate(${x0},0)` });
+      const middle = { 'text-anchor': 'middle' };
+      draw(g, 'text', { class: 'panel-title', x: panelW / 2, y: 14, ...middle }).text(title);
+      draw(g, 'line', { class: 'baseline', x1: 0, x2: panelW, y1: bottom, y2: bottom });
       const x = scaleBand()
         .domain([0, 1, 2, 3])
         .range([4, panelW - 4])
         .padding(0.25);
-      const bars = [0, 1, 2, 3].map((j) => {
-        const bar = g.append('rect').attr('class', 'bar').attr('x', x(j)).attr('width', x.bandwidth());
-        const mark = g
-          .append('text')
-          .attr('class', 'bar-mark')
-          .attr('x', x(j) + x.bandwidth() / 2)
-          .attr('text-anchor', 'middle');
-        g.append('text')
-          .attr('class', 'bar-name')
-          .attr('x', x(j) + x.bandwidth() / 2)
-          .attr('y', H - 6)
-          .attr('text-anchor', 'middle')
-          .text(`s${sub(j + 1)}`);
+      return [0, 1, 2, 3].map((j) => {
+        const bar = draw(g, 'rect', { class: 'bar', x: x(j), width: x.bandwidth() });
+        const mark = draw(g, 'text', { class: 'bar-mark', x: x(j) + x.bandwidth() / 2, ...middle });
+        draw(g, 'text', { class: 'bar-name', x: x(j) + x.bandwidth() / 2, y: H - 6, ...middle }).text(`s${sub(j + 1)}`);
         return { bar, mark };
       });
-      return bars;
     };
     const expBars = panel(10, 'exp(s\u2c7c), textbook', 'panel-exp');
     const alphaBars = panel(20 + panelW, '\u03b1\u2c7c, stable', 'panel-alpha');
 
-    const num = (role, key) =>
-      h('span', { class: 'num', dataset: key === undefined ? { role } : { role, key } }, '\u2026');
     const side = (kind) => {
-      const shifted = kind === 'stable' ? ONES.map((_, j) => num('shifted', j + 1)) : null;
-      const ex = ONES.map((_, j) => num(`${kind}-exp`, j + 1));
-      const alpha = ONES.map((_, j) => num(`${kind}-alpha`, j + 1));
+      const shifted = kind === 'stable' ? nums('shifted', T) : null;
+      const ex = nums(`${kind}-exp`, T);
+      const alpha = nums(`${kind}-alpha`, T);
       const sum = num(`${kind}-sum`);
       const head =
         kind === 'stable'
@@ -256,11 +219,7 @@ export class AgSoftmax extends AgWidget {
   syncControls({ s }) {
     const ui = this.#ui;
     if (!ui) return;
-    ui.sliders.forEach(({ input, out }, j) => {
-      if (Number(input.value) !== s[j]) input.value = String(s[j]);
-      setAttr(input, 'aria-valuetext', `s${sub(j + 1)} = ${fmt(s[j])}`);
-      setText(out, fmt(s[j]));
-    });
+    ui.sliders.forEach((sl, j) => sl.set(s[j], fmt(s[j]), `s${sub(j + 1)} = ${fmt(s[j])}`));
   }
 
   render(ag, { s }) {

@@ -7,15 +7,15 @@
 // on log-log axes (one experiment call per d_k). Every number shown is the
 // return value of one wasm call: the statistics of one experiment call, the
 // density, and √d_k as the norm of d_k ones.
-import { axisBottom, axisLeft, line, scaleLinear, scaleLog, select } from 'd3';
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { h, handOffFocus, setAttr, setFlag, setText, svg } from '../widget/dom.js';
-import { ownLayout } from '../widget/figure-layout.js';
-import { formatNumber } from '../widget/format.js';
+import { chartFigure, curve, densityHistogram, dots, logLogFrame } from '../widget/charts.js';
+import { num, slider } from '../widget/controls.js';
+import { h, setText, setValue } from '../widget/dom.js';
+import { ExperimentRun, labelled, seedControls, settingSelect } from '../widget/experiment.js';
+import { fmt } from '../widget/format.js';
 import { texElement } from '../widget/math.js';
 import { afterPause } from '../widget/pause.js';
 import { defineState, number } from '../widget/state.js';
-import { CancelledError, ExperimentClient } from '../widget/worker-client.js';
 
 /** One call may do at most 2^26 = d_k * pairs (the API's bound, about a second or two). */
 const MAX_WORK = 2 ** 26;
@@ -24,8 +24,9 @@ const SWEEP_WORK = 2 ** 20;
 const SWEEP_DIMS = [2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096];
 const BINS = 48;
 const PAIR_CHOICES = [1000, 5000, 20000, 100000];
+const BOX = { width: 360, height: 220, m: { l: 44, r: 10, t: 10, b: 28 } };
+const SWEEP_BOX = { width: 360, height: 220, m: { l: 44, r: 12, t: 10, b: 28 } };
 
-const fmt = (x) => formatNumber(x, 4);
 /**
  * A change of setting starts its experiment once the learner pauses this
  * long (ms): while the slider moves, the input only updates the controls,
@@ -48,7 +49,21 @@ export class AgSqrtD extends AgWidget {
   });
 
   #ui = null;
-  #client = new ExperimentClient();
+  /** The worker experiment with its progress, Cancel and "Run again" (widget/experiment.js). */
+  #exp = new ExperimentRun(this, {
+    progressLabel: 'Experiment progress',
+    cancelled: 'Cancelled. Change a setting or press \u201cRun again\u201d to run it anew.',
+    onRun: () => {
+      this.#key = null;
+      this.#sweepKey = null;
+      this.#start(this.engine, this.state, { now: true });
+    },
+    onCancel: () => {
+      this.#launch.cancel();
+      this.#key = null;
+      this.#sweepKey = null;
+    },
+  });
   #key = null; // the (d, pairs, seed) of the running or shown experiment
   #sweepKey = null;
   #result = null;
@@ -67,7 +82,7 @@ export class AgSqrtD extends AgWidget {
    * would take the processor from the page while the learner moves on).
    */
   #stopStale = afterPause(() => {
-    if (this.#client.busy && this.#running !== this.#key) this.#client.cancel();
+    if (this.#exp.busy && this.#running !== this.#key) this.#exp.stop();
   }, 0);
 
   /** Pairs actually used for d_k: the requested number, capped so d_k * pairs <= 2^26. */
@@ -100,68 +115,33 @@ export class AgSqrtD extends AgWidget {
     });
 
     // Controls: a log-scale slider for d_k, the number of pairs, the seed, run/cancel, progress.
-    const slider = h('input', {
-      type: 'range',
+    const d = slider({
       min: 1,
       max: 12,
       step: 0.25,
       class: 'd-slider',
-      'aria-label': 'Dimension d_k (log scale)',
       dataset: { control: 'd' },
+      attrs: { 'aria-label': 'Dimension d_k (log scale)' },
+      outClass: 'd-value',
+      rowClass: null,
+      onInput: (v) => this.setState({ d: dOf(v) }),
     });
-    slider.addEventListener('input', () => this.setState({ d: dOf(slider.value) }));
-    const dText = h('output', { class: 'd-value', dataset: { role: 'd-input' } });
-    const pairsSelect = h(
-      'select',
-      { 'aria-label': 'Number of random pairs', dataset: { control: 'pairs' } },
-      PAIR_CHOICES.map((p) => h('option', { value: p }, p.toLocaleString('en-US'))),
+    d.out.dataset.role = 'd-input';
+    const pairChoices = PAIR_CHOICES.map((p) => [p, p.toLocaleString('en-US')]);
+    const pairsSelect = settingSelect('pairs', 'Number of random pairs', pairChoices, (v) =>
+      this.setState({ pairs: Number(v) }),
     );
-    pairsSelect.addEventListener('change', () => this.setState({ pairs: Number(pairsSelect.value) }));
-    const seedInput = h('input', {
-      type: 'number',
-      min: 0,
-      max: 4294967295,
-      step: 1,
-      inputmode: 'numeric',
-      class: 'seed',
-      'aria-label': 'Seed',
-      dataset: { control: 'seed' },
-    });
-    seedInput.addEventListener('change', () => {
-      const v = Number(seedInput.value);
-      if (Number.isInteger(v) && v >= 0 && v <= 4294967295) this.setState({ seed: v });
-    });
-    const newSeed = h('button', { type: 'button', dataset: { action: 'new-seed' } }, 'New seed');
-    newSeed.addEventListener('click', () => this.setState({ seed: (this.state.seed + 1) % 4294967296 }));
-    const cancel = h('button', { type: 'button', dataset: { action: 'cancel' }, disabled: true }, 'Cancel');
-    cancel.addEventListener(
-      'click',
-      handOffFocus(
-        cancel,
-        () => this.#ui.rerun,
-        () => this.#cancel(),
-      ),
-    );
-    const rerun = h('button', { type: 'button', dataset: { action: 'run' } }, 'Run again');
-    rerun.addEventListener('click', () => {
-      this.#key = null;
-      this.#sweepKey = null;
-      this.#start(this.engine, this.state, { now: true });
-    });
-    const progress = h('progress', { max: 1, value: 0, 'aria-label': 'Experiment progress' });
-    const status = h('p', { class: 'status', role: 'status' }, '');
+    const seed = seedControls(this);
     const controls = h(
       'div',
       { class: 'controls' },
-      h('label', { class: 'ctl ctl-d' }, h('span', {}, texElement('d_k')), slider, dText),
-      h('label', { class: 'ctl' }, h('span', {}, 'Pairs'), pairsSelect),
-      h('label', { class: 'ctl' }, h('span', {}, 'Seed'), seedInput),
-      h('div', { class: 'buttons' }, newSeed, rerun, cancel),
-      h('div', { class: 'run' }, progress, status),
+      h('label', { class: 'ctl ctl-d' }, h('span', {}, texElement('d_k')), d.input, d.out),
+      labelled('Pairs', pairsSelect),
+      seed.label,
+      this.#exp.buttons(seed.next),
+      this.#exp.runBox(),
     );
 
-    const num = (role, key) =>
-      h('span', { class: 'num', dataset: key === undefined ? { role } : { role, key } }, '\u2026');
     const stats = { mean: num('mean'), std: num('std'), rms: num('rms'), sqrt: num('sqrt-d'), used: num('pairs-used') };
     const statsBlock = h(
       'div',
@@ -179,38 +159,16 @@ export class AgSqrtD extends AgWidget {
       h('p', {}, 'Root mean square: ', stats.rms),
     );
 
-    const histFig = h('figure', { class: 'fig hist' });
-    const hs = select(histFig)
-      .append(() =>
-        svg('svg', {
-          class: 'plot',
-          viewBox: '0 0 360 220',
-          role: 'img',
-          'aria-label': 'Histogram of q\u00b7k with the exact density',
-        }),
-      )
-      .attr('width', null);
-    ownLayout(hs); // laid out on its own (widget/figure-layout.js)
-    const sweepFig = h('figure', { class: 'fig sweep' });
-    const ss = select(sweepFig).append(() =>
-      svg('svg', {
-        class: 'plot',
-        viewBox: '0 0 360 220',
-        role: 'img',
-        'aria-label': 'Standard deviation of q\u00b7k against d_k, log-log',
-      }),
-    );
-    ownLayout(ss); // laid out on its own (widget/figure-layout.js)
-    histFig.append(
-      h('figcaption', {}, 'Bars: the measured q\u00b7k. Curve: its exact density, computed in WebAssembly.'),
-    );
-    sweepFig.append(
-      h(
-        'figcaption',
-        {},
-        'Dots: measured standard deviation for each d\u2096. Line: \u221ad\u2096. Log-log axes: slope \u00bd.',
-      ),
-    );
+    const hist = chartFigure('hist', {
+      box: BOX,
+      label: 'Histogram of q\u00b7k with the exact density',
+      caption: 'Bars: the measured q\u00b7k. Curve: its exact density, computed in WebAssembly.',
+    });
+    const sweep = chartFigure('sweep', {
+      box: SWEEP_BOX,
+      label: 'Standard deviation of q\u00b7k against d_k, log-log',
+      caption: 'Dots: measured standard deviation for each d\u2096. Line: \u221ad\u2096. Log-log axes: slope \u00bd.',
+    });
     const sweepList = h('ol', { class: 'sweep-list', 'aria-label': 'Measured standard deviation for each d_k' });
 
     body.append(
@@ -227,46 +185,27 @@ export class AgSqrtD extends AgWidget {
       h(
         'div',
         { class: 'layout' },
-        h('div', { class: 'col' }, histFig, statsBlock),
+        h('div', { class: 'col' }, hist.fig, statsBlock),
         h(
           'div',
           { class: 'col' },
-          sweepFig,
+          sweep.fig,
           h('details', { class: 'sweep-details' }, h('summary', {}, 'The measured values'), sweepList),
         ),
       ),
     );
-    this.#ui = {
-      slider,
-      dText,
-      pairsSelect,
-      seedInput,
-      cancel,
-      rerun,
-      progress,
-      status,
-      stats,
-      hs,
-      ss,
-      sweepList,
-      histFig,
-    };
+    this.#ui = { d, pairsSelect, seed, stats, hs: hist.s, ss: sweep.s, sweepList };
   }
 
   syncControls({ d, pairs, seed }) {
     const ui = this.#ui;
     if (!ui) return;
     // Keep the slider where the learner put it while it still means this d_k.
-    if (dOf(ui.slider.value) !== d) ui.slider.value = String(Math.log2(d));
-    setAttr(ui.slider, 'aria-valuetext', `d_k = ${d}`);
-    setText(ui.dText, `= ${d}`);
-    if (!PAIR_CHOICES.includes(pairs)) {
-      if (![...ui.pairsSelect.options].some((o) => Number(o.value) === pairs))
-        ui.pairsSelect.append(h('option', { value: pairs }, pairs.toLocaleString('en-US')));
-    }
-    ui.pairsSelect.value = String(pairs);
-    if (document.activeElement !== this && this.shadowRoot.activeElement !== ui.seedInput)
-      ui.seedInput.value = String(seed);
+    ui.d.set(dOf(ui.d.input.value) === d ? Number(ui.d.input.value) : Math.log2(d), `= ${d}`, `d_k = ${d}`);
+    if (!PAIR_CHOICES.includes(pairs) && ![...ui.pairsSelect.options].some((o) => Number(o.value) === pairs))
+      ui.pairsSelect.append(h('option', { value: pairs }, pairs.toLocaleString('en-US')));
+    setValue(ui.pairsSelect, String(pairs));
+    ui.seed.sync(seed);
   }
 
   render(ag, state) {
@@ -278,23 +217,13 @@ export class AgSqrtD extends AgWidget {
     super.disconnectedCallback();
     this.#launch.cancel();
     this.#stopStale.cancel();
-    this.#client.cancel();
+    this.#exp.stop();
     this.#key = null;
     this.#sweepKey = null;
   }
 
   #keyOf({ d, pairs, seed }) {
     return `${d}/${pairs}/${seed}`;
-  }
-
-  #cancel() {
-    this.#launch.cancel();
-    this.#client.cancel();
-    this.#key = null;
-    this.#sweepKey = null;
-    setFlag(this.#ui.cancel, 'disabled', true);
-    setText(this.#ui.status, 'Cancelled. Change a setting or press \u201cRun again\u201d to run it anew.');
-    setAttr(this, 'data-run', 'cancelled');
   }
 
   /**
@@ -309,22 +238,14 @@ export class AgSqrtD extends AgWidget {
     if (key === this.#key) return;
     const first = this.#key === null && this.#result === null;
     this.#key = key;
-    const ui = this.#ui;
-    if (this.#client.busy && this.#running !== key) this.#stopStale.poke();
+    if (this.#exp.busy && this.#running !== key) this.#stopStale.poke();
     if (!now && this.#result?.key === key) {
       this.#launch.cancel();
       // Back to the experiment on show (render draws it): nothing to run.
-      setFlag(ui.cancel, 'disabled', true);
-      ui.progress.value = 1;
-      setText(ui.status, this.#doneText(this.#result));
-      setAttr(this, 'data-run', 'done');
+      this.#exp.mark('done', this.#doneText(this.#result));
       return;
     }
-    const { d, pairs } = state;
-    const used = AgSqrtD.pairsFor(d, pairs);
-    setFlag(ui.cancel, 'disabled', false);
-    setText(ui.status, `Running ${used.toLocaleString('en-US')} pairs at d\u2096 = ${d} in a background worker\u2026`);
-    setAttr(this, 'data-run', 'running');
+    this.#exp.mark('running', this.#runningText(state));
     if (now || first) {
       this.#launch.cancel();
       this.#run(state);
@@ -355,33 +276,31 @@ export class AgSqrtD extends AgWidget {
         });
       }
     }
-    const ui = this.#ui;
-    ui.progress.value = 0;
     const current = () => this.#key === key;
     this.#running = key;
-    this.#client
-      .run({ kind: 'calls', calls }, { onProgress: (p) => current() && (ui.progress.value = p.done / p.total) })
-      .then((results) => {
-        if (!current()) return;
-        setFlag(ui.cancel, 'disabled', true);
-        ui.progress.value = 1;
-        this.#result = { key, d, used, seed, res: results[0] };
-        if (needSweep) {
-          this.#sweepKey = sweepKey;
-          this.#sweep = results.slice(1).map((r, i) => ({ d: SWEEP_DIMS[i], std: r.std }));
-        }
-        const ag2 = this.engine;
-        if (ag2 && this.#keyOf(this.state) === key) this.#drawResult(ag2, this.#result);
-        setText(ui.status, this.#doneText(this.#result));
-        setAttr(this, 'data-run', 'done');
-      })
-      .catch((err) => {
-        if (err instanceof CancelledError || !current()) return;
-        setFlag(ui.cancel, 'disabled', true);
-        this.#key = null;
-        setAttr(this, 'data-run', 'error');
-        this.note(`The experiment could not run: ${err.message}`);
-      });
+    this.#exp.run(
+      { kind: 'calls', calls },
+      {
+        text: this.#runningText(state),
+        live: current,
+        onResult: (results) => {
+          this.#result = { key, d, used, seed, res: results[0] };
+          if (needSweep) {
+            this.#sweepKey = sweepKey;
+            this.#sweep = results.slice(1).map((r, i) => ({ d: SWEEP_DIMS[i], std: r.std }));
+          }
+          const ag = this.engine;
+          if (ag && this.#keyOf(this.state) === key) this.#drawResult(ag, this.#result);
+          return this.#doneText(this.#result);
+        },
+        onError: () => (this.#key = null),
+      },
+    );
+  }
+
+  #runningText({ d, pairs }) {
+    const used = AgSqrtD.pairsFor(d, pairs).toLocaleString('en-US');
+    return `Running ${used} pairs at d\u2096 = ${d} in a background worker\u2026`;
   }
 
   #doneText({ d, used, seed }) {
@@ -404,116 +323,31 @@ export class AgSqrtD extends AgWidget {
     // The exact density on a fine grid over the histogram's range.
     const { lo, hi, counts } = res.histogram;
     const xs = Float32Array.from({ length: 161 }, (_, i) => lo + ((hi - lo) * i) / 160);
-    const density = ag.dotProductDensity(xs, d).data;
-    this.#drawHistogram(lo, hi, counts, used, xs, density, d);
+    const ys = ag.dotProductDensity(xs, d).data;
+    const xLabel = `q\u00b7k, d\u2096 = ${d}`;
+    densityHistogram(this.#ui.hs, BOX, { lo, hi, counts, total: used, xs, ys, xLabel });
     this.#drawSweep();
-  }
-
-  #drawHistogram(lo, hi, counts, trials, xs, density, d) {
-    const W = 360;
-    const H = 220;
-    const m = { l: 44, r: 10, t: 10, b: 28 };
-    const width = (hi - lo) / counts.length;
-    // Bar heights as a density (count / (trials * bin width)): drawing only.
-    const heights = Array.from(counts, (c) => c / (trials * width));
-    const finite = Array.from(density).filter(Number.isFinite);
-    const top = Math.max(...heights, ...finite.map((v) => Math.min(v, 2 * Math.max(...heights, 1e-9)))) * 1.08 || 1;
-    const x = scaleLinear()
-      .domain([lo, hi])
-      .range([m.l, W - m.r]);
-    const y = scaleLinear()
-      .domain([0, top])
-      .range([H - m.b, m.t]);
-    const s = this.#ui.hs;
-    s.selectAll('*').remove();
-    s.append('g')
-      .attr('class', 'bars')
-      .selectAll('rect')
-      .data(heights)
-      .join('rect')
-      .attr('x', (_, i) => x(lo + i * width) + 0.5)
-      .attr('width', Math.max(0.5, x(lo + width) - x(lo) - 1))
-      .attr('y', (v) => y(Math.min(v, top)))
-      .attr('height', (v) => y(0) - y(Math.min(v, top)));
-    const pts = Array.from(xs, (v, i) => [v, Math.min(density[i], top)]).filter((p) => Number.isFinite(p[1]));
-    s.append('path')
-      .attr('class', 'density')
-      .attr(
-        'd',
-        line()
-          .x((p) => x(p[0]))
-          .y((p) => y(p[1]))(pts),
-      );
-    s.append('g')
-      .attr('class', 'axis')
-      .attr('transform', `translate(0,${H - m.b})`)
-      .call(axisBottom(x).ticks(5));
-    s.append('g').attr('class', 'axis').attr('transform', `translate(${m.l},0)`).call(axisLeft(y).ticks(4, '~g'));
-    s.append('text')
-      .attr('class', 'axis-label')
-      .attr('x', W - m.r)
-      .attr('y', H - m.b - 6)
-      .attr('text-anchor', 'end')
-      .text(`q\u00b7k, d\u2096 = ${d}`);
   }
 
   #drawSweep() {
     const s = this.#ui.ss;
     s.selectAll('*').remove();
     if (!this.#sweep) return;
-    const W = 360;
-    const H = 220;
-    const m = { l: 44, r: 12, t: 10, b: 28 };
-    const x = scaleLog()
-      .base(2)
-      .domain([1.5, 6000])
-      .range([m.l, W - m.r]);
-    const y = scaleLog()
-      .domain([0.8, 100])
-      .range([H - m.b, m.t]);
-    const ref = [1.5, 6000].map((d) => [d, Math.sqrt(d)]); // the √d line: a drawing guide
-    s.append('path')
-      .attr('class', 'sqrt-line')
-      .attr(
-        'd',
-        line()
-          .x((p) => x(p[0]))
-          .y((p) => y(p[1]))(ref),
-      );
-    s.append('g')
-      .attr('class', 'dots')
-      .selectAll('circle')
-      .data(this.#sweep)
-      .join('circle')
-      .attr('cx', (p) => x(p.d))
-      .attr('cy', (p) => y(p.std))
-      .attr('r', 3.5);
+    const f = logLogFrame(s, SWEEP_BOX, {
+      x: [1.5, 6000],
+      y: [0.8, 100],
+      xTicks: [2, 16, 128, 1024, 4096],
+      yTicks: [1, 2, 4, 8, 16, 32, 64],
+      xLabel: 'd\u2096',
+    });
+    const line = [1.5, 6000].map((d) => [d, Math.sqrt(d)]); // the √d line: a drawing guide
+    const measured = this.#sweep.map((p) => [p.d, p.std]);
+    curve(f, 'sqrt-line', line);
+    dots(f, 'dots', measured);
     const cur = this.#result;
-    if (cur) s.append('circle').attr('class', 'current').attr('cx', x(cur.d)).attr('cy', y(cur.res.std)).attr('r', 6);
-    s.append('g')
-      .attr('class', 'axis')
-      .attr('transform', `translate(0,${H - m.b})`)
-      .call(
-        axisBottom(x)
-          .tickValues([2, 16, 128, 1024, 4096])
-          .tickFormat((v) => String(v)),
-      );
-    s.append('g')
-      .attr('class', 'axis')
-      .attr('transform', `translate(${m.l},0)`)
-      .call(
-        axisLeft(y)
-          .tickValues([1, 2, 4, 8, 16, 32, 64])
-          .tickFormat((v) => String(v)),
-      );
-    s.append('text')
-      .attr('class', 'axis-label')
-      .attr('x', W - m.r)
-      .attr('y', H - m.b - 6)
-      .attr('text-anchor', 'end')
-      .text('d\u2096');
-    const list = this.#ui.sweepList;
-    list.replaceChildren(
+    if (cur)
+      s.append('circle').attr('class', 'current').attr('cx', f.x(cur.d)).attr('cy', f.y(cur.res.std)).attr('r', 6);
+    this.#ui.sweepList.replaceChildren(
       ...this.#sweep.map((p) => {
         const v = h('span', { class: 'num', dataset: { role: 'sweep-std', key: String(p.d).padStart(4, '0') } });
         this.show(v, p.std);

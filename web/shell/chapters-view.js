@@ -44,7 +44,32 @@ export function renderToc(nav, chapters) {
   );
 }
 
-/** @returns {Map<string, { chapter, section: HTMLElement, widget: HTMLElement|null }>} */
+/**
+ * Widgets of one chapter keep the fields they share (the seed of two
+ * experiments) equal: a change in one is passed on to the others, so the
+ * chapter's address holds one value for it.
+ */
+function shareFields(widgets) {
+  for (const w of widgets) {
+    w.addEventListener('ag-statechange', (event) => {
+      for (const other of widgets) {
+        if (other === w) continue;
+        const fields = other.constructor.stateDecl.fields;
+        const mine = other.state;
+        const patch = Object.entries(event.detail.state).filter(
+          ([name, value]) => Object.hasOwn(fields, name) && JSON.stringify(mine[name]) !== JSON.stringify(value),
+        );
+        if (patch.length) other.setState(Object.fromEntries(patch));
+      }
+    });
+  }
+}
+
+/**
+ * A record's widgets: its `tag`, then those of `also` (a chapter may show
+ * a second widget under the first).
+ * @returns {Map<string, { chapter, section: HTMLElement, widget: HTMLElement|null, widgets: HTMLElement[] }>}
+ */
 export function renderChapters(main, chapters) {
   const views = new Map();
   const nums = numbers(chapters);
@@ -58,14 +83,16 @@ export function renderChapters(main, chapters) {
         ),
       );
     }
-    const widget = c.tag ? document.createElement(c.tag) : null;
+    const widgets = c.tag ? [c.tag, ...(c.also ?? [])].map((tag) => document.createElement(tag)) : [];
+    const widget = widgets[0] ?? null;
+    if (widgets.length > 1) shareFields(widgets);
     const section = h(
       'section',
       { class: 'chapter', id: anchorOf(c), dataset: { chapter: c.id }, 'aria-labelledby': `${anchorOf(c)}-title` },
       h('h2', { id: `${anchorOf(c)}-title` }, h('span', { class: 'chapter-number' }, `${nums[i]}. `), c.title),
       h('p', { class: 'intro' }, c.intro),
       widget
-        ? h('div', { class: 'chapter-widget' }, widget)
+        ? widgets.map((w) => h('div', { class: 'chapter-widget' }, w))
         : h('p', { class: 'coming' }, 'This chapter\u2019s widget is coming.'),
       c.after?.length
         ? [
@@ -79,7 +106,7 @@ export function renderChapters(main, chapters) {
         : null,
     );
     main.append(section);
-    views.set(c.id, { chapter: c, section, widget });
+    views.set(c.id, { chapter: c, section, widget, widgets });
   });
   return views;
 }

@@ -35,11 +35,28 @@ export function readChapter(params, chapters) {
   return { chapterId: null, problems };
 }
 
-/** Writes the page URL for `chapter` (null: no chapter) and its widget. */
-export function writeUrl({ chapter, widget, implId, defaultImplId }) {
+/**
+ * The state of a chapter's widgets as one text: each parameter once (the
+ * version and the fields they share are equal, shell/chapters-view.js).
+ */
+function chapterStateText(widgets) {
+  const seen = new Set();
+  const parts = [];
+  for (const w of widgets) {
+    for (const part of w.stateText.split('&')) {
+      const name = part.split('=')[0];
+      if (!seen.has(name)) parts.push(part);
+      seen.add(name);
+    }
+  }
+  return parts.join('&');
+}
+
+/** Writes the page URL for `chapter` (null: no chapter) and its widgets. */
+export function writeUrl({ chapter, widgets, implId, defaultImplId }) {
   const current = new URLSearchParams(window.location.search);
   const owned = new Set([...SHELL_PARAMS, ...V0_PARAMS, 'v']);
-  if (widget) for (const name of stateParamNames(widget.constructor.stateDecl)) owned.add(name);
+  for (const w of widgets) for (const name of stateParamNames(w.constructor.stateDecl)) owned.add(name);
   // Drop every parameter a chapter owns (any chapter's fields could be there).
   for (const el of document.querySelectorAll('[data-chapter] > .chapter-widget > *')) {
     const decl = el.constructor.stateDecl;
@@ -47,7 +64,7 @@ export function writeUrl({ chapter, widget, implId, defaultImplId }) {
   }
   const others = [...current].filter(([name]) => !owned.has(name));
   const parts = [];
-  if (chapter && widget) parts.push(`ch=${encodeURIComponent(chapter.id)}`, widget.stateText);
+  if (chapter && widgets.length) parts.push(`ch=${encodeURIComponent(chapter.id)}`, chapterStateText(widgets));
   if (implId && implId !== defaultImplId) parts.push(`impl=${encodeURIComponent(implId)}`);
   if (others.length) parts.push(new URLSearchParams(others).toString());
   const query = parts.filter(Boolean).join('&');

@@ -1,5 +1,5 @@
 // The kernel lab's timing, run inside the experiment worker: one workload of
-// web/chapters/kernel-lab-presets.js, called through the public API on each
+// web/models/kernel-lab-presets.js, called through the public API on each
 // build given (the SIMD build's simd128 and scalar variants, or only the
 // baseline build's scalar kernels where the browser has no SIMD). Every call
 // copies its inputs in and its result out, as a user's call would.
@@ -12,7 +12,7 @@
 // alternating which build goes first, each round giving one time per call.
 // The median of the rounds is reported. Times are measurements, never
 // results of the kernels.
-import { LAB_DK, LAB_KERNELS, labFlops } from '../chapters/kernel-lab-presets.js';
+import { LAB_DK, LAB_KERNELS, labFlops } from '../models/kernel-lab-presets.js';
 import { callsPerSample } from './calls-per-sample.js';
 
 export const ROUNDS = 7;

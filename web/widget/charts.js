@@ -1,0 +1,200 @@
+// The d3 charts the chapters draw: a figure holding a plot, its scales and
+// axes, histogram bars with a density curve, log-log plots with a reference
+// line, dots and curves, and a bar chart of labelled rows. Drawing only:
+// the numbers come from the widget (results of wasm calls or measurements),
+// and nothing here writes a number as data.
+//
+// A chart's geometry is a box { width, height, m: { l, r, t, b } } (the
+// viewBox and the margins around the plotting area).
+import { axisBottom, axisLeft, line, scaleBand, scaleLinear, scaleLog, select } from 'd3';
+import { h, svg } from './dom.js';
+import { ownLayout } from './figure-layout.js';
+
+/**
+ * A <figure class="fig {cls}"> with an <svg class="plot"> (role img, laid
+ * out on its own) and, unless `caption` is undefined, a <figcaption>.
+ * @returns {{ fig: HTMLElement, s: d3.Selection, caption: HTMLElement|null }}
+ */
+export function chartFigure(cls, { box, label, caption, svgClass = 'plot' }) {
+  const fig = h('figure', { class: `fig ${cls}` });
+  const s = select(fig).append(() =>
+    svg('svg', { class: svgClass, viewBox: `0 0 ${box.width} ${box.height}`, role: 'img', 'aria-label': label }),
+  );
+  ownLayout(s);
+  const cap = caption === undefined ? null : h('figcaption', {}, caption);
+  if (cap) fig.append(cap);
+  return { fig, s, caption: cap };
+}
+
+const scaleOf = (kind, domain, range) =>
+  (kind === 'log2' ? scaleLog().base(2) : kind === 'log' ? scaleLog() : scaleLinear()).domain(domain).range(range);
+
+/** The horizontal scale of `box` ('linear', 'log' or 'log2'). */
+export const xScale = (box, domain, kind = 'linear') => scaleOf(kind, domain, [box.m.l, box.width - box.m.r]);
+
+/** The vertical scale of `box` (upwards). */
+export const yScale = (box, domain, kind = 'linear') => scaleOf(kind, domain, [box.height - box.m.b, box.m.t]);
+
+/** Ticks: a count (with a d3 format specifier) or the values themselves (written with `format`, else as text). */
+const ticked = (axis, ticks, format) =>
+  Array.isArray(ticks) ? axis.tickValues(ticks).tickFormat(format ?? String) : axis.ticks(ticks, format);
+
+/**
+ * The two axes (g.axis) and their labels (text.axis-label): the x label at
+ * the right end, over the axis (or at `xLabelY`), the y label at the top left.
+ */
+export function axes(s, box, x, y, o = {}) {
+  const { width: W, height: H, m } = box;
+  s.append('g')
+    .attr('class', 'axis')
+    .attr('transform', `translate(0,${H - m.b})`)
+    .call(ticked(axisBottom(x), o.xTicks ?? 5, o.xFormat));
+  s.append('g')
+    .attr('class', 'axis')
+    .attr('transform', `translate(${m.l},0)`)
+    .call(ticked(axisLeft(y), o.yTicks ?? 4, o.yFormat ?? (Array.isArray(o.yTicks) ? undefined : '~g')));
+  if (o.xLabel) label(s, 'axis-label', o.xLabel, W - m.r, o.xLabelY ?? H - m.b - 6).attr('text-anchor', 'end');
+  if (o.yLabel) label(s, 'axis-label', o.yLabel, m.l + 6, m.t + 10);
+}
+
+/** A <text class={cls}> at (x, y). */
+export function label(s, cls, text, x, y) {
+  return s.append('text').attr('class', cls).attr('x', x).attr('y', y).text(text);
+}
+
+/**
+ * Histogram bars (g.bars > rect): `heights[i]` over the bin from lo + i·width;
+ * `gap` pixels between bars; bars taller than `top` are cut at it.
+ */
+export function histBars(s, heights, x, y, { lo, width, gap = 1, top = Infinity }) {
+  const w = Math.max(0.5, x(lo + width) - x(lo) - gap);
+  const at = (v) => y(Math.min(v, top));
+  return s
+    .append('g')
+    .attr('class', 'bars')
+    .selectAll('rect')
+    .data(heights)
+    .join('rect')
+    .attr('x', (_, i) => x(lo + i * width) + gap / 2)
+    .attr('width', w)
+    .attr('y', at)
+    .attr('height', (v) => y(0) - at(v));
+}
+
+/**
+ * A histogram of `counts` over [lo, hi) drawn as a density (count / (total ·
+ * bin width)), with the curve (xs, ys) over it (path.density), cut at the
+ * height the bars call for. Clears `s` first.
+ */
+export function densityHistogram(s, box, { lo, hi, counts, total, xs, ys, xLabel }) {
+  const width = (hi - lo) / counts.length;
+  const heights = Array.from(counts, (c) => c / (total * width));
+  const finite = Array.from(ys).filter(Number.isFinite);
+  const tallest = Math.max(...heights, 1e-9);
+  const top = Math.max(...heights, ...finite.map((v) => Math.min(v, 2 * tallest))) * 1.08 || 1;
+  const x = xScale(box, [lo, hi]);
+  const y = yScale(box, [0, top]);
+  s.selectAll('*').remove();
+  histBars(s, heights, x, y, { lo, width, top });
+  const pts = Array.from(xs, (v, i) => [v, Math.min(ys[i], top)]).filter((p) => Number.isFinite(p[1]));
+  curve({ s, x, y }, 'density', pts);
+  axes(s, box, x, y, { xLabel });
+  return { s, x, y };
+}
+
+/**
+ * A log-log frame (x in base 2, y in base 10), cleared first, with its axes:
+ * ticks at the values given, written as text unless a format is given.
+ * @returns {{ s, x, y }} the frame for curve() and dots()
+ */
+export function logLogFrame(s, box, { x: xd, y: yd, ...o }) {
+  s.selectAll('*').remove();
+  const x = xScale(box, xd, 'log2');
+  const y = yScale(box, yd, 'log');
+  axes(s, box, x, y, o);
+  return { s, x, y };
+}
+
+/** A path of class `cls` through `points` ([x, y] pairs) in the frame { s, x, y }; empty for fewer than two points. */
+export function curve({ s, x, y }, cls, points) {
+  return s
+    .append('path')
+    .attr('class', cls)
+    .attr(
+      'd',
+      points.length > 1
+        ? line()
+            .x((p) => x(p[0]))
+            .y((p) => y(p[1]))(points)
+        : null,
+    );
+}
+
+/** Dots (g.{cls} > circle) at `points` ([x, y] pairs) in the frame { s, x, y }. */
+export function dots({ s, x, y }, cls, points, r = 3.5) {
+  return s
+    .append('g')
+    .attr('class', cls)
+    .selectAll('circle')
+    .data(points)
+    .join('circle')
+    .attr('cx', (p) => x(p[0]))
+    .attr('cy', (p) => y(p[1]))
+    .attr('r', r);
+}
+
+/**
+ * Horizontal bars, one row each (g.bars > g[data-variant] with rect.bar
+ * bar-{key}, text.bar-label and text.bar-value), from 0 to value (null: no
+ * bar, a dash), a band of `band` pixels per row; the svg's height follows
+ * the rows. Clears `s` first.
+ */
+export function rowBars(s, rows, { width, m, band = 30, key, value, valueText, xLabel }) {
+  const H = m.t + m.b + band * rows.length;
+  s.attr('viewBox', `0 0 ${width} ${H}`);
+  s.selectAll('*').remove();
+  const top = Math.max(...rows.map((r) => value(r) ?? 0)) || 1;
+  const x = scaleLinear()
+    .domain([0, top * 1.05])
+    .nice()
+    .range([m.l, width - m.r]);
+  const y = scaleBand()
+    .domain(rows.map(key))
+    .range([m.t, H - m.b])
+    .padding(0.25);
+  const mid = (r) => y(key(r)) + y.bandwidth() / 2;
+  const g = s.append('g').attr('class', 'bars').selectAll('g').data(rows).join('g').attr('data-variant', key);
+  g.append('rect')
+    .attr('class', (r) => `bar bar-${key(r)}`)
+    .attr('x', x(0))
+    .attr('y', (r) => y(key(r)))
+    .attr('height', y.bandwidth())
+    .attr('width', (r) => (value(r) === null ? 0 : Math.max(1, x(value(r)) - x(0))));
+  g.append('text')
+    .attr('class', 'bar-label')
+    .attr('x', m.l - 6)
+    .attr('y', mid)
+    .attr('dy', '0.35em')
+    .attr('text-anchor', 'end')
+    .text(key);
+  g.append('text')
+    .attr('class', 'bar-value')
+    .attr('x', (r) => x(value(r) ?? 0) + 4)
+    .attr('y', mid)
+    .attr('dy', '0.35em')
+    .text(valueText);
+  s.append('g')
+    .attr('class', 'axis')
+    .attr('transform', `translate(0,${H - m.b})`)
+    .call(axisBottom(x).ticks(5));
+  label(s, 'axis-label', xLabel, width - m.r, H - 2).attr('text-anchor', 'end');
+}
+
+/** Sets the attributes `values` (constants or functions of the datum) on the d3 selection `sel`. */
+export function attrs(sel, values) {
+  for (const [name, value] of Object.entries(values)) sel.attr(name, value);
+  return sel;
+}
+
+/** Appends a <tag> with the attributes `values` to the d3 selection `parent`. */
+export const draw = (parent, tag, values = {}) => attrs(parent.append(tag), values);

@@ -1,0 +1,197 @@
+// One experiment of a widget, run in the experiment worker
+// (worker-client.js): its progress bar, its "Run again" and Cancel buttons,
+// its status line, and the host's data attribute(s) saying where it stands
+// (running, done, cancelled, error; tests and styles read them). The widget
+// says when to run and what a result means; this keeps the controls in step.
+import { h, handOffFocus, setAttr, setFlag, setText, setValue } from './dom.js';
+import { CancelledError, ExperimentClient } from './worker-client.js';
+
+export class ExperimentRun {
+  #client = new ExperimentClient();
+  #host;
+  #attrs;
+  #lockRun;
+  #cancelled;
+  #failed;
+  #failInStatus;
+  #token = 0; // the run whose answers count; a newer run or a cancel makes older answers stale
+
+  /**
+   * @param {HTMLElement} host the widget (gets data-<attr> for each of `attrs`)
+   * @param {object} o
+   * @param {string[]} [o.attrs] data attributes of the host that carry the run's state
+   * @param {string} o.progressLabel aria-label of the progress bar
+   * @param {{ action?: string, label?: string, class?: string }} [o.run] the run button
+   * @param {{ action?: string, class?: string }} [o.cancel] the cancel button
+   * @param {string} [o.statusClass] class of the status line
+   * @param {string} [o.progressClass] class of the progress bar
+   * @param {() => void} [o.onRun] the run button was pressed
+   * @param {() => void} [o.onCancel] the learner cancelled (after the worker stopped)
+   * @param {string} [o.cancelled] the status after a cancel
+   * @param {string} [o.failed] the words before a failure's message
+   * @param {boolean} [o.failInStatus] a failure goes in the status line (else in the widget's note)
+   * @param {boolean} [o.lockRun] disable the run button while a run goes on
+   */
+  constructor(host, o) {
+    this.#host = host;
+    this.#attrs = o.attrs ?? ['run'];
+    this.#lockRun = o.lockRun ?? false;
+    this.#cancelled = o.cancelled ?? 'Cancelled. Change a setting or press \u201cRun again\u201d.';
+    this.#failed = o.failed ?? 'The experiment could not run';
+    this.#failInStatus = o.failInStatus ?? false;
+    const run = o.run ?? {};
+    const cancel = o.cancel ?? {};
+    this.runButton = h(
+      'button',
+      { type: 'button', class: run.class, dataset: { action: run.action ?? 'run' } },
+      run.label ?? 'Run again',
+    );
+    this.cancelButton = h(
+      'button',
+      { type: 'button', class: cancel.class, dataset: { action: cancel.action ?? 'cancel' }, disabled: true },
+      'Cancel',
+    );
+    this.progress = h('progress', { max: 1, value: 0, class: o.progressClass, 'aria-label': o.progressLabel });
+    this.status = h('p', { class: o.statusClass ?? 'status', role: 'status' }, '');
+    this.runButton.addEventListener('click', () => o.onRun?.());
+    const stop = () => {
+      this.cancel();
+      o.onCancel?.();
+    };
+    this.cancelButton.addEventListener(
+      'click',
+      handOffFocus(this.cancelButton, () => this.runButton, stop),
+    );
+  }
+
+  /** The buttons in a `.buttons` box, after `before` (a "New seed" button). */
+  buttons(...before) {
+    return h('div', { class: 'buttons' }, ...before, this.runButton, this.cancelButton);
+  }
+
+  /** The progress bar and the status line in a `.run` box. */
+  runBox() {
+    return h('div', { class: 'run' }, this.progress, this.status);
+  }
+
+  /** Whether the worker runs a job. */
+  get busy() {
+    return this.#client.busy;
+  }
+
+  /** The state now (one of running, done, cancelled, error, idle). */
+  get state() {
+    return this.#host.getAttribute(`data-${this.#attrs[0]}`) ?? 'idle';
+  }
+
+  /** Shows `state` (and `text` in the status line) without running anything. */
+  mark(state, text) {
+    setFlag(this.cancelButton, 'disabled', state !== 'running');
+    if (this.#lockRun) setFlag(this.runButton, 'disabled', state === 'running');
+    if (state === 'running') this.progress.value = 0;
+    else if (state === 'done') this.progress.value = 1;
+    if (text !== undefined) setText(this.status, text);
+    for (const a of this.#attrs) setAttr(this.#host, `data-${a}`, state);
+  }
+
+  /**
+   * Runs `job` in the worker (a timing with `time`), a running one stopping
+   * first. `onResult(result)` returns the status text of the done run, or
+   * null when the result no longer counts (the controls are left alone);
+   * `onError(err)` is told of a failure before it is shown. While `live()`
+   * says no (a job for a state the learner has left), its progress and
+   * answers are not shown.
+   */
+  run(job, { time = false, text, live: wanted = () => true, onProgress, onResult, onError } = {}) {
+    const token = ++this.#token;
+    this.mark('running', text);
+    const live = () => token === this.#token && wanted();
+    const progress = (p) => {
+      if (!live()) return;
+      this.progress.value = p.done / p.total;
+      onProgress?.(p);
+    };
+    return this.#client[time ? 'time' : 'run'](job, { onProgress: progress }).then(
+      (result) => {
+        if (!live()) return;
+        const done = onResult(result);
+        if (done !== null) this.mark('done', done);
+      },
+      (err) => {
+        if (err instanceof CancelledError || !live()) return;
+        onError?.(err);
+        const text = `${this.#failed}: ${err.message}`;
+        this.mark('error', this.#failInStatus ? text : undefined);
+        if (!this.#failInStatus) this.#host.note(text);
+      },
+    );
+  }
+
+  /** Stops the run now (the worker is terminated) and says so. */
+  cancel() {
+    this.stop();
+    this.progress.value = 0;
+    this.mark('cancelled', this.#cancelled);
+  }
+
+  /** Stops the run without a word (a widget leaving the page, a run made stale). */
+  stop() {
+    this.#token += 1;
+    this.#client.cancel();
+  }
+}
+
+/**
+ * The seed of a seeded experiment: a number box (class "seed") in a
+ * `label.ctl`, and a button that moves to the next seed. A box left with a
+ * value out of range changes nothing (`bad`, when given, says so in the
+ * widget's note). `sync(seed)` writes the state into the box unless the
+ * learner is typing in it.
+ * @returns {{ label: HTMLLabelElement, input: HTMLInputElement, next: HTMLButtonElement, sync: (seed: number) => void }}
+ */
+export function seedControls(widget, o = {}) {
+  const max = o.max ?? 4294967295;
+  const input = h('input', {
+    type: 'number',
+    min: 0,
+    max,
+    step: 1,
+    inputmode: 'numeric',
+    class: 'seed',
+    'aria-label': o.label ?? 'Seed',
+    dataset: o.control === false ? undefined : { control: 'seed' },
+  });
+  input.addEventListener('change', () => {
+    const v = Number(input.value);
+    if (Number.isInteger(v) && v >= 0 && v <= max) widget.setState({ seed: v });
+    else if (o.bad) widget.note(o.bad);
+  });
+  const next = h(
+    'button',
+    { type: 'button', class: o.nextClass, dataset: o.nextClass ? undefined : { action: 'new-seed' } },
+    o.next ?? 'New seed',
+  );
+  next.addEventListener('click', () => widget.setState({ seed: (widget.state.seed + 1) % (max + 1) }));
+  const sync = (seed) => widget.shadowRoot.activeElement !== input && setValue(input, String(seed));
+  const label = h('label', { class: 'ctl' }, h('span', {}, o.text ?? 'Seed'), input);
+  return { label, input, next, sync };
+}
+
+/**
+ * A setting of an experiment as a <select data-control=name> named `label`:
+ * options are values or [value, text] pairs; a change calls onChange(value)
+ * with the value as text.
+ */
+export function settingSelect(name, label, options, onChange, props = {}) {
+  const items = options.map((o) => (Array.isArray(o) ? o : [o, String(o)]));
+  const el = h(
+    'select',
+    { 'aria-label': label, dataset: { control: name }, ...props },
+    items.map(([value, text]) => h('option', { value }, text)),
+  );
+  el.addEventListener('change', () => onChange(el.value));
+  return el;
+}
+
+/** A control with its visible name: <label class="ctl"><span>name</span>control…</label>. */
+export const labelled = (name, ...controls) => h('label', { class: 'ctl' }, h('span', {}, name), ...controls);
