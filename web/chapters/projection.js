@@ -28,7 +28,7 @@ const pair = ([x, y]) => `(${fmt(x)}, ${fmt(y)})`;
 
 export class AgProjection extends AgWidget {
   static title = 'Projection as a shadow';
-  static styles = ['styles/plane-chapter.css', 'styles/projection.css'];
+  static styles = ['styles/projection.css'];
   static stateDecl = defineState({
     version: 1,
     fields: {

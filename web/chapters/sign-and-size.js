@@ -92,7 +92,7 @@ function cross(p, q, sp, sq) {
 
 export class AgSignAndSize extends AgWidget {
   static title = 'Sign and size';
-  static styles = ['styles/plane-chapter.css', 'styles/sign-and-size.css'];
+  static styles = ['styles/sign-and-size.css'];
   static stateDecl = defineState({
     version: 1,
     fields: {

@@ -31,7 +31,7 @@ const pair = ([x, y]) => `(${fmt(x)}, ${fmt(y)})`;
 
 export class AgTwoDefinitions extends AgWidget {
   static title = 'Two definitions agree';
-  static styles = ['styles/plane-chapter.css', 'styles/two-definitions.css'];
+  static styles = ['styles/two-definitions.css'];
   static stateDecl = defineState({
     version: 1,
     fields: {

@@ -317,9 +317,13 @@ export class AgWidget extends HTMLElement {
 
   #skeleton() {
     ensureKatexFonts(this.ownerDocument);
-    const sheets = ['styles/widget.css', 'styles/embed-control.css', KATEX_CSS, ...this.constructor.styles].map(
-      (path) => h('link', { rel: 'stylesheet', href: assetUrl(path).href }),
-    );
+    const sheets = [
+      'styles/widget.css',
+      'styles/embed-control.css',
+      KATEX_CSS,
+      'styles/chapter.css',
+      ...this.constructor.styles,
+    ].map((path) => h('link', { rel: 'stylesheet', href: assetUrl(path).href }));
     const note = h('div', { class: 'note', role: 'status', hidden: true });
     const error = h('div', { class: 'error', role: 'alert', hidden: true });
     const body = h(
