@@ -1,10 +1,11 @@
 // Family "attention" (registry.inc; Vaswani et al. 2017, §3.2.1 and §3.2.2):
 // scaled dot-product attention and multi-head attention. Arguments, masks and
 // strides are checked and computed here (tensor.js); the shapes and strides
-// go to the kernels as ag_attention_dims / ag_mha_dims objects by field name
-// (the bindings map them to the structs of kernels.h), the buffers by name
-// (heap.js), and the streaming work size is the bindings' constant
-// ATTENTION_STREAMING_WORK_FLOATS. Shapes, options and errors: index.d.ts.
+// go to the kernels as the ag_attention_dims / ag_mha_dims blocks of
+// kernels.h, packed by field name in the order the bindings give
+// (attentionDimsFields, mhaDimsFields), the buffers by name (heap.js), and the
+// streaming work size is the bindings' constant ATTENTION_STREAMING_WORK_FLOATS.
+// Shapes, options and errors: index.d.ts.
 import { knownNaNIndex } from './checks.js';
 import { describeValue, formatIndex, formatShape, overflowError, shapeError } from './errors.js';
 import { HEAP_LIMIT_BYTES } from './heap.js';
@@ -19,6 +20,27 @@ import {
   toMask,
   toTensorRank,
 } from './tensor.js';
+
+/** Field lists per module and binding: { attentionDimsFields: [...], mhaDimsFields: [...] }. */
+const dimsFields = new WeakMap();
+
+/**
+ * A dims block of kernels.h as an Int32Array: `values` by field name, packed in
+ * the order of the binding `which` (attentionDimsFields or mhaDimsFields).
+ * A field without a value, or a value without a field, is a bug here.
+ */
+function packDims(module, which, values) {
+  let known = dimsFields.get(module);
+  if (!known) dimsFields.set(module, (known = {}));
+  const fields = (known[which] ??= module[which]().split(','));
+  const extra = Object.keys(values).filter((k) => !fields.includes(k));
+  const missing = fields.filter((f) => !(f in values));
+  if (extra.length || missing.length)
+    throw new Error(
+      `${which}: no value for [${missing}], no field for [${extra}] (kernels.h and attention.js disagree)`,
+    );
+  return Int32Array.from(fields, (f) => values[f]);
+}
 
 /**
  * The `streaming` option of attention and multiHeadAttention: a boolean,
@@ -141,8 +163,8 @@ export const attentionMethods = {
       mask = toMask(m, 'mask', o.mask, target);
       ms = broadcastStrides(m, 'mask', mask.shape, [B, H, Tq, Tk], '[B, h, Tq, Tk]');
     }
-    // ag_attention_dims (kernels.h) by field name; the bindings map it to the struct.
-    const dims = {
+    // ag_attention_dims (kernels.h) by field name.
+    const dims = packDims(this._rt.module, 'attentionDimsFields', {
       B,
       H,
       Tq,
@@ -168,7 +190,7 @@ export const attentionMethods = {
       kb_sb: 0,
       causal: causal ? 1 : 0,
       streaming: streaming ? 1 : 0,
-    };
+    });
     const nOut = B * H * Tq * dv;
     const nW = B * H * Tq * Tk;
     const specs = {
@@ -176,6 +198,7 @@ export const attentionMethods = {
       K: { shape: K.shape, data: K.data },
       V: { shape: V.shape, data: V.data },
       mask: mask && { data: mask.data },
+      dims: { data: dims },
       output: { shape: [...lead, Tq, dv], length: nOut },
       weights: returnWeights && { shape: scoreShape, length: nW },
       scores: returnScores && { shape: scoreShape, length: nW },
@@ -190,7 +213,7 @@ export const attentionMethods = {
         p.mask,
         keyBias,
         scale,
-        dims,
+        p.dims,
         p.output,
         p.weights,
         p.scores,
@@ -323,8 +346,8 @@ export const attentionMethods = {
           `more than the 1 GiB limit of the heap; use smaller shapes, or the streaming path (no returnWeights, streaming not false)`,
       );
     }
-    // ag_mha_dims (kernels.h) by field name; the bindings map it to the struct.
-    const dims = {
+    // ag_mha_dims (kernels.h) by field name.
+    const dims = packDims(this._rt.module, 'mhaDimsFields', {
       B,
       Tq,
       Tk,
@@ -337,90 +360,92 @@ export const attentionMethods = {
       kb_sb: kbsb,
       causal: causal ? 1 : 0,
       streaming: streaming ? 1 : 0,
-    };
+    });
     const nOut = B * Tq * dm;
     const nW = B * h * Tq * Tk;
-    const specs = {
-      // Self-attention passes one tensor as query, key and value: it is
-      // copied in once and its pointer passed three times.
-      query: { data: X.data },
-      key: Kx !== X && { data: Kx.data },
-      value: Vx !== Kx && { data: Vx.data },
-      wQ: { data: wQ.data },
-      wK: { data: wK.data },
-      wV: { data: wV.data },
-      wO: { data: wO.data },
-      bQ: bQ && { data: bQ.data },
-      bK: bK && { data: bK.data },
-      bV: bV && { data: bV.data },
-      bO: bO && { data: bO.data },
-      mask: mask && { data: mask.data },
-      keyPaddingMask: kpm && { data: kpm.data },
-      output: { shape: X.shape, length: nOut },
-      weights: returnWeights && { shape: wShape, length: nW },
-      workspace: { length: this._rt.module.mhaWorkspaceFloats(dims) },
-    };
-    const r = this._buffers(m, specs, (p) => {
-      const key = p.key || p.query;
-      const value = p.value || key;
-      const status = this._kernel('multi_head_attention')(
-        p.query,
-        key,
-        value,
-        p.wQ,
-        p.wK,
-        p.wV,
-        p.wO,
-        p.bQ,
-        p.bK,
-        p.bV,
-        p.bO,
-        p.mask,
-        p.keyPaddingMask,
-        scale,
-        dims,
-        p.output,
-        p.weights,
-        p.workspace,
-      );
-      const output = this._read(Float32Array, p.output, nOut);
-      if (status !== 0 || knownNaNIndex(output) >= 0) {
-        // Scores or output went wrong: a projection that overflowed is the
-        // cause to name, if one did (the workspace still holds Q, K and V).
-        // Key and value default to query (and value to key): name what was passed.
-        const kName = io.key === undefined ? 'query' : 'key';
-        const vName = io.value === undefined ? kName : 'value';
-        const projections = [
-          {
-            what: `Q = query\u00b7wQ${bQ ? ' + bQ' : ''}`,
-            inputs: bQ ? 'query, wQ or bQ' : 'query or wQ',
-            shape: [...X.shape.slice(0, -1), dm],
-          },
-          {
-            what: `K = ${kName}\u00b7wK${bK ? ' + bK' : ''}`,
-            inputs: bK ? `${kName}, wK or bK` : `${kName} or wK`,
-            shape: [...Kx.shape.slice(0, -1), dm],
-          },
-          {
-            what: `V = ${vName}\u00b7wV${bV ? ' + bV' : ''}`,
-            inputs: bV ? `${vName}, wV or bV` : `${vName} or wV`,
-            shape: [...Kx.shape.slice(0, -1), dm],
-          },
-        ];
-        const outputProjection = {
-          what: `concat(heads)\u00b7wO${bO ? ' + bO' : ''}`,
-          inputs: bO ? 'wO, bO or the inputs' : 'wO or the inputs',
-          shape: X.shape,
-          nanAt: status === 0 ? knownNaNIndex(output) : -1,
-        };
-        const bad = projectionOverflow(this._rt.module, m, p.workspace, projections, outputProjection);
-        if (bad) throw bad;
-      }
-      if (status !== 0) throw scoreOverflow(m, 'the per-head scores', [B, h, Tq, Tk], status);
-      // A NaN in the output (a sum that overflowed) is a RangeError from _done.
-      const res = { output: tensorOf(output, X.shape.slice()) };
-      if (returnWeights) res.weights = tensorOf(this._read(Float32Array, p.weights, nW), wShape.slice());
-      return res;
+    const r = this._buffers(m, { dims: { data: dims } }, ({ dims: pd }) => {
+      const specs = {
+        // Self-attention passes one tensor as query, key and value: it is
+        // copied in once and its pointer passed three times.
+        query: { data: X.data },
+        key: Kx !== X && { data: Kx.data },
+        value: Vx !== Kx && { data: Vx.data },
+        wQ: { data: wQ.data },
+        wK: { data: wK.data },
+        wV: { data: wV.data },
+        wO: { data: wO.data },
+        bQ: bQ && { data: bQ.data },
+        bK: bK && { data: bK.data },
+        bV: bV && { data: bV.data },
+        bO: bO && { data: bO.data },
+        mask: mask && { data: mask.data },
+        keyPaddingMask: kpm && { data: kpm.data },
+        output: { shape: X.shape, length: nOut },
+        weights: returnWeights && { shape: wShape, length: nW },
+        workspace: { length: this._rt.module.mhaWorkspaceFloats(pd) },
+      };
+      return this._buffers(m, specs, (p) => {
+        const key = p.key || p.query;
+        const value = p.value || key;
+        const status = this._kernel('multi_head_attention')(
+          p.query,
+          key,
+          value,
+          p.wQ,
+          p.wK,
+          p.wV,
+          p.wO,
+          p.bQ,
+          p.bK,
+          p.bV,
+          p.bO,
+          p.mask,
+          p.keyPaddingMask,
+          scale,
+          pd,
+          p.output,
+          p.weights,
+          p.workspace,
+        );
+        const output = this._read(Float32Array, p.output, nOut);
+        if (status !== 0 || knownNaNIndex(output) >= 0) {
+          // Scores or output went wrong: a projection that overflowed is the
+          // cause to name, if one did (the workspace still holds Q, K and V).
+          // Key and value default to query (and value to key): name what was passed.
+          const kName = io.key === undefined ? 'query' : 'key';
+          const vName = io.value === undefined ? kName : 'value';
+          const projections = [
+            {
+              what: `Q = query\u00b7wQ${bQ ? ' + bQ' : ''}`,
+              inputs: bQ ? 'query, wQ or bQ' : 'query or wQ',
+              shape: [...X.shape.slice(0, -1), dm],
+            },
+            {
+              what: `K = ${kName}\u00b7wK${bK ? ' + bK' : ''}`,
+              inputs: bK ? `${kName}, wK or bK` : `${kName} or wK`,
+              shape: [...Kx.shape.slice(0, -1), dm],
+            },
+            {
+              what: `V = ${vName}\u00b7wV${bV ? ' + bV' : ''}`,
+              inputs: bV ? `${vName}, wV or bV` : `${vName} or wV`,
+              shape: [...Kx.shape.slice(0, -1), dm],
+            },
+          ];
+          const outputProjection = {
+            what: `concat(heads)\u00b7wO${bO ? ' + bO' : ''}`,
+            inputs: bO ? 'wO, bO or the inputs' : 'wO or the inputs',
+            shape: X.shape,
+            nanAt: status === 0 ? knownNaNIndex(output) : -1,
+          };
+          const bad = projectionOverflow(this._rt.module, m, p.workspace, projections, outputProjection);
+          if (bad) throw bad;
+        }
+        if (status !== 0) throw scoreOverflow(m, 'the per-head scores', [B, h, Tq, Tk], status);
+        // A NaN in the output (a sum that overflowed) is a RangeError from _done.
+        const res = { output: tensorOf(output, X.shape.slice()) };
+        if (returnWeights) res.weights = tensorOf(this._read(Float32Array, p.weights, nW), wShape.slice());
+        return res;
+      });
     });
     const args = {
       query: X.shape,
