@@ -25,6 +25,7 @@
 #ifndef AG_KERNELS_PAIRWISE_SCALAR_H_
 #define AG_KERNELS_PAIRWISE_SCALAR_H_
 
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -121,6 +122,21 @@ inline Pow2Scale pow2_scale_for(float max_abs) {
   if (k > 126) k = 126;
   if (k < -126) k = -126;
   return {from_bits(static_cast<uint32_t>(k + 127) << 23), from_bits(static_cast<uint32_t>(-k + 127) << 23)};
+}
+
+// a.b, |a|^2 and |b|^2 summed in float64 (cosine and the projections: the
+// products of floats are exact there; each variant has its float64_dots).
+struct Float64Dots {
+  double ab, aa, bb;
+};
+// cos(theta) = a.b / (|a| |b|) from the float64 sums, rounded to float32 once
+// and clamped to [-1, 1] (rounding can push |c| past 1 for (anti)parallel
+// vectors). A zero vector has no direction: 0 (orthogonal to everything)
+// instead of 0/0 keeps Monte Carlo statistics finite (see registry.inc).
+inline float cosine_of(const Float64Dots& d) {
+  if (d.aa == 0.0 || d.bb == 0.0) return 0.0f;
+  const double c = d.ab / (sqrt(d.aa) * sqrt(d.bb));
+  return static_cast<float>(fmin(1.0, fmax(-1.0, c)));
 }
 
 }  // namespace ag::pairwise
