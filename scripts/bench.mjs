@@ -10,7 +10,9 @@
 // build/bench/. Never part of npm test (a test runs --smoke).
 //   node scripts/bench.mjs                      everything (a few minutes)
 //   node scripts/bench.mjs --smoke              tiny sizes, few rounds (seconds)
-//   node scripts/bench.mjs --only=matmul,qkt-T256,attention-long,page-updates
+//   node scripts/bench.mjs --only=matmul,qkt-T256,attention-long,page-updates,kernel-dot,vector
+// Then every other kernel of the registry (scripts/bench/kernels.mjs), on ours
+// only: each kernel has a workload, or the run stops.
 //   node scripts/bench.mjs --out=dir            write bench.json and bench.md there
 //   node scripts/bench.mjs --clock=wall         rates and ratios from wall-clock time
 //                                               (default: CPU time of this process; both are reported)
@@ -29,6 +31,7 @@ import { maxError } from '../tests/reference/float64.mjs';
 import { markdownReport } from './bench/report.mjs';
 import { measure } from './bench/timing.mjs';
 import { FAMILIES, SIZES, selected, workloads } from './bench/workloads.mjs';
+import { kernelCoverage, kernelsReport, kernelWorkloads } from './bench/kernels.mjs';
 
 const root = join(fileURLToPath(new URL('.', import.meta.url)), '..');
 
@@ -92,6 +95,11 @@ for (const [event, kept] of Object.entries(before)) {
   for (const h of process.listeners(event)) if (!kept.has(h)) process.removeListener(event, h);
 }
 const simd128 = ours.find((i) => i.id === 'ag-simd128');
+// The registry drives the list: a kernel without a workload stops the run.
+const registry = simd128.ag.kernels.map(({ name, family }) => ({ name, family }));
+const uncovered = kernelCoverage(registry.map((k) => k.name));
+if (uncovered.length)
+  throw new Error(`bench: no workload for the registry kernel(s) ${uncovered.join(', ')} (scripts/bench/kernels.mjs)`);
 // The probes are bound on the SIMD build's module but are not part of the API.
 const probeOptions = opts.smoke ? { ms: 2, rounds: 5 } : { ms: 5, rounds: 40 };
 const probeStart = measurePeak(simd128.ag._rt.module, probeOptions);
@@ -205,6 +213,21 @@ for (const w of allWorkloads.filter((v) => selected(opts.only, v))) {
   if (impls.some((i) => i.liveTensors?.() > 0)) throw new Error(`tfjs: tensors left alive after ${w.id}`);
 }
 
+// Every other registry kernel, on ours only (simd128, scalar, baseline).
+const kernels = [];
+for (const k of kernelWorkloads(registry, { smoke: opts.smoke }).filter((v) => selected(opts.only, v))) {
+  const timed = await measure(
+    ours.map((impl) => ({ key: impl.id, run: () => k.call(impl.ag), isAsync: false })),
+    timing,
+  );
+  const results = ours.map((impl) => ({ impl: impl.id, ...timed.get(impl.id) }));
+  const ms = (id) => results.find((r) => r.impl === id && Number.isFinite(r.medianMs))?.medianMs;
+  const ratio = (id) => (ms('ag-simd128') && ms(id) ? ms(id) / ms('ag-simd128') : null);
+  const { call, ...meta } = k;
+  kernels.push({ ...meta, results, ratios: { vsScalar: ratio('ag-scalar'), vsBaseline: ratio('ag-baseline') } });
+  log(`${k.label}: ${results.map((r) => `${r.impl} ${r.medianMs?.toFixed(4) ?? 'failed'} ms`).join(', ')}`);
+}
+
 let longAttention = null;
 if (opts.only.length === 0 || opts.only.includes('attention-long')) {
   const T = opts.smoke ? SIZES.smoke.longT : SIZES.full.longT;
@@ -281,7 +304,9 @@ const run = {
     note: 'peak = 16 flop/cycle (two 128-bit multiplies and two 128-bit adds per cycle, no FMA in base wasm SIMD) × the faster clock reading of the start and the end of the run; percent of peak uses it',
   },
   families: FAMILIES,
+  registry,
   workloads: results,
+  kernels,
   longAttention,
   pageUpdates,
 };
@@ -291,7 +316,7 @@ run.phasesS = { kernels: kernelsS, pageUpdates: (performance.now() - pageStart) 
 
 mkdirSync(opts.out, { recursive: true });
 writeFileSync(join(opts.out, 'bench.json'), `${JSON.stringify(run, null, 1)}\n`);
-const markdown = markdownReport(run);
+const markdown = markdownReport(run) + kernelsReport(run);
 writeFileSync(join(opts.out, 'bench.md'), markdown);
 console.log(markdown);
 log(`bench: wrote ${join(opts.out, 'bench.json')} and bench.md in ${run.durationS.toFixed(0)} s`);

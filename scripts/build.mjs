@@ -84,6 +84,19 @@ export function buildCommonJs() {
  * dist/widgets/): ES modules with shared chunks at the root of the output
  * folder, so that assetUrl() finds wasm/, styles/ and vendor/ beside them.
  */
+/**
+ * The site's bundles. experiment-worker: the Monte Carlo module worker
+ * (web/widget/worker-client.js starts it); embed: the one-widget page
+ * (embed.html) for iframes; scorm: the SCORM 1.2 adapter of the SCORM package.
+ */
+export const SITE_ENTRY_POINTS = {
+  widgets: 'web/widgets.js',
+  app: 'web/app.js',
+  embed: 'web/embed.js',
+  scorm: 'web/scorm.js',
+  'experiment-worker': 'web/experiment-worker.js',
+};
+
 const BROWSER_BUNDLE = {
   absWorkingDir: root,
   metafile: true, // the list of bundled packages, for the third-party notices
@@ -222,15 +235,7 @@ export async function buildSite() {
   mkdirSync(site, { recursive: true });
   const result = await build({
     ...BROWSER_BUNDLE,
-    // experiment-worker: the Monte Carlo module worker (web/widget/worker-client.js starts it).
-    // embed: the one-widget page (embed.html) for iframes; scorm: the SCORM 1.2 adapter of the SCORM package.
-    entryPoints: {
-      widgets: 'web/widgets.js',
-      app: 'web/app.js',
-      embed: 'web/embed.js',
-      scorm: 'web/scorm.js',
-      'experiment-worker': 'web/experiment-worker.js',
-    },
+    entryPoints: SITE_ENTRY_POINTS,
     outdir: site,
     logLevel: 'warning',
   });

@@ -15,6 +15,7 @@ import { cpSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SITE_ENTRY_POINTS } from '../build.mjs';
 
 /** The trace categories: tasks and their parts, user timing, V8's sampler at 100 µs. */
 export const TRACE_CATEGORIES = [
@@ -310,13 +311,7 @@ export async function readableSite(siteRoot) {
     chunkNames: 'chunk-[hash]',
     minify: false,
     external: ['node:*'],
-    entryPoints: {
-      widgets: 'web/widgets.js',
-      app: 'web/app.js',
-      embed: 'web/embed.js',
-      scorm: 'web/scorm.js',
-      'experiment-worker': 'web/experiment-worker.js',
-    },
+    entryPoints: SITE_ENTRY_POINTS,
     outdir: dir,
     logLevel: 'warning',
   });

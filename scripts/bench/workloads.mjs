@@ -1,7 +1,8 @@
 // The workloads of the benchmark (issue 7's list), each with its sizes, its
 // seeded inputs, its operation count and its float64 reference. Every
 // implementation module (ours.mjs, peers-*.mjs) has one call per family:
-// matmul, qkt, softmax, attention, mha.
+// matmul, qkt, softmax, attention, mha (each times one registry kernel,
+// PEER_KERNELS); kernels.mjs has a workload for every other registry kernel.
 import { tensor } from './data.mjs';
 import { attentionRef, matmulRef, mhaRef, qktRef, softmaxRef } from '../../tests/reference/float64.mjs';
 
@@ -9,6 +10,15 @@ import { attentionRef, matmulRef, mhaRef, qktRef, softmaxRef } from '../../tests
 export const SIZES = {
   full: { matmul: [512, 512, 512], seq: [64, 256, 1024], dk: 64, mha: { T: 256, D: 512, h: 8 }, longT: 4096 },
   smoke: { matmul: [24, 20, 28], seq: [8, 16, 24], dk: 16, mha: { T: 12, D: 32, h: 4 }, longT: 256 },
+};
+
+/** The registry kernel (src/kernels/registry.inc) that each family of these workloads times. */
+export const PEER_KERNELS = {
+  matmul: 'matmul',
+  qkt: 'matmul_nt',
+  softmax: 'softmax',
+  attention: 'attention',
+  mha: 'multi_head_attention',
 };
 
 /** The families in the order of the report, with how their work is counted. */

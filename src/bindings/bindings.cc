@@ -5,15 +5,22 @@
 // build, "<name>__simd128"; AG_KERNEL_ONE entries are bound as "<name>".
 // Pointers cross the boundary as byte offsets into the wasm memory (uintptr_t),
 // since Embind does not bind raw pointers to numbers: the JS layer allocates
-// with `malloc`, copies in, calls, copies out and frees.
+// with `malloc`, copies in, calls, copies out and frees. The attention
+// kernels' dims blocks (ag_attention_dims, ag_mha_dims of kernels.h) cross as
+// an Int32Array that the JS layer packs by field name (attentionDimsFields,
+// mhaDimsFields below). The
+// constants the JS layer needs (the streaming work size, the dot_trace record
+// layout) come from here, never retyped there.
 #include <emscripten/bind.h>
 #include <malloc.h>
+#include <stddef.h>
 #include <stdlib.h>
 
 #include <string>
 #include <type_traits>
 
 #include "../kernels/checks.h"
+#include "../kernels/dot_trace.h"
 #include "../kernels/kernels.h"
 #include "../probe/peak_probe.h"
 
@@ -45,6 +52,44 @@ void ag_free(uintptr_t p) { free(reinterpret_cast<void*>(p)); }
 uint32_t heap_allocated_bytes() { return static_cast<uint32_t>(mallinfo().uordblks); }
 uint32_t mha_workspace_floats(uintptr_t dims) {
   return static_cast<uint32_t>(ag_mha_workspace_floats(reinterpret_cast<const ag_mha_dims*>(dims)));
+}
+
+// The fields of a dims block in memory order, "B,H,Tq,...": the JS layer
+// packs the block (an Int32Array) by these names. The list is kernels.h's
+// X-macro; the static_asserts prove that it is the struct's layout.
+#define AG_NAME(field) "," #field
+#define AG_OFFSET(field) offsetof(STRUCT, field),
+template <size_t N>
+constexpr bool packed_in_order(const size_t (&offsets)[N], size_t size) {
+  for (size_t i = 0; i < N; ++i)
+    if (offsets[i] != i * sizeof(int32_t)) return false;
+  return size == N * sizeof(int32_t);
+}
+#define STRUCT ag_attention_dims
+constexpr size_t kAttentionDimsOffsets[] = {AG_ATTENTION_DIMS_FIELDS(AG_OFFSET)};
+static_assert(packed_in_order(kAttentionDimsOffsets, sizeof(ag_attention_dims)),
+              "AG_ATTENTION_DIMS_FIELDS lists every field of ag_attention_dims, in order");
+#undef STRUCT
+#define STRUCT ag_mha_dims
+constexpr size_t kMhaDimsOffsets[] = {AG_MHA_DIMS_FIELDS(AG_OFFSET)};
+static_assert(packed_in_order(kMhaDimsOffsets, sizeof(ag_mha_dims)),
+              "AG_MHA_DIMS_FIELDS lists every field of ag_mha_dims, in order");
+#undef STRUCT
+std::string attention_dims_fields() { return std::string(AG_ATTENTION_DIMS_FIELDS(AG_NAME)).substr(1); }
+std::string mha_dims_fields() { return std::string(AG_MHA_DIMS_FIELDS(AG_NAME)).substr(1); }
+#undef AG_NAME
+#undef AG_OFFSET
+
+// The dot_trace record (dot_trace.h) as JSON: floats per record, the offset
+// of each field, and the code of each kind.
+std::string dot_trace_layout() {
+  using namespace ag::trace;  // NOLINT: the names of the layout
+  auto n = [](int32_t v) { return std::to_string(v); };
+  return "{\"floats\":" + n(kTraceRecord) + ",\"kind\":" + n(kFieldKind) + ",\"index\":" + n(kFieldIndex) +
+         ",\"count\":" + n(kFieldCount) + ",\"x\":" + n(kFieldX) + ",\"y\":" + n(kFieldY) + ",\"z\":" + n(kFieldZ) +
+         ",\"w\":" + n(kFieldW) + ",\"value\":" + n(kFieldValue) + ",\"kinds\":{\"mulAdd\":" + n(kMulAdd) +
+         ",\"fold\":" + n(kFold) + ",\"swapAdd\":" + n(kSwapAdd) + ",\"laneSum\":" + n(kLaneSum) +
+         ",\"merge\":" + n(kMerge) + ",\"total\":" + n(kTotal) + ",\"scalarBlock\":" + n(kScalarBlock) + "}}";
 }
 
 #ifdef __wasm_simd128__
@@ -95,7 +140,14 @@ std::string registry() {
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(attention_geometry) {
+  using emscripten::constant;
   using emscripten::function;
+  function("attentionDimsFields", &attention_dims_fields);
+  function("mhaDimsFields", &mha_dims_fields);
+  constant("ATTENTION_STREAMING_WORK_FLOATS", static_cast<int32_t>(AG_ATTENTION_STREAMING_WORK_FLOATS));
+  constant("ATTENTION_BLOCK_Q", static_cast<int32_t>(AG_ATTENTION_BLOCK_Q));
+  constant("ATTENTION_TILE_K", static_cast<int32_t>(AG_ATTENTION_TILE_K));
+  function("dotTraceLayout", &dot_trace_layout);
   function("malloc", &ag_malloc);
   function("free", &ag_free);
   function("heapAllocatedBytes", &heap_allocated_bytes);

@@ -43,7 +43,7 @@ export function resetPeakMemory(rt) {
   peaks.set(rt, rt.module.heapAllocatedBytes());
 }
 
-const what = (s) => (s.shape ? `${s.name} of shape ${formatShape(s.shape)}` : s.name);
+const what = (s) => (s.shape ? `${s.label} of shape ${formatShape(s.shape)}` : s.label);
 
 const BYTES = new Map([
   [Float32Array, 4],
@@ -52,24 +52,30 @@ const BYTES = new Map([
 ]);
 
 /**
+ * Allocates the named buffers of one kernel call, copies the inputs in, runs
+ * `body` with the byte offset of each buffer under its name, and frees them.
  * @param {object} rt      { module, memory() } of one instance
  * @param {string} method  the API method, for messages
- * @param {Array<{name: string, shape?: number[], data?: ArrayBufferView, length?: number, type?: Function, kernelChecks?: boolean}>} specs
- *   inputs carry `data` (copied in); outputs carry `length` and `type` (default Float32Array).
- *   A spec may be null (a null pointer is passed). `kernelChecks: true` skips
- *   the deferred finiteness check of that input here: the kernel reports a
+ * @param {Record<string, {name?: string, shape?: number[], data?: ArrayBufferView, length?: number, type?: Function, kernelChecks?: boolean} | null | false | undefined>} specs
+ *   buffers by name, allocated in the order given; `name` (default: the key)
+ *   names the buffer in messages. Inputs carry `data` (copied in); outputs
+ *   carry `length` and `type` (default Float32Array). A spec that is null,
+ *   false or undefined is a null pointer (0). `kernelChecks: true` skips the
+ *   deferred finiteness check of that input here: the kernel reports a
  *   non-finite value in a pass it makes anyway, and the caller then runs the
  *   check (runDeferredCheck) for its error, saving a pass over the data.
- * @param {(ptrs: number[]) => T} body  calls the kernel with the byte offsets
+ * @param {(ptrs: Record<string, number>) => T} body  calls the kernel with the byte offsets, by name
  * @returns {T}
  */
 export function withBuffers(rt, method, specs, body) {
+  const entries = Object.entries(specs);
   let total = 0;
   let largest = null;
-  for (const s of specs) {
+  for (const [key, s] of entries) {
     if (!s) continue;
     const type = s.data ? s.data.constructor : (s.type ?? Float32Array);
     const length = s.data ? s.data.length : s.length;
+    s.label = s.name ?? key;
     s.bytes = length * BYTES.get(type);
     total += s.bytes;
     if (!largest || s.bytes > largest.bytes) largest = s;
@@ -80,13 +86,11 @@ export function withBuffers(rt, method, specs, body) {
         `more than the 1 GiB limit of the heap; use smaller shapes`,
     );
   }
-  const ptrs = [];
+  const ptrs = {};
   try {
-    for (const s of specs) {
-      if (!s) {
-        ptrs.push(0);
-        continue;
-      }
+    for (const [key, s] of entries) {
+      ptrs[key] = 0;
+      if (!s) continue;
       const p = rt.module.malloc(Math.max(s.bytes, 8));
       if (!p) {
         throw new RangeError(
@@ -94,21 +98,21 @@ export function withBuffers(rt, method, specs, body) {
             `${total} bytes were needed in all; use smaller shapes`,
         );
       }
-      ptrs.push(p);
+      ptrs[key] = p;
     }
     notePeak(rt);
     // Copy in only after every malloc: a malloc may grow (and detach) memory.
     const buffer = rt.memory().buffer;
-    specs.forEach((s, i) => {
-      if (s && s.data) new s.data.constructor(buffer, ptrs[i], s.data.length).set(s.data);
-    });
+    for (const [key, s] of entries) {
+      if (s && s.data) new s.data.constructor(buffer, ptrs[key], s.data.length).set(s.data);
+    }
     // The finiteness checks deferred by tensor.js, on the copies in wasm.
-    specs.forEach((s, i) => {
-      if (s && s.data && !s.kernelChecks) runDeferredCheck(rt.module, s.data, ptrs[i]);
-    });
-    return body(ptrs.slice()); // a copy: what body does to it cannot change what is freed
+    for (const [key, s] of entries) {
+      if (s && s.data && !s.kernelChecks) runDeferredCheck(rt.module, s.data, ptrs[key]);
+    }
+    return body({ ...ptrs }); // a copy: what body does to it cannot change what is freed
   } finally {
-    for (const p of ptrs) if (p) rt.module.free(p);
+    for (const p of Object.values(ptrs)) if (p) rt.module.free(p);
   }
 }
 

@@ -12,7 +12,7 @@ import { engineHasSimd, isBytes, isUrl, loadBuild } from './load.js';
 function simdWorks(rt) {
   try {
     const x = new Float32Array(17).map((_, i) => i);
-    const r = withBuffers(rt, 'init', [{ name: 'a', data: x }], ([p]) => rt.module.dot__simd128(p, p, 17));
+    const r = withBuffers(rt, 'init', { a: { data: x } }, ({ a }) => rt.module.dot__simd128(a, a, 17));
     return rt.module.simd() === true && r === 1496;
   } catch {
     return false;

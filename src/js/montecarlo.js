@@ -16,17 +16,10 @@ export function dotProductDensity(ag, x, d) {
   const t = toTensor(m, 'x', x, '[...]');
   const dim = positiveInt(m, 'd', d, MAX_DENSITY_D);
   const n = t.data.length;
-  const r = ag._buffers(
-    m,
-    [
-      { name: 'x', data: t.data },
-      { name: 'y', length: n },
-    ],
-    ([px, py]) => {
-      ag._kernel('dot_density')(px, n, dim, py);
-      return { data: readOut(ag._rt, Float32Array, py, n), shape: t.shape.slice() };
-    },
-  );
+  const r = ag._buffers(m, { x: { data: t.data }, y: { length: n } }, (p) => {
+    ag._kernel('dot_density')(p.x, n, dim, p.y);
+    return { data: readOut(ag._rt, Float32Array, p.y, n), shape: t.shape.slice() };
+  });
   return ag._done('dot_density', { x: t.shape, d: [dim] }, r);
 }
 
@@ -58,21 +51,25 @@ export function greedyPacking(ag, options) {
       `${m}: candidates * (kept + candidates) * d = ${candidates} * ${capacity} * ${d} is more than the ${MAX_PACKING_WORK} (2^28) one call may do; scan fewer candidates per call and pass first and directions to continue`,
     );
   }
-  const r = ag._buffers(
-    m,
-    [
-      { name: 'directions', length: capacity * d },
-      { name: 'work', length: d },
-    ],
-    ([pd, pw]) => {
-      if (prev) new Float32Array(ag._rt.memory().buffer, pd, prev.data.length).set(prev.data);
-      const kept = ag._kernel('greedy_packing')(slo, shi, d, first, candidates, eps, kept0, capacity, pd, pw);
-      return {
-        kept,
-        next: first + candidates,
-        directions: { data: readOut(ag._rt, Float32Array, pd, kept * d), shape: [kept, d] },
-      };
-    },
-  );
+  const r = ag._buffers(m, { directions: { length: capacity * d }, work: { length: d } }, (p) => {
+    if (prev) new Float32Array(ag._rt.memory().buffer, p.directions, prev.data.length).set(prev.data);
+    const kept = ag._kernel('greedy_packing')(
+      slo,
+      shi,
+      d,
+      first,
+      candidates,
+      eps,
+      kept0,
+      capacity,
+      p.directions,
+      p.work,
+    );
+    return {
+      kept,
+      next: first + candidates,
+      directions: { data: readOut(ag._rt, Float32Array, p.directions, kept * d), shape: [kept, d] },
+    };
+  });
   return ag._done('greedy_packing', { d: [d], candidates: [candidates], kept: [kept0] }, r);
 }

@@ -36,9 +36,9 @@ export function makeRandom(ag) {
     const [slo, shi] = splitU64(method, 'seed', o.seed ?? 0);
     const [clo, chi] = splitU64(method, 'counter', o.counter ?? 0);
     const n = positiveInt(method, 'n', o.n);
-    const r = ag._buffers(method, [{ name: 'out', length: n }], ([po]) => {
-      ag._kernel(kernel)(slo, shi, clo, chi, n, po);
-      return { data: readOut(ag._rt, Float32Array, po, n), shape: [n] };
+    const r = ag._buffers(method, { out: { length: n } }, ({ out }) => {
+      ag._kernel(kernel)(slo, shi, clo, chi, n, out);
+      return { data: readOut(ag._rt, Float32Array, out, n), shape: [n] };
     });
     return ag._done(kernel, { n: [n] }, r);
   };
@@ -82,37 +82,43 @@ export function randomDotExperiment(ag, options) {
   if (!(Math.fround(lo) < Math.fround(hi)))
     throw new RangeError(`${m}: range [lo, hi] needs lo < hi; got [${lo}, ${hi}]`);
   const returnSamples = booleanOption(m, 'options.returnSamples', o.returnSamples, true);
-  const specs = [
-    returnSamples && { name: 'samples', length: trials },
-    { name: 'stats', length: 5, type: Float64Array },
-    { name: 'histogram', length: bins, type: Int32Array },
-    { name: 'work', length: 2 * d },
-  ];
-  const r = ag._buffers(m, specs, ([ps, pstats, ph, pw]) => {
+  const specs = {
+    samples: returnSamples && { length: trials },
+    stats: { length: 5, type: Float64Array },
+    histogram: { length: bins, type: Int32Array },
+    work: { length: 2 * d },
+  };
+  const r = ag._buffers(m, specs, (p) => {
+    const measureCode = measure === 'dot' ? 0 : 1;
     ag._kernel('random_dot_experiment')(
       slo,
       shi,
       d,
       trials,
-      measure === 'dot' ? 0 : 1,
+      measureCode,
       lo,
       hi,
       bins,
-      ps,
-      pstats,
-      ph,
-      pw,
+      p.samples,
+      p.stats,
+      p.histogram,
+      p.work,
     );
-    const stats = readOut(ag._rt, Float64Array, pstats, 5);
+    const stats = readOut(ag._rt, Float64Array, p.stats, 5);
     const res = {
       mean: stats[0],
       std: stats[1],
       rms: stats[2],
       outOfRange: stats[3],
       meanAbs: stats[4],
-      histogram: { lo: Math.fround(lo), hi: Math.fround(hi), bins, counts: readOut(ag._rt, Int32Array, ph, bins) },
+      histogram: {
+        lo: Math.fround(lo),
+        hi: Math.fround(hi),
+        bins,
+        counts: readOut(ag._rt, Int32Array, p.histogram, bins),
+      },
     };
-    if (returnSamples) res.samples = { data: readOut(ag._rt, Float32Array, ps, trials), shape: [trials] };
+    if (returnSamples) res.samples = { data: readOut(ag._rt, Float32Array, p.samples, trials), shape: [trials] };
     return res;
   });
   return ag._done('random_dot_experiment', { d: [d], trials: [trials] }, r);

@@ -20,6 +20,9 @@ import {
 
 const F32_MAX = 3.4028234663852886e38;
 
+/** A result tensor { data, shape } (data a Float32Array the caller owns). */
+export const tensorOf = (data, shape) => ({ data, shape });
+
 function isTensorObject(x) {
   return (
     x !== null && typeof x === 'object' && !Array.isArray(x) && !ArrayBuffer.isView(x) && 'data' in x && 'shape' in x

@@ -330,7 +330,7 @@ inline void add_bias(float* Y, const float* bias, int32_t rows, int32_t n) {
 }
 
 // Multi-head attention (§3.2.2). work is laid out as in
-// ag_mha_workspace_floats (common_attention.cc). Returns attention's status
+// ag_mha_workspace_floats (attention_workspace.cc). Returns attention's status
 // for the per-head scores ([B, h, Tq, Tk] index).
 template <class Kernels>
 int32_t multi_head_attention(const float* xq, const float* xk, const float* xv, const float* wq, const float* wk,

@@ -30,32 +30,29 @@
 #include "exp_simd128.h"
 #include "gemm_simd128.h"
 #include "kernels.h"
+#include "pairwise_simd128.h"
 #include "simd.h"
 
 namespace {
 
 // y_c = sum_{j < n} alpha_j v[j * v_st + c] for c < d_v: the scalar variant's
 // cascade summation (blocks of 8 keys summed left to right, block sums
-// combined in a binary tree through a stack) with four channels per vector.
+// combined in a binary tree: pairwise_simd128.h's Cascade4, the Cascade of
+// pairwise_scalar.h on f32x4) with four channels per vector.
 // Every lane performs exactly the scalar variant's operations, so
 //   |error| <= (ceil(log2 n) + 5) u sum_j alpha_j |v_jc|,
 // and the leftover channels (d_v not a multiple of 4) use the scalar
 // variant's ag::scalar::mix_channel itself.
 v128_t mix4(const float* alpha, int32_t n, const float* v, ptrdiff_t v_st) {
-  v128_t stack[32];
-  int32_t top = 0;
-  uint32_t block = 0;
-  for (int32_t j0 = 0; j0 < n; j0 += 8, ++block) {
+  ag::pairwise::Cascade4 cascade;
+  for (int32_t j0 = 0; j0 < n; j0 += 8) {
     const int32_t j1 = j0 + 8 < n ? j0 + 8 : n;
     v128_t s = wasm_f32x4_mul(ag::simd::splat(alpha[j0]), ag::simd::load(v + j0 * v_st));
     for (int32_t j = j0 + 1; j < j1; ++j)
       s = wasm_f32x4_add(s, wasm_f32x4_mul(ag::simd::splat(alpha[j]), ag::simd::load(v + j * v_st)));
-    for (uint32_t m = block; m & 1u; m >>= 1) s = wasm_f32x4_add(stack[--top], s);
-    stack[top++] = s;
+    cascade.push(s);
   }
-  v128_t total = stack[--top];
-  while (top > 0) total = wasm_f32x4_add(stack[--top], total);
-  return total;
+  return cascade.total();
 }
 
 // finish_scores (attention_impl.h) four keys at a time, for rows whose mask

@@ -47,6 +47,15 @@ typedef struct ag_attention_dims {
 #define AG_ATTENTION_TILE_K 256
 #define AG_ATTENTION_STREAMING_WORK_FLOATS (AG_ATTENTION_BLOCK_Q * AG_ATTENTION_TILE_K + 2 * AG_ATTENTION_BLOCK_Q)
 
+// The fields of ag_attention_dims in memory order, for the bindings
+// (attentionDimsFields), which check it against the struct.
+// clang-format off
+#define AG_ATTENTION_DIMS_FIELDS(X)                                               \
+  X(B) X(H) X(Tq) X(Tk) X(d_k) X(d_v)                                             \
+  X(q_sb) X(q_sh) X(q_st) X(k_sb) X(k_sh) X(k_st) X(v_sb) X(v_sh) X(v_st)         \
+  X(o_sb) X(o_sh) X(o_st) X(m_sb) X(m_sh) X(m_si) X(m_sj) X(kb_sb) X(causal) X(streaming)
+// clang-format on
+
 // Shapes for multi-head attention (Vaswani et al. 2017, §3.2.2): B batches,
 // Tq queries, Tk keys/values, d_model channels, h heads (h divides d_model).
 // Mask strides and causal as in ag_attention_dims, the mask being addressed
@@ -58,6 +67,12 @@ typedef struct ag_mha_dims {
   int32_t causal;
   int32_t streaming;  // as in ag_attention_dims; needs weights null
 } ag_mha_dims;
+
+// The fields of ag_mha_dims in memory order (as AG_ATTENTION_DIMS_FIELDS).
+// clang-format off
+#define AG_MHA_DIMS_FIELDS(X) \
+  X(B) X(Tq) X(Tk) X(d_model) X(h) X(m_sb) X(m_sh) X(m_si) X(m_sj) X(kb_sb) X(causal) X(streaming)
+// clang-format on
 
 // Floats of workspace that ag_multi_head_attention__* needs:
 // projected Q [B,Tq,d_model], K and V [B,Tk,d_model], the concatenated heads

@@ -25,35 +25,48 @@
 #ifndef AG_KERNELS_PAIRWISE_SCALAR_H_
 #define AG_KERNELS_PAIRWISE_SCALAR_H_
 
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 
 namespace ag::pairwise {
 
+// a + b, the addition of a Cascade of floats.
+struct Plus {
+  float operator()(float a, float b) const { return a + b; }
+};
+
 // Sums a sequence of partial sums (pushed left to right) as a binary tree.
-class Cascade {
+// T is the type summed (float; v128_t for four sums at once), Add its
+// addition (which may also record each addition: dot_trace.h).
+template <typename T, typename Add>
+class BasicCascade {
  public:
-  void push(float s) {
+  BasicCascade() = default;
+  explicit BasicCascade(Add add) : add_(add) {}
+  void push(T s) {
     // Each trailing 1 bit of the count is a full subtree of the same size
     // waiting on the stack: merge with it, left operand first.
-    for (uint32_t c = count_++; c & 1u; c >>= 1) s = level_[--top_] + s;
+    for (uint32_t c = count_++; c & 1u; c >>= 1) s = add_(level_[--top_], s);
     level_[top_++] = s;
   }
-  // The sum of everything pushed (0 for nothing). The leftover subtrees are
-  // smaller towards the top; adding them from the top down keeps every term
-  // within ceil(log2 count) roundings.
-  float total() const {
-    if (top_ == 0) return 0.0f;
-    float s = level_[top_ - 1];
-    for (int i = top_ - 2; i >= 0; --i) s = level_[i] + s;
+  // The sum of everything pushed (T(), zero, for nothing). The leftover
+  // subtrees are smaller towards the top; adding them from the top down keeps
+  // every term within ceil(log2 count) roundings.
+  T total() const {
+    if (top_ == 0) return T();
+    T s = level_[top_ - 1];
+    for (int i = top_ - 2; i >= 0; --i) s = add_(level_[i], s);
     return s;
   }
 
  private:
-  float level_[33];
+  Add add_{};
+  T level_[33];
   int top_ = 0;
   uint32_t count_ = 0;
 };
+using Cascade = BasicCascade<float, Plus>;
 
 // sum_{i<n} term(i) in the scalar pairwise order: blocks of 4 as
 // (t0 + t1) + (t2 + t3), a last short block as t0, t0 + t1 or
@@ -109,6 +122,21 @@ inline Pow2Scale pow2_scale_for(float max_abs) {
   if (k > 126) k = 126;
   if (k < -126) k = -126;
   return {from_bits(static_cast<uint32_t>(k + 127) << 23), from_bits(static_cast<uint32_t>(-k + 127) << 23)};
+}
+
+// a.b, |a|^2 and |b|^2 summed in float64 (cosine and the projections: the
+// products of floats are exact there; each variant has its float64_dots).
+struct Float64Dots {
+  double ab, aa, bb;
+};
+// cos(theta) = a.b / (|a| |b|) from the float64 sums, rounded to float32 once
+// and clamped to [-1, 1] (rounding can push |c| past 1 for (anti)parallel
+// vectors). A zero vector has no direction: 0 (orthogonal to everything)
+// instead of 0/0 keeps Monte Carlo statistics finite (see registry.inc).
+inline float cosine_of(const Float64Dots& d) {
+  if (d.aa == 0.0 || d.bb == 0.0) return 0.0f;
+  const double c = d.ab / (sqrt(d.aa) * sqrt(d.bb));
+  return static_cast<float>(fmin(1.0, fmax(-1.0, c)));
 }
 
 }  // namespace ag::pairwise

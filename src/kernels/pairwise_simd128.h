@@ -22,34 +22,40 @@
 
 namespace ag::pairwise {
 
+using ag::simd::abs;
+using ag::simd::add;
+using ag::simd::div;
 using ag::simd::load;
+using ag::simd::max;
+using ag::simd::mul;
 using ag::simd::splat;
 using ag::simd::store;
+using ag::simd::sub;
 using ag::simd::sum_lanes;
 using ag::simd::zero;
 
-inline v128_t add(v128_t x, v128_t y) { return wasm_f32x4_add(x, y); }
-inline v128_t sub(v128_t x, v128_t y) { return wasm_f32x4_sub(x, y); }
-inline v128_t mul(v128_t x, v128_t y) { return wasm_f32x4_mul(x, y); }
-inline v128_t div(v128_t x, v128_t y) { return wasm_f32x4_div(x, y); }
-inline v128_t abs(v128_t x) { return wasm_f32x4_abs(x); }
-// Lane-wise max; pmax is a plain compare-and-select (no NaN games), enough for
-// the finite inputs the kernels are given.
-inline v128_t max(v128_t x, v128_t y) { return wasm_f32x4_pmax(x, y); }
+// A Cascade of f32x4 (four independent sums in the lanes, each in the
+// Cascade's order): the value mixture of the attention kernels.
+struct F32x4Add {
+  v128_t operator()(v128_t x, v128_t y) const { return add(x, y); }
+};
+using Cascade4 = BasicCascade<v128_t, F32x4Add>;
 
 // 8 consecutive floats as two f32x4.
 struct Eight {
   v128_t lo, hi;
 };
 inline Eight load8(const float* p) { return {load(p), load(p + 4)}; }
-// The first r (< 8) floats of p, zero-padded, through a copy: reading the
-// full 8 could run past the end of the buffer.
-inline Eight load8_partial(const float* p, int32_t r) {
-  float buf[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+// The first r (< 8) floats of p, padded with `fill`, through a copy: reading
+// the full 8 could run past the end of the buffer.
+inline Eight load8_partial(const float* p, int32_t r, float fill = 0.0f) {
+  float buf[8] = {fill, fill, fill, fill, fill, fill, fill, fill};
   for (int32_t i = 0; i < r; ++i) buf[i] = p[i];
   return {load(buf), load(buf + 4)};
 }
-inline Eight load8(const float* p, int32_t r) { return r == 8 ? load8(p) : load8_partial(p, r); }
+inline Eight load8(const float* p, int32_t r, float fill = 0.0f) {
+  return r == 8 ? load8(p) : load8_partial(p, r, fill);
+}
 inline void store8(float* p, int32_t r, Eight v) {
   if (r == 8) {
     store(p, v.lo);
@@ -94,6 +100,44 @@ inline void pairwise_sums(int32_t n, Step&& step, float (&out)[kSums]) {
     for (int s = 0; s < kSums; ++s) cascade[s].push(sum_lanes(add(acc[s].lo, acc[s].hi)));
   }
   for (int s = 0; s < kSums; ++s) out[s] = cascade[s].total();
+}
+
+// sum_{i<n} term(i) for one sum, in pairwise_sums' order: step(i, r) returns
+// the 8 terms i..i+7 (zero beyond r).
+template <typename Step>
+inline float pairwise_sum8(int32_t n, Step&& step) {
+  float out[1];
+  pairwise_sums<1>(
+      n, [&step](int32_t i, int32_t r, Eight(&t)[1]) { t[0] = step(i, r); }, out);
+  return out[0];
+}
+
+// sum_{i<n} p_i in pairwise_sums' order, bit for bit: runs of four whole
+// blocks (256 floats) are summed interleaved, so eight additions are in
+// flight instead of two (one block at a time, the adder's latency sets the
+// pace), and their four block sums pushed into the Cascade one by one, as
+// pairwise_sums pushes them.
+inline float pairwise_sum_of(const float* p, int32_t n) {
+  Cascade cascade;
+  int32_t i = 0;
+  for (; n - i >= 256; i += 256) {
+    v128_t a[4][2];
+    for (int b = 0; b < 4; ++b) a[b][0] = a[b][1] = zero();
+    for (int32_t j = 0; j < 64; j += 8) {
+      for (int b = 0; b < 4; ++b) {
+        a[b][0] = add(a[b][0], load(p + i + 64 * b + j));
+        a[b][1] = add(a[b][1], load(p + i + 64 * b + j + 4));
+      }
+    }
+    for (int b = 0; b < 4; ++b) cascade.push(sum_lanes(add(a[b][0], a[b][1])));
+  }
+  for (; i < n; i += 64) {
+    const int32_t len = n - i > 64 ? 64 : n - i;
+    Eight acc = {zero(), zero()};
+    for (int32_t j = 0; j < len; j += 8) acc = add(acc, load8(p + i + j, len - j < 8 ? len - j : 8));
+    cascade.push(sum_lanes(add(acc.lo, acc.hi)));
+  }
+  return cascade.total();
 }
 
 }  // namespace ag::pairwise

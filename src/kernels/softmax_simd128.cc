@@ -14,10 +14,11 @@
 // What this variant changes: four lanes at a time, with its own vectorised
 // exp and log2 (below) instead of the C library's; tails shorter than four
 // lanes go through a zero-padded copy so that nothing is read past the end.
-// Sums keep 8 partial sums (2 x f32x4) over blocks of 64 and combine blocks in
-// a binary tree, as the vector family's dot does: a sum of n positive terms
-// has relative error <= (2*ceil(log2 n) + 1) u. The order differs from the
-// scalar variant's, so results may differ from it in the last bits.
+// Sums are pairwise_simd128.h's, the order of the vector family's dot: 8
+// partial sums (2 x f32x4) over blocks of 64, blocks combined in a binary tree
+// (its Cascade); a sum of n positive terms has relative error <=
+// (2*ceil(log2 n) + 1) u. The order differs from the scalar variant's, so
+// results may differ from it in the last bits.
 #include <math.h>
 #include <stdint.h>
 
@@ -26,26 +27,18 @@
 #include "exp_simd128.h"
 #include "kernels.h"
 #include "overflow.h"
+#include "pairwise_simd128.h"
 #include "simd.h"
 
 namespace {
 
+using ag::simd::add;
 using ag::simd::load;
+using ag::simd::load_partial;
 using ag::simd::splat;
 using ag::simd::store;
+using ag::simd::store_partial;
 using ag::simd::zero;
-
-// The first n (< 4) floats of p in the low lanes, `fill` in the others.
-inline v128_t load_partial(const float* p, int32_t n, float fill) {
-  float buf[4] = {fill, fill, fill, fill};
-  for (int32_t i = 0; i < n; ++i) buf[i] = p[i];
-  return load(buf);
-}
-inline void store_partial(float* p, int32_t n, v128_t v) {
-  float buf[4];
-  store(buf, v);
-  for (int32_t i = 0; i < n; ++i) p[i] = buf[i];
-}
 using ag::simd128::as_float;
 using ag::simd128::exp4;
 
@@ -85,66 +78,11 @@ inline v128_t log2_4(v128_t p) {
   return wasm_f32x4_add(wasm_f32x4_convert_i32x4(e), wasm_f32x4_mul(ln1pf, splat(1.44269504088896341f)));
 }
 
-inline v128_t add(v128_t a, v128_t b) { return wasm_f32x4_add(a, b); }
+// Sums in the one simd128 order (pairwise_simd128.h, the order of dot).
+using ag::pairwise::Eight;
+using ag::pairwise::pairwise_sum8;
 
-// Sum of block(i0, len) over blocks of 64 combined in a binary tree; block
-// returns the f32x4 partial sums of its (at most 64) terms.
-template <class Block>
-float pairwise_blocks(int32_t i0, int32_t n, const Block& block) {
-  if (n <= 64) return ag::simd::sum_lanes(block(i0, n));
-  const int32_t half = ((n / 64 + 1) / 2) * 64;
-  return pairwise_blocks(i0, half, block) + pairwise_blocks(i0 + half, n - half, block);
-}
-
-// Partial sums of term4(i) (four terms from index i) over [i0, i0 + n), n <=
-// 64: two accumulators of four lanes, so each lane adds at most 8 terms; the
-// tail comes from term_tail(i, len) with zeros in the unused lanes.
-template <class Term4, class TermTail>
-v128_t block_partials(int32_t i0, int32_t n, const Term4& term4, const TermTail& term_tail) {
-  v128_t a0 = zero(), a1 = zero();
-  int32_t i = 0;
-  for (; i + 8 <= n; i += 8) {
-    a0 = add(a0, term4(i0 + i));
-    a1 = add(a1, term4(i0 + i + 4));
-  }
-  if (i + 4 <= n) {
-    a0 = add(a0, term4(i0 + i));
-    i += 4;
-  }
-  if (i < n) a1 = add(a1, term_tail(i0 + i, n - i));
-  return add(a0, a1);
-}
-
-// The sum of 256 terms in pairwise_blocks' order: four blocks of 64, each
-// with block_partials' two accumulators, then (b0 + b1) + (b2 + b3). The
-// four blocks run interleaved, so eight additions are in flight instead of
-// two (one block at a time, the adder's latency sets the pace).
-inline float sum256(const float* p) {
-  v128_t a[4][2];
-  for (int b = 0; b < 4; ++b) a[b][0] = a[b][1] = zero();
-  for (int32_t i = 0; i < 64; i += 8) {
-    for (int b = 0; b < 4; ++b) {
-      a[b][0] = add(a[b][0], load(p + 64 * b + i));
-      a[b][1] = add(a[b][1], load(p + 64 * b + i + 4));
-    }
-  }
-  float s[4];
-  for (int b = 0; b < 4; ++b) s[b] = ag::simd::sum_lanes(add(a[b][0], a[b][1]));
-  return (s[0] + s[1]) + (s[2] + s[3]);
-}
-
-// sum_i p_i in pairwise_blocks' order (the same bits), with sum256 for the
-// subtrees of exactly four blocks.
-float sum(const float* p, int32_t n) {
-  if (n == 256) return sum256(p);
-  if (n <= 64) {
-    return ag::simd::sum_lanes(block_partials(
-        0, n, [p](int32_t i) { return load(p + i); },
-        [p](int32_t i, int32_t m) { return load_partial(p + i, m, 0.0f); }));
-  }
-  const int32_t half = ((n / 64 + 1) / 2) * 64;
-  return sum(p, half) + sum(p + half, n - half);
-}
+float sum(const float* p, int32_t n) { return ag::pairwise::pairwise_sum_of(p, n); }
 
 float max_of(const float* z, int32_t n) {
   v128_t m = splat(-INFINITY);
@@ -419,10 +357,9 @@ void ag_log_sum_exp__simd128(const float* x, int32_t rows, int32_t n, float* out
     // inside the pairwise sum, so no buffer is needed. The padded tail lanes
     // hold -Infinity, whose exp is 0.
     const v128_t mv = splat(m);
-    const float s = pairwise_blocks(0, n, [xr, mv](int32_t i0, int32_t len) {
-      return block_partials(
-          i0, len, [xr, mv](int32_t i) { return exp4(wasm_f32x4_sub(load(xr + i), mv)); },
-          [xr, mv](int32_t i, int32_t k) { return exp4(wasm_f32x4_sub(load_partial(xr + i, k, -INFINITY), mv)); });
+    const float s = pairwise_sum8(n, [xr, mv](int32_t i, int32_t len) {
+      const Eight x = ag::pairwise::load8(xr + i, len, -INFINITY);
+      return Eight{exp4(wasm_f32x4_sub(x.lo, mv)), exp4(wasm_f32x4_sub(x.hi, mv))};
     });
     out[r] = m + logf(s);
   }
@@ -435,10 +372,9 @@ float ag_entropy_bits__simd128(const float* p, int32_t n) {
     const v128_t t = wasm_f32x4_mul(pv, log2_4(pv));
     return wasm_v128_and(t, wasm_f32x4_gt(pv, zero()));
   };
-  const float s = pairwise_blocks(0, n, [p, &term](int32_t i0, int32_t len) {
-    return block_partials(
-        i0, len, [p, &term](int32_t i) { return term(load(p + i)); },
-        [p, &term](int32_t i, int32_t k) { return term(load_partial(p + i, k, 0.0f)); });
+  const float s = pairwise_sum8(n, [p, &term](int32_t i, int32_t len) {
+    const Eight x = ag::pairwise::load8(p + i, len);
+    return Eight{term(x.lo), term(x.hi)};
   });
   return s == 0.0f ? 0.0f : -s;  // not -0 for a one-hot distribution
 }

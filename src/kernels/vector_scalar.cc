@@ -29,11 +29,8 @@ namespace {
 // 1e38), each sum is within (n - 1) 2^-53 of its exact value relative to its
 // sum of |terms|. (float32 with power-of-two scaling cannot do that: the
 // small elements of a vector that spans more than 2^126 underflow.)
-struct Float64Dots {
-  double ab, aa, bb;
-};
-Float64Dots float64_dots(const float* a, const float* b, int32_t n) {
-  Float64Dots d{0.0, 0.0, 0.0};
+ag::pairwise::Float64Dots float64_dots(const float* a, const float* b, int32_t n) {
+  ag::pairwise::Float64Dots d{0.0, 0.0, 0.0};
   for (int32_t i = 0; i < n; ++i) {
     const double x = a[i], y = b[i];
     d.ab += x * y;
@@ -43,6 +40,8 @@ Float64Dots float64_dots(const float* a, const float* b, int32_t n) {
   return d;
 }
 
+using ag::pairwise::cosine_of;
+using ag::pairwise::Float64Dots;
 using ag::pairwise::pairwise_sum;
 using ag::pairwise::pow2_scale_for;
 using ag::pairwise::Pow2Scale;
@@ -91,15 +90,7 @@ void ag_normalize__scalar(const float* a, int32_t n, float* out) {
   for (int32_t i = 0; i < n; ++i) out[i] = (a[i] * s.scale) / r;
 }
 
-float ag_cosine__scalar(const float* a, const float* b, int32_t n) {
-  const Float64Dots d = float64_dots(a, b, n);
-  // A zero vector has no direction; 0 (orthogonal to everything) instead of
-  // 0/0 keeps Monte Carlo statistics finite (see registry.inc).
-  if (d.aa == 0.0 || d.bb == 0.0) return 0.0f;
-  const double c = d.ab / (sqrt(d.aa) * sqrt(d.bb));
-  // Rounding can push |c| past 1 for (anti)parallel vectors.
-  return static_cast<float>(fmin(1.0, fmax(-1.0, c)));
-}
+float ag_cosine__scalar(const float* a, const float* b, int32_t n) { return cosine_of(float64_dots(a, b, n)); }
 
 float ag_angle__scalar(const float* a, const float* b, int32_t n) {
   const float sa = pow2_scale_for(max_abs(a, n)).scale;

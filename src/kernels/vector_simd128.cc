@@ -34,9 +34,6 @@ namespace {
 // value relative to its sum of |terms| (the scalar variant's bound; the
 // order of the additions differs). float32 with power-of-two scaling cannot
 // do that: the small elements of a vector spanning more than 2^126 underflow.
-struct Float64Dots {
-  double ab, aa, bb;
-};
 Float64Dots float64_dots(const float* a, const float* b, int32_t n) {
   v128_t ab0 = wasm_f64x2_splat(0.0), ab1 = ab0, aa0 = ab0, aa1 = ab0, bb0 = ab0, bb1 = ab0;
   int32_t i = 0;
@@ -126,15 +123,7 @@ void ag_normalize__simd128(const float* a, int32_t n, float* out) {
   }
 }
 
-float ag_cosine__simd128(const float* a, const float* b, int32_t n) {
-  const Float64Dots d = float64_dots(a, b, n);
-  // A zero vector has no direction; 0 (orthogonal to everything) instead of
-  // 0/0 keeps Monte Carlo statistics finite (see registry.inc).
-  if (d.aa == 0.0 || d.bb == 0.0) return 0.0f;
-  const double c = d.ab / (sqrt(d.aa) * sqrt(d.bb));
-  // Rounding can push |c| past 1 for (anti)parallel vectors.
-  return static_cast<float>(fmin(1.0, fmax(-1.0, c)));
-}
+float ag_cosine__simd128(const float* a, const float* b, int32_t n) { return cosine_of(float64_dots(a, b, n)); }
 
 float ag_angle__simd128(const float* a, const float* b, int32_t n) {
   const v128_t sa = splat(pow2_scale_for(max_abs(a, n)).scale);

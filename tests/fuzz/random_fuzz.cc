@@ -1,5 +1,5 @@
 // Fuzz target for the family "random" (registry.inc) apart from dot_density
-// (density_fuzz.cc): philox_uniform and philox_normal (one implementation,
+// (dot_density_fuzz.cc): philox_uniform and philox_normal (one implementation,
 // AG_KERNEL_ONE), random_dot_experiment and greedy_packing (both variants).
 //
 // Input: seeds and counters (any 64-bit values, so counters wrap), sizes,

@@ -11,6 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { kernelCoverage } from '../../scripts/bench/kernels.mjs';
+import { PEER_KERNELS } from '../../scripts/bench/workloads.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -45,6 +47,27 @@ describe('npm run bench --smoke', () => {
     for (const w of run.workloads) counts[w.family] = (counts[w.family] ?? 0) + 1;
     expect(counts).toEqual(FAMILIES);
     expect(new Set(run.workloads.map((w) => w.id)).size).toBe(run.workloads.length);
+  });
+
+  test('every registry kernel has a workload: a peer workload or a kernel workload', () => {
+    const names = run.registry.map((k) => k.name);
+    expect(names.length).toBeGreaterThan(20);
+    expect(kernelCoverage(names)).toEqual([]);
+    const timed = [...run.workloads.map((w) => PEER_KERNELS[w.family]), ...run.kernels.map((k) => k.kernel)];
+    expect([...new Set(timed)].sort()).toEqual([...names].sort());
+    expect(new Set(run.kernels.map((k) => k.id)).size).toBe(run.kernels.length);
+  });
+
+  test('every kernel workload has a finite time on simd128, scalar and baseline, and the report a row', () => {
+    const md = readFileSync(join(dir, 'all', 'bench.md'), 'utf8');
+    const problems = [];
+    for (const k of run.kernels) {
+      expect(k.results.map((r) => r.impl).sort()).toEqual(['ag-baseline', 'ag-scalar', 'ag-simd128']);
+      for (const r of k.results)
+        if (!(Number.isFinite(r.medianMs) && r.medianMs > 0)) problems.push(`${k.id} ${r.impl}: ${r.medianMs}`);
+      if (!md.includes(`| ${k.kernel} | ${k.family} | ${k.label} |`)) problems.push(`${k.id}: no row in bench.md`);
+    }
+    expect(problems).toEqual([]);
   });
 
   test('every workload has every implementation, with a finite time and its error against float64', () => {

@@ -1,5 +1,5 @@
 // Family "random", scalar variant of greedy_packing: how many random directions
-// stay pairwise within +-eps of perpendicular when kept greedily (packing.h
+// stay pairwise within +-eps of perpendicular when kept greedily (greedy_packing.h
 // has the maths, the counters and the work bound).
 //
 // Shapes: dirs [capacity, d], work [d]. Preconditions: d >= 1, count >= 0,
@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 #include "kernels.h"
-#include "packing.h"
+#include "greedy_packing.h"
 
 extern "C" int32_t ag_greedy_packing__scalar(uint32_t seed_lo, uint32_t seed_hi, int32_t d, int32_t first,
                                              int32_t count, float eps, int32_t kept, int32_t capacity, float* dirs,

@@ -16,8 +16,8 @@
 // (computed in double, the top clamped to bins - 1 against rounding) if
 // lo <= x < hi, else it is counted as out of range in stats[3]. stats[4] is the
 // mean absolute value (sum |x_t| / trials).
-#ifndef AG_KERNELS_RANDOM_EXPERIMENT_H_
-#define AG_KERNELS_RANDOM_EXPERIMENT_H_
+#ifndef AG_KERNELS_RANDOM_DOT_EXPERIMENT_H_
+#define AG_KERNELS_RANDOM_DOT_EXPERIMENT_H_
 
 #include <math.h>
 #include <stdint.h>
@@ -72,4 +72,4 @@ inline void dot_experiment(uint32_t seed_lo, uint32_t seed_hi, int32_t d, int32_
 
 }  // namespace ag::random
 
-#endif  // AG_KERNELS_RANDOM_EXPERIMENT_H_
+#endif  // AG_KERNELS_RANDOM_DOT_EXPERIMENT_H_

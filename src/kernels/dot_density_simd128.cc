@@ -1,5 +1,5 @@
 // Family "random", simd128 variant of dot_density: the exact density of q.k
-// for q, k ~ N(0, I_d) at n points x (see density.h for the maths).
+// for q, k ~ N(0, I_d) at n points x (see dot_density.h for the maths).
 //
 // Shapes: x [n], y [n]. Preconditions: 1 <= d <= 4096, x finite. What this
 // variant changes: four x at a time through the recurrence (up to 2047 steps,
@@ -9,13 +9,13 @@
 #include <math.h>
 #include <stdint.h>
 
-#include "density.h"
+#include "dot_density.h"
 #include "kernels.h"
 #include "simd.h"
 
 namespace {
 
-// One f64x2 step of the recurrence with the rescaling of density.h.
+// One f64x2 step of the recurrence with the rescaling of dot_density.h.
 inline void step(v128_t& lo, v128_t& hi, v128_t& rescales, v128_t x2, v128_t coef) {
   const v128_t t = wasm_f64x2_mul(x2, coef);
   const v128_t next = wasm_f64x2_add(hi, wasm_f64x2_mul(t, lo));

@@ -4,7 +4,7 @@
 // trials, a_t and b_t independent standard-normal vectors of dimension d from
 // philox_normal; their mean (0), standard deviation (sqrt(d) for the dot,
 // about 1/sqrt(d) for the cosine), root mean square and histogram. Shapes:
-// samples [trials], stats [5], hist [bins], work [2 d]. random_experiment.h
+// samples [trials], stats [5], hist [bins], work [2 d]. random_dot_experiment.h
 // has the counters, the null conventions and how the statistics are kept.
 //
 // Preconditions: d >= 1, trials >= 1, hist_lo < hist_hi, work holds 2 d
@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 #include "kernels.h"
-#include "random_experiment.h"
+#include "random_dot_experiment.h"
 
 extern "C" void ag_random_dot_experiment__simd128(uint32_t seed_lo, uint32_t seed_hi, int32_t d, int32_t trials,
                                                   int32_t measure, float hist_lo, float hist_hi, int32_t bins,

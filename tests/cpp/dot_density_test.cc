@@ -1,5 +1,5 @@
 // dot_density (the exact density of q.k for q, k ~ N(0, I_d)) against the
-// independent float64 reference (reference_density.h) and closed forms, and
+// independent float64 reference (reference_dot_density.h) and closed forms, and
 // greedy_packing against a recomputation with the variant's own dot and
 // normalize. Tolerances come from registry.inc.
 #include <gtest/gtest.h>
@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "kernels.h"
-#include "reference_density.h"
+#include "reference_dot_density.h"
 #include "test_util.h"
 
 namespace ag::test {

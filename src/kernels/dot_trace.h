@@ -10,14 +10,21 @@
 //   [3..6] x   [7..10] y   [11..14] z   [15..18] w   (four lanes each)
 //   [19] value (a scalar result of the step, 0 when the step has none)
 // Unused fields are 0.
-#ifndef AG_KERNELS_VECTOR_TRACE_H_
-#define AG_KERNELS_VECTOR_TRACE_H_
+#ifndef AG_KERNELS_DOT_TRACE_H_
+#define AG_KERNELS_DOT_TRACE_H_
 
 #include <stdint.h>
+
+#include "pairwise_scalar.h"
 
 namespace ag::trace {
 
 inline constexpr int32_t kTraceRecord = 20;
+// The offset of each field in a record (the layout above); the bindings give
+// them to the JS layer (dotTraceLayout), which reads records by these names.
+inline constexpr int32_t kFieldKind = 0, kFieldIndex = 1, kFieldCount = 2;
+inline constexpr int32_t kFieldX = 3, kFieldY = 7, kFieldZ = 11, kFieldW = 15, kFieldValue = 19;
+static_assert(kFieldValue + 1 == kTraceRecord && kFieldW + 4 == kFieldValue, "the layout above");
 
 enum Kind : int32_t {
   // simd128: one step of 8 elements i..i+7 (count of them real, the rest
@@ -51,16 +58,16 @@ class TraceWriter {
     float* r = count_ < capacity_ ? trace_ + static_cast<int64_t>(count_) * kTraceRecord : scratch_;
     ++count_;
     for (int32_t k = 0; k < kTraceRecord; ++k) r[k] = 0.0f;
-    r[0] = static_cast<float>(kind);
-    r[1] = static_cast<float>(index);
-    r[2] = static_cast<float>(count);
+    r[kFieldKind] = static_cast<float>(kind);
+    r[kFieldIndex] = static_cast<float>(index);
+    r[kFieldCount] = static_cast<float>(count);
     return r;
   }
   void merge(float left, float right, float sum) {
     float* r = next(kMerge, -1, 2);
-    r[3] = left;
-    r[4] = right;
-    r[19] = sum;
+    r[kFieldX] = left;
+    r[kFieldX + 1] = right;
+    r[kFieldValue] = sum;
   }
   int32_t count() const { return count_; }
 
@@ -72,36 +79,16 @@ class TraceWriter {
 };
 
 // pairwise_scalar.h's Cascade, in the same order, recording every addition.
-class TracingCascade {
- public:
-  explicit TracingCascade(TraceWriter* w) : w_(w) {}
-  void push(float s) {
-    for (uint32_t c = count_++; c & 1u; c >>= 1) {
-      const float left = level_[--top_];
-      const float sum = left + s;
-      w_->merge(left, s, sum);
-      s = sum;
-    }
-    level_[top_++] = s;
+struct TracingAdd {
+  TraceWriter* w;
+  float operator()(float left, float right) const {
+    const float sum = left + right;
+    w->merge(left, right, sum);
+    return sum;
   }
-  float total() {
-    if (top_ == 0) return 0.0f;
-    float s = level_[top_ - 1];
-    for (int i = top_ - 2; i >= 0; --i) {
-      const float sum = level_[i] + s;
-      w_->merge(level_[i], s, sum);
-      s = sum;
-    }
-    return s;
-  }
-
- private:
-  TraceWriter* w_;
-  float level_[33];
-  int top_ = 0;
-  uint32_t count_ = 0;
 };
+using TracingCascade = ag::pairwise::BasicCascade<float, TracingAdd>;
 
 }  // namespace ag::trace
 
-#endif  // AG_KERNELS_VECTOR_TRACE_H_
+#endif  // AG_KERNELS_DOT_TRACE_H_

@@ -9,7 +9,7 @@
 
 #include "kernels.h"
 #include "test_util.h"
-#include "vector_trace.h"
+#include "dot_trace.h"
 
 namespace ag::test {
 namespace {

@@ -1,4 +1,4 @@
-#include "reference_density.h"
+#include "reference_dot_density.h"
 
 #include <algorithm>
 #include <cmath>

@@ -23,8 +23,8 @@
 // and a power-of-two scale 2^(600 s) (exact) so that nothing overflows for
 // any finite float x; the result is exp(log G + 600 s ln 2 - x + log C) with
 // log C = lgamma(nu) - lgamma(nu + 1/2) - log(2 sqrt(pi)).
-#ifndef AG_KERNELS_DENSITY_H_
-#define AG_KERNELS_DENSITY_H_
+#ifndef AG_KERNELS_DOT_DENSITY_H_
+#define AG_KERNELS_DOT_DENSITY_H_
 
 #include <math.h>
 #include <stdint.h>
@@ -102,4 +102,4 @@ inline float density_d1(double x) {
 
 }  // namespace ag::density
 
-#endif  // AG_KERNELS_DENSITY_H_
+#endif  // AG_KERNELS_DOT_DENSITY_H_

@@ -12,8 +12,8 @@
 // Shapes: dirs [capacity, d] (rows 0 .. kept - 1 are the kept directions),
 // work [d]. Work: at most count * capacity * d multiply-adds (each candidate
 // stops at its first conflict).
-#ifndef AG_KERNELS_PACKING_H_
-#define AG_KERNELS_PACKING_H_
+#ifndef AG_KERNELS_GREEDY_PACKING_H_
+#define AG_KERNELS_GREEDY_PACKING_H_
 
 #include <math.h>
 #include <stdint.h>
@@ -52,4 +52,4 @@ inline int32_t greedy(uint32_t seed_lo, uint32_t seed_hi, int32_t d, int32_t fir
 
 }  // namespace ag::packing
 
-#endif  // AG_KERNELS_PACKING_H_
+#endif  // AG_KERNELS_GREEDY_PACKING_H_

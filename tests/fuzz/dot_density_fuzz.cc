@@ -22,7 +22,7 @@
 #include "fuzz_check.h"
 #include "fuzz_input.h"
 #include "kernels.h"
-#include "reference_density.h"
+#include "reference_dot_density.h"
 
 namespace ag::fuzz {
 namespace {

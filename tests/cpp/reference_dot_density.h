@@ -6,8 +6,8 @@
 // 1/200 or a fifth of the width of the integrand's peak at t = asinh(nu / x)).
 // f_d(0) = Gamma(nu) / (2 sqrt(pi) Gamma(nu + 1/2)) for d >= 2; d = 1 gives
 // K_0(|x|)/pi (+Infinity at 0).
-#ifndef AG_TESTS_REFERENCE_DENSITY_H_
-#define AG_TESTS_REFERENCE_DENSITY_H_
+#ifndef AG_TESTS_REFERENCE_DOT_DENSITY_H_
+#define AG_TESTS_REFERENCE_DOT_DENSITY_H_
 
 #include <stdint.h>
 
@@ -17,4 +17,4 @@ double dot_density(double x, int32_t d);
 
 }  // namespace ag::reference
 
-#endif  // AG_TESTS_REFERENCE_DENSITY_H_
+#endif  // AG_TESTS_REFERENCE_DOT_DENSITY_H_

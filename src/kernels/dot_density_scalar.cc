@@ -1,12 +1,12 @@
 // Family "random", scalar variant of dot_density: the exact density of q.k
-// for q, k ~ N(0, I_d) at n points x (see density.h for the maths).
+// for q, k ~ N(0, I_d) at n points x (see dot_density.h for the maths).
 //
 // Shapes: x [n], y [n]. Preconditions: 1 <= d <= 4096, x finite. What this
 // variant does: one x at a time, the recurrence in double.
 #include <math.h>
 #include <stdint.h>
 
-#include "density.h"
+#include "dot_density.h"
 #include "kernels.h"
 
 extern "C" void ag_dot_density__scalar(const float* x, int32_t n, int32_t d, float* y) {

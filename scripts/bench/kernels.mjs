@@ -1,0 +1,135 @@
+// The benchmark of every registry kernel (src/kernels/registry.inc) that the
+// peer workloads of workloads.mjs do not already time: one API call per
+// kernel, timed on ours only (simd128 and scalar kernels of the SIMD build,
+// and the baseline build), since the peers have no such operations. The list
+// is driven by the registry: kernelCoverage() names any kernel without a
+// workload, and bench.mjs refuses to run until every kernel has one
+// (tests/js/bench-smoke.test.mjs checks it too).
+import { tensor } from './data.mjs';
+import { PEER_KERNELS } from './workloads.mjs';
+
+/** Sizes of a full run and of a --smoke run (odd lengths, so vector tails are exercised). */
+export const KERNEL_SIZES = {
+  full: { n: 4096, T: 256, d: 64, trials: 4096, candidates: 256 },
+  smoke: { n: 37, T: 12, d: 16, trials: 64, candidates: 16 },
+};
+
+/**
+ * Per registry kernel: what it computes at the sizes s ({ n, T, d, ... }),
+ * its element count and the call on an instance ag, made from seeded inputs.
+ */
+const CALLS = {
+  dot: (s, v) => ({ label: `dot [${s.n}]`, work: s.n, call: (ag) => ag.dot(v.a, v.b) }),
+  squared_norm: (s, v) => ({ label: `squaredNorm [${s.n}]`, work: s.n, call: (ag) => ag.squaredNorm(v.a) }),
+  norm: (s, v) => ({ label: `norm [${s.n}]`, work: s.n, call: (ag) => ag.norm(v.a) }),
+  normalize: (s, v) => ({ label: `normalize [${s.n}]`, work: s.n, call: (ag) => ag.normalize(v.a) }),
+  cosine: (s, v) => ({ label: `cosine [${s.n}]`, work: s.n, call: (ag) => ag.cosine(v.a, v.b) }),
+  angle: (s, v) => ({ label: `angle [${s.n}]`, work: s.n, call: (ag) => ag.angle(v.a, v.b) }),
+  scalar_projection: (s, v) => ({
+    label: `scalarProjection [${s.n}]`,
+    work: s.n,
+    call: (ag) => ag.scalarProjection(v.a, v.b),
+  }),
+  vector_projection: (s, v) => ({
+    label: `vectorProjection [${s.n}]`,
+    work: s.n,
+    call: (ag) => ag.vectorProjection(v.a, v.b),
+  }),
+  squared_distance: (s, v) => ({
+    label: `squaredDistance [${s.n}]`,
+    work: s.n,
+    call: (ag) => ag.squaredDistance(v.a, v.b),
+  }),
+  weighted_sum: (s, v) => ({
+    label: `weightedSum [${s.T}] x [${s.T}, ${s.d}]`,
+    work: s.T * s.d,
+    call: (ag) => ag.weightedSum(v.alpha, v.V),
+  }),
+  dot_trace: (s, v) => ({ label: `dotTrace [${s.T}]`, work: s.T, call: (ag) => ag.dotTrace(v.aT, v.bT) }),
+  exp: (s, v) => ({ label: `exp [${s.n}]`, work: s.n, call: (ag) => ag.exp(v.a) }),
+  softmax_naive: (s, v) => ({
+    label: `softmaxNaive [${s.T}, ${s.T}]`,
+    work: s.T * s.T,
+    call: (ag) => ag.softmaxNaive(v.X),
+  }),
+  log_sum_exp: (s, v) => ({ label: `logSumExp [${s.T}, ${s.T}]`, work: s.T * s.T, call: (ag) => ag.logSumExp(v.X) }),
+  entropy_bits: (s, v) => ({ label: `entropy [${s.n}]`, work: s.n, call: (ag) => ag.entropy(v.p) }),
+  softmax_jacobian: (s, v) => ({
+    label: `softmaxJacobian [${s.T}]`,
+    work: s.T * s.T,
+    call: (ag) => ag.softmaxJacobian(v.alphaT),
+  }),
+  philox_uniform: (s) => ({ label: `random.uniform n=${s.n}`, work: s.n, call: (ag) => ag.random.uniform({ n: s.n }) }),
+  philox_normal: (s) => ({ label: `random.normal n=${s.n}`, work: s.n, call: (ag) => ag.random.normal({ n: s.n }) }),
+  random_dot_experiment: (s) => ({
+    label: `randomDotExperiment d=${s.d}, trials=${s.trials}`,
+    work: s.d * s.trials,
+    call: (ag) => ag.randomDotExperiment({ d: s.d, trials: s.trials, returnSamples: false }),
+  }),
+  dot_density: (s, v) => ({
+    label: `dotProductDensity [${s.n}], d=${s.d}`,
+    work: s.n,
+    call: (ag) => ag.dotProductDensity(v.x, s.d),
+  }),
+  greedy_packing: (s) => ({
+    label: `greedyPacking d=${s.d}, ${s.candidates} candidates`,
+    work: s.candidates * s.d,
+    call: (ag) => ag.greedyPacking({ d: s.d, candidates: s.candidates, epsilon: 0.25 }),
+  }),
+};
+
+/** The registry kernels (names) with no workload, peer or kernel: [] when the benchmark covers them all. */
+export function kernelCoverage(registryNames) {
+  const covered = new Set([...Object.values(PEER_KERNELS), ...Object.keys(CALLS)]);
+  return registryNames.filter((name) => !covered.has(name));
+}
+
+/**
+ * The kernel workloads of one run, in registry order: [{ id, kernel, family,
+ * label, work, call(ag) }] for every kernel of `registry` ([{ name, family }])
+ * that no peer workload times.
+ */
+export function kernelWorkloads(registry, { smoke = false } = {}) {
+  const s = smoke ? KERNEL_SIZES.smoke : KERNEL_SIZES.full;
+  const t = (shape, seed, lo, hi) => tensor(shape, seed, lo, hi);
+  const v = {
+    a: t([s.n], 61).data,
+    b: t([s.n], 62).data,
+    p: t([s.n], 63, 0, 1).data,
+    x: t([s.n], 64, -3 * Math.sqrt(s.d), 3 * Math.sqrt(s.d)).data,
+    aT: t([s.T], 65).data,
+    bT: t([s.T], 66).data,
+    alpha: t([s.T], 67, 0, 1).data,
+    alphaT: t([s.T], 68, 0, 2 / s.T).data,
+    V: t([s.T, s.d], 69),
+    X: t([s.T, s.T], 70, -4, 4),
+  };
+  const peer = new Set(Object.values(PEER_KERNELS));
+  return registry
+    .filter((k) => !peer.has(k.name) && CALLS[k.name])
+    .map((k) => ({ id: `kernel-${k.name}`, kernel: k.name, family: k.family, ...CALLS[k.name](s, v) }));
+}
+
+/** The Markdown section of the kernel workloads (after the report of report.mjs). */
+export function kernelsReport(run) {
+  if (!run.kernels?.length) return '';
+  const time = (ms) =>
+    Number.isFinite(ms) ? (ms < 1 ? `${(ms * 1000).toPrecision(3)} µs` : `${ms.toPrecision(3)} ms`) : '—';
+  const ratio = (r) => (Number.isFinite(r) ? `${r.toFixed(2)}×` : '—');
+  const lines = [
+    '',
+    '## Every registry kernel (ours only)',
+    '',
+    'One API call per kernel of src/kernels/registry.inc that the workloads above do not time; the peers have no such operations. Median time per call.',
+    '',
+    '| kernel | family | workload | simd128 | scalar kernels | baseline build | scalar / simd128 | baseline / simd128 |',
+    '| --- | --- | --- | ---: | ---: | ---: | ---: | ---: |',
+  ];
+  for (const k of run.kernels) {
+    const ms = (id) => k.results.find((r) => r.impl === id)?.medianMs;
+    lines.push(
+      `| ${k.kernel} | ${k.family} | ${k.label} | ${time(ms('ag-simd128'))} | ${time(ms('ag-scalar'))} | ${time(ms('ag-baseline'))} | ${ratio(k.ratios.vsScalar)} | ${ratio(k.ratios.vsBaseline)} |`,
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}

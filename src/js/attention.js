@@ -1,0 +1,463 @@
+// Family "attention" (registry.inc; Vaswani et al. 2017, §3.2.1 and §3.2.2):
+// scaled dot-product attention and multi-head attention. Arguments, masks and
+// strides are checked and computed here (tensor.js); the shapes and strides
+// go to the kernels as the ag_attention_dims / ag_mha_dims blocks of
+// kernels.h, packed by field name in the order the bindings give
+// (attentionDimsFields, mhaDimsFields), the buffers by name (heap.js), and the
+// streaming work size is the bindings' constant ATTENTION_STREAMING_WORK_FLOATS.
+// Shapes, options and errors: index.d.ts.
+import { knownNaNIndex } from './checks.js';
+import { describeValue, formatIndex, formatShape, overflowError, shapeError } from './errors.js';
+import { HEAP_LIMIT_BYTES } from './heap.js';
+import {
+  booleanOption,
+  broadcastShapes,
+  broadcastStrides,
+  finiteNumber,
+  numel,
+  optionsObject,
+  tensorOf,
+  toMask,
+  toTensorRank,
+} from './tensor.js';
+
+/** Field lists per module and binding: { attentionDimsFields: [...], mhaDimsFields: [...] }. */
+const dimsFields = new WeakMap();
+
+/**
+ * A dims block of kernels.h as an Int32Array: `values` by field name, packed in
+ * the order of the binding `which` (attentionDimsFields or mhaDimsFields).
+ * A field without a value, or a value without a field, is a bug here.
+ */
+function packDims(module, which, values) {
+  let known = dimsFields.get(module);
+  if (!known) dimsFields.set(module, (known = {}));
+  const fields = (known[which] ??= module[which]().split(','));
+  const extra = Object.keys(values).filter((k) => !fields.includes(k));
+  const missing = fields.filter((f) => !(f in values));
+  if (extra.length || missing.length)
+    throw new Error(
+      `${which}: no value for [${missing}], no field for [${extra}] (kernels.h and attention.js disagree)`,
+    );
+  return Int32Array.from(fields, (f) => values[f]);
+}
+
+/**
+ * The `streaming` option of attention and multiHeadAttention: a boolean,
+ * by default true unless an option in `wanting` (names of the options that
+ * ask for the [Tq, Tk] grid, or false) is set.
+ */
+function streamingOption(m, value, wanting) {
+  const grid = wanting.filter(Boolean);
+  const streaming = booleanOption(m, 'options.streaming', value, grid.length === 0);
+  if (streaming && grid.length > 0) {
+    throw new TypeError(
+      `${m}: options.streaming is true, but options.${grid[0]} asks for the [Tq, Tk] grid, which the streaming ` +
+        `path never forms; leave streaming out (or set it to false) to get ${grid[0] === 'returnScores' ? 'the scores' : 'the weights'}`,
+    );
+  }
+  return streaming;
+}
+
+/**
+ * The RangeError that names the projection that spoiled multiHeadAttention's
+ * scores or output, or null: the first of Q, K, V (laid out one after the
+ * other from `work`, then the heads, as in attention_impl.h) that holds a
+ * non-finite entry; else, when the output has a NaN (`output.nanAt` >= 0)
+ * while the heads are finite, the output projection. Called only after the
+ * scores or the output went wrong, while the workspace is alive.
+ */
+function projectionOverflow(module, m, work, projections, output) {
+  const error = (name, what, inputs, shape, flat) =>
+    new RangeError(
+      `${m}: ${name}${formatIndex(shape, flat)} overflowed float32 although the inputs are finite ` +
+        `(the ${name === 'output' ? 'output ' : ''}projection ${what}, of shape ${formatShape(shape)}); scale ${inputs} down`,
+    );
+  let at = work;
+  for (const { what, inputs, shape } of projections) {
+    const n = numel(shape);
+    const flat = module.firstNonFinite(at, n, 0);
+    if (flat >= 0) return error(what[0], what, inputs, shape, flat);
+    at += 4 * n;
+  }
+  const headsFinite = () => module.firstNonFinite(at, numel(output.shape), 0) < 0;
+  if (output.nanAt >= 0 && headsFinite())
+    return error('output', output.what, output.inputs, output.shape, output.nanAt);
+  return null;
+}
+
+/**
+ * The RangeError for an attention kernel's overflow status (1 + the flat
+ * index of the first overflowed score, INT32_MAX when it did not fit).
+ */
+function scoreOverflow(m, what, shape, status) {
+  if (status < 0x7fffffff) return overflowError(m, what, shape, status - 1);
+  return new RangeError(
+    `${m}: ${what} overflowed float32 at flat index 2147483646 or beyond although the inputs are finite ` +
+      `(the shape of ${what} is ${formatShape(shape)}); scale the inputs down`,
+  );
+}
+
+/**
+ * The work buffer of the attention kernel (registry.inc): streaming, one
+ * tile of scores and two numbers per query row of a block; materialized,
+ * a row [Tk] when the weights or scores hold the grid, else the grid.
+ */
+function attentionWork(module, streaming, gridReturned, Tq, Tk) {
+  if (streaming) return { length: module.ATTENTION_STREAMING_WORK_FLOATS };
+  if (gridReturned) return { length: Tk };
+  return { name: 'the score grid', shape: [Tq, Tk], length: Tq * Tk };
+}
+
+export const attentionMethods = {
+  /**
+   * Scaled dot-product attention (Vaswani et al. 2017, §3.2.1): streaming
+   * (online softmax over key tiles, no [Tq, Tk] buffer; Milakov & Gimelshein
+   * 2018, Dao et al. 2022) unless weights or scores are asked for or
+   * `streaming: false`. Shapes, options and errors: index.d.ts.
+   */
+  attention(q, k, v, options) {
+    const m = 'attention';
+    const o = optionsObject(m, options, 'options', [
+      'scale',
+      'causal',
+      'mask',
+      'returnWeights',
+      'returnScores',
+      'streaming',
+    ]);
+    const Q = toTensorRank(m, 'Q', q, [2, 3, 4], '[..., Tq, d_k]');
+    const [Tq, dk] = Q.shape.slice(-2);
+    const kExp = `[..., Tk, d_k] with d_k = ${dk} (from Q ${formatShape(Q.shape)})`;
+    const K = toTensorRank(m, 'K', k, [2, 3, 4], kExp);
+    if (K.shape.at(-1) !== dk) throw shapeError(m, 'K', K.shape, kExp, 'Q and K must have the same d_k');
+    const Tk = K.shape.at(-2);
+    const vExp = `[..., Tk, d_v] with Tk = ${Tk} (from K ${formatShape(K.shape)})`;
+    const V = toTensorRank(m, 'V', v, [2, 3, 4], vExp);
+    if (V.shape.at(-2) !== Tk) throw shapeError(m, 'V', V.shape, vExp, 'V needs one row per key');
+    const dv = V.shape.at(-1);
+    const lead = broadcastShapes(m, [
+      { name: 'Q', shape: Q.shape.slice(0, -2), full: Q.shape, expected: '[..., Tq, d_k]' },
+      { name: 'K', shape: K.shape.slice(0, -2), full: K.shape, expected: kExp },
+      { name: 'V', shape: V.shape.slice(0, -2), full: V.shape, expected: vExp },
+    ]);
+    const BH = [...new Array(2 - lead.length).fill(1), ...lead];
+    const [B, H] = BH;
+    const st = (t, rows, cols) => broadcastStrides(m, '', t.shape.slice(0, -2), BH, '').map((s) => s * rows * cols);
+    const [qsb, qsh] = st(Q, Tq, dk);
+    const [ksb, ksh] = st(K, Tk, dk);
+    const [vsb, vsh] = st(V, Tk, dv);
+    const scale = o.scale === undefined ? Math.fround(1 / Math.sqrt(dk)) : finiteNumber(m, 'options.scale', o.scale);
+    const causal = booleanOption(m, 'options.causal', o.causal, false);
+    const returnWeights = booleanOption(m, 'options.returnWeights', o.returnWeights, false);
+    const returnScores = booleanOption(m, 'options.returnScores', o.returnScores, false);
+    const streaming = streamingOption(m, o.streaming, [
+      returnWeights && 'returnWeights',
+      returnScores && 'returnScores',
+    ]);
+    let mask = null;
+    let ms = [0, 0, 0, 0];
+    const scoreShape = [...lead, Tq, Tk];
+    if (o.mask !== undefined && o.mask !== null) {
+      const target = `a shape that broadcasts to [B, h, Tq, Tk] = ${formatShape([B, H, Tq, Tk])}`;
+      mask = toMask(m, 'mask', o.mask, target);
+      ms = broadcastStrides(m, 'mask', mask.shape, [B, H, Tq, Tk], '[B, h, Tq, Tk]');
+    }
+    // ag_attention_dims (kernels.h) by field name.
+    const dims = packDims(this._rt.module, 'attentionDimsFields', {
+      B,
+      H,
+      Tq,
+      Tk,
+      d_k: dk,
+      d_v: dv,
+      q_sb: qsb,
+      q_sh: qsh,
+      q_st: dk,
+      k_sb: ksb,
+      k_sh: ksh,
+      k_st: dk,
+      v_sb: vsb,
+      v_sh: vsh,
+      v_st: dv,
+      o_sb: H * Tq * dv,
+      o_sh: Tq * dv,
+      o_st: dv,
+      m_sb: ms[0],
+      m_sh: ms[1],
+      m_si: ms[2],
+      m_sj: ms[3],
+      kb_sb: 0,
+      causal: causal ? 1 : 0,
+      streaming: streaming ? 1 : 0,
+    });
+    const nOut = B * H * Tq * dv;
+    const nW = B * H * Tq * Tk;
+    const specs = {
+      Q: { shape: Q.shape, data: Q.data },
+      K: { shape: K.shape, data: K.data },
+      V: { shape: V.shape, data: V.data },
+      mask: mask && { data: mask.data },
+      dims: { data: dims },
+      output: { shape: [...lead, Tq, dv], length: nOut },
+      weights: returnWeights && { shape: scoreShape, length: nW },
+      scores: returnScores && { shape: scoreShape, length: nW },
+      work: attentionWork(this._rt.module, streaming, returnWeights || returnScores, Tq, Tk),
+    };
+    const r = this._buffers(m, specs, (p) => {
+      const keyBias = 0;
+      const status = this._kernel('attention')(
+        p.Q,
+        p.K,
+        p.V,
+        p.mask,
+        keyBias,
+        scale,
+        p.dims,
+        p.output,
+        p.weights,
+        p.scores,
+        p.work,
+      );
+      if (status !== 0)
+        throw scoreOverflow(
+          m,
+          mask ? 'the scores scale * Q K^T + mask' : 'the scores scale * Q K^T',
+          scoreShape,
+          status,
+        );
+      // A NaN in the output (a sum that overflowed) is a RangeError from _done.
+      const res = { output: tensorOf(this._read(Float32Array, p.output, nOut), [...lead, Tq, dv]) };
+      if (returnWeights) res.weights = tensorOf(this._read(Float32Array, p.weights, nW), scoreShape.slice());
+      if (returnScores) res.scores = tensorOf(this._read(Float32Array, p.scores, nW), scoreShape.slice());
+      return res;
+    });
+    const args = { Q: Q.shape, K: K.shape, V: V.shape };
+    if (mask) args.mask = mask.shape;
+    return this._done('attention', args, r);
+  },
+
+  /**
+   * Multi-head attention (Vaswani et al. 2017, §3.2.2): projections by the
+   * variant's matmul, each head attended in place through strides, streaming
+   * unless the weights are asked for or `streaming: false`. Shapes, options
+   * and errors: index.d.ts.
+   */
+  multiHeadAttention(inputs, params, options) {
+    const m = 'multiHeadAttention';
+    const io = optionsObject(m, inputs, 'the first argument {query, key, value}', ['query', 'key', 'value']);
+    const pw = optionsObject(m, params, 'the second argument {wQ, wK, wV, wO, bQ, bK, bV, bO}', [
+      'wQ',
+      'wK',
+      'wV',
+      'wO',
+      'bQ',
+      'bK',
+      'bV',
+      'bO',
+    ]);
+    const o = optionsObject(m, options, 'options', [
+      'numHeads',
+      'scale',
+      'causal',
+      'mask',
+      'keyPaddingMask',
+      'returnWeights',
+      'streaming',
+    ]);
+    if (io.query === undefined) throw new TypeError(`${m}: query is missing; expected [T, d_model] or [B, T, d_model]`);
+    const X = toTensorRank(m, 'query', io.query, [2, 3], '[Tq, d_model] or [B, Tq, d_model]');
+    const batched = X.shape.length === 3;
+    const B = batched ? X.shape[0] : 1;
+    const [Tq, dm] = X.shape.slice(-2);
+    const kvExp = batched ? `[B, Tk, d_model] with B = ${B}, d_model = ${dm}` : `[Tk, d_model] with d_model = ${dm}`;
+    const Kx = io.key === undefined ? X : toTensorRank(m, 'key', io.key, [X.shape.length], kvExp);
+    if (Kx.shape.at(-1) !== dm || (batched && Kx.shape[0] !== B))
+      throw shapeError(m, 'key', Kx.shape, kvExp, 'query and key must agree on B and d_model');
+    const Tk = Kx.shape.at(-2);
+    const vExp = batched
+      ? `[B, Tk, d_model] = ${formatShape([B, Tk, dm])}`
+      : `[Tk, d_model] = ${formatShape([Tk, dm])}`;
+    const Vx = io.value === undefined ? Kx : toTensorRank(m, 'value', io.value, [X.shape.length], vExp);
+    if (Vx.shape.join() !== Kx.shape.join())
+      throw shapeError(m, 'value', Vx.shape, vExp, 'value must have the shape of key');
+    if (o.numHeads === undefined)
+      throw new TypeError(`${m}: options.numHeads (h) is missing; it must divide d_model = ${dm}`);
+    if (typeof o.numHeads !== 'number' || !Number.isInteger(o.numHeads)) {
+      const got = typeof o.numHeads === 'number' ? String(o.numHeads) : describeValue(o.numHeads);
+      throw new TypeError(
+        `${m}: options.numHeads (h) must be an integer >= 1 that divides d_model = ${dm}; got ${got}`,
+      );
+    }
+    const h = o.numHeads;
+    if (h < 1)
+      throw new RangeError(
+        `${m}: options.numHeads = ${h}; the number of heads h must be >= 1 (and divide d_model = ${dm})`,
+      );
+    if (dm % h !== 0) {
+      throw new RangeError(
+        `${m}: options.numHeads = ${h} does not divide d_model = ${dm} (query has shape ${formatShape(X.shape)}); h must be a divisor of d_model so that d_k = d_model / h`,
+      );
+    }
+    const dk = dm / h;
+    const wExp = `[d_model, d_model] = ${formatShape([dm, dm])} ([in, out])`;
+    const weight = (name) => {
+      if (pw[name] === undefined) throw new TypeError(`${m}: ${name} is missing; expected ${wExp}`);
+      const w = toTensorRank(m, name, pw[name], [2], wExp);
+      if (w.shape[0] !== dm || w.shape[1] !== dm) throw shapeError(m, name, w.shape, wExp);
+      return w;
+    };
+    const bias = (name) => {
+      if (pw[name] === undefined || pw[name] === null) return null;
+      const b = toTensorRank(m, name, pw[name], [1], `[d_model] = [${dm}]`);
+      if (b.shape[0] !== dm) throw shapeError(m, name, b.shape, `[d_model] = [${dm}]`);
+      return b;
+    };
+    const [wQ, wK, wV, wO] = ['wQ', 'wK', 'wV', 'wO'].map(weight);
+    const [bQ, bK, bV, bO] = ['bQ', 'bK', 'bV', 'bO'].map(bias);
+    const scale = o.scale === undefined ? Math.fround(1 / Math.sqrt(dk)) : finiteNumber(m, 'options.scale', o.scale);
+    const causal = booleanOption(m, 'options.causal', o.causal, false);
+    const returnWeights = booleanOption(m, 'options.returnWeights', o.returnWeights, false);
+    const streaming = streamingOption(m, o.streaming, [returnWeights && 'returnWeights']);
+    const wShape = batched ? [B, h, Tq, Tk] : [h, Tq, Tk];
+    let mask = null;
+    let ms = [0, 0, 0, 0];
+    if (o.mask !== undefined && o.mask !== null) {
+      const target = `a shape that broadcasts to ${batched ? '[B, h, Tq, Tk]' : '[h, Tq, Tk]'} = ${formatShape(wShape)}`;
+      mask = toMask(m, 'mask', o.mask, target);
+      const s = broadcastStrides(m, 'mask', mask.shape, wShape, batched ? '[B, h, Tq, Tk]' : '[h, Tq, Tk]');
+      ms = batched ? s : [0, ...s];
+    }
+    let kpm = null;
+    let kbsb = 0;
+    if (o.keyPaddingMask !== undefined && o.keyPaddingMask !== null) {
+      const kExp = batched ? `[B, Tk] = ${formatShape([B, Tk])}` : `[Tk] = [${Tk}]`;
+      kpm = toMask(m, 'keyPaddingMask', o.keyPaddingMask, kExp, 'ignore');
+      const target = batched ? [B, Tk] : [Tk];
+      const s = broadcastStrides(m, 'keyPaddingMask', kpm.shape, target, batched ? '[B, Tk]' : '[Tk]');
+      if (s.at(-1) === 0 && Tk > 1)
+        throw shapeError(m, 'keyPaddingMask', kpm.shape, kExp, 'one entry per key is needed');
+      kbsb = batched ? s[0] : 0;
+    }
+    if (!streaming && 4 * Tq * Tk > HEAP_LIMIT_BYTES) {
+      // Checked here: the workspace size comes back from wasm as 32 bits.
+      throw new RangeError(
+        `${m}: the materialized path needs one head's [Tq, Tk] = ${formatShape([Tq, Tk])} score grid, ${4 * Tq * Tk} bytes, ` +
+          `more than the 1 GiB limit of the heap; use smaller shapes, or the streaming path (no returnWeights, streaming not false)`,
+      );
+    }
+    // ag_mha_dims (kernels.h) by field name.
+    const dims = packDims(this._rt.module, 'mhaDimsFields', {
+      B,
+      Tq,
+      Tk,
+      d_model: dm,
+      h,
+      m_sb: ms[0],
+      m_sh: ms[1],
+      m_si: ms[2],
+      m_sj: ms[3],
+      kb_sb: kbsb,
+      causal: causal ? 1 : 0,
+      streaming: streaming ? 1 : 0,
+    });
+    const nOut = B * Tq * dm;
+    const nW = B * h * Tq * Tk;
+    const r = this._buffers(m, { dims: { data: dims } }, ({ dims: pd }) => {
+      const specs = {
+        // Self-attention passes one tensor as query, key and value: it is
+        // copied in once and its pointer passed three times.
+        query: { data: X.data },
+        key: Kx !== X && { data: Kx.data },
+        value: Vx !== Kx && { data: Vx.data },
+        wQ: { data: wQ.data },
+        wK: { data: wK.data },
+        wV: { data: wV.data },
+        wO: { data: wO.data },
+        bQ: bQ && { data: bQ.data },
+        bK: bK && { data: bK.data },
+        bV: bV && { data: bV.data },
+        bO: bO && { data: bO.data },
+        mask: mask && { data: mask.data },
+        keyPaddingMask: kpm && { data: kpm.data },
+        output: { shape: X.shape, length: nOut },
+        weights: returnWeights && { shape: wShape, length: nW },
+        workspace: { length: this._rt.module.mhaWorkspaceFloats(pd) },
+      };
+      return this._buffers(m, specs, (p) => {
+        const key = p.key || p.query;
+        const value = p.value || key;
+        const status = this._kernel('multi_head_attention')(
+          p.query,
+          key,
+          value,
+          p.wQ,
+          p.wK,
+          p.wV,
+          p.wO,
+          p.bQ,
+          p.bK,
+          p.bV,
+          p.bO,
+          p.mask,
+          p.keyPaddingMask,
+          scale,
+          pd,
+          p.output,
+          p.weights,
+          p.workspace,
+        );
+        const output = this._read(Float32Array, p.output, nOut);
+        if (status !== 0 || knownNaNIndex(output) >= 0) {
+          // Scores or output went wrong: a projection that overflowed is the
+          // cause to name, if one did (the workspace still holds Q, K and V).
+          // Key and value default to query (and value to key): name what was passed.
+          const kName = io.key === undefined ? 'query' : 'key';
+          const vName = io.value === undefined ? kName : 'value';
+          const projections = [
+            {
+              what: `Q = query\u00b7wQ${bQ ? ' + bQ' : ''}`,
+              inputs: bQ ? 'query, wQ or bQ' : 'query or wQ',
+              shape: [...X.shape.slice(0, -1), dm],
+            },
+            {
+              what: `K = ${kName}\u00b7wK${bK ? ' + bK' : ''}`,
+              inputs: bK ? `${kName}, wK or bK` : `${kName} or wK`,
+              shape: [...Kx.shape.slice(0, -1), dm],
+            },
+            {
+              what: `V = ${vName}\u00b7wV${bV ? ' + bV' : ''}`,
+              inputs: bV ? `${vName}, wV or bV` : `${vName} or wV`,
+              shape: [...Kx.shape.slice(0, -1), dm],
+            },
+          ];
+          const outputProjection = {
+            what: `concat(heads)\u00b7wO${bO ? ' + bO' : ''}`,
+            inputs: bO ? 'wO, bO or the inputs' : 'wO or the inputs',
+            shape: X.shape,
+            nanAt: status === 0 ? knownNaNIndex(output) : -1,
+          };
+          const bad = projectionOverflow(this._rt.module, m, p.workspace, projections, outputProjection);
+          if (bad) throw bad;
+        }
+        if (status !== 0) throw scoreOverflow(m, 'the per-head scores', [B, h, Tq, Tk], status);
+        // A NaN in the output (a sum that overflowed) is a RangeError from _done.
+        const res = { output: tensorOf(output, X.shape.slice()) };
+        if (returnWeights) res.weights = tensorOf(this._read(Float32Array, p.weights, nW), wShape.slice());
+        return res;
+      });
+    });
+    const args = {
+      query: X.shape,
+      key: Kx.shape,
+      value: Vx.shape,
+      wQ: wQ.shape,
+      wK: wK.shape,
+      wV: wV.shape,
+      wO: wO.shape,
+    };
+    if (mask) args.mask = mask.shape;
+    if (kpm) args.keyPaddingMask = kpm.shape;
+    return this._done('multi_head_attention', args, r);
+  },
+};
