@@ -1,8 +1,8 @@
 // attention-geometry/inline: the same API as the main entry, with each .wasm
 // inside its glue module (built with -sSINGLE_FILE, base64). Nothing is
 // fetched, so it works in bundlers that do not copy assets (esbuild) and from
-// any file or URL. It weighs more than the separate .wasm (README, "The npm
-// package", gives measured sizes).
+// any file or URL. It weighs more than the separate .wasm (docs/sizes.md gives
+// measured sizes).
 import { initFrom } from './init-core.js';
 
 const INLINE_WASM = Object.freeze({

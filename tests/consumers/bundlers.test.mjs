@@ -142,13 +142,13 @@ test('esbuild: `esbuild --bundle` with no options on the inline entry; the page 
   expect(problems).toEqual([]);
 }, 90000);
 
-test("esbuild on the main entry with the README's one-line copy of the .wasm files finds them (200)", async () => {
+test("esbuild on the main entry with docs/package.md's one-line copy of the .wasm files finds them (200)", async () => {
   const dir = makeConsumer(work, 'esbuild-separate', tarball, {
     files: { 'src/main.js': browserEntry('attention-geometry') },
   });
   build(dir, 'esbuild', ['src/main.js', '--bundle', '--format=esm', '--outdir=dist', '--log-level=warning']);
   const out = join(dir, 'dist');
-  // The README's line: mkdir -p dist/wasm && cp node_modules/attention-geometry/dist/wasm/*.wasm dist/wasm/
+  // docs/package.md's line: mkdir -p dist/wasm && cp node_modules/attention-geometry/dist/wasm/*.wasm dist/wasm/
   mkdirSync(join(out, 'wasm'));
   for (const f of ['ag-simd.wasm', 'ag-scalar.wasm'])
     copyFileSync(join(dir, 'node_modules/attention-geometry/dist/wasm', f), join(out, 'wasm', f));
