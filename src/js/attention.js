@@ -17,6 +17,7 @@ import {
   numel,
   optionsObject,
   tensorOf,
+  maskKindOption,
   toMask,
   toTensorRank,
 } from './tensor.js';
@@ -122,6 +123,7 @@ export const attentionMethods = {
       'scale',
       'causal',
       'mask',
+      'maskKind',
       'returnWeights',
       'returnScores',
       'streaming',
@@ -160,7 +162,7 @@ export const attentionMethods = {
     const scoreShape = [...lead, Tq, Tk];
     if (o.mask !== undefined && o.mask !== null) {
       const target = `a shape that broadcasts to [B, h, Tq, Tk] = ${formatShape([B, H, Tq, Tk])}`;
-      mask = toMask(m, 'mask', o.mask, target);
+      mask = toMask(m, 'mask', o.mask, target, 'attend', maskKindOption(m, o.maskKind));
       ms = broadcastStrides(m, 'mask', mask.shape, [B, H, Tq, Tk], '[B, h, Tq, Tk]');
     }
     // ag_attention_dims (kernels.h) by field name.
@@ -261,6 +263,7 @@ export const attentionMethods = {
       'scale',
       'causal',
       'mask',
+      'maskKind',
       'keyPaddingMask',
       'returnWeights',
       'streaming',
@@ -324,7 +327,7 @@ export const attentionMethods = {
     let ms = [0, 0, 0, 0];
     if (o.mask !== undefined && o.mask !== null) {
       const target = `a shape that broadcasts to ${batched ? '[B, h, Tq, Tk]' : '[h, Tq, Tk]'} = ${formatShape(wShape)}`;
-      mask = toMask(m, 'mask', o.mask, target);
+      mask = toMask(m, 'mask', o.mask, target, 'attend', maskKindOption(m, o.maskKind));
       const s = broadcastStrides(m, 'mask', mask.shape, wShape, batched ? '[B, h, Tq, Tk]' : '[h, Tq, Tk]');
       ms = batched ? s : [0, ...s];
     }
@@ -332,7 +335,7 @@ export const attentionMethods = {
     let kbsb = 0;
     if (o.keyPaddingMask !== undefined && o.keyPaddingMask !== null) {
       const kExp = batched ? `[B, Tk] = ${formatShape([B, Tk])}` : `[Tk] = [${Tk}]`;
-      kpm = toMask(m, 'keyPaddingMask', o.keyPaddingMask, kExp, 'ignore');
+      kpm = toMask(m, 'keyPaddingMask', o.keyPaddingMask, kExp, 'ignore', maskKindOption(m, o.maskKind));
       const target = batched ? [B, Tk] : [Tk];
       const s = broadcastStrides(m, 'keyPaddingMask', kpm.shape, target, batched ? '[B, Tk]' : '[Tk]');
       if (s.at(-1) === 0 && Tk > 1)

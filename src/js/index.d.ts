@@ -170,6 +170,15 @@ export interface SoftmaxOptions {
    * take part, `false` = weight 0. Float: added to x / temperature (may hold -Infinity).
    */
   mask?: MaskLike;
+  /**
+   * Which kind of mask a plain number array is. The kind comes from the container: booleans
+   * and Uint8Array are boolean, Float32Array/Float64Array additive (as in PyTorch), and a
+   * number array additive, except that a number array of only 0s and 1s is refused with a
+   * TypeError (as an additive mask it hides nothing; PyTorch and Hugging Face users mean 1 =
+   * attend) unless this says which it is: `'boolean'` reads 1 as true, `'additive'` adds
+   * the numbers. A stated kind that contradicts the container is a TypeError.
+   */
+  maskKind?: 'additive' | 'boolean';
 }
 
 export interface AttentionOptions {
@@ -183,6 +192,15 @@ export interface AttentionOptions {
    * trailing-aligned shape ([Tq, Tk], [Tk], [B, 1, Tq, Tk], ...).
    */
   mask?: MaskLike;
+  /**
+   * Which kind of mask a plain number array is. The kind comes from the container: booleans
+   * and Uint8Array are boolean, Float32Array/Float64Array additive (as in PyTorch), and a
+   * number array additive, except that a number array of only 0s and 1s is refused with a
+   * TypeError (as an additive mask it hides nothing; PyTorch and Hugging Face users mean 1 =
+   * attend) unless this says which it is: `'boolean'` reads 1 as true, `'additive'` adds
+   * the numbers. A stated kind that contradicts the container is a TypeError.
+   */
+  maskKind?: 'additive' | 'boolean';
   /** Also return the weights (softmax of the scores) [..., Tq, Tk]. Default false. */
   returnWeights?: boolean;
   /** Also return the scores scale Q K^T + mask (with -Infinity where masked or causal) [..., Tq, Tk]. Default false. */
@@ -268,6 +286,15 @@ export interface MultiHeadOptions {
   mask?: MaskLike;
   /** [B, Tk] ([Tk] unbatched): `true` = this key is padding and is ignored, as in PyTorch. A float mask is added instead. */
   keyPaddingMask?: MaskLike;
+  /**
+   * Which kind of mask (`mask` and `keyPaddingMask`) a plain number array is. The kind comes from the container: booleans
+   * and Uint8Array are boolean, Float32Array/Float64Array additive (as in PyTorch), and a
+   * number array additive, except that a number array of only 0s and 1s is refused with a
+   * TypeError (as an additive mask it hides nothing; PyTorch and Hugging Face users mean 1 =
+   * attend, or for `keyPaddingMask` 1 = ignore) unless this says which it is: `'boolean'` reads 1 as true, `'additive'` adds
+   * the numbers. A stated kind that contradicts the container is a TypeError.
+   */
+  maskKind?: 'additive' | 'boolean';
   /** Also return the per-head weights [B, h, Tq, Tk] ([h, Tq, Tk] unbatched; not averaged). Default false. */
   returnWeights?: boolean;
   /**
@@ -444,7 +471,12 @@ export interface AttentionGeometry {
   logSumExp(x: NestedNumbers[][]): Tensor;
   /** log sum_i exp(x_i) over the last axis, stable: x [n] -> number, x [..., n] -> [...] (the rank of a `{data, shape}` is known only when it runs). */
   logSumExp(x: TensorLike): number | Tensor;
-  /** Shannon entropy in bits, H = -sum p_i log2 p_i (0 log 0 = 0); p [n], p_i >= 0 (meant to sum to 1). */
+  /**
+   * Shannon entropy in bits, H = -sum p_i log2 p_i (0 log 0 = 0; Shannon 1948), of a distribution p [n].
+   * @throws RangeError when an entry is negative or not finite, or when the entries (as float32) do not sum
+   *   to 1 within 1e-5 + n * 2^-22 (the rounding of n float32 weights, with room for the order the producer
+   *   summed them in); the message gives the sum.
+   */
   entropy(p: Vector): number;
   /** The softmax Jacobian J_ij = alpha_i (delta_ij - alpha_j): alpha [n] -> [n, n]. */
   softmaxJacobian(alpha: Vector): Tensor;

@@ -10,6 +10,7 @@ import {
   materialize,
   optionsObject,
   tensorOf,
+  maskKindOption,
   toMask,
   toTensor,
   toVector,
@@ -35,7 +36,7 @@ export const softmaxMethods = {
 
   softmax(x, options) {
     const m = 'softmax';
-    const o = optionsObject(m, options, 'options', ['temperature', 'mask']);
+    const o = optionsObject(m, options, 'options', ['temperature', 'mask', 'maskKind']);
     const { t, n, rows } = rowsOf(m, x);
     const temperature =
       o.temperature === undefined ? 1 : finiteNumber(m, 'options.temperature', o.temperature, { positive: true });
@@ -46,7 +47,14 @@ export const softmaxMethods = {
     }
     let mask = null;
     if (o.mask !== undefined && o.mask !== null) {
-      const mk = toMask(m, 'mask', o.mask, `a shape that broadcasts to x ${formatShape(t.shape)}`);
+      const mk = toMask(
+        m,
+        'mask',
+        o.mask,
+        `a shape that broadcasts to x ${formatShape(t.shape)}`,
+        'attend',
+        maskKindOption(m, o.maskKind),
+      );
       const strides = broadcastStrides(m, 'mask', mk.shape, t.shape, 'the shape of x');
       mask = { shape: mk.shape, data: materialize(mk.data, strides, t.shape) };
     }
@@ -93,8 +101,18 @@ export const softmaxMethods = {
   entropy(p) {
     const m = 'entropy';
     const x = toVector(m, 'p', p, '[n]');
+    let sum = 0;
     for (let i = 0; i < x.length; i++) {
       if (x[i] < 0) throw valueError(m, 'p', [x.length], i, x[i], 'p must be a distribution (every p_i >= 0)');
+      sum += x[i];
+    }
+    // A distribution sums to 1, up to the rounding of n float32 weights (n 2^-24 each way, 4x for the
+    // producer's own summation order) and 1e-5. NaN entries fail here too (the kernel would give NaN).
+    const tolerance = 1e-5 + x.length * 2 ** -22;
+    if (!(Math.abs(sum - 1) <= tolerance)) {
+      throw new RangeError(
+        `${m}: p [${x.length}] must be a distribution, but its entries sum to ${sum} (expected 1 within ${tolerance.toPrecision(3)}); divide by the sum to normalise it`,
+      );
     }
     const r = this._buffers(m, { p: { data: x } }, (ptr) => this._kernel('entropy_bits')(ptr.p, x.length));
     return this._done('entropy_bits', { p: [x.length] }, r);

@@ -290,14 +290,32 @@ const MASK_KINDS =
 const isMaskArray = (a) => a instanceof Uint8Array || a instanceof Float32Array || a instanceof Float64Array;
 
 /**
+ * options.maskKind: 'additive', 'boolean', or null when not given. Throws a
+ * TypeError naming the option otherwise.
+ */
+export function maskKindOption(method, x) {
+  if (x === undefined || x === null) return null;
+  if (x === 'additive' || x === 'boolean') return x;
+  throw new TypeError(`${method}: options.maskKind must be 'additive' or 'boolean'; got ${describeValue(x)}`);
+}
+
+/**
  * A mask: boolean (true = may attend, or the caller's inversion) or additive
  * float (may hold -Infinity). Accepted forms: nested arrays of booleans or of
  * numbers; { data, shape } with data a boolean array, a Uint8Array (1 = true),
  * a Float32Array/Float64Array or a number array. Returns { data: Float32Array
  * additive (0 or -Infinity for booleans), shape, boolean }.
+ *
+ * The kind comes from the container, as in PyTorch: booleans and Uint8Array
+ * are boolean, Float32Array/Float64Array additive. A plain number array of
+ * only 0s and 1s is ambiguous (PyTorch and Hugging Face users mean 1 = attend,
+ * but as an additive mask it hides nothing), so it is refused with a TypeError
+ * unless `kind` says which it is: 'additive' adds the numbers to the scores,
+ * 'boolean' reads 1 as true. A stated kind must match the mask's values.
  * @param {boolean} trueMeans 'attend' (true -> 0, false -> -Infinity) or 'ignore'
+ * @param {'additive'|'boolean'|null} kind options.maskKind (maskKindOption)
  */
-export function toMask(method, name, x, expected, trueMeans = 'attend') {
+export function toMask(method, name, x, expected, trueMeans = 'attend', kind = null) {
   let shape;
   let values;
   if (isTensorObject(x)) {
@@ -323,12 +341,24 @@ export function toMask(method, name, x, expected, trueMeans = 'attend') {
   } else {
     throw typeError(method, name, `${MASK_KINDS}, as a nested array or {data, shape},`, x, expected);
   }
+  const stated = (found) => {
+    if (kind && kind !== found) {
+      throw new TypeError(
+        `${method}: options.maskKind is '${kind}' but ${name} ${formatShape(shape)} is ${found === 'boolean' ? 'a boolean' : 'an additive'} mask ` +
+          (found === 'boolean'
+            ? '(booleans or a Uint8Array); pass numbers (0 and -Infinity) for an additive mask'
+            : '(a Float32Array or Float64Array); pass booleans or a Uint8Array for a boolean mask'),
+      );
+    }
+  };
   if (values instanceof Float32Array || values instanceof Float64Array) {
+    stated('additive');
     return { data: toFloat32(method, name, values, shape, { allowNegInf: true, eager: true }), shape, boolean: false };
   }
   // A boolean mask becomes additive: 0 where a key may take part, -Infinity where not.
   const attendWhenTrue = trueMeans === 'attend';
   if (values instanceof Uint8Array) {
+    stated('boolean');
     const data = new Float32Array(values.length);
     for (let i = 0; i < values.length; i++) {
       if (values[i] > 1) throw valueError(method, name, shape, i, values[i], 'a Uint8Array mask holds 0 or 1');
@@ -340,12 +370,34 @@ export function toMask(method, name, x, expected, trueMeans = 'attend') {
   // an empty slot before it is named as such rather than taken for the other kind.
   let first = 0;
   while (first < values.length && typeof values[first] !== 'boolean' && typeof values[first] !== 'number') first++;
-  const kind = first < values.length ? typeof values[first] : null;
+  const found = first < values.length ? typeof values[first] : null;
   for (let i = 0; i < values.length; i++) {
-    if (typeof values[i] !== kind) throw maskEntryError(method, name, shape, i, values[i], !(i in values), kind, first);
+    if (typeof values[i] !== found)
+      throw maskEntryError(method, name, shape, i, values[i], !(i in values), found, first);
   }
-  if (kind === 'number')
+  if (found === 'number') {
+    const zeroOne = values.every((v) => v === 0 || v === 1);
+    if (kind === 'boolean') {
+      const bad = values.findIndex((v) => v !== 0 && v !== 1);
+      if (bad >= 0)
+        throw valueError(method, name, shape, bad, values[bad], "with maskKind 'boolean', a number mask holds 0 or 1");
+      return {
+        data: Float32Array.from(values, (v) => ((v === 1) === attendWhenTrue ? 0 : -Infinity)),
+        shape,
+        boolean: true,
+      };
+    }
+    if (zeroOne && kind !== 'additive') {
+      throw new TypeError(
+        `${method}: ${name} ${formatShape(shape)} is a number array of only 0s and 1s, which is ambiguous: as an ` +
+          `additive mask it is added to the scores and hides nothing, while PyTorch and Hugging Face read 1 as ` +
+          `${attendWhenTrue ? 'attend' : 'ignore'}. Pass booleans or a Uint8Array (true/1 = ${attendWhenTrue ? 'may attend' : 'ignored'}), ` +
+          `an additive mask with -Infinity for hidden keys, or state options.maskKind: 'boolean' or 'additive'`,
+      );
+    }
     return { data: toFloat32(method, name, values, shape, { allowNegInf: true, eager: true }), shape, boolean: false };
+  }
+  stated('boolean');
   return { data: Float32Array.from(values, (b) => (b === attendWhenTrue ? 0 : -Infinity)), shape, boolean: true };
 }
 

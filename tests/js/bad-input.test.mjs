@@ -275,7 +275,7 @@ const CASES = [
   ],
   [
     'softmax mask that does not broadcast',
-    (ag) => ag.softmax(v3, { mask: [0, 0] }),
+    (ag) => ag.softmax(v3, { mask: [0, -Infinity] }),
     RangeError,
     ['softmax', 'mask', '[2]', '[3]'],
   ],
@@ -409,6 +409,13 @@ const CASES = [
     ['multiHeadAttention', 'wV[1, 1]'],
   ],
   ['negative probability', (ag) => ag.entropy([0.5, -0.25, 0.75]), RangeError, ['entropy', 'p[1]']],
+  [
+    'entropy of a vector that does not sum to 1',
+    (ag) => ag.entropy([0.5, 0.7]),
+    RangeError,
+    ['entropy: p [2] must be a distribution', 'sum to 1.19999', 'expected 1 within'],
+  ],
+  ['entropy of a vector summing to 0', (ag) => ag.entropy([0, 0, 0]), RangeError, ['entropy', 'sum to 0']],
   // zero vectors where a direction is needed
   ['cosine of a zero vector', (ag) => ag.cosine([0, 0], [1, 2]), RangeError, ['cosine', 'a', 'zero vector', '[2]']],
   ['angle with a zero vector', (ag) => ag.angle([1, 2], [0, 0]), RangeError, ['angle', 'b', 'zero vector']],
@@ -570,7 +577,7 @@ const CASES = [
           [0, 1],
         ],
         [[1], [2]],
-        { mask: [[[0, 0]], [[0, 0]]] },
+        { mask: [[[0, -Infinity]], [[0, -Infinity]]] },
       ),
     RangeError,
     ['attention', 'mask', 'is 2, not 1'],

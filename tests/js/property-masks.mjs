@@ -105,6 +105,8 @@ export function buildMask(method, name, shape, spec, flt, { trueMeans = 'attend'
     const arg = form === 'nested' ? nest(data, shape) : { data, shape: shape.slice() };
     return { arg, add: error ? null : addOf, error };
   }
+  // A plain number array of only 0s and 1s is ambiguous (boolean or additive?) and refused without maskKind.
+  if (!error && form !== 'typed' && add.every((v) => v === 0 || v === 1)) error = [TypeError, `${method}: ${name}`];
   const arg =
     form === 'nested'
       ? nest(add, shape)
