@@ -10,13 +10,15 @@
 //
 //   <ag-content-to-weights step="5" query="2"></ag-content-to-weights>
 import { AgWidget, defineWidget } from '../widget/base.js';
+import { lbl, line, num, nums, radioGroup } from '../widget/controls.js';
 import { h, markCurrent, setAttr, setFlag, setText } from '../widget/dom.js';
-import { formatNumber } from '../widget/format.js';
+import { formatNumber, sub } from '../widget/format.js';
 import { heatmap } from '../widget/heatmap.js';
 import { texElement } from '../widget/math.js';
 import { keptResults, lastResult } from '../widget/memo.js';
-import { arrowMarker, draggablePoint, plane } from '../widget/plot.js';
+import { plane } from '../widget/plot.js';
 import { choice, defineState, matrix, number, vector } from '../widget/state.js';
+import { vectorFigure } from '../widget/vector-figure.js';
 import {
   MAX_CODE,
   MAX_WORDS,
@@ -181,36 +183,24 @@ export class AgContentToWeights extends AgWidget {
     });
 
     // The projection plane: the rows of the chosen W, draggable.
-    const radios = h(
-      'div',
-      { class: 'edit-choice', role: 'radiogroup', 'aria-label': 'Matrix to edit' },
-      MATS.map((m) => {
-        const r = h('input', { type: 'radio', name: 'edit', value: m.id });
-        r.addEventListener('change', () => r.checked && this.setState({ edit: m.id }));
-        return h('label', { class: 'radio' }, r, ` ${m.label}`);
-      }),
-    );
-    const figW = h('div', { class: 'figure' });
-    const pW = plane(figW, {
+    const edit = radioGroup({
+      name: 'edit',
+      class: 'edit-choice',
+      label: 'Matrix to edit',
+      options: MATS.map((m) => ({ value: m.id, label: m.label })),
+      onChange: (id) => this.setState({ edit: id }),
+    });
+    const figW = vectorFigure(this, {
       extent: W_MAX,
       label: 'Rows of the projection matrix in its 2-D output space; drag them or use the arrow keys',
     });
-    const rowArrows = pW.layer('rows');
-    const mark = arrowMarker(pW.svg, 'arrow-w', 'marker-w');
-    const rowLines = Array.from({ length: D_MODEL }, () =>
-      rowArrows.append('line').attr('class', 'vec vec-w').attr('marker-end', mark),
+    const rowNames = Array.from({ length: D_MODEL }, (_, c) => `r${c + 1}`);
+    const rowArrows = rowNames.map((name) =>
+      figW.arrow(name, { marker: 'w', layer: 'rows', className: 'vec vec-w', text: null }),
     );
-    const rowLabels = Array.from({ length: D_MODEL }, (_, c) =>
-      rowArrows
-        .append('text')
-        .attr('class', 'vec-label')
-        .text(`r${c + 1}`),
-    );
-    const handles = Array.from({ length: D_MODEL }, (_, c) =>
-      draggablePoint({
-        plane: pW,
-        layer: pW.layer('handles'),
-        name: `r${c + 1}`,
+    const rowLabels = rowNames.map((name) => figW.label(name, { className: 'vec-label', layer: 'rows' }));
+    const handles = rowNames.map((name, c) =>
+      figW.handle(name, {
         className: 'handle-w',
         get: () => this.state[this.state.edit][c],
         set: (value) => {
@@ -234,8 +224,8 @@ export class AgContentToWeights extends AgWidget {
         'section',
         { class: 'plane-box', 'aria-label': 'Projection rows' },
         h('h3', {}, 'Drag the rows of a projection'),
-        radios,
-        figW,
+        edit.element,
+        figW.element,
         h(
           'p',
           { class: 'hint' },
@@ -259,8 +249,6 @@ export class AgContentToWeights extends AgWidget {
       a: h('section', { class: 'panel', dataset: { step: 4 } }),
       y: h('section', { class: 'panel', dataset: { step: 5 } }),
     };
-    const num = (role, key) =>
-      h('span', { class: 'num', dataset: key === undefined ? { role } : { role, key } }, '\u2026');
     const shapes = {};
     const shapeLine = (id, tex) => {
       shapes[id] = h('p', { class: 'shape-line', dataset: { shape: id } });
@@ -303,21 +291,8 @@ export class AgContentToWeights extends AgWidget {
     panels.s.append(hmBoxS);
     panels.a.append(hmBoxA, rowSumBox);
     const yLabel = h('span', { class: 'expr', dataset: { role: 'y-label' } });
-    const ySelected = [num('y-selected', 1), num('y-selected', 2)];
-    panels.y.append(
-      tables.y,
-      h(
-        'p',
-        { class: 'line' },
-        h('span', { class: 'lbl' }, 'Selected row: '),
-        yLabel,
-        ' = (',
-        ySelected[0],
-        ', ',
-        ySelected[1],
-        ')',
-      ),
-    );
+    const ySelected = nums('y-selected', 2);
+    panels.y.append(tables.y, line(lbl('Selected row: '), yLabel, ' = (', ySelected[0], ', ', ySelected[1], ')'));
     const steps = h('div', { class: 'steps' }, Object.values(panels));
 
     body.append(predict, sentence, stepper, readout, steps, planes);
@@ -331,9 +306,9 @@ export class AgContentToWeights extends AgWidget {
       stepButtons,
       back,
       next,
-      radios,
-      pW,
-      rowLines,
+      edit,
+      pW: figW.plane,
+      rowArrows,
       rowLabels,
       handles,
       pQK,
@@ -359,7 +334,7 @@ export class AgContentToWeights extends AgWidget {
     });
     setFlag(ui.back, 'disabled', state.step === 1);
     setFlag(ui.next, 'disabled', state.step === STEPS.length);
-    for (const r of ui.radios.querySelectorAll('input')) r.checked = r.value === state.edit;
+    ui.edit.set(state.edit);
     for (const p of Object.values(ui.panels)) p.hidden = Number(p.dataset.step) > state.step;
   }
 
@@ -413,7 +388,7 @@ export class AgContentToWeights extends AgWidget {
       onSelect: (i, j) => this.#readout(i, j),
       onActivate: select,
     });
-    const sums = words.map((w, i) => h('span', { class: 'num', dataset: { role: 'row-sum', key: i + 1 } }, '\u2026'));
+    const sums = nums('row-sum', words.length);
     ui.rowSumBox.append(
       h('p', { class: 'lbl' }, 'Row sums \u03a3\u2c7c A\u1d62\u2c7c:'),
       h(
@@ -510,9 +485,7 @@ export class AgContentToWeights extends AgWidget {
     const ui = this.#ui;
     const W = state[state.edit];
     const p = ui.pW;
-    ui.rowLines.forEach((line, c) =>
-      line.attr('x1', p.x(0)).attr('y1', p.y(0)).attr('x2', p.x(W[c][0])).attr('y2', p.y(W[c][1])),
-    );
+    ui.rowArrows.forEach((arrow, c) => arrow.draw(W[c]));
     ui.rowLabels.forEach((t, c) => t.attr('x', p.x(W[c][0]) + 9).attr('y', p.y(W[c][1]) - 9));
     ui.handles.forEach((hd) => hd.update());
     // The query-key plane: a drawing of wasm results (clamped to the frame).
@@ -578,11 +551,6 @@ function argmax(row) {
   let best = 0;
   for (let j = 1; j < row.length; j += 1) if (row[j] > row[best]) best = j;
   return best;
-}
-
-const SUBS = '\u2080\u2081\u2082\u2083\u2084\u2085\u2086\u2087\u2088\u2089';
-function sub(n) {
-  return String(n).replace(/\d/g, (d) => SUBS[Number(d)]);
 }
 
 defineWidget('ag-content-to-weights', AgContentToWeights);

@@ -18,11 +18,13 @@ const ORIGIN = [0, 0];
 
 /**
  * Puts the text `label` (d3 selection) just beyond the tip of v, `away` plot
- * units further along v, shifted by (dx, dy) pixels to centre the letter.
+ * units further along v, shifted by (dx, dy) pixels to centre the letter;
+ * given `inside` (plot units), kept that far inside the plot.
  */
-export function placeLabel(p, label, v, { away = 0.6, dx = -4, dy = 5 } = {}) {
+export function placeLabel(p, label, v, { away = 0.6, dx = -4, dy = 5, inside = null } = {}) {
   const len = Math.hypot(v[0], v[1]) || 1;
-  label.attr('x', p.x(v[0] + (away * v[0]) / len) + dx).attr('y', p.y(v[1] + (away * v[1]) / len) + dy);
+  const c = inside === null ? (z) => z : (z) => Math.max(-p.extent + inside, Math.min(p.extent - inside, z));
+  label.attr('x', p.x(c(v[0] + (away * v[0]) / len)) + dx).attr('y', p.y(c(v[1] + (away * v[1]) / len)) + dy);
 }
 
 /** Sets a line (d3 selection) from `from` to `to`, in plot units. */
@@ -53,9 +55,9 @@ export function angleBetween(a, b) {
  *   and call `widget.setState({ [name]: value })` unless given their own get and set
  * @param {{ extent?: number, label: string, markers?: string, size?: number, margin?: number }} o
  */
-export function vectorFigure(widget, { extent = 6, label, markers = 'arrow', size, margin } = {}) {
+export function vectorFigure(widget, { extent = 6, label: name, markers = 'arrow', size, margin } = {}) {
   const element = h('div', { class: 'figure' });
-  const p = plane(element, { extent, label, size, margin });
+  const p = plane(element, { extent, label: name, size, margin });
   const urls = new Map();
   const handles = [];
 
@@ -63,6 +65,19 @@ export function vectorFigure(widget, { extent = 6, label, markers = 'arrow', siz
   function marker(name) {
     if (!urls.has(name)) urls.set(name, arrowMarker(p.svg, `${markers}-${name}`, `marker-${name}`));
     return urls.get(name);
+  }
+
+  /**
+   * A `<text class=className>` in layer `layer` (default 'labels'), with text-anchor `anchor` if given;
+   * with `sub`, the text is `<tspan>text</tspan><tspan class="sub" dy="5">sub</tspan>` (v₁ in SVG).
+   */
+  function label(text, { className, anchor, layer = 'labels', sub } = {}) {
+    const t = p.layer(layer).append('text').attr('class', className);
+    if (anchor) t.attr('text-anchor', anchor);
+    if (sub === undefined) return t.text(text);
+    t.append('tspan').text(text);
+    t.append('tspan').attr('class', 'sub').attr('dy', 5).text(sub);
+    return t;
   }
 
   /**
@@ -84,21 +99,17 @@ export function vectorFigure(widget, { extent = 6, label, markers = 'arrow', siz
       away = 0.6,
       dx = -4,
       dy = 5,
+      inside = null,
     } = {},
   ) {
     const line = p.layer(layer).append('line').attr('class', className).attr('marker-end', marker(m));
-    let labelEl = null;
-    if (text !== null) {
-      labelEl = p.layer(labelLayer).append('text').attr('class', labelClass);
-      if (anchor) labelEl.attr('text-anchor', anchor);
-      labelEl.text(text);
-    }
+    const labelEl = text === null ? null : label(text, { className: labelClass, anchor, layer: labelLayer });
     return {
       line,
       label: labelEl,
       draw(tip, from = ORIGIN) {
         setLine(p, line, from, tip);
-        if (labelEl && away !== null) placeLabel(p, labelEl, tip, { away, dx, dy });
+        if (labelEl && away !== null) placeLabel(p, labelEl, tip, { away, dx, dy, inside });
       },
     };
   }
@@ -128,8 +139,8 @@ export function vectorFigure(widget, { extent = 6, label, markers = 'arrow', siz
   }
 
   /** An arrow from the origin with a handle at its tip; `draw(tip)` also moves the handle. */
-  function vector(name, { text, marker: m, anchor, away, dx, dy, ...handleOptions } = {}) {
-    const a = arrow(name, { text, marker: m, anchor, away, dx, dy });
+  function vector(name, { text, marker: m, anchor, away, dx, dy, inside, ...handleOptions } = {}) {
+    const a = arrow(name, { text, marker: m, anchor, away, dx, dy, inside });
     const point = handle(name, { title: text ?? name, ...handleOptions });
     return {
       ...a,
@@ -139,6 +150,47 @@ export function vectorFigure(widget, { extent = 6, label, markers = 'arrow', siz
         point.update();
       },
     };
+  }
+
+  /**
+   * Handles for the rows of the matrix field `field` (the values v₁..v_T), named
+   * `${prefix}1`, `${prefix}2`, ...: `sync(rows)` makes or removes handles to match
+   * the rows and moves them. `onAdd(j)` makes what goes with row j (an arrow, a
+   * label) before its handle, and returns it; `onRemove(it)` removes it again.
+   * `say(j)` is read after a move, after "v1 = (x, y); ". Returns the list of
+   * `{ handle, extra }` too.
+   */
+  function rowHandles(field, { prefix = 'v', className = `handle-${prefix}`, say, onAdd = () => null, onRemove }) {
+    const list = [];
+    function sync(rows) {
+      while (list.length < rows.length) {
+        const j = list.length;
+        const extra = onAdd(j);
+        const point = draggablePoint({
+          plane: p,
+          layer: p.layer('handles'),
+          name: `${prefix}${j + 1}`,
+          className,
+          get: () => widget.state[field][j] ?? [0, 0],
+          set: (value) => {
+            const next = widget.state[field];
+            if (j >= next.length) return;
+            next[j] = value;
+            widget.setState({ [field]: next });
+          },
+          describe: (v) => `${prefix}${j + 1} = ${pair(v)}`,
+          announce: (v) => `${prefix}${j + 1} = ${pair(v)}; ${say(j)}`,
+        });
+        list.push({ handle: point, extra });
+      }
+      while (list.length > rows.length) {
+        const { handle: point, extra } = list.pop();
+        point.node.remove();
+        onRemove?.(extra);
+      }
+      for (const { handle: point } of list) point.update();
+    }
+    return { list, sync };
   }
 
   /**
@@ -197,9 +249,11 @@ export function vectorFigure(widget, { extent = 6, label, markers = 'arrow', siz
     node: p.svg.node(),
     layer: (name) => p.layer(name),
     marker,
+    label,
     arrow,
     handle,
     vector,
+    rowHandles,
     angleArc,
     chord,
     clipSquare,
