@@ -1,6 +1,6 @@
 // Checks the project's code style and common mistakes, and changes nothing:
 //   ESLint    every JS module (eslint.config.mjs: correctness rules)
-//   Prettier  the layout of JS, CSS and HTML (.prettierrc.json, .prettierignore)
+//   Prettier  the layout of JS and CSS (HTML is left as written: scripts read it) (.prettierrc.json, .prettierignore)
 //   clang-format  the layout of the C++ sources (.clang-format), as a dry run
 // `npm run lint` runs it; `npm test` runs it first. `node scripts/lint.mjs --fix`
 // rewrites the files instead (eslint --fix, prettier --write, clang-format -i).
@@ -29,7 +29,7 @@ function cppFiles() {
 
 const checks = [
   ['eslint', bin('eslint'), fix ? ['--fix', '.'] : ['.']],
-  ['prettier', bin('prettier'), [fix ? '--write' : '--check', '--log-level=warn', '.']],
+  ['prettier', bin('prettier'), [fix ? '--write' : '--check', '--log-level=warn', '**/*.{js,mjs,cjs,ts,css}']],
   ['clang-format', 'clang-format', fix ? ['-i', ...cppFiles()] : ['--dry-run', '--Werror', ...cppFiles()]],
 ];
 

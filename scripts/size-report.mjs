@@ -1,10 +1,12 @@
-// Prints the size report of the npm package as a Markdown table: the packed
-// tarball (what `npm install` downloads) and every .wasm and JavaScript file
-// in it, raw and gzipped (level 9, as a server or CDN would send it). Paste
-// the output into README.md, "Sizes". Needs the built dist/ (npm run build).
-//   node scripts/size-report.mjs       (or: npm run size)
+// The size report of the npm package as a Markdown table: the packed tarball
+// (what `npm install` downloads) and every .wasm and JavaScript file in it,
+// raw and gzipped (level 9, as a server or CDN would send it). Written into
+// docs/sizes.md, between its size-report markers, and printed. Needs the
+// built dist/ (npm run build).
+//   node scripts/size-report.mjs            (or: npm run size) writes and prints
+//   node scripts/size-report.mjs --stdout   only prints
 import { execFileSync } from 'node:child_process';
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -53,4 +55,27 @@ export function sizeReport() {
   ].join('\n');
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) console.log(sizeReport());
+export const SIZES_FILE = 'docs/sizes.md';
+const START = '<!-- size-report:start -->';
+const END = '<!-- size-report:end -->';
+
+/** `text` (the Markdown of a docs file) with the part between the markers replaced by `report`. */
+export function withReport(text, report) {
+  const start = text.indexOf(START);
+  const end = text.indexOf(END);
+  if (start < 0 || end < start) throw new Error(`${SIZES_FILE}: the markers ${START} and ${END} are missing`);
+  return `${text.slice(0, start + START.length)}\n${report}\n${text.slice(end)}`;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const args = process.argv.slice(2);
+  const unknown = args.filter((a) => a !== '--stdout');
+  if (unknown.length) throw new Error(`size-report: unknown argument ${unknown[0]}; use --stdout to print only`);
+  const report = sizeReport();
+  if (!args.includes('--stdout')) {
+    const file = join(root, SIZES_FILE);
+    writeFileSync(file, withReport(readFileSync(file, 'utf8'), report));
+    console.error(`size-report: wrote ${SIZES_FILE}`);
+  }
+  console.log(report);
+}

@@ -3,8 +3,9 @@
 // widgets throws an Error that says how to load them; a TypeScript project
 // type-checks with moduleResolution node16 and bundler under --strict,
 // expect-type proves that results are typed (not any, and weights/scores are
-// present when asked for), and the README's code compiles as it is; publint
-// and @arethetypeswrong/cli find no problem at all in the tarball.
+// present when asked for), and the code of the README and docs/package.md
+// compiles as it is; publint and @arethetypeswrong/cli find no problem at all
+// in the tarball.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -147,20 +148,22 @@ export async function check(): Promise<void> {
         types: [],
         ...options,
       },
-      files: ['src/check.ts', ...Object.keys(readmeSnippets)],
+      files: ['src/check.ts', ...Object.keys(docSnippets)],
     });
 
-  // The README's code as it is, one module per section (it uses top-level await).
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const firstJsBlock = (heading) => {
-    const section = readme.slice(readme.indexOf(`\n## ${heading}\n`));
-    const m = /```js\n([\s\S]*?)```/.exec(section);
-    if (!m) throw new Error(`README: no js block in the section ${heading}`);
-    return `// README.md, section "${heading}", as it is.\n${m[1]}`;
+  // The code of the README and of docs/package.md as it is, one module per
+  // section (it uses top-level await).
+  const firstJsBlock = (file, heading) => {
+    const text = readFileSync(join(ROOT, file), 'utf8');
+    const at = text.indexOf(`\n## ${heading}\n`);
+    if (at < 0) throw new Error(`${file}: no section ${heading}`);
+    const m = /```js\n([\s\S]*?)```/.exec(text.slice(at));
+    if (!m) throw new Error(`${file}: no js block in the section ${heading}`);
+    return `// ${file}, section "${heading}", as it is.\n${m[1]}`;
   };
-  const readmeSnippets = {
-    'src/readme-api-in-ten-lines.ts': firstJsBlock('The API in ten lines'),
-    'src/readme-npm-package.ts': firstJsBlock('The npm package'),
+  const docSnippets = {
+    'src/readme-api-in-ten-lines.ts': firstJsBlock('README.md', 'The API in ten lines'),
+    'src/docs-package-install-and-import.ts': firstJsBlock('docs/package.md', 'Install and import'),
   };
 
   test.each([
@@ -170,7 +173,7 @@ export async function check(): Promise<void> {
     'moduleResolution %s: type-checks, and results are typed',
     (name, options) => {
       const dir = makeConsumer(work, `ts-${name}`, tarball, {
-        files: { 'tsconfig.json': tsconfig(options), 'src/check.ts': source, ...readmeSnippets },
+        files: { 'tsconfig.json': tsconfig(options), 'src/check.ts': source, ...docSnippets },
         links: ['expect-type'],
       });
       const r = runTool(dir, 'tsc', ['-p', 'tsconfig.json']);

@@ -4,9 +4,13 @@
 //     its own, e.g. Canvas); widget only, or the whole chapter;
 //   - the module script and the custom element with its state attribute.
 // The snippets follow the widget's state (ag-statechange) while the control
-// is open. Their URLs are absolute, taken from where the bundle itself was
-// loaded; a page opened from disk has no URL another site could use, so the
-// control says so instead of offering snippets that would not work. A page
+// is open. Their URLs are absolute: by default the site address is where the
+// bundle itself was loaded from, and the panel lets it be set (remembered in
+// localStorage), since the page is often viewed from a local server before it
+// is published. An address that only this computer can reach (loopback,
+// localhost) gets a warning. A page opened from disk has no URL another site
+// could use, so the control says so instead of offering snippets that would
+// not work. A page
 // may turn the snippets off with <meta name="attention-geometry-embed"
 // content="off"> (the SCORM launch page does: its URLs are inside an LMS).
 //
@@ -23,6 +27,55 @@ const CHAPTER_MARGIN = 360;
 /** The sandbox of the iframe snippet: what every part of the frame needs (links open tabs, exports download). */
 export const SNIPPET_SANDBOX =
   'allow-scripts allow-same-origin allow-popups allow-popups-to-escape-sandbox allow-downloads';
+
+/** The localStorage key of the site address the learner set for the snippets. */
+export const SITE_ADDRESS_KEY = 'attention-geometry:embed-site-address';
+
+/**
+ * Whether `url` (a URL) can be reached from this computer only: a file, or a
+ * loopback host (localhost, *.localhost, 127.0.0.0/8, [::1], 0.0.0.0).
+ */
+export function localOnly(url) {
+  if (url.protocol === 'file:') return true;
+  const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return (
+    host === 'localhost' || host.endsWith('.localhost') || /^127\./.test(host) || host === '::1' || host === '0.0.0.0'
+  );
+}
+
+/**
+ * The site address (the folder that holds embed.html and widgets.js) typed as
+ * `text`: an absolute http or https URL. A page address (…/index.html) stands
+ * for its folder. Throws a TypeError that quotes the text otherwise.
+ */
+export function parseSiteAddress(text) {
+  const trimmed = String(text).trim();
+  let url;
+  try {
+    url = new URL(trimmed);
+  } catch {
+    url = null;
+  }
+  if (!url || !['http:', 'https:'].includes(url.protocol)) {
+    throw new TypeError(
+      `\u201c${trimmed}\u201d is not a web address: the site address must start with https:// (or http://)`,
+    );
+  }
+  url.search = '';
+  url.hash = '';
+  if (!url.pathname.endsWith('/')) url.pathname = url.pathname.replace(/[^/]*$/, '');
+  return url;
+}
+
+/** The site address remembered on this browser, or null (none, unreadable storage, or not a web address). */
+export function storedSiteAddress(storage = globalThis.localStorage) {
+  try {
+    const text = storage?.getItem(SITE_ADDRESS_KEY);
+    return text ? parseSiteAddress(text) : null;
+  } catch {
+    return null;
+  }
+}
 
 /** Whether the document turns the snippets off (<meta name="attention-geometry-embed" content="off">). */
 export function embedTurnedOff(doc) {
@@ -50,8 +103,8 @@ export function servedOverHttp() {
  * The iframe snippet for `tag` with state text `stateText`. With `chapter`,
  * the frame shows the whole chapter (ch=), else the widget alone (w=).
  */
-export function iframeSnippet({ tag, title, stateText, chapter = null, height }) {
-  const src = new URL(assetUrl('embed.html'));
+export function iframeSnippet({ tag, title, stateText, chapter = null, height, site = assetUrl('') }) {
+  const src = new URL('embed.html', site);
   const what = chapter ? `ch=${encodeURIComponent(chapter.id)}` : `w=${encodeURIComponent(tag)}`;
   src.search = `?${what}&s=${encodeURIComponent(stateText)}`;
   const name = chapter ? chapter.title : title;
@@ -63,9 +116,9 @@ export function iframeSnippet({ tag, title, stateText, chapter = null, height })
 }
 
 /** The custom-element snippet: the module script and the element with its state. */
-export function elementSnippet({ tag, stateText }) {
+export function elementSnippet({ tag, stateText, site = assetUrl('') }) {
   return (
-    `<script type="module" src="${escapeAttribute(assetUrl('widgets.js').href)}"></script>\n` +
+    `<script type="module" src="${escapeAttribute(new URL('widgets.js', site).href)}"></script>\n` +
     `<${tag} state="${escapeAttribute(stateText)}"></${tag}>`
   );
 }
@@ -154,6 +207,59 @@ export function embedControl(widget) {
     };
   };
 
+  // The site address the snippets point to, and the warning for one that only this computer reaches.
+  let site = storedSiteAddress() ?? assetUrl('');
+  const siteId = `${uid}-site`;
+  const siteInput = h('input', {
+    id: siteId,
+    type: 'url',
+    class: 'embed-site',
+    value: site.href,
+    spellcheck: 'false',
+    autocomplete: 'url',
+    'aria-describedby': `${siteId}-help ${siteId}-warning`,
+  });
+  const siteWarning = h('p', {
+    id: `${siteId}-warning`,
+    class: 'embed-help embed-warning',
+    dataset: { role: 'embed-local' },
+  });
+  const showSite = () => {
+    siteInput.value = site.href;
+    siteWarning.textContent = localOnly(site)
+      ? `${site.origin} is an address of this computer only: a course page elsewhere cannot load these snippets. Publish the site on a web server and enter its address here.`
+      : '';
+    siteWarning.hidden = !localOnly(site);
+  };
+  siteInput.addEventListener('change', () => {
+    try {
+      site = parseSiteAddress(siteInput.value);
+      try {
+        localStorage.setItem(SITE_ADDRESS_KEY, site.href);
+      } catch {
+        // Storage refused (private mode, sandboxed frame): the address holds until the page closes.
+      }
+      status.textContent = `The snippets now load from ${site.href}.`;
+    } catch (e) {
+      status.textContent = `${e.message}. The snippets still load from ${site.href}.`;
+    }
+    showSite();
+    update();
+  });
+  showSite();
+  const siteField = h(
+    'div',
+    { class: 'embed-snippet' },
+    h('label', { for: siteId }, 'Site address'),
+    h(
+      'p',
+      { id: `${siteId}-help`, class: 'embed-help' },
+      'Where the published site is (the folder of embed.html); the snippets load the widget from there. Remembered on this browser.',
+    ),
+    siteInput,
+    siteWarning,
+  );
+
   const frame = box(
     `${uid}-iframe`,
     'Iframe snippet',
@@ -188,7 +294,7 @@ export function embedControl(widget) {
     );
   }
 
-  const panel = h('div', { class: 'embed-panel' }, choice, frame.node, element.node, status);
+  const panel = h('div', { class: 'embed-panel' }, siteField, choice, frame.node, element.node, status);
   const summary = details.querySelector('summary');
   // The open panel is part of the widget's height, but not of the frame's:
   // the height the panel adds is measured once, from just before it opens
@@ -225,8 +331,9 @@ export function embedControl(widget) {
       stateText,
       chapter: inChapter ? chapter : null,
       height: shown + FRAME_MARGIN,
+      site,
     });
-    element.area.value = elementSnippet({ tag, stateText });
+    element.area.value = elementSnippet({ tag, stateText, site });
   };
   details.addEventListener('toggle', () => {
     status.textContent = '';
