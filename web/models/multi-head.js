@@ -178,4 +178,3 @@ export function compute(ag, words, D, hN, preset) {
   const mha = ag.multiHeadAttention({ query: X }, weights, { numHeads: hN, returnWeights: true });
   return { X, weights, patterns, Q, K, V, Qh, Kh, Vh, att, stepOutput, mha };
 }
-

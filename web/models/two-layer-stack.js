@@ -111,3 +111,19 @@ export function classify(weights, effects) {
     rw[j] < top && re[j] >= bottom ? 'large-little' : rw[j] >= bottom && re[j] < top ? 'small-much' : null,
   );
 }
+
+/**
+ * The next query and layer after (layer, qi) (layers 1 and 2, queries 0-based, in turn) that has
+ * both kinds of case; `weightsOf(L, i)` and `effectsOf(L, i)` give a query's rows. [L, i] or null.
+ */
+export function nextWithBothKinds(T, layer, qi, weightsOf, effectsOf) {
+  const start = (layer - 1) * T + qi;
+  for (let s = 1; s <= 2 * T; s += 1) {
+    const k = (start + s) % (2 * T);
+    const L = Math.floor(k / T) + 1;
+    const i = k % T;
+    const kinds = classify(weightsOf(L, i), effectsOf(L, i));
+    if (kinds.includes('large-little') && kinds.includes('small-much')) return [L, i];
+  }
+  return null;
+}

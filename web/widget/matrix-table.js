@@ -2,6 +2,7 @@
 // with a row header, a caption) and a matrix with one row per token whose
 // cells are filled by the widget's show(). Text only: no number is computed
 // here.
+import { num } from './controls.js';
 import { h, setText } from './dom.js';
 
 /** A plain object { text, class } (a header or cell with a class), not a node, text or list. */
@@ -15,7 +16,9 @@ export function headerRow(headers) {
     h(
       'tr',
       {},
-      headers.map((c) => (isSpec(c) ? h('th', { scope: 'col', class: c.class }, c.text) : h('th', { scope: 'col' }, c))),
+      headers.map((c) =>
+        isSpec(c) ? h('th', { scope: 'col', class: c.class }, c.text) : h('th', { scope: 'col' }, c),
+      ),
     ),
   );
 }
@@ -46,9 +49,7 @@ export function table({ className, caption, headers, rows, foot, dataset }) {
 
 /** A matrix [rows, cols] of number slots <span class="num" data-role data-key="i-j"> (1-based), for show(). */
 export function numberCells(role, rows, cols) {
-  return Array.from({ length: rows }, (_, i) =>
-    Array.from({ length: cols }, (_, j) => h('span', { class: 'num', dataset: { role, key: `${i + 1}-${j + 1}` } }, '\u2026')),
-  );
+  return Array.from({ length: rows }, (_, i) => Array.from({ length: cols }, (_, j) => num(role, `${i + 1}-${j + 1}`)));
 }
 
 /**
@@ -90,7 +91,8 @@ export function matrixTable({ caption, rows, cols, role, colLabel = (j) => Strin
     /** Marks row i (0-based) with the class is-selected, and no other. */
     select(selected) {
       trs.forEach((tr, i) => {
-        if (tr.classList.contains('is-selected') !== (i === selected)) tr.classList.toggle('is-selected', i === selected);
+        if (tr.classList.contains('is-selected') !== (i === selected))
+          tr.classList.toggle('is-selected', i === selected);
       });
     },
   };

@@ -3,7 +3,38 @@
 // a good sentence becomes the state `words` (the query stays inside it), a
 // bad one is named in the widget's note and marks the field invalid.
 import { h, setAttr } from './dom.js';
-import { packSentence, parseSentence, unpackSentence } from '../models/sentence.js';
+import { number, vector } from './state.js';
+import {
+  MAX_CODE,
+  MAX_WORDS,
+  MIN_WORDS,
+  packSentence,
+  parseSentence,
+  queryProblems,
+  unpackSentence,
+  unreadableWords,
+} from '../models/sentence.js';
+
+/** The state fields `words` (packed, 2 to 6) and `query` (1-based) of a chapter on a sentence. */
+export function sentenceFields(words, query) {
+  return {
+    words: vector({
+      minLength: MIN_WORDS,
+      maxLength: MAX_WORDS,
+      min: 1,
+      max: MAX_CODE,
+      integer: true,
+      default: packSentence(words),
+    }),
+    query: number({ min: 1, max: MAX_WORDS, integer: true, default: query }),
+  };
+}
+
+/** The problems of those fields together: unreadable words, a query past the sentence's end. */
+export const sentenceProblems = (state, query) => [
+  ...unreadableWords(state.words),
+  ...queryProblems(state.words, state.query, query),
+];
 
 /**
  * @param {AgWidget} widget  the chapter (its state has `words` and `query`)
