@@ -10,18 +10,18 @@
 //
 //   <ag-competition s="1,0.5,0,-0.5" j="2" delta="1"></ag-competition>
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { h, setAttr, setText, symbol } from '../widget/dom.js';
-import { formatNumber } from '../widget/format.js';
-import { heatmap } from '../widget/heatmap.js';
+import { num, nums, slider } from '../widget/controls.js';
+import { h, setText, symbol } from '../widget/dom.js';
+import { fmt, formatNumber, sub } from '../widget/format.js';
+import { headers, heatmap } from '../widget/heatmap.js';
 import { texElement } from '../widget/math.js';
+import { bodyRow, table } from '../widget/matrix-table.js';
 import { defineState, number, vector } from '../widget/state.js';
+import { rowsOf } from '../models/tensor.js';
 
 const T = 4;
 const LIMIT = 6;
 const ONES_COL = Array.from({ length: T }, () => [1]);
-
-const fmt = (x) => formatNumber(x, 4);
-const sub = (j) => String.fromCharCode(0x2080 + j);
 
 export class AgCompetition extends AgWidget {
   static title = 'Competition through the shared denominator';
@@ -62,47 +62,38 @@ export class AgCompetition extends AgWidget {
       },
     });
 
-    const sliders = Array.from({ length: T }, (_, k) => {
-      const id = `cp-s${k + 1}`;
-      const input = h('input', {
-        type: 'range',
+    const sliders = Array.from({ length: T }, (_, k) =>
+      slider({
+        id: `cp-s${k + 1}`,
         min: -LIMIT,
         max: LIMIT,
         step: 0.1,
-        class: 'slider',
-        id,
         dataset: { logit: k + 1 },
-      });
-      const out = h('output', { class: 's-value', for: id });
-      input.addEventListener('input', () => {
-        const s = this.state.s;
-        s[k] = Number(input.value);
-        this.setState({ s });
-        this.announce(
-          `s${sub(k + 1)} = ${fmt(s[k])}; weights ${this.#ui.alpha.map((el) => el.textContent).join(', ')}`,
-        );
-      });
-      return {
-        input,
-        out,
-        row: h(
-          'div',
-          { class: 'slider-row' },
-          h('label', { for: id, class: 's-label' }, symbol('s', k + 1)),
-          input,
-          out,
-        ),
-      };
-    });
+        label: symbol('s', k + 1),
+        onInput: (v) => {
+          const s = this.state.s;
+          s[k] = v;
+          this.setState({ s });
+          const weights = this.#ui.alpha.map((el) => el.textContent).join(', ');
+          this.announce(`s${sub(k + 1)} = ${fmt(s[k])}; weights ${weights}`);
+        },
+      }),
+    );
     const raiseSelect = h(
       'select',
       { class: 'raise', id: 'cp-raise' },
       Array.from({ length: T }, (_, k) => h('option', { value: k + 1 }, `s${sub(k + 1)}`)),
     );
     raiseSelect.addEventListener('change', () => this.setState({ j: Number(raiseSelect.value) }));
-    const deltaInput = h('input', { type: 'range', min: -3, max: 3, step: 0.1, class: 'slider delta', id: 'cp-delta' });
-    const deltaOut = h('output', { class: 's-value', for: 'cp-delta' });
-    deltaInput.addEventListener('input', () => this.setState({ delta: Number(deltaInput.value) }));
+    const delta = slider({
+      id: 'cp-delta',
+      min: -3,
+      max: 3,
+      step: 0.1,
+      class: 'slider delta',
+      rowClass: null,
+      onInput: (v) => this.setState({ delta: v }),
+    });
     const controls = h(
       'fieldset',
       { class: 'logits' },
@@ -114,56 +105,31 @@ export class AgCompetition extends AgWidget {
         h('label', { for: 'cp-raise' }, 'Raise '),
         raiseSelect,
         h('label', { for: 'cp-delta' }, ' by \u03b4 ='),
-        deltaInput,
-        deltaOut,
+        delta.input,
+        delta.out,
       ),
     );
 
-    const num = (role, key) =>
-      h('span', { class: 'num', dataset: key === undefined ? { role } : { role, key } }, '\u2026');
-    const alpha = Array.from({ length: T }, (_, i) => num('alpha', i + 1));
-    const after = Array.from({ length: T }, (_, i) => num('alpha-after', i + 1));
-    const change = Array.from({ length: T }, (_, i) => num('change', i + 1));
-    const linear = Array.from({ length: T }, (_, i) => num('linear', i + 1));
+    const alpha = nums('alpha', T);
+    const after = nums('alpha-after', T);
+    const change = nums('change', T);
+    const linear = nums('linear', T);
     const afterHead = h('span', {});
-    const table = h(
-      'table',
-      { class: 'weights' },
-      h('caption', {}, 'Every weight before and after the raise'),
-      h(
-        'thead',
-        {},
-        h(
-          'tr',
-          {},
-          h('th', { scope: 'col' }, 'i'),
-          h('th', { scope: 'col' }, '\u03b1\u1d62'),
-          h('th', { scope: 'col' }, '\u03b1\u1d62 after ', afterHead),
-          h('th', { scope: 'col' }, 'change'),
-          h('th', { scope: 'col' }, 'J\u1d62\u2c7c\u00b7\u03b4'),
-        ),
+    const weights = table({
+      className: 'weights',
+      caption: 'Every weight before and after the raise',
+      headers: ['i', '\u03b1\u1d62', ['\u03b1\u1d62 after ', afterHead], 'change', 'J\u1d62\u2c7c\u00b7\u03b4'],
+      rows: alpha.map((_, i) =>
+        bodyRow(String(i + 1), [alpha[i], after[i], h('td', { class: 'c-change' }, change[i]), linear[i]], {
+          dataset: { row: i + 1 },
+        }),
       ),
-      h(
-        'tbody',
-        {},
-        alpha.map((_, i) =>
-          h(
-            'tr',
-            { dataset: { row: i + 1 } },
-            h('th', { scope: 'row' }, String(i + 1)),
-            h('td', {}, alpha[i]),
-            h('td', {}, after[i]),
-            h('td', { class: 'c-change' }, change[i]),
-            h('td', {}, linear[i]),
-          ),
-        ),
-      ),
-    );
+    });
 
     const grid = h('div', { class: 'grid-box' });
     const hm = heatmap(grid, {
-      rows: Array.from({ length: T }, (_, i) => ({ label: '\u03b1', sub: String(i + 1) })),
-      cols: Array.from({ length: T }, (_, j) => ({ label: 's', sub: String(j + 1) })),
+      rows: headers('\u03b1', T),
+      cols: headers('s', T),
       label:
         'Softmax Jacobian: row i is the weight alpha_i, column j the logit s_j; press Enter on a cell to raise that column\u2019s logit',
       legendTitle: '\u2202\u03b1\u1d62/\u2202s\u2c7c',
@@ -178,7 +144,7 @@ export class AgCompetition extends AgWidget {
         this.#readout(i, j);
       },
     });
-    const rowSums = Array.from({ length: T }, (_, i) => num('row-sum', i + 1));
+    const rowSums = nums('row-sum', T);
     const sums = h(
       'div',
       { class: 'row-sums' },
@@ -208,7 +174,7 @@ export class AgCompetition extends AgWidget {
       h(
         'div',
         { class: 'layout' },
-        h('div', { class: 'left' }, controls, table, formulas),
+        h('div', { class: 'left' }, controls, weights, formulas),
         h(
           'div',
           { class: 'right' },
@@ -232,38 +198,16 @@ export class AgCompetition extends AgWidget {
         ),
       ),
     );
-    this.#ui = {
-      sliders,
-      raiseSelect,
-      deltaInput,
-      deltaOut,
-      alpha,
-      after,
-      change,
-      linear,
-      afterHead,
-      hm,
-      rowSums,
-      readout,
-      readAlphaI,
-      readAlphaJ,
-      readJ,
-      selected: [0, 0],
-    };
+    this.#ui = { sliders, raiseSelect, delta, alpha, after, change, linear, afterHead, hm, rowSums, readout };
+    Object.assign(this.#ui, { readAlphaI, readAlphaJ, readJ, selected: [0, 0] });
   }
 
   syncControls({ s, j, delta }) {
     const ui = this.#ui;
     if (!ui) return;
-    ui.sliders.forEach(({ input, out }, k) => {
-      if (Number(input.value) !== s[k]) input.value = String(s[k]);
-      setAttr(input, 'aria-valuetext', `s${sub(k + 1)} = ${fmt(s[k])}`);
-      setText(out, fmt(s[k]));
-    });
+    ui.sliders.forEach((x, k) => x.set(s[k], fmt(s[k]), `s${sub(k + 1)} = ${fmt(s[k])}`));
     ui.raiseSelect.value = String(j);
-    if (Number(ui.deltaInput.value) !== delta) ui.deltaInput.value = String(delta);
-    setAttr(ui.deltaInput, 'aria-valuetext', `delta = ${fmt(delta)}`);
-    setText(ui.deltaOut, fmt(delta));
+    ui.delta.set(delta, fmt(delta), `delta = ${fmt(delta)}`);
     setText(ui.afterHead, `(s${sub(j)} ${delta < 0 ? '\u2212' : '+'} ${fmt(Math.abs(delta))})`);
   }
 
@@ -285,7 +229,7 @@ export class AgCompetition extends AgWidget {
     });
 
     const J = ag.softmaxJacobian(a);
-    const rows = Array.from({ length: T }, (_, i) => J.data.subarray(i * T, (i + 1) * T));
+    const rows = rowsOf(J, T, T);
     this.#J = rows;
     rows.forEach((row, i) => this.show(ui.linear[i], ag.dot([row[j - 1]], [delta])));
     const sel = [ui.selected[0], j - 1];

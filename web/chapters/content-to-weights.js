@@ -1,6 +1,6 @@
 // <ag-content-to-weights>: part 2, chapter 7, "From content to weights".
 // A short sentence; each word's embedding is drawn by ag.random.normal from a
-// seed made of the word (web/chapters/sentence.js), so X [T, d_model] with
+// seed made of the word (web/models/sentence.js), so X [T, d_model] with
 // d_model = 4. Three projections W_Q, W_K, W_V [4, 2] turn X into Q, K, V
 // [T, 2] (ag.matmul); ag.attention gives the scores QKᵀ/√d_k, the weights
 // softmax(scores) (row-stochastic: row sums by ag.dot with a row of ones)
@@ -12,27 +12,26 @@
 import { AgWidget, defineWidget } from '../widget/base.js';
 import { lbl, line, num, nums, radioGroup } from '../widget/controls.js';
 import { h, markCurrent, setAttr, setFlag, setText } from '../widget/dom.js';
-import { formatNumber, sub } from '../widget/format.js';
+import { formatNumber, shapeText, sub } from '../widget/format.js';
 import { heatmap } from '../widget/heatmap.js';
 import { texElement } from '../widget/math.js';
 import { keptResults, lastResult } from '../widget/memo.js';
 import { plane } from '../widget/plot.js';
 import { choice, defineState, matrix, number, vector } from '../widget/state.js';
 import { vectorFigure } from '../widget/vector-figure.js';
+import { matrixTable } from '../widget/matrix-table.js';
 import {
   MAX_CODE,
   MAX_WORDS,
   MIN_WORDS,
-  matrixTable,
   packSentence,
   parseSentence,
-  rowsOf,
-  shapeText,
   unpackSentence,
   wordVector,
   queryProblems,
   unreadableWords,
-} from './sentence.js';
+} from '../models/sentence.js';
+import { rowsOf } from '../models/tensor.js';
 
 const D_MODEL = 4;
 const D_K = 2;

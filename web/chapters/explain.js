@@ -12,35 +12,32 @@
 //   <ag-weights-explain layer="2" query="4"></ag-weights-explain>
 import { scaleLinear, select } from 'd3';
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { h, setAttr, setText } from '../widget/dom.js';
+import { radioGroup } from '../widget/controls.js';
+import { h, setText } from '../widget/dom.js';
 import { ownLayout } from '../widget/figure-layout.js';
 import { formatNumber } from '../widget/format.js';
-import { heatmap } from '../widget/heatmap.js';
+import { sentenceWeights } from '../widget/heatmap.js';
 import { texElement } from '../widget/math.js';
+import { bodyRow, table } from '../widget/matrix-table.js';
 import { lastResult } from '../widget/memo.js';
-import { choice, defineState, number, vector } from '../widget/state.js';
+import { sentenceFields, sentenceInput, sentenceProblems } from '../widget/sentence-input.js';
+import { choice, defineState, number } from '../widget/state.js';
+import { packSentence, unpackSentence } from '../models/sentence.js';
+import { argmax, rowsOf } from '../models/tensor.js';
 import {
-  MAX_CODE,
-  MAX_WORDS,
-  MIN_WORDS,
   ablationEffects,
   classify,
-  packSentence,
-  parseSentence,
-  rowsOf,
+  nextWithBothKinds,
   runStack,
   stackEmbed,
   stackWeights,
-  unpackSentence,
-  queryProblems,
-  unreadableWords,
-} from './sentence.js';
+} from '../models/two-layer-stack.js';
 
 const DEFAULT_WORDS = ['the', 'old', 'cat', 'sat', 'on', 'mats'];
 /** Scale of the random layer weights (drawn standard normal). */
 export const GAIN = 0.7;
+const SENTENCE = sentenceFields(DEFAULT_WORDS, 4);
 const VERDICT = { 'large-little': 'large weight, small change', 'small-much': 'small weight, large change' };
-const fmt = (x) => formatNumber(x, 3);
 
 export class AgWeightsExplain extends AgWidget {
   static title = 'What weights do and do not explain';
@@ -48,19 +45,12 @@ export class AgWeightsExplain extends AgWidget {
   static stateDecl = defineState({
     version: 1,
     fields: {
-      words: vector({
-        minLength: MIN_WORDS,
-        maxLength: MAX_WORDS,
-        min: 1,
-        max: MAX_CODE,
-        integer: true,
-        default: packSentence(DEFAULT_WORDS),
-      }),
+      words: SENTENCE.words,
       seed: number({ min: 1, max: 99, integer: true, default: 3 }),
       layer: choice({ values: ['1', '2'], default: '2' }),
-      query: number({ min: 1, max: MAX_WORDS, integer: true, default: 4 }),
+      query: SENTENCE.query,
     },
-    check: (state) => [...unreadableWords(state.words), ...queryProblems(state.words, state.query, 4)],
+    check: (state) => sentenceProblems(state, 4),
   });
 
   #ui = null;
@@ -87,30 +77,12 @@ export class AgWeightsExplain extends AgWidget {
         const je = argmax(effects);
         return {
           answer: jw === je ? 'yes' : 'no',
-          explanation: `The largest weight goes to \u201c${DEFAULT_WORDS[jw]}\u201d (${fmt(weights[jw])}), but hiding \u201c${DEFAULT_WORDS[je]}\u201d moves the output most (by ${fmt(effects[je])}, against ${fmt(effects[jw])}).`,
+          explanation: `The largest weight goes to \u201c${DEFAULT_WORDS[jw]}\u201d (${formatNumber(weights[jw], 3)}), but hiding \u201c${DEFAULT_WORDS[je]}\u201d moves the output most (by ${formatNumber(effects[je], 3)}, against ${formatNumber(effects[jw], 3)}).`,
         };
       },
     });
 
-    const input = h('input', {
-      type: 'text',
-      class: 'sentence-input',
-      'aria-label': 'Sentence (2 to 6 words of letters a to z)',
-      spellcheck: 'false',
-      autocomplete: 'off',
-    });
-    const apply = () => {
-      const read = parseSentence(input.value);
-      if (read.error) {
-        this.note(read.error);
-        setAttr(input, 'aria-invalid', 'true');
-        return;
-      }
-      input.removeAttribute('aria-invalid');
-      this.setState({ words: packSentence(read.words), query: Math.min(this.state.query, read.words.length) });
-    };
-    input.addEventListener('change', apply);
-    input.addEventListener('keydown', (e) => e.key === 'Enter' && apply());
+    const sentence = sentenceInput(this);
     const seed = h('input', {
       type: 'number',
       min: 1,
@@ -124,20 +96,13 @@ export class AgWeightsExplain extends AgWidget {
       if (Number.isInteger(n) && n >= 1 && n <= 99) this.setState({ seed: n });
       else this.note('The seed is a whole number from 1 to 99.');
     });
-    const layerGroup = h(
-      'div',
-      {
-        class: 'choice-group',
-        role: 'radiogroup',
-        'aria-label': 'Layer whose weights are shown and whose keys are hidden',
-      },
-      h('span', { class: 'lbl' }, 'layer:'),
-      ['1', '2'].map((L) => {
-        const r = h('input', { type: 'radio', name: 'layer', value: L });
-        r.addEventListener('change', () => r.checked && this.setState({ layer: L }));
-        return h('label', { class: 'radio' }, r, ` ${L}`);
-      }),
-    );
+    const layerGroup = radioGroup({
+      name: 'layer',
+      label: 'Layer whose weights are shown and whose keys are hidden',
+      lead: 'layer:',
+      options: [1, 2].map((L) => ({ value: String(L), label: String(L) })),
+      onChange: (layer) => this.setState({ layer }),
+    });
     const find = h(
       'button',
       { type: 'button', class: 'find', dataset: { action: 'find' } },
@@ -147,8 +112,8 @@ export class AgWeightsExplain extends AgWidget {
     const controls = h(
       'div',
       { class: 'controls' },
-      h('div', { class: 'sentence' }, h('label', { class: 'sentence-label' }, 'Sentence ', input)),
-      h('div', { class: 'choice-group' }, h('label', { class: 'lbl' }, 'weights seed ', seed), layerGroup),
+      sentence.element,
+      h('div', { class: 'choice-group' }, h('label', { class: 'lbl' }, 'weights seed ', seed), layerGroup.element),
       find,
     );
 
@@ -186,14 +151,14 @@ export class AgWeightsExplain extends AgWidget {
         h('section', { class: 'panel' }, queryTitle, barsBox, tableBox, h('h4', {}, 'Cases for this query'), cases),
       ),
     );
-    this.#ui = { input, seed, layerGroup, mapBox, barsBox, tableBox, cases, mapTitle, queryTitle };
+    this.#ui = { sentence, seed, layerGroup, mapBox, barsBox, tableBox, cases, mapTitle, queryTitle };
   }
 
   syncControls(state) {
     const ui = this.#ui;
-    if (this.shadowRoot.activeElement !== ui.input) ui.input.value = unpackSentence(state.words).join(' ');
+    ui.sentence.sync(state.words);
     if (this.shadowRoot.activeElement !== ui.seed) ui.seed.value = String(state.seed);
-    for (const r of ui.layerGroup.querySelectorAll('input')) r.checked = r.value === state.layer;
+    ui.layerGroup.set(state.layer);
   }
 
   /** Weights and effects of every query in both layers (wasm results). */
@@ -215,20 +180,12 @@ export class AgWeightsExplain extends AgWidget {
     const { words, all, weightsOf } = this.#last;
     const T = words.length;
     const { layer, query } = this.state;
-    const start = (Number(layer) - 1) * T + (query - 1);
-    for (let s = 1; s <= 2 * T; s += 1) {
-      const k = (start + s) % (2 * T);
-      const L = Math.floor(k / T) + 1;
-      const i = k % T;
-      const kinds = classify(
-        weightsOf(L, i),
-        all[L - 1].map((col) => col[i]),
-      );
-      if (kinds.includes('large-little') && kinds.includes('small-much')) {
-        this.setState({ layer: String(L), query: i + 1 });
-        this.announce(`Layer ${L}, query ${i + 1} (${words[i]}) has both kinds of case.`);
-        return;
-      }
+    const found = nextWithBothKinds(T, Number(layer), query - 1, weightsOf, (L, i) => all[L - 1].map((col) => col[i]));
+    if (found) {
+      const [L, i] = found;
+      this.setState({ layer: String(L), query: i + 1 });
+      this.announce(`Layer ${L}, query ${i + 1} (${words[i]}) has both kinds of case.`);
+      return;
     }
     this.note('No query of this sentence and seed has both kinds of case; try another seed.');
   }
@@ -236,17 +193,10 @@ export class AgWeightsExplain extends AgWidget {
   #rebuild(words) {
     const ui = this.#ui;
     ui.mapBox.replaceChildren();
-    const hm = heatmap(ui.mapBox, {
-      rows: words.map((w, i) => ({ label: 'q', sub: String(i + 1), note: w })),
-      cols: words.map((w, j) => ({ label: 'k', sub: String(j + 1), note: w })),
+    const hm = sentenceWeights(ui.mapBox, words, {
       label: 'Attention weights of the chosen layer; choose a row to pick the query',
       role: 'weight',
-      legendTitle: 'weight',
-      scale: 'sequential',
-      domain: [0, 1],
-      cell: 46,
-      format: (v) => v.toFixed(2),
-      describe: (i, j, text) => `\u201c${words[i]}\u201d looking at \u201c${words[j]}\u201d: ${text}`,
+      describe: (text) => text,
       show: (el, value, o) => this.show(el, value, o),
       onActivate: (i) => this.setState({ query: i + 1 }),
     });
@@ -256,39 +206,16 @@ export class AgWeightsExplain extends AgWidget {
       verdict: h('td', { class: 'verdict', dataset: { key: j + 1 } }),
       row: null,
     }));
-    const table = h(
-      'table',
-      { class: 'mat effects' },
-      h('caption', {}, 'Each key of the chosen query'),
-      h(
-        'thead',
-        {},
-        h(
-          'tr',
-          {},
-          h('th', { scope: 'col' }, 'key'),
-          h('th', { scope: 'col' }, 'weight'),
-          h('th', { scope: 'col' }, 'change \u0394'),
-          h('th', { scope: 'col' }, 'case'),
-        ),
-      ),
-      h(
-        'tbody',
-        {},
-        cells.map((c, j) => {
-          c.row = h(
-            'tr',
-            { dataset: { key: j + 1 } },
-            h('th', { scope: 'row' }, `${j + 1} ${words[j]}`),
-            c.weight,
-            c.effect,
-            c.verdict,
-          );
-          return c.row;
-        }),
-      ),
-    );
-    ui.tableBox.replaceChildren(h('div', { class: 'mat-wrap' }, table));
+    const effects = table({
+      className: 'mat effects',
+      caption: 'Each key of the chosen query',
+      headers: ['key', 'weight', 'change \u0394', 'case'],
+      rows: cells.map((c, j) => {
+        c.row = bodyRow(`${j + 1} ${words[j]}`, [c.weight, c.effect, c.verdict], { dataset: { key: j + 1 } });
+        return c.row;
+      }),
+    });
+    ui.tableBox.replaceChildren(h('div', { class: 'mat-wrap' }, effects));
     // Paired bars: weight (top) and change (bottom) per key; a drawing of the numbers in the table.
     ui.barsBox.replaceChildren();
     const W = 320;
@@ -403,12 +330,6 @@ export class AgWeightsExplain extends AgWidget {
   figure() {
     return this.#built ? this.#built.svg.node() : null;
   }
-}
-
-function argmax(row) {
-  let best = 0;
-  for (let j = 1; j < row.length; j += 1) if (row[j] > row[best]) best = j;
-  return best;
 }
 
 defineWidget('ag-weights-explain', AgWeightsExplain);

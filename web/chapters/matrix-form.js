@@ -9,21 +9,21 @@
 //
 //   <ag-matrix-form causal="1" row="3"></ag-matrix-form>
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { h, setAttr, setText, symbol } from '../widget/dom.js';
-import { formatNumber } from '../widget/format.js';
-import { heatmap } from '../widget/heatmap.js';
+import { nums, slider } from '../widget/controls.js';
+import { h, setText, symbol } from '../widget/dom.js';
+import { fmt, formatNumber, sub } from '../widget/format.js';
+import { WEIGHTS, headers, heatmap } from '../widget/heatmap.js';
 import { numberGrid } from '../widget/inputs.js';
 import { texElement } from '../widget/math.js';
+import { bodyRow, numberCells, table } from '../widget/matrix-table.js';
 import { bool, defineState, matrix, number } from '../widget/state.js';
+import { rowsOf } from '../models/tensor.js';
 
 const T = 4;
 const DV = 2;
 const LIMIT = 6;
 const ONES_COL = Array.from({ length: T }, () => [1]);
 const CAUSAL = Array.from({ length: T }, (_, i) => Array.from({ length: T }, (_, j) => j <= i)); // true = may attend
-
-const fmt = (x) => formatNumber(x, 4);
-const sub = (j) => String.fromCharCode(0x2080 + j);
 
 export class AgMatrixForm extends AgWidget {
   static title = 'The matrix form';
@@ -95,27 +95,22 @@ export class AgMatrixForm extends AgWidget {
 
     // Sliders for the selected row of S (drag or arrow keys).
     const rowTitle = h('legend', {});
-    const sliders = Array.from({ length: T }, (_, j) => {
-      const id = `mf-s${j + 1}`;
-      const input = h('input', {
-        type: 'range',
+    const sliders = Array.from({ length: T }, (_, j) =>
+      slider({
+        id: `mf-s${j + 1}`,
         min: -LIMIT,
         max: LIMIT,
         step: 0.1,
-        class: 'slider',
-        id,
         dataset: { logit: j + 1 },
-      });
-      const out = h('output', { class: 's-value', for: id });
-      input.addEventListener('input', () => {
-        const s = this.state.s;
-        s[this.state.row - 1][j] = Number(input.value);
-        this.setState({ s });
-        this.announce(`row ${this.state.row}: weights ${this.#ui.alpha.map((el) => el.textContent).join(', ')}`);
-      });
-      const label = h('label', { for: id, class: 's-label' });
-      return { input, out, label, row: h('div', { class: 'slider-row' }, label, input, out) };
-    });
+        label: '',
+        onInput: (v) => {
+          const s = this.state.s;
+          s[this.state.row - 1][j] = v;
+          this.setState({ s });
+          this.announce(`row ${this.state.row}: weights ${this.#ui.alpha.map((el) => el.textContent).join(', ')}`);
+        },
+      }),
+    );
     const rowControls = h(
       'fieldset',
       { class: 'logits' },
@@ -139,21 +134,17 @@ export class AgMatrixForm extends AgWidget {
 
     const grid = h('div', { class: 'grid-box' });
     const hm = heatmap(grid, {
-      rows: Array.from({ length: T }, (_, i) => ({ label: 'q', sub: String(i + 1) })),
-      cols: Array.from({ length: T }, (_, j) => ({ label: 'k', sub: String(j + 1) })),
+      rows: headers('q', T),
+      cols: headers('k', T),
       label: 'Attention matrix A; press Enter on a cell to pick its row',
-      legendTitle: 'weight',
+      ...WEIGHTS,
       role: 'a',
-      scale: 'sequential',
-      domain: [0, 1],
       format: (v) => formatNumber(v, 2),
       describe: (i, j, text) => `A${i + 1}${j + 1} = ${text}`,
       show: (el, value, o) => this.show(el, value, o),
       onActivate: (i) => this.setState({ row: i + 1 }),
     });
-    const num = (role, key) =>
-      h('span', { class: 'num', dataset: key === undefined ? { role } : { role, key } }, '\u2026');
-    const rowSums = Array.from({ length: T }, (_, i) => num('row-sum', i + 1));
+    const rowSums = nums('row-sum', T);
     const sums = h(
       'p',
       { class: 'row-sums' },
@@ -162,31 +153,17 @@ export class AgMatrixForm extends AgWidget {
     );
 
     // Y = AV.
-    const yCells = Array.from({ length: T }, (_, i) =>
-      Array.from({ length: DV }, (_, c) => num('y', `${i + 1}-${c + 1}`)),
-    );
+    const yCells = numberCells('y', T, DV);
     const vCells = Array.from({ length: T }, () => Array.from({ length: DV }, () => h('span', { class: 'in' })));
     const shapeLine = h('p', { class: 'shape', dataset: { role: 'shape' } });
     const mat = (caption, cells, role) =>
-      h(
-        'table',
-        { class: `mat mat-${role}` },
-        h('caption', {}, caption),
-        h(
-          'tbody',
-          {},
-          cells.map((row, i) =>
-            h(
-              'tr',
-              { dataset: { row: i + 1 } },
-              h('th', { scope: 'row' }, String(i + 1)),
-              row.map((el) => h('td', {}, el)),
-            ),
-          ),
-        ),
-      );
-    const alpha = Array.from({ length: T }, (_, j) => num('alpha', j + 1));
-    const yOne = Array.from({ length: DV }, (_, c) => num('y-one', c + 1));
+      table({
+        className: `mat mat-${role}`,
+        caption,
+        rows: cells.map((row, i) => bodyRow(String(i + 1), row, { dataset: { row: i + 1 } })),
+      });
+    const alpha = nums('alpha', T);
+    const yOne = nums('y-one', DV);
     const oneTitle = h('h3', {});
     const one = h(
       'section',
@@ -243,6 +220,7 @@ export class AgMatrixForm extends AgWidget {
         ),
       ),
     );
+    const same = one.querySelector('.same');
     this.#ui = {
       causal,
       rowTitle,
@@ -256,7 +234,7 @@ export class AgMatrixForm extends AgWidget {
       alpha,
       yOne,
       oneTitle,
-      same: one.querySelector('.same'),
+      same,
     };
   }
 
@@ -265,12 +243,10 @@ export class AgMatrixForm extends AgWidget {
     if (!ui) return;
     ui.causal.checked = causal;
     setText(ui.rowTitle, `Logits of query ${row} (row ${row} of S)`);
-    ui.sliders.forEach(({ input, out, label }, j) => {
+    ui.sliders.forEach((x, j) => {
       const v = s[row - 1][j];
-      if (Number(input.value) !== v) input.value = String(v);
-      setAttr(input, 'aria-valuetext', `s${sub(row)}${sub(j + 1)} = ${fmt(v)}`);
-      setText(out, fmt(v));
-      setText(label, `s${sub(row)}${sub(j + 1)}`);
+      x.set(v, fmt(v), `s${sub(row)}${sub(j + 1)} = ${fmt(v)}`);
+      setText(x.label, `s${sub(row)}${sub(j + 1)}`);
     });
     ui.sGrid.set(s);
     ui.vCells.forEach((r, i) => r.forEach((el, c) => (el.textContent = fmt(values[i][c]))));
@@ -280,7 +256,7 @@ export class AgMatrixForm extends AgWidget {
   render(ag, { s, values, causal, row }) {
     const ui = this.#ui;
     const A = ag.softmax(s, causal ? { mask: CAUSAL } : {});
-    const rows = Array.from({ length: T }, (_, i) => A.data.subarray(i * T, (i + 1) * T));
+    const rows = rowsOf(A, T, T);
     ui.hm.update(rows, { selected: [row - 1, 0] });
     ag.matmul(A, ONES_COL).data.forEach((x, i) => this.show(ui.rowSums[i], x));
     const Y = ag.matmul(A, values);

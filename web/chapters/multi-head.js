@@ -1,8 +1,7 @@
 // <ag-multi-head>: part 2, chapter 8, "Multi-head attention" (Vaswani et al.
-// 2017, §3.2.2). An editable sentence; each token's embedding is
-// [positional code (2) | the word's unit vector (up to 4) | more of the
-// word's numbers], drawn by ag.random.normal (normalised by ag.normalize).
-// The learner picks d_model and h (d_k = d_model / h); the pipeline
+// 2017, §3.2.2). An editable sentence, its embedding by the model
+// (web/models/multi-head.js). The learner picks d_model and h
+// (d_k = d_model / h); the pipeline
 // X -> Q, K, V (ag.matmul) -> heads [B, h, T, d_k] (a reshape) -> scores and
 // weights per head (ag.attention, one heat map per head) -> per-head outputs
 // -> concatenation -> W_O (ag.matmul), beside the one-call
@@ -13,31 +12,29 @@
 //
 //   <ag-multi-head dmodel="12" heads="3" preset="named"></ag-multi-head>
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { h, setAttr, setText } from '../widget/dom.js';
-import { heatmap } from '../widget/heatmap.js';
+import { num, radioGroup } from '../widget/controls.js';
+import { h, setAttr, setFlag, setText } from '../widget/dom.js';
+import { shapeText } from '../widget/format.js';
+import { sentenceWeights } from '../widget/heatmap.js';
 import { texElement } from '../widget/math.js';
+import { matrixTable } from '../widget/matrix-table.js';
 import { lastResult } from '../widget/memo.js';
-import { choice, defineState, number, vector } from '../widget/state.js';
+import { sentenceFields, sentenceInput } from '../widget/sentence-input.js';
+import { choice, defineState, number } from '../widget/state.js';
 import {
-  MAX_CODE,
-  MAX_WORDS,
-  MIN_WORDS,
-  POSITIONS,
-  matrixTable,
-  packSentence,
-  parseSentence,
-  rowsOf,
-  shapeText,
-  unpackSentence,
-  wordVector,
-  queryProblems,
-  unreadableWords,
-} from './sentence.js';
+  DEFAULT_HEADS,
+  D_MODELS,
+  HEAD_COUNTS,
+  compute,
+  headProblems,
+  headsFor,
+  headsProblems,
+} from '../models/multi-head.js';
+import { packSentence, queryProblems, unpackSentence, unreadableWords } from '../models/sentence.js';
+import { argmax, rowsOf } from '../models/tensor.js';
 
-const D_MODELS = ['4', '6', '8', '12'];
 const DEFAULT_WORDS = ['the', 'cat', 'saw', 'the', 'dog'];
-/** Head patterns of the named preset, in turn. */
-export const PATTERNS = ['previous', 'same', 'first'];
+const SENTENCE = sentenceFields(DEFAULT_WORDS, 4);
 const PATTERN_LABEL = {
   previous: 'previous token',
   same: 'same word',
@@ -45,50 +42,25 @@ const PATTERN_LABEL = {
   uniform: 'no pattern (uniform)',
   random: 'random',
 };
-/** Strengths of the named preset. */
-const A_POS = 5;
-const A_SAME = 4;
-const COS30 = 0.866;
-const SIN30 = 0.5;
-
-/** Default number of heads (the declaration's). */
-const DEFAULT_HEADS = 3;
-
-/**
- * h must divide d_model (d_k = d_model / h). Each field fits its own
- * declaration (h from 1 to 12, d_model one of 4, 6, 8, 12), but not every
- * pair does, e.g. h = 5 with d_model = 12, or h = 3 with d_model = 4. The
- * heads go back to their default, and d_model too when the default h does
- * not divide it either.
- */
-export function headsProblems(D, hN) {
-  if (D % hN === 0) return [];
-  const problems = [
-    {
-      name: 'heads',
-      value: String(hN),
-      expected: `a number of heads that divides d_model = ${D}: ${divisors(D).join(', ')}`,
-    },
-  ];
-  if (D % DEFAULT_HEADS !== 0) {
-    problems.push({
-      name: 'dmodel',
-      value: String(D),
-      expected: `a d_model that h = ${hN} divides (with h back to its default ${DEFAULT_HEADS}, d_model goes back to its default too)`,
-    });
-  }
-  return problems;
-}
-
-/**
- * The head shown (1-based) must be one of the h heads: head = 5 with h = 2
- * names no head. h is read as the widget computes it (the default when the
- * heads problem above resets it).
- */
-export function headProblems(D, hN, head) {
-  const heads = D % hN === 0 ? hN : DEFAULT_HEADS;
-  return head <= heads ? [] : [{ name: 'head', value: String(head), expected: `a head from 1 to h = ${heads}` }];
-}
+/** The six steps: id, heading, formula, and what holds their tables or heat maps. */
+const STAGES = [
+  ['x', '1. Embeddings', 'X\\in\\mathbb{R}^{B\\times T\\times d_{\\text{model}}},\\quad B=1', 'tables'],
+  ['qkv', '2. Projections', 'Q=XW_Q+b_Q,\\quad K=XW_K,\\quad V=XW_V', 'tables'],
+  ['split', '3. Split into heads', 'Q\\;[B,T,d_{\\text{model}}]\\;\\to\\;[B,h,T,d_k],\\qquad d_k=d_{\\text{model}}/h'],
+  [
+    'heads',
+    '4. Scores and weights, per head',
+    'A^{(i)}=\\operatorname{softmax}\\!\\Big(\\frac{Q^{(i)}K^{(i)\\top}}{\\sqrt{d_k}}\\Big)\\in\\mathbb{R}^{B\\times h\\times T\\times T}',
+    'head-maps',
+  ],
+  ['out', '5. Per-head outputs', '\\text{head}_i=A^{(i)}V^{(i)}\\in\\mathbb{R}^{T\\times d_k}', 'tables'],
+  [
+    'concat',
+    '6. Concatenate and project',
+    '\\operatorname{MultiHead}(X)=\\operatorname{Concat}(\\text{head}_1,\\ldots,\\text{head}_h)\\,W_O',
+    'tables',
+  ],
+];
 
 export class AgMultiHead extends AgWidget {
   static title = 'Multi-head attention';
@@ -96,19 +68,12 @@ export class AgMultiHead extends AgWidget {
   static stateDecl = defineState({
     version: 1,
     fields: {
-      words: vector({
-        minLength: MIN_WORDS,
-        maxLength: MAX_WORDS,
-        min: 1,
-        max: MAX_CODE,
-        integer: true,
-        default: packSentence(DEFAULT_WORDS),
-      }),
+      words: SENTENCE.words,
       dmodel: choice({ values: D_MODELS, default: '12' }),
-      heads: number({ min: 1, max: 12, integer: true, default: 3 }),
+      heads: number({ min: 1, max: 12, integer: true, default: DEFAULT_HEADS }),
       preset: choice({ values: ['named', 'random'], default: 'named' }),
       head: number({ min: 1, max: 12, integer: true, default: 1 }),
-      query: number({ min: 1, max: MAX_WORDS, integer: true, default: 4 }),
+      query: SENTENCE.query,
     },
     check: (state) => [
       ...unreadableWords(state.words),
@@ -156,65 +121,39 @@ export class AgMultiHead extends AgWidget {
       },
     });
 
-    const input = h('input', {
-      type: 'text',
-      class: 'sentence-input',
-      'aria-label': 'Sentence (2 to 6 words of letters a to z)',
-      spellcheck: 'false',
-      autocomplete: 'off',
+    const sentence = sentenceInput(this, {
+      hint: 'each word gets its own fixed vector; each position its own code',
     });
-    const apply = () => {
-      const read = parseSentence(input.value);
-      if (read.error) {
-        this.note(read.error);
-        setAttr(input, 'aria-invalid', 'true');
-        return;
-      }
-      input.removeAttribute('aria-invalid');
-      this.setState({ words: packSentence(read.words), query: Math.min(this.state.query, read.words.length) });
-    };
-    input.addEventListener('change', apply);
-    input.addEventListener('keydown', (e) => e.key === 'Enter' && apply());
-    const sentence = h(
-      'div',
-      { class: 'sentence' },
-      h('label', { class: 'sentence-label' }, 'Sentence ', input),
-      h('span', { class: 'hint' }, 'each word gets its own fixed vector; each position its own code'),
+    const group = (name, label, values, onChange, text = String) =>
+      radioGroup({
+        name,
+        label,
+        lead: `${label}:`,
+        optionData: true,
+        options: values.map((value) => ({ value, label: text(value) })),
+        onChange,
+      });
+    const dGroup = group('dmodel', 'd_model', D_MODELS, (v) => {
+      const hs = headsFor(Number(v), this.state.heads);
+      this.setState({ dmodel: v, heads: hs, head: Math.min(this.state.head, hs) });
+    });
+    const hGroup = group('heads', 'heads h', HEAD_COUNTS, (v) =>
+      this.setState({ heads: v, head: Math.min(this.state.head, v) }),
     );
-
-    const radioGroup = (name, label, values, text) =>
-      h(
-        'div',
-        { class: 'choice-group', role: 'radiogroup', 'aria-label': label },
-        h('span', { class: 'lbl' }, `${label}:`),
-        values.map((v) => {
-          const r = h('input', { type: 'radio', name, value: String(v) });
-          r.addEventListener('change', () => {
-            if (!r.checked) return;
-            if (name === 'dmodel') {
-              const d = Number(v);
-              const hs = divisors(d)
-                .filter((x) => x <= this.state.heads)
-                .pop();
-              this.setState({ dmodel: String(v), heads: hs, head: Math.min(this.state.head, hs) });
-            } else if (name === 'heads') this.setState({ heads: v, head: Math.min(this.state.head, v) });
-            else this.setState({ [name]: v });
-          });
-          return h('label', { class: 'radio', dataset: { option: String(v) } }, r, ` ${text(v)}`);
-        }),
-      );
-    const dGroup = radioGroup('dmodel', 'd_model', D_MODELS, (v) => v);
-    const hGroup = radioGroup('heads', 'heads h', [1, 2, 3, 4, 6, 12], (v) => String(v));
-    const pGroup = radioGroup('preset', 'weights', ['named', 'random'], (v) =>
-      v === 'named' ? 'named heads' : 'random',
+    const pGroup = group(
+      'preset',
+      'weights',
+      ['named', 'random'],
+      (v) => this.setState({ preset: v }),
+      (v) => (v === 'named' ? 'named heads' : 'random'),
     );
     const dims = h('p', { class: 'dims', dataset: { role: 'dims' } });
     const controls = h(
       'div',
       { class: 'controls' },
-      dGroup,
-      hGroup,
-      pGroup,
+      dGroup.element,
+      hGroup.element,
+      pGroup.element,
       dims,
       h(
         'p',
@@ -223,92 +162,46 @@ export class AgMultiHead extends AgWidget {
       ),
     );
 
-    const num = (role, key) =>
-      h('span', { class: 'num', dataset: key === undefined ? { role } : { role, key } }, '\u2026');
     const shapes = {};
-    const stage = (id, title, tex) => {
+    const boxes = {};
+    const stages = STAGES.map(([id, title, tex, box]) => {
       shapes[id] = h('p', { class: 'shape-line', dataset: { shape: id } });
+      if (box) boxes[id] = h('div', { class: box });
       return h(
         'section',
         { class: 'panel', dataset: { stage: id } },
         h('h3', {}, title),
         texElement(tex, { display: true }),
         shapes[id],
+        boxes[id],
       );
-    };
-    const stages = {
-      x: stage('x', '1. Embeddings', 'X\\in\\mathbb{R}^{B\\times T\\times d_{\\text{model}}},\\quad B=1'),
-      qkv: stage('qkv', '2. Projections', 'Q=XW_Q+b_Q,\\quad K=XW_K,\\quad V=XW_V'),
-      split: stage(
-        'split',
-        '3. Split into heads',
-        'Q\\;[B,T,d_{\\text{model}}]\\;\\to\\;[B,h,T,d_k],\\qquad d_k=d_{\\text{model}}/h',
-      ),
-      heads: stage(
-        'heads',
-        '4. Scores and weights, per head',
-        'A^{(i)}=\\operatorname{softmax}\\!\\Big(\\frac{Q^{(i)}K^{(i)\\top}}{\\sqrt{d_k}}\\Big)\\in\\mathbb{R}^{B\\times h\\times T\\times T}',
-      ),
-      out: stage('out', '5. Per-head outputs', '\\text{head}_i=A^{(i)}V^{(i)}\\in\\mathbb{R}^{T\\times d_k}'),
-      concat: stage(
-        'concat',
-        '6. Concatenate and project',
-        '\\operatorname{MultiHead}(X)=\\operatorname{Concat}(\\text{head}_1,\\ldots,\\text{head}_h)\\,W_O',
-      ),
-    };
-    const boxes = {
-      x: h('div', { class: 'tables' }),
-      qkv: h('div', { class: 'tables' }),
-      heads: h('div', { class: 'head-maps' }),
-      out: h('div', { class: 'tables' }),
-      concat: h('div', { class: 'tables' }),
-    };
+    });
     const headTabs = h('div', { class: 'head-tabs', role: 'radiogroup', 'aria-label': 'Head shown in the tables' });
-    stages.x.append(boxes.x);
-    stages.qkv.append(boxes.qkv);
-    stages.split.append(headTabs);
-    stages.heads.append(boxes.heads);
-    stages.out.append(boxes.out);
+    stages[2].append(headTabs);
     const check = num('check');
-    stages.concat.append(
-      boxes.concat,
-      h(
-        'p',
-        { class: 'line' },
-        h(
-          'span',
-          { class: 'lbl' },
-          'One call (ag.multiHeadAttention) against the steps above: squared distance between the two outputs = ',
-        ),
-        check,
-      ),
-    );
-    body.append(predict, sentence, controls, h('div', { class: 'steps' }, Object.values(stages)));
-    this.#ui = { input, dGroup, hGroup, pGroup, dims, stages, shapes, boxes, headTabs, check };
+    const oneCall =
+      'One call (ag.multiHeadAttention) against the steps above: squared distance between the two outputs = ';
+    stages[5].append(h('p', { class: 'line' }, h('span', { class: 'lbl' }, oneCall), check));
+    body.append(predict, sentence.element, controls, h('div', { class: 'steps' }, stages));
+    this.#ui = { sentence, dGroup, hGroup, pGroup, dims, shapes, boxes, headTabs, check };
   }
 
   syncControls(state) {
     const ui = this.#ui;
-    if (this.shadowRoot.activeElement !== ui.input) {
-      const text = unpackSentence(state.words).join(' ');
-      if (ui.input.value !== text) ui.input.value = text;
-    }
+    ui.sentence.sync(state.words);
     const d = Number(state.dmodel);
-    // Written only where they change (this runs before every render).
-    const check = (r, on) => r.checked !== on && (r.checked = on);
-    for (const r of ui.dGroup.querySelectorAll('input')) check(r, r.value === state.dmodel);
-    for (const r of ui.hGroup.querySelectorAll('input')) {
-      check(r, Number(r.value) === state.heads);
+    ui.dGroup.set(state.dmodel);
+    ui.hGroup.set(state.heads);
+    for (const r of ui.hGroup.inputs) {
       const off = d % Number(r.value) !== 0;
-      if (r.disabled !== off) r.disabled = off;
-      if (r.parentElement.hidden !== off) r.parentElement.hidden = off;
+      setFlag(r, 'disabled', off);
+      setFlag(r.parentElement, 'hidden', off);
     }
-    for (const r of ui.pGroup.querySelectorAll('input')) check(r, r.value === state.preset);
+    ui.pGroup.set(state.preset);
   }
 
   #rebuild(words, D, hN, patterns) {
     const ui = this.#ui;
-    const T = words.length;
     const dk = D / hN;
     const rows = words.map((w, i) => `${i + 1} ${w}`);
     for (const b of Object.values(ui.boxes)) b.replaceChildren();
@@ -324,16 +217,19 @@ export class AgMultiHead extends AgWidget {
         return b;
       }),
     );
-    const tX = matrixTable({ caption: 'X', rows, cols: D, role: 'x' });
-    const tQ = matrixTable({ caption: 'Q (this head)', rows, cols: dk, role: 'qh' });
-    const tK = matrixTable({ caption: 'K (this head)', rows, cols: dk, role: 'kh' });
-    const tV = matrixTable({ caption: 'V (this head)', rows, cols: dk, role: 'vh' });
-    const tHead = matrixTable({ caption: 'head output', rows, cols: dk, role: 'head-out' });
-    const tOut = matrixTable({ caption: 'MultiHead(X)', rows, cols: D, role: 'out' });
-    ui.boxes.x.append(tX.element);
-    ui.boxes.qkv.append(tQ.element, tK.element, tV.element);
-    ui.boxes.out.append(tHead.element);
-    ui.boxes.concat.append(tOut.element);
+    const table = (caption, cols, role) => matrixTable({ caption, rows, cols, role });
+    const tables = {
+      tX: table('X', D, 'x'),
+      tQ: table('Q (this head)', dk, 'qh'),
+      tK: table('K (this head)', dk, 'kh'),
+      tV: table('V (this head)', dk, 'vh'),
+      tHead: table('head output', dk, 'head-out'),
+      tOut: table('MultiHead(X)', D, 'out'),
+    };
+    ui.boxes.x.append(tables.tX.element);
+    ui.boxes.qkv.append(tables.tQ.element, tables.tK.element, tables.tV.element);
+    ui.boxes.out.append(tables.tHead.element);
+    ui.boxes.concat.append(tables.tOut.element);
     const maps = patterns.map((p, k) => {
       const box = h(
         'figure',
@@ -341,22 +237,15 @@ export class AgMultiHead extends AgWidget {
         h('figcaption', {}, `Head ${k + 1}: ${PATTERN_LABEL[p]}`),
       );
       ui.boxes.heads.append(box);
-      return heatmap(box, {
-        rows: words.map((w, i) => ({ label: 'q', sub: String(i + 1), note: w })),
-        cols: words.map((w, j) => ({ label: 'k', sub: String(j + 1), note: w })),
+      return sentenceWeights(box, words, {
         label: `Weights of head ${k + 1} (${PATTERN_LABEL[p]})`,
         role: `weight-h${k + 1}`,
-        legendTitle: 'weight',
-        scale: 'sequential',
-        domain: [0, 1],
-        cell: 46,
-        format: (v) => v.toFixed(2),
-        describe: (i, j, text) => `head ${k + 1}: \u201c${words[i]}\u201d looking at \u201c${words[j]}\u201d: ${text}`,
+        describe: (text) => `head ${k + 1}: ${text}`,
         show: (el, value, o) => this.show(el, value, o),
         onActivate: (i) => this.setState({ query: i + 1, head: k + 1 }),
       });
     });
-    this.#built = { key: `${words.join(' ')}|${D}|${hN}|${patterns.join()}`, T, tX, tQ, tK, tV, tHead, tOut, maps };
+    this.#built = { key: `${words.join(' ')}|${D}|${hN}|${patterns.join()}`, ...tables, maps };
   }
 
   render(ag, state) {
@@ -402,12 +291,7 @@ export class AgMultiHead extends AgWidget {
     this.show(ui.check, run.check, { digits: 3 });
     for (const btn of ui.headTabs.querySelectorAll('button'))
       setAttr(btn, 'aria-checked', Number(btn.dataset.head) === hi + 1);
-    for (const t of [b.tX, b.tQ, b.tK, b.tV, b.tHead, b.tOut]) {
-      t.cells.forEach((row, i) => {
-        const tr = row[0].parentElement;
-        if (tr.classList.contains('is-selected') !== (i === qi)) tr.classList.toggle('is-selected', i === qi);
-      });
-    }
+    for (const t of [b.tX, b.tQ, b.tK, b.tV, b.tHead, b.tOut]) t.select(qi);
 
     const B = 1;
     setText(ui.dims, `d_model = ${D}, h = ${hN}, d_k = d_v = d_model / h = ${dk}`);
@@ -450,124 +334,6 @@ export class AgMultiHead extends AgWidget {
   figure() {
     return this.#built ? this.#built.maps[0].node : null;
   }
-}
-
-function divisors(d) {
-  return [1, 2, 3, 4, 6, 12].filter((x) => d % x === 0);
-}
-
-function argmax(row) {
-  let best = 0;
-  for (let j = 1; j < row.length; j += 1) if (row[j] > row[best]) best = j;
-  return best;
-}
-
-/**
- * X [T, D]: [positional code (2) | the word's unit vector (d_u = min(4, D - 2)) |
- * more of the word's numbers (D - 2 - d_u)], every word number from ag.random.normal.
- */
-export function embedWords(ag, words, D) {
-  const du = Math.min(4, D - 2);
-  const rest = D - 2 - du;
-  return words.map((w, t) => {
-    const unit = Array.from(ag.normalize(wordVector(ag, w, du)).data);
-    const more = rest > 0 ? wordVector(ag, w, rest, 1) : [];
-    return [...POSITIONS[t], ...unit, ...more];
-  });
-}
-
-/** The pattern each head of the named preset can have for (D, h). */
-export function namedPatterns(D, hN) {
-  const dk = D / hN;
-  const du = Math.min(4, D - 2);
-  return Array.from({ length: hN }, (_, k) => {
-    const p = PATTERNS[k % 3];
-    if (p === 'previous' && dk < 2) return 'uniform';
-    if (p === 'same' && dk < du) return 'uniform';
-    return p;
-  });
-}
-
-const zeros = (r, c) => Array.from({ length: r }, () => new Array(c).fill(0));
-const identity = (n) => Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => (i === j ? 1 : 0)));
-
-/** The projection weights ([in, out]) of a preset, and the pattern of each head. */
-export function presetWeights(ag, D, hN, preset) {
-  const dk = D / hN;
-  if (preset === 'random') {
-    const s = 1 / Math.sqrt(D);
-    const draw = (seed) => {
-      const r = ag.random.normal({ seed, n: D * D }).data;
-      return Array.from({ length: D }, (_, i) => Array.from({ length: D }, (_, j) => r[i * D + j] * s));
-    };
-    return {
-      weights: { wQ: draw(101), wK: draw(102), wV: draw(103), wO: draw(104), bQ: new Array(D).fill(0) },
-      patterns: new Array(hN).fill('random'),
-    };
-  }
-  const du = Math.min(4, D - 2);
-  const wQ = zeros(D, D);
-  const wK = zeros(D, D);
-  const bQ = new Array(D).fill(0);
-  const patterns = namedPatterns(D, hN);
-  patterns.forEach((p, k) => {
-    const c = k * dk;
-    if (p === 'previous') {
-      // q_i = A R(-30°) p_i (the code of position i - 1), k_j = A p_j.
-      wQ[0][c] = A_POS * COS30;
-      wQ[0][c + 1] = -A_POS * SIN30;
-      wQ[1][c] = A_POS * SIN30;
-      wQ[1][c + 1] = A_POS * COS30;
-      wK[0][c] = A_POS;
-      wK[1][c + 1] = A_POS;
-    } else if (p === 'first') {
-      // q_i = A (1, 0) from the bias, k_j = A p_j: the score is A^2 cos(30° j).
-      bQ[c] = A_POS;
-      wK[0][c] = A_POS;
-    } else if (p === 'same') {
-      // q_i = k_i = B u_i: the score B^2 u_i·u_j is largest when u_j = u_i.
-      for (let m = 0; m < du; m += 1) {
-        wQ[2 + m][c + m] = A_SAME;
-        wK[2 + m][c + m] = A_SAME;
-      }
-    }
-  });
-  return { weights: { wQ, wK, wV: identity(D), wO: identity(D), bQ }, patterns };
-}
-
-/** The whole computation: step by step (matmul, attention) and in one call (multiHeadAttention). */
-export function compute(ag, words, D, hN, preset) {
-  const T = words.length;
-  const dk = D / hN;
-  const X = embedWords(ag, words, D);
-  const { weights, patterns } = presetWeights(ag, D, hN, preset);
-  // Q = X W_Q + b_Q as one product: [X | 1] [W_Q ; b_Q].
-  const Q = ag.matmul(
-    X.map((r) => [...r, 1]),
-    [...weights.wQ, weights.bQ],
-  );
-  const K = ag.matmul(X, weights.wK);
-  const V = ag.matmul(X, weights.wV);
-  // Split: [T, D] -> [h, T, d_k] (a rearrangement of the entries).
-  const split = (M) => {
-    const out = new Float32Array(hN * T * dk);
-    for (let k = 0; k < hN; k += 1)
-      for (let t = 0; t < T; t += 1)
-        for (let c = 0; c < dk; c += 1) out[(k * T + t) * dk + c] = M.data[t * D + k * dk + c];
-    return { data: out, shape: [hN, T, dk] };
-  };
-  const Qh = split(Q);
-  const Kh = split(K);
-  const Vh = split(V);
-  const att = ag.attention(Qh, Kh, Vh, { returnWeights: true, returnScores: true });
-  // Concatenate: [h, T, d_k] -> [T, D].
-  const cat = new Float32Array(T * D);
-  for (let k = 0; k < hN; k += 1)
-    for (let t = 0; t < T; t += 1)
-      for (let c = 0; c < dk; c += 1) cat[t * D + k * dk + c] = att.output.data[(k * T + t) * dk + c];
-  const stepOutput = ag.matmul({ data: cat, shape: [T, D] }, weights.wO);
-  const mha = ag.multiHeadAttention({ query: X }, weights, { numHeads: hN, returnWeights: true });
-  return { X, weights, patterns, Q, K, V, Qh, Kh, Vh, att, stepOutput, mha };
 }
 
 defineWidget('ag-multi-head', AgMultiHead);

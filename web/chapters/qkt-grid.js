@@ -8,21 +8,21 @@
 //
 //   <ag-qkt-grid x="1,0,1;0,2,1;2,1,0;-1,0,2" wq="1,0;0,1;1,-1" wk="0,1;1,0;1,1" cell="1,2"></ag-qkt-grid>
 import { AgWidget, defineWidget } from '../widget/base.js';
+import { num } from '../widget/controls.js';
 import { h, setAttr, setText, symbol } from '../widget/dom.js';
-import { formatNumber } from '../widget/format.js';
-import { heatmap } from '../widget/heatmap.js';
-import { numberGrid } from '../widget/inputs.js';
+import { fmt, paren, sub } from '../widget/format.js';
+import { headers, heatmap } from '../widget/heatmap.js';
+import { gridEdits, numberGrid } from '../widget/inputs.js';
 import { tex, texElement } from '../widget/math.js';
+import { bodyRow, numberCells, table } from '../widget/matrix-table.js';
 import { defineState, matrix, vector } from '../widget/state.js';
+import { tensorOf as tensor } from '../models/tensor.js';
 
 const TOKENS = ['birds', 'sing', 'at', 'dawn'];
 const N = TOKENS.length;
 const D_MODEL = 3;
 const D_K = 2;
 const MAX_ABS = 5;
-
-const fmt = (x) => formatNumber(x, 4);
-const paren = (x) => (x < 0 ? `(${fmt(x)})` : fmt(x));
 
 export class AgQktGrid extends AgWidget {
   static title = 'QK\u1d40 as a grid';
@@ -70,7 +70,6 @@ export class AgQktGrid extends AgWidget {
   });
 
   #ui = null;
-  #pending = null;
   #scores = null; // the last S (wasm result), for the hover readout
 
   build(body) {
@@ -105,23 +104,28 @@ export class AgQktGrid extends AgWidget {
       this.#ui.results.classList.add('is-stale');
     };
     const spec = { min: -MAX_ABS, max: MAX_ABS };
-    const xGrid = numberGrid({
-      rows: TOKENS.map((t, i) => ({ name: `x${i + 1}`, label: symbol('x', i + 1) })),
-      cols: D_MODEL,
-      spec,
-      legend: ['Embeddings ', symbol('X'), ' [N, d_model] = [4, 3]'],
-      onChange: (r, c, value) => this.#edit((s) => (s.x[r][c] = value)),
-      onInvalid: invalid,
-    });
-    const wGrid = (key, name) =>
+    const edits = gridEdits(this, ['x', 'wq', 'wk'], () => this.#ui.results.classList.add('is-stale'));
+    const xGrid = edits.add(
       numberGrid({
-        rows: Array.from({ length: D_MODEL }, (_, r) => ({ name: `${name} row ${r + 1}`, label: String(r + 1) })),
-        cols: D_K,
+        rows: TOKENS.map((t, i) => ({ name: `x${i + 1}`, label: symbol('x', i + 1) })),
+        cols: D_MODEL,
         spec,
-        legend: [symbol('W', name === 'W_Q' ? 'Q' : 'K'), ' [d_model, d_k] = [3, 2]'],
-        onChange: (r, c, value) => this.#edit((s) => (s[key][r][c] = value)),
+        legend: ['Embeddings ', symbol('X'), ' [N, d_model] = [4, 3]'],
+        onChange: (r, c, value) => edits.edit((s) => (s.x[r][c] = value)),
         onInvalid: invalid,
-      });
+      }),
+    );
+    const wGrid = (key, name) =>
+      edits.add(
+        numberGrid({
+          rows: Array.from({ length: D_MODEL }, (_, r) => ({ name: `${name} row ${r + 1}`, label: String(r + 1) })),
+          cols: D_K,
+          spec,
+          legend: [symbol('W', name === 'W_Q' ? 'Q' : 'K'), ' [d_model, d_k] = [3, 2]'],
+          onChange: (r, c, value) => edits.edit((s) => (s[key][r][c] = value)),
+          onInvalid: invalid,
+        }),
+      );
     const wqGrid = wGrid('wq', 'W_Q');
     const wkGrid = wGrid('wk', 'W_K');
     const tokenList = h(
@@ -139,38 +143,18 @@ export class AgQktGrid extends AgWidget {
     form.addEventListener('submit', (e) => e.preventDefault());
 
     // Q and K: small read-only tables of wasm results.
-    const num = (role, key) =>
-      h('span', { class: 'num', dataset: key === undefined ? { role } : { role, key } }, '\u2026');
     const projTable = (role, caption) => {
-      const cells = Array.from({ length: N }, (_, i) =>
-        Array.from({ length: D_K }, (_, c) => num(role, `${i + 1}-${c + 1}`)),
-      );
-      const table = h(
-        'table',
-        { class: `proj proj-${role}` },
-        h('caption', {}, caption),
-        h(
-          'tbody',
-          {},
-          cells.map((row, i) =>
-            h(
-              'tr',
-              { dataset: { row: i + 1 } },
-              h('th', { scope: 'row' }, symbol(role, i + 1)),
-              row.map((el) => h('td', {}, el)),
-            ),
-          ),
-        ),
-      );
-      return { table, cells };
+      const cells = numberCells(role, N, D_K);
+      const rows = cells.map((row, i) => bodyRow(symbol(role, i + 1), row, { dataset: { row: i + 1 } }));
+      return { table: table({ className: `proj proj-${role}`, caption, rows }), cells };
     };
     const qTable = projTable('q', texElement('Q = XW_Q\\;[4,2]'));
     const kTable = projTable('k', texElement('K = XW_K\\;[4,2]'));
 
     const grid = h('div', { class: 'grid-box' });
     const hm = heatmap(grid, {
-      rows: TOKENS.map((t, i) => ({ label: 'q', sub: String(i + 1), note: t })),
-      cols: TOKENS.map((t, j) => ({ label: 'k', sub: String(j + 1), note: t })),
+      rows: headers('q', N, TOKENS),
+      cols: headers('k', N, TOKENS),
       label: 'Scores S = Q K transposed; press Enter on a cell to expand its dot product',
       legendTitle: 'score',
       role: 'score',
@@ -203,23 +187,9 @@ export class AgQktGrid extends AgWidget {
     const terms = [num('term', 1), num('term', 2)];
     const dot = num('dot');
     const formula = h('div', { class: 'pair-formula' });
-    const factors = {
-      q1: num('factor', 'q1'),
-      k1: num('factor', 'k1'),
-      q2: num('factor', 'q2'),
-      k2: num('factor', 'k2'),
-    };
-    const products = h(
-      'span',
-      { class: 'expr' },
-      factors.q1,
-      '\u00d7',
-      factors.k1,
-      ' + ',
-      factors.q2,
-      '\u00d7',
-      factors.k2,
-    );
+    const factors = Object.fromEntries(['q1', 'k1', 'q2', 'k2'].map((f) => [f, num('factor', f)]));
+    const f = factors;
+    const products = h('span', { class: 'expr' }, f.q1, '\u00d7', f.k1, ' + ', f.q2, '\u00d7', f.k2);
     const heading = h('h3', { class: 'pair-heading' });
     const vectors = h('p', { class: 'pair-vectors' }, '');
     const expansion = h(
@@ -246,48 +216,8 @@ export class AgQktGrid extends AgWidget {
       expansion,
     );
     body.append(predict, form, results);
-    this.#ui = {
-      xGrid,
-      wqGrid,
-      wkGrid,
-      qCells: qTable.cells,
-      kCells: kTable.cells,
-      hm,
-      readLabel,
-      readValue,
-      terms,
-      dot,
-      formula,
-      factors,
-      heading,
-      vectors,
-      results,
-    };
-  }
-
-  #grids() {
-    const ui = this.#ui;
-    return [ui.xGrid, ui.wqGrid, ui.wkGrid];
-  }
-
-  #anyInvalid() {
-    return this.#grids().some((g) => g.invalid.size > 0);
-  }
-
-  /** One edited entry; while another entry is not a number, good entries wait. */
-  #edit(change) {
-    // Deep copies: the state getter's arrays must not be changed in place.
-    const { x, wq, wk } = this.state;
-    const s = structuredClone({ x, wq, wk, ...(this.#pending ?? {}) });
-    change(s);
-    const patch = { x: s.x, wq: s.wq, wk: s.wk };
-    if (this.#anyInvalid()) {
-      this.#pending = patch;
-      this.#ui.results.classList.add('is-stale');
-      return;
-    }
-    this.#pending = null;
-    this.setState(patch);
+    this.#ui = { edits, xGrid, wqGrid, wkGrid, hm, readLabel, readValue, terms, dot, formula, factors, heading };
+    Object.assign(this.#ui, { vectors, results, qCells: qTable.cells, kCells: kTable.cells });
   }
 
   #readout(i, j) {
@@ -307,15 +237,12 @@ export class AgQktGrid extends AgWidget {
 
   stateChanged(source) {
     // A state from outside replaces whatever was being typed.
-    if (source !== 'user' && this.#ui) {
-      for (const g of this.#grids()) g.reset();
-      this.#pending = null;
-    }
+    if (source !== 'user' && this.#ui) this.#ui.edits.reset();
   }
 
   render(ag, { x, wq, wk, cell }) {
-    if (this.#anyInvalid()) return;
     const ui = this.#ui;
+    if (ui.edits.anyInvalid()) return;
     ui.results.classList.remove('is-stale');
     const X = tensor(x);
     const Q = ag.matmul(X, tensor(wq));
@@ -359,14 +286,6 @@ export class AgQktGrid extends AgWidget {
   figure() {
     return this.#ui ? this.#ui.hm.node : null;
   }
-}
-
-function tensor(rows) {
-  return { data: Float32Array.from(rows.flat()), shape: [rows.length, rows[0].length] };
-}
-
-function sub(n) {
-  return String(n).replace(/\d/g, (d) => '\u2080\u2081\u2082\u2083\u2084\u2085\u2086\u2087\u2088\u2089'[d]);
 }
 
 defineWidget('ag-qkt-grid', AgQktGrid);

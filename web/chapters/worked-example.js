@@ -10,11 +10,14 @@
 // State version 1. Version 0 is the format of the first page's links,
 // ?q=...&k=...&scale=none|sqrt-dk, read through the migration below.
 import { AgWidget, defineWidget } from '../widget/base.js';
+import { nums, num, radioGroup } from '../widget/controls.js';
 import { h, setAttr, setFlag, symbol } from '../widget/dom.js';
-import { formatNumber } from '../widget/format.js';
-import { numberGrid } from '../widget/inputs.js';
+import { formatNumber as fmt } from '../widget/format.js';
+import { gridEdits, numberGrid } from '../widget/inputs.js';
 import { texElement } from '../widget/math.js';
+import { bodyRow, table } from '../widget/matrix-table.js';
 import { bool, choice, defineState, matrix, vector } from '../widget/state.js';
+import { tensorOf } from '../models/tensor.js';
 
 const D_K = 4;
 const KEYS = 3;
@@ -105,37 +108,43 @@ export class AgWorkedExample extends AgWidget {
       );
       this.#ui.table.classList.add('is-stale');
     };
-    const qk = numberGrid({
-      rows: [{ name: 'q', label: symbol('q') }, ...[1, 2, 3].map((j) => ({ name: `k${j}`, label: symbol('k', j) }))],
-      cols: D_K,
-      spec: { min: -MAX_ABS, max: MAX_ABS },
-      legend: ['Query and keys (', symbol('d', 'k'), ` = ${D_K})`],
-      onChange: (r, i, value) =>
-        this.#edit((s) => {
-          if (r === 0) s.q[i] = value;
-          else s.k[r - 1][i] = value;
-        }),
-      onInvalid: invalidNote,
-    });
-    const vGrid = numberGrid({
-      rows: [1, 2, 3].map((j) => ({ name: `v${j}`, label: symbol('v', j) })),
-      cols: D_V,
-      spec: { min: -MAX_ABS, max: MAX_ABS },
-      legend: 'Values (for the output)',
-      onChange: (r, i, value) =>
-        this.#edit((s) => {
-          s.values[r][i] = value;
-        }),
-      onInvalid: invalidNote,
-    });
+    const edits = gridEdits(this, ['q', 'k', 'values'], () => this.#ui.table.classList.add('is-stale'));
+    const qk = edits.add(
+      numberGrid({
+        rows: [{ name: 'q', label: symbol('q') }, ...[1, 2, 3].map((j) => ({ name: `k${j}`, label: symbol('k', j) }))],
+        cols: D_K,
+        spec: { min: -MAX_ABS, max: MAX_ABS },
+        legend: ['Query and keys (', symbol('d', 'k'), ` = ${D_K})`],
+        onChange: (r, i, value) =>
+          edits.edit((s) => {
+            if (r === 0) s.q[i] = value;
+            else s.k[r - 1][i] = value;
+          }),
+        onInvalid: invalidNote,
+      }),
+    );
+    const vGrid = edits.add(
+      numberGrid({
+        rows: [1, 2, 3].map((j) => ({ name: `v${j}`, label: symbol('v', j) })),
+        cols: D_V,
+        spec: { min: -MAX_ABS, max: MAX_ABS },
+        legend: 'Values (for the output)',
+        onChange: (r, i, value) => edits.edit((s) => (s.values[r][i] = value)),
+        onInvalid: invalidNote,
+      }),
+    );
 
-    const scaleRadios = [
-      ['0', ['unscaled: weights = softmax(scores)']],
-      ['1', ['scaled: weights = softmax(scores / \u221a', symbol('d', 'k'), ')']],
-    ].map(([value, text]) => {
-      const input = h('input', { type: 'radio', name: 'scaled', value });
-      input.addEventListener('change', () => input.checked && this.setState({ scaled: value === '1' }));
-      return h('label', { class: 'choice' }, input, h('span', {}, ...text));
+    const scale = radioGroup({
+      name: 'scaled',
+      legend: 'Scale',
+      class: 'scale',
+      itemClass: 'choice',
+      span: true,
+      options: [
+        { value: '0', label: 'unscaled: weights = softmax(scores)' },
+        { value: '1', label: ['scaled: weights = softmax(scores / \u221a', symbol('d', 'k'), ')'] },
+      ],
+      onChange: (value) => this.setState({ scaled: value === '1' }),
     });
     const stepRadios = STEPS.map((s, i) => {
       const input = h('input', { type: 'radio', name: 'step', value: s.id });
@@ -146,7 +155,7 @@ export class AgWorkedExample extends AgWidget {
       'form',
       { class: 'we-form', novalidate: true },
       h('div', { class: 'grids' }, qk.element, vGrid.element),
-      h('fieldset', { class: 'scale' }, h('legend', {}, 'Scale'), scaleRadios),
+      scale.element,
       h(
         'fieldset',
         { class: 'steps' },
@@ -156,59 +165,37 @@ export class AgWorkedExample extends AgWidget {
     );
     form.addEventListener('submit', (e) => e.preventDefault());
 
-    const num = (role, key) => h('span', { class: 'num', dataset: { role, key } }, '\u2026');
     const cells = [1, 2, 3].map((key) => {
-      const score = num('score', key);
-      const scaled = num('scaled-score', key);
-      const exp = num('exp', key);
-      const weight = num('weight', key);
+      const [score, scaled, exp, weight] = ['score', 'scaled-score', 'exp', 'weight'].map((role) => num(role, key));
       const bar = h('span', { class: 'bar-fill' });
-      const row = h(
-        'tr',
-        {},
-        h('th', { scope: 'row' }, symbol('k', key)),
-        h('td', { class: 'c-score' }, score),
-        h('td', { class: 'c-scaled' }, scaled),
-        h('td', { class: 'c-exp' }, exp),
-        h('td', { class: 'c-weight' }, weight, h('span', { class: 'bar', 'aria-hidden': 'true' }, bar)),
-      );
+      const row = bodyRow(symbol('k', key), [
+        { class: 'c-score', text: score },
+        { class: 'c-scaled', text: scaled },
+        { class: 'c-exp', text: exp },
+        { class: 'c-weight', text: [weight, h('span', { class: 'bar', 'aria-hidden': 'true' }, bar)] },
+      ]);
       return { row, score, scaled, exp, weight, bar };
     });
     const sum = num('sum');
-    const table = h(
-      'table',
-      { class: 'results' },
-      h('caption', {}, 'Scores and softmax weights'),
-      h(
-        'thead',
-        {},
-        h(
-          'tr',
-          {},
-          h('th', { scope: 'col' }, 'Key'),
-          h('th', { scope: 'col', class: 'c-score' }, 'Score ', symbol('q'), '\u00b7', symbol('k', 'j')),
-          h('th', { scope: 'col', class: 'c-scaled' }, 'Scaled ', '/ \u221a', symbol('d', 'k')),
-          h('th', { scope: 'col', class: 'c-exp' }, 'exp'),
-          h('th', { scope: 'col', class: 'c-weight' }, 'Weight'),
-        ),
+    const results = table({
+      className: 'results',
+      caption: 'Scores and softmax weights',
+      headers: [
+        'Key',
+        { class: 'c-score', text: ['Score ', symbol('q'), '\u00b7', symbol('k', 'j')] },
+        { class: 'c-scaled', text: ['Scaled ', '/ \u221a', symbol('d', 'k')] },
+        { class: 'c-exp', text: 'exp' },
+        { class: 'c-weight', text: 'Weight' },
+      ],
+      rows: cells.map((c) => c.row),
+      foot: h(
+        'tr',
+        { class: 'c-sum' },
+        h('th', { scope: 'row', colspan: 3, class: 'sum-label' }, 'Sum of the exp column'),
+        h('td', { colspan: 2 }, sum),
       ),
-      h(
-        'tbody',
-        {},
-        cells.map((c) => c.row),
-      ),
-      h(
-        'tfoot',
-        {},
-        h(
-          'tr',
-          { class: 'c-sum' },
-          h('th', { scope: 'row', colspan: 3, class: 'sum-label' }, 'Sum of the exp column'),
-          h('td', { colspan: 2 }, sum),
-        ),
-      ),
-    );
-    const output = [1, 2].map((key) => num('output', key));
+    });
+    const output = nums('output', 2);
     const outputLine = h(
       'div',
       { class: 'output' },
@@ -222,42 +209,9 @@ export class AgWorkedExample extends AgWidget {
     // Shown when a score is so large that exp overflows float32 (about 88.7).
     const overflowNote = h('p', { class: 'overflow-note' });
     setFlag(overflowNote, 'hidden', true);
-    body.append(predict, form, table, overflowNote, outputLine);
-    this.#ui = {
-      overflowNote,
-      qk,
-      vGrid,
-      scaleRadios: form.querySelectorAll('input[name=scaled]'),
-      stepRadios: form.querySelectorAll('input[name=step]'),
-      table,
-      cells,
-      sum,
-      output,
-      outputLine,
-    };
-  }
-
-  #pending = null;
-
-  #anyInvalid() {
-    return this.#ui.qk.invalid.size + this.#ui.vGrid.invalid.size > 0;
-  }
-
-  /**
-   * One edited entry. While another entry is not a number, good entries wait
-   * in #pending (the numbers shown stay those of the last complete inputs).
-   */
-  #edit(change) {
-    const s = { ...this.state, ...structuredClone(this.#pending ?? {}) };
-    change(s);
-    const patch = { q: s.q, k: s.k, values: s.values };
-    if (this.#anyInvalid()) {
-      this.#pending = patch;
-      this.#ui.table.classList.add('is-stale');
-      return;
-    }
-    this.#pending = null;
-    this.setState(patch);
+    body.append(predict, form, results, overflowNote, outputLine);
+    const stepInputs = form.querySelectorAll('input[name=step]');
+    this.#ui = { edits, overflowNote, qk, vGrid, scale, stepInputs, table: results, cells, sum, output, outputLine };
   }
 
   syncControls(state) {
@@ -265,8 +219,8 @@ export class AgWorkedExample extends AgWidget {
     if (!ui) return;
     ui.qk.set([state.q, ...state.k]);
     ui.vGrid.set(state.values);
-    for (const r of ui.scaleRadios) r.checked = (r.value === '1') === state.scaled;
-    for (const r of ui.stepRadios) r.checked = r.value === state.step;
+    ui.scale.set(state.scaled ? '1' : '0');
+    for (const r of ui.stepInputs) setFlag(r, 'checked', r.value === state.step);
     setAttr(ui.table, 'data-step', String(STEPS.findIndex((s) => s.id === state.step) + 1));
     setFlag(ui.outputLine, 'hidden', state.step !== 'output');
     ui.table.classList.toggle('is-scaled', state.scaled);
@@ -274,11 +228,7 @@ export class AgWorkedExample extends AgWidget {
 
   stateChanged(source) {
     // A state from outside replaces whatever was being typed.
-    if (source !== 'user' && this.#ui) {
-      this.#ui.qk.reset();
-      this.#ui.vGrid.reset();
-      this.#pending = null;
-    }
+    if (source !== 'user' && this.#ui) this.#ui.edits.reset();
   }
 
   render(ag, state) {
@@ -287,10 +237,8 @@ export class AgWorkedExample extends AgWidget {
     // (the note says so), and other controls (scale, steps, implementation)
     // still recompute them, so the link and the table never disagree.
     const ui = this.#ui;
-    ui.table.classList.toggle('is-stale', this.#anyInvalid());
-    const q = { data: Float32Array.from(state.q), shape: [1, D_K] };
-    const k = { data: Float32Array.from(state.k.flat()), shape: [KEYS, D_K] };
-    const v = { data: Float32Array.from(state.values.flat()), shape: [KEYS, D_V] };
+    ui.table.classList.toggle('is-stale', ui.edits.anyInvalid());
+    const [q, k, v] = [[state.q], state.k, state.values].map(tensorOf);
     const scores = ag.matmul(q, k, { transposeB: true }).data;
     // Unscaled means scale 1; otherwise the API's default, 1/sqrt(d_k).
     const options = { returnWeights: true, returnScores: true };
@@ -327,10 +275,6 @@ export class AgWorkedExample extends AgWidget {
   figure() {
     return null; // a table, no plot: export the numbers as JSON or CSV
   }
-}
-
-function fmt(x) {
-  return formatNumber(x);
 }
 
 defineWidget('ag-worked-example', AgWorkedExample);

@@ -40,3 +40,6 @@ export const paren = (x) => (x < 0 ? `(${fmt(x)})` : fmt(x));
 
 /** Every digit of `text` as a subscript digit: sub(12) is "₁₂", sub('k2') is "k₂". */
 export const sub = (text) => String(text).replace(/\d/g, (d) => String.fromCharCode(0x2080 + Number(d)));
+
+/** A shape as text: [5, 4]. */
+export const shapeText = (dims) => `[${dims.join(', ')}]`;

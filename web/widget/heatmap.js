@@ -33,6 +33,30 @@ import { formatNumber } from './format.js';
 
 let counter = 0;
 
+/** Row or column headers: `letter` with the subscripts 1..n, and each token's word as a note when `words` are given. */
+export function headers(letter, n, words) {
+  return Array.from({ length: n }, (_, i) => ({ label: letter, sub: String(i + 1), note: words?.[i] }));
+}
+
+/** The options of a heat map of attention weights (non-negative, each row summing to 1). */
+export const WEIGHTS = { legendTitle: 'weight', scale: 'sequential', domain: [0, 1] };
+
+/**
+ * A heat map of the attention weights of a sentence (rows q_i, columns k_j,
+ * with their words): `o` are heatmap's options; `describe` gets the two words.
+ */
+export function sentenceWeights(container, words, { describe, ...o }) {
+  return heatmap(container, {
+    rows: headers('q', words.length, words),
+    cols: headers('k', words.length, words),
+    ...WEIGHTS,
+    cell: 46,
+    format: (v) => v.toFixed(2),
+    describe: (i, j, text) => describe(`\u201c${words[i]}\u201d looking at \u201c${words[j]}\u201d: ${text}`),
+    ...o,
+  });
+}
+
 /** WCAG relative luminance of a CSS colour. */
 function luminance(css) {
   const c = rgb(css);

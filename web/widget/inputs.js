@@ -142,3 +142,41 @@ export function stepped(text, dir, spec) {
   const next = Number((current + dir).toFixed(Math.min(decimals, 20)));
   return Math.min(spec.max, Math.max(spec.min, next));
 }
+
+/**
+ * The edits of number grids (numberGrid) that together make part of a
+ * widget's state (`fields`). While an entry of any grid is not a number, good
+ * entries wait and `onStale()` marks the results as those of the last
+ * complete inputs; otherwise the edit goes to widget.setState. Add each grid
+ * with `add(grid)`, edit with `edit((s) => (s.x[r][c] = value))`, and call
+ * `reset()` when a state from outside replaces whatever was being typed.
+ */
+export function gridEdits(widget, fields, onStale) {
+  const grids = [];
+  let pending = null;
+  const anyInvalid = () => grids.some((g) => g.invalid.size > 0);
+  return {
+    anyInvalid,
+    add(grid) {
+      grids.push(grid);
+      return grid;
+    },
+    edit(change) {
+      // Deep copies: the arrays of a state are not changed in place.
+      const state = widget.state;
+      const s = structuredClone({ ...Object.fromEntries(fields.map((f) => [f, state[f]])), ...(pending ?? {}) });
+      change(s);
+      if (anyInvalid()) {
+        pending = s;
+        onStale();
+        return;
+      }
+      pending = null;
+      widget.setState(s);
+    },
+    reset() {
+      for (const g of grids) g.reset();
+      pending = null;
+    },
+  };
+}

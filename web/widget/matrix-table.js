@@ -1,0 +1,99 @@
+// Small tables of numbers: the parts of any small table (column headers, rows
+// with a row header, a caption) and a matrix with one row per token whose
+// cells are filled by the widget's show(). Text only: no number is computed
+// here.
+import { num } from './controls.js';
+import { h, setText } from './dom.js';
+
+/** A plain object { text, class } (a header or cell with a class), not a node, text or list. */
+const isSpec = (c) => c !== null && typeof c === 'object' && Object.getPrototypeOf(c) === Object.prototype;
+
+/** <thead> with one row of column headers: each text, nodes, or { text, class }. */
+export function headerRow(headers) {
+  return h(
+    'thead',
+    {},
+    h(
+      'tr',
+      {},
+      headers.map((c) =>
+        isSpec(c) ? h('th', { scope: 'col', class: c.class }, c.text) : h('th', { scope: 'col' }, c),
+      ),
+    ),
+  );
+}
+
+/** A <tr>: the row header `header`, then the cells (a <td> as is, { text, class }, or content put in a <td>). */
+export function bodyRow(header, cells, props = {}) {
+  return h(
+    'tr',
+    props,
+    h('th', { scope: 'row' }, header),
+    cells.map((c) =>
+      c?.tagName === 'TD' ? c : isSpec(c) ? h('td', { class: c.class, colspan: c.colspan }, c.text) : h('td', {}, c),
+    ),
+  );
+}
+
+/** A table: its class, caption, column headers (optional), body rows and foot rows (optional). */
+export function table({ className, caption, headers, rows, foot, dataset }) {
+  return h(
+    'table',
+    { class: className, dataset },
+    h('caption', {}, caption),
+    headers && headerRow(headers),
+    h('tbody', {}, rows),
+    foot && h('tfoot', {}, foot),
+  );
+}
+
+/** A matrix [rows, cols] of number slots <span class="num" data-role data-key="i-j"> (1-based), for show(). */
+export function numberCells(role, rows, cols) {
+  return Array.from({ length: rows }, (_, i) => Array.from({ length: cols }, (_, j) => num(role, `${i + 1}-${j + 1}`)));
+}
+
+/**
+ * A small table of a matrix, one row per token; cells are filled by `fill`.
+ * Row i (0-based) is marked as the chosen one by `select(i)`.
+ */
+export function matrixTable({ caption, rows, cols, role, colLabel = (j) => String(j + 1) }) {
+  const cells = rows.map((_, i) =>
+    Array.from({ length: cols }, (_, j) =>
+      h('td', { class: 'num', dataset: { role, key: `${i + 1}-${j + 1}` } }, '\u2026'),
+    ),
+  );
+  const trs = rows.map((label, i) => bodyRow(label, cells[i]));
+  const element = table({
+    className: 'mat',
+    dataset: { role: `${role}-table` },
+    caption,
+    headers: [h('span', { class: 'visually-hidden' }, 'token'), ...Array.from({ length: cols }, (_, j) => colLabel(j))],
+    rows: trs,
+  });
+  return {
+    element: h('div', { class: 'mat-wrap' }, element),
+    cells,
+    /**
+     * values: rows of wasm results; show: the widget's show. `plain: n` writes the
+     * first n columns as plain input text (no data-value: typed-in constants).
+     */
+    fill(values, show, { plain = 0, ...options } = {}) {
+      cells.forEach((row, i) =>
+        row.forEach((el, j) => {
+          if (j < plain) {
+            setText(el, String(values[i][j]).replace('-', '\u2212'));
+            delete el.dataset.value;
+            el.classList.add('is-input');
+          } else show(el, values[i][j], options);
+        }),
+      );
+    },
+    /** Marks row i (0-based) with the class is-selected, and no other. */
+    select(selected) {
+      trs.forEach((tr, i) => {
+        if (tr.classList.contains('is-selected') !== (i === selected))
+          tr.classList.toggle('is-selected', i === selected);
+      });
+    },
+  };
+}

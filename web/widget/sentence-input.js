@@ -1,0 +1,77 @@
+// The sentence field of the part-2 chapters: a text input of 2 to 6 words
+// (web/models/sentence.js reads it). Enter or leaving the field applies it:
+// a good sentence becomes the state `words` (the query stays inside it), a
+// bad one is named in the widget's note and marks the field invalid.
+import { h, setAttr } from './dom.js';
+import { number, vector } from './state.js';
+import {
+  MAX_CODE,
+  MAX_WORDS,
+  MIN_WORDS,
+  packSentence,
+  parseSentence,
+  queryProblems,
+  unpackSentence,
+  unreadableWords,
+} from '../models/sentence.js';
+
+/** The state fields `words` (packed, 2 to 6) and `query` (1-based) of a chapter on a sentence. */
+export function sentenceFields(words, query) {
+  return {
+    words: vector({
+      minLength: MIN_WORDS,
+      maxLength: MAX_WORDS,
+      min: 1,
+      max: MAX_CODE,
+      integer: true,
+      default: packSentence(words),
+    }),
+    query: number({ min: 1, max: MAX_WORDS, integer: true, default: query }),
+  };
+}
+
+/** The problems of those fields together: unreadable words, a query past the sentence's end. */
+export const sentenceProblems = (state, query) => [
+  ...unreadableWords(state.words),
+  ...queryProblems(state.words, state.query, query),
+];
+
+/**
+ * @param {AgWidget} widget  the chapter (its state has `words` and `query`)
+ * @param {{ hint?: string }} o  a hint after the field
+ * @returns {{ element: HTMLElement, input: HTMLInputElement, sync: (words: number[]) => void }}
+ */
+export function sentenceInput(widget, { hint } = {}) {
+  const input = h('input', {
+    type: 'text',
+    class: 'sentence-input',
+    'aria-label': 'Sentence (2 to 6 words of letters a to z)',
+    spellcheck: 'false',
+    autocomplete: 'off',
+  });
+  const apply = () => {
+    const read = parseSentence(input.value);
+    if (read.error) {
+      widget.note(read.error);
+      setAttr(input, 'aria-invalid', 'true');
+      return;
+    }
+    input.removeAttribute('aria-invalid');
+    widget.setState({ words: packSentence(read.words), query: Math.min(widget.state.query, read.words.length) });
+  };
+  input.addEventListener('change', apply);
+  input.addEventListener('keydown', (e) => e.key === 'Enter' && apply());
+  const element = h(
+    'div',
+    { class: 'sentence' },
+    h('label', { class: 'sentence-label' }, 'Sentence ', input),
+    hint && h('span', { class: 'hint' }, hint),
+  );
+  /** Writes the state's words into the field, unless the learner is typing there. */
+  const sync = (words) => {
+    if (widget.shadowRoot.activeElement === input) return;
+    const text = unpackSentence(words).join(' ');
+    if (input.value !== text) input.value = text;
+  };
+  return { element, input, sync };
+}
