@@ -11,27 +11,18 @@
 //   <ag-content-to-weights step="5" query="2"></ag-content-to-weights>
 import { AgWidget, defineWidget } from '../widget/base.js';
 import { lbl, line, num, nums, radioGroup } from '../widget/controls.js';
-import { h, markCurrent, setAttr, setFlag, setText } from '../widget/dom.js';
+import { h, markCurrent, setFlag, setText } from '../widget/dom.js';
 import { formatNumber, shapeText, sub } from '../widget/format.js';
 import { heatmap } from '../widget/heatmap.js';
 import { texElement } from '../widget/math.js';
+import { matrixTable } from '../widget/matrix-table.js';
 import { keptResults, lastResult } from '../widget/memo.js';
 import { plane } from '../widget/plot.js';
-import { choice, defineState, matrix, number, vector } from '../widget/state.js';
+import { sentenceFields, sentenceInput, sentenceProblems } from '../widget/sentence-input.js';
+import { choice, defineState, matrix, number } from '../widget/state.js';
 import { vectorFigure } from '../widget/vector-figure.js';
-import { matrixTable } from '../widget/matrix-table.js';
-import {
-  MAX_CODE,
-  MAX_WORDS,
-  MIN_WORDS,
-  packSentence,
-  parseSentence,
-  unpackSentence,
-  wordVector,
-  queryProblems,
-  unreadableWords,
-} from '../models/sentence.js';
-import { rowsOf } from '../models/tensor.js';
+import { packSentence, unpackSentence, wordVector } from '../models/sentence.js';
+import { argmax, rowsOf } from '../models/tensor.js';
 
 const D_MODEL = 4;
 const D_K = 2;
@@ -71,6 +62,7 @@ const STEPS = [
 ];
 
 const fmt = (x) => formatNumber(x, 3);
+const SENTENCE = sentenceFields(DEFAULT_WORDS, 2);
 
 export class AgContentToWeights extends AgWidget {
   static title = 'From content to weights';
@@ -78,22 +70,15 @@ export class AgContentToWeights extends AgWidget {
   static stateDecl = defineState({
     version: 1,
     fields: {
-      words: vector({
-        minLength: MIN_WORDS,
-        maxLength: MAX_WORDS,
-        min: 1,
-        max: MAX_CODE,
-        integer: true,
-        default: packSentence(DEFAULT_WORDS),
-      }),
+      words: SENTENCE.words,
       wq: matrix({ rows: D_MODEL, cols: D_K, min: -W_MAX, max: W_MAX, default: DEFAULT_W.wq }),
       wk: matrix({ rows: D_MODEL, cols: D_K, min: -W_MAX, max: W_MAX, default: DEFAULT_W.wk }),
       wv: matrix({ rows: D_MODEL, cols: D_K, min: -W_MAX, max: W_MAX, default: DEFAULT_W.wv }),
       edit: choice({ values: ['wq', 'wk', 'wv'], default: 'wq' }),
       step: number({ min: 1, max: STEPS.length, integer: true, default: 5 }),
-      query: number({ min: 1, max: MAX_WORDS, integer: true, default: 2 }),
+      query: SENTENCE.query,
     },
-    check: (state) => [...unreadableWords(state.words), ...queryProblems(state.words, state.query, 2)],
+    check: (state) => sentenceProblems(state, 2),
   });
 
   #ui = null;
@@ -128,33 +113,7 @@ export class AgContentToWeights extends AgWidget {
     });
 
     // The sentence.
-    const input = h('input', {
-      type: 'text',
-      class: 'sentence-input',
-      'aria-label': 'Sentence (2 to 6 words of letters a to z)',
-      spellcheck: 'false',
-      autocomplete: 'off',
-    });
-    const apply = () => {
-      const read = parseSentence(input.value);
-      if (read.error) {
-        this.note(read.error);
-        setAttr(input, 'aria-invalid', 'true');
-        return;
-      }
-      input.removeAttribute('aria-invalid');
-      this.setState({ words: packSentence(read.words), query: Math.min(this.state.query, read.words.length) });
-    };
-    input.addEventListener('change', apply);
-    input.addEventListener('keydown', (e) => {
-      if (e.key === 'Enter') apply();
-    });
-    const sentence = h(
-      'div',
-      { class: 'sentence' },
-      h('label', { class: 'sentence-label' }, 'Sentence ', input),
-      h('span', { class: 'hint' }, 'each word gets its own fixed random vector'),
-    );
+    const sentence = sentenceInput(this, { hint: 'each word gets its own fixed random vector' });
 
     // The stepper.
     const stepButtons = STEPS.map((s) => {
@@ -294,14 +253,14 @@ export class AgContentToWeights extends AgWidget {
     panels.y.append(tables.y, line(lbl('Selected row: '), yLabel, ' = (', ySelected[0], ', ', ySelected[1], ')'));
     const steps = h('div', { class: 'steps' }, Object.values(panels));
 
-    body.append(predict, sentence, stepper, readout, steps, planes);
+    body.append(predict, sentence.element, stepper, readout, steps, planes);
     this.#ui = {
       yLabel,
       ySelected,
       readScore,
       readWeight,
       readText,
-      input,
+      sentence,
       stepButtons,
       back,
       next,
@@ -325,8 +284,7 @@ export class AgContentToWeights extends AgWidget {
 
   syncControls(state) {
     const ui = this.#ui;
-    const words = unpackSentence(state.words);
-    if (this.shadowRoot.activeElement !== ui.input) ui.input.value = words.join(' ');
+    ui.sentence.sync(state.words);
     ui.stepButtons.forEach((b, i) => {
       if (i + 1 === state.step) b.setAttribute('aria-current', 'step');
       else b.removeAttribute('aria-current');
@@ -358,35 +316,24 @@ export class AgContentToWeights extends AgWidget {
     ui.tables.qkv.append(tQ.element, tK.element, tV.element);
     ui.tables.y.append(tY.element);
     const heads = (sym) => words.map((w, i) => ({ label: sym, sub: String(i + 1), note: w }));
-    const select = (i) => this.setState({ query: i + 1 });
-    const hmS = heatmap(ui.hmBoxS, {
-      rows: heads('q'),
-      cols: heads('k'),
-      label: 'Scores S; choose a row to select that query',
-      role: 'score',
-      legendTitle: 'score',
-      readout: false, // the chapter's own readout
-      describe: (i, j, text) =>
-        `S${i + 1}${j + 1}, \u201c${words[i]}\u201d looking at \u201c${words[j]}\u201d: ${text}`,
-      show: (el, value, o) => this.show(el, value, o),
-      onSelect: (i, j) => this.#readout(i, j),
-      onActivate: select,
-    });
-    const hmA = heatmap(ui.hmBoxA, {
-      rows: heads('q'),
-      cols: heads('k'),
-      label: 'Weights A; choose a row to select that query',
-      role: 'weight',
-      legendTitle: 'weight',
-      scale: 'sequential',
-      domain: [0, 1],
-      readout: false, // the chapter's own readout
-      describe: (i, j, text) =>
-        `A${i + 1}${j + 1}, \u201c${words[i]}\u201d looking at \u201c${words[j]}\u201d: ${text}`,
-      show: (el, value, o) => this.show(el, value, o),
-      onSelect: (i, j) => this.#readout(i, j),
-      onActivate: select,
-    });
+    // The two heat maps, S and A: a row chooses the query; the chapter has its own readout.
+    const grid = (box, letter, role, more) =>
+      heatmap(box, {
+        rows: heads('q'),
+        cols: heads('k'),
+        label: `${role === 'score' ? 'Scores' : 'Weights'} ${letter}; choose a row to select that query`,
+        role,
+        legendTitle: role,
+        readout: false,
+        describe: (i, j, text) =>
+          `${letter}${i + 1}${j + 1}, \u201c${words[i]}\u201d looking at \u201c${words[j]}\u201d: ${text}`,
+        show: (el, value, o) => this.show(el, value, o),
+        onSelect: (i, j) => this.#readout(i, j),
+        onActivate: (i) => this.setState({ query: i + 1 }),
+        ...more,
+      });
+    const hmS = grid(ui.hmBoxS, 'S', 'score');
+    const hmA = grid(ui.hmBoxA, 'A', 'weight', { scale: 'sequential', domain: [0, 1] });
     const sums = nums('row-sum', words.length);
     ui.rowSumBox.append(
       h('p', { class: 'lbl' }, 'Row sums \u03a3\u2c7c A\u1d62\u2c7c:'),
@@ -544,12 +491,6 @@ export class AgContentToWeights extends AgWidget {
 /** X [T, 4]: each word's embedding, drawn by ag.random.normal from the word's seed. */
 export function embed(ag, words) {
   return words.map((w) => wordVector(ag, w, D_MODEL));
-}
-
-function argmax(row) {
-  let best = 0;
-  for (let j = 1; j < row.length; j += 1) if (row[j] > row[best]) best = j;
-  return best;
 }
 
 defineWidget('ag-content-to-weights', AgContentToWeights);

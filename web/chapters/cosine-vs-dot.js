@@ -7,12 +7,13 @@
 //
 //   <ag-cosine-vs-dot q="1,1" k1="1,1" k2="5,5" normalise="1"></ag-cosine-vs-dot>
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { checkbox, notDefined, num, presetBar } from '../widget/controls.js';
+import { checkbox, lbl, notDefined, num, presetBar } from '../widget/controls.js';
 import { h, setAttr, setText, symbol } from '../widget/dom.js';
 import { fmt, pair, sub } from '../widget/format.js';
 import { texElement } from '../widget/math.js';
-import { bool, defineState, vector } from '../widget/state.js';
-import { setLine, vectorFigure } from '../widget/vector-figure.js';
+import { bodyRow, table as dataTable } from '../widget/matrix-table.js';
+import { bool, defineState } from '../widget/state.js';
+import { setLine, vectorFields, vectorFigure } from '../widget/vector-figure.js';
 
 const EXTENT = 6;
 const KEYS = ['k1', 'k2'];
@@ -31,12 +32,7 @@ export class AgCosineVsDot extends AgWidget {
   static styles = ['styles/cosine-vs-dot.css'];
   static stateDecl = defineState({
     version: 1,
-    fields: {
-      q: vector({ length: 2, min: -EXTENT, max: EXTENT, default: [1, 1] }),
-      k1: vector({ length: 2, min: -EXTENT, max: EXTENT, default: [1, 1] }),
-      k2: vector({ length: 2, min: -EXTENT, max: EXTENT, default: [5, 5] }),
-      normalise: bool({ default: false }),
-    },
+    fields: { ...vectorFields({ q: [1, 1], k1: [1, 1], k2: [5, 5] }, EXTENT), normalise: bool({ default: false }) },
   });
 
   #ui = null;
@@ -103,56 +99,34 @@ export class AgCosineVsDot extends AgWidget {
       const cos = num('cosine', key);
       const unit = [num('unit', `${key}.1`), num('unit', `${key}.2`)];
       const unitLine = h('span', { class: 'unit-line' }, 'used: (', unit[0], ', ', unit[1], ')');
-      const row = h(
-        'tr',
+      const row = bodyRow(
+        [symbol('k', key), h('span', { class: 'given' }), unitLine],
+        [norm, { text: dot, class: 'c-dot' }, { text: cos, class: 'c-cos' }],
         { dataset: { key: name } },
-        h('th', { scope: 'row' }, symbol('k', key), h('span', { class: 'given' }), unitLine),
-        h('td', {}, norm),
-        h('td', { class: 'c-dot' }, dot),
-        h('td', { class: 'c-cos' }, cos),
       );
       return { row, norm, dot, cos, unit, unitLine, given: row.querySelector('.given') };
     });
     const qUnit = [num('unit', 'q.1'), num('unit', 'q.2')];
     const qNorm = num('norm', 'q');
-    const table = h(
-      'table',
-      { class: 'compare' },
-      h('caption', {}, 'Each key against the query'),
-      h(
-        'thead',
-        {},
-        h(
-          'tr',
-          {},
-          h('th', { scope: 'col' }, 'Key'),
-          h('th', { scope: 'col' }, '|', h('var', {}, 'k'), '|'),
-          h('th', { scope: 'col', class: 'c-dot' }, 'raw ', h('var', {}, 'q'), '\u00b7', h('var', {}, 'k')),
-          h('th', { scope: 'col', class: 'c-cos' }, 'cos \u03b8'),
-        ),
-      ),
-      h(
-        'tbody',
-        {},
-        rows.map((r) => r.row),
-      ),
-    );
+    const table = dataTable({
+      className: 'compare',
+      caption: 'Each key against the query',
+      headers: [
+        'Key',
+        ['|', h('var', {}, 'k'), '|'],
+        { text: ['raw ', h('var', {}, 'q'), '\u00b7', h('var', {}, 'k')], class: 'c-dot' },
+        { text: 'cos \u03b8', class: 'c-cos' },
+      ],
+      rows: rows.map((r) => r.row),
+    });
     const qLine = h(
       'p',
       { class: 'line q-line' },
-      h('span', { class: 'lbl' }, 'q = '),
+      lbl('q = '),
       h('span', { class: 'q-given' }),
-      h('span', { class: 'lbl' }, ', |q| = '),
+      lbl(', |q| = '),
       qNorm,
-      h(
-        'span',
-        { class: 'q-unit' },
-        h('span', { class: 'lbl' }, '; used: ('),
-        qUnit[0],
-        ', ',
-        qUnit[1],
-        h('span', { class: 'lbl' }, ')'),
-      ),
+      h('span', { class: 'q-unit' }, lbl('; used: ('), qUnit[0], ', ', qUnit[1], lbl(')')),
     );
     const verdictRaw = h('p', { class: 'verdict', dataset: { measure: 'raw' } });
     const verdictCos = h('p', { class: 'verdict', dataset: { measure: 'cosine' } });

@@ -14,6 +14,7 @@ import { h, setText } from '../widget/dom.js';
 import { ownLayout } from '../widget/figure-layout.js';
 import { fmt, pair } from '../widget/format.js';
 import { texElement } from '../widget/math.js';
+import { bodyRow, table as dataTable } from '../widget/matrix-table.js';
 import { defineState, number, vector } from '../widget/state.js';
 import { placeLabel, vectorFigure } from '../widget/vector-figure.js';
 
@@ -129,50 +130,26 @@ export class AgLengthLever extends AgWidget {
       const base = num('base-score', key);
       const score = num('score', key);
       const perUnit = num('per-unit', key);
-      const row = h(
-        'tr',
+      const row = bodyRow(
+        [h('var', {}, q.label), h('span', { class: 'q-coords' }, `= ${pair(q.v)}`)],
+        [base, { text: score, class: 'c-score' }, { text: perUnit, class: 'c-unit' }],
         { dataset: { query: q.name } },
-        h('th', { scope: 'row' }, h('var', {}, q.label), h('span', { class: 'q-coords' }, `= ${pair(q.v)}`)),
-        h('td', {}, base),
-        h('td', { class: 'c-score' }, score),
-        h('td', { class: 'c-unit' }, perUnit),
       );
       return { row, base, score, perUnit };
     });
     const tHead = h('span', { class: 't-head' });
-    const table = h(
-      'table',
-      { class: 'scores' },
-      h('caption', {}, 'Scores of each query against the key'),
-      h(
-        'thead',
-        {},
-        h(
-          'tr',
-          {},
-          h('th', { scope: 'col' }, 'Query'),
-          h('th', { scope: 'col' }, h('var', {}, 'q'), '\u00b7', h('var', {}, 'd'), h('br'), '(t\u00a0=\u00a01)'),
-          h('th', { scope: 'col', class: 'c-score' }, h('var', {}, 'q'), '\u00b7', h('var', {}, 'k'), h('br'), tHead),
-          h(
-            'th',
-            { scope: 'col', class: 'c-unit' },
-            'per unit length',
-            h('br'),
-            h('var', {}, 'q'),
-            '\u00b7',
-            h('var', {}, 'k'),
-            ' / |',
-            h('var', {}, 'k'),
-            '|',
-          ),
-        ),
-      ),
-      h(
-        'tbody',
-        {},
-        rows.map((r) => r.row),
-      ),
-    );
+    const v = (name) => h('var', {}, name);
+    const table = dataTable({
+      className: 'scores',
+      caption: 'Scores of each query against the key',
+      headers: [
+        'Query',
+        [v('q'), '\u00b7', v('d'), h('br'), '(t\u00a0=\u00a01)'],
+        { text: [v('q'), '\u00b7', v('k'), h('br'), tHead], class: 'c-score' },
+        { text: ['per unit length', h('br'), v('q'), '\u00b7', v('k'), ' / |', v('k'), '|'], class: 'c-unit' },
+      ],
+      rows: rows.map((r) => r.row),
+    });
 
     // A d3 bar chart: the score at t = 1 (outline) and at t (filled).
     const bars = h('div', { class: 'bars-figure' });

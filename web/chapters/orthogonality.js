@@ -10,15 +10,18 @@
 //
 //   <ag-orthogonality q="2,1" k1="1,1" k2="-1,2" k3="-1,-0.5"></ag-orthogonality>
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { button, num, presetBar } from '../widget/controls.js';
+import { button, lbl, line, num, presetBar } from '../widget/controls.js';
 import { h, setAttr, setText, symbol } from '../widget/dom.js';
 import { deg, fmt, pair, sub } from '../widget/format.js';
 import { texElement } from '../widget/math.js';
-import { defineState, vector } from '../widget/state.js';
-import { vectorFigure } from '../widget/vector-figure.js';
+import { bodyRow, table as dataTable } from '../widget/matrix-table.js';
+import { defineState } from '../widget/state.js';
+import { vectorFields, vectorFigure } from '../widget/vector-figure.js';
 
 const EXTENT = 4;
 const KEYS = ['k1', 'k2', 'k3'];
+/** Where the vectors start (and the button "Back to the start" takes them). */
+const START = { q: [2, 1], k1: [1, 1], k2: [-1, 2], k3: [-1, -0.5] };
 /** The standard basis of 3-D space, one vector per row. */
 const BASIS = [
   [1, 0, 0],
@@ -37,12 +40,7 @@ export class AgOrthogonality extends AgWidget {
   static styles = ['styles/orthogonality.css'];
   static stateDecl = defineState({
     version: 1,
-    fields: {
-      q: vector({ length: 2, min: -EXTENT, max: EXTENT, default: [2, 1] }),
-      k1: vector({ length: 2, min: -EXTENT, max: EXTENT, default: [1, 1] }),
-      k2: vector({ length: 2, min: -EXTENT, max: EXTENT, default: [-1, 2] }),
-      k3: vector({ length: 2, min: -EXTENT, max: EXTENT, default: [-1, -0.5] }),
-    },
+    fields: vectorFields(START, EXTENT),
   });
 
   #ui = null;
@@ -74,8 +72,7 @@ export class AgOrthogonality extends AgWidget {
     const snap = button({ class: 'snap', dataset: { action: 'snap' } }, 'Snap k\u2082 perpendicular to q', () =>
       this.#snap(),
     );
-    const start = [{ id: 'default', label: 'Back to the start', q: [2, 1], k1: [1, 1], k2: [-1, 2], k3: [-1, -0.5] }];
-    const presets = presetBar(start, ({ q, k1, k2, k3 }) => this.setState({ q, k1, k2, k3 }), {
+    const presets = presetBar([{ id: 'default', label: 'Back to the start' }], () => this.setState(START), {
       label: 'Actions',
       lead: null,
       before: [snap],
@@ -108,70 +105,39 @@ export class AgOrthogonality extends AgWidget {
       const weight = num('weight', key);
       const fill = h('span', { class: 'bar-fill' });
       const reading = h('span', { class: 'reading' });
-      const row = h(
-        'tr',
+      const row = bodyRow(
+        [symbol('k', key), h('span', { class: 'given' }), reading],
+        [
+          { text: score, class: 'c-score' },
+          { text: [cos, h('span', { class: 'angle' }, angle)], class: 'c-cos' },
+          { text: [weight, h('span', { class: 'bar', 'aria-hidden': 'true' }, fill)], class: 'c-weight' },
+        ],
         { dataset: { key: name } },
-        h('th', { scope: 'row' }, symbol('k', key), h('span', { class: 'given' }), reading),
-        h('td', { class: 'c-score' }, score),
-        h('td', { class: 'c-cos' }, cos, h('span', { class: 'angle' }, angle)),
-        h('td', { class: 'c-weight' }, weight, h('span', { class: 'bar', 'aria-hidden': 'true' }, fill)),
       );
       return { row, score, cos, angle, weight, fill, reading, given: row.querySelector('.given') };
     });
-    const table = h(
-      'table',
-      { class: 'keys' },
-      h('caption', {}, 'Scores, angles and softmax weights'),
-      h(
-        'thead',
-        {},
-        h(
-          'tr',
-          {},
-          h('th', { scope: 'col' }, 'Key'),
-          h('th', { scope: 'col', class: 'c-score' }, h('var', {}, 'q'), '\u00b7', h('var', {}, 'k')),
-          h('th', { scope: 'col', class: 'c-cos' }, 'cos \u03b8, \u03b8'),
-          h('th', { scope: 'col', class: 'c-weight' }, 'weight'),
-        ),
-      ),
-      h(
-        'tbody',
-        {},
-        rows.map((r) => r.row),
-      ),
-    );
-    const qLine = h('p', { class: 'line' }, h('span', { class: 'lbl' }, 'q = '), h('span', { class: 'q-given' }));
+    const table = dataTable({
+      className: 'keys',
+      caption: 'Scores, angles and softmax weights',
+      headers: [
+        'Key',
+        { text: [h('var', {}, 'q'), '\u00b7', h('var', {}, 'k')], class: 'c-score' },
+        { text: 'cos \u03b8, \u03b8', class: 'c-cos' },
+        { text: 'weight', class: 'c-weight' },
+      ],
+      rows: rows.map((r) => r.row),
+    });
+    const qLine = line(lbl('q = '), h('span', { class: 'q-given' }));
 
     // The standard basis and its table of pairwise dot products, E Eᵀ.
     const gram = BASIS.map((_, i) => BASIS.map((__, j) => num('gram', `${i + 1}${j + 1}`)));
     const e = (i) => h('span', { class: 'sym' }, h('var', {}, 'e'), h('sub', {}, String(i + 1)));
-    const basisTable = h(
-      'table',
-      { class: 'gram' },
-      h('caption', {}, 'Dot products of the standard basis, ', texElement('E\\,E^{\\mathsf T}')),
-      h(
-        'thead',
-        {},
-        h(
-          'tr',
-          {},
-          h('th', { scope: 'col' }, '\u00b7'),
-          BASIS.map((_, j) => h('th', { scope: 'col' }, e(j))),
-        ),
-      ),
-      h(
-        'tbody',
-        {},
-        BASIS.map((row, i) =>
-          h(
-            'tr',
-            {},
-            h('th', { scope: 'row' }, e(i), h('span', { class: 'given' }, ` = (${row.join(', ')})`)),
-            gram[i].map((cell) => h('td', {}, cell)),
-          ),
-        ),
-      ),
-    );
+    const basisTable = dataTable({
+      className: 'gram',
+      caption: ['Dot products of the standard basis, ', texElement('E\\,E^{\\mathsf T}')],
+      headers: ['\u00b7', ...BASIS.map((_, j) => e(j))],
+      rows: BASIS.map((row, i) => bodyRow([e(i), h('span', { class: 'given' }, ` = (${row.join(', ')})`)], gram[i])),
+    });
     const basis = h(
       'section',
       { class: 'basis', 'aria-label': 'The standard basis' },

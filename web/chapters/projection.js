@@ -11,8 +11,8 @@ import { lbl, line, notDefined, num, nums, presetBar } from '../widget/controls.
 import { h, setAttr, setText } from '../widget/dom.js';
 import { deg, fmt, pair } from '../widget/format.js';
 import { texElement } from '../widget/math.js';
-import { defineState, vector } from '../widget/state.js';
-import { setLine, vectorFigure } from '../widget/vector-figure.js';
+import { defineState } from '../widget/state.js';
+import { setLine, vectorFields, vectorFigure } from '../widget/vector-figure.js';
 
 const EXTENT = 6;
 
@@ -28,10 +28,7 @@ export class AgProjection extends AgWidget {
   static styles = ['styles/plane-chapter.css', 'styles/projection.css'];
   static stateDecl = defineState({
     version: 1,
-    fields: {
-      a: vector({ length: 2, min: -EXTENT, max: EXTENT, default: [3, 4] }),
-      b: vector({ length: 2, min: -EXTENT, max: EXTENT, default: [4, 3] }),
-    },
+    fields: vectorFields({ a: [3, 4], b: [4, 3] }, EXTENT),
   });
 
   #ui = null;

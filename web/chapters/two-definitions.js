@@ -13,8 +13,8 @@ import { lbl, line, notDefined, num, nums, presetBar } from '../widget/controls.
 import { h, setText } from '../widget/dom.js';
 import { deg, fmt, pair, paren } from '../widget/format.js';
 import { texElement } from '../widget/math.js';
-import { defineState, vector } from '../widget/state.js';
-import { vectorFigure } from '../widget/vector-figure.js';
+import { defineState } from '../widget/state.js';
+import { vectorFields, vectorFigure } from '../widget/vector-figure.js';
 
 const EXTENT = 6;
 
@@ -31,10 +31,7 @@ export class AgTwoDefinitions extends AgWidget {
   static styles = ['styles/plane-chapter.css', 'styles/two-definitions.css'];
   static stateDecl = defineState({
     version: 1,
-    fields: {
-      a: vector({ length: 2, min: -EXTENT, max: EXTENT, default: [3, 4] }),
-      b: vector({ length: 2, min: -EXTENT, max: EXTENT, default: [4, 3] }),
-    },
+    fields: vectorFields({ a: [3, 4], b: [4, 3] }, EXTENT),
   });
 
   #ui = null;

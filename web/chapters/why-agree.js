@@ -12,8 +12,8 @@ import { lbl, line, notDefined, num, nums, presetBar } from '../widget/controls.
 import { h, setText } from '../widget/dom.js';
 import { deg, fmt, pair } from '../widget/format.js';
 import { texElement } from '../widget/math.js';
-import { defineState, vector } from '../widget/state.js';
-import { vectorFigure } from '../widget/vector-figure.js';
+import { defineState } from '../widget/state.js';
+import { vectorFields, vectorFigure } from '../widget/vector-figure.js';
 
 const EXTENT = 6;
 
@@ -29,10 +29,7 @@ export class AgWhyAgree extends AgWidget {
   static styles = ['styles/why-agree.css'];
   static stateDecl = defineState({
     version: 1,
-    fields: {
-      a: vector({ length: 2, min: -EXTENT, max: EXTENT, default: [3, 4] }),
-      b: vector({ length: 2, min: -EXTENT, max: EXTENT, default: [4, 3] }),
-    },
+    fields: vectorFields({ a: [3, 4], b: [4, 3] }, EXTENT),
   });
 
   #ui = null;

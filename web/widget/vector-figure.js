@@ -13,8 +13,19 @@
 import { h } from './dom.js';
 import { pair } from './format.js';
 import { arrowMarker, draggablePoint, plane } from './plot.js';
+import { vector } from './state.js';
 
 const ORIGIN = [0, 0];
+
+/**
+ * State fields for the 2-D vectors of a plane chapter, each within [-extent, extent]:
+ * vectorFields({ a: [3, 4], b: [4, 3] }, 6) gives a and b with those defaults.
+ */
+export function vectorFields(defaults, extent) {
+  return Object.fromEntries(
+    Object.entries(defaults).map(([name, v]) => [name, vector({ length: 2, min: -extent, max: extent, default: v })]),
+  );
+}
 
 /**
  * Puts the text `label` (d3 selection) just beyond the tip of v, `away` plot
