@@ -15,9 +15,8 @@ import { h, setAttr, setFlag, setText, symbol } from '../widget/dom.js';
 import { ownLayout } from '../widget/figure-layout.js';
 import { fmt, pair, sub } from '../widget/format.js';
 import { texElement } from '../widget/math.js';
-import { defineState, matrix, vector } from '../widget/state.js';
 import { setLine, vectorFigure } from '../widget/vector-figure.js';
-import { weightProblems } from './values.js';
+import { valueMixState } from './values.js';
 
 const EXTENT = 6;
 const T_MIN = 2;
@@ -93,21 +92,7 @@ function distToSegment(p, a, b) {
 export class AgConvexHull extends AgWidget {
   static title = 'A convex combination stays in the hull';
   static styles = ['styles/convex-hull.css'];
-  static stateDecl = defineState({
-    version: 1,
-    fields: {
-      values: matrix({
-        minRows: T_MIN,
-        maxRows: T_MAX,
-        cols: 2,
-        min: -EXTENT,
-        max: EXTENT,
-        default: SPOTS.slice(0, 3),
-      }),
-      alpha: vector({ minLength: T_MIN, maxLength: T_MAX, min: A_MIN, max: A_MAX, default: [0.2, 0.3, 0.5] }),
-    },
-    check: (state) => weightProblems(state.values, state.alpha, [0.2, 0.3, 0.5]),
-  });
+  static stateDecl = valueMixState({ values: SPOTS.slice(0, 3), alpha: [0.2, 0.3, 0.5], min: A_MIN, max: A_MAX });
 
   #ui = null;
   /** The last weights that satisfied both constraints (the buttons break them from there). */

@@ -11,8 +11,7 @@ import { lbl, line, notDefined, num, nums, presetBar } from '../widget/controls.
 import { h, setAttr, setText } from '../widget/dom.js';
 import { deg, fmt, pair } from '../widget/format.js';
 import { texElement } from '../widget/math.js';
-import { defineState } from '../widget/state.js';
-import { setLine, vectorFields, vectorFigure } from '../widget/vector-figure.js';
+import { setLine, pairState, vectorFigure } from '../widget/vector-figure.js';
 
 const EXTENT = 6;
 
@@ -26,10 +25,7 @@ const PRESETS = [
 export class AgProjection extends AgWidget {
   static title = 'Projection as a shadow';
   static styles = ['styles/plane-chapter.css', 'styles/projection.css'];
-  static stateDecl = defineState({
-    version: 1,
-    fields: vectorFields({ a: [3, 4], b: [4, 3] }, EXTENT),
-  });
+  static stateDecl = pairState(EXTENT);
 
   #ui = null;
 

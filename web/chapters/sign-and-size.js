@@ -13,8 +13,7 @@ import { lbl, line, notDefined, num, presetBar } from '../widget/controls.js';
 import { h, markCurrent, setAttr, setText } from '../widget/dom.js';
 import { deg, fmt, pair } from '../widget/format.js';
 import { texElement } from '../widget/math.js';
-import { defineState } from '../widget/state.js';
-import { setLine, vectorFields, vectorFigure } from '../widget/vector-figure.js';
+import { setLine, pairState, vectorFigure } from '../widget/vector-figure.js';
 
 const EXTENT = 6;
 
@@ -90,10 +89,7 @@ function cross(p, q, sp, sq) {
 export class AgSignAndSize extends AgWidget {
   static title = 'Sign and size';
   static styles = ['styles/plane-chapter.css', 'styles/sign-and-size.css'];
-  static stateDecl = defineState({
-    version: 1,
-    fields: vectorFields({ a: [3, 4], b: [4, 3] }, EXTENT),
-  });
+  static stateDecl = pairState(EXTENT);
 
   #ui = null;
 

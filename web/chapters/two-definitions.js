@@ -13,8 +13,7 @@ import { lbl, line, notDefined, num, nums, presetBar } from '../widget/controls.
 import { h, setText } from '../widget/dom.js';
 import { deg, fmt, pair, paren } from '../widget/format.js';
 import { texElement } from '../widget/math.js';
-import { defineState } from '../widget/state.js';
-import { vectorFields, vectorFigure } from '../widget/vector-figure.js';
+import { pairState, vectorFigure } from '../widget/vector-figure.js';
 
 const EXTENT = 6;
 
@@ -29,10 +28,7 @@ const PRESETS = [
 export class AgTwoDefinitions extends AgWidget {
   static title = 'Two definitions agree';
   static styles = ['styles/plane-chapter.css', 'styles/two-definitions.css'];
-  static stateDecl = defineState({
-    version: 1,
-    fields: vectorFields({ a: [3, 4], b: [4, 3] }, EXTENT),
-  });
+  static stateDecl = pairState(EXTENT);
 
   #ui = null;
 

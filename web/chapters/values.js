@@ -57,24 +57,25 @@ export function weightProblems(values, alpha, defaultAlpha) {
   return problems;
 }
 
+/**
+ * The state of a chapter on T values (2 to 8, each 2-D within the plane) and
+ * their weights alpha in [min, max], one per value, with these defaults.
+ */
+export function valueMixState({ values, alpha, min, max }) {
+  return defineState({
+    version: 1,
+    fields: {
+      values: matrix({ minRows: T_MIN, maxRows: T_MAX, cols: 2, min: -EXTENT, max: EXTENT, default: values }),
+      alpha: vector({ minLength: T_MIN, maxLength: T_MAX, min, max, default: alpha }),
+    },
+    check: (state) => weightProblems(state.values, state.alpha, alpha),
+  });
+}
+
 export class AgValueMix extends AgWidget {
   static title = 'Values do the work';
   static styles = ['styles/values.css'];
-  static stateDecl = defineState({
-    version: 1,
-    fields: {
-      values: matrix({
-        minRows: T_MIN,
-        maxRows: T_MAX,
-        cols: 2,
-        min: -EXTENT,
-        max: EXTENT,
-        default: SPOTS.slice(0, 3),
-      }),
-      alpha: vector({ minLength: T_MIN, maxLength: T_MAX, min: 0, max: 1, default: [0.5, 0.3, 0.2] }),
-    },
-    check: (state) => weightProblems(state.values, state.alpha, [0.5, 0.3, 0.2]),
-  });
+  static stateDecl = valueMixState({ values: SPOTS.slice(0, 3), alpha: [0.5, 0.3, 0.2], min: 0, max: 1 });
 
   #ui = null;
 

@@ -12,8 +12,7 @@ import { lbl, line, notDefined, num, nums, presetBar } from '../widget/controls.
 import { h, setText } from '../widget/dom.js';
 import { deg, fmt, pair } from '../widget/format.js';
 import { texElement } from '../widget/math.js';
-import { defineState } from '../widget/state.js';
-import { vectorFields, vectorFigure } from '../widget/vector-figure.js';
+import { pairState, vectorFigure } from '../widget/vector-figure.js';
 
 const EXTENT = 6;
 
@@ -27,10 +26,7 @@ const PRESETS = [
 export class AgWhyAgree extends AgWidget {
   static title = 'Why they agree';
   static styles = ['styles/why-agree.css'];
-  static stateDecl = defineState({
-    version: 1,
-    fields: vectorFields({ a: [3, 4], b: [4, 3] }, EXTENT),
-  });
+  static stateDecl = pairState(EXTENT);
 
   #ui = null;
 

@@ -13,7 +13,7 @@
 import { h } from './dom.js';
 import { pair } from './format.js';
 import { arrowMarker, draggablePoint, plane } from './plot.js';
-import { vector } from './state.js';
+import { defineState, vector } from './state.js';
 
 const ORIGIN = [0, 0];
 
@@ -55,6 +55,11 @@ export function angleBetween(a, b) {
   if (delta < -Math.PI) delta += 2 * Math.PI;
   const visible = Math.hypot(...a) > 0 && Math.hypot(...b) > 0;
   return { start: ta, delta, mid: ta + delta / 2, visible };
+}
+
+/** The state of a chapter on a pair a, b of 2-D vectors: the article's a = (3, 4) and b = (4, 3). */
+export function pairState(extent) {
+  return defineState({ version: 1, fields: vectorFields({ a: [3, 4], b: [4, 3] }, extent) });
 }
 
 /**
