@@ -10,13 +10,13 @@
 //   <ag-convex-hull values="-4,-2;4,-3;1,4" alpha="0.2,0.3,0.5"></ag-convex-hull>
 import { drag, polygonArea, polygonContains, polygonHull, select } from 'd3';
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { button as makeButton, lbl, num, nums, slider } from '../widget/controls.js';
-import { h, setAttr, setFlag, setText, symbol } from '../widget/dom.js';
+import { button as makeButton, lbl, num, nums } from '../widget/controls.js';
+import { h, setAttr, setFlag, setText } from '../widget/dom.js';
 import { ownLayout } from '../widget/figure-layout.js';
 import { fmt, pair, sub } from '../widget/format.js';
 import { texElement } from '../widget/math.js';
 import { setLine, vectorFigure } from '../widget/vector-figure.js';
-import { valueMixState } from './values.js';
+import { fitWeights, valueCount, valueMixState, weightSliders } from './values.js';
 
 const EXTENT = 6;
 const T_MIN = 2;
@@ -43,11 +43,6 @@ const CORNERS = [
 
 const round2 = (x) => Number((Math.round(x / A_STEP) * A_STEP).toFixed(2));
 const alphaText = (alpha) => `(${alpha.map(fmt).join(', ')})`;
-
-/** alpha fitted to T entries (when T changes: a new value gets weight 0, a removed one takes its weight away). */
-export function fitWeights(alpha, T) {
-  return Array.from({ length: T }, (_, j) => alpha[j] ?? 0);
-}
 
 /** Barycentric coordinates of a picker point, clamped to the simplex and rounded to the slider step (the sum stays exactly 1). */
 export function simplexWeights([px, py]) {
@@ -121,16 +116,14 @@ export class AgConvexHull extends AgWidget {
     });
 
     // T and the two ways to break one constraint.
-    const count = h('span', { class: 'count' });
     const button = (action, label, fn) => makeButton({ dataset: { action } }, label, fn);
-    const add = button('add', 'Add a value', () => this.#resize(1));
-    const remove = button('remove', 'Remove the last', () => this.#resize(-1));
+    const size = valueCount((delta) => this.#resize(delta));
     const sizeRow = h(
       'div',
       { class: 'controls', role: 'group', 'aria-label': 'Number of values' },
-      count,
-      add,
-      remove,
+      size.count,
+      size.add,
+      size.remove,
     );
     const convex = () => fitWeights(this.#convex, this.state.values.length);
     const breakRow = h(
@@ -175,31 +168,13 @@ export class AgConvexHull extends AgWidget {
     const yLabel = fig.label('y', { className: 'vec-label label-y', layer: 'output' });
 
     // Weight sliders (free: any weight from -1 to 2).
-    const sliders = Array.from({ length: T_MAX }, (_, j) =>
-      slider({
-        id: `ch-alpha-${j + 1}`,
-        min: A_MIN,
-        max: A_MAX,
-        step: A_STEP,
-        dataset: { alpha: j + 1 },
-        label: symbol('\u03b1', j + 1),
-        labelClass: 'weight-label',
-        outClass: 'alpha-value',
-        rowClass: 'weight-row',
-        onInput: (value) => {
-          const alpha = fitWeights(this.state.alpha, this.state.values.length);
-          alpha[j] = value;
-          this.setState({ alpha });
-          this.announce(`\u03b1${j + 1} = ${fmt(alpha[j])}; ${this.#ui.status.textContent}`);
-        },
-      }),
-    );
-    const weights = h(
-      'fieldset',
-      { class: 'weights' },
-      h('legend', {}, 'Weights (free: from \u22121 to 2)'),
-      sliders.map((s) => s.row),
-    );
+    const weights = weightSliders(this, {
+      id: 'ch-alpha',
+      min: A_MIN,
+      max: A_MAX,
+      legend: 'Weights (free: from \u22121 to 2)',
+      say: () => this.#ui.status.textContent,
+    });
 
     // The simplex picker (T = 3): the triangle of all convex weights.
     const simplexBox = h('div', { class: 'simplex-box' });
@@ -303,7 +278,7 @@ export class AgConvexHull extends AgWidget {
         'div',
         { class: 'layout' },
         h('div', { class: 'left' }, fig.element),
-        h('div', { class: 'right' }, numbers, simplex, weights),
+        h('div', { class: 'right' }, numbers, simplex, weights.element),
       ),
     );
     this.#ui = {
@@ -314,15 +289,13 @@ export class AgConvexHull extends AgWidget {
       ghost,
       yDot,
       yLabel,
-      sliders,
+      weights,
+      size,
       y,
       sum,
       checkNonneg,
       checkSum,
       status,
-      count,
-      add,
-      remove,
       simplex,
       simplexNote,
       pick,
@@ -342,18 +315,11 @@ export class AgConvexHull extends AgWidget {
     this.announce(`T = ${T} values, weights ${alphaText(even)}`);
   }
 
-  syncControls({ values, alpha }) {
+  syncControls(state) {
     if (!this.#ui) return;
-    const T = values.length;
-    const a = fitWeights(alpha, T);
-    this.#ui.sliders.forEach((s, j) => {
-      setFlag(s.row, 'hidden', j >= T);
-      if (j < T) s.set(a[j], fmt(a[j]), `\u03b1${j + 1} = ${fmt(a[j])}`);
-    });
-    setText(this.#ui.count, `T = ${T} values`);
-    setFlag(this.#ui.add, 'disabled', T >= T_MAX);
-    setFlag(this.#ui.remove, 'disabled', T <= T_MIN);
-    setFlag(this.#ui.simplex, 'hidden', T !== 3);
+    this.#ui.weights.sync(state);
+    this.#ui.size.sync(state.values.length);
+    setFlag(this.#ui.simplex, 'hidden', state.values.length !== 3);
   }
 
   render(ag, { values, alpha: given }) {

@@ -72,6 +72,61 @@ export function valueMixState({ values, alpha, min, max }) {
   });
 }
 
+/**
+ * The weight sliders of a chapter on T values: one per value, made for T_MAX
+ * and hidden beyond T (`sync(state)` in syncControls). A move sets that weight
+ * and announces it, then `say()` (what changed with it).
+ */
+export function weightSliders(widget, { id, min, max, legend, say }) {
+  const sliders = Array.from({ length: T_MAX }, (_, j) =>
+    slider({
+      id: `${id}-${j + 1}`,
+      min,
+      max,
+      step: A_STEP,
+      dataset: { alpha: j + 1 },
+      label: symbol('\u03b1', j + 1),
+      labelClass: 'weight-label',
+      outClass: 'alpha-value',
+      rowClass: 'weight-row',
+      onInput: (value) => {
+        const alpha = fitWeights(widget.state.alpha, widget.state.values.length);
+        alpha[j] = value;
+        widget.setState({ alpha });
+        widget.announce(`\u03b1${j + 1} = ${fmt(alpha[j])}; ${say()}`);
+      },
+    }),
+  );
+  const element = h(
+    'fieldset',
+    { class: 'weights' },
+    h('legend', {}, legend),
+    sliders.map((s) => s.row),
+  );
+  const sync = ({ values, alpha }) => {
+    const T = values.length;
+    const a = fitWeights(alpha, T);
+    sliders.forEach((s, j) => {
+      setFlag(s.row, 'hidden', j >= T);
+      if (j < T) s.set(a[j], fmt(a[j]), `\u03b1${j + 1} = ${fmt(a[j])}`);
+    });
+  };
+  return { element, sliders, sync };
+}
+
+/** "T = 3 values" with the buttons that add and remove a value (`resize(+1 or -1)`); `sync(T)`. */
+export function valueCount(resize) {
+  const count = h('span', { class: 'count' });
+  const add = button({ dataset: { action: 'add' } }, 'Add a value', () => resize(1));
+  const remove = button({ dataset: { action: 'remove' } }, 'Remove the last', () => resize(-1));
+  const sync = (T) => {
+    setText(count, `T = ${T} values`);
+    setFlag(add, 'disabled', T >= T_MAX);
+    setFlag(remove, 'disabled', T <= T_MIN);
+  };
+  return { count, add, remove, sync };
+}
+
 export class AgValueMix extends AgWidget {
   static title = 'Values do the work';
   static styles = ['styles/values.css'];
@@ -109,9 +164,7 @@ export class AgValueMix extends AgWidget {
     });
 
     // T: add or remove a value.
-    const count = h('span', { class: 'count' });
-    const add = button({ dataset: { action: 'add' } }, 'Add a value', () => this.#resize(1));
-    const remove = button({ dataset: { action: 'remove' } }, 'Remove the last', () => this.#resize(-1));
+    const size = valueCount((delta) => this.#resize(delta));
     const even = button({ dataset: { action: 'even' } }, 'Equal weights', () => {
       const T = this.state.values.length;
       this.setState({ alpha: Array.from({ length: T }, () => 1 / T) });
@@ -119,9 +172,9 @@ export class AgValueMix extends AgWidget {
     const controls = h(
       'div',
       { class: 'controls', role: 'group', 'aria-label': 'Number of values' },
-      count,
-      add,
-      remove,
+      size.count,
+      size.add,
+      size.remove,
       even,
     );
 
@@ -146,32 +199,14 @@ export class AgValueMix extends AgWidget {
       onRemove: ({ value, label, link }) => [value.line, label, link].forEach((el) => el.remove()),
     });
 
-    // Weights: one slider per value, built for T_MAX and hidden beyond T.
-    const sliders = Array.from({ length: T_MAX }, (_, j) =>
-      slider({
-        id: `vm-alpha-${j + 1}`,
-        min: 0,
-        max: 1,
-        step: A_STEP,
-        dataset: { alpha: j + 1 },
-        label: symbol('\u03b1', j + 1),
-        labelClass: 'weight-label',
-        outClass: 'alpha-value',
-        rowClass: 'weight-row',
-        onInput: (value) => {
-          const alpha = fitWeights(this.state.alpha, this.state.values.length);
-          alpha[j] = value;
-          this.setState({ alpha });
-          this.announce(`\u03b1${j + 1} = ${fmt(alpha[j])}; y = ${this.#ui.yText()}`);
-        },
-      }),
-    );
-    const weights = h(
-      'fieldset',
-      { class: 'weights' },
-      h('legend', {}, 'Weights, set directly'),
-      sliders.map((s) => s.row),
-    );
+    // Weights: one slider per value, set directly.
+    const weights = weightSliders(this, {
+      id: 'vm-alpha',
+      min: 0,
+      max: 1,
+      legend: 'Weights, set directly',
+      say: () => `y = ${this.#ui.yText()}`,
+    });
 
     // Numbers: the formula, a table of terms, y and the sum of the weights.
     const termRows = Array.from({ length: T_MAX }, (_, j) => {
@@ -237,20 +272,18 @@ export class AgValueMix extends AgWidget {
     body.append(
       predict,
       controls,
-      h('div', { class: 'layout' }, h('div', { class: 'left' }, fig.element, weights), numbers),
+      h('div', { class: 'layout' }, h('div', { class: 'left' }, fig.element, weights.element), numbers),
     );
     this.#ui = {
       p: fig.plane,
       points,
       yArrow,
-      sliders,
+      weights,
+      size,
       termRows,
       y,
       sum,
       dv,
-      count,
-      add,
-      remove,
       yText: () => `(${this.#ui.y[0].textContent}, ${this.#ui.y[1].textContent})`,
     };
   }
@@ -264,17 +297,9 @@ export class AgValueMix extends AgWidget {
     this.announce(`T = ${T} values`);
   }
 
-  syncControls({ values, alpha }) {
-    if (!this.#ui) return;
-    const T = values.length;
-    const a = fitWeights(alpha, T);
-    this.#ui.sliders.forEach((s, j) => {
-      setFlag(s.row, 'hidden', j >= T);
-      if (j < T) s.set(a[j], fmt(a[j]), `\u03b1${j + 1} = ${fmt(a[j])}`);
-    });
-    setText(this.#ui.count, `T = ${T} values`);
-    setFlag(this.#ui.add, 'disabled', T >= T_MAX);
-    setFlag(this.#ui.remove, 'disabled', T <= T_MIN);
+  syncControls(state) {
+    this.#ui?.weights.sync(state);
+    this.#ui?.size.sync(state.values.length);
   }
 
   render(ag, { values, alpha: given }) {
