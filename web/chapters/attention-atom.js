@@ -9,21 +9,18 @@
 //   <ag-attention-atom q="0.5,0.5;1,2;2,0.5;-1,1.5" k="0.5,-0.5;2,1.5;-1,1;2.5,-0.5" cell="3,2"></ag-attention-atom>
 import { select } from 'd3';
 import { AgWidget, defineWidget } from '../widget/base.js';
+import { line, num, nums } from '../widget/controls.js';
 import { h, setAttr, setText } from '../widget/dom.js';
-import { formatNumber } from '../widget/format.js';
+import { fmt, pair, paren, sub } from '../widget/format.js';
 import { heatmap } from '../widget/heatmap.js';
 import { tex, texElement } from '../widget/math.js';
-import { arrowMarker, draggablePoint, plane } from '../widget/plot.js';
 import { defineState, matrix, vector } from '../widget/state.js';
+import { vectorFigure } from '../widget/vector-figure.js';
 
 const TOKENS = ['the', 'cat', 'ate', 'fish'];
 const N = TOKENS.length;
 const D_K = 2;
 const EXTENT = 3;
-
-const fmt = (x) => formatNumber(x, 4);
-const pair = ([x, y]) => `(${fmt(x)}, ${fmt(y)})`;
-const paren = (x) => (x < 0 ? `(${fmt(x)})` : fmt(x));
 
 export class AgAttentionAtom extends AgWidget {
   static title = 'The atom of attention';
@@ -84,18 +81,14 @@ export class AgAttentionAtom extends AgWidget {
     });
 
     // The plane: every query and key as a draggable point; the chosen pair as arrows.
-    const figure = h('div', { class: 'figure' });
-    const p = plane(figure, {
+    const fig = vectorFigure(this, {
       extent: EXTENT,
       label: 'Queries q1 to q4 and keys k1 to k4 as points; drag them or use the arrow keys',
+      markers: 'atom-arrow',
     });
-    const markQ = arrowMarker(p.svg, 'atom-arrow-q', 'marker-q');
-    const markK = arrowMarker(p.svg, 'atom-arrow-k', 'marker-k');
-    const arrows = p.layer('arrows');
-    const lineQ = arrows.append('line').attr('class', 'vec vec-q').attr('marker-end', markQ);
-    const lineK = arrows.append('line').attr('class', 'vec vec-k').attr('marker-end', markK);
-    const labels = p.layer('labels');
-    const handles = p.layer('handles');
+    const arrowQ = fig.arrow('q', { text: null });
+    const arrowK = fig.arrow('k', { text: null });
+    const labels = fig.layer('labels');
     const points = [];
     for (const kind of ['q', 'k']) {
       for (let r = 0; r < N; r += 1) {
@@ -107,10 +100,7 @@ export class AgAttentionAtom extends AgWidget {
           .attr('class', 'pt-sub')
           .attr('dy', '0.3em')
           .text(String(r + 1));
-        const handle = draggablePoint({
-          plane: p,
-          layer: handles,
-          name,
+        const handle = fig.handle(name, {
           className: `handle-${kind}`,
           get: () => this.state[kind][r],
           set: (value) => {
@@ -152,9 +142,7 @@ export class AgAttentionAtom extends AgWidget {
     );
 
     // The chosen pair, term by term.
-    const num = (role, key) =>
-      h('span', { class: 'num', dataset: key === undefined ? { role } : { role, key } }, '\u2026');
-    const terms = [num('term', 1), num('term', 2)];
+    const terms = nums('term', 2);
     const dot = num('dot');
     const heading = h('p', { class: 'pair-heading' });
     const formula = h('div', { class: 'pair-formula' });
@@ -166,13 +154,17 @@ export class AgAttentionAtom extends AgWidget {
       heading,
       vectors,
       formula,
-      h('p', { class: 'line' }, '= ', products),
-      h('p', { class: 'line' }, '= ', terms[0], ' + ', terms[1]),
+      line('= ', products),
+      line('= ', terms[0], ' + ', terms[1]),
       h('p', { class: 'line result' }, '= ', dot),
     );
 
-    body.append(predict, h('div', { class: 'layout' }, figure, h('div', { class: 'right' }, shapes, grid)), detail);
-    this.#ui = { p, lineQ, lineK, points, hm, terms, dot, heading, formula, products, vectors };
+    body.append(
+      predict,
+      h('div', { class: 'layout' }, fig.element, h('div', { class: 'right' }, shapes, grid)),
+      detail,
+    );
+    this.#ui = { p: fig.plane, arrowQ, arrowK, points, hm, terms, dot, heading, formula, products, vectors };
   }
 
   #select(i, j) {
@@ -210,10 +202,9 @@ export class AgAttentionAtom extends AgWidget {
   }
 
   #draw(q, k, i, j) {
-    const { p, lineQ, lineK, points } = this.#ui;
-    const o = [p.x(0), p.y(0)];
-    lineQ.attr('x1', o[0]).attr('y1', o[1]).attr('x2', p.x(q[i][0])).attr('y2', p.y(q[i][1]));
-    lineK.attr('x1', o[0]).attr('y1', o[1]).attr('x2', p.x(k[j][0])).attr('y2', p.y(k[j][1]));
+    const { p, arrowQ, arrowK, points } = this.#ui;
+    arrowQ.draw(q[i]);
+    arrowK.draw(k[j]);
     for (const pt of points) {
       const v = (pt.kind === 'q' ? q : k)[pt.r];
       const chosen = pt.kind === 'q' ? pt.r === i : pt.r === j;
@@ -233,10 +224,6 @@ export class AgAttentionAtom extends AgWidget {
 
 function tensor(rows) {
   return { data: Float32Array.from(rows.flat()), shape: [rows.length, rows[0].length] };
-}
-
-function sub(n) {
-  return String(n).replace(/\d/g, (d) => '\u2080\u2081\u2082\u2083\u2084\u2085\u2086\u2087\u2088\u2089'[d]);
 }
 
 defineWidget('ag-attention-atom', AgAttentionAtom);

@@ -10,27 +10,19 @@
 //
 //   <ag-content-to-weights step="5" query="2"></ag-content-to-weights>
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { h, markCurrent, setAttr, setFlag, setText } from '../widget/dom.js';
-import { formatNumber } from '../widget/format.js';
+import { lbl, line, num, nums, radioGroup } from '../widget/controls.js';
+import { h, markCurrent, setFlag, setText } from '../widget/dom.js';
+import { formatNumber, shapeText, sub } from '../widget/format.js';
 import { heatmap } from '../widget/heatmap.js';
 import { texElement } from '../widget/math.js';
-import { keptResults, lastResult } from '../widget/memo.js';
-import { arrowMarker, draggablePoint, plane } from '../widget/plot.js';
-import { choice, defineState, matrix, number, vector } from '../widget/state.js';
 import { matrixTable } from '../widget/matrix-table.js';
-import { shapeText } from '../widget/format.js';
-import {
-  MAX_CODE,
-  MAX_WORDS,
-  MIN_WORDS,
-  packSentence,
-  parseSentence,
-  unpackSentence,
-  wordVector,
-  queryProblems,
-  unreadableWords,
-} from '../models/sentence.js';
-import { rowsOf } from '../models/tensor.js';
+import { keptResults, lastResult } from '../widget/memo.js';
+import { plane } from '../widget/plot.js';
+import { sentenceFields, sentenceInput, sentenceProblems } from '../widget/sentence-input.js';
+import { choice, defineState, matrix, number } from '../widget/state.js';
+import { vectorFigure } from '../widget/vector-figure.js';
+import { packSentence, unpackSentence, wordVector } from '../models/sentence.js';
+import { argmax, rowsOf } from '../models/tensor.js';
 
 const D_MODEL = 4;
 const D_K = 2;
@@ -70,6 +62,7 @@ const STEPS = [
 ];
 
 const fmt = (x) => formatNumber(x, 3);
+const SENTENCE = sentenceFields(DEFAULT_WORDS, 2);
 
 export class AgContentToWeights extends AgWidget {
   static title = 'From content to weights';
@@ -77,22 +70,15 @@ export class AgContentToWeights extends AgWidget {
   static stateDecl = defineState({
     version: 1,
     fields: {
-      words: vector({
-        minLength: MIN_WORDS,
-        maxLength: MAX_WORDS,
-        min: 1,
-        max: MAX_CODE,
-        integer: true,
-        default: packSentence(DEFAULT_WORDS),
-      }),
+      words: SENTENCE.words,
       wq: matrix({ rows: D_MODEL, cols: D_K, min: -W_MAX, max: W_MAX, default: DEFAULT_W.wq }),
       wk: matrix({ rows: D_MODEL, cols: D_K, min: -W_MAX, max: W_MAX, default: DEFAULT_W.wk }),
       wv: matrix({ rows: D_MODEL, cols: D_K, min: -W_MAX, max: W_MAX, default: DEFAULT_W.wv }),
       edit: choice({ values: ['wq', 'wk', 'wv'], default: 'wq' }),
       step: number({ min: 1, max: STEPS.length, integer: true, default: 5 }),
-      query: number({ min: 1, max: MAX_WORDS, integer: true, default: 2 }),
+      query: SENTENCE.query,
     },
-    check: (state) => [...unreadableWords(state.words), ...queryProblems(state.words, state.query, 2)],
+    check: (state) => sentenceProblems(state, 2),
   });
 
   #ui = null;
@@ -127,33 +113,7 @@ export class AgContentToWeights extends AgWidget {
     });
 
     // The sentence.
-    const input = h('input', {
-      type: 'text',
-      class: 'sentence-input',
-      'aria-label': 'Sentence (2 to 6 words of letters a to z)',
-      spellcheck: 'false',
-      autocomplete: 'off',
-    });
-    const apply = () => {
-      const read = parseSentence(input.value);
-      if (read.error) {
-        this.note(read.error);
-        setAttr(input, 'aria-invalid', 'true');
-        return;
-      }
-      input.removeAttribute('aria-invalid');
-      this.setState({ words: packSentence(read.words), query: Math.min(this.state.query, read.words.length) });
-    };
-    input.addEventListener('change', apply);
-    input.addEventListener('keydown', (e) => {
-      if (e.key === 'Enter') apply();
-    });
-    const sentence = h(
-      'div',
-      { class: 'sentence' },
-      h('label', { class: 'sentence-label' }, 'Sentence ', input),
-      h('span', { class: 'hint' }, 'each word gets its own fixed random vector'),
-    );
+    const sentence = sentenceInput(this, { hint: 'each word gets its own fixed random vector' });
 
     // The stepper.
     const stepButtons = STEPS.map((s) => {
@@ -181,36 +141,24 @@ export class AgContentToWeights extends AgWidget {
     });
 
     // The projection plane: the rows of the chosen W, draggable.
-    const radios = h(
-      'div',
-      { class: 'edit-choice', role: 'radiogroup', 'aria-label': 'Matrix to edit' },
-      MATS.map((m) => {
-        const r = h('input', { type: 'radio', name: 'edit', value: m.id });
-        r.addEventListener('change', () => r.checked && this.setState({ edit: m.id }));
-        return h('label', { class: 'radio' }, r, ` ${m.label}`);
-      }),
-    );
-    const figW = h('div', { class: 'figure' });
-    const pW = plane(figW, {
+    const edit = radioGroup({
+      name: 'edit',
+      class: 'edit-choice',
+      label: 'Matrix to edit',
+      options: MATS.map((m) => ({ value: m.id, label: m.label })),
+      onChange: (id) => this.setState({ edit: id }),
+    });
+    const figW = vectorFigure(this, {
       extent: W_MAX,
       label: 'Rows of the projection matrix in its 2-D output space; drag them or use the arrow keys',
     });
-    const rowArrows = pW.layer('rows');
-    const mark = arrowMarker(pW.svg, 'arrow-w', 'marker-w');
-    const rowLines = Array.from({ length: D_MODEL }, () =>
-      rowArrows.append('line').attr('class', 'vec vec-w').attr('marker-end', mark),
+    const rowNames = Array.from({ length: D_MODEL }, (_, c) => `r${c + 1}`);
+    const rowArrows = rowNames.map((name) =>
+      figW.arrow(name, { marker: 'w', layer: 'rows', className: 'vec vec-w', text: null }),
     );
-    const rowLabels = Array.from({ length: D_MODEL }, (_, c) =>
-      rowArrows
-        .append('text')
-        .attr('class', 'vec-label')
-        .text(`r${c + 1}`),
-    );
-    const handles = Array.from({ length: D_MODEL }, (_, c) =>
-      draggablePoint({
-        plane: pW,
-        layer: pW.layer('handles'),
-        name: `r${c + 1}`,
+    const rowLabels = rowNames.map((name) => figW.label(name, { className: 'vec-label', layer: 'rows' }));
+    const handles = rowNames.map((name, c) =>
+      figW.handle(name, {
         className: 'handle-w',
         get: () => this.state[this.state.edit][c],
         set: (value) => {
@@ -234,8 +182,8 @@ export class AgContentToWeights extends AgWidget {
         'section',
         { class: 'plane-box', 'aria-label': 'Projection rows' },
         h('h3', {}, 'Drag the rows of a projection'),
-        radios,
-        figW,
+        edit.element,
+        figW.element,
         h(
           'p',
           { class: 'hint' },
@@ -259,8 +207,6 @@ export class AgContentToWeights extends AgWidget {
       a: h('section', { class: 'panel', dataset: { step: 4 } }),
       y: h('section', { class: 'panel', dataset: { step: 5 } }),
     };
-    const num = (role, key) =>
-      h('span', { class: 'num', dataset: key === undefined ? { role } : { role, key } }, '\u2026');
     const shapes = {};
     const shapeLine = (id, tex) => {
       shapes[id] = h('p', { class: 'shape-line', dataset: { shape: id } });
@@ -303,37 +249,24 @@ export class AgContentToWeights extends AgWidget {
     panels.s.append(hmBoxS);
     panels.a.append(hmBoxA, rowSumBox);
     const yLabel = h('span', { class: 'expr', dataset: { role: 'y-label' } });
-    const ySelected = [num('y-selected', 1), num('y-selected', 2)];
-    panels.y.append(
-      tables.y,
-      h(
-        'p',
-        { class: 'line' },
-        h('span', { class: 'lbl' }, 'Selected row: '),
-        yLabel,
-        ' = (',
-        ySelected[0],
-        ', ',
-        ySelected[1],
-        ')',
-      ),
-    );
+    const ySelected = nums('y-selected', 2);
+    panels.y.append(tables.y, line(lbl('Selected row: '), yLabel, ' = (', ySelected[0], ', ', ySelected[1], ')'));
     const steps = h('div', { class: 'steps' }, Object.values(panels));
 
-    body.append(predict, sentence, stepper, readout, steps, planes);
+    body.append(predict, sentence.element, stepper, readout, steps, planes);
     this.#ui = {
       yLabel,
       ySelected,
       readScore,
       readWeight,
       readText,
-      input,
+      sentence,
       stepButtons,
       back,
       next,
-      radios,
-      pW,
-      rowLines,
+      edit,
+      pW: figW.plane,
+      rowArrows,
       rowLabels,
       handles,
       pQK,
@@ -351,15 +284,14 @@ export class AgContentToWeights extends AgWidget {
 
   syncControls(state) {
     const ui = this.#ui;
-    const words = unpackSentence(state.words);
-    if (this.shadowRoot.activeElement !== ui.input) ui.input.value = words.join(' ');
+    ui.sentence.sync(state.words);
     ui.stepButtons.forEach((b, i) => {
       if (i + 1 === state.step) b.setAttribute('aria-current', 'step');
       else b.removeAttribute('aria-current');
     });
     setFlag(ui.back, 'disabled', state.step === 1);
     setFlag(ui.next, 'disabled', state.step === STEPS.length);
-    for (const r of ui.radios.querySelectorAll('input')) r.checked = r.value === state.edit;
+    ui.edit.set(state.edit);
     for (const p of Object.values(ui.panels)) p.hidden = Number(p.dataset.step) > state.step;
   }
 
@@ -384,36 +316,25 @@ export class AgContentToWeights extends AgWidget {
     ui.tables.qkv.append(tQ.element, tK.element, tV.element);
     ui.tables.y.append(tY.element);
     const heads = (sym) => words.map((w, i) => ({ label: sym, sub: String(i + 1), note: w }));
-    const select = (i) => this.setState({ query: i + 1 });
-    const hmS = heatmap(ui.hmBoxS, {
-      rows: heads('q'),
-      cols: heads('k'),
-      label: 'Scores S; choose a row to select that query',
-      role: 'score',
-      legendTitle: 'score',
-      readout: false, // the chapter's own readout
-      describe: (i, j, text) =>
-        `S${i + 1}${j + 1}, \u201c${words[i]}\u201d looking at \u201c${words[j]}\u201d: ${text}`,
-      show: (el, value, o) => this.show(el, value, o),
-      onSelect: (i, j) => this.#readout(i, j),
-      onActivate: select,
-    });
-    const hmA = heatmap(ui.hmBoxA, {
-      rows: heads('q'),
-      cols: heads('k'),
-      label: 'Weights A; choose a row to select that query',
-      role: 'weight',
-      legendTitle: 'weight',
-      scale: 'sequential',
-      domain: [0, 1],
-      readout: false, // the chapter's own readout
-      describe: (i, j, text) =>
-        `A${i + 1}${j + 1}, \u201c${words[i]}\u201d looking at \u201c${words[j]}\u201d: ${text}`,
-      show: (el, value, o) => this.show(el, value, o),
-      onSelect: (i, j) => this.#readout(i, j),
-      onActivate: select,
-    });
-    const sums = words.map((w, i) => h('span', { class: 'num', dataset: { role: 'row-sum', key: i + 1 } }, '\u2026'));
+    // The two heat maps, S and A: a row chooses the query; the chapter has its own readout.
+    const grid = (box, letter, role, more) =>
+      heatmap(box, {
+        rows: heads('q'),
+        cols: heads('k'),
+        label: `${role === 'score' ? 'Scores' : 'Weights'} ${letter}; choose a row to select that query`,
+        role,
+        legendTitle: role,
+        readout: false,
+        describe: (i, j, text) =>
+          `${letter}${i + 1}${j + 1}, \u201c${words[i]}\u201d looking at \u201c${words[j]}\u201d: ${text}`,
+        show: (el, value, o) => this.show(el, value, o),
+        onSelect: (i, j) => this.#readout(i, j),
+        onActivate: (i) => this.setState({ query: i + 1 }),
+        ...more,
+      });
+    const hmS = grid(ui.hmBoxS, 'S', 'score');
+    const hmA = grid(ui.hmBoxA, 'A', 'weight', { scale: 'sequential', domain: [0, 1] });
+    const sums = nums('row-sum', words.length);
     ui.rowSumBox.append(
       h('p', { class: 'lbl' }, 'Row sums \u03a3\u2c7c A\u1d62\u2c7c:'),
       h(
@@ -510,9 +431,7 @@ export class AgContentToWeights extends AgWidget {
     const ui = this.#ui;
     const W = state[state.edit];
     const p = ui.pW;
-    ui.rowLines.forEach((line, c) =>
-      line.attr('x1', p.x(0)).attr('y1', p.y(0)).attr('x2', p.x(W[c][0])).attr('y2', p.y(W[c][1])),
-    );
+    ui.rowArrows.forEach((arrow, c) => arrow.draw(W[c]));
     ui.rowLabels.forEach((t, c) => t.attr('x', p.x(W[c][0]) + 9).attr('y', p.y(W[c][1]) - 9));
     ui.handles.forEach((hd) => hd.update());
     // The query-key plane: a drawing of wasm results (clamped to the frame).
@@ -572,17 +491,6 @@ export class AgContentToWeights extends AgWidget {
 /** X [T, 4]: each word's embedding, drawn by ag.random.normal from the word's seed. */
 export function embed(ag, words) {
   return words.map((w) => wordVector(ag, w, D_MODEL));
-}
-
-function argmax(row) {
-  let best = 0;
-  for (let j = 1; j < row.length; j += 1) if (row[j] > row[best]) best = j;
-  return best;
-}
-
-const SUBS = '\u2080\u2081\u2082\u2083\u2084\u2085\u2086\u2087\u2088\u2089';
-function sub(n) {
-  return String(n).replace(/\d/g, (d) => SUBS[Number(d)]);
 }
 
 defineWidget('ag-content-to-weights', AgContentToWeights);

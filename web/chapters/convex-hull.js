@@ -10,13 +10,13 @@
 //   <ag-convex-hull values="-4,-2;4,-3;1,4" alpha="0.2,0.3,0.5"></ag-convex-hull>
 import { drag, polygonArea, polygonContains, polygonHull, select } from 'd3';
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { h, setAttr, setFlag, setText, symbol } from '../widget/dom.js';
+import { button as makeButton, lbl, num, nums } from '../widget/controls.js';
+import { h, setAttr, setFlag, setText } from '../widget/dom.js';
 import { ownLayout } from '../widget/figure-layout.js';
-import { formatNumber } from '../widget/format.js';
+import { fmt, pair, sub } from '../widget/format.js';
 import { texElement } from '../widget/math.js';
-import { draggablePoint, plane } from '../widget/plot.js';
-import { defineState, matrix, vector } from '../widget/state.js';
-import { weightProblems } from './values.js';
+import { setLine, vectorFigure } from '../widget/vector-figure.js';
+import { fitWeights, valueCount, valueMixState, weightSliders } from './values.js';
 
 const EXTENT = 6;
 const T_MIN = 2;
@@ -41,15 +41,8 @@ const CORNERS = [
   [100, 18],
 ];
 
-const fmt = (x) => formatNumber(x, 4);
-const pair = ([x, y]) => `(${fmt(x)}, ${fmt(y)})`;
 const round2 = (x) => Number((Math.round(x / A_STEP) * A_STEP).toFixed(2));
 const alphaText = (alpha) => `(${alpha.map(fmt).join(', ')})`;
-
-/** alpha fitted to T entries (when T changes: a new value gets weight 0, a removed one takes its weight away). */
-export function fitWeights(alpha, T) {
-  return Array.from({ length: T }, (_, j) => alpha[j] ?? 0);
-}
 
 /** Barycentric coordinates of a picker point, clamped to the simplex and rounded to the slider step (the sum stays exactly 1). */
 export function simplexWeights([px, py]) {
@@ -94,21 +87,7 @@ function distToSegment(p, a, b) {
 export class AgConvexHull extends AgWidget {
   static title = 'A convex combination stays in the hull';
   static styles = ['styles/convex-hull.css'];
-  static stateDecl = defineState({
-    version: 1,
-    fields: {
-      values: matrix({
-        minRows: T_MIN,
-        maxRows: T_MAX,
-        cols: 2,
-        min: -EXTENT,
-        max: EXTENT,
-        default: SPOTS.slice(0, 3),
-      }),
-      alpha: vector({ minLength: T_MIN, maxLength: T_MAX, min: A_MIN, max: A_MAX, default: [0.2, 0.3, 0.5] }),
-    },
-    check: (state) => weightProblems(state.values, state.alpha, [0.2, 0.3, 0.5]),
-  });
+  static stateDecl = valueMixState({ values: SPOTS.slice(0, 3), alpha: [0.2, 0.3, 0.5], min: A_MIN, max: A_MAX });
 
   #ui = null;
   /** The last weights that satisfied both constraints (the buttons break them from there). */
@@ -137,20 +116,14 @@ export class AgConvexHull extends AgWidget {
     });
 
     // T and the two ways to break one constraint.
-    const count = h('span', { class: 'count' });
-    const button = (action, label, fn) => {
-      const b = h('button', { type: 'button', dataset: { action } }, label);
-      b.addEventListener('click', fn);
-      return b;
-    };
-    const add = button('add', 'Add a value', () => this.#resize(1));
-    const remove = button('remove', 'Remove the last', () => this.#resize(-1));
+    const button = (action, label, fn) => makeButton({ dataset: { action } }, label, fn);
+    const size = valueCount((delta) => this.#resize(delta));
     const sizeRow = h(
       'div',
       { class: 'controls', role: 'group', 'aria-label': 'Number of values' },
-      count,
-      add,
-      remove,
+      size.count,
+      size.add,
+      size.remove,
     );
     const convex = () => fitWeights(this.#convex, this.state.values.length);
     const breakRow = h(
@@ -176,55 +149,32 @@ export class AgConvexHull extends AgWidget {
     );
 
     // The plane: hull, values (draggable), y.
-    const figure = h('div', { class: 'figure' });
-    const p = plane(figure, {
+    const fig = vectorFigure(this, {
       extent: EXTENT,
       label: 'The values, their convex hull and the output y; drag the values or use the arrow keys',
     });
-    const hullLayer = p.layer('hull');
-    const hullPath = hullLayer.append('path').attr('class', 'hull');
-    const ray = p.layer('ray').append('line').attr('class', 'ray');
-    const ghost = p.layer('ghost').append('circle').attr('class', 'ghost').attr('r', 6);
-    const labels = p.layer('labels');
-    const handles = p.layer('handles');
-    const yLayer = p.layer('output');
+    const hullPath = fig.layer('hull').append('path').attr('class', 'hull');
+    const ray = fig.layer('ray').append('line').attr('class', 'ray');
+    const ghost = fig.layer('ghost').append('circle').attr('class', 'ghost').attr('r', 6);
+    fig.layer('labels');
+    fig.layer('handles');
+    const points = fig.rowHandles('values', {
+      say: () => `y = ${this.#ui.yText()}; ${this.#ui.status.textContent}`,
+      onAdd: (j) => fig.label('v', { className: 'vec-label label-v', sub: String(j + 1) }),
+      onRemove: (label) => label.remove(),
+    });
+    const yLayer = fig.layer('output');
     const yDot = yLayer.append('path').attr('class', 'y-dot').attr('d', 'M0,-8 L8,0 L0,8 L-8,0 Z');
-    const yLabel = yLayer.append('text').attr('class', 'vec-label label-y').text('y');
+    const yLabel = fig.label('y', { className: 'vec-label label-y', layer: 'output' });
 
     // Weight sliders (free: any weight from -1 to 2).
-    const sliders = Array.from({ length: T_MAX }, (_, j) => {
-      const id = `ch-alpha-${j + 1}`;
-      const input = h('input', {
-        type: 'range',
-        min: A_MIN,
-        max: A_MAX,
-        step: A_STEP,
-        id,
-        class: 'slider',
-        dataset: { alpha: j + 1 },
-      });
-      const out = h('output', { class: 'alpha-value', for: id });
-      input.addEventListener('input', () => {
-        const alpha = fitWeights(this.state.alpha, this.state.values.length);
-        alpha[j] = Number(input.value);
-        this.setState({ alpha });
-        this.announce(`\u03b1${j + 1} = ${fmt(alpha[j])}; ${this.#ui.status.textContent}`);
-      });
-      const row = h(
-        'div',
-        { class: 'weight-row' },
-        h('label', { for: id, class: 'weight-label' }, symbol('\u03b1', j + 1)),
-        input,
-        out,
-      );
-      return { input, out, row };
+    const weights = weightSliders(this, {
+      id: 'ch-alpha',
+      min: A_MIN,
+      max: A_MAX,
+      legend: 'Weights (free: from \u22121 to 2)',
+      say: () => this.#ui.status.textContent,
     });
-    const weights = h(
-      'fieldset',
-      { class: 'weights' },
-      h('legend', {}, 'Weights (free: from \u22121 to 2)'),
-      sliders.map((s) => s.row),
-    );
 
     // The simplex picker (T = 3): the triangle of all convex weights.
     const simplexBox = h('div', { class: 'simplex-box' });
@@ -297,9 +247,7 @@ export class AgConvexHull extends AgWidget {
     );
 
     // Numbers and the constraints.
-    const num = (role, key) =>
-      h('span', { class: 'num', dataset: key === undefined ? { role } : { role, key } }, '\u2026');
-    const y = [num('y', 1), num('y', 2)];
+    const y = nums('y', 2);
     const sum = num('sum');
     const checkNonneg = h('li', { class: 'check', dataset: { check: 'nonneg' } });
     const checkSum = h('li', { class: 'check', dataset: { check: 'sum' } });
@@ -318,7 +266,7 @@ export class AgConvexHull extends AgWidget {
       }),
       h('p', { class: 'lbl small' }, 'taken over all weights \u03b1 that meet both constraints.'),
       h('ul', { class: 'checks' }, checkNonneg, checkSum),
-      h('p', { class: 'line result' }, h('span', { class: 'lbl' }, 'y = '), '(', y[0], ', ', y[1], ')'),
+      h('p', { class: 'line result' }, lbl('y = '), '(', y[0], ', ', y[1], ')'),
       status,
     );
 
@@ -329,33 +277,28 @@ export class AgConvexHull extends AgWidget {
       h(
         'div',
         { class: 'layout' },
-        h('div', { class: 'left' }, figure),
-        h('div', { class: 'right' }, numbers, simplex, weights),
+        h('div', { class: 'left' }, fig.element),
+        h('div', { class: 'right' }, numbers, simplex, weights.element),
       ),
     );
     this.#ui = {
-      p,
+      p: fig.plane,
+      points,
       hullPath,
       ray,
       ghost,
-      labels,
-      handles,
       yDot,
       yLabel,
-      sliders,
+      weights,
+      size,
       y,
       sum,
       checkNonneg,
       checkSum,
       status,
-      count,
-      add,
-      remove,
       simplex,
       simplexNote,
       pick,
-      handleList: [],
-      labelList: [],
       yText: () => `(${this.#ui.y[0].textContent}, ${this.#ui.y[1].textContent})`,
     };
   }
@@ -372,22 +315,11 @@ export class AgConvexHull extends AgWidget {
     this.announce(`T = ${T} values, weights ${alphaText(even)}`);
   }
 
-  syncControls({ values, alpha }) {
+  syncControls(state) {
     if (!this.#ui) return;
-    const T = values.length;
-    const a = fitWeights(alpha, T);
-    this.#ui.sliders.forEach((s, j) => {
-      setFlag(s.row, 'hidden', j >= T);
-      if (j < T) {
-        if (Number(s.input.value) !== a[j]) s.input.value = String(a[j]);
-        setText(s.out, fmt(a[j]));
-        setAttr(s.input, 'aria-valuetext', `\u03b1${j + 1} = ${fmt(a[j])}`);
-      }
-    });
-    setText(this.#ui.count, `T = ${T} values`);
-    setFlag(this.#ui.add, 'disabled', T >= T_MAX);
-    setFlag(this.#ui.remove, 'disabled', T <= T_MIN);
-    setFlag(this.#ui.simplex, 'hidden', T !== 3);
+    this.#ui.weights.sync(state);
+    this.#ui.size.sync(state.values.length);
+    setFlag(this.#ui.simplex, 'hidden', state.values.length !== 3);
   }
 
   render(ag, { values, alpha: given }) {
@@ -473,43 +405,8 @@ export class AgConvexHull extends AgWidget {
   #draw(values, y, ghostAt) {
     const ui = this.#ui;
     const { p } = ui;
-    const T = values.length;
-    while (ui.handleList.length < T) {
-      const j = ui.handleList.length;
-      const label = ui.labels.append('text').attr('class', 'vec-label label-v');
-      label.append('tspan').text('v');
-      label
-        .append('tspan')
-        .attr('class', 'sub')
-        .attr('dy', 5)
-        .text(String(j + 1));
-      ui.labelList.push(label);
-      ui.handleList.push(
-        draggablePoint({
-          plane: p,
-          layer: ui.handles,
-          name: `v${j + 1}`,
-          className: 'handle-v',
-          get: () => this.state.values[j] ?? [0, 0],
-          set: (value) => {
-            const next = this.state.values;
-            if (j >= next.length) return;
-            next[j] = value;
-            this.setState({ values: next });
-          },
-          describe: (v) => `v${j + 1} = ${pair(v)}`,
-          announce: (v) => `v${j + 1} = ${pair(v)}; y = ${ui.yText()}; ${ui.status.textContent}`,
-        }),
-      );
-    }
-    while (ui.handleList.length > T) {
-      ui.handleList.pop().node.remove();
-      ui.labelList.pop().remove();
-    }
-    values.forEach((v, j) => {
-      ui.handleList[j].update();
-      ui.labelList[j].attr('x', p.x(v[0]) + 9).attr('y', p.y(v[1]) - 9);
-    });
+    ui.points.sync(values);
+    values.forEach((v, j) => ui.points.list[j].extra.attr('x', p.x(v[0]) + 9).attr('y', p.y(v[1]) - 9));
     const hull = polygonHull(values);
     const pts = hull ?? values;
     ui.hullPath.attr('d', `M${pts.map((v) => `${p.x(v[0])},${p.y(v[1])}`).join(' L')}${hull ? ' Z' : ''}`);
@@ -520,17 +417,9 @@ export class AgConvexHull extends AgWidget {
     ui.ray.attr('visibility', ghostAt ? 'visible' : 'hidden');
     if (ghostAt) {
       ui.ghost.attr('cx', p.x(ghostAt[0])).attr('cy', p.y(ghostAt[1]));
-      ui.ray.attr('x1', p.x(0)).attr('y1', p.y(0)).attr('x2', p.x(y[0])).attr('y2', p.y(y[1]));
+      setLine(p, ui.ray, [0, 0], y);
     }
   }
-
-  figure() {
-    return this.#ui ? this.#ui.p.svg.node() : null;
-  }
-}
-
-function sub(n) {
-  return String(n).replace(/\d/g, (d) => '\u2080\u2081\u2082\u2083\u2084\u2085\u2086\u2087\u2088\u2089'[d]);
 }
 
 defineWidget('ag-convex-hull', AgConvexHull);

@@ -7,11 +7,13 @@
 //
 //   <ag-cosine-vs-dot q="1,1" k1="1,1" k2="5,5" normalise="1"></ag-cosine-vs-dot>
 import { AgWidget, defineWidget } from '../widget/base.js';
+import { checkbox, lbl, notDefined, num, presetBar } from '../widget/controls.js';
 import { h, setAttr, setText, symbol } from '../widget/dom.js';
-import { formatNumber } from '../widget/format.js';
+import { fmt, pair, sub } from '../widget/format.js';
 import { texElement } from '../widget/math.js';
-import { arrowMarker, draggablePoint, plane } from '../widget/plot.js';
-import { bool, defineState, vector } from '../widget/state.js';
+import { bodyRow, table as dataTable } from '../widget/matrix-table.js';
+import { bool, defineState } from '../widget/state.js';
+import { setLine, vectorFields, vectorFigure } from '../widget/vector-figure.js';
 
 const EXTENT = 6;
 const KEYS = ['k1', 'k2'];
@@ -22,9 +24,6 @@ const PRESETS = [
   { id: 'short-exact', label: 'Short and exact', q: [2, 1], k1: [1, 0.5], k2: [3, 4] },
 ];
 
-const fmt = (x) => formatNumber(x, 4);
-const pair = ([x, y]) => `(${fmt(x)}, ${fmt(y)})`;
-const sub = (name) => name.replace('1', '\u2081').replace('2', '\u2082');
 /** Two wasm results differing by float32 rounding only count as equal. */
 const tie = (a, b) => Math.abs(a - b) <= 1e-6 * Math.max(1, Math.abs(a), Math.abs(b));
 
@@ -33,12 +32,7 @@ export class AgCosineVsDot extends AgWidget {
   static styles = ['styles/cosine-vs-dot.css'];
   static stateDecl = defineState({
     version: 1,
-    fields: {
-      q: vector({ length: 2, min: -EXTENT, max: EXTENT, default: [1, 1] }),
-      k1: vector({ length: 2, min: -EXTENT, max: EXTENT, default: [1, 1] }),
-      k2: vector({ length: 2, min: -EXTENT, max: EXTENT, default: [5, 5] }),
-      normalise: bool({ default: false }),
-    },
+    fields: { ...vectorFields({ q: [1, 1], k1: [1, 1], k2: [5, 5] }, EXTENT), normalise: bool({ default: false }) },
   });
 
   #ui = null;
@@ -65,72 +59,39 @@ export class AgCosineVsDot extends AgWidget {
       },
     });
 
-    const presets = h(
-      'div',
-      { class: 'presets', role: 'group', 'aria-label': 'Presets' },
-      h('span', { class: 'presets-label' }, 'Try:'),
-      PRESETS.map((p) => {
-        const b = h('button', { type: 'button', dataset: { preset: p.id } }, p.label);
-        b.addEventListener('click', () => this.setState({ q: p.q, k1: p.k1, k2: p.k2 }));
-        return b;
-      }),
-    );
-
-    const toggle = h('input', { type: 'checkbox', class: 'toggle', id: 'cd-normalise' });
-    toggle.addEventListener('change', () => this.setState({ normalise: toggle.checked }));
-    const toggleRow = h(
-      'div',
-      { class: 'toggle-row' },
-      toggle,
-      h('label', { for: 'cd-normalise' }, 'Normalise: divide q, k\u2081 and k\u2082 by their lengths'),
-    );
+    const presets = presetBar(PRESETS, (p) => this.setState({ q: p.q, k1: p.k1, k2: p.k2 }));
+    const toggle = checkbox({
+      id: 'cd-normalise',
+      label: 'Normalise: divide q, k\u2081 and k\u2082 by their lengths',
+      onChange: (normalise) => this.setState({ normalise }),
+    });
 
     // The plane: the vectors as given (faint when normalised) and the vectors used.
-    const figure = h('div', { class: 'figure' });
-    const p = plane(figure, {
+    const names = ['q', ...KEYS];
+    const fig = vectorFigure(this, {
       extent: EXTENT,
       label: 'The query q and the keys k1 and k2; drag their tips or use the arrow keys',
+      markers: 'cd-arrow',
     });
-    const names = ['q', ...KEYS];
-    const markers = Object.fromEntries(names.map((n) => [n, arrowMarker(p.svg, `cd-arrow-${n}`, `marker-${n}`)]));
-    p.layer('circle')
+    const p = fig.plane;
+    names.forEach(fig.marker);
+    fig
+      .layer('circle')
       .append('circle')
       .attr('class', 'unit-circle')
       .attr('cx', p.x(0))
       .attr('cy', p.y(0))
       .attr('r', p.x(1) - p.x(0));
-    const given = p.layer('given');
-    const used = p.layer('used');
-    const labels = p.layer('labels');
+    const given = fig.layer('given');
     const lines = {};
     for (const n of names) {
       lines[n] = {
         given: given.append('line').attr('class', `vec-given given-${n}`),
-        used: used.append('line').attr('class', `vec vec-${n}`).attr('marker-end', markers[n]),
-        label: labels
-          .append('text')
-          .attr('class', `vec-label label-${n}`)
-          .text(n === 'q' ? 'q' : sub(n)),
+        used: fig.arrow(n, { layer: 'used', text: n === 'q' ? 'q' : sub(n), away: null }),
       };
     }
-    const handles = p.layer('handles');
-    const point = (name) =>
-      draggablePoint({
-        plane: p,
-        layer: handles,
-        name,
-        className: `handle-${name}`,
-        get: () => this.state[name],
-        set: (value) => {
-          this.setState({ [name]: value });
-        },
-        describe: (v) => `${sub(name)} = ${pair(v)}`,
-        announce: (v) => `${sub(name)} = ${pair(v)}; ${this.#summary()}`,
-      });
-    const handleList = names.map(point);
+    const handleList = names.map((name) => fig.handle(name, { title: sub(name), say: () => this.#summary() }));
 
-    const num = (role, key) =>
-      h('span', { class: 'num', dataset: key === undefined ? { role } : { role, key } }, '\u2026');
     const rows = KEYS.map((name, i) => {
       const key = i + 1;
       const norm = num('norm', key);
@@ -138,56 +99,34 @@ export class AgCosineVsDot extends AgWidget {
       const cos = num('cosine', key);
       const unit = [num('unit', `${key}.1`), num('unit', `${key}.2`)];
       const unitLine = h('span', { class: 'unit-line' }, 'used: (', unit[0], ', ', unit[1], ')');
-      const row = h(
-        'tr',
+      const row = bodyRow(
+        [symbol('k', key), h('span', { class: 'given' }), unitLine],
+        [norm, { text: dot, class: 'c-dot' }, { text: cos, class: 'c-cos' }],
         { dataset: { key: name } },
-        h('th', { scope: 'row' }, symbol('k', key), h('span', { class: 'given' }), unitLine),
-        h('td', {}, norm),
-        h('td', { class: 'c-dot' }, dot),
-        h('td', { class: 'c-cos' }, cos),
       );
       return { row, norm, dot, cos, unit, unitLine, given: row.querySelector('.given') };
     });
     const qUnit = [num('unit', 'q.1'), num('unit', 'q.2')];
     const qNorm = num('norm', 'q');
-    const table = h(
-      'table',
-      { class: 'compare' },
-      h('caption', {}, 'Each key against the query'),
-      h(
-        'thead',
-        {},
-        h(
-          'tr',
-          {},
-          h('th', { scope: 'col' }, 'Key'),
-          h('th', { scope: 'col' }, '|', h('var', {}, 'k'), '|'),
-          h('th', { scope: 'col', class: 'c-dot' }, 'raw ', h('var', {}, 'q'), '\u00b7', h('var', {}, 'k')),
-          h('th', { scope: 'col', class: 'c-cos' }, 'cos \u03b8'),
-        ),
-      ),
-      h(
-        'tbody',
-        {},
-        rows.map((r) => r.row),
-      ),
-    );
+    const table = dataTable({
+      className: 'compare',
+      caption: 'Each key against the query',
+      headers: [
+        'Key',
+        ['|', h('var', {}, 'k'), '|'],
+        { text: ['raw ', h('var', {}, 'q'), '\u00b7', h('var', {}, 'k')], class: 'c-dot' },
+        { text: 'cos \u03b8', class: 'c-cos' },
+      ],
+      rows: rows.map((r) => r.row),
+    });
     const qLine = h(
       'p',
       { class: 'line q-line' },
-      h('span', { class: 'lbl' }, 'q = '),
+      lbl('q = '),
       h('span', { class: 'q-given' }),
-      h('span', { class: 'lbl' }, ', |q| = '),
+      lbl(', |q| = '),
       qNorm,
-      h(
-        'span',
-        { class: 'q-unit' },
-        h('span', { class: 'lbl' }, '; used: ('),
-        qUnit[0],
-        ', ',
-        qUnit[1],
-        h('span', { class: 'lbl' }, ')'),
-      ),
+      h('span', { class: 'q-unit' }, lbl('; used: ('), qUnit[0], ', ', qUnit[1], lbl(')')),
     );
     const verdictRaw = h('p', { class: 'verdict', dataset: { measure: 'raw' } });
     const verdictCos = h('p', { class: 'verdict', dataset: { measure: 'cosine' } });
@@ -200,12 +139,12 @@ export class AgCosineVsDot extends AgWidget {
         texElement('\\text{raw} = q\\cdot k', { display: true }),
         texElement('\\cos\\theta=\\frac{q\\cdot k}{|q|\\,|k|}', { display: true }),
       ),
-      toggleRow,
+      toggle.row,
       qLine,
       table,
       h('div', { class: 'verdicts', role: 'status' }, verdictRaw, verdictCos),
     );
-    body.append(predict, presets, h('div', { class: 'layout' }, figure, numbers));
+    body.append(predict, presets, h('div', { class: 'layout' }, fig.element, numbers));
     this.#ui = {
       p,
       lines,
@@ -230,7 +169,7 @@ export class AgCosineVsDot extends AgWidget {
   syncControls(state) {
     const ui = this.#ui;
     if (!ui) return;
-    ui.toggle.checked = state.normalise;
+    ui.toggle.set(state.normalise);
     setText(ui.qGiven, pair(state.q));
     KEYS.forEach((name, i) => {
       setText(ui.rows[i].given, ` = ${pair(state[name])}`);
@@ -262,8 +201,7 @@ export class AgCosineVsDot extends AgWidget {
         this.show(r.cos, cos[i]);
       } else if (norms.q === 0 || norms[name] === 0) {
         cos[i] = null;
-        setText(r.cos, 'not defined');
-        delete r.cos.dataset.value;
+        notDefined([r.cos]);
       } else {
         cos[i] = ag.cosine(used.q, used[name]);
         this.show(r.cos, cos[i]);
@@ -291,29 +229,21 @@ export class AgCosineVsDot extends AgWidget {
 
   #draw(state, used, normalise) {
     const { p, lines, handleList } = this.#ui;
-    const o = [p.x(0), p.y(0)];
     for (const [n, l] of Object.entries(lines)) {
-      const g = state[n];
       const u = used[n];
-      l.given
-        .attr('x1', o[0])
-        .attr('y1', o[1])
-        .attr('x2', p.x(g[0]))
-        .attr('y2', p.y(g[1]))
-        .attr('visibility', normalise ? 'visible' : 'hidden');
-      l.used.attr('x1', o[0]).attr('y1', o[1]).attr('x2', p.x(u[0])).attr('y2', p.y(u[1]));
+      setLine(p, l.given, [0, 0], state[n]);
+      l.given.attr('visibility', normalise ? 'visible' : 'hidden');
+      l.used.draw(u);
       // Labels beside the tips, nudged apart when two vectors overlap (drawing only).
       const len = Math.hypot(u[0], u[1]) || 1;
       const side = n === 'q' ? 0 : n === 'k1' ? 1 : -1;
       const nx = (-u[1] / len) * 0.45 * side;
       const ny = (u[0] / len) * 0.45 * side;
-      l.label.attr('x', p.x(u[0] + (0.5 * u[0]) / len + nx) - 5).attr('y', p.y(u[1] + (0.5 * u[1]) / len + ny) + 5);
+      l.used.label
+        .attr('x', p.x(u[0] + (0.5 * u[0]) / len + nx) - 5)
+        .attr('y', p.y(u[1] + (0.5 * u[1]) / len + ny) + 5);
     }
     handleList.forEach((hd) => hd.update());
-  }
-
-  figure() {
-    return this.#ui ? this.#ui.p.svg.node() : null;
   }
 }
 

@@ -9,12 +9,14 @@
 //   <ag-length-lever d="1,1" t="3"></ag-length-lever>
 import { axisBottom, scaleBand, scaleLinear, select } from 'd3';
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { h, setAttr, setText } from '../widget/dom.js';
+import { lbl, line, notDefined, num, nums, presetBar, slider } from '../widget/controls.js';
+import { h, setText } from '../widget/dom.js';
 import { ownLayout } from '../widget/figure-layout.js';
-import { formatNumber } from '../widget/format.js';
+import { fmt, pair } from '../widget/format.js';
 import { texElement } from '../widget/math.js';
-import { arrowMarker, draggablePoint, plane } from '../widget/plot.js';
+import { bodyRow, table as dataTable } from '../widget/matrix-table.js';
 import { defineState, number, vector } from '../widget/state.js';
+import { placeLabel, vectorFigure } from '../widget/vector-figure.js';
 
 const EXTENT = 6;
 const D_MAX = 3;
@@ -37,8 +39,6 @@ const PRESETS = [
   { id: 'zero', label: 'Length zero', d: [1, 1], t: 0 },
 ];
 
-const fmt = (x) => formatNumber(x, 4);
-const pair = ([x, y]) => `(${fmt(x)}, ${fmt(y)})`;
 const clampD = (x) => Math.max(-D_MAX, Math.min(D_MAX, x));
 
 export class AgLengthLever extends AgWidget {
@@ -76,152 +76,80 @@ export class AgLengthLever extends AgWidget {
       },
     });
 
-    const presets = h(
-      'div',
-      { class: 'presets', role: 'group', 'aria-label': 'Presets' },
-      h('span', { class: 'presets-label' }, 'Try:'),
-      PRESETS.map((p) => {
-        const b = h('button', { type: 'button', dataset: { preset: p.id } }, p.label);
-        b.addEventListener('click', () => this.setState({ d: p.d, t: p.t }));
-        return b;
-      }),
-    );
+    const presets = presetBar(PRESETS, (p) => this.setState({ d: p.d, t: p.t }));
 
     // The plane: the queries (fixed), the direction d (draggable) and k = t·d.
-    const figure = h('div', { class: 'figure' });
-    const p = plane(figure, {
+    const fig = vectorFigure(this, {
       extent: EXTENT,
       label: 'Fixed queries, the direction d and the key k = t times d; drag d or use the arrow keys',
+      markers: 'll-arrow',
     });
-    const clipId = 'll-clip';
-    const markQ = arrowMarker(p.svg, 'll-arrow-q', 'marker-q');
-    const markD = arrowMarker(p.svg, 'll-arrow-d', 'marker-d');
-    const markK = arrowMarker(p.svg, 'll-arrow-k', 'marker-k');
-    p.svg
-      .select('defs')
-      .append('clipPath')
-      .attr('id', clipId)
-      .append('rect')
-      .attr('x', p.x(-EXTENT))
-      .attr('y', p.y(EXTENT))
-      .attr('width', p.x(EXTENT) - p.x(-EXTENT))
-      .attr('height', p.y(-EXTENT) - p.y(EXTENT));
-    const o = [p.x(0), p.y(0)];
-    const queries = p.layer('queries');
+    for (const m of ['q', 'd', 'k']) fig.marker(m);
+    const clip = fig.clipSquare('ll-clip');
     for (const q of QUERIES) {
-      queries
-        .append('line')
-        .attr('class', 'vec vec-q')
-        .attr('x1', o[0])
-        .attr('y1', o[1])
-        .attr('x2', p.x(q.v[0]))
-        .attr('y2', p.y(q.v[1]))
-        .attr('marker-end', markQ);
-      const len = Math.hypot(...q.v);
-      queries
-        .append('text')
-        .attr('class', 'vec-label label-q')
-        .attr('x', p.x(q.v[0] + (0.55 * q.v[0]) / len) - 5)
-        .attr('y', p.y(q.v[1] + (0.55 * q.v[1]) / len) + 5)
-        .text(q.label);
+      const options = { text: q.label, marker: 'q', layer: 'queries', labelLayer: 'queries', away: 0.55, dx: -5 };
+      fig.arrow(q.name, { ...options, className: 'vec vec-q', labelClass: 'vec-label label-q' }).draw(q.v);
     }
-    const arrows = p.layer('arrows').attr('clip-path', `url(#${clipId})`);
-    const lineK = arrows.append('line').attr('class', 'vec vec-k').attr('marker-end', markK);
-    const lineD = arrows.append('line').attr('class', 'vec vec-d').attr('marker-end', markD);
-    const labels = p.layer('labels');
-    const labelK = labels.append('text').attr('class', 'vec-label label-k').text('k');
-    const labelD = labels.append('text').attr('class', 'vec-label label-d').text('d');
-    const handleD = draggablePoint({
-      plane: p,
-      layer: p.layer('handles'),
-      name: 'd',
-      className: 'handle-d',
-      get: () => this.state.d,
-      set: (value) => {
-        this.setState({ d: value.map(clampD) });
-      },
+    fig.layer('arrows').attr('clip-path', clip);
+    const arrowK = fig.arrow('k', { inside: 0.4 });
+    const arrowD = fig.arrow('d', { away: null });
+    const handleD = fig.handle('d', {
+      set: (value) => this.setState({ d: value.map(clampD) }),
       describe: (v) => `direction d = ${pair(v)}`,
       announce: (v) => `d = ${pair(v)}; k = ${this.#ui.kText.textContent}; ${this.#scoreSummary()}`,
     });
 
     // The slider: t, the stretch factor (an input, shown as typed).
-    const slider = h('input', {
-      type: 'range',
+    const t = slider({
+      id: 'll-t',
       min: 0,
       max: T_MAX,
       step: T_STEP,
-      class: 'slider',
-      id: 'll-t',
-      'aria-describedby': 'll-t-value',
-    });
-    const tValue = h('output', { class: 't-value', id: 'll-t-value', for: 'll-t' });
-    slider.addEventListener('input', () => {
-      const t = Number(slider.value);
-      this.setState({ t });
-      this.announce(`t = ${fmt(t)}; |k| = ${this.#ui.normK.textContent}; ${this.#scoreSummary()}`);
+      attrs: { 'aria-describedby': 'll-t-value' },
+      outClass: 't-value',
+      outId: 'll-t-value',
+      rowClass: 'stretch-row',
+      onInput: (value) => {
+        this.setState({ t: value });
+        this.announce(`t = ${fmt(value)}; |k| = ${this.#ui.normK.textContent}; ${this.#scoreSummary()}`);
+      },
     });
     const control = h(
       'div',
       { class: 'stretch' },
       h('label', { for: 'll-t', class: 'stretch-label' }, 'Stretch ', texElement('t'), ' (k = t\u00b7d)'),
-      h('div', { class: 'stretch-row' }, slider, tValue),
+      t.row,
     );
 
-    const num = (role, key) =>
-      h('span', { class: 'num', dataset: key === undefined ? { role } : { role, key } }, '\u2026');
     const normD = num('norm', 'd');
     const normK = num('norm', 'k');
-    const kCoords = [num('k', 1), num('k', 2)];
+    const kCoords = nums('k', 2);
     const kText = h('span', { class: 'k-text' }, '(', kCoords[0], ', ', kCoords[1], ')');
     const rows = QUERIES.map((q, i) => {
       const key = i + 1;
       const base = num('base-score', key);
       const score = num('score', key);
       const perUnit = num('per-unit', key);
-      const row = h(
-        'tr',
+      const row = bodyRow(
+        [h('var', {}, q.label), h('span', { class: 'q-coords' }, `= ${pair(q.v)}`)],
+        [base, { text: score, class: 'c-score' }, { text: perUnit, class: 'c-unit' }],
         { dataset: { query: q.name } },
-        h('th', { scope: 'row' }, h('var', {}, q.label), h('span', { class: 'q-coords' }, `= ${pair(q.v)}`)),
-        h('td', {}, base),
-        h('td', { class: 'c-score' }, score),
-        h('td', { class: 'c-unit' }, perUnit),
       );
       return { row, base, score, perUnit };
     });
     const tHead = h('span', { class: 't-head' });
-    const table = h(
-      'table',
-      { class: 'scores' },
-      h('caption', {}, 'Scores of each query against the key'),
-      h(
-        'thead',
-        {},
-        h(
-          'tr',
-          {},
-          h('th', { scope: 'col' }, 'Query'),
-          h('th', { scope: 'col' }, h('var', {}, 'q'), '\u00b7', h('var', {}, 'd'), h('br'), '(t\u00a0=\u00a01)'),
-          h('th', { scope: 'col', class: 'c-score' }, h('var', {}, 'q'), '\u00b7', h('var', {}, 'k'), h('br'), tHead),
-          h(
-            'th',
-            { scope: 'col', class: 'c-unit' },
-            'per unit length',
-            h('br'),
-            h('var', {}, 'q'),
-            '\u00b7',
-            h('var', {}, 'k'),
-            ' / |',
-            h('var', {}, 'k'),
-            '|',
-          ),
-        ),
-      ),
-      h(
-        'tbody',
-        {},
-        rows.map((r) => r.row),
-      ),
-    );
+    const v = (name) => h('var', {}, name);
+    const table = dataTable({
+      className: 'scores',
+      caption: 'Scores of each query against the key',
+      headers: [
+        'Query',
+        [v('q'), '\u00b7', v('d'), h('br'), '(t\u00a0=\u00a01)'],
+        { text: [v('q'), '\u00b7', v('k'), h('br'), tHead], class: 'c-score' },
+        { text: ['per unit length', h('br'), v('q'), '\u00b7', v('k'), ' / |', v('k'), '|'], class: 'c-unit' },
+      ],
+      rows: rows.map((r) => r.row),
+    });
 
     // A d3 bar chart: the score at t = 1 (outline) and at t (filled).
     const bars = h('div', { class: 'bars-figure' });
@@ -273,22 +201,8 @@ export class AgLengthLever extends AgWidget {
       { class: 'numbers' },
       control,
       texElement('q\\cdot(t\\,d)=t\\,(q\\cdot d)', { display: true }),
-      h(
-        'p',
-        { class: 'line' },
-        h('span', { class: 'lbl' }, 'd = '),
-        h('span', { class: 'd-text' }),
-        h('span', { class: 'lbl' }, ', |d| = '),
-        normD,
-      ),
-      h(
-        'p',
-        { class: 'line' },
-        h('span', { class: 'lbl' }, 'k = '),
-        kText,
-        h('span', { class: 'lbl' }, ', |k| = '),
-        normK,
-      ),
+      line(lbl('d = '), h('span', { class: 'd-text' }), lbl(', |d| = '), normD),
+      line(lbl('k = '), kText, lbl(', |k| = '), normK),
       h('p', { class: 'ratio-line', dataset: { role: 'ratio-text' } }),
       table,
       bars,
@@ -298,16 +212,13 @@ export class AgLengthLever extends AgWidget {
         'Filled bars: the scores at the current t. Dashed outlines: the same scores at t = 1.',
       ),
     );
-    body.append(predict, presets, h('div', { class: 'layout' }, figure, numbers));
+    body.append(predict, presets, h('div', { class: 'layout' }, fig.element, numbers));
     this.#ui = {
-      p,
-      lineD,
-      lineK,
-      labelD,
-      labelK,
+      p: fig.plane,
+      arrowD,
+      arrowK,
       handleD,
-      slider,
-      tValue,
+      t,
       tHead,
       normD,
       normK,
@@ -329,9 +240,7 @@ export class AgLengthLever extends AgWidget {
   syncControls(state) {
     const ui = this.#ui;
     if (!ui) return;
-    if (Number(ui.slider.value) !== state.t) ui.slider.value = String(state.t);
-    setAttr(ui.slider, 'aria-valuetext', `t = ${fmt(state.t)}`);
-    setText(ui.tValue, `t = ${fmt(state.t)}`);
+    ui.t.set(state.t, `t = ${fmt(state.t)}`);
     setText(ui.tHead, `(t\u00a0=\u00a0${fmt(state.t)})`);
     setText(ui.dText, pair(state.d));
   }
@@ -353,8 +262,7 @@ export class AgLengthLever extends AgWidget {
       this.show(r.base, base[i]);
       this.show(r.score, now[i]);
       if (kZero) {
-        setText(r.perUnit, 'not defined');
-        delete r.perUnit.dataset.value;
+        notDefined([r.perUnit]);
       } else {
         this.show(r.perUnit, ag.scalarProjection(q.v, k));
       }
@@ -366,19 +274,13 @@ export class AgLengthLever extends AgWidget {
   }
 
   #draw(d, k, base, now) {
-    const { p, lineD, lineK, labelD, labelK, handleD, fill, ghost, x } = this.#ui;
-    const o = [p.x(0), p.y(0)];
-    lineD.attr('x1', o[0]).attr('y1', o[1]).attr('x2', p.x(d[0])).attr('y2', p.y(d[1]));
-    lineK.attr('x1', o[0]).attr('y1', o[1]).attr('x2', p.x(k[0])).attr('y2', p.y(k[1]));
-    const place = (label, v, away) => {
-      const len = Math.hypot(v[0], v[1]) || 1;
-      const c = (z) => Math.max(-EXTENT + 0.4, Math.min(EXTENT - 0.4, z));
-      label.attr('x', p.x(c(v[0] + (away * v[0]) / len)) - 4).attr('y', p.y(c(v[1] + (away * v[1]) / len)) + 5);
-    };
+    const { p, arrowD, arrowK, handleD, fill, ghost, x } = this.#ui;
+    arrowD.draw(d);
+    arrowK.draw(k);
     // d's label sits beside its tip, k's beyond its tip (drawing only).
-    place(labelD, [d[0] - 0.45 * Math.sign(d[1] || 1), d[1] + 0.45 * Math.sign(d[0] || 1)], 0);
-    place(labelK, k, 0.6);
-    labelK.attr('visibility', k[0] === 0 && k[1] === 0 ? 'hidden' : 'visible');
+    const beside = [d[0] - 0.45 * Math.sign(d[1] || 1), d[1] + 0.45 * Math.sign(d[0] || 1)];
+    placeLabel(p, arrowD.label, beside, { away: 0, inside: 0.4 });
+    arrowK.label.attr('visibility', k[0] === 0 && k[1] === 0 ? 'hidden' : 'visible');
     handleD.update();
     const clip = (s) => Math.max(-BAR_MAX, Math.min(BAR_MAX, s));
     const rect = (sel, values) =>
@@ -388,10 +290,6 @@ export class AgLengthLever extends AgWidget {
         .classed('is-clipped', (_q, i) => Math.abs(values[i]) > BAR_MAX);
     rect(fill, now);
     rect(ghost, base);
-  }
-
-  figure() {
-    return this.#ui ? this.#ui.p.svg.node() : null;
   }
 }
 

@@ -10,14 +10,18 @@
 //
 //   <ag-orthogonality q="2,1" k1="1,1" k2="-1,2" k3="-1,-0.5"></ag-orthogonality>
 import { AgWidget, defineWidget } from '../widget/base.js';
+import { button, lbl, line, num, presetBar } from '../widget/controls.js';
 import { h, setAttr, setText, symbol } from '../widget/dom.js';
-import { formatNumber } from '../widget/format.js';
+import { deg, fmt, pair, sub } from '../widget/format.js';
 import { texElement } from '../widget/math.js';
-import { arrowMarker, draggablePoint, plane } from '../widget/plot.js';
-import { defineState, vector } from '../widget/state.js';
+import { bodyRow, table as dataTable } from '../widget/matrix-table.js';
+import { defineState } from '../widget/state.js';
+import { vectorFields, vectorFigure } from '../widget/vector-figure.js';
 
 const EXTENT = 4;
 const KEYS = ['k1', 'k2', 'k3'];
+/** Where the vectors start (and the button "Back to the start" takes them). */
+const START = { q: [2, 1], k1: [1, 1], k2: [-1, 2], k3: [-1, -0.5] };
 /** The standard basis of 3-D space, one vector per row. */
 const BASIS = [
   [1, 0, 0],
@@ -25,10 +29,6 @@ const BASIS = [
   [0, 0, 1],
 ];
 
-const fmt = (x) => formatNumber(x, 4);
-const deg = (radians) => `${formatNumber((radians * 180) / Math.PI, 4)}\u00b0`;
-const pair = ([x, y]) => `(${fmt(x)}, ${fmt(y)})`;
-const sub = (name) => name.replace(/(\d)/, (d) => String.fromCharCode(0x2080 + Number(d)));
 const READING = {
   supports: 'supports q',
   perpendicular: 'at right angles: neutral',
@@ -40,12 +40,7 @@ export class AgOrthogonality extends AgWidget {
   static styles = ['styles/orthogonality.css'];
   static stateDecl = defineState({
     version: 1,
-    fields: {
-      q: vector({ length: 2, min: -EXTENT, max: EXTENT, default: [2, 1] }),
-      k1: vector({ length: 2, min: -EXTENT, max: EXTENT, default: [1, 1] }),
-      k2: vector({ length: 2, min: -EXTENT, max: EXTENT, default: [-1, 2] }),
-      k3: vector({ length: 2, min: -EXTENT, max: EXTENT, default: [-1, -0.5] }),
-    },
+    fields: vectorFields(START, EXTENT),
   });
 
   #ui = null;
@@ -74,69 +69,34 @@ export class AgOrthogonality extends AgWidget {
       },
     });
 
-    const snap = h(
-      'button',
-      { type: 'button', class: 'snap', dataset: { action: 'snap' } },
-      'Snap k\u2082 perpendicular to q',
+    const snap = button({ class: 'snap', dataset: { action: 'snap' } }, 'Snap k\u2082 perpendicular to q', () =>
+      this.#snap(),
     );
-    snap.addEventListener('click', () => this.#snap());
-    const presets = h(
-      'div',
-      { class: 'presets', role: 'group', 'aria-label': 'Actions' },
-      snap,
-      (() => {
-        const b = h('button', { type: 'button', dataset: { preset: 'default' } }, 'Back to the start');
-        b.addEventListener('click', () => this.setState({ q: [2, 1], k1: [1, 1], k2: [-1, 2], k3: [-1, -0.5] }));
-        return b;
-      })(),
-    );
+    const presets = presetBar([{ id: 'default', label: 'Back to the start' }], () => this.setState(START), {
+      label: 'Actions',
+      lead: null,
+      before: [snap],
+    });
 
-    const figure = h('div', { class: 'figure' });
-    const p = plane(figure, {
+    const names = ['q', ...KEYS];
+    const fig = vectorFigure(this, {
       extent: EXTENT,
       label: 'The query q and three keys; drag their tips or use the arrow keys',
+      markers: 'or-arrow',
     });
-    const names = ['q', ...KEYS];
-    const markers = Object.fromEntries(names.map((n) => [n, arrowMarker(p.svg, `or-arrow-${n}`, `marker-${n}`)]));
-    p.svg
-      .select('defs')
-      .append('clipPath')
-      .attr('id', 'or-clip')
-      .append('rect')
-      .attr('x', p.x(-EXTENT))
-      .attr('y', p.y(EXTENT))
-      .attr('width', p.x(EXTENT) - p.x(-EXTENT))
-      .attr('height', p.y(-EXTENT) - p.y(EXTENT));
-    const guide = p.layer('guide').attr('clip-path', 'url(#or-clip)').append('line').attr('class', 'perp-guide');
-    const corners = p.layer('corners');
-    const arrows = p.layer('arrows');
-    const labels = p.layer('labels');
+    names.forEach(fig.marker);
+    const guide = fig.layer('guide').attr('clip-path', fig.clipSquare('or-clip')).append('line');
+    guide.attr('class', 'perp-guide');
+    const corners = fig.layer('corners');
     const lines = {};
     for (const n of names) {
       lines[n] = {
-        line: arrows.append('line').attr('class', `vec vec-${n}`).attr('marker-end', markers[n]),
-        label: labels.append('text').attr('class', `vec-label label-${n}`).text(sub(n)),
+        ...fig.arrow(n, { text: sub(n), away: 0.4, dx: -6 }),
         corner: n === 'q' ? null : corners.append('path').attr('class', `right-angle corner-${n}`),
       };
     }
-    const handles = p.layer('handles');
-    const handleList = names.map((name) =>
-      draggablePoint({
-        plane: p,
-        layer: handles,
-        name,
-        className: `handle-${name}`,
-        get: () => this.state[name],
-        set: (value) => {
-          this.setState({ [name]: value });
-        },
-        describe: (v) => `${sub(name)} = ${pair(v)}`,
-        announce: (v) => `${sub(name)} = ${pair(v)}; ${this.#summary()}`,
-      }),
-    );
+    const handleList = names.map((name) => fig.handle(name, { title: sub(name), say: () => this.#summary() }));
 
-    const num = (role, key) =>
-      h('span', { class: 'num', dataset: key === undefined ? { role } : { role, key } }, '\u2026');
     const rows = KEYS.map((name, i) => {
       const key = i + 1;
       const score = num('score', key);
@@ -145,70 +105,39 @@ export class AgOrthogonality extends AgWidget {
       const weight = num('weight', key);
       const fill = h('span', { class: 'bar-fill' });
       const reading = h('span', { class: 'reading' });
-      const row = h(
-        'tr',
+      const row = bodyRow(
+        [symbol('k', key), h('span', { class: 'given' }), reading],
+        [
+          { text: score, class: 'c-score' },
+          { text: [cos, h('span', { class: 'angle' }, angle)], class: 'c-cos' },
+          { text: [weight, h('span', { class: 'bar', 'aria-hidden': 'true' }, fill)], class: 'c-weight' },
+        ],
         { dataset: { key: name } },
-        h('th', { scope: 'row' }, symbol('k', key), h('span', { class: 'given' }), reading),
-        h('td', { class: 'c-score' }, score),
-        h('td', { class: 'c-cos' }, cos, h('span', { class: 'angle' }, angle)),
-        h('td', { class: 'c-weight' }, weight, h('span', { class: 'bar', 'aria-hidden': 'true' }, fill)),
       );
       return { row, score, cos, angle, weight, fill, reading, given: row.querySelector('.given') };
     });
-    const table = h(
-      'table',
-      { class: 'keys' },
-      h('caption', {}, 'Scores, angles and softmax weights'),
-      h(
-        'thead',
-        {},
-        h(
-          'tr',
-          {},
-          h('th', { scope: 'col' }, 'Key'),
-          h('th', { scope: 'col', class: 'c-score' }, h('var', {}, 'q'), '\u00b7', h('var', {}, 'k')),
-          h('th', { scope: 'col', class: 'c-cos' }, 'cos \u03b8, \u03b8'),
-          h('th', { scope: 'col', class: 'c-weight' }, 'weight'),
-        ),
-      ),
-      h(
-        'tbody',
-        {},
-        rows.map((r) => r.row),
-      ),
-    );
-    const qLine = h('p', { class: 'line' }, h('span', { class: 'lbl' }, 'q = '), h('span', { class: 'q-given' }));
+    const table = dataTable({
+      className: 'keys',
+      caption: 'Scores, angles and softmax weights',
+      headers: [
+        'Key',
+        { text: [h('var', {}, 'q'), '\u00b7', h('var', {}, 'k')], class: 'c-score' },
+        { text: 'cos \u03b8, \u03b8', class: 'c-cos' },
+        { text: 'weight', class: 'c-weight' },
+      ],
+      rows: rows.map((r) => r.row),
+    });
+    const qLine = line(lbl('q = '), h('span', { class: 'q-given' }));
 
     // The standard basis and its table of pairwise dot products, E Eᵀ.
     const gram = BASIS.map((_, i) => BASIS.map((__, j) => num('gram', `${i + 1}${j + 1}`)));
     const e = (i) => h('span', { class: 'sym' }, h('var', {}, 'e'), h('sub', {}, String(i + 1)));
-    const basisTable = h(
-      'table',
-      { class: 'gram' },
-      h('caption', {}, 'Dot products of the standard basis, ', texElement('E\\,E^{\\mathsf T}')),
-      h(
-        'thead',
-        {},
-        h(
-          'tr',
-          {},
-          h('th', { scope: 'col' }, '\u00b7'),
-          BASIS.map((_, j) => h('th', { scope: 'col' }, e(j))),
-        ),
-      ),
-      h(
-        'tbody',
-        {},
-        BASIS.map((row, i) =>
-          h(
-            'tr',
-            {},
-            h('th', { scope: 'row' }, e(i), h('span', { class: 'given' }, ` = (${row.join(', ')})`)),
-            gram[i].map((cell) => h('td', {}, cell)),
-          ),
-        ),
-      ),
-    );
+    const basisTable = dataTable({
+      className: 'gram',
+      caption: ['Dot products of the standard basis, ', texElement('E\\,E^{\\mathsf T}')],
+      headers: ['\u00b7', ...BASIS.map((_, j) => e(j))],
+      rows: BASIS.map((row, i) => bodyRow([e(i), h('span', { class: 'given' }, ` = (${row.join(', ')})`)], gram[i])),
+    });
     const basis = h(
       'section',
       { class: 'basis', 'aria-label': 'The standard basis' },
@@ -230,8 +159,8 @@ export class AgOrthogonality extends AgWidget {
       table,
       texElement('w_j=\\frac{e^{q\\cdot k_j}}{\\sum_i e^{q\\cdot k_i}}', { display: true }),
     );
-    body.append(predict, presets, h('div', { class: 'layout' }, figure, numbers), basis);
-    this.#ui = { p, lines, guide, handleList, rows, gram, qGiven: qLine.querySelector('.q-given') };
+    body.append(predict, presets, h('div', { class: 'layout' }, fig.element, numbers), basis);
+    this.#ui = { p: fig.plane, lines, guide, handleList, rows, gram, qGiven: qLine.querySelector('.q-given') };
   }
 
   /** k2 becomes ±(−q_y, q_x): the quarter turn of q, on k2's side of q. */
@@ -296,7 +225,6 @@ export class AgOrthogonality extends AgWidget {
 
   #draw(state, scores) {
     const { p, lines, guide, handleList } = this.#ui;
-    const o = [p.x(0), p.y(0)];
     const q = state.q;
     const qLen = Math.hypot(...q);
     // The line perpendicular to q through the origin: where zero scores live (drawing only).
@@ -314,9 +242,8 @@ export class AgOrthogonality extends AgWidget {
       const l = lines[n];
       // A zero vector has no direction: no arrow (its handle stays at the origin).
       l.line.attr('visibility', v[0] === 0 && v[1] === 0 ? 'hidden' : 'visible');
-      l.line.attr('x1', o[0]).attr('y1', o[1]).attr('x2', p.x(v[0])).attr('y2', p.y(v[1]));
+      l.draw(v);
       const len = Math.hypot(...v) || 1;
-      l.label.attr('x', p.x(v[0] + (0.4 * v[0]) / len) - 6).attr('y', p.y(v[1] + (0.4 * v[1]) / len) + 5);
       if (l.corner) {
         // A right-angle mark where a key's score is exactly zero.
         const show = scores[idx - 1] === 0 && qLen > 0 && Math.hypot(...v) > 0;
@@ -334,10 +261,6 @@ export class AgOrthogonality extends AgWidget {
       }
     });
     handleList.forEach((hd) => hd.update());
-  }
-
-  figure() {
-    return this.#ui ? this.#ui.p.svg.node() : null;
   }
 }
 

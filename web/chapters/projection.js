@@ -7,11 +7,11 @@
 //
 //   <ag-projection a="3,4" b="4,3"></ag-projection>
 import { AgWidget, defineWidget } from '../widget/base.js';
+import { lbl, line, notDefined, num, nums, presetBar } from '../widget/controls.js';
 import { h, setAttr, setText } from '../widget/dom.js';
-import { formatNumber } from '../widget/format.js';
+import { deg, fmt, pair } from '../widget/format.js';
 import { texElement } from '../widget/math.js';
-import { arrowMarker, draggablePoint, plane } from '../widget/plot.js';
-import { defineState, vector } from '../widget/state.js';
+import { setLine, pairState, vectorFigure } from '../widget/vector-figure.js';
 
 const EXTENT = 6;
 
@@ -22,20 +22,10 @@ const PRESETS = [
   { id: 'obtuse', label: 'Obtuse', a: [3, 4], b: [-4, -1] },
 ];
 
-const fmt = (x) => formatNumber(x, 4);
-const deg = (radians) => `${formatNumber((radians * 180) / Math.PI, 4)}\u00b0`;
-const pair = ([x, y]) => `(${fmt(x)}, ${fmt(y)})`;
-
 export class AgProjection extends AgWidget {
   static title = 'Projection as a shadow';
   static styles = ['styles/projection.css'];
-  static stateDecl = defineState({
-    version: 1,
-    fields: {
-      a: vector({ length: 2, min: -EXTENT, max: EXTENT, default: [3, 4] }),
-      b: vector({ length: 2, min: -EXTENT, max: EXTENT, default: [4, 3] }),
-    },
-  });
+  static stateDecl = pairState(EXTENT);
 
   #ui = null;
 
@@ -62,75 +52,21 @@ export class AgProjection extends AgWidget {
       },
     });
 
-    const presets = h(
-      'div',
-      { class: 'presets', role: 'group', 'aria-label': 'Presets' },
-      h('span', { class: 'presets-label' }, 'Try:'),
-      PRESETS.map((p) => {
-        const b = h('button', { type: 'button', dataset: { preset: p.id } }, p.label);
-        b.addEventListener('click', () => this.setState({ a: p.a, b: p.b }));
-        return b;
-      }),
-    );
+    const presets = presetBar(PRESETS, (p) => this.setState({ a: p.a, b: p.b }));
 
-    const figure = h('div', { class: 'figure' });
-    const p = plane(figure, {
+    const fig = vectorFigure(this, {
       extent: EXTENT,
       label:
         'Vector a, its shadow on the line through b, and the perpendicular drop; drag the tips of a and b or use the arrow keys',
+      markers: 'proj-arrow',
     });
-    const markA = arrowMarker(p.svg, 'proj-arrow-a', 'marker-a');
-    const markB = arrowMarker(p.svg, 'proj-arrow-b', 'marker-b');
-    const guide = p.layer('guide');
-    const lineThrough = guide.append('line').attr('class', 'through-b');
-    const shadow = p.layer('shadow').append('line').attr('class', 'shadow');
-    const drop = guide.append('line').attr('class', 'drop');
-    const corner = guide.append('path').attr('class', 'corner');
-    const arrows = p.layer('arrows');
-    const lineA = arrows.append('line').attr('class', 'vec vec-a').attr('marker-end', markA);
-    const lineB = arrows.append('line').attr('class', 'vec vec-b').attr('marker-end', markB);
-    const foot = arrows.append('circle').attr('class', 'foot').attr('r', 4.5);
-    const labels = p.layer('labels');
-    const labelA = labels.append('text').attr('class', 'vec-label label-a').text('a');
-    const labelB = labels.append('text').attr('class', 'vec-label label-b').text('b');
-    const labelS = labels
-      .append('text')
-      .attr('class', 'vec-label label-shadow')
-      .attr('text-anchor', 'middle')
-      .text('shadow');
-    const handles = p.layer('handles');
-    const point = (name) =>
-      draggablePoint({
-        plane: p,
-        layer: handles,
-        name,
-        className: `handle-${name}`,
-        get: () => this.state[name],
-        set: (value) => {
-          this.setState({ [name]: value });
-        },
-        describe: (v) => `${name} = ${pair(v)}`,
-        announce: (v) => `${name} = ${pair(v)}; shadow a\u00b7b/|b| = ${this.#ui.scalar.textContent}`,
-      });
-    const handleA = point('a');
-    const handleB = point('b');
-
-    const num = (role, key) =>
-      h('span', { class: 'num', dataset: key === undefined ? { role } : { role, key } }, '\u2026');
+    const guide = fig.layer('guide');
     const ui = {
-      p,
-      lineThrough,
-      shadow,
-      drop,
-      corner,
-      foot,
-      lineA,
-      lineB,
-      labelA,
-      labelB,
-      labelS,
-      handleA,
-      handleB,
+      fig,
+      lineThrough: guide.append('line').attr('class', 'through-b'),
+      shadow: fig.layer('shadow').append('line').attr('class', 'shadow'),
+      drop: guide.append('line').attr('class', 'drop'),
+      corner: guide.append('path').attr('class', 'corner'),
       dot: num('dot'),
       normB: num('norm', 'b'),
       normA: num('norm', 'a'),
@@ -138,15 +74,17 @@ export class AgProjection extends AgWidget {
       cos: num('cosine'),
       angle: num('angle'),
       shadowCos: num('shadow-cosine'),
-      unit: [num('unit-b', 1), num('unit-b', 2)],
-      vec: [num('vector-projection', 1), num('vector-projection', 2)],
+      unit: nums('unit-b', 2),
+      vec: nums('vector-projection', 2),
       dotBack: num('shadow-times-length'),
       direction: h('p', { class: 'direction', dataset: { role: 'direction' }, role: 'status' }),
       coords: h('p', { class: 'coords' }),
     };
-    const line = (...parts) => h('p', { class: 'line' }, ...parts);
-    const lbl = (text) => h('span', { class: 'lbl' }, text);
-
+    const say = () => `shadow a\u00b7b/|b| = ${ui.scalar.textContent}`;
+    ui.a = fig.vector('a', { say });
+    ui.b = fig.vector('b', { say });
+    ui.foot = fig.layer('arrows').append('circle').attr('class', 'foot').attr('r', 4.5);
+    ui.labelS = fig.label('shadow', { className: 'vec-label label-shadow', anchor: 'middle' });
     const scalarSide = h(
       'section',
       { class: 'side', 'aria-label': 'Scalar projection' },
@@ -182,7 +120,7 @@ export class AgProjection extends AgWidget {
       ui.coords,
       h('div', { class: 'sides' }, scalarSide, vectorSide, back),
     );
-    body.append(predict, presets, h('div', { class: 'layout' }, figure, numbers));
+    body.append(predict, presets, h('div', { class: 'layout' }, fig.element, numbers));
     this.#ui = ui;
   }
 
@@ -197,10 +135,7 @@ export class AgProjection extends AgWidget {
     this.show(ui.normB, nb);
     if (nb === 0) {
       // No line through a zero b: no shadow at all.
-      for (const el of [ui.scalar, ui.cos, ui.angle, ui.shadowCos, ...ui.unit, ...ui.vec, ui.dotBack]) {
-        setText(el, 'not defined');
-        delete el.dataset.value;
-      }
+      notDefined([ui.scalar, ui.cos, ui.angle, ui.shadowCos, ...ui.unit, ...ui.vec, ui.dotBack]);
       setText(ui.direction, 'b is the zero vector: there is no line to cast a shadow on.');
       setAttr(this, 'data-shadow', 'undefined');
       this.#draw(a, b, null);
@@ -214,10 +149,7 @@ export class AgProjection extends AgWidget {
     proj.forEach((x, i) => this.show(ui.vec[i], x));
     this.show(ui.dotBack, ag.dot([nb], [s]));
     if (na === 0) {
-      for (const el of [ui.cos, ui.angle, ui.shadowCos]) {
-        setText(el, 'not defined');
-        delete el.dataset.value;
-      }
+      notDefined([ui.cos, ui.angle, ui.shadowCos]);
     } else {
       const c = ag.cosine(a, b);
       this.show(ui.cos, c);
@@ -238,18 +170,9 @@ export class AgProjection extends AgWidget {
 
   #draw(a, b, proj) {
     const ui = this.#ui;
-    const { p } = ui;
-    const o = [p.x(0), p.y(0)];
-    ui.lineA.attr('x1', o[0]).attr('y1', o[1]).attr('x2', p.x(a[0])).attr('y2', p.y(a[1]));
-    ui.lineB.attr('x1', o[0]).attr('y1', o[1]).attr('x2', p.x(b[0])).attr('y2', p.y(b[1]));
-    const place = (label, v) => {
-      const len = Math.hypot(v[0], v[1]) || 1;
-      label.attr('x', p.x(v[0] + (0.6 * v[0]) / len) - 4).attr('y', p.y(v[1] + (0.6 * v[1]) / len) + 5);
-    };
-    place(ui.labelA, a);
-    place(ui.labelB, b);
-    ui.handleA.update();
-    ui.handleB.update();
+    const p = ui.fig.plane;
+    ui.a.draw(a);
+    ui.b.draw(b);
     const hide = (...els) => els.forEach((el) => el.attr('visibility', 'hidden'));
     const showEls = (...els) => els.forEach((el) => el.attr('visibility', 'visible'));
     if (!proj) {
@@ -259,16 +182,10 @@ export class AgProjection extends AgWidget {
     // Drawing only: the line through b, as the chord of the square plot.
     const len = Math.hypot(b[0], b[1]);
     const u = [b[0] / len, b[1] / len];
-    const t = p.extent / Math.max(Math.abs(u[0]), Math.abs(u[1]));
-    ui.lineThrough
-      .attr('x1', p.x(-t * u[0]))
-      .attr('y1', p.y(-t * u[1]))
-      .attr('x2', p.x(t * u[0]))
-      .attr('y2', p.y(t * u[1]));
-    const F = [p.x(proj[0]), p.y(proj[1])];
-    ui.shadow.attr('x1', o[0]).attr('y1', o[1]).attr('x2', F[0]).attr('y2', F[1]);
-    ui.drop.attr('x1', p.x(a[0])).attr('y1', p.y(a[1])).attr('x2', F[0]).attr('y2', F[1]);
-    ui.foot.attr('cx', F[0]).attr('cy', F[1]);
+    ui.fig.chord(ui.lineThrough, b);
+    setLine(p, ui.shadow, [0, 0], proj);
+    setLine(p, ui.drop, a, proj);
+    ui.foot.attr('cx', p.x(proj[0])).attr('cy', p.y(proj[1]));
     showEls(ui.lineThrough, ui.shadow, ui.foot);
     const dropVec = [a[0] - proj[0], a[1] - proj[1]];
     const dropLen = Math.hypot(...dropVec);
@@ -297,10 +214,6 @@ export class AgProjection extends AgWidget {
     } else {
       hide(ui.labelS);
     }
-  }
-
-  figure() {
-    return this.#ui ? this.#ui.p.svg.node() : null;
   }
 }
 

@@ -9,11 +9,11 @@
 //
 //   <ag-sign-and-size a="3,4" b="4,3"></ag-sign-and-size>
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { h, setAttr, setText } from '../widget/dom.js';
-import { formatNumber } from '../widget/format.js';
+import { lbl, line, notDefined, num, presetBar } from '../widget/controls.js';
+import { h, markCurrent, setAttr, setText } from '../widget/dom.js';
+import { deg, fmt, pair } from '../widget/format.js';
 import { texElement } from '../widget/math.js';
-import { arrowMarker, draggablePoint, plane } from '../widget/plot.js';
-import { defineState, vector } from '../widget/state.js';
+import { setLine, pairState, vectorFigure } from '../widget/vector-figure.js';
 
 const EXTENT = 6;
 
@@ -54,10 +54,6 @@ const PRESETS = [
   { id: 'obtuse', label: 'Obtuse', a: [-4, -1], b: [4, 3] },
 ];
 
-const fmt = (x) => formatNumber(x, 4);
-const deg = (radians) => `${formatNumber((radians * 180) / Math.PI, 4)}\u00b0`;
-const pair = ([x, y]) => `(${fmt(x)}, ${fmt(y)})`;
-
 /**
  * Drawing only: the part of the square [-e, e]² where n·x >= 0 (one step of
  * Sutherland–Hodgman clipping), as a list of corners.
@@ -93,13 +89,7 @@ function cross(p, q, sp, sq) {
 export class AgSignAndSize extends AgWidget {
   static title = 'Sign and size';
   static styles = ['styles/sign-and-size.css'];
-  static stateDecl = defineState({
-    version: 1,
-    fields: {
-      a: vector({ length: 2, min: -EXTENT, max: EXTENT, default: [3, 4] }),
-      b: vector({ length: 2, min: -EXTENT, max: EXTENT, default: [4, 3] }),
-    },
-  });
+  static stateDecl = pairState(EXTENT);
 
   #ui = null;
 
@@ -126,24 +116,16 @@ export class AgSignAndSize extends AgWidget {
       },
     });
 
-    const presets = h(
-      'div',
-      { class: 'presets', role: 'group', 'aria-label': 'Presets' },
-      h('span', { class: 'presets-label' }, 'Try:'),
-      PRESETS.map((p) => {
-        const b = h('button', { type: 'button', dataset: { preset: p.id } }, p.label);
-        b.addEventListener('click', () => this.setState({ a: p.a, b: p.b }));
-        return b;
-      }),
-    );
+    const presets = presetBar(PRESETS, (p) => this.setState({ a: p.a, b: p.b }));
 
-    const figure = h('div', { class: 'figure' });
-    const p = plane(figure, {
+    const fig = vectorFigure(this, {
       extent: EXTENT,
       label:
         'The plane split by b into positive and negative scores, with the zero line between; drag a and b or use the arrow keys',
+      markers: 'sign-arrow',
     });
-    const defs = p.svg.select('defs').empty() ? p.svg.insert('defs', ':first-child') : p.svg.select('defs');
+    const p = fig.plane;
+    const defs = p.svg.insert('defs', ':first-child');
     defs
       .append('pattern')
       .attr('id', 'sign-hatch')
@@ -162,52 +144,15 @@ export class AgSignAndSize extends AgWidget {
     const positive = regions.append('path').attr('class', 'region region-positive');
     const negative = regions.append('path').attr('class', 'region region-negative');
     const hatch = regions.append('path').attr('class', 'region-hatch').attr('fill', 'url(#sign-hatch)');
-    const zeroLine = p.layer('zero').append('line').attr('class', 'zero-line');
-    const markA = arrowMarker(p.svg, 'sign-arrow-a', 'marker-a');
-    const markB = arrowMarker(p.svg, 'sign-arrow-b', 'marker-b');
-    const regionLabels = p.layer('region-labels');
-    const labelPos = regionLabels
-      .append('text')
-      .attr('class', 'region-label label-positive')
-      .attr('text-anchor', 'middle')
-      .text('a\u00b7b > 0');
-    const labelNeg = regionLabels
-      .append('text')
-      .attr('class', 'region-label label-negative')
-      .attr('text-anchor', 'middle')
-      .text('a\u00b7b < 0');
-    const labelZero = regionLabels
-      .append('text')
-      .attr('class', 'region-label label-zero')
-      .attr('text-anchor', 'middle')
-      .text('a\u00b7b = 0');
-    const arrows = p.layer('arrows');
-    const lineA = arrows.append('line').attr('class', 'vec vec-a').attr('marker-end', markA);
-    const lineB = arrows.append('line').attr('class', 'vec vec-b').attr('marker-end', markB);
-    const labels = p.layer('labels');
-    const labelA = labels.append('text').attr('class', 'vec-label label-a').text('a');
-    const labelB = labels.append('text').attr('class', 'vec-label label-b').text('b');
-    const handles = p.layer('handles');
-    const point = (name) =>
-      draggablePoint({
-        plane: p,
-        layer: handles,
-        name,
-        className: `handle-${name}`,
-        get: () => this.state[name],
-        set: (value) => {
-          this.setState({ [name]: value });
-        },
-        describe: (v) => `${name} = ${pair(v)}`,
-        announce: (v) => `${name} = ${pair(v)}; ${this.#ui.status.textContent}`,
-      });
-    const handleA = point('a');
-    const handleB = point('b');
-
-    const num = (role, key) =>
-      h('span', { class: 'num', dataset: key === undefined ? { role } : { role, key } }, '\u2026');
-    const lbl = (text) => h('span', { class: 'lbl' }, text);
-    const line = (...parts) => h('p', { class: 'line' }, ...parts);
+    const zeroLine = fig.layer('zero').append('line').attr('class', 'zero-line');
+    const regionLabel = (id, text) =>
+      fig.label(text, { className: `region-label label-${id}`, anchor: 'middle', layer: 'region-labels' });
+    const labelPos = regionLabel('positive', 'a\u00b7b > 0');
+    const labelNeg = regionLabel('negative', 'a\u00b7b < 0');
+    const labelZero = regionLabel('zero', 'a\u00b7b = 0');
+    const say = () => this.#ui.status.textContent;
+    const vecA = fig.vector('a', { say });
+    const vecB = fig.vector('b', { say });
 
     const ui = {
       p,
@@ -218,12 +163,8 @@ export class AgSignAndSize extends AgWidget {
       labelPos,
       labelNeg,
       labelZero,
-      lineA,
-      lineB,
-      labelA,
-      labelB,
-      handleA,
-      handleB,
+      vecA,
+      vecB,
       dot: num('dot'),
       angle: num('angle'),
       cos: num('cosine'),
@@ -319,7 +260,7 @@ export class AgSignAndSize extends AgWidget {
     );
 
     const numbers = h('div', { class: 'numbers' }, ui.coords, live);
-    body.append(predict, presets, h('div', { class: 'layout' }, figure, numbers), size);
+    body.append(predict, presets, h('div', { class: 'layout' }, fig.element, numbers), size);
     this.#ui = ui;
   }
 
@@ -335,10 +276,7 @@ export class AgSignAndSize extends AgWidget {
     this.show(ui.product, ag.dot([na], [nb]));
     const noAngle = na === 0 || nb === 0;
     if (noAngle) {
-      for (const el of [ui.angle, ui.cos]) {
-        setText(el, 'not defined');
-        delete el.dataset.value;
-      }
+      notDefined([ui.angle, ui.cos]);
     } else {
       this.show(ui.cos, ag.cosine(a, b));
       this.show(ui.angle, ag.angle(a, b), { format: deg });
@@ -346,12 +284,7 @@ export class AgSignAndSize extends AgWidget {
     // The region, read from the sign of the computed score.
     const region = dot > 0 ? 'positive' : dot < 0 ? 'negative' : 'zero';
     setAttr(this, 'data-region', region);
-    for (const [id, li] of ui.rows) {
-      const current = id === region;
-      li.classList.toggle('is-current', current);
-      if (current) li.setAttribute('aria-current', 'true');
-      else li.removeAttribute('aria-current');
-    }
+    for (const [id, li] of ui.rows) markCurrent(li, 'is-current', id === region);
     ui.regionName.textContent =
       region === 'positive'
         ? 'in the positive half-plane: the angle is acute.'
@@ -383,7 +316,6 @@ export class AgSignAndSize extends AgWidget {
     const ui = this.#ui;
     const { p } = ui;
     const e = p.extent;
-    const o = [p.x(0), p.y(0)];
     const path = (corners) =>
       corners.length ? `M${corners.map((q) => `${p.x(q[0])},${p.y(q[1])}`).join(' L')} Z` : '';
     const nb = Math.hypot(b[0], b[1]);
@@ -400,11 +332,7 @@ export class AgSignAndSize extends AgWidget {
       const u = [b[0] / nb, b[1] / nb];
       const w = [-u[1], u[0]];
       const tw = e / Math.max(Math.abs(w[0]), Math.abs(w[1]));
-      ui.zeroLine
-        .attr('x1', p.x(-tw * w[0]))
-        .attr('y1', p.y(-tw * w[1]))
-        .attr('x2', p.x(tw * w[0]))
-        .attr('y2', p.y(tw * w[1]));
+      setLine(p, ui.zeroLine, [-tw * w[0], -tw * w[1]], [tw * w[0], tw * w[1]]);
       const tu = e / Math.max(Math.abs(u[0]), Math.abs(u[1]));
       // Region labels deep inside each half, a little off b's own line.
       const off = 1.3;
@@ -419,20 +347,8 @@ export class AgSignAndSize extends AgWidget {
         .attr('y', p.y(z[1]))
         .attr('transform', `rotate(${upright},${p.x(z[0])},${p.y(z[1])})`);
     }
-    ui.lineA.attr('x1', o[0]).attr('y1', o[1]).attr('x2', p.x(a[0])).attr('y2', p.y(a[1]));
-    ui.lineB.attr('x1', o[0]).attr('y1', o[1]).attr('x2', p.x(b[0])).attr('y2', p.y(b[1]));
-    const place = (label, v) => {
-      const len = Math.hypot(v[0], v[1]) || 1;
-      label.attr('x', p.x(v[0] + (0.6 * v[0]) / len) - 4).attr('y', p.y(v[1] + (0.6 * v[1]) / len) + 5);
-    };
-    place(ui.labelA, a);
-    place(ui.labelB, b);
-    ui.handleA.update();
-    ui.handleB.update();
-  }
-
-  figure() {
-    return this.#ui ? this.#ui.p.svg.node() : null;
+    ui.vecA.draw(a);
+    ui.vecB.draw(b);
   }
 }
 

@@ -7,11 +7,12 @@
 //
 //   <ag-value-mix values="-4,2;2,4;3,-3" alpha="0.5,0.3,0.2"></ag-value-mix>
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { h, setAttr, setFlag, setText, symbol } from '../widget/dom.js';
-import { formatNumber } from '../widget/format.js';
+import { button, lbl, line, notDefined, num, nums, slider } from '../widget/controls.js';
+import { h, setFlag, setText, symbol } from '../widget/dom.js';
+import { fmt, pair } from '../widget/format.js';
 import { texElement } from '../widget/math.js';
-import { arrowMarker, draggablePoint, plane } from '../widget/plot.js';
 import { defineState, matrix, vector } from '../widget/state.js';
+import { placeLabel, setLine, vectorFigure } from '../widget/vector-figure.js';
 
 const EXTENT = 6;
 const T_MIN = 2;
@@ -28,9 +29,6 @@ const SPOTS = [
   [-5, 0],
   [0, 3],
 ];
-
-const fmt = (x) => formatNumber(x, 4);
-const pair = ([x, y]) => `(${fmt(x)}, ${fmt(y)})`;
 
 /** alpha fitted to T entries (when T changes: a new value gets weight 0, a removed one takes its weight away). */
 export function fitWeights(alpha, T) {
@@ -59,24 +57,80 @@ export function weightProblems(values, alpha, defaultAlpha) {
   return problems;
 }
 
+/**
+ * The state of a chapter on T values (2 to 8, each 2-D within the plane) and
+ * their weights alpha in [min, max], one per value, with these defaults.
+ */
+export function valueMixState({ values, alpha, min, max }) {
+  return defineState({
+    version: 1,
+    fields: {
+      values: matrix({ minRows: T_MIN, maxRows: T_MAX, cols: 2, min: -EXTENT, max: EXTENT, default: values }),
+      alpha: vector({ minLength: T_MIN, maxLength: T_MAX, min, max, default: alpha }),
+    },
+    check: (state) => weightProblems(state.values, state.alpha, alpha),
+  });
+}
+
+/**
+ * The weight sliders of a chapter on T values: one per value, made for T_MAX
+ * and hidden beyond T (`sync(state)` in syncControls). A move sets that weight
+ * and announces it, then `say()` (what changed with it).
+ */
+export function weightSliders(widget, { id, min, max, legend, say }) {
+  const sliders = Array.from({ length: T_MAX }, (_, j) =>
+    slider({
+      id: `${id}-${j + 1}`,
+      min,
+      max,
+      step: A_STEP,
+      dataset: { alpha: j + 1 },
+      label: symbol('\u03b1', j + 1),
+      labelClass: 'weight-label',
+      outClass: 'alpha-value',
+      rowClass: 'weight-row',
+      onInput: (value) => {
+        const alpha = fitWeights(widget.state.alpha, widget.state.values.length);
+        alpha[j] = value;
+        widget.setState({ alpha });
+        widget.announce(`\u03b1${j + 1} = ${fmt(alpha[j])}; ${say()}`);
+      },
+    }),
+  );
+  const element = h(
+    'fieldset',
+    { class: 'weights' },
+    h('legend', {}, legend),
+    sliders.map((s) => s.row),
+  );
+  const sync = ({ values, alpha }) => {
+    const T = values.length;
+    const a = fitWeights(alpha, T);
+    sliders.forEach((s, j) => {
+      setFlag(s.row, 'hidden', j >= T);
+      if (j < T) s.set(a[j], fmt(a[j]), `\u03b1${j + 1} = ${fmt(a[j])}`);
+    });
+  };
+  return { element, sliders, sync };
+}
+
+/** "T = 3 values" with the buttons that add and remove a value (`resize(+1 or -1)`); `sync(T)`. */
+export function valueCount(resize) {
+  const count = h('span', { class: 'count' });
+  const add = button({ dataset: { action: 'add' } }, 'Add a value', () => resize(1));
+  const remove = button({ dataset: { action: 'remove' } }, 'Remove the last', () => resize(-1));
+  const sync = (T) => {
+    setText(count, `T = ${T} values`);
+    setFlag(add, 'disabled', T >= T_MAX);
+    setFlag(remove, 'disabled', T <= T_MIN);
+  };
+  return { count, add, remove, sync };
+}
+
 export class AgValueMix extends AgWidget {
   static title = 'Values do the work';
   static styles = ['styles/values.css'];
-  static stateDecl = defineState({
-    version: 1,
-    fields: {
-      values: matrix({
-        minRows: T_MIN,
-        maxRows: T_MAX,
-        cols: 2,
-        min: -EXTENT,
-        max: EXTENT,
-        default: SPOTS.slice(0, 3),
-      }),
-      alpha: vector({ minLength: T_MIN, maxLength: T_MAX, min: 0, max: 1, default: [0.5, 0.3, 0.2] }),
-    },
-    check: (state) => weightProblems(state.values, state.alpha, [0.5, 0.3, 0.2]),
-  });
+  static stateDecl = valueMixState({ values: SPOTS.slice(0, 3), alpha: [0.5, 0.3, 0.2], min: 0, max: 1 });
 
   #ui = null;
 
@@ -110,79 +164,51 @@ export class AgValueMix extends AgWidget {
     });
 
     // T: add or remove a value.
-    const count = h('span', { class: 'count' });
-    const add = h('button', { type: 'button', dataset: { action: 'add' } }, 'Add a value');
-    const remove = h('button', { type: 'button', dataset: { action: 'remove' } }, 'Remove the last');
-    add.addEventListener('click', () => this.#resize(1));
-    remove.addEventListener('click', () => this.#resize(-1));
-    const even = h('button', { type: 'button', dataset: { action: 'even' } }, 'Equal weights');
-    even.addEventListener('click', () => {
+    const size = valueCount((delta) => this.#resize(delta));
+    const even = button({ dataset: { action: 'even' } }, 'Equal weights', () => {
       const T = this.state.values.length;
       this.setState({ alpha: Array.from({ length: T }, () => 1 / T) });
     });
     const controls = h(
       'div',
       { class: 'controls', role: 'group', 'aria-label': 'Number of values' },
-      count,
-      add,
-      remove,
+      size.count,
+      size.add,
+      size.remove,
       even,
     );
 
-    // Figure.
-    const figure = h('div', { class: 'figure' });
-    const p = plane(figure, {
+    // Figure: the values (draggable), the chain of scaled values, y.
+    const fig = vectorFigure(this, {
       extent: EXTENT,
       label: 'Value vectors v and the output y; drag the tips of the values or use the arrow keys',
+      markers: 'vm-arrow',
     });
-    const markV = arrowMarker(p.svg, 'vm-arrow-v', 'marker-v');
-    const markT = arrowMarker(p.svg, 'vm-arrow-t', 'marker-t');
-    const markY = arrowMarker(p.svg, 'vm-arrow-y', 'marker-y');
-    const valuesLayer = p.layer('values');
-    const chainLayer = p.layer('chain');
-    const yLayer = p.layer('output');
-    const yLine = yLayer.append('line').attr('class', 'vec vec-y').attr('marker-end', markY);
-    const yLabel = yLayer.append('text').attr('class', 'vec-label label-y').text('y');
-    const handles = p.layer('handles');
+    ['v', 't', 'y'].forEach(fig.marker);
+    fig.layer('values');
+    fig.layer('chain');
+    const yArrow = fig.arrow('y', { layer: 'output', labelLayer: 'output', away: null });
+    fig.layer('handles');
+    const points = fig.rowHandles('values', {
+      say: () => `y = ${this.#ui.yText()}`,
+      onAdd: (j) => ({
+        value: fig.arrow(`v${j + 1}`, { marker: 'v', layer: 'values', className: 'vec vec-v', text: null }),
+        label: fig.label('v', { className: 'vec-label label-v', layer: 'values', sub: String(j + 1) }),
+        link: fig.arrow(`t${j + 1}`, { marker: 't', layer: 'chain', className: 'vec vec-t', text: null }).line,
+      }),
+      onRemove: ({ value, label, link }) => [value.line, label, link].forEach((el) => el.remove()),
+    });
 
-    // Weights: one slider per value, built for T_MAX and hidden beyond T.
-    const sliders = Array.from({ length: T_MAX }, (_, j) => {
-      const id = `vm-alpha-${j + 1}`;
-      const input = h('input', {
-        type: 'range',
-        min: 0,
-        max: 1,
-        step: A_STEP,
-        id,
-        class: 'slider',
-        dataset: { alpha: j + 1 },
-      });
-      const out = h('output', { class: 'alpha-value', for: id });
-      input.addEventListener('input', () => {
-        const alpha = fitWeights(this.state.alpha, this.state.values.length);
-        alpha[j] = Number(input.value);
-        this.setState({ alpha });
-        this.announce(`\u03b1${j + 1} = ${fmt(alpha[j])}; y = ${this.#ui.yText()}`);
-      });
-      const row = h(
-        'div',
-        { class: 'weight-row' },
-        h('label', { for: id, class: 'weight-label' }, symbol('\u03b1', j + 1)),
-        input,
-        out,
-      );
-      return { input, out, row };
+    // Weights: one slider per value, set directly.
+    const weights = weightSliders(this, {
+      id: 'vm-alpha',
+      min: 0,
+      max: 1,
+      legend: 'Weights, set directly',
+      say: () => `y = ${this.#ui.yText()}`,
     });
-    const weights = h(
-      'fieldset',
-      { class: 'weights' },
-      h('legend', {}, 'Weights, set directly'),
-      sliders.map((s) => s.row),
-    );
 
     // Numbers: the formula, a table of terms, y and the sum of the weights.
-    const num = (role, key) =>
-      h('span', { class: 'num', dataset: key === undefined ? { role } : { role, key } }, '\u2026');
     const termRows = Array.from({ length: T_MAX }, (_, j) => {
       const cells = [num('term', `${j + 1}-1`), num('term', `${j + 1}-2`)];
       const alphaCell = h('td', { class: 'plain' });
@@ -219,7 +245,7 @@ export class AgValueMix extends AgWidget {
         termRows.map((r) => r.row),
       ),
     );
-    const y = [num('y', 1), num('y', 2)];
+    const y = nums('y', 2);
     const sum = num('sum');
     const dv = num('dv');
     const numbers = h(
@@ -228,15 +254,8 @@ export class AgValueMix extends AgWidget {
       texElement('y=\\sum_{j=1}^{T}\\alpha_j\\,v_j', { display: true }),
       texElement('v_j\\in\\mathbb{R}^{d_v}\\ \\Rightarrow\\ y\\in\\mathbb{R}^{d_v}', { display: true }),
       h('div', { class: 'table-wrap' }, table),
-      h('p', { class: 'line result' }, h('span', { class: 'lbl' }, 'y = '), '(', y[0], ', ', y[1], ')'),
-      h(
-        'p',
-        { class: 'line' },
-        h('span', { class: 'lbl' }, 'Sum of the weights \u03a3\u03b1'),
-        h('sub', {}, 'j'),
-        h('span', { class: 'lbl' }, ' = '),
-        sum,
-      ),
+      h('p', { class: 'line result' }, lbl('y = '), '(', y[0], ', ', y[1], ')'),
+      line(lbl('Sum of the weights \u03a3\u03b1'), h('sub', {}, 'j'), lbl(' = '), sum),
       h(
         'p',
         { class: 'line dv-line' },
@@ -253,28 +272,18 @@ export class AgValueMix extends AgWidget {
     body.append(
       predict,
       controls,
-      h('div', { class: 'layout' }, h('div', { class: 'left' }, figure, weights), numbers),
+      h('div', { class: 'layout' }, h('div', { class: 'left' }, fig.element, weights.element), numbers),
     );
     this.#ui = {
-      p,
-      markV,
-      markT,
-      valuesLayer,
-      chainLayer,
-      handles,
-      yLine,
-      yLabel,
-      sliders,
+      p: fig.plane,
+      points,
+      yArrow,
+      weights,
+      size,
       termRows,
       y,
       sum,
       dv,
-      count,
-      add,
-      remove,
-      handleList: [],
-      valueLines: [],
-      chainLines: [],
       yText: () => `(${this.#ui.y[0].textContent}, ${this.#ui.y[1].textContent})`,
     };
   }
@@ -288,21 +297,9 @@ export class AgValueMix extends AgWidget {
     this.announce(`T = ${T} values`);
   }
 
-  syncControls({ values, alpha }) {
-    if (!this.#ui) return;
-    const T = values.length;
-    const a = fitWeights(alpha, T);
-    this.#ui.sliders.forEach((s, j) => {
-      setFlag(s.row, 'hidden', j >= T);
-      if (j < T) {
-        if (Number(s.input.value) !== a[j]) s.input.value = String(a[j]);
-        setText(s.out, fmt(a[j]));
-        setAttr(s.input, 'aria-valuetext', `\u03b1${j + 1} = ${fmt(a[j])}`);
-      }
-    });
-    setText(this.#ui.count, `T = ${T} values`);
-    setFlag(this.#ui.add, 'disabled', T >= T_MAX);
-    setFlag(this.#ui.remove, 'disabled', T <= T_MIN);
+  syncControls(state) {
+    this.#ui?.weights.sync(state);
+    this.#ui?.size.sync(state.values.length);
   }
 
   render(ag, { values, alpha: given }) {
@@ -318,10 +315,7 @@ export class AgValueMix extends AgWidget {
     ui.termRows.forEach((r, j) => {
       setFlag(r.row, 'hidden', j >= T);
       if (j >= T) {
-        for (const c of r.cells) {
-          setText(c, '');
-          delete c.dataset.value;
-        }
+        notDefined(r.cells, '');
         return;
       }
       const term = ag.weightedSum([alpha[j]], [values[j]]).data;
@@ -335,78 +329,23 @@ export class AgValueMix extends AgWidget {
 
   #draw(values, chain, y) {
     const ui = this.#ui;
-    const { p } = ui;
-    const T = values.length;
+    const { p, points } = ui;
     // Handles and value arrows: one per value, made or removed as T changes.
-    while (ui.handleList.length < T) {
-      const j = ui.handleList.length;
-      const name = `v${j + 1}`;
-      const line = ui.valuesLayer.append('line').attr('class', 'vec vec-v').attr('marker-end', ui.markV);
-      const label = ui.valuesLayer.append('text').attr('class', 'vec-label label-v');
-      label.append('tspan').text('v');
-      label
-        .append('tspan')
-        .attr('class', 'sub')
-        .attr('dy', 5)
-        .text(String(j + 1));
-      const handle = draggablePoint({
-        plane: p,
-        layer: ui.handles,
-        name,
-        className: 'handle-v',
-        get: () => this.state.values[j] ?? [0, 0],
-        set: (value) => {
-          const next = this.state.values;
-          if (j >= next.length) return;
-          next[j] = value;
-          this.setState({ values: next });
-        },
-        describe: (v) => `v${j + 1} = ${pair(v)}`,
-        announce: (v) => `v${j + 1} = ${pair(v)}; y = ${ui.yText()}`,
-      });
-      const link = ui.chainLayer.append('line').attr('class', 'vec vec-t').attr('marker-end', ui.markT);
-      ui.handleList.push(handle);
-      ui.valueLines.push({ line, label });
-      ui.chainLines.push(link);
-    }
-    while (ui.handleList.length > T) {
-      ui.handleList.pop().node.remove();
-      const { line, label } = ui.valueLines.pop();
-      line.remove();
-      label.remove();
-      ui.chainLines.pop().remove();
-    }
-    const o = [p.x(0), p.y(0)];
+    points.sync(values);
     values.forEach((v, j) => {
-      ui.valueLines[j].line.attr('x1', o[0]).attr('y1', o[1]).attr('x2', p.x(v[0])).attr('y2', p.y(v[1]));
-      const len = Math.hypot(v[0], v[1]) || 1;
-      ui.valueLines[j].label
-        .attr('x', p.x(v[0] + (0.7 * v[0]) / len) - 6)
-        .attr('y', p.y(v[1] + (0.7 * v[1]) / len) + 5);
-      ui.handleList[j].update();
+      const { value, label, link } = points.list[j].extra;
+      value.draw(v);
+      placeLabel(p, label, v, { away: 0.7, dx: -6 });
       const from = j === 0 ? [0, 0] : chain[j - 1];
       const to = chain[j];
       const tiny = Math.hypot(to[0] - from[0], to[1] - from[1]) < 0.05;
-      ui.chainLines[j]
-        .attr('visibility', tiny ? 'hidden' : 'visible')
-        .attr('x1', p.x(from[0]))
-        .attr('y1', p.y(from[1]))
-        .attr('x2', p.x(to[0]))
-        .attr('y2', p.y(to[1]));
+      link.attr('visibility', tiny ? 'hidden' : 'visible');
+      setLine(p, link, from, to);
     });
-    const yTiny = Math.hypot(y[0], y[1]) < 0.05;
-    ui.yLine
-      .attr('visibility', yTiny ? 'hidden' : 'visible')
-      .attr('x1', o[0])
-      .attr('y1', o[1])
-      .attr('x2', p.x(y[0]))
-      .attr('y2', p.y(y[1]));
+    ui.yArrow.line.attr('visibility', Math.hypot(y[0], y[1]) < 0.05 ? 'hidden' : 'visible');
+    ui.yArrow.draw(y);
     const clamp = (t) => Math.max(-EXTENT + 0.3, Math.min(EXTENT - 0.3, t));
-    ui.yLabel.attr('x', p.x(clamp(y[0] + 0.35))).attr('y', p.y(clamp(y[1] + 0.35)));
-  }
-
-  figure() {
-    return this.#ui ? this.#ui.p.svg.node() : null;
+    ui.yArrow.label.attr('x', p.x(clamp(y[0] + 0.35))).attr('y', p.y(clamp(y[1] + 0.35)));
   }
 }
 

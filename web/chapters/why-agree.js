@@ -8,11 +8,11 @@
 //
 //   <ag-why-agree a="3,4" b="4,3"></ag-why-agree>
 import { AgWidget, defineWidget } from '../widget/base.js';
+import { lbl, line, notDefined, num, nums, presetBar } from '../widget/controls.js';
 import { h, setText } from '../widget/dom.js';
-import { formatNumber } from '../widget/format.js';
+import { deg, fmt, pair } from '../widget/format.js';
 import { texElement } from '../widget/math.js';
-import { arrowMarker, draggablePoint, plane } from '../widget/plot.js';
-import { defineState, vector } from '../widget/state.js';
+import { pairState, vectorFigure } from '../widget/vector-figure.js';
 
 const EXTENT = 6;
 
@@ -23,20 +23,10 @@ const PRESETS = [
   { id: 'thin', label: 'Nearly parallel', a: [5, 2], b: [2, 1] },
 ];
 
-const fmt = (x) => formatNumber(x, 4);
-const deg = (radians) => `${formatNumber((radians * 180) / Math.PI, 4)}\u00b0`;
-const pair = ([x, y]) => `(${fmt(x)}, ${fmt(y)})`;
-
 export class AgWhyAgree extends AgWidget {
   static title = 'Why they agree';
   static styles = ['styles/why-agree.css'];
-  static stateDecl = defineState({
-    version: 1,
-    fields: {
-      a: vector({ length: 2, min: -EXTENT, max: EXTENT, default: [3, 4] }),
-      b: vector({ length: 2, min: -EXTENT, max: EXTENT, default: [4, 3] }),
-    },
-  });
+  static stateDecl = pairState(EXTENT);
 
   #ui = null;
 
@@ -64,79 +54,10 @@ export class AgWhyAgree extends AgWidget {
       },
     });
 
-    const presets = h(
-      'div',
-      { class: 'presets', role: 'group', 'aria-label': 'Presets' },
-      h('span', { class: 'presets-label' }, 'Try:'),
-      PRESETS.map((p) => {
-        const b = h('button', { type: 'button', dataset: { preset: p.id } }, p.label);
-        b.addEventListener('click', () => this.setState({ a: p.a, b: p.b }));
-        return b;
-      }),
-    );
+    const presets = presetBar(PRESETS, (p) => this.setState({ a: p.a, b: p.b }));
 
-    // The figure: the triangle with sides a, b (from the origin) and a − b (tip to tip).
-    const figure = h('div', { class: 'figure' });
-    const p = plane(figure, {
-      extent: EXTENT,
-      label: 'The triangle formed by a, b and a \u2212 b; drag the tips of a and b or use the arrow keys',
-    });
-    const markA = arrowMarker(p.svg, 'why-arrow-a', 'marker-a');
-    const markB = arrowMarker(p.svg, 'why-arrow-b', 'marker-b');
-    const markD = arrowMarker(p.svg, 'why-arrow-d', 'marker-d');
-    const fill = p.layer('triangle').append('path').attr('class', 'triangle');
-    const arc = p.layer('angle').append('path').attr('class', 'angle-arc');
-    const arrows = p.layer('arrows');
-    const lineA = arrows.append('line').attr('class', 'vec vec-a').attr('marker-end', markA);
-    const lineB = arrows.append('line').attr('class', 'vec vec-b').attr('marker-end', markB);
-    const lineD = arrows.append('line').attr('class', 'vec vec-d').attr('marker-end', markD);
-    const labels = p.layer('labels');
-    const labelA = labels.append('text').attr('class', 'vec-label label-a').text('a');
-    const labelB = labels.append('text').attr('class', 'vec-label label-b').text('b');
-    const labelD = labels
-      .append('text')
-      .attr('class', 'vec-label label-d')
-      .attr('text-anchor', 'middle')
-      .text('a \u2212 b');
-    const labelT = labels
-      .append('text')
-      .attr('class', 'vec-label label-theta')
-      .attr('text-anchor', 'middle')
-      .text('\u03b8');
-    const handles = p.layer('handles');
-    const point = (name) =>
-      draggablePoint({
-        plane: p,
-        layer: handles,
-        name,
-        className: `handle-${name}`,
-        get: () => this.state[name],
-        set: (value) => {
-          this.setState({ [name]: value });
-        },
-        describe: (v) => `${name} = ${pair(v)}`,
-        announce: (v) =>
-          `${name} = ${pair(v)}; |a \u2212 b|\u00b2 = ${this.#ui.side.textContent}; a\u00b7b = ${this.#ui.dot.textContent}`,
-      });
-    const handleA = point('a');
-    const handleB = point('b');
-
-    const num = (role, key) =>
-      h('span', { class: 'num', dataset: key === undefined ? { role } : { role, key } }, '\u2026');
     const ui = {
-      p,
-      fill,
-      arc,
-      lineA,
-      lineB,
-      lineD,
-      labelA,
-      labelB,
-      labelD,
-      labelT,
-      handleA,
-      handleB,
-      diff: [num('difference', 1), num('difference', 2)],
+      diff: nums('difference', 2),
       side: num('side'),
       sqA: num('sq-norm', 'a'),
       sqB: num('sq-norm', 'b'),
@@ -160,8 +81,22 @@ export class AgWhyAgree extends AgWidget {
       geometric: num('geometric'),
       coords: h('p', { class: 'coords' }),
     };
-    const line = (...parts) => h('p', { class: 'line' }, ...parts);
-    const lbl = (text) => h('span', { class: 'lbl' }, text);
+    // The figure: the triangle with sides a, b (from the origin) and a − b (tip to tip).
+    const fig = vectorFigure(this, {
+      extent: EXTENT,
+      label: 'The triangle formed by a, b and a \u2212 b; drag the tips of a and b or use the arrow keys',
+      markers: 'why-arrow',
+    });
+    const say = () => `|a \u2212 b|\u00b2 = ${ui.side.textContent}; a\u00b7b = ${ui.dot.textContent}`;
+    Object.assign(ui, {
+      fig,
+      fill: fig.layer('triangle').append('path').attr('class', 'triangle'),
+      arc: fig.angleArc({ radius: 1.1 }),
+      a: fig.vector('a', { say }),
+      b: fig.vector('b', { say }),
+      d: fig.arrow('d', { text: 'a \u2212 b', anchor: 'middle', away: null }),
+      labelT: fig.label('\u03b8', { className: 'vec-label label-theta', anchor: 'middle' }),
+    });
 
     const measured = h(
       'section',
@@ -215,7 +150,7 @@ export class AgWhyAgree extends AgWidget {
       ui.coords,
       h('div', { class: 'steps' }, measured, law, expand, forced),
     );
-    body.append(predict, presets, h('div', { class: 'layout' }, figure, numbers));
+    body.append(predict, presets, h('div', { class: 'layout' }, fig.element, numbers));
     this.#ui = ui;
   }
 
@@ -244,10 +179,7 @@ export class AgWhyAgree extends AgWidget {
     let geometric;
     if (na === 0 || nb === 0) {
       // A zero vector has no direction: no angle, and |a||b| = 0 makes the term 0 anyway.
-      for (const el of [ui.cos, ui.cosSub, ui.angle]) {
-        setText(el, 'not defined');
-        delete el.dataset.value;
-      }
+      notDefined([ui.cos, ui.cosSub, ui.angle]);
       geometric = nn;
     } else {
       const c = ag.cosine(a, b);
@@ -280,58 +212,29 @@ export class AgWhyAgree extends AgWidget {
   }
 
   #draw(a, b) {
-    const { p, fill, arc, lineA, lineB, lineD, labelA, labelB, labelD, labelT, handleA, handleB } = this.#ui;
-    const o = [p.x(0), p.y(0)];
-    const A = [p.x(a[0]), p.y(a[1])];
-    const B = [p.x(b[0]), p.y(b[1])];
-    fill.attr('d', `M${o[0]},${o[1]} L${A[0]},${A[1]} L${B[0]},${B[1]} Z`);
-    lineA.attr('x1', o[0]).attr('y1', o[1]).attr('x2', A[0]).attr('y2', A[1]);
-    lineB.attr('x1', o[0]).attr('y1', o[1]).attr('x2', B[0]).attr('y2', B[1]);
-    lineD.attr('x1', B[0]).attr('y1', B[1]).attr('x2', A[0]).attr('y2', A[1]);
-    const place = (label, v) => {
-      const len = Math.hypot(v[0], v[1]) || 1;
-      label.attr('x', p.x(v[0] + (0.6 * v[0]) / len) - 4).attr('y', p.y(v[1] + (0.6 * v[1]) / len) + 5);
-    };
-    place(labelA, a);
-    place(labelB, b);
+    const { fig, fill, arc, d, labelT } = this.#ui;
+    const p = fig.plane;
+    fill.attr('d', `M${p.x(0)},${p.y(0)} L${p.x(a[0])},${p.y(a[1])} L${p.x(b[0])},${p.y(b[1])} Z`);
+    this.#ui.a.draw(a);
+    this.#ui.b.draw(b);
+    d.draw(a, b);
     // The label of a − b: beside the midpoint of the third side, away from the origin.
     const mid = [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2];
     const side = [a[0] - b[0], a[1] - b[1]];
     const sideLen = Math.hypot(...side);
     let nrm = sideLen > 0 ? [-side[1] / sideLen, side[0] / sideLen] : [0, 1];
     if (nrm[0] * mid[0] + nrm[1] * mid[1] < 0) nrm = [-nrm[0], -nrm[1]];
-    labelD
+    d.label
       .attr('visibility', sideLen > 0 ? 'visible' : 'hidden')
       .attr('x', p.x(mid[0] + 0.9 * nrm[0]))
       .attr('y', p.y(mid[1] + 0.9 * nrm[1]) + 5);
-    handleA.update();
-    handleB.update();
-    // The angle θ at the origin (drawing only).
-    const ta = Math.atan2(a[1], a[0]);
-    const tb = Math.atan2(b[1], b[0]);
-    let delta = tb - ta;
-    if (delta > Math.PI) delta -= 2 * Math.PI;
-    if (delta < -Math.PI) delta += 2 * Math.PI;
-    const r = p.x(1.1) - p.x(0);
-    const visible = Math.hypot(...a) > 0 && Math.hypot(...b) > 0;
-    const end = ta + delta;
-    const sweep = delta > 0 ? 0 : 1;
-    arc
-      .attr('visibility', visible ? 'visible' : 'hidden')
-      .attr(
-        'd',
-        `M${o[0] + r * Math.cos(ta)},${o[1] - r * Math.sin(ta)} A${r},${r} 0 0 ${sweep} ${o[0] + r * Math.cos(end)},${o[1] - r * Math.sin(end)}`,
-      );
-    const tm = ta + delta / 2;
+    // The angle θ at the origin (drawing only), its letter beside the arc.
+    const angle = arc.draw(a, b);
     const rl = p.x(1.75) - p.x(0);
     labelT
-      .attr('visibility', visible ? 'visible' : 'hidden')
-      .attr('x', o[0] + rl * Math.cos(tm))
-      .attr('y', o[1] - rl * Math.sin(tm) + 5);
-  }
-
-  figure() {
-    return this.#ui ? this.#ui.p.svg.node() : null;
+      .attr('visibility', angle.visible ? 'visible' : 'hidden')
+      .attr('x', p.x(0) + rl * Math.cos(angle.mid))
+      .attr('y', p.y(0) - rl * Math.sin(angle.mid) + 5);
   }
 }
 

@@ -166,3 +166,21 @@ export function checkbox({ id, label, class: className = 'toggle', rowClass = 't
   const row = h('div', { class: rowClass }, input, h('label', { for: id }, label));
   return { input, row, set: (on) => setFlag(input, 'checked', on) };
 }
+
+/** Number slots with no value (a zero vector has no direction): "not defined" (or `text`), no data-value. */
+export function notDefined(els, text = 'not defined') {
+  for (const el of els) {
+    setText(el, text);
+    delete el.dataset.value;
+  }
+}
+
+/** A line of numbers and words: `<p class="line">...parts</p>`. */
+export function line(...parts) {
+  return h('p', { class: 'line' }, ...parts);
+}
+
+/** The words between numbers: `<span class="lbl">text</span>`. */
+export function lbl(text) {
+  return h('span', { class: 'lbl' }, text);
+}
