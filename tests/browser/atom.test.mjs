@@ -2,26 +2,20 @@
 // queries and keys as draggable points, the heat map S = QKᵀ, and the chosen
 // cell's dot product term by term; checked against a float64 reference after
 // hovering and focusing cells, mouse drags, arrow keys and a changed URL.
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { describe, expect, test } from '@jest/globals';
 import {
-  byRole,
-  dragPoint,
-  expectAllLogged,
-  expectClean,
-  expectClose,
-  expectShown,
+  expectParams,
+  expectReopens,
   exportFile,
-  keyPoint,
-  one,
-  openChapter,
-  overflow,
-  readNumbers as readAll,
-  screenshot,
-  settledUrl,
-  U,
+  exportJson,
+  exportText,
+  predictChoice,
   urlParams,
-  startEnv,
+  useEnv,
+  withChapter,
 } from './helpers.mjs';
+import { dragPoint, keyPoint } from './pointer.mjs';
+import { byRole, expectAllLogged, expectClose, expectShown, one, readNumbers as readAll, U } from './shown-numbers.mjs';
 
 const TAG = 'ag-attention-atom';
 const CH = 'atom';
@@ -82,120 +76,99 @@ async function readNumbers(page, tag) {
   );
 }
 
-let env;
-beforeAll(async () => {
-  env = await startEnv();
-});
-afterAll(async () => {
-  await env?.close();
-});
+const env = useEnv();
 
 describe('chapter 1: the atom of attention', () => {
   test('opens on the default sentence: the grid is QKᵀ and the chosen cell S32 = 2×2 + 0.5×1.5 = 4.75, every number logged', async () => {
-    const opened = await openChapter(env, CH, TAG);
-    const { page } = opened;
-    const numbers = await readNumbers(page, TAG);
-    expectMatches(numbers, Q0, K0, [3, 2]);
-    expect(one(numbers, 'dot').text).toBe('4.75');
-    expect(byRole(numbers, 'term').map((t) => t.text)).toEqual(['4', '0.75']);
-    expect(numbers.filter((n) => n.role === 'score')).toHaveLength(16);
-    await expectAllLogged(page, TAG);
-    // The grid came from one matmul with transposeB (the scores kernel).
-    const kernels = await page.evaluate(() => window.__agCallLog.map((c) => c.kernel));
-    expect(kernels.some((k) => /matmul/.test(k))).toBe(true);
-    // Cells carry their value and position for screen readers; shapes are typeset.
-    await expect(page.locator(`${TAG} [data-cell="3-2"]`).getAttribute('aria-label')).resolves.toBe(
-      'S32: query of \u201cate\u201d with key of \u201ccat\u201d = 4.75',
-    );
-    await expect(page.locator(`${TAG} [data-cell="3-2"]`).getAttribute('aria-selected')).resolves.toBe('true');
-    expect(await page.locator(`${TAG} .katex`).count()).toBeGreaterThan(0);
-    await expectClean(opened);
-    await opened.context.close();
+    await withChapter(env, CH, TAG, async ({ page }) => {
+      const numbers = await readNumbers(page, TAG);
+      expectMatches(numbers, Q0, K0, [3, 2]);
+      expect(one(numbers, 'dot').text).toBe('4.75');
+      expect(byRole(numbers, 'term').map((t) => t.text)).toEqual(['4', '0.75']);
+      expect(numbers.filter((n) => n.role === 'score')).toHaveLength(16);
+      await expectAllLogged(page, TAG);
+      // The grid came from one matmul with transposeB (the scores kernel).
+      const kernels = await page.evaluate(() => window.__agCallLog.map((c) => c.kernel));
+      expect(kernels.some((k) => /matmul/.test(k))).toBe(true);
+      // Cells carry their value and position for screen readers; shapes are typeset.
+      await expect(page.locator(`${TAG} [data-cell="3-2"]`).getAttribute('aria-label')).resolves.toBe(
+        'S32: query of \u201cate\u201d with key of \u201ccat\u201d = 4.75',
+      );
+      await expect(page.locator(`${TAG} [data-cell="3-2"]`).getAttribute('aria-selected')).resolves.toBe('true');
+      expect(await page.locator(`${TAG} .katex`).count()).toBeGreaterThan(0);
+    });
   });
 
   test('hovering and focusing cells picks the pair: the other vectors fade and the dot product follows', async () => {
-    const opened = await openChapter(env, CH, TAG);
-    const { page } = opened;
-    await page.locator(`${TAG} [data-cell="1-4"]`).hover();
-    expect((await state(page)).cell).toEqual([1, 4]);
-    expectMatches(await readNumbers(page, TAG), Q0, K0, [1, 4]);
-    const faded = await page
-      .locator(TAG)
-      .evaluate((el) =>
-        Object.fromEntries(
-          [...el.shadowRoot.querySelectorAll('[data-point]')].map((n) => [
-            n.dataset.point,
-            n.classList.contains('is-faded'),
-          ]),
-        ),
-      );
-    expect(faded).toEqual({ q1: false, q2: true, q3: true, q4: true, k1: true, k2: true, k3: true, k4: false });
+    await withChapter(env, CH, TAG, async ({ page }) => {
+      await page.locator(`${TAG} [data-cell="1-4"]`).hover();
+      expect((await state(page)).cell).toEqual([1, 4]);
+      expectMatches(await readNumbers(page, TAG), Q0, K0, [1, 4]);
+      const faded = await page
+        .locator(TAG)
+        .evaluate((el) =>
+          Object.fromEntries(
+            [...el.shadowRoot.querySelectorAll('[data-point]')].map((n) => [
+              n.dataset.point,
+              n.classList.contains('is-faded'),
+            ]),
+          ),
+        );
+      expect(faded).toEqual({ q1: false, q2: true, q3: true, q4: true, k1: true, k2: true, k3: true, k4: false });
 
-    // Keyboard: the grid is one Tab stop; arrows move the focused cell, which is chosen.
-    await page.locator(`${TAG} [data-cell="1-4"]`).focus();
-    await page.keyboard.press('ArrowDown');
-    await page.keyboard.press('ArrowLeft');
-    await page.keyboard.press('ArrowLeft');
-    expect((await state(page)).cell).toEqual([2, 2]);
-    expect(await page.locator(TAG).evaluate((el) => el.shadowRoot.activeElement?.dataset.cell)).toBe('2-2');
-    const tabbable = await page
-      .locator(TAG)
-      .evaluate((el) => [...el.shadowRoot.querySelectorAll('.hm-cell[tabindex="0"]')].map((n) => n.dataset.cell));
-    expect(tabbable).toEqual(['2-2']);
-    const numbers = await readNumbers(page, TAG);
-    expectMatches(numbers, Q0, K0, [2, 2]);
-    expect(one(numbers, 'dot').text).toBe('5'); // (1, 2)·(2, 1.5) = 2 + 3
-    await expectAllLogged(page, TAG);
-    expect((await urlParams(page)).get('cell')).toBe('2,2');
-    await expectClean(opened);
-    await opened.context.close();
+      // Keyboard: the grid is one Tab stop; arrows move the focused cell, which is chosen.
+      await page.locator(`${TAG} [data-cell="1-4"]`).focus();
+      await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('ArrowLeft');
+      await page.keyboard.press('ArrowLeft');
+      expect((await state(page)).cell).toEqual([2, 2]);
+      expect(await page.locator(TAG).evaluate((el) => el.shadowRoot.activeElement?.dataset.cell)).toBe('2-2');
+      const tabbable = await page
+        .locator(TAG)
+        .evaluate((el) => [...el.shadowRoot.querySelectorAll('.hm-cell[tabindex="0"]')].map((n) => n.dataset.cell));
+      expect(tabbable).toEqual(['2-2']);
+      const numbers = await readNumbers(page, TAG);
+      expectMatches(numbers, Q0, K0, [2, 2]);
+      expect(one(numbers, 'dot').text).toBe('5'); // (1, 2)·(2, 1.5) = 2 + 3
+      await expectAllLogged(page, TAG);
+      expect((await urlParams(page)).get('cell')).toBe('2,2');
+    });
   });
 
   test('dragging q2 with the mouse and k4 with the keyboard updates the grid to the reference, and the URL reopens it', async () => {
-    const opened = await openChapter(env, CH, TAG);
-    const { page } = opened;
-    const scrollBefore = await page.evaluate(() => window.scrollY);
-    await dragPoint(page, TAG, 'q2', [-2, 1.5]);
-    expect(await page.evaluate(() => window.scrollY)).toBe(scrollBefore);
-    const q = Q0.map((r) => [...r]);
-    q[1] = [-2, 1.5];
-    let s = await state(page);
-    expect(s.q).toEqual(q);
-    expect(s.cell).toEqual([2, 2]); // dragging a query chooses its row
-    expectMatches(await readNumbers(page, TAG), q, K0, [2, 2]);
+    await withChapter(env, CH, TAG, async ({ page }) => {
+      const scrollBefore = await page.evaluate(() => window.scrollY);
+      await dragPoint(page, TAG, 'q2', [-2, 1.5]);
+      expect(await page.evaluate(() => window.scrollY)).toBe(scrollBefore);
+      const q = Q0.map((r) => [...r]);
+      q[1] = [-2, 1.5];
+      let s = await state(page);
+      expect(s.q).toEqual(q);
+      expect(s.cell).toEqual([2, 2]); // dragging a query chooses its row
+      expectMatches(await readNumbers(page, TAG), q, K0, [2, 2]);
 
-    await keyPoint(page, TAG, 'k4', ['ArrowLeft', 'ArrowLeft', 'Shift+ArrowUp']);
-    const k = K0.map((r) => [...r]);
-    k[3] = [2, 0.5];
-    s = await state(page);
-    expect(s.k).toEqual(k);
-    expect(s.cell).toEqual([2, 4]);
-    const numbers = await readNumbers(page, TAG);
-    expectMatches(numbers, q, k, [2, 4]);
-    expect(one(numbers, 'dot').text).toBe('\u22123.25'); // -4 + 0.75
-    await expectAllLogged(page, TAG);
-    await expect(page.locator(`${TAG} [aria-live]`).textContent()).resolves.toContain(
-      'k4 (fish) = (2, 0.5); S24 = \u22123.25',
-    );
-    await expect(page.locator(`${TAG} [data-point="k4"]`).getAttribute('aria-valuetext')).resolves.toBe(
-      'k4, key of \u201cfish\u201d = (2, 0.5)',
-    );
+      await keyPoint(page, TAG, 'k4', ['ArrowLeft', 'ArrowLeft', 'Shift+ArrowUp']);
+      const k = K0.map((r) => [...r]);
+      k[3] = [2, 0.5];
+      s = await state(page);
+      expect(s.k).toEqual(k);
+      expect(s.cell).toEqual([2, 4]);
+      const numbers = await readNumbers(page, TAG);
+      expectMatches(numbers, q, k, [2, 4]);
+      expect(one(numbers, 'dot').text).toBe('\u22123.25'); // -4 + 0.75
+      await expectAllLogged(page, TAG);
+      await expect(page.locator(`${TAG} [aria-live]`).textContent()).resolves.toContain(
+        'k4 (fish) = (2, 0.5); S24 = \u22123.25',
+      );
+      await expect(page.locator(`${TAG} [data-point="k4"]`).getAttribute('aria-valuetext')).resolves.toBe(
+        'k4, key of \u201cfish\u201d = (2, 0.5)',
+      );
 
-    const params = await urlParams(page);
-    expect(params.get('ch')).toBe(CH);
-    expect(params.get('v')).toBe('1');
-    expect(params.get('q')).toBe('0.5,0.5;-2,1.5;2,0.5;-1,1.5');
-    expect(params.get('k')).toBe('0.5,-0.5;2,1.5;-1,1;2,0.5');
-    expect(params.get('cell')).toBe('2,4');
+      await expectParams(page, CH, { q: '0.5,0.5;-2,1.5;2,0.5;-1,1.5', k: '0.5,-0.5;2,1.5;-1,1;2,0.5', cell: '2,4' });
 
-    const copy = await openChapter(env, CH, TAG, { search: (await settledUrl(page)).search });
-    const reopened = await readNumbers(copy.page, TAG);
-    expect(reopened.map((n) => n.text)).toEqual(numbers.map((n) => n.text));
-    expectMatches(reopened, q, k, [2, 4]);
-    await expectClean(copy);
-    await copy.context.close();
-    await expectClean(opened);
-    await opened.context.close();
+      const reopened = await expectReopens(env, page, CH, TAG, numbers);
+      expectMatches(reopened, q, k, [2, 4]);
+    });
   });
 
   test('a URL with other vectors shows their reference grid; a bad cell keeps the default with a note', async () => {
@@ -212,79 +185,43 @@ describe('chapter 1: the atom of attention', () => {
       [-1, -1],
     ];
     const search = `?ch=atom&v=1&q=${q.map((r) => r.join(',')).join(';')}&k=${k.map((r) => r.join(',')).join(';')}&cell=1,1`;
-    const opened = await openChapter(env, CH, TAG, { search });
-    const numbers = await readNumbers(opened.page, TAG);
-    expectMatches(numbers, q, k, [1, 1]);
-    expect(one(numbers, 'dot').text).toBe('\u221218');
-    expect(one(numbers, 'score-lowest').text).toBe('\u221218');
-    await expectAllLogged(opened.page, TAG);
-    await expectClean(opened);
-    await opened.context.close();
+    await withChapter(env, CH, TAG, { search }, async ({ page }) => {
+      const numbers = await readNumbers(page, TAG);
+      expectMatches(numbers, q, k, [1, 1]);
+      expect(one(numbers, 'dot').text).toBe('\u221218');
+      expect(one(numbers, 'score-lowest').text).toBe('\u221218');
+      await expectAllLogged(page, TAG);
+    });
 
-    const bad = await openChapter(env, CH, TAG, { search: '?ch=atom&v=1&cell=5,1' });
-    expect((await state(bad.page)).cell).toEqual([3, 2]);
-    await expect(bad.page.locator(`${TAG} .note`).textContent()).resolves.toContain('cell=5,1');
-    await expectClean(bad);
-    await bad.context.close();
+    await withChapter(env, CH, TAG, { search: '?ch=atom&v=1&cell=5,1' }, async (bad) => {
+      expect((await state(bad.page)).cell).toEqual([3, 2]);
+      await expect(bad.page.locator(`${TAG} .note`).textContent()).resolves.toContain('cell=5,1');
+    });
   });
 
   test('predict, then reveal: S23 and S32 differ', async () => {
-    const opened = await openChapter(env, CH, TAG);
-    const { page } = opened;
-    await page.locator(`${TAG} .predict-choice[data-choice="equal"]`).click();
-    await expect(page.locator(`${TAG} .predict`).getAttribute('data-result')).resolves.toBe('wrong');
-    await expect(page.locator(`${TAG} .predict-result`).textContent()).resolves.toMatch(
-      /S\u2082\u2083 = q\u2082\u00b7k\u2083 = 1 but S\u2083\u2082 = q\u2083\u00b7k\u2082 = 4\.75/,
-    );
-    expect((await state(page)).cell).toEqual([2, 3]);
-    expectMatches(await readNumbers(page, TAG), Q0, K0, [2, 3]);
-    await page.locator(`${TAG} .predict-again`).click();
-    await page.locator(`${TAG} .predict-choice[data-choice="different"]`).click();
-    await expect(page.locator(`${TAG} .predict`).getAttribute('data-result')).resolves.toBe('right');
-    await expect(page.locator('#toc li[data-chapter="atom"] [data-role=progress]').textContent()).resolves.toMatch(
-      /predicted/,
-    );
-    await expectAllLogged(page, TAG);
-    await expectClean(opened);
-    await opened.context.close();
+    await withChapter(env, CH, TAG, async ({ page }) => {
+      await predictChoice(page, TAG, 'equal', 'wrong');
+      await expect(page.locator(`${TAG} .predict-result`).textContent()).resolves.toMatch(
+        /S\u2082\u2083 = q\u2082\u00b7k\u2083 = 1 but S\u2083\u2082 = q\u2083\u00b7k\u2082 = 4\.75/,
+      );
+      expect((await state(page)).cell).toEqual([2, 3]);
+      expectMatches(await readNumbers(page, TAG), Q0, K0, [2, 3]);
+      await predictChoice(page, TAG, 'different', 'right');
+      await expectAllLogged(page, TAG);
+    });
   });
 
   test('exports the heat map as SVG and PNG and the numbers as JSON and CSV', async () => {
-    const opened = await openChapter(env, CH, TAG);
-    const { page } = opened;
-    const json = JSON.parse((await exportFile(page, TAG, 'json')).bytes.toString('utf8'));
-    expect(json.state).toEqual({ q: Q0, k: K0, cell: [3, 2] });
-    expect(json.numbers['score.3-2']).toBe(4.75);
-    expect(json.numbers.dot).toBe(4.75);
-    const csv = (await exportFile(page, TAG, 'csv')).bytes.toString('utf8');
-    expect(csv.split('\r\n')).toContain('score.2-2,5');
-    const svg = await exportFile(page, TAG, 'svg');
-    expect(svg.name).toBe('ag-attention-atom.svg');
-    expect(svg.bytes.toString('utf8')).toMatch(/^<svg[^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
-    expect(svg.bytes.toString('utf8')).toContain('linearGradient');
-    const png = await exportFile(page, TAG, 'png');
-    expect([...png.bytes.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-    await expectClean(opened);
-    await opened.context.close();
-  });
-
-  test.each([
-    [1024, 'desktop'],
-    [375, 'phone-375'],
-    [320, 'phone-320'],
-  ])('fits %i px with no horizontal scrolling, light and dark', async (width, name) => {
-    const opened = await openChapter(env, CH, TAG, { width, height: 1000 });
-    const { page } = opened;
-    await page.locator(`${TAG} [data-cell="2-3"]`).hover();
-    for (const scheme of ['light', 'dark']) {
-      await page.emulateMedia({ colorScheme: scheme });
-      expect(await overflow(page)).toBeLessThanOrEqual(0);
-      await screenshot(page.locator(`#ch-${CH}`), `chapter-01-${name}-${scheme}`);
-    }
-    expect(
-      await page.locator(TAG).evaluate((el) => getComputedStyle(el.shadowRoot.querySelector('svg.plane')).touchAction),
-    ).toBe('none');
-    await expectClean(opened);
-    await opened.context.close();
+    await withChapter(env, CH, TAG, async ({ page }) => {
+      const json = await exportJson(page, TAG);
+      expect(json.state).toEqual({ q: Q0, k: K0, cell: [3, 2] });
+      expect(json.numbers['score.3-2']).toBe(4.75);
+      expect(json.numbers.dot).toBe(4.75);
+      const csv = await exportText(page, TAG, 'csv');
+      expect(csv.split('\r\n')).toContain('score.2-2,5');
+      const svg = await exportFile(page, TAG, 'svg');
+      expect(svg.bytes.toString('utf8')).toContain('linearGradient');
+    });
   });
 });

@@ -2,33 +2,15 @@
 // (<ag-competition>): the weights before and after raising one logit, the
 // softmax Jacobian heat map and its row sums, against a float64 reference
 // after slider drags, arrow keys, heat-map keys and a changed URL.
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import {
-  byRole,
-  expectAllLogged,
-  expectClean,
-  expectClose,
-  expectShown,
-  exportFile,
-  one,
-  openChapter,
-  overflow,
-  readNumbers,
-  screenshot,
-  settledUrl,
-  startEnv,
-  urlParams,
-} from './helpers.mjs';
+import { describe, expect, test } from '@jest/globals';
+import { exportFile, exportJson, predictChoice, settledUrl, urlParams, useEnv, withChapter } from './helpers.mjs';
+import { byRole, expectAllLogged, expectClose, expectShown, one, readNumbers } from './shown-numbers.mjs';
+import { softmax, softmaxJacobian } from '../reference/float64.mjs';
 
 const TAG = 'ag-competition';
 const CH = 'competition';
 
-function softmax64(s) {
-  const m = Math.max(...s);
-  const e = s.map((x) => Math.exp(x - m));
-  const z = e.reduce((a, b) => a + b, 0);
-  return e.map((x) => x / z);
-}
+const softmax64 = (s) => softmax(s, 1, s.length);
 
 /** float64 reference: weights, after raising s_j by delta, J, row sums. */
 function reference(s, j, delta) {
@@ -36,7 +18,9 @@ function reference(s, j, delta) {
   const alpha = softmax64(x);
   const raised = x.map((v, k) => (k === j - 1 ? v + Math.fround(delta) : v));
   const after = softmax64(raised);
-  const J = alpha.map((ai, i) => alpha.map((aj, k) => ai * ((i === k ? 1 : 0) - aj)));
+  const n = alpha.length;
+  const flat = softmaxJacobian(alpha);
+  const J = alpha.map((_, i) => flat.slice(i * n, (i + 1) * n));
   const rowSums = J.map((row) => row.reduce((a, b) => a + b, 0));
   return {
     alpha,
@@ -81,127 +65,91 @@ function expectMatches(numbers, s, j, delta) {
 
 const st = (page) => page.locator(TAG).evaluate((el) => el.state);
 
-let env;
-beforeAll(async () => {
-  env = await startEnv();
-});
-afterAll(async () => {
-  await env?.close();
-});
+const env = useEnv();
 
 describe('part 2, chapter 5: competition through the shared denominator', () => {
   test('opens with the Jacobian of (1, 0.5, 0, -0.5): float64 reference, zero row sums, every number logged', async () => {
-    const opened = await openChapter(env, CH, TAG);
-    const numbers = await readNumbers(opened.page, TAG);
-    expectMatches(numbers, [1, 0.5, 0, -0.5], 1, 1);
-    await expectAllLogged(opened.page, TAG);
-    expect(await opened.page.locator(`${TAG} .katex`).count()).toBeGreaterThanOrEqual(2);
-    await expectClean(opened);
-    await opened.context.close();
+    await withChapter(env, CH, TAG, async ({ page }) => {
+      const numbers = await readNumbers(page, TAG);
+      expectMatches(numbers, [1, 0.5, 0, -0.5], 1, 1);
+      await expectAllLogged(page, TAG);
+      expect(await page.locator(`${TAG} .katex`).count()).toBeGreaterThanOrEqual(2);
+    });
   });
 
   test('drag and keys on the sliders, keys and hover on the heat map; the URL reopens the state', async () => {
-    const opened = await openChapter(env, CH, TAG);
-    const { page } = opened;
-    const slider = page.locator(`${TAG} input[data-logit="3"]`);
-    await slider.scrollIntoViewIfNeeded();
-    const box = await slider.boundingBox();
-    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-    await page.mouse.down();
-    await page.mouse.move(box.x + box.width * 0.85, box.y + box.height / 2, { steps: 6 });
-    await page.mouse.up();
-    let s = (await st(page)).s;
-    expect(s[2]).toBeGreaterThan(2);
-    expectMatches(await readNumbers(page, TAG), s, 1, 1);
+    await withChapter(env, CH, TAG, async ({ page }) => {
+      const slider = page.locator(`${TAG} input[data-logit="3"]`);
+      await slider.scrollIntoViewIfNeeded();
+      const box = await slider.boundingBox();
+      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(box.x + box.width * 0.85, box.y + box.height / 2, { steps: 6 });
+      await page.mouse.up();
+      let s = (await st(page)).s;
+      expect(s[2]).toBeGreaterThan(2);
+      expectMatches(await readNumbers(page, TAG), s, 1, 1);
 
-    await page.locator(`${TAG} input[data-logit="4"]`).focus();
-    for (let i = 0; i < 5; i += 1) await page.keyboard.press('ArrowLeft');
-    s = (await st(page)).s;
-    expectClose(s[3], -1, 1e-9, 's4');
+      await page.locator(`${TAG} input[data-logit="4"]`).focus();
+      for (let i = 0; i < 5; i += 1) await page.keyboard.press('ArrowLeft');
+      s = (await st(page)).s;
+      expectClose(s[3], -1, 1e-9, 's4');
 
-    // The heat map: focus cell (1,1), arrows to (2,3), Enter raises s3.
-    await page.locator(`${TAG} [data-cell="1-1"]`).focus();
-    await page.keyboard.press('ArrowDown');
-    await page.keyboard.press('ArrowRight');
-    await page.keyboard.press('ArrowRight');
-    await page.keyboard.press('Enter');
-    const state = await st(page);
-    expect(state.j).toBe(3);
-    const numbers = await readNumbers(page, TAG);
-    const ref = expectMatches(numbers, state.s, 3, 1);
-    expectClose(one(numbers, 'read-j').value, ref.J[1][2], 1e-6, 'readout J23');
-    await expect(page.locator(`${TAG} .readout`).textContent()).resolves.toMatch(/\u2202\u03b1\u2082\/\u2202s\u2083/);
-    // Hover another cell: the readout follows.
-    await page.locator(`${TAG} [data-cell="4-4"]`).hover();
-    expectClose(one(await readNumbers(page, TAG), 'read-j').value, ref.J[3][3], 1e-6, 'readout J44');
-    await expectAllLogged(page, TAG);
+      // The heat map: focus cell (1,1), arrows to (2,3), Enter raises s3.
+      await page.locator(`${TAG} [data-cell="1-1"]`).focus();
+      await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('ArrowRight');
+      await page.keyboard.press('ArrowRight');
+      await page.keyboard.press('Enter');
+      const state = await st(page);
+      expect(state.j).toBe(3);
+      const numbers = await readNumbers(page, TAG);
+      const ref = expectMatches(numbers, state.s, 3, 1);
+      expectClose(one(numbers, 'read-j').value, ref.J[1][2], 1e-6, 'readout J23');
+      await expect(page.locator(`${TAG} .readout`).textContent()).resolves.toMatch(/\u2202\u03b1\u2082\/\u2202s\u2083/);
+      // Hover another cell: the readout follows.
+      await page.locator(`${TAG} [data-cell="4-4"]`).hover();
+      expectClose(one(await readNumbers(page, TAG), 'read-j').value, ref.J[3][3], 1e-6, 'readout J44');
+      await expectAllLogged(page, TAG);
 
-    const params = await urlParams(page);
-    expect(params.get('ch')).toBe(CH);
-    expect(params.get('j')).toBe('3');
-    expect(params.get('s').split(',').map(Number)).toEqual(state.s);
-    const copy = await openChapter(env, CH, TAG, { search: (await settledUrl(page)).search });
-    expectMatches(await readNumbers(copy.page, TAG), state.s, 3, 1);
-    expect((await st(copy.page)).j).toBe(3);
-    await expectClean(copy);
-    await copy.context.close();
-    await expectClean(opened);
-    await opened.context.close();
+      const params = await urlParams(page);
+      expect(params.get('ch')).toBe(CH);
+      expect(params.get('j')).toBe('3');
+      expect(params.get('s').split(',').map(Number)).toEqual(state.s);
+      await withChapter(env, CH, TAG, { search: (await settledUrl(page)).search }, async (copy) => {
+        expectMatches(await readNumbers(copy.page, TAG), state.s, 3, 1);
+        expect((await st(copy.page)).j).toBe(3);
+      });
+    });
   });
 
   test('a URL with a dominant logit and a negative delta: the reference values, and the row sums stay zero', async () => {
-    const opened = await openChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&s=5.5,-2,0.3,-6&j=2&delta=-2.5` });
-    expectMatches(await readNumbers(opened.page, TAG), [5.5, -2, 0.3, -6], 2, -2.5);
-    await expectAllLogged(opened.page, TAG);
-    await expectClean(opened);
-    await opened.context.close();
+    await withChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&s=5.5,-2,0.3,-6&j=2&delta=-2.5` }, async ({ page }) => {
+      expectMatches(await readNumbers(page, TAG), [5.5, -2, 0.3, -6], 2, -2.5);
+      await expectAllLogged(page, TAG);
+    });
   });
 
   test('predict, then reveal: alpha_3 falls when s_1 rises', async () => {
-    const opened = await openChapter(env, CH, TAG);
-    const { page } = opened;
-    await page.locator(`${TAG} .predict-choice[data-choice="same"]`).click();
-    await expect(page.locator(`${TAG} .predict`).getAttribute('data-result')).resolves.toBe('wrong');
-    await page.locator(`${TAG} .predict-again`).click();
-    await page.locator(`${TAG} .predict-choice[data-choice="down"]`).click();
-    await expect(page.locator(`${TAG} .predict`).getAttribute('data-result')).resolves.toBe('right');
-    const numbers = await readNumbers(page, TAG);
-    const ref = expectMatches(numbers, [1, 0.5, 0, -0.5], 1, 1);
-    expect(ref.change[2]).toBeLessThan(0);
-    await expectAllLogged(page, TAG);
-    await expectClean(opened);
-    await opened.context.close();
+    await withChapter(env, CH, TAG, async ({ page }) => {
+      await predictChoice(page, TAG, 'same', 'wrong');
+      await predictChoice(page, TAG, 'down', 'right');
+      const numbers = await readNumbers(page, TAG);
+      const ref = expectMatches(numbers, [1, 0.5, 0, -0.5], 1, 1);
+      expect(ref.change[2]).toBeLessThan(0);
+      await expectAllLogged(page, TAG);
+    });
   });
 
   test('exports the heat map and the numbers', async () => {
-    const opened = await openChapter(env, CH, TAG);
-    const { page } = opened;
-    const json = JSON.parse((await exportFile(page, TAG, 'json')).bytes.toString('utf8'));
-    expect(json.state).toEqual({ s: [1, 0.5, 0, -0.5], j: 1, delta: 1 });
-    expectClose(json.numbers['jacobian.1-1'], reference([1, 0.5, 0, -0.5], 1, 1).J[0][0], 1e-6, 'exported J11');
-    const svg = await exportFile(page, TAG, 'svg');
-    const text = svg.bytes.toString('utf8');
-    expect(text).toMatch(/^<svg[^>]*data-rows="4"[^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
-    expect(text).toContain('data-role="jacobian"');
-    const png = await exportFile(page, TAG, 'png');
-    expect([...png.bytes.subarray(0, 4)]).toEqual([0x89, 0x50, 0x4e, 0x47]);
-    await expectClean(opened);
-    await opened.context.close();
-  });
-
-  test.each([
-    [1024, 'desktop'],
-    [375, 'phone-375'],
-    [320, 'phone-320'],
-  ])('fits %i px with no horizontal scrolling, light and dark', async (width, name) => {
-    const opened = await openChapter(env, CH, TAG, { width, height: 1000 });
-    const { page } = opened;
-    for (const scheme of ['light', 'dark']) {
-      await page.emulateMedia({ colorScheme: scheme });
-      expect(await overflow(page)).toBeLessThanOrEqual(0);
-      await screenshot(page.locator(`#ch-${CH}`), `part2-05-${name}-${scheme}`);
-    }
-    await expectClean(opened);
-    await opened.context.close();
+    await withChapter(env, CH, TAG, async ({ page }) => {
+      const json = await exportJson(page, TAG);
+      expect(json.state).toEqual({ s: [1, 0.5, 0, -0.5], j: 1, delta: 1 });
+      expectClose(json.numbers['jacobian.1-1'], reference([1, 0.5, 0, -0.5], 1, 1).J[0][0], 1e-6, 'exported J11');
+      const svg = await exportFile(page, TAG, 'svg');
+      const text = svg.bytes.toString('utf8');
+      expect(text).toMatch(/^<svg[^>]*data-rows="4"[^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+      expect(text).toContain('data-role="jacobian"');
+    });
   });
 });

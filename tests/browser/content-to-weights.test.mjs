@@ -2,23 +2,11 @@
 // X -> Q, K, V -> scores -> weights -> Y on a short sentence, checked against
 // a float64 reference written here, after mouse drags, arrow keys, the
 // stepper, a heat-map click, an edited sentence and a changed URL.
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import {
-  byRole,
-  dragPoint,
-  expectAllLogged,
-  expectClean,
-  expectClose,
-  exportFile,
-  keyPoint,
-  openChapter,
-  overflow,
-  readNumbers,
-  screenshot,
-  settledUrl,
-  startEnv,
-  urlParams,
-} from './helpers.mjs';
+import { describe, expect, test } from '@jest/globals';
+import { exportJson, exportText, predictChoice, settledUrl, urlParams, useEnv, withChapter } from './helpers.mjs';
+import { dragPoint, keyPoint } from './pointer.mjs';
+import { byRole, expectAllLogged, expectClose, readNumbers } from './shown-numbers.mjs';
+import { matmulRows, matmulRowsT, softmaxRows } from './reference-rows.mjs';
 
 const TAG = 'ag-content-to-weights';
 const CH = 'content-to-weights';
@@ -37,19 +25,10 @@ function matrixOf(numbers, role) {
 
 /** float64 reference of the whole pipeline from X and the three projections. */
 function reference(X, wq, wk, wv) {
-  const mm = (A, B) => A.map((r) => B[0].map((_, j) => r.reduce((s, a, c) => s + a * B[c][j], 0)));
-  const Q = mm(X, wq);
-  const K = mm(X, wk);
-  const V = mm(X, wv);
-  const S = Q.map((q) => K.map((k) => q.reduce((s, x, c) => s + x * k[c], 0) / Math.sqrt(D_K)));
-  const A = S.map((row) => {
-    const m = Math.max(...row);
-    const e = row.map((s) => Math.exp(s - m));
-    const z = e.reduce((a, b) => a + b, 0);
-    return e.map((x) => x / z);
-  });
-  const Y = A.map((a) => V[0].map((_, c) => a.reduce((s, w, j) => s + w * V[j][c], 0)));
-  return { Q, K, V, S, A, Y };
+  const [Q, K, V] = [wq, wk, wv].map((w) => matmulRows(X, w).C);
+  const S = matmulRowsT(Q, K).map((row) => row.map((s) => s / Math.sqrt(D_K)));
+  const A = softmaxRows(S);
+  return { Q, K, V, S, A, Y: matmulRows(A, V).C };
 }
 
 /** Every number shown against the reference (float32 results: relative 1e-5 of the magnitudes involved). */
@@ -92,161 +71,129 @@ async function expectMatches(page, { words }) {
   return { numbers, ref, state };
 }
 
-let env;
-beforeAll(async () => {
-  env = await startEnv();
-});
-afterAll(async () => {
-  await env?.close();
-});
+const env = useEnv();
 
 describe('part 2, chapter 7: from content to weights', () => {
   test('opens on "the cat ate the fish": every tensor against the float64 reference, shapes shown, numbers logged', async () => {
-    const opened = await openChapter(env, CH, TAG);
-    const { page } = opened;
-    await expectMatches(page, { words: ['the', 'cat', 'ate', 'the', 'fish'] });
-    const shapes = await page.locator(`${TAG} [data-shape]`).allTextContents();
-    expect(shapes[0]).toContain('[5, 4]');
-    expect(shapes[1]).toContain('[5, 4] \u00b7 [4, 2] \u2192 [5, 2]');
-    expect(shapes[2]).toContain('[5, 5]');
-    expect(shapes[4]).toContain('A [5, 5] \u00b7 V [5, 2] \u2192 Y [5, 2]');
-    expect(await page.locator(`${TAG} .katex`).count()).toBeGreaterThan(4);
-    await expectAllLogged(page, TAG);
-    // The numbers come from matmul and attention (with scores and weights).
-    const kernels = await page.evaluate(() => [...new Set(window.__agCallLog.map((c) => c.kernel))]);
-    expect(kernels).toEqual(expect.arrayContaining(['attention']));
-    expect(kernels.some((k) => k.startsWith('matmul'))).toBe(true);
-    await expectClean(opened);
-    await opened.context.close();
+    await withChapter(env, CH, TAG, async ({ page }) => {
+      await expectMatches(page, { words: ['the', 'cat', 'ate', 'the', 'fish'] });
+      const shapes = await page.locator(`${TAG} [data-shape]`).allTextContents();
+      expect(shapes[0]).toContain('[5, 4]');
+      expect(shapes[1]).toContain('[5, 4] \u00b7 [4, 2] \u2192 [5, 2]');
+      expect(shapes[2]).toContain('[5, 5]');
+      expect(shapes[4]).toContain('A [5, 5] \u00b7 V [5, 2] \u2192 Y [5, 2]');
+      expect(await page.locator(`${TAG} .katex`).count()).toBeGreaterThan(4);
+      await expectAllLogged(page, TAG);
+      // The numbers come from matmul and attention (with scores and weights).
+      const kernels = await page.evaluate(() => [...new Set(window.__agCallLog.map((c) => c.kernel))]);
+      expect(kernels).toEqual(expect.arrayContaining(['attention']));
+      expect(kernels.some((k) => k.startsWith('matmul'))).toBe(true);
+    });
   });
 
   test('drag and keys move rows of W_Q and W_K, the stepper and the heat map answer keys, the URL reopens the state', async () => {
-    const opened = await openChapter(env, CH, TAG);
-    const { page } = opened;
-    const words = ['the', 'cat', 'ate', 'the', 'fish'];
-    await dragPoint(page, TAG, 'r1', [2, -1.5]);
-    expect((await page.locator(TAG).evaluate((el) => el.state.wq))[0]).toEqual([2, -1.5]);
-    await expectMatches(page, { words });
+    await withChapter(env, CH, TAG, async ({ page }) => {
+      const words = ['the', 'cat', 'ate', 'the', 'fish'];
+      await dragPoint(page, TAG, 'r1', [2, -1.5]);
+      expect((await page.locator(TAG).evaluate((el) => el.state.wq))[0]).toEqual([2, -1.5]);
+      await expectMatches(page, { words });
 
-    await page.locator(`${TAG} .edit-choice input[value="wk"]`).check();
-    await keyPoint(page, TAG, 'r3', ['ArrowRight', 'Shift+ArrowUp']);
-    expect((await page.locator(TAG).evaluate((el) => el.state.wk))[2]).toEqual([-0.75, 2]);
-    await expect(page.locator(`${TAG} [aria-live]`).textContent()).resolves.toContain('W_K row 3');
+      await page.locator(`${TAG} .edit-choice input[value="wk"]`).check();
+      await keyPoint(page, TAG, 'r3', ['ArrowRight', 'Shift+ArrowUp']);
+      expect((await page.locator(TAG).evaluate((el) => el.state.wk))[2]).toEqual([-0.75, 2]);
+      await expect(page.locator(`${TAG} [aria-live]`).textContent()).resolves.toContain('W_K row 3');
 
-    // Stepper: arrow keys on a step button; hidden later panels.
-    await page.locator(`${TAG} .step-button[data-step="5"]`).focus();
-    await page.keyboard.press('ArrowLeft');
-    await page.keyboard.press('ArrowLeft');
-    expect(await page.locator(TAG).evaluate((el) => el.state.step)).toBe(3);
-    expect(await page.locator(`${TAG} .panel[data-step="4"]`).isHidden()).toBe(true);
-    expect(await page.locator(`${TAG} .panel[data-step="3"]`).isVisible()).toBe(true);
-    await page.locator(`${TAG} [data-nav="next"]`).click();
-    expect(await page.locator(TAG).evaluate((el) => el.state.step)).toBe(4);
+      // Stepper: arrow keys on a step button; hidden later panels.
+      await page.locator(`${TAG} .step-button[data-step="5"]`).focus();
+      await page.keyboard.press('ArrowLeft');
+      await page.keyboard.press('ArrowLeft');
+      expect(await page.locator(TAG).evaluate((el) => el.state.step)).toBe(3);
+      expect(await page.locator(`${TAG} .panel[data-step="4"]`).isHidden()).toBe(true);
+      expect(await page.locator(`${TAG} .panel[data-step="3"]`).isVisible()).toBe(true);
+      await page.locator(`${TAG} [data-nav="next"]`).click();
+      expect(await page.locator(TAG).evaluate((el) => el.state.step)).toBe(4);
 
-    // Heat map: Enter on a cell of row 3 selects query 3.
-    const cell = page.locator(`${TAG} .panel[data-step="4"] [data-cell="1-1"]`);
-    await cell.focus();
-    await page.keyboard.press('ArrowDown');
-    await page.keyboard.press('ArrowDown');
-    await page.keyboard.press('Enter');
-    expect(await page.locator(TAG).evaluate((el) => el.state.query)).toBe(3);
-    const { numbers } = await expectMatches(page, { words });
-    await expectAllLogged(page, TAG);
+      // Heat map: Enter on a cell of row 3 selects query 3.
+      const cell = page.locator(`${TAG} .panel[data-step="4"] [data-cell="1-1"]`);
+      await cell.focus();
+      await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('Enter');
+      expect(await page.locator(TAG).evaluate((el) => el.state.query)).toBe(3);
+      const { numbers } = await expectMatches(page, { words });
+      await expectAllLogged(page, TAG);
 
-    const params = await urlParams(page);
-    expect(params.get('ch')).toBe(CH);
-    expect(params.get('step')).toBe('4');
-    expect(params.get('query')).toBe('3');
-    expect(params.get('edit')).toBe('wk');
-    const copy = await openChapter(env, CH, TAG, { search: (await settledUrl(page)).search });
-    const again = await readNumbers(copy.page, TAG);
-    expect(again.map((n) => n.value)).toEqual(numbers.map((n) => n.value));
-    await expectClean(copy);
-    await copy.context.close();
-    await expectClean(opened);
-    await opened.context.close();
+      const params = await urlParams(page);
+      expect(params.get('ch')).toBe(CH);
+      expect(params.get('step')).toBe('4');
+      expect(params.get('query')).toBe('3');
+      expect(params.get('edit')).toBe('wk');
+      await withChapter(env, CH, TAG, { search: (await settledUrl(page)).search }, async (copy) => {
+        const again = await readNumbers(copy.page, TAG);
+        expect(again.map((n) => n.value)).toEqual(numbers.map((n) => n.value));
+      });
+    });
   });
 
   test('an edited sentence changes X, the shapes and the URL; a bad sentence is refused with a note', async () => {
-    const opened = await openChapter(env, CH, TAG);
-    const { page } = opened;
-    const input = page.locator(`${TAG} .sentence-input`);
-    await input.fill('dogs chase the ball');
-    await input.press('Enter');
-    await page.waitForFunction((tag) => document.querySelector(tag).state.words.length === 4, TAG);
-    await expectMatches(page, { words: ['dogs', 'chase', 'the', 'ball'] });
-    expect(await page.locator(`${TAG} [data-shape="s"]`).textContent()).toContain('[4, 4]');
-    const words = (await urlParams(page)).get('words');
-    expect(words.split(',').length).toBe(4);
-    await expectAllLogged(page, TAG);
+    const words = await withChapter(env, CH, TAG, async ({ page }) => {
+      const input = page.locator(`${TAG} .sentence-input`);
+      await input.fill('dogs chase the ball');
+      await input.press('Enter');
+      await page.waitForFunction((tag) => document.querySelector(tag).state.words.length === 4, TAG);
+      await expectMatches(page, { words: ['dogs', 'chase', 'the', 'ball'] });
+      expect(await page.locator(`${TAG} [data-shape="s"]`).textContent()).toContain('[4, 4]');
+      const words = (await urlParams(page)).get('words');
+      expect(words.split(',').length).toBe(4);
+      await expectAllLogged(page, TAG);
 
-    await input.fill('one two three four five six seven');
-    await input.press('Enter');
-    await expect(page.locator(`${TAG} .note`).first().textContent()).resolves.toMatch(/2 to 6 words/);
-    expect((await urlParams(page)).get('words')).toBe(words);
-    await expectClean(opened);
-    await opened.context.close();
+      await input.fill('one two three four five six seven');
+      await input.press('Enter');
+      await expect(page.locator(`${TAG} .note`).first().textContent()).resolves.toMatch(/2 to 6 words/);
+      expect((await urlParams(page)).get('words')).toBe(words);
+      return words;
+    });
 
     // A URL with another sentence (packed words) and other weights.
-    const copy = await openChapter(env, CH, TAG, {
-      search: `?ch=${CH}&v=1&words=${words}&wq=1,0;0,1;1,1;0,0&step=5&query=4`,
-    });
-    const { state } = await expectMatches(copy.page, { words: ['dogs', 'chase', 'the', 'ball'] });
-    expect(state.wq).toEqual([
-      [1, 0],
-      [0, 1],
-      [1, 1],
-      [0, 0],
-    ]);
-    await expectAllLogged(copy.page, TAG);
-    await expectClean(copy);
-    await copy.context.close();
+    await withChapter(
+      env,
+      CH,
+      TAG,
+      {
+        search: `?ch=${CH}&v=1&words=${words}&wq=1,0;0,1;1,1;0,0&step=5&query=4`,
+      },
+      async (copy) => {
+        const { state } = await expectMatches(copy.page, { words: ['dogs', 'chase', 'the', 'ball'] });
+        expect(state.wq).toEqual([
+          [1, 0],
+          [0, 1],
+          [1, 1],
+          [0, 0],
+        ]);
+        await expectAllLogged(copy.page, TAG);
+      },
+    );
   });
 
   test('predict, then reveal: the two "the" rows of the weights are identical', async () => {
-    const opened = await openChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&step=2` });
-    const { page } = opened;
-    await page.locator(`${TAG} .predict-choice[data-choice="different"]`).click();
-    await expect(page.locator(`${TAG} .predict`).getAttribute('data-result')).resolves.toBe('wrong');
-    const { numbers } = await expectMatches(page, { words: ['the', 'cat', 'ate', 'the', 'fish'] });
-    const A = matrixOf(numbers, 'weight');
-    expect(A[0]).toEqual(A[3]);
-    expect(await page.locator(TAG).evaluate((el) => el.state.step)).toBe(4);
-    await page.locator(`${TAG} .predict-again`).click();
-    await page.locator(`${TAG} .predict-choice[data-choice="identical"]`).click();
-    await expect(page.locator(`${TAG} .predict`).getAttribute('data-result')).resolves.toBe('right');
-    await expectAllLogged(page, TAG);
-    await expectClean(opened);
-    await opened.context.close();
+    await withChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&step=2` }, async ({ page }) => {
+      await predictChoice(page, TAG, 'different', 'wrong');
+      const { numbers } = await expectMatches(page, { words: ['the', 'cat', 'ate', 'the', 'fish'] });
+      const A = matrixOf(numbers, 'weight');
+      expect(A[0]).toEqual(A[3]);
+      expect(await page.locator(TAG).evaluate((el) => el.state.step)).toBe(4);
+      await predictChoice(page, TAG, 'identical', 'right');
+      await expectAllLogged(page, TAG);
+    });
   });
 
   test('exports the weight heat map and the scores and weights as CSV', async () => {
-    const opened = await openChapter(env, CH, TAG);
-    const { page } = opened;
-    const csv = (await exportFile(page, TAG, 'csv')).bytes.toString('utf8').split('\r\n');
-    expect(csv[0]).toBe('query,query_word,key,key_word,score,weight');
-    expect(csv.filter((l) => /^\d/.test(l)).length).toBe(25);
-    const svg = await exportFile(page, TAG, 'svg');
-    expect(svg.bytes.toString('utf8')).toMatch(/^<svg[^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
-    const json = JSON.parse((await exportFile(page, TAG, 'json')).bytes.toString('utf8'));
-    expect(json.state.step).toBe(5);
-    await expectClean(opened);
-    await opened.context.close();
-  });
-
-  test.each([
-    [1024, 'desktop'],
-    [375, 'phone-375'],
-    [320, 'phone-320'],
-  ])('fits %i px with no horizontal scrolling, light and dark', async (width, name) => {
-    const opened = await openChapter(env, CH, TAG, { width, height: 1000 });
-    const { page } = opened;
-    for (const scheme of ['light', 'dark']) {
-      await page.emulateMedia({ colorScheme: scheme });
-      expect(await overflow(page)).toBeLessThanOrEqual(0);
-      await screenshot(page.locator(`#ch-${CH}`), `part2-07-${name}-${scheme}`);
-    }
-    await expectClean(opened);
-    await opened.context.close();
+    await withChapter(env, CH, TAG, async ({ page }) => {
+      const csv = (await exportText(page, TAG, 'csv')).split('\r\n');
+      expect(csv[0]).toBe('query,query_word,key,key_word,score,weight');
+      expect(csv.filter((l) => /^\d/.test(l)).length).toBe(25);
+      const json = await exportJson(page, TAG);
+      expect(json.state.step).toBe(5);
+    });
   });
 });

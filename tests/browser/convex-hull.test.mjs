@@ -2,26 +2,20 @@
 // values dragged by mouse and keys, weights from the simplex picker (mouse and
 // keys), the two "break one constraint" buttons, T from the URL; y and Σα
 // against a float64 reference, and inside/outside against a hull computed here.
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { describe, expect, test } from '@jest/globals';
 import {
-  byRole,
-  dragPoint,
-  expectAllLogged,
-  expectClean,
-  expectClose,
-  expectShown,
+  expectParams,
   exportFile,
-  keyPoint,
-  one,
-  openChapter,
-  overflow,
-  readNumbers,
-  screenshot,
+  exportJson,
+  exportText,
+  predictChoice,
   settledUrl,
-  startEnv,
-  U,
   urlParams,
+  useEnv,
+  withChapter,
 } from './helpers.mjs';
+import { dragPoint, keyPoint } from './pointer.mjs';
+import { byRole, expectAllLogged, expectClose, expectShown, one, readNumbers, U } from './shown-numbers.mjs';
 
 const TAG = 'ag-convex-hull';
 const CH = 'convex-hull';
@@ -84,125 +78,109 @@ async function expectState(page, alpha, values) {
 
 const state = (page) => page.locator(TAG).evaluate((el) => el.state);
 
-let env;
-beforeAll(async () => {
-  env = await startEnv();
-});
-afterAll(async () => {
-  await env?.close();
-});
+const env = useEnv();
 
 describe('part 2, chapter 2: a convex combination stays in the hull', () => {
   test('opens convex: weights (0.2, 0.3, 0.5), y inside the triangle, both constraints ticked, every number logged', async () => {
-    const opened = await openChapter(env, CH, TAG);
-    const { page } = opened;
-    const { numbers } = await expectState(page, [0.2, 0.3, 0.5], TRIANGLE);
-    expect(byRole(numbers, 'y').map((n) => n.text)).toEqual(['0.9', '0.7']);
-    expect(one(numbers, 'sum').text).toBe('1');
-    await expect(page.locator(`${TAG} .status`).textContent()).resolves.toMatch(
-      /Both constraints hold.*inside the hull/,
-    );
-    expect(await page.locator(`${TAG} .katex`).count()).toBeGreaterThanOrEqual(3);
-    await expect(page.locator(`${TAG} .simplex-panel`).isVisible()).resolves.toBe(true);
-    await expectAllLogged(page, TAG);
-    await expectClean(opened);
-    await opened.context.close();
+    await withChapter(env, CH, TAG, async ({ page }) => {
+      const { numbers } = await expectState(page, [0.2, 0.3, 0.5], TRIANGLE);
+      expect(byRole(numbers, 'y').map((n) => n.text)).toEqual(['0.9', '0.7']);
+      expect(one(numbers, 'sum').text).toBe('1');
+      await expect(page.locator(`${TAG} .status`).textContent()).resolves.toMatch(
+        /Both constraints hold.*inside the hull/,
+      );
+      expect(await page.locator(`${TAG} .katex`).count()).toBeGreaterThanOrEqual(3);
+      await expect(page.locator(`${TAG} .simplex-panel`).isVisible()).resolves.toBe(true);
+      await expectAllLogged(page, TAG);
+    });
   });
 
   test('break one constraint at a time: a negative weight leaves the hull, a sum of 2 doubles y; then back to convex', async () => {
-    const opened = await openChapter(env, CH, TAG);
-    const { page } = opened;
-    await page.locator(`${TAG} button[data-action="negative"]`).click();
-    expect((await state(page)).alpha).toEqual([-0.4, 0.3, 1.1]);
-    await expectState(page, [-0.4, 0.3, 1.1], TRIANGLE);
-    expect(inside(reference([-0.4, 0.3, 1.1], TRIANGLE).y, TRIANGLE)).toBe(false);
-    await expect(page.locator(`${TAG} .status`).textContent()).resolves.toMatch(
-      /Only non-negativity is broken.*outside the hull/,
-    );
-    await expect(page.locator(`${TAG} [data-check="nonneg"]`).textContent()).resolves.toMatch(
-      /\u03b1\u2081 = \u22120\.4 < 0 \(broken\)/,
-    );
+    await withChapter(env, CH, TAG, async ({ page }) => {
+      await page.locator(`${TAG} button[data-action="negative"]`).click();
+      expect((await state(page)).alpha).toEqual([-0.4, 0.3, 1.1]);
+      await expectState(page, [-0.4, 0.3, 1.1], TRIANGLE);
+      expect(inside(reference([-0.4, 0.3, 1.1], TRIANGLE).y, TRIANGLE)).toBe(false);
+      await expect(page.locator(`${TAG} .status`).textContent()).resolves.toMatch(
+        /Only non-negativity is broken.*outside the hull/,
+      );
+      await expect(page.locator(`${TAG} [data-check="nonneg"]`).textContent()).resolves.toMatch(
+        /\u03b1\u2081 = \u22120\.4 < 0 \(broken\)/,
+      );
 
-    await page.locator(`${TAG} button[data-action="double"]`).click();
-    expect((await state(page)).alpha).toEqual([0.4, 0.6, 1]);
-    const { numbers } = await expectState(page, [0.4, 0.6, 1], TRIANGLE);
-    expect(byRole(numbers, 'y').map((n) => n.text)).toEqual(['1.8', '1.4']); // twice (0.9, 0.7)
-    expect(one(numbers, 'sum').text).toBe('2');
-    await expect(page.locator(`${TAG} .status`).textContent()).resolves.toMatch(/Only the sum is broken: y is 2 times/);
-    expect(
-      await page.locator(TAG).evaluate((el) => el.shadowRoot.querySelector('.ghost').getAttribute('visibility')),
-    ).toBe('visible');
+      await page.locator(`${TAG} button[data-action="double"]`).click();
+      expect((await state(page)).alpha).toEqual([0.4, 0.6, 1]);
+      const { numbers } = await expectState(page, [0.4, 0.6, 1], TRIANGLE);
+      expect(byRole(numbers, 'y').map((n) => n.text)).toEqual(['1.8', '1.4']); // twice (0.9, 0.7)
+      expect(one(numbers, 'sum').text).toBe('2');
+      await expect(page.locator(`${TAG} .status`).textContent()).resolves.toMatch(
+        /Only the sum is broken: y is 2 times/,
+      );
+      expect(
+        await page.locator(TAG).evaluate((el) => el.shadowRoot.querySelector('.ghost').getAttribute('visibility')),
+      ).toBe('visible');
 
-    await page.locator(`${TAG} button[data-action="restore"]`).click();
-    await expectState(page, [0.2, 0.3, 0.5], TRIANGLE);
-    expect((await urlParams(page)).get('alpha')).toBe('0.2,0.3,0.5');
-    await expectAllLogged(page, TAG);
-    await expectClean(opened);
-    await opened.context.close();
+      await page.locator(`${TAG} button[data-action="restore"]`).click();
+      await expectState(page, [0.2, 0.3, 0.5], TRIANGLE);
+      expect((await urlParams(page)).get('alpha')).toBe('0.2,0.3,0.5');
+      await expectAllLogged(page, TAG);
+    });
   });
 
   test('the simplex picker: dragged to a corner gives the hard pointer y = v3; arrow keys keep the weights on the simplex', async () => {
-    const opened = await openChapter(env, CH, TAG);
-    const { page } = opened;
-    const pick = page.locator(`${TAG} [data-point="simplex"]`);
-    await pick.scrollIntoViewIfNeeded();
-    const box = await pick.locator('circle.dot').boundingBox();
-    const corner = await page.locator(TAG).evaluate((el) => {
-      const svg = el.shadowRoot.querySelector('svg.simplex');
-      const p = svg.createSVGPoint();
-      p.x = 100;
-      p.y = 10; // just beyond the top corner: clamped onto it
-      const s = p.matrixTransform(svg.getScreenCTM());
-      return { x: s.x, y: s.y };
-    });
-    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-    await page.mouse.down();
-    await page.mouse.move(corner.x, corner.y, { steps: 6 });
-    await page.mouse.up();
-    expect((await state(page)).alpha).toEqual([0, 0, 1]);
-    const { numbers } = await expectState(page, [0, 0, 1], TRIANGLE);
-    expect(byRole(numbers, 'y').map((n) => n.value)).toEqual([1, 4]); // exactly v3
+    await withChapter(env, CH, TAG, async ({ page }) => {
+      const pick = page.locator(`${TAG} [data-point="simplex"]`);
+      await pick.scrollIntoViewIfNeeded();
+      const box = await pick.locator('circle.dot').boundingBox();
+      const corner = await page.locator(TAG).evaluate((el) => {
+        const svg = el.shadowRoot.querySelector('svg.simplex');
+        const p = svg.createSVGPoint();
+        p.x = 100;
+        p.y = 10; // just beyond the top corner: clamped onto it
+        const s = p.matrixTransform(svg.getScreenCTM());
+        return { x: s.x, y: s.y };
+      });
+      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(corner.x, corner.y, { steps: 6 });
+      await page.mouse.up();
+      expect((await state(page)).alpha).toEqual([0, 0, 1]);
+      const { numbers } = await expectState(page, [0, 0, 1], TRIANGLE);
+      expect(byRole(numbers, 'y').map((n) => n.value)).toEqual([1, 4]); // exactly v3
 
-    await pick.focus();
-    for (const key of ['ArrowDown', 'ArrowDown', 'ArrowLeft', 'Shift+ArrowDown']) await page.keyboard.press(key);
-    const { alpha } = await state(page);
-    expect(alpha.every((a) => a >= 0)).toBe(true);
-    expect(alpha[0] + alpha[1] + alpha[2]).toBeCloseTo(1, 12);
-    expect(alpha[2]).toBeLessThan(1);
-    expect(alpha[0]).toBeGreaterThan(alpha[1]); // moved left: towards the corner alpha1 = 1
-    await expectState(page, alpha, TRIANGLE);
-    await expect(pick.getAttribute('aria-valuetext')).resolves.toMatch(/^weights \(/);
-    await expect(page.locator(`${TAG} [aria-live]`).textContent()).resolves.toMatch(/^weights \(.*y = /);
-    await expectAllLogged(page, TAG);
-    await expectClean(opened);
-    await opened.context.close();
+      await pick.focus();
+      for (const key of ['ArrowDown', 'ArrowDown', 'ArrowLeft', 'Shift+ArrowDown']) await page.keyboard.press(key);
+      const { alpha } = await state(page);
+      expect(alpha.every((a) => a >= 0)).toBe(true);
+      expect(alpha[0] + alpha[1] + alpha[2]).toBeCloseTo(1, 12);
+      expect(alpha[2]).toBeLessThan(1);
+      expect(alpha[0]).toBeGreaterThan(alpha[1]); // moved left: towards the corner alpha1 = 1
+      await expectState(page, alpha, TRIANGLE);
+      await expect(pick.getAttribute('aria-valuetext')).resolves.toMatch(/^weights \(/);
+      await expect(page.locator(`${TAG} [aria-live]`).textContent()).resolves.toMatch(/^weights \(.*y = /);
+      await expectAllLogged(page, TAG);
+    });
   });
 
   test('dragging and keying values moves the hull; the URL keeps values and weights and reopens them', async () => {
-    const opened = await openChapter(env, CH, TAG);
-    const { page } = opened;
-    await dragPoint(page, TAG, 'v1', [-5, 4]);
-    await keyPoint(page, TAG, 'v2', ['ArrowLeft', 'Shift+ArrowDown']);
-    const values = [
-      [-5, 4],
-      [3.75, -4],
-      [1, 4],
-    ];
-    expect((await state(page)).values).toEqual(values);
-    const { numbers } = await expectState(page, [0.2, 0.3, 0.5], values);
-    await expect(page.locator(`${TAG} [data-point="v2"]`).getAttribute('aria-valuetext')).resolves.toBe(
-      'v2 = (3.75, \u22124)',
-    );
-    const params = await urlParams(page);
-    expect(params.get('ch')).toBe(CH);
-    expect(params.get('v')).toBe('1');
-    expect(params.get('values')).toBe('-5,4;3.75,-4;1,4');
-    const copy = await openChapter(env, CH, TAG, { search: (await settledUrl(page)).search });
-    expect((await readNumbers(copy.page, TAG)).map((n) => n.text)).toEqual(numbers.map((n) => n.text));
-    await expectClean(copy);
-    await copy.context.close();
-    await expectClean(opened);
-    await opened.context.close();
+    await withChapter(env, CH, TAG, async ({ page }) => {
+      await dragPoint(page, TAG, 'v1', [-5, 4]);
+      await keyPoint(page, TAG, 'v2', ['ArrowLeft', 'Shift+ArrowDown']);
+      const values = [
+        [-5, 4],
+        [3.75, -4],
+        [1, 4],
+      ];
+      expect((await state(page)).values).toEqual(values);
+      const { numbers } = await expectState(page, [0.2, 0.3, 0.5], values);
+      await expect(page.locator(`${TAG} [data-point="v2"]`).getAttribute('aria-valuetext')).resolves.toBe(
+        'v2 = (3.75, \u22124)',
+      );
+      await expectParams(page, CH, { values: '-5,4;3.75,-4;1,4' });
+      await withChapter(env, CH, TAG, { search: (await settledUrl(page)).search }, async (copy) => {
+        expect((await readNumbers(copy.page, TAG)).map((n) => n.text)).toEqual(numbers.map((n) => n.text));
+      });
+    });
   });
 
   test('URLs with T = 6 (both constraints broken) and T = 2 (the hull is a segment); the simplex hides for T other than 3', async () => {
@@ -215,93 +193,62 @@ describe('part 2, chapter 2: a convex combination stays in the hull', () => {
       [-1, -4],
     ];
     const a6 = [0.5, -0.25, 0.25, 0.5, 0.25, 0.25];
-    const six = await openChapter(env, CH, TAG, {
-      search: `?ch=${CH}&v=1&values=${V6.map((r) => r.join(',')).join(';')}&alpha=${a6.join(',')}`,
-    });
-    await expectState(six.page, a6, V6);
-    await expect(six.page.locator(`${TAG} .status`).textContent()).resolves.toMatch(/Both constraints are broken/);
-    await expect(six.page.locator(`${TAG} .simplex-panel`).isVisible()).resolves.toBe(false);
-    await expectAllLogged(six.page, TAG);
-    await expectClean(six);
-    await six.context.close();
+    await withChapter(
+      env,
+      CH,
+      TAG,
+      {
+        search: `?ch=${CH}&v=1&values=${V6.map((r) => r.join(',')).join(';')}&alpha=${a6.join(',')}`,
+      },
+      async (six) => {
+        await expectState(six.page, a6, V6);
+        await expect(six.page.locator(`${TAG} .status`).textContent()).resolves.toMatch(/Both constraints are broken/);
+        await expect(six.page.locator(`${TAG} .simplex-panel`).isVisible()).resolves.toBe(false);
+        await expectAllLogged(six.page, TAG);
+      },
+    );
 
-    const two = await openChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&values=-4,-2;4,2&alpha=0.25,0.75` });
-    await expect(two.page.locator(`${TAG} .status`).getAttribute('data-inside')).resolves.toBe('true');
-    const numbers = await readNumbers(two.page, TAG);
-    expect(byRole(numbers, 'y').map((n) => n.value)).toEqual([2, 1]);
-    // One step past the end of the segment: the sum is still 1, y leaves it.
-    await two.page.locator(`${TAG} input[data-alpha="1"]`).focus();
-    for (let i = 0; i < 10; i += 1) await two.page.keyboard.press('ArrowLeft');
-    await two.page.locator(`${TAG} input[data-alpha="2"]`).focus();
-    for (let i = 0; i < 10; i += 1) await two.page.keyboard.press('ArrowRight');
-    const { alpha } = await state(two.page);
-    expect(alpha[0]).toBeCloseTo(-0.25, 12);
-    expect(alpha[1]).toBeCloseTo(1.25, 12);
-    await expect(two.page.locator(`${TAG} .status`).getAttribute('data-inside')).resolves.toBe('false');
-    await expect(two.page.locator(`${TAG} .status`).getAttribute('data-broken')).resolves.toBe('nonneg');
-    const y = byRole(await readNumbers(two.page, TAG), 'y');
-    expectClose(y[0].value, -0.25 * -4 + 1.25 * 4, 1e-5, 'y1 past the segment');
-    await expectClean(two);
-    await two.context.close();
+    await withChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&values=-4,-2;4,2&alpha=0.25,0.75` }, async (two) => {
+      await expect(two.page.locator(`${TAG} .status`).getAttribute('data-inside')).resolves.toBe('true');
+      const numbers = await readNumbers(two.page, TAG);
+      expect(byRole(numbers, 'y').map((n) => n.value)).toEqual([2, 1]);
+      // One step past the end of the segment: the sum is still 1, y leaves it.
+      await two.page.locator(`${TAG} input[data-alpha="1"]`).focus();
+      for (let i = 0; i < 10; i += 1) await two.page.keyboard.press('ArrowLeft');
+      await two.page.locator(`${TAG} input[data-alpha="2"]`).focus();
+      for (let i = 0; i < 10; i += 1) await two.page.keyboard.press('ArrowRight');
+      const { alpha } = await state(two.page);
+      expect(alpha[0]).toBeCloseTo(-0.25, 12);
+      expect(alpha[1]).toBeCloseTo(1.25, 12);
+      await expect(two.page.locator(`${TAG} .status`).getAttribute('data-inside')).resolves.toBe('false');
+      await expect(two.page.locator(`${TAG} .status`).getAttribute('data-broken')).resolves.toBe('nonneg');
+      const y = byRole(await readNumbers(two.page, TAG), 'y');
+      expectClose(y[0].value, -0.25 * -4 + 1.25 * 4, 1e-5, 'y1 past the segment');
+    });
   });
 
   test('predict, then reveal: (-0.5, 0.75, 0.75) puts y outside the hull', async () => {
-    const opened = await openChapter(env, CH, TAG);
-    const { page } = opened;
-    await page.locator(`${TAG} .predict-choice[data-choice="inside"]`).click();
-    await expect(page.locator(`${TAG} .predict`).getAttribute('data-result')).resolves.toBe('wrong');
-    await expect(page.locator(`${TAG} .predict-result`).textContent()).resolves.toMatch(
-      /y = \(5\.75, 1\.75\), outside/,
-    );
-    expect(inside([5.75, 1.75], TRIANGLE)).toBe(false);
-    await expectState(page, [-0.5, 0.75, 0.75], TRIANGLE);
-    await page.locator(`${TAG} .predict-again`).click();
-    await page.locator(`${TAG} .predict-choice[data-choice="outside"]`).click();
-    await expect(page.locator(`${TAG} .predict`).getAttribute('data-result')).resolves.toBe('right');
-    await expect(page.locator(`#toc li[data-chapter="${CH}"] [data-role=progress]`).textContent()).resolves.toMatch(
-      /predicted/,
-    );
-    await expectAllLogged(page, TAG);
-    await expectClean(opened);
-    await opened.context.close();
+    await withChapter(env, CH, TAG, async ({ page }) => {
+      await predictChoice(page, TAG, 'inside', 'wrong');
+      await expect(page.locator(`${TAG} .predict-result`).textContent()).resolves.toMatch(
+        /y = \(5\.75, 1\.75\), outside/,
+      );
+      expect(inside([5.75, 1.75], TRIANGLE)).toBe(false);
+      await expectState(page, [-0.5, 0.75, 0.75], TRIANGLE);
+      await predictChoice(page, TAG, 'outside', 'right');
+      await expectAllLogged(page, TAG);
+    });
   });
 
   test('exports the figure as SVG and PNG and the numbers as JSON and CSV', async () => {
-    const opened = await openChapter(env, CH, TAG);
-    const { page } = opened;
-    const json = JSON.parse((await exportFile(page, TAG, 'json')).bytes.toString('utf8'));
-    expect(json.state).toEqual({ values: TRIANGLE, alpha: [0.2, 0.3, 0.5] });
-    expectClose(json.numbers['y.1'], 0.9, 1e-6, 'exported y1');
-    const csv = (await exportFile(page, TAG, 'csv')).bytes.toString('utf8');
-    expect(csv).toMatch(/\r\nsum,/);
-    const svg = await exportFile(page, TAG, 'svg');
-    expect(svg.bytes.toString('utf8')).toMatch(/^<svg[^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
-    expect(svg.bytes.toString('utf8')).toMatch(/<path d="M256,232 L64,208(\.0+\d*)? L184,6[34][.\d]* Z"/); // the hull, closed
-    const png = await exportFile(page, TAG, 'png');
-    expect([...png.bytes.subarray(0, 4)]).toEqual([0x89, 0x50, 0x4e, 0x47]);
-    await expectClean(opened);
-    await opened.context.close();
-  });
-
-  test.each([
-    [1024, 'desktop'],
-    [375, 'phone-375'],
-    [320, 'phone-320'],
-  ])('fits %i px with no horizontal scrolling, light and dark', async (width, name) => {
-    const opened = await openChapter(env, CH, TAG, { width, height: 1000 });
-    const { page } = opened;
-    await page.locator(`${TAG} button[data-action="double"]`).click(); // the ghost and the ray in the picture
-    for (const scheme of ['light', 'dark']) {
-      await page.emulateMedia({ colorScheme: scheme });
-      expect(await overflow(page)).toBeLessThanOrEqual(0);
-      await screenshot(page.locator(`#ch-${CH}`), `part2-02-${name}-${scheme}`);
-    }
-    for (const sel of ['svg.plane', 'svg.simplex']) {
-      expect(
-        await page.locator(TAG).evaluate((el, s) => getComputedStyle(el.shadowRoot.querySelector(s)).touchAction, sel),
-      ).toBe('none');
-    }
-    await expectClean(opened);
-    await opened.context.close();
+    await withChapter(env, CH, TAG, async ({ page }) => {
+      const json = await exportJson(page, TAG);
+      expect(json.state).toEqual({ values: TRIANGLE, alpha: [0.2, 0.3, 0.5] });
+      expectClose(json.numbers['y.1'], 0.9, 1e-6, 'exported y1');
+      const csv = await exportText(page, TAG, 'csv');
+      expect(csv).toMatch(/\r\nsum,/);
+      const svg = await exportFile(page, TAG, 'svg');
+      expect(svg.bytes.toString('utf8')).toMatch(/<path d="M256,232 L64,208(\.0+\d*)? L184,6[34][.\d]* Z"/); // the hull, closed
+    });
   });
 });

@@ -3,39 +3,23 @@
 // final output when that key is hidden, against a float64 reference written
 // here; both kinds of case (large weight / small change and small weight /
 // large change) exist for the default sentence.
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import {
-  byRole,
-  expectAllLogged,
-  expectClean,
-  expectClose,
-  exportFile,
-  openChapter,
-  overflow,
-  readNumbers,
-  screenshot,
-  settledUrl,
-  startEnv,
-  urlParams,
-} from './helpers.mjs';
+import { describe, expect, test } from '@jest/globals';
+import { exportText, predictChoice, settledUrl, urlParams, useEnv, withChapter } from './helpers.mjs';
+import { byRole, expectAllLogged, expectClose, readNumbers } from './shown-numbers.mjs';
+import { matmulRows, matmulRowsT, softmaxRows } from './reference-rows.mjs';
 
 const TAG = 'ag-weights-explain';
 const CH = 'explain';
 
 /** float64 one-head attention layer (W as [in, out], no biases), `hidden` key masked for every query. */
 function mha(X, { wQ, wK, wV, wO }, hidden = -1) {
-  const mm = (A, B) => A.map((r) => B[0].map((_, j) => r.reduce((s, a, c) => s + a * B[c][j], 0)));
+  const mm = (A, B) => matmulRows(A, B).C;
   const Q = mm(X, wQ);
   const K = mm(X, wK);
   const V = mm(X, wV);
   const d = X[0].length;
-  const A = Q.map((q) => {
-    const s = K.map((k, j) => (j === hidden ? -Infinity : q.reduce((acc, x, c) => acc + x * k[c], 0) / Math.sqrt(d)));
-    const m = Math.max(...s);
-    const e = s.map((x) => Math.exp(x - m));
-    const z = e.reduce((a, b) => a + b, 0);
-    return e.map((x) => x / z);
-  });
+  const S = matmulRowsT(Q, K).map((row) => row.map((s) => s / Math.sqrt(d)));
+  const A = softmaxRows(S, (i, j) => (j === hidden ? -Infinity : 0));
   return { out: mm(mm(A, V), wO), A };
 }
 
@@ -102,102 +86,75 @@ async function check(page) {
   return { numbers, state, inputs, ref };
 }
 
-let env;
-beforeAll(async () => {
-  env = await startEnv();
-});
-afterAll(async () => {
-  await env?.close();
-});
+const env = useEnv();
 
 describe('part 2, chapter 9: what weights do and do not explain', () => {
   test('default sentence: weights and effects match float64, and both kinds of case exist', async () => {
-    const opened = await openChapter(env, CH, TAG);
-    const { page } = opened;
-    const { inputs, state, ref } = await check(page);
-    expect(inputs.words).toEqual(['the', 'old', 'cat', 'sat', 'on', 'mats']);
-    // The default view (layer 2, "sat") already shows both kinds.
-    const k = kinds(ref.weights, ref.effects);
-    expect(k).toContain('large-little');
-    expect(k).toContain('small-much');
-    expect(state).toMatchObject({ layer: '2', query: 4 });
-    await expect(page.locator(`${TAG} .cases li[data-kind="large-little"]`).count()).resolves.toBeGreaterThan(0);
-    await expect(page.locator(`${TAG} .cases li[data-kind="small-much"]`).count()).resolves.toBeGreaterThan(0);
-    await expectAllLogged(page, TAG);
-    const kernels = await page.evaluate(() => [...new Set(window.__agCallLog.map((c) => c.kernel))]);
-    expect(kernels).toEqual(expect.arrayContaining(['multi_head_attention', 'norm']));
-    await expectClean(opened);
-    await opened.context.close();
+    await withChapter(env, CH, TAG, async ({ page }) => {
+      const { inputs, state, ref } = await check(page);
+      expect(inputs.words).toEqual(['the', 'old', 'cat', 'sat', 'on', 'mats']);
+      // The default view (layer 2, "sat") already shows both kinds.
+      const k = kinds(ref.weights, ref.effects);
+      expect(k).toContain('large-little');
+      expect(k).toContain('small-much');
+      expect(state).toMatchObject({ layer: '2', query: 4 });
+      await expect(page.locator(`${TAG} .cases li[data-kind="large-little"]`).count()).resolves.toBeGreaterThan(0);
+      await expect(page.locator(`${TAG} .cases li[data-kind="small-much"]`).count()).resolves.toBeGreaterThan(0);
+      await expectAllLogged(page, TAG);
+      const kernels = await page.evaluate(() => [...new Set(window.__agCallLog.map((c) => c.kernel))]);
+      expect(kernels).toEqual(expect.arrayContaining(['multi_head_attention', 'norm']));
+    });
   });
 
   test('find, layer, heat-map keys and the URL', async () => {
-    const opened = await openChapter(env, CH, TAG);
-    const { page } = opened;
-    await page.locator(`${TAG} [data-action="find"]`).click();
-    const s1 = await page.locator(TAG).evaluate((el) => el.state);
-    expect([s1.layer, s1.query]).not.toEqual(['2', 4]);
-    const { ref } = await check(page);
-    const k = kinds(ref.weights, ref.effects);
-    expect(k).toContain('large-little');
-    expect(k).toContain('small-much');
-    await page.locator(`${TAG} input[name="layer"][value="1"]`).check();
-    await page.locator(`${TAG} [data-cell="1-1"]`).focus();
-    await page.keyboard.press('ArrowDown');
-    await page.keyboard.press('Enter');
-    expect(await page.locator(TAG).evaluate((el) => [el.state.layer, el.state.query])).toEqual(['1', 2]);
-    const { numbers } = await check(page);
-    await expectAllLogged(page, TAG);
-    expect([(await urlParams(page)).get('layer'), (await urlParams(page)).get('query')]).toEqual(['1', '2']);
-    const copy = await openChapter(env, CH, TAG, {
-      search: `${(await settledUrl(page)).search.replace(/&?seed=\d+/, '')}&seed=7`,
+    await withChapter(env, CH, TAG, async ({ page }) => {
+      await page.locator(`${TAG} [data-action="find"]`).click();
+      const s1 = await page.locator(TAG).evaluate((el) => el.state);
+      expect([s1.layer, s1.query]).not.toEqual(['2', 4]);
+      const { ref } = await check(page);
+      const k = kinds(ref.weights, ref.effects);
+      expect(k).toContain('large-little');
+      expect(k).toContain('small-much');
+      await page.locator(`${TAG} input[name="layer"][value="1"]`).check();
+      await page.locator(`${TAG} [data-cell="1-1"]`).focus();
+      await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('Enter');
+      expect(await page.locator(TAG).evaluate((el) => [el.state.layer, el.state.query])).toEqual(['1', 2]);
+      const { numbers } = await check(page);
+      await expectAllLogged(page, TAG);
+      expect([(await urlParams(page)).get('layer'), (await urlParams(page)).get('query')]).toEqual(['1', '2']);
+      await withChapter(
+        env,
+        CH,
+        TAG,
+        {
+          search: `${(await settledUrl(page)).search.replace(/&?seed=\d+/, '')}&seed=7`,
+        },
+        async (copy) => {
+          expect(await copy.page.locator(TAG).evaluate((el) => el.state.seed)).toBe(7);
+          await check(copy.page);
+        },
+      );
+      await withChapter(env, CH, TAG, { search: (await settledUrl(page)).search, clean: false }, async (same) =>
+        expect((await readNumbers(same.page, TAG)).map((n) => n.value)).toEqual(numbers.map((n) => n.value)),
+      );
     });
-    expect(await copy.page.locator(TAG).evaluate((el) => el.state.seed)).toBe(7);
-    await check(copy.page);
-    const same = await openChapter(env, CH, TAG, { search: (await settledUrl(page)).search });
-    expect((await readNumbers(same.page, TAG)).map((n) => n.value)).toEqual(numbers.map((n) => n.value));
-    await expectClean(copy);
-    await copy.context.close();
-    await same.context.close();
-    await expectClean(opened);
-    await opened.context.close();
   });
 
   test('predict, then reveal: the largest weight is not the largest change', async () => {
-    const opened = await openChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&layer=1&query=1` });
-    const { page } = opened;
-    await page.locator(`${TAG} .predict-choice[data-choice="yes"]`).click();
-    await expect(page.locator(`${TAG} .predict`).getAttribute('data-result')).resolves.toBe('wrong');
-    const { ref } = await check(page);
-    const am = (v) => v.indexOf(Math.max(...v));
-    expect(am(ref.weights)).not.toBe(am(ref.effects));
-    await expectClean(opened);
-    await opened.context.close();
+    await withChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&layer=1&query=1` }, async ({ page }) => {
+      await predictChoice(page, TAG, 'yes', 'wrong');
+      const { ref } = await check(page);
+      const am = (v) => v.indexOf(Math.max(...v));
+      expect(am(ref.weights)).not.toBe(am(ref.effects));
+    });
   });
 
   test('exports the table and the bars', async () => {
-    const opened = await openChapter(env, CH, TAG);
-    const csv = (await exportFile(opened.page, TAG, 'csv')).bytes.toString('utf8').split('\r\n');
-    expect(csv[0]).toBe('layer,query,key,key_word,weight,change');
-    expect(csv.filter((l) => /^\d/.test(l)).length).toBe(6);
-    const svg = await exportFile(opened.page, TAG, 'svg');
-    expect(svg.bytes.toString('utf8')).toMatch(/^<svg/);
-    await expectClean(opened);
-    await opened.context.close();
-  });
-
-  test.each([
-    [1024, 'desktop'],
-    [375, 'phone-375'],
-    [320, 'phone-320'],
-  ])('fits %i px with no horizontal scrolling, light and dark', async (width, name) => {
-    const opened = await openChapter(env, CH, TAG, { width, height: 1000 });
-    const { page } = opened;
-    for (const scheme of ['light', 'dark']) {
-      await page.emulateMedia({ colorScheme: scheme });
-      expect(await overflow(page)).toBeLessThanOrEqual(0);
-      await screenshot(page.locator(`#ch-${CH}`), `part2-09-${name}-${scheme}`);
-    }
-    await expectClean(opened);
-    await opened.context.close();
+    await withChapter(env, CH, TAG, async ({ page }) => {
+      const csv = (await exportText(page, TAG, 'csv')).split('\r\n');
+      expect(csv[0]).toBe('layer,query,key,key_word,weight,change');
+      expect(csv.filter((l) => /^\d/.test(l)).length).toBe(6);
+    });
   });
 });

@@ -4,27 +4,21 @@
 // changed URL; the article's u, v, w numbers against the seed file.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { describe, expect, test } from '@jest/globals';
 import {
-  byRole,
-  dragPoint,
-  expectAllLogged,
-  expectClean,
-  expectClose,
-  expectShown,
-  exportFile,
-  keyPoint,
-  one,
-  openChapter,
-  overflow,
-  readNumbers,
+  expectParams,
+  expectReopens,
+  exportJson,
+  exportText,
+  predictChoice,
   ROOT,
-  screenshot,
-  settledUrl,
-  startEnv,
-  U,
   urlParams,
+  useEnv,
+  withChapter,
 } from './helpers.mjs';
+import { dragPoint, keyPoint } from './pointer.mjs';
+import { byRole, expectAllLogged, expectClose, expectShown, one, readNumbers, U } from './shown-numbers.mjs';
+import { dot, norm, sumAbsProd } from '../reference/float64.mjs';
 
 const TAG = 'ag-length-lever';
 const CH = 'length';
@@ -41,18 +35,15 @@ const seed = (id) => seeds.find((c) => c.id === id);
 /** float64 reference for the direction d and the stretch t. */
 function reference(d, t) {
   const k = [t * d[0], t * d[1]];
-  const nk = Math.hypot(...k);
-  const dot = (a, b) => a[0] * b[0] + a[1] * b[1];
+  const nk = norm(k);
   return {
     k,
-    nd: Math.hypot(...d),
+    nd: norm(d),
     nk,
     base: QUERIES.map((q) => dot(q, d)),
     score: QUERIES.map((q) => dot(q, k)),
     perUnit: QUERIES.map((q) => (nk === 0 ? null : dot(q, k) / nk)),
-    magnitude: QUERIES.map(
-      (q) => Math.abs(q[0] * k[0]) + Math.abs(q[1] * k[1]) + Math.abs(q[0] * d[0]) + Math.abs(q[1] * d[1]),
-    ),
+    magnitude: QUERIES.map((q) => sumAbsProd(q, k) + sumAbsProd(q, d)),
   };
 }
 
@@ -93,165 +84,112 @@ function expectMatches(numbers, d, t) {
 
 const stateOf = (page) => page.locator(TAG).evaluate((el) => el.state);
 
-let env;
-beforeAll(async () => {
-  env = await startEnv();
-});
-afterAll(async () => {
-  await env?.close();
-});
+const env = useEnv();
 
 describe('chapter 6: length as a lever', () => {
   test('opens on the article: u = (1, 0), k = v = (1, 1): u.v = 1 and |v| = sqrt 2, every number from a logged call', async () => {
-    const opened = await openChapter(env, CH, TAG);
-    const numbers = await readNumbers(opened.page, TAG);
-    expect(one(numbers, 'score', 1).text).toBe('1');
-    expect(one(numbers, 'norm', 'k').text).toBe('1.414');
-    expect(byRole(numbers, 'score').map((s) => s.text)).toEqual(['1', '2', '\u22121', '0']);
-    expectMatches(numbers, [1, 1], 1);
-    // The seed file's claims: u.v = 1 exactly, |v| = sqrt 2.
-    const v = seed('length-lever-v');
-    expect(v.inputs.a).toEqual(QUERIES[0]);
-    expectClose(one(numbers, 'score', 1).value, v.expected, v.tolerance, 'seed u.v');
-    const nv = seed('norm-v');
-    expectClose(one(numbers, 'norm', 'k').value, nv.expected, nv.tolerance, 'seed |v|');
-    await expectAllLogged(opened.page, TAG);
-    expect(await opened.page.locator(`${TAG} .katex`).count()).toBeGreaterThan(0);
-    await expectClean(opened);
-    await opened.context.close();
+    await withChapter(env, CH, TAG, async ({ page }) => {
+      const numbers = await readNumbers(page, TAG);
+      expect(one(numbers, 'score', 1).text).toBe('1');
+      expect(one(numbers, 'norm', 'k').text).toBe('1.414');
+      expect(byRole(numbers, 'score').map((s) => s.text)).toEqual(['1', '2', '\u22121', '0']);
+      expectMatches(numbers, [1, 1], 1);
+      // The seed file's claims: u.v = 1 exactly, |v| = sqrt 2.
+      const v = seed('length-lever-v');
+      expect(v.inputs.a).toEqual(QUERIES[0]);
+      expectClose(one(numbers, 'score', 1).value, v.expected, v.tolerance, 'seed u.v');
+      const nv = seed('norm-v');
+      expectClose(one(numbers, 'norm', 'k').value, nv.expected, nv.tolerance, 'seed |v|');
+      await expectAllLogged(page, TAG);
+      expect(await page.locator(`${TAG} .katex`).count()).toBeGreaterThan(0);
+    });
   });
 
   test('the slider (arrow keys) stretches k to w = (3, 3): every score triples; u.w = 3, |w| = 3 sqrt 2', async () => {
-    const opened = await openChapter(env, CH, TAG);
-    const { page } = opened;
-    const slider = page.locator(`${TAG} input.slider`);
-    await slider.focus();
-    for (let i = 0; i < 8; i += 1) await page.keyboard.press('ArrowRight');
-    expect((await stateOf(page)).t).toBe(3);
-    const numbers = await readNumbers(page, TAG);
-    expectMatches(numbers, [1, 1], 3);
-    const base = byRole(numbers, 'base-score');
-    byRole(numbers, 'score').forEach((s, i) => expect(s.value).toBe(3 * base[i].value)); // the ratio is t, exactly
-    // Per unit of length, nothing moved: the same as at t = 1.
-    expect(byRole(numbers, 'per-unit').map((n) => n.text)).toEqual(['0.7071', '1.414', '\u22120.7071', '0']);
-    const w = seed('length-lever-w');
-    expectClose(one(numbers, 'score', 1).value, w.expected, w.tolerance, 'seed u.w');
-    const nw = seed('norm-w');
-    expectClose(one(numbers, 'norm', 'k').value, nw.expected, nw.tolerance, 'seed |w|');
-    expect(byRole(numbers, 'k').map((c) => c.value)).toEqual([3, 3]);
-    await expect(page.locator(`${TAG} [aria-live]`).textContent()).resolves.toContain('t = 3');
-    expect((await urlParams(page)).get('t')).toBe('3');
-    await expectAllLogged(page, TAG);
-    await expectClean(opened);
-    await opened.context.close();
+    await withChapter(env, CH, TAG, async ({ page }) => {
+      const slider = page.locator(`${TAG} input.slider`);
+      await slider.focus();
+      for (let i = 0; i < 8; i += 1) await page.keyboard.press('ArrowRight');
+      expect((await stateOf(page)).t).toBe(3);
+      const numbers = await readNumbers(page, TAG);
+      expectMatches(numbers, [1, 1], 3);
+      const base = byRole(numbers, 'base-score');
+      byRole(numbers, 'score').forEach((s, i) => expect(s.value).toBe(3 * base[i].value)); // the ratio is t, exactly
+      // Per unit of length, nothing moved: the same as at t = 1.
+      expect(byRole(numbers, 'per-unit').map((n) => n.text)).toEqual(['0.7071', '1.414', '\u22120.7071', '0']);
+      const w = seed('length-lever-w');
+      expectClose(one(numbers, 'score', 1).value, w.expected, w.tolerance, 'seed u.w');
+      const nw = seed('norm-w');
+      expectClose(one(numbers, 'norm', 'k').value, nw.expected, nw.tolerance, 'seed |w|');
+      expect(byRole(numbers, 'k').map((c) => c.value)).toEqual([3, 3]);
+      await expect(page.locator(`${TAG} [aria-live]`).textContent()).resolves.toContain('t = 3');
+      expect((await urlParams(page)).get('t')).toBe('3');
+      await expectAllLogged(page, TAG);
+    });
   });
 
   test('dragging d with the mouse and moving it with the keys gives the reference values, and the URL reopens them', async () => {
-    const opened = await openChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&d=1,1&t=2` });
-    const { page } = opened;
-    const scrollBefore = await page.evaluate(() => window.scrollY);
-    await dragPoint(page, TAG, 'd', [2, -1]);
-    expect(await page.evaluate(() => window.scrollY)).toBe(scrollBefore);
-    expect((await stateOf(page)).d).toEqual([2, -1]);
-    expectMatches(await readNumbers(page, TAG), [2, -1], 2);
-    await keyPoint(page, TAG, 'd', ['ArrowLeft', 'Shift+ArrowUp', 'ArrowUp']);
-    const d = [1.75, 0.25];
-    expect((await stateOf(page)).d).toEqual(d);
-    const numbers = await readNumbers(page, TAG);
-    expectMatches(numbers, d, 2);
-    await expect(page.locator(`${TAG} [data-point="d"]`).getAttribute('aria-valuetext')).resolves.toBe(
-      'direction d = (1.75, 0.25)',
-    );
-    await expect(page.locator(`${TAG} [aria-live]`).textContent()).resolves.toContain(
-      `u\u00b7k = ${one(numbers, 'score', 1).text}`,
-    );
-    const params = await urlParams(page);
-    expect(params.get('ch')).toBe(CH);
-    expect(params.get('v')).toBe('1');
-    expect(params.get('d')).toBe('1.75,0.25');
-    expect(params.get('t')).toBe('2');
-    await expectAllLogged(page, TAG);
+    await withChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&d=1,1&t=2` }, async ({ page }) => {
+      const scrollBefore = await page.evaluate(() => window.scrollY);
+      await dragPoint(page, TAG, 'd', [2, -1]);
+      expect(await page.evaluate(() => window.scrollY)).toBe(scrollBefore);
+      expect((await stateOf(page)).d).toEqual([2, -1]);
+      expectMatches(await readNumbers(page, TAG), [2, -1], 2);
+      await keyPoint(page, TAG, 'd', ['ArrowLeft', 'Shift+ArrowUp', 'ArrowUp']);
+      const d = [1.75, 0.25];
+      expect((await stateOf(page)).d).toEqual(d);
+      const numbers = await readNumbers(page, TAG);
+      expectMatches(numbers, d, 2);
+      await expect(page.locator(`${TAG} [data-point="d"]`).getAttribute('aria-valuetext')).resolves.toBe(
+        'direction d = (1.75, 0.25)',
+      );
+      await expect(page.locator(`${TAG} [aria-live]`).textContent()).resolves.toContain(
+        `u\u00b7k = ${one(numbers, 'score', 1).text}`,
+      );
+      await expectParams(page, CH, { d: '1.75,0.25', t: '2' });
+      await expectAllLogged(page, TAG);
 
-    const copy = await openChapter(env, CH, TAG, { search: (await settledUrl(page)).search });
-    const reopened = await readNumbers(copy.page, TAG);
-    expect(reopened.map((n) => n.text)).toEqual(numbers.map((n) => n.text));
-    expectMatches(reopened, d, 2);
-    await expectClean(copy);
-    await copy.context.close();
-    await expectClean(opened);
-    await opened.context.close();
+      const reopened = await expectReopens(env, page, CH, TAG, numbers);
+      expectMatches(reopened, d, 2);
+    });
   });
 
   test('a URL with other values, and t = 0 (no length, no score, no direction)', async () => {
-    const opened = await openChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&d=-2.5,1.75&t=2.25` });
-    expectMatches(await readNumbers(opened.page, TAG), [-2.5, 1.75], 2.25);
-    expect(await opened.page.locator(`${TAG} input.slider`).inputValue()).toBe('2.25');
-    await expectAllLogged(opened.page, TAG);
-    await expectClean(opened);
-    await opened.context.close();
+    await withChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&d=-2.5,1.75&t=2.25` }, async ({ page }) => {
+      expectMatches(await readNumbers(page, TAG), [-2.5, 1.75], 2.25);
+      expect(await page.locator(`${TAG} input.slider`).inputValue()).toBe('2.25');
+      await expectAllLogged(page, TAG);
+    });
 
-    const zero = await openChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&d=1,1&t=0` });
-    const numbers = await readNumbers(zero.page, TAG);
-    expectMatches(numbers, [1, 1], 0);
-    byRole(numbers, 'score').forEach((s) => expect(s.value).toBe(0));
-    await expect(zero.page.locator(`${TAG} [data-role="per-unit"]`).first().textContent()).resolves.toBe('not defined');
-    await expectClean(zero);
-    await zero.context.close();
+    await withChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&d=1,1&t=0` }, async (zero) => {
+      const numbers = await readNumbers(zero.page, TAG);
+      expectMatches(numbers, [1, 1], 0);
+      byRole(numbers, 'score').forEach((s) => expect(s.value).toBe(0));
+      await expect(zero.page.locator(`${TAG} [data-role="per-unit"]`).first().textContent()).resolves.toBe(
+        'not defined',
+      );
+    });
   });
 
   test('predict, then reveal: tripling the length triples u.k', async () => {
-    const opened = await openChapter(env, CH, TAG);
-    const { page } = opened;
-    await page.locator(`${TAG} .predict-choice[data-choice="same"]`).click();
-    await expect(page.locator(`${TAG} .predict`).getAttribute('data-result')).resolves.toBe('wrong');
-    await expect(page.locator(`${TAG} .predict-result`).textContent()).resolves.toMatch(/u\u00b7w = 3/);
-    expect(await stateOf(page)).toEqual({ d: [1, 1], t: 3 });
-    expectMatches(await readNumbers(page, TAG), [1, 1], 3);
-    await page.locator(`${TAG} .predict-again`).click();
-    await page.locator(`${TAG} .predict-choice[data-choice="triple"]`).click();
-    await expect(page.locator(`${TAG} .predict`).getAttribute('data-result')).resolves.toBe('right');
-    await expect(page.locator(`#toc li[data-chapter="${CH}"] [data-role=progress]`).textContent()).resolves.toMatch(
-      /predicted/,
-    );
-    await expectAllLogged(page, TAG);
-    await expectClean(opened);
-    await opened.context.close();
+    await withChapter(env, CH, TAG, async ({ page }) => {
+      await predictChoice(page, TAG, 'same', 'wrong');
+      await expect(page.locator(`${TAG} .predict-result`).textContent()).resolves.toMatch(/u\u00b7w = 3/);
+      expect(await stateOf(page)).toEqual({ d: [1, 1], t: 3 });
+      expectMatches(await readNumbers(page, TAG), [1, 1], 3);
+      await predictChoice(page, TAG, 'triple', 'right');
+      await expectAllLogged(page, TAG);
+    });
   });
 
   test('exports the figure as SVG and PNG and the numbers as JSON and CSV', async () => {
-    const opened = await openChapter(env, CH, TAG);
-    const { page } = opened;
-    const json = JSON.parse((await exportFile(page, TAG, 'json')).bytes.toString('utf8'));
-    expect(json.state).toEqual({ d: [1, 1], t: 1 });
-    expect(json.stateText).toBe('v=1&d=1,1&t=1');
-    expect(json.numbers['score.1']).toBe(1);
-    const csv = (await exportFile(page, TAG, 'csv')).bytes.toString('utf8');
-    expect(csv.split('\r\n')).toContain('score.1,1');
-    const svg = await exportFile(page, TAG, 'svg');
-    expect(svg.name).toBe(`${TAG}.svg`);
-    expect(svg.bytes.toString('utf8')).toMatch(/^<svg[^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
-    const png = await exportFile(page, TAG, 'png');
-    expect([...png.bytes.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-    await expectClean(opened);
-    await opened.context.close();
-  });
-
-  test.each([
-    [1024, 'desktop'],
-    [375, 'phone-375'],
-    [320, 'phone-320'],
-  ])('fits %i px with no horizontal scrolling, light and dark', async (width, name) => {
-    const opened = await openChapter(env, CH, TAG, { width, height: 1000, search: `?ch=${CH}&v=1&d=1,1&t=3` });
-    const { page } = opened;
-    for (const scheme of ['light', 'dark']) {
-      await page.emulateMedia({ colorScheme: scheme });
-      expect(await overflow(page)).toBeLessThanOrEqual(0);
-      await screenshot(page.locator(`#ch-${CH}`), `chapter-06-${name}-${scheme}`);
-    }
-    expect(
-      await page.locator(TAG).evaluate((el) => getComputedStyle(el.shadowRoot.querySelector('svg.plane')).touchAction),
-    ).toBe('none');
-    await expectClean(opened);
-    await opened.context.close();
+    await withChapter(env, CH, TAG, async ({ page }) => {
+      const json = await exportJson(page, TAG);
+      expect(json.state).toEqual({ d: [1, 1], t: 1 });
+      expect(json.stateText).toBe('v=1&d=1,1&t=1');
+      expect(json.numbers['score.1']).toBe(1);
+      const csv = await exportText(page, TAG, 'csv');
+      expect(csv.split('\r\n')).toContain('score.1,1');
+    });
   });
 });

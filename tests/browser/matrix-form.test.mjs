@@ -2,22 +2,10 @@
 // softmax of the logits (optionally causal), its row sums, Y = AV and one
 // query's αV, against a float64 reference after a slider drag, arrow keys,
 // a typed logit, the causal toggle and a changed URL.
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import {
-  byRole,
-  expectAllLogged,
-  expectClean,
-  expectClose,
-  expectShown,
-  exportFile,
-  openChapter,
-  overflow,
-  readNumbers,
-  screenshot,
-  settledUrl,
-  startEnv,
-  urlParams,
-} from './helpers.mjs';
+import { describe, expect, test } from '@jest/globals';
+import { expectReopens, exportJson, exportText, predictChoice, urlParams, useEnv, withChapter } from './helpers.mjs';
+import { byRole, expectAllLogged, expectClose, expectShown, readNumbers } from './shown-numbers.mjs';
+import { softmax } from '../reference/float64.mjs';
 
 const TAG = 'ag-matrix-form';
 const CH = 'matrix-form';
@@ -36,13 +24,9 @@ const V0 = [
 
 /** float64 reference: A (row softmax, causal keys j <= i), row sums, Y = AV. */
 function reference(S, V, causal) {
-  const A = S.map((row, i) => {
-    const x = row.map(Math.fround).map((v, j) => (causal && j > i ? -Infinity : v));
-    const m = Math.max(...x);
-    const e = x.map((v) => (v === -Infinity ? 0 : Math.exp(v - m)));
-    const z = e.reduce((a, b) => a + b, 0);
-    return e.map((v) => v / z);
-  });
+  const A = S.map((row, i) =>
+    softmax(row.map(Math.fround), 1, row.length, { mask: row.map((_, j) => (causal && j > i ? -Infinity : 0)) }),
+  );
   const sums = A.map((r) => r.reduce((a, b) => a + b, 0));
   const Y = A.map((r) => V[0].map((_, c) => r.reduce((acc, a, j) => acc + a * V[j][c], 0)));
   return { A, sums, Y };
@@ -74,79 +58,66 @@ function expectMatches(numbers, S, V, causal, row) {
 
 const st = (page) => page.locator(TAG).evaluate((el) => el.state);
 
-let env;
-beforeAll(async () => {
-  env = await startEnv();
-});
-afterAll(async () => {
-  await env?.close();
-});
+const env = useEnv();
 
 describe('part 2, chapter 6: the matrix form', () => {
   test('opens with A, its row sums (each 1), Y = AV and row 1 as alpha V, all matching the reference and logged', async () => {
-    const opened = await openChapter(env, CH, TAG);
-    const { page } = opened;
-    expectMatches(await readNumbers(page, TAG), S0, V0, false, 1);
-    await expect(page.locator(`${TAG} [data-role="shape"]`).textContent()).resolves.toBe(
-      'A [4, 4] \u00b7 V [4, 2] \u2192 Y [4, 2]',
-    );
-    expect(await page.locator(`${TAG} .katex`).count()).toBeGreaterThanOrEqual(3);
-    await expectAllLogged(page, TAG);
-    await expectClean(opened);
-    await opened.context.close();
+    await withChapter(env, CH, TAG, async ({ page }) => {
+      expectMatches(await readNumbers(page, TAG), S0, V0, false, 1);
+      await expect(page.locator(`${TAG} [data-role="shape"]`).textContent()).resolves.toBe(
+        'A [4, 4] \u00b7 V [4, 2] \u2192 Y [4, 2]',
+      );
+      expect(await page.locator(`${TAG} .katex`).count()).toBeGreaterThanOrEqual(3);
+      await expectAllLogged(page, TAG);
+    });
   });
 
   test('drag, keys, a typed logit, picking a row and the causal toggle; the URL reopens it all', async () => {
-    const opened = await openChapter(env, CH, TAG);
-    const { page } = opened;
-    // Pick row 3 on the heat map with the keyboard.
-    await page.locator(`${TAG} [data-cell="1-1"]`).focus();
-    await page.keyboard.press('ArrowDown');
-    await page.keyboard.press('ArrowDown');
-    await page.keyboard.press('Enter');
-    expect((await st(page)).row).toBe(3);
-    // Drag s34 to the right end.
-    const slider = page.locator(`${TAG} input[data-logit="4"]`);
-    await slider.scrollIntoViewIfNeeded();
-    const box = await slider.boundingBox();
-    await page.mouse.move(box.x + box.width * (8.5 / 12), box.y + box.height / 2);
-    await page.mouse.down();
-    await page.mouse.move(box.x + box.width + 20, box.y + box.height / 2, { steps: 5 });
-    await page.mouse.up();
-    let s = (await st(page)).s;
-    expect(s[2][3]).toBe(6);
-    // Keys on s31.
-    await page.locator(`${TAG} input[data-logit="1"]`).focus();
-    await page.keyboard.press('ArrowLeft');
-    await page.keyboard.press('ArrowLeft');
-    s = (await st(page)).s;
-    expectClose(s[2][0], 0.8, 1e-9, 's31');
-    // Type a logit of row 2.
-    await page.locator(`${TAG} details.all-logits summary`).click();
-    await page.locator(`${TAG} input.vec-input[data-r="1"][data-index="0"]`).fill('-3.5');
-    s = (await st(page)).s;
-    expect(s[1][0]).toBe(-3.5);
-    expectMatches(await readNumbers(page, TAG), s, V0, false, 3);
-    // Causal.
-    await page.locator(`${TAG} input.causal`).check();
-    const state = await st(page);
-    expect(state.causal).toBe(true);
-    const numbers = await readNumbers(page, TAG);
-    expectMatches(numbers, state.s, V0, true, 3);
-    await expectAllLogged(page, TAG);
+    await withChapter(env, CH, TAG, async ({ page }) => {
+      // Pick row 3 on the heat map with the keyboard.
+      await page.locator(`${TAG} [data-cell="1-1"]`).focus();
+      await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('Enter');
+      expect((await st(page)).row).toBe(3);
+      // Drag s34 to the right end.
+      const slider = page.locator(`${TAG} input[data-logit="4"]`);
+      await slider.scrollIntoViewIfNeeded();
+      const box = await slider.boundingBox();
+      await page.mouse.move(box.x + box.width * (8.5 / 12), box.y + box.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(box.x + box.width + 20, box.y + box.height / 2, { steps: 5 });
+      await page.mouse.up();
+      let s = (await st(page)).s;
+      expect(s[2][3]).toBe(6);
+      // Keys on s31.
+      await page.locator(`${TAG} input[data-logit="1"]`).focus();
+      await page.keyboard.press('ArrowLeft');
+      await page.keyboard.press('ArrowLeft');
+      s = (await st(page)).s;
+      expectClose(s[2][0], 0.8, 1e-9, 's31');
+      // Type a logit of row 2.
+      await page.locator(`${TAG} details.all-logits summary`).click();
+      await page.locator(`${TAG} input.vec-input[data-r="1"][data-index="0"]`).fill('-3.5');
+      s = (await st(page)).s;
+      expect(s[1][0]).toBe(-3.5);
+      expectMatches(await readNumbers(page, TAG), s, V0, false, 3);
+      // Causal.
+      await page.locator(`${TAG} input.causal`).check();
+      const state = await st(page);
+      expect(state.causal).toBe(true);
+      const numbers = await readNumbers(page, TAG);
+      expectMatches(numbers, state.s, V0, true, 3);
+      await expectAllLogged(page, TAG);
 
-    const params = await urlParams(page);
-    expect(params.get('ch')).toBe(CH);
-    expect(params.get('causal')).toBe('1');
-    expect(params.get('row')).toBe('3');
-    const copy = await openChapter(env, CH, TAG, { search: (await settledUrl(page)).search });
-    const reopened = await readNumbers(copy.page, TAG);
-    expect(reopened.map((n) => n.text)).toEqual(numbers.map((n) => n.text));
-    expect(await copy.page.locator(`${TAG} input.causal`).isChecked()).toBe(true);
-    await expectClean(copy);
-    await copy.context.close();
-    await expectClean(opened);
-    await opened.context.close();
+      const params = await urlParams(page);
+      expect(params.get('ch')).toBe(CH);
+      expect(params.get('causal')).toBe('1');
+      expect(params.get('row')).toBe('3');
+      await expectReopens(env, page, CH, TAG, numbers, async (copy) =>
+        expect(await copy.page.locator(`${TAG} input.causal`).isChecked()).toBe(true),
+      );
+    });
   });
 
   test('a URL with other values and the causal mask: lower-triangular A, rows summing to 1, Y as the reference', async () => {
@@ -163,58 +134,38 @@ describe('part 2, chapter 6: the matrix form', () => {
       [4, 0],
     ];
     const text = (m) => m.map((r) => r.join(',')).join(';');
-    const opened = await openChapter(env, CH, TAG, {
-      search: `?ch=${CH}&v=1&s=${encodeURIComponent(text(S))}&values=${encodeURIComponent(text(V))}&causal=1&row=4`,
-    });
-    const ref = expectMatches(await readNumbers(opened.page, TAG), S, V, true, 4);
-    expect(ref.A[0]).toEqual([1, 0, 0, 0]);
-    await expectAllLogged(opened.page, TAG);
-    await expectClean(opened);
-    await opened.context.close();
+    await withChapter(
+      env,
+      CH,
+      TAG,
+      {
+        search: `?ch=${CH}&v=1&s=${encodeURIComponent(text(S))}&values=${encodeURIComponent(text(V))}&causal=1&row=4`,
+      },
+      async ({ page }) => {
+        const ref = expectMatches(await readNumbers(page, TAG), S, V, true, 4);
+        expect(ref.A[0]).toEqual([1, 0, 0, 0]);
+        await expectAllLogged(page, TAG);
+      },
+    );
   });
 
   test('predict, then reveal: a causal row still sums to 1', async () => {
-    const opened = await openChapter(env, CH, TAG);
-    const { page } = opened;
-    await page.locator(`${TAG} .predict-choice[data-choice="less"]`).click();
-    await expect(page.locator(`${TAG} .predict`).getAttribute('data-result')).resolves.toBe('wrong');
-    await page.locator(`${TAG} .predict-again`).click();
-    await page.locator(`${TAG} .predict-choice[data-choice="one"]`).click();
-    await expect(page.locator(`${TAG} .predict`).getAttribute('data-result')).resolves.toBe('right');
-    expect((await st(page)).causal).toBe(true);
-    expectMatches(await readNumbers(page, TAG), S0, V0, true, 1);
-    await expectAllLogged(page, TAG);
-    await expectClean(opened);
-    await opened.context.close();
+    await withChapter(env, CH, TAG, async ({ page }) => {
+      await predictChoice(page, TAG, 'less', 'wrong');
+      await predictChoice(page, TAG, 'one', 'right');
+      expect((await st(page)).causal).toBe(true);
+      expectMatches(await readNumbers(page, TAG), S0, V0, true, 1);
+      await expectAllLogged(page, TAG);
+    });
   });
 
   test('exports the heat map and the numbers', async () => {
-    const opened = await openChapter(env, CH, TAG);
-    const { page } = opened;
-    const json = JSON.parse((await exportFile(page, TAG, 'json')).bytes.toString('utf8'));
-    expect(json.state.causal).toBe(false);
-    expectClose(json.numbers['row-sum.1'], 1, 1e-6, 'exported row sum');
-    const svg = (await exportFile(page, TAG, 'svg')).bytes.toString('utf8');
-    expect(svg).toMatch(/^<svg[^>]*data-rows="4"/);
-    const png = await exportFile(page, TAG, 'png');
-    expect([...png.bytes.subarray(0, 4)]).toEqual([0x89, 0x50, 0x4e, 0x47]);
-    await expectClean(opened);
-    await opened.context.close();
-  });
-
-  test.each([
-    [1024, 'desktop'],
-    [375, 'phone-375'],
-    [320, 'phone-320'],
-  ])('fits %i px with no horizontal scrolling, light and dark', async (width, name) => {
-    const opened = await openChapter(env, CH, TAG, { width, height: 1000, search: `?ch=${CH}&v=1&causal=1&row=2` });
-    const { page } = opened;
-    for (const scheme of ['light', 'dark']) {
-      await page.emulateMedia({ colorScheme: scheme });
-      expect(await overflow(page)).toBeLessThanOrEqual(0);
-      await screenshot(page.locator(`#ch-${CH}`), `part2-06-${name}-${scheme}`);
-    }
-    await expectClean(opened);
-    await opened.context.close();
+    await withChapter(env, CH, TAG, async ({ page }) => {
+      const json = await exportJson(page, TAG);
+      expect(json.state.causal).toBe(false);
+      expectClose(json.numbers['row-sum.1'], 1, 1e-6, 'exported row sum');
+      const svg = await exportText(page, TAG, 'svg');
+      expect(svg).toMatch(/^<svg[^>]*data-rows="4"/);
+    });
   });
 });

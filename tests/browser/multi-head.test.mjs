@@ -2,22 +2,21 @@
 // and the per-head weights against an independent float64 multi-head
 // attention written here; the named preset's heads peak where their names
 // say; d_model and h, the sentence and the URL change the computation.
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { describe, expect, test } from '@jest/globals';
 import {
-  expectAllLogged,
   expectClean,
-  expectClose,
-  exportFile,
-  openChapter,
+  exportText,
   openPage,
-  overflow,
-  readNumbers,
-  screenshot,
+  predictChoice,
   settledUrl,
-  startEnv,
   urlParams,
+  useEnv,
   waitReady,
+  withChapter,
 } from './helpers.mjs';
+import { expectAllLogged, expectClose, readNumbers } from './shown-numbers.mjs';
+import { softmax } from '../reference/float64.mjs';
+import { matmulRows } from './reference-rows.mjs';
 
 const TAG = 'ag-multi-head';
 const CH = 'multi-head';
@@ -37,16 +36,13 @@ function mhaReference(X, { wQ, wK, wV, wO, bQ }, h) {
     const cols = Array.from({ length: dk }, (_, c) => k * dk + c);
     const A = Q.map((q) => {
       const s = K.map((kv) => cols.reduce((acc, c) => acc + q[c] * kv[c], 0) / Math.sqrt(dk));
-      const m = Math.max(...s);
-      const e = s.map((x) => Math.exp(x - m));
-      const z = e.reduce((a, b) => a + b, 0);
-      return e.map((x) => x / z);
+      return softmax(s, 1, s.length);
     });
     weights.push(A);
     for (let i = 0; i < T; i += 1)
       for (const c of cols) concat[i][c] = A[i].reduce((acc, a, j) => acc + a * V[j][c], 0);
   }
-  const output = concat.map((r) => wO[0].map((_, j) => r.reduce((s, x, i) => s + x * wO[i][j], 0)));
+  const output = matmulRows(concat, wO).C;
   return { output, weights };
 }
 
@@ -96,96 +92,84 @@ const argmaxes = (row) => {
   return row.flatMap((x, j) => (x === m || Math.abs(x - m) < 1e-6 ? [j] : []));
 };
 
-let env;
-beforeAll(async () => {
-  env = await startEnv();
-});
-afterAll(async () => {
-  await env?.close();
-});
+const env = useEnv();
 
 describe('part 2, chapter 8: multi-head attention', () => {
   test('the named heads of "the cat saw the dog" peak where their names say; output and weights match float64', async () => {
-    const opened = await openChapter(env, CH, TAG);
-    const { page } = opened;
-    const { inputs, ref, numbers } = await check(page);
-    expect(inputs.patterns).toEqual(['previous', 'same', 'first']);
-    const words = inputs.words;
-    const T = words.length;
-    for (let k = 0; k < 3; k += 1) {
-      const A = matrixOf(numbers, `weight-h${k + 1}`);
-      for (let i = 0; i < T; i += 1) {
-        const peak = argmaxes(A[i]);
-        if (inputs.patterns[k] === 'previous') expect(peak).toEqual([Math.max(0, i - 1)]);
-        if (inputs.patterns[k] === 'first') expect(peak).toEqual([0]);
-        if (inputs.patterns[k] === 'same') expect(peak).toEqual(words.flatMap((w, j) => (w === words[i] ? [j] : [])));
-        // The peak is clear: at least 0.4 of the row (the same-word head shares it between copies).
-        expect(Math.max(...A[i])).toBeGreaterThan(0.4);
-        // The reference agrees on the peak.
-        expect(argmaxes(ref.weights[k][i])).toEqual(peak);
+    await withChapter(env, CH, TAG, async ({ page }) => {
+      const { inputs, ref, numbers } = await check(page);
+      expect(inputs.patterns).toEqual(['previous', 'same', 'first']);
+      const words = inputs.words;
+      const T = words.length;
+      for (let k = 0; k < 3; k += 1) {
+        const A = matrixOf(numbers, `weight-h${k + 1}`);
+        for (let i = 0; i < T; i += 1) {
+          const peak = argmaxes(A[i]);
+          if (inputs.patterns[k] === 'previous') expect(peak).toEqual([Math.max(0, i - 1)]);
+          if (inputs.patterns[k] === 'first') expect(peak).toEqual([0]);
+          if (inputs.patterns[k] === 'same') expect(peak).toEqual(words.flatMap((w, j) => (w === words[i] ? [j] : [])));
+          // The peak is clear: at least 0.4 of the row (the same-word head shares it between copies).
+          expect(Math.max(...A[i])).toBeGreaterThan(0.4);
+          // The reference agrees on the peak.
+          expect(argmaxes(ref.weights[k][i])).toEqual(peak);
+        }
       }
-    }
-    const shapes = await page.locator(`${TAG} [data-shape]`).allTextContents();
-    expect(shapes.join(' ')).toContain('[1, 3, 5, 4]');
-    expect(shapes.join(' ')).toContain('[1, 3, 5, 5]');
-    expect(await page.locator(`${TAG} [data-role="dims"]`).textContent()).toBe(
-      'd_model = 12, h = 3, d_k = d_v = d_model / h = 4',
-    );
-    await expectAllLogged(page, TAG);
-    const kernels = await page.evaluate(() => [...new Set(window.__agCallLog.map((c) => c.kernel))]);
-    expect(kernels).toEqual(expect.arrayContaining(['attention', 'multi_head_attention']));
-    await expectClean(opened);
-    await opened.context.close();
+      const shapes = await page.locator(`${TAG} [data-shape]`).allTextContents();
+      expect(shapes.join(' ')).toContain('[1, 3, 5, 4]');
+      expect(shapes.join(' ')).toContain('[1, 3, 5, 5]');
+      expect(await page.locator(`${TAG} [data-role="dims"]`).textContent()).toBe(
+        'd_model = 12, h = 3, d_k = d_v = d_model / h = 4',
+      );
+      await expectAllLogged(page, TAG);
+      const kernels = await page.evaluate(() => [...new Set(window.__agCallLog.map((c) => c.kernel))]);
+      expect(kernels).toEqual(expect.arrayContaining(['attention', 'multi_head_attention']));
+    });
   });
 
   test('choosing d_model, h and weights by keyboard and mouse, a new sentence, and the URL', async () => {
-    const opened = await openChapter(env, CH, TAG);
-    const { page } = opened;
-    await page.locator(`${TAG} input[name="heads"][value="6"]`).check();
-    expect(await page.locator(TAG).evaluate((el) => el.state.heads)).toBe(6);
-    await check(page);
-    expect(await page.locator(`${TAG} .head-map`).count()).toBe(6);
-    await page.locator(`${TAG} input[name="dmodel"][value="8"]`).check();
-    expect(await page.locator(TAG).evaluate((el) => [el.state.dmodel, el.state.heads])).toEqual(['8', 4]);
-    expect(await page.locator(`${TAG} input[name="heads"][value="3"]`).isDisabled()).toBe(true);
-    // Keyboard on the radio group: arrow keys move the choice.
-    await page.locator(`${TAG} input[name="preset"][value="named"]`).focus();
-    await page.keyboard.press('ArrowRight');
-    expect(await page.locator(TAG).evaluate((el) => el.state.preset)).toBe('random');
-    await check(page);
-    const input = page.locator(`${TAG} .sentence-input`);
-    await input.fill('birds sing at dawn');
-    await input.press('Enter');
-    await page.waitForFunction((tag) => document.querySelector(tag).state.words.length === 4, TAG);
-    // Heat-map keys: Enter on head 2, row 3 selects that head and query.
-    await page.locator(`${TAG} .head-map[data-head="2"] [data-cell="1-1"]`).focus();
-    await page.keyboard.press('ArrowDown');
-    await page.keyboard.press('ArrowDown');
-    await page.keyboard.press('Enter');
-    expect(await page.locator(TAG).evaluate((el) => [el.state.head, el.state.query])).toEqual([2, 3]);
-    const { numbers } = await check(page);
-    await expectAllLogged(page, TAG);
-    const params = await urlParams(page);
-    expect([params.get('dmodel'), params.get('heads'), params.get('preset'), params.get('head')]).toEqual([
-      '8',
-      '4',
-      'random',
-      '2',
-    ]);
-    const copy = await openChapter(env, CH, TAG, { search: (await settledUrl(page)).search });
-    expect((await readNumbers(copy.page, TAG)).map((n) => n.value)).toEqual(numbers.map((n) => n.value));
-    await expectClean(copy);
-    await copy.context.close();
-    await expectClean(opened);
-    await opened.context.close();
+    await withChapter(env, CH, TAG, async ({ page }) => {
+      await page.locator(`${TAG} input[name="heads"][value="6"]`).check();
+      expect(await page.locator(TAG).evaluate((el) => el.state.heads)).toBe(6);
+      await check(page);
+      expect(await page.locator(`${TAG} .head-map`).count()).toBe(6);
+      await page.locator(`${TAG} input[name="dmodel"][value="8"]`).check();
+      expect(await page.locator(TAG).evaluate((el) => [el.state.dmodel, el.state.heads])).toEqual(['8', 4]);
+      expect(await page.locator(`${TAG} input[name="heads"][value="3"]`).isDisabled()).toBe(true);
+      // Keyboard on the radio group: arrow keys move the choice.
+      await page.locator(`${TAG} input[name="preset"][value="named"]`).focus();
+      await page.keyboard.press('ArrowRight');
+      expect(await page.locator(TAG).evaluate((el) => el.state.preset)).toBe('random');
+      await check(page);
+      const input = page.locator(`${TAG} .sentence-input`);
+      await input.fill('birds sing at dawn');
+      await input.press('Enter');
+      await page.waitForFunction((tag) => document.querySelector(tag).state.words.length === 4, TAG);
+      // Heat-map keys: Enter on head 2, row 3 selects that head and query.
+      await page.locator(`${TAG} .head-map[data-head="2"] [data-cell="1-1"]`).focus();
+      await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('Enter');
+      expect(await page.locator(TAG).evaluate((el) => [el.state.head, el.state.query])).toEqual([2, 3]);
+      const { numbers } = await check(page);
+      await expectAllLogged(page, TAG);
+      const params = await urlParams(page);
+      expect([params.get('dmodel'), params.get('heads'), params.get('preset'), params.get('head')]).toEqual([
+        '8',
+        '4',
+        'random',
+        '2',
+      ]);
+      await withChapter(env, CH, TAG, { search: (await settledUrl(page)).search }, async (copy) => {
+        expect((await readNumbers(copy.page, TAG)).map((n) => n.value)).toEqual(numbers.map((n) => n.value));
+      });
+    });
   });
 
   test('a URL with another model size reopens it; h that does not divide d_model gives a note', async () => {
-    const opened = await openChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&dmodel=6&heads=2&preset=named` });
-    await check(opened.page);
-    await expectAllLogged(opened.page, TAG);
-    await expectClean(opened);
-    await opened.context.close();
+    await withChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&dmodel=6&heads=2&preset=named` }, async ({ page }) => {
+      await check(page);
+      await expectAllLogged(page, TAG);
+    });
     // h = 3 with d_model = 8: neither h nor the default h divides 8, so both go back to their
     // defaults (12 and 3); the note names both, and the widget computes (never stuck loading).
     const bad = await openPage(env, `?ch=${CH}&v=1&dmodel=8&heads=3&agtest=1#ch-${CH}`);
@@ -209,43 +193,21 @@ describe('part 2, chapter 8: multi-head attention', () => {
   });
 
   test('predict, then reveal: the same-word head splits between the two "the"', async () => {
-    const opened = await openChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&preset=random` });
-    const { page } = opened;
-    await page.locator(`${TAG} .predict-choice[data-choice="itself"]`).click();
-    await expect(page.locator(`${TAG} .predict`).getAttribute('data-result')).resolves.toBe('wrong');
-    expect(await page.locator(TAG).evaluate((el) => el.state.preset)).toBe('named');
-    const { numbers } = await check(page);
-    const row = matrixOf(numbers, 'weight-h2')[3];
-    expect(row[0]).toBe(row[3]);
-    await page.locator(`${TAG} .predict-again`).click();
-    await page.locator(`${TAG} .predict-choice[data-choice="both"]`).click();
-    await expect(page.locator(`${TAG} .predict`).getAttribute('data-result')).resolves.toBe('right');
-    await expectClean(opened);
-    await opened.context.close();
+    await withChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&preset=random` }, async ({ page }) => {
+      await predictChoice(page, TAG, 'itself', 'wrong');
+      expect(await page.locator(TAG).evaluate((el) => el.state.preset)).toBe('named');
+      const { numbers } = await check(page);
+      const row = matrixOf(numbers, 'weight-h2')[3];
+      expect(row[0]).toBe(row[3]);
+      await predictChoice(page, TAG, 'both', 'right');
+    });
   });
 
   test('exports the per-head weights as CSV', async () => {
-    const opened = await openChapter(env, CH, TAG);
-    const csv = (await exportFile(opened.page, TAG, 'csv')).bytes.toString('utf8').split('\r\n');
-    expect(csv[0]).toBe('head,query,query_word,key,key_word,weight');
-    expect(csv.filter((l) => /^\d/.test(l)).length).toBe(3 * 25);
-    await expectClean(opened);
-    await opened.context.close();
-  });
-
-  test.each([
-    [1024, 'desktop'],
-    [375, 'phone-375'],
-    [320, 'phone-320'],
-  ])('fits %i px with no horizontal scrolling, light and dark', async (width, name) => {
-    const opened = await openChapter(env, CH, TAG, { width, height: 1000 });
-    const { page } = opened;
-    for (const scheme of ['light', 'dark']) {
-      await page.emulateMedia({ colorScheme: scheme });
-      expect(await overflow(page)).toBeLessThanOrEqual(0);
-      await screenshot(page.locator(`#ch-${CH}`), `part2-08-${name}-${scheme}`);
-    }
-    await expectClean(opened);
-    await opened.context.close();
+    await withChapter(env, CH, TAG, async ({ page }) => {
+      const csv = (await exportText(page, TAG, 'csv')).split('\r\n');
+      expect(csv[0]).toBe('head,query,query_word,key,key_word,weight');
+      expect(csv.filter((l) => /^\d/.test(l)).length).toBe(3 * 25);
+    });
   });
 });

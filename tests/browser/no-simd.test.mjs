@@ -21,7 +21,8 @@
 //    engines, whatever the kernel variant.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { CHAPTERS } from '../../web/chapters.js';
-import { expectClean, launchChromium, openPage, readNumbers, startEnv, U, waitReady } from './helpers.mjs';
+import { expectClean, launchChromium, openPage, startEnv, waitReady } from './helpers.mjs';
+import { readNumbers, U } from './shown-numbers.mjs';
 
 // The probe of the page's feature test (src/js/load.js, from wasm-feature-detect):
 // (module (func (result v128) i32.const 0 i8x16.splat i8x16.popcnt)).

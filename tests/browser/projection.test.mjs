@@ -4,49 +4,47 @@
 // changed URL; an obtuse angle gives a negative shadow that points backwards.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { describe, expect, test } from '@jest/globals';
 import {
-  byRole,
-  dragPoint,
-  expectAllLogged,
-  expectClean,
-  expectClose,
-  expectShown,
-  exportFile,
-  keyPoint,
-  one,
-  openChapter,
-  overflow,
-  readNumbers,
+  expectParams,
+  expectReopens,
+  exportJson,
+  exportText,
+  predictChoice,
   ROOT,
   screenshot,
-  startEnv,
-  U,
-  expectLinkReopens,
+  useEnv,
+  withChapter,
 } from './helpers.mjs';
+import { dragPoint, keyPoint } from './pointer.mjs';
+import { byRole, expectAllLogged, expectClose, expectShown, one, readNumbers, U } from './shown-numbers.mjs';
+import {
+  angle,
+  cosine,
+  dot,
+  norm,
+  normalize,
+  scalarProjection,
+  sumAbsProd,
+  vectorProjection,
+} from '../reference/float64.mjs';
 
 const TAG = 'ag-projection';
 const CH = 'projection';
 
 /** float64 reference for a and b (b not zero). */
 function reference(a, b) {
-  const dot = a[0] * b[0] + a[1] * b[1];
-  const na = Math.hypot(...a);
-  const nb = Math.hypot(...b);
-  const scalar = dot / nb;
-  const unit = [b[0] / nb, b[1] / nb];
-  const vec = [(dot / (nb * nb)) * b[0], (dot / (nb * nb)) * b[1]];
-  const cos = na ? dot / (na * nb) : NaN;
+  const na = norm(a);
   return {
-    dot,
+    dot: dot(a, b),
     na,
-    nb,
-    scalar,
-    unit,
-    vec,
-    cos,
-    angle: Math.acos(Math.max(-1, Math.min(1, cos))),
-    magnitude: Math.abs(a[0] * b[0]) + Math.abs(a[1] * b[1]),
+    nb: norm(b),
+    scalar: scalarProjection(a, b),
+    unit: normalize(b),
+    vec: vectorProjection(a, b),
+    cos: na ? cosine(a, b) : NaN,
+    angle: angle(a, b),
+    magnitude: sumAbsProd(a, b),
   };
 }
 
@@ -102,165 +100,126 @@ async function drawnFoot(page) {
   });
 }
 
-let env;
-beforeAll(async () => {
-  env = await startEnv();
-});
-afterAll(async () => {
-  await env?.close();
-});
+const env = useEnv();
 
 describe('chapter 4: projection as a shadow', () => {
   test('opens on the article pair: shadow a.b/|b| = 4.8, vector projection (3.84, 2.88), drawn at the foot of the perpendicular', async () => {
-    const opened = await openChapter(env, CH, TAG);
-    const { page } = opened;
-    const numbers = await readNumbers(page, TAG);
-    expect(one(numbers, 'scalar-projection').text).toBe('4.8');
-    expect(byRole(numbers, 'vector-projection').map((n) => n.text)).toEqual(['3.84', '2.88']);
-    expect(one(numbers, 'dot').text).toBe('24');
-    expect(one(numbers, 'norm', 'b').text).toBe('5');
-    expect(one(numbers, 'shadow-times-length').text).toBe('24');
-    expectMatches(numbers, [3, 4], [4, 3]);
-    // The article's claims (seed file).
-    const cases = JSON.parse(readFileSync(join(ROOT, 'tests/data/seeds/worked-examples.json'), 'utf8')).cases;
-    const scalar = cases.find((c) => c.id === 'scalar-projection');
-    const vec = cases.find((c) => c.id === 'vector-projection');
-    expect(scalar.inputs).toEqual({ a: [3, 4], b: [4, 3] });
-    expect(vec.inputs).toEqual({ a: [3, 4], b: [4, 3] });
-    expectClose(one(numbers, 'scalar-projection').value, scalar.expected, scalar.tolerance, 'seed scalar projection');
-    vec.expected.forEach((x, i) =>
-      expectClose(byRole(numbers, 'vector-projection')[i].value, x, vec.tolerance, `seed vector projection ${i + 1}`),
-    );
-    expect(await page.locator(TAG).getAttribute('data-shadow')).toBe('along');
-    const drawn = await drawnFoot(page);
-    expectClose(drawn.foot[0], 3.84, 1e-4, 'foot x');
-    expectClose(drawn.foot[1], 2.88, 1e-4, 'foot y');
-    expect(drawn.shadowStart.map((v) => Math.abs(v) < 1e-9)).toEqual([true, true]);
-    expect(drawn.shadowEnd.map((v, i) => Math.abs(v - drawn.foot[i]) < 1e-9)).toEqual([true, true]);
-    expect(drawn.drop).toBe('visible');
-    await expectAllLogged(page, TAG);
-    expect(await page.locator(`${TAG} .katex`).count()).toBeGreaterThan(2);
-    await expectClean(opened);
-    await opened.context.close();
+    await withChapter(env, CH, TAG, async ({ page }) => {
+      const numbers = await readNumbers(page, TAG);
+      expect(one(numbers, 'scalar-projection').text).toBe('4.8');
+      expect(byRole(numbers, 'vector-projection').map((n) => n.text)).toEqual(['3.84', '2.88']);
+      expect(one(numbers, 'dot').text).toBe('24');
+      expect(one(numbers, 'norm', 'b').text).toBe('5');
+      expect(one(numbers, 'shadow-times-length').text).toBe('24');
+      expectMatches(numbers, [3, 4], [4, 3]);
+      // The article's claims (seed file).
+      const cases = JSON.parse(readFileSync(join(ROOT, 'tests/data/seeds/worked-examples.json'), 'utf8')).cases;
+      const scalar = cases.find((c) => c.id === 'scalar-projection');
+      const vec = cases.find((c) => c.id === 'vector-projection');
+      expect(scalar.inputs).toEqual({ a: [3, 4], b: [4, 3] });
+      expect(vec.inputs).toEqual({ a: [3, 4], b: [4, 3] });
+      expectClose(one(numbers, 'scalar-projection').value, scalar.expected, scalar.tolerance, 'seed scalar projection');
+      vec.expected.forEach((x, i) =>
+        expectClose(byRole(numbers, 'vector-projection')[i].value, x, vec.tolerance, `seed vector projection ${i + 1}`),
+      );
+      expect(await page.locator(TAG).getAttribute('data-shadow')).toBe('along');
+      const drawn = await drawnFoot(page);
+      expectClose(drawn.foot[0], 3.84, 1e-4, 'foot x');
+      expectClose(drawn.foot[1], 2.88, 1e-4, 'foot y');
+      expect(drawn.shadowStart.map((v) => Math.abs(v) < 1e-9)).toEqual([true, true]);
+      expect(drawn.shadowEnd.map((v, i) => Math.abs(v - drawn.foot[i]) < 1e-9)).toEqual([true, true]);
+      expect(drawn.drop).toBe('visible');
+      await expectAllLogged(page, TAG);
+      expect(await page.locator(`${TAG} .katex`).count()).toBeGreaterThan(2);
+    });
   });
 
   test('dragging a with the mouse and b with the keyboard gives the float64-reference values, an obtuse angle a backward shadow, and the URL reopens them', async () => {
-    const opened = await openChapter(env, CH, TAG);
-    const { page } = opened;
-    const scrollBefore = await page.evaluate(() => window.scrollY);
-    await dragPoint(page, TAG, 'a', [-2, 3.5]);
-    expect(await page.evaluate(() => window.scrollY)).toBe(scrollBefore);
-    expect(await page.locator(TAG).evaluate((el) => el.state.a)).toEqual([-2, 3.5]);
-    expectMatches(await readNumbers(page, TAG), [-2, 3.5], [4, 3]);
+    await withChapter(env, CH, TAG, async ({ page }) => {
+      const scrollBefore = await page.evaluate(() => window.scrollY);
+      await dragPoint(page, TAG, 'a', [-2, 3.5]);
+      expect(await page.evaluate(() => window.scrollY)).toBe(scrollBefore);
+      expect(await page.locator(TAG).evaluate((el) => el.state.a)).toEqual([-2, 3.5]);
+      expectMatches(await readNumbers(page, TAG), [-2, 3.5], [4, 3]);
 
-    // b: (4, 3) -> (3.75, 1) with the keys; a = (-2, 3.5) is then more than 90 degrees away.
-    await keyPoint(page, TAG, 'b', ['ArrowLeft', 'Shift+ArrowDown', 'Shift+ArrowDown']);
-    const b = [3.75, 1];
-    expect(await page.locator(TAG).evaluate((el) => el.state.b)).toEqual(b);
-    const numbers = await readNumbers(page, TAG);
-    const ref = expectMatches(numbers, [-2, 3.5], b);
-    expect(ref.scalar).toBeLessThan(0);
-    expect(one(numbers, 'scalar-projection').value).toBeLessThan(0);
-    expect(await page.locator(TAG).getAttribute('data-shadow')).toBe('against');
-    await expect(page.locator(`${TAG} [data-role="direction"]`).textContent()).resolves.toMatch(/obtuse/);
-    // The drawn shadow points against b.
-    const drawn = await drawnFoot(page);
-    expect(drawn.foot[0] * b[0] + drawn.foot[1] * b[1]).toBeLessThan(0);
-    await screenshot(page.locator(TAG), 'chapter-04-desktop-backward-shadow');
-    await expectAllLogged(page, TAG);
-    await expect(page.locator(`${TAG} [aria-live]`).textContent()).resolves.toContain(
-      `a\u00b7b/|b| = ${one(numbers, 'scalar-projection').text}`,
-    );
-    await expect(page.locator(`${TAG} [data-point="b"]`).getAttribute('aria-valuetext')).resolves.toBe('b = (3.75, 1)');
+      // b: (4, 3) -> (3.75, 1) with the keys; a = (-2, 3.5) is then more than 90 degrees away.
+      await keyPoint(page, TAG, 'b', ['ArrowLeft', 'Shift+ArrowDown', 'Shift+ArrowDown']);
+      const b = [3.75, 1];
+      expect(await page.locator(TAG).evaluate((el) => el.state.b)).toEqual(b);
+      const numbers = await readNumbers(page, TAG);
+      const ref = expectMatches(numbers, [-2, 3.5], b);
+      expect(ref.scalar).toBeLessThan(0);
+      expect(one(numbers, 'scalar-projection').value).toBeLessThan(0);
+      expect(await page.locator(TAG).getAttribute('data-shadow')).toBe('against');
+      await expect(page.locator(`${TAG} [data-role="direction"]`).textContent()).resolves.toMatch(/obtuse/);
+      // The drawn shadow points against b.
+      const drawn = await drawnFoot(page);
+      expect(drawn.foot[0] * b[0] + drawn.foot[1] * b[1]).toBeLessThan(0);
+      await screenshot(page.locator(TAG), 'chapter-04-desktop-backward-shadow');
+      await expectAllLogged(page, TAG);
+      await expect(page.locator(`${TAG} [aria-live]`).textContent()).resolves.toContain(
+        `a\u00b7b/|b| = ${one(numbers, 'scalar-projection').text}`,
+      );
+      await expect(page.locator(`${TAG} [data-point="b"]`).getAttribute('aria-valuetext')).resolves.toBe(
+        'b = (3.75, 1)',
+      );
 
-    await expectLinkReopens(env, opened, { ch: CH, tag: TAG, params: { a: '-2,3.5', b: '3.75,1' }, numbers });
+      await expectParams(page, CH, { a: '-2,3.5', b: '3.75,1' });
+      await expectReopens(env, page, CH, TAG, numbers);
+    });
   });
 
   test('a URL with a longer b on the same line keeps the shadow; a zero b has none', async () => {
-    const opened = await openChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&a=3,4&b=6,4.5` });
-    const numbers = await readNumbers(opened.page, TAG);
-    expectMatches(numbers, [3, 4], [6, 4.5]);
-    expect(one(numbers, 'scalar-projection').text).toBe('4.8');
-    expect(one(numbers, 'dot').text).toBe('36');
-    await expectAllLogged(opened.page, TAG);
-    await expectClean(opened);
-    await opened.context.close();
+    await withChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&a=3,4&b=6,4.5` }, async ({ page }) => {
+      const numbers = await readNumbers(page, TAG);
+      expectMatches(numbers, [3, 4], [6, 4.5]);
+      expect(one(numbers, 'scalar-projection').text).toBe('4.8');
+      expect(one(numbers, 'dot').text).toBe('36');
+      await expectAllLogged(page, TAG);
+    });
 
-    const other = await openChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&a=-5.5,1.25&b=2,-6` });
-    expectMatches(await readNumbers(other.page, TAG), [-5.5, 1.25], [2, -6]);
-    await expectAllLogged(other.page, TAG);
-    await expectClean(other);
-    await other.context.close();
+    await withChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&a=-5.5,1.25&b=2,-6` }, async (other) => {
+      expectMatches(await readNumbers(other.page, TAG), [-5.5, 1.25], [2, -6]);
+      await expectAllLogged(other.page, TAG);
+    });
 
-    const zero = await openChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&a=3,4&b=0,0` });
-    const z = await readNumbers(zero.page, TAG);
-    expect(z.some((n) => ['scalar-projection', 'vector-projection', 'cosine', 'angle'].includes(n.role))).toBe(false);
-    await expect(zero.page.locator(`${TAG} [data-role="scalar-projection"]`).textContent()).resolves.toBe(
-      'not defined',
-    );
-    expect(await zero.page.locator(TAG).getAttribute('data-shadow')).toBe('undefined');
-    await expectClean(zero);
-    await zero.context.close();
+    await withChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&a=3,4&b=0,0` }, async (zero) => {
+      const z = await readNumbers(zero.page, TAG);
+      expect(z.some((n) => ['scalar-projection', 'vector-projection', 'cosine', 'angle'].includes(n.role))).toBe(false);
+      await expect(zero.page.locator(`${TAG} [data-role="scalar-projection"]`).textContent()).resolves.toBe(
+        'not defined',
+      );
+      expect(await zero.page.locator(TAG).getAttribute('data-shadow')).toBe('undefined');
+    });
   });
 
   test('predict, then reveal: at (-4, -1) the shadow falls behind the origin', async () => {
-    const opened = await openChapter(env, CH, TAG);
-    const { page } = opened;
-    await page.locator(`${TAG} .predict-choice[data-choice="along"]`).click();
-    await expect(page.locator(`${TAG} .predict`).getAttribute('data-result')).resolves.toBe('wrong');
-    expect(await page.locator(TAG).evaluate((el) => el.state)).toEqual({ a: [3, 4], b: [-4, -1] });
-    const numbers = await readNumbers(page, TAG);
-    const ref = expectMatches(numbers, [3, 4], [-4, -1]);
-    await expect(page.locator(`${TAG} .predict-result`).textContent()).resolves.toContain(
-      `a\u00b7b/|b| = ${one(numbers, 'scalar-projection').text}`,
-    );
-    expect(ref.scalar).toBeLessThan(0);
-    await page.locator(`${TAG} .predict-again`).click();
-    await page.locator(`${TAG} .predict-choice[data-choice="against"]`).click();
-    await expect(page.locator(`${TAG} .predict`).getAttribute('data-result')).resolves.toBe('right');
-    await expectAllLogged(page, TAG);
-    await expectClean(opened);
-    await opened.context.close();
+    await withChapter(env, CH, TAG, async ({ page }) => {
+      await predictChoice(page, TAG, 'along', 'wrong');
+      expect(await page.locator(TAG).evaluate((el) => el.state)).toEqual({ a: [3, 4], b: [-4, -1] });
+      const numbers = await readNumbers(page, TAG);
+      const ref = expectMatches(numbers, [3, 4], [-4, -1]);
+      await expect(page.locator(`${TAG} .predict-result`).textContent()).resolves.toContain(
+        `a\u00b7b/|b| = ${one(numbers, 'scalar-projection').text}`,
+      );
+      expect(ref.scalar).toBeLessThan(0);
+      await predictChoice(page, TAG, 'against', 'right');
+      await expectAllLogged(page, TAG);
+    });
   });
 
   test('exports the figure as SVG and PNG and the numbers as JSON and CSV', async () => {
-    const opened = await openChapter(env, CH, TAG);
-    const { page } = opened;
-    const json = JSON.parse((await exportFile(page, TAG, 'json')).bytes.toString('utf8'));
-    expect(json.state).toEqual({ a: [3, 4], b: [4, 3] });
-    expect(json.stateText).toBe('v=1&a=3,4&b=4,3');
-    expectClose(json.numbers['scalar-projection'], 4.8, 1e-6, 'exported scalar projection');
-    const csv = (await exportFile(page, TAG, 'csv')).bytes.toString('utf8');
-    // (a.b^) b^ = 4.8 (0.8, 0.6): its second component is 3.84, which float32
-    // holds as 3.8399999... or 3.8400001...: compared as a number.
-    const row = csv.split('\r\n').find((r) => r.startsWith('vector-projection.1,'));
-    expect(row).toBeDefined();
-    expectClose(Number(row.split(',')[1]), 3.84, 1e-6, 'exported vector projection, component 1');
-    const svg = await exportFile(page, TAG, 'svg');
-    expect(svg.name).toBe(`${TAG}.svg`);
-    expect(svg.bytes.toString('utf8')).toMatch(/^<svg[^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
-    const png = await exportFile(page, TAG, 'png');
-    expect([...png.bytes.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-    await expectClean(opened);
-    await opened.context.close();
-  });
-
-  test.each([
-    [1024, 'desktop'],
-    [375, 'phone-375'],
-    [320, 'phone-320'],
-  ])('fits %i px with no horizontal scrolling, light and dark', async (width, name) => {
-    const opened = await openChapter(env, CH, TAG, { width, height: 1000 });
-    const { page } = opened;
-    for (const scheme of ['light', 'dark']) {
-      await page.emulateMedia({ colorScheme: scheme });
-      expect(await overflow(page)).toBeLessThanOrEqual(0);
-      await screenshot(page.locator(`#ch-${CH}`), `chapter-04-${name}-${scheme}`);
-    }
-    expect(
-      await page.locator(TAG).evaluate((el) => getComputedStyle(el.shadowRoot.querySelector('svg.plane')).touchAction),
-    ).toBe('none');
-    await expectClean(opened);
-    await opened.context.close();
+    await withChapter(env, CH, TAG, async ({ page }) => {
+      const json = await exportJson(page, TAG);
+      expect(json.state).toEqual({ a: [3, 4], b: [4, 3] });
+      expect(json.stateText).toBe('v=1&a=3,4&b=4,3');
+      expectClose(json.numbers['scalar-projection'], 4.8, 1e-6, 'exported scalar projection');
+      const csv = await exportText(page, TAG, 'csv');
+      // (a.b^) b^ = 4.8 (0.8, 0.6): its second component is 3.84, which float32
+      // holds as 3.8399999... or 3.8400001...: compared as a number.
+      const row = csv.split('\r\n').find((r) => r.startsWith('vector-projection.1,'));
+      expect(row).toBeDefined();
+      expectClose(Number(row.split(',')[1]), 3.84, 1e-6, 'exported vector projection, component 1');
+    });
   });
 });

@@ -2,24 +2,19 @@
 // projections Q = X W_Q and K = X W_K, the heat map S = QKᵀ and a cell's dot
 // product expanded term by term; checked against a float64 reference after
 // typed edits, arrow keys in an input, clicks, Enter on a cell and a changed URL.
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { describe, expect, test } from '@jest/globals';
 import {
-  byRole,
-  expectAllLogged,
-  expectClean,
-  expectClose,
-  expectShown,
-  exportFile,
-  one,
-  openChapter,
-  overflow,
-  readNumbers as readAll,
-  screenshot,
+  expectParams,
+  exportJson,
+  exportText,
+  predictChoice,
   settledUrl,
-  U,
   urlParams,
-  startEnv,
+  useEnv,
+  withChapter,
 } from './helpers.mjs';
+import { byRole, expectAllLogged, expectClose, expectShown, one, readNumbers as readAll, U } from './shown-numbers.mjs';
+import { matmulRows, matmulRowsT } from './reference-rows.mjs';
 
 const TAG = 'ag-qkt-grid';
 const CH = 'qkt';
@@ -42,23 +37,13 @@ const WK0 = [
   [1, 1],
 ];
 
-/** float64 reference: A B for nested arrays, and the absolute-sum bound used for tolerances. */
-function matmul(A, B) {
-  return A.map((row) => B[0].map((_, c) => row.reduce((s, a, r) => s + a * B[r][c], 0)));
-}
-function absMatmul(A, B) {
-  return A.map((row) => B[0].map((_, c) => row.reduce((s, a, r) => s + Math.abs(a * B[r][c]), 0)));
-}
-const transpose = (A) => A[0].map((_, c) => A.map((row) => row[c]));
-
+/** float64 reference: Q, K and S, with the absolute sums their error bounds are stated in. */
 function reference(x, wq, wk) {
-  const Q = matmul(x, wq);
-  const K = matmul(x, wk);
-  const S = matmul(Q, transpose(K));
+  const { C: Q, mag: Qabs } = matmulRows(x, wq);
+  const { C: K, mag: Kabs } = matmulRows(x, wk);
   // Error bound of the float32 path: Q and K each carry a few roundoffs of their
   // absolute sums, which S multiplies.
-  const Sabs = matmul(absMatmul(x, wq), transpose(absMatmul(x, wk)));
-  return { Q, K, S, Sabs, Qabs: absMatmul(x, wq), Kabs: absMatmul(x, wk) };
+  return { Q, K, S: matmulRowsT(Q, K), Sabs: matmulRowsT(Qabs, Kabs), Qabs, Kabs };
 }
 
 function expectMatches(numbers, x, wq, wk, cell) {
@@ -133,108 +118,94 @@ async function readNumbers(page, tag) {
   );
 }
 
-let env;
-beforeAll(async () => {
-  env = await startEnv();
-});
-afterAll(async () => {
-  await env?.close();
-});
+const env = useEnv();
 
 describe('chapter 8: QKᵀ as a grid', () => {
   test('opens on the defaults: Q, K and S match the reference, S12 = 2×3 + (−1)×1 = 5, every number logged', async () => {
-    const opened = await openChapter(env, CH, TAG);
-    const { page } = opened;
-    const numbers = await readNumbers(page, TAG);
-    expectMatches(numbers, X0, WQ0, WK0, [1, 2]);
-    expect(one(numbers, 'dot').text).toBe('5');
-    expect(byRole(numbers, 'term').map((t) => t.text)).toEqual(['6', '(\u22121)']);
-    expect(one(numbers, 'factor', 'k1').text).toBe('3');
-    await expectAllLogged(page, TAG);
-    const calls = await page.evaluate(() =>
-      window.__agCallLog.filter((c) => /matmul/.test(c.kernel)).map((c) => c.args),
-    );
-    expect(calls.length).toBeGreaterThanOrEqual(3);
-    await expect(page.locator(`${TAG} [data-cell="1-2"]`).getAttribute('aria-label')).resolves.toBe(
-      'S12, \u201cbirds\u201d looking at \u201csing\u201d: 5',
-    );
-    expect(await page.locator(`${TAG} .katex`).count()).toBeGreaterThan(0);
-    await expectClean(opened);
-    await opened.context.close();
+    await withChapter(env, CH, TAG, async ({ page }) => {
+      const numbers = await readNumbers(page, TAG);
+      expectMatches(numbers, X0, WQ0, WK0, [1, 2]);
+      expect(one(numbers, 'dot').text).toBe('5');
+      expect(byRole(numbers, 'term').map((t) => t.text)).toEqual(['6', '(\u22121)']);
+      expect(one(numbers, 'factor', 'k1').text).toBe('3');
+      await expectAllLogged(page, TAG);
+      const calls = await page.evaluate(() =>
+        window.__agCallLog.filter((c) => /matmul/.test(c.kernel)).map((c) => c.args),
+      );
+      expect(calls.length).toBeGreaterThanOrEqual(3);
+      await expect(page.locator(`${TAG} [data-cell="1-2"]`).getAttribute('aria-label')).resolves.toBe(
+        'S12, \u201cbirds\u201d looking at \u201csing\u201d: 5',
+      );
+      expect(await page.locator(`${TAG} .katex`).count()).toBeGreaterThan(0);
+    });
   });
 
   test('hover shows a number, a click or Enter expands the cell', async () => {
-    const opened = await openChapter(env, CH, TAG);
-    const { page } = opened;
-    const ref = reference(X0, WQ0, WK0);
-    await page.locator(`${TAG} [data-cell="4-3"]`).hover();
-    let readout = one(await readNumbers(page, TAG), 'readout');
-    expectClose(readout.value, ref.S[3][2], 1e-6, 'readout S43');
-    expect((await state(page)).cell).toEqual([1, 2]); // hovering does not expand
+    await withChapter(env, CH, TAG, async ({ page }) => {
+      const ref = reference(X0, WQ0, WK0);
+      await page.locator(`${TAG} [data-cell="4-3"]`).hover();
+      let readout = one(await readNumbers(page, TAG), 'readout');
+      expectClose(readout.value, ref.S[3][2], 1e-6, 'readout S43');
+      expect((await state(page)).cell).toEqual([1, 2]); // hovering does not expand
 
-    await page.locator(`${TAG} [data-cell="3-4"]`).click();
-    expect((await state(page)).cell).toEqual([3, 4]);
-    expectMatches(await readNumbers(page, TAG), X0, WQ0, WK0, [3, 4]);
-    expect(one(await readNumbers(page, TAG), 'dot').text).toBe('5'); // (2, 1)·(2, 1)
+      await page.locator(`${TAG} [data-cell="3-4"]`).click();
+      expect((await state(page)).cell).toEqual([3, 4]);
+      expectMatches(await readNumbers(page, TAG), X0, WQ0, WK0, [3, 4]);
+      expect(one(await readNumbers(page, TAG), 'dot').text).toBe('5'); // (2, 1)·(2, 1)
 
-    // Keyboard: arrows move the focus (and the readout), Enter expands.
-    await page.keyboard.press('ArrowUp');
-    await page.keyboard.press('Home');
-    readout = one(await readNumbers(page, TAG), 'readout');
-    expectClose(readout.value, ref.S[1][0], 1e-6, 'readout S21');
-    expect((await state(page)).cell).toEqual([3, 4]);
-    await page.keyboard.press('Enter');
-    expect((await state(page)).cell).toEqual([2, 1]);
-    const numbers = await readNumbers(page, TAG);
-    expectMatches(numbers, X0, WQ0, WK0, [2, 1]);
-    expect(one(numbers, 'dot').text).toBe('3'); // (1, 1)·(1, 2)
-    expect((await urlParams(page)).get('cell')).toBe('2,1');
-    await expectAllLogged(page, TAG);
-    await expectClean(opened);
-    await opened.context.close();
+      // Keyboard: arrows move the focus (and the readout), Enter expands.
+      await page.keyboard.press('ArrowUp');
+      await page.keyboard.press('Home');
+      readout = one(await readNumbers(page, TAG), 'readout');
+      expectClose(readout.value, ref.S[1][0], 1e-6, 'readout S21');
+      expect((await state(page)).cell).toEqual([3, 4]);
+      await page.keyboard.press('Enter');
+      expect((await state(page)).cell).toEqual([2, 1]);
+      const numbers = await readNumbers(page, TAG);
+      expectMatches(numbers, X0, WQ0, WK0, [2, 1]);
+      expect(one(numbers, 'dot').text).toBe('3'); // (1, 1)·(1, 2)
+      expect((await urlParams(page)).get('cell')).toBe('2,1');
+      await expectAllLogged(page, TAG);
+    });
   });
 
   test('editing X, W_Q (arrow key) and W_K gives the reference Q, K and S, and the URL reopens them', async () => {
-    const opened = await openChapter(env, CH, TAG);
-    const { page } = opened;
-    await input(page, 'x2', 2).fill('-2.5');
-    await input(page, 'W_K row 2', 0).fill('3');
-    await input(page, 'W_Q row 1', 1).focus();
-    await page.keyboard.press('ArrowUp'); // 0 -> 1
-    const x = X0.map((r) => [...r]);
-    x[1][2] = -2.5;
-    const wq = WQ0.map((r) => [...r]);
-    wq[0][1] = 1;
-    const wk = WK0.map((r) => [...r]);
-    wk[1][0] = 3;
-    const s = await state(page);
-    expect(s.x).toEqual(x);
-    expect(s.wq).toEqual(wq);
-    expect(s.wk).toEqual(wk);
-    await page.locator(`${TAG} [data-cell="2-4"]`).click();
-    const numbers = await readNumbers(page, TAG);
-    expectMatches(numbers, x, wq, wk, [2, 4]);
-    await expectAllLogged(page, TAG);
+    await withChapter(env, CH, TAG, async ({ page }) => {
+      await input(page, 'x2', 2).fill('-2.5');
+      await input(page, 'W_K row 2', 0).fill('3');
+      await input(page, 'W_Q row 1', 1).focus();
+      await page.keyboard.press('ArrowUp'); // 0 -> 1
+      const x = X0.map((r) => [...r]);
+      x[1][2] = -2.5;
+      const wq = WQ0.map((r) => [...r]);
+      wq[0][1] = 1;
+      const wk = WK0.map((r) => [...r]);
+      wk[1][0] = 3;
+      const s = await state(page);
+      expect(s.x).toEqual(x);
+      expect(s.wq).toEqual(wq);
+      expect(s.wk).toEqual(wk);
+      await page.locator(`${TAG} [data-cell="2-4"]`).click();
+      const numbers = await readNumbers(page, TAG);
+      expectMatches(numbers, x, wq, wk, [2, 4]);
+      await expectAllLogged(page, TAG);
 
-    const params = await urlParams(page);
-    expect(params.get('ch')).toBe(CH);
-    expect(params.get('v')).toBe('1');
-    expect(params.get('x')).toBe('1,0,1;0,2,-2.5;2,1,0;-1,0,2');
-    expect(params.get('wq')).toBe('1,1;0,1;1,-1');
-    expect(params.get('wk')).toBe('0,1;3,0;1,1');
-    expect(params.get('cell')).toBe('2,4');
+      await expectParams(page, CH, {
+        x: '1,0,1;0,2,-2.5;2,1,0;-1,0,2',
+        wq: '1,1;0,1;1,-1',
+        wk: '0,1;3,0;1,1',
+        cell: '2,4',
+      });
 
-    const copy = await openChapter(env, CH, TAG, { search: (await settledUrl(page)).search });
-    const reopened = await readNumbers(copy.page, TAG);
-    expect(reopened.filter((n) => n.role !== 'readout').map((n) => n.text)).toEqual(
-      numbers.filter((n) => n.role !== 'readout').map((n) => n.text),
-    );
-    expectMatches(reopened, x, wq, wk, [2, 4]);
-    expect(await input(copy.page, 'x2', 2).inputValue()).toBe('-2.5');
-    await expectClean(copy);
-    await copy.context.close();
-    await expectClean(opened);
-    await opened.context.close();
+      await withChapter(env, CH, TAG, { search: (await settledUrl(page)).search }, async (copy) => {
+        const reopened = await readNumbers(copy.page, TAG);
+        expect(reopened.filter((n) => n.role !== 'readout').map((n) => n.text)).toEqual(
+          numbers.filter((n) => n.role !== 'readout').map((n) => n.text),
+        );
+        expectMatches(reopened, x, wq, wk, [2, 4]);
+        expect(await input(copy.page, 'x2', 2).inputValue()).toBe('-2.5');
+      });
+    });
   });
 
   test('a URL with fractional inputs matches the reference; an entry out of range is flagged and waits', async () => {
@@ -255,87 +226,61 @@ describe('chapter 8: QKᵀ as a grid', () => {
       [2.8, 1.9],
     ];
     const enc = (m) => m.map((r) => r.join(',')).join(';');
-    const opened = await openChapter(env, CH, TAG, {
-      search: `?ch=qkt&v=1&x=${enc(x)}&wq=${enc(wq)}&wk=${enc(wk)}&cell=4,4`,
-    });
-    const { page } = opened;
-    expectMatches(await readNumbers(page, TAG), x, wq, wk, [4, 4]);
-    await expectAllLogged(page, TAG);
+    await withChapter(
+      env,
+      CH,
+      TAG,
+      {
+        search: `?ch=qkt&v=1&x=${enc(x)}&wq=${enc(wq)}&wk=${enc(wk)}&cell=4,4`,
+      },
+      async (opened) => {
+        const { page } = opened;
+        expectMatches(await readNumbers(page, TAG), x, wq, wk, [4, 4]);
+        await expectAllLogged(page, TAG);
 
-    await input(page, 'x1', 0).fill('9'); // out of range [-5, 5]
-    await expect(input(page, 'x1', 0).getAttribute('aria-invalid')).resolves.toBe('true');
-    await expect(page.locator(`${TAG} .note`).textContent()).resolves.toContain('x1, entry 1');
-    expect(await page.locator(`${TAG} .results`).evaluate((el) => el.classList.contains('is-stale'))).toBe(true);
-    await input(page, 'x3', 1).fill('2'); // waits while x1 is out of range
-    expect((await state(page)).x[2][1]).toBe(1.5);
-    await input(page, 'x1', 0).fill('1');
-    const x2 = x.map((r) => [...r]);
-    x2[0][0] = 1;
-    x2[2][1] = 2;
-    expect((await state(page)).x).toEqual(x2);
-    expect(await page.locator(`${TAG} .results`).evaluate((el) => el.classList.contains('is-stale'))).toBe(false);
-    expectMatches(await readNumbers(page, TAG), x2, wq, wk, [4, 4]);
-    await expectClean(opened);
-    await opened.context.close();
+        await input(page, 'x1', 0).fill('9'); // out of range [-5, 5]
+        await expect(input(page, 'x1', 0).getAttribute('aria-invalid')).resolves.toBe('true');
+        await expect(page.locator(`${TAG} .note`).textContent()).resolves.toContain('x1, entry 1');
+        expect(await page.locator(`${TAG} .results`).evaluate((el) => el.classList.contains('is-stale'))).toBe(true);
+        await input(page, 'x3', 1).fill('2'); // waits while x1 is out of range
+        expect((await state(page)).x[2][1]).toBe(1.5);
+        await input(page, 'x1', 0).fill('1');
+        const x2 = x.map((r) => [...r]);
+        x2[0][0] = 1;
+        x2[2][1] = 2;
+        expect((await state(page)).x).toEqual(x2);
+        expect(await page.locator(`${TAG} .results`).evaluate((el) => el.classList.contains('is-stale'))).toBe(false);
+        expectMatches(await readNumbers(page, TAG), x2, wq, wk, [4, 4]);
+      },
+    );
   });
 
   test('predict, then reveal: with W_K = W_Q the grid is symmetric', async () => {
-    const opened = await openChapter(env, CH, TAG);
-    const { page } = opened;
-    await page.locator(`${TAG} .predict-choice[data-choice="no"]`).click();
-    await expect(page.locator(`${TAG} .predict`).getAttribute('data-result')).resolves.toBe('wrong');
-    await expect(page.locator(`${TAG} .predict-result`).textContent()).resolves.toMatch(
-      /S\u2081\u2082 = 1 and S\u2082\u2081 = 1/,
-    );
-    expect((await state(page)).wk).toEqual(WQ0);
-    const numbers = await readNumbers(page, TAG);
-    expectMatches(numbers, X0, WQ0, WQ0, [1, 2]);
-    for (let i = 1; i <= N; i += 1)
-      for (let j = 1; j <= N; j += 1)
-        expect(one(numbers, 'score', `${i}-${j}`).value).toBe(one(numbers, 'score', `${j}-${i}`).value);
-    await page.locator(`${TAG} .predict-again`).click();
-    await page.locator(`${TAG} .predict-choice[data-choice="yes"]`).click();
-    await expect(page.locator(`${TAG} .predict`).getAttribute('data-result')).resolves.toBe('right');
-    await expect(page.locator('#toc li[data-chapter="qkt"] [data-role=progress]').textContent()).resolves.toMatch(
-      /predicted/,
-    );
-    await expectAllLogged(page, TAG);
-    await expectClean(opened);
-    await opened.context.close();
+    await withChapter(env, CH, TAG, async ({ page }) => {
+      await predictChoice(page, TAG, 'no', 'wrong');
+      await expect(page.locator(`${TAG} .predict-result`).textContent()).resolves.toMatch(
+        /S\u2081\u2082 = 1 and S\u2082\u2081 = 1/,
+      );
+      expect((await state(page)).wk).toEqual(WQ0);
+      const numbers = await readNumbers(page, TAG);
+      expectMatches(numbers, X0, WQ0, WQ0, [1, 2]);
+      for (let i = 1; i <= N; i += 1)
+        for (let j = 1; j <= N; j += 1)
+          expect(one(numbers, 'score', `${i}-${j}`).value).toBe(one(numbers, 'score', `${j}-${i}`).value);
+      await predictChoice(page, TAG, 'yes', 'right');
+      await expectAllLogged(page, TAG);
+    });
   });
 
   test('exports the heat map as SVG and PNG and the numbers as JSON and CSV', async () => {
-    const opened = await openChapter(env, CH, TAG);
-    const { page } = opened;
-    const json = JSON.parse((await exportFile(page, TAG, 'json')).bytes.toString('utf8'));
-    expect(json.state).toEqual({ x: X0, wq: WQ0, wk: WK0, cell: [1, 2] });
-    expect(json.stateText).toBe('v=1&x=1,0,1;0,2,1;2,1,0;-1,0,2&wq=1,0;0,1;1,-1&wk=0,1;1,0;1,1&cell=1,2');
-    expect(json.numbers['score.1-2']).toBe(5);
-    expect(json.numbers['q.1-1']).toBe(2);
-    const csv = (await exportFile(page, TAG, 'csv')).bytes.toString('utf8');
-    expect(csv.split('\r\n')).toContain('dot,5');
-    const svg = await exportFile(page, TAG, 'svg');
-    expect(svg.name).toBe('ag-qkt-grid.svg');
-    expect(svg.bytes.toString('utf8')).toMatch(/^<svg[^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
-    const png = await exportFile(page, TAG, 'png');
-    expect([...png.bytes.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-    await expectClean(opened);
-    await opened.context.close();
-  });
-
-  test.each([
-    [1024, 'desktop'],
-    [375, 'phone-375'],
-    [320, 'phone-320'],
-  ])('fits %i px with no horizontal scrolling, light and dark', async (width, name) => {
-    const opened = await openChapter(env, CH, TAG, { width, height: 1000 });
-    const { page } = opened;
-    for (const scheme of ['light', 'dark']) {
-      await page.emulateMedia({ colorScheme: scheme });
-      expect(await overflow(page)).toBeLessThanOrEqual(0);
-      await screenshot(page.locator(`#ch-${CH}`), `chapter-08-${name}-${scheme}`);
-    }
-    await expectClean(opened);
-    await opened.context.close();
+    await withChapter(env, CH, TAG, async ({ page }) => {
+      const json = await exportJson(page, TAG);
+      expect(json.state).toEqual({ x: X0, wq: WQ0, wk: WK0, cell: [1, 2] });
+      expect(json.stateText).toBe('v=1&x=1,0,1;0,2,1;2,1,0;-1,0,2&wq=1,0;0,1;1,-1&wk=0,1;1,0;1,1&cell=1,2');
+      expect(json.numbers['score.1-2']).toBe(5);
+      expect(json.numbers['q.1-1']).toBe(2);
+      const csv = await exportText(page, TAG, 'csv');
+      expect(csv.split('\r\n')).toContain('dot,5');
+    });
   });
 });

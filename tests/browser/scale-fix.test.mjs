@@ -2,40 +2,23 @@
 // scores through softmax unscaled and scaled. The float64 reference below
 // recomputes softmax, the largest weight, the entropy (bits) and the
 // Frobenius norm of the softmax Jacobian from the scores the widget exports.
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import {
-  expectAllLogged,
-  expectClean,
-  exportFile,
-  one,
-  openChapter,
-  overflow,
-  readNumbers,
-  screenshot,
-  settledUrl,
-  startEnv,
-  urlParams,
-} from './helpers.mjs';
+import { describe, expect, test } from '@jest/globals';
+import { exportJson, exportText, predictChoice, settledUrl, urlParams, useEnv, withChapter } from './helpers.mjs';
+import { expectAllLogged, one, readNumbers } from './shown-numbers.mjs';
+import { entropyBits, norm, softmax, softmaxJacobian } from '../reference/float64.mjs';
 
 const TAG = 'ag-scale-fix';
 const CH = 'scale-fix';
 
 /** float64 reference for one row of scores s at temperature t. */
 function reference(s, t) {
-  const z = s.map((x) => x / t);
-  const m = Math.max(...z);
-  const e = z.map((x) => Math.exp(x - m));
-  const sum = e.reduce((a, b) => a + b, 0);
-  const w = e.map((x) => x / sum);
-  const entropy = -w.reduce((acc, p) => acc + (p > 0 ? p * Math.log2(p) : 0), 0);
-  let fro = 0;
-  for (let i = 0; i < w.length; i++) for (let j = 0; j < w.length; j++) fro += (w[i] * ((i === j ? 1 : 0) - w[j])) ** 2;
-  return { w, max: Math.max(...w), entropy, jacobian: Math.sqrt(fro) };
+  const w = softmax(s, 1, s.length, { temperature: t });
+  return { w, max: Math.max(...w), entropy: entropyBits(w), jacobian: norm(softmaxJacobian(w)) };
 }
 
 /** Compares the shown detail numbers at the chosen d_k with the reference for the exported scores. */
 async function expectDetail(page, dk) {
-  const json = JSON.parse((await exportFile(page, TAG, 'json')).bytes.toString('utf8'));
+  const json = await exportJson(page, TAG);
   expect(json.row.dk).toBe(dk);
   const s = json.row.scores;
   expect(s.length).toBe(json.state.tokens);
@@ -66,142 +49,99 @@ async function expectDetail(page, dk) {
   return json;
 }
 
-let env;
-beforeAll(async () => {
-  env = await startEnv();
-});
-afterAll(async () => {
-  await env?.close();
-});
+const env = useEnv();
 
 describe('chapter 11: the 1/sqrt(d_k) fix', () => {
   test('opens at d_k = 64; every number is a logged wasm result and matches the float64 reference', async () => {
-    const opened = await openChapter(env, CH, TAG);
-    const { page } = opened;
-    await expectDetail(page, 64);
-    const numbers = await readNumbers(page, TAG);
-    // The curves: 12 values of d_k, 6 numbers each.
-    expect(numbers.filter((n) => n.role.startsWith('curve-')).length).toBe(72);
-    // The maximum entropy of 16 weights is log2 16 = 4 bits.
-    expect(Math.abs(one(numbers, 'max-entropy').value - 4)).toBeLessThanOrEqual(1e-5);
-    // Unscaled, the largest weight grows towards 1 with d_k; scaled, it stays well below.
-    const curve = (k, s, dk) => one(numbers, `curve-${k}`, `${s}-${dk}`).value;
-    expect(curve('max', 'unscaled', 4096)).toBeGreaterThan(0.99);
-    expect(curve('max', 'scaled', 4096)).toBeLessThan(0.9);
-    expect(curve('jacobian', 'unscaled', 4096)).toBeLessThan(curve('jacobian', 'scaled', 4096));
-    await expectAllLogged(page, TAG);
-    expect(await page.locator(`${TAG} .katex`).count()).toBeGreaterThan(0);
-    await expectClean(opened);
-    await opened.context.close();
+    await withChapter(env, CH, TAG, async ({ page }) => {
+      await expectDetail(page, 64);
+      const numbers = await readNumbers(page, TAG);
+      // The curves: 12 values of d_k, 6 numbers each.
+      expect(numbers.filter((n) => n.role.startsWith('curve-')).length).toBe(72);
+      // The maximum entropy of 16 weights is log2 16 = 4 bits.
+      expect(Math.abs(one(numbers, 'max-entropy').value - 4)).toBeLessThanOrEqual(1e-5);
+      // Unscaled, the largest weight grows towards 1 with d_k; scaled, it stays well below.
+      const curve = (k, s, dk) => one(numbers, `curve-${k}`, `${s}-${dk}`).value;
+      expect(curve('max', 'unscaled', 4096)).toBeGreaterThan(0.99);
+      expect(curve('max', 'scaled', 4096)).toBeLessThan(0.9);
+      expect(curve('jacobian', 'unscaled', 4096)).toBeLessThan(curve('jacobian', 'scaled', 4096));
+      await expectAllLogged(page, TAG);
+      expect(await page.locator(`${TAG} .katex`).count()).toBeGreaterThan(0);
+    });
   });
 
   test('dragging across the panels and the arrow keys choose d_k; the URL reopens the state', async () => {
-    const opened = await openChapter(env, CH, TAG);
-    const { page } = opened;
-    const svg = page.locator(`${TAG} svg.scale-plot`);
-    await svg.scrollIntoViewIfNeeded();
-    const scrollBefore = await page.evaluate(() => window.scrollY);
-    const box = await svg.boundingBox();
-    // Drag from the left (d_k = 2) to the right edge (d_k = 4096).
-    await page.mouse.move(box.x + box.width * 0.3, box.y + box.height * 0.5);
-    await page.mouse.down();
-    await page.mouse.move(box.x + box.width * 0.6, box.y + box.height * 0.5, { steps: 4 });
-    await page.mouse.move(box.x + box.width - 2, box.y + box.height * 0.5, { steps: 4 });
-    await page.mouse.up();
-    // The drag does not scroll the page. (Scroll anchoring may move it by a
-    // few pixels when the numbers below change their wrapping; a scroll by the
-    // gesture would move it by the drag's length.)
-    expect(Math.abs((await page.evaluate(() => window.scrollY)) - scrollBefore)).toBeLessThan(16);
-    expect(await page.locator(TAG).evaluate((el) => el.state.dk)).toBe('4096');
-    await expectDetail(page, 4096);
-    // Keys: Left twice = 1024, Home = 2, End = 4096, Left = 2048.
-    await svg.focus();
-    for (const key of ['ArrowLeft', 'ArrowLeft']) await page.keyboard.press(key);
-    expect(await page.locator(TAG).evaluate((el) => el.state.dk)).toBe('1024');
-    await page.keyboard.press('Home');
-    expect(await page.locator(TAG).evaluate((el) => el.state.dk)).toBe('2');
-    await page.keyboard.press('End');
-    await page.keyboard.press('ArrowLeft');
-    expect(await page.locator(TAG).evaluate((el) => el.state.dk)).toBe('2048');
-    await expect(svg.getAttribute('aria-valuetext')).resolves.toBe('d\u2096 = 2048');
-    await expect(page.locator(`${TAG} [aria-live]`).last().textContent()).resolves.toMatch(/d\u2096 = 2048/);
-    await expectDetail(page, 2048);
-    await expectAllLogged(page, TAG);
-    const params = await urlParams(page);
-    expect(params.get('ch')).toBe(CH);
-    expect(params.get('dk')).toBe('2048');
-    expect(params.get('seed')).toBe('7');
+    await withChapter(env, CH, TAG, async ({ page }) => {
+      const svg = page.locator(`${TAG} svg.scale-plot`);
+      await svg.scrollIntoViewIfNeeded();
+      const scrollBefore = await page.evaluate(() => window.scrollY);
+      const box = await svg.boundingBox();
+      // Drag from the left (d_k = 2) to the right edge (d_k = 4096).
+      await page.mouse.move(box.x + box.width * 0.3, box.y + box.height * 0.5);
+      await page.mouse.down();
+      await page.mouse.move(box.x + box.width * 0.6, box.y + box.height * 0.5, { steps: 4 });
+      await page.mouse.move(box.x + box.width - 2, box.y + box.height * 0.5, { steps: 4 });
+      await page.mouse.up();
+      // The drag does not scroll the page. (Scroll anchoring may move it by a
+      // few pixels when the numbers below change their wrapping; a scroll by the
+      // gesture would move it by the drag's length.)
+      expect(Math.abs((await page.evaluate(() => window.scrollY)) - scrollBefore)).toBeLessThan(16);
+      expect(await page.locator(TAG).evaluate((el) => el.state.dk)).toBe('4096');
+      await expectDetail(page, 4096);
+      // Keys: Left twice = 1024, Home = 2, End = 4096, Left = 2048.
+      await svg.focus();
+      for (const key of ['ArrowLeft', 'ArrowLeft']) await page.keyboard.press(key);
+      expect(await page.locator(TAG).evaluate((el) => el.state.dk)).toBe('1024');
+      await page.keyboard.press('Home');
+      expect(await page.locator(TAG).evaluate((el) => el.state.dk)).toBe('2');
+      await page.keyboard.press('End');
+      await page.keyboard.press('ArrowLeft');
+      expect(await page.locator(TAG).evaluate((el) => el.state.dk)).toBe('2048');
+      await expect(svg.getAttribute('aria-valuetext')).resolves.toBe('d\u2096 = 2048');
+      await expect(page.locator(`${TAG} [aria-live]`).last().textContent()).resolves.toMatch(/d\u2096 = 2048/);
+      await expectDetail(page, 2048);
+      await expectAllLogged(page, TAG);
+      const params = await urlParams(page);
+      expect(params.get('ch')).toBe(CH);
+      expect(params.get('dk')).toBe('2048');
+      expect(params.get('seed')).toBe('7');
 
-    const copy = await openChapter(env, CH, TAG, { search: (await settledUrl(page)).search });
-    const a = (await readNumbers(page, TAG)).map((n) => n.text);
-    const b = (await readNumbers(copy.page, TAG)).map((n) => n.text);
-    expect(b).toEqual(a);
-    await expectClean(copy);
-    await copy.context.close();
-    await expectClean(opened);
-    await opened.context.close();
+      await withChapter(env, CH, TAG, { search: (await settledUrl(page)).search }, async (copy) => {
+        const a = (await readNumbers(page, TAG)).map((n) => n.text);
+        const b = (await readNumbers(copy.page, TAG)).map((n) => n.text);
+        expect(b).toEqual(a);
+      });
+    });
   });
 
   test('a URL with another seed, T and d_k shows their reference values', async () => {
-    const opened = await openChapter(env, CH, TAG, { search: '?ch=scale-fix&v=1&seed=123&tokens=5&dk=16' });
-    const { page } = opened;
-    const json = await expectDetail(page, 16);
-    expect(json.state).toEqual({ seed: 123, tokens: 5, dk: '16' });
-    const numbers = await readNumbers(page, TAG);
-    expect(Math.abs(one(numbers, 'max-entropy').value - Math.log2(5))).toBeLessThanOrEqual(1e-5);
-    await expectAllLogged(page, TAG);
-    await expectClean(opened);
-    await opened.context.close();
+    await withChapter(env, CH, TAG, { search: '?ch=scale-fix&v=1&seed=123&tokens=5&dk=16' }, async ({ page }) => {
+      const json = await expectDetail(page, 16);
+      expect(json.state).toEqual({ seed: 123, tokens: 5, dk: '16' });
+      const numbers = await readNumbers(page, TAG);
+      expect(Math.abs(one(numbers, 'max-entropy').value - Math.log2(5))).toBeLessThanOrEqual(1e-5);
+      await expectAllLogged(page, TAG);
+    });
   });
 
   test('predict, then reveal: unscaled, the largest weight approaches 1', async () => {
-    const opened = await openChapter(env, CH, TAG);
-    const { page } = opened;
-    await page.locator(`${TAG} .predict-choice[data-choice="uniform"]`).click();
-    await expect(page.locator(`${TAG} .predict`).getAttribute('data-result')).resolves.toBe('wrong');
-    expect(await page.locator(TAG).evaluate((el) => el.state.dk)).toBe('4096');
-    await page.locator(`${TAG} .predict-again`).click();
-    await page.locator(`${TAG} .predict-choice[data-choice="one"]`).click();
-    await expect(page.locator(`${TAG} .predict`).getAttribute('data-result')).resolves.toBe('right');
-    await expectDetail(page, 4096);
-    await expectAllLogged(page, TAG);
-    await expectClean(opened);
-    await opened.context.close();
+    await withChapter(env, CH, TAG, async ({ page }) => {
+      await predictChoice(page, TAG, 'uniform', 'wrong');
+      expect(await page.locator(TAG).evaluate((el) => el.state.dk)).toBe('4096');
+      await predictChoice(page, TAG, 'one', 'right');
+      await expectDetail(page, 4096);
+      await expectAllLogged(page, TAG);
+    });
   });
 
   test('exports the figure (SVG, PNG) and the curves (CSV)', async () => {
-    const opened = await openChapter(env, CH, TAG);
-    const { page } = opened;
-    const csv = (await exportFile(page, TAG, 'csv')).bytes.toString('utf8').split('\r\n');
-    expect(csv[0]).toBe('dk,max_unscaled,max_scaled,entropy_unscaled,entropy_scaled,jacobian_unscaled,jacobian_scaled');
-    expect(csv.filter((l) => /^\d/.test(l)).length).toBe(12);
-    expect((await exportFile(page, TAG, 'svg')).bytes.toString('utf8')).toMatch(
-      /^<svg[^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/,
-    );
-    const png = await exportFile(page, TAG, 'png');
-    expect([...png.bytes.subarray(0, 4)]).toEqual([0x89, 0x50, 0x4e, 0x47]);
-    await expectClean(opened);
-    await opened.context.close();
-  });
-
-  test.each([
-    [1024, 'desktop'],
-    [375, 'phone-375'],
-    [320, 'phone-320'],
-  ])('fits %i px with no horizontal scrolling, light and dark', async (width, name) => {
-    const opened = await openChapter(env, CH, TAG, { width, height: 1000 });
-    const { page } = opened;
-    for (const scheme of ['light', 'dark']) {
-      await page.emulateMedia({ colorScheme: scheme });
-      expect(await overflow(page)).toBeLessThanOrEqual(0);
-      await screenshot(page.locator(`#ch-${CH}`), `chapter-11-${name}-${scheme}`);
-    }
-    expect(
-      await page
-        .locator(TAG)
-        .evaluate((el) => getComputedStyle(el.shadowRoot.querySelector('svg.scale-plot')).touchAction),
-    ).toBe('none');
-    await expectClean(opened);
-    await opened.context.close();
+    await withChapter(env, CH, TAG, async ({ page }) => {
+      const csv = (await exportText(page, TAG, 'csv')).split('\r\n');
+      expect(csv[0]).toBe(
+        'dk,max_unscaled,max_scaled,entropy_unscaled,entropy_scaled,jacobian_unscaled,jacobian_scaled',
+      );
+      expect(csv.filter((l) => /^\d/.test(l)).length).toBe(12);
+      expect(await exportText(page, TAG, 'svg')).toMatch(/^<svg[^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+    });
   });
 });

@@ -4,43 +4,36 @@
 // the same score from short, aligned vectors or long, poorly aligned ones.
 // Checked against a float64 reference after mouse drags, arrow keys and a
 // changed URL.
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { describe, expect, test } from '@jest/globals';
 import {
-  dragPoint,
-  expectAllLogged,
-  expectClean,
-  expectClose,
-  expectShown,
+  expectParams,
+  expectReopens,
   exportFile,
-  keyPoint,
-  one,
-  openChapter,
-  overflow,
-  readNumbers,
-  screenshot,
-  startEnv,
-  U,
+  exportJson,
+  exportText,
+  predictChoice,
   urlParams,
-  expectLinkReopens,
+  useEnv,
+  withChapter,
 } from './helpers.mjs';
+import { dragPoint, keyPoint } from './pointer.mjs';
+import { expectAllLogged, expectClose, expectShown, one, readNumbers, U } from './shown-numbers.mjs';
+import { angle, cosine, dot, norm, sumAbsProd } from '../reference/float64.mjs';
 
 const TAG = 'ag-sign-and-size';
 const CH = 'sign';
 
 function reference(a, b) {
-  const dot = a[0] * b[0] + a[1] * b[1];
-  const na = Math.hypot(...a);
-  const nb = Math.hypot(...b);
-  const cos = na && nb ? dot / (na * nb) : NaN;
+  const [d, na, nb] = [dot(a, b), norm(a), norm(b)];
   return {
-    dot,
+    dot: d,
     na,
     nb,
     product: na * nb,
-    cos,
-    angle: Math.acos(Math.max(-1, Math.min(1, cos))),
-    magnitude: Math.abs(a[0] * b[0]) + Math.abs(a[1] * b[1]),
-    region: dot > 0 ? 'positive' : dot < 0 ? 'negative' : 'zero',
+    cos: na && nb ? cosine(a, b) : NaN,
+    angle: angle(a, b),
+    magnitude: sumAbsProd(a, b),
+    region: d > 0 ? 'positive' : d < 0 ? 'negative' : 'zero',
   };
 }
 
@@ -115,180 +108,141 @@ function expectRegions(d, b) {
   for (const q of d.zero) expect(Math.abs(side(q))).toBeLessThanOrEqual(1e-6 * scale);
 }
 
-let env;
-beforeAll(async () => {
-  env = await startEnv();
-});
-afterAll(async () => {
-  await env?.close();
-});
+const env = useEnv();
 
 describe('chapter 5: sign and size', () => {
   test('opens on (3, 4) and (4, 3): positive, acute, regions that follow b, and the same score 6 two ways', async () => {
-    const opened = await openChapter(env, CH, TAG);
-    const { page } = opened;
-    const numbers = await readNumbers(page, TAG);
-    expect(one(numbers, 'dot').text).toBe('24');
-    expect(one(numbers, 'angle').text).toBe('16.26\u00b0');
-    expectMatches(numbers, [3, 4], [4, 3]);
-    const d = await drawn(page);
-    expect(d.region).toBe('positive');
-    expect(d.current).toEqual(['positive']);
-    expectRegions(d, [4, 3]);
-    // Same score, two ways: both pairs score 6, from very different lengths and angles.
-    const pairs = {
-      short: [
-        [1.5, 2],
-        [2, 1.5],
-      ],
-      long: [
-        [6, 0],
-        [1, 5],
-      ],
-    };
-    for (const [key, [a, b]] of Object.entries(pairs)) {
-      const r = reference(a, b);
-      expect(one(numbers, 'demo-score', key).text).toBe('6');
-      expectClose(one(numbers, 'demo-score', key).value, r.dot, 3 * U * r.magnitude, `${key} score`);
-      expectClose(one(numbers, 'demo-product', key).value, r.product, 10 * U * r.product, `${key} |a||b|`);
-      expectShown(one(numbers, 'demo-product', key), r.product, { extra: 10 * U * r.product });
-      expectClose(one(numbers, 'demo-cosine', key).value, r.cos, 20 * U, `${key} cos`);
-      expectShown(one(numbers, 'demo-cosine', key), r.cos, { extra: 20 * U });
-      expectShown(one(numbers, 'demo-angle', key), (r.angle * 180) / Math.PI, { extra: 1e-3 });
-      expectClose(one(numbers, 'demo-norm-a', key).value, r.na, 4 * U * r.na, `${key} |a|`);
-      expectClose(one(numbers, 'demo-norm-b', key).value, r.nb, 4 * U * r.nb, `${key} |b|`);
-    }
-    expect(one(numbers, 'demo-cosine', 'short').value).toBeGreaterThan(0.95);
-    expect(one(numbers, 'demo-cosine', 'long').value).toBeLessThan(0.2);
-    await expectAllLogged(page, TAG);
-    expect(await page.locator(`${TAG} .katex`).count()).toBeGreaterThan(0);
-    await expectClean(opened);
-    await opened.context.close();
+    await withChapter(env, CH, TAG, async ({ page }) => {
+      const numbers = await readNumbers(page, TAG);
+      expect(one(numbers, 'dot').text).toBe('24');
+      expect(one(numbers, 'angle').text).toBe('16.26\u00b0');
+      expectMatches(numbers, [3, 4], [4, 3]);
+      const d = await drawn(page);
+      expect(d.region).toBe('positive');
+      expect(d.current).toEqual(['positive']);
+      expectRegions(d, [4, 3]);
+      // Same score, two ways: both pairs score 6, from very different lengths and angles.
+      const pairs = {
+        short: [
+          [1.5, 2],
+          [2, 1.5],
+        ],
+        long: [
+          [6, 0],
+          [1, 5],
+        ],
+      };
+      for (const [key, [a, b]] of Object.entries(pairs)) {
+        const r = reference(a, b);
+        expect(one(numbers, 'demo-score', key).text).toBe('6');
+        expectClose(one(numbers, 'demo-score', key).value, r.dot, 3 * U * r.magnitude, `${key} score`);
+        expectClose(one(numbers, 'demo-product', key).value, r.product, 10 * U * r.product, `${key} |a||b|`);
+        expectShown(one(numbers, 'demo-product', key), r.product, { extra: 10 * U * r.product });
+        expectClose(one(numbers, 'demo-cosine', key).value, r.cos, 20 * U, `${key} cos`);
+        expectShown(one(numbers, 'demo-cosine', key), r.cos, { extra: 20 * U });
+        expectShown(one(numbers, 'demo-angle', key), (r.angle * 180) / Math.PI, { extra: 1e-3 });
+        expectClose(one(numbers, 'demo-norm-a', key).value, r.na, 4 * U * r.na, `${key} |a|`);
+        expectClose(one(numbers, 'demo-norm-b', key).value, r.nb, 4 * U * r.nb, `${key} |b|`);
+      }
+      expect(one(numbers, 'demo-cosine', 'short').value).toBeGreaterThan(0.95);
+      expect(one(numbers, 'demo-cosine', 'long').value).toBeLessThan(0.2);
+      await expectAllLogged(page, TAG);
+      expect(await page.locator(`${TAG} .katex`).count()).toBeGreaterThan(0);
+    });
   });
 
   test('dragging a across the zero line and turning b with the keys change the region, with reference values, and the URL reopens them', async () => {
-    const opened = await openChapter(env, CH, TAG);
-    const { page } = opened;
-    const scrollBefore = await page.evaluate(() => window.scrollY);
-    await dragPoint(page, TAG, 'a', [-3.5, 2]);
-    expect(await page.evaluate(() => window.scrollY)).toBe(scrollBefore);
-    expect(await page.locator(TAG).evaluate((el) => el.state.a)).toEqual([-3.5, 2]);
-    let numbers = await readNumbers(page, TAG);
-    expect(expectMatches(numbers, [-3.5, 2], [4, 3]).region).toBe('negative');
-    let d = await drawn(page);
-    expect(d.region).toBe('negative');
-    expect(d.current).toEqual(['negative']);
-    await expect(page.locator(`${TAG} [data-role="region"]`).textContent()).resolves.toMatch(
-      /negative half-plane.*obtuse/,
-    );
+    await withChapter(env, CH, TAG, async ({ page }) => {
+      const scrollBefore = await page.evaluate(() => window.scrollY);
+      await dragPoint(page, TAG, 'a', [-3.5, 2]);
+      expect(await page.evaluate(() => window.scrollY)).toBe(scrollBefore);
+      expect(await page.locator(TAG).evaluate((el) => el.state.a)).toEqual([-3.5, 2]);
+      let numbers = await readNumbers(page, TAG);
+      expect(expectMatches(numbers, [-3.5, 2], [4, 3]).region).toBe('negative');
+      let d = await drawn(page);
+      expect(d.region).toBe('negative');
+      expect(d.current).toEqual(['negative']);
+      await expect(page.locator(`${TAG} [data-role="region"]`).textContent()).resolves.toMatch(
+        /negative half-plane.*obtuse/,
+      );
 
-    // Turn b with the keyboard: a does not move, but the regions turn and a changes sides.
-    await keyPoint(page, TAG, 'b', Array(6).fill('Shift+ArrowLeft'));
-    const b = [-2, 3];
-    expect(await page.locator(TAG).evaluate((el) => el.state.b)).toEqual(b);
-    numbers = await readNumbers(page, TAG);
-    expect(expectMatches(numbers, [-3.5, 2], b).region).toBe('positive');
-    d = await drawn(page);
-    expect(d.region).toBe('positive');
-    expect(d.current).toEqual(['positive']);
-    expectRegions(d, b);
-    await expectAllLogged(page, TAG);
-    await expect(page.locator(`${TAG} [aria-live]`).textContent()).resolves.toContain(
-      `Score ${one(numbers, 'dot').text}`,
-    );
-    await expect(page.locator(`${TAG} [data-point="b"]`).getAttribute('aria-valuetext')).resolves.toBe(
-      'b = (\u22122, 3)',
-    );
+      // Turn b with the keyboard: a does not move, but the regions turn and a changes sides.
+      await keyPoint(page, TAG, 'b', Array(6).fill('Shift+ArrowLeft'));
+      const b = [-2, 3];
+      expect(await page.locator(TAG).evaluate((el) => el.state.b)).toEqual(b);
+      numbers = await readNumbers(page, TAG);
+      expect(expectMatches(numbers, [-3.5, 2], b).region).toBe('positive');
+      d = await drawn(page);
+      expect(d.region).toBe('positive');
+      expect(d.current).toEqual(['positive']);
+      expectRegions(d, b);
+      await expectAllLogged(page, TAG);
+      await expect(page.locator(`${TAG} [aria-live]`).textContent()).resolves.toContain(
+        `Score ${one(numbers, 'dot').text}`,
+      );
+      await expect(page.locator(`${TAG} [data-point="b"]`).getAttribute('aria-valuetext')).resolves.toBe(
+        'b = (\u22122, 3)',
+      );
 
-    await expectLinkReopens(env, opened, { ch: CH, tag: TAG, params: { a: '-3.5,2', b: '-2,3' }, numbers });
+      await expectParams(page, CH, { a: '-3.5,2', b: '-2,3' });
+      await expectReopens(env, page, CH, TAG, numbers);
+    });
   });
 
   test('a URL on the zero line reads "zero" at a right angle; the "Show in the plot" buttons load the same-score pairs', async () => {
-    const opened = await openChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&a=-3,4&b=4,3` });
-    const { page } = opened;
-    let numbers = await readNumbers(page, TAG);
-    expectMatches(numbers, [-3, 4], [4, 3]);
-    expect(one(numbers, 'dot').value).toBe(0);
-    expect(one(numbers, 'angle').text).toBe('90\u00b0');
-    let d = await drawn(page);
-    expect(d.region).toBe('zero');
-    expect(d.current).toEqual(['zero']);
-    expectRegions(d, [4, 3]);
+    await withChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&a=-3,4&b=4,3` }, async (opened) => {
+      const { page } = opened;
+      let numbers = await readNumbers(page, TAG);
+      expectMatches(numbers, [-3, 4], [4, 3]);
+      expect(one(numbers, 'dot').value).toBe(0);
+      expect(one(numbers, 'angle').text).toBe('90\u00b0');
+      let d = await drawn(page);
+      expect(d.region).toBe('zero');
+      expect(d.current).toEqual(['zero']);
+      expectRegions(d, [4, 3]);
 
-    await page.locator(`${TAG} [data-load="long"]`).click();
-    expect(await page.locator(TAG).evaluate((el) => el.state)).toEqual({ a: [6, 0], b: [1, 5] });
-    numbers = await readNumbers(page, TAG);
-    expectMatches(numbers, [6, 0], [1, 5]);
-    expect(one(numbers, 'dot').text).toBe('6');
-    expect((await urlParams(page)).get('a')).toBe('6,0');
-    d = await drawn(page);
-    expect(d.region).toBe('positive');
-    await expectAllLogged(page, TAG);
-    await expectClean(opened);
-    await opened.context.close();
+      await page.locator(`${TAG} [data-load="long"]`).click();
+      expect(await page.locator(TAG).evaluate((el) => el.state)).toEqual({ a: [6, 0], b: [1, 5] });
+      numbers = await readNumbers(page, TAG);
+      expectMatches(numbers, [6, 0], [1, 5]);
+      expect(one(numbers, 'dot').text).toBe('6');
+      expect((await urlParams(page)).get('a')).toBe('6,0');
+      d = await drawn(page);
+      expect(d.region).toBe('positive');
+      await expectAllLogged(page, TAG);
+    });
 
-    const other = await openChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&a=-5.5,1.25&b=2,-6` });
-    numbers = await readNumbers(other.page, TAG);
-    expect(expectMatches(numbers, [-5.5, 1.25], [2, -6]).region).toBe('negative');
-    expectRegions(await drawn(other.page), [2, -6]);
-    await expectAllLogged(other.page, TAG);
-    await expectClean(other);
-    await other.context.close();
+    await withChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&a=-5.5,1.25&b=2,-6` }, async (other) => {
+      const numbers = await readNumbers(other.page, TAG);
+      expect(expectMatches(numbers, [-5.5, 1.25], [2, -6]).region).toBe('negative');
+      expectRegions(await drawn(other.page), [2, -6]);
+      await expectAllLogged(other.page, TAG);
+    });
   });
 
   test('predict, then reveal: a = (-1, 3) against b = (4, 3) scores positive', async () => {
-    const opened = await openChapter(env, CH, TAG);
-    const { page } = opened;
-    await page.locator(`${TAG} .predict-choice[data-choice="negative"]`).click();
-    await expect(page.locator(`${TAG} .predict`).getAttribute('data-result')).resolves.toBe('wrong');
-    expect(await page.locator(TAG).evaluate((el) => el.state)).toEqual({ a: [-1, 3], b: [4, 3] });
-    const numbers = await readNumbers(page, TAG);
-    expect(expectMatches(numbers, [-1, 3], [4, 3]).dot).toBe(5);
-    await expect(page.locator(`${TAG} .predict-result`).textContent()).resolves.toMatch(/a\u00b7b = 5/);
-    await page.locator(`${TAG} .predict-again`).click();
-    await page.locator(`${TAG} .predict-choice[data-choice="positive"]`).click();
-    await expect(page.locator(`${TAG} .predict`).getAttribute('data-result')).resolves.toBe('right');
-    await expectAllLogged(page, TAG);
-    await expectClean(opened);
-    await opened.context.close();
+    await withChapter(env, CH, TAG, async ({ page }) => {
+      await predictChoice(page, TAG, 'negative', 'wrong');
+      expect(await page.locator(TAG).evaluate((el) => el.state)).toEqual({ a: [-1, 3], b: [4, 3] });
+      const numbers = await readNumbers(page, TAG);
+      expect(expectMatches(numbers, [-1, 3], [4, 3]).dot).toBe(5);
+      await expect(page.locator(`${TAG} .predict-result`).textContent()).resolves.toMatch(/a\u00b7b = 5/);
+      await predictChoice(page, TAG, 'positive', 'right');
+      await expectAllLogged(page, TAG);
+    });
   });
 
   test('exports the figure as SVG and PNG and the numbers as JSON and CSV', async () => {
-    const opened = await openChapter(env, CH, TAG);
-    const { page } = opened;
-    const json = JSON.parse((await exportFile(page, TAG, 'json')).bytes.toString('utf8'));
-    expect(json.state).toEqual({ a: [3, 4], b: [4, 3] });
-    expect(json.stateText).toBe('v=1&a=3,4&b=4,3');
-    expect(json.numbers.dot).toBe(24);
-    expect(json.numbers['demo-score.long']).toBe(6);
-    const csv = (await exportFile(page, TAG, 'csv')).bytes.toString('utf8');
-    expect(csv.split('\r\n')).toContain('demo-score.short,6');
-    const svg = await exportFile(page, TAG, 'svg');
-    expect(svg.name).toBe(`${TAG}.svg`);
-    expect(svg.bytes.toString('utf8')).toMatch(/^<svg[^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
-    expect(svg.bytes.toString('utf8').match(/sign-hatch/g)?.length).toBeGreaterThanOrEqual(2); // the pattern and its use
-    const png = await exportFile(page, TAG, 'png');
-    expect([...png.bytes.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-    await expectClean(opened);
-    await opened.context.close();
-  });
-
-  test.each([
-    [1024, 'desktop'],
-    [375, 'phone-375'],
-    [320, 'phone-320'],
-  ])('fits %i px with no horizontal scrolling, light and dark', async (width, name) => {
-    const opened = await openChapter(env, CH, TAG, { width, height: 1000 });
-    const { page } = opened;
-    for (const scheme of ['light', 'dark']) {
-      await page.emulateMedia({ colorScheme: scheme });
-      expect(await overflow(page)).toBeLessThanOrEqual(0);
-      await screenshot(page.locator(`#ch-${CH}`), `chapter-05-${name}-${scheme}`);
-    }
-    expect(
-      await page.locator(TAG).evaluate((el) => getComputedStyle(el.shadowRoot.querySelector('svg.plane')).touchAction),
-    ).toBe('none');
-    await expectClean(opened);
-    await opened.context.close();
+    await withChapter(env, CH, TAG, async ({ page }) => {
+      const json = await exportJson(page, TAG);
+      expect(json.state).toEqual({ a: [3, 4], b: [4, 3] });
+      expect(json.stateText).toBe('v=1&a=3,4&b=4,3');
+      expect(json.numbers.dot).toBe(24);
+      expect(json.numbers['demo-score.long']).toBe(6);
+      const csv = await exportText(page, TAG, 'csv');
+      expect(csv.split('\r\n')).toContain('demo-score.short,6');
+      const svg = await exportFile(page, TAG, 'svg');
+      expect(svg.bytes.toString('utf8').match(/sign-hatch/g)?.length).toBeGreaterThanOrEqual(2); // the pattern and its use
+    });
   });
 });

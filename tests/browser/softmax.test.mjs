@@ -3,23 +3,18 @@
 // reference after a mouse drag, arrow keys and a changed URL; the textbook
 // kernel really gives NaN once a logit passes ln FLT_MAX ≈ 88.72, while the
 // stable one keeps matching the reference.
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { describe, expect, test } from '@jest/globals';
 import {
-  byRole,
-  expectAllLogged,
-  expectClean,
-  expectClose,
-  expectShown,
-  exportFile,
-  one,
-  openChapter,
-  overflow,
-  readNumbers,
+  expectParams,
+  expectReopens,
+  exportJson,
+  exportText,
+  predictChoice,
   screenshot,
-  settledUrl,
-  startEnv,
-  urlParams,
+  useEnv,
+  withChapter,
 } from './helpers.mjs';
+import { byRole, expectAllLogged, expectClose, expectShown, one, readNumbers } from './shown-numbers.mjs';
 
 const TAG = 'ag-softmax';
 const CH = 'softmax';
@@ -86,174 +81,126 @@ async function state(page) {
   return page.locator(TAG).evaluate((el) => el.state.s);
 }
 
-let env;
-beforeAll(async () => {
-  env = await startEnv();
-});
-afterAll(async () => {
-  await env?.close();
-});
+const env = useEnv();
 
 describe('part 2, chapter 4: softmax turns logits into weights', () => {
   test('opens on gentle logits: both softmaxes agree with the float64 reference, every number from a logged kernel call', async () => {
-    const opened = await openChapter(env, CH, TAG);
-    const numbers = await readNumbers(opened.page, TAG);
-    expect(await state(opened.page)).toEqual([2, 1, 0.5, -1]);
-    expectMatches(numbers, [2, 1, 0.5, -1]);
-    expect(byRole(numbers, 'naive-alpha').some((a) => Number.isNaN(a.value))).toBe(false);
-    await expectAllLogged(opened.page, TAG);
-    expect(await opened.page.locator(`${TAG} .katex`).count()).toBeGreaterThanOrEqual(2);
-    expect(await opened.page.locator(`${TAG} .side-naive`).evaluate((el) => el.classList.contains('is-broken'))).toBe(
-      false,
-    );
-    await expectClean(opened);
-    await opened.context.close();
+    await withChapter(env, CH, TAG, async ({ page }) => {
+      const numbers = await readNumbers(page, TAG);
+      expect(await state(page)).toEqual([2, 1, 0.5, -1]);
+      expectMatches(numbers, [2, 1, 0.5, -1]);
+      expect(byRole(numbers, 'naive-alpha').some((a) => Number.isNaN(a.value))).toBe(false);
+      await expectAllLogged(page, TAG);
+      expect(await page.locator(`${TAG} .katex`).count()).toBeGreaterThanOrEqual(2);
+      expect(await page.locator(`${TAG} .side-naive`).evaluate((el) => el.classList.contains('is-broken'))).toBe(false);
+    });
   });
 
   test('a mouse drag and arrow keys move the logits; the numbers follow the reference and the URL reopens them', async () => {
-    const opened = await openChapter(env, CH, TAG);
-    const { page } = opened;
-    // Drag s1's thumb to about three quarters of the track (logit ≈ 60).
-    const slider = page.locator(`${TAG} input[data-logit="1"]`);
-    await slider.scrollIntoViewIfNeeded();
-    const box = await slider.boundingBox();
-    await page.mouse.move(box.x + box.width * ((2 + 120) / 240), box.y + box.height / 2);
-    await page.mouse.down();
-    await page.mouse.move(box.x + box.width * 0.75, box.y + box.height / 2, { steps: 6 });
-    await page.mouse.up();
-    const afterDrag = await state(page);
-    expect(afterDrag[0]).toBeGreaterThan(40);
-    expect(afterDrag[0]).toBeLessThan(80);
-    expect(afterDrag.slice(1)).toEqual([1, 0.5, -1]);
-    expectMatches(await readNumbers(page, TAG), afterDrag);
+    await withChapter(env, CH, TAG, async ({ page }) => {
+      // Drag s1's thumb to about three quarters of the track (logit ≈ 60).
+      const slider = page.locator(`${TAG} input[data-logit="1"]`);
+      await slider.scrollIntoViewIfNeeded();
+      const box = await slider.boundingBox();
+      await page.mouse.move(box.x + box.width * ((2 + 120) / 240), box.y + box.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(box.x + box.width * 0.75, box.y + box.height / 2, { steps: 6 });
+      await page.mouse.up();
+      const afterDrag = await state(page);
+      expect(afterDrag[0]).toBeGreaterThan(40);
+      expect(afterDrag[0]).toBeLessThan(80);
+      expect(afterDrag.slice(1)).toEqual([1, 0.5, -1]);
+      expectMatches(await readNumbers(page, TAG), afterDrag);
 
-    // Keys: s2 up by three steps of 0.1.
-    await page.locator(`${TAG} input[data-logit="2"]`).focus();
-    for (let i = 0; i < 3; i += 1) await page.keyboard.press('ArrowRight');
-    const s = await state(page);
-    expectClose(s[1], 1.3, 1e-9, 's2 after three arrow presses');
-    const numbers = await readNumbers(page, TAG);
-    expectMatches(numbers, s);
-    await expectAllLogged(page, TAG);
-    await expect(page.locator(`${TAG} [aria-live]`).textContent()).resolves.toContain(
-      `stable \u03b1\u2082 = ${one(numbers, 'stable-alpha', 2).text}`,
-    );
+      // Keys: s2 up by three steps of 0.1.
+      await page.locator(`${TAG} input[data-logit="2"]`).focus();
+      for (let i = 0; i < 3; i += 1) await page.keyboard.press('ArrowRight');
+      const s = await state(page);
+      expectClose(s[1], 1.3, 1e-9, 's2 after three arrow presses');
+      const numbers = await readNumbers(page, TAG);
+      expectMatches(numbers, s);
+      await expectAllLogged(page, TAG);
+      await expect(page.locator(`${TAG} [aria-live]`).textContent()).resolves.toContain(
+        `stable \u03b1\u2082 = ${one(numbers, 'stable-alpha', 2).text}`,
+      );
 
-    const params = await urlParams(page);
-    expect(params.get('ch')).toBe(CH);
-    expect(params.get('v')).toBe('1');
-    expect(params.get('s').split(',').map(Number)).toEqual(s);
-    const copy = await openChapter(env, CH, TAG, { search: (await settledUrl(page)).search });
-    const reopened = await readNumbers(copy.page, TAG);
-    expect(reopened.map((n) => n.text)).toEqual(numbers.map((n) => n.text));
-    await expectClean(copy);
-    await copy.context.close();
-    await expectClean(opened);
-    await opened.context.close();
+      const params = await expectParams(page, CH);
+      expect(params.get('s').split(',').map(Number)).toEqual(s);
+      await expectReopens(env, page, CH, TAG, numbers);
+    });
   });
 
   test('the textbook kernel gives NaN once a logit passes 88.7, the stable one never does', async () => {
     // At 88.7 exp is still below FLT_MAX (float64 reference): no NaN.
     expect(Math.exp(Math.fround(88.7))).toBeLessThan(FLT_MAX);
     expect(Math.exp(Math.fround(88.8))).toBeGreaterThan(FLT_MAX);
-    const opened = await openChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&s=88.7,1,0.5,-1` });
-    const { page } = opened;
-    let numbers = await readNumbers(page, TAG);
-    expect(byRole(numbers, 'naive-alpha').some((a) => Number.isNaN(a.value))).toBe(false);
-    expect(Number.isFinite(one(numbers, 'naive-exp', 1).value)).toBe(true);
-    expectMatches(numbers, [88.7, 1, 0.5, -1]);
+    await withChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&s=88.7,1,0.5,-1` }, async ({ page }) => {
+      let numbers = await readNumbers(page, TAG);
+      expect(byRole(numbers, 'naive-alpha').some((a) => Number.isNaN(a.value))).toBe(false);
+      expect(Number.isFinite(one(numbers, 'naive-exp', 1).value)).toBe(true);
+      expectMatches(numbers, [88.7, 1, 0.5, -1]);
 
-    // One arrow step further: 88.8.
-    await page.locator(`${TAG} input[data-logit="1"]`).focus();
-    await page.keyboard.press('ArrowRight');
-    const s = await state(page);
-    expectClose(s[0], 88.8, 1e-9, 's1');
-    numbers = await readNumbers(page, TAG);
-    expect(one(numbers, 'naive-exp', 1).value).toBe(Infinity);
-    expect(one(numbers, 'naive-exp', 1).text).toBe('\u221e');
-    expect(one(numbers, 'naive-sum').value).toBe(Infinity);
-    expect(one(numbers, 'naive-alpha', 1).value).toBeNaN();
-    expect(one(numbers, 'naive-alpha', 1).text).toBe('NaN');
-    expect(byRole(numbers, 'stable-alpha').every((a) => Number.isFinite(a.value))).toBe(true);
-    const ref = expectMatches(numbers, s);
-    expect(ref.alpha[0]).toBeGreaterThan(0.999);
-    expect(await page.locator(`${TAG} .side-naive`).evaluate((el) => el.classList.contains('is-broken'))).toBe(true);
-    await expect(page.locator(`${TAG} [data-role="naive-verdict"]`).textContent()).resolves.toMatch(/NaN/);
-    await expectAllLogged(page, TAG);
-    await screenshot(page.locator(`#ch-${CH}`), 'part2-04-overflow-desktop-light');
+      // One arrow step further: 88.8.
+      await page.locator(`${TAG} input[data-logit="1"]`).focus();
+      await page.keyboard.press('ArrowRight');
+      const s = await state(page);
+      expectClose(s[0], 88.8, 1e-9, 's1');
+      numbers = await readNumbers(page, TAG);
+      expect(one(numbers, 'naive-exp', 1).value).toBe(Infinity);
+      expect(one(numbers, 'naive-exp', 1).text).toBe('\u221e');
+      expect(one(numbers, 'naive-sum').value).toBe(Infinity);
+      expect(one(numbers, 'naive-alpha', 1).value).toBeNaN();
+      expect(one(numbers, 'naive-alpha', 1).text).toBe('NaN');
+      expect(byRole(numbers, 'stable-alpha').every((a) => Number.isFinite(a.value))).toBe(true);
+      const ref = expectMatches(numbers, s);
+      expect(ref.alpha[0]).toBeGreaterThan(0.999);
+      expect(await page.locator(`${TAG} .side-naive`).evaluate((el) => el.classList.contains('is-broken'))).toBe(true);
+      await expect(page.locator(`${TAG} [data-role="naive-verdict"]`).textContent()).resolves.toMatch(/NaN/);
+      await expectAllLogged(page, TAG);
+      await screenshot(page.locator(`#ch-${CH}`), 'part2-04-overflow-desktop-light');
 
-    // Far past the edge and the other failure modes, from the URL.
-    for (const logits of [
-      [120, -120, 0, 119.5],
-      [88, 87.5, 87, 86.5],
-      [-110, -111, -112, -113],
-      [100, 99, 98, 97],
-    ]) {
-      const other = await openChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&s=${logits.join(',')}` });
-      const n = await readNumbers(other.page, TAG);
-      const r = expectMatches(n, logits);
-      if (logits[0] === -110) byRole(n, 'naive-alpha').forEach((a) => expect(a.value).toBeNaN()); // 0/0
-      if (logits[0] === 88) {
-        expect(r.overflows.some(Boolean)).toBe(false);
-        expect(r.sumOverflows).toBe(true);
-        byRole(n, 'naive-alpha').forEach((a) => expect(a.value).toBe(0));
+      // Far past the edge and the other failure modes, from the URL.
+      for (const logits of [
+        [120, -120, 0, 119.5],
+        [88, 87.5, 87, 86.5],
+        [-110, -111, -112, -113],
+        [100, 99, 98, 97],
+      ]) {
+        await withChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&s=${logits.join(',')}` }, async (other) => {
+          const n = await readNumbers(other.page, TAG);
+          const r = expectMatches(n, logits);
+          if (logits[0] === -110) byRole(n, 'naive-alpha').forEach((a) => expect(a.value).toBeNaN()); // 0/0
+          if (logits[0] === 88) {
+            expect(r.overflows.some(Boolean)).toBe(false);
+            expect(r.sumOverflows).toBe(true);
+            byRole(n, 'naive-alpha').forEach((a) => expect(a.value).toBe(0));
+          }
+          byRole(n, 'stable-alpha').forEach((a) => expect(Number.isNaN(a.value)).toBe(false));
+          await expectAllLogged(other.page, TAG);
+        });
       }
-      byRole(n, 'stable-alpha').forEach((a) => expect(Number.isNaN(a.value)).toBe(false));
-      await expectAllLogged(other.page, TAG);
-      await expectClean(other);
-      await other.context.close();
-    }
-    await expectClean(opened);
-    await opened.context.close();
+    });
   });
 
   test('predict, then reveal: the textbook alpha_1 at s_1 = 90 is NaN', async () => {
-    const opened = await openChapter(env, CH, TAG);
-    const { page } = opened;
-    await page.locator(`${TAG} .predict-choice[data-choice="one"]`).click();
-    await expect(page.locator(`${TAG} .predict`).getAttribute('data-result')).resolves.toBe('wrong');
-    await expect(page.locator(`${TAG} .predict-result`).textContent()).resolves.toMatch(/NaN/);
-    expect(await state(page)).toEqual([90, 1, 0.5, -1]);
-    expectMatches(await readNumbers(page, TAG), [90, 1, 0.5, -1]);
-    await page.locator(`${TAG} .predict-again`).click();
-    await page.locator(`${TAG} .predict-choice[data-choice="nan"]`).click();
-    await expect(page.locator(`${TAG} .predict`).getAttribute('data-result')).resolves.toBe('right');
-    await expectAllLogged(page, TAG);
-    await expectClean(opened);
-    await opened.context.close();
+    await withChapter(env, CH, TAG, async ({ page }) => {
+      await predictChoice(page, TAG, 'one', 'wrong');
+      await expect(page.locator(`${TAG} .predict-result`).textContent()).resolves.toMatch(/NaN/);
+      expect(await state(page)).toEqual([90, 1, 0.5, -1]);
+      expectMatches(await readNumbers(page, TAG), [90, 1, 0.5, -1]);
+      await predictChoice(page, TAG, 'nan', 'right');
+      await expectAllLogged(page, TAG);
+    });
   });
 
   test('exports the bars as SVG and PNG and the numbers as JSON and CSV', async () => {
-    const opened = await openChapter(env, CH, TAG);
-    const { page } = opened;
-    const json = JSON.parse((await exportFile(page, TAG, 'json')).bytes.toString('utf8'));
-    expect(json.state).toEqual({ s: [2, 1, 0.5, -1] });
-    expect(json.stateText).toBe('v=1&s=2,1,0.5,-1');
-    expectClose(json.numbers['stable-alpha.1'], reference([2, 1, 0.5, -1]).alpha[0], 1e-6, 'exported alpha 1');
-    const csv = (await exportFile(page, TAG, 'csv')).bytes.toString('utf8');
-    expect(csv).toMatch(/stable-sum,/);
-    const svg = await exportFile(page, TAG, 'svg');
-    expect(svg.bytes.toString('utf8')).toMatch(/^<svg[^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
-    const png = await exportFile(page, TAG, 'png');
-    expect([...png.bytes.subarray(0, 4)]).toEqual([0x89, 0x50, 0x4e, 0x47]);
-    await expectClean(opened);
-    await opened.context.close();
-  });
-
-  test.each([
-    [1024, 'desktop'],
-    [375, 'phone-375'],
-    [320, 'phone-320'],
-  ])('fits %i px with no horizontal scrolling, light and dark', async (width, name) => {
-    const opened = await openChapter(env, CH, TAG, { width, height: 1000, search: `?ch=${CH}&v=1&s=88.8,1,0.5,-1` });
-    const { page } = opened;
-    for (const scheme of ['light', 'dark']) {
-      await page.emulateMedia({ colorScheme: scheme });
-      expect(await overflow(page)).toBeLessThanOrEqual(0);
-      await screenshot(page.locator(`#ch-${CH}`), `part2-04-${name}-${scheme}`);
-    }
-    await screenshot(page.locator(`${TAG} .right`), `part2-04-${name}-dark-tables`);
-    await expectClean(opened);
-    await opened.context.close();
+    await withChapter(env, CH, TAG, async ({ page }) => {
+      const json = await exportJson(page, TAG);
+      expect(json.state).toEqual({ s: [2, 1, 0.5, -1] });
+      expect(json.stateText).toBe('v=1&s=2,1,0.5,-1');
+      expectClose(json.numbers['stable-alpha.1'], reference([2, 1, 0.5, -1]).alpha[0], 1e-6, 'exported alpha 1');
+      const csv = await exportText(page, TAG, 'csv');
+      expect(csv).toMatch(/stable-sum,/);
+    });
   });
 });

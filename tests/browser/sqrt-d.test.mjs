@@ -6,23 +6,9 @@
 // right), the log-linked state, the prediction, exports and the layout.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import {
-  expectAllLogged,
-  expectClean,
-  expectClose,
-  exportFile,
-  one,
-  byRole,
-  openChapter,
-  overflow,
-  readNumbers,
-  ROOT,
-  screenshot,
-  startEnv,
-  U,
-  urlParams,
-} from './helpers.mjs';
+import { describe, expect, test } from '@jest/globals';
+import { exportFile, exportJson, predictChoice, ROOT, urlParams, useEnv, withChapter } from './helpers.mjs';
+import { byRole, expectAllLogged, expectClose, one, readNumbers, U } from './shown-numbers.mjs';
 
 const TAG = 'ag-sqrt-d';
 const CH = 'sqrt-d';
@@ -54,166 +40,131 @@ function densityRef(x, d) {
   return (s * h) / 3 / Math.PI;
 }
 
-let env;
-beforeAll(async () => {
-  env = await startEnv();
-});
-afterAll(async () => {
-  await env?.close();
-});
+const env = useEnv();
 
 describe('chapter 10: why scores grow like sqrt(d)', () => {
   test.each([64, 512])(
     'a fixed seed and 10^5 pairs reproduce the spread sqrt(%i) within three standard errors',
     async (d) => {
-      const opened = await openChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&d=${d}&pairs=100000&seed=7` });
-      const { page } = opened;
-      await waitRun(page, 90000);
-      const numbers = await readNumbers(page, TAG);
-      const sigma = expectedSpread(d);
-      expectClose(sigma, Math.sqrt(d), 1e-9, 'worked example');
-      const std = one(numbers, 'std').value;
-      const se = sigma / Math.sqrt(2 * 100000);
-      expect(Math.abs(std - sigma)).toBeLessThanOrEqual(3 * se);
-      expect(Math.abs(one(numbers, 'mean').value)).toBeLessThanOrEqual((3 * sigma) / Math.sqrt(100000));
-      expectClose(one(numbers, 'sqrt-d').value, Math.sqrt(d), 4 * U * Math.sqrt(d) * 12, 'sqrt(d) from the module');
-      expect(await page.locator(`${TAG} [data-role="pairs-used"]`).textContent()).toBe('100,000');
-      await expectAllLogged(page, TAG);
-      // The worker's calls reached the page's log.
-      expect(
-        await page.evaluate(() => window.__agCallLog.some((c) => c.worker && c.kernel === 'random_dot_experiment')),
-      ).toBe(true);
-      await expectClean(opened);
-      await opened.context.close();
+      await withChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&d=${d}&pairs=100000&seed=7` }, async (opened) => {
+        const { page } = opened;
+        await waitRun(page, 90000);
+        const numbers = await readNumbers(page, TAG);
+        const sigma = expectedSpread(d);
+        expectClose(sigma, Math.sqrt(d), 1e-9, 'worked example');
+        const std = one(numbers, 'std').value;
+        const se = sigma / Math.sqrt(2 * 100000);
+        expect(Math.abs(std - sigma)).toBeLessThanOrEqual(3 * se);
+        expect(Math.abs(one(numbers, 'mean').value)).toBeLessThanOrEqual((3 * sigma) / Math.sqrt(100000));
+        expectClose(one(numbers, 'sqrt-d').value, Math.sqrt(d), 4 * U * Math.sqrt(d) * 12, 'sqrt(d) from the module');
+        expect(await page.locator(`${TAG} [data-role="pairs-used"]`).textContent()).toBe('100,000');
+        await expectAllLogged(page, TAG);
+        // The worker's calls reached the page's log.
+        expect(
+          await page.evaluate(() => window.__agCallLog.some((c) => c.worker && c.kernel === 'random_dot_experiment')),
+        ).toBe(true);
+      });
     },
     150000,
   );
 
   test('the exact density: Laplace at d = 2, matching an independent float64 integral; slider and keys change d', async () => {
-    const opened = await openChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&d=2&pairs=5000&seed=1` });
-    const { page } = opened;
-    await waitRun(page);
-    // The curve's numbers come from a logged dot_density call: check them against the reference.
-    const calls = await page.evaluate(() =>
-      window.__agCallLog
-        .filter((c) => c.kernel === 'dot_density')
-        .map((c) => ({ d: c.args.d[0], y: Array.from(c.result.data) })),
-    );
-    const two = calls.filter((c) => c.d === 2).at(-1);
-    expect(two.y.length).toBe(161);
-    const lo = Math.fround(-5 * Math.sqrt(2));
-    const hi = Math.fround(5 * Math.sqrt(2));
-    for (const i of [0, 40, 79, 80, 81, 120, 160]) {
-      const x = Math.fround(lo + ((hi - lo) * i) / 160);
-      expectClose(two.y[i], Math.exp(-Math.abs(x)) / 2, 4 * U * two.y[i] + 1e-12, `Laplace at ${x}`);
-    }
-    // Keys on the log slider: two steps right = a factor 2^(1/2).
-    await page.locator(`${TAG} [data-control="d"]`).focus();
-    for (let i = 0; i < 8; i++) await page.keyboard.press('ArrowRight');
-    await page.waitForFunction((tag) => document.querySelector(tag).state.d === 8, TAG);
-    await waitRun(page);
-    const eight = (
-      await page.evaluate(() =>
+    await withChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&d=2&pairs=5000&seed=1` }, async ({ page }) => {
+      await waitRun(page);
+      // The curve's numbers come from a logged dot_density call: check them against the reference.
+      const calls = await page.evaluate(() =>
         window.__agCallLog
-          .filter((c) => c.kernel === 'dot_density' && c.args.d[0] === 8)
-          .map((c) => Array.from(c.result.data)),
-      )
-    ).at(-1);
-    const lo8 = Math.fround(-5 * Math.sqrt(8));
-    const hi8 = Math.fround(5 * Math.sqrt(8));
-    for (const i of [10, 60, 80, 100]) {
-      const x = Math.fround(lo8 + ((hi8 - lo8) * i) / 160);
-      expectClose(eight[i], densityRef(x, 8), 1e-6 * densityRef(x, 8) + 1e-9, `density d=8 at ${x}`);
-    }
-    expect((await urlParams(page)).get('d')).toBe('8');
-    // Drag the slider with the mouse to its right end: d = 4096.
-    const box = await page.locator(`${TAG} [data-control="d"]`).boundingBox();
-    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-    await page.mouse.down();
-    await page.mouse.move(box.x + box.width + 20, box.y + box.height / 2, { steps: 5 });
-    await page.mouse.up();
-    await page.waitForFunction((tag) => document.querySelector(tag).state.d === 4096, TAG);
-    await waitRun(page);
-    const numbers = await readNumbers(page, TAG);
-    const std = one(numbers, 'std').value;
-    const n = 5000;
-    expect(Math.abs(std - 64)).toBeLessThanOrEqual((4 * 64) / Math.sqrt(2 * n));
-    // The sweep: every measured std within 5 standard errors of sqrt(d).
-    const sweep = byRole(numbers, 'sweep-std');
-    expect(sweep.length).toBe(12);
-    sweep.forEach((p) => {
-      const d = Number(p.key);
-      const t = Math.min(5000, Math.floor(2 ** 20 / d));
-      // d = 2 has heavy tails (kurtosis 6): widen by sqrt(1 + kurtosis excess / 2).
-      expect(Math.abs(p.value - Math.sqrt(d))).toBeLessThanOrEqual(
-        (5 * Math.sqrt(d) * Math.sqrt(1 + 3 / d)) / Math.sqrt(2 * t),
+          .filter((c) => c.kernel === 'dot_density')
+          .map((c) => ({ d: c.args.d[0], y: Array.from(c.result.data) })),
       );
+      const two = calls.filter((c) => c.d === 2).at(-1);
+      expect(two.y.length).toBe(161);
+      const lo = Math.fround(-5 * Math.sqrt(2));
+      const hi = Math.fround(5 * Math.sqrt(2));
+      for (const i of [0, 40, 79, 80, 81, 120, 160]) {
+        const x = Math.fround(lo + ((hi - lo) * i) / 160);
+        expectClose(two.y[i], Math.exp(-Math.abs(x)) / 2, 4 * U * two.y[i] + 1e-12, `Laplace at ${x}`);
+      }
+      // Keys on the log slider: two steps right = a factor 2^(1/2).
+      await page.locator(`${TAG} [data-control="d"]`).focus();
+      for (let i = 0; i < 8; i++) await page.keyboard.press('ArrowRight');
+      await page.waitForFunction((tag) => document.querySelector(tag).state.d === 8, TAG);
+      await waitRun(page);
+      const eight = (
+        await page.evaluate(() =>
+          window.__agCallLog
+            .filter((c) => c.kernel === 'dot_density' && c.args.d[0] === 8)
+            .map((c) => Array.from(c.result.data)),
+        )
+      ).at(-1);
+      const lo8 = Math.fround(-5 * Math.sqrt(8));
+      const hi8 = Math.fround(5 * Math.sqrt(8));
+      for (const i of [10, 60, 80, 100]) {
+        const x = Math.fround(lo8 + ((hi8 - lo8) * i) / 160);
+        expectClose(eight[i], densityRef(x, 8), 1e-6 * densityRef(x, 8) + 1e-9, `density d=8 at ${x}`);
+      }
+      expect((await urlParams(page)).get('d')).toBe('8');
+      // Drag the slider with the mouse to its right end: d = 4096.
+      const box = await page.locator(`${TAG} [data-control="d"]`).boundingBox();
+      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(box.x + box.width + 20, box.y + box.height / 2, { steps: 5 });
+      await page.mouse.up();
+      await page.waitForFunction((tag) => document.querySelector(tag).state.d === 4096, TAG);
+      await waitRun(page);
+      const numbers = await readNumbers(page, TAG);
+      const std = one(numbers, 'std').value;
+      const n = 5000;
+      expect(Math.abs(std - 64)).toBeLessThanOrEqual((4 * 64) / Math.sqrt(2 * n));
+      // The sweep: every measured std within 5 standard errors of sqrt(d).
+      const sweep = byRole(numbers, 'sweep-std');
+      expect(sweep.length).toBe(12);
+      sweep.forEach((p) => {
+        const d = Number(p.key);
+        const t = Math.min(5000, Math.floor(2 ** 20 / d));
+        // d = 2 has heavy tails (kurtosis 6): widen by sqrt(1 + kurtosis excess / 2).
+        expect(Math.abs(p.value - Math.sqrt(d))).toBeLessThanOrEqual(
+          (5 * Math.sqrt(d) * Math.sqrt(1 + 3 / d)) / Math.sqrt(2 * t),
+        );
+      });
+      await expectAllLogged(page, TAG);
     });
-    await expectAllLogged(page, TAG);
-    await expectClean(opened);
-    await opened.context.close();
   }, 120000);
 
   test('cancel stops the run, leaves the page responsive, and a new run is right', async () => {
-    const opened = await openChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&d=4096&pairs=100000&seed=3` });
-    const { page } = opened;
-    await page.waitForFunction((tag) => document.querySelector(tag)?.dataset.run === 'running', TAG);
-    // By keyboard: the Cancel button disables itself, and the focus goes on to "Run again", not to the page.
-    await page.locator(`${TAG} [data-action="cancel"]`).focus();
-    await page.keyboard.press('Enter');
-    expect(await page.locator(TAG).evaluate((el) => el.dataset.run)).toBe('cancelled');
-    expect(await page.locator(TAG).evaluate((el) => el.shadowRoot.activeElement?.textContent)).toBe('Run again');
-    // Responsive: the main thread answers at once while nothing runs.
-    const t0 = Date.now();
-    expect(await page.evaluate(() => 1 + 1)).toBe(2);
-    expect(Date.now() - t0).toBeLessThan(1000);
-    // A new run (smaller) completes and is right.
-    await page.locator(`${TAG} [data-control="pairs"]`).selectOption('1000');
-    await waitRun(page);
-    const numbers = await readNumbers(page, TAG);
-    expect(Math.abs(one(numbers, 'std').value - 64)).toBeLessThanOrEqual((4 * 64) / Math.sqrt(2 * 1000));
-    expect(await page.locator(`${TAG} [data-role="pairs-used"]`).textContent()).toBe('1,000');
-    await expectAllLogged(page, TAG);
-    await expectClean(opened);
-    await opened.context.close();
+    await withChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&d=4096&pairs=100000&seed=3` }, async ({ page }) => {
+      await page.waitForFunction((tag) => document.querySelector(tag)?.dataset.run === 'running', TAG);
+      // By keyboard: the Cancel button disables itself, and the focus goes on to "Run again", not to the page.
+      await page.locator(`${TAG} [data-action="cancel"]`).focus();
+      await page.keyboard.press('Enter');
+      expect(await page.locator(TAG).evaluate((el) => el.dataset.run)).toBe('cancelled');
+      expect(await page.locator(TAG).evaluate((el) => el.shadowRoot.activeElement?.textContent)).toBe('Run again');
+      // Responsive: the main thread answers at once while nothing runs.
+      const t0 = Date.now();
+      expect(await page.evaluate(() => 1 + 1)).toBe(2);
+      expect(Date.now() - t0).toBeLessThan(1000);
+      // A new run (smaller) completes and is right.
+      await page.locator(`${TAG} [data-control="pairs"]`).selectOption('1000');
+      await waitRun(page);
+      const numbers = await readNumbers(page, TAG);
+      expect(Math.abs(one(numbers, 'std').value - 64)).toBeLessThanOrEqual((4 * 64) / Math.sqrt(2 * 1000));
+      expect(await page.locator(`${TAG} [data-role="pairs-used"]`).textContent()).toBe('1,000');
+      await expectAllLogged(page, TAG);
+    });
   }, 120000);
 
   test('predict, then reveal: about 64 at d = 4096', async () => {
-    const opened = await openChapter(env, CH, TAG);
-    const { page } = opened;
-    await page.locator(`${TAG} .predict-choice[data-choice="4096"]`).click();
-    await expect(page.locator(`${TAG} .predict`).getAttribute('data-result')).resolves.toBe('wrong');
-    await expect(page.locator(`${TAG} .predict-result`).textContent()).resolves.toMatch(/64/);
-    expect(await page.locator(TAG).evaluate((el) => el.state.d)).toBe(4096);
-    await waitRun(page);
-    await expectAllLogged(page, TAG);
-    const json = JSON.parse((await exportFile(page, TAG, 'json')).bytes.toString('utf8'));
-    expect(json.state.d).toBe(4096);
-    expect(typeof json.numbers.std).toBe('number');
-    const svg = await exportFile(page, TAG, 'svg');
-    expect(svg.bytes.toString('utf8')).toMatch(/^<svg/);
-    await expectClean(opened);
-    await opened.context.close();
-  }, 120000);
-
-  test.each([
-    [1024, 'desktop'],
-    [375, 'phone-375'],
-    [320, 'phone-320'],
-  ])(
-    'fits %i px with no horizontal scrolling, light and dark',
-    async (width, name) => {
-      const opened = await openChapter(env, CH, TAG, { width, height: 1000 });
-      const { page } = opened;
+    await withChapter(env, CH, TAG, async ({ page }) => {
+      await predictChoice(page, TAG, '4096', 'wrong');
+      await expect(page.locator(`${TAG} .predict-result`).textContent()).resolves.toMatch(/64/);
+      expect(await page.locator(TAG).evaluate((el) => el.state.d)).toBe(4096);
       await waitRun(page);
-      for (const scheme of ['light', 'dark']) {
-        await page.emulateMedia({ colorScheme: scheme });
-        expect(await overflow(page)).toBeLessThanOrEqual(0);
-        await screenshot(page.locator(`#ch-${CH}`), `chapter-10-${name}-${scheme}`);
-      }
-      await expectClean(opened);
-      await opened.context.close();
-    },
-    120000,
-  );
+      await expectAllLogged(page, TAG);
+      const json = await exportJson(page, TAG);
+      expect(json.state.d).toBe(4096);
+      expect(typeof json.numbers.std).toBe('number');
+      const svg = await exportFile(page, TAG, 'svg');
+      expect(svg.bytes.toString('utf8')).toMatch(/^<svg/);
+    });
+  }, 120000);
 });

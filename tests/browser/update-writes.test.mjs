@@ -8,7 +8,8 @@
 //   (shell/url-writer.js): during a burst of changes it waits, then the
 //   address holds the last state; leaving the page writes at once.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { keyPoint, openChapter, settledUrl, startEnv, waitReady } from './helpers.mjs';
+import { openChapter, settledUrl, startEnv, waitReady } from './helpers.mjs';
+import { keyPoint } from './pointer.mjs';
 
 let env;
 beforeAll(async () => {

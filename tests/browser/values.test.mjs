@@ -1,26 +1,10 @@
 // Part 2, chapter 1, "Values do the work" (<ag-value-mix>): weights set by
 // sliders, values dragged by mouse and keyboard, T changed by buttons and by
 // the URL; y = Σ αⱼvⱼ and each term αⱼvⱼ checked against a float64 reference.
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import {
-  byRole,
-  dragPoint,
-  expectAllLogged,
-  expectClean,
-  expectClose,
-  expectShown,
-  exportFile,
-  keyPoint,
-  one,
-  openChapter,
-  overflow,
-  readNumbers,
-  screenshot,
-  settledUrl,
-  startEnv,
-  U,
-  urlParams,
-} from './helpers.mjs';
+import { describe, expect, test } from '@jest/globals';
+import { expectParams, expectReopens, exportJson, exportText, predictChoice, useEnv, withChapter } from './helpers.mjs';
+import { dragPoint, keyPoint } from './pointer.mjs';
+import { byRole, expectAllLogged, expectClose, expectShown, one, readNumbers, U } from './shown-numbers.mjs';
 
 const TAG = 'ag-value-mix';
 const CH = 'values';
@@ -67,91 +51,74 @@ const DEFAULT_V = [
   [-4, -3],
 ];
 
-let env;
-beforeAll(async () => {
-  env = await startEnv();
-});
-afterAll(async () => {
-  await env?.close();
-});
+const env = useEnv();
 
 describe('part 2, chapter 1: values do the work', () => {
   test('opens with three values and weights (0.5, 0.3, 0.2); y is their weighted sum, every number logged; the page has a Part 2 heading', async () => {
-    const opened = await openChapter(env, CH, TAG);
-    const { page } = opened;
-    const numbers = await readNumbers(page, TAG);
-    expectMatches(numbers, [0.5, 0.3, 0.2], DEFAULT_V);
-    expect(byRole(numbers, 'y').map((n) => n.text)).toEqual(['1.2', '2.2']);
-    expect(one(numbers, 'sum').text).toBe('1');
-    await expectAllLogged(page, TAG);
-    expect(await page.locator(`${TAG} .katex`).count()).toBeGreaterThan(0);
-    // The shell: a Part 2 heading in the contents and before this section, numbering restarted.
-    await expect(page.locator('#toc .toc-part').first().textContent()).resolves.toMatch(/Part 2/);
-    await expect(page.locator('#toc li[data-chapter="values"] a').textContent()).resolves.toMatch(
-      /^1\. Values do the work/,
-    );
-    expect(await page.evaluate(() => document.querySelector('#chapters .part-heading')?.nextElementSibling?.id)).toBe(
-      'ch-values',
-    );
-    await expectClean(opened);
-    await opened.context.close();
+    await withChapter(env, CH, TAG, async ({ page }) => {
+      const numbers = await readNumbers(page, TAG);
+      expectMatches(numbers, [0.5, 0.3, 0.2], DEFAULT_V);
+      expect(byRole(numbers, 'y').map((n) => n.text)).toEqual(['1.2', '2.2']);
+      expect(one(numbers, 'sum').text).toBe('1');
+      await expectAllLogged(page, TAG);
+      expect(await page.locator(`${TAG} .katex`).count()).toBeGreaterThan(0);
+      // The shell: a Part 2 heading in the contents and before this section, numbering restarted.
+      await expect(page.locator('#toc .toc-part').first().textContent()).resolves.toMatch(/Part 2/);
+      await expect(page.locator('#toc li[data-chapter="values"] a').textContent()).resolves.toMatch(
+        /^1\. Values do the work/,
+      );
+      expect(await page.evaluate(() => document.querySelector('#chapters .part-heading')?.nextElementSibling?.id)).toBe(
+        'ch-values',
+      );
+    });
   });
 
   test('drag a value, key another, move a slider, add a value: float64 reference each time, and the URL reopens the state', async () => {
-    const opened = await openChapter(env, CH, TAG);
-    const { page } = opened;
-    await dragPoint(page, TAG, 'v1', [-5, -1.5]);
-    const values = [
-      [-5, -1.5],
-      [5, 1],
-      [-4, -3],
-    ];
-    expect(await page.locator(TAG).evaluate((el) => el.state.values)).toEqual(values);
-    expectMatches(await readNumbers(page, TAG), [0.5, 0.3, 0.2], values);
+    await withChapter(env, CH, TAG, async ({ page }) => {
+      await dragPoint(page, TAG, 'v1', [-5, -1.5]);
+      const values = [
+        [-5, -1.5],
+        [5, 1],
+        [-4, -3],
+      ];
+      expect(await page.locator(TAG).evaluate((el) => el.state.values)).toEqual(values);
+      expectMatches(await readNumbers(page, TAG), [0.5, 0.3, 0.2], values);
 
-    await keyPoint(page, TAG, 'v3', ['ArrowLeft', 'Shift+ArrowUp']);
-    values[2] = [-4.25, -2];
-    expect(await page.locator(TAG).evaluate((el) => el.state.values)).toEqual(values);
-    await expect(page.locator(`${TAG} [data-point="v3"]`).getAttribute('aria-valuetext')).resolves.toBe(
-      'v3 = (\u22124.25, \u22122)',
-    );
+      await keyPoint(page, TAG, 'v3', ['ArrowLeft', 'Shift+ArrowUp']);
+      values[2] = [-4.25, -2];
+      expect(await page.locator(TAG).evaluate((el) => el.state.values)).toEqual(values);
+      await expect(page.locator(`${TAG} [data-point="v3"]`).getAttribute('aria-valuetext')).resolves.toBe(
+        'v3 = (\u22124.25, \u22122)',
+      );
 
-    // The slider of alpha2: keys step 0.05.
-    await page.locator(`${TAG} input[data-alpha="2"]`).focus();
-    await page.keyboard.press('ArrowRight');
-    await page.keyboard.press('ArrowRight');
-    const alpha = await page.locator(TAG).evaluate((el) => el.state.alpha);
-    expect(alpha[1]).toBeCloseTo(0.4, 12);
-    expectMatches(await readNumbers(page, TAG), alpha, values);
+      // The slider of alpha2: keys step 0.05.
+      await page.locator(`${TAG} input[data-alpha="2"]`).focus();
+      await page.keyboard.press('ArrowRight');
+      await page.keyboard.press('ArrowRight');
+      const alpha = await page.locator(TAG).evaluate((el) => el.state.alpha);
+      expect(alpha[1]).toBeCloseTo(0.4, 12);
+      expectMatches(await readNumbers(page, TAG), alpha, values);
 
-    // A fourth value, with weight 0 until its slider moves: y does not change.
-    const before = byRole(await readNumbers(page, TAG), 'y').map((n) => n.value);
-    await page.locator(`${TAG} button[data-action="add"]`).click();
-    values.push([-4, 3]);
-    const alpha4 = [...alpha, 0];
-    let numbers = await readNumbers(page, TAG);
-    expectMatches(numbers, alpha4, values);
-    expect(byRole(numbers, 'y').map((n) => n.value)).toEqual(before);
-    await page.locator(`${TAG} input[data-alpha="4"]`).focus();
-    await page.keyboard.press('End'); // alpha4 = 1
-    alpha4[3] = 1;
-    numbers = await readNumbers(page, TAG);
-    expectMatches(numbers, alpha4, values);
-    await expectAllLogged(page, TAG);
+      // A fourth value, with weight 0 until its slider moves: y does not change.
+      const before = byRole(await readNumbers(page, TAG), 'y').map((n) => n.value);
+      await page.locator(`${TAG} button[data-action="add"]`).click();
+      values.push([-4, 3]);
+      const alpha4 = [...alpha, 0];
+      let numbers = await readNumbers(page, TAG);
+      expectMatches(numbers, alpha4, values);
+      expect(byRole(numbers, 'y').map((n) => n.value)).toEqual(before);
+      await page.locator(`${TAG} input[data-alpha="4"]`).focus();
+      await page.keyboard.press('End'); // alpha4 = 1
+      alpha4[3] = 1;
+      numbers = await readNumbers(page, TAG);
+      expectMatches(numbers, alpha4, values);
+      await expectAllLogged(page, TAG);
 
-    const params = await urlParams(page);
-    expect(params.get('ch')).toBe(CH);
-    expect(params.get('v')).toBe('1');
-    expect(params.get('values')).toBe('-5,-1.5;5,1;-4.25,-2;-4,3');
-    expect(params.get('alpha').split(',').map(Number)).toEqual(alpha4);
+      const params = await expectParams(page, CH, { values: '-5,-1.5;5,1;-4.25,-2;-4,3' });
+      expect(params.get('alpha').split(',').map(Number)).toEqual(alpha4);
 
-    const copy = await openChapter(env, CH, TAG, { search: (await settledUrl(page)).search });
-    const reopened = await readNumbers(copy.page, TAG);
-    expect(reopened.map((n) => n.text)).toEqual(numbers.map((n) => n.text));
-    await expectClean(copy);
-    await copy.context.close();
-    await expectClean(opened);
-    await opened.context.close();
+      await expectReopens(env, page, CH, TAG, numbers);
+    });
   });
 
   test('a URL with T = 8, and one whose weights are fewer than its values (the weights go back to their default, with a note)', async () => {
@@ -167,97 +134,62 @@ describe('part 2, chapter 1: values do the work', () => {
     ];
     const a8 = [0.1, 0.2, 0.05, 0.15, 0.1, 0.1, 0.25, 0.05];
     const text = `?ch=${CH}&v=1&values=${V8.map((r) => r.join(',')).join(';')}&alpha=${a8.join(',')}`;
-    const opened = await openChapter(env, CH, TAG, { search: text });
-    expectMatches(await readNumbers(opened.page, TAG), a8, V8);
-    expect(await opened.page.locator(`${TAG} button[data-action="add"]`).isDisabled()).toBe(true);
-    await expectAllLogged(opened.page, TAG);
-    await expectClean(opened);
-    await opened.context.close();
+    await withChapter(env, CH, TAG, { search: text }, async ({ page }) => {
+      expectMatches(await readNumbers(page, TAG), a8, V8);
+      expect(await page.locator(`${TAG} button[data-action="add"]`).isDisabled()).toBe(true);
+      await expectAllLogged(page, TAG);
+    });
 
-    const short = await openChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&values=1,0;0,1;1,1&alpha=0,1` });
-    expectMatches(
-      await readNumbers(short.page, TAG),
-      [0.5, 0.3, 0.2],
-      [
-        [1, 0],
-        [0, 1],
-        [1, 1],
-      ],
-    );
-    const note = await short.page
-      .locator(TAG)
-      .evaluate((el) =>
-        el.shadowRoot.querySelector('.note').hidden ? '' : el.shadowRoot.querySelector('.note').textContent,
+    await withChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&values=1,0;0,1;1,1&alpha=0,1` }, async (short) => {
+      expectMatches(
+        await readNumbers(short.page, TAG),
+        [0.5, 0.3, 0.2],
+        [
+          [1, 0],
+          [0, 1],
+          [1, 1],
+        ],
       );
-    expect(note).toMatch(/alpha=0,1 \u2014 expected 3 weights, one per value/);
-    await expectClean(short);
-    await short.context.close();
+      const note = await short.page
+        .locator(TAG)
+        .evaluate((el) =>
+          el.shadowRoot.querySelector('.note').hidden ? '' : el.shadowRoot.querySelector('.note').textContent,
+        );
+      expect(note).toMatch(/alpha=0,1 \u2014 expected 3 weights, one per value/);
+    });
   });
 
   test('predict, then reveal: moving v1 by 2 with alpha1 = 0.5 moves y by 1', async () => {
-    const opened = await openChapter(env, CH, TAG);
-    const { page } = opened;
-    await page.locator(`${TAG} .predict-choice[data-choice="0"]`).click();
-    await expect(page.locator(`${TAG} .predict`).getAttribute('data-result')).resolves.toBe('wrong');
-    await expect(page.locator(`${TAG} .predict-result`).textContent()).resolves.toMatch(/y moved 1\b/);
-    expect(await page.locator(TAG).evaluate((el) => el.state.values)).toEqual([
-      [3, 5],
-      [5, 1],
-      [-4, -3],
-    ]);
-    expectMatches(
-      await readNumbers(page, TAG),
-      [0.5, 0.3, 0.2],
-      [
+    await withChapter(env, CH, TAG, async ({ page }) => {
+      await predictChoice(page, TAG, '0', 'wrong');
+      await expect(page.locator(`${TAG} .predict-result`).textContent()).resolves.toMatch(/y moved 1\b/);
+      expect(await page.locator(TAG).evaluate((el) => el.state.values)).toEqual([
         [3, 5],
         [5, 1],
         [-4, -3],
-      ],
-    );
-    await page.locator(`${TAG} .predict-again`).click();
-    await page.locator(`${TAG} .predict-choice[data-choice="1"]`).click();
-    await expect(page.locator(`${TAG} .predict`).getAttribute('data-result')).resolves.toBe('right');
-    await expect(page.locator(`#toc li[data-chapter="${CH}"] [data-role=progress]`).textContent()).resolves.toMatch(
-      /predicted/,
-    );
-    await expectAllLogged(page, TAG);
-    await expectClean(opened);
-    await opened.context.close();
+      ]);
+      expectMatches(
+        await readNumbers(page, TAG),
+        [0.5, 0.3, 0.2],
+        [
+          [3, 5],
+          [5, 1],
+          [-4, -3],
+        ],
+      );
+      await predictChoice(page, TAG, '1', 'right');
+      await expectAllLogged(page, TAG);
+    });
   });
 
   test('exports the figure as SVG and PNG and the numbers as JSON and CSV', async () => {
-    const opened = await openChapter(env, CH, TAG);
-    const { page } = opened;
-    const json = JSON.parse((await exportFile(page, TAG, 'json')).bytes.toString('utf8'));
-    expect(json.state).toEqual({ values: DEFAULT_V, alpha: [0.5, 0.3, 0.2] });
-    expectClose(json.numbers['y.2'], 2.2, 1e-6, 'exported y2');
-    const csv = (await exportFile(page, TAG, 'csv')).bytes.toString('utf8');
-    expect(csv.split('\r\n')[0]).toBe('name,value');
-    expect(csv).toMatch(/\r\ny\.1,/);
-    const svg = await exportFile(page, TAG, 'svg');
-    expect(svg.bytes.toString('utf8')).toMatch(/^<svg[^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
-    const png = await exportFile(page, TAG, 'png');
-    expect([...png.bytes.subarray(0, 4)]).toEqual([0x89, 0x50, 0x4e, 0x47]);
-    await expectClean(opened);
-    await opened.context.close();
-  });
-
-  test.each([
-    [1024, 'desktop'],
-    [375, 'phone-375'],
-    [320, 'phone-320'],
-  ])('fits %i px with no horizontal scrolling, light and dark', async (width, name) => {
-    const opened = await openChapter(env, CH, TAG, { width, height: 1000 });
-    const { page } = opened;
-    for (const scheme of ['light', 'dark']) {
-      await page.emulateMedia({ colorScheme: scheme });
-      expect(await overflow(page)).toBeLessThanOrEqual(0);
-      await screenshot(page.locator(`#ch-${CH}`), `part2-01-${name}-${scheme}`);
-    }
-    expect(
-      await page.locator(TAG).evaluate((el) => getComputedStyle(el.shadowRoot.querySelector('svg.plane')).touchAction),
-    ).toBe('none');
-    await expectClean(opened);
-    await opened.context.close();
+    await withChapter(env, CH, TAG, async ({ page }) => {
+      const json = await exportJson(page, TAG);
+      expect(json.state).toEqual({ values: DEFAULT_V, alpha: [0.5, 0.3, 0.2] });
+      expectClose(json.numbers['y.2'], 2.2, 1e-6, 'exported y2');
+      const csv = await exportText(page, TAG, 'csv');
+      expect(csv.split('\r\n')[0]).toBe('name,value');
+      expect(csv).toMatch(/\r\ny\.1,/);
+    });
   });
 });

@@ -3,26 +3,20 @@
 // float64 reference after mouse drags, arrow keys and a changed URL.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { describe, expect, test } from '@jest/globals';
 import {
-  byRole,
-  dragPoint,
-  expectAllLogged,
-  expectClean,
-  expectClose,
-  expectShown,
+  expectParams,
+  expectReopens,
   exportFile,
-  keyPoint,
-  one,
-  openChapter,
-  overflow,
-  readNumbers,
+  exportJson,
+  exportText,
+  predictChoice,
   ROOT,
-  screenshot,
-  startEnv,
-  U,
-  expectLinkReopens,
+  useEnv,
+  withChapter,
 } from './helpers.mjs';
+import { dragPoint, keyPoint } from './pointer.mjs';
+import { byRole, expectAllLogged, expectClose, expectShown, one, readNumbers, U } from './shown-numbers.mjs';
 
 const TAG = 'ag-why-agree';
 const CH = 'why-agree';
@@ -106,155 +100,116 @@ function expectMatches(numbers, a, b) {
   return r;
 }
 
-let env;
-beforeAll(async () => {
-  env = await startEnv();
-});
-afterAll(async () => {
-  await env?.close();
-});
+const env = useEnv();
 
 describe('chapter 3: why they agree', () => {
   test('opens on the article pair: |a - b|^2 = 2 three ways (measured, law of cosines, expansion), a.b = 24 forced', async () => {
-    const opened = await openChapter(env, CH, TAG);
-    const { page } = opened;
-    const numbers = await readNumbers(page, TAG);
-    expect(one(numbers, 'side').text).toBe('2');
-    expect(one(numbers, 'law').text).toBe('2');
-    expect(one(numbers, 'expand').text).toBe('2');
-    expect(byRole(numbers, 'difference').map((d) => d.text)).toEqual(['\u22121', '1']);
-    expect(one(numbers, 'sum-sq', 'law').text).toBe('50');
-    expect(one(numbers, 'twice-geometric').text).toBe('48');
-    expect(one(numbers, 'twice-dot').text).toBe('48');
-    expect(one(numbers, 'dot', 'final').text).toBe('24');
-    expect(one(numbers, 'geometric').text).toBe('24');
-    expect(one(numbers, 'cosine', 'substituted').text).toBe('0.96');
-    expectMatches(numbers, [3, 4], [4, 3]);
-    // The article's claim (seed file): |a - b|^2 = 2 for (3, 4) and (4, 3).
-    const cases = JSON.parse(readFileSync(join(ROOT, 'tests/data/seeds/worked-examples.json'), 'utf8')).cases;
-    const seed = cases.find((c) => c.id === 'law-of-cosines');
-    expect(seed.inputs).toEqual({ a: [3, 4], b: [4, 3] });
-    for (const role of ['side', 'law', 'expand'])
-      expectClose(one(numbers, role).value, seed.expected, seed.tolerance, `seed ${role}`);
-    await expectAllLogged(page, TAG);
-    expect(await page.locator(`${TAG} .katex`).count()).toBeGreaterThan(3);
-    // The triangle: the third side is drawn from b's tip to a's tip.
-    const side = await page.locator(TAG).evaluate((el) => {
-      const l = el.shadowRoot.querySelector('line.vec-d');
-      const a = el.shadowRoot.querySelector('line.vec-a');
-      const b = el.shadowRoot.querySelector('line.vec-b');
-      const at = (n, k) => Number(n.getAttribute(k));
-      return {
-        from: [at(l, 'x1'), at(l, 'y1')],
-        to: [at(l, 'x2'), at(l, 'y2')],
-        a: [at(a, 'x2'), at(a, 'y2')],
-        b: [at(b, 'x2'), at(b, 'y2')],
-      };
+    await withChapter(env, CH, TAG, async ({ page }) => {
+      const numbers = await readNumbers(page, TAG);
+      expect(one(numbers, 'side').text).toBe('2');
+      expect(one(numbers, 'law').text).toBe('2');
+      expect(one(numbers, 'expand').text).toBe('2');
+      expect(byRole(numbers, 'difference').map((d) => d.text)).toEqual(['\u22121', '1']);
+      expect(one(numbers, 'sum-sq', 'law').text).toBe('50');
+      expect(one(numbers, 'twice-geometric').text).toBe('48');
+      expect(one(numbers, 'twice-dot').text).toBe('48');
+      expect(one(numbers, 'dot', 'final').text).toBe('24');
+      expect(one(numbers, 'geometric').text).toBe('24');
+      expect(one(numbers, 'cosine', 'substituted').text).toBe('0.96');
+      expectMatches(numbers, [3, 4], [4, 3]);
+      // The article's claim (seed file): |a - b|^2 = 2 for (3, 4) and (4, 3).
+      const cases = JSON.parse(readFileSync(join(ROOT, 'tests/data/seeds/worked-examples.json'), 'utf8')).cases;
+      const seed = cases.find((c) => c.id === 'law-of-cosines');
+      expect(seed.inputs).toEqual({ a: [3, 4], b: [4, 3] });
+      for (const role of ['side', 'law', 'expand'])
+        expectClose(one(numbers, role).value, seed.expected, seed.tolerance, `seed ${role}`);
+      await expectAllLogged(page, TAG);
+      expect(await page.locator(`${TAG} .katex`).count()).toBeGreaterThan(3);
+      // The triangle: the third side is drawn from b's tip to a's tip.
+      const side = await page.locator(TAG).evaluate((el) => {
+        const l = el.shadowRoot.querySelector('line.vec-d');
+        const a = el.shadowRoot.querySelector('line.vec-a');
+        const b = el.shadowRoot.querySelector('line.vec-b');
+        const at = (n, k) => Number(n.getAttribute(k));
+        return {
+          from: [at(l, 'x1'), at(l, 'y1')],
+          to: [at(l, 'x2'), at(l, 'y2')],
+          a: [at(a, 'x2'), at(a, 'y2')],
+          b: [at(b, 'x2'), at(b, 'y2')],
+        };
+      });
+      expect(side.from).toEqual(side.b);
+      expect(side.to).toEqual(side.a);
     });
-    expect(side.from).toEqual(side.b);
-    expect(side.to).toEqual(side.a);
-    await expectClean(opened);
-    await opened.context.close();
   });
 
   test('dragging a with the mouse and b with the keyboard gives the float64-reference values, and the URL reopens them', async () => {
-    const opened = await openChapter(env, CH, TAG);
-    const { page } = opened;
-    const scrollBefore = await page.evaluate(() => window.scrollY);
-    await dragPoint(page, TAG, 'a', [-2, 3.5]);
-    expect(await page.evaluate(() => window.scrollY)).toBe(scrollBefore);
-    expect(await page.locator(TAG).evaluate((el) => el.state.a)).toEqual([-2, 3.5]);
-    expectMatches(await readNumbers(page, TAG), [-2, 3.5], [4, 3]);
+    await withChapter(env, CH, TAG, async ({ page }) => {
+      const scrollBefore = await page.evaluate(() => window.scrollY);
+      await dragPoint(page, TAG, 'a', [-2, 3.5]);
+      expect(await page.evaluate(() => window.scrollY)).toBe(scrollBefore);
+      expect(await page.locator(TAG).evaluate((el) => el.state.a)).toEqual([-2, 3.5]);
+      expectMatches(await readNumbers(page, TAG), [-2, 3.5], [4, 3]);
 
-    await keyPoint(page, TAG, 'b', ['ArrowLeft', 'Shift+ArrowDown', 'Shift+ArrowDown', 'ArrowUp']);
-    const b = [3.75, 1.25];
-    expect(await page.locator(TAG).evaluate((el) => el.state.b)).toEqual(b);
-    const numbers = await readNumbers(page, TAG);
-    const ref = expectMatches(numbers, [-2, 3.5], b);
-    expect(ref.dot).toBeLessThan(0); // obtuse: -2 a.b is positive, the side is longer than Pythagoras
-    expect(one(numbers, 'side').value).toBeGreaterThan(one(numbers, 'sum-sq', 'law').value);
-    await expectAllLogged(page, TAG);
-    await expect(page.locator(`${TAG} [aria-live]`).textContent()).resolves.toContain(
-      `|a \u2212 b|\u00b2 = ${one(numbers, 'side').text}`,
-    );
-    await expect(page.locator(`${TAG} [data-point="b"]`).getAttribute('aria-valuetext')).resolves.toBe(
-      'b = (3.75, 1.25)',
-    );
+      await keyPoint(page, TAG, 'b', ['ArrowLeft', 'Shift+ArrowDown', 'Shift+ArrowDown', 'ArrowUp']);
+      const b = [3.75, 1.25];
+      expect(await page.locator(TAG).evaluate((el) => el.state.b)).toEqual(b);
+      const numbers = await readNumbers(page, TAG);
+      const ref = expectMatches(numbers, [-2, 3.5], b);
+      expect(ref.dot).toBeLessThan(0); // obtuse: -2 a.b is positive, the side is longer than Pythagoras
+      expect(one(numbers, 'side').value).toBeGreaterThan(one(numbers, 'sum-sq', 'law').value);
+      await expectAllLogged(page, TAG);
+      await expect(page.locator(`${TAG} [aria-live]`).textContent()).resolves.toContain(
+        `|a \u2212 b|\u00b2 = ${one(numbers, 'side').text}`,
+      );
+      await expect(page.locator(`${TAG} [data-point="b"]`).getAttribute('aria-valuetext')).resolves.toBe(
+        'b = (3.75, 1.25)',
+      );
 
-    await expectLinkReopens(env, opened, { ch: CH, tag: TAG, params: { a: '-2,3.5', b: '3.75,1.25' }, numbers });
+      await expectParams(page, CH, { a: '-2,3.5', b: '3.75,1.25' });
+      await expectReopens(env, page, CH, TAG, numbers);
+    });
   });
 
   test('a URL with other vectors, and one with a zero vector, shows their reference values', async () => {
-    const opened = await openChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&a=-5.5,1.25&b=2,-6` });
-    expectMatches(await readNumbers(opened.page, TAG), [-5.5, 1.25], [2, -6]);
-    await expectAllLogged(opened.page, TAG);
-    await expectClean(opened);
-    await opened.context.close();
+    await withChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&a=-5.5,1.25&b=2,-6` }, async ({ page }) => {
+      expectMatches(await readNumbers(page, TAG), [-5.5, 1.25], [2, -6]);
+      await expectAllLogged(page, TAG);
+    });
 
-    const zero = await openChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&a=0,0&b=2,-6` });
-    const numbers = await readNumbers(zero.page, TAG);
-    expectMatches(numbers, [0, 0], [2, -6]);
-    expect(one(numbers, 'side').value).toBe(40);
-    expect(numbers.some((n) => n.role === 'cosine' || n.role === 'angle')).toBe(false);
-    await expectAllLogged(zero.page, TAG);
-    await expectClean(zero);
-    await zero.context.close();
+    await withChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&a=0,0&b=2,-6` }, async (zero) => {
+      const numbers = await readNumbers(zero.page, TAG);
+      expectMatches(numbers, [0, 0], [2, -6]);
+      expect(one(numbers, 'side').value).toBe(40);
+      expect(numbers.some((n) => n.role === 'cosine' || n.role === 'angle')).toBe(false);
+      await expectAllLogged(zero.page, TAG);
+    });
   });
 
   test('predict, then reveal: at a right angle |a - b|^2 is exactly |a|^2 + |b|^2 = 50', async () => {
-    const opened = await openChapter(env, CH, TAG);
-    const { page } = opened;
-    await page.locator(`${TAG} .predict-choice[data-choice="less"]`).click();
-    await expect(page.locator(`${TAG} .predict`).getAttribute('data-result')).resolves.toBe('wrong');
-    await expect(page.locator(`${TAG} .predict-result`).textContent()).resolves.toMatch(/\|a \u2212 b\|\u00b2 = 50/);
-    expect(await page.locator(TAG).evaluate((el) => el.state)).toEqual({ a: [3, 4], b: [-4, 3] });
-    const numbers = await readNumbers(page, TAG);
-    expectMatches(numbers, [3, 4], [-4, 3]);
-    expect(one(numbers, 'twice-geometric').value).toBe(0);
-    await page.locator(`${TAG} .predict-again`).click();
-    await page.locator(`${TAG} .predict-choice[data-choice="equal"]`).click();
-    await expect(page.locator(`${TAG} .predict`).getAttribute('data-result')).resolves.toBe('right');
-    await expectAllLogged(page, TAG);
-    await expectClean(opened);
-    await opened.context.close();
+    await withChapter(env, CH, TAG, async ({ page }) => {
+      await predictChoice(page, TAG, 'less', 'wrong');
+      await expect(page.locator(`${TAG} .predict-result`).textContent()).resolves.toMatch(/\|a \u2212 b\|\u00b2 = 50/);
+      expect(await page.locator(TAG).evaluate((el) => el.state)).toEqual({ a: [3, 4], b: [-4, 3] });
+      const numbers = await readNumbers(page, TAG);
+      expectMatches(numbers, [3, 4], [-4, 3]);
+      expect(one(numbers, 'twice-geometric').value).toBe(0);
+      await predictChoice(page, TAG, 'equal', 'right');
+      await expectAllLogged(page, TAG);
+    });
   });
 
   test('exports the figure as SVG and PNG and the numbers as JSON and CSV', async () => {
-    const opened = await openChapter(env, CH, TAG);
-    const { page } = opened;
-    const json = JSON.parse((await exportFile(page, TAG, 'json')).bytes.toString('utf8'));
-    expect(json.state).toEqual({ a: [3, 4], b: [4, 3] });
-    expect(json.stateText).toBe('v=1&a=3,4&b=4,3');
-    expect(json.numbers.side).toBe(2);
-    expect(json.numbers.law).toBe(2);
-    const csv = (await exportFile(page, TAG, 'csv')).bytes.toString('utf8');
-    expect(csv.split('\r\n')).toContain('expand,2');
-    const svg = await exportFile(page, TAG, 'svg');
-    expect(svg.name).toBe(`${TAG}.svg`);
-    expect(svg.bytes.toString('utf8')).toMatch(/^<svg[^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
-    expect(svg.bytes.toString('utf8')).toContain('marker-end="url(#why-arrow-d)"');
-    const png = await exportFile(page, TAG, 'png');
-    expect([...png.bytes.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-    await expectClean(opened);
-    await opened.context.close();
-  });
-
-  test.each([
-    [1024, 'desktop'],
-    [375, 'phone-375'],
-    [320, 'phone-320'],
-  ])('fits %i px with no horizontal scrolling, light and dark', async (width, name) => {
-    const opened = await openChapter(env, CH, TAG, { width, height: 1000 });
-    const { page } = opened;
-    for (const scheme of ['light', 'dark']) {
-      await page.emulateMedia({ colorScheme: scheme });
-      expect(await overflow(page)).toBeLessThanOrEqual(0);
-      await screenshot(page.locator(`#ch-${CH}`), `chapter-03-${name}-${scheme}`);
-    }
-    expect(
-      await page.locator(TAG).evaluate((el) => getComputedStyle(el.shadowRoot.querySelector('svg.plane')).touchAction),
-    ).toBe('none');
-    await expectClean(opened);
-    await opened.context.close();
+    await withChapter(env, CH, TAG, async ({ page }) => {
+      const json = await exportJson(page, TAG);
+      expect(json.state).toEqual({ a: [3, 4], b: [4, 3] });
+      expect(json.stateText).toBe('v=1&a=3,4&b=4,3');
+      expect(json.numbers.side).toBe(2);
+      expect(json.numbers.law).toBe(2);
+      const csv = await exportText(page, TAG, 'csv');
+      expect(csv.split('\r\n')).toContain('expand,2');
+      const svg = await exportFile(page, TAG, 'svg');
+      expect(svg.bytes.toString('utf8')).toContain('marker-end="url(#why-arrow-d)"');
+    });
   });
 });

@@ -4,25 +4,19 @@
 // predict-then-reveal question.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { describe, expect, test } from '@jest/globals';
 import {
-  byRole,
-  expectAllLogged,
   expectClean,
-  expectClose,
-  expectShown,
-  one,
   openChapter,
-  overflow,
-  readNumbers,
+  predictChoice,
   ROOT,
-  screenshot,
   settledUrl,
-  startEnv,
-  U,
   urlParams,
-  waitReady,
+  useEnv,
+  withChapter,
 } from './helpers.mjs';
+import { byRole, expectAllLogged, expectClose, expectShown, one, readNumbers, U } from './shown-numbers.mjs';
+import { dot, softmax, sumAbsProd } from '../reference/float64.mjs';
 
 const TAG = 'ag-worked-example';
 const CH = 'worked-example';
@@ -55,17 +49,14 @@ const firstScore = async (page) => byRole(await readNumbers(page, TAG), 'score')
 
 /** float64 reference: scores, scaled scores, exp, sum, weights, output. */
 export function reference({ q, k, values: v, scaled }) {
-  const scores = k.map((row) => row.reduce((s, x, i) => s + x * q[i], 0));
+  const scores = k.map((row) => dot(row, q));
   const factor = scaled ? 1 / Math.sqrt(q.length) : 1;
   const z = scores.map((s) => s * factor);
   const exp = z.map(Math.exp);
   const sum = exp.reduce((a, b) => a + b, 0);
-  const max = Math.max(...z);
-  const e = z.map((s) => Math.exp(s - max));
-  const total = e.reduce((a, b) => a + b, 0);
-  const weights = e.map((x) => x / total);
+  const weights = softmax(z, 1, z.length);
   const output = v[0].map((_, c) => weights.reduce((s, w, j) => s + w * v[j][c], 0));
-  const magnitude = k.map((row) => row.reduce((s, x, i) => s + Math.abs(x * q[i]), 0));
+  const magnitude = k.map((row) => sumAbsProd(row, q));
   return { scores, z, exp, sum, weights, output, magnitude, maxZ: Math.max(...z.map(Math.abs)) };
 }
 
@@ -103,118 +94,106 @@ const flat = (s) => [...s.q, ...s.k.flat(), ...s.values.flat()];
 const search = (s) =>
   `?ch=${CH}&v=1&q=${s.q.join(',')}&k=${s.k.map((r) => r.join(',')).join(';')}&values=${s.values.map((r) => r.join(',')).join(';')}&scaled=${s.scaled ? 1 : 0}`;
 
-let env;
-beforeAll(async () => {
-  env = await startEnv();
-});
-afterAll(async () => {
-  await env?.close();
-});
+const env = useEnv();
 
 describe('chapter 9: the worked single-head example', () => {
   test('opens on the article example: scores 5, -4, 0; exp 148.4, 0.01832, 1; sum 149.4; weights 0.9932, 0.0001226, 0.006692', async () => {
-    const opened = await openChapter(env, CH, TAG);
-    const numbers = await readNumbers(opened.page, TAG);
-    expect(byRole(numbers, 'score').map((s) => s.text)).toEqual(['5', '\u22124', '0']);
-    expect(byRole(numbers, 'exp').map((s) => s.text)).toEqual(['148.4', '0.01832', '1']);
-    expect(one(numbers, 'sum').text).toBe('149.4');
-    expect(byRole(numbers, 'weight').map((w) => w.text)).toEqual(['0.9932', '0.0001226', '0.006692']);
-    expectMatches(numbers, ARTICLE);
-    // The seed file's claims (the article's numbers).
-    const cases = JSON.parse(readFileSync(join(ROOT, 'tests/data/seeds/worked-examples.json'), 'utf8')).cases;
-    const scores = cases.find((c) => c.id === 'worked-scores');
-    const weights = cases.find((c) => c.id === 'worked-softmax-unscaled');
-    scores.expected.forEach((s, j) =>
-      expectClose(byRole(numbers, 'score')[j].value, s, scores.tolerance, `seed score ${j + 1}`),
-    );
-    weights.expected.forEach((w, j) =>
-      expectClose(byRole(numbers, 'weight')[j].value, w, weights.tolerance, `seed weight ${j + 1}`),
-    );
-    expect(await inputs(opened.page)).toEqual(flat(ARTICLE));
-    await expectAllLogged(opened.page, TAG);
-    await expectClean(opened);
-    await opened.context.close();
+    await withChapter(env, CH, TAG, async ({ page }) => {
+      const numbers = await readNumbers(page, TAG);
+      expect(byRole(numbers, 'score').map((s) => s.text)).toEqual(['5', '\u22124', '0']);
+      expect(byRole(numbers, 'exp').map((s) => s.text)).toEqual(['148.4', '0.01832', '1']);
+      expect(one(numbers, 'sum').text).toBe('149.4');
+      expect(byRole(numbers, 'weight').map((w) => w.text)).toEqual(['0.9932', '0.0001226', '0.006692']);
+      expectMatches(numbers, ARTICLE);
+      // The seed file's claims (the article's numbers).
+      const cases = JSON.parse(readFileSync(join(ROOT, 'tests/data/seeds/worked-examples.json'), 'utf8')).cases;
+      const scores = cases.find((c) => c.id === 'worked-scores');
+      const weights = cases.find((c) => c.id === 'worked-softmax-unscaled');
+      scores.expected.forEach((s, j) =>
+        expectClose(byRole(numbers, 'score')[j].value, s, scores.tolerance, `seed score ${j + 1}`),
+      );
+      weights.expected.forEach((w, j) =>
+        expectClose(byRole(numbers, 'weight')[j].value, w, weights.tolerance, `seed weight ${j + 1}`),
+      );
+      expect(await inputs(page)).toEqual(flat(ARTICLE));
+      await expectAllLogged(page, TAG);
+    });
   });
 
   test('scaled by 1/sqrt(d_k): 2.5, -2, 0 and weights 0.9148, 0.01016, 0.07509', async () => {
-    const opened = await openChapter(env, CH, TAG);
-    const { page } = opened;
-    await page.getByLabel(/^scaled:/).check();
-    await page.waitForSelector(`${TAG}[data-scale="sqrt-dk"]`);
-    const numbers = await readNumbers(page, TAG);
-    expect(byRole(numbers, 'scaled-score').map((s) => s.text)).toEqual(['2.5', '\u22122', '0']);
-    expect(byRole(numbers, 'weight').map((w) => w.text)).toEqual(['0.9148', '0.01016', '0.07509']);
-    expectMatches(numbers, { ...ARTICLE, scaled: true });
-    expect((await urlParams(page)).get('scaled')).toBe('1');
-    await expectAllLogged(page, TAG);
-    await expectClean(opened);
-    await opened.context.close();
+    await withChapter(env, CH, TAG, async ({ page }) => {
+      await page.getByLabel(/^scaled:/).check();
+      await page.waitForSelector(`${TAG}[data-scale="sqrt-dk"]`);
+      const numbers = await readNumbers(page, TAG);
+      expect(byRole(numbers, 'scaled-score').map((s) => s.text)).toEqual(['2.5', '\u22122', '0']);
+      expect(byRole(numbers, 'weight').map((w) => w.text)).toEqual(['0.9148', '0.01016', '0.07509']);
+      expectMatches(numbers, { ...ARTICLE, scaled: true });
+      expect((await urlParams(page)).get('scaled')).toBe('1');
+      await expectAllLogged(page, TAG);
+    });
   });
 
   test('edits through the controls give the reference values; the URL reopens them; a non-number is a note', async () => {
-    const opened = await openChapter(env, CH, TAG);
-    const { page } = opened;
-    await page.getByLabel('q, component 3').fill('1.5');
-    await page.getByLabel('k2, component 4').fill('-2.25');
-    await page.getByLabel('k3, component 1').fill('3');
-    await page.getByLabel('v3, component 2').fill('4');
-    await page.getByLabel('k1, component 2').focus();
-    await page.keyboard.press('ArrowUp'); // a number input steps by one
-    // Stepping keeps the decimals of the text: 2.3 - 1 is 1.3 in the field, as the browser's own stepping gives.
-    await page.getByLabel('q, component 3').fill('2.3');
-    await page.getByLabel('q, component 3').press('ArrowDown');
-    expect(await settled(() => page.getByLabel('q, component 3').inputValue(), '1.3')).toBe('1.3'); // shown by the next frame
-    await page.getByLabel('q, component 3').fill('1.5');
-    const state = {
-      q: [1, 2, 1.5, 1],
-      k: [
-        [1, 3, 1, 0],
-        [-1, -2, 0, -2.25],
-        [3, 0, 1, 0],
-      ],
-      values: [
-        [1, 0],
-        [0, 1],
-        [0, 4],
-      ],
-      scaled: false,
-    };
-    expect(await inputs(page)).toEqual(flat(state));
-    expectMatches(await readNumbers(page, TAG), state);
-    await page.getByLabel(/^scaled:/).check();
-    const scaled = { ...state, scaled: true };
-    const numbers = await readNumbers(page, TAG);
-    expectMatches(numbers, scaled);
-    await expectAllLogged(page, TAG);
+    await withChapter(env, CH, TAG, async ({ page }) => {
+      await page.getByLabel('q, component 3').fill('1.5');
+      await page.getByLabel('k2, component 4').fill('-2.25');
+      await page.getByLabel('k3, component 1').fill('3');
+      await page.getByLabel('v3, component 2').fill('4');
+      await page.getByLabel('k1, component 2').focus();
+      await page.keyboard.press('ArrowUp'); // a number input steps by one
+      // Stepping keeps the decimals of the text: 2.3 - 1 is 1.3 in the field, as the browser's own stepping gives.
+      await page.getByLabel('q, component 3').fill('2.3');
+      await page.getByLabel('q, component 3').press('ArrowDown');
+      expect(await settled(() => page.getByLabel('q, component 3').inputValue(), '1.3')).toBe('1.3'); // shown by the next frame
+      await page.getByLabel('q, component 3').fill('1.5');
+      const state = {
+        q: [1, 2, 1.5, 1],
+        k: [
+          [1, 3, 1, 0],
+          [-1, -2, 0, -2.25],
+          [3, 0, 1, 0],
+        ],
+        values: [
+          [1, 0],
+          [0, 1],
+          [0, 4],
+        ],
+        scaled: false,
+      };
+      expect(await inputs(page)).toEqual(flat(state));
+      expectMatches(await readNumbers(page, TAG), state);
+      await page.getByLabel(/^scaled:/).check();
+      const scaled = { ...state, scaled: true };
+      const numbers = await readNumbers(page, TAG);
+      expectMatches(numbers, scaled);
+      await expectAllLogged(page, TAG);
 
-    const params = await urlParams(page);
-    expect(params.get('ch')).toBe(CH);
-    expect(params.get('q')).toBe('1,2,1.5,1');
-    expect(params.get('k')).toBe('1,3,1,0;-1,-2,0,-2.25;3,0,1,0');
-    expect(params.get('scaled')).toBe('1');
+      const params = await urlParams(page);
+      expect(params.get('ch')).toBe(CH);
+      expect(params.get('q')).toBe('1,2,1.5,1');
+      expect(params.get('k')).toBe('1,3,1,0;-1,-2,0,-2.25;3,0,1,0');
+      expect(params.get('scaled')).toBe('1');
 
-    const copy = await openChapter(env, CH, TAG, { search: (await settledUrl(page)).search });
-    expect(await inputs(copy.page)).toEqual(flat(scaled));
-    expect((await readNumbers(copy.page, TAG)).map((n) => n.text)).toEqual(numbers.map((n) => n.text));
-    await expectClean(copy);
-    await copy.context.close();
+      await withChapter(env, CH, TAG, { search: (await settledUrl(page)).search }, async (copy) => {
+        expect(await inputs(copy.page)).toEqual(flat(scaled));
+        expect((await readNumbers(copy.page, TAG)).map((n) => n.text)).toEqual(numbers.map((n) => n.text));
+      });
 
-    const before = (await settledUrl(page)).href;
-    await page.getByLabel('q, component 1').fill('');
-    await expect(page.locator(`${TAG} .note`).textContent()).resolves.toMatch(/q, component 1/);
-    expect((await settledUrl(page)).href).toBe(before);
-    // With the entry still empty, the scale toggle recomputes the last complete
-    // inputs, and the link says the same as the table.
-    await page.getByLabel(/^unscaled:/).check();
-    expectMatches(await readNumbers(page, TAG), state);
-    expect((await urlParams(page)).get('scaled')).toBe('0');
-    expect((await urlParams(page)).get('q')).toBe('1,2,1.5,1');
-    await page.getByLabel(/^scaled:/).check();
-    await page.getByLabel('q, component 1').fill('1');
-    await expect(page.locator(`${TAG} .note`).isHidden()).resolves.toBe(true);
-    expectMatches(await readNumbers(page, TAG), scaled);
-    await expectClean(opened);
-    await opened.context.close();
+      const before = (await settledUrl(page)).href;
+      await page.getByLabel('q, component 1').fill('');
+      await expect(page.locator(`${TAG} .note`).textContent()).resolves.toMatch(/q, component 1/);
+      expect((await settledUrl(page)).href).toBe(before);
+      // With the entry still empty, the scale toggle recomputes the last complete
+      // inputs, and the link says the same as the table.
+      await page.getByLabel(/^unscaled:/).check();
+      expectMatches(await readNumbers(page, TAG), state);
+      expect((await urlParams(page)).get('scaled')).toBe('0');
+      expect((await urlParams(page)).get('q')).toBe('1,2,1.5,1');
+      await page.getByLabel(/^scaled:/).check();
+      await page.getByLabel('q, component 1').fill('1');
+      await expect(page.locator(`${TAG} .note`).isHidden()).resolves.toBe(true);
+      expectMatches(await readNumbers(page, TAG), scaled);
+    });
   });
 
   test('arrow steps faster than frames are all kept; a key or an edit before the next frame acts on the stepped text', async () => {
@@ -274,61 +253,51 @@ describe('chapter 9: the worked single-head example', () => {
       ],
       scaled: false,
     };
-    const opened = await openChapter(env, CH, TAG, { search: '?ch=worked-example&v=1&q=85,2,0,1' });
-    const { page } = opened;
-    const numbers = await readNumbers(page, TAG);
-    // Score 1: 85 + 4 = 89 > ln(FLT_MAX) = 88.72, so exp overflows float32.
-    expect(byRole(numbers, 'exp')[0].text).toBe('\u221e');
-    expect(one(numbers, 'sum').text).toBe('\u221e');
-    await expect(page.locator(`${TAG} .overflow-note`).textContent()).resolves.toMatch(/exp\(89\).*largest float32/);
-    // The weights come from the stable softmax: float64 reference, max subtracted.
-    const scores = state.k.map((row) => row.reduce((acc, x, i) => acc + x * state.q[i], 0));
-    const m = Math.max(...scores);
-    const e = scores.map((s) => Math.exp(s - m));
-    const total = e.reduce((a, b) => a + b, 0);
-    byRole(numbers, 'weight').forEach((w, j) => expectClose(w.value, e[j] / total, 4 * U + 1e-30, `weight ${j + 1}`));
-    await expect(page.locator(`${TAG} .note`).isHidden()).resolves.toBe(true);
-    await expectAllLogged(page, TAG);
-    await expectClean(opened);
-    await opened.context.close();
+    await withChapter(env, CH, TAG, { search: '?ch=worked-example&v=1&q=85,2,0,1' }, async ({ page }) => {
+      const numbers = await readNumbers(page, TAG);
+      // Score 1: 85 + 4 = 89 > ln(FLT_MAX) = 88.72, so exp overflows float32.
+      expect(byRole(numbers, 'exp')[0].text).toBe('\u221e');
+      expect(one(numbers, 'sum').text).toBe('\u221e');
+      await expect(page.locator(`${TAG} .overflow-note`).textContent()).resolves.toMatch(/exp\(89\).*largest float32/);
+      // The weights come from the stable softmax: float64 reference, max subtracted.
+      const { weights } = reference({ ...state, scaled: false });
+      byRole(numbers, 'weight').forEach((w, j) => expectClose(w.value, weights[j], 4 * U + 1e-30, `weight ${j + 1}`));
+      await expect(page.locator(`${TAG} .note`).isHidden()).resolves.toBe(true);
+      await expectAllLogged(page, TAG);
+    });
   });
 
   test('stepping shows scores, then exp, then the sum, then the weights, then the output', async () => {
-    const opened = await openChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&step=scores` });
-    const { page } = opened;
-    const visible = (role) => page.locator(`${TAG} [data-role="${role}"]`).first().isVisible();
-    expect(await visible('score')).toBe(true);
-    expect(await visible('exp')).toBe(false);
-    expect(await visible('weight')).toBe(false);
-    await page.getByLabel('2. exp').check();
-    expect(await visible('exp')).toBe(true);
-    expect(await visible('sum')).toBe(false);
-    await page.getByLabel('3. Sum').check();
-    expect(await visible('sum')).toBe(true);
-    expect(await visible('weight')).toBe(false);
-    await page.getByLabel('4. Weights').check();
-    expect(await visible('weight')).toBe(true);
-    expect(await visible('output')).toBe(false);
-    await page.getByLabel('5. Output').check();
-    expect(await visible('output')).toBe(true);
-    expect((await urlParams(page)).get('step')).toBe('output');
-    await expectClean(opened);
-    await opened.context.close();
+    await withChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&step=scores` }, async ({ page }) => {
+      const visible = (role) => page.locator(`${TAG} [data-role="${role}"]`).first().isVisible();
+      expect(await visible('score')).toBe(true);
+      expect(await visible('exp')).toBe(false);
+      expect(await visible('weight')).toBe(false);
+      await page.getByLabel('2. exp').check();
+      expect(await visible('exp')).toBe(true);
+      expect(await visible('sum')).toBe(false);
+      await page.getByLabel('3. Sum').check();
+      expect(await visible('sum')).toBe(true);
+      expect(await visible('weight')).toBe(false);
+      await page.getByLabel('4. Weights').check();
+      expect(await visible('weight')).toBe(true);
+      expect(await visible('output')).toBe(false);
+      await page.getByLabel('5. Output').check();
+      expect(await visible('output')).toBe(true);
+      expect((await urlParams(page)).get('step')).toBe('output');
+    });
   });
 
   test('predict, then reveal: a copy of q as k3 takes the largest weight', async () => {
-    const opened = await openChapter(env, CH, TAG);
-    const { page } = opened;
-    await page.locator(`${TAG} .predict-choice[data-choice="k3"]`).click();
-    await expect(page.locator(`${TAG} .predict`).getAttribute('data-result')).resolves.toBe('right');
-    const state = { ...ARTICLE, k: [ARTICLE.k[0], ARTICLE.k[1], ARTICLE.q] };
-    const numbers = await readNumbers(page, TAG);
-    expectMatches(numbers, state);
-    const ref = reference(state);
-    expect(ref.weights[2]).toBeGreaterThan(ref.weights[0]);
-    await expectAllLogged(page, TAG);
-    await expectClean(opened);
-    await opened.context.close();
+    await withChapter(env, CH, TAG, async ({ page }) => {
+      await predictChoice(page, TAG, 'k3', 'right');
+      const state = { ...ARTICLE, k: [ARTICLE.k[0], ARTICLE.k[1], ARTICLE.q] };
+      const numbers = await readNumbers(page, TAG);
+      expectMatches(numbers, state);
+      const ref = reference(state);
+      expect(ref.weights[2]).toBeGreaterThan(ref.weights[0]);
+      await expectAllLogged(page, TAG);
+    });
   });
 
   test('every implementation in the menu gives the same shown digits', async () => {
@@ -346,45 +315,22 @@ describe('chapter 9: the worked single-head example', () => {
       ],
       scaled: true,
     };
-    const opened = await openChapter(env, CH, TAG, { search: search(state) });
-    const { page } = opened;
-    const ids = await page.$$eval('#implementation option', (els) => els.map((el) => el.value));
-    expect(ids).toEqual(['simd128', 'scalar', 'baseline']);
-    const texts = {};
-    for (const id of [...ids].reverse()) {
-      await page.selectOption('#implementation', id);
-      await page.waitForSelector(`${TAG}[data-computed-by="${id}"]`);
-      const numbers = await readNumbers(page, TAG);
-      expectMatches(numbers, state);
-      texts[id] = numbers.map((n) => n.text);
-      expect((await urlParams(page)).get('impl')).toBe(id === 'simd128' ? null : id);
-      // The log says which implementation computed what.
-      expect(await page.evaluate((impl) => window.__agCallLog.some((c) => c.impl === impl), id)).toBe(true);
-    }
-    for (const id of ids) expect(texts[id]).toEqual(texts.simd128);
-    await expectAllLogged(page, TAG);
-    await expectClean(opened);
-    await opened.context.close();
-  });
-
-  test.each([
-    [1024, 'desktop'],
-    [375, 'phone-375'],
-    [320, 'phone-320'],
-  ])('fits %i px with no horizontal scrolling, in light and dark; every input labelled', async (width, name) => {
-    const opened = await openChapter(env, CH, TAG, { width, height: 1000 });
-    const { page } = opened;
-    for (const scheme of ['light', 'dark']) {
-      await page.emulateMedia({ colorScheme: scheme });
-      expect(await overflow(page)).toBeLessThanOrEqual(0);
-      await screenshot(page.locator(`#ch-${CH}`), `chapter-09-${name}-${scheme}`);
-    }
-    const unlabelled = await page
-      .locator(TAG)
-      .evaluate((el) => [...el.shadowRoot.querySelectorAll('input')].filter((i) => i.labels.length === 0).length);
-    expect(unlabelled).toBe(0);
-    await waitReady(page, TAG);
-    await expectClean(opened);
-    await opened.context.close();
+    await withChapter(env, CH, TAG, { search: search(state) }, async ({ page }) => {
+      const ids = await page.$$eval('#implementation option', (els) => els.map((el) => el.value));
+      expect(ids).toEqual(['simd128', 'scalar', 'baseline']);
+      const texts = {};
+      for (const id of [...ids].reverse()) {
+        await page.selectOption('#implementation', id);
+        await page.waitForSelector(`${TAG}[data-computed-by="${id}"]`);
+        const numbers = await readNumbers(page, TAG);
+        expectMatches(numbers, state);
+        texts[id] = numbers.map((n) => n.text);
+        expect((await urlParams(page)).get('impl')).toBe(id === 'simd128' ? null : id);
+        // The log says which implementation computed what.
+        expect(await page.evaluate((impl) => window.__agCallLog.some((c) => c.impl === impl), id)).toBe(true);
+      }
+      for (const id of ids) expect(texts[id]).toEqual(texts.simd128);
+      await expectAllLogged(page, TAG);
+    });
   });
 });
