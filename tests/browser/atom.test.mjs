@@ -9,6 +9,7 @@ import {
   exportFile,
   exportJson,
   exportText,
+  overflow,
   predictChoice,
   urlParams,
   useEnv,
@@ -132,6 +133,10 @@ describe('chapter 1: the atom of attention', () => {
       expect(one(numbers, 'dot').text).toBe('5'); // (1, 2)·(2, 1.5) = 2 + 3
       await expectAllLogged(page, TAG);
       expect((await urlParams(page)).get('cell')).toBe('2,2');
+      // A hovered cell does not widen the page on a phone (light and dark alike: the contract).
+      await page.setViewportSize({ width: 320, height: 1000 });
+      await page.locator(`${TAG} [data-cell="2-3"]`).hover();
+      expect(await overflow(page)).toBeLessThanOrEqual(0);
     });
   });
 

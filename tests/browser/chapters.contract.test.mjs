@@ -34,7 +34,7 @@ const env = useEnv();
 /** Waits for the end of the worker run of a chapter that has one (data-run on the host). */
 async function settle(page, { id, tag }) {
   if (!RUNS.has(id)) return;
-  await page.waitForFunction((t) => document.querySelector(t)?.dataset.run === 'done', tag, { timeout: 120000 });
+  await page.waitForFunction((t) => document.querySelector(t)?.dataset.run === 'done', tag, { timeout: 180000 });
 }
 
 /** Widths and the scheme: no horizontal overflow, a screenshot each; labelled inputs, a plane that keeps touches. */
@@ -70,7 +70,7 @@ describe('the chapter contract', () => {
         await expectAllLogged(page, tag);
 
         const kinds = await page.locator(`${tag} [data-export]`).evaluateAll((els) => els.map((e) => e.dataset.export));
-        expect(kinds).toEqual(expect.arrayContaining(['json', 'csv']));
+        expect(kinds).toEqual(expect.arrayContaining(['svg', 'png', 'json', 'csv']));
         const { state, stateText } = await page.locator(tag).evaluate((el) => ({
           state: el.state,
           stateText: el.stateText,
@@ -80,14 +80,18 @@ describe('the chapter contract', () => {
         expect(json.stateText).toBe(stateText);
         const csv = (await exportFile(page, tag, 'csv')).bytes.toString('utf8').split('\r\n');
         expect(csv.filter(Boolean).length).toBeGreaterThan(1);
-        if (kinds.includes('svg')) {
+        if (await page.locator(tag).evaluate((el) => Boolean(el.figure()))) {
           const svg = await exportFile(page, tag, 'svg');
           expect(svg.name).toBe(`${tag}.svg`);
           expect(svg.bytes.toString('utf8')).toMatch(/^<svg[^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
-        }
-        if (kinds.includes('png')) {
           const png = await exportFile(page, tag, 'png');
           expect([...png.bytes.subarray(0, 8)]).toEqual(PNG_SIGNATURE);
+        } else {
+          // A widget with no figure says so instead of downloading an empty one.
+          await page.locator(`${tag} details.export summary`).click();
+          await page.locator(`${tag} [data-export="svg"]`).click();
+          await expect(page.locator(`${tag} .note`).first().textContent()).resolves.toMatch(/no figure to export/);
+          await page.locator(`${tag} details.export summary`).click();
         }
 
         // Predict: any first choice is marked right or wrong, with the answer shown; the answer is then right.
@@ -130,7 +134,7 @@ describe('the chapter contract', () => {
 
         await expectFits(page, chapter, 'light');
       });
-    }, 180000);
+    }, 300000);
 
     test('opens clean in dark and fits', async () => {
       await withChapter(env, id, tag, { search, height: 1000, colorScheme: 'dark' }, async ({ page }) => {

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import {
   cspViolations,
   expectHostClean,
-  openChapter,
+  withChapter,
   openUrl,
   ROOT,
   startEnv,
@@ -68,18 +68,18 @@ beforeAll(async () => {
   env = await startEnv();
   host = await startHostServer({ pages, root: env.site });
   // The two snippets, as the Embed control gives them for the state above.
-  const opened = await openChapter(env, 'worked-example', TAG);
-  const widget = opened.page.locator(TAG);
-  await widget.evaluate((el, q) => {
-    el.setAttribute('q', q);
-    el.setAttribute('scaled', '1');
-  }, Q.join(','));
-  await widget.locator('details.embed summary').click();
-  snippets = {
-    iframe: await widget.locator('textarea[data-snippet="iframe"]').inputValue(),
-    element: await widget.locator('textarea[data-snippet="element"]').inputValue(),
-  };
-  await opened.context.close();
+  await withChapter(env, 'worked-example', TAG, { clean: false }, async ({ page }) => {
+    const widget = page.locator(TAG);
+    await widget.evaluate((el, q) => {
+      el.setAttribute('q', q);
+      el.setAttribute('scaled', '1');
+    }, Q.join(','));
+    await widget.locator('details.embed summary').click();
+    snippets = {
+      iframe: await widget.locator('textarea[data-snippet="iframe"]').inputValue(),
+      element: await widget.locator('textarea[data-snippet="element"]').inputValue(),
+    };
+  });
 });
 afterAll(async () => {
   await host?.close();
