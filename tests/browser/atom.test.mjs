@@ -1,4 +1,4 @@
-// Chapter 1, "The atom of attention" (<ag-attention-atom>): four tokens' 2-D
+// "The atom of attention" (#ch-atom, <ag-attention-atom>): four tokens' 2-D
 // queries and keys as draggable points, the heat map S = QKᵀ, and the chosen
 // cell's dot product term by term; checked against a float64 reference after
 // hovering and focusing cells, mouse drags, arrow keys and a changed URL.
@@ -79,7 +79,7 @@ async function readNumbers(page, tag) {
 
 const env = useEnv();
 
-describe('chapter 1: the atom of attention', () => {
+describe('atom: the atom of attention', () => {
   test('opens on the default sentence: the grid is QKᵀ and the chosen cell S32 = 2×2 + 0.5×1.5 = 4.75, every number logged', async () => {
     await withChapter(env, CH, TAG, async ({ page }) => {
       const numbers = await readNumbers(page, TAG);

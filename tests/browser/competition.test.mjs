@@ -1,4 +1,4 @@
-// Part 2, chapter 5, "Competition through the shared denominator"
+// "Competition through the shared denominator"
 // (<ag-competition>): the weights before and after raising one logit, the
 // softmax Jacobian heat map and its row sums, against a float64 reference
 // after slider drags, arrow keys, heat-map keys and a changed URL.
@@ -67,7 +67,7 @@ const st = (page) => page.locator(TAG).evaluate((el) => el.state);
 
 const env = useEnv();
 
-describe('part 2, chapter 5: competition through the shared denominator', () => {
+describe('competition: competition through the shared denominator', () => {
   test('opens with the Jacobian of (1, 0.5, 0, -0.5): float64 reference, zero row sums, every number logged', async () => {
     await withChapter(env, CH, TAG, async ({ page }) => {
       const numbers = await readNumbers(page, TAG);

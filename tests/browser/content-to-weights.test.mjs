@@ -1,4 +1,4 @@
-// Part 2, chapter 7, "From content to weights" (<ag-content-to-weights>):
+// "From content to weights" (#ch-content-to-weights, <ag-content-to-weights>):
 // X -> Q, K, V -> scores -> weights -> Y on a short sentence, checked against
 // a float64 reference written here, after mouse drags, arrow keys, the
 // stepper, a heat-map click, an edited sentence and a changed URL.
@@ -73,7 +73,7 @@ async function expectMatches(page, { words }) {
 
 const env = useEnv();
 
-describe('part 2, chapter 7: from content to weights', () => {
+describe('content-to-weights: from content to weights', () => {
   test('opens on "the cat ate the fish": every tensor against the float64 reference, shapes shown, numbers logged', async () => {
     await withChapter(env, CH, TAG, async ({ page }) => {
       await expectMatches(page, { words: ['the', 'cat', 'ate', 'the', 'fish'] });

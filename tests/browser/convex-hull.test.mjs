@@ -1,4 +1,4 @@
-// Part 2, chapter 2, "A convex combination stays in the hull" (<ag-convex-hull>):
+// "A convex combination stays in the hull" (#ch-convex-hull, <ag-convex-hull>):
 // values dragged by mouse and keys, weights from the simplex picker (mouse and
 // keys), the two "break one constraint" buttons, T from the URL; y and Σα
 // against a float64 reference, and inside/outside against a hull computed here.
@@ -80,7 +80,7 @@ const state = (page) => page.locator(TAG).evaluate((el) => el.state);
 
 const env = useEnv();
 
-describe('part 2, chapter 2: a convex combination stays in the hull', () => {
+describe('convex-hull: a convex combination stays in the hull', () => {
   test('opens convex: weights (0.2, 0.3, 0.5), y inside the triangle, both constraints ticked, every number logged', async () => {
     await withChapter(env, CH, TAG, async ({ page }) => {
       const { numbers } = await expectState(page, [0.2, 0.3, 0.5], TRIANGLE);

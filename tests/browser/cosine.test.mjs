@@ -1,4 +1,4 @@
-// Chapter 7, "Cosine versus the raw dot product" (<ag-cosine-vs-dot>): the
+// "Cosine versus the raw dot product" (#ch-cosine, <ag-cosine-vs-dot>): the
 // raw score and the cosine of a query against two keys, raw and normalised,
 // checked against a float64 reference after drags, keys and a changed URL;
 // the article's q = (1, 1), k1 = (1, 1), k2 = (5, 5) against the seed file.
@@ -67,7 +67,7 @@ const verdicts = (page) =>
 
 const env = useEnv();
 
-describe('chapter 7: cosine versus the raw dot product', () => {
+describe('cosine: cosine versus the raw dot product', () => {
   test('opens on the article: raw 2 and 10, cosine 1 and 1; k2 wins the raw score, the cosine ties', async () => {
     await withChapter(env, CH, TAG, async ({ page }) => {
       const numbers = await readNumbers(page, TAG);

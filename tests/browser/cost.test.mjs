@@ -1,4 +1,4 @@
-// "The cost of attention" (<ag-attention-cost>): plain against streaming
+// "The cost of attention" (#ch-cost, <ag-attention-cost>): plain against streaming
 // attention for T = 64 ... tmax, measured in the experiment worker. The
 // bytes are counted by the module (ag.memoryStats) and checked against the
 // formulas of the page, written here in float64: the plain path holds the

@@ -1,4 +1,4 @@
-// Chapter 2, "Two definitions agree" (<ag-two-definitions>): the algebraic
+// "Two definitions agree" (#ch-dot-product, <ag-two-definitions>): the algebraic
 // and geometric dot products of two draggable 2-D vectors, checked against a
 // float64 reference after mouse drags, arrow keys and a changed URL.
 import { describe, expect, test } from '@jest/globals';
@@ -64,7 +64,7 @@ function expectMatches(numbers, a, b) {
 
 const env = useEnv();
 
-describe('chapter 2: two definitions agree', () => {
+describe('dot-product: two definitions agree', () => {
   test('opens on the article pair: (3, 4) and (4, 3) give 24 both ways, every number from a logged kernel call', async () => {
     await withChapter(env, CH, TAG, async ({ page }) => {
       const numbers = await readNumbers(page, TAG);

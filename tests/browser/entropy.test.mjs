@@ -1,4 +1,4 @@
-// Part 2, chapter 3, "Entropy of the weights" (<ag-weight-entropy>): the
+// "Entropy of the weights" (#ch-entropy, <ag-weight-entropy>): the
 // temperature slider (keys and presets), values dragged and keyed, T from
 // buttons and the URL; softmax(s / τ), its entropy in bits, log₂T, y and the
 // centroid against a float64 reference; the article's hard-pointer and
@@ -79,7 +79,7 @@ const state = (page) => page.locator(TAG).evaluate((el) => el.state);
 
 const env = useEnv();
 
-describe('part 2, chapter 3: entropy of the weights', () => {
+describe('entropy: entropy of the weights', () => {
   test('opens at tau = 1 on the article values; every number is a logged result and matches the reference', async () => {
     await withChapter(env, CH, TAG, async ({ page }) => {
       await expectMatches(page, ARTICLE_V, 0);

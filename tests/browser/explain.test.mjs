@@ -1,4 +1,4 @@
-// Part 2, chapter 9, "What weights do and do not explain" (<ag-weights-explain>):
+// "What weights do and do not explain" (#ch-explain, <ag-weights-explain>):
 // a two-layer residual stack; each key's weight beside the change of the
 // final output when that key is hidden, against a float64 reference written
 // here; both kinds of case (large weight / small change and small weight /
@@ -88,7 +88,7 @@ async function check(page) {
 
 const env = useEnv();
 
-describe('part 2, chapter 9: what weights do and do not explain', () => {
+describe('explain: what weights do and do not explain', () => {
   test('default sentence: weights and effects match float64, and both kinds of case exist', async () => {
     await withChapter(env, CH, TAG, async ({ page }) => {
       const { inputs, state, ref } = await check(page);

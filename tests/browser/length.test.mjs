@@ -1,4 +1,4 @@
-// Chapter 6, "Length as a lever" (<ag-length-lever>): a key k = t·d scored
+// "Length as a lever" (#ch-length, <ag-length-lever>): a key k = t·d scored
 // against four fixed queries. Checked against a float64 reference after the
 // slider (keys), a mouse drag and arrow keys on the direction handle, and a
 // changed URL; the article's u, v, w numbers against the seed file.
@@ -86,7 +86,7 @@ const stateOf = (page) => page.locator(TAG).evaluate((el) => el.state);
 
 const env = useEnv();
 
-describe('chapter 6: length as a lever', () => {
+describe('length: length as a lever', () => {
   test('opens on the article: u = (1, 0), k = v = (1, 1): u.v = 1 and |v| = sqrt 2, every number from a logged call', async () => {
     await withChapter(env, CH, TAG, async ({ page }) => {
       const numbers = await readNumbers(page, TAG);

@@ -5,7 +5,7 @@
 // carries `worker: true`. The longest main-thread task during each run is
 // measured with the Long Tasks API and reported (printed and written to
 // test-artifacts/main-thread.json), not gated: timings on a shared machine
-// are noise. Cancelling is covered by chapter-10, chapter-14 and cost tests.
+// are noise. Cancelling is covered by the sqrt-d, simd and cost tests.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import fs from 'node:fs';
 import path from 'node:path';

@@ -1,4 +1,4 @@
-// Part 2, chapter 6, "The matrix form" (<ag-matrix-form>): A = row-wise
+// "The matrix form" (#ch-matrix-form, <ag-matrix-form>): A = row-wise
 // softmax of the logits (optionally causal), its row sums, Y = AV and one
 // query's αV, against a float64 reference after a slider drag, arrow keys,
 // a typed logit, the causal toggle and a changed URL.
@@ -60,7 +60,7 @@ const st = (page) => page.locator(TAG).evaluate((el) => el.state);
 
 const env = useEnv();
 
-describe('part 2, chapter 6: the matrix form', () => {
+describe('matrix-form: the matrix form', () => {
   test('opens with A, its row sums (each 1), Y = AV and row 1 as alpha V, all matching the reference and logged', async () => {
     await withChapter(env, CH, TAG, async ({ page }) => {
       expectMatches(await readNumbers(page, TAG), S0, V0, false, 1);

@@ -1,4 +1,4 @@
-// Part 2, chapter 8, "Multi-head attention" (<ag-multi-head>): the output
+// "Multi-head attention" (#ch-multi-head, <ag-multi-head>): the output
 // and the per-head weights against an independent float64 multi-head
 // attention written here; the named preset's heads peak where their names
 // say; d_model and h, the sentence and the URL change the computation.
@@ -94,7 +94,7 @@ const argmaxes = (row) => {
 
 const env = useEnv();
 
-describe('part 2, chapter 8: multi-head attention', () => {
+describe('multi-head: multi-head attention', () => {
   test('the named heads of "the cat saw the dog" peak where their names say; output and weights match float64', async () => {
     await withChapter(env, CH, TAG, async ({ page }) => {
       const { inputs, ref, numbers } = await check(page);

@@ -1,4 +1,4 @@
-// Chapter 13, "Near-orthogonality in high dimension" (<ag-near-orthogonal>):
+// "Near-orthogonality in high dimension" (#ch-near-orthogonal, <ag-near-orthogonal>):
 // cosines of random pairs and greedy packing, both run in a Web Worker. Checks
 // the root mean square of cos against 1/sqrt(d) and the mean |cos| against
 // sqrt(2/pi)/sqrt(d) within sampling error (float64 moments written here),
@@ -41,7 +41,7 @@ async function waitFor(page, attr, value = 'done', timeout = 90000) {
 
 const env = useEnv();
 
-describe('chapter 13: near-orthogonality in high dimension', () => {
+describe('near-orthogonal: near-orthogonality in high dimension', () => {
   test('rms of cos is 1/sqrt(d) and mean |cos| is about sqrt(2/pi)/sqrt(d), within sampling error; the angles match acos', async () => {
     await withChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&d=1000&pairs=50000&seed=7` }, async ({ page }) => {
       await waitFor(page, 'histRun');

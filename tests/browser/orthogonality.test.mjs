@@ -1,4 +1,4 @@
-// Chapter 12, "Orthogonality: a zero score means unrelated"
+// "Orthogonality: a zero score means unrelated"
 // (<ag-orthogonality>): a query and three keys, their scores, cosines,
 // angles and softmax weights, the snap-to-perpendicular button, and the
 // standard basis with E Eᵀ = I; checked against a float64 reference after
@@ -74,7 +74,7 @@ const readings = (page) =>
 
 const env = useEnv();
 
-describe('chapter 12: orthogonality', () => {
+describe('orthogonality: orthogonality', () => {
   test('opens with a supporting, a perpendicular and an opposing key: scores 3, 0, -2.5; the perpendicular weight sits between', async () => {
     await withChapter(env, CH, TAG, async ({ page }) => {
       const numbers = await readNumbers(page, TAG);

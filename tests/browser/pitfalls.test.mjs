@@ -1,4 +1,4 @@
-// Chapter 15, "Pitfalls" (<ag-pitfalls>): four misreadings, each with numbers
+// "Pitfalls" (#ch-pitfalls, <ag-pitfalls>): four misreadings, each with numbers
 // from the module (checked here against float64 references) and a button that
 // puts a chapter widget above into the right state and scrolls to it.
 import { describe, expect, test } from '@jest/globals';
@@ -20,7 +20,7 @@ const softmax64 = (s) => softmax(s, 1, s.length);
 
 const env = useEnv();
 
-describe('chapter 15: pitfalls', () => {
+describe('pitfalls: pitfalls', () => {
   test('the first pitfall shows raw scores 2 and 10 and equal cosines, from logged wasm calls', async () => {
     await withChapter(env, CH, TAG, async ({ page }) => {
       const numbers = await readNumbers(page, TAG);

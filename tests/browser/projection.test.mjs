@@ -1,4 +1,4 @@
-// Chapter 4, "Projection as a shadow" (<ag-projection>): a's shadow on the
+// "Projection as a shadow" (#ch-projection, <ag-projection>): a's shadow on the
 // line through b, the scalar projection a.b/|b| and the vector projection,
 // checked against a float64 reference after mouse drags, arrow keys and a
 // changed URL; an obtuse angle gives a negative shadow that points backwards.
@@ -102,7 +102,7 @@ async function drawnFoot(page) {
 
 const env = useEnv();
 
-describe('chapter 4: projection as a shadow', () => {
+describe('projection: projection as a shadow', () => {
   test('opens on the article pair: shadow a.b/|b| = 4.8, vector projection (3.84, 2.88), drawn at the foot of the perpendicular', async () => {
     await withChapter(env, CH, TAG, async ({ page }) => {
       const numbers = await readNumbers(page, TAG);
@@ -155,7 +155,7 @@ describe('chapter 4: projection as a shadow', () => {
       // The drawn shadow points against b.
       const drawn = await drawnFoot(page);
       expect(drawn.foot[0] * b[0] + drawn.foot[1] * b[1]).toBeLessThan(0);
-      await screenshot(page.locator(TAG), 'chapter-04-desktop-backward-shadow');
+      await screenshot(page.locator(TAG), 'projection-desktop-backward-shadow');
       await expectAllLogged(page, TAG);
       await expect(page.locator(`${TAG} [aria-live]`).textContent()).resolves.toContain(
         `a\u00b7b/|b| = ${one(numbers, 'scalar-projection').text}`,

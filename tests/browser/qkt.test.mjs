@@ -1,4 +1,4 @@
-// Chapter 8, "QKᵀ as a grid" (<ag-qkt-grid>): editable X, W_Q and W_K, the
+// "QKᵀ as a grid" (#ch-qkt, <ag-qkt-grid>): editable X, W_Q and W_K, the
 // projections Q = X W_Q and K = X W_K, the heat map S = QKᵀ and a cell's dot
 // product expanded term by term; checked against a float64 reference after
 // typed edits, arrow keys in an input, clicks, Enter on a cell and a changed URL.
@@ -120,7 +120,7 @@ async function readNumbers(page, tag) {
 
 const env = useEnv();
 
-describe('chapter 8: QKᵀ as a grid', () => {
+describe('qkt: QKᵀ as a grid', () => {
   test('opens on the defaults: Q, K and S match the reference, S12 = 2×3 + (−1)×1 = 5, every number logged', async () => {
     await withChapter(env, CH, TAG, async ({ page }) => {
       const numbers = await readNumbers(page, TAG);

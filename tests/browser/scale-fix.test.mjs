@@ -1,4 +1,4 @@
-// Chapter 11, "The 1/√d_k fix" (<ag-scale-fix>): for each d_k a row of random
+// "The 1/√d_k fix" (#ch-scale-fix, <ag-scale-fix>): for each d_k a row of random
 // scores through softmax unscaled and scaled. The float64 reference below
 // recomputes softmax, the largest weight, the entropy (bits) and the
 // Frobenius norm of the softmax Jacobian from the scores the widget exports.
@@ -51,7 +51,7 @@ async function expectDetail(page, dk) {
 
 const env = useEnv();
 
-describe('chapter 11: the 1/sqrt(d_k) fix', () => {
+describe('scale-fix: the 1/sqrt(d_k) fix', () => {
   test('opens at d_k = 64; every number is a logged wasm result and matches the float64 reference', async () => {
     await withChapter(env, CH, TAG, async ({ page }) => {
       await expectDetail(page, 64);

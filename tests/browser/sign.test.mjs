@@ -1,4 +1,4 @@
-// Chapter 5, "Sign and size" (<ag-sign-and-size>): the plane split by b into
+// "Sign and size" (#ch-sign, <ag-sign-and-size>): the plane split by b into
 // the half-plane of positive scores, the zero line and the half-plane of
 // negative scores; the region of a named live with its score and angle; and
 // the same score from short, aligned vectors or long, poorly aligned ones.
@@ -110,7 +110,7 @@ function expectRegions(d, b) {
 
 const env = useEnv();
 
-describe('chapter 5: sign and size', () => {
+describe('sign: sign and size', () => {
   test('opens on (3, 4) and (4, 3): positive, acute, regions that follow b, and the same score 6 two ways', async () => {
     await withChapter(env, CH, TAG, async ({ page }) => {
       const numbers = await readNumbers(page, TAG);

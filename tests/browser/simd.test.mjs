@@ -1,4 +1,4 @@
-// Chapter 14, "Why this is cheap on a CPU" (<ag-simd>): the steps of one dot
+// "Why this is cheap on a CPU" (#ch-simd, <ag-simd>): the steps of one dot
 // product as the simd128 and the scalar kernels compute it (ag.dotTrace), and
 // the kernel lab (both variants timed in the worker; no timing is asserted,
 // only that the numbers are there, finite and positive). The float64 reference recomputes the products, the
@@ -67,7 +67,7 @@ function expectMultiplyAdd(numbers, a, b, start) {
 
 const env = useEnv();
 
-describe('chapter 14: why this is cheap on a CPU', () => {
+describe('simd: why this is cheap on a CPU', () => {
   test('the simd128 trace: products four lanes at a time, accumulators, horizontal sum, equal to ag.dot', async () => {
     await withChapter(env, CH, TAG, async ({ page }) => {
       await waitTrace(page, 'simd128');

@@ -1,4 +1,4 @@
-// Part 2, chapter 4, "Softmax turns logits into weights" (<ag-softmax>): the
+// "Softmax turns logits into weights" (#ch-softmax, <ag-softmax>): the
 // textbook float32 softmax beside the stable one, checked against a float64
 // reference after a mouse drag, arrow keys and a changed URL; the textbook
 // kernel really gives NaN once a logit passes ln FLT_MAX ≈ 88.72, while the
@@ -83,7 +83,7 @@ async function state(page) {
 
 const env = useEnv();
 
-describe('part 2, chapter 4: softmax turns logits into weights', () => {
+describe('softmax: softmax turns logits into weights', () => {
   test('opens on gentle logits: both softmaxes agree with the float64 reference, every number from a logged kernel call', async () => {
     await withChapter(env, CH, TAG, async ({ page }) => {
       const numbers = await readNumbers(page, TAG);
@@ -157,7 +157,7 @@ describe('part 2, chapter 4: softmax turns logits into weights', () => {
       expect(await page.locator(`${TAG} .side-naive`).evaluate((el) => el.classList.contains('is-broken'))).toBe(true);
       await expect(page.locator(`${TAG} [data-role="naive-verdict"]`).textContent()).resolves.toMatch(/NaN/);
       await expectAllLogged(page, TAG);
-      await screenshot(page.locator(`#ch-${CH}`), 'part2-04-overflow-desktop-light');
+      await screenshot(page.locator(`#ch-${CH}`), 'softmax-overflow-desktop-light');
 
       // Far past the edge and the other failure modes, from the URL.
       for (const logits of [

@@ -1,4 +1,4 @@
-// Chapter 10, "Why scores grow like √d" (<ag-sqrt-d>): the Monte Carlo
+// "Why scores grow like √d" (#ch-sqrt-d, <ag-sqrt-d>): the Monte Carlo
 // experiment in a Web Worker. Checks the statistics against √d_k within
 // sampling error (fixed seed, 10^5 pairs for d_k = 64 and 512, as in the
 // worked examples), the exact density curve against an independent float64
@@ -42,7 +42,7 @@ function densityRef(x, d) {
 
 const env = useEnv();
 
-describe('chapter 10: why scores grow like sqrt(d)', () => {
+describe('sqrt-d: why scores grow like sqrt(d)', () => {
   test.each([64, 512])(
     'a fixed seed and 10^5 pairs reproduce the spread sqrt(%i) within three standard errors',
     async (d) => {

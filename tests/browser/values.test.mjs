@@ -1,4 +1,4 @@
-// Part 2, chapter 1, "Values do the work" (<ag-value-mix>): weights set by
+// "Values do the work" (#ch-values, <ag-value-mix>): weights set by
 // sliders, values dragged by mouse and keyboard, T changed by buttons and by
 // the URL; y = Σ αⱼvⱼ and each term αⱼvⱼ checked against a float64 reference.
 import { describe, expect, test } from '@jest/globals';
@@ -53,7 +53,7 @@ const DEFAULT_V = [
 
 const env = useEnv();
 
-describe('part 2, chapter 1: values do the work', () => {
+describe('values: values do the work', () => {
   test('opens with three values and weights (0.5, 0.3, 0.2); y is their weighted sum, every number logged; the page has a Part 2 heading', async () => {
     await withChapter(env, CH, TAG, async ({ page }) => {
       const numbers = await readNumbers(page, TAG);

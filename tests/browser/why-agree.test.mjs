@@ -1,4 +1,4 @@
-// Chapter 3, "Why they agree" (<ag-why-agree>): the triangle a, b, a − b and
+// "Why they agree" (#ch-why-agree, <ag-why-agree>): the triangle a, b, a − b and
 // the law-of-cosines proof with the current numbers, checked against a
 // float64 reference after mouse drags, arrow keys and a changed URL.
 import { readFileSync } from 'node:fs';
@@ -102,7 +102,7 @@ function expectMatches(numbers, a, b) {
 
 const env = useEnv();
 
-describe('chapter 3: why they agree', () => {
+describe('why-agree: why they agree', () => {
   test('opens on the article pair: |a - b|^2 = 2 three ways (measured, law of cosines, expansion), a.b = 24 forced', async () => {
     await withChapter(env, CH, TAG, async ({ page }) => {
       const numbers = await readNumbers(page, TAG);

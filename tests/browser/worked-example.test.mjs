@@ -1,4 +1,4 @@
-// Chapter 9, the worked single-head example (<ag-worked-example>): one query,
+// the worked single-head example (#ch-worked-example, <ag-worked-example>): one query,
 // three keys; scores, exp, their sum, weights and output against a float64
 // reference, through the controls, the URL, every implementation, and the
 // predict-then-reveal question.
@@ -96,7 +96,7 @@ const search = (s) =>
 
 const env = useEnv();
 
-describe('chapter 9: the worked single-head example', () => {
+describe('worked-example: the worked single-head example', () => {
   test('opens on the article example: scores 5, -4, 0; exp 148.4, 0.01832, 1; sum 149.4; weights 0.9932, 0.0001226, 0.006692', async () => {
     await withChapter(env, CH, TAG, async ({ page }) => {
       const numbers = await readNumbers(page, TAG);
