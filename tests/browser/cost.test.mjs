@@ -1,4 +1,4 @@
-// "The cost of attention" (<ag-attention-cost>): plain against streaming
+// "The cost of attention" (#ch-cost, <ag-attention-cost>): plain against streaming
 // attention for T = 64 ... tmax, measured in the experiment worker. The
 // bytes are counted by the module (ag.memoryStats) and checked against the
 // formulas of the page, written here in float64: the plain path holds the
@@ -7,17 +7,9 @@
 // depend on T. Each path may hold a few more bytes than its formula (the
 // shape block, the allocator's bookkeeping, the work area): the same number
 // at every T. Times are only checked to be there (finite and positive).
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import {
-  expectAllLogged,
-  expectClean,
-  exportFile,
-  openChapter,
-  overflow,
-  screenshot,
-  startEnv,
-  urlParams,
-} from './helpers.mjs';
+import { describe, expect, test } from '@jest/globals';
+import { exportText, predictChoice, urlParams, useEnv, withChapter } from './helpers.mjs';
+import { expectAllLogged } from './shown-numbers.mjs';
 
 const TAG = 'ag-attention-cost';
 const CH = 'cost';
@@ -37,216 +29,179 @@ const tableRows = (page) =>
     }),
   );
 
-let env;
-beforeAll(async () => {
-  env = await startEnv();
-});
-afterAll(async () => {
-  await env?.close();
-});
+const env = useEnv();
 
 describe('the cost of attention', () => {
   test('the sweep: a row per T, the plain path holds the 4T² bytes of the grid, the streaming path only O(T·d_k)', async () => {
-    const opened = await openChapter(env, CH, TAG, { search: '?ch=cost&v=1&tmax=1024&dk=64&at=256' });
-    const { page } = opened;
-    await waitRun(page);
-    const rows = await tableRows(page);
-    const dk = 64;
-    expect(rows.map((r) => r.T)).toEqual([64, 128, 256, 512, 1024]);
-    const plainExtra = [];
-    const streamExtra = [];
-    for (const r of rows) {
-      const grid = 4 * r.T * r.T;
-      const tensors = 4 * 4 * r.T * dk; // Q, K, V in, the output out
-      expect(r['grid-bytes']).toBe(grid);
-      // Beyond the formula, each path holds a few bytes that do not depend on T.
-      plainExtra.push(r['plain-bytes'] - (grid + tensors));
-      streamExtra.push(r['streaming-bytes'] - tensors);
-      for (const key of ['plain-ms', 'streaming-ms']) {
-        expect(Number.isFinite(r[key])).toBe(true);
-        expect(r[key]).toBeGreaterThan(0);
+    await withChapter(env, CH, TAG, { search: '?ch=cost&v=1&tmax=1024&dk=64&at=256' }, async ({ page }) => {
+      await waitRun(page);
+      const rows = await tableRows(page);
+      const dk = 64;
+      expect(rows.map((r) => r.T)).toEqual([64, 128, 256, 512, 1024]);
+      const plainExtra = [];
+      const streamExtra = [];
+      for (const r of rows) {
+        const grid = 4 * r.T * r.T;
+        const tensors = 4 * 4 * r.T * dk; // Q, K, V in, the output out
+        expect(r['grid-bytes']).toBe(grid);
+        // Beyond the formula, each path holds a few bytes that do not depend on T.
+        plainExtra.push(r['plain-bytes'] - (grid + tensors));
+        streamExtra.push(r['streaming-bytes'] - tensors);
+        for (const key of ['plain-ms', 'streaming-ms']) {
+          expect(Number.isFinite(r[key])).toBe(true);
+          expect(r[key]).toBeGreaterThan(0);
+        }
       }
-    }
-    for (const c of plainExtra) {
-      expect(c).toBeGreaterThanOrEqual(0);
-      expect(c).toBeLessThanOrEqual(4096); // dims and the allocator's bookkeeping
-      expect(Math.abs(c - plainExtra[0])).toBeLessThanOrEqual(64);
-    }
-    for (const c of streamExtra) {
-      expect(c).toBeGreaterThanOrEqual(0);
-      // A work area of fixed size (a tile of scores), far below the grid at T = 1024 (4 MiB).
-      expect(c).toBeLessThanOrEqual((4 * 1024 * 1024) / 8);
-      expect(Math.abs(c - streamExtra[0])).toBeLessThanOrEqual(64);
-    }
-    // Doubling T: the grid part of the plain path grows fourfold, the streaming path twofold.
-    const last = rows.at(-1);
-    const half = rows.at(-2);
-    expect(last['plain-bytes'] - last['streaming-bytes']).toBeGreaterThan(
-      3.9 * (half['plain-bytes'] - half['streaming-bytes']),
-    );
-    expect((last['streaming-bytes'] - streamExtra[0]) / (half['streaming-bytes'] - streamExtra[0])).toBeCloseTo(2, 6);
+      for (const c of plainExtra) {
+        expect(c).toBeGreaterThanOrEqual(0);
+        expect(c).toBeLessThanOrEqual(4096); // dims and the allocator's bookkeeping
+        expect(Math.abs(c - plainExtra[0])).toBeLessThanOrEqual(64);
+      }
+      for (const c of streamExtra) {
+        expect(c).toBeGreaterThanOrEqual(0);
+        // A work area of fixed size (a tile of scores), far below the grid at T = 1024 (4 MiB).
+        expect(c).toBeLessThanOrEqual((4 * 1024 * 1024) / 8);
+        expect(Math.abs(c - streamExtra[0])).toBeLessThanOrEqual(64);
+      }
+      // Doubling T: the grid part of the plain path grows fourfold, the streaming path twofold.
+      const last = rows.at(-1);
+      const half = rows.at(-2);
+      expect(last['plain-bytes'] - last['streaming-bytes']).toBeGreaterThan(
+        3.9 * (half['plain-bytes'] - half['streaming-bytes']),
+      );
+      expect((last['streaming-bytes'] - streamExtra[0]) / (half['streaming-bytes'] - streamExtra[0])).toBeCloseTo(2, 6);
 
-    // Two log-log plots with a dot per T and path, the formulas as dashed lines, a cursor at T = 256.
-    expect(await page.locator(`${TAG} svg.plot`).count()).toBe(2);
-    expect(await page.locator(`${TAG} .memory .dots.plain circle`).count()).toBe(5);
-    expect(await page.locator(`${TAG} .memory .dots.streaming circle`).count()).toBe(5);
-    expect(await page.locator(`${TAG} .time .dots.plain circle`).count()).toBe(5);
-    expect(await page.locator(`${TAG} .memory path.formula`).count()).toBe(2);
-    expect(await page.locator(`${TAG} line.cursor`).first().getAttribute('data-t')).toBe('256');
-    expect(rows.filter((r) => r.current).map((r) => r.T)).toEqual([256]);
-    expect(await page.locator(`${TAG} .missing`).isHidden()).toBe(true);
-    expect(await page.locator(`${TAG} .formulas .katex`).count()).toBe(4);
-    // The two outputs agree (a kernel result, logged by the worker).
-    await expectAllLogged(page, TAG);
-    const csv = (await exportFile(page, TAG, 'csv')).bytes.toString('utf8').split('\r\n');
-    expect(csv[0]).toBe(
-      'T,grid_bytes_formula,plain_peak_bytes,streaming_peak_bytes,plain_ms,streaming_ms,squared_distance',
-    );
-    expect(csv[1].startsWith(`64,${4 * 64 * 64},${rows[0]['plain-bytes']},${rows[0]['streaming-bytes']},`)).toBe(true);
-    await expectClean(opened);
-    await opened.context.close();
+      // Two log-log plots with a dot per T and path, the formulas as dashed lines, a cursor at T = 256.
+      expect(await page.locator(`${TAG} svg.plot`).count()).toBe(2);
+      expect(await page.locator(`${TAG} .memory .dots.plain circle`).count()).toBe(5);
+      expect(await page.locator(`${TAG} .memory .dots.streaming circle`).count()).toBe(5);
+      expect(await page.locator(`${TAG} .time .dots.plain circle`).count()).toBe(5);
+      expect(await page.locator(`${TAG} .memory path.formula`).count()).toBe(2);
+      expect(await page.locator(`${TAG} line.cursor`).first().getAttribute('data-t')).toBe('256');
+      expect(rows.filter((r) => r.current).map((r) => r.T)).toEqual([256]);
+      expect(await page.locator(`${TAG} .missing`).isHidden()).toBe(true);
+      expect(await page.locator(`${TAG} .formulas .katex`).count()).toBe(4);
+      // The two outputs agree (a kernel result, logged by the worker).
+      await expectAllLogged(page, TAG);
+      const csv = (await exportText(page, TAG, 'csv')).split('\r\n');
+      expect(csv[0]).toBe(
+        'T,grid_bytes_formula,plain_peak_bytes,streaming_peak_bytes,plain_ms,streaming_ms,squared_distance',
+      );
+      expect(csv[1].startsWith(`64,${4 * 64 * 64},${rows[0]['plain-bytes']},${rows[0]['streaming-bytes']},`)).toBe(
+        true,
+      );
+    });
   });
 
   test('the "Read at T" slider moves with the keys, the link keeps it, and d_k = 128 doubles Q, K, V and the output in both paths, not the grid', async () => {
-    const opened = await openChapter(env, CH, TAG, { search: '?ch=cost&v=1&tmax=512' });
-    const { page } = opened;
-    await waitRun(page);
-    // Default reading T = 1024 is above tmax = 512: shown at 512.
-    expect(await page.locator(`${TAG} .reading`).textContent()).toMatch(/^T = 512:/);
-    await page.locator(`${TAG} .at-slider`).focus();
-    await page.keyboard.press('ArrowLeft');
-    await page.keyboard.press('ArrowLeft');
-    expect((await state(page)).at).toBe(128);
-    expect(await page.locator(`${TAG} .reading`).textContent()).toMatch(
-      /^T = 128: the grid alone is 128² floats, 64 KiB/,
-    );
-    expect((await tableRows(page)).filter((r) => r.current).map((r) => r.T)).toEqual([128]);
-    const params = await urlParams(page);
-    expect(params.get('ch')).toBe(CH);
-    expect(params.get('at')).toBe('128');
-    expect(params.get('tmax')).toBe('512');
-    const at64 = await tableRows(page);
-    await page.locator(`${TAG} select[data-control="dk"]`).selectOption('128');
-    await waitRun(page);
-    const at128 = await tableRows(page);
-    at64.forEach((r, i) => {
-      // Q, K, V and the output double with d_k; the grid does not change.
-      expect(at128[i]['streaming-bytes'] - at64[i]['streaming-bytes']).toBe(4 * 4 * r.T * 64);
-      expect(at128[i]['plain-bytes'] - at64[i]['plain-bytes']).toBe(4 * 4 * r.T * 64);
+    await withChapter(env, CH, TAG, { search: '?ch=cost&v=1&tmax=512' }, async ({ page }) => {
+      await waitRun(page);
+      // Default reading T = 1024 is above tmax = 512: shown at 512.
+      expect(await page.locator(`${TAG} .reading`).textContent()).toMatch(/^T = 512:/);
+      await page.locator(`${TAG} .at-slider`).focus();
+      await page.keyboard.press('ArrowLeft');
+      await page.keyboard.press('ArrowLeft');
+      expect((await state(page)).at).toBe(128);
+      expect(await page.locator(`${TAG} .reading`).textContent()).toMatch(
+        /^T = 128: the grid alone is 128² floats, 64 KiB/,
+      );
+      expect((await tableRows(page)).filter((r) => r.current).map((r) => r.T)).toEqual([128]);
+      const params = await urlParams(page);
+      expect(params.get('ch')).toBe(CH);
+      expect(params.get('at')).toBe('128');
+      expect(params.get('tmax')).toBe('512');
+      const at64 = await tableRows(page);
+      await page.locator(`${TAG} select[data-control="dk"]`).selectOption('128');
+      await waitRun(page);
+      const at128 = await tableRows(page);
+      at64.forEach((r, i) => {
+        // Q, K, V and the output double with d_k; the grid does not change.
+        expect(at128[i]['streaming-bytes'] - at64[i]['streaming-bytes']).toBe(4 * 4 * r.T * 64);
+        expect(at128[i]['plain-bytes'] - at64[i]['plain-bytes']).toBe(4 * 4 * r.T * 64);
+      });
     });
-    await expectClean(opened);
-    await opened.context.close();
   });
 
   test('Cancel stops a long sweep and leaves the page responsive; Run again measures anew', async () => {
-    const opened = await openChapter(env, CH, TAG, { search: '?ch=cost&v=1&tmax=512' });
-    const { page } = opened;
-    await waitRun(page);
-    await page.locator(`${TAG} select[data-control="tmax"]`).selectOption('4096');
-    expect(await page.locator(TAG).evaluate((el) => el.dataset.run)).toBe('running');
-    // The reading stays at the T it was shown at (512, the default 1024 being above the old largest T).
-    expect((await state(page)).at).toBe(512);
-    // The main thread is free: the reading slider answers while the worker measures.
-    await page.locator(`${TAG} .at-slider`).focus();
-    await page.keyboard.press('ArrowLeft');
-    expect((await state(page)).at).toBe(256);
-    await page.locator(`${TAG} [data-action="cancel"]`).click();
-    expect(await page.locator(TAG).evaluate((el) => el.dataset.run)).toBe('cancelled');
-    expect(await page.locator(`${TAG} .status`).textContent()).toMatch(/Cancelled/);
-    // Reading the rows measured so far does not start the cancelled sweep again.
-    await page.locator(`${TAG} .at-slider`).focus();
-    await page.keyboard.press('ArrowLeft');
-    expect((await state(page)).at).toBe(128);
-    expect(await page.locator(TAG).evaluate((el) => el.dataset.run)).toBe('cancelled');
-    await page.locator(`${TAG} select[data-control="tmax"]`).selectOption('512');
-    await waitRun(page);
-    expect((await tableRows(page)).map((r) => r.T)).toEqual([64, 128, 256, 512]);
-    await expectClean(opened);
-    await opened.context.close();
+    await withChapter(env, CH, TAG, { search: '?ch=cost&v=1&tmax=512' }, async ({ page }) => {
+      await waitRun(page);
+      await page.locator(`${TAG} select[data-control="tmax"]`).selectOption('4096');
+      expect(await page.locator(TAG).evaluate((el) => el.dataset.run)).toBe('running');
+      // The reading stays at the T it was shown at (512, the default 1024 being above the old largest T).
+      expect((await state(page)).at).toBe(512);
+      // The main thread is free: the reading slider answers while the worker measures.
+      await page.locator(`${TAG} .at-slider`).focus();
+      await page.keyboard.press('ArrowLeft');
+      expect((await state(page)).at).toBe(256);
+      await page.locator(`${TAG} [data-action="cancel"]`).click();
+      expect(await page.locator(TAG).evaluate((el) => el.dataset.run)).toBe('cancelled');
+      expect(await page.locator(`${TAG} .status`).textContent()).toMatch(/Cancelled/);
+      // Reading the rows measured so far does not start the cancelled sweep again.
+      await page.locator(`${TAG} .at-slider`).focus();
+      await page.keyboard.press('ArrowLeft');
+      expect((await state(page)).at).toBe(128);
+      expect(await page.locator(TAG).evaluate((el) => el.dataset.run)).toBe('cancelled');
+      await page.locator(`${TAG} select[data-control="tmax"]`).selectOption('512');
+      await waitRun(page);
+      expect((await tableRows(page)).map((r) => r.T)).toEqual([64, 128, 256, 512]);
+    });
   });
 
   test('the sweep runs on the implementation the page shows, from the link and from the menu', async () => {
-    const opened = await openChapter(env, CH, TAG, { search: '?ch=cost&v=1&tmax=512&impl=baseline' });
-    const { page } = opened;
-    const sweepImpl = () => page.locator(TAG).evaluate((el) => el.exportData().sweep?.impl ?? null);
-    await page.waitForFunction((tag) => document.querySelector(tag)?.exportData().sweep?.impl === 'baseline', TAG, {
-      timeout: 45000,
+    await withChapter(env, CH, TAG, { search: '?ch=cost&v=1&tmax=512&impl=baseline' }, async ({ page }) => {
+      const sweepImpl = () => page.locator(TAG).evaluate((el) => el.exportData().sweep?.impl ?? null);
+      await page.waitForFunction((tag) => document.querySelector(tag)?.exportData().sweep?.impl === 'baseline', TAG, {
+        timeout: 45000,
+      });
+      expect(await page.$eval('#implementation', (m) => m.value)).toBe('baseline');
+      await waitRun(page);
+      expect(await sweepImpl()).toBe('baseline');
+      const ids = await page.$$eval('#implementation option', (els) => els.map((el) => el.value));
+      const other = ids.find((id) => id !== 'baseline');
+      await page.selectOption('#implementation', other);
+      await page.waitForFunction(
+        ([tag, id]) => document.querySelector(tag)?.exportData().sweep?.impl === id,
+        [TAG, other],
+        { timeout: 45000 },
+      );
+      await waitRun(page);
+      expect((await tableRows(page)).map((r) => r.T)).toEqual([64, 128, 256, 512]);
     });
-    expect(await page.$eval('#implementation', (m) => m.value)).toBe('baseline');
-    await waitRun(page);
-    expect(await sweepImpl()).toBe('baseline');
-    const ids = await page.$$eval('#implementation option', (els) => els.map((el) => el.value));
-    const other = ids.find((id) => id !== 'baseline');
-    await page.selectOption('#implementation', other);
-    await page.waitForFunction(
-      ([tag, id]) => document.querySelector(tag)?.exportData().sweep?.impl === id,
-      [TAG, other],
-      { timeout: 45000 },
-    );
-    await waitRun(page);
-    expect((await tableRows(page)).map((r) => r.T)).toEqual([64, 128, 256, 512]);
-    await expectClean(opened);
-    await opened.context.close();
   });
 
   test('a reading above the largest T stays where it is shown when the largest T changes', async () => {
-    const opened = await openChapter(env, CH, TAG, { search: '?ch=cost&v=1&tmax=512&at=4096' });
-    const { page } = opened;
-    await waitRun(page);
-    expect(await page.locator(`${TAG} .reading`).textContent()).toMatch(/^T = 512:/);
-    await page.locator(`${TAG} select[data-control="tmax"]`).selectOption('1024');
-    expect((await state(page)).at).toBe(512);
-    expect(await page.locator(`${TAG} .reading`).textContent()).toMatch(/^T = 512:/);
-    await waitRun(page);
-    expect((await tableRows(page)).filter((r) => r.current).map((r) => r.T)).toEqual([512]);
-    await expectClean(opened);
-    await opened.context.close();
+    await withChapter(env, CH, TAG, { search: '?ch=cost&v=1&tmax=512&at=4096' }, async ({ page }) => {
+      await waitRun(page);
+      expect(await page.locator(`${TAG} .reading`).textContent()).toMatch(/^T = 512:/);
+      await page.locator(`${TAG} select[data-control="tmax"]`).selectOption('1024');
+      expect((await state(page)).at).toBe(512);
+      expect(await page.locator(`${TAG} .reading`).textContent()).toMatch(/^T = 512:/);
+      await waitRun(page);
+      expect((await tableRows(page)).filter((r) => r.current).map((r) => r.T)).toEqual([512]);
+    });
   });
 
   test('predict, then reveal: doubling T multiplies the grid by 4, and the sweep goes to 4096', async () => {
-    const opened = await openChapter(env, CH, TAG, { search: '?ch=cost&v=1&tmax=512' });
-    const { page } = opened;
-    await page.locator(`${TAG} .predict-choice[data-choice="2"]`).click();
-    await expect(page.locator(`${TAG} .predict`).getAttribute('data-result')).resolves.toBe('wrong');
-    await page.locator(`${TAG} .predict-again`).click();
-    await page.locator(`${TAG} .predict-choice[data-choice="4"]`).click();
-    await expect(page.locator(`${TAG} .predict`).getAttribute('data-result')).resolves.toBe('right');
-    expect(await state(page)).toMatchObject({ tmax: 4096, at: 4096 });
-    expect(await page.locator(`${TAG} .predict-result`).textContent()).toContain('64 MiB');
-    await page.locator(`${TAG} [data-action="cancel"]`).click();
-    await expectClean(opened);
-    await opened.context.close();
+    await withChapter(env, CH, TAG, { search: '?ch=cost&v=1&tmax=512' }, async ({ page }) => {
+      await predictChoice(page, TAG, '2', 'wrong');
+      await predictChoice(page, TAG, '4', 'right');
+      expect(await state(page)).toMatchObject({ tmax: 4096, at: 4096 });
+      expect(await page.locator(`${TAG} .predict-result`).textContent()).toContain('64 MiB');
+      await page.locator(`${TAG} [data-action="cancel"]`).click();
+    });
   });
 
   test('a link with sizes that are not offered gets a note and the defaults', async () => {
-    const opened = await openChapter(env, CH, TAG, { search: '?ch=cost&v=1&tmax=3000&dk=100&at=300' });
-    const { page } = opened;
-    expect(await state(page)).toEqual({ tmax: 2048, dk: 64, at: 1024 });
-    const note = await page.locator(`${TAG} .note`).textContent();
-    expect(note).toContain('tmax=3000');
-    expect(note).toContain('one of 512, 1024, 2048, 4096');
-    expect(note).toContain('dk=100');
-    expect(note).toContain('at=300');
-    // The same form of message for every field that takes a list of values.
-    expect(note).toContain('one of 64, 128, 256, 512, 1024, 2048, 4096');
-    await page.locator(`${TAG} [data-action="cancel"]`).click();
-    await expectClean(opened);
-    await opened.context.close();
-  });
-
-  test.each([
-    [1024, 'desktop'],
-    [320, 'phone-320'],
-  ])('fits %i px with no horizontal scrolling, light and dark', async (width, name) => {
-    const opened = await openChapter(env, CH, TAG, { search: '?ch=cost&v=1&tmax=512', width, height: 1000 });
-    const { page } = opened;
-    await waitRun(page);
-    for (const scheme of ['light', 'dark']) {
-      await page.emulateMedia({ colorScheme: scheme });
-      expect(await overflow(page)).toBeLessThanOrEqual(0);
-      await screenshot(page.locator(`#ch-${CH}`), `cost-${name}-${scheme}`);
-    }
-    await expectClean(opened);
-    await opened.context.close();
+    await withChapter(env, CH, TAG, { search: '?ch=cost&v=1&tmax=3000&dk=100&at=300' }, async ({ page }) => {
+      expect(await state(page)).toEqual({ tmax: 2048, dk: 64, at: 1024 });
+      const note = await page.locator(`${TAG} .note`).textContent();
+      expect(note).toContain('tmax=3000');
+      expect(note).toContain('one of 512, 1024, 2048, 4096');
+      expect(note).toContain('dk=100');
+      expect(note).toContain('at=300');
+      // The same form of message for every field that takes a list of values.
+      expect(note).toContain('one of 64, 128, 256, 512, 1024, 2048, 4096');
+      await page.locator(`${TAG} [data-action="cancel"]`).click();
+    });
   });
 });

@@ -9,21 +9,19 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { CHAPTERS } from '../../web/chapters.js';
 import {
-  byRole,
-  expectAllLogged,
   expectClean,
   expectHostClean,
   openChapter,
   openPage,
   openUrl,
   overflow,
-  readNumbers,
   ROOT,
   screenshot,
   startEnv,
   startHostServer,
   waitReady,
 } from './helpers.mjs';
+import { byRole, expectAllLogged, readNumbers } from './shown-numbers.mjs';
 
 const SEEDS = JSON.parse(readFileSync(join(ROOT, 'tests/data/seeds/worked-examples.json'), 'utf8')).cases;
 const seed = (id) => SEEDS.find((c) => c.id === id);

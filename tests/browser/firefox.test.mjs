@@ -11,7 +11,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import puppeteer from 'puppeteer-core';
 import { SITE_ROOT, startServer } from '../../scripts/serve.mjs';
-import { byRole, expectClose, expectShown, ROOT } from './helpers.mjs';
+import { ROOT } from './helpers.mjs';
+import { byRole, expectClose, expectShown } from './shown-numbers.mjs';
+import { dot, softmax } from '../reference/float64.mjs';
 
 const FIREFOX = process.env.FIREFOX_PATH || '/usr/bin/firefox-esr';
 const CH = 'worked-example';
@@ -21,11 +23,9 @@ const seed = (id) => cases.find((c) => c.id === id);
 
 /** float64 reference: the scores q.k_j and their softmax at `scale`. */
 function reference(q, K, scale) {
-  const scores = K.map((k) => k.reduce((s, x, i) => s + x * q[i], 0));
+  const scores = K.map((k) => dot(k, q));
   const z = scores.map((s) => s * scale);
-  const e = z.map((x) => Math.exp(x - Math.max(...z)));
-  const total = e.reduce((a, b) => a + b, 0);
-  return { scores, weights: e.map((x) => x / total) };
+  return { scores, weights: softmax(z, 1, z.length) };
 }
 
 let site;

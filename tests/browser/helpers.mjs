@@ -1,17 +1,18 @@
-// Shared helpers for the chapter tests: Debian's Chromium through
+// Shared helpers of the browser tests: Debian's Chromium through
 // playwright-core (no downloaded browser), the built site served from a
-// temporary copy by scripts/serve.mjs, and the checks every chapter needs:
-// read the numbers a widget shows, drag a point by mouse and by keyboard,
-// compare with a float64 reference, check that each shown number is a result
-// in the kernel-call log (window.__agCallLog, test mode), no console error,
-// no request to another origin, no horizontal overflow, screenshots.
+// temporary copy by scripts/serve.mjs, pages and chapters opened and closed,
+// and the checks every page needs: no console error, no request to another
+// origin, no horizontal overflow, screenshots, exports, the link the shell
+// writes, the prediction. The numbers a widget shows are read and compared in
+// shown-numbers.mjs; points are moved in pointer.mjs.
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { expect } from '@jest/globals';
+import { afterAll, beforeAll, expect } from '@jest/globals';
 import { chromium } from 'playwright-core';
 import { SITE_ROOT, startServer } from '../../scripts/serve.mjs';
+import { readNumbers } from './shown-numbers.mjs';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
 export const ARTIFACTS = join(ROOT, 'test-artifacts');
@@ -24,9 +25,6 @@ const CHROMIUM_ARGS = [
   '--disable-sync',
   '--no-first-run',
 ];
-
-/** float32 unit roundoff. */
-export const U = 2 ** -24;
 
 /**
  * Starts a server on a temporary copy of the site (a rebuild during the run
@@ -88,9 +86,14 @@ async function watchPage(page, origins) {
 export async function openPage(
   env,
   path = '',
-  { width = 1024, height = 900, waitFor = 'ready', setup, hasTouch = false } = {},
+  { width = 1024, height = 900, waitFor = 'ready', setup, hasTouch = false, colorScheme = 'light' } = {},
 ) {
-  const context = await env.browser.newContext({ viewport: { width, height }, hasTouch, acceptDownloads: true });
+  const context = await env.browser.newContext({
+    viewport: { width, height },
+    hasTouch,
+    colorScheme,
+    acceptDownloads: true,
+  });
   const page = await context.newPage();
   const problems = await watchPage(page, [new URL(env.server.url).origin]);
   if (setup) await setup(page);
@@ -115,6 +118,42 @@ export async function openChapter(env, chapterId, tag, { search = '', ...options
   return opened;
 }
 
+/**
+ * Opens the chapter (openChapter; `options` as there), runs `fn(opened)`,
+ * then checks the page stayed clean (expectClean; `clean: false` skips
+ * that) and closes the context in any case. Returns what `fn` returns.
+ */
+export async function withChapter(env, chapterId, tag, options, fn) {
+  if (typeof options === 'function') [options, fn] = [{}, options];
+  const { clean = true, ...open } = options;
+  const opened = await openChapter(env, chapterId, tag, open);
+  try {
+    const result = await fn(opened);
+    if (clean) await expectClean(opened);
+    return result;
+  } finally {
+    await opened.context.close();
+  }
+}
+
+/**
+ * One server and browser for the whole test file (beforeAll, afterAll): the
+ * returned object gets startEnv's fields once the tests start.
+ */
+export function useEnv(options) {
+  const env = {};
+  beforeAll(async () => Object.assign(env, await startEnv(options)));
+  afterAll(async () => env.close?.());
+  return env;
+}
+
+/** The widget's state (its `state` property). */
+export const stateOf = (page, tag) =>
+  page
+    .locator(tag)
+    .first()
+    .evaluate((el) => el.state);
+
 export async function waitReady(page, tag) {
   await page.locator(tag).first().scrollIntoViewIfNeeded();
   await page.waitForSelector(`${tag}[data-status="ready"]`, { timeout: 20000 });
@@ -129,157 +168,42 @@ export async function expectClean({ page, problems }) {
 }
 
 /**
- * Every number the widget shows ([data-value] in its shadow root): role, key,
- * text as shown, that text parsed (typographic minus, a trailing degree sign
- * dropped), and the exact value kept in data-value.
+ * The shell wrote the chapter's versioned state into the page URL: `ch`,
+ * v=1 and `params` (the expected text of each field). Returns the parameters.
  */
-export async function readNumbers(page, tag) {
-  const items = await page
-    .locator(tag)
-    .first()
-    .evaluate((el) =>
-      [...el.shadowRoot.querySelectorAll('[data-value]')].map((n) => ({
-        role: n.dataset.role,
-        key: n.dataset.key ?? null,
-        text: n.textContent,
-        value: Number(n.dataset.value),
-      })),
-    );
-  return items.map((item) => ({ ...item, shown: Number(item.text.replace(/\u2212/g, '-').replace(/\u00b0$/, '')) }));
-}
-
-/** The numbers of one role, by key order: readNumbers filtered. */
-export function byRole(numbers, role) {
-  return numbers.filter((n) => n.role === role).sort((a, b) => String(a.key).localeCompare(String(b.key)));
-}
-
-/** One number by role (and key). */
-export function one(numbers, role, key = null) {
-  const found = numbers.filter((n) => n.role === role && (key === null || n.key === String(key)));
-  if (found.length !== 1)
-    throw new Error(`expected one number ${role}${key === null ? '' : `.${key}`}, found ${found.length}`);
-  return found[0];
-}
-
-/**
- * Checks that each number the widget shows is, bit for bit, a result in the
- * kernel-call log (test mode). Returns how many were checked.
- */
-export async function expectAllLogged(page, tag) {
-  const missing = await page
-    .locator(tag)
-    .first()
-    .evaluate((el) => {
-      const seen = new Set();
-      const visit = (r) => {
-        if (typeof r === 'number') seen.add(String(r));
-        else if (r && (ArrayBuffer.isView(r) || Array.isArray(r))) for (const x of r) visit(x);
-        else if (r && typeof r === 'object') for (const v of Object.values(r)) visit(v);
-      };
-      for (const call of window.__agCallLog ?? []) visit(call.result);
-      const shown = [...el.shadowRoot.querySelectorAll('[data-value]')];
-      return {
-        count: shown.length,
-        missing: shown.filter((n) => !seen.has(n.dataset.value)).map((n) => `${n.dataset.role}=${n.dataset.value}`),
-        log: (window.__agCallLog ?? []).length,
-      };
-    });
-  expect(missing.log).toBeGreaterThan(0);
-  expect(missing.count).toBeGreaterThan(0);
-  expect(missing.missing).toEqual([]);
-  return missing.count;
-}
-
-export function expectClose(actual, expected, tolerance, what) {
-  const ok = Math.abs(actual - expected) <= tolerance;
-  if (!ok) throw new Error(`${what}: got ${actual}, expected ${expected} within ${tolerance}`);
-  expect(ok).toBe(true);
-}
-
-/** The shown text is the reference to `digits` significant digits (within half a unit of the last digit). */
-export function expectShown(item, expected, { digits = 4, extra = 0 } = {}) {
-  const tol = 0.5 * 10 ** (Math.floor(Math.log10(Math.abs(expected) || 1)) - digits + 1) * 1.001 + extra;
-  expectClose(item.shown, expected, tol, `${item.role}${item.key ? `.${item.key}` : ''} shown "${item.text}"`);
-}
-
-/** Screen position of plot coordinates (x, y) in the widget's d3 plane. */
-async function planePoint(page, tag, [x, y]) {
-  return page
-    .locator(tag)
-    .first()
-    .evaluate(
-      (el, [px, py]) => {
-        const svg = el.shadowRoot.querySelector('svg.plane');
-        const extent = Number(svg.dataset.extent);
-        const margin = Number(svg.dataset.margin);
-        const box = svg.viewBox.baseVal;
-        const vx = margin + ((px + extent) / (2 * extent)) * (box.width - 2 * margin);
-        const vy = box.height - margin - ((py + extent) / (2 * extent)) * (box.height - 2 * margin);
-        const p = svg.createSVGPoint();
-        p.x = vx;
-        p.y = vy;
-        const s = p.matrixTransform(svg.getScreenCTM());
-        return { x: s.x, y: s.y };
-      },
-      [x, y],
-    );
-}
-
-/** Drags the point `name` (data-point) to plot coordinates `to` with the mouse. */
-export async function dragPoint(page, tag, name, to) {
-  const handle = page.locator(`${tag} [data-point="${name}"]`);
-  await handle.scrollIntoViewIfNeeded();
-  const box = await handle.locator('circle.dot').boundingBox();
-  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-  await page.mouse.down();
-  const target = await planePoint(page, tag, to);
-  await page.mouse.move((box.x + target.x) / 2, (box.y + target.y) / 2, { steps: 4 });
-  await page.mouse.move(target.x, target.y, { steps: 4 });
-  await page.mouse.up();
-}
-
-/**
- * Drags the point `name` to plane coordinates `to` with a finger: real touch
- * events through the DevTools protocol (the context needs hasTouch: true).
- */
-export async function touchDragPoint(page, tag, name, to) {
-  const handle = page.locator(`${tag} [data-point="${name}"]`);
-  await handle.scrollIntoViewIfNeeded();
-  const box = await handle.locator('circle.dot').boundingBox();
-  const from = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
-  const target = await planePoint(page, tag, to);
-  const cdp = await page.context().newCDPSession(page);
-  const touch = (type, p) => cdp.send('Input.dispatchTouchEvent', { type, touchPoints: p ? [{ x: p.x, y: p.y }] : [] });
-  await touch('touchStart', from);
-  for (let i = 1; i <= 8; i++)
-    await touch('touchMove', { x: from.x + ((target.x - from.x) * i) / 8, y: from.y + ((target.y - from.y) * i) / 8 });
-  await touch('touchEnd');
-  await cdp.detach();
-}
-
-/**
- * The shell wrote the chapter's versioned state into the page URL (`params`:
- * the expected text of each field), and a copy of that link shows the same
- * digits as `numbers`. Checks both pages are clean, then closes them.
- */
-export async function expectLinkReopens(env, opened, { ch, tag, params, numbers }) {
-  const url = await urlParams(opened.page);
+export async function expectParams(page, ch, params = {}) {
+  const url = await urlParams(page);
   expect(url.get('ch')).toBe(ch);
   expect(url.get('v')).toBe('1');
   for (const [name, text] of Object.entries(params)) expect(url.get(name)).toBe(text);
-  const copy = await openChapter(env, ch, tag, { search: (await settledUrl(opened.page)).search });
-  const reopened = await readNumbers(copy.page, tag);
-  expect(reopened.map((n) => n.text)).toEqual(numbers.map((n) => n.text));
-  await expectClean(copy);
-  await copy.context.close();
-  await expectClean(opened);
-  await opened.context.close();
+  return url;
 }
 
-/** Focuses the point `name` with Tab order intact and presses `keys` (e.g. ['ArrowRight', 'Shift+ArrowUp']). */
-export async function keyPoint(page, tag, name, keys) {
-  await page.locator(`${tag} [data-point="${name}"]`).focus();
-  for (const key of keys) await page.keyboard.press(key);
+/**
+ * A copy of the page's link (once the shell wrote it) opens on the same
+ * state and shows the same digits as `numbers` (readNumbers of the page), on
+ * a clean page; `check(copy)` may look at more of the copy. Returns the
+ * copy's numbers.
+ */
+export async function expectReopens(env, page, ch, tag, numbers, check) {
+  const { search } = await settledUrl(page);
+  return withChapter(env, ch, tag, { search }, async (copy) => {
+    const reopened = await readNumbers(copy.page, tag);
+    expect(reopened.map((n) => n.text)).toEqual(numbers.map((n) => n.text));
+    await check?.(copy);
+    return reopened;
+  });
+}
+
+/**
+ * Predict, then reveal: picks `choice` (after "Ask me again" if an answer is
+ * shown) and checks it is marked `result` ('right' or 'wrong').
+ */
+export async function predictChoice(page, tag, choice, result) {
+  const again = page.locator(`${tag} .predict-again`);
+  if (await again.isVisible()) await again.click();
+  await page.locator(`${tag} .predict-choice[data-choice="${choice}"]`).click();
+  await expect(page.locator(`${tag} .predict`).getAttribute('data-result')).resolves.toBe(result);
 }
 
 /**
@@ -313,6 +237,16 @@ export async function exportFile(page, tag, kind) {
   await page.locator(`${tag} details.export summary`).click();
   const { readFileSync } = await import('node:fs');
   return { name: download.suggestedFilename(), bytes: readFileSync(path) };
+}
+
+/** The exported JSON of the widget (exportFile 'json'), parsed. */
+export async function exportJson(page, tag) {
+  return JSON.parse((await exportFile(page, tag, 'json')).bytes.toString('utf8'));
+}
+
+/** The text of an export of the widget (exportFile `kind`: 'csv', 'svg'). */
+export async function exportText(page, tag, kind) {
+  return (await exportFile(page, tag, kind)).bytes.toString('utf8');
 }
 
 /**

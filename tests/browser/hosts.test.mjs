@@ -8,19 +8,17 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import {
-  byRole,
   cspViolations,
-  expectAllLogged,
   expectHostClean,
-  one,
-  openChapter,
+  withChapter,
   openUrl,
-  readNumbers,
   ROOT,
   startEnv,
   startHostServer,
   waitReady,
 } from './helpers.mjs';
+import { byRole, expectAllLogged, one, readNumbers } from './shown-numbers.mjs';
+import { dot, softmax } from '../reference/float64.mjs';
 
 const TAG = 'ag-worked-example';
 const HOSTS = join(ROOT, 'tests/browser/hosts');
@@ -38,11 +36,9 @@ const K = [
 
 /** float64 reference: scores, scaled scores, softmax weights. */
 function reference() {
-  const scores = K.map((row) => row.reduce((s, x, i) => s + x * Q[i], 0));
+  const scores = K.map((row) => dot(row, Q));
   const z = scores.map((s) => s / Math.sqrt(Q.length));
-  const e = z.map((x) => Math.exp(x - Math.max(...z)));
-  const total = e.reduce((a, b) => a + b, 0);
-  return { scores, z, weights: e.map((x) => x / total) };
+  return { scores, z, weights: softmax(z, 1, z.length) };
 }
 
 function expectPastedNumbers(numbers) {
@@ -72,18 +68,18 @@ beforeAll(async () => {
   env = await startEnv();
   host = await startHostServer({ pages, root: env.site });
   // The two snippets, as the Embed control gives them for the state above.
-  const opened = await openChapter(env, 'worked-example', TAG);
-  const widget = opened.page.locator(TAG);
-  await widget.evaluate((el, q) => {
-    el.setAttribute('q', q);
-    el.setAttribute('scaled', '1');
-  }, Q.join(','));
-  await widget.locator('details.embed summary').click();
-  snippets = {
-    iframe: await widget.locator('textarea[data-snippet="iframe"]').inputValue(),
-    element: await widget.locator('textarea[data-snippet="element"]').inputValue(),
-  };
-  await opened.context.close();
+  await withChapter(env, 'worked-example', TAG, { clean: false }, async ({ page }) => {
+    const widget = page.locator(TAG);
+    await widget.evaluate((el, q) => {
+      el.setAttribute('q', q);
+      el.setAttribute('scaled', '1');
+    }, Q.join(','));
+    await widget.locator('details.embed summary').click();
+    snippets = {
+      iframe: await widget.locator('textarea[data-snippet="iframe"]').inputValue(),
+      element: await widget.locator('textarea[data-snippet="element"]').inputValue(),
+    };
+  });
 });
 afterAll(async () => {
   await host?.close();

@@ -15,7 +15,9 @@
 //   simulated protanopia, deuteranopia and tritanopia.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { interpolateCividis, interpolatePuOr, lab, rgb } from 'd3';
-import { byRole, dragPoint, expectClean, openChapter, readNumbers, startEnv } from './helpers.mjs';
+import { expectClean, openChapter, startEnv } from './helpers.mjs';
+import { dragPoint } from './pointer.mjs';
+import { byRole, readNumbers } from './shown-numbers.mjs';
 
 let env;
 beforeAll(async () => {

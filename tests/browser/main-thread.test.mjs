@@ -5,11 +5,11 @@
 // carries `worker: true`. The longest main-thread task during each run is
 // measured with the Long Tasks API and reported (printed and written to
 // test-artifacts/main-thread.json), not gated: timings on a shared machine
-// are noise. Cancelling is covered by chapter-10, chapter-14 and cost tests.
+// are noise. Cancelling is covered by the sqrt-d, simd and cost tests.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import fs from 'node:fs';
 import path from 'node:path';
-import { expectClean, openChapter, startEnv } from './helpers.mjs';
+import { startEnv, withChapter } from './helpers.mjs';
 
 // A call is heavy when it reads more than this many elements in all, or
 // repeats a kernel more than 16 times: far beyond any interactive update.
@@ -42,47 +42,57 @@ describe('long experiments stay off the main thread', () => {
   test.each(RUNS)(
     '$ch: no heavy kernel call on the main thread while it runs; longest task reported',
     async ({ ch, tag, search }) => {
-      const opened = await openChapter(env, ch, tag, {
-        search,
-        setup: (page) =>
-          page.addInitScript(() => {
-            window.__longTasks = [];
-            new PerformanceObserver((list) => {
-              for (const e of list.getEntries()) window.__longTasks.push({ start: e.startTime, duration: e.duration });
-            }).observe({ type: 'longtask', buffered: true });
-          }),
-      });
-      const { page } = opened;
-      await page.waitForFunction((t) => document.querySelector(t)?.dataset.run === 'running', tag, { timeout: 60000 });
-      const start = await page.evaluate(() => ({ log: window.__agCallLog.length, time: performance.now() }));
-      await page.waitForFunction((t) => document.querySelector(t)?.dataset.run === 'done', tag, { timeout: 240000 });
-      const during = await page.evaluate((from) => window.__agCallLog.slice(from), start.log);
-      const tasks = await page.evaluate((t0) => window.__longTasks.filter((t) => t.start >= t0), start.time);
+      await withChapter(
+        env,
+        ch,
+        tag,
+        {
+          search,
+          setup: (page) =>
+            page.addInitScript(() => {
+              window.__longTasks = [];
+              new PerformanceObserver((list) => {
+                for (const e of list.getEntries())
+                  window.__longTasks.push({ start: e.startTime, duration: e.duration });
+              }).observe({ type: 'longtask', buffered: true });
+            }),
+        },
+        async (opened) => {
+          const { page } = opened;
+          await page.waitForFunction((t) => document.querySelector(t)?.dataset.run === 'running', tag, {
+            timeout: 60000,
+          });
+          const start = await page.evaluate(() => ({ log: window.__agCallLog.length, time: performance.now() }));
+          await page.waitForFunction((t) => document.querySelector(t)?.dataset.run === 'done', tag, {
+            timeout: 240000,
+          });
+          const during = await page.evaluate((from) => window.__agCallLog.slice(from), start.log);
+          const tasks = await page.evaluate((t0) => window.__longTasks.filter((t) => t.start >= t0), start.time);
 
-      // The experiment's calls came from the worker...
-      const fromWorker = during.filter((e) => e.worker === true);
-      expect(fromWorker.length).toBeGreaterThan(0);
-      expect(fromWorker.some(isHeavy)).toBe(true);
-      // ... and the page itself made no heavy call meanwhile.
-      const heavyOnPage = during.filter((e) => e.worker !== true && isHeavy(e));
-      expect(heavyOnPage).toEqual([]);
+          // The experiment's calls came from the worker...
+          const fromWorker = during.filter((e) => e.worker === true);
+          expect(fromWorker.length).toBeGreaterThan(0);
+          expect(fromWorker.some(isHeavy)).toBe(true);
+          // ... and the page itself made no heavy call meanwhile.
+          const heavyOnPage = during.filter((e) => e.worker !== true && isHeavy(e));
+          expect(heavyOnPage).toEqual([]);
 
-      const longest = tasks.reduce((m, t) => Math.max(m, t.duration), 0);
-      report.push({
-        chapter: ch,
-        search,
-        workerCalls: fromWorker.length,
-        pageCalls: during.length - fromWorker.length,
-        longTasks: tasks.length,
-        longestTaskMs: longest,
-      });
-      // Reported, not gated (the Long Tasks API lists tasks of 50 ms or more; 0 means none).
-      console.log(
-        `${ch}: longest main-thread task during the run ${longest.toFixed(0)} ms (${tasks.length} tasks of 50 ms or more)`,
+          const longest = tasks.reduce((m, t) => Math.max(m, t.duration), 0);
+          report.push({
+            chapter: ch,
+            search,
+            workerCalls: fromWorker.length,
+            pageCalls: during.length - fromWorker.length,
+            longTasks: tasks.length,
+            longestTaskMs: longest,
+          });
+          // Reported, not gated (the Long Tasks API lists tasks of 50 ms or more; 0 means none).
+          console.log(
+            `${ch}: longest main-thread task during the run ${longest.toFixed(0)} ms (${tasks.length} tasks of 50 ms or more)`,
+          );
+          expect(Number.isFinite(longest)).toBe(true);
+        },
       );
-      expect(Number.isFinite(longest)).toBe(true);
-      await expectClean(opened);
-      await opened.context.close();
     },
     300000,
   );

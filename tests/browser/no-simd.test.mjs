@@ -21,7 +21,8 @@
 //    engines, whatever the kernel variant.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { CHAPTERS } from '../../web/chapters.js';
-import { expectClean, launchChromium, openPage, readNumbers, startEnv, U, waitReady } from './helpers.mjs';
+import { expectClean, launchChromium, openPage, startEnv, waitReady } from './helpers.mjs';
+import { readNumbers, U } from './shown-numbers.mjs';
 
 // The probe of the page's feature test (src/js/load.js, from wasm-feature-detect):
 // (module (func (result v128) i32.const 0 i8x16.splat i8x16.popcnt)).
@@ -30,13 +31,14 @@ const SIMD_PROBE = [
 ];
 const NO_SIMD_ARGS = ['--js-flags=--no-enable-sse4-1'];
 
-// Lighter settings for the chapters whose default experiments take
-// seconds (given as the widgets' own attributes before they start), so that
+// Lighter settings for the widgets whose default experiments take seconds
+// (given as the widgets' own attributes before they start), so that
 // three runs of the whole tour fit the time budget.
 const LIGHT = {
-  'sqrt-d': { pairs: '1000' },
-  'near-orthogonal': { pairs: '2000', cand: '5000', eps: '0.1' },
-  cost: { tmax: '512', dk: '64' },
+  'ag-sqrt-d': { pairs: '1000' },
+  'ag-near-orthogonal': { pairs: '2000' },
+  'ag-greedy-packing': { cand: '5000', eps: '0.1' },
+  'ag-attention-cost': { tmax: '512', dk: '64' },
 };
 
 // Tolerance between the simd128 kernels and the scalar kernels.
@@ -137,11 +139,10 @@ async function tour(browser, search) {
     chapters.map((c) => c.id),
   );
   expect(missing).toEqual([]); // the site build is older than web/chapters.js: build it first
-  const light = Object.fromEntries(chapters.filter((c) => LIGHT[c.id]).map((c) => [c.tag, LIGHT[c.id]]));
   await page.evaluate((attrs) => {
     for (const [tag, values] of Object.entries(attrs))
-      for (const [name, value] of Object.entries(values)) document.querySelector(tag).setAttribute(name, value);
-  }, light);
+      for (const [name, value] of Object.entries(values)) document.querySelector(tag)?.setAttribute(name, value);
+  }, LIGHT);
 
   const numbers = {};
   for (const { id, tag } of chapters) {

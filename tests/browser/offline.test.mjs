@@ -13,7 +13,8 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { chromium } from 'playwright-core';
 import { CHAPTERS } from '../../web/chapters.js';
-import { byRole, expectAllLogged, expectClean, expectClose, one, readNumbers, ROOT, U, waitReady } from './helpers.mjs';
+import { expectClean, ROOT, waitReady } from './helpers.mjs';
+import { byRole, expectAllLogged, expectClose, one, readNumbers, U } from './shown-numbers.mjs';
 
 const FILE = 'attention-geometry-offline.html';
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';

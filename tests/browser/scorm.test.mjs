@@ -15,7 +15,8 @@ import { chromium } from 'playwright-core';
 import { buildScorm } from '../../scripts/scorm.mjs';
 import { SITE_ROOT, startServer } from '../../scripts/serve.mjs';
 import { CHAPTERS } from '../../web/chapters.js';
-import { byRole, expectClean, expectClose, openPage, readNumbers } from './helpers.mjs';
+import { expectClean, openPage } from './helpers.mjs';
+import { byRole, expectClose, readNumbers } from './shown-numbers.mjs';
 
 const require = createRequire(import.meta.url);
 const RUNTIME = join(dirname(require.resolve('scorm-again/scorm12')), 'scorm12.min.js');

@@ -2,20 +2,8 @@
 // links, the wasm-load error state and the wrong-MIME fallback.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { CHAPTERS } from '../../web/chapters.js';
-import {
-  byRole,
-  expectAllLogged,
-  expectClean,
-  expectClose,
-  one,
-  openPage,
-  overflow,
-  readNumbers,
-  settledUrl,
-  startEnv,
-  urlParams,
-  waitReady,
-} from './helpers.mjs';
+import { expectClean, openPage, overflow, settledUrl, startEnv, urlParams, waitReady } from './helpers.mjs';
+import { byRole, expectAllLogged, expectClose, one, readNumbers } from './shown-numbers.mjs';
 
 let env;
 beforeAll(async () => {

@@ -3,7 +3,8 @@
 // attributes, under the strict CSP. No violation is reported, the widgets
 // compute, and the page URL is never written.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { byRole, expectAllLogged, expectClean, one, openPage, readNumbers, waitReady, startEnv } from './helpers.mjs';
+import { expectClean, openPage, startEnv, waitReady } from './helpers.mjs';
+import { byRole, expectAllLogged, one, readNumbers } from './shown-numbers.mjs';
 
 const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data: blob:";
 const PLAIN = `<!doctype html>

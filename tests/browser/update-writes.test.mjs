@@ -8,7 +8,8 @@
 //   (shell/url-writer.js): during a burst of changes it waits, then the
 //   address holds the last state; leaving the page writes at once.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { keyPoint, openChapter, settledUrl, startEnv, waitReady } from './helpers.mjs';
+import { settledUrl, startEnv, waitReady, withChapter } from './helpers.mjs';
+import { keyPoint } from './pointer.mjs';
 
 let env;
 beforeAll(async () => {
@@ -59,51 +60,51 @@ function mutationsDuring(page, tag, change) {
 
 describe('what an update writes', () => {
   test('a render with unchanged inputs writes nothing; a change writes what changed', async () => {
-    const opened = await openChapter(env, 'atom', 'ag-attention-atom');
-    const { page } = opened;
-    // Figures of several kinds on one page: a plane and a heat map (atom),
-    // tables and heat maps (multi-head), a bar chart and a plane (entropy).
-    const others = ['ag-multi-head', 'ag-weight-entropy'];
-    for (const tag of others) await page.locator(tag).evaluate((el) => el.start());
-    for (const tag of others) await waitReady(page, tag);
-    for (const tag of ['ag-attention-atom', ...others]) {
-      expect({ tag, writes: await mutationsDuring(page, tag, 'same') }).toEqual({ tag, writes: [] });
-    }
-    // A real change: the moved key's handle and the numbers it changes are written, never a value onto itself.
-    const moved = await mutationsDuring(page, 'ag-attention-atom', 'move-k2');
-    expect(moved.length).toBeGreaterThan(0);
-    expect(moved.filter((m) => m.includes('(same'))).toEqual([]);
-    expect(moved.some((m) => m.startsWith('transform on <g class="handle'))).toBe(true);
-    await opened.context.close();
+    await withChapter(env, 'atom', 'ag-attention-atom', { clean: false }, async (opened) => {
+      const { page } = opened;
+      // Figures of several kinds on one page: a plane and a heat map (atom),
+      // tables and heat maps (multi-head), a bar chart and a plane (entropy).
+      const others = ['ag-multi-head', 'ag-weight-entropy'];
+      for (const tag of others) await page.locator(tag).evaluate((el) => el.start());
+      for (const tag of others) await waitReady(page, tag);
+      for (const tag of ['ag-attention-atom', ...others]) {
+        expect({ tag, writes: await mutationsDuring(page, tag, 'same') }).toEqual({ tag, writes: [] });
+      }
+      // A real change: the moved key's handle and the numbers it changes are written, never a value onto itself.
+      const moved = await mutationsDuring(page, 'ag-attention-atom', 'move-k2');
+      expect(moved.length).toBeGreaterThan(0);
+      expect(moved.filter((m) => m.includes('(same'))).toEqual([]);
+      expect(moved.some((m) => m.startsWith('transform on <g class="handle'))).toBe(true);
+    });
   }, 60000);
 
   test('the address is written once the learner pauses, with the last state; leaving the page writes it at once', async () => {
-    const opened = await openChapter(env, 'dot-product', 'ag-two-definitions');
-    const { page } = opened;
-    const before = await settledUrl(page);
-    expect(before.searchParams.get('b')).toBe('4,3');
-    // A burst of five key steps of 0.25 on b: while it lasts, the address waits.
-    await keyPoint(page, 'ag-two-definitions', 'b', [
-      'ArrowRight',
-      'ArrowRight',
-      'ArrowRight',
-      'ArrowRight',
-      'ArrowRight',
-    ]);
-    const during = await page.evaluate(() => ({
-      url: document.body.dataset.url,
-      b: new URLSearchParams(window.location.search).get('b'),
-    }));
-    expect(during).toEqual({ url: 'pending', b: '4,3' });
-    // After the pause: the last state, 4 + 5 * 0.25 = 5.25.
-    expect((await settledUrl(page)).searchParams.get('b')).toBe('5.25,3');
-    // One more step, then the page is left: written in that same task, not after the pause.
-    await page.keyboard.press('ArrowUp');
-    const left = await page.evaluate(() => {
-      window.dispatchEvent(new PageTransitionEvent('pagehide', { persisted: false }));
-      return { url: document.body.dataset.url, b: new URLSearchParams(window.location.search).get('b') };
+    await withChapter(env, 'dot-product', 'ag-two-definitions', { clean: false }, async (opened) => {
+      const { page } = opened;
+      const before = await settledUrl(page);
+      expect(before.searchParams.get('b')).toBe('4,3');
+      // A burst of five key steps of 0.25 on b: while it lasts, the address waits.
+      await keyPoint(page, 'ag-two-definitions', 'b', [
+        'ArrowRight',
+        'ArrowRight',
+        'ArrowRight',
+        'ArrowRight',
+        'ArrowRight',
+      ]);
+      const during = await page.evaluate(() => ({
+        url: document.body.dataset.url,
+        b: new URLSearchParams(window.location.search).get('b'),
+      }));
+      expect(during).toEqual({ url: 'pending', b: '4,3' });
+      // After the pause: the last state, 4 + 5 * 0.25 = 5.25.
+      expect((await settledUrl(page)).searchParams.get('b')).toBe('5.25,3');
+      // One more step, then the page is left: written in that same task, not after the pause.
+      await page.keyboard.press('ArrowUp');
+      const left = await page.evaluate(() => {
+        window.dispatchEvent(new PageTransitionEvent('pagehide', { persisted: false }));
+        return { url: document.body.dataset.url, b: new URLSearchParams(window.location.search).get('b') };
+      });
+      expect(left).toEqual({ url: 'current', b: '5.25,3.25' });
     });
-    expect(left).toEqual({ url: 'current', b: '5.25,3.25' });
-    await opened.context.close();
   }, 60000);
 });

@@ -1,0 +1,195 @@
+// "Length as a lever" (#ch-length, <ag-length-lever>): a key k = t·d scored
+// against four fixed queries. Checked against a float64 reference after the
+// slider (keys), a mouse drag and arrow keys on the direction handle, and a
+// changed URL; the article's u, v, w numbers against the seed file.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, test } from '@jest/globals';
+import {
+  expectParams,
+  expectReopens,
+  exportJson,
+  exportText,
+  predictChoice,
+  ROOT,
+  urlParams,
+  useEnv,
+  withChapter,
+} from './helpers.mjs';
+import { dragPoint, keyPoint } from './pointer.mjs';
+import { byRole, expectAllLogged, expectClose, expectShown, one, readNumbers, U } from './shown-numbers.mjs';
+import { dot, norm, sumAbsProd } from '../reference/float64.mjs';
+
+const TAG = 'ag-length-lever';
+const CH = 'length';
+/** The fixed queries of the widget, written out again here (u is the article's). */
+const QUERIES = [
+  [1, 0],
+  [0, 2],
+  [-2, 1],
+  [1, -1],
+];
+const seeds = JSON.parse(readFileSync(join(ROOT, 'tests/data/seeds/worked-examples.json'), 'utf8')).cases;
+const seed = (id) => seeds.find((c) => c.id === id);
+
+/** float64 reference for the direction d and the stretch t. */
+function reference(d, t) {
+  const k = [t * d[0], t * d[1]];
+  const nk = norm(k);
+  return {
+    k,
+    nd: norm(d),
+    nk,
+    base: QUERIES.map((q) => dot(q, d)),
+    score: QUERIES.map((q) => dot(q, k)),
+    perUnit: QUERIES.map((q) => (nk === 0 ? null : dot(q, k) / nk)),
+    magnitude: QUERIES.map((q) => sumAbsProd(q, k) + sumAbsProd(q, d)),
+  };
+}
+
+function expectMatches(numbers, d, t) {
+  const ref = reference(d, t);
+  byRole(numbers, 'k').forEach((c, i) => {
+    expectClose(c.value, ref.k[i], 2 * U * Math.abs(ref.k[i]), `k${i + 1}`);
+    expectShown(c, ref.k[i]);
+  });
+  for (const [key, r] of [
+    ['d', ref.nd],
+    ['k', ref.nk],
+  ]) {
+    const n = one(numbers, 'norm', key);
+    expectClose(n.value, r, 6 * U * r, `|${key}|`);
+    expectShown(n, r, { extra: 6 * U * r });
+  }
+  QUERIES.forEach((_, i) => {
+    const key = i + 1;
+    const tol = 6 * U * ref.magnitude[i];
+    const base = one(numbers, 'base-score', key);
+    expectClose(base.value, ref.base[i], tol, `q${key}.d`);
+    expectShown(base, ref.base[i], { extra: tol });
+    const score = one(numbers, 'score', key);
+    expectClose(score.value, ref.score[i], tol, `q${key}.k`);
+    expectShown(score, ref.score[i], { extra: tol });
+    if (ref.perUnit[i] === null) {
+      expect(numbers.some((n) => n.role === 'per-unit' && n.key === String(key))).toBe(false);
+    } else {
+      const pu = one(numbers, 'per-unit', key);
+      const ptol = 20 * U * Math.hypot(...QUERIES[i]);
+      expectClose(pu.value, ref.perUnit[i], ptol, `q${key}.k/|k|`);
+      expectShown(pu, ref.perUnit[i], { extra: ptol });
+    }
+  });
+  return ref;
+}
+
+const stateOf = (page) => page.locator(TAG).evaluate((el) => el.state);
+
+const env = useEnv();
+
+describe('length: length as a lever', () => {
+  test('opens on the article: u = (1, 0), k = v = (1, 1): u.v = 1 and |v| = sqrt 2, every number from a logged call', async () => {
+    await withChapter(env, CH, TAG, async ({ page }) => {
+      const numbers = await readNumbers(page, TAG);
+      expect(one(numbers, 'score', 1).text).toBe('1');
+      expect(one(numbers, 'norm', 'k').text).toBe('1.414');
+      expect(byRole(numbers, 'score').map((s) => s.text)).toEqual(['1', '2', '\u22121', '0']);
+      expectMatches(numbers, [1, 1], 1);
+      // The seed file's claims: u.v = 1 exactly, |v| = sqrt 2.
+      const v = seed('length-lever-v');
+      expect(v.inputs.a).toEqual(QUERIES[0]);
+      expectClose(one(numbers, 'score', 1).value, v.expected, v.tolerance, 'seed u.v');
+      const nv = seed('norm-v');
+      expectClose(one(numbers, 'norm', 'k').value, nv.expected, nv.tolerance, 'seed |v|');
+      await expectAllLogged(page, TAG);
+      expect(await page.locator(`${TAG} .katex`).count()).toBeGreaterThan(0);
+    });
+  });
+
+  test('the slider (arrow keys) stretches k to w = (3, 3): every score triples; u.w = 3, |w| = 3 sqrt 2', async () => {
+    await withChapter(env, CH, TAG, async ({ page }) => {
+      const slider = page.locator(`${TAG} input.slider`);
+      await slider.focus();
+      for (let i = 0; i < 8; i += 1) await page.keyboard.press('ArrowRight');
+      expect((await stateOf(page)).t).toBe(3);
+      const numbers = await readNumbers(page, TAG);
+      expectMatches(numbers, [1, 1], 3);
+      const base = byRole(numbers, 'base-score');
+      byRole(numbers, 'score').forEach((s, i) => expect(s.value).toBe(3 * base[i].value)); // the ratio is t, exactly
+      // Per unit of length, nothing moved: the same as at t = 1.
+      expect(byRole(numbers, 'per-unit').map((n) => n.text)).toEqual(['0.7071', '1.414', '\u22120.7071', '0']);
+      const w = seed('length-lever-w');
+      expectClose(one(numbers, 'score', 1).value, w.expected, w.tolerance, 'seed u.w');
+      const nw = seed('norm-w');
+      expectClose(one(numbers, 'norm', 'k').value, nw.expected, nw.tolerance, 'seed |w|');
+      expect(byRole(numbers, 'k').map((c) => c.value)).toEqual([3, 3]);
+      await expect(page.locator(`${TAG} [aria-live]`).textContent()).resolves.toContain('t = 3');
+      expect((await urlParams(page)).get('t')).toBe('3');
+      await expectAllLogged(page, TAG);
+    });
+  });
+
+  test('dragging d with the mouse and moving it with the keys gives the reference values, and the URL reopens them', async () => {
+    await withChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&d=1,1&t=2` }, async ({ page }) => {
+      const scrollBefore = await page.evaluate(() => window.scrollY);
+      await dragPoint(page, TAG, 'd', [2, -1]);
+      expect(await page.evaluate(() => window.scrollY)).toBe(scrollBefore);
+      expect((await stateOf(page)).d).toEqual([2, -1]);
+      expectMatches(await readNumbers(page, TAG), [2, -1], 2);
+      await keyPoint(page, TAG, 'd', ['ArrowLeft', 'Shift+ArrowUp', 'ArrowUp']);
+      const d = [1.75, 0.25];
+      expect((await stateOf(page)).d).toEqual(d);
+      const numbers = await readNumbers(page, TAG);
+      expectMatches(numbers, d, 2);
+      await expect(page.locator(`${TAG} [data-point="d"]`).getAttribute('aria-valuetext')).resolves.toBe(
+        'direction d = (1.75, 0.25)',
+      );
+      await expect(page.locator(`${TAG} [aria-live]`).textContent()).resolves.toContain(
+        `u\u00b7k = ${one(numbers, 'score', 1).text}`,
+      );
+      await expectParams(page, CH, { d: '1.75,0.25', t: '2' });
+      await expectAllLogged(page, TAG);
+
+      const reopened = await expectReopens(env, page, CH, TAG, numbers);
+      expectMatches(reopened, d, 2);
+    });
+  });
+
+  test('a URL with other values, and t = 0 (no length, no score, no direction)', async () => {
+    await withChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&d=-2.5,1.75&t=2.25` }, async ({ page }) => {
+      expectMatches(await readNumbers(page, TAG), [-2.5, 1.75], 2.25);
+      expect(await page.locator(`${TAG} input.slider`).inputValue()).toBe('2.25');
+      await expectAllLogged(page, TAG);
+    });
+
+    await withChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&d=1,1&t=0` }, async (zero) => {
+      const numbers = await readNumbers(zero.page, TAG);
+      expectMatches(numbers, [1, 1], 0);
+      byRole(numbers, 'score').forEach((s) => expect(s.value).toBe(0));
+      await expect(zero.page.locator(`${TAG} [data-role="per-unit"]`).first().textContent()).resolves.toBe(
+        'not defined',
+      );
+    });
+  });
+
+  test('predict, then reveal: tripling the length triples u.k', async () => {
+    await withChapter(env, CH, TAG, async ({ page }) => {
+      await predictChoice(page, TAG, 'same', 'wrong');
+      await expect(page.locator(`${TAG} .predict-result`).textContent()).resolves.toMatch(/u\u00b7w = 3/);
+      expect(await stateOf(page)).toEqual({ d: [1, 1], t: 3 });
+      expectMatches(await readNumbers(page, TAG), [1, 1], 3);
+      await predictChoice(page, TAG, 'triple', 'right');
+      await expectAllLogged(page, TAG);
+    });
+  });
+
+  test('exports the figure as SVG and PNG and the numbers as JSON and CSV', async () => {
+    await withChapter(env, CH, TAG, async ({ page }) => {
+      const json = await exportJson(page, TAG);
+      expect(json.state).toEqual({ d: [1, 1], t: 1 });
+      expect(json.stateText).toBe('v=1&d=1,1&t=1');
+      expect(json.numbers['score.1']).toBe(1);
+      const csv = await exportText(page, TAG, 'csv');
+      expect(csv.split('\r\n')).toContain('score.1,1');
+    });
+  });
+});

@@ -1,0 +1,213 @@
+// "Multi-head attention" (#ch-multi-head, <ag-multi-head>): the output
+// and the per-head weights against an independent float64 multi-head
+// attention written here; the named preset's heads peak where their names
+// say; d_model and h, the sentence and the URL change the computation.
+import { describe, expect, test } from '@jest/globals';
+import {
+  expectClean,
+  exportText,
+  openPage,
+  predictChoice,
+  settledUrl,
+  urlParams,
+  useEnv,
+  waitReady,
+  withChapter,
+} from './helpers.mjs';
+import { expectAllLogged, expectClose, readNumbers } from './shown-numbers.mjs';
+import { softmax } from '../reference/float64.mjs';
+import { matmulRows } from './reference-rows.mjs';
+
+const TAG = 'ag-multi-head';
+const CH = 'multi-head';
+
+/** float64 multi-head attention, row-vector convention, W as [in, out]. */
+function mhaReference(X, { wQ, wK, wV, wO, bQ }, h) {
+  const T = X.length;
+  const D = X[0].length;
+  const dk = D / h;
+  const proj = (W, b) => X.map((x) => W[0].map((_, j) => x.reduce((s, xi, i) => s + xi * W[i][j], b ? b[j] : 0)));
+  const Q = proj(wQ, bQ);
+  const K = proj(wK);
+  const V = proj(wV);
+  const weights = [];
+  const concat = X.map(() => new Array(D).fill(0));
+  for (let k = 0; k < h; k += 1) {
+    const cols = Array.from({ length: dk }, (_, c) => k * dk + c);
+    const A = Q.map((q) => {
+      const s = K.map((kv) => cols.reduce((acc, c) => acc + q[c] * kv[c], 0) / Math.sqrt(dk));
+      return softmax(s, 1, s.length);
+    });
+    weights.push(A);
+    for (let i = 0; i < T; i += 1)
+      for (const c of cols) concat[i][c] = A[i].reduce((acc, a, j) => acc + a * V[j][c], 0);
+  }
+  const output = matmulRows(concat, wO).C;
+  return { output, weights };
+}
+
+function matrixOf(numbers, role) {
+  const out = [];
+  for (const n of numbers.filter((x) => x.role === role)) {
+    const [i, j] = n.key.split('-').map(Number);
+    (out[i - 1] ??= [])[j - 1] = n.value;
+  }
+  return out;
+}
+
+async function check(page) {
+  const numbers = await readNumbers(page, TAG);
+  const inputs = await page.locator(TAG).evaluate((el) => JSON.parse(JSON.stringify(el.inputs)));
+  // The word columns of X are shown wasm results (the positional code, columns 1-2, is typed-in input).
+  const X = matrixOf(numbers, 'x');
+  X.forEach((r, i) => r.forEach((x, j) => j >= 2 && expect(x).toBe(inputs.X[i][j])));
+  expect(X.every((r) => r[0] === undefined && r[1] === undefined)).toBe(true);
+  const ref = mhaReference(inputs.X, inputs.weights, inputs.numHeads);
+  const out = matrixOf(numbers, 'out');
+  const scale = Math.max(1, ...ref.output.flat().map(Math.abs));
+  ref.output.forEach((r, i) =>
+    r.forEach((x, j) => expectClose(out[i][j], x, 5e-5 * scale, `output[${i + 1},${j + 1}]`)),
+  );
+  ref.weights.forEach((A, k) => {
+    const got = matrixOf(numbers, `weight-h${k + 1}`);
+    A.forEach((r, i) =>
+      r.forEach((x, j) => expectClose(got[i][j], x, 5e-5 * 30, `head ${k + 1} A[${i + 1},${j + 1}]`)),
+    );
+  });
+  const diff = numbers.find((n) => n.role === 'check');
+  expect(diff.value).toBeLessThan(1e-8);
+  // Shown: 3 significant digits; the heat-map cells 2 decimals.
+  for (const n of numbers)
+    expectClose(
+      n.shown,
+      n.value,
+      Math.abs(n.value) * 5e-3 + (n.role.startsWith('weight-h') ? 5.01e-3 : 5e-4),
+      `${n.role}.${n.key} shown "${n.text}"`,
+    );
+  return { numbers, inputs, ref };
+}
+
+const argmaxes = (row) => {
+  const m = Math.max(...row);
+  return row.flatMap((x, j) => (x === m || Math.abs(x - m) < 1e-6 ? [j] : []));
+};
+
+const env = useEnv();
+
+describe('multi-head: multi-head attention', () => {
+  test('the named heads of "the cat saw the dog" peak where their names say; output and weights match float64', async () => {
+    await withChapter(env, CH, TAG, async ({ page }) => {
+      const { inputs, ref, numbers } = await check(page);
+      expect(inputs.patterns).toEqual(['previous', 'same', 'first']);
+      const words = inputs.words;
+      const T = words.length;
+      for (let k = 0; k < 3; k += 1) {
+        const A = matrixOf(numbers, `weight-h${k + 1}`);
+        for (let i = 0; i < T; i += 1) {
+          const peak = argmaxes(A[i]);
+          if (inputs.patterns[k] === 'previous') expect(peak).toEqual([Math.max(0, i - 1)]);
+          if (inputs.patterns[k] === 'first') expect(peak).toEqual([0]);
+          if (inputs.patterns[k] === 'same') expect(peak).toEqual(words.flatMap((w, j) => (w === words[i] ? [j] : [])));
+          // The peak is clear: at least 0.4 of the row (the same-word head shares it between copies).
+          expect(Math.max(...A[i])).toBeGreaterThan(0.4);
+          // The reference agrees on the peak.
+          expect(argmaxes(ref.weights[k][i])).toEqual(peak);
+        }
+      }
+      const shapes = await page.locator(`${TAG} [data-shape]`).allTextContents();
+      expect(shapes.join(' ')).toContain('[1, 3, 5, 4]');
+      expect(shapes.join(' ')).toContain('[1, 3, 5, 5]');
+      expect(await page.locator(`${TAG} [data-role="dims"]`).textContent()).toBe(
+        'd_model = 12, h = 3, d_k = d_v = d_model / h = 4',
+      );
+      await expectAllLogged(page, TAG);
+      const kernels = await page.evaluate(() => [...new Set(window.__agCallLog.map((c) => c.kernel))]);
+      expect(kernels).toEqual(expect.arrayContaining(['attention', 'multi_head_attention']));
+    });
+  });
+
+  test('choosing d_model, h and weights by keyboard and mouse, a new sentence, and the URL', async () => {
+    await withChapter(env, CH, TAG, async ({ page }) => {
+      await page.locator(`${TAG} input[name="heads"][value="6"]`).check();
+      expect(await page.locator(TAG).evaluate((el) => el.state.heads)).toBe(6);
+      await check(page);
+      expect(await page.locator(`${TAG} .head-map`).count()).toBe(6);
+      await page.locator(`${TAG} input[name="dmodel"][value="8"]`).check();
+      expect(await page.locator(TAG).evaluate((el) => [el.state.dmodel, el.state.heads])).toEqual(['8', 4]);
+      expect(await page.locator(`${TAG} input[name="heads"][value="3"]`).isDisabled()).toBe(true);
+      // Keyboard on the radio group: arrow keys move the choice.
+      await page.locator(`${TAG} input[name="preset"][value="named"]`).focus();
+      await page.keyboard.press('ArrowRight');
+      expect(await page.locator(TAG).evaluate((el) => el.state.preset)).toBe('random');
+      await check(page);
+      const input = page.locator(`${TAG} .sentence-input`);
+      await input.fill('birds sing at dawn');
+      await input.press('Enter');
+      await page.waitForFunction((tag) => document.querySelector(tag).state.words.length === 4, TAG);
+      // Heat-map keys: Enter on head 2, row 3 selects that head and query.
+      await page.locator(`${TAG} .head-map[data-head="2"] [data-cell="1-1"]`).focus();
+      await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('Enter');
+      expect(await page.locator(TAG).evaluate((el) => [el.state.head, el.state.query])).toEqual([2, 3]);
+      const { numbers } = await check(page);
+      await expectAllLogged(page, TAG);
+      const params = await urlParams(page);
+      expect([params.get('dmodel'), params.get('heads'), params.get('preset'), params.get('head')]).toEqual([
+        '8',
+        '4',
+        'random',
+        '2',
+      ]);
+      await withChapter(env, CH, TAG, { search: (await settledUrl(page)).search }, async (copy) => {
+        expect((await readNumbers(copy.page, TAG)).map((n) => n.value)).toEqual(numbers.map((n) => n.value));
+      });
+    });
+  });
+
+  test('a URL with another model size reopens it; h that does not divide d_model gives a note', async () => {
+    await withChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&dmodel=6&heads=2&preset=named` }, async ({ page }) => {
+      await check(page);
+      await expectAllLogged(page, TAG);
+    });
+    // h = 3 with d_model = 8: neither h nor the default h divides 8, so both go back to their
+    // defaults (12 and 3); the note names both, and the widget computes (never stuck loading).
+    const bad = await openPage(env, `?ch=${CH}&v=1&dmodel=8&heads=3&agtest=1#ch-${CH}`);
+    await waitReady(bad.page, TAG);
+    const note = await bad.page.locator(`${TAG} .note`).textContent();
+    expect(note).toMatch(/heads=3 \u2014 expected a number of heads that divides d_model = 8: 1, 2, 4/);
+    expect(note).toMatch(/dmodel=8 \u2014 expected a d_model that h = 3 divides/);
+    expect(await bad.page.locator(TAG).evaluate((el) => [el.state.dmodel, el.state.heads])).toEqual(['12', 3]);
+    expect(bad.problems.foreign).toEqual([]);
+    await bad.context.close();
+    // h = 5 with d_model = 12: h alone goes back to 3; a radio is checked and the numbers are computed.
+    const five = await openPage(env, `?ch=${CH}&v=1&heads=5&agtest=1#ch-${CH}`);
+    await waitReady(five.page, TAG);
+    expect(await five.page.locator(`${TAG} .note`).textContent()).toMatch(
+      /heads=5 \u2014 expected a number of heads that divides d_model = 12/,
+    );
+    expect(await five.page.locator(`${TAG} input[name="heads"]:checked`).getAttribute('value')).toBe('3');
+    expect(await five.page.locator(TAG).evaluate((el) => el.stateText)).toMatch(/&heads=3&/);
+    await expectClean(five);
+    await five.context.close();
+  });
+
+  test('predict, then reveal: the same-word head splits between the two "the"', async () => {
+    await withChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&preset=random` }, async ({ page }) => {
+      await predictChoice(page, TAG, 'itself', 'wrong');
+      expect(await page.locator(TAG).evaluate((el) => el.state.preset)).toBe('named');
+      const { numbers } = await check(page);
+      const row = matrixOf(numbers, 'weight-h2')[3];
+      expect(row[0]).toBe(row[3]);
+      await predictChoice(page, TAG, 'both', 'right');
+    });
+  });
+
+  test('exports the per-head weights as CSV', async () => {
+    await withChapter(env, CH, TAG, async ({ page }) => {
+      const csv = (await exportText(page, TAG, 'csv')).split('\r\n');
+      expect(csv[0]).toBe('head,query,query_word,key,key_word,weight');
+      expect(csv.filter((l) => /^\d/.test(l)).length).toBe(3 * 25);
+    });
+  });
+});

@@ -1,0 +1,253 @@
+// "Near-orthogonality in high dimension" (#ch-near-orthogonal): cosines of
+// random pairs (<ag-near-orthogonal>) and greedy packing (<ag-greedy-packing>),
+// both run in a Web Worker. Checks
+// the root mean square of cos against 1/sqrt(d) and the mean |cos| against
+// sqrt(2/pi)/sqrt(d) within sampling error (float64 moments written here),
+// the angle of 1/sqrt(d) against acos in float64 and the worked examples,
+// packing counts (more than d at large d) and a float64 re-check of the
+// pairwise condition on directions the worker logged, cancel, keys, mouse,
+// a changed URL, the prediction, exports and the layout.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, test } from '@jest/globals';
+import { exportJson, predictChoice, ROOT, urlParams, useEnv, withChapter } from './helpers.mjs';
+import { byRole, expectAllLogged, expectClose, one, readNumbers, U } from './shown-numbers.mjs';
+
+const TAG = 'ag-near-orthogonal';
+const PACK = 'ag-greedy-packing'; // the chapter's second widget
+const CH = 'near-orthogonal';
+const DIMS = [2, 3, 10, 100, 1000];
+const seeds = JSON.parse(readFileSync(join(ROOT, 'tests/data/seeds/worked-examples.json'), 'utf8'));
+const seedList = Array.isArray(seeds) ? seeds : (seeds.examples ?? Object.values(seeds).find(Array.isArray));
+const worked = (id) => seedList.find((e) => e.id === id);
+
+// Float64 moments of cos between two uniformly random directions in d dimensions.
+const meanCos2 = (d) => 1 / d;
+const varCos2 = (d) => 3 / (d * (d + 2)) - 1 / (d * d);
+/** E|cos| = Gamma(d/2) / (sqrt(pi) Gamma((d+1)/2)), by the recurrence r(d+2) = r(d) d/(d+1) from r(2) = 2/pi, r(3) = 1/2. */
+function meanAbsCos(d) {
+  let r = d % 2 === 0 ? 2 / Math.PI : 0.5;
+  for (let k = d % 2 === 0 ? 2 : 3; k < d; k += 2) r *= k / (k + 1);
+  return r;
+}
+/** Standard error of the sample rms of cos over n pairs (delta method). */
+const seRms = (d, n) => Math.sqrt(varCos2(d) / n) / (2 * Math.sqrt(meanCos2(d)));
+const seMeanAbs = (d, n) => Math.sqrt((1 / d - meanAbsCos(d) ** 2) / n);
+const degrees = (r) => (r * 180) / Math.PI;
+
+async function waitFor(page, attr, value = 'done', timeout = 90000) {
+  const tag = attr === 'packRun' ? PACK : TAG;
+  await page.waitForFunction(([t, a, v]) => document.querySelector(t)?.dataset[a] === v, [tag, attr, value], {
+    timeout,
+  });
+}
+
+const env = useEnv();
+
+describe('near-orthogonal: near-orthogonality in high dimension', () => {
+  test('rms of cos is 1/sqrt(d) and mean |cos| is about sqrt(2/pi)/sqrt(d), within sampling error; the angles match acos', async () => {
+    await withChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&d=1000&pairs=50000&seed=7` }, async ({ page }) => {
+      await waitFor(page, 'histRun');
+      const n = 50000;
+      const numbers = await readNumbers(page, TAG);
+      // The worked examples: 1/sqrt(1000) and its angle.
+      const typical = worked('cos-typical-1000');
+      const typicalAngle = worked('angle-typical-1000');
+      expectClose(typical.expected, 1 / Math.sqrt(1000), typical.tolerance, 'worked example cos');
+      const rms = one(numbers, 'rms').value;
+      expect(Math.abs(rms - typical.expected)).toBeLessThanOrEqual(4 * seRms(1000, n));
+      expect(one(numbers, 'rms').text).toMatch(/^0\.03/);
+      expectClose(
+        one(numbers, 'inv-sqrt-d').value,
+        1 / Math.sqrt(1000),
+        (8 * U) / Math.sqrt(1000),
+        '1/sqrt(1000) from the module',
+      );
+      expectClose(
+        degrees(one(numbers, 'rms-angle').value),
+        typicalAngle.expected,
+        typicalAngle.tolerance,
+        'angle of 1/sqrt(1000)',
+      );
+      expect(one(numbers, 'rms-angle').text).toBe('88.19\u00b0');
+      const meanAbs = one(numbers, 'mean-abs').value;
+      const approx = Math.sqrt(2 / Math.PI) / Math.sqrt(1000);
+      expect(Math.abs(meanAbs - approx)).toBeLessThanOrEqual(
+        4 * seMeanAbs(1000, n) + Math.abs(meanAbsCos(1000) - approx),
+      );
+      expectClose(one(numbers, 'rms-sqrt-d').value, rms * Math.sqrt(1000), 8 * U, 'rms * sqrt(d)');
+      expectClose(one(numbers, 'mean-abs-sqrt-d').value, meanAbs * Math.sqrt(1000), 8 * U, 'mean|cos| * sqrt(d)');
+      expect(Math.abs(one(numbers, 'mean').value)).toBeLessThanOrEqual(4 / Math.sqrt(1000 * n));
+      // The table: every d.
+      const tRms = byRole(numbers, 'table-rms');
+      const tAbs = byRole(numbers, 'table-mean-abs');
+      const tAng = byRole(numbers, 'table-angle');
+      expect(tRms.length).toBe(5);
+      for (const d of DIMS) {
+        const r = tRms.find((x) => x.key === String(d)).value;
+        const a = tAbs.find((x) => x.key === String(d)).value;
+        expect(Math.abs(r - 1 / Math.sqrt(d))).toBeLessThanOrEqual(4 * seRms(d, n));
+        expect(Math.abs(a - meanAbsCos(d))).toBeLessThanOrEqual(4 * seMeanAbs(d, n));
+        expect(a).toBeLessThan(r); // the mean |cos| sits inside the rms
+        expectClose(
+          tAng.find((x) => x.key === String(d)).value,
+          Math.acos(1 / Math.sqrt(d)),
+          2e-6,
+          `acos(1/sqrt(${d}))`,
+        );
+      }
+      // One random pair at d = 1000 is within a few degrees of a right angle.
+      expect(Math.abs(degrees(one(numbers, 'pair-angle').value) - 90)).toBeLessThan(8);
+      await expectAllLogged(page, TAG);
+      expect(
+        await page.evaluate(() => window.__agCallLog.some((c) => c.worker && c.kernel === 'random_dot_experiment')),
+      ).toBe(true);
+    });
+  }, 150000);
+
+  test('keys and clicks select d, a changed URL gives its state, and the URL follows', async () => {
+    await withChapter(
+      env,
+      CH,
+      TAG,
+      {
+        search: `?ch=${CH}&v=1&d=10&pairs=2000&seed=5&cand=5000&eps=0.1`,
+      },
+      async (opened) => {
+        const { page } = opened;
+        expect(await page.locator(TAG).evaluate((el) => el.state)).toEqual({ d: '10', pairs: '2000', seed: 5 });
+        expect(await page.locator(PACK).evaluate((el) => el.state)).toEqual({ eps: '0.1', cand: '5000', seed: 5 });
+        await waitFor(page, 'histRun');
+        await page.locator(`${TAG} .multiple[data-dim="10"]`).focus();
+        await page.keyboard.press('ArrowRight');
+        await page.waitForFunction((tag) => document.querySelector(tag).state.d === '100', TAG);
+        expect(await page.locator(TAG).evaluate((el) => el.shadowRoot.activeElement?.dataset.dim)).toBe('100');
+        let numbers = await readNumbers(page, TAG);
+        expect(Math.abs(one(numbers, 'rms').value - 0.1)).toBeLessThanOrEqual(4 * seRms(100, 2000));
+        expectClose(degrees(one(numbers, 'rms-angle').value), degrees(Math.acos(0.1)), 1e-4, 'angle of 0.1');
+        await page.waitForFunction(() => new URLSearchParams(window.location.search).get('d') === '100');
+        // The mouse: d = 2, where the angle of the rms is 45 degrees.
+        await page.locator(`${TAG} .multiple[data-dim="2"]`).click();
+        numbers = await readNumbers(page, TAG);
+        expect(Math.abs(one(numbers, 'rms').value - Math.SQRT1_2)).toBeLessThanOrEqual(4 * seRms(2, 2000));
+        expect(Math.abs(one(numbers, 'mean-abs').value - 2 / Math.PI)).toBeLessThanOrEqual(4 * seMeanAbs(2, 2000));
+        expect(one(numbers, 'rms-angle').text).toBe('45\u00b0');
+        await page.keyboard.press('End');
+        await page.waitForFunction((tag) => document.querySelector(tag).state.d === '1000', TAG);
+        await page.waitForFunction(() => new URLSearchParams(window.location.search).get('d') === '1000');
+        expect((await urlParams(page)).get('seed')).toBe('5');
+        await expectAllLogged(page, TAG);
+      },
+    );
+  }, 120000);
+
+  test('greedy packing: far more than d directions at d = 256, pairwise within eps (float64 re-check)', async () => {
+    await withChapter(
+      env,
+      CH,
+      TAG,
+      { search: `?ch=${CH}&v=1&pairs=2000&seed=1&eps=0.2&cand=20000` },
+      async ({ page }) => {
+        await waitFor(page, 'packRun', 'done', 120000);
+        const numbers = await readNumbers(page, PACK);
+        const kept = Object.fromEntries(byRole(numbers, 'kept').map((x) => [Number(x.key), x.value]));
+        expect(
+          Object.keys(kept)
+            .map(Number)
+            .sort((a, b) => a - b),
+        ).toEqual([2, 3, 4, 8, 16, 32, 64, 96, 128, 192, 256]);
+        expect(kept[2]).toBeLessThanOrEqual(2); // in the plane only two directions fit in a band of +-0.2 around 90 degrees
+        expect(kept[256]).toBeGreaterThan(2 * 256);
+        expect(kept[192]).toBeGreaterThan(192);
+        for (const [d, k] of Object.entries(kept)) {
+          expect(Number.isInteger(k)).toBe(true);
+          expect(k).toBeGreaterThanOrEqual(1);
+          expect(k).toBeLessThanOrEqual(20000);
+          if (Number(d) >= 8) expect(k).toBeGreaterThanOrEqual(kept[Number(d) / 2] ?? 0); // counts grow with d
+        }
+        // The directions of small cases (the worker logs arrays up to 4096 floats): unit vectors, pairwise |cos| <= 0.2.
+        const logged = await page.evaluate(() =>
+          window.__agCallLog
+            .filter((c) => c.kernel === 'greedy_packing' && c.result.directions.data.length > 0)
+            .map((c) => ({ d: c.args.d[0], kept: c.result.kept, data: Array.from(c.result.directions.data) })),
+        );
+        const checked = new Set();
+        for (const d of [3, 8, 16, 32, 64]) {
+          const last = logged.filter((c) => c.d === d).at(-1);
+          if (!last) continue;
+          expect(last.kept).toBe(kept[d]);
+          const rows = Array.from({ length: last.kept }, (_, i) => last.data.slice(i * d, (i + 1) * d));
+          for (const r of rows) expectClose(Math.hypot(...r), 1, 1e-5, `unit length at d=${d}`);
+          for (let i = 0; i < rows.length; i++) {
+            for (let j = 0; j < i; j++) {
+              let s = 0;
+              for (let k = 0; k < d; k++) s += rows[i][k] * rows[j][k];
+              expect(Math.abs(s)).toBeLessThanOrEqual(0.2 + 1e-5);
+            }
+          }
+          checked.add(d);
+        }
+        expect(checked.size).toBeGreaterThanOrEqual(3);
+        await expectAllLogged(page, PACK);
+      },
+    );
+  }, 180000);
+
+  test('dragging eps starts a new run; cancel leaves the page responsive; a key starts a right run', async () => {
+    await withChapter(
+      env,
+      CH,
+      TAG,
+      { search: `?ch=${CH}&v=1&pairs=2000&seed=2&eps=0.2&cand=20000` },
+      async ({ page }) => {
+        await waitFor(page, 'histRun');
+        // Drag the slider with the mouse to its right end: eps = 0.3.
+        const slider = page.locator(`${PACK} [data-control="eps"]`);
+        await slider.scrollIntoViewIfNeeded();
+        const box = await slider.boundingBox();
+        await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+        await page.mouse.down();
+        await page.mouse.move(box.x + box.width + 20, box.y + box.height / 2, { steps: 5 });
+        await page.mouse.up();
+        await page.waitForFunction((tag) => document.querySelector(tag).state.eps === '0.3', PACK);
+        expect(await page.locator(PACK).evaluate((el) => el.dataset.packRun)).toBe('running');
+        await page.locator(`${PACK} [data-action="cancel-pack"]`).click();
+        expect(await page.locator(PACK).evaluate((el) => el.dataset.packRun)).toBe('cancelled');
+        const t0 = Date.now();
+        expect(await page.evaluate(() => 1 + 1)).toBe(2);
+        expect(Date.now() - t0).toBeLessThan(1000);
+        // The d buttons still answer at once.
+        await page.locator(`${TAG} .multiple[data-dim="3"]`).click();
+        expect(await page.locator(TAG).evaluate((el) => el.state.d)).toBe('3');
+        // Fewer candidates and one key step left: eps = 0.25, a new run that finishes.
+        await page.locator(`${PACK} [data-control="cand"]`).selectOption('5000');
+        await slider.focus();
+        await page.keyboard.press('ArrowLeft');
+        await page.waitForFunction((tag) => document.querySelector(tag).state.eps === '0.25', PACK);
+        await waitFor(page, 'packRun', 'done', 120000);
+        await page.waitForFunction(() => new URLSearchParams(window.location.search).get('eps') === '0.25');
+        const kept = Object.fromEntries(
+          byRole(await readNumbers(page, PACK), 'kept').map((x) => [Number(x.key), x.value]),
+        );
+        expect(Math.max(...Object.keys(kept).map(Number))).toBe(128);
+        expect(kept[128]).toBeGreaterThan(128);
+        await expectAllLogged(page, PACK);
+      },
+    );
+  }, 180000);
+
+  test('predict, then reveal: closer to 90 degrees at d = 1000; exports', async () => {
+    await withChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&d=2&pairs=2000&cand=5000` }, async ({ page }) => {
+      await predictChoice(page, TAG, '0', 'wrong');
+      await expect(page.locator(`${TAG} .predict-result`).textContent()).resolves.toMatch(/88\.19\u00b0/);
+      expect(await page.locator(TAG).evaluate((el) => el.state.d)).toBe('1000');
+      await predictChoice(page, TAG, '90', 'right');
+      await waitFor(page, 'histRun');
+      await expectAllLogged(page, TAG);
+      const json = await exportJson(page, TAG);
+      expect(json.state.d).toBe('1000');
+      expect(typeof json.numbers.rms).toBe('number');
+      expect(typeof json.numbers['mean-abs']).toBe('number');
+    });
+  }, 120000);
+});

@@ -1,0 +1,63 @@
+// Moving a widget's draggable points (data-point, in a d3 plane): by mouse,
+// by finger (touch events) and by keyboard.
+
+/** Screen position of plot coordinates (x, y) in the widget's d3 plane. */
+async function planePoint(page, tag, [x, y]) {
+  return page
+    .locator(tag)
+    .first()
+    .evaluate(
+      (el, [px, py]) => {
+        const svg = el.shadowRoot.querySelector('svg.plane');
+        const extent = Number(svg.dataset.extent);
+        const margin = Number(svg.dataset.margin);
+        const box = svg.viewBox.baseVal;
+        const vx = margin + ((px + extent) / (2 * extent)) * (box.width - 2 * margin);
+        const vy = box.height - margin - ((py + extent) / (2 * extent)) * (box.height - 2 * margin);
+        const p = svg.createSVGPoint();
+        p.x = vx;
+        p.y = vy;
+        const s = p.matrixTransform(svg.getScreenCTM());
+        return { x: s.x, y: s.y };
+      },
+      [x, y],
+    );
+}
+
+/** Drags the point `name` (data-point) to plot coordinates `to` with the mouse. */
+export async function dragPoint(page, tag, name, to) {
+  const handle = page.locator(`${tag} [data-point="${name}"]`);
+  await handle.scrollIntoViewIfNeeded();
+  const box = await handle.locator('circle.dot').boundingBox();
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  const target = await planePoint(page, tag, to);
+  await page.mouse.move((box.x + target.x) / 2, (box.y + target.y) / 2, { steps: 4 });
+  await page.mouse.move(target.x, target.y, { steps: 4 });
+  await page.mouse.up();
+}
+
+/**
+ * Drags the point `name` to plane coordinates `to` with a finger: real touch
+ * events through the DevTools protocol (the context needs hasTouch: true).
+ */
+export async function touchDragPoint(page, tag, name, to) {
+  const handle = page.locator(`${tag} [data-point="${name}"]`);
+  await handle.scrollIntoViewIfNeeded();
+  const box = await handle.locator('circle.dot').boundingBox();
+  const from = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+  const target = await planePoint(page, tag, to);
+  const cdp = await page.context().newCDPSession(page);
+  const touch = (type, p) => cdp.send('Input.dispatchTouchEvent', { type, touchPoints: p ? [{ x: p.x, y: p.y }] : [] });
+  await touch('touchStart', from);
+  for (let i = 1; i <= 8; i++)
+    await touch('touchMove', { x: from.x + ((target.x - from.x) * i) / 8, y: from.y + ((target.y - from.y) * i) / 8 });
+  await touch('touchEnd');
+  await cdp.detach();
+}
+
+/** Focuses the point `name` with Tab order intact and presses `keys` (e.g. ['ArrowRight', 'Shift+ArrowUp']). */
+export async function keyPoint(page, tag, name, keys) {
+  await page.locator(`${tag} [data-point="${name}"]`).focus();
+  for (const key of keys) await page.keyboard.press(key);
+}

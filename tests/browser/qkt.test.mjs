@@ -1,0 +1,286 @@
+// "QKᵀ as a grid" (#ch-qkt, <ag-qkt-grid>): editable X, W_Q and W_K, the
+// projections Q = X W_Q and K = X W_K, the heat map S = QKᵀ and a cell's dot
+// product expanded term by term; checked against a float64 reference after
+// typed edits, arrow keys in an input, clicks, Enter on a cell and a changed URL.
+import { describe, expect, test } from '@jest/globals';
+import {
+  expectParams,
+  exportJson,
+  exportText,
+  predictChoice,
+  settledUrl,
+  urlParams,
+  useEnv,
+  withChapter,
+} from './helpers.mjs';
+import { byRole, expectAllLogged, expectClose, expectShown, one, readNumbers as readAll, U } from './shown-numbers.mjs';
+import { matmulRows, matmulRowsT } from './reference-rows.mjs';
+
+const TAG = 'ag-qkt-grid';
+const CH = 'qkt';
+const N = 4;
+const D_K = 2;
+const X0 = [
+  [1, 0, 1],
+  [0, 2, 1],
+  [2, 1, 0],
+  [-1, 0, 2],
+];
+const WQ0 = [
+  [1, 0],
+  [0, 1],
+  [1, -1],
+];
+const WK0 = [
+  [0, 1],
+  [1, 0],
+  [1, 1],
+];
+
+/** float64 reference: Q, K and S, with the absolute sums their error bounds are stated in. */
+function reference(x, wq, wk) {
+  const { C: Q, mag: Qabs } = matmulRows(x, wq);
+  const { C: K, mag: Kabs } = matmulRows(x, wk);
+  // Error bound of the float32 path: Q and K each carry a few roundoffs of their
+  // absolute sums, which S multiplies.
+  return { Q, K, S: matmulRowsT(Q, K), Sabs: matmulRowsT(Qabs, Kabs), Qabs, Kabs };
+}
+
+function expectMatches(numbers, x, wq, wk, cell) {
+  const ref = reference(x, wq, wk);
+  for (let i = 0; i < N; i += 1) {
+    for (let c = 0; c < D_K; c += 1) {
+      for (const [role, M, Mabs] of [
+        ['q', ref.Q, ref.Qabs],
+        ['k', ref.K, ref.Kabs],
+      ]) {
+        const n = one(numbers, role, `${i + 1}-${c + 1}`);
+        const tol = 4 * U * Mabs[i][c] + 1e-12;
+        expectClose(n.value, M[i][c], tol, `${role}${i + 1},${c + 1}`);
+        expectShown(n, M[i][c], { extra: tol });
+      }
+    }
+    for (let j = 0; j < N; j += 1) {
+      const s = one(numbers, 'score', `${i + 1}-${j + 1}`);
+      const tol = 12 * U * ref.Sabs[i][j] + 1e-12;
+      expectClose(s.value, ref.S[i][j], tol, `S${i + 1}${j + 1}`);
+      expectShown(s, ref.S[i][j], { digits: 3, extra: tol });
+    }
+  }
+  const [i, j] = [cell[0] - 1, cell[1] - 1];
+  byRole(numbers, 'term').forEach((n, c) => {
+    const t = ref.Q[i][c] * ref.K[j][c];
+    const tol = 10 * U * ref.Qabs[i][c] * ref.Kabs[j][c] + 1e-12;
+    expectClose(n.value, t, tol, `term ${c + 1}`);
+    expectShown(n, t, { extra: tol });
+  });
+  for (let c = 0; c < D_K; c += 1) {
+    expectClose(
+      one(numbers, 'factor', `q${c + 1}`).value,
+      ref.Q[i][c],
+      4 * U * ref.Qabs[i][c] + 1e-12,
+      `factor q${c + 1}`,
+    );
+    expectClose(
+      one(numbers, 'factor', `k${c + 1}`).value,
+      ref.K[j][c],
+      4 * U * ref.Kabs[j][c] + 1e-12,
+      `factor k${c + 1}`,
+    );
+  }
+  const dot = one(numbers, 'dot');
+  const tol = 12 * U * ref.Sabs[i][j] + 1e-12;
+  expectClose(dot.value, ref.S[i][j], tol, 'q_i.k_j');
+  expectShown(dot, ref.S[i][j], { extra: tol });
+  const flat = ref.S.flat();
+  expectClose(
+    one(numbers, 'score-lowest').value,
+    Math.min(...flat),
+    12 * U * Math.max(...ref.Sabs.flat()) + 1e-12,
+    'lowest',
+  );
+  expectClose(
+    one(numbers, 'score-highest').value,
+    Math.max(...flat),
+    12 * U * Math.max(...ref.Sabs.flat()) + 1e-12,
+    'highest',
+  );
+  return ref;
+}
+
+const state = (page) => page.locator(TAG).evaluate((el) => el.state);
+const input = (page, row, index) => page.locator(`${TAG} input[data-row="${row}"][data-index="${index}"]`);
+
+/** The numbers shown; a bracketed negative value "(−1)" (after a + sign) is read as −1. */
+async function readNumbers(page, tag) {
+  return (await readAll(page, tag)).map((n) =>
+    /^\(.*\)$/.test(n.text) ? { ...n, shown: Number(n.text.slice(1, -1).replace(/\u2212/g, '-')) } : n,
+  );
+}
+
+const env = useEnv();
+
+describe('qkt: QKᵀ as a grid', () => {
+  test('opens on the defaults: Q, K and S match the reference, S12 = 2×3 + (−1)×1 = 5, every number logged', async () => {
+    await withChapter(env, CH, TAG, async ({ page }) => {
+      const numbers = await readNumbers(page, TAG);
+      expectMatches(numbers, X0, WQ0, WK0, [1, 2]);
+      expect(one(numbers, 'dot').text).toBe('5');
+      expect(byRole(numbers, 'term').map((t) => t.text)).toEqual(['6', '(\u22121)']);
+      expect(one(numbers, 'factor', 'k1').text).toBe('3');
+      await expectAllLogged(page, TAG);
+      const calls = await page.evaluate(() =>
+        window.__agCallLog.filter((c) => /matmul/.test(c.kernel)).map((c) => c.args),
+      );
+      expect(calls.length).toBeGreaterThanOrEqual(3);
+      await expect(page.locator(`${TAG} [data-cell="1-2"]`).getAttribute('aria-label')).resolves.toBe(
+        'S12, \u201cbirds\u201d looking at \u201csing\u201d: 5',
+      );
+      expect(await page.locator(`${TAG} .katex`).count()).toBeGreaterThan(0);
+    });
+  });
+
+  test('hover shows a number, a click or Enter expands the cell', async () => {
+    await withChapter(env, CH, TAG, async ({ page }) => {
+      const ref = reference(X0, WQ0, WK0);
+      await page.locator(`${TAG} [data-cell="4-3"]`).hover();
+      let readout = one(await readNumbers(page, TAG), 'readout');
+      expectClose(readout.value, ref.S[3][2], 1e-6, 'readout S43');
+      expect((await state(page)).cell).toEqual([1, 2]); // hovering does not expand
+
+      await page.locator(`${TAG} [data-cell="3-4"]`).click();
+      expect((await state(page)).cell).toEqual([3, 4]);
+      expectMatches(await readNumbers(page, TAG), X0, WQ0, WK0, [3, 4]);
+      expect(one(await readNumbers(page, TAG), 'dot').text).toBe('5'); // (2, 1)·(2, 1)
+
+      // Keyboard: arrows move the focus (and the readout), Enter expands.
+      await page.keyboard.press('ArrowUp');
+      await page.keyboard.press('Home');
+      readout = one(await readNumbers(page, TAG), 'readout');
+      expectClose(readout.value, ref.S[1][0], 1e-6, 'readout S21');
+      expect((await state(page)).cell).toEqual([3, 4]);
+      await page.keyboard.press('Enter');
+      expect((await state(page)).cell).toEqual([2, 1]);
+      const numbers = await readNumbers(page, TAG);
+      expectMatches(numbers, X0, WQ0, WK0, [2, 1]);
+      expect(one(numbers, 'dot').text).toBe('3'); // (1, 1)·(1, 2)
+      expect((await urlParams(page)).get('cell')).toBe('2,1');
+      await expectAllLogged(page, TAG);
+    });
+  });
+
+  test('editing X, W_Q (arrow key) and W_K gives the reference Q, K and S, and the URL reopens them', async () => {
+    await withChapter(env, CH, TAG, async ({ page }) => {
+      await input(page, 'x2', 2).fill('-2.5');
+      await input(page, 'W_K row 2', 0).fill('3');
+      await input(page, 'W_Q row 1', 1).focus();
+      await page.keyboard.press('ArrowUp'); // 0 -> 1
+      const x = X0.map((r) => [...r]);
+      x[1][2] = -2.5;
+      const wq = WQ0.map((r) => [...r]);
+      wq[0][1] = 1;
+      const wk = WK0.map((r) => [...r]);
+      wk[1][0] = 3;
+      const s = await state(page);
+      expect(s.x).toEqual(x);
+      expect(s.wq).toEqual(wq);
+      expect(s.wk).toEqual(wk);
+      await page.locator(`${TAG} [data-cell="2-4"]`).click();
+      const numbers = await readNumbers(page, TAG);
+      expectMatches(numbers, x, wq, wk, [2, 4]);
+      await expectAllLogged(page, TAG);
+
+      await expectParams(page, CH, {
+        x: '1,0,1;0,2,-2.5;2,1,0;-1,0,2',
+        wq: '1,1;0,1;1,-1',
+        wk: '0,1;3,0;1,1',
+        cell: '2,4',
+      });
+
+      await withChapter(env, CH, TAG, { search: (await settledUrl(page)).search }, async (copy) => {
+        const reopened = await readNumbers(copy.page, TAG);
+        expect(reopened.filter((n) => n.role !== 'readout').map((n) => n.text)).toEqual(
+          numbers.filter((n) => n.role !== 'readout').map((n) => n.text),
+        );
+        expectMatches(reopened, x, wq, wk, [2, 4]);
+        expect(await input(copy.page, 'x2', 2).inputValue()).toBe('-2.5');
+      });
+    });
+  });
+
+  test('a URL with fractional inputs matches the reference; an entry out of range is flagged and waits', async () => {
+    const x = [
+      [0.3, -1.7, 2.2],
+      [4.9, 0.1, -3.3],
+      [-0.25, 1.5, 0.75],
+      [2, -2, 5],
+    ];
+    const wq = [
+      [0.1, -0.7],
+      [1.3, 0.9],
+      [-2.2, 0.4],
+    ];
+    const wk = [
+      [-1.1, 0.6],
+      [0.35, -4.5],
+      [2.8, 1.9],
+    ];
+    const enc = (m) => m.map((r) => r.join(',')).join(';');
+    await withChapter(
+      env,
+      CH,
+      TAG,
+      {
+        search: `?ch=qkt&v=1&x=${enc(x)}&wq=${enc(wq)}&wk=${enc(wk)}&cell=4,4`,
+      },
+      async (opened) => {
+        const { page } = opened;
+        expectMatches(await readNumbers(page, TAG), x, wq, wk, [4, 4]);
+        await expectAllLogged(page, TAG);
+
+        await input(page, 'x1', 0).fill('9'); // out of range [-5, 5]
+        await expect(input(page, 'x1', 0).getAttribute('aria-invalid')).resolves.toBe('true');
+        await expect(page.locator(`${TAG} .note`).textContent()).resolves.toContain('x1, entry 1');
+        expect(await page.locator(`${TAG} .results`).evaluate((el) => el.classList.contains('is-stale'))).toBe(true);
+        await input(page, 'x3', 1).fill('2'); // waits while x1 is out of range
+        expect((await state(page)).x[2][1]).toBe(1.5);
+        await input(page, 'x1', 0).fill('1');
+        const x2 = x.map((r) => [...r]);
+        x2[0][0] = 1;
+        x2[2][1] = 2;
+        expect((await state(page)).x).toEqual(x2);
+        expect(await page.locator(`${TAG} .results`).evaluate((el) => el.classList.contains('is-stale'))).toBe(false);
+        expectMatches(await readNumbers(page, TAG), x2, wq, wk, [4, 4]);
+      },
+    );
+  });
+
+  test('predict, then reveal: with W_K = W_Q the grid is symmetric', async () => {
+    await withChapter(env, CH, TAG, async ({ page }) => {
+      await predictChoice(page, TAG, 'no', 'wrong');
+      await expect(page.locator(`${TAG} .predict-result`).textContent()).resolves.toMatch(
+        /S\u2081\u2082 = 1 and S\u2082\u2081 = 1/,
+      );
+      expect((await state(page)).wk).toEqual(WQ0);
+      const numbers = await readNumbers(page, TAG);
+      expectMatches(numbers, X0, WQ0, WQ0, [1, 2]);
+      for (let i = 1; i <= N; i += 1)
+        for (let j = 1; j <= N; j += 1)
+          expect(one(numbers, 'score', `${i}-${j}`).value).toBe(one(numbers, 'score', `${j}-${i}`).value);
+      await predictChoice(page, TAG, 'yes', 'right');
+      await expectAllLogged(page, TAG);
+    });
+  });
+
+  test('exports the heat map as SVG and PNG and the numbers as JSON and CSV', async () => {
+    await withChapter(env, CH, TAG, async ({ page }) => {
+      const json = await exportJson(page, TAG);
+      expect(json.state).toEqual({ x: X0, wq: WQ0, wk: WK0, cell: [1, 2] });
+      expect(json.stateText).toBe('v=1&x=1,0,1;0,2,1;2,1,0;-1,0,2&wq=1,0;0,1;1,-1&wk=0,1;1,0;1,1&cell=1,2');
+      expect(json.numbers['score.1-2']).toBe(5);
+      expect(json.numbers['q.1-1']).toBe(2);
+      const csv = await exportText(page, TAG, 'csv');
+      expect(csv.split('\r\n')).toContain('dot,5');
+    });
+  });
+});

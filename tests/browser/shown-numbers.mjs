@@ -1,0 +1,81 @@
+// The numbers a chapter widget shows ([data-value] in its shadow root): read
+// them, pick them by role and key, compare them with a float64 reference
+// (tests/reference/float64.mjs) as stored and as shown, and check that each is
+// a result in the kernel-call log (window.__agCallLog, test mode).
+import { expect } from '@jest/globals';
+
+export { U } from '../reference/float64.mjs';
+
+/**
+ * Every number the widget shows ([data-value] in its shadow root): role, key,
+ * text as shown, that text parsed (typographic minus, a trailing degree sign
+ * dropped), and the exact value kept in data-value.
+ */
+export async function readNumbers(page, tag) {
+  const items = await page
+    .locator(tag)
+    .first()
+    .evaluate((el) =>
+      [...el.shadowRoot.querySelectorAll('[data-value]')].map((n) => ({
+        role: n.dataset.role,
+        key: n.dataset.key ?? null,
+        text: n.textContent,
+        value: Number(n.dataset.value),
+      })),
+    );
+  return items.map((item) => ({ ...item, shown: Number(item.text.replace(/\u2212/g, '-').replace(/\u00b0$/, '')) }));
+}
+
+/** The numbers of one role, by key order: readNumbers filtered. */
+export function byRole(numbers, role) {
+  return numbers.filter((n) => n.role === role).sort((a, b) => String(a.key).localeCompare(String(b.key)));
+}
+
+/** One number by role (and key). */
+export function one(numbers, role, key = null) {
+  const found = numbers.filter((n) => n.role === role && (key === null || n.key === String(key)));
+  if (found.length !== 1)
+    throw new Error(`expected one number ${role}${key === null ? '' : `.${key}`}, found ${found.length}`);
+  return found[0];
+}
+
+/**
+ * Checks that each number the widget shows is, bit for bit, a result in the
+ * kernel-call log (test mode). Returns how many were checked.
+ */
+export async function expectAllLogged(page, tag) {
+  const missing = await page
+    .locator(tag)
+    .first()
+    .evaluate((el) => {
+      const seen = new Set();
+      const visit = (r) => {
+        if (typeof r === 'number') seen.add(String(r));
+        else if (r && (ArrayBuffer.isView(r) || Array.isArray(r))) for (const x of r) visit(x);
+        else if (r && typeof r === 'object') for (const v of Object.values(r)) visit(v);
+      };
+      for (const call of window.__agCallLog ?? []) visit(call.result);
+      const shown = [...el.shadowRoot.querySelectorAll('[data-value]')];
+      return {
+        count: shown.length,
+        missing: shown.filter((n) => !seen.has(n.dataset.value)).map((n) => `${n.dataset.role}=${n.dataset.value}`),
+        log: (window.__agCallLog ?? []).length,
+      };
+    });
+  expect(missing.log).toBeGreaterThan(0);
+  expect(missing.count).toBeGreaterThan(0);
+  expect(missing.missing).toEqual([]);
+  return missing.count;
+}
+
+export function expectClose(actual, expected, tolerance, what) {
+  const ok = Math.abs(actual - expected) <= tolerance;
+  if (!ok) throw new Error(`${what}: got ${actual}, expected ${expected} within ${tolerance}`);
+  expect(ok).toBe(true);
+}
+
+/** The shown text is the reference to `digits` significant digits (within half a unit of the last digit). */
+export function expectShown(item, expected, { digits = 4, extra = 0 } = {}) {
+  const tol = 0.5 * 10 ** (Math.floor(Math.log10(Math.abs(expected) || 1)) - digits + 1) * 1.001 + extra;
+  expectClose(item.shown, expected, tol, `${item.role}${item.key ? `.${item.key}` : ''} shown "${item.text}"`);
+}

@@ -1,0 +1,248 @@
+// "Sign and size" (#ch-sign, <ag-sign-and-size>): the plane split by b into
+// the half-plane of positive scores, the zero line and the half-plane of
+// negative scores; the region of a named live with its score and angle; and
+// the same score from short, aligned vectors or long, poorly aligned ones.
+// Checked against a float64 reference after mouse drags, arrow keys and a
+// changed URL.
+import { describe, expect, test } from '@jest/globals';
+import {
+  expectParams,
+  expectReopens,
+  exportFile,
+  exportJson,
+  exportText,
+  predictChoice,
+  urlParams,
+  useEnv,
+  withChapter,
+} from './helpers.mjs';
+import { dragPoint, keyPoint } from './pointer.mjs';
+import { expectAllLogged, expectClose, expectShown, one, readNumbers, U } from './shown-numbers.mjs';
+import { angle, cosine, dot, norm, sumAbsProd } from '../reference/float64.mjs';
+
+const TAG = 'ag-sign-and-size';
+const CH = 'sign';
+
+function reference(a, b) {
+  const [d, na, nb] = [dot(a, b), norm(a), norm(b)];
+  return {
+    dot: d,
+    na,
+    nb,
+    product: na * nb,
+    cos: na && nb ? cosine(a, b) : NaN,
+    angle: angle(a, b),
+    magnitude: sumAbsProd(a, b),
+    region: d > 0 ? 'positive' : d < 0 ? 'negative' : 'zero',
+  };
+}
+
+function expectMatches(numbers, a, b) {
+  const r = reference(a, b);
+  const dotTol = 3 * U * r.magnitude + 1e-12;
+  const dot = one(numbers, 'dot');
+  expectClose(dot.value, r.dot, dotTol, 'a.b');
+  expectShown(dot, r.dot, { extra: dotTol });
+  for (const [key, ref] of [
+    ['a', r.na],
+    ['b', r.nb],
+  ]) {
+    const n = one(numbers, 'norm', key);
+    expectClose(n.value, ref, 4 * U * ref, `|${key}|`);
+    expectShown(n, ref);
+  }
+  const product = one(numbers, 'norm-product');
+  expectClose(product.value, r.product, 10 * U * r.product, '|a||b|');
+  expectShown(product, r.product, { extra: 10 * U * r.product });
+  if (r.na && r.nb) {
+    expectClose(one(numbers, 'cosine').value, r.cos, 20 * U, 'cos');
+    expectShown(one(numbers, 'cosine'), r.cos, { extra: 20 * U });
+    const angle = one(numbers, 'angle');
+    expectClose(angle.value, r.angle, 1e-5, 'angle');
+    expectShown(angle, (r.angle * 180) / Math.PI, { extra: 1e-3 });
+  }
+  return r;
+}
+
+/** The region the widget names, the highlighted reading, and the drawn polygons (plot units). */
+async function drawn(page) {
+  return page.locator(TAG).evaluate((el) => {
+    const root = el.shadowRoot;
+    const svg = root.querySelector('svg.plane');
+    const e = Number(svg.dataset.extent);
+    const m = Number(svg.dataset.margin);
+    const w = svg.viewBox.baseVal.width;
+    const toPlot = ([px, py]) => [((px - m) / (w - 2 * m)) * 2 * e - e, e - ((py - m) / (w - 2 * m)) * 2 * e];
+    const poly = (sel) =>
+      (
+        root
+          .querySelector(sel)
+          .getAttribute('d')
+          .match(/-?[\d.]+(e-?\d+)?,-?[\d.]+(e-?\d+)?/g) ?? []
+      ).map((s) => toPlot(s.split(',').map(Number)));
+    const zero = root.querySelector('line.zero-line');
+    return {
+      region: el.dataset.region,
+      current: [...root.querySelectorAll('.reading.is-current')].map((li) => li.dataset.reading),
+      positive: poly('path.region-positive'),
+      negative: poly('path.region-negative'),
+      zero: [
+        toPlot([Number(zero.getAttribute('x1')), Number(zero.getAttribute('y1'))]),
+        toPlot([Number(zero.getAttribute('x2')), Number(zero.getAttribute('y2'))]),
+      ],
+      extent: e,
+    };
+  });
+}
+
+/** The regions follow b: positive polygon on b's side, negative on the other, zero line perpendicular, all inside the plot. */
+function expectRegions(d, b) {
+  const side = (q) => q[0] * b[0] + q[1] * b[1];
+  const scale = Math.hypot(...b) * d.extent;
+  expect(d.positive.length).toBeGreaterThanOrEqual(3);
+  expect(d.negative.length).toBeGreaterThanOrEqual(3);
+  for (const q of d.positive) expect(side(q)).toBeGreaterThanOrEqual(-1e-6 * scale);
+  for (const q of d.negative) expect(side(q)).toBeLessThanOrEqual(1e-6 * scale);
+  for (const q of [...d.positive, ...d.negative, ...d.zero])
+    for (const c of q) expect(Math.abs(c)).toBeLessThanOrEqual(d.extent + 1e-6);
+  for (const q of d.zero) expect(Math.abs(side(q))).toBeLessThanOrEqual(1e-6 * scale);
+}
+
+const env = useEnv();
+
+describe('sign: sign and size', () => {
+  test('opens on (3, 4) and (4, 3): positive, acute, regions that follow b, and the same score 6 two ways', async () => {
+    await withChapter(env, CH, TAG, async ({ page }) => {
+      const numbers = await readNumbers(page, TAG);
+      expect(one(numbers, 'dot').text).toBe('24');
+      expect(one(numbers, 'angle').text).toBe('16.26\u00b0');
+      expectMatches(numbers, [3, 4], [4, 3]);
+      const d = await drawn(page);
+      expect(d.region).toBe('positive');
+      expect(d.current).toEqual(['positive']);
+      expectRegions(d, [4, 3]);
+      // Same score, two ways: both pairs score 6, from very different lengths and angles.
+      const pairs = {
+        short: [
+          [1.5, 2],
+          [2, 1.5],
+        ],
+        long: [
+          [6, 0],
+          [1, 5],
+        ],
+      };
+      for (const [key, [a, b]] of Object.entries(pairs)) {
+        const r = reference(a, b);
+        expect(one(numbers, 'demo-score', key).text).toBe('6');
+        expectClose(one(numbers, 'demo-score', key).value, r.dot, 3 * U * r.magnitude, `${key} score`);
+        expectClose(one(numbers, 'demo-product', key).value, r.product, 10 * U * r.product, `${key} |a||b|`);
+        expectShown(one(numbers, 'demo-product', key), r.product, { extra: 10 * U * r.product });
+        expectClose(one(numbers, 'demo-cosine', key).value, r.cos, 20 * U, `${key} cos`);
+        expectShown(one(numbers, 'demo-cosine', key), r.cos, { extra: 20 * U });
+        expectShown(one(numbers, 'demo-angle', key), (r.angle * 180) / Math.PI, { extra: 1e-3 });
+        expectClose(one(numbers, 'demo-norm-a', key).value, r.na, 4 * U * r.na, `${key} |a|`);
+        expectClose(one(numbers, 'demo-norm-b', key).value, r.nb, 4 * U * r.nb, `${key} |b|`);
+      }
+      expect(one(numbers, 'demo-cosine', 'short').value).toBeGreaterThan(0.95);
+      expect(one(numbers, 'demo-cosine', 'long').value).toBeLessThan(0.2);
+      await expectAllLogged(page, TAG);
+      expect(await page.locator(`${TAG} .katex`).count()).toBeGreaterThan(0);
+    });
+  });
+
+  test('dragging a across the zero line and turning b with the keys change the region, with reference values, and the URL reopens them', async () => {
+    await withChapter(env, CH, TAG, async ({ page }) => {
+      const scrollBefore = await page.evaluate(() => window.scrollY);
+      await dragPoint(page, TAG, 'a', [-3.5, 2]);
+      expect(await page.evaluate(() => window.scrollY)).toBe(scrollBefore);
+      expect(await page.locator(TAG).evaluate((el) => el.state.a)).toEqual([-3.5, 2]);
+      let numbers = await readNumbers(page, TAG);
+      expect(expectMatches(numbers, [-3.5, 2], [4, 3]).region).toBe('negative');
+      let d = await drawn(page);
+      expect(d.region).toBe('negative');
+      expect(d.current).toEqual(['negative']);
+      await expect(page.locator(`${TAG} [data-role="region"]`).textContent()).resolves.toMatch(
+        /negative half-plane.*obtuse/,
+      );
+
+      // Turn b with the keyboard: a does not move, but the regions turn and a changes sides.
+      await keyPoint(page, TAG, 'b', Array(6).fill('Shift+ArrowLeft'));
+      const b = [-2, 3];
+      expect(await page.locator(TAG).evaluate((el) => el.state.b)).toEqual(b);
+      numbers = await readNumbers(page, TAG);
+      expect(expectMatches(numbers, [-3.5, 2], b).region).toBe('positive');
+      d = await drawn(page);
+      expect(d.region).toBe('positive');
+      expect(d.current).toEqual(['positive']);
+      expectRegions(d, b);
+      await expectAllLogged(page, TAG);
+      await expect(page.locator(`${TAG} [aria-live]`).textContent()).resolves.toContain(
+        `Score ${one(numbers, 'dot').text}`,
+      );
+      await expect(page.locator(`${TAG} [data-point="b"]`).getAttribute('aria-valuetext')).resolves.toBe(
+        'b = (\u22122, 3)',
+      );
+
+      await expectParams(page, CH, { a: '-3.5,2', b: '-2,3' });
+      await expectReopens(env, page, CH, TAG, numbers);
+    });
+  });
+
+  test('a URL on the zero line reads "zero" at a right angle; the "Show in the plot" buttons load the same-score pairs', async () => {
+    await withChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&a=-3,4&b=4,3` }, async (opened) => {
+      const { page } = opened;
+      let numbers = await readNumbers(page, TAG);
+      expectMatches(numbers, [-3, 4], [4, 3]);
+      expect(one(numbers, 'dot').value).toBe(0);
+      expect(one(numbers, 'angle').text).toBe('90\u00b0');
+      let d = await drawn(page);
+      expect(d.region).toBe('zero');
+      expect(d.current).toEqual(['zero']);
+      expectRegions(d, [4, 3]);
+
+      await page.locator(`${TAG} [data-load="long"]`).click();
+      expect(await page.locator(TAG).evaluate((el) => el.state)).toEqual({ a: [6, 0], b: [1, 5] });
+      numbers = await readNumbers(page, TAG);
+      expectMatches(numbers, [6, 0], [1, 5]);
+      expect(one(numbers, 'dot').text).toBe('6');
+      expect((await urlParams(page)).get('a')).toBe('6,0');
+      d = await drawn(page);
+      expect(d.region).toBe('positive');
+      await expectAllLogged(page, TAG);
+    });
+
+    await withChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&a=-5.5,1.25&b=2,-6` }, async (other) => {
+      const numbers = await readNumbers(other.page, TAG);
+      expect(expectMatches(numbers, [-5.5, 1.25], [2, -6]).region).toBe('negative');
+      expectRegions(await drawn(other.page), [2, -6]);
+      await expectAllLogged(other.page, TAG);
+    });
+  });
+
+  test('predict, then reveal: a = (-1, 3) against b = (4, 3) scores positive', async () => {
+    await withChapter(env, CH, TAG, async ({ page }) => {
+      await predictChoice(page, TAG, 'negative', 'wrong');
+      expect(await page.locator(TAG).evaluate((el) => el.state)).toEqual({ a: [-1, 3], b: [4, 3] });
+      const numbers = await readNumbers(page, TAG);
+      expect(expectMatches(numbers, [-1, 3], [4, 3]).dot).toBe(5);
+      await expect(page.locator(`${TAG} .predict-result`).textContent()).resolves.toMatch(/a\u00b7b = 5/);
+      await predictChoice(page, TAG, 'positive', 'right');
+      await expectAllLogged(page, TAG);
+    });
+  });
+
+  test('exports the figure as SVG and PNG and the numbers as JSON and CSV', async () => {
+    await withChapter(env, CH, TAG, async ({ page }) => {
+      const json = await exportJson(page, TAG);
+      expect(json.state).toEqual({ a: [3, 4], b: [4, 3] });
+      expect(json.stateText).toBe('v=1&a=3,4&b=4,3');
+      expect(json.numbers.dot).toBe(24);
+      expect(json.numbers['demo-score.long']).toBe(6);
+      const csv = await exportText(page, TAG, 'csv');
+      expect(csv.split('\r\n')).toContain('demo-score.short,6');
+      const svg = await exportFile(page, TAG, 'svg');
+      expect(svg.bytes.toString('utf8').match(/sign-hatch/g)?.length).toBeGreaterThanOrEqual(2); // the pattern and its use
+    });
+  });
+});

@@ -1,0 +1,170 @@
+// "Why scores grow like √d" (#ch-sqrt-d, <ag-sqrt-d>): the Monte Carlo
+// experiment in a Web Worker. Checks the statistics against √d_k within
+// sampling error (fixed seed, 10^5 pairs for d_k = 64 and 512, as in the
+// worked examples), the exact density curve against an independent float64
+// density written here, cancel (the page stays responsive and a new run is
+// right), the log-linked state, the prediction, exports and the layout.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, test } from '@jest/globals';
+import { exportFile, exportJson, predictChoice, ROOT, urlParams, useEnv, withChapter } from './helpers.mjs';
+import { byRole, expectAllLogged, expectClose, one, readNumbers, U } from './shown-numbers.mjs';
+
+const TAG = 'ag-sqrt-d';
+const CH = 'sqrt-d';
+const seeds = JSON.parse(readFileSync(join(ROOT, 'tests/data/seeds/worked-examples.json'), 'utf8'));
+const expectedSpread = (d) => {
+  const list = Array.isArray(seeds) ? seeds : (seeds.examples ?? Object.values(seeds).find(Array.isArray));
+  const item = list.find((e) => e.id === `sqrt-d-spread-${d}`);
+  return item ? item.expected : Math.sqrt(d);
+};
+
+/** Waits until the worker's experiment is done. */
+async function waitRun(page, timeout = 60000) {
+  await page.waitForFunction((tag) => document.querySelector(tag)?.dataset.run === 'done', TAG, { timeout });
+}
+
+// An independent float64 density of q.k: the Fourier integral
+// (1/pi) int_0^inf cos(tx) (1 + t^2)^(-d/2) dt by Simpson's rule (d >= 2,
+// where the integrand decays at least like 1/t^2).
+function densityRef(x, d) {
+  const T = d === 2 ? 4000 : d < 8 ? 400 : 60 / Math.sqrt(d) + 20 / Math.sqrt(d);
+  const n = d === 2 ? 400000 : 20000;
+  const h = T / n;
+  let s = 0;
+  for (let i = 0; i <= n; i++) {
+    const t = i * h;
+    const w = i === 0 || i === n ? 1 : i % 2 ? 4 : 2;
+    s += w * Math.cos(t * x) * (1 + t * t) ** (-d / 2);
+  }
+  return (s * h) / 3 / Math.PI;
+}
+
+const env = useEnv();
+
+describe('sqrt-d: why scores grow like sqrt(d)', () => {
+  test.each([64, 512])(
+    'a fixed seed and 10^5 pairs reproduce the spread sqrt(%i) within three standard errors',
+    async (d) => {
+      await withChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&d=${d}&pairs=100000&seed=7` }, async (opened) => {
+        const { page } = opened;
+        await waitRun(page, 90000);
+        const numbers = await readNumbers(page, TAG);
+        const sigma = expectedSpread(d);
+        expectClose(sigma, Math.sqrt(d), 1e-9, 'worked example');
+        const std = one(numbers, 'std').value;
+        const se = sigma / Math.sqrt(2 * 100000);
+        expect(Math.abs(std - sigma)).toBeLessThanOrEqual(3 * se);
+        expect(Math.abs(one(numbers, 'mean').value)).toBeLessThanOrEqual((3 * sigma) / Math.sqrt(100000));
+        expectClose(one(numbers, 'sqrt-d').value, Math.sqrt(d), 4 * U * Math.sqrt(d) * 12, 'sqrt(d) from the module');
+        expect(await page.locator(`${TAG} [data-role="pairs-used"]`).textContent()).toBe('100,000');
+        await expectAllLogged(page, TAG);
+        // The worker's calls reached the page's log.
+        expect(
+          await page.evaluate(() => window.__agCallLog.some((c) => c.worker && c.kernel === 'random_dot_experiment')),
+        ).toBe(true);
+      });
+    },
+    150000,
+  );
+
+  test('the exact density: Laplace at d = 2, matching an independent float64 integral; slider and keys change d', async () => {
+    await withChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&d=2&pairs=5000&seed=1` }, async ({ page }) => {
+      await waitRun(page);
+      // The curve's numbers come from a logged dot_density call: check them against the reference.
+      const calls = await page.evaluate(() =>
+        window.__agCallLog
+          .filter((c) => c.kernel === 'dot_density')
+          .map((c) => ({ d: c.args.d[0], y: Array.from(c.result.data) })),
+      );
+      const two = calls.filter((c) => c.d === 2).at(-1);
+      expect(two.y.length).toBe(161);
+      const lo = Math.fround(-5 * Math.sqrt(2));
+      const hi = Math.fround(5 * Math.sqrt(2));
+      for (const i of [0, 40, 79, 80, 81, 120, 160]) {
+        const x = Math.fround(lo + ((hi - lo) * i) / 160);
+        expectClose(two.y[i], Math.exp(-Math.abs(x)) / 2, 4 * U * two.y[i] + 1e-12, `Laplace at ${x}`);
+      }
+      // Keys on the log slider: two steps right = a factor 2^(1/2).
+      await page.locator(`${TAG} [data-control="d"]`).focus();
+      for (let i = 0; i < 8; i++) await page.keyboard.press('ArrowRight');
+      await page.waitForFunction((tag) => document.querySelector(tag).state.d === 8, TAG);
+      await waitRun(page);
+      const eight = (
+        await page.evaluate(() =>
+          window.__agCallLog
+            .filter((c) => c.kernel === 'dot_density' && c.args.d[0] === 8)
+            .map((c) => Array.from(c.result.data)),
+        )
+      ).at(-1);
+      const lo8 = Math.fround(-5 * Math.sqrt(8));
+      const hi8 = Math.fround(5 * Math.sqrt(8));
+      for (const i of [10, 60, 80, 100]) {
+        const x = Math.fround(lo8 + ((hi8 - lo8) * i) / 160);
+        expectClose(eight[i], densityRef(x, 8), 1e-6 * densityRef(x, 8) + 1e-9, `density d=8 at ${x}`);
+      }
+      expect((await urlParams(page)).get('d')).toBe('8');
+      // Drag the slider with the mouse to its right end: d = 4096.
+      const box = await page.locator(`${TAG} [data-control="d"]`).boundingBox();
+      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(box.x + box.width + 20, box.y + box.height / 2, { steps: 5 });
+      await page.mouse.up();
+      await page.waitForFunction((tag) => document.querySelector(tag).state.d === 4096, TAG);
+      await waitRun(page);
+      const numbers = await readNumbers(page, TAG);
+      const std = one(numbers, 'std').value;
+      const n = 5000;
+      expect(Math.abs(std - 64)).toBeLessThanOrEqual((4 * 64) / Math.sqrt(2 * n));
+      // The sweep: every measured std within 5 standard errors of sqrt(d).
+      const sweep = byRole(numbers, 'sweep-std');
+      expect(sweep.length).toBe(12);
+      sweep.forEach((p) => {
+        const d = Number(p.key);
+        const t = Math.min(5000, Math.floor(2 ** 20 / d));
+        // d = 2 has heavy tails (kurtosis 6): widen by sqrt(1 + kurtosis excess / 2).
+        expect(Math.abs(p.value - Math.sqrt(d))).toBeLessThanOrEqual(
+          (5 * Math.sqrt(d) * Math.sqrt(1 + 3 / d)) / Math.sqrt(2 * t),
+        );
+      });
+      await expectAllLogged(page, TAG);
+    });
+  }, 120000);
+
+  test('cancel stops the run, leaves the page responsive, and a new run is right', async () => {
+    await withChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&d=4096&pairs=100000&seed=3` }, async ({ page }) => {
+      await page.waitForFunction((tag) => document.querySelector(tag)?.dataset.run === 'running', TAG);
+      // By keyboard: the Cancel button disables itself, and the focus goes on to "Run again", not to the page.
+      await page.locator(`${TAG} [data-action="cancel"]`).focus();
+      await page.keyboard.press('Enter');
+      expect(await page.locator(TAG).evaluate((el) => el.dataset.run)).toBe('cancelled');
+      expect(await page.locator(TAG).evaluate((el) => el.shadowRoot.activeElement?.textContent)).toBe('Run again');
+      // Responsive: the main thread answers at once while nothing runs.
+      const t0 = Date.now();
+      expect(await page.evaluate(() => 1 + 1)).toBe(2);
+      expect(Date.now() - t0).toBeLessThan(1000);
+      // A new run (smaller) completes and is right.
+      await page.locator(`${TAG} [data-control="pairs"]`).selectOption('1000');
+      await waitRun(page);
+      const numbers = await readNumbers(page, TAG);
+      expect(Math.abs(one(numbers, 'std').value - 64)).toBeLessThanOrEqual((4 * 64) / Math.sqrt(2 * 1000));
+      expect(await page.locator(`${TAG} [data-role="pairs-used"]`).textContent()).toBe('1,000');
+      await expectAllLogged(page, TAG);
+    });
+  }, 120000);
+
+  test('predict, then reveal: about 64 at d = 4096', async () => {
+    await withChapter(env, CH, TAG, async ({ page }) => {
+      await predictChoice(page, TAG, '4096', 'wrong');
+      await expect(page.locator(`${TAG} .predict-result`).textContent()).resolves.toMatch(/64/);
+      expect(await page.locator(TAG).evaluate((el) => el.state.d)).toBe(4096);
+      await waitRun(page);
+      await expectAllLogged(page, TAG);
+      const json = await exportJson(page, TAG);
+      expect(json.state.d).toBe(4096);
+      expect(typeof json.numbers.std).toBe('number');
+      const svg = await exportFile(page, TAG, 'svg');
+      expect(svg.bytes.toString('utf8')).toMatch(/^<svg/);
+    });
+  }, 120000);
+});
