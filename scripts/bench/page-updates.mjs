@@ -52,16 +52,7 @@ import { chromium } from 'playwright-core';
 import { CHAPTERS } from '../../web/chapters.js';
 import { SITE_ROOT, startServer } from '../serve.mjs';
 import { profileText, readableSite, startTrace, stopTrace, summariseTrace } from './page-update-profile.mjs';
-
-const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
+import { CHROMIUM, CHROMIUM_ARGS } from '../chromium.mjs';
 
 /** The goal of issue 7: every update within this many milliseconds at the 95th percentile. */
 export const BUDGET_MS = 4;

@@ -15,17 +15,9 @@ import { chromium } from 'playwright-core';
 import { CHAPTERS } from '../../web/chapters.js';
 import { expectClean, ROOT, waitReady } from './helpers.mjs';
 import { byRole, expectAllLogged, expectClose, one, readNumbers, U } from './shown-numbers.mjs';
+import { CHROMIUM, CHROMIUM_ARGS } from '../../scripts/chromium.mjs';
 
 const FILE = 'attention-geometry-offline.html';
-const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 const seeds = JSON.parse(readFileSync(join(ROOT, 'tests/data/seeds/worked-examples.json'), 'utf8')).cases;
 const seed = (id) => seeds.find((c) => c.id === id);
 
