@@ -41,9 +41,10 @@ function reference(X, layers, layer, i) {
   return { weights, effects, base };
 }
 
+const rank = (v) => v.map((x) => v.filter((y) => y > x).length);
+
 function kinds(weights, effects) {
   const T = weights.length;
-  const rank = (v) => v.map((x) => v.filter((y) => y > x).length);
   const rw = rank(weights);
   const re = rank(effects);
   return weights.map((_, j) =>
@@ -83,6 +84,16 @@ async function check(page) {
     .locator(`${TAG} .effects tbody tr`)
     .evaluateAll((rows) => rows.map((r) => r.dataset.kind || null));
   expect(marked).toEqual(kinds(ref.weights, ref.effects));
+  // Each tag says the key's two ranks among the query's keys (1 = the largest), as the page's rule states.
+  await expect(page.locator(`${TAG} [data-role="tag-rule"]`).textContent()).resolves.toMatch(
+    /Tags compare ranks among this query.s keys \(1 = the largest\).*top half by weight but in the bottom half by the change/,
+  );
+  const [rw, re] = [rank(ref.weights), rank(ref.effects)];
+  const cases = await page
+    .locator(`${TAG} .cases li[data-kind]`)
+    .evaluateAll((items) => items.map((li) => ({ key: Number(li.dataset.key), text: li.textContent })));
+  for (const { key, text } of cases)
+    expect(text).toContain(`(weight rank ${rw[key - 1] + 1} of ${T}, change rank ${re[key - 1] + 1} of ${T})`);
   return { numbers, state, inputs, ref };
 }
 

@@ -27,6 +27,7 @@ import { argmax, rowsOf } from '../models/tensor.js';
 import {
   ablationEffects,
   classify,
+  ranks,
   nextWithBothKinds,
   runStack,
   stackEmbed,
@@ -37,7 +38,15 @@ const DEFAULT_WORDS = ['the', 'old', 'cat', 'sat', 'on', 'mats'];
 /** Scale of the random layer weights (drawn standard normal). */
 export const GAIN = 0.7;
 const SENTENCE = sentenceFields(DEFAULT_WORDS, 4);
-const VERDICT = { 'large-little': 'large weight, small change', 'small-much': 'small weight, large change' };
+const VERDICT = {
+  'large-little': 'top half by weight, bottom half by change',
+  'small-much': 'bottom half by weight, top half by change',
+};
+/** The rule of the tags, as the page states it. */
+const RULE =
+  'Tags compare ranks among this query\u2019s keys (1 = the largest): a key is tagged when it ranks in the top half by weight but in the bottom half by the change its removal makes, or the other way round. A key high (or low) on both is not tagged: there weight and change agree.';
+/** A case's tag with the key's two ranks among the query's T keys. */
+const verdict = (kind, rw, re, T) => `${VERDICT[kind]} (weight rank ${rw + 1} of ${T}, change rank ${re + 1} of ${T})`;
 
 export class AgWeightsExplain extends AgWidget {
   static title = 'What weights do and do not explain';
@@ -148,7 +157,16 @@ export class AgWeightsExplain extends AgWidget {
           h('p', { class: 'hint' }, 'Choose a row (click, or arrow keys and Enter) to pick the query.'),
           mapBox,
         ),
-        h('section', { class: 'panel' }, queryTitle, barsBox, tableBox, h('h4', {}, 'Cases for this query'), cases),
+        h(
+          'section',
+          { class: 'panel' },
+          queryTitle,
+          barsBox,
+          tableBox,
+          h('h4', {}, 'Cases for this query'),
+          h('p', { class: 'rule', dataset: { role: 'tag-rule' } }, RULE),
+          cases,
+        ),
       ),
     );
     this.#ui = { sentence, seed, layerGroup, mapBox, barsBox, tableBox, cases, mapTitle, queryTitle };
@@ -244,10 +262,12 @@ export class AgWeightsExplain extends AgWidget {
     const weights = a.weights;
     const effects = a.effects;
     const kinds = classify(weights, effects);
+    const [rw, re] = [ranks(weights), ranks(effects)];
     b.cells.forEach((c, j) => {
       this.show(c.weight, weights[j], { digits: 3 });
       this.show(c.effect, effects[j], { digits: 3 });
-      setText(c.verdict, kinds[j] ? VERDICT[kinds[j]] : '');
+      // In the table, the two ranks only (the list of cases below says it in words).
+      setText(c.verdict, kinds[j] ? `weight #${rw[j] + 1}, change #${re[j] + 1}` : '');
       if (c.row.dataset.kind !== (kinds[j] ?? '')) c.row.dataset.kind = kinds[j] ?? '';
     });
     setText(this.#ui.mapTitle, `Weights of layer ${L}`);
@@ -257,7 +277,13 @@ export class AgWeightsExplain extends AgWidget {
     if (b.casesKey !== casesKey) {
       const items = kinds.flatMap((k, j) =>
         k
-          ? [h('li', { dataset: { kind: k, key: j + 1 } }, `\u201c${words[j]}\u201d (key ${j + 1}): ${VERDICT[k]}.`)]
+          ? [
+              h(
+                'li',
+                { dataset: { kind: k, key: j + 1 } },
+                `\u201c${words[j]}\u201d (key ${j + 1}): ${verdict(k, rw[j], re[j], T)}.`,
+              ),
+            ]
           : [],
       );
       this.#ui.cases.replaceChildren(
