@@ -116,6 +116,13 @@ describe('cosine: cosine versus the raw dot product', () => {
       await page.locator(`${TAG} #cd-normalise`).uncheck();
       await page.waitForSelector(`${TAG}[data-normalised="false"]`);
       expectMatches(await readNumbers(page, TAG), ARTICLE);
+      // A preset turns Normalise off: its point is the raw score against the cosine.
+      await page.locator(`${TAG} #cd-normalise`).check();
+      await page.waitForSelector(`${TAG}[data-normalised="true"]`);
+      await page.locator(`${TAG} [data-preset="long-off"]`).click();
+      await page.waitForSelector(`${TAG}[data-normalised="false"]`);
+      expect(await stateOf(page)).toEqual({ q: [1, 1], k1: [1, 1.25], k2: [5.5, -1], normalise: false });
+      await expect(page.locator(`${TAG} #cd-normalise`).isChecked()).resolves.toBe(false);
     });
   });
 

@@ -59,7 +59,8 @@ export class AgCosineVsDot extends AgWidget {
       },
     });
 
-    const presets = presetBar(PRESETS, (p) => this.setState({ q: p.q, k1: p.k1, k2: p.k2 }));
+    // A preset shows raw scores against cosines: it turns Normalise off, which would erase that contrast.
+    const presets = presetBar(PRESETS, (p) => this.setState({ q: p.q, k1: p.k1, k2: p.k2, normalise: false }));
     const toggle = checkbox({
       id: 'cd-normalise',
       label: 'Normalise: divide q, k\u2081 and k\u2082 by their lengths',
