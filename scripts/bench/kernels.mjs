@@ -84,6 +84,13 @@ export function kernelCoverage(registryNames) {
   return registryNames.filter((name) => !covered.has(name));
 }
 
+/** `x` divided by its sum: a distribution, as entropy() requires. */
+function distribution(x) {
+  let sum = 0;
+  for (const v of x) sum += v;
+  return x.map((v) => v / sum);
+}
+
 /**
  * The kernel workloads of one run, in registry order: [{ id, kernel, family,
  * label, work, call(ag) }] for every kernel of `registry` ([{ name, family }])
@@ -95,7 +102,7 @@ export function kernelWorkloads(registry, { smoke = false } = {}) {
   const v = {
     a: t([s.n], 61).data,
     b: t([s.n], 62).data,
-    p: t([s.n], 63, 0, 1).data,
+    p: distribution(t([s.n], 63, 0, 1).data),
     x: t([s.n], 64, -3 * Math.sqrt(s.d), 3 * Math.sqrt(s.d)).data,
     aT: t([s.T], 65).data,
     bT: t([s.T], 66).data,
