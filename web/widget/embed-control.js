@@ -71,9 +71,10 @@ export function parseSiteAddress(text) {
 }
 
 /** The site address remembered on this browser, or null (none, unreadable storage, or not a web address). */
-export function storedSiteAddress(storage = globalThis.localStorage) {
+export function storedSiteAddress(storage) {
   try {
-    const text = storage?.getItem(SITE_ADDRESS_KEY);
+    // Reading localStorage itself throws in a frame with an opaque origin (sandboxed without allow-same-origin).
+    const text = (storage ?? globalThis.localStorage)?.getItem(SITE_ADDRESS_KEY);
     return text ? parseSiteAddress(text) : null;
   } catch {
     return null;
