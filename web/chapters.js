@@ -170,7 +170,7 @@ export const CHAPTERS = [
     after: [
       'Step through the five histograms with the arrow keys: from d = 2 to d = 1000 the spread shrinks by a factor of about \u221a500 \u2248 22.',
       'Compare the two lines in the close-up: the mean |cos| always sits inside the root mean square, because squaring weights the rare large cosines more.',
-      'Check the column \u201cmeasured \u00d7 \u221ad\u201d: it stays near 1 for the root mean square at every d, and settles near 0.80 for the mean |cos| once d is large.',
+      'In the table of all five, read the columns \u201crms \u00d7 \u221ad\u201d and \u201cmean |cos| \u00d7 \u221ad\u201d: the first stays near 1 at every d, the second settles near 0.80 once d is large.',
       'Drag \u03b5 down to 0.1: the count stays below d for longer. Push it to 0.3 and a hundred dimensions already hold over a thousand nearly perpendicular directions.',
       'Start a long run and press Cancel: the page stays responsive, and the experiment runs anew when you change a setting.',
     ],

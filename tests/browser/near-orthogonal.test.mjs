@@ -78,7 +78,23 @@ describe('near-orthogonal: near-orthogonality in high dimension', () => {
       expectClose(one(numbers, 'rms-sqrt-d').value, rms * Math.sqrt(1000), 8 * U, 'rms * sqrt(d)');
       expectClose(one(numbers, 'mean-abs-sqrt-d').value, meanAbs * Math.sqrt(1000), 8 * U, 'mean|cos| * sqrt(d)');
       expect(Math.abs(one(numbers, 'mean').value)).toBeLessThanOrEqual(4 / Math.sqrt(1000 * n));
-      // The table: every d.
+      // The table: every d, with the columns times sqrt(d) the things to try point at.
+      const heads = await page.locator(`${TAG} table.dims thead th`).allTextContents();
+      expect(heads).toEqual([
+        'd',
+        'rms cos',
+        'its angle',
+        'rms \u00d7 \u221ad',
+        'mean |cos|',
+        'mean |cos| \u00d7 \u221ad',
+      ]);
+      const tries = await page.locator(`#ch-${CH} .tries li`).allTextContents();
+      const pointer = tries.find((t) => t.includes('\u00d7 \u221ad'));
+      for (const quoted of pointer.match(/\u201c[^\u201d]*\u201d/g)) expect(heads).toContain(quoted.slice(1, -1));
+      const tRmsScaled = byRole(numbers, 'table-rms-sqrt-d');
+      const tAbsScaled = byRole(numbers, 'table-mean-abs-sqrt-d');
+      expect(tRmsScaled.length).toBe(5);
+      expect(tAbsScaled.length).toBe(5);
       const tRms = byRole(numbers, 'table-rms');
       const tAbs = byRole(numbers, 'table-mean-abs');
       const tAng = byRole(numbers, 'table-angle');
@@ -89,6 +105,14 @@ describe('near-orthogonal: near-orthogonality in high dimension', () => {
         expect(Math.abs(r - 1 / Math.sqrt(d))).toBeLessThanOrEqual(4 * seRms(d, n));
         expect(Math.abs(a - meanAbsCos(d))).toBeLessThanOrEqual(4 * seMeanAbs(d, n));
         expect(a).toBeLessThan(r); // the mean |cos| sits inside the rms
+        const rs = tRmsScaled.find((x) => x.key === String(d));
+        const as = tAbsScaled.find((x) => x.key === String(d));
+        expectClose(rs.value, r * Math.sqrt(d), 8 * U * Math.sqrt(d), `rms * sqrt(${d})`);
+        expectClose(as.value, a * Math.sqrt(d), 8 * U * Math.sqrt(d), `mean|cos| * sqrt(${d})`);
+        expect(Math.abs(rs.value - 1)).toBeLessThanOrEqual(4 * seRms(d, n) * Math.sqrt(d));
+        expect(Math.abs(rs.shown - rs.value)).toBeLessThanOrEqual(5e-4 * Math.abs(rs.value));
+        expect(Math.abs(as.shown - as.value)).toBeLessThanOrEqual(5e-4 * Math.abs(as.value));
+        if (d >= 100) expect(Math.abs(as.value - Math.sqrt(2 / Math.PI))).toBeLessThan(0.02);
         expectClose(
           tAng.find((x) => x.key === String(d)).value,
           Math.acos(1 / Math.sqrt(d)),
@@ -104,6 +128,52 @@ describe('near-orthogonal: near-orthogonality in high dimension', () => {
       ).toBe(true);
     });
   }, 150000);
+
+  test('the close-up labels meet neither each other nor a line; every tick is a plain number, at every d', async () => {
+    await withChapter(env, CH, TAG, { search: `?ch=${CH}` }, async ({ page }) => {
+      await waitFor(page, 'histRun');
+      const look = () =>
+        page.evaluate((tag) => {
+          const root = document.querySelector(tag).shadowRoot;
+          const g = root.querySelector('svg g.detail');
+          const box = (n) => {
+            const b = n.getBoundingClientRect();
+            return { l: b.left, r: b.right, t: b.top, b: b.bottom };
+          };
+          const ticks = [...document.querySelectorAll(`${tag}, ag-greedy-packing`)].flatMap((el) =>
+            [...el.shadowRoot.querySelectorAll('svg .tick text, svg text.tick')].map((n) => n.textContent),
+          );
+          return {
+            d: g.dataset.dim,
+            rms: box(g.querySelector('.label-rms')),
+            abs: box(g.querySelector('.label-abs')),
+            lines: [...g.querySelectorAll('.marks line')].map(box),
+            ticks,
+          };
+        }, TAG);
+      const meet = (a, b) => a.l < b.r && b.l < a.r && a.t < b.b && b.t < a.b;
+      const check = (seen, d) => {
+        expect(seen.d).toBe(String(d));
+        expect(seen.rms.r - seen.rms.l).toBeGreaterThan(5);
+        expect(seen.abs.r - seen.abs.l).toBeGreaterThan(20);
+        expect(meet(seen.rms, seen.abs)).toBe(false);
+        expect(seen.lines.length).toBe(4);
+        for (const line of seen.lines) {
+          expect(meet(seen.rms, line)).toBe(false);
+          expect(meet(seen.abs, line)).toBe(false);
+        }
+        expect(seen.ticks.length).toBeGreaterThan(10);
+        for (const t of seen.ticks) expect(t).toMatch(/^\u2212?\d+(\.\d+)?$/);
+      };
+      // The default state is d = 1000.
+      check(await look(), 1000);
+      for (const d of DIMS) {
+        await page.locator(`${TAG} .multiple[data-dim="${d}"]`).click();
+        await page.waitForFunction(([tag, dd]) => document.querySelector(tag).state.d === dd, [TAG, String(d)]);
+        check(await look(), d);
+      }
+    });
+  }, 120000);
 
   test('keys and clicks select d, a changed URL gives its state, and the URL follows', async () => {
     await withChapter(

@@ -126,7 +126,12 @@ describe('qkt: QKᵀ as a grid', () => {
       const numbers = await readNumbers(page, TAG);
       expectMatches(numbers, X0, WQ0, WK0, [1, 2]);
       expect(one(numbers, 'dot').text).toBe('5');
-      expect(byRole(numbers, 'term').map((t) => t.text)).toEqual(['6', '(\u22121)']);
+      // The negative second term turns the + into a minus: 6 \u2212 1, not 6 + (\u22121); data-value stays \u22121.
+      expect(byRole(numbers, 'term').map((t) => t.text)).toEqual(['6', '1']);
+      expect(byRole(numbers, 'term').map((t) => t.value)).toEqual([6, -1]);
+      await expect(
+        page.locator(`${TAG} section.pair p.line`).evaluateAll((ps) => ps.map((p) => p.textContent.trim())),
+      ).resolves.toContain('= 6 \u2212 1');
       expect(one(numbers, 'factor', 'k1').text).toBe('3');
       await expectAllLogged(page, TAG);
       const calls = await page.evaluate(() =>

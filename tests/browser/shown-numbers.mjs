@@ -9,21 +9,40 @@ export { U } from '../reference/float64.mjs';
 /**
  * Every number the widget shows ([data-value] in its shadow root): role, key,
  * text as shown, that text parsed (typographic minus, a trailing degree sign
- * dropped), and the exact value kept in data-value.
+ * dropped), and the exact value kept in data-value. The slot of a signed term
+ * (signedTerm in web/widget/controls.js: "30 + 20" for 30 \u2212 (\u221220)) shows |x|:
+ * `sep` is its separator as written and as shown, and `shown` is negative when
+ * the shown separator is the flipped one (checked against the slot's data-sign).
  */
 export async function readNumbers(page, tag) {
   const items = await page
     .locator(tag)
     .first()
     .evaluate((el) =>
-      [...el.shadowRoot.querySelectorAll('[data-value]')].map((n) => ({
-        role: n.dataset.role,
-        key: n.dataset.key ?? null,
-        text: n.textContent,
-        value: Number(n.dataset.value),
-      })),
+      [...el.shadowRoot.querySelectorAll('[data-value]')].map((n) => {
+        const sep = n.dataset.sign === undefined ? null : n.closest('.term')?.querySelector(':scope > .sep');
+        return {
+          role: n.dataset.role,
+          key: n.dataset.key ?? null,
+          text: n.textContent,
+          value: Number(n.dataset.value),
+          sign: n.dataset.sign ?? null,
+          sep: sep ? { op: sep.dataset.op, text: sep.textContent.trim() } : null,
+        };
+      }),
     );
-  return items.map((item) => ({ ...item, shown: Number(item.text.replace(/\u2212/g, '-').replace(/\u00b0$/, '')) }));
+  return items.map((item) => {
+    const parsed = Number(item.text.replace(/\u2212/g, '-').replace(/\u00b0$/, ''));
+    if (item.sign === null) return { ...item, shown: parsed };
+    const name = `${item.role}${item.key === null ? '' : `.${item.key}`}`;
+    if (!item.sep) throw new Error(`${name}: a signed slot outside a term with a separator`);
+    if (!['+', '\u2212'].includes(item.sep.text)) throw new Error(`${name}: separator "${item.sep.text}"`);
+    if (/^[\u2212-]/.test(item.text)) throw new Error(`${name}: a signed term shows a minus after "${item.sep.text}"`);
+    const flipped = item.sep.text !== item.sep.op;
+    if (flipped !== (item.sign === '-1'))
+      throw new Error(`${name}: separator "${item.sep.text}", data-sign ${item.sign}`);
+    return { ...item, shown: flipped ? -parsed : parsed };
+  });
 }
 
 /** The numbers of one role, by key order: readNumbers filtered. */

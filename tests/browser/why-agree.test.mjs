@@ -186,6 +186,45 @@ describe('why-agree: why they agree', () => {
     });
   });
 
+  test('a negative term flips its sign: 50 + 48, not 50 \u2212 \u221248, while data-value keeps the negative result', async () => {
+    await withChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&a=3,4&b=-4,-3` }, async ({ page }) => {
+      const numbers = await readNumbers(page, TAG);
+      expectMatches(numbers, [3, 4], [-4, -3]); // shown (with the flipped separators) against the reference
+      const lines = (step) =>
+        page
+          .locator(`${TAG} .step.${step} p.line`)
+          .evaluateAll((ps) => ps.map((p) => p.textContent.replace(/\s+/g, ' ').trim()));
+      const law = await lines('law');
+      expect(law).toContain('= 25 + 25 + 2 \u00d7 5 \u00d7 5 \u00d7 0.96');
+      expect(law).toContain('= 50 + 48');
+      const expand = await lines('expand');
+      expect(expand).toContain('= 25 + 2 \u00d7 24 + 25');
+      expect(expand).toContain('= 50 + 48');
+      for (const [role, value] of [
+        ['twice-geometric', -48],
+        ['twice-dot', -48],
+      ]) {
+        const n = one(numbers, role);
+        expect(n.text).toBe('48');
+        expect(n.sign).toBe('-1');
+        expect(n.sep).toEqual({ op: '\u2212', text: '+' });
+        expectClose(n.value, value, 40 * U * 50, role);
+        expect(n.shown).toBe(-48);
+      }
+      const dot = numbers.find((n) => n.role === 'dot' && n.key === null); // in "2 \u00d7 a\u00b7b"
+      expect([dot.text, dot.value, dot.sep.text]).toEqual(['24', -24, '+']);
+      const all = await page.locator(TAG).evaluate((el) => el.shadowRoot.textContent.replace(/\s+/g, ' '));
+      expect(all).not.toMatch(/[+\u2212] [\u2212-]\d/);
+      // Back to an acute pair: the separators are written as before.
+      await page.evaluate((tag) => document.querySelector(tag).setState({ b: [4, 3] }), TAG);
+      await page.waitForFunction((tag) => document.querySelector(tag).state.b[1] === 3, TAG);
+      expect(await lines('law')).toContain('= 50 \u2212 48');
+      expect(await lines('expand')).toContain('= 25 \u2212 2 \u00d7 24 + 25');
+      expectMatches(await readNumbers(page, TAG), [3, 4], [4, 3]);
+      await expectAllLogged(page, TAG);
+    });
+  });
+
   test('predict, then reveal: at a right angle |a - b|^2 is exactly |a|^2 + |b|^2 = 50', async () => {
     await withChapter(env, CH, TAG, async ({ page }) => {
       await predictChoice(page, TAG, 'less', 'wrong');

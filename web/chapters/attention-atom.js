@@ -9,7 +9,7 @@
 //   <ag-attention-atom q="0.5,0.5;1,2;2,0.5;-1,1.5" k="0.5,-0.5;2,1.5;-1,1;2.5,-0.5" cell="3,2"></ag-attention-atom>
 import { select } from 'd3';
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { line, num, nums } from '../widget/controls.js';
+import { line, num, nums, signedTerm } from '../widget/controls.js';
 import { h, setAttr, setText } from '../widget/dom.js';
 import { fmt, pair, paren, sub } from '../widget/format.js';
 import { heatmap } from '../widget/heatmap.js';
@@ -155,7 +155,7 @@ export class AgAttentionAtom extends AgWidget {
       vectors,
       formula,
       line('= ', products),
-      line('= ', terms[0], ' + ', terms[1]),
+      line('= ', terms[0], signedTerm('+', terms[1])),
       h('p', { class: 'line result' }, '= ', dot),
     );
 
@@ -183,8 +183,8 @@ export class AgAttentionAtom extends AgWidget {
 
     const qi = q[i];
     const kj = k[j];
-    // Each term q_i,c k_j,c is a one-element dot product; a negative second term is bracketed.
-    ui.terms.forEach((el, c) => this.show(el, ag.dot([qi[c]], [kj[c]]), c ? { format: paren } : {}));
+    // Each term q_i,c k_j,c is a one-element dot product; a negative second term turns the + into a minus.
+    ui.terms.forEach((el, c) => this.show(el, ag.dot([qi[c]], [kj[c]])));
     this.show(ui.dot, ag.dot(qi, kj));
     setText(
       ui.heading,

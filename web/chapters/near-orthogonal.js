@@ -30,7 +30,8 @@ const PAIRS = ['2000', '10000', '50000'];
 const BINS = 200;
 const SMALL_BINS = 40;
 const MINI = { width: 120, height: 70, m: { l: 4, r: 4, t: 4, b: 14 } };
-const DETAIL = { width: 360, height: 210, m: { l: 40, r: 10, t: 10, b: 40 } };
+/** The close-up; its top margin holds the two line labels, clear of the lines and of each other. */
+const DETAIL = { width: 360, height: 210, m: { l: 40, r: 10, t: 24, b: 40 } };
 
 const ones = (d) => new Float32Array(d).fill(1);
 const e1 = (d) => {
@@ -194,7 +195,9 @@ export class AgNearOrthogonal extends AgWidget {
       h('dd', {}, t.pairAngle, vs(' apart')),
     );
     const tableBody = h('tbody', {});
-    const head = ['d', 'rms cos', 'its angle', 'mean |cos|'].map((c) => h('th', { scope: 'col' }, c));
+    const head = ['d', 'rms cos', 'its angle', 'rms \u00d7 \u221ad', 'mean |cos|', 'mean |cos| \u00d7 \u221ad'].map(
+      (c) => h('th', { scope: 'col' }, c),
+    );
     const table = h(
       'div',
       { class: 'table-wrap' },
@@ -353,11 +356,16 @@ export class AgNearOrthogonal extends AgWidget {
           const cells = [
             num('table-rms', String(dd)),
             num('table-angle', String(dd)),
+            num('table-rms-sqrt-d', String(dd)),
             num('table-mean-abs', String(dd)),
+            num('table-mean-abs-sqrt-d', String(dd)),
           ];
+          const sqrtD = ag.norm(ones(dd));
           this.show(cells[0], results[j].rms);
           this.show(cells[1], ag.angle(e1(dd), ones(dd)), { format: deg });
-          this.show(cells[2], results[j].meanAbs);
+          this.show(cells[2], ag.dot([results[j].rms], [sqrtD]));
+          this.show(cells[3], results[j].meanAbs);
+          this.show(cells[4], ag.dot([results[j].meanAbs], [sqrtD]));
           const row = [h('th', { scope: 'row' }, String(dd)), ...cells.map((c) => h('td', {}, c))];
           return h('tr', { dataset: { d: String(dd) } }, row);
         }),
@@ -425,8 +433,10 @@ export class AgNearOrthogonal extends AgWidget {
     const marks = draw(s, 'g', { class: 'marks' });
     for (const [v, cls] of [r.rms, -r.rms, r.meanAbs, -r.meanAbs].map((v, i) => [v, i < 2 ? 'mark-rms' : 'mark-abs']))
       draw(marks, 'line', { class: cls, x1: x(v), x2: x(v), y1: m.t, y2: H - m.b });
-    label(s, 'mark-label label-rms', 'rms', x(r.rms) + 4, m.t + 10);
-    label(s, 'mark-label label-abs', 'mean |cos|', x(-r.meanAbs) - 4, m.t + 10).attr('text-anchor', 'end');
+    // The labels sit in the top margin, above the lines they name: "rms" starts at the line at +rms, "mean |cos|"
+    // ends at the line at -mean |cos|, on the other side of 0, so they cross no line and never meet.
+    label(s, 'mark-label label-rms', 'rms', x(r.rms), m.t - 6).attr('text-anchor', 'start');
+    label(s, 'mark-label label-abs', 'mean |cos|', x(-r.meanAbs), m.t - 6).attr('text-anchor', 'end');
     axes(s, DETAIL, x, y, { xLabel: `cos \u03b8, d = ${d}`, xLabelY: H - 4 });
     return s.node();
   }

@@ -8,7 +8,7 @@
 //
 //   <ag-qkt-grid x="1,0,1;0,2,1;2,1,0;-1,0,2" wq="1,0;0,1;1,-1" wk="0,1;1,0;1,1" cell="1,2"></ag-qkt-grid>
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { num } from '../widget/controls.js';
+import { num, signedTerm } from '../widget/controls.js';
 import { h, setAttr, setText, symbol } from '../widget/dom.js';
 import { fmt, paren, sub } from '../widget/format.js';
 import { headers, heatmap } from '../widget/heatmap.js';
@@ -199,7 +199,7 @@ export class AgQktGrid extends AgWidget {
       vectors,
       formula,
       h('p', { class: 'line' }, '= ', products),
-      h('p', { class: 'line' }, '= ', terms[0], ' + ', terms[1]),
+      h('p', { class: 'line' }, '= ', terms[0], signedTerm('+', terms[1])),
       h('p', { class: 'line result' }, '= ', dot),
     );
 
@@ -266,7 +266,7 @@ export class AgQktGrid extends AgWidget {
     // The expanded cell: each term a one-element dot product, then the whole q_i·k_j.
     const qi = Q.data.subarray(i * D_K, (i + 1) * D_K);
     const kj = K.data.subarray(j * D_K, (j + 1) * D_K);
-    ui.terms.forEach((el, c) => this.show(el, ag.dot([qi[c]], [kj[c]]), c ? { format: paren } : {}));
+    ui.terms.forEach((el, c) => this.show(el, ag.dot([qi[c]], [kj[c]])));
     this.show(ui.dot, ag.dot(qi, kj));
     setText(ui.heading, `S${sub(i + 1)}${sub(j + 1)}: \u201c${TOKENS[i]}\u201d looking at \u201c${TOKENS[j]}\u201d`);
     setText(ui.vectors, `q${sub(i + 1)} is row ${i + 1} of Q, k${sub(j + 1)} is row ${j + 1} of K.`);

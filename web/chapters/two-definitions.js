@@ -9,7 +9,7 @@
 //
 // This file is the model chapter: see WIDGETS.md.
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { lbl, line, notDefined, num, nums, presetBar } from '../widget/controls.js';
+import { lbl, line, notDefined, num, nums, presetBar, signedTerm } from '../widget/controls.js';
 import { h, setText } from '../widget/dom.js';
 import { deg, fmt, pair, paren } from '../widget/format.js';
 import { texElement } from '../widget/math.js';
@@ -80,7 +80,7 @@ export class AgTwoDefinitions extends AgWidget {
       { class: 'side algebra', 'aria-label': 'Algebraic definition' },
       h('h3', {}, 'Multiply and add'),
       texElement('a\\cdot b=\\sum_i a_i b_i = a_1 b_1 + a_2 b_2', { display: true }),
-      h('p', { class: 'line terms' }, ui.products, ' = ', ui.terms[0], ' + ', ui.terms[1]),
+      h('p', { class: 'line terms' }, ui.products, ' = ', ui.terms[0], signedTerm('+', ui.terms[1])),
       h('p', { class: 'line result' }, '= ', ui.dot),
     );
     const geometry = h(

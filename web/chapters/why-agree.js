@@ -8,7 +8,7 @@
 //
 //   <ag-why-agree a="3,4" b="4,3"></ag-why-agree>
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { lbl, line, notDefined, num, nums, presetBar } from '../widget/controls.js';
+import { lbl, line, notDefined, num, nums, presetBar, signedTerm } from '../widget/controls.js';
 import { h, setText } from '../widget/dom.js';
 import { deg, fmt, pair } from '../widget/format.js';
 import { texElement } from '../widget/math.js';
@@ -87,7 +87,7 @@ export class AgWhyAgree extends AgWidget {
       label: 'The triangle formed by a, b and a \u2212 b; drag the tips of a and b or use the arrow keys',
       markers: 'why-arrow',
     });
-    const say = () => `|a \u2212 b|\u00b2 = ${ui.side.textContent}; a\u00b7b = ${ui.dot.textContent}`;
+    const say = () => `|a \u2212 b|\u00b2 = ${ui.side.textContent}; a\u00b7b = ${ui.dotFinal.textContent}`;
     Object.assign(ui, {
       fig,
       fill: fig.layer('triangle').append('path').attr('class', 'triangle'),
@@ -112,8 +112,14 @@ export class AgWhyAgree extends AgWidget {
       h('h3', {}, '2. Lengths and the angle (law of cosines)'),
       texElement('|a-b|^2=|a|^2+|b|^2-2\\,|a|\\,|b|\\cos\\theta', { display: true }),
       line(lbl('\u03b8 = '), ui.angle, lbl(', cos \u03b8 = '), ui.cos),
-      line('= ', ui.sqA, ' + ', ui.sqB, ' \u2212 2 \u00d7 ', ui.normA, ' \u00d7 ', ui.normB, ' \u00d7 ', ui.cosSub),
-      line('= ', ui.sumLaw, ' \u2212 ', ui.twiceGeo),
+      line(
+        '= ',
+        ui.sqA,
+        ' + ',
+        ui.sqB,
+        signedTerm('\u2212', '2 \u00d7 ', ui.normA, ' \u00d7 ', ui.normB, ' \u00d7 ', ui.cosSub),
+      ),
+      line('= ', ui.sumLaw, signedTerm('\u2212', ui.twiceGeo)),
       line(h('strong', { class: 'result' }, '= ', ui.law)),
     );
     const expand = h(
@@ -124,8 +130,8 @@ export class AgWhyAgree extends AgWidget {
         '\\begin{aligned}|a-b|^2&=(a-b)\\cdot(a-b)\\\\&=a\\cdot a-2\\,a\\cdot b+b\\cdot b\\\\&=|a|^2-2\\,a\\cdot b+|b|^2\\end{aligned}',
         { display: true },
       ),
-      line('= ', ui.sqA2, ' \u2212 2 \u00d7 ', ui.dot, ' + ', ui.sqB2),
-      line('= ', ui.sumExpand, ' \u2212 ', ui.twiceDot),
+      line('= ', ui.sqA2, signedTerm('\u2212', '2 \u00d7 ', ui.dot), ' + ', ui.sqB2),
+      line('= ', ui.sumExpand, signedTerm('\u2212', ui.twiceDot)),
       line(h('strong', { class: 'result' }, '= ', ui.expand)),
     );
     const forced = h(

@@ -33,6 +33,7 @@ import { embedControl } from './embed-control.js';
 import { csvBlob, download, exportControl, jsonBlob, pngBlob, svgBlob } from './export.js';
 import './d3-changes-only.js'; // d3 writes only what changes
 import { formatNumber } from './format.js';
+import { signedText } from './controls.js';
 import { ensureKatexFonts, KATEX_CSS } from './math.js';
 import { predictBlock } from './predict.js';
 import { unwatchForPrint, watchForPrint } from './print.js';
@@ -420,7 +421,8 @@ export class AgWidget extends HTMLElement {
   show(el, value, { digits = 4, format, name } = {}) {
     // Only what changed is written: most numbers stay the same from one
     // update to the next, and each write costs style and layout work.
-    setText(el, format ? format(value) : formatNumber(value, digits));
+    // The slot of a signed term (signedTerm) shows |value| and flips its separator when value is negative.
+    setText(el, signedText(el, format ? format(value) : formatNumber(value, digits)));
     setAttr(el, 'data-value', value);
     const key = name ?? shownName(el);
     if (key) this.#shown.set(key, value);

@@ -42,6 +42,7 @@ const ticked = (axis, ticks, format) =>
 /**
  * The two axes (g.axis) and their labels (text.axis-label): the x label at
  * the right end, over the axis (or at `xLabelY`), the y label at the top left.
+ * Counted y ticks are written in plain decimals ('~r': 10, not 1e+1).
  */
 export function axes(s, box, x, y, o = {}) {
   const { width: W, height: H, m } = box;
@@ -52,7 +53,7 @@ export function axes(s, box, x, y, o = {}) {
   s.append('g')
     .attr('class', 'axis')
     .attr('transform', `translate(${m.l},0)`)
-    .call(ticked(axisLeft(y), o.yTicks ?? 4, o.yFormat ?? (Array.isArray(o.yTicks) ? undefined : '~g')));
+    .call(ticked(axisLeft(y), o.yTicks ?? 4, o.yFormat ?? (Array.isArray(o.yTicks) ? undefined : '~r')));
   if (o.xLabel) label(s, 'axis-label', o.xLabel, W - m.r, o.xLabelY ?? H - m.b - 6).attr('text-anchor', 'end');
   if (o.yLabel) label(s, 'axis-label', o.yLabel, m.l + 6, m.t + 10);
 }

@@ -13,7 +13,8 @@
 //                               options: [{ value: 'q', label: 'W_Q' }, { value: 'k', label: 'W_K' }],
 //                               onChange: (edit) => this.setState({ edit }) });
 //     const dot = num('dot');                       // <span class="num" data-role="dot">…</span>
-//     body.append(presets, t.row, edit.element, dot);
+//     const sum = line('= ', num('first'), signedTerm('+', num('second'))); // "= 6 − 1", not "= 6 + −1"
+//     body.append(presets, t.row, edit.element, dot, sum);
 //   }
 //   syncControls(state) { t.set(state.t, `t = ${fmt(state.t)}`); edit.set(state.edit); }
 //   render(ag, state) { this.show(dot, ag.dot(state.a, state.b)); }
@@ -25,6 +26,36 @@ import { h, setAttr, setFlag, setText } from './dom.js';
  */
 export function num(role, key) {
   return h('span', { class: 'num', dataset: key === undefined ? { role } : { role, key } }, '\u2026');
+}
+
+const FLIPPED = { '+': '\u2212', '\u2212': '+' };
+
+/**
+ * A signed term of a sum written out: `<span class="term"><span class="sep" data-op=op> op </span>...parts</span>`,
+ * `op` '+' or '\u2212', the last of `parts` a number slot (num), which gets data-sign. When show() writes a
+ * negative number there, it writes the number without its minus and flips the separator, so that 30 \u2212 (\u221220)
+ * reads "30 + 20" and 6 + (\u22121) reads "6 \u2212 1"; data-value keeps the number itself and data-sign is -1.
+ * Parts between the separator and the slot (" 2 \u00d7 ", positive factors) are written as they are.
+ */
+export function signedTerm(op, ...parts) {
+  if (!FLIPPED[op]) throw new Error(`signedTerm: the separator is + or \u2212, not ${op}`);
+  const slot = parts.at(-1);
+  slot.dataset.sign = '1';
+  return h('span', { class: 'term' }, h('span', { class: 'sep', dataset: { op } }, ` ${op} `), parts);
+}
+
+/**
+ * The text to write in `slot` (AgWidget.show), given its formatted number `text`: unchanged for a plain slot;
+ * for the slot of a signed term, the text without a leading minus, with the term's separator and data-sign set
+ * to match (a text that is not a number, such as "not defined", puts the separator back as written).
+ */
+export function signedText(slot, text) {
+  if (slot.dataset.sign === undefined) return text;
+  const negative = text.startsWith('\u2212');
+  setAttr(slot, 'data-sign', negative ? -1 : 1);
+  const sep = slot.closest('.term')?.querySelector(':scope > .sep');
+  if (sep) setText(sep, ` ${negative ? FLIPPED[sep.dataset.op] : sep.dataset.op} `);
+  return negative ? text.slice(1) : text;
 }
 
 /** `count` number slots of one role, keyed first, first + 1, ... (1-based by default). */
@@ -170,7 +201,7 @@ export function checkbox({ id, label, class: className = 'toggle', rowClass = 't
 /** Number slots with no value (a zero vector has no direction): "not defined" (or `text`), no data-value. */
 export function notDefined(els, text = 'not defined') {
   for (const el of els) {
-    setText(el, text);
+    setText(el, signedText(el, text));
     delete el.dataset.value;
   }
 }
