@@ -1,8 +1,7 @@
 // The float64 reference of the project: one module for the JS tests (tests/js),
 // the browser tests (tests/browser) and the benchmark (scripts/bench). Plain
-// loops over plain arrays, written
-// from the formulas (Vaswani et al. 2017 §3.2.1-3.2.2 and the articles), with
-// no code from the API under test. Each function that feeds a tolerance also
+// loops over plain arrays, written from the formulas (Vaswani et al. 2017
+// §3.2.1-3.2.2 and the articles), with no code from the API under test. Each function that feeds a tolerance also
 // returns the magnitudes the error bounds of the registry are stated in.
 
 /**
