@@ -126,6 +126,34 @@ describe('cosine: cosine versus the raw dot product', () => {
     });
   });
 
+  test('q and k1 start on one point: the centre of the stack takes q, its ring takes k1', async () => {
+    await withChapter(env, CH, TAG, async ({ page }) => {
+      const dot = page.locator(`${TAG} [data-point="q"] circle.dot`);
+      await dot.scrollIntoViewIfNeeded();
+      const box = await dot.boundingBox();
+      const centre = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+      const ring = await page.locator(`${TAG} [data-point="k1"] circle.dot`).boundingBox();
+      // Grab the centre: q moves and k1 stays.
+      await page.mouse.move(centre.x, centre.y);
+      await page.mouse.down();
+      await page.mouse.move(centre.x + 40, centre.y + 60, { steps: 6 });
+      await page.mouse.up();
+      let state = await stateOf(page);
+      expect(state.k1).toEqual(ARTICLE.k1);
+      expect(state.q).not.toEqual(ARTICLE.q);
+      // Back on one point, grab the ring (outside q's dot, inside k1's ring): k1 moves and q stays.
+      await page.locator(TAG).evaluate((el, a) => el.setState({ q: a.q, k1: a.k1 }), ARTICLE);
+      const edge = { x: centre.x + ring.width / 2 - 1.5, y: centre.y };
+      await page.mouse.move(edge.x, edge.y);
+      await page.mouse.down();
+      await page.mouse.move(edge.x - 60, edge.y - 20, { steps: 6 });
+      await page.mouse.up();
+      state = await stateOf(page);
+      expect(state.q).toEqual(ARTICLE.q);
+      expect(state.k1).not.toEqual(ARTICLE.k1);
+    });
+  });
+
   test('dragging k2 off the line and moving k1 with the keys: the raw score and the cosine disagree, as the reference says; the URL reopens it', async () => {
     await withChapter(env, CH, TAG, async ({ page }) => {
       const scrollBefore = await page.evaluate(() => window.scrollY);

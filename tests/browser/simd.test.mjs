@@ -176,6 +176,27 @@ describe('simd: why this is cheap on a CPU', () => {
     );
   });
 
+  test('a merge with a negative right-hand sum is written left \u2212 |right|, never "+ \u2212"', async () => {
+    const a = Array.from({ length: 16 }, (_, i) => i + 1);
+    const b = a.map((_, i) => (i < 8 ? 1 : -1));
+    const search = `?ch=simd&v=1&a=${a}&b=${b}&variant=scalar&step=0`;
+    await withChapter(env, CH, TAG, { search }, async ({ page }) => {
+      await waitTrace(page, 'scalar');
+      const lines = [];
+      for (let step = 0; step < 99 && lines.length < 2; step += 1) {
+        await page.locator(TAG).evaluate((el, k) => el.setState({ step: k }), step);
+        const merge = page.locator(`${TAG} .kind-merge .scalar-line`);
+        if ((await merge.count()) === 0) continue;
+        const right = Number((await merge.locator('[data-role="right"]').getAttribute('data-sign')) ?? 1);
+        if (right < 0) lines.push(await merge.innerText());
+      }
+      // Blocks of four: -(9+10+11+12) = -42 and -(13+14+15+16) = -58 merge to -100; then the
+      // halves, 1 + ... + 8 = 36 and -100, merge to -64.
+      expect([...new Set(lines)]).toEqual(['\u221242 \u2212 58 = \u2212100', '36 \u2212 100 = \u221264']);
+      await expectAllLogged(page, TAG);
+    });
+  });
+
   test('a step past the end of the trace (from a link) shows the last step, and Previous goes to the one before it', async () => {
     await withChapter(
       env,

@@ -20,6 +20,7 @@ import { keptResults, lastResult } from '../widget/memo.js';
 import { plane } from '../widget/plot.js';
 import { sentenceFields, sentenceInput, sentenceProblems } from '../widget/sentence-input.js';
 import { choice, defineState, matrix, number } from '../widget/state.js';
+import { separateLabels } from '../widget/label-separation.js';
 import { vectorFigure } from '../widget/vector-figure.js';
 import { packSentence, unpackSentence, wordVector } from '../models/sentence.js';
 import { argmax, rowsOf } from '../models/tensor.js';
@@ -265,6 +266,7 @@ export class AgContentToWeights extends AgWidget {
       back,
       next,
       edit,
+      figW,
       pW: figW.plane,
       rowArrows,
       rowLabels,
@@ -470,6 +472,8 @@ export class AgContentToWeights extends AgWidget {
       .attr('x', (d) => pq.x(d.x) + 7)
       .attr('y', (d, i) => pq.y(d.y) - 6 + (i % 2) * 14)
       .text((d) => d.label);
+    separateLabels(ui.qkLayer.node());
+    ui.figW.separateLabels('rows');
   }
 
   exportTable() {

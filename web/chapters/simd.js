@@ -15,7 +15,7 @@
 import { AgWidget, defineWidget } from '../widget/base.js';
 import { h, setAttr, setFlag, setText, setValue, symbol } from '../widget/dom.js';
 import { getImplementation } from '../widget/engine.js';
-import { num, radioGroup } from '../widget/controls.js';
+import { num, radioGroup, signedTerm } from '../widget/controls.js';
 import { formatNumber } from '../widget/format.js';
 import { texElement } from '../widget/math.js';
 import { lastResult } from '../widget/memo.js';
@@ -384,11 +384,22 @@ export class AgSimd extends AgWidget {
    * show() (each number also listed in `shown`); inputs are plain text.
    */
   #stepView(s, state, shown) {
-    const n = (v, role, key) => {
-      const el = h('span', { class: 'num lane', dataset: { role, key } });
+    const show = (el, v) => {
       this.show(el, v, { digits: 5 });
       shown.push([el, v, { digits: 5 }]);
+    };
+    const slot = (role, key) => h('span', { class: 'num lane', dataset: { role, key } });
+    const n = (v, role, key) => {
+      const el = slot(role, key);
+      show(el, v);
       return el;
+    };
+    /** " + x" for x ≥ 0, " − |x|" for x < 0 (signedTerm): never "+ −12". */
+    const plus = (v, role, key) => {
+      const el = slot(role, key);
+      const term = signedTerm('+', el);
+      show(el, v);
+      return term;
     };
     const input = (v) => h('span', { class: 'lane input' }, fmt(v));
     const reg = (label, cells, cls = '') =>
@@ -459,7 +470,7 @@ export class AgSimd extends AgWidget {
       parts.push(h('p', { class: 'scalar-line' }, 'block sum = ', n(s.value, 'block-sum')));
     } else if (s.kind === 'merge') {
       parts.push(
-        h('p', { class: 'scalar-line' }, n(s.x[0], 'left'), ' + ', n(s.x[1], 'right'), ' = ', n(s.value, 'merged')),
+        h('p', { class: 'scalar-line' }, n(s.x[0], 'left'), plus(s.x[1], 'right'), ' = ', n(s.value, 'merged')),
       );
     } else {
       parts.push(h('p', { class: 'scalar-line total' }, 'a\u00b7b = ', n(s.value, 'total')));

@@ -92,6 +92,10 @@ export function arrowMarker(svg, id, className) {
 
 const KEYS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
 
+/** Radii (px) of a handle's hit circle (what the pointer can grab) and of its visible dot. */
+export const HIT = 18;
+export const DOT = 7;
+
 /**
  * A point the learner can drag (mouse, touch, pen) or move with the arrow
  * keys once it has focus (Tab reaches it; Shift + arrow takes a bigger step).
@@ -129,8 +133,8 @@ export function draggablePoint({
     .attr('aria-roledescription', 'draggable point')
     .attr('aria-label', `point ${name}`)
     .attr('data-point', name);
-  g.append('circle').attr('class', 'hit').attr('r', 18);
-  g.append('circle').attr('class', 'dot').attr('r', 7);
+  g.append('circle').attr('class', 'hit').attr('r', HIT);
+  g.append('circle').attr('class', 'dot').attr('r', DOT);
 
   const move = (pt, how) => set([clamp(round(pt[0])), clamp(round(pt[1]))], how);
   const say = () => announceFrom(g.node(), announce(get()));

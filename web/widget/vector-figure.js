@@ -10,12 +10,17 @@
 //   const b = fig.vector('b', { say: () => `a·b = ${dot.textContent}` });
 //   body.append(fig.element);
 //   // render(): a.draw(state.a); b.draw(state.b); arc.draw(state.a, state.b);
+import { select } from 'd3';
 import { h } from './dom.js';
 import { pair } from './format.js';
-import { arrowMarker, draggablePoint, plane } from './plot.js';
+import { separateLabels } from './label-separation.js';
+import { arrowMarker, DOT, draggablePoint, HIT, plane } from './plot.js';
 import { defineState, vector } from './state.js';
 
 const ORIGIN = [0, 0];
+/** Radii (px) of a handle raised over a coincident one (its hit circle) and of the ring shown beneath it. */
+const HIT_STACKED = 9;
+const DOT_RING = 11;
 
 /**
  * State fields for the 2-D vectors of a plane chapter, each within [-extent, extent]:
@@ -76,6 +81,48 @@ export function vectorFigure(widget, { extent = 6, label: name, markers = 'arrow
   const p = plane(element, { extent, label: name, size, margin });
   const urls = new Map();
   const handles = [];
+  let separating = false;
+
+  /** After this render: labels of the 'labels' layer that overlap are pulled apart (separateLabels). */
+  function scheduleSeparation() {
+    if (separating) return;
+    separating = true;
+    queueMicrotask(() => {
+      separating = false;
+      separateLabels(p.layer('labels').node(), stackedBoxes());
+    });
+  }
+
+  /** The boxes of coincident handles (a ring round a dot), which labels must not cover. */
+  function stackedBoxes() {
+    return handles
+      .filter((hd) => hd.node.matches('.stack-under'))
+      .map((hd) => {
+        const { e: x, f: y } = hd.node.transform.baseVal.consolidate()?.matrix ?? { e: 0, f: 0 };
+        const r = DOT_RING + 2;
+        return { x: x - r, y: y - r, width: 2 * r, height: 2 * r };
+      });
+  }
+
+  /**
+   * Keeps coincident handles grabbable: where a handle sits on a later one
+   * (drawn above it), the earlier handle is raised with a small hit circle and
+   * the later one shows a ring around it, so the centre takes the first and
+   * the ring the second (q over k₁ at the same point).
+   */
+  function restack() {
+    const at = handles.map((hd) => hd.node.getAttribute('transform'));
+    handles.forEach((hd, i) => {
+      const top = at.some((t, j) => j > i && t === at[i]);
+      const under = at.some((t, j) => j < i && t === at[i]);
+      const g = select(hd.node)
+        .classed('stack-top', top)
+        .classed('stack-under', under && !top);
+      g.select('circle.hit').attr('r', top ? HIT_STACKED : HIT);
+      g.select('circle.dot').attr('r', under && !top ? DOT_RING : DOT);
+      if (top) g.raise();
+    });
+  }
 
   /** The url() of the arrowhead marker `name` (made once). */
   function marker(name) {
@@ -126,6 +173,7 @@ export function vectorFigure(widget, { extent = 6, label: name, markers = 'arrow
       draw(tip, from = ORIGIN) {
         setLine(p, line, from, tip);
         if (labelEl && away !== null) placeLabel(p, labelEl, tip, { away, dx, dy, inside });
+        if (labelEl) scheduleSeparation();
       },
     };
   }
@@ -150,8 +198,20 @@ export function vectorFigure(widget, { extent = 6, label: name, markers = 'arrow
       ...rest,
       describe,
     });
-    handles.push(point);
-    return point;
+    return track(point);
+  }
+
+  /** Adds a handle to the figure's list: its update() also restacks coincident handles. */
+  function track(point) {
+    const tracked = {
+      node: point.node,
+      update() {
+        point.update();
+        restack();
+      },
+    };
+    handles.push(tracked);
+    return tracked;
   }
 
   /** An arrow from the origin with a handle at its tip; `draw(tip)` also moves the handle. */
@@ -197,11 +257,12 @@ export function vectorFigure(widget, { extent = 6, label: name, markers = 'arrow
           describe: (v) => `${prefix}${j + 1} = ${pair(v)}`,
           announce: (v) => `${prefix}${j + 1} = ${pair(v)}; ${say(j)}`,
         });
-        list.push({ handle: point, extra });
+        list.push({ handle: track(point), extra });
       }
       while (list.length > rows.length) {
         const { handle: point, extra } = list.pop();
         point.node.remove();
+        handles.splice(handles.indexOf(point), 1);
         onRemove?.(extra);
       }
       for (const { handle: point } of list) point.update();
@@ -273,6 +334,8 @@ export function vectorFigure(widget, { extent = 6, label: name, markers = 'arrow
     angleArc,
     chord,
     clipSquare,
+    /** Pulls overlapping labels of a layer apart now (for 'labels', it also happens after each arrow's draw). */
+    separateLabels: (layer = 'labels') => separateLabels(p.layer(layer).node(), stackedBoxes()),
     /** Moves every handle made so far to its field's value. */
     updateHandles: () => handles.forEach((hd) => hd.update()),
   };
