@@ -421,9 +421,14 @@ export function philoxNormal(seed, counter, n) {
   return out;
 }
 
-// ---- Strided forms used by the benchmark (scripts/bench), same formulas.
-export function matmulRef(A, B, M, K, N) {
-  const C = new Float64Array(M * N);
+// ---- Strided forms used by the benchmark (scripts/bench), same formulas. Each
+// stores its results in an array of type `Out` (default Float64Array); with
+// Float32Array every stored value is rounded to float32, as the plain JS peer
+// of the benchmark (scripts/bench/peers-js.mjs) does.
+
+/** C = A B: A [M, K], B [K, N] -> [M, N], loops i, k, j. */
+export function matmulRef(A, B, M, K, N, Out = Float64Array) {
+  const C = new Out(M * N);
   for (let i = 0; i < M; i++) {
     const row = i * N;
     for (let k = 0; k < K; k++) {
@@ -436,8 +441,8 @@ export function matmulRef(A, B, M, K, N) {
 }
 
 /** S = Q K^T: Q [Tq, d], K [Tk, d] -> [Tq, Tk]. */
-export function qktRef(Q, K, Tq, Tk, d) {
-  const S = new Float64Array(Tq * Tk);
+export function qktRef(Q, K, Tq, Tk, d, Out = Float64Array) {
+  const S = new Out(Tq * Tk);
   for (let i = 0; i < Tq; i++) {
     for (let j = 0; j < Tk; j++) {
       let s = 0;
@@ -449,8 +454,8 @@ export function qktRef(Q, K, Tq, Tk, d) {
 }
 
 /** Softmax of each row of X [rows, cols], the maximum subtracted first. */
-export function softmaxRef(X, rows, cols) {
-  const Y = new Float64Array(rows * cols);
+export function softmaxRef(X, rows, cols, Out = Float64Array) {
+  const Y = new Out(rows * cols);
   for (let i = 0; i < rows; i++) softmaxRow(X, i * cols, cols, Y, i * cols);
   return Y;
 }
@@ -481,11 +486,11 @@ export function attentionRef(
   d,
   dv,
   scale,
-  { rows = null, stride = d, vStride = dv, qOff = 0, kOff = 0, vOff = 0 } = {},
+  { rows = null, stride = d, vStride = dv, qOff = 0, kOff = 0, vOff = 0, Out = Float64Array } = {},
 ) {
-  const O = new Float64Array(T * dv);
-  const s = new Float64Array(T);
-  const w = new Float64Array(T);
+  const O = new Out(T * dv);
+  const s = new Out(T);
+  const w = new Out(T);
   for (const i of rows ?? Array.from({ length: T }, (_, r) => r)) {
     for (let j = 0; j < T; j++) {
       let dot = 0;
@@ -506,12 +511,12 @@ export function attentionRef(
  * concat_i(attention(X W_Q[:, head i], X W_K[:, head i], X W_V[:, head i])) W_O,
  * scale 1/sqrt(D/h). X [T, D], weights [D, D] -> [T, D].
  */
-export function mhaRef(X, w, T, D, h) {
+export function mhaRef(X, w, T, D, h, Out = Float64Array) {
   const dk = D / h;
-  const Q = matmulRef(X, w.wQ, T, D, D);
-  const K = matmulRef(X, w.wK, T, D, D);
-  const V = matmulRef(X, w.wV, T, D, D);
-  const concat = new Float64Array(T * D);
+  const Q = matmulRef(X, w.wQ, T, D, D, Out);
+  const K = matmulRef(X, w.wK, T, D, D, Out);
+  const V = matmulRef(X, w.wV, T, D, D, Out);
+  const concat = new Out(T * D);
   for (let head = 0; head < h; head++) {
     const off = head * dk;
     const O = attentionRef(Q, K, V, T, dk, dk, 1 / Math.sqrt(dk), {
@@ -520,10 +525,11 @@ export function mhaRef(X, w, T, D, h) {
       qOff: off,
       kOff: off,
       vOff: off,
+      Out,
     });
     for (let i = 0; i < T; i++) for (let k = 0; k < dk; k++) concat[i * D + off + k] = O[i * dk + k];
   }
-  return matmulRef(concat, w.wO, T, D, D);
+  return matmulRef(concat, w.wO, T, D, D, Out);
 }
 
 /**
