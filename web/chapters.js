@@ -132,7 +132,7 @@ export const CHAPTERS = [
       'Slide d\u2096 down to 2: the histogram has a sharp peak at 0 and heavy tails, and the exact curve follows it; a normal curve would not.',
       'Slide d\u2096 from 2 up to 4096 and watch the axis labels: the spread grows to \u221a4096 = 64, about 45 times its value at 2 (\u221a2048), not two thousand times.',
       'On the log-log plot every dot sits on a line of slope \u00bd: that is what \u201cgrows like \u221ad\u2096\u201d means, and why attention divides the scores by \u221ad\u2096.',
-      'Change the seed: the dots wobble by a few percent, the slope does not. Raise the pairs to 100 000 to shrink the wobble (and press Cancel if it takes too long).',
+      'Change the seed: the dots wobble, typically by about a percent at 5000 pairs, and the slope does not. Raise the pairs to 100 000 to shrink the wobble to under a quarter of that: every pair runs, streamed through the kernel in chunks at large d\u2096, so the run takes a while (press Cancel if it takes too long).',
     ],
   },
   {
