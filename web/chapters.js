@@ -132,7 +132,7 @@ export const CHAPTERS = [
       'Slide d\u2096 down to 2: the histogram has a sharp peak at 0 and heavy tails, and the exact curve follows it; a normal curve would not.',
       'Slide d\u2096 from 2 up to 4096 and watch the axis labels: the spread grows to \u221a4096 = 64, about 45 times its value at 2 (\u221a2048), not two thousand times.',
       'On the log-log plot every dot sits on a line of slope \u00bd: that is what \u201cgrows like \u221ad\u2096\u201d means, and why attention divides the scores by \u221ad\u2096.',
-      'Change the seed: the dots wobble by a few percent, the slope does not. Raise the pairs to 100 000 to shrink the wobble (and press Cancel if it takes too long).',
+      'Change the seed: the dots wobble, typically by about a percent at 5000 pairs, and the slope does not. Raise the pairs to 100 000 to shrink the wobble to under a quarter of that: every pair runs, streamed through the kernel in chunks at large d\u2096, so the run takes a while (press Cancel if it takes too long).',
     ],
   },
   {
@@ -140,11 +140,11 @@ export const CHAPTERS = [
     title: 'The 1/\u221ad\u2096 fix',
     tag: 'ag-scale-fix',
     intro:
-      'Take one row of random scores q\u00b7k\u2c7c for each d\u2096 from 2 to 4096 and feed it to softmax twice: as it is, and divided by \u221ad\u2096. Three panels follow what happens to the largest weight, to the entropy of the row (how spread out the attention is) and to the size of the softmax Jacobian (how much gradient can still flow back). Drag across the panels, or use the arrow keys, to read any d\u2096.',
+      'For each d\u2096 from 2 to 4096, draw 256 rows of random scores q\u00b7k\u2c7c (each row with its own query and its own T keys) and feed every row to softmax twice: as it is, and divided by \u221ad\u2096. The lines in the three panels are means over the 256 rows, and the shaded bands run from the 10th to the 90th percentile of the rows: the largest weight, the entropy of a row (how spread out the attention is) and the size of the softmax Jacobian (how much gradient can still flow back). The table beside them follows one sample row. Drag across the panels, or use the arrow keys, to read any d\u2096.',
     after: [
-      'Go to d\u2096 = 4096: unscaled, one key takes almost all the weight, the entropy is near zero bits and the Jacobian norm has collapsed; the scaled row barely changed from d\u2096 = 2.',
-      'Press \u201cNew random row\u201d a few times: the details move, but the unscaled curves always head to one winner while the scaled curves stay flat.',
-      'Lower the number of keys T to 2: the entropy can reach at most one bit, and the same story plays out on a smaller scale.',
+      'At the defaults (T = 16, seed 7), unscaled, the mean largest weight climbs step by step from about 0.3 at d\u2096 = 2 to about 0.97 at 4096, the mean entropy falls from about 3.1 bits (of a possible 4) to below 0.1, and the mean Jacobian norm shrinks from about 0.31 to below 0.04. Scaled, the three lines stay flat: the largest weight near 0.25, the entropy near 3.4 bits, the Jacobian norm near 0.3.',
+      'Press \u201cNew seed\u201d a few times: the sample row changes completely and the band edges move a little, but the means tell the same story. Unscaled, the mean largest weight is above 0.95 by d\u2096 = 1024; scaled, it stays close to 0.25 all the way.',
+      'Lower the number of keys T to 2: the entropy can reach at most one bit. Unscaled, the mean largest weight still climbs, to about 0.99 at d\u2096 = 4096, and the entropy drops to a few hundredths of a bit; scaled, the largest weight stays near 0.7 and the entropy near 0.8 bits.',
     ],
   },
   {

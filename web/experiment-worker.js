@@ -16,6 +16,8 @@
 //   { kind: 'packing', dims: [d...], candidates, epsilon, seed }
 //       greedyPacking for each d, continued call after call (each call's
 //       work bounded); result per d: { d, kept } of its last call.
+//   { kind: 'scale-fix', dks: [d_k...], seed, tokens, rows }
+//       chapter 11's mean curves (models/scale-fix-curves.js), one d_k at a time.
 //
 // Timings ('time'; their instances log no calls, so logging costs no time):
 //   { kind: 'kernel-lab', kernel, size }
@@ -26,6 +28,7 @@
 //       plain against streaming attention for each T: peak heap bytes and
 //       time (timing/attention-cost.js) on the page's implementation.
 import { init } from '../dist/index.js';
+import { curvesAt } from './models/scale-fix-curves.js';
 import { attentionCost } from './timing/attention-cost.js';
 import { timeKernel } from './timing/kernel-timing.js';
 
@@ -144,6 +147,21 @@ async function runPacking(ag, id, job) {
   return results;
 }
 
+// Chapter 11: the mean curves of many rows of scores, one d_k at a time.
+async function runScaleFix(ag, id, job) {
+  const total = job.dks.reduce((s, dk) => s + dk, 0);
+  let done = 0;
+  const results = [];
+  for (const dk of job.dks) {
+    results.push(curvesAt(ag, job, dk));
+    done += dk;
+    flushLog();
+    self.postMessage({ type: 'progress', id, done, total });
+    await tick();
+  }
+  return results;
+}
+
 async function runTiming(msg) {
   const { id, job } = msg;
   const onProgress = (done, total, partial) => {
@@ -180,7 +198,8 @@ self.onmessage = async (event) => {
       return;
     }
     const ag = await getAg(msg.impl ?? 'auto', !!msg.testMode, msg.wasmUrl);
-    const result = job.kind === 'packing' ? await runPacking(ag, id, job) : await runCalls(ag, id, job);
+    const run = { packing: runPacking, 'scale-fix': runScaleFix }[job.kind] ?? runCalls;
+    const result = await run(ag, id, job);
     flushLog();
     self.postMessage({ type: 'result', id, result, impl: ag.backend === 'wasm-simd128' ? ag.variant : 'baseline' });
   } catch (err) {

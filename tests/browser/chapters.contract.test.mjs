@@ -21,7 +21,7 @@ const SEARCH = {
   'near-orthogonal': '?ch=near-orthogonal&v=1&d=100&pairs=2000&cand=5000',
 };
 /** Chapters whose numbers come from a run in the experiment worker. */
-const RUNS = new Set(['sqrt-d', 'near-orthogonal', 'cost']);
+const RUNS = new Set(['sqrt-d', 'scale-fix', 'near-orthogonal', 'cost']);
 const WIDTHS = [
   [1024, 'desktop'],
   [375, 'phone-375'],

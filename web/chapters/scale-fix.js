@@ -1,28 +1,32 @@
 // <ag-scale-fix>: chapter 11, "The 1/√d_k fix". For each d_k from 2 to
-// 4096, a row of T random scores q·k_j (q and k_j standard-normal vectors of
-// dimension d_k, from the seeded generator of the wasm module) goes through
-// softmax twice: as it is, and divided by √d_k (q and K drawn with
-// ag.random.normal, the scores s = K q by ag.matmul). Three panels follow the two
-// rows as d_k grows: the largest weight, the entropy in bits, and the
-// Frobenius norm of the softmax Jacobian (how much gradient gets through).
+// 4096, ROWS rows of T random scores q·k_j (q and k_j standard-normal vectors
+// of dimension d_k, from the seeded generator of the wasm module) go through
+// softmax twice: as they are, and divided by √d_k. Three panels follow the
+// mean over the rows, with a band from the 10th to the 90th percentile, as
+// d_k grows: the largest weight, the entropy in bits, and the Frobenius norm
+// of the softmax Jacobian (how much gradient gets through). The curves are
+// computed in the experiment worker (models/scale-fix-curves.js), with
+// progress and Cancel; row 0 at the chosen d_k is shown as a sample.
 //
 // Every number shown is a wasm result: ag.random.normal and ag.matmul (the
 // scores), ag.norm (|q|, the scores' spread), ag.softmax (with temperature
 // √d_k for the scaled row: an input, not a shown number), ag.entropy,
-// ag.softmaxJacobian then ag.norm of its entries. The largest weight is
-// selected from the softmax result (a selection, not arithmetic).
+// ag.softmaxJacobian then ag.norm of its entries, and ag.dot of a measure's
+// values with weights 1/ROWS (the mean). The largest weight and the
+// percentiles are selected (a selection, not arithmetic).
 //
 //   <ag-scale-fix seed="7" tokens="16" dk="64"></ag-scale-fix>
-import { axisBottom, axisLeft, line, pointer, scaleLinear, select } from 'd3';
+import { area, axisBottom, axisLeft, line, pointer, scaleLinear, select } from 'd3';
 import { AgWidget, defineWidget } from '../widget/base.js';
 import { draw, label, xScale } from '../widget/charts.js';
 import { num, slider } from '../widget/controls.js';
 import { h, setAttr, setText, symbol } from '../widget/dom.js';
-import { seedControls } from '../widget/experiment.js';
+import { ExperimentRun, seedControls } from '../widget/experiment.js';
 import { ownLayout } from '../widget/figure-layout.js';
 import { fmt } from '../widget/format.js';
 import { texElement } from '../widget/math.js';
 import { choice, defineState, number } from '../widget/state.js';
+import { ROWS, rowMeasures, rowScores } from '../models/scale-fix-curves.js';
 
 /** d_k = 2, 4, ..., 4096 (powers of two, a log axis). */
 export const DKS = Array.from({ length: 12 }, (_, i) => 2 ** (i + 1));
@@ -56,7 +60,6 @@ export class AgScaleFix extends AgWidget {
   });
 
   #ui = null;
-  #cache = null; // { key, ag, rows } for the curves of one (seed, tokens, engine)
 
   build(body) {
     const predict = this.predict({
@@ -70,12 +73,12 @@ export class AgScaleFix extends AgWidget {
       ],
       reveal: (_choice, ag) => {
         this.setState({ dk: '4096', tokens: 16 });
-        const row = this.#row(ag, this.state.seed, 16, 4096);
+        const row = this.#sample(ag, this.state.seed, 16, 4096);
         const m = row.unscaled.max;
         const s = row.scaled.max;
         return {
           answer: m > 0.9 ? 'one' : m < 0.2 ? 'uniform' : 'half',
-          explanation: `At d\u2096 = 4096 the module gives a largest weight of ${fmt(m)} unscaled: |q| = ${fmt(row.spread)} sets the spread of the scores, and after exp the top one dwarfs the rest. Divided by \u221ad\u2096 = 64 the same row gives ${fmt(s)}.`,
+          explanation: `At d\u2096 = 4096 the sample row has a largest weight of ${fmt(m)} unscaled: |q| = ${fmt(row.spread)} sets the spread of the scores, and after exp the top one dwarfs the rest. Divided by \u221ad\u2096 = 64 the same row gives ${fmt(s)}. The curves show the mean over ${ROWS} rows.`,
         };
       },
     });
@@ -85,7 +88,7 @@ export class AgScaleFix extends AgWidget {
       label: 'Seed of the random scores',
       control: false,
       bad: 'The seed is a whole number from 0 to 999999.',
-      next: 'New random row',
+      next: 'New seed',
       nextClass: 'reseed',
     });
     const tokens = slider({
@@ -103,7 +106,8 @@ export class AgScaleFix extends AgWidget {
       { class: 'controls' },
       h('label', { class: 'ctl' }, h('span', {}, 'Keys ', symbol('T'), ' = '), tokens.out, tokens.input),
       seed.label,
-      seed.next,
+      this.#exp.buttons(seed.next),
+      this.#exp.runBox(),
     );
 
     // The figure: three panels sharing a log-2 axis of d_k, and a cursor.
@@ -136,14 +140,22 @@ export class AgScaleFix extends AgWidget {
           .tickSize(3),
       );
       label(g, 'panel-title', p.title, M.left + 4, M.top - 6);
+      const bands = Object.fromEntries(SERIES.map((s) => [s.id, g.append('path').attr('class', `band band-${s.id}`)]));
       const paths = Object.fromEntries(
         SERIES.map((s) => [s.id, g.append('path').attr('class', `curve series-${s.id}`)]),
       );
       const dots = Object.fromEntries(
         SERIES.map((s) => [s.id, g.append('circle').attr('class', `dot series-${s.id}`).attr('r', 4)]),
       );
-      return { ...p, g, y, yAxis, paths, dots };
+      return { ...p, g, y, yAxis, bands, paths, dots };
     });
+    figure.append(
+      h(
+        'p',
+        { class: 'caption' },
+        `Lines: the mean over ${ROWS} rows of scores at each d\u2096. Shaded: from the 10th to the 90th percentile of those rows.`,
+      ),
+    );
     label(svg, 'x-label', 'd\u2096 (log scale)', W - M.right, PANELS.length * PH + 38).attr('text-anchor', 'end');
     const cursor = draw(svg, 'line', { class: 'cursor', y1: 28 + M.top, y2: 28 + PANELS.length * PH - M.bottom });
 
@@ -209,13 +221,14 @@ export class AgScaleFix extends AgWidget {
     const dkText = h('strong', { class: 'dk-text' });
     const spread = num('spread');
     const maxEntropy = num('max-entropy');
+    const meanMax = Object.fromEntries(SERIES.map((s) => [s.id, num('mean-max', s.id)]));
     const row = (label, key) =>
       h('tr', {}, h('th', { scope: 'row' }, label), ...SERIES.map((s) => h('td', {}, detail[s.id][key])));
     const col = (id, text) => h('th', { scope: 'col', class: `col-${id}` }, text);
     const table = h(
       'table',
       { class: 'detail' },
-      h('caption', {}, 'At ', symbol('d', 'k'), ' = ', dkText),
+      h('caption', {}, 'One sample row at ', symbol('d', 'k'), ' = ', dkText),
       h('thead', {}, h('tr', {}, h('th', {}, ''), col('unscaled', 'Unscaled'), col('scaled', 'Scaled'))),
       h(
         'tbody',
@@ -242,6 +255,17 @@ export class AgScaleFix extends AgWidget {
         '\u00b7',
         symbol('k', 'j'),
         ' is a normal number with this standard deviation.',
+      ),
+      h(
+        'p',
+        {},
+        `Mean largest weight over ${ROWS} rows at this `,
+        symbol('d', 'k'),
+        ': ',
+        meanMax.unscaled,
+        ' unscaled, ',
+        meanMax.scaled,
+        ' scaled.',
       ),
       h('p', {}, 'Most entropy a row of ', symbol('T'), ' weights can have (all equal): ', maxEntropy, ' bits.'),
     );
@@ -314,6 +338,7 @@ export class AgScaleFix extends AgWidget {
       dkText,
       spread,
       maxEntropy,
+      meanMax,
       tokens,
       seed,
       valueCells,
@@ -333,40 +358,76 @@ export class AgScaleFix extends AgWidget {
   }
 
   /**
-   * One row of scores at d_k: q and k_1..k_T standard-normal vectors from the
-   * module's generator (q from counter 0, K right after it), s = K q, then
-   * softmax unscaled and scaled.
+   * The sample row at d_k (row 0 of the curves' rows): |q|, the scores, and
+   * softmax unscaled and scaled with their measures.
    */
-  #row(ag, seed, tokens, dk) {
-    const q = ag.random.normal({ seed, counter: 0, n: dk });
-    const K = ag.random.normal({ seed, counter: Math.ceil(dk / 4), n: tokens * dk });
-    const s = ag.matmul({ data: K.data, shape: [tokens, dk] }, { data: q.data, shape: [dk, 1] }).data;
+  #sample(ag, seed, tokens, dk) {
+    const { q, s } = rowScores(ag, seed, tokens, dk, 0);
     const one = (options) => {
       const w = ag.softmax(s, options).data;
-      let best = 0;
-      for (let j = 1; j < w.length; j++) if (w[j] > w[best]) best = j; // selection only
-      const J = ag.softmaxJacobian(w);
-      return { weights: w, max: w[best], entropy: ag.entropy(w), jacobian: ag.norm(J.data) };
+      return { weights: w, ...rowMeasures(ag, w) };
     };
     // softmax(s / sqrt(d_k)): the temperature sqrt(d_k) is an input of the kernel.
     return { scores: s, spread: ag.norm(q.data), unscaled: one(), scaled: one({ temperature: Math.sqrt(dk) }) };
   }
 
-  #drawnRows = null; // the rows the table and the curves show
+  #exp = new ExperimentRun(this, {
+    progressLabel: 'Progress of the curves',
+    cancelled: 'Cancelled. Change a setting or press \u201cRun again\u201d to compute the curves.',
+    onRun: () => {
+      this.#key = null;
+      this.#start(this.engine, this.state);
+    },
+    onCancel: () => (this.#key = null),
+  });
+  #key = null; // the (seed, tokens) of the curves running or shown
+  #curves = null; // { key, ag, rows: Map d_k -> curvesAt result }
+  #drawn = null; // the curves the table and the figure show
+  #sampleKey = null;
+  #sampleRow = null;
 
-  #curves(ag, seed, tokens) {
-    const key = `${seed}/${tokens}`;
-    if (this.#cache && this.#cache.key === key && this.#cache.ag === ag) return this.#cache.rows;
-    const rows = new Map(DKS.map((dk) => [dk, this.#row(ag, seed, tokens, dk)]));
-    this.#cache = { key, ag, rows };
-    return rows;
+  #keyOf({ seed, tokens }) {
+    return `${seed}/${tokens}`;
+  }
+
+  /** Starts the worker job of the curves for (seed, tokens) unless it runs or is shown. */
+  #start(ag, state) {
+    if (!ag) return;
+    const key = this.#keyOf(state);
+    if (key === this.#key) return;
+    this.#key = key;
+    const { seed, tokens } = state;
+    const text = `Computing ${ROWS} rows at each d\u2096 in a background worker\u2026`;
+    this.#exp.run(
+      { kind: 'scale-fix', dks: DKS, seed, tokens, rows: ROWS },
+      {
+        text,
+        live: () => this.#key === key,
+        onResult: (results) => {
+          this.#curves = { key, ag, rows: new Map(results.map((r) => [r.dk, r])) };
+          if (this.engine) this.render(this.engine, this.state);
+          return `Done: ${ROWS} rows of ${tokens} scores at each d\u2096, seed ${seed}.`;
+        },
+        onError: () => (this.#key = null),
+      },
+    );
+  }
+
+  disconnectedCallback() {
+    super.disconnectedCallback();
+    this.#exp.stop();
+    this.#key = null;
   }
 
   render(ag, state) {
     const ui = this.#ui;
-    const rows = this.#curves(ag, state.seed, state.tokens);
     const dk = Number(state.dk);
-    const here = rows.get(dk);
+    const sampleKey = `${state.seed}/${state.tokens}/${dk}`;
+    if (this.#sampleKey !== sampleKey || this.#sampleRow?.ag !== ag) {
+      this.#sampleRow = { ag, ...this.#sample(ag, state.seed, state.tokens, dk) };
+      this.#sampleKey = sampleKey;
+    }
+    const here = this.#sampleRow;
     for (const s of SERIES) {
       const d = ui.detail[s.id];
       const r = here[s.id];
@@ -382,49 +443,68 @@ export class AgScaleFix extends AgWidget {
       d.bars.replaceChildren(...bars);
     }
     this.show(ui.spread, here.spread);
+    setAttr(this, 'data-dk', state.dk);
+    this.#start(ag, state);
+    const curves = this.#curves;
+    if (!curves || curves.key !== this.#keyOf(state)) return;
     // The table of every d_k and the curves depend on the rows, not on the
     // chosen d_k: moving the cursor only moves the dots.
-    const fresh = this.#drawnRows !== rows;
+    const fresh = this.#drawn !== curves;
     if (fresh) {
       const uniform = new Float32Array(state.tokens).fill(1 / state.tokens);
       this.show(ui.maxEntropy, ag.entropy(uniform));
       DKS.forEach((k, i) => {
-        const r = rows.get(k);
-        COLUMNS.forEach(([k, id], j) => this.show(ui.valueCells[i][j], r[id][k]));
+        const r = curves.rows.get(k);
+        COLUMNS.forEach(([k, id], j) => this.show(ui.valueCells[i][j], r[id][k].mean));
       });
-      this.#drawnRows = rows;
+      this.#drawn = curves;
     }
-    this.#draw(rows, state, fresh);
-    setAttr(this, 'data-dk', state.dk);
+    for (const s of SERIES) this.show(ui.meanMax[s.id], curves.rows.get(dk)[s.id].max.mean);
+    this.#draw(curves.rows, state, fresh);
   }
 
   #draw(rows, state, fresh) {
     const { x, panels } = this.#ui;
     const dk = Number(state.dk);
+    const at = (k, id, p) => rows.get(k)[id][p];
     for (const p of panels) {
       if (fresh) {
         let top = 0;
-        for (const k of DKS) for (const s of SERIES) top = Math.max(top, rows.get(k)[s.id][p.id]);
+        for (const k of DKS) for (const s of SERIES) top = Math.max(top, at(k, s.id, p.id).p90);
         p.y.domain(p.domain(state.tokens, top || 1)).nice();
         p.yAxis.call(axisLeft(p.y).ticks(4).tickSize(3));
       }
       for (const s of SERIES) {
-        if (fresh) p.paths[s.id].attr('d', line()(DKS.map((k) => [x(k), p.y(rows.get(k)[s.id][p.id])])));
-        p.dots[s.id].attr('cx', x(dk)).attr('cy', p.y(rows.get(dk)[s.id][p.id]));
+        if (fresh) {
+          const band = area()
+            .x((k) => x(k))
+            .y0((k) => p.y(at(k, s.id, p.id).p10))
+            .y1((k) => p.y(at(k, s.id, p.id).p90));
+          p.bands[s.id].attr('d', band(DKS));
+          p.paths[s.id].attr('d', line()(DKS.map((k) => [x(k), p.y(at(k, s.id, p.id).mean)])));
+        }
+        p.dots[s.id].attr('cx', x(dk)).attr('cy', p.y(at(dk, s.id, p.id).mean));
       }
     }
   }
 
-  /** CSV: one row per d_k, both series. */
+  /** CSV: one row per d_k, both series: the mean and the 10th and 90th percentiles of each measure. */
   exportTable() {
-    const columns = ['dk', ...COLUMNS.map(([k, id]) => `${k}_${id}`)];
-    const rows = this.#cache ? DKS.map((dk) => [dk, ...COLUMNS.map(([k, id]) => this.#cache.rows.get(dk)[id][k])]) : [];
+    const stats = ['mean', 'p10', 'p90'];
+    const columns = [
+      'dk',
+      ...COLUMNS.flatMap(([k, id]) => stats.map((q) => `${k}_${id}${q === 'mean' ? '' : `_${q}`}`)),
+    ];
+    const c = this.#curves;
+    const rows = c
+      ? DKS.map((dk) => [dk, ...COLUMNS.flatMap(([k, id]) => stats.map((q) => c.rows.get(dk)[id][k][q]))])
+      : [];
     return { columns, rows };
   }
 
   exportData() {
     const data = super.exportData();
-    const r = this.#cache?.rows.get(Number(this.state.dk));
+    const r = this.#sampleRow;
     if (r)
       data.row = {
         dk: Number(this.state.dk),

@@ -4,9 +4,12 @@
 // (ag.randomDotExperiment, measure 'dot') against its exact density
 // (ag.dotProductDensity, the variance-gamma law: Laplace at d_k = 2, nearly
 // N(0, d_k) for large d_k), and the measured standard deviation against √d_k
-// on log-log axes (one experiment call per d_k). Every number shown is the
-// return value of one wasm call: the statistics of one experiment call, the
-// density, and √d_k as the norm of d_k ones.
+// on log-log axes. Every run uses the pairs asked for: an experiment larger
+// than one call may do is streamed through the kernel in chunks
+// (models/chunked-experiment.js), with progress and Cancel. Every number shown
+// is the return value of one wasm call: the statistics of an experiment call
+// (or their combination by ag.dot and ag.norm), the density, and √d_k as the
+// norm of d_k ones.
 import { AgWidget, defineWidget } from '../widget/base.js';
 import { chartFigure, curve, densityHistogram, dots, logLogFrame } from '../widget/charts.js';
 import { num, slider } from '../widget/controls.js';
@@ -16,11 +19,8 @@ import { fmt } from '../widget/format.js';
 import { texElement } from '../widget/math.js';
 import { afterPause } from '../widget/pause.js';
 import { defineState, number } from '../widget/state.js';
+import { chunkCalls, chunkSizes, combineChunks } from '../models/chunked-experiment.js';
 
-/** One call may do at most 2^26 = d_k * pairs (the API's bound, about a second or two). */
-const MAX_WORK = 2 ** 26;
-/** Each point of the √d_k sweep: at most 2^20 multiply-adds. */
-const SWEEP_WORK = 2 ** 20;
 const SWEEP_DIMS = [2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096];
 const BINS = 48;
 const PAIR_CHOICES = [1000, 5000, 20000, 100000];
@@ -84,11 +84,6 @@ export class AgSqrtD extends AgWidget {
   #stopStale = afterPause(() => {
     if (this.#exp.busy && this.#running !== this.#key) this.#exp.stop();
   }, 0);
-
-  /** Pairs actually used for d_k: the requested number, capped so d_k * pairs <= 2^26. */
-  static pairsFor(d, pairs) {
-    return Math.max(1, Math.min(pairs, Math.floor(MAX_WORK / d)));
-  }
 
   build(body) {
     const predict = this.predict({
@@ -167,7 +162,8 @@ export class AgSqrtD extends AgWidget {
     const sweep = chartFigure('sweep', {
       box: SWEEP_BOX,
       label: 'Standard deviation of q\u00b7k against d_k, log-log',
-      caption: 'Dots: measured standard deviation for each d\u2096. Line: \u221ad\u2096. Log-log axes: slope \u00bd.',
+      caption:
+        'Dots: measured standard deviation for each d\u2096, each from the number of pairs chosen. Line: \u221ad\u2096. Log-log axes: slope \u00bd.',
     });
     const sweepList = h('ol', { class: 'sweep-list', 'aria-label': 'Measured standard deviation for each d_k' });
 
@@ -256,41 +252,43 @@ export class AgSqrtD extends AgWidget {
     const key = this.#keyOf(state);
     const sweepKey = `${state.pairs}/${state.seed}`;
     const { d, pairs, seed } = state;
-    const used = AgSqrtD.pairsFor(d, pairs);
     const range = [-5 * Math.sqrt(d), 5 * Math.sqrt(d)];
-    const calls = [
-      {
-        method: 'randomDotExperiment',
-        args: [{ d, trials: used, seed, measure: 'dot', bins: BINS, range, returnSamples: false }],
-        work: d * used,
-      },
-    ];
+    // Every experiment is its chunks' calls, in order: the histogram run, then
+    // each d_k of the sweep (the sweep's point at the histogram's d_k is the
+    // same experiment, same seed and pairs: it is not run twice).
+    const parts = [{ d, sizes: chunkSizes(d, pairs), calls: chunkCalls(d, pairs, seed, { bins: BINS, range }) }];
     const needSweep = sweepKey !== this.#sweepKey;
-    if (needSweep) {
-      for (const sd of SWEEP_DIMS) {
-        const t = Math.max(1, Math.min(pairs, Math.floor(SWEEP_WORK / sd)));
-        calls.push({
-          method: 'randomDotExperiment',
-          args: [{ d: sd, trials: t, seed, measure: 'dot', bins: 1, returnSamples: false }],
-          work: sd * t,
-        });
-      }
-    }
+    if (needSweep)
+      for (const sd of SWEEP_DIMS)
+        parts.push(
+          sd === d
+            ? parts[0]
+            : { d: sd, sizes: chunkSizes(sd, pairs), calls: chunkCalls(sd, pairs, seed, { bins: 1 }) },
+        );
     const current = () => this.#key === key;
     this.#running = key;
+    const distinct = [...new Set(parts)];
     this.#exp.run(
-      { kind: 'calls', calls },
+      { kind: 'calls', calls: distinct.flatMap((p) => p.calls) },
       {
         text: this.#runningText(state),
         live: current,
         onResult: (results) => {
-          this.#result = { key, d, used, seed, res: results[0] };
+          const ag = this.engine;
+          let at = 0;
+          const done = new Map(
+            distinct.map((p) => [
+              p,
+              { d: p.d, ...combineChunks(ag, results.slice(at, (at += p.calls.length)), p.sizes) },
+            ]),
+          );
+          const [main, ...sweep] = parts.map((p) => done.get(p));
+          this.#result = { key, d, used: main.pairs, seed, res: main };
           if (needSweep) {
             this.#sweepKey = sweepKey;
-            this.#sweep = results.slice(1).map((r, i) => ({ d: SWEEP_DIMS[i], std: r.std }));
+            this.#sweep = sweep;
           }
-          const ag = this.engine;
-          if (ag && this.#keyOf(this.state) === key) this.#drawResult(ag, this.#result);
+          if (this.#keyOf(this.state) === key) this.#drawResult(ag, this.#result);
           return this.#doneText(this.#result);
         },
         onError: () => (this.#key = null),
@@ -299,12 +297,12 @@ export class AgSqrtD extends AgWidget {
   }
 
   #runningText({ d, pairs }) {
-    const used = AgSqrtD.pairsFor(d, pairs).toLocaleString('en-US');
-    return `Running ${used} pairs at d\u2096 = ${d} in a background worker\u2026`;
+    return `Running ${pairs.toLocaleString('en-US')} pairs at d\u2096 = ${d} (and at each d\u2096 of the sweep) in a background worker\u2026`;
   }
 
   #doneText({ d, used, seed }) {
-    return `Done: ${used.toLocaleString('en-US')} pairs at d\u2096 = ${d}, seed ${seed}.`;
+    const n = used.toLocaleString('en-US');
+    return `Done: ${n} pairs at d\u2096 = ${d}, seed ${seed}; ${n} pairs at each d\u2096 of the sweep.`;
   }
 
   #drawResult(ag, result) {
