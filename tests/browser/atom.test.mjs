@@ -3,18 +3,7 @@
 // cell's dot product term by term; checked against a float64 reference after
 // hovering and focusing cells, mouse drags, arrow keys and a changed URL.
 import { describe, expect, test } from '@jest/globals';
-import {
-  expectParams,
-  expectReopens,
-  exportFile,
-  exportJson,
-  exportText,
-  overflow,
-  predictChoice,
-  urlParams,
-  useEnv,
-  withChapter,
-} from './helpers.mjs';
+import { expectParams, expectReopens, overflow, predictChoice, urlParams, useEnv, withChapter } from './helpers.mjs';
 import { dragPoint, keyPoint } from './pointer.mjs';
 import { byRole, expectAllLogged, expectClose, expectShown, one, readNumbers as readAll, U } from './shown-numbers.mjs';
 
@@ -214,19 +203,6 @@ describe('atom: the atom of attention', () => {
       expectMatches(await readNumbers(page, TAG), Q0, K0, [2, 3]);
       await predictChoice(page, TAG, 'different', 'right');
       await expectAllLogged(page, TAG);
-    });
-  });
-
-  test('exports the heat map as SVG and PNG and the numbers as JSON and CSV', async () => {
-    await withChapter(env, CH, TAG, async ({ page }) => {
-      const json = await exportJson(page, TAG);
-      expect(json.state).toEqual({ q: Q0, k: K0, cell: [3, 2] });
-      expect(json.numbers['score.3-2']).toBe(4.75);
-      expect(json.numbers.dot).toBe(4.75);
-      const csv = await exportText(page, TAG, 'csv');
-      expect(csv.split('\r\n')).toContain('score.2-2,5');
-      const svg = await exportFile(page, TAG, 'svg');
-      expect(svg.bytes.toString('utf8')).toContain('linearGradient');
     });
   });
 });

@@ -3,17 +3,7 @@
 // keys), the two "break one constraint" buttons, T from the URL; y and Σα
 // against a float64 reference, and inside/outside against a hull computed here.
 import { describe, expect, test } from '@jest/globals';
-import {
-  expectParams,
-  exportFile,
-  exportJson,
-  exportText,
-  predictChoice,
-  settledUrl,
-  urlParams,
-  useEnv,
-  withChapter,
-} from './helpers.mjs';
+import { expectParams, predictChoice, settledUrl, urlParams, useEnv, withChapter } from './helpers.mjs';
 import { dragPoint, keyPoint } from './pointer.mjs';
 import { byRole, expectAllLogged, expectClose, expectShown, one, readNumbers, U } from './shown-numbers.mjs';
 
@@ -237,18 +227,6 @@ describe('convex-hull: a convex combination stays in the hull', () => {
       await expectState(page, [-0.5, 0.75, 0.75], TRIANGLE);
       await predictChoice(page, TAG, 'outside', 'right');
       await expectAllLogged(page, TAG);
-    });
-  });
-
-  test('exports the figure as SVG and PNG and the numbers as JSON and CSV', async () => {
-    await withChapter(env, CH, TAG, async ({ page }) => {
-      const json = await exportJson(page, TAG);
-      expect(json.state).toEqual({ values: TRIANGLE, alpha: [0.2, 0.3, 0.5] });
-      expectClose(json.numbers['y.1'], 0.9, 1e-6, 'exported y1');
-      const csv = await exportText(page, TAG, 'csv');
-      expect(csv).toMatch(/\r\nsum,/);
-      const svg = await exportFile(page, TAG, 'svg');
-      expect(svg.bytes.toString('utf8')).toMatch(/<path d="M256,232 L64,208(\.0+\d*)? L184,6[34][.\d]* Z"/); // the hull, closed
     });
   });
 });

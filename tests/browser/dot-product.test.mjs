@@ -2,7 +2,7 @@
 // and geometric dot products of two draggable 2-D vectors, checked against a
 // float64 reference after mouse drags, arrow keys and a changed URL.
 import { describe, expect, test } from '@jest/globals';
-import { expectParams, expectReopens, exportJson, exportText, predictChoice, useEnv, withChapter } from './helpers.mjs';
+import { expectParams, expectReopens, predictChoice, useEnv, withChapter } from './helpers.mjs';
 import { dragPoint, keyPoint, touchDragPoint } from './pointer.mjs';
 import { byRole, expectAllLogged, expectClose, expectShown, one, readNumbers, U } from './shown-numbers.mjs';
 import { angle, cosine, dot, norm, sumAbsProd } from '../reference/float64.mjs';
@@ -155,17 +155,6 @@ describe('dot-product: two definitions agree', () => {
       expectMatches(await readNumbers(page, TAG), [3, 4], [-4, 3]);
       await predictChoice(page, TAG, 'zero', 'right');
       await expectAllLogged(page, TAG);
-    });
-  });
-
-  test('exports the figure as SVG and PNG and the numbers as JSON and CSV', async () => {
-    await withChapter(env, CH, TAG, async ({ page }) => {
-      const json = await exportJson(page, TAG);
-      expect(json.state).toEqual({ a: [3, 4], b: [4, 3] });
-      expect(json.stateText).toBe('v=1&a=3,4&b=4,3');
-      expect(json.numbers.dot).toBe(24);
-      const csv = await exportText(page, TAG, 'csv');
-      expect(csv.split('\r\n')).toContain('dot,24');
     });
   });
 });

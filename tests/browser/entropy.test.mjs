@@ -6,16 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from '@jest/globals';
-import {
-  expectParams,
-  exportJson,
-  exportText,
-  predictChoice,
-  ROOT,
-  settledUrl,
-  useEnv,
-  withChapter,
-} from './helpers.mjs';
+import { expectParams, predictChoice, ROOT, settledUrl, useEnv, withChapter } from './helpers.mjs';
 import { dragPoint, keyPoint } from './pointer.mjs';
 import { byRole, expectAllLogged, expectClose, expectShown, one, readNumbers } from './shown-numbers.mjs';
 import { entropyBits, softmax } from '../reference/float64.mjs';
@@ -191,16 +182,6 @@ describe('entropy: entropy of the weights', () => {
       await expectMatches(page, ARTICLE_V, 9);
       await predictChoice(page, TAG, '1.585', 'right');
       await expectAllLogged(page, TAG);
-    });
-  });
-
-  test('exports the figure as SVG and PNG and the numbers as JSON and CSV', async () => {
-    await withChapter(env, CH, TAG, async ({ page }) => {
-      const json = await exportJson(page, TAG);
-      expect(json.state).toEqual({ values: ARTICLE_V, logt: 0 });
-      expectClose(json.numbers.entropy, reference(ARTICLE_V, 0).H, 1e-5, 'exported entropy');
-      const csv = await exportText(page, TAG, 'csv');
-      expect(csv).toMatch(/\r\nentropy,/);
     });
   });
 });

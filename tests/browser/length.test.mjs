@@ -5,17 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from '@jest/globals';
-import {
-  expectParams,
-  expectReopens,
-  exportJson,
-  exportText,
-  predictChoice,
-  ROOT,
-  urlParams,
-  useEnv,
-  withChapter,
-} from './helpers.mjs';
+import { expectParams, expectReopens, predictChoice, ROOT, urlParams, useEnv, withChapter } from './helpers.mjs';
 import { dragPoint, keyPoint } from './pointer.mjs';
 import { byRole, expectAllLogged, expectClose, expectShown, one, readNumbers, U } from './shown-numbers.mjs';
 import { dot, norm, sumAbsProd } from '../reference/float64.mjs';
@@ -179,17 +169,6 @@ describe('length: length as a lever', () => {
       expectMatches(await readNumbers(page, TAG), [1, 1], 3);
       await predictChoice(page, TAG, 'triple', 'right');
       await expectAllLogged(page, TAG);
-    });
-  });
-
-  test('exports the figure as SVG and PNG and the numbers as JSON and CSV', async () => {
-    await withChapter(env, CH, TAG, async ({ page }) => {
-      const json = await exportJson(page, TAG);
-      expect(json.state).toEqual({ d: [1, 1], t: 1 });
-      expect(json.stateText).toBe('v=1&d=1,1&t=1');
-      expect(json.numbers['score.1']).toBe(1);
-      const csv = await exportText(page, TAG, 'csv');
-      expect(csv.split('\r\n')).toContain('score.1,1');
     });
   });
 });

@@ -3,7 +3,7 @@
 // query's αV, against a float64 reference after a slider drag, arrow keys,
 // a typed logit, the causal toggle and a changed URL.
 import { describe, expect, test } from '@jest/globals';
-import { expectReopens, exportJson, exportText, predictChoice, urlParams, useEnv, withChapter } from './helpers.mjs';
+import { expectReopens, predictChoice, urlParams, useEnv, withChapter } from './helpers.mjs';
 import { byRole, expectAllLogged, expectClose, expectShown, readNumbers } from './shown-numbers.mjs';
 import { softmax } from '../reference/float64.mjs';
 
@@ -156,16 +156,6 @@ describe('matrix-form: the matrix form', () => {
       expect((await st(page)).causal).toBe(true);
       expectMatches(await readNumbers(page, TAG), S0, V0, true, 1);
       await expectAllLogged(page, TAG);
-    });
-  });
-
-  test('exports the heat map and the numbers', async () => {
-    await withChapter(env, CH, TAG, async ({ page }) => {
-      const json = await exportJson(page, TAG);
-      expect(json.state.causal).toBe(false);
-      expectClose(json.numbers['row-sum.1'], 1, 1e-6, 'exported row sum');
-      const svg = await exportText(page, TAG, 'svg');
-      expect(svg).toMatch(/^<svg[^>]*data-rows="4"/);
     });
   });
 });

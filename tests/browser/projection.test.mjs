@@ -5,17 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from '@jest/globals';
-import {
-  expectParams,
-  expectReopens,
-  exportJson,
-  exportText,
-  predictChoice,
-  ROOT,
-  screenshot,
-  useEnv,
-  withChapter,
-} from './helpers.mjs';
+import { expectParams, expectReopens, predictChoice, ROOT, screenshot, useEnv, withChapter } from './helpers.mjs';
 import { dragPoint, keyPoint } from './pointer.mjs';
 import { byRole, expectAllLogged, expectClose, expectShown, one, readNumbers, U } from './shown-numbers.mjs';
 import {
@@ -205,21 +195,6 @@ describe('projection: projection as a shadow', () => {
       expect(ref.scalar).toBeLessThan(0);
       await predictChoice(page, TAG, 'against', 'right');
       await expectAllLogged(page, TAG);
-    });
-  });
-
-  test('exports the figure as SVG and PNG and the numbers as JSON and CSV', async () => {
-    await withChapter(env, CH, TAG, async ({ page }) => {
-      const json = await exportJson(page, TAG);
-      expect(json.state).toEqual({ a: [3, 4], b: [4, 3] });
-      expect(json.stateText).toBe('v=1&a=3,4&b=4,3');
-      expectClose(json.numbers['scalar-projection'], 4.8, 1e-6, 'exported scalar projection');
-      const csv = await exportText(page, TAG, 'csv');
-      // (a.b^) b^ = 4.8 (0.8, 0.6): its second component is 3.84, which float32
-      // holds as 3.8399999... or 3.8400001...: compared as a number.
-      const row = csv.split('\r\n').find((r) => r.startsWith('vector-projection.1,'));
-      expect(row).toBeDefined();
-      expectClose(Number(row.split(',')[1]), 3.84, 1e-6, 'exported vector projection, component 1');
     });
   });
 });

@@ -3,16 +3,7 @@
 // product expanded term by term; checked against a float64 reference after
 // typed edits, arrow keys in an input, clicks, Enter on a cell and a changed URL.
 import { describe, expect, test } from '@jest/globals';
-import {
-  expectParams,
-  exportJson,
-  exportText,
-  predictChoice,
-  settledUrl,
-  urlParams,
-  useEnv,
-  withChapter,
-} from './helpers.mjs';
+import { expectParams, predictChoice, settledUrl, urlParams, useEnv, withChapter } from './helpers.mjs';
 import { byRole, expectAllLogged, expectClose, expectShown, one, readNumbers as readAll, U } from './shown-numbers.mjs';
 import { matmulRows, matmulRowsT } from './reference-rows.mjs';
 
@@ -274,18 +265,6 @@ describe('qkt: QKᵀ as a grid', () => {
           expect(one(numbers, 'score', `${i}-${j}`).value).toBe(one(numbers, 'score', `${j}-${i}`).value);
       await predictChoice(page, TAG, 'yes', 'right');
       await expectAllLogged(page, TAG);
-    });
-  });
-
-  test('exports the heat map as SVG and PNG and the numbers as JSON and CSV', async () => {
-    await withChapter(env, CH, TAG, async ({ page }) => {
-      const json = await exportJson(page, TAG);
-      expect(json.state).toEqual({ x: X0, wq: WQ0, wk: WK0, cell: [1, 2] });
-      expect(json.stateText).toBe('v=1&x=1,0,1;0,2,1;2,1,0;-1,0,2&wq=1,0;0,1;1,-1&wk=0,1;1,0;1,1&cell=1,2');
-      expect(json.numbers['score.1-2']).toBe(5);
-      expect(json.numbers['q.1-1']).toBe(2);
-      const csv = await exportText(page, TAG, 'csv');
-      expect(csv.split('\r\n')).toContain('dot,5');
     });
   });
 });

@@ -5,17 +5,7 @@
 // Checked against a float64 reference after mouse drags, arrow keys and a
 // changed URL.
 import { describe, expect, test } from '@jest/globals';
-import {
-  expectParams,
-  expectReopens,
-  exportFile,
-  exportJson,
-  exportText,
-  predictChoice,
-  urlParams,
-  useEnv,
-  withChapter,
-} from './helpers.mjs';
+import { expectParams, expectReopens, predictChoice, urlParams, useEnv, withChapter } from './helpers.mjs';
 import { dragPoint, keyPoint } from './pointer.mjs';
 import { expectAllLogged, expectClose, expectShown, one, readNumbers, U } from './shown-numbers.mjs';
 import { angle, cosine, dot, norm, sumAbsProd } from '../reference/float64.mjs';
@@ -229,20 +219,6 @@ describe('sign: sign and size', () => {
       await expect(page.locator(`${TAG} .predict-result`).textContent()).resolves.toMatch(/a\u00b7b = 5/);
       await predictChoice(page, TAG, 'positive', 'right');
       await expectAllLogged(page, TAG);
-    });
-  });
-
-  test('exports the figure as SVG and PNG and the numbers as JSON and CSV', async () => {
-    await withChapter(env, CH, TAG, async ({ page }) => {
-      const json = await exportJson(page, TAG);
-      expect(json.state).toEqual({ a: [3, 4], b: [4, 3] });
-      expect(json.stateText).toBe('v=1&a=3,4&b=4,3');
-      expect(json.numbers.dot).toBe(24);
-      expect(json.numbers['demo-score.long']).toBe(6);
-      const csv = await exportText(page, TAG, 'csv');
-      expect(csv.split('\r\n')).toContain('demo-score.short,6');
-      const svg = await exportFile(page, TAG, 'svg');
-      expect(svg.bytes.toString('utf8').match(/sign-hatch/g)?.length).toBeGreaterThanOrEqual(2); // the pattern and its use
     });
   });
 });

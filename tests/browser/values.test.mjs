@@ -2,7 +2,7 @@
 // sliders, values dragged by mouse and keyboard, T changed by buttons and by
 // the URL; y = Σ αⱼvⱼ and each term αⱼvⱼ checked against a float64 reference.
 import { describe, expect, test } from '@jest/globals';
-import { expectParams, expectReopens, exportJson, exportText, predictChoice, useEnv, withChapter } from './helpers.mjs';
+import { expectParams, expectReopens, predictChoice, useEnv, withChapter } from './helpers.mjs';
 import { dragPoint, keyPoint } from './pointer.mjs';
 import { byRole, expectAllLogged, expectClose, expectShown, one, readNumbers, U } from './shown-numbers.mjs';
 
@@ -179,17 +179,6 @@ describe('values: values do the work', () => {
       );
       await predictChoice(page, TAG, '1', 'right');
       await expectAllLogged(page, TAG);
-    });
-  });
-
-  test('exports the figure as SVG and PNG and the numbers as JSON and CSV', async () => {
-    await withChapter(env, CH, TAG, async ({ page }) => {
-      const json = await exportJson(page, TAG);
-      expect(json.state).toEqual({ values: DEFAULT_V, alpha: [0.5, 0.3, 0.2] });
-      expectClose(json.numbers['y.2'], 2.2, 1e-6, 'exported y2');
-      const csv = await exportText(page, TAG, 'csv');
-      expect(csv.split('\r\n')[0]).toBe('name,value');
-      expect(csv).toMatch(/\r\ny\.1,/);
     });
   });
 });

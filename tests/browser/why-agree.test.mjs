@@ -4,17 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from '@jest/globals';
-import {
-  expectParams,
-  expectReopens,
-  exportFile,
-  exportJson,
-  exportText,
-  predictChoice,
-  ROOT,
-  useEnv,
-  withChapter,
-} from './helpers.mjs';
+import { expectParams, expectReopens, predictChoice, ROOT, useEnv, withChapter } from './helpers.mjs';
 import { dragPoint, keyPoint } from './pointer.mjs';
 import { byRole, expectAllLogged, expectClose, expectShown, one, readNumbers, U } from './shown-numbers.mjs';
 
@@ -235,20 +225,6 @@ describe('why-agree: why they agree', () => {
       expect(one(numbers, 'twice-geometric').value).toBe(0);
       await predictChoice(page, TAG, 'equal', 'right');
       await expectAllLogged(page, TAG);
-    });
-  });
-
-  test('exports the figure as SVG and PNG and the numbers as JSON and CSV', async () => {
-    await withChapter(env, CH, TAG, async ({ page }) => {
-      const json = await exportJson(page, TAG);
-      expect(json.state).toEqual({ a: [3, 4], b: [4, 3] });
-      expect(json.stateText).toBe('v=1&a=3,4&b=4,3');
-      expect(json.numbers.side).toBe(2);
-      expect(json.numbers.law).toBe(2);
-      const csv = await exportText(page, TAG, 'csv');
-      expect(csv.split('\r\n')).toContain('expand,2');
-      const svg = await exportFile(page, TAG, 'svg');
-      expect(svg.bytes.toString('utf8')).toContain('marker-end="url(#why-arrow-d)"');
     });
   });
 });
