@@ -68,12 +68,18 @@ const st = (page) => page.locator(TAG).evaluate((el) => el.state);
 const env = useEnv();
 
 describe('competition: competition through the shared denominator', () => {
-  test('opens with the Jacobian of (1, 0.5, 0, -0.5): float64 reference, zero row sums, every number logged', async () => {
+  test('opens with the Jacobian of (1, 0.5, 0, -0.5): float64 reference, zero row sums, every number logged; predict, then reveal: alpha_3 falls when s_1 rises', async () => {
     await withChapter(env, CH, TAG, async ({ page }) => {
       const numbers = await readNumbers(page, TAG);
       expectMatches(numbers, [1, 0.5, 0, -0.5], 1, 1);
-      await expectAllLogged(page, TAG);
       expect(await page.locator(`${TAG} .katex`).count()).toBeGreaterThanOrEqual(2);
+      // The prediction's answer loads its example.
+      await predictChoice(page, TAG, 'same', 'wrong');
+      await predictChoice(page, TAG, 'down', 'right');
+      const revealed = await readNumbers(page, TAG);
+      const ref = expectMatches(revealed, [1, 0.5, 0, -0.5], 1, 1);
+      expect(ref.change[2]).toBeLessThan(0);
+      await expectAllLogged(page, TAG);
     });
   });
 
@@ -126,17 +132,6 @@ describe('competition: competition through the shared denominator', () => {
   test('a URL with a dominant logit and a negative delta: the reference values, and the row sums stay zero', async () => {
     await withChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&s=5.5,-2,0.3,-6&j=2&delta=-2.5` }, async ({ page }) => {
       expectMatches(await readNumbers(page, TAG), [5.5, -2, 0.3, -6], 2, -2.5);
-      await expectAllLogged(page, TAG);
-    });
-  });
-
-  test('predict, then reveal: alpha_3 falls when s_1 rises', async () => {
-    await withChapter(env, CH, TAG, async ({ page }) => {
-      await predictChoice(page, TAG, 'same', 'wrong');
-      await predictChoice(page, TAG, 'down', 'right');
-      const numbers = await readNumbers(page, TAG);
-      const ref = expectMatches(numbers, [1, 0.5, 0, -0.5], 1, 1);
-      expect(ref.change[2]).toBeLessThan(0);
       await expectAllLogged(page, TAG);
     });
   });

@@ -65,7 +65,7 @@ function expectMatches(numbers, a, b) {
 const env = useEnv();
 
 describe('dot-product: two definitions agree', () => {
-  test('opens on the article pair: (3, 4) and (4, 3) give 24 both ways, every number from a logged kernel call', async () => {
+  test('opens on the article pair: (3, 4) and (4, 3) give 24 both ways, every number from a logged kernel call; predict, then reveal: "zero" is right for (3, 4) and (-4, 3)', async () => {
     await withChapter(env, CH, TAG, async ({ page }) => {
       const numbers = await readNumbers(page, TAG);
       expect(one(numbers, 'dot').text).toBe('24');
@@ -74,9 +74,15 @@ describe('dot-product: two definitions agree', () => {
       expect(one(numbers, 'norm', 'a').text).toBe('5');
       expect(one(numbers, 'angle').text).toBe('16.26\u00b0');
       expectMatches(numbers, [3, 4], [4, 3]);
-      await expectAllLogged(page, TAG);
       // Math is typeset by KaTeX in the shadow root, with the fonts declared by the host page.
       expect(await page.locator(`${TAG} .katex`).count()).toBeGreaterThan(0);
+      // The prediction's answer loads its example.
+      await predictChoice(page, TAG, 'positive', 'wrong');
+      await expect(page.locator(`${TAG} .predict-result`).textContent()).resolves.toMatch(/a\u00b7b = 0/);
+      expect(await page.locator(TAG).evaluate((el) => el.state.b)).toEqual([-4, 3]);
+      expectMatches(await readNumbers(page, TAG), [3, 4], [-4, 3]);
+      await predictChoice(page, TAG, 'zero', 'right');
+      await expectAllLogged(page, TAG);
     });
   });
 
@@ -144,17 +150,6 @@ describe('dot-product: two definitions agree', () => {
       expect(one(numbers, 'geometric').value).toBe(0);
       expect(numbers.some((n) => n.role === 'angle')).toBe(false); // no angle for a zero vector: none shown
       await expect(zero.page.locator(`${TAG} [data-role="angle"]`).textContent()).resolves.toBe('not defined');
-    });
-  });
-
-  test('predict, then reveal: "zero" is right for (3, 4) and (-4, 3)', async () => {
-    await withChapter(env, CH, TAG, async ({ page }) => {
-      await predictChoice(page, TAG, 'positive', 'wrong');
-      await expect(page.locator(`${TAG} .predict-result`).textContent()).resolves.toMatch(/a\u00b7b = 0/);
-      expect(await page.locator(TAG).evaluate((el) => el.state.b)).toEqual([-4, 3]);
-      expectMatches(await readNumbers(page, TAG), [3, 4], [-4, 3]);
-      await predictChoice(page, TAG, 'zero', 'right');
-      await expectAllLogged(page, TAG);
     });
   });
 });

@@ -71,11 +71,17 @@ const state = (page) => page.locator(TAG).evaluate((el) => el.state);
 const env = useEnv();
 
 describe('entropy: entropy of the weights', () => {
-  test('opens at tau = 1 on the article values; every number is a logged result and matches the reference', async () => {
+  test('opens at tau = 1 on the article values; every number is a logged result and matches the reference; predict, then reveal: the flat end has log2 3 bits', async () => {
     await withChapter(env, CH, TAG, async ({ page }) => {
       await expectMatches(page, ARTICLE_V, 0);
       await expect(page.locator(`${TAG} .status`).getAttribute('data-regime')).resolves.toBe('between');
       expect(await page.locator(`${TAG} .katex`).count()).toBeGreaterThanOrEqual(2);
+      // The prediction's answer loads its example.
+      await predictChoice(page, TAG, '3', 'wrong');
+      await expect(page.locator(`${TAG} .predict-result`).textContent()).resolves.toMatch(/H = 1\.585 bits/);
+      expect((await state(page)).logt).toBe(9);
+      await expectMatches(page, ARTICLE_V, 9);
+      await predictChoice(page, TAG, '1.585', 'right');
       await expectAllLogged(page, TAG);
     });
   });
@@ -172,16 +178,5 @@ describe('entropy: entropy of the weights', () => {
         await expectAllLogged(page, TAG);
       },
     );
-  });
-
-  test('predict, then reveal: the flat end has log2 3 bits', async () => {
-    await withChapter(env, CH, TAG, async ({ page }) => {
-      await predictChoice(page, TAG, '3', 'wrong');
-      await expect(page.locator(`${TAG} .predict-result`).textContent()).resolves.toMatch(/H = 1\.585 bits/);
-      expect((await state(page)).logt).toBe(9);
-      await expectMatches(page, ARTICLE_V, 9);
-      await predictChoice(page, TAG, '1.585', 'right');
-      await expectAllLogged(page, TAG);
-    });
   });
 });

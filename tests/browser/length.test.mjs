@@ -77,7 +77,7 @@ const stateOf = (page) => page.locator(TAG).evaluate((el) => el.state);
 const env = useEnv();
 
 describe('length: length as a lever', () => {
-  test('opens on the article: u = (1, 0), k = v = (1, 1): u.v = 1 and |v| = sqrt 2, every number from a logged call', async () => {
+  test('opens on the article: u = (1, 0), k = v = (1, 1): u.v = 1 and |v| = sqrt 2, every number from a logged call; predict, then reveal: tripling the length triples u.k', async () => {
     await withChapter(env, CH, TAG, async ({ page }) => {
       const numbers = await readNumbers(page, TAG);
       expect(one(numbers, 'score', 1).text).toBe('1');
@@ -90,8 +90,14 @@ describe('length: length as a lever', () => {
       expectClose(one(numbers, 'score', 1).value, v.expected, v.tolerance, 'seed u.v');
       const nv = seed('norm-v');
       expectClose(one(numbers, 'norm', 'k').value, nv.expected, nv.tolerance, 'seed |v|');
-      await expectAllLogged(page, TAG);
       expect(await page.locator(`${TAG} .katex`).count()).toBeGreaterThan(0);
+      // The prediction's answer loads its example.
+      await predictChoice(page, TAG, 'same', 'wrong');
+      await expect(page.locator(`${TAG} .predict-result`).textContent()).resolves.toMatch(/u\u00b7w = 3/);
+      expect(await stateOf(page)).toEqual({ d: [1, 1], t: 3 });
+      expectMatches(await readNumbers(page, TAG), [1, 1], 3);
+      await predictChoice(page, TAG, 'triple', 'right');
+      await expectAllLogged(page, TAG);
     });
   });
 
@@ -158,17 +164,6 @@ describe('length: length as a lever', () => {
       await expect(zero.page.locator(`${TAG} [data-role="per-unit"]`).first().textContent()).resolves.toBe(
         'not defined',
       );
-    });
-  });
-
-  test('predict, then reveal: tripling the length triples u.k', async () => {
-    await withChapter(env, CH, TAG, async ({ page }) => {
-      await predictChoice(page, TAG, 'same', 'wrong');
-      await expect(page.locator(`${TAG} .predict-result`).textContent()).resolves.toMatch(/u\u00b7w = 3/);
-      expect(await stateOf(page)).toEqual({ d: [1, 1], t: 3 });
-      expectMatches(await readNumbers(page, TAG), [1, 1], 3);
-      await predictChoice(page, TAG, 'triple', 'right');
-      await expectAllLogged(page, TAG);
     });
   });
 });

@@ -61,13 +61,18 @@ const st = (page) => page.locator(TAG).evaluate((el) => el.state);
 const env = useEnv();
 
 describe('matrix-form: the matrix form', () => {
-  test('opens with A, its row sums (each 1), Y = AV and row 1 as alpha V, all matching the reference and logged', async () => {
+  test('opens with A, its row sums (each 1), Y = AV and row 1 as alpha V, all matching the reference and logged; predict, then reveal: a causal row still sums to 1', async () => {
     await withChapter(env, CH, TAG, async ({ page }) => {
       expectMatches(await readNumbers(page, TAG), S0, V0, false, 1);
       await expect(page.locator(`${TAG} [data-role="shape"]`).textContent()).resolves.toBe(
         'A [4, 4] \u00b7 V [4, 2] \u2192 Y [4, 2]',
       );
       expect(await page.locator(`${TAG} .katex`).count()).toBeGreaterThanOrEqual(3);
+      // The prediction's answer loads its example.
+      await predictChoice(page, TAG, 'less', 'wrong');
+      await predictChoice(page, TAG, 'one', 'right');
+      expect((await st(page)).causal).toBe(true);
+      expectMatches(await readNumbers(page, TAG), S0, V0, true, 1);
       await expectAllLogged(page, TAG);
     });
   });
@@ -147,15 +152,5 @@ describe('matrix-form: the matrix form', () => {
         await expectAllLogged(page, TAG);
       },
     );
-  });
-
-  test('predict, then reveal: a causal row still sums to 1', async () => {
-    await withChapter(env, CH, TAG, async ({ page }) => {
-      await predictChoice(page, TAG, 'less', 'wrong');
-      await predictChoice(page, TAG, 'one', 'right');
-      expect((await st(page)).causal).toBe(true);
-      expectMatches(await readNumbers(page, TAG), S0, V0, true, 1);
-      await expectAllLogged(page, TAG);
-    });
   });
 });

@@ -93,7 +93,7 @@ async function drawnFoot(page) {
 const env = useEnv();
 
 describe('projection: projection as a shadow', () => {
-  test('opens on the article pair: shadow a.b/|b| = 4.8, vector projection (3.84, 2.88), drawn at the foot of the perpendicular', async () => {
+  test('opens on the article pair: shadow a.b/|b| = 4.8, vector projection (3.84, 2.88), drawn at the foot of the perpendicular; predict, then reveal: at (-4, -1) the shadow falls behind the origin', async () => {
     await withChapter(env, CH, TAG, async ({ page }) => {
       const numbers = await readNumbers(page, TAG);
       expect(one(numbers, 'scalar-projection').text).toBe('4.8');
@@ -119,8 +119,18 @@ describe('projection: projection as a shadow', () => {
       expect(drawn.shadowStart.map((v) => Math.abs(v) < 1e-9)).toEqual([true, true]);
       expect(drawn.shadowEnd.map((v, i) => Math.abs(v - drawn.foot[i]) < 1e-9)).toEqual([true, true]);
       expect(drawn.drop).toBe('visible');
-      await expectAllLogged(page, TAG);
       expect(await page.locator(`${TAG} .katex`).count()).toBeGreaterThan(2);
+      // The prediction's answer loads its example.
+      await predictChoice(page, TAG, 'along', 'wrong');
+      expect(await page.locator(TAG).evaluate((el) => el.state)).toEqual({ a: [3, 4], b: [-4, -1] });
+      const revealed = await readNumbers(page, TAG);
+      const ref = expectMatches(revealed, [3, 4], [-4, -1]);
+      await expect(page.locator(`${TAG} .predict-result`).textContent()).resolves.toContain(
+        `a\u00b7b/|b| = ${one(revealed, 'scalar-projection').text}`,
+      );
+      expect(ref.scalar).toBeLessThan(0);
+      await predictChoice(page, TAG, 'against', 'right');
+      await expectAllLogged(page, TAG);
     });
   });
 
@@ -180,21 +190,6 @@ describe('projection: projection as a shadow', () => {
         'not defined',
       );
       expect(await zero.page.locator(TAG).getAttribute('data-shadow')).toBe('undefined');
-    });
-  });
-
-  test('predict, then reveal: at (-4, -1) the shadow falls behind the origin', async () => {
-    await withChapter(env, CH, TAG, async ({ page }) => {
-      await predictChoice(page, TAG, 'along', 'wrong');
-      expect(await page.locator(TAG).evaluate((el) => el.state)).toEqual({ a: [3, 4], b: [-4, -1] });
-      const numbers = await readNumbers(page, TAG);
-      const ref = expectMatches(numbers, [3, 4], [-4, -1]);
-      await expect(page.locator(`${TAG} .predict-result`).textContent()).resolves.toContain(
-        `a\u00b7b/|b| = ${one(numbers, 'scalar-projection').text}`,
-      );
-      expect(ref.scalar).toBeLessThan(0);
-      await predictChoice(page, TAG, 'against', 'right');
-      await expectAllLogged(page, TAG);
     });
   });
 });

@@ -101,7 +101,7 @@ function expectRegions(d, b) {
 const env = useEnv();
 
 describe('sign: sign and size', () => {
-  test('opens on (3, 4) and (4, 3): positive, acute, regions that follow b, and the same score 6 two ways', async () => {
+  test('opens on (3, 4) and (4, 3): positive, acute, regions that follow b, and the same score 6 two ways; predict, then reveal: a = (-1, 3) against b = (4, 3) scores positive', async () => {
     await withChapter(env, CH, TAG, async ({ page }) => {
       const numbers = await readNumbers(page, TAG);
       expect(one(numbers, 'dot').text).toBe('24');
@@ -136,8 +136,15 @@ describe('sign: sign and size', () => {
       }
       expect(one(numbers, 'demo-cosine', 'short').value).toBeGreaterThan(0.95);
       expect(one(numbers, 'demo-cosine', 'long').value).toBeLessThan(0.2);
-      await expectAllLogged(page, TAG);
       expect(await page.locator(`${TAG} .katex`).count()).toBeGreaterThan(0);
+      // The prediction's answer loads its example.
+      await predictChoice(page, TAG, 'negative', 'wrong');
+      expect(await page.locator(TAG).evaluate((el) => el.state)).toEqual({ a: [-1, 3], b: [4, 3] });
+      const revealed = await readNumbers(page, TAG);
+      expect(expectMatches(revealed, [-1, 3], [4, 3]).dot).toBe(5);
+      await expect(page.locator(`${TAG} .predict-result`).textContent()).resolves.toMatch(/a\u00b7b = 5/);
+      await predictChoice(page, TAG, 'positive', 'right');
+      await expectAllLogged(page, TAG);
     });
   });
 
@@ -207,18 +214,6 @@ describe('sign: sign and size', () => {
       expect(expectMatches(numbers, [-5.5, 1.25], [2, -6]).region).toBe('negative');
       expectRegions(await drawn(other.page), [2, -6]);
       await expectAllLogged(other.page, TAG);
-    });
-  });
-
-  test('predict, then reveal: a = (-1, 3) against b = (4, 3) scores positive', async () => {
-    await withChapter(env, CH, TAG, async ({ page }) => {
-      await predictChoice(page, TAG, 'negative', 'wrong');
-      expect(await page.locator(TAG).evaluate((el) => el.state)).toEqual({ a: [-1, 3], b: [4, 3] });
-      const numbers = await readNumbers(page, TAG);
-      expect(expectMatches(numbers, [-1, 3], [4, 3]).dot).toBe(5);
-      await expect(page.locator(`${TAG} .predict-result`).textContent()).resolves.toMatch(/a\u00b7b = 5/);
-      await predictChoice(page, TAG, 'positive', 'right');
-      await expectAllLogged(page, TAG);
     });
   });
 });
