@@ -3,18 +3,7 @@
 // cell's dot product term by term; checked against a float64 reference after
 // hovering and focusing cells, mouse drags, arrow keys and a changed URL.
 import { describe, expect, test } from '@jest/globals';
-import {
-  expectParams,
-  expectReopens,
-  exportFile,
-  exportJson,
-  exportText,
-  overflow,
-  predictChoice,
-  urlParams,
-  useEnv,
-  withChapter,
-} from './helpers.mjs';
+import { expectParams, expectReopens, overflow, predictChoice, urlParams, useEnv, withChapter } from './helpers.mjs';
 import { dragPoint, keyPoint } from './pointer.mjs';
 import { byRole, expectAllLogged, expectClose, expectShown, one, readNumbers as readAll, U } from './shown-numbers.mjs';
 
@@ -80,14 +69,13 @@ async function readNumbers(page, tag) {
 const env = useEnv();
 
 describe('atom: the atom of attention', () => {
-  test('opens on the default sentence: the grid is QKᵀ and the chosen cell S32 = 2×2 + 0.5×1.5 = 4.75, every number logged', async () => {
+  test('opens on the default sentence: the grid is QKᵀ and the chosen cell S32 = 2×2 + 0.5×1.5 = 4.75, every number logged; predict, then reveal: S23 and S32 differ', async () => {
     await withChapter(env, CH, TAG, async ({ page }) => {
       const numbers = await readNumbers(page, TAG);
       expectMatches(numbers, Q0, K0, [3, 2]);
       expect(one(numbers, 'dot').text).toBe('4.75');
       expect(byRole(numbers, 'term').map((t) => t.text)).toEqual(['4', '0.75']);
       expect(numbers.filter((n) => n.role === 'score')).toHaveLength(16);
-      await expectAllLogged(page, TAG);
       // The grid came from one matmul with transposeB (the scores kernel).
       const kernels = await page.evaluate(() => window.__agCallLog.map((c) => c.kernel));
       expect(kernels.some((k) => /matmul/.test(k))).toBe(true);
@@ -97,6 +85,15 @@ describe('atom: the atom of attention', () => {
       );
       await expect(page.locator(`${TAG} [data-cell="3-2"]`).getAttribute('aria-selected')).resolves.toBe('true');
       expect(await page.locator(`${TAG} .katex`).count()).toBeGreaterThan(0);
+      // The prediction's answer loads its example.
+      await predictChoice(page, TAG, 'equal', 'wrong');
+      await expect(page.locator(`${TAG} .predict-result`).textContent()).resolves.toMatch(
+        /S\u2082\u2083 = q\u2082\u00b7k\u2083 = 1 but S\u2083\u2082 = q\u2083\u00b7k\u2082 = 4\.75/,
+      );
+      expect((await state(page)).cell).toEqual([2, 3]);
+      expectMatches(await readNumbers(page, TAG), Q0, K0, [2, 3]);
+      await predictChoice(page, TAG, 'different', 'right');
+      await expectAllLogged(page, TAG);
     });
   });
 
@@ -201,32 +198,6 @@ describe('atom: the atom of attention', () => {
     await withChapter(env, CH, TAG, { search: '?ch=atom&v=1&cell=5,1' }, async (bad) => {
       expect((await state(bad.page)).cell).toEqual([3, 2]);
       await expect(bad.page.locator(`${TAG} .note`).textContent()).resolves.toContain('cell=5,1');
-    });
-  });
-
-  test('predict, then reveal: S23 and S32 differ', async () => {
-    await withChapter(env, CH, TAG, async ({ page }) => {
-      await predictChoice(page, TAG, 'equal', 'wrong');
-      await expect(page.locator(`${TAG} .predict-result`).textContent()).resolves.toMatch(
-        /S\u2082\u2083 = q\u2082\u00b7k\u2083 = 1 but S\u2083\u2082 = q\u2083\u00b7k\u2082 = 4\.75/,
-      );
-      expect((await state(page)).cell).toEqual([2, 3]);
-      expectMatches(await readNumbers(page, TAG), Q0, K0, [2, 3]);
-      await predictChoice(page, TAG, 'different', 'right');
-      await expectAllLogged(page, TAG);
-    });
-  });
-
-  test('exports the heat map as SVG and PNG and the numbers as JSON and CSV', async () => {
-    await withChapter(env, CH, TAG, async ({ page }) => {
-      const json = await exportJson(page, TAG);
-      expect(json.state).toEqual({ q: Q0, k: K0, cell: [3, 2] });
-      expect(json.numbers['score.3-2']).toBe(4.75);
-      expect(json.numbers.dot).toBe(4.75);
-      const csv = await exportText(page, TAG, 'csv');
-      expect(csv.split('\r\n')).toContain('score.2-2,5');
-      const svg = await exportFile(page, TAG, 'svg');
-      expect(svg.bytes.toString('utf8')).toContain('linearGradient');
     });
   });
 });

@@ -3,7 +3,7 @@
 // a float64 reference written here, after mouse drags, arrow keys, the
 // stepper, a heat-map click, an edited sentence and a changed URL.
 import { describe, expect, test } from '@jest/globals';
-import { exportJson, exportText, predictChoice, settledUrl, urlParams, useEnv, withChapter } from './helpers.mjs';
+import { predictChoice, settledUrl, urlParams, useEnv, withChapter } from './helpers.mjs';
 import { dragPoint, keyPoint } from './pointer.mjs';
 import { byRole, expectAllLogged, expectClose, readNumbers } from './shown-numbers.mjs';
 import { matmulRows, matmulRowsT, softmaxRows } from './reference-rows.mjs';
@@ -184,16 +184,6 @@ describe('content-to-weights: from content to weights', () => {
       expect(await page.locator(TAG).evaluate((el) => el.state.step)).toBe(4);
       await predictChoice(page, TAG, 'identical', 'right');
       await expectAllLogged(page, TAG);
-    });
-  });
-
-  test('exports the weight heat map and the scores and weights as CSV', async () => {
-    await withChapter(env, CH, TAG, async ({ page }) => {
-      const csv = (await exportText(page, TAG, 'csv')).split('\r\n');
-      expect(csv[0]).toBe('query,query_word,key,key_word,score,weight');
-      expect(csv.filter((l) => /^\d/.test(l)).length).toBe(25);
-      const json = await exportJson(page, TAG);
-      expect(json.state.step).toBe(5);
     });
   });
 });

@@ -3,17 +3,7 @@
 // keys), the two "break one constraint" buttons, T from the URL; y and Σα
 // against a float64 reference, and inside/outside against a hull computed here.
 import { describe, expect, test } from '@jest/globals';
-import {
-  expectParams,
-  exportFile,
-  exportJson,
-  exportText,
-  predictChoice,
-  settledUrl,
-  urlParams,
-  useEnv,
-  withChapter,
-} from './helpers.mjs';
+import { expectParams, predictChoice, settledUrl, urlParams, useEnv, withChapter } from './helpers.mjs';
 import { dragPoint, keyPoint } from './pointer.mjs';
 import { byRole, expectAllLogged, expectClose, expectShown, one, readNumbers, U } from './shown-numbers.mjs';
 
@@ -81,7 +71,7 @@ const state = (page) => page.locator(TAG).evaluate((el) => el.state);
 const env = useEnv();
 
 describe('convex-hull: a convex combination stays in the hull', () => {
-  test('opens convex: weights (0.2, 0.3, 0.5), y inside the triangle, both constraints ticked, every number logged', async () => {
+  test('opens convex: weights (0.2, 0.3, 0.5), y inside the triangle, both constraints ticked, every number logged; predict, then reveal: (-0.5, 0.75, 0.75) puts y outside the hull', async () => {
     await withChapter(env, CH, TAG, async ({ page }) => {
       const { numbers } = await expectState(page, [0.2, 0.3, 0.5], TRIANGLE);
       expect(byRole(numbers, 'y').map((n) => n.text)).toEqual(['0.9', '0.7']);
@@ -91,6 +81,14 @@ describe('convex-hull: a convex combination stays in the hull', () => {
       );
       expect(await page.locator(`${TAG} .katex`).count()).toBeGreaterThanOrEqual(3);
       await expect(page.locator(`${TAG} .simplex-panel`).isVisible()).resolves.toBe(true);
+      // The prediction's answer loads its example.
+      await predictChoice(page, TAG, 'inside', 'wrong');
+      await expect(page.locator(`${TAG} .predict-result`).textContent()).resolves.toMatch(
+        /y = \(5\.75, 1\.75\), outside/,
+      );
+      expect(inside([5.75, 1.75], TRIANGLE)).toBe(false);
+      await expectState(page, [-0.5, 0.75, 0.75], TRIANGLE);
+      await predictChoice(page, TAG, 'outside', 'right');
       await expectAllLogged(page, TAG);
     });
   });
@@ -224,31 +222,6 @@ describe('convex-hull: a convex combination stays in the hull', () => {
       await expect(two.page.locator(`${TAG} .status`).getAttribute('data-broken')).resolves.toBe('nonneg');
       const y = byRole(await readNumbers(two.page, TAG), 'y');
       expectClose(y[0].value, -0.25 * -4 + 1.25 * 4, 1e-5, 'y1 past the segment');
-    });
-  });
-
-  test('predict, then reveal: (-0.5, 0.75, 0.75) puts y outside the hull', async () => {
-    await withChapter(env, CH, TAG, async ({ page }) => {
-      await predictChoice(page, TAG, 'inside', 'wrong');
-      await expect(page.locator(`${TAG} .predict-result`).textContent()).resolves.toMatch(
-        /y = \(5\.75, 1\.75\), outside/,
-      );
-      expect(inside([5.75, 1.75], TRIANGLE)).toBe(false);
-      await expectState(page, [-0.5, 0.75, 0.75], TRIANGLE);
-      await predictChoice(page, TAG, 'outside', 'right');
-      await expectAllLogged(page, TAG);
-    });
-  });
-
-  test('exports the figure as SVG and PNG and the numbers as JSON and CSV', async () => {
-    await withChapter(env, CH, TAG, async ({ page }) => {
-      const json = await exportJson(page, TAG);
-      expect(json.state).toEqual({ values: TRIANGLE, alpha: [0.2, 0.3, 0.5] });
-      expectClose(json.numbers['y.1'], 0.9, 1e-6, 'exported y1');
-      const csv = await exportText(page, TAG, 'csv');
-      expect(csv).toMatch(/\r\nsum,/);
-      const svg = await exportFile(page, TAG, 'svg');
-      expect(svg.bytes.toString('utf8')).toMatch(/<path d="M256,232 L64,208(\.0+\d*)? L184,6[34][.\d]* Z"/); // the hull, closed
     });
   });
 });

@@ -2,7 +2,7 @@
 // and geometric dot products of two draggable 2-D vectors, checked against a
 // float64 reference after mouse drags, arrow keys and a changed URL.
 import { describe, expect, test } from '@jest/globals';
-import { expectParams, expectReopens, exportJson, exportText, predictChoice, useEnv, withChapter } from './helpers.mjs';
+import { expectParams, expectReopens, predictChoice, useEnv, withChapter } from './helpers.mjs';
 import { dragPoint, keyPoint, touchDragPoint } from './pointer.mjs';
 import { byRole, expectAllLogged, expectClose, expectShown, one, readNumbers, U } from './shown-numbers.mjs';
 import { angle, cosine, dot, norm, sumAbsProd } from '../reference/float64.mjs';
@@ -65,7 +65,7 @@ function expectMatches(numbers, a, b) {
 const env = useEnv();
 
 describe('dot-product: two definitions agree', () => {
-  test('opens on the article pair: (3, 4) and (4, 3) give 24 both ways, every number from a logged kernel call', async () => {
+  test('opens on the article pair: (3, 4) and (4, 3) give 24 both ways, every number from a logged kernel call; predict, then reveal: "zero" is right for (3, 4) and (-4, 3)', async () => {
     await withChapter(env, CH, TAG, async ({ page }) => {
       const numbers = await readNumbers(page, TAG);
       expect(one(numbers, 'dot').text).toBe('24');
@@ -74,9 +74,15 @@ describe('dot-product: two definitions agree', () => {
       expect(one(numbers, 'norm', 'a').text).toBe('5');
       expect(one(numbers, 'angle').text).toBe('16.26\u00b0');
       expectMatches(numbers, [3, 4], [4, 3]);
-      await expectAllLogged(page, TAG);
       // Math is typeset by KaTeX in the shadow root, with the fonts declared by the host page.
       expect(await page.locator(`${TAG} .katex`).count()).toBeGreaterThan(0);
+      // The prediction's answer loads its example.
+      await predictChoice(page, TAG, 'positive', 'wrong');
+      await expect(page.locator(`${TAG} .predict-result`).textContent()).resolves.toMatch(/a\u00b7b = 0/);
+      expect(await page.locator(TAG).evaluate((el) => el.state.b)).toEqual([-4, 3]);
+      expectMatches(await readNumbers(page, TAG), [3, 4], [-4, 3]);
+      await predictChoice(page, TAG, 'zero', 'right');
+      await expectAllLogged(page, TAG);
     });
   });
 
@@ -144,28 +150,6 @@ describe('dot-product: two definitions agree', () => {
       expect(one(numbers, 'geometric').value).toBe(0);
       expect(numbers.some((n) => n.role === 'angle')).toBe(false); // no angle for a zero vector: none shown
       await expect(zero.page.locator(`${TAG} [data-role="angle"]`).textContent()).resolves.toBe('not defined');
-    });
-  });
-
-  test('predict, then reveal: "zero" is right for (3, 4) and (-4, 3)', async () => {
-    await withChapter(env, CH, TAG, async ({ page }) => {
-      await predictChoice(page, TAG, 'positive', 'wrong');
-      await expect(page.locator(`${TAG} .predict-result`).textContent()).resolves.toMatch(/a\u00b7b = 0/);
-      expect(await page.locator(TAG).evaluate((el) => el.state.b)).toEqual([-4, 3]);
-      expectMatches(await readNumbers(page, TAG), [3, 4], [-4, 3]);
-      await predictChoice(page, TAG, 'zero', 'right');
-      await expectAllLogged(page, TAG);
-    });
-  });
-
-  test('exports the figure as SVG and PNG and the numbers as JSON and CSV', async () => {
-    await withChapter(env, CH, TAG, async ({ page }) => {
-      const json = await exportJson(page, TAG);
-      expect(json.state).toEqual({ a: [3, 4], b: [4, 3] });
-      expect(json.stateText).toBe('v=1&a=3,4&b=4,3');
-      expect(json.numbers.dot).toBe(24);
-      const csv = await exportText(page, TAG, 'csv');
-      expect(csv.split('\r\n')).toContain('dot,24');
     });
   });
 });

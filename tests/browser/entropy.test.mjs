@@ -6,16 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from '@jest/globals';
-import {
-  expectParams,
-  exportJson,
-  exportText,
-  predictChoice,
-  ROOT,
-  settledUrl,
-  useEnv,
-  withChapter,
-} from './helpers.mjs';
+import { expectParams, predictChoice, ROOT, settledUrl, useEnv, withChapter } from './helpers.mjs';
 import { dragPoint, keyPoint } from './pointer.mjs';
 import { byRole, expectAllLogged, expectClose, expectShown, one, readNumbers } from './shown-numbers.mjs';
 import { entropyBits, softmax } from '../reference/float64.mjs';
@@ -80,11 +71,17 @@ const state = (page) => page.locator(TAG).evaluate((el) => el.state);
 const env = useEnv();
 
 describe('entropy: entropy of the weights', () => {
-  test('opens at tau = 1 on the article values; every number is a logged result and matches the reference', async () => {
+  test('opens at tau = 1 on the article values; every number is a logged result and matches the reference; predict, then reveal: the flat end has log2 3 bits', async () => {
     await withChapter(env, CH, TAG, async ({ page }) => {
       await expectMatches(page, ARTICLE_V, 0);
       await expect(page.locator(`${TAG} .status`).getAttribute('data-regime')).resolves.toBe('between');
       expect(await page.locator(`${TAG} .katex`).count()).toBeGreaterThanOrEqual(2);
+      // The prediction's answer loads its example.
+      await predictChoice(page, TAG, '3', 'wrong');
+      await expect(page.locator(`${TAG} .predict-result`).textContent()).resolves.toMatch(/H = 1\.585 bits/);
+      expect((await state(page)).logt).toBe(9);
+      await expectMatches(page, ARTICLE_V, 9);
+      await predictChoice(page, TAG, '1.585', 'right');
       await expectAllLogged(page, TAG);
     });
   });
@@ -181,26 +178,5 @@ describe('entropy: entropy of the weights', () => {
         await expectAllLogged(page, TAG);
       },
     );
-  });
-
-  test('predict, then reveal: the flat end has log2 3 bits', async () => {
-    await withChapter(env, CH, TAG, async ({ page }) => {
-      await predictChoice(page, TAG, '3', 'wrong');
-      await expect(page.locator(`${TAG} .predict-result`).textContent()).resolves.toMatch(/H = 1\.585 bits/);
-      expect((await state(page)).logt).toBe(9);
-      await expectMatches(page, ARTICLE_V, 9);
-      await predictChoice(page, TAG, '1.585', 'right');
-      await expectAllLogged(page, TAG);
-    });
-  });
-
-  test('exports the figure as SVG and PNG and the numbers as JSON and CSV', async () => {
-    await withChapter(env, CH, TAG, async ({ page }) => {
-      const json = await exportJson(page, TAG);
-      expect(json.state).toEqual({ values: ARTICLE_V, logt: 0 });
-      expectClose(json.numbers.entropy, reference(ARTICLE_V, 0).H, 1e-5, 'exported entropy');
-      const csv = await exportText(page, TAG, 'csv');
-      expect(csv).toMatch(/\r\nentropy,/);
-    });
   });
 });

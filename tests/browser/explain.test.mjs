@@ -4,7 +4,7 @@
 // here; both kinds of case (large weight / small change and small weight /
 // large change) exist for the default sentence.
 import { describe, expect, test } from '@jest/globals';
-import { exportText, predictChoice, settledUrl, urlParams, useEnv, withChapter } from './helpers.mjs';
+import { predictChoice, settledUrl, urlParams, useEnv, withChapter } from './helpers.mjs';
 import { byRole, expectAllLogged, expectClose, readNumbers } from './shown-numbers.mjs';
 import { matmulRows, matmulRowsT, softmaxRows } from './reference-rows.mjs';
 
@@ -158,14 +158,6 @@ describe('explain: what weights do and do not explain', () => {
       const { ref } = await check(page);
       const am = (v) => v.indexOf(Math.max(...v));
       expect(am(ref.weights)).not.toBe(am(ref.effects));
-    });
-  });
-
-  test('exports the table and the bars', async () => {
-    await withChapter(env, CH, TAG, async ({ page }) => {
-      const csv = (await exportText(page, TAG, 'csv')).split('\r\n');
-      expect(csv[0]).toBe('layer,query,key,key_word,weight,change');
-      expect(csv.filter((l) => /^\d/.test(l)).length).toBe(6);
     });
   });
 });

@@ -13,26 +13,21 @@
 //   weights the sequential cividis scale; every cell's number contrasts at
 //   least 4.5:1 with its cell; and the legend's colours stay apart under
 //   simulated protanopia, deuteranopia and tritanopia.
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { describe, expect, test } from '@jest/globals';
 import { interpolateCividis, interpolatePuOr, lab, rgb } from 'd3';
-import { expectClean, openChapter, startEnv } from './helpers.mjs';
+import { useEnv, withChapter } from './helpers.mjs';
 import { dragPoint } from './pointer.mjs';
 import { byRole, readNumbers } from './shown-numbers.mjs';
 
-let env;
-beforeAll(async () => {
-  env = await startEnv();
-});
-afterAll(async () => {
-  await env?.close();
-});
+const env = useEnv();
 
 // ------------------------------------------------------------ colour arithmetic (WCAG 2.1, CIELAB)
 
+/** sRGB channel (0..255) to linear light. */
+const lin = (u) => (u / 255 <= 0.04045 ? u / 255 / 12.92 : ((u / 255 + 0.055) / 1.055) ** 2.4);
 /** WCAG relative luminance of a CSS colour. */
 function luminance(css) {
   const c = rgb(css);
-  const lin = (u) => (u / 255 <= 0.04045 ? u / 255 / 12.92 : ((u / 255 + 0.055) / 1.055) ** 2.4);
   return 0.2126 * lin(c.r) + 0.7152 * lin(c.g) + 0.0722 * lin(c.b);
 }
 /** WCAG contrast ratio of two opaque colours. */
@@ -62,7 +57,6 @@ const CVD = {
 };
 function simulate(css, matrix) {
   const c = rgb(css);
-  const lin = (u) => (u / 255 <= 0.04045 ? u / 255 / 12.92 : ((u / 255 + 0.055) / 1.055) ** 2.4);
   const gam = (u) =>
     255 *
     (Math.max(0, Math.min(1, u)) <= 0.0031308 ? 12.92 * Math.max(0, u) : 1.055 * Math.min(1, u) ** (1 / 2.4) - 0.055);
@@ -161,25 +155,23 @@ describe('keyboard: chapter 2, every control by Tab, with a visible focus ring',
   for (const scheme of ['light', 'dark']) {
     test(`Tab reaches every control of the widget in order, each with a visible focus indicator (${scheme})`, async () => {
       const TAG = 'ag-two-definitions';
-      const opened = await openChapter(env, 'dot-product', TAG);
-      const { page } = opened;
-      await page.emulateMedia({ colorScheme: scheme });
-      const expected = await tabbable(page, TAG);
-      expect(expected.length).toBeGreaterThan(5);
-      expect(expected.filter((k) => k.includes('[data-point='))).toHaveLength(2);
-      // Start just before the widget: click the chapter's intro (not focusable), then Tab.
-      await page.locator('#ch-dot-product .intro').click();
-      const reached = [];
-      for (let i = 0; i < expected.length + 5; i += 1) {
-        await page.keyboard.press('Tab');
-        const f = await focused(page);
-        if (f?.host !== TAG) break;
-        expectVisibleFocus(f, scheme);
-        reached.push(f.key);
-      }
-      expect(reached).toEqual(expected);
-      await expectClean(opened);
-      await opened.context.close();
+      await withChapter(env, 'dot-product', TAG, async ({ page }) => {
+        await page.emulateMedia({ colorScheme: scheme });
+        const expected = await tabbable(page, TAG);
+        expect(expected.length).toBeGreaterThan(5);
+        expect(expected.filter((k) => k.includes('[data-point='))).toHaveLength(2);
+        // Start just before the widget: click the chapter's intro (not focusable), then Tab.
+        await page.locator('#ch-dot-product .intro').click();
+        const reached = [];
+        for (let i = 0; i < expected.length + 5; i += 1) {
+          await page.keyboard.press('Tab');
+          const f = await focused(page);
+          if (f?.host !== TAG) break;
+          expectVisibleFocus(f, scheme);
+          reached.push(f.key);
+        }
+        expect(reached).toEqual(expected);
+      });
     });
   }
 });
@@ -187,179 +179,163 @@ describe('keyboard: chapter 2, every control by Tab, with a visible focus ring',
 describe('keyboard: points move with the arrow keys and the live region says so', () => {
   test('arrow keys move b by 0.25 (Shift: 1); the live region reads the new b and a\u00b7b; a mouse drag is announced when it ends', async () => {
     const TAG = 'ag-two-definitions';
-    const opened = await openChapter(env, 'dot-product', TAG);
-    const { page } = opened;
-    const live = page.locator(`${TAG} [aria-live="polite"]`);
-    expect(await live.count()).toBe(1);
-    await page.locator('#ch-dot-product .intro').click();
-    // Tab to point b (a comes first).
-    for (let i = 0; i < 40; i += 1) {
-      await page.keyboard.press('Tab');
-      const f = await focused(page);
-      if (f?.key.startsWith('g[data-point=b]')) break;
-    }
-    expect((await focused(page)).key).toMatch(/^g\[data-point=b\]/);
-    expect(await page.locator(TAG).evaluate((el) => el.state.b)).toEqual([4, 3]);
-    await page.keyboard.press('ArrowRight');
-    await page.keyboard.press('ArrowRight');
-    await page.keyboard.press('Shift+ArrowDown');
-    // b = (4.5, 2); a = (3, 4): a.b = 13.5 + 8 = 21.5 (float64, exact).
-    expect(await page.locator(TAG).evaluate((el) => el.state.b)).toEqual([4.5, 2]);
-    await expect(page.locator(`${TAG} [data-point="b"]`).getAttribute('aria-valuetext')).resolves.toBe('b = (4.5, 2)');
-    expect((await live.textContent()).trim()).toBe('b = (4.5, 2); a\u00b7b = 21.5');
-    // The same key at the edge of the plane: the value stays and is read again (the text changes).
-    const before = await live.textContent();
-    await page.locator(TAG).evaluate((el) => el.setState({ b: [6, 2] }));
-    await page.locator(`${TAG} [data-point="b"]`).focus();
-    await page.keyboard.press('ArrowRight');
-    expect(await page.locator(TAG).evaluate((el) => el.state.b)).toEqual([6, 2]);
-    const atEdge = await live.textContent();
-    expect(atEdge.trim()).toBe('b = (6, 2); a\u00b7b = 26');
-    expect(atEdge).not.toBe(before);
-    await page.keyboard.press('ArrowRight');
-    expect((await live.textContent()).trim()).toBe(atEdge.trim());
-    expect(await live.textContent()).not.toBe(atEdge);
+    await withChapter(env, 'dot-product', TAG, async ({ page }) => {
+      const live = page.locator(`${TAG} [aria-live="polite"]`);
+      expect(await live.count()).toBe(1);
+      await page.locator('#ch-dot-product .intro').click();
+      // Tab to point b (a comes first).
+      for (let i = 0; i < 40; i += 1) {
+        await page.keyboard.press('Tab');
+        const f = await focused(page);
+        if (f?.key.startsWith('g[data-point=b]')) break;
+      }
+      expect((await focused(page)).key).toMatch(/^g\[data-point=b\]/);
+      expect(await page.locator(TAG).evaluate((el) => el.state.b)).toEqual([4, 3]);
+      await page.keyboard.press('ArrowRight');
+      await page.keyboard.press('ArrowRight');
+      await page.keyboard.press('Shift+ArrowDown');
+      // b = (4.5, 2); a = (3, 4): a.b = 13.5 + 8 = 21.5 (float64, exact).
+      expect(await page.locator(TAG).evaluate((el) => el.state.b)).toEqual([4.5, 2]);
+      await expect(page.locator(`${TAG} [data-point="b"]`).getAttribute('aria-valuetext')).resolves.toBe(
+        'b = (4.5, 2)',
+      );
+      expect((await live.textContent()).trim()).toBe('b = (4.5, 2); a\u00b7b = 21.5');
+      // The same key at the edge of the plane: the value stays and is read again (the text changes).
+      const before = await live.textContent();
+      await page.locator(TAG).evaluate((el) => el.setState({ b: [6, 2] }));
+      await page.locator(`${TAG} [data-point="b"]`).focus();
+      await page.keyboard.press('ArrowRight');
+      expect(await page.locator(TAG).evaluate((el) => el.state.b)).toEqual([6, 2]);
+      const atEdge = await live.textContent();
+      expect(atEdge.trim()).toBe('b = (6, 2); a\u00b7b = 26');
+      expect(atEdge).not.toBe(before);
+      await page.keyboard.press('ArrowRight');
+      expect((await live.textContent()).trim()).toBe(atEdge.trim());
+      expect(await live.textContent()).not.toBe(atEdge);
 
-    // A mouse drag of a to (-2, 3.5): announced once it ends. a.b = -12 + 7 = -5.
-    await dragPoint(page, TAG, 'a', [-2, 3.5]);
-    expect(await page.locator(TAG).evaluate((el) => el.state.a)).toEqual([-2, 3.5]);
-    expect((await live.textContent()).trim()).toBe('a = (\u22122, 3.5); a\u00b7b = \u22125');
-    await expectClean(opened);
-    await opened.context.close();
+      // A mouse drag of a to (-2, 3.5): announced once it ends. a.b = -12 + 7 = -5.
+      await dragPoint(page, TAG, 'a', [-2, 3.5]);
+      expect(await page.locator(TAG).evaluate((el) => el.state.a)).toEqual([-2, 3.5]);
+      expect((await live.textContent()).trim()).toBe('a = (\u22122, 3.5); a\u00b7b = \u22125');
+    });
   });
 });
 
 describe('heat maps: keyboard, hover, colours', () => {
   test('scores (chapter 8): one Tab stop, arrows move the focus, the focused cell\u2019s number is read and ringed; PuOr colours with readable numbers', async () => {
     const TAG = 'ag-qkt-grid';
-    const opened = await openChapter(env, 'qkt', TAG);
-    const { page } = opened;
-    const grid = page.locator(`${TAG} svg.heatmap`);
-    const cells = grid.locator('[role="gridcell"]');
-    const count = await cells.count();
-    expect(count).toBe(16);
-    // Roving tabindex: exactly one cell is a Tab stop.
-    expect(await grid.locator('[role="gridcell"][tabindex="0"]').count()).toBe(1);
-    // Tab into the grid from the control before it, then down one row.
-    const stop = await grid.locator('[role="gridcell"][tabindex="0"]').getAttribute('data-cell');
-    const [i0, j0] = stop.split('-').map(Number);
-    await grid.locator('[role="gridcell"][tabindex="0"]').focus();
-    await page.keyboard.press('Shift+Tab');
-    await page.keyboard.press('Tab');
-    expect((await focused(page)).key).toMatch(new RegExp(`^g\\[data-cell=${stop}\\]`));
-    await page.keyboard.press(i0 < 4 ? 'ArrowDown' : 'ArrowUp');
-    const cell = `${i0 < 4 ? i0 + 1 : i0 - 1}-${j0}`;
-    const f = await focused(page);
-    expect(f.key).toMatch(new RegExp(`^g\\[data-cell=${cell}\\]`));
-    expectVisibleFocus(f, 'light');
-    expect(await grid.locator('[role="gridcell"][tabindex="0"]').getAttribute('data-cell')).toBe(cell);
-    const scores = byRole(await readNumbers(page, TAG), 'score');
-    const shown = scores.find((n) => n.key === cell);
-    expect(await grid.locator(`[data-cell="${cell}"]`).getAttribute('aria-label')).toContain(shown.text);
+    await withChapter(env, 'qkt', TAG, async ({ page }) => {
+      const grid = page.locator(`${TAG} svg.heatmap`);
+      const cells = grid.locator('[role="gridcell"]');
+      const count = await cells.count();
+      expect(count).toBe(16);
+      // Roving tabindex: exactly one cell is a Tab stop.
+      expect(await grid.locator('[role="gridcell"][tabindex="0"]').count()).toBe(1);
+      // Tab into the grid from the control before it, then down one row.
+      const stop = await grid.locator('[role="gridcell"][tabindex="0"]').getAttribute('data-cell');
+      const [i0, j0] = stop.split('-').map(Number);
+      await grid.locator('[role="gridcell"][tabindex="0"]').focus();
+      await page.keyboard.press('Shift+Tab');
+      await page.keyboard.press('Tab');
+      expect((await focused(page)).key).toMatch(new RegExp(`^g\\[data-cell=${stop}\\]`));
+      await page.keyboard.press(i0 < 4 ? 'ArrowDown' : 'ArrowUp');
+      const cell = `${i0 < 4 ? i0 + 1 : i0 - 1}-${j0}`;
+      const f = await focused(page);
+      expect(f.key).toMatch(new RegExp(`^g\\[data-cell=${cell}\\]`));
+      expectVisibleFocus(f, 'light');
+      expect(await grid.locator('[role="gridcell"][tabindex="0"]').getAttribute('data-cell')).toBe(cell);
+      const scores = byRole(await readNumbers(page, TAG), 'score');
+      const shown = scores.find((n) => n.key === cell);
+      expect(await grid.locator(`[data-cell="${cell}"]`).getAttribute('aria-label')).toContain(shown.text);
 
-    // Colours: PuOr over [-m, m], m the largest |score|; the number black or white, 4.5:1 or more.
-    const m = Math.max(...scores.map((n) => Math.abs(n.value)));
-    const fills = await grid.evaluate((svg) =>
-      Object.fromEntries(
-        [...svg.querySelectorAll('[role="gridcell"]')].map((g) => [
-          g.dataset.cell,
-          {
-            fill: g.querySelector('.hm-rect').getAttribute('fill'),
-            ink: getComputedStyle(g.querySelector('.hm-value')).fill,
-          },
-        ]),
-      ),
-    );
-    for (const n of scores) {
-      const { fill, ink } = fills[n.key];
-      expect(rgb(fill).formatHex()).toBe(rgb(interpolatePuOr((n.value / m + 1) / 2)).formatHex());
-      expect(contrast(fill, ink)).toBeGreaterThanOrEqual(4.5);
-    }
-    await expectClean(opened);
-    await opened.context.close();
+      // Colours: PuOr over [-m, m], m the largest |score|; the number black or white, 4.5:1 or more.
+      const m = Math.max(...scores.map((n) => Math.abs(n.value)));
+      const fills = await grid.evaluate((svg) =>
+        Object.fromEntries(
+          [...svg.querySelectorAll('[role="gridcell"]')].map((g) => [
+            g.dataset.cell,
+            {
+              fill: g.querySelector('.hm-rect').getAttribute('fill'),
+              ink: getComputedStyle(g.querySelector('.hm-value')).fill,
+            },
+          ]),
+        ),
+      );
+      for (const n of scores) {
+        const { fill, ink } = fills[n.key];
+        expect(rgb(fill).formatHex()).toBe(rgb(interpolatePuOr((n.value / m + 1) / 2)).formatHex());
+        expect(contrast(fill, ink)).toBeGreaterThanOrEqual(4.5);
+      }
+    });
   });
 
   test('weights (chapter matrix-form): cividis on [0, 1], readable numbers, and the readout follows hover and keyboard focus', async () => {
     const TAG = 'ag-matrix-form';
-    const opened = await openChapter(env, 'matrix-form', TAG);
-    const { page } = opened;
-    const grid = page.locator(`${TAG} svg.heatmap`);
-    const readout = page.locator(`${TAG} .hm-readout`);
-    const weights = byRole(await readNumbers(page, TAG), 'a');
-    expect(weights.length).toBe(await grid.locator('[role="gridcell"]').count());
-    const fills = await grid.evaluate((svg) =>
-      Object.fromEntries(
-        [...svg.querySelectorAll('[role="gridcell"]')].map((g) => [
-          g.dataset.cell,
-          {
-            fill: g.querySelector('.hm-rect').getAttribute('fill'),
-            ink: getComputedStyle(g.querySelector('.hm-value')).fill,
-          },
-        ]),
-      ),
-    );
-    for (const n of weights) {
-      expect(rgb(fills[n.key].fill).formatHex()).toBe(rgb(interpolateCividis(n.value)).formatHex());
-      expect(contrast(fills[n.key].fill, fills[n.key].ink)).toBeGreaterThanOrEqual(4.5);
-    }
-    // Hover: the readout names the cell and shows its number.
-    const w23 = weights.find((n) => n.key === '2-3');
-    await grid.locator('[data-cell="2-3"]').hover();
-    expect(await readout.textContent()).toBe(`A23 = ${w23.text}`);
-    // Keyboard: into the grid, then right; the readout follows the focus.
-    await grid.locator('[role="gridcell"][tabindex="0"]').focus();
-    const start = (await focused(page)).key
-      .match(/data-cell=(\d+)-(\d+)/)
-      .slice(1)
-      .map(Number);
-    await page.keyboard.press('ArrowRight');
-    const cols = Number(await grid.getAttribute('data-cols'));
-    const [i, j] = [start[0], Math.min(start[1] + 1, cols)];
-    const w = weights.find((n) => n.key === `${i}-${j}`);
-    expect(await readout.textContent()).toBe(`A${i}${j} = ${w.text}`);
-    expectVisibleFocus(await focused(page), 'light');
-    await expectClean(opened);
-    await opened.context.close();
+    await withChapter(env, 'matrix-form', TAG, async ({ page }) => {
+      const grid = page.locator(`${TAG} svg.heatmap`);
+      const readout = page.locator(`${TAG} .hm-readout`);
+      const weights = byRole(await readNumbers(page, TAG), 'a');
+      expect(weights.length).toBe(await grid.locator('[role="gridcell"]').count());
+      const fills = await grid.evaluate((svg) =>
+        Object.fromEntries(
+          [...svg.querySelectorAll('[role="gridcell"]')].map((g) => [
+            g.dataset.cell,
+            {
+              fill: g.querySelector('.hm-rect').getAttribute('fill'),
+              ink: getComputedStyle(g.querySelector('.hm-value')).fill,
+            },
+          ]),
+        ),
+      );
+      for (const n of weights) {
+        expect(rgb(fills[n.key].fill).formatHex()).toBe(rgb(interpolateCividis(n.value)).formatHex());
+        expect(contrast(fills[n.key].fill, fills[n.key].ink)).toBeGreaterThanOrEqual(4.5);
+      }
+      // Hover: the readout names the cell and shows its number.
+      const w23 = weights.find((n) => n.key === '2-3');
+      await grid.locator('[data-cell="2-3"]').hover();
+      expect(await readout.textContent()).toBe(`A23 = ${w23.text}`);
+      // Keyboard: into the grid, then right; the readout follows the focus.
+      await grid.locator('[role="gridcell"][tabindex="0"]').focus();
+      const start = (await focused(page)).key
+        .match(/data-cell=(\d+)-(\d+)/)
+        .slice(1)
+        .map(Number);
+      await page.keyboard.press('ArrowRight');
+      const cols = Number(await grid.getAttribute('data-cols'));
+      const [i, j] = [start[0], Math.min(start[1] + 1, cols)];
+      const w = weights.find((n) => n.key === `${i}-${j}`);
+      expect(await readout.textContent()).toBe(`A${i}${j} = ${w.text}`);
+      expectVisibleFocus(await focused(page), 'light');
+    });
   });
 
   test('the legend\u2019s colours stay apart under simulated protanopia, deuteranopia and tritanopia', async () => {
-    const opened = await openChapter(env, 'qkt', 'ag-qkt-grid');
-    const diverging = await opened.page
-      .locator('ag-qkt-grid svg.heatmap linearGradient stop')
-      .evaluateAll((stops) => stops.map((s) => s.getAttribute('stop-color')));
-    const weights = await openChapter(env, 'matrix-form', 'ag-matrix-form');
-    const sequential = await weights.page
-      .locator('ag-matrix-form svg.heatmap linearGradient stop')
-      .evaluateAll((stops) => stops.map((s) => s.getAttribute('stop-color')));
+    const stops = (ch, tag) =>
+      withChapter(env, ch, tag, ({ page }) =>
+        page
+          .locator(`${tag} svg.heatmap linearGradient stop`)
+          .evaluateAll((list) => list.map((s) => s.getAttribute('stop-color'))),
+      );
+    const diverging = await stops('qkt', 'ag-qkt-grid');
+    const sequential = await stops('matrix-form', 'ag-matrix-form');
     expect(diverging).toHaveLength(11);
     expect(sequential).toHaveLength(11);
     for (const [name, matrix] of Object.entries(CVD)) {
       const d = diverging.map((c) => simulate(c, matrix));
       const s = sequential.map((c) => simulate(c, matrix));
       // Neighbouring tenths of the scale differ (ΔE76 ≥ 5: a visible step).
-      for (let k = 0; k < 10; k += 1) {
-        expect({ name, k, scale: 'diverging', ok: deltaE(d[k], d[k + 1]) >= 5 }).toEqual({
-          name,
-          k,
-          scale: 'diverging',
-          ok: true,
-        });
-        expect({ name, k, scale: 'sequential', ok: deltaE(s[k], s[k + 1]) >= 5 }).toEqual({
-          name,
-          k,
-          scale: 'sequential',
-          ok: true,
-        });
-      }
+      for (const [scale, c] of [
+        ['diverging', d],
+        ['sequential', s],
+      ])
+        for (let k = 0; k < 10; k += 1)
+          expect({ name, k, scale, ok: deltaE(c[k], c[k + 1]) >= 5 }).toEqual({ name, k, scale, ok: true });
       // A positive and a negative value of the same size (at least 20% of the range) look different.
       for (let k = 0; k <= 3; k += 1)
         expect({ name, k, ok: deltaE(d[k], d[10 - k]) >= 15 }).toEqual({ name, k, ok: true });
       // The ends of the sequential scale are far apart.
       expect(deltaE(s[0], s[10])).toBeGreaterThanOrEqual(50);
     }
-    await expectClean(opened);
-    await expectClean(weights);
-    await opened.context.close();
-    await weights.context.close();
   });
 });

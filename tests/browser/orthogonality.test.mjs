@@ -6,16 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from '@jest/globals';
-import {
-  expectReopens,
-  exportJson,
-  exportText,
-  predictChoice,
-  ROOT,
-  urlParams,
-  useEnv,
-  withChapter,
-} from './helpers.mjs';
+import { expectReopens, predictChoice, ROOT, urlParams, useEnv, withChapter } from './helpers.mjs';
 import { dragPoint, keyPoint } from './pointer.mjs';
 import { byRole, expectAllLogged, expectClose, expectShown, one, readNumbers, U } from './shown-numbers.mjs';
 import { angle, cosine, dot, softmax, sumAbsProd } from '../reference/float64.mjs';
@@ -170,18 +161,6 @@ describe('orthogonality: orthogonality', () => {
       expectMatches(await readNumbers(page, TAG), START);
       await predictChoice(page, TAG, 'middle', 'right');
       await expectAllLogged(page, TAG);
-    });
-  });
-
-  test('exports the figure as SVG and PNG and the numbers as JSON and CSV', async () => {
-    await withChapter(env, CH, TAG, async ({ page }) => {
-      const json = await exportJson(page, TAG);
-      expect(json.state).toEqual(START);
-      expect(json.stateText).toBe('v=1&q=2,1&k1=1,1&k2=-1,2&k3=-1,-0.5');
-      expect(json.numbers['score.2']).toBe(0);
-      expect(json.numbers['gram.22']).toBe(1);
-      const csv = await exportText(page, TAG, 'csv');
-      expect(csv.split('\r\n')).toContain('score.1,3');
     });
   });
 });

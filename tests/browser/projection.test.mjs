@@ -5,17 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from '@jest/globals';
-import {
-  expectParams,
-  expectReopens,
-  exportJson,
-  exportText,
-  predictChoice,
-  ROOT,
-  screenshot,
-  useEnv,
-  withChapter,
-} from './helpers.mjs';
+import { expectParams, expectReopens, predictChoice, ROOT, screenshot, useEnv, withChapter } from './helpers.mjs';
 import { dragPoint, keyPoint } from './pointer.mjs';
 import { byRole, expectAllLogged, expectClose, expectShown, one, readNumbers, U } from './shown-numbers.mjs';
 import {
@@ -103,7 +93,7 @@ async function drawnFoot(page) {
 const env = useEnv();
 
 describe('projection: projection as a shadow', () => {
-  test('opens on the article pair: shadow a.b/|b| = 4.8, vector projection (3.84, 2.88), drawn at the foot of the perpendicular', async () => {
+  test('opens on the article pair: shadow a.b/|b| = 4.8, vector projection (3.84, 2.88), drawn at the foot of the perpendicular; predict, then reveal: at (-4, -1) the shadow falls behind the origin', async () => {
     await withChapter(env, CH, TAG, async ({ page }) => {
       const numbers = await readNumbers(page, TAG);
       expect(one(numbers, 'scalar-projection').text).toBe('4.8');
@@ -129,8 +119,18 @@ describe('projection: projection as a shadow', () => {
       expect(drawn.shadowStart.map((v) => Math.abs(v) < 1e-9)).toEqual([true, true]);
       expect(drawn.shadowEnd.map((v, i) => Math.abs(v - drawn.foot[i]) < 1e-9)).toEqual([true, true]);
       expect(drawn.drop).toBe('visible');
-      await expectAllLogged(page, TAG);
       expect(await page.locator(`${TAG} .katex`).count()).toBeGreaterThan(2);
+      // The prediction's answer loads its example.
+      await predictChoice(page, TAG, 'along', 'wrong');
+      expect(await page.locator(TAG).evaluate((el) => el.state)).toEqual({ a: [3, 4], b: [-4, -1] });
+      const revealed = await readNumbers(page, TAG);
+      const ref = expectMatches(revealed, [3, 4], [-4, -1]);
+      await expect(page.locator(`${TAG} .predict-result`).textContent()).resolves.toContain(
+        `a\u00b7b/|b| = ${one(revealed, 'scalar-projection').text}`,
+      );
+      expect(ref.scalar).toBeLessThan(0);
+      await predictChoice(page, TAG, 'against', 'right');
+      await expectAllLogged(page, TAG);
     });
   });
 
@@ -190,36 +190,6 @@ describe('projection: projection as a shadow', () => {
         'not defined',
       );
       expect(await zero.page.locator(TAG).getAttribute('data-shadow')).toBe('undefined');
-    });
-  });
-
-  test('predict, then reveal: at (-4, -1) the shadow falls behind the origin', async () => {
-    await withChapter(env, CH, TAG, async ({ page }) => {
-      await predictChoice(page, TAG, 'along', 'wrong');
-      expect(await page.locator(TAG).evaluate((el) => el.state)).toEqual({ a: [3, 4], b: [-4, -1] });
-      const numbers = await readNumbers(page, TAG);
-      const ref = expectMatches(numbers, [3, 4], [-4, -1]);
-      await expect(page.locator(`${TAG} .predict-result`).textContent()).resolves.toContain(
-        `a\u00b7b/|b| = ${one(numbers, 'scalar-projection').text}`,
-      );
-      expect(ref.scalar).toBeLessThan(0);
-      await predictChoice(page, TAG, 'against', 'right');
-      await expectAllLogged(page, TAG);
-    });
-  });
-
-  test('exports the figure as SVG and PNG and the numbers as JSON and CSV', async () => {
-    await withChapter(env, CH, TAG, async ({ page }) => {
-      const json = await exportJson(page, TAG);
-      expect(json.state).toEqual({ a: [3, 4], b: [4, 3] });
-      expect(json.stateText).toBe('v=1&a=3,4&b=4,3');
-      expectClose(json.numbers['scalar-projection'], 4.8, 1e-6, 'exported scalar projection');
-      const csv = await exportText(page, TAG, 'csv');
-      // (a.b^) b^ = 4.8 (0.8, 0.6): its second component is 3.84, which float32
-      // holds as 3.8399999... or 3.8400001...: compared as a number.
-      const row = csv.split('\r\n').find((r) => r.startsWith('vector-projection.1,'));
-      expect(row).toBeDefined();
-      expectClose(Number(row.split(',')[1]), 3.84, 1e-6, 'exported vector projection, component 1');
     });
   });
 });

@@ -4,17 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from '@jest/globals';
-import {
-  expectParams,
-  expectReopens,
-  exportFile,
-  exportJson,
-  exportText,
-  predictChoice,
-  ROOT,
-  useEnv,
-  withChapter,
-} from './helpers.mjs';
+import { expectParams, expectReopens, predictChoice, ROOT, useEnv, withChapter } from './helpers.mjs';
 import { dragPoint, keyPoint } from './pointer.mjs';
 import { byRole, expectAllLogged, expectClose, expectShown, one, readNumbers, U } from './shown-numbers.mjs';
 
@@ -103,7 +93,7 @@ function expectMatches(numbers, a, b) {
 const env = useEnv();
 
 describe('why-agree: why they agree', () => {
-  test('opens on the article pair: |a - b|^2 = 2 three ways (measured, law of cosines, expansion), a.b = 24 forced', async () => {
+  test('opens on the article pair: |a - b|^2 = 2 three ways (measured, law of cosines, expansion), a.b = 24 forced; predict, then reveal: at a right angle |a - b|^2 is exactly |a|^2 + |b|^2 = 50', async () => {
     await withChapter(env, CH, TAG, async ({ page }) => {
       const numbers = await readNumbers(page, TAG);
       expect(one(numbers, 'side').text).toBe('2');
@@ -123,7 +113,6 @@ describe('why-agree: why they agree', () => {
       expect(seed.inputs).toEqual({ a: [3, 4], b: [4, 3] });
       for (const role of ['side', 'law', 'expand'])
         expectClose(one(numbers, role).value, seed.expected, seed.tolerance, `seed ${role}`);
-      await expectAllLogged(page, TAG);
       expect(await page.locator(`${TAG} .katex`).count()).toBeGreaterThan(3);
       // The triangle: the third side is drawn from b's tip to a's tip.
       const side = await page.locator(TAG).evaluate((el) => {
@@ -140,6 +129,15 @@ describe('why-agree: why they agree', () => {
       });
       expect(side.from).toEqual(side.b);
       expect(side.to).toEqual(side.a);
+      // The prediction's answer loads its example.
+      await predictChoice(page, TAG, 'less', 'wrong');
+      await expect(page.locator(`${TAG} .predict-result`).textContent()).resolves.toMatch(/\|a \u2212 b\|\u00b2 = 50/);
+      expect(await page.locator(TAG).evaluate((el) => el.state)).toEqual({ a: [3, 4], b: [-4, 3] });
+      const revealed = await readNumbers(page, TAG);
+      expectMatches(revealed, [3, 4], [-4, 3]);
+      expect(one(revealed, 'twice-geometric').value).toBe(0);
+      await predictChoice(page, TAG, 'equal', 'right');
+      await expectAllLogged(page, TAG);
     });
   });
 
@@ -222,33 +220,6 @@ describe('why-agree: why they agree', () => {
       expect(await lines('expand')).toContain('= 25 \u2212 2 \u00d7 24 + 25');
       expectMatches(await readNumbers(page, TAG), [3, 4], [4, 3]);
       await expectAllLogged(page, TAG);
-    });
-  });
-
-  test('predict, then reveal: at a right angle |a - b|^2 is exactly |a|^2 + |b|^2 = 50', async () => {
-    await withChapter(env, CH, TAG, async ({ page }) => {
-      await predictChoice(page, TAG, 'less', 'wrong');
-      await expect(page.locator(`${TAG} .predict-result`).textContent()).resolves.toMatch(/\|a \u2212 b\|\u00b2 = 50/);
-      expect(await page.locator(TAG).evaluate((el) => el.state)).toEqual({ a: [3, 4], b: [-4, 3] });
-      const numbers = await readNumbers(page, TAG);
-      expectMatches(numbers, [3, 4], [-4, 3]);
-      expect(one(numbers, 'twice-geometric').value).toBe(0);
-      await predictChoice(page, TAG, 'equal', 'right');
-      await expectAllLogged(page, TAG);
-    });
-  });
-
-  test('exports the figure as SVG and PNG and the numbers as JSON and CSV', async () => {
-    await withChapter(env, CH, TAG, async ({ page }) => {
-      const json = await exportJson(page, TAG);
-      expect(json.state).toEqual({ a: [3, 4], b: [4, 3] });
-      expect(json.stateText).toBe('v=1&a=3,4&b=4,3');
-      expect(json.numbers.side).toBe(2);
-      expect(json.numbers.law).toBe(2);
-      const csv = await exportText(page, TAG, 'csv');
-      expect(csv.split('\r\n')).toContain('expand,2');
-      const svg = await exportFile(page, TAG, 'svg');
-      expect(svg.bytes.toString('utf8')).toContain('marker-end="url(#why-arrow-d)"');
     });
   });
 });
