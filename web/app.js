@@ -1,5 +1,5 @@
-// The page shell: renders the tour (chapters.js), reads the link (which
-// chapter, its state, the implementation), starts the linked chapter, keeps
+// The page shell: renders the tour (chapters.js) and the reading bar, reads
+// the link (which chapter, its state, the implementation), starts the linked chapter, keeps
 // the URL in step with the chapter in view and its state (written once the
 // learner pauses, shell/url-writer.js), records the learner's progress
 // (chapters gone through, predictions), and shows a helpful error when the
@@ -12,6 +12,7 @@ import { showLinkProblems, showLoadError } from './shell/notes.js';
 import { trackProgress } from './shell/progress.js';
 import { readChapter, writeUrl } from './shell/url.js';
 import { keepInView } from './shell/keep-in-view.js';
+import { readingBar } from './shell/reading-bar.js';
 import { urlWriter } from './shell/url-writer.js';
 
 async function main() {
@@ -24,6 +25,10 @@ async function main() {
 
   renderToc(nav, CHAPTERS);
   const views = renderChapters(main, CHAPTERS);
+  readingBar(document.getElementById('reading-bar'), CHAPTERS, {
+    sections: CHAPTERS.map((c) => views.get(c.id).section),
+    marked: [nav],
+  });
   const chapterOf = (el) => {
     const section = el.closest?.('[data-chapter]');
     return section ? (views.get(section.dataset.chapter)?.chapter ?? null) : null;

@@ -203,6 +203,55 @@ describe('multi-head: multi-head attention', () => {
     });
   });
 
+  // The 12 columns of X and MultiHead(X), and the formulas, are wider than the
+  // card at these widths: they scroll, and say so (a shadow on the side with more).
+  test.each([1024, 375])(
+    'at %i px a wide table or formula shows that it scrolls; the keyboard scrolls it to column 12',
+    async (width) => {
+      await withChapter(env, CH, TAG, { width }, async ({ page }) => {
+        const box = page.locator(`${TAG} .mat-wrap:has([data-role="x-table"])`);
+        const fits = await box.evaluate((el) => el.scrollWidth - el.clientWidth <= 1);
+        const lastHeader = box.locator('thead th').last();
+        await expect(lastHeader.textContent()).resolves.toBe('12');
+        /** Whether column 12's header lies within the box's visible width. */
+        const inView = () =>
+          box.evaluate((el) => {
+            const r = el.getBoundingClientRect();
+            const c = el.querySelector('thead th:last-child').getBoundingClientRect();
+            return c.left >= r.left - 1 && c.right <= r.right + 1;
+          });
+        if (fits) {
+          expect(await inView()).toBe(true);
+          return;
+        }
+        const sign = () =>
+          box.evaluate((el) => ({ sides: el.dataset.scrollMore, image: getComputedStyle(el).backgroundImage }));
+        await page.waitForFunction((el) => el.dataset.scrollMore === 'end', await box.elementHandle());
+        expect(await inView()).toBe(false);
+        const start = await sign();
+        expect(start.image).toMatch(/^linear-gradient/);
+        expect(start.image.match(/gradient/g)).toHaveLength(1);
+        // Reached by Tab, named, scrolled by the arrow keys.
+        await expect(box.getAttribute('tabindex')).resolves.toBe('0');
+        await expect(box.getAttribute('aria-label')).resolves.toMatch(/^X \(wider than the screen/);
+        await box.focus();
+        await page.keyboard.press('ArrowRight');
+        await page.waitForFunction((el) => el.dataset.scrollMore === 'start end', await box.elementHandle());
+        expect((await sign()).image.match(/gradient/g)).toHaveLength(2);
+        for (let i = 0; i < 60 && !(await inView()); i += 1) await page.keyboard.press('ArrowRight');
+        await page.waitForFunction((el) => el.dataset.scrollMore === 'start', await box.elementHandle());
+        expect(await inView()).toBe(true);
+        // A formula wider than its panel gets the same sign.
+        const formulas = page.locator(`${TAG} .katex-display`);
+        const wide = await formulas.evaluateAll(
+          (els) => els.filter((el) => el.scrollWidth - el.clientWidth > 1).length,
+        );
+        if (width < 500) expect(wide).toBeGreaterThan(0);
+        expect(await page.locator(`${TAG} .katex-display[data-scroll-more="end"]`).count()).toBe(wide);
+      });
+    },
+  );
+
   test('exports the per-head weights as CSV', async () => {
     await withChapter(env, CH, TAG, async ({ page }) => {
       const csv = (await exportText(page, TAG, 'csv')).split('\r\n');

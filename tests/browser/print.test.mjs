@@ -70,6 +70,8 @@ describe('printing', () => {
           body: getComputedStyle(document.body).color,
           widget: getComputedStyle(frame).color,
           toc: getComputedStyle(document.querySelector('#toc')).display,
+          readingBar: getComputedStyle(document.querySelector('#reading-bar')).display,
+          pagers: [...document.querySelectorAll('.chapter-pager')].map((p) => getComputedStyle(p).display),
           menu: getComputedStyle(document.querySelector('.page-toolbar')).display,
           actions: getComputedStyle(w.shadowRoot.querySelector('.toolbar-actions')).display,
           computedBy: getComputedStyle(w.shadowRoot.querySelector('.computed-by')).display,
@@ -80,6 +82,9 @@ describe('printing', () => {
     expect(screen.body).toBe('rgb(232, 230, 225)');
     expect(screen.widget).toBe('rgb(232, 230, 225)');
     expect(screen.toc).not.toBe('none');
+    expect(screen.readingBar).not.toBe('none');
+    expect(screen.pagers).toHaveLength(CHAPTERS.length);
+    expect(screen.pagers.filter((d) => d === 'none')).toEqual([]);
     expect(screen.actions).not.toBe('none');
     await page.emulateMedia({ media: 'print', colorScheme: 'dark' });
     const print = await look();
@@ -87,6 +92,9 @@ describe('printing', () => {
     expect(print.body).toBe('rgb(29, 31, 35)');
     expect(print.widget).toBe('rgb(29, 31, 35)');
     expect(print.toc).toBe('none');
+    // Neither the reading bar nor the links to the chapters before and after are printed.
+    expect(print.readingBar).toBe('none');
+    expect(new Set(print.pagers)).toEqual(new Set(['none']));
     expect(print.menu).toBe('none');
     expect(print.actions).toBe('none');
     expect(print.computedBy).not.toBe('none');

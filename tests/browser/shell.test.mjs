@@ -139,3 +139,225 @@ describe('the page shell', () => {
     await opened.context.close();
   });
 });
+
+// ------------------------------------------------------------ the reading bar, the chapter links, the numbers
+
+// From the tour's data: part 1's chapters are those without `part`.
+const PART_1 = CHAPTERS.filter((c) => !c.part).length;
+const NUMBER = Object.fromEntries(CHAPTERS.map((c, i) => [c.id, i + 1]));
+const TITLE = Object.fromEntries(CHAPTERS.map((c) => [c.id, c.title]));
+
+/** What the reading bar shows: its box, its text, the links marked current (in it and in the contents at the top). */
+const bar = (page) =>
+  page.evaluate(() => {
+    const nav = document.querySelector('#reading-bar');
+    const r = nav.getBoundingClientRect();
+    const marked = (root) => [...root.querySelectorAll('a[aria-current]')].map((a) => a.getAttribute('href'));
+    return {
+      top: r.top,
+      bottom: r.bottom,
+      height: r.height,
+      width: r.width,
+      position: getComputedStyle(nav).position,
+      where: nav.querySelector('.rb-where').textContent.replace(/\s+/g, ' ').trim(),
+      current: marked(nav),
+      toc: marked(document.querySelector('#toc')),
+    };
+  });
+
+/** Waits until the bar marks the chapter `id` (null: none) as the one in view. */
+const barMarks = (page, id) =>
+  page.waitForFunction(
+    (href) => {
+      const a = document.querySelectorAll('#reading-bar a[aria-current]');
+      return href === null ? a.length === 0 : a.length === 1 && a[0].getAttribute('href') === href;
+    },
+    id && `#ch-${id}`,
+  );
+
+const scrollToChapter = (page, id) =>
+  page.evaluate(
+    (el) => document.getElementById(el).scrollIntoView({ block: 'start', behavior: 'instant' }),
+    `ch-${id}`,
+  );
+
+describe('reading the tour: the reading bar, previous/next links, numbers through both parts', () => {
+  test.each([1024, 375, 320])(
+    'at %i px the bar stays at the top while reading and marks the chapter in view; nothing moves',
+    async (width) => {
+      const opened = await openPage(env, '?agtest=1', { width });
+      const { page } = opened;
+      const atTop = await bar(page);
+      expect(atTop.current).toEqual([]);
+      expect(atTop.where).toBe(`${CHAPTERS.length} chapters`);
+      expect(atTop.top).toBeGreaterThan(0); // in its place under the header, not yet stuck
+      for (const id of ['values', 'projection', 'pitfalls']) {
+        await scrollToChapter(page, id);
+        await barMarks(page, id);
+        const now = await bar(page);
+        expect(now.position).toBe('sticky');
+        expect(now.top).toBe(0); // stuck to the top of the window
+        expect(now.height).toBe(atTop.height); // the same height whatever it shows
+        expect(now.width).toBeLessThanOrEqual(width);
+        expect(now.where).toContain(`Chapter ${NUMBER[id]} of ${CHAPTERS.length}`);
+        expect(now.where).toContain(TITLE[id]);
+        expect(now.current).toEqual([`#ch-${id}`]);
+        expect(now.toc).toEqual([`#ch-${id}`]);
+        // The chapter's heading is below the bar, not under it.
+        const heading = await page.locator(`#ch-${id} h2`).evaluate((h) => h.getBoundingClientRect().top);
+        expect(heading).toBeGreaterThanOrEqual(now.bottom);
+      }
+      // Opening the contents moves nothing on the page: they open over it, the bar keeps its height.
+      await page.locator('#reading-bar-toggle').click();
+      await expect(page.locator('#reading-bar-contents').isVisible()).resolves.toBe(true);
+      expect((await bar(page)).height).toBe(atTop.height);
+      const panel = await page.locator('#reading-bar-contents').evaluate((p) => ({
+        ...p.getBoundingClientRect().toJSON(),
+        position: getComputedStyle(p).position,
+      }));
+      expect(panel.position).toBe('absolute');
+      expect(panel.right).toBeLessThanOrEqual(width);
+      expect(panel.bottom).toBeLessThanOrEqual(900);
+      expect(await overflow(page)).toBeLessThanOrEqual(0);
+      // Back at the top, no chapter is in view.
+      await page.evaluate(() => window.scrollTo({ top: 0, behavior: 'instant' }));
+      await barMarks(page, null);
+      await expectClean(opened);
+      await opened.context.close();
+    },
+  );
+
+  test('chapters are numbered 1 to 25 through both parts, each part named, alike in the contents, headings and bar', async () => {
+    const opened = await openPage(env, '?agtest=1');
+    const { page } = opened;
+    const texts = (selector) => page.$$eval(selector, (els) => els.map((e) => e.textContent.trim()));
+    const expected = CHAPTERS.map((c) => `${NUMBER[c.id]}. ${c.title}`);
+    expect(NUMBER.values).toBe(PART_1 + 1); // part 2 goes on from part 1
+    expect(await texts('#toc li a')).toEqual(expected);
+    expect(await texts('#reading-bar li a')).toEqual(expected);
+    expect(await texts('main section.chapter h2')).toEqual(expected);
+    for (const where of ['#toc', '#reading-bar', '#chapters']) {
+      const parts = await texts(`${where} .toc-part, ${where} .part-heading`);
+      expect(parts).toHaveLength(2);
+      expect(parts[0]).toMatch(/^Part 1: /);
+      expect(parts[1]).toMatch(/^Part 2: /);
+    }
+    // Each part's list starts at its first number (read by screen readers).
+    expect(await page.$$eval('#toc ol', (ols) => ols.map((o) => o.start))).toEqual([1, PART_1 + 1]);
+    // The bar names the part of the chapter in view.
+    await scrollToChapter(page, 'values');
+    await barMarks(page, 'values');
+    expect((await bar(page)).where).toMatch(/Part 2: /);
+    await expectClean(opened);
+    await opened.context.close();
+  });
+
+  test('under each chapter, outside its section: links to the chapters before and after, which go there', async () => {
+    const opened = await openPage(env, '?agtest=1');
+    const { page } = opened;
+    const pagers = await page.$$eval('main section.chapter', (sections) =>
+      sections.map((s) => {
+        const pager = s.nextElementSibling;
+        const link = (cls) => {
+          const a = pager?.classList.contains('chapter-pager') ? pager.querySelector(cls) : null;
+          return a ? { href: a.getAttribute('href'), text: a.textContent.replace(/\s+/g, ' ').trim() } : null;
+        };
+        return {
+          inside: s.querySelectorAll('.chapter-pager a').length,
+          prev: link('.pager-prev'),
+          next: link('.pager-next'),
+        };
+      }),
+    );
+    expect(pagers).toEqual(
+      CHAPTERS.map((c, i) => {
+        const to = (j, dir) =>
+          CHAPTERS[j] ? { href: `#ch-${CHAPTERS[j].id}`, text: `${dir}: ${j + 1}. ${CHAPTERS[j].title}` } : null;
+        return { inside: 0, prev: to(i - 1, 'Previous'), next: to(i + 1, 'Next') };
+      }),
+    );
+    // From the last chapter of part 1 to the first of part 2, and back.
+    await scrollToChapter(page, 'pitfalls');
+    await page.locator('#ch-pitfalls + .chapter-pager .pager-next').click();
+    await barMarks(page, 'values');
+    expect(new URL(page.url()).hash).toBe('#ch-values');
+    const landed = await page.locator('#ch-values').evaluate((s) => s.getBoundingClientRect().top);
+    const { bottom } = await bar(page);
+    expect(landed).toBeGreaterThanOrEqual(bottom);
+    expect(landed).toBeLessThan(bottom + 40);
+    await page.locator('#ch-values + .chapter-pager .pager-prev').click();
+    await barMarks(page, 'pitfalls');
+    await expectClean(opened);
+    await opened.context.close();
+  });
+
+  test('by keyboard: a skip link to the bar, the contents open with Enter, Tab into them, Escape closes, a link goes', async () => {
+    const opened = await openPage(env, '?agtest=1');
+    const { page } = opened;
+    const focused = () =>
+      page.evaluate(() => {
+        const el = document.activeElement;
+        return { id: el.id, text: el.textContent.trim(), href: el.getAttribute('href') };
+      });
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    expect((await focused()).text).toBe('Skip to the chapter list');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Tab');
+    expect((await focused()).id).toBe('reading-bar-toggle');
+    const toggle = page.locator('#reading-bar-toggle');
+    await page.keyboard.press('Enter');
+    await expect(toggle.getAttribute('aria-expanded')).resolves.toBe('true');
+    await expect(page.locator('#reading-bar-contents').isVisible()).resolves.toBe(true);
+    await page.keyboard.press('Tab');
+    expect((await focused()).href).toBe(`#ch-${CHAPTERS[0].id}`);
+    await page.keyboard.press('Escape');
+    await expect(page.locator('#reading-bar-contents').isVisible()).resolves.toBe(false);
+    await expect(toggle.getAttribute('aria-expanded')).resolves.toBe('false');
+    expect((await focused()).id).toBe('reading-bar-toggle');
+    await page.keyboard.press('Enter');
+    for (let i = 0; i < CHAPTERS.length && (await focused()).href !== '#ch-values'; i += 1)
+      await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await barMarks(page, 'values');
+    expect(new URL(page.url()).hash).toBe('#ch-values');
+    await expect(page.locator('#reading-bar-contents').isVisible()).resolves.toBe(false);
+    await expectClean(opened);
+    await opened.context.close();
+  });
+
+  test('the bar takes the dark colours, and its progress line does not move under reduced motion', async () => {
+    const look = async (options) => {
+      const opened = await openPage(env, '?agtest=1', options);
+      const seen = await opened.page.evaluate(() => ({
+        bar: getComputedStyle(document.querySelector('#reading-bar')).backgroundColor,
+        page: getComputedStyle(document.body).backgroundColor,
+        motion: getComputedStyle(document.querySelector('#reading-bar .rb-fill')).transitionDuration,
+      }));
+      await expectClean(opened);
+      await opened.context.close();
+      return seen;
+    };
+    const light = await look({});
+    expect(light.bar).toBe(light.page);
+    expect(light.motion).not.toBe('0s');
+    const dark = await look({ colorScheme: 'dark', setup: (p) => p.emulateMedia({ reducedMotion: 'reduce' }) });
+    expect(dark.bar).toBe('rgb(21, 23, 27)'); // the dark background, #15171b (web/style.css)
+    expect(dark.bar).toBe(dark.page);
+    expect(dark.motion).toBe('0s');
+  });
+
+  test.each(['ch=values', 'w=ag-value-mix'])(
+    'an embedded chapter or widget (embed.html?%s) has no bar and no previous/next links',
+    async (query) => {
+      const opened = await openPage(env, `embed.html?${query}&agtest=1`);
+      const { page } = opened;
+      await waitReady(page, 'ag-value-mix');
+      expect(await page.locator('#reading-bar, .reading-bar, .chapter-pager, .pager-next, .pager-prev').count()).toBe(
+        0,
+      );
+      await expectClean(opened);
+      await opened.context.close();
+    },
+  );
+});

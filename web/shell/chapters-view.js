@@ -1,46 +1,39 @@
-// Renders the tour (chapters.js) into the page: the table of contents and one
-// section per chapter with its intro, its widget and "things to try".
+// Renders the tour (chapters.js) into the page: the table of contents and,
+// part by part, one section per chapter with its intro, its widget and
+// "things to try", each followed by links to the chapters before and after.
 import { h } from '../widget/dom.js';
 import { anchorOf } from '../chapters.js';
+import { chapterPager } from './chapter-pager.js';
+import { numbered, partOf, partTitle, partsOf } from './tour.js';
 
-/** Part headings: a record with `part: n` (n > 1) starts or continues part n; records without `part` are part 1. */
-export const PART_TITLES = { 2: 'Part 2: mixing the values' };
-const partOf = (c) => c.part ?? 1;
-
-/** Each chapter's number within its part (1-based). */
-function numbers(chapters) {
-  const seen = new Map();
-  return chapters.map((c) => {
-    const n = (seen.get(partOf(c)) ?? 0) + 1;
-    seen.set(partOf(c), n);
-    return n;
-  });
-}
-
-export function renderToc(nav, chapters) {
-  const nums = numbers(chapters);
-  const item = (c, i) =>
+/**
+ * The contents, part by part: each part's name (a `heading` element) and an
+ * ordered list of its chapters, each linked to its section under its number;
+ * `extra(chapter)` adds to a chapter's item.
+ */
+export function contentsLists(chapters, { heading = 'h3', extra = () => null } = {}) {
+  const item = ({ chapter: c, index }) =>
     h(
       'li',
       { dataset: { chapter: c.id }, class: c.tag ? '' : 'is-coming' },
-      h('a', { href: `#${anchorOf(c)}` }, `${nums[i]}. ${c.title}`),
-      c.tag
-        ? h('span', { class: 'toc-mark', dataset: { role: 'progress' } })
-        : h('span', { class: 'toc-coming' }, ' (coming)'),
+      h('a', { href: `#${anchorOf(c)}` }, numbered(c, index)),
+      extra(c),
     );
-  // Part 1 is the first list, as before; each later part gets a heading and its own list.
-  const lists = [];
-  chapters.forEach((c, i) => {
-    const part = partOf(c);
-    if (!lists.length || lists.at(-1).part !== part) lists.push({ part, items: [] });
-    lists.at(-1).items.push(item(c, i));
-  });
+  return partsOf(chapters).flatMap(({ part, title, items }) => [
+    h(heading, { class: 'toc-part', dataset: { part } }, title),
+    h('ol', { class: 'toc-list', dataset: { part }, start: items[0].index + 1 }, items.map(item)),
+  ]);
+}
+
+export function renderToc(nav, chapters) {
   nav.replaceChildren(
     h('h2', { id: 'toc-title' }, 'Chapters'),
-    ...lists.flatMap(({ part, items }) => [
-      ...(part > 1 ? [h('h3', { class: 'toc-part', dataset: { part } }, PART_TITLES[part] ?? `Part ${part}`)] : []),
-      h('ol', { class: 'toc-list', dataset: { part } }, items),
-    ]),
+    ...contentsLists(chapters, {
+      extra: (c) =>
+        c.tag
+          ? h('span', { class: 'toc-mark', dataset: { role: 'progress' } })
+          : h('span', { class: 'toc-coming' }, ' (coming)'),
+    }),
   );
 }
 
@@ -72,24 +65,17 @@ function shareFields(widgets) {
  */
 export function renderChapters(main, chapters) {
   const views = new Map();
-  const nums = numbers(chapters);
   chapters.forEach((c, i) => {
-    if (partOf(c) > 1 && (i === 0 || partOf(chapters[i - 1]) !== partOf(c))) {
-      main.append(
-        h(
-          'h2',
-          { class: 'part-heading', id: `part-${partOf(c)}`, dataset: { part: partOf(c) } },
-          PART_TITLES[partOf(c)] ?? `Part ${partOf(c)}`,
-        ),
-      );
-    }
+    const part = partOf(c);
+    if (i === 0 || partOf(chapters[i - 1]) !== part)
+      main.append(h('h2', { class: 'part-heading', id: `part-${part}`, dataset: { part } }, partTitle(part)));
     const widgets = c.tag ? [c.tag, ...(c.also ?? [])].map((tag) => document.createElement(tag)) : [];
     const widget = widgets[0] ?? null;
     if (widgets.length > 1) shareFields(widgets);
     const section = h(
       'section',
       { class: 'chapter', id: anchorOf(c), dataset: { chapter: c.id }, 'aria-labelledby': `${anchorOf(c)}-title` },
-      h('h2', { id: `${anchorOf(c)}-title` }, h('span', { class: 'chapter-number' }, `${nums[i]}. `), c.title),
+      h('h2', { id: `${anchorOf(c)}-title` }, h('span', { class: 'chapter-number' }, `${i + 1}. `), c.title),
       h('p', { class: 'intro' }, c.intro),
       widget
         ? widgets.map((w) => h('div', { class: 'chapter-widget' }, w))
@@ -105,7 +91,10 @@ export function renderChapters(main, chapters) {
           ]
         : null,
     );
-    main.append(section);
+    // The links to the chapters before and after go under the section, not in
+    // it: an embedded chapter is the section alone, and the Embed control
+    // measures the section for the height of its frame.
+    main.append(section, chapterPager(chapters, i));
     views.set(c.id, { chapter: c, section, widget, widgets });
   });
   return views;

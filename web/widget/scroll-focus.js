@@ -4,15 +4,16 @@
 // scroll, and content larger than the box), it gets tabindex="0" and a name,
 // so Tab reaches it and the arrow keys scroll it; it loses both (only what
 // was added here) when it fits again. Elements with a tabindex of their own
-// are left alone.
+// are left alone. Boxes that scroll sideways also show a shadow on each side
+// with more to see (scroll-edges.js).
 
 import { afterPause } from './pause.js';
+import { followEdges, markEdges } from './scroll-edges.js';
 
 const MARK = 'scrollFocus'; // data-scroll-focus on the elements changed here
 
-const scrolls = (el, style) =>
-  (el.scrollWidth - el.clientWidth > 1 && /auto|scroll/.test(style.overflowX)) ||
-  (el.scrollHeight - el.clientHeight > 1 && /auto|scroll/.test(style.overflowY));
+const scrollsSideways = (el, style) => el.scrollWidth - el.clientWidth > 1 && /auto|scroll/.test(style.overflowX);
+const scrollsDown = (el, style) => el.scrollHeight - el.clientHeight > 1 && /auto|scroll/.test(style.overflowY);
 
 /** A short name for a scrolling box, from what it holds. */
 function nameOf(el) {
@@ -48,13 +49,8 @@ function* boxesUnder(root) {
 export function wideBoxes(root) {
   const out = [];
   for (const el of boxesUnder(root)) {
-    if (
-      el.clientWidth > 0 &&
-      el.scrollWidth - el.clientWidth > 1 &&
-      /auto|scroll/.test(getComputedStyle(el).overflowX)
-    ) {
+    if (el.clientWidth > 0 && el.scrollWidth - el.clientWidth > 1 && scrollsSideways(el, getComputedStyle(el)))
       out.push({ el, fit: el.clientWidth / el.scrollWidth });
-    }
   }
   return out;
 }
@@ -62,12 +58,13 @@ export function wideBoxes(root) {
 /** Marks or unmarks every scrolling element under `root` now. */
 export function markScrollers(root) {
   for (const el of boxesUnder(root)) {
+    const style =
+      el.scrollWidth - el.clientWidth > 1 || el.scrollHeight - el.clientHeight > 1 ? getComputedStyle(el) : null;
+    const sideways = style !== null && scrollsSideways(el, style);
+    markEdges(el, sideways); // the shadows on the sides with more, also on boxes with a tabindex of their own
     const added = el.dataset[MARK]; // the attributes added here, e.g. "tabindex role aria-label"
     if (added === undefined && el.hasAttribute('tabindex')) continue;
-    const now =
-      el.scrollWidth - el.clientWidth > 1 || el.scrollHeight - el.clientHeight > 1
-        ? scrolls(el, getComputedStyle(el))
-        : false;
+    const now = sideways || (style !== null && scrollsDown(el, style));
     if (now && added === undefined) {
       const names = ['tabindex'];
       el.tabIndex = 0;
@@ -122,12 +119,14 @@ export function watchScrollers(root, frame) {
   const observer =
     typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(() => (checked ? later.poke() : now()));
   observer?.observe(frame);
+  const unfollow = followEdges(root);
   return {
     schedule: later.poke,
     now,
     stop: () => {
       observer?.disconnect();
       later.cancel();
+      unfollow();
     },
   };
 }
