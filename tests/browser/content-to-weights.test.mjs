@@ -5,23 +5,13 @@
 import { describe, expect, test } from '@jest/globals';
 import { predictChoice, settledUrl, urlParams, useEnv, withChapter } from './helpers.mjs';
 import { dragPoint, keyPoint } from './pointer.mjs';
-import { byRole, expectAllLogged, expectClose, readNumbers } from './shown-numbers.mjs';
+import { byRole, expectAllLogged, expectClose, readNumbers, matrixOf } from './shown-numbers.mjs';
 import { matmulRows, matmulRowsT, softmaxRows } from './reference-rows.mjs';
 
 const TAG = 'ag-content-to-weights';
 const CH = 'content-to-weights';
 const D_MODEL = 4;
 const D_K = 2;
-
-/** Rows of a role's numbers [T, cols] (keys "i-j", 1-based), as exact values. */
-function matrixOf(numbers, role) {
-  const out = [];
-  for (const n of numbers.filter((x) => x.role === role)) {
-    const [i, j] = n.key.split('-').map(Number);
-    (out[i - 1] ??= [])[j - 1] = n.value;
-  }
-  return out;
-}
 
 /** float64 reference of the whole pipeline from X and the three projections. */
 function reference(X, wq, wk, wv) {

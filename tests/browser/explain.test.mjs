@@ -5,7 +5,7 @@
 // large change) exist for the default sentence.
 import { describe, expect, test } from '@jest/globals';
 import { predictChoice, settledUrl, urlParams, useEnv, withChapter } from './helpers.mjs';
-import { byRole, expectAllLogged, expectClose, readNumbers } from './shown-numbers.mjs';
+import { byRole, expectAllLogged, expectClose, readNumbers, expectThreeDigits } from './shown-numbers.mjs';
 import { matmulRows, matmulRowsT, softmaxRows } from './reference-rows.mjs';
 
 const TAG = 'ag-weights-explain';
@@ -72,13 +72,7 @@ async function check(page) {
   // The heat map row of the query holds the same weights.
   const hm = numbers.filter((n) => n.role === 'weight' && n.key.startsWith(`${i + 1}-`));
   hm.forEach((n) => expectClose(n.value, ref.weights[Number(n.key.split('-')[1]) - 1], 2e-5, `A ${n.key}`));
-  for (const n of numbers)
-    expectClose(
-      n.shown,
-      n.value,
-      Math.abs(n.value) * 5e-3 + (n.role.startsWith('weight') ? 5.01e-3 : 5e-4),
-      `${n.role}.${n.key} shown "${n.text}"`,
-    );
+  expectThreeDigits(numbers, (n) => n.role.startsWith('weight'));
   // The page marks the cases the reference finds.
   const marked = await page
     .locator(`${TAG} .effects tbody tr`)

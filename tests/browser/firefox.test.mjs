@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import puppeteer from 'puppeteer-core';
 import { SITE_ROOT, startServer } from '../../scripts/serve.mjs';
 import { ROOT } from './helpers.mjs';
-import { byRole, expectClose, expectShown } from './shown-numbers.mjs';
+import { byRole, expectClose, expectShown, unloggedNumbers } from './shown-numbers.mjs';
 import { dot, softmax } from '../reference/float64.mjs';
 
 const FIREFOX = process.env.FIREFOX_PATH || '/usr/bin/firefox-esr';
@@ -122,18 +122,7 @@ describe('Firefox ESR', () => {
     expect(scores.map((s) => s.shown)).toEqual(scoresCase.expected);
     expectWeights(before, softmaxCase.expected, softmaxCase.tolerance); // 0.9932, 0.0001226, 0.006692
     // Each shown number is a result of a kernel call (the call log of test mode).
-    const unlogged = await page.$eval(TAG, (el) => {
-      const seen = new Set();
-      const visit = (r) => {
-        if (typeof r === 'number') seen.add(String(r));
-        else if (r && (ArrayBuffer.isView(r) || Array.isArray(r))) for (const x of r) visit(x);
-        else if (r && typeof r === 'object') for (const v of Object.values(r)) visit(v);
-      };
-      for (const call of window.__agCallLog ?? []) visit(call.result);
-      return [...el.shadowRoot.querySelectorAll('[data-value]')]
-        .filter((n) => !seen.has(n.dataset.value))
-        .map((n) => n.dataset.role);
-    });
+    const { missing: unlogged } = await page.$eval(TAG, unloggedNumbers);
     expect(unlogged).toEqual([]);
     expect(['simd128', 'baseline']).toContain(await page.$eval('#implementation', (m) => m.value));
 

@@ -49,16 +49,26 @@ export async function startEnv({ extraFiles = {} } = {}) {
  */
 async function watchPage(page, origins) {
   const allowed = new Set(origins);
+  const problems = await watchProblems(page);
+  page.on('request', (r) => {
+    const u = new URL(r.url());
+    if (!['data:', 'blob:', 'about:'].includes(u.protocol) && !allowed.has(u.origin)) problems.foreign.push(r.url());
+  });
+  return problems;
+}
+
+/**
+ * Records console errors, page errors, dialogs (dismissed) and CSP violations
+ * (in window.__cspViolations of each document) of `page`; `foreign` is left for
+ * the caller's request rule. @returns {{ errors: string[], foreign: string[], dialogs: string[], csp: string[] }}
+ */
+export async function watchProblems(page) {
   const problems = { errors: [], foreign: [], dialogs: [], csp: [] };
   page.on('console', (m) => m.type() === 'error' && problems.errors.push(m.text()));
   page.on('pageerror', (e) => problems.errors.push(String(e)));
   page.on('dialog', (d) => {
     problems.dialogs.push(d.message());
     d.dismiss();
-  });
-  page.on('request', (r) => {
-    const u = new URL(r.url());
-    if (!['data:', 'blob:', 'about:'].includes(u.protocol) && !allowed.has(u.origin)) problems.foreign.push(r.url());
   });
   await page.addInitScript(() => {
     window.__cspViolations = [];

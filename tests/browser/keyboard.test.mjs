@@ -19,6 +19,21 @@ import { useEnv, withChapter } from './helpers.mjs';
 import { dragPoint } from './pointer.mjs';
 import { byRole, readNumbers } from './shown-numbers.mjs';
 
+/** Each cell of a heatmap grid: its fill and the colour of its number, by data-cell. */
+function cellColours(grid) {
+  return grid.evaluate((svg) =>
+    Object.fromEntries(
+      [...svg.querySelectorAll('[role="gridcell"]')].map((g) => [
+        g.dataset.cell,
+        {
+          fill: g.querySelector('.hm-rect').getAttribute('fill'),
+          ink: getComputedStyle(g.querySelector('.hm-value')).fill,
+        },
+      ]),
+    ),
+  );
+}
+
 const env = useEnv();
 
 // ------------------------------------------------------------ colour arithmetic (WCAG 2.1, CIELAB)
@@ -250,17 +265,7 @@ describe('heat maps: keyboard, hover, colours', () => {
 
       // Colours: PuOr over [-m, m], m the largest |score|; the number black or white, 4.5:1 or more.
       const m = Math.max(...scores.map((n) => Math.abs(n.value)));
-      const fills = await grid.evaluate((svg) =>
-        Object.fromEntries(
-          [...svg.querySelectorAll('[role="gridcell"]')].map((g) => [
-            g.dataset.cell,
-            {
-              fill: g.querySelector('.hm-rect').getAttribute('fill'),
-              ink: getComputedStyle(g.querySelector('.hm-value')).fill,
-            },
-          ]),
-        ),
-      );
+      const fills = await cellColours(grid);
       for (const n of scores) {
         const { fill, ink } = fills[n.key];
         expect(rgb(fill).formatHex()).toBe(rgb(interpolatePuOr((n.value / m + 1) / 2)).formatHex());
@@ -276,17 +281,7 @@ describe('heat maps: keyboard, hover, colours', () => {
       const readout = page.locator(`${TAG} .hm-readout`);
       const weights = byRole(await readNumbers(page, TAG), 'a');
       expect(weights.length).toBe(await grid.locator('[role="gridcell"]').count());
-      const fills = await grid.evaluate((svg) =>
-        Object.fromEntries(
-          [...svg.querySelectorAll('[role="gridcell"]')].map((g) => [
-            g.dataset.cell,
-            {
-              fill: g.querySelector('.hm-rect').getAttribute('fill'),
-              ink: getComputedStyle(g.querySelector('.hm-value')).fill,
-            },
-          ]),
-        ),
-      );
+      const fills = await cellColours(grid);
       for (const n of weights) {
         expect(rgb(fills[n.key].fill).formatHex()).toBe(rgb(interpolateCividis(n.value)).formatHex());
         expect(contrast(fills[n.key].fill, fills[n.key].ink)).toBeGreaterThanOrEqual(4.5);

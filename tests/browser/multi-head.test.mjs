@@ -14,7 +14,7 @@ import {
   waitReady,
   withChapter,
 } from './helpers.mjs';
-import { expectAllLogged, expectClose, readNumbers } from './shown-numbers.mjs';
+import { expectAllLogged, expectClose, readNumbers, matrixOf, expectThreeDigits } from './shown-numbers.mjs';
 import { softmax } from '../reference/float64.mjs';
 import { matmulRows } from './reference-rows.mjs';
 
@@ -46,15 +46,6 @@ function mhaReference(X, { wQ, wK, wV, wO, bQ }, h) {
   return { output, weights };
 }
 
-function matrixOf(numbers, role) {
-  const out = [];
-  for (const n of numbers.filter((x) => x.role === role)) {
-    const [i, j] = n.key.split('-').map(Number);
-    (out[i - 1] ??= [])[j - 1] = n.value;
-  }
-  return out;
-}
-
 async function check(page) {
   const numbers = await readNumbers(page, TAG);
   const inputs = await page.locator(TAG).evaluate((el) => JSON.parse(JSON.stringify(el.inputs)));
@@ -77,13 +68,7 @@ async function check(page) {
   const diff = numbers.find((n) => n.role === 'check');
   expect(diff.value).toBeLessThan(1e-8);
   // Shown: 3 significant digits; the heat-map cells 2 decimals.
-  for (const n of numbers)
-    expectClose(
-      n.shown,
-      n.value,
-      Math.abs(n.value) * 5e-3 + (n.role.startsWith('weight-h') ? 5.01e-3 : 5e-4),
-      `${n.role}.${n.key} shown "${n.text}"`,
-    );
+  expectThreeDigits(numbers, (n) => n.role.startsWith('weight-h'));
   return { numbers, inputs, ref };
 }
 

@@ -13,7 +13,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { chromium } from 'playwright-core';
 import { CHAPTERS } from '../../web/chapters.js';
-import { expectClean, ROOT, waitReady } from './helpers.mjs';
+import { expectClean, ROOT, waitReady, watchProblems } from './helpers.mjs';
 import { byRole, expectAllLogged, expectClose, one, readNumbers, U } from './shown-numbers.mjs';
 import { CHROMIUM, CHROMIUM_ARGS } from '../../scripts/chromium.mjs';
 
@@ -45,13 +45,7 @@ afterAll(async () => {
 async function openOffline(search = '?agtest=1', hash = '') {
   const context = await browser.newContext({ viewport: { width: 1024, height: 900 } });
   const page = await context.newPage();
-  const problems = { errors: [], foreign: [], dialogs: [], csp: [] };
-  page.on('console', (m) => m.type() === 'error' && problems.errors.push(m.text()));
-  page.on('pageerror', (e) => problems.errors.push(String(e)));
-  page.on('dialog', (d) => {
-    problems.dialogs.push(d.message());
-    d.dismiss();
-  });
+  const problems = await watchProblems(page);
   const requests = [];
   const record = (r) => {
     requests.push(r.url());
@@ -59,12 +53,6 @@ async function openOffline(search = '?agtest=1', hash = '') {
   };
   page.on('request', record);
   context.on('request', record); // the worker's requests too
-  await page.addInitScript(() => {
-    window.__cspViolations = [];
-    document.addEventListener('securitypolicyviolation', (e) =>
-      window.__cspViolations.push(`${e.violatedDirective}: ${e.blockedURI}`),
-    );
-  });
   await page.goto(`${fileUrl}${search}${hash}`);
   // The file is 1.6 MB of HTML to parse: allow for a busy machine.
   await page.waitForSelector('body[data-state="ready"]', { timeout: 40000 });

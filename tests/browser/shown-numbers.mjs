@@ -59,28 +59,32 @@ export function one(numbers, role, key = null) {
 }
 
 /**
+ * In the page (Playwright's or Puppeteer's evaluate): the numbers shown by the
+ * widget `el` ([data-value]) that no call in the kernel-call log returned.
+ * Self-contained, so that either driver can serialise it.
+ */
+export function unloggedNumbers(el) {
+  const seen = new Set();
+  const visit = (r) => {
+    if (typeof r === 'number') seen.add(String(r));
+    else if (r && (ArrayBuffer.isView(r) || Array.isArray(r))) for (const x of r) visit(x);
+    else if (r && typeof r === 'object') for (const v of Object.values(r)) visit(v);
+  };
+  for (const call of window.__agCallLog ?? []) visit(call.result);
+  const shown = [...el.shadowRoot.querySelectorAll('[data-value]')];
+  return {
+    count: shown.length,
+    missing: shown.filter((n) => !seen.has(n.dataset.value)).map((n) => `${n.dataset.role}=${n.dataset.value}`),
+    log: (window.__agCallLog ?? []).length,
+  };
+}
+
+/**
  * Checks that each number the widget shows is, bit for bit, a result in the
  * kernel-call log (test mode). Returns how many were checked.
  */
 export async function expectAllLogged(page, tag) {
-  const missing = await page
-    .locator(tag)
-    .first()
-    .evaluate((el) => {
-      const seen = new Set();
-      const visit = (r) => {
-        if (typeof r === 'number') seen.add(String(r));
-        else if (r && (ArrayBuffer.isView(r) || Array.isArray(r))) for (const x of r) visit(x);
-        else if (r && typeof r === 'object') for (const v of Object.values(r)) visit(v);
-      };
-      for (const call of window.__agCallLog ?? []) visit(call.result);
-      const shown = [...el.shadowRoot.querySelectorAll('[data-value]')];
-      return {
-        count: shown.length,
-        missing: shown.filter((n) => !seen.has(n.dataset.value)).map((n) => `${n.dataset.role}=${n.dataset.value}`),
-        log: (window.__agCallLog ?? []).length,
-      };
-    });
+  const missing = await page.locator(tag).first().evaluate(unloggedNumbers);
   expect(missing.log).toBeGreaterThan(0);
   expect(missing.count).toBeGreaterThan(0);
   expect(missing.missing).toEqual([]);
@@ -97,4 +101,28 @@ export function expectClose(actual, expected, tolerance, what) {
 export function expectShown(item, expected, { digits = 4, extra = 0 } = {}) {
   const tol = 0.5 * 10 ** (Math.floor(Math.log10(Math.abs(expected) || 1)) - digits + 1) * 1.001 + extra;
   expectClose(item.shown, expected, tol, `${item.role}${item.key ? `.${item.key}` : ''} shown "${item.text}"`);
+}
+
+/** Rows of a role's numbers [T, cols] (keys "i-j", 1-based), as exact values. */
+export function matrixOf(numbers, role) {
+  const out = [];
+  for (const n of numbers.filter((x) => x.role === role)) {
+    const [i, j] = n.key.split('-').map(Number);
+    (out[i - 1] ??= [])[j - 1] = n.value;
+  }
+  return out;
+}
+
+/**
+ * Each number is shown to 3 significant digits (half a unit of the third, plus 5e-4 for
+ * numbers near 0), and heat-map cells (`isCell`) to 2 decimals.
+ */
+export function expectThreeDigits(numbers, isCell) {
+  for (const n of numbers)
+    expectClose(
+      n.shown,
+      n.value,
+      Math.abs(n.value) * 5e-3 + (isCell(n) ? 5.01e-3 : 5e-4),
+      `${n.role}.${n.key} shown "${n.text}"`,
+    );
 }

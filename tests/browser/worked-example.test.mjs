@@ -239,20 +239,7 @@ describe('worked-example: the worked single-head example', () => {
   });
 
   test('a score past 88.7: exp and its sum show infinity with a note, the weights stay right', async () => {
-    const state = {
-      q: [85, 2, 0, 1],
-      k: [
-        [1, 2, 1, 0],
-        [-1, -2, 0, 1],
-        [0, 0, 1, 0],
-      ],
-      values: [
-        [1, 0],
-        [0, 1],
-        [0, 0],
-      ],
-      scaled: false,
-    };
+    const state = { ...ARTICLE, q: [85, 2, 0, 1] };
     await withChapter(env, CH, TAG, { search: '?ch=worked-example&v=1&q=85,2,0,1' }, async ({ page }) => {
       const numbers = await readNumbers(page, TAG);
       // Score 1: 85 + 4 = 89 > ln(FLT_MAX) = 88.72, so exp overflows float32.

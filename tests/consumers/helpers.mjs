@@ -169,12 +169,7 @@ export async function openConsumer(env, url) {
       problems.push(`console error: ${m.text()}`),
   );
   page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()} ${r.failure()?.errorText}`));
-  page.on('response', (r) => {
-    const path = new URL(r.url()).pathname;
-    if (path.endsWith('.wasm')) wasm.push({ url: r.url(), status: r.status() });
-    // The browser asks for /favicon.ico on its own; the consumers have none.
-    if (r.status() >= 400 && path !== '/favicon.ico') problems.push(`HTTP ${r.status()}: ${r.url()}`);
-  });
+  page.on('response', recordResponse(wasm, problems));
   try {
     await page.goto(url);
     await page.waitForFunction(() => window.__result !== undefined || window.__error !== undefined, null, {
@@ -186,6 +181,18 @@ export async function openConsumer(env, url) {
   } finally {
     await context.close();
   }
+}
+
+/**
+ * A response listener: .wasm responses go to `wasm`, HTTP errors to `problems`
+ * (but /favicon.ico, which the browser asks for on its own; the consumers have none).
+ */
+function recordResponse(wasm, problems) {
+  return (r) => {
+    const path = new URL(r.url()).pathname;
+    if (path.endsWith('.wasm')) wasm.push({ url: r.url(), status: r.status() });
+    if (r.status() >= 400 && path !== '/favicon.ico') problems.push(`HTTP ${r.status()}: ${r.url()}`);
+  };
 }
 
 /** An index.html that runs one script (a module unless `classic`) and nothing else. */
@@ -217,11 +224,7 @@ export async function openExample(env, url) {
   const problems = [];
   const wasm = [];
   page.on('pageerror', (e) => problems.push(`page error: ${e}`));
-  page.on('response', (r) => {
-    const path = new URL(r.url()).pathname;
-    if (path.endsWith('.wasm')) wasm.push({ url: r.url(), status: r.status() });
-    if (r.status() >= 400 && path !== '/favicon.ico') problems.push(`HTTP ${r.status()}: ${r.url()}`);
-  });
+  page.on('response', recordResponse(wasm, problems));
   try {
     await page.goto(url);
     await page.waitForFunction(() => !document.getElementById('result').textContent.includes('computing'), null, {
