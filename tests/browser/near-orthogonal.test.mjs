@@ -83,7 +83,7 @@ describe('near-orthogonal: near-orthogonality in high dimension', () => {
       expect(heads).toEqual([
         'd',
         'rms cos',
-        'its angle',
+        'angle of 1/\u221ad',
         'rms \u00d7 \u221ad',
         'mean |cos|',
         'mean |cos| \u00d7 \u221ad',
@@ -271,6 +271,15 @@ describe('near-orthogonal: near-orthogonality in high dimension', () => {
       { search: `?ch=${CH}&v=1&pairs=2000&seed=2&eps=0.2&cand=20000` },
       async ({ page }) => {
         await waitFor(page, 'histRun');
+        await waitFor(page, 'packRun');
+        // Every state of the packing run from now on (a fast run may be done before a check could see it).
+        await page.locator(PACK).evaluate((el) => {
+          window.__packRuns = [];
+          new MutationObserver(() => window.__packRuns.push(el.dataset.packRun)).observe(el, {
+            attributes: true,
+            attributeFilter: ['data-pack-run'],
+          });
+        });
         // Drag the slider with the mouse to its right end: eps = 0.3.
         const slider = page.locator(`${PACK} [data-control="eps"]`);
         await slider.scrollIntoViewIfNeeded();
@@ -280,9 +289,15 @@ describe('near-orthogonal: near-orthogonality in high dimension', () => {
         await page.mouse.move(box.x + box.width + 20, box.y + box.height / 2, { steps: 5 });
         await page.mouse.up();
         await page.waitForFunction((tag) => document.querySelector(tag).state.eps === '0.3', PACK);
-        expect(await page.locator(PACK).evaluate((el) => el.dataset.packRun)).toBe('running');
-        await page.locator(`${PACK} [data-action="cancel-pack"]`).click();
-        expect(await page.locator(PACK).evaluate((el) => el.dataset.packRun)).toBe('cancelled');
+        expect(await page.evaluate(() => window.__packRuns)).toContain('running');
+        // Cancel a run in the same task that starts it (a new seed), so that it cannot end first.
+        const runs = await page.locator(PACK).evaluate((el) => {
+          el.setState({ seed: el.state.seed + 1 });
+          const started = el.dataset.packRun;
+          el.shadowRoot.querySelector('[data-action="cancel-pack"]').click();
+          return [started, el.dataset.packRun];
+        });
+        expect(runs).toEqual(['running', 'cancelled']);
         const t0 = Date.now();
         expect(await page.evaluate(() => 1 + 1)).toBe(2);
         expect(Date.now() - t0).toBeLessThan(1000);

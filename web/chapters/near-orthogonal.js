@@ -195,9 +195,14 @@ export class AgNearOrthogonal extends AgWidget {
       h('dd', {}, t.pairAngle, vs(' apart')),
     );
     const tableBody = h('tbody', {});
-    const head = ['d', 'rms cos', 'its angle', 'rms \u00d7 \u221ad', 'mean |cos|', 'mean |cos| \u00d7 \u221ad'].map(
-      (c) => h('th', { scope: 'col' }, c),
-    );
+    const head = [
+      'd',
+      'rms cos',
+      'angle of 1/\u221ad',
+      'rms \u00d7 \u221ad',
+      'mean |cos|',
+      'mean |cos| \u00d7 \u221ad',
+    ].map((c) => h('th', { scope: 'col' }, c));
     const table = h(
       'div',
       { class: 'table-wrap' },

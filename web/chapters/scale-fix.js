@@ -38,7 +38,7 @@ const PANELS = [
   { id: 'max', title: 'Largest weight', domain: () => [0, 1] },
   { id: 'entropy', title: 'Entropy (bits)', domain: (tokens) => [0, Math.log2(tokens)] },
   // Drawing only: the largest plotted value sets the top of the axis.
-  { id: 'jacobian', title: 'Jacobian norm \u2016J\u2016_F', domain: (_tokens, top) => [0, top] },
+  { id: 'jacobian', title: 'Jacobian norm (Frobenius)', domain: (_tokens, top) => [0, top] },
 ];
 // Panels in one SVG (one figure to export): width, panel height, margins.
 const W = 360;
@@ -235,7 +235,7 @@ export class AgScaleFix extends AgWidget {
         {},
         row('Largest weight', 'max'),
         row('Entropy (bits)', 'entropy'),
-        row('\u2016J\u2016_F (gradient)', 'jacobian'),
+        row(['\u2016J\u2016', h('sub', {}, 'F'), ' (gradient)'], 'jacobian'),
       ),
     );
     const facts = h(
@@ -267,7 +267,7 @@ export class AgScaleFix extends AgWidget {
         meanMax.scaled,
         ' scaled.',
       ),
-      h('p', {}, 'Most entropy a row of ', symbol('T'), ' weights can have (all equal): ', maxEntropy, ' bits.'),
+      h('p', {}, 'Most entropy, in bits, a row of ', symbol('T'), ' weights can have (all equal): ', maxEntropy, '.'),
     );
     const barsBlock = h(
       'div',
