@@ -1,7 +1,9 @@
 // Labels of the figures do not cover one another. The whole page (every
-// chapter at its defaults) is opened once at desktop and phone width, and in
-// each figure the boxes of the labels of one layer (arrow names, point names,
-// the words beside the queries and keys) are compared pairwise.
+// chapter at its defaults) is opened once, and in each figure the boxes of
+// the labels of one layer (arrow names, point names, the words beside the
+// queries and keys) are compared pairwise. Once is enough: a figure is an SVG
+// with a viewBox, drawn in its own units and scaled as a whole, so labels
+// that clear each other at one width clear each other at every width.
 import { describe, expect, test } from '@jest/globals';
 import { openPage, useEnv, waitReady } from './helpers.mjs';
 import { CHAPTERS } from '../../web/chapters.js';

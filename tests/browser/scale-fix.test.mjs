@@ -114,7 +114,8 @@ async function expectDetail(page, dk) {
 const env = useEnv();
 
 describe('scale-fix: the 1/sqrt(d_k) fix', () => {
-  test('opens at d_k = 64; every number is a logged wasm result and matches the float64 reference', async () => {
+  // One page for what the defaults show (each page open waits for a run of 256 rows per d_k).
+  test('opens at d_k = 64, every number logged and matching float64; the mean curves: unscaled the largest weight rises towards 1, scaled it stays flat; exports', async () => {
     await withChapter(env, CH, TAG, async ({ page }) => {
       await waitRun(page);
       await expectDetail(page, 64);
@@ -125,15 +126,7 @@ describe('scale-fix: the 1/sqrt(d_k) fix', () => {
       expect(Math.abs(one(numbers, 'max-entropy').value - 4)).toBeLessThanOrEqual(1e-5);
       await expectAllLogged(page, TAG);
       expect(await page.locator(`${TAG} .katex`).count()).toBeGreaterThan(0);
-    });
-  });
-
-  test('the mean curves: unscaled the largest weight rises towards 1, scaled it stays flat (float64 reference)', async () => {
-    await withChapter(env, CH, TAG, async ({ page }) => {
-      await waitRun(page);
-      const numbers = await readNumbers(page, TAG);
       const shown = (k, s, dk) => one(numbers, `curve-${k}`, `${s}-${dk}`).value;
-      await expectAllLogged(page, TAG);
       const ref = new Map();
       for (const dk of DKS) ref.set(dk, meanCurves(await rowScores(page, { seed: 7, tokens: 16, dk }), dk));
       for (const dk of DKS)
@@ -173,8 +166,16 @@ describe('scale-fix: the 1/sqrt(d_k) fix', () => {
       await expect(page.locator(`${TAG} .figure .caption`).textContent()).resolves.toMatch(
         /10th to the 90th percentile/,
       );
+      // Exports: the figure (SVG, PNG) and the curves (CSV).
+      const csv = (await exportText(page, TAG, 'csv')).split('\r\n');
+      const heads = ['max', 'entropy', 'jacobian'].flatMap((k) =>
+        ['unscaled', 'scaled'].flatMap((s) => [`${k}_${s}`, `${k}_${s}_p10`, `${k}_${s}_p90`]),
+      );
+      expect(csv[0]).toBe(['dk', ...heads].join(','));
+      expect(csv.filter((l) => /^\d/.test(l)).length).toBe(12);
+      expect(await exportText(page, TAG, 'svg')).toMatch(/^<svg[^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
     });
-  });
+  }, 300000);
 
   test('dragging across the panels and the arrow keys choose d_k; the URL reopens the state', async () => {
     await withChapter(env, CH, TAG, async ({ page }) => {
@@ -240,19 +241,6 @@ describe('scale-fix: the 1/sqrt(d_k) fix', () => {
       await predictChoice(page, TAG, 'one', 'right');
       await expectDetail(page, 4096);
       await expectAllLogged(page, TAG);
-    });
-  });
-
-  test('exports the figure (SVG, PNG) and the curves (CSV)', async () => {
-    await withChapter(env, CH, TAG, async ({ page }) => {
-      await waitRun(page);
-      const csv = (await exportText(page, TAG, 'csv')).split('\r\n');
-      const heads = ['max', 'entropy', 'jacobian'].flatMap((k) =>
-        ['unscaled', 'scaled'].flatMap((s) => [`${k}_${s}`, `${k}_${s}_p10`, `${k}_${s}_p90`]),
-      );
-      expect(csv[0]).toBe(['dk', ...heads].join(','));
-      expect(csv.filter((l) => /^\d/.test(l)).length).toBe(12);
-      expect(await exportText(page, TAG, 'svg')).toMatch(/^<svg[^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
     });
   });
 });
