@@ -322,6 +322,8 @@ describe('reading the tour: the reading bar, previous/next links, numbers throug
     await barMarks(page, 'values');
     expect(new URL(page.url()).hash).toBe('#ch-values');
     await expect(page.locator('#reading-bar-contents').isVisible()).resolves.toBe(false);
+    // The focus goes with the reader: to the chosen chapter's heading, not back to the page.
+    expect((await focused()).id).toBe('ch-values-title');
     await expectClean(opened);
     await opened.context.close();
   });

@@ -103,8 +103,17 @@ export function readingBar(nav, chapters, { sections, marked = [] }) {
     setOpen(false);
     toggle.focus();
   });
+  // A chosen chapter takes the focus on its heading, so that a screen reader
+  // reads where the reader went and the next Tab goes on from there.
   panel.addEventListener('click', (event) => {
-    if (event.target.closest('a')) setOpen(false);
+    const link = event.target.closest('a');
+    if (!link) return;
+    setOpen(false);
+    const heading = document.getElementById(`${link.hash.slice(1)}-title`);
+    if (!heading) return;
+    heading.tabIndex = -1;
+    // After the link's own navigation, which would take the focus away again.
+    setTimeout(() => heading.focus({ preventScroll: true }));
   });
   nav.addEventListener('focusout', (event) => {
     if (event.relatedTarget && !nav.contains(event.relatedTarget)) setOpen(false);
