@@ -9,7 +9,6 @@
 //   address holds the last state; leaving the page writes at once.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { settledUrl, startEnv, waitReady, withChapter } from './helpers.mjs';
-import { keyPoint } from './pointer.mjs';
 
 let env;
 beforeAll(async () => {
@@ -83,18 +82,16 @@ describe('what an update writes', () => {
       const { page } = opened;
       const before = await settledUrl(page);
       expect(before.searchParams.get('b')).toBe('4,3');
-      // A burst of five key steps of 0.25 on b: while it lasts, the address waits.
-      await keyPoint(page, 'ag-two-definitions', 'b', [
-        'ArrowRight',
-        'ArrowRight',
-        'ArrowRight',
-        'ArrowRight',
-        'ArrowRight',
-      ]);
-      const during = await page.evaluate(() => ({
-        url: document.body.dataset.url,
-        b: new URLSearchParams(window.location.search).get('b'),
-      }));
+      // A burst of five key steps of 0.25 on b, dispatched in one task so that
+      // no pause can fall inside it however slow the machine: while it lasts,
+      // the address waits.
+      await page.locator('ag-two-definitions [data-point="b"]').focus();
+      const during = await page.locator('ag-two-definitions').evaluate((el) => {
+        const handle = el.shadowRoot.querySelector('[data-point="b"]');
+        for (let i = 0; i < 5; i++)
+          handle.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true, cancelable: true }));
+        return { url: document.body.dataset.url, b: new URLSearchParams(window.location.search).get('b') };
+      });
       expect(during).toEqual({ url: 'pending', b: '4,3' });
       // After the pause: the last state, 4 + 5 * 0.25 = 5.25.
       expect((await settledUrl(page)).searchParams.get('b')).toBe('5.25,3');
