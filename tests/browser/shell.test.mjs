@@ -73,7 +73,6 @@ describe('the page shell', () => {
     const search =
       `?ch=dot-product&v=1&a=${encodeURIComponent('<img src=x onerror=alert(1)>')}&b=NaN,3` +
       `&impl=${encodeURIComponent('<script>alert(2)</script>')}&agtest=1`;
-    const started = Date.now();
     const opened = await openPage(env, `${search}#ch-dot-product`);
     const { page } = opened;
     await waitReady(page, 'ag-two-definitions');
@@ -89,7 +88,8 @@ describe('the page shell', () => {
     await expectClean(opened);
     await opened.context.close();
 
-    // A huge list and an unknown version: refused before parsing, quickly.
+    // A huge list and an unknown version: refused before parsing (a freeze would
+    // end the test at its time limit).
     const big = await openPage(env, `?ch=worked-example&v=99&q=${huge}&k=1;2;3;4;5;6;7;8&agtest=1#ch-worked-example`, {
       width: 320,
     });
@@ -100,7 +100,6 @@ describe('the page shell', () => {
     expect(bigNote).toContain('k=1;2;3');
     expect(await big.page.locator('ag-worked-example').evaluate((el) => el.state.q)).toEqual([1, 2, 0, 1]);
     expect(await overflow(big.page)).toBeLessThanOrEqual(0);
-    expect(Date.now() - started).toBeLessThan(30000);
     await expectClean(big);
     await big.context.close();
   });
