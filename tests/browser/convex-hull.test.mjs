@@ -3,7 +3,7 @@
 // keys), the two "break one constraint" buttons, T from the URL; y and Σα
 // against a float64 reference, and inside/outside against a hull computed here.
 import { describe, expect, test } from '@jest/globals';
-import { expectParams, predictChoice, settledUrl, urlParams, useEnv, withChapter } from './helpers.mjs';
+import { expectParams, predictChoice, rowsOf, settledUrl, urlParams, useEnv, withChapter } from './helpers.mjs';
 import { dragPoint, keyPoint } from './pointer.mjs';
 import { byRole, expectAllLogged, expectClose, expectShown, one, readNumbers, U } from './shown-numbers.mjs';
 
@@ -182,24 +182,17 @@ describe('convex-hull: a convex combination stays in the hull', () => {
   });
 
   test('URLs with T = 6 (both constraints broken) and T = 2 (the hull is a segment); the simplex hides for T other than 3', async () => {
-    const V6 = [
-      [-4, -2],
-      [4, -3],
-      [1, 4],
-      [-3, 3],
-      [4, 2],
-      [-1, -4],
-    ];
+    const V6 = '-4,-2;4,-3;1,4;-3,3;4,2;-1,-4';
     const a6 = [0.5, -0.25, 0.25, 0.5, 0.25, 0.25];
     await withChapter(
       env,
       CH,
       TAG,
       {
-        search: `?ch=${CH}&v=1&values=${V6.map((r) => r.join(',')).join(';')}&alpha=${a6.join(',')}`,
+        search: `?ch=${CH}&v=1&values=${V6}&alpha=${a6.join(',')}`,
       },
       async (six) => {
-        await expectState(six.page, a6, V6);
+        await expectState(six.page, a6, rowsOf(V6));
         await expect(six.page.locator(`${TAG} .status`).textContent()).resolves.toMatch(/Both constraints are broken/);
         await expect(six.page.locator(`${TAG} .simplex-panel`).isVisible()).resolves.toBe(false);
         await expectAllLogged(six.page, TAG);

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from '@jest/globals';
-import { expectParams, predictChoice, ROOT, settledUrl, useEnv, withChapter } from './helpers.mjs';
+import { expectParams, predictChoice, ROOT, rowsOf, settledUrl, useEnv, withChapter } from './helpers.mjs';
 import { dragPoint, keyPoint } from './pointer.mjs';
 import { byRole, expectAllLogged, expectClose, expectShown, one, readNumbers } from './shown-numbers.mjs';
 import { entropyBits, softmax } from '../reference/float64.mjs';
@@ -154,25 +154,16 @@ describe('entropy: entropy of the weights', () => {
   });
 
   test('a URL with T = 8 at a high temperature: entropy close to, and below, 3 bits', async () => {
-    const V8 = [
-      [1, 0],
-      [0, 1],
-      [1, 1],
-      [-1.5, 1],
-      [1.5, -1.5],
-      [-1, -1.75],
-      [-2, -0.5],
-      [0.5, 2],
-    ];
+    const V8 = '1,0;0,1;1,1;-1.5,1;1.5,-1.5;-1,-1.75;-2,-0.5;0.5,2';
     await withChapter(
       env,
       CH,
       TAG,
       {
-        search: `?ch=${CH}&v=1&values=${V8.map((r) => r.join(',')).join(';')}&logt=1.5`,
+        search: `?ch=${CH}&v=1&values=${V8}&logt=1.5`,
       },
       async ({ page }) => {
-        const { numbers } = await expectMatches(page, V8, 1.5);
+        const { numbers } = await expectMatches(page, rowsOf(V8), 1.5);
         expect(one(numbers, 'entropy').value).toBeGreaterThan(2.99);
         expect(one(numbers, 'entropy').value).toBeLessThan(3);
         await expectAllLogged(page, TAG);

@@ -266,6 +266,9 @@ export async function settledUrl(page) {
   return new URL(await handle.jsonValue());
 }
 
+/** The rows of a matrix written as a link writes it ('1,0;0,1' is [[1, 0], [0, 1]]). */
+export const rowsOf = (text) => text.split(';').map((r) => r.split(',').map(Number));
+
 /** The state parameters of the page URL, once written (settledUrl). */
 export async function urlParams(page) {
   return (await settledUrl(page)).searchParams;

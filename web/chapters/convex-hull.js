@@ -16,14 +16,18 @@ import { ownLayout } from '../widget/figure-layout.js';
 import { fmt, pair, sub } from '../widget/format.js';
 import { texElement } from '../widget/math.js';
 import { setLine, vectorFigure } from '../widget/vector-figure.js';
-import { fitWeights, valueCount, valueMixState, weightSliders } from './values.js';
+import {
+  A_STEP,
+  EXTENT,
+  fitWeights,
+  resizedValues,
+  valueCount,
+  valueMixState,
+  weightSliders,
+} from '../widget/value-set.js';
 
-const EXTENT = 6;
-const T_MIN = 2;
-const T_MAX = 8;
 const A_MIN = -1;
 const A_MAX = 2;
-const A_STEP = 0.05;
 const SPOTS = [
   [-4, -2],
   [4, -3],
@@ -305,9 +309,9 @@ export class AgConvexHull extends AgWidget {
 
   #resize(delta) {
     const { values, alpha } = this.state;
-    const T = Math.max(T_MIN, Math.min(T_MAX, values.length + delta));
-    if (T === values.length) return;
-    const next = T > values.length ? [...values, SPOTS[values.length]] : values.slice(0, T);
+    const next = resizedValues(values, delta, SPOTS);
+    if (!next) return;
+    const T = next.length;
     // Equal weights for the new T (convex), to two decimals with the rest on the last one.
     const even = Array.from({ length: T }, () => Math.floor(100 / T) / 100);
     even[T - 1] = Number((1 - even.slice(0, -1).reduce((s, a) => s + a, 0)).toFixed(2));

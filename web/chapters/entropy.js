@@ -11,7 +11,7 @@
 import { axisBottom, line as d3line, polygonHull, scaleBand, scaleLinear, select } from 'd3';
 import { AgWidget, defineWidget } from '../widget/base.js';
 import { button, num, slider } from '../widget/controls.js';
-import { h, setAttr, setFlag, setText, symbol } from '../widget/dom.js';
+import { h, setAttr, setText, symbol } from '../widget/dom.js';
 import { ownLayout } from '../widget/figure-layout.js';
 import { fmt, formatNumber, pair, sub } from '../widget/format.js';
 import { attrs, draw } from '../widget/charts.js';
@@ -19,10 +19,9 @@ import { texElement } from '../widget/math.js';
 import { lastResult } from '../widget/memo.js';
 import { draggablePoint, plane } from '../widget/plot.js';
 import { defineState, matrix, number } from '../widget/state.js';
+import { resizedValues, T_MAX, T_MIN, valueCount } from '../widget/value-set.js';
 
 const EXTENT = 2;
-const T_MIN = 2;
-const T_MAX = 8;
 const LOG_MIN = -3;
 const LOG_MAX = 9;
 const LOG_STEP = 0.05;
@@ -105,15 +104,13 @@ export class AgWeightEntropy extends AgWidget {
     });
 
     // T, and the temperature.
-    const count = h('span', { class: 'count' });
-    const add = button({ dataset: { action: 'add' } }, 'Add a value', () => this.#resize(1));
-    const remove = button({ dataset: { action: 'remove' } }, 'Remove the last', () => this.#resize(-1));
+    const size = valueCount((delta) => this.#resize(delta));
     const sizeRow = h(
       'div',
       { class: 'controls', role: 'group', 'aria-label': 'Number of values' },
-      count,
-      add,
-      remove,
+      size.count,
+      size.add,
+      size.remove,
     );
 
     const temperature = (logt) => {
@@ -299,9 +296,7 @@ export class AgWeightEntropy extends AgWidget {
       cen,
       dv,
       status,
-      count,
-      add,
-      remove,
+      size,
       handleList: [],
       labelList: [],
       yText: () => `(${this.#ui.y[0].textContent}, ${this.#ui.y[1].textContent})`,
@@ -309,11 +304,10 @@ export class AgWeightEntropy extends AgWidget {
   }
 
   #resize(delta) {
-    const { values } = this.state;
-    const T = Math.max(T_MIN, Math.min(T_MAX, values.length + delta));
-    if (T === values.length) return;
-    this.setState({ values: T > values.length ? [...values, SPOTS[values.length]] : values.slice(0, T) });
-    this.announce(`T = ${T} values`);
+    const values = resizedValues(this.state.values, delta, SPOTS);
+    if (!values) return;
+    this.setState({ values });
+    this.announce(`T = ${values.length} values`);
   }
 
   syncControls({ values, logt }) {
@@ -321,9 +315,7 @@ export class AgWeightEntropy extends AgWidget {
     const ui = this.#ui;
     ui.tauSlider.set(logt, undefined, `temperature ${tauText(logt)}`);
     setText(ui.tau, `\u03c4 = ${tauText(logt)}`);
-    setText(ui.count, `T = ${values.length} values`);
-    setFlag(ui.add, 'disabled', values.length >= T_MAX);
-    setFlag(ui.remove, 'disabled', values.length <= T_MIN);
+    ui.size.sync(values.length);
   }
 
   render(ag, { values, logt }) {

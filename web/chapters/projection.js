@@ -9,7 +9,8 @@
 import { AgWidget, defineWidget } from '../widget/base.js';
 import { lbl, line, notDefined, num, nums, presetBar } from '../widget/controls.js';
 import { h, setAttr, setText } from '../widget/dom.js';
-import { deg, fmt, pair } from '../widget/format.js';
+import { deg, fmt } from '../widget/format.js';
+import { showPair } from '../widget/pair-numbers.js';
 import { texElement } from '../widget/math.js';
 import { setLine, pairState, vectorFigure } from '../widget/vector-figure.js';
 
@@ -126,13 +127,7 @@ export class AgProjection extends AgWidget {
 
   render(ag, { a, b }) {
     const ui = this.#ui;
-    setText(ui.coords, `a = ${pair(a)}, b = ${pair(b)}`);
-    const dot = ag.dot(a, b);
-    const na = ag.norm(a);
-    const nb = ag.norm(b);
-    this.show(ui.dot, dot);
-    this.show(ui.normA, na);
-    this.show(ui.normB, nb);
+    const { na, nb } = showPair(this, ag, ui, a, b);
     if (nb === 0) {
       // No line through a zero b: no shadow at all.
       notDefined([ui.scalar, ui.cos, ui.angle, ui.shadowCos, ...ui.unit, ...ui.vec, ui.dotBack]);

@@ -12,6 +12,7 @@ import { AgWidget, defineWidget } from '../widget/base.js';
 import { lbl, line, notDefined, num, presetBar } from '../widget/controls.js';
 import { h, markCurrent, setAttr, setText } from '../widget/dom.js';
 import { deg, fmt, pair } from '../widget/format.js';
+import { showPair } from '../widget/pair-numbers.js';
 import { texElement } from '../widget/math.js';
 import { setLine, pairState, vectorFigure } from '../widget/vector-figure.js';
 
@@ -266,13 +267,7 @@ export class AgSignAndSize extends AgWidget {
 
   render(ag, { a, b }) {
     const ui = this.#ui;
-    setText(ui.coords, `a = ${pair(a)}, b = ${pair(b)}`);
-    const dot = ag.dot(a, b);
-    const na = ag.norm(a);
-    const nb = ag.norm(b);
-    this.show(ui.dot, dot);
-    this.show(ui.normA, na);
-    this.show(ui.normB, nb);
+    const { dot, na, nb } = showPair(this, ag, ui, a, b);
     this.show(ui.product, ag.dot([na], [nb]));
     const noAngle = na === 0 || nb === 0;
     if (noAngle) {

@@ -1,0 +1,124 @@
+// The parts of the chapters on T value vectors (values, convex-hull, entropy):
+// T from 2 to 8 vectors in the plane [-6, 6]², the state that holds them and
+// their weights, the weight sliders, the "T = 3 values" row with its add and
+// remove buttons, and the rule that grows or shrinks the list. No number
+// shown comes from here.
+import { button, slider } from './controls.js';
+import { h, setFlag, setText, symbol } from './dom.js';
+import { fmt } from './format.js';
+import { defineState, matrix, vector } from './state.js';
+
+/** The plane's half-width, and the fewest and most values. */
+export const EXTENT = 6;
+export const T_MIN = 2;
+export const T_MAX = 8;
+/** The step of a weight slider. */
+export const A_STEP = 0.05;
+
+/** alpha fitted to T entries (when T changes: a new value gets weight 0, a removed one takes its weight away). */
+export function fitWeights(alpha, T) {
+  return Array.from({ length: T }, (_, j) => alpha[j] ?? 0);
+}
+
+/**
+ * One weight per value: alpha must have as many entries as values has rows
+ * (alpha = 0.5,0.5 with four values would leave two values unweighted). The
+ * weights go back to their default, and the values too when the default
+ * weights do not fit their count either.
+ */
+export function weightProblems(values, alpha, defaultAlpha) {
+  const T = values.length;
+  if (alpha.length === T) return [];
+  const problems = [
+    { name: 'alpha', value: alpha.join(','), expected: `${T} weights, one per value (values has ${T} rows)` },
+  ];
+  if (defaultAlpha.length !== T) {
+    problems.push({
+      name: 'values',
+      value: values.map((r) => r.join(',')).join(';'),
+      expected: `${defaultAlpha.length} values (with the weights back to their default, the values go back to their default too)`,
+    });
+  }
+  return problems;
+}
+
+/**
+ * The state of a chapter on T values (2 to 8, each 2-D within the plane) and
+ * their weights alpha in [min, max], one per value, with these defaults.
+ */
+export function valueMixState({ values, alpha, min, max }) {
+  return defineState({
+    version: 1,
+    fields: {
+      values: matrix({ minRows: T_MIN, maxRows: T_MAX, cols: 2, min: -EXTENT, max: EXTENT, default: values }),
+      alpha: vector({ minLength: T_MIN, maxLength: T_MAX, min, max, default: alpha }),
+    },
+    check: (state) => weightProblems(state.values, state.alpha, alpha),
+  });
+}
+
+/**
+ * The weight sliders of a chapter on T values: one per value, made for T_MAX
+ * and hidden beyond T (`sync(state)` in syncControls). A move sets that weight
+ * and announces it, then `say()` (what changed with it).
+ */
+export function weightSliders(widget, { id, min, max, legend, say }) {
+  const sliders = Array.from({ length: T_MAX }, (_, j) =>
+    slider({
+      id: `${id}-${j + 1}`,
+      min,
+      max,
+      step: A_STEP,
+      dataset: { alpha: j + 1 },
+      label: symbol('\u03b1', j + 1),
+      labelClass: 'weight-label',
+      outClass: 'alpha-value',
+      rowClass: 'weight-row',
+      onInput: (value) => {
+        const alpha = fitWeights(widget.state.alpha, widget.state.values.length);
+        alpha[j] = value;
+        widget.setState({ alpha });
+        widget.announce(`\u03b1${j + 1} = ${fmt(alpha[j])}; ${say()}`);
+      },
+    }),
+  );
+  const element = h(
+    'fieldset',
+    { class: 'weights' },
+    h('legend', {}, legend),
+    sliders.map((s) => s.row),
+  );
+  const sync = ({ values, alpha }) => {
+    const T = values.length;
+    const a = fitWeights(alpha, T);
+    sliders.forEach((s, j) => {
+      setFlag(s.row, 'hidden', j >= T);
+      if (j < T) s.set(a[j], fmt(a[j]), `\u03b1${j + 1} = ${fmt(a[j])}`);
+    });
+  };
+  return { element, sliders, sync };
+}
+
+/** "T = 3 values" with the buttons that add and remove a value (`resize(+1 or -1)`); `sync(T)`. */
+export function valueCount(resize) {
+  const count = h('span', { class: 'count' });
+  const add = button({ dataset: { action: 'add' } }, 'Add a value', () => resize(1));
+  const remove = button({ dataset: { action: 'remove' } }, 'Remove the last', () => resize(-1));
+  const sync = (T) => {
+    setText(count, `T = ${T} values`);
+    setFlag(add, 'disabled', T >= T_MAX);
+    setFlag(remove, 'disabled', T <= T_MIN);
+  };
+  return { count, add, remove, sync };
+}
+
+/**
+ * The values after adding (delta = 1) or removing (delta = -1) the last one,
+ * within T_MIN..T_MAX: a new value takes the next of `spots` (where values
+ * appear, in order). @returns {number[][] | null} null when T cannot change
+ */
+export function resizedValues(values, delta, spots) {
+  const T = Math.max(T_MIN, Math.min(T_MAX, values.length + delta));
+  if (T === values.length) return null;
+  return T > values.length ? [...values, spots[values.length]] : values.slice(0, T);
+}
