@@ -4,7 +4,7 @@
 // hovering and focusing cells, mouse drags, arrow keys and a changed URL.
 import { describe, expect, test } from '@jest/globals';
 import { expectParams, expectReopens, overflow, predictChoice, urlParams, useEnv, withChapter } from './helpers.mjs';
-import { dragPoint, keyPoint } from './pointer.mjs';
+import { dragTo, keyPoint } from './pointer.mjs';
 import { byRole, expectAllLogged, expectClose, expectShown, one, readNumbers as readAll, U } from './shown-numbers.mjs';
 
 const TAG = 'ag-attention-atom';
@@ -139,9 +139,7 @@ describe('atom: the atom of attention', () => {
 
   test('dragging q2 with the mouse and k4 with the keyboard updates the grid to the reference, and the URL reopens it', async () => {
     await withChapter(env, CH, TAG, async ({ page }) => {
-      const scrollBefore = await page.evaluate(() => window.scrollY);
-      await dragPoint(page, TAG, 'q2', [-2, 1.5]);
-      expect(await page.evaluate(() => window.scrollY)).toBe(scrollBefore);
+      await dragTo(page, TAG, 'q2', [-2, 1.5]);
       const q = Q0.map((r) => [...r]);
       q[1] = [-2, 1.5];
       let s = await state(page);

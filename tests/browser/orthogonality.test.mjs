@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from '@jest/globals';
 import { expectReopens, predictChoice, ROOT, urlParams, useEnv, withChapter } from './helpers.mjs';
-import { dragPoint, keyPoint } from './pointer.mjs';
+import { dragTo, keyPoint } from './pointer.mjs';
 import { byRole, expectAllLogged, expectClose, expectShown, one, readNumbers, U } from './shown-numbers.mjs';
 import { angle, cosine, dot, softmax, sumAbsProd } from '../reference/float64.mjs';
 
@@ -98,9 +98,7 @@ describe('orthogonality: orthogonality', () => {
 
   test('dragging q with the mouse and k2 with the keys, then "snap": k2 is perpendicular again, score 0, 90 degrees', async () => {
     await withChapter(env, CH, TAG, async ({ page }) => {
-      const scrollBefore = await page.evaluate(() => window.scrollY);
-      await dragPoint(page, TAG, 'q', [1.5, 2.5]);
-      expect(await page.evaluate(() => window.scrollY)).toBe(scrollBefore);
+      await dragTo(page, TAG, 'q', [1.5, 2.5]);
       await keyPoint(page, TAG, 'k2', ['ArrowRight', 'ArrowDown', 'Shift+ArrowLeft']);
       const moved = { ...START, q: [1.5, 2.5], k2: [-1.75, 1.75] };
       expect(await stateOf(page)).toEqual(moved);

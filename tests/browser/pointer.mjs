@@ -1,5 +1,6 @@
 // Moving a widget's draggable points (data-point, in a d3 plane): by mouse,
 // by finger (touch events) and by keyboard.
+import { expect } from '@jest/globals';
 
 /** Screen position of plot coordinates (x, y) in the widget's d3 plane. */
 async function planePoint(page, tag, [x, y]) {
@@ -35,6 +36,22 @@ export async function dragPoint(page, tag, name, to) {
   await page.mouse.move((box.x + target.x) / 2, (box.y + target.y) / 2, { steps: 4 });
   await page.mouse.move(target.x, target.y, { steps: 4 });
   await page.mouse.up();
+}
+
+/**
+ * Drags the point `name` to plot coordinates `to` with the mouse and checks
+ * that the page did not scroll and, where the widget's state has a field
+ * `name`, that it now holds `to`.
+ */
+export async function dragTo(page, tag, name, to) {
+  const scrollBefore = await page.evaluate(() => window.scrollY);
+  await dragPoint(page, tag, name, to);
+  expect(await page.evaluate(() => window.scrollY)).toBe(scrollBefore);
+  const field = await page
+    .locator(tag)
+    .first()
+    .evaluate((el, n) => el.state[n] ?? null, name);
+  if (field !== null) expect(field).toEqual(to);
 }
 
 /**

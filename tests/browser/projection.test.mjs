@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from '@jest/globals';
 import { expectParams, expectReopens, predictChoice, ROOT, screenshot, useEnv, withChapter } from './helpers.mjs';
-import { dragPoint, keyPoint } from './pointer.mjs';
+import { dragTo, keyPoint } from './pointer.mjs';
 import { byRole, expectAllLogged, expectClose, expectShown, one, readNumbers, U } from './shown-numbers.mjs';
 import {
   angle,
@@ -136,10 +136,7 @@ describe('projection: projection as a shadow', () => {
 
   test('dragging a with the mouse and b with the keyboard gives the float64-reference values, an obtuse angle a backward shadow, and the URL reopens them', async () => {
     await withChapter(env, CH, TAG, async ({ page }) => {
-      const scrollBefore = await page.evaluate(() => window.scrollY);
-      await dragPoint(page, TAG, 'a', [-2, 3.5]);
-      expect(await page.evaluate(() => window.scrollY)).toBe(scrollBefore);
-      expect(await page.locator(TAG).evaluate((el) => el.state.a)).toEqual([-2, 3.5]);
+      await dragTo(page, TAG, 'a', [-2, 3.5]);
       expectMatches(await readNumbers(page, TAG), [-2, 3.5], [4, 3]);
 
       // b: (4, 3) -> (3.75, 1) with the keys; a = (-2, 3.5) is then more than 90 degrees away.

@@ -6,7 +6,7 @@
 // changed URL.
 import { describe, expect, test } from '@jest/globals';
 import { expectParams, expectReopens, predictChoice, urlParams, useEnv, withChapter } from './helpers.mjs';
-import { dragPoint, keyPoint } from './pointer.mjs';
+import { dragTo, keyPoint } from './pointer.mjs';
 import { expectAllLogged, expectClose, expectShown, one, readNumbers, U } from './shown-numbers.mjs';
 import { angle, cosine, dot, norm, sumAbsProd } from '../reference/float64.mjs';
 
@@ -150,10 +150,7 @@ describe('sign: sign and size', () => {
 
   test('dragging a across the zero line and turning b with the keys change the region, with reference values, and the URL reopens them', async () => {
     await withChapter(env, CH, TAG, async ({ page }) => {
-      const scrollBefore = await page.evaluate(() => window.scrollY);
-      await dragPoint(page, TAG, 'a', [-3.5, 2]);
-      expect(await page.evaluate(() => window.scrollY)).toBe(scrollBefore);
-      expect(await page.locator(TAG).evaluate((el) => el.state.a)).toEqual([-3.5, 2]);
+      await dragTo(page, TAG, 'a', [-3.5, 2]);
       let numbers = await readNumbers(page, TAG);
       expect(expectMatches(numbers, [-3.5, 2], [4, 3]).region).toBe('negative');
       let d = await drawn(page);
