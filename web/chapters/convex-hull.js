@@ -122,13 +122,6 @@ export class AgConvexHull extends AgWidget {
     // T and the two ways to break one constraint.
     const button = (action, label, fn) => makeButton({ dataset: { action } }, label, fn);
     const size = valueCount((delta) => this.#resize(delta));
-    const sizeRow = h(
-      'div',
-      { class: 'controls', role: 'group', 'aria-label': 'Number of values' },
-      size.count,
-      size.add,
-      size.remove,
-    );
     const convex = () => fitWeights(this.#convex, this.state.values.length);
     const breakRow = h(
       'div',
@@ -276,7 +269,7 @@ export class AgConvexHull extends AgWidget {
 
     body.append(
       predict,
-      sizeRow,
+      size.row,
       breakRow,
       h(
         'div',

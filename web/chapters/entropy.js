@@ -105,13 +105,6 @@ export class AgWeightEntropy extends AgWidget {
 
     // T, and the temperature.
     const size = valueCount((delta) => this.#resize(delta));
-    const sizeRow = h(
-      'div',
-      { class: 'controls', role: 'group', 'aria-label': 'Number of values' },
-      size.count,
-      size.add,
-      size.remove,
-    );
 
     const temperature = (logt) => {
       this.setState({ logt });
@@ -270,7 +263,7 @@ export class AgWeightEntropy extends AgWidget {
 
     body.append(
       predict,
-      sizeRow,
+      size.row,
       temp,
       h('div', { class: 'layout' }, h('div', { class: 'left' }, figure, weightsBox), numbers),
     );

@@ -71,19 +71,11 @@ export class AgValueMix extends AgWidget {
     });
 
     // T: add or remove a value.
-    const size = valueCount((delta) => this.#resize(delta));
     const even = button({ dataset: { action: 'even' } }, 'Equal weights', () => {
       const T = this.state.values.length;
       this.setState({ alpha: Array.from({ length: T }, () => 1 / T) });
     });
-    const controls = h(
-      'div',
-      { class: 'controls', role: 'group', 'aria-label': 'Number of values' },
-      size.count,
-      size.add,
-      size.remove,
-      even,
-    );
+    const size = valueCount((delta) => this.#resize(delta), even);
 
     // Figure: the values (draggable), the chain of scaled values, y.
     const fig = vectorFigure(this, {
@@ -178,7 +170,7 @@ export class AgValueMix extends AgWidget {
 
     body.append(
       predict,
-      controls,
+      size.row,
       h('div', { class: 'layout' }, h('div', { class: 'left' }, fig.element, weights.element), numbers),
     );
     this.#ui = {

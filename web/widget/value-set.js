@@ -99,17 +99,29 @@ export function weightSliders(widget, { id, min, max, legend, say }) {
   return { element, sliders, sync };
 }
 
-/** "T = 3 values" with the buttons that add and remove a value (`resize(+1 or -1)`); `sync(T)`. */
-export function valueCount(resize) {
+/**
+ * The row "T = 3 values" with the buttons that add and remove a value
+ * (`resize(+1 or -1)`), then `extra` elements, as a labelled group (`row`);
+ * `sync(T)` updates the count and the buttons.
+ */
+export function valueCount(resize, ...extra) {
   const count = h('span', { class: 'count' });
   const add = button({ dataset: { action: 'add' } }, 'Add a value', () => resize(1));
   const remove = button({ dataset: { action: 'remove' } }, 'Remove the last', () => resize(-1));
+  const row = h(
+    'div',
+    { class: 'controls', role: 'group', 'aria-label': 'Number of values' },
+    count,
+    add,
+    remove,
+    ...extra,
+  );
   const sync = (T) => {
     setText(count, `T = ${T} values`);
     setFlag(add, 'disabled', T >= T_MAX);
     setFlag(remove, 'disabled', T <= T_MIN);
   };
-  return { count, add, remove, sync };
+  return { row, count, add, remove, sync };
 }
 
 /**
