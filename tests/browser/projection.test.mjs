@@ -100,6 +100,9 @@ describe('projection: projection as a shadow', () => {
       expect(byRole(numbers, 'vector-projection').map((n) => n.text)).toEqual(['3.84', '2.88']);
       expect(one(numbers, 'dot').text).toBe('24');
       expect(one(numbers, 'norm', 'b').text).toBe('5');
+      // Beside the numbers (1024 px), the figure stays in view as they scroll past.
+      const position = await page.locator(`${TAG} .layout > .figure`).evaluate((el) => getComputedStyle(el).position);
+      expect(position).toBe('sticky');
       expect(one(numbers, 'shadow-times-length').text).toBe('24');
       expectMatches(numbers, [3, 4], [4, 3]);
       // The article's claims (seed file).

@@ -121,7 +121,7 @@ export class AgProjection extends AgWidget {
       ui.coords,
       h('div', { class: 'sides' }, scalarSide, vectorSide, back),
     );
-    body.append(predict, presets, h('div', { class: 'layout' }, fig.element, numbers));
+    body.append(predict, presets, h('div', { class: 'layout sticky-figure' }, fig.element, numbers));
     this.#ui = ui;
   }
 

@@ -261,7 +261,7 @@ export class AgSignAndSize extends AgWidget {
     );
 
     const numbers = h('div', { class: 'numbers' }, ui.coords, live);
-    body.append(predict, presets, h('div', { class: 'layout' }, fig.element, numbers), size);
+    body.append(predict, presets, h('div', { class: 'layout sticky-figure' }, fig.element, numbers), size);
     this.#ui = ui;
   }
 

@@ -156,7 +156,7 @@ export class AgWhyAgree extends AgWidget {
       ui.coords,
       h('div', { class: 'steps' }, measured, law, expand, forced),
     );
-    body.append(predict, presets, h('div', { class: 'layout' }, fig.element, numbers));
+    body.append(predict, presets, h('div', { class: 'layout sticky-figure' }, fig.element, numbers));
     this.#ui = ui;
   }
 
