@@ -141,6 +141,20 @@ describe('content-to-weights: from content to weights', () => {
       await input.press('Enter');
       await expect(page.locator(`${TAG} .note`).first().textContent()).resolves.toMatch(/2 to 6 words/);
       expect((await urlParams(page)).get('words')).toBe(words);
+      // The field is marked invalid and described by the message (a screen reader reads it with the field).
+      const said = () =>
+        page.locator(`${TAG} .sentence-input`).evaluate((el) => {
+          const id = el.getAttribute('aria-describedby');
+          return [el.getAttribute('aria-invalid'), id && el.getRootNode().getElementById(id)?.textContent];
+        });
+      const [invalid, description] = await said();
+      expect(invalid).toBe('true');
+      expect(description).toMatch(/2 to 6 words/);
+      // Corrected, it is valid again and described by nothing.
+      await input.fill('the cat sat down');
+      await input.press('Enter');
+      await page.waitForFunction((tag) => document.querySelector(tag).state.words.length === 4, TAG);
+      expect(await said()).toEqual([null, null]);
       return words;
     });
 

@@ -325,7 +325,7 @@ export class AgWidget extends HTMLElement {
       'styles/chapter.css',
       ...this.constructor.styles,
     ].map((path) => h('link', { rel: 'stylesheet', href: assetUrl(path).href }));
-    const note = h('div', { class: 'note', role: 'status', hidden: true });
+    const note = h('div', { class: 'note', id: 'widget-note', role: 'status', hidden: true });
     const error = h('div', { class: 'error', role: 'alert', hidden: true });
     const body = h(
       'div',

@@ -1,7 +1,8 @@
 // The sentence field of the part-2 chapters: a text input of 2 to 6 words
 // (web/models/sentence.js reads it). Enter or leaving the field applies it:
 // a good sentence becomes the state `words` (the query stays inside it), a
-// bad one is named in the widget's note and marks the field invalid.
+// bad one is named in the widget's note, which then describes the field
+// (aria-describedby), and marks the field invalid.
 import { h, setAttr } from './dom.js';
 import { number, vector } from './state.js';
 import {
@@ -52,11 +53,14 @@ export function sentenceInput(widget, { hint } = {}) {
   const apply = () => {
     const read = parseSentence(input.value);
     if (read.error) {
+      // The message is in the widget's note; the field points to it, so that it is read with the field.
       widget.note(read.error);
       setAttr(input, 'aria-invalid', 'true');
+      setAttr(input, 'aria-describedby', 'widget-note');
       return;
     }
     input.removeAttribute('aria-invalid');
+    input.removeAttribute('aria-describedby');
     widget.setState({ words: packSentence(read.words), query: Math.min(widget.state.query, read.words.length) });
   };
   input.addEventListener('change', apply);
