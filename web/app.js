@@ -11,6 +11,7 @@ import { setUpImplementationMenu } from './shell/implementation-menu.js';
 import { showLinkProblems, showLoadError } from './shell/notes.js';
 import { trackProgress } from './shell/progress.js';
 import { readChapter, writeUrl } from './shell/url.js';
+import { focusChapter } from './shell/chapter-focus.js';
 import { keepInView } from './shell/keep-in-view.js';
 import { readingBar } from './shell/reading-bar.js';
 import { urlWriter } from './shell/url-writer.js';
@@ -46,12 +47,16 @@ async function main() {
     for (const w of view.widgets) w.applyParams(params);
     current = view;
     keepInView(view.section);
+    focusChapter(view.section.id);
     for (const w of view.widgets) w.start();
   }
   if (!chapterId) {
     // A plain anchor (#ch-<id>): go there once the sections exist.
     const view = [...views.values()].find((v) => `#${v.section.id}` === window.location.hash);
-    if (view) keepInView(view.section);
+    if (view) {
+      keepInView(view.section);
+      focusChapter(view.section.id);
+    }
   }
   showLinkProblems(note, problems);
 

@@ -36,6 +36,27 @@ describe('the page shell', () => {
     await opened.context.close();
   });
 
+  test.each(['#ch-projection', '?ch=projection&v=1&a=1,2#ch-projection'])(
+    'a link to a chapter (%s) puts the focus on it: the first Tab stays in that chapter',
+    async (link) => {
+      const opened = await openPage(env, link.startsWith('?') ? link.replace('#', '&agtest=1#') : `?agtest=1${link}`);
+      const { page } = opened;
+      await waitReady(page, 'ag-projection');
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('ch-projection');
+      await page.keyboard.press('Tab');
+      const after = await page.evaluate(() => {
+        const box = document.getElementById('ch-projection').getBoundingClientRect();
+        return {
+          section: document.activeElement?.closest('section')?.id ?? null,
+          onScreen: box.top < window.innerHeight && box.bottom > 0, // not back at the top of the page
+        };
+      });
+      expect(after).toEqual({ section: 'ch-projection', onScreen: true });
+      await expectClean(opened);
+      await opened.context.close();
+    },
+  );
+
   test('an old link (version 0: ?q=&k=&scale=) still opens the worked example with its values, migrated', async () => {
     const opened = await openPage(env, `${OLD_LINK}&agtest=1`);
     const { page } = opened;
@@ -321,8 +342,8 @@ describe('reading the tour: the reading bar, previous/next links, numbers throug
     await barMarks(page, 'values');
     expect(new URL(page.url()).hash).toBe('#ch-values');
     await expect(page.locator('#reading-bar-contents').isVisible()).resolves.toBe(false);
-    // The focus goes with the reader: to the chosen chapter's heading, not back to the page.
-    expect((await focused()).id).toBe('ch-values-title');
+    // The focus goes with the reader: to the chosen chapter (its section), not back to the page.
+    expect((await focused()).id).toBe('ch-values');
     await expectClean(opened);
     await opened.context.close();
   });

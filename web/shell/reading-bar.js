@@ -7,6 +7,7 @@
 // an IntersectionObserver reports the crossings, so scrolling runs no code of
 // the page's between them. The bar is part of the full page only: the one-widget page
 // (embed.html) has none, and print hides it.
+import { focusChapter } from './chapter-focus.js';
 import { h, setText } from '../widget/dom.js';
 import { contentsLists } from './chapters-view.js';
 import { partOf, partTitle } from './tour.js';
@@ -103,17 +104,12 @@ export function readingBar(nav, chapters, { sections, marked = [] }) {
     setOpen(false);
     toggle.focus();
   });
-  // A chosen chapter takes the focus on its heading, so that a screen reader
-  // reads where the reader went and the next Tab goes on from there.
+  // A chosen chapter takes the focus on its heading (shell/chapter-focus.js).
   panel.addEventListener('click', (event) => {
     const link = event.target.closest('a');
     if (!link) return;
     setOpen(false);
-    const heading = document.getElementById(`${link.hash.slice(1)}-title`);
-    if (!heading) return;
-    heading.tabIndex = -1;
-    // After the link's own navigation, which would take the focus away again.
-    setTimeout(() => heading.focus({ preventScroll: true }));
+    focusChapter(link.hash.slice(1), { later: true });
   });
   nav.addEventListener('focusout', (event) => {
     if (event.relatedTarget && !nav.contains(event.relatedTarget)) setOpen(false);
