@@ -166,6 +166,9 @@ describe('sqrt-d: why scores grow like sqrt(d)', () => {
       await page.keyboard.press('Enter');
       expect(await page.locator(TAG).evaluate((el) => el.dataset.run)).toBe('cancelled');
       expect(await page.locator(TAG).evaluate((el) => el.shadowRoot.activeElement?.textContent)).toBe('Run again');
+      const status = () => page.locator(`${TAG} .status`).textContent();
+      // The status says how far it went, and that nothing shown is of a run.
+      expect(await status()).toMatch(/^Cancelled at \d+ %\. No run has finished yet, so there is nothing to show\./);
       // The main thread answers (a page frozen by the run would not: no time is
       // gated here, a shared machine's timings are noise).
       expect(await page.evaluate(() => 1 + 1)).toBe(2);
@@ -176,6 +179,14 @@ describe('sqrt-d: why scores grow like sqrt(d)', () => {
       expect(Math.abs(one(numbers, 'std').value - 64)).toBeLessThanOrEqual((4 * 64) / Math.sqrt(2 * 1000));
       expect(await page.locator(`${TAG} [data-role="pairs-used"]`).textContent()).toBe('1,000');
       await expectAllLogged(page, TAG);
+      // A long run cancelled after that one: the figures are said to be the finished run's, of other settings.
+      await page.locator(`${TAG} [data-control="pairs"]`).selectOption('100000');
+      await page.waitForFunction((tag) => document.querySelector(tag).dataset.run === 'running', TAG);
+      await page.locator(`${TAG} [data-action="cancel"]`).click();
+      expect(await status()).toMatch(
+        /^Cancelled at \d+ %\. The figures and numbers below are those of the last finished run, of other settings, not of these \(1,000 pairs at d\u2096 = 4096, seed 3\)\./,
+      );
+      expect(await page.locator(`${TAG} [data-role="pairs-used"]`).textContent()).toBe('1,000');
     });
   }, 120000);
 

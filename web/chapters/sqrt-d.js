@@ -52,7 +52,7 @@ export class AgSqrtD extends AgWidget {
   /** The worker experiment with its progress, Cancel and "Run again" (widget/experiment.js). */
   #exp = new ExperimentRun(this, {
     progressLabel: 'Experiment progress',
-    cancelled: 'Cancelled. Change a setting or press \u201cRun again\u201d to run it anew.',
+    cancelled: (reached) => this.#cancelledText(reached),
     onRun: () => {
       this.#key = null;
       this.#sweepKey = null;
@@ -298,6 +298,17 @@ export class AgSqrtD extends AgWidget {
 
   #runningText({ d, pairs }) {
     return `Running ${pairs.toLocaleString('en-US')} pairs at d\u2096 = ${d} (and at each d\u2096 of the sweep) in a background worker\u2026`;
+  }
+
+  /** After a cancel: how far the run went, and what the figures and numbers still show. */
+  #cancelledText(reached) {
+    const at = `Cancelled at ${Math.floor(reached * 100)} %.`;
+    const again = 'Change a setting or press \u201cRun again\u201d to run it anew.';
+    const shown = this.#drawn;
+    if (!shown) return `${at} No run has finished yet, so there is nothing to show. ${again}`;
+    const n = shown.used.toLocaleString('en-US');
+    const which = shown.key === this.#keyOf(this.state) ? 'these settings' : 'other settings, not of these';
+    return `${at} The figures and numbers below are those of the last finished run, of ${which} (${n} pairs at d\u2096 = ${shown.d}, seed ${shown.seed}). ${again}`;
   }
 
   #doneText({ d, used, seed }) {

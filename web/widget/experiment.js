@@ -27,7 +27,9 @@ export class ExperimentRun {
    * @param {string} [o.progressClass] class of the progress bar
    * @param {() => void} [o.onRun] the run button was pressed
    * @param {() => void} [o.onCancel] the learner cancelled (after the worker stopped)
-   * @param {string} [o.cancelled] the status after a cancel
+   * @param {string | ((reached: number) => string)} [o.cancelled] the status after a cancel, or
+   *   a function of the share of the run done (0 to 1) that returns it (a chapter says what its
+   *   figures still show)
    * @param {string} [o.failed] the words before a failure's message
    * @param {boolean} [o.failInStatus] a failure goes in the status line (else in the widget's note)
    * @param {boolean} [o.lockRun] disable the run button while a run goes on
@@ -127,11 +129,11 @@ export class ExperimentRun {
     );
   }
 
-  /** Stops the run now (the worker is terminated) and says so. */
+  /** Stops the run now (the worker is terminated) and says so; the progress bar stays where the run stopped. */
   cancel() {
+    const reached = this.progress.value / this.progress.max;
     this.stop();
-    this.progress.value = 0;
-    this.mark('cancelled', this.#cancelled);
+    this.mark('cancelled', typeof this.#cancelled === 'function' ? this.#cancelled(reached) : this.#cancelled);
   }
 
   /** Stops the run without a word (a widget leaving the page, a run made stale). */
