@@ -110,6 +110,38 @@ function attentionWork(module, streaming, gridReturned, Tq, Tk) {
   return { name: 'the score grid', shape: [Tq, Tk], length: Tq * Tk };
 }
 
+/**
+ * Query heads per key/value head of an attention call (grouped-query
+ * attention, Ainslie et al. 2023; multi-query when K and V have one head):
+ * 1 unless Q has h_q > 1 heads (its axis -3) and K or V has h_kv heads with
+ * 1 < h_kv < h_q; then h_kv must divide h_q, and K and V must each have
+ * h_kv heads or 1 (RangeError naming both shapes otherwise). A head axis of
+ * 1 in K or V, or Q without heads, is ordinary broadcasting.
+ */
+function kvGroup(m, Q, K, V) {
+  const heads = (t) => (t.shape.length >= 3 ? t.shape.at(-3) : 1);
+  const hq = heads(Q);
+  const shared = [K, V].map(heads).filter((n) => n !== 1 && n !== hq);
+  if (hq === 1 || shared.length === 0) return 1;
+  const hkv = shared[0];
+  const where = `Q ${formatShape(Q.shape)}, K ${formatShape(K.shape)}, V ${formatShape(V.shape)}`;
+  if (hq % hkv !== 0)
+    throw new RangeError(
+      `${m}: K and V have h_kv = ${hkv} heads and Q has h_q = ${hq} (${where}); for shared key/value heads ` +
+        `h_kv must divide h_q (query head i reads key/value head floor(i * h_kv / h_q))`,
+    );
+  for (const [name, t] of [
+    ['K', K],
+    ['V', V],
+  ])
+    if (heads(t) !== hkv && heads(t) !== 1)
+      throw new RangeError(
+        `${m}: ${name} has ${heads(t)} heads where the other of K and V has h_kv = ${hkv} (${where}); ` +
+          `shared key/value heads need K and V with h_kv heads each (or 1, broadcast)`,
+      );
+  return hq / hkv;
+}
+
 export const attentionMethods = {
   /**
    * Scaled dot-product attention (Vaswani et al. 2017, §3.2.1): streaming
@@ -138,17 +170,22 @@ export const attentionMethods = {
     const V = toTensorRank(m, 'V', v, [2, 3, 4], vExp);
     if (V.shape.at(-2) !== Tk) throw shapeError(m, 'V', V.shape, vExp, 'V needs one row per key');
     const dv = V.shape.at(-1);
+    const group = kvGroup(m, Q, K, V);
+    // With shared key/value heads, K and V are checked as if they had h_q heads, then read with their own.
+    const asQueryHeads = (t) => (group > 1 ? [...t.shape.slice(0, -3), Q.shape.at(-3)] : t.shape.slice(0, -2));
     const lead = broadcastShapes(m, [
       { name: 'Q', shape: Q.shape.slice(0, -2), full: Q.shape, expected: '[..., Tq, d_k]' },
-      { name: 'K', shape: K.shape.slice(0, -2), full: K.shape, expected: kExp },
-      { name: 'V', shape: V.shape.slice(0, -2), full: V.shape, expected: vExp },
+      { name: 'K', shape: asQueryHeads(K), full: K.shape, expected: kExp },
+      { name: 'V', shape: asQueryHeads(V), full: V.shape, expected: vExp },
     ]);
     const BH = [...new Array(2 - lead.length).fill(1), ...lead];
     const [B, H] = BH;
-    const st = (t, rows, cols) => broadcastStrides(m, '', t.shape.slice(0, -2), BH, '').map((s) => s * rows * cols);
+    const BHkv = [B, H / group];
+    const st = (t, rows, cols, target = BH) =>
+      broadcastStrides(m, '', t.shape.slice(0, -2), target, '').map((s) => s * rows * cols);
     const [qsb, qsh] = st(Q, Tq, dk);
-    const [ksb, ksh] = st(K, Tk, dk);
-    const [vsb, vsh] = st(V, Tk, dv);
+    const [ksb, ksh] = st(K, Tk, dk, BHkv);
+    const [vsb, vsh] = st(V, Tk, dv, BHkv);
     const scale = o.scale === undefined ? Math.fround(1 / Math.sqrt(dk)) : finiteNumber(m, 'options.scale', o.scale);
     const causal = booleanOption(m, 'options.causal', o.causal, false);
     const returnWeights = booleanOption(m, 'options.returnWeights', o.returnWeights, false);
@@ -190,6 +227,7 @@ export const attentionMethods = {
       m_si: ms[2],
       m_sj: ms[3],
       kb_sb: 0,
+      kv_group: group,
       causal: causal ? 1 : 0,
       streaming: streaming ? 1 : 0,
     });

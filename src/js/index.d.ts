@@ -484,9 +484,12 @@ export interface AttentionGeometry {
    * Scaled dot-product attention (Vaswani et al. 2017, §3.2.1, eq. 1):
    * scores = scale Q K^T + mask, weights = softmax(scores) over keys, output = weights V.
    * Q [..., Tq, d_k], K [..., Tk, d_k], V [..., Tk, d_v]; up to two leading dimensions
-   * (B, h), broadcast between Q, K and V (read in place, no copies per head). Returns
-   * output [..., Tq, d_v] and, on request, weights and scores [..., Tq, Tk] (typed as
-   * present when the options say `true`).
+   * (B, h), broadcast between Q, K and V (read in place, no copies per head). Shared
+   * key/value heads (grouped-query attention, Ainslie et al. 2023; multi-query attention,
+   * Shazeer 2019): Q [B, h_q, Tq, d_k] with K, V [B, h_kv, Tk, ·] where h_kv divides h_q;
+   * query head i reads key/value head floor(i h_kv / h_q), K and V are not copied per
+   * query head. Returns output [..., Tq, d_v] (h_q heads) and, on request, weights and
+   * scores [..., Tq, Tk] (typed as present when the options say `true`).
    * Without weights or scores the output is computed by streaming over tiles of 256 keys
    * with an online softmax (Milakov & Gimelshein 2018; Dao et al. 2022): wasm memory is
    * O(T d), never a [Tq, Tk] buffer; `streaming: false` forms the [Tq, Tk] grid instead
@@ -495,7 +498,8 @@ export interface AttentionGeometry {
    * @throws TypeError for an option of the wrong kind, e.g. `streaming: true` together with
    *   `returnWeights: true`.
    * @throws RangeError for shapes that do not fit (naming the argument, the shape received
-   *   and the shape expected), non-finite Q, K or V, or scores scale * q.k that overflow
+   *   and the shape expected), an h_kv that does not divide h_q or K and V with different
+   *   head counts (naming h_q, h_kv and the three shapes), non-finite Q, K or V, or scores scale * q.k that overflow
    *   float32 (the weights would be NaN), naming the first such score in the flat
    *   [..., Tq, Tk] order on both paths.
    */

@@ -282,13 +282,15 @@ template <class Kernels>
 int32_t attention(const float* q, const float* k, const float* v, const float* mask, const float* key_bias, float scale,
                   const ag_attention_dims* d, float* out, float* weights, float* scores, float* work) {
   const int32_t Tq = d->Tq, Tk = d->Tk;
+  const int32_t group = d->kv_group > 1 ? d->kv_group : 1;  // query heads per key/value head
   int32_t status = 0;
   for (int32_t b = 0; b < d->B; ++b) {
     for (int32_t h = 0; h < d->H; ++h) {
+      const int32_t hkv = h / group;  // the key/value head this query head reads (shared, not copied)
       Slice sl;
       sl.q = q + static_cast<ptrdiff_t>(b) * d->q_sb + static_cast<ptrdiff_t>(h) * d->q_sh;
-      sl.k = k + static_cast<ptrdiff_t>(b) * d->k_sb + static_cast<ptrdiff_t>(h) * d->k_sh;
-      sl.v = v + static_cast<ptrdiff_t>(b) * d->v_sb + static_cast<ptrdiff_t>(h) * d->v_sh;
+      sl.k = k + static_cast<ptrdiff_t>(b) * d->k_sb + static_cast<ptrdiff_t>(hkv) * d->k_sh;
+      sl.v = v + static_cast<ptrdiff_t>(b) * d->v_sb + static_cast<ptrdiff_t>(hkv) * d->v_sh;
       sl.o = out + static_cast<ptrdiff_t>(b) * d->o_sb + static_cast<ptrdiff_t>(h) * d->o_sh;
       sl.mask =
           mask != nullptr ? mask + static_cast<ptrdiff_t>(b) * d->m_sb + static_cast<ptrdiff_t>(h) * d->m_sh : nullptr;
@@ -369,6 +371,7 @@ int32_t multi_head_attention(const float* xq, const float* xk, const float* xv, 
   ad.o_sb = Tq * dm, ad.o_sh = dk, ad.o_st = dm;
   ad.m_sb = d->m_sb, ad.m_sh = d->m_sh, ad.m_si = d->m_si, ad.m_sj = d->m_sj;
   ad.kb_sb = d->kb_sb;
+  ad.kv_group = 1;
   ad.causal = d->causal;
   ad.streaming = d->streaming;
   const int32_t status = attention<Kernels>(Q, K, V, mask, key_bias, scale, &ad, heads, weights, nullptr, attn_work);

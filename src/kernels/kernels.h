@@ -25,6 +25,11 @@ extern "C" {
 // The mask element for (b, h, i, j) is mask[b*m_sb + h*m_sh + i*m_si + j*m_sj];
 // a stride of 0 broadcasts that axis. key_bias element (b, j) is
 // key_bias[b*kb_sb + j].
+// Shared key/value heads (grouped-query attention, Ainslie et al. 2023; with
+// one key/value head, multi-query attention, Shazeer 2019): with kv_group = g
+// > 1, query head h reads the key and value head h / g (integer division), so
+// K and V hold H / g heads and are addressed k + b*k_sb + (h/g)*k_sh + ...;
+// kv_group 0 or 1 is one key/value head per query head.
 typedef struct ag_attention_dims {
   int32_t B, H, Tq, Tk, d_k, d_v;
   int32_t q_sb, q_sh, q_st;
@@ -33,6 +38,7 @@ typedef struct ag_attention_dims {
   int32_t o_sb, o_sh, o_st;
   int32_t m_sb, m_sh, m_si, m_sj;
   int32_t kb_sb;
+  int32_t kv_group;   // query heads per key/value head (see above); 0 or 1: one each
   int32_t causal;     // 1: query i sees keys 0..i (top-left aligned); 0: all keys
   int32_t streaming;  // 1: online softmax over key tiles, no [Tq, Tk] grid; 0: the grid
 } ag_attention_dims;
@@ -53,7 +59,7 @@ typedef struct ag_attention_dims {
 #define AG_ATTENTION_DIMS_FIELDS(X)                                               \
   X(B) X(H) X(Tq) X(Tk) X(d_k) X(d_v)                                             \
   X(q_sb) X(q_sh) X(q_st) X(k_sb) X(k_sh) X(k_st) X(v_sb) X(v_sh) X(v_st)         \
-  X(o_sb) X(o_sh) X(o_st) X(m_sb) X(m_sh) X(m_si) X(m_sj) X(kb_sb) X(causal) X(streaming)
+  X(o_sb) X(o_sh) X(o_st) X(m_sb) X(m_sh) X(m_si) X(m_sj) X(kb_sb) X(kv_group) X(causal) X(streaming)
 // clang-format on
 
 // Shapes for multi-head attention (Vaswani et al. 2017, §3.2.2): B batches,

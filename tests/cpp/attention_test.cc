@@ -147,9 +147,10 @@ struct AttentionInputs {
 AttentionInputs make_inputs(const ag_attention_dims& d, uint32_t seed) {
   AttentionInputs in;
   in.d = d;
+  const int32_t Hkv = d.kv_group > 1 ? d.H / d.kv_group : d.H;  // K and V hold the shared heads only
   in.q = random_floats(span(d.B, d.H, d.Tq, d.d_k, d.q_sb, d.q_sh, d.q_st), -1.0f, 1.0f, seed);
-  in.k = random_floats(span(d.B, d.H, d.Tk, d.d_k, d.k_sb, d.k_sh, d.k_st), -1.0f, 1.0f, seed + 1);
-  in.v = random_floats(span(d.B, d.H, d.Tk, d.d_v, d.v_sb, d.v_sh, d.v_st), -2.0f, 2.0f, seed + 2);
+  in.k = random_floats(span(d.B, Hkv, d.Tk, d.d_k, d.k_sb, d.k_sh, d.k_st), -1.0f, 1.0f, seed + 1);
+  in.v = random_floats(span(d.B, Hkv, d.Tk, d.d_v, d.v_sb, d.v_sh, d.v_st), -2.0f, 2.0f, seed + 2);
   in.scale = 1.0f / std::sqrt(static_cast<float>(d.d_k));
   return in;
 }
@@ -346,6 +347,32 @@ TEST(Attention, BatchesAndHeadsReadInPlace) {
       check_both(make_inputs(interleaved_dims(B, H, 5, 7, 4, 3), 300 + B * 10 + H));
       check_both(make_inputs(interleaved_dims(B, H, 9, 4, 5, 8), 400 + B * 10 + H), RunOptions{true, true, 1});
       check_both(make_inputs(contiguous_dims(B, H, 6, 6, 3, 5), 500 + B * 10 + H), RunOptions{true, true, 3});
+    }
+  }
+}
+
+// Grouped-query attention (Ainslie et al. 2023): H query heads share H / g
+// key/value heads, read in place (K and V are allocated with H / g heads
+// only, so ASan sees any read of a head that is not there); g = H is
+// multi-query attention. Both paths, contiguous and interleaved layouts,
+// with a per-head mask and causal.
+TEST(Attention, SharedKeyValueHeads) {
+  const int32_t H = 6, Tq = 5, Tk = 7, dk = 4, dv = 3;
+  for (int32_t g : {2, 3, 6}) {
+    for (int32_t B : {1, 2}) {
+      SCOPED_TRACE(::testing::Message() << "B=" << B << " H=" << H << " g=" << g);
+      const int32_t Hkv = H / g;
+      ag_attention_dims c = contiguous_dims(B, H, Tq, Tk, dk, dv);
+      c.k_sb = Hkv * Tk * dk, c.v_sb = Hkv * Tk * dv, c.kv_group = g;
+      check_both(make_inputs(c, 700 + g * 10 + B));
+      ag_attention_dims i = interleaved_dims(B, H, Tq, Tk, dk, dv);
+      i.k_sb = Tk * Hkv * dk, i.k_st = Hkv * dk, i.v_sb = Tk * Hkv * dv, i.v_st = Hkv * dv, i.kv_group = g;
+      AttentionInputs in = make_inputs(i, 800 + g * 10 + B);
+      in.d.causal = 1;
+      in.has_mask = true;
+      in.d.m_sb = H * Tq * Tk, in.d.m_sh = Tq * Tk, in.d.m_si = Tk, in.d.m_sj = 1;
+      in.mask = random_floats(static_cast<size_t>(B) * H * Tq * Tk, -2.0f, 2.0f, 801);
+      check_both(in, RunOptions{true, true, 1});
     }
   }
 }

@@ -86,8 +86,10 @@ AttentionResult attention(const float* q, const float* k, const float* v, const 
   r.weights.assign(rows * d.Tk, 0.0);
   r.scores.assign(rows * d.Tk, 0.0);
   r.score_abs.assign(rows * d.Tk, 0.0);
+  const int32_t group = d.kv_group > 1 ? d.kv_group : 1;
   for (int32_t b = 0; b < d.B; ++b) {
     for (int32_t h = 0; h < d.H; ++h) {
+      const int32_t hk = h / group;  // the key/value head of query head h (GQA)
       for (int32_t i = 0; i < d.Tq; ++i) {
         const size_t row = (static_cast<size_t>(b) * d.H + h) * d.Tq + i;
         double* s = &r.scores[row * d.Tk];
@@ -100,7 +102,7 @@ AttentionResult attention(const float* q, const float* k, const float* v, const 
           for (int32_t c = 0; c < d.d_k; ++c) {
             const double qc = q[static_cast<ptrdiff_t>(b) * d.q_sb + static_cast<ptrdiff_t>(h) * d.q_sh +
                                 static_cast<ptrdiff_t>(i) * d.q_st + c];
-            const double kc = k[static_cast<ptrdiff_t>(b) * d.k_sb + static_cast<ptrdiff_t>(h) * d.k_sh +
+            const double kc = k[static_cast<ptrdiff_t>(b) * d.k_sb + static_cast<ptrdiff_t>(hk) * d.k_sh +
                                 static_cast<ptrdiff_t>(j) * d.k_st + c];
             dot += qc * kc;
             dot_abs += std::fabs(qc * kc);
@@ -118,7 +120,7 @@ AttentionResult attention(const float* q, const float* k, const float* v, const 
         for (int32_t c = 0; c < d.d_v; ++c) {
           double y = 0.0, y_abs = 0.0;
           for (int32_t j = 0; j < d.Tk; ++j) {
-            const double vc = v[static_cast<ptrdiff_t>(b) * d.v_sb + static_cast<ptrdiff_t>(h) * d.v_sh +
+            const double vc = v[static_cast<ptrdiff_t>(b) * d.v_sb + static_cast<ptrdiff_t>(hk) * d.v_sh +
                                 static_cast<ptrdiff_t>(j) * d.v_st + c];
             y += a[j] * vc;
             y_abs += a[j] * std::fabs(vc);

@@ -237,7 +237,7 @@ void check_attention(Variant v, const Problem& p, const reference::AttentionResu
           }
           double want = 0.0, mag = 0.0, want_s = 0.0, mag_s = 0.0, vmax = 0.0;
           for (int32_t j = 0; j < d.Tk; ++j) {
-            const double vj = p.v[at(b, h, j, c, d.v_sb, d.v_sh, d.v_st)];
+            const double vj = p.v[at(b, h / std::max(d.kv_group, 1), j, c, d.v_sb, d.v_sh, d.v_st)];
             want += a[j] * vj;
             mag += a[j] * std::fabs(vj);
             want_s += star[j] * vj;
@@ -274,11 +274,13 @@ void fuzz_attention(Input& in) {
   if (static_cast<int64_t>(B) * H * Tq * Tk > 6000) B = 1, H = 1;
   const int32_t dk = in.size(1, 20), dv = in.size(1, 20);
   const bool interleaved = in.flag();
+  // Shared key/value heads: all H query heads read one (multi-query), or each its own.
+  const int32_t g = H > 1 && in.flag() ? H : 1, Hkv = H / g;
   ag_attention_dims d{};
-  d.B = B, d.H = H, d.Tq = Tq, d.Tk = Tk, d.d_k = dk, d.d_v = dv;
+  d.B = B, d.H = H, d.Tq = Tq, d.Tk = Tk, d.d_k = dk, d.d_v = dv, d.kv_group = g;
   strides(interleaved, H, Tq, dk, in.size(0, 3), &d.q_sb, &d.q_sh, &d.q_st);
-  strides(interleaved, H, Tk, dk, in.size(0, 3), &d.k_sb, &d.k_sh, &d.k_st);
-  strides(interleaved, H, Tk, dv, in.size(0, 3), &d.v_sb, &d.v_sh, &d.v_st);
+  strides(interleaved, Hkv, Tk, dk, in.size(0, 3), &d.k_sb, &d.k_sh, &d.k_st);
+  strides(interleaved, Hkv, Tk, dv, in.size(0, 3), &d.v_sb, &d.v_sh, &d.v_st);
   strides(interleaved, H, Tq, dv, in.size(0, 3), &d.o_sb, &d.o_sh, &d.o_st);
   d.causal = in.flag() ? 1 : 0;
   const bool has_mask = in.flag();
@@ -287,8 +289,8 @@ void fuzz_attention(Input& in) {
   d.kb_sb = has_kb && in.flag() ? Tk : 0;
   const int hide = in.size(0, 255);
   Problem p(in.values(span(B, H, Tq, dk, d.q_sb, d.q_sh, d.q_st)),
-            in.values(span(B, H, Tk, dk, d.k_sb, d.k_sh, d.k_st)),
-            in.values(span(B, H, Tk, dv, d.v_sb, d.v_sh, d.v_st)), in.values_or_neg_inf(nm, hide),
+            in.values(span(B, Hkv, Tk, dk, d.k_sb, d.k_sh, d.k_st)),
+            in.values(span(B, Hkv, Tk, dv, d.v_sb, d.v_sh, d.v_st)), in.values_or_neg_inf(nm, hide),
             in.values_or_neg_inf(has_kb ? (d.kb_sb ? static_cast<size_t>(B) * Tk : Tk) : 0, hide / 2));
   p.d = d;
   p.has_mask = has_mask;
@@ -309,7 +311,7 @@ void fuzz_attention(Input& in) {
           double s = 0.0;
           for (int32_t c = 0; c < dk; ++c)
             s += std::fabs(static_cast<double>(p.q[at(b, h, i, c, d.q_sb, d.q_sh, d.q_st)]) *
-                           p.k[at(b, h, j, c, d.k_sb, d.k_sh, d.k_st)]);
+                           p.k[at(b, h / g, j, c, d.k_sb, d.k_sh, d.k_st)]);
           raw_abs[q] = s;
           if (d.causal && j > i) continue;
           const float mv = p.mask_at(b, h, i, j), kv = p.kb_at(b, j);

@@ -259,6 +259,55 @@ describe.each(CONFIGS)('streaming attention: $label', (cfg) => {
     }
   });
 
+  test('shared key/value heads (GQA, MQA): query head i reads K, V head floor(i h_kv / h_q), on both paths', () => {
+    // h_q = 6 query heads on h_kv = 2 (groups of 3), 3 and 1 (multi-query) key/value heads; each
+    // output slice against the float64 reference of its query head with its key/value head.
+    const [B, Hq, Tq, Tk, dk, dv] = [2, 6, 20, 300, 8, 5];
+    const r = ref.rng(450);
+    const Q = r.f32(B * Hq * Tq * dk);
+    const scale = Math.fround(1 / Math.sqrt(dk));
+    for (const Hkv of [2, 3, 1]) {
+      const K = r.f32(B * Hkv * Tk * dk);
+      const V = r.f32(B * Hkv * Tk * dv, -2, 2);
+      const kv = [T(K, [B, Hkv, Tk, dk]), T(V, [B, Hkv, Tk, dv])];
+      for (const streaming of [true, false]) {
+        const res = ag.attention(T(Q, [B, Hq, Tq, dk]), ...kv, { causal: true, streaming });
+        expect(res.output.shape).toEqual([B, Hq, Tq, dv]);
+        for (let b = 0; b < B; b++)
+          for (let h = 0; h < Hq; h++) {
+            const s = b * Hq + h;
+            const g = b * Hkv + Math.floor((h * Hkv) / Hq);
+            const want = slice(
+              Q.subarray(s * Tq * dk, (s + 1) * Tq * dk),
+              K.subarray(g * Tk * dk, (g + 1) * Tk * dk),
+              V.subarray(g * Tk * dv, (g + 1) * Tk * dv),
+              Tq,
+              Tk,
+              dk,
+              dv,
+              { scale, causal: true, variant: cfg.variant },
+            );
+            const got = res.output.data.subarray(s * Tq * dv, (s + 1) * Tq * dv);
+            const tol = streaming ? want.tolStream : want.tolGrid;
+            expectWithin(got, want.Y, tol, want.hidden, dv, `h_kv ${Hkv}, b ${b}, h ${h}, streaming ${streaming}`);
+          }
+      }
+    }
+    // K and V are passed once: the kernel read them through the shared heads, the log says their shapes.
+    expect(ag.callLog.at(-1).args).toMatchObject({ K: [B, 1, Tk, dk], V: [B, 1, Tk, dv] });
+    // An h_kv that does not divide h_q, and K and V that disagree, are RangeErrors naming the shapes.
+    const q = T(Q, [B, Hq, Tq, dk]);
+    const four = (d) => T(new Float32Array(B * 4 * Tk * d), [B, 4, Tk, d]);
+    const two = (d) => T(new Float32Array(B * 2 * Tk * d), [B, 2, Tk, d]);
+    expect(() => ag.attention(q, four(dk), four(dv))).toThrow(
+      /^attention: K and V have h_kv = 4 heads and Q has h_q = 6 \(Q \[2, 6, 20, 8\], K \[2, 4, 300, 8\], V \[2, 4, 300, 5\]\); for shared key\/value heads h_kv must divide h_q/,
+    );
+    expect(() => ag.attention(q, four(dk), four(dv))).toThrow(RangeError);
+    expect(() => ag.attention(q, two(dk), T(new Float32Array(B * Hq * Tk * dv), [B, Hq, Tk, dv]))).toThrow(
+      /^attention: V has 6 heads where the other of K and V has h_kv = 2 /,
+    );
+  });
+
   test('weights or scores asked for: the materialized path, its weights the softmax kernel of its scores bit for bit', () => {
     const r = ref.rng(500);
     const [Tq, Tk, dk] = [9, 130, 16];

@@ -53,11 +53,6 @@ function missingFeature(c) {
   switch (c.op) {
     case 'Attention': {
       const ins = c.node_inputs;
-      const q = c.inputs.find((t) => t.name === ins[0]);
-      const k = c.inputs.find((t) => t.name === ins[1]);
-      const qHeads = q.shape.length === 4 ? q.shape[1] : a.q_num_heads;
-      const kvHeads = k.shape.length === 4 ? k.shape[1] : a.kv_num_heads;
-      if (qHeads !== kvHeads) return 'GQA/MQA (q_num_heads > kv_num_heads: query heads sharing a key/value head)';
       if (a.softcap) return 'softcap (c tanh(x / c) on the scores)';
       if (ins[4] || ins[5]) return 'past_key / past_value (KV cache) and present_key / present_value outputs';
       if (ins[6]) return 'nonpad_kv_seqlen (per-batch key lengths with a causal offset)';
@@ -101,14 +96,14 @@ function run(ag, c) {
       let kh = k;
       let vh = v;
       const threeD = q.shape.length === 3;
-      const heads = a.q_num_heads;
-      // [B, T, h*d] -> [B, h, T, d] (ONNX README: head-major split of the last axis).
-      const split = (t) => {
+      // [B, T, h*d] -> [B, h, T, d] (ONNX README: head-major split of the last axis); K and V have
+      // kv_num_heads heads, fewer than Q's with shared key/value heads (GQA/MQA).
+      const split = (t, heads) => {
         const [B, T, hd] = t.shape;
         const r = transpose(t.data, [B, T, heads, hd / heads], [0, 2, 1, 3]);
         return { data: Float32Array.from(r.data), shape: r.shape };
       };
-      if (threeD) [qh, kh, vh] = [q, k, v].map(split);
+      if (threeD) [qh, kh, vh] = [split(q, a.q_num_heads), split(k, a.kv_num_heads), split(v, a.kv_num_heads)];
       const opts = { causal: Boolean(a.is_causal), returnWeights: true, returnScores: true };
       if (a.scale !== undefined) opts.scale = a.scale;
       if (c.node_inputs[3]) opts.mask = tensorOf(input(3));
