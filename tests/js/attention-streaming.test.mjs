@@ -266,6 +266,7 @@ describe.each(CONFIGS)('streaming attention: $label', (cfg) => {
     const r = ref.rng(450);
     const Q = r.f32(B * Hq * Tq * dk);
     const scale = Math.fround(1 / Math.sqrt(dk));
+    const part = (X, i, n) => X.subarray(i * n, (i + 1) * n); // slice i of n floats
     for (const Hkv of [2, 3, 1]) {
       const K = r.f32(B * Hkv * Tk * dk);
       const V = r.f32(B * Hkv * Tk * dv, -2, 2);
@@ -277,17 +278,12 @@ describe.each(CONFIGS)('streaming attention: $label', (cfg) => {
           for (let h = 0; h < Hq; h++) {
             const s = b * Hq + h;
             const g = b * Hkv + Math.floor((h * Hkv) / Hq);
-            const want = slice(
-              Q.subarray(s * Tq * dk, (s + 1) * Tq * dk),
-              K.subarray(g * Tk * dk, (g + 1) * Tk * dk),
-              V.subarray(g * Tk * dv, (g + 1) * Tk * dv),
-              Tq,
-              Tk,
-              dk,
-              dv,
-              { scale, causal: true, variant: cfg.variant },
-            );
-            const got = res.output.data.subarray(s * Tq * dv, (s + 1) * Tq * dv);
+            const want = slice(part(Q, s, Tq * dk), part(K, g, Tk * dk), part(V, g, Tk * dv), Tq, Tk, dk, dv, {
+              scale,
+              causal: true,
+              variant: cfg.variant,
+            });
+            const got = part(res.output.data, s, Tq * dv);
             const tol = streaming ? want.tolStream : want.tolGrid;
             expectWithin(got, want.Y, tol, want.hidden, dv, `h_kv ${Hkv}, b ${b}, h ${h}, streaming ${streaming}`);
           }
