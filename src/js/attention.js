@@ -125,9 +125,11 @@ function kvGroup(m, Q, K, V) {
   if (hq === 1 || shared.length === 0) return 1;
   const hkv = shared[0];
   const where = `Q ${formatShape(Q.shape)}, K ${formatShape(K.shape)}, V ${formatShape(V.shape)}`;
+  const holders =
+    [K, V].filter((t) => heads(t) === hkv).length === 2 ? 'K and V have' : `${heads(K) === hkv ? 'K' : 'V'} has`;
   if (hq % hkv !== 0)
     throw new RangeError(
-      `${m}: K and V have h_kv = ${hkv} heads and Q has h_q = ${hq} (${where}); for shared key/value heads ` +
+      `${m}: ${holders} h_kv = ${hkv} heads and Q has h_q = ${hq} (${where}); for shared key/value heads ` +
         `h_kv must divide h_q (query head i reads key/value head floor(i * h_kv / h_q))`,
     );
   for (const [name, t] of [
@@ -142,6 +144,18 @@ function kvGroup(m, Q, K, V) {
   return hq / hkv;
 }
 
+/**
+ * The `softcap` option of attention: undefined (no cap, 0 for the kernel),
+ * else a finite number > 0 whose float32 is not 0 (TypeError, RangeError).
+ */
+function softcapOption(m, value) {
+  if (value === undefined) return 0;
+  const c = finiteNumber(m, 'options.softcap', value, { positive: true });
+  if (Math.fround(c) === 0)
+    throw new RangeError(`${m}: options.softcap = ${c} is 0 in float32; a soft cap must be at least 2^-149`);
+  return c;
+}
+
 export const attentionMethods = {
   /**
    * Scaled dot-product attention (Vaswani et al. 2017, §3.2.1): streaming
@@ -153,6 +167,7 @@ export const attentionMethods = {
     const m = 'attention';
     const o = optionsObject(m, options, 'options', [
       'scale',
+      'softcap',
       'causal',
       'mask',
       'maskKind',
@@ -187,6 +202,7 @@ export const attentionMethods = {
     const [ksb, ksh] = st(K, Tk, dk, BHkv);
     const [vsb, vsh] = st(V, Tk, dv, BHkv);
     const scale = o.scale === undefined ? Math.fround(1 / Math.sqrt(dk)) : finiteNumber(m, 'options.scale', o.scale);
+    const softcap = softcapOption(m, o.softcap);
     const causal = booleanOption(m, 'options.causal', o.causal, false);
     const returnWeights = booleanOption(m, 'options.returnWeights', o.returnWeights, false);
     const returnScores = booleanOption(m, 'options.returnScores', o.returnScores, false);
@@ -253,6 +269,7 @@ export const attentionMethods = {
         p.mask,
         keyBias,
         scale,
+        softcap,
         p.dims,
         p.output,
         p.weights,
@@ -262,7 +279,7 @@ export const attentionMethods = {
       if (status !== 0)
         throw scoreOverflow(
           m,
-          mask ? 'the scores scale * Q K^T + mask' : 'the scores scale * Q K^T',
+          `the scores ${softcap ? 'softcap * tanh(scale * Q K^T / softcap)' : 'scale * Q K^T'}${mask ? ' + mask' : ''}`,
           scoreShape,
           status,
         );

@@ -184,6 +184,14 @@ export interface SoftmaxOptions {
 export interface AttentionOptions {
   /** Multiplies Q K^T. Default 1/sqrt(d_k) (Vaswani et al. 2017, eq. 1), rounded to float32. */
   scale?: number;
+  /**
+   * Soft cap c > 0 on the scores (Gemma 2, Team et al. 2024; the ONNX Attention operator,
+   * opset 23): each score becomes c tanh(scale q.k / c), in (-c, c), before the mask is
+   * added, so a masked key stays masked. Leave it out for no cap. A value that is not a
+   * number is a TypeError; 0, a negative, a non-finite value or one that is 0 in float32
+   * is a RangeError.
+   */
+  softcap?: number;
   /** Query i sees keys 0..i only (top-left aligned when Tq != Tk). Default false. */
   causal?: boolean;
   /**
@@ -203,7 +211,7 @@ export interface AttentionOptions {
   maskKind?: 'additive' | 'boolean';
   /** Also return the weights (softmax of the scores) [..., Tq, Tk]. Default false. */
   returnWeights?: boolean;
-  /** Also return the scores scale Q K^T + mask (with -Infinity where masked or causal) [..., Tq, Tk]. Default false. */
+  /** Also return the scores scale Q K^T (capped if `softcap`) + mask (with -Infinity where masked or causal) [..., Tq, Tk]. Default false. */
   returnScores?: boolean;
   /**
    * How the softmax over the keys is computed. Default: true unless `returnWeights` or

@@ -5,7 +5,10 @@
 //   §3.2.1  Attention(Q, K, V) = softmax(Q K^T / sqrt(d_k)) V, here with a
 //           general scale and an additive mask and key bias:
 //             S = scale * Q K^T + mask + key_bias,  A = softmax(S) row-wise,
-//             Y = A V.
+//             Y = A V,
+//           and optionally a soft cap c > 0 on the scores before the mask
+//           (Gemma 2; ONNX Attention, opset 23): S = c tanh(scale Q K^T / c)
+//           + mask + key_bias.
 //   §3.2.2  MultiHead(Xq, Xk, Xv) = concat(head_1, ..., head_h) W_O + b_O,
 //           head_i = Attention(Q_i, K_i, V_i), Q = Xq W_Q + b_Q (likewise K, V)
 //           in the row-vector convention (W [in, out] = [d_model, d_model]),
@@ -43,8 +46,9 @@
 //
 // A Kernels type supplies the variant's inner loops:
 //   scores(q, q_st, k, k_st, rows, cols, d_k, S, lds)   S[r][j] = q_r . k_j
-//   finish_scores(s, n, visible, scale, mrow, m_sj, kb, &bad) -> row max
-//       s_j = scale * s_j + mask_j + kb_j for j < visible, -Infinity after;
+//   finish_scores(s, n, visible, scale, softcap, mrow, m_sj, kb, &bad) -> row max
+//       s_j = cap(scale * s_j) + mask_j + kb_j for j < visible, -Infinity
+//       after, cap(x) = softcap tanh(x / softcap) when softcap > 0, else x;
 //       bad = the first j whose score overflowed (overflow.h), or -1
 //   softmax_row(z, n, y) -> false if every z is -Infinity   softmax_<v>.cc
 //   mix_values(alpha, n, v, v_st, d_v, y)                y = sum_j alpha_j v_j
@@ -98,6 +102,7 @@ struct Slice {
   int32_t Tq, Tk, d_k, d_v;
   bool causal;
   float scale;
+  float softcap;  // > 0: scores capped to softcap * tanh(score / softcap) before the mask; 0: none
 };
 
 // Causal, top-left aligned: query i sees keys 0..i, all of them once
@@ -107,12 +112,13 @@ inline int32_t visible_keys(const Slice& sl, int32_t i) { return sl.causal ? (i 
 // The plain loop behind finish_scores (see the file comment): the scalar
 // variant's, and the simd128 variant's for masks that are not contiguous
 // along the keys.
-inline float finish_scores_loop(float* s, int32_t n, int32_t visible, float scale, const float* mrow, ptrdiff_t m_sj,
-                                const float* kb, int32_t* bad) {
+inline float finish_scores_loop(float* s, int32_t n, int32_t visible, float scale, float softcap, const float* mrow,
+                                ptrdiff_t m_sj, const float* kb, int32_t* bad) {
   float mx = -INFINITY;
   *bad = -1;
   for (int32_t j = 0; j < visible; ++j) {
-    const float raw = scale * s[j];
+    // Capped, an infinite scale * q.k is +-softcap: no overflow (only a NaN is).
+    const float raw = softcap > 0.0f ? softcap * tanhf(scale * s[j] / softcap) : scale * s[j];
     float sij = raw;
     bool masked_out = false;
     if (mrow != nullptr) {
@@ -157,7 +163,7 @@ int32_t materialized_slice(const Slice& sl, float* S, float* W, float* row, size
     float* s = S + static_cast<size_t>(i) * Tk;
     const float* mi = sl.mask != nullptr ? sl.mask + static_cast<ptrdiff_t>(i) * sl.m_si : nullptr;
     int32_t bad;
-    Kernels::finish_scores(s, Tk, visible, sl.scale, mi, sl.m_sj, sl.kb, &bad);
+    Kernels::finish_scores(s, Tk, visible, sl.scale, sl.softcap, mi, sl.m_sj, sl.kb, &bad);
     if (bad >= 0) note_overflow(&status, flat0 + static_cast<size_t>(i) * Tk + bad);
     float* a = W != nullptr ? W + static_cast<size_t>(i) * Tk : (row != nullptr ? row : s);
     float* yi = sl.o + static_cast<ptrdiff_t>(i) * sl.o_st;
@@ -192,7 +198,7 @@ void renormalized_row(const Slice& sl, int32_t i, float M, float l, float* s, fl
                           ? sl.mask + static_cast<ptrdiff_t>(i) * sl.m_si + static_cast<ptrdiff_t>(j0) * sl.m_sj
                           : nullptr;
     int32_t bad;  // already reported by the first pass
-    Kernels::finish_scores(s, nk, nk, sl.scale, mi, sl.m_sj, sl.kb != nullptr ? sl.kb + j0 : nullptr, &bad);
+    Kernels::finish_scores(s, nk, nk, sl.scale, sl.softcap, mi, sl.m_sj, sl.kb != nullptr ? sl.kb + j0 : nullptr, &bad);
     Kernels::exp_row(s, nk, M);
     Kernels::divide_row(s, nk, l);
     Kernels::accumulate(s, kTileK, sl.v + static_cast<ptrdiff_t>(j0) * sl.v_st, sl.v_st, 1, nk, sl.d_v, yi, sl.o_st);
@@ -235,7 +241,7 @@ int32_t streaming_slice(const Slice& sl, float* work, size_t flat0) {
                               ? sl.mask + static_cast<ptrdiff_t>(i) * sl.m_si + static_cast<ptrdiff_t>(j0) * sl.m_sj
                               : nullptr;
         int32_t bad;
-        const float tile_max = Kernels::finish_scores(s, nk, visible, sl.scale, mi, sl.m_sj,
+        const float tile_max = Kernels::finish_scores(s, nk, visible, sl.scale, sl.softcap, mi, sl.m_sj,
                                                       sl.kb != nullptr ? sl.kb + j0 : nullptr, &bad);
         if (bad >= 0) note_overflow(&status, flat0 + static_cast<size_t>(i) * Tk + j0 + bad);
         const float m_new = tile_max > m[r] ? tile_max : m[r];
@@ -280,7 +286,7 @@ int32_t streaming_slice(const Slice& sl, float* work, size_t flat0) {
 // overflowed float32 (overflow.h).
 template <class Kernels>
 int32_t attention(const float* q, const float* k, const float* v, const float* mask, const float* key_bias, float scale,
-                  const ag_attention_dims* d, float* out, float* weights, float* scores, float* work) {
+                  float softcap, const ag_attention_dims* d, float* out, float* weights, float* scores, float* work) {
   const int32_t Tq = d->Tq, Tk = d->Tk;
   const int32_t group = d->kv_group > 1 ? d->kv_group : 1;  // query heads per key/value head
   int32_t status = 0;
@@ -300,6 +306,7 @@ int32_t attention(const float* q, const float* k, const float* v, const float* m
       sl.Tq = Tq, sl.Tk = Tk, sl.d_k = d->d_k, sl.d_v = d->d_v;
       sl.causal = d->causal != 0;
       sl.scale = scale;
+      sl.softcap = softcap > 0.0f ? softcap : 0.0f;
       // Offset of this slice's rows in the contiguous [B, H, Tq, Tk] outputs
       // and in the status's flat index.
       const size_t flat0 = (static_cast<size_t>(b) * d->H + static_cast<size_t>(h)) * Tq * Tk;
@@ -374,7 +381,8 @@ int32_t multi_head_attention(const float* xq, const float* xk, const float* xv, 
   ad.kv_group = 1;
   ad.causal = d->causal;
   ad.streaming = d->streaming;
-  const int32_t status = attention<Kernels>(Q, K, V, mask, key_bias, scale, &ad, heads, weights, nullptr, attn_work);
+  const int32_t status =
+      attention<Kernels>(Q, K, V, mask, key_bias, scale, 0.0f, &ad, heads, weights, nullptr, attn_work);
 
   Kernels::matmul(heads, wo, B * Tq, dm, dm, out);
   add_bias(out, bo, B * Tq, dm);

@@ -63,9 +63,9 @@ struct ScalarKernels {
     for (int32_t r = 0; r < rows; ++r)
       for (int32_t j = 0; j < cols; ++j) S[r * lds + j] = ag_dot__scalar(q + r * q_st, k + j * k_st, d_k);
   }
-  static float finish_scores(float* s, int32_t n, int32_t visible, float scale, const float* mrow, ptrdiff_t m_sj,
-                             const float* kb, int32_t* bad) {
-    return ag::attention_detail::finish_scores_loop(s, n, visible, scale, mrow, m_sj, kb, bad);
+  static float finish_scores(float* s, int32_t n, int32_t visible, float scale, float softcap, const float* mrow,
+                             ptrdiff_t m_sj, const float* kb, int32_t* bad) {
+    return ag::attention_detail::finish_scores_loop(s, n, visible, scale, softcap, mrow, m_sj, kb, bad);
   }
   static bool softmax_row(const float* z, int32_t n, float* y) { return ag::scalar::softmax_row(z, n, y); }
   static void mix_values(const float* alpha, int32_t n, const float* v, ptrdiff_t v_st, int32_t d_v, float* y) {
@@ -105,10 +105,10 @@ struct ScalarKernels {
 extern "C" {
 
 int32_t ag_attention__scalar(const float* q, const float* k, const float* v, const float* mask, const float* key_bias,
-                             float scale, const ag_attention_dims* dims, float* out, float* weights, float* scores,
-                             float* work) {
-  return ag::attention_detail::attention<ScalarKernels>(q, k, v, mask, key_bias, scale, dims, out, weights, scores,
-                                                        work);
+                             float scale, float softcap, const ag_attention_dims* dims, float* out, float* weights,
+                             float* scores, float* work) {
+  return ag::attention_detail::attention<ScalarKernels>(q, k, v, mask, key_bias, scale, softcap, dims, out, weights,
+                                                        scores, work);
 }
 
 int32_t ag_multi_head_attention__scalar(const float* xq, const float* xk, const float* xv, const float* wq,

@@ -111,7 +111,7 @@ float finish_scores4(float* s, int32_t n, int32_t visible, float scale, const fl
   float mx = ag::simd::max_lanes(vmax);
   if (j < visible) {
     int32_t tail_bad;
-    const float tail_max = ag::attention_detail::finish_scores_loop(s + j, visible - j, visible - j, scale,
+    const float tail_max = ag::attention_detail::finish_scores_loop(s + j, visible - j, visible - j, scale, 0.0f,
                                                                     mrow != nullptr ? mrow + j : nullptr, 1,
                                                                     kb != nullptr ? kb + j : nullptr, &tail_bad);
     if (tail_bad >= 0 && *bad < 0) *bad = j + tail_bad;
@@ -131,10 +131,11 @@ struct Simd128Kernels {
                      int32_t d_k, float* S, ptrdiff_t lds) {
     ag::simd128::gemm_nt(rows, cols, d_k, q, q_st, k, k_st, 0.0f, S, lds);
   }
-  static float finish_scores(float* s, int32_t n, int32_t visible, float scale, const float* mrow, ptrdiff_t m_sj,
-                             const float* kb, int32_t* bad) {
-    if (mrow != nullptr && m_sj != 1) {
-      return ag::attention_detail::finish_scores_loop(s, n, visible, scale, mrow, m_sj, kb, bad);
+  static float finish_scores(float* s, int32_t n, int32_t visible, float scale, float softcap, const float* mrow,
+                             ptrdiff_t m_sj, const float* kb, int32_t* bad) {
+    // A soft cap is one tanhf per score (as in the scalar variant): the plain loop.
+    if (softcap > 0.0f || (mrow != nullptr && m_sj != 1)) {
+      return ag::attention_detail::finish_scores_loop(s, n, visible, scale, softcap, mrow, m_sj, kb, bad);
     }
     return finish_scores4(s, n, visible, scale, mrow, kb, bad);
   }
@@ -181,10 +182,10 @@ struct Simd128Kernels {
 extern "C" {
 
 int32_t ag_attention__simd128(const float* q, const float* k, const float* v, const float* mask, const float* key_bias,
-                              float scale, const ag_attention_dims* dims, float* out, float* weights, float* scores,
-                              float* work) {
-  return ag::attention_detail::attention<Simd128Kernels>(q, k, v, mask, key_bias, scale, dims, out, weights, scores,
-                                                         work);
+                              float scale, float softcap, const ag_attention_dims* dims, float* out, float* weights,
+                              float* scores, float* work) {
+  return ag::attention_detail::attention<Simd128Kernels>(q, k, v, mask, key_bias, scale, softcap, dims, out, weights,
+                                                         scores, work);
 }
 
 int32_t ag_multi_head_attention__simd128(const float* xq, const float* xk, const float* xv, const float* wq,

@@ -142,6 +142,7 @@ struct AttentionInputs {
   std::vector<float> q, k, v, mask, key_bias;
   bool has_mask = false, has_key_bias = false;
   float scale = 0.0f;
+  float softcap = 0.0f;  // > 0: scores capped before the mask
 };
 
 AttentionInputs make_inputs(const ag_attention_dims& d, uint32_t seed) {
@@ -196,8 +197,8 @@ AttentionOutputs run_attention(Variant v, const AttentionInputs& in, const RunOp
   OffsetBuffer weights(opt.want_weights ? nw : 0, o, nan), scores(opt.want_scores ? nw : 0, o, nan);
   OffsetBuffer work(work_floats(d, opt), o, nan);  // exactly as documented: ASan sees any overrun
   AG_VARIANT(attention, v)
-  (q.data(), k.data(), vv.data(), mask ? mask->data() : nullptr, kb ? kb->data() : nullptr, in.scale, &d, out.data(),
-   opt.want_weights ? weights.data() : nullptr, opt.want_scores ? scores.data() : nullptr, work.data());
+  (q.data(), k.data(), vv.data(), mask ? mask->data() : nullptr, kb ? kb->data() : nullptr, in.scale, in.softcap, &d,
+   out.data(), opt.want_weights ? weights.data() : nullptr, opt.want_scores ? scores.data() : nullptr, work.data());
   return {out.values(), weights.values(), scores.values()};
 }
 
@@ -207,7 +208,7 @@ void check_attention(Variant v, const AttentionInputs& in, const RunOptions& opt
   const AttentionOutputs got = run_attention(v, in, opt);
   const reference::AttentionResult ref =
       reference::attention(in.q.data(), in.k.data(), in.v.data(), in.has_mask ? in.mask.data() : nullptr,
-                           in.has_key_bias ? in.key_bias.data() : nullptr, in.scale, d);
+                           in.has_key_bias ? in.key_bias.data() : nullptr, in.scale, d, in.softcap);
   const double dot_c = scores_c(v, d.d_k);
   const double mix_c = (ceil_log2(d.Tk) + 5.0) * kU;
   for (int32_t b = 0; b < d.B; ++b) {
@@ -226,7 +227,10 @@ void check_attention(Variant v, const AttentionInputs& in, const RunOptions& opt
           const double sa = ref.score_abs[row * d.Tk + j];
           const double ma = in.has_mask ? std::fabs(in.mask[mask_at(d, b, h, i, j)]) : 0.0;
           const double ka = in.has_key_bias ? std::fabs(in.key_bias[static_cast<size_t>(b) * d.kb_sb + j]) : 0.0;
-          es[j] = 1.01 * (dot_c * sa + 3.0 * kU * (sa + ma + ka));
+          // A soft cap c tanh(x / c) passes x's error on at most (tanh' <= 1) and adds the
+          // division, tanhf (3 u) and the product: at most 6 c u (registry.inc).
+          const double cap = in.softcap > 0.0f ? 6.0 * in.softcap * kU : 0.0;
+          es[j] = 1.01 * (dot_c * sa + 3.0 * kU * (sa + ma + ka) + cap);
           D = std::max(D, es[j] + kU * std::fabs(s - m) * 1.01);
         }
         const double rel =
@@ -299,7 +303,7 @@ TEST(Attention, WorkedExampleOfTheFirstArticle) {
   ag_attention_dims d = contiguous_dims(1, 1, 1, 3, 2, 3);
   for_each_variant([&](Variant v) {
     float out[3], weights[3], scores[3], work[3];
-    AG_VARIANT(attention, v)(q, k, vals, nullptr, nullptr, 1.0f, &d, out, weights, scores, work);
+    AG_VARIANT(attention, v)(q, k, vals, nullptr, nullptr, 1.0f, 0.0f, &d, out, weights, scores, work);
     EXPECT_EQ(scores[0], 5.0f);
     EXPECT_EQ(scores[1], -4.0f);
     EXPECT_EQ(scores[2], 0.0f);
@@ -375,6 +379,35 @@ TEST(Attention, SharedKeyValueHeads) {
       check_both(in, RunOptions{true, true, 1});
     }
   }
+}
+
+// Soft cap (Gemma 2; ONNX Attention, opset 23): S = c tanh(scale q.k / c) +
+// mask, the cap before the mask, so that -Infinity in the mask still hides a
+// key (its weight an exact +0, checked by check_attention). Logits of up to
+// about 30 against caps of 0.5, 5 and 50: fully, partly and hardly capped.
+TEST(Attention, SoftcapBeforeTheMask) {
+  for (float c : {0.5f, 5.0f, 50.0f}) {
+    SCOPED_TRACE(::testing::Message() << "softcap=" << c);
+    AttentionInputs in = make_inputs(interleaved_dims(2, 3, 6, 9, 8, 4), 900);
+    for (float& x : in.q) x *= 6.0f;
+    in.softcap = c;
+    check_both(in);
+    in.d.causal = 1;
+    in.has_mask = true;
+    in.d.m_si = 9, in.d.m_sj = 1;  // [Tq, Tk], broadcast over batches and heads
+    in.mask = random_floats(6 * 9, -2.0f, 2.0f, 901);
+    for (size_t i = 0; i < in.mask.size(); i += 5) in.mask[i] = -kInfF;
+    check_both(in, RunOptions{true, true, 1});
+  }
+  // scale * q.k = +Infinity is capped to c, the limit of c tanh(x / c): no overflow status.
+  const float q[2] = {1e20f, 1e20f}, k[2] = {1e20f, 1e20f}, vals[1] = {3.0f};
+  ag_attention_dims d = contiguous_dims(1, 1, 1, 1, 2, 1);
+  for_each_variant([&](Variant v) {
+    float out[1], scores[1], weights[1], work[1];
+    ASSERT_EQ(AG_VARIANT(attention, v)(q, k, vals, nullptr, nullptr, 1.0f, 2.0f, &d, out, weights, scores, work), 0);
+    EXPECT_EQ(scores[0], 2.0f);
+    EXPECT_EQ(out[0], 3.0f);
+  });
 }
 
 TEST(Attention, BroadcastMasks) {
@@ -700,8 +733,8 @@ TEST(AttentionStreaming, OverflowIsTheFirstInFlatOrder) {
         const float* m = with == 0 ? nullptr : (with == 1 ? mask.data() : mask_hiding.data());
         const float* kb = with == 0 ? nullptr : key_bias.data();
         std::vector<float> out(Tq), work(streaming ? AG_ATTENTION_STREAMING_WORK_FLOATS : Tq * Tk);
-        EXPECT_EQ(AG_VARIANT(attention, v)(in.q.data(), in.k.data(), in.v.data(), m, kb, in.scale, &d, out.data(),
-                                           nullptr, nullptr, work.data()),
+        EXPECT_EQ(AG_VARIANT(attention, v)(in.q.data(), in.k.data(), in.v.data(), m, kb, in.scale, in.softcap, &d,
+                                           out.data(), nullptr, nullptr, work.data()),
                   1 + 300);
       }
     }
@@ -943,15 +976,19 @@ TEST(Attention, ScoresThatOverflowAreReportedNotMasked) {
       float out[1];
       std::vector<float> work_buffer(streaming ? AG_ATTENTION_STREAMING_WORK_FLOATS : 2);
       float* work = work_buffer.data();
-      EXPECT_EQ(AG_VARIANT(attention, v)(q, k_pos, vals, nullptr, nullptr, 1.0f, &d, out, nullptr, nullptr, work), 2);
-      EXPECT_EQ(AG_VARIANT(attention, v)(q, k_neg, vals, nullptr, nullptr, 1.0f, &d, out, nullptr, nullptr, work), 1);
+      EXPECT_EQ(AG_VARIANT(attention, v)(q, k_pos, vals, nullptr, nullptr, 1.0f, 0.0f, &d, out, nullptr, nullptr, work),
+                2);
+      EXPECT_EQ(AG_VARIANT(attention, v)(q, k_neg, vals, nullptr, nullptr, 1.0f, 0.0f, &d, out, nullptr, nullptr, work),
+                1);
       // The overflowing key masked out: nothing overflowed that is seen, and the
       // -Infinity of the mask is no overflow.
       d.m_sj = 1;
-      EXPECT_EQ(AG_VARIANT(attention, v)(q, k_pos, vals, mask, nullptr, 1.0f, &d, out, nullptr, nullptr, work), 2);
+      EXPECT_EQ(AG_VARIANT(attention, v)(q, k_pos, vals, mask, nullptr, 1.0f, 0.0f, &d, out, nullptr, nullptr, work),
+                2);
       const float q_small[2] = {1.0f, 0.0f};
-      EXPECT_EQ(AG_VARIANT(attention, v)(q_small, k_pos, vals, mask, nullptr, 1.0f, &d, out, nullptr, nullptr, work),
-                0);
+      EXPECT_EQ(
+          AG_VARIANT(attention, v)(q_small, k_pos, vals, mask, nullptr, 1.0f, 0.0f, &d, out, nullptr, nullptr, work),
+          0);
       EXPECT_EQ(out[0], 1.0f);
       d.m_sj = 0;
     }

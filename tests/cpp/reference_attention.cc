@@ -78,7 +78,7 @@ std::vector<double> softmax_jacobian(const float* alpha, int32_t n) {
 }
 
 AttentionResult attention(const float* q, const float* k, const float* v, const float* mask, const float* key_bias,
-                          double scale, const ag_attention_dims& d) {
+                          double scale, const ag_attention_dims& d, double softcap) {
   AttentionResult r;
   const size_t rows = static_cast<size_t>(d.B) * d.H * d.Tq;
   r.out.assign(rows * d.d_v, 0.0);
@@ -107,7 +107,7 @@ AttentionResult attention(const float* q, const float* k, const float* v, const 
             dot += qc * kc;
             dot_abs += std::fabs(qc * kc);
           }
-          double sij = scale * dot;
+          double sij = softcap > 0.0 ? softcap * std::tanh(scale * dot / softcap) : scale * dot;
           if (mask)
             sij += mask[static_cast<ptrdiff_t>(b) * d.m_sb + static_cast<ptrdiff_t>(h) * d.m_sh +
                         static_cast<ptrdiff_t>(i) * d.m_si + static_cast<ptrdiff_t>(j) * d.m_sj];

@@ -43,8 +43,9 @@ std::vector<double> softmax_jacobian(const float* alpha, int32_t n);
 struct AttentionResult {
   std::vector<double> out, weights, scores, score_abs, out_abs;
 };
+// softcap c > 0 caps each score before the mask: c tanh(scale q.k / c).
 AttentionResult attention(const float* q, const float* k, const float* v, const float* mask, const float* key_bias,
-                          double scale, const ag_attention_dims& d);
+                          double scale, const ag_attention_dims& d, double softcap = 0.0);
 
 // Multi-head attention in double (§3.2.2, row-vector convention). out [B, Tq,
 // d_model], weights [B, h, Tq, Tk]. Biases may be null.

@@ -130,8 +130,8 @@ Run run(Variant v, const Problem& p, bool streaming, bool want_weights, bool wan
                              : (want_weights || want_scores) ? static_cast<size_t>(d.Tk)
                                                              : static_cast<size_t>(d.Tq) * d.Tk;
   Buffer work = in.output(work_floats);
-  r.status = AG_FUZZ_VARIANT(attention, v)(p.q.data(), p.k.data(), p.v.data(), p.mask_ptr(), p.kb_ptr(), p.scale, &d,
-                                           r.out.data(), want_weights ? r.weights.data() : nullptr,
+  r.status = AG_FUZZ_VARIANT(attention, v)(p.q.data(), p.k.data(), p.v.data(), p.mask_ptr(), p.kb_ptr(), p.scale, 0.0f,
+                                           &d, r.out.data(), want_weights ? r.weights.data() : nullptr,
                                            want_scores ? r.scores.data() : nullptr, work.data());
   return r;
 }
@@ -447,7 +447,7 @@ void fuzz_mha(Input& in) {
     Buffer work2 = in.output(d.streaming ? AG_ATTENTION_STREAMING_WORK_FLOATS
                                          : (want_weights ? static_cast<size_t>(Tk) : static_cast<size_t>(Tq) * Tk));
     const int32_t status2 =
-        AG_FUZZ_VARIANT(attention, v)(Q.data(), K.data(), V.data(), mp, kbp, scale, &ad, heads.data(),
+        AG_FUZZ_VARIANT(attention, v)(Q.data(), K.data(), V.data(), mp, kbp, scale, 0.0f, &ad, heads.data(),
                                       want_weights ? weights2.data() : nullptr, nullptr, work2.data());
     const std::vector<float> out2 = project(v, heads.data(), wo, bop, B * Tq, dm, in);
 

@@ -46,6 +46,8 @@ function constants(variant, dk) {
  * Float64 attention of one slice, Q [Tq, dk], K [Tk, dk], V [Tk, dv] flat,
  * with the bounds of both paths per output. Optional absolute errors of the
  * inputs (qe, ke, ve, same layouts; from projections) are carried through.
+ * softcap c > 0 caps each score before the mask, c tanh(x / c): it passes the
+ * error of x on at most (tanh' <= 1) and adds at most 6 c u (registry.inc).
  */
 function slice(
   Q,
@@ -55,7 +57,7 @@ function slice(
   Tk,
   dk,
   dv,
-  { scale, causal = false, maskAt = null, variant, qe = null, ke = null, ve = null },
+  { scale, softcap = 0, causal = false, maskAt = null, variant, qe = null, ke = null, ve = null },
 ) {
   const c = constants(variant, dk);
   const nt = Math.ceil(Tk / TILE);
@@ -89,8 +91,8 @@ function slice(
         prop += eq * (abs(k) + ek) + abs(q) * ek;
       }
       const sc = abs(scale);
-      s[j] = scale * dot + extra;
-      es[j] = 1.01 * (sc * prop + c.scores * sc * mag + 3 * U * (sc * mag + abs(extra)));
+      s[j] = (softcap > 0 ? softcap * Math.tanh((scale * dot) / softcap) : scale * dot) + extra;
+      es[j] = 1.01 * (sc * prop + c.scores * sc * mag + 3 * U * (sc * mag + abs(extra)) + 6 * softcap * U);
       if (s[j] > M) M = s[j];
     }
     if (M === -Infinity) {
@@ -256,6 +258,48 @@ describe.each(CONFIGS)('streaming attention: $label', (cfg) => {
         dv,
         `slice ${s}`,
       );
+    }
+  });
+
+  test('softcap: scores c tanh(scale q.k / c) before the mask, on both paths; a masked key stays masked', () => {
+    // Logits up to about 30 against caps of 0.5, 4 and 40; an additive [Tk] mask with -Infinity.
+    const [Tq, Tk, dk, dv] = [40, 300, 8, 4];
+    const add = Float32Array.from({ length: Tk }, (_, j) => (j % 9 === 4 ? -Infinity : Math.fround(((j % 7) - 3) / 2)));
+    for (const softcap of [0.5, 4, 40]) {
+      const r = ref.rng(500 + softcap);
+      const Q = r.f32(Tq * dk, -6, 6);
+      const K = r.f32(Tk * dk, -1, 1);
+      const V = r.f32(Tk * dv, -2, 2);
+      const scale = Math.fround(1 / Math.sqrt(dk));
+      const opts = { softcap, causal: true, mask: T(add, [Tk]) };
+      const want = slice(Q, K, V, Tq, Tk, dk, dv, {
+        scale,
+        softcap,
+        causal: true,
+        maskAt: (i, j) => add[j],
+        variant: cfg.variant,
+      });
+      const streamed = ag.attention(T(Q, [Tq, dk]), T(K, [Tk, dk]), T(V, [Tk, dv]), opts);
+      expectWithin(streamed.output.data, want.Y, want.tolStream, want.hidden, dv, `streaming, softcap ${softcap}`);
+      const grid = ag.attention(T(Q, [Tq, dk]), T(K, [Tk, dk]), T(V, [Tk, dv]), {
+        ...opts,
+        returnWeights: true,
+        returnScores: true,
+      });
+      expectWithin(grid.output.data, want.Y, want.tolGrid, want.hidden, dv, `materialized, softcap ${softcap}`);
+      // Every visible score is within the cap (plus the mask added after it); hidden keys weigh exactly +0.
+      for (let i = 0; i < Tq; i++)
+        for (let j = 0; j < Tk; j++) {
+          const x = i * Tk + j;
+          if (j > i || add[j] === -Infinity) {
+            expect(Object.is(grid.weights.data[x], 0)).toBe(true);
+            expect(grid.scores.data[x]).toBe(-Infinity);
+          } else {
+            // |c tanh| <= c, then the rounding of the sum with the mask entry.
+            const cap = softcap + 2 * U * (softcap + abs(add[j]));
+            expect(abs(grid.scores.data[x] - add[j])).toBeLessThanOrEqual(cap);
+          }
+        }
     }
   });
 

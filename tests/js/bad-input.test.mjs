@@ -268,6 +268,35 @@ const CASES = [
     ['attention', 'K', '[3, 2, 2]'],
   ],
   [
+    'attention: h_kv that does not divide h_q',
+    (ag) =>
+      ag.attention(
+        { data: new Float32Array(16), shape: [1, 4, 2, 2] },
+        { data: new Float32Array(12), shape: [1, 3, 2, 2] },
+        { data: new Float32Array(12), shape: [1, 3, 2, 2] },
+      ),
+    RangeError,
+    ['attention', 'K and V have h_kv = 3', 'h_q = 4', 'K [1, 3, 2, 2]', 'must divide h_q'],
+  ],
+  [
+    'attention softcap 0',
+    (ag) => ag.attention(I2, I2, I2, { softcap: 0 }),
+    RangeError,
+    ['attention', 'options.softcap', '> 0'],
+  ],
+  [
+    'attention softcap not a number',
+    (ag) => ag.attention(I2, I2, I2, { softcap: '2' }),
+    TypeError,
+    ['attention', 'options.softcap', 'must be a number'],
+  ],
+  [
+    'attention softcap 0 in float32',
+    (ag) => ag.attention(I2, I2, I2, { softcap: 1e-50 }),
+    RangeError,
+    ['attention', 'options.softcap', '0 in float32'],
+  ],
+  [
     'mask that does not broadcast',
     (ag) => ag.attention(I2, I2, I2, { mask: [[true, true, true]] }),
     RangeError,

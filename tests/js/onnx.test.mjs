@@ -53,11 +53,14 @@ function missingFeature(c) {
   switch (c.op) {
     case 'Attention': {
       const ins = c.node_inputs;
-      if (a.softcap) return 'softcap (c tanh(x / c) on the scores)';
       if (ins[4] || ins[5]) return 'past_key / past_value (KV cache) and present_key / present_value outputs';
       if (ins[6]) return 'nonpad_kv_seqlen (per-batch key lengths with a causal offset)';
-      if (c.node_outputs[3] && (a.qk_matmul_output_mode ?? 0) === 0 && (ins[3] || a.is_causal)) {
-        return 'qk_matmul_output mode 0 with a mask (the API returns scores after the mask, mode 2)';
+      // The API's scores are those after the soft cap and the mask (mode 2): modes 0 and 1
+      // differ from them when a step after theirs changes the scores.
+      const mode = a.qk_matmul_output_mode ?? 0;
+      const masked = Boolean(ins[3] || a.is_causal);
+      if (c.node_outputs[3] && ((mode === 0 && (masked || a.softcap)) || (mode === 1 && masked))) {
+        return `qk_matmul_output mode ${mode} with a ${masked ? 'mask' : 'soft cap'} (the API returns scores after the soft cap and the mask, mode 2)`;
       }
       return null;
     }
@@ -106,6 +109,7 @@ function run(ag, c) {
       if (threeD) [qh, kh, vh] = [split(q, a.q_num_heads), split(k, a.kv_num_heads), split(v, a.kv_num_heads)];
       const opts = { causal: Boolean(a.is_causal), returnWeights: true, returnScores: true };
       if (a.scale !== undefined) opts.scale = a.scale;
+      if (a.softcap) opts.softcap = a.softcap;
       if (c.node_inputs[3]) opts.mask = tensorOf(input(3));
       const res = ag.attention(qh, kh, vh, opts);
       let y = res.output;
