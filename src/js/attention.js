@@ -279,7 +279,11 @@ export const attentionMethods = {
       if (status !== 0)
         throw scoreOverflow(
           m,
-          `the scores ${softcap ? 'softcap * tanh(scale * Q K^T / softcap)' : 'scale * Q K^T'}${mask ? ' + mask' : ''}`,
+          // A capped score cannot overflow: with a cap, what did is scale * Q K^T (a NaN from sums of
+          // both signs), or a capped score plus a mask entry near FLT_MAX.
+          softcap
+            ? `the scores scale * Q K^T before the soft cap${mask ? ' (or after it, + mask)' : ''}`
+            : `the scores scale * Q K^T${mask ? ' + mask' : ''}`,
           scoreShape,
           status,
         );

@@ -291,6 +291,18 @@ const CASES = [
     ['attention', 'options.softcap', 'must be a number'],
   ],
   [
+    'attention softcap: q.k whose products of both signs overflow (a NaN before the cap)',
+    (ag) =>
+      ag.attention(
+        { data: Float32Array.of(1e20, 1e19), shape: [1, 2] },
+        { data: Float32Array.of(3e19, 1e20, 1e20, -1e20), shape: [2, 2] },
+        [[0], [1]],
+        { softcap: 3 },
+      ),
+    RangeError,
+    ['attention', 'scale * Q K^T before the soft cap[0, 1]', 'overflowed float32'],
+  ],
+  [
     'attention softcap 0 in float32',
     (ag) => ag.attention(I2, I2, I2, { softcap: 1e-50 }),
     RangeError,
