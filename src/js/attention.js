@@ -156,6 +156,53 @@ function softcapOption(m, value) {
   return c;
 }
 
+/**
+ * The KV cache options of attention: pastKey and pastValue (both or neither,
+ * TypeError otherwise), each of K's (V's) rank with the same leading shape
+ * and width, and the same number P of cached rows (RangeError naming the
+ * option otherwise). Returns null, or { key, value, P } with the tensors.
+ */
+function kvCacheOption(m, o, K, V) {
+  if (o.pastKey === undefined && o.pastValue === undefined) return null;
+  if (o.pastKey === undefined || o.pastValue === undefined)
+    throw new TypeError(
+      `${m}: options.pastKey and options.pastValue go together (a KV cache); got only options.${o.pastKey === undefined ? 'pastValue' : 'pastKey'}`,
+    );
+  const past = (name, t, of) => {
+    const lead = t.shape.slice(0, -2);
+    const expected = `${formatShape([...lead, 'P', t.shape.at(-1)])} (the shape of ${of} ${formatShape(t.shape)} with P cached rows)`;
+    const x = toTensorRank(m, `options.${name}`, o[name], [t.shape.length], expected);
+    if (x.shape.at(-1) !== t.shape.at(-1) || x.shape.slice(0, -2).join() !== lead.join())
+      throw shapeError(m, `options.${name}`, x.shape, expected);
+    return x;
+  };
+  const key = past('pastKey', K, 'K');
+  const value = past('pastValue', V, 'V');
+  const P = key.shape.at(-2);
+  if (value.shape.at(-2) !== P)
+    throw shapeError(
+      m,
+      'options.pastValue',
+      value.shape,
+      `${P} row${P === 1 ? '' : 's'}, as options.pastKey ${formatShape(key.shape)}`,
+    );
+  return { key, value, P };
+}
+
+/**
+ * Copies, for each leading index, the P rows of `past` then the T rows of
+ * `now` (each `width` floats) into `out`: present = [past; now] along the
+ * token axis, in wasm memory (byte offsets). Data movement only.
+ */
+function joinRows(memory, out, past, now, lead, P, T, width) {
+  const f = new Float32Array(memory.buffer);
+  const [o, a, b] = [out / 4, past / 4, now / 4];
+  for (let l = 0; l < lead; l++) {
+    f.copyWithin(o + l * (P + T) * width, a + l * P * width, a + (l + 1) * P * width);
+    f.copyWithin(o + (l * (P + T) + P) * width, b + l * T * width, b + (l + 1) * T * width);
+  }
+}
+
 export const attentionMethods = {
   /**
    * Scaled dot-product attention (Vaswani et al. 2017, §3.2.1): streaming
@@ -174,6 +221,8 @@ export const attentionMethods = {
       'returnWeights',
       'returnScores',
       'streaming',
+      'pastKey',
+      'pastValue',
     ]);
     const Q = toTensorRank(m, 'Q', q, [2, 3, 4], '[..., Tq, d_k]');
     const [Tq, dk] = Q.shape.slice(-2);
@@ -185,6 +234,10 @@ export const attentionMethods = {
     const V = toTensorRank(m, 'V', v, [2, 3, 4], vExp);
     if (V.shape.at(-2) !== Tk) throw shapeError(m, 'V', V.shape, vExp, 'V needs one row per key');
     const dv = V.shape.at(-1);
+    // A KV cache of P rows goes before K and V: Tk keys in all, query i at position P + i.
+    const cache = kvCacheOption(m, o, K, V);
+    const P = cache ? cache.P : 0;
+    const Tall = P + Tk;
     const group = kvGroup(m, Q, K, V);
     // With shared key/value heads, K and V are checked as if they had h_q heads, then read with their own.
     const asQueryHeads = (t) => (group > 1 ? [...t.shape.slice(0, -3), Q.shape.at(-3)] : t.shape.slice(0, -2));
@@ -199,8 +252,9 @@ export const attentionMethods = {
     const st = (t, rows, cols, target = BH) =>
       broadcastStrides(m, '', t.shape.slice(0, -2), target, '').map((s) => s * rows * cols);
     const [qsb, qsh] = st(Q, Tq, dk);
-    const [ksb, ksh] = st(K, Tk, dk, BHkv);
-    const [vsb, vsh] = st(V, Tk, dv, BHkv);
+    // K and V as the kernel reads them: with a cache, the joined present key and value (Tall rows).
+    const [ksb, ksh] = st(K, Tall, dk, BHkv);
+    const [vsb, vsh] = st(V, Tall, dv, BHkv);
     const scale = o.scale === undefined ? Math.fround(1 / Math.sqrt(dk)) : finiteNumber(m, 'options.scale', o.scale);
     const softcap = softcapOption(m, o.softcap);
     const causal = booleanOption(m, 'options.causal', o.causal, false);
@@ -212,18 +266,19 @@ export const attentionMethods = {
     ]);
     let mask = null;
     let ms = [0, 0, 0, 0];
-    const scoreShape = [...lead, Tq, Tk];
+    const scoreShape = [...lead, Tq, Tall];
     if (o.mask !== undefined && o.mask !== null) {
-      const target = `a shape that broadcasts to [B, h, Tq, Tk] = ${formatShape([B, H, Tq, Tk])}`;
+      const keys = cache ? 'P + Tk' : 'Tk';
+      const target = `a shape that broadcasts to [B, h, Tq, ${keys}] = ${formatShape([B, H, Tq, Tall])}`;
       mask = toMask(m, 'mask', o.mask, target, 'attend', maskKindOption(m, o.maskKind));
-      ms = broadcastStrides(m, 'mask', mask.shape, [B, H, Tq, Tk], '[B, h, Tq, Tk]');
+      ms = broadcastStrides(m, 'mask', mask.shape, [B, H, Tq, Tall], `[B, h, Tq, ${keys}]`);
     }
     // ag_attention_dims (kernels.h) by field name.
     const dims = packDims(this._rt.module, 'attentionDimsFields', {
       B,
       H,
       Tq,
-      Tk,
+      Tk: Tall,
       d_k: dk,
       d_v: dv,
       q_sb: qsb,
@@ -245,27 +300,38 @@ export const attentionMethods = {
       kb_sb: 0,
       kv_group: group,
       causal: causal ? 1 : 0,
+      causal_offset: P,
       streaming: streaming ? 1 : 0,
     });
     const nOut = B * H * Tq * dv;
-    const nW = B * H * Tq * Tk;
+    const nW = B * H * Tq * Tall;
+    const presentShape = (t, d) => [...t.shape.slice(0, -2), Tall, d];
     const specs = {
       Q: { shape: Q.shape, data: Q.data },
       K: { shape: K.shape, data: K.data },
       V: { shape: V.shape, data: V.data },
+      pastKey: cache && { shape: cache.key.shape, data: cache.key.data, name: 'options.pastKey' },
+      pastValue: cache && { shape: cache.value.shape, data: cache.value.data, name: 'options.pastValue' },
+      presentKey: cache && { shape: presentShape(K, dk), length: numel(presentShape(K, dk)) },
+      presentValue: cache && { shape: presentShape(V, dv), length: numel(presentShape(V, dv)) },
       mask: mask && { data: mask.data },
       dims: { data: dims },
       output: { shape: [...lead, Tq, dv], length: nOut },
       weights: returnWeights && { shape: scoreShape, length: nW },
       scores: returnScores && { shape: scoreShape, length: nW },
-      work: attentionWork(this._rt.module, streaming, returnWeights || returnScores, Tq, Tk),
+      work: attentionWork(this._rt.module, streaming, returnWeights || returnScores, Tq, Tall),
     };
     const r = this._buffers(m, specs, (p) => {
+      if (cache) {
+        const memory = this._rt.memory();
+        joinRows(memory, p.presentKey, p.pastKey, p.K, numel(K.shape.slice(0, -2)), P, Tk, dk);
+        joinRows(memory, p.presentValue, p.pastValue, p.V, numel(V.shape.slice(0, -2)), P, Tk, dv);
+      }
       const keyBias = 0;
       const status = this._kernel('attention')(
         p.Q,
-        p.K,
-        p.V,
+        cache ? p.presentKey : p.K,
+        cache ? p.presentValue : p.V,
         p.mask,
         keyBias,
         scale,
@@ -291,9 +357,18 @@ export const attentionMethods = {
       const res = { output: tensorOf(this._read(Float32Array, p.output, nOut), [...lead, Tq, dv]) };
       if (returnWeights) res.weights = tensorOf(this._read(Float32Array, p.weights, nW), scoreShape.slice());
       if (returnScores) res.scores = tensorOf(this._read(Float32Array, p.scores, nW), scoreShape.slice());
+      if (cache) {
+        // The cache for the next call: the past rows, then this call's.
+        for (const [name, t, d] of [
+          ['presentKey', K, dk],
+          ['presentValue', V, dv],
+        ])
+          res[name] = tensorOf(this._read(Float32Array, p[name], numel(presentShape(t, d))), presentShape(t, d));
+      }
       return res;
     });
     const args = { Q: Q.shape, K: K.shape, V: V.shape };
+    if (cache) Object.assign(args, { pastKey: cache.key.shape, pastValue: cache.value.shape });
     if (mask) args.mask = mask.shape;
     return this._done('attention', args, r);
   },

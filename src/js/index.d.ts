@@ -192,7 +192,18 @@ export interface AttentionOptions {
    * is a RangeError.
    */
   softcap?: number;
-  /** Query i sees keys 0..i only (top-left aligned when Tq != Tk). Default false. */
+  /**
+   * A KV cache: the keys and values of P earlier tokens, [..., P, d_k] and [..., P, d_v] with
+   * K's and V's leading shape, placed before K and V (P + Tk keys in all; the mask, weights
+   * and scores then have P + Tk columns). With `causal`, query i sits at position P + i and
+   * sees keys 0..P + i. The result carries `presentKey` and `presentValue`, the joined rows,
+   * for the next call. Both or neither (TypeError); other shapes are a RangeError naming the
+   * option; a non-finite entry is a RangeError naming it.
+   */
+  pastKey?: TensorLike;
+  /** The values of the KV cache: see {@link AttentionOptions.pastKey}. */
+  pastValue?: TensorLike;
+  /** Query i sees keys 0..i only (top-left aligned when Tq != Tk; 0..P + i with a KV cache of P). Default false. */
   causal?: boolean;
   /**
    * Boolean (`true` = may attend) or additive float mask (added to the scaled
@@ -241,6 +252,10 @@ export interface AttentionResult {
   weights?: Tensor;
   /** Scores (logits) [..., Tq, Tk]: scale Q K^T + mask. Present with `returnScores: true`. */
   scores?: Tensor;
+  /** [pastKey; K] along the tokens, [..., P + Tk, d_k]: the cache for the next call. Present with `pastKey`. */
+  presentKey?: Tensor;
+  /** [pastValue; V] along the tokens, [..., P + Tk, d_v]. Present with `pastValue`. */
+  presentValue?: Tensor;
 }
 
 /**
@@ -250,7 +265,8 @@ export interface AttentionResult {
  */
 export type AttentionResultFor<O extends AttentionOptions> = AttentionResult &
   (O extends { returnWeights: true } ? { weights: Tensor } : unknown) &
-  (O extends { returnScores: true } ? { scores: Tensor } : unknown);
+  (O extends { returnScores: true } ? { scores: Tensor } : unknown) &
+  (O extends { pastKey: TensorLike } ? { presentKey: Tensor; presentValue: Tensor } : unknown);
 
 export interface MultiHeadInputs {
   /** X_q: [Tq, d_model] or [B, Tq, d_model]. */

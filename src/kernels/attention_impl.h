@@ -101,13 +101,18 @@ struct Slice {
   ptrdiff_t q_st, k_st, v_st, o_st, m_si, m_sj;
   int32_t Tq, Tk, d_k, d_v;
   bool causal;
+  int32_t causal_offset;  // with causal, query i sees keys 0..i + causal_offset
   float scale;
   float softcap;  // > 0: scores capped to softcap * tanh(score / softcap) before the mask; 0: none
 };
 
-// Causal, top-left aligned: query i sees keys 0..i, all of them once
-// i >= Tk - 1.
-inline int32_t visible_keys(const Slice& sl, int32_t i) { return sl.causal ? (i + 1 < sl.Tk ? i + 1 : sl.Tk) : sl.Tk; }
+// Causal: query i sees keys 0..i + causal_offset (top-left aligned when the
+// offset is 0; a KV cache of P keys puts query i at position P + i), all of
+// them once i + causal_offset >= Tk - 1.
+inline int32_t visible_keys(const Slice& sl, int32_t i) {
+  const int64_t n = static_cast<int64_t>(i) + 1 + sl.causal_offset;
+  return sl.causal ? (n < sl.Tk ? static_cast<int32_t>(n) : sl.Tk) : sl.Tk;
+}
 
 // The plain loop behind finish_scores (see the file comment): the scalar
 // variant's, and the simd128 variant's for masks that are not contiguous
@@ -224,8 +229,8 @@ int32_t streaming_slice(const Slice& sl, float* work, size_t flat0) {
       float* orow = O + static_cast<ptrdiff_t>(r) * sl.o_st;
       for (int32_t x = 0; x < dv; ++x) orow[x] = 0.0f;
     }
-    // With causal masking no row of this block sees a key past its last row.
-    const int32_t kend = sl.causal ? (i0 + nq < Tk ? i0 + nq : Tk) : Tk;
+    // With causal masking no row of this block sees a key past its last row's.
+    const int32_t kend = visible_keys(sl, i0 + nq - 1);
     for (int32_t j0 = 0; j0 < kend; j0 += kTileK) {
       const int32_t nk = kend - j0 < kTileK ? kend - j0 : kTileK;
       const int32_t padded = (nk + 3) & ~3;
@@ -236,7 +241,10 @@ int32_t streaming_slice(const Slice& sl, float* work, size_t flat0) {
         float* s = S + static_cast<size_t>(r) * kTileK;
         for (int32_t j = nk; j < padded; ++j) s[j] = -INFINITY;
         int32_t visible = nk;
-        if (sl.causal) visible = i + 1 - j0 < nk ? (i + 1 - j0 > 0 ? i + 1 - j0 : 0) : nk;
+        if (sl.causal) {
+          const int32_t past = visible_keys(sl, i) - j0;  // keys of this tile that row i sees
+          visible = past < nk ? (past > 0 ? past : 0) : nk;
+        }
         const float* mi = sl.mask != nullptr
                               ? sl.mask + static_cast<ptrdiff_t>(i) * sl.m_si + static_cast<ptrdiff_t>(j0) * sl.m_sj
                               : nullptr;
@@ -305,6 +313,7 @@ int32_t attention(const float* q, const float* k, const float* v, const float* m
       sl.m_si = d->m_si, sl.m_sj = d->m_sj;
       sl.Tq = Tq, sl.Tk = Tk, sl.d_k = d->d_k, sl.d_v = d->d_v;
       sl.causal = d->causal != 0;
+      sl.causal_offset = d->causal_offset;
       sl.scale = scale;
       sl.softcap = softcap > 0.0f ? softcap : 0.0f;
       // Offset of this slice's rows in the contiguous [B, H, Tq, Tk] outputs
@@ -380,6 +389,7 @@ int32_t multi_head_attention(const float* xq, const float* xk, const float* xv, 
   ad.kb_sb = d->kb_sb;
   ad.kv_group = 1;
   ad.causal = d->causal;
+  ad.causal_offset = 0;
   ad.streaming = d->streaming;
   const int32_t status =
       attention<Kernels>(Q, K, V, mask, key_bias, scale, 0.0f, &ad, heads, weights, nullptr, attn_work);

@@ -38,9 +38,10 @@ typedef struct ag_attention_dims {
   int32_t o_sb, o_sh, o_st;
   int32_t m_sb, m_sh, m_si, m_sj;
   int32_t kb_sb;
-  int32_t kv_group;   // query heads per key/value head (see above); 0 or 1: one each
-  int32_t causal;     // 1: query i sees keys 0..i (top-left aligned); 0: all keys
-  int32_t streaming;  // 1: online softmax over key tiles, no [Tq, Tk] grid; 0: the grid
+  int32_t kv_group;       // query heads per key/value head (see above); 0 or 1: one each
+  int32_t causal;         // 1: query i sees keys 0..i + causal_offset; 0: all keys
+  int32_t causal_offset;  // >= 0: 0 is top-left aligned; P puts query i at position P + i (a KV cache of P keys)
+  int32_t streaming;      // 1: online softmax over key tiles, no [Tq, Tk] grid; 0: the grid
 } ag_attention_dims;
 
 // The streaming attention (registry.inc) works on blocks of
@@ -59,7 +60,7 @@ typedef struct ag_attention_dims {
 #define AG_ATTENTION_DIMS_FIELDS(X)                                               \
   X(B) X(H) X(Tq) X(Tk) X(d_k) X(d_v)                                             \
   X(q_sb) X(q_sh) X(q_st) X(k_sb) X(k_sh) X(k_st) X(v_sb) X(v_sh) X(v_st)         \
-  X(o_sb) X(o_sh) X(o_st) X(m_sb) X(m_sh) X(m_si) X(m_sj) X(kb_sb) X(kv_group) X(causal) X(streaming)
+  X(o_sb) X(o_sh) X(o_st) X(m_sb) X(m_sh) X(m_si) X(m_sj) X(kb_sb) X(kv_group) X(causal) X(causal_offset) X(streaming)
 // clang-format on
 
 // Shapes for multi-head attention (Vaswani et al. 2017, §3.2.2): B batches,

@@ -303,6 +303,55 @@ describe.each(CONFIGS)('streaming attention: $label', (cfg) => {
     }
   });
 
+  test('KV cache: pastKey and pastValue go before K and V, query i sits at P + i, present* are the joined rows', () => {
+    // The last Tq rows of a causal sequence of P + Tq tokens, computed with the first P keys and
+    // values as the cache, against the float64 reference of those rows over all P + Tq keys; on
+    // both paths, with the cache crossing key tiles (P = 500), and with shared heads (2 on 1).
+    const [B, Hq, Hkv, Tq, dk, dv] = [2, 2, 1, 5, 8, 4];
+    const part = (X, i, n) => X.subarray(i * n, (i + 1) * n); // slice i of n floats
+    for (const P of [1, 37, 500]) {
+      const Tall = P + Tq;
+      const r = ref.rng(600 + P);
+      const Q = r.f32(B * Hq * Tq * dk);
+      const [pk, nk] = [r.f32(B * Hkv * P * dk), r.f32(B * Hkv * Tq * dk)];
+      const [pv, nv] = [r.f32(B * Hkv * P * dv, -2, 2), r.f32(B * Hkv * Tq * dv, -2, 2)];
+      const cache = { pastKey: T(pk, [B, Hkv, P, dk]), pastValue: T(pv, [B, Hkv, P, dv]) };
+      const scale = Math.fround(1 / Math.sqrt(dk));
+      for (const streaming of [true, false]) {
+        const res = ag.attention(T(Q, [B, Hq, Tq, dk]), T(nk, [B, Hkv, Tq, dk]), T(nv, [B, Hkv, Tq, dv]), {
+          causal: true,
+          streaming,
+          ...cache,
+        });
+        expect(res.presentKey.shape).toEqual([B, Hkv, Tall, dk]);
+        expect(res.presentValue.shape).toEqual([B, Hkv, Tall, dv]);
+        for (let b = 0; b < B; b++) {
+          // present = [past; new] along the tokens, exactly.
+          expect(part(res.presentKey.data, b, Tall * dk)).toEqual(
+            Float32Array.from([...part(pk, b, P * dk), ...part(nk, b, Tq * dk)]),
+          );
+          expect(part(res.presentValue.data, b, Tall * dv)).toEqual(
+            Float32Array.from([...part(pv, b, P * dv), ...part(nv, b, Tq * dv)]),
+          );
+          const K = part(res.presentKey.data, b, Tall * dk);
+          const V = part(res.presentValue.data, b, Tall * dv);
+          for (let h = 0; h < Hq; h++) {
+            const s = b * Hq + h;
+            // Query i sees keys 0..P + i: the causal mask of the whole sequence, rows P.. of it.
+            const want = slice(part(Q, s, Tq * dk), K, V, Tq, Tall, dk, dv, {
+              scale,
+              maskAt: (i, j) => (j > P + i ? -Infinity : 0),
+              variant: cfg.variant,
+            });
+            const tol = streaming ? want.tolStream : want.tolGrid;
+            expectWithin(part(res.output.data, s, Tq * dv), want.Y, tol, want.hidden, dv, `P ${P}, b ${b}, h ${h}`);
+          }
+        }
+      }
+    }
+    expect(ag.callLog.at(-1).args).toMatchObject({ pastKey: [B, Hkv, 500, dk], pastValue: [B, Hkv, 500, dv] });
+  });
+
   test('shared key/value heads (GQA, MQA): query head i reads K, V head floor(i h_kv / h_q), on both paths', () => {
     // h_q = 6 query heads on h_kv = 2 (groups of 3), 3 and 1 (multi-query) key/value heads; each
     // output slice against the float64 reference of its query head with its key/value head.

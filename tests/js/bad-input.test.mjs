@@ -303,6 +303,30 @@ const CASES = [
     ['attention', 'scale * Q K^T before the soft cap[0, 1]', 'overflowed float32'],
   ],
   [
+    'attention: pastKey without pastValue',
+    (ag) => ag.attention(I2, I2, I2, { pastKey: I2 }),
+    TypeError,
+    ['attention', 'options.pastKey and options.pastValue go together', 'got only options.pastKey'],
+  ],
+  [
+    'attention: pastKey of another width than K',
+    (ag) => ag.attention(I2, I2, I2, { pastKey: [[1, 2, 3]], pastValue: [[1, 2]] }),
+    RangeError,
+    ['attention', 'options.pastKey', '[1, 3]', '[P, 2]'],
+  ],
+  [
+    'attention: pastValue with another P than pastKey',
+    (ag) => ag.attention(I2, I2, I2, { pastKey: [[1, 2]], pastValue: I2 }),
+    RangeError,
+    ['attention', 'options.pastValue', '[2, 2]', '1 row, as options.pastKey [1, 2]'],
+  ],
+  [
+    'attention: a NaN in pastValue',
+    (ag) => ag.attention(I2, I2, I2, { pastKey: [[1, 2]], pastValue: [[NaN, 2]] }),
+    RangeError,
+    ['attention', 'options.pastValue[0, 0] is NaN'],
+  ],
+  [
     'attention softcap 0 in float32',
     (ag) => ag.attention(I2, I2, I2, { softcap: 1e-50 }),
     RangeError,

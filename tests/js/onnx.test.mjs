@@ -53,7 +53,6 @@ function missingFeature(c) {
   switch (c.op) {
     case 'Attention': {
       const ins = c.node_inputs;
-      if (ins[4] || ins[5]) return 'past_key / past_value (KV cache) and present_key / present_value outputs';
       if (ins[6]) return 'nonpad_kv_seqlen (per-batch key lengths with a causal offset)';
       // The API's scores are those after the soft cap and the mask (mode 2): modes 0 and 1
       // differ from them when a step after theirs changes the scores.
@@ -111,6 +110,8 @@ function run(ag, c) {
       if (a.scale !== undefined) opts.scale = a.scale;
       if (a.softcap) opts.softcap = a.softcap;
       if (c.node_inputs[3]) opts.mask = tensorOf(input(3));
+      // KV cache: past_key, past_value [B, kv_heads, P, d] before K and V; present_* are both joined.
+      if (c.node_inputs[4]) [opts.pastKey, opts.pastValue] = [tensorOf(input(4)), tensorOf(input(5))];
       const res = ag.attention(qh, kh, vh, opts);
       let y = res.output;
       if (threeD) {
@@ -118,6 +119,13 @@ function run(ag, c) {
         y = { data: r.data, shape: [r.shape[0], r.shape[1], r.shape[2] * r.shape[3]] };
       }
       const checks = [['Y', y, out0]];
+      for (const [i, name] of [
+        [1, 'presentKey'],
+        [2, 'presentValue'],
+      ]) {
+        const want = c.outputs.find((t) => c.node_outputs[i] && t.name === c.node_outputs[i]);
+        if (want) checks.push([name, res[name], want]);
+      }
       const qk = c.outputs.find((t) => t.name === c.node_outputs[3]);
       if (qk) checks.push(['qk_matmul_output', (a.qk_matmul_output_mode ?? 0) === 3 ? res.weights : res.scores, qk]);
       return checks;
