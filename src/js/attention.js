@@ -190,6 +190,30 @@ function kvCacheOption(m, o, K, V) {
 }
 
 /**
+ * The kvSeqLen option of attention: undefined, or B integers (an array or
+ * typed array), each from 0 to the number of keys (TypeError, RangeError
+ * naming options.kvSeqLen[b] otherwise). Returns null or the integers.
+ */
+function kvSeqLenOption(m, value, B, keys) {
+  if (value === undefined) return null;
+  if (!Array.isArray(value) && !ArrayBuffer.isView(value))
+    throw new TypeError(
+      `${m}: options.kvSeqLen must be an array of B = ${B} integers (one per batch); got ${describeValue(value)}`,
+    );
+  if (value.length !== B)
+    throw new RangeError(
+      `${m}: options.kvSeqLen has ${value.length} entries but B = ${B} (one per batch) were expected`,
+    );
+  return Array.from(value, (n, b) => {
+    if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > keys)
+      throw new RangeError(
+        `${m}: options.kvSeqLen[${b}] = ${typeof n === 'number' ? n : describeValue(n)}; each must be an integer from 0 to the ${keys} keys`,
+      );
+    return n;
+  });
+}
+
+/**
  * Copies, for each leading index, the P rows of `past` then the T rows of
  * `now` (each `width` floats) into `out`: present = [past; now] along the
  * token axis, in wasm memory (byte offsets). Data movement only.
@@ -223,6 +247,7 @@ export const attentionMethods = {
       'streaming',
       'pastKey',
       'pastValue',
+      'kvSeqLen',
     ]);
     const Q = toTensorRank(m, 'Q', q, [2, 3, 4], '[..., Tq, d_k]');
     const [Tq, dk] = Q.shape.slice(-2);
@@ -273,36 +298,40 @@ export const attentionMethods = {
       mask = toMask(m, 'mask', o.mask, target, 'attend', maskKindOption(m, o.maskKind));
       ms = broadcastStrides(m, 'mask', mask.shape, [B, H, Tq, Tall], `[B, h, Tq, ${keys}]`);
     }
-    // ag_attention_dims (kernels.h) by field name.
-    const dims = packDims(this._rt.module, 'attentionDimsFields', {
-      B,
-      H,
-      Tq,
-      Tk: Tall,
-      d_k: dk,
-      d_v: dv,
-      q_sb: qsb,
-      q_sh: qsh,
-      q_st: dk,
-      k_sb: ksb,
-      k_sh: ksh,
-      k_st: dk,
-      v_sb: vsb,
-      v_sh: vsh,
-      v_st: dv,
-      o_sb: H * Tq * dv,
-      o_sh: Tq * dv,
-      o_st: dv,
-      m_sb: ms[0],
-      m_sh: ms[1],
-      m_si: ms[2],
-      m_sj: ms[3],
-      kb_sb: 0,
-      kv_group: group,
-      causal: causal ? 1 : 0,
-      causal_offset: P,
-      streaming: streaming ? 1 : 0,
-    });
+    // Per batch, the count of valid keys (ONNX nonpad_kv_seqlen): keys past it hidden by a key bias.
+    const lengths = kvSeqLenOption(m, o.kvSeqLen, B, Tall);
+    // ag_attention_dims (kernels.h) by field name, for nb batches from the first.
+    const packed = (nb, offset) =>
+      packDims(this._rt.module, 'attentionDimsFields', {
+        B: nb,
+        H,
+        Tq,
+        Tk: Tall,
+        d_k: dk,
+        d_v: dv,
+        q_sb: qsb,
+        q_sh: qsh,
+        q_st: dk,
+        k_sb: ksb,
+        k_sh: ksh,
+        k_st: dk,
+        v_sb: vsb,
+        v_sh: vsh,
+        v_st: dv,
+        o_sb: H * Tq * dv,
+        o_sh: Tq * dv,
+        o_st: dv,
+        m_sb: ms[0],
+        m_sh: ms[1],
+        m_si: ms[2],
+        m_sj: ms[3],
+        kb_sb: lengths ? Tall : 0,
+        kv_group: group,
+        causal: causal ? 1 : 0,
+        causal_offset: offset,
+        streaming: streaming ? 1 : 0,
+      });
+    const dims = packed(B, P);
     const nOut = B * H * Tq * dv;
     const nW = B * H * Tq * Tall;
     const presentShape = (t, d) => [...t.shape.slice(0, -2), Tall, d];
@@ -314,6 +343,11 @@ export const attentionMethods = {
       pastValue: cache && { shape: cache.value.shape, data: cache.value.data, name: 'options.pastValue' },
       presentKey: cache && { shape: presentShape(K, dk), length: numel(presentShape(K, dk)) },
       presentValue: cache && { shape: presentShape(V, dv), length: numel(presentShape(V, dv)) },
+      keyBias: lengths && {
+        data: Float32Array.from({ length: B * Tall }, (_, x) =>
+          x % Tall < lengths[Math.floor(x / Tall)] ? 0 : -Infinity,
+        ),
+      },
       mask: mask && { data: mask.data },
       dims: { data: dims },
       output: { shape: [...lead, Tq, dv], length: nOut },
@@ -327,21 +361,36 @@ export const attentionMethods = {
         joinRows(memory, p.presentKey, p.pastKey, p.K, numel(K.shape.slice(0, -2)), P, Tk, dk);
         joinRows(memory, p.presentValue, p.pastValue, p.V, numel(V.shape.slice(0, -2)), P, Tk, dv);
       }
-      const keyBias = 0;
-      const status = this._kernel('attention')(
-        p.Q,
-        cache ? p.presentKey : p.K,
-        cache ? p.presentValue : p.V,
-        p.mask,
-        keyBias,
-        scale,
-        softcap,
-        p.dims,
-        p.output,
-        p.weights,
-        p.scores,
-        p.work,
-      );
+      const [pk, pv] = cache ? [p.presentKey, p.presentValue] : [p.K, p.V];
+      const call = (b, dimsPtr) => {
+        // Batch b onwards (byte offsets; 0 for a null pointer).
+        const at = (ptr, floats) => (ptr ? ptr + 4 * b * floats : 0);
+        return this._kernel('attention')(
+          at(p.Q, qsb),
+          at(pk, ksb),
+          at(pv, vsb),
+          at(p.mask, ms[0]),
+          at(p.keyBias, Tall),
+          scale,
+          softcap,
+          dimsPtr,
+          at(p.output, H * Tq * dv),
+          at(p.weights, H * Tq * Tall),
+          at(p.scores, H * Tq * Tall),
+          p.work,
+        );
+      };
+      let status = 0;
+      if (lengths && causal) {
+        // The causal offset differs per batch (query i sits at position kvSeqLen[b] - Tq + i): one call
+        // per batch, on its dims, the overflow index made flat over all batches.
+        const view = new Int32Array(this._rt.memory().buffer, p.dims, dims.length);
+        for (let b = 0; b < B && status === 0; b++) {
+          view.set(packed(1, lengths[b] - Tq));
+          const s = call(b, p.dims);
+          if (s !== 0) status = s === 0x7fffffff ? s : Math.min(0x7fffffff, s + b * H * Tq * Tall);
+        }
+      } else status = call(0, p.dims);
       if (status !== 0)
         throw scoreOverflow(
           m,

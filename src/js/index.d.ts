@@ -203,6 +203,14 @@ export interface AttentionOptions {
   pastKey?: TensorLike;
   /** The values of the KV cache: see {@link AttentionOptions.pastKey}. */
   pastValue?: TensorLike;
+  /**
+   * Per batch, the number of valid keys (ONNX `nonpad_kv_seqlen`, opset 24): B integers from 0
+   * to the number of keys; keys at positions >= kvSeqLen[b] are hidden. With `causal`, query i
+   * of batch b sits at position kvSeqLen[b] - Tq + i (rows before any valid key get a +0
+   * output). Not an array: TypeError; another length or a value out of range: RangeError
+   * naming `options.kvSeqLen[b]`.
+   */
+  kvSeqLen?: ArrayLike<number>;
   /** Query i sees keys 0..i only (top-left aligned when Tq != Tk; 0..P + i with a KV cache of P). Default false. */
   causal?: boolean;
   /**

@@ -108,10 +108,11 @@ struct Slice {
 
 // Causal: query i sees keys 0..i + causal_offset (top-left aligned when the
 // offset is 0; a KV cache of P keys puts query i at position P + i), all of
-// them once i + causal_offset >= Tk - 1.
+// them once i + causal_offset >= Tk - 1, none while i + causal_offset < 0.
 inline int32_t visible_keys(const Slice& sl, int32_t i) {
   const int64_t n = static_cast<int64_t>(i) + 1 + sl.causal_offset;
-  return sl.causal ? (n < sl.Tk ? static_cast<int32_t>(n) : sl.Tk) : sl.Tk;
+  if (!sl.causal) return sl.Tk;
+  return n <= 0 ? 0 : (n < sl.Tk ? static_cast<int32_t>(n) : sl.Tk);
 }
 
 // The plain loop behind finish_scores (see the file comment): the scalar

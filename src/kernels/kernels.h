@@ -40,7 +40,7 @@ typedef struct ag_attention_dims {
   int32_t kb_sb;
   int32_t kv_group;       // query heads per key/value head (see above); 0 or 1: one each
   int32_t causal;         // 1: query i sees keys 0..i + causal_offset; 0: all keys
-  int32_t causal_offset;  // >= 0: 0 is top-left aligned; P puts query i at position P + i (a KV cache of P keys)
+  int32_t causal_offset;  // 0: top-left aligned; P: query i at position P + i (a KV cache); < 0: early rows see none
   int32_t streaming;      // 1: online softmax over key tiles, no [Tq, Tk] grid; 0: the grid
 } ag_attention_dims;
 

@@ -412,14 +412,15 @@ TEST(Attention, SoftcapBeforeTheMask) {
 
 // Causal with an offset P (a KV cache of P keys before this call's): query i
 // sees keys 0..P + i. P = Tk - Tq aligns the last query with the last key
-// (decoding); P = 0 is top-left; P past Tk shows every key. Both paths, with
-// several query blocks and key tiles.
+// (decoding); P = 0 is top-left; P past Tk shows every key; a negative P
+// (ONNX: fewer valid keys than queries) leaves the first rows with none, a
+// +0 output. Both paths, with several query blocks and key tiles.
 TEST(Attention, CausalWithAnOffset) {
   struct Case {
     int32_t Tq, Tk, P;
   };
   for (const Case c : {Case{1, 9, 8}, Case{3, 9, 6}, Case{4, 9, 2}, Case{5, 9, 0}, Case{5, 9, 20}, Case{70, 600, 530},
-                       Case{130, 300, 100}}) {
+                       Case{130, 300, 100}, Case{6, 9, -3}, Case{70, 300, -100}}) {
     SCOPED_TRACE(::testing::Message() << "Tq=" << c.Tq << " Tk=" << c.Tk << " P=" << c.P);
     AttentionInputs in = make_inputs(contiguous_dims(1, 2, c.Tq, c.Tk, 4, 3), 950 + c.P);
     in.d.causal = 1;

@@ -285,7 +285,8 @@ void fuzz_attention(Input& in) {
   strides(interleaved, Hkv, Tk, dv, in.size(0, 3), &d.v_sb, &d.v_sh, &d.v_st);
   strides(interleaved, H, Tq, dv, in.size(0, 3), &d.o_sb, &d.o_sh, &d.o_st);
   d.causal = in.flag() ? 1 : 0;
-  d.causal_offset = d.causal && in.flag() ? in.size(0, Tk) : 0;  // a KV cache of that many keys
+  // A KV cache of that many keys, or (negative) fewer valid keys than queries.
+  d.causal_offset = d.causal && in.flag() ? in.size(0, Tk + Tq) - Tq : 0;
   const bool has_mask = in.flag();
   const size_t nm = has_mask ? mask_floats(in, B, H, Tq, Tk, &d.m_sb, &d.m_sh, &d.m_si, &d.m_sj) : 0;
   const bool has_kb = in.flag();

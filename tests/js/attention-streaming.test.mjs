@@ -352,6 +352,47 @@ describe.each(CONFIGS)('streaming attention: $label', (cfg) => {
     expect(ag.callLog.at(-1).args).toMatchObject({ pastKey: [B, Hkv, 500, dk], pastValue: [B, Hkv, 500, dv] });
   });
 
+  test("kvSeqLen: keys past each batch's count are hidden; with causal, query i sits at kvSeqLen[b] - Tq + i", () => {
+    // Batch b of a padded key buffer holds lengths[b] valid keys; rows that see none (a negative
+    // offset) give +0. Against the reference with the equivalent additive mask, on both paths.
+    const [B, H, Tq, Tk, dk, dv] = [3, 2, 4, 300, 8, 4];
+    const lengths = [300, 258, 2];
+    const part = (X, i, n) => X.subarray(i * n, (i + 1) * n); // slice i of n floats
+    const r = ref.rng(700);
+    const [Q, K, V] = [r.f32(B * H * Tq * dk), r.f32(B * H * Tk * dk), r.f32(B * H * Tk * dv, -2, 2)];
+    const scale = Math.fround(1 / Math.sqrt(dk));
+    for (const causal of [false, true])
+      for (const streaming of [true, false]) {
+        const res = ag.attention(T(Q, [B, H, Tq, dk]), T(K, [B, H, Tk, dk]), T(V, [B, H, Tk, dv]), {
+          kvSeqLen: lengths,
+          causal,
+          streaming,
+        });
+        for (let b = 0; b < B; b++)
+          for (let h = 0; h < H; h++) {
+            const s = b * H + h;
+            const hidden = (i, j) => j >= lengths[b] || (causal && j > lengths[b] - Tq + i);
+            const want = slice(part(Q, s, Tq * dk), part(K, s, Tk * dk), part(V, s, Tk * dv), Tq, Tk, dk, dv, {
+              scale,
+              maskAt: (i, j) => (hidden(i, j) ? -Infinity : 0),
+              variant: cfg.variant,
+            });
+            const tol = streaming ? want.tolStream : want.tolGrid;
+            const label = `b ${b}, h ${h}, causal ${causal}, streaming ${streaming}`;
+            expectWithin(part(res.output.data, s, Tq * dv), want.Y, tol, want.hidden, dv, label);
+          }
+      }
+    // Batch 2 with causal: 2 keys for 4 queries, so rows 0 and 1 see none (offset -2).
+    const res = ag.attention(T(Q, [B, H, Tq, dk]), T(K, [B, H, Tk, dk]), T(V, [B, H, Tk, dv]), {
+      kvSeqLen: lengths,
+      causal: true,
+      returnWeights: true,
+    });
+    const row = (b, h, i) => part(res.weights.data, (b * H + h) * Tq + i, Tk);
+    expect(row(2, 0, 1).every((a) => Object.is(a, 0))).toBe(true);
+    expect(row(2, 0, 2).slice(0, 1)).toEqual(Float32Array.of(1));
+  });
+
   test('shared key/value heads (GQA, MQA): query head i reads K, V head floor(i h_kv / h_q), on both paths', () => {
     // h_q = 6 query heads on h_kv = 2 (groups of 3), 3 and 1 (multi-query) key/value heads; each
     // output slice against the float64 reference of its query head with its key/value head.

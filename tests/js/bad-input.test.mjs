@@ -327,6 +327,24 @@ const CASES = [
     ['attention', 'options.pastValue[0, 0] is NaN'],
   ],
   [
+    'attention: kvSeqLen not an array',
+    (ag) => ag.attention(I2, I2, I2, { kvSeqLen: 2 }),
+    TypeError,
+    ['attention', 'options.kvSeqLen must be an array of B = 1 integers'],
+  ],
+  [
+    'attention: kvSeqLen past the keys',
+    (ag) => ag.attention(I2, I2, I2, { kvSeqLen: [3] }),
+    RangeError,
+    ['attention', 'options.kvSeqLen[0] = 3', 'from 0 to the 2 keys'],
+  ],
+  [
+    'attention: kvSeqLen of another length than B',
+    (ag) => ag.attention(I2, I2, I2, { kvSeqLen: [1, 2] }),
+    RangeError,
+    ['attention', 'options.kvSeqLen has 2 entries but B = 1'],
+  ],
+  [
     'attention softcap 0 in float32',
     (ag) => ag.attention(I2, I2, I2, { softcap: 1e-50 }),
     RangeError,

@@ -53,7 +53,10 @@ function missingFeature(c) {
   switch (c.op) {
     case 'Attention': {
       const ins = c.node_inputs;
-      if (ins[6]) return 'nonpad_kv_seqlen (per-batch key lengths with a causal offset)';
+      const tensor = (i) => c.inputs.find((t) => t.name === ins[i]);
+      const keys = tensor(1).shape.at(-2) + (ins[4] ? tensor(4).shape.at(-2) : 0);
+      if (ins[3] && tensor(3).shape.at(-1) !== 1 && tensor(3).shape.at(-1) < keys)
+        return 'a mask shorter than the keys (ONNX pads it with -inf; the API asks for a mask that broadcasts)';
       // The API's scores are those after the soft cap and the mask (mode 2): modes 0 and 1
       // differ from them when a step after theirs changes the scores.
       const mode = a.qk_matmul_output_mode ?? 0;
@@ -112,6 +115,8 @@ function run(ag, c) {
       if (c.node_inputs[3]) opts.mask = tensorOf(input(3));
       // KV cache: past_key, past_value [B, kv_heads, P, d] before K and V; present_* are both joined.
       if (c.node_inputs[4]) [opts.pastKey, opts.pastValue] = [tensorOf(input(4)), tensorOf(input(5))];
+      // nonpad_kv_seqlen: per batch, the count of valid keys (with is_causal, query i at kvSeqLen[b] - Tq + i).
+      if (c.node_inputs[6]) opts.kvSeqLen = input(6).data.map(Number);
       const res = ag.attention(qh, kh, vh, opts);
       let y = res.output;
       if (threeD) {
