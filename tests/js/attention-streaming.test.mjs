@@ -146,6 +146,8 @@ function expectWithin(got, want, tol, hidden, dv, label) {
 }
 
 const T = (data, shape) => ({ data, shape });
+/** Slice i of n floats of X (one batch or head of a flat tensor). */
+const part = (X, i, n) => X.subarray(i * n, (i + 1) * n);
 
 describe.each(CONFIGS)('streaming attention: $label', (cfg) => {
   let ag;
@@ -308,7 +310,6 @@ describe.each(CONFIGS)('streaming attention: $label', (cfg) => {
     // values as the cache, against the float64 reference of those rows over all P + Tq keys; on
     // both paths, with the cache crossing key tiles (P = 500), and with shared heads (2 on 1).
     const [B, Hq, Hkv, Tq, dk, dv] = [2, 2, 1, 5, 8, 4];
-    const part = (X, i, n) => X.subarray(i * n, (i + 1) * n); // slice i of n floats
     for (const P of [1, 37, 500]) {
       const Tall = P + Tq;
       const r = ref.rng(600 + P);
@@ -357,7 +358,6 @@ describe.each(CONFIGS)('streaming attention: $label', (cfg) => {
     // offset) give +0. Against the reference with the equivalent additive mask, on both paths.
     const [B, H, Tq, Tk, dk, dv] = [3, 2, 4, 300, 8, 4];
     const lengths = [300, 258, 2];
-    const part = (X, i, n) => X.subarray(i * n, (i + 1) * n); // slice i of n floats
     const r = ref.rng(700);
     const [Q, K, V] = [r.f32(B * H * Tq * dk), r.f32(B * H * Tk * dk), r.f32(B * H * Tk * dv, -2, 2)];
     const scale = Math.fround(1 / Math.sqrt(dk));
@@ -400,7 +400,6 @@ describe.each(CONFIGS)('streaming attention: $label', (cfg) => {
     const r = ref.rng(450);
     const Q = r.f32(B * Hq * Tq * dk);
     const scale = Math.fround(1 / Math.sqrt(dk));
-    const part = (X, i, n) => X.subarray(i * n, (i + 1) * n); // slice i of n floats
     for (const Hkv of [2, 3, 1]) {
       const K = r.f32(B * Hkv * Tk * dk);
       const V = r.f32(B * Hkv * Tk * dv, -2, 2);
