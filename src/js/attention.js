@@ -16,6 +16,7 @@ import {
   finiteNumber,
   numel,
   optionsObject,
+  positiveInt,
   tensorOf,
   maskKindOption,
   toMask,
@@ -157,6 +158,22 @@ function softcapOption(m, value) {
 }
 
 /**
+ * The `window` option of attention (sliding-window attention): undefined (0
+ * for the kernel: no window), else an integer w >= 1, query i then seeing
+ * only its last w keys. A window is causal: with `causal: false` it is a
+ * RangeError.
+ */
+function windowOption(m, value, causal) {
+  if (value === undefined) return 0;
+  const w = positiveInt(m, 'options.window', value);
+  if (causal === false)
+    throw new RangeError(
+      `${m}: options.window = ${w} keeps each query's last ${w} keys, up to its own position: it is causal, and options.causal is false`,
+    );
+  return w;
+}
+
+/**
  * The KV cache options of attention: pastKey and pastValue (both or neither,
  * TypeError otherwise), each of K's (V's) rank with the same leading shape
  * and width, and the same number P of cached rows (RangeError naming the
@@ -248,6 +265,7 @@ export const attentionMethods = {
       'pastKey',
       'pastValue',
       'kvSeqLen',
+      'window',
     ]);
     const Q = toTensorRank(m, 'Q', q, [2, 3, 4], '[..., Tq, d_k]');
     const [Tq, dk] = Q.shape.slice(-2);
@@ -282,7 +300,8 @@ export const attentionMethods = {
     const [vsb, vsh] = st(V, Tall, dv, BHkv);
     const scale = o.scale === undefined ? Math.fround(1 / Math.sqrt(dk)) : finiteNumber(m, 'options.scale', o.scale);
     const softcap = softcapOption(m, o.softcap);
-    const causal = booleanOption(m, 'options.causal', o.causal, false);
+    const window = windowOption(m, o.window, o.causal);
+    const causal = booleanOption(m, 'options.causal', o.causal, false) || window > 0;
     const returnWeights = booleanOption(m, 'options.returnWeights', o.returnWeights, false);
     const returnScores = booleanOption(m, 'options.returnScores', o.returnScores, false);
     const streaming = streamingOption(m, o.streaming, [
@@ -329,6 +348,7 @@ export const attentionMethods = {
         kv_group: group,
         causal: causal ? 1 : 0,
         causal_offset: offset,
+        window,
         streaming: streaming ? 1 : 0,
       });
     const dims = packed(B, P);

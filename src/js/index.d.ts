@@ -214,6 +214,14 @@ export interface AttentionOptions {
   /** Query i sees keys 0..i only (top-left aligned when Tq != Tk; 0..P + i with a KV cache of P). Default false. */
   causal?: boolean;
   /**
+   * Sliding-window attention (Beltagy et al. 2020, Longformer; Jiang et al. 2023, Mistral 7B):
+   * an integer w >= 1; query i sees only its last w keys, i - w + 1..i (i + P - w + 1..i + P
+   * with a KV cache of P), as if the keys before were masked with -Infinity; neither path
+   * reads them. A window is causal: it turns `causal` on, and `causal: false` with it is a
+   * RangeError. Not an integer: TypeError; below 1 or above 2^31 - 1: RangeError.
+   */
+  window?: number;
+  /**
    * Boolean (`true` = may attend) or additive float mask (added to the scaled
    * scores; -Infinity hides a key), broadcast to [B, h, Tq, Tk] from any
    * trailing-aligned shape ([Tq, Tk], [Tk], [B, 1, Tq, Tk], ...).
@@ -230,7 +238,7 @@ export interface AttentionOptions {
   maskKind?: 'additive' | 'boolean';
   /** Also return the weights (softmax of the scores) [..., Tq, Tk]. Default false. */
   returnWeights?: boolean;
-  /** Also return the scores scale Q K^T (capped if `softcap`) + mask (with -Infinity where masked or causal) [..., Tq, Tk]. Default false. */
+  /** Also return the scores scale Q K^T (capped if `softcap`) + mask (with -Infinity where masked, causal or outside the window) [..., Tq, Tk]. Default false. */
   returnScores?: boolean;
   /**
    * How the softmax over the keys is computed. Default: true unless `returnWeights` or

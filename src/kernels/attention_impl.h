@@ -102,6 +102,7 @@ struct Slice {
   int32_t Tq, Tk, d_k, d_v;
   bool causal;
   int32_t causal_offset;  // with causal, query i sees keys 0..i + causal_offset
+  int32_t window;         // with causal, > 0: only the last `window` of those keys; 0: all of them
   float scale;
   float softcap;  // > 0: scores capped to softcap * tanh(score / softcap) before the mask; 0: none
 };
@@ -113,6 +114,23 @@ inline int32_t visible_keys(const Slice& sl, int32_t i) {
   const int64_t n = static_cast<int64_t>(i) + 1 + sl.causal_offset;
   if (!sl.causal) return sl.Tk;
   return n <= 0 ? 0 : (n < sl.Tk ? static_cast<int32_t>(n) : sl.Tk);
+}
+
+// Sliding window (Beltagy et al. 2020; Jiang et al. 2023, Mistral): with
+// causal and window w > 0, query i sees keys i + causal_offset - w + 1 ..
+// i + causal_offset (those that exist): the first visible key, never past
+// visible_keys(sl, i). 0 without a window.
+inline int32_t first_key(const Slice& sl, int32_t i) {
+  if (!sl.causal || sl.window <= 0) return 0;
+  const int64_t lo = static_cast<int64_t>(i) + 1 + sl.causal_offset - sl.window;
+  const int32_t end = visible_keys(sl, i);
+  return lo <= 0 ? 0 : (lo < end ? static_cast<int32_t>(lo) : end);
+}
+
+// Keys before `lo` (outside a sliding window) are hidden: -Infinity, as if
+// masked.
+inline void hide_before(float* s, int32_t lo) {
+  for (int32_t j = 0; j < lo; ++j) s[j] = -INFINITY;
 }
 
 // The plain loop behind finish_scores (see the file comment): the scalar
@@ -166,15 +184,18 @@ int32_t materialized_slice(const Slice& sl, float* S, float* W, float* row, size
   Kernels::scores(sl.q, sl.q_st, sl.k, sl.k_st, Tq, Tk, sl.d_k, S, Tk);
   for (int32_t i = 0; i < Tq; ++i) {
     const int32_t visible = visible_keys(sl, i);
+    const int32_t lo = first_key(sl, i);  // keys lo..visible - 1 are visible
     float* s = S + static_cast<size_t>(i) * Tk;
-    const float* mi = sl.mask != nullptr ? sl.mask + static_cast<ptrdiff_t>(i) * sl.m_si : nullptr;
+    const float* mi = sl.mask != nullptr ? sl.mask + static_cast<ptrdiff_t>(i) * sl.m_si + lo * sl.m_sj : nullptr;
     int32_t bad;
-    Kernels::finish_scores(s, Tk, visible, sl.scale, sl.softcap, mi, sl.m_sj, sl.kb, &bad);
-    if (bad >= 0) note_overflow(&status, flat0 + static_cast<size_t>(i) * Tk + bad);
+    Kernels::finish_scores(s + lo, Tk - lo, visible - lo, sl.scale, sl.softcap, mi, sl.m_sj,
+                           sl.kb != nullptr ? sl.kb + lo : nullptr, &bad);
+    hide_before(s, lo);
+    if (bad >= 0) note_overflow(&status, flat0 + static_cast<size_t>(i) * Tk + lo + bad);
     float* a = W != nullptr ? W + static_cast<size_t>(i) * Tk : (row != nullptr ? row : s);
     float* yi = sl.o + static_cast<ptrdiff_t>(i) * sl.o_st;
     if (Kernels::softmax_row(s, Tk, a)) {
-      Kernels::mix_values(a, visible, sl.v, sl.v_st, sl.d_v, yi);
+      Kernels::mix_values(a + lo, visible - lo, sl.v + static_cast<ptrdiff_t>(lo) * sl.v_st, sl.v_st, sl.d_v, yi);
     } else {
       // No visible key (all masked): zero weights (set by softmax_row)
       // and a zero output, +0 rather than 0 * v, which could be -0.
@@ -196,7 +217,7 @@ void renormalized_row(const Slice& sl, int32_t i, float M, float l, float* s, fl
   for (int32_t x = 0; x < sl.d_v; ++x) yi[x] = 0.0f;
   const int32_t kend = visible_keys(sl, i);
   const float* qi = sl.q + static_cast<ptrdiff_t>(i) * sl.q_st;
-  for (int32_t j0 = 0; j0 < kend; j0 += kTileK) {
+  for (int32_t j0 = first_key(sl, i); j0 < kend; j0 += kTileK) {
     const int32_t nk = kend - j0 < kTileK ? kend - j0 : kTileK;
     Kernels::scores(qi, sl.q_st, sl.k + static_cast<ptrdiff_t>(j0) * sl.k_st, sl.k_st, 1, nk, sl.d_k, s, kTileK);
     for (int32_t j = nk; j < ((nk + 3) & ~3); ++j) s[j] = -INFINITY;
@@ -232,7 +253,8 @@ int32_t streaming_slice(const Slice& sl, float* work, size_t flat0) {
     }
     // With causal masking no row of this block sees a key past its last row's.
     const int32_t kend = visible_keys(sl, i0 + nq - 1);
-    for (int32_t j0 = 0; j0 < kend; j0 += kTileK) {
+    // With a sliding window no row of this block sees a key before its first row's first key.
+    for (int32_t j0 = first_key(sl, i0); j0 < kend; j0 += kTileK) {
       const int32_t nk = kend - j0 < kTileK ? kend - j0 : kTileK;
       const int32_t padded = (nk + 3) & ~3;
       Kernels::scores(sl.q + static_cast<ptrdiff_t>(i0) * sl.q_st, sl.q_st, sl.k + static_cast<ptrdiff_t>(j0) * sl.k_st,
@@ -246,13 +268,18 @@ int32_t streaming_slice(const Slice& sl, float* work, size_t flat0) {
           const int32_t past = visible_keys(sl, i) - j0;  // keys of this tile that row i sees
           visible = past < nk ? (past > 0 ? past : 0) : nk;
         }
+        // Keys of this tile before row i's window: 0 without one.
+        const int32_t first = first_key(sl, i) - j0;
+        const int32_t skip = first <= 0 ? 0 : (first < visible ? first : visible);
+        const int32_t jf = j0 + skip;
         const float* mi = sl.mask != nullptr
-                              ? sl.mask + static_cast<ptrdiff_t>(i) * sl.m_si + static_cast<ptrdiff_t>(j0) * sl.m_sj
+                              ? sl.mask + static_cast<ptrdiff_t>(i) * sl.m_si + static_cast<ptrdiff_t>(jf) * sl.m_sj
                               : nullptr;
         int32_t bad;
-        const float tile_max = Kernels::finish_scores(s, nk, visible, sl.scale, sl.softcap, mi, sl.m_sj,
-                                                      sl.kb != nullptr ? sl.kb + j0 : nullptr, &bad);
-        if (bad >= 0) note_overflow(&status, flat0 + static_cast<size_t>(i) * Tk + j0 + bad);
+        const float tile_max = Kernels::finish_scores(s + skip, nk - skip, visible - skip, sl.scale, sl.softcap, mi,
+                                                      sl.m_sj, sl.kb != nullptr ? sl.kb + jf : nullptr, &bad);
+        hide_before(s, skip);
+        if (bad >= 0) note_overflow(&status, flat0 + static_cast<size_t>(i) * Tk + jf + bad);
         const float m_new = tile_max > m[r] ? tile_max : m[r];
         if (m_new == -INFINITY) {
           // Nothing visible to this row yet: the tile adds nothing (P = 0).
@@ -315,6 +342,7 @@ int32_t attention(const float* q, const float* k, const float* v, const float* m
       sl.Tq = Tq, sl.Tk = Tk, sl.d_k = d->d_k, sl.d_v = d->d_v;
       sl.causal = d->causal != 0;
       sl.causal_offset = d->causal_offset;
+      sl.window = d->window;
       sl.scale = scale;
       sl.softcap = softcap > 0.0f ? softcap : 0.0f;
       // Offset of this slice's rows in the contiguous [B, H, Tq, Tk] outputs
@@ -391,6 +419,7 @@ int32_t multi_head_attention(const float* xq, const float* xk, const float* xv, 
   ad.kv_group = 1;
   ad.causal = d->causal;
   ad.causal_offset = 0;
+  ad.window = 0;
   ad.streaming = d->streaming;
   const int32_t status =
       attention<Kernels>(Q, K, V, mask, key_bias, scale, 0.0f, &ad, heads, weights, nullptr, attn_work);

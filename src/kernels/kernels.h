@@ -41,6 +41,7 @@ typedef struct ag_attention_dims {
   int32_t kv_group;       // query heads per key/value head (see above); 0 or 1: one each
   int32_t causal;         // 1: query i sees keys 0..i + causal_offset; 0: all keys
   int32_t causal_offset;  // 0: top-left aligned; P: query i at position P + i (a KV cache); < 0: early rows see none
+  int32_t window;         // with causal, w > 0: query i sees only its last w keys, i + causal_offset - w + 1 on; 0: all
   int32_t streaming;      // 1: online softmax over key tiles, no [Tq, Tk] grid; 0: the grid
 } ag_attention_dims;
 
@@ -60,7 +61,7 @@ typedef struct ag_attention_dims {
 #define AG_ATTENTION_DIMS_FIELDS(X)                                               \
   X(B) X(H) X(Tq) X(Tk) X(d_k) X(d_v)                                             \
   X(q_sb) X(q_sh) X(q_st) X(k_sb) X(k_sh) X(k_st) X(v_sb) X(v_sh) X(v_st)         \
-  X(o_sb) X(o_sh) X(o_st) X(m_sb) X(m_sh) X(m_si) X(m_sj) X(kb_sb) X(kv_group) X(causal) X(causal_offset) X(streaming)
+  X(o_sb) X(o_sh) X(o_st) X(m_sb) X(m_sh) X(m_si) X(m_sj) X(kb_sb) X(kv_group) X(causal) X(causal_offset) X(window) X(streaming)
 // clang-format on
 
 // Shapes for multi-head attention (Vaswani et al. 2017, §3.2.2): B batches,

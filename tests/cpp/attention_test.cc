@@ -429,6 +429,50 @@ TEST(Attention, CausalWithAnOffset) {
   }
 }
 
+// Sliding window: query i sees keys i + P - w + 1 .. i + P. Windows shorter
+// and longer than a tile, with offsets (a KV cache), on both paths, with a
+// mask on top; and the zero pattern of the weights checked
+// directly, independently of the reference.
+TEST(Attention, SlidingWindow) {
+  struct Case {
+    int32_t Tq, Tk, P, w;
+  };
+  for (const Case c : {Case{9, 9, 0, 1}, Case{9, 9, 0, 3}, Case{9, 9, 0, 20}, Case{5, 9, 4, 2}, Case{1, 300, 299, 7},
+                       Case{70, 600, 530, 300}, Case{130, 300, 100, 257}, Case{6, 9, -3, 2}, Case{200, 200, 0, 64}}) {
+    SCOPED_TRACE(::testing::Message() << "Tq=" << c.Tq << " Tk=" << c.Tk << " P=" << c.P << " w=" << c.w);
+    AttentionInputs in = make_inputs(contiguous_dims(1, 2, c.Tq, c.Tk, 5, 3), 1300 + c.w);
+    in.d.causal = 1;
+    in.d.causal_offset = c.P;
+    in.d.window = c.w;
+    check_both(in);
+    check_both(in, RunOptions{false, false, 1});
+    for_each_variant([&](Variant v) {
+      const AttentionOutputs got = run_attention(v, in, {});
+      for (int32_t r = 0; r < 2 * c.Tq; ++r) {
+        const int32_t i = r % c.Tq;
+        for (int32_t j = 0; j < c.Tk; ++j) {
+          const bool seen = j <= i + c.P && j > i + c.P - c.w;
+          const float a = got.weights[static_cast<size_t>(r) * c.Tk + j];
+          if (!seen) {
+            ASSERT_EQ(bits(a), bits(0.0f)) << "i=" << i << " j=" << j;
+          } else {
+            ASSERT_GT(a, 0.0f) << "i=" << i << " j=" << j;
+          }
+        }
+      }
+    });
+  }
+  // A mask ([Tq, Tk], some keys -Infinity) on top of the window.
+  AttentionInputs in = make_inputs(contiguous_dims(2, 2, 70, 300, 4, 4), 1390);
+  in.d.causal = 1, in.d.causal_offset = 230, in.d.window = 100;
+  in.has_mask = true;
+  in.d.m_sb = 0, in.d.m_sh = 0, in.d.m_si = 300, in.d.m_sj = 1;
+  in.mask = random_floats(70 * 300, -2.0f, 2.0f, 1391);
+  for (size_t x = 0; x < in.mask.size(); x += 5) in.mask[x] = -kInfF;
+  check_both(in);
+  check_both(in, RunOptions{false, false, 2});
+}
+
 TEST(Attention, BroadcastMasks) {
   const int32_t B = 2, H = 3, Tq = 5, Tk = 9;
   struct Shape {

@@ -94,7 +94,8 @@ AttentionResult attention(const float* q, const float* k, const float* v, const 
         const size_t row = (static_cast<size_t>(b) * d.H + h) * d.Tq + i;
         double* s = &r.scores[row * d.Tk];
         for (int32_t j = 0; j < d.Tk; ++j) {
-          if (d.causal && j > i + d.causal_offset) {
+          // Causal hides keys after position i + causal_offset; a window of w also those before it - w + 1.
+          if (d.causal && (j > i + d.causal_offset || (d.window > 0 && j <= i + d.causal_offset - d.window))) {
             s[j] = -kInf;
             continue;
           }

@@ -36,7 +36,7 @@ std::vector<double> softmax_jacobian(const float* alpha, int32_t n);
 // the kernel is. Outputs:
 //   out      [B, H, Tq, d_v] contiguous (not at the kernel's output strides)
 //   weights  [B, H, Tq, Tk]
-//   scores   [B, H, Tq, Tk] (-Infinity where causal hides a key)
+//   scores   [B, H, Tq, Tk] (-Infinity where causal or the window hides a key)
 //   score_abs [B, H, Tq, Tk]: |scale| * sum_c |q_ic k_jc|, the magnitude that
 //             bounds the rounding error of a float32 score
 //   out_abs  [B, H, Tq, d_v]: sum_j a_ij |v_jc|

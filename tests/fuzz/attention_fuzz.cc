@@ -110,7 +110,8 @@ struct Problem {
   }
   float kb_at(int32_t b, int32_t j) const { return has_kb ? kb[static_cast<size_t>(b) * d.kb_sb + j] : 0.0f; }
   bool hidden(int32_t b, int32_t h, int32_t i, int32_t j) const {
-    return (d.causal && j > i + d.causal_offset) || mask_at(b, h, i, j) == -kInf || kb_at(b, j) == -kInf;
+    const bool outside = d.causal && (j > i + d.causal_offset || (d.window > 0 && j <= i + d.causal_offset - d.window));
+    return outside || mask_at(b, h, i, j) == -kInf || kb_at(b, j) == -kInf;
   }
 };
 
@@ -302,6 +303,9 @@ void fuzz_attention(Input& in) {
   p.scale = in.flag() ? 1.0f / std::sqrt(static_cast<float>(dk)) : in.finite();
   constexpr float kCaps[] = {0.0f, 0.5f, 4.0f, 50.0f};  // no cap, then hard to light
   p.softcap = kCaps[in.size(0, 3)];
+  // With causal, one time in two a sliding window of 1 to Tk + 1 keys.
+  if (d.causal && in.flag()) d.window = in.size(1, Tk + 1);
+  p.d.window = d.window;
 
   const reference::AttentionResult ref =
       reference::attention(p.q.data(), p.k.data(), p.v.data(), p.mask_ptr(), p.kb_ptr(), p.scale, d, p.softcap);
@@ -319,7 +323,7 @@ void fuzz_attention(Input& in) {
             s += std::fabs(static_cast<double>(p.q[at(b, h, i, c, d.q_sb, d.q_sh, d.q_st)]) *
                            p.k[at(b, h / g, j, c, d.k_sb, d.k_sh, d.k_st)]);
           raw_abs[q] = s;
-          if (d.causal && j > i + d.causal_offset) continue;
+          if (d.causal && (j > i + d.causal_offset || (d.window > 0 && j <= i + d.causal_offset - d.window))) continue;
           const float mv = p.mask_at(b, h, i, j), kv = p.kb_at(b, j);
           const double extra = (std::isinf(mv) ? 0.0 : std::fabs(mv)) + (std::isinf(kv) ? 0.0 : std::fabs(kv));
           if (s > kSafe || std::fabs(p.scale) * s + extra > kSafe) safe = false;

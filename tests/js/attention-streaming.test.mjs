@@ -393,6 +393,73 @@ describe.each(CONFIGS)('streaming attention: $label', (cfg) => {
     expect(row(2, 0, 2).slice(0, 1)).toEqual(Float32Array.of(1));
   });
 
+  test('window: query i sees its last w keys only (sliding window), on both paths, with a KV cache and kvSeqLen', () => {
+    // Windows of 1 key, shorter than a tile, longer than one and longer than the sequence; a
+    // cache of P keys puts query i at P + i; against the reference with the equivalent additive
+    // mask, and the weights' zero pattern read directly.
+    const [B, H, Tq, dk, dv] = [2, 2, 70, 8, 4];
+    for (const [P, w] of [
+      [0, 1],
+      [0, 40],
+      [530, 300],
+      [0, 100],
+    ]) {
+      const Tall = P + Tq;
+      const r = ref.rng(800 + w);
+      const [Q, K, V] = [r.f32(B * H * Tq * dk), r.f32(B * H * Tall * dk), r.f32(B * H * Tall * dv, -2, 2)];
+      const scale = Math.fround(1 / Math.sqrt(dk));
+      const seen = (i, j) => j <= P + i && j > P + i - w;
+      const split = (X, d) => {
+        const [past, now] = [new Float32Array(B * H * P * d), new Float32Array(B * H * Tq * d)];
+        for (let s = 0; s < B * H; s++) {
+          past.set(part(X, s, Tall * d).subarray(0, P * d), s * P * d);
+          now.set(part(X, s, Tall * d).subarray(P * d), s * Tq * d);
+        }
+        return [past, now];
+      };
+      const [[pk, nk], [pv, nv]] = [split(K, dk), split(V, dv)];
+      const cache = P ? { pastKey: T(pk, [B, H, P, dk]), pastValue: T(pv, [B, H, P, dv]) } : {};
+      for (const streaming of [true, false]) {
+        const res = ag.attention(T(Q, [B, H, Tq, dk]), T(nk, [B, H, Tq, dk]), T(nv, [B, H, Tq, dv]), {
+          window: w,
+          streaming,
+          returnWeights: !streaming,
+          ...cache,
+        });
+        for (let s = 0; s < B * H; s++) {
+          const want = slice(part(Q, s, Tq * dk), part(K, s, Tall * dk), part(V, s, Tall * dv), Tq, Tall, dk, dv, {
+            scale,
+            maskAt: (i, j) => (seen(i, j) ? 0 : -Infinity),
+            variant: cfg.variant,
+          });
+          const tol = streaming ? want.tolStream : want.tolGrid;
+          expectWithin(part(res.output.data, s, Tq * dv), want.Y, tol, want.hidden, dv, `P ${P}, w ${w}, slice ${s}`);
+          if (!streaming) {
+            const W = part(res.weights.data, s, Tq * Tall);
+            let wrong = null;
+            for (let i = 0; i < Tq && !wrong; i++)
+              for (let j = 0; j < Tall && !wrong; j++)
+                if (seen(i, j) !== W[i * Tall + j] > 0) wrong = { i, j, weight: W[i * Tall + j] };
+            expect(wrong).toBeNull();
+          }
+        }
+      }
+    }
+    expect(ag.callLog.at(-1).kernel).toBe('attention');
+    // With kvSeqLen, the window ends at each batch's last valid key: batch 1 has 5 of 9 keys,
+    // so its single query (position 4) sees keys 3 and 4 with w = 2.
+    const r = ref.rng(880);
+    const [Q, K, V] = [r.f32(2 * 4), r.f32(2 * 9 * 4), r.f32(2 * 9 * 3, -2, 2)];
+    const res = ag.attention(T(Q, [2, 1, 1, 4]), T(K, [2, 1, 9, 4]), T(V, [2, 1, 9, 3]), {
+      window: 2,
+      kvSeqLen: [9, 5],
+      returnWeights: true,
+    });
+    const nonzero = (b) => [...part(res.weights.data, b, 9)].flatMap((a, j) => (a > 0 ? [j] : []));
+    expect(nonzero(0)).toEqual([7, 8]);
+    expect(nonzero(1)).toEqual([3, 4]);
+  });
+
   test('shared key/value heads (GQA, MQA): query head i reads K, V head floor(i h_kv / h_q), on both paths', () => {
     // h_q = 6 query heads on h_kv = 2 (groups of 3), 3 and 1 (multi-query) key/value heads; each
     // output slice against the float64 reference of its query head with its key/value head.

@@ -345,6 +345,24 @@ const CASES = [
     ['attention', 'options.kvSeqLen has 2 entries but B = 1'],
   ],
   [
+    'attention window 0',
+    (ag) => ag.attention(I2, I2, I2, { window: 0 }),
+    RangeError,
+    ['attention', 'options.window', 'between 1 and'],
+  ],
+  [
+    'attention window not an integer',
+    (ag) => ag.attention(I2, I2, I2, { window: 1.5 }),
+    TypeError,
+    ['attention', 'options.window', 'integer', '1.5'],
+  ],
+  [
+    'attention window with causal false',
+    (ag) => ag.attention(I2, I2, I2, { window: 2, causal: false }),
+    RangeError,
+    ['attention', 'options.window = 2', 'causal', 'options.causal is false'],
+  ],
+  [
     'attention softcap 0 in float32',
     (ag) => ag.attention(I2, I2, I2, { softcap: 1e-50 }),
     RangeError,
