@@ -59,6 +59,11 @@ const CALLS = {
     work: s.T * s.T,
     call: (ag) => ag.softmaxJacobian(v.alphaT),
   }),
+  rope: (s, v) => ({
+    label: `rope [8, ${s.T}, ${s.d}] (8 heads)`,
+    work: 8 * s.T * s.d,
+    call: (ag) => ag.rope(v.heads),
+  }),
   philox_uniform: (s) => ({ label: `random.uniform n=${s.n}`, work: s.n, call: (ag) => ag.random.uniform({ n: s.n }) }),
   philox_normal: (s) => ({ label: `random.normal n=${s.n}`, work: s.n, call: (ag) => ag.random.normal({ n: s.n }) }),
   random_dot_experiment: (s) => ({
@@ -110,6 +115,7 @@ export function kernelWorkloads(registry, { smoke = false } = {}) {
     alphaT: t([s.T], 68, 0, 2 / s.T).data,
     V: t([s.T, s.d], 69),
     X: t([s.T, s.T], 70, -4, 4),
+    heads: t([8, s.T, s.d], 71),
   };
   const peer = new Set(Object.values(PEER_KERNELS));
   return registry

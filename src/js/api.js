@@ -7,6 +7,7 @@
 //   matrix.js     matmul (and transposeB)
 //   softmax.js    exp, softmax, softmaxNaive, logSumExp, entropy, softmaxJacobian
 //   attention.js  attention, multiHeadAttention
+//   rope.js       rope (rotary positions; also attention's rope option)
 //   random.js     random.uniform/normal, randomDotExperiment
 //   montecarlo.js dotProductDensity, greedyPacking
 // No arithmetic on results happens in any of them.
@@ -17,6 +18,7 @@ import { attentionMethods } from './attention.js';
 import { matrixMethods } from './matrix.js';
 import { dotProductDensity, greedyPacking } from './montecarlo.js';
 import { makeRandom, randomDotExperiment } from './random.js';
+import { ropeMethods } from './rope.js';
 import { softmaxMethods } from './softmax.js';
 import { vectorMethods } from './vector.js';
 
@@ -147,7 +149,7 @@ export class AttentionGeometry {
 
 // The family modules' methods, as methods of the class (not enumerable, like
 // the methods of a class body).
-for (const methods of [vectorMethods, matrixMethods, softmaxMethods, attentionMethods]) {
+for (const methods of [vectorMethods, matrixMethods, softmaxMethods, attentionMethods, ropeMethods]) {
   for (const [name, descriptor] of Object.entries(Object.getOwnPropertyDescriptors(methods))) {
     if (Object.hasOwn(AttentionGeometry.prototype, name)) throw new Error(`api.js: ${name} is defined twice`);
     Object.defineProperty(AttentionGeometry.prototype, name, { ...descriptor, enumerable: false });

@@ -9,6 +9,7 @@
 import { knownNaNIndex } from './checks.js';
 import { describeValue, formatIndex, formatShape, overflowError, shapeError } from './errors.js';
 import { HEAP_LIMIT_BYTES } from './heap.js';
+import { checkEvenWidth, ROPE_MAX_POSITION, ropeCall, ropeOption, ropePositions } from './rope.js';
 import {
   booleanOption,
   broadcastShapes,
@@ -266,6 +267,7 @@ export const attentionMethods = {
       'pastValue',
       'kvSeqLen',
       'window',
+      'rope',
     ]);
     const Q = toTensorRank(m, 'Q', q, [2, 3, 4], '[..., Tq, d_k]');
     const [Tq, dk] = Q.shape.slice(-2);
@@ -300,6 +302,13 @@ export const attentionMethods = {
     const [vsb, vsh] = st(V, Tall, dv, BHkv);
     const scale = o.scale === undefined ? Math.fround(1 / Math.sqrt(dk)) : finiteNumber(m, 'options.scale', o.scale);
     const softcap = softcapOption(m, o.softcap);
+    // Rotary positions: Q and K turned first, query i at position P + i, key j (of K) at P + j.
+    const rope = ropeOption(m, o.rope, o.kvSeqLen);
+    if (rope) checkEvenWidth(m, 'Q', Q.shape, 'options.rope turns pairs of channels');
+    if (rope && P + Math.max(Tq, Tk) > ROPE_MAX_POSITION)
+      throw new RangeError(
+        `${m}: options.rope with ${P} cached keys: positions up to ${P + Math.max(Tq, Tk) - 1} pass 2^24 = ${ROPE_MAX_POSITION}, the largest rope turns within its bound`,
+      );
     const window = windowOption(m, o.window, o.causal);
     const causal = booleanOption(m, 'options.causal', o.causal, false) || window > 0;
     const returnWeights = booleanOption(m, 'options.returnWeights', o.returnWeights, false);
@@ -369,6 +378,15 @@ export const attentionMethods = {
         ),
       },
       mask: mask && { data: mask.data },
+      Qrot: rope && { name: 'Q rotated', shape: Q.shape, length: Q.data.length },
+      Krot: rope && { name: 'K rotated', shape: K.shape, length: K.data.length },
+      qPositions: rope && { name: 'the query positions', data: ropePositions(m, '', undefined, Tq, P) },
+      kPositions: rope && { name: 'the key positions', data: ropePositions(m, '', undefined, Tk, P) },
+      ropeWork: rope && {
+        name: 'the cosine and sine table',
+        shape: [2, Math.max(Tq, Tk), dk],
+        length: 2 * Math.max(Tq, Tk) * dk,
+      },
       dims: { data: dims },
       output: { shape: [...lead, Tq, dv], length: nOut },
       weights: returnWeights && { shape: scoreShape, length: nW },
@@ -376,17 +394,26 @@ export const attentionMethods = {
       work: attentionWork(this._rt.module, streaming, returnWeights || returnScores, Tq, Tall),
     };
     const r = this._buffers(m, specs, (p) => {
+      if (rope) {
+        // Q and K turned into their own buffers, rows of Tq (Tk) tokens.
+        for (const [x, input, T, positions, out] of [
+          [Q, p.Q, Tq, p.qPositions, p.Qrot],
+          [K, p.K, Tk, p.kPositions, p.Krot],
+        ])
+          ropeCall(this, { x: input, positions, out, work: p.ropeWork }, numel(x.shape) / (T * dk), T, dk, rope);
+      }
+      const [pq, pk0] = rope ? [p.Qrot, p.Krot] : [p.Q, p.K];
       if (cache) {
         const memory = this._rt.memory();
-        joinRows(memory, p.presentKey, p.pastKey, p.K, numel(K.shape.slice(0, -2)), P, Tk, dk);
+        joinRows(memory, p.presentKey, p.pastKey, pk0, numel(K.shape.slice(0, -2)), P, Tk, dk);
         joinRows(memory, p.presentValue, p.pastValue, p.V, numel(V.shape.slice(0, -2)), P, Tk, dv);
       }
-      const [pk, pv] = cache ? [p.presentKey, p.presentValue] : [p.K, p.V];
+      const [pk, pv] = cache ? [p.presentKey, p.presentValue] : [pk0, p.V];
       const call = (b, dimsPtr) => {
         // Batch b onwards (byte offsets; 0 for a null pointer).
         const at = (ptr, floats) => (ptr ? ptr + 4 * b * floats : 0);
         return this._kernel('attention')(
-          at(p.Q, qsb),
+          at(pq, qsb),
           at(pk, ksb),
           at(pv, vsb),
           at(p.mask, ms[0]),

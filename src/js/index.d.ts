@@ -181,6 +181,20 @@ export interface SoftmaxOptions {
   maskKind?: 'additive' | 'boolean';
 }
 
+/** How {@link AttentionGeometry.rope} turns pairs (also attention's `rope` option). */
+export interface RopeSettings {
+  /** theta_p = base^(-2p/d): a finite number >= 1 (so that every angle stays within the bound). Default 10000 (RoFormer). */
+  base?: number;
+  /** Pairs (x_2p, x_2p+1) when true (default), (x_p, x_p+d/2) when false (half-split). */
+  interleaved?: boolean;
+}
+
+/** Options of {@link AttentionGeometry.rope}. */
+export interface RopeOptions extends RopeSettings {
+  /** The position m_t of each of the T tokens (finite, |m_t| <= 2^24). Default 0, 1, ..., T - 1. */
+  positions?: ArrayLike<number>;
+}
+
 export interface AttentionOptions {
   /** Multiplies Q K^T. Default 1/sqrt(d_k) (Vaswani et al. 2017, eq. 1), rounded to float32. */
   scale?: number;
@@ -221,6 +235,16 @@ export interface AttentionOptions {
    * RangeError. Not an integer: TypeError; below 1 or above 2^31 - 1: RangeError.
    */
   window?: number;
+  /**
+   * Rotary positions (RoPE; Su et al. 2021): Q and K are turned by {@link AttentionGeometry.rope}
+   * before the scores, query i at position P + i and key j of K at P + j (P = 0 without a KV
+   * cache; the cached keys are taken as already turned, and `presentKey` holds turned keys).
+   * `true` for base 10000 and interleaved pairs, or `{ base, interleaved }`. d_k must be even
+   * (RangeError naming Q). With `kvSeqLen` it is a RangeError (the positions would differ per
+   * batch: turn Q and K with `rope(x, { positions })` first). Not a boolean or an object:
+   * TypeError.
+   */
+  rope?: boolean | RopeSettings;
   /**
    * Boolean (`true` = may attend) or additive float mask (added to the scaled
    * scores; -Infinity hides a key), broadcast to [B, h, Tq, Tk] from any
@@ -520,6 +544,22 @@ export interface AttentionGeometry {
   entropy(p: Vector): number;
   /** The softmax Jacobian J_ij = alpha_i (delta_ij - alpha_j): alpha [n] -> [n, n]. */
   softmaxJacobian(alpha: Vector): Tensor;
+  /**
+   * Rotary position embedding (RoPE; Su et al. 2021, RoFormer, §3.2.2, eq. 15, computed as in
+   * §3.4.2, eq. 34): x [..., T, d] (d even) turned pair by pair, pair p of token t by the angle
+   * m_t theta_p (radians), theta_p = base^(-2p/d), m_t = `positions[t]` (default t):
+   * (x_a, x_b) -> (x_a cos - x_b sin, x_a sin + x_b cos). The pairs are (x_2p, x_2p+1) with
+   * `interleaved: true` (the default; RoFormer, GPT-J) and (x_p, x_p+d/2) with `false` (the
+   * half-split layout of GPT-NeoX and of LLaMA in Hugging Face transformers). Then
+   * rope(q, m) . rope(k, n) depends on m - n only. Returns a tensor of x's shape. Both
+   * variants give the same floats; |error| <= 4 u (|x_a| + |x_b|) per element (registry.inc).
+   * @throws TypeError for x that is not a tensor, positions that are not an array of numbers,
+   *   or an option of the wrong kind (unknown keys included).
+   * @throws RangeError for rank < 2, an odd d (naming x and its shape), positions of another
+   *   length than T or not finite or beyond |m| <= 2^24 (naming `options.positions[t]`), a base
+   *   that is not a finite number >= 1, or a non-finite entry of x.
+   */
+  rope(x: TensorLike, options?: RopeOptions): Tensor;
   /**
    * Scaled dot-product attention (Vaswani et al. 2017, §3.2.1, eq. 1):
    * scores = scale Q K^T + mask, weights = softmax(scores) over keys, output = weights V.

@@ -41,7 +41,9 @@
 #include <stdint.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <utility>
 #include <vector>
@@ -51,6 +53,7 @@
 #include "fuzz_softmax_row.h"
 #include "kernels.h"
 #include "reference_attention.h"
+#include "reference_rope.h"
 
 namespace ag::fuzz {
 namespace {
@@ -478,6 +481,51 @@ void fuzz_mha(Input& in) {
   }
 }
 
+// ---------------------------------------------------------------------------
+// rope
+// ---------------------------------------------------------------------------
+
+// Rotary positions on any finite x (the input's style: huge, tiny, integer),
+// any even d, positions up to 2^24 and bases from 1 up: both variants within
+// 4 u (|x_a| + |x_b|) + 3 2^-149 of the float64 rotation (+-Infinity only
+// where the exact result is beyond FLT_MAX less that bound), and the same
+// floats from both (no reduction). Nothing written outside the output.
+void fuzz_rope(Input& in) {
+  const int32_t rows = in.size(1, 3), T = in.size(1, 9), d = 2 * in.size(1, 70);
+  const bool interleaved = in.flag();
+  constexpr float kBases[] = {10000.0f, 500000.0f, 2.0f, 1.0f};
+  const float base = in.flag() ? kBases[in.size(0, 3)] : 1.0f + in.positive();
+  std::vector<float> pos(static_cast<size_t>(T));
+  for (float& m : pos) m = static_cast<float>(in.size(-(1 << 24), 1 << 24));
+  const size_t n = static_cast<size_t>(rows) * T * d;
+  const Buffer x = in.values(n);
+  std::vector<float> work(2 * static_cast<size_t>(T) * d);
+  std::vector<double> mag;
+  const std::vector<double> want = reference::rope(x.data(), pos.data(), rows, T, d, base, interleaved, &mag);
+  Buffer first(0, 0, 0.0f);
+  for (Variant v : kVariants) {
+    Buffer out(n + 4, in.offset(), std::numeric_limits<float>::quiet_NaN());
+    AG_FUZZ_VARIANT(rope, v)(x.data(), pos.data(), rows, T, d, base, interleaved ? 1 : 0, out.data(), work.data());
+    for (size_t j = n; j < n + 4; ++j)
+      AG_FUZZ_CHECK(std::isnan(out[j]), "%s rope: wrote float %zu past the end", name(v), j);
+    for (size_t j = 0; j < n; ++j) {
+      const double tol = 4.0 * kU * mag[j] + 3.0 * kTiny;
+      const float got = out[j];
+      const bool ok = std::isinf(got) ? std::fabs(want[j]) >= FLT_MAX - tol && (got > 0) == (want[j] > 0)
+                                      : std::fabs(got - want[j]) <= tol;
+      AG_FUZZ_CHECK(ok, "%s rope: element %zu is %.9g, float64 %.17g (tol %.3g; rows=%d T=%d d=%d base=%.9g)", name(v),
+                    j, got, want[j], tol, rows, T, d, base);
+    }
+    if (v == Variant::kScalar) {
+      first = std::move(out);
+    } else {
+      for (size_t j = 0; j < n; ++j)
+        AG_FUZZ_CHECK(std::memcmp(&first[j], &out[j], sizeof(float)) == 0,
+                      "rope: the variants differ at %zu: %.9g, %.9g", j, first[j], out[j]);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace ag::fuzz
 
@@ -488,5 +536,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   } else {
     ag::fuzz::fuzz_attention(in);
   }
+  if (in.flag()) ag::fuzz::fuzz_rope(in);  // with what is left of the input
   return 0;
 }

@@ -240,6 +240,23 @@ const PARITY = {
     }
     expect(bad).toBe(-1);
   },
+  rope(ag, n, r) {
+    // d = n rounded up to even (every tail of the four-wide loops), 3 rows of T = 4 tokens, both
+    // pair layouts, positions from 0 to 2^24; no reduction, so both variants give the same floats.
+    const [rows, T, d] = [3, 4, n + (n % 2)];
+    const x = r.f32(rows * T * d, -3, 3);
+    const positions = [0, 1, 4097, 2 ** 24];
+    for (const interleaved of [true, false]) {
+      const got = ag.rope({ data: x, shape: [rows, T, d] }, { positions, interleaved });
+      expect(got.shape).toEqual([rows, T, d]);
+      const want = ref.rope(x, positions, rows, T, d, { interleaved });
+      expectClose(
+        got.data,
+        want.y,
+        Array.from(want.mag, (m) => 4 * U * m + 3 * 2 ** -149),
+      );
+    }
+  },
   attention(ag, n, r) {
     // Tk = n (long key axis, masked and causal) and d_k = n (long dot products).
     const cases = [

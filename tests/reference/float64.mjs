@@ -133,6 +133,32 @@ export function softmaxJacobian(a) {
 }
 
 /**
+ * Rotary position embedding (Su et al. 2021, RoFormer, eq. 15) of x [rows, T, d]
+ * flat: pair p of token t turned by positions[t] * base^(-2p/d), the pairs
+ * (2p, 2p+1) when interleaved, (p, p + d/2) otherwise. Returns { y, mag }
+ * with mag_j = |x_a| + |x_b| of the element's pair (the registry bound's
+ * magnitude).
+ */
+export function rope(x, positions, rows, T, d, { base = 10000, interleaved = true } = {}) {
+  const y = new Float64Array(x.length);
+  const mag = new Float64Array(x.length);
+  const half = d / 2;
+  for (let r = 0; r < rows; r++)
+    for (let t = 0; t < T; t++)
+      for (let p = 0; p < half; p++) {
+        const row = (r * T + t) * d;
+        const a = row + (interleaved ? 2 * p : p);
+        const b = row + (interleaved ? 2 * p + 1 : p + half);
+        const angle = positions[t] * base ** ((-2 * p) / d);
+        const [c, s] = [Math.cos(angle), Math.sin(angle)];
+        y[a] = x[a] * c - x[b] * s;
+        y[b] = x[a] * s + x[b] * c;
+        mag[a] = mag[b] = abs(x[a]) + abs(x[b]);
+      }
+  return { y, mag };
+}
+
+/**
  * Scaled dot-product attention for one (batch, head) slice, flat arrays:
  * Q [Tq, dk], K [Tk, dk], V [Tk, dv]; maskAt(i, j) additive (may be -Infinity).
  * Returns {Y, A, S, bound, eRow}: bound[i*dv+c] is a first-order bound on the
