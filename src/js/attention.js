@@ -159,6 +159,21 @@ function softcapOption(m, value) {
 }
 
 /**
+ * The `returnScores` option of attention: undefined or false (null), true or
+ * 'masked' (the scores the softmax reads), 'capped' (after the soft cap,
+ * before the mask: ONNX qk_matmul_output_mode 1) or 'raw' (scale Q K^T: mode
+ * 0). TypeError otherwise.
+ */
+function scoresOption(m, value) {
+  if (value === undefined || value === false) return null;
+  if (value === true) return 'masked';
+  if (value === 'masked' || value === 'capped' || value === 'raw') return value;
+  throw new TypeError(
+    `${m}: options.returnScores must be true, false, 'masked', 'capped' or 'raw'; got ${describeValue(value)}`,
+  );
+}
+
+/**
  * The `window` option of attention (sliding-window attention): undefined (0
  * for the kernel: no window), else an integer w >= 1, query i then seeing
  * only its last w keys. A window is causal: with `causal: false` it is a
@@ -312,7 +327,8 @@ export const attentionMethods = {
     const window = windowOption(m, o.window, o.causal);
     const causal = booleanOption(m, 'options.causal', o.causal, false) || window > 0;
     const returnWeights = booleanOption(m, 'options.returnWeights', o.returnWeights, false);
-    const returnScores = booleanOption(m, 'options.returnScores', o.returnScores, false);
+    const scoresStage = scoresOption(m, o.returnScores);
+    const returnScores = scoresStage !== null;
     const streaming = streamingOption(m, o.streaming, [
       returnWeights && 'returnWeights',
       returnScores && 'returnScores',
@@ -329,7 +345,8 @@ export const attentionMethods = {
     // Per batch, the count of valid keys (ONNX nonpad_kv_seqlen): keys past it hidden by a key bias.
     const lengths = kvSeqLenOption(m, o.kvSeqLen, B, Tall);
     // ag_attention_dims (kernels.h) by field name, for nb batches from the first.
-    const packed = (nb, offset) =>
+    // plain: no mask, key bias, causal or window, materialized (the pass of the scores before the mask).
+    const packed = (nb, offset, plain = false) =>
       packDims(this._rt.module, 'attentionDimsFields', {
         B: nb,
         H,
@@ -349,16 +366,16 @@ export const attentionMethods = {
         o_sb: H * Tq * dv,
         o_sh: Tq * dv,
         o_st: dv,
-        m_sb: ms[0],
-        m_sh: ms[1],
-        m_si: ms[2],
-        m_sj: ms[3],
-        kb_sb: lengths ? Tall : 0,
+        m_sb: plain ? 0 : ms[0],
+        m_sh: plain ? 0 : ms[1],
+        m_si: plain ? 0 : ms[2],
+        m_sj: plain ? 0 : ms[3],
+        kb_sb: lengths && !plain ? Tall : 0,
         kv_group: group,
-        causal: causal ? 1 : 0,
+        causal: causal && !plain ? 1 : 0,
         causal_offset: offset,
-        window,
-        streaming: streaming ? 1 : 0,
+        window: plain ? 0 : window,
+        streaming: streaming && !plain ? 1 : 0,
       });
     const dims = packed(B, P);
     const nOut = B * H * Tq * dv;
@@ -388,6 +405,12 @@ export const attentionMethods = {
         length: 2 * Math.max(Tq, Tk) * dk,
       },
       dims: { data: dims },
+      // Scores before the mask: a second pass on plain dims, its output thrown away.
+      plainDims: (scoresStage === 'raw' || scoresStage === 'capped') && { data: packed(B, P, true) },
+      plainOutput: (scoresStage === 'raw' || scoresStage === 'capped') && {
+        name: 'the output of the pass of the scores',
+        length: nOut,
+      },
       output: { shape: [...lead, Tq, dv], length: nOut },
       weights: returnWeights && { shape: scoreShape, length: nW },
       scores: returnScores && { shape: scoreShape, length: nW },
@@ -449,6 +472,24 @@ export const attentionMethods = {
           scoreShape,
           status,
         );
+      if (p.plainDims) {
+        const cap = scoresStage === 'capped' ? softcap : 0;
+        const s = this._kernel('attention')(
+          pq,
+          pk,
+          pv,
+          0,
+          0,
+          scale,
+          cap,
+          p.plainDims,
+          p.plainOutput,
+          0,
+          p.scores,
+          p.work,
+        );
+        if (s !== 0) throw scoreOverflow(m, 'the scores scale * Q K^T', scoreShape, s);
+      }
       // A NaN in the output (a sum that overflowed) is a RangeError from _done.
       const res = { output: tensorOf(this._read(Float32Array, p.output, nOut), [...lead, Tq, dv]) };
       if (returnWeights) res.weights = tensorOf(this._read(Float32Array, p.weights, nW), scoreShape.slice());

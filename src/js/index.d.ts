@@ -262,8 +262,14 @@ export interface AttentionOptions {
   maskKind?: 'additive' | 'boolean';
   /** Also return the weights (softmax of the scores) [..., Tq, Tk]. Default false. */
   returnWeights?: boolean;
-  /** Also return the scores scale Q K^T (capped if `softcap`) + mask (with -Infinity where masked, causal or outside the window) [..., Tq, Tk]. Default false. */
-  returnScores?: boolean;
+  /**
+   * Also return the scores [..., Tq, Tk]. `true` or `'masked'`: those the softmax reads, scale Q K^T
+   * (capped if `softcap`) + mask, with -Infinity where masked, causal or outside the window (ONNX
+   * qk_matmul_output_mode 2). `'capped'`: after the soft cap, before any mask (mode 1). `'raw'`:
+   * scale Q K^T alone (mode 0). The last two take one more pass of the kernel. Default false;
+   * another value is a TypeError.
+   */
+  returnScores?: boolean | 'masked' | 'capped' | 'raw';
   /**
    * How the softmax over the keys is computed. Default: true unless `returnWeights` or
    * `returnScores` is true.
@@ -290,7 +296,7 @@ export interface AttentionResult {
   output: Tensor;
   /** Attention weights [..., Tq, Tk]; rows sum to 1 (or are all 0 when every key is masked). Present with `returnWeights: true`. */
   weights?: Tensor;
-  /** Scores (logits) [..., Tq, Tk]: scale Q K^T + mask. Present with `returnScores: true`. */
+  /** Scores (logits) [..., Tq, Tk]: scale Q K^T + mask, or an earlier stage (see `returnScores`). Present with `returnScores`. */
   scores?: Tensor;
   /** [pastKey; K] along the tokens, [..., P + Tk, d_k]: the cache for the next call. Present with `pastKey`. */
   presentKey?: Tensor;
@@ -305,7 +311,7 @@ export interface AttentionResult {
  */
 export type AttentionResultFor<O extends AttentionOptions> = AttentionResult &
   (O extends { returnWeights: true } ? { weights: Tensor } : unknown) &
-  (O extends { returnScores: true } ? { scores: Tensor } : unknown) &
+  (O extends { returnScores: true | 'masked' | 'capped' | 'raw' } ? { scores: Tensor } : unknown) &
   (O extends { pastKey: TensorLike } ? { presentKey: Tensor; presentValue: Tensor } : unknown);
 
 export interface MultiHeadInputs {

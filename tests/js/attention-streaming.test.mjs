@@ -393,6 +393,39 @@ describe.each(CONFIGS)('streaming attention: $label', (cfg) => {
     expect(row(2, 0, 2).slice(0, 1)).toEqual(Float32Array.of(1));
   });
 
+  test("returnScores 'raw' and 'capped': the scores before the mask (ONNX qk_matmul_output modes 0 and 1)", () => {
+    // With a mask, causal and a soft cap, 'raw' is scale q.k at every (i, j) and 'capped' is
+    // c tanh(scale q.k / c), masked keys included; the output is that of the call without scores
+    // (on the materialized path, which scores ask for).
+    const [Tq, Tk, dk, dv, c] = [5, 7, 8, 3, 1.5];
+    const r = ref.rng(900);
+    const [Q, K, V] = [r.f32(Tq * dk, -2, 2), r.f32(Tk * dk, -2, 2), r.f32(Tk * dv)];
+    const mask = T(r.f32(Tq * Tk, -1, 1), [Tq, Tk]);
+    const scale = Math.fround(1 / Math.sqrt(dk));
+    const opts = { mask, causal: true, softcap: c };
+    const plain = ag.attention(T(Q, [Tq, dk]), T(K, [Tk, dk]), T(V, [Tk, dv]), { ...opts, streaming: false });
+    const k = constants(cfg.variant, dk);
+    for (const stage of ['raw', 'capped']) {
+      const res = ag.attention(T(Q, [Tq, dk]), T(K, [Tk, dk]), T(V, [Tk, dv]), { ...opts, returnScores: stage });
+      expect(res.output.data).toEqual(plain.output.data);
+      expect(res.scores.shape).toEqual([Tq, Tk]);
+      let bad = null;
+      for (let i = 0; i < Tq && !bad; i++)
+        for (let j = 0; j < Tk && !bad; j++) {
+          const q = part(Q, i, dk);
+          const kj = part(K, j, dk);
+          const x = scale * ref.dot(q, kj);
+          // scale q.k: the variant's dot bound and the product's rounding; tanh passes it on (slope
+          // <= 1) and adds at most 6 c u (registry.inc).
+          const tol = (k.scores + U) * scale * ref.sumAbsProd(q, kj) + 2 ** -149 + (stage === 'capped' ? 6 * c * U : 0);
+          const want = stage === 'raw' ? x : c * Math.tanh(x / c);
+          const got = res.scores.data[i * Tk + j];
+          if (!(abs(got - want) <= tol)) bad = { stage, i, j, got, want, tol };
+        }
+      expect(bad).toBeNull();
+    }
+  });
+
   test('window: query i sees its last w keys only (sliding window), on both paths, with a KV cache and kvSeqLen', () => {
     // Windows of 1 key, shorter than a tile, longer than one and longer than the sequence; a
     // cache of P keys puts query i at P + i; against the reference with the equivalent additive

@@ -401,6 +401,12 @@ const CASES = [
     ['attention', 'options.rope', 'theta'],
   ],
   [
+    'attention returnScores of an unknown stage',
+    (ag) => ag.attention(I2, I2, I2, { returnScores: 'final' }),
+    TypeError,
+    ['attention', 'options.returnScores', "'capped' or 'raw'", '"final"'],
+  ],
+  [
     'attention window 0',
     (ag) => ag.attention(I2, I2, I2, { window: 0 }),
     RangeError,
