@@ -5,7 +5,7 @@
 // origin, no horizontal overflow, screenshots, exports, the link the shell
 // writes, the prediction. The numbers a widget shows are read and compared in
 // shown-numbers.mjs; points are moved in pointer.mjs.
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -161,6 +161,20 @@ export async function waitReady(page, tag) {
   await page.waitForSelector(`${tag}[data-status="ready"]`, { timeout: 20000 });
 }
 
+const SEEDS = JSON.parse(readFileSync(join(ROOT, 'tests/data/seeds/worked-examples.json'), 'utf8')).cases;
+
+/** The case `id` of the articles' seed file (tests/data/seeds/worked-examples.json). */
+export function seedCase(id) {
+  const found = SEEDS.find((c) => c.id === id);
+  if (!found) throw new Error(`no seed case ${id}`);
+  return found;
+}
+
+/** The widget's live region (what was announced) contains `text`. */
+export async function expectAnnounced(page, tag, text) {
+  await expect(page.locator(`${tag} [aria-live]`).textContent()).resolves.toContain(text);
+}
+
 /** No console error, no request to another origin, no dialog, no CSP violation. */
 export async function expectClean({ page, problems }) {
   expect(problems.errors).toEqual([]);
@@ -237,7 +251,6 @@ export async function exportFile(page, tag, kind) {
   ]);
   const path = await download.path();
   await page.locator(`${tag} details.export summary`).click();
-  const { readFileSync } = await import('node:fs');
   return { name: download.suggestedFilename(), bytes: readFileSync(path) };
 }
 

@@ -78,3 +78,19 @@ export async function keyPoint(page, tag, name, keys) {
   await page.locator(`${tag} [data-point="${name}"]`).focus();
   for (const key of keys) await page.keyboard.press(key);
 }
+
+/**
+ * Moves the point `name` with `keys` (keyPoint) and checks that the widget's state field `name` is then `to`
+ * and, given `valuetext`, that the handle says so (aria-valuetext).
+ */
+export async function keyTo(page, tag, name, keys, to, valuetext) {
+  await keyPoint(page, tag, name, keys);
+  expect(
+    await page
+      .locator(tag)
+      .first()
+      .evaluate((el, n) => el.state[n], name),
+  ).toEqual(to);
+  if (valuetext !== undefined)
+    await expect(page.locator(`${tag} [data-point="${name}"]`).getAttribute('aria-valuetext')).resolves.toBe(valuetext);
+}

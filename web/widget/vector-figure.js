@@ -62,6 +62,11 @@ export function angleBetween(a, b) {
   return { start: ta, delta, mid: ta + delta / 2, visible };
 }
 
+/** Shows the d3 selections `sels` (visibility visible) when `on`, else hides them. */
+export function showIf(on, ...sels) {
+  for (const sel of sels) sel.attr('visibility', on ? 'visible' : 'hidden');
+}
+
 /** The state of a chapter on a pair a, b of 2-D vectors: the article's a = (3, 4) and b = (4, 3). */
 export function pairState(extent) {
   return defineState({ version: 1, fields: vectorFields({ a: [3, 4], b: [4, 3] }, extent) });
