@@ -179,22 +179,17 @@ describe('cosine: cosine versus the raw dot product', () => {
   });
 
   test('a URL with a zero key: no cosine and nothing to normalise, said in a note', async () => {
-    await withChapter(
-      env,
-      CH,
-      TAG,
-      { search: `?ch=${CH}&v=1&q=-2,3.5&k1=0,0&k2=4,-1.5&normalise=1` },
-      async ({ page }) => {
-        const numbers = await readNumbers(page, TAG);
-        expect(one(numbers, 'dot', 1).value).toBe(0);
-        expect(numbers.some((n) => n.role === 'cosine' && n.key === '1')).toBe(false);
-        const r = reference({ q: [-2, 3.5], k1: [1, 0], k2: [4, -1.5], normalise: false }).keys[1];
-        expectClose(one(numbers, 'dot', 2).value, r.raw, 12 * U * r.magnitude, 'q.k2');
-        expectClose(one(numbers, 'cosine', 2).value, r.cos, 20 * U, 'cos k2');
-        await expect(page.locator(`${TAG} .note`).textContent()).resolves.toMatch(/length zero/);
-        await expectAllLogged(page, TAG);
-      },
-    );
+    const search = `?ch=${CH}&v=1&q=-2,3.5&k1=0,0&k2=4,-1.5&normalise=1`;
+    await withChapter(env, CH, TAG, { search }, async ({ page }) => {
+      const numbers = await readNumbers(page, TAG);
+      expect(one(numbers, 'dot', 1).value).toBe(0);
+      expect(numbers.some((n) => n.role === 'cosine' && n.key === '1')).toBe(false);
+      const r = reference({ q: [-2, 3.5], k1: [1, 0], k2: [4, -1.5], normalise: false }).keys[1];
+      expectClose(one(numbers, 'dot', 2).value, r.raw, 12 * U * r.magnitude, 'q.k2');
+      expectClose(one(numbers, 'cosine', 2).value, r.cos, 20 * U, 'cos k2');
+      await expect(page.locator(`${TAG} .note`).textContent()).resolves.toMatch(/length zero/);
+      await expectAllLogged(page, TAG);
+    });
   });
 
   test('predict, then reveal: by cosine, k1 and k2 tie', async () => {

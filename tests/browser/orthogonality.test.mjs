@@ -119,22 +119,17 @@ describe('orthogonality: orthogonality', () => {
 
   test('a URL with every key perpendicular gives equal weights of one third; snapping from the other side keeps k2 there', async () => {
     const all = { q: [1, -2], k1: [2, 1], k2: [-3, -1.5], k3: [0.5, 0.25] };
-    await withChapter(
-      env,
-      CH,
-      TAG,
-      { search: `?ch=${CH}&v=1&q=1,-2&k1=2,1&k2=-3,-1.5&k3=0.5,0.25` },
-      async ({ page }) => {
-        const numbers = await readNumbers(page, TAG);
-        expectMatches(numbers, all);
-        byRole(numbers, 'weight').forEach((w) => expectClose(w.value, 1 / 3, 2 * U, 'weight 1/3'));
-        expect(await readings(page)).toEqual(['perpendicular', 'perpendicular', 'perpendicular']);
-        await page.locator(`${TAG} button[data-action="snap"]`).click();
-        expect((await stateOf(page, TAG)).k2).toEqual([-2, -1]); // -(2, 1): the side k2 was on
-        expectMatches(await readNumbers(page, TAG), { ...all, k2: [-2, -1] });
-        await expectAllLogged(page, TAG);
-      },
-    );
+    const search = `?ch=${CH}&v=1&q=1,-2&k1=2,1&k2=-3,-1.5&k3=0.5,0.25`;
+    await withChapter(env, CH, TAG, { search }, async ({ page }) => {
+      const numbers = await readNumbers(page, TAG);
+      expectMatches(numbers, all);
+      byRole(numbers, 'weight').forEach((w) => expectClose(w.value, 1 / 3, 2 * U, 'weight 1/3'));
+      expect(await readings(page)).toEqual(['perpendicular', 'perpendicular', 'perpendicular']);
+      await page.locator(`${TAG} button[data-action="snap"]`).click();
+      expect((await stateOf(page, TAG)).k2).toEqual([-2, -1]); // -(2, 1): the side k2 was on
+      expectMatches(await readNumbers(page, TAG), { ...all, k2: [-2, -1] });
+      await expectAllLogged(page, TAG);
+    });
   });
 
   test('predict, then reveal: the perpendicular key\u2019s weight lands between the other two', async () => {
