@@ -1,9 +1,7 @@
-// "Cosine versus the raw dot product" (#ch-cosine, <ag-cosine-vs-dot>): the
-// raw score and the cosine of a query against two keys, raw and normalised,
-// checked against a float64 reference after drags, keys and a changed URL;
-// the article's q = (1, 1), k1 = (1, 1), k2 = (5, 5) against the seed file.
+// "Cosine versus the raw dot product" (#ch-cosine, <ag-cosine-vs-dot>): raw scores and cosines, raw and
+// normalised, against a float64 reference (drags, keys, links) and the article's numbers (seed file).
 import { describe, expect, test } from '@jest/globals';
-import { expectAnnounced, predictChoice, seedCase, settledUrl, stateOf } from './helpers.mjs';
+import { atLink, expectAnnounced, predictChoice, seedCase, settledUrl, stateOf } from './helpers.mjs';
 import { urlParams, useEnv, withChapter } from './helpers.mjs';
 import { dragTo, keyTo } from './pointer.mjs';
 import { byRole, expectAllLogged, expectClose, expectNumbers, one } from './shown-numbers.mjs';
@@ -179,16 +177,13 @@ describe('cosine: cosine versus the raw dot product', () => {
   });
 
   test('a URL with a zero key: no cosine and nothing to normalise, said in a note', async () => {
-    const search = `?ch=${CH}&v=1&q=-2,3.5&k1=0,0&k2=4,-1.5&normalise=1`;
-    await withChapter(env, CH, TAG, { search }, async ({ page }) => {
-      const numbers = await readNumbers(page, TAG);
+    await atLink(env, CH, TAG, 'q=-2,3.5&k1=0,0&k2=4,-1.5&normalise=1', async (numbers, { page }) => {
       expect(one(numbers, 'dot', 1).value).toBe(0);
       expect(numbers.some((n) => n.role === 'cosine' && n.key === '1')).toBe(false);
       const r = reference({ q: [-2, 3.5], k1: [1, 0], k2: [4, -1.5], normalise: false }).keys[1];
       expectClose(one(numbers, 'dot', 2).value, r.raw, 12 * U * r.magnitude, 'q.k2');
       expectClose(one(numbers, 'cosine', 2).value, r.cos, 20 * U, 'cos k2');
       await expect(page.locator(`${TAG} .note`).textContent()).resolves.toMatch(/length zero/);
-      await expectAllLogged(page, TAG);
     });
   });
 

@@ -2,7 +2,7 @@
 // and geometric dot products of two draggable 2-D vectors, checked against a
 // float64 reference after mouse drags, arrow keys, touch and a changed URL.
 import { describe, expect, test } from '@jest/globals';
-import { expectAnnounced, expectParams, expectReopens, predictChoice } from './helpers.mjs';
+import { atLink, expectAnnounced, expectParams, expectReopens, predictChoice } from './helpers.mjs';
 import { stateOf, useEnv, withChapter } from './helpers.mjs';
 import { dragTo, keyTo, touchDragPoint } from './pointer.mjs';
 import { angleRow, byRole, expectAllLogged, expectNumbers, one } from './shown-numbers.mjs';
@@ -86,16 +86,11 @@ describe('dot-product: two definitions agree', () => {
   });
 
   test('a URL with other vectors, including a zero vector, shows their reference values', async () => {
-    const search = `?ch=${CH}&v=1&a=-5.5,1.25&b=2,-6`;
-    await withChapter(env, CH, TAG, { search, clean: false }, async ({ page }) => {
-      expectMatches(await readNumbers(page, TAG), [-5.5, 1.25], [2, -6]);
-      await expectAllLogged(page, TAG);
-    });
-    await withChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&a=0,0&b=2,-6` }, async (zero) => {
-      const numbers = await readNumbers(zero.page, TAG);
+    await atLink(env, CH, TAG, 'a=-5.5,1.25&b=2,-6', { clean: false }, (n) => expectMatches(n, [-5.5, 1.25], [2, -6]));
+    await atLink(env, CH, TAG, 'a=0,0&b=2,-6', { logged: false }, async (numbers, { page }) => {
       expect([one(numbers, 'dot').value, one(numbers, 'geometric').value]).toEqual([0, 0]);
       expect(numbers.some((n) => n.role === 'angle')).toBe(false); // no angle for a zero vector: none shown
-      await expect(zero.page.locator(`${TAG} [data-role="angle"]`).textContent()).resolves.toBe('not defined');
+      await expect(page.locator(`${TAG} [data-role="angle"]`).textContent()).resolves.toBe('not defined');
     });
   });
 });

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect } from '@jest/globals';
 import { chromium } from 'playwright-core';
 import { SITE_ROOT, startServer } from '../../scripts/serve.mjs';
-import { readNumbers } from './shown-numbers.mjs';
+import { expectAllLogged, readNumbers } from './shown-numbers.mjs';
 import { CHROMIUM, CHROMIUM_ARGS } from '../../scripts/chromium.mjs';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -136,6 +136,21 @@ export async function withChapter(env, chapterId, tag, options, fn) {
   } finally {
     await opened.context.close();
   }
+}
+
+/**
+ * Opens the chapter at the link `?ch=<ch>&v=1&<params>` (withChapter, `options` as there), calls
+ * `check(numbers, opened)` with the numbers it shows and, unless `logged: false`, checks that every one
+ * is a logged result (expectAllLogged). Returns what `check` returns.
+ */
+export async function atLink(env, ch, tag, params, options, check) {
+  if (typeof options === 'function') [options, check] = [{}, options];
+  const { logged = true, ...open } = options;
+  return withChapter(env, ch, tag, { ...open, search: `?ch=${ch}&v=1&${params}` }, async (opened) => {
+    const result = await check(await readNumbers(opened.page, tag), opened);
+    if (logged) await expectAllLogged(opened.page, tag);
+    return result;
+  });
 }
 
 /**

@@ -1,9 +1,7 @@
-// "Length as a lever" (#ch-length, <ag-length-lever>): a key k = t·d scored
-// against four fixed queries. Checked against a float64 reference after the
-// slider (keys), a mouse drag and arrow keys on the direction handle, and a
-// changed URL; the article's u, v, w numbers against the seed file.
+// "Length as a lever" (#ch-length, <ag-length-lever>): k = t·d scored by four fixed queries, against a
+// float64 reference (slider, drag, keys, links) and the article's u, v, w numbers (seed file).
 import { describe, expect, test } from '@jest/globals';
-import { expectAnnounced, expectParams, expectReopens, predictChoice } from './helpers.mjs';
+import { atLink, expectAnnounced, expectParams, expectReopens, predictChoice } from './helpers.mjs';
 import { seedCase as seed, stateOf, urlParams, useEnv, withChapter } from './helpers.mjs';
 import { dragTo, keyTo } from './pointer.mjs';
 import { byRole, expectAllLogged, expectClose, expectNumbers, one } from './shown-numbers.mjs';
@@ -104,19 +102,15 @@ describe('length: length as a lever', () => {
   });
 
   test('a URL with other values, and t = 0 (no length, no score, no direction)', async () => {
-    await withChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&d=-2.5,1.75&t=2.25` }, async ({ page }) => {
-      expectMatches(await readNumbers(page, TAG), [-2.5, 1.75], 2.25);
+    await atLink(env, CH, TAG, 'd=-2.5,1.75&t=2.25', async (numbers, { page }) => {
+      expectMatches(numbers, [-2.5, 1.75], 2.25);
       expect(await page.locator(`${TAG} input.slider`).inputValue()).toBe('2.25');
-      await expectAllLogged(page, TAG);
     });
-
-    await withChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&d=1,1&t=0` }, async (zero) => {
-      const numbers = await readNumbers(zero.page, TAG);
+    await atLink(env, CH, TAG, 'd=1,1&t=0', { logged: false }, async (numbers, { page }) => {
       expectMatches(numbers, [1, 1], 0);
       byRole(numbers, 'score').forEach((s) => expect(s.value).toBe(0));
-      await expect(zero.page.locator(`${TAG} [data-role="per-unit"]`).first().textContent()).resolves.toBe(
-        'not defined',
-      );
+      const perUnit = page.locator(`${TAG} [data-role="per-unit"]`).first();
+      await expect(perUnit.textContent()).resolves.toBe('not defined');
     });
   });
 });

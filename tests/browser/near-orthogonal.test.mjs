@@ -1,12 +1,6 @@
-// "Near-orthogonality in high dimension" (#ch-near-orthogonal): cosines of
-// random pairs (<ag-near-orthogonal>) and greedy packing (<ag-greedy-packing>),
-// both run in a Web Worker. Checks
-// the root mean square of cos against 1/sqrt(d) and the mean |cos| against
-// sqrt(2/pi)/sqrt(d) within sampling error (float64 moments written here),
-// the angle of 1/sqrt(d) against acos in float64 and the worked examples,
-// packing counts (more than d at large d) and a float64 re-check of the
-// pairwise condition on directions the worker logged, cancel, keys, mouse,
-// a changed URL, the prediction, exports and the layout.
+// "Near-orthogonality in high dimension" (#ch-near-orthogonal): the worker runs of <ag-near-orthogonal>
+// (rms and mean |cos| against float64 moments within sampling error, the angles against acos) and
+// <ag-greedy-packing> (counts, a float64 re-check of logged directions); cancel, keys, mouse, links.
 import { describe, expect, test } from '@jest/globals';
 import { exportJson, predictChoice, seedCase as worked, stateOf, urlParams, useEnv, withChapter } from './helpers.mjs';
 import { byRole, expectAllLogged, expectClose, one, readNumbers, U } from './shown-numbers.mjs';

@@ -1,9 +1,7 @@
-// "Projection as a shadow" (#ch-projection, <ag-projection>): a's shadow on the
-// line through b, the scalar projection a.b/|b| and the vector projection,
-// checked against a float64 reference after mouse drags, arrow keys and a
-// changed URL; an obtuse angle gives a negative shadow that points backwards.
+// "Projection as a shadow" (#ch-projection, <ag-projection>): the scalar and vector
+// projections against a float64 reference (drags, keys, links); an obtuse angle casts the shadow backwards.
 import { describe, expect, test } from '@jest/globals';
-import { expectAnnounced, expectParams, expectReopens, predictChoice } from './helpers.mjs';
+import { atLink, expectAnnounced, expectParams, expectReopens, predictChoice } from './helpers.mjs';
 import { screenshot, seedCase, stateOf, useEnv, withChapter } from './helpers.mjs';
 import { dragTo, keyTo } from './pointer.mjs';
 import { angleRow, byRole, expectAllLogged, expectClose, expectNumbers } from './shown-numbers.mjs';
@@ -125,22 +123,16 @@ describe('projection: projection as a shadow', () => {
   });
 
   test('a URL with a longer b on the same line keeps the shadow; a zero b has none', async () => {
-    await withChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&a=3,4&b=6,4.5` }, async ({ page }) => {
-      const numbers = await readNumbers(page, TAG);
+    await atLink(env, CH, TAG, 'a=3,4&b=6,4.5', (numbers) => {
       expectMatches(numbers, [3, 4], [6, 4.5]);
       expect([one(numbers, 'scalar-projection').text, one(numbers, 'dot').text]).toEqual(['4.8', '36']);
-      await expectAllLogged(page, TAG);
     });
-    await withChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&a=-5.5,1.25&b=2,-6` }, async (other) => {
-      expectMatches(await readNumbers(other.page, TAG), [-5.5, 1.25], [2, -6]);
-      await expectAllLogged(other.page, TAG);
-    });
-    await withChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&a=3,4&b=0,0` }, async (zero) => {
-      const z = await readNumbers(zero.page, TAG);
+    await atLink(env, CH, TAG, 'a=-5.5,1.25&b=2,-6', (numbers) => expectMatches(numbers, [-5.5, 1.25], [2, -6]));
+    await atLink(env, CH, TAG, 'a=3,4&b=0,0', { logged: false }, async (z, { page }) => {
       expect(z.some((n) => ['scalar-projection', 'vector-projection', 'cosine', 'angle'].includes(n.role))).toBe(false);
-      const scalar = zero.page.locator(`${TAG} [data-role="scalar-projection"]`);
+      const scalar = page.locator(`${TAG} [data-role="scalar-projection"]`);
       await expect(scalar.textContent()).resolves.toBe('not defined');
-      expect(await zero.page.locator(TAG).getAttribute('data-shadow')).toBe('undefined');
+      expect(await page.locator(TAG).getAttribute('data-shadow')).toBe('undefined');
     });
   });
 });

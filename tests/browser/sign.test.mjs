@@ -1,11 +1,7 @@
-// "Sign and size" (#ch-sign, <ag-sign-and-size>): the plane split by b into
-// the half-plane of positive scores, the zero line and the half-plane of
-// negative scores; the region of a named live with its score and angle; and
-// the same score from short, aligned vectors or long, poorly aligned ones.
-// Checked against a float64 reference after mouse drags, arrow keys and a
-// changed URL.
+// "Sign and size" (#ch-sign, <ag-sign-and-size>): the regions b splits the plane into, a's region named
+// live, and the same score two ways, against a float64 reference after drags, keys and links.
 import { describe, expect, test } from '@jest/globals';
-import { expectAnnounced, expectParams, expectReopens, predictChoice } from './helpers.mjs';
+import { atLink, expectAnnounced, expectParams, expectReopens, predictChoice } from './helpers.mjs';
 import { stateOf, urlParams, useEnv, withChapter } from './helpers.mjs';
 import { dragTo, keyTo } from './pointer.mjs';
 import { angleRow, expectAllLogged, expectNumbers, one, readNumbers, U } from './shown-numbers.mjs';
@@ -135,9 +131,8 @@ describe('sign: sign and size', () => {
   });
 
   test('a URL on the zero line reads "zero" at a right angle; the "Show in the plot" buttons load the same-score pairs', async () => {
-    await withChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&a=-3,4&b=4,3` }, async (opened) => {
-      const { page } = opened;
-      let numbers = await readNumbers(page, TAG);
+    await atLink(env, CH, TAG, 'a=-3,4&b=4,3', async (first, { page }) => {
+      let numbers = first;
       expectMatches(numbers, [-3, 4], [4, 3]);
       expect(one(numbers, 'dot').value).toBe(0);
       expect(one(numbers, 'angle').text).toBe('90\u00b0');
@@ -152,16 +147,11 @@ describe('sign: sign and size', () => {
       expectMatches(numbers, [6, 0], [1, 5]);
       expect(one(numbers, 'dot').text).toBe('6');
       expect((await urlParams(page)).get('a')).toBe('6,0');
-      d = await drawn(page);
-      expect(d.region).toBe('positive');
-      await expectAllLogged(page, TAG);
+      expect((await drawn(page)).region).toBe('positive');
     });
-
-    await withChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&a=-5.5,1.25&b=2,-6` }, async (other) => {
-      const numbers = await readNumbers(other.page, TAG);
+    await atLink(env, CH, TAG, 'a=-5.5,1.25&b=2,-6', async (numbers, { page }) => {
       expect(expectMatches(numbers, [-5.5, 1.25], [2, -6]).region).toBe('negative');
-      expectRegions(await drawn(other.page), [2, -6]);
-      await expectAllLogged(other.page, TAG);
+      expectRegions(await drawn(page), [2, -6]);
     });
   });
 });

@@ -1,7 +1,5 @@
-// the worked single-head example (#ch-worked-example, <ag-worked-example>): one query,
-// three keys; scores, exp, their sum, weights and output against a float64
-// reference, through the controls, the URL, every implementation, and the
-// predict-then-reveal question.
+// The worked single-head example (#ch-worked-example, <ag-worked-example>): scores, exp, sum, weights and
+// output against a float64 reference, through the controls, links, every implementation and the prediction.
 import { describe, expect, test } from '@jest/globals';
 import { expectClean, expectParams, openChapter, predictChoice, rowsOf, seedCase } from './helpers.mjs';
 import { settledUrl, urlParams, useEnv, withChapter } from './helpers.mjs';

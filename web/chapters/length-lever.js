@@ -1,20 +1,19 @@
-// <ag-length-lever>: chapter 6, "Length as a lever". A key k = t·d: the
-// learner drags the direction handle d and stretches it with the slider t;
-// four fixed queries (the first is the article's u = (1, 0)) score against it.
-// Every score is t times its value at t = 1, while the score per unit of
-// key length (the scalar projection of q onto k) does not move.
-// Every number shown is a wasm result: ag.weightedSum (k = t·d),
-// ag.norm (|d|, |k|), ag.dot (the scores) and ag.scalarProjection.
+// <ag-length-lever>: chapter 6, "Length as a lever". A key k = t·d (drag d,
+// stretch with t) scored by four fixed queries (u = (1, 0) is the article's):
+// every score is t times its value at t = 1, the score per unit length stays.
+// Numbers: ag.weightedSum (k), ag.norm, ag.dot, ag.scalarProjection.
 //
 //   <ag-length-lever d="1,1" t="3"></ag-length-lever>
 import { axisBottom, scaleBand, scaleLinear, select } from 'd3';
 import { AgWidget, defineWidget } from '../widget/base.js';
 import { lbl, line, notDefined, num, nums, presetBar, slider } from '../widget/controls.js';
-import { h, setText } from '../widget/dom.js';
+import { h, setText, symbol } from '../widget/dom.js';
+import { attrs, draw } from '../widget/charts.js';
 import { ownLayout } from '../widget/figure-layout.js';
 import { fmt, pair } from '../widget/format.js';
 import { texElement } from '../widget/math.js';
 import { bodyRow, table as dataTable } from '../widget/matrix-table.js';
+import { choices } from '../widget/predict.js';
 import { defineState, number, vector } from '../widget/state.js';
 import { placeLabel, vectorFigure } from '../widget/vector-figure.js';
 
@@ -59,24 +58,17 @@ export class AgLengthLever extends AgWidget {
       id: 'triple-length',
       question:
         'Keep the direction of v = (1, 1) and make it three times as long: w = (3, 3). What becomes of the score u\u00b7k with u = (1, 0), which is 1 for v?',
-      choices: [
-        { value: 'same', label: 'It stays 1' },
-        { value: 'triple', label: 'It becomes 3' },
-        { value: 'nine', label: 'It becomes 9' },
-      ],
+      choices: choices({ same: 'It stays 1', triple: 'It becomes 3', nine: 'It becomes 9' }),
       reveal: (_choice, ag) => {
         this.setState({ d: [1, 1], t: 3 });
         const w = ag.weightedSum([3], [[1, 1]]).data;
         const s = ag.dot([1, 0], w);
-        const answer = s === 1 ? 'same' : s === 3 ? 'triple' : s === 9 ? 'nine' : 'other';
         return {
-          answer,
+          answer: { 1: 'same', 3: 'triple', 9: 'nine' }[s] ?? 'other',
           explanation: `The module computed u\u00b7w = ${fmt(s)} and |w| = ${fmt(ag.norm(w))}: the angle did not change, the length tripled, and so did the score.`,
         };
       },
     });
-
-    const presets = presetBar(PRESETS, (p) => this.setState({ d: p.d, t: p.t }));
 
     // The plane: the queries (fixed), the direction d (draggable) and k = t·d.
     const fig = vectorFigure(this, {
@@ -126,10 +118,7 @@ export class AgLengthLever extends AgWidget {
     const kCoords = nums('k', 2);
     const kText = h('span', { class: 'k-text' }, '(', kCoords[0], ', ', kCoords[1], ')');
     const rows = QUERIES.map((q, i) => {
-      const key = i + 1;
-      const base = num('base-score', key);
-      const score = num('score', key);
-      const perUnit = num('per-unit', key);
+      const [base, score, perUnit] = ['base-score', 'score', 'per-unit'].map((role) => num(role, i + 1));
       const row = bodyRow(
         [h('var', {}, q.label), h('span', { class: 'q-coords' }, `= ${pair(q.v)}`)],
         [base, { text: score, class: 'c-score' }, { text: perUnit, class: 'c-unit' }],
@@ -138,7 +127,7 @@ export class AgLengthLever extends AgWidget {
       return { row, base, score, perUnit };
     });
     const tHead = h('span', { class: 't-head' });
-    const v = (name) => h('var', {}, name);
+    const v = symbol;
     const table = dataTable({
       className: 'scores',
       caption: 'Scores of each query against the key',
@@ -155,12 +144,13 @@ export class AgLengthLever extends AgWidget {
     const bars = h('div', { class: 'bars-figure' });
     const W = 320;
     const H = 150;
-    const svg = select(bars)
-      .append('svg')
-      .attr('class', 'bars')
-      .attr('viewBox', `0 0 ${W} ${H}`)
-      .attr('role', 'img')
-      .attr('aria-label', 'Bars: each query\u2019s score at t = 1 (outline) and at the current t (filled)');
+    const label = 'Bars: each query\u2019s score at t = 1 (outline) and at the current t (filled)';
+    const svg = draw(select(bars), 'svg', {
+      class: 'bars',
+      viewBox: `0 0 ${W} ${H}`,
+      role: 'img',
+      'aria-label': label,
+    });
     ownLayout(svg); // laid out on its own (widget/figure-layout.js)
     const x = scaleLinear()
       .domain([-BAR_MAX, BAR_MAX])
@@ -169,30 +159,15 @@ export class AgLengthLever extends AgWidget {
       .domain(QUERIES.map((q) => q.name))
       .range([8, H - 22])
       .padding(0.25);
-    svg
-      .append('g')
-      .attr('class', 'bar-axis')
-      .attr('transform', `translate(0,${H - 20})`)
-      .call(axisBottom(x).tickValues([-10, -5, 0, 5, 10]).tickSize(3));
-    svg
-      .append('line')
-      .attr('class', 'zero')
-      .attr('x1', x(0))
-      .attr('x2', x(0))
-      .attr('y1', 4)
-      .attr('y2', H - 20);
-    const barRows = svg
-      .selectAll('g.bar-row')
-      .data(QUERIES)
-      .join('g')
-      .attr('class', 'bar-row')
-      .attr('transform', (q) => `translate(0,${y(q.name)})`);
-    barRows
-      .append('text')
-      .attr('class', 'bar-name')
-      .attr('x', 4)
-      .attr('y', y.bandwidth() / 2 + 5)
-      .text((q) => q.label);
+    draw(svg, 'g', { class: 'bar-axis', transform: `translate(0,${H - 20})` }).call(
+      axisBottom(x).tickValues([-10, -5, 0, 5, 10]).tickSize(3),
+    );
+    draw(svg, 'line', { class: 'zero', x1: x(0), x2: x(0), y1: 4, y2: H - 20 });
+    const barRows = attrs(svg.selectAll('g.bar-row').data(QUERIES).join('g'), {
+      class: 'bar-row',
+      transform: (q) => `translate(0,${y(q.name)})`,
+    });
+    draw(barRows, 'text', { class: 'bar-name', x: 4, y: y.bandwidth() / 2 + 5 }).text((q) => q.label);
     const fill = barRows.append('rect').attr('class', 'bar-now').attr('height', y.bandwidth());
     const ghost = barRows.append('rect').attr('class', 'bar-base').attr('height', y.bandwidth());
 
@@ -212,6 +187,7 @@ export class AgLengthLever extends AgWidget {
         'Filled bars: the scores at the current t. Dashed outlines: the same scores at t = 1.',
       ),
     );
+    const presets = presetBar(PRESETS, (p) => this.setState({ d: p.d, t: p.t }));
     body.append(predict, presets, h('div', { class: 'layout' }, fig.element, numbers));
     this.#ui = {
       p: fig.plane,
@@ -261,11 +237,8 @@ export class AgLengthLever extends AgWidget {
       now[i] = ag.dot(q.v, k);
       this.show(r.base, base[i]);
       this.show(r.score, now[i]);
-      if (kZero) {
-        notDefined([r.perUnit]);
-      } else {
-        this.show(r.perUnit, ag.scalarProjection(q.v, k));
-      }
+      if (kZero) notDefined([r.perUnit]);
+      else this.show(r.perUnit, ag.scalarProjection(q.v, k));
     });
     ui.ratio.textContent = kZero
       ? 'A key of length zero scores 0 against every query: it has no direction left to compare.'
