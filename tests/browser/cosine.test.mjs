@@ -1,8 +1,8 @@
 // "Cosine versus the raw dot product" (#ch-cosine, <ag-cosine-vs-dot>): raw scores and cosines, raw and
 // normalised, against a float64 reference (drags, keys, links) and the article's numbers (seed file).
 import { describe, expect, test } from '@jest/globals';
-import { atLink, expectAnnounced, predictChoice, seedCase, settledUrl, stateOf } from './helpers.mjs';
-import { urlParams, useEnv, withChapter } from './helpers.mjs';
+import { atLink, expectAnnounced, expectParams, expectReveal, seedCase } from './helpers.mjs';
+import { stateOf, urlParams, useEnv, withChapter } from './helpers.mjs';
 import { dragTo, keyTo } from './pointer.mjs';
 import { byRole, expectAllLogged, expectClose, expectNumbers, one } from './shown-numbers.mjs';
 import { readNumbers, U } from './shown-numbers.mjs';
@@ -158,14 +158,8 @@ describe('cosine: cosine versus the raw dot product', () => {
       expect(ref.keys[0].cos > ref.keys[1].cos).toBe(true);
       expect((await verdicts(page)).map((x) => x.winner)).toEqual(['k2', 'k1']);
       await expectAnnounced(page, TAG, `k1: raw ${one(numbers, 'dot', 1).text}`);
-      const params = await urlParams(page);
-      expect(params.get('ch')).toBe(CH);
-      expect(params.get('k1')).toBe('0.75,2.25');
-      expect(params.get('k2')).toBe('5.5,1');
       await expectAllLogged(page, TAG);
-
-      const link = (await settledUrl(page)).searchParams;
-      expect(link.get('normalise')).toBe('0');
+      const link = await expectParams(page, CH, { k1: '0.75,2.25', k2: '5.5,1', normalise: '0' });
       link.set('normalise', '1');
       await withChapter(env, CH, TAG, { search: `?${link}` }, async (copy) => {
         const reopened = await readNumbers(copy.page, TAG);
@@ -189,14 +183,8 @@ describe('cosine: cosine versus the raw dot product', () => {
 
   test('predict, then reveal: by cosine, k1 and k2 tie', async () => {
     await withChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&k2=3,-2` }, async ({ page }) => {
-      await predictChoice(page, TAG, 'k2', 'wrong');
-      await expect(page.locator(`${TAG} .predict-result`).textContent()).resolves.toMatch(
-        /cos = 1 for k\u2081 and 1 for k\u2082/,
-      );
-      expect(await stateOf(page, TAG)).toEqual(ARTICLE);
-      expectMatches(await readNumbers(page, TAG), ARTICLE);
-      await predictChoice(page, TAG, 'tie', 'right');
-      await expectAllLogged(page, TAG);
+      const says = /cos = 1 for k\u2081 and 1 for k\u2082/;
+      expectMatches(await expectReveal(page, TAG, { wrong: 'k2', right: 'tie', says, state: ARTICLE }), ARTICLE);
     });
   });
 });

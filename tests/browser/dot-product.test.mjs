@@ -2,7 +2,7 @@
 // and geometric dot products of two draggable 2-D vectors, checked against a
 // float64 reference after mouse drags, arrow keys, touch and a changed URL.
 import { describe, expect, test } from '@jest/globals';
-import { atLink, expectAnnounced, expectParams, expectReopens, predictChoice } from './helpers.mjs';
+import { atLink, expectAnnounced, expectParams, expectReopens, expectReveal } from './helpers.mjs';
 import { stateOf, useEnv, withChapter } from './helpers.mjs';
 import { dragTo, keyTo, touchDragPoint } from './pointer.mjs';
 import { angleRow, byRole, expectAllLogged, expectNumbers, one } from './shown-numbers.mjs';
@@ -44,12 +44,9 @@ describe('dot-product: two definitions agree', () => {
       // Math is typeset by KaTeX in the shadow root, with the fonts declared by the host page.
       expect(await page.locator(`${TAG} .katex`).count()).toBeGreaterThan(0);
       // The prediction's answer loads its example.
-      await predictChoice(page, TAG, 'positive', 'wrong');
-      await expect(page.locator(`${TAG} .predict-result`).textContent()).resolves.toMatch(/a\u00b7b = 0/);
-      expect((await stateOf(page, TAG)).b).toEqual([-4, 3]);
-      expectMatches(await readNumbers(page, TAG), [3, 4], [-4, 3]);
-      await predictChoice(page, TAG, 'zero', 'right');
-      await expectAllLogged(page, TAG);
+      const state = { a: [3, 4], b: [-4, 3] };
+      const revealed = await expectReveal(page, TAG, { wrong: 'positive', right: 'zero', says: /a\u00b7b = 0/, state });
+      expectMatches(revealed, [3, 4], [-4, 3]);
     });
   });
 

@@ -238,6 +238,21 @@ export async function predictChoice(page, tag, choice, result) {
 }
 
 /**
+ * Predict, then reveal: `wrong` is marked wrong, the answer says `says` (a pattern) and moves the widget
+ * to `state`; then `right` is marked right and every number shown is logged. Returns the numbers the
+ * revealed answer shows.
+ */
+export async function expectReveal(page, tag, { wrong, right, says, state }) {
+  await predictChoice(page, tag, wrong, 'wrong');
+  await expect(page.locator(`${tag} .predict-result`).textContent()).resolves.toMatch(says);
+  expect(await stateOf(page, tag)).toEqual(state);
+  const numbers = await readNumbers(page, tag);
+  await predictChoice(page, tag, right, 'right');
+  await expectAllLogged(page, tag);
+  return numbers;
+}
+
+/**
  * Horizontal overflow of the page in px (0 or less means none). Chapters are
  * contained (content-visibility in style.css): what overflows one of them is
  * clipped at its edge instead of widening the page, so each chapter's own

@@ -1,7 +1,7 @@
 // "Length as a lever" (#ch-length, <ag-length-lever>): k = t·d scored by four fixed queries, against a
 // float64 reference (slider, drag, keys, links) and the article's u, v, w numbers (seed file).
 import { describe, expect, test } from '@jest/globals';
-import { atLink, expectAnnounced, expectParams, expectReopens, predictChoice } from './helpers.mjs';
+import { atLink, expectAnnounced, expectParams, expectReopens, expectReveal } from './helpers.mjs';
 import { seedCase as seed, stateOf, urlParams, useEnv, withChapter } from './helpers.mjs';
 import { dragTo, keyTo } from './pointer.mjs';
 import { byRole, expectAllLogged, expectClose, expectNumbers, one } from './shown-numbers.mjs';
@@ -53,12 +53,8 @@ describe('length: length as a lever', () => {
       expectClose(one(numbers, 'norm', 'k').value, nv.expected, nv.tolerance, 'seed |v|');
       expect(await page.locator(`${TAG} .katex`).count()).toBeGreaterThan(0);
       // The prediction's answer loads its example.
-      await predictChoice(page, TAG, 'same', 'wrong');
-      await expect(page.locator(`${TAG} .predict-result`).textContent()).resolves.toMatch(/u\u00b7w = 3/);
-      expect(await stateOf(page, TAG)).toEqual({ d: [1, 1], t: 3 });
-      expectMatches(await readNumbers(page, TAG), [1, 1], 3);
-      await predictChoice(page, TAG, 'triple', 'right');
-      await expectAllLogged(page, TAG);
+      const reveal = { wrong: 'same', right: 'triple', says: /u\u00b7w = 3/, state: { d: [1, 1], t: 3 } };
+      expectMatches(await expectReveal(page, TAG, reveal), [1, 1], 3);
     });
   });
 

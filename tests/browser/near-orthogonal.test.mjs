@@ -4,6 +4,7 @@
 import { describe, expect, test } from '@jest/globals';
 import { exportJson, predictChoice, seedCase as worked, stateOf, urlParams, useEnv, withChapter } from './helpers.mjs';
 import { byRole, expectAllLogged, expectClose, one, readNumbers, U } from './shown-numbers.mjs';
+import { dot } from '../reference/float64.mjs';
 
 const TAG = 'ag-near-orthogonal';
 const PACK = 'ag-greedy-packing'; // the chapter's second widget
@@ -196,13 +197,8 @@ describe('near-orthogonal: near-orthogonality in high dimension', () => {
         expect(last.kept).toBe(kept[d]);
         const rows = Array.from({ length: last.kept }, (_, i) => last.data.slice(i * d, (i + 1) * d));
         for (const r of rows) expectClose(Math.hypot(...r), 1, 1e-5, `unit length at d=${d}`);
-        for (let i = 0; i < rows.length; i++) {
-          for (let j = 0; j < i; j++) {
-            let s = 0;
-            for (let k = 0; k < d; k++) s += rows[i][k] * rows[j][k];
-            expect(Math.abs(s)).toBeLessThanOrEqual(0.2 + 1e-5);
-          }
-        }
+        for (let i = 0; i < rows.length; i++)
+          for (let j = 0; j < i; j++) expect(Math.abs(dot(rows[i], rows[j]))).toBeLessThanOrEqual(0.2 + 1e-5);
         checked.add(d);
       }
       expect(checked.size).toBeGreaterThanOrEqual(3);

@@ -1,8 +1,8 @@
 // "Orthogonality" (#ch-orthogonality, <ag-orthogonality>): scores, cosines, angles and weights of three
 // keys, the snap button and E Eᵀ = I, against a float64 reference after drags, keys and links.
 import { describe, expect, test } from '@jest/globals';
-import { atLink, expectAnnounced, expectReopens, predictChoice, seedCase, stateOf } from './helpers.mjs';
-import { urlParams, useEnv, withChapter } from './helpers.mjs';
+import { atLink, expectAnnounced, expectReopens, expectReveal, seedCase } from './helpers.mjs';
+import { stateOf, urlParams, useEnv, withChapter } from './helpers.mjs';
 import { dragTo, keyTo } from './pointer.mjs';
 import { angleRow, byRole, expectAllLogged, expectClose, expectNumbers } from './shown-numbers.mjs';
 import { one, readNumbers, U } from './shown-numbers.mjs';
@@ -128,12 +128,8 @@ describe('orthogonality: orthogonality', () => {
 
   test('predict, then reveal: the perpendicular key\u2019s weight lands between the other two', async () => {
     await withChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&k2=3,3` }, async ({ page }) => {
-      await predictChoice(page, TAG, 'zero', 'wrong');
-      await expect(page.locator(`${TAG} .predict-result`).textContent()).resolves.toMatch(/scores 3, 0, \u22122\.5/);
-      expect(await stateOf(page, TAG)).toEqual(START);
-      expectMatches(await readNumbers(page, TAG), START);
-      await predictChoice(page, TAG, 'middle', 'right');
-      await expectAllLogged(page, TAG);
+      const reveal = { wrong: 'zero', right: 'middle', says: /scores 3, 0, \u22122\.5/, state: START };
+      expectMatches(await expectReveal(page, TAG, reveal), START);
     });
   });
 });

@@ -1,6 +1,7 @@
 // Moving a widget's draggable points (data-point, in a d3 plane): by mouse,
 // by finger (touch events) and by keyboard.
 import { expect } from '@jest/globals';
+import { stateOf } from './helpers.mjs';
 
 /** Screen position of plot coordinates (x, y) in the widget's d3 plane. */
 async function planePoint(page, tag, [x, y]) {
@@ -85,12 +86,7 @@ export async function keyPoint(page, tag, name, keys) {
  */
 export async function keyTo(page, tag, name, keys, to, valuetext) {
   await keyPoint(page, tag, name, keys);
-  expect(
-    await page
-      .locator(tag)
-      .first()
-      .evaluate((el, n) => el.state[n], name),
-  ).toEqual(to);
+  expect((await stateOf(page, tag))[name]).toEqual(to);
   if (valuetext !== undefined)
     await expect(page.locator(`${tag} [data-point="${name}"]`).getAttribute('aria-valuetext')).resolves.toBe(valuetext);
 }

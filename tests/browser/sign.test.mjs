@@ -1,7 +1,7 @@
 // "Sign and size" (#ch-sign, <ag-sign-and-size>): the regions b splits the plane into, a's region named
 // live, and the same score two ways, against a float64 reference after drags, keys and links.
 import { describe, expect, test } from '@jest/globals';
-import { atLink, expectAnnounced, expectParams, expectReopens, predictChoice } from './helpers.mjs';
+import { atLink, expectAnnounced, expectParams, expectReopens, expectReveal } from './helpers.mjs';
 import { stateOf, urlParams, useEnv, withChapter } from './helpers.mjs';
 import { dragTo, keyTo } from './pointer.mjs';
 import { angleRow, expectAllLogged, expectNumbers, one, readNumbers, U } from './shown-numbers.mjs';
@@ -92,13 +92,9 @@ describe('sign: sign and size', () => {
       expect(one(numbers, 'demo-cosine', 'long').value).toBeLessThan(0.2);
       expect(await page.locator(`${TAG} .katex`).count()).toBeGreaterThan(0);
       // The prediction's answer loads its example.
-      await predictChoice(page, TAG, 'negative', 'wrong');
-      expect(await stateOf(page, TAG)).toEqual({ a: [-1, 3], b: [4, 3] });
-      const revealed = await readNumbers(page, TAG);
-      expect(expectMatches(revealed, [-1, 3], [4, 3]).dot).toBe(5);
-      await expect(page.locator(`${TAG} .predict-result`).textContent()).resolves.toMatch(/a\u00b7b = 5/);
-      await predictChoice(page, TAG, 'positive', 'right');
-      await expectAllLogged(page, TAG);
+      const state = { a: [-1, 3], b: [4, 3] };
+      const reveal = { wrong: 'negative', right: 'positive', says: /a\u00b7b = 5/, state };
+      expect(expectMatches(await expectReveal(page, TAG, reveal), [-1, 3], [4, 3]).dot).toBe(5);
     });
   });
 

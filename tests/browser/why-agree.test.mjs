@@ -2,8 +2,8 @@
 // the law-of-cosines proof with the current numbers, checked against a
 // float64 reference after mouse drags, arrow keys and a changed URL.
 import { describe, expect, test } from '@jest/globals';
-import { atLink, expectAnnounced, expectParams, expectReopens, predictChoice } from './helpers.mjs';
-import { seedCase, stateOf, useEnv, withChapter } from './helpers.mjs';
+import { atLink, expectAnnounced, expectParams, expectReopens, expectReveal } from './helpers.mjs';
+import { seedCase, useEnv, withChapter } from './helpers.mjs';
 import { dragTo, keyTo } from './pointer.mjs';
 import { angleRow, byRole, expectAllLogged, expectClose, expectNumbers } from './shown-numbers.mjs';
 import { one, readNumbers, U } from './shown-numbers.mjs';
@@ -90,14 +90,11 @@ describe('why-agree: why they agree', () => {
       });
       expect(side.d).toEqual([...side.b.slice(2), ...side.a.slice(2)]);
       // The prediction's answer loads its example.
-      await predictChoice(page, TAG, 'less', 'wrong');
-      await expect(page.locator(`${TAG} .predict-result`).textContent()).resolves.toMatch(/\|a \u2212 b\|\u00b2 = 50/);
-      expect(await stateOf(page, TAG)).toEqual({ a: [3, 4], b: [-4, 3] });
-      const revealed = await readNumbers(page, TAG);
+      const says = /\|a \u2212 b\|\u00b2 = 50/;
+      const reveal = { wrong: 'less', right: 'equal', says, state: { a: [3, 4], b: [-4, 3] } };
+      const revealed = await expectReveal(page, TAG, reveal);
       expectMatches(revealed, [3, 4], [-4, 3]);
       expect(one(revealed, 'twice-geometric').value).toBe(0);
-      await predictChoice(page, TAG, 'equal', 'right');
-      await expectAllLogged(page, TAG);
     });
   });
 

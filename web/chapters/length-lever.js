@@ -76,6 +76,7 @@ export class AgLengthLever extends AgWidget {
       label: 'Fixed queries, the direction d and the key k = t times d; drag d or use the arrow keys',
       markers: 'll-arrow',
     });
+    const ui = { p: fig.plane };
     for (const m of ['q', 'd', 'k']) fig.marker(m);
     const clip = fig.clipSquare('ll-clip');
     for (const q of QUERIES) {
@@ -83,12 +84,12 @@ export class AgLengthLever extends AgWidget {
       fig.arrow(q.name, { ...options, className: 'vec vec-q', labelClass: 'vec-label label-q' }).draw(q.v);
     }
     fig.layer('arrows').attr('clip-path', clip);
-    const arrowK = fig.arrow('k', { inside: 0.4 });
-    const arrowD = fig.arrow('d', { away: null });
-    const handleD = fig.handle('d', {
+    ui.arrowK = fig.arrow('k', { inside: 0.4 });
+    ui.arrowD = fig.arrow('d', { away: null });
+    ui.handleD = fig.handle('d', {
       set: (value) => this.setState({ d: value.map(clampD) }),
       describe: (v) => `direction d = ${pair(v)}`,
-      announce: (v) => `d = ${pair(v)}; k = ${this.#ui.kText.textContent}; ${this.#scoreSummary()}`,
+      announce: (v) => `d = ${pair(v)}; k = ${ui.kText.textContent}; ${this.#scoreSummary()}`,
     });
 
     // The slider: t, the stretch factor (an input, shown as typed).
@@ -103,7 +104,7 @@ export class AgLengthLever extends AgWidget {
       rowClass: 'stretch-row',
       onInput: (value) => {
         this.setState({ t: value });
-        this.announce(`t = ${fmt(value)}; |k| = ${this.#ui.normK.textContent}; ${this.#scoreSummary()}`);
+        this.announce(`t = ${fmt(value)}; |k| = ${ui.normK.textContent}; ${this.#scoreSummary()}`);
       },
     });
     const control = h(
@@ -113,11 +114,11 @@ export class AgLengthLever extends AgWidget {
       t.row,
     );
 
-    const normD = num('norm', 'd');
-    const normK = num('norm', 'k');
-    const kCoords = nums('k', 2);
-    const kText = h('span', { class: 'k-text' }, '(', kCoords[0], ', ', kCoords[1], ')');
-    const rows = QUERIES.map((q, i) => {
+    ui.normD = num('norm', 'd');
+    ui.normK = num('norm', 'k');
+    ui.kCoords = nums('k', 2);
+    ui.kText = h('span', { class: 'k-text' }, '(', ui.kCoords[0], ', ', ui.kCoords[1], ')');
+    ui.rows = QUERIES.map((q, i) => {
       const [base, score, perUnit] = ['base-score', 'score', 'per-unit'].map((role) => num(role, i + 1));
       const row = bodyRow(
         [h('var', {}, q.label), h('span', { class: 'q-coords' }, `= ${pair(q.v)}`)],
@@ -126,7 +127,7 @@ export class AgLengthLever extends AgWidget {
       );
       return { row, base, score, perUnit };
     });
-    const tHead = h('span', { class: 't-head' });
+    ui.tHead = h('span', { class: 't-head' });
     const v = symbol;
     const table = dataTable({
       className: 'scores',
@@ -134,10 +135,10 @@ export class AgLengthLever extends AgWidget {
       headers: [
         'Query',
         [v('q'), '\u00b7', v('d'), h('br'), '(t\u00a0=\u00a01)'],
-        { text: [v('q'), '\u00b7', v('k'), h('br'), tHead], class: 'c-score' },
+        { text: [v('q'), '\u00b7', v('k'), h('br'), ui.tHead], class: 'c-score' },
         { text: ['per unit length', h('br'), v('q'), '\u00b7', v('k'), ' / |', v('k'), '|'], class: 'c-unit' },
       ],
-      rows: rows.map((r) => r.row),
+      rows: ui.rows.map((r) => r.row),
     });
 
     // A d3 bar chart: the score at t = 1 (outline) and at t (filled).
@@ -168,17 +169,19 @@ export class AgLengthLever extends AgWidget {
       transform: (q) => `translate(0,${y(q.name)})`,
     });
     draw(barRows, 'text', { class: 'bar-name', x: 4, y: y.bandwidth() / 2 + 5 }).text((q) => q.label);
-    const fill = barRows.append('rect').attr('class', 'bar-now').attr('height', y.bandwidth());
-    const ghost = barRows.append('rect').attr('class', 'bar-base').attr('height', y.bandwidth());
+    ui.fill = barRows.append('rect').attr('class', 'bar-now').attr('height', y.bandwidth());
+    ui.ghost = barRows.append('rect').attr('class', 'bar-base').attr('height', y.bandwidth());
 
+    ui.dText = h('span', { class: 'd-text' });
+    ui.ratio = h('p', { class: 'ratio-line', dataset: { role: 'ratio-text' } });
     const numbers = h(
       'div',
       { class: 'numbers' },
       control,
       texElement('q\\cdot(t\\,d)=t\\,(q\\cdot d)', { display: true }),
-      line(lbl('d = '), h('span', { class: 'd-text' }), lbl(', |d| = '), normD),
-      line(lbl('k = '), kText, lbl(', |k| = '), normK),
-      h('p', { class: 'ratio-line', dataset: { role: 'ratio-text' } }),
+      line(lbl('d = '), ui.dText, lbl(', |d| = '), ui.normD),
+      line(lbl('k = '), ui.kText, lbl(', |k| = '), ui.normK),
+      ui.ratio,
       table,
       bars,
       h(
@@ -189,24 +192,7 @@ export class AgLengthLever extends AgWidget {
     );
     const presets = presetBar(PRESETS, (p) => this.setState({ d: p.d, t: p.t }));
     body.append(predict, presets, h('div', { class: 'layout' }, fig.element, numbers));
-    this.#ui = {
-      p: fig.plane,
-      arrowD,
-      arrowK,
-      handleD,
-      t,
-      tHead,
-      normD,
-      normK,
-      kCoords,
-      kText,
-      rows,
-      fill,
-      ghost,
-      x,
-      dText: numbers.querySelector('.d-text'),
-      ratio: numbers.querySelector('.ratio-line'),
-    };
+    this.#ui = Object.assign(ui, { t, x });
   }
 
   #scoreSummary() {

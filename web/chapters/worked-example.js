@@ -203,8 +203,7 @@ export class AgWorkedExample extends AgWidget {
       h('span', {}, ')'),
     );
     // Shown when a score is so large that exp overflows float32 (about 88.7).
-    const overflowNote = h('p', { class: 'overflow-note' });
-    setFlag(overflowNote, 'hidden', true);
+    const overflowNote = h('p', { class: 'overflow-note', hidden: true });
     body.append(predict, form, results, overflowNote, outputLine);
     const stepInputs = form.querySelectorAll('input[name=step]');
     this.#ui = { edits, overflowNote, qk, vGrid, scale, stepInputs, table: results, cells, sum, output, outputLine };

@@ -1,7 +1,7 @@
 // The parts of an a/b chapter (dot-product, why-agree, projection, sign): the
 // article's pair as the first preset, the bar of pair presets, the first
-// numbers (the coordinates as text, then a·b, |a| and |b|) and the angle, each
-// number a wasm result.
+// numbers (the coordinates as text, then a·b, |a| and |b|) and the angle
+// (showAngle, also for orthogonality's keys), each number a wasm result.
 import { notDefined, presetBar } from './controls.js';
 import { setText } from './dom.js';
 import { deg, pair } from './format.js';
