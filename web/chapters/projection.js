@@ -88,7 +88,7 @@ export class AgProjection extends AgWidget {
     ui.a = fig.vector('a', { say });
     ui.b = fig.vector('b', { say });
     ui.foot = fig.layer('arrows').append('circle').attr('class', 'foot').attr('r', 4.5);
-    ui.labelS = fig.label('shadow', { className: 'vec-label label-shadow', anchor: 'middle' });
+    ui.labelS = fig.label('shadow', { className: 'vec-label label-shadow halo', anchor: 'middle' });
     const scalarSide = h(
       'section',
       { class: 'side', 'aria-label': 'Scalar projection' },

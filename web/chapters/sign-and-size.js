@@ -109,7 +109,7 @@ export class AgSignAndSize extends AgWidget {
     const hatch = regions.append('path').attr('class', 'region-hatch').attr('fill', 'url(#sign-hatch)');
     const zeroLine = fig.layer('zero').append('line').attr('class', 'zero-line');
     const regionLabel = (id, text) =>
-      fig.label(text, { className: `region-label label-${id}`, anchor: 'middle', layer: 'region-labels' });
+      fig.label(text, { className: `region-label halo label-${id}`, anchor: 'middle', layer: 'region-labels' });
     const labelPos = regionLabel('positive', 'a\u00b7b > 0');
     const labelNeg = regionLabel('negative', 'a\u00b7b < 0');
     const labelZero = regionLabel('zero', 'a\u00b7b = 0');
@@ -117,8 +117,8 @@ export class AgSignAndSize extends AgWidget {
     const ui = {
       p,
       regions: { positive, negative, hatch, zeroLine, labelPos, labelNeg, labelZero },
-      vecA: fig.vector('a', { say }),
-      vecB: fig.vector('b', { say }),
+      vecA: fig.vector('a', { say, labelClass: 'vec-label label-a halo' }),
+      vecB: fig.vector('b', { say, labelClass: 'vec-label label-b halo' }),
       dot: num('dot'),
       angle: num('angle'),
       cos: num('cosine'),

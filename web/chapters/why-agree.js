@@ -84,7 +84,7 @@ export class AgWhyAgree extends AgWidget {
       arc: fig.angleArc({ radius: 1.1 }),
       a: fig.vector('a', { say }),
       b: fig.vector('b', { say }),
-      d: fig.arrow('d', { text: 'a \u2212 b', anchor: 'middle', away: null }),
+      d: fig.arrow('d', { text: 'a \u2212 b', anchor: 'middle', away: null, labelClass: 'vec-label label-d halo' }),
       labelT: fig.label('\u03b8', { className: 'vec-label label-theta', anchor: 'middle' }),
     });
 

@@ -220,8 +220,8 @@ export function vectorFigure(widget, { extent = 6, label: name, markers = 'arrow
   }
 
   /** An arrow from the origin with a handle at its tip; `draw(tip)` also moves the handle. */
-  function vector(name, { text, marker: m, anchor, away, dx, dy, inside, ...handleOptions } = {}) {
-    const a = arrow(name, { text, marker: m, anchor, away, dx, dy, inside });
+  function vector(name, { text, marker: m, labelClass, anchor, away, dx, dy, inside, ...handleOptions } = {}) {
+    const a = arrow(name, { text, marker: m, labelClass, anchor, away, dx, dy, inside });
     const point = handle(name, { title: text ?? name, ...handleOptions });
     return {
       ...a,
