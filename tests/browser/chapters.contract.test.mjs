@@ -79,6 +79,12 @@ const EXPORTED = {
     svg: [/sign-hatch[\s\S]*sign-hatch/],
   },
   length: { state: { d: [1, 1], t: 1 }, stateText: 'v=1&d=1,1&t=1', numbers: { 'score.1': 1 }, csv: ['score.1,1'] },
+  cosine: {
+    state: { q: [1, 1], k1: [1, 1], k2: [5, 5], normalise: false },
+    stateText: 'v=1&q=1,1&k1=1,1&k2=5,5&normalise=0',
+    numbers: { 'dot.2': 10 },
+    csv: ['dot.1,2'],
+  },
   qkt: {
     state: {
       x: [

@@ -1,20 +1,16 @@
-// "Cosine versus the raw dot product" (#ch-cosine, <ag-cosine-vs-dot>): the
-// raw score and the cosine of a query against two keys, raw and normalised,
-// checked against a float64 reference after drags, keys and a changed URL;
-// the article's q = (1, 1), k1 = (1, 1), k2 = (5, 5) against the seed file.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+// "Cosine versus the raw dot product" (#ch-cosine, <ag-cosine-vs-dot>): raw scores and cosines, raw and
+// normalised, against a float64 reference (drags, keys, links) and the article's numbers (seed file).
 import { describe, expect, test } from '@jest/globals';
-import { exportJson, exportText, predictChoice, ROOT, settledUrl, urlParams, useEnv, withChapter } from './helpers.mjs';
-import { dragTo, keyPoint } from './pointer.mjs';
-import { byRole, expectAllLogged, expectClose, expectShown, one, readNumbers, U } from './shown-numbers.mjs';
+import { atLink, expectAnnounced, expectParams, expectReveal, seedCase } from './helpers.mjs';
+import { stateOf, urlParams, useEnv, withChapter } from './helpers.mjs';
+import { dragTo, keyTo } from './pointer.mjs';
+import { byRole, expectAllLogged, expectClose, expectNumbers, one } from './shown-numbers.mjs';
+import { readNumbers, U } from './shown-numbers.mjs';
 import { cosine, dot, norm, normalize, sumAbsProd } from '../reference/float64.mjs';
 
 const TAG = 'ag-cosine-vs-dot';
 const CH = 'cosine';
 const ARTICLE = { q: [1, 1], k1: [1, 1], k2: [5, 5], normalise: false };
-const seeds = JSON.parse(readFileSync(join(ROOT, 'tests/data/seeds/worked-examples.json'), 'utf8')).cases;
-const seed = (id) => seeds.find((c) => c.id === id);
 
 /** float64 reference: lengths, raw scores and cosines, of the vectors as given or as unit vectors. */
 function reference({ q, k1, k2, normalise }) {
@@ -29,21 +25,17 @@ function reference({ q, k1, k2, normalise }) {
 
 function expectMatches(numbers, state) {
   const ref = reference(state);
-  const qn = one(numbers, 'norm', 'q');
-  expectClose(qn.value, ref.qNorm, 6 * U * ref.qNorm, '|q|');
-  expectShown(qn, ref.qNorm, { extra: 6 * U * ref.qNorm });
+  expectNumbers(numbers, [
+    ['norm', 'q', ref.qNorm, 6 * U * ref.qNorm],
+    ...ref.keys.flatMap((r, i) => [
+      ['norm', i + 1, r.norm, 6 * U * r.norm],
+      ['dot', i + 1, r.raw, 12 * U * Math.max(r.magnitude, 1)],
+      ['cosine', i + 1, r.cos, 20 * U],
+    ]),
+  ]);
   ref.keys.forEach((r, i) => {
     const key = i + 1;
-    const n = one(numbers, 'norm', key);
-    expectClose(n.value, r.norm, 6 * U * r.norm, `|k${key}|`);
-    expectShown(n, r.norm, { extra: 6 * U * r.norm });
     const raw = one(numbers, 'dot', key);
-    const tol = 12 * U * Math.max(r.magnitude, 1);
-    expectClose(raw.value, r.raw, tol, `q.k${key}`);
-    expectShown(raw, r.raw, { extra: tol });
-    const cos = one(numbers, 'cosine', key);
-    expectClose(cos.value, r.cos, 20 * U, `cos k${key}`);
-    expectShown(cos, r.cos, { extra: 20 * U });
     const units = numbers.filter((x) => x.role === 'unit' && x.key.startsWith(`${key}.`));
     if (state.normalise) {
       expect(units).toHaveLength(2);
@@ -55,7 +47,6 @@ function expectMatches(numbers, state) {
   return ref;
 }
 
-const stateOf = (page) => page.locator(TAG).evaluate((el) => el.state);
 const verdicts = (page) =>
   page.locator(TAG).evaluate((el) =>
     [...el.shadowRoot.querySelectorAll('.verdict')].map((v) => ({
@@ -80,7 +71,7 @@ describe('cosine: cosine versus the raw dot product', () => {
         ['cos-vs-dot-k1-cos', 1, 'cosine'],
         ['cos-vs-dot-k2-cos', 2, 'cosine'],
       ]) {
-        const c = seed(id);
+        const c = seedCase(id);
         expect(c.inputs.a).toEqual(ARTICLE.q);
         expect(c.inputs.b).toEqual(ARTICLE[`k${key}`]);
         expectClose(one(numbers, role, key).value, c.expected, c.tolerance, `seed ${id}`);
@@ -102,7 +93,7 @@ describe('cosine: cosine versus the raw dot product', () => {
       await page.locator(`${TAG} #cd-normalise`).check();
       await page.waitForSelector(`${TAG}[data-normalised="true"]`);
       const state = { ...ARTICLE, normalise: true };
-      expect(await stateOf(page)).toEqual(state);
+      expect(await stateOf(page, TAG)).toEqual(state);
       const numbers = await readNumbers(page, TAG);
       expectMatches(numbers, state);
       expect(byRole(numbers, 'dot').map((n) => n.text)).toEqual(['1', '1']);
@@ -121,7 +112,7 @@ describe('cosine: cosine versus the raw dot product', () => {
       await page.waitForSelector(`${TAG}[data-normalised="true"]`);
       await page.locator(`${TAG} [data-preset="long-off"]`).click();
       await page.waitForSelector(`${TAG}[data-normalised="false"]`);
-      expect(await stateOf(page)).toEqual({ q: [1, 1], k1: [1, 1.25], k2: [5.5, -1], normalise: false });
+      expect(await stateOf(page, TAG)).toEqual({ q: [1, 1], k1: [1, 1.25], k2: [5.5, -1], normalise: false });
       await expect(page.locator(`${TAG} #cd-normalise`).isChecked()).resolves.toBe(false);
     });
   });
@@ -138,7 +129,7 @@ describe('cosine: cosine versus the raw dot product', () => {
       await page.mouse.down();
       await page.mouse.move(centre.x + 40, centre.y + 60, { steps: 6 });
       await page.mouse.up();
-      let state = await stateOf(page);
+      let state = await stateOf(page, TAG);
       expect(state.k1).toEqual(ARTICLE.k1);
       expect(state.q).not.toEqual(ARTICLE.q);
       // Back on one point, grab the ring (outside q's dot, inside k1's ring): k1 moves and q stays.
@@ -148,7 +139,7 @@ describe('cosine: cosine versus the raw dot product', () => {
       await page.mouse.down();
       await page.mouse.move(edge.x - 60, edge.y - 20, { steps: 6 });
       await page.mouse.up();
-      state = await stateOf(page);
+      state = await stateOf(page, TAG);
       expect(state.q).toEqual(ARTICLE.q);
       expect(state.k1).not.toEqual(ARTICLE.k1);
     });
@@ -157,29 +148,18 @@ describe('cosine: cosine versus the raw dot product', () => {
   test('dragging k2 off the line and moving k1 with the keys: the raw score and the cosine disagree, as the reference says; the URL reopens it', async () => {
     await withChapter(env, CH, TAG, async ({ page }) => {
       await dragTo(page, TAG, 'k2', [5.5, 1]);
-      await keyPoint(page, TAG, 'k1', ['ArrowUp', 'ArrowLeft', 'Shift+ArrowUp']);
+      await keyTo(page, TAG, 'k1', ['ArrowUp', 'ArrowLeft', 'Shift+ArrowUp'], [0.75, 2.25], 'k\u2081 = (0.75, 2.25)');
       const state = { q: [1, 1], k1: [0.75, 2.25], k2: [5.5, 1], normalise: false };
-      expect(await stateOf(page)).toEqual(state);
+      expect(await stateOf(page, TAG)).toEqual(state);
       const numbers = await readNumbers(page, TAG);
       const ref = expectMatches(numbers, state);
       // The reference decides the winners: k2 by raw score, k1 by cosine.
       expect(ref.keys[1].raw > ref.keys[0].raw).toBe(true);
       expect(ref.keys[0].cos > ref.keys[1].cos).toBe(true);
       expect((await verdicts(page)).map((x) => x.winner)).toEqual(['k2', 'k1']);
-      await expect(page.locator(`${TAG} [data-point="k1"]`).getAttribute('aria-valuetext')).resolves.toBe(
-        'k\u2081 = (0.75, 2.25)',
-      );
-      await expect(page.locator(`${TAG} [aria-live]`).textContent()).resolves.toContain(
-        `k1: raw ${one(numbers, 'dot', 1).text}`,
-      );
-      const params = await urlParams(page);
-      expect(params.get('ch')).toBe(CH);
-      expect(params.get('k1')).toBe('0.75,2.25');
-      expect(params.get('k2')).toBe('5.5,1');
+      await expectAnnounced(page, TAG, `k1: raw ${one(numbers, 'dot', 1).text}`);
       await expectAllLogged(page, TAG);
-
-      const link = (await settledUrl(page)).searchParams;
-      expect(link.get('normalise')).toBe('0');
+      const link = await expectParams(page, CH, { k1: '0.75,2.25', k2: '5.5,1', normalise: '0' });
       link.set('normalise', '1');
       await withChapter(env, CH, TAG, { search: `?${link}` }, async (copy) => {
         const reopened = await readNumbers(copy.page, TAG);
@@ -191,45 +171,20 @@ describe('cosine: cosine versus the raw dot product', () => {
   });
 
   test('a URL with a zero key: no cosine and nothing to normalise, said in a note', async () => {
-    await withChapter(
-      env,
-      CH,
-      TAG,
-      { search: `?ch=${CH}&v=1&q=-2,3.5&k1=0,0&k2=4,-1.5&normalise=1` },
-      async ({ page }) => {
-        const numbers = await readNumbers(page, TAG);
-        expect(one(numbers, 'dot', 1).value).toBe(0);
-        expect(numbers.some((n) => n.role === 'cosine' && n.key === '1')).toBe(false);
-        const r = reference({ q: [-2, 3.5], k1: [1, 0], k2: [4, -1.5], normalise: false }).keys[1];
-        expectClose(one(numbers, 'dot', 2).value, r.raw, 12 * U * r.magnitude, 'q.k2');
-        expectClose(one(numbers, 'cosine', 2).value, r.cos, 20 * U, 'cos k2');
-        await expect(page.locator(`${TAG} .note`).textContent()).resolves.toMatch(/length zero/);
-        await expectAllLogged(page, TAG);
-      },
-    );
+    await atLink(env, CH, TAG, 'q=-2,3.5&k1=0,0&k2=4,-1.5&normalise=1', async (numbers, { page }) => {
+      expect(one(numbers, 'dot', 1).value).toBe(0);
+      expect(numbers.some((n) => n.role === 'cosine' && n.key === '1')).toBe(false);
+      const r = reference({ q: [-2, 3.5], k1: [1, 0], k2: [4, -1.5], normalise: false }).keys[1];
+      expectClose(one(numbers, 'dot', 2).value, r.raw, 12 * U * r.magnitude, 'q.k2');
+      expectClose(one(numbers, 'cosine', 2).value, r.cos, 20 * U, 'cos k2');
+      await expect(page.locator(`${TAG} .note`).textContent()).resolves.toMatch(/length zero/);
+    });
   });
 
   test('predict, then reveal: by cosine, k1 and k2 tie', async () => {
     await withChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&k2=3,-2` }, async ({ page }) => {
-      await predictChoice(page, TAG, 'k2', 'wrong');
-      await expect(page.locator(`${TAG} .predict-result`).textContent()).resolves.toMatch(
-        /cos = 1 for k\u2081 and 1 for k\u2082/,
-      );
-      expect(await stateOf(page)).toEqual(ARTICLE);
-      expectMatches(await readNumbers(page, TAG), ARTICLE);
-      await predictChoice(page, TAG, 'tie', 'right');
-      await expectAllLogged(page, TAG);
-    });
-  });
-
-  test('exports the figure as SVG and PNG and the numbers as JSON and CSV', async () => {
-    await withChapter(env, CH, TAG, async ({ page }) => {
-      const json = await exportJson(page, TAG);
-      expect(json.state).toEqual(ARTICLE);
-      expect(json.stateText).toBe('v=1&q=1,1&k1=1,1&k2=5,5&normalise=0');
-      expect(json.numbers['dot.2']).toBe(10);
-      const csv = await exportText(page, TAG, 'csv');
-      expect(csv.split('\r\n')).toContain('dot.1,2');
+      const says = /cos = 1 for k\u2081 and 1 for k\u2082/;
+      expectMatches(await expectReveal(page, TAG, { wrong: 'k2', right: 'tie', says, state: ARTICLE }), ARTICLE);
     });
   });
 });

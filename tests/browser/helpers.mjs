@@ -5,14 +5,14 @@
 // origin, no horizontal overflow, screenshots, exports, the link the shell
 // writes, the prediction. The numbers a widget shows are read and compared in
 // shown-numbers.mjs; points are moved in pointer.mjs.
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect } from '@jest/globals';
 import { chromium } from 'playwright-core';
 import { SITE_ROOT, startServer } from '../../scripts/serve.mjs';
-import { readNumbers } from './shown-numbers.mjs';
+import { expectAllLogged, readNumbers } from './shown-numbers.mjs';
 import { CHROMIUM, CHROMIUM_ARGS } from '../../scripts/chromium.mjs';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -139,6 +139,21 @@ export async function withChapter(env, chapterId, tag, options, fn) {
 }
 
 /**
+ * Opens the chapter at the link `?ch=<ch>&v=1&<params>` (withChapter, `options` as there), calls
+ * `check(numbers, opened)` with the numbers it shows and, unless `logged: false`, checks that every one
+ * is a logged result (expectAllLogged). Returns what `check` returns.
+ */
+export async function atLink(env, ch, tag, params, options, check) {
+  if (typeof options === 'function') [options, check] = [{}, options];
+  const { logged = true, ...open } = options;
+  return withChapter(env, ch, tag, { ...open, search: `?ch=${ch}&v=1&${params}` }, async (opened) => {
+    const result = await check(await readNumbers(opened.page, tag), opened);
+    if (logged) await expectAllLogged(opened.page, tag);
+    return result;
+  });
+}
+
+/**
  * One server and browser for the whole test file (beforeAll, afterAll): the
  * returned object gets startEnv's fields once the tests start.
  */
@@ -159,6 +174,20 @@ export const stateOf = (page, tag) =>
 export async function waitReady(page, tag) {
   await page.locator(tag).first().scrollIntoViewIfNeeded();
   await page.waitForSelector(`${tag}[data-status="ready"]`, { timeout: 20000 });
+}
+
+const SEEDS = JSON.parse(readFileSync(join(ROOT, 'tests/data/seeds/worked-examples.json'), 'utf8')).cases;
+
+/** The case `id` of the articles' seed file (tests/data/seeds/worked-examples.json). */
+export function seedCase(id) {
+  const found = SEEDS.find((c) => c.id === id);
+  if (!found) throw new Error(`no seed case ${id}`);
+  return found;
+}
+
+/** The widget's live region (what was announced) contains `text`. */
+export async function expectAnnounced(page, tag, text) {
+  await expect(page.locator(`${tag} [aria-live]`).textContent()).resolves.toContain(text);
 }
 
 /** No console error, no request to another origin, no dialog, no CSP violation. */
@@ -209,6 +238,21 @@ export async function predictChoice(page, tag, choice, result) {
 }
 
 /**
+ * Predict, then reveal: `wrong` is marked wrong, the answer says `says` (a pattern) and moves the widget
+ * to `state`; then `right` is marked right and every number shown is logged. Returns the numbers the
+ * revealed answer shows.
+ */
+export async function expectReveal(page, tag, { wrong, right, says, state }) {
+  await predictChoice(page, tag, wrong, 'wrong');
+  await expect(page.locator(`${tag} .predict-result`).textContent()).resolves.toMatch(says);
+  expect(await stateOf(page, tag)).toEqual(state);
+  const numbers = await readNumbers(page, tag);
+  await predictChoice(page, tag, right, 'right');
+  await expectAllLogged(page, tag);
+  return numbers;
+}
+
+/**
  * Horizontal overflow of the page in px (0 or less means none). Chapters are
  * contained (content-visibility in style.css): what overflows one of them is
  * clipped at its edge instead of widening the page, so each chapter's own
@@ -237,7 +281,6 @@ export async function exportFile(page, tag, kind) {
   ]);
   const path = await download.path();
   await page.locator(`${tag} details.export summary`).click();
-  const { readFileSync } = await import('node:fs');
   return { name: download.suggestedFilename(), bytes: readFileSync(path) };
 }
 

@@ -1,13 +1,11 @@
-// "Length as a lever" (#ch-length, <ag-length-lever>): a key k = t·d scored
-// against four fixed queries. Checked against a float64 reference after the
-// slider (keys), a mouse drag and arrow keys on the direction handle, and a
-// changed URL; the article's u, v, w numbers against the seed file.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+// "Length as a lever" (#ch-length, <ag-length-lever>): k = t·d scored by four fixed queries, against a
+// float64 reference (slider, drag, keys, links) and the article's u, v, w numbers (seed file).
 import { describe, expect, test } from '@jest/globals';
-import { expectParams, expectReopens, predictChoice, ROOT, urlParams, useEnv, withChapter } from './helpers.mjs';
-import { dragTo, keyPoint } from './pointer.mjs';
-import { byRole, expectAllLogged, expectClose, expectShown, one, readNumbers, U } from './shown-numbers.mjs';
+import { atLink, expectAnnounced, expectParams, expectReopens, expectReveal } from './helpers.mjs';
+import { seedCase as seed, stateOf, urlParams, useEnv, withChapter } from './helpers.mjs';
+import { dragTo, keyTo } from './pointer.mjs';
+import { byRole, expectAllLogged, expectClose, expectNumbers, one } from './shown-numbers.mjs';
+import { readNumbers, U } from './shown-numbers.mjs';
 import { dot, norm, sumAbsProd } from '../reference/float64.mjs';
 
 const TAG = 'ag-length-lever';
@@ -19,60 +17,23 @@ const QUERIES = [
   [-2, 1],
   [1, -1],
 ];
-const seeds = JSON.parse(readFileSync(join(ROOT, 'tests/data/seeds/worked-examples.json'), 'utf8')).cases;
-const seed = (id) => seeds.find((c) => c.id === id);
 
-/** float64 reference for the direction d and the stretch t. */
-function reference(d, t) {
-  const k = [t * d[0], t * d[1]];
-  const nk = norm(k);
-  return {
-    k,
-    nd: norm(d),
-    nk,
-    base: QUERIES.map((q) => dot(q, d)),
-    score: QUERIES.map((q) => dot(q, k)),
-    perUnit: QUERIES.map((q) => (nk === 0 ? null : dot(q, k) / nk)),
-    magnitude: QUERIES.map((q) => sumAbsProd(q, k) + sumAbsProd(q, d)),
-  };
-}
-
+/** Every number shown against the float64 reference for the direction d and the stretch t. */
 function expectMatches(numbers, d, t) {
-  const ref = reference(d, t);
-  byRole(numbers, 'k').forEach((c, i) => {
-    expectClose(c.value, ref.k[i], 2 * U * Math.abs(ref.k[i]), `k${i + 1}`);
-    expectShown(c, ref.k[i]);
-  });
-  for (const [key, r] of [
-    ['d', ref.nd],
-    ['k', ref.nk],
-  ]) {
-    const n = one(numbers, 'norm', key);
-    expectClose(n.value, r, 6 * U * r, `|${key}|`);
-    expectShown(n, r, { extra: 6 * U * r });
-  }
-  QUERIES.forEach((_, i) => {
-    const key = i + 1;
-    const tol = 6 * U * ref.magnitude[i];
-    const base = one(numbers, 'base-score', key);
-    expectClose(base.value, ref.base[i], tol, `q${key}.d`);
-    expectShown(base, ref.base[i], { extra: tol });
-    const score = one(numbers, 'score', key);
-    expectClose(score.value, ref.score[i], tol, `q${key}.k`);
-    expectShown(score, ref.score[i], { extra: tol });
-    if (ref.perUnit[i] === null) {
-      expect(numbers.some((n) => n.role === 'per-unit' && n.key === String(key))).toBe(false);
-    } else {
-      const pu = one(numbers, 'per-unit', key);
-      const ptol = 20 * U * Math.hypot(...QUERIES[i]);
-      expectClose(pu.value, ref.perUnit[i], ptol, `q${key}.k/|k|`);
-      expectShown(pu, ref.perUnit[i], { extra: ptol });
-    }
-  });
-  return ref;
+  const k = [t * d[0], t * d[1]];
+  const [nd, nk] = [norm(d), norm(k)];
+  expectNumbers(numbers, [
+    ...k.map((c, i) => ['k', i + 1, c, 2 * U * Math.abs(c), 0]),
+    ['norm', 'd', nd, 6 * U * nd],
+    ['norm', 'k', nk, 6 * U * nk],
+    ...QUERIES.flatMap((q, i) => {
+      const tol = 6 * U * (sumAbsProd(q, k) + sumAbsProd(q, d));
+      const perUnit = nk === 0 ? [] : [['per-unit', i + 1, dot(q, k) / nk, 20 * U * Math.hypot(...q)]];
+      return [['base-score', i + 1, dot(q, d), tol], ['score', i + 1, dot(q, k), tol], ...perUnit];
+    }),
+  ]);
+  if (nk === 0) expect(numbers.some((n) => n.role === 'per-unit')).toBe(false);
 }
-
-const stateOf = (page) => page.locator(TAG).evaluate((el) => el.state);
 
 const env = useEnv();
 
@@ -92,12 +53,8 @@ describe('length: length as a lever', () => {
       expectClose(one(numbers, 'norm', 'k').value, nv.expected, nv.tolerance, 'seed |v|');
       expect(await page.locator(`${TAG} .katex`).count()).toBeGreaterThan(0);
       // The prediction's answer loads its example.
-      await predictChoice(page, TAG, 'same', 'wrong');
-      await expect(page.locator(`${TAG} .predict-result`).textContent()).resolves.toMatch(/u\u00b7w = 3/);
-      expect(await stateOf(page)).toEqual({ d: [1, 1], t: 3 });
-      expectMatches(await readNumbers(page, TAG), [1, 1], 3);
-      await predictChoice(page, TAG, 'triple', 'right');
-      await expectAllLogged(page, TAG);
+      const reveal = { wrong: 'same', right: 'triple', says: /u\u00b7w = 3/, state: { d: [1, 1], t: 3 } };
+      expectMatches(await expectReveal(page, TAG, reveal), [1, 1], 3);
     });
   });
 
@@ -106,7 +63,7 @@ describe('length: length as a lever', () => {
       const slider = page.locator(`${TAG} input.slider`);
       await slider.focus();
       for (let i = 0; i < 8; i += 1) await page.keyboard.press('ArrowRight');
-      expect((await stateOf(page)).t).toBe(3);
+      expect((await stateOf(page, TAG)).t).toBe(3);
       const numbers = await readNumbers(page, TAG);
       expectMatches(numbers, [1, 1], 3);
       const base = byRole(numbers, 'base-score');
@@ -118,7 +75,7 @@ describe('length: length as a lever', () => {
       const nw = seed('norm-w');
       expectClose(one(numbers, 'norm', 'k').value, nw.expected, nw.tolerance, 'seed |w|');
       expect(byRole(numbers, 'k').map((c) => c.value)).toEqual([3, 3]);
-      await expect(page.locator(`${TAG} [aria-live]`).textContent()).resolves.toContain('t = 3');
+      await expectAnnounced(page, TAG, 't = 3');
       expect((await urlParams(page)).get('t')).toBe('3');
       await expectAllLogged(page, TAG);
     });
@@ -128,39 +85,28 @@ describe('length: length as a lever', () => {
     await withChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&d=1,1&t=2` }, async ({ page }) => {
       await dragTo(page, TAG, 'd', [2, -1]);
       expectMatches(await readNumbers(page, TAG), [2, -1], 2);
-      await keyPoint(page, TAG, 'd', ['ArrowLeft', 'Shift+ArrowUp', 'ArrowUp']);
       const d = [1.75, 0.25];
-      expect((await stateOf(page)).d).toEqual(d);
+      await keyTo(page, TAG, 'd', ['ArrowLeft', 'Shift+ArrowUp', 'ArrowUp'], d, 'direction d = (1.75, 0.25)');
       const numbers = await readNumbers(page, TAG);
       expectMatches(numbers, d, 2);
-      await expect(page.locator(`${TAG} [data-point="d"]`).getAttribute('aria-valuetext')).resolves.toBe(
-        'direction d = (1.75, 0.25)',
-      );
-      await expect(page.locator(`${TAG} [aria-live]`).textContent()).resolves.toContain(
-        `u\u00b7k = ${one(numbers, 'score', 1).text}`,
-      );
+      await expectAnnounced(page, TAG, `u\u00b7k = ${one(numbers, 'score', 1).text}`);
       await expectParams(page, CH, { d: '1.75,0.25', t: '2' });
       await expectAllLogged(page, TAG);
 
-      const reopened = await expectReopens(env, page, CH, TAG, numbers);
-      expectMatches(reopened, d, 2);
+      expectMatches(await expectReopens(env, page, CH, TAG, numbers), d, 2);
     });
   });
 
   test('a URL with other values, and t = 0 (no length, no score, no direction)', async () => {
-    await withChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&d=-2.5,1.75&t=2.25` }, async ({ page }) => {
-      expectMatches(await readNumbers(page, TAG), [-2.5, 1.75], 2.25);
+    await atLink(env, CH, TAG, 'd=-2.5,1.75&t=2.25', async (numbers, { page }) => {
+      expectMatches(numbers, [-2.5, 1.75], 2.25);
       expect(await page.locator(`${TAG} input.slider`).inputValue()).toBe('2.25');
-      await expectAllLogged(page, TAG);
     });
-
-    await withChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&d=1,1&t=0` }, async (zero) => {
-      const numbers = await readNumbers(zero.page, TAG);
+    await atLink(env, CH, TAG, 'd=1,1&t=0', { logged: false }, async (numbers, { page }) => {
       expectMatches(numbers, [1, 1], 0);
       byRole(numbers, 'score').forEach((s) => expect(s.value).toBe(0));
-      await expect(zero.page.locator(`${TAG} [data-role="per-unit"]`).first().textContent()).resolves.toBe(
-        'not defined',
-      );
+      const perUnit = page.locator(`${TAG} [data-role="per-unit"]`).first();
+      await expect(perUnit.textContent()).resolves.toBe('not defined');
     });
   });
 });

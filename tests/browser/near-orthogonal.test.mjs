@@ -1,25 +1,15 @@
-// "Near-orthogonality in high dimension" (#ch-near-orthogonal): cosines of
-// random pairs (<ag-near-orthogonal>) and greedy packing (<ag-greedy-packing>),
-// both run in a Web Worker. Checks
-// the root mean square of cos against 1/sqrt(d) and the mean |cos| against
-// sqrt(2/pi)/sqrt(d) within sampling error (float64 moments written here),
-// the angle of 1/sqrt(d) against acos in float64 and the worked examples,
-// packing counts (more than d at large d) and a float64 re-check of the
-// pairwise condition on directions the worker logged, cancel, keys, mouse,
-// a changed URL, the prediction, exports and the layout.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+// "Near-orthogonality in high dimension" (#ch-near-orthogonal): the worker runs of <ag-near-orthogonal>
+// (rms and mean |cos| against float64 moments within sampling error, the angles against acos) and
+// <ag-greedy-packing> (counts, a float64 re-check of logged directions); cancel, keys, mouse, links.
 import { describe, expect, test } from '@jest/globals';
-import { exportJson, predictChoice, ROOT, urlParams, useEnv, withChapter } from './helpers.mjs';
+import { exportJson, predictChoice, seedCase as worked, stateOf, urlParams, useEnv, withChapter } from './helpers.mjs';
 import { byRole, expectAllLogged, expectClose, one, readNumbers, U } from './shown-numbers.mjs';
+import { dot } from '../reference/float64.mjs';
 
 const TAG = 'ag-near-orthogonal';
 const PACK = 'ag-greedy-packing'; // the chapter's second widget
 const CH = 'near-orthogonal';
 const DIMS = [2, 3, 10, 100, 1000];
-const seeds = JSON.parse(readFileSync(join(ROOT, 'tests/data/seeds/worked-examples.json'), 'utf8'));
-const seedList = Array.isArray(seeds) ? seeds : (seeds.examples ?? Object.values(seeds).find(Array.isArray));
-const worked = (id) => seedList.find((e) => e.id === id);
 
 // Float64 moments of cos between two uniformly random directions in d dimensions.
 const meanCos2 = (d) => 1 / d;
@@ -57,18 +47,9 @@ describe('near-orthogonal: near-orthogonality in high dimension', () => {
       const rms = one(numbers, 'rms').value;
       expect(Math.abs(rms - typical.expected)).toBeLessThanOrEqual(4 * seRms(1000, n));
       expect(one(numbers, 'rms').text).toMatch(/^0\.03/);
-      expectClose(
-        one(numbers, 'inv-sqrt-d').value,
-        1 / Math.sqrt(1000),
-        (8 * U) / Math.sqrt(1000),
-        '1/sqrt(1000) from the module',
-      );
-      expectClose(
-        degrees(one(numbers, 'rms-angle').value),
-        typicalAngle.expected,
-        typicalAngle.tolerance,
-        'angle of 1/sqrt(1000)',
-      );
+      expectClose(one(numbers, 'inv-sqrt-d').value, 1 / Math.sqrt(1000), (8 * U) / Math.sqrt(1000), '1/sqrt(1000)');
+      const rmsAngle = degrees(one(numbers, 'rms-angle').value);
+      expectClose(rmsAngle, typicalAngle.expected, typicalAngle.tolerance, 'angle of 1/sqrt(1000)');
       expect(one(numbers, 'rms-angle').text).toBe('88.19\u00b0');
       const meanAbs = one(numbers, 'mean-abs').value;
       const approx = Math.sqrt(2 / Math.PI) / Math.sqrt(1000);
@@ -86,34 +67,22 @@ describe('near-orthogonal: near-orthogonality in high dimension', () => {
       const tries = await page.locator(`#ch-${CH} .tries li`).allTextContents();
       const pointer = tries.find((t) => t.includes('\u00d7 \u221ad'));
       for (const quoted of pointer.match(/\u201c[^\u201d]*\u201d/g)) expect(heads).toContain(quoted.slice(1, -1));
-      const tRmsScaled = byRole(numbers, 'table-rms-sqrt-d');
-      const tAbsScaled = byRole(numbers, 'table-mean-abs-sqrt-d');
-      expect(tRmsScaled.length).toBe(5);
-      expect(tAbsScaled.length).toBe(5);
-      const tRms = byRole(numbers, 'table-rms');
-      const tAbs = byRole(numbers, 'table-mean-abs');
-      const tAng = byRole(numbers, 'table-angle');
-      expect(tRms.length).toBe(5);
+      for (const role of ['rms-sqrt-d', 'mean-abs-sqrt-d', 'rms'])
+        expect(byRole(numbers, `table-${role}`).length).toBe(5);
+      const cell = (role, d) => one(numbers, `table-${role}`, d);
       for (const d of DIMS) {
-        const r = tRms.find((x) => x.key === String(d)).value;
-        const a = tAbs.find((x) => x.key === String(d)).value;
+        const [r, a] = [cell('rms', d).value, cell('mean-abs', d).value];
         expect(Math.abs(r - 1 / Math.sqrt(d))).toBeLessThanOrEqual(4 * seRms(d, n));
         expect(Math.abs(a - meanAbsCos(d))).toBeLessThanOrEqual(4 * seMeanAbs(d, n));
         expect(a).toBeLessThan(r); // the mean |cos| sits inside the rms
-        const rs = tRmsScaled.find((x) => x.key === String(d));
-        const as = tAbsScaled.find((x) => x.key === String(d));
+        const [rs, as] = [cell('rms-sqrt-d', d), cell('mean-abs-sqrt-d', d)];
         expectClose(rs.value, r * Math.sqrt(d), 8 * U * Math.sqrt(d), `rms * sqrt(${d})`);
         expectClose(as.value, a * Math.sqrt(d), 8 * U * Math.sqrt(d), `mean|cos| * sqrt(${d})`);
         expect(Math.abs(rs.value - 1)).toBeLessThanOrEqual(4 * seRms(d, n) * Math.sqrt(d));
         expect(Math.abs(rs.shown - rs.value)).toBeLessThanOrEqual(5e-4 * Math.abs(rs.value));
         expect(Math.abs(as.shown - as.value)).toBeLessThanOrEqual(5e-4 * Math.abs(as.value));
         if (d >= 100) expect(Math.abs(as.value - Math.sqrt(2 / Math.PI))).toBeLessThan(0.02);
-        expectClose(
-          tAng.find((x) => x.key === String(d)).value,
-          Math.acos(1 / Math.sqrt(d)),
-          2e-6,
-          `acos(1/sqrt(${d}))`,
-        );
+        expectClose(cell('angle', d).value, Math.acos(1 / Math.sqrt(d)), 2e-6, `acos(1/sqrt(${d}))`);
       }
       // One random pair at d = 1000 is within a few degrees of a right angle.
       expect(Math.abs(degrees(one(numbers, 'pair-angle').value) - 90)).toBeLessThan(8);
@@ -171,149 +140,123 @@ describe('near-orthogonal: near-orthogonality in high dimension', () => {
   }, 120000);
 
   test('keys and clicks select d, a changed URL gives its state, and the URL follows', async () => {
-    await withChapter(
-      env,
-      CH,
-      TAG,
-      {
-        search: `?ch=${CH}&v=1&d=10&pairs=2000&seed=5&cand=5000&eps=0.1`,
-      },
-      async (opened) => {
-        const { page } = opened;
-        expect(await page.locator(TAG).evaluate((el) => el.state)).toEqual({ d: '10', pairs: '2000', seed: 5 });
-        expect(await page.locator(PACK).evaluate((el) => el.state)).toEqual({ eps: '0.1', cand: '5000', seed: 5 });
-        await waitFor(page, 'histRun');
-        await page.locator(`${TAG} .multiple[data-dim="10"]`).focus();
-        await page.keyboard.press('ArrowRight');
-        await page.waitForFunction((tag) => document.querySelector(tag).state.d === '100', TAG);
-        expect(await page.locator(TAG).evaluate((el) => el.shadowRoot.activeElement?.dataset.dim)).toBe('100');
-        let numbers = await readNumbers(page, TAG);
-        expect(Math.abs(one(numbers, 'rms').value - 0.1)).toBeLessThanOrEqual(4 * seRms(100, 2000));
-        expectClose(degrees(one(numbers, 'rms-angle').value), degrees(Math.acos(0.1)), 1e-4, 'angle of 0.1');
-        await page.waitForFunction(() => new URLSearchParams(window.location.search).get('d') === '100');
-        // The mouse: d = 2, where the angle of the rms is 45 degrees.
-        await page.locator(`${TAG} .multiple[data-dim="2"]`).click();
-        numbers = await readNumbers(page, TAG);
-        expect(Math.abs(one(numbers, 'rms').value - Math.SQRT1_2)).toBeLessThanOrEqual(4 * seRms(2, 2000));
-        expect(Math.abs(one(numbers, 'mean-abs').value - 2 / Math.PI)).toBeLessThanOrEqual(4 * seMeanAbs(2, 2000));
-        expect(one(numbers, 'rms-angle').text).toBe('45\u00b0');
-        await page.keyboard.press('End');
-        await page.waitForFunction((tag) => document.querySelector(tag).state.d === '1000', TAG);
-        await page.waitForFunction(() => new URLSearchParams(window.location.search).get('d') === '1000');
-        expect((await urlParams(page)).get('seed')).toBe('5');
-        await expectAllLogged(page, TAG);
-      },
-    );
+    const search = `?ch=${CH}&v=1&d=10&pairs=2000&seed=5&cand=5000&eps=0.1`;
+    await withChapter(env, CH, TAG, { search }, async (opened) => {
+      const { page } = opened;
+      expect(await stateOf(page, TAG)).toEqual({ d: '10', pairs: '2000', seed: 5 });
+      expect(await stateOf(page, PACK)).toEqual({ eps: '0.1', cand: '5000', seed: 5 });
+      await waitFor(page, 'histRun');
+      await page.locator(`${TAG} .multiple[data-dim="10"]`).focus();
+      await page.keyboard.press('ArrowRight');
+      await page.waitForFunction((tag) => document.querySelector(tag).state.d === '100', TAG);
+      expect(await page.locator(TAG).evaluate((el) => el.shadowRoot.activeElement?.dataset.dim)).toBe('100');
+      let numbers = await readNumbers(page, TAG);
+      expect(Math.abs(one(numbers, 'rms').value - 0.1)).toBeLessThanOrEqual(4 * seRms(100, 2000));
+      expectClose(degrees(one(numbers, 'rms-angle').value), degrees(Math.acos(0.1)), 1e-4, 'angle of 0.1');
+      await page.waitForFunction(() => new URLSearchParams(window.location.search).get('d') === '100');
+      // The mouse: d = 2, where the angle of the rms is 45 degrees.
+      await page.locator(`${TAG} .multiple[data-dim="2"]`).click();
+      numbers = await readNumbers(page, TAG);
+      expect(Math.abs(one(numbers, 'rms').value - Math.SQRT1_2)).toBeLessThanOrEqual(4 * seRms(2, 2000));
+      expect(Math.abs(one(numbers, 'mean-abs').value - 2 / Math.PI)).toBeLessThanOrEqual(4 * seMeanAbs(2, 2000));
+      expect(one(numbers, 'rms-angle').text).toBe('45\u00b0');
+      await page.keyboard.press('End');
+      await page.waitForFunction((tag) => document.querySelector(tag).state.d === '1000', TAG);
+      await page.waitForFunction(() => new URLSearchParams(window.location.search).get('d') === '1000');
+      expect((await urlParams(page)).get('seed')).toBe('5');
+      await expectAllLogged(page, TAG);
+    });
   }, 120000);
 
   test('greedy packing: far more than d directions at d = 256, pairwise within eps (float64 re-check)', async () => {
-    await withChapter(
-      env,
-      CH,
-      TAG,
-      { search: `?ch=${CH}&v=1&pairs=2000&seed=1&eps=0.2&cand=20000` },
-      async ({ page }) => {
-        await waitFor(page, 'packRun', 'done', 120000);
-        const numbers = await readNumbers(page, PACK);
-        const kept = Object.fromEntries(byRole(numbers, 'kept').map((x) => [Number(x.key), x.value]));
-        expect(
-          Object.keys(kept)
-            .map(Number)
-            .sort((a, b) => a - b),
-        ).toEqual([2, 3, 4, 8, 16, 32, 64, 96, 128, 192, 256]);
-        expect(kept[2]).toBeLessThanOrEqual(2); // in the plane only two directions fit in a band of +-0.2 around 90 degrees
-        expect(kept[256]).toBeGreaterThan(2 * 256);
-        expect(kept[192]).toBeGreaterThan(192);
-        for (const [d, k] of Object.entries(kept)) {
-          expect(Number.isInteger(k)).toBe(true);
-          expect(k).toBeGreaterThanOrEqual(1);
-          expect(k).toBeLessThanOrEqual(20000);
-          if (Number(d) >= 8) expect(k).toBeGreaterThanOrEqual(kept[Number(d) / 2] ?? 0); // counts grow with d
-        }
-        // The directions of small cases (the worker logs arrays up to 4096 floats): unit vectors, pairwise |cos| <= 0.2.
-        const logged = await page.evaluate(() =>
-          window.__agCallLog
-            .filter((c) => c.kernel === 'greedy_packing' && c.result.directions.data.length > 0)
-            .map((c) => ({ d: c.args.d[0], kept: c.result.kept, data: Array.from(c.result.directions.data) })),
-        );
-        const checked = new Set();
-        for (const d of [3, 8, 16, 32, 64]) {
-          const last = logged.filter((c) => c.d === d).at(-1);
-          if (!last) continue;
-          expect(last.kept).toBe(kept[d]);
-          const rows = Array.from({ length: last.kept }, (_, i) => last.data.slice(i * d, (i + 1) * d));
-          for (const r of rows) expectClose(Math.hypot(...r), 1, 1e-5, `unit length at d=${d}`);
-          for (let i = 0; i < rows.length; i++) {
-            for (let j = 0; j < i; j++) {
-              let s = 0;
-              for (let k = 0; k < d; k++) s += rows[i][k] * rows[j][k];
-              expect(Math.abs(s)).toBeLessThanOrEqual(0.2 + 1e-5);
-            }
-          }
-          checked.add(d);
-        }
-        expect(checked.size).toBeGreaterThanOrEqual(3);
-        await expectAllLogged(page, PACK);
-      },
-    );
+    const search = `?ch=${CH}&v=1&pairs=2000&seed=1&eps=0.2&cand=20000`;
+    await withChapter(env, CH, TAG, { search }, async ({ page }) => {
+      await waitFor(page, 'packRun', 'done', 120000);
+      const numbers = await readNumbers(page, PACK);
+      const kept = Object.fromEntries(byRole(numbers, 'kept').map((x) => [Number(x.key), x.value]));
+      expect(Object.keys(kept).map(Number)).toEqual([2, 3, 4, 8, 16, 32, 64, 96, 128, 192, 256]);
+      expect(kept[2]).toBeLessThanOrEqual(2); // in the plane only two directions fit in a band of +-0.2 around 90 degrees
+      expect(kept[256]).toBeGreaterThan(2 * 256);
+      expect(kept[192]).toBeGreaterThan(192);
+      for (const [d, k] of Object.entries(kept)) {
+        expect(Number.isInteger(k)).toBe(true);
+        expect(k).toBeGreaterThanOrEqual(1);
+        expect(k).toBeLessThanOrEqual(20000);
+        if (Number(d) >= 8) expect(k).toBeGreaterThanOrEqual(kept[Number(d) / 2] ?? 0); // counts grow with d
+      }
+      // The directions of small cases (the worker logs arrays up to 4096 floats): unit vectors, pairwise |cos| <= 0.2.
+      const logged = await page.evaluate(() =>
+        window.__agCallLog
+          .filter((c) => c.kernel === 'greedy_packing' && c.result.directions.data.length > 0)
+          .map((c) => ({ d: c.args.d[0], kept: c.result.kept, data: Array.from(c.result.directions.data) })),
+      );
+      const checked = new Set();
+      for (const d of [3, 8, 16, 32, 64]) {
+        const last = logged.filter((c) => c.d === d).at(-1);
+        if (!last) continue;
+        expect(last.kept).toBe(kept[d]);
+        const rows = Array.from({ length: last.kept }, (_, i) => last.data.slice(i * d, (i + 1) * d));
+        for (const r of rows) expectClose(Math.hypot(...r), 1, 1e-5, `unit length at d=${d}`);
+        for (let i = 0; i < rows.length; i++)
+          for (let j = 0; j < i; j++) expect(Math.abs(dot(rows[i], rows[j]))).toBeLessThanOrEqual(0.2 + 1e-5);
+        checked.add(d);
+      }
+      expect(checked.size).toBeGreaterThanOrEqual(3);
+      await expectAllLogged(page, PACK);
+    });
   }, 180000);
 
   test('dragging eps starts a new run; cancel leaves the page responsive; a key starts a right run', async () => {
-    await withChapter(
-      env,
-      CH,
-      TAG,
-      { search: `?ch=${CH}&v=1&pairs=2000&seed=2&eps=0.2&cand=20000` },
-      async ({ page }) => {
-        await waitFor(page, 'histRun');
-        await waitFor(page, 'packRun');
-        // Every state of the packing run from now on (a fast run may be done before a check could see it).
-        await page.locator(PACK).evaluate((el) => {
-          window.__packRuns = [];
-          new MutationObserver(() => window.__packRuns.push(el.dataset.packRun)).observe(el, {
-            attributes: true,
-            attributeFilter: ['data-pack-run'],
-          });
+    const search = `?ch=${CH}&v=1&pairs=2000&seed=2&eps=0.2&cand=20000`;
+    await withChapter(env, CH, TAG, { search }, async ({ page }) => {
+      await waitFor(page, 'histRun');
+      await waitFor(page, 'packRun');
+      // Every state of the packing run from now on (a fast run may be done before a check could see it).
+      await page.locator(PACK).evaluate((el) => {
+        window.__packRuns = [];
+        new MutationObserver(() => window.__packRuns.push(el.dataset.packRun)).observe(el, {
+          attributes: true,
+          attributeFilter: ['data-pack-run'],
         });
-        // Drag the slider with the mouse to its right end: eps = 0.3.
-        const slider = page.locator(`${PACK} [data-control="eps"]`);
-        await slider.scrollIntoViewIfNeeded();
-        const box = await slider.boundingBox();
-        await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-        await page.mouse.down();
-        await page.mouse.move(box.x + box.width + 20, box.y + box.height / 2, { steps: 5 });
-        await page.mouse.up();
-        await page.waitForFunction((tag) => document.querySelector(tag).state.eps === '0.3', PACK);
-        expect(await page.evaluate(() => window.__packRuns)).toContain('running');
-        // Cancel a run in the same task that starts it (a new seed), so that it cannot end first.
-        const runs = await page.locator(PACK).evaluate((el) => {
-          el.setState({ seed: el.state.seed + 1 });
-          const started = el.dataset.packRun;
-          el.shadowRoot.querySelector('[data-action="cancel-pack"]').click();
-          return [started, el.dataset.packRun];
-        });
-        expect(runs).toEqual(['running', 'cancelled']);
-        // The main thread answers (a page frozen by the run would not: no time is
-        // gated here, a shared machine's timings are noise).
-        expect(await page.evaluate(() => 1 + 1)).toBe(2);
-        // The d buttons still answer at once.
-        await page.locator(`${TAG} .multiple[data-dim="3"]`).click();
-        expect(await page.locator(TAG).evaluate((el) => el.state.d)).toBe('3');
-        // Fewer candidates and one key step left: eps = 0.25, a new run that finishes.
-        await page.locator(`${PACK} [data-control="cand"]`).selectOption('5000');
-        await slider.focus();
-        await page.keyboard.press('ArrowLeft');
-        await page.waitForFunction((tag) => document.querySelector(tag).state.eps === '0.25', PACK);
-        await waitFor(page, 'packRun', 'done', 120000);
-        await page.waitForFunction(() => new URLSearchParams(window.location.search).get('eps') === '0.25');
-        const kept = Object.fromEntries(
-          byRole(await readNumbers(page, PACK), 'kept').map((x) => [Number(x.key), x.value]),
-        );
-        expect(Math.max(...Object.keys(kept).map(Number))).toBe(128);
-        expect(kept[128]).toBeGreaterThan(128);
-        await expectAllLogged(page, PACK);
-      },
-    );
+      });
+      // Drag the slider with the mouse to its right end: eps = 0.3.
+      const slider = page.locator(`${PACK} [data-control="eps"]`);
+      await slider.scrollIntoViewIfNeeded();
+      const box = await slider.boundingBox();
+      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(box.x + box.width + 20, box.y + box.height / 2, { steps: 5 });
+      await page.mouse.up();
+      await page.waitForFunction((tag) => document.querySelector(tag).state.eps === '0.3', PACK);
+      expect(await page.evaluate(() => window.__packRuns)).toContain('running');
+      // Cancel a run in the same task that starts it (a new seed), so that it cannot end first.
+      const runs = await page.locator(PACK).evaluate((el) => {
+        el.setState({ seed: el.state.seed + 1 });
+        const started = el.dataset.packRun;
+        el.shadowRoot.querySelector('[data-action="cancel-pack"]').click();
+        return [started, el.dataset.packRun];
+      });
+      expect(runs).toEqual(['running', 'cancelled']);
+      // The main thread answers (a page frozen by the run would not: no time is
+      // gated here, a shared machine's timings are noise).
+      expect(await page.evaluate(() => 1 + 1)).toBe(2);
+      // The d buttons still answer at once.
+      await page.locator(`${TAG} .multiple[data-dim="3"]`).click();
+      expect(await page.locator(TAG).evaluate((el) => el.state.d)).toBe('3');
+      // Fewer candidates and one key step left: eps = 0.25, a new run that finishes.
+      await page.locator(`${PACK} [data-control="cand"]`).selectOption('5000');
+      await slider.focus();
+      await page.keyboard.press('ArrowLeft');
+      await page.waitForFunction((tag) => document.querySelector(tag).state.eps === '0.25', PACK);
+      await waitFor(page, 'packRun', 'done', 120000);
+      await page.waitForFunction(() => new URLSearchParams(window.location.search).get('eps') === '0.25');
+      const kept = Object.fromEntries(
+        byRole(await readNumbers(page, PACK), 'kept').map((x) => [Number(x.key), x.value]),
+      );
+      expect(Math.max(...Object.keys(kept).map(Number))).toBe(128);
+      expect(kept[128]).toBeGreaterThan(128);
+      await expectAllLogged(page, PACK);
+    });
   }, 180000);
 
   test('predict, then reveal: closer to 90 degrees at d = 1000; exports', async () => {

@@ -1,21 +1,17 @@
-// "Orthogonality: a zero score means unrelated"
-// (<ag-orthogonality>): a query and three keys, their scores, cosines,
-// angles and softmax weights, the snap-to-perpendicular button, and the
-// standard basis with E Eᵀ = I; checked against a float64 reference after
-// drags, keys, the button and a changed URL.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+// "Orthogonality" (#ch-orthogonality, <ag-orthogonality>): scores, cosines, angles and weights of three
+// keys, the snap button and E Eᵀ = I, against a float64 reference after drags, keys and links.
 import { describe, expect, test } from '@jest/globals';
-import { expectReopens, predictChoice, ROOT, urlParams, useEnv, withChapter } from './helpers.mjs';
-import { dragTo, keyPoint } from './pointer.mjs';
-import { byRole, expectAllLogged, expectClose, expectShown, one, readNumbers, U } from './shown-numbers.mjs';
+import { atLink, expectAnnounced, expectReopens, expectReveal, seedCase } from './helpers.mjs';
+import { stateOf, urlParams, useEnv, withChapter } from './helpers.mjs';
+import { dragTo, keyTo } from './pointer.mjs';
+import { angleRow, byRole, expectAllLogged, expectClose, expectNumbers } from './shown-numbers.mjs';
+import { one, readNumbers, U } from './shown-numbers.mjs';
 import { angle, cosine, dot, softmax, sumAbsProd } from '../reference/float64.mjs';
 
 const TAG = 'ag-orthogonality';
 const CH = 'orthogonality';
 const START = { q: [2, 1], k1: [1, 1], k2: [-1, 2], k3: [-1, -0.5] };
 const KEYS = ['k1', 'k2', 'k3'];
-const seeds = JSON.parse(readFileSync(join(ROOT, 'tests/data/seeds/worked-examples.json'), 'utf8')).cases;
 
 /** float64 reference: scores, cosines, angles and the softmax of the scores. */
 function reference(state) {
@@ -33,23 +29,15 @@ function reference(state) {
 function expectMatches(numbers, state) {
   const ref = reference(state);
   const spread = Math.max(...ref.scores.map(Math.abs));
-  KEYS.forEach((_, i) => {
-    const key = i + 1;
-    const s = one(numbers, 'score', key);
-    const tol = 4 * U * ref.magnitude[i];
-    expectClose(s.value, ref.scores[i], tol, `q.k${key}`);
-    expectShown(s, ref.scores[i], { extra: tol });
-    const w = one(numbers, 'weight', key);
-    const wtol = (10 + 4 * spread) * U * Math.max(ref.weights[i], 1e-3);
-    expectClose(w.value, ref.weights[i], wtol, `weight ${key}`);
-    expectShown(w, ref.weights[i], { extra: wtol });
-    const c = one(numbers, 'cosine', key);
-    expectClose(c.value, ref.cos[i], 20 * U, `cos ${key}`);
-    expectShown(c, ref.cos[i], { extra: 20 * U });
-    const a = one(numbers, 'angle', key);
-    expectClose(a.value, ref.angle[i], 1e-5, `angle ${key}`);
-    expectShown(a, (ref.angle[i] * 180) / Math.PI, { extra: 1e-3 });
-  });
+  expectNumbers(
+    numbers,
+    KEYS.flatMap((_, i) => [
+      ['score', i + 1, ref.scores[i], 4 * U * ref.magnitude[i]],
+      ['weight', i + 1, ref.weights[i], (10 + 4 * spread) * U * Math.max(ref.weights[i], 1e-3)],
+      ['cosine', i + 1, ref.cos[i], 20 * U],
+      angleRow('angle', i + 1, ref.angle[i]),
+    ]),
+  );
   // The basis: E E^T is the identity, exactly.
   const gram = byRole(numbers, 'gram');
   expect(gram.map((g) => g.key)).toEqual(['11', '12', '13', '21', '22', '23', '31', '32', '33']);
@@ -57,7 +45,6 @@ function expectMatches(numbers, state) {
   return ref;
 }
 
-const stateOf = (page) => page.locator(TAG).evaluate((el) => el.state);
 const readings = (page) =>
   page
     .locator(TAG)
@@ -78,7 +65,7 @@ describe('orthogonality: orthogonality', () => {
       expect(ref.weights[0] > ref.weights[1] && ref.weights[1] > ref.weights[2]).toBe(true);
       expect(await readings(page)).toEqual(['supports', 'perpendicular', 'opposes']);
       // The seed file: the standard basis is orthogonal, e1.e2 = 0.
-      const basis = seeds.find((c) => c.id === 'orthogonal-basis');
+      const basis = seedCase('orthogonal-basis');
       expect(basis.inputs.a).toEqual([1, 0, 0]);
       expect(basis.inputs.b).toEqual([0, 1, 0]);
       expectClose(one(numbers, 'gram', '12').value, basis.expected, basis.tolerance, 'seed e1.e2');
@@ -99,22 +86,18 @@ describe('orthogonality: orthogonality', () => {
   test('dragging q with the mouse and k2 with the keys, then "snap": k2 is perpendicular again, score 0, 90 degrees', async () => {
     await withChapter(env, CH, TAG, async ({ page }) => {
       await dragTo(page, TAG, 'q', [1.5, 2.5]);
-      await keyPoint(page, TAG, 'k2', ['ArrowRight', 'ArrowDown', 'Shift+ArrowLeft']);
-      const moved = { ...START, q: [1.5, 2.5], k2: [-1.75, 1.75] };
-      expect(await stateOf(page)).toEqual(moved);
+      const k2 = [-1.75, 1.75];
+      await keyTo(page, TAG, 'k2', ['ArrowRight', 'ArrowDown', 'Shift+ArrowLeft'], k2, 'k\u2082 = (\u22121.75, 1.75)');
+      const moved = { ...START, q: [1.5, 2.5], k2 };
+      expect(await stateOf(page, TAG)).toEqual(moved);
       let numbers = await readNumbers(page, TAG);
       expectMatches(numbers, moved);
       expect(one(numbers, 'score', 2).value).not.toBe(0);
-      await expect(page.locator(`${TAG} [data-point="k2"]`).getAttribute('aria-valuetext')).resolves.toBe(
-        'k\u2082 = (\u22121.75, 1.75)',
-      );
-      await expect(page.locator(`${TAG} [aria-live]`).textContent()).resolves.toContain(
-        `k2: score ${one(numbers, 'score', 2).text}`,
-      );
+      await expectAnnounced(page, TAG, `k2: score ${one(numbers, 'score', 2).text}`);
 
       await page.locator(`${TAG} button[data-action="snap"]`).click();
       const snapped = { ...moved, k2: [-2.5, 1.5] }; // the quarter turn of q, on k2's side
-      expect(await stateOf(page)).toEqual(snapped);
+      expect(await stateOf(page, TAG)).toEqual(snapped);
       numbers = await readNumbers(page, TAG);
       expectMatches(numbers, snapped);
       expect(one(numbers, 'score', 2).value).toBe(0);
@@ -133,32 +116,20 @@ describe('orthogonality: orthogonality', () => {
 
   test('a URL with every key perpendicular gives equal weights of one third; snapping from the other side keeps k2 there', async () => {
     const all = { q: [1, -2], k1: [2, 1], k2: [-3, -1.5], k3: [0.5, 0.25] };
-    await withChapter(
-      env,
-      CH,
-      TAG,
-      { search: `?ch=${CH}&v=1&q=1,-2&k1=2,1&k2=-3,-1.5&k3=0.5,0.25` },
-      async ({ page }) => {
-        const numbers = await readNumbers(page, TAG);
-        expectMatches(numbers, all);
-        byRole(numbers, 'weight').forEach((w) => expectClose(w.value, 1 / 3, 2 * U, 'weight 1/3'));
-        expect(await readings(page)).toEqual(['perpendicular', 'perpendicular', 'perpendicular']);
-        await page.locator(`${TAG} button[data-action="snap"]`).click();
-        expect((await stateOf(page)).k2).toEqual([-2, -1]); // -(2, 1): the side k2 was on
-        expectMatches(await readNumbers(page, TAG), { ...all, k2: [-2, -1] });
-        await expectAllLogged(page, TAG);
-      },
-    );
+    await atLink(env, CH, TAG, 'q=1,-2&k1=2,1&k2=-3,-1.5&k3=0.5,0.25', async (numbers, { page }) => {
+      expectMatches(numbers, all);
+      byRole(numbers, 'weight').forEach((w) => expectClose(w.value, 1 / 3, 2 * U, 'weight 1/3'));
+      expect(await readings(page)).toEqual(['perpendicular', 'perpendicular', 'perpendicular']);
+      await page.locator(`${TAG} button[data-action="snap"]`).click();
+      expect((await stateOf(page, TAG)).k2).toEqual([-2, -1]); // -(2, 1): the side k2 was on
+      expectMatches(await readNumbers(page, TAG), { ...all, k2: [-2, -1] });
+    });
   });
 
   test('predict, then reveal: the perpendicular key\u2019s weight lands between the other two', async () => {
     await withChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&k2=3,3` }, async ({ page }) => {
-      await predictChoice(page, TAG, 'zero', 'wrong');
-      await expect(page.locator(`${TAG} .predict-result`).textContent()).resolves.toMatch(/scores 3, 0, \u22122\.5/);
-      expect(await stateOf(page)).toEqual(START);
-      expectMatches(await readNumbers(page, TAG), START);
-      await predictChoice(page, TAG, 'middle', 'right');
-      await expectAllLogged(page, TAG);
+      const reveal = { wrong: 'zero', right: 'middle', says: /scores 3, 0, \u22122\.5/, state: START };
+      expectMatches(await expectReveal(page, TAG, reveal), START);
     });
   });
 });

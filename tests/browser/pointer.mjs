@@ -1,6 +1,7 @@
 // Moving a widget's draggable points (data-point, in a d3 plane): by mouse,
 // by finger (touch events) and by keyboard.
 import { expect } from '@jest/globals';
+import { stateOf } from './helpers.mjs';
 
 /** Screen position of plot coordinates (x, y) in the widget's d3 plane. */
 async function planePoint(page, tag, [x, y]) {
@@ -77,4 +78,15 @@ export async function touchDragPoint(page, tag, name, to) {
 export async function keyPoint(page, tag, name, keys) {
   await page.locator(`${tag} [data-point="${name}"]`).focus();
   for (const key of keys) await page.keyboard.press(key);
+}
+
+/**
+ * Moves the point `name` with `keys` (keyPoint) and checks that the widget's state field `name` is then `to`
+ * and, given `valuetext`, that the handle says so (aria-valuetext).
+ */
+export async function keyTo(page, tag, name, keys, to, valuetext) {
+  await keyPoint(page, tag, name, keys);
+  expect((await stateOf(page, tag))[name]).toEqual(to);
+  if (valuetext !== undefined)
+    await expect(page.locator(`${tag} [data-point="${name}"]`).getAttribute('aria-valuetext')).resolves.toBe(valuetext);
 }

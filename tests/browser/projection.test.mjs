@@ -1,90 +1,55 @@
-// "Projection as a shadow" (#ch-projection, <ag-projection>): a's shadow on the
-// line through b, the scalar projection a.b/|b| and the vector projection,
-// checked against a float64 reference after mouse drags, arrow keys and a
-// changed URL; an obtuse angle gives a negative shadow that points backwards.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+// "Projection as a shadow" (#ch-projection, <ag-projection>): the scalar and vector
+// projections against a float64 reference (drags, keys, links); an obtuse angle casts the shadow backwards.
 import { describe, expect, test } from '@jest/globals';
-import { expectParams, expectReopens, predictChoice, ROOT, screenshot, useEnv, withChapter } from './helpers.mjs';
-import { dragTo, keyPoint } from './pointer.mjs';
-import { byRole, expectAllLogged, expectClose, expectShown, one, readNumbers, U } from './shown-numbers.mjs';
-import {
-  angle,
-  cosine,
-  dot,
-  norm,
-  normalize,
-  scalarProjection,
-  sumAbsProd,
-  vectorProjection,
-} from '../reference/float64.mjs';
+import { atLink, expectAnnounced, expectParams, expectReopens, predictChoice } from './helpers.mjs';
+import { screenshot, seedCase, stateOf, useEnv, withChapter } from './helpers.mjs';
+import { dragTo, keyTo } from './pointer.mjs';
+import { angleRow, byRole, expectAllLogged, expectClose, expectNumbers } from './shown-numbers.mjs';
+import { one, readNumbers, U } from './shown-numbers.mjs';
+import { angle, cosine, dot, norm, normalize, scalarProjection } from '../reference/float64.mjs';
+import { sumAbsProd, vectorProjection } from '../reference/float64.mjs';
 
 const TAG = 'ag-projection';
 const CH = 'projection';
 
-/** float64 reference for a and b (b not zero). */
-function reference(a, b) {
-  const na = norm(a);
-  return {
-    dot: dot(a, b),
-    na,
-    nb: norm(b),
-    scalar: scalarProjection(a, b),
-    unit: normalize(b),
-    vec: vectorProjection(a, b),
-    cos: na ? cosine(a, b) : NaN,
-    angle: angle(a, b),
-    magnitude: sumAbsProd(a, b),
-  };
-}
-
+/** Every number shown against the float64 reference for a and b (b not zero); returns the shadow a.b/|b|. */
 function expectMatches(numbers, a, b) {
-  const r = reference(a, b);
-  const tol = 20 * U * (r.na + 1) + 1e-12;
-  for (const [role, key, ref, t] of [
-    ['dot', null, r.dot, 3 * U * r.magnitude],
-    ['shadow-times-length', null, r.dot, 20 * U * (r.na * r.nb + 1)],
-    ['norm', 'a', r.na, 4 * U * r.na],
-    ['norm', 'b', r.nb, 4 * U * r.nb],
-    ['scalar-projection', null, r.scalar, tol],
-    ['unit-b', '1', r.unit[0], 20 * U],
-    ['unit-b', '2', r.unit[1], 20 * U],
-    ['vector-projection', '1', r.vec[0], tol],
-    ['vector-projection', '2', r.vec[1], tol],
-  ]) {
-    const n = numbers.find((x) => x.role === role && x.key === key);
-    if (!n) throw new Error(`missing ${role}.${key}`);
-    expectClose(n.value, ref, t + 1e-12, `${role}.${key}`);
-    expectShown(n, ref, { extra: t + 1e-12 });
-  }
-  if (r.na) {
-    const c = one(numbers, 'cosine');
-    expectClose(c.value, r.cos, 20 * U, 'cos');
-    const angle = one(numbers, 'angle');
-    expectClose(angle.value, r.angle, 1e-5, 'angle');
-    expectShown(angle, (r.angle * 180) / Math.PI, { extra: 1e-3 });
-    const s = one(numbers, 'shadow-cosine');
-    expectClose(s.value, r.scalar, tol, '|a| cos');
-    expectShown(s, r.scalar, { extra: tol });
-  }
-  return r;
+  const [na, nb, scalar, unit, vec] = [norm(a), norm(b), scalarProjection(a, b), normalize(b), vectorProjection(a, b)];
+  const tol = 20 * U * (na + 1) + 1e-12;
+  expectNumbers(
+    numbers,
+    [
+      ['dot', null, dot(a, b), 3 * U * sumAbsProd(a, b)],
+      ['shadow-times-length', null, dot(a, b), 20 * U * (na * nb + 1)],
+      ['norm', 'a', na, 4 * U * na],
+      ['norm', 'b', nb, 4 * U * nb],
+      ['scalar-projection', null, scalar, tol],
+      ...[0, 1].map((i) => ['unit-b', i + 1, unit[i], 20 * U]),
+      ...[0, 1].map((i) => ['vector-projection', i + 1, vec[i], tol]),
+    ].map(([role, key, ref, t]) => [role, key, ref, t + 1e-12]),
+  );
+  if (na)
+    expectNumbers(numbers, [
+      ['cosine', null, cosine(a, b), 20 * U, false],
+      angleRow('angle', null, angle(a, b)),
+      ['shadow-cosine', null, scalar, tol],
+    ]);
+  return scalar;
 }
 
-/** The drawn foot of the perpendicular and the shadow's end, in plot units. */
+/** The drawn foot of the perpendicular and the shadow's ends, in plot units. */
 async function drawnFoot(page) {
   return page.locator(TAG).evaluate((el) => {
     const svg = el.shadowRoot.querySelector('svg.plane');
-    const e = Number(svg.dataset.extent);
-    const m = Number(svg.dataset.margin);
-    const w = svg.viewBox.baseVal.width;
-    const toX = (px) => ((px - m) / (w - 2 * m)) * 2 * e - e;
-    const toY = (py) => e - ((py - m) / (w - 2 * m)) * 2 * e;
-    const foot = el.shadowRoot.querySelector('circle.foot');
-    const shadow = el.shadowRoot.querySelector('line.shadow');
+    const [e, m, w] = [Number(svg.dataset.extent), Number(svg.dataset.margin), svg.viewBox.baseVal.width];
+    const at = (sel, x, y) => {
+      const n = el.shadowRoot.querySelector(sel);
+      return [((n.getAttribute(x) - m) / (w - 2 * m)) * 2 * e - e, e - ((n.getAttribute(y) - m) / (w - 2 * m)) * 2 * e];
+    };
     return {
-      foot: [toX(Number(foot.getAttribute('cx'))), toY(Number(foot.getAttribute('cy')))],
-      shadowStart: [toX(Number(shadow.getAttribute('x1'))), toY(Number(shadow.getAttribute('y1')))],
-      shadowEnd: [toX(Number(shadow.getAttribute('x2'))), toY(Number(shadow.getAttribute('y2')))],
+      foot: at('circle.foot', 'cx', 'cy'),
+      shadowStart: at('line.shadow', 'x1', 'y1'),
+      shadowEnd: at('line.shadow', 'x2', 'y2'),
       drop: el.shadowRoot.querySelector('line.drop').getAttribute('visibility'),
     };
   });
@@ -96,21 +61,19 @@ describe('projection: projection as a shadow', () => {
   test('opens on the article pair: shadow a.b/|b| = 4.8, vector projection (3.84, 2.88), drawn at the foot of the perpendicular; predict, then reveal: at (-4, -1) the shadow falls behind the origin', async () => {
     await withChapter(env, CH, TAG, async ({ page }) => {
       const numbers = await readNumbers(page, TAG);
-      expect(one(numbers, 'scalar-projection').text).toBe('4.8');
+      const texts = [['scalar-projection'], ['dot'], ['norm', 'b'], ['shadow-times-length']];
+      expect(texts.map(([role, key]) => one(numbers, role, key).text)).toEqual(['4.8', '24', '5', '24']);
       expect(byRole(numbers, 'vector-projection').map((n) => n.text)).toEqual(['3.84', '2.88']);
-      expect(one(numbers, 'dot').text).toBe('24');
-      expect(one(numbers, 'norm', 'b').text).toBe('5');
       // Beside the numbers (1024 px), the figure stays in view as they scroll past.
       const position = await page.locator(`${TAG} .layout > .figure`).evaluate((el) => getComputedStyle(el).position);
       expect(position).toBe('sticky');
-      expect(one(numbers, 'shadow-times-length').text).toBe('24');
       expectMatches(numbers, [3, 4], [4, 3]);
       // The article's claims (seed file).
-      const cases = JSON.parse(readFileSync(join(ROOT, 'tests/data/seeds/worked-examples.json'), 'utf8')).cases;
-      const scalar = cases.find((c) => c.id === 'scalar-projection');
-      const vec = cases.find((c) => c.id === 'vector-projection');
-      expect(scalar.inputs).toEqual({ a: [3, 4], b: [4, 3] });
-      expect(vec.inputs).toEqual({ a: [3, 4], b: [4, 3] });
+      const [scalar, vec] = [seedCase('scalar-projection'), seedCase('vector-projection')];
+      expect([scalar.inputs, vec.inputs]).toEqual([
+        { a: [3, 4], b: [4, 3] },
+        { a: [3, 4], b: [4, 3] },
+      ]);
       expectClose(one(numbers, 'scalar-projection').value, scalar.expected, scalar.tolerance, 'seed scalar projection');
       vec.expected.forEach((x, i) =>
         expectClose(byRole(numbers, 'vector-projection')[i].value, x, vec.tolerance, `seed vector projection ${i + 1}`),
@@ -125,13 +88,12 @@ describe('projection: projection as a shadow', () => {
       expect(await page.locator(`${TAG} .katex`).count()).toBeGreaterThan(2);
       // The prediction's answer loads its example.
       await predictChoice(page, TAG, 'along', 'wrong');
-      expect(await page.locator(TAG).evaluate((el) => el.state)).toEqual({ a: [3, 4], b: [-4, -1] });
+      expect(await stateOf(page, TAG)).toEqual({ a: [3, 4], b: [-4, -1] });
       const revealed = await readNumbers(page, TAG);
-      const ref = expectMatches(revealed, [3, 4], [-4, -1]);
+      expect(expectMatches(revealed, [3, 4], [-4, -1])).toBeLessThan(0);
       await expect(page.locator(`${TAG} .predict-result`).textContent()).resolves.toContain(
         `a\u00b7b/|b| = ${one(revealed, 'scalar-projection').text}`,
       );
-      expect(ref.scalar).toBeLessThan(0);
       await predictChoice(page, TAG, 'against', 'right');
       await expectAllLogged(page, TAG);
     });
@@ -141,14 +103,11 @@ describe('projection: projection as a shadow', () => {
     await withChapter(env, CH, TAG, async ({ page }) => {
       await dragTo(page, TAG, 'a', [-2, 3.5]);
       expectMatches(await readNumbers(page, TAG), [-2, 3.5], [4, 3]);
-
       // b: (4, 3) -> (3.75, 1) with the keys; a = (-2, 3.5) is then more than 90 degrees away.
-      await keyPoint(page, TAG, 'b', ['ArrowLeft', 'Shift+ArrowDown', 'Shift+ArrowDown']);
       const b = [3.75, 1];
-      expect(await page.locator(TAG).evaluate((el) => el.state.b)).toEqual(b);
+      await keyTo(page, TAG, 'b', ['ArrowLeft', 'Shift+ArrowDown', 'Shift+ArrowDown'], b, 'b = (3.75, 1)');
       const numbers = await readNumbers(page, TAG);
-      const ref = expectMatches(numbers, [-2, 3.5], b);
-      expect(ref.scalar).toBeLessThan(0);
+      expect(expectMatches(numbers, [-2, 3.5], b)).toBeLessThan(0);
       expect(one(numbers, 'scalar-projection').value).toBeLessThan(0);
       expect(await page.locator(TAG).getAttribute('data-shadow')).toBe('against');
       await expect(page.locator(`${TAG} [data-role="direction"]`).textContent()).resolves.toMatch(/obtuse/);
@@ -157,39 +116,23 @@ describe('projection: projection as a shadow', () => {
       expect(drawn.foot[0] * b[0] + drawn.foot[1] * b[1]).toBeLessThan(0);
       await screenshot(page.locator(TAG), 'projection-desktop-backward-shadow');
       await expectAllLogged(page, TAG);
-      await expect(page.locator(`${TAG} [aria-live]`).textContent()).resolves.toContain(
-        `a\u00b7b/|b| = ${one(numbers, 'scalar-projection').text}`,
-      );
-      await expect(page.locator(`${TAG} [data-point="b"]`).getAttribute('aria-valuetext')).resolves.toBe(
-        'b = (3.75, 1)',
-      );
-
+      await expectAnnounced(page, TAG, `a\u00b7b/|b| = ${one(numbers, 'scalar-projection').text}`);
       await expectParams(page, CH, { a: '-2,3.5', b: '3.75,1' });
       await expectReopens(env, page, CH, TAG, numbers);
     });
   });
 
   test('a URL with a longer b on the same line keeps the shadow; a zero b has none', async () => {
-    await withChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&a=3,4&b=6,4.5` }, async ({ page }) => {
-      const numbers = await readNumbers(page, TAG);
+    await atLink(env, CH, TAG, 'a=3,4&b=6,4.5', (numbers) => {
       expectMatches(numbers, [3, 4], [6, 4.5]);
-      expect(one(numbers, 'scalar-projection').text).toBe('4.8');
-      expect(one(numbers, 'dot').text).toBe('36');
-      await expectAllLogged(page, TAG);
+      expect([one(numbers, 'scalar-projection').text, one(numbers, 'dot').text]).toEqual(['4.8', '36']);
     });
-
-    await withChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&a=-5.5,1.25&b=2,-6` }, async (other) => {
-      expectMatches(await readNumbers(other.page, TAG), [-5.5, 1.25], [2, -6]);
-      await expectAllLogged(other.page, TAG);
-    });
-
-    await withChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&a=3,4&b=0,0` }, async (zero) => {
-      const z = await readNumbers(zero.page, TAG);
+    await atLink(env, CH, TAG, 'a=-5.5,1.25&b=2,-6', (numbers) => expectMatches(numbers, [-5.5, 1.25], [2, -6]));
+    await atLink(env, CH, TAG, 'a=3,4&b=0,0', { logged: false }, async (z, { page }) => {
       expect(z.some((n) => ['scalar-projection', 'vector-projection', 'cosine', 'angle'].includes(n.role))).toBe(false);
-      await expect(zero.page.locator(`${TAG} [data-role="scalar-projection"]`).textContent()).resolves.toBe(
-        'not defined',
-      );
-      expect(await zero.page.locator(TAG).getAttribute('data-shadow')).toBe('undefined');
+      const scalar = page.locator(`${TAG} [data-role="scalar-projection"]`);
+      await expect(scalar.textContent()).resolves.toBe('not defined');
+      expect(await page.locator(TAG).getAttribute('data-shadow')).toBe('undefined');
     });
   });
 });

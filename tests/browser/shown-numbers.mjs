@@ -103,6 +103,25 @@ export function expectShown(item, expected, { digits = 4, extra = 0 } = {}) {
   expectClose(item.shown, expected, tol, `${item.role}${item.key ? `.${item.key}` : ''} shown "${item.text}"`);
 }
 
+/**
+ * Checks shown numbers against float64 references, one row each: [role, key, ref, tol, extra]. The number of
+ * that role and key (null: none) is there once; its exact value is within tol of ref, and its text is ref
+ * to 4 digits within `extra` more (default tol; false: the text is not checked). An angle row (angleRow)
+ * compares radians and its text in degrees.
+ */
+export function expectNumbers(numbers, rows) {
+  for (const [role, key, ref, tol, extra = tol, degrees = false] of rows) {
+    const name = `${role}${key === null ? '' : `.${key}`}`;
+    const found = numbers.filter((n) => n.role === role && n.key === (key === null ? null : String(key)));
+    if (found.length !== 1) throw new Error(`expected one number ${name}, found ${found.length}`);
+    expectClose(found[0].value, ref, tol, name);
+    if (extra !== false) expectShown(found[0], degrees ? (ref * 180) / Math.PI : ref, { extra });
+  }
+}
+
+/** A row of expectNumbers for an angle (radians, within 1e-5), shown in degrees (within 1e-3 more). */
+export const angleRow = (role, key, ref) => [role, key, ref, 1e-5, 1e-3, true];
+
 /** Rows of a role's numbers [T, cols] (keys "i-j", 1-based), as exact values. */
 export function matrixOf(numbers, role) {
   const out = [];

@@ -1,57 +1,30 @@
-// "Sign and size" (#ch-sign, <ag-sign-and-size>): the plane split by b into
-// the half-plane of positive scores, the zero line and the half-plane of
-// negative scores; the region of a named live with its score and angle; and
-// the same score from short, aligned vectors or long, poorly aligned ones.
-// Checked against a float64 reference after mouse drags, arrow keys and a
-// changed URL.
+// "Sign and size" (#ch-sign, <ag-sign-and-size>): the regions b splits the plane into, a's region named
+// live, and the same score two ways, against a float64 reference after drags, keys and links.
 import { describe, expect, test } from '@jest/globals';
-import { expectParams, expectReopens, predictChoice, urlParams, useEnv, withChapter } from './helpers.mjs';
-import { dragTo, keyPoint } from './pointer.mjs';
-import { expectAllLogged, expectClose, expectShown, one, readNumbers, U } from './shown-numbers.mjs';
+import { atLink, expectAnnounced, expectParams, expectReopens, expectReveal } from './helpers.mjs';
+import { stateOf, urlParams, useEnv, withChapter } from './helpers.mjs';
+import { dragTo, keyTo } from './pointer.mjs';
+import { angleRow, expectAllLogged, expectNumbers, one, readNumbers, U } from './shown-numbers.mjs';
 import { angle, cosine, dot, norm, sumAbsProd } from '../reference/float64.mjs';
 
 const TAG = 'ag-sign-and-size';
 const CH = 'sign';
 
-function reference(a, b) {
+/**
+ * The numbers of a and b (the role `prefix` + name, key `key`: the live ones, or a same-score card's)
+ * against the float64 reference; returns a.b and its region.
+ */
+function expectMatches(numbers, a, b, prefix = '', key = null) {
   const [d, na, nb] = [dot(a, b), norm(a), norm(b)];
-  return {
-    dot: d,
-    na,
-    nb,
-    product: na * nb,
-    cos: na && nb ? cosine(a, b) : NaN,
-    angle: angle(a, b),
-    magnitude: sumAbsProd(a, b),
-    region: d > 0 ? 'positive' : d < 0 ? 'negative' : 'zero',
-  };
-}
-
-function expectMatches(numbers, a, b) {
-  const r = reference(a, b);
-  const dotTol = 3 * U * r.magnitude + 1e-12;
-  const dot = one(numbers, 'dot');
-  expectClose(dot.value, r.dot, dotTol, 'a.b');
-  expectShown(dot, r.dot, { extra: dotTol });
-  for (const [key, ref] of [
-    ['a', r.na],
-    ['b', r.nb],
-  ]) {
-    const n = one(numbers, 'norm', key);
-    expectClose(n.value, ref, 4 * U * ref, `|${key}|`);
-    expectShown(n, ref);
-  }
-  const product = one(numbers, 'norm-product');
-  expectClose(product.value, r.product, 10 * U * r.product, '|a||b|');
-  expectShown(product, r.product, { extra: 10 * U * r.product });
-  if (r.na && r.nb) {
-    expectClose(one(numbers, 'cosine').value, r.cos, 20 * U, 'cos');
-    expectShown(one(numbers, 'cosine'), r.cos, { extra: 20 * U });
-    const angle = one(numbers, 'angle');
-    expectClose(angle.value, r.angle, 1e-5, 'angle');
-    expectShown(angle, (r.angle * 180) / Math.PI, { extra: 1e-3 });
-  }
-  return r;
+  const names = prefix ? ['score', 'norm-a', null, 'norm-b', null] : ['dot', 'norm', 'a', 'norm', 'b'];
+  expectNumbers(numbers, [
+    [prefix + names[0], key, d, 3 * U * sumAbsProd(a, b) + 1e-12],
+    [prefix + names[1], names[2] ?? key, na, 4 * U * na, prefix ? false : 0],
+    [prefix + names[3], names[4] ?? key, nb, 4 * U * nb, prefix ? false : 0],
+    [prefix + (prefix ? 'product' : 'norm-product'), key, na * nb, 10 * U * na * nb],
+    ...(na && nb ? [[`${prefix}cosine`, key, cosine(a, b), 20 * U], angleRow(`${prefix}angle`, key, angle(a, b))] : []),
+  ]);
+  return { dot: d, region: d > 0 ? 'positive' : d < 0 ? 'negative' : 'zero' };
 }
 
 /** The region the widget names, the highlighted reading, and the drawn polygons (plot units). */
@@ -112,39 +85,16 @@ describe('sign: sign and size', () => {
       expect(d.current).toEqual(['positive']);
       expectRegions(d, [4, 3]);
       // Same score, two ways: both pairs score 6, from very different lengths and angles.
-      const pairs = {
-        short: [
-          [1.5, 2],
-          [2, 1.5],
-        ],
-        long: [
-          [6, 0],
-          [1, 5],
-        ],
-      };
-      for (const [key, [a, b]] of Object.entries(pairs)) {
-        const r = reference(a, b);
-        expect(one(numbers, 'demo-score', key).text).toBe('6');
-        expectClose(one(numbers, 'demo-score', key).value, r.dot, 3 * U * r.magnitude, `${key} score`);
-        expectClose(one(numbers, 'demo-product', key).value, r.product, 10 * U * r.product, `${key} |a||b|`);
-        expectShown(one(numbers, 'demo-product', key), r.product, { extra: 10 * U * r.product });
-        expectClose(one(numbers, 'demo-cosine', key).value, r.cos, 20 * U, `${key} cos`);
-        expectShown(one(numbers, 'demo-cosine', key), r.cos, { extra: 20 * U });
-        expectShown(one(numbers, 'demo-angle', key), (r.angle * 180) / Math.PI, { extra: 1e-3 });
-        expectClose(one(numbers, 'demo-norm-a', key).value, r.na, 4 * U * r.na, `${key} |a|`);
-        expectClose(one(numbers, 'demo-norm-b', key).value, r.nb, 4 * U * r.nb, `${key} |b|`);
-      }
+      expectMatches(numbers, [1.5, 2], [2, 1.5], 'demo-', 'short');
+      expectMatches(numbers, [6, 0], [1, 5], 'demo-', 'long');
+      expect(['short', 'long'].map((key) => one(numbers, 'demo-score', key).text)).toEqual(['6', '6']);
       expect(one(numbers, 'demo-cosine', 'short').value).toBeGreaterThan(0.95);
       expect(one(numbers, 'demo-cosine', 'long').value).toBeLessThan(0.2);
       expect(await page.locator(`${TAG} .katex`).count()).toBeGreaterThan(0);
       // The prediction's answer loads its example.
-      await predictChoice(page, TAG, 'negative', 'wrong');
-      expect(await page.locator(TAG).evaluate((el) => el.state)).toEqual({ a: [-1, 3], b: [4, 3] });
-      const revealed = await readNumbers(page, TAG);
-      expect(expectMatches(revealed, [-1, 3], [4, 3]).dot).toBe(5);
-      await expect(page.locator(`${TAG} .predict-result`).textContent()).resolves.toMatch(/a\u00b7b = 5/);
-      await predictChoice(page, TAG, 'positive', 'right');
-      await expectAllLogged(page, TAG);
+      const state = { a: [-1, 3], b: [4, 3] };
+      const reveal = { wrong: 'negative', right: 'positive', says: /a\u00b7b = 5/, state };
+      expect(expectMatches(await expectReveal(page, TAG, reveal), [-1, 3], [4, 3]).dot).toBe(5);
     });
   });
 
@@ -161,9 +111,8 @@ describe('sign: sign and size', () => {
       );
 
       // Turn b with the keyboard: a does not move, but the regions turn and a changes sides.
-      await keyPoint(page, TAG, 'b', Array(6).fill('Shift+ArrowLeft'));
       const b = [-2, 3];
-      expect(await page.locator(TAG).evaluate((el) => el.state.b)).toEqual(b);
+      await keyTo(page, TAG, 'b', Array(6).fill('Shift+ArrowLeft'), b, 'b = (\u22122, 3)');
       numbers = await readNumbers(page, TAG);
       expect(expectMatches(numbers, [-3.5, 2], b).region).toBe('positive');
       d = await drawn(page);
@@ -171,22 +120,15 @@ describe('sign: sign and size', () => {
       expect(d.current).toEqual(['positive']);
       expectRegions(d, b);
       await expectAllLogged(page, TAG);
-      await expect(page.locator(`${TAG} [aria-live]`).textContent()).resolves.toContain(
-        `Score ${one(numbers, 'dot').text}`,
-      );
-      await expect(page.locator(`${TAG} [data-point="b"]`).getAttribute('aria-valuetext')).resolves.toBe(
-        'b = (\u22122, 3)',
-      );
-
+      await expectAnnounced(page, TAG, `Score ${one(numbers, 'dot').text}`);
       await expectParams(page, CH, { a: '-3.5,2', b: '-2,3' });
       await expectReopens(env, page, CH, TAG, numbers);
     });
   });
 
   test('a URL on the zero line reads "zero" at a right angle; the "Show in the plot" buttons load the same-score pairs', async () => {
-    await withChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&a=-3,4&b=4,3` }, async (opened) => {
-      const { page } = opened;
-      let numbers = await readNumbers(page, TAG);
+    await atLink(env, CH, TAG, 'a=-3,4&b=4,3', async (first, { page }) => {
+      let numbers = first;
       expectMatches(numbers, [-3, 4], [4, 3]);
       expect(one(numbers, 'dot').value).toBe(0);
       expect(one(numbers, 'angle').text).toBe('90\u00b0');
@@ -196,21 +138,16 @@ describe('sign: sign and size', () => {
       expectRegions(d, [4, 3]);
 
       await page.locator(`${TAG} [data-load="long"]`).click();
-      expect(await page.locator(TAG).evaluate((el) => el.state)).toEqual({ a: [6, 0], b: [1, 5] });
+      expect(await stateOf(page, TAG)).toEqual({ a: [6, 0], b: [1, 5] });
       numbers = await readNumbers(page, TAG);
       expectMatches(numbers, [6, 0], [1, 5]);
       expect(one(numbers, 'dot').text).toBe('6');
       expect((await urlParams(page)).get('a')).toBe('6,0');
-      d = await drawn(page);
-      expect(d.region).toBe('positive');
-      await expectAllLogged(page, TAG);
+      expect((await drawn(page)).region).toBe('positive');
     });
-
-    await withChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&a=-5.5,1.25&b=2,-6` }, async (other) => {
-      const numbers = await readNumbers(other.page, TAG);
+    await atLink(env, CH, TAG, 'a=-5.5,1.25&b=2,-6', async (numbers, { page }) => {
       expect(expectMatches(numbers, [-5.5, 1.25], [2, -6]).region).toBe('negative');
-      expectRegions(await drawn(other.page), [2, -6]);
-      await expectAllLogged(other.page, TAG);
+      expectRegions(await drawn(page), [2, -6]);
     });
   });
 });

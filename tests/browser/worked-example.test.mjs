@@ -1,39 +1,26 @@
-// the worked single-head example (#ch-worked-example, <ag-worked-example>): one query,
-// three keys; scores, exp, their sum, weights and output against a float64
-// reference, through the controls, the URL, every implementation, and the
-// predict-then-reveal question.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+// The worked single-head example (#ch-worked-example, <ag-worked-example>): scores, exp, sum, weights and
+// output against a float64 reference, through the controls, links, every implementation and the prediction.
 import { describe, expect, test } from '@jest/globals';
-import {
-  expectClean,
-  openChapter,
-  predictChoice,
-  ROOT,
-  settledUrl,
-  urlParams,
-  useEnv,
-  withChapter,
-} from './helpers.mjs';
-import { byRole, expectAllLogged, expectClose, expectShown, one, readNumbers, U } from './shown-numbers.mjs';
+import { expectClean, expectParams, openChapter, predictChoice, rowsOf, seedCase } from './helpers.mjs';
+import { settledUrl, urlParams, useEnv, withChapter } from './helpers.mjs';
+import { byRole, expectAllLogged, expectClose, expectNumbers, one, readNumbers, U } from './shown-numbers.mjs';
 import { dot, softmax, sumAbsProd } from '../reference/float64.mjs';
 
 const TAG = 'ag-worked-example';
 const CH = 'worked-example';
 const ARTICLE = {
   q: [1, 2, 0, 1],
-  k: [
-    [1, 2, 1, 0],
-    [-1, -2, 0, 1],
-    [0, 0, 1, 0],
-  ],
-  values: [
-    [1, 0],
-    [0, 1],
-    [0, 0],
-  ],
+  k: rowsOf('1,2,1,0;-1,-2,0,1;0,0,1,0'),
+  values: rowsOf('1,0;0,1;0,0'),
   scaled: false,
 };
+
+/** In the page: dispatches keydown `keys` at the field `input` in one task (no frame between them); its text then. */
+function pressInTask(input, keys) {
+  for (const key of keys)
+    input.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true, composed: true, cancelable: true }));
+  return input.value;
+}
 
 /** What `read` gives once it gives `want`, or after about two seconds, whatever it gives then. */
 async function settled(read, want) {
@@ -62,31 +49,18 @@ export function reference({ q, k, values: v, scaled }) {
 
 function expectMatches(numbers, state) {
   const ref = reference(state);
-  byRole(numbers, 'score').forEach((s, j) => {
-    const tol = 10 * U * ref.magnitude[j] + 1e-30;
-    expectClose(s.value, ref.scores[j], tol, `score ${j + 1}`);
-    expectShown(s, ref.scores[j], { extra: tol });
-  });
-  byRole(numbers, 'scaled-score').forEach((s, j) =>
-    expectClose(s.value, ref.z[j], 20 * U * ref.magnitude[j] + 1e-30, `scaled score ${j + 1}`),
-  );
   const rel = (8 + 4 * ref.maxZ) * U;
-  byRole(numbers, 'exp').forEach((s, j) => {
-    expectClose(s.value, ref.exp[j], rel * ref.exp[j], `exp ${j + 1}`);
-    expectShown(s, ref.exp[j], { extra: rel * ref.exp[j] });
-  });
-  const sum = one(numbers, 'sum');
-  expectClose(sum.value, ref.sum, rel * ref.sum * 2, 'sum');
-  expectShown(sum, ref.sum, { extra: rel * ref.sum * 2 });
-  byRole(numbers, 'weight').forEach((w, j) => {
-    const tol = rel * Math.max(ref.weights[j], 1e-3) + 1e-9;
-    expectClose(w.value, ref.weights[j], tol, `weight ${j + 1}`);
-    expectShown(w, ref.weights[j], { extra: tol });
-  });
   const vmax = Math.max(1, ...state.values.flat().map(Math.abs));
-  byRole(numbers, 'output').forEach((o, c) =>
-    expectClose(o.value, ref.output[c], 4 * rel * vmax + 1e-9, `output ${c + 1}`),
-  );
+  expectNumbers(numbers, [
+    ...[0, 1, 2].flatMap((j) => [
+      ['score', j + 1, ref.scores[j], 10 * U * ref.magnitude[j] + 1e-30],
+      ['scaled-score', j + 1, ref.z[j], 20 * U * ref.magnitude[j] + 1e-30, false],
+      ['exp', j + 1, ref.exp[j], rel * ref.exp[j]],
+      ['weight', j + 1, ref.weights[j], rel * Math.max(ref.weights[j], 1e-3) + 1e-9],
+    ]),
+    ['sum', null, ref.sum, rel * ref.sum * 2],
+    ...ref.output.map((o, c) => ['output', c + 1, o, 4 * rel * vmax + 1e-9, false]),
+  ]);
 }
 
 const inputs = (page) => page.$$eval(`${TAG} input.vec-input`, (els) => els.map((el) => Number(el.value)));
@@ -106,15 +80,13 @@ describe('worked-example: the worked single-head example', () => {
       expect(byRole(numbers, 'weight').map((w) => w.text)).toEqual(['0.9932', '0.0001226', '0.006692']);
       expectMatches(numbers, ARTICLE);
       // The seed file's claims (the article's numbers).
-      const cases = JSON.parse(readFileSync(join(ROOT, 'tests/data/seeds/worked-examples.json'), 'utf8')).cases;
-      const scores = cases.find((c) => c.id === 'worked-scores');
-      const weights = cases.find((c) => c.id === 'worked-softmax-unscaled');
-      scores.expected.forEach((s, j) =>
-        expectClose(byRole(numbers, 'score')[j].value, s, scores.tolerance, `seed score ${j + 1}`),
-      );
-      weights.expected.forEach((w, j) =>
-        expectClose(byRole(numbers, 'weight')[j].value, w, weights.tolerance, `seed weight ${j + 1}`),
-      );
+      for (const [id, role] of [
+        ['worked-scores', 'score'],
+        ['worked-softmax-unscaled', 'weight'],
+      ]) {
+        const { expected, tolerance } = seedCase(id);
+        expected.forEach((x, j) => expectClose(byRole(numbers, role)[j].value, x, tolerance, `seed ${role} ${j + 1}`));
+      }
       expect(await inputs(page)).toEqual(flat(ARTICLE));
       await expectAllLogged(page, TAG);
     });
@@ -146,20 +118,8 @@ describe('worked-example: the worked single-head example', () => {
       await page.getByLabel('q, component 3').press('ArrowDown');
       expect(await settled(() => page.getByLabel('q, component 3').inputValue(), '1.3')).toBe('1.3'); // shown by the next frame
       await page.getByLabel('q, component 3').fill('1.5');
-      const state = {
-        q: [1, 2, 1.5, 1],
-        k: [
-          [1, 3, 1, 0],
-          [-1, -2, 0, -2.25],
-          [3, 0, 1, 0],
-        ],
-        values: [
-          [1, 0],
-          [0, 1],
-          [0, 4],
-        ],
-        scaled: false,
-      };
+      const k = '1,3,1,0;-1,-2,0,-2.25;3,0,1,0';
+      const state = { q: [1, 2, 1.5, 1], k: rowsOf(k), values: rowsOf('1,0;0,1;0,4'), scaled: false };
       expect(await inputs(page)).toEqual(flat(state));
       expectMatches(await readNumbers(page, TAG), state);
       await page.getByLabel(/^scaled:/).check();
@@ -168,11 +128,7 @@ describe('worked-example: the worked single-head example', () => {
       expectMatches(numbers, scaled);
       await expectAllLogged(page, TAG);
 
-      const params = await urlParams(page);
-      expect(params.get('ch')).toBe(CH);
-      expect(params.get('q')).toBe('1,2,1.5,1');
-      expect(params.get('k')).toBe('1,3,1,0;-1,-2,0,-2.25;3,0,1,0');
-      expect(params.get('scaled')).toBe('1');
+      await expectParams(page, CH, { q: '1,2,1.5,1', k, scaled: '1' });
 
       await withChapter(env, CH, TAG, { search: (await settledUrl(page)).search }, async (copy) => {
         expect(await inputs(copy.page)).toEqual(flat(scaled));
@@ -201,28 +157,11 @@ describe('worked-example: the worked single-head example', () => {
     const field = page.getByLabel('q, component 1'); // 1 in the article's q
     // Synthetic key events in one task: no frame runs between them, so the
     // field still shows the old text while the figure already follows.
-    const during = await field.evaluate((input) => {
-      const key = (k) =>
-        input.dispatchEvent(new KeyboardEvent('keydown', { key: k, bubbles: true, composed: true, cancelable: true }));
-      key('ArrowUp');
-      key('ArrowUp');
-      key('ArrowUp');
-      return input.value;
-    });
-    expect(during).toBe('1');
+    expect(await field.evaluate(pressInTask, ['ArrowUp', 'ArrowUp', 'ArrowUp'])).toBe('1');
     expect(await settled(() => field.inputValue(), '4')).toBe('4');
     expect(await settled(() => firstScore(page), 8)).toBe(8); // q·k1 = 4 + 4 + 0 + 0
     // Another key (here Home) first writes the stepped text, so that the browser edits what is on the screen.
-    const beforeHome = await field.evaluate((input) => {
-      input.dispatchEvent(
-        new KeyboardEvent('keydown', { key: 'ArrowDown', bubbles: true, composed: true, cancelable: true }),
-      );
-      input.dispatchEvent(
-        new KeyboardEvent('keydown', { key: 'Home', bubbles: true, composed: true, cancelable: true }),
-      );
-      return input.value;
-    });
-    expect(beforeHome).toBe('3');
+    expect(await field.evaluate(pressInTask, ['ArrowDown', 'Home'])).toBe('3');
     // A typed value wins over a step not yet shown.
     const typed = await field.evaluate(async (input) => {
       input.dispatchEvent(
@@ -257,20 +196,17 @@ describe('worked-example: the worked single-head example', () => {
   test('stepping shows scores, then exp, then the sum, then the weights, then the output', async () => {
     await withChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&step=scores` }, async ({ page }) => {
       const visible = (role) => page.locator(`${TAG} [data-role="${role}"]`).first().isVisible();
-      expect(await visible('score')).toBe(true);
-      expect(await visible('exp')).toBe(false);
-      expect(await visible('weight')).toBe(false);
-      await page.getByLabel('2. exp').check();
-      expect(await visible('exp')).toBe(true);
-      expect(await visible('sum')).toBe(false);
-      await page.getByLabel('3. Sum').check();
-      expect(await visible('sum')).toBe(true);
-      expect(await visible('weight')).toBe(false);
-      await page.getByLabel('4. Weights').check();
-      expect(await visible('weight')).toBe(true);
-      expect(await visible('output')).toBe(false);
-      await page.getByLabel('5. Output').check();
-      expect(await visible('output')).toBe(true);
+      for (const [step, shown, hidden] of [
+        [null, 'score', ['exp', 'weight']],
+        ['2. exp', 'exp', ['sum']],
+        ['3. Sum', 'sum', ['weight']],
+        ['4. Weights', 'weight', ['output']],
+        ['5. Output', 'output', []],
+      ]) {
+        if (step) await page.getByLabel(step).check();
+        expect(await visible(shown)).toBe(true);
+        for (const role of hidden) expect(await visible(role)).toBe(false);
+      }
       expect((await urlParams(page)).get('step')).toBe('output');
     });
   });
@@ -290,16 +226,8 @@ describe('worked-example: the worked single-head example', () => {
   test('every implementation in the menu gives the same shown digits', async () => {
     const state = {
       q: [0.375, -1.25, 2.5, 0.125],
-      k: [
-        [1.5, -0.25, 0.75, 3],
-        [-2, 0.625, 1, -1.125],
-        [0.5, 0.5, -0.5, 2.25],
-      ],
-      values: [
-        [1, 2],
-        [-1, 0.5],
-        [0.25, -3],
-      ],
+      k: rowsOf('1.5,-0.25,0.75,3;-2,0.625,1,-1.125;0.5,0.5,-0.5,2.25'),
+      values: rowsOf('1,2;-1,0.5;0.25,-3'),
       scaled: true,
     };
     await withChapter(env, CH, TAG, { search: search(state) }, async ({ page }) => {

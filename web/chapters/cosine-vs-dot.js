@@ -1,22 +1,23 @@
-// <ag-cosine-vs-dot>: chapter 7, "Cosine versus the raw dot product". A
-// query q and two keys k1, k2 (all draggable); for each key its length, the
-// raw score q·k and the cosine, and which key wins under each measure. The
-// "normalise" toggle replaces every vector by its unit vector (ag.normalize),
-// after which the raw dot product is the cosine. Every number shown is a wasm
-// result: ag.norm, ag.normalize, ag.dot and ag.cosine.
+// <ag-cosine-vs-dot>: chapter 7, "Cosine versus the raw dot product". A query
+// q and keys k1, k2 (draggable): each key's length, raw score and cosine, and
+// the winner by each measure; "normalise" uses the unit vectors, whose raw dot
+// product is the cosine. Numbers: ag.norm, ag.normalize, ag.dot, ag.cosine.
 //
 //   <ag-cosine-vs-dot q="1,1" k1="1,1" k2="5,5" normalise="1"></ag-cosine-vs-dot>
 import { AgWidget, defineWidget } from '../widget/base.js';
 import { checkbox, lbl, notDefined, num, presetBar } from '../widget/controls.js';
-import { h, setAttr, setText, symbol } from '../widget/dom.js';
-import { fmt, pair, sub } from '../widget/format.js';
+import { h, setAttr, setText } from '../widget/dom.js';
+import { fmt, sub } from '../widget/format.js';
+import { draw } from '../widget/charts.js';
 import { texElement } from '../widget/math.js';
-import { bodyRow, table as dataTable } from '../widget/matrix-table.js';
+import { table as dataTable } from '../widget/matrix-table.js';
+import { keyRow, queryKeyVectors, syncGiven } from '../widget/query-keys.js';
 import { bool, defineState } from '../widget/state.js';
-import { setLine, vectorFields, vectorFigure } from '../widget/vector-figure.js';
+import { setLine, showIf, vectorFields, vectorFigure } from '../widget/vector-figure.js';
 
 const EXTENT = 6;
 const KEYS = ['k1', 'k2'];
+const NAMES = ['q', ...KEYS];
 
 const PRESETS = [
   { id: 'article', label: 'q = (1, 1), k\u2081 = (1, 1), k\u2082 = (5, 5)', q: [1, 1], k1: [1, 1], k2: [5, 5] },
@@ -68,44 +69,24 @@ export class AgCosineVsDot extends AgWidget {
     });
 
     // The plane: the vectors as given (faint when normalised) and the vectors used.
-    const names = ['q', ...KEYS];
     const fig = vectorFigure(this, {
       extent: EXTENT,
       label: 'The query q and the keys k1 and k2; drag their tips or use the arrow keys',
       markers: 'cd-arrow',
     });
     const p = fig.plane;
-    names.forEach(fig.marker);
-    fig
-      .layer('circle')
-      .append('circle')
-      .attr('class', 'unit-circle')
-      .attr('cx', p.x(0))
-      .attr('cy', p.y(0))
-      .attr('r', p.x(1) - p.x(0));
-    const given = fig.layer('given');
-    const lines = {};
-    for (const n of names) {
-      lines[n] = {
-        given: given.append('line').attr('class', `vec-given given-${n}`),
-        used: fig.arrow(n, { layer: 'used', text: n === 'q' ? 'q' : sub(n), away: null }),
-      };
-    }
-    const handleList = names.map((name) => fig.handle(name, { title: sub(name), say: () => this.#summary() }));
+    draw(fig.layer('circle'), 'circle', { class: 'unit-circle', cx: p.x(0), cy: p.y(0), r: p.x(1) - p.x(0) });
+    const given = Object.fromEntries(NAMES.map((n) => [n, fig.layer('given').append('line')]));
+    NAMES.forEach((n) => given[n].attr('class', `vec-given given-${n}`));
+    const say = () => this.#summary();
+    const { arrows, handles } = queryKeyVectors(fig, NAMES, { arrow: { layer: 'used', away: null }, say });
 
     const rows = KEYS.map((name, i) => {
-      const key = i + 1;
-      const norm = num('norm', key);
-      const dot = num('dot', key);
-      const cos = num('cosine', key);
-      const unit = [num('unit', `${key}.1`), num('unit', `${key}.2`)];
+      const [norm, dot, cos] = ['norm', 'dot', 'cosine'].map((role) => num(role, i + 1));
+      const unit = [num('unit', `${i + 1}.1`), num('unit', `${i + 1}.2`)];
       const unitLine = h('span', { class: 'unit-line' }, 'used: (', unit[0], ', ', unit[1], ')');
-      const row = bodyRow(
-        [symbol('k', key), h('span', { class: 'given' }), unitLine],
-        [norm, { text: dot, class: 'c-dot' }, { text: cos, class: 'c-cos' }],
-        { dataset: { key: name } },
-      );
-      return { row, norm, dot, cos, unit, unitLine, given: row.querySelector('.given') };
+      const cells = [norm, { text: dot, class: 'c-dot' }, { text: cos, class: 'c-cos' }];
+      return { ...keyRow(name, i + 1, cells, unitLine), norm, dot, cos, unit, unitLine };
     });
     const qUnit = [num('unit', 'q.1'), num('unit', 'q.2')];
     const qNorm = num('norm', 'q');
@@ -120,11 +101,12 @@ export class AgCosineVsDot extends AgWidget {
       ],
       rows: rows.map((r) => r.row),
     });
+    const qGiven = h('span', { class: 'q-given' });
     const qLine = h(
       'p',
       { class: 'line q-line' },
       lbl('q = '),
-      h('span', { class: 'q-given' }),
+      qGiven,
       lbl(', |q| = '),
       qNorm,
       h('span', { class: 'q-unit' }, lbl('; used: ('), qUnit[0], ', ', qUnit[1], lbl(')')),
@@ -146,20 +128,7 @@ export class AgCosineVsDot extends AgWidget {
       h('div', { class: 'verdicts', role: 'status' }, verdictRaw, verdictCos),
     );
     body.append(predict, presets, h('div', { class: 'layout' }, fig.element, numbers));
-    this.#ui = {
-      p,
-      lines,
-      handleList,
-      rows,
-      toggle,
-      table,
-      qLine,
-      qNorm,
-      qUnit,
-      verdictRaw,
-      verdictCos,
-      qGiven: qLine.querySelector('.q-given'),
-    };
+    this.#ui = { p, given, arrows, handles, rows, toggle, table, qLine, qNorm, qUnit, verdictRaw, verdictCos, qGiven };
   }
 
   #summary() {
@@ -171,21 +140,17 @@ export class AgCosineVsDot extends AgWidget {
     const ui = this.#ui;
     if (!ui) return;
     ui.toggle.set(state.normalise);
-    setText(ui.qGiven, pair(state.q));
-    KEYS.forEach((name, i) => {
-      setText(ui.rows[i].given, ` = ${pair(state[name])}`);
-    });
+    syncGiven(state, ui.qGiven, KEYS, ui.rows);
   }
 
   render(ag, state) {
     const ui = this.#ui;
-    const names = ['q', ...KEYS];
-    const norms = Object.fromEntries(names.map((n) => [n, ag.norm(state[n])]));
-    const zero = names.filter((n) => norms[n] === 0);
+    const norms = Object.fromEntries(NAMES.map((n) => [n, ag.norm(state[n])]));
+    const zero = NAMES.filter((n) => norms[n] === 0);
     // Normalising needs a direction: with a zero vector the toggle cannot apply.
     const normalise = state.normalise && zero.length === 0;
     const used = Object.fromEntries(
-      names.map((n) => [n, normalise ? Array.from(ag.normalize(state[n]).data) : state[n]]),
+      NAMES.map((n) => [n, normalise ? Array.from(ag.normalize(state[n]).data) : state[n]]),
     );
     this.show(ui.qNorm, normalise ? ag.norm(used.q) : norms.q);
     ui.qLine.classList.toggle('is-normalised', normalise);
@@ -197,16 +162,9 @@ export class AgCosineVsDot extends AgWidget {
       this.show(r.norm, normalise ? ag.norm(used[name]) : norms[name]);
       raw[i] = ag.dot(used.q, used[name]);
       this.show(r.dot, raw[i]);
-      if (zero.length === 0) {
-        cos[i] = ag.cosine(used.q, used[name]);
-        this.show(r.cos, cos[i]);
-      } else if (norms.q === 0 || norms[name] === 0) {
-        cos[i] = null;
-        notDefined([r.cos]);
-      } else {
-        cos[i] = ag.cosine(used.q, used[name]);
-        this.show(r.cos, cos[i]);
-      }
+      cos[i] = norms.q === 0 || norms[name] === 0 ? null : ag.cosine(used.q, used[name]);
+      if (cos[i] === null) notDefined([r.cos]);
+      else this.show(r.cos, cos[i]);
       r.row.classList.toggle('is-normalised', normalise);
       if (normalise) used[name].forEach((c, j) => this.show(r.unit[j], c));
       else for (const el of r.unit) delete el.dataset.value;
@@ -229,22 +187,22 @@ export class AgCosineVsDot extends AgWidget {
   }
 
   #draw(state, used, normalise) {
-    const { p, lines, handleList } = this.#ui;
-    for (const [n, l] of Object.entries(lines)) {
+    const { p, given, arrows, handles } = this.#ui;
+    for (const n of NAMES) {
       const u = used[n];
-      setLine(p, l.given, [0, 0], state[n]);
-      l.given.attr('visibility', normalise ? 'visible' : 'hidden');
-      l.used.draw(u);
+      setLine(p, given[n], [0, 0], state[n]);
+      showIf(normalise, given[n]);
+      arrows[n].draw(u);
       // Labels beside the tips, nudged apart when two vectors overlap (drawing only).
       const len = Math.hypot(u[0], u[1]) || 1;
       const side = n === 'q' ? 0 : n === 'k1' ? 1 : -1;
       const nx = (-u[1] / len) * 0.45 * side;
       const ny = (u[0] / len) * 0.45 * side;
-      l.used.label
+      arrows[n].label
         .attr('x', p.x(u[0] + (0.5 * u[0]) / len + nx) - 5)
         .attr('y', p.y(u[1] + (0.5 * u[1]) / len + ny) + 5);
     }
-    handleList.forEach((hd) => hd.update());
+    handles.forEach((hd) => hd.update());
   }
 }
 

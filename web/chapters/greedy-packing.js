@@ -1,15 +1,14 @@
-// <ag-greedy-packing>: chapter 13, "Near-orthogonality in high dimension",
-// its second experiment (under <ag-near-orthogonal>, with which it shares
-// the seed). Greedy packing (ag.greedyPacking, continued call after call,
-// run in the experiment worker): how many random directions stay pairwise
-// within ±epsilon of perpendicular, for d from 2 to 256, against the line
-// "count = d". Every number shown is the kept count of the last
-// greedyPacking call for each d.
+// <ag-greedy-packing>: chapter 13, its second experiment (under
+// <ag-near-orthogonal>, sharing its seed): how many random directions stay
+// pairwise within ±epsilon of perpendicular for d = 2 ... 256, against
+// "count = d". Numbers: the kept count of the last ag.greedyPacking call per d
+// (in the worker).
 //
 //   <ag-greedy-packing eps="0.2" cand="5000"></ag-greedy-packing>
 import { AgWidget, defineWidget } from '../widget/base.js';
 import { chartFigure, curve, dots, label, logLogFrame } from '../widget/charts.js';
-import { h, setAttr, setText, setValue } from '../widget/dom.js';
+import { slider } from '../widget/controls.js';
+import { h, setText, setValue } from '../widget/dom.js';
 import { ExperimentRun, labelled, seedControls, settingSelect } from '../widget/experiment.js';
 import { texElement } from '../widget/math.js';
 import { choice, defineState, number } from '../widget/state.js';
@@ -65,19 +64,20 @@ export class AgGreedyPacking extends AgWidget {
   #shown = null; // the #pack the plot and the list show
 
   build(body) {
-    const epsSlider = h('input', {
-      type: 'range',
+    // Move the label while dragging; start the run when the slider is let go (or on a key).
+    const eps = slider({
       min: 0,
       max: EPS.length - 1,
       step: 1,
       class: 'eps-slider',
-      'aria-label': 'Band half-width epsilon',
       dataset: { control: 'eps' },
+      attrs: { 'aria-label': 'Band half-width epsilon' },
+      outClass: 'eps-value',
+      rowClass: null,
+      onInput: (i) => setText(eps.out, `= ${EPS[i]}`),
     });
-    const epsText = h('output', { class: 'eps-value', dataset: { role: 'eps-input' } });
-    // Move the label while dragging; start the run when the slider is let go (or on a key).
-    epsSlider.addEventListener('input', () => setText(epsText, `= ${EPS[Number(epsSlider.value)]}`));
-    epsSlider.addEventListener('change', () => this.setState({ eps: EPS[Number(epsSlider.value)] }));
+    eps.out.dataset.role = 'eps-input';
+    eps.input.addEventListener('change', () => this.setState({ eps: EPS[Number(eps.input.value)] }));
     const candChoices = CANDIDATES.map((c) => [c, Number(c).toLocaleString('en-US')]);
     const candSelect = settingSelect('cand', 'Candidate directions per dimension', candChoices, (cand) =>
       this.setState({ cand }),
@@ -98,7 +98,7 @@ export class AgGreedyPacking extends AgWidget {
       h(
         'div',
         { class: 'controls' },
-        h('label', { class: 'ctl ctl-eps' }, h('span', {}, texElement('\\varepsilon')), epsSlider, epsText),
+        h('label', { class: 'ctl ctl-eps' }, h('span', {}, texElement('\\varepsilon')), eps.input, eps.out),
         labelled('Candidates', candSelect),
         seed.label,
         this.#exp.buttons(seed.next),
@@ -111,15 +111,13 @@ export class AgGreedyPacking extends AgWidget {
         h('div', { class: 'col' }, h('p', { class: 'hint' }, hint), list),
       ),
     );
-    this.#ui = { epsSlider, epsText, candSelect, seed, ps: plot.s, list };
+    this.#ui = { eps, candSelect, seed, ps: plot.s, list };
   }
 
   syncControls({ eps, cand, seed }) {
     const ui = this.#ui;
     if (!ui) return;
-    setValue(ui.epsSlider, String(EPS.indexOf(eps)));
-    setAttr(ui.epsSlider, 'aria-valuetext', `epsilon = ${eps}`);
-    setText(ui.epsText, `= ${eps}`);
+    ui.eps.set(EPS.indexOf(eps), `= ${eps}`, `epsilon = ${eps}`);
     setValue(ui.candSelect, cand);
     ui.seed.sync(seed);
   }

@@ -1,20 +1,19 @@
-// <ag-length-lever>: chapter 6, "Length as a lever". A key k = t·d: the
-// learner drags the direction handle d and stretches it with the slider t;
-// four fixed queries (the first is the article's u = (1, 0)) score against it.
-// Every score is t times its value at t = 1, while the score per unit of
-// key length (the scalar projection of q onto k) does not move.
-// Every number shown is a wasm result: ag.weightedSum (k = t·d),
-// ag.norm (|d|, |k|), ag.dot (the scores) and ag.scalarProjection.
+// <ag-length-lever>: chapter 6, "Length as a lever". A key k = t·d (drag d,
+// stretch with t) scored by four fixed queries (u = (1, 0) is the article's):
+// every score is t times its value at t = 1, the score per unit length stays.
+// Numbers: ag.weightedSum (k), ag.norm, ag.dot, ag.scalarProjection.
 //
 //   <ag-length-lever d="1,1" t="3"></ag-length-lever>
 import { axisBottom, scaleBand, scaleLinear, select } from 'd3';
 import { AgWidget, defineWidget } from '../widget/base.js';
 import { lbl, line, notDefined, num, nums, presetBar, slider } from '../widget/controls.js';
-import { h, setText } from '../widget/dom.js';
+import { h, setText, symbol } from '../widget/dom.js';
+import { attrs, draw } from '../widget/charts.js';
 import { ownLayout } from '../widget/figure-layout.js';
 import { fmt, pair } from '../widget/format.js';
 import { texElement } from '../widget/math.js';
 import { bodyRow, table as dataTable } from '../widget/matrix-table.js';
+import { choices } from '../widget/predict.js';
 import { defineState, number, vector } from '../widget/state.js';
 import { placeLabel, vectorFigure } from '../widget/vector-figure.js';
 
@@ -59,24 +58,17 @@ export class AgLengthLever extends AgWidget {
       id: 'triple-length',
       question:
         'Keep the direction of v = (1, 1) and make it three times as long: w = (3, 3). What becomes of the score u\u00b7k with u = (1, 0), which is 1 for v?',
-      choices: [
-        { value: 'same', label: 'It stays 1' },
-        { value: 'triple', label: 'It becomes 3' },
-        { value: 'nine', label: 'It becomes 9' },
-      ],
+      choices: choices({ same: 'It stays 1', triple: 'It becomes 3', nine: 'It becomes 9' }),
       reveal: (_choice, ag) => {
         this.setState({ d: [1, 1], t: 3 });
         const w = ag.weightedSum([3], [[1, 1]]).data;
         const s = ag.dot([1, 0], w);
-        const answer = s === 1 ? 'same' : s === 3 ? 'triple' : s === 9 ? 'nine' : 'other';
         return {
-          answer,
+          answer: { 1: 'same', 3: 'triple', 9: 'nine' }[s] ?? 'other',
           explanation: `The module computed u\u00b7w = ${fmt(s)} and |w| = ${fmt(ag.norm(w))}: the angle did not change, the length tripled, and so did the score.`,
         };
       },
     });
-
-    const presets = presetBar(PRESETS, (p) => this.setState({ d: p.d, t: p.t }));
 
     // The plane: the queries (fixed), the direction d (draggable) and k = t·d.
     const fig = vectorFigure(this, {
@@ -84,6 +76,7 @@ export class AgLengthLever extends AgWidget {
       label: 'Fixed queries, the direction d and the key k = t times d; drag d or use the arrow keys',
       markers: 'll-arrow',
     });
+    const ui = { p: fig.plane };
     for (const m of ['q', 'd', 'k']) fig.marker(m);
     const clip = fig.clipSquare('ll-clip');
     for (const q of QUERIES) {
@@ -91,12 +84,12 @@ export class AgLengthLever extends AgWidget {
       fig.arrow(q.name, { ...options, className: 'vec vec-q', labelClass: 'vec-label label-q' }).draw(q.v);
     }
     fig.layer('arrows').attr('clip-path', clip);
-    const arrowK = fig.arrow('k', { inside: 0.4 });
-    const arrowD = fig.arrow('d', { away: null });
-    const handleD = fig.handle('d', {
+    ui.arrowK = fig.arrow('k', { inside: 0.4 });
+    ui.arrowD = fig.arrow('d', { away: null });
+    ui.handleD = fig.handle('d', {
       set: (value) => this.setState({ d: value.map(clampD) }),
       describe: (v) => `direction d = ${pair(v)}`,
-      announce: (v) => `d = ${pair(v)}; k = ${this.#ui.kText.textContent}; ${this.#scoreSummary()}`,
+      announce: (v) => `d = ${pair(v)}; k = ${ui.kText.textContent}; ${this.#scoreSummary()}`,
     });
 
     // The slider: t, the stretch factor (an input, shown as typed).
@@ -111,7 +104,7 @@ export class AgLengthLever extends AgWidget {
       rowClass: 'stretch-row',
       onInput: (value) => {
         this.setState({ t: value });
-        this.announce(`t = ${fmt(value)}; |k| = ${this.#ui.normK.textContent}; ${this.#scoreSummary()}`);
+        this.announce(`t = ${fmt(value)}; |k| = ${ui.normK.textContent}; ${this.#scoreSummary()}`);
       },
     });
     const control = h(
@@ -121,15 +114,12 @@ export class AgLengthLever extends AgWidget {
       t.row,
     );
 
-    const normD = num('norm', 'd');
-    const normK = num('norm', 'k');
-    const kCoords = nums('k', 2);
-    const kText = h('span', { class: 'k-text' }, '(', kCoords[0], ', ', kCoords[1], ')');
-    const rows = QUERIES.map((q, i) => {
-      const key = i + 1;
-      const base = num('base-score', key);
-      const score = num('score', key);
-      const perUnit = num('per-unit', key);
+    ui.normD = num('norm', 'd');
+    ui.normK = num('norm', 'k');
+    ui.kCoords = nums('k', 2);
+    ui.kText = h('span', { class: 'k-text' }, '(', ui.kCoords[0], ', ', ui.kCoords[1], ')');
+    ui.rows = QUERIES.map((q, i) => {
+      const [base, score, perUnit] = ['base-score', 'score', 'per-unit'].map((role) => num(role, i + 1));
       const row = bodyRow(
         [h('var', {}, q.label), h('span', { class: 'q-coords' }, `= ${pair(q.v)}`)],
         [base, { text: score, class: 'c-score' }, { text: perUnit, class: 'c-unit' }],
@@ -137,30 +127,31 @@ export class AgLengthLever extends AgWidget {
       );
       return { row, base, score, perUnit };
     });
-    const tHead = h('span', { class: 't-head' });
-    const v = (name) => h('var', {}, name);
+    ui.tHead = h('span', { class: 't-head' });
+    const v = symbol;
     const table = dataTable({
       className: 'scores',
       caption: 'Scores of each query against the key',
       headers: [
         'Query',
         [v('q'), '\u00b7', v('d'), h('br'), '(t\u00a0=\u00a01)'],
-        { text: [v('q'), '\u00b7', v('k'), h('br'), tHead], class: 'c-score' },
+        { text: [v('q'), '\u00b7', v('k'), h('br'), ui.tHead], class: 'c-score' },
         { text: ['per unit length', h('br'), v('q'), '\u00b7', v('k'), ' / |', v('k'), '|'], class: 'c-unit' },
       ],
-      rows: rows.map((r) => r.row),
+      rows: ui.rows.map((r) => r.row),
     });
 
     // A d3 bar chart: the score at t = 1 (outline) and at t (filled).
     const bars = h('div', { class: 'bars-figure' });
     const W = 320;
     const H = 150;
-    const svg = select(bars)
-      .append('svg')
-      .attr('class', 'bars')
-      .attr('viewBox', `0 0 ${W} ${H}`)
-      .attr('role', 'img')
-      .attr('aria-label', 'Bars: each query\u2019s score at t = 1 (outline) and at the current t (filled)');
+    const label = 'Bars: each query\u2019s score at t = 1 (outline) and at the current t (filled)';
+    const svg = draw(select(bars), 'svg', {
+      class: 'bars',
+      viewBox: `0 0 ${W} ${H}`,
+      role: 'img',
+      'aria-label': label,
+    });
     ownLayout(svg); // laid out on its own (widget/figure-layout.js)
     const x = scaleLinear()
       .domain([-BAR_MAX, BAR_MAX])
@@ -169,41 +160,28 @@ export class AgLengthLever extends AgWidget {
       .domain(QUERIES.map((q) => q.name))
       .range([8, H - 22])
       .padding(0.25);
-    svg
-      .append('g')
-      .attr('class', 'bar-axis')
-      .attr('transform', `translate(0,${H - 20})`)
-      .call(axisBottom(x).tickValues([-10, -5, 0, 5, 10]).tickSize(3));
-    svg
-      .append('line')
-      .attr('class', 'zero')
-      .attr('x1', x(0))
-      .attr('x2', x(0))
-      .attr('y1', 4)
-      .attr('y2', H - 20);
-    const barRows = svg
-      .selectAll('g.bar-row')
-      .data(QUERIES)
-      .join('g')
-      .attr('class', 'bar-row')
-      .attr('transform', (q) => `translate(0,${y(q.name)})`);
-    barRows
-      .append('text')
-      .attr('class', 'bar-name')
-      .attr('x', 4)
-      .attr('y', y.bandwidth() / 2 + 5)
-      .text((q) => q.label);
-    const fill = barRows.append('rect').attr('class', 'bar-now').attr('height', y.bandwidth());
-    const ghost = barRows.append('rect').attr('class', 'bar-base').attr('height', y.bandwidth());
+    draw(svg, 'g', { class: 'bar-axis', transform: `translate(0,${H - 20})` }).call(
+      axisBottom(x).tickValues([-10, -5, 0, 5, 10]).tickSize(3),
+    );
+    draw(svg, 'line', { class: 'zero', x1: x(0), x2: x(0), y1: 4, y2: H - 20 });
+    const barRows = attrs(svg.selectAll('g.bar-row').data(QUERIES).join('g'), {
+      class: 'bar-row',
+      transform: (q) => `translate(0,${y(q.name)})`,
+    });
+    draw(barRows, 'text', { class: 'bar-name', x: 4, y: y.bandwidth() / 2 + 5 }).text((q) => q.label);
+    ui.fill = barRows.append('rect').attr('class', 'bar-now').attr('height', y.bandwidth());
+    ui.ghost = barRows.append('rect').attr('class', 'bar-base').attr('height', y.bandwidth());
 
+    ui.dText = h('span', { class: 'd-text' });
+    ui.ratio = h('p', { class: 'ratio-line', dataset: { role: 'ratio-text' } });
     const numbers = h(
       'div',
       { class: 'numbers' },
       control,
       texElement('q\\cdot(t\\,d)=t\\,(q\\cdot d)', { display: true }),
-      line(lbl('d = '), h('span', { class: 'd-text' }), lbl(', |d| = '), normD),
-      line(lbl('k = '), kText, lbl(', |k| = '), normK),
-      h('p', { class: 'ratio-line', dataset: { role: 'ratio-text' } }),
+      line(lbl('d = '), ui.dText, lbl(', |d| = '), ui.normD),
+      line(lbl('k = '), ui.kText, lbl(', |k| = '), ui.normK),
+      ui.ratio,
       table,
       bars,
       h(
@@ -212,25 +190,9 @@ export class AgLengthLever extends AgWidget {
         'Filled bars: the scores at the current t. Dashed outlines: the same scores at t = 1.',
       ),
     );
+    const presets = presetBar(PRESETS, (p) => this.setState({ d: p.d, t: p.t }));
     body.append(predict, presets, h('div', { class: 'layout' }, fig.element, numbers));
-    this.#ui = {
-      p: fig.plane,
-      arrowD,
-      arrowK,
-      handleD,
-      t,
-      tHead,
-      normD,
-      normK,
-      kCoords,
-      kText,
-      rows,
-      fill,
-      ghost,
-      x,
-      dText: numbers.querySelector('.d-text'),
-      ratio: numbers.querySelector('.ratio-line'),
-    };
+    this.#ui = Object.assign(ui, { t, x });
   }
 
   #scoreSummary() {
@@ -261,11 +223,8 @@ export class AgLengthLever extends AgWidget {
       now[i] = ag.dot(q.v, k);
       this.show(r.base, base[i]);
       this.show(r.score, now[i]);
-      if (kZero) {
-        notDefined([r.perUnit]);
-      } else {
-        this.show(r.perUnit, ag.scalarProjection(q.v, k));
-      }
+      if (kZero) notDefined([r.perUnit]);
+      else this.show(r.perUnit, ag.scalarProjection(q.v, k));
     });
     ui.ratio.textContent = kZero
       ? 'A key of length zero scores 0 against every query: it has no direction left to compare.'

@@ -1,15 +1,10 @@
-// <ag-near-orthogonal>: chapter 13, "Near-orthogonality in high dimension",
-// its first experiment (the second, greedy packing, is <ag-greedy-packing>,
-// shown under it). The cosine between random pairs (ag.randomDotExperiment,
-// measure 'cosine') for d = 2, 3, 10, 100, 1000, run in the experiment
-// worker: one histogram per d on a common axis (small multiples; one is
-// selected and drawn larger), with the root mean square of cos (1/sqrt(d))
-// and the mean |cos| (about sqrt(2/pi)/sqrt(d)) both shown under their own
-// names. Every number shown is the return value of one wasm call: the
-// statistics of an experiment call, sqrt(d) as the norm of d ones, products
-// of two results through ag.dot([x], [y]), the angle whose cosine is exactly
-// 1/sqrt(d) as ag.angle(e1, ones(d)) (shown in degrees: formatting), and the
-// angle of one random pair from ag.random.normal and ag.angle.
+// <ag-near-orthogonal>: chapter 13, "Near-orthogonality in high dimension", its
+// first experiment (greedy packing, <ag-greedy-packing>, comes under it). The
+// cosine of random pairs for d = 2 ... 1000 (ag.randomDotExperiment in the
+// worker): small multiples on one axis, the selected d close up, its rms and
+// mean |cos|. Numbers: the experiment's statistics, sqrt(d) = ag.norm(ones),
+// products through ag.dot, the angle of 1/sqrt(d) = ag.angle(e1, ones) and of
+// one random pair (ag.random.normal, ag.angle).
 //
 //   <ag-near-orthogonal d="100" pairs="2000"></ag-near-orthogonal>
 import { create, select } from 'd3';
@@ -19,8 +14,10 @@ import { focusInPlace, h, markCurrent, setAttr, setText, setValue, svg } from '.
 import { ExperimentRun, labelled, seedControls, settingSelect } from '../widget/experiment.js';
 import { ownLayout } from '../widget/figure-layout.js';
 import { deg, fmt } from '../widget/format.js';
-import { num } from '../widget/controls.js';
+import { button, num } from '../widget/controls.js';
 import { texElement } from '../widget/math.js';
+import { bodyRow, table } from '../widget/matrix-table.js';
+import { choices } from '../widget/predict.js';
 import { keptResults } from '../widget/memo.js';
 import { choice, defineState, number } from '../widget/state.js';
 
@@ -33,6 +30,8 @@ const MINI = { width: 120, height: 70, m: { l: 4, r: 4, t: 4, b: 14 } };
 /** The close-up; its top margin holds the two line labels, clear of the lines and of each other. */
 const DETAIL = { width: 360, height: 210, m: { l: 40, r: 10, t: 24, b: 40 } };
 
+/** The roles of the table's columns after d (table-<role>, keyed by d). */
+const TABLE_ROLES = ['rms', 'angle', 'rms-sqrt-d', 'mean-abs', 'mean-abs-sqrt-d'];
 const ones = (d) => new Float32Array(d).fill(1);
 const e1 = (d) => {
   const v = new Float32Array(d);
@@ -86,22 +85,14 @@ export class AgNearOrthogonal extends AgWidget {
       id: 'random-angle-1000',
       question:
         'Pick two random directions in 1000 dimensions. Will the angle between them be closer to 0\u00b0, to 45\u00b0 or to 90\u00b0?',
-      choices: [
-        { value: '0', label: 'Closer to 0\u00b0' },
-        { value: '45', label: 'About 45\u00b0' },
-        { value: '90', label: 'Closer to 90\u00b0' },
-      ],
+      choices: choices({ 0: 'Closer to 0\u00b0', 45: 'About 45\u00b0', 90: 'Closer to 90\u00b0' }),
       reveal: (_choice, ag) => {
         this.setState({ d: '1000' });
         const { a, b } = this.#pair(ag, 1000);
-        const angle = (ag.angle(a, b) * 180) / Math.PI;
-        const answer = ['0', '45', '90'].reduce(
-          (best, c) => (Math.abs(angle - Number(c)) < Math.abs(angle - Number(best)) ? c : best),
-          '0',
-        );
+        const angle = (ag.angle(a, b) * 180) / Math.PI; // the nearest choice
         const typical = ag.angle(e1(1000), ones(1000));
         return {
-          answer,
+          answer: angle <= 22.5 ? '0' : angle <= 67.5 ? '45' : '90',
           explanation: `One random pair drawn now is ${deg(ag.angle(a, b))} apart. Over many pairs the root mean square of cos \u03b8 is 1/\u221a1000, whose angle is ${deg(typical)}: at this dimension almost every pair is within a few degrees of a right angle.`,
         };
       },
@@ -117,21 +108,10 @@ export class AgNearOrthogonal extends AgWidget {
     const multiples = DIMS.map((d) => {
       const fig = svg('svg', { class: 'mini', viewBox: '0 0 120 70', 'aria-hidden': 'true' });
       ownLayout(fig);
-      const button = h(
-        'button',
-        {
-          type: 'button',
-          role: 'radio',
-          class: 'multiple',
-          'aria-checked': 'false',
-          'aria-label': `d = ${d}`,
-          dataset: { dim: String(d) },
-        },
-        h('span', { class: 'mini-label' }, `d = ${d}`),
-        fig,
-      );
-      button.addEventListener('click', () => this.setState({ d: String(d) }));
-      return { d, button, s: select(fig) };
+      const props = { role: 'radio', class: 'multiple', 'aria-checked': 'false', 'aria-label': `d = ${d}` };
+      const text = [h('span', { class: 'mini-label' }, `d = ${d}`), fig];
+      const pick = button({ ...props, dataset: { dim: String(d) } }, text, () => this.setState({ d: String(d) }));
+      return { d, button: pick, s: select(fig) };
     });
     const group = h(
       'div',
@@ -147,11 +127,8 @@ export class AgNearOrthogonal extends AgWidget {
       focusInPlace(multiples[k].button);
       this.setState({ d: String(DIMS[k]) });
       const r = this.#hist?.results[k];
-      this.announce(
-        r
-          ? `d = ${DIMS[k]}: root mean square of cos ${fmt(r.rms)}, mean absolute cos ${fmt(r.meanAbs)}`
-          : `d = ${DIMS[k]}`,
-      );
+      const stats = r ? `: root mean square of cos ${fmt(r.rms)}, mean absolute cos ${fmt(r.meanAbs)}` : '';
+      this.announce(`d = ${DIMS[k]}${stats}`);
     });
 
     const detail = chartFigure('detail', {
@@ -194,26 +171,15 @@ export class AgNearOrthogonal extends AgWidget {
       h('dt', {}, 'One random pair drawn from the seed'),
       h('dd', {}, t.pairAngle, vs(' apart')),
     );
-    const tableBody = h('tbody', {});
-    const head = [
+    const headers = [
       'd',
       'rms cos',
       'angle of 1/\u221ad',
       'rms \u00d7 \u221ad',
       'mean |cos|',
       'mean |cos| \u00d7 \u221ad',
-    ].map((c) => h('th', { scope: 'col' }, c));
-    const table = h(
-      'div',
-      { class: 'table-wrap' },
-      h(
-        'table',
-        { class: 'dims' },
-        h('caption', {}, 'All five dimensions'),
-        h('thead', {}, h('tr', {}, head)),
-        tableBody,
-      ),
-    );
+    ];
+    const dims = table({ className: 'dims', caption: 'All five dimensions', headers, rows: [] });
 
     body.append(
       predict,
@@ -242,8 +208,9 @@ export class AgNearOrthogonal extends AgWidget {
         'All five on the same axis, cos \u03b8 from \u22121 to 1. Pick one (click, or arrow keys) to see it close up.',
       ),
       h('div', { class: 'layout' }, h('div', { class: 'col' }, detail.fig), h('div', { class: 'col' }, stats)),
-      table,
+      h('div', { class: 'table-wrap' }, dims),
     );
+    const tableBody = dims.tBodies[0];
     this.#ui = { pairsSelect, seed, multiples, ds: detail.s, detailCaption: detail.caption, t, tableBody };
   }
 
@@ -330,16 +297,7 @@ export class AgNearOrthogonal extends AgWidget {
       results.forEach((res, j) => this.#drawMini(ui.multiples[j].s, res.histogram.counts, pairs));
       this.#minisOf = this.#hist;
     }
-    // The selected d's numbers from the module, once per result and d (stepping back and forth reuses them).
-    const n = this.#perDim(ag, `hist|${this.#hist.key}|${d}`, () => {
-      const sqrtD = ag.norm(ones(d));
-      return {
-        theory: ag.cosine(e1(d), ones(d)),
-        rmsScaled: ag.dot([r.rms], [sqrtD]),
-        angle: ag.angle(e1(d), ones(d)),
-        meanAbsScaled: ag.dot([r.meanAbs], [sqrtD]),
-      };
-    });
+    const n = this.#dimNumbers(ag, d, r);
     const t = ui.t;
     this.show(t.rms, r.rms);
     this.show(t.theory, n.theory);
@@ -358,27 +316,33 @@ export class AgNearOrthogonal extends AgWidget {
     if (this.#tableOf !== this.#hist || this.#tableBy !== ag) {
       ui.tableBody.replaceChildren(
         ...DIMS.map((dd, j) => {
-          const cells = [
-            num('table-rms', String(dd)),
-            num('table-angle', String(dd)),
-            num('table-rms-sqrt-d', String(dd)),
-            num('table-mean-abs', String(dd)),
-            num('table-mean-abs-sqrt-d', String(dd)),
-          ];
-          const sqrtD = ag.norm(ones(dd));
-          this.show(cells[0], results[j].rms);
-          this.show(cells[1], ag.angle(e1(dd), ones(dd)), { format: deg });
-          this.show(cells[2], ag.dot([results[j].rms], [sqrtD]));
-          this.show(cells[3], results[j].meanAbs);
-          this.show(cells[4], ag.dot([results[j].meanAbs], [sqrtD]));
-          const row = [h('th', { scope: 'row' }, String(dd)), ...cells.map((c) => h('td', {}, c))];
-          return h('tr', { dataset: { d: String(dd) } }, row);
+          const m = this.#dimNumbers(ag, dd, results[j]);
+          const values = [results[j].rms, m.angle, m.rmsScaled, results[j].meanAbs, m.meanAbsScaled];
+          const cells = TABLE_ROLES.map((role, i) => {
+            const cell = num(`table-${role}`, String(dd));
+            this.show(cell, values[i], { format: i === 1 ? deg : undefined });
+            return cell;
+          });
+          return bodyRow(String(dd), cells, { dataset: { d: String(dd) } });
         }),
       );
       this.#tableOf = this.#hist;
       this.#tableBy = ag;
     }
     for (const tr of ui.tableBody.children) markCurrent(tr, 'is-selected', Number(tr.dataset.d) === d);
+  }
+
+  /** The module's numbers for dimension d and its result r, kept per result and d (stepping through d reuses them). */
+  #dimNumbers(ag, d, r) {
+    return this.#perDim(ag, `hist|${this.#hist.key}|${d}`, () => {
+      const sqrtD = ag.norm(ones(d));
+      return {
+        theory: ag.cosine(e1(d), ones(d)),
+        rmsScaled: ag.dot([r.rms], [sqrtD]),
+        angle: ag.angle(e1(d), ones(d)),
+        meanAbsScaled: ag.dot([r.meanAbs], [sqrtD]),
+      };
+    });
   }
 
   /** A small multiple: the 200 counts summed in groups of 5 (drawing only). */

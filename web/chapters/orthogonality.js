@@ -1,25 +1,24 @@
 // <ag-orthogonality>: chapter 12, "Orthogonality: a zero score means
-// unrelated". A query q and three keys (all draggable): for each key its
-// score, cosine and angle, what the score says (supports, perpendicular,
-// opposes), and the softmax weight over the three scores, where a
-// perpendicular key lands between the supporting and the opposing ones. A
-// button turns k2 exactly perpendicular to q. Below, the standard basis of
-// 3-D space and its table of pairwise dot products, E Eᵀ = I.
-// Every number shown is a wasm result: ag.dot, ag.cosine, ag.angle (shown in
-// degrees: formatting), ag.softmax and ag.matmul.
+// unrelated". A query q and three draggable keys: each key's score, cosine,
+// angle, reading and softmax weight (a perpendicular key lands between); a
+// button snaps k2 perpendicular; the standard basis of 3-D space, E Eᵀ = I.
+// Numbers: ag.dot, ag.cosine, ag.angle, ag.softmax, ag.matmul.
 //
 //   <ag-orthogonality q="2,1" k1="1,1" k2="-1,2" k3="-1,-0.5"></ag-orthogonality>
 import { AgWidget, defineWidget } from '../widget/base.js';
 import { button, lbl, line, num, presetBar } from '../widget/controls.js';
-import { h, setAttr, setText, symbol } from '../widget/dom.js';
-import { deg, fmt, pair, sub } from '../widget/format.js';
+import { h, setAttr, setText } from '../widget/dom.js';
+import { fmt, pair } from '../widget/format.js';
 import { texElement } from '../widget/math.js';
 import { bodyRow, table as dataTable } from '../widget/matrix-table.js';
+import { showAngle } from '../widget/pair-numbers.js';
+import { keyRow, queryKeyVectors, syncGiven } from '../widget/query-keys.js';
 import { defineState } from '../widget/state.js';
-import { vectorFields, vectorFigure } from '../widget/vector-figure.js';
+import { setLine, showIf, vectorFields, vectorFigure } from '../widget/vector-figure.js';
 
 const EXTENT = 4;
 const KEYS = ['k1', 'k2', 'k3'];
+const NAMES = ['q', ...KEYS];
 /** Where the vectors start (and the button "Back to the start" takes them). */
 const START = { q: [2, 1], k1: [1, 1], k2: [-1, 2], k3: [-1, -0.5] };
 /** The standard basis of 3-D space, one vector per row. */
@@ -78,43 +77,29 @@ export class AgOrthogonality extends AgWidget {
       before: [snap],
     });
 
-    const names = ['q', ...KEYS];
     const fig = vectorFigure(this, {
       extent: EXTENT,
       label: 'The query q and three keys; drag their tips or use the arrow keys',
       markers: 'or-arrow',
     });
-    names.forEach(fig.marker);
     const guide = fig.layer('guide').attr('clip-path', fig.clipSquare('or-clip')).append('line');
     guide.attr('class', 'perp-guide');
     const corners = fig.layer('corners');
-    const lines = {};
-    for (const n of names) {
-      lines[n] = {
-        ...fig.arrow(n, { text: sub(n), away: 0.4, dx: -6 }),
-        corner: n === 'q' ? null : corners.append('path').attr('class', `right-angle corner-${n}`),
-      };
-    }
-    const handleList = names.map((name) => fig.handle(name, { title: sub(name), say: () => this.#summary() }));
+    const cornerOf = Object.fromEntries(KEYS.map((n) => [n, corners.append('path')]));
+    KEYS.forEach((n) => cornerOf[n].attr('class', `right-angle corner-${n}`));
+    const say = () => this.#summary();
+    const { arrows, handles } = queryKeyVectors(fig, NAMES, { arrow: { away: 0.4, dx: -6 }, say });
 
     const rows = KEYS.map((name, i) => {
-      const key = i + 1;
-      const score = num('score', key);
-      const cos = num('cosine', key);
-      const angle = num('angle', key);
-      const weight = num('weight', key);
+      const [score, cos, angle, weight] = ['score', 'cosine', 'angle', 'weight'].map((role) => num(role, i + 1));
       const fill = h('span', { class: 'bar-fill' });
       const reading = h('span', { class: 'reading' });
-      const row = bodyRow(
-        [symbol('k', key), h('span', { class: 'given' }), reading],
-        [
-          { text: score, class: 'c-score' },
-          { text: [cos, h('span', { class: 'angle' }, angle)], class: 'c-cos' },
-          { text: [weight, h('span', { class: 'bar', 'aria-hidden': 'true' }, fill)], class: 'c-weight' },
-        ],
-        { dataset: { key: name } },
-      );
-      return { row, score, cos, angle, weight, fill, reading, given: row.querySelector('.given') };
+      const cells = [
+        { text: score, class: 'c-score' },
+        { text: [cos, h('span', { class: 'angle' }, angle)], class: 'c-cos' },
+        { text: [weight, h('span', { class: 'bar', 'aria-hidden': 'true' }, fill)], class: 'c-weight' },
+      ];
+      return { ...keyRow(name, i + 1, cells, reading), score, cos, angle, weight, fill, reading };
     });
     const table = dataTable({
       className: 'keys',
@@ -127,7 +112,7 @@ export class AgOrthogonality extends AgWidget {
       ],
       rows: rows.map((r) => r.row),
     });
-    const qLine = line(lbl('q = '), h('span', { class: 'q-given' }));
+    const qGiven = h('span', { class: 'q-given' });
 
     // The standard basis and its table of pairwise dot products, E Eᵀ.
     const gram = BASIS.map((_, i) => BASIS.map((__, j) => num('gram', `${i + 1}${j + 1}`)));
@@ -155,12 +140,12 @@ export class AgOrthogonality extends AgWidget {
       'div',
       { class: 'numbers' },
       texElement('q\\cdot k=0\\iff\\cos\\theta=0', { display: true }),
-      qLine,
+      line(lbl('q = '), qGiven),
       table,
       texElement('w_j=\\frac{e^{q\\cdot k_j}}{\\sum_i e^{q\\cdot k_i}}', { display: true }),
     );
     body.append(predict, presets, h('div', { class: 'layout' }, fig.element, numbers), basis);
-    this.#ui = { p: fig.plane, lines, guide, handleList, rows, gram, qGiven: qLine.querySelector('.q-given') };
+    this.#ui = { p: fig.plane, arrows, cornerOf, guide, handles, rows, gram, qGiven };
   }
 
   /** k2 becomes ±(−q_y, q_x): the quarter turn of q, on k2's side of q. */
@@ -188,10 +173,7 @@ export class AgOrthogonality extends AgWidget {
   syncControls(state) {
     const ui = this.#ui;
     if (!ui) return;
-    setText(ui.qGiven, pair(state.q));
-    KEYS.forEach((name, i) => {
-      setText(ui.rows[i].given, ` = ${pair(state[name])}`);
-    });
+    syncGiven(state, ui.qGiven, KEYS, ui.rows);
   }
 
   render(ag, state) {
@@ -205,15 +187,8 @@ export class AgOrthogonality extends AgWidget {
       this.show(r.weight, weights[i]);
       r.fill.style.transform = `scaleX(${weights[i]})`;
       const kZero = ag.norm(state[name]) === 0;
-      if (qZero || kZero) {
-        setText(r.cos, 'not defined');
-        setText(r.angle, '');
-        delete r.cos.dataset.value;
-        delete r.angle.dataset.value;
-      } else {
-        this.show(r.cos, ag.cosine(state.q, state[name]));
-        this.show(r.angle, ag.angle(state.q, state[name]), { format: deg });
-      }
+      // No angle without a direction: the cell says "not defined" once.
+      if (showAngle(this, ag, r, state.q, state[name], !qZero && !kZero) === null) setText(r.angle, '');
       const reading = scores[i] > 0 ? 'supports' : scores[i] < 0 ? 'opposes' : 'perpendicular';
       setText(r.reading, qZero || kZero ? 'zero vector: no direction' : READING[reading]);
       setAttr(r.row, 'data-reading', reading);
@@ -224,43 +199,32 @@ export class AgOrthogonality extends AgWidget {
   }
 
   #draw(state, scores) {
-    const { p, lines, guide, handleList } = this.#ui;
+    const { p, arrows, cornerOf, guide, handles } = this.#ui;
     const q = state.q;
     const qLen = Math.hypot(...q);
     // The line perpendicular to q through the origin: where zero scores live (drawing only).
-    if (qLen > 0) {
-      const s = (2 * EXTENT) / qLen;
-      guide
-        .attr('visibility', 'visible')
-        .attr('x1', p.x(q[1] * s))
-        .attr('y1', p.y(-q[0] * s))
-        .attr('x2', p.x(-q[1] * s))
-        .attr('y2', p.y(q[0] * s));
-    } else guide.attr('visibility', 'hidden');
-    ['q', ...KEYS].forEach((n, idx) => {
+    showIf(qLen > 0, guide);
+    const s = (2 * EXTENT) / qLen;
+    if (qLen > 0) setLine(p, guide, [q[1] * s, -q[0] * s], [-q[1] * s, q[0] * s]);
+    NAMES.forEach((n, idx) => {
       const v = state[n];
-      const l = lines[n];
       // A zero vector has no direction: no arrow (its handle stays at the origin).
-      l.line.attr('visibility', v[0] === 0 && v[1] === 0 ? 'hidden' : 'visible');
-      l.draw(v);
-      const len = Math.hypot(...v) || 1;
-      if (l.corner) {
-        // A right-angle mark where a key's score is exactly zero.
-        const show = scores[idx - 1] === 0 && qLen > 0 && Math.hypot(...v) > 0;
-        const r = 0.35;
-        l.corner.attr('visibility', show ? 'visible' : 'hidden');
-        // Its path only when shown: with q of length zero there is no direction to mark (and no path to write).
-        if (show) {
-          const a = [(q[0] / qLen) * r, (q[1] / qLen) * r];
-          const b = [(v[0] / len) * r, (v[1] / len) * r];
-          l.corner.attr(
-            'd',
-            `M${p.x(a[0])},${p.y(a[1])} L${p.x(a[0] + b[0])},${p.y(a[1] + b[1])} L${p.x(b[0])},${p.y(b[1])}`,
-          );
-        }
-      }
+      showIf(v[0] !== 0 || v[1] !== 0, arrows[n].line);
+      arrows[n].draw(v);
+      if (n === 'q') return;
+      // A right-angle mark where a key's score is exactly zero.
+      const len = Math.hypot(...v);
+      const show = scores[idx - 1] === 0 && qLen > 0 && len > 0;
+      const r = 0.35;
+      showIf(show, cornerOf[n]);
+      // Its path only when shown: with q of length zero there is no direction to mark (and no path to write).
+      if (!show) return;
+      const a = [(q[0] / qLen) * r, (q[1] / qLen) * r];
+      const b = [(v[0] / len) * r, (v[1] / len) * r];
+      const pt = (x, y) => `${p.x(x)},${p.y(y)}`;
+      cornerOf[n].attr('d', `M${pt(a[0], a[1])} L${pt(a[0] + b[0], a[1] + b[1])} L${pt(b[0], b[1])}`);
     });
-    handleList.forEach((hd) => hd.update());
+    handles.forEach((hd) => hd.update());
   }
 }
 

@@ -1,27 +1,33 @@
-// <ag-projection>: chapter 4, "Projection as a shadow". a's shadow on the
-// line through b: the foot of the perpendicular from a's tip, the dashed drop
-// line, the shadow highlighted from the origin to the foot. The scalar
-// projection a·b/|b| (ag.scalarProjection), the vector projection
-// (ag.vectorProjection), the same shadow as |a| cos θ, and a·b = |b| × shadow
-// (products of results through ag.dot). A negative shadow points backwards.
+// <ag-projection>: chapter 4, "Projection as a shadow". a's shadow on the line
+// through b (foot of the perpendicular, drop line); a negative one points
+// backwards. Numbers: ag.scalarProjection, ag.vectorProjection, ag.normalize,
+// ag.cosine, ag.angle, ag.norm, ag.dot (|a| cos θ and |b| × shadow too).
 //
 //   <ag-projection a="3,4" b="4,3"></ag-projection>
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { lbl, line, notDefined, num, nums, presetBar } from '../widget/controls.js';
+import { lbl, line, notDefined, num, nums } from '../widget/controls.js';
 import { h, setAttr, setText } from '../widget/dom.js';
 import { deg, fmt } from '../widget/format.js';
-import { showPair } from '../widget/pair-numbers.js';
+import { pairPresets, showAngle, showPair, signOf } from '../widget/pair-numbers.js';
 import { texElement } from '../widget/math.js';
-import { setLine, pairState, vectorFigure } from '../widget/vector-figure.js';
+import { choices } from '../widget/predict.js';
+import { placeLabel, setLine, pairState, showIf, vectorFigure } from '../widget/vector-figure.js';
 
 const EXTENT = 6;
-
 const PRESETS = [
-  { id: 'article', label: '(3, 4) and (4, 3)', a: [3, 4], b: [4, 3] },
   { id: 'longer', label: 'Longer b, same line', a: [3, 4], b: [6, 4.5] },
   { id: 'right', label: 'Right angle', a: [3, 4], b: [-4, 3] },
   { id: 'obtuse', label: 'Obtuse', a: [3, 4], b: [-4, -1] },
 ];
+
+/** Where the shadow falls, by the sign of the scalar projection, and what that says. */
+const WHERE = { positive: 'along', negative: 'against', zero: 'none' };
+const DIRECTION = {
+  along: 'The angle is acute: the shadow points the same way as b.',
+  against:
+    'The angle is obtuse: the shadow falls behind the origin and points against b, so the projection is negative.',
+  none: 'a is perpendicular to b (or zero): the shadow shrinks to a point and the projection is 0.',
+};
 
 export class AgProjection extends AgWidget {
   static title = 'Projection as a shadow';
@@ -35,25 +41,22 @@ export class AgProjection extends AgWidget {
       id: 'backward-shadow',
       question:
         'Keep a = (3, 4) and swing b round to (\u22124, \u22121), more than a right angle away from a. Where does a\u2019s shadow on the line through b fall?',
-      choices: [
-        { value: 'along', label: 'Along b' },
-        { value: 'none', label: 'Nowhere: it has length zero' },
-        { value: 'against', label: 'Behind the origin, against b' },
-      ],
+      choices: choices({
+        along: 'Along b',
+        none: 'Nowhere: it has length zero',
+        against: 'Behind the origin, against b',
+      }),
       reveal: (_choice, ag) => {
         const a = [3, 4];
         const b = [-4, -1];
         this.setState({ a, b });
         const s = ag.scalarProjection(a, b);
-        const answer = s > 0 ? 'along' : s < 0 ? 'against' : 'none';
         return {
-          answer,
+          answer: WHERE[signOf(s)],
           explanation: `The module computed a\u00b7b/|b| = ${fmt(s)}. The angle is ${deg(ag.angle(a, b))}, so cos \u03b8 is negative and the shadow falls on the far side of the origin, pointing away from b.`,
         };
       },
     });
-
-    const presets = presetBar(PRESETS, (p) => this.setState({ a: p.a, b: p.b }));
 
     const fig = vectorFigure(this, {
       extent: EXTENT,
@@ -85,7 +88,7 @@ export class AgProjection extends AgWidget {
     ui.a = fig.vector('a', { say });
     ui.b = fig.vector('b', { say });
     ui.foot = fig.layer('arrows').append('circle').attr('class', 'foot').attr('r', 4.5);
-    ui.labelS = fig.label('shadow', { className: 'vec-label label-shadow', anchor: 'middle' });
+    ui.labelS = fig.label('shadow', { className: 'vec-label label-shadow halo', anchor: 'middle' });
     const scalarSide = h(
       'section',
       { class: 'side', 'aria-label': 'Scalar projection' },
@@ -121,7 +124,7 @@ export class AgProjection extends AgWidget {
       ui.coords,
       h('div', { class: 'sides' }, scalarSide, vectorSide, back),
     );
-    body.append(predict, presets, h('div', { class: 'layout sticky-figure' }, fig.element, numbers));
+    body.append(predict, pairPresets(this, PRESETS), h('div', { class: 'layout sticky-figure' }, fig.element, numbers));
     this.#ui = ui;
   }
 
@@ -143,23 +146,13 @@ export class AgProjection extends AgWidget {
     const proj = ag.vectorProjection(a, b).data;
     proj.forEach((x, i) => this.show(ui.vec[i], x));
     this.show(ui.dotBack, ag.dot([nb], [s]));
-    if (na === 0) {
-      notDefined([ui.cos, ui.angle, ui.shadowCos]);
-    } else {
-      const c = ag.cosine(a, b);
-      this.show(ui.cos, c);
-      this.show(ui.angle, ag.angle(a, b), { format: deg });
-      this.show(ui.shadowCos, ag.dot([na], [c]));
-    }
+    const c = showAngle(this, ag, ui, a, b, na !== 0);
+    if (c === null) notDefined([ui.shadowCos]);
+    else this.show(ui.shadowCos, ag.dot([na], [c]));
     // The sign of the shadow, read from the computed scalar projection.
-    const where = s > 0 ? 'along' : s < 0 ? 'against' : 'none';
+    const where = WHERE[signOf(s)];
     setAttr(this, 'data-shadow', where);
-    ui.direction.textContent =
-      where === 'along'
-        ? 'The angle is acute: the shadow points the same way as b.'
-        : where === 'against'
-          ? 'The angle is obtuse: the shadow falls behind the origin and points against b, so the projection is negative.'
-          : 'a is perpendicular to b (or zero): the shadow shrinks to a point and the projection is 0.';
+    ui.direction.textContent = DIRECTION[where];
     this.#draw(a, b, [proj[0], proj[1]]);
   }
 
@@ -168,12 +161,8 @@ export class AgProjection extends AgWidget {
     const p = ui.fig.plane;
     ui.a.draw(a);
     ui.b.draw(b);
-    const hide = (...els) => els.forEach((el) => el.attr('visibility', 'hidden'));
-    const showEls = (...els) => els.forEach((el) => el.attr('visibility', 'visible'));
-    if (!proj) {
-      hide(ui.lineThrough, ui.shadow, ui.drop, ui.corner, ui.foot, ui.labelS);
-      return;
-    }
+    showIf(proj, ui.lineThrough, ui.shadow, ui.foot);
+    if (!proj) return showIf(false, ui.drop, ui.corner, ui.labelS);
     // Drawing only: the line through b, as the chord of the square plot.
     const len = Math.hypot(b[0], b[1]);
     const u = [b[0] / len, b[1] / len];
@@ -181,11 +170,10 @@ export class AgProjection extends AgWidget {
     setLine(p, ui.shadow, [0, 0], proj);
     setLine(p, ui.drop, a, proj);
     ui.foot.attr('cx', p.x(proj[0])).attr('cy', p.y(proj[1]));
-    showEls(ui.lineThrough, ui.shadow, ui.foot);
     const dropVec = [a[0] - proj[0], a[1] - proj[1]];
     const dropLen = Math.hypot(...dropVec);
+    showIf(dropLen > 0.3, ui.drop, ui.corner);
     if (dropLen > 0.3) {
-      showEls(ui.drop, ui.corner);
       // A small right-angle mark at the foot, on a's side of the line.
       const k = 0.3;
       const w = [dropVec[0] / dropLen, dropVec[1] / dropLen];
@@ -195,20 +183,11 @@ export class AgProjection extends AgWidget {
       const c2 = [c1[0] + k * w[0], c1[1] + k * w[1]];
       const c3 = [proj[0] + k * w[0], proj[1] + k * w[1]];
       ui.corner.attr('d', `M${pt(c1)} L${pt(c2)} L${pt(c3)}`);
-    } else {
-      hide(ui.drop, ui.corner);
     }
     // The word "shadow" beside the middle of the highlighted segment, away from a.
-    const plen = Math.hypot(...proj);
-    if (plen > 1.5) {
-      const mid = [proj[0] / 2, proj[1] / 2];
-      let n = [-u[1], u[0]];
-      if (n[0] * a[0] + n[1] * a[1] > 0) n = [-n[0], -n[1]];
-      ui.labelS.attr('x', p.x(mid[0] + 0.55 * n[0])).attr('y', p.y(mid[1] + 0.55 * n[1]) + 5);
-      showEls(ui.labelS);
-    } else {
-      hide(ui.labelS);
-    }
+    showIf(Math.hypot(...proj) > 1.5, ui.labelS);
+    const n = (u[1] * a[0] - u[0] * a[1] >= 0 ? 1 : -1) * 0.55;
+    placeLabel(p, ui.labelS, [proj[0] / 2 - n * u[1], proj[1] / 2 + n * u[0]], { away: 0, dx: 0 });
   }
 }
 

@@ -1,46 +1,31 @@
-// <ag-sign-and-size>: chapter 5, "Sign and size". The three-way reading of a
-// score as regions of the plane that follow b: the half-plane where a·b > 0
-// (acute angle), the line through the origin perpendicular to b where
-// a·b = 0 (right angle), the half-plane where a·b < 0 (obtuse angle). Drag a
-// and the region it is in is named live with its score and angle. Then size:
-// the same score from short, well-aligned vectors or from long, poorly
-// aligned ones. Every number shown is a wasm result (ag.dot, ag.norm,
-// ag.cosine, ag.angle; products of results through ag.dot).
+// <ag-sign-and-size>: chapter 5, "Sign and size". The plane split by b into the
+// half-plane where a·b > 0, the zero line and the half-plane where a·b < 0; a's
+// region named live. Then size: the same score from short, aligned vectors or
+// long, poorly aligned ones. Numbers: ag.dot, ag.norm, ag.cosine, ag.angle.
 //
 //   <ag-sign-and-size a="3,4" b="4,3"></ag-sign-and-size>
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { lbl, line, notDefined, num, presetBar } from '../widget/controls.js';
+import { button, lbl, line, num } from '../widget/controls.js';
 import { h, markCurrent, setAttr, setText } from '../widget/dom.js';
 import { deg, fmt, pair } from '../widget/format.js';
-import { showPair } from '../widget/pair-numbers.js';
+import { draw } from '../widget/charts.js';
+import { pairPresets, showAngle, showPair, signOf } from '../widget/pair-numbers.js';
 import { texElement } from '../widget/math.js';
-import { setLine, pairState, vectorFigure } from '../widget/vector-figure.js';
+import { choices } from '../widget/predict.js';
+import { placeLabel, setLine, pairState, showIf, vectorFigure } from '../widget/vector-figure.js';
 
 const EXTENT = 6;
 
-/** The three readings, in the order of the list. */
+/** The three readings, in the order of the list: id, angle, cosine, score, gloss. */
 const READINGS = [
-  {
-    id: 'positive',
-    angle: 'Acute angle, \u03b8 < 90\u00b0',
-    cos: 'cos \u03b8 > 0',
-    score: 'positive score',
-    gloss: 'a leans towards b: a related key',
-  },
-  {
-    id: 'zero',
-    angle: 'Right angle, \u03b8 = 90\u00b0',
-    cos: 'cos \u03b8 = 0',
-    score: 'zero score',
-    gloss: 'a is perpendicular to b: unrelated, neither for nor against',
-  },
-  {
-    id: 'negative',
-    angle: 'Obtuse angle, \u03b8 > 90\u00b0',
-    cos: 'cos \u03b8 < 0',
-    score: 'negative score',
-    gloss: 'a leans away from b: an opposed key',
-  },
+  ['positive', 'Acute angle, \u03b8 < 90\u00b0', 'cos \u03b8 > 0', 'a leans towards b: a related key'],
+  [
+    'zero',
+    'Right angle, \u03b8 = 90\u00b0',
+    'cos \u03b8 = 0',
+    'a is perpendicular to b: unrelated, neither for nor against',
+  ],
+  ['negative', 'Obtuse angle, \u03b8 > 90\u00b0', 'cos \u03b8 < 0', 'a leans away from b: an opposed key'],
 ];
 
 /** Two pairs with the same score 6: short and well aligned, long and poorly aligned. */
@@ -50,7 +35,6 @@ const SAME_SCORE = [
 ];
 
 const PRESETS = [
-  { id: 'article', label: '(3, 4) and (4, 3)', a: [3, 4], b: [4, 3] },
   { id: 'right', label: 'On the zero line', a: [-3, 4], b: [4, 3] },
   { id: 'obtuse', label: 'Obtuse', a: [-4, -1], b: [4, 3] },
 ];
@@ -60,32 +44,27 @@ const PRESETS = [
  * Sutherland–Hodgman clipping), as a list of corners.
  */
 function halfSquare(n, e) {
-  const square = [
-    [-e, -e],
-    [e, -e],
-    [e, e],
-    [-e, e],
-  ];
+  const square = [-e, e, e, -e].map((x, i, xs) => [x, xs[(i + 3) % 4]]);
   const side = (q) => n[0] * q[0] + n[1] * q[1];
-  const out = [];
-  square.forEach((cur, i) => {
-    const prev = square[(i + square.length - 1) % square.length];
-    const sc = side(cur);
-    const sp = side(prev);
-    if (sc >= 0) {
-      if (sp < 0) out.push(cross(prev, cur, sp, sc));
-      out.push(cur);
-    } else if (sp >= 0) {
-      out.push(cross(prev, cur, sp, sc));
-    }
+  const cross = (p, q) => {
+    const t = side(p) / (side(p) - side(q));
+    return [p[0] + t * (q[0] - p[0]), p[1] + t * (q[1] - p[1])];
+  };
+  return square.flatMap((cur, i) => {
+    const prev = square[(i + 3) % 4];
+    const [sc, sp] = [side(cur), side(prev)];
+    if (sc >= 0) return sp < 0 ? [cross(prev, cur), cur] : [cur];
+    return sp >= 0 ? [cross(prev, cur)] : [];
   });
-  return out;
 }
 
-function cross(p, q, sp, sq) {
-  const t = sp / (sp - sq);
-  return [p[0] + t * (q[0] - p[0]), p[1] + t * (q[1] - p[1])];
-}
+/** Where a is, by the sign of its score (none: a or b is zero). */
+const WHERE = {
+  positive: 'in the positive half-plane: the angle is acute.',
+  negative: 'in the negative half-plane: the angle is obtuse.',
+  none: 'at the origin or b is zero: the score is 0, with no angle at all.',
+  zero: 'on the zero line: the angle is a right angle.',
+};
 
 export class AgSignAndSize extends AgWidget {
   static title = 'Sign and size';
@@ -99,25 +78,18 @@ export class AgSignAndSize extends AgWidget {
       id: 'leaning-left',
       question:
         'b = (4, 3) points up and to the right. a = (\u22121, 3) leans to the left of the vertical axis. Will a\u00b7b be positive, zero or negative?',
-      choices: [
-        { value: 'positive', label: 'Positive' },
-        { value: 'zero', label: 'Zero' },
-        { value: 'negative', label: 'Negative' },
-      ],
+      choices: choices({ positive: 'Positive', zero: 'Zero', negative: 'Negative' }),
       reveal: (_choice, ag) => {
         const a = [-1, 3];
         const b = [4, 3];
         this.setState({ a, b });
         const d = ag.dot(a, b);
-        const answer = d > 0 ? 'positive' : d < 0 ? 'negative' : 'zero';
         return {
-          answer,
+          answer: signOf(d),
           explanation: `The module computed a\u00b7b = ${fmt(d)} at an angle of ${deg(ag.angle(a, b))}. What decides the sign is the line perpendicular to b, not the axes: a is on b\u2019s side of it.`,
         };
       },
     });
-
-    const presets = presetBar(PRESETS, (p) => this.setState({ a: p.a, b: p.b }));
 
     const fig = vectorFigure(this, {
       extent: EXTENT,
@@ -127,19 +99,9 @@ export class AgSignAndSize extends AgWidget {
     });
     const p = fig.plane;
     const defs = p.svg.insert('defs', ':first-child');
-    defs
-      .append('pattern')
-      .attr('id', 'sign-hatch')
-      .attr('class', 'hatch')
-      .attr('patternUnits', 'userSpaceOnUse')
-      .attr('width', 8)
-      .attr('height', 8)
-      .attr('patternTransform', 'rotate(45)')
-      .append('line')
-      .attr('x1', 0)
-      .attr('y1', 0)
-      .attr('x2', 0)
-      .attr('y2', 8);
+    const hatchPattern = { id: 'sign-hatch', class: 'hatch', patternUnits: 'userSpaceOnUse', width: 8, height: 8 };
+    const pattern = draw(defs, 'pattern', { ...hatchPattern, patternTransform: 'rotate(45)' });
+    draw(pattern, 'line', { x1: 0, y1: 0, x2: 0, y2: 8 });
     // Regions go under the grid and axes, so those stay readable.
     const regions = p.svg.insert('g', '.grid').attr('class', 'layer-regions');
     const positive = regions.append('path').attr('class', 'region region-positive');
@@ -147,25 +109,16 @@ export class AgSignAndSize extends AgWidget {
     const hatch = regions.append('path').attr('class', 'region-hatch').attr('fill', 'url(#sign-hatch)');
     const zeroLine = fig.layer('zero').append('line').attr('class', 'zero-line');
     const regionLabel = (id, text) =>
-      fig.label(text, { className: `region-label label-${id}`, anchor: 'middle', layer: 'region-labels' });
+      fig.label(text, { className: `region-label halo label-${id}`, anchor: 'middle', layer: 'region-labels' });
     const labelPos = regionLabel('positive', 'a\u00b7b > 0');
     const labelNeg = regionLabel('negative', 'a\u00b7b < 0');
     const labelZero = regionLabel('zero', 'a\u00b7b = 0');
     const say = () => this.#ui.status.textContent;
-    const vecA = fig.vector('a', { say });
-    const vecB = fig.vector('b', { say });
-
     const ui = {
       p,
-      positive,
-      negative,
-      hatch,
-      zeroLine,
-      labelPos,
-      labelNeg,
-      labelZero,
-      vecA,
-      vecB,
+      regions: { positive, negative, hatch, zeroLine, labelPos, labelNeg, labelZero },
+      vecA: fig.vector('a', { say, labelClass: 'vec-label label-a halo' }),
+      vecB: fig.vector('b', { say, labelClass: 'vec-label label-b halo' }),
       dot: num('dot'),
       angle: num('angle'),
       cos: num('cosine'),
@@ -182,20 +135,20 @@ export class AgSignAndSize extends AgWidget {
     const reading = h(
       'ol',
       { class: 'readings', 'aria-label': 'The three readings of a score' },
-      READINGS.map((r) => {
+      READINGS.map(([id, angle, cos, gloss]) => {
+        const text = [
+          h('strong', {}, angle),
+          ` \u2192 ${cos} \u2192 ${id} score. `,
+          h('span', { class: 'gloss' }, `${gloss}.`),
+        ];
+        const swatch = h('span', { class: 'swatch', 'aria-hidden': 'true' });
         const li = h(
           'li',
-          { class: `reading reading-${r.id}`, dataset: { reading: r.id } },
-          h('span', { class: 'swatch', 'aria-hidden': 'true' }),
-          h(
-            'span',
-            { class: 'reading-text' },
-            h('strong', {}, r.angle),
-            ` \u2192 ${r.cos} \u2192 ${r.score}. `,
-            h('span', { class: 'gloss' }, `${r.gloss}.`),
-          ),
+          { class: `reading reading-${id}`, dataset: { reading: id } },
+          swatch,
+          h('span', { class: 'reading-text' }, text),
         );
-        ui.rows.set(r.id, li);
+        ui.rows.set(id, li);
         return li;
       }),
     );
@@ -226,17 +179,13 @@ export class AgSignAndSize extends AgWidget {
 
     // Size: the same score 6, two ways.
     const cards = SAME_SCORE.map((pairDef) => {
-      const nums = {
-        normA: num('demo-norm-a', pairDef.id),
-        normB: num('demo-norm-b', pairDef.id),
-        product: num('demo-product', pairDef.id),
-        cos: num('demo-cosine', pairDef.id),
-        angle: num('demo-angle', pairDef.id),
-        score: num('demo-score', pairDef.id),
-      };
+      const slot = (role) => num(`demo-${role}`, pairDef.id);
+      const nums = { normA: slot('norm-a'), normB: slot('norm-b'), product: slot('product') };
+      Object.assign(nums, { cos: slot('cosine'), angle: slot('angle'), score: slot('score') });
       ui.demo.set(pairDef.id, nums);
-      const load = h('button', { type: 'button', class: 'load', dataset: { load: pairDef.id } }, 'Show in the plot');
-      load.addEventListener('click', () => this.setState({ a: pairDef.a, b: pairDef.b }));
+      const load = button({ class: 'load', dataset: { load: pairDef.id } }, 'Show in the plot', () =>
+        this.setState({ a: pairDef.a, b: pairDef.b }),
+      );
       return h(
         'div',
         { class: `card card-${pairDef.id}`, dataset: { pair: pairDef.id } },
@@ -261,7 +210,12 @@ export class AgSignAndSize extends AgWidget {
     );
 
     const numbers = h('div', { class: 'numbers' }, ui.coords, live);
-    body.append(predict, presets, h('div', { class: 'layout sticky-figure' }, fig.element, numbers), size);
+    body.append(
+      predict,
+      pairPresets(this, PRESETS),
+      h('div', { class: 'layout sticky-figure' }, fig.element, numbers),
+      size,
+    );
     this.#ui = ui;
   }
 
@@ -269,29 +223,13 @@ export class AgSignAndSize extends AgWidget {
     const ui = this.#ui;
     const { dot, na, nb } = showPair(this, ag, ui, a, b);
     this.show(ui.product, ag.dot([na], [nb]));
-    const noAngle = na === 0 || nb === 0;
-    if (noAngle) {
-      notDefined([ui.angle, ui.cos]);
-    } else {
-      this.show(ui.cos, ag.cosine(a, b));
-      this.show(ui.angle, ag.angle(a, b), { format: deg });
-    }
+    const noAngle = showAngle(this, ag, ui, a, b, na !== 0 && nb !== 0) === null;
     // The region, read from the sign of the computed score.
-    const region = dot > 0 ? 'positive' : dot < 0 ? 'negative' : 'zero';
+    const region = signOf(dot);
     setAttr(this, 'data-region', region);
     for (const [id, li] of ui.rows) markCurrent(li, 'is-current', id === region);
-    ui.regionName.textContent =
-      region === 'positive'
-        ? 'in the positive half-plane: the angle is acute.'
-        : region === 'negative'
-          ? 'in the negative half-plane: the angle is obtuse.'
-          : noAngle
-            ? 'at the origin or b is zero: the score is 0, with no angle at all.'
-            : 'on the zero line: the angle is a right angle.';
-    setText(
-      ui.status,
-      `Score ${ui.dot.textContent}${noAngle ? '' : ` at ${ui.angle.textContent}`}: ${region === 'zero' ? 'zero' : region}.`,
-    );
+    ui.regionName.textContent = WHERE[region === 'zero' && noAngle ? 'none' : region];
+    setText(ui.status, `Score ${ui.dot.textContent}${noAngle ? '' : ` at ${ui.angle.textContent}`}: ${region}.`);
 
     for (const pairDef of SAME_SCORE) {
       const nums = ui.demo.get(pairDef.id);
@@ -300,8 +238,7 @@ export class AgSignAndSize extends AgWidget {
       this.show(nums.normA, pa);
       this.show(nums.normB, pb);
       this.show(nums.product, ag.dot([pa], [pb]));
-      this.show(nums.cos, ag.cosine(pairDef.a, pairDef.b));
-      this.show(nums.angle, ag.angle(pairDef.a, pairDef.b), { format: deg });
+      showAngle(this, ag, nums, pairDef.a, pairDef.b, true);
       this.show(nums.score, ag.dot(pairDef.a, pairDef.b));
     }
     this.#draw(a, b);
@@ -314,30 +251,29 @@ export class AgSignAndSize extends AgWidget {
     const path = (corners) =>
       corners.length ? `M${corners.map((q) => `${p.x(q[0])},${p.y(q[1])}`).join(' L')} Z` : '';
     const nb = Math.hypot(b[0], b[1]);
-    const regionEls = [ui.positive, ui.negative, ui.hatch, ui.zeroLine, ui.labelPos, ui.labelNeg, ui.labelZero];
-    if (nb === 0) {
-      regionEls.forEach((el) => el.attr('visibility', 'hidden'));
-    } else {
-      regionEls.forEach((el) => el.attr('visibility', 'visible'));
+    const r = ui.regions;
+    showIf(nb !== 0, ...Object.values(r));
+    if (nb !== 0) {
       const neg = halfSquare([-b[0], -b[1]], e);
-      ui.positive.attr('d', path(halfSquare(b, e)));
-      ui.negative.attr('d', path(neg));
-      ui.hatch.attr('d', path(neg));
+      r.positive.attr('d', path(halfSquare(b, e)));
+      r.negative.attr('d', path(neg));
+      r.hatch.attr('d', path(neg));
       // The zero line: through the origin, perpendicular to b, across the square.
       const u = [b[0] / nb, b[1] / nb];
       const w = [-u[1], u[0]];
       const tw = e / Math.max(Math.abs(w[0]), Math.abs(w[1]));
-      setLine(p, ui.zeroLine, [-tw * w[0], -tw * w[1]], [tw * w[0], tw * w[1]]);
+      setLine(p, r.zeroLine, [-tw * w[0], -tw * w[1]], [tw * w[0], tw * w[1]]);
       const tu = e / Math.max(Math.abs(u[0]), Math.abs(u[1]));
       // Region labels deep inside each half, a little off b's own line.
       const off = 1.3;
-      ui.labelPos.attr('x', p.x(0.62 * tu * u[0] - off * w[0])).attr('y', p.y(0.62 * tu * u[1] - off * w[1]) + 5);
-      ui.labelNeg.attr('x', p.x(-0.62 * tu * u[0] - off * w[0])).attr('y', p.y(-0.62 * tu * u[1] - off * w[1]) + 5);
+      const at = { away: 0, dx: 0 };
+      placeLabel(p, r.labelPos, [0.62 * tu * u[0] - off * w[0], 0.62 * tu * u[1] - off * w[1]], at);
+      placeLabel(p, r.labelNeg, [-0.62 * tu * u[0] - off * w[0], -0.62 * tu * u[1] - off * w[1]], at);
       // The zero line's label near one end, on the positive side, kept inside the plot.
       const z = [0.7 * tw * w[0] + 0.5 * u[0], 0.7 * tw * w[1] + 0.5 * u[1]];
       const angleDeg = (-Math.atan2(w[1], w[0]) * 180) / Math.PI;
       const upright = angleDeg > 90 ? angleDeg - 180 : angleDeg < -90 ? angleDeg + 180 : angleDeg;
-      ui.labelZero
+      r.labelZero
         .attr('x', p.x(z[0]))
         .attr('y', p.y(z[1]))
         .attr('transform', `rotate(${upright},${p.x(z[0])},${p.y(z[1])})`);

@@ -1,25 +1,20 @@
-// <ag-two-definitions>: chapter 2, "Two definitions agree". Two draggable
-// 2-D vectors a and b; the algebraic dot product Σ aᵢbᵢ term by term beside
-// the geometric |a|·|b|·cos θ. Every number shown is a wasm result:
-// ag.dot (the whole sum, each term aᵢbᵢ as a 1-element dot, and the products
-// of the geometric side), ag.norm, ag.cosine and ag.angle (shown in degrees:
-// the radians-to-degrees step is formatting).
+// <ag-two-definitions>: chapter 2, "Two definitions agree" (the model chapter,
+// see WIDGETS.md). Draggable a and b; the algebraic Σ aᵢbᵢ term by term beside
+// the geometric |a|·|b|·cos θ. Numbers: ag.dot (the sum, each term as a
+// 1-element dot, the products), ag.norm, ag.cosine, ag.angle (in degrees).
 //
 //   <ag-two-definitions a="3,4" b="4,3"></ag-two-definitions>
-//
-// This file is the model chapter: see WIDGETS.md.
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { lbl, line, notDefined, num, nums, presetBar, signedTerm } from '../widget/controls.js';
+import { lbl, line, num, nums, signedTerm } from '../widget/controls.js';
 import { h, setText } from '../widget/dom.js';
 import { deg, fmt, pair, paren } from '../widget/format.js';
+import { pairPresets, showAngle, signOf } from '../widget/pair-numbers.js';
 import { texElement } from '../widget/math.js';
+import { choices } from '../widget/predict.js';
 import { pairState, vectorFigure } from '../widget/vector-figure.js';
 
 const EXTENT = 6;
-
-/** Presets: the article's pair first. */
 const PRESETS = [
-  { id: 'article', label: '(3, 4) and (4, 3)', a: [3, 4], b: [4, 3] },
   { id: 'perpendicular', label: 'At right angles', a: [3, 4], b: [-4, 3] },
   { id: 'opposed', label: 'Opposed', a: [3, 4], b: [-2, -3] },
   { id: 'longer', label: 'Same direction, longer b', a: [1, 1], b: [4, 4] },
@@ -37,24 +32,16 @@ export class AgTwoDefinitions extends AgWidget {
       id: 'perpendicular-sign',
       question:
         'Keep a = (3, 4) and turn b a quarter turn to (\u22124, 3). Will a\u00b7b be positive, zero or negative?',
-      choices: [
-        { value: 'positive', label: 'Positive' },
-        { value: 'zero', label: 'Zero' },
-        { value: 'negative', label: 'Negative' },
-      ],
+      choices: choices({ positive: 'Positive', zero: 'Zero', negative: 'Negative' }),
       reveal: (_choice, ag) => {
         this.setState({ a: [3, 4], b: [-4, 3] });
         const d = ag.dot([3, 4], [-4, 3]);
-        const answer = d > 0 ? 'positive' : d < 0 ? 'negative' : 'zero';
         return {
-          answer,
+          answer: signOf(d),
           explanation: `The module computed a\u00b7b = ${fmt(d)}: the terms 3\u00d7(\u22124) and 4\u00d73 cancel, and the angle is ${deg(ag.angle([3, 4], [-4, 3]))}.`,
         };
       },
     });
-    const presets = presetBar(PRESETS, (p) => this.setState({ a: p.a, b: p.b }));
-
-    // The figure: a and b from the origin, draggable, with the angle between them.
     const ui = {
       terms: nums('term', 2),
       dot: num('dot'),
@@ -73,8 +60,6 @@ export class AgTwoDefinitions extends AgWidget {
     });
     const say = () => `a\u00b7b = ${ui.dot.textContent}`;
     Object.assign(ui, { arc: fig.angleArc(), a: fig.vector('a', { say }), b: fig.vector('b', { say }) });
-
-    // The numbers: two columns, each a formula typeset once and a line of values.
     const algebra = h(
       'section',
       { class: 'side algebra', 'aria-label': 'Algebraic definition' },
@@ -94,35 +79,25 @@ export class AgTwoDefinitions extends AgWidget {
       h('p', { class: 'line result' }, lbl('|a|\u00b7|b|\u00b7cos \u03b8 = '), ui.geometric),
     );
     const numbers = h('div', { class: 'numbers' }, ui.coords, h('div', { class: 'sides' }, algebra, geometry));
-    body.append(predict, presets, h('div', { class: 'layout' }, fig.element, numbers));
+    body.append(predict, pairPresets(this, PRESETS), h('div', { class: 'layout' }, fig.element, numbers));
     this.#ui = ui;
   }
 
   render(ag, { a, b }) {
     const ui = this.#ui;
-    // Algebra: each term a_i b_i is a one-element dot product, then the whole sum.
     ui.terms.forEach((el, i) => this.show(el, ag.dot([a[i]], [b[i]])));
     this.show(ui.dot, ag.dot(a, b));
     setText(ui.products, `${fmt(a[0])}\u00d7${paren(b[0])} + ${fmt(a[1])}\u00d7${paren(b[1])}`);
     setText(ui.coords, `a = ${pair(a)}, b = ${pair(b)}`);
-
-    // Geometry: lengths, angle and cosine, and the product, all from the module.
     const nA = ag.norm(a);
     const nB = ag.norm(b);
     this.show(ui.normA, nA);
     this.show(ui.normB, nB);
     const nn = ag.dot([nA], [nB]);
     this.show(ui.normProduct, nn);
-    if (nA === 0 || nB === 0) {
-      // A zero vector has no direction: no angle, and the product is 0.
-      notDefined([ui.cos, ui.angle]);
-      this.show(ui.geometric, nn);
-    } else {
-      const c = ag.cosine(a, b);
-      this.show(ui.cos, c);
-      this.show(ui.angle, ag.angle(a, b), { format: deg });
-      this.show(ui.geometric, ag.dot([nn], [c]));
-    }
+    // A zero vector has no direction: no angle, and the product is 0.
+    const c = showAngle(this, ag, ui, a, b, nA !== 0 && nB !== 0);
+    this.show(ui.geometric, c === null ? nn : ag.dot([nn], [c]));
     ui.a.draw(a);
     ui.b.draw(b);
     ui.arc.draw(a, b);

@@ -1,23 +1,21 @@
-// <ag-why-agree>: chapter 3, "Why they agree". The triangle a, b, a − b
-// (the third side joins the two tips) and the law-of-cosines proof with the
-// current numbers put in line by line: the same |a − b|² reached from the
-// lengths and the angle, and from expanding (a − b)·(a − b), so that
-// a·b = |a||b| cos θ is forced. Every number shown is a wasm result:
-// ag.squaredDistance, ag.squaredNorm, ag.norm, ag.cosine, ag.angle, ag.dot
-// (also for products and signed sums of results), ag.weightedSum (a − b).
+// <ag-why-agree>: chapter 3, "Why they agree". The triangle a, b, a − b and the
+// law-of-cosines proof with the current numbers: |a − b|² from the lengths and
+// the angle and from expanding (a − b)·(a − b) forces a·b = |a||b| cos θ.
+// Numbers: ag.squaredDistance, ag.squaredNorm, ag.norm, ag.cosine, ag.angle,
+// ag.dot (also products and signed sums of results), ag.weightedSum (a − b).
 //
 //   <ag-why-agree a="3,4" b="4,3"></ag-why-agree>
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { lbl, line, notDefined, num, nums, presetBar, signedTerm } from '../widget/controls.js';
+import { lbl, line, num, nums, signedTerm } from '../widget/controls.js';
 import { h, setText } from '../widget/dom.js';
-import { deg, fmt, pair } from '../widget/format.js';
+import { fmt, pair } from '../widget/format.js';
 import { texElement } from '../widget/math.js';
-import { pairState, vectorFigure } from '../widget/vector-figure.js';
+import { pairPresets, showAngle } from '../widget/pair-numbers.js';
+import { choices } from '../widget/predict.js';
+import { pairState, placeLabel, showIf, vectorFigure } from '../widget/vector-figure.js';
 
 const EXTENT = 6;
-
 const PRESETS = [
-  { id: 'article', label: '(3, 4) and (4, 3)', a: [3, 4], b: [4, 3] },
   { id: 'right', label: 'Right angle', a: [3, 4], b: [-4, 3] },
   { id: 'obtuse', label: 'Obtuse', a: [4, 1], b: [-3, 2] },
   { id: 'thin', label: 'Nearly parallel', a: [5, 2], b: [2, 1] },
@@ -35,26 +33,19 @@ export class AgWhyAgree extends AgWidget {
       id: 'right-angle-side',
       question:
         'Keep a = (3, 4) and turn b to (\u22124, 3), a right angle from a. Here |a|\u00b2 + |b|\u00b2 = 50. Will the third side squared, |a \u2212 b|\u00b2, be less than 50, exactly 50, or more?',
-      choices: [
-        { value: 'less', label: 'Less than 50' },
-        { value: 'equal', label: 'Exactly 50' },
-        { value: 'more', label: 'More than 50' },
-      ],
+      choices: choices({ less: 'Less than 50', equal: 'Exactly 50', more: 'More than 50' }),
       reveal: (_choice, ag) => {
         const a = [3, 4];
         const b = [-4, 3];
         this.setState({ a, b });
         const side = ag.squaredDistance(a, b);
         const sum = ag.dot([ag.squaredNorm(a), ag.squaredNorm(b)], [1, 1]);
-        const answer = side < sum ? 'less' : side > sum ? 'more' : 'equal';
         return {
-          answer,
+          answer: side < sum ? 'less' : side > sum ? 'more' : 'equal',
           explanation: `The module computed |a \u2212 b|\u00b2 = ${fmt(side)} and |a|\u00b2 + |b|\u00b2 = ${fmt(sum)}. At a right angle cos \u03b8 = 0, the correction term 2|a||b| cos \u03b8 vanishes, and the law of cosines becomes Pythagoras.`,
         };
       },
     });
-
-    const presets = presetBar(PRESETS, (p) => this.setState({ a: p.a, b: p.b }));
 
     const ui = {
       diff: nums('difference', 2),
@@ -81,7 +72,6 @@ export class AgWhyAgree extends AgWidget {
       geometric: num('geometric'),
       coords: h('p', { class: 'coords' }),
     };
-    // The figure: the triangle with sides a, b (from the origin) and a − b (tip to tip).
     const fig = vectorFigure(this, {
       extent: EXTENT,
       label: 'The triangle formed by a, b and a \u2212 b; drag the tips of a and b or use the arrow keys',
@@ -94,7 +84,7 @@ export class AgWhyAgree extends AgWidget {
       arc: fig.angleArc({ radius: 1.1 }),
       a: fig.vector('a', { say }),
       b: fig.vector('b', { say }),
-      d: fig.arrow('d', { text: 'a \u2212 b', anchor: 'middle', away: null }),
+      d: fig.arrow('d', { text: 'a \u2212 b', anchor: 'middle', away: null, labelClass: 'vec-label label-d halo' }),
       labelT: fig.label('\u03b8', { className: 'vec-label label-theta', anchor: 'middle' }),
     });
 
@@ -156,7 +146,7 @@ export class AgWhyAgree extends AgWidget {
       ui.coords,
       h('div', { class: 'steps' }, measured, law, expand, forced),
     );
-    body.append(predict, presets, h('div', { class: 'layout sticky-figure' }, fig.element, numbers));
+    body.append(predict, pairPresets(this, PRESETS), h('div', { class: 'layout sticky-figure' }, fig.element, numbers));
     this.#ui = ui;
   }
 
@@ -182,18 +172,9 @@ export class AgWhyAgree extends AgWidget {
     const sum = ag.dot([sa, sb], [1, 1]);
     this.show(ui.sumLaw, sum);
     const nn = ag.dot([na], [nb]);
-    let geometric;
-    if (na === 0 || nb === 0) {
-      // A zero vector has no direction: no angle, and |a||b| = 0 makes the term 0 anyway.
-      notDefined([ui.cos, ui.cosSub, ui.angle]);
-      geometric = nn;
-    } else {
-      const c = ag.cosine(a, b);
-      this.show(ui.cos, c, { name: 'cosine' });
-      this.show(ui.cosSub, c, { name: 'cosine' });
-      this.show(ui.angle, ag.angle(a, b), { format: deg });
-      geometric = ag.dot([nn], [c]);
-    }
+    // A zero vector has no direction: no angle, and |a||b| = 0 makes the term 0 anyway.
+    const c = showAngle(this, ag, { cos: [ui.cos, ui.cosSub], angle: ui.angle }, a, b, na !== 0 && nb !== 0, 'cosine');
+    const geometric = c === null ? nn : ag.dot([nn], [c]);
     const twiceGeo = ag.dot([2], [geometric]);
     this.show(ui.twiceGeo, twiceGeo);
     this.show(ui.law, ag.dot([sa, sb, twiceGeo], [1, 1, -1]));
@@ -230,17 +211,12 @@ export class AgWhyAgree extends AgWidget {
     const sideLen = Math.hypot(...side);
     let nrm = sideLen > 0 ? [-side[1] / sideLen, side[0] / sideLen] : [0, 1];
     if (nrm[0] * mid[0] + nrm[1] * mid[1] < 0) nrm = [-nrm[0], -nrm[1]];
-    d.label
-      .attr('visibility', sideLen > 0 ? 'visible' : 'hidden')
-      .attr('x', p.x(mid[0] + 0.9 * nrm[0]))
-      .attr('y', p.y(mid[1] + 0.9 * nrm[1]) + 5);
+    showIf(sideLen > 0, d.label);
+    placeLabel(p, d.label, [mid[0] + 0.9 * nrm[0], mid[1] + 0.9 * nrm[1]], { away: 0, dx: 0 });
     // The angle θ at the origin (drawing only), its letter beside the arc.
     const angle = arc.draw(a, b);
-    const rl = p.x(1.75) - p.x(0);
-    labelT
-      .attr('visibility', angle.visible ? 'visible' : 'hidden')
-      .attr('x', p.x(0) + rl * Math.cos(angle.mid))
-      .attr('y', p.y(0) - rl * Math.sin(angle.mid) + 5);
+    showIf(angle.visible, labelT);
+    placeLabel(p, labelT, [1.75 * Math.cos(angle.mid), 1.75 * Math.sin(angle.mid)], { away: 0, dx: 0 });
   }
 }
 

@@ -1,14 +1,10 @@
-// <ag-worked-example>: chapter 9, the worked single-head example. One query q
-// and three keys k1..k3 (d_k = 4), editable; the steps scores -> exp -> sum
-// -> weights -> output, stepped through; unscaled or scaled by 1/sqrt(d_k).
-// The defaults are the article's: scores 5, -4, 0 and weights 0.993, 0.0001,
-// 0.0067. Every number shown is a wasm result: matmul (the scores),
-// attention (scaled scores, weights, output), exp, and dot with ones (the sum).
+// <ag-worked-example>: chapter 9, the worked single-head example. An editable
+// query and three keys (d_k = 4, the article's by default), stepped through
+// scores, exp, sum, weights and output, unscaled or scaled by 1/sqrt(d_k).
+// Numbers: ag.matmul (scores), ag.attention (scaled scores, weights, output),
+// ag.exp, ag.dot with ones (the sum).
 //
 //   <ag-worked-example q="1,2,0,1" k="1,2,1,0;-1,-2,0,1;0,0,1,0" scaled="0"></ag-worked-example>
-//
-// State version 1. Version 0 is the format of the first page's links,
-// ?q=...&k=...&scale=none|sqrt-dk, read through the migration below.
 import { AgWidget, defineWidget } from '../widget/base.js';
 import { nums, num, radioGroup } from '../widget/controls.js';
 import { h, setAttr, setFlag, symbol } from '../widget/dom.js';
@@ -16,6 +12,7 @@ import { formatNumber as fmt } from '../widget/format.js';
 import { gridEdits, numberGrid } from '../widget/inputs.js';
 import { texElement } from '../widget/math.js';
 import { bodyRow, table } from '../widget/matrix-table.js';
+import { choices } from '../widget/predict.js';
 import { bool, choice, defineState, matrix, vector } from '../widget/state.js';
 import { tensorOf } from '../models/tensor.js';
 
@@ -65,9 +62,8 @@ export class AgWorkedExample extends AgWidget {
       step: choice({ values: STEPS.map((s) => s.id), default: 'output' }),
     },
     migrations: {
-      // Version 0 (the first page): scale=none|sqrt-dk became scaled=0|1, and
-      // every step was shown at once. Unknown scale text is passed on as is,
-      // so that the note names it.
+      // Version 0 (the first page's links): scale=none|sqrt-dk became scaled=0|1, every step shown at once.
+      // Unknown scale text is passed on as is, so that the note names it.
       0: (params) => {
         const scale = params.get('scale');
         params.delete('scale');
@@ -85,7 +81,7 @@ export class AgWorkedExample extends AgWidget {
       id: 'copy-of-q',
       question:
         'Start from the article\u2019s numbers and make k3 an exact copy of q. Which key then takes the largest weight?',
-      choices: [1, 2, 3].map((j) => ({ value: `k${j}`, label: `k${j}` })),
+      choices: choices({ k1: 'k1', k2: 'k2', k3: 'k3' }),
       reveal: (_choice, ag) => {
         const state = this.constructor.stateDecl.fields;
         const q = state.q.default;
@@ -207,8 +203,7 @@ export class AgWorkedExample extends AgWidget {
       h('span', {}, ')'),
     );
     // Shown when a score is so large that exp overflows float32 (about 88.7).
-    const overflowNote = h('p', { class: 'overflow-note' });
-    setFlag(overflowNote, 'hidden', true);
+    const overflowNote = h('p', { class: 'overflow-note', hidden: true });
     body.append(predict, form, results, overflowNote, outputLine);
     const stepInputs = form.querySelectorAll('input[name=step]');
     this.#ui = { edits, overflowNote, qk, vGrid, scale, stepInputs, table: results, cells, sum, output, outputLine };
@@ -232,10 +227,8 @@ export class AgWorkedExample extends AgWidget {
   }
 
   render(ag, state) {
-    // Always the numbers of the state, which is also what the page URL holds:
-    // while an entry is not a number, the state keeps the last complete inputs
-    // (the note says so), and other controls (scale, steps, implementation)
-    // still recompute them, so the link and the table never disagree.
+    // The numbers of the state, which the page URL holds too: while an entry is not a number the state keeps
+    // the last complete inputs (the note says so), so the link and the table never disagree.
     const ui = this.#ui;
     ui.table.classList.toggle('is-stale', ui.edits.anyInvalid());
     const [q, k, v] = [[state.q], state.k, state.values].map(tensorOf);
@@ -245,10 +238,8 @@ export class AgWorkedExample extends AgWidget {
     if (!state.scaled) options.scale = 1;
     const att = ag.attention(q, k, v, options);
     const exp = ag.exp(att.scores).data;
-    // A score past about 88.7 makes exp overflow float32: that exp is
-    // Infinity, and so is the sum, which is then shown as that very result
-    // (ag.dot takes finite inputs only). The weights are unaffected: the
-    // kernel subtracts the largest score before exponentiating.
+    // A score past about 88.7 makes exp overflow float32: the sum is then that Infinity (ag.dot takes finite
+    // inputs only). The weights are unaffected: the kernel subtracts the largest score first.
     const overflowAt = exp.findIndex((e) => e === Infinity);
     const sum = overflowAt < 0 ? ag.dot(exp, new Float32Array(KEYS).fill(1)) : exp[overflowAt];
     setFlag(ui.overflowNote, 'hidden', overflowAt < 0);

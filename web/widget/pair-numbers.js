@@ -1,16 +1,25 @@
-// The numbers every a/b chapter (dot-product, projection, sign) shows first:
-// the coordinates as text, then a·b, |a| and |b|, each a wasm result.
+// The parts of an a/b chapter (dot-product, why-agree, projection, sign): the
+// article's pair as the first preset, the bar of pair presets, the first
+// numbers (the coordinates as text, then a·b, |a| and |b|) and the angle
+// (showAngle, also for orthogonality's keys), each number a wasm result.
+import { notDefined, presetBar } from './controls.js';
 import { setText } from './dom.js';
-import { pair } from './format.js';
+import { deg, pair } from './format.js';
+
+/** The article's pair, the first preset of every a/b chapter. */
+export const ARTICLE_PAIR = { id: 'article', label: '(3, 4) and (4, 3)', a: [3, 4], b: [4, 3] };
+
+/** The preset bar of an a/b chapter: the article's pair, then `more` ({ id, label, a, b }). */
+export function pairPresets(widget, more) {
+  return presetBar([ARTICLE_PAIR, ...more], (p) => widget.setState({ a: p.a, b: p.b }));
+}
+
+/** 'positive', 'negative' or 'zero': the sign of a computed result, as a word. */
+export const signOf = (x) => (x > 0 ? 'positive' : x < 0 ? 'negative' : 'zero');
 
 /**
  * Writes "a = (…), b = (…)" into `ui.coords` and shows ag.dot(a, b), ag.norm(a)
  * and ag.norm(b) in `ui.dot`, `ui.normA` and `ui.normB` (widget.show).
- * @param {import('./base.js').AgWidget} widget
- * @param {object} ag the module (dot, norm)
- * @param {{ coords: Element, dot: Element, normA: Element, normB: Element }} ui
- * @param {number[]} a a 2-vector
- * @param {number[]} b a 2-vector
  * @returns {{ dot: number, na: number, nb: number }} the three results
  */
 export function showPair(widget, ag, ui, a, b) {
@@ -22,4 +31,21 @@ export function showPair(widget, ag, ui, a, b) {
   widget.show(ui.normA, na);
   widget.show(ui.normB, nb);
   return { dot, na, nb };
+}
+
+/**
+ * Shows ag.cosine(a, b) in each slot of `cos` (one or a list) and ag.angle(a, b) in degrees in
+ * `angle`, and returns the cosine; when `defined` is false (a zero vector has no direction)
+ * writes "not defined" in them and returns null. `name` names the cosine in the exports.
+ */
+export function showAngle(widget, ag, { cos, angle }, a, b, defined, name) {
+  const slots = [cos].flat();
+  if (!defined) {
+    notDefined([...slots, angle]);
+    return null;
+  }
+  const c = ag.cosine(a, b);
+  for (const el of slots) widget.show(el, c, { name });
+  widget.show(angle, ag.angle(a, b), { format: deg });
+  return c;
 }

@@ -10,6 +10,9 @@
 // offers a button that brings the learner's setup back.
 import { h } from './dom.js';
 
+/** The choices of a prediction from { value: label, ... }, in that order. */
+export const choices = (labels) => Object.entries(labels).map(([value, label]) => ({ value, label }));
+
 /**
  * @param {{ id: string, question: string, choices: { value: string, label: string }[],
  *           reveal: (choice: string) => Promise<{ answer: string, explanation: string, restore?: () => void }>

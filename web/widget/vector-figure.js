@@ -62,6 +62,11 @@ export function angleBetween(a, b) {
   return { start: ta, delta, mid: ta + delta / 2, visible };
 }
 
+/** Shows the d3 selections `sels` (visibility visible) when `on`, else hides them. */
+export function showIf(on, ...sels) {
+  for (const sel of sels) sel.attr('visibility', on ? 'visible' : 'hidden');
+}
+
 /** The state of a chapter on a pair a, b of 2-D vectors: the article's a = (3, 4) and b = (4, 3). */
 export function pairState(extent) {
   return defineState({ version: 1, fields: vectorFields({ a: [3, 4], b: [4, 3] }, extent) });
@@ -215,8 +220,8 @@ export function vectorFigure(widget, { extent = 6, label: name, markers = 'arrow
   }
 
   /** An arrow from the origin with a handle at its tip; `draw(tip)` also moves the handle. */
-  function vector(name, { text, marker: m, anchor, away, dx, dy, inside, ...handleOptions } = {}) {
-    const a = arrow(name, { text, marker: m, anchor, away, dx, dy, inside });
+  function vector(name, { text, marker: m, labelClass, anchor, away, dx, dy, inside, ...handleOptions } = {}) {
+    const a = arrow(name, { text, marker: m, labelClass, anchor, away, dx, dy, inside });
     const point = handle(name, { title: text ?? name, ...handleOptions });
     return {
       ...a,
