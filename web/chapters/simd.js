@@ -1,21 +1,10 @@
-// <ag-simd>: chapter 14, "Why this is cheap on a CPU". One dot product of a
-// small editable pair, step by step as the chosen kernel variant computes it:
-// simd128 (four products per f32x4.mul, two accumulators, the horizontal sum
-// at the end) or scalar (blocks of four products summed as a tree). The steps
-// come from the wasm kernel dot_trace (ag.dotTrace), which runs the very
-// operations of that variant's dot; its last value equals ag.dot bit for bit.
-//
-// Below, the kernel lab (kernel-lab.js): the learner picks a kernel (dot,
-// matmul, QK^T, softmax, attention) and a size, and the experiment worker
-// times the simd128 and the scalar kernels of the SIMD build on it, live in
-// this browser (times are measurements made in JS; the kernels are wasm
-// calls). The kernel and the size are part of the state.
-//
-//   <ag-simd a="1,2,3,4" b="4,3,2,1" variant="scalar" kernel="attention" size="512"></ag-simd>
+// <ag-simd>: chapter 14, "Why this is cheap on a CPU". One dot product step by step as the simd128 or the
+// scalar kernel computes it (ag.dotTrace, whose last value is ag.dot bit for bit), and below it the kernel
+// lab (kernel-lab.js), which times both variants in the experiment worker.
 import { AgWidget, defineWidget } from '../widget/base.js';
 import { h, setAttr, setFlag, setText, setValue, symbol } from '../widget/dom.js';
 import { getImplementation } from '../widget/engine.js';
-import { num, radioGroup, signedTerm } from '../widget/controls.js';
+import { button, num, radioGroup, signedTerm, slider } from '../widget/controls.js';
 import { formatNumber } from '../widget/format.js';
 import { texElement } from '../widget/math.js';
 import { lastResult } from '../widget/memo.js';
@@ -176,26 +165,26 @@ export class AgSimd extends AgWidget {
       this.setState({ a: s.a, b: s.b });
     });
 
-    // Stepping: a slider (drag or arrow keys), previous and next.
-    const slider = h('input', {
-      type: 'range',
+    // Stepping: a slider (drag or arrow keys), previous and next; a step past the end (from a link) shows the last.
+    const stepSlider = slider({
       min: 0,
       max: 0,
       step: 1,
       value: 0,
       class: 'step-slider',
-      'aria-label': 'Step of the dot product',
-    });
-    slider.addEventListener('input', () => this.setState({ step: Number(slider.value) }));
-    const prev = h('button', { type: 'button', class: 'prev' }, '\u2190 Previous');
-    const next = h('button', { type: 'button', class: 'next' }, 'Next \u2192');
-    // From the step shown: a step past the end (from a link) shows the last one.
-    prev.addEventListener('click', () =>
-      this.setState({ step: Math.max(0, Math.min(this.state.step, this.#lastSteps - 1) - 1) }),
-    );
-    next.addEventListener('click', () => this.setState({ step: Math.min(this.#lastSteps - 1, this.state.step + 1) }));
+      attrs: { 'aria-label': 'Step of the dot product' },
+      outClass: null,
+      rowClass: null,
+      onInput: (step) => this.setState({ step }),
+    }).input;
+    const go = (d) => {
+      const last = this.#lastSteps - 1;
+      this.setState({ step: Math.max(0, Math.min(last, Math.min(this.state.step, last) + d)) });
+    };
+    const prev = button({ class: 'prev' }, '\u2190 Previous', () => go(-1));
+    const next = button({ class: 'next' }, 'Next \u2192', () => go(1));
     const stepText = h('span', { class: 'step-text' });
-    const stepper = h('div', { class: 'stepper' }, prev, slider, next, stepText);
+    const stepper = h('div', { class: 'stepper' }, prev, stepSlider, next, stepText);
 
     const list = h('ol', { class: 'steps' });
     list.addEventListener('click', (event) => {
@@ -230,14 +219,14 @@ export class AgSimd extends AgWidget {
       setup,
       inputsBox,
       stepper,
-      h('div', { class: 'layout' }, list, h('div', { class: 'right' }, detail, summary)),
+      h('div', { class: 'layout stack-early' }, list, h('div', { class: 'right' }, detail, summary)),
       this.#lab.node,
     );
     this.#ui = {
       inputsBox,
       lengthSelect,
       variants,
-      slider,
+      slider: stepSlider,
       prev,
       next,
       stepText,
@@ -404,12 +393,18 @@ export class AgSimd extends AgWidget {
     const input = (v) => h('span', { class: 'lane input' }, fmt(v));
     const reg = (label, cells, cls = '') =>
       h('div', { class: `reg ${cls}` }, h('span', { class: 'reg-label' }, label), h('div', { class: 'lanes' }, cells));
+    const pad = () => h('span', { class: 'lane pad' }, '0');
     const lanesOf = (arr, role, from = 0, count = 4) =>
-      Array.from({ length: 4 }, (_, l) =>
-        l < count ? n(arr[l], role, from + l) : h('span', { class: 'lane pad' }, '0'),
-      );
+      Array.from({ length: 4 }, (_, l) => (l < count ? n(arr[l], role, from + l) : pad()));
     const parts = [h('p', { class: 'step-explain' }, STEP_TEXT[s.kind](s))];
-    const el = (v, i) => (i < v.length ? input(v[i]) : h('span', { class: 'lane pad' }, '0'));
+    // The a and b registers of elements from, from + 1, ...: inputs as plain text, zero padding from `end` on.
+    const inputRegs = (from, end) =>
+      ['a', 'b'].map((name) =>
+        reg(
+          name,
+          Array.from({ length: 4 }, (_, l) => (from + l < end ? input(state[name][from + l]) : pad())),
+        ),
+      );
     if (s.kind === 'multiply-add') {
       for (const [half, prod, acc] of [
         [0, s.x, s.z],
@@ -426,14 +421,7 @@ export class AgSimd extends AgWidget {
               { class: 'instr-name' },
               `f32x4.mul, lanes for elements ${from}\u2013${from + 3}${real < 4 ? ' (zero padding past the end)' : ''}`,
             ),
-            reg(
-              ['a'],
-              Array.from({ length: 4 }, (_, l) => el(state.a, from + l)),
-            ),
-            reg(
-              ['b'],
-              Array.from({ length: 4 }, (_, l) => el(state.b, from + l)),
-            ),
+            ...inputRegs(from, state.a.length),
             reg('a\u00d7b', lanesOf(prod, 'product', from, real), 'products'),
             reg(`acc${half}`, lanesOf(acc, `acc${half}`, 0, 4), 'acc'),
           ),
@@ -453,14 +441,7 @@ export class AgSimd extends AgWidget {
       );
     } else if (s.kind === 'block') {
       parts.push(
-        reg(
-          ['a'],
-          Array.from({ length: 4 }, (_, l) => el(state.a.slice(0, s.index + s.count), s.index + l)),
-        ),
-        reg(
-          ['b'],
-          Array.from({ length: 4 }, (_, l) => el(state.b.slice(0, s.index + s.count), s.index + l)),
-        ),
+        ...inputRegs(s.index, s.index + s.count),
         reg('a\u00d7b', lanesOf(s.x, 'product', s.index, s.count), 'products'),
       );
       const pairs = [];
