@@ -304,8 +304,7 @@ export class AgContentToWeights extends AgWidget {
     const T = words.length;
     const qi = Math.min(state.query, T) - 1;
 
-    // X depends on the words only, and each projection on X and its own matrix:
-    // moving a row of one matrix recomputes that projection alone.
+    // X depends on the words only, each projection on X and its matrix: moving a row recomputes one.
     const wordsKey = words.join(' ');
     const X = this.#embedding(ag, wordsKey, () => embed(ag, words));
     const project = (id) =>
@@ -369,14 +368,14 @@ export class AgContentToWeights extends AgWidget {
     // The query-key plane: a drawing of wasm results (clamped to the frame).
     const pq = ui.pQK;
     const clamp = (v) => Math.max(-pq.extent, Math.min(pq.extent, v));
-    const keys = K.map((k, j) => ({
-      x: clamp(k[0]),
-      y: clamp(k[1]),
-      label: `k${sub(j + 1)} ${words[j]}`,
-      cls: 'pt-key',
-    }));
-    const q = { x: clamp(Q[qi][0]), y: clamp(Q[qi][1]), label: `q${sub(qi + 1)} ${words[qi]}`, cls: 'pt-query' };
-    const pts = [...keys, q];
+    const point = (v, i, kind) => ({
+      x: clamp(v[0]),
+      y: clamp(v[1]),
+      label: `${kind}${sub(i + 1)} ${words[i]}`,
+      cls: kind === 'q' ? 'pt-query' : 'pt-key',
+    });
+    const q = point(Q[qi], qi, 'q');
+    const pts = [...K.map((k, j) => point(k, j, 'k')), q];
     ui.qkLayer
       .selectAll('line.qline')
       .data([q])

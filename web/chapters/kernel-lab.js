@@ -23,9 +23,7 @@ export class KernelLab {
   #synced = null; // the kernel and size the controls show
   #result = null;
 
-  /**
-   * @param {{ host: HTMLElement, getState: () => object, setState: (patch: object) => void }} widget
-   */
+  /** @param {{ host: HTMLElement, getState: () => object, setState: (patch: object) => void }} widget */
   constructor(widget) {
     this.#widget = widget;
     const kernels = LAB_KERNEL_IDS.map((k) => [k, LAB_KERNELS[k].label]);
@@ -171,10 +169,8 @@ export class KernelLab {
   }
 
   /**
-   * The rows with GFLOP/s and the speed-up against the scalar row (none
-   * without a simd128 row). A median that is not a positive time (a clock
-   * too coarse for the calls timed, on a busy machine) gives no rate and no
-   * ratio (null, shown as a dash) rather than Infinity or NaN.
+   * The rows with GFLOP/s and the speed-up against the scalar row (none without a simd128 row); a median
+   * that is not a positive time (too coarse a clock) gives null (a dash), not Infinity or NaN.
    */
   #rows({ flops, rows }) {
     const timed = (ms) => Number.isFinite(ms) && ms > 0;

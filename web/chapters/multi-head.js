@@ -275,9 +275,7 @@ export class AgMultiHead extends AgWidget {
     if (!this.#built || this.#built.key !== key) this.#rebuild(words, D, hN, run.patterns);
     const b = this.#built;
     const show = this.show.bind(this);
-    // The six tables depend on the inputs and the head, not on the query: choosing
-    // another query only moves the highlight, so they are written again only
-    // when their numbers can differ (another head, other inputs or another engine).
+    // The tables depend on the inputs, the head and the engine, not on the query (it moves the highlight).
     const fillKey = `${key}|${state.preset}|${hi}`;
     if (b.filledKey !== fillKey || b.filledBy !== ag) {
       // X: the positional code (columns 1-2) is typed-in input, written as plain text; the word columns are wasm results.

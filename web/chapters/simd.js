@@ -50,11 +50,7 @@ const STEP_LABEL = {
   total: 'result',
 };
 
-/**
- * a and b need the same length (a dot product); each fits its own
- * declaration (1 to MAX_N numbers) but a link can give two lengths. b goes
- * back to its default, and a too when its length is not the default b's.
- */
+/** a and b of two lengths (from a link): b goes back to its default, a too unless it fits the default b. */
 export function lengthProblems(a, b) {
   if (a.length === b.length) return [];
   const problems = [{ name: 'b', value: b.join(','), expected: `as many numbers as a (${a.length})` }];
@@ -96,11 +92,7 @@ export class AgSimd extends AgWidget {
       id: 'instructions-for-16',
       question:
         'With 128-bit SIMD, how many multiply instructions (f32x4.mul) does a dot product of two 16-element vectors need?',
-      choices: [
-        { value: '16', label: '16' },
-        { value: '4', label: '4' },
-        { value: '1', label: '1' },
-      ],
+      choices: ['16', '4', '1'].map((v) => ({ value: v, label: v })),
       reveal: async (_choice) => {
         const a = Array.from({ length: 16 }, (_, i) => (i % 5) - 2);
         const b = Array.from({ length: 16 }, (_, i) => ((3 * i) % 7) - 3);
@@ -322,8 +314,7 @@ export class AgSimd extends AgWidget {
     setFlag(ui.prev, 'disabled', k === 0);
     setFlag(ui.next, 'disabled', k === steps.length - 1);
     setText(ui.stepText, `Step ${k + 1} of ${steps.length}`);
-    // The list of steps depends on the variant and the length only: built
-    // again when they change; moving through the steps updates its marks.
+    // The list of steps depends on the variant and the length only; moving through the steps marks it.
     const listKey = `${t.variant}/${state.a.length}`;
     if (ui.list.dataset.key !== listKey) {
       ui.list.replaceChildren(
@@ -348,8 +339,7 @@ export class AgSimd extends AgWidget {
       if (i === k) setAttr(button, 'aria-current', 'step');
       else if (button.hasAttribute('aria-current')) button.removeAttribute('aria-current');
     });
-    // Each step's view is made once per trace and kept: stepping back and forth shows the kept one
-    // (its numbers shown again, so that the exports hold the step on screen).
+    // Each step's view is made once per trace; a kept one shows its numbers again (the exports hold them).
     if (this.#viewsOf !== t) {
       this.#views.clear();
       this.#viewsOf = t;
@@ -368,10 +358,7 @@ export class AgSimd extends AgWidget {
     setAttr(this, 'data-steps', String(steps.length));
   }
 
-  /**
-   * The registers of one step. Values from the trace are shown through
-   * show() (each number also listed in `shown`); inputs are plain text.
-   */
+  /** The registers of one step: trace values through show() (each listed in `shown`), inputs as plain text. */
   #stepView(s, state, shown) {
     const show = (el, v) => {
       this.show(el, v, { digits: 5 });
