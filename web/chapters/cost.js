@@ -42,8 +42,7 @@ export class AgAttentionCost extends AgWidget {
   });
 
   #ui = null;
-  // The cancelled sweep keeps its key: moving the reading slider over its
-  // rows does not start it again; another setting or "Run again" does.
+  // A cancelled sweep keeps its key: reading its rows does not restart it; a setting or "Run again" does.
   #exp = new ExperimentRun(this, {
     progressLabel: 'Sweep progress',
     cancelled: 'Cancelled. Change a setting or press \u201cRun again\u201d to measure anew.',
@@ -64,11 +63,7 @@ export class AgAttentionCost extends AgWidget {
       id: 'grid-doubling',
       question:
         'The sequence doubles from T = 2048 to T = 4096 tokens. The memory the [T, T] grid of scores needs is multiplied by\u2026',
-      choices: [
-        { value: '2', label: '2' },
-        { value: '4', label: '4' },
-        { value: '8', label: '8' },
-      ],
+      choices: ['2', '4', '8'].map((v) => ({ value: v, label: v })),
       reveal: () => {
         this.setState({ tmax: 4096, at: 4096 });
         // A count, not a computed result: T² entries of four bytes each.
@@ -176,9 +171,7 @@ export class AgAttentionCost extends AgWidget {
   }
 
   render(ag, state) {
-    // The sweep runs in the worker on the page's current implementation, the
-    // one `ag` is: a change of implementation (the page's menu, impl= in a
-    // link, applied after the first render) measures anew.
+    // The sweep runs on the page's implementation, the one `ag` is: another one (the menu, impl=) measures anew.
     this.#impl = describe(ag).id;
     this.#start(state);
     this.#draw(state);
@@ -379,27 +372,17 @@ export class AgAttentionCost extends AgWidget {
   }
 
   exportTable() {
-    const rows = (this.#sweep?.rows ?? []).map((r) => [
-      r.T,
-      gridBytes(r.T),
-      r.plain.peakBytes,
-      r.streaming.peakBytes,
-      r.plain.medianMs,
-      r.streaming.medianMs,
-      r.squaredDistance,
-    ]);
-    return {
-      columns: [
-        'T',
-        'grid_bytes_formula',
-        'plain_peak_bytes',
-        'streaming_peak_bytes',
-        'plain_ms',
-        'streaming_ms',
-        'squared_distance',
-      ],
-      rows,
+    const columns = {
+      T: (r) => r.T,
+      grid_bytes_formula: (r) => gridBytes(r.T),
+      plain_peak_bytes: (r) => r.plain.peakBytes,
+      streaming_peak_bytes: (r) => r.streaming.peakBytes,
+      plain_ms: (r) => r.plain.medianMs,
+      streaming_ms: (r) => r.streaming.medianMs,
+      squared_distance: (r) => r.squaredDistance,
     };
+    const rows = (this.#sweep?.rows ?? []).map((r) => Object.values(columns).map((cell) => cell(r)));
+    return { columns: Object.keys(columns), rows };
   }
 
   figure() {
