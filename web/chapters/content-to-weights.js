@@ -3,7 +3,7 @@
 // ag.attention gives the scores, the weights (row sums by ag.dot with ones) and Y = AV.
 import { AgWidget, defineWidget } from '../widget/base.js';
 import { button, lbl, line, num, nums, radioGroup } from '../widget/controls.js';
-import { h, setFlag, setText } from '../widget/dom.js';
+import { h, setFlag, setOrRemove, setText } from '../widget/dom.js';
 import { formatNumber, shapeText, sub } from '../widget/format.js';
 import { heatmap } from '../widget/heatmap.js';
 import { matrixTable } from '../widget/matrix-table.js';
@@ -244,10 +244,7 @@ export class AgContentToWeights extends AgWidget {
   syncControls(state) {
     const ui = this.#ui;
     ui.sentence.sync(state.words);
-    ui.stepButtons.forEach((b, i) => {
-      if (i + 1 === state.step) b.setAttribute('aria-current', 'step');
-      else b.removeAttribute('aria-current');
-    });
+    ui.stepButtons.forEach((b, i) => setOrRemove(b, 'aria-current', i + 1 === state.step ? 'step' : null));
     setFlag(ui.back, 'disabled', state.step === 1);
     setFlag(ui.next, 'disabled', state.step === STEPS.length);
     ui.edit.set(state.edit);

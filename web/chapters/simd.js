@@ -2,13 +2,14 @@
 // scalar kernel computes it (ag.dotTrace, whose last value is ag.dot bit for bit), and below it the kernel
 // lab (kernel-lab.js), which times both variants in the experiment worker.
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { h, setAttr, setFlag, setText, setValue, symbol } from '../widget/dom.js';
+import { h, setAttr, setFlag, setOrRemove, setText, setValue, symbol } from '../widget/dom.js';
 import { getImplementation } from '../widget/engine.js';
 import { button, num, radioGroup, signedTerm, slider } from '../widget/controls.js';
 import { formatNumber } from '../widget/format.js';
 import { texElement } from '../widget/math.js';
 import { lastResult } from '../widget/memo.js';
 import { choice, defineState, number, vector } from '../widget/state.js';
+import { labelled, settingSelect } from '../widget/experiment.js';
 import { KernelLab } from './kernel-lab.js';
 import {
   LAB_DEFAULT_KERNEL,
@@ -111,17 +112,12 @@ export class AgSimd extends AgWidget {
 
     // The pair: one row of inputs for a, one for b; length 1 to 16.
     const inputsBox = h('div', { class: 'pair' });
-    const lengthSelect = h(
-      'select',
-      { class: 'length', 'aria-label': 'Length d of the vectors' },
-      Array.from({ length: MAX_N }, (_, i) => h('option', { value: String(i + 1) }, String(i + 1))),
-    );
-    lengthSelect.addEventListener('change', () => {
-      const n = Number(lengthSelect.value);
-      const { a, b } = this.state;
-      const fit = (v) => Array.from({ length: n }, (_, i) => v[i] ?? 1);
-      this.setState({ a: fit(a), b: fit(b), step: 0 });
-    });
+    const lengths = Array.from({ length: MAX_N }, (_, i) => i + 1);
+    const setLength = (n) => {
+      const fit = (v) => Array.from({ length: Number(n) }, (_, i) => v[i] ?? 1);
+      this.setState({ a: fit(this.state.a), b: fit(this.state.b), step: 0 });
+    };
+    const lengthSelect = settingSelect('length', 'Length d of the vectors', lengths, setLength, { class: 'length' });
     const variants = radioGroup({
       name: 'variant',
       legend: 'Kernel variant',
@@ -134,12 +130,7 @@ export class AgSimd extends AgWidget {
       ],
       onChange: (variant) => this.setState({ variant, step: 0 }),
     });
-    const setup = h(
-      'div',
-      { class: 'setup' },
-      h('label', { class: 'ctl' }, h('span', {}, 'Length ', symbol('d'), ' '), lengthSelect),
-      variants.element,
-    );
+    const setup = h('div', { class: 'setup' }, labelled(['Length ', symbol('d'), ' '], lengthSelect), variants.element);
     inputsBox.addEventListener('change', (event) => {
       const input = event.target;
       if (!(input instanceof HTMLInputElement)) return;
@@ -322,9 +313,8 @@ export class AgSimd extends AgWidget {
           h(
             'li',
             { dataset: { step: i, kind: s.kind } },
-            h(
-              'button',
-              { type: 'button', class: 'step-button' },
+            button(
+              { class: 'step-button' },
               `${STEP_LABEL[s.kind]}${s.kind === 'multiply-add' || s.kind === 'block' ? ` (${range(s.index, s.count)})` : ''}`,
             ),
           ),
@@ -335,9 +325,7 @@ export class AgSimd extends AgWidget {
     [...ui.list.children].forEach((li, i) => {
       const cls = i === k ? 'is-current' : i < k ? 'is-done' : '';
       if (li.className !== cls) li.className = cls;
-      const button = li.firstElementChild;
-      if (i === k) setAttr(button, 'aria-current', 'step');
-      else if (button.hasAttribute('aria-current')) button.removeAttribute('aria-current');
+      setOrRemove(li.firstElementChild, 'aria-current', i === k ? 'step' : null);
     });
     // Each step's view is made once per trace; a kept one shows its numbers again (the exports hold them).
     if (this.#viewsOf !== t) {
