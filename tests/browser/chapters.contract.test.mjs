@@ -174,6 +174,7 @@ const EXPORTED = {
     csvRows: 25,
   },
   explain: { csv: [/^layer,query,key,key_word,weight,change\r\n/], csvRows: 6 },
+  'multi-head': { csv: [/^head,query,query_word,key,key_word,weight\r\n/], csvRows: 3 * 25 },
 };
 
 /** The chapter's exports against its EXPORTED entry (json parsed, csv and svg as text). */

@@ -1,24 +1,29 @@
-// "From content to weights" (#ch-content-to-weights, <ag-content-to-weights>):
-// X -> Q, K, V -> scores -> weights -> Y on a short sentence, checked against
-// a float64 reference written here, after mouse drags, arrow keys, the
-// stepper, a heat-map click, an edited sentence and a changed URL.
+// "From content to weights" (#ch-content-to-weights, <ag-content-to-weights>): X -> Q, K, V -> scores ->
+// weights -> Y against a float64 reference after drags, arrow keys, the stepper, the heat map, an edited
+// sentence and a changed URL.
 import { describe, expect, test } from '@jest/globals';
-import { predictChoice, settledUrl, urlParams, useEnv, withChapter } from './helpers.mjs';
+import {
+  expectParams,
+  predictChoice,
+  pressKeys,
+  rowsOf,
+  settledUrl,
+  urlParams,
+  useEnv,
+  withChapter,
+} from './helpers.mjs';
 import { dragPoint, keyPoint } from './pointer.mjs';
 import { byRole, expectAllLogged, expectClose, readNumbers, matrixOf } from './shown-numbers.mjs';
-import { matmulRows, matmulRowsT, softmaxRows } from './reference-rows.mjs';
+import { attentionRows, matmulRows } from './reference-rows.mjs';
 
 const TAG = 'ag-content-to-weights';
 const CH = 'content-to-weights';
 const D_MODEL = 4;
-const D_K = 2;
 
 /** float64 reference of the whole pipeline from X and the three projections. */
 function reference(X, wq, wk, wv) {
   const [Q, K, V] = [wq, wk, wv].map((w) => matmulRows(X, w).C);
-  const S = matmulRowsT(Q, K).map((row) => row.map((s) => s / Math.sqrt(D_K)));
-  const A = softmaxRows(S);
-  return { Q, K, V, S, A, Y: matmulRows(A, V).C };
+  return { Q, K, V, ...attentionRows(Q, K, V) };
 }
 
 /** Every number shown against the reference (float32 results: relative 1e-5 of the magnitudes involved). */
@@ -73,7 +78,6 @@ describe('content-to-weights: from content to weights', () => {
       expect(shapes[2]).toContain('[5, 5]');
       expect(shapes[4]).toContain('A [5, 5] \u00b7 V [5, 2] \u2192 Y [5, 2]');
       expect(await page.locator(`${TAG} .katex`).count()).toBeGreaterThan(4);
-      await expectAllLogged(page, TAG);
       // The numbers come from matmul and attention (with scores and weights).
       const kernels = await page.evaluate(() => [...new Set(window.__agCallLog.map((c) => c.kernel))]);
       expect(kernels).toEqual(expect.arrayContaining(['attention']));
@@ -95,8 +99,7 @@ describe('content-to-weights: from content to weights', () => {
 
       // Stepper: arrow keys on a step button; hidden later panels.
       await page.locator(`${TAG} .step-button[data-step="5"]`).focus();
-      await page.keyboard.press('ArrowLeft');
-      await page.keyboard.press('ArrowLeft');
+      await pressKeys(page, 'ArrowLeft', 'ArrowLeft');
       expect(await page.locator(TAG).evaluate((el) => el.state.step)).toBe(3);
       expect(await page.locator(`${TAG} .panel[data-step="4"]`).isHidden()).toBe(true);
       expect(await page.locator(`${TAG} .panel[data-step="3"]`).isVisible()).toBe(true);
@@ -106,18 +109,12 @@ describe('content-to-weights: from content to weights', () => {
       // Heat map: Enter on a cell of row 3 selects query 3.
       const cell = page.locator(`${TAG} .panel[data-step="4"] [data-cell="1-1"]`);
       await cell.focus();
-      await page.keyboard.press('ArrowDown');
-      await page.keyboard.press('ArrowDown');
-      await page.keyboard.press('Enter');
+      await pressKeys(page, 'ArrowDown', 'ArrowDown', 'Enter');
       expect(await page.locator(TAG).evaluate((el) => el.state.query)).toBe(3);
       const { numbers } = await expectMatches(page, { words });
       await expectAllLogged(page, TAG);
 
-      const params = await urlParams(page);
-      expect(params.get('ch')).toBe(CH);
-      expect(params.get('step')).toBe('4');
-      expect(params.get('query')).toBe('3');
-      expect(params.get('edit')).toBe('wk');
+      await expectParams(page, CH, { step: '4', query: '3', edit: 'wk' });
       await withChapter(env, CH, TAG, { search: (await settledUrl(page)).search }, async (copy) => {
         const again = await readNumbers(copy.page, TAG);
         expect(again.map((n) => n.value)).toEqual(numbers.map((n) => n.value));
@@ -159,21 +156,15 @@ describe('content-to-weights: from content to weights', () => {
     });
 
     // A URL with another sentence (packed words) and other weights.
+    const wq = '1,0;0,1;1,1;0,0';
     await withChapter(
       env,
       CH,
       TAG,
-      {
-        search: `?ch=${CH}&v=1&words=${words}&wq=1,0;0,1;1,1;0,0&step=5&query=4`,
-      },
+      { search: `?ch=${CH}&v=1&words=${words}&wq=${wq}&step=5&query=4` },
       async (copy) => {
         const { state } = await expectMatches(copy.page, { words: ['dogs', 'chase', 'the', 'ball'] });
-        expect(state.wq).toEqual([
-          [1, 0],
-          [0, 1],
-          [1, 1],
-          [0, 0],
-        ]);
+        expect(state.wq).toEqual(rowsOf(wq));
         await expectAllLogged(copy.page, TAG);
       },
     );

@@ -1,20 +1,17 @@
-// "The cost of attention" (#ch-cost, <ag-attention-cost>): plain against streaming
-// attention for T = 64 ... tmax, measured in the experiment worker. The
-// bytes are counted by the module (ag.memoryStats) and checked against the
-// formulas of the page, written here in float64: the plain path holds the
-// [T, T] grid, 4T² bytes, besides Q, K, V and the output, 4·4·T·d_k bytes;
-// the streaming path holds those tensors and a work area whose size does not
-// depend on T. Each path may hold a few more bytes than its formula (the
-// shape block, the allocator's bookkeeping, the work area): the same number
+// "The cost of attention" (#ch-cost, <ag-attention-cost>): plain against streaming attention for T = 64 ...
+// tmax, measured in the worker. The bytes the module counts (ag.memoryStats) against the page's formulas:
+// plain holds the [T, T] grid (4T² bytes) besides Q, K, V and the output (4·4·T·d_k bytes); streaming
+// holds those and a work area of fixed size. Each path may hold a few more bytes than its formula, the same
 // at every T. Times are only checked to be there (finite and positive).
 import { describe, expect, test } from '@jest/globals';
-import { exportText, predictChoice, urlParams, useEnv, withChapter } from './helpers.mjs';
+import { expectParams, exportText, predictChoice, pressKeys, stateOf, useEnv, withChapter } from './helpers.mjs';
 import { expectAllLogged } from './shown-numbers.mjs';
 
 const TAG = 'ag-attention-cost';
 const CH = 'cost';
 
-const state = (page) => page.locator(TAG).evaluate((el) => el.state);
+const state = (page) => stateOf(page, TAG);
+const run = (page) => page.locator(TAG).getAttribute('data-run');
 const waitRun = (page, run = 'done') => page.waitForSelector(`${TAG}[data-run="${run}"]`, { timeout: 45000 });
 
 /** The table: per row T and the measured numbers (data-measured), the grid formula (data-formula). */
@@ -47,22 +44,19 @@ describe('the cost of attention', () => {
         // Beyond the formula, each path holds a few bytes that do not depend on T.
         plainExtra.push(r['plain-bytes'] - (grid + tensors));
         streamExtra.push(r['streaming-bytes'] - tensors);
-        for (const key of ['plain-ms', 'streaming-ms']) {
-          expect(Number.isFinite(r[key])).toBe(true);
-          expect(r[key]).toBeGreaterThan(0);
+        for (const key of ['plain-ms', 'streaming-ms']) expect(Number.isFinite(r[key]) && r[key] > 0).toBe(true);
+      }
+      // Plain: the dims and the allocator's bookkeeping; streaming: a work area of fixed size (a tile of
+      // scores), far below the grid at T = 1024 (4 MiB). Both the same at every T.
+      for (const [extra, most] of [
+        [plainExtra, 4096],
+        [streamExtra, (4 * 1024 * 1024) / 8],
+      ])
+        for (const c of extra) {
+          expect(c).toBeGreaterThanOrEqual(0);
+          expect(c).toBeLessThanOrEqual(most);
+          expect(Math.abs(c - extra[0])).toBeLessThanOrEqual(64);
         }
-      }
-      for (const c of plainExtra) {
-        expect(c).toBeGreaterThanOrEqual(0);
-        expect(c).toBeLessThanOrEqual(4096); // dims and the allocator's bookkeeping
-        expect(Math.abs(c - plainExtra[0])).toBeLessThanOrEqual(64);
-      }
-      for (const c of streamExtra) {
-        expect(c).toBeGreaterThanOrEqual(0);
-        // A work area of fixed size (a tile of scores), far below the grid at T = 1024 (4 MiB).
-        expect(c).toBeLessThanOrEqual((4 * 1024 * 1024) / 8);
-        expect(Math.abs(c - streamExtra[0])).toBeLessThanOrEqual(64);
-      }
       // Doubling T: the grid part of the plain path grows fourfold, the streaming path twofold.
       const last = rows.at(-1);
       const half = rows.at(-2);
@@ -73,9 +67,8 @@ describe('the cost of attention', () => {
 
       // Two log-log plots with a dot per T and path, the formulas as dashed lines, a cursor at T = 256.
       expect(await page.locator(`${TAG} svg.plot`).count()).toBe(2);
-      expect(await page.locator(`${TAG} .memory .dots.plain circle`).count()).toBe(5);
-      expect(await page.locator(`${TAG} .memory .dots.streaming circle`).count()).toBe(5);
-      expect(await page.locator(`${TAG} .time .dots.plain circle`).count()).toBe(5);
+      for (const dots of ['.memory .dots.plain', '.memory .dots.streaming', '.time .dots.plain'])
+        expect(await page.locator(`${TAG} ${dots} circle`).count()).toBe(5);
       expect(await page.locator(`${TAG} .memory path.formula`).count()).toBe(2);
       expect(await page.locator(`${TAG} line.cursor`).first().getAttribute('data-t')).toBe('256');
       expect(rows.filter((r) => r.current).map((r) => r.T)).toEqual([256]);
@@ -99,17 +92,13 @@ describe('the cost of attention', () => {
       // Default reading T = 1024 is above tmax = 512: shown at 512.
       expect(await page.locator(`${TAG} .reading`).textContent()).toMatch(/^T = 512:/);
       await page.locator(`${TAG} .at-slider`).focus();
-      await page.keyboard.press('ArrowLeft');
-      await page.keyboard.press('ArrowLeft');
+      await pressKeys(page, 'ArrowLeft', 'ArrowLeft');
       expect((await state(page)).at).toBe(128);
       expect(await page.locator(`${TAG} .reading`).textContent()).toMatch(
         /^T = 128: the grid alone is 128² floats, 64 KiB/,
       );
       expect((await tableRows(page)).filter((r) => r.current).map((r) => r.T)).toEqual([128]);
-      const params = await urlParams(page);
-      expect(params.get('ch')).toBe(CH);
-      expect(params.get('at')).toBe('128');
-      expect(params.get('tmax')).toBe('512');
+      await expectParams(page, CH, { at: '128', tmax: '512' });
       const at64 = await tableRows(page);
       await page.locator(`${TAG} select[data-control="dk"]`).selectOption('128');
       await waitRun(page);
@@ -126,7 +115,7 @@ describe('the cost of attention', () => {
     await withChapter(env, CH, TAG, { search: '?ch=cost&v=1&tmax=512' }, async ({ page }) => {
       await waitRun(page);
       await page.locator(`${TAG} select[data-control="tmax"]`).selectOption('4096');
-      expect(await page.locator(TAG).evaluate((el) => el.dataset.run)).toBe('running');
+      expect(await run(page)).toBe('running');
       // The reading stays at the T it was shown at (512, the default 1024 being above the old largest T).
       expect((await state(page)).at).toBe(512);
       // The main thread is free: the reading slider answers while the worker measures.
@@ -134,13 +123,13 @@ describe('the cost of attention', () => {
       await page.keyboard.press('ArrowLeft');
       expect((await state(page)).at).toBe(256);
       await page.locator(`${TAG} [data-action="cancel"]`).click();
-      expect(await page.locator(TAG).evaluate((el) => el.dataset.run)).toBe('cancelled');
+      expect(await run(page)).toBe('cancelled');
       expect(await page.locator(`${TAG} .status`).textContent()).toMatch(/Cancelled/);
       // Reading the rows measured so far does not start the cancelled sweep again.
       await page.locator(`${TAG} .at-slider`).focus();
       await page.keyboard.press('ArrowLeft');
       expect((await state(page)).at).toBe(128);
-      expect(await page.locator(TAG).evaluate((el) => el.dataset.run)).toBe('cancelled');
+      expect(await run(page)).toBe('cancelled');
       await page.locator(`${TAG} select[data-control="tmax"]`).selectOption('512');
       await waitRun(page);
       expect((await tableRows(page)).map((r) => r.T)).toEqual([64, 128, 256, 512]);
@@ -195,12 +184,15 @@ describe('the cost of attention', () => {
     await withChapter(env, CH, TAG, { search: '?ch=cost&v=1&tmax=3000&dk=100&at=300' }, async ({ page }) => {
       expect(await state(page)).toEqual({ tmax: 2048, dk: 64, at: 1024 });
       const note = await page.locator(`${TAG} .note`).textContent();
-      expect(note).toContain('tmax=3000');
-      expect(note).toContain('one of 512, 1024, 2048, 4096');
-      expect(note).toContain('dk=100');
-      expect(note).toContain('at=300');
       // The same form of message for every field that takes a list of values.
-      expect(note).toContain('one of 64, 128, 256, 512, 1024, 2048, 4096');
+      for (const part of [
+        'tmax=3000',
+        'one of 512, 1024, 2048, 4096',
+        'dk=100',
+        'at=300',
+        'one of 64, 128, 256, 512, 1024, 2048, 4096',
+      ])
+        expect(note).toContain(part);
       await page.locator(`${TAG} [data-action="cancel"]`).click();
     });
   });

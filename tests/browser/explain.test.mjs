@@ -1,34 +1,22 @@
-// "What weights do and do not explain" (#ch-explain, <ag-weights-explain>):
-// a two-layer residual stack; each key's weight beside the change of the
-// final output when that key is hidden, against a float64 reference written
-// here; both kinds of case (large weight / small change and small weight /
-// large change) exist for the default sentence.
+// "What weights do and do not explain" (#ch-explain, <ag-weights-explain>): each key's weight beside the
+// change of the stack's output when it is hidden, against a float64 reference written here; both kinds of
+// case (large weight / small change and small weight / large change) exist for the default sentence.
 import { describe, expect, test } from '@jest/globals';
-import { predictChoice, settledUrl, urlParams, useEnv, withChapter } from './helpers.mjs';
+import { expectParams, predictChoice, pressKeys, settledUrl, stateOf, useEnv, withChapter } from './helpers.mjs';
 import { byRole, expectAllLogged, expectClose, readNumbers, expectThreeDigits } from './shown-numbers.mjs';
-import { matmulRows, matmulRowsT, softmaxRows } from './reference-rows.mjs';
+import { multiHeadRows } from './reference-rows.mjs';
 
 const TAG = 'ag-weights-explain';
 const CH = 'explain';
 
-/** float64 one-head attention layer (W as [in, out], no biases), `hidden` key masked for every query. */
-function mha(X, { wQ, wK, wV, wO }, hidden = -1) {
-  const mm = (A, B) => matmulRows(A, B).C;
-  const Q = mm(X, wQ);
-  const K = mm(X, wK);
-  const V = mm(X, wV);
-  const d = X[0].length;
-  const S = matmulRowsT(Q, K).map((row) => row.map((s) => s / Math.sqrt(d)));
-  const A = softmaxRows(S, (i, j) => (j === hidden ? -Infinity : 0));
-  return { out: mm(mm(A, V), wO), A };
-}
-
+/** float64 two-layer residual stack of one-head attention layers; `ablate` hides a key in one layer. */
 function stack(X, layers, ablate = null) {
   const add = (a, b) => a.map((r, i) => r.map((x, c) => x + b[i][c]));
-  const l1 = mha(X, layers[0], ablate?.layer === 1 ? ablate.key : -1);
-  const x1 = add(X, l1.out);
-  const l2 = mha(x1, layers[1], ablate?.layer === 2 ? ablate.key : -1);
-  return { x2: add(x1, l2.out), A: [l1.A, l2.A] };
+  const mask = (layer) => (ablate?.layer === layer ? (i, j) => (j === ablate.key ? -Infinity : 0) : null);
+  const l1 = multiHeadRows(X, layers[0], 1, mask(1));
+  const x1 = add(X, l1.output);
+  const l2 = multiHeadRows(x1, layers[1], 1, mask(2));
+  return { x2: add(x1, l2.output), A: [l1.weights[0], l2.weights[0]] };
 }
 
 function reference(X, layers, layer, i) {
@@ -99,13 +87,10 @@ describe('explain: what weights do and do not explain', () => {
       const { inputs, state, ref } = await check(page);
       expect(inputs.words).toEqual(['the', 'old', 'cat', 'sat', 'on', 'mats']);
       // The default view (layer 2, "sat") already shows both kinds.
-      const k = kinds(ref.weights, ref.effects);
-      expect(k).toContain('large-little');
-      expect(k).toContain('small-much');
+      expect(kinds(ref.weights, ref.effects)).toEqual(expect.arrayContaining(['large-little', 'small-much']));
       expect(state).toMatchObject({ layer: '2', query: 4 });
-      await expect(page.locator(`${TAG} .cases li[data-kind="large-little"]`).count()).resolves.toBeGreaterThan(0);
-      await expect(page.locator(`${TAG} .cases li[data-kind="small-much"]`).count()).resolves.toBeGreaterThan(0);
-      await expectAllLogged(page, TAG);
+      for (const kind of ['large-little', 'small-much'])
+        expect(await page.locator(`${TAG} .cases li[data-kind="${kind}"]`).count()).toBeGreaterThan(0);
       const kernels = await page.evaluate(() => [...new Set(window.__agCallLog.map((c) => c.kernel))]);
       expect(kernels).toEqual(expect.arrayContaining(['multi_head_attention', 'norm']));
     });
@@ -117,29 +102,19 @@ describe('explain: what weights do and do not explain', () => {
       const s1 = await page.locator(TAG).evaluate((el) => el.state);
       expect([s1.layer, s1.query]).not.toEqual(['2', 4]);
       const { ref } = await check(page);
-      const k = kinds(ref.weights, ref.effects);
-      expect(k).toContain('large-little');
-      expect(k).toContain('small-much');
+      expect(kinds(ref.weights, ref.effects)).toEqual(expect.arrayContaining(['large-little', 'small-much']));
       await page.locator(`${TAG} input[name="layer"][value="1"]`).check();
       await page.locator(`${TAG} [data-cell="1-1"]`).focus();
-      await page.keyboard.press('ArrowDown');
-      await page.keyboard.press('Enter');
+      await pressKeys(page, 'ArrowDown', 'Enter');
       expect(await page.locator(TAG).evaluate((el) => [el.state.layer, el.state.query])).toEqual(['1', 2]);
       const { numbers } = await check(page);
       await expectAllLogged(page, TAG);
-      expect([(await urlParams(page)).get('layer'), (await urlParams(page)).get('query')]).toEqual(['1', '2']);
-      await withChapter(
-        env,
-        CH,
-        TAG,
-        {
-          search: `${(await settledUrl(page)).search.replace(/&?seed=\d+/, '')}&seed=7`,
-        },
-        async (copy) => {
-          expect(await copy.page.locator(TAG).evaluate((el) => el.state.seed)).toBe(7);
-          await check(copy.page);
-        },
-      );
+      await expectParams(page, CH, { layer: '1', query: '2' });
+      const search = `${(await settledUrl(page)).search.replace(/&?seed=\d+/, '')}&seed=7`;
+      await withChapter(env, CH, TAG, { search }, async (copy) => {
+        expect((await stateOf(copy.page, TAG)).seed).toBe(7);
+        await check(copy.page);
+      });
       await withChapter(env, CH, TAG, { search: (await settledUrl(page)).search, clean: false }, async (same) =>
         expect((await readNumbers(same.page, TAG)).map((n) => n.value)).toEqual(numbers.map((n) => n.value)),
       );

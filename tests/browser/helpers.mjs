@@ -312,6 +312,11 @@ export async function settledUrl(page) {
 /** The rows of a matrix written as a link writes it ('1,0;0,1' is [[1, 0], [0, 1]]). */
 export const rowsOf = (text) => text.split(';').map((r) => r.split(',').map(Number));
 
+/** Presses the keys one after the other (on the element that has the focus). */
+export async function pressKeys(page, ...keys) {
+  for (const key of keys) await page.keyboard.press(key);
+}
+
 /** The state parameters of the page URL, once written (settledUrl). */
 export async function urlParams(page) {
   return (await settledUrl(page)).searchParams;

@@ -1,50 +1,22 @@
-// "Multi-head attention" (#ch-multi-head, <ag-multi-head>): the output
-// and the per-head weights against an independent float64 multi-head
-// attention written here; the named preset's heads peak where their names
-// say; d_model and h, the sentence and the URL change the computation.
+// "Multi-head attention" (#ch-multi-head, <ag-multi-head>): the output and the per-head weights against a
+// float64 multi-head attention written here; the named heads peak where their names say.
 import { describe, expect, test } from '@jest/globals';
 import {
   expectClean,
-  exportText,
   openPage,
   predictChoice,
   settledUrl,
+  stateOf,
   urlParams,
   useEnv,
   waitReady,
   withChapter,
 } from './helpers.mjs';
-import { expectAllLogged, expectClose, readNumbers, matrixOf, expectThreeDigits } from './shown-numbers.mjs';
-import { softmax } from '../reference/float64.mjs';
-import { matmulRows } from './reference-rows.mjs';
+import { expectAllLogged, expectClose, readNumbers, matrixOf, expectThreeDigits, one } from './shown-numbers.mjs';
+import { multiHeadRows } from './reference-rows.mjs';
 
 const TAG = 'ag-multi-head';
 const CH = 'multi-head';
-
-/** float64 multi-head attention, row-vector convention, W as [in, out]. */
-function mhaReference(X, { wQ, wK, wV, wO, bQ }, h) {
-  const T = X.length;
-  const D = X[0].length;
-  const dk = D / h;
-  const proj = (W, b) => X.map((x) => W[0].map((_, j) => x.reduce((s, xi, i) => s + xi * W[i][j], b ? b[j] : 0)));
-  const Q = proj(wQ, bQ);
-  const K = proj(wK);
-  const V = proj(wV);
-  const weights = [];
-  const concat = X.map(() => new Array(D).fill(0));
-  for (let k = 0; k < h; k += 1) {
-    const cols = Array.from({ length: dk }, (_, c) => k * dk + c);
-    const A = Q.map((q) => {
-      const s = K.map((kv) => cols.reduce((acc, c) => acc + q[c] * kv[c], 0) / Math.sqrt(dk));
-      return softmax(s, 1, s.length);
-    });
-    weights.push(A);
-    for (let i = 0; i < T; i += 1)
-      for (const c of cols) concat[i][c] = A[i].reduce((acc, a, j) => acc + a * V[j][c], 0);
-  }
-  const output = matmulRows(concat, wO).C;
-  return { output, weights };
-}
 
 async function check(page) {
   const numbers = await readNumbers(page, TAG);
@@ -53,7 +25,7 @@ async function check(page) {
   const X = matrixOf(numbers, 'x');
   X.forEach((r, i) => r.forEach((x, j) => j >= 2 && expect(x).toBe(inputs.X[i][j])));
   expect(X.every((r) => r[0] === undefined && r[1] === undefined)).toBe(true);
-  const ref = mhaReference(inputs.X, inputs.weights, inputs.numHeads);
+  const ref = multiHeadRows(inputs.X, inputs.weights, inputs.numHeads);
   const out = matrixOf(numbers, 'out');
   const scale = Math.max(1, ...ref.output.flat().map(Math.abs));
   ref.output.forEach((r, i) =>
@@ -65,8 +37,7 @@ async function check(page) {
       r.forEach((x, j) => expectClose(got[i][j], x, 5e-5 * 30, `head ${k + 1} A[${i + 1},${j + 1}]`)),
     );
   });
-  const diff = numbers.find((n) => n.role === 'check');
-  expect(diff.value).toBeLessThan(1e-8);
+  expect(one(numbers, 'check').value).toBeLessThan(1e-8);
   // Shown: 3 significant digits; the heat-map cells 2 decimals.
   expectThreeDigits(numbers, (n) => n.role.startsWith('weight-h'));
   return { numbers, inputs, ref };
@@ -86,26 +57,27 @@ describe('multi-head: multi-head attention', () => {
       expect(inputs.patterns).toEqual(['previous', 'same', 'first']);
       const words = inputs.words;
       const T = words.length;
+      const peaks = {
+        previous: (i) => [Math.max(0, i - 1)],
+        first: () => [0],
+        same: (i) => words.flatMap((w, j) => (w === words[i] ? [j] : [])),
+      };
       for (let k = 0; k < 3; k += 1) {
         const A = matrixOf(numbers, `weight-h${k + 1}`);
         for (let i = 0; i < T; i += 1) {
           const peak = argmaxes(A[i]);
-          if (inputs.patterns[k] === 'previous') expect(peak).toEqual([Math.max(0, i - 1)]);
-          if (inputs.patterns[k] === 'first') expect(peak).toEqual([0]);
-          if (inputs.patterns[k] === 'same') expect(peak).toEqual(words.flatMap((w, j) => (w === words[i] ? [j] : [])));
+          expect(peak).toEqual(peaks[inputs.patterns[k]](i));
           // The peak is clear: at least 0.4 of the row (the same-word head shares it between copies).
           expect(Math.max(...A[i])).toBeGreaterThan(0.4);
           // The reference agrees on the peak.
           expect(argmaxes(ref.weights[k][i])).toEqual(peak);
         }
       }
-      const shapes = await page.locator(`${TAG} [data-shape]`).allTextContents();
-      expect(shapes.join(' ')).toContain('[1, 3, 5, 4]');
-      expect(shapes.join(' ')).toContain('[1, 3, 5, 5]');
+      const shapes = (await page.locator(`${TAG} [data-shape]`).allTextContents()).join(' ');
+      for (const shape of ['[1, 3, 5, 4]', '[1, 3, 5, 5]']) expect(shapes).toContain(shape);
       expect(await page.locator(`${TAG} [data-role="dims"]`).textContent()).toBe(
         'd_model = 12, h = 3, d_k = d_v = d_model / h = 4',
       );
-      await expectAllLogged(page, TAG);
       const kernels = await page.evaluate(() => [...new Set(window.__agCallLog.map((c) => c.kernel))]);
       expect(kernels).toEqual(expect.arrayContaining(['attention', 'multi_head_attention']));
     });
@@ -114,7 +86,7 @@ describe('multi-head: multi-head attention', () => {
   test('choosing d_model, h and weights by keyboard and mouse, a new sentence, and the URL', async () => {
     await withChapter(env, CH, TAG, async ({ page }) => {
       await page.locator(`${TAG} input[name="heads"][value="6"]`).check();
-      expect(await page.locator(TAG).evaluate((el) => el.state.heads)).toBe(6);
+      expect(await stateOf(page, TAG).then((s) => s.heads)).toBe(6);
       await check(page);
       expect(await page.locator(`${TAG} .head-map`).count()).toBe(6);
       await page.locator(`${TAG} input[name="dmodel"][value="8"]`).check();
@@ -138,12 +110,8 @@ describe('multi-head: multi-head attention', () => {
       const { numbers } = await check(page);
       await expectAllLogged(page, TAG);
       const params = await urlParams(page);
-      expect([params.get('dmodel'), params.get('heads'), params.get('preset'), params.get('head')]).toEqual([
-        '8',
-        '4',
-        'random',
-        '2',
-      ]);
+      const link = Object.fromEntries(['dmodel', 'heads', 'preset', 'head'].map((name) => [name, params.get(name)]));
+      expect(link).toEqual({ dmodel: '8', heads: '4', preset: 'random', head: '2' });
       await withChapter(env, CH, TAG, { search: (await settledUrl(page)).search }, async (copy) => {
         expect((await readNumbers(copy.page, TAG)).map((n) => n.value)).toEqual(numbers.map((n) => n.value));
       });
@@ -236,12 +204,4 @@ describe('multi-head: multi-head attention', () => {
       });
     },
   );
-
-  test('exports the per-head weights as CSV', async () => {
-    await withChapter(env, CH, TAG, async ({ page }) => {
-      const csv = (await exportText(page, TAG, 'csv')).split('\r\n');
-      expect(csv[0]).toBe('head,query,query_word,key,key_word,weight');
-      expect(csv.filter((l) => /^\d/.test(l)).length).toBe(3 * 25);
-    });
-  });
 });

@@ -1,8 +1,7 @@
-// "Pitfalls" (#ch-pitfalls, <ag-pitfalls>): four misreadings, each with numbers
-// from the module (checked here against float64 references) and a button that
-// puts a chapter widget above into the right state and scrolls to it.
+// "Pitfalls" (#ch-pitfalls, <ag-pitfalls>): four misreadings with numbers from the module (against float64
+// references) and a button that puts a chapter widget above into the right state and scrolls to it.
 import { describe, expect, test } from '@jest/globals';
-import { predictChoice, settledUrl, urlParams, useEnv, withChapter } from './helpers.mjs';
+import { predictChoice, pressKeys, settledUrl, stateOf, urlParams, useEnv, withChapter } from './helpers.mjs';
 import { expectAllLogged, readNumbers, U } from './shown-numbers.mjs';
 import { CHAPTERS } from '../../web/chapters.js';
 import { softmax } from '../reference/float64.mjs';
@@ -27,7 +26,6 @@ describe('pitfalls: pitfalls', () => {
       expect(numbers.filter((n) => n.role === 'raw').map((n) => n.value)).toEqual([2, 10]);
       for (const c of numbers.filter((n) => n.role === 'cosine'))
         expect(Math.abs(c.value - 1)).toBeLessThanOrEqual(8 * U);
-      await expectAllLogged(page, TAG);
       expect(await page.locator(`${TAG} .katex`).count()).toBeGreaterThan(0);
     });
   });
@@ -35,9 +33,8 @@ describe('pitfalls: pitfalls', () => {
   test('arrow keys move between the pitfalls; the zero-score numbers match softmax(3, 0, -2.5); the URL keeps the tab', async () => {
     await withChapter(env, CH, TAG, async ({ page }) => {
       await page.locator(`${TAG} [role=tab][data-pitfall="raw-dot"]`).focus();
-      await page.keyboard.press('ArrowRight');
-      await page.keyboard.press('ArrowRight');
-      expect(await page.locator(TAG).evaluate((el) => el.state.open)).toBe('zero');
+      await pressKeys(page, 'ArrowRight', 'ArrowRight');
+      expect((await stateOf(page, TAG)).open).toBe('zero');
       expect(await page.locator(TAG).evaluate((el) => el.shadowRoot.activeElement?.dataset.pitfall)).toBe('zero');
       const w = (await readNumbers(page, TAG)).filter((n) => n.role === 'weight').map((n) => n.value);
       const ref = softmax64([3, 0, -2.5]);
@@ -46,7 +43,7 @@ describe('pitfalls: pitfalls', () => {
       await expectAllLogged(page, TAG);
       expect((await urlParams(page)).get('open')).toBe('zero');
       await withChapter(env, CH, TAG, { search: (await settledUrl(page)).search }, async (copy) => {
-        expect(await copy.page.locator(TAG).evaluate((el) => el.state.open)).toBe('zero');
+        expect((await stateOf(copy.page, TAG)).open).toBe('zero');
       });
       // A mouse click on another tab.
       await page.locator(`${TAG} [role=tab][data-pitfall="scale"]`).click();
@@ -89,8 +86,7 @@ describe('pitfalls: pitfalls', () => {
     await withChapter(env, CH, TAG, async ({ page }) => {
       await predictChoice(page, TAG, 'same', 'wrong');
       await predictChoice(page, TAG, 'zero', 'right');
-      expect(await page.locator(TAG).evaluate((el) => el.state.open)).toBe('zero');
-      await expectAllLogged(page, TAG);
+      expect((await stateOf(page, TAG)).open).toBe('zero');
     });
   });
 });

@@ -23,3 +23,21 @@ export function softmaxRows(S, mask = null) {
   const m = mask ? S.flatMap((r, i) => r.map((_, j) => mask(i, j))) : null;
   return rows(softmax(S.flat(), S.length, n, { mask: m }), n);
 }
+
+/** Attention: S = Q Kᵀ / √d_k, A = the softmax of each row of S (`mask` as in softmaxRows), Y = A V. */
+export function attentionRows(Q, K, V, mask = null) {
+  const S = matmulRowsT(Q, K).map((r) => r.map((s) => s / Math.sqrt(Q[0].length)));
+  const A = softmaxRows(S, mask);
+  return { S, A, Y: matmulRows(A, V).C };
+}
+
+/** Multi-head attention (W as [in, out], b_Q optional): `h` heads, each on its columns of Q, K, V, then W_O. */
+export function multiHeadRows(X, { wQ, wK, wV, wO, bQ }, h = 1, mask = null) {
+  const [Q, K, V] = [wQ, wK, wV].map((W) => matmulRows(X, W).C);
+  if (bQ) for (const r of Q) r.forEach((x, j) => (r[j] = x + bQ[j]));
+  const dk = Q[0].length / h;
+  const cols = (M, k) => M.map((r) => r.slice(k * dk, (k + 1) * dk));
+  const heads = Array.from({ length: h }, (_, k) => attentionRows(cols(Q, k), cols(K, k), cols(V, k), mask));
+  const concat = X.map((_, i) => heads.flatMap((head) => head.Y[i]));
+  return { output: matmulRows(concat, wO).C, weights: heads.map((head) => head.A) };
+}

@@ -1,17 +1,17 @@
-// "Why this is cheap on a CPU" (#ch-simd, <ag-simd>): the steps of one dot
-// product as the simd128 and the scalar kernels compute it (ag.dotTrace), and
-// the kernel lab (both variants timed in the worker; no timing is asserted,
-// only that the numbers are there, finite and positive). The float64 reference recomputes the products, the
-// lane-wise accumulators and the dot product for the inputs given.
+// "Why this is cheap on a CPU" (#ch-simd, <ag-simd>): the steps of one dot product as the simd128 and the
+// scalar kernels compute it (ag.dotTrace) against a float64 reference of the products, the lane-wise
+// accumulators and the dot product; and the kernel lab (no timing is asserted, only that it is there).
 import { describe, expect, test } from '@jest/globals';
 import {
   expectClean,
+  expectParams,
   exportJson,
   launchChromium,
   openChapter,
   predictChoice,
+  pressKeys,
   settledUrl,
-  urlParams,
+  stateOf,
   useEnv,
   withChapter,
 } from './helpers.mjs';
@@ -21,6 +21,7 @@ const TAG = 'ag-simd';
 const CH = 'simd';
 const A0 = [1, 2, -1, 0.5, 3, -2, 1.5, 4, -0.5, 2, 1, -3];
 const B0 = [2, 0.5, 3, -4, 1, 1, -2, 0.25, 4, -1, 2, 0.5];
+const FIVE = '?ch=simd&v=1&a=1,2,3,4,5&b=-1,0.5,2,-3,4&variant=simd128';
 
 const dot64 = (a, b) => a.reduce((s, x, i) => s + x * b[i], 0);
 const sumAbs = (a, b) => a.reduce((s, x, i) => s + Math.abs(x * b[i]), 0);
@@ -28,7 +29,8 @@ const sumAbs = (a, b) => a.reduce((s, x, i) => s + Math.abs(x * b[i]), 0);
 async function waitTrace(page, variant) {
   await page.waitForSelector(`${TAG}[data-trace="${variant}"]`, { timeout: 20000 });
 }
-const state = (page) => page.locator(TAG).evaluate((el) => el.state);
+const state = (page) => stateOf(page, TAG);
+const lab = (page) => page.locator(TAG).getAttribute('data-lab');
 
 /** The kernel lab's table: per row the variant and the measured numbers (data-measured). */
 const labRows = (page) =>
@@ -107,9 +109,7 @@ describe('simd: why this is cheap on a CPU', () => {
       expectMultiplyAdd(await readNumbers(page, TAG), a, B0, 0);
       // The slider is dragged with the keyboard's arrows here (Right twice: the fold, then the swap-add).
       await page.locator(`${TAG} .step-slider`).focus();
-      await page.keyboard.press('ArrowRight');
-      await page.keyboard.press('ArrowRight');
-      await page.keyboard.press('ArrowRight');
+      await pressKeys(page, 'ArrowRight', 'ArrowRight', 'ArrowRight');
       expect((await state(page)).step).toBe(3);
       // The swap-add: z = v + swapped(v), each lane the sum of two float32 numbers.
       let numbers = await readNumbers(page, TAG);
@@ -145,10 +145,7 @@ describe('simd: why this is cheap on a CPU', () => {
       expect(one(numbers, 'trace-result').value).toBe(one(numbers, 'dot').value);
       await expectAllLogged(page, TAG);
 
-      const params = await urlParams(page);
-      expect(params.get('ch')).toBe(CH);
-      expect(params.get('variant')).toBe('scalar');
-      expect(params.get('a')).toBe(a.join(','));
+      await expectParams(page, CH, { variant: 'scalar', a: a.join(',') });
       await withChapter(env, CH, TAG, { search: (await settledUrl(page)).search }, async (copy) => {
         await waitTrace(copy.page, 'scalar');
         expect((await readNumbers(copy.page, TAG)).map((n) => n.text)).toEqual(numbers.map((n) => n.text));
@@ -157,23 +154,14 @@ describe('simd: why this is cheap on a CPU', () => {
   });
 
   test('a URL with five elements pads the second register half with zeros', async () => {
-    await withChapter(
-      env,
-      CH,
-      TAG,
-      {
-        search: '?ch=simd&v=1&a=1,2,3,4,5&b=-1,0.5,2,-3,4&variant=simd128&step=0',
-      },
-      async (opened) => {
-        const { page } = opened;
-        await waitTrace(page, 'simd128');
-        const numbers = await readNumbers(page, TAG);
-        expect(byRole(numbers, 'product').length).toBe(5);
-        expect(await page.locator(`${TAG} .lane.pad`).count()).toBeGreaterThan(0);
-        expect(one(numbers, 'dot').value).toBe(-1 + 1 + 6 - 12 + 20);
-        await expectAllLogged(page, TAG);
-      },
-    );
+    await withChapter(env, CH, TAG, { search: `${FIVE}&step=0` }, async ({ page }) => {
+      await waitTrace(page, 'simd128');
+      const numbers = await readNumbers(page, TAG);
+      expect(byRole(numbers, 'product').length).toBe(5);
+      expect(await page.locator(`${TAG} .lane.pad`).count()).toBeGreaterThan(0);
+      expect(one(numbers, 'dot').value).toBe(-1 + 1 + 6 - 12 + 20);
+      await expectAllLogged(page, TAG);
+    });
   });
 
   test('a merge with a negative right-hand sum is written left \u2212 |right|, never "+ \u2212"', async () => {
@@ -198,24 +186,15 @@ describe('simd: why this is cheap on a CPU', () => {
   });
 
   test('a step past the end of the trace (from a link) shows the last step, and Previous goes to the one before it', async () => {
-    await withChapter(
-      env,
-      CH,
-      TAG,
-      {
-        search: '?ch=simd&v=1&a=1,2,3,4,5&b=-1,0.5,2,-3,4&variant=simd128&step=99',
-      },
-      async (opened) => {
-        const { page } = opened;
-        await waitTrace(page, 'simd128');
-        const steps = Number(await page.locator(TAG).getAttribute('data-steps'));
-        expect(await page.locator(`${TAG} .step-text`).textContent()).toBe(`Step ${steps} of ${steps}`);
-        expect(await page.locator(`${TAG} button.next`).isDisabled()).toBe(true);
-        await page.locator(`${TAG} button.prev`).click();
-        expect(await page.locator(`${TAG} .step-text`).textContent()).toBe(`Step ${steps - 1} of ${steps}`);
-        expect((await state(page)).step).toBe(steps - 2);
-      },
-    );
+    await withChapter(env, CH, TAG, { search: `${FIVE}&step=99` }, async ({ page }) => {
+      await waitTrace(page, 'simd128');
+      const steps = Number(await page.locator(TAG).getAttribute('data-steps'));
+      expect(await page.locator(`${TAG} .step-text`).textContent()).toBe(`Step ${steps} of ${steps}`);
+      expect(await page.locator(`${TAG} button.next`).isDisabled()).toBe(true);
+      await page.locator(`${TAG} button.prev`).click();
+      expect(await page.locator(`${TAG} .step-text`).textContent()).toBe(`Step ${steps - 1} of ${steps}`);
+      expect((await state(page)).step).toBe(steps - 2);
+    });
   });
 
   test('predict, then reveal: 16 elements take 4 f32x4.mul', async () => {
@@ -223,13 +202,12 @@ describe('simd: why this is cheap on a CPU', () => {
       await predictChoice(page, TAG, '16', 'wrong');
       await predictChoice(page, TAG, '4', 'right');
       expect((await state(page)).a.length).toBe(16);
-      await expectAllLogged(page, TAG);
     });
   });
 
   test('the kernel lab times both variants on a tiny size: a row each with finite numbers, a bar each, in the JSON export', async () => {
     await withChapter(env, CH, TAG, { search: '?ch=simd&v=1&kernel=matmul&size=64' }, async ({ page }) => {
-      expect(await page.locator(TAG).evaluate((el) => el.dataset.lab)).toBe('idle');
+      expect(await lab(page)).toBe('idle');
       // The flop count of the chosen kernel is typeset on the page.
       expect(await page.locator(`${TAG} .lab-workload .katex`).count()).toBeGreaterThan(0);
       expect(await page.locator(`${TAG} .lab-shapes`).textContent()).toContain(
@@ -239,19 +217,13 @@ describe('simd: why this is cheap on a CPU', () => {
       await page.waitForSelector(`${TAG}[data-lab="done"]`, { timeout: 30000 });
       const rows = await labRows(page);
       expect(rows.map((r) => r.variant)).toEqual(['simd128', 'scalar']);
-      for (const r of rows) {
-        for (const key of ['median-ms', 'gflops', 'speedup']) {
-          expect(Number.isFinite(r[key])).toBe(true);
-          expect(r[key]).toBeGreaterThan(0);
-        }
-      }
+      for (const r of rows)
+        for (const key of ['median-ms', 'gflops', 'speedup']) expect(Number.isFinite(r[key]) && r[key] > 0).toBe(true);
       // The scalar row is the reference of the speed-up: exactly 1.
       expect(rows[1].speedup).toBe(1);
       expect(await page.locator(`${TAG} svg.lab-chart rect.bar`).count()).toBe(2);
       const json = await exportJson(page, TAG);
-      expect(json.lab.kernel).toBe('matmul');
-      expect(json.lab.size).toBe(64);
-      expect(json.lab.flops).toBe(2 * 64 ** 3);
+      expect(json.lab).toMatchObject({ kernel: 'matmul', size: 64, flops: 2 * 64 ** 3 });
       expect(json.lab.rows.map((r) => r.variant)).toEqual(['simd128', 'scalar']);
       expect(await page.locator(TAG).evaluate((el) => el.stateText)).toContain('kernel=matmul&size=64');
     });
@@ -264,15 +236,15 @@ describe('simd: why this is cheap on a CPU', () => {
       await page.locator(`${TAG} select.lab-size`).selectOption('1024');
       expect(await state(page)).toMatchObject({ kernel: 'attention', size: 1024 });
       await page.locator(`${TAG} [data-action="run"]`).click();
-      expect(await page.locator(TAG).evaluate((el) => el.dataset.lab)).toBe('running');
+      expect(await lab(page)).toBe('running');
       expect(await page.locator(`${TAG} [data-action="run"]`).isDisabled()).toBe(true);
       // The main thread is free: the step slider still moves the trace while the timing runs.
       await page.locator(`${TAG} .step-slider`).focus();
       await page.keyboard.press('ArrowRight');
       expect((await state(page)).step).toBe(1);
-      expect(await page.locator(TAG).evaluate((el) => el.dataset.lab)).toBe('running');
+      expect(await lab(page)).toBe('running');
       await page.locator(`${TAG} [data-action="cancel"]`).click();
-      expect(await page.locator(TAG).evaluate((el) => el.dataset.lab)).toBe('cancelled');
+      expect(await lab(page)).toBe('cancelled');
       expect(await page.locator(`${TAG} .lab-status`).textContent()).toMatch(/Cancelled/);
       expect(await page.locator(`${TAG} [data-action="cancel"]`).isDisabled()).toBe(true);
       expect(await labRows(page)).toEqual([]);
@@ -315,9 +287,8 @@ describe('simd: why this is cheap on a CPU', () => {
       const note = page.locator(`${TAG} .note`);
       expect(await note.isVisible()).toBe(true);
       const text = await note.textContent();
-      expect(text).toContain('kernel=conv2d');
-      expect(text).toContain('size=100');
-      expect(text).toContain('one of the sizes offered for matmul: 64, 128, 256, 512');
+      for (const part of ['kernel=conv2d', 'size=100', 'one of the sizes offered for matmul: 64, 128, 256, 512'])
+        expect(text).toContain(part);
       expect(await page.locator(`${TAG} select.lab-kernel`).inputValue()).toBe('matmul');
       expect(await page.locator(`${TAG} select.lab-size`).inputValue()).toBe('256');
       // The rest of the chapter is untouched: the trace of the default pair.

@@ -1,12 +1,6 @@
-// <ag-attention-atom>: chapter 1, "The atom of attention". Four tokens of a
-// short sentence each send out a 2-D query q_i and a 2-D key k_j, drawn as
-// draggable points on one plane; the heat map is S = QKᵀ [N, N]. Hovering,
-// clicking or focusing a cell draws that pair of vectors (the others fade)
-// and writes its dot product term by term. Every number shown is a wasm
-// result: ag.matmul(Q, K, { transposeB: true }) for the grid, ag.dot of
-// one-element vectors for each term q_i,c k_j,c, and ag.dot(q_i, k_j).
-//
-//   <ag-attention-atom q="0.5,0.5;1,2;2,0.5;-1,1.5" k="0.5,-0.5;2,1.5;-1,1;2.5,-0.5" cell="3,2"></ag-attention-atom>
+// <ag-attention-atom>: chapter 1, "The atom of attention". Four tokens' 2-D queries and keys as draggable
+// points and the heat map S = QKᵀ (ag.matmul with transposeB); the chosen cell's dot product term by term
+// (ag.dot of one-element vectors) and whole (ag.dot).
 import { select } from 'd3';
 import { AgWidget, defineWidget } from '../widget/base.js';
 import { line, num, nums, signedTerm } from '../widget/controls.js';
@@ -16,6 +10,7 @@ import { heatmap } from '../widget/heatmap.js';
 import { tex, texElement } from '../widget/math.js';
 import { defineState, matrix, vector } from '../widget/state.js';
 import { vectorFigure } from '../widget/vector-figure.js';
+import { rowsOf, tensorOf as tensor } from '../models/tensor.js';
 
 const TOKENS = ['the', 'cat', 'ate', 'fish'];
 const N = TOKENS.length;
@@ -175,11 +170,9 @@ export class AgAttentionAtom extends AgWidget {
 
   render(ag, { q, k, cell }) {
     const ui = this.#ui;
-    const S = ag.matmul(tensor(q), tensor(k), { transposeB: true }).data;
-    const rows = Array.from({ length: N }, (_, i) => S.subarray(i * N, (i + 1) * N));
     const i = cell[0] - 1;
     const j = cell[1] - 1;
-    ui.hm.update(rows, { selected: [i, j] });
+    ui.hm.update(rowsOf(ag.matmul(tensor(q), tensor(k), { transposeB: true }), N, N), { selected: [i, j] });
 
     const qi = q[i];
     const kj = k[j];
@@ -220,10 +213,6 @@ export class AgAttentionAtom extends AgWidget {
   figure() {
     return this.#ui ? this.#ui.hm.node : null;
   }
-}
-
-function tensor(rows) {
-  return { data: Float32Array.from(rows.flat()), shape: [rows.length, rows[0].length] };
 }
 
 defineWidget('ag-attention-atom', AgAttentionAtom);

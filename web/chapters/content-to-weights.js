@@ -1,28 +1,20 @@
-// <ag-content-to-weights>: part 2, chapter 7, "From content to weights".
-// A short sentence; each word's embedding is drawn by ag.random.normal from a
-// seed made of the word (web/models/sentence.js), so X [T, d_model] with
-// d_model = 4. Three projections W_Q, W_K, W_V [4, 2] turn X into Q, K, V
-// [T, 2] (ag.matmul); ag.attention gives the scores QKᵀ/√d_k, the weights
-// softmax(scores) (row-stochastic: row sums by ag.dot with a row of ones)
-// and Y = AV. The learner steps through the pipeline (buttons or keys),
-// drags the rows of W_Q, W_K or W_V in their 2-D output space (mouse or arrow
-// keys), picks a query row in the heat maps and edits the sentence.
-//
-//   <ag-content-to-weights step="5" query="2"></ag-content-to-weights>
+// <ag-content-to-weights>: part 2, "From content to weights". Each word's embedding comes from
+// ag.random.normal (models/sentence.js), X [T, 4]; W_Q, W_K, W_V [4, 2] give Q, K, V (ag.matmul);
+// ag.attention gives the scores, the weights (row sums by ag.dot with ones) and Y = AV.
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { lbl, line, num, nums, radioGroup } from '../widget/controls.js';
-import { h, markCurrent, setFlag, setText } from '../widget/dom.js';
+import { button, lbl, line, num, nums, radioGroup } from '../widget/controls.js';
+import { h, setFlag, setOrRemove, setText } from '../widget/dom.js';
 import { formatNumber, shapeText, sub } from '../widget/format.js';
 import { heatmap } from '../widget/heatmap.js';
-import { texElement } from '../widget/math.js';
 import { matrixTable } from '../widget/matrix-table.js';
 import { keptResults, lastResult } from '../widget/memo.js';
 import { plane } from '../widget/plot.js';
-import { sentenceFields, sentenceInput, sentenceProblems } from '../widget/sentence-input.js';
+import { sentenceFields, sentenceInput, sentenceProblems, sentenceWords } from '../widget/sentence-input.js';
+import { stagePanels } from '../widget/stage-panels.js';
 import { choice, defineState, matrix, number } from '../widget/state.js';
 import { separateLabels } from '../widget/label-separation.js';
 import { vectorFigure } from '../widget/vector-figure.js';
-import { packSentence, unpackSentence, wordVector } from '../models/sentence.js';
+import { packSentence, wordVector } from '../models/sentence.js';
 import { argmax, rowsOf } from '../models/tensor.js';
 
 const D_MODEL = 4;
@@ -49,18 +41,52 @@ const DEFAULT_W = {
     [-0.5, 0.5],
   ],
 };
-const MATS = [
-  { id: 'wq', name: 'W_Q', short: 'Q', label: 'W_Q' },
-  { id: 'wk', name: 'W_K', short: 'K', label: 'W_K' },
-  { id: 'wv', name: 'W_V', short: 'V', label: 'W_V' },
-];
+const MATS = { wq: 'W_Q', wk: 'W_K', wv: 'W_V' };
+/** The five steps: their button, their panel (formula and box) and their line of shapes (for T tokens). */
 const STEPS = [
-  { n: 1, title: 'Embeddings X' },
-  { n: 2, title: 'Projections Q, K, V' },
-  { n: 3, title: 'Scores QK\u1d40/\u221ad\u2096' },
-  { n: 4, title: 'Weights softmax(\u00b7)' },
-  { n: 5, title: 'Output Y = AV' },
-];
+  {
+    id: 'x',
+    button: 'Embeddings X',
+    title: '1. The embeddings X',
+    tex: 'X=\\begin{bmatrix}x_1\\\\ \\vdots\\\\ x_T\\end{bmatrix}\\in\\mathbb{R}^{T\\times d_{\\text{model}}}',
+    box: 'tables',
+    shape: (T) => `X: ${shapeText([T, D_MODEL])} (T = ${T} tokens, d_model = ${D_MODEL})`,
+  },
+  {
+    id: 'qkv',
+    button: 'Projections Q, K, V',
+    title: '2. Three projections',
+    tex: 'Q=XW_Q,\\quad K=XW_K,\\quad V=XW_V',
+    box: 'tables',
+    shape: (T) =>
+      `${shapeText([T, D_MODEL])} \u00b7 ${shapeText([D_MODEL, D_K])} \u2192 ${shapeText([T, D_K])} each (d_k = d_v = ${D_K})`,
+  },
+  {
+    id: 's',
+    button: 'Scores QK\u1d40/\u221ad\u2096',
+    title: '3. The scores',
+    tex: 'S=\\frac{QK^{\\top}}{\\sqrt{d_k}},\\qquad S_{ij}=\\frac{q_i\\cdot k_j}{\\sqrt{d_k}}',
+    box: 'hm-box',
+    shape: (T) =>
+      `Q ${shapeText([T, D_K])} \u00b7 K\u1d40 ${shapeText([D_K, T])} \u2192 S ${shapeText([T, T])}, divided by \u221a${D_K}`,
+  },
+  {
+    id: 'a',
+    button: 'Weights softmax(\u00b7)',
+    title: '4. The weights',
+    tex: 'A_{ij}=\\frac{\\exp(S_{ij})}{\\sum_{k}\\exp(S_{ik})},\\qquad A_{ij}\\ge 0,\\quad \\sum_{j}A_{ij}=1',
+    box: 'hm-box',
+    shape: (T) => `softmax along each row: A ${shapeText([T, T])}, row-stochastic`,
+  },
+  {
+    id: 'y',
+    button: 'Output Y = AV',
+    title: '5. The output',
+    tex: 'Y=AV,\\qquad y_i=\\sum_{j}A_{ij}\\,v_j',
+    box: 'tables',
+    shape: (T) => `A ${shapeText([T, T])} \u00b7 V ${shapeText([T, D_K])} \u2192 Y ${shapeText([T, D_K])}`,
+  },
+].map((step, i) => ({ ...step, n: i + 1, dataset: { step: i + 1 } }));
 
 const fmt = (x) => formatNumber(x, 3);
 const SENTENCE = sentenceFields(DEFAULT_WORDS, 2);
@@ -117,15 +143,14 @@ export class AgContentToWeights extends AgWidget {
     const sentence = sentenceInput(this, { hint: 'each word gets its own fixed random vector' });
 
     // The stepper.
-    const stepButtons = STEPS.map((s) => {
-      const b = h('button', { type: 'button', class: 'step-button', dataset: { step: s.n } }, `${s.n}. ${s.title}`);
-      b.addEventListener('click', () => this.setState({ step: s.n }));
-      return b;
-    });
-    const back = h('button', { type: 'button', class: 'step-nav', dataset: { nav: 'back' } }, '\u25c0 Back');
-    const next = h('button', { type: 'button', class: 'step-nav', dataset: { nav: 'next' } }, 'Next \u25b6');
-    back.addEventListener('click', () => this.setState({ step: Math.max(1, this.state.step - 1) }));
-    next.addEventListener('click', () => this.setState({ step: Math.min(STEPS.length, this.state.step + 1) }));
+    const toStep = (step) => this.setState({ step: Math.max(1, Math.min(STEPS.length, step)) });
+    const stepButtons = STEPS.map((s) =>
+      button({ class: 'step-button', dataset: { step: s.n } }, `${s.n}. ${s.button}`, () => toStep(s.n)),
+    );
+    const nav = (dir, text, d) =>
+      button({ class: 'step-nav', dataset: { nav: dir } }, text, () => toStep(this.state.step + d));
+    const back = nav('back', '\u25c0 Back', -1);
+    const next = nav('next', 'Next \u25b6', 1);
     const stepper = h(
       'nav',
       { class: 'stepper', 'aria-label': 'Steps from X to Y' },
@@ -136,8 +161,7 @@ export class AgContentToWeights extends AgWidget {
     stepper.addEventListener('keydown', (e) => {
       if (e.target instanceof HTMLButtonElement && (e.key === 'ArrowRight' || e.key === 'ArrowLeft')) {
         e.preventDefault();
-        const s = this.state.step + (e.key === 'ArrowRight' ? 1 : -1);
-        this.setState({ step: Math.max(1, Math.min(STEPS.length, s)) });
+        toStep(this.state.step + (e.key === 'ArrowRight' ? 1 : -1));
       }
     });
 
@@ -146,7 +170,7 @@ export class AgContentToWeights extends AgWidget {
       name: 'edit',
       class: 'edit-choice',
       label: 'Matrix to edit',
-      options: MATS.map((m) => ({ value: m.id, label: m.label })),
+      options: Object.entries(MATS).map(([value, label]) => ({ value, label })),
       onChange: (id) => this.setState({ edit: id }),
     });
     const figW = vectorFigure(this, {
@@ -169,8 +193,7 @@ export class AgContentToWeights extends AgWidget {
           this.setState({ [id]: m });
         },
         describe: (v) => `row ${c + 1} = (${v.map(fmt).join(', ')})`,
-        announce: (v) =>
-          `${MATS.find((x) => x.id === this.state.edit).label} row ${c + 1} = (${v.map(fmt).join(', ')})`,
+        announce: (v) => `${MATS[this.state.edit]} row ${c + 1} = (${v.map(fmt).join(', ')})`,
       }),
     );
     const figQK = h('div', { class: 'figure' });
@@ -201,96 +224,27 @@ export class AgContentToWeights extends AgWidget {
     );
 
     // The steps.
-    const panels = {
-      x: h('section', { class: 'panel', dataset: { step: 1 } }),
-      qkv: h('section', { class: 'panel', dataset: { step: 2 } }),
-      s: h('section', { class: 'panel', dataset: { step: 3 } }),
-      a: h('section', { class: 'panel', dataset: { step: 4 } }),
-      y: h('section', { class: 'panel', dataset: { step: 5 } }),
-    };
-    const shapes = {};
-    const shapeLine = (id, tex) => {
-      shapes[id] = h('p', { class: 'shape-line', dataset: { shape: id } });
-      return h('div', { class: 'formula' }, texElement(tex, { display: true }), shapes[id]);
-    };
-    panels.x.append(
-      h('h3', {}, '1. The embeddings X'),
-      shapeLine(
-        'x',
-        'X=\\begin{bmatrix}x_1\\\\ \\vdots\\\\ x_T\\end{bmatrix}\\in\\mathbb{R}^{T\\times d_{\\text{model}}}',
-      ),
-    );
-    panels.qkv.append(h('h3', {}, '2. Three projections'), shapeLine('qkv', 'Q=XW_Q,\\quad K=XW_K,\\quad V=XW_V'));
-    panels.s.append(
-      h('h3', {}, '3. The scores'),
-      shapeLine('s', 'S=\\frac{QK^{\\top}}{\\sqrt{d_k}},\\qquad S_{ij}=\\frac{q_i\\cdot k_j}{\\sqrt{d_k}}'),
-    );
-    const rowSumBox = h('div', { class: 'rowsums' });
-    panels.a.append(
-      h('h3', {}, '4. The weights'),
-      shapeLine(
-        'a',
-        'A_{ij}=\\frac{\\exp(S_{ij})}{\\sum_{k}\\exp(S_{ik})},\\qquad A_{ij}\\ge 0,\\quad \\sum_{j}A_{ij}=1',
-      ),
-    );
-    panels.y.append(h('h3', {}, '5. The output'), shapeLine('y', 'Y=AV,\\qquad y_i=\\sum_{j}A_{ij}\\,v_j'));
+    const { panels, shapes, boxes } = stagePanels(STEPS, { formulaBox: true });
     const readScore = num('readout-score');
     const readWeight = num('readout-weight');
     const readText = h('span', { class: 'readout-text' });
     const readout = h('p', { class: 'readout' }, readText, ': score ', readScore, ', weight ', readWeight);
-    const hmBoxS = h('div', { class: 'hm-box' });
-    const hmBoxA = h('div', { class: 'hm-box' });
-    const tables = {
-      x: h('div', { class: 'tables' }),
-      qkv: h('div', { class: 'tables' }),
-      y: h('div', { class: 'tables' }),
-    };
-    panels.x.append(tables.x);
-    panels.qkv.append(tables.qkv);
-    panels.s.append(hmBoxS);
-    panels.a.append(hmBoxA, rowSumBox);
+    const rowSumBox = h('div', { class: 'rowsums' });
+    panels[3].append(rowSumBox);
     const yLabel = h('span', { class: 'expr', dataset: { role: 'y-label' } });
     const ySelected = nums('y-selected', 2);
-    panels.y.append(tables.y, line(lbl('Selected row: '), yLabel, ' = (', ySelected[0], ', ', ySelected[1], ')'));
-    const steps = h('div', { class: 'steps' }, Object.values(panels));
+    panels[4].append(line(lbl('Selected row: '), yLabel, ' = (', ySelected[0], ', ', ySelected[1], ')'));
+    const steps = h('div', { class: 'steps' }, panels);
 
     body.append(predict, sentence.element, stepper, readout, steps, planes);
-    this.#ui = {
-      yLabel,
-      ySelected,
-      readScore,
-      readWeight,
-      readText,
-      sentence,
-      stepButtons,
-      back,
-      next,
-      edit,
-      figW,
-      pW: figW.plane,
-      rowArrows,
-      rowLabels,
-      handles,
-      pQK,
-      qkLayer,
-      panels,
-      shapes,
-      tables,
-      hmBoxS,
-      hmBoxA,
-      rowSumBox,
-      readout,
-      steps,
-    };
+    this.#ui = { yLabel, ySelected, readScore, readWeight, readText, sentence, stepButtons, back, next, edit, figW };
+    Object.assign(this.#ui, { rowArrows, rowLabels, handles, pQK, qkLayer, panels, shapes, boxes, rowSumBox });
   }
 
   syncControls(state) {
     const ui = this.#ui;
     ui.sentence.sync(state.words);
-    ui.stepButtons.forEach((b, i) => {
-      if (i + 1 === state.step) b.setAttribute('aria-current', 'step');
-      else b.removeAttribute('aria-current');
-    });
+    ui.stepButtons.forEach((b, i) => setOrRemove(b, 'aria-current', i + 1 === state.step ? 'step' : null));
     setFlag(ui.back, 'disabled', state.step === 1);
     setFlag(ui.next, 'disabled', state.step === STEPS.length);
     ui.edit.set(state.edit);
@@ -299,24 +253,15 @@ export class AgContentToWeights extends AgWidget {
 
   /** (Re)makes the tables and heat maps for a sentence of T tokens. */
   #rebuild(words) {
-    const ui = this.#ui;
-    const T = words.length;
-    const label = (i) => `${i + 1} ${words[i]}`;
-    const rows = words.map((_, i) => label(i));
-    ui.tables.x.replaceChildren();
-    ui.tables.qkv.replaceChildren();
-    ui.tables.y.replaceChildren();
-    ui.hmBoxS.replaceChildren();
-    ui.hmBoxA.replaceChildren();
-    ui.rowSumBox.replaceChildren();
-    const tX = matrixTable({ caption: 'X', rows, cols: D_MODEL, role: 'x' });
-    const tQ = matrixTable({ caption: 'Q', rows, cols: D_K, role: 'q' });
-    const tK = matrixTable({ caption: 'K', rows, cols: D_K, role: 'k' });
-    const tV = matrixTable({ caption: 'V', rows, cols: D_K, role: 'v' });
-    const tY = matrixTable({ caption: 'Y', rows, cols: D_K, role: 'y' });
-    ui.tables.x.append(tX.element);
-    ui.tables.qkv.append(tQ.element, tK.element, tV.element);
-    ui.tables.y.append(tY.element);
+    const { boxes, rowSumBox } = this.#ui;
+    const rows = words.map((w, i) => `${i + 1} ${w}`);
+    for (const box of [...Object.values(boxes), rowSumBox]) box.replaceChildren();
+    const [tX, tQ, tK, tV, tY] = ['x', 'q', 'k', 'v', 'y'].map((role) =>
+      matrixTable({ caption: role.toUpperCase(), rows, cols: role === 'x' ? D_MODEL : D_K, role }),
+    );
+    boxes.x.append(tX.element);
+    boxes.qkv.append(tQ.element, tK.element, tV.element);
+    boxes.y.append(tY.element);
     const heads = (sym) => words.map((w, i) => ({ label: sym, sub: String(i + 1), note: w }));
     // The two heat maps, S and A: a row chooses the query; the chapter has its own readout.
     const grid = (box, letter, role, more) =>
@@ -334,31 +279,29 @@ export class AgContentToWeights extends AgWidget {
         onActivate: (i) => this.setState({ query: i + 1 }),
         ...more,
       });
-    const hmS = grid(ui.hmBoxS, 'S', 'score');
-    const hmA = grid(ui.hmBoxA, 'A', 'weight', { scale: 'sequential', domain: [0, 1] });
+    const hmS = grid(boxes.s, 'S', 'score');
+    const hmA = grid(boxes.a, 'A', 'weight', { scale: 'sequential', domain: [0, 1] });
     const sums = nums('row-sum', words.length);
-    ui.rowSumBox.append(
+    rowSumBox.append(
       h('p', { class: 'lbl' }, 'Row sums \u03a3\u2c7c A\u1d62\u2c7c:'),
       h(
         'ul',
         { class: 'sum-list' },
-        sums.map((s, i) => h('li', {}, `${label(i)}: `, s)),
+        sums.map((s, i) => h('li', {}, `${rows[i]}: `, s)),
       ),
     );
-    this.#built = { key: words.join(' '), T, tX, tQ, tK, tV, tY, hmS, hmA, sums };
+    this.#built = { key: words.join(' '), tX, tQ, tK, tV, tY, hmS, hmA, sums };
   }
 
   render(ag, state) {
     const ui = this.#ui;
-    const words = unpackSentence(state.words);
-    if (words.some((w) => w === '')) throw new Error('The sentence in the link is not readable; showing nothing.');
+    const words = sentenceWords(state);
     if (!this.#built || this.#built.key !== words.join(' ')) this.#rebuild(words);
     const b = this.#built;
     const T = words.length;
     const qi = Math.min(state.query, T) - 1;
 
-    // X depends on the words only, and each projection on X and its own matrix:
-    // moving a row of one matrix recomputes that projection alone.
+    // X depends on the words only, each projection on X and its matrix: moving a row recomputes one.
     const wordsKey = words.join(' ');
     const X = this.#embedding(ag, wordsKey, () => embed(ag, words));
     const project = (id) =>
@@ -390,25 +333,8 @@ export class AgContentToWeights extends AgWidget {
     A.forEach((row, i) => this.show(b.sums[i], ag.dot(row, ones), { digits: 6 }));
     ui.ySelected.forEach((el, c) => this.show(el, Y[qi][c], { digits: 3 }));
     setText(ui.yLabel, `y${sub(qi + 1)} (\u201c${words[qi]}\u201d)`);
-    for (const t of [b.tX, b.tQ, b.tK, b.tV, b.tY]) {
-      t.cells.forEach((row, i) => {
-        const tr = row[0].parentElement;
-        markCurrent(tr, 'is-selected', i === qi);
-      });
-    }
-
-    const dModel = D_MODEL;
-    setText(ui.shapes.x, `X: ${shapeText([T, dModel])} (T = ${T} tokens, d_model = ${dModel})`);
-    setText(
-      ui.shapes.qkv,
-      `${shapeText([T, dModel])} \u00b7 ${shapeText([dModel, D_K])} \u2192 ${shapeText([T, D_K])} each (d_k = d_v = ${D_K})`,
-    );
-    setText(
-      ui.shapes.s,
-      `Q ${shapeText([T, D_K])} \u00b7 K\u1d40 ${shapeText([D_K, T])} \u2192 S ${shapeText([T, T])}, divided by \u221a${D_K}`,
-    );
-    setText(ui.shapes.a, `softmax along each row: A ${shapeText([T, T])}, row-stochastic`);
-    setText(ui.shapes.y, `A ${shapeText([T, T])} \u00b7 V ${shapeText([T, D_K])} \u2192 Y ${shapeText([T, D_K])}`);
+    for (const t of [b.tX, b.tQ, b.tK, b.tV, b.tY]) t.select(qi);
+    for (const step of STEPS) setText(ui.shapes[step.id], step.shape(T));
 
     this.#last = { words, X, Q, K, V, att, qi };
     this.#readout(qi, argmax(A[qi]));
@@ -432,21 +358,21 @@ export class AgContentToWeights extends AgWidget {
   #draw(state, Q, K, words, qi) {
     const ui = this.#ui;
     const W = state[state.edit];
-    const p = ui.pW;
+    const p = ui.figW.plane;
     ui.rowArrows.forEach((arrow, c) => arrow.draw(W[c]));
     ui.rowLabels.forEach((t, c) => t.attr('x', p.x(W[c][0]) + 9).attr('y', p.y(W[c][1]) - 9));
     ui.handles.forEach((hd) => hd.update());
     // The query-key plane: a drawing of wasm results (clamped to the frame).
     const pq = ui.pQK;
     const clamp = (v) => Math.max(-pq.extent, Math.min(pq.extent, v));
-    const keys = K.map((k, j) => ({
-      x: clamp(k[0]),
-      y: clamp(k[1]),
-      label: `k${sub(j + 1)} ${words[j]}`,
-      cls: 'pt-key',
-    }));
-    const q = { x: clamp(Q[qi][0]), y: clamp(Q[qi][1]), label: `q${sub(qi + 1)} ${words[qi]}`, cls: 'pt-query' };
-    const pts = [...keys, q];
+    const point = (v, i, kind) => ({
+      x: clamp(v[0]),
+      y: clamp(v[1]),
+      label: `${kind}${sub(i + 1)} ${words[i]}`,
+      cls: kind === 'q' ? 'pt-query' : 'pt-key',
+    });
+    const q = point(Q[qi], qi, 'q');
+    const pts = [...K.map((k, j) => point(k, j, 'k')), q];
     ui.qkLayer
       .selectAll('line.qline')
       .data([q])

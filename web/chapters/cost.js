@@ -1,17 +1,7 @@
-// <ag-attention-cost>: "The cost of attention". One head of self-attention
-// over T tokens, T from 64 to a chosen largest size, computed two ways in the
-// experiment worker (web/timing/attention-cost.js):
-//   plain      ag.attention(Q, K, V, { streaming: false }): the [T, T] grid
-//              of scores sits in the wasm heap, T² floats;
-//   streaming  ag.attention(Q, K, V, { streaming: true }): an online softmax
-//              over tiles of keys, memory that grows like T·d_k.
-// Shown for each T: the peak bytes allocated on the wasm heap during the call
-// (ag.resetPeakMemory / ag.memoryStats, measured), the median time of a call
-// (measured), both on log-log plots with the formulas, and a table. The
-// squared distance between the two outputs is a kernel result (show()).
-// Memory and times are measurements (data-measured), never data-value.
-//
-//   <ag-attention-cost tmax="4096" dk="64" at="2048"></ag-attention-cost>
+// <ag-attention-cost>: "The cost of attention". One head over T = 64 ... tmax tokens, computed in the
+// experiment worker (web/timing/attention-cost.js) by ag.attention plain (the [T, T] grid in the heap) and
+// streaming (an online softmax over tiles of keys). Peak heap bytes and times are measurements
+// (data-measured); the squared distance between the two outputs is a kernel result (show()).
 import { AgWidget, defineWidget } from '../widget/base.js';
 import { chartFigure, curve, dots, draw, logLogFrame } from '../widget/charts.js';
 import { slider } from '../widget/controls.js';
@@ -20,6 +10,7 @@ import { describe } from '../widget/engine.js';
 import { ExperimentRun, labelled, settingSelect } from '../widget/experiment.js';
 import { formatBytes, formatTime } from '../widget/format.js';
 import { texElement } from '../widget/math.js';
+import { headerRow } from '../widget/matrix-table.js';
 import { defineState, number } from '../widget/state.js';
 
 export const COST_TMAX = [512, 1024, 2048, 4096];
@@ -51,8 +42,7 @@ export class AgAttentionCost extends AgWidget {
   });
 
   #ui = null;
-  // The cancelled sweep keeps its key: moving the reading slider over its
-  // rows does not start it again; another setting or "Run again" does.
+  // A cancelled sweep keeps its key: reading its rows does not restart it; a setting or "Run again" does.
   #exp = new ExperimentRun(this, {
     progressLabel: 'Sweep progress',
     cancelled: 'Cancelled. Change a setting or press \u201cRun again\u201d to measure anew.',
@@ -73,11 +63,7 @@ export class AgAttentionCost extends AgWidget {
       id: 'grid-doubling',
       question:
         'The sequence doubles from T = 2048 to T = 4096 tokens. The memory the [T, T] grid of scores needs is multiplied by\u2026',
-      choices: [
-        { value: '2', label: '2' },
-        { value: '4', label: '4' },
-        { value: '8', label: '8' },
-      ],
+      choices: ['2', '4', '8'].map((v) => ({ value: v, label: v })),
       reveal: () => {
         this.setState({ tmax: 4096, at: 4096 });
         // A count, not a computed result: T² entries of four bytes each.
@@ -123,10 +109,9 @@ export class AgAttentionCost extends AgWidget {
     const agreement = h('p', { class: 'agreement' });
     const tbody = h('tbody');
     const group = (text) => h('th', { scope: 'colgroup', colspan: 2 }, text);
-    const cols = ['T', 'Grid, 4T\u00b2 B', ...SIDES, ...SIDES].map((text) => h('th', { scope: 'col' }, text));
     const table = h(
       'table',
-      { class: 'cost-table' },
+      { class: 'cost-table measured' },
       h(
         'caption',
         {},
@@ -136,22 +121,21 @@ export class AgAttentionCost extends AgWidget {
         'thead',
         {},
         h('tr', {}, h('td', { colspan: 2 }), group('Peak heap'), group('Time per call')),
-        h('tr', {}, cols),
+        headerRow(['T', 'Grid, 4T\u00b2 B', ...SIDES, ...SIDES]).firstChild,
       ),
       tbody,
     );
+    const tex = (t) => texElement(t, { display: true });
 
     body.append(
       predict,
       h(
         'div',
         { class: 'formulas' },
-        texElement('S=\\frac{QK^{\\mathsf T}}{\\sqrt{d_k}}\\in\\mathbb{R}^{T\\times T}:\\ 4T^2\\ \\text{bytes}', {
-          display: true,
-        }),
-        texElement('M_{\\text{plain}}\\approx 4\\,(T^2+4Td_k)\\ \\text{bytes}', { display: true }),
-        texElement('M_{\\text{stream}}\\approx 4\\cdot 4Td_k+c\\ \\text{bytes}', { display: true }),
-        texElement('\\text{work of both}:\\ 4T^2d_k\\ \\text{flop}', { display: true }),
+        tex('S=\\frac{QK^{\\mathsf T}}{\\sqrt{d_k}}\\in\\mathbb{R}^{T\\times T}:\\ 4T^2\\ \\text{bytes}'),
+        tex('M_{\\text{plain}}\\approx 4\\,(T^2+4Td_k)\\ \\text{bytes}'),
+        tex('M_{\\text{stream}}\\approx 4\\cdot 4Td_k+c\\ \\text{bytes}'),
+        tex('\\text{work of both}:\\ 4T^2d_k\\ \\text{flop}'),
         h(
           'p',
           { class: 'formula-note' },
@@ -170,7 +154,7 @@ export class AgAttentionCost extends AgWidget {
       h('div', { class: 'layout' }, mem.fig, time.fig),
       h('label', { class: 'ctl ctl-at' }, h('span', {}, 'Read at ', h('var', {}, 'T')), at.input, at.out),
       reading,
-      h('div', { class: 'table-scroll' }, table),
+      h('div', { class: 'table-wrap' }, table),
       agreement,
     );
     this.#ui = { tmaxSelect, dkSelect, at, missing, mem: mem.s, time: time.s, reading, agreement, tbody };
@@ -187,9 +171,7 @@ export class AgAttentionCost extends AgWidget {
   }
 
   render(ag, state) {
-    // The sweep runs in the worker on the page's current implementation, the
-    // one `ag` is: a change of implementation (the page's menu, impl= in a
-    // link, applied after the first render) measures anew.
+    // The sweep runs on the page's implementation, the one `ag` is: another one (the menu, impl=) measures anew.
     this.#impl = describe(ag).id;
     this.#start(state);
     this.#draw(state);
@@ -267,19 +249,15 @@ export class AgAttentionCost extends AgWidget {
     );
   }
 
-  #drawMissing(sweep) {
-    const ui = this.#ui;
-    const lines = [];
-    if (sweep.memory === false)
-      lines.push(
+  #drawMissing({ memory, streaming }) {
+    const text = [
+      memory === false &&
         'This build cannot report its heap (ag.memoryStats is missing), so only the formulas are drawn for memory.',
-      );
-    if (sweep.streaming === false)
-      lines.push(
+      streaming === false &&
         'This build has no streaming option: the plain path is forced by asking for the weights, and the streaming column is the default call.',
-      );
-    setFlag(ui.missing, 'hidden', !lines.length);
-    setText(ui.missing, lines.join(' '));
+    ].filter(Boolean);
+    setFlag(this.#ui.missing, 'hidden', !text.length);
+    setText(this.#ui.missing, text.join(' '));
   }
 
   /** The frame of either log-log plot, with the reading cursor. @returns {{ s, x, y }} */
@@ -386,40 +364,25 @@ export class AgAttentionCost extends AgWidget {
 
   exportData() {
     const data = super.exportData();
-    if (this.#sweep)
-      data.sweep = {
-        impl: this.#sweep.impl ?? null,
-        tmax: this.#sweep.tmax,
-        dk: this.#sweep.dk,
-        streaming: this.#sweep.streaming,
-        memory: this.#sweep.memory,
-        rows: this.#sweep.rows,
-      };
+    if (this.#sweep) {
+      const { impl, tmax, dk, streaming, memory, rows } = this.#sweep;
+      data.sweep = { impl: impl ?? null, tmax, dk, streaming, memory, rows };
+    }
     return data;
   }
 
   exportTable() {
-    const rows = (this.#sweep?.rows ?? []).map((r) => [
-      r.T,
-      gridBytes(r.T),
-      r.plain.peakBytes,
-      r.streaming.peakBytes,
-      r.plain.medianMs,
-      r.streaming.medianMs,
-      r.squaredDistance,
-    ]);
-    return {
-      columns: [
-        'T',
-        'grid_bytes_formula',
-        'plain_peak_bytes',
-        'streaming_peak_bytes',
-        'plain_ms',
-        'streaming_ms',
-        'squared_distance',
-      ],
-      rows,
+    const columns = {
+      T: (r) => r.T,
+      grid_bytes_formula: (r) => gridBytes(r.T),
+      plain_peak_bytes: (r) => r.plain.peakBytes,
+      streaming_peak_bytes: (r) => r.streaming.peakBytes,
+      plain_ms: (r) => r.plain.medianMs,
+      streaming_ms: (r) => r.streaming.medianMs,
+      squared_distance: (r) => r.squaredDistance,
     };
+    const rows = (this.#sweep?.rows ?? []).map((r) => Object.values(columns).map((cell) => cell(r)));
+    return { columns: Object.keys(columns), rows };
   }
 
   figure() {

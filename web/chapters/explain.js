@@ -1,18 +1,10 @@
-// <ag-weights-explain>: part 2, chapter 9, "What weights do and do not
-// explain". A small two-layer stack with residual connections,
-// x -> x1 = x + MHA1(x) -> x2 = x1 + MHA2(x1) (d_model = 4, one head per
-// layer, ag.multiHeadAttention; the residual sums as one batched ag.matmul).
-// For one query and one layer, each key's attention weight stands beside the
-// change of the final output x2_i when that key is hidden in that layer
-// (keyPaddingMask): |x2_i - x2_i'| by ag.matmul ([1, -1] times the two rows)
-// and ag.norm. Keys in the top half by weight but the bottom half by effect,
-// and the other way round, are marked; "Find a case" jumps to the next
-// query/layer that has both kinds.
-//
-//   <ag-weights-explain layer="2" query="4"></ag-weights-explain>
+// <ag-weights-explain>: part 2, "What weights do and do not explain". A two-layer residual stack
+// (models/two-layer-stack.js, ag.multiHeadAttention); for one query and layer, each key's weight beside the
+// change of the final output when that key is hidden (ag.matmul and ag.norm); keys whose two ranks
+// disagree are marked, and "Find" jumps to the next query with both kinds.
 import { scaleLinear, select } from 'd3';
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { radioGroup } from '../widget/controls.js';
+import { button, radioGroup } from '../widget/controls.js';
 import { h, setText } from '../widget/dom.js';
 import { ownLayout } from '../widget/figure-layout.js';
 import { formatNumber } from '../widget/format.js';
@@ -20,9 +12,9 @@ import { sentenceWeights } from '../widget/heatmap.js';
 import { texElement } from '../widget/math.js';
 import { bodyRow, table } from '../widget/matrix-table.js';
 import { lastResult } from '../widget/memo.js';
-import { sentenceFields, sentenceInput, sentenceProblems } from '../widget/sentence-input.js';
+import { sentenceFields, sentenceInput, sentenceProblems, sentenceWords } from '../widget/sentence-input.js';
 import { choice, defineState, number } from '../widget/state.js';
-import { packSentence, unpackSentence } from '../models/sentence.js';
+import { packSentence } from '../models/sentence.js';
 import { argmax, rowsOf } from '../models/tensor.js';
 import {
   ablationEffects,
@@ -112,12 +104,9 @@ export class AgWeightsExplain extends AgWidget {
       options: [1, 2].map((L) => ({ value: String(L), label: String(L) })),
       onChange: (layer) => this.setState({ layer }),
     });
-    const find = h(
-      'button',
-      { type: 'button', class: 'find', dataset: { action: 'find' } },
-      'Find the next query with both kinds',
+    const find = button({ class: 'find', dataset: { action: 'find' } }, 'Find the next query with both kinds', () =>
+      this.#findNext(),
     );
-    find.addEventListener('click', () => this.#findNext());
     const controls = h(
       'div',
       { class: 'controls' },
@@ -126,16 +115,12 @@ export class AgWeightsExplain extends AgWidget {
       find,
     );
 
+    const tex = (t) => texElement(t, { display: true });
     const formula = h(
       'div',
       { class: 'formula' },
-      texElement(
-        'x^{(1)}=x+\\operatorname{MHA}_1(x),\\qquad x^{(2)}=x^{(1)}+\\operatorname{MHA}_2\\big(x^{(1)}\\big)',
-        { display: true },
-      ),
-      texElement('\\Delta_j=\\big\\|\\,x^{(2)}_i-x^{(2)}_i\\big|_{\\text{key }j\\text{ hidden}}\\big\\|', {
-        display: true,
-      }),
+      tex('x^{(1)}=x+\\operatorname{MHA}_1(x),\\qquad x^{(2)}=x^{(1)}+\\operatorname{MHA}_2\\big(x^{(1)}\\big)'),
+      tex('\\Delta_j=\\big\\|\\,x^{(2)}_i-x^{(2)}_i\\big|_{\\text{key }j\\text{ hidden}}\\big\\|'),
     );
     const mapBox = h('div', { class: 'hm-box' });
     const barsBox = h('div', { class: 'bars-box' });
@@ -149,7 +134,7 @@ export class AgWeightsExplain extends AgWidget {
       formula,
       h(
         'div',
-        { class: 'layout' },
+        { class: 'layout stack-early' },
         h(
           'section',
           { class: 'panel' },
@@ -249,8 +234,7 @@ export class AgWeightsExplain extends AgWidget {
   }
 
   render(ag, state) {
-    const words = unpackSentence(state.words);
-    if (words.some((w) => w === '')) throw new Error('The sentence in the link is not readable.');
+    const words = sentenceWords(state);
     if (!this.#built || this.#built.key !== words.join(' ')) this.#rebuild(words);
     const b = this.#built;
     const T = words.length;
@@ -316,24 +300,19 @@ export class AgWeightsExplain extends AgWidget {
       .attr('y', (d) => 14 + d.j * rowH + 10)
       .attr('text-anchor', 'end')
       .text((d) => d.w);
-    svg
-      .selectAll('rect.bw')
-      .data(data)
-      .join('rect')
-      .attr('class', 'bw')
-      .attr('x', left)
-      .attr('y', (d) => 8 + d.j * rowH)
-      .attr('height', 9)
-      .attr('width', (d) => xw(d.a) - left);
-    svg
-      .selectAll('rect.be')
-      .data(data)
-      .join('rect')
-      .attr('class', 'be')
-      .attr('x', left)
-      .attr('y', (d) => 8 + d.j * rowH + 11)
-      .attr('height', 9)
-      .attr('width', (d) => xe(d.e) - left);
+    for (const [cls, width, dy] of [
+      ['bw', (d) => xw(d.a) - left, 0],
+      ['be', (d) => xe(d.e) - left, 11],
+    ])
+      svg
+        .selectAll(`rect.${cls}`)
+        .data(data)
+        .join('rect')
+        .attr('class', cls)
+        .attr('x', left)
+        .attr('y', (d) => 8 + d.j * rowH + dy)
+        .attr('height', 9)
+        .attr('width', width);
     svg
       .selectAll('text.legend')
       .data(['weight (0 to 1)', 'change (0 to the largest)'])

@@ -1,25 +1,19 @@
-// The kernel lab of chapter 14 (<ag-simd>): the learner picks a kernel and a
-// size, presses Run, and the experiment worker times the SIMD build's
-// simd128 and scalar variants on that workload (web/timing/kernel-timing.js)
-// while the page stays free. Shown: the median time per call, GFLOP/s (the
-// operation count of web/chapters/kernel-lab-presets.js over the median
-// time) and the speed-up, in a table and a d3 bar chart. Times are
-// measurements made in this browser, written with data-measured (never
-// data-value, which is kept for results of the kernels).
-//
-// The kernel and the size belong to the widget's state (and so to links);
-// the widget calls sync(state) before each render and passes the choices
-// back through setState.
-import { select } from 'd3';
-import { rowBars } from '../widget/charts.js';
-import { h, setFlag, setText, svg } from '../widget/dom.js';
+// The kernel lab of chapter 14 (<ag-simd>): the worker times the simd128 and scalar kernels of the SIMD build
+// on the chosen kernel and size (web/timing/kernel-timing.js). Shown: median time per call, GFLOP/s and the
+// speed-up, in a table and a bar chart; times are measurements (data-measured, never data-value).
+import { chartFigure, rowBars } from '../widget/charts.js';
+import { h, setFlag, setText } from '../widget/dom.js';
+import { ownLayout } from '../widget/figure-layout.js';
 import { ExperimentRun, labelled, settingSelect } from '../widget/experiment.js';
 import { formatNumber, formatTime } from '../widget/format.js';
 import { texElement } from '../widget/math.js';
+import { headerRow } from '../widget/matrix-table.js';
 import { LAB_KERNEL_IDS, LAB_KERNELS } from '../models/kernel-lab-presets.js';
 
 /** The size as text: 1048576 -> "1 048 576" (digits grouped for reading). */
 const sizeText = (n) => n.toLocaleString('en-US').replace(/,/g, '\u2009');
+/** A rate or a ratio (null: not measured, a dash). */
+const rate = (v, before = '') => (v === null ? '\u2014' : `${before}${formatNumber(v, 3)}`);
 
 export class KernelLab {
   #widget;
@@ -29,9 +23,7 @@ export class KernelLab {
   #synced = null; // the kernel and size the controls show
   #result = null;
 
-  /**
-   * @param {{ host: HTMLElement, getState: () => object, setState: (patch: object) => void }} widget
-   */
+  /** @param {{ host: HTMLElement, getState: () => object, setState: (patch: object) => void }} widget */
   constructor(widget) {
     this.#widget = widget;
     const kernels = LAB_KERNEL_IDS.map((k) => [k, LAB_KERNELS[k].label]);
@@ -62,8 +54,7 @@ export class KernelLab {
       failInStatus: true,
       onRun: () => this.run(),
     });
-    const { runButton: run, cancelButton: cancel, progress, status } = this.#exp;
-    setText(status, 'Pick a kernel and a size, then press Run. The timing runs in a background worker.');
+    setText(this.#exp.status, 'Pick a kernel and a size, then press Run. The timing runs in a background worker.');
     const noSimd = h(
       'p',
       { class: 'lab-nosimd', hidden: true },
@@ -73,19 +64,19 @@ export class KernelLab {
     const shapes = h('p', { class: 'lab-shapes' });
     const caption = h('p', { class: 'lab-caption', id: 'lab-caption' }, 'No run yet.');
     const rows = h('tbody');
-    const cols = ['Kernels', 'Median', 'GFLOP/s', 'Speed-up'].map((c) => h('th', { scope: 'col' }, c));
-    const thead = h('thead', {}, h('tr', {}, cols));
-    const table = h('table', { class: 'lab-table', 'aria-describedby': 'lab-caption' }, thead, rows);
-    const chartBox = h('figure', { class: 'lab-figure' });
-    const chart = select(chartBox).append(() =>
-      svg('svg', {
-        class: 'lab-chart',
-        viewBox: '0 0 360 120',
-        role: 'img',
-        'aria-label': 'GFLOP/s of each kernel variant (no run yet)',
-      }),
+    const table = h(
+      'table',
+      { class: 'lab-table measured', 'aria-describedby': 'lab-caption' },
+      headerRow(['Kernels', 'Median', 'GFLOP/s', 'Speed-up']),
+      rows,
     );
-    chartBox.append(h('figcaption', {}, 'GFLOP/s of each variant in the last run: longer is faster.'));
+    const chart = chartFigure('lab-figure', {
+      box: { width: 360, height: 120 },
+      label: 'GFLOP/s of each kernel variant (no run yet)',
+      svgClass: 'lab-chart',
+      caption: 'GFLOP/s of each variant in the last run: longer is faster.',
+    });
+    const tex = (t) => texElement(t, { display: true });
 
     this.node = h(
       'section',
@@ -101,33 +92,21 @@ export class KernelLab {
         { class: 'lab-controls' },
         labelled('Kernel', kernelSelect),
         labelled(['Size ', sizeName], sizeSelect),
-        h('div', { class: 'lab-buttons' }, run, cancel),
+        this.#exp.buttons(),
       ),
       workload,
       shapes,
       h(
         'div',
         { class: 'lab-rates' },
-        texElement('\\text{GFLOP/s}=\\frac{\\text{flop of one call}}{t_{\\text{median}}\\cdot 10^{9}}', {
-          display: true,
-        }),
-        texElement('\\text{speed-up}=\\frac{t_{\\text{scalar}}}{t_{\\text{simd128}}}', { display: true }),
+        tex('\\text{GFLOP/s}=\\frac{\\text{flop of one call}}{t_{\\text{median}}\\cdot 10^{9}}'),
+        tex('\\text{speed-up}=\\frac{t_{\\text{scalar}}}{t_{\\text{simd128}}}'),
       ),
-      h('div', { class: 'lab-run-state' }, progress, status),
+      this.#exp.runBox(),
       noSimd,
-      h('div', { class: 'lab-results' }, h('div', {}, caption, h('div', { class: 'lab-scroll' }, table)), chartBox),
+      h('div', { class: 'lab-results' }, h('div', {}, caption, h('div', { class: 'table-wrap' }, table)), chart.fig),
     );
-    this.#ui = {
-      kernelSelect,
-      sizeSelect,
-      sizeName,
-      noSimd,
-      workload,
-      shapes,
-      caption,
-      rows,
-      chart,
-    };
+    this.#ui = { kernelSelect, sizeSelect, sizeName, noSimd, workload, shapes, caption, rows, chart: chart.s };
     widget.host.dataset.lab = 'idle';
   }
 
@@ -190,10 +169,8 @@ export class KernelLab {
   }
 
   /**
-   * The rows with GFLOP/s and the speed-up against the scalar row (none
-   * without a simd128 row). A median that is not a positive time (a clock
-   * too coarse for the calls timed, on a busy machine) gives no rate and no
-   * ratio (null, shown as a dash) rather than Infinity or NaN.
+   * The rows with GFLOP/s and the speed-up against the scalar row (none without a simd128 row); a median
+   * that is not a positive time (too coarse a clock) gives null (a dash), not Infinity or NaN.
    */
   #rows({ flops, rows }) {
     const timed = (ms) => Number.isFinite(ms) && ms > 0;
@@ -219,15 +196,11 @@ export class KernelLab {
           { dataset: { variant: r.variant, build: r.build } },
           h('th', { scope: 'row' }, r.build === 'baseline' ? 'scalar (baseline build)' : r.variant),
           h('td', { dataset: { role: 'median-ms', measured: r.medianMs } }, formatTime(r.medianMs)),
-          h(
-            'td',
-            { dataset: { role: 'gflops', measured: r.gflops ?? '' } },
-            r.gflops === null ? '\u2014' : formatNumber(r.gflops, 3),
-          ),
+          h('td', { dataset: { role: 'gflops', measured: r.gflops ?? '' } }, rate(r.gflops)),
           h(
             'td',
             { class: 'ratio', dataset: { role: 'speedup', measured: r.speedup ?? '' } },
-            r.speedup === null ? '\u2014' : `\u00d7${formatNumber(r.speedup, 3)}`,
+            rate(r.speedup, '\u00d7'),
           ),
         ),
       ),
@@ -243,8 +216,9 @@ export class KernelLab {
       m: { l: 64, r: 48, t: 8, b: 30 },
       key: (r) => r.variant,
       value: (r) => r.gflops,
-      valueText: (r) => (r.gflops === null ? '\u2014' : formatNumber(r.gflops, 3)),
+      valueText: (r) => rate(r.gflops),
       xLabel: 'GFLOP/s',
     });
+    ownLayout(s); // the height follows the rows
   }
 }

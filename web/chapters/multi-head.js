@@ -1,25 +1,17 @@
-// <ag-multi-head>: part 2, chapter 8, "Multi-head attention" (Vaswani et al.
-// 2017, §3.2.2). An editable sentence, its embedding by the model
-// (web/models/multi-head.js). The learner picks d_model and h
-// (d_k = d_model / h); the pipeline
-// X -> Q, K, V (ag.matmul) -> heads [B, h, T, d_k] (a reshape) -> scores and
-// weights per head (ag.attention, one heat map per head) -> per-head outputs
-// -> concatenation -> W_O (ag.matmul), beside the one-call
-// ag.multiHeadAttention (its output and per-head weights are what the heat
-// maps and the output table show). The "named heads" preset builds W_Q, W_K
-// (and b_Q) so that heads look at the previous token, at the same word, or
-// at the first token.
-//
-//   <ag-multi-head dmodel="12" heads="3" preset="named"></ag-multi-head>
+// <ag-multi-head>: part 2, "Multi-head attention" (Vaswani et al. 2017, §3.2.2). A sentence embedded by
+// models/multi-head.js, d_model and h chosen: X -> Q, K, V (ag.matmul) -> heads -> weights per head
+// (ag.attention) -> concatenation -> W_O, beside the one call ag.multiHeadAttention (its output and
+// weights are what the heat maps and the output table show). The "named heads" preset makes heads that
+// look at the previous token, the same word or the first token.
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { num, radioGroup } from '../widget/controls.js';
+import { button, lbl, line, num, radioGroup } from '../widget/controls.js';
 import { h, setAttr, setFlag, setText } from '../widget/dom.js';
 import { shapeText } from '../widget/format.js';
 import { sentenceWeights } from '../widget/heatmap.js';
-import { texElement } from '../widget/math.js';
 import { matrixTable } from '../widget/matrix-table.js';
 import { lastResult } from '../widget/memo.js';
-import { sentenceFields, sentenceInput } from '../widget/sentence-input.js';
+import { sentenceFields, sentenceInput, sentenceWords } from '../widget/sentence-input.js';
+import { stagePanels } from '../widget/stage-panels.js';
 import { choice, defineState, number } from '../widget/state.js';
 import {
   DEFAULT_HEADS,
@@ -30,7 +22,7 @@ import {
   headsFor,
   headsProblems,
 } from '../models/multi-head.js';
-import { packSentence, queryProblems, unpackSentence, unreadableWords } from '../models/sentence.js';
+import { packSentence, queryProblems, unreadableWords } from '../models/sentence.js';
 import { argmax, rowsOf } from '../models/tensor.js';
 
 const DEFAULT_WORDS = ['the', 'cat', 'saw', 'the', 'dog'];
@@ -42,25 +34,56 @@ const PATTERN_LABEL = {
   uniform: 'no pattern (uniform)',
   random: 'random',
 };
-/** The six steps: id, heading, formula, and what holds their tables or heat maps. */
+const B = 1;
+/** The six steps: id, heading, formula, the class of the box of their tables or heat maps, and their shapes. */
 const STAGES = [
-  ['x', '1. Embeddings', 'X\\in\\mathbb{R}^{B\\times T\\times d_{\\text{model}}},\\quad B=1', 'tables'],
-  ['qkv', '2. Projections', 'Q=XW_Q+b_Q,\\quad K=XW_K,\\quad V=XW_V', 'tables'],
-  ['split', '3. Split into heads', 'Q\\;[B,T,d_{\\text{model}}]\\;\\to\\;[B,h,T,d_k],\\qquad d_k=d_{\\text{model}}/h'],
-  [
-    'heads',
-    '4. Scores and weights, per head',
-    'A^{(i)}=\\operatorname{softmax}\\!\\Big(\\frac{Q^{(i)}K^{(i)\\top}}{\\sqrt{d_k}}\\Big)\\in\\mathbb{R}^{B\\times h\\times T\\times T}',
-    'head-maps',
-  ],
-  ['out', '5. Per-head outputs', '\\text{head}_i=A^{(i)}V^{(i)}\\in\\mathbb{R}^{T\\times d_k}', 'tables'],
-  [
-    'concat',
-    '6. Concatenate and project',
-    '\\operatorname{MultiHead}(X)=\\operatorname{Concat}(\\text{head}_1,\\ldots,\\text{head}_h)\\,W_O',
-    'tables',
-  ],
-];
+  {
+    id: 'x',
+    title: '1. Embeddings',
+    tex: 'X\\in\\mathbb{R}^{B\\times T\\times d_{\\text{model}}},\\quad B=1',
+    box: 'tables',
+    shape: ({ T, D }) => `X ${shapeText([B, T, D])} (B = 1 sentence, T = ${T} tokens); the page drops B where it is 1`,
+  },
+  {
+    id: 'qkv',
+    title: '2. Projections',
+    tex: 'Q=XW_Q+b_Q,\\quad K=XW_K,\\quad V=XW_V',
+    box: 'tables',
+    shape: ({ T, D }) =>
+      `X ${shapeText([T, D])} \u00b7 W ${shapeText([D, D])} \u2192 Q, K, V ${shapeText([T, D])} each`,
+  },
+  {
+    id: 'split',
+    title: '3. Split into heads',
+    tex: 'Q\\;[B,T,d_{\\text{model}}]\\;\\to\\;[B,h,T,d_k],\\qquad d_k=d_{\\text{model}}/h',
+    shape: ({ T, D, hN, dk, hi }) =>
+      `${shapeText([B, T, D])} \u2192 ${shapeText([B, T, hN, dk])} \u2192 ${shapeText([B, hN, T, dk])}: head i takes columns ${hi * dk + 1}\u2013${(hi + 1) * dk} (tables: head ${hi + 1})`,
+  },
+  {
+    id: 'heads',
+    title: '4. Scores and weights, per head',
+    tex: 'A^{(i)}=\\operatorname{softmax}\\!\\Big(\\frac{Q^{(i)}K^{(i)\\top}}{\\sqrt{d_k}}\\Big)\\in\\mathbb{R}^{B\\times h\\times T\\times T}',
+    box: 'head-maps',
+    shape: ({ T, hN, dk }) =>
+      `Q\u207d\u2071\u207e ${shapeText([T, dk])} \u00b7 K\u207d\u2071\u207e\u1d40 ${shapeText([dk, T])} \u2192 ${shapeText([T, T])} per head; all heads: ${shapeText([B, hN, T, T])}`,
+  },
+  {
+    id: 'out',
+    title: '5. Per-head outputs',
+    tex: '\\text{head}_i=A^{(i)}V^{(i)}\\in\\mathbb{R}^{T\\times d_k}',
+    box: 'tables',
+    shape: ({ T, hN, dk }) =>
+      `A\u207d\u2071\u207e ${shapeText([T, T])} \u00b7 V\u207d\u2071\u207e ${shapeText([T, dk])} \u2192 ${shapeText([T, dk])} per head; all heads: ${shapeText([B, hN, T, dk])}`,
+  },
+  {
+    id: 'concat',
+    title: '6. Concatenate and project',
+    tex: '\\operatorname{MultiHead}(X)=\\operatorname{Concat}(\\text{head}_1,\\ldots,\\text{head}_h)\\,W_O',
+    box: 'tables',
+    shape: ({ T, D, hN, dk }) =>
+      `${shapeText([B, hN, T, dk])} \u2192 concat ${shapeText([B, T, hN * dk])} = ${shapeText([B, T, D])}; \u00b7 W_O ${shapeText([D, D])} \u2192 ${shapeText([B, T, D])}`,
+  },
+].map((stage) => ({ ...stage, dataset: { stage: stage.id } }));
 
 export class AgMultiHead extends AgWidget {
   static title = 'Multi-head attention';
@@ -162,26 +185,13 @@ export class AgMultiHead extends AgWidget {
       ),
     );
 
-    const shapes = {};
-    const boxes = {};
-    const stages = STAGES.map(([id, title, tex, box]) => {
-      shapes[id] = h('p', { class: 'shape-line', dataset: { shape: id } });
-      if (box) boxes[id] = h('div', { class: box });
-      return h(
-        'section',
-        { class: 'panel', dataset: { stage: id } },
-        h('h3', {}, title),
-        texElement(tex, { display: true }),
-        shapes[id],
-        boxes[id],
-      );
-    });
+    const { panels: stages, shapes, boxes } = stagePanels(STAGES);
     const headTabs = h('div', { class: 'head-tabs', role: 'radiogroup', 'aria-label': 'Head shown in the tables' });
     stages[2].append(headTabs);
     const check = num('check');
     const oneCall =
       'One call (ag.multiHeadAttention) against the steps above: squared distance between the two outputs = ';
-    stages[5].append(h('p', { class: 'line' }, h('span', { class: 'lbl' }, oneCall), check));
+    stages[5].append(line(lbl(oneCall), check));
     body.append(predict, sentence.element, controls, h('div', { class: 'steps' }, stages));
     this.#ui = { sentence, dGroup, hGroup, pGroup, dims, shapes, boxes, headTabs, check };
   }
@@ -207,15 +217,13 @@ export class AgMultiHead extends AgWidget {
     for (const b of Object.values(ui.boxes)) b.replaceChildren();
     ui.headTabs.replaceChildren(
       h('span', { class: 'lbl' }, 'Head in the tables:'),
-      ...patterns.map((p, k) => {
-        const b = h(
-          'button',
-          { type: 'button', class: 'head-tab', role: 'radio', dataset: { head: k + 1 } },
+      ...patterns.map((p, k) =>
+        button(
+          { class: 'head-tab', role: 'radio', dataset: { head: k + 1 } },
           `head ${k + 1}: ${PATTERN_LABEL[p]}`,
-        );
-        b.addEventListener('click', () => this.setState({ head: k + 1 }));
-        return b;
-      }),
+          () => this.setState({ head: k + 1 }),
+        ),
+      ),
     );
     const table = (caption, cols, role) => matrixTable({ caption, rows, cols, role });
     const tables = {
@@ -250,8 +258,7 @@ export class AgMultiHead extends AgWidget {
 
   render(ag, state) {
     const ui = this.#ui;
-    const words = unpackSentence(state.words);
-    if (words.some((w) => w === '')) throw new Error('The sentence in the link is not readable.');
+    const words = sentenceWords(state);
     const D = Number(state.dmodel);
     const hN = state.heads;
     if (D % hN !== 0) throw new Error(`h = ${hN} does not divide d_model = ${D}: choose another number of heads.`);
@@ -268,9 +275,7 @@ export class AgMultiHead extends AgWidget {
     if (!this.#built || this.#built.key !== key) this.#rebuild(words, D, hN, run.patterns);
     const b = this.#built;
     const show = this.show.bind(this);
-    // The six tables depend on the inputs and the head, not on the query: choosing
-    // another query only moves the highlight, so they are written again only
-    // when their numbers can differ (another head, other inputs or another engine).
+    // The tables depend on the inputs, the head and the engine, not on the query (it moves the highlight).
     const fillKey = `${key}|${state.preset}|${hi}`;
     if (b.filledKey !== fillKey || b.filledBy !== ag) {
       // X: the positional code (columns 1-2) is typed-in input, written as plain text; the word columns are wasm results.
@@ -293,29 +298,8 @@ export class AgMultiHead extends AgWidget {
       setAttr(btn, 'aria-checked', Number(btn.dataset.head) === hi + 1);
     for (const t of [b.tX, b.tQ, b.tK, b.tV, b.tHead, b.tOut]) t.select(qi);
 
-    const B = 1;
     setText(ui.dims, `d_model = ${D}, h = ${hN}, d_k = d_v = d_model / h = ${dk}`);
-    setText(ui.shapes.x, `X ${shapeText([B, T, D])} (B = 1 sentence, T = ${T} tokens); the page drops B where it is 1`);
-    setText(
-      ui.shapes.qkv,
-      `X ${shapeText([T, D])} \u00b7 W ${shapeText([D, D])} \u2192 Q, K, V ${shapeText([T, D])} each`,
-    );
-    setText(
-      ui.shapes.split,
-      `${shapeText([B, T, D])} \u2192 ${shapeText([B, T, hN, dk])} \u2192 ${shapeText([B, hN, T, dk])}: head i takes columns ${hi * dk + 1}\u2013${(hi + 1) * dk} (tables: head ${hi + 1})`,
-    );
-    setText(
-      ui.shapes.heads,
-      `Q\u207d\u2071\u207e ${shapeText([T, dk])} \u00b7 K\u207d\u2071\u207e\u1d40 ${shapeText([dk, T])} \u2192 ${shapeText([T, T])} per head; all heads: ${shapeText([B, hN, T, T])}`,
-    );
-    setText(
-      ui.shapes.out,
-      `A\u207d\u2071\u207e ${shapeText([T, T])} \u00b7 V\u207d\u2071\u207e ${shapeText([T, dk])} \u2192 ${shapeText([T, dk])} per head; all heads: ${shapeText([B, hN, T, dk])}`,
-    );
-    setText(
-      ui.shapes.concat,
-      `${shapeText([B, hN, T, dk])} \u2192 concat ${shapeText([B, T, hN * dk])} = ${shapeText([B, T, D])}; \u00b7 W_O ${shapeText([D, D])} \u2192 ${shapeText([B, T, D])}`,
-    );
+    for (const stage of STAGES) setText(ui.shapes[stage.id], stage.shape({ T, D, hN, dk, hi }));
     this.inputs = { words, X: run.X, weights: run.weights, numHeads: hN, patterns: run.patterns };
   }
 

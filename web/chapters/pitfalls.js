@@ -1,14 +1,9 @@
-// <ag-pitfalls>: chapter 15, "Pitfalls". Four misreadings of a score, each
-// with a short explanation, one number that shows it (computed by the wasm
-// module) and a one-click demonstration: the button sets the state of the
-// chapter widget above that shows it (through its `stateText`), scrolls to it
-// and moves the focus there. The page shell notices the scroll and writes
-// that chapter's state into the URL; this widget never touches the URL.
-// A chapter whose widget is not on the page gets no button.
-//
-//   <ag-pitfalls open="scale"></ag-pitfalls>
+// <ag-pitfalls>: chapter 15, "Pitfalls". Four misreadings of a score, each with numbers from the module
+// (models/pitfalls.js) and a button that puts the chapter widget above that shows it into the right state
+// (its `stateText`), scrolls to it and moves the focus there; the shell writes the URL.
 import { CHAPTERS, anchorOf } from '../chapters.js';
 import { AgWidget, defineWidget } from '../widget/base.js';
+import { button } from '../widget/controls.js';
 import { focusInPlace, h, setAttr, setText } from '../widget/dom.js';
 import { fmt } from '../widget/format.js';
 import { texElement } from '../widget/math.js';
@@ -51,24 +46,13 @@ export class AgPitfalls extends AgWidget {
 
     // Tabs: one per pitfall (arrow keys move between them), and one panel.
     const tablist = h('div', { class: 'tabs', role: 'tablist', 'aria-label': 'Pitfalls' });
-    const tabs = PITFALLS.map((p, i) => {
-      const tab = h(
-        'button',
-        {
-          type: 'button',
-          role: 'tab',
-          class: 'tab',
-          id: `tab-${p.id}`,
-          'aria-controls': `panel-${p.id}`,
-          dataset: { pitfall: p.id },
-        },
-        h('span', { class: 'tab-number' }, `${i + 1}`),
-        ' ',
-        p.title,
-      );
-      tab.addEventListener('click', () => this.setState({ open: p.id }));
-      return tab;
-    });
+    const tabs = PITFALLS.map((p, i) =>
+      button(
+        { role: 'tab', class: 'tab', id: `tab-${p.id}`, 'aria-controls': `panel-${p.id}`, dataset: { pitfall: p.id } },
+        [h('span', { class: 'tab-number' }, `${i + 1}`), ' ', p.title],
+        () => this.setState({ open: p.id }),
+      ),
+    );
     tablist.append(...tabs);
     tablist.addEventListener('keydown', (event) => {
       const i = PITFALLS.findIndex((p) => p.id === this.state.open);
@@ -90,8 +74,7 @@ export class AgPitfalls extends AgWidget {
 
     const panels = PITFALLS.map((p) => {
       const numbers = h('p', { class: 'evidence' });
-      const go = h('button', { type: 'button', class: 'go', dataset: { go: p.id } }, p.action);
-      go.addEventListener('click', () => this.#demonstrate(p));
+      const go = button({ class: 'go', dataset: { go: p.id } }, p.action, () => this.#demonstrate(p));
       const where = h('p', { class: 'where' });
       const panel = h(
         'div',
@@ -178,11 +161,8 @@ export class AgPitfalls extends AgWidget {
     if (p.state !== null) widget.stateText = p.state;
     widget.start?.();
     const target = section ?? widget;
-    // An instant jump, not a smooth scroll: a smooth scroll across the page
-    // would start every chapter it passes, and their growth would carry the
-    // target away mid-flight. After the jump the browser's scroll anchoring
-    // keeps the target in place while its neighbours start; once it has
-    // rendered, land on it again in case it still moved.
+    // An instant jump (a smooth scroll would start every chapter it passes, and their growth would carry
+    // the target away); once the target has rendered, land on it again in case it still moved.
     target.scrollIntoView({ block: 'start' });
     Promise.resolve(widget.ready).then(() =>
       requestAnimationFrame(() => {

@@ -1,25 +1,15 @@
-// <ag-simd>: chapter 14, "Why this is cheap on a CPU". One dot product of a
-// small editable pair, step by step as the chosen kernel variant computes it:
-// simd128 (four products per f32x4.mul, two accumulators, the horizontal sum
-// at the end) or scalar (blocks of four products summed as a tree). The steps
-// come from the wasm kernel dot_trace (ag.dotTrace), which runs the very
-// operations of that variant's dot; its last value equals ag.dot bit for bit.
-//
-// Below, the kernel lab (kernel-lab.js): the learner picks a kernel (dot,
-// matmul, QK^T, softmax, attention) and a size, and the experiment worker
-// times the simd128 and the scalar kernels of the SIMD build on it, live in
-// this browser (times are measurements made in JS; the kernels are wasm
-// calls). The kernel and the size are part of the state.
-//
-//   <ag-simd a="1,2,3,4" b="4,3,2,1" variant="scalar" kernel="attention" size="512"></ag-simd>
+// <ag-simd>: chapter 14, "Why this is cheap on a CPU". One dot product step by step as the simd128 or the
+// scalar kernel computes it (ag.dotTrace, whose last value is ag.dot bit for bit), and below it the kernel
+// lab (kernel-lab.js), which times both variants in the experiment worker.
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { h, setAttr, setFlag, setText, setValue, symbol } from '../widget/dom.js';
+import { h, setAttr, setFlag, setOrRemove, setText, setValue, symbol } from '../widget/dom.js';
 import { getImplementation } from '../widget/engine.js';
-import { num, radioGroup, signedTerm } from '../widget/controls.js';
+import { button, num, radioGroup, signedTerm, slider } from '../widget/controls.js';
 import { formatNumber } from '../widget/format.js';
 import { texElement } from '../widget/math.js';
 import { lastResult } from '../widget/memo.js';
 import { choice, defineState, number, vector } from '../widget/state.js';
+import { labelled, settingSelect } from '../widget/experiment.js';
 import { KernelLab } from './kernel-lab.js';
 import {
   LAB_DEFAULT_KERNEL,
@@ -61,11 +51,7 @@ const STEP_LABEL = {
   total: 'result',
 };
 
-/**
- * a and b need the same length (a dot product); each fits its own
- * declaration (1 to MAX_N numbers) but a link can give two lengths. b goes
- * back to its default, and a too when its length is not the default b's.
- */
+/** a and b of two lengths (from a link): b goes back to its default, a too unless it fits the default b. */
 export function lengthProblems(a, b) {
   if (a.length === b.length) return [];
   const problems = [{ name: 'b', value: b.join(','), expected: `as many numbers as a (${a.length})` }];
@@ -107,11 +93,7 @@ export class AgSimd extends AgWidget {
       id: 'instructions-for-16',
       question:
         'With 128-bit SIMD, how many multiply instructions (f32x4.mul) does a dot product of two 16-element vectors need?',
-      choices: [
-        { value: '16', label: '16' },
-        { value: '4', label: '4' },
-        { value: '1', label: '1' },
-      ],
+      choices: ['16', '4', '1'].map((v) => ({ value: v, label: v })),
       reveal: async (_choice) => {
         const a = Array.from({ length: 16 }, (_, i) => (i % 5) - 2);
         const b = Array.from({ length: 16 }, (_, i) => ((3 * i) % 7) - 3);
@@ -130,17 +112,12 @@ export class AgSimd extends AgWidget {
 
     // The pair: one row of inputs for a, one for b; length 1 to 16.
     const inputsBox = h('div', { class: 'pair' });
-    const lengthSelect = h(
-      'select',
-      { class: 'length', 'aria-label': 'Length d of the vectors' },
-      Array.from({ length: MAX_N }, (_, i) => h('option', { value: String(i + 1) }, String(i + 1))),
-    );
-    lengthSelect.addEventListener('change', () => {
-      const n = Number(lengthSelect.value);
-      const { a, b } = this.state;
-      const fit = (v) => Array.from({ length: n }, (_, i) => v[i] ?? 1);
-      this.setState({ a: fit(a), b: fit(b), step: 0 });
-    });
+    const lengths = Array.from({ length: MAX_N }, (_, i) => i + 1);
+    const setLength = (n) => {
+      const fit = (v) => Array.from({ length: Number(n) }, (_, i) => v[i] ?? 1);
+      this.setState({ a: fit(this.state.a), b: fit(this.state.b), step: 0 });
+    };
+    const lengthSelect = settingSelect('length', 'Length d of the vectors', lengths, setLength, { class: 'length' });
     const variants = radioGroup({
       name: 'variant',
       legend: 'Kernel variant',
@@ -153,12 +130,7 @@ export class AgSimd extends AgWidget {
       ],
       onChange: (variant) => this.setState({ variant, step: 0 }),
     });
-    const setup = h(
-      'div',
-      { class: 'setup' },
-      h('label', { class: 'ctl' }, h('span', {}, 'Length ', symbol('d'), ' '), lengthSelect),
-      variants.element,
-    );
+    const setup = h('div', { class: 'setup' }, labelled(['Length ', symbol('d'), ' '], lengthSelect), variants.element);
     inputsBox.addEventListener('change', (event) => {
       const input = event.target;
       if (!(input instanceof HTMLInputElement)) return;
@@ -176,26 +148,26 @@ export class AgSimd extends AgWidget {
       this.setState({ a: s.a, b: s.b });
     });
 
-    // Stepping: a slider (drag or arrow keys), previous and next.
-    const slider = h('input', {
-      type: 'range',
+    // Stepping: a slider (drag or arrow keys), previous and next; a step past the end (from a link) shows the last.
+    const stepSlider = slider({
       min: 0,
       max: 0,
       step: 1,
       value: 0,
       class: 'step-slider',
-      'aria-label': 'Step of the dot product',
-    });
-    slider.addEventListener('input', () => this.setState({ step: Number(slider.value) }));
-    const prev = h('button', { type: 'button', class: 'prev' }, '\u2190 Previous');
-    const next = h('button', { type: 'button', class: 'next' }, 'Next \u2192');
-    // From the step shown: a step past the end (from a link) shows the last one.
-    prev.addEventListener('click', () =>
-      this.setState({ step: Math.max(0, Math.min(this.state.step, this.#lastSteps - 1) - 1) }),
-    );
-    next.addEventListener('click', () => this.setState({ step: Math.min(this.#lastSteps - 1, this.state.step + 1) }));
+      attrs: { 'aria-label': 'Step of the dot product' },
+      outClass: null,
+      rowClass: null,
+      onInput: (step) => this.setState({ step }),
+    }).input;
+    const go = (d) => {
+      const last = this.#lastSteps - 1;
+      this.setState({ step: Math.max(0, Math.min(last, Math.min(this.state.step, last) + d)) });
+    };
+    const prev = button({ class: 'prev' }, '\u2190 Previous', () => go(-1));
+    const next = button({ class: 'next' }, 'Next \u2192', () => go(1));
     const stepText = h('span', { class: 'step-text' });
-    const stepper = h('div', { class: 'stepper' }, prev, slider, next, stepText);
+    const stepper = h('div', { class: 'stepper' }, prev, stepSlider, next, stepText);
 
     const list = h('ol', { class: 'steps' });
     list.addEventListener('click', (event) => {
@@ -230,14 +202,14 @@ export class AgSimd extends AgWidget {
       setup,
       inputsBox,
       stepper,
-      h('div', { class: 'layout' }, list, h('div', { class: 'right' }, detail, summary)),
+      h('div', { class: 'layout stack-early' }, list, h('div', { class: 'right' }, detail, summary)),
       this.#lab.node,
     );
     this.#ui = {
       inputsBox,
       lengthSelect,
       variants,
-      slider,
+      slider: stepSlider,
       prev,
       next,
       stepText,
@@ -333,8 +305,7 @@ export class AgSimd extends AgWidget {
     setFlag(ui.prev, 'disabled', k === 0);
     setFlag(ui.next, 'disabled', k === steps.length - 1);
     setText(ui.stepText, `Step ${k + 1} of ${steps.length}`);
-    // The list of steps depends on the variant and the length only: built
-    // again when they change; moving through the steps updates its marks.
+    // The list of steps depends on the variant and the length only; moving through the steps marks it.
     const listKey = `${t.variant}/${state.a.length}`;
     if (ui.list.dataset.key !== listKey) {
       ui.list.replaceChildren(
@@ -342,9 +313,8 @@ export class AgSimd extends AgWidget {
           h(
             'li',
             { dataset: { step: i, kind: s.kind } },
-            h(
-              'button',
-              { type: 'button', class: 'step-button' },
+            button(
+              { class: 'step-button' },
               `${STEP_LABEL[s.kind]}${s.kind === 'multiply-add' || s.kind === 'block' ? ` (${range(s.index, s.count)})` : ''}`,
             ),
           ),
@@ -355,12 +325,9 @@ export class AgSimd extends AgWidget {
     [...ui.list.children].forEach((li, i) => {
       const cls = i === k ? 'is-current' : i < k ? 'is-done' : '';
       if (li.className !== cls) li.className = cls;
-      const button = li.firstElementChild;
-      if (i === k) setAttr(button, 'aria-current', 'step');
-      else if (button.hasAttribute('aria-current')) button.removeAttribute('aria-current');
+      setOrRemove(li.firstElementChild, 'aria-current', i === k ? 'step' : null);
     });
-    // Each step's view is made once per trace and kept: stepping back and forth shows the kept one
-    // (its numbers shown again, so that the exports hold the step on screen).
+    // Each step's view is made once per trace; a kept one shows its numbers again (the exports hold them).
     if (this.#viewsOf !== t) {
       this.#views.clear();
       this.#viewsOf = t;
@@ -379,10 +346,7 @@ export class AgSimd extends AgWidget {
     setAttr(this, 'data-steps', String(steps.length));
   }
 
-  /**
-   * The registers of one step. Values from the trace are shown through
-   * show() (each number also listed in `shown`); inputs are plain text.
-   */
+  /** The registers of one step: trace values through show() (each listed in `shown`), inputs as plain text. */
   #stepView(s, state, shown) {
     const show = (el, v) => {
       this.show(el, v, { digits: 5 });
@@ -404,12 +368,18 @@ export class AgSimd extends AgWidget {
     const input = (v) => h('span', { class: 'lane input' }, fmt(v));
     const reg = (label, cells, cls = '') =>
       h('div', { class: `reg ${cls}` }, h('span', { class: 'reg-label' }, label), h('div', { class: 'lanes' }, cells));
+    const pad = () => h('span', { class: 'lane pad' }, '0');
     const lanesOf = (arr, role, from = 0, count = 4) =>
-      Array.from({ length: 4 }, (_, l) =>
-        l < count ? n(arr[l], role, from + l) : h('span', { class: 'lane pad' }, '0'),
-      );
+      Array.from({ length: 4 }, (_, l) => (l < count ? n(arr[l], role, from + l) : pad()));
     const parts = [h('p', { class: 'step-explain' }, STEP_TEXT[s.kind](s))];
-    const el = (v, i) => (i < v.length ? input(v[i]) : h('span', { class: 'lane pad' }, '0'));
+    // The a and b registers of elements from, from + 1, ...: inputs as plain text, zero padding from `end` on.
+    const inputRegs = (from, end) =>
+      ['a', 'b'].map((name) =>
+        reg(
+          name,
+          Array.from({ length: 4 }, (_, l) => (from + l < end ? input(state[name][from + l]) : pad())),
+        ),
+      );
     if (s.kind === 'multiply-add') {
       for (const [half, prod, acc] of [
         [0, s.x, s.z],
@@ -426,14 +396,7 @@ export class AgSimd extends AgWidget {
               { class: 'instr-name' },
               `f32x4.mul, lanes for elements ${from}\u2013${from + 3}${real < 4 ? ' (zero padding past the end)' : ''}`,
             ),
-            reg(
-              ['a'],
-              Array.from({ length: 4 }, (_, l) => el(state.a, from + l)),
-            ),
-            reg(
-              ['b'],
-              Array.from({ length: 4 }, (_, l) => el(state.b, from + l)),
-            ),
+            ...inputRegs(from, state.a.length),
             reg('a\u00d7b', lanesOf(prod, 'product', from, real), 'products'),
             reg(`acc${half}`, lanesOf(acc, `acc${half}`, 0, 4), 'acc'),
           ),
@@ -453,14 +416,7 @@ export class AgSimd extends AgWidget {
       );
     } else if (s.kind === 'block') {
       parts.push(
-        reg(
-          ['a'],
-          Array.from({ length: 4 }, (_, l) => el(state.a.slice(0, s.index + s.count), s.index + l)),
-        ),
-        reg(
-          ['b'],
-          Array.from({ length: 4 }, (_, l) => el(state.b.slice(0, s.index + s.count), s.index + l)),
-        ),
+        ...inputRegs(s.index, s.index + s.count),
         reg('a\u00d7b', lanesOf(s.x, 'product', s.index, s.count), 'products'),
       );
       const pairs = [];

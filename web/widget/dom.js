@@ -55,6 +55,13 @@ export function setAttr(el, name, value) {
   if (el.getAttribute(name) !== text) el.setAttribute(name, text);
 }
 
+/** Sets attribute `name` of `el` to `value`, or removes it when `value` is null, unless it already is so. */
+export function setOrRemove(el, name, value) {
+  if (value === null) {
+    if (el.hasAttribute(name)) el.removeAttribute(name);
+  } else setAttr(el, name, value);
+}
+
 /** Sets the value of a form control (input, select, output) unless it already is `text`. */
 export function setValue(control, text) {
   if (control.value !== text) control.value = text;

@@ -37,6 +37,13 @@ export const sentenceProblems = (state, query) => [
   ...queryProblems(state.words, state.query, query),
 ];
 
+/** The words of the state; words a link gave that cannot be read stop the render (the widget says so). */
+export function sentenceWords(state) {
+  const words = unpackSentence(state.words);
+  if (words.some((w) => w === '')) throw new Error('The sentence in the link is not readable.');
+  return words;
+}
+
 /**
  * @param {AgWidget} widget  the chapter (its state has `words` and `query`)
  * @param {{ hint?: string }} o  a hint after the field
