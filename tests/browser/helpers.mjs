@@ -125,17 +125,13 @@ export async function openChapter(env, chapterId, tag, { search = '', ...options
  * then checks the page stayed clean (expectClean; `clean: false` skips
  * that) and closes the context in any case. Returns what `fn` returns.
  */
-export async function withChapter(env, chapterId, tag, options, fn) {
+export function withChapter(env, chapterId, tag, options, fn) {
   if (typeof options === 'function') [options, fn] = [{}, options];
-  const { clean = true, ...open } = options;
-  const opened = await openChapter(env, chapterId, tag, open);
-  try {
-    const result = await fn(opened);
-    if (clean) await expectClean(opened);
-    return result;
-  } finally {
-    await opened.context.close();
-  }
+  const { search = '', ...open } = options;
+  return withPage(env, `${search ? `${search}&` : '?'}agtest=1#ch-${chapterId}`, open, async (opened) => {
+    await waitReady(opened.page, tag);
+    return fn(opened);
+  });
 }
 
 /**
