@@ -5,16 +5,14 @@
 // reports (status, location, suspend data, score, session time, exit),
 // that it commits and finishes, that a second launch resumes, and that the
 // package opened without an LMS says so and still computes.
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { beforeAll, describe, expect, test } from '@jest/globals';
 import { unzipSync } from 'fflate';
 import { buildScorm } from '../../scripts/scorm.mjs';
-import { SITE_ROOT, startServer } from '../../scripts/serve.mjs';
 import { CHAPTERS } from '../../web/chapters.js';
-import { expectClean, launchChromium, openPage, waitReady, withPage } from './helpers.mjs';
+import { expectClean, openPage, useEnv, waitReady, withPage } from './helpers.mjs';
 import { byRole, expectClose, readNumbers } from './shown-numbers.mjs';
 
 const require = createRequire(import.meta.url);
@@ -44,17 +42,11 @@ window.launch = (previous) => {
 };
 `;
 
-let dir;
-let server;
-let browser;
-const env = () => ({ server, browser });
-
+// The LMS and the unzipped package are served from lms/ beside the site's copy.
+const env = useEnv();
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'attention-geometry-lms-'));
-  const site = join(dir, 'site');
-  cpSync(SITE_ROOT, site, { recursive: true });
-  const { out } = buildScorm({ site, out: join(dir, 'package.zip') });
-  const root = join(dir, 'lms');
+  const root = join(env.site, 'lms');
+  const { out } = buildScorm({ site: env.site, out: join(root, 'package.zip') });
   for (const [name, bytes] of Object.entries(unzipSync(readFileSync(out)))) {
     if (name.endsWith('/')) continue;
     mkdirSync(dirname(join(root, 'pkg', name)), { recursive: true });
@@ -63,18 +55,11 @@ beforeAll(async () => {
   writeFileSync(join(root, 'index.html'), HOST_HTML);
   writeFileSync(join(root, 'host.js'), HOST_JS);
   cpSync(RUNTIME, join(root, 'scorm12.min.js'));
-  server = await startServer({ port: 0, root });
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 /** Opens the test LMS, launches the package (resuming `previous` cmi data if given) and waits for the page in the frame. */
 async function launch(previous = null) {
-  const opened = await openPage(env(), 'index.html', { waitFor: null, width: 1040, height: 800 });
+  const opened = await openPage(env, 'lms/index.html', { waitFor: null, width: 1040, height: 800 });
   await opened.page.evaluate((p) => window.launch(p), previous);
   const frame = opened.page.frameLocator('#sco');
   await frame.locator('body[data-state="ready"]').waitFor({ timeout: 20000 });
@@ -322,7 +307,7 @@ describe('lesson_mode: review and browse', () => {
 
 describe('the package without an LMS', () => {
   test('says that progress is not reported, and the worked example still computes', async () => {
-    await withPage(env(), 'pkg/index.html?agtest=1#ch-worked-example', async ({ page }) => {
+    await withPage(env, 'lms/pkg/index.html?agtest=1#ch-worked-example', async ({ page }) => {
       const note = page.locator('[data-role=scorm-status]');
       await expect(note.isVisible()).resolves.toBe(true);
       await expect(note.textContent()).resolves.toBe('Progress is not being reported: no LMS was found');
