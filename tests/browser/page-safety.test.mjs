@@ -183,9 +183,7 @@ describe('hostile addresses', () => {
       expect(names.length).toBeGreaterThan(0);
       // Each field gets its own hostile value, shifted from chapter to chapter,
       // so that across the tour every kind of value reaches every kind of field.
-      const params = new URLSearchParams();
-      params.set('ch', id);
-      params.set('v', HOSTILE[n % HOSTILE.length]);
+      const params = new URLSearchParams({ ch: id, v: HOSTILE[n % HOSTILE.length] });
       names.forEach((name, f) => params.set(name, HOSTILE[(n + f + 1) % HOSTILE.length]));
       params.set('impl', HOSTILE[(n + 2) % HOSTILE.length]);
       const hash = encodeURIComponent(HOSTILE[(n + 3) % HOSTILE.length]).slice(0, 200);
@@ -207,17 +205,13 @@ describe('hostile addresses', () => {
   });
 
   test('the embed page: hostile w=, ch=, s= and id=', async () => {
+    const h = (i) => encodeURIComponent(HOSTILE[i]);
+    const s = (text) => encodeURIComponent(text);
     const cases = [
-      [`w=${encodeURIComponent(HOSTILE[0])}&id=${encodeURIComponent(HOSTILE[1])}`, 'ag-worked-example'],
-      [
-        `w=ag-two-definitions&s=${encodeURIComponent(`v=1&a=${HOSTILE[1]}&b=${HOSTILE[3]}&zz=${HOSTILE[2]}`)}`,
-        'ag-two-definitions',
-      ],
-      [`ch=${encodeURIComponent(HOSTILE[2])}&s=${encodeURIComponent(HOSTILE[0])}`, 'ag-worked-example'],
-      [
-        `ch=multi-head&s=${encodeURIComponent(`v=1&words=${HOSTILE[11]}&h=${HOSTILE[5]}`)}&id=${encodeURIComponent(HOSTILE[6])}`,
-        'ag-multi-head',
-      ],
+      [`w=${h(0)}&id=${h(1)}`, 'ag-worked-example'],
+      [`w=ag-two-definitions&s=${s(`v=1&a=${HOSTILE[1]}&b=${HOSTILE[3]}&zz=${HOSTILE[2]}`)}`, 'ag-two-definitions'],
+      [`ch=${h(2)}&s=${h(0)}`, 'ag-worked-example'],
+      [`ch=multi-head&s=${s(`v=1&words=${HOSTILE[11]}&h=${HOSTILE[5]}`)}&id=${h(6)}`, 'ag-multi-head'],
     ];
     for (const [query, tag] of cases) {
       await expectSafe(`embed.html?agtest=1&${query}`, {
