@@ -10,10 +10,10 @@
 // Light runs at a desktop width, dark at a phone width, so that narrow-screen
 // layouts (tables that scroll sideways) are checked too. Both schemes run at
 // once, in two pages of one browser.
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { beforeAll, describe, expect, test } from '@jest/globals';
 import { AxeBuilder } from '@axe-core/playwright';
 import { CHAPTERS } from '../../web/chapters.js';
-import { startEnv, waitReady } from './helpers.mjs';
+import { useEnv, waitReady } from './helpers.mjs';
 
 const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 const SCHEMES = [
@@ -23,11 +23,9 @@ const SCHEMES = [
 const WIDGET_CHAPTERS = CHAPTERS.filter((c) => c.tag);
 const CHAPTER_EMBEDS = ['worked-example', 'dot-product'];
 
-let env;
+const env = useEnv();
 let pages; // one page per colour scheme, reused for every address
-
 beforeAll(async () => {
-  env = await startEnv();
   pages = await Promise.all(
     SCHEMES.map(async ({ colorScheme, width, height }) => {
       // axe adds its own inline styles while it measures; the pages' CSP would refuse them.
@@ -35,9 +33,6 @@ beforeAll(async () => {
       return { colorScheme, page: await context.newPage() };
     }),
   );
-});
-afterAll(async () => {
-  await env?.close();
 });
 
 /** One line per failing node: scheme, address, rule, where, why. */

@@ -5,12 +5,12 @@
 // numbers (JSON, CSV); its prediction reveals an answer, takes it and counts
 // in the table of contents; the link the shell writes reopens the same state
 // and digits; it fits 1024, 375 and 320 px in light and 375 px in dark
-// (screenshots in test-artifacts/), every input has a label, and its plane
-// does not scroll on touch. What is special to a chapter is tested in
+// (screenshots in test-artifacts/), every input has a label, its plane
+// does not scroll on touch, and the labels of its figures do not overlap. What is special to a chapter is tested in
 // <chapter id>.test.mjs.
 import { describe, expect, test } from '@jest/globals';
 import { CHAPTERS } from '../../web/chapters.js';
-import { exportFile, overflow, screenshot, settledUrl, urlParams, useEnv, withChapter } from './helpers.mjs';
+import { exportFile, overflow, rowsOf, screenshot, settledUrl, urlParams, useEnv, withChapter } from './helpers.mjs';
 import { expectAllLogged, expectClose, readNumbers } from './shown-numbers.mjs';
 import { entropyBits, softmax, softmaxJacobian } from '../reference/float64.mjs';
 
@@ -45,18 +45,8 @@ const SOFTMAX_4 = softmax([1, 0.5, 0, -0.5].map(Math.fround), 1, 4);
 const EXPORTED = {
   atom: {
     state: {
-      q: [
-        [0.5, 0.5],
-        [1, 2],
-        [2, 0.5],
-        [-1, 1.5],
-      ],
-      k: [
-        [0.5, -0.5],
-        [2, 1.5],
-        [-1, 1],
-        [2.5, -0.5],
-      ],
+      q: rowsOf('0.5,0.5;1,2;2,0.5;-1,1.5'),
+      k: rowsOf('0.5,-0.5;2,1.5;-1,1;2.5,-0.5'),
       cell: [3, 2],
     },
     numbers: { 'score.3-2': 4.75, dot: 4.75 },
@@ -87,22 +77,9 @@ const EXPORTED = {
   },
   qkt: {
     state: {
-      x: [
-        [1, 0, 1],
-        [0, 2, 1],
-        [2, 1, 0],
-        [-1, 0, 2],
-      ],
-      wq: [
-        [1, 0],
-        [0, 1],
-        [1, -1],
-      ],
-      wk: [
-        [0, 1],
-        [1, 0],
-        [1, 1],
-      ],
+      x: rowsOf('1,0,1;0,2,1;2,1,0;-1,0,2'),
+      wq: rowsOf('1,0;0,1;1,-1'),
+      wk: rowsOf('0,1;1,0;1,1'),
       cell: [1, 2],
     },
     stateText: 'v=1&x=1,0,1;0,2,1;2,1,0;-1,0,2&wq=1,0;0,1;1,-1&wk=0,1;1,0;1,1&cell=1,2',
@@ -116,39 +93,18 @@ const EXPORTED = {
     csv: ['score.1,3'],
   },
   values: {
-    state: {
-      values: [
-        [1, 5],
-        [5, 1],
-        [-4, -3],
-      ],
-      alpha: [0.5, 0.3, 0.2],
-    },
+    state: { values: rowsOf('1,5;5,1;-4,-3'), alpha: [0.5, 0.3, 0.2] },
     numbers: { 'y.2': [2.2, 1e-6] },
     csv: [/^name,value\r\n/, /\r\ny\.1,/],
   },
   'convex-hull': {
-    state: {
-      values: [
-        [-4, -2],
-        [4, -3],
-        [1, 4],
-      ],
-      alpha: [0.2, 0.3, 0.5],
-    },
+    state: { values: rowsOf('-4,-2;4,-3;1,4'), alpha: [0.2, 0.3, 0.5] },
     numbers: { 'y.1': [0.9, 1e-6] },
     csv: [/\r\nsum,/],
     svg: [/<path d="M256,232 L64,208(\.0+\d*)? L184,6[34][.\d]* Z"/], // the hull, closed
   },
   entropy: {
-    state: {
-      values: [
-        [1, 0],
-        [0, 1],
-        [1, 1],
-      ],
-      logt: 0,
-    },
+    state: { values: rowsOf('1,0;0,1;1,1'), logt: 0 },
     numbers: { entropy: [entropyBits(softmax([1, 0.5, 2], 1, 3)), 1e-5] },
     csv: [/\r\nentropy,/],
   },
@@ -224,6 +180,34 @@ async function expectFits(page, { id, tag }, scheme) {
   expect(widget.unlabelled).toEqual([]);
   for (const touch of widget.touch) expect(touch).toBe('none');
 }
+
+/**
+ * Pairs of labels of one layer of the chapter's figures (arrow and point names, the words beside the queries
+ * and keys) whose boxes overlap by more than a pixel. A figure is an SVG scaled as a whole, so labels that
+ * clear each other at one width clear each other at every width.
+ */
+const labelOverlaps = (page, { id, tag }) =>
+  page
+    .locator(`#ch-${id} ${tag}`)
+    .first()
+    .evaluate((host) => {
+      const out = [];
+      for (const layer of host.shadowRoot.querySelectorAll('.layer-labels, .layer-rows, .layer-qk')) {
+        const boxes = [...layer.querySelectorAll(':scope > text')]
+          .filter((t) => t.getAttribute('visibility') !== 'hidden' && t.textContent.trim() !== '')
+          .map((t) => ({ text: t.textContent, box: t.getBoundingClientRect() }))
+          .filter(({ box }) => box.width > 0);
+        for (let i = 0; i < boxes.length; i += 1) {
+          for (let j = 0; j < i; j += 1) {
+            const [a, b] = [boxes[i].box, boxes[j].box];
+            const w = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+            const h = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+            if (w > 1 && h > 1) out.push(`${layer.getAttribute('class')}: "${boxes[j].text}" and "${boxes[i].text}"`);
+          }
+        }
+      }
+      return out;
+    });
 
 const env = useEnv();
 describe('the chapter contract', () => {
@@ -311,10 +295,14 @@ describe('the chapter contract', () => {
       });
     }, 300000);
 
-    test('opens clean in dark and fits at 375 px', async () => {
+    test('opens clean in dark and fits at 375 px; no two labels of a figure overlap at 1024 or 375 px', async () => {
       await withChapter(env, id, tag, { search, height: 1000, colorScheme: 'dark' }, async ({ page }) => {
         await settle(page, chapter);
         expect(await page.evaluate(() => matchMedia('(prefers-color-scheme: dark)').matches)).toBe(true);
+        for (const width of [1024, 375]) {
+          await page.setViewportSize({ width, height: 1000 });
+          expect(await labelOverlaps(page, chapter)).toEqual([]);
+        }
         await expectFits(page, chapter, 'dark');
       });
     }, 120000);

@@ -3,25 +3,17 @@
 // a published address typed in is used by both snippets and remembered across
 // reloads; text that is not a web address is refused with a message and
 // changes nothing.
-import { afterAll, beforeAll, expect, test } from '@jest/globals';
-import { expectClean, openChapter, startEnv } from './helpers.mjs';
+import { expect, test } from '@jest/globals';
+import { useEnv, withChapter } from './helpers.mjs';
 
 const TAG = 'ag-two-definitions';
-let env;
-beforeAll(async () => {
-  env = await startEnv();
-});
-afterAll(async () => {
-  await env?.close();
-});
+const env = useEnv();
 
 const snippets = (widget) =>
   Promise.all(['iframe', 'element'].map((k) => widget.locator(`textarea[data-snippet="${k}"]`).inputValue()));
 
 test('loopback warning, a published site address used by both snippets and remembered, a bad one refused', async () => {
-  const opened = await openChapter(env, 'dot-product', TAG);
-  const { page, context } = opened;
-  try {
+  await withChapter(env, 'dot-product', TAG, async ({ page, context }) => {
     const widget = page.locator(TAG);
     await widget.locator('details.embed summary').click();
     const warning = widget.locator('[data-role="embed-local"]');
@@ -29,7 +21,7 @@ test('loopback warning, a published site address used by both snippets and remem
     expect(new URL(origin).hostname).toBe('127.0.0.1');
     await expect(warning.isVisible()).resolves.toBe(true);
     expect(await warning.textContent()).toContain(`${origin} is an address of this computer only`);
-    let [iframe, element] = await snippets(widget);
+    let [iframe] = await snippets(widget);
     expect(iframe).toContain(`src="${origin}/embed.html?w=${TAG}`);
     // The embedding guide is a page of the site, made from EMBEDDING.md.
     const guide = widget.locator('a[data-role="embed-guide"]');
@@ -43,8 +35,8 @@ test('loopback warning, a published site address used by both snippets and remem
     await site.fill('https://course.example.org/attention/index.html');
     await site.press('Enter');
     await site.blur();
-    [iframe, element] = await snippets(widget);
-    expect(iframe).toContain(`src="https://course.example.org/attention/embed.html?w=${TAG}&amp;s=`);
+    const [published, element] = await snippets(widget);
+    expect(published).toContain(`src="https://course.example.org/attention/embed.html?w=${TAG}&amp;s=`);
     expect(element).toContain('<script type="module" src="https://course.example.org/attention/widgets.js"></script>');
     await expect(warning.isVisible()).resolves.toBe(false);
     expect(await guide.getAttribute('href')).toBe('https://course.example.org/attention/embedding.html');
@@ -65,8 +57,5 @@ test('loopback warning, a published site address used by both snippets and remem
     );
     expect(await site.inputValue()).toBe('https://course.example.org/attention/');
     expect((await snippets(widget))[0]).toBe(iframe);
-    await expectClean(opened);
-  } finally {
-    await context.close();
-  }
+  });
 });

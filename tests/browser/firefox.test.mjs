@@ -1,10 +1,8 @@
-// The page beyond Chromium: Debian's firefox-esr (installed by
-// scripts/setup.sh, never downloaded), driven by puppeteer-core over
-// WebDriver BiDi, headless, with a fresh temporary profile. It opens the
-// worked example of the articles and checks its numbers against
-// tests/data/seeds/worked-examples.json, then changes an input and checks
-// that the numbers follow, with no console error. If Firefox cannot be
-// started or driven, the test fails with the reason.
+// The page beyond Chromium: Debian's firefox-esr (installed by scripts/setup.sh,
+// never downloaded), driven by puppeteer-core over WebDriver BiDi, headless, with
+// a fresh profile. The worked example shows the articles' numbers
+// (tests/data/seeds/worked-examples.json) and follows an edit, with no console
+// error; if Firefox cannot be started or driven, the test fails with the reason.
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,13 +18,6 @@ const CH = 'worked-example';
 const TAG = 'ag-worked-example';
 const cases = JSON.parse(readFileSync(join(ROOT, 'tests/data/seeds/worked-examples.json'), 'utf8')).cases;
 const seed = (id) => cases.find((c) => c.id === id);
-
-/** float64 reference: the scores q.k_j and their softmax at `scale`. */
-function reference(q, K, scale) {
-  const scores = K.map((k) => dot(k, q));
-  const z = scores.map((s) => s * scale);
-  return { scores, weights: softmax(z, 1, z.length) };
-}
 
 let site;
 let profile;
@@ -134,7 +125,8 @@ describe('Firefox ESR', () => {
     await input.click({ count: 3 });
     await page.keyboard.press('Backspace');
     await page.keyboard.type('2');
-    const ref = reference(q, scoresCase.inputs.K, 1);
+    const edited = scoresCase.inputs.K.map((k) => dot(k, q)); // float64 reference, unscaled
+    const ref = { scores: edited, weights: softmax(edited, 1, edited.length) };
     await waitScores(ref.scores); // 7, -4, 2: exact in float32
     const after = await readNumbers();
     expect(byRole(after, 'score').map((s) => s.shown)).toEqual(ref.scores);

@@ -125,18 +125,64 @@ export async function openChapter(env, chapterId, tag, { search = '', ...options
  * then checks the page stayed clean (expectClean; `clean: false` skips
  * that) and closes the context in any case. Returns what `fn` returns.
  */
-export async function withChapter(env, chapterId, tag, options, fn) {
+export function withChapter(env, chapterId, tag, options, fn) {
+  if (typeof options === 'function') [options, fn] = [{}, options];
+  const { search = '', ...open } = options;
+  return withPage(env, `${search ? `${search}&` : '?'}agtest=1#ch-${chapterId}`, open, async (opened) => {
+    await waitReady(opened.page, tag);
+    return fn(opened);
+  });
+}
+
+/**
+ * Opens `path` (openPage; an absolute address through openUrl), runs
+ * `fn(opened)`, then checks the page stayed clean (expectClean, expectHostClean
+ * for an absolute address; `clean: false` skips that) and closes the context in
+ * any case. Returns what `fn` returns.
+ */
+export async function withPage(env, path, options, fn) {
   if (typeof options === 'function') [options, fn] = [{}, options];
   const { clean = true, ...open } = options;
-  const opened = await openChapter(env, chapterId, tag, open);
+  const absolute = /^[a-z]+:/.test(path);
+  const opened = await (absolute ? openUrl : openPage)(env, path, open);
   try {
     const result = await fn(opened);
-    if (clean) await expectClean(opened);
+    if (clean) await (absolute ? expectHostClean : expectClean)(opened);
     return result;
   } finally {
     await opened.context.close();
   }
 }
+
+/** withPage on embed.html?<query> (test mode), once its widget `tag` is ready. */
+export function withEmbed(env, query, tag, options, fn) {
+  if (typeof options === 'function') [options, fn] = [{}, options];
+  return withPage(env, `embed.html?${query}${query ? '&' : ''}agtest=1`, options, async (opened) => {
+    await waitReady(opened.page, tag);
+    return fn(opened);
+  });
+}
+
+/** Polls `check` (async; a falsy value means not yet) every 100 ms until it gives a truthy value, which it returns. */
+export async function until(check, what, tries = 150) {
+  for (let i = 0; i < tries; i += 1) {
+    const value = await check();
+    if (value) return value;
+    await new Promise((done) => setTimeout(done, 100));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+/** The frame of `page` whose address contains `part`, once it is there. */
+export const frameOf = (page, part = '/embed.html') =>
+  until(() => page.frames().find((f) => f.url().includes(part)), `the frame of ${part}`);
+
+/** The text of a widget's note ('' when hidden or absent). */
+export const noteOf = (locator) =>
+  locator.evaluate((el) => {
+    const n = el.shadowRoot.querySelector('.note');
+    return n && !n.hidden ? n.textContent : '';
+  });
 
 /**
  * Opens the chapter at the link `?ch=<ch>&v=1&<params>` (withChapter, `options` as there), calls
@@ -409,6 +455,32 @@ export async function expectHostClean({ page, problems }) {
   expect(problems.dialogs).toEqual([]);
   expect(await cspViolations(page)).toEqual([]);
 }
+
+/**
+ * A host server (startHostServer) for the whole test file, on another origin
+ * than env's; `site: true` serves env's copy of the site beside its pages.
+ * `host.add(name, body, headers)` serves a page and returns its address.
+ */
+export function useHost(env, { site = false } = {}) {
+  const pages = {};
+  const host = {
+    add(name, body, headers) {
+      pages[`/${name}`] = { body, headers };
+      return `${host.url}${name}`;
+    },
+  };
+  beforeAll(async () => Object.assign(host, await startHostServer({ pages, root: site ? env.site : null })));
+  afterAll(async () => host.close?.());
+  return host;
+}
+
+/** A host page: `head` and `body` in a minimal HTML document. */
+export const hostPage = (body, head = '') =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Host</title>${head}</head><body>\n${body}\n</body></html>`;
+
+/** The script tag that loads the widgets from env's server. */
+export const widgetsScript = (env) =>
+  `<script type="module" src="${new URL('widgets.js', env.server.url).href}"></script>`;
 
 // ------------------------------------------------------------ other engines
 

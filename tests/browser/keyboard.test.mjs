@@ -15,7 +15,7 @@
 //   simulated protanopia, deuteranopia and tritanopia.
 import { describe, expect, test } from '@jest/globals';
 import { interpolateCividis, interpolatePuOr, lab, rgb } from 'd3';
-import { useEnv, withChapter } from './helpers.mjs';
+import { rowsOf, useEnv, withChapter } from './helpers.mjs';
 import { dragPoint } from './pointer.mjs';
 import { byRole, readNumbers } from './shown-numbers.mjs';
 
@@ -54,21 +54,9 @@ function contrast(a, b) {
 // Colour-vision deficiency simulation, Machado, Oliveira and Fernandes (2009),
 // severity 1, applied to linear RGB.
 const CVD = {
-  protanopia: [
-    [0.152286, 1.052583, -0.204868],
-    [0.114503, 0.786281, 0.099216],
-    [-0.003882, -0.048116, 1.051998],
-  ],
-  deuteranopia: [
-    [0.367322, 0.860646, -0.227968],
-    [0.280085, 0.672501, 0.047413],
-    [-0.01182, 0.04294, 0.968881],
-  ],
-  tritanopia: [
-    [1.255528, -0.076749, -0.178779],
-    [-0.078411, 0.930809, 0.147602],
-    [0.004733, 0.691367, 0.3039],
-  ],
+  protanopia: rowsOf('0.152286,1.052583,-0.204868;0.114503,0.786281,0.099216;-0.003882,-0.048116,1.051998'),
+  deuteranopia: rowsOf('0.367322,0.860646,-0.227968;0.280085,0.672501,0.047413;-0.01182,0.04294,0.968881'),
+  tritanopia: rowsOf('1.255528,-0.076749,-0.178779;-0.078411,0.930809,0.147602;0.004733,0.691367,0.3039'),
 };
 function simulate(css, matrix) {
   const c = rgb(css);
@@ -167,8 +155,9 @@ function expectVisibleFocus(f, scheme) {
 }
 
 describe('keyboard: chapter 2, every control by Tab, with a visible focus ring', () => {
-  for (const scheme of ['light', 'dark']) {
-    test(`Tab reaches every control of the widget in order, each with a visible focus indicator (${scheme})`, async () => {
+  test.each(['light', 'dark'])(
+    'Tab reaches every control of the widget in order, each with a visible focus indicator (%s)',
+    async (scheme) => {
       const TAG = 'ag-two-definitions';
       await withChapter(env, 'dot-product', TAG, async ({ page }) => {
         await page.emulateMedia({ colorScheme: scheme });
@@ -187,8 +176,8 @@ describe('keyboard: chapter 2, every control by Tab, with a visible focus ring',
         }
         expect(reached).toEqual(expected);
       });
-    });
-  }
+    },
+  );
 });
 
 describe('keyboard: points move with the arrow keys and the live region says so', () => {

@@ -4,60 +4,48 @@
 // names that chapter and its state. Back or Forward right after a change
 // (before the URL write, web/shell/url-writer.js) never puts one entry's
 // state onto another.
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { expectClean, openPage, settledUrl, startEnv, urlParams } from './helpers.mjs';
+import { describe, expect, test } from '@jest/globals';
+import { expectParams, settledUrl, useEnv, withPage } from './helpers.mjs';
 
-let env;
-beforeAll(async () => {
-  env = await startEnv();
-});
-afterAll(async () => {
-  await env?.close();
-});
+const env = useEnv();
 
 /** The top of `selector` relative to the top of the window (px). */
 const topOf = (page, selector) => page.$eval(selector, (el) => el.getBoundingClientRect().top);
 
 describe('links and history', () => {
   test('a ?ch= link far down the page lands on its chapter and the URL keeps naming it', async () => {
-    const opened = await openPage(env, '?ch=pitfalls&v=1&open=dimension&agtest=1');
-    const { page } = opened;
-    await page.waitForSelector('ag-pitfalls[data-status="ready"]', { timeout: 20000 });
-    // Let the chapters above start and grow (their widgets start once scrolled past or near).
-    await page.waitForTimeout(2500);
-    const top = await topOf(page, '#ch-pitfalls');
-    expect(top).toBeGreaterThanOrEqual(-2);
-    expect(top).toBeLessThan(60);
-    const params = await urlParams(page);
-    expect(params.get('ch')).toBe('pitfalls');
-    expect(params.get('open')).toBe('dimension');
-    await expectClean(opened);
-    await opened.context.close();
+    await withPage(env, '?ch=pitfalls&v=1&open=dimension&agtest=1', async ({ page }) => {
+      await page.waitForSelector('ag-pitfalls[data-status="ready"]', { timeout: 20000 });
+      // Let the chapters above start and grow (their widgets start once scrolled past or near).
+      await page.waitForTimeout(2500);
+      const top = await topOf(page, '#ch-pitfalls');
+      expect(top).toBeGreaterThanOrEqual(-2);
+      expect(top).toBeLessThan(60);
+      await expectParams(page, 'pitfalls', { open: 'dimension' });
+    });
   });
 
   test('Back and Forward at once after a change: each entry keeps its own chapter; the URL ends up with the state shown', async () => {
-    const opened = await openPage(env, '?agtest=1');
-    const { page } = opened;
-    await page.locator('#toc a[href="#ch-worked-example"]').first().click();
-    await page.waitForSelector('ag-worked-example[data-status="ready"]', { timeout: 20000 });
-    await settledUrl(page);
-    const field = page.getByLabel('q, component 1');
-    await field.focus();
-    await page.keyboard.press('ArrowUp');
-    await page.keyboard.press('ArrowUp');
-    await page.goBack(); // before the URL write that the change scheduled
-    await page.waitForTimeout(400);
-    const back = await settledUrl(page);
-    expect(back.hash).not.toBe('#ch-worked-example');
-    expect(back.searchParams.get('q')).toBeNull(); // no other chapter's state on this entry
-    await page.goForward();
-    await page.waitForTimeout(400);
-    const forward = await settledUrl(page);
-    expect(forward.hash).toBe('#ch-worked-example');
-    expect(await field.inputValue()).toBe('3');
-    expect(forward.searchParams.get('ch')).toBe('worked-example');
-    expect(forward.searchParams.get('q')).toBe('3,2,0,1');
-    await expectClean(opened);
-    await opened.context.close();
+    await withPage(env, '?agtest=1', async ({ page }) => {
+      await page.locator('#toc a[href="#ch-worked-example"]').first().click();
+      await page.waitForSelector('ag-worked-example[data-status="ready"]', { timeout: 20000 });
+      await settledUrl(page);
+      const field = page.getByLabel('q, component 1');
+      await field.focus();
+      await page.keyboard.press('ArrowUp');
+      await page.keyboard.press('ArrowUp');
+      await page.goBack(); // before the URL write that the change scheduled
+      await page.waitForTimeout(400);
+      const back = await settledUrl(page);
+      expect(back.hash).not.toBe('#ch-worked-example');
+      expect(back.searchParams.get('q')).toBeNull(); // no other chapter's state on this entry
+      await page.goForward();
+      await page.waitForTimeout(400);
+      const forward = await settledUrl(page);
+      expect(forward.hash).toBe('#ch-worked-example');
+      expect(await field.inputValue()).toBe('3');
+      expect(forward.searchParams.get('ch')).toBe('worked-example');
+      expect(forward.searchParams.get('q')).toBe('3,2,0,1');
+    });
   });
 });

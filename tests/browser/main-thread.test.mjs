@@ -6,10 +6,10 @@
 // measured with the Long Tasks API and reported (printed and written to
 // test-artifacts/main-thread.json), not gated: timings on a shared machine
 // are noise. Cancelling is covered by the sqrt-d, simd and cost tests.
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import fs from 'node:fs';
-import path from 'node:path';
-import { startEnv, withChapter } from './helpers.mjs';
+import { afterAll, describe, expect, test } from '@jest/globals';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ARTIFACTS, useEnv, withChapter } from './helpers.mjs';
 
 // A call is heavy when it reads more than this many elements in all, or
 // repeats a kernel more than 16 times: far beyond any interactive update.
@@ -22,77 +22,58 @@ const isHeavy = (entry) => {
   return elements > HEAVY_ELEMENTS || (entry.calls ?? 1) > 16;
 };
 
-const RUNS = [
-  { ch: 'sqrt-d', tag: 'ag-sqrt-d', search: '?ch=sqrt-d&v=1&d=4096&pairs=100000&seed=3' },
-  { ch: 'cost', tag: 'ag-attention-cost', search: '?ch=cost&v=1&tmax=4096&dk=64' },
-];
+/** Records the page's long tasks (the Long Tasks API) in window.__longTasks. */
+const watchLongTasks = (page) =>
+  page.addInitScript(() => {
+    window.__longTasks = [];
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) window.__longTasks.push({ start: e.startTime, duration: e.duration });
+    }).observe({ type: 'longtask', buffered: true });
+  });
+const runIs = (page, tag, state, timeout) =>
+  page.waitForFunction(([t, s]) => document.querySelector(t)?.dataset.run === s, [tag, state], { timeout });
+
+const env = useEnv();
+const report = [];
+afterAll(() => {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  writeFileSync(join(ARTIFACTS, 'main-thread.json'), `${JSON.stringify(report, null, 2)}\n`);
+});
 
 describe('long experiments stay off the main thread', () => {
-  let env;
-  const report = [];
-  beforeAll(async () => {
-    env = await startEnv();
-  }, 120000);
-  afterAll(async () => {
-    fs.mkdirSync('test-artifacts', { recursive: true });
-    fs.writeFileSync(path.join('test-artifacts', 'main-thread.json'), `${JSON.stringify(report, null, 2)}\n`);
-    await env?.close();
-  });
-
-  test.each(RUNS)(
+  test.each([
+    { ch: 'sqrt-d', tag: 'ag-sqrt-d', search: '?ch=sqrt-d&v=1&d=4096&pairs=100000&seed=3' },
+    { ch: 'cost', tag: 'ag-attention-cost', search: '?ch=cost&v=1&tmax=4096&dk=64' },
+  ])(
     '$ch: no heavy kernel call on the main thread while it runs; longest task reported',
     async ({ ch, tag, search }) => {
-      await withChapter(
-        env,
-        ch,
-        tag,
-        {
+      await withChapter(env, ch, tag, { search, setup: watchLongTasks }, async ({ page }) => {
+        await runIs(page, tag, 'running', 60000);
+        const start = await page.evaluate(() => ({ log: window.__agCallLog.length, time: performance.now() }));
+        await runIs(page, tag, 'done', 240000);
+        const during = await page.evaluate((from) => window.__agCallLog.slice(from), start.log);
+        const tasks = await page.evaluate((t0) => window.__longTasks.filter((t) => t.start >= t0), start.time);
+        // The experiment's calls came from the worker...
+        const fromWorker = during.filter((e) => e.worker === true);
+        expect(fromWorker.length).toBeGreaterThan(0);
+        expect(fromWorker.some(isHeavy)).toBe(true);
+        // ... and the page itself made no heavy call meanwhile.
+        expect(during.filter((e) => e.worker !== true && isHeavy(e))).toEqual([]);
+        const longest = tasks.reduce((m, t) => Math.max(m, t.duration), 0);
+        report.push({
+          chapter: ch,
           search,
-          setup: (page) =>
-            page.addInitScript(() => {
-              window.__longTasks = [];
-              new PerformanceObserver((list) => {
-                for (const e of list.getEntries())
-                  window.__longTasks.push({ start: e.startTime, duration: e.duration });
-              }).observe({ type: 'longtask', buffered: true });
-            }),
-        },
-        async (opened) => {
-          const { page } = opened;
-          await page.waitForFunction((t) => document.querySelector(t)?.dataset.run === 'running', tag, {
-            timeout: 60000,
-          });
-          const start = await page.evaluate(() => ({ log: window.__agCallLog.length, time: performance.now() }));
-          await page.waitForFunction((t) => document.querySelector(t)?.dataset.run === 'done', tag, {
-            timeout: 240000,
-          });
-          const during = await page.evaluate((from) => window.__agCallLog.slice(from), start.log);
-          const tasks = await page.evaluate((t0) => window.__longTasks.filter((t) => t.start >= t0), start.time);
-
-          // The experiment's calls came from the worker...
-          const fromWorker = during.filter((e) => e.worker === true);
-          expect(fromWorker.length).toBeGreaterThan(0);
-          expect(fromWorker.some(isHeavy)).toBe(true);
-          // ... and the page itself made no heavy call meanwhile.
-          const heavyOnPage = during.filter((e) => e.worker !== true && isHeavy(e));
-          expect(heavyOnPage).toEqual([]);
-
-          const longest = tasks.reduce((m, t) => Math.max(m, t.duration), 0);
-          report.push({
-            chapter: ch,
-            search,
-            workerCalls: fromWorker.length,
-            pageCalls: during.length - fromWorker.length,
-            longTasks: tasks.length,
-            longestTaskMs: longest,
-          });
-          // Reported, not gated (the Long Tasks API lists tasks of 50 ms or more; 0 means none).
-          console.log(
-            `${ch}: longest main-thread task during the run ${longest.toFixed(0)} ms (${tasks.length} tasks of 50 ms or more)`,
-          );
-          expect(Number.isFinite(longest)).toBe(true);
-        },
-      );
+          workerCalls: fromWorker.length,
+          pageCalls: during.length - fromWorker.length,
+          longTasks: tasks.length,
+          longestTaskMs: longest,
+        });
+        // Reported, not gated (the Long Tasks API lists tasks of 50 ms or more; 0 means none).
+        console.log(
+          `${ch}: longest main-thread task during the run ${longest.toFixed(0)} ms (${tasks.length} tasks of 50 ms or more)`,
+        );
+        expect(Number.isFinite(longest)).toBe(true);
+      });
     },
     300000,
   );

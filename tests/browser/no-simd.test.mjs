@@ -1,27 +1,17 @@
-// The page on an engine without WebAssembly SIMD. Chromium is started with
-// V8's SSE4.1 support turned off (--js-flags=--no-enable-sse4-1): V8 then
-// refuses every module with SIMD instructions ("Wasm SIMD unsupported"), as
-// on a CPU without SSE4.1, in the page and in its workers alike (V8 has no
-// flag that turns wasm SIMD off alone: --no-experimental-wasm-simd and
-// --no-wasm-simd are gone and change nothing). The page's
-// own feature test (WebAssembly.validate of a SIMD probe) picks the
-// baseline build, ag-scalar.wasm, and nothing in the page is changed.
-//
-// Every chapter of web/chapters.js is opened in one page per run, and the
-// numbers it shows are compared:
-//  - with the SIMD build's simd128 kernels (the default elsewhere), within
-//    the tolerance derived below: the same digits, or digits one unit
-//    apart where the two values lie on either side of a rounding boundary;
-//  - with the SIMD build's scalar kernels (?impl=scalar), bit for bit: the
-//    baseline build is the same scalar kernels compiled without SIMD, and
-//    WebAssembly's float arithmetic is deterministic, so the seeded random
-//    experiments, like everything else, give the same numbers;
-//  - and the seeded generator (the kernels with one implementation shared by
-//    every build, AG_KERNEL_ONE in registry.inc) gives the same bits on both
-//    engines, whatever the kernel variant.
+// The page on an engine without WebAssembly SIMD: Chromium with V8's SSE4.1
+// support off (--js-flags=--no-enable-sse4-1) refuses every module with SIMD
+// instructions, in the page and its workers, as on a CPU without SSE4.1 (V8
+// has no flag that turns wasm SIMD off alone). The page's own feature test
+// (WebAssembly.validate of a SIMD probe) then picks the baseline build,
+// ag-scalar.wasm. Every chapter of web/chapters.js is opened in one page per
+// run and its numbers are compared with the SIMD build's simd128 kernels
+// (within TOL below: the same digits, or one unit apart across a rounding
+// boundary), with its scalar kernels (?impl=scalar) bit for bit (the same
+// kernels compiled without SIMD; wasm float arithmetic is deterministic), and
+// the seeded generator (AG_KERNEL_ONE in registry.inc) gives the same bits.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { CHAPTERS } from '../../web/chapters.js';
-import { expectClean, launchChromium, openPage, startEnv, waitReady } from './helpers.mjs';
+import { launchChromium, useEnv, waitReady, withPage } from './helpers.mjs';
 import { readNumbers, U } from './shown-numbers.mjs';
 
 // The probe of the page's feature test (src/js/load.js, from wasm-feature-detect):
@@ -31,9 +21,8 @@ const SIMD_PROBE = [
 ];
 const NO_SIMD_ARGS = ['--js-flags=--no-enable-sse4-1'];
 
-// Lighter settings for the widgets whose default experiments take seconds
-// (given as the widgets' own attributes before they start), so that
-// three runs of the whole tour fit the time budget.
+// Lighter settings (attributes set before the widgets start) for the widgets whose
+// default experiments take seconds, so that three runs of the tour fit the time budget.
 const LIGHT = {
   'ag-sqrt-d': { pairs: '1000' },
   'ag-near-orthogonal': { pairs: '2000' },
@@ -41,20 +30,13 @@ const LIGHT = {
   'ag-attention-cost': { tmax: '512', dk: '64' },
 };
 
-// Tolerance between the simd128 kernels and the scalar kernels.
-// registry.inc bounds each reduction relative to the sum of |terms|: the
-// scalar dot (2 ceil(log2 n) + 1) u, the simd128 GEMM (min(K, 256) +
-// ceil(K/256)) u, the longest on the page being K = d_k = 4096 (chapter
-// "scale-fix"): 25 u + 272 u = 297 u between the two variants. The kernels
-// downstream (softmax, entropy, the Jacobian, norms) add a few u each. We
-// allow TOL = 2^-14 = 1024 u relative to the larger of the two values:
-// over three times that budget, and below one unit of the fourth
-// significant digit for any leading digit (1e-4 relatively at 9.999), so two
-// values within TOL are shown with the same digits, or, where a rounding
-// boundary lies between them, with digits one unit apart; the test checks
-// that as well. (For weights of large unscaled logits the worst-case bound
-// is wider, as the score error is multiplied by the logits; in the page's
-// states the differences stay far inside TOL, about 120 u at most.)
+// Tolerance between the simd128 and the scalar kernels. registry.inc bounds
+// each reduction relative to the sum of |terms|: the scalar dot (2 ceil(log2 n)
+// + 1) u, the simd128 GEMM (min(K, 256) + ceil(K/256)) u; at the page's longest,
+// K = d_k = 4096 (scale-fix), 297 u apart, and softmax, entropy, the Jacobian
+// and norms add a few u each. TOL = 1024 u relative to the larger value is over
+// three times that and below one unit of the fourth significant digit (the
+// page's states stay within about 120 u).
 const TOL = 2 ** -14;
 
 // Numbers that are themselves a rounding error (exactly 0 in exact
@@ -95,18 +77,13 @@ const VARIANT_VIEW = 'simd';
 const chapters = CHAPTERS.filter((c) => c.tag);
 const variantTag = chapters.find((c) => c.id === VARIANT_VIEW)?.tag ?? null;
 
-let env;
+const env = useEnv();
 let bare; // Chromium without wasm SIMD
 const runs = new Map();
-
 beforeAll(async () => {
-  env = await startEnv();
   bare = await launchChromium({ args: NO_SIMD_ARGS });
 });
-afterAll(async () => {
-  await bare?.close();
-  await env?.close();
-});
+afterAll(async () => bare?.close());
 
 /** One run of the whole tour, started once and shared by the tests. */
 function run(name) {
@@ -129,71 +106,68 @@ function run(name) {
  */
 async function tour(browser, search) {
   const wasm = new Set();
-  const opened = await openPage({ ...env, browser }, search, {
-    setup: (page) =>
-      page.on('request', (r) => r.url().endsWith('.wasm') && wasm.add(new URL(r.url()).pathname.split('/').pop())),
-  });
-  const { page } = opened;
-  const missing = await page.evaluate(
-    (ids) => ids.filter((id) => !document.getElementById(`ch-${id}`)),
-    chapters.map((c) => c.id),
-  );
-  expect(missing).toEqual([]); // the site build is older than web/chapters.js: build it first
-  await page.evaluate((attrs) => {
-    for (const [tag, values] of Object.entries(attrs))
-      for (const [name, value] of Object.entries(values)) document.querySelector(tag)?.setAttribute(name, value);
-  }, LIGHT);
-
-  const numbers = {};
-  for (const { id, tag } of chapters) {
-    await waitReady(page, tag);
-    const runState = await page.waitForFunction(
-      (t) => {
-        const state = document.querySelector(t).dataset.run;
-        return state === undefined || ['done', 'error', 'cancelled'].includes(state) ? (state ?? 'none') : false;
-      },
-      tag,
-      { timeout: 30000 },
+  const setup = (page) =>
+    page.on('request', (r) => r.url().endsWith('.wasm') && wasm.add(new URL(r.url()).pathname.split('/').pop()));
+  return withPage({ ...env, browser }, search, { setup }, async ({ page }) => {
+    const missing = await page.evaluate(
+      (ids) => ids.filter((id) => !document.getElementById(`ch-${id}`)),
+      chapters.map((c) => c.id),
     );
-    expect(`${id}: ${await runState.jsonValue()}`).toMatch(/: (none|done)$/);
-    numbers[id] = await readNumbers(page, tag);
-  }
+    expect(missing).toEqual([]); // the site build is older than web/chapters.js: build it first
+    await page.evaluate((attrs) => {
+      for (const [tag, values] of Object.entries(attrs))
+        for (const [name, value] of Object.entries(values)) document.querySelector(tag)?.setAttribute(name, value);
+    }, LIGHT);
 
-  const summary = await page.evaluate(
-    ({ probe, tag }) => {
-      // FNV-1a over the bytes of a result, so large outputs need not leave the page.
-      const hash = (value) => {
-        const bytes = ArrayBuffer.isView(value)
-          ? new Uint8Array(value.buffer, value.byteOffset, value.byteLength)
-          : new TextEncoder().encode(JSON.stringify(value));
-        let h = 0x811c9dc5;
-        for (const b of bytes) h = Math.imul(h ^ b, 0x01000193) >>> 0;
-        return h.toString(16);
-      };
-      const log = window.__agCallLog;
-      const menu = document.getElementById('implementation');
-      return {
-        impl: menu.value,
-        label: menu.selectedOptions[0]?.textContent ?? '',
-        choices: [...menu.options].map((o) => o.value),
-        kinds: [...new Set(log.map((c) => `${c.impl}/${c.variant}`))].sort(),
-        workerCalls: log.filter((c) => c.worker).length,
-        shared: [
-          ...new Set(
-            log
-              .filter((c) => c.variant === 'shared')
-              .map((c) => `${c.kernel} ${JSON.stringify(c.result.shape)} ${hash(c.result.data ?? c.result)}`),
-          ),
-        ].sort(),
-        traceVariant: tag ? (document.querySelector(tag)?.dataset.trace ?? null) : null,
-        probe: WebAssembly.validate(new Uint8Array(probe)),
-      };
-    },
-    { probe: SIMD_PROBE, tag: variantTag },
-  );
-  await expectClean(opened);
-  await opened.context.close();
-  return { numbers, wasm: [...wasm].sort(), ...summary };
+    const numbers = {};
+    for (const { id, tag } of chapters) {
+      await waitReady(page, tag);
+      const runState = await page.waitForFunction(
+        (t) => {
+          const state = document.querySelector(t).dataset.run;
+          return state === undefined || ['done', 'error', 'cancelled'].includes(state) ? (state ?? 'none') : false;
+        },
+        tag,
+        { timeout: 30000 },
+      );
+      expect(`${id}: ${await runState.jsonValue()}`).toMatch(/: (none|done)$/);
+      numbers[id] = await readNumbers(page, tag);
+    }
+
+    const summary = await page.evaluate(
+      ({ probe, tag }) => {
+        // FNV-1a over the bytes of a result, so large outputs need not leave the page.
+        const hash = (value) => {
+          const bytes = ArrayBuffer.isView(value)
+            ? new Uint8Array(value.buffer, value.byteOffset, value.byteLength)
+            : new TextEncoder().encode(JSON.stringify(value));
+          let h = 0x811c9dc5;
+          for (const b of bytes) h = Math.imul(h ^ b, 0x01000193) >>> 0;
+          return h.toString(16);
+        };
+        const log = window.__agCallLog;
+        const menu = document.getElementById('implementation');
+        return {
+          impl: menu.value,
+          label: menu.selectedOptions[0]?.textContent ?? '',
+          choices: [...menu.options].map((o) => o.value),
+          kinds: [...new Set(log.map((c) => `${c.impl}/${c.variant}`))].sort(),
+          workerCalls: log.filter((c) => c.worker).length,
+          shared: [
+            ...new Set(
+              log
+                .filter((c) => c.variant === 'shared')
+                .map((c) => `${c.kernel} ${JSON.stringify(c.result.shape)} ${hash(c.result.data ?? c.result)}`),
+            ),
+          ].sort(),
+          traceVariant: tag ? (document.querySelector(tag)?.dataset.trace ?? null) : null,
+          probe: WebAssembly.validate(new Uint8Array(probe)),
+        };
+      },
+      { probe: SIMD_PROBE, tag: variantTag },
+    );
+    return { numbers, wasm: [...wasm].sort(), ...summary };
+  });
 }
 
 /** The (role, key) of each number, for lining two runs up. */

@@ -11,11 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { chromium } from 'playwright-core';
 import { CHAPTERS } from '../../web/chapters.js';
-import { expectClean, ROOT, waitReady, watchProblems } from './helpers.mjs';
+import { expectClean, launchChromium, ROOT, waitReady, watchProblems } from './helpers.mjs';
 import { byRole, expectAllLogged, expectClose, one, readNumbers, U } from './shown-numbers.mjs';
-import { CHROMIUM, CHROMIUM_ARGS } from '../../scripts/chromium.mjs';
 
 const FILE = 'attention-geometry-offline.html';
 const seeds = JSON.parse(readFileSync(join(ROOT, 'tests/data/seeds/worked-examples.json'), 'utf8')).cases;
@@ -30,7 +28,7 @@ beforeAll(async () => {
   copyFileSync(join(ROOT, 'build/site', FILE), join(dir, FILE));
   html = readFileSync(join(dir, FILE), 'utf8');
   fileUrl = pathToFileURL(join(dir, FILE)).href;
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();

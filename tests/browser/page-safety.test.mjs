@@ -15,9 +15,9 @@
 //   string-to-code call (eval, new Function) outside comments.
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { beforeAll, describe, expect, test } from '@jest/globals';
 import { CHAPTERS } from '../../web/chapters.js';
-import { ROOT, startEnv } from './helpers.mjs';
+import { ROOT, useEnv } from './helpers.mjs';
 
 // Values an attacker could put in a link. Each must be shown as text (or
 // ignored with a note), never parsed as HTML or run.
@@ -105,54 +105,33 @@ async function inspect(page) {
   });
 }
 
-let env;
-let page;
-let problems;
+const env = useEnv();
+let context;
 let origin;
+const problems = { errors: [], foreign: [], dialogs: [] };
+const NOTHING_STORED = { cookie: '', local: 0, session: 0, databases: [], caches: [], workers: 0, history: 0 };
+const isForeign = (u) => !['data:', 'blob:', 'about:'].includes(u.protocol) && u.origin !== origin;
 
 beforeAll(async () => {
-  env = await startEnv();
   origin = new URL(env.server.url).origin;
-  const context = await env.browser.newContext({ viewport: { width: 1024, height: 900 } });
+  context = await env.browser.newContext({ viewport: { width: 1024, height: 900 } });
   await context.addInitScript(recordWrites);
-  page = await context.newPage();
-  problems = { errors: [], foreign: [], dialogs: [] };
-  page.on('console', (m) => m.type() === 'error' && problems.errors.push(`${page.url().slice(0, 120)}: ${m.text()}`));
-  page.on('pageerror', (e) => problems.errors.push(`${page.url().slice(0, 120)}: ${e}`));
-  page.on('dialog', (d) => {
-    problems.dialogs.push(d.message());
-    d.dismiss();
-  });
   // Requests to another origin are recorded and refused (so a test never reaches out).
-  await context.route(
-    (url) => !['data:', 'blob:', 'about:'].includes(url.protocol) && url.origin !== origin,
-    (route) => {
-      problems.foreign.push(route.request().url());
-      route.abort();
-    },
-  );
+  await context.route(isForeign, (route) => {
+    problems.foreign.push(route.request().url());
+    route.abort();
+  });
   // Every request of every page and worker of the context (the route above may not see a worker's).
   context.on('request', (r) => {
-    const u = new URL(r.url());
-    if (
-      !['data:', 'blob:', 'about:'].includes(u.protocol) &&
-      u.origin !== origin &&
-      !problems.foreign.includes(r.url())
-    )
-      problems.foreign.push(r.url());
+    if (isForeign(new URL(r.url())) && !problems.foreign.includes(r.url())) problems.foreign.push(r.url());
   });
-});
-afterAll(async () => {
-  await env?.close();
 });
 
 /** Opens `path` in a fresh page of the shared context and checks everything the header lists. */
 async function expectSafe(path, { script, ready }) {
-  const url = new URL(path, env.server.url).href;
   // A new tab each time, so that the history and the page's globals start
   // afresh (storage is the context's: a write by any address stays visible).
   for (const list of Object.values(problems)) list.length = 0;
-  const context = page.context();
   const tab = await context.newPage();
   tab.on('console', (m) => m.type() === 'error' && problems.errors.push(`${path.slice(0, 120)}: ${m.text()}`));
   tab.on('pageerror', (e) => problems.errors.push(`${path.slice(0, 120)}: ${e}`));
@@ -160,42 +139,19 @@ async function expectSafe(path, { script, ready }) {
     problems.dialogs.push(d.message());
     d.dismiss();
   });
-  await tab.goto(url);
+  await tab.goto(new URL(path, env.server.url).href);
   await ready(tab);
-  const seen = await inspect(tab);
+  const { pwned, writes, handlers, scriptUrls, ...stored } = await inspect(tab);
   await tab.close();
-  expect({ path, pwned: seen.pwned, writes: seen.writes, handlers: seen.handlers }).toEqual({
-    path,
-    pwned: null,
-    writes: [],
-    handlers: [],
-  });
-  expect({ path, scripts: seen.scriptUrls }).toEqual({ path, scripts: [`${origin}/${script}`] });
-  expect({
-    path,
-    cookie: seen.cookie,
-    local: seen.local,
-    session: seen.session,
-    databases: seen.databases,
-    caches: seen.caches,
-    workers: seen.workers,
-    history: seen.history,
-  }).toEqual({
-    path,
-    cookie: '',
-    local: 0,
-    session: 0,
-    databases: [],
-    caches: [],
-    workers: 0,
-    history: 0,
-  });
+  expect({ path, pwned, writes, handlers }).toEqual({ path, pwned: null, writes: [], handlers: [] });
+  expect({ path, scripts: scriptUrls }).toEqual({ path, scripts: [`${origin}/${script}`] });
+  expect({ path, ...stored }).toEqual({ path, ...NOTHING_STORED });
   expect(problems).toEqual({ errors: [], foreign: [], dialogs: [] });
 }
 
 /** The state field names of every chapter's widget, read from the page (the widgets' declarations). */
 async function fieldsOf() {
-  const tab = await page.context().newPage();
+  const tab = await context.newPage();
   await tab.goto(env.server.url);
   await tab.waitForSelector('body[data-state="ready"]', { timeout: 20000 });
   const fields = await tab.evaluate(
@@ -227,9 +183,7 @@ describe('hostile addresses', () => {
       expect(names.length).toBeGreaterThan(0);
       // Each field gets its own hostile value, shifted from chapter to chapter,
       // so that across the tour every kind of value reaches every kind of field.
-      const params = new URLSearchParams();
-      params.set('ch', id);
-      params.set('v', HOSTILE[n % HOSTILE.length]);
+      const params = new URLSearchParams({ ch: id, v: HOSTILE[n % HOSTILE.length] });
       names.forEach((name, f) => params.set(name, HOSTILE[(n + f + 1) % HOSTILE.length]));
       params.set('impl', HOSTILE[(n + 2) % HOSTILE.length]);
       const hash = encodeURIComponent(HOSTILE[(n + 3) % HOSTILE.length]).slice(0, 200);
@@ -251,17 +205,13 @@ describe('hostile addresses', () => {
   });
 
   test('the embed page: hostile w=, ch=, s= and id=', async () => {
+    const h = (i) => encodeURIComponent(HOSTILE[i]);
+    const s = (text) => encodeURIComponent(text);
     const cases = [
-      [`w=${encodeURIComponent(HOSTILE[0])}&id=${encodeURIComponent(HOSTILE[1])}`, 'ag-worked-example'],
-      [
-        `w=ag-two-definitions&s=${encodeURIComponent(`v=1&a=${HOSTILE[1]}&b=${HOSTILE[3]}&zz=${HOSTILE[2]}`)}`,
-        'ag-two-definitions',
-      ],
-      [`ch=${encodeURIComponent(HOSTILE[2])}&s=${encodeURIComponent(HOSTILE[0])}`, 'ag-worked-example'],
-      [
-        `ch=multi-head&s=${encodeURIComponent(`v=1&words=${HOSTILE[11]}&h=${HOSTILE[5]}`)}&id=${encodeURIComponent(HOSTILE[6])}`,
-        'ag-multi-head',
-      ],
+      [`w=${h(0)}&id=${h(1)}`, 'ag-worked-example'],
+      [`w=ag-two-definitions&s=${s(`v=1&a=${HOSTILE[1]}&b=${HOSTILE[3]}&zz=${HOSTILE[2]}`)}`, 'ag-two-definitions'],
+      [`ch=${h(2)}&s=${h(0)}`, 'ag-worked-example'],
+      [`ch=multi-head&s=${s(`v=1&words=${HOSTILE[11]}&h=${HOSTILE[5]}`)}&id=${h(6)}`, 'ag-multi-head'],
     ];
     for (const [query, tag] of cases) {
       await expectSafe(`embed.html?agtest=1&${query}`, {

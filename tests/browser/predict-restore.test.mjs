@@ -2,22 +2,14 @@
 // learner's own setup is not lost: the block says the figure shows the
 // example and "Back to my setup" brings the learner's state back (chapter 1,
 // with k2 moved by the learner first).
-import { afterAll, beforeAll, expect, test } from '@jest/globals';
-import { expectClean, openChapter, startEnv } from './helpers.mjs';
+import { expect, test } from '@jest/globals';
+import { useEnv, withChapter } from './helpers.mjs';
 
 const TAG = 'ag-attention-atom';
-let env;
-beforeAll(async () => {
-  env = await startEnv();
-});
-afterAll(async () => {
-  await env?.close();
-});
+const env = useEnv();
 
 test('a prediction answered after the learner moved a vector: the example is shown, then the setup comes back', async () => {
-  const opened = await openChapter(env, 'atom', TAG);
-  const { page, context } = opened;
-  try {
+  await withChapter(env, 'atom', TAG, async ({ page }) => {
     const widget = page.locator(TAG);
     // The learner's own setup: k2 moved somewhere no example uses.
     const mine = await widget.evaluate((el) => {
@@ -41,8 +33,5 @@ test('a prediction answered after the learner moved a vector: the example is sho
     await widget.locator('.predict-choice').first().click();
     await widget.locator('.predict-result').filter({ hasText: /\S/ }).waitFor();
     await expect(back.isVisible()).resolves.toBe(false);
-    await expectClean(opened);
-  } finally {
-    await context.close();
-  }
+  });
 });

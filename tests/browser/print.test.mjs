@@ -4,9 +4,9 @@
 // print to PDF fires 'beforeprint' as the print menu does; after it, every
 // widget must have rendered its numbers. The printout is light whatever the
 // system's scheme, and leaves out the page's and the widgets' controls.
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { describe, expect, test } from '@jest/globals';
 import { CHAPTERS } from '../../web/chapters.js';
-import { expectClean, openPage, startEnv } from './helpers.mjs';
+import { useEnv, withEmbed, withPage } from './helpers.mjs';
 
 // A page of the kind EMBEDDING.md describes: the widgets script and two
 // widgets far below the first screen, so that neither starts by itself.
@@ -17,13 +17,8 @@ const HOST = `<!doctype html>
 <ag-worked-example></ag-worked-example><ag-multi-head></ag-multi-head></body></html>
 `;
 
-let env;
-beforeAll(async () => {
-  env = await startEnv({ extraFiles: { 'print-host.html': HOST } });
-});
-afterAll(async () => {
-  await env?.close();
-});
+const env = useEnv({ extraFiles: { 'print-host.html': HOST } });
+const dark = { setup: (page) => page.emulateMedia({ colorScheme: 'dark' }) };
 
 const TAGS = [...new Set(CHAPTERS.filter((c) => c.tag).map((c) => c.tag))];
 
@@ -36,157 +31,143 @@ const statuses = (page) =>
 
 describe('printing', () => {
   test('printing from the top of the page renders every widget first', async () => {
-    const opened = await openPage(env, '?agtest=1');
-    const { page } = opened;
-    await page.waitForSelector(`${TAGS[0]}[data-status="ready"]`, { timeout: 20000 });
-    const before = await statuses(page);
-    // The premise: most widgets far down have not started.
-    expect(Object.values(before).filter((s) => s === null).length).toBeGreaterThan(TAGS.length / 2);
-    const pdf = await page.pdf({ format: 'A4' });
-    expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
-    const after = await statuses(page);
-    const notReady = Object.entries(after).filter(([, s]) => s !== 'ready');
-    expect(notReady).toEqual([]);
-    // Every widget shows numbers from the engine, not its placeholder.
-    const placeholders = await page.evaluate(
-      (tags) => tags.filter((t) => document.querySelector(t).shadowRoot.querySelector('.placeholder')),
-      TAGS,
-    );
-    expect(placeholders).toEqual([]);
-    await expectClean(opened);
-    await opened.context.close();
+    await withPage(env, '?agtest=1', async ({ page }) => {
+      await page.waitForSelector(`${TAGS[0]}[data-status="ready"]`, { timeout: 20000 });
+      const before = await statuses(page);
+      // The premise: most widgets far down have not started.
+      expect(Object.values(before).filter((s) => s === null).length).toBeGreaterThan(TAGS.length / 2);
+      const pdf = await page.pdf({ format: 'A4' });
+      expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+      const after = await statuses(page);
+      const notReady = Object.entries(after).filter(([, s]) => s !== 'ready');
+      expect(notReady).toEqual([]);
+      // Every widget shows numbers from the engine, not its placeholder.
+      const placeholders = await page.evaluate(
+        (tags) => tags.filter((t) => document.querySelector(t).shadowRoot.querySelector('.placeholder')),
+        TAGS,
+      );
+      expect(placeholders).toEqual([]);
+    });
   });
 
   test('in print the page and the widgets take the light colours and drop their controls, even in the dark scheme', async () => {
-    const opened = await openPage(env, '?agtest=1', { setup: (page) => page.emulateMedia({ colorScheme: 'dark' }) });
-    const { page } = opened;
-    const tag = TAGS[0];
-    await page.waitForSelector(`${tag}[data-status="ready"]`, { timeout: 20000 });
-    const look = () =>
-      page.evaluate((t) => {
-        const w = document.querySelector(t);
-        const frame = w.shadowRoot.querySelector('.widget');
-        return {
-          body: getComputedStyle(document.body).color,
-          widget: getComputedStyle(frame).color,
-          toc: getComputedStyle(document.querySelector('#toc')).display,
-          readingBar: getComputedStyle(document.querySelector('#reading-bar')).display,
-          pagers: [...document.querySelectorAll('.chapter-pager')].map((p) => getComputedStyle(p).display),
-          menu: getComputedStyle(document.querySelector('.page-toolbar')).display,
-          actions: getComputedStyle(w.shadowRoot.querySelector('.toolbar-actions')).display,
-          computedBy: getComputedStyle(w.shadowRoot.querySelector('.computed-by')).display,
-        };
-      }, tag);
-    const screen = await look();
-    // The premise: on screen the dark scheme has light text (#e8e6e1) and shows the controls.
-    expect(screen.body).toBe('rgb(232, 230, 225)');
-    expect(screen.widget).toBe('rgb(232, 230, 225)');
-    expect(screen.toc).not.toBe('none');
-    expect(screen.readingBar).not.toBe('none');
-    expect(screen.pagers).toHaveLength(CHAPTERS.length);
-    expect(screen.pagers.filter((d) => d === 'none')).toEqual([]);
-    expect(screen.actions).not.toBe('none');
-    await page.emulateMedia({ media: 'print', colorScheme: 'dark' });
-    const print = await look();
-    // The light text colour (#1d1f23, web/style.css and styles/widget.css).
-    expect(print.body).toBe('rgb(29, 31, 35)');
-    expect(print.widget).toBe('rgb(29, 31, 35)');
-    expect(print.toc).toBe('none');
-    // Neither the reading bar nor the links to the chapters before and after are printed.
-    expect(print.readingBar).toBe('none');
-    expect(new Set(print.pagers)).toEqual(new Set(['none']));
-    expect(print.menu).toBe('none');
-    expect(print.actions).toBe('none');
-    expect(print.computedBy).not.toBe('none');
-    await expectClean(opened);
-    await opened.context.close();
+    await withPage(env, '?agtest=1', dark, async ({ page }) => {
+      const tag = TAGS[0];
+      await page.waitForSelector(`${tag}[data-status="ready"]`, { timeout: 20000 });
+      const look = () =>
+        page.evaluate((t) => {
+          const w = document.querySelector(t);
+          const frame = w.shadowRoot.querySelector('.widget');
+          return {
+            body: getComputedStyle(document.body).color,
+            widget: getComputedStyle(frame).color,
+            toc: getComputedStyle(document.querySelector('#toc')).display,
+            readingBar: getComputedStyle(document.querySelector('#reading-bar')).display,
+            pagers: [...document.querySelectorAll('.chapter-pager')].map((p) => getComputedStyle(p).display),
+            menu: getComputedStyle(document.querySelector('.page-toolbar')).display,
+            actions: getComputedStyle(w.shadowRoot.querySelector('.toolbar-actions')).display,
+            computedBy: getComputedStyle(w.shadowRoot.querySelector('.computed-by')).display,
+          };
+        }, tag);
+      const screen = await look();
+      // The premise: on screen the dark scheme has light text (#e8e6e1) and shows the controls.
+      expect(screen.body).toBe('rgb(232, 230, 225)');
+      expect(screen.widget).toBe('rgb(232, 230, 225)');
+      expect(screen.toc).not.toBe('none');
+      expect(screen.readingBar).not.toBe('none');
+      expect(screen.pagers).toHaveLength(CHAPTERS.length);
+      expect(screen.pagers.filter((d) => d === 'none')).toEqual([]);
+      expect(screen.actions).not.toBe('none');
+      await page.emulateMedia({ media: 'print', colorScheme: 'dark' });
+      const print = await look();
+      // The light text colour (#1d1f23, web/style.css and styles/widget.css).
+      expect(print.body).toBe('rgb(29, 31, 35)');
+      expect(print.widget).toBe('rgb(29, 31, 35)');
+      expect(print.toc).toBe('none');
+      // Neither the reading bar nor the links to the chapters before and after are printed.
+      expect(print.readingBar).toBe('none');
+      expect(new Set(print.pagers)).toEqual(new Set(['none']));
+      expect(print.menu).toBe('none');
+      expect(print.actions).toBe('none');
+      expect(print.computedBy).not.toBe('none');
+    });
   });
 
   test('a page whose widgets are all far below loads the engine when idle, so that printing it shows every widget computed', async () => {
-    const opened = await openPage(env, 'print-host.html', { waitFor: null });
-    const { page } = opened;
-    // Nothing scrolled, no widget started, yet the module loads once the page is idle.
-    await page.waitForFunction(
-      () => performance.getEntriesByType('resource').some((e) => /\.wasm$/.test(e.name)),
-      null,
-      { timeout: 20000 },
-    );
-    await page.waitForTimeout(1000); // its compilation
-    expect(
-      await page.evaluate(() =>
-        [...document.querySelectorAll('ag-worked-example, ag-multi-head')].map((w) => w.dataset.status ?? null),
-      ),
-    ).toEqual([null, null]);
-    await page.pdf({ format: 'A4' });
-    // Rendered during the print itself: ready, with numbers and no loading text.
-    const after = await page.evaluate(() =>
-      [...document.querySelectorAll('ag-worked-example, ag-multi-head')].map((w) => ({
-        status: w.dataset.status,
-        waiting: w.shadowRoot.textContent.includes('Waiting for the WebAssembly module'),
-        numbers: w.shadowRoot.querySelectorAll('[data-value]').length,
-      })),
-    );
-    for (const w of after) {
-      expect(w.status).toBe('ready');
-      expect(w.waiting).toBe(false);
-      expect(w.numbers).toBeGreaterThan(0);
-    }
-    await expectClean(opened);
-    await opened.context.close();
+    await withPage(env, 'print-host.html', { waitFor: null }, async ({ page }) => {
+      // Nothing scrolled, no widget started, yet the module loads once the page is idle.
+      await page.waitForFunction(
+        () => performance.getEntriesByType('resource').some((e) => /\.wasm$/.test(e.name)),
+        null,
+        { timeout: 20000 },
+      );
+      await page.waitForTimeout(1000); // its compilation
+      expect(
+        await page.evaluate(() =>
+          [...document.querySelectorAll('ag-worked-example, ag-multi-head')].map((w) => w.dataset.status ?? null),
+        ),
+      ).toEqual([null, null]);
+      await page.pdf({ format: 'A4' });
+      // Rendered during the print itself: ready, with numbers and no loading text.
+      const after = await page.evaluate(() =>
+        [...document.querySelectorAll('ag-worked-example, ag-multi-head')].map((w) => ({
+          status: w.dataset.status,
+          waiting: w.shadowRoot.textContent.includes('Waiting for the WebAssembly module'),
+          numbers: w.shadowRoot.querySelectorAll('[data-value]').length,
+        })),
+      );
+      for (const w of after) {
+        expect(w.status).toBe('ready');
+        expect(w.waiting).toBe(false);
+        expect(w.numbers).toBeGreaterThan(0);
+      }
+    });
   });
 
   test('a box that scrolls sideways is scaled to fit the paper while printing, and restored after', async () => {
     // multi-head's embedding and output tables (d_model = 12) are wider than A4 paper.
-    const opened = await openPage(env, 'embed.html?w=ag-multi-head&agtest=1', { width: 1024 });
-    const { page } = opened;
-    await page.waitForSelector('ag-multi-head[data-status="ready"]', { timeout: 20000 });
-    const boxes = () =>
-      page.evaluate(() => {
-        const root = document.querySelector('ag-multi-head').shadowRoot;
-        return [...root.querySelectorAll('*')]
-          .filter((el) => el instanceof HTMLElement && /auto|scroll/.test(getComputedStyle(el).overflowX))
-          .map((el) => ({ fit: el.getAttribute('data-print-fit'), over: el.scrollWidth - el.clientWidth }));
-      });
-    // The premise: at the width of A4 paper (718 px) some box scrolls.
-    await page.setViewportSize({ width: 718, height: 900 });
-    expect((await boxes()).some((b) => b.over > 1)).toBe(true);
-    await page.setViewportSize({ width: 1024, height: 900 });
-    await page.evaluate(() => window.dispatchEvent(new Event('beforeprint')));
-    await page.waitForFunction(() =>
-      document.querySelector('ag-multi-head').shadowRoot.querySelector('[data-print-fit]'),
-    );
-    // On paper (print media, the paper's width) nothing is cut any more.
-    await page.emulateMedia({ media: 'print' });
-    await page.setViewportSize({ width: 718, height: 900 });
-    expect((await boxes()).filter((b) => b.over > 1)).toEqual([]);
-    // After printing, the boxes are as they were.
-    await page.evaluate(() => window.dispatchEvent(new Event('afterprint')));
-    await page.emulateMedia({ media: 'screen' });
-    const restored = await boxes();
-    expect(restored.filter((b) => b.fit !== null)).toEqual([]);
-    expect(restored.some((b) => b.over > 1)).toBe(true);
-    await expectClean(opened);
-    await opened.context.close();
-  });
-
-  test('a printout is scaled the same from a phone as from a desktop window', async () => {
-    const fits = async (width) => {
-      const opened = await openPage(env, 'embed.html?w=ag-multi-head&agtest=1', { width, height: 800 });
-      const { page } = opened;
-      await page.waitForSelector('ag-multi-head[data-status="ready"]', { timeout: 20000 });
+    await withEmbed(env, 'w=ag-multi-head', 'ag-multi-head', async ({ page }) => {
+      const boxes = () =>
+        page.evaluate(() => {
+          const root = document.querySelector('ag-multi-head').shadowRoot;
+          return [...root.querySelectorAll('*')]
+            .filter((el) => el instanceof HTMLElement && /auto|scroll/.test(getComputedStyle(el).overflowX))
+            .map((el) => ({ fit: el.getAttribute('data-print-fit'), over: el.scrollWidth - el.clientWidth }));
+        });
+      // The premise: at the width of A4 paper (718 px) some box scrolls.
+      await page.setViewportSize({ width: 718, height: 900 });
+      expect((await boxes()).some((b) => b.over > 1)).toBe(true);
+      await page.setViewportSize({ width: 1024, height: 900 });
       await page.evaluate(() => window.dispatchEvent(new Event('beforeprint')));
       await page.waitForFunction(() =>
         document.querySelector('ag-multi-head').shadowRoot.querySelector('[data-print-fit]'),
       );
-      const found = await page.evaluate(() =>
-        [...document.querySelector('ag-multi-head').shadowRoot.querySelectorAll('[data-print-fit]')].map((el) =>
-          Number(el.style.getPropertyValue('--ag-print-fit')),
-        ),
-      );
-      await expectClean(opened);
-      await opened.context.close();
-      return found;
-    };
+      // On paper (print media, the paper's width) nothing is cut any more.
+      await page.emulateMedia({ media: 'print' });
+      await page.setViewportSize({ width: 718, height: 900 });
+      expect((await boxes()).filter((b) => b.over > 1)).toEqual([]);
+      // After printing, the boxes are as they were.
+      await page.evaluate(() => window.dispatchEvent(new Event('afterprint')));
+      await page.emulateMedia({ media: 'screen' });
+      const restored = await boxes();
+      expect(restored.filter((b) => b.fit !== null)).toEqual([]);
+      expect(restored.some((b) => b.over > 1)).toBe(true);
+    });
+  });
+
+  test('a printout is scaled the same from a phone as from a desktop window', async () => {
+    const fits = (width) =>
+      withEmbed(env, 'w=ag-multi-head', 'ag-multi-head', { width, height: 800 }, async ({ page }) => {
+        await page.evaluate(() => window.dispatchEvent(new Event('beforeprint')));
+        await page.waitForFunction(() =>
+          document.querySelector('ag-multi-head').shadowRoot.querySelector('[data-print-fit]'),
+        );
+        return page.evaluate(() =>
+          [...document.querySelector('ag-multi-head').shadowRoot.querySelectorAll('[data-print-fit]')].map((el) =>
+            Number(el.style.getPropertyValue('--ag-print-fit')),
+          ),
+        );
+      });
     const desktop = await fits(1280);
     const phone = await fits(375);
     expect(desktop.length).toBeGreaterThan(0);
@@ -195,42 +176,37 @@ describe('printing', () => {
   });
 
   test('on paper, colours drawn as backgrounds print, and a figure whose experiment still runs says so', async () => {
-    const opened = await openPage(env, 'embed.html?w=ag-worked-example&agtest=1');
-    const { page } = opened;
-    await page.waitForSelector('ag-worked-example[data-status="ready"]', { timeout: 20000 });
-    await page.emulateMedia({ media: 'print' });
-    const look = () =>
-      page.evaluate(() => {
-        const w = document.querySelector('ag-worked-example');
-        const body = w.shadowRoot.querySelector('.body');
-        return { adjust: getComputedStyle(body).printColorAdjust, note: getComputedStyle(body, '::before').content };
-      });
-    const idle = await look();
-    expect(idle.adjust).toBe('exact');
-    expect(idle.note).toBe('none');
-    // data-run="running" is what the worker-driven chapters set while their experiment runs.
-    await page.evaluate(() => document.querySelector('ag-worked-example').setAttribute('data-run', 'running'));
-    expect((await look()).note).toMatch(/still running: print again once it has finished/);
-    await page.emulateMedia({ media: 'screen' });
-    expect((await look()).note).toBe('none');
-    await expectClean(opened);
-    await opened.context.close();
+    await withEmbed(env, 'w=ag-worked-example', 'ag-worked-example', async ({ page }) => {
+      await page.emulateMedia({ media: 'print' });
+      const look = () =>
+        page.evaluate(() => {
+          const w = document.querySelector('ag-worked-example');
+          const body = w.shadowRoot.querySelector('.body');
+          return { adjust: getComputedStyle(body).printColorAdjust, note: getComputedStyle(body, '::before').content };
+        });
+      const idle = await look();
+      expect(idle.adjust).toBe('exact');
+      expect(idle.note).toBe('none');
+      // data-run="running" is what the worker-driven chapters set while their experiment runs.
+      await page.evaluate(() => document.querySelector('ag-worked-example').setAttribute('data-run', 'running'));
+      expect((await look()).note).toMatch(/still running: print again once it has finished/);
+      await page.emulateMedia({ media: 'screen' });
+      expect((await look()).note).toBe('none');
+    });
   });
 
   test('a widget on a page with no colours of its own (embed.html) prints light too', async () => {
     const tag = 'ag-worked-example';
-    const opened = await openPage(env, `embed.html?w=${tag}&agtest=1`, {
-      setup: (page) => page.emulateMedia({ colorScheme: 'dark' }),
+    await withEmbed(env, `w=${tag}`, tag, dark, async ({ page }) => {
+      const colour = () =>
+        page.evaluate(
+          (t) => getComputedStyle(document.querySelector(t).shadowRoot.querySelector('.widget')).color,
+          tag,
+        );
+      // The widget's own defaults (styles/widget.css): #e8e6e1 on a dark screen, #1d1f23 on paper.
+      expect(await colour()).toBe('rgb(232, 230, 225)');
+      await page.emulateMedia({ media: 'print', colorScheme: 'dark' });
+      expect(await colour()).toBe('rgb(29, 31, 35)');
     });
-    const { page } = opened;
-    await page.waitForSelector(`${tag}[data-status="ready"]`, { timeout: 20000 });
-    const colour = () =>
-      page.evaluate((t) => getComputedStyle(document.querySelector(t).shadowRoot.querySelector('.widget')).color, tag);
-    // The widget's own defaults (styles/widget.css): #e8e6e1 on a dark screen, #1d1f23 on paper.
-    expect(await colour()).toBe('rgb(232, 230, 225)');
-    await page.emulateMedia({ media: 'print', colorScheme: 'dark' });
-    expect(await colour()).toBe('rgb(29, 31, 35)');
-    await expectClean(opened);
-    await opened.context.close();
   });
 });

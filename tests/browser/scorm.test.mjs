@@ -5,17 +5,14 @@
 // reports (status, location, suspend data, score, session time, exit),
 // that it commits and finishes, that a second launch resumes, and that the
 // package opened without an LMS says so and still computes.
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { beforeAll, describe, expect, test } from '@jest/globals';
 import { unzipSync } from 'fflate';
-import { chromium } from 'playwright-core';
 import { buildScorm } from '../../scripts/scorm.mjs';
-import { SITE_ROOT, startServer } from '../../scripts/serve.mjs';
 import { CHAPTERS } from '../../web/chapters.js';
-import { expectClean, openPage } from './helpers.mjs';
+import { expectClean, openPage, useEnv, waitReady, withPage } from './helpers.mjs';
 import { byRole, expectClose, readNumbers } from './shown-numbers.mjs';
 
 const require = createRequire(import.meta.url);
@@ -45,17 +42,11 @@ window.launch = (previous) => {
 };
 `;
 
-let dir;
-let server;
-let browser;
-const env = () => ({ server, browser });
-
+// The LMS and the unzipped package are served from lms/ beside the site's copy.
+const env = useEnv();
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'attention-geometry-lms-'));
-  const site = join(dir, 'site');
-  cpSync(SITE_ROOT, site, { recursive: true });
-  const { out } = buildScorm({ site, out: join(dir, 'package.zip') });
-  const root = join(dir, 'lms');
+  const root = join(env.site, 'lms');
+  const { out } = buildScorm({ site: env.site, out: join(root, 'package.zip') });
   for (const [name, bytes] of Object.entries(unzipSync(readFileSync(out)))) {
     if (name.endsWith('/')) continue;
     mkdirSync(dirname(join(root, 'pkg', name)), { recursive: true });
@@ -64,27 +55,24 @@ beforeAll(async () => {
   writeFileSync(join(root, 'index.html'), HOST_HTML);
   writeFileSync(join(root, 'host.js'), HOST_JS);
   cpSync(RUNTIME, join(root, 'scorm12.min.js'));
-  server = await startServer({ port: 0, root });
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
-    headless: true,
-  });
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 /** Opens the test LMS, launches the package (resuming `previous` cmi data if given) and waits for the page in the frame. */
 async function launch(previous = null) {
-  const opened = await openPage(env(), 'index.html', { waitFor: null, width: 1040, height: 800 });
+  const opened = await openPage(env, 'lms/index.html', { waitFor: null, width: 1040, height: 800 });
   await opened.page.evaluate((p) => window.launch(p), previous);
   const frame = opened.page.frameLocator('#sco');
   await frame.locator('body[data-state="ready"]').waitFor({ timeout: 20000 });
   const course = opened.page.frames().find((f) => f.url().includes('/pkg/index.html'));
   return { ...opened, course };
+}
+
+/** The LMS page closes the course's frame (the learner leaves); waits for LMSFinish. */
+async function leave(page) {
+  await page.evaluate(() => {
+    document.getElementById('sco').src = 'about:blank';
+  });
+  await page.waitForFunction(() => window.calls.some((c) => c.call === 'LMSFinish'), null, { timeout: 5000 });
 }
 
 /** Waits until `read()` gives `expected` (or the time is up), then asserts it. */
@@ -211,10 +199,7 @@ describe('the SCORM 1.2 package in an LMS', () => {
 
   test('leaving (the frame navigates away): session_time, exit, one commit and one LMSFinish', async () => {
     const { page } = first;
-    await page.evaluate(() => {
-      document.getElementById('sco').src = 'about:blank';
-    });
-    await page.waitForFunction(() => window.calls.some((c) => c.call === 'LMSFinish'), null, { timeout: 5000 });
+    await leave(page);
     const log = await calls(page);
     expect(log.filter((c) => c.call === 'LMSFinish')).toHaveLength(1);
     const finish = log.findIndex((c) => c.call === 'LMSFinish');
@@ -276,10 +261,7 @@ describe('lesson_mode: review and browse', () => {
     // Going through more chapters and answering a prediction changes nothing in the LMS.
     await goThrough(course, TAGGED[3].id);
     await predict(course, TAGGED[4]);
-    await page.evaluate(() => {
-      document.getElementById('sco').src = 'about:blank';
-    });
-    await page.waitForFunction(() => window.calls.some((c) => c.call === 'LMSFinish'), null, { timeout: 5000 });
+    await leave(page);
     const log = await calls(page);
     expect(log.map((c) => c.call)).toEqual(['LMSInitialize', 'LMSFinish']);
     const now = await cmi(page);
@@ -305,10 +287,7 @@ describe('lesson_mode: review and browse', () => {
     expect(await setsOf(page, 'cmi.core.score.raw')).toEqual([]);
     expect(await setsOf(page, 'cmi.core.lesson_status')).toEqual(['browsed']);
     // Leaving the preview: no session time and no exit ('suspend' would make the LMS resume it as an attempt).
-    await page.evaluate(() => {
-      document.getElementById('sco').src = 'about:blank';
-    });
-    await page.waitForFunction(() => window.calls.some((c) => c.call === 'LMSFinish'), null, { timeout: 5000 });
+    await leave(page);
     const written = new Set((await calls(page)).filter((c) => c.call === 'LMSSetValue').map((c) => c.element));
     expect([...written].sort()).toEqual(['cmi.core.lesson_location', 'cmi.core.lesson_status']);
     await expectClean(opened);
@@ -328,19 +307,16 @@ describe('lesson_mode: review and browse', () => {
 
 describe('the package without an LMS', () => {
   test('says that progress is not reported, and the worked example still computes', async () => {
-    const opened = await openPage(env(), 'pkg/index.html?agtest=1#ch-worked-example');
-    const { page } = opened;
-    const note = page.locator('[data-role=scorm-status]');
-    await expect(note.isVisible()).resolves.toBe(true);
-    await expect(note.textContent()).resolves.toBe('Progress is not being reported: no LMS was found');
-    await page.locator('ag-worked-example').scrollIntoViewIfNeeded();
-    await page.waitForSelector('ag-worked-example[data-status="ready"]', { timeout: 20000 });
-    const numbers = await readNumbers(page, 'ag-worked-example');
-    // The articles' worked example: scores 5, -4, 0 and weights 0.99319, 0.00012257, 0.0066920.
-    expect(byRole(numbers, 'score').map((s) => s.value)).toEqual([5, -4, 0]);
-    const weights = byRole(numbers, 'weight').map((w) => w.value);
-    [0.99319, 0.00012257, 0.006692].forEach((w, j) => expectClose(weights[j], w, 1e-5, `weight ${j + 1}`));
-    await expectClean(opened);
-    await opened.context.close();
+    await withPage(env, 'lms/pkg/index.html?agtest=1#ch-worked-example', async ({ page }) => {
+      const note = page.locator('[data-role=scorm-status]');
+      await expect(note.isVisible()).resolves.toBe(true);
+      await expect(note.textContent()).resolves.toBe('Progress is not being reported: no LMS was found');
+      await waitReady(page, 'ag-worked-example');
+      const numbers = await readNumbers(page, 'ag-worked-example');
+      // The articles' worked example: scores 5, -4, 0 and weights 0.99319, 0.00012257, 0.0066920.
+      expect(byRole(numbers, 'score').map((s) => s.value)).toEqual([5, -4, 0]);
+      const weights = byRole(numbers, 'weight').map((w) => w.value);
+      [0.99319, 0.00012257, 0.006692].forEach((w, j) => expectClose(weights[j], w, 1e-5, `weight ${j + 1}`));
+    });
   });
 });

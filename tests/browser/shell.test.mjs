@@ -1,17 +1,23 @@
 // The page shell: the tour (table of contents, anchors), old links, hostile
 // links, the wasm-load error state and the wrong-MIME fallback.
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { describe, expect, test } from '@jest/globals';
 import { CHAPTERS } from '../../web/chapters.js';
-import { expectClean, openPage, overflow, settledUrl, startEnv, urlParams, waitReady } from './helpers.mjs';
+import {
+  expectParams,
+  overflow,
+  rowsOf,
+  settledUrl,
+  stateOf,
+  useEnv,
+  waitReady,
+  withEmbed,
+  withPage,
+} from './helpers.mjs';
 import { byRole, expectAllLogged, expectClose, one, readNumbers } from './shown-numbers.mjs';
 
-let env;
-beforeAll(async () => {
-  env = await startEnv();
-});
-afterAll(async () => {
-  await env?.close();
-});
+const env = useEnv();
+/** withPage on the page in test mode (`path` after ?agtest=1). */
+const withTour = (path, options, fn) => withPage(env, `?agtest=1${path}`, options, fn);
 
 // A link made by the first page (state version 0, before chapters existed).
 // It must keep opening the worked example with these inputs.
@@ -19,144 +25,120 @@ const OLD_LINK = '?q=0.5,-1,2,0.25&k=2,0.125,-3,1;-0.5,4,1.5,-2;7,7,-7,7&scale=s
 
 describe('the page shell', () => {
   test('lists the chapters with stable anchors; a chapter anchor starts its widget', async () => {
-    const opened = await openPage(env, '?agtest=1');
-    const { page } = opened;
-    const anchors = await page.$$eval('#toc a', (els) => els.map((a) => a.getAttribute('href')));
-    // One anchor per record of the tour (web/chapters.js), in its order.
-    expect(anchors).toEqual(CHAPTERS.map((c) => `#ch-${c.id}`));
-    expect(anchors.length).toBe(16 + 9); // part 1 (with the cost of attention) and part 2
-    expect(anchors).toContain('#ch-dot-product');
-    expect(anchors).toContain('#ch-worked-example');
-    for (const href of anchors) expect(await page.locator(href).count()).toBe(1);
-    // Lazy start: the worked example (far below) has not started.
-    expect(await page.locator('ag-worked-example').getAttribute('data-status')).toBeNull();
-    await page.locator('#toc a[href="#ch-worked-example"]').click();
-    await waitReady(page, 'ag-worked-example');
-    await expectClean(opened);
-    await opened.context.close();
+    await withTour('', async ({ page }) => {
+      const anchors = await page.$$eval('#toc a', (els) => els.map((a) => a.getAttribute('href')));
+      // One anchor per record of the tour (web/chapters.js), in its order.
+      expect(anchors).toEqual(CHAPTERS.map((c) => `#ch-${c.id}`));
+      expect(anchors.length).toBe(16 + 9); // part 1 (with the cost of attention) and part 2
+      expect(anchors).toEqual(expect.arrayContaining(['#ch-dot-product', '#ch-worked-example']));
+      for (const href of anchors) expect(await page.locator(href).count()).toBe(1);
+      // Lazy start: the worked example (far below) has not started.
+      expect(await page.locator('ag-worked-example').getAttribute('data-status')).toBeNull();
+      await page.locator('#toc a[href="#ch-worked-example"]').click();
+      await waitReady(page, 'ag-worked-example');
+    });
   });
 
-  test.each(['#ch-projection', '?ch=projection&v=1&a=1,2#ch-projection'])(
+  test.each(['#ch-projection', '&ch=projection&v=1&a=1,2#ch-projection'])(
     'a link to a chapter (%s) puts the focus on it: the first Tab stays in that chapter',
     async (link) => {
-      const opened = await openPage(env, link.startsWith('?') ? link.replace('#', '&agtest=1#') : `?agtest=1${link}`);
-      const { page } = opened;
-      await waitReady(page, 'ag-projection');
-      expect(await page.evaluate(() => document.activeElement?.id)).toBe('ch-projection');
-      await page.keyboard.press('Tab');
-      const after = await page.evaluate(() => {
-        const box = document.getElementById('ch-projection').getBoundingClientRect();
-        return {
-          section: document.activeElement?.closest('section')?.id ?? null,
-          onScreen: box.top < window.innerHeight && box.bottom > 0, // not back at the top of the page
-        };
+      await withTour(link, async ({ page }) => {
+        await waitReady(page, 'ag-projection');
+        expect(await page.evaluate(() => document.activeElement?.id)).toBe('ch-projection');
+        await page.keyboard.press('Tab');
+        const after = await page.evaluate(() => {
+          const box = document.getElementById('ch-projection').getBoundingClientRect();
+          return {
+            section: document.activeElement?.closest('section')?.id ?? null,
+            onScreen: box.top < window.innerHeight && box.bottom > 0, // not back at the top of the page
+          };
+        });
+        expect(after).toEqual({ section: 'ch-projection', onScreen: true });
       });
-      expect(after).toEqual({ section: 'ch-projection', onScreen: true });
-      await expectClean(opened);
-      await opened.context.close();
     },
   );
 
   test('an old link (version 0: ?q=&k=&scale=) still opens the worked example with its values, migrated', async () => {
-    const opened = await openPage(env, `${OLD_LINK}&agtest=1`);
-    const { page } = opened;
-    await waitReady(page, 'ag-worked-example');
-    const state = await page.locator('ag-worked-example').evaluate((el) => el.state);
-    expect(state.q).toEqual([0.5, -1, 2, 0.25]);
-    expect(state.k).toEqual([
-      [2, 0.125, -3, 1],
-      [-0.5, 4, 1.5, -2],
-      [7, 7, -7, 7],
-    ]);
-    expect(state.scaled).toBe(true);
-    expect(state.step).toBe('output');
-    // float64 reference of the scaled scores q.k_j / 2.
-    const q = [0.5, -1, 2, 0.25];
-    const ref = state.k.map((row) => row.reduce((s, x, i) => s + x * q[i], 0) / 2);
-    byRole(await readNumbers(page, 'ag-worked-example'), 'scaled-score').forEach((s, j) =>
-      expectClose(s.value, ref[j], 1e-5, `scaled score ${j + 1}`),
-    );
-    await expectAllLogged(page, 'ag-worked-example');
-    await expect(page.locator('ag-worked-example .note').isHidden()).resolves.toBe(true);
-    // The shell rewrites the link in the current format.
-    const params = await urlParams(page);
-    expect(params.get('ch')).toBe('worked-example');
-    expect(params.get('v')).toBe('1');
-    expect(params.get('scaled')).toBe('1');
-    expect(params.get('scale')).toBeNull();
-    expect((await settledUrl(page)).hash).toBe('#ch-worked-example');
-    await expectClean(opened);
-    await opened.context.close();
+    await withTour(`&${OLD_LINK.slice(1)}`, async ({ page }) => {
+      await waitReady(page, 'ag-worked-example');
+      const state = await stateOf(page, 'ag-worked-example');
+      const q = [0.5, -1, 2, 0.25];
+      expect(state).toMatchObject({
+        q,
+        k: rowsOf('2,0.125,-3,1;-0.5,4,1.5,-2;7,7,-7,7'),
+        scaled: true,
+        step: 'output',
+      });
+      // float64 reference of the scaled scores q.k_j / 2.
+      const ref = state.k.map((row) => row.reduce((sum, x, i) => sum + x * q[i], 0) / 2);
+      byRole(await readNumbers(page, 'ag-worked-example'), 'scaled-score').forEach((x, j) =>
+        expectClose(x.value, ref[j], 1e-5, `scaled score ${j + 1}`),
+      );
+      await expectAllLogged(page, 'ag-worked-example');
+      await expect(page.locator('ag-worked-example .note').isHidden()).resolves.toBe(true);
+      // The shell rewrites the link in the current format.
+      const params = await expectParams(page, 'worked-example', { scaled: '1' });
+      expect(params.get('scale')).toBeNull();
+      expect((await settledUrl(page)).hash).toBe('#ch-worked-example');
+    });
   });
 
   test('hostile link values (markup, script, NaN, huge sizes) are ignored with a visible text note; defaults shown; no freeze', async () => {
-    const huge = Array.from({ length: 3000 }, () => '1').join(','); // 6 kB: over the 4 kB a value may have
-    const search =
-      `?ch=dot-product&v=1&a=${encodeURIComponent('<img src=x onerror=alert(1)>')}&b=NaN,3` +
-      `&impl=${encodeURIComponent('<script>alert(2)</script>')}&agtest=1`;
-    const opened = await openPage(env, `${search}#ch-dot-product`);
-    const { page } = opened;
-    await waitReady(page, 'ag-two-definitions');
-    const note = page.locator('ag-two-definitions .note');
-    await expect(note.isVisible()).resolves.toBe(true);
-    const text = await note.textContent();
-    expect(text).toContain('a=<img src=x onerror=alert(1)>');
-    expect(text).toContain('b=NaN,3');
-    await expect(page.locator('#url-note').textContent()).resolves.toContain('impl=<script>alert(2)</script>');
-    expect(await page.locator('img, script:not([src])').count()).toBe(0);
-    expect(await page.locator('ag-two-definitions').evaluate((el) => el.state)).toEqual({ a: [3, 4], b: [4, 3] });
-    expect(one(await readNumbers(page, 'ag-two-definitions'), 'dot').text).toBe('24');
-    await expectClean(opened);
-    await opened.context.close();
-
-    // A huge list and an unknown version: refused before parsing (a freeze would
-    // end the test at its time limit).
-    const big = await openPage(env, `?ch=worked-example&v=99&q=${huge}&k=1;2;3;4;5;6;7;8&agtest=1#ch-worked-example`, {
-      width: 320,
+    const a = encodeURIComponent('<img src=x onerror=alert(1)>');
+    const impl = encodeURIComponent('<script>alert(2)</script>');
+    await withTour(`&ch=dot-product&v=1&a=${a}&b=NaN,3&impl=${impl}#ch-dot-product`, async ({ page }) => {
+      await waitReady(page, 'ag-two-definitions');
+      const note = page.locator('ag-two-definitions .note');
+      await expect(note.isVisible()).resolves.toBe(true);
+      const text = await note.textContent();
+      expect(text).toContain('a=<img src=x onerror=alert(1)>');
+      expect(text).toContain('b=NaN,3');
+      await expect(page.locator('#url-note').textContent()).resolves.toContain('impl=<script>alert(2)</script>');
+      expect(await page.locator('img, script:not([src])').count()).toBe(0);
+      expect(await stateOf(page, 'ag-two-definitions')).toEqual({ a: [3, 4], b: [4, 3] });
+      expect(one(await readNumbers(page, 'ag-two-definitions'), 'dot').text).toBe('24');
     });
-    await waitReady(big.page, 'ag-worked-example');
-    const bigNote = await big.page.locator('ag-worked-example .note').textContent();
-    expect(bigNote).toContain('v=99');
-    expect(bigNote).toContain('q=1,1,1');
-    expect(bigNote).toContain('k=1;2;3');
-    expect(await big.page.locator('ag-worked-example').evaluate((el) => el.state.q)).toEqual([1, 2, 0, 1]);
-    expect(await overflow(big.page)).toBeLessThanOrEqual(0);
-    await expectClean(big);
-    await big.context.close();
+    // A huge list (6 kB: over the 4 kB a value may have) and an unknown version: refused
+    // before parsing (a freeze would end the test at its time limit).
+    const huge = Array.from({ length: 3000 }, () => '1').join(',');
+    const big = `&ch=worked-example&v=99&q=${huge}&k=1;2;3;4;5;6;7;8#ch-worked-example`;
+    await withTour(big, { width: 320 }, async ({ page }) => {
+      await waitReady(page, 'ag-worked-example');
+      const bigNote = await page.locator('ag-worked-example .note').textContent();
+      for (const part of ['v=99', 'q=1,1,1', 'k=1;2;3']) expect(bigNote).toContain(part);
+      expect((await stateOf(page, 'ag-worked-example')).q).toEqual([1, 2, 0, 1]);
+      expect(await overflow(page)).toBeLessThanOrEqual(0);
+    });
   });
 
   test('shows a helpful error when the wasm cannot load, and no made-up numbers', async () => {
-    const opened = await openPage(env, '?agtest=1#ch-dot-product', {
-      waitFor: 'error',
-      setup: (p) =>
-        p.route('**/*.wasm', (route) => route.fulfill({ status: 404, contentType: 'text/plain', body: 'gone' })),
+    const setup = (p) =>
+      p.route('**/*.wasm', (route) => route.fulfill({ status: 404, contentType: 'text/plain', body: 'gone' }));
+    await withTour('#ch-dot-product', { waitFor: 'error', setup, clean: false }, async ({ page, problems }) => {
+      const panel = page.locator('#load-error');
+      await expect(panel.isVisible()).resolves.toBe(true);
+      await expect(panel.textContent()).resolves.toMatch(/did not load/);
+      await expect(panel.locator('[data-role=error-detail]').textContent()).resolves.not.toBe('');
+      await page.waitForSelector('ag-two-definitions[data-status="error"]');
+      await expect(page.locator('ag-two-definitions .error').textContent()).resolves.toMatch(/did not load/);
+      expect(await readNumbers(page, 'ag-two-definitions')).toEqual([]);
+      expect(problems.foreign).toEqual([]);
     });
-    const { page } = opened;
-    const panel = page.locator('#load-error');
-    await expect(panel.isVisible()).resolves.toBe(true);
-    await expect(panel.textContent()).resolves.toMatch(/did not load/);
-    await expect(panel.locator('[data-role=error-detail]').textContent()).resolves.not.toBe('');
-    await page.waitForSelector('ag-two-definitions[data-status="error"]');
-    await expect(page.locator('ag-two-definitions .error').textContent()).resolves.toMatch(/did not load/);
-    expect(await readNumbers(page, 'ag-two-definitions')).toEqual([]);
-    expect(opened.problems.foreign).toEqual([]);
-    await opened.context.close();
   });
 
   test('still computes when the server sends .wasm with a wrong MIME type', async () => {
-    const opened = await openPage(env, '?agtest=1#ch-dot-product', {
-      setup: (p) =>
-        p.route('**/*.wasm', async (route) => {
-          const response = await route.fetch();
-          await route.fulfill({
-            response,
-            headers: { ...response.headers(), 'content-type': 'application/octet-stream' },
-          });
-        }),
+    const setup = (p) =>
+      p.route('**/*.wasm', async (route) => {
+        const response = await route.fetch();
+        await route.fulfill({
+          response,
+          headers: { ...response.headers(), 'content-type': 'application/octet-stream' },
+        });
+      });
+    await withTour('#ch-dot-product', { setup, clean: false }, async ({ page }) => {
+      await waitReady(page, 'ag-two-definitions');
+      expect(one(await readNumbers(page, 'ag-two-definitions'), 'dot').text).toBe('24');
     });
-    await waitReady(opened.page, 'ag-two-definitions');
-    expect(one(await readNumbers(opened.page, 'ag-two-definitions'), 'dot').text).toBe('24');
-    await opened.context.close();
   });
 });
 
@@ -195,171 +177,159 @@ const barMarks = (page, id) =>
     id && `#ch-${id}`,
   );
 
-const scrollToChapter = (page, id) =>
-  page.evaluate(
+/** Scrolls the chapter `id` to the top and waits until the bar marks it. */
+async function scrollToChapter(page, id) {
+  await page.evaluate(
     (el) => document.getElementById(el).scrollIntoView({ block: 'start', behavior: 'instant' }),
     `ch-${id}`,
   );
+  await barMarks(page, id);
+}
 
 describe('reading the tour: the reading bar, previous/next links, numbers through both parts', () => {
   test.each([1024, 375, 320])(
     'at %i px the bar stays at the top while reading and marks the chapter in view; nothing moves',
     async (width) => {
-      const opened = await openPage(env, '?agtest=1', { width });
-      const { page } = opened;
-      const atTop = await bar(page);
-      expect(atTop.current).toEqual([]);
-      expect(atTop.where).toBe(`${CHAPTERS.length} chapters`);
-      expect(atTop.top).toBeGreaterThan(0); // in its place under the header, not yet stuck
-      for (const id of ['values', 'projection', 'pitfalls']) {
-        await scrollToChapter(page, id);
-        await barMarks(page, id);
-        const now = await bar(page);
-        expect(now.position).toBe('sticky');
-        expect(now.top).toBe(0); // stuck to the top of the window
-        expect(now.height).toBe(atTop.height); // the same height whatever it shows
-        expect(now.width).toBeLessThanOrEqual(width);
-        expect(now.where).toContain(`Chapter ${NUMBER[id]} of ${CHAPTERS.length}`);
-        expect(now.where).toContain(TITLE[id]);
-        expect(now.current).toEqual([`#ch-${id}`]);
-        expect(now.toc).toEqual([`#ch-${id}`]);
-        // The chapter's heading is below the bar, not under it.
-        const heading = await page.locator(`#ch-${id} h2`).evaluate((h) => h.getBoundingClientRect().top);
-        expect(heading).toBeGreaterThanOrEqual(now.bottom);
-      }
-      // Opening the contents moves nothing on the page: they open over it, the bar keeps its height.
-      await page.locator('#reading-bar-toggle').click();
-      await expect(page.locator('#reading-bar-contents').isVisible()).resolves.toBe(true);
-      expect((await bar(page)).height).toBe(atTop.height);
-      const panel = await page.locator('#reading-bar-contents').evaluate((p) => ({
-        ...p.getBoundingClientRect().toJSON(),
-        position: getComputedStyle(p).position,
-      }));
-      expect(panel.position).toBe('absolute');
-      expect(panel.right).toBeLessThanOrEqual(width);
-      expect(panel.bottom).toBeLessThanOrEqual(900);
-      expect(await overflow(page)).toBeLessThanOrEqual(0);
-      // Back at the top, no chapter is in view.
-      await page.evaluate(() => window.scrollTo({ top: 0, behavior: 'instant' }));
-      await barMarks(page, null);
-      await expectClean(opened);
-      await opened.context.close();
+      await withTour('', { width }, async ({ page }) => {
+        const atTop = await bar(page);
+        expect(atTop.current).toEqual([]);
+        expect(atTop.where).toBe(`${CHAPTERS.length} chapters`);
+        expect(atTop.top).toBeGreaterThan(0); // in its place under the header, not yet stuck
+        for (const id of ['values', 'projection', 'pitfalls']) {
+          await scrollToChapter(page, id);
+          const now = await bar(page);
+          // Stuck to the top of the window, the same height whatever it shows.
+          const href = `#ch-${id}`;
+          expect(now).toMatchObject({ position: 'sticky', top: 0, height: atTop.height, current: [href], toc: [href] });
+          expect(now.width).toBeLessThanOrEqual(width);
+          expect(now.where).toContain(`Chapter ${NUMBER[id]} of ${CHAPTERS.length}`);
+          expect(now.where).toContain(TITLE[id]);
+          // The chapter's heading is below the bar, not under it.
+          const heading = await page.locator(`#ch-${id} h2`).evaluate((h) => h.getBoundingClientRect().top);
+          expect(heading).toBeGreaterThanOrEqual(now.bottom);
+        }
+        // Opening the contents moves nothing on the page: they open over it, the bar keeps its height.
+        await page.locator('#reading-bar-toggle').click();
+        await expect(page.locator('#reading-bar-contents').isVisible()).resolves.toBe(true);
+        expect((await bar(page)).height).toBe(atTop.height);
+        const panel = await page.locator('#reading-bar-contents').evaluate((p) => ({
+          ...p.getBoundingClientRect().toJSON(),
+          position: getComputedStyle(p).position,
+        }));
+        expect(panel.position).toBe('absolute');
+        expect(panel.right).toBeLessThanOrEqual(width);
+        expect(panel.bottom).toBeLessThanOrEqual(900);
+        expect(await overflow(page)).toBeLessThanOrEqual(0);
+        // Back at the top, no chapter is in view.
+        await page.evaluate(() => window.scrollTo({ top: 0, behavior: 'instant' }));
+        await barMarks(page, null);
+      });
     },
   );
 
   test('chapters are numbered 1 to 25 through both parts, each part named, alike in the contents, headings and bar', async () => {
-    const opened = await openPage(env, '?agtest=1');
-    const { page } = opened;
-    const texts = (selector) => page.$$eval(selector, (els) => els.map((e) => e.textContent.trim()));
-    const expected = CHAPTERS.map((c) => `${NUMBER[c.id]}. ${c.title}`);
-    expect(NUMBER.values).toBe(PART_1 + 1); // part 2 goes on from part 1
-    expect(await texts('#toc li a')).toEqual(expected);
-    expect(await texts('#reading-bar li a')).toEqual(expected);
-    expect(await texts('main section.chapter h2')).toEqual(expected);
-    for (const where of ['#toc', '#reading-bar', '#chapters']) {
-      const parts = await texts(`${where} .toc-part, ${where} .part-heading`);
-      expect(parts).toHaveLength(2);
-      expect(parts[0]).toMatch(/^Part 1: /);
-      expect(parts[1]).toMatch(/^Part 2: /);
-    }
-    // Each part's list starts at its first number (read by screen readers).
-    expect(await page.$$eval('#toc ol', (ols) => ols.map((o) => o.start))).toEqual([1, PART_1 + 1]);
-    // The bar names the part of the chapter in view.
-    await scrollToChapter(page, 'values');
-    await barMarks(page, 'values');
-    expect((await bar(page)).where).toMatch(/Part 2: /);
-    await expectClean(opened);
-    await opened.context.close();
+    await withTour('', async ({ page }) => {
+      const texts = (selector) => page.$$eval(selector, (els) => els.map((e) => e.textContent.trim()));
+      const expected = CHAPTERS.map((c) => `${NUMBER[c.id]}. ${c.title}`);
+      expect(NUMBER.values).toBe(PART_1 + 1); // part 2 goes on from part 1
+      expect(await texts('#toc li a')).toEqual(expected);
+      expect(await texts('#reading-bar li a')).toEqual(expected);
+      expect(await texts('main section.chapter h2')).toEqual(expected);
+      for (const where of ['#toc', '#reading-bar', '#chapters']) {
+        const parts = await texts(`${where} .toc-part, ${where} .part-heading`);
+        expect(parts).toHaveLength(2);
+        expect(parts[0]).toMatch(/^Part 1: /);
+        expect(parts[1]).toMatch(/^Part 2: /);
+      }
+      // Each part's list starts at its first number (read by screen readers).
+      expect(await page.$$eval('#toc ol', (ols) => ols.map((o) => o.start))).toEqual([1, PART_1 + 1]);
+      // The bar names the part of the chapter in view.
+      await scrollToChapter(page, 'values');
+      expect((await bar(page)).where).toMatch(/Part 2: /);
+    });
   });
 
   test('under each chapter, outside its section: links to the chapters before and after, which go there', async () => {
-    const opened = await openPage(env, '?agtest=1');
-    const { page } = opened;
-    const pagers = await page.$$eval('main section.chapter', (sections) =>
-      sections.map((s) => {
-        const pager = s.nextElementSibling;
-        const link = (cls) => {
-          const a = pager?.classList.contains('chapter-pager') ? pager.querySelector(cls) : null;
-          return a ? { href: a.getAttribute('href'), text: a.textContent.replace(/\s+/g, ' ').trim() } : null;
-        };
-        return {
-          inside: s.querySelectorAll('.chapter-pager a').length,
-          prev: link('.pager-prev'),
-          next: link('.pager-next'),
-        };
-      }),
-    );
-    expect(pagers).toEqual(
-      CHAPTERS.map((c, i) => {
-        const to = (j, dir) =>
-          CHAPTERS[j] ? { href: `#ch-${CHAPTERS[j].id}`, text: `${dir}: ${j + 1}. ${CHAPTERS[j].title}` } : null;
-        return { inside: 0, prev: to(i - 1, 'Previous'), next: to(i + 1, 'Next') };
-      }),
-    );
-    // From the last chapter of part 1 to the first of part 2, and back.
-    await scrollToChapter(page, 'pitfalls');
-    await page.locator('#ch-pitfalls + .chapter-pager .pager-next').click();
-    await barMarks(page, 'values');
-    expect(new URL(page.url()).hash).toBe('#ch-values');
-    const landed = await page.locator('#ch-values').evaluate((s) => s.getBoundingClientRect().top);
-    const { bottom } = await bar(page);
-    expect(landed).toBeGreaterThanOrEqual(bottom);
-    expect(landed).toBeLessThan(bottom + 40);
-    await page.locator('#ch-values + .chapter-pager .pager-prev').click();
-    await barMarks(page, 'pitfalls');
-    await expectClean(opened);
-    await opened.context.close();
+    await withTour('', async ({ page }) => {
+      const pagers = await page.$$eval('main section.chapter', (sections) =>
+        sections.map((s) => {
+          const pager = s.nextElementSibling;
+          const link = (cls) => {
+            const a = pager?.classList.contains('chapter-pager') ? pager.querySelector(cls) : null;
+            return a ? { href: a.getAttribute('href'), text: a.textContent.replace(/\s+/g, ' ').trim() } : null;
+          };
+          return {
+            inside: s.querySelectorAll('.chapter-pager a').length,
+            prev: link('.pager-prev'),
+            next: link('.pager-next'),
+          };
+        }),
+      );
+      expect(pagers).toEqual(
+        CHAPTERS.map((c, i) => {
+          const to = (j, dir) =>
+            CHAPTERS[j] ? { href: `#ch-${CHAPTERS[j].id}`, text: `${dir}: ${j + 1}. ${CHAPTERS[j].title}` } : null;
+          return { inside: 0, prev: to(i - 1, 'Previous'), next: to(i + 1, 'Next') };
+        }),
+      );
+      // From the last chapter of part 1 to the first of part 2, and back.
+      await scrollToChapter(page, 'pitfalls');
+      await page.locator('#ch-pitfalls + .chapter-pager .pager-next').click();
+      await barMarks(page, 'values');
+      expect(new URL(page.url()).hash).toBe('#ch-values');
+      const landed = await page.locator('#ch-values').evaluate((s) => s.getBoundingClientRect().top);
+      const { bottom } = await bar(page);
+      expect(landed).toBeGreaterThanOrEqual(bottom);
+      expect(landed).toBeLessThan(bottom + 40);
+      await page.locator('#ch-values + .chapter-pager .pager-prev').click();
+      await barMarks(page, 'pitfalls');
+    });
   });
 
   test('by keyboard: a skip link to the bar, the contents open with Enter, Tab into them, Escape closes, a link goes', async () => {
-    const opened = await openPage(env, '?agtest=1');
-    const { page } = opened;
-    const focused = () =>
-      page.evaluate(() => {
-        const el = document.activeElement;
-        return { id: el.id, text: el.textContent.trim(), href: el.getAttribute('href') };
-      });
-    await page.keyboard.press('Tab');
-    await page.keyboard.press('Tab');
-    expect((await focused()).text).toBe('Skip to the chapter list');
-    await page.keyboard.press('Enter');
-    await page.keyboard.press('Tab');
-    expect((await focused()).id).toBe('reading-bar-toggle');
-    const toggle = page.locator('#reading-bar-toggle');
-    await page.keyboard.press('Enter');
-    await expect(toggle.getAttribute('aria-expanded')).resolves.toBe('true');
-    await expect(page.locator('#reading-bar-contents').isVisible()).resolves.toBe(true);
-    await page.keyboard.press('Tab');
-    expect((await focused()).href).toBe(`#ch-${CHAPTERS[0].id}`);
-    await page.keyboard.press('Escape');
-    await expect(page.locator('#reading-bar-contents').isVisible()).resolves.toBe(false);
-    await expect(toggle.getAttribute('aria-expanded')).resolves.toBe('false');
-    expect((await focused()).id).toBe('reading-bar-toggle');
-    await page.keyboard.press('Enter');
-    for (let i = 0; i < CHAPTERS.length && (await focused()).href !== '#ch-values'; i += 1)
+    await withTour('', async ({ page }) => {
+      const focused = () =>
+        page.evaluate(() => {
+          const el = document.activeElement;
+          return { id: el.id, text: el.textContent.trim(), href: el.getAttribute('href') };
+        });
       await page.keyboard.press('Tab');
-    await page.keyboard.press('Enter');
-    await barMarks(page, 'values');
-    expect(new URL(page.url()).hash).toBe('#ch-values');
-    await expect(page.locator('#reading-bar-contents').isVisible()).resolves.toBe(false);
-    // The focus goes with the reader: to the chosen chapter (its section), not back to the page.
-    expect((await focused()).id).toBe('ch-values');
-    await expectClean(opened);
-    await opened.context.close();
+      await page.keyboard.press('Tab');
+      expect((await focused()).text).toBe('Skip to the chapter list');
+      await page.keyboard.press('Enter');
+      await page.keyboard.press('Tab');
+      expect((await focused()).id).toBe('reading-bar-toggle');
+      const toggle = page.locator('#reading-bar-toggle');
+      await page.keyboard.press('Enter');
+      await expect(toggle.getAttribute('aria-expanded')).resolves.toBe('true');
+      await expect(page.locator('#reading-bar-contents').isVisible()).resolves.toBe(true);
+      await page.keyboard.press('Tab');
+      expect((await focused()).href).toBe(`#ch-${CHAPTERS[0].id}`);
+      await page.keyboard.press('Escape');
+      await expect(page.locator('#reading-bar-contents').isVisible()).resolves.toBe(false);
+      await expect(toggle.getAttribute('aria-expanded')).resolves.toBe('false');
+      expect((await focused()).id).toBe('reading-bar-toggle');
+      await page.keyboard.press('Enter');
+      for (let i = 0; i < CHAPTERS.length && (await focused()).href !== '#ch-values'; i += 1)
+        await page.keyboard.press('Tab');
+      await page.keyboard.press('Enter');
+      await barMarks(page, 'values');
+      expect(new URL(page.url()).hash).toBe('#ch-values');
+      await expect(page.locator('#reading-bar-contents').isVisible()).resolves.toBe(false);
+      // The focus goes with the reader: to the chosen chapter (its section), not back to the page.
+      expect((await focused()).id).toBe('ch-values');
+    });
   });
 
   test('the bar takes the dark colours, and its progress line does not move under reduced motion', async () => {
-    const look = async (options) => {
-      const opened = await openPage(env, '?agtest=1', options);
-      const seen = await opened.page.evaluate(() => ({
-        bar: getComputedStyle(document.querySelector('#reading-bar')).backgroundColor,
-        page: getComputedStyle(document.body).backgroundColor,
-        motion: getComputedStyle(document.querySelector('#reading-bar .rb-fill')).transitionDuration,
-      }));
-      await expectClean(opened);
-      await opened.context.close();
-      return seen;
-    };
+    const look = (options) =>
+      withTour('', options, ({ page }) =>
+        page.evaluate(() => ({
+          bar: getComputedStyle(document.querySelector('#reading-bar')).backgroundColor,
+          page: getComputedStyle(document.body).backgroundColor,
+          motion: getComputedStyle(document.querySelector('#reading-bar .rb-fill')).transitionDuration,
+        })),
+      );
     const light = await look({});
     expect(light.bar).toBe(light.page);
     expect(light.motion).not.toBe('0s');
@@ -372,14 +342,10 @@ describe('reading the tour: the reading bar, previous/next links, numbers throug
   test.each(['ch=values', 'w=ag-value-mix'])(
     'an embedded chapter or widget (embed.html?%s) has no bar and no previous/next links',
     async (query) => {
-      const opened = await openPage(env, `embed.html?${query}&agtest=1`);
-      const { page } = opened;
-      await waitReady(page, 'ag-value-mix');
-      expect(await page.locator('#reading-bar, .reading-bar, .chapter-pager, .pager-next, .pager-prev').count()).toBe(
-        0,
-      );
-      await expectClean(opened);
-      await opened.context.close();
+      await withEmbed(env, query, 'ag-value-mix', async ({ page }) => {
+        const bars = page.locator('#reading-bar, .reading-bar, .chapter-pager, .pager-next, .pager-prev');
+        expect(await bars.count()).toBe(0);
+      });
     },
   );
 });

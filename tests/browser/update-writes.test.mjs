@@ -7,16 +7,10 @@
 // - the shell writes the address once the learner pauses
 //   (shell/url-writer.js): during a burst of changes it waits, then the
 //   address holds the last state; leaving the page writes at once.
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { settledUrl, startEnv, waitReady, withChapter } from './helpers.mjs';
+import { describe, expect, test } from '@jest/globals';
+import { settledUrl, useEnv, waitReady, withChapter } from './helpers.mjs';
 
-let env;
-beforeAll(async () => {
-  env = await startEnv();
-});
-afterAll(async () => {
-  await env?.close();
-});
+const env = useEnv();
 
 /**
  * The mutations of `tag`'s shadow root (and host), as text, while the page
