@@ -10,7 +10,7 @@
 // build/bench/. Never part of npm test (a test runs --smoke).
 //   node scripts/bench.mjs                      everything (a few minutes)
 //   node scripts/bench.mjs --smoke              tiny sizes, few rounds (seconds)
-//   node scripts/bench.mjs --only=matmul,qkt-T256,attention-long,page-updates,kernel-dot,vector
+//   node scripts/bench.mjs --only=matmul,qkt-T256,attention-long,decode,page-updates,kernel-dot,vector
 // Then every other kernel of the registry (scripts/bench/kernels.mjs), on ours
 // only: each kernel has a workload, or the run stops.
 //   node scripts/bench.mjs --out=dir            write bench.json and bench.md there
@@ -31,6 +31,7 @@ import { maxError } from '../tests/reference/float64.mjs';
 import { markdownReport } from './bench/report.mjs';
 import { measure } from './bench/timing.mjs';
 import { FAMILIES, SIZES, selected, workloads } from './bench/workloads.mjs';
+import { decodeReport, measureDecode } from './bench/decode.mjs';
 import { kernelCoverage, kernelsReport, kernelWorkloads } from './bench/kernels.mjs';
 
 const root = join(fileURLToPath(new URL('.', import.meta.url)), '..');
@@ -228,6 +229,12 @@ for (const k of kernelWorkloads(registry, { smoke: opts.smoke }).filter((v) => s
   log(`${k.label}: ${results.map((r) => `${r.impl} ${r.medianMs?.toFixed(4) ?? 'failed'} ms`).join(', ')}`);
 }
 
+// One decoding step with a KV cache (GQA, with and without RoPE), on ours only.
+const decode =
+  opts.only.length === 0 || opts.only.includes('decode')
+    ? await measureDecode(ours, { smoke: opts.smoke, measure, timing, log })
+    : [];
+
 let longAttention = null;
 if (opts.only.length === 0 || opts.only.includes('attention-long')) {
   const T = opts.smoke ? SIZES.smoke.longT : SIZES.full.longT;
@@ -307,6 +314,7 @@ const run = {
   registry,
   workloads: results,
   kernels,
+  decode,
   longAttention,
   pageUpdates,
 };
@@ -316,7 +324,7 @@ run.phasesS = { kernels: kernelsS, pageUpdates: (performance.now() - pageStart) 
 
 mkdirSync(opts.out, { recursive: true });
 writeFileSync(join(opts.out, 'bench.json'), `${JSON.stringify(run, null, 1)}\n`);
-const markdown = markdownReport(run) + kernelsReport(run);
+const markdown = markdownReport(run) + kernelsReport(run) + decodeReport(run);
 writeFileSync(join(opts.out, 'bench.md'), markdown);
 console.log(markdown);
 log(`bench: wrote ${join(opts.out, 'bench.json')} and bench.md in ${run.durationS.toFixed(0)} s`);

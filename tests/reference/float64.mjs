@@ -559,6 +559,25 @@ export function mhaRef(X, w, T, D, h, Out = Float64Array) {
 }
 
 /**
+ * One query row of attention: q [d] against the rows of K [Tk, d] and V [Tk, dv]
+ * (flat, row-major), softmax(scale q K^T) V in float64 (a decoding step: the
+ * one new token against every cached one). Returns Float64Array [dv].
+ */
+export function attentionRow(q, K, V, Tk, d, dv, scale) {
+  const s = new Float64Array(Tk);
+  const w = new Float64Array(Tk);
+  for (let j = 0; j < Tk; j++) {
+    let dot = 0;
+    for (let k = 0; k < d; k++) dot += q[k] * K[j * d + k];
+    s[j] = scale * dot;
+  }
+  softmaxRow(s, 0, Tk, w, 0);
+  const y = new Float64Array(dv);
+  for (let j = 0; j < Tk; j++) for (let k = 0; k < dv; k++) y[k] += w[j] * V[j * dv + k];
+  return y;
+}
+
+/**
  * The largest |got - ref| over the entries (or over the rows `rows` of
  * `width` entries each), the largest |ref| there, and their ratio. A NaN or
  * an infinite entry gives Infinity.
