@@ -13,7 +13,7 @@ import { num, nums, slider } from '../widget/controls.js';
 import { h, setText } from '../widget/dom.js';
 import { fmt, formatNumber, sub } from '../widget/format.js';
 import { headers, heatmap } from '../widget/heatmap.js';
-import { logitSliders } from '../widget/logit-sliders.js';
+import { logitSliders, setLogit } from '../widget/logit-sliders.js';
 import { formulas } from '../widget/math.js';
 import { bodyRow, table } from '../widget/matrix-table.js';
 import { defineState, number, vector } from '../widget/state.js';
@@ -83,9 +83,7 @@ export class AgCompetition extends AgWidget {
       limit: LIMIT,
       legend: 'Logits',
       onInput: (k, v) => {
-        const s = this.state.s;
-        s[k] = v;
-        this.setState({ s });
+        const s = setLogit(this, k, v);
         this.announce(
           `s${sub(k + 1)} = ${fmt(s[k])}; weights ${this.#ui.alpha.map((el) => el.textContent).join(', ')}`,
         );

@@ -14,7 +14,7 @@ import { num, nums, presetBar } from '../widget/controls.js';
 import { h, setText } from '../widget/dom.js';
 import { ownLayout } from '../widget/figure-layout.js';
 import { fmt, sub } from '../widget/format.js';
-import { logitSliders } from '../widget/logit-sliders.js';
+import { logitSliders, setLogit } from '../widget/logit-sliders.js';
 import { formulas } from '../widget/math.js';
 import { headerRow, bodyRow } from '../widget/matrix-table.js';
 import { defineState, vector } from '../widget/state.js';
@@ -79,9 +79,7 @@ export class AgSoftmax extends AgWidget {
       step: STEP,
       legend: 'Logits (drag, or focus and use the arrow keys)',
       onInput: (j, v) => {
-        const s = this.state.s;
-        s[j] = v;
-        this.setState({ s });
+        const s = setLogit(this, j, v);
         const { stable, naive } = this.#ui;
         this.announce(
           `s${sub(j + 1)} = ${fmt(s[j])}; stable \u03b1${sub(j + 1)} = ${stable.alpha[j].textContent}; textbook \u03b1${sub(j + 1)} = ${naive.alpha[j].textContent}`,

@@ -35,3 +35,11 @@ export function logitSliders({ id, count, limit, step = 0.1, legend, label = (j)
     sliders.forEach((x, j) => x.set(values[j], fmt(values[j]), `${name(j + 1)} = ${fmt(values[j])}`));
   return { element, legend: legendEl, sliders, set };
 }
+
+/** Sets logit j of the widget's field `s` (a vector) to v; returns the new logits. */
+export function setLogit(widget, j, v) {
+  const s = widget.state.s;
+  s[j] = v;
+  widget.setState({ s });
+  return s;
+}
