@@ -372,3 +372,8 @@ export async function expectHostClean({ page, problems }) {
 export function launchChromium({ args = [] } = {}) {
   return chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS, ...args], headless: true });
 }
+
+/** Waits until the widget's run in the experiment worker is done (data-run="done" on the host). */
+export async function waitRun(page, tag, timeout = 200000) {
+  await page.waitForFunction((t) => document.querySelector(t)?.dataset.run === 'done', tag, { timeout });
+}

@@ -78,3 +78,24 @@ export async function keyPoint(page, tag, name, keys) {
   await page.locator(`${tag} [data-point="${name}"]`).focus();
   for (const key of keys) await page.keyboard.press(key);
 }
+
+/**
+ * Drags the range input `selector` of the widget with the mouse, from `from` to `to`
+ * (shares of its width: 0 the left end, 1 the right end, beyond 1 past it).
+ */
+export async function dragSlider(page, tag, selector, from, to) {
+  const slider = page.locator(`${tag} ${selector}`);
+  await slider.scrollIntoViewIfNeeded();
+  const box = await slider.boundingBox();
+  const y = box.y + box.height / 2;
+  await page.mouse.move(box.x + box.width * from, y);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width * to, y, { steps: 6 });
+  await page.mouse.up();
+}
+
+/** Focuses the control `selector` of the widget and presses `key` `times` times (a list of keys, with times 1). */
+export async function pressOn(page, tag, selector, key, times = 1) {
+  await page.locator(`${tag} ${selector}`).focus();
+  for (const k of Array.isArray(key) ? key : Array(times).fill(key)) await page.keyboard.press(k);
+}
