@@ -24,7 +24,8 @@ import { h, setAttr, setText, symbol } from '../widget/dom.js';
 import { ExperimentRun, seedControls } from '../widget/experiment.js';
 import { ownLayout } from '../widget/figure-layout.js';
 import { fmt } from '../widget/format.js';
-import { texElement } from '../widget/math.js';
+import { formulas as displays } from '../widget/math.js';
+import { bodyRow, headerRow, table as tableOf } from '../widget/matrix-table.js';
 import { choice, defineState, number } from '../widget/state.js';
 import { ROWS, rowMeasures, rowScores } from '../models/scale-fix-curves.js';
 
@@ -222,22 +223,17 @@ export class AgScaleFix extends AgWidget {
     const spread = num('spread');
     const maxEntropy = num('max-entropy');
     const meanMax = Object.fromEntries(SERIES.map((s) => [s.id, num('mean-max', s.id)]));
-    const row = (label, key) =>
-      h('tr', {}, h('th', { scope: 'row' }, label), ...SERIES.map((s) => h('td', {}, detail[s.id][key])));
-    const col = (id, text) => h('th', { scope: 'col', class: `col-${id}` }, text);
-    const table = h(
-      'table',
-      { class: 'detail' },
-      h('caption', {}, 'One sample row at ', symbol('d', 'k'), ' = ', dkText),
-      h('thead', {}, h('tr', {}, h('th', {}, ''), col('unscaled', 'Unscaled'), col('scaled', 'Scaled'))),
-      h(
-        'tbody',
-        {},
-        row('Largest weight', 'max'),
-        row('Entropy (bits)', 'entropy'),
-        row(['\u2016J\u2016', h('sub', {}, 'F'), ' (gradient)'], 'jacobian'),
-      ),
-    );
+    const cells = (key) => SERIES.map((s) => detail[s.id][key]);
+    const table = tableOf({
+      className: 'detail results',
+      caption: ['One sample row at ', symbol('d', 'k'), ' = ', dkText],
+      headers: ['', { text: 'Unscaled', class: 'col-unscaled' }, { text: 'Scaled', class: 'col-scaled' }],
+      rows: [
+        bodyRow('Largest weight', cells('max')),
+        bodyRow('Entropy (bits)', cells('entropy')),
+        bodyRow(['\u2016J\u2016', h('sub', {}, 'F'), ' (gradient)'], cells('jacobian')),
+      ],
+    });
     const facts = h(
       'div',
       { class: 'facts' },
@@ -281,28 +277,14 @@ export class AgScaleFix extends AgWidget {
         ),
       ),
     );
-    const formulas = h(
-      'div',
-      { class: 'formulas' },
-      texElement('\\alpha=\\operatorname{softmax}\\!\\Big(\\tfrac{s}{\\sqrt{d_k}}\\Big)', { display: true }),
-      texElement('H=-\\sum_j \\alpha_j\\log_2\\alpha_j', { display: true }),
-      texElement('J_{ij}=\\frac{\\partial\\alpha_i}{\\partial s_j}=\\alpha_i(\\delta_{ij}-\\alpha_j)', {
-        display: true,
-      }),
+    const formulas = displays(
+      '\\alpha=\\operatorname{softmax}\\!\\Big(\\tfrac{s}{\\sqrt{d_k}}\\Big)',
+      'H=-\\sum_j \\alpha_j\\log_2\\alpha_j',
+      'J_{ij}=\\frac{\\partial\\alpha_i}{\\partial s_j}=\\alpha_i(\\delta_{ij}-\\alpha_j)',
     );
     // Every plotted value, one row per d_k.
-    const heads = [
-      'max (unscaled)',
-      'max (scaled)',
-      'H (unscaled)',
-      'H (scaled)',
-      '\u2016J\u2016 (unscaled)',
-      '\u2016J\u2016 (scaled)',
-    ];
+    const heads = COLUMNS.map(([k, id]) => `${{ max: 'max', entropy: 'H', jacobian: '\u2016J\u2016' }[k]} (${id})`);
     const valueCells = DKS.map((dk) => COLUMNS.map(([k, id]) => num(`curve-${k}`, `${id}-${dk}`)));
-    const valueRows = DKS.map((dk, i) =>
-      h('tr', {}, h('th', { scope: 'row' }, String(dk)), ...valueCells[i].map((c) => h('td', {}, c))),
-    );
     const values = h(
       'details',
       { class: 'values' },
@@ -313,12 +295,12 @@ export class AgScaleFix extends AgWidget {
         h(
           'table',
           {},
+          headerRow([symbol('d', 'k'), ...heads]),
           h(
-            'thead',
+            'tbody',
             {},
-            h('tr', {}, h('th', { scope: 'col' }, symbol('d', 'k')), ...heads.map((t) => h('th', { scope: 'col' }, t))),
+            DKS.map((dk, i) => bodyRow(String(dk), valueCells[i])),
           ),
-          h('tbody', {}, valueRows),
         ),
       ),
     );
@@ -329,20 +311,7 @@ export class AgScaleFix extends AgWidget {
       h('div', { class: 'layout' }, figure, h('div', { class: 'numbers' }, table, barsBlock, facts, formulas)),
       values,
     );
-    this.#ui = {
-      svg,
-      x,
-      panels,
-      cursor,
-      detail,
-      dkText,
-      spread,
-      maxEntropy,
-      meanMax,
-      tokens,
-      seed,
-      valueCells,
-    };
+    this.#ui = { svg, x, panels, cursor, detail, dkText, spread, maxEntropy, meanMax, tokens, seed, valueCells };
   }
 
   syncControls(state) {

@@ -16,7 +16,7 @@ import { num, slider } from '../widget/controls.js';
 import { h, setText, setValue } from '../widget/dom.js';
 import { ExperimentRun, labelled, seedControls, settingSelect } from '../widget/experiment.js';
 import { fmt } from '../widget/format.js';
-import { texElement } from '../widget/math.js';
+import { formulas as displays, texElement } from '../widget/math.js';
 import { afterPause } from '../widget/pause.js';
 import { defineState, number } from '../widget/state.js';
 import { chunkCalls, chunkSizes, combineChunks } from '../models/chunked-experiment.js';
@@ -169,13 +169,9 @@ export class AgSqrtD extends AgWidget {
 
     body.append(
       predict,
-      h(
-        'div',
-        { class: 'formulas' },
-        texElement('q\\cdot k=\\sum_{i=1}^{d_k} q_i k_i,\\quad \\operatorname{Var}(q\\cdot k)=d_k', { display: true }),
-        texElement('f_{d_k}(x)=\\frac{1}{\\pi}\\int_0^\\infty \\frac{\\cos(tx)\\,dt}{(1+t^2)^{d_k/2}}', {
-          display: true,
-        }),
+      displays(
+        'q\\cdot k=\\sum_{i=1}^{d_k} q_i k_i,\\quad \\operatorname{Var}(q\\cdot k)=d_k',
+        'f_{d_k}(x)=\\frac{1}{\\pi}\\int_0^\\infty \\frac{\\cos(tx)\\,dt}{(1+t^2)^{d_k/2}}',
       ),
       controls,
       h(
