@@ -4,11 +4,13 @@
 // against a float64 reference, and inside/outside against a hull computed here.
 import { describe, expect, test } from '@jest/globals';
 import {
+  attrIn,
   expectParams,
   expectReopens,
   predictChoice,
   rowsOf,
   stateOf,
+  textIn,
   urlParams,
   useEnv,
   withChapter,
@@ -77,16 +79,12 @@ describe('convex-hull: a convex combination stays in the hull', () => {
       const { numbers } = await expectState(page, [0.2, 0.3, 0.5], TRIANGLE);
       expect(byRole(numbers, 'y').map((n) => n.text)).toEqual(['0.9', '0.7']);
       expect(one(numbers, 'sum').text).toBe('1');
-      await expect(page.locator(`${TAG} .status`).textContent()).resolves.toMatch(
-        /Both constraints hold.*inside the hull/,
-      );
+      expect(await textIn(page, TAG, '.status')).toMatch(/Both constraints hold.*inside the hull/);
       expect(await page.locator(`${TAG} .katex`).count()).toBeGreaterThanOrEqual(3);
       await expect(page.locator(`${TAG} .simplex-panel`).isVisible()).resolves.toBe(true);
       // The prediction's answer loads its example.
       await predictChoice(page, TAG, 'inside', 'wrong');
-      await expect(page.locator(`${TAG} .predict-result`).textContent()).resolves.toMatch(
-        /y = \(5\.75, 1\.75\), outside/,
-      );
+      expect(await textIn(page, TAG, '.predict-result')).toMatch(/y = \(5\.75, 1\.75\), outside/);
       expect(inside([5.75, 1.75], TRIANGLE)).toBe(false);
       await expectState(page, [-0.5, 0.75, 0.75], TRIANGLE);
       await predictChoice(page, TAG, 'outside', 'right');
@@ -99,21 +97,15 @@ describe('convex-hull: a convex combination stays in the hull', () => {
       expect((await stateOf(page, TAG)).alpha).toEqual([-0.4, 0.3, 1.1]);
       await expectState(page, [-0.4, 0.3, 1.1], TRIANGLE);
       expect(inside(mix([-0.4, 0.3, 1.1], TRIANGLE), TRIANGLE)).toBe(false);
-      await expect(page.locator(`${TAG} .status`).textContent()).resolves.toMatch(
-        /Only non-negativity is broken.*outside the hull/,
-      );
-      await expect(page.locator(`${TAG} [data-check="nonneg"]`).textContent()).resolves.toMatch(
-        /\u03b1\u2081 = \u22120\.4 < 0 \(broken\)/,
-      );
+      expect(await textIn(page, TAG, '.status')).toMatch(/Only non-negativity is broken.*outside the hull/);
+      expect(await textIn(page, TAG, '[data-check="nonneg"]')).toMatch(/\u03b1\u2081 = \u22120\.4 < 0 \(broken\)/);
 
       await page.locator(`${TAG} button[data-action="double"]`).click();
       expect((await stateOf(page, TAG)).alpha).toEqual([0.4, 0.6, 1]);
       const { numbers } = await expectState(page, [0.4, 0.6, 1], TRIANGLE);
       expect(byRole(numbers, 'y').map((n) => n.text)).toEqual(['1.8', '1.4']); // twice (0.9, 0.7)
       expect(one(numbers, 'sum').text).toBe('2');
-      await expect(page.locator(`${TAG} .status`).textContent()).resolves.toMatch(
-        /Only the sum is broken: y is 2 times/,
-      );
+      expect(await textIn(page, TAG, '.status')).toMatch(/Only the sum is broken: y is 2 times/);
       expect(
         await page.locator(TAG).evaluate((el) => el.shadowRoot.querySelector('.ghost').getAttribute('visibility')),
       ).toBe('visible');
@@ -154,7 +146,7 @@ describe('convex-hull: a convex combination stays in the hull', () => {
       expect(alpha[0]).toBeGreaterThan(alpha[1]); // moved left: towards the corner alpha1 = 1
       await expectState(page, alpha, TRIANGLE);
       await expect(pick.getAttribute('aria-valuetext')).resolves.toMatch(/^weights \(/);
-      await expect(page.locator(`${TAG} [aria-live]`).textContent()).resolves.toMatch(/^weights \(.*y = /);
+      expect(await textIn(page, TAG, '[aria-live]')).toMatch(/^weights \(.*y = /);
       await expectAllLogged(page, TAG);
     });
   });
@@ -166,9 +158,7 @@ describe('convex-hull: a convex combination stays in the hull', () => {
       const values = rowsOf('-5,4;3.75,-4;1,4');
       expect((await stateOf(page, TAG)).values).toEqual(values);
       const { numbers } = await expectState(page, [0.2, 0.3, 0.5], values);
-      await expect(page.locator(`${TAG} [data-point="v2"]`).getAttribute('aria-valuetext')).resolves.toBe(
-        'v2 = (3.75, \u22124)',
-      );
+      expect(await attrIn(page, TAG, '[data-point="v2"]', 'aria-valuetext')).toBe('v2 = (3.75, \u22124)');
       await expectParams(page, CH, { values: '-5,4;3.75,-4;1,4' });
       await expectReopens(env, page, CH, TAG, numbers);
     });
@@ -179,13 +169,13 @@ describe('convex-hull: a convex combination stays in the hull', () => {
     const a6 = [0.5, -0.25, 0.25, 0.5, 0.25, 0.25];
     await withChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&values=${V6}&alpha=${a6.join(',')}` }, async (six) => {
       await expectState(six.page, a6, rowsOf(V6));
-      await expect(six.page.locator(`${TAG} .status`).textContent()).resolves.toMatch(/Both constraints are broken/);
+      expect(await textIn(six.page, TAG, '.status')).toMatch(/Both constraints are broken/);
       await expect(six.page.locator(`${TAG} .simplex-panel`).isVisible()).resolves.toBe(false);
       await expectAllLogged(six.page, TAG);
     });
 
     await withChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&values=-4,-2;4,2&alpha=0.25,0.75` }, async (two) => {
-      await expect(two.page.locator(`${TAG} .status`).getAttribute('data-inside')).resolves.toBe('true');
+      expect(await attrIn(two.page, TAG, '.status', 'data-inside')).toBe('true');
       const numbers = await readNumbers(two.page, TAG);
       expect(byRole(numbers, 'y').map((n) => n.value)).toEqual([2, 1]);
       // One step past the end of the segment: the sum is still 1, y leaves it.
@@ -194,8 +184,8 @@ describe('convex-hull: a convex combination stays in the hull', () => {
       const { alpha } = await stateOf(two.page, TAG);
       expect(alpha[0]).toBeCloseTo(-0.25, 12);
       expect(alpha[1]).toBeCloseTo(1.25, 12);
-      await expect(two.page.locator(`${TAG} .status`).getAttribute('data-inside')).resolves.toBe('false');
-      await expect(two.page.locator(`${TAG} .status`).getAttribute('data-broken')).resolves.toBe('nonneg');
+      expect(await attrIn(two.page, TAG, '.status', 'data-inside')).toBe('false');
+      expect(await attrIn(two.page, TAG, '.status', 'data-broken')).toBe('nonneg');
       const y = byRole(await readNumbers(two.page, TAG), 'y');
       expectClose(y[0].value, -0.25 * -4 + 1.25 * 4, 1e-5, 'y1 past the segment');
     });

@@ -377,3 +377,9 @@ export function launchChromium({ args = [] } = {}) {
 export async function waitRun(page, tag, timeout = 200000) {
   await page.waitForFunction((t) => document.querySelector(t)?.dataset.run === 'done', tag, { timeout });
 }
+
+/** The text of the element `selector` in the widget `tag`. */
+export const textIn = (page, tag, selector) => page.locator(`${tag} ${selector}`).textContent();
+
+/** The attribute `name` of the element `selector` in the widget `tag`. */
+export const attrIn = (page, tag, selector, name) => page.locator(`${tag} ${selector}`).getAttribute(name);

@@ -3,7 +3,7 @@
 // query's αV, against a float64 reference after a slider drag, arrow keys,
 // a typed logit, the causal toggle and a changed URL.
 import { describe, expect, test } from '@jest/globals';
-import { expectReopens, predictChoice, rowsOf, stateOf, urlParams, useEnv, withChapter } from './helpers.mjs';
+import { expectReopens, predictChoice, rowsOf, stateOf, textIn, urlParams, useEnv, withChapter } from './helpers.mjs';
 import { dragSlider, pressOn } from './pointer.mjs';
 import { byRole, expectAllLogged, expectClose, expectShown, matrixOf, readNumbers } from './shown-numbers.mjs';
 import { softmax } from '../reference/float64.mjs';
@@ -49,9 +49,7 @@ describe('matrix-form: the matrix form', () => {
   test('opens with A, its row sums (each 1), Y = AV and row 1 as alpha V, all matching the reference; predict, then reveal: a causal row still sums to 1', async () => {
     await withChapter(env, CH, TAG, async ({ page }) => {
       await expectMatches(page, S0, V0, false, 1);
-      await expect(page.locator(`${TAG} [data-role="shape"]`).textContent()).resolves.toBe(
-        'A [4, 4] \u00b7 V [4, 2] \u2192 Y [4, 2]',
-      );
+      expect(await textIn(page, TAG, '[data-role="shape"]')).toBe('A [4, 4] \u00b7 V [4, 2] \u2192 Y [4, 2]');
       expect(await page.locator(`${TAG} .katex`).count()).toBeGreaterThanOrEqual(3);
       await predictChoice(page, TAG, 'less', 'wrong');
       await predictChoice(page, TAG, 'one', 'right');

@@ -4,11 +4,13 @@
 // typed edits, arrow keys in an input, clicks, Enter on a cell and a changed URL.
 import { describe, expect, test } from '@jest/globals';
 import {
+  attrIn,
   expectParams,
   predictChoice,
   rowsOf,
   settledUrl,
   stateOf,
+  textIn,
   urlParams,
   useEnv,
   withChapter,
@@ -101,15 +103,13 @@ describe('qkt: QKᵀ as a grid', () => {
         window.__agCallLog.filter((c) => /matmul/.test(c.kernel)).map((c) => c.args),
       );
       expect(calls.length).toBeGreaterThanOrEqual(3);
-      await expect(page.locator(`${TAG} [data-cell="1-2"]`).getAttribute('aria-label')).resolves.toBe(
+      expect(await attrIn(page, TAG, '[data-cell="1-2"]', 'aria-label')).toBe(
         'S12, \u201cbirds\u201d looking at \u201csing\u201d: 5',
       );
       expect(await page.locator(`${TAG} .katex`).count()).toBeGreaterThan(0);
       // The prediction's answer loads its example.
       await predictChoice(page, TAG, 'no', 'wrong');
-      await expect(page.locator(`${TAG} .predict-result`).textContent()).resolves.toMatch(
-        /S\u2081\u2082 = 1 and S\u2082\u2081 = 1/,
-      );
+      expect(await textIn(page, TAG, '.predict-result')).toMatch(/S\u2081\u2082 = 1 and S\u2082\u2081 = 1/);
       expect((await stateOf(page, TAG)).wk).toEqual(WQ0);
       const revealed = await readNumbers(page, TAG);
       expectMatches(revealed, X0, WQ0, WQ0, [1, 2]);
@@ -198,7 +198,7 @@ describe('qkt: QKᵀ as a grid', () => {
 
       await input(page, 'x1', 0).fill('9'); // out of range [-5, 5]
       await expect(input(page, 'x1', 0).getAttribute('aria-invalid')).resolves.toBe('true');
-      await expect(page.locator(`${TAG} .note`).textContent()).resolves.toContain('x1, entry 1');
+      expect(await textIn(page, TAG, '.note')).toContain('x1, entry 1');
       expect(await stale(page)).toBe(true);
       await input(page, 'x3', 1).fill('2'); // waits while x1 is out of range
       expect((await stateOf(page, TAG)).x[2][1]).toBe(1.5);
