@@ -9,6 +9,7 @@
 //   <ag-convex-hull values="-4,-2;4,-3;1,4" alpha="0.2,0.3,0.5"></ag-convex-hull>
 import { polygonArea, polygonContains, polygonHull, select } from 'd3';
 import { AgWidget, defineWidget } from '../widget/base.js';
+import { rowsFrom } from '../widget/state.js';
 import { button, lbl, num } from '../widget/controls.js';
 import { h, setAttr, setFlag, setText } from '../widget/dom.js';
 import { ownLayout } from '../widget/figure-layout.js';
@@ -30,22 +31,9 @@ import {
 
 const A_MIN = -1;
 const A_MAX = 2;
-const SPOTS = [
-  [-4, -2],
-  [4, -3],
-  [1, 4],
-  [-3, 3],
-  [4, 2],
-  [-1, -4],
-  [-5, 0],
-  [2, -5],
-];
+const SPOTS = rowsFrom('-4,-2;4,-3;1,4;-3,3;4,2;-1,-4;-5,0;2,-5');
 /** Corners of the weight simplex in its picker (SVG units): αⱼ = 1 at corner j. */
-const CORNERS = [
-  [22, 150],
-  [178, 150],
-  [100, 18],
-];
+const CORNERS = rowsFrom('22,150;178,150;100,18');
 
 const round2 = (x) => Number((Math.round(x / A_STEP) * A_STEP).toFixed(2));
 const alphaText = (alpha) => `(${alpha.map(fmt).join(', ')})`;
@@ -206,11 +194,7 @@ export class AgConvexHull extends AgWidget {
     sx.append('path')
       .attr('class', 'simplex-tri')
       .attr('d', `M${CORNERS.map((c) => c.join(',')).join(' L')} Z`);
-    [
-      [-14, 17],
-      [-26, 17],
-      [10, 4],
-    ].forEach(([dx, dy], j) =>
+    rowsFrom('-14,17;-26,17;10,4').forEach(([dx, dy], j) =>
       sx
         .append('text')
         .attr('class', 'corner')

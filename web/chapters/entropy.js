@@ -17,7 +17,7 @@ import { fmt, formatNumber, pair, sub } from '../widget/format.js';
 import { attrs, draw } from '../widget/charts.js';
 import { texElement } from '../widget/math.js';
 import { lastResult } from '../widget/memo.js';
-import { defineState, number } from '../widget/state.js';
+import { defineState, number, rowsFrom } from '../widget/state.js';
 import { vectorFigure } from '../widget/vector-figure.js';
 import { hullPath, pairLine, resizeValues, valueCount, valuesField, valueTable } from '../widget/value-set.js';
 
@@ -27,16 +27,7 @@ const LOG_MAX = 9;
 const LOG_STEP = 0.05;
 /** The fixed logits: the largest is s₃ = 2 for every T ≥ 3, at least 0.5 above the rest. */
 export const LOGITS = [1, 0.5, 2, -1, 1.5, 0, -0.5, 0.25];
-const SPOTS = [
-  [1, 0],
-  [0, 1],
-  [1, 1],
-  [-1.5, 1],
-  [1.5, -1.5],
-  [-1, -1.75],
-  [-2, -0.5],
-  [0.5, 2],
-];
+const SPOTS = rowsFrom('1,0;0,1;1,1;-1.5,1;1.5,-1.5;-1,-1.75;-2,-0.5;0.5,2');
 /** The path of y over the temperature: one point per step of log τ (drawing only). */
 const PATH_LOGS = Array.from({ length: 49 }, (_, i) => -3 + i * 0.25);
 

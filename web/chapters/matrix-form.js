@@ -15,7 +15,7 @@ import { numberGrid } from '../widget/inputs.js';
 import { logitSliders } from '../widget/logit-sliders.js';
 import { formulas, texElement } from '../widget/math.js';
 import { bodyRow, numberCells, table } from '../widget/matrix-table.js';
-import { bool, defineState, matrix, number } from '../widget/state.js';
+import { bool, defineState, fixedMatrix, number } from '../widget/state.js';
 import { rowsOf } from '../models/tensor.js';
 
 const T = 4;
@@ -30,30 +30,8 @@ export class AgMatrixForm extends AgWidget {
   static stateDecl = defineState({
     version: 1,
     fields: {
-      s: matrix({
-        rows: T,
-        cols: T,
-        min: -LIMIT,
-        max: LIMIT,
-        default: [
-          [2, 0, 1, -1],
-          [0.5, 1.5, 0, 1],
-          [1, 0, 2, 0.5],
-          [-1, 1, 0.5, 2],
-        ],
-      }),
-      values: matrix({
-        rows: T,
-        cols: DV,
-        min: -LIMIT,
-        max: LIMIT,
-        default: [
-          [1, 0],
-          [0, 1],
-          [-1, 0.5],
-          [2, 2],
-        ],
-      }),
+      s: fixedMatrix('2,0,1,-1;0.5,1.5,0,1;1,0,2,0.5;-1,1,0.5,2', LIMIT),
+      values: fixedMatrix('1,0;0,1;-1,0.5;2,2', LIMIT),
       causal: bool({ default: false }),
       row: number({ min: 1, max: T, integer: true, default: 1 }),
     },

@@ -6,6 +6,7 @@
 //
 //   <ag-value-mix values="-4,2;2,4;3,-3" alpha="0.5,0.3,0.2"></ag-value-mix>
 import { AgWidget, defineWidget } from '../widget/base.js';
+import { rowsFrom } from '../widget/state.js';
 import { button, lbl, line, num } from '../widget/controls.js';
 import { h, setText, symbol } from '../widget/dom.js';
 import { fmt, pair } from '../widget/format.js';
@@ -23,16 +24,7 @@ import {
 } from '../widget/value-set.js';
 
 /** Where a new value appears when T grows (the first three are the default). */
-const SPOTS = [
-  [1, 5],
-  [5, 1],
-  [-4, -3],
-  [-4, 3],
-  [3, -5],
-  [-1, -5],
-  [-5, 0],
-  [0, 3],
-];
+const SPOTS = rowsFrom('1,5;5,1;-4,-3;-4,3;3,-5;-1,-5;-5,0;0,3');
 
 export class AgValueMix extends AgWidget {
   static title = 'Values do the work';
