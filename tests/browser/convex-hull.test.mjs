@@ -11,7 +11,6 @@ import {
   rowsOf,
   stateOf,
   textIn,
-  urlParams,
   useEnv,
   withChapter,
 } from './helpers.mjs';
@@ -112,7 +111,7 @@ describe('convex-hull: a convex combination stays in the hull', () => {
 
       await page.locator(`${TAG} button[data-action="restore"]`).click();
       await expectState(page, [0.2, 0.3, 0.5], TRIANGLE);
-      expect((await urlParams(page)).get('alpha')).toBe('0.2,0.3,0.5');
+      await expectParams(page, CH, { alpha: '0.2,0.3,0.5' });
       await expectAllLogged(page, TAG);
     });
   });

@@ -3,18 +3,7 @@
 // product expanded term by term; checked against a float64 reference after
 // typed edits, arrow keys in an input, clicks, Enter on a cell and a changed URL.
 import { describe, expect, test } from '@jest/globals';
-import {
-  attrIn,
-  expectParams,
-  predictChoice,
-  rowsOf,
-  settledUrl,
-  stateOf,
-  textIn,
-  urlParams,
-  useEnv,
-  withChapter,
-} from './helpers.mjs';
+import { expectParams, predictChoice, rowsOf, settledUrl, stateOf, textIn, useEnv, withChapter } from './helpers.mjs';
 import { pressOn } from './pointer.mjs';
 import {
   byRole,
@@ -103,7 +92,7 @@ describe('qkt: QKᵀ as a grid', () => {
         window.__agCallLog.filter((c) => /matmul/.test(c.kernel)).map((c) => c.args),
       );
       expect(calls.length).toBeGreaterThanOrEqual(3);
-      expect(await attrIn(page, TAG, '[data-cell="1-2"]', 'aria-label')).toBe(
+      await expect(page.locator(`${TAG} [data-cell="1-2"]`).getAttribute('aria-label')).resolves.toBe(
         'S12, \u201cbirds\u201d looking at \u201csing\u201d: 5',
       );
       expect(await page.locator(`${TAG} .katex`).count()).toBeGreaterThan(0);
@@ -142,7 +131,7 @@ describe('qkt: QKᵀ as a grid', () => {
       const numbers = await readNumbers(page, TAG);
       expectMatches(numbers, X0, WQ0, WK0, [2, 1]);
       expect(one(numbers, 'dot').text).toBe('3'); // (1, 1)·(1, 2)
-      expect((await urlParams(page)).get('cell')).toBe('2,1');
+      await expectParams(page, CH, { cell: '2,1' });
       await expectAllLogged(page, TAG);
     });
   });
