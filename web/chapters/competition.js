@@ -9,7 +9,7 @@
 //
 //   <ag-competition s="1,0.5,0,-0.5" j="2" delta="1"></ag-competition>
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { num, nums, slider } from '../widget/controls.js';
+import { columns, num, nums, slider } from '../widget/controls.js';
 import { h, setText } from '../widget/dom.js';
 import { fmt, formatNumber, sub } from '../widget/format.js';
 import { headers, heatmap } from '../widget/heatmap.js';
@@ -150,42 +150,19 @@ export class AgCompetition extends AgWidget {
     const readAlphaJ = num('read-alpha-j');
     const readJ = num('read-j');
 
+    const readNums = ['with \u03b1\u1d62 = ', readAlphaI, ', \u03b1\u2c7c = ', readAlphaJ, ', value ', readJ];
     body.append(
       predict,
-      h(
-        'div',
-        { class: 'layout' },
-        h(
-          'div',
-          { class: 'left' },
+      columns(
+        [
           logits.element,
           weights,
           formulas(
             '\\alpha_i=\\frac{\\exp(s_i)}{\\sum_k \\exp(s_k)}',
             'J_{ij}=\\frac{\\partial \\alpha_i}{\\partial s_j}=\\alpha_i(\\delta_{ij}-\\alpha_j)',
           ),
-        ),
-        h(
-          'div',
-          { class: 'right' },
-          grid,
-          h(
-            'div',
-            { class: 'cell-read' },
-            readout,
-            h(
-              'p',
-              { class: 'read-nums' },
-              'with \u03b1\u1d62 = ',
-              readAlphaI,
-              ', \u03b1\u2c7c = ',
-              readAlphaJ,
-              ', value ',
-              readJ,
-            ),
-          ),
-          sums,
-        ),
+        ],
+        [grid, h('div', { class: 'cell-read' }, readout, h('p', { class: 'read-nums' }, readNums)), sums],
       ),
     );
     this.#ui = { logits, raiseSelect, delta, alpha, after, change, linear, afterHead, hm, rowSums, readout };

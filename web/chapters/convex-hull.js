@@ -10,7 +10,7 @@
 import { polygonArea, polygonContains, polygonHull, select } from 'd3';
 import { AgWidget, defineWidget } from '../widget/base.js';
 import { rowsFrom } from '../widget/state.js';
-import { button, lbl, num } from '../widget/controls.js';
+import { button, columns, lbl, num } from '../widget/controls.js';
 import { h, setAttr, setFlag, setText } from '../widget/dom.js';
 import { ownLayout } from '../widget/figure-layout.js';
 import { fmt, pair, sub } from '../widget/format.js';
@@ -254,17 +254,7 @@ export class AgConvexHull extends AgWidget {
       status,
     );
 
-    body.append(
-      predict,
-      size.row,
-      breakRow,
-      h(
-        'div',
-        { class: 'layout' },
-        h('div', { class: 'left' }, fig.element),
-        h('div', { class: 'right' }, numbers, simplex, weights.element),
-      ),
-    );
+    body.append(predict, size.row, breakRow, columns(fig.element, [numbers, simplex, weights.element]));
     this.#ui = { p: fig.plane, points, hull, ray, ghost, yDot, yLabel, weights, size, y: y.els, sum, status };
     Object.assign(this.#ui, { checkNonneg, checkSum, simplex, simplexNote, pick, pickNode });
   }

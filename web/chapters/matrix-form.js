@@ -7,7 +7,7 @@
 //
 //   <ag-matrix-form causal="1" row="3"></ag-matrix-form>
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { nums } from '../widget/controls.js';
+import { columns, nums } from '../widget/controls.js';
 import { h, setText, symbol } from '../widget/dom.js';
 import { fmt, formatNumber, sub } from '../widget/format.js';
 import { WEIGHTS, headers, heatmap } from '../widget/heatmap.js';
@@ -154,24 +154,12 @@ export class AgMatrixForm extends AgWidget {
       h('p', { class: 'same' }),
     );
 
+    const stochastic = 'Non-negative entries and every row summing to 1: A is row-stochastic.';
     body.append(
       predict,
-      h(
-        'div',
-        { class: 'layout' },
-        h(
-          'div',
-          { class: 'left' },
-          toggle,
-          logits.element,
-          sDetails,
-          grid,
-          sums,
-          h('p', { class: 'stochastic' }, 'Non-negative entries and every row summing to 1: A is row-stochastic.'),
-        ),
-        h(
-          'div',
-          { class: 'right' },
+      columns(
+        [toggle, logits.element, sDetails, grid, sums, h('p', { class: 'stochastic' }, stochastic)],
+        [
           formulas(
             'A_{i\\cdot}=\\operatorname{softmax}(S_{i\\cdot})',
             'A_{ij}\\ge 0,\\qquad \\sum_{j=1}^{T}A_{ij}=1',
@@ -180,7 +168,7 @@ export class AgMatrixForm extends AgWidget {
           shapeLine,
           h('div', { class: 'mats' }, mat('V [4, 2] (values)', vCells, 'v'), mat('Y = AV [4, 2]', yCells, 'y')),
           one,
-        ),
+        ],
       ),
     );
     const same = one.querySelector('.same');

@@ -10,7 +10,7 @@
 import { scaleBand, scaleLinear, select } from 'd3';
 import { AgWidget, defineWidget } from '../widget/base.js';
 import { draw } from '../widget/charts.js';
-import { num, nums, presetBar } from '../widget/controls.js';
+import { columns, num, nums, presetBar } from '../widget/controls.js';
 import { h, setText } from '../widget/dom.js';
 import { ownLayout } from '../widget/figure-layout.js';
 import { fmt, sub } from '../widget/format.js';
@@ -168,12 +168,8 @@ export class AgSoftmax extends AgWidget {
     body.append(
       predict,
       presets,
-      h(
-        'div',
-        { class: 'layout' },
-        h(
-          'div',
-          { class: 'left' },
+      columns(
+        [
           logits.element,
           formulas(
             '\\alpha_j=\\frac{\\exp(s_j)}{\\sum_{k=1}^{T}\\exp(s_k)}',
@@ -181,8 +177,8 @@ export class AgSoftmax extends AgWidget {
             '\\text{with } m=\\max_k s_k',
           ),
           figure,
-        ),
-        h('div', { class: 'right' }, h('div', { class: 'sides' }, naive.section, stable.section), note),
+        ],
+        [h('div', { class: 'sides' }, naive.section, stable.section), note],
       ),
     );
     this.#ui = { logits, expBars, alphaBars, yScale, naive, stable, svg };
