@@ -1,19 +1,13 @@
-// <ag-scale-fix>: chapter 11, "The 1/√d_k fix". For each d_k from 2 to
-// 4096, ROWS rows of T random scores q·k_j (q and k_j standard-normal vectors
-// of dimension d_k, from the seeded generator of the wasm module) go through
-// softmax twice: as they are, and divided by √d_k. Three panels follow the
-// mean over the rows, with a band from the 10th to the 90th percentile, as
-// d_k grows: the largest weight, the entropy in bits, and the Frobenius norm
-// of the softmax Jacobian (how much gradient gets through). The curves are
-// computed in the experiment worker (models/scale-fix-curves.js), with
-// progress and Cancel; row 0 at the chosen d_k is shown as a sample.
-//
-// Every number shown is a wasm result: ag.random.normal and ag.matmul (the
-// scores), ag.norm (|q|, the scores' spread), ag.softmax (with temperature
-// √d_k for the scaled row: an input, not a shown number), ag.entropy,
-// ag.softmaxJacobian then ag.norm of its entries, and ag.dot of a measure's
-// values with weights 1/ROWS (the mean). The largest weight and the
-// percentiles are selected (a selection, not arithmetic).
+// <ag-scale-fix>: chapter 11, "The 1/√d_k fix". For each d_k from 2 to 4096,
+// ROWS rows of T random scores q·k_j go through softmax as they are and
+// divided by √d_k; three panels follow the mean over the rows (with a band
+// from the 10th to the 90th percentile): the largest weight, the entropy in
+// bits, the Frobenius norm of the softmax Jacobian. The curves come from the
+// experiment worker (models/scale-fix-curves.js); row 0 at the chosen d_k is
+// shown as a sample. Numbers: ag.random.normal and ag.matmul (the scores),
+// ag.norm (|q|), ag.softmax (temperature √d_k for the scaled row),
+// ag.entropy, ag.norm of ag.softmaxJacobian, ag.dot with weights 1/ROWS (the
+// means); the largest weight and the percentiles are selected, not computed.
 //
 //   <ag-scale-fix seed="7" tokens="16" dk="64"></ag-scale-fix>
 import { area, axisBottom, axisLeft, line, pointer, scaleLinear, select } from 'd3';
