@@ -3,17 +3,23 @@
 // keys), the two "break one constraint" buttons, T from the URL; y and Σα
 // against a float64 reference, and inside/outside against a hull computed here.
 import { describe, expect, test } from '@jest/globals';
-import { expectParams, predictChoice, rowsOf, settledUrl, urlParams, useEnv, withChapter } from './helpers.mjs';
-import { dragPoint, keyPoint } from './pointer.mjs';
+import {
+  attrIn,
+  expectParams,
+  expectReopens,
+  predictChoice,
+  rowsOf,
+  stateOf,
+  textIn,
+  useEnv,
+  withChapter,
+} from './helpers.mjs';
+import { dragPoint, keyPoint, pressOn } from './pointer.mjs';
 import { byRole, expectAllLogged, expectClose, expectShown, one, readNumbers, U } from './shown-numbers.mjs';
 
 const TAG = 'ag-convex-hull';
 const CH = 'convex-hull';
-const TRIANGLE = [
-  [-4, -2],
-  [4, -3],
-  [1, 4],
-];
+const TRIANGLE = rowsOf('-4,-2;4,-3;1,4');
 
 /** Convex hull (monotone chain), counter-clockwise, float64. */
 function hull(points) {
@@ -39,17 +45,15 @@ function inside(y, points) {
   });
 }
 
-function reference(alpha, values) {
-  const y = [0, 1].map((i) => values.reduce((s, v, j) => s + alpha[j] * v[i], 0));
-  const magnitude = values.reduce((s, v, j) => s + Math.abs(alpha[j]) * (Math.abs(v[0]) + Math.abs(v[1])), 0);
-  return { y, sum: alpha.reduce((s, a) => s + a, 0), magnitude };
-}
+/** float64 y = sum_j alpha_j v_j. */
+const mix = (alpha, values) => [0, 1].map((i) => values.reduce((s, v, j) => s + alpha[j] * v[i], 0));
 
 /** Checks y and Σα, and the verdicts: which constraint is broken, inside or outside. */
 async function expectState(page, alpha, values) {
   const numbers = await readNumbers(page, TAG);
-  const ref = reference(alpha, values);
-  const tol = 4 * values.length * U * ref.magnitude + 1e-12;
+  const ref = { y: mix(alpha, values), sum: alpha.reduce((s, a) => s + a, 0) };
+  const magnitude = values.reduce((s, v, j) => s + Math.abs(alpha[j]) * (Math.abs(v[0]) + Math.abs(v[1])), 0);
+  const tol = 4 * values.length * U * magnitude + 1e-12;
   byRole(numbers, 'y').forEach((n, i) => {
     expectClose(n.value, ref.y[i], tol, `y${i + 1}`);
     expectShown(n, ref.y[i], { extra: tol });
@@ -66,8 +70,6 @@ async function expectState(page, alpha, values) {
   return { numbers, ref, broken };
 }
 
-const state = (page) => page.locator(TAG).evaluate((el) => el.state);
-
 const env = useEnv();
 
 describe('convex-hull: a convex combination stays in the hull', () => {
@@ -76,51 +78,40 @@ describe('convex-hull: a convex combination stays in the hull', () => {
       const { numbers } = await expectState(page, [0.2, 0.3, 0.5], TRIANGLE);
       expect(byRole(numbers, 'y').map((n) => n.text)).toEqual(['0.9', '0.7']);
       expect(one(numbers, 'sum').text).toBe('1');
-      await expect(page.locator(`${TAG} .status`).textContent()).resolves.toMatch(
-        /Both constraints hold.*inside the hull/,
-      );
+      expect(await textIn(page, TAG, '.status')).toMatch(/Both constraints hold.*inside the hull/);
       expect(await page.locator(`${TAG} .katex`).count()).toBeGreaterThanOrEqual(3);
       await expect(page.locator(`${TAG} .simplex-panel`).isVisible()).resolves.toBe(true);
       // The prediction's answer loads its example.
       await predictChoice(page, TAG, 'inside', 'wrong');
-      await expect(page.locator(`${TAG} .predict-result`).textContent()).resolves.toMatch(
-        /y = \(5\.75, 1\.75\), outside/,
-      );
+      expect(await textIn(page, TAG, '.predict-result')).toMatch(/y = \(5\.75, 1\.75\), outside/);
       expect(inside([5.75, 1.75], TRIANGLE)).toBe(false);
       await expectState(page, [-0.5, 0.75, 0.75], TRIANGLE);
       await predictChoice(page, TAG, 'outside', 'right');
-      await expectAllLogged(page, TAG);
     });
   });
 
   test('break one constraint at a time: a negative weight leaves the hull, a sum of 2 doubles y; then back to convex', async () => {
     await withChapter(env, CH, TAG, async ({ page }) => {
       await page.locator(`${TAG} button[data-action="negative"]`).click();
-      expect((await state(page)).alpha).toEqual([-0.4, 0.3, 1.1]);
+      expect((await stateOf(page, TAG)).alpha).toEqual([-0.4, 0.3, 1.1]);
       await expectState(page, [-0.4, 0.3, 1.1], TRIANGLE);
-      expect(inside(reference([-0.4, 0.3, 1.1], TRIANGLE).y, TRIANGLE)).toBe(false);
-      await expect(page.locator(`${TAG} .status`).textContent()).resolves.toMatch(
-        /Only non-negativity is broken.*outside the hull/,
-      );
-      await expect(page.locator(`${TAG} [data-check="nonneg"]`).textContent()).resolves.toMatch(
-        /\u03b1\u2081 = \u22120\.4 < 0 \(broken\)/,
-      );
+      expect(inside(mix([-0.4, 0.3, 1.1], TRIANGLE), TRIANGLE)).toBe(false);
+      expect(await textIn(page, TAG, '.status')).toMatch(/Only non-negativity is broken.*outside the hull/);
+      expect(await textIn(page, TAG, '[data-check="nonneg"]')).toMatch(/\u03b1\u2081 = \u22120\.4 < 0 \(broken\)/);
 
       await page.locator(`${TAG} button[data-action="double"]`).click();
-      expect((await state(page)).alpha).toEqual([0.4, 0.6, 1]);
+      expect((await stateOf(page, TAG)).alpha).toEqual([0.4, 0.6, 1]);
       const { numbers } = await expectState(page, [0.4, 0.6, 1], TRIANGLE);
       expect(byRole(numbers, 'y').map((n) => n.text)).toEqual(['1.8', '1.4']); // twice (0.9, 0.7)
       expect(one(numbers, 'sum').text).toBe('2');
-      await expect(page.locator(`${TAG} .status`).textContent()).resolves.toMatch(
-        /Only the sum is broken: y is 2 times/,
-      );
+      expect(await textIn(page, TAG, '.status')).toMatch(/Only the sum is broken: y is 2 times/);
       expect(
         await page.locator(TAG).evaluate((el) => el.shadowRoot.querySelector('.ghost').getAttribute('visibility')),
       ).toBe('visible');
 
       await page.locator(`${TAG} button[data-action="restore"]`).click();
       await expectState(page, [0.2, 0.3, 0.5], TRIANGLE);
-      expect((await urlParams(page)).get('alpha')).toBe('0.2,0.3,0.5');
+      await expectParams(page, CH, { alpha: '0.2,0.3,0.5' });
       await expectAllLogged(page, TAG);
     });
   });
@@ -142,20 +133,19 @@ describe('convex-hull: a convex combination stays in the hull', () => {
       await page.mouse.down();
       await page.mouse.move(corner.x, corner.y, { steps: 6 });
       await page.mouse.up();
-      expect((await state(page)).alpha).toEqual([0, 0, 1]);
+      expect((await stateOf(page, TAG)).alpha).toEqual([0, 0, 1]);
       const { numbers } = await expectState(page, [0, 0, 1], TRIANGLE);
       expect(byRole(numbers, 'y').map((n) => n.value)).toEqual([1, 4]); // exactly v3
 
-      await pick.focus();
-      for (const key of ['ArrowDown', 'ArrowDown', 'ArrowLeft', 'Shift+ArrowDown']) await page.keyboard.press(key);
-      const { alpha } = await state(page);
+      await pressOn(page, TAG, '[data-point="simplex"]', ['ArrowDown', 'ArrowDown', 'ArrowLeft', 'Shift+ArrowDown']);
+      const { alpha } = await stateOf(page, TAG);
       expect(alpha.every((a) => a >= 0)).toBe(true);
       expect(alpha[0] + alpha[1] + alpha[2]).toBeCloseTo(1, 12);
       expect(alpha[2]).toBeLessThan(1);
       expect(alpha[0]).toBeGreaterThan(alpha[1]); // moved left: towards the corner alpha1 = 1
       await expectState(page, alpha, TRIANGLE);
       await expect(pick.getAttribute('aria-valuetext')).resolves.toMatch(/^weights \(/);
-      await expect(page.locator(`${TAG} [aria-live]`).textContent()).resolves.toMatch(/^weights \(.*y = /);
+      expect(await textIn(page, TAG, '[aria-live]')).toMatch(/^weights \(.*y = /);
       await expectAllLogged(page, TAG);
     });
   });
@@ -164,55 +154,37 @@ describe('convex-hull: a convex combination stays in the hull', () => {
     await withChapter(env, CH, TAG, async ({ page }) => {
       await dragPoint(page, TAG, 'v1', [-5, 4]);
       await keyPoint(page, TAG, 'v2', ['ArrowLeft', 'Shift+ArrowDown']);
-      const values = [
-        [-5, 4],
-        [3.75, -4],
-        [1, 4],
-      ];
-      expect((await state(page)).values).toEqual(values);
+      const values = rowsOf('-5,4;3.75,-4;1,4');
+      expect((await stateOf(page, TAG)).values).toEqual(values);
       const { numbers } = await expectState(page, [0.2, 0.3, 0.5], values);
-      await expect(page.locator(`${TAG} [data-point="v2"]`).getAttribute('aria-valuetext')).resolves.toBe(
-        'v2 = (3.75, \u22124)',
-      );
+      expect(await attrIn(page, TAG, '[data-point="v2"]', 'aria-valuetext')).toBe('v2 = (3.75, \u22124)');
       await expectParams(page, CH, { values: '-5,4;3.75,-4;1,4' });
-      await withChapter(env, CH, TAG, { search: (await settledUrl(page)).search }, async (copy) => {
-        expect((await readNumbers(copy.page, TAG)).map((n) => n.text)).toEqual(numbers.map((n) => n.text));
-      });
+      await expectReopens(env, page, CH, TAG, numbers);
     });
   });
 
   test('URLs with T = 6 (both constraints broken) and T = 2 (the hull is a segment); the simplex hides for T other than 3', async () => {
     const V6 = '-4,-2;4,-3;1,4;-3,3;4,2;-1,-4';
     const a6 = [0.5, -0.25, 0.25, 0.5, 0.25, 0.25];
-    await withChapter(
-      env,
-      CH,
-      TAG,
-      {
-        search: `?ch=${CH}&v=1&values=${V6}&alpha=${a6.join(',')}`,
-      },
-      async (six) => {
-        await expectState(six.page, a6, rowsOf(V6));
-        await expect(six.page.locator(`${TAG} .status`).textContent()).resolves.toMatch(/Both constraints are broken/);
-        await expect(six.page.locator(`${TAG} .simplex-panel`).isVisible()).resolves.toBe(false);
-        await expectAllLogged(six.page, TAG);
-      },
-    );
+    await withChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&values=${V6}&alpha=${a6.join(',')}` }, async (six) => {
+      await expectState(six.page, a6, rowsOf(V6));
+      expect(await textIn(six.page, TAG, '.status')).toMatch(/Both constraints are broken/);
+      await expect(six.page.locator(`${TAG} .simplex-panel`).isVisible()).resolves.toBe(false);
+      await expectAllLogged(six.page, TAG);
+    });
 
     await withChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&values=-4,-2;4,2&alpha=0.25,0.75` }, async (two) => {
-      await expect(two.page.locator(`${TAG} .status`).getAttribute('data-inside')).resolves.toBe('true');
+      expect(await attrIn(two.page, TAG, '.status', 'data-inside')).toBe('true');
       const numbers = await readNumbers(two.page, TAG);
       expect(byRole(numbers, 'y').map((n) => n.value)).toEqual([2, 1]);
       // One step past the end of the segment: the sum is still 1, y leaves it.
-      await two.page.locator(`${TAG} input[data-alpha="1"]`).focus();
-      for (let i = 0; i < 10; i += 1) await two.page.keyboard.press('ArrowLeft');
-      await two.page.locator(`${TAG} input[data-alpha="2"]`).focus();
-      for (let i = 0; i < 10; i += 1) await two.page.keyboard.press('ArrowRight');
-      const { alpha } = await state(two.page);
+      await pressOn(two.page, TAG, 'input[data-alpha="1"]', 'ArrowLeft', 10);
+      await pressOn(two.page, TAG, 'input[data-alpha="2"]', 'ArrowRight', 10);
+      const { alpha } = await stateOf(two.page, TAG);
       expect(alpha[0]).toBeCloseTo(-0.25, 12);
       expect(alpha[1]).toBeCloseTo(1.25, 12);
-      await expect(two.page.locator(`${TAG} .status`).getAttribute('data-inside')).resolves.toBe('false');
-      await expect(two.page.locator(`${TAG} .status`).getAttribute('data-broken')).resolves.toBe('nonneg');
+      expect(await attrIn(two.page, TAG, '.status', 'data-inside')).toBe('false');
+      expect(await attrIn(two.page, TAG, '.status', 'data-broken')).toBe('nonneg');
       const y = byRole(await readNumbers(two.page, TAG), 'y');
       expectClose(y[0].value, -0.25 * -4 + 1.25 * 4, 1e-5, 'y1 past the segment');
     });

@@ -6,8 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from '@jest/globals';
-import { expectParams, predictChoice, ROOT, rowsOf, settledUrl, useEnv, withChapter } from './helpers.mjs';
-import { dragPoint, keyPoint } from './pointer.mjs';
+import { expectParams, expectReopens, predictChoice, ROOT, rowsOf, stateOf, useEnv, withChapter } from './helpers.mjs';
+import { dragPoint, keyPoint, pressOn } from './pointer.mjs';
 import { byRole, expectAllLogged, expectClose, expectShown, one, readNumbers } from './shown-numbers.mjs';
 import { entropyBits, softmax } from '../reference/float64.mjs';
 
@@ -15,11 +15,7 @@ const TAG = 'ag-weight-entropy';
 const CH = 'entropy';
 /** The chapter's fixed logits, restated here (the first T are used). */
 const S = [1, 0.5, 2, -1, 1.5, 0, -0.5, 0.25];
-const ARTICLE_V = [
-  [1, 0],
-  [0, 1],
-  [1, 1],
-];
+const ARTICLE_V = rowsOf('1,0;0,1;1,1');
 const CASES = Object.fromEntries(
   JSON.parse(readFileSync(join(ROOT, 'tests/data/seeds/worked-examples.json'), 'utf8')).cases.map((c) => [c.id, c]),
 );
@@ -66,8 +62,6 @@ async function expectMatches(page, values, logt) {
   return { numbers, ref };
 }
 
-const state = (page) => page.locator(TAG).evaluate((el) => el.state);
-
 const env = useEnv();
 
 describe('entropy: entropy of the weights', () => {
@@ -79,10 +73,9 @@ describe('entropy: entropy of the weights', () => {
       // The prediction's answer loads its example.
       await predictChoice(page, TAG, '3', 'wrong');
       await expect(page.locator(`${TAG} .predict-result`).textContent()).resolves.toMatch(/H = 1\.585 bits/);
-      expect((await state(page)).logt).toBe(9);
+      expect((await stateOf(page, TAG)).logt).toBe(9);
       await expectMatches(page, ARTICLE_V, 9);
       await predictChoice(page, TAG, '1.585', 'right');
-      await expectAllLogged(page, TAG);
     });
   });
 
@@ -93,7 +86,7 @@ describe('entropy: entropy of the weights', () => {
     expect(mp.inputs.V).toEqual(ARTICLE_V);
     await withChapter(env, CH, TAG, async ({ page }) => {
       await page.locator(`${TAG} button[data-action="pointer"]`).click();
-      expect((await state(page)).logt).toBe(-3);
+      expect((await stateOf(page, TAG)).logt).toBe(-3);
       let { numbers } = await expectMatches(page, ARTICLE_V, -3);
       // One-hot on the largest logit (s3 = 2), as in the article's alpha = (0, 0, 1): y is v3 exactly.
       expect(byRole(numbers, 'alpha').map((n) => n.value)).toEqual(hp.inputs.alpha);
@@ -105,7 +98,7 @@ describe('entropy: entropy of the weights', () => {
       await expectAllLogged(page, TAG);
 
       await page.locator(`${TAG} button[data-action="uniform"]`).click();
-      expect((await state(page)).logt).toBe(9);
+      expect((await stateOf(page, TAG)).logt).toBe(9);
       ({ numbers } = await expectMatches(page, ARTICLE_V, 9));
       byRole(numbers, 'alpha').forEach((n, j) =>
         expectClose(n.value, mp.inputs.alpha[j], 1e-7, `uniform alpha${j + 1}`),
@@ -122,9 +115,8 @@ describe('entropy: entropy of the weights', () => {
 
   test('keys on the slider, a dragged and a keyed value, a fourth value: reference each time; the URL reopens it', async () => {
     await withChapter(env, CH, TAG, async ({ page }) => {
-      await page.locator(`${TAG} input#we-logt`).focus();
-      for (let i = 0; i < 6; i += 1) await page.keyboard.press('ArrowLeft'); // 6 steps of 0.05
-      const { logt } = await state(page);
+      await pressOn(page, TAG, 'input#we-logt', 'ArrowLeft', 6); // 6 steps of 0.05
+      const { logt } = await stateOf(page, TAG);
       expect(logt).toBeCloseTo(-0.3, 12);
       await expectMatches(page, ARTICLE_V, logt);
       await expect(page.locator(`${TAG} [aria-live]`).textContent()).resolves.toMatch(
@@ -133,12 +125,8 @@ describe('entropy: entropy of the weights', () => {
 
       await dragPoint(page, TAG, 'v1', [-2, -1.5]);
       await keyPoint(page, TAG, 'v2', ['ArrowUp', 'Shift+ArrowLeft']);
-      const values = [
-        [-2, -1.5],
-        [-1, 1.25],
-        [1, 1],
-      ];
-      expect((await state(page)).values).toEqual(values);
+      const values = rowsOf('-2,-1.5;-1,1.25;1,1');
+      expect((await stateOf(page, TAG)).values).toEqual(values);
       await page.locator(`${TAG} button[data-action="add"]`).click();
       values.push([-1.5, 1]);
       const { numbers } = await expectMatches(page, values, logt);
@@ -147,27 +135,17 @@ describe('entropy: entropy of the weights', () => {
 
       const params = await expectParams(page, CH, { values: '-2,-1.5;-1,1.25;1,1;-1.5,1' });
       expect(Number(params.get('logt'))).toBeCloseTo(-0.3, 12);
-      await withChapter(env, CH, TAG, { search: (await settledUrl(page)).search }, async (copy) => {
-        expect((await readNumbers(copy.page, TAG)).map((n) => n.text)).toEqual(numbers.map((n) => n.text));
-      });
+      await expectReopens(env, page, CH, TAG, numbers);
     });
   });
 
   test('a URL with T = 8 at a high temperature: entropy close to, and below, 3 bits', async () => {
     const V8 = '1,0;0,1;1,1;-1.5,1;1.5,-1.5;-1,-1.75;-2,-0.5;0.5,2';
-    await withChapter(
-      env,
-      CH,
-      TAG,
-      {
-        search: `?ch=${CH}&v=1&values=${V8}&logt=1.5`,
-      },
-      async ({ page }) => {
-        const { numbers } = await expectMatches(page, rowsOf(V8), 1.5);
-        expect(one(numbers, 'entropy').value).toBeGreaterThan(2.99);
-        expect(one(numbers, 'entropy').value).toBeLessThan(3);
-        await expectAllLogged(page, TAG);
-      },
-    );
+    await withChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&values=${V8}&logt=1.5` }, async ({ page }) => {
+      const { numbers } = await expectMatches(page, rowsOf(V8), 1.5);
+      expect(one(numbers, 'entropy').value).toBeGreaterThan(2.99);
+      expect(one(numbers, 'entropy').value).toBeLessThan(3);
+      await expectAllLogged(page, TAG);
+    });
   });
 });

@@ -492,3 +492,14 @@ export const widgetsScript = (env) =>
 export function launchChromium({ args = [] } = {}) {
   return chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS, ...args], headless: true });
 }
+
+/** Waits until the widget's run in the experiment worker is done (data-run="done" on the host). */
+export async function waitRun(page, tag, timeout = 200000) {
+  await page.waitForFunction((t) => document.querySelector(t)?.dataset.run === 'done', tag, { timeout });
+}
+
+/** The text of the element `selector` in the widget `tag`. */
+export const textIn = (page, tag, selector) => page.locator(`${tag} ${selector}`).textContent();
+
+/** The attribute `name` of the element `selector` in the widget `tag`. */
+export const attrIn = (page, tag, selector, name) => page.locator(`${tag} ${selector}`).getAttribute(name);

@@ -90,3 +90,24 @@ export async function keyTo(page, tag, name, keys, to, valuetext) {
   if (valuetext !== undefined)
     await expect(page.locator(`${tag} [data-point="${name}"]`).getAttribute('aria-valuetext')).resolves.toBe(valuetext);
 }
+
+/**
+ * Drags the range input `selector` of the widget with the mouse, from `from` to `to`
+ * (shares of its width: 0 the left end, 1 the right end, beyond 1 past it).
+ */
+export async function dragSlider(page, tag, selector, from, to) {
+  const slider = page.locator(`${tag} ${selector}`);
+  await slider.scrollIntoViewIfNeeded();
+  const box = await slider.boundingBox();
+  const y = box.y + box.height / 2;
+  await page.mouse.move(box.x + box.width * from, y);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width * to, y, { steps: 6 });
+  await page.mouse.up();
+}
+
+/** Focuses the control `selector` of the widget and presses `key` `times` times (a list of keys, with times 1). */
+export async function pressOn(page, tag, selector, key, times = 1) {
+  await page.locator(`${tag} ${selector}`).focus();
+  for (const k of Array.isArray(key) ? key : Array(times).fill(key)) await page.keyboard.press(k);
+}

@@ -2,19 +2,19 @@
 // denominator". Four logit sliders; one logit s_j is raised by δ and every
 // weight is recomputed: α_j rises, every other α_i falls. The softmax
 // Jacobian J_ij = ∂α_i/∂s_j = α_i(δ_ij − α_j) is a live heat map (hover or
-// focus a cell for its formula; click or Enter picks the column, i.e. the
-// logit to raise), with its row sums, which are zero. Every number shown is a
-// wasm result: ag.softmax (weights before and after), ag.weightedSum (the
-// changes α' − α as 1·α' + (−1)·α), ag.softmaxJacobian (J), ag.matmul(J, 1)
-// (the row sums), ag.dot of one-element vectors (the linear prediction J_ij·δ).
+// focus a cell for its formula; Enter picks the logit to raise), with its row
+// sums, which are zero. Numbers: ag.softmax (weights before and after),
+// ag.weightedSum (the raised logits, the changes α' − α), ag.softmaxJacobian
+// (J), ag.matmul(J, 1) (the row sums), ag.dot of one-element vectors (J_ij·δ).
 //
 //   <ag-competition s="1,0.5,0,-0.5" j="2" delta="1"></ag-competition>
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { num, nums, slider } from '../widget/controls.js';
-import { h, setText, symbol } from '../widget/dom.js';
+import { columns, num, nums, slider } from '../widget/controls.js';
+import { h, setText } from '../widget/dom.js';
 import { fmt, formatNumber, sub } from '../widget/format.js';
 import { headers, heatmap } from '../widget/heatmap.js';
-import { texElement } from '../widget/math.js';
+import { logitSliders, setLogit } from '../widget/logit-sliders.js';
+import { formulas } from '../widget/math.js';
 import { bodyRow, table } from '../widget/matrix-table.js';
 import { defineState, number, vector } from '../widget/state.js';
 import { rowsOf } from '../models/tensor.js';
@@ -62,23 +62,6 @@ export class AgCompetition extends AgWidget {
       },
     });
 
-    const sliders = Array.from({ length: T }, (_, k) =>
-      slider({
-        id: `cp-s${k + 1}`,
-        min: -LIMIT,
-        max: LIMIT,
-        step: 0.1,
-        dataset: { logit: k + 1 },
-        label: symbol('s', k + 1),
-        onInput: (v) => {
-          const s = this.state.s;
-          s[k] = v;
-          this.setState({ s });
-          const weights = this.#ui.alpha.map((el) => el.textContent).join(', ');
-          this.announce(`s${sub(k + 1)} = ${fmt(s[k])}; weights ${weights}`);
-        },
-      }),
-    );
     const raiseSelect = h(
       'select',
       { class: 'raise', id: 'cp-raise' },
@@ -94,12 +77,18 @@ export class AgCompetition extends AgWidget {
       rowClass: null,
       onInput: (v) => this.setState({ delta: v }),
     });
-    const controls = h(
-      'fieldset',
-      { class: 'logits' },
-      h('legend', {}, 'Logits'),
-      sliders.map((x) => x.row),
-      h(
+    const logits = logitSliders({
+      id: 'cp-s',
+      count: T,
+      limit: LIMIT,
+      legend: 'Logits',
+      onInput: (k, v) => {
+        const s = setLogit(this, k, v);
+        this.announce(
+          `s${sub(k + 1)} = ${fmt(s[k])}; weights ${this.#ui.alpha.map((el) => el.textContent).join(', ')}`,
+        );
+      },
+      after: h(
         'div',
         { class: 'raise-row' },
         h('label', { for: 'cp-raise' }, 'Raise '),
@@ -108,7 +97,7 @@ export class AgCompetition extends AgWidget {
         delta.input,
         delta.out,
       ),
-    );
+    });
 
     const alpha = nums('alpha', T);
     const after = nums('alpha-after', T);
@@ -161,51 +150,29 @@ export class AgCompetition extends AgWidget {
     const readAlphaJ = num('read-alpha-j');
     const readJ = num('read-j');
 
-    const formulas = h(
-      'div',
-      { class: 'formulas' },
-      texElement('\\alpha_i=\\frac{\\exp(s_i)}{\\sum_k \\exp(s_k)}', { display: true }),
-      texElement('J_{ij}=\\frac{\\partial \\alpha_i}{\\partial s_j}=\\alpha_i(\\delta_{ij}-\\alpha_j)', {
-        display: true,
-      }),
-    );
+    const readNums = ['with \u03b1\u1d62 = ', readAlphaI, ', \u03b1\u2c7c = ', readAlphaJ, ', value ', readJ];
     body.append(
       predict,
-      h(
-        'div',
-        { class: 'layout' },
-        h('div', { class: 'left' }, controls, weights, formulas),
-        h(
-          'div',
-          { class: 'right' },
-          grid,
-          h(
-            'div',
-            { class: 'cell-read' },
-            readout,
-            h(
-              'p',
-              { class: 'read-nums' },
-              'with \u03b1\u1d62 = ',
-              readAlphaI,
-              ', \u03b1\u2c7c = ',
-              readAlphaJ,
-              ', value ',
-              readJ,
-            ),
+      columns(
+        [
+          logits.element,
+          weights,
+          formulas(
+            '\\alpha_i=\\frac{\\exp(s_i)}{\\sum_k \\exp(s_k)}',
+            'J_{ij}=\\frac{\\partial \\alpha_i}{\\partial s_j}=\\alpha_i(\\delta_{ij}-\\alpha_j)',
           ),
-          sums,
-        ),
+        ],
+        [grid, h('div', { class: 'cell-read' }, readout, h('p', { class: 'read-nums' }, readNums)), sums],
       ),
     );
-    this.#ui = { sliders, raiseSelect, delta, alpha, after, change, linear, afterHead, hm, rowSums, readout };
+    this.#ui = { logits, raiseSelect, delta, alpha, after, change, linear, afterHead, hm, rowSums, readout };
     Object.assign(this.#ui, { readAlphaI, readAlphaJ, readJ, selected: [0, 0] });
   }
 
   syncControls({ s, j, delta }) {
     const ui = this.#ui;
     if (!ui) return;
-    ui.sliders.forEach((x, k) => x.set(s[k], fmt(s[k]), `s${sub(k + 1)} = ${fmt(s[k])}`));
+    ui.logits.set(s);
     ui.raiseSelect.value = String(j);
     ui.delta.set(delta, fmt(delta), `delta = ${fmt(delta)}`);
     setText(ui.afterHead, `(s${sub(j)} ${delta < 0 ? '\u2212' : '+'} ${fmt(Math.abs(delta))})`);

@@ -1,26 +1,29 @@
 // <ag-convex-hull>: part 2, chapter 2, "A convex combination stays in the
-// hull". T draggable 2-D values v₁..v_T (T from 2 to 8) and their convex hull
-// (drawn with d3.polygonHull); weights from sliders, or for T = 3 from a point
-// dragged in the weight simplex (its barycentric coordinates are the
-// weights). Two buttons break one constraint at a time: a negative weight
-// (sum still 1) or a sum of 2 (signs kept). Every number shown is a wasm
-// result: ag.weightedSum (y), ag.dot (Σαⱼ as α·1). Whether y lies in the hull
+// hull". T draggable 2-D values v₁..v_T (T from 2 to 8) and their convex hull;
+// weights from sliders, or for T = 3 from a point dragged in the weight
+// simplex (its barycentric coordinates are the weights). Two buttons break one
+// constraint at a time: a negative weight (sum still 1) or a sum of 2.
+// Numbers: ag.weightedSum (y), ag.dot (Σαⱼ as α·1). Whether y lies in the hull
 // is decided on the drawing (d3.polygonContains), a yes or no, not a number.
 //
 //   <ag-convex-hull values="-4,-2;4,-3;1,4" alpha="0.2,0.3,0.5"></ag-convex-hull>
-import { drag, polygonArea, polygonContains, polygonHull, select } from 'd3';
+import { polygonArea, polygonContains, polygonHull, select } from 'd3';
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { button as makeButton, lbl, num, nums } from '../widget/controls.js';
+import { rowsFrom } from '../widget/state.js';
+import { button, columns, lbl, num } from '../widget/controls.js';
 import { h, setAttr, setFlag, setText } from '../widget/dom.js';
 import { ownLayout } from '../widget/figure-layout.js';
 import { fmt, pair, sub } from '../widget/format.js';
 import { texElement } from '../widget/math.js';
+import { draggablePoint } from '../widget/plot.js';
 import { setLine, vectorFigure } from '../widget/vector-figure.js';
 import {
   A_STEP,
   EXTENT,
   fitWeights,
-  resizedValues,
+  hullPath,
+  pairLine,
+  resizeValues,
   valueCount,
   valueMixState,
   weightSliders,
@@ -28,25 +31,20 @@ import {
 
 const A_MIN = -1;
 const A_MAX = 2;
-const SPOTS = [
-  [-4, -2],
-  [4, -3],
-  [1, 4],
-  [-3, 3],
-  [4, 2],
-  [-1, -4],
-  [-5, 0],
-  [2, -5],
-];
+const SPOTS = rowsFrom('-4,-2;4,-3;1,4;-3,3;4,2;-1,-4;-5,0;2,-5');
 /** Corners of the weight simplex in its picker (SVG units): αⱼ = 1 at corner j. */
-const CORNERS = [
-  [22, 150],
-  [178, 150],
-  [100, 18],
-];
+const CORNERS = rowsFrom('22,150;178,150;100,18');
 
 const round2 = (x) => Number((Math.round(x / A_STEP) * A_STEP).toFixed(2));
 const alphaText = (alpha) => `(${alpha.map(fmt).join(', ')})`;
+/** Equal weights for T values (convex), to two decimals with the rest on the last one. */
+const evenWeights = (T) => {
+  const even = Array.from({ length: T }, () => Math.floor(100 / T) / 100);
+  even[T - 1] = Number((1 - even.slice(0, -1).reduce((s, a) => s + a, 0)).toFixed(2));
+  return even;
+};
+/** A scale of the simplex picker (SVG units, y downwards) for draggablePoint, which takes y upwards. */
+const scale = (k) => Object.assign((v) => k * v, { invert: (v) => k * v });
 
 /** Barycentric coordinates of a picker point, clamped to the simplex and rounded to the slider step (the sum stays exactly 1). */
 export function simplexWeights([px, py]) {
@@ -90,7 +88,7 @@ function distToSegment(p, a, b) {
 
 export class AgConvexHull extends AgWidget {
   static title = 'A convex combination stays in the hull';
-  static styles = ['styles/convex-hull.css'];
+  static styles = ['styles/value-set.css', 'styles/convex-hull.css'];
   static stateDecl = valueMixState({ values: SPOTS.slice(0, 3), alpha: [0.2, 0.3, 0.5], min: A_MIN, max: A_MAX });
 
   #ui = null;
@@ -120,29 +118,37 @@ export class AgConvexHull extends AgWidget {
     });
 
     // T and the two ways to break one constraint.
-    const button = (action, label, fn) => makeButton({ dataset: { action } }, label, fn);
-    const size = valueCount((delta) => this.#resize(delta));
+    const size = valueCount((delta) =>
+      resizeValues(
+        this,
+        delta,
+        SPOTS,
+        (T) => ({ alpha: this.state.alpha.length === T ? this.state.alpha : evenWeights(T) }),
+        (T) => `, weights ${alphaText(evenWeights(T))}`,
+      ),
+    );
     const convex = () => fitWeights(this.#convex, this.state.values.length);
+    const breakTo = (alpha) => {
+      this.setState({ alpha });
+      this.announce(`weights ${alphaText(alpha)}; ${this.#ui.status.textContent}`);
+    };
+    const act = (action, label, fn) => button({ dataset: { action } }, label, fn);
     const breakRow = h(
       'div',
       { class: 'controls break', role: 'group', 'aria-label': 'Break one constraint at a time' },
-      h('span', { class: 'lbl' }, 'Break one constraint:'),
-      button('negative', 'A negative weight', () => {
+      lbl('Break one constraint:'),
+      act('negative', 'A negative weight', () => {
         const c = convex();
         const i = c.indexOf(Math.min(...c));
         const k = c.indexOf(Math.max(...c));
+        const to = k === i ? (i + 1) % c.length : k;
         const next = c.slice();
         next[i] = Number((c[i] - 0.6).toFixed(2));
-        next[k === i ? (i + 1) % c.length : k] = Number((next[k === i ? (i + 1) % c.length : k] + 0.6).toFixed(2));
-        this.setState({ alpha: next });
-        this.announce(`weights ${alphaText(next)}; ${this.#ui.status.textContent}`);
+        next[to] = Number((next[to] + 0.6).toFixed(2));
+        breakTo(next);
       }),
-      button('double', 'Sum 2', () => {
-        const next = convex().map((a) => Number((2 * a).toFixed(2)));
-        this.setState({ alpha: next });
-        this.announce(`weights ${alphaText(next)}; ${this.#ui.status.textContent}`);
-      }),
-      button('restore', 'Back to convex', () => this.setState({ alpha: convex() })),
+      act('double', 'Sum 2', () => breakTo(convex().map((a) => Number((2 * a).toFixed(2))))),
+      act('restore', 'Back to convex', () => this.setState({ alpha: convex() })),
     );
 
     // The plane: hull, values (draggable), y.
@@ -150,27 +156,27 @@ export class AgConvexHull extends AgWidget {
       extent: EXTENT,
       label: 'The values, their convex hull and the output y; drag the values or use the arrow keys',
     });
-    const hullPath = fig.layer('hull').append('path').attr('class', 'hull');
+    const hull = fig.layer('hull').append('path').attr('class', 'hull');
     const ray = fig.layer('ray').append('line').attr('class', 'ray');
     const ghost = fig.layer('ghost').append('circle').attr('class', 'ghost').attr('r', 6);
     fig.layer('labels');
     fig.layer('handles');
+    const y = pairLine('y', 'y = ');
+    const status = h('p', { class: 'status', dataset: { role: 'status' } });
     const points = fig.rowHandles('values', {
-      say: () => `y = ${this.#ui.yText()}; ${this.#ui.status.textContent}`,
+      say: () => `y = ${y.text()}; ${status.textContent}`,
       onAdd: (j) => fig.label('v', { className: 'vec-label label-v', sub: String(j + 1) }),
       onRemove: (label) => label.remove(),
     });
-    const yLayer = fig.layer('output');
-    const yDot = yLayer.append('path').attr('class', 'y-dot').attr('d', 'M0,-8 L8,0 L0,8 L-8,0 Z');
+    const yDot = fig.layer('output').append('path').attr('class', 'y-dot').attr('d', 'M0,-8 L8,0 L0,8 L-8,0 Z');
     const yLabel = fig.label('y', { className: 'vec-label label-y', layer: 'output' });
 
-    // Weight sliders (free: any weight from -1 to 2).
     const weights = weightSliders(this, {
       id: 'ch-alpha',
       min: A_MIN,
       max: A_MAX,
       legend: 'Weights (free: from \u22121 to 2)',
-      say: () => this.#ui.status.textContent,
+      say: () => status.textContent,
     });
 
     // The simplex picker (T = 3): the triangle of all convex weights.
@@ -188,52 +194,34 @@ export class AgConvexHull extends AgWidget {
     sx.append('path')
       .attr('class', 'simplex-tri')
       .attr('d', `M${CORNERS.map((c) => c.join(',')).join(' L')} Z`);
-    const cornerText = [
-      [CORNERS[0][0] - 14, CORNERS[0][1] + 17],
-      [CORNERS[1][0] - 26, CORNERS[1][1] + 17],
-      [CORNERS[2][0] + 10, CORNERS[2][1] + 4],
-    ];
-    cornerText.forEach(([x, y], j) =>
-      sx.append('text').attr('class', 'corner').attr('x', x).attr('y', y).text(`\u03b1${'\u2081\u2082\u2083'[j]} = 1`),
+    rowsFrom('-14,17;-26,17;10,4').forEach(([dx, dy], j) =>
+      sx
+        .append('text')
+        .attr('class', 'corner')
+        .attr('x', CORNERS[j][0] + dx)
+        .attr('y', CORNERS[j][1] + dy)
+        .text(`\u03b1${sub(j + 1)} = 1`),
     );
-    const pick = sx
-      .append('g')
-      .attr('class', 'handle handle-simplex')
-      .attr('tabindex', 0)
-      .attr('role', 'slider')
-      .attr('aria-roledescription', 'draggable point')
-      .attr('aria-label', 'weights on the simplex')
-      .attr('data-point', 'simplex');
-    pick.append('circle').attr('class', 'hit').attr('r', 16);
-    pick.append('circle').attr('class', 'dot').attr('r', 7);
-    const sayPick = () => this.announce(`weights ${alphaText(this.state.alpha)}; y = ${this.#ui.yText()}`);
-    const setPick = (pt, how) => {
-      this.setState({ alpha: simplexWeights(pt) });
-      if (how === 'key') sayPick();
-    };
-    let before = null; // the weights when a drag started: the end of a drag that moved them is announced
-    pick.call(
-      drag()
-        .container(sx.node())
-        .on('start', () => {
-          before = this.state.alpha.join();
-        })
-        .on('drag', (event) => setPick([event.x, event.y], 'drag')) // container coordinates, mouse or touch
-        .on('end', () => {
-          if (this.state.alpha.join() !== before) sayPick();
-        }),
-    );
-    const STEP = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
-    pick.on('keydown', (event) => {
-      const d = STEP[event.key];
-      if (!d) return;
-      event.preventDefault();
-      const s = event.shiftKey ? 30 : 8;
+    // The point at the weights (clamped at 0) in the picker, y upwards as draggablePoint takes it.
+    const at = () => {
       const a = fitWeights(this.state.alpha, 3).map((x) => Math.max(0, x));
       const tot = a[0] + a[1] + a[2] || 1;
-      const at = [0, 1].map((i) => CORNERS.reduce((acc, c, j) => acc + (a[j] / tot) * c[i], 0));
-      setPick([at[0] + d[0] * s, at[1] + d[1] * s], 'key');
+      const [px, py] = [0, 1].map((i) => CORNERS.reduce((acc, c, j) => acc + (a[j] / tot) * c[i], 0));
+      return [px, -py];
+    };
+    const pick = draggablePoint({
+      plane: { svg: sx, x: scale(1), y: scale(-1), extent: Infinity },
+      layer: sx,
+      name: 'simplex',
+      className: 'handle-simplex',
+      get: at,
+      set: ([px, py]) => this.setState({ alpha: simplexWeights([px, -py]) }),
+      step: 8,
+      bigStep: 30,
+      describe: () => `weights ${alphaText(this.state.alpha)}`,
+      announce: () => `weights ${alphaText(this.state.alpha)}; y = ${y.text()}`,
     });
+    const pickNode = select(pick.node).attr('aria-label', 'weights on the simplex');
     const simplexNote = h('p', { class: 'simplex-note' });
     const simplex = h(
       'div',
@@ -244,72 +232,31 @@ export class AgConvexHull extends AgWidget {
     );
 
     // Numbers and the constraints.
-    const y = nums('y', 2);
     const sum = num('sum');
     const checkNonneg = h('li', { class: 'check', dataset: { check: 'nonneg' } });
     const checkSum = h('li', { class: 'check', dataset: { check: 'sum' } });
-    const status = h('p', { class: 'status', dataset: { role: 'status' } });
+    const small = (text) => h('p', { class: 'lbl small' }, text);
     const numbers = h(
       'div',
       { class: 'numbers' },
       texElement('y=\\sum_{j=1}^{T}\\alpha_j v_j', { display: true }),
-      h('p', { class: 'lbl small' }, 'Convex when both constraints hold:'),
+      small('Convex when both constraints hold:'),
       texElement('\\alpha_j\\ge 0\\quad(j=1,\\dots,T)', { display: true }),
       texElement('\\sum_{j=1}^{T}\\alpha_j=1', { display: true }),
-      h('p', { class: 'lbl small' }, 'and then y lies in the convex hull of the values, the set of all such mixtures:'),
+      small('and then y lies in the convex hull of the values, the set of all such mixtures:'),
       texElement('y\\in\\operatorname{conv}\\{v_1,\\dots,v_T\\}', { display: true }),
       texElement('\\operatorname{conv}\\{v_1,\\dots,v_T\\}=\\Big\\{\\textstyle\\sum_{j}\\alpha_j v_j\\Big\\}', {
         display: true,
       }),
-      h('p', { class: 'lbl small' }, 'taken over all weights \u03b1 that meet both constraints.'),
+      small('taken over all weights \u03b1 that meet both constraints.'),
       h('ul', { class: 'checks' }, checkNonneg, checkSum),
-      h('p', { class: 'line result' }, lbl('y = '), '(', y[0], ', ', y[1], ')'),
+      y.element,
       status,
     );
 
-    body.append(
-      predict,
-      size.row,
-      breakRow,
-      h(
-        'div',
-        { class: 'layout' },
-        h('div', { class: 'left' }, fig.element),
-        h('div', { class: 'right' }, numbers, simplex, weights.element),
-      ),
-    );
-    this.#ui = {
-      p: fig.plane,
-      points,
-      hullPath,
-      ray,
-      ghost,
-      yDot,
-      yLabel,
-      weights,
-      size,
-      y,
-      sum,
-      checkNonneg,
-      checkSum,
-      status,
-      simplex,
-      simplexNote,
-      pick,
-      yText: () => `(${this.#ui.y[0].textContent}, ${this.#ui.y[1].textContent})`,
-    };
-  }
-
-  #resize(delta) {
-    const { values, alpha } = this.state;
-    const next = resizedValues(values, delta, SPOTS);
-    if (!next) return;
-    const T = next.length;
-    // Equal weights for the new T (convex), to two decimals with the rest on the last one.
-    const even = Array.from({ length: T }, () => Math.floor(100 / T) / 100);
-    even[T - 1] = Number((1 - even.slice(0, -1).reduce((s, a) => s + a, 0)).toFixed(2));
-    this.setState({ values: next, alpha: alpha.length === T ? alpha : even });
-    this.announce(`T = ${T} values, weights ${alphaText(even)}`);
+    body.append(predict, size.row, breakRow, columns(fig.element, [numbers, simplex, weights.element]));
+    this.#ui = { p: fig.plane, points, hull, ray, ghost, yDot, yLabel, weights, size, y: y.els, sum, status };
+    Object.assign(this.#ui, { checkNonneg, checkSum, simplex, simplexNote, pick, pickNode });
   }
 
   syncControls(state) {
@@ -323,35 +270,28 @@ export class AgConvexHull extends AgWidget {
     const ui = this.#ui;
     const T = values.length;
     const alpha = fitWeights(given, T);
-    const y = Array.from(ag.weightedSum(alpha, values).data);
+    const mix = (w) => Array.from(ag.weightedSum(w, values).data);
+    const y = mix(alpha);
     ui.y.forEach((el, i) => this.show(el, y[i]));
     const s = ag.dot(alpha, new Array(T).fill(1));
+    this.show(ui.sum, s);
     const sumOne = Math.abs(s - 1) <= 1e-6;
     const negatives = alpha.map((a, j) => [a, j]).filter(([a]) => a < 0);
     const nonneg = negatives.length === 0;
     if (nonneg && sumOne) this.#convex = alpha.slice();
-
-    ui.checkNonneg.replaceChildren(
-      h('span', { class: 'mark', 'aria-hidden': 'true' }, nonneg ? '\u2713' : '\u2717'),
+    const check = (li, ok, ...parts) => {
+      li.replaceChildren(h('span', { class: 'mark', 'aria-hidden': 'true' }, ok ? '\u2713' : '\u2717'), ...parts);
+      setAttr(li, 'data-ok', String(ok));
+    };
+    const broken = (...text) => h('span', { class: 'broken' }, ...text);
+    const below = negatives.map(([a, j]) => `\u03b1${sub(j + 1)} = ${fmt(a)}`).join(', ');
+    check(
+      ui.checkNonneg,
+      nonneg,
       ' Non-negative: ',
-      nonneg
-        ? 'every \u03b1\u2c7c \u2265 0'
-        : h(
-            'span',
-            { class: 'broken' },
-            negatives.map(([a, j]) => `\u03b1${sub(j + 1)} = ${fmt(a)}`).join(', '),
-            ' < 0 (broken)',
-          ),
+      nonneg ? 'every \u03b1\u2c7c \u2265 0' : broken(below, ' < 0 (broken)'),
     );
-    setAttr(ui.checkNonneg, 'data-ok', String(nonneg));
-    ui.checkSum.replaceChildren(
-      h('span', { class: 'mark', 'aria-hidden': 'true' }, sumOne ? '\u2713' : '\u2717'),
-      ' Sum: \u03a3\u03b1\u2c7c = ',
-      ui.sum,
-      sumOne ? '' : h('span', { class: 'broken' }, ' \u2260 1 (broken)'),
-    );
-    setAttr(ui.checkSum, 'data-ok', String(sumOne));
-    this.show(ui.sum, s);
+    check(ui.checkSum, sumOne, ' Sum: \u03a3\u03b1\u2c7c = ', ui.sum, sumOne ? '' : broken(' \u2260 1 (broken)'));
 
     const inside = inHull(y, values);
     const onFigure = Math.abs(y[0]) <= EXTENT && Math.abs(y[1]) <= EXTENT;
@@ -371,31 +311,19 @@ export class AgConvexHull extends AgWidget {
       [nonneg ? '' : 'nonneg', sumOne ? '' : 'sum'].filter(Boolean).join(' ') || 'none',
     );
 
-    // The simplex point (T = 3): where the weights sit in the triangle, when they are convex.
+    // The simplex point (T = 3): where the weights sit in the triangle, hollow when they are not convex.
     if (T === 3) {
-      const on = nonneg && sumOne;
-      ui.pick.attr('visibility', 'visible').classed('is-off', !on);
-      const a = alpha.map((x) => Math.max(0, x));
-      const tot = a[0] + a[1] + a[2] || 1;
-      const at = ag.weightedSum(
-        a.map((x) => x / tot),
-        CORNERS,
-      ).data;
-      ui.pick.attr('transform', `translate(${at[0]},${at[1]})`).attr('aria-valuetext', `weights ${alphaText(alpha)}`);
-      ui.simplexNote.textContent = on
-        ? `\u03b1 = ${alphaText(alpha)}: the point\u2019s barycentric coordinates.`
-        : `\u03b1 = ${alphaText(alpha)} is off the simplex; drag the point (or press an arrow key) to come back onto it.`;
+      ui.pickNode.attr('visibility', 'visible').classed('is-off', !(nonneg && sumOne));
+      ui.pick.update();
+      setText(
+        ui.simplexNote,
+        nonneg && sumOne
+          ? `\u03b1 = ${alphaText(alpha)}: the point\u2019s barycentric coordinates.`
+          : `\u03b1 = ${alphaText(alpha)} is off the simplex; drag the point (or press an arrow key) to come back onto it.`,
+      );
     }
     // The convex mixture with the same proportions, when only the sum is off (a drawing).
-    const ghostAt =
-      !sumOne && nonneg && s > 0
-        ? Array.from(
-            ag.weightedSum(
-              alpha.map((x) => x / s),
-              values,
-            ).data,
-          )
-        : null;
+    const ghostAt = !sumOne && nonneg && s > 0 ? mix(alpha.map((x) => x / s)) : null;
     this.#draw(values, y, ghostAt);
   }
 
@@ -404,9 +332,7 @@ export class AgConvexHull extends AgWidget {
     const { p } = ui;
     ui.points.sync(values);
     values.forEach((v, j) => ui.points.list[j].extra.attr('x', p.x(v[0]) + 9).attr('y', p.y(v[1]) - 9));
-    const hull = polygonHull(values);
-    const pts = hull ?? values;
-    ui.hullPath.attr('d', `M${pts.map((v) => `${p.x(v[0])},${p.y(v[1])}`).join(' L')}${hull ? ' Z' : ''}`);
+    ui.hull.attr('d', hullPath(p, values));
     ui.yDot.attr('transform', `translate(${p.x(y[0])},${p.y(y[1])})`);
     const clamp = (t) => Math.max(-EXTENT + 0.4, Math.min(EXTENT - 0.4, t));
     ui.yLabel.attr('x', p.x(clamp(y[0])) + 10).attr('y', p.y(clamp(y[1])) + 18);

@@ -1,25 +1,25 @@
 // <ag-weight-entropy>: part 2, chapter 3, "Entropy of the weights". Fixed
 // logits s₁..s_T, a temperature slider on a log scale (τ from 10⁻³ to 10⁹),
 // the weights α = softmax(s / τ) as bars, their entropy in bits against its
-// maximum log₂T, and the output y = Σ αⱼvⱼ on the plane with draggable values:
-// from a hard pointer (one-hot, y = v_k exactly) to uniform weights (y = the
-// centroid, mean pooling). Every number shown is a wasm result: ag.softmax
-// (with temperature), ag.entropy (bits), ag.weightedSum (y, the centroid and
-// the path of y over τ, drawn), log₂T as the entropy of softmax(0) (uniform).
+// maximum log₂T, and y = Σ αⱼvⱼ on the plane with draggable values: from a
+// hard pointer (one-hot, y = v_k) to uniform weights (y = the centroid).
+// Numbers: ag.softmax (with temperature), ag.entropy (bits), ag.weightedSum
+// (y, the centroid, the path of y over τ, drawn), log₂T as the entropy of
+// softmax(0).
 //
 //   <ag-weight-entropy values="1,0;0,1;1,1" logt="0"></ag-weight-entropy>
-import { axisBottom, line as d3line, polygonHull, scaleBand, scaleLinear, select } from 'd3';
+import { axisBottom, line as d3line, scaleBand, scaleLinear, select } from 'd3';
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { button, num, slider } from '../widget/controls.js';
+import { button, lbl, num, slider } from '../widget/controls.js';
 import { h, setAttr, setText, symbol } from '../widget/dom.js';
 import { ownLayout } from '../widget/figure-layout.js';
 import { fmt, formatNumber, pair, sub } from '../widget/format.js';
 import { attrs, draw } from '../widget/charts.js';
 import { texElement } from '../widget/math.js';
 import { lastResult } from '../widget/memo.js';
-import { draggablePoint, plane } from '../widget/plot.js';
-import { defineState, matrix, number } from '../widget/state.js';
-import { resizedValues, T_MAX, T_MIN, valueCount } from '../widget/value-set.js';
+import { defineState, number, rowsFrom } from '../widget/state.js';
+import { vectorFigure } from '../widget/vector-figure.js';
+import { hullPath, pairLine, resizeValues, valueCount, valuesField, valueTable } from '../widget/value-set.js';
 
 const EXTENT = 2;
 const LOG_MIN = -3;
@@ -27,16 +27,7 @@ const LOG_MAX = 9;
 const LOG_STEP = 0.05;
 /** The fixed logits: the largest is s₃ = 2 for every T ≥ 3, at least 0.5 above the rest. */
 export const LOGITS = [1, 0.5, 2, -1, 1.5, 0, -0.5, 0.25];
-const SPOTS = [
-  [1, 0],
-  [0, 1],
-  [1, 1],
-  [-1.5, 1],
-  [1.5, -1.5],
-  [-1, -1.75],
-  [-2, -0.5],
-  [0.5, 2],
-];
+const SPOTS = rowsFrom('1,0;0,1;1,1;-1.5,1;1.5,-1.5;-1,-1.75;-2,-0.5;0.5,2');
 /** The path of y over the temperature: one point per step of log τ (drawing only). */
 const PATH_LOGS = Array.from({ length: 49 }, (_, i) => -3 + i * 0.25);
 
@@ -53,25 +44,18 @@ export function tauText(logt) {
 
 export class AgWeightEntropy extends AgWidget {
   static title = 'Entropy of the weights';
-  static styles = ['styles/entropy.css'];
+  static styles = ['styles/value-set.css', 'styles/entropy.css'];
   static stateDecl = defineState({
     version: 1,
     fields: {
-      values: matrix({
-        minRows: T_MIN,
-        maxRows: T_MAX,
-        cols: 2,
-        min: -EXTENT,
-        max: EXTENT,
-        default: SPOTS.slice(0, 3),
-      }),
+      values: valuesField(SPOTS.slice(0, 3), EXTENT),
       logt: number({ min: LOG_MIN, max: LOG_MAX, default: 0 }),
     },
   });
 
   #ui = null;
   #fixed = lastResult(); // what depends on the values only (the path over τ, the centroid, H at most)
-  #drawnFor = null; // the #fixed results the hull, path and handles show
+  #drawnFor = null; // the #fixed results the hull, path and centroid show
   #barsFor = null; // the T the bar chart's axis shows
 
   build(body) {
@@ -104,12 +88,13 @@ export class AgWeightEntropy extends AgWidget {
     });
 
     // T, and the temperature.
-    const size = valueCount((delta) => this.#resize(delta));
+    const size = valueCount((delta) => resizeValues(this, delta, SPOTS));
+    const y = pairLine('y', 'y = \u03a3 \u03b1\u2c7cv\u2c7c = ');
 
     const temperature = (logt) => {
       this.setState({ logt });
       const ui = this.#ui;
-      this.announce(`temperature ${tauText(logt)}; entropy ${ui.entropy.textContent} bits; y = ${ui.yText()}`);
+      this.announce(`temperature ${tauText(logt)}; entropy ${ui.entropy.textContent} bits; y = ${y.text()}`);
     };
     const tauSlider = slider({
       id: 'we-logt',
@@ -139,19 +124,21 @@ export class AgWeightEntropy extends AgWidget {
     );
 
     // The plane: values (draggable), hull, centroid, the path of y, y.
-    const figure = h('div', { class: 'figure' });
-    const p = plane(figure, {
+    const fig = vectorFigure(this, {
       extent: EXTENT,
       label:
         'The values, their centroid and the output y; the curve is y over all temperatures; drag the values or use the arrow keys',
     });
-    const hullPath = p.layer('hull').append('path').attr('class', 'hull');
-    const trace = p.layer('trace').append('path').attr('class', 'trace');
-    const centroid = p.layer('centroid').append('circle').attr('class', 'centroid').attr('r', 7);
-    const labels = p.layer('labels');
-    const handles = p.layer('handles');
-    const yLayer = p.layer('output');
-    const yDot = yLayer.append('path').attr('class', 'y-dot').attr('d', 'M0,-7 L7,0 L0,7 L-7,0 Z');
+    const hull = fig.layer('hull').append('path').attr('class', 'hull');
+    const trace = fig.layer('trace').append('path').attr('class', 'trace');
+    const centroid = fig.layer('centroid').append('circle').attr('class', 'centroid').attr('r', 7);
+    fig.layer('labels');
+    const points = fig.rowHandles('values', {
+      say: () => `y = ${y.text()}`,
+      onAdd: (j) => fig.label('v', { className: 'vec-label label-v', sub: String(j + 1) }),
+      onRemove: (label) => label.remove(),
+    });
+    const yDot = fig.layer('output').append('path').attr('class', 'y-dot').attr('d', 'M0,-7 L7,0 L0,7 L-7,0 Z');
 
     // The weights as bars (d3), each with its number.
     const W = 300;
@@ -178,33 +165,16 @@ export class AgWeightEntropy extends AgWidget {
     const barLayer = bars.append('g');
 
     // Numbers.
-    const weightCells = Array.from({ length: T_MAX }, (_, j) => {
-      const cell = num('alpha', j + 1);
-      const logit = h('td', { class: 'plain' });
-      const row = h('tr', {}, h('th', { scope: 'row' }, String(j + 1)), logit, h('td', {}, cell));
-      return { row, cell, logit };
+    const table = valueTable({
+      className: 'weights-table',
+      caption: 'Fixed logits and their weights',
+      headers: ['j', ['logit ', symbol('s', 'j')], ['weight ', symbol('\u03b1', 'j')]],
+      cells: (j) => [h('td', { class: 'plain' }), num('alpha', j + 1)],
     });
-    const cols = ['j', ['logit ', symbol('s', 'j')], ['weight ', symbol('\u03b1', 'j')]];
-    const table = h(
-      'table',
-      { class: 'weights-table' },
-      h('caption', { class: 'visually-hidden' }, 'Fixed logits and their weights'),
-      h(
-        'thead',
-        {},
-        h(
-          'tr',
-          {},
-          cols.map((c) => h('th', { scope: 'col' }, c)),
-        ),
-      ),
-      h('tbody', {}, ...weightCells.map((w) => w.row)),
-    );
     const entropy = num('entropy');
     const hmax = num('entropy-max');
     const meter = h('div', { class: 'meter', 'aria-hidden': 'true' }, h('div', { class: 'meter-fill' }));
-    const y = [num('y', 1), num('y', 2)];
-    const cen = [num('centroid', 1), num('centroid', 2)];
+    const cen = pairLine('centroid', 'Centroid (1/T)\u03a3v\u2c7c = ', 'line');
     const dv = num('dv');
     const status = h('p', { class: 'status' });
     const numbers = h(
@@ -213,35 +183,10 @@ export class AgWeightEntropy extends AgWidget {
       texElement('\\alpha_j=\\frac{\\exp(s_j/\\tau)}{\\sum_{k=1}^{T}\\exp(s_k/\\tau)}', { display: true }),
       texElement('H(\\alpha)=-\\sum_{j=1}^{T}\\alpha_j\\log_2\\alpha_j', { display: true }),
       texElement('0\\le H(\\alpha)\\le\\log_2 T', { display: true }),
-      h(
-        'p',
-        { class: 'line result' },
-        h('span', { class: 'lbl' }, 'Entropy H = '),
-        entropy,
-        h('span', { class: 'lbl' }, ' bits of at most log\u2082T = '),
-        hmax,
-      ),
+      h('p', { class: 'line result' }, lbl('Entropy H = '), entropy, lbl(' bits of at most log\u2082T = '), hmax),
       meter,
-      h(
-        'p',
-        { class: 'line result' },
-        h('span', { class: 'lbl' }, 'y = \u03a3 \u03b1\u2c7cv\u2c7c = '),
-        '(',
-        y[0],
-        ', ',
-        y[1],
-        ')',
-      ),
-      h(
-        'p',
-        { class: 'line' },
-        h('span', { class: 'lbl' }, 'Centroid (1/T)\u03a3v\u2c7c = '),
-        '(',
-        cen[0],
-        ', ',
-        cen[1],
-        ')',
-      ),
+      y.element,
+      cen.element,
       status,
       h(
         'p',
@@ -258,49 +203,17 @@ export class AgWeightEntropy extends AgWidget {
       { class: 'weights-box' },
       h('h3', {}, 'Weights'),
       bars.node().parentNode,
-      h('div', { class: 'table-wrap' }, table),
+      h('div', { class: 'table-wrap' }, table.element),
     );
 
     body.append(
       predict,
       size.row,
       temp,
-      h('div', { class: 'layout' }, h('div', { class: 'left' }, figure, weightsBox), numbers),
+      h('div', { class: 'layout' }, h('div', { class: 'left' }, fig.element, weightsBox), numbers),
     );
-    this.#ui = {
-      p,
-      hullPath,
-      trace,
-      centroid,
-      labels,
-      handles,
-      yDot,
-      tauSlider,
-      tau,
-      bars,
-      bx,
-      by,
-      barLayer,
-      weightCells,
-      entropy,
-      hmax,
-      meter,
-      y,
-      cen,
-      dv,
-      status,
-      size,
-      handleList: [],
-      labelList: [],
-      yText: () => `(${this.#ui.y[0].textContent}, ${this.#ui.y[1].textContent})`,
-    };
-  }
-
-  #resize(delta) {
-    const values = resizedValues(this.state.values, delta, SPOTS);
-    if (!values) return;
-    this.setState({ values });
-    this.announce(`T = ${values.length} values`);
+    this.#ui = { p: fig.plane, fig, points, hull, trace, centroid, yDot, tauSlider, tau, bars, bx, by, barLayer };
+    Object.assign(this.#ui, { table, entropy, hmax, meter, y: y.els, cen: cen.els, dv, status, size });
   }
 
   syncControls({ values, logt }) {
@@ -316,15 +229,10 @@ export class AgWeightEntropy extends AgWidget {
     const T = values.length;
     const s = LOGITS.slice(0, T);
     const alpha = ag.softmax(s, { temperature: 10 ** logt }).data;
-    ui.weightCells.forEach((w, j) => {
-      if (w.row.hidden !== j >= T) w.row.hidden = j >= T;
-      if (j >= T) {
-        setText(w.cell, '');
-        delete w.cell.dataset.value;
-        return;
-      }
-      setText(w.logit, fmt(s[j]));
-      this.show(w.cell, alpha[j]);
+    ui.table.sync(T);
+    alpha.forEach((a, j) => {
+      setText(ui.table.rows[j][0], fmt(s[j]));
+      this.show(ui.table.rows[j][1], a);
     });
     const H = ag.entropy(alpha);
     // What depends on the values alone (not on the temperature the slider moves): computed once per set of values.
@@ -392,65 +300,30 @@ export class AgWeightEntropy extends AgWidget {
   }
 
   #draw(values, y, c, path, k, fixed) {
-    const ui = this.#ui;
-    const { p } = ui;
-    const T = values.length;
-    while (ui.handleList.length < T) {
-      const j = ui.handleList.length;
-      const label = ui.labels.append('text').attr('class', 'vec-label label-v');
-      label.append('tspan').text('v');
-      label
-        .append('tspan')
-        .attr('class', 'sub')
-        .attr('dy', 5)
-        .text(String(j + 1));
-      ui.labelList.push(label);
-      ui.handleList.push(
-        draggablePoint({
-          plane: p,
-          layer: ui.handles,
-          name: `v${j + 1}`,
-          className: 'handle-v',
-          get: () => this.state.values[j] ?? [0, 0],
-          set: (value) => {
-            const next = this.state.values;
-            if (j >= next.length) return;
-            next[j] = value;
-            this.setState({ values: next });
-          },
-          describe: (v) => `v${j + 1} = ${pair(v)}`,
-          announce: (v) => `v${j + 1} = ${pair(v)}; y = ${ui.yText()}`,
-        }),
-      );
-    }
-    while (ui.handleList.length > T) {
-      ui.handleList.pop().node.remove();
-      ui.labelList.pop().remove();
-    }
+    const { p, points } = this.#ui;
+    points.sync(values);
+    values.forEach((v, j) => {
+      const { handle, extra: label } = points.list[j];
+      select(handle.node).classed('is-top', j === k);
+      label.attr('x', p.x(v[0]) + 9).attr('y', p.y(v[1]) - 9);
+    });
     if (this.#drawnFor !== fixed) {
-      values.forEach((v, j) => {
-        ui.handleList[j].update();
-        select(ui.handleList[j].node).classed('is-top', j === k);
-        ui.labelList[j].attr('x', p.x(v[0]) + 9).attr('y', p.y(v[1]) - 9);
-      });
       // The hull, the path over the temperature and the centroid move with the values only.
-      const hull = polygonHull(values);
-      const pts = hull ?? values;
-      ui.hullPath.attr('d', `M${pts.map((v) => `${p.x(v[0])},${p.y(v[1])}`).join(' L')}${hull ? ' Z' : ''}`);
-      ui.trace.attr(
+      this.#ui.hull.attr('d', hullPath(p, values));
+      this.#ui.trace.attr(
         'd',
         d3line()
           .x((q) => p.x(q[0]))
           .y((q) => p.y(q[1]))(path),
       );
-      ui.centroid.attr('cx', p.x(c[0])).attr('cy', p.y(c[1]));
+      this.#ui.centroid.attr('cx', p.x(c[0])).attr('cy', p.y(c[1]));
       this.#drawnFor = fixed;
     }
-    ui.yDot.attr('transform', `translate(${p.x(y[0])},${p.y(y[1])})`);
+    this.#ui.yDot.attr('transform', `translate(${p.x(y[0])},${p.y(y[1])})`);
   }
 
   figure() {
-    return this.#ui ? this.#ui.p.svg.node() : null;
+    return this.#ui ? this.#ui.fig.node : null;
   }
 }
 

@@ -1,22 +1,21 @@
 // <ag-matrix-form>: part 2, chapter 6, "The matrix form". A logits matrix
 // S [T, T] (editable; the selected row also has sliders), its row-wise
 // softmax A [T, T] as a heat map with the row sums (each 1), the values
-// V [T, d_v], and Y = AV [T, d_v]; one query's α·V as a [1, T]·[T, d_v]
-// product beside row i of Y; a causal toggle masks the keys after each query,
-// making A lower-triangular. Every number shown is a wasm result:
-// ag.softmax (A, with a boolean causal mask), ag.matmul (row sums A·1, Y = AV,
-// and αV for one row).
+// V [T, d_v], Y = AV [T, d_v], and one query's α·V beside row i of Y; a causal
+// toggle masks the keys after each query. Numbers: ag.softmax (A, with a
+// boolean causal mask), ag.matmul (row sums A·1, Y = AV, and αV for one row).
 //
 //   <ag-matrix-form causal="1" row="3"></ag-matrix-form>
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { nums, slider } from '../widget/controls.js';
+import { columns, nums } from '../widget/controls.js';
 import { h, setText, symbol } from '../widget/dom.js';
 import { fmt, formatNumber, sub } from '../widget/format.js';
 import { WEIGHTS, headers, heatmap } from '../widget/heatmap.js';
 import { numberGrid } from '../widget/inputs.js';
-import { texElement } from '../widget/math.js';
+import { logitSliders } from '../widget/logit-sliders.js';
+import { formulas, texElement } from '../widget/math.js';
 import { bodyRow, numberCells, table } from '../widget/matrix-table.js';
-import { bool, defineState, matrix, number } from '../widget/state.js';
+import { bool, defineState, fixedMatrix, number } from '../widget/state.js';
 import { rowsOf } from '../models/tensor.js';
 
 const T = 4;
@@ -31,30 +30,8 @@ export class AgMatrixForm extends AgWidget {
   static stateDecl = defineState({
     version: 1,
     fields: {
-      s: matrix({
-        rows: T,
-        cols: T,
-        min: -LIMIT,
-        max: LIMIT,
-        default: [
-          [2, 0, 1, -1],
-          [0.5, 1.5, 0, 1],
-          [1, 0, 2, 0.5],
-          [-1, 1, 0.5, 2],
-        ],
-      }),
-      values: matrix({
-        rows: T,
-        cols: DV,
-        min: -LIMIT,
-        max: LIMIT,
-        default: [
-          [1, 0],
-          [0, 1],
-          [-1, 0.5],
-          [2, 2],
-        ],
-      }),
+      s: fixedMatrix('2,0,1,-1;0.5,1.5,0,1;1,0,2,0.5;-1,1,0.5,2', LIMIT),
+      values: fixedMatrix('1,0;0,1;-1,0.5;2,2', LIMIT),
       causal: bool({ default: false }),
       row: number({ min: 1, max: T, integer: true, default: 1 }),
     },
@@ -94,29 +71,19 @@ export class AgMatrixForm extends AgWidget {
     );
 
     // Sliders for the selected row of S (drag or arrow keys).
-    const rowTitle = h('legend', {});
-    const sliders = Array.from({ length: T }, (_, j) =>
-      slider({
-        id: `mf-s${j + 1}`,
-        min: -LIMIT,
-        max: LIMIT,
-        step: 0.1,
-        dataset: { logit: j + 1 },
-        label: '',
-        onInput: (v) => {
-          const s = this.state.s;
-          s[this.state.row - 1][j] = v;
-          this.setState({ s });
-          this.announce(`row ${this.state.row}: weights ${this.#ui.alpha.map((el) => el.textContent).join(', ')}`);
-        },
-      }),
-    );
-    const rowControls = h(
-      'fieldset',
-      { class: 'logits' },
-      rowTitle,
-      sliders.map((x) => x.row),
-    );
+    const logits = logitSliders({
+      id: 'mf-s',
+      count: T,
+      limit: LIMIT,
+      legend: '',
+      label: () => '',
+      onInput: (j, v) => {
+        const s = this.state.s;
+        s[this.state.row - 1][j] = v;
+        this.setState({ s });
+        this.announce(`row ${this.state.row}: weights ${this.#ui.alpha.map((el) => el.textContent).join(', ')}`);
+      },
+    });
 
     const sGrid = numberGrid({
       rows: Array.from({ length: T }, (_, i) => ({ name: `s row ${i + 1}`, label: `q${sub(i + 1)}` })),
@@ -187,67 +154,34 @@ export class AgMatrixForm extends AgWidget {
       h('p', { class: 'same' }),
     );
 
-    const formulas = h(
-      'div',
-      { class: 'formulas' },
-      texElement('A_{i\\cdot}=\\operatorname{softmax}(S_{i\\cdot})', { display: true }),
-      texElement('A_{ij}\\ge 0,\\qquad \\sum_{j=1}^{T}A_{ij}=1', { display: true }),
-      texElement('Y=AV,\\qquad [T,T]\\cdot[T,d_v]\\to[T,d_v]', { display: true }),
-    );
-
+    const stochastic = 'Non-negative entries and every row summing to 1: A is row-stochastic.';
     body.append(
       predict,
-      h(
-        'div',
-        { class: 'layout' },
-        h(
-          'div',
-          { class: 'left' },
-          toggle,
-          rowControls,
-          sDetails,
-          grid,
-          sums,
-          h('p', { class: 'stochastic' }, 'Non-negative entries and every row summing to 1: A is row-stochastic.'),
-        ),
-        h(
-          'div',
-          { class: 'right' },
-          formulas,
+      columns(
+        [toggle, logits.element, sDetails, grid, sums, h('p', { class: 'stochastic' }, stochastic)],
+        [
+          formulas(
+            'A_{i\\cdot}=\\operatorname{softmax}(S_{i\\cdot})',
+            'A_{ij}\\ge 0,\\qquad \\sum_{j=1}^{T}A_{ij}=1',
+            'Y=AV,\\qquad [T,T]\\cdot[T,d_v]\\to[T,d_v]',
+          ),
           shapeLine,
           h('div', { class: 'mats' }, mat('V [4, 2] (values)', vCells, 'v'), mat('Y = AV [4, 2]', yCells, 'y')),
           one,
-        ),
+        ],
       ),
     );
     const same = one.querySelector('.same');
-    this.#ui = {
-      causal,
-      rowTitle,
-      sliders,
-      sGrid,
-      hm,
-      rowSums,
-      yCells,
-      vCells,
-      shapeLine,
-      alpha,
-      yOne,
-      oneTitle,
-      same,
-    };
+    this.#ui = { causal, logits, sGrid, hm, rowSums, yCells, vCells, shapeLine, alpha, yOne, oneTitle, same };
   }
 
   syncControls({ s, values, causal, row }) {
     const ui = this.#ui;
     if (!ui) return;
     ui.causal.checked = causal;
-    setText(ui.rowTitle, `Logits of query ${row} (row ${row} of S)`);
-    ui.sliders.forEach((x, j) => {
-      const v = s[row - 1][j];
-      x.set(v, fmt(v), `s${sub(row)}${sub(j + 1)} = ${fmt(v)}`);
-      setText(x.label, `s${sub(row)}${sub(j + 1)}`);
-    });
+    setText(ui.logits.legend, `Logits of query ${row} (row ${row} of S)`);
+    ui.logits.set(s[row - 1], (j) => `s${sub(row)}${sub(j)}`);
+    ui.logits.sliders.forEach((x, j) => setText(x.label, `s${sub(row)}${sub(j + 1)}`));
     ui.sGrid.set(s);
     ui.vCells.forEach((r, i) => r.forEach((el, c) => (el.textContent = fmt(values[i][c]))));
     setText(ui.oneTitle, `One query: row ${row}`);

@@ -15,7 +15,7 @@ import { headers, heatmap } from '../widget/heatmap.js';
 import { gridEdits, numberGrid } from '../widget/inputs.js';
 import { tex, texElement } from '../widget/math.js';
 import { bodyRow, numberCells, table } from '../widget/matrix-table.js';
-import { defineState, matrix, vector } from '../widget/state.js';
+import { defineState, fixedMatrix, vector } from '../widget/state.js';
 import { tensorOf as tensor } from '../models/tensor.js';
 
 const TOKENS = ['birds', 'sing', 'at', 'dawn'];
@@ -30,40 +30,9 @@ export class AgQktGrid extends AgWidget {
   static stateDecl = defineState({
     version: 1,
     fields: {
-      x: matrix({
-        rows: N,
-        cols: D_MODEL,
-        min: -MAX_ABS,
-        max: MAX_ABS,
-        default: [
-          [1, 0, 1],
-          [0, 2, 1],
-          [2, 1, 0],
-          [-1, 0, 2],
-        ],
-      }),
-      wq: matrix({
-        rows: D_MODEL,
-        cols: D_K,
-        min: -MAX_ABS,
-        max: MAX_ABS,
-        default: [
-          [1, 0],
-          [0, 1],
-          [1, -1],
-        ],
-      }),
-      wk: matrix({
-        rows: D_MODEL,
-        cols: D_K,
-        min: -MAX_ABS,
-        max: MAX_ABS,
-        default: [
-          [0, 1],
-          [1, 0],
-          [1, 1],
-        ],
-      }),
+      x: fixedMatrix('1,0,1;0,2,1;2,1,0;-1,0,2', MAX_ABS),
+      wq: fixedMatrix('1,0;0,1;1,-1', MAX_ABS),
+      wk: fixedMatrix('0,1;1,0;1,1', MAX_ABS),
       // The expanded cell (row i = query, column j = key), 1-based.
       cell: vector({ length: 2, min: 1, max: N, integer: true, default: [1, 2] }),
     },

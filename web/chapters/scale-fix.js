@@ -1,19 +1,13 @@
-// <ag-scale-fix>: chapter 11, "The 1/√d_k fix". For each d_k from 2 to
-// 4096, ROWS rows of T random scores q·k_j (q and k_j standard-normal vectors
-// of dimension d_k, from the seeded generator of the wasm module) go through
-// softmax twice: as they are, and divided by √d_k. Three panels follow the
-// mean over the rows, with a band from the 10th to the 90th percentile, as
-// d_k grows: the largest weight, the entropy in bits, and the Frobenius norm
-// of the softmax Jacobian (how much gradient gets through). The curves are
-// computed in the experiment worker (models/scale-fix-curves.js), with
-// progress and Cancel; row 0 at the chosen d_k is shown as a sample.
-//
-// Every number shown is a wasm result: ag.random.normal and ag.matmul (the
-// scores), ag.norm (|q|, the scores' spread), ag.softmax (with temperature
-// √d_k for the scaled row: an input, not a shown number), ag.entropy,
-// ag.softmaxJacobian then ag.norm of its entries, and ag.dot of a measure's
-// values with weights 1/ROWS (the mean). The largest weight and the
-// percentiles are selected (a selection, not arithmetic).
+// <ag-scale-fix>: chapter 11, "The 1/√d_k fix". For each d_k from 2 to 4096,
+// ROWS rows of T random scores q·k_j go through softmax as they are and
+// divided by √d_k; three panels follow the mean over the rows (with a band
+// from the 10th to the 90th percentile): the largest weight, the entropy in
+// bits, the Frobenius norm of the softmax Jacobian. The curves come from the
+// experiment worker (models/scale-fix-curves.js); row 0 at the chosen d_k is
+// shown as a sample. Numbers: ag.random.normal and ag.matmul (the scores),
+// ag.norm (|q|), ag.softmax (temperature √d_k for the scaled row),
+// ag.entropy, ag.norm of ag.softmaxJacobian, ag.dot with weights 1/ROWS (the
+// means); the largest weight and the percentiles are selected, not computed.
 //
 //   <ag-scale-fix seed="7" tokens="16" dk="64"></ag-scale-fix>
 import { area, axisBottom, axisLeft, line, pointer, scaleLinear, select } from 'd3';
@@ -24,7 +18,8 @@ import { h, setAttr, setText, symbol } from '../widget/dom.js';
 import { ExperimentRun, seedControls } from '../widget/experiment.js';
 import { ownLayout } from '../widget/figure-layout.js';
 import { fmt } from '../widget/format.js';
-import { texElement } from '../widget/math.js';
+import { formulas as displays } from '../widget/math.js';
+import { bodyRow, headerRow, table as tableOf } from '../widget/matrix-table.js';
 import { choice, defineState, number } from '../widget/state.js';
 import { ROWS, rowMeasures, rowScores } from '../models/scale-fix-curves.js';
 
@@ -222,22 +217,17 @@ export class AgScaleFix extends AgWidget {
     const spread = num('spread');
     const maxEntropy = num('max-entropy');
     const meanMax = Object.fromEntries(SERIES.map((s) => [s.id, num('mean-max', s.id)]));
-    const row = (label, key) =>
-      h('tr', {}, h('th', { scope: 'row' }, label), ...SERIES.map((s) => h('td', {}, detail[s.id][key])));
-    const col = (id, text) => h('th', { scope: 'col', class: `col-${id}` }, text);
-    const table = h(
-      'table',
-      { class: 'detail' },
-      h('caption', {}, 'One sample row at ', symbol('d', 'k'), ' = ', dkText),
-      h('thead', {}, h('tr', {}, h('th', {}, ''), col('unscaled', 'Unscaled'), col('scaled', 'Scaled'))),
-      h(
-        'tbody',
-        {},
-        row('Largest weight', 'max'),
-        row('Entropy (bits)', 'entropy'),
-        row(['\u2016J\u2016', h('sub', {}, 'F'), ' (gradient)'], 'jacobian'),
-      ),
-    );
+    const cells = (key) => SERIES.map((s) => detail[s.id][key]);
+    const table = tableOf({
+      className: 'detail results',
+      caption: ['One sample row at ', symbol('d', 'k'), ' = ', dkText],
+      headers: ['', { text: 'Unscaled', class: 'col-unscaled' }, { text: 'Scaled', class: 'col-scaled' }],
+      rows: [
+        bodyRow('Largest weight', cells('max')),
+        bodyRow('Entropy (bits)', cells('entropy')),
+        bodyRow(['\u2016J\u2016', h('sub', {}, 'F'), ' (gradient)'], cells('jacobian')),
+      ],
+    });
     const facts = h(
       'div',
       { class: 'facts' },
@@ -281,28 +271,14 @@ export class AgScaleFix extends AgWidget {
         ),
       ),
     );
-    const formulas = h(
-      'div',
-      { class: 'formulas' },
-      texElement('\\alpha=\\operatorname{softmax}\\!\\Big(\\tfrac{s}{\\sqrt{d_k}}\\Big)', { display: true }),
-      texElement('H=-\\sum_j \\alpha_j\\log_2\\alpha_j', { display: true }),
-      texElement('J_{ij}=\\frac{\\partial\\alpha_i}{\\partial s_j}=\\alpha_i(\\delta_{ij}-\\alpha_j)', {
-        display: true,
-      }),
+    const formulas = displays(
+      '\\alpha=\\operatorname{softmax}\\!\\Big(\\tfrac{s}{\\sqrt{d_k}}\\Big)',
+      'H=-\\sum_j \\alpha_j\\log_2\\alpha_j',
+      'J_{ij}=\\frac{\\partial\\alpha_i}{\\partial s_j}=\\alpha_i(\\delta_{ij}-\\alpha_j)',
     );
     // Every plotted value, one row per d_k.
-    const heads = [
-      'max (unscaled)',
-      'max (scaled)',
-      'H (unscaled)',
-      'H (scaled)',
-      '\u2016J\u2016 (unscaled)',
-      '\u2016J\u2016 (scaled)',
-    ];
+    const heads = COLUMNS.map(([k, id]) => `${{ max: 'max', entropy: 'H', jacobian: '\u2016J\u2016' }[k]} (${id})`);
     const valueCells = DKS.map((dk) => COLUMNS.map(([k, id]) => num(`curve-${k}`, `${id}-${dk}`)));
-    const valueRows = DKS.map((dk, i) =>
-      h('tr', {}, h('th', { scope: 'row' }, String(dk)), ...valueCells[i].map((c) => h('td', {}, c))),
-    );
     const values = h(
       'details',
       { class: 'values' },
@@ -313,12 +289,12 @@ export class AgScaleFix extends AgWidget {
         h(
           'table',
           {},
+          headerRow([symbol('d', 'k'), ...heads]),
           h(
-            'thead',
+            'tbody',
             {},
-            h('tr', {}, h('th', { scope: 'col' }, symbol('d', 'k')), ...heads.map((t) => h('th', { scope: 'col' }, t))),
+            DKS.map((dk, i) => bodyRow(String(dk), valueCells[i])),
           ),
-          h('tbody', {}, valueRows),
         ),
       ),
     );
@@ -329,20 +305,7 @@ export class AgScaleFix extends AgWidget {
       h('div', { class: 'layout' }, figure, h('div', { class: 'numbers' }, table, barsBlock, facts, formulas)),
       values,
     );
-    this.#ui = {
-      svg,
-      x,
-      panels,
-      cursor,
-      detail,
-      dkText,
-      spread,
-      maxEntropy,
-      meanMax,
-      tokens,
-      seed,
-      valueCells,
-    };
+    this.#ui = { svg, x, panels, cursor, detail, dkText, spread, maxEntropy, meanMax, tokens, seed, valueCells };
   }
 
   syncControls(state) {

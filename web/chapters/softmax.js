@@ -1,22 +1,22 @@
 // <ag-softmax>: part 2, chapter 4, "Softmax turns logits into weights".
 // Four logit sliders (from −120 to 120, so that a logit can pass
 // ln FLT_MAX ≈ 88.72); the exponentials as bars; the sum and the division,
-// step by step, twice side by side: the textbook float32 softmax (no maximum
-// subtracted), which overflows to Infinity and then NaN, and the stable one,
-// which subtracts the maximum first and stays exact. Every number shown is a
-// wasm result: ag.exp (the numerators), ag.weightedSum (the shift s − m as
-// 1·s + (−1)·m), ag.dot with a vector of ones (the sums), ag.softmaxNaive and
-// ag.softmax (the weights).
+// step by step, side by side: the textbook float32 softmax (no maximum
+// subtracted), which overflows to Infinity and then NaN, and the stable one.
+// Numbers: ag.exp (the numerators), ag.weightedSum (the shift s − m as
+// 1·s + (−1)·m), ag.dot with ones (the sums), ag.softmaxNaive and ag.softmax.
 //
 //   <ag-softmax s="2,1,0.5,-1"></ag-softmax>
 import { scaleBand, scaleLinear, select } from 'd3';
 import { AgWidget, defineWidget } from '../widget/base.js';
 import { draw } from '../widget/charts.js';
-import { num, nums, presetBar, slider } from '../widget/controls.js';
-import { h, setText, symbol } from '../widget/dom.js';
+import { columns, num, nums, presetBar } from '../widget/controls.js';
+import { h, setText } from '../widget/dom.js';
 import { ownLayout } from '../widget/figure-layout.js';
 import { fmt, sub } from '../widget/format.js';
-import { texElement } from '../widget/math.js';
+import { logitSliders, setLogit } from '../widget/logit-sliders.js';
+import { formulas } from '../widget/math.js';
+import { headerRow, bodyRow } from '../widget/matrix-table.js';
 import { defineState, vector } from '../widget/state.js';
 
 const T = 4;
@@ -72,39 +72,20 @@ export class AgSoftmax extends AgWidget {
     const presets = presetBar(PRESETS, (p) => this.setState({ s: p.s }));
 
     // The sliders: one per logit, keyboard-operable (arrows 0.1, Page keys bigger steps).
-    const sliders = ONES.map((_, j) =>
-      slider({
-        id: `sm-s${j + 1}`,
-        min: -LIMIT,
-        max: LIMIT,
-        step: STEP,
-        dataset: { logit: j + 1 },
-        label: symbol('s', j + 1),
-        onInput: (v) => {
-          const s = this.state.s;
-          s[j] = v;
-          this.setState({ s });
-          const { stable, naive } = this.#ui;
-          this.announce(
-            `s${sub(j + 1)} = ${fmt(s[j])}; stable \u03b1${sub(j + 1)} = ${stable.alpha[j].textContent}; textbook \u03b1${sub(j + 1)} = ${naive.alpha[j].textContent}`,
-          );
-        },
-      }),
-    );
-    const controls = h(
-      'fieldset',
-      { class: 'logits' },
-      h('legend', {}, 'Logits (drag, or focus and use the arrow keys)'),
-      sliders.map((x) => x.row),
-    );
-
-    const formulas = h(
-      'div',
-      { class: 'formulas' },
-      texElement('\\alpha_j=\\frac{\\exp(s_j)}{\\sum_{k=1}^{T}\\exp(s_k)}', { display: true }),
-      texElement('\\alpha_j=\\frac{\\exp(s_j-m)}{\\sum_{k=1}^{T}\\exp(s_k-m)}', { display: true }),
-      texElement('\\text{with } m=\\max_k s_k', { display: true }),
-    );
+    const logits = logitSliders({
+      id: 'sm-s',
+      count: T,
+      limit: LIMIT,
+      step: STEP,
+      legend: 'Logits (drag, or focus and use the arrow keys)',
+      onInput: (j, v) => {
+        const s = setLogit(this, j, v);
+        const { stable, naive } = this.#ui;
+        this.announce(
+          `s${sub(j + 1)} = ${fmt(s[j])}; stable \u03b1${sub(j + 1)} = ${stable.alpha[j].textContent}; textbook \u03b1${sub(j + 1)} = ${naive.alpha[j].textContent}`,
+        );
+      },
+    });
 
     // The bars: exp(s_j) as computed by the textbook kernel, and the stable weights.
     const figure = h('div', { class: 'bars-figure' });
@@ -154,34 +135,15 @@ export class AgSoftmax extends AgWidget {
       const table = h(
         'table',
         { class: `steps steps-${kind}` },
-        h(
-          'thead',
-          {},
-          h(
-            'tr',
-            {},
-            head.map((t) => h('th', { scope: 'col' }, t)),
-          ),
-        ),
+        headerRow(head),
         h(
           'tbody',
           {},
           ONES.map((_, j) =>
-            h(
-              'tr',
-              {},
-              h('th', { scope: 'row' }, String(j + 1)),
-              shifted ? h('td', {}, shifted[j]) : null,
-              h('td', {}, ex[j]),
-              h('td', { class: 'c-alpha' }, alpha[j]),
-            ),
+            bodyRow(String(j + 1), [...(shifted ? [shifted[j]] : []), ex[j], h('td', { class: 'c-alpha' }, alpha[j])]),
           ),
         ),
-        h(
-          'tfoot',
-          {},
-          h('tr', {}, h('th', { scope: 'row' }, '\u03a3'), shifted ? h('td', {}) : null, h('td', {}, sum), h('td', {})),
-        ),
+        h('tfoot', {}, bodyRow('\u03a3', [...(shifted ? [''] : []), sum, ''])),
       );
       const verdict = h('p', { class: 'verdict', dataset: { role: `${kind}-verdict` } });
       const title = kind === 'stable' ? 'Stable: subtract the maximum first' : 'Textbook float32: no shift';
@@ -206,20 +168,26 @@ export class AgSoftmax extends AgWidget {
     body.append(
       predict,
       presets,
-      h(
-        'div',
-        { class: 'layout' },
-        h('div', { class: 'left' }, controls, formulas, figure),
-        h('div', { class: 'right' }, h('div', { class: 'sides' }, naive.section, stable.section), note),
+      columns(
+        [
+          logits.element,
+          formulas(
+            '\\alpha_j=\\frac{\\exp(s_j)}{\\sum_{k=1}^{T}\\exp(s_k)}',
+            '\\alpha_j=\\frac{\\exp(s_j-m)}{\\sum_{k=1}^{T}\\exp(s_k-m)}',
+            '\\text{with } m=\\max_k s_k',
+          ),
+          figure,
+        ],
+        [h('div', { class: 'sides' }, naive.section, stable.section), note],
       ),
     );
-    this.#ui = { sliders, expBars, alphaBars, yScale, naive, stable, svg };
+    this.#ui = { logits, expBars, alphaBars, yScale, naive, stable, svg };
   }
 
   syncControls({ s }) {
     const ui = this.#ui;
     if (!ui) return;
-    ui.sliders.forEach((sl, j) => sl.set(s[j], fmt(s[j]), `s${sub(j + 1)} = ${fmt(s[j])}`));
+    ui.logits.set(s);
   }
 
   render(ag, { s }) {

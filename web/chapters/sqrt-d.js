@@ -1,22 +1,18 @@
 // <ag-sqrt-d>: chapter 10, "Why scores grow like √d". A seeded Monte Carlo
-// experiment run in a Web Worker (widget/worker-client.js): pairs of
-// standard-normal vectors q, k of dimension d_k, the histogram of q·k
-// (ag.randomDotExperiment, measure 'dot') against its exact density
-// (ag.dotProductDensity, the variance-gamma law: Laplace at d_k = 2, nearly
-// N(0, d_k) for large d_k), and the measured standard deviation against √d_k
-// on log-log axes. Every run uses the pairs asked for: an experiment larger
-// than one call may do is streamed through the kernel in chunks
-// (models/chunked-experiment.js), with progress and Cancel. Every number shown
-// is the return value of one wasm call: the statistics of an experiment call
-// (or their combination by ag.dot and ag.norm), the density, and √d_k as the
-// norm of d_k ones.
+// experiment in the experiment worker: pairs of standard-normal q, k of
+// dimension d_k, the histogram of q·k against its exact density (Laplace at
+// d_k = 2, nearly N(0, d_k) for large d_k), and the measured standard
+// deviation against √d_k on log-log axes; a run larger than one call may do
+// is streamed in chunks (models/chunked-experiment.js). Numbers:
+// ag.randomDotExperiment (combined by ag.dot and ag.norm), ag.dotProductDensity,
+// √d_k as ag.norm of d_k ones.
 import { AgWidget, defineWidget } from '../widget/base.js';
 import { chartFigure, curve, densityHistogram, dots, logLogFrame } from '../widget/charts.js';
 import { num, slider } from '../widget/controls.js';
 import { h, setText, setValue } from '../widget/dom.js';
 import { ExperimentRun, labelled, seedControls, settingSelect } from '../widget/experiment.js';
 import { fmt } from '../widget/format.js';
-import { texElement } from '../widget/math.js';
+import { formulas as displays, texElement } from '../widget/math.js';
 import { afterPause } from '../widget/pause.js';
 import { defineState, number } from '../widget/state.js';
 import { chunkCalls, chunkSizes, combineChunks } from '../models/chunked-experiment.js';
@@ -27,12 +23,7 @@ const PAIR_CHOICES = [1000, 5000, 20000, 100000];
 const BOX = { width: 360, height: 220, m: { l: 44, r: 10, t: 10, b: 28 } };
 const SWEEP_BOX = { width: 360, height: 220, m: { l: 44, r: 12, t: 10, b: 28 } };
 
-/**
- * A change of setting starts its experiment once the learner pauses this
- * long (ms): while the slider moves, the input only updates the controls,
- * and the worker restarts (terminate, start, load the module) once, off the
- * path of the input.
- */
+/** A change of setting starts its experiment once the learner pauses this long (ms), off the input's path. */
 export const START_DELAY_MS = 150;
 const dOf = (slider) => Math.round(2 ** Number(slider));
 
@@ -169,13 +160,9 @@ export class AgSqrtD extends AgWidget {
 
     body.append(
       predict,
-      h(
-        'div',
-        { class: 'formulas' },
-        texElement('q\\cdot k=\\sum_{i=1}^{d_k} q_i k_i,\\quad \\operatorname{Var}(q\\cdot k)=d_k', { display: true }),
-        texElement('f_{d_k}(x)=\\frac{1}{\\pi}\\int_0^\\infty \\frac{\\cos(tx)\\,dt}{(1+t^2)^{d_k/2}}', {
-          display: true,
-        }),
+      displays(
+        'q\\cdot k=\\sum_{i=1}^{d_k} q_i k_i,\\quad \\operatorname{Var}(q\\cdot k)=d_k',
+        'f_{d_k}(x)=\\frac{1}{\\pi}\\int_0^\\infty \\frac{\\cos(tx)\\,dt}{(1+t^2)^{d_k/2}}',
       ),
       controls,
       h(

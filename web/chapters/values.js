@@ -1,42 +1,34 @@
 // <ag-value-mix>: part 2, chapter 1, "Values do the work". T draggable 2-D
 // value vectors v₁..v_T (T from 2 to 8) and their weights α₁..α_T given
-// directly by sliders (no queries or keys yet). The output y = Σ αⱼvⱼ is
-// drawn as a chain of the scaled values αⱼvⱼ laid tip to tail. Every number
-// shown is a wasm result: ag.weightedSum (y, each term αⱼvⱼ as a one-weight
-// sum, the partial sums that place the chain), ag.dot (Σαⱼ as α·1).
+// directly by sliders; the output y = Σ αⱼvⱼ drawn as a chain of the scaled
+// values αⱼvⱼ laid tip to tail. Numbers: ag.weightedSum (y, each term αⱼvⱼ,
+// the partial sums that place the chain), ag.dot (Σαⱼ as α·1).
 //
 //   <ag-value-mix values="-4,2;2,4;3,-3" alpha="0.5,0.3,0.2"></ag-value-mix>
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { button, lbl, line, notDefined, num, nums } from '../widget/controls.js';
-import { h, setFlag, setText, symbol } from '../widget/dom.js';
+import { rowsFrom } from '../widget/state.js';
+import { button, lbl, line, num } from '../widget/controls.js';
+import { h, setText, symbol } from '../widget/dom.js';
 import { fmt, pair } from '../widget/format.js';
 import { texElement } from '../widget/math.js';
 import { placeLabel, setLine, vectorFigure } from '../widget/vector-figure.js';
 import {
   EXTENT,
   fitWeights,
-  resizedValues,
-  T_MAX,
+  pairLine,
+  resizeValues,
   valueCount,
   valueMixState,
+  valueTable,
   weightSliders,
 } from '../widget/value-set.js';
 
 /** Where a new value appears when T grows (the first three are the default). */
-const SPOTS = [
-  [1, 5],
-  [5, 1],
-  [-4, -3],
-  [-4, 3],
-  [3, -5],
-  [-1, -5],
-  [-5, 0],
-  [0, 3],
-];
+const SPOTS = rowsFrom('1,5;5,1;-4,-3;-4,3;3,-5;-1,-5;-5,0;0,3');
 
 export class AgValueMix extends AgWidget {
   static title = 'Values do the work';
-  static styles = ['styles/values.css'];
+  static styles = ['styles/value-set.css', 'styles/values.css'];
   static stateDecl = valueMixState({ values: SPOTS.slice(0, 3), alpha: [0.5, 0.3, 0.2], min: 0, max: 1 });
 
   #ui = null;
@@ -70,14 +62,16 @@ export class AgValueMix extends AgWidget {
       },
     });
 
-    // T: add or remove a value.
     const even = button({ dataset: { action: 'even' } }, 'Equal weights', () => {
       const T = this.state.values.length;
       this.setState({ alpha: Array.from({ length: T }, () => 1 / T) });
     });
-    const size = valueCount((delta) => this.#resize(delta), even);
+    const size = valueCount(
+      (delta) => resizeValues(this, delta, SPOTS, (T) => ({ alpha: fitWeights(this.state.alpha, T) })),
+      even,
+    );
 
-    // Figure: the values (draggable), the chain of scaled values, y.
+    // The values (draggable), the chain of scaled values, y.
     const fig = vectorFigure(this, {
       extent: EXTENT,
       label: 'Value vectors v and the output y; drag the tips of the values or use the arrow keys',
@@ -88,8 +82,10 @@ export class AgValueMix extends AgWidget {
     fig.layer('chain');
     const yArrow = fig.arrow('y', { layer: 'output', labelLayer: 'output', away: null });
     fig.layer('handles');
+    const y = pairLine('y', 'y = ');
+    const say = () => `y = ${y.text()}`;
     const points = fig.rowHandles('values', {
-      say: () => `y = ${this.#ui.yText()}`,
+      say,
       onAdd: (j) => ({
         value: fig.arrow(`v${j + 1}`, { marker: 'v', layer: 'values', className: 'vec vec-v', text: null }),
         label: fig.label('v', { className: 'vec-label label-v', layer: 'values', sub: String(j + 1) }),
@@ -97,54 +93,18 @@ export class AgValueMix extends AgWidget {
       }),
       onRemove: ({ value, label, link }) => [value.line, label, link].forEach((el) => el.remove()),
     });
+    const weights = weightSliders(this, { id: 'vm-alpha', min: 0, max: 1, legend: 'Weights, set directly', say });
 
-    // Weights: one slider per value, set directly.
-    const weights = weightSliders(this, {
-      id: 'vm-alpha',
-      min: 0,
-      max: 1,
-      legend: 'Weights, set directly',
-      say: () => `y = ${this.#ui.yText()}`,
+    const terms = valueTable({
+      className: 'terms',
+      caption: 'Each value, its weight and the scaled value',
+      headers: ['j', symbol('\u03b1', 'j'), symbol('v', 'j'), ['\u03b1', h('sub', {}, 'j'), 'v', h('sub', {}, 'j')]],
+      cells: (j) => [
+        h('td', { class: 'plain' }),
+        h('td', { class: 'plain' }),
+        ['(', num('term', `${j + 1}-1`), ', ', num('term', `${j + 1}-2`), ')'],
+      ],
     });
-
-    // Numbers: the formula, a table of terms, y and the sum of the weights.
-    const termRows = Array.from({ length: T_MAX }, (_, j) => {
-      const cells = [num('term', `${j + 1}-1`), num('term', `${j + 1}-2`)];
-      const alphaCell = h('td', { class: 'plain' });
-      const valueCell = h('td', { class: 'plain' });
-      const row = h(
-        'tr',
-        {},
-        h('th', { scope: 'row' }, String(j + 1)),
-        alphaCell,
-        valueCell,
-        h('td', {}, '(', cells[0], ', ', cells[1], ')'),
-      );
-      return { row, cells, alphaCell, valueCell };
-    });
-    const table = h(
-      'table',
-      { class: 'terms' },
-      h('caption', { class: 'visually-hidden' }, 'Each value, its weight and the scaled value'),
-      h(
-        'thead',
-        {},
-        h(
-          'tr',
-          {},
-          h('th', { scope: 'col' }, 'j'),
-          h('th', { scope: 'col' }, symbol('\u03b1', 'j')),
-          h('th', { scope: 'col' }, symbol('v', 'j')),
-          h('th', { scope: 'col' }, '\u03b1', h('sub', {}, 'j'), 'v', h('sub', {}, 'j')),
-        ),
-      ),
-      h(
-        'tbody',
-        {},
-        termRows.map((r) => r.row),
-      ),
-    );
-    const y = nums('y', 2);
     const sum = num('sum');
     const dv = num('dv');
     const numbers = h(
@@ -152,8 +112,8 @@ export class AgValueMix extends AgWidget {
       { class: 'numbers' },
       texElement('y=\\sum_{j=1}^{T}\\alpha_j\\,v_j', { display: true }),
       texElement('v_j\\in\\mathbb{R}^{d_v}\\ \\Rightarrow\\ y\\in\\mathbb{R}^{d_v}', { display: true }),
-      h('div', { class: 'table-wrap' }, table),
-      h('p', { class: 'line result' }, lbl('y = '), '(', y[0], ', ', y[1], ')'),
+      h('div', { class: 'table-wrap' }, terms.element),
+      y.element,
       line(lbl('Sum of the weights \u03a3\u03b1'), h('sub', {}, 'j'), lbl(' = '), sum),
       h(
         'p',
@@ -173,25 +133,7 @@ export class AgValueMix extends AgWidget {
       size.row,
       h('div', { class: 'layout' }, h('div', { class: 'left' }, fig.element, weights.element), numbers),
     );
-    this.#ui = {
-      p: fig.plane,
-      points,
-      yArrow,
-      weights,
-      size,
-      termRows,
-      y,
-      sum,
-      dv,
-      yText: () => `(${this.#ui.y[0].textContent}, ${this.#ui.y[1].textContent})`,
-    };
-  }
-
-  #resize(delta) {
-    const values = resizedValues(this.state.values, delta, SPOTS);
-    if (!values) return;
-    this.setState({ values, alpha: fitWeights(this.state.alpha, values.length) });
-    this.announce(`T = ${values.length} values`);
+    this.#ui = { p: fig.plane, points, yArrow, weights, size, terms, y: y.els, sum, dv };
   }
 
   syncControls(state) {
@@ -208,18 +150,15 @@ export class AgValueMix extends AgWidget {
     this.show(ui.sum, ag.dot(alpha, new Array(T).fill(1)));
     this.show(ui.dv, y.shape[0]);
     // Each term αⱼvⱼ is the weighted sum of one value; the partial sums place the chain.
-    const chain = [];
-    ui.termRows.forEach((r, j) => {
-      setFlag(r.row, 'hidden', j >= T);
-      if (j >= T) {
-        notDefined(r.cells, '');
-        return;
-      }
-      const term = ag.weightedSum([alpha[j]], [values[j]]).data;
-      r.cells.forEach((c, i) => this.show(c, term[i]));
-      setText(r.alphaCell, fmt(alpha[j]));
-      setText(r.valueCell, pair(values[j]));
-      chain.push(Array.from(ag.weightedSum(alpha.slice(0, j + 1), values.slice(0, j + 1)).data));
+    ui.terms.sync(T);
+    const chain = values.map((v, j) => {
+      const [aCell, vCell, [, t1, , t2]] = ui.terms.rows[j];
+      const term = ag.weightedSum([alpha[j]], [v]).data;
+      this.show(t1, term[0]);
+      this.show(t2, term[1]);
+      setText(aCell, fmt(alpha[j]));
+      setText(vCell, pair(v));
+      return Array.from(ag.weightedSum(alpha.slice(0, j + 1), values.slice(0, j + 1)).data);
     });
     this.#draw(values, chain, Array.from(y.data));
   }

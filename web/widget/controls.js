@@ -215,3 +215,8 @@ export function line(...parts) {
 export function lbl(text) {
   return h('span', { class: 'lbl' }, text);
 }
+
+/** Two columns side by side (one above the other when narrow): `.layout` with a `.left` and a `.right` box. */
+export function columns(left, right) {
+  return h('div', { class: 'layout' }, h('div', { class: 'left' }, left), h('div', { class: 'right' }, right));
+}

@@ -41,3 +41,11 @@ export function texElement(source, { display = false, className = '' } = {}) {
   if (className) el.className = className;
   return tex(el, source, { display });
 }
+
+/** A `<div class="formulas">` of display formulas, one for each TeX source. */
+export function formulas(...sources) {
+  const box = document.createElement('div');
+  box.className = 'formulas';
+  box.append(...sources.map((source) => texElement(source, { display: true })));
+  return box;
+}

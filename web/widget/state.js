@@ -53,6 +53,9 @@ export function vector(o) {
   return checkSpec({ type: 'vector', ...o, minLength, maxLength });
 }
 
+/** A matrix written as a link writes it, rows by ';' and entries by ',': rowsFrom('1,0;0,1') is [[1, 0], [0, 1]]. */
+export const rowsFrom = (text) => text.split(';').map((row) => row.split(',').map(Number));
+
 /**
  * A matrix field (rows of equal length). `rows`/`cols` fixed, or give
  * min/max bounds for either.
@@ -67,6 +70,12 @@ export function matrix(o) {
     minCols: o.minCols ?? o.cols,
     maxCols: o.maxCols ?? o.cols,
   });
+}
+
+/** A matrix field of fixed size within [-limit, limit], its default (and so its size) written as rowsFrom takes it. */
+export function fixedMatrix(text, limit) {
+  const rows = rowsFrom(text);
+  return matrix({ rows: rows.length, cols: rows[0].length, min: -limit, max: limit, default: rows });
 }
 
 /** One of a list of names. @param {{ values: string[], default: string }} o */

@@ -1,11 +1,14 @@
 // The parts of the chapters on T value vectors (values, convex-hull, entropy):
 // T from 2 to 8 vectors in the plane [-6, 6]², the state that holds them and
 // their weights, the weight sliders, the "T = 3 values" row with its add and
-// remove buttons, and the rule that grows or shrinks the list. No number
-// shown comes from here.
-import { button, slider } from './controls.js';
+// remove buttons, the rule that grows or shrinks the list, the table with a
+// row per value, the line of y and the hull. Stylesheet: styles/value-set.css.
+// No number shown comes from here.
+import { polygonHull } from 'd3';
+import { button, lbl, notDefined, nums, slider } from './controls.js';
 import { h, setFlag, setText, symbol } from './dom.js';
 import { fmt } from './format.js';
+import { bodyRow, table } from './matrix-table.js';
 import { defineState, matrix, vector } from './state.js';
 
 /** The plane's half-width, and the fewest and most values. */
@@ -42,6 +45,10 @@ export function weightProblems(values, alpha, defaultAlpha) {
   return problems;
 }
 
+/** The state field of T values (T_MIN to T_MAX rows of 2-D vectors within [-extent, extent]²). */
+export const valuesField = (values, extent = EXTENT) =>
+  matrix({ minRows: T_MIN, maxRows: T_MAX, cols: 2, min: -extent, max: extent, default: values });
+
 /**
  * The state of a chapter on T values (2 to 8, each 2-D within the plane) and
  * their weights alpha in [min, max], one per value, with these defaults.
@@ -50,7 +57,7 @@ export function valueMixState({ values, alpha, min, max }) {
   return defineState({
     version: 1,
     fields: {
-      values: matrix({ minRows: T_MIN, maxRows: T_MAX, cols: 2, min: -EXTENT, max: EXTENT, default: values }),
+      values: valuesField(values),
       alpha: vector({ minLength: T_MIN, maxLength: T_MAX, min, max, default: alpha }),
     },
     check: (state) => weightProblems(state.values, state.alpha, alpha),
@@ -133,4 +140,45 @@ export function resizedValues(values, delta, spots) {
   const T = Math.max(T_MIN, Math.min(T_MAX, values.length + delta));
   if (T === values.length) return null;
   return T > values.length ? [...values, spots[values.length]] : values.slice(0, T);
+}
+
+/**
+ * Adds (delta = 1) or removes (delta = -1) the last value of `widget` (a new one at the next of
+ * `spots`) with `patch(T)` (weights for the new T), and announces "T = … values" and `say(T)`.
+ */
+export function resizeValues(widget, delta, spots, patch = () => ({}), say = () => '') {
+  const values = resizedValues(widget.state.values, delta, spots);
+  if (!values) return;
+  widget.setState({ values, ...patch(values.length) });
+  widget.announce(`T = ${values.length} values${say(values.length)}`);
+}
+
+/**
+ * A table with a row per value: T_MAX rows, row j headed j + 1 with the cells `cells(j)`, and a
+ * caption for screen readers only; `sync(T)` hides the rows beyond T and empties their number slots.
+ */
+export function valueTable({ className, caption, headers, cells }) {
+  const rows = Array.from({ length: T_MAX }, (_, j) => cells(j));
+  const trs = rows.map((c, j) => bodyRow(String(j + 1), c));
+  const element = table({ className, caption, headers, rows: trs });
+  element.caption.className = 'visually-hidden';
+  const sync = (T) =>
+    trs.forEach((tr, j) => {
+      setFlag(tr, 'hidden', j >= T);
+      if (j >= T) notDefined(tr.querySelectorAll('.num'), '');
+    });
+  return { element, rows, sync };
+}
+
+/** The line `label`(x, y) of the two number slots of `role`; `text()` is "(x, y)" as shown. */
+export function pairLine(role, label, className = 'line result') {
+  const els = nums(role, 2);
+  const element = h('p', { class: className }, lbl(label), '(', els[0], ', ', els[1], ')');
+  return { els, element, text: () => `(${els[0].textContent}, ${els[1].textContent})` };
+}
+
+/** The path (d) round the convex hull of `values` on the plane `p`, or through them when they lie on a line. */
+export function hullPath(p, values) {
+  const hull = polygonHull(values);
+  return `M${(hull ?? values).map((v) => `${p.x(v[0])},${p.y(v[1])}`).join(' L')}${hull ? ' Z' : ''}`;
 }
