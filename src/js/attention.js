@@ -320,9 +320,12 @@ export const attentionMethods = {
     // Rotary positions: Q and K turned first, query i at position P + i, key j (of K) at P + j.
     const rope = ropeOption(m, o.rope, o.kvSeqLen);
     if (rope) checkEvenWidth(m, 'Q', Q.shape, 'options.rope turns pairs of channels');
-    if (rope && P + Math.max(Tq, Tk) > ROPE_MAX_POSITION)
+    // The first query and new key sit at rope.start (default P, after the cache): the last at start + T - 1.
+    const ropeStart = rope ? (rope.start ?? P) : 0;
+    const ropeLast = ropeStart + Math.max(Tq, Tk) - 1;
+    if (rope && (Math.abs(ropeStart) > ROPE_MAX_POSITION || Math.abs(ropeLast) > ROPE_MAX_POSITION))
       throw new RangeError(
-        `${m}: options.rope with ${P} cached keys: positions up to ${P + Math.max(Tq, Tk) - 1} pass 2^24 = ${ROPE_MAX_POSITION}, the largest rope turns within its bound`,
+        `${m}: options.rope puts the queries and new keys at positions ${ropeStart} to ${ropeLast}${rope.start === null ? ` (after ${P} cached keys)` : ''}; a position must be within |m| <= 2^24 = ${ROPE_MAX_POSITION}`,
       );
     const window = windowOption(m, o.window, o.causal);
     const causal = booleanOption(m, 'options.causal', o.causal, false) || window > 0;
@@ -397,8 +400,8 @@ export const attentionMethods = {
       mask: mask && { data: mask.data },
       Qrot: rope && { name: 'Q rotated', shape: Q.shape, length: Q.data.length },
       Krot: rope && { name: 'K rotated', shape: K.shape, length: K.data.length },
-      qPositions: rope && { name: 'the query positions', data: ropePositions(m, '', undefined, Tq, P) },
-      kPositions: rope && { name: 'the key positions', data: ropePositions(m, '', undefined, Tk, P) },
+      qPositions: rope && { name: 'the query positions', data: ropePositions(m, '', undefined, Tq, ropeStart) },
+      kPositions: rope && { name: 'the key positions', data: ropePositions(m, '', undefined, Tk, ropeStart) },
       ropeWork: rope && {
         name: 'the cosine and sine table',
         shape: [2, Math.max(Tq, Tk), dk],

@@ -191,7 +191,7 @@ export interface RopeSettings {
 
 /** Options of {@link AttentionGeometry.rope}. */
 export interface RopeOptions extends RopeSettings {
-  /** The position m_t of each of the T tokens (finite, |m_t| <= 2^24). Default 0, 1, ..., T - 1. */
+  /** The position m_t of each of the T tokens (finite, |m_t| <= 2^24; fractions are kept: the angles are computed in float64). Default 0, 1, ..., T - 1. */
   positions?: ArrayLike<number>;
 }
 
@@ -239,12 +239,14 @@ export interface AttentionOptions {
    * Rotary positions (RoPE; Su et al. 2021): Q and K are turned by {@link AttentionGeometry.rope}
    * before the scores, query i at position P + i and key j of K at P + j (P = 0 without a KV
    * cache; the cached keys are taken as already turned, and `presentKey` holds turned keys).
-   * `true` for base 10000 and interleaved pairs, or `{ base, interleaved }`. d_k must be even
+   * `true` for base 10000 and interleaved pairs, or `{ base, interleaved, start }`, `start` the
+   * position of the first query and new key (default P; give it when the cache was trimmed, as a
+   * sliding window's rolling cache is, so that P is no longer the position). d_k must be even
    * (RangeError naming Q). With `kvSeqLen` it is a RangeError (the positions would differ per
    * batch: turn Q and K with `rope(x, { positions })` first). Not a boolean or an object:
    * TypeError.
    */
-  rope?: boolean | RopeSettings;
+  rope?: boolean | (RopeSettings & { start?: number });
   /**
    * Boolean (`true` = may attend) or additive float mask (added to the scaled
    * scores; -Infinity hides a key), broadcast to [B, h, Tq, Tk] from any

@@ -17,28 +17,32 @@ export const ROPE_MAX_POSITION = 2 ** 24;
  */
 export function ropeSettings(m, o, name) {
   const base = o.base === undefined ? 10000 : finiteNumber(m, `${name}.base`, o.base);
-  if (!(base >= 1) || Math.fround(base) === Infinity)
+  if (!(base >= 1))
     throw new RangeError(
-      `${m}: ${name}.base = ${base}; the base of the frequencies base^(-2p/d) must be a float32 number >= 1 (10000 in RoFormer)`,
+      `${m}: ${name}.base = ${base}; the base of the frequencies base^(-2p/d) must be a number >= 1 (10000 in RoFormer)`,
     );
   return { base, interleaved: booleanOption(m, `${name}.interleaved`, o.interleaved, true) };
 }
 
 /**
  * The `rope` option of attention: undefined or false (null: no rotation),
- * true (the default settings) or { base, interleaved }. With kvSeqLen it is a
+ * true (the default settings) or { base, interleaved, start } (start: the
+ * position of the first query and new key, null for the cache length P). With kvSeqLen it is a
  * RangeError: the positions would differ per batch.
  */
 export function ropeOption(m, value, kvSeqLen) {
   if (value === undefined || value === false) return null;
   if (value !== true && (value === null || typeof value !== 'object' || Array.isArray(value)))
-    throw new TypeError(`${m}: options.rope must be true, false or { base, interleaved }; got ${describeValue(value)}`);
+    throw new TypeError(
+      `${m}: options.rope must be true, false or { base, interleaved, start }; got ${describeValue(value)}`,
+    );
   if (kvSeqLen !== undefined)
     throw new RangeError(
       `${m}: options.rope with options.kvSeqLen: the positions would differ per batch; rotate Q and K with rope(x, { positions }) first`,
     );
-  const o = value === true ? {} : optionsObject(m, value, 'options.rope', ['base', 'interleaved']);
-  return ropeSettings(m, o, 'options.rope');
+  const o = value === true ? {} : optionsObject(m, value, 'options.rope', ['base', 'interleaved', 'start']);
+  const start = o.start === undefined ? null : finiteNumber(m, 'options.rope.start', o.start);
+  return { ...ropeSettings(m, o, 'options.rope'), start };
 }
 
 /** Throws unless the last axis of `shape` (d) is even: rotations turn pairs of channels. */
@@ -51,17 +55,18 @@ export function checkEvenWidth(m, name, shape, why = 'rotary positions turn pair
 /**
  * T positions: undefined (0, 1, ..., T - 1, plus `start`), or an array or
  * typed array of T finite numbers with |m| <= 2^24 (TypeError, RangeError
- * naming `${name}[t]` otherwise). Returns a Float32Array.
+ * naming `${name}[t]` otherwise). Returns a Float64Array: the kernel turns
+ * by the angles of these positions in float64, fractions included.
  */
 export function ropePositions(m, name, value, T, start = 0) {
-  if (value === undefined) return Float32Array.from({ length: T }, (_, t) => start + t);
+  if (value === undefined) return Float64Array.from({ length: T }, (_, t) => start + t);
   if (!Array.isArray(value) && !ArrayBuffer.isView(value))
     throw new TypeError(
       `${m}: ${name} must be an array of T = ${T} positions (one per token); got ${describeValue(value)}`,
     );
   if (value.length !== T)
     throw new RangeError(`${m}: ${name} has ${value.length} entries but T = ${T} (one per token) were expected`);
-  const out = new Float32Array(T);
+  const out = new Float64Array(T);
   for (let t = 0; t < T; t++) {
     const p = value[t];
     if (typeof p !== 'number' && typeof p !== 'bigint')

@@ -515,8 +515,13 @@ export function finiteNumber(method, name, x, { positive = false } = {}) {
  */
 export function optionsObject(method, x, name = 'options', known = null) {
   if (x === undefined || x === null) return {};
-  if (typeof x !== 'object' || Array.isArray(x))
-    throw new TypeError(`${method}: ${name} must be an object; got ${describeValue(x)}`);
+  // A plain object (a Map, a typed array or a Date would have its settings ignored); by tag, so
+  // that objects of another realm pass.
+  const tag = typeof x === 'object' && !Array.isArray(x) ? Object.prototype.toString.call(x).slice(8, -1) : 'Object';
+  if (typeof x !== 'object' || Array.isArray(x) || tag !== 'Object')
+    throw new TypeError(
+      `${method}: ${name} must be a plain object; got ${tag === 'Object' ? describeValue(x) : `a ${tag}`}`,
+    );
   if (known) checkKnownKeys(method, name, x, known);
   return x;
 }

@@ -20,16 +20,16 @@
 namespace ag::rope {
 
 // C = work [T, d] and S = work + T d [T, d], as above.
-inline void table(const float* positions, int32_t T, int32_t d, float base, bool interleaved, float* work) {
+inline void table(const double* positions, int32_t T, int32_t d, double base, bool interleaved, float* work) {
   const int32_t half = d / 2;
   float* C = work;
   float* S = work + static_cast<size_t>(T) * d;
   for (int32_t p = 0; p < half; ++p) {
-    const double theta = pow(static_cast<double>(base), -2.0 * p / d);
+    const double theta = pow(base, -2.0 * p / d);
     const int32_t a = interleaved ? 2 * p : p;  // the pair's first element
     const int32_t b = interleaved ? 2 * p + 1 : p + half;
     for (int32_t t = 0; t < T; ++t) {
-      const double angle = static_cast<double>(positions[t]) * theta;
+      const double angle = positions[t] * theta;
       const float c = static_cast<float>(cos(angle)), s = static_cast<float>(sin(angle));
       const size_t row = static_cast<size_t>(t) * d;
       C[row + a] = c, C[row + b] = c;
@@ -41,7 +41,7 @@ inline void table(const float* positions, int32_t T, int32_t d, float base, bool
 // Builds the table in work, then calls row(x_row, C_row, S_row, out_row)
 // for each of the rows x T rows of d elements: the loop both variants share.
 template <class Row>
-void rotate(const float* x, const float* positions, int32_t rows, int32_t T, int32_t d, float base, bool interleaved,
+void rotate(const float* x, const double* positions, int32_t rows, int32_t T, int32_t d, double base, bool interleaved,
             float* out, float* work, Row row) {
   table(positions, T, d, base, interleaved, work);
   const float* C = work;

@@ -28,8 +28,8 @@ inline void rotate_run(const float* x, const float* y, const float* C, const flo
 
 }  // namespace
 
-extern "C" void ag_rope__simd128(const float* x, const float* positions, int32_t rows, int32_t T, int32_t d, float base,
-                                 int32_t interleaved, float* out, float* work) {
+extern "C" void ag_rope__simd128(const float* x, const double* positions, int32_t rows, int32_t T, int32_t d,
+                                 double base, int32_t interleaved, float* out, float* work) {
   const int32_t half = d / 2;
   ag::rope::rotate(x, positions, rows, T, d, base, interleaved != 0, out, work,
                    [&](const float* xr, const float* C, const float* S, float* o) {

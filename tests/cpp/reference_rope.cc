@@ -5,7 +5,7 @@
 
 namespace ag::reference {
 
-std::vector<double> rope(const float* x, const float* positions, int32_t rows, int32_t T, int32_t d, double base,
+std::vector<double> rope(const float* x, const double* positions, int32_t rows, int32_t T, int32_t d, double base,
                          bool interleaved, std::vector<double>* mag) {
   const size_t n = static_cast<size_t>(rows) * T * d;
   std::vector<double> out(n);
@@ -16,7 +16,7 @@ std::vector<double> rope(const float* x, const float* positions, int32_t rows, i
       for (int32_t p = 0; p < half; ++p) {
         const size_t row = (static_cast<size_t>(r) * T + t) * d;
         const size_t a = row + (interleaved ? 2 * p : p), b = row + (interleaved ? 2 * p + 1 : p + half);
-        const double angle = static_cast<double>(positions[t]) * std::pow(base, -2.0 * p / d);
+        const double angle = positions[t] * std::pow(base, -2.0 * p / d);
         const double c = std::cos(angle), s = std::sin(angle);
         out[a] = x[a] * c - x[b] * s;
         out[b] = x[a] * s + x[b] * c;

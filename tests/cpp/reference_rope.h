@@ -14,7 +14,7 @@ namespace ag::reference {
 // base^(-2p/d): the pairs (2p, 2p+1) when interleaved, (p, p + d/2)
 // otherwise. mag (when not null) receives |x_a| + |x_b| per element, the
 // magnitude of the registry bound.
-std::vector<double> rope(const float* x, const float* positions, int32_t rows, int32_t T, int32_t d, double base,
+std::vector<double> rope(const float* x, const double* positions, int32_t rows, int32_t T, int32_t d, double base,
                          bool interleaved, std::vector<double>* mag);
 
 }  // namespace ag::reference

@@ -23,8 +23,8 @@ struct RopeRun {
   std::vector<float> out;
 };
 
-RopeRun run_rope(Variant v, const std::vector<float>& x, const std::vector<float>& pos, int32_t rows, int32_t T,
-                 int32_t d, float base, bool interleaved, int offset) {
+RopeRun run_rope(Variant v, const std::vector<float>& x, const std::vector<double>& pos, int32_t rows, int32_t T,
+                 int32_t d, double base, bool interleaved, int offset) {
   const OffsetBuffer xin(x, offset);
   OffsetBuffer out(x.size(), offset, -1.0f);
   std::vector<float> work(2 * static_cast<size_t>(T) * d);
@@ -37,8 +37,8 @@ TEST(Rope, BothLayoutsAgainstTheReference) {
     for (const bool interleaved : {true, false}) {
       const int32_t rows = 3, T = 7;
       const std::vector<float> x = random_floats(static_cast<size_t>(rows) * T * d, -3.0f, 3.0f, 40 + d);
-      const std::vector<float> pos = {0.0f, 1.0f, 2.0f, 7.0f, 100.0f, 4095.0f, 16777216.0f};
-      for (const float base : {10000.0f, 500000.0f, 2.0f}) {
+      const std::vector<double> pos = {0.0, 1.0, 2.5, 7.0, 100.0, 1e6 + 0.3, 16777216.0};
+      for (const double base : {10000.0, 500000.0, 2.0, 3141.592653589793}) {
         SCOPED_TRACE(::testing::Message() << "d=" << d << " interleaved=" << interleaved << " base=" << base);
         std::vector<double> mag;
         const std::vector<double> want = ag::reference::rope(x.data(), pos.data(), rows, T, d, base, interleaved, &mag);
@@ -65,10 +65,10 @@ TEST(Rope, BothLayoutsAgainstTheReference) {
 TEST(Rope, PositionZeroIsTheIdentityAndLengthsStay) {
   const int32_t T = 2, d = 10;
   const std::vector<float> x = random_floats(static_cast<size_t>(T) * d, -5.0f, 5.0f, 77);
-  const std::vector<float> pos = {0.0f, 12345.0f};
+  const std::vector<double> pos = {0.0, 12345.0};
   for_each_variant([&](Variant v) {
     for (const bool interleaved : {true, false}) {
-      const RopeRun got = run_rope(v, x, pos, 1, T, d, 10000.0f, interleaved, 0);
+      const RopeRun got = run_rope(v, x, pos, 1, T, d, 10000.0, interleaved, 0);
       for (int32_t j = 0; j < d; ++j) ASSERT_EQ(bits(got.out[j]), bits(x[j])) << "j=" << j;
       for (int32_t p = 0; p < d / 2; ++p) {
         const int32_t a = d + (interleaved ? 2 * p : p), b = d + (interleaved ? 2 * p + 1 : p + d / 2);
@@ -87,9 +87,9 @@ TEST(Rope, ScoresDependOnTheOffsetOnly) {
   const std::vector<float> q = random_floats(d, -1.0f, 1.0f, 90), k = random_floats(d, -1.0f, 1.0f, 91);
   for_each_variant([&](Variant v) {
     for (const bool interleaved : {true, false}) {
-      const auto score = [&](float m, float n) {
-        const RopeRun rq = run_rope(v, q, {m}, 1, 1, d, 10000.0f, interleaved, 0);
-        const RopeRun rk = run_rope(v, k, {n}, 1, 1, d, 10000.0f, interleaved, 0);
+      const auto score = [&](double m, double n) {
+        const RopeRun rq = run_rope(v, q, {m}, 1, 1, d, 10000.0, interleaved, 0);
+        const RopeRun rk = run_rope(v, k, {n}, 1, 1, d, 10000.0, interleaved, 0);
         double s = 0.0;
         for (int32_t j = 0; j < d; ++j) s += static_cast<double>(rq.out[j]) * rk.out[j];
         return s;
@@ -101,11 +101,11 @@ TEST(Rope, ScoresDependOnTheOffsetOnly) {
         const int32_t p = interleaved ? (j ^ 1) : (j < d / 2 ? j + d / 2 : j - d / 2);
         qk += (std::fabs(q[j]) + std::fabs(q[p])) * (std::fabs(k[j]) + std::fabs(k[p]));
       }
-      const double s0 = score(3.0f, 1.0f);
-      for (const float shift : {1.0f, 10.0f, 1000.0f}) {
-        ASSERT_LE(std::fabs(score(3.0f + shift, 1.0f + shift) - s0), 2 * 2 * 4.0 * kU * qk) << "shift=" << shift;
+      const double s0 = score(3.0, 1.0);
+      for (const double shift : {1.0, 10.0, 1000.0, 0.25}) {
+        ASSERT_LE(std::fabs(score(3.0 + shift, 1.0 + shift) - s0), 2 * 2 * 4.0 * kU * qk) << "shift=" << shift;
       }
-      ASSERT_GT(std::fabs(score(5.0f, 1.0f) - s0), 1e-3);  // another offset, another score
+      ASSERT_GT(std::fabs(score(5.0, 1.0) - s0), 1e-3);  // another offset, another score
     }
   });
 }

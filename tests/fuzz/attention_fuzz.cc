@@ -493,10 +493,11 @@ void fuzz_mha(Input& in) {
 void fuzz_rope(Input& in) {
   const int32_t rows = in.size(1, 3), T = in.size(1, 9), d = 2 * in.size(1, 70);
   const bool interleaved = in.flag();
-  constexpr float kBases[] = {10000.0f, 500000.0f, 2.0f, 1.0f};
-  const float base = in.flag() ? kBases[in.size(0, 3)] : 1.0f + in.positive();
-  std::vector<float> pos(static_cast<size_t>(T));
-  for (float& m : pos) m = static_cast<float>(in.size(-(1 << 24), 1 << 24));
+  constexpr double kBases[] = {10000.0, 500000.0, 2.0, 1.0};
+  const double base = in.flag() ? kBases[in.size(0, 3)] : 1.0 + in.positive() + 1.0 / in.size(1, 1000);
+  std::vector<double> pos(static_cast<size_t>(T));
+  // Whole positions up to 2^24, or with a fraction in steps of 1/1024 (below 2^24).
+  for (double& m : pos) m = in.size(-(1 << 24) + 1, (1 << 24) - 1) + (in.flag() ? in.size(0, 1023) / 1024.0 : 0.0);
   const size_t n = static_cast<size_t>(rows) * T * d;
   const Buffer x = in.values(n);
   std::vector<float> work(2 * static_cast<size_t>(T) * d);

@@ -392,7 +392,7 @@ const CASES = [
     'attention rope not a boolean or an object',
     (ag) => ag.attention(I2, I2, I2, { rope: 1 }),
     TypeError,
-    ['attention', 'options.rope', 'true, false or { base, interleaved }'],
+    ['attention', 'options.rope', 'true, false or { base, interleaved, start }'],
   ],
   [
     'attention rope with an unknown setting',
@@ -405,6 +405,18 @@ const CASES = [
     (ag) => ag.attention(I2, I2, I2, { returnScores: 'final' }),
     TypeError,
     ['attention', 'options.returnScores', "'capped' or 'raw'", '"final"'],
+  ],
+  [
+    'options given as a Map',
+    (ag) => ag.rope([[1, 2]], new Map([['base', 2]])),
+    TypeError,
+    ['rope', 'options must be a plain object', 'Map'],
+  ],
+  [
+    'attention rope start beyond 2^24',
+    (ag) => ag.attention([[1, 2]], [[1, 2]], [[1]], { rope: { start: 2 ** 24 + 1 } }),
+    RangeError,
+    ['attention', 'options.rope puts the queries and new keys at positions 16777217', '2^24'],
   ],
   [
     'attention window 0',

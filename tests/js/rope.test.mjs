@@ -41,6 +41,17 @@ describe.each(CONFIGS)('rope: $label', (cfg) => {
     expect(ag.callLog.at(-1)).toMatchObject({ kernel: 'rope', args: { x: [2, 2, 9, 6], positions: [9] } });
   });
 
+  test('fractional positions and a base that is no float32 are kept: the angles are float64', () => {
+    const r = ref.rng(35);
+    const x = r.f32(3 * 64, -1, 1);
+    const positions = [16777215.5, 1e6 + 0.3, -2.75];
+    for (const base of [10000, Math.PI * 1000, 10000.001]) {
+      const got = ag.rope(T(x, [3, 64]), { positions, base });
+      const want = ref.rope(x, positions, 1, 3, 64, { base });
+      expectClose(got.data, want.y, bound(want.mag), `base ${base}`);
+    }
+  });
+
   test('the two layouts turn different pairs: the same x gives different results, each its own reference', () => {
     const x = Float32Array.of(1, 2, 3, 4);
     const a = ag.rope(T(x, [1, 4]), { positions: [1] }).data;
@@ -93,6 +104,35 @@ describe.each(CONFIGS)('rope: $label', (cfg) => {
         expect(got.output.data).toEqual(want.output.data);
         expect(got.presentKey.data).toEqual(want.presentKey.data);
       }
+    }
+  });
+
+  test('rope.start places the new tokens when the cache was trimmed (a rolling cache of a sliding window)', () => {
+    // Decoding with window w, keeping only the last w - 1 cached rows: P stops being the position,
+    // so each step says where its token is; the outputs are the rows of the whole sequence.
+    const r = ref.rng(36);
+    const [Tn, dk, dv, w] = [7, 4, 2, 3];
+    const [Q, K, V] = [r.f32(Tn * dk), r.f32(Tn * dk), r.f32(Tn * dv)];
+    const whole = ag.attention(T(Q, [Tn, dk]), T(K, [Tn, dk]), T(V, [Tn, dv]), { window: w, rope: true });
+    let cache = null;
+    for (let t = 0; t < Tn; t++) {
+      const row = (X, d) => T(X.slice(t * d, (t + 1) * d), [1, d]);
+      const step = ag.attention(row(Q, dk), row(K, dk), row(V, dv), {
+        window: w,
+        rope: { start: t },
+        ...(cache ? { pastKey: cache.k, pastValue: cache.v } : {}),
+      });
+      // Same turned floats, same visible keys: only the order of the sums over a row differs (the
+      // bound of the previous test, with d_k = 4: well under 1200 u).
+      expectClose(step.output.data, whole.output.data.slice(t * dv, (t + 1) * dv), 1200 * U, `step ${t}`);
+      const keys = step.presentKey ?? ag.rope(row(K, dk), { positions: [t] });
+      const values = step.presentValue ?? row(V, dv);
+      const rows = keys.shape[0];
+      const keep = Math.min(rows, w - 1);
+      cache = {
+        k: T(keys.data.slice((rows - keep) * dk), [keep, dk]),
+        v: T(values.data.slice((rows - keep) * dv), [keep, dv]),
+      };
     }
   });
 
