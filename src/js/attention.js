@@ -227,18 +227,26 @@ function kvCacheOption(m, o, K, V) {
  * typed array), each from 0 to the number of keys (TypeError, RangeError
  * naming options.kvSeqLen[b] otherwise). Returns null or the integers.
  */
-function kvSeqLenOption(m, value, B, keys) {
+function kvSeqLenOption(m, value, B, keys, qShape) {
   if (value === undefined) return null;
   if (!Array.isArray(value) && !ArrayBuffer.isView(value))
     throw new TypeError(
       `${m}: options.kvSeqLen must be an array of B = ${B} integers (one per batch); got ${describeValue(value)}`,
     );
-  if (value.length !== B)
+  if (value.length !== B) {
+    // Rank 3 is [h, T, d] (heads, no batch): a batch of one query head each is [B, 1, T, d].
+    const hint =
+      qShape.length === 3
+        ? `; a rank-3 Q ${formatShape(qShape)} is read as [h, Tq, d_k] (one batch): for ${value.length} batches give [B, 1, Tq, d_k]`
+        : '';
     throw new RangeError(
-      `${m}: options.kvSeqLen has ${value.length} entries but B = ${B} (one per batch) were expected`,
+      `${m}: options.kvSeqLen has ${value.length} entries but B = ${B} (one per batch) were expected${hint}`,
     );
+  }
   return Array.from(value, (n, b) => {
-    if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > keys)
+    if (typeof n !== 'number')
+      throw new TypeError(`${m}: options.kvSeqLen[${b}] must be a number; got ${describeValue(n)}`);
+    if (!Number.isInteger(n) || n < 0 || n > keys)
       throw new RangeError(
         `${m}: options.kvSeqLen[${b}] = ${typeof n === 'number' ? n : describeValue(n)}; each must be an integer from 0 to the ${keys} keys`,
       );
@@ -346,7 +354,7 @@ export const attentionMethods = {
       ms = broadcastStrides(m, 'mask', mask.shape, [B, H, Tq, Tall], `[B, h, Tq, ${keys}]`);
     }
     // Per batch, the count of valid keys (ONNX nonpad_kv_seqlen): keys past it hidden by a key bias.
-    const lengths = kvSeqLenOption(m, o.kvSeqLen, B, Tall);
+    const lengths = kvSeqLenOption(m, o.kvSeqLen, B, Tall, Q.shape);
     // ag_attention_dims (kernels.h) by field name, for nb batches from the first.
     // plain: no mask, key bias, causal or window, materialized (the pass of the scores before the mask).
     const packed = (nb, offset, plain = false) =>

@@ -221,8 +221,9 @@ export interface AttentionOptions {
    * Per batch, the number of valid keys (ONNX `nonpad_kv_seqlen`, opset 24): B integers from 0
    * to the number of keys; keys at positions >= kvSeqLen[b] are hidden. With `causal`, query i
    * of batch b sits at position kvSeqLen[b] - Tq + i (rows before any valid key get a +0
-   * output). Not an array: TypeError; another length or a value out of range: RangeError
-   * naming `options.kvSeqLen[b]`.
+   * output). B is Q's batch axis: a rank-3 Q is [h, Tq, d_k] (one batch), so per-batch lengths
+   * need [B, 1, Tq, d_k]. Not an array, or an entry that is not a number: TypeError; another
+   * length or a value out of range: RangeError naming `options.kvSeqLen[b]`.
    */
   kvSeqLen?: ArrayLike<number>;
   /** Query i sees keys 0..i only (top-left aligned when Tq != Tk; 0..P + i with a KV cache of P). Default false. */

@@ -36,7 +36,7 @@ export function ropeOption(m, value, kvSeqLen) {
     throw new TypeError(
       `${m}: options.rope must be true, false or { base, interleaved, start }; got ${describeValue(value)}`,
     );
-  if (kvSeqLen !== undefined)
+  if (kvSeqLen !== undefined && kvSeqLen !== null)
     throw new RangeError(
       `${m}: options.rope with options.kvSeqLen: the positions would differ per batch; rotate Q and K with rope(x, { positions }) first`,
     );

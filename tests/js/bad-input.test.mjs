@@ -419,6 +419,18 @@ const CASES = [
     ['attention', 'options.rope puts the queries and new keys at positions 16777217', '2^24'],
   ],
   [
+    'attention kvSeqLen with a rank-3 Q: the leading axis is h',
+    (ag) => ag.attention([[[1, 2]], [[3, 4]]], [[[1, 2]], [[3, 4]]], [[[1]], [[2]]], { kvSeqLen: [1, 1] }),
+    RangeError,
+    ['attention', 'options.kvSeqLen has 2 entries but B = 1', 'rank-3 Q [2, 1, 2]', '[B, 1, Tq, d_k]'],
+  ],
+  [
+    'attention kvSeqLen entry not a number',
+    (ag) => ag.attention(I2, I2, I2, { kvSeqLen: ['2'] }),
+    TypeError,
+    ['attention', 'options.kvSeqLen[0] must be a number', '"2"'],
+  ],
+  [
     'attention window 0',
     (ag) => ag.attention(I2, I2, I2, { window: 0 }),
     RangeError,
