@@ -32,7 +32,7 @@ import { markdownReport } from './bench/report.mjs';
 import { measure } from './bench/timing.mjs';
 import { FAMILIES, SIZES, selected, workloads } from './bench/workloads.mjs';
 import { decodeReport, measureDecode } from './bench/decode.mjs';
-import { kernelCoverage, kernelsReport, kernelWorkloads } from './bench/kernels.mjs';
+import { kernelCoverage, kernelsReport, kernelWorkloads, timeOnOurs } from './bench/kernels.mjs';
 
 const root = join(fileURLToPath(new URL('.', import.meta.url)), '..');
 
@@ -217,15 +217,9 @@ for (const w of allWorkloads.filter((v) => selected(opts.only, v))) {
 // Every other registry kernel, on ours only (simd128, scalar, baseline).
 const kernels = [];
 for (const k of kernelWorkloads(registry, { smoke: opts.smoke }).filter((v) => selected(opts.only, v))) {
-  const timed = await measure(
-    ours.map((impl) => ({ key: impl.id, run: () => k.call(impl.ag), isAsync: false })),
-    timing,
-  );
-  const results = ours.map((impl) => ({ impl: impl.id, ...timed.get(impl.id) }));
-  const ms = (id) => results.find((r) => r.impl === id && Number.isFinite(r.medianMs))?.medianMs;
-  const ratio = (id) => (ms('ag-simd128') && ms(id) ? ms(id) / ms('ag-simd128') : null);
+  const { results, ratios } = await timeOnOurs(ours, k.call, { measure, timing });
   const { call, ...meta } = k;
-  kernels.push({ ...meta, results, ratios: { vsScalar: ratio('ag-scalar'), vsBaseline: ratio('ag-baseline') } });
+  kernels.push({ ...meta, results, ratios });
   log(`${k.label}: ${results.map((r) => `${r.impl} ${r.medianMs?.toFixed(4) ?? 'failed'} ms`).join(', ')}`);
 }
 

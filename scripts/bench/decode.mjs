@@ -8,7 +8,8 @@
 // checked against the float64 reference first (max error relative to the
 // largest |output|).
 import { tensor } from './data.mjs';
-import { attentionRow, maxError } from '../../tests/reference/float64.mjs';
+import { attentionRow, maxError, rope } from '../../tests/reference/float64.mjs';
+import { formatRatio, formatTime, timeOnOurs } from './kernels.mjs';
 
 /** Sizes: P cached keys, h_q query heads on h_kv key/value heads of d channels. */
 export const DECODE_SIZES = {
@@ -59,12 +60,8 @@ export function decodeWorkloads({ smoke = false } = {}) {
       label: `${label}, RoPE`,
       work,
       call: args({ rope: true }),
-      // The reference takes q and the new key turned by our rope (checked against float64 by
-      // its own tests): what is measured here is the attention step around it.
-      reference: (ag) => {
-        const turned = (x, heads) => ag.rope(t(x, [1, heads, 1, d]), { positions: [P] }).data;
-        return reference(turned(q, hq), turned(k, hkv))();
-      },
+      // q and the new key turned at position P in float64 (RoFormer, base 10000, interleaved).
+      reference: () => reference(rope(q, [P], hq, 1, d).y, rope(k, [P], hkv, 1, d).y)(),
     },
   ];
 }
@@ -73,23 +70,13 @@ export function decodeWorkloads({ smoke = false } = {}) {
 export async function measureDecode(ours, { smoke, measure, timing, log }) {
   const out = [];
   for (const w of decodeWorkloads({ smoke })) {
-    const errors = Object.fromEntries(
-      ours.map((impl) => [impl.id, maxError(w.call(impl.ag), w.reference(ours[0].ag)).relative]),
-    );
-    const timed = await measure(
-      ours.map((impl) => ({ key: impl.id, run: () => w.call(impl.ag), isAsync: false })),
-      timing,
-    );
-    const results = ours.map((impl) => ({ impl: impl.id, error: errors[impl.id], ...timed.get(impl.id) }));
-    const ms = (id) => results.find((r) => r.impl === id && Number.isFinite(r.medianMs))?.medianMs;
-    const ratio = (id) => (ms('ag-simd128') && ms(id) ? ms(id) / ms('ag-simd128') : null);
-    out.push({
-      id: w.id,
-      label: w.label,
-      work: w.work,
-      results,
-      ratios: { vsScalar: ratio('ag-scalar'), vsBaseline: ratio('ag-baseline') },
-    });
+    const want = w.reference();
+    const timed = await timeOnOurs(ours, w.call, { measure, timing });
+    const results = timed.results.map((r) => ({
+      ...r,
+      error: maxError(w.call(ours.find((impl) => impl.id === r.impl).ag), want).relative,
+    }));
+    out.push({ id: w.id, label: w.label, work: w.work, results, ratios: timed.ratios });
     log(`${w.label}: ${results.map((r) => `${r.impl} ${r.medianMs?.toFixed(4) ?? 'failed'} ms`).join(', ')}`);
   }
   return out;
@@ -98,8 +85,7 @@ export async function measureDecode(ours, { smoke, measure, timing, log }) {
 /** The Markdown section of the decode workloads. */
 export function decodeReport(run) {
   if (!run.decode?.length) return '';
-  const time = (ms) => (Number.isFinite(ms) ? `${(ms * 1000).toPrecision(3)} µs` : '—');
-  const ratio = (r) => (Number.isFinite(r) ? `${r.toFixed(2)}×` : '—');
+  const [time, ratio] = [formatTime, formatRatio];
   const lines = [
     '',
     '## Decoding with a KV cache (ours only)',

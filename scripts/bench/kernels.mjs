@@ -123,12 +123,31 @@ export function kernelWorkloads(registry, { smoke = false } = {}) {
     .map((k) => ({ id: `kernel-${k.name}`, kernel: k.name, family: k.family, ...CALLS[k.name](s, v) }));
 }
 
+/** A median time for the reports: µs below 1 ms. */
+export const formatTime = (ms) =>
+  Number.isFinite(ms) ? (ms < 1 ? `${(ms * 1000).toPrecision(3)} µs` : `${ms.toPrecision(3)} ms`) : '—';
+/** A ratio for the reports. */
+export const formatRatio = (r) => (Number.isFinite(r) ? `${r.toFixed(2)}×` : '—');
+
+/**
+ * Times `call(ag)` on each of our implementations (simd128, scalar, baseline) in one run:
+ * { results: [{ impl, ...times }], ratios: { vsScalar, vsBaseline } } (their time over simd128's).
+ */
+export async function timeOnOurs(ours, call, { measure, timing }) {
+  const timed = await measure(
+    ours.map((impl) => ({ key: impl.id, run: () => call(impl.ag), isAsync: false })),
+    timing,
+  );
+  const results = ours.map((impl) => ({ impl: impl.id, ...timed.get(impl.id) }));
+  const ms = (id) => results.find((r) => r.impl === id && Number.isFinite(r.medianMs))?.medianMs;
+  const ratio = (id) => (ms('ag-simd128') && ms(id) ? ms(id) / ms('ag-simd128') : null);
+  return { results, ratios: { vsScalar: ratio('ag-scalar'), vsBaseline: ratio('ag-baseline') } };
+}
+
 /** The Markdown section of the kernel workloads (after the report of report.mjs). */
 export function kernelsReport(run) {
   if (!run.kernels?.length) return '';
-  const time = (ms) =>
-    Number.isFinite(ms) ? (ms < 1 ? `${(ms * 1000).toPrecision(3)} µs` : `${ms.toPrecision(3)} ms`) : '—';
-  const ratio = (r) => (Number.isFinite(r) ? `${r.toFixed(2)}×` : '—');
+  const [time, ratio] = [formatTime, formatRatio];
   const lines = [
     '',
     '## Every registry kernel (ours only)',
