@@ -53,8 +53,25 @@ export function vector(o) {
   return checkSpec({ type: 'vector', ...o, minLength, maxLength });
 }
 
-/** A matrix written as a link writes it, rows by ';' and entries by ',': rowsFrom('1,0;0,1') is [[1, 0], [0, 1]]. */
-export const rowsFrom = (text) => text.split(';').map((row) => row.split(',').map(Number));
+const ANY_MATRIX = {
+  type: 'matrix',
+  minRows: 1,
+  maxRows: Infinity,
+  minCols: 1,
+  maxCols: Infinity,
+  min: -Infinity,
+  max: Infinity,
+};
+
+/**
+ * A matrix written as a link writes it, rows by ';' and entries by ',', read by the links' own
+ * reader (readValue): rowsFrom('1,0;0,1') is [[1, 0], [0, 1]]. Throws on a malformed literal.
+ */
+export function rowsFrom(text) {
+  const read = readValue(ANY_MATRIX, text);
+  if (read.error) throw new Error(`rowsFrom: "${text}" is not a matrix written as a link writes it`);
+  return read.value;
+}
 
 /**
  * A matrix field (rows of equal length). `rows`/`cols` fixed, or give
