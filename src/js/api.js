@@ -8,12 +8,14 @@
 //   softmax.js    exp, softmax, softmaxNaive, logSumExp, entropy, softmaxJacobian
 //   attention.js  attention, multiHeadAttention
 //   rope.js       rope (rotary positions; also attention's rope option)
+//   alibi.js      alibiSlopes (ALiBi's head slopes; also attention's alibi option)
 //   random.js     random.uniform/normal, randomDotExperiment
 //   montecarlo.js dotProductDensity, greedyPacking
 // No arithmetic on results happens in any of them.
 import { assertNoNaN, overflowError } from './errors.js';
 import { knownNaNIndex } from './checks.js';
 import { memoryStats, readOut, resetPeakMemory, withBuffers } from './heap.js';
+import { alibiMethods } from './alibi.js';
 import { attentionMethods } from './attention.js';
 import { matrixMethods } from './matrix.js';
 import { dotProductDensity, greedyPacking } from './montecarlo.js';
@@ -149,7 +151,7 @@ export class AttentionGeometry {
 
 // The family modules' methods, as methods of the class (not enumerable, like
 // the methods of a class body).
-for (const methods of [vectorMethods, matrixMethods, softmaxMethods, attentionMethods, ropeMethods]) {
+for (const methods of [vectorMethods, matrixMethods, softmaxMethods, attentionMethods, ropeMethods, alibiMethods]) {
   for (const [name, descriptor] of Object.entries(Object.getOwnPropertyDescriptors(methods))) {
     if (Object.hasOwn(AttentionGeometry.prototype, name)) throw new Error(`api.js: ${name} is defined twice`);
     Object.defineProperty(AttentionGeometry.prototype, name, { ...descriptor, enumerable: false });

@@ -6,10 +6,11 @@
 // (attentionDimsFields, mhaDimsFields), the buffers by name (heap.js), and the
 // streaming work size is the bindings' constant ATTENTION_STREAMING_WORK_FLOATS.
 // Shapes, options and errors: index.d.ts.
+import { ALIBI_MAX_DISTANCE, alibiOption } from './alibi.js';
 import { knownNaNIndex } from './checks.js';
 import { describeValue, formatIndex, formatShape, overflowError, shapeError } from './errors.js';
 import { HEAP_LIMIT_BYTES } from './heap.js';
-import { checkEvenWidth, ROPE_MAX_POSITION, ropeCall, ropeOption, ropePositions } from './rope.js';
+import { checkEvenWidth, ROPE_MAX_POSITION, ropeCall, ropeOption, ropePositions, ropeSettings } from './rope.js';
 import {
   booleanOption,
   broadcastShapes,
@@ -159,6 +160,26 @@ function softcapOption(m, value) {
 }
 
 /**
+ * The `rope` option of multiHeadAttention: undefined or false (null), true
+ * or { base, interleaved } (the settings of rope.js). d_k must be even and
+ * the last position, T - 1, within 2^24 (RangeError).
+ */
+function mhaRopeOption(m, value, dk, T) {
+  if (value === undefined || value === false) return null;
+  if (value !== true && (value === null || typeof value !== 'object' || Array.isArray(value)))
+    throw new TypeError(`${m}: options.rope must be true, false or { base, interleaved }; got ${describeValue(value)}`);
+  const o = value === true ? {} : optionsObject(m, value, 'options.rope', ['base', 'interleaved']);
+  const settings = ropeSettings(m, o, 'options.rope');
+  if (dk % 2 !== 0)
+    throw new RangeError(
+      `${m}: options.rope turns pairs of channels, and each head has d_k = d_model / numHeads = ${dk}, odd; d_k must be even`,
+    );
+  if (T - 1 > ROPE_MAX_POSITION)
+    throw new RangeError(`${m}: options.rope: token ${T - 1} is beyond position 2^24 = ${ROPE_MAX_POSITION}`);
+  return settings;
+}
+
+/**
  * The `returnScores` option of attention: undefined or false (null), true or
  * 'masked' (the scores the softmax reads), 'capped' (after the soft cap,
  * before the mask: ONNX qk_matmul_output_mode 1) or 'raw' (scale Q K^T: mode
@@ -291,6 +312,7 @@ export const attentionMethods = {
       'kvSeqLen',
       'window',
       'rope',
+      'alibi',
     ]);
     const Q = toTensorRank(m, 'Q', q, [2, 3, 4], '[..., Tq, d_k]');
     const [Tq, dk] = Q.shape.slice(-2);
@@ -334,6 +356,12 @@ export const attentionMethods = {
     if (rope && (Math.abs(ropeStart) > ROPE_MAX_POSITION || Math.abs(ropeLast) > ROPE_MAX_POSITION))
       throw new RangeError(
         `${m}: options.rope puts the queries and new keys at positions ${ropeStart} to ${ropeLast}${rope.start === null ? ` (after ${P} cached keys)` : ''}; a position must be within |m| <= 2^24 = ${ROPE_MAX_POSITION}`,
+      );
+    // ALiBi: one slope per query head; query i at position P + i (kvSeqLen[b] - Tq + i with kvSeqLen).
+    const slopes = alibiOption(m, o.alibi, H);
+    if (slopes && Tq + Tall - 1 > ALIBI_MAX_DISTANCE)
+      throw new RangeError(
+        `${m}: options.alibi with ${Tq} queries and ${Tall} keys: query-key distances reach ${Tq + Tall - 1}, beyond 2^24 = ${ALIBI_MAX_DISTANCE} (the bias is exact only up to there)`,
       );
     const window = windowOption(m, o.window, o.causal);
     const causal = booleanOption(m, 'options.causal', o.causal, false) || window > 0;
@@ -406,6 +434,7 @@ export const attentionMethods = {
         ),
       },
       mask: mask && { data: mask.data },
+      slopes: slopes && { name: 'options.alibi', data: slopes },
       Qrot: rope && { name: 'Q rotated', shape: Q.shape, length: Q.data.length },
       Krot: rope && { name: 'K rotated', shape: K.shape, length: K.data.length },
       qPositions: rope && { name: 'the query positions', data: ropePositions(m, '', undefined, Tq, ropeStart) },
@@ -452,6 +481,7 @@ export const attentionMethods = {
           at(pv, vsb),
           at(p.mask, ms[0]),
           at(p.keyBias, Tall),
+          p.slopes,
           scale,
           softcap,
           dimsPtr,
@@ -462,9 +492,9 @@ export const attentionMethods = {
         );
       };
       let status = 0;
-      if (lengths && causal) {
-        // The causal offset differs per batch (query i sits at position kvSeqLen[b] - Tq + i): one call
-        // per batch, on its dims, the overflow index made flat over all batches.
+      if (lengths && (causal || slopes)) {
+        // The causal offset (and ALiBi's query position) differs per batch (query i sits at position
+        // kvSeqLen[b] - Tq + i): one call per batch, on its dims, the overflow index made flat over all batches.
         const view = new Int32Array(this._rt.memory().buffer, p.dims, dims.length);
         for (let b = 0; b < B && status === 0; b++) {
           view.set(packed(1, lengths[b] - Tq));
@@ -472,14 +502,16 @@ export const attentionMethods = {
           if (s !== 0) status = s === 0x7fffffff ? s : Math.min(0x7fffffff, s + b * H * Tq * Tall);
         }
       } else status = call(0, p.dims);
+      // What is added to scale * Q K^T (after the soft cap), in the kernel's order.
+      const added = `${slopes ? ' + ALiBi bias' : ''}${mask ? ' + mask' : ''}`;
       if (status !== 0)
         throw scoreOverflow(
           m,
           // A capped score cannot overflow: with a cap, what did is scale * Q K^T (a NaN from sums of
-          // both signs), or a capped score plus a mask entry near FLT_MAX.
+          // both signs), or a capped score plus a bias or mask entry near FLT_MAX.
           softcap
-            ? `the scores scale * Q K^T before the soft cap${mask ? ' (or after it, + mask)' : ''}`
-            : `the scores scale * Q K^T${mask ? ' + mask' : ''}`,
+            ? `the scores scale * Q K^T before the soft cap${added ? ` (or after it,${added})` : ''}`
+            : `the scores scale * Q K^T${added}`,
           scoreShape,
           status,
         );
@@ -489,6 +521,7 @@ export const attentionMethods = {
           pq,
           pk,
           pv,
+          0,
           0,
           0,
           scale,
@@ -549,6 +582,8 @@ export const attentionMethods = {
       'keyPaddingMask',
       'returnWeights',
       'streaming',
+      'kvHeads',
+      'rope',
     ]);
     if (io.query === undefined) throw new TypeError(`${m}: query is missing; expected [T, d_model] or [B, T, d_model]`);
     const X = toTensorRank(m, 'query', io.query, [2, 3], '[Tq, d_model] or [B, Tq, d_model]');
@@ -585,19 +620,34 @@ export const attentionMethods = {
       );
     }
     const dk = dm / h;
-    const wExp = `[d_model, d_model] = ${formatShape([dm, dm])} ([in, out])`;
+    // Shared key/value heads (grouped-query attention): W_K and W_V project to kvHeads d_k columns.
+    const hkv = o.kvHeads === undefined ? h : positiveInt(m, 'options.kvHeads', o.kvHeads);
+    if (h % hkv !== 0)
+      throw new RangeError(
+        `${m}: options.kvHeads = ${hkv} does not divide options.numHeads = ${h}; query head i reads key/value head floor(i kvHeads / numHeads), so kvHeads must be a divisor of numHeads`,
+      );
+    const dkv = hkv * dk;
+    const columns = (name) => (name === 'wK' || name === 'wV' || name === 'bK' || name === 'bV' ? dkv : dm);
+    const wExp = (name) =>
+      columns(name) === dm
+        ? `[d_model, d_model] = ${formatShape([dm, dm])} ([in, out])`
+        : `[d_model, kvHeads d_k] = ${formatShape([dm, dkv])} ([in, out]; kvHeads = ${hkv}, d_k = ${dk})`;
     const weight = (name) => {
-      if (pw[name] === undefined) throw new TypeError(`${m}: ${name} is missing; expected ${wExp}`);
-      const w = toTensorRank(m, name, pw[name], [2], wExp);
-      if (w.shape[0] !== dm || w.shape[1] !== dm) throw shapeError(m, name, w.shape, wExp);
+      if (pw[name] === undefined) throw new TypeError(`${m}: ${name} is missing; expected ${wExp(name)}`);
+      const w = toTensorRank(m, name, pw[name], [2], wExp(name));
+      if (w.shape[0] !== dm || w.shape[1] !== columns(name)) throw shapeError(m, name, w.shape, wExp(name));
       return w;
     };
     const bias = (name) => {
       if (pw[name] === undefined || pw[name] === null) return null;
-      const b = toTensorRank(m, name, pw[name], [1], `[d_model] = [${dm}]`);
-      if (b.shape[0] !== dm) throw shapeError(m, name, b.shape, `[d_model] = [${dm}]`);
+      const n = columns(name);
+      const bExp = n === dm ? `[d_model] = [${dm}]` : `[kvHeads d_k] = [${n}]`;
+      const b = toTensorRank(m, name, pw[name], [1], bExp);
+      if (b.shape[0] !== n) throw shapeError(m, name, b.shape, bExp);
       return b;
     };
+    // Rotary positions: each head's q and k of token t turned by position t.
+    const rope = mhaRopeOption(m, o.rope, dk, Math.max(Tq, Tk));
     const [wQ, wK, wV, wO] = ['wQ', 'wK', 'wV', 'wO'].map(weight);
     const [bQ, bK, bV, bO] = ['bQ', 'bK', 'bV', 'bO'].map(bias);
     const scale = o.scale === undefined ? Math.fround(1 / Math.sqrt(dk)) : finiteNumber(m, 'options.scale', o.scale);
@@ -638,12 +688,15 @@ export const attentionMethods = {
       Tk,
       d_model: dm,
       h,
+      h_kv: hkv,
       m_sb: ms[0],
       m_sh: ms[1],
       m_si: ms[2],
       m_sj: ms[3],
       kb_sb: kbsb,
       causal: causal ? 1 : 0,
+      rope: rope ? 1 : 0,
+      rope_interleaved: rope && rope.interleaved ? 1 : 0,
       streaming: streaming ? 1 : 0,
     });
     const nOut = B * Tq * dm;
@@ -687,6 +740,7 @@ export const attentionMethods = {
           p.mask,
           p.keyPaddingMask,
           scale,
+          rope ? rope.base : 10000,
           pd,
           p.output,
           p.weights,
@@ -708,12 +762,12 @@ export const attentionMethods = {
             {
               what: `K = ${kName}\u00b7wK${bK ? ' + bK' : ''}`,
               inputs: bK ? `${kName}, wK or bK` : `${kName} or wK`,
-              shape: [...Kx.shape.slice(0, -1), dm],
+              shape: [...Kx.shape.slice(0, -1), dkv],
             },
             {
               what: `V = ${vName}\u00b7wV${bV ? ' + bV' : ''}`,
               inputs: bV ? `${vName}, wV or bV` : `${vName} or wV`,
-              shape: [...Kx.shape.slice(0, -1), dm],
+              shape: [...Kx.shape.slice(0, -1), dkv],
             },
           ];
           const outputProjection = {

@@ -249,6 +249,19 @@ export interface AttentionOptions {
    */
   rope?: boolean | (RopeSettings & { start?: number });
   /**
+   * ALiBi, attention with linear biases (Press et al. 2022, "Train Short, Test Long", §3):
+   * query head h adds -m_h |i + P - j| to the score of query i and key j, where the mask is
+   * added (after `softcap`, before `mask`), P the queries' position: 0, the KV cache's length,
+   * or with `kvSeqLen` kvSeqLen[b] - Tq (with or without `causal`). For keys after the query
+   * (no `causal`) the distance is taken as |i + P - j|, the symmetric form. `true` for the
+   * paper's slopes ({@link AttentionGeometry.alibiSlopes} of h_q), or h_q slopes m_h (an array
+   * or a Float32Array; rounded to float32). The bias is computed in the kernel, exact to one
+   * rounding (registry.inc); `returnScores` `'raw'` and `'capped'` leave it out. Not a boolean or
+   * an array: TypeError; another length than h_q, a non-finite slope, or distances beyond 2^24
+   * (Tq + P + Tk - 1 > 2^24): RangeError naming `options.alibi`.
+   */
+  alibi?: boolean | ArrayLike<number>;
+  /**
    * Boolean (`true` = may attend) or additive float mask (added to the scaled
    * scores; -Infinity hides a key), broadcast to [B, h, Tq, Tk] from any
    * trailing-aligned shape ([Tq, Tk], [Tk], [B, 1, Tq, Tk], ...).
@@ -267,7 +280,7 @@ export interface AttentionOptions {
   returnWeights?: boolean;
   /**
    * Also return the scores [..., Tq, Tk]. `true` or `'masked'`: those the softmax reads, scale Q K^T
-   * (capped if `softcap`) + mask, with -Infinity where masked, causal or outside the window (ONNX
+   * (capped if `softcap`) + ALiBi bias + mask, with -Infinity where masked, causal or outside the window (ONNX
    * qk_matmul_output_mode 2). `'capped'`: after the soft cap, before any mask (mode 1). `'raw'`:
    * scale Q K^T alone (mode 0). The last two take one more pass of the kernel. Default false;
    * another value is a TypeError.
@@ -328,7 +341,8 @@ export interface MultiHeadInputs {
 
 /**
  * Projection weights in the row-vector convention of the articles: Q = X_q W_Q + b_Q.
- * Every W is [d_model, d_model] as [in, out]. PyTorch's nn.Linear stores [out, in]:
+ * Every W is [d_model, d_model] as [in, out], except W_K and W_V with `kvHeads`: [d_model,
+ * kvHeads d_k] (and b_K, b_V [kvHeads d_k]). PyTorch's nn.Linear stores [out, in]:
  * pass the transpose (for nn.MultiheadAttention, W_Q, W_K, W_V are the three
  * [d_model, d_model] row blocks of in_proj_weight, W_O is out_proj.weight; transpose each).
  */
@@ -337,7 +351,7 @@ export interface MultiHeadWeights {
   wK: TensorLike;
   wV: TensorLike;
   wO: TensorLike;
-  /** Biases [d_model]; each optional (none by default). */
+  /** Biases [d_model] ([kvHeads d_k] for bK and bV); each optional (none by default). */
   bQ?: Vector | null;
   bK?: Vector | null;
   bV?: Vector | null;
@@ -376,6 +390,21 @@ export interface MultiHeadOptions {
    * @throws TypeError when not a boolean, or when `true` together with `returnWeights`.
    */
   streaming?: boolean;
+  /**
+   * Shared key/value heads (grouped-query attention, Ainslie et al. 2023; 1 is multi-query
+   * attention): W_K and W_V project to kvHeads d_k columns and query head i reads key/value
+   * head floor(i kvHeads / numHeads), shared in place. An integer >= 1 that divides numHeads
+   * (RangeError otherwise; W_K, W_V, b_K or b_V of another width: RangeError naming it and
+   * the expected [d_model, kvHeads d_k]). Default numHeads.
+   */
+  kvHeads?: number;
+  /**
+   * Rotary positions (RoPE; Su et al. 2021): after the projections, each head's q and k of
+   * token t are turned as {@link AttentionGeometry.rope} turns position t (queries and keys
+   * alike, from 0), before the scores. `true` for base 10000 and interleaved pairs, or
+   * `{ base, interleaved }`. d_k must be even (RangeError). Not a boolean or an object: TypeError.
+   */
+  rope?: boolean | RopeSettings;
 }
 
 /** What {@link AttentionGeometry.memoryStats} reports, in bytes. */
@@ -570,6 +599,14 @@ export interface AttentionGeometry {
    */
   rope(x: TensorLike, options?: RopeOptions): Tensor;
   /**
+   * The ALiBi slopes of h heads (Press et al. 2022, §3), rounded to float32: for h a power of
+   * two, m_i = 2^(-8i/h), i = 1..h (1/2, 1/4, ..., 1/256 for 8 heads); otherwise the slopes
+   * of the power of two n below h, then every other slope of 2n (the 1st, 3rd, ...) up to h,
+   * as in the paper's implementation. What `attention(..., { alibi: true })` uses.
+   * @throws TypeError when h is not an integer; RangeError when it is not between 1 and 65536.
+   */
+  alibiSlopes(h: number): Float32Array;
+  /**
    * Scaled dot-product attention (Vaswani et al. 2017, §3.2.1, eq. 1):
    * scores = scale Q K^T + mask, weights = softmax(scores) over keys, output = weights V.
    * Q [..., Tq, d_k], K [..., Tk, d_k], V [..., Tk, d_v]; up to two leading dimensions
@@ -606,9 +643,12 @@ export interface AttentionGeometry {
    * Separate query, key and value give cross-attention. The projections use this variant's
    * matmul; each head reads and writes its d_k columns in place (row stride d_model), and is
    * attended by streaming (no [Tq, Tk] buffer) unless `returnWeights` or `streaming: false`.
+   * With `kvHeads` the key/value projections are narrower and shared by groups of query heads
+   * (GQA); with `rope` each head's q and k are turned by their positions before the scores.
    * @throws TypeError for `streaming: true` together with `returnWeights: true`, or an option
    *   of the wrong kind.
-   * @throws RangeError when numHeads does not divide d_model, for shapes that do not fit,
+   * @throws RangeError when numHeads does not divide d_model or kvHeads does not divide
+   *   numHeads, when `rope` meets an odd d_k, for shapes that do not fit,
    *   or when a projection or a head's scores overflow float32 (the output would be NaN).
    *   An overflowing projection Q, K or V is named as such, with the entry and the inputs
    *   to scale ("V[0, 3] overflowed float32 ... (the projection V = value·wV ..."); so is the

@@ -8,7 +8,9 @@
 //             Y = A V,
 //           and optionally a soft cap c > 0 on the scores before the mask
 //           (Gemma 2; ONNX Attention, opset 23): S = c tanh(scale Q K^T / c)
-//           + mask + key_bias.
+//           + mask + key_bias; and optionally ALiBi (Press et al. 2022, §3):
+//           head h adds -m_h |i + P - j| where the mask is added, P the
+//           queries' position offset (causal_offset).
 //   §3.2.2  MultiHead(Xq, Xk, Xv) = concat(head_1, ..., head_h) W_O + b_O,
 //           head_i = Attention(Q_i, K_i, V_i), Q = Xq W_Q + b_Q (likewise K, V)
 //           in the row-vector convention (W [in, out] = [d_model, d_model]),
@@ -46,10 +48,12 @@
 //
 // A Kernels type supplies the variant's inner loops:
 //   scores(q, q_st, k, k_st, rows, cols, d_k, S, lds)   S[r][j] = q_r . k_j
-//   finish_scores(s, n, visible, scale, softcap, mrow, m_sj, kb, &bad) -> row max
-//       s_j = cap(scale * s_j) + mask_j + kb_j for j < visible, -Infinity
-//       after, cap(x) = softcap tanh(x / softcap) when softcap > 0, else x;
-//       bad = the first j whose score overflowed (overflow.h), or -1
+//   finish_scores(s, n, visible, scale, softcap, mrow, m_sj, kb, alibi, &bad) -> row max
+//       s_j = ((cap(scale * s_j) + b_j) + mask_j) + kb_j for j < visible,
+//       -Infinity after, cap(x) = softcap tanh(x / softcap) when softcap > 0,
+//       else x; b_j = (-m) |n0 - j| the ALiBi bias of alibi = {m, n0}, left
+//       out when m = 0; bad = the first j whose score overflowed
+//       (overflow.h), or -1
 //   softmax_row(z, n, y) -> false if every z is -Infinity   softmax_<v>.cc
 //   mix_values(alpha, n, v, v_st, d_v, y)                y = sum_j alpha_j v_j
 //   exp1(x), exp_row(s, n, m) -> sum_j of s_j = exp(s_j - m) (in place; s has
@@ -66,6 +70,7 @@
 
 #include "kernels.h"
 #include "overflow.h"
+#include "rope.h"
 
 namespace ag {
 
@@ -105,7 +110,23 @@ struct Slice {
   int32_t window;         // with causal, > 0: only the last `window` of those keys; 0: all of them
   float scale;
   float softcap;  // > 0: scores capped to softcap * tanh(score / softcap) before the mask; 0: none
+  float slope;    // ALiBi: -slope |i + causal_offset - j| added to score (i, j); 0: none
 };
+
+// The ALiBi bias of one run of scores (Press et al. 2022, §3): score j of
+// the run gets b_j = (-m) |n0 - j|, n0 the distance i + P - j of the run's
+// first key. m = 0 is no bias. |n0 - j| <= 2^24 (the JS layer checks), so
+// the distance is an exact float and b_j one rounding of an exact product.
+struct Alibi {
+  float m;
+  int32_t n0;
+};
+
+// The bias for row i of a slice from key j0 on.
+inline Alibi alibi_at(const Slice& sl, int32_t i, int32_t j0) {
+  if (sl.slope == 0.0f) return Alibi{0.0f, 0};
+  return Alibi{sl.slope, static_cast<int32_t>(static_cast<int64_t>(i) + sl.causal_offset - j0)};
+}
 
 // Causal: query i sees keys 0..i + causal_offset (top-left aligned when the
 // offset is 0; a KV cache of P keys puts query i at position P + i), all of
@@ -137,13 +158,15 @@ inline void hide_before(float* s, int32_t lo) {
 // variant's, and the simd128 variant's for masks that are not contiguous
 // along the keys.
 inline float finish_scores_loop(float* s, int32_t n, int32_t visible, float scale, float softcap, const float* mrow,
-                                ptrdiff_t m_sj, const float* kb, int32_t* bad) {
+                                ptrdiff_t m_sj, const float* kb, Alibi alibi, int32_t* bad) {
   float mx = -INFINITY;
   *bad = -1;
   for (int32_t j = 0; j < visible; ++j) {
     // Capped, an infinite scale * q.k is +-softcap: no overflow (only a NaN is).
     const float raw = softcap > 0.0f ? softcap * tanhf(scale * s[j] / softcap) : scale * s[j];
     float sij = raw;
+    // An ALiBi bias that overflows (m |n| > FLT_MAX) leaves z infinite, not masked: an overflow.
+    if (alibi.m != 0.0f) sij += -alibi.m * fabsf(static_cast<float>(alibi.n0 - j));
     bool masked_out = false;
     if (mrow != nullptr) {
       const float m = mrow[static_cast<ptrdiff_t>(j) * m_sj];
@@ -189,7 +212,7 @@ int32_t materialized_slice(const Slice& sl, float* S, float* W, float* row, size
     const float* mi = sl.mask != nullptr ? sl.mask + static_cast<ptrdiff_t>(i) * sl.m_si + lo * sl.m_sj : nullptr;
     int32_t bad;
     Kernels::finish_scores(s + lo, Tk - lo, visible - lo, sl.scale, sl.softcap, mi, sl.m_sj,
-                           sl.kb != nullptr ? sl.kb + lo : nullptr, &bad);
+                           sl.kb != nullptr ? sl.kb + lo : nullptr, alibi_at(sl, i, lo), &bad);
     hide_before(s, lo);
     if (bad >= 0) note_overflow(&status, flat0 + static_cast<size_t>(i) * Tk + lo + bad);
     float* a = W != nullptr ? W + static_cast<size_t>(i) * Tk : (row != nullptr ? row : s);
@@ -225,7 +248,8 @@ void renormalized_row(const Slice& sl, int32_t i, float M, float l, float* s, fl
                           ? sl.mask + static_cast<ptrdiff_t>(i) * sl.m_si + static_cast<ptrdiff_t>(j0) * sl.m_sj
                           : nullptr;
     int32_t bad;  // already reported by the first pass
-    Kernels::finish_scores(s, nk, nk, sl.scale, sl.softcap, mi, sl.m_sj, sl.kb != nullptr ? sl.kb + j0 : nullptr, &bad);
+    Kernels::finish_scores(s, nk, nk, sl.scale, sl.softcap, mi, sl.m_sj, sl.kb != nullptr ? sl.kb + j0 : nullptr,
+                           alibi_at(sl, i, j0), &bad);
     Kernels::exp_row(s, nk, M);
     Kernels::divide_row(s, nk, l);
     Kernels::accumulate(s, kTileK, sl.v + static_cast<ptrdiff_t>(j0) * sl.v_st, sl.v_st, 1, nk, sl.d_v, yi, sl.o_st);
@@ -276,8 +300,9 @@ int32_t streaming_slice(const Slice& sl, float* work, size_t flat0) {
                               ? sl.mask + static_cast<ptrdiff_t>(i) * sl.m_si + static_cast<ptrdiff_t>(jf) * sl.m_sj
                               : nullptr;
         int32_t bad;
-        const float tile_max = Kernels::finish_scores(s + skip, nk - skip, visible - skip, sl.scale, sl.softcap, mi,
-                                                      sl.m_sj, sl.kb != nullptr ? sl.kb + jf : nullptr, &bad);
+        const float tile_max =
+            Kernels::finish_scores(s + skip, nk - skip, visible - skip, sl.scale, sl.softcap, mi, sl.m_sj,
+                                   sl.kb != nullptr ? sl.kb + jf : nullptr, alibi_at(sl, i, jf), &bad);
         hide_before(s, skip);
         if (bad >= 0) note_overflow(&status, flat0 + static_cast<size_t>(i) * Tk + jf + bad);
         const float m_new = tile_max > m[r] ? tile_max : m[r];
@@ -318,11 +343,13 @@ int32_t streaming_slice(const Slice& sl, float* work, size_t flat0) {
 }
 
 // Scaled dot-product attention over the B x H slices of *d (§3.2.1).
-// Returns 0, or 1 + the flat [B, H, Tq, Tk] index of the first score that
-// overflowed float32 (overflow.h).
+// slopes: ALiBi's m_h per query head [H], or null. Returns 0, or 1 + the
+// flat [B, H, Tq, Tk] index of the first score that overflowed float32
+// (overflow.h).
 template <class Kernels>
-int32_t attention(const float* q, const float* k, const float* v, const float* mask, const float* key_bias, float scale,
-                  float softcap, const ag_attention_dims* d, float* out, float* weights, float* scores, float* work) {
+int32_t attention(const float* q, const float* k, const float* v, const float* mask, const float* key_bias,
+                  const float* slopes, float scale, float softcap, const ag_attention_dims* d, float* out,
+                  float* weights, float* scores, float* work) {
   const int32_t Tq = d->Tq, Tk = d->Tk;
   const int32_t group = d->kv_group > 1 ? d->kv_group : 1;  // query heads per key/value head
   int32_t status = 0;
@@ -345,6 +372,7 @@ int32_t attention(const float* q, const float* k, const float* v, const float* m
       sl.window = d->window;
       sl.scale = scale;
       sl.softcap = softcap > 0.0f ? softcap : 0.0f;
+      sl.slope = slopes != nullptr ? slopes[h] : 0.0f;
       // Offset of this slice's rows in the contiguous [B, H, Tq, Tk] outputs
       // and in the status's flat index.
       const size_t flat0 = (static_cast<size_t>(b) * d->H + static_cast<size_t>(h)) * Tq * Tk;
@@ -376,33 +404,65 @@ inline void add_bias(float* Y, const float* bias, int32_t rows, int32_t n) {
   }
 }
 
+// Rotates, in place, the heads of X [rows of T tokens, heads * d_k] (row
+// stride `stride`) by the table C, S [T, d_k] of rope.h: each head's d_k
+// channels of token t as one rope row (Su et al. 2021), through tmp [d_k].
+template <class Kernels>
+void rotate_heads(float* X, int32_t rows, int32_t T, int32_t heads, int32_t dk, ptrdiff_t stride, const float* C,
+                  const float* S, bool interleaved, float* tmp) {
+  for (int32_t r = 0; r < rows; ++r)
+    for (int32_t t = 0; t < T; ++t)
+      for (int32_t hh = 0; hh < heads; ++hh) {
+        float* x = X + (static_cast<ptrdiff_t>(r) * T + t) * stride + static_cast<ptrdiff_t>(hh) * dk;
+        const size_t trow = static_cast<size_t>(t) * dk;
+        Kernels::rope_row(x, C + trow, S + trow, dk, interleaved, tmp);
+        for (int32_t c = 0; c < dk; ++c) x[c] = tmp[c];
+      }
+}
+
 // Multi-head attention (§3.2.2). work is laid out as in
 // ag_mha_workspace_floats (attention_workspace.cc). Returns attention's status
 // for the per-head scores ([B, h, Tq, Tk] index).
 template <class Kernels>
 int32_t multi_head_attention(const float* xq, const float* xk, const float* xv, const float* wq, const float* wk,
                              const float* wv, const float* wo, const float* bq, const float* bk, const float* bv,
-                             const float* bo, const float* mask, const float* key_bias, float scale,
+                             const float* bo, const float* mask, const float* key_bias, float scale, double rope_base,
                              const ag_mha_dims* d, float* out, float* weights, float* work) {
   const int32_t B = d->B, Tq = d->Tq, Tk = d->Tk, dm = d->d_model, h = d->h;
   const int32_t dk = dm / h;
-  const size_t nq = static_cast<size_t>(B) * Tq * dm, nk = static_cast<size_t>(B) * Tk * dm;
-  float* Q = work;                // [B, Tq, d_model]
-  float* K = Q + nq;              // [B, Tk, d_model]
-  float* V = K + nk;              // [B, Tk, d_model]
-  float* heads = V + nk;          // [B, Tq, d_model]: head i in columns i*d_k ..
-  float* attn_work = heads + nq;  // the attention's work (ag_mha_workspace_floats)
+  const int32_t hkv = d->h_kv > 0 ? d->h_kv : h;  // key/value heads (grouped-query attention when < h)
+  const int32_t dkv = hkv * dk;                   // the columns of K and V
+  const size_t nq = static_cast<size_t>(B) * Tq * dm, nk = static_cast<size_t>(B) * Tk * dkv;
+  float* Q = work;           // [B, Tq, d_model]
+  float* K = Q + nq;         // [B, Tk, h_kv d_k]
+  float* V = K + nk;         // [B, Tk, h_kv d_k]
+  float* heads = V + nk;     // [B, Tq, d_model]: head i in columns i*d_k ..
+  float* rest = heads + nq;  // with rope: the table [2, max(Tq, Tk), d_k] and a row [d_k]; then
+                             // the attention's work (ag_mha_workspace_floats)
+  const int32_t Tr = Tq > Tk ? Tq : Tk;
+  float* attn_work = d->rope ? rest + 2 * static_cast<size_t>(Tr) * dk + dk : rest;
 
   // The projections treat [B, T, d_model] as [B*T, d_model] row vectors.
   Kernels::matmul(xq, wq, B * Tq, dm, dm, Q);
   add_bias(Q, bq, B * Tq, dm);
-  Kernels::matmul(xk, wk, B * Tk, dm, dm, K);
-  add_bias(K, bk, B * Tk, dm);
-  Kernels::matmul(xv, wv, B * Tk, dm, dm, V);
-  add_bias(V, bv, B * Tk, dm);
+  Kernels::matmul(xk, wk, B * Tk, dm, dkv, K);
+  add_bias(K, bk, B * Tk, dkv);
+  Kernels::matmul(xv, wv, B * Tk, dm, dkv, V);
+  add_bias(V, bv, B * Tk, dkv);
+
+  if (d->rope) {
+    // Token t of the queries and of the keys at position t: one table for both.
+    rope::table(nullptr, Tr, dk, rope_base, d->rope_interleaved != 0, rest);
+    const float* C = rest;
+    const float* S = rest + static_cast<size_t>(Tr) * dk;
+    float* tmp = rest + 2 * static_cast<size_t>(Tr) * dk;
+    rotate_heads<Kernels>(Q, B, Tq, h, dk, dm, C, S, d->rope_interleaved != 0, tmp);
+    rotate_heads<Kernels>(K, B, Tk, hkv, dk, dkv, C, S, d->rope_interleaved != 0, tmp);
+  }
 
   // Head i of Q is the [Tq, d_k] slice starting at column i*d_k with row
-  // stride d_model: split and concat are strides, not copies.
+  // stride d_model: split and concat are strides, not copies. Query head i
+  // reads key/value head i / (h / h_kv).
   ag_attention_dims ad;
   ad.B = B;
   ad.H = h;
@@ -411,18 +471,18 @@ int32_t multi_head_attention(const float* xq, const float* xk, const float* xv, 
   ad.d_k = dk;
   ad.d_v = dk;
   ad.q_sb = Tq * dm, ad.q_sh = dk, ad.q_st = dm;
-  ad.k_sb = Tk * dm, ad.k_sh = dk, ad.k_st = dm;
-  ad.v_sb = Tk * dm, ad.v_sh = dk, ad.v_st = dm;
+  ad.k_sb = Tk * dkv, ad.k_sh = dk, ad.k_st = dkv;
+  ad.v_sb = Tk * dkv, ad.v_sh = dk, ad.v_st = dkv;
   ad.o_sb = Tq * dm, ad.o_sh = dk, ad.o_st = dm;
   ad.m_sb = d->m_sb, ad.m_sh = d->m_sh, ad.m_si = d->m_si, ad.m_sj = d->m_sj;
   ad.kb_sb = d->kb_sb;
-  ad.kv_group = 1;
+  ad.kv_group = h / hkv;
   ad.causal = d->causal;
   ad.causal_offset = 0;
   ad.window = 0;
   ad.streaming = d->streaming;
   const int32_t status =
-      attention<Kernels>(Q, K, V, mask, key_bias, scale, 0.0f, &ad, heads, weights, nullptr, attn_work);
+      attention<Kernels>(Q, K, V, mask, key_bias, nullptr, scale, 0.0f, &ad, heads, weights, nullptr, attn_work);
 
   Kernels::matmul(heads, wo, B * Tq, dm, dm, out);
   add_bias(out, bo, B * Tq, dm);

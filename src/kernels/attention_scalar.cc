@@ -64,8 +64,11 @@ struct ScalarKernels {
       for (int32_t j = 0; j < cols; ++j) S[r * lds + j] = ag_dot__scalar(q + r * q_st, k + j * k_st, d_k);
   }
   static float finish_scores(float* s, int32_t n, int32_t visible, float scale, float softcap, const float* mrow,
-                             ptrdiff_t m_sj, const float* kb, int32_t* bad) {
-    return ag::attention_detail::finish_scores_loop(s, n, visible, scale, softcap, mrow, m_sj, kb, bad);
+                             ptrdiff_t m_sj, const float* kb, ag::attention_detail::Alibi alibi, int32_t* bad) {
+    return ag::attention_detail::finish_scores_loop(s, n, visible, scale, softcap, mrow, m_sj, kb, alibi, bad);
+  }
+  static void rope_row(const float* x, const float* C, const float* S, int32_t d, bool interleaved, float* out) {
+    ag::rope::scalar::rope_row(x, C, S, d, interleaved, out);
   }
   static bool softmax_row(const float* z, int32_t n, float* y) { return ag::scalar::softmax_row(z, n, y); }
   static void mix_values(const float* alpha, int32_t n, const float* v, ptrdiff_t v_st, int32_t d_v, float* y) {
@@ -105,19 +108,19 @@ struct ScalarKernels {
 extern "C" {
 
 int32_t ag_attention__scalar(const float* q, const float* k, const float* v, const float* mask, const float* key_bias,
-                             float scale, float softcap, const ag_attention_dims* dims, float* out, float* weights,
-                             float* scores, float* work) {
-  return ag::attention_detail::attention<ScalarKernels>(q, k, v, mask, key_bias, scale, softcap, dims, out, weights,
-                                                        scores, work);
+                             const float* alibi_slopes, float scale, float softcap, const ag_attention_dims* dims,
+                             float* out, float* weights, float* scores, float* work) {
+  return ag::attention_detail::attention<ScalarKernels>(q, k, v, mask, key_bias, alibi_slopes, scale, softcap, dims,
+                                                        out, weights, scores, work);
 }
 
 int32_t ag_multi_head_attention__scalar(const float* xq, const float* xk, const float* xv, const float* wq,
                                         const float* wk, const float* wv, const float* wo, const float* bq,
                                         const float* bk, const float* bv, const float* bo, const float* mask,
-                                        const float* key_bias, float scale, const ag_mha_dims* dims, float* out,
-                                        float* weights, float* work) {
-  return ag::attention_detail::multi_head_attention<ScalarKernels>(xq, xk, xv, wq, wk, wv, wo, bq, bk, bv, bo, mask,
-                                                                   key_bias, scale, dims, out, weights, work);
+                                        const float* key_bias, float scale, double rope_base, const ag_mha_dims* dims,
+                                        float* out, float* weights, float* work) {
+  return ag::attention_detail::multi_head_attention<ScalarKernels>(
+      xq, xk, xv, wq, wk, wv, wo, bq, bk, bv, bo, mask, key_bias, scale, rope_base, dims, out, weights, work);
 }
 
 }  // extern "C"

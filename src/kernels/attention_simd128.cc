@@ -60,14 +60,14 @@ v128_t mix4(const float* alpha, int32_t n, const float* v, ptrdiff_t v_st) {
 // (overflow.h) would say no: |raw| finite, z below +Infinity and not NaN, and
 // z above -Infinity unless the mask or the key bias hides the key.
 float finish_scores4(float* s, int32_t n, int32_t visible, float scale, const float* mrow, const float* kb,
-                     int32_t* bad) {
+                     ag::attention_detail::Alibi alibi, int32_t* bad) {
   using ag::simd::load;
   using ag::simd::splat;
   const v128_t sc = splat(scale), inf = splat(INFINITY), ninf = splat(-INFINITY);
   v128_t vmax = ninf;
   *bad = -1;
   int32_t j = 0;
-  if (mrow == nullptr && kb == nullptr) {
+  if (mrow == nullptr && kb == nullptr && alibi.m == 0.0f) {
     // No mask and no bias (the common case): z = raw, and a score overflowed
     // exactly when it is not finite. The lanes' verdicts are gathered and
     // looked at once, after the loop; the first bad score, if any, is then
@@ -87,9 +87,14 @@ float finish_scores4(float* s, int32_t n, int32_t visible, float scale, const fl
         }
     }
   }
-  for (; j + 4 <= visible; j += 4) {
+  // ALiBi: the distances n0 - j of four keys, exact small integers, one f32x4
+  // add of -4 per group (|n0 - j| <= 2^24), and the bias (-m) |n0 - j|.
+  const v128_t neg_m = splat(-alibi.m), step = splat(-4.0f);
+  v128_t dist = wasm_f32x4_add(splat(static_cast<float>(alibi.n0 - j)), wasm_f32x4_make(0.0f, -1.0f, -2.0f, -3.0f));
+  for (; j + 4 <= visible; j += 4, dist = wasm_f32x4_add(dist, step)) {
     const v128_t raw = wasm_f32x4_mul(load(s + j), sc);
     v128_t z = raw;
+    if (alibi.m != 0.0f) z = wasm_f32x4_add(z, wasm_f32x4_mul(neg_m, wasm_f32x4_abs(dist)));
     v128_t hidden = wasm_i32x4_splat(0);
     if (mrow != nullptr) {
       const v128_t m = load(mrow + j);
@@ -111,9 +116,9 @@ float finish_scores4(float* s, int32_t n, int32_t visible, float scale, const fl
   float mx = ag::simd::max_lanes(vmax);
   if (j < visible) {
     int32_t tail_bad;
-    const float tail_max = ag::attention_detail::finish_scores_loop(s + j, visible - j, visible - j, scale, 0.0f,
-                                                                    mrow != nullptr ? mrow + j : nullptr, 1,
-                                                                    kb != nullptr ? kb + j : nullptr, &tail_bad);
+    const float tail_max = ag::attention_detail::finish_scores_loop(
+        s + j, visible - j, visible - j, scale, 0.0f, mrow != nullptr ? mrow + j : nullptr, 1,
+        kb != nullptr ? kb + j : nullptr, ag::attention_detail::Alibi{alibi.m, alibi.n0 - j}, &tail_bad);
     if (tail_bad >= 0 && *bad < 0) *bad = j + tail_bad;
     mx = tail_max > mx ? tail_max : mx;
   }
@@ -132,12 +137,15 @@ struct Simd128Kernels {
     ag::simd128::gemm_nt(rows, cols, d_k, q, q_st, k, k_st, 0.0f, S, lds);
   }
   static float finish_scores(float* s, int32_t n, int32_t visible, float scale, float softcap, const float* mrow,
-                             ptrdiff_t m_sj, const float* kb, int32_t* bad) {
+                             ptrdiff_t m_sj, const float* kb, ag::attention_detail::Alibi alibi, int32_t* bad) {
     // A soft cap is one tanhf per score (as in the scalar variant): the plain loop.
     if (softcap > 0.0f || (mrow != nullptr && m_sj != 1)) {
-      return ag::attention_detail::finish_scores_loop(s, n, visible, scale, softcap, mrow, m_sj, kb, bad);
+      return ag::attention_detail::finish_scores_loop(s, n, visible, scale, softcap, mrow, m_sj, kb, alibi, bad);
     }
-    return finish_scores4(s, n, visible, scale, mrow, kb, bad);
+    return finish_scores4(s, n, visible, scale, mrow, kb, alibi, bad);
+  }
+  static void rope_row(const float* x, const float* C, const float* S, int32_t d, bool interleaved, float* out) {
+    ag::rope::simd128::rope_row(x, C, S, d, interleaved, out);
   }
   static bool softmax_row(const float* z, int32_t n, float* y) { return ag::simd128::softmax_row(z, n, y); }
   static void mix_values(const float* alpha, int32_t n, const float* v, ptrdiff_t v_st, int32_t d_v, float* y) {
@@ -182,19 +190,19 @@ struct Simd128Kernels {
 extern "C" {
 
 int32_t ag_attention__simd128(const float* q, const float* k, const float* v, const float* mask, const float* key_bias,
-                              float scale, float softcap, const ag_attention_dims* dims, float* out, float* weights,
-                              float* scores, float* work) {
-  return ag::attention_detail::attention<Simd128Kernels>(q, k, v, mask, key_bias, scale, softcap, dims, out, weights,
-                                                         scores, work);
+                              const float* alibi_slopes, float scale, float softcap, const ag_attention_dims* dims,
+                              float* out, float* weights, float* scores, float* work) {
+  return ag::attention_detail::attention<Simd128Kernels>(q, k, v, mask, key_bias, alibi_slopes, scale, softcap, dims,
+                                                         out, weights, scores, work);
 }
 
 int32_t ag_multi_head_attention__simd128(const float* xq, const float* xk, const float* xv, const float* wq,
                                          const float* wk, const float* wv, const float* wo, const float* bq,
                                          const float* bk, const float* bv, const float* bo, const float* mask,
-                                         const float* key_bias, float scale, const ag_mha_dims* dims, float* out,
-                                         float* weights, float* work) {
-  return ag::attention_detail::multi_head_attention<Simd128Kernels>(xq, xk, xv, wq, wk, wv, wo, bq, bk, bv, bo, mask,
-                                                                    key_bias, scale, dims, out, weights, work);
+                                         const float* key_bias, float scale, double rope_base, const ag_mha_dims* dims,
+                                         float* out, float* weights, float* work) {
+  return ag::attention_detail::multi_head_attention<Simd128Kernels>(
+      xq, xk, xv, wq, wk, wv, wo, bq, bk, bv, bo, mask, key_bias, scale, rope_base, dims, out, weights, work);
 }
 
 }  // extern "C"

@@ -3,8 +3,9 @@
 // and by the JS layer, which allocates it.
 //
 // Layout (floats), matching attention_impl.h:
-//   Q [B, Tq, d_model] | K [B, Tk, d_model] | V [B, Tk, d_model] |
-//   concatenated heads [B, Tq, d_model] | the attention's work:
+//   Q [B, Tq, d_model] | K [B, Tk, h_kv d_k] | V [B, Tk, h_kv d_k] |
+//   concatenated heads [B, Tq, d_model] | with rope, the cosine and sine
+//   table [2, max(Tq, Tk), d_k] and a row [d_k] | the attention's work:
 //   AG_ATTENTION_STREAMING_WORK_FLOATS when streaming (one tile of scores and
 //   two numbers per query row of a block), else one head's score grid
 //   [Tq, Tk] (the materialized path forms it even when the weights are not
@@ -14,9 +15,13 @@
 #include "kernels.h"
 
 extern "C" size_t ag_mha_workspace_floats(const ag_mha_dims* d) {
+  const size_t dk = static_cast<size_t>(d->d_model / d->h);
+  const size_t dkv = d->h_kv > 0 ? static_cast<size_t>(d->h_kv) * dk : static_cast<size_t>(d->d_model);
   const size_t q = static_cast<size_t>(d->B) * static_cast<size_t>(d->Tq) * static_cast<size_t>(d->d_model);
-  const size_t k = static_cast<size_t>(d->B) * static_cast<size_t>(d->Tk) * static_cast<size_t>(d->d_model);
+  const size_t k = static_cast<size_t>(d->B) * static_cast<size_t>(d->Tk) * dkv;
+  const size_t T = static_cast<size_t>(d->Tq > d->Tk ? d->Tq : d->Tk);
+  const size_t rope = d->rope ? 2 * T * dk + dk : 0;
   const size_t attention_work = d->streaming ? static_cast<size_t>(AG_ATTENTION_STREAMING_WORK_FLOATS)
                                              : static_cast<size_t>(d->Tq) * static_cast<size_t>(d->Tk);
-  return 2 * q + 2 * k + attention_work;
+  return 2 * q + 2 * k + rope + attention_work;
 }

@@ -40,7 +40,8 @@ typedef struct ag_attention_dims {
   int32_t kb_sb;
   int32_t kv_group;       // query heads per key/value head (see above); 0 or 1: one each
   int32_t causal;         // 1: query i sees keys 0..i + causal_offset; 0: all keys
-  int32_t causal_offset;  // 0: top-left aligned; P: query i at position P + i (a KV cache); < 0: early rows see none
+  int32_t causal_offset;  // 0: top-left aligned; P: query i at position P + i (a KV cache; also ALiBi's); < 0: early
+                          // rows see none
   int32_t window;         // with causal, w > 0: query i sees only its last w keys, i + causal_offset - w + 1 on; 0: all
   int32_t streaming;      // 1: online softmax over key tiles, no [Tq, Tk] grid; 0: the grid
 } ag_attention_dims;
@@ -70,22 +71,28 @@ typedef struct ag_attention_dims {
 // as [B, h, Tq, Tk].
 typedef struct ag_mha_dims {
   int32_t B, Tq, Tk, d_model, h;
+  int32_t h_kv;  // key/value heads (divides h; W_K, W_V project to h_kv d_k columns); 0: h
   int32_t m_sb, m_sh, m_si, m_sj;
   int32_t kb_sb;
   int32_t causal;
-  int32_t streaming;  // as in ag_attention_dims; needs weights null
+  int32_t rope;              // 1: each head's q and k turned by RoPE, token t at position t; 0: none
+  int32_t rope_interleaved;  // with rope: 1 pairs (2p, 2p+1), 0 pairs (p, p + d_k/2)
+  int32_t streaming;         // as in ag_attention_dims; needs weights null
 } ag_mha_dims;
 
 // The fields of ag_mha_dims in memory order (as AG_ATTENTION_DIMS_FIELDS).
 // clang-format off
 #define AG_MHA_DIMS_FIELDS(X) \
-  X(B) X(Tq) X(Tk) X(d_model) X(h) X(m_sb) X(m_sh) X(m_si) X(m_sj) X(kb_sb) X(causal) X(streaming)
+  X(B) X(Tq) X(Tk) X(d_model) X(h) X(h_kv) X(m_sb) X(m_sh) X(m_si) X(m_sj) X(kb_sb) X(causal) X(rope) \
+  X(rope_interleaved) X(streaming)
 // clang-format on
 
 // Floats of workspace that ag_multi_head_attention__* needs:
-// projected Q [B,Tq,d_model], K and V [B,Tk,d_model], the concatenated heads
-// [B,Tq,d_model], then the attention's work: AG_ATTENTION_STREAMING_WORK_FLOATS
-// when dims->streaming, else one head's score grid [Tq, Tk].
+// projected Q [B,Tq,d_model], K and V [B,Tk,h_kv d_k], the concatenated heads
+// [B,Tq,d_model], with rope the cosine and sine table [2, max(Tq, Tk), d_k]
+// and a row [d_k], then the attention's work:
+// AG_ATTENTION_STREAMING_WORK_FLOATS when dims->streaming, else one head's
+// score grid [Tq, Tk].
 size_t ag_mha_workspace_floats(const ag_mha_dims* dims);
 
 #define AG_KERNEL(name, family, ret, params) \

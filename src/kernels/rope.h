@@ -19,7 +19,18 @@
 
 namespace ag::rope {
 
-// C = work [T, d] and S = work + T d [T, d], as above.
+// One row: out_j = x_j C_j + x_partner(j) S_j for j < d (out does not alias
+// x). Defined in rope_scalar.cc and rope_simd128.cc, shared with the
+// attention kernels (multi-head attention's rope).
+namespace scalar {
+void rope_row(const float* x, const float* C, const float* S, int32_t d, bool interleaved, float* out);
+}
+namespace simd128 {
+void rope_row(const float* x, const float* C, const float* S, int32_t d, bool interleaved, float* out);
+}
+
+// C = work [T, d] and S = work + T d [T, d], as above. positions null: token
+// t at position t.
 inline void table(const double* positions, int32_t T, int32_t d, double base, bool interleaved, float* work) {
   const int32_t half = d / 2;
   float* C = work;
@@ -29,7 +40,7 @@ inline void table(const double* positions, int32_t T, int32_t d, double base, bo
     const int32_t a = interleaved ? 2 * p : p;  // the pair's first element
     const int32_t b = interleaved ? 2 * p + 1 : p + half;
     for (int32_t t = 0; t < T; ++t) {
-      const double angle = positions[t] * theta;
+      const double angle = (positions != nullptr ? positions[t] : static_cast<double>(t)) * theta;
       const float c = static_cast<float>(cos(angle)), s = static_cast<float>(sin(angle));
       const size_t row = static_cast<size_t>(t) * d;
       C[row + a] = c, C[row + b] = c;

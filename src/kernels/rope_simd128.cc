@@ -28,22 +28,30 @@ inline void rotate_run(const float* x, const float* y, const float* C, const flo
 
 }  // namespace
 
+namespace ag::rope::simd128 {
+
+void rope_row(const float* x, const float* C, const float* S, int32_t d, bool interleaved, float* out) {
+  const int32_t half = d / 2;
+  if (!interleaved) {
+    rotate_run(x, x + half, C, S, half, out);                       // partners a half on
+    rotate_run(x + half, x, C + half, S + half, half, out + half);  // and a half back
+    return;
+  }
+  int32_t j = 0;
+  for (; j + 4 <= d; j += 4) {
+    const v128_t v = load(x + j);
+    const v128_t swapped = wasm_i32x4_shuffle(v, v, 1, 0, 3, 2);
+    store(out + j, add(mul(v, load(C + j)), mul(swapped, load(S + j))));
+  }
+  for (; j < d; ++j) out[j] = x[j] * C[j] + x[j ^ 1] * S[j];
+}
+
+}  // namespace ag::rope::simd128
+
 extern "C" void ag_rope__simd128(const float* x, const double* positions, int32_t rows, int32_t T, int32_t d,
                                  double base, int32_t interleaved, float* out, float* work) {
-  const int32_t half = d / 2;
   ag::rope::rotate(x, positions, rows, T, d, base, interleaved != 0, out, work,
                    [&](const float* xr, const float* C, const float* S, float* o) {
-                     if (!interleaved) {
-                       rotate_run(xr, xr + half, C, S, half, o);                       // partners a half on
-                       rotate_run(xr + half, xr, C + half, S + half, half, o + half);  // and a half back
-                       return;
-                     }
-                     int32_t j = 0;
-                     for (; j + 4 <= d; j += 4) {
-                       const v128_t v = load(xr + j);
-                       const v128_t swapped = wasm_i32x4_shuffle(v, v, 1, 0, 3, 2);
-                       store(o + j, add(mul(v, load(C + j)), mul(swapped, load(S + j))));
-                     }
-                     for (; j < d; ++j) o[j] = xr[j] * C[j] + xr[j ^ 1] * S[j];
+                     ag::rope::simd128::rope_row(xr, C, S, d, interleaved != 0, o);
                    });
 }

@@ -10,7 +10,8 @@
 //            (2 ceil(log2 d_k) + 1) u sum|q k|, or the simd128 GEMM's
 //            (gemm_simd128.h) (min(d_k, 256) + ceil(d_k / 256)) u sum|q k|;
 //            times scale, plus one u of each intermediate magnitude per
-//            rounding (scale, mask, bias).
+//            rounding (scale, mask, bias); ALiBi's bias b = (-m) |n| adds its
+//            product's rounding u |b| and one more addition (registry.inc).
 //   weights  with D_i the largest score error of row i plus u |s_ij - max|
 //            (the subtraction in softmax), a_ij / ref_ij - 1 is at most
 //            2 D_i + 2 e + (2 ceil(log2 Tk) + 2) u, e the variant's exp bound
@@ -142,7 +143,8 @@ struct AttentionInputs {
   std::vector<float> q, k, v, mask, key_bias;
   bool has_mask = false, has_key_bias = false;
   float scale = 0.0f;
-  float softcap = 0.0f;  // > 0: scores capped before the mask
+  float softcap = 0.0f;       // > 0: scores capped before the mask
+  std::vector<float> slopes;  // ALiBi's m_h per query head [H]; empty: none
 };
 
 AttentionInputs make_inputs(const ag_attention_dims& d, uint32_t seed) {
@@ -186,8 +188,9 @@ AttentionOutputs run_attention(Variant v, const AttentionInputs& in, const RunOp
   d.streaming = opt.streaming ? 1 : 0;
   const int o = opt.offset;
   OffsetBuffer q(in.q, o), k(in.k, o), vv(in.v, o);
-  std::unique_ptr<OffsetBuffer> mask, kb;
+  std::unique_ptr<OffsetBuffer> mask, kb, slopes;
   if (in.has_mask) mask = std::make_unique<OffsetBuffer>(in.mask, o);
+  if (!in.slopes.empty()) slopes = std::make_unique<OffsetBuffer>(in.slopes, o);
   if (in.has_key_bias) kb = std::make_unique<OffsetBuffer>(in.key_bias, o);
   // The output is filled with NaN so that an element the kernel forgets to
   // write fails every comparison.
@@ -197,8 +200,9 @@ AttentionOutputs run_attention(Variant v, const AttentionInputs& in, const RunOp
   OffsetBuffer weights(opt.want_weights ? nw : 0, o, nan), scores(opt.want_scores ? nw : 0, o, nan);
   OffsetBuffer work(work_floats(d, opt), o, nan);  // exactly as documented: ASan sees any overrun
   AG_VARIANT(attention, v)
-  (q.data(), k.data(), vv.data(), mask ? mask->data() : nullptr, kb ? kb->data() : nullptr, in.scale, in.softcap, &d,
-   out.data(), opt.want_weights ? weights.data() : nullptr, opt.want_scores ? scores.data() : nullptr, work.data());
+  (q.data(), k.data(), vv.data(), mask ? mask->data() : nullptr, kb ? kb->data() : nullptr,
+   slopes ? slopes->data() : nullptr, in.scale, in.softcap, &d, out.data(), opt.want_weights ? weights.data() : nullptr,
+   opt.want_scores ? scores.data() : nullptr, work.data());
   return {out.values(), weights.values(), scores.values()};
 }
 
@@ -208,7 +212,8 @@ void check_attention(Variant v, const AttentionInputs& in, const RunOptions& opt
   const AttentionOutputs got = run_attention(v, in, opt);
   const reference::AttentionResult ref =
       reference::attention(in.q.data(), in.k.data(), in.v.data(), in.has_mask ? in.mask.data() : nullptr,
-                           in.has_key_bias ? in.key_bias.data() : nullptr, in.scale, d, in.softcap);
+                           in.has_key_bias ? in.key_bias.data() : nullptr, in.scale, d, in.softcap,
+                           in.slopes.empty() ? nullptr : in.slopes.data());
   const double dot_c = scores_c(v, d.d_k);
   const double mix_c = (ceil_log2(d.Tk) + 5.0) * kU;
   for (int32_t b = 0; b < d.B; ++b) {
@@ -230,7 +235,11 @@ void check_attention(Variant v, const AttentionInputs& in, const RunOptions& opt
           // A soft cap c tanh(x / c) passes x's error on at most (tanh' <= 1) and adds the
           // division, tanhf (3 u) and the product: at most 6 c u (registry.inc).
           const double cap = in.softcap > 0.0f ? 6.0 * in.softcap * kU : 0.0;
-          es[j] = 1.01 * (dot_c * sa + 3.0 * kU * (sa + ma + ka) + cap);
+          // ALiBi: |b| = m |i + P - j|, its product's rounding and one more addition.
+          const double ba =
+              in.slopes.empty() ? 0.0 : std::fabs(in.slopes[h] * (static_cast<double>(i) + d.causal_offset - j));
+          const double adds = in.slopes.empty() ? 3.0 : 4.0;
+          es[j] = 1.01 * (dot_c * sa + adds * kU * (sa + ma + ka + ba) + kU * ba + cap);
           D = std::max(D, es[j] + kU * std::fabs(s - m) * 1.01);
         }
         const double rel =
@@ -303,7 +312,7 @@ TEST(Attention, WorkedExampleOfTheFirstArticle) {
   ag_attention_dims d = contiguous_dims(1, 1, 1, 3, 2, 3);
   for_each_variant([&](Variant v) {
     float out[3], weights[3], scores[3], work[3];
-    AG_VARIANT(attention, v)(q, k, vals, nullptr, nullptr, 1.0f, 0.0f, &d, out, weights, scores, work);
+    AG_VARIANT(attention, v)(q, k, vals, nullptr, nullptr, nullptr, 1.0f, 0.0f, &d, out, weights, scores, work);
     EXPECT_EQ(scores[0], 5.0f);
     EXPECT_EQ(scores[1], -4.0f);
     EXPECT_EQ(scores[2], 0.0f);
@@ -404,7 +413,8 @@ TEST(Attention, SoftcapBeforeTheMask) {
   ag_attention_dims d = contiguous_dims(1, 1, 1, 1, 2, 1);
   for_each_variant([&](Variant v) {
     float out[1], scores[1], weights[1], work[1];
-    ASSERT_EQ(AG_VARIANT(attention, v)(q, k, vals, nullptr, nullptr, 1.0f, 2.0f, &d, out, weights, scores, work), 0);
+    ASSERT_EQ(
+        AG_VARIANT(attention, v)(q, k, vals, nullptr, nullptr, nullptr, 1.0f, 2.0f, &d, out, weights, scores, work), 0);
     EXPECT_EQ(scores[0], 2.0f);
     EXPECT_EQ(out[0], 3.0f);
   });
@@ -471,6 +481,62 @@ TEST(Attention, SlidingWindow) {
   for (size_t x = 0; x < in.mask.size(); x += 5) in.mask[x] = -kInfF;
   check_both(in);
   check_both(in, RunOptions{false, false, 2});
+}
+
+// ALiBi (Press et al. 2022, §3): query head h adds -m_h |i + P - j| to its
+// scores, P the queries' offset: without causal the symmetric form (keys
+// after the query too), with causal and a cache offset, with a window, with
+// shared key/value heads, a mask and a soft cap; lengths around the f32x4
+// groups and the key tiles, buffers misaligned by 1..3 floats.
+TEST(Attention, Alibi) {
+  struct Case {
+    int32_t H, g, Tq, Tk, P;
+    bool causal;
+    int32_t w;
+  };
+  for (const Case c :
+       {Case{8, 1, 5, 9, 0, false, 0}, Case{8, 1, 7, 13, 0, true, 0}, Case{4, 2, 3, 11, 8, true, 0},
+        Case{2, 2, 70, 600, 530, true, 300}, Case{3, 1, 130, 300, -5, false, 0}, Case{1, 1, 1, 4099, 4098, true, 0},
+        Case{2, 1, 9, 9, 0, true, 3}, Case{6, 3, 66, 261, 7, false, 0}}) {
+    SCOPED_TRACE(::testing::Message() << "H=" << c.H << " g=" << c.g << " Tq=" << c.Tq << " Tk=" << c.Tk << " P=" << c.P
+                                      << " causal=" << c.causal << " w=" << c.w);
+    const int32_t dk = 5, dv = 3, Hkv = c.H / c.g;
+    ag_attention_dims d = contiguous_dims(2, c.H, c.Tq, c.Tk, dk, dv);
+    d.k_sb = Hkv * c.Tk * dk, d.v_sb = Hkv * c.Tk * dv, d.kv_group = c.g;
+    AttentionInputs in = make_inputs(d, 2100 + c.Tk + c.H);
+    in.d.causal = c.causal, in.d.causal_offset = c.P, in.d.window = c.w;
+    // The geometric slopes of the paper, 2^(-8 (h + 1) / H), and 0.3 for the last head.
+    for (int32_t h = 0; h < c.H; ++h) in.slopes.push_back(std::exp2(-8.0f * static_cast<float>(h + 1) / c.H));
+    if (c.H > 1) in.slopes.back() = 0.3f;
+    check_both(in);
+    check_both(in, RunOptions{true, true, 1});
+    check_both(in, RunOptions{false, false, 3});
+    // A mask with -Infinity entries and a soft cap on top.
+    in.has_mask = true;
+    in.d.m_si = c.Tk, in.d.m_sj = 1;
+    in.mask = random_floats(static_cast<size_t>(c.Tq) * c.Tk, -2.0f, 2.0f, 2199);
+    for (size_t x = 0; x < in.mask.size(); x += 7) in.mask[x] = -kInfF;
+    in.softcap = 5.0f;
+    check_both(in, RunOptions{true, true, 2});
+  }
+  // q = 0: each score is the bias alone, (-m) |i + P - j| rounded once, the
+  // same float in both variants and on both sides of the diagonal.
+  const int32_t Tq = 6, Tk = 23, P = 4;
+  AttentionInputs in = make_inputs(contiguous_dims(1, 3, Tq, Tk, 4, 2), 2190);
+  for (float& x : in.q) x = 0.0f;
+  in.d.causal_offset = P;
+  in.slopes = {0.5f, 1.0f / 256.0f, 0.3f};
+  for_each_variant([&](Variant v) {
+    const AttentionOutputs got = run_attention(v, in, {});
+    for (int32_t h = 0; h < 3; ++h)
+      for (int32_t i = 0; i < Tq; ++i)
+        for (int32_t j = 0; j < Tk; ++j) {
+          const double n = std::fabs(static_cast<double>(i + P - j));
+          const float want = static_cast<float>(-static_cast<double>(in.slopes[h]) * n);  // exact in double
+          ASSERT_EQ(got.scores[(static_cast<size_t>(h) * Tq + i) * Tk + j], want)
+              << "h=" << h << " i=" << i << " j=" << j;
+        }
+  });
 }
 
 TEST(Attention, BroadcastMasks) {
@@ -796,8 +862,8 @@ TEST(AttentionStreaming, OverflowIsTheFirstInFlatOrder) {
         const float* m = with == 0 ? nullptr : (with == 1 ? mask.data() : mask_hiding.data());
         const float* kb = with == 0 ? nullptr : key_bias.data();
         std::vector<float> out(Tq), work(streaming ? AG_ATTENTION_STREAMING_WORK_FLOATS : Tq * Tk);
-        EXPECT_EQ(AG_VARIANT(attention, v)(in.q.data(), in.k.data(), in.v.data(), m, kb, in.scale, in.softcap, &d,
-                                           out.data(), nullptr, nullptr, work.data()),
+        EXPECT_EQ(AG_VARIANT(attention, v)(in.q.data(), in.k.data(), in.v.data(), m, kb, nullptr, in.scale, in.softcap,
+                                           &d, out.data(), nullptr, nullptr, work.data()),
                   1 + 300);
       }
     }
@@ -812,20 +878,38 @@ struct MhaCase {
   int32_t B, Tq, Tk, d_model, h;
   bool biases, causal, mask, key_bias, want_weights;
   bool streaming = false;  // needs want_weights false
+  int32_t h_kv = 0;        // key/value heads; 0: h
+  int32_t rope = 0;        // 1: RoPE interleaved, 2: half-split; 0: none
 };
 
-// sum_k |X_rk W_kc| + |b_c| for X [rows, n] (double), W [n, n]: the magnitude
-// that bounds a projection's rounding error.
-std::vector<double> abs_project(const std::vector<double>& X, const float* W, const float* b, int32_t rows, int32_t n) {
-  std::vector<double> Y(static_cast<size_t>(rows) * n);
+// sum_k |X_rk W_kc| + |b_c| for X [rows, n] (double), W [n, out]: the
+// magnitude that bounds a projection's rounding error.
+std::vector<double> abs_project(const std::vector<double>& X, const float* W, const float* b, int32_t rows, int32_t n,
+                                int32_t out) {
+  std::vector<double> Y(static_cast<size_t>(rows) * out);
   for (int32_t r = 0; r < rows; ++r)
-    for (int32_t c = 0; c < n; ++c) {
+    for (int32_t c = 0; c < out; ++c) {
       double s = b ? std::fabs(b[c]) : 0.0;
       for (int32_t k = 0; k < n; ++k)
-        s += std::fabs(X[static_cast<size_t>(r) * n + k]) * std::fabs(W[static_cast<size_t>(k) * n + c]);
-      Y[static_cast<size_t>(r) * n + c] = s;
+        s += std::fabs(X[static_cast<size_t>(r) * n + k]) * std::fabs(W[static_cast<size_t>(k) * out + c]);
+      Y[static_cast<size_t>(r) * out + c] = s;
     }
   return Y;
+}
+
+// The error of a projection P [rows, heads * d_k] (ref values x, bounds e)
+// after each head is turned by RoPE (the rope kernel's bound, registry.inc):
+// the rotation moves pair (a, b)'s errors by at most e_a + e_b, and the
+// kernel adds 4 u (|x_a| + |x_b|) on its float inputs, |x| + e at most.
+std::vector<double> rotated_error(const std::vector<double>& x, const std::vector<double>& e, int32_t dk,
+                                  bool interleaved) {
+  std::vector<double> out(e.size());
+  for (size_t at = 0; at < e.size(); ++at) {
+    const int32_t c = static_cast<int32_t>(at % dk), half = dk / 2;
+    const size_t partner = at - c + (interleaved ? (c ^ 1) : (c < half ? c + half : c - half));
+    out[at] = 1.01 * ((e[at] + e[partner]) * (1.0 + 4.0 * kU) + 4.0 * kU * (std::fabs(x[at]) + std::fabs(x[partner])));
+  }
+  return out;
 }
 
 void check_mha(const MhaCase& mc, uint32_t seed) {
@@ -833,21 +917,26 @@ void check_mha(const MhaCase& mc, uint32_t seed) {
                                     << " h=" << mc.h << " biases=" << mc.biases << " causal=" << mc.causal << " mask="
                                     << mc.mask << " key_bias=" << mc.key_bias << " streaming=" << mc.streaming);
   const int32_t B = mc.B, Tq = mc.Tq, Tk = mc.Tk, dm = mc.d_model, h = mc.h, dk = dm / h;
+  const int32_t hkv = mc.h_kv > 0 ? mc.h_kv : h, dkv = hkv * dk, group = h / hkv;
   const size_t nq = static_cast<size_t>(B) * Tq * dm, nk = static_cast<size_t>(B) * Tk * dm,
-               nw = static_cast<size_t>(dm) * dm;
+               nw = static_cast<size_t>(dm) * dm, nwkv = static_cast<size_t>(dm) * dkv;
   const std::vector<float> xq = random_floats(nq, -1.0f, 1.0f, seed), xk = random_floats(nk, -1.0f, 1.0f, seed + 1),
                            xv = random_floats(nk, -1.0f, 1.0f, seed + 2);
   // Weights of the usual initial size, 1/sqrt(d_model), so scores stay O(1).
   const float ws = 1.0f / std::sqrt(static_cast<float>(dm));
   const std::vector<float> wq = random_floats(nw, -2 * ws, 2 * ws, seed + 3),
-                           wk = random_floats(nw, -2 * ws, 2 * ws, seed + 4), wv = random_floats(nw, -ws, ws, seed + 5),
-                           wo = random_floats(nw, -ws, ws, seed + 6);
-  const std::vector<float> bq = random_floats(dm, -0.5f, 0.5f, seed + 7), bk = random_floats(dm, -0.5f, 0.5f, seed + 8),
-                           bv = random_floats(dm, -0.5f, 0.5f, seed + 9),
+                           wk = random_floats(nwkv, -2 * ws, 2 * ws, seed + 4),
+                           wv = random_floats(nwkv, -ws, ws, seed + 5), wo = random_floats(nw, -ws, ws, seed + 6);
+  const std::vector<float> bq = random_floats(dm, -0.5f, 0.5f, seed + 7),
+                           bk = random_floats(dkv, -0.5f, 0.5f, seed + 8),
+                           bv = random_floats(dkv, -0.5f, 0.5f, seed + 9),
                            bo = random_floats(dm, -0.5f, 0.5f, seed + 10);
   ag_mha_dims d{};
   d.B = B, d.Tq = Tq, d.Tk = Tk, d.d_model = dm, d.h = h, d.causal = mc.causal;
   d.streaming = mc.streaming;
+  d.h_kv = mc.h_kv;
+  d.rope = mc.rope != 0, d.rope_interleaved = mc.rope == 1;
+  const double rope_base = mc.rope == 2 ? 500000.0 : 10000.0;
   std::vector<float> mask, key_bias;
   if (mc.mask) {  // [B, 1, Tq, Tk]: broadcast over heads
     d.m_sb = Tq * Tk, d.m_sh = 0, d.m_si = Tk, d.m_sj = 1;
@@ -869,11 +958,11 @@ void check_mha(const MhaCase& mc, uint32_t seed) {
 
   const reference::MhaResult ref =
       reference::multi_head_attention(xq.data(), xk.data(), xv.data(), wq.data(), wk.data(), wv.data(), wo.data(), bqp,
-                                      bkp, bvp, bop, mp, kbp, scale, d);
+                                      bkp, bvp, bop, mp, kbp, scale, d, rope_base);
   auto widen = [](const std::vector<float>& x) { return std::vector<double>(x.begin(), x.end()); };
-  const std::vector<double> aQ = abs_project(widen(xq), wq.data(), bqp, B * Tq, dm);
-  const std::vector<double> aK = abs_project(widen(xk), wk.data(), bkp, B * Tk, dm);
-  const std::vector<double> aV = abs_project(widen(xv), wv.data(), bvp, B * Tk, dm);
+  const std::vector<double> aQ = abs_project(widen(xq), wq.data(), bqp, B * Tq, dm, dm);
+  const std::vector<double> aK = abs_project(widen(xk), wk.data(), bkp, B * Tk, dm, dkv);
+  const std::vector<double> aV = abs_project(widen(xv), wv.data(), bvp, B * Tk, dm, dkv);
 
   for_each_variant([&](Variant v) {
     // Projection error bounds: the variant's matmul bound plus u for the
@@ -883,13 +972,17 @@ void check_mha(const MhaCase& mc, uint32_t seed) {
     for (double& e : eQ) e *= proj_c;
     for (double& e : eK) e *= proj_c;
     for (double& e : eV) e *= proj_c;
+    if (mc.rope) {
+      eQ = rotated_error(ref.q, eQ, dk, mc.rope == 1);
+      eK = rotated_error(ref.k, eK, dk, mc.rope == 1);
+    }
     std::vector<float> out(nq, std::numeric_limits<float>::quiet_NaN());
     std::vector<float> weights(mc.want_weights ? static_cast<size_t>(B) * h * Tq * Tk : 0,
                                std::numeric_limits<float>::quiet_NaN());
     std::vector<float> work(ag_mha_workspace_floats(&d), std::numeric_limits<float>::quiet_NaN());
     AG_VARIANT(multi_head_attention, v)
     (xq.data(), xk.data(), xv.data(), wq.data(), wk.data(), wv.data(), wo.data(), bqp, bkp, bvp, bop, mp, kbp, scale,
-     &d, out.data(), mc.want_weights ? weights.data() : nullptr, work.data());
+     rope_base, &d, out.data(), mc.want_weights ? weights.data() : nullptr, work.data());
     // Forward error of the concatenated heads, then of the output.
     std::vector<double> e_heads(nq, 0.0), heads_abs(nq, 0.0);
     for (int32_t b = 0; b < B; ++b) {
@@ -902,11 +995,11 @@ void check_mha(const MhaCase& mc, uint32_t seed) {
           double m = -INFINITY;
           for (int32_t j = 0; j < Tk; ++j) {
             if (mc.causal && j > i) continue;
-            const size_t krow = (static_cast<size_t>(b) * Tk + j) * dm + static_cast<size_t>(hh) * dk;
+            const size_t krow = (static_cast<size_t>(b) * Tk + j) * dkv + static_cast<size_t>(hh / group) * dk;
             double dot = 0.0, prop = 0.0, mag = 0.0;
             for (int32_t c = 0; c < dk; ++c) {
-              const double qa = std::fabs(ref.q[qrow + c]), ka = std::fabs(ref.k[krow + c]);
-              dot += ref.q[qrow + c] * ref.k[krow + c];
+              const double qa = std::fabs(ref.q_rot[qrow + c]), ka = std::fabs(ref.k_rot[krow + c]);
+              dot += ref.q_rot[qrow + c] * ref.k_rot[krow + c];
               prop += eQ[qrow + c] * (ka + eK[krow + c]) + qa * eK[krow + c];
               mag += (qa + eQ[qrow + c]) * (ka + eK[krow + c]);
             }
@@ -942,7 +1035,7 @@ void check_mha(const MhaCase& mc, uint32_t seed) {
           for (int32_t c = 0; c < dk; ++c) {
             double ya = 0.0, ev = 0.0;
             for (int32_t j = 0; j < Tk; ++j) {
-              const size_t vat = (static_cast<size_t>(b) * Tk + j) * dm + static_cast<size_t>(hh) * dk + c;
+              const size_t vat = (static_cast<size_t>(b) * Tk + j) * dkv + static_cast<size_t>(hh / group) * dk + c;
               const double a = ref.weights[wrow + j];
               ya += a * (std::fabs(ref.v[vat]) + eV[vat]);
               ev += a * eV[vat];
@@ -1010,6 +1103,28 @@ TEST(MultiHeadAttention, StreamingOverSeveralBlocksAndTiles) {
   check_mha(MhaCase{1, 130, 267, 24, 3, true, true, true, false, false, false}, 3101);
 }
 
+// kvHeads (grouped-query projections, Ainslie et al. 2023): W_K and W_V
+// project to h_kv d_k columns and query head i reads key/value head
+// i / (h / h_kv), read in place (ASan sees a read past the narrower K and V);
+// rope: each head's q and k turned before the scores, both layouts, odd and
+// even head counts, both paths, self- and cross-attention.
+TEST(MultiHeadAttention, SharedKeyValueHeadsAndRope) {
+  uint32_t seed = 3200;
+  for (int32_t hkv : {0, 1, 2, 4}) {
+    for (int32_t rope : {0, 1, 2}) {
+      for (auto [Tq, Tk] : {std::pair{5, 5}, std::pair{3, 7}}) {
+        const bool causal = Tq == Tk;
+        check_mha(MhaCase{2, Tq, Tk, 16, 4, true, causal, false, true, true, false, hkv, rope}, seed += 7);
+        check_mha(MhaCase{1, Tq, Tk, 16, 4, false, causal, true, false, false, true, hkv, rope}, seed += 7);
+      }
+    }
+  }
+  // d_k = 6 (a half of 3: the half-split layout's scalar tail), h_kv = 3 of 6,
+  // and streaming over several blocks and tiles.
+  check_mha(MhaCase{1, 9, 9, 36, 6, true, true, false, false, true, false, 3, 2}, 3300);
+  check_mha(MhaCase{1, 70, 270, 24, 4, true, false, false, true, false, true, 2, 1}, 3301);
+}
+
 TEST(MultiHeadAttention, WorkspaceSize) {
   ag_mha_dims d{};
   d.B = 2, d.Tq = 3, d.Tk = 5, d.d_model = 8, d.h = 2;
@@ -1019,6 +1134,9 @@ TEST(MultiHeadAttention, WorkspaceSize) {
   d.streaming = 1;
   EXPECT_EQ(ag_mha_workspace_floats(&d), size_t{2 * 2 * 3 * 8 + 2 * 2 * 5 * 8 + 64 * 256 + 2 * 64});
   EXPECT_EQ(AG_ATTENTION_STREAMING_WORK_FLOATS, 64 * 256 + 2 * 64);
+  // One key/value head (of d_k = 4 columns) and the rope table [2, 5, 4] and row [4].
+  d.h_kv = 1, d.rope = 1;
+  EXPECT_EQ(ag_mha_workspace_floats(&d), size_t{2 * 2 * 3 * 8 + 2 * 2 * 5 * 4 + 2 * 5 * 4 + 4 + 64 * 256 + 2 * 64});
 }
 
 TEST(Attention, ScoresThatOverflowAreReportedNotMasked) {
@@ -1039,19 +1157,22 @@ TEST(Attention, ScoresThatOverflowAreReportedNotMasked) {
       float out[1];
       std::vector<float> work_buffer(streaming ? AG_ATTENTION_STREAMING_WORK_FLOATS : 2);
       float* work = work_buffer.data();
-      EXPECT_EQ(AG_VARIANT(attention, v)(q, k_pos, vals, nullptr, nullptr, 1.0f, 0.0f, &d, out, nullptr, nullptr, work),
+      EXPECT_EQ(AG_VARIANT(attention, v)(q, k_pos, vals, nullptr, nullptr, nullptr, 1.0f, 0.0f, &d, out, nullptr,
+                                         nullptr, work),
                 2);
-      EXPECT_EQ(AG_VARIANT(attention, v)(q, k_neg, vals, nullptr, nullptr, 1.0f, 0.0f, &d, out, nullptr, nullptr, work),
+      EXPECT_EQ(AG_VARIANT(attention, v)(q, k_neg, vals, nullptr, nullptr, nullptr, 1.0f, 0.0f, &d, out, nullptr,
+                                         nullptr, work),
                 1);
       // The overflowing key masked out: nothing overflowed that is seen, and the
       // -Infinity of the mask is no overflow.
       d.m_sj = 1;
-      EXPECT_EQ(AG_VARIANT(attention, v)(q, k_pos, vals, mask, nullptr, 1.0f, 0.0f, &d, out, nullptr, nullptr, work),
-                2);
-      const float q_small[2] = {1.0f, 0.0f};
       EXPECT_EQ(
-          AG_VARIANT(attention, v)(q_small, k_pos, vals, mask, nullptr, 1.0f, 0.0f, &d, out, nullptr, nullptr, work),
-          0);
+          AG_VARIANT(attention, v)(q, k_pos, vals, mask, nullptr, nullptr, 1.0f, 0.0f, &d, out, nullptr, nullptr, work),
+          2);
+      const float q_small[2] = {1.0f, 0.0f};
+      EXPECT_EQ(AG_VARIANT(attention, v)(q_small, k_pos, vals, mask, nullptr, nullptr, 1.0f, 0.0f, &d, out, nullptr,
+                                         nullptr, work),
+                0);
       EXPECT_EQ(out[0], 1.0f);
       d.m_sj = 0;
     }

@@ -78,7 +78,7 @@ std::vector<double> softmax_jacobian(const float* alpha, int32_t n) {
 }
 
 AttentionResult attention(const float* q, const float* k, const float* v, const float* mask, const float* key_bias,
-                          double scale, const ag_attention_dims& d, double softcap) {
+                          double scale, const ag_attention_dims& d, double softcap, const float* slopes) {
   AttentionResult r;
   const size_t rows = static_cast<size_t>(d.B) * d.H * d.Tq;
   r.out.assign(rows * d.d_v, 0.0);
@@ -109,6 +109,8 @@ AttentionResult attention(const float* q, const float* k, const float* v, const 
             dot_abs += std::fabs(qc * kc);
           }
           double sij = softcap > 0.0 ? softcap * std::tanh(scale * dot / softcap) : scale * dot;
+          // ALiBi: query i at position i + causal_offset, key j at j; the distance's absolute value.
+          if (slopes) sij -= static_cast<double>(slopes[h]) * std::fabs(static_cast<double>(i) + d.causal_offset - j);
           if (mask)
             sij += mask[static_cast<ptrdiff_t>(b) * d.m_sb + static_cast<ptrdiff_t>(h) * d.m_sh +
                         static_cast<ptrdiff_t>(i) * d.m_si + static_cast<ptrdiff_t>(j) * d.m_sj];
@@ -157,13 +159,34 @@ std::vector<double> widen(const float* x, size_t n) { return std::vector<double>
 MhaResult multi_head_attention(const float* xq, const float* xk, const float* xv, const float* wq, const float* wk,
                                const float* wv, const float* wo, const float* bq, const float* bk, const float* bv,
                                const float* bo, const float* mask, const float* key_bias, double scale,
-                               const ag_mha_dims& d) {
+                               const ag_mha_dims& d, double rope_base) {
   const int32_t dm = d.d_model, dk = d.d_model / d.h;
+  const int32_t hkv = d.h_kv > 0 ? d.h_kv : d.h, dkv = hkv * dk, group = d.h / hkv;
   const size_t nq = static_cast<size_t>(d.B) * d.Tq * dm, nk = static_cast<size_t>(d.B) * d.Tk * dm;
   MhaResult r;
   r.q = project(widen(xq, nq).data(), wq, bq, d.B * d.Tq, dm, dm);
-  r.k = project(widen(xk, nk).data(), wk, bk, d.B * d.Tk, dm, dm);
-  r.v = project(widen(xv, nk).data(), wv, bv, d.B * d.Tk, dm, dm);
+  r.k = project(widen(xk, nk).data(), wk, bk, d.B * d.Tk, dm, dkv);
+  r.v = project(widen(xv, nk).data(), wv, bv, d.B * d.Tk, dm, dkv);
+  r.q_rot = r.q, r.k_rot = r.k;
+  if (d.rope) {
+    // Pair p of a head's d_k channels of token t, turned by t rope_base^(-2p/d_k).
+    auto turn = [&](std::vector<double>& x, const std::vector<double>& from, int32_t T, int32_t heads, int32_t width) {
+      const int32_t half = dk / 2;
+      for (int32_t b = 0; b < d.B; ++b)
+        for (int32_t t = 0; t < T; ++t)
+          for (int32_t hh = 0; hh < heads; ++hh)
+            for (int32_t p = 0; p < half; ++p) {
+              const size_t row = (static_cast<size_t>(b) * T + t) * width + static_cast<size_t>(hh) * dk;
+              const size_t a = row + (d.rope_interleaved ? 2 * p : p);
+              const size_t c = row + (d.rope_interleaved ? 2 * p + 1 : p + half);
+              const double angle = t * std::pow(rope_base, -2.0 * p / dk);
+              x[a] = from[a] * std::cos(angle) - from[c] * std::sin(angle);
+              x[c] = from[a] * std::sin(angle) + from[c] * std::cos(angle);
+            }
+    };
+    turn(r.q_rot, r.q, d.Tq, d.h, dm);
+    turn(r.k_rot, r.k, d.Tk, hkv, dkv);
+  }
   r.heads.assign(nq, 0.0);
   r.weights.assign(static_cast<size_t>(d.B) * d.h * d.Tq * d.Tk, 0.0);
   std::vector<double> s(d.Tk), a(d.Tk);
@@ -178,8 +201,8 @@ MhaResult multi_head_attention(const float* xq, const float* xk, const float* xv
           }
           double dot = 0.0;
           for (int32_t c = 0; c < dk; ++c)
-            dot += r.q[(static_cast<size_t>(b) * d.Tq + i) * dm + h * dk + c] *
-                   r.k[(static_cast<size_t>(b) * d.Tk + j) * dm + h * dk + c];
+            dot += r.q_rot[(static_cast<size_t>(b) * d.Tq + i) * dm + h * dk + c] *
+                   r.k_rot[(static_cast<size_t>(b) * d.Tk + j) * dkv + (h / group) * dk + c];
           double sij = scale * dot;
           if (mask)
             sij += mask[static_cast<ptrdiff_t>(b) * d.m_sb + static_cast<ptrdiff_t>(h) * d.m_sh +
@@ -191,7 +214,8 @@ MhaResult multi_head_attention(const float* xq, const float* xk, const float* xv
         for (int32_t j = 0; j < d.Tk; ++j) r.weights[((static_cast<size_t>(b) * d.h + h) * d.Tq + i) * d.Tk + j] = a[j];
         for (int32_t c = 0; c < dk; ++c) {
           double y = 0.0;
-          for (int32_t j = 0; j < d.Tk; ++j) y += a[j] * r.v[(static_cast<size_t>(b) * d.Tk + j) * dm + h * dk + c];
+          for (int32_t j = 0; j < d.Tk; ++j)
+            y += a[j] * r.v[(static_cast<size_t>(b) * d.Tk + j) * dkv + (h / group) * dk + c];
           r.heads[(static_cast<size_t>(b) * d.Tq + i) * dm + h * dk + c] = y;
         }
       }

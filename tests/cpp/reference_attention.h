@@ -44,19 +44,26 @@ struct AttentionResult {
   std::vector<double> out, weights, scores, score_abs, out_abs;
 };
 // softcap c > 0 caps each score before the mask: c tanh(scale q.k / c).
+// slopes [H] (or null): ALiBi, -slopes[h] |i + causal_offset - j| added
+// after the cap (Press et al. 2022, §3).
 AttentionResult attention(const float* q, const float* k, const float* v, const float* mask, const float* key_bias,
-                          double scale, const ag_attention_dims& d, double softcap = 0.0);
+                          double scale, const ag_attention_dims& d, double softcap = 0.0,
+                          const float* slopes = nullptr);
 
 // Multi-head attention in double (§3.2.2, row-vector convention). out [B, Tq,
-// d_model], weights [B, h, Tq, Tk]. Biases may be null.
+// d_model], weights [B, h, Tq, Tk]. Biases may be null. With d.h_kv = g
+// key/value heads, K and V have g d_k columns and query head i reads head
+// i / (h / g); with d.rope, each head's q and k of token t are turned by
+// position t with rope_base (the RoPE formula, in double).
 struct MhaResult {
   std::vector<double> out, weights;
-  std::vector<double> q, k, v, heads;  // projections [B,T,d_model] and concatenated heads
+  std::vector<double> q, k, v, heads;  // projections [B,T,d_model] ([B,T,g d_k]) and concatenated heads
+  std::vector<double> q_rot, k_rot;    // q and k as the scores read them: turned with rope, else q and k
 };
 MhaResult multi_head_attention(const float* xq, const float* xk, const float* xv, const float* wq, const float* wk,
                                const float* wv, const float* wo, const float* bq, const float* bk, const float* bv,
                                const float* bo, const float* mask, const float* key_bias, double scale,
-                               const ag_mha_dims& d);
+                               const ag_mha_dims& d, double rope_base = 10000.0);
 
 }  // namespace ag::reference
 

@@ -7,7 +7,9 @@
 // interleaved [B, T, H*d], rows padded by 0..3 floats), finite q, k, v, an
 // optional mask with any of its four axes broadcast (stride 0), an optional
 // key bias ([B, Tk] or broadcast over batches), mask and bias entries possibly
-// -Infinity, a scale (1/sqrt(d_k) or any finite float) and causal. Each
+// -Infinity, a scale (1/sqrt(d_k) or any finite float), causal, a window,
+// and one time in three ALiBi slopes per head (the paper's, 0, or any finite
+// float; with or without causal, with a query offset). Each
 // variant runs the materialized path with weights and scores, again with
 // some of them left out, and the streaming path; work buffers hold exactly
 // the floats registry.inc asks for.
@@ -101,7 +103,14 @@ struct Problem {
   Buffer q, k, v, mask, kb;
   bool has_mask = false, has_kb = false;
   float scale = 1.0f;
-  float softcap = 0.0f;  // > 0: scores capped to softcap tanh(x / softcap) before the mask
+  float softcap = 0.0f;       // > 0: scores capped to softcap tanh(x / softcap) before the mask
+  std::vector<float> slopes;  // ALiBi's m_h [H], or empty
+  const float* slopes_ptr() const { return slopes.empty() ? nullptr : slopes.data(); }
+  // |m_h (i + P - j)|: the ALiBi bias's magnitude.
+  double alibi_abs(int32_t h, int32_t i, int32_t j) const {
+    return slopes.empty() ? 0.0
+                          : std::fabs(static_cast<double>(slopes[h]) * (static_cast<double>(i) + d.causal_offset - j));
+  }
   Problem(Buffer q_, Buffer k_, Buffer v_, Buffer mask_, Buffer kb_)
       : q(std::move(q_)), k(std::move(k_)), v(std::move(v_)), mask(std::move(mask_)), kb(std::move(kb_)) {}
   const float* mask_ptr() const { return has_mask ? mask.data() : nullptr; }
@@ -135,9 +144,9 @@ Run run(Variant v, const Problem& p, bool streaming, bool want_weights, bool wan
                              : (want_weights || want_scores) ? static_cast<size_t>(d.Tk)
                                                              : static_cast<size_t>(d.Tq) * d.Tk;
   Buffer work = in.output(work_floats);
-  r.status = AG_FUZZ_VARIANT(attention, v)(p.q.data(), p.k.data(), p.v.data(), p.mask_ptr(), p.kb_ptr(), p.scale,
-                                           p.softcap, &d, r.out.data(), want_weights ? r.weights.data() : nullptr,
-                                           want_scores ? r.scores.data() : nullptr, work.data());
+  r.status = AG_FUZZ_VARIANT(attention, v)(
+      p.q.data(), p.k.data(), p.v.data(), p.mask_ptr(), p.kb_ptr(), p.slopes_ptr(), p.scale, p.softcap, &d,
+      r.out.data(), want_weights ? r.weights.data() : nullptr, want_scores ? r.scores.data() : nullptr, work.data());
   return r;
 }
 
@@ -203,9 +212,12 @@ void check_attention(Variant v, const Problem& p, const reference::AttentionResu
                         i, j, s[j]);
           m = std::max(m, s[j]);
           const double sa = ref.score_abs[q], ma = std::fabs(p.mask_at(b, h, i, j)), ka = std::fabs(p.kb_at(b, j));
-          if (raw_abs[q] <= kSafe && sa + ma + ka <= kSafe) {
-            // A soft cap passes the error on at most and adds at most 6 c u (registry.inc).
-            const double tol = 1.01 * (dc * sa + 3.0 * kU * (sa + ma + ka) + 6.0 * p.softcap * kU) +
+          const double ba = p.alibi_abs(h, i, j);
+          if (raw_abs[q] <= kSafe && sa + ma + ka + ba <= kSafe) {
+            // A soft cap passes the error on at most and adds at most 6 c u; ALiBi its product's
+            // rounding and one more addition (registry.inc).
+            const double adds = p.slopes.empty() ? 3.0 : 4.0;
+            const double tol = 1.01 * (dc * sa + adds * kU * (sa + ma + ka + ba) + kU * ba + 6.0 * p.softcap * kU) +
                                double_slack(d.d_k, sa) + (d.d_k * std::fabs(p.scale) + 4.0) * kTiny;
             AG_FUZZ_CHECK(near(s[j], ref.scores[q], tol),
                           "%s attention score (%d,%d,%d,%d): %.9g, reference %.17g tol %.3g", name(v), b, h, i, j, s[j],
@@ -308,10 +320,21 @@ void fuzz_attention(Input& in) {
   p.softcap = kCaps[in.size(0, 3)];
   // With causal, one time in two a sliding window of 1 to Tk + 1 keys.
   if (d.causal && in.flag()) d.window = in.size(1, Tk + 1);
+  // One time in three ALiBi: the paper's slopes 2^(-8 (h + 1) / H), or per head 0, 1/256, 1/2 or any finite
+  // float; without causal, the queries at an offset one time in two.
+  if (in.chance(85)) {
+    const bool paper = in.flag();
+    constexpr float kSlopes[] = {0.0f, 1.0f / 256.0f, 0.5f};
+    for (int32_t h = 0; h < H; ++h)
+      p.slopes.push_back(paper ? std::exp2(-8.0f * static_cast<float>(h + 1) / H)
+                               : (in.flag() ? kSlopes[in.size(0, 2)] : in.finite()));
+    if (!d.causal && in.flag()) d.causal_offset = in.size(0, Tk + Tq) - Tq;
+  }
   p.d.window = d.window;
+  p.d.causal_offset = d.causal_offset;
 
-  const reference::AttentionResult ref =
-      reference::attention(p.q.data(), p.k.data(), p.v.data(), p.mask_ptr(), p.kb_ptr(), p.scale, d, p.softcap);
+  const reference::AttentionResult ref = reference::attention(p.q.data(), p.k.data(), p.v.data(), p.mask_ptr(),
+                                                              p.kb_ptr(), p.scale, d, p.softcap, p.slopes_ptr());
   // sum_c |q_ic k_jc| per score (bounds the dot's partial sums), and whether
   // any visible score could overflow.
   std::vector<double> raw_abs(static_cast<size_t>(B) * H * Tq * Tk, 0.0);
@@ -328,7 +351,8 @@ void fuzz_attention(Input& in) {
           raw_abs[q] = s;
           if (d.causal && (j > i + d.causal_offset || (d.window > 0 && j <= i + d.causal_offset - d.window))) continue;
           const float mv = p.mask_at(b, h, i, j), kv = p.kb_at(b, j);
-          const double extra = (std::isinf(mv) ? 0.0 : std::fabs(mv)) + (std::isinf(kv) ? 0.0 : std::fabs(kv));
+          const double extra =
+              (std::isinf(mv) ? 0.0 : std::fabs(mv)) + (std::isinf(kv) ? 0.0 : std::fabs(kv)) + p.alibi_abs(h, i, j);
           if (s > kSafe || std::fabs(p.scale) * s + extra > kSafe) safe = false;
         }
   for (Variant v : kVariants) check_attention(v, p, ref, raw_abs, safe, in);
@@ -442,7 +466,7 @@ void fuzz_mha(Input& in) {
     Buffer work = in.output(ag_mha_workspace_floats(&d));
     const int32_t status = AG_FUZZ_VARIANT(multi_head_attention, v)(
         xq.data(), xk.data(), xv.data(), wq.data(), wk.data(), wv.data(), wo.data(), bqp, bkp, bvp, bop, mp, kbp, scale,
-        &d, out.data(), want_weights ? weights.data() : nullptr, work.data());
+        10000.0, &d, out.data(), want_weights ? weights.data() : nullptr, work.data());
 
     // The same from the parts registry.inc names.
     const std::vector<float> Q = project(v, xq.data(), wq, bqp, B * Tq, dm, in);
@@ -460,7 +484,7 @@ void fuzz_mha(Input& in) {
     Buffer work2 = in.output(d.streaming ? AG_ATTENTION_STREAMING_WORK_FLOATS
                                          : (want_weights ? static_cast<size_t>(Tk) : static_cast<size_t>(Tq) * Tk));
     const int32_t status2 =
-        AG_FUZZ_VARIANT(attention, v)(Q.data(), K.data(), V.data(), mp, kbp, scale, 0.0f, &ad, heads.data(),
+        AG_FUZZ_VARIANT(attention, v)(Q.data(), K.data(), V.data(), mp, kbp, nullptr, scale, 0.0f, &ad, heads.data(),
                                       want_weights ? weights2.data() : nullptr, nullptr, work2.data());
     const std::vector<float> out2 = project(v, heads.data(), wo, bop, B * Tq, dm, in);
 

@@ -449,6 +449,78 @@ const CASES = [
     ['attention', 'options.window = 2', 'causal', 'options.causal is false'],
   ],
   [
+    'attention alibi of the wrong length',
+    (ag) => ag.attention({ data: new Float32Array(8), shape: [2, 2, 2] }, I2, I2, { alibi: [0.5] }),
+    RangeError,
+    ['attention', 'options.alibi has 1 slopes', 'h_q = 2'],
+  ],
+  [
+    'attention alibi not an array',
+    (ag) => ag.attention(I2, I2, I2, { alibi: 0.5 }),
+    TypeError,
+    ['attention', 'options.alibi', 'true, false or an array of h_q = 1 slopes'],
+  ],
+  [
+    'attention alibi slope not finite',
+    (ag) => ag.attention(I2, I2, I2, { alibi: [Infinity] }),
+    RangeError,
+    ['attention', 'options.alibi[0] = Infinity', 'finite'],
+  ],
+  [
+    'attention alibi slope not a number',
+    (ag) => ag.attention(I2, I2, I2, { alibi: ['0.5'] }),
+    TypeError,
+    ['attention', 'options.alibi[0] must be a number', '"0.5"'],
+  ],
+  [
+    'attention alibi bias beyond float32',
+    (ag) =>
+      ag.attention(
+        [[1, 0]],
+        [
+          [1, 0],
+          [0, 1],
+          [1, 1],
+        ],
+        [[1], [2], [3]],
+        { alibi: [3e38] },
+      ),
+    RangeError,
+    ['attention', 'ALiBi bias', 'overflowed float32'],
+  ],
+  ['alibiSlopes of 0 heads', (ag) => ag.alibiSlopes(0), RangeError, ['alibiSlopes', 'h', 'between 1 and 65536']],
+  ['alibiSlopes of a string', (ag) => ag.alibiSlopes('8'), TypeError, ['alibiSlopes', 'h must be an integer']],
+  [
+    'multiHeadAttention kvHeads not dividing numHeads',
+    (ag) => ag.multiHeadAttention({ query: X8 }, mhaW, { numHeads: 4, kvHeads: 3 }),
+    RangeError,
+    ['multiHeadAttention', 'options.kvHeads = 3 does not divide options.numHeads = 4'],
+  ],
+  [
+    'multiHeadAttention wK not matching kvHeads',
+    (ag) => ag.multiHeadAttention({ query: X8 }, mhaW, { numHeads: 4, kvHeads: 2 }),
+    RangeError,
+    ['multiHeadAttention', 'wK', '[8, 8]', '[d_model, kvHeads d_k] = [8, 4]', 'kvHeads = 2'],
+  ],
+  [
+    'multiHeadAttention kvHeads 0',
+    (ag) => ag.multiHeadAttention({ query: X8 }, mhaW, { numHeads: 2, kvHeads: 0 }),
+    RangeError,
+    ['multiHeadAttention', 'options.kvHeads', 'between 1 and'],
+  ],
+  [
+    'multiHeadAttention rope with an odd d_k',
+    (ag) => ag.multiHeadAttention({ query: X8 }, mhaW, { numHeads: 8, rope: true }),
+    RangeError,
+    ['multiHeadAttention', 'options.rope', 'd_k = d_model / numHeads = 1', 'even'],
+  ],
+  [
+    'multiHeadAttention rope not an object',
+    (ag) => ag.multiHeadAttention({ query: X8 }, mhaW, { numHeads: 2, rope: 'yes' }),
+    TypeError,
+    ['multiHeadAttention', 'options.rope', 'true, false or { base, interleaved }'],
+  ],
+  [
     'attention softcap 0 in float32',
     (ag) => ag.attention(I2, I2, I2, { softcap: 1e-50 }),
     RangeError,

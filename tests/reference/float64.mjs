@@ -160,7 +160,9 @@ export function rope(x, positions, rows, T, d, { base = 10000, interleaved = tru
 
 /**
  * Scaled dot-product attention for one (batch, head) slice, flat arrays:
- * Q [Tq, dk], K [Tk, dk], V [Tk, dv]; maskAt(i, j) additive (may be -Infinity).
+ * Q [Tq, dk], K [Tk, dk], V [Tk, dv]; maskAt(i, j) additive (may be -Infinity);
+ * alibi { slope, offset } adds -slope |i + offset - j| (Press et al. 2022, §3)
+ * before the mask (its bound: the product's rounding and one more addition).
  * Returns {Y, A, S, bound, eRow}: bound[i*dv+c] is a first-order bound on the
  * absolute error of Y for the registry's attention kernel (registry.inc) of
  * `variant` ('scalar': q.k in the pairwise dot order; 'simd128': in the GEMM's
@@ -176,7 +178,7 @@ export function attentionSlice(
   Tk,
   dk,
   dv,
-  { scale, causal = false, maskAt = null, variant = 'scalar', streaming = false },
+  { scale, causal = false, maskAt = null, variant = 'scalar', streaming = false, alibi = null },
 ) {
   const Y = new Array(Tq * dv).fill(0);
   const A = new Array(Tq * Tk).fill(0);
@@ -201,11 +203,13 @@ export function attentionSlice(
         s += Q[i * dk + c] * K[j * dk + c];
         a += abs(Q[i * dk + c] * K[j * dk + c]);
       }
-      let v = scale * s + (maskAt ? maskAt(i, j) : 0);
+      const bias = alibi ? -alibi.slope * abs(i + alibi.offset - j) : 0;
+      let v = scale * s + bias + (maskAt ? maskAt(i, j) : 0);
       if (causal && j > i) v = -Infinity;
       S[i * Tk + j] = v;
       if (v > m) m = v;
-      if (v !== -Infinity) eS = Math.max(eS, gd * abs(scale) * a + U * abs(v));
+      const eBias = alibi ? 2 * U * abs(bias) + U * abs(scale) * a : 0;
+      if (v !== -Infinity) eS = Math.max(eS, gd * abs(scale) * a + U * abs(v) + eBias);
     }
     if (m === -Infinity) continue; // every key masked: zero weights, zero output
     let sum = 0;
@@ -240,8 +244,13 @@ export function attentionSlice(
 /**
  * Multi-head attention (Vaswani et al. 2017 §3.2.2), row-vector convention,
  * W [in, out] flat [d, d]; x* flat [T, d] for one batch entry; h heads.
- * maskAt(head, i, j) additive; keyBias[j] additive. Returns {Y, A [h,Tq,Tk]}
- * with first-order error bounds: `bound` per output, `wBound` per weight.
+ * maskAt(head, i, j) additive; keyBias[j] additive. kvHeads (default h):
+ * W.wK and W.wV are [d, kvHeads d/h] and query head i reads key/value head
+ * floor(i kvHeads / h) (GQA). rope { base, interleaved }: each head's q and k
+ * of token t turned by position t (RoFormer, eq. 15) before the scores, with
+ * the rope kernel's bound 4 u (|x_a| + |x_b|) on top of the carried errors.
+ * Returns {Y, A [h,Tq,Tk]} with first-order error bounds: `bound` per output,
+ * `wBound` per weight.
  */
 export function mhaOne(
   xq,
@@ -252,48 +261,83 @@ export function mhaOne(
   Tk,
   d,
   h,
-  { scale, causal = false, maskAt = null, keyBias = null, variant = 'scalar', streaming = false },
+  {
+    scale,
+    causal = false,
+    maskAt = null,
+    keyBias = null,
+    variant = 'scalar',
+    streaming = false,
+    kvHeads = h,
+    rope: turn = null,
+  },
 ) {
-  const proj = (x, T, w, b) => {
-    const out = new Array(T * d).fill(0);
-    const mag = new Array(T * d).fill(0);
+  const dk = d / h;
+  const dkv = kvHeads * dk;
+  const proj = (x, T, w, b, n = d) => {
+    const out = new Array(T * n).fill(0);
+    const mag = new Array(T * n).fill(0);
     for (let t = 0; t < T; t++) {
-      for (let o = 0; o < d; o++) {
+      for (let o = 0; o < n; o++) {
         let s = b ? b[o] : 0;
         let a = b ? abs(b[o]) : 0;
         for (let i = 0; i < d; i++) {
-          s += x[t * d + i] * w[i * d + o];
-          a += abs(x[t * d + i] * w[i * d + o]);
+          s += x[t * d + i] * w[i * n + o];
+          a += abs(x[t * d + i] * w[i * n + o]);
         }
-        out[t * d + o] = s;
-        mag[t * d + o] = a;
+        out[t * n + o] = s;
+        mag[t * n + o] = a;
       }
     }
     return { out, mag };
   };
   const q = proj(xq, Tq, W.wQ, W.bQ);
-  const k = proj(xk, Tk, W.wK, W.bK);
-  const v = proj(xv, Tk, W.wV, W.bV);
-  const dk = d / h;
+  const k = proj(xk, Tk, W.wK, W.bK, dkv);
+  const v = proj(xv, Tk, W.wV, W.bV, dkv);
   const concat = new Array(Tq * d).fill(0);
   const concatErr = new Array(Tq * d).fill(0);
   const A = [];
   const wBound = [];
   // projections: the matmul bound (pairwise, or the GEMM's) with the bias as one more term
   const gp = (variant === 'simd128' ? Math.min(d, 256) + Math.ceil(d / 256) + 2 : 2 * clog2(d + 1) + 1) * U;
+  if (turn) {
+    // Each head's pairs turned in float64; the error bounds gp * mag become gp (mag_a + mag_b) +
+    // 4 u (|x_a| + |x_b|), kept as magnitudes (divided by gp) so that the code below is unchanged.
+    for (const [p, T, n] of [
+      [q, Tq, d],
+      [k, Tk, dkv],
+    ]) {
+      const x = p.out.slice();
+      const mag = p.mag.slice();
+      const rows = (T * n) / dk;
+      for (let r = 0; r < rows; r++) {
+        const t = Math.floor((r * dk) / n);
+        for (let pr = 0; pr < dk / 2; pr++) {
+          const a = r * dk + (turn.interleaved ? 2 * pr : pr);
+          const b = r * dk + (turn.interleaved ? 2 * pr + 1 : pr + dk / 2);
+          const angle = t * turn.base ** ((-2 * pr) / dk);
+          const [c, s] = [Math.cos(angle), Math.sin(angle)];
+          p.out[a] = x[a] * c - x[b] * s;
+          p.out[b] = x[a] * s + x[b] * c;
+          p.mag[a] = p.mag[b] = mag[a] + mag[b] + (4 * U * (abs(x[a]) + abs(x[b]))) / gp;
+        }
+      }
+    }
+  }
   for (let hh = 0; hh < h; hh++) {
-    const slice = (arr, T) => {
+    const slice = (arr, T, n = d, head = hh) => {
       const s = [];
-      for (let t = 0; t < T; t++) for (let c = 0; c < dk; c++) s.push(arr[t * d + hh * dk + c]);
+      for (let t = 0; t < T; t++) for (let c = 0; c < dk; c++) s.push(arr[t * n + head * dk + c]);
       return s;
     };
+    const g = Math.floor((hh * kvHeads) / h); // the key/value head of query head hh
     const Qh = slice(q.out, Tq);
-    const Kh = slice(k.out, Tk);
-    const Vh = slice(v.out, Tk);
+    const Kh = slice(k.out, Tk, dkv, g);
+    const Vh = slice(v.out, Tk, dkv, g);
     // Projection errors enter the scores as scale * (|dq||k| + |q||dk|).
     const Qm = slice(q.mag, Tq);
-    const Km = slice(k.mag, Tk);
-    const Vm = slice(v.mag, Tk);
+    const Km = slice(k.mag, Tk, dkv, g);
+    const Vm = slice(v.mag, Tk, dkv, g);
     const at = attentionSlice(Qh, Kh, Vh, Tq, Tk, dk, dk, {
       scale,
       causal,
