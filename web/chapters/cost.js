@@ -2,12 +2,11 @@
 // experiment worker (web/timing/attention-cost.js) by ag.attention plain (the [T, T] grid in the heap) and
 // streaming (an online softmax over tiles of keys). Peak heap bytes and times are measurements
 // (data-measured); the squared distance between the two outputs is a kernel result (show()).
-import { AgWidget, defineWidget } from '../widget/base.js';
-import { chartFigure, curve, dots, draw, logLogFrame } from '../widget/charts.js';
-import { slider } from '../widget/controls.js';
+import { defineWidget } from '../widget/base.js';
+import { chartFigure, curve, draw, legend, logLogFrame, series } from '../widget/charts.js';
 import { h, markCurrent, setAttr, setFlag, setText, setValue } from '../widget/dom.js';
 import { describe } from '../widget/engine.js';
-import { ExperimentRun, labelled, settingSelect } from '../widget/experiment.js';
+import { ExperimentWidget, labelled, settingSelect, settingSlider } from '../widget/experiment.js';
 import { formatBytes, formatTime } from '../widget/format.js';
 import { texElement } from '../widget/math.js';
 import { headerRow } from '../widget/matrix-table.js';
@@ -28,9 +27,9 @@ export const costSizes = (tmax) =>
 export const gridBytes = (T) => BYTES * T * T;
 export const tensorBytes = (T, dk) => BYTES * 4 * T * dk;
 
-export class AgAttentionCost extends AgWidget {
+export class AgAttentionCost extends ExperimentWidget {
   static title = 'The cost of attention';
-  static styles = ['styles/cost.css'];
+  static styles = ['styles/experiment.css', 'styles/cost.css'];
   static stateDecl = defineState({
     version: 1,
     fields: {
@@ -43,16 +42,14 @@ export class AgAttentionCost extends AgWidget {
 
   #ui = null;
   // A cancelled sweep keeps its key: reading its rows does not restart it; a setting or "Run again" does.
-  #exp = new ExperimentRun(this, {
+  #exp = this.experiment({
     progressLabel: 'Sweep progress',
     cancelled: 'Cancelled. Change a setting or press \u201cRun again\u201d to measure anew.',
     failed: 'The measurement could not run',
-    onRun: () => {
-      this.#key = null;
-      this.#start(this.state);
-    },
+    keepKey: true,
+    keyOf: (state) => this.#keyOf(state), // the implementation, tmax and dk of the sweep
+    job: (state, key) => this.#job(state, key),
   });
-  #key = null; // the implementation, tmax and dk of the running, cancelled or shown sweep
   #impl = null; // the implementation id of the API instance of the last render
   #sweep = null; // { key, tmax, dk, streaming, memory, rows }
   #drawnKey = null; // which rows the plots show ("key/rows")
@@ -80,15 +77,10 @@ export class AgAttentionCost extends AgWidget {
     );
     const dkLabel = 'd_k, the width of a query and a key';
     const dkSelect = settingSelect('dk', dkLabel, COST_DK, (v) => this.setState({ dk: Number(v) }));
-    const at = slider({
+    const at = settingSlider('at', 'Read the numbers at T', ['Read at ', h('var', {}, 'T')], {
       min: 6,
       max: 11,
       step: 1,
-      class: 'at-slider',
-      dataset: { control: 'at' },
-      attrs: { 'aria-label': 'Read the numbers at T' },
-      outClass: 'at-value',
-      rowClass: null,
       onInput: (v) => this.setState({ at: 2 ** v }),
     });
     const missing = h('p', { class: 'missing', hidden: true });
@@ -142,17 +134,13 @@ export class AgAttentionCost extends AgWidget {
           'T\u00b2 floats of four bytes hold the grid; 4T\u00b7d\u2096 floats are Q, K, V and the output; c is the streaming path\u2019s work area, one tile of scores, the same size at every T. Both paths compute QK\u1d40 and the mixture of V, 2T\u00b2d\u2096 flop for each of the two.',
         ),
       ),
-      h(
-        'div',
-        { class: 'controls' },
+      this.#exp.controls([
         labelled(['Largest ', h('var', {}, 'T')], tmaxSelect),
         labelled(texElement('d_k'), dkSelect),
-        this.#exp.buttons(),
-        this.#exp.runBox(),
-      ),
+      ]),
       missing,
       h('div', { class: 'layout' }, mem.fig, time.fig),
-      h('label', { class: 'ctl ctl-at' }, h('span', {}, 'Read at ', h('var', {}, 'T')), at.input, at.out),
+      at.label,
       reading,
       h('div', { class: 'table-wrap' }, table),
       agreement,
@@ -173,48 +161,35 @@ export class AgAttentionCost extends AgWidget {
   render(ag, state) {
     // The sweep runs on the page's implementation, the one `ag` is: another one (the menu, impl=) measures anew.
     this.#impl = describe(ag).id;
-    this.#start(state);
+    this.#exp.want(state);
     this.#draw(state);
-  }
-
-  disconnectedCallback() {
-    super.disconnectedCallback();
-    this.#exp.stop();
-    this.#key = null;
   }
 
   #keyOf({ tmax, dk }) {
     return `${this.#impl}/${tmax}/${dk}`;
   }
 
-  /** Starts the sweep for this state unless it is running or shown already. */
-  #start(state) {
-    const key = this.#keyOf(state);
-    if (key === this.#key) return;
-    this.#key = key;
-    const { tmax, dk } = state;
+  /** The sweep of a state: its rows are drawn as they come. */
+  #job({ tmax, dk }, key) {
     const sweep = { key, impl: this.#impl, tmax, dk, streaming: null, memory: null, rows: [] };
     this.#sweep = sweep;
     this.#drawnKey = null;
-    this.#exp.run(
-      { kind: 'attention-cost', sizes: costSizes(tmax), dk },
-      {
-        time: true,
-        text: `Measuring T = ${T_MIN} to ${tmax} with d\u2096 = ${dk} in a background worker\u2026`,
-        live: () => this.#sweep === sweep,
-        onProgress: (p) => {
-          if (p.partial) sweep.rows.push(p.partial);
-          this.#draw(this.state);
-        },
-        onResult: ({ impl, streaming, memory, rows }) => {
-          Object.assign(sweep, { impl, streaming, memory, rows });
-          this.#drawnKey = null;
-          this.#draw(this.state);
-          return `Done: T = ${T_MIN} to ${tmax}, d\u2096 = ${dk}. Times vary from run to run; the bytes do not.`;
-        },
-        onError: () => (this.#key = null),
+    return {
+      job: { kind: 'attention-cost', sizes: costSizes(tmax), dk },
+      time: true,
+      text: `Measuring T = ${T_MIN} to ${tmax} with d\u2096 = ${dk} in a background worker\u2026`,
+      live: () => this.#sweep === sweep,
+      onProgress: (p) => {
+        if (p.partial) sweep.rows.push(p.partial);
+        this.#draw(this.state);
       },
-    );
+      onResult: ({ impl, streaming, memory, rows }) => {
+        Object.assign(sweep, { impl, streaming, memory, rows });
+        this.#drawnKey = null;
+        this.#draw(this.state);
+        return `Done: T = ${T_MIN} to ${tmax}, d\u2096 = ${dk}. Times vary from run to run; the bytes do not.`;
+      },
+    };
   }
 
   /** Plots and table for the rows measured so far; the reading at T = at. */
@@ -279,13 +254,6 @@ export class AgAttentionCost extends AgWidget {
     return f;
   }
 
-  /** Measured points of one path: the line through them and their dots. */
-  #series(f, points, cls) {
-    const pts = points.filter((p) => p[1] > 0 && Number.isFinite(p[1]));
-    curve(f, `series ${cls}`, pts);
-    dots(f, `dots ${cls}`, pts);
-  }
-
   #drawMemory(sweep) {
     const sizes = costSizes(sweep.tmax);
     const formulas = {
@@ -311,21 +279,18 @@ export class AgAttentionCost extends AgWidget {
     const hi = all.length ? Math.max(...all) : 100;
     const f = this.#frame(s, sweep, lo, hi, yLabel, yTicks, yFormat);
     if (formulas) for (const side of SIDES) curve(f, `formula ${side}`, formulas[side]);
-    for (const side of SIDES)
-      this.#series(
-        f,
-        rows.map((r) => [r.T, r[side][field]]),
-        side,
-      );
-    this.#legend(s);
-  }
-
-  #legend(s) {
-    const g = draw(s, 'g', { class: 'legend', transform: 'translate(66,34)' });
-    SIDES.forEach((side, i) => {
-      draw(g, 'circle', { class: `dot ${side}`, cx: 4, cy: i * 15, r: 3.5 });
-      draw(g, 'text', { x: 12, y: i * 15, dy: '0.35em' }).text(i === 0 ? 'plain (materialized)' : side);
-    });
+    for (const side of SIDES) {
+      const pts = rows.map((r) => [r.T, r[side][field]]).filter((p) => p[1] > 0 && Number.isFinite(p[1]));
+      series(f, pts, { line: `series ${side}`, dots: `dots ${side}` });
+    }
+    legend(
+      s,
+      [66, 34],
+      [
+        ['plain', 'plain (materialized)'],
+        ['streaming', 'streaming'],
+      ],
+    );
   }
 
   #drawTable(sweep) {

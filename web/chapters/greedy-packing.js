@@ -5,11 +5,10 @@
 // (in the worker).
 //
 //   <ag-greedy-packing eps="0.2" cand="5000"></ag-greedy-packing>
-import { AgWidget, defineWidget } from '../widget/base.js';
+import { defineWidget } from '../widget/base.js';
 import { chartFigure, curve, dots, label, logLogFrame } from '../widget/charts.js';
-import { slider } from '../widget/controls.js';
 import { h, setText, setValue } from '../widget/dom.js';
-import { ExperimentRun, labelled, seedControls, settingSelect } from '../widget/experiment.js';
+import { ExperimentWidget, measuredItems, seedControls, settingSelect, settingSlider } from '../widget/experiment.js';
 import { texElement } from '../widget/math.js';
 import { choice, defineState, number } from '../widget/state.js';
 
@@ -25,9 +24,9 @@ export function packDims(eps) {
   return PACK_DIMS.filter((d) => d <= max);
 }
 
-export class AgGreedyPacking extends AgWidget {
+export class AgGreedyPacking extends ExperimentWidget {
   static title = 'How many directions fit?';
-  static styles = ['styles/near-orthogonal.css'];
+  static styles = ['styles/experiment.css', 'styles/near-orthogonal.css'];
   static stateDecl = defineState({
     version: 2,
     fields: {
@@ -47,36 +46,27 @@ export class AgGreedyPacking extends AgWidget {
   });
 
   #ui = null;
-  #exp = new ExperimentRun(this, {
+  #exp = this.experiment({
     attrs: ['pack-run', 'run'],
     progressLabel: 'Progress of the packing experiment',
     run: { action: 'run-pack' },
     cancel: { action: 'cancel-pack' },
     failed: 'The packing experiment could not run',
-    onRun: () => {
-      this.#key = null;
-      this.#start(this.state);
-    },
-    onCancel: () => (this.#key = null),
+    keyOf: ({ eps, cand, seed }) => `${eps}/${cand}/${seed}`,
+    job: (state, key) => this.#job(state, key),
   });
-  #key = null; // the (eps, cand, seed) of the running or shown run
   #pack = null; // { key, eps, rows: [{ d, kept }] }
   #shown = null; // the #pack the plot and the list show
 
   build(body) {
     // Move the label while dragging; start the run when the slider is let go (or on a key).
-    const eps = slider({
+    const eps = settingSlider('eps', 'Band half-width epsilon', texElement('\\varepsilon'), {
       min: 0,
       max: EPS.length - 1,
       step: 1,
-      class: 'eps-slider',
-      dataset: { control: 'eps' },
-      attrs: { 'aria-label': 'Band half-width epsilon' },
-      outClass: 'eps-value',
-      rowClass: null,
+      role: 'eps-input',
       onInput: (i) => setText(eps.out, `= ${EPS[i]}`),
     });
-    eps.out.dataset.role = 'eps-input';
     eps.input.addEventListener('change', () => this.setState({ eps: EPS[Number(eps.input.value)] }));
     const candChoices = CANDIDATES.map((c) => [c, Number(c).toLocaleString('en-US')]);
     const candSelect = settingSelect('cand', 'Candidate directions per dimension', candChoices, (cand) =>
@@ -95,15 +85,7 @@ export class AgGreedyPacking extends AgWidget {
 
     body.append(
       h('h3', {}, 'How many directions fit?'),
-      h(
-        'div',
-        { class: 'controls' },
-        h('label', { class: 'ctl ctl-eps' }, h('span', {}, texElement('\\varepsilon')), eps.input, eps.out),
-        labelled('Candidates', candSelect),
-        seed.label,
-        this.#exp.buttons(seed.next),
-        this.#exp.runBox(),
-      ),
+      this.#exp.controls([eps.label, ['Candidates', candSelect]], seed),
       h(
         'div',
         { class: 'layout' },
@@ -123,63 +105,49 @@ export class AgGreedyPacking extends AgWidget {
   }
 
   render(_ag, state) {
-    this.#start(state);
-    if (this.#pack && this.#pack.key === this.#keyOf(state) && this.#shown !== this.#pack) this.#draw();
+    this.#exp.want(state);
+    if (this.#pack && this.#pack.key === this.#exp.key && this.#shown !== this.#pack) this.#draw();
   }
 
-  disconnectedCallback() {
-    super.disconnectedCallback();
-    this.#exp.stop();
-    this.#key = null;
-  }
-
-  #keyOf({ eps, cand, seed }) {
-    return `${eps}/${cand}/${seed}`;
-  }
-
-  #start(state) {
-    const key = this.#keyOf(state);
-    if (key === this.#key) return;
-    this.#key = key;
+  /** The packing run of a state; its partial counts are drawn as they come. */
+  #job(state, key) {
     const dims = packDims(state.eps);
     const candidates = Number(state.cand);
     const many = candidates.toLocaleString('en-US');
     const live = []; // partial counts while running (drawing only)
     if (!this.#pack || this.#pack.key !== key) this.#draw();
-    this.#exp.run(
-      { kind: 'packing', dims, candidates, epsilon: Number(state.eps), seed: state.seed },
-      {
-        text: `Scanning ${many} random directions for each d up to ${dims.at(-1)}, \u03b5 = ${state.eps}\u2026`,
-        onProgress: ({ partial }) => {
-          const row = live.find((r) => r.d === partial.d);
-          if (row) row.kept = partial.kept;
-          else live.push({ d: partial.d, kept: partial.kept });
-          if (this.#keyOf(this.state) !== key) return;
-          this.#plot(live, state.eps, true);
-          this.#shown = null;
-        },
-        onResult: (rows) => {
-          this.#pack = { key, eps: state.eps, rows };
-          if (this.#keyOf(this.state) === key) this.#draw();
-          return `Done: ${many} candidates for each d, \u03b5 = ${state.eps}, seed ${state.seed}.`;
-        },
-        onError: () => (this.#key = null),
+    return {
+      job: { kind: 'packing', dims, candidates, epsilon: Number(state.eps), seed: state.seed },
+      text: `Scanning ${many} random directions for each d up to ${dims.at(-1)}, \u03b5 = ${state.eps}\u2026`,
+      onProgress: ({ partial }) => {
+        const row = live.find((r) => r.d === partial.d);
+        if (row) row.kept = partial.kept;
+        else live.push({ d: partial.d, kept: partial.kept });
+        this.#plot(live, state.eps, true);
+        this.#shown = null;
       },
-    );
+      onResult: (rows) => {
+        this.#pack = { key, eps: state.eps, rows };
+        this.#draw();
+        return `Done: ${many} candidates for each d, \u03b5 = ${state.eps}, seed ${state.seed}.`;
+      },
+    };
   }
 
   #draw() {
-    const pack = this.#pack && this.#pack.key === this.#keyOf(this.state) ? this.#pack : null;
+    const pack = this.#pack && this.#pack.key === this.#exp.key ? this.#pack : null;
     this.#shown = pack;
     this.#plot(pack?.rows ?? [], pack?.eps ?? this.state.eps, false);
-    this.#ui.list.replaceChildren(
-      ...(pack?.rows ?? []).map((row) => {
-        const v = h('span', { class: 'num', dataset: { role: 'kept', key: String(row.d).padStart(3, '0') } });
-        this.show(v, row.kept, { format: (k) => String(k) });
-        const more = row.kept > row.d;
-        return h('li', { class: more ? 'more' : '' }, `d = ${row.d}: `, v, more ? ' (more than d)' : '');
-      }),
-    );
+    const items = measuredItems(pack?.rows ?? [], {
+      name: 'd',
+      role: 'kept',
+      pad: 3,
+      value: (row) => row.kept,
+      show: (el, kept) => this.show(el, kept, { format: (k) => String(k) }),
+      cls: (row) => (row.kept > row.d ? 'more' : ''),
+      after: (row) => (row.kept > row.d ? ' (more than d)' : ''),
+    });
+    this.#ui.list.replaceChildren(...items);
   }
 
   #plot(rows, eps, live) {

@@ -8,10 +8,10 @@
 //
 //   <ag-near-orthogonal d="100" pairs="2000"></ag-near-orthogonal>
 import { create, select } from 'd3';
-import { AgWidget, defineWidget } from '../widget/base.js';
+import { defineWidget } from '../widget/base.js';
 import { axes, chartFigure, draw, histBars, label, xScale, yScale } from '../widget/charts.js';
 import { focusInPlace, h, markCurrent, setAttr, setText, setValue, svg } from '../widget/dom.js';
-import { ExperimentRun, labelled, seedControls, settingSelect } from '../widget/experiment.js';
+import { ExperimentWidget, seedControls, settingSelect } from '../widget/experiment.js';
 import { ownLayout } from '../widget/figure-layout.js';
 import { deg, fmt } from '../widget/format.js';
 import { button, num } from '../widget/controls.js';
@@ -39,9 +39,9 @@ const e1 = (d) => {
   return v;
 };
 
-export class AgNearOrthogonal extends AgWidget {
+export class AgNearOrthogonal extends ExperimentWidget {
   static title = 'Near-orthogonality in high dimension';
-  static styles = ['styles/near-orthogonal.css'];
+  static styles = ['styles/experiment.css', 'styles/near-orthogonal.css'];
   static stateDecl = defineState({
     version: 2,
     fields: {
@@ -60,18 +60,14 @@ export class AgNearOrthogonal extends AgWidget {
   });
 
   #ui = null;
-  #exp = new ExperimentRun(this, {
+  #exp = this.experiment({
     attrs: ['hist-run', 'run'],
     progressLabel: 'Progress of the cosine experiment',
     run: { action: 'run-hist' },
     cancel: { action: 'cancel-hist' },
-    onRun: () => {
-      this.#key = null;
-      this.#start(this.state);
-    },
-    onCancel: () => (this.#key = null),
+    keyOf: ({ pairs, seed }) => `${pairs}/${seed}`,
+    job: ({ pairs, seed }, key) => this.#job(Number(pairs), seed, key),
   });
-  #key = null; // the (pairs, seed) of the running or shown histograms
   #hist = null; // { key, pairs, results: [per d] }
   #minisOf = null; // the #hist the small multiples show (they do not change with d)
   #tableOf = null; // the #hist the table of all five shows, and the engine that wrote it
@@ -193,14 +189,7 @@ export class AgNearOrthogonal extends AgWidget {
           { display: true },
         ),
       ),
-      h(
-        'div',
-        { class: 'controls' },
-        labelled('Pairs', pairsSelect),
-        seed.label,
-        this.#exp.buttons(seed.next),
-        this.#exp.runBox(),
-      ),
+      this.#exp.controls([['Pairs', pairsSelect]], seed),
       group,
       h(
         'p',
@@ -228,19 +217,9 @@ export class AgNearOrthogonal extends AgWidget {
   }
 
   render(ag, state) {
-    this.#start(state);
-    if (this.#hist && this.#hist.key === this.#keyOf(state)) this.#draw(ag, state);
+    this.#exp.want(state);
+    if (this.#hist && this.#hist.key === this.#exp.key) this.#draw(ag, state);
     else this.#drawPairAngle(ag, state);
-  }
-
-  disconnectedCallback() {
-    super.disconnectedCallback();
-    this.#exp.stop();
-    this.#key = null;
-  }
-
-  #keyOf({ pairs, seed }) {
-    return `${pairs}/${seed}`;
   }
 
   /** Two random directions of dimension d from the seed (counters far from the experiment's). */
@@ -252,31 +231,23 @@ export class AgNearOrthogonal extends AgWidget {
     return { a, b };
   }
 
-  #start(state) {
-    const key = this.#keyOf(state);
-    if (key === this.#key) return;
-    this.#key = key;
-    const pairs = Number(state.pairs);
-    const seed = state.seed;
+  /** The run of the five histograms: `pairs` random pairs of each dimension. */
+  #job(pairs, seed, key) {
     const calls = DIMS.map((d) => ({
       method: 'randomDotExperiment',
       args: [{ d, trials: pairs, seed, measure: 'cosine', bins: BINS, range: [-1, 1], returnSamples: false }],
       work: pairs * (d + 8),
     }));
     const many = pairs.toLocaleString('en-US');
-    this.#exp.run(
-      { kind: 'calls', calls },
-      {
-        text: `Drawing ${many} random pairs for each d in a background worker\u2026`,
-        onResult: (results) => {
-          this.#hist = { key, pairs, results };
-          const ag = this.engine;
-          if (ag && this.#keyOf(this.state) === key) this.#draw(ag, this.state);
-          return `Done: ${many} pairs for each d, seed ${seed}.`;
-        },
-        onError: () => (this.#key = null),
+    return {
+      job: { kind: 'calls', calls },
+      text: `Drawing ${many} random pairs for each d in a background worker\u2026`,
+      onResult: (results) => {
+        this.#hist = { key, pairs, results };
+        if (this.engine) this.#draw(this.engine, this.state);
+        return `Done: ${many} pairs for each d, seed ${seed}.`;
       },
-    );
+    };
   }
 
   #drawPairAngle(ag, state) {

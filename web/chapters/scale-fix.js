@@ -10,12 +10,12 @@
 // means); the largest weight and the percentiles are selected, not computed.
 //
 //   <ag-scale-fix seed="7" tokens="16" dk="64"></ag-scale-fix>
-import { area, axisBottom, axisLeft, line, pointer, scaleLinear, select } from 'd3';
-import { AgWidget, defineWidget } from '../widget/base.js';
-import { draw, label, xScale } from '../widget/charts.js';
+import { area, axisBottom, axisLeft, line, scaleLinear, select } from 'd3';
+import { defineWidget } from '../widget/base.js';
+import { draw, label, legend, pickAlong, xScale } from '../widget/charts.js';
 import { num, slider } from '../widget/controls.js';
 import { h, setAttr, setText, symbol } from '../widget/dom.js';
-import { ExperimentRun, seedControls } from '../widget/experiment.js';
+import { ExperimentWidget, seedControls } from '../widget/experiment.js';
 import { ownLayout } from '../widget/figure-layout.js';
 import { fmt } from '../widget/format.js';
 import { formulas as displays } from '../widget/math.js';
@@ -42,7 +42,7 @@ const M = { left: 40, right: 12, top: 22, bottom: 24 };
 /** The numbers of each row of the table of all d_k, in column order. */
 const COLUMNS = ['max', 'entropy', 'jacobian'].flatMap((k) => SERIES.map((s) => [k, s.id]));
 
-export class AgScaleFix extends AgWidget {
+export class AgScaleFix extends ExperimentWidget {
   static title = 'The 1/\u221ad\u2096 fix';
   static styles = ['styles/scale-fix.css'];
   static stateDecl = defineState({
@@ -96,14 +96,8 @@ export class AgScaleFix extends AgWidget {
       rowClass: null,
       onInput: (v) => this.setState({ tokens: v }),
     });
-    const controls = h(
-      'div',
-      { class: 'controls' },
-      h('label', { class: 'ctl' }, h('span', {}, 'Keys ', symbol('T'), ' = '), tokens.out, tokens.input),
-      seed.label,
-      this.#exp.buttons(seed.next),
-      this.#exp.runBox(),
-    );
+    const keys = h('label', { class: 'ctl' }, h('span', {}, 'Keys ', symbol('T'), ' = '), tokens.out, tokens.input);
+    const controls = this.#exp.controls([keys], seed);
 
     // The figure: three panels sharing a log-2 axis of d_k, and a cursor.
     const figure = h('div', { class: 'figure' });
@@ -118,12 +112,12 @@ export class AgScaleFix extends AgWidget {
     });
     ownLayout(svg); // laid out on its own (widget/figure-layout.js)
     const x = xScale({ width: W, m: { l: M.left, r: M.right } }, [DKS[0], DKS.at(-1)], 'log2');
-    const legend = svg.append('g').attr('class', 'legend').attr('transform', `translate(${M.left},12)`);
-    SERIES.forEach((s, i) => {
-      const g = legend.append('g').attr('transform', `translate(${i * 150},0)`);
-      draw(g, 'line', { class: `series-${s.id}`, x1: 0, x2: 18, y1: 0, y2: 0 });
-      draw(g, 'text', { x: 22, y: 4 }).text(s.label);
-    });
+    legend(
+      svg,
+      [M.left, 12],
+      SERIES.map((s) => [`series-${s.id}`, s.label]),
+      { across: 150 },
+    );
     const panels = PANELS.map((p, i) => {
       const g = draw(svg, 'g', { class: `panel panel-${p.id}`, transform: `translate(0,${28 + i * PH})` });
       const y = scaleLinear().range([PH - M.bottom, M.top]);
@@ -154,51 +148,20 @@ export class AgScaleFix extends AgWidget {
     label(svg, 'x-label', 'd\u2096 (log scale)', W - M.right, PANELS.length * PH + 38).attr('text-anchor', 'end');
     const cursor = draw(svg, 'line', { class: 'cursor', y1: 28 + M.top, y2: 28 + PANELS.length * PH - M.bottom });
 
-    // Drag (mouse, pen, touch) across the panels to choose d_k.
-    const pick = (event) => {
-      const [px] = pointer(event, svg.node());
-      const e = Math.round(Math.log2(x.invert(Math.max(M.left, Math.min(W - M.right, px)))));
-      const dk = String(2 ** Math.max(1, Math.min(12, e)));
-      if (dk !== this.state.dk) this.setState({ dk });
-    };
-    const say = () => {
-      const d = this.#ui.detail;
-      this.announce(
-        `d\u2096 = ${this.state.dk}: largest weight ${d.unscaled.max.textContent} unscaled, ${d.scaled.max.textContent} scaled.`,
-      );
-    };
-    let before = null; // d_k when a drag started: the end of a drag that changed it is announced
-    svg.on('pointerdown', (event) => {
-      event.preventDefault();
-      svg.node().setPointerCapture?.(event.pointerId);
-      svg.node().focus({ preventScroll: true });
-      before = this.state.dk;
-      pick(event);
-      svg.on('pointermove', pick);
-    });
-    const stop = () => {
-      svg.on('pointermove', null);
-      if (before !== null && before !== this.state.dk) say();
-      before = null;
-    };
-    svg.on('pointerup', stop).on('pointercancel', stop);
-    svg.on('keydown', (event) => {
-      const i = DKS.indexOf(Number(this.state.dk));
-      const to = {
-        ArrowRight: i + 1,
-        ArrowUp: i + 1,
-        ArrowLeft: i - 1,
-        ArrowDown: i - 1,
-        Home: 0,
-        End: DKS.length - 1,
-        PageUp: i + 3,
-        PageDown: i - 3,
-      }[event.key];
-      if (to === undefined) return;
-      event.preventDefault();
-      const dk = String(DKS[Math.max(0, Math.min(DKS.length - 1, to))]);
-      if (dk !== this.state.dk) this.setState({ dk });
-      say();
+    // Drag (mouse, pen, touch) across the panels, or the keys, to choose d_k.
+    pickAlong(svg, {
+      values: DKS,
+      x,
+      from: M.left,
+      to: W - M.right,
+      index: () => DKS.indexOf(Number(this.state.dk)),
+      pick: (i) => this.setState({ dk: String(DKS[i]) }),
+      say: () => {
+        const d = this.#ui.detail;
+        this.announce(
+          `d\u2096 = ${this.state.dk}: largest weight ${d.unscaled.max.textContent} unscaled, ${d.scaled.max.textContent} scaled.`,
+        );
+      },
     });
 
     // The numbers at the chosen d_k.
@@ -334,52 +297,28 @@ export class AgScaleFix extends AgWidget {
     return { scores: s, spread: ag.norm(q.data), unscaled: one(), scaled: one({ temperature: Math.sqrt(dk) }) };
   }
 
-  #exp = new ExperimentRun(this, {
+  #exp = this.experiment({
     progressLabel: 'Progress of the curves',
     cancelled: 'Cancelled. Change a setting or press \u201cRun again\u201d to compute the curves.',
-    onRun: () => {
-      this.#key = null;
-      this.#start(this.engine, this.state);
-    },
-    onCancel: () => (this.#key = null),
+    keyOf: ({ seed, tokens }) => (this.engine ? `${seed}/${tokens}` : null),
+    job: (state, key) => this.#job(state, key),
   });
-  #key = null; // the (seed, tokens) of the curves running or shown
-  #curves = null; // { key, ag, rows: Map d_k -> curvesAt result }
+  #curves = null; // { key, rows: Map d_k -> curvesAt result }
   #drawn = null; // the curves the table and the figure show
   #sampleKey = null;
   #sampleRow = null;
 
-  #keyOf({ seed, tokens }) {
-    return `${seed}/${tokens}`;
-  }
-
-  /** Starts the worker job of the curves for (seed, tokens) unless it runs or is shown. */
-  #start(ag, state) {
-    if (!ag) return;
-    const key = this.#keyOf(state);
-    if (key === this.#key) return;
-    this.#key = key;
-    const { seed, tokens } = state;
-    const text = `Computing ${ROWS} rows at each d\u2096 in a background worker\u2026`;
-    this.#exp.run(
-      { kind: 'scale-fix', dks: DKS, seed, tokens, rows: ROWS },
-      {
-        text,
-        live: () => this.#key === key,
-        onResult: (results) => {
-          this.#curves = { key, ag, rows: new Map(results.map((r) => [r.dk, r])) };
-          if (this.engine) this.render(this.engine, this.state);
-          return `Done: ${ROWS} rows of ${tokens} scores at each d\u2096, seed ${seed}.`;
-        },
-        onError: () => (this.#key = null),
+  /** The worker job of the curves for (seed, tokens). */
+  #job({ seed, tokens }, key) {
+    return {
+      job: { kind: 'scale-fix', dks: DKS, seed, tokens, rows: ROWS },
+      text: `Computing ${ROWS} rows at each d\u2096 in a background worker\u2026`,
+      onResult: (results) => {
+        this.#curves = { key, rows: new Map(results.map((r) => [r.dk, r])) };
+        if (this.engine) this.render(this.engine, this.state);
+        return `Done: ${ROWS} rows of ${tokens} scores at each d\u2096, seed ${seed}.`;
       },
-    );
-  }
-
-  disconnectedCallback() {
-    super.disconnectedCallback();
-    this.#exp.stop();
-    this.#key = null;
+    };
   }
 
   render(ag, state) {
@@ -407,9 +346,9 @@ export class AgScaleFix extends AgWidget {
     }
     this.show(ui.spread, here.spread);
     setAttr(this, 'data-dk', state.dk);
-    this.#start(ag, state);
+    this.#exp.want(state);
     const curves = this.#curves;
-    if (!curves || curves.key !== this.#keyOf(state)) return;
+    if (!curves || curves.key !== this.#exp.key) return;
     // The table of every d_k and the curves depend on the rows, not on the
     // chosen d_k: moving the cursor only moves the dots.
     const fresh = this.#drawn !== curves;

@@ -6,11 +6,11 @@
 // is streamed in chunks (models/chunked-experiment.js). Numbers:
 // ag.randomDotExperiment (combined by ag.dot and ag.norm), ag.dotProductDensity,
 // √d_k as ag.norm of d_k ones.
-import { AgWidget, defineWidget } from '../widget/base.js';
+import { defineWidget } from '../widget/base.js';
 import { chartFigure, curve, densityHistogram, dots, logLogFrame } from '../widget/charts.js';
-import { num, slider } from '../widget/controls.js';
+import { num } from '../widget/controls.js';
 import { h, setText, setValue } from '../widget/dom.js';
-import { ExperimentRun, labelled, seedControls, settingSelect } from '../widget/experiment.js';
+import { ExperimentWidget, measuredItems, seedControls, settingSelect, settingSlider } from '../widget/experiment.js';
 import { fmt } from '../widget/format.js';
 import { formulas as displays, texElement } from '../widget/math.js';
 import { afterPause } from '../widget/pause.js';
@@ -27,9 +27,9 @@ const SWEEP_BOX = { width: 360, height: 220, m: { l: 44, r: 12, t: 10, b: 28 } }
 export const START_DELAY_MS = 150;
 const dOf = (slider) => Math.round(2 ** Number(slider));
 
-export class AgSqrtD extends AgWidget {
+export class AgSqrtD extends ExperimentWidget {
   static title = 'Why scores grow like \u221ad';
-  static styles = ['styles/sqrt-d.css'];
+  static styles = ['styles/experiment.css', 'styles/sqrt-d.css'];
   static stateDecl = defineState({
     version: 1,
     fields: {
@@ -41,28 +41,27 @@ export class AgSqrtD extends AgWidget {
 
   #ui = null;
   /** The worker experiment with its progress, Cancel and "Run again" (widget/experiment.js). */
-  #exp = new ExperimentRun(this, {
+  #exp = this.experiment({
     progressLabel: 'Experiment progress',
     cancelled: (reached) => this.#cancelledText(reached),
+    keyOf: (state) => (this.engine ? this.#keyOf(state) : null),
+    job: (state, key, o) => this.#start(state, key, o),
     onRun: () => {
-      this.#key = null;
       this.#sweepKey = null;
-      this.#start(this.engine, this.state, { now: true });
+      this.#exp.again();
     },
     onCancel: () => {
       this.#launch.cancel();
-      this.#key = null;
       this.#sweepKey = null;
     },
   });
-  #key = null; // the (d, pairs, seed) of the running or shown experiment
   #sweepKey = null;
   #result = null;
   #sweep = null;
   /** Once the learner pauses, the experiment of the wanted state starts (unless its result is on show). */
   #launch = afterPause(() => {
     const state = this.state;
-    if (this.#key === this.#keyOf(state) && this.#result?.key !== this.#key) this.#run(state);
+    if (this.#exp.key === this.#keyOf(state) && this.#result?.key !== this.#exp.key) this.#run(state);
   }, START_DELAY_MS);
   #running = null; // the key of the job the worker runs
   #drawn = null; // the result the figures and numbers show, and the engine that drew it
@@ -73,7 +72,7 @@ export class AgSqrtD extends AgWidget {
    * would take the processor from the page while the learner moves on).
    */
   #stopStale = afterPause(() => {
-    if (this.#exp.busy && this.#running !== this.#key) this.#exp.stop();
+    if (this.#exp.busy && this.#running !== this.#exp.key) this.#exp.stop();
   }, 0);
 
   build(body) {
@@ -101,32 +100,19 @@ export class AgSqrtD extends AgWidget {
     });
 
     // Controls: a log-scale slider for d_k, the number of pairs, the seed, run/cancel, progress.
-    const d = slider({
+    const d = settingSlider('d', 'Dimension d_k (log scale)', texElement('d_k'), {
       min: 1,
       max: 12,
       step: 0.25,
-      class: 'd-slider',
-      dataset: { control: 'd' },
-      attrs: { 'aria-label': 'Dimension d_k (log scale)' },
-      outClass: 'd-value',
-      rowClass: null,
+      role: 'd-input',
       onInput: (v) => this.setState({ d: dOf(v) }),
     });
-    d.out.dataset.role = 'd-input';
     const pairChoices = PAIR_CHOICES.map((p) => [p, p.toLocaleString('en-US')]);
     const pairsSelect = settingSelect('pairs', 'Number of random pairs', pairChoices, (v) =>
       this.setState({ pairs: Number(v) }),
     );
     const seed = seedControls(this);
-    const controls = h(
-      'div',
-      { class: 'controls' },
-      h('label', { class: 'ctl ctl-d' }, h('span', {}, texElement('d_k')), d.input, d.out),
-      labelled('Pairs', pairsSelect),
-      seed.label,
-      this.#exp.buttons(seed.next),
-      this.#exp.runBox(),
-    );
+    const controls = this.#exp.controls([d.label, ['Pairs', pairsSelect]], seed);
 
     const stats = { mean: num('mean'), std: num('std'), rms: num('rms'), sqrt: num('sqrt-d'), used: num('pairs-used') };
     const statsBlock = h(
@@ -192,7 +178,7 @@ export class AgSqrtD extends AgWidget {
   }
 
   render(ag, state) {
-    this.#start(ag, state);
+    this.#exp.want(state);
     if (this.#result && this.#result.key === this.#keyOf(state)) this.#drawResult(ag, this.#result);
   }
 
@@ -200,8 +186,6 @@ export class AgSqrtD extends AgWidget {
     super.disconnectedCallback();
     this.#launch.cancel();
     this.#stopStale.cancel();
-    this.#exp.stop();
-    this.#key = null;
     this.#sweepKey = null;
   }
 
@@ -210,17 +194,13 @@ export class AgSqrtD extends AgWidget {
   }
 
   /**
-   * Starts the worker job for this state unless it is running or shown
-   * already: at once the first time and from "Run again", else after the
-   * learner's pause (START_DELAY_MS). A job whose state is no longer the
-   * wanted one (#key) runs on until the next starts, but shows nothing.
+   * Starts the worker job of a state newly wanted (`key`): at once the first
+   * time and from "Run again", else after the learner's pause
+   * (START_DELAY_MS). A job whose state is no longer the wanted one runs on
+   * until the next starts, but shows nothing.
    */
-  #start(ag, state, { now = false } = {}) {
-    if (!ag) return;
-    const key = this.#keyOf(state);
-    if (key === this.#key) return;
-    const first = this.#key === null && this.#result === null;
-    this.#key = key;
+  #start(state, key, { before, again: now }) {
+    const first = before === null && this.#result === null;
     if (this.#exp.busy && this.#running !== key) this.#stopStale.poke();
     if (!now && this.#result?.key === key) {
       this.#launch.cancel();
@@ -252,35 +232,30 @@ export class AgSqrtD extends AgWidget {
             ? parts[0]
             : { d: sd, sizes: chunkSizes(sd, pairs), calls: chunkCalls(sd, pairs, seed, { bins: 1 }) },
         );
-    const current = () => this.#key === key;
     this.#running = key;
     const distinct = [...new Set(parts)];
-    this.#exp.run(
-      { kind: 'calls', calls: distinct.flatMap((p) => p.calls) },
-      {
-        text: this.#runningText(state),
-        live: current,
-        onResult: (results) => {
-          const ag = this.engine;
-          let at = 0;
-          const done = new Map(
-            distinct.map((p) => [
-              p,
-              { d: p.d, ...combineChunks(ag, results.slice(at, (at += p.calls.length)), p.sizes) },
-            ]),
-          );
-          const [main, ...sweep] = parts.map((p) => done.get(p));
-          this.#result = { key, d, used: main.pairs, seed, res: main };
-          if (needSweep) {
-            this.#sweepKey = sweepKey;
-            this.#sweep = sweep;
-          }
-          if (this.#keyOf(this.state) === key) this.#drawResult(ag, this.#result);
-          return this.#doneText(this.#result);
-        },
-        onError: () => (this.#key = null),
+    this.#exp.runKeyed(key, {
+      job: { kind: 'calls', calls: distinct.flatMap((p) => p.calls) },
+      text: this.#runningText(state),
+      onResult: (results) => {
+        const ag = this.engine;
+        let at = 0;
+        const done = new Map(
+          distinct.map((p) => [
+            p,
+            { d: p.d, ...combineChunks(ag, results.slice(at, (at += p.calls.length)), p.sizes) },
+          ]),
+        );
+        const [main, ...sweep] = parts.map((p) => done.get(p));
+        this.#result = { key, d, used: main.pairs, seed, res: main };
+        if (needSweep) {
+          this.#sweepKey = sweepKey;
+          this.#sweep = sweep;
+        }
+        if (this.#keyOf(this.state) === key) this.#drawResult(ag, this.#result);
+        return this.#doneText(this.#result);
       },
-    );
+    });
   }
 
   #runningText({ d, pairs }) {
@@ -343,13 +318,9 @@ export class AgSqrtD extends AgWidget {
     const cur = this.#result;
     if (cur)
       s.append('circle').attr('class', 'current').attr('cx', f.x(cur.d)).attr('cy', f.y(cur.res.std)).attr('r', 6);
-    this.#ui.sweepList.replaceChildren(
-      ...this.#sweep.map((p) => {
-        const v = h('span', { class: 'num', dataset: { role: 'sweep-std', key: String(p.d).padStart(4, '0') } });
-        this.show(v, p.std);
-        return h('li', {}, `d\u2096 = ${p.d}: `, v);
-      }),
-    );
+    const show = (el, std) => this.show(el, std);
+    const items = measuredItems(this.#sweep, { name: 'd\u2096', role: 'sweep-std', pad: 4, show, value: (p) => p.std });
+    this.#ui.sweepList.replaceChildren(...items);
   }
 
   figure() {

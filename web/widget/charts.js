@@ -1,12 +1,13 @@
 // The d3 charts the chapters draw: a figure holding a plot, its scales and
 // axes, histogram bars with a density curve, log-log plots with a reference
-// line, dots and curves, and a bar chart of labelled rows. Drawing only:
+// line, dots and curves, a legend, a bar chart of labelled rows, and a chart
+// whose x the learner picks (pointer or keys). Drawing only:
 // the numbers come from the widget (results of wasm calls or measurements),
 // and nothing here writes a number as data.
 //
 // A chart's geometry is a box { width, height, m: { l, r, t, b } } (the
 // viewBox and the margins around the plotting area).
-import { axisBottom, axisLeft, line, scaleBand, scaleLinear, scaleLog, select } from 'd3';
+import { axisBottom, axisLeft, line, pointer, scaleBand, scaleLinear, scaleLog, select } from 'd3';
 import { h, svg } from './dom.js';
 import { ownLayout } from './figure-layout.js';
 
@@ -142,6 +143,73 @@ export function dots({ s, x, y }, cls, points, r = 3.5) {
     .attr('cx', (p) => x(p[0]))
     .attr('cy', (p) => y(p[1]))
     .attr('r', r);
+}
+
+/**
+ * A legend (g.legend) at [x, y], one entry per [cls, text]: by default a column of dots
+ * (circle.dot {cls}) with their words; with `across` (pixels from one entry to the next) a row
+ * of short lines (line.{cls}), each entry in its own g.
+ */
+export function legend(s, [x, y], items, { across } = {}) {
+  const g = draw(s, 'g', { class: 'legend', transform: `translate(${x},${y})` });
+  items.forEach(([cls, text], i) => {
+    if (across === undefined) {
+      draw(g, 'circle', { class: `dot ${cls}`, cx: 4, cy: i * 15, r: 3.5 });
+      draw(g, 'text', { x: 12, y: i * 15, dy: '0.35em' }).text(text);
+      return;
+    }
+    const entry = draw(g, 'g', { transform: `translate(${i * across},0)` });
+    draw(entry, 'line', { class: cls, x1: 0, x2: 18, y1: 0, y2: 0 });
+    draw(entry, 'text', { x: 22, y: 4 }).text(text);
+  });
+  return g;
+}
+
+/** A measured series in the frame { s, x, y }: the line through its points (path.{line}) and their dots (g.{dots}). */
+export function series(f, points, { line: lineClass, dots: dotsClass }) {
+  if (lineClass) curve(f, lineClass, points);
+  dots(f, dotsClass, points);
+}
+
+const PICK_KEYS = { ArrowRight: 1, ArrowUp: 1, ArrowLeft: -1, ArrowDown: -1, PageUp: 3, PageDown: -3 };
+
+/**
+ * A chart whose x the learner picks among `values` (on the scale `x`, between `from` and `to`
+ * pixels; the nearest, the larger of two as near): dragging across it (mouse, pen, touch; the page does not scroll) or the keys (arrows one
+ * step, Page Up/Down three, Home and End the ends) once it has focus. `pick(i)` is told the index
+ * chosen; `say()` is called after a key and at the end of a drag that changed `index()`.
+ */
+export function pickAlong(s, { values, x, from, to, index, pick, say }) {
+  const at = (event) => {
+    const [px] = pointer(event, s.node());
+    const p = Math.max(from, Math.min(to, px));
+    const i = values.reduce((best, v, j) => (Math.abs(x(v) - p) <= Math.abs(x(values[best]) - p) ? j : best), 0);
+    if (i !== index()) pick(i);
+  };
+  let before = null; // where a drag started: the end of a drag that changed it is said
+  s.on('pointerdown', (event) => {
+    event.preventDefault();
+    s.node().setPointerCapture?.(event.pointerId);
+    s.node().focus({ preventScroll: true });
+    before = index();
+    at(event);
+    s.on('pointermove', at);
+  });
+  const stop = () => {
+    s.on('pointermove', null);
+    if (before !== null && before !== index()) say();
+    before = null;
+  };
+  s.on('pointerup', stop).on('pointercancel', stop);
+  s.on('keydown', (event) => {
+    const i = index();
+    const to = event.key === 'Home' ? 0 : event.key === 'End' ? values.length - 1 : i + (PICK_KEYS[event.key] ?? NaN);
+    if (Number.isNaN(to)) return;
+    event.preventDefault();
+    const j = Math.max(0, Math.min(values.length - 1, to));
+    if (j !== i) pick(j);
+    say();
+  });
 }
 
 /**

@@ -3,6 +3,10 @@
 // its status line, and the host's data attribute(s) saying where it stands
 // (running, done, cancelled, error; tests and styles read them). The widget
 // says when to run and what a result means; this keeps the controls in step.
+// Given `keyOf` and `job`, a run belongs to the key of the state it is for:
+// `want(state)` starts it unless that key is running or on show already.
+import { AgWidget } from './base.js';
+import { slider } from './controls.js';
 import { h, handOffFocus, setAttr, setFlag, setText, setValue } from './dom.js';
 import { CancelledError, ExperimentClient } from './worker-client.js';
 
@@ -14,6 +18,11 @@ export class ExperimentRun {
   #cancelled;
   #failed;
   #failInStatus;
+  #keyOf;
+  #job;
+  #keepKey;
+  /** The key of the run going on or shown (null: the next `want` runs). */
+  key = null;
   #token = 0; // the run whose answers count; a newer run or a cancel makes older answers stale
 
   /**
@@ -33,6 +42,9 @@ export class ExperimentRun {
    * @param {string} [o.failed] the words before a failure's message
    * @param {boolean} [o.failInStatus] a failure goes in the status line (else in the widget's note)
    * @param {boolean} [o.lockRun] disable the run button while a run goes on
+   * @param {(state: object) => string|null} [o.keyOf] the key of the run a state wants (null: none yet)
+   * @param {(state: object, key: string, o: object) => object|undefined} [o.job] the run of a state (see want)
+   * @param {boolean} [o.keepKey] a cancel keeps the key (the same state does not run again until "Run again")
    */
   constructor(host, o) {
     this.#host = host;
@@ -41,6 +53,9 @@ export class ExperimentRun {
     this.#cancelled = o.cancelled ?? 'Cancelled. Change a setting or press \u201cRun again\u201d.';
     this.#failed = o.failed ?? 'The experiment could not run';
     this.#failInStatus = o.failInStatus ?? false;
+    this.#keyOf = o.keyOf;
+    this.#job = o.job;
+    this.#keepKey = o.keepKey ?? false;
     const run = o.run ?? {};
     const cancel = o.cancel ?? {};
     this.runButton = h(
@@ -55,9 +70,10 @@ export class ExperimentRun {
     );
     this.progress = h('progress', { max: 1, value: 0, class: o.progressClass, 'aria-label': o.progressLabel });
     this.status = h('p', { class: o.statusClass ?? 'status', role: 'status' }, '');
-    this.runButton.addEventListener('click', () => o.onRun?.());
+    this.runButton.addEventListener('click', () => (o.onRun ? o.onRun() : this.again()));
     const stop = () => {
       this.cancel();
+      if (!this.#keepKey) this.key = null;
       o.onCancel?.();
     };
     this.cancelButton.addEventListener(
@@ -74,6 +90,15 @@ export class ExperimentRun {
   /** The progress bar and the status line in a `.run` box. */
   runBox() {
     return h('div', { class: 'run' }, this.progress, this.status);
+  }
+
+  /**
+   * The `.controls` bar: the settings (elements, or [name, control] pairs, each then `labelled`), the
+   * seed's box (`seed` from seedControls), the buttons, the run box.
+   */
+  controls(settings, seed) {
+    const items = settings.map((s) => (Array.isArray(s) ? labelled(...s) : s));
+    return h('div', { class: 'controls' }, items, seed?.label, this.buttons(seed?.next ?? []), this.runBox());
   }
 
   /** Whether the worker runs a job. */
@@ -129,6 +154,39 @@ export class ExperimentRun {
     );
   }
 
+  /**
+   * Starts the run of `state` unless the run of its key is going on or shown; returns whether the key
+   * is new. `job(state, key, { before, again })` gives the run (none: the widget runs it later with
+   * `runKeyed`); `before` is the key before, `again` says "Run again" asked for it.
+   */
+  want(state, again = false) {
+    const key = this.#keyOf(state);
+    if (key === null || key === this.key) return false;
+    const before = this.key;
+    this.key = key;
+    const spec = this.#job(state, key, { before, again });
+    if (spec) this.runKeyed(key, spec);
+    return true;
+  }
+
+  /** Runs `{ job, ...options of run() }` for `key`: its answers count while the key is wanted; a failure forgets it. */
+  runKeyed(key, { job, live, onError, ...o }) {
+    return this.run(job, {
+      ...o,
+      live: () => this.key === key && (live?.() ?? true),
+      onError: (err) => {
+        this.key = null;
+        onError?.(err);
+      },
+    });
+  }
+
+  /** Runs the state's experiment anew ("Run again"). */
+  again() {
+    this.key = null;
+    this.want(this.#host.state, true);
+  }
+
   /** Stops the run now (the worker is terminated) and says so; the progress bar stays where the run stopped. */
   cancel() {
     const reached = this.progress.value / this.progress.max;
@@ -140,6 +198,32 @@ export class ExperimentRun {
   stop() {
     this.#token += 1;
     this.#client.cancel();
+  }
+
+  /** Stops the run and forgets its key (the widget left the page: back on it, the state runs again). */
+  dispose() {
+    this.stop();
+    this.key = null;
+  }
+}
+
+/**
+ * A chapter of worker experiments: each `experiment(o)` it makes (an ExperimentRun on it) stops
+ * and forgets its key when the chapter leaves the page (back on it, its state runs again).
+ */
+export class ExperimentWidget extends AgWidget {
+  #runs = [];
+
+  /** A new ExperimentRun of this chapter (options as the constructor's). */
+  experiment(o) {
+    const run = new ExperimentRun(this, o);
+    this.#runs.push(run);
+    return run;
+  }
+
+  disconnectedCallback() {
+    super.disconnectedCallback();
+    for (const run of this.#runs) run.dispose();
   }
 }
 
@@ -197,3 +281,34 @@ export function settingSelect(name, label, options, onChange, props = {}) {
 
 /** A control with its visible name: <label class="ctl"><span>name</span>control…</label>. */
 export const labelled = (name, ...controls) => h('label', { class: 'ctl' }, h('span', {}, name), ...controls);
+
+/**
+ * A setting on a slider: `<label class="ctl ctl-{name}"><span>name…</span>` the range input
+ * (class `{name}-slider`, data-control, aria-label `label`) and its output (class `{name}-value`,
+ * data-role `role` when given)`</label>`, as `label`; the rest as slider() gives it.
+ */
+export function settingSlider(name, label, text, { role, ...o }) {
+  const s = slider({
+    ...o,
+    class: `${name}-slider`,
+    dataset: { control: name },
+    attrs: { 'aria-label': label },
+    outClass: `${name}-value`,
+    rowClass: null,
+  });
+  if (role) s.out.dataset.role = role;
+  return { ...s, label: h('label', { class: `ctl ctl-${name}` }, h('span', {}, text), s.input, s.out) };
+}
+
+/**
+ * The measured value of each setting as an `<li>`: "name = x: " and the number in a
+ * `span.num[data-role][data-key]` (the setting padded to `pad` digits) written by `show(el, value)`,
+ * then `after(row)`; `cls(row)` is the item's class.
+ */
+export function measuredItems(rows, { name, role, pad, show, value, cls, after }) {
+  return rows.map((row) => {
+    const v = h('span', { class: 'num', dataset: { role, key: String(row.d).padStart(pad, '0') } });
+    show(v, value(row));
+    return h('li', { class: cls?.(row) }, `${name} = ${row.d}: `, v, after?.(row));
+  });
+}
