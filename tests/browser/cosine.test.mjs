@@ -1,15 +1,11 @@
 // "Cosine versus the raw dot product" (#ch-cosine, <ag-cosine-vs-dot>): raw scores and cosines, raw and
 // normalised, against a float64 reference (drags, keys, links) and the article's numbers (seed file).
-import { describe, expect, test } from '@jest/globals';
-import { atLink, expectAnnounced, expectParams, expectReveal, seedCase } from './helpers.mjs';
-import { stateOf, urlParams, useEnv, withChapter } from './helpers.mjs';
-import { dragTo, keyTo } from './pointer.mjs';
-import { byRole, expectAllLogged, expectClose, expectNumbers, one } from './shown-numbers.mjs';
-import { readNumbers, U } from './shown-numbers.mjs';
+// Left to the contract (chapters.contract.test.mjs): every number of the default state logged.
+import { expect } from '@jest/globals';
+import { chapterTests, expectSeed, expectTexts } from './chapter-cases.mjs';
+import { expectClose, expectNumbers, one, U } from './shown-numbers.mjs';
 import { cosine, dot, norm, normalize, sumAbsProd } from '../reference/float64.mjs';
 
-const TAG = 'ag-cosine-vs-dot';
-const CH = 'cosine';
 const ARTICLE = { q: [1, 1], k1: [1, 1], k2: [5, 5], normalise: false };
 
 /** float64 reference: lengths, raw scores and cosines, of the vectors as given or as unit vectors. */
@@ -23,7 +19,7 @@ function reference({ q, k1, k2, normalise }) {
   return { qNorm: norm(uq), qUnit: normalize(q), keys };
 }
 
-function expectMatches(numbers, state) {
+function match(numbers, state) {
   const ref = reference(state);
   expectNumbers(numbers, [
     ['norm', 'q', ref.qNorm, 6 * U * ref.qNorm],
@@ -47,144 +43,112 @@ function expectMatches(numbers, state) {
   return ref;
 }
 
-const verdicts = (page) =>
-  page.locator(TAG).evaluate((el) =>
-    [...el.shadowRoot.querySelectorAll('.verdict')].map((v) => ({
-      measure: v.dataset.measure,
-      winner: v.dataset.winner,
-      text: v.textContent,
-    })),
+/** The verdicts: [measure, winner, text] of each. */
+const verdicts = (w) =>
+  w.eval((el) =>
+    [...el.shadowRoot.querySelectorAll('.verdict')].map((v) => [v.dataset.measure, v.dataset.winner, v.textContent]),
   );
+const winners = async (w) => (await verdicts(w)).map((v) => v[1]);
 
-const env = useEnv();
+const it = chapterTests({ ch: 'cosine', tag: 'ag-cosine-vs-dot', match });
 
-describe('cosine: cosine versus the raw dot product', () => {
-  test('opens on the article: raw 2 and 10, cosine 1 and 1; k2 wins the raw score, the cosine ties', async () => {
-    await withChapter(env, CH, TAG, async ({ page }) => {
-      const numbers = await readNumbers(page, TAG);
-      expect(byRole(numbers, 'dot').map((n) => n.text)).toEqual(['2', '10']);
-      expect(byRole(numbers, 'cosine').map((n) => n.text)).toEqual(['1', '1']);
-      expectMatches(numbers, ARTICLE);
-      for (const [id, key, role] of [
-        ['cos-vs-dot-k1-dot', 1, 'dot'],
-        ['cos-vs-dot-k2-dot', 2, 'dot'],
-        ['cos-vs-dot-k1-cos', 1, 'cosine'],
-        ['cos-vs-dot-k2-cos', 2, 'cosine'],
-      ]) {
-        const c = seedCase(id);
-        expect(c.inputs.a).toEqual(ARTICLE.q);
-        expect(c.inputs.b).toEqual(ARTICLE[`k${key}`]);
-        expectClose(one(numbers, role, key).value, c.expected, c.tolerance, `seed ${id}`);
-      }
-      const v = await verdicts(page);
-      expect(v.map((x) => [x.measure, x.winner])).toEqual([
-        ['raw', 'k2'],
-        ['cosine', 'tie'],
-      ]);
-      expect(v[0].text).toMatch(/k\u2082 wins/);
-      expect(v[1].text).toMatch(/tie/);
-      await expectAllLogged(page, TAG);
-      expect(await page.locator(`${TAG} .katex`).count()).toBeGreaterThan(0);
+it('opens on the article: raw 2 and 10, cosine 1 and 1; k2 wins the raw score, the cosine ties', async (w) => {
+  const { numbers } = await w.matches(ARTICLE);
+  expectTexts(numbers, { dot: ['2', '10'], cosine: ['1', '1'] });
+  for (const key of [1, 2])
+    for (const [id, role] of Object.entries({ dot: 'dot', cos: 'cosine' }))
+      expectSeed(`cos-vs-dot-k${key}-${id}`, one(numbers, role, key).value, { a: ARTICLE.q, b: ARTICLE[`k${key}`] });
+  const v = await verdicts(w);
+  expect(v.map(([measure, winner]) => `${measure} ${winner}`)).toEqual(['raw k2', 'cosine tie']);
+  expect(v[0][2]).toMatch(/k\u2082 wins/);
+  expect(v[1][2]).toMatch(/tie/);
+  expect(await w.katex()).toBeGreaterThan(0);
+});
+
+it('the normalise toggle replaces every vector by its unit vector: the raw score becomes the cosine, and the winner follows', async (w) => {
+  const toggle = async (on) => {
+    await w.at('#cd-normalise').setChecked(on);
+    await w.page.waitForSelector(`${w.tag}[data-normalised="${on}"]`);
+  };
+  await toggle(true);
+  const state = { ...ARTICLE, normalise: true };
+  expect(await w.state()).toEqual(state);
+  const { numbers } = await w.matches(state);
+  expectTexts(numbers, { dot: ['1', '1'], norm: ['1', '1', '1'] });
+  expect(await winners(w)).toEqual(['tie', 'tie']);
+  expect((await w.url()).get('normalise')).toBe('1');
+  await w.logged();
+  // Normalising calls the module's normalize for q and both keys.
+  expect((await w.kernels()).filter((k) => /normali[sz]e/.test(k)).length).toBeGreaterThanOrEqual(3);
+  await toggle(false);
+  await w.matches(ARTICLE);
+  // A preset turns Normalise off: its point is the raw score against the cosine.
+  await toggle(true);
+  await w.at('[data-preset="long-off"]').click();
+  await w.page.waitForSelector(`${w.tag}[data-normalised="false"]`);
+  expect(await w.state()).toEqual({ q: [1, 1], k1: [1, 1.25], k2: [5.5, -1], normalise: false });
+  await expect(w.at('#cd-normalise').isChecked()).resolves.toBe(false);
+});
+
+it('q and k1 start on one point: the centre of the stack takes q, its ring takes k1', async (w) => {
+  const { page } = w;
+  const dot = w.at('[data-point="q"] circle.dot');
+  await dot.scrollIntoViewIfNeeded();
+  const box = await dot.boundingBox();
+  const centre = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+  const ring = await w.at('[data-point="k1"] circle.dot').boundingBox();
+  // Grab `from`, move by (dx, dy): the point named first moves, the other stays.
+  const grab = async (from, dx, dy, moves, stays) => {
+    await page.mouse.move(from.x, from.y);
+    await page.mouse.down();
+    await page.mouse.move(from.x + dx, from.y + dy, { steps: 6 });
+    await page.mouse.up();
+    const state = await w.state();
+    expect(state[stays]).toEqual(ARTICLE[stays]);
+    expect(state[moves]).not.toEqual(ARTICLE[moves]);
+  };
+  await grab(centre, 40, 60, 'q', 'k1');
+  // Back on one point, grab the ring (outside q's dot, inside k1's ring): k1 moves and q stays.
+  await w.eval((el, a) => el.setState({ q: a.q, k1: a.k1 }), ARTICLE);
+  await grab({ x: centre.x + ring.width / 2 - 1.5, y: centre.y }, -60, -20, 'k1', 'q');
+});
+
+it.dragKeys({
+  name: 'dragging k2 off the line and moving k1 with the keys: the raw score and the cosine disagree, as the reference says; the URL reopens it',
+  from: ARTICLE,
+  drag: ['k2', [5.5, 1]],
+  key: ['k1', ['ArrowUp', 'ArrowLeft', 'Shift+ArrowUp'], [0.75, 2.25], 'k\u2081 = (0.75, 2.25)'],
+  afterKeys: async (w, numbers, ref) => {
+    // The reference decides the winners: k2 by raw score, k1 by cosine.
+    expect(ref.keys[1].raw > ref.keys[0].raw).toBe(true);
+    expect(ref.keys[0].cos > ref.keys[1].cos).toBe(true);
+    expect(await winners(w)).toEqual(['k2', 'k1']);
+  },
+  announce: (numbers) => `k1: raw ${one(numbers, 'dot', 1).text}`,
+  params: { k1: '0.75,2.25', k2: '5.5,1', normalise: '0' },
+  reopen: async (w, state) => {
+    const link = await w.url();
+    link.set('normalise', '1');
+    await w.open({ search: `?${link}` }, async (copy) => {
+      await copy.matches({ ...state, normalise: true });
+      expect(await winners(copy)).toEqual(['k1', 'k1']);
+      await copy.logged();
     });
-  });
+  },
+});
 
-  test('the normalise toggle replaces every vector by its unit vector: the raw score becomes the cosine, and the winner follows', async () => {
-    await withChapter(env, CH, TAG, async ({ page }) => {
-      await page.locator(`${TAG} #cd-normalise`).check();
-      await page.waitForSelector(`${TAG}[data-normalised="true"]`);
-      const state = { ...ARTICLE, normalise: true };
-      expect(await stateOf(page, TAG)).toEqual(state);
-      const numbers = await readNumbers(page, TAG);
-      expectMatches(numbers, state);
-      expect(byRole(numbers, 'dot').map((n) => n.text)).toEqual(['1', '1']);
-      expect(byRole(numbers, 'norm').map((n) => n.text)).toEqual(['1', '1', '1']);
-      expect((await verdicts(page)).map((x) => x.winner)).toEqual(['tie', 'tie']);
-      expect((await urlParams(page)).get('normalise')).toBe('1');
-      await expectAllLogged(page, TAG);
-      // Normalising calls the module's normalize for q and both keys.
-      const kernels = await page.evaluate(() => window.__agCallLog.map((c) => c.kernel));
-      expect(kernels.filter((k) => /normali[sz]e/.test(k)).length).toBeGreaterThanOrEqual(3);
-      await page.locator(`${TAG} #cd-normalise`).uncheck();
-      await page.waitForSelector(`${TAG}[data-normalised="false"]`);
-      expectMatches(await readNumbers(page, TAG), ARTICLE);
-      // A preset turns Normalise off: its point is the raw score against the cosine.
-      await page.locator(`${TAG} #cd-normalise`).check();
-      await page.waitForSelector(`${TAG}[data-normalised="true"]`);
-      await page.locator(`${TAG} [data-preset="long-off"]`).click();
-      await page.waitForSelector(`${TAG}[data-normalised="false"]`);
-      expect(await stateOf(page, TAG)).toEqual({ q: [1, 1], k1: [1, 1.25], k2: [5.5, -1], normalise: false });
-      await expect(page.locator(`${TAG} #cd-normalise`).isChecked()).resolves.toBe(false);
-    });
+it.links('a URL with a zero key: no cosine and nothing to normalise, said in a note', async (w) => {
+  await w.link('q=-2,3.5&k1=0,0&k2=4,-1.5&normalise=1', null, {}, async (z, numbers) => {
+    expect(one(numbers, 'dot', 1).value).toBe(0);
+    expect(numbers.some((n) => n.role === 'cosine' && n.key === '1')).toBe(false);
+    const r = reference({ q: [-2, 3.5], k1: [1, 0], k2: [4, -1.5], normalise: false }).keys[1];
+    expectClose(one(numbers, 'dot', 2).value, r.raw, 12 * U * r.magnitude, 'q.k2');
+    expectClose(one(numbers, 'cosine', 2).value, r.cos, 20 * U, 'cos k2');
+    await expect(z.text('.note')).resolves.toMatch(/length zero/);
   });
+});
 
-  test('q and k1 start on one point: the centre of the stack takes q, its ring takes k1', async () => {
-    await withChapter(env, CH, TAG, async ({ page }) => {
-      const dot = page.locator(`${TAG} [data-point="q"] circle.dot`);
-      await dot.scrollIntoViewIfNeeded();
-      const box = await dot.boundingBox();
-      const centre = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
-      const ring = await page.locator(`${TAG} [data-point="k1"] circle.dot`).boundingBox();
-      // Grab the centre: q moves and k1 stays.
-      await page.mouse.move(centre.x, centre.y);
-      await page.mouse.down();
-      await page.mouse.move(centre.x + 40, centre.y + 60, { steps: 6 });
-      await page.mouse.up();
-      let state = await stateOf(page, TAG);
-      expect(state.k1).toEqual(ARTICLE.k1);
-      expect(state.q).not.toEqual(ARTICLE.q);
-      // Back on one point, grab the ring (outside q's dot, inside k1's ring): k1 moves and q stays.
-      await page.locator(TAG).evaluate((el, a) => el.setState({ q: a.q, k1: a.k1 }), ARTICLE);
-      const edge = { x: centre.x + ring.width / 2 - 1.5, y: centre.y };
-      await page.mouse.move(edge.x, edge.y);
-      await page.mouse.down();
-      await page.mouse.move(edge.x - 60, edge.y - 20, { steps: 6 });
-      await page.mouse.up();
-      state = await stateOf(page, TAG);
-      expect(state.q).toEqual(ARTICLE.q);
-      expect(state.k1).not.toEqual(ARTICLE.k1);
-    });
-  });
-
-  test('dragging k2 off the line and moving k1 with the keys: the raw score and the cosine disagree, as the reference says; the URL reopens it', async () => {
-    await withChapter(env, CH, TAG, async ({ page }) => {
-      await dragTo(page, TAG, 'k2', [5.5, 1]);
-      await keyTo(page, TAG, 'k1', ['ArrowUp', 'ArrowLeft', 'Shift+ArrowUp'], [0.75, 2.25], 'k\u2081 = (0.75, 2.25)');
-      const state = { q: [1, 1], k1: [0.75, 2.25], k2: [5.5, 1], normalise: false };
-      expect(await stateOf(page, TAG)).toEqual(state);
-      const numbers = await readNumbers(page, TAG);
-      const ref = expectMatches(numbers, state);
-      // The reference decides the winners: k2 by raw score, k1 by cosine.
-      expect(ref.keys[1].raw > ref.keys[0].raw).toBe(true);
-      expect(ref.keys[0].cos > ref.keys[1].cos).toBe(true);
-      expect((await verdicts(page)).map((x) => x.winner)).toEqual(['k2', 'k1']);
-      await expectAnnounced(page, TAG, `k1: raw ${one(numbers, 'dot', 1).text}`);
-      await expectAllLogged(page, TAG);
-      const link = await expectParams(page, CH, { k1: '0.75,2.25', k2: '5.5,1', normalise: '0' });
-      link.set('normalise', '1');
-      await withChapter(env, CH, TAG, { search: `?${link}` }, async (copy) => {
-        const reopened = await readNumbers(copy.page, TAG);
-        expectMatches(reopened, { ...state, normalise: true });
-        expect((await verdicts(copy.page)).map((x) => x.winner)).toEqual(['k1', 'k1']);
-        await expectAllLogged(copy.page, TAG);
-      });
-    });
-  });
-
-  test('a URL with a zero key: no cosine and nothing to normalise, said in a note', async () => {
-    await atLink(env, CH, TAG, 'q=-2,3.5&k1=0,0&k2=4,-1.5&normalise=1', async (numbers, { page }) => {
-      expect(one(numbers, 'dot', 1).value).toBe(0);
-      expect(numbers.some((n) => n.role === 'cosine' && n.key === '1')).toBe(false);
-      const r = reference({ q: [-2, 3.5], k1: [1, 0], k2: [4, -1.5], normalise: false }).keys[1];
-      expectClose(one(numbers, 'dot', 2).value, r.raw, 12 * U * r.magnitude, 'q.k2');
-      expectClose(one(numbers, 'cosine', 2).value, r.cos, 20 * U, 'cos k2');
-      await expect(page.locator(`${TAG} .note`).textContent()).resolves.toMatch(/length zero/);
-    });
-  });
-
-  test('predict, then reveal: by cosine, k1 and k2 tie', async () => {
-    await withChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&k2=3,-2` }, async ({ page }) => {
-      const says = /cos = 1 for k\u2081 and 1 for k\u2082/;
-      expectMatches(await expectReveal(page, TAG, { wrong: 'k2', right: 'tie', says, state: ARTICLE }), ARTICLE);
-    });
-  });
+it('predict, then reveal: by cosine, k1 and k2 tie', 'k2=3,-2', async (w) => {
+  const says = /cos = 1 for k\u2081 and 1 for k\u2082/;
+  w.check(await w.reveal({ wrong: 'k2', right: 'tie', says, state: ARTICLE }), ARTICLE);
 });

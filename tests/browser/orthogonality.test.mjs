@@ -1,15 +1,11 @@
 // "Orthogonality" (#ch-orthogonality, <ag-orthogonality>): scores, cosines, angles and weights of three
 // keys, the snap button and E Eᵀ = I, against a float64 reference after drags, keys and links.
-import { describe, expect, test } from '@jest/globals';
-import { atLink, expectAnnounced, expectReopens, expectReveal, seedCase } from './helpers.mjs';
-import { stateOf, urlParams, useEnv, withChapter } from './helpers.mjs';
-import { dragTo, keyTo } from './pointer.mjs';
-import { angleRow, byRole, expectAllLogged, expectClose, expectNumbers } from './shown-numbers.mjs';
-import { one, readNumbers, U } from './shown-numbers.mjs';
+// Left to the contract (chapters.contract.test.mjs): every number of the default state logged.
+import { expect } from '@jest/globals';
+import { chapterTests, expectSeed, expectTexts } from './chapter-cases.mjs';
+import { angleRow, byRole, expectClose, expectNumbers, one, U } from './shown-numbers.mjs';
 import { angle, cosine, dot, softmax, sumAbsProd } from '../reference/float64.mjs';
 
-const TAG = 'ag-orthogonality';
-const CH = 'orthogonality';
 const START = { q: [2, 1], k1: [1, 1], k2: [-1, 2], k3: [-1, -0.5] };
 const KEYS = ['k1', 'k2', 'k3'];
 
@@ -26,7 +22,7 @@ function reference(state) {
   };
 }
 
-function expectMatches(numbers, state) {
+function match(numbers, state) {
   const ref = reference(state);
   const spread = Math.max(...ref.scores.map(Math.abs));
   expectNumbers(
@@ -45,91 +41,67 @@ function expectMatches(numbers, state) {
   return ref;
 }
 
-const readings = (page) =>
-  page
-    .locator(TAG)
-    .evaluate((el) => [...el.shadowRoot.querySelectorAll('tr[data-reading]')].map((r) => r.dataset.reading));
+const readings = (w) =>
+  w.eval((el) => [...el.shadowRoot.querySelectorAll('tr[data-reading]')].map((r) => r.dataset.reading));
+const snap = (w) => w.at('button[data-action="snap"]').click();
 
-const env = useEnv();
+const it = chapterTests({ ch: 'orthogonality', tag: 'ag-orthogonality', match });
 
-describe('orthogonality: orthogonality', () => {
-  test('opens with a supporting, a perpendicular and an opposing key: scores 3, 0, -2.5; the perpendicular weight sits between', async () => {
-    await withChapter(env, CH, TAG, async ({ page }) => {
-      const numbers = await readNumbers(page, TAG);
-      expect(byRole(numbers, 'score').map((s) => s.text)).toEqual(['3', '0', '\u22122.5']);
-      expect(one(numbers, 'cosine', 2).text).toBe('0');
-      expect(one(numbers, 'angle', 2).text).toBe('90\u00b0');
-      const ref = expectMatches(numbers, START);
-      const w = byRole(numbers, 'weight').map((x) => x.value);
-      expect(w[0] > w[1] && w[1] > w[2]).toBe(true);
-      expect(ref.weights[0] > ref.weights[1] && ref.weights[1] > ref.weights[2]).toBe(true);
-      expect(await readings(page)).toEqual(['supports', 'perpendicular', 'opposes']);
-      // The seed file: the standard basis is orthogonal, e1.e2 = 0.
-      const basis = seedCase('orthogonal-basis');
-      expect(basis.inputs.a).toEqual([1, 0, 0]);
-      expect(basis.inputs.b).toEqual([0, 1, 0]);
-      expectClose(one(numbers, 'gram', '12').value, basis.expected, basis.tolerance, 'seed e1.e2');
-      expect(byRole(numbers, 'gram').map((g) => g.text)).toEqual(['1', '0', '0', '0', '1', '0', '0', '0', '1']);
-      // A right-angle mark on k2 only; the basis table came from one matmul with transposeB.
-      const corners = await page
-        .locator(TAG)
-        .evaluate((el) => [...el.shadowRoot.querySelectorAll('.right-angle')].map((c) => c.getAttribute('visibility')));
-      expect(corners).toEqual(['hidden', 'visible', 'hidden']);
-      const kernels = await page.evaluate(() => window.__agCallLog.map((c) => c.kernel));
-      expect(kernels.some((k) => /matmul/.test(k))).toBe(true);
-      expect(kernels.some((k) => /softmax/.test(k))).toBe(true);
-      await expectAllLogged(page, TAG);
-      expect(await page.locator(`${TAG} .katex`).count()).toBeGreaterThan(0);
-    });
-  });
+it('opens with a supporting, a perpendicular and an opposing key: scores 3, 0, -2.5; the perpendicular weight sits between', async (w) => {
+  const { numbers, ref } = await w.matches(START);
+  expectTexts(numbers, { score: ['3', '0', '\u22122.5'], 'cosine.2': '0', 'angle.2': '90\u00b0' });
+  const weights = byRole(numbers, 'weight').map((x) => x.value);
+  for (const x of [weights, ref.weights]) expect(x[0] > x[1] && x[1] > x[2]).toBe(true);
+  expect(await readings(w)).toEqual(['supports', 'perpendicular', 'opposes']);
+  // The seed file: the standard basis is orthogonal, e1.e2 = 0.
+  expectSeed('orthogonal-basis', one(numbers, 'gram', '12').value, { a: [1, 0, 0], b: [0, 1, 0] });
+  expectTexts(numbers, { gram: ['1', '0', '0', '0', '1', '0', '0', '0', '1'] });
+  // A right-angle mark on k2 only; the basis table came from one matmul with transposeB.
+  const corners = await w.eval((el) =>
+    [...el.shadowRoot.querySelectorAll('.right-angle')].map((c) => c.getAttribute('visibility')),
+  );
+  expect(corners).toEqual(['hidden', 'visible', 'hidden']);
+  const kernels = await w.kernels();
+  expect(kernels.some((k) => /matmul/.test(k))).toBe(true);
+  expect(kernels.some((k) => /softmax/.test(k))).toBe(true);
+  expect(await w.katex()).toBeGreaterThan(0);
+});
 
-  test('dragging q with the mouse and k2 with the keys, then "snap": k2 is perpendicular again, score 0, 90 degrees', async () => {
-    await withChapter(env, CH, TAG, async ({ page }) => {
-      await dragTo(page, TAG, 'q', [1.5, 2.5]);
-      const k2 = [-1.75, 1.75];
-      await keyTo(page, TAG, 'k2', ['ArrowRight', 'ArrowDown', 'Shift+ArrowLeft'], k2, 'k\u2082 = (\u22121.75, 1.75)');
-      const moved = { ...START, q: [1.5, 2.5], k2 };
-      expect(await stateOf(page, TAG)).toEqual(moved);
-      let numbers = await readNumbers(page, TAG);
-      expectMatches(numbers, moved);
-      expect(one(numbers, 'score', 2).value).not.toBe(0);
-      await expectAnnounced(page, TAG, `k2: score ${one(numbers, 'score', 2).text}`);
+it.dragKeys({
+  name: 'dragging q with the mouse and k2 with the keys, then "snap": k2 is perpendicular again, score 0, 90 degrees',
+  from: START,
+  drag: ['q', [1.5, 2.5]],
+  key: ['k2', ['ArrowRight', 'ArrowDown', 'Shift+ArrowLeft'], [-1.75, 1.75], 'k\u2082 = (\u22121.75, 1.75)'],
+  announce: (numbers) => `k2: score ${one(numbers, 'score', 2).text}`,
+  afterKeys: async (w, numbers, ref, moved) => {
+    expect(one(numbers, 'score', 2).value).not.toBe(0);
+    await snap(w);
+    const state = { ...moved, k2: [-2.5, 1.5] }; // the quarter turn of q, on k2's side
+    expect(await w.state()).toEqual(state);
+    ({ numbers } = await w.matches(state));
+    expect([one(numbers, 'score', 2).value, one(numbers, 'cosine', 2).value]).toEqual([0, 0]);
+    expect(one(numbers, 'angle', 2).text).toBe('90\u00b0');
+    expect((await readings(w))[1]).toBe('perpendicular');
+    return { numbers, state };
+  },
+  params: { q: '1.5,2.5', k2: '-2.5,1.5' },
+});
 
-      await page.locator(`${TAG} button[data-action="snap"]`).click();
-      const snapped = { ...moved, k2: [-2.5, 1.5] }; // the quarter turn of q, on k2's side
-      expect(await stateOf(page, TAG)).toEqual(snapped);
-      numbers = await readNumbers(page, TAG);
-      expectMatches(numbers, snapped);
-      expect(one(numbers, 'score', 2).value).toBe(0);
-      expect(one(numbers, 'cosine', 2).value).toBe(0);
-      expect(one(numbers, 'angle', 2).text).toBe('90\u00b0');
-      expect((await readings(page))[1]).toBe('perpendicular');
-      const params = await urlParams(page);
-      expect(params.get('ch')).toBe(CH);
-      expect(params.get('q')).toBe('1.5,2.5');
-      expect(params.get('k2')).toBe('-2.5,1.5');
-      await expectAllLogged(page, TAG);
-
-      await expectReopens(env, page, CH, TAG, numbers);
-    });
-  });
-
-  test('a URL with every key perpendicular gives equal weights of one third; snapping from the other side keeps k2 there', async () => {
+it.links(
+  'a URL with every key perpendicular gives equal weights of one third; snapping from the other side keeps k2 there',
+  async (w) => {
     const all = { q: [1, -2], k1: [2, 1], k2: [-3, -1.5], k3: [0.5, 0.25] };
-    await atLink(env, CH, TAG, 'q=1,-2&k1=2,1&k2=-3,-1.5&k3=0.5,0.25', async (numbers, { page }) => {
-      expectMatches(numbers, all);
-      byRole(numbers, 'weight').forEach((w) => expectClose(w.value, 1 / 3, 2 * U, 'weight 1/3'));
-      expect(await readings(page)).toEqual(['perpendicular', 'perpendicular', 'perpendicular']);
-      await page.locator(`${TAG} button[data-action="snap"]`).click();
-      expect((await stateOf(page, TAG)).k2).toEqual([-2, -1]); // -(2, 1): the side k2 was on
-      expectMatches(await readNumbers(page, TAG), { ...all, k2: [-2, -1] });
+    await w.link('q=1,-2&k1=2,1&k2=-3,-1.5&k3=0.5,0.25', all, {}, async (z, numbers) => {
+      byRole(numbers, 'weight').forEach((x) => expectClose(x.value, 1 / 3, 2 * U, 'weight 1/3'));
+      expect(await readings(z)).toEqual(['perpendicular', 'perpendicular', 'perpendicular']);
+      await snap(z);
+      expect((await z.state()).k2).toEqual([-2, -1]); // -(2, 1): the side k2 was on
+      await z.matches({ ...all, k2: [-2, -1] });
     });
-  });
+  },
+);
 
-  test('predict, then reveal: the perpendicular key\u2019s weight lands between the other two', async () => {
-    await withChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&k2=3,3` }, async ({ page }) => {
-      const reveal = { wrong: 'zero', right: 'middle', says: /scores 3, 0, \u22122\.5/, state: START };
-      expectMatches(await expectReveal(page, TAG, reveal), START);
-    });
-  });
+it('predict, then reveal: the perpendicular key\u2019s weight lands between the other two', 'k2=3,3', async (w) => {
+  const reveal = { wrong: 'zero', right: 'middle', says: /scores 3, 0, \u22122\.5/, state: START };
+  w.check(await w.reveal(reveal), START);
 });

@@ -1,19 +1,17 @@
 // "Projection as a shadow" (#ch-projection, <ag-projection>): the scalar and vector
 // projections against a float64 reference (drags, keys, links); an obtuse angle casts the shadow backwards.
-import { describe, expect, test } from '@jest/globals';
-import { atLink, expectAnnounced, expectParams, expectReopens, predictChoice } from './helpers.mjs';
-import { screenshot, seedCase, stateOf, useEnv, withChapter } from './helpers.mjs';
-import { dragTo, keyTo } from './pointer.mjs';
-import { angleRow, byRole, expectAllLogged, expectClose, expectNumbers } from './shown-numbers.mjs';
-import { one, readNumbers, U } from './shown-numbers.mjs';
+// Left to the contract (chapters.contract.test.mjs): every number of the prediction's answer logged.
+import { expect } from '@jest/globals';
+import { chapterTests, expectSeed, expectTexts } from './chapter-cases.mjs';
+import { screenshot } from './helpers.mjs';
+import { angleRow, byRole, expectClose, expectNumbers, one, U } from './shown-numbers.mjs';
 import { angle, cosine, dot, norm, normalize, scalarProjection } from '../reference/float64.mjs';
 import { sumAbsProd, vectorProjection } from '../reference/float64.mjs';
 
-const TAG = 'ag-projection';
-const CH = 'projection';
+const AB = { a: [3, 4], b: [4, 3] };
 
 /** Every number shown against the float64 reference for a and b (b not zero); returns the shadow a.b/|b|. */
-function expectMatches(numbers, a, b) {
+function match(numbers, { a, b }) {
   const [na, nb, scalar, unit, vec] = [norm(a), norm(b), scalarProjection(a, b), normalize(b), vectorProjection(a, b)];
   const tol = 20 * U * (na + 1) + 1e-12;
   expectNumbers(
@@ -38,8 +36,8 @@ function expectMatches(numbers, a, b) {
 }
 
 /** The drawn foot of the perpendicular and the shadow's ends, in plot units. */
-async function drawnFoot(page) {
-  return page.locator(TAG).evaluate((el) => {
+function drawnFoot(w) {
+  return w.eval((el) => {
     const svg = el.shadowRoot.querySelector('svg.plane');
     const [e, m, w] = [Number(svg.dataset.extent), Number(svg.dataset.margin), svg.viewBox.baseVal.width];
     const at = (sel, x, y) => {
@@ -55,84 +53,68 @@ async function drawnFoot(page) {
   });
 }
 
-const env = useEnv();
+const it = chapterTests({ ch: 'projection', tag: 'ag-projection', match });
 
-describe('projection: projection as a shadow', () => {
-  test('opens on the article pair: shadow a.b/|b| = 4.8, vector projection (3.84, 2.88), drawn at the foot of the perpendicular; predict, then reveal: at (-4, -1) the shadow falls behind the origin', async () => {
-    await withChapter(env, CH, TAG, async ({ page }) => {
-      const numbers = await readNumbers(page, TAG);
-      const texts = [['scalar-projection'], ['dot'], ['norm', 'b'], ['shadow-times-length']];
-      expect(texts.map(([role, key]) => one(numbers, role, key).text)).toEqual(['4.8', '24', '5', '24']);
-      expect(byRole(numbers, 'vector-projection').map((n) => n.text)).toEqual(['3.84', '2.88']);
-      // Beside the numbers (1024 px), the figure stays in view as they scroll past.
-      const position = await page.locator(`${TAG} .layout > .figure`).evaluate((el) => getComputedStyle(el).position);
-      expect(position).toBe('sticky');
-      expectMatches(numbers, [3, 4], [4, 3]);
-      // The article's claims (seed file).
-      const [scalar, vec] = [seedCase('scalar-projection'), seedCase('vector-projection')];
-      expect([scalar.inputs, vec.inputs]).toEqual([
-        { a: [3, 4], b: [4, 3] },
-        { a: [3, 4], b: [4, 3] },
-      ]);
-      expectClose(one(numbers, 'scalar-projection').value, scalar.expected, scalar.tolerance, 'seed scalar projection');
-      vec.expected.forEach((x, i) =>
-        expectClose(byRole(numbers, 'vector-projection')[i].value, x, vec.tolerance, `seed vector projection ${i + 1}`),
-      );
-      expect(await page.locator(TAG).getAttribute('data-shadow')).toBe('along');
-      const drawn = await drawnFoot(page);
-      expectClose(drawn.foot[0], 3.84, 1e-4, 'foot x');
-      expectClose(drawn.foot[1], 2.88, 1e-4, 'foot y');
-      expect(drawn.shadowStart.map((v) => Math.abs(v) < 1e-9)).toEqual([true, true]);
-      expect(drawn.shadowEnd.map((v, i) => Math.abs(v - drawn.foot[i]) < 1e-9)).toEqual([true, true]);
-      expect(drawn.drop).toBe('visible');
-      expect(await page.locator(`${TAG} .katex`).count()).toBeGreaterThan(2);
-      // The prediction's answer loads its example.
-      await predictChoice(page, TAG, 'along', 'wrong');
-      expect(await stateOf(page, TAG)).toEqual({ a: [3, 4], b: [-4, -1] });
-      const revealed = await readNumbers(page, TAG);
-      expect(expectMatches(revealed, [3, 4], [-4, -1])).toBeLessThan(0);
-      await expect(page.locator(`${TAG} .predict-result`).textContent()).resolves.toContain(
-        `a\u00b7b/|b| = ${one(revealed, 'scalar-projection').text}`,
-      );
-      await predictChoice(page, TAG, 'against', 'right');
-      await expectAllLogged(page, TAG);
-    });
-  });
+it('opens on the article pair: shadow a.b/|b| = 4.8, vector projection (3.84, 2.88), drawn at the foot of the perpendicular; predict, then reveal: at (-4, -1) the shadow falls behind the origin', async (w) => {
+  const { numbers } = await w.matches(AB);
+  const texts = { 'scalar-projection': '4.8', dot: '24', 'norm.b': '5', 'shadow-times-length': '24' };
+  expectTexts(numbers, { ...texts, 'vector-projection': ['3.84', '2.88'] });
+  // Beside the numbers (1024 px), the figure stays in view as they scroll past.
+  expect(await w.at('.layout > .figure').evaluate((el) => getComputedStyle(el).position)).toBe('sticky');
+  // The article's claims (seed file).
+  expectSeed('scalar-projection', one(numbers, 'scalar-projection').value, AB);
+  expectSeed(
+    'vector-projection',
+    byRole(numbers, 'vector-projection').map((n) => n.value),
+    AB,
+  );
+  expect(await w.host('data-shadow')).toBe('along');
+  const drawn = await drawnFoot(w);
+  expectClose(drawn.foot[0], 3.84, 1e-4, 'foot x');
+  expectClose(drawn.foot[1], 2.88, 1e-4, 'foot y');
+  expect(drawn.shadowStart.map((v) => Math.abs(v) < 1e-9)).toEqual([true, true]);
+  expect(drawn.shadowEnd.map((v, i) => Math.abs(v - drawn.foot[i]) < 1e-9)).toEqual([true, true]);
+  expect(drawn.drop).toBe('visible');
+  expect(await w.katex()).toBeGreaterThan(2);
+  // The prediction's answer loads its example.
+  await w.predict('along', 'wrong');
+  expect(await w.state()).toEqual({ a: [3, 4], b: [-4, -1] });
+  const { numbers: revealed, ref } = await w.matches({ a: [3, 4], b: [-4, -1] });
+  expect(ref).toBeLessThan(0);
+  const says = `a\u00b7b/|b| = ${one(revealed, 'scalar-projection').text}`;
+  await expect(w.text('.predict-result')).resolves.toContain(says);
+  await w.predict('against', 'right');
+});
 
-  test('dragging a with the mouse and b with the keyboard gives the float64-reference values, an obtuse angle a backward shadow, and the URL reopens them', async () => {
-    await withChapter(env, CH, TAG, async ({ page }) => {
-      await dragTo(page, TAG, 'a', [-2, 3.5]);
-      expectMatches(await readNumbers(page, TAG), [-2, 3.5], [4, 3]);
-      // b: (4, 3) -> (3.75, 1) with the keys; a = (-2, 3.5) is then more than 90 degrees away.
-      const b = [3.75, 1];
-      await keyTo(page, TAG, 'b', ['ArrowLeft', 'Shift+ArrowDown', 'Shift+ArrowDown'], b, 'b = (3.75, 1)');
-      const numbers = await readNumbers(page, TAG);
-      expect(expectMatches(numbers, [-2, 3.5], b)).toBeLessThan(0);
-      expect(one(numbers, 'scalar-projection').value).toBeLessThan(0);
-      expect(await page.locator(TAG).getAttribute('data-shadow')).toBe('against');
-      await expect(page.locator(`${TAG} [data-role="direction"]`).textContent()).resolves.toMatch(/obtuse/);
-      // The drawn shadow points against b.
-      const drawn = await drawnFoot(page);
-      expect(drawn.foot[0] * b[0] + drawn.foot[1] * b[1]).toBeLessThan(0);
-      await screenshot(page.locator(TAG), 'projection-desktop-backward-shadow');
-      await expectAllLogged(page, TAG);
-      await expectAnnounced(page, TAG, `a\u00b7b/|b| = ${one(numbers, 'scalar-projection').text}`);
-      await expectParams(page, CH, { a: '-2,3.5', b: '3.75,1' });
-      await expectReopens(env, page, CH, TAG, numbers);
-    });
-  });
+it.dragKeys({
+  name: 'dragging a with the mouse and b with the keyboard gives the float64-reference values, an obtuse angle a backward shadow, and the URL reopens them',
+  from: AB,
+  drag: ['a', [-2, 3.5]],
+  // b: (4, 3) -> (3.75, 1) with the keys; a = (-2, 3.5) is then more than 90 degrees away.
+  key: ['b', ['ArrowLeft', 'Shift+ArrowDown', 'Shift+ArrowDown'], [3.75, 1], 'b = (3.75, 1)'],
+  afterKeys: async (w, numbers, ref) => {
+    expect(ref).toBeLessThan(0);
+    expect(one(numbers, 'scalar-projection').value).toBeLessThan(0);
+    expect(await w.host('data-shadow')).toBe('against');
+    await expect(w.text('[data-role="direction"]')).resolves.toMatch(/obtuse/);
+    // The drawn shadow points against b.
+    const { foot } = await drawnFoot(w);
+    expect(foot[0] * 3.75 + foot[1] * 1).toBeLessThan(0);
+    await screenshot(w.page.locator(w.tag), 'projection-desktop-backward-shadow');
+  },
+  announce: (numbers) => `a\u00b7b/|b| = ${one(numbers, 'scalar-projection').text}`,
+  params: { a: '-2,3.5', b: '3.75,1' },
+});
 
-  test('a URL with a longer b on the same line keeps the shadow; a zero b has none', async () => {
-    await atLink(env, CH, TAG, 'a=3,4&b=6,4.5', (numbers) => {
-      expectMatches(numbers, [3, 4], [6, 4.5]);
-      expect([one(numbers, 'scalar-projection').text, one(numbers, 'dot').text]).toEqual(['4.8', '36']);
-    });
-    await atLink(env, CH, TAG, 'a=-5.5,1.25&b=2,-6', (numbers) => expectMatches(numbers, [-5.5, 1.25], [2, -6]));
-    await atLink(env, CH, TAG, 'a=3,4&b=0,0', { logged: false }, async (z, { page }) => {
-      expect(z.some((n) => ['scalar-projection', 'vector-projection', 'cosine', 'angle'].includes(n.role))).toBe(false);
-      const scalar = page.locator(`${TAG} [data-role="scalar-projection"]`);
-      await expect(scalar.textContent()).resolves.toBe('not defined');
-      expect(await page.locator(TAG).getAttribute('data-shadow')).toBe('undefined');
-    });
+it.links('a URL with a longer b on the same line keeps the shadow; a zero b has none', async (w) => {
+  await w.link('a=3,4&b=6,4.5', { a: [3, 4], b: [6, 4.5] }, {}, (z, numbers) =>
+    expectTexts(numbers, { 'scalar-projection': '4.8', dot: '36' }),
+  );
+  await w.link('a=-5.5,1.25&b=2,-6', { a: [-5.5, 1.25], b: [2, -6] });
+  await w.link('a=3,4&b=0,0', null, { logged: false }, async (z, numbers) => {
+    const none = ['scalar-projection', 'vector-projection', 'cosine', 'angle'];
+    expect(numbers.some((n) => none.includes(n.role))).toBe(false);
+    await expect(z.text('[data-role="scalar-projection"]')).resolves.toBe('not defined');
+    expect(await z.host('data-shadow')).toBe('undefined');
   });
 });

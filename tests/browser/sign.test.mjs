@@ -1,20 +1,15 @@
 // "Sign and size" (#ch-sign, <ag-sign-and-size>): the regions b splits the plane into, a's region named
 // live, and the same score two ways, against a float64 reference after drags, keys and links.
-import { describe, expect, test } from '@jest/globals';
-import { atLink, expectAnnounced, expectParams, expectReopens, expectReveal } from './helpers.mjs';
-import { stateOf, urlParams, useEnv, withChapter } from './helpers.mjs';
-import { dragTo, keyTo } from './pointer.mjs';
-import { angleRow, expectAllLogged, expectNumbers, one, readNumbers, U } from './shown-numbers.mjs';
+import { expect } from '@jest/globals';
+import { chapterTests, expectTexts } from './chapter-cases.mjs';
+import { angleRow, expectNumbers, one, U } from './shown-numbers.mjs';
 import { angle, cosine, dot, norm, sumAbsProd } from '../reference/float64.mjs';
-
-const TAG = 'ag-sign-and-size';
-const CH = 'sign';
 
 /**
  * The numbers of a and b (the role `prefix` + name, key `key`: the live ones, or a same-score card's)
  * against the float64 reference; returns a.b and its region.
  */
-function expectMatches(numbers, a, b, prefix = '', key = null) {
+function pair(numbers, a, b, prefix = '', key = null) {
   const [d, na, nb] = [dot(a, b), norm(a), norm(b)];
   const names = prefix ? ['score', 'norm-a', null, 'norm-b', null] : ['dot', 'norm', 'a', 'norm', 'b'];
   expectNumbers(numbers, [
@@ -28,33 +23,23 @@ function expectMatches(numbers, a, b, prefix = '', key = null) {
 }
 
 /** The region the widget names, the highlighted reading, and the drawn polygons (plot units). */
-async function drawn(page) {
-  return page.locator(TAG).evaluate((el) => {
+function drawn(w) {
+  return w.eval((el) => {
     const root = el.shadowRoot;
     const svg = root.querySelector('svg.plane');
-    const e = Number(svg.dataset.extent);
-    const m = Number(svg.dataset.margin);
-    const w = svg.viewBox.baseVal.width;
-    const toPlot = ([px, py]) => [((px - m) / (w - 2 * m)) * 2 * e - e, e - ((py - m) / (w - 2 * m)) * 2 * e];
-    const poly = (sel) =>
-      (
-        root
-          .querySelector(sel)
-          .getAttribute('d')
-          .match(/-?[\d.]+(e-?\d+)?,-?[\d.]+(e-?\d+)?/g) ?? []
-      ).map((s) => toPlot(s.split(',').map(Number)));
-    const zero = root.querySelector('line.zero-line');
-    return {
-      region: el.dataset.region,
-      current: [...root.querySelectorAll('.reading.is-current')].map((li) => li.dataset.reading),
-      positive: poly('path.region-positive'),
-      negative: poly('path.region-negative'),
-      zero: [
-        toPlot([Number(zero.getAttribute('x1')), Number(zero.getAttribute('y1'))]),
-        toPlot([Number(zero.getAttribute('x2')), Number(zero.getAttribute('y2'))]),
-      ],
-      extent: e,
-    };
+    const [e, m, w] = [Number(svg.dataset.extent), Number(svg.dataset.margin), svg.viewBox.baseVal.width];
+    const toPlot = (px, py) => [((px - m) / (w - 2 * m)) * 2 * e - e, e - ((py - m) / (w - 2 * m)) * 2 * e];
+    const pairs = (sel) =>
+      root
+        .querySelector(sel)
+        .getAttribute('d')
+        .match(/-?[\d.]+(e-?\d+)?,-?[\d.]+(e-?\d+)?/g);
+    const poly = (sel) => (pairs(sel) ?? []).map((s) => toPlot(...s.split(',').map(Number)));
+    const zero = (k) => Number(root.querySelector('line.zero-line').getAttribute(k));
+    const current = [...root.querySelectorAll('.reading.is-current')].map((li) => li.dataset.reading);
+    const [positive, negative] = [poly('path.region-positive'), poly('path.region-negative')];
+    const ends = [toPlot(zero('x1'), zero('y1')), toPlot(zero('x2'), zero('y2'))];
+    return { region: el.dataset.region, current, positive, negative, zero: ends, extent: e };
   });
 }
 
@@ -71,83 +56,67 @@ function expectRegions(d, b) {
   for (const q of d.zero) expect(Math.abs(side(q))).toBeLessThanOrEqual(1e-6 * scale);
 }
 
-const env = useEnv();
+/** The widget names `region` and highlights its reading; with `b`, the regions drawn follow b (expectRegions). */
+async function expectDrawn(w, region, b) {
+  const d = await drawn(w);
+  expect([d.region, d.current]).toEqual([region, [region]]);
+  if (b) expectRegions(d, b);
+}
 
-describe('sign: sign and size', () => {
-  test('opens on (3, 4) and (4, 3): positive, acute, regions that follow b, and the same score 6 two ways; predict, then reveal: a = (-1, 3) against b = (4, 3) scores positive', async () => {
-    await withChapter(env, CH, TAG, async ({ page }) => {
-      const numbers = await readNumbers(page, TAG);
-      expect(one(numbers, 'dot').text).toBe('24');
-      expect(one(numbers, 'angle').text).toBe('16.26\u00b0');
-      expectMatches(numbers, [3, 4], [4, 3]);
-      const d = await drawn(page);
-      expect(d.region).toBe('positive');
-      expect(d.current).toEqual(['positive']);
-      expectRegions(d, [4, 3]);
-      // Same score, two ways: both pairs score 6, from very different lengths and angles.
-      expectMatches(numbers, [1.5, 2], [2, 1.5], 'demo-', 'short');
-      expectMatches(numbers, [6, 0], [1, 5], 'demo-', 'long');
-      expect(['short', 'long'].map((key) => one(numbers, 'demo-score', key).text)).toEqual(['6', '6']);
-      expect(one(numbers, 'demo-cosine', 'short').value).toBeGreaterThan(0.95);
-      expect(one(numbers, 'demo-cosine', 'long').value).toBeLessThan(0.2);
-      expect(await page.locator(`${TAG} .katex`).count()).toBeGreaterThan(0);
-      // The prediction's answer loads its example.
-      const state = { a: [-1, 3], b: [4, 3] };
-      const reveal = { wrong: 'negative', right: 'positive', says: /a\u00b7b = 5/, state };
-      expect(expectMatches(await expectReveal(page, TAG, reveal), [-1, 3], [4, 3]).dot).toBe(5);
-    });
-  });
+const it = chapterTests({ ch: 'sign', tag: 'ag-sign-and-size', match: (numbers, { a, b }) => pair(numbers, a, b) });
 
-  test('dragging a across the zero line and turning b with the keys change the region, with reference values, and the URL reopens them', async () => {
-    await withChapter(env, CH, TAG, async ({ page }) => {
-      await dragTo(page, TAG, 'a', [-3.5, 2]);
-      let numbers = await readNumbers(page, TAG);
-      expect(expectMatches(numbers, [-3.5, 2], [4, 3]).region).toBe('negative');
-      let d = await drawn(page);
-      expect(d.region).toBe('negative');
-      expect(d.current).toEqual(['negative']);
-      await expect(page.locator(`${TAG} [data-role="region"]`).textContent()).resolves.toMatch(
-        /negative half-plane.*obtuse/,
-      );
+it('opens on (3, 4) and (4, 3): positive, acute, regions that follow b, and the same score 6 two ways; predict, then reveal: a = (-1, 3) against b = (4, 3) scores positive', async (w) => {
+  const { numbers } = await w.matches({ a: [3, 4], b: [4, 3] });
+  expectTexts(numbers, { dot: '24', angle: '16.26\u00b0' });
+  await expectDrawn(w, 'positive', [4, 3]);
+  // Same score, two ways: both pairs score 6, from very different lengths and angles.
+  pair(numbers, [1.5, 2], [2, 1.5], 'demo-', 'short');
+  pair(numbers, [6, 0], [1, 5], 'demo-', 'long');
+  expectTexts(numbers, { 'demo-score.short': '6', 'demo-score.long': '6' });
+  expect(one(numbers, 'demo-cosine', 'short').value).toBeGreaterThan(0.95);
+  expect(one(numbers, 'demo-cosine', 'long').value).toBeLessThan(0.2);
+  expect(await w.katex()).toBeGreaterThan(0);
+  // The prediction's answer loads its example.
+  const state = { a: [-1, 3], b: [4, 3] };
+  const revealed = await w.reveal({ wrong: 'negative', right: 'positive', says: /a\u00b7b = 5/, state });
+  expect(w.check(revealed, state).dot).toBe(5);
+});
 
-      // Turn b with the keyboard: a does not move, but the regions turn and a changes sides.
-      const b = [-2, 3];
-      await keyTo(page, TAG, 'b', Array(6).fill('Shift+ArrowLeft'), b, 'b = (\u22122, 3)');
-      numbers = await readNumbers(page, TAG);
-      expect(expectMatches(numbers, [-3.5, 2], b).region).toBe('positive');
-      d = await drawn(page);
-      expect(d.region).toBe('positive');
-      expect(d.current).toEqual(['positive']);
-      expectRegions(d, b);
-      await expectAllLogged(page, TAG);
-      await expectAnnounced(page, TAG, `Score ${one(numbers, 'dot').text}`);
-      await expectParams(page, CH, { a: '-3.5,2', b: '-2,3' });
-      await expectReopens(env, page, CH, TAG, numbers);
-    });
-  });
+it.dragKeys({
+  name: 'dragging a across the zero line and turning b with the keys change the region, with reference values, and the URL reopens them',
+  from: { a: [3, 4], b: [4, 3] },
+  drag: ['a', [-3.5, 2]],
+  afterDrag: async (w, numbers, ref) => {
+    expect(ref.region).toBe('negative');
+    await expectDrawn(w, 'negative');
+    await expect(w.text('[data-role="region"]')).resolves.toMatch(/negative half-plane.*obtuse/);
+  },
+  // Turn b with the keyboard: a does not move, but the regions turn and a changes sides.
+  key: ['b', Array(6).fill('Shift+ArrowLeft'), [-2, 3], 'b = (\u22122, 3)'],
+  afterKeys: async (w, numbers, ref) => {
+    expect(ref.region).toBe('positive');
+    await expectDrawn(w, 'positive', [-2, 3]);
+  },
+  announce: (numbers) => `Score ${one(numbers, 'dot').text}`,
+  params: { a: '-3.5,2', b: '-2,3' },
+});
 
-  test('a URL on the zero line reads "zero" at a right angle; the "Show in the plot" buttons load the same-score pairs', async () => {
-    await atLink(env, CH, TAG, 'a=-3,4&b=4,3', async (first, { page }) => {
-      let numbers = first;
-      expectMatches(numbers, [-3, 4], [4, 3]);
+it.links(
+  'a URL on the zero line reads "zero" at a right angle; the "Show in the plot" buttons load the same-score pairs',
+  async (w) => {
+    await w.link('a=-3,4&b=4,3', { a: [-3, 4], b: [4, 3] }, {}, async (z, numbers) => {
       expect(one(numbers, 'dot').value).toBe(0);
       expect(one(numbers, 'angle').text).toBe('90\u00b0');
-      let d = await drawn(page);
-      expect(d.region).toBe('zero');
-      expect(d.current).toEqual(['zero']);
-      expectRegions(d, [4, 3]);
-
-      await page.locator(`${TAG} [data-load="long"]`).click();
-      expect(await stateOf(page, TAG)).toEqual({ a: [6, 0], b: [1, 5] });
-      numbers = await readNumbers(page, TAG);
-      expectMatches(numbers, [6, 0], [1, 5]);
-      expect(one(numbers, 'dot').text).toBe('6');
-      expect((await urlParams(page)).get('a')).toBe('6,0');
-      expect((await drawn(page)).region).toBe('positive');
+      await expectDrawn(z, 'zero', [4, 3]);
+      await z.at('[data-load="long"]').click();
+      expect(await z.state()).toEqual({ a: [6, 0], b: [1, 5] });
+      expect(one((await z.matches({ a: [6, 0], b: [1, 5] })).numbers, 'dot').text).toBe('6');
+      expect((await z.url()).get('a')).toBe('6,0');
+      expect((await drawn(z)).region).toBe('positive');
     });
-    await atLink(env, CH, TAG, 'a=-5.5,1.25&b=2,-6', async (numbers, { page }) => {
-      expect(expectMatches(numbers, [-5.5, 1.25], [2, -6]).region).toBe('negative');
-      expectRegions(await drawn(page), [2, -6]);
+    await w.link('a=-5.5,1.25&b=2,-6', { a: [-5.5, 1.25], b: [2, -6] }, {}, async (z, numbers, ref) => {
+      expect(ref.region).toBe('negative');
+      expectRegions(await drawn(z), [2, -6]);
     });
-  });
-});
+  },
+);

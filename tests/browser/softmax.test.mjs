@@ -3,13 +3,11 @@
 // reference after a mouse drag, arrow keys and a changed URL; the textbook
 // kernel really gives NaN once a logit passes ln FLT_MAX ≈ 88.72, while the
 // stable one keeps matching the reference.
-import { describe, expect, test } from '@jest/globals';
-import { expectParams, expectReopens, predictChoice, screenshot, stateOf, useEnv, withChapter } from './helpers.mjs';
-import { dragSlider, pressOn } from './pointer.mjs';
-import { byRole, expectAllLogged, expectClose, expectShown, one, readNumbers } from './shown-numbers.mjs';
+import { expect } from '@jest/globals';
+import { chapterTests, expectRole } from './chapter-cases.mjs';
+import { screenshot } from './helpers.mjs';
+import { byRole, expectClose, expectShown, one } from './shown-numbers.mjs';
 
-const TAG = 'ag-softmax';
-const CH = 'softmax';
 const FLT_MAX = (2 - 2 ** -23) * 2 ** 127;
 const sum = (xs) => xs.reduce((a, b) => a + b, 0);
 
@@ -27,20 +25,15 @@ function reference(s) {
 }
 
 /** Checks every number shown against the reference. */
-async function expectMatches(page, s) {
-  const numbers = await readNumbers(page, TAG);
+function match(numbers, s) {
   const ref = reference(s);
   byRole(numbers, 'stable-alpha').forEach((a, j) => {
     expectClose(a.value, ref.alpha[j], 4e-7 + 4e-6 * ref.alpha[j], `stable alpha ${j + 1}`);
     if (ref.alpha[j] > 1e-30) expectShown(a, ref.alpha[j], { extra: 4e-6 * ref.alpha[j] });
     expect(Number.isNaN(a.value)).toBe(false);
   });
-  byRole(numbers, 'shifted').forEach((d, j) =>
-    expectClose(d.value, ref.shifted[j], 1e-5 * Math.max(1, Math.abs(ref.shifted[j])), `s${j + 1} - m`),
-  );
-  byRole(numbers, 'stable-exp').forEach((e, j) =>
-    expectClose(e.value, ref.stableExp[j], 2e-5 * ref.stableExp[j] + 1e-44, `exp(s${j + 1} - m)`),
-  );
+  expectRole(numbers, 'shifted', ref.shifted, (d) => 1e-5 * Math.max(1, Math.abs(d)));
+  expectRole(numbers, 'stable-exp', ref.stableExp, (e) => 2e-5 * e + 1e-44);
   expectClose(one(numbers, 'stable-sum').value, ref.stableSum, 2e-5 * ref.stableSum, 'stable sum');
   byRole(numbers, 'naive-exp').forEach((e, j) => {
     if (ref.overflows[j]) expect(e.value).toBe(Infinity);
@@ -57,89 +50,83 @@ async function expectMatches(page, s) {
     else if (ref.sum > 1e-38) expectClose(a.value, ref.alpha[j], 1e-6 + 1e-5 * ref.alpha[j], `textbook alpha ${j + 1}`);
     else if (ref.exp.every((e) => Math.fround(e) === 0)) expect(a.value).toBeNaN(); // 0/0
   });
-  return { numbers, ref };
+  return ref;
 }
 
-const broken = (page) => page.locator(`${TAG} .side-naive`).evaluate((el) => el.classList.contains('is-broken'));
-const env = useEnv();
+const broken = (w) => w.at('.side-naive').evaluate((el) => el.classList.contains('is-broken'));
+const anyNaN = (numbers) => byRole(numbers, 'naive-alpha').some((a) => Number.isNaN(a.value));
+const it = chapterTests({ ch: 'softmax', tag: 'ag-softmax', match });
 
-describe('softmax: softmax turns logits into weights', () => {
-  test('opens on gentle logits: both softmaxes agree with the float64 reference; predict, then reveal: the textbook alpha_1 at s_1 = 90 is NaN', async () => {
-    await withChapter(env, CH, TAG, async ({ page }) => {
-      expect((await stateOf(page, TAG)).s).toEqual([2, 1, 0.5, -1]);
-      const { numbers } = await expectMatches(page, [2, 1, 0.5, -1]);
-      expect(byRole(numbers, 'naive-alpha').some((a) => Number.isNaN(a.value))).toBe(false);
-      expect(await page.locator(`${TAG} .katex`).count()).toBeGreaterThanOrEqual(2);
-      expect(await broken(page)).toBe(false);
-      await predictChoice(page, TAG, 'one', 'wrong');
-      await expect(page.locator(`${TAG} .predict-result`).textContent()).resolves.toMatch(/NaN/);
-      expect((await stateOf(page, TAG)).s).toEqual([90, 1, 0.5, -1]);
-      await expectMatches(page, [90, 1, 0.5, -1]);
-      await predictChoice(page, TAG, 'nan', 'right');
-    });
-  });
+it('opens on gentle logits: both softmaxes agree with the float64 reference; predict, then reveal: the textbook alpha_1 at s_1 = 90 is NaN', async (w) => {
+  expect((await w.state()).s).toEqual([2, 1, 0.5, -1]);
+  expect(anyNaN((await w.matches([2, 1, 0.5, -1])).numbers)).toBe(false);
+  expect(await w.katex()).toBeGreaterThanOrEqual(2);
+  expect(await broken(w)).toBe(false);
+  await w.predict('one', 'wrong');
+  await expect(w.text('.predict-result')).resolves.toMatch(/NaN/);
+  expect((await w.state()).s).toEqual([90, 1, 0.5, -1]);
+  await w.matches([90, 1, 0.5, -1]);
+  await w.predict('nan', 'right');
+});
 
-  test('a mouse drag and arrow keys move the logits; the numbers follow the reference and the URL reopens them', async () => {
-    await withChapter(env, CH, TAG, async ({ page }) => {
-      // Drag s1's thumb (at 2) to about three quarters of the track (logit ≈ 60).
-      await dragSlider(page, TAG, 'input[data-logit="1"]', (2 + 120) / 240, 0.75);
-      const afterDrag = (await stateOf(page, TAG)).s;
-      expect(afterDrag[0]).toBeGreaterThan(40);
-      expect(afterDrag[0]).toBeLessThan(80);
-      expect(afterDrag.slice(1)).toEqual([1, 0.5, -1]);
-      await expectMatches(page, afterDrag);
+it('a mouse drag and arrow keys move the logits; the numbers follow the reference and the URL reopens them', async (w) => {
+  // Drag s1's thumb (at 2) to about three quarters of the track (logit ≈ 60).
+  await w.slide('input[data-logit="1"]', (2 + 120) / 240, 0.75);
+  const afterDrag = (await w.state()).s;
+  expect(afterDrag[0]).toBeGreaterThan(40);
+  expect(afterDrag[0]).toBeLessThan(80);
+  expect(afterDrag.slice(1)).toEqual([1, 0.5, -1]);
+  await w.matches(afterDrag);
 
-      // Keys: s2 up by three steps of 0.1.
-      await pressOn(page, TAG, 'input[data-logit="2"]', 'ArrowRight', 3);
-      const { s } = await stateOf(page, TAG);
-      expectClose(s[1], 1.3, 1e-9, 's2 after three arrow presses');
-      const { numbers } = await expectMatches(page, s);
-      await expectAllLogged(page, TAG);
-      await expect(page.locator(`${TAG} [aria-live]`).textContent()).resolves.toContain(
-        `stable \u03b1\u2082 = ${one(numbers, 'stable-alpha', 2).text}`,
-      );
-      expect((await expectParams(page, CH)).get('s').split(',').map(Number)).toEqual(s);
-      await expectReopens(env, page, CH, TAG, numbers);
-    });
-  });
+  // Keys: s2 up by three steps of 0.1.
+  await w.press('input[data-logit="2"]', 'ArrowRight', 3);
+  const { s } = await w.state();
+  expectClose(s[1], 1.3, 1e-9, 's2 after three arrow presses');
+  const { numbers } = await w.matches(s);
+  await w.logged();
+  await w.announced(`stable \u03b1\u2082 = ${one(numbers, 'stable-alpha', 2).text}`);
+  expect((await w.params()).get('s').split(',').map(Number)).toEqual(s);
+  await w.reopens(numbers);
+});
 
-  test('the textbook kernel gives NaN once a logit passes 88.7, the stable one never does', async () => {
+it(
+  'the textbook kernel gives NaN once a logit passes 88.7, the stable one never does',
+  's=88.7,1,0.5,-1',
+  async (w) => {
     // At 88.7 exp is still below FLT_MAX (float64 reference), at 88.8 above.
     expect(Math.exp(Math.fround(88.7))).toBeLessThan(FLT_MAX);
     expect(Math.exp(Math.fround(88.8))).toBeGreaterThan(FLT_MAX);
-    await withChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&s=88.7,1,0.5,-1` }, async ({ page }) => {
-      let { numbers } = await expectMatches(page, [88.7, 1, 0.5, -1]);
-      expect(byRole(numbers, 'naive-alpha').some((a) => Number.isNaN(a.value))).toBe(false);
-      expect(Number.isFinite(one(numbers, 'naive-exp', 1).value)).toBe(true);
+    let { numbers } = await w.matches([88.7, 1, 0.5, -1]);
+    expect(anyNaN(numbers)).toBe(false);
+    expect(Number.isFinite(one(numbers, 'naive-exp', 1).value)).toBe(true);
 
-      // One arrow step further: 88.8.
-      await pressOn(page, TAG, 'input[data-logit="1"]', 'ArrowRight');
-      const { s } = await stateOf(page, TAG);
-      expectClose(s[0], 88.8, 1e-9, 's1');
-      let ref;
-      ({ numbers, ref } = await expectMatches(page, s));
-      expect([one(numbers, 'naive-exp', 1).value, one(numbers, 'naive-sum').value]).toEqual([Infinity, Infinity]);
-      expect(one(numbers, 'naive-exp', 1).text).toBe('\u221e');
-      expect(one(numbers, 'naive-alpha', 1).value).toBeNaN();
-      expect(one(numbers, 'naive-alpha', 1).text).toBe('NaN');
-      expect(byRole(numbers, 'stable-alpha').every((a) => Number.isFinite(a.value))).toBe(true);
-      expect(ref.alpha[0]).toBeGreaterThan(0.999);
-      expect(await broken(page)).toBe(true);
-      await expect(page.locator(`${TAG} [data-role="naive-verdict"]`).textContent()).resolves.toMatch(/NaN/);
-      await expectAllLogged(page, TAG);
-      await screenshot(page.locator(`#ch-${CH}`), 'softmax-overflow-desktop-light');
-    });
-  });
+    // One arrow step further: 88.8.
+    await w.press('input[data-logit="1"]', 'ArrowRight');
+    const { s } = await w.state();
+    expectClose(s[0], 88.8, 1e-9, 's1');
+    let ref;
+    ({ numbers, ref } = await w.matches(s));
+    expect([one(numbers, 'naive-exp', 1).value, one(numbers, 'naive-sum').value]).toEqual([Infinity, Infinity]);
+    expect(one(numbers, 'naive-exp', 1).text).toBe('\u221e');
+    expect(one(numbers, 'naive-alpha', 1).value).toBeNaN();
+    expect(one(numbers, 'naive-alpha', 1).text).toBe('NaN');
+    expect(byRole(numbers, 'stable-alpha').every((a) => Number.isFinite(a.value))).toBe(true);
+    expect(ref.alpha[0]).toBeGreaterThan(0.999);
+    expect(await broken(w)).toBe(true);
+    await expect(w.text('[data-role="naive-verdict"]')).resolves.toMatch(/NaN/);
+    await w.logged();
+    await screenshot(w.page.locator('#ch-softmax'), 'softmax-overflow-desktop-light');
+  },
+);
 
-  // Far past the edge, only the sum overflowing (every weight 0), every exp underflowing (0/0), all large.
-  test.each([[[120, -120, 0, 119.5]], [[88, 87.5, 87, 86.5]], [[-110, -111, -112, -113]], [[100, 99, 98, 97]]])(
-    'the URL s = %j: the textbook kernel fails as the reference says, the stable one does not',
-    async (logits) => {
-      await withChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&s=${logits.join(',')}` }, async ({ page }) => {
-        const { ref } = await expectMatches(page, logits);
-        if (logits[0] === 88) expect([ref.overflows.some(Boolean), ref.sum > FLT_MAX]).toEqual([false, true]);
-        await expectAllLogged(page, TAG);
-      });
+// Far past the edge, only the sum overflowing (every weight 0), every exp underflowing (0/0), all large.
+for (const s of ['120,-120,0,119.5', '88,87.5,87,86.5', '-110,-111,-112,-113', '100,99,98,97'])
+  it(
+    `the URL s = ${s}: the textbook kernel fails as the reference says, the stable one does not`,
+    `s=${s}`,
+    async (w) => {
+      const { ref } = await w.matches(s.split(',').map(Number));
+      if (s.startsWith('88,')) expect([ref.overflows.some(Boolean), ref.sum > FLT_MAX]).toEqual([false, true]);
+      await w.logged();
     },
   );
-});
