@@ -45,16 +45,13 @@ describe.each(CONFIGS)('alibi: $label', (cfg) => {
     const r = ref.rng(seed);
     const Q = r.f32(B * Hq * Tq * dk);
     const [K, V] = [r.f32(B * Hkv * Tall * dk), r.f32(B * Hkv * Tall * dv, -2, 2)];
-    // K and V as the cache (the first P rows of each slice) and this call's rows.
-    const split = (X, d) => {
-      const [past, now] = [new Float32Array(B * Hkv * P * d), new Float32Array(B * Hkv * Tq * d)];
-      for (let s = 0; s < B * Hkv; s++) {
-        past.set(part(X, s, Tall * d).subarray(0, P * d), s * P * d);
-        now.set(part(X, s, Tall * d).subarray(P * d), s * Tq * d);
-      }
-      return [past, now];
-    };
-    const [[pk, nk], [pv, nv]] = [split(K, dk), split(V, dv)];
+    // Rows from..from + n - 1 of every slice of X [B Hkv, Tall, d]: the cache (the first P) or this call's.
+    const rows = (X, d, from, n) =>
+      Float32Array.from(
+        { length: B * Hkv * n * d },
+        (_, x) => X[Math.floor(x / (n * d)) * Tall * d + from * d + (x % (n * d))],
+      );
+    const [pk, nk, pv, nv] = [rows(K, dk, 0, P), rows(K, dk, P, Tq), rows(V, dv, 0, P), rows(V, dv, P, Tq)];
     const cache = P ? { pastKey: T(pk, [B, Hkv, P, dk]), pastValue: T(pv, [B, Hkv, P, dv]) } : {};
     const scale = Math.fround(1 / Math.sqrt(dk));
     const m = slopes === true ? ag.alibiSlopes(Hq) : Float32Array.from(slopes);
