@@ -163,6 +163,7 @@ export class AgCompetition extends AgWidget {
           ),
         ],
         [grid, h('div', { class: 'cell-read' }, readout, h('p', { class: 'read-nums' }, readNums)), sums],
+        { stackEarly: true },
       ),
     );
     this.#ui = { logits, raiseSelect, delta, alpha, after, change, linear, afterHead, hm, rowSums, readout };

@@ -169,6 +169,7 @@ export class AgMatrixForm extends AgWidget {
           h('div', { class: 'mats' }, mat('V [4, 2] (values)', vCells, 'v'), mat('Y = AV [4, 2]', yCells, 'y')),
           one,
         ],
+        { stackEarly: true },
       ),
     );
     const same = one.querySelector('.same');
