@@ -10,6 +10,7 @@ import { heatmap } from '../widget/heatmap.js';
 import { texElement } from '../widget/math.js';
 import { defineState, matrix, vector } from '../widget/state.js';
 import { vectorFigure } from '../widget/vector-figure.js';
+import { choices } from '../widget/predict.js';
 import { rowsOf, tensorOf as tensor } from '../models/tensor.js';
 
 const TOKENS = ['the', 'cat', 'ate', 'fish'];
@@ -58,10 +59,7 @@ export class AgAttentionAtom extends AgWidget {
     const predict = this.predict({
       id: 'not-symmetric',
       question: `Does \u201c${TOKENS[1]}\u201d look at \u201c${TOKENS[2]}\u201d exactly as strongly as \u201c${TOKENS[2]}\u201d looks at \u201c${TOKENS[1]}\u201d? In symbols: is S\u2082\u2083 = q\u2082\u00b7k\u2083 equal to S\u2083\u2082 = q\u2083\u00b7k\u2082?`,
-      choices: [
-        { value: 'equal', label: 'Yes, the same score' },
-        { value: 'different', label: 'No, they differ' },
-      ],
+      choices: choices({ equal: 'Yes, the same score', different: 'No, they differ' }),
       reveal: (_choice, ag) => {
         const { q, k } = this.constructor.stateDecl.fields;
         this.setState({ q: q.default, k: k.default, cell: [2, 3] });

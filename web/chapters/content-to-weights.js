@@ -14,6 +14,7 @@ import { stagePanels } from '../widget/stage-panels.js';
 import { choice, defineState, matrix, number } from '../widget/state.js';
 import { separateLabels } from '../widget/label-separation.js';
 import { vectorFigure } from '../widget/vector-figure.js';
+import { choices } from '../widget/predict.js';
 import { packSentence, wordVector } from '../models/sentence.js';
 import { argmax, rowsOf } from '../models/tensor.js';
 
@@ -119,10 +120,7 @@ export class AgContentToWeights extends AgWidget {
       id: 'same-word-same-row',
       question:
         '\u201cthe cat ate the fish\u201d has \u201cthe\u201d twice. With these embeddings (no position information), will the two \u201cthe\u201d rows of the weight matrix be identical?',
-      choices: [
-        { value: 'identical', label: 'Identical' },
-        { value: 'different', label: 'Different' },
-      ],
+      choices: choices({ identical: 'Identical', different: 'Different' }),
       reveal: (_choice, ag) => {
         this.setState({ words: packSentence(DEFAULT_WORDS), step: 4, query: 1 });
         const { wq, wk, wv } = this.state;

@@ -12,7 +12,7 @@ import { axisBottom, line as d3line, scaleBand, scaleLinear, select } from 'd3';
 import { AgWidget, defineWidget } from '../widget/base.js';
 import { button, lbl, num, slider } from '../widget/controls.js';
 import { h, setAttr, setText, symbol } from '../widget/dom.js';
-import { ownLayout } from '../widget/figure-layout.js';
+import { ownFigure } from '../widget/figure-layout.js';
 import { fmt, formatNumber, pair, sub } from '../widget/format.js';
 import { attrs, draw } from '../widget/charts.js';
 import { texElement } from '../widget/math.js';
@@ -144,13 +144,7 @@ export class AgWeightEntropy extends AgWidget {
     const W = 300;
     const H = 150;
     const label = 'The weights as bars, one per value';
-    const bars = draw(select(h('div', { class: 'bars-box' })), 'svg', {
-      class: 'bars',
-      viewBox: `0 0 ${W} ${H}`,
-      role: 'img',
-      'aria-label': label,
-    });
-    ownLayout(bars); // laid out on its own (widget/figure-layout.js)
+    const bars = ownFigure(h('div', { class: 'bars-box' }), { className: 'bars', width: W, height: H, label });
     const bx = scaleBand()
       .range([28, W - 6])
       .padding(0.2);

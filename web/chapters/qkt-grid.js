@@ -17,6 +17,7 @@ import { gridEdits, numberGrid } from '../widget/inputs.js';
 import { texElement } from '../widget/math.js';
 import { bodyRow, numberCells, table } from '../widget/matrix-table.js';
 import { defineState, fixedMatrix, vector } from '../widget/state.js';
+import { choices } from '../widget/predict.js';
 import { tensorOf as tensor } from '../models/tensor.js';
 
 const TOKENS = ['birds', 'sing', 'at', 'dawn'];
@@ -47,10 +48,7 @@ export class AgQktGrid extends AgWidget {
       id: 'same-projection',
       question:
         'Copy W_Q into W_K, so that keys and queries are made by the same projection. Will the grid S then be symmetric (S_ij = S_ji for every pair)?',
-      choices: [
-        { value: 'yes', label: 'Yes, always' },
-        { value: 'no', label: 'No, not in general' },
-      ],
+      choices: choices({ yes: 'Yes, always', no: 'No, not in general' }),
       reveal: (_choice, ag) => {
         const { x, wq } = this.state;
         this.setState({ wk: wq, cell: [1, 2] });
