@@ -5,7 +5,7 @@ import { AgWidget, defineWidget } from '../widget/base.js';
 import { button, lbl, line, num, nums, radioGroup } from '../widget/controls.js';
 import { h, setFlag, setOrRemove, setText } from '../widget/dom.js';
 import { formatNumber, shapeText, sub } from '../widget/format.js';
-import { heatmap } from '../widget/heatmap.js';
+import { headers, heatmap } from '../widget/heatmap.js';
 import { matrixTable } from '../widget/matrix-table.js';
 import { keptResults, lastResult } from '../widget/memo.js';
 import { plane } from '../widget/plot.js';
@@ -260,12 +260,11 @@ export class AgContentToWeights extends AgWidget {
     boxes.x.append(tX.element);
     boxes.qkv.append(tQ.element, tK.element, tV.element);
     boxes.y.append(tY.element);
-    const heads = (sym) => words.map((w, i) => ({ label: sym, sub: String(i + 1), note: w }));
     // The two heat maps, S and A: a row chooses the query; the chapter has its own readout.
     const grid = (box, letter, role, more) =>
       heatmap(box, {
-        rows: heads('q'),
-        cols: heads('k'),
+        rows: headers('q', words.length, words),
+        cols: headers('k', words.length, words),
         label: `${role === 'score' ? 'Scores' : 'Weights'} ${letter}; choose a row to select that query`,
         role,
         legendTitle: role,

@@ -26,6 +26,7 @@ import {
   resizeValues,
   valueCount,
   valueMixState,
+  valuePoints,
   weightSliders,
 } from '../widget/value-set.js';
 import { choices } from '../widget/predict.js';
@@ -161,11 +162,7 @@ export class AgConvexHull extends AgWidget {
     fig.layer('handles');
     const y = pairLine('y', 'y = ');
     const status = h('p', { class: 'status', dataset: { role: 'status' } });
-    const points = fig.rowHandles('values', {
-      say: () => `y = ${y.text()}; ${status.textContent}`,
-      onAdd: (j) => fig.label('v', { className: 'vec-label label-v', sub: String(j + 1) }),
-      onRemove: (label) => label.remove(),
-    });
+    const points = valuePoints(fig, () => `y = ${y.text()}; ${status.textContent}`);
     const yDot = fig.layer('output').append('path').attr('class', 'y-dot').attr('d', 'M0,-8 L8,0 L0,8 L-8,0 Z');
     const yLabel = fig.label('y', { className: 'vec-label label-y', layer: 'output' });
 
@@ -327,7 +324,6 @@ export class AgConvexHull extends AgWidget {
     const ui = this.#ui;
     const { p } = ui;
     ui.points.sync(values);
-    values.forEach((v, j) => ui.points.list[j].extra.attr('x', p.x(v[0]) + 9).attr('y', p.y(v[1]) - 9));
     ui.hull.attr('d', hullPath(p, values));
     ui.yDot.attr('transform', `translate(${p.x(y[0])},${p.y(y[1])})`);
     const clamp = (t) => Math.max(-EXTENT + 0.4, Math.min(EXTENT - 0.4, t));

@@ -19,7 +19,15 @@ import { texElement } from '../widget/math.js';
 import { lastResult } from '../widget/memo.js';
 import { defineState, number, rowsFrom } from '../widget/state.js';
 import { vectorFigure } from '../widget/vector-figure.js';
-import { hullPath, pairLine, resizeValues, valueCount, valuesField, valueTable } from '../widget/value-set.js';
+import {
+  hullPath,
+  pairLine,
+  resizeValues,
+  valueCount,
+  valuePoints,
+  valuesField,
+  valueTable,
+} from '../widget/value-set.js';
 
 const EXTENT = 2;
 const LOG_MIN = -3;
@@ -133,11 +141,7 @@ export class AgWeightEntropy extends AgWidget {
     const trace = fig.layer('trace').append('path').attr('class', 'trace');
     const centroid = fig.layer('centroid').append('circle').attr('class', 'centroid').attr('r', 7);
     fig.layer('labels');
-    const points = fig.rowHandles('values', {
-      say: () => `y = ${y.text()}`,
-      onAdd: (j) => fig.label('v', { className: 'vec-label label-v', sub: String(j + 1) }),
-      onRemove: (label) => label.remove(),
-    });
+    const points = valuePoints(fig, () => `y = ${y.text()}`);
     const yDot = fig.layer('output').append('path').attr('class', 'y-dot').attr('d', 'M0,-7 L7,0 L0,7 L-7,0 Z');
 
     // The weights as bars (d3), each with its number.
@@ -296,11 +300,7 @@ export class AgWeightEntropy extends AgWidget {
   #draw(values, y, c, path, k, fixed) {
     const { p, points } = this.#ui;
     points.sync(values);
-    values.forEach((v, j) => {
-      const { handle, extra: label } = points.list[j];
-      select(handle.node).classed('is-top', j === k);
-      label.attr('x', p.x(v[0]) + 9).attr('y', p.y(v[1]) - 9);
-    });
+    points.list.forEach(({ handle }, j) => select(handle.node).classed('is-top', j === k));
     if (this.#drawnFor !== fixed) {
       // The hull, the path over the temperature and the centroid move with the values only.
       this.#ui.hull.attr('d', hullPath(p, values));
