@@ -3,13 +3,14 @@
 // (ag.dot of one-element vectors) and whole (ag.dot).
 import { select } from 'd3';
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { line, num, nums, signedTerm } from '../widget/controls.js';
-import { h, setAttr, setText } from '../widget/dom.js';
+import { cellExpansion } from '../widget/cell-expansion.js';
+import { h, setText } from '../widget/dom.js';
 import { fmt, pair, paren, sub } from '../widget/format.js';
 import { heatmap } from '../widget/heatmap.js';
-import { tex, texElement } from '../widget/math.js';
+import { texElement } from '../widget/math.js';
 import { defineState, matrix, vector } from '../widget/state.js';
 import { vectorFigure } from '../widget/vector-figure.js';
+import { choices } from '../widget/predict.js';
 import { rowsOf, tensorOf as tensor } from '../models/tensor.js';
 
 const TOKENS = ['the', 'cat', 'ate', 'fish'];
@@ -58,10 +59,7 @@ export class AgAttentionAtom extends AgWidget {
     const predict = this.predict({
       id: 'not-symmetric',
       question: `Does \u201c${TOKENS[1]}\u201d look at \u201c${TOKENS[2]}\u201d exactly as strongly as \u201c${TOKENS[2]}\u201d looks at \u201c${TOKENS[1]}\u201d? In symbols: is S\u2082\u2083 = q\u2082\u00b7k\u2083 equal to S\u2083\u2082 = q\u2083\u00b7k\u2082?`,
-      choices: [
-        { value: 'equal', label: 'Yes, the same score' },
-        { value: 'different', label: 'No, they differ' },
-      ],
+      choices: choices({ equal: 'Yes, the same score', different: 'No, they differ' }),
       reveal: (_choice, ag) => {
         const { q, k } = this.constructor.stateDecl.fields;
         this.setState({ q: q.default, k: k.default, cell: [2, 3] });
@@ -107,7 +105,7 @@ export class AgAttentionAtom extends AgWidget {
           },
           describe: (v) => `${name}, ${kind === 'q' ? 'query' : 'key'} of \u201c${TOKENS[r]}\u201d = ${pair(v)}`,
           announce: (v) =>
-            `${name} (${TOKENS[r]}) = ${pair(v)}; S${this.state.cell[0]}${this.state.cell[1]} = ${this.#ui.dot.textContent}`,
+            `${name} (${TOKENS[r]}) = ${pair(v)}; S${this.state.cell[0]}${this.state.cell[1]} = ${this.#ui.expansion.dot.textContent}`,
         });
         points.push({ kind, r, label, handle, node: select(handle.node) });
       }
@@ -137,29 +135,14 @@ export class AgAttentionAtom extends AgWidget {
     );
 
     // The chosen pair, term by term.
-    const terms = nums('term', 2);
-    const dot = num('dot');
-    const heading = h('p', { class: 'pair-heading' });
-    const formula = h('div', { class: 'pair-formula' });
-    const products = h('span', { class: 'expr' });
-    const vectors = h('p', { class: 'pair-vectors' });
-    const detail = h(
-      'section',
-      { class: 'pair', 'aria-label': 'The chosen cell, term by term' },
-      heading,
-      vectors,
-      formula,
-      line('= ', products),
-      line('= ', terms[0], signedTerm('+', terms[1])),
-      h('p', { class: 'line result' }, '= ', dot),
-    );
+    const expansion = cellExpansion({ label: 'The chosen cell, term by term' });
 
     body.append(
       predict,
       h('div', { class: 'layout' }, fig.element, h('div', { class: 'right' }, shapes, grid)),
-      detail,
+      expansion.element,
     );
-    this.#ui = { p: fig.plane, arrowQ, arrowK, points, hm, terms, dot, heading, formula, products, vectors };
+    this.#ui = { p: fig.plane, arrowQ, arrowK, points, hm, expansion };
   }
 
   #select(i, j) {
@@ -177,20 +160,13 @@ export class AgAttentionAtom extends AgWidget {
     const qi = q[i];
     const kj = k[j];
     // Each term q_i,c k_j,c is a one-element dot product; a negative second term turns the + into a minus.
-    ui.terms.forEach((el, c) => this.show(el, ag.dot([qi[c]], [kj[c]])));
-    this.show(ui.dot, ag.dot(qi, kj));
+    ui.expansion.show(this, ag, i, j, qi, kj);
     setText(
-      ui.heading,
+      ui.expansion.heading,
       `Row ${i + 1} asks with the query of \u201c${TOKENS[i]}\u201d; column ${j + 1} answers with the key of \u201c${TOKENS[j]}\u201d.`,
     );
-    setText(ui.vectors, `q${sub(i + 1)} = ${pair(qi)},  k${sub(j + 1)} = ${pair(kj)}`);
-    // Typeset only when the selected cell changes: KaTeX takes milliseconds, a drag needs none.
-    const formula = `\\begin{aligned}S_{${i + 1}${j + 1}} &= q_{${i + 1}}\\cdot k_{${j + 1}}\\\\ &= q_{${i + 1},1}\\,k_{${j + 1},1} + q_{${i + 1},2}\\,k_{${j + 1},2}\\end{aligned}`;
-    if (ui.formula.dataset.tex !== formula) {
-      tex(ui.formula, formula, { display: true });
-      setAttr(ui.formula, 'data-tex', formula);
-    }
-    setText(ui.products, `${fmt(qi[0])}\u00d7${paren(kj[0])} + ${paren(qi[1])}\u00d7${paren(kj[1])}`);
+    setText(ui.expansion.vectors, `q${sub(i + 1)} = ${pair(qi)},  k${sub(j + 1)} = ${pair(kj)}`);
+    setText(ui.expansion.products, `${fmt(qi[0])}\u00d7${paren(kj[0])} + ${paren(qi[1])}\u00d7${paren(kj[1])}`);
     this.#draw(q, k, i, j);
   }
 

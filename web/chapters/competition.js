@@ -17,6 +17,7 @@ import { logitSliders, setLogit } from '../widget/logit-sliders.js';
 import { formulas } from '../widget/math.js';
 import { bodyRow, table } from '../widget/matrix-table.js';
 import { defineState, number, vector } from '../widget/state.js';
+import { choices } from '../widget/predict.js';
 import { rowsOf } from '../models/tensor.js';
 
 const T = 4;
@@ -44,11 +45,7 @@ export class AgCompetition extends AgWidget {
       id: 'raise-one',
       question:
         'With the logits (1, 0.5, 0, \u22120.5), raise s\u2081 by 1 and leave s\u2083 alone. What happens to \u03b1\u2083?',
-      choices: [
-        { value: 'up', label: 'It rises' },
-        { value: 'same', label: 'It stays the same' },
-        { value: 'down', label: 'It falls' },
-      ],
+      choices: choices({ up: 'It rises', same: 'It stays the same', down: 'It falls' }),
       reveal: (_choice, ag) => {
         const s = [1, 0.5, 0, -0.5];
         this.setState({ s, j: 1, delta: 1 });
@@ -163,6 +160,7 @@ export class AgCompetition extends AgWidget {
           ),
         ],
         [grid, h('div', { class: 'cell-read' }, readout, h('p', { class: 'read-nums' }, readNums)), sums],
+        { stackEarly: true },
       ),
     );
     this.#ui = { logits, raiseSelect, delta, alpha, after, change, linear, afterHead, hm, rowSums, readout };

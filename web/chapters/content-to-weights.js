@@ -5,7 +5,7 @@ import { AgWidget, defineWidget } from '../widget/base.js';
 import { button, lbl, line, num, nums, radioGroup } from '../widget/controls.js';
 import { h, setFlag, setOrRemove, setText } from '../widget/dom.js';
 import { formatNumber, shapeText, sub } from '../widget/format.js';
-import { heatmap } from '../widget/heatmap.js';
+import { headers, heatmap } from '../widget/heatmap.js';
 import { matrixTable } from '../widget/matrix-table.js';
 import { keptResults, lastResult } from '../widget/memo.js';
 import { plane } from '../widget/plot.js';
@@ -14,6 +14,7 @@ import { stagePanels } from '../widget/stage-panels.js';
 import { choice, defineState, matrix, number } from '../widget/state.js';
 import { separateLabels } from '../widget/label-separation.js';
 import { vectorFigure } from '../widget/vector-figure.js';
+import { choices } from '../widget/predict.js';
 import { packSentence, wordVector } from '../models/sentence.js';
 import { argmax, rowsOf } from '../models/tensor.js';
 
@@ -119,10 +120,7 @@ export class AgContentToWeights extends AgWidget {
       id: 'same-word-same-row',
       question:
         '\u201cthe cat ate the fish\u201d has \u201cthe\u201d twice. With these embeddings (no position information), will the two \u201cthe\u201d rows of the weight matrix be identical?',
-      choices: [
-        { value: 'identical', label: 'Identical' },
-        { value: 'different', label: 'Different' },
-      ],
+      choices: choices({ identical: 'Identical', different: 'Different' }),
       reveal: (_choice, ag) => {
         this.setState({ words: packSentence(DEFAULT_WORDS), step: 4, query: 1 });
         const { wq, wk, wv } = this.state;
@@ -262,12 +260,11 @@ export class AgContentToWeights extends AgWidget {
     boxes.x.append(tX.element);
     boxes.qkv.append(tQ.element, tK.element, tV.element);
     boxes.y.append(tY.element);
-    const heads = (sym) => words.map((w, i) => ({ label: sym, sub: String(i + 1), note: w }));
     // The two heat maps, S and A: a row chooses the query; the chapter has its own readout.
     const grid = (box, letter, role, more) =>
       heatmap(box, {
-        rows: heads('q'),
-        cols: heads('k'),
+        rows: headers('q', words.length, words),
+        cols: headers('k', words.length, words),
         label: `${role === 'score' ? 'Scores' : 'Weights'} ${letter}; choose a row to select that query`,
         role,
         legendTitle: role,

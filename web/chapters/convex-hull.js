@@ -12,7 +12,7 @@ import { AgWidget, defineWidget } from '../widget/base.js';
 import { rowsFrom } from '../widget/state.js';
 import { button, columns, lbl, num } from '../widget/controls.js';
 import { h, setAttr, setFlag, setText } from '../widget/dom.js';
-import { ownLayout } from '../widget/figure-layout.js';
+import { ownFigure } from '../widget/figure-layout.js';
 import { fmt, pair, sub } from '../widget/format.js';
 import { texElement } from '../widget/math.js';
 import { draggablePoint } from '../widget/plot.js';
@@ -26,8 +26,10 @@ import {
   resizeValues,
   valueCount,
   valueMixState,
+  valuePoints,
   weightSliders,
 } from '../widget/value-set.js';
+import { choices } from '../widget/predict.js';
 
 const A_MIN = -1;
 const A_MAX = 2;
@@ -100,10 +102,7 @@ export class AgConvexHull extends AgWidget {
       id: 'negative-weight',
       question:
         'The weights (\u22120.5, 0.75, 0.75) still add up to 1, but one of them is negative. With the three values of the default triangle, where does y land?',
-      choices: [
-        { value: 'inside', label: 'Inside the triangle (the hull)' },
-        { value: 'outside', label: 'Outside the hull' },
-      ],
+      choices: choices({ inside: 'Inside the triangle (the hull)', outside: 'Outside the hull' }),
       reveal: (_choice, ag) => {
         const values = SPOTS.slice(0, 3);
         const alpha = [-0.5, 0.75, 0.75];
@@ -163,11 +162,7 @@ export class AgConvexHull extends AgWidget {
     fig.layer('handles');
     const y = pairLine('y', 'y = ');
     const status = h('p', { class: 'status', dataset: { role: 'status' } });
-    const points = fig.rowHandles('values', {
-      say: () => `y = ${y.text()}; ${status.textContent}`,
-      onAdd: (j) => fig.label('v', { className: 'vec-label label-v', sub: String(j + 1) }),
-      onRemove: (label) => label.remove(),
-    });
+    const points = valuePoints(fig, () => `y = ${y.text()}; ${status.textContent}`);
     const yDot = fig.layer('output').append('path').attr('class', 'y-dot').attr('d', 'M0,-8 L8,0 L0,8 L-8,0 Z');
     const yLabel = fig.label('y', { className: 'vec-label label-y', layer: 'output' });
 
@@ -181,16 +176,14 @@ export class AgConvexHull extends AgWidget {
 
     // The simplex picker (T = 3): the triangle of all convex weights.
     const simplexBox = h('div', { class: 'simplex-box' });
-    const sx = select(simplexBox)
-      .append('svg')
-      .attr('class', 'simplex')
-      .attr('viewBox', '0 0 200 172')
-      .attr('role', 'group')
-      .attr(
-        'aria-label',
+    const sx = ownFigure(simplexBox, {
+      className: 'simplex',
+      width: 200,
+      height: 172,
+      role: 'group',
+      label:
         'The weight simplex: every point of the triangle is one choice of three weights that are non-negative and sum to 1',
-      );
-    ownLayout(sx); // laid out on its own (widget/figure-layout.js)
+    });
     sx.append('path')
       .attr('class', 'simplex-tri')
       .attr('d', `M${CORNERS.map((c) => c.join(',')).join(' L')} Z`);
@@ -331,7 +324,6 @@ export class AgConvexHull extends AgWidget {
     const ui = this.#ui;
     const { p } = ui;
     ui.points.sync(values);
-    values.forEach((v, j) => ui.points.list[j].extra.attr('x', p.x(v[0]) + 9).attr('y', p.y(v[1]) - 9));
     ui.hull.attr('d', hullPath(p, values));
     ui.yDot.attr('transform', `translate(${p.x(y[0])},${p.y(y[1])})`);
     const clamp = (t) => Math.max(-EXTENT + 0.4, Math.min(EXTENT - 0.4, t));

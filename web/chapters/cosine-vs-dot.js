@@ -14,6 +14,7 @@ import { table as dataTable } from '../widget/matrix-table.js';
 import { keyRow, queryKeyVectors, syncGiven } from '../widget/query-keys.js';
 import { bool, defineState } from '../widget/state.js';
 import { setLine, showIf, vectorFields, vectorFigure } from '../widget/vector-figure.js';
+import { choices } from '../widget/predict.js';
 
 const EXTENT = 6;
 const KEYS = ['k1', 'k2'];
@@ -43,11 +44,7 @@ export class AgCosineVsDot extends AgWidget {
       id: 'cosine-tie',
       question:
         'q = (1, 1) meets k\u2081 = (1, 1) and k\u2082 = (5, 5). Measured by the cosine, which key is closer to q?',
-      choices: [
-        { value: 'k1', label: 'k\u2081' },
-        { value: 'k2', label: 'k\u2082' },
-        { value: 'tie', label: 'Neither: a tie' },
-      ],
+      choices: choices({ k1: 'k\u2081', k2: 'k\u2082', tie: 'Neither: a tie' }),
       reveal: (_choice, ag) => {
         this.setState({ q: [1, 1], k1: [1, 1], k2: [5, 5], normalise: false });
         const c1 = ag.cosine([1, 1], [1, 1]);

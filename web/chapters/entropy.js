@@ -12,14 +12,22 @@ import { axisBottom, line as d3line, scaleBand, scaleLinear, select } from 'd3';
 import { AgWidget, defineWidget } from '../widget/base.js';
 import { button, lbl, num, slider } from '../widget/controls.js';
 import { h, setAttr, setText, symbol } from '../widget/dom.js';
-import { ownLayout } from '../widget/figure-layout.js';
+import { ownFigure } from '../widget/figure-layout.js';
 import { fmt, formatNumber, pair, sub } from '../widget/format.js';
 import { attrs, draw } from '../widget/charts.js';
 import { texElement } from '../widget/math.js';
 import { lastResult } from '../widget/memo.js';
 import { defineState, number, rowsFrom } from '../widget/state.js';
 import { vectorFigure } from '../widget/vector-figure.js';
-import { hullPath, pairLine, resizeValues, valueCount, valuesField, valueTable } from '../widget/value-set.js';
+import {
+  hullPath,
+  pairLine,
+  resizeValues,
+  valueCount,
+  valuePoints,
+  valuesField,
+  valueTable,
+} from '../widget/value-set.js';
 
 const EXTENT = 2;
 const LOG_MIN = -3;
@@ -133,24 +141,14 @@ export class AgWeightEntropy extends AgWidget {
     const trace = fig.layer('trace').append('path').attr('class', 'trace');
     const centroid = fig.layer('centroid').append('circle').attr('class', 'centroid').attr('r', 7);
     fig.layer('labels');
-    const points = fig.rowHandles('values', {
-      say: () => `y = ${y.text()}`,
-      onAdd: (j) => fig.label('v', { className: 'vec-label label-v', sub: String(j + 1) }),
-      onRemove: (label) => label.remove(),
-    });
+    const points = valuePoints(fig, () => `y = ${y.text()}`);
     const yDot = fig.layer('output').append('path').attr('class', 'y-dot').attr('d', 'M0,-7 L7,0 L0,7 L-7,0 Z');
 
     // The weights as bars (d3), each with its number.
     const W = 300;
     const H = 150;
     const label = 'The weights as bars, one per value';
-    const bars = draw(select(h('div', { class: 'bars-box' })), 'svg', {
-      class: 'bars',
-      viewBox: `0 0 ${W} ${H}`,
-      role: 'img',
-      'aria-label': label,
-    });
-    ownLayout(bars); // laid out on its own (widget/figure-layout.js)
+    const bars = ownFigure(h('div', { class: 'bars-box' }), { className: 'bars', width: W, height: H, label });
     const bx = scaleBand()
       .range([28, W - 6])
       .padding(0.2);
@@ -302,11 +300,7 @@ export class AgWeightEntropy extends AgWidget {
   #draw(values, y, c, path, k, fixed) {
     const { p, points } = this.#ui;
     points.sync(values);
-    values.forEach((v, j) => {
-      const { handle, extra: label } = points.list[j];
-      select(handle.node).classed('is-top', j === k);
-      label.attr('x', p.x(v[0]) + 9).attr('y', p.y(v[1]) - 9);
-    });
+    points.list.forEach(({ handle }, j) => select(handle.node).classed('is-top', j === k));
     if (this.#drawnFor !== fixed) {
       // The hull, the path over the temperature and the centroid move with the values only.
       this.#ui.hull.attr('d', hullPath(p, values));

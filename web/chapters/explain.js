@@ -2,11 +2,11 @@
 // (models/two-layer-stack.js, ag.multiHeadAttention); for one query and layer, each key's weight beside the
 // change of the final output when that key is hidden (ag.matmul and ag.norm); keys whose two ranks
 // disagree are marked, and "Find" jumps to the next query with both kinds.
-import { scaleLinear, select } from 'd3';
+import { scaleLinear } from 'd3';
 import { AgWidget, defineWidget } from '../widget/base.js';
 import { button, radioGroup } from '../widget/controls.js';
 import { h, setText } from '../widget/dom.js';
-import { ownLayout } from '../widget/figure-layout.js';
+import { ownFigure } from '../widget/figure-layout.js';
 import { formatNumber } from '../widget/format.js';
 import { sentenceWeights } from '../widget/heatmap.js';
 import { texElement } from '../widget/math.js';
@@ -14,6 +14,7 @@ import { bodyRow, table } from '../widget/matrix-table.js';
 import { lastResult } from '../widget/memo.js';
 import { sentenceFields, sentenceInput, sentenceProblems, sentenceWords } from '../widget/sentence-input.js';
 import { choice, defineState, number } from '../widget/state.js';
+import { choices } from '../widget/predict.js';
 import { packSentence } from '../models/sentence.js';
 import { argmax, rowsOf } from '../models/tensor.js';
 import {
@@ -67,10 +68,7 @@ export class AgWeightsExplain extends AgWidget {
       id: 'largest-weight-largest-change',
       question:
         'For \u201csat\u201d (token 4) in layer 2, is the key with the largest attention weight also the key whose removal changes the final output the most?',
-      choices: [
-        { value: 'yes', label: 'Yes, the same key' },
-        { value: 'no', label: 'No, another key' },
-      ],
+      choices: choices({ yes: 'Yes, the same key', no: 'No, another key' }),
       reveal: (_choice, ag) => {
         this.setState({ words: packSentence(DEFAULT_WORDS), seed: 3, layer: '2', query: 4 });
         const { weights, effects } = this.#analyse(ag, DEFAULT_WORDS, 3, 2, 3);
@@ -223,13 +221,8 @@ export class AgWeightsExplain extends AgWidget {
     ui.barsBox.replaceChildren();
     const W = 320;
     const rowH = 30;
-    const svg = select(ui.barsBox)
-      .append('svg')
-      .attr('class', 'bars')
-      .attr('viewBox', `0 0 ${W} ${words.length * rowH + 24}`)
-      .attr('role', 'img')
-      .attr('aria-label', 'Weight and change per key');
-    ownLayout(svg); // laid out on its own (widget/figure-layout.js)
+    const label = 'Weight and change per key';
+    const svg = ownFigure(ui.barsBox, { className: 'bars', width: W, height: words.length * rowH + 24, label });
     this.#built = { key: words.join(' '), hm, cells, svg, W, rowH };
   }
 

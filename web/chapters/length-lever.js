@@ -4,12 +4,12 @@
 // Numbers: ag.weightedSum (k), ag.norm, ag.dot, ag.scalarProjection.
 //
 //   <ag-length-lever d="1,1" t="3"></ag-length-lever>
-import { axisBottom, scaleBand, scaleLinear, select } from 'd3';
+import { axisBottom, scaleBand, scaleLinear } from 'd3';
 import { AgWidget, defineWidget } from '../widget/base.js';
 import { lbl, line, notDefined, num, nums, presetBar, slider } from '../widget/controls.js';
 import { h, setText, symbol } from '../widget/dom.js';
 import { attrs, draw } from '../widget/charts.js';
-import { ownLayout } from '../widget/figure-layout.js';
+import { ownFigure } from '../widget/figure-layout.js';
 import { fmt, pair } from '../widget/format.js';
 import { texElement } from '../widget/math.js';
 import { bodyRow, table as dataTable } from '../widget/matrix-table.js';
@@ -146,13 +146,7 @@ export class AgLengthLever extends AgWidget {
     const W = 320;
     const H = 150;
     const label = 'Bars: each query\u2019s score at t = 1 (outline) and at the current t (filled)';
-    const svg = draw(select(bars), 'svg', {
-      class: 'bars',
-      viewBox: `0 0 ${W} ${H}`,
-      role: 'img',
-      'aria-label': label,
-    });
-    ownLayout(svg); // laid out on its own (widget/figure-layout.js)
+    const svg = ownFigure(bars, { className: 'bars', width: W, height: H, label });
     const x = scaleLinear()
       .domain([-BAR_MAX, BAR_MAX])
       .range([34, W - 8]);

@@ -16,6 +16,7 @@ import { logitSliders } from '../widget/logit-sliders.js';
 import { formulas, texElement } from '../widget/math.js';
 import { bodyRow, numberCells, table } from '../widget/matrix-table.js';
 import { bool, defineState, fixedMatrix, number } from '../widget/state.js';
+import { choices } from '../widget/predict.js';
 import { rowsOf } from '../models/tensor.js';
 
 const T = 4;
@@ -44,11 +45,7 @@ export class AgMatrixForm extends AgWidget {
       id: 'causal-row-one',
       question:
         'Switch the causal mask on, so that each query may only look at itself and earlier keys. What do the weights in the first row of A add up to?',
-      choices: [
-        { value: 'one', label: 'Still 1' },
-        { value: 'less', label: 'Less than 1 (weight was cut off)' },
-        { value: 'quarter', label: '1/4' },
-      ],
+      choices: choices({ one: 'Still 1', less: 'Less than 1 (weight was cut off)', quarter: '1/4' }),
       reveal: (_choice, ag) => {
         this.setState({ causal: true, row: 1 });
         const A = ag.softmax(this.state.s, { mask: CAUSAL });
@@ -169,6 +166,7 @@ export class AgMatrixForm extends AgWidget {
           h('div', { class: 'mats' }, mat('V [4, 2] (values)', vCells, 'v'), mat('Y = AV [4, 2]', yCells, 'y')),
           one,
         ],
+        { stackEarly: true },
       ),
     );
     const same = one.querySelector('.same');

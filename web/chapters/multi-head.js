@@ -13,6 +13,7 @@ import { lastResult } from '../widget/memo.js';
 import { sentenceFields, sentenceInput, sentenceWords } from '../widget/sentence-input.js';
 import { stagePanels } from '../widget/stage-panels.js';
 import { choice, defineState, number } from '../widget/state.js';
+import { choices } from '../widget/predict.js';
 import {
   DEFAULT_HEADS,
   D_MODELS,
@@ -117,11 +118,11 @@ export class AgMultiHead extends AgWidget {
       id: 'same-word-head',
       question:
         'In \u201cthe cat saw the dog\u201d, where will the \u201csame word\u201d head put most of the weight of the second \u201cthe\u201d (token 4)?',
-      choices: [
-        { value: 'itself', label: 'Only on itself (token 4)' },
-        { value: 'both', label: 'Split between the two \u201cthe\u201d (tokens 1 and 4)' },
-        { value: 'cat', label: 'On \u201ccat\u201d, the word after the first \u201cthe\u201d' },
-      ],
+      choices: choices({
+        itself: 'Only on itself (token 4)',
+        both: 'Split between the two \u201cthe\u201d (tokens 1 and 4)',
+        cat: 'On \u201ccat\u201d, the word after the first \u201cthe\u201d',
+      }),
       reveal: (_choice, ag) => {
         this.setState({
           words: packSentence(DEFAULT_WORDS),

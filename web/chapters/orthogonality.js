@@ -15,6 +15,7 @@ import { showAngle } from '../widget/pair-numbers.js';
 import { keyRow, queryKeyVectors, syncGiven } from '../widget/query-keys.js';
 import { defineState } from '../widget/state.js';
 import { setLine, showIf, vectorFields, vectorFigure } from '../widget/vector-figure.js';
+import { choices } from '../widget/predict.js';
 
 const EXTENT = 4;
 const KEYS = ['k1', 'k2', 'k3'];
@@ -49,11 +50,7 @@ export class AgOrthogonality extends AgWidget {
       id: 'perpendicular-weight',
       question:
         'q = (2, 1); k\u2081 = (1, 1) points roughly along q, k\u2082 = (\u22121, 2) is perpendicular to it, k\u2083 = (\u22121, \u22120.5) points against it. After the softmax, where does k\u2082\u2019s weight land?',
-      choices: [
-        { value: 'top', label: 'Largest of the three' },
-        { value: 'middle', label: 'Between the other two' },
-        { value: 'zero', label: 'Exactly zero' },
-      ],
+      choices: choices({ top: 'Largest of the three', middle: 'Between the other two', zero: 'Exactly zero' }),
       reveal: (_choice, ag) => {
         const s = { q: [2, 1], k1: [1, 1], k2: [-1, 2], k3: [-1, -0.5] };
         this.setState(s);

@@ -9,6 +9,7 @@ import { fmt } from '../widget/format.js';
 import { texElement } from '../widget/math.js';
 import { keptResults } from '../widget/memo.js';
 import { choice, defineState } from '../widget/state.js';
+import { choices } from '../widget/predict.js';
 import { PITFALLS } from '../models/pitfalls.js';
 
 export class AgPitfalls extends AgWidget {
@@ -29,11 +30,7 @@ export class AgPitfalls extends AgWidget {
       id: 'zero-versus-negative',
       question:
         'Three keys score 3, 0 and \u22122.5 against a query. Which gets more softmax weight: the key scoring 0 or the one scoring \u22122.5?',
-      choices: [
-        { value: 'zero', label: 'The 0 key' },
-        { value: 'negative', label: 'The \u22122.5 key' },
-        { value: 'same', label: 'Both get none' },
-      ],
+      choices: choices({ zero: 'The 0 key', negative: 'The \u22122.5 key', same: 'Both get none' }),
       reveal: (_choice, ag) => {
         this.setState({ open: 'zero' });
         const w = ag.softmax([3, 0, -2.5]).data;

@@ -8,7 +8,7 @@ import { AgWidget, defineWidget } from '../widget/base.js';
 import { lbl, line, notDefined, num, nums } from '../widget/controls.js';
 import { h, setAttr, setText } from '../widget/dom.js';
 import { deg, fmt } from '../widget/format.js';
-import { pairPresets, showAngle, showPair, signOf } from '../widget/pair-numbers.js';
+import { pairPresets, pairSlots, showAngle, showPair, signOf } from '../widget/pair-numbers.js';
 import { texElement } from '../widget/math.js';
 import { choices } from '../widget/predict.js';
 import { placeLabel, setLine, pairState, showIf, vectorFigure } from '../widget/vector-figure.js';
@@ -71,18 +71,13 @@ export class AgProjection extends AgWidget {
       shadow: fig.layer('shadow').append('line').attr('class', 'shadow'),
       drop: guide.append('line').attr('class', 'drop'),
       corner: guide.append('path').attr('class', 'corner'),
-      dot: num('dot'),
-      normB: num('norm', 'b'),
-      normA: num('norm', 'a'),
+      ...pairSlots(),
       scalar: num('scalar-projection'),
-      cos: num('cosine'),
-      angle: num('angle'),
       shadowCos: num('shadow-cosine'),
       unit: nums('unit-b', 2),
       vec: nums('vector-projection', 2),
       dotBack: num('shadow-times-length'),
       direction: h('p', { class: 'direction', dataset: { role: 'direction' }, role: 'status' }),
-      coords: h('p', { class: 'coords' }),
     };
     const say = () => `shadow a\u00b7b/|b| = ${ui.scalar.textContent}`;
     ui.a = fig.vector('a', { say });

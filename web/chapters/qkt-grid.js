@@ -8,14 +8,16 @@
 //
 //   <ag-qkt-grid x="1,0,1;0,2,1;2,1,0;-1,0,2" wq="1,0;0,1;1,-1" wk="0,1;1,0;1,1" cell="1,2"></ag-qkt-grid>
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { num, signedTerm } from '../widget/controls.js';
-import { h, setAttr, setText, symbol } from '../widget/dom.js';
+import { cellExpansion } from '../widget/cell-expansion.js';
+import { num } from '../widget/controls.js';
+import { h, setText, symbol } from '../widget/dom.js';
 import { fmt, paren, sub } from '../widget/format.js';
 import { headers, heatmap } from '../widget/heatmap.js';
 import { gridEdits, numberGrid } from '../widget/inputs.js';
-import { tex, texElement } from '../widget/math.js';
+import { texElement } from '../widget/math.js';
 import { bodyRow, numberCells, table } from '../widget/matrix-table.js';
 import { defineState, fixedMatrix, vector } from '../widget/state.js';
+import { choices } from '../widget/predict.js';
 import { tensorOf as tensor } from '../models/tensor.js';
 
 const TOKENS = ['birds', 'sing', 'at', 'dawn'];
@@ -46,10 +48,7 @@ export class AgQktGrid extends AgWidget {
       id: 'same-projection',
       question:
         'Copy W_Q into W_K, so that keys and queries are made by the same projection. Will the grid S then be symmetric (S_ij = S_ji for every pair)?',
-      choices: [
-        { value: 'yes', label: 'Yes, always' },
-        { value: 'no', label: 'No, not in general' },
-      ],
+      choices: choices({ yes: 'Yes, always', no: 'No, not in general' }),
       reveal: (_choice, ag) => {
         const { x, wq } = this.state;
         this.setState({ wk: wq, cell: [1, 2] });
@@ -153,24 +152,13 @@ export class AgQktGrid extends AgWidget {
       ].map((t) => texElement(t, { className: 'shape' })),
     );
 
-    const terms = [num('term', 1), num('term', 2)];
-    const dot = num('dot');
-    const formula = h('div', { class: 'pair-formula' });
     const factors = Object.fromEntries(['q1', 'k1', 'q2', 'k2'].map((f) => [f, num('factor', f)]));
     const f = factors;
-    const products = h('span', { class: 'expr' }, f.q1, '\u00d7', f.k1, ' + ', f.q2, '\u00d7', f.k2);
-    const heading = h('h3', { class: 'pair-heading' });
-    const vectors = h('p', { class: 'pair-vectors' }, '');
-    const expansion = h(
-      'section',
-      { class: 'pair', 'aria-label': 'The expanded cell, term by term' },
-      heading,
-      vectors,
-      formula,
-      h('p', { class: 'line' }, '= ', products),
-      h('p', { class: 'line' }, '= ', terms[0], signedTerm('+', terms[1])),
-      h('p', { class: 'line result' }, '= ', dot),
-    );
+    const expansion = cellExpansion({
+      label: 'The expanded cell, term by term',
+      heading: 'h3',
+      factors: [f.q1, '\u00d7', f.k1, ' + ', f.q2, '\u00d7', f.k2],
+    });
 
     const results = h(
       'div',
@@ -182,11 +170,11 @@ export class AgQktGrid extends AgWidget {
         h('div', { class: 'projs' }, qTable.table, kTable.table),
         h('div', { class: 'right' }, grid, readout),
       ),
-      expansion,
+      expansion.element,
     );
     body.append(predict, form, results);
-    this.#ui = { edits, xGrid, wqGrid, wkGrid, hm, readLabel, readValue, terms, dot, formula, factors, heading };
-    Object.assign(this.#ui, { vectors, results, qCells: qTable.cells, kCells: kTable.cells });
+    this.#ui = { edits, xGrid, wqGrid, wkGrid, hm, readLabel, readValue, expansion, factors, results };
+    Object.assign(this.#ui, { qCells: qTable.cells, kCells: kTable.cells });
   }
 
   #readout(i, j) {
@@ -235,16 +223,10 @@ export class AgQktGrid extends AgWidget {
     // The expanded cell: each term a one-element dot product, then the whole q_i·k_j.
     const qi = Q.data.subarray(i * D_K, (i + 1) * D_K);
     const kj = K.data.subarray(j * D_K, (j + 1) * D_K);
-    ui.terms.forEach((el, c) => this.show(el, ag.dot([qi[c]], [kj[c]])));
-    this.show(ui.dot, ag.dot(qi, kj));
-    setText(ui.heading, `S${sub(i + 1)}${sub(j + 1)}: \u201c${TOKENS[i]}\u201d looking at \u201c${TOKENS[j]}\u201d`);
-    setText(ui.vectors, `q${sub(i + 1)} is row ${i + 1} of Q, k${sub(j + 1)} is row ${j + 1} of K.`);
-    // Typeset only when the selected cell changes: KaTeX takes milliseconds, a drag needs none.
-    const formula = `\\begin{aligned}S_{${i + 1}${j + 1}} &= q_{${i + 1}}\\cdot k_{${j + 1}}\\\\ &= q_{${i + 1},1}\\,k_{${j + 1},1} + q_{${i + 1},2}\\,k_{${j + 1},2}\\end{aligned}`;
-    if (ui.formula.dataset.tex !== formula) {
-      tex(ui.formula, formula, { display: true });
-      setAttr(ui.formula, 'data-tex', formula);
-    }
+    ui.expansion.show(this, ag, i, j, qi, kj);
+    const { heading, vectors } = ui.expansion;
+    setText(heading, `S${sub(i + 1)}${sub(j + 1)}: \u201c${TOKENS[i]}\u201d looking at \u201c${TOKENS[j]}\u201d`);
+    setText(vectors, `q${sub(i + 1)} is row ${i + 1} of Q, k${sub(j + 1)} is row ${j + 1} of K.`);
     // The factors: entries of Q and K (wasm results), negative ones in brackets after a sign.
     for (let c = 0; c < D_K; c += 1) {
       this.show(ui.factors[`q${c + 1}`], qi[c], c ? { format: paren } : {});

@@ -9,7 +9,7 @@ import { button, lbl, line, num } from '../widget/controls.js';
 import { h, markCurrent, setAttr, setText } from '../widget/dom.js';
 import { deg, fmt, pair } from '../widget/format.js';
 import { draw } from '../widget/charts.js';
-import { pairPresets, showAngle, showPair, signOf } from '../widget/pair-numbers.js';
+import { pairPresets, pairSlots, showAngle, showPair, signOf } from '../widget/pair-numbers.js';
 import { texElement } from '../widget/math.js';
 import { choices } from '../widget/predict.js';
 import { placeLabel, setLine, pairState, showIf, vectorFigure } from '../widget/vector-figure.js';
@@ -119,15 +119,10 @@ export class AgSignAndSize extends AgWidget {
       regions: { positive, negative, hatch, zeroLine, labelPos, labelNeg, labelZero },
       vecA: fig.vector('a', { say, labelClass: 'vec-label label-a halo' }),
       vecB: fig.vector('b', { say, labelClass: 'vec-label label-b halo' }),
-      dot: num('dot'),
-      angle: num('angle'),
-      cos: num('cosine'),
-      normA: num('norm', 'a'),
-      normB: num('norm', 'b'),
+      ...pairSlots(),
       product: num('norm-product'),
       regionName: h('strong', { class: 'region-name', dataset: { role: 'region' } }),
       status: h('p', { class: 'status', role: 'status' }),
-      coords: h('p', { class: 'coords' }),
       rows: new Map(),
       demo: new Map(),
     };

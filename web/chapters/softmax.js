@@ -7,17 +7,18 @@
 // 1·s + (−1)·m), ag.dot with ones (the sums), ag.softmaxNaive and ag.softmax.
 //
 //   <ag-softmax s="2,1,0.5,-1"></ag-softmax>
-import { scaleBand, scaleLinear, select } from 'd3';
+import { scaleBand, scaleLinear } from 'd3';
 import { AgWidget, defineWidget } from '../widget/base.js';
 import { draw } from '../widget/charts.js';
 import { columns, num, nums, presetBar } from '../widget/controls.js';
 import { h, setText } from '../widget/dom.js';
-import { ownLayout } from '../widget/figure-layout.js';
+import { ownFigure } from '../widget/figure-layout.js';
 import { fmt, sub } from '../widget/format.js';
 import { logitSliders, setLogit } from '../widget/logit-sliders.js';
 import { formulas } from '../widget/math.js';
 import { headerRow, bodyRow } from '../widget/matrix-table.js';
 import { defineState, vector } from '../widget/state.js';
+import { choices } from '../widget/predict.js';
 
 const T = 4;
 const LIMIT = 120;
@@ -50,11 +51,7 @@ export class AgSoftmax extends AgWidget {
       id: 'naive-overflow',
       question:
         'Raise s\u2081 to 90 and keep the other logits small. What does the textbook float32 softmax (no maximum subtracted) give for \u03b1\u2081?',
-      choices: [
-        { value: 'one', label: 'About 1' },
-        { value: 'infinity', label: 'Infinity' },
-        { value: 'nan', label: 'NaN (not a number)' },
-      ],
+      choices: choices({ one: 'About 1', infinity: 'Infinity', nan: 'NaN (not a number)' }),
       reveal: (_choice, ag) => {
         const s = [90, 1, 0.5, -1];
         this.setState({ s });
@@ -93,13 +90,7 @@ export class AgSoftmax extends AgWidget {
     const H = 170;
     const label =
       'Bars: exp(s_j) from the textbook kernel (left, scaled to the largest finite one; overflowed ones marked) and the stable weights alpha_j (right, from 0 to 1)';
-    const svg = draw(select(figure), 'svg', {
-      class: 'bars',
-      viewBox: `0 0 ${W} ${H}`,
-      role: 'img',
-      'aria-label': label,
-    });
-    ownLayout(svg); // laid out on its own (widget/figure-layout.js)
+    const svg = ownFigure(figure, { className: 'bars', width: W, height: H, label });
     const panelW = (W - 30) / 2;
     const top = 26;
     const bottom = H - 22;

@@ -7,8 +7,8 @@
 import { AgWidget, defineWidget } from '../widget/base.js';
 import { lbl, line, num, nums, signedTerm } from '../widget/controls.js';
 import { h, setText } from '../widget/dom.js';
-import { deg, fmt, pair, paren } from '../widget/format.js';
-import { pairPresets, showAngle, signOf } from '../widget/pair-numbers.js';
+import { deg, fmt, paren } from '../widget/format.js';
+import { pairPresets, pairSlots, showAngle, showPair, signOf } from '../widget/pair-numbers.js';
 import { texElement } from '../widget/math.js';
 import { choices } from '../widget/predict.js';
 import { pairState, vectorFigure } from '../widget/vector-figure.js';
@@ -43,16 +43,11 @@ export class AgTwoDefinitions extends AgWidget {
       },
     });
     const ui = {
+      ...pairSlots(),
       terms: nums('term', 2),
-      dot: num('dot'),
-      normA: num('norm', 'a'),
-      normB: num('norm', 'b'),
-      cos: num('cosine'),
-      angle: num('angle'),
       normProduct: num('norm-product'),
       geometric: num('geometric'),
       products: h('span', { class: 'expr', dataset: { role: 'products' } }),
-      coords: h('p', { class: 'coords' }),
     };
     const fig = vectorFigure(this, {
       extent: EXTENT,
@@ -86,13 +81,8 @@ export class AgTwoDefinitions extends AgWidget {
   render(ag, { a, b }) {
     const ui = this.#ui;
     ui.terms.forEach((el, i) => this.show(el, ag.dot([a[i]], [b[i]])));
-    this.show(ui.dot, ag.dot(a, b));
     setText(ui.products, `${fmt(a[0])}\u00d7${paren(b[0])} + ${fmt(a[1])}\u00d7${paren(b[1])}`);
-    setText(ui.coords, `a = ${pair(a)}, b = ${pair(b)}`);
-    const nA = ag.norm(a);
-    const nB = ag.norm(b);
-    this.show(ui.normA, nA);
-    this.show(ui.normB, nB);
+    const { na: nA, nb: nB } = showPair(this, ag, ui, a, b);
     const nn = ag.dot([nA], [nB]);
     this.show(ui.normProduct, nn);
     // A zero vector has no direction: no angle, and the product is 0.

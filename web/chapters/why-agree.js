@@ -10,7 +10,7 @@ import { lbl, line, num, nums, signedTerm } from '../widget/controls.js';
 import { h, setText } from '../widget/dom.js';
 import { fmt, pair } from '../widget/format.js';
 import { texElement } from '../widget/math.js';
-import { pairPresets, showAngle } from '../widget/pair-numbers.js';
+import { pairPresets, pairSlots, showAngle } from '../widget/pair-numbers.js';
 import { choices } from '../widget/predict.js';
 import { pairState, placeLabel, showIf, vectorFigure } from '../widget/vector-figure.js';
 
@@ -48,21 +48,18 @@ export class AgWhyAgree extends AgWidget {
     });
 
     const ui = {
+      ...pairSlots(),
       diff: nums('difference', 2),
       side: num('side'),
       sqA: num('sq-norm', 'a'),
       sqB: num('sq-norm', 'b'),
-      normA: num('norm', 'a'),
-      normB: num('norm', 'b'),
       cos: num('cosine', 'angle-line'),
       cosSub: num('cosine', 'substituted'),
-      angle: num('angle'),
       sumLaw: num('sum-sq', 'law'),
       twiceGeo: num('twice-geometric'),
       law: num('law'),
       sqA2: num('sq-norm', 'a-expand'),
       sqB2: num('sq-norm', 'b-expand'),
-      dot: num('dot'),
       sumExpand: num('sum-sq', 'expand'),
       twiceDot: num('twice-dot'),
       expand: num('expand'),
@@ -70,7 +67,6 @@ export class AgWhyAgree extends AgWidget {
       minusGeo: num('minus-twice', 'geometric'),
       dotFinal: num('dot', 'final'),
       geometric: num('geometric'),
-      coords: h('p', { class: 'coords' }),
     };
     const fig = vectorFigure(this, {
       extent: EXTENT,

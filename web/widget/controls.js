@@ -216,7 +216,11 @@ export function lbl(text) {
   return h('span', { class: 'lbl' }, text);
 }
 
-/** Two columns side by side (one above the other when narrow): `.layout` with a `.left` and a `.right` box. */
-export function columns(left, right) {
-  return h('div', { class: 'layout' }, h('div', { class: 'left' }, left), h('div', { class: 'right' }, right));
+/**
+ * Two columns side by side (one above the other when narrow): `.layout` with a `.left` and a `.right`
+ * box; `stackEarly` (a wide table or grid in a column) stacks them from 40rem down (`.stack-early`).
+ */
+export function columns(left, right, { stackEarly = false } = {}) {
+  const layout = stackEarly ? 'layout stack-early' : 'layout';
+  return h('div', { class: layout }, h('div', { class: 'left' }, left), h('div', { class: 'right' }, right));
 }

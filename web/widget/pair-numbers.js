@@ -1,9 +1,10 @@
 // The parts of an a/b chapter (dot-product, why-agree, projection, sign): the
-// article's pair as the first preset, the bar of pair presets, the first
-// numbers (the coordinates as text, then a·b, |a| and |b|) and the angle
-// (showAngle, also for orthogonality's keys), each number a wasm result.
-import { notDefined, presetBar } from './controls.js';
-import { setText } from './dom.js';
+// article's pair as the first preset, the bar of pair presets, the slots of
+// the first numbers (pairSlots), the first numbers (the coordinates as text,
+// then a·b, |a| and |b|) and the angle (showAngle, also for orthogonality's
+// keys), each number a wasm result.
+import { notDefined, num, presetBar } from './controls.js';
+import { h, setText } from './dom.js';
 import { deg, pair } from './format.js';
 
 /** The article's pair, the first preset of every a/b chapter. */
@@ -13,6 +14,16 @@ export const ARTICLE_PAIR = { id: 'article', label: '(3, 4) and (4, 3)', a: [3, 
 export function pairPresets(widget, more) {
   return presetBar([ARTICLE_PAIR, ...more], (p) => widget.setState({ a: p.a, b: p.b }));
 }
+
+/** The slots of those numbers: the line `p.coords`, a·b, |a|, |b|, cos θ and θ (for showPair and showAngle). */
+export const pairSlots = () => ({
+  coords: h('p', { class: 'coords' }),
+  dot: num('dot'),
+  normA: num('norm', 'a'),
+  normB: num('norm', 'b'),
+  cos: num('cosine'),
+  angle: num('angle'),
+});
 
 /** 'positive', 'negative' or 'zero': the sign of a computed result, as a word. */
 export const signOf = (x) => (x > 0 ? 'positive' : x < 0 ? 'negative' : 'zero');

@@ -182,3 +182,21 @@ export function hullPath(p, values) {
   const hull = polygonHull(values);
   return `M${(hull ?? values).map((v) => `${p.x(v[0])},${p.y(v[1])}`).join(' L')}${hull ? ' Z' : ''}`;
 }
+
+/**
+ * The values as draggable points on `fig` (its rowHandles of the field `values`), each labelled v_j;
+ * `sync(values)` makes or removes them as T changes and places them and their labels.
+ */
+export function valuePoints(fig, say) {
+  const points = fig.rowHandles('values', {
+    say,
+    onAdd: (j) => fig.label('v', { className: 'vec-label label-v', sub: String(j + 1) }),
+    onRemove: (label) => label.remove(),
+  });
+  const p = fig.plane;
+  const sync = (values) => {
+    points.sync(values);
+    values.forEach((v, j) => points.list[j].extra.attr('x', p.x(v[0]) + 9).attr('y', p.y(v[1]) - 9));
+  };
+  return { list: points.list, sync };
+}
