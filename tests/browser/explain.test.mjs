@@ -2,12 +2,13 @@
 // change of the stack's output when it is hidden, against a float64 reference written here; both kinds of
 // case (large weight / small change and small weight / large change) exist for the default sentence.
 import { describe, expect, test } from '@jest/globals';
-import { expectParams, predictChoice, pressKeys, settledUrl, stateOf, useEnv, withChapter } from './helpers.mjs';
-import { byRole, expectAllLogged, expectClose, readNumbers, expectThreeDigits } from './shown-numbers.mjs';
+import { expectParams, settledUrl } from './helpers.mjs';
+import { byRole, expectClose, expectThreeDigits } from './shown-numbers.mjs';
 import { multiHeadRows } from './reference-rows.mjs';
+import { chapterWidget, predictCases } from './chapter-widget.mjs';
 
 const TAG = 'ag-weights-explain';
-const CH = 'explain';
+const c = chapterWidget('explain', TAG);
 
 /** float64 two-layer residual stack of one-head attention layers; `ablate` hides a key in one layer. */
 function stack(X, layers, ablate = null) {
@@ -21,112 +22,105 @@ function stack(X, layers, ablate = null) {
 
 function reference(X, layers, layer, i) {
   const base = stack(X, layers);
-  const weights = base.A[layer - 1][i];
   const effects = X.map((_, j) => {
     const y = stack(X, layers, { layer, key: j }).x2[i];
     return Math.hypot(...y.map((v, c) => v - base.x2[i][c]));
   });
-  return { weights, effects, base };
+  return { weights: base.A[layer - 1][i], effects };
 }
 
 const rank = (v) => v.map((x) => v.filter((y) => y > x).length);
 
 function kinds(weights, effects) {
-  const T = weights.length;
-  const rw = rank(weights);
-  const re = rank(effects);
+  const [T, rw, re] = [weights.length, rank(weights), rank(effects)];
+  const [top, bottom] = [(r) => r < Math.floor(T / 2), (r) => r >= Math.ceil(T / 2)];
   return weights.map((_, j) =>
-    rw[j] < Math.floor(T / 2) && re[j] >= Math.ceil(T / 2)
-      ? 'large-little'
-      : rw[j] >= Math.ceil(T / 2) && re[j] < Math.floor(T / 2)
-        ? 'small-much'
-        : null,
+    top(rw[j]) && bottom(re[j]) ? 'large-little' : bottom(rw[j]) && top(re[j]) ? 'small-much' : null,
   );
 }
+const bothKinds = (ref) =>
+  expect(kinds(ref.weights, ref.effects)).toEqual(expect.arrayContaining(['large-little', 'small-much']));
 
 async function check(page) {
-  const numbers = await readNumbers(page, TAG);
-  const state = await page.locator(TAG).evaluate((el) => el.state);
-  const inputs = await page.locator(TAG).evaluate((el) => JSON.parse(JSON.stringify(el.inputs)));
+  const numbers = await c.numbers(page);
+  const state = await c.state(page);
+  const inputs = await c.el(page).evaluate((el) => JSON.parse(JSON.stringify(el.inputs)));
   const T = inputs.words.length;
   const i = state.query - 1;
   const ref = reference(inputs.X, inputs.layers, Number(state.layer), i);
   const w = byRole(numbers, 'key-weight');
-  const e = byRole(numbers, 'effect');
   expect(w.length).toBe(T);
-  const scale = Math.max(...ref.effects);
   w.forEach((n, j) => expectClose(n.value, ref.weights[j], 2e-5, `weight ${j + 1}`));
-  e.forEach((n, j) => expectClose(n.value, ref.effects[j], 1e-4 * (1 + scale), `effect ${j + 1}`));
+  const scale = Math.max(...ref.effects);
+  byRole(numbers, 'effect').forEach((n, j) =>
+    expectClose(n.value, ref.effects[j], 1e-4 * (1 + scale), `effect ${j + 1}`),
+  );
   // The heat map row of the query holds the same weights.
   const hm = numbers.filter((n) => n.role === 'weight' && n.key.startsWith(`${i + 1}-`));
   hm.forEach((n) => expectClose(n.value, ref.weights[Number(n.key.split('-')[1]) - 1], 2e-5, `A ${n.key}`));
   expectThreeDigits(numbers, (n) => n.role.startsWith('weight'));
   // The page marks the cases the reference finds.
-  const marked = await page
-    .locator(`${TAG} .effects tbody tr`)
-    .evaluateAll((rows) => rows.map((r) => r.dataset.kind || null));
+  const marked = await c.el(page, '.effects tbody tr').evaluateAll((rows) => rows.map((r) => r.dataset.kind || null));
   expect(marked).toEqual(kinds(ref.weights, ref.effects));
   // Each tag says the key's two ranks among the query's keys (1 = the largest), as the page's rule states.
-  await expect(page.locator(`${TAG} [data-role="tag-rule"]`).textContent()).resolves.toMatch(
-    /Tags compare ranks among this query.s keys \(1 = the largest\).*top half by weight but in the bottom half by the change/,
-  );
+  await c.see(page, {
+    '[data-role="tag-rule"]':
+      /Tags compare ranks among this query.s keys \(1 = the largest\).*top half by weight but in the bottom half by the change/,
+  });
   const [rw, re] = [rank(ref.weights), rank(ref.effects)];
-  const cases = await page
-    .locator(`${TAG} .cases li[data-kind]`)
-    .evaluateAll((items) => items.map((li) => ({ key: Number(li.dataset.key), text: li.textContent })));
-  for (const { key, text } of cases)
+  const cases = await c
+    .el(page, '.cases li[data-kind]')
+    .evaluateAll((items) => items.map((li) => [Number(li.dataset.key), li.textContent]));
+  for (const [key, text] of cases)
     expect(text).toContain(`(weight rank ${rw[key - 1] + 1} of ${T}, change rank ${re[key - 1] + 1} of ${T})`);
   return { numbers, state, inputs, ref };
 }
 
-const env = useEnv();
-
 describe('explain: what weights do and do not explain', () => {
-  test('default sentence: weights and effects match float64, and both kinds of case exist', async () => {
-    await withChapter(env, CH, TAG, async ({ page }) => {
+  test('default sentence: weights and effects match float64, and both kinds of case exist', () =>
+    c.open(async ({ page }) => {
       const { inputs, state, ref } = await check(page);
       expect(inputs.words).toEqual(['the', 'old', 'cat', 'sat', 'on', 'mats']);
       // The default view (layer 2, "sat") already shows both kinds.
-      expect(kinds(ref.weights, ref.effects)).toEqual(expect.arrayContaining(['large-little', 'small-much']));
+      bothKinds(ref);
       expect(state).toMatchObject({ layer: '2', query: 4 });
-      for (const kind of ['large-little', 'small-much'])
-        expect(await page.locator(`${TAG} .cases li[data-kind="${kind}"]`).count()).toBeGreaterThan(0);
+      await c.see(page, {
+        '.cases li[data-kind="large-little"]': { more: 0 },
+        '.cases li[data-kind="small-much"]': { more: 0 },
+      });
       const kernels = await page.evaluate(() => [...new Set(window.__agCallLog.map((c) => c.kernel))]);
       expect(kernels).toEqual(expect.arrayContaining(['multi_head_attention', 'norm']));
-    });
-  });
+    }));
 
-  test('find, layer, heat-map keys and the URL', async () => {
-    await withChapter(env, CH, TAG, async ({ page }) => {
-      await page.locator(`${TAG} [data-action="find"]`).click();
-      const s1 = await page.locator(TAG).evaluate((el) => el.state);
+  test('find, layer, heat-map keys and the URL', () =>
+    c.open(async ({ page }) => {
+      await c.el(page, '[data-action="find"]').click();
+      const s1 = await c.state(page);
       expect([s1.layer, s1.query]).not.toEqual(['2', 4]);
-      const { ref } = await check(page);
-      expect(kinds(ref.weights, ref.effects)).toEqual(expect.arrayContaining(['large-little', 'small-much']));
-      await page.locator(`${TAG} input[name="layer"][value="1"]`).check();
-      await page.locator(`${TAG} [data-cell="1-1"]`).focus();
-      await pressKeys(page, 'ArrowDown', 'Enter');
-      expect(await page.locator(TAG).evaluate((el) => [el.state.layer, el.state.query])).toEqual(['1', 2]);
+      bothKinds((await check(page)).ref);
+      await c.el(page, 'input[name="layer"][value="1"]').check();
+      await c.keys(page, '[data-cell="1-1"]', [['ArrowDown', 'Enter'], { layer: '1', query: 2 }]);
       const { numbers } = await check(page);
-      await expectAllLogged(page, TAG);
-      await expectParams(page, CH, { layer: '1', query: '2' });
-      const search = `${(await settledUrl(page)).search.replace(/&?seed=\d+/, '')}&seed=7`;
-      await withChapter(env, CH, TAG, { search }, async (copy) => {
-        expect((await stateOf(copy.page, TAG)).seed).toBe(7);
+      await c.logged(page);
+      await expectParams(page, c.ch, { layer: '1', query: '2' });
+      const { search } = await settledUrl(page);
+      await c.open('', { search: `${search.replace(/&?seed=\d+/, '')}&seed=7` }, async (copy) => {
+        expect((await c.state(copy.page)).seed).toBe(7);
         await check(copy.page);
       });
-      await withChapter(env, CH, TAG, { search: (await settledUrl(page)).search, clean: false }, async (same) =>
-        expect((await readNumbers(same.page, TAG)).map((n) => n.value)).toEqual(numbers.map((n) => n.value)),
-      );
-    });
-  });
+      await c.again(page, numbers, { by: 'value', clean: false });
+    }));
 
-  test('predict, then reveal: the largest weight is not the largest change', async () => {
-    await withChapter(env, CH, TAG, { search: `?ch=${CH}&v=1&layer=1&query=1` }, async ({ page }) => {
-      await predictChoice(page, TAG, 'yes', 'wrong');
-      const { ref } = await check(page);
-      const am = (v) => v.indexOf(Math.max(...v));
-      expect(am(ref.weights)).not.toBe(am(ref.effects));
-    });
-  });
+  predictCases(c, [
+    {
+      name: 'predict, then reveal: the largest weight is not the largest change',
+      params: 'layer=1&query=1',
+      wrong: 'yes',
+      async then(page) {
+        const { ref } = await check(page);
+        const am = (v) => v.indexOf(Math.max(...v));
+        expect(am(ref.weights)).not.toBe(am(ref.effects));
+      },
+    },
+  ]);
 });

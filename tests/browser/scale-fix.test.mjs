@@ -5,23 +5,24 @@
 // Frobenius norm of the softmax Jacobian from the scores the widget exports
 // (the sample row) and, for the curves, from the generator's normals of every
 // row (the inputs), with the scores q.k_j and the means taken in float64.
+// The contract checks that the default state's numbers are logged and that the figure exports as SVG.
 import { describe, expect, jest, test } from '@jest/globals';
-import { exportJson, exportText, predictChoice, settledUrl, urlParams, useEnv, withChapter } from './helpers.mjs';
-import { expectAllLogged, one, readNumbers } from './shown-numbers.mjs';
+import { exportJson, exportText, urlParams } from './helpers.mjs';
+import { one } from './shown-numbers.mjs';
 import { entropyBits, norm, softmax, softmaxJacobian } from '../reference/float64.mjs';
+import { chapterWidget, predictCases } from './chapter-widget.mjs';
 
 const TAG = 'ag-scale-fix';
-const CH = 'scale-fix';
+const c = chapterWidget('scale-fix', TAG);
 const DKS = Array.from({ length: 12 }, (_, i) => 2 ** (i + 1));
-const ROWS = 256;
+const SCALINGS = [
+  ['unscaled', () => 1],
+  ['scaled', (dk) => Math.sqrt(dk)],
+];
 /** A test waits for the worker's curves (tens of seconds on a busy machine). */
-const LONG = 240000;
-jest.setTimeout(LONG);
-
+jest.setTimeout(300000);
 /** Waits until the worker has computed the curves. */
-async function waitRun(page) {
-  await page.waitForFunction((tag) => document.querySelector(tag)?.dataset.run === 'done', TAG, { timeout: 200000 });
-}
+const waitRun = (page) => c.waitData(page, 'run', 'done', 200000);
 
 /**
  * The float64 scores of every row at d_k, from the module's normals (the
@@ -30,47 +31,20 @@ async function waitRun(page) {
  * ceil(T d_k / 4), as the chapter states. The draws are removed from the call
  * log again (they are the test's, not the widget's).
  */
-async function rowScores(page, { seed, tokens, dk }) {
-  return page.locator(TAG).evaluate(
-    (el, { seed, tokens, dk, rows }) => {
+const rowScores = (page, dk) =>
+  c.el(page).evaluate(
+    (el, { seed, tokens, dk }) => {
       const n0 = window.__agCallLog.length;
-      const qb = Math.ceil(dk / 4);
-      const per = qb + Math.ceil((tokens * dk) / 4);
-      const out = [];
-      for (let r = 0; r < rows; r++) {
+      const [qb, per] = [Math.ceil(dk / 4), Math.ceil(dk / 4) + Math.ceil((tokens * dk) / 4)];
+      return Array.from({ length: 256 }, (_, r) => {
         const q = el.engine.random.normal({ seed, counter: r * per, n: dk }).data;
         const K = el.engine.random.normal({ seed, counter: r * per + qb, n: tokens * dk }).data;
-        const s = [];
-        for (let j = 0; j < tokens; j++) {
-          let dot = 0;
-          for (let i = 0; i < dk; i++) dot += K[j * dk + i] * q[i];
-          s.push(dot);
-        }
-        out.push(s);
         window.__agCallLog.length = n0;
-      }
-      return out;
+        return Array.from({ length: tokens }, (_, j) => q.reduce((s, x, i) => s + K[j * dk + i] * x, 0));
+      });
     },
-    { seed, tokens, dk, rows: ROWS },
+    { seed: 7, tokens: 16, dk },
   );
-}
-
-/** float64 means over the rows of the largest weight, the entropy and ||J||_F, unscaled and scaled. */
-function meanCurves(rows, dk) {
-  const out = {};
-  for (const [key, t] of [
-    ['unscaled', 1],
-    ['scaled', Math.sqrt(dk)],
-  ]) {
-    const sum = { max: 0, entropy: 0, jacobian: 0 };
-    for (const s of rows) {
-      const r = reference(s, t);
-      for (const k of Object.keys(sum)) sum[k] += r[k];
-    }
-    out[key] = Object.fromEntries(Object.entries(sum).map(([k, v]) => [k, v / rows.length]));
-  }
-  return out;
-}
 
 /** float64 reference for one row of scores s at temperature t. */
 function reference(s, t) {
@@ -78,17 +52,25 @@ function reference(s, t) {
   return { w, max: Math.max(...w), entropy: entropyBits(w), jacobian: norm(softmaxJacobian(w)) };
 }
 
+/** float64 means over the rows of the largest weight, the entropy and ||J||_F, unscaled and scaled. */
+const meanCurves = (rows, dk) =>
+  Object.fromEntries(
+    SCALINGS.map(([key, t]) => {
+      const refs = rows.map((s) => reference(s, t(dk)));
+      const mean = (k) => refs.reduce((sum, r) => sum + r[k], 0) / rows.length;
+      return [key, { max: mean('max'), entropy: mean('entropy'), jacobian: mean('jacobian') }];
+    }),
+  );
+
 /** Compares the shown detail numbers at the chosen d_k with the reference for the exported scores. */
 async function expectDetail(page, dk) {
   const json = await exportJson(page, TAG);
   expect(json.row.dk).toBe(dk);
   const s = json.row.scores;
   expect(s.length).toBe(json.state.tokens);
-  const numbers = await readNumbers(page, TAG);
-  for (const [key, t] of [
-    ['unscaled', 1],
-    ['scaled', Math.sqrt(dk)],
-  ]) {
+  const numbers = await c.numbers(page);
+  for (const [key, scale] of SCALINGS) {
+    const t = scale(dk);
     const ref = reference(s, t);
     // Weights: float32 softmax (relative error a few tens of u, plus the
     // rounding of s / t that exp turns into an absolute error of |z| u).
@@ -96,11 +78,9 @@ async function expectDetail(page, dk) {
     json.row[key].forEach((w, i) =>
       expect(Math.abs(w - ref.w[i])).toBeLessThanOrEqual(1e-5 * ref.w[i] + 4 * zmax * 2 ** -24 * ref.w[i] + 1e-30),
     );
-    const max = one(numbers, 'max', key);
+    const [max, h, j] = ['max', 'entropy', 'jacobian'].map((role) => one(numbers, role, key));
     expect(Math.abs(max.value - ref.max)).toBeLessThanOrEqual(1e-5 * ref.max + 4 * zmax * 2 ** -24);
-    const h = one(numbers, 'entropy', key);
     expect(Math.abs(h.value - ref.entropy)).toBeLessThanOrEqual(1e-4 * (ref.entropy + 1e-3) + 1e-6);
-    const j = one(numbers, 'jacobian', key);
     // A weight within 2^-24 of 1 is stored as 1 in float32, so its diagonal
     // entry alpha (1 - alpha) can lose all of its (tiny) value: an absolute
     // error up to 2^-24 besides the relative one.
@@ -111,35 +91,30 @@ async function expectDetail(page, dk) {
   return json;
 }
 
-const env = useEnv();
-
 describe('scale-fix: the 1/sqrt(d_k) fix', () => {
   // One page for what the defaults show (each page open waits for a run of 256 rows per d_k).
-  test('opens at d_k = 64, every number logged and matching float64; the mean curves: unscaled the largest weight rises towards 1, scaled it stays flat; exports', async () => {
-    await withChapter(env, CH, TAG, async ({ page }) => {
+  test('opens at d_k = 64, matching float64; the mean curves: unscaled the largest weight rises towards 1, scaled it stays flat; exports', () =>
+    c.open(async ({ page }) => {
       await waitRun(page);
       await expectDetail(page, 64);
-      const numbers = await readNumbers(page, TAG);
+      const numbers = await c.numbers(page);
       // The curves: 12 values of d_k, 6 means each.
       expect(numbers.filter((n) => n.role.startsWith('curve-')).length).toBe(72);
       // The maximum entropy of 16 weights is log2 16 = 4 bits.
       expect(Math.abs(one(numbers, 'max-entropy').value - 4)).toBeLessThanOrEqual(1e-5);
-      await expectAllLogged(page, TAG);
-      expect(await page.locator(`${TAG} .katex`).count()).toBeGreaterThan(0);
+      expect(await c.el(page, '.katex').count()).toBeGreaterThan(0);
       const shown = (k, s, dk) => one(numbers, `curve-${k}`, `${s}-${dk}`).value;
       const ref = new Map();
-      for (const dk of DKS) ref.set(dk, meanCurves(await rowScores(page, { seed: 7, tokens: 16, dk }), dk));
+      for (const dk of DKS) ref.set(dk, meanCurves(await rowScores(page, dk), dk));
       for (const dk of DKS)
-        for (const s of ['unscaled', 'scaled'])
-          for (const k of ['max', 'entropy', 'jacobian']) {
+        for (const [s] of SCALINGS)
+          for (const k of ['max', 'entropy', 'jacobian'])
             // Each row's scores carry float32 rounding (a sum of d_k products:
             // about log2(d_k) u of sum |q_i k_ij|, up to ~1e-3 at d_k = 4096,
             // which exp turns into a relative change of the weights of the same
             // size); a mean of 256 rows keeps that size. Allow 2e-3 of the
             // measure's scale (1 for the weight and ||J||, log2 T = 4 bits).
-            const scale = k === 'entropy' ? 4 : 1;
-            expect(Math.abs(shown(k, s, dk) - ref.get(dk)[s][k])).toBeLessThanOrEqual(2e-3 * scale);
-          }
+            expect(Math.abs(shown(k, s, dk) - ref.get(dk)[s][k])).toBeLessThanOrEqual(2e-3 * (k === 'entropy' ? 4 : 1));
       const curve = (s, k) => DKS.map((dk) => ref.get(dk)[s][k]);
       // Unscaled: the mean largest weight rises at every step of d_k (the
       // reference and the shown curve alike) and ends above 0.95; the mean
@@ -162,85 +137,71 @@ describe('scale-fix: the 1/sqrt(d_k) fix', () => {
       expect(spread(curve('scaled', 'jacobian'))).toBeLessThan(0.03);
       expect(spread(DKS.map((dk) => shown('max', 'scaled', dk)))).toBeLessThan(0.05);
       // The figure: a band and a mean line per series and panel.
-      expect(await page.locator(`${TAG} path.band`).count()).toBe(6);
-      await expect(page.locator(`${TAG} .figure .caption`).textContent()).resolves.toMatch(
-        /10th to the 90th percentile/,
-      );
-      // Exports: the figure (SVG, PNG) and the curves (CSV).
+      await c.see(page, { 'path.band': 6, '.figure .caption': /10th to the 90th percentile/ });
+      // The curves export as CSV.
       const csv = (await exportText(page, TAG, 'csv')).split('\r\n');
       const heads = ['max', 'entropy', 'jacobian'].flatMap((k) =>
         ['unscaled', 'scaled'].flatMap((s) => [`${k}_${s}`, `${k}_${s}_p10`, `${k}_${s}_p90`]),
       );
       expect(csv[0]).toBe(['dk', ...heads].join(','));
       expect(csv.filter((l) => /^\d/.test(l)).length).toBe(12);
-      expect(await exportText(page, TAG, 'svg')).toMatch(/^<svg[^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
-    });
-  }, 300000);
+    }));
 
-  test('dragging across the panels and the arrow keys choose d_k; the URL reopens the state', async () => {
-    await withChapter(env, CH, TAG, async ({ page }) => {
-      const svg = page.locator(`${TAG} svg.scale-plot`);
+  test('dragging across the panels and the arrow keys choose d_k; the URL reopens the state', () =>
+    c.open(async ({ page }) => {
+      const svg = c.el(page, 'svg.scale-plot');
       await svg.scrollIntoViewIfNeeded();
       const scrollBefore = await page.evaluate(() => window.scrollY);
       const box = await svg.boundingBox();
       // Drag from the left (d_k = 2) to the right edge (d_k = 4096).
-      await page.mouse.move(box.x + box.width * 0.3, box.y + box.height * 0.5);
+      const y = box.y + box.height * 0.5;
+      await page.mouse.move(box.x + box.width * 0.3, y);
       await page.mouse.down();
-      await page.mouse.move(box.x + box.width * 0.6, box.y + box.height * 0.5, { steps: 4 });
-      await page.mouse.move(box.x + box.width - 2, box.y + box.height * 0.5, { steps: 4 });
+      await page.mouse.move(box.x + box.width * 0.6, y, { steps: 4 });
+      await page.mouse.move(box.x + box.width - 2, y, { steps: 4 });
       await page.mouse.up();
       // The drag does not scroll the page. (Scroll anchoring may move it by a
       // few pixels when the numbers below change their wrapping; a scroll by the
       // gesture would move it by the drag's length.)
       expect(Math.abs((await page.evaluate(() => window.scrollY)) - scrollBefore)).toBeLessThan(16);
-      expect(await page.locator(TAG).evaluate((el) => el.state.dk)).toBe('4096');
+      expect((await c.state(page)).dk).toBe('4096');
       await expectDetail(page, 4096);
       // Keys: Left twice = 1024, Home = 2, End = 4096, Left = 2048.
-      await svg.focus();
-      for (const key of ['ArrowLeft', 'ArrowLeft']) await page.keyboard.press(key);
-      expect(await page.locator(TAG).evaluate((el) => el.state.dk)).toBe('1024');
-      await page.keyboard.press('Home');
-      expect(await page.locator(TAG).evaluate((el) => el.state.dk)).toBe('2');
-      await page.keyboard.press('End');
-      await page.keyboard.press('ArrowLeft');
-      expect(await page.locator(TAG).evaluate((el) => el.state.dk)).toBe('2048');
-      await expect(svg.getAttribute('aria-valuetext')).resolves.toBe('d\u2096 = 2048');
-      await expect(page.locator(`${TAG} [aria-live]`).last().textContent()).resolves.toMatch(/d\u2096 = 2048/);
+      const steps = [
+        [['ArrowLeft', 'ArrowLeft'], '1024'],
+        ['Home', '2'],
+        [['End', 'ArrowLeft'], '2048'],
+      ];
+      await c.keys(page, 'svg.scale-plot', ...steps.map(([keys, dk]) => [keys, { dk }]));
+      expect(await svg.getAttribute('aria-valuetext')).toBe('d\u2096 = 2048');
+      expect(await c.el(page, '[aria-live]').last().textContent()).toMatch(/d\u2096 = 2048/);
       await expectDetail(page, 2048);
-      await expectAllLogged(page, TAG);
+      await c.logged(page);
       const params = await urlParams(page);
-      expect(params.get('ch')).toBe(CH);
-      expect(params.get('dk')).toBe('2048');
-      expect(params.get('seed')).toBe('7');
-
+      expect([params.get('ch'), params.get('dk'), params.get('seed')]).toEqual([c.ch, '2048', '7']);
       await waitRun(page);
-      await withChapter(env, CH, TAG, { search: (await settledUrl(page)).search }, async (copy) => {
-        await waitRun(copy.page);
-        const a = (await readNumbers(page, TAG)).map((n) => n.text);
-        const b = (await readNumbers(copy.page, TAG)).map((n) => n.text);
-        expect(b).toEqual(a);
-      });
-    });
-  });
+      await c.again(page, await c.numbers(page), { before: (copy) => waitRun(copy.page) });
+    }));
 
-  test('a URL with another seed, T and d_k shows their reference values', async () => {
-    await withChapter(env, CH, TAG, { search: '?ch=scale-fix&v=1&seed=123&tokens=5&dk=16' }, async ({ page }) => {
+  test('a URL with another seed, T and d_k shows their reference values', () =>
+    c.open('seed=123&tokens=5&dk=16', async ({ page }) => {
       await waitRun(page);
       const json = await expectDetail(page, 16);
       expect(json.state).toEqual({ seed: 123, tokens: 5, dk: '16' });
-      const numbers = await readNumbers(page, TAG);
-      expect(Math.abs(one(numbers, 'max-entropy').value - Math.log2(5))).toBeLessThanOrEqual(1e-5);
-      await expectAllLogged(page, TAG);
-    });
-  });
+      expect(Math.abs(one(await c.numbers(page), 'max-entropy').value - Math.log2(5))).toBeLessThanOrEqual(1e-5);
+      await c.logged(page);
+    }));
 
-  test('predict, then reveal: unscaled, the largest weight approaches 1', async () => {
-    await withChapter(env, CH, TAG, async ({ page }) => {
-      await predictChoice(page, TAG, 'uniform', 'wrong');
-      expect(await page.locator(TAG).evaluate((el) => el.state.dk)).toBe('4096');
-      await predictChoice(page, TAG, 'one', 'right');
-      await expectDetail(page, 4096);
-      await expectAllLogged(page, TAG);
-    });
-  });
+  predictCases(c, [
+    {
+      name: 'predict, then reveal: unscaled, the largest weight approaches 1',
+      wrong: 'uniform',
+      state: { dk: '4096' },
+      right: 'one',
+      async after(page) {
+        await expectDetail(page, 4096);
+        await c.logged(page);
+      },
+    },
+  ]);
 });
