@@ -40,11 +40,15 @@ export async function startEnv({ extraFiles = {}, browser: withBrowser = true } 
   };
 }
 
-/** One server and browser for the whole test file (beforeAll, afterAll): the object gets startEnv's fields. */
+/**
+ * One server and browser for the whole test file (beforeAll, afterAll): the object gets startEnv's fields.
+ * A start that outlasts its hook is still closed once it ends, so that no browser keeps Jest from exiting.
+ */
 export function useEnv(options) {
   const env = {};
-  beforeAll(async () => Object.assign(env, await startEnv(options)));
-  afterAll(async () => env.close?.());
+  let starting;
+  beforeAll(async () => Object.assign(env, await (starting = startEnv(options))), 120000);
+  afterAll(async () => (await starting?.catch(() => null))?.close());
   return env;
 }
 
