@@ -1,16 +1,26 @@
-// The chapter contract: what every chapter of the tour (web/chapters.js) must
-// do, checked for each entry with a widget. It opens with no console error,
-// page error, dialog, CSP violation or foreign request; every number it shows
-// is a result in the kernel-call log; it exports its figure (SVG, PNG) and its
+// The chapter contract: what every chapter of the tour (web/chapters.js) with
+// a widget must do, on one page each. It opens with no console error, page
+// error, dialog, CSP violation or foreign request; every number it shows is a
+// result in the kernel-call log; it exports its figure (SVG, PNG) and its
 // numbers (JSON, CSV); its prediction reveals an answer, takes it and counts
 // in the table of contents; the link the shell writes reopens the same state
 // and digits; it fits 1024, 375 and 320 px in light and 375 px in dark
-// (screenshots in test-artifacts/), every input has a label, its plane
-// does not scroll on touch, and the labels of its figures do not overlap. What is special to a chapter is tested in
-// <chapter id>.test.mjs.
+// (screenshots in test-artifacts/), every input has a label, its plane does
+// not scroll on touch, and the labels of its figures do not overlap. What is
+// special to a chapter is tested in <chapter id>.test.mjs.
 import { describe, expect, test } from '@jest/globals';
 import { CHAPTERS } from '../../web/chapters.js';
-import { exportFile, overflow, rowsOf, screenshot, settledUrl, urlParams, useEnv, withChapter } from './helpers.mjs';
+import {
+  exportFile,
+  exportText,
+  overflow,
+  rowsOf,
+  screenshot,
+  settledUrl,
+  urlParams,
+  useEnv,
+  withChapter,
+} from './helpers.mjs';
 import { expectAllLogged, expectClose, readNumbers } from './shown-numbers.mjs';
 import { entropyBits, softmax, softmaxJacobian } from '../reference/float64.mjs';
 
@@ -220,30 +230,27 @@ describe('the chapter contract', () => {
     const { tag } = chapter;
     const search = SEARCH[id] ?? '';
 
-    test('opens clean, every number logged; exports; predicts; its link reopens it; fits in light', async () => {
+    test('opens clean, every number logged; exports; predicts; its link reopens it; fits in light and in dark; no two labels of a figure overlap', async () => {
       await withChapter(env, id, tag, { search, height: 1000 }, async ({ page }) => {
         await settle(page, chapter);
         await expectAllLogged(page, tag);
 
         const kinds = await page.locator(`${tag} [data-export]`).evaluateAll((els) => els.map((e) => e.dataset.export));
         expect(kinds).toEqual(expect.arrayContaining(['svg', 'png', 'json', 'csv']));
-        const { state, stateText } = await page.locator(tag).evaluate((el) => ({
-          state: el.state,
-          stateText: el.stateText,
-        }));
-        const json = JSON.parse((await exportFile(page, tag, 'json')).bytes.toString('utf8'));
-        expect(json.state).toEqual(state);
-        expect(json.stateText).toBe(stateText);
-        const csv = (await exportFile(page, tag, 'csv')).bytes.toString('utf8');
+        const { state, stateText, figure } = await page
+          .locator(tag)
+          .evaluate((el) => ({ state: el.state, stateText: el.stateText, figure: Boolean(el.figure()) }));
+        const json = JSON.parse(await exportText(page, tag, 'json'));
+        expect([json.state, json.stateText]).toEqual([state, stateText]);
+        const csv = await exportText(page, tag, 'csv');
         expect(csv.split('\r\n').filter(Boolean).length).toBeGreaterThan(1);
         let svgText = '';
-        if (await page.locator(tag).evaluate((el) => Boolean(el.figure()))) {
+        if (figure) {
           const svg = await exportFile(page, tag, 'svg');
           expect(svg.name).toBe(`${tag}.svg`);
           svgText = svg.bytes.toString('utf8');
           expect(svgText).toMatch(/^<svg[^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
-          const png = await exportFile(page, tag, 'png');
-          expect([...png.bytes.subarray(0, 8)]).toEqual(PNG_SIGNATURE);
+          expect([...(await exportFile(page, tag, 'png')).bytes.subarray(0, 8)]).toEqual(PNG_SIGNATURE);
         } else {
           // A widget with no figure says so instead of downloading an empty one.
           await page.locator(`${tag} details.export summary`).click();
@@ -262,9 +269,8 @@ describe('the chapter contract', () => {
         await predict.locator('.predict-again').click();
         await predict.locator(`.predict-choice[data-choice="${answer}"]`).click();
         await expect(predict.getAttribute('data-result')).resolves.toBe('right');
-        await expect(page.locator(`#toc li[data-chapter="${id}"] [data-role=progress]`).textContent()).resolves.toMatch(
-          /predicted/,
-        );
+        const progress = page.locator(`#toc li[data-chapter="${id}"] [data-role=progress]`);
+        await expect(progress.textContent()).resolves.toMatch(/predicted/);
         await settle(page, chapter);
         await expectAllLogged(page, tag);
 
@@ -292,12 +298,10 @@ describe('the chapter contract', () => {
         expect((await readNumbers(page, tag)).map((n) => n.text)).toEqual(shown);
 
         await expectFits(page, chapter, 'light');
-      });
-    }, 300000);
-
-    test('opens clean in dark and fits at 375 px; no two labels of a figure overlap at 1024 or 375 px', async () => {
-      await withChapter(env, id, tag, { search, height: 1000, colorScheme: 'dark' }, async ({ page }) => {
+        // The dark scheme (the page's colours are CSS only: the same page, switched), on the state it opened with.
+        await page.locator(tag).evaluate((el, text) => (el.stateText = text), stateText);
         await settle(page, chapter);
+        await page.emulateMedia({ colorScheme: 'dark' });
         expect(await page.evaluate(() => matchMedia('(prefers-color-scheme: dark)').matches)).toBe(true);
         for (const width of [1024, 375]) {
           await page.setViewportSize({ width, height: 1000 });
@@ -305,6 +309,6 @@ describe('the chapter contract', () => {
         }
         await expectFits(page, chapter, 'dark');
       });
-    }, 120000);
+    }, 300000);
   });
 });

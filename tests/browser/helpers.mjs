@@ -12,29 +12,28 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect } from '@jest/globals';
 import { chromium } from 'playwright-core';
 import { SITE_ROOT, startServer } from '../../scripts/serve.mjs';
-import { expectAllLogged, readNumbers } from './shown-numbers.mjs';
+import { byRole, expectAllLogged, expectClose, readNumbers } from './shown-numbers.mjs';
 import { CHROMIUM, CHROMIUM_ARGS } from '../../scripts/chromium.mjs';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
 export const ARTIFACTS = join(ROOT, 'test-artifacts');
 
 /**
- * Starts a server on a temporary copy of the site (a rebuild during the run
- * cannot pull files from under the page) and a browser.
- * `extraFiles` ({ 'name.html': text }) are written into the copy.
+ * Starts a server on a temporary copy of the site (a rebuild during the run cannot pull files from under the
+ * page) and, unless `browser: false`, a Chromium. `extraFiles` ({ 'name.html': text }) are written into the copy.
  */
-export async function startEnv({ extraFiles = {} } = {}) {
+export async function startEnv({ extraFiles = {}, browser: withBrowser = true } = {}) {
   const site = mkdtempSync(join(tmpdir(), 'attention-geometry-site-'));
   cpSync(SITE_ROOT, site, { recursive: true });
   for (const [name, text] of Object.entries(extraFiles)) writeFileSync(join(site, name), text);
   const server = await startServer({ port: 0, root: site });
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+  const browser = withBrowser ? await launchChromium() : null;
   return {
     server,
     browser,
     site, // the served copy (for a second server that serves the same files)
     async close() {
-      await browser.close();
+      await browser?.close();
       await server.close();
       rmSync(site, { recursive: true, force: true });
     },
@@ -42,33 +41,34 @@ export async function startEnv({ extraFiles = {} } = {}) {
 }
 
 /**
- * Records what a page must not do: console errors, page errors, dialogs
- * (dismissed), requests to an origin outside `origins` (data:, blob: and
- * about: aside), and CSP violations (in window.__cspViolations of each
- * document). @returns {{ errors: string[], foreign: string[], dialogs: string[], csp: string[] }}
+ * One server and browser for the whole test file (beforeAll, afterAll): the object gets startEnv's fields.
+ * A start that outlasts its hook is still closed once it ends, so that no browser keeps Jest from exiting.
  */
-async function watchPage(page, origins) {
-  const allowed = new Set(origins);
-  const problems = await watchProblems(page);
-  page.on('request', (r) => {
-    const u = new URL(r.url());
-    if (!['data:', 'blob:', 'about:'].includes(u.protocol) && !allowed.has(u.origin)) problems.foreign.push(r.url());
-  });
-  return problems;
+export function useEnv(options) {
+  const env = {};
+  let starting;
+  beforeAll(async () => Object.assign(env, await (starting = startEnv(options))), 120000);
+  afterAll(async () => (await starting?.catch(() => null))?.close());
+  return env;
 }
 
 /**
- * Records console errors, page errors, dialogs (dismissed) and CSP violations
- * (in window.__cspViolations of each document) of `page`; `foreign` is left for
- * the caller's request rule. @returns {{ errors: string[], foreign: string[], dialogs: string[], csp: string[] }}
+ * Records console errors, page errors, dialogs (dismissed) and CSP violations (in window.__cspViolations of
+ * each document) of `page`; given `origins`, also each request to any other origin (data:, blob: and about:
+ * aside), else `foreign` is left for the caller. @returns {{ errors: string[], foreign: string[], dialogs: string[], csp: string[] }}
  */
-export async function watchProblems(page) {
+export async function watchProblems(page, origins = null) {
   const problems = { errors: [], foreign: [], dialogs: [], csp: [] };
   page.on('console', (m) => m.type() === 'error' && problems.errors.push(m.text()));
   page.on('pageerror', (e) => problems.errors.push(String(e)));
   page.on('dialog', (d) => {
     problems.dialogs.push(d.message());
     d.dismiss();
+  });
+  page.on('request', (r) => {
+    const u = new URL(r.url());
+    if (origins && !['data:', 'blob:', 'about:'].includes(u.protocol) && !origins.includes(u.origin))
+      problems.foreign.push(r.url());
   });
   await page.addInitScript(() => {
     window.__cspViolations = [];
@@ -79,52 +79,71 @@ export async function watchProblems(page) {
   return problems;
 }
 
+/** A new context of env's browser with one page, watched (watchProblems) with env's origin and `origins` allowed. */
+async function openWatched(env, { width = 1024, height = 900, origins = [], permissions = [], ...options }) {
+  const context = await env.browser.newContext({ viewport: { width, height }, acceptDownloads: true, ...options });
+  if (permissions.length) await context.grantPermissions(permissions);
+  const page = await context.newPage();
+  const problems = await watchProblems(page, [new URL(env.server.url).origin, ...origins]);
+  return { page, context, problems };
+}
+
 /**
- * Opens `path` (relative to the site, e.g. '?agtest=1#ch-dot-product') and
- * records console errors, page errors, dialogs, CSP violations and any request
- * that leaves the server's origin. Waits for body[data-state=<waitFor>] unless
- * waitFor is null.
+ * Opens `path` (relative to the site, e.g. '?agtest=1#ch-dot-product') in a new context, recording what
+ * expectClean checks; `setup(page)` runs before. Waits for body[data-state=<waitFor>] unless waitFor is null.
  */
 export async function openPage(
   env,
   path = '',
   { width = 1024, height = 900, waitFor = 'ready', setup, hasTouch = false, colorScheme = 'light' } = {},
 ) {
-  const context = await env.browser.newContext({
-    viewport: { width, height },
-    hasTouch,
-    colorScheme,
-    acceptDownloads: true,
-  });
-  const page = await context.newPage();
-  const problems = await watchPage(page, [new URL(env.server.url).origin]);
-  if (setup) await setup(page);
-  await page.goto(new URL(path, env.server.url).href);
-  if (waitFor) {
-    try {
-      await page.waitForSelector(`body[data-state="${waitFor}"]`, { timeout: 20000 });
-    } catch (err) {
-      throw new Error(`the page did not reach state "${waitFor}": ${err.message}\n${JSON.stringify(problems)}`, {
-        cause: err,
-      });
-    }
-  }
-  return { page, context, problems };
+  const opened = await openWatched(env, { width, height, hasTouch, colorScheme });
+  if (setup) await setup(opened.page);
+  await opened.page.goto(new URL(path, env.server.url).href);
+  if (waitFor)
+    await opened.page.waitForSelector(`body[data-state="${waitFor}"]`, { timeout: 20000 }).catch((err) => {
+      const problems = JSON.stringify(opened.problems);
+      throw new Error(`the page did not reach state "${waitFor}": ${err.message}\n${problems}`, { cause: err });
+    });
+  return opened;
+}
+
+/**
+ * Opens an absolute `url` (a host page) as openPage does, with requests to the host's origin and to any of
+ * `origins` allowed. `permissions` are granted to the context (e.g. clipboard).
+ */
+export async function openUrl(env, url, { origins = [], width = 1024, height = 900, permissions = [] } = {}) {
+  const opened = await openWatched(env, { width, height, permissions, origins: [new URL(url).origin, ...origins] });
+  await opened.page.goto(url);
+  return opened;
 }
 
 /** Opens the page on one chapter in test mode and waits until its widget has computed. */
 export async function openChapter(env, chapterId, tag, { search = '', ...options } = {}) {
-  const query = search ? `${search}&agtest=1` : '?agtest=1';
-  const opened = await openPage(env, `${query}#ch-${chapterId}`, options);
+  const opened = await openPage(env, `${search ? `${search}&` : '?'}agtest=1#ch-${chapterId}`, options);
   await waitReady(opened.page, tag);
   return opened;
 }
 
 /**
- * Opens the chapter (openChapter; `options` as there), runs `fn(opened)`,
- * then checks the page stayed clean (expectClean; `clean: false` skips
- * that) and closes the context in any case. Returns what `fn` returns.
+ * Opens `path` (openPage; an absolute address through openUrl), runs `fn(opened)`, then checks the page
+ * stayed clean (expectClean; `clean: false` skips that) and closes the context in any case. Returns what
+ * `fn` returns.
  */
+export async function withPage(env, path, options, fn) {
+  if (typeof options === 'function') [options, fn] = [{}, options];
+  const { clean = true, ...open } = options;
+  const opened = await (/^[a-z]+:/.test(path) ? openUrl : openPage)(env, path, open);
+  try {
+    const result = await fn(opened);
+    if (clean) await expectClean(opened);
+    return result;
+  } finally {
+    await opened.context.close();
+  }
+}
+
+/** withPage on the chapter (as openChapter opens it), once its widget `tag` is ready. */
 export function withChapter(env, chapterId, tag, options, fn) {
   if (typeof options === 'function') [options, fn] = [{}, options];
   const { search = '', ...open } = options;
@@ -134,32 +153,27 @@ export function withChapter(env, chapterId, tag, options, fn) {
   });
 }
 
-/**
- * Opens `path` (openPage; an absolute address through openUrl), runs
- * `fn(opened)`, then checks the page stayed clean (expectClean, expectHostClean
- * for an absolute address; `clean: false` skips that) and closes the context in
- * any case. Returns what `fn` returns.
- */
-export async function withPage(env, path, options, fn) {
-  if (typeof options === 'function') [options, fn] = [{}, options];
-  const { clean = true, ...open } = options;
-  const absolute = /^[a-z]+:/.test(path);
-  const opened = await (absolute ? openUrl : openPage)(env, path, open);
-  try {
-    const result = await fn(opened);
-    if (clean) await (absolute ? expectHostClean : expectClean)(opened);
-    return result;
-  } finally {
-    await opened.context.close();
-  }
-}
-
 /** withPage on embed.html?<query> (test mode), once its widget `tag` is ready. */
 export function withEmbed(env, query, tag, options, fn) {
   if (typeof options === 'function') [options, fn] = [{}, options];
   return withPage(env, `embed.html?${query}${query ? '&' : ''}agtest=1`, options, async (opened) => {
     await waitReady(opened.page, tag);
     return fn(opened);
+  });
+}
+
+/**
+ * Opens the chapter at the link `?ch=<ch>&v=1&<params>` (withChapter, `options` as there), calls
+ * `check(numbers, opened)` with the numbers it shows and, unless `logged: false`, checks that every one
+ * is a logged result (expectAllLogged). Returns what `check` returns.
+ */
+export async function atLink(env, ch, tag, params, options, check) {
+  if (typeof options === 'function') [options, check] = [{}, options];
+  const { logged = true, ...open } = options;
+  return withChapter(env, ch, tag, { ...open, search: `?ch=${ch}&v=1&${params}` }, async (opened) => {
+    const result = await check(await readNumbers(opened.page, tag), opened);
+    if (logged) await expectAllLogged(opened.page, tag);
+    return result;
   });
 }
 
@@ -177,6 +191,21 @@ export async function until(check, what, tries = 150) {
 export const frameOf = (page, part = '/embed.html') =>
   until(() => page.frames().find((f) => f.url().includes(part)), `the frame of ${part}`);
 
+/**
+ * The height of the document in `frame` (rounded up), whether it scrolls (scrollHeight over clientHeight), and
+ * the height of the first iframe element of `page` that holds it.
+ */
+export async function frameHeights(page, frame) {
+  const inner = await frame.evaluate(() => ({
+    height: Math.ceil(document.documentElement.getBoundingClientRect().height),
+    scrolls: document.documentElement.scrollHeight > document.documentElement.clientHeight,
+  }));
+  return {
+    ...inner,
+    outer: await page.evaluate(() => document.querySelector('iframe').getBoundingClientRect().height),
+  };
+}
+
 /** The text of a widget's note ('' when hidden or absent). */
 export const noteOf = (locator) =>
   locator.evaluate((el) => {
@@ -184,42 +213,18 @@ export const noteOf = (locator) =>
     return n && !n.hidden ? n.textContent : '';
   });
 
-/**
- * Opens the chapter at the link `?ch=<ch>&v=1&<params>` (withChapter, `options` as there), calls
- * `check(numbers, opened)` with the numbers it shows and, unless `logged: false`, checks that every one
- * is a logged result (expectAllLogged). Returns what `check` returns.
- */
-export async function atLink(env, ch, tag, params, options, check) {
-  if (typeof options === 'function') [options, check] = [{}, options];
-  const { logged = true, ...open } = options;
-  return withChapter(env, ch, tag, { ...open, search: `?ch=${ch}&v=1&${params}` }, async (opened) => {
-    const result = await check(await readNumbers(opened.page, tag), opened);
-    if (logged) await expectAllLogged(opened.page, tag);
-    return result;
-  });
-}
-
-/**
- * One server and browser for the whole test file (beforeAll, afterAll): the
- * returned object gets startEnv's fields once the tests start.
- */
-export function useEnv(options) {
-  const env = {};
-  beforeAll(async () => Object.assign(env, await startEnv(options)));
-  afterAll(async () => env.close?.());
-  return env;
-}
-
 /** The widget's state (its `state` property). */
-export const stateOf = (page, tag) =>
-  page
-    .locator(tag)
-    .first()
-    .evaluate((el) => el.state);
+export const stateOf = (page, tag) => page.locator(`${tag} >> nth=0`).evaluate((el) => el.state);
 
+/** Scrolls the widget `tag` into view and waits until it has computed (data-status="ready"). */
 export async function waitReady(page, tag) {
   await page.locator(tag).first().scrollIntoViewIfNeeded();
   await page.waitForSelector(`${tag}[data-status="ready"]`, { timeout: 20000 });
+}
+
+/** Waits until the widget's run in the experiment worker is done (data-run="done" on the host). */
+export async function waitRun(page, tag, timeout = 200000) {
+  await page.waitForFunction((t) => document.querySelector(t)?.dataset.run === 'done', tag, { timeout });
 }
 
 const SEEDS = JSON.parse(readFileSync(join(ROOT, 'tests/data/seeds/worked-examples.json'), 'utf8')).cases;
@@ -231,23 +236,46 @@ export function seedCase(id) {
   return found;
 }
 
+/**
+ * The worked example's numbers (readNumbers) are the articles' (seedCase): the scores 5, -4, 0 exactly, and
+ * three weights within the seed's tolerance, or within `tolerance(weight)`.
+ */
+export function expectWorkedExample(numbers, tolerance = () => seedCase('worked-softmax-unscaled').tolerance) {
+  expect(byRole(numbers, 'score').map((s) => s.value)).toEqual(seedCase('worked-scores').expected);
+  const weights = seedCase('worked-softmax-unscaled').expected;
+  expect(byRole(numbers, 'weight')).toHaveLength(3);
+  byRole(numbers, 'weight').forEach((w, j) =>
+    expectClose(w.value, weights[j], tolerance(weights[j]), `weight ${j + 1}`),
+  );
+}
+
 /** The widget's live region (what was announced) contains `text`. */
 export async function expectAnnounced(page, tag, text) {
   await expect(page.locator(`${tag} [aria-live]`).textContent()).resolves.toContain(text);
 }
 
-/** No console error, no request to another origin, no dialog, no CSP violation. */
+/** No console error, no request to another origin, no dialog, no CSP violation in the page or any of its frames. */
 export async function expectClean({ page, problems }) {
   expect(problems.errors).toEqual([]);
   expect(problems.foreign).toEqual([]);
   expect(problems.dialogs).toEqual([]);
-  expect(await page.evaluate(() => window.__cspViolations)).toEqual([]);
+  expect(await cspViolations(page)).toEqual([]);
 }
 
-/**
- * The shell wrote the chapter's versioned state into the page URL: `ch`,
- * v=1 and `params` (the expected text of each field). Returns the parameters.
- */
+/** expectClean for a host page (which looks into its frames too). */
+export const expectHostClean = expectClean;
+
+/** CSP violations reported in the page and in every frame it holds. */
+export async function cspViolations(page) {
+  const all = [];
+  for (const frame of page.frames()) {
+    const found = await frame.evaluate(() => window.__cspViolations ?? []).catch(() => null);
+    all.push(...(found ?? [`could not read the violations of frame ${frame.url()}`]));
+  }
+  return all;
+}
+
+/** The shell wrote the chapter's versioned state into the page URL: `ch`, v=1 and `params` (the text of each field). */
 export async function expectParams(page, ch, params = {}) {
   const url = await urlParams(page);
   expect(url.get('ch')).toBe(ch);
@@ -257,10 +285,9 @@ export async function expectParams(page, ch, params = {}) {
 }
 
 /**
- * A copy of the page's link (once the shell wrote it) opens on the same
- * state and shows the same digits as `numbers` (readNumbers of the page), on
- * a clean page; `check(copy)` may look at more of the copy. Returns the
- * copy's numbers.
+ * A copy of the page's link (once the shell wrote it) opens on the same state and shows the same digits as
+ * `numbers` (readNumbers of the page), on a clean page; `check(copy)` may look at more of the copy. Returns
+ * the copy's numbers.
  */
 export async function expectReopens(env, page, ch, tag, numbers, check) {
   const { search } = await settledUrl(page);
@@ -272,10 +299,7 @@ export async function expectReopens(env, page, ch, tag, numbers, check) {
   });
 }
 
-/**
- * Predict, then reveal: picks `choice` (after "Ask me again" if an answer is
- * shown) and checks it is marked `result` ('right' or 'wrong').
- */
+/** Predict, then reveal: picks `choice` (after "Ask me again" if an answer is shown) and checks it is marked `result`. */
 export async function predictChoice(page, tag, choice, result) {
   const again = page.locator(`${tag} .predict-again`);
   if (await again.isVisible()) await again.click();
@@ -299,10 +323,9 @@ export async function expectReveal(page, tag, { wrong, right, says, state }) {
 }
 
 /**
- * Horizontal overflow of the page in px (0 or less means none). Chapters are
- * contained (content-visibility in style.css): what overflows one of them is
- * clipped at its edge instead of widening the page, so each chapter's own
- * overflow counts too.
+ * Horizontal overflow of the page in px (0 or less means none). Chapters are contained (content-visibility
+ * in style.css): what overflows one of them is clipped at its edge instead of widening the page, so each
+ * chapter's own overflow counts too.
  */
 export async function overflow(page) {
   return page.evaluate(() => {
@@ -318,7 +341,7 @@ export async function screenshot(target, name) {
   await target.screenshot({ path: join(ARTIFACTS, `${name}.png`) });
 }
 
-/** The text of a downloaded file after clicking the export button `kind`. */
+/** The downloaded file (its name and bytes) after clicking the export button `kind`. */
 export async function exportFile(page, tag, kind) {
   await page.locator(`${tag} details.export summary`).click();
   const [download] = await Promise.all([
@@ -331,20 +354,15 @@ export async function exportFile(page, tag, kind) {
 }
 
 /** The exported JSON of the widget (exportFile 'json'), parsed. */
-export async function exportJson(page, tag) {
-  return JSON.parse((await exportFile(page, tag, 'json')).bytes.toString('utf8'));
-}
+export const exportJson = async (page, tag) => JSON.parse(await exportText(page, tag, 'json'));
 
 /** The text of an export of the widget (exportFile `kind`: 'csv', 'svg'). */
-export async function exportText(page, tag, kind) {
-  return (await exportFile(page, tag, kind)).bytes.toString('utf8');
-}
+export const exportText = async (page, tag, kind) => (await exportFile(page, tag, kind)).bytes.toString('utf8');
 
 /**
- * The page URL once the shell has written the latest state into it. The
- * shell writes it when the learner pauses (web/shell/url-writer.js) and marks
- * <body data-url="pending"> until then; this waits for that write (at most
- * a few seconds) and reads the address in the page itself.
+ * The page URL once the shell has written the latest state into it. The shell writes it when the learner
+ * pauses (web/shell/url-writer.js) and marks <body data-url="pending"> until then; this waits for that
+ * write (at most a few seconds) and reads the address in the page itself.
  */
 export async function settledUrl(page) {
   const handle = await page.waitForFunction(
@@ -355,6 +373,9 @@ export async function settledUrl(page) {
   return new URL(await handle.jsonValue());
 }
 
+/** The state parameters of the page URL, once written (settledUrl). */
+export const urlParams = async (page) => (await settledUrl(page)).searchParams;
+
 /** The rows of a matrix written as a link writes it ('1,0;0,1' is [[1, 0], [0, 1]]). */
 export const rowsOf = (text) => text.split(';').map((r) => r.split(',').map(Number));
 
@@ -363,19 +384,18 @@ export async function pressKeys(page, ...keys) {
   for (const key of keys) await page.keyboard.press(key);
 }
 
-/** The state parameters of the page URL, once written (settledUrl). */
-export async function urlParams(page) {
-  return (await settledUrl(page)).searchParams;
-}
+/** The text of the element `selector` in the widget `tag`. */
+export const textIn = (page, tag, selector) => page.locator(`${tag} ${selector}`).textContent();
+
+/** The attribute `name` of the element `selector` in the widget `tag`. */
+export const attrIn = (page, tag, selector, name) => page.locator(`${tag} ${selector}`).getAttribute(name);
 
 // ------------------------------------------------------------ host pages (embedding)
 
 /**
- * A second server, standing for a course platform: it serves `pages`
- * ({ '/path': { body, headers } }) with their own headers (a CSP header, for
- * example), and with `root` every other path as static files from that
- * folder (same origin as the pages); without `root` any other path is 404.
- * It listens on 127.0.0.1 on its own port: another origin than env.server.
+ * A second server, standing for a course platform, on 127.0.0.1 and its own port (another origin than
+ * env.server): it serves `pages` ({ '/path': { body, headers } }) as HTML with their own headers (a CSP
+ * header, for example), with `root` every other path as static files from that folder, else a 404.
  */
 export async function startHostServer({ pages = {}, root = null } = {}) {
   const { createServer } = await import('node:http');
@@ -383,25 +403,16 @@ export async function startHostServer({ pages = {}, root = null } = {}) {
   const server = createServer((req, res) => {
     const path = new URL(req.url, 'http://host').pathname;
     const page = pages[path];
-    if (path === '/favicon.ico') {
-      // Browsers ask every origin for one; a course platform would have one.
-      res.writeHead(204);
-      res.end();
-      return;
-    }
-    if (page) {
-      res.writeHead(200, {
-        'Content-Type': 'text/html; charset=utf-8',
-        'Cache-Control': 'no-cache',
-        ...(page.headers ?? {}),
-      });
-      res.end(page.body);
-      return;
-    }
-    const notFound = () => {
-      res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' });
-      res.end('Not found\n');
-    };
+    const send = (status, headers, body) => res.writeHead(status, headers).end(body);
+    // Browsers ask every origin for a favicon; a course platform would have one.
+    if (path === '/favicon.ico') return send(204, {});
+    if (page)
+      return send(
+        200,
+        { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-cache', ...page.headers },
+        page.body,
+      );
+    const notFound = () => send(404, { 'Content-Type': 'text/plain; charset=utf-8' }, 'Not found\n');
     if (!serveStatic) return notFound();
     if (path.endsWith('.wasm')) res.setHeader('Content-Type', 'application/wasm');
     else if (path.endsWith('.js')) res.setHeader('Content-Type', 'text/javascript; charset=utf-8');
@@ -409,57 +420,18 @@ export async function startHostServer({ pages = {}, root = null } = {}) {
   });
   await new Promise((done) => server.listen(0, '127.0.0.1', done));
   const url = `http://127.0.0.1:${server.address().port}/`;
-  return {
-    url,
-    origin: new URL(url).origin,
-    close: () =>
-      new Promise((done) => {
-        server.closeAllConnections?.();
-        server.close(() => done());
-      }),
-  };
+  const close = () =>
+    new Promise((done) => {
+      server.closeAllConnections();
+      server.close(() => done());
+    });
+  return { url, origin: new URL(url).origin, close };
 }
 
 /**
- * Opens an absolute `url` (a host page) and records what openPage records,
- * with requests to any of `origins` allowed (the host and the widgets'
- * server). Console messages and CSP violations of frames are included.
- * `permissions` are granted to the context (e.g. clipboard).
- */
-export async function openUrl(env, url, { origins = [], width = 1024, height = 900, permissions = [] } = {}) {
-  const context = await env.browser.newContext({ viewport: { width, height } });
-  if (permissions.length) await context.grantPermissions(permissions);
-  const page = await context.newPage();
-  const problems = await watchPage(page, [new URL(env.server.url).origin, new URL(url).origin, ...origins]);
-  await page.goto(url);
-  return { page, context, problems };
-}
-
-/** CSP violations reported in the page and in every frame it holds. */
-export async function cspViolations(page) {
-  const all = [];
-  for (const frame of page.frames()) {
-    try {
-      all.push(...((await frame.evaluate(() => window.__cspViolations ?? [])) ?? []));
-    } catch {
-      all.push(`could not read the violations of frame ${frame.url()}`);
-    }
-  }
-  return all;
-}
-
-/** expectClean for a host page: also looks into its frames for CSP violations. */
-export async function expectHostClean({ page, problems }) {
-  expect(problems.errors).toEqual([]);
-  expect(problems.foreign).toEqual([]);
-  expect(problems.dialogs).toEqual([]);
-  expect(await cspViolations(page)).toEqual([]);
-}
-
-/**
- * A host server (startHostServer) for the whole test file, on another origin
- * than env's; `site: true` serves env's copy of the site beside its pages.
- * `host.add(name, body, headers)` serves a page and returns its address.
+ * A host server (startHostServer) for the whole test file, on another origin than env's; `site: true`
+ * serves env's copy of the site beside its pages. `host.add(name, body, headers)` serves a page and
+ * returns its address.
  */
 export function useHost(env, { site = false } = {}) {
   const pages = {};
@@ -485,21 +457,9 @@ export const widgetsScript = (env) =>
 // ------------------------------------------------------------ other engines
 
 /**
- * A second Debian Chromium with the shared arguments plus `args` (for
- * example V8 flags through --js-flags), for a run under other engine
- * conditions; use it in place of env.browser ({ ...env, browser }).
+ * A Debian Chromium with the shared arguments plus `args` (for example V8 flags through --js-flags), for a
+ * run under other engine conditions; use it in place of env.browser ({ ...env, browser }).
  */
 export function launchChromium({ args = [] } = {}) {
   return chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS, ...args], headless: true });
 }
-
-/** Waits until the widget's run in the experiment worker is done (data-run="done" on the host). */
-export async function waitRun(page, tag, timeout = 200000) {
-  await page.waitForFunction((t) => document.querySelector(t)?.dataset.run === 'done', tag, { timeout });
-}
-
-/** The text of the element `selector` in the widget `tag`. */
-export const textIn = (page, tag, selector) => page.locator(`${tag} ${selector}`).textContent();
-
-/** The attribute `name` of the element `selector` in the widget `tag`. */
-export const attrIn = (page, tag, selector, name) => page.locator(`${tag} ${selector}`).getAttribute(name);

@@ -4,17 +4,22 @@
 // Moodle (RequireJS globals and its own CSS), and the raw HTML outputs of
 // Jupyter Book and Quarto. The snippets come from the widget's own Embed
 // control; the host pages are served from another origin than the widgets.
+// And widgets used alone: a plain page of the site (not the shell) with the
+// strict policy in a meta tag, one script tag, two different widgets.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import {
   cspViolations,
+  frameHeights,
   frameOf,
   ROOT,
+  seedCase,
   until,
   useEnv,
   useHost,
   waitReady,
+  waitRun,
   widgetsScript,
   withChapter,
   withPage,
@@ -30,11 +35,7 @@ const CSP =
 
 // The state pasted everywhere: q = (2, 0, 0, 0) with the articles' keys, scaled by 1/sqrt(4).
 const Q = [2, 0, 0, 0];
-const K = [
-  [1, 2, 1, 0],
-  [-1, -2, 0, 1],
-  [0, 0, 1, 0],
-];
+const K = seedCase('worked-scores').inputs.K;
 
 /** The pasted state's numbers against the float64 reference: scores, scaled scores, softmax weights. */
 function expectPastedNumbers(numbers) {
@@ -48,18 +49,41 @@ function expectPastedNumbers(numbers) {
   weights.forEach((w, j) => expect(Math.abs(w.value - ref[j])).toBeLessThan(1e-6));
 }
 
+/** The texts of the dot products a two-definitions widget shows. */
+const dotsOf = (widget) =>
+  widget.evaluate((el) => [...el.shadowRoot.querySelectorAll('[data-role="dot"]')].map((n) => n.textContent));
 const scoresOf = async (page) => byRole(await readNumbers(page, TAG), 'score').map((s) => s.value);
 
 /** The std of sqrt-d's experiment (d = 16, 4000 pairs) spreads like sqrt(16) = 4: within 4 standard errors. */
 async function expectSpread(page) {
-  await page.waitForFunction(() => document.querySelector('ag-sqrt-d')?.dataset.run === 'done', null, {
-    timeout: 30000,
-  });
+  await waitRun(page, 'ag-sqrt-d', 30000);
   const std = one(await readNumbers(page, 'ag-sqrt-d'), 'std').value;
   expect(Math.abs(std - 4)).toBeLessThanOrEqual(4 * (4 / Math.sqrt(2 * 4000)));
 }
 
-const env = useEnv();
+// The page of widgets used alone, with its policy in a meta tag (served by the site's server).
+const META_CSP =
+  "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data: blob:";
+const ALONE = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="${META_CSP}">
+<title>Two widgets on a plain page</title>
+<link rel="icon" href="favicon.svg" type="image/svg+xml">
+<script type="module" src="widgets.js"></script>
+</head>
+<body>
+<h1>A course page</h1>
+<ag-two-definitions a="1,2" b="-2,1"></ag-two-definitions>
+<ag-worked-example state="v=1&amp;q=2,0,0,0&amp;scaled=1&amp;step=weights"></ag-worked-example>
+<ag-two-definitions a="6,6" b="junk"></ag-two-definitions>
+</body>
+</html>
+`;
+
+const env = useEnv({ extraFiles: { 'alone.html': ALONE } });
 const host = useHost(env, { site: true });
 let snippets;
 beforeAll(async () => {
@@ -83,10 +107,7 @@ describe('course platforms', () => {
       for (const tag of [TAG, 'ag-two-definitions', 'ag-sqrt-d']) await waitReady(page, tag);
       expect(await scoresOf(page)).toEqual([5, -4, 0]);
       await expectAllLogged(page, TAG);
-      const dotValue = await page
-        .locator('ag-two-definitions')
-        .evaluate((el) => Number(el.shadowRoot.querySelector('[data-role="dot"]').dataset.value));
-      expect(dotValue).toBe(0); // (1, 2) and (-2, 1) are perpendicular
+      expect(await dotsOf(page.locator('ag-two-definitions'))).toEqual(['0']); // (1, 2) and (-2, 1) are perpendicular
       // The experiment ran in the module worker (worker-src 'self'): its kernel calls are in the log.
       await expectSpread(page);
       expect(await page.evaluate(() => window.__agCallLog.some((c) => c.worker))).toBe(true);
@@ -165,13 +186,8 @@ ${widgetsScript(env)}</head><body>\n${body}\n</body></html>`,
         expectPastedNumbers(await readNumbers(frame, TAG));
         // The frame's element (host side) and the document in it agree within 2 px, with no inner scrollbar.
         const height = await until(async () => {
-          const inner = await frame.evaluate(() => ({
-            height: Math.ceil(document.documentElement.getBoundingClientRect().height),
-            scroll: document.documentElement.scrollHeight,
-            client: document.documentElement.clientHeight,
-          }));
-          const outer = await page.evaluate(() => document.querySelector('iframe').getBoundingClientRect().height);
-          return Math.abs(outer - inner.height) <= 2 && inner.scroll <= inner.client ? inner.height : null;
+          const { height, scrolls, outer } = await frameHeights(page, frame);
+          return Math.abs(outer - height) <= 2 && !scrolls ? height : null;
         }, 'the frame to be sized to its content');
         const resizes = await page.evaluate(() => window.__resizes);
         expect(resizes.at(-1)).toEqual({ origin: new URL(env.server.url).origin, height });
@@ -210,6 +226,48 @@ ${widgetsScript(env)}</head><body>\n${body}\n</body></html>`,
       const frame = await frameOf(page);
       await waitReady(frame, TAG);
       expectPastedNumbers(await readNumbers(frame, TAG));
+    });
+  });
+});
+
+describe('widgets alone on a plain page', () => {
+  test('two different widgets from one script tag, under a strict CSP, with no violation', async () => {
+    await withPage(env, 'alone.html?agtest=1', { waitFor: null, width: 375, height: 3000 }, async ({ page }) => {
+      const events = [];
+      await page.exposeFunction('__recordEvent', (e) => events.push(e));
+      await page.evaluate(() =>
+        document.addEventListener('ag-statechange', (e) =>
+          window.__recordEvent({ tag: e.target.localName, text: e.detail.text }),
+        ),
+      );
+      await waitReady(page, 'ag-two-definitions');
+      await waitReady(page, 'ag-worked-example');
+      const first = page.locator('ag-two-definitions').first();
+      await page.waitForFunction(() =>
+        [...document.querySelectorAll('ag-two-definitions')].every((el) => el.dataset.status === 'ready'),
+      );
+      expect(await dotsOf(first)).toEqual(['0']); // (1, 2) and (-2, 1) are perpendicular
+      const worked = await readNumbers(page, 'ag-worked-example');
+      // q = (2, 0, 0, 0), article keys, scaled by 1/2: scores 1, -1, 0.
+      expect(byRole(worked, 'scaled-score').map((s) => s.text)).toEqual(['1', '\u22121', '0']);
+      const e = [Math.exp(1), Math.exp(-1), 1];
+      const total = e[0] + e[1] + e[2];
+      byRole(worked, 'weight').forEach((w, j) => expect(Math.abs(w.value - e[j] / total)).toBeLessThan(1e-6));
+      await expectAllLogged(page, 'ag-worked-example');
+
+      // The third instance: b="junk" ignored with a note, its default kept, a="6,6" used.
+      const third = page.locator('ag-two-definitions').nth(1);
+      await expect(third.locator('.note').textContent()).resolves.toContain('b=junk');
+      expect(await third.evaluate((el) => el.state)).toEqual({ a: [6, 6], b: [4, 3] });
+      expect(await dotsOf(third)).toEqual(['42']);
+
+      // A state change fires ag-statechange with the text form; the page URL is untouched.
+      const url = page.url();
+      await first.evaluate((el) => el.setAttribute('a', '2,2'));
+      expect(events.at(-1)).toEqual({ tag: 'ag-two-definitions', text: 'v=1&a=2,2&b=-2,1' });
+      expect(page.url()).toBe(url);
+      // KaTeX fonts were declared in the host document by the module.
+      expect(await page.locator('head link[data-ag-katex]').count()).toBe(1);
     });
   });
 });

@@ -15,26 +15,12 @@
 //   simulated protanopia, deuteranopia and tritanopia.
 import { describe, expect, test } from '@jest/globals';
 import { interpolateCividis, interpolatePuOr, lab, rgb } from 'd3';
-import { rowsOf, useEnv, withChapter } from './helpers.mjs';
+import { rowsOf, stateOf, useEnv, withChapter } from './helpers.mjs';
 import { dragPoint } from './pointer.mjs';
 import { byRole, readNumbers } from './shown-numbers.mjs';
 
-/** Each cell of a heatmap grid: its fill and the colour of its number, by data-cell. */
-function cellColours(grid) {
-  return grid.evaluate((svg) =>
-    Object.fromEntries(
-      [...svg.querySelectorAll('[role="gridcell"]')].map((g) => [
-        g.dataset.cell,
-        {
-          fill: g.querySelector('.hm-rect').getAttribute('fill'),
-          ink: getComputedStyle(g.querySelector('.hm-value')).fill,
-        },
-      ]),
-    ),
-  );
-}
-
 const env = useEnv();
+const TWO = 'ag-two-definitions';
 
 // ------------------------------------------------------------ colour arithmetic (WCAG 2.1, CIELAB)
 
@@ -69,71 +55,62 @@ function simulate(css, matrix) {
 }
 /** CIE76 colour difference. */
 function deltaE(a, b) {
-  const x = lab(a);
-  const y = lab(b);
+  const [x, y] = [lab(a), lab(b)];
   return Math.hypot(x.l - y.l, x.a - y.a, x.b - y.b);
 }
 
 // ------------------------------------------------------------ page helpers
 
-/** The element with focus, through shadow roots, described for the test. */
-async function focused(page) {
-  return page.evaluate(() => {
-    let el = document.activeElement;
-    while (el?.shadowRoot?.activeElement) el = el.shadowRoot.activeElement;
-    if (!el || el === document.body) return null;
-    const host = el.getRootNode().host ?? null;
-    const style = getComputedStyle(el);
-    // SVG rings: a point's .hit circle gets a stroke; a heat-map cell's .hm-focus group is displayed.
-    const group = el.querySelector?.(':scope > .hm-focus') ?? null;
-    const ring = el.querySelector?.(':scope > .hit') ?? group?.querySelector('.hm-focus-ring') ?? null;
-    const ringStyle = ring ? getComputedStyle(ring) : null;
-    const widget = host
-      ? getComputedStyle(host.shadowRoot.querySelector('.widget')).backgroundColor
-      : getComputedStyle(document.body).backgroundColor;
-    return {
-      host: host?.localName ?? null,
-      key: `${el.localName}${el.dataset.point ? `[data-point=${el.dataset.point}]` : ''}${el.dataset.cell ? `[data-cell=${el.dataset.cell}]` : ''}${el.className && typeof el.className === 'string' ? `.${el.className.split(' ')[0]}` : ''}:${(el.textContent ?? '').trim().slice(0, 24)}`,
-      svg: el instanceof SVGElement,
-      outline: { style: style.outlineStyle, width: parseFloat(style.outlineWidth), color: style.outlineColor },
-      ring: ringStyle && {
-        shown: group ? getComputedStyle(group).display !== 'none' : ringStyle.stroke !== 'none',
-        stroke: ringStyle.stroke,
-        width: parseFloat(ringStyle.strokeWidth),
-      },
-      focusColour: host
-        ? getComputedStyle(host.shadowRoot.querySelector('.widget')).getPropertyValue('--_focus').trim()
-        : null,
-      background: widget,
-    };
-  });
+/**
+ * In the page: every element of the widget `tag`'s shadow root that Tab should reach, in document order
+ * (`tabbable`, by key), and the element with focus through shadow roots (`focused`: its key, widget, outline
+ * or SVG ring, the focus colour and the background it sits on; null on the body). A key names the element,
+ * its data-point or data-cell, its first class and the start of its text.
+ */
+function focusState([tag]) {
+  const keyOf = (el) =>
+    `${el.localName}${el.dataset.point ? `[data-point=${el.dataset.point}]` : ''}${el.dataset.cell ? `[data-cell=${el.dataset.cell}]` : ''}${el.className && typeof el.className === 'string' ? `.${el.className.split(' ')[0]}` : ''}:${(el.textContent ?? '').trim().slice(0, 24)}`;
+  const root = tag ? document.querySelector(tag).shadowRoot : null;
+  const tabbable = (
+    root ? [...root.querySelectorAll('a[href], button, input, select, textarea, summary, [tabindex]')] : []
+  )
+    .filter(
+      (el) =>
+        el.tabIndex >= 0 && !el.disabled && !el.closest('[inert]') && el.checkVisibility({ visibilityProperty: true }),
+    )
+    // Of a group of radio buttons with one checked, Tab reaches that one.
+    .filter(
+      (el) =>
+        !(el.type === 'radio' && !el.checked && root.querySelector(`input[type=radio][name="${el.name}"]:checked`)),
+    )
+    .map(keyOf);
+  let el = document.activeElement;
+  while (el?.shadowRoot?.activeElement) el = el.shadowRoot.activeElement;
+  if (!el || el === document.body) return { tabbable, focused: null };
+  const host = el.getRootNode().host ?? null;
+  const style = getComputedStyle(el);
+  // SVG rings: a point's .hit circle gets a stroke; a heat-map cell's .hm-focus group is displayed.
+  const group = el.querySelector?.(':scope > .hm-focus') ?? null;
+  const ring = el.querySelector?.(':scope > .hit') ?? group?.querySelector('.hm-focus-ring') ?? null;
+  const ringStyle = ring ? getComputedStyle(ring) : null;
+  const widget = host ? getComputedStyle(host.shadowRoot.querySelector('.widget')) : null;
+  const focused = {
+    host: host?.localName ?? null,
+    key: keyOf(el),
+    svg: el instanceof SVGElement,
+    outline: { style: style.outlineStyle, width: parseFloat(style.outlineWidth), color: style.outlineColor },
+    ring: ringStyle && {
+      shown: group ? getComputedStyle(group).display !== 'none' : ringStyle.stroke !== 'none',
+      stroke: ringStyle.stroke,
+      width: parseFloat(ringStyle.strokeWidth),
+    },
+    focusColour: widget ? widget.getPropertyValue('--_focus').trim() : null,
+    background: (widget ?? getComputedStyle(document.body)).backgroundColor,
+  };
+  return { tabbable, focused };
 }
-
-/** Every element of `tag`'s shadow root that Tab should reach, in document order. */
-async function tabbable(page, tag) {
-  return page.locator(tag).evaluate((host) =>
-    [...host.shadowRoot.querySelectorAll('a[href], button, input, select, textarea, summary, [tabindex]')]
-      .filter(
-        (el) =>
-          el.tabIndex >= 0 &&
-          !el.disabled &&
-          !el.closest('[inert]') &&
-          el.checkVisibility({ visibilityProperty: true }),
-      )
-      .filter(
-        (el) =>
-          !(
-            el.type === 'radio' &&
-            !el.checked &&
-            [...host.shadowRoot.querySelectorAll(`input[type=radio][name="${el.name}"]`)].some((r) => r.checked)
-          ),
-      )
-      .map(
-        (el) =>
-          `${el.localName}${el.dataset.point ? `[data-point=${el.dataset.point}]` : ''}${el.dataset.cell ? `[data-cell=${el.dataset.cell}]` : ''}${el.className && typeof el.className === 'string' ? `.${el.className.split(' ')[0]}` : ''}:${(el.textContent ?? '').trim().slice(0, 24)}`,
-      ),
-  );
-}
+const focused = async (page) => (await page.evaluate(focusState, [null])).focused;
+const tabbable = async (page, tag) => (await page.evaluate(focusState, [tag])).tabbable;
 
 /** Expects a visible focus indicator on the focused element (see the file's header). */
 function expectVisibleFocus(f, scheme) {
@@ -149,19 +126,38 @@ function expectVisibleFocus(f, scheme) {
   expect(f.outline.width).toBeGreaterThanOrEqual(2);
   const ratio = contrast(f.outline.color, f.background);
   if (ratio < 3)
-    throw new Error(
-      `${where}: focus outline ${f.outline.color} on ${f.background} has contrast ${ratio.toFixed(2)}, below 3:1`,
-    );
+    throw new Error(`${where}: focus outline ${f.outline.color} on ${f.background} has contrast ${ratio.toFixed(2)}`);
 }
 
-describe('keyboard: chapter 2, every control by Tab, with a visible focus ring', () => {
+/** Each cell of a heatmap grid: its fill and the colour of its number, by data-cell. */
+const cellColours = (grid) =>
+  grid.evaluate((svg) =>
+    Object.fromEntries(
+      [...svg.querySelectorAll('[role="gridcell"]')].map((g) => [
+        g.dataset.cell,
+        {
+          fill: g.querySelector('.hm-rect').getAttribute('fill'),
+          ink: getComputedStyle(g.querySelector('.hm-value')).fill,
+        },
+      ]),
+    ),
+  );
+
+/** Each number of `numbers` has the fill `colourOf(value)` and its text contrasts 4.5:1 or more with it. */
+async function expectCellColours(grid, numbers, colourOf) {
+  const fills = await cellColours(grid);
+  for (const n of numbers) {
+    expect(rgb(fills[n.key].fill).formatHex()).toBe(rgb(colourOf(n.value)).formatHex());
+    expect(contrast(fills[n.key].fill, fills[n.key].ink)).toBeGreaterThanOrEqual(4.5);
+  }
+}
+
+describe('keyboard: chapter 2', () => {
   test.each(['light', 'dark'])(
     'Tab reaches every control of the widget in order, each with a visible focus indicator (%s)',
     async (scheme) => {
-      const TAG = 'ag-two-definitions';
-      await withChapter(env, 'dot-product', TAG, async ({ page }) => {
-        await page.emulateMedia({ colorScheme: scheme });
-        const expected = await tabbable(page, TAG);
+      await withChapter(env, 'dot-product', TWO, { colorScheme: scheme }, async ({ page }) => {
+        const expected = await tabbable(page, TWO);
         expect(expected.length).toBeGreaterThan(5);
         expect(expected.filter((k) => k.includes('[data-point='))).toHaveLength(2);
         // Start just before the widget: click the chapter's intro (not focusable), then Tab.
@@ -170,7 +166,7 @@ describe('keyboard: chapter 2, every control by Tab, with a visible focus ring',
         for (let i = 0; i < expected.length + 5; i += 1) {
           await page.keyboard.press('Tab');
           const f = await focused(page);
-          if (f?.host !== TAG) break;
+          if (f?.host !== TWO) break;
           expectVisibleFocus(f, scheme);
           reached.push(f.key);
         }
@@ -178,88 +174,76 @@ describe('keyboard: chapter 2, every control by Tab, with a visible focus ring',
       });
     },
   );
-});
 
-describe('keyboard: points move with the arrow keys and the live region says so', () => {
   test('arrow keys move b by 0.25 (Shift: 1); the live region reads the new b and a\u00b7b; a mouse drag is announced when it ends', async () => {
-    const TAG = 'ag-two-definitions';
-    await withChapter(env, 'dot-product', TAG, async ({ page }) => {
-      const live = page.locator(`${TAG} [aria-live="polite"]`);
+    await withChapter(env, 'dot-product', TWO, async ({ page }) => {
+      const live = page.locator(`${TWO} [aria-live="polite"]`);
       expect(await live.count()).toBe(1);
       await page.locator('#ch-dot-product .intro').click();
       // Tab to point b (a comes first).
-      for (let i = 0; i < 40; i += 1) {
+      for (let i = 0; i < 40 && !(await focused(page))?.key.startsWith('g[data-point=b]'); i += 1)
         await page.keyboard.press('Tab');
-        const f = await focused(page);
-        if (f?.key.startsWith('g[data-point=b]')) break;
-      }
       expect((await focused(page)).key).toMatch(/^g\[data-point=b\]/);
-      expect(await page.locator(TAG).evaluate((el) => el.state.b)).toEqual([4, 3]);
-      await page.keyboard.press('ArrowRight');
-      await page.keyboard.press('ArrowRight');
-      await page.keyboard.press('Shift+ArrowDown');
+      expect((await stateOf(page, TWO)).b).toEqual([4, 3]);
+      for (const key of ['ArrowRight', 'ArrowRight', 'Shift+ArrowDown']) await page.keyboard.press(key);
       // b = (4.5, 2); a = (3, 4): a.b = 13.5 + 8 = 21.5 (float64, exact).
-      expect(await page.locator(TAG).evaluate((el) => el.state.b)).toEqual([4.5, 2]);
-      await expect(page.locator(`${TAG} [data-point="b"]`).getAttribute('aria-valuetext')).resolves.toBe(
+      expect((await stateOf(page, TWO)).b).toEqual([4.5, 2]);
+      await expect(page.locator(`${TWO} [data-point="b"]`).getAttribute('aria-valuetext')).resolves.toBe(
         'b = (4.5, 2)',
       );
       expect((await live.textContent()).trim()).toBe('b = (4.5, 2); a\u00b7b = 21.5');
       // The same key at the edge of the plane: the value stays and is read again (the text changes).
       const before = await live.textContent();
-      await page.locator(TAG).evaluate((el) => el.setState({ b: [6, 2] }));
-      await page.locator(`${TAG} [data-point="b"]`).focus();
+      await page.locator(TWO).evaluate((el) => el.setState({ b: [6, 2] }));
+      await page.locator(`${TWO} [data-point="b"]`).focus();
       await page.keyboard.press('ArrowRight');
-      expect(await page.locator(TAG).evaluate((el) => el.state.b)).toEqual([6, 2]);
+      expect((await stateOf(page, TWO)).b).toEqual([6, 2]);
       const atEdge = await live.textContent();
       expect(atEdge.trim()).toBe('b = (6, 2); a\u00b7b = 26');
       expect(atEdge).not.toBe(before);
       await page.keyboard.press('ArrowRight');
       expect((await live.textContent()).trim()).toBe(atEdge.trim());
       expect(await live.textContent()).not.toBe(atEdge);
-
       // A mouse drag of a to (-2, 3.5): announced once it ends. a.b = -12 + 7 = -5.
-      await dragPoint(page, TAG, 'a', [-2, 3.5]);
-      expect(await page.locator(TAG).evaluate((el) => el.state.a)).toEqual([-2, 3.5]);
+      await dragPoint(page, TWO, 'a', [-2, 3.5]);
+      expect((await stateOf(page, TWO)).a).toEqual([-2, 3.5]);
       expect((await live.textContent()).trim()).toBe('a = (\u22122, 3.5); a\u00b7b = \u22125');
     });
   });
 });
 
 describe('heat maps: keyboard, hover, colours', () => {
+  const stops = {}; // the legend's colours, by scale
+
   test('scores (chapter 8): one Tab stop, arrows move the focus, the focused cell\u2019s number is read and ringed; PuOr colours with readable numbers', async () => {
     const TAG = 'ag-qkt-grid';
     await withChapter(env, 'qkt', TAG, async ({ page }) => {
       const grid = page.locator(`${TAG} svg.heatmap`);
-      const cells = grid.locator('[role="gridcell"]');
-      const count = await cells.count();
-      expect(count).toBe(16);
+      expect(await grid.locator('[role="gridcell"]').count()).toBe(16);
       // Roving tabindex: exactly one cell is a Tab stop.
-      expect(await grid.locator('[role="gridcell"][tabindex="0"]').count()).toBe(1);
+      const stop = grid.locator('[role="gridcell"][tabindex="0"]');
+      expect(await stop.count()).toBe(1);
       // Tab into the grid from the control before it, then down one row.
-      const stop = await grid.locator('[role="gridcell"][tabindex="0"]').getAttribute('data-cell');
-      const [i0, j0] = stop.split('-').map(Number);
-      await grid.locator('[role="gridcell"][tabindex="0"]').focus();
+      const [i0, j0] = (await stop.getAttribute('data-cell')).split('-').map(Number);
+      await stop.focus();
       await page.keyboard.press('Shift+Tab');
       await page.keyboard.press('Tab');
-      expect((await focused(page)).key).toMatch(new RegExp(`^g\\[data-cell=${stop}\\]`));
+      expect((await focused(page)).key).toMatch(new RegExp(`^g\\[data-cell=${i0}-${j0}\\]`));
       await page.keyboard.press(i0 < 4 ? 'ArrowDown' : 'ArrowUp');
       const cell = `${i0 < 4 ? i0 + 1 : i0 - 1}-${j0}`;
       const f = await focused(page);
       expect(f.key).toMatch(new RegExp(`^g\\[data-cell=${cell}\\]`));
       expectVisibleFocus(f, 'light');
-      expect(await grid.locator('[role="gridcell"][tabindex="0"]').getAttribute('data-cell')).toBe(cell);
+      expect(await stop.getAttribute('data-cell')).toBe(cell);
       const scores = byRole(await readNumbers(page, TAG), 'score');
       const shown = scores.find((n) => n.key === cell);
       expect(await grid.locator(`[data-cell="${cell}"]`).getAttribute('aria-label')).toContain(shown.text);
-
       // Colours: PuOr over [-m, m], m the largest |score|; the number black or white, 4.5:1 or more.
       const m = Math.max(...scores.map((n) => Math.abs(n.value)));
-      const fills = await cellColours(grid);
-      for (const n of scores) {
-        const { fill, ink } = fills[n.key];
-        expect(rgb(fill).formatHex()).toBe(rgb(interpolatePuOr((n.value / m + 1) / 2)).formatHex());
-        expect(contrast(fill, ink)).toBeGreaterThanOrEqual(4.5);
-      }
+      await expectCellColours(grid, scores, (v) => interpolatePuOr((v / m + 1) / 2));
+      stops.diverging = await grid
+        .locator('linearGradient stop')
+        .evaluateAll((l) => l.map((s) => s.getAttribute('stop-color')));
     });
   });
 
@@ -270,49 +254,34 @@ describe('heat maps: keyboard, hover, colours', () => {
       const readout = page.locator(`${TAG} .hm-readout`);
       const weights = byRole(await readNumbers(page, TAG), 'a');
       expect(weights.length).toBe(await grid.locator('[role="gridcell"]').count());
-      const fills = await cellColours(grid);
-      for (const n of weights) {
-        expect(rgb(fills[n.key].fill).formatHex()).toBe(rgb(interpolateCividis(n.value)).formatHex());
-        expect(contrast(fills[n.key].fill, fills[n.key].ink)).toBeGreaterThanOrEqual(4.5);
-      }
+      await expectCellColours(grid, weights, interpolateCividis);
       // Hover: the readout names the cell and shows its number.
-      const w23 = weights.find((n) => n.key === '2-3');
       await grid.locator('[data-cell="2-3"]').hover();
-      expect(await readout.textContent()).toBe(`A23 = ${w23.text}`);
+      expect(await readout.textContent()).toBe(`A23 = ${weights.find((n) => n.key === '2-3').text}`);
       // Keyboard: into the grid, then right; the readout follows the focus.
       await grid.locator('[role="gridcell"][tabindex="0"]').focus();
-      const start = (await focused(page)).key
+      const [i, j0] = (await focused(page)).key
         .match(/data-cell=(\d+)-(\d+)/)
         .slice(1)
         .map(Number);
       await page.keyboard.press('ArrowRight');
-      const cols = Number(await grid.getAttribute('data-cols'));
-      const [i, j] = [start[0], Math.min(start[1] + 1, cols)];
-      const w = weights.find((n) => n.key === `${i}-${j}`);
-      expect(await readout.textContent()).toBe(`A${i}${j} = ${w.text}`);
+      const j = Math.min(j0 + 1, Number(await grid.getAttribute('data-cols')));
+      expect(await readout.textContent()).toBe(`A${i}${j} = ${weights.find((n) => n.key === `${i}-${j}`).text}`);
       expectVisibleFocus(await focused(page), 'light');
+      stops.sequential = await grid
+        .locator('linearGradient stop')
+        .evaluateAll((l) => l.map((s) => s.getAttribute('stop-color')));
     });
   });
 
-  test('the legend\u2019s colours stay apart under simulated protanopia, deuteranopia and tritanopia', async () => {
-    const stops = (ch, tag) =>
-      withChapter(env, ch, tag, ({ page }) =>
-        page
-          .locator(`${tag} svg.heatmap linearGradient stop`)
-          .evaluateAll((list) => list.map((s) => s.getAttribute('stop-color'))),
-      );
-    const diverging = await stops('qkt', 'ag-qkt-grid');
-    const sequential = await stops('matrix-form', 'ag-matrix-form');
-    expect(diverging).toHaveLength(11);
-    expect(sequential).toHaveLength(11);
+  test('the legend\u2019s colours (read by the two tests above) stay apart under simulated protanopia, deuteranopia and tritanopia', () => {
+    expect(stops.diverging).toHaveLength(11);
+    expect(stops.sequential).toHaveLength(11);
     for (const [name, matrix] of Object.entries(CVD)) {
-      const d = diverging.map((c) => simulate(c, matrix));
-      const s = sequential.map((c) => simulate(c, matrix));
+      const d = stops.diverging.map((c) => simulate(c, matrix));
+      const s = stops.sequential.map((c) => simulate(c, matrix));
       // Neighbouring tenths of the scale differ (ΔE76 ≥ 5: a visible step).
-      for (const [scale, c] of [
-        ['diverging', d],
-        ['sequential', s],
-      ])
+      for (const [scale, c] of Object.entries({ diverging: d, sequential: s }))
         for (let k = 0; k < 10; k += 1)
           expect({ name, k, scale, ok: deltaE(c[k], c[k + 1]) >= 5 }).toEqual({ name, k, scale, ok: true });
       // A positive and a negative value of the same size (at least 20% of the range) look different.

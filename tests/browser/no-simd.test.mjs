@@ -79,24 +79,16 @@ const variantTag = chapters.find((c) => c.id === VARIANT_VIEW)?.tag ?? null;
 
 const env = useEnv();
 let bare; // Chromium without wasm SIMD
-const runs = new Map();
-beforeAll(async () => {
-  bare = await launchChromium({ args: NO_SIMD_ARGS });
-});
+beforeAll(async () => (bare = await launchChromium({ args: NO_SIMD_ARGS })));
 afterAll(async () => bare?.close());
 
-/** One run of the whole tour, started once and shared by the tests. */
-function run(name) {
-  if (!runs.has(name)) {
-    const spec = {
-      simd: { browser: () => env.browser, search: '?agtest=1' },
-      scalar: { browser: () => env.browser, search: '?agtest=1&impl=scalar' },
-      bare: { browser: () => bare, search: '?agtest=1' },
-    }[name];
-    runs.set(name, tour(spec.browser(), spec.search));
-  }
-  return runs.get(name);
-}
+/** One run of the whole tour (simd, scalar: ?impl=scalar, or bare: without SIMD), started once and shared by the tests. */
+const runs = {};
+const run = (name) =>
+  (runs[name] ??= tour(
+    name === 'bare' ? bare : env.browser,
+    name === 'scalar' ? '?agtest=1&impl=scalar' : '?agtest=1',
+  ));
 
 /**
  * Opens the page, then each chapter in turn: waits until its widget has
@@ -109,10 +101,8 @@ async function tour(browser, search) {
   const setup = (page) =>
     page.on('request', (r) => r.url().endsWith('.wasm') && wasm.add(new URL(r.url()).pathname.split('/').pop()));
   return withPage({ ...env, browser }, search, { setup }, async ({ page }) => {
-    const missing = await page.evaluate(
-      (ids) => ids.filter((id) => !document.getElementById(`ch-${id}`)),
-      chapters.map((c) => c.id),
-    );
+    const ids = chapters.map((c) => c.id);
+    const missing = await page.evaluate((list) => list.filter((id) => !document.getElementById(`ch-${id}`)), ids);
     expect(missing).toEqual([]); // the site build is older than web/chapters.js: build it first
     await page.evaluate((attrs) => {
       for (const [tag, values] of Object.entries(attrs))
@@ -210,7 +200,7 @@ describe('an engine without WebAssembly SIMD', () => {
     expect(simdRun.wasm).toEqual(['ag-simd.wasm']);
     expect(simdRun.impl).toBe('simd128');
     expect(simdRun.kinds).toEqual(['simd128/shared', 'simd128/simd128']);
-  }, 80000);
+  }, 240000); // the first two runs of the whole tour
 
   test('every chapter shows the numbers of the simd128 kernels, within the tolerance', async () => {
     const [simdRun, bareRun] = [await run('simd'), await run('bare')];

@@ -12,27 +12,28 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { CHAPTERS } from '../../web/chapters.js';
-import { expectClean, launchChromium, ROOT, waitReady, watchProblems } from './helpers.mjs';
-import { byRole, expectAllLogged, expectClose, one, readNumbers, U } from './shown-numbers.mjs';
+import {
+  expectClean,
+  expectWorkedExample,
+  launchChromium,
+  ROOT,
+  seedCase,
+  waitReady,
+  watchProblems,
+} from './helpers.mjs';
+import { expectAllLogged, one, readNumbers, U } from './shown-numbers.mjs';
 
 const FILE = 'attention-geometry-offline.html';
-const seeds = JSON.parse(readFileSync(join(ROOT, 'tests/data/seeds/worked-examples.json'), 'utf8')).cases;
-const seed = (id) => seeds.find((c) => c.id === id);
 
-let dir;
-let fileUrl;
-let html;
+const dir = mkdtempSync(join(tmpdir(), 'attention-geometry-offline-'));
+copyFileSync(join(ROOT, 'build/site', FILE), join(dir, FILE));
+const html = readFileSync(join(dir, FILE), 'utf8');
+const fileUrl = pathToFileURL(join(dir, FILE)).href;
 let browser;
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'attention-geometry-offline-'));
-  copyFileSync(join(ROOT, 'build/site', FILE), join(dir, FILE));
-  html = readFileSync(join(dir, FILE), 'utf8');
-  fileUrl = pathToFileURL(join(dir, FILE)).href;
-  browser = await launchChromium();
-});
+beforeAll(async () => (browser = await launchChromium()));
 afterAll(async () => {
   await browser?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  rmSync(dir, { recursive: true, force: true });
 });
 
 /**
@@ -45,31 +46,20 @@ async function openOffline(search = '?agtest=1', hash = '') {
   const page = await context.newPage();
   const problems = await watchProblems(page);
   const requests = [];
-  const record = (r) => {
-    requests.push(r.url());
-    if (!['file:', 'data:', 'blob:'].includes(new URL(r.url()).protocol)) problems.foreign.push(r.url());
-  };
-  page.on('request', record);
-  context.on('request', record); // the worker's requests too
+  // The page's requests and its worker's.
+  for (const source of [page, context])
+    source.on('request', (r) => {
+      requests.push(r.url());
+      if (!['file:', 'data:', 'blob:'].includes(new URL(r.url()).protocol)) problems.foreign.push(r.url());
+    });
   await page.goto(`${fileUrl}${search}${hash}`);
   // The file is 1.6 MB of HTML to parse: allow for a busy machine.
   await page.waitForSelector('body[data-state="ready"]', { timeout: 40000 });
   return { page, context, problems, requests };
 }
 
-/** The worked example's scores and weights against the articles' numbers. */
-function expectArticleNumbers(numbers) {
-  const scores = seed('worked-scores').expected;
-  const weights = seed('worked-softmax-unscaled').expected;
-  const shownScores = byRole(numbers, 'score');
-  const shownWeights = byRole(numbers, 'weight');
-  expect(shownScores).toHaveLength(3);
-  expect(shownWeights).toHaveLength(3);
-  // Exact small integers: the scores are exact in float32.
-  shownScores.forEach((s, j) => expect(s.value).toBe(scores[j]));
-  // softmax in float32 of (5, -4, 0): a few ulps of each weight, relative.
-  shownWeights.forEach((w, j) => expectClose(w.value, weights[j], 64 * U * weights[j] + 1e-9, `weight ${j + 1}`));
-}
+/** The worked example's scores (exact in float32) and weights (softmax in float32: a few ulps, relative). */
+const expectArticleNumbers = (numbers) => expectWorkedExample(numbers, (w) => 64 * U * w + 1e-9);
 
 describe('the offline single-file page', () => {
   test('the file: strict CSP with the inline script hash, notices inside, no absolute path of this machine', () => {
@@ -141,7 +131,7 @@ describe('the offline single-file page', () => {
     });
     expect(await page.evaluate((t) => document.querySelector(t).dataset.run, tag)).toBe('done');
     const numbers = await readNumbers(page, tag);
-    const sigma = seed('sqrt-d-spread-64').expected;
+    const sigma = seedCase('sqrt-d-spread-64').expected;
     // Sample standard deviation of 20000 products: within 4 standard errors of sqrt(64).
     expect(Math.abs(one(numbers, 'std').value - sigma)).toBeLessThanOrEqual((4 * sigma) / Math.sqrt(2 * 20000));
     expect(

@@ -162,12 +162,15 @@ async function fieldsOf() {
   return fields;
 }
 
-const widgetReady = (tag) => async (tab) => {
-  await tab.waitForSelector('body[data-state="ready"]', { timeout: 20000 });
-  await tab.locator(tag).first().scrollIntoViewIfNeeded();
-  // Ready, or stale (inputs that cannot be computed are refused with a note): never left loading.
-  await tab.waitForSelector(`${tag}[data-status="ready"], ${tag}[data-status="stale"]`, { timeout: 20000 });
-};
+/** Waits for the page (body[data-state=<state>]), then for its widget `tag` (scrolled into view): ready, or stale
+ * (inputs that cannot be computed are refused with a note), never left loading. */
+const widgetReady =
+  (tag, state = '="ready"') =>
+  async (tab) => {
+    await tab.waitForSelector(`body[data-state${state}]`, { timeout: 20000 });
+    await tab.locator(tag).first().scrollIntoViewIfNeeded();
+    await tab.waitForSelector(`${tag}[data-status="ready"], ${tag}[data-status="stale"]`, { timeout: 20000 });
+  };
 
 describe('hostile addresses', () => {
   let FIELDS;
@@ -214,13 +217,7 @@ describe('hostile addresses', () => {
       [`ch=multi-head&s=${s(`v=1&words=${HOSTILE[11]}&h=${HOSTILE[5]}`)}&id=${h(6)}`, 'ag-multi-head'],
     ];
     for (const [query, tag] of cases) {
-      await expectSafe(`embed.html?agtest=1&${query}`, {
-        script: 'embed.js',
-        ready: async (tab) => {
-          await tab.waitForSelector('body[data-state]', { timeout: 20000 });
-          await tab.waitForSelector(`${tag}[data-status="ready"], ${tag}[data-status="stale"]`, { timeout: 20000 });
-        },
-      });
+      await expectSafe(`embed.html?agtest=1&${query}`, { script: 'embed.js', ready: widgetReady(tag, '') });
     }
   });
 });

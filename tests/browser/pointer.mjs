@@ -5,25 +5,22 @@ import { stateOf } from './helpers.mjs';
 
 /** Screen position of plot coordinates (x, y) in the widget's d3 plane. */
 async function planePoint(page, tag, [x, y]) {
-  return page
-    .locator(tag)
-    .first()
-    .evaluate(
-      (el, [px, py]) => {
-        const svg = el.shadowRoot.querySelector('svg.plane');
-        const extent = Number(svg.dataset.extent);
-        const margin = Number(svg.dataset.margin);
-        const box = svg.viewBox.baseVal;
-        const vx = margin + ((px + extent) / (2 * extent)) * (box.width - 2 * margin);
-        const vy = box.height - margin - ((py + extent) / (2 * extent)) * (box.height - 2 * margin);
-        const p = svg.createSVGPoint();
-        p.x = vx;
-        p.y = vy;
-        const s = p.matrixTransform(svg.getScreenCTM());
-        return { x: s.x, y: s.y };
-      },
-      [x, y],
-    );
+  return page.locator(`${tag} >> nth=0`).evaluate(
+    (el, [px, py]) => {
+      const svg = el.shadowRoot.querySelector('svg.plane');
+      const extent = Number(svg.dataset.extent);
+      const margin = Number(svg.dataset.margin);
+      const box = svg.viewBox.baseVal;
+      const vx = margin + ((px + extent) / (2 * extent)) * (box.width - 2 * margin);
+      const vy = box.height - margin - ((py + extent) / (2 * extent)) * (box.height - 2 * margin);
+      const p = svg.createSVGPoint();
+      p.x = vx;
+      p.y = vy;
+      const s = p.matrixTransform(svg.getScreenCTM());
+      return { x: s.x, y: s.y };
+    },
+    [x, y],
+  );
 }
 
 /** Drags the point `name` (data-point) to plot coordinates `to` with the mouse. */
@@ -48,10 +45,7 @@ export async function dragTo(page, tag, name, to) {
   const scrollBefore = await page.evaluate(() => window.scrollY);
   await dragPoint(page, tag, name, to);
   expect(await page.evaluate(() => window.scrollY)).toBe(scrollBefore);
-  const field = await page
-    .locator(tag)
-    .first()
-    .evaluate((el, n) => el.state[n] ?? null, name);
+  const field = await page.locator(`${tag} >> nth=0`).evaluate((el, n) => el.state[n] ?? null, name);
   if (field !== null) expect(field).toEqual(to);
 }
 

@@ -30,66 +30,52 @@ const statuses = (page) =>
   );
 
 describe('printing', () => {
-  test('printing from the top of the page renders every widget first', async () => {
-    await withPage(env, '?agtest=1', async ({ page }) => {
-      await page.waitForSelector(`${TAGS[0]}[data-status="ready"]`, { timeout: 20000 });
-      const before = await statuses(page);
-      // The premise: most widgets far down have not started.
-      expect(Object.values(before).filter((s) => s === null).length).toBeGreaterThan(TAGS.length / 2);
+  test('in print the page and the widgets take the light colours and drop their controls, even in the dark scheme; printing from the top of the page renders every widget first', async () => {
+    await withPage(env, '?agtest=1', dark, async ({ page }) => {
+      const tag = TAGS[0];
+      await page.waitForSelector(`${tag}[data-status="ready"]`, { timeout: 20000 });
+      const look = () =>
+        page.evaluate((t) => {
+          const w = document.querySelector(t).shadowRoot;
+          const display = (el) => getComputedStyle(el).display;
+          return {
+            body: getComputedStyle(document.body).color,
+            widget: getComputedStyle(w.querySelector('.widget')).color,
+            toc: display(document.querySelector('#toc')),
+            readingBar: display(document.querySelector('#reading-bar')),
+            pagers: [...document.querySelectorAll('.chapter-pager')].map(display),
+            menu: display(document.querySelector('.page-toolbar')),
+            actions: display(w.querySelector('.toolbar-actions')),
+            computedBy: display(w.querySelector('.computed-by')),
+          };
+        }, tag);
+      const screen = await look();
+      // The premise: on screen the dark scheme has light text (#e8e6e1) and shows the controls.
+      expect([screen.body, screen.widget]).toEqual(['rgb(232, 230, 225)', 'rgb(232, 230, 225)']);
+      for (const shown of [screen.toc, screen.readingBar, screen.actions]) expect(shown).not.toBe('none');
+      expect(screen.pagers).toHaveLength(CHAPTERS.length);
+      expect(screen.pagers.filter((d) => d === 'none')).toEqual([]);
+      await page.emulateMedia({ media: 'print', colorScheme: 'dark' });
+      const print = await look();
+      // The light text colour (#1d1f23, web/style.css and styles/widget.css); neither the contents, the reading
+      // bar, the links to the chapters before and after nor the controls are printed.
+      expect([print.body, print.widget]).toEqual(['rgb(29, 31, 35)', 'rgb(29, 31, 35)']);
+      for (const hidden of [print.toc, print.readingBar, print.menu, print.actions]) expect(hidden).toBe('none');
+      expect(new Set(print.pagers)).toEqual(new Set(['none']));
+      expect(print.computedBy).not.toBe('none');
+      await page.emulateMedia({ media: 'screen', colorScheme: 'dark' });
+
+      // Printing from the top of the page renders every widget first. The premise: most have not started.
+      expect(Object.values(await statuses(page)).filter((s) => s === null).length).toBeGreaterThan(TAGS.length / 2);
       const pdf = await page.pdf({ format: 'A4' });
       expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
-      const after = await statuses(page);
-      const notReady = Object.entries(after).filter(([, s]) => s !== 'ready');
-      expect(notReady).toEqual([]);
+      expect(Object.entries(await statuses(page)).filter(([, s]) => s !== 'ready')).toEqual([]);
       // Every widget shows numbers from the engine, not its placeholder.
       const placeholders = await page.evaluate(
         (tags) => tags.filter((t) => document.querySelector(t).shadowRoot.querySelector('.placeholder')),
         TAGS,
       );
       expect(placeholders).toEqual([]);
-    });
-  });
-
-  test('in print the page and the widgets take the light colours and drop their controls, even in the dark scheme', async () => {
-    await withPage(env, '?agtest=1', dark, async ({ page }) => {
-      const tag = TAGS[0];
-      await page.waitForSelector(`${tag}[data-status="ready"]`, { timeout: 20000 });
-      const look = () =>
-        page.evaluate((t) => {
-          const w = document.querySelector(t);
-          const frame = w.shadowRoot.querySelector('.widget');
-          return {
-            body: getComputedStyle(document.body).color,
-            widget: getComputedStyle(frame).color,
-            toc: getComputedStyle(document.querySelector('#toc')).display,
-            readingBar: getComputedStyle(document.querySelector('#reading-bar')).display,
-            pagers: [...document.querySelectorAll('.chapter-pager')].map((p) => getComputedStyle(p).display),
-            menu: getComputedStyle(document.querySelector('.page-toolbar')).display,
-            actions: getComputedStyle(w.shadowRoot.querySelector('.toolbar-actions')).display,
-            computedBy: getComputedStyle(w.shadowRoot.querySelector('.computed-by')).display,
-          };
-        }, tag);
-      const screen = await look();
-      // The premise: on screen the dark scheme has light text (#e8e6e1) and shows the controls.
-      expect(screen.body).toBe('rgb(232, 230, 225)');
-      expect(screen.widget).toBe('rgb(232, 230, 225)');
-      expect(screen.toc).not.toBe('none');
-      expect(screen.readingBar).not.toBe('none');
-      expect(screen.pagers).toHaveLength(CHAPTERS.length);
-      expect(screen.pagers.filter((d) => d === 'none')).toEqual([]);
-      expect(screen.actions).not.toBe('none');
-      await page.emulateMedia({ media: 'print', colorScheme: 'dark' });
-      const print = await look();
-      // The light text colour (#1d1f23, web/style.css and styles/widget.css).
-      expect(print.body).toBe('rgb(29, 31, 35)');
-      expect(print.widget).toBe('rgb(29, 31, 35)');
-      expect(print.toc).toBe('none');
-      // Neither the reading bar nor the links to the chapters before and after are printed.
-      expect(print.readingBar).toBe('none');
-      expect(new Set(print.pagers)).toEqual(new Set(['none']));
-      expect(print.menu).toBe('none');
-      expect(print.actions).toBe('none');
-      expect(print.computedBy).not.toBe('none');
     });
   });
 
@@ -175,38 +161,28 @@ describe('printing', () => {
     phone.forEach((f, i) => expect(Math.abs(f - desktop[i])).toBeLessThan(0.02));
   });
 
-  test('on paper, colours drawn as backgrounds print, and a figure whose experiment still runs says so', async () => {
-    await withEmbed(env, 'w=ag-worked-example', 'ag-worked-example', async ({ page }) => {
-      await page.emulateMedia({ media: 'print' });
+  test('a widget on a page with no colours of its own (embed.html) prints light too; on paper, colours drawn as backgrounds print, and a figure whose experiment still runs says so', async () => {
+    const tag = 'ag-worked-example';
+    await withEmbed(env, `w=${tag}`, tag, dark, async ({ page }) => {
       const look = () =>
-        page.evaluate(() => {
-          const w = document.querySelector('ag-worked-example');
-          const body = w.shadowRoot.querySelector('.body');
-          return { adjust: getComputedStyle(body).printColorAdjust, note: getComputedStyle(body, '::before').content };
-        });
-      const idle = await look();
-      expect(idle.adjust).toBe('exact');
-      expect(idle.note).toBe('none');
+        page.evaluate((t) => {
+          const root = document.querySelector(t).shadowRoot;
+          const body = root.querySelector('.body');
+          return {
+            colour: getComputedStyle(root.querySelector('.widget')).color,
+            adjust: getComputedStyle(body).printColorAdjust,
+            note: getComputedStyle(body, '::before').content,
+          };
+        }, tag);
+      // The widget's own defaults (styles/widget.css): #e8e6e1 on a dark screen, #1d1f23 on paper.
+      expect((await look()).colour).toBe('rgb(232, 230, 225)');
+      await page.emulateMedia({ media: 'print', colorScheme: 'dark' });
+      expect(await look()).toEqual({ colour: 'rgb(29, 31, 35)', adjust: 'exact', note: 'none' });
       // data-run="running" is what the worker-driven chapters set while their experiment runs.
-      await page.evaluate(() => document.querySelector('ag-worked-example').setAttribute('data-run', 'running'));
+      await page.evaluate((t) => document.querySelector(t).setAttribute('data-run', 'running'), tag);
       expect((await look()).note).toMatch(/still running: print again once it has finished/);
       await page.emulateMedia({ media: 'screen' });
       expect((await look()).note).toBe('none');
-    });
-  });
-
-  test('a widget on a page with no colours of its own (embed.html) prints light too', async () => {
-    const tag = 'ag-worked-example';
-    await withEmbed(env, `w=${tag}`, tag, dark, async ({ page }) => {
-      const colour = () =>
-        page.evaluate(
-          (t) => getComputedStyle(document.querySelector(t).shadowRoot.querySelector('.widget')).color,
-          tag,
-        );
-      // The widget's own defaults (styles/widget.css): #e8e6e1 on a dark screen, #1d1f23 on paper.
-      expect(await colour()).toBe('rgb(232, 230, 225)');
-      await page.emulateMedia({ media: 'print', colorScheme: 'dark' });
-      expect(await colour()).toBe('rgb(29, 31, 35)');
     });
   });
 });

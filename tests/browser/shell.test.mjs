@@ -1,5 +1,6 @@
-// The page shell: the tour (table of contents, anchors), old links, hostile
-// links, the wasm-load error state and the wrong-MIME fallback.
+// The page shell: the tour (table of contents, anchors, numbers, the reading
+// bar, previous/next links), links old and hostile, the wasm-load error state
+// and the wrong-MIME fallback.
 import { describe, expect, test } from '@jest/globals';
 import { CHAPTERS } from '../../web/chapters.js';
 import {
@@ -24,21 +25,6 @@ const withTour = (path, options, fn) => withPage(env, `?agtest=1${path}`, option
 const OLD_LINK = '?q=0.5,-1,2,0.25&k=2,0.125,-3,1;-0.5,4,1.5,-2;7,7,-7,7&scale=sqrt-dk';
 
 describe('the page shell', () => {
-  test('lists the chapters with stable anchors; a chapter anchor starts its widget', async () => {
-    await withTour('', async ({ page }) => {
-      const anchors = await page.$$eval('#toc a', (els) => els.map((a) => a.getAttribute('href')));
-      // One anchor per record of the tour (web/chapters.js), in its order.
-      expect(anchors).toEqual(CHAPTERS.map((c) => `#ch-${c.id}`));
-      expect(anchors.length).toBe(16 + 9); // part 1 (with the cost of attention) and part 2
-      expect(anchors).toEqual(expect.arrayContaining(['#ch-dot-product', '#ch-worked-example']));
-      for (const href of anchors) expect(await page.locator(href).count()).toBe(1);
-      // Lazy start: the worked example (far below) has not started.
-      expect(await page.locator('ag-worked-example').getAttribute('data-status')).toBeNull();
-      await page.locator('#toc a[href="#ch-worked-example"]').click();
-      await waitReady(page, 'ag-worked-example');
-    });
-  });
-
   test.each(['#ch-projection', '&ch=projection&v=1&a=1,2#ch-projection'])(
     'a link to a chapter (%s) puts the focus on it: the first Tab stays in that chapter',
     async (link) => {
@@ -63,12 +49,8 @@ describe('the page shell', () => {
       await waitReady(page, 'ag-worked-example');
       const state = await stateOf(page, 'ag-worked-example');
       const q = [0.5, -1, 2, 0.25];
-      expect(state).toMatchObject({
-        q,
-        k: rowsOf('2,0.125,-3,1;-0.5,4,1.5,-2;7,7,-7,7'),
-        scaled: true,
-        step: 'output',
-      });
+      const k = rowsOf('2,0.125,-3,1;-0.5,4,1.5,-2;7,7,-7,7');
+      expect(state).toMatchObject({ q, k, scaled: true, step: 'output' });
       // float64 reference of the scaled scores q.k_j / 2.
       const ref = state.k.map((row) => row.reduce((sum, x, i) => sum + x * q[i], 0) / 2);
       byRole(await readNumbers(page, 'ag-worked-example'), 'scaled-score').forEach((x, j) =>
@@ -153,13 +135,10 @@ const TITLE = Object.fromEntries(CHAPTERS.map((c) => [c.id, c.title]));
 const bar = (page) =>
   page.evaluate(() => {
     const nav = document.querySelector('#reading-bar');
-    const r = nav.getBoundingClientRect();
+    const { top, bottom, height, width } = nav.getBoundingClientRect();
     const marked = (root) => [...root.querySelectorAll('a[aria-current]')].map((a) => a.getAttribute('href'));
     return {
-      top: r.top,
-      bottom: r.bottom,
-      height: r.height,
-      width: r.width,
+      ...{ top, bottom, height, width },
       position: getComputedStyle(nav).position,
       where: nav.querySelector('.rb-where').textContent.replace(/\s+/g, ' ').trim(),
       current: marked(nav),
@@ -179,10 +158,7 @@ const barMarks = (page, id) =>
 
 /** Scrolls the chapter `id` to the top and waits until the bar marks it. */
 async function scrollToChapter(page, id) {
-  await page.evaluate(
-    (el) => document.getElementById(el).scrollIntoView({ block: 'start', behavior: 'instant' }),
-    `ch-${id}`,
-  );
+  await page.locator(`#ch-${id}`).evaluate((el) => el.scrollIntoView({ block: 'start', behavior: 'instant' }));
   await barMarks(page, id);
 }
 
@@ -227,30 +203,29 @@ describe('reading the tour: the reading bar, previous/next links, numbers throug
     },
   );
 
-  test('chapters are numbered 1 to 25 through both parts, each part named, alike in the contents, headings and bar', async () => {
+  test('the tour: one stable anchor per chapter, lazy starts; numbered 1 to 25 through both named parts alike in the contents, headings and bar; previous/next links under each chapter; the bar\u2019s dark colours and reduced motion', async () => {
     await withTour('', async ({ page }) => {
+      const anchors = await page.$$eval('#toc a', (els) => els.map((a) => a.getAttribute('href')));
+      // One anchor per record of the tour (web/chapters.js), in its order.
+      expect(anchors).toEqual(CHAPTERS.map((c) => `#ch-${c.id}`));
+      expect(anchors.length).toBe(16 + 9); // part 1 (with the cost of attention) and part 2
+      for (const href of anchors) expect(await page.locator(href).count()).toBe(1);
+      // Lazy start: the worked example (far below) has not started.
+      expect(await page.locator('ag-worked-example').getAttribute('data-status')).toBeNull();
+
       const texts = (selector) => page.$$eval(selector, (els) => els.map((e) => e.textContent.trim()));
       const expected = CHAPTERS.map((c) => `${NUMBER[c.id]}. ${c.title}`);
       expect(NUMBER.values).toBe(PART_1 + 1); // part 2 goes on from part 1
-      expect(await texts('#toc li a')).toEqual(expected);
-      expect(await texts('#reading-bar li a')).toEqual(expected);
-      expect(await texts('main section.chapter h2')).toEqual(expected);
+      for (const where of ['#toc li a', '#reading-bar li a', 'main section.chapter h2'])
+        expect(await texts(where)).toEqual(expected);
       for (const where of ['#toc', '#reading-bar', '#chapters']) {
         const parts = await texts(`${where} .toc-part, ${where} .part-heading`);
-        expect(parts).toHaveLength(2);
-        expect(parts[0]).toMatch(/^Part 1: /);
-        expect(parts[1]).toMatch(/^Part 2: /);
+        expect(parts).toEqual([expect.stringMatching(/^Part 1: /), expect.stringMatching(/^Part 2: /)]);
       }
       // Each part's list starts at its first number (read by screen readers).
       expect(await page.$$eval('#toc ol', (ols) => ols.map((o) => o.start))).toEqual([1, PART_1 + 1]);
-      // The bar names the part of the chapter in view.
-      await scrollToChapter(page, 'values');
-      expect((await bar(page)).where).toMatch(/Part 2: /);
-    });
-  });
 
-  test('under each chapter, outside its section: links to the chapters before and after, which go there', async () => {
-    await withTour('', async ({ page }) => {
+      // Under each chapter, outside its section: links to the chapters before and after.
       const pagers = await page.$$eval('main section.chapter', (sections) =>
         sections.map((s) => {
           const pager = s.nextElementSibling;
@@ -265,13 +240,33 @@ describe('reading the tour: the reading bar, previous/next links, numbers throug
           };
         }),
       );
+      const to = (j, dir) =>
+        CHAPTERS[j] ? { href: `#ch-${CHAPTERS[j].id}`, text: `${dir}: ${j + 1}. ${CHAPTERS[j].title}` } : null;
       expect(pagers).toEqual(
-        CHAPTERS.map((c, i) => {
-          const to = (j, dir) =>
-            CHAPTERS[j] ? { href: `#ch-${CHAPTERS[j].id}`, text: `${dir}: ${j + 1}. ${CHAPTERS[j].title}` } : null;
-          return { inside: 0, prev: to(i - 1, 'Previous'), next: to(i + 1, 'Next') };
-        }),
+        CHAPTERS.map((c, i) => ({ inside: 0, prev: to(i - 1, 'Previous'), next: to(i + 1, 'Next') })),
       );
+
+      // The bar has the page's colours, and its progress line moves; in the dark scheme under reduced motion,
+      // the dark background (#15171b, web/style.css) and no movement.
+      const look = () =>
+        page.evaluate(() => ({
+          bar: getComputedStyle(document.querySelector('#reading-bar')).backgroundColor,
+          page: getComputedStyle(document.body).backgroundColor,
+          motion: getComputedStyle(document.querySelector('#reading-bar .rb-fill')).transitionDuration,
+        }));
+      const light = await look();
+      expect(light.bar).toBe(light.page);
+      expect(light.motion).not.toBe('0s');
+      await page.emulateMedia({ colorScheme: 'dark', reducedMotion: 'reduce' });
+      expect(await look()).toEqual({ bar: 'rgb(21, 23, 27)', page: 'rgb(21, 23, 27)', motion: '0s' });
+      await page.emulateMedia({ colorScheme: 'light', reducedMotion: 'no-preference' });
+
+      // A chapter anchor starts its widget.
+      await page.locator('#toc a[href="#ch-worked-example"]').click();
+      await waitReady(page, 'ag-worked-example');
+      // The bar names the part of the chapter in view.
+      await scrollToChapter(page, 'values');
+      expect((await bar(page)).where).toMatch(/Part 2: /);
       // From the last chapter of part 1 to the first of part 2, and back.
       await scrollToChapter(page, 'pitfalls');
       await page.locator('#ch-pitfalls + .chapter-pager .pager-next').click();
@@ -319,24 +314,6 @@ describe('reading the tour: the reading bar, previous/next links, numbers throug
       // The focus goes with the reader: to the chosen chapter (its section), not back to the page.
       expect((await focused()).id).toBe('ch-values');
     });
-  });
-
-  test('the bar takes the dark colours, and its progress line does not move under reduced motion', async () => {
-    const look = (options) =>
-      withTour('', options, ({ page }) =>
-        page.evaluate(() => ({
-          bar: getComputedStyle(document.querySelector('#reading-bar')).backgroundColor,
-          page: getComputedStyle(document.body).backgroundColor,
-          motion: getComputedStyle(document.querySelector('#reading-bar .rb-fill')).transitionDuration,
-        })),
-      );
-    const light = await look({});
-    expect(light.bar).toBe(light.page);
-    expect(light.motion).not.toBe('0s');
-    const dark = await look({ colorScheme: 'dark', setup: (p) => p.emulateMedia({ reducedMotion: 'reduce' }) });
-    expect(dark.bar).toBe('rgb(21, 23, 27)'); // the dark background, #15171b (web/style.css)
-    expect(dark.bar).toBe(dark.page);
-    expect(dark.motion).toBe('0s');
   });
 
   test.each(['ch=values', 'w=ag-value-mix'])(

@@ -15,22 +15,19 @@ export { U } from '../reference/float64.mjs';
  * the shown separator is the flipped one (checked against the slot's data-sign).
  */
 export async function readNumbers(page, tag) {
-  const items = await page
-    .locator(tag)
-    .first()
-    .evaluate((el) =>
-      [...el.shadowRoot.querySelectorAll('[data-value]')].map((n) => {
-        const sep = n.dataset.sign === undefined ? null : n.closest('.term')?.querySelector(':scope > .sep');
-        return {
-          role: n.dataset.role,
-          key: n.dataset.key ?? null,
-          text: n.textContent,
-          value: Number(n.dataset.value),
-          sign: n.dataset.sign ?? null,
-          sep: sep ? { op: sep.dataset.op, text: sep.textContent.trim() } : null,
-        };
-      }),
-    );
+  const items = await page.locator(`${tag} >> nth=0`).evaluate((el) =>
+    [...el.shadowRoot.querySelectorAll('[data-value]')].map((n) => {
+      const sep = n.dataset.sign === undefined ? null : n.closest('.term')?.querySelector(':scope > .sep');
+      return {
+        role: n.dataset.role,
+        key: n.dataset.key ?? null,
+        text: n.textContent,
+        value: Number(n.dataset.value),
+        sign: n.dataset.sign ?? null,
+        sep: sep ? { op: sep.dataset.op, text: sep.textContent.trim() } : null,
+      };
+    }),
+  );
   return items.map((item) => {
     const parsed = Number(item.text.replace(/\u2212/g, '-').replace(/\u00b0$/, ''));
     if (item.sign === null) return { ...item, shown: parsed };
@@ -84,7 +81,7 @@ export function unloggedNumbers(el) {
  * kernel-call log (test mode). Returns how many were checked.
  */
 export async function expectAllLogged(page, tag) {
-  const missing = await page.locator(tag).first().evaluate(unloggedNumbers);
+  const missing = await page.locator(`${tag} >> nth=0`).evaluate(unloggedNumbers);
   expect(missing.log).toBeGreaterThan(0);
   expect(missing.count).toBeGreaterThan(0);
   expect(missing.missing).toEqual([]);

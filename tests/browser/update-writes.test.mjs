@@ -21,20 +21,11 @@ function mutationsDuring(page, tag, change) {
   return page.locator(tag).evaluate((el, kind) => {
     const records = [];
     const observer = new MutationObserver((list) => records.push(...list));
-    const options = {
-      subtree: true,
-      attributes: true,
-      characterData: true,
-      childList: true,
-      attributeOldValue: true,
-      characterDataOldValue: true,
-    };
-    observer.observe(el.shadowRoot, options);
+    const all = { subtree: true, attributes: true, characterData: true, childList: true };
+    observer.observe(el.shadowRoot, { ...all, attributeOldValue: true, characterDataOldValue: true });
     observer.observe(el, { attributes: true, attributeOldValue: true });
-    if (kind === 'same') {
-      const same = el.stateText;
-      el.stateText = same;
-    } else el.setState({ k: el.state.k.map((r, i) => (i === 1 ? [r[0] + 0.25, r[1]] : r)) });
+    if (kind === 'same') el.stateText = String(el.stateText);
+    else el.setState({ k: el.state.k.map((r, i) => (i === 1 ? [r[0] + 0.25, r[1]] : r)) });
     records.push(...observer.takeRecords());
     observer.disconnect();
     const name = (n) =>
