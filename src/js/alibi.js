@@ -7,6 +7,8 @@ import { positiveInt } from './tensor.js';
 
 /** The largest query-key distance |i + P - j| (registry.inc: an exact float, one rounding of the bias). */
 export const ALIBI_MAX_DISTANCE = 2 ** 24;
+/** The most heads `alibiSlopes` (and `alibi: true`) gives slopes for. */
+const ALIBI_MAX_HEADS = 65536;
 
 /**
  * The h slopes of the paper's rule, in float64: for h a power of two,
@@ -29,14 +31,20 @@ function slopes(h) {
  */
 export function alibiOption(m, value, hq) {
   if (value === undefined || value === false) return null;
-  if (value === true) return Float32Array.from(slopes(hq));
+  if (value === true) {
+    if (hq > ALIBI_MAX_HEADS)
+      throw new RangeError(
+        `${m}: options.alibi: true needs the slopes of h_q = ${hq} query heads; alibiSlopes gives at most ${ALIBI_MAX_HEADS}`,
+      );
+    return Float32Array.from(slopes(hq));
+  }
   if (!Array.isArray(value) && !(ArrayBuffer.isView(value) && !(value instanceof DataView)))
     throw new TypeError(
       `${m}: options.alibi must be true, false or an array of h_q = ${hq} slopes (one per query head); got ${describeValue(value)}`,
     );
   if (value.length !== hq)
     throw new RangeError(
-      `${m}: options.alibi has ${value.length} slopes but Q has h_q = ${hq} heads (one slope per query head)`,
+      `${m}: options.alibi has ${value.length} slope${value.length === 1 ? '' : 's'} but the attention has h_q = ${hq} query heads (Q's head axis, or K's and V's when Q's is 1 and broadcast): one slope per query head`,
     );
   return Float32Array.from(value, (x, i) => {
     if (typeof x !== 'number')
@@ -53,6 +61,6 @@ export const alibiMethods = {
    * what `attention(..., { alibi: true })` uses. Shapes and errors: index.d.ts.
    */
   alibiSlopes(h) {
-    return Float32Array.from(slopes(positiveInt('alibiSlopes', 'h', h, 65536)));
+    return Float32Array.from(slopes(positiveInt('alibiSlopes', 'h', h, ALIBI_MAX_HEADS)));
   },
 };

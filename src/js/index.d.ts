@@ -212,7 +212,9 @@ export interface AttentionOptions {
    * and scores then have P + Tk columns). With `causal`, query i sits at position P + i and
    * sees keys 0..P + i. The result carries `presentKey` and `presentValue`, the joined rows,
    * for the next call. Both or neither (TypeError); other shapes are a RangeError naming the
-   * option; a non-finite entry is a RangeError naming it.
+   * option; a non-finite entry is a RangeError naming it. P is at least 1 (an empty cache is
+   * a RangeError): the first call of a decode loop passes no cache, and its K and V are the
+   * cache of the next call (with `rope`, K turned: `rope(K)` at positions 0..Tk - 1).
    */
   pastKey?: TensorLike;
   /** The values of the KV cache: see {@link AttentionOptions.pastKey}. */
@@ -625,7 +627,7 @@ export interface AttentionGeometry {
    *   `returnWeights: true`.
    * @throws RangeError for shapes that do not fit (naming the argument, the shape received
    *   and the shape expected), an h_kv that does not divide h_q or K and V with different
-   *   head counts (naming h_q, h_kv and the three shapes), non-finite Q, K or V, or scores scale * q.k that overflow
+   *   head counts other than 1 (naming h_q, h_kv and the three shapes), non-finite Q, K or V, or scores scale * q.k that overflow
    *   float32 (the weights would be NaN), naming the first such score in the flat
    *   [..., Tq, Tk] order on both paths.
    */

@@ -452,7 +452,26 @@ const CASES = [
     'attention alibi of the wrong length',
     (ag) => ag.attention({ data: new Float32Array(8), shape: [2, 2, 2] }, I2, I2, { alibi: [0.5] }),
     RangeError,
-    ['attention', 'options.alibi has 1 slopes', 'h_q = 2'],
+    ['attention', 'options.alibi has 1 slope but', 'h_q = 2'],
+  ],
+  [
+    // Q's head axis is 1 and broadcast against K's and V's 4: the heads counted are the 4.
+    'attention alibi of the wrong length with Q broadcast over the heads',
+    (ag) =>
+      ag.attention(
+        { data: new Float32Array(8), shape: [1, 2, 4] },
+        { data: new Float32Array(48), shape: [4, 3, 4] },
+        { data: new Float32Array(24), shape: [4, 3, 2] },
+        { alibi: [1] },
+      ),
+    RangeError,
+    ['attention', 'options.alibi has 1 slope but', 'h_q = 4 query heads', "K's and V's when Q's is 1"],
+  ],
+  [
+    "attention alibi: true beyond alibiSlopes' head count",
+    (ag) => ag.attention({ data: new Float32Array(70000), shape: [70000, 1, 1] }, [[1]], [[1]], { alibi: true }),
+    RangeError,
+    ['attention', 'options.alibi: true', 'h_q = 70000', 'at most 65536'],
   ],
   [
     'attention alibi not an array',
