@@ -94,11 +94,11 @@ function projectionOverflow(module, m, work, projections, output) {
  * The RangeError for an attention kernel's overflow status (1 + the flat
  * index of the first overflowed score, INT32_MAX when it did not fit).
  */
-function scoreOverflow(m, what, shape, status) {
-  if (status < 0x7fffffff) return overflowError(m, what, shape, status - 1);
+function scoreOverflow(m, what, shape, status, remedy = 'scale the inputs down') {
+  if (status < 0x7fffffff) return overflowError(m, what, shape, status - 1, remedy);
   return new RangeError(
     `${m}: ${what} overflowed float32 at flat index 2147483646 or beyond although the inputs are finite ` +
-      `(the shape of ${what} is ${formatShape(shape)}); scale the inputs down`,
+      `(the shape of ${what} is ${formatShape(shape)}); ${remedy}`,
   );
 }
 
@@ -213,8 +213,8 @@ function windowOption(m, value, causal) {
 /**
  * The KV cache options of attention: pastKey and pastValue (both or neither,
  * TypeError otherwise), each of K's (V's) rank with the same leading shape
- * and width, and the same number P of cached rows (RangeError naming the
- * option otherwise). Returns null, or { key, value, P } with the tensors.
+ * and width, and the same number P ≥ 0 of cached rows (RangeError naming the
+ * option otherwise; P = 0 is the empty cache of a decode's first step). Returns null, or { key, value, P } with the tensors.
  */
 function kvCacheOption(m, o, K, V) {
   if (o.pastKey === undefined && o.pastValue === undefined) return null;
@@ -225,7 +225,7 @@ function kvCacheOption(m, o, K, V) {
   const past = (name, t, of) => {
     const lead = t.shape.slice(0, -2);
     const expected = `${formatShape([...lead, 'P', t.shape.at(-1)])} (the shape of ${of} ${formatShape(t.shape)} with P cached rows)`;
-    const x = toTensorRank(m, `options.${name}`, o[name], [t.shape.length], expected);
+    const x = toTensorRank(m, `options.${name}`, o[name], [t.shape.length], expected, { emptyAxis: -2 });
     if (x.shape.at(-1) !== t.shape.at(-1) || x.shape.slice(0, -2).join() !== lead.join())
       throw shapeError(m, `options.${name}`, x.shape, expected);
     return x;
@@ -424,8 +424,9 @@ export const attentionMethods = {
       Q: { shape: Q.shape, data: Q.data },
       K: { shape: K.shape, data: K.data },
       V: { shape: V.shape, data: V.data },
-      pastKey: cache && { shape: cache.key.shape, data: cache.key.data, name: 'options.pastKey' },
-      pastValue: cache && { shape: cache.value.shape, data: cache.value.data, name: 'options.pastValue' },
+      // An empty cache (P = 0, the first step of a decode) has no rows to copy.
+      pastKey: P > 0 && { shape: cache.key.shape, data: cache.key.data, name: 'options.pastKey' },
+      pastValue: P > 0 && { shape: cache.value.shape, data: cache.value.data, name: 'options.pastValue' },
       presentKey: cache && { shape: presentShape(K, dk), length: numel(presentShape(K, dk)) },
       presentValue: cache && { shape: presentShape(V, dv), length: numel(presentShape(V, dv)) },
       keyBias: lengths && {
@@ -468,8 +469,8 @@ export const attentionMethods = {
       const [pq, pk0] = rope ? [p.Qrot, p.Krot] : [p.Q, p.K];
       if (cache) {
         const memory = this._rt.memory();
-        joinRows(memory, p.presentKey, p.pastKey, pk0, numel(K.shape.slice(0, -2)), P, Tk, dk);
-        joinRows(memory, p.presentValue, p.pastValue, p.V, numel(V.shape.slice(0, -2)), P, Tk, dv);
+        joinRows(memory, p.presentKey, p.pastKey ?? 0, pk0, numel(K.shape.slice(0, -2)), P, Tk, dk);
+        joinRows(memory, p.presentValue, p.pastValue ?? 0, p.V, numel(V.shape.slice(0, -2)), P, Tk, dv);
       }
       const [pk, pv] = cache ? [p.presentKey, p.presentValue] : [pk0, p.V];
       const call = (b, dimsPtr) => {
@@ -514,6 +515,8 @@ export const attentionMethods = {
             : `the scores scale * Q K^T${added}`,
           scoreShape,
           status,
+          // Large slopes times a long distance reach FLT_MAX on their own.
+          slopes ? "scale the inputs or options.alibi's slopes down" : undefined,
         );
       if (p.plainDims) {
         const cap = scoresStage === 'capped' ? softcap : 0;

@@ -212,9 +212,10 @@ export interface AttentionOptions {
    * and scores then have P + Tk columns). With `causal`, query i sits at position P + i and
    * sees keys 0..P + i. The result carries `presentKey` and `presentValue`, the joined rows,
    * for the next call. Both or neither (TypeError); other shapes are a RangeError naming the
-   * option; a non-finite entry is a RangeError naming it. P is at least 1 (an empty cache is
-   * a RangeError): the first call of a decode loop passes no cache, and its K and V are the
-   * cache of the next call (with `rope`, K turned: `rope(K)` at positions 0..Tk - 1).
+   * option; a non-finite entry is a RangeError naming it. P may be 0 (a { data, shape } with
+   * P = 0: the empty cache of a decode loop's first call, whose presentKey and presentValue
+   * are then K and V; with `rope`, K turned at positions 0..Tk - 1); every other dimension
+   * is at least 1.
    */
   pastKey?: TensorLike;
   /** The values of the KV cache: see {@link AttentionOptions.pastKey}. */
@@ -327,6 +328,12 @@ export interface AttentionResult {
  * `weights` is a `Tensor` (not optional) when `O` has `returnWeights: true`,
  * and `scores` when it has `returnScores: true`.
  */
+/**
+ * `O` with every key that `Allowed` does not have typed `never`: a misspelt option key is a
+ * type error even beside valid ones (at run time it is a TypeError naming the key).
+ */
+export type OnlyKnownKeys<O, Allowed> = O & { [K in Exclude<keyof O, keyof Allowed>]: never };
+
 export type AttentionResultFor<O extends AttentionOptions> = AttentionResult &
   (O extends { returnWeights: true } ? { weights: Tensor } : unknown) &
   (O extends { returnScores: true | 'masked' | 'capped' | 'raw' } ? { scores: Tensor } : unknown) &
@@ -635,7 +642,7 @@ export interface AttentionGeometry {
     Q: TensorLike,
     K: TensorLike,
     V: TensorLike,
-    options?: O,
+    options?: OnlyKnownKeys<O, AttentionOptions>,
   ): AttentionResultFor<O>;
   /**
    * Multi-head attention (Vaswani et al. 2017, §3.2.2) in the row-vector convention:
@@ -660,7 +667,7 @@ export interface AttentionGeometry {
   multiHeadAttention<O extends MultiHeadOptions>(
     inputs: MultiHeadInputs,
     weights: MultiHeadWeights,
-    options: O,
+    options: OnlyKnownKeys<O, MultiHeadOptions>,
   ): MultiHeadResultFor<O>;
   /**
    * The Monte Carlo experiment of the articles: `trials` pairs of independent

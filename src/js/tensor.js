@@ -31,7 +31,7 @@ function isTensorObject(x) {
 
 // A shape is a list of non-negative integers (checked first, entry by entry),
 // and then every dimension must be at least 1: zero-length tensors are refused.
-function checkShapeArray(method, name, shape, expected) {
+function checkShapeArray(method, name, shape, expected, emptyAxis) {
   if (!Array.isArray(shape))
     throw typeError(method, `${name}.shape`, `an array of non-negative integers, for ${name}`, shape, expected);
   for (let i = 0; i < shape.length; i++) {
@@ -39,7 +39,7 @@ function checkShapeArray(method, name, shape, expected) {
     if (!(i in shape) || typeof s !== 'number' || !Number.isInteger(s) || s < 0)
       throw shapeEntryError(method, name, shape, i, expected);
   }
-  if (shape.includes(0))
+  if (shape.some((s, i) => s === 0 && i !== (emptyAxis < 0 ? shape.length + emptyAxis : emptyAxis)))
     throw shapeError(
       method,
       name,
@@ -191,6 +191,9 @@ function toFloat32(method, name, values, shape, { allowNegInf = false, eager = f
  * A tensor argument: { data, shape } (data: Float32Array, Float64Array or a
  * number array) or a nested number array. Returns { data: Float32Array, shape }.
  * @param {string} expected the expected shape in the field's names, e.g. '[Tq, d_k]'
+ * @param {{ minRank?: number, emptyAxis?: number, allowNegInf?: boolean, eager?: boolean }} [opts]
+ *   emptyAxis: the one axis of a { data, shape } argument that may be 0 (negative: from the end), e.g. the P
+ *   rows of an empty KV cache; every other dimension must be at least 1.
  */
 export function toTensor(method, name, x, expected, opts = {}) {
   const t = toTensorAnyRank(method, name, x, expected, opts);
@@ -208,7 +211,7 @@ export function toTensor(method, name, x, expected, opts = {}) {
 
 function toTensorAnyRank(method, name, x, expected, opts) {
   if (isTensorObject(x)) {
-    checkShapeArray(method, name, x.shape, expected);
+    checkShapeArray(method, name, x.shape, expected, opts.emptyAxis);
     const { data } = x;
     if (!(data instanceof Float32Array || data instanceof Float64Array || Array.isArray(data))) {
       throw typeError(

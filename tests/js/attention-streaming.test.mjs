@@ -308,9 +308,10 @@ describe.each(CONFIGS)('streaming attention: $label', (cfg) => {
   test('KV cache: pastKey and pastValue go before K and V, query i sits at P + i, present* are the joined rows', () => {
     // The last Tq rows of a causal sequence of P + Tq tokens, computed with the first P keys and
     // values as the cache, against the float64 reference of those rows over all P + Tq keys; on
-    // both paths, with the cache crossing key tiles (P = 500), and with shared heads (2 on 1).
+    // both paths, with the cache crossing key tiles (P = 500), and with shared heads (2 on 1). P = 0 is the
+    // empty cache of a decode's first step: the output of no cache, and present* are K and V.
     const [B, Hq, Hkv, Tq, dk, dv] = [2, 2, 1, 5, 8, 4];
-    for (const P of [1, 37, 500]) {
+    for (const P of [0, 1, 37, 500]) {
       const Tall = P + Tq;
       const r = ref.rng(600 + P);
       const Q = r.f32(B * Hq * Tq * dk);
