@@ -209,11 +209,11 @@ function formatValue(v) {
  * @param {number[]} shape the shape the flat index refers to
  * @param {number} flat   the flat index of the first overflow
  */
-export function overflowError(method, name, shape, flat) {
+export function overflowError(method, name, shape, flat, remedy = 'scale the inputs down') {
   const at = shape.length === 0 ? '' : formatIndex(shape, flat);
   return new RangeError(
     `${method}: ${name}${at} overflowed float32 although the inputs are finite ` +
-      `(the shape of ${name} is ${formatShape(shape)}); scale the inputs down`,
+      `(the shape of ${name} is ${formatShape(shape)}); ${remedy}`,
   );
 }
 

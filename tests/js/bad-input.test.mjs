@@ -505,7 +505,7 @@ const CASES = [
         { alibi: [3e38] },
       ),
     RangeError,
-    ['attention', 'ALiBi bias', 'overflowed float32'],
+    ['attention', 'ALiBi bias', 'overflowed float32', "options.alibi's slopes down"],
   ],
   ['alibiSlopes of 0 heads', (ag) => ag.alibiSlopes(0), RangeError, ['alibiSlopes', 'h', 'between 1 and 65536']],
   ['alibiSlopes of a string', (ag) => ag.alibiSlopes('8'), TypeError, ['alibiSlopes', 'h must be an integer']],
