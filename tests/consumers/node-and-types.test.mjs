@@ -131,6 +131,10 @@ export async function check(): Promise<void> {
   expectTypeOf(ag.logSumExp({ data: [1, 2], shape: [2] })).toEqualTypeOf<number | Tensor>();
   // @ts-expect-error a misspelt option key
   ag.attention([[1, 0]], [[1, 0]], [[1]], { returnWeight: true });
+  // @ts-expect-error a misspelt option key beside a valid one
+  ag.attention([[1, 0]], [[1, 0]], [[1]], { scale: 1, returnWeight: true });
+  // @ts-expect-error a misspelt option key of multi-head attention
+  ag.multiHeadAttention({ query: W }, { wQ: W, wK: W, wV: W, wO: W }, { numHeads: 2, kvHead: 1 });
   expectTypeOf(initInline).toEqualTypeOf(init);
   expectTypeOf<HTMLElementTagNameMap['ag-worked-example']>().toEqualTypeOf<AgWorkedExample>();
   // @ts-expect-error a string is not a vector
