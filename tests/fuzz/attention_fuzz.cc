@@ -31,13 +31,16 @@
 //    the materialized path's float scores in double;
 //  - nothing is written outside the output's strided elements.
 //
-// multi_head_attention. Input: B, Tq, Tk, h, d_k (d_model = h d_k), finite
-// inputs and projection weights, optional biases, mask and key bias as above
-// over [B, h, Tq, Tk], scale, causal, streaming, weights asked for or not.
+// multi_head_attention. Input: B, Tq, Tk, h, d_k (d_model = h d_k), h_kv (a
+// divisor of h: shared key/value heads), rope (none, interleaved or
+// half-split, two bases; even d_k), finite inputs and projection weights,
+// optional biases, mask and key bias as above over [B, h, Tq, Tk], scale,
+// causal, streaming, weights asked for or not.
 // Asserted: the output, the weights and the status are, bit for bit, what
 // registry.inc says the kernel is made of: this variant's matmul plus the bias
-// for each projection, this variant's attention over the heads read in place
-// ([B, T, h*d_k] strides), the output projection likewise; the status is 0
+// for each projection, this variant's rope on each head of q and k (token t at
+// position t), this variant's attention over the heads read in place ([B, T,
+// h*d_k] strides, key/value head i / (h / h_kv)), the output projection likewise; the status is 0
 // and the output finite when magnitudes cannot overflow.
 #include <stddef.h>
 #include <stdint.h>
@@ -362,11 +365,11 @@ void fuzz_attention(Input& in) {
 // multi_head_attention
 // ---------------------------------------------------------------------------
 
-// Y [rows, n] = X W (+ b): this variant's matmul, then the bias added.
+// Y [rows, n] = X W (+ b), X [rows, k] (k = n unless given): this variant's matmul, then the bias added.
 std::vector<float> project(Variant v, const float* X, const Buffer& W, const float* bias, int32_t rows, int32_t n,
-                           Input& in) {
+                           Input& in, int32_t k = 0) {
   Buffer Y = in.output(static_cast<size_t>(rows) * n);
-  AG_FUZZ_VARIANT(matmul, v)(X, W.data(), rows, n, n, Y.data());
+  AG_FUZZ_VARIANT(matmul, v)(X, W.data(), rows, k > 0 ? k : n, n, Y.data());
   std::vector<float> y(Y.data(), Y.data() + Y.size());
   if (bias)
     for (int32_t r = 0; r < rows; ++r)
@@ -374,15 +377,16 @@ std::vector<float> project(Variant v, const float* X, const Buffer& W, const flo
   return y;
 }
 
-// Largest |X W + b| per column over the rows, bounded in double.
+// Largest |X W + b| per column over the rows, bounded in double; X [rows, k] (k = n unless given).
 std::vector<double> abs_project(const std::vector<double>& X, const Buffer& W, const float* bias, int32_t rows,
-                                int32_t n) {
+                                int32_t n, int32_t k_in = 0) {
+  const int32_t kin = k_in > 0 ? k_in : n;
   std::vector<double> Y(static_cast<size_t>(rows) * n);
   for (int32_t r = 0; r < rows; ++r)
     for (int32_t c = 0; c < n; ++c) {
       double s = bias ? std::fabs(bias[c]) : 0.0;
-      for (int32_t k = 0; k < n; ++k)
-        s += X[static_cast<size_t>(r) * n + k] * std::fabs(W[static_cast<size_t>(k) * n + c]);
+      for (int32_t k = 0; k < kin; ++k)
+        s += X[static_cast<size_t>(r) * kin + k] * std::fabs(W[static_cast<size_t>(k) * n + c]);
       Y[static_cast<size_t>(r) * n + c] = s;
     }
   return Y;
@@ -394,12 +398,46 @@ std::vector<double> widen_abs(const Buffer& x) {
   return y;
 }
 
+// Turns, in place, each head of X [rows of T tokens, heads d_k] (token t at position t) with this variant's
+// rope kernel: the heads gathered into [rows heads, T, d_k], rotated, scattered back.
+void rope_heads(Variant v, std::vector<float>& X, int32_t rows, int32_t T, int32_t heads, int32_t dk, double base,
+                bool interleaved) {
+  const int32_t width = heads * dk;
+  const size_t n = static_cast<size_t>(rows) * T * width;
+  std::vector<float> g(n), r(n), work(2 * static_cast<size_t>(T) * dk);
+  std::vector<double> pos(static_cast<size_t>(T));
+  for (int32_t t = 0; t < T; ++t) pos[t] = t;
+  auto at = [&](int32_t b, int32_t hh, int32_t t, int32_t c) {
+    return (static_cast<size_t>(b) * heads + hh) * T * dk + static_cast<size_t>(t) * dk + c;
+  };
+  auto in_x = [&](int32_t b, int32_t hh, int32_t t, int32_t c) {
+    return (static_cast<size_t>(b) * T + t) * width + static_cast<size_t>(hh) * dk + c;
+  };
+  for (int32_t b = 0; b < rows; ++b)
+    for (int32_t hh = 0; hh < heads; ++hh)
+      for (int32_t t = 0; t < T; ++t)
+        for (int32_t c = 0; c < dk; ++c) g[at(b, hh, t, c)] = X[in_x(b, hh, t, c)];
+  AG_FUZZ_VARIANT(rope, v)(g.data(), pos.data(), rows * heads, T, dk, base, interleaved ? 1 : 0, r.data(), work.data());
+  for (int32_t b = 0; b < rows; ++b)
+    for (int32_t hh = 0; hh < heads; ++hh)
+      for (int32_t t = 0; t < T; ++t)
+        for (int32_t c = 0; c < dk; ++c) X[in_x(b, hh, t, c)] = r[at(b, hh, t, c)];
+}
+
 void fuzz_mha(Input& in) {
   const int32_t B = in.size(1, 2), Tq = in.size(1, 20), h = in.size(1, 4), dk = in.size(1, 6);
   const int32_t Tk = in.chance(48) ? in.size(60, 70) : in.size(1, 20);
   const int32_t dm = h * dk;
+  // Shared key/value heads (a divisor of h; 0 is "h") and rotary positions (even d_k).
+  int32_t hkv = in.flag() ? in.size(1, h) : h;
+  while (h % hkv != 0) --hkv;
+  const int32_t dkv = hkv * dk;
+  const int rope = dk % 2 == 0 ? in.size(0, 2) : 0;  // 0: none, 1: interleaved pairs, 2: half-split
+  const double rope_base = in.flag() ? 10000.0 : 500000.0;
   ag_mha_dims d{};
   d.B = B, d.Tq = Tq, d.Tk = Tk, d.d_model = dm, d.h = h;
+  d.h_kv = hkv == h && in.flag() ? 0 : hkv;
+  d.rope = rope != 0, d.rope_interleaved = rope == 1;
   d.causal = in.flag() ? 1 : 0;
   d.streaming = in.flag() ? 1 : 0;
   const bool want_weights = !d.streaming && in.flag();
@@ -409,12 +447,12 @@ void fuzz_mha(Input& in) {
   d.kb_sb = has_kb && in.flag() ? Tk : 0;
   const int hide = in.size(0, 255);
   const size_t nq = static_cast<size_t>(B) * Tq * dm, nk = static_cast<size_t>(B) * Tk * dm;
-  const size_t nw = static_cast<size_t>(dm) * dm;
+  const size_t nw = static_cast<size_t>(dm) * dm, nwkv = static_cast<size_t>(dm) * dkv;
   const Buffer xq = in.values(nq), xk = in.values(nk), xv = in.values(nk);
-  const Buffer wq = in.values(nw), wk = in.values(nw), wv = in.values(nw), wo = in.values(nw);
+  const Buffer wq = in.values(nw), wk = in.values(nwkv), wv = in.values(nwkv), wo = in.values(nw);
   const bool biases[4] = {in.flag(), in.flag(), in.flag(), in.flag()};
-  const Buffer bq = in.values(biases[0] ? dm : 0), bk = in.values(biases[1] ? dm : 0);
-  const Buffer bv = in.values(biases[2] ? dm : 0), bo = in.values(biases[3] ? dm : 0);
+  const Buffer bq = in.values(biases[0] ? dm : 0), bk = in.values(biases[1] ? dkv : 0);
+  const Buffer bv = in.values(biases[2] ? dkv : 0), bo = in.values(biases[3] ? dm : 0);
   const Buffer mask = in.values_or_neg_inf(nm, hide);
   const Buffer kb = in.values_or_neg_inf(has_kb ? (d.kb_sb ? static_cast<size_t>(B) * Tk : Tk) : 0, hide / 2);
   const float scale = in.flag() ? 1.0f / std::sqrt(static_cast<float>(dk)) : in.finite();
@@ -426,9 +464,20 @@ void fuzz_mha(Input& in) {
   const float* kbp = has_kb ? kb.data() : nullptr;
 
   // Whether anything can overflow: the projections, the scores, the output.
-  const std::vector<double> aQ = abs_project(widen_abs(xq), wq, bqp, B * Tq, dm);
-  const std::vector<double> aK = abs_project(widen_abs(xk), wk, bkp, B * Tk, dm);
-  const std::vector<double> aV = abs_project(widen_abs(xv), wv, bvp, B * Tk, dm);
+  std::vector<double> aQ = abs_project(widen_abs(xq), wq, bqp, B * Tq, dm);
+  std::vector<double> aK = abs_project(widen_abs(xk), wk, bkp, B * Tk, dkv, dm);
+  const std::vector<double> aV = abs_project(widen_abs(xv), wv, bvp, B * Tk, dkv, dm);
+  if (rope) {
+    // A rotation mixes a pair: |x'_a| <= |x_a| + |x_b| (then each head's pairs bound each other); Q likewise.
+    for (std::vector<double>* a : {&aQ, &aK}) {
+      std::vector<double>& x = *a;
+      for (size_t r = 0; r + dk <= x.size(); r += dk) {
+        double m = 0.0;
+        for (int32_t c = 0; c < dk; ++c) m = std::max(m, x[r + c]);
+        for (int32_t c = 0; c < dk; ++c) x[r + c] = 2.0 * m;
+      }
+    }
+  }
   bool scores_safe = true;
   for (double x : aQ) scores_safe = scores_safe && x <= kSafe;
   for (double x : aK) scores_safe = scores_safe && x <= kSafe;
@@ -439,7 +488,7 @@ void fuzz_mha(Input& in) {
           double s = 0.0;
           for (int32_t c = 0; c < dk; ++c)
             s += aQ[(static_cast<size_t>(b) * Tq + i) * dm + hh * dk + c] *
-                 aK[(static_cast<size_t>(b) * Tk + j) * dm + hh * dk + c];
+                 aK[(static_cast<size_t>(b) * Tk + j) * dkv + (hh / (h / hkv)) * dk + c];
           const float mv = mp ? mask[static_cast<size_t>(b) * d.m_sb + static_cast<size_t>(hh) * d.m_sh +
                                      static_cast<size_t>(i) * d.m_si + static_cast<size_t>(j) * d.m_sj]
                               : 0.0f;
@@ -452,7 +501,8 @@ void fuzz_mha(Input& in) {
   for (int32_t b = 0; b < B; ++b)
     for (int32_t j = 0; j < Tk; ++j)
       for (int32_t c = 0; c < dm; ++c)
-        head_max[c] = std::max(head_max[c], aV[(static_cast<size_t>(b) * Tk + j) * dm + c]);
+        head_max[c] =
+            std::max(head_max[c], aV[(static_cast<size_t>(b) * Tk + j) * dkv + (c / dk / (h / hkv)) * dk + c % dk]);
   bool out_safe = scores_safe;
   for (double x : head_max) out_safe = out_safe && x <= kSafe;
   for (int32_t n = 0; n < dm && out_safe; ++n) {
@@ -466,17 +516,22 @@ void fuzz_mha(Input& in) {
     Buffer work = in.output(ag_mha_workspace_floats(&d));
     const int32_t status = AG_FUZZ_VARIANT(multi_head_attention, v)(
         xq.data(), xk.data(), xv.data(), wq.data(), wk.data(), wv.data(), wo.data(), bqp, bkp, bvp, bop, mp, kbp, scale,
-        10000.0, &d, out.data(), want_weights ? weights.data() : nullptr, work.data());
+        rope_base, &d, out.data(), want_weights ? weights.data() : nullptr, work.data());
 
-    // The same from the parts registry.inc names.
-    const std::vector<float> Q = project(v, xq.data(), wq, bqp, B * Tq, dm, in);
-    const std::vector<float> K = project(v, xk.data(), wk, bkp, B * Tk, dm, in);
-    const std::vector<float> V = project(v, xv.data(), wv, bvp, B * Tk, dm, in);
+    // The same from the parts registry.inc names: projections, rope on each head, attention on shared heads.
+    std::vector<float> Q = project(v, xq.data(), wq, bqp, B * Tq, dm, in);
+    std::vector<float> K = project(v, xk.data(), wk, bkp, B * Tk, dkv, in, dm);
+    const std::vector<float> V = project(v, xv.data(), wv, bvp, B * Tk, dkv, in, dm);
+    if (rope) {
+      rope_heads(v, Q, B, Tq, h, dk, rope_base, rope == 1);
+      rope_heads(v, K, B, Tk, hkv, dk, rope_base, rope == 1);
+    }
     ag_attention_dims ad{};
     ad.B = B, ad.H = h, ad.Tq = Tq, ad.Tk = Tk, ad.d_k = dk, ad.d_v = dk;
     ad.q_sb = Tq * dm, ad.q_sh = dk, ad.q_st = dm;
-    ad.k_sb = Tk * dm, ad.k_sh = dk, ad.k_st = dm;
-    ad.v_sb = Tk * dm, ad.v_sh = dk, ad.v_st = dm;
+    ad.k_sb = Tk * dkv, ad.k_sh = dk, ad.k_st = dkv;
+    ad.v_sb = Tk * dkv, ad.v_sh = dk, ad.v_st = dkv;
+    ad.kv_group = h / hkv;
     ad.o_sb = Tq * dm, ad.o_sh = dk, ad.o_st = dm;
     ad.m_sb = d.m_sb, ad.m_sh = d.m_sh, ad.m_si = d.m_si, ad.m_sj = d.m_sj;
     ad.kb_sb = d.kb_sb, ad.causal = d.causal, ad.streaming = d.streaming;
