@@ -1,15 +1,10 @@
-// A chapter's browser tests, written as cases: chapterTests() gives `it`, which runs a case on the chapter's
-// page and hands it `w`: the page, the widget's readers, moves and checks bound to the chapter, and
-// w.matches(...), the chapter's own check against the float64 reference. The cases of a file share one page,
-// opened once: each case starts from the default state (or the state of its link text, set in the page), and
-// a page still ends each case with its clean check; after a failed case the next one gets a new page. A case
-// that needs a page of its own (other viewport, a link whose subject is the link itself) opens one. The shape
-// the a/b chapters share, "drag, keys, reference, link", is one case made here from a table (it.dragKeys).
-//
-// State is set in the open page (el.stateText = 'v=1&…'): the parser a link goes through (decodeState, its
-// problems in the same note). The shell's part, link → chapter and a copy of the written link reopening the
-// same digits, is the contract's round trip (chapters.contract.test.mjs: "its link reopens it", after the
-// prediction's reveal); here the written link's params are checked and applied again in the page.
+// A chapter's browser tests, written as cases: chapterTests() gives `it`, which runs a case on the file's shared
+// page (opened once; a new one after a failed case) and hands it `w`: the page, the widget's readers, moves and
+// checks bound to the chapter, and w.matches(...), the chapter's own check against the float64 reference. Each
+// case starts from the default state, or from its link's state set in the page (el.stateText: the parser a
+// link goes through), and ends with the page's clean check. The shell's part (a copy of the written link
+// reopening the same digits) is the contract's round trip, after the reveal (chapters.contract.test.mjs). The
+// a/b chapters' "drag, keys, reference, link" is one case made here from a table (it.dragKeys).
 import { afterAll, expect, test } from '@jest/globals';
 import { expectAnnounced, expectClean, expectParams, expectReopens, expectReveal, openChapter } from './helpers.mjs';
 import { predictChoice, seedCase, stateOf, urlParams, useEnv, withChapter } from './helpers.mjs';
@@ -22,10 +17,7 @@ const TIMEOUT = 120000;
 /** The page at the chapter's link `?ch=<ch>&v=1&<params>` (a string), or withChapter's options (an object). */
 const openAt = (ch, at) => (typeof at === 'string' ? { search: `?ch=${ch}&v=1&${at}` } : at);
 
-/**
- * In the page: sets the widget's state text `text`, then waits until two frames in a row show the same numbers
- * on a ready widget (self-contained: Playwright sends it to the page).
- */
+/** In the page: sets the widget's state text, then waits until two frames show the same numbers, ready. */
 function setStateText(el, text) {
   el.stateText = text;
   const texts = () => [...el.shadowRoot.querySelectorAll('[data-value]')].map((n) => n.textContent).join('|');
