@@ -1,23 +1,43 @@
-// A chapter's browser tests, written as cases: chapterTests() gives `it`, which opens the chapter for a case
-// (on its default state or at a link) and hands it `w`: the page, the widget's readers, moves and checks bound
-// to the chapter, and w.matches(...), the chapter's own check against the float64 reference. The shape the
-// a/b chapters share, "drag, keys, reference, link", is one case made here from a table (it.dragKeys).
-import { expect, test } from '@jest/globals';
-import { expectAnnounced, expectParams, expectReopens, expectReveal, predictChoice, seedCase } from './helpers.mjs';
-import { settledUrl, stateOf, urlParams, useEnv, withChapter } from './helpers.mjs';
+// A chapter's browser tests, written as cases: chapterTests() gives `it`, which runs a case on the file's shared
+// page (opened once; a new one after a failed case) and hands it `w`: the page, the widget's readers, moves and
+// checks bound to the chapter, and w.matches(...), the chapter's own check against the float64 reference. Each
+// case starts from the default state, or from its link's state set in the page (el.stateText: the parser a
+// link goes through), and ends with the page's clean check. The shell's part (a copy of the written link
+// reopening the same digits) is the contract's round trip, after the reveal (chapters.contract.test.mjs). The
+// a/b chapters' "drag, keys, reference, link" is one case made here from a table (it.dragKeys).
+import { afterAll, expect, test } from '@jest/globals';
+import { expectAnnounced, expectClean, expectParams, expectReopens, expectReveal, openChapter } from './helpers.mjs';
+import { predictChoice, seedCase, stateOf, urlParams, useEnv, withChapter } from './helpers.mjs';
 import { dragPoint, dragSlider, dragTo, keyPoint, keyTo, pressOn } from './pointer.mjs';
 import { byRole, expectAllLogged, expectClose, expectShown, one, readNumbers } from './shown-numbers.mjs';
 
-/** A case may open three pages (its own, a link's copy, another link): time for them on a busy machine. */
+/** A case may open a page of its own beside the shared one: time for both on a busy machine. */
 const TIMEOUT = 120000;
 
 /** The page at the chapter's link `?ch=<ch>&v=1&<params>` (a string), or withChapter's options (an object). */
 const openAt = (ch, at) => (typeof at === 'string' ? { search: `?ch=${ch}&v=1&${at}` } : at);
 
+/** In the page: sets the widget's state text, then waits until two frames show the same numbers, ready. */
+function setStateText(el, text) {
+  el.stateText = text;
+  const texts = () => [...el.shadowRoot.querySelectorAll('[data-value]')].map((n) => n.textContent).join('|');
+  return new Promise((done) => {
+    let last = null;
+    const frame = () => {
+      const now = texts();
+      if (now === last && el.dataset.status === 'ready') done();
+      else requestAnimationFrame(frame);
+      last = now;
+    };
+    requestAnimationFrame(frame);
+  });
+}
+
 /** The widget of `opened` with its checks; `match(numbers, ...args)` is the chapter's reference check. */
 function widget(env, chapter, { page }) {
   const { ch, tag, match } = chapter;
   const at = (selector) => page.locator(`${tag} ${selector}`);
+  const host = page.locator(`${tag} >> nth=0`);
   const w = {
     env,
     page,
@@ -31,12 +51,22 @@ function widget(env, chapter, { page }) {
       const numbers = await w.read();
       return { numbers, ref: await match(numbers, ...args) };
     },
+    /** w.matches(state), or only the numbers shown when `state` is null. */
+    shown: async (state) => (state ? w.matches(state) : { numbers: await w.read() }),
+    /**
+     * The state of the link text `params` ('a=1,2&b=3,4'; '' the default state) set in the open page, once the
+     * numbers have settled: then they match `state`'s reference (null: not checked).
+     */
+    async set(params, state) {
+      await host.evaluate(setStateText, `v=1${params ? `&${params}` : ''}`);
+      return w.shown(state);
+    },
     state: () => stateOf(page, tag),
     url: () => urlParams(page),
     text: (selector) => at(selector).textContent(),
     attr: (selector, name) => at(selector).getAttribute(name),
-    host: (name) => page.locator(tag).getAttribute(name),
-    eval: (fn, arg) => page.locator(tag).evaluate(fn, arg),
+    host: (name) => host.getAttribute(name),
+    eval: (fn, arg) => host.evaluate(fn, arg),
     katex: () => at('.katex').count(),
     kernels: () => page.evaluate(() => window.__agCallLog.map((c) => c.kernel)),
     logged: () => expectAllLogged(page, tag),
@@ -50,22 +80,37 @@ function widget(env, chapter, { page }) {
     keyPoint: (name, keys) => keyPoint(page, tag, name, keys),
     press: (selector, key, times) => pressOn(page, tag, selector, key, times),
     slide: (selector, from, to) => dragSlider(page, tag, selector, from, to),
-    /** The chapter opened again at `at` (openAt), checked by `fn(copy)`. */
-    open: (where, fn) => withChapter(env, ch, tag, openAt(ch, where), (copy) => fn(widget(env, chapter, copy))),
+    /** The chapter opened on a page of its own at `where` (openAt), checked by `fn(other)`. */
+    open: (where, fn) => withChapter(env, ch, tag, openAt(ch, where), (other) => fn(widget(env, chapter, other))),
     /**
-     * The chapter opened at its link `params`: its numbers match `state`'s reference (null: not checked), then
-     * `check(copy, numbers, ref)`; withChapter's `options`, and `logged: false` skips expectAllLogged.
+     * The chapter at its link `params`, set in this page (with `page: true`, opened on a page of its own, with
+     * withChapter's other options): its numbers match `state`'s reference (null: not checked), then
+     * `check(w, numbers, ref)` (w of that page); `logged: false` skips expectAllLogged.
      */
-    link: (params, state, { logged = true, ...options } = {}, check) =>
-      w.open({ ...options, ...openAt(ch, params) }, async (copy) => {
-        const { numbers, ref } = state ? await copy.matches(state) : { numbers: await copy.read() };
-        await check?.(copy, numbers, ref);
-        if (logged) await copy.logged();
-      }),
-    /** The chapter opened at a copy of the link the shell wrote. */
-    copy: async (fn) => w.open({ search: (await settledUrl(page)).search }, fn),
-    /** A copy of the link shows the same digits as `numbers` (expectReopens); `check(copy)` looks at more. */
-    reopens: (numbers, check) =>
+    link: (params, state, { logged = true, page: own = false, ...options } = {}, check) => {
+      const run = async (z) => {
+        const { numbers, ref } = await (own ? z.shown(state) : z.set(params, state));
+        await check?.(z, numbers, ref);
+        if (logged) await z.logged();
+      };
+      return own ? w.open({ ...options, ...openAt(ch, params) }, run) : run(w);
+    },
+    /** The fields of the link the shell wrote, set again in this page after the default state (w.set). */
+    async relink() {
+      const fields = await host.evaluate((el) => Object.keys(el.constructor.stateDecl.fields));
+      const link = [...(await w.url())].filter(([name]) => fields.includes(name));
+      await w.set('');
+      return w.set(new URLSearchParams(link).toString());
+    },
+    /** w.relink() shows the same digits as `numbers`; `check(w)` looks at more. Returns the numbers shown then. */
+    async reopens(numbers, check) {
+      const { numbers: again } = await w.relink();
+      expect(again.map((n) => n.text)).toEqual(numbers.map((n) => n.text));
+      await check?.(w);
+      return again;
+    },
+    /** A copy of the link the shell wrote, opened on a page of its own, shows the same digits (expectReopens). */
+    copyOpens: (numbers, check) =>
       expectReopens(env, page, ch, tag, numbers, check && ((copy) => check(widget(env, chapter, copy)))),
   };
   return w;
@@ -73,21 +118,40 @@ function widget(env, chapter, { page }) {
 
 /**
  * The tests of one chapter ({ ch, tag, match }): returns `it(name, [at,] run)`, a test named "<ch>: <name>" that
- * opens the chapter (at `at`: see openAt) and runs `run(w)`; the page stays clean unless `at` says `clean: false`.
- * With `at` null, nothing is opened: `run` opens its own pages (w.open, w.link); `it.links(name, run)` is that.
- * `it.dragKeys(spec)` adds the case dragKeys.
+ * runs `run(w)` on the file's shared page, from the default state or, with `at` a link text ('a=1,2&b=3,4'),
+ * from that state set in the page; with `at` withChapter's options (an object: a phone, a link opened as a
+ * link), on a page of its own, clean unless `at` says `clean: false`. `it.links(name, run)` is a case of links
+ * (w.link); `it.atLink(name, params, run)` opens the link `params` on a page of its own (a link whose subject is
+ * the link: a size the contract's round trip does not reach). `it.dragKeys(spec)` adds the case dragKeys.
  */
 export function chapterTests(chapter) {
   const env = useEnv();
-  const it = (name, ...rest) => {
-    const [at, run] = rest.length === 1 ? [{}, rest[0]] : rest;
-    const { ch, tag } = chapter;
-    const opened = (o) => run(widget(env, chapter, o));
-    const body = () => (at === null ? opened({}) : withChapter(env, ch, tag, openAt(ch, at), opened));
-    test(`${ch}: ${name}`, body, TIMEOUT);
+  const { ch, tag } = chapter;
+  let shared = null;
+  afterAll(async () => shared?.context.close());
+  const onShared = async (params, run) => {
+    const fresh = !shared;
+    if (fresh) shared = await openChapter(env, ch, tag);
+    const opened = shared;
+    const w = widget(env, chapter, opened);
+    try {
+      if (!fresh || params) await w.set(params);
+      await run(w);
+      await expectClean(opened);
+    } catch (err) {
+      shared = null; // the next case gets a new page
+      await opened.context.close();
+      throw err;
+    }
   };
-  it.links = (name, run) => it(name, null, run);
-  it.dragKeys = (spec) => it(spec.name, spec.at ?? {}, (w) => dragKeys(w, spec));
+  const it = (name, ...rest) => {
+    const [at, run] = rest.length === 1 ? ['', rest[0]] : rest;
+    const own = () => withChapter(env, ch, tag, at, (o) => run(widget(env, chapter, o)));
+    test(`${ch}: ${name}`, () => (typeof at === 'string' ? onShared(at, run) : own()), TIMEOUT);
+  };
+  it.links = (name, run) => it(name, '', run);
+  it.atLink = (name, params, run) => it(name, openAt(ch, params), run);
+  it.dragKeys = (spec) => it(spec.name, spec.at ?? '', (w) => dragKeys(w, spec));
   return it;
 }
 
@@ -127,7 +191,8 @@ export function expectSeed(id, got, inputs) {
  * with the mouse and key[0] moved by the keys key[1] to key[2] (its handle saying key[3]). The numbers match the
  * reference after each move (`afterDrag` and `afterKeys` (w, numbers, ref, state) check more; `afterKeys` may
  * return { numbers, state } after a further change); the live region says `announce(numbers)`; every number is
- * logged; the link holds `params`; a copy shows the same digits and the reference (`reopen(w, state)` instead).
+ * logged; the link holds `params` and, set again, shows the same digits and the reference (`reopen(w, state)`
+ * instead). A copy opened as a link is the contract's round trip (the reveal's state: the same fields).
  */
 async function dragKeys(w, { from, drag, key, afterDrag, afterKeys, announce, params, reopen }) {
   await w.drag(...drag);

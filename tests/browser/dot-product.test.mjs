@@ -1,6 +1,7 @@
 // "Two definitions agree" (#ch-dot-product, <ag-two-definitions>): the algebraic
 // and geometric dot products of two draggable 2-D vectors, checked against a
 // float64 reference after mouse drags, arrow keys, touch and a changed URL.
+// Left to the contract (chapters.contract.test.mjs): a copy of the written link reopens the same digits.
 import { expect } from '@jest/globals';
 import { chapterTests, expectTexts } from './chapter-cases.mjs';
 import { touchDragPoint } from './pointer.mjs';
@@ -67,8 +68,8 @@ it(
 );
 
 it.links('a URL with other vectors, including a zero vector, shows their reference values', async (w) => {
-  await w.link('a=-5.5,1.25&b=2,-6', { a: [-5.5, 1.25], b: [2, -6] }, { clean: false });
-  await w.link('a=0,0&b=2,-6', null, { logged: false }, async (z, numbers) => {
+  await w.link('a=-5.5,1.25&b=2,-6', { a: [-5.5, 1.25], b: [2, -6] });
+  await w.link('a=0,0&b=2,-6', null, { logged: false, page: true }, async (z, numbers) => {
     expect([one(numbers, 'dot').value, one(numbers, 'geometric').value]).toEqual([0, 0]);
     expect(numbers.some((n) => n.role === 'angle')).toBe(false); // no angle for a zero vector: none shown
     await expect(z.text('[data-role="angle"]')).resolves.toBe('not defined');

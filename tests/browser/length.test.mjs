@@ -1,5 +1,6 @@
 // "Length as a lever" (#ch-length, <ag-length-lever>): k = t·d scored by four fixed queries, against a
 // float64 reference (slider, drag, keys, links) and the article's u, v, w numbers (seed file).
+// Left to the contract (chapters.contract.test.mjs): a copy of the written link reopens the same digits.
 import { expect } from '@jest/globals';
 import { chapterTests, expectSeed, expectTexts } from './chapter-cases.mjs';
 import { byRole, expectNumbers, one, U } from './shown-numbers.mjs';
@@ -74,7 +75,7 @@ it.links('a URL with other values, and t = 0 (no length, no score, no direction)
   await w.link('d=-2.5,1.75&t=2.25', { d: [-2.5, 1.75], t: 2.25 }, {}, async (z) =>
     expect(await z.at('input.slider').inputValue()).toBe('2.25'),
   );
-  await w.link('d=1,1&t=0', { d: [1, 1], t: 0 }, { logged: false }, async (z, numbers) => {
+  await w.link('d=1,1&t=0', { d: [1, 1], t: 0 }, { logged: false, page: true }, async (z, numbers) => {
     byRole(numbers, 'score').forEach((s) => expect(s.value).toBe(0));
     await expect(z.at('[data-role="per-unit"]').first().textContent()).resolves.toBe('not defined');
   });

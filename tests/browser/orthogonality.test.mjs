@@ -1,6 +1,7 @@
 // "Orthogonality" (#ch-orthogonality, <ag-orthogonality>): scores, cosines, angles and weights of three
 // keys, the snap button and E Eᵀ = I, against a float64 reference after drags, keys and links.
-// Left to the contract (chapters.contract.test.mjs): every number of the default state logged.
+// Left to the contract (chapters.contract.test.mjs): every number of the default state logged; a copy of the
+// written link reopens the same digits.
 import { expect } from '@jest/globals';
 import { chapterTests, expectSeed, expectTexts } from './chapter-cases.mjs';
 import { angleRow, byRole, expectClose, expectNumbers, one, U } from './shown-numbers.mjs';

@@ -1,6 +1,7 @@
 // "Projection as a shadow" (#ch-projection, <ag-projection>): the scalar and vector
 // projections against a float64 reference (drags, keys, links); an obtuse angle casts the shadow backwards.
-// Left to the contract (chapters.contract.test.mjs): every number of the prediction's answer logged.
+// Left to the contract (chapters.contract.test.mjs): every number of the prediction's answer logged; a copy of
+// the written link reopens the same digits.
 import { expect } from '@jest/globals';
 import { chapterTests, expectSeed, expectTexts } from './chapter-cases.mjs';
 import { screenshot } from './helpers.mjs';
@@ -63,11 +64,8 @@ it('opens on the article pair: shadow a.b/|b| = 4.8, vector projection (3.84, 2.
   expect(await w.at('.layout > .figure').evaluate((el) => getComputedStyle(el).position)).toBe('sticky');
   // The article's claims (seed file).
   expectSeed('scalar-projection', one(numbers, 'scalar-projection').value, AB);
-  expectSeed(
-    'vector-projection',
-    byRole(numbers, 'vector-projection').map((n) => n.value),
-    AB,
-  );
+  const vector = byRole(numbers, 'vector-projection').map((n) => n.value);
+  expectSeed('vector-projection', vector, AB);
   expect(await w.host('data-shadow')).toBe('along');
   const drawn = await drawnFoot(w);
   expectClose(drawn.foot[0], 3.84, 1e-4, 'foot x');
@@ -111,7 +109,7 @@ it.links('a URL with a longer b on the same line keeps the shadow; a zero b has 
     expectTexts(numbers, { 'scalar-projection': '4.8', dot: '36' }),
   );
   await w.link('a=-5.5,1.25&b=2,-6', { a: [-5.5, 1.25], b: [2, -6] });
-  await w.link('a=3,4&b=0,0', null, { logged: false }, async (z, numbers) => {
+  await w.link('a=3,4&b=0,0', null, { logged: false, page: true }, async (z, numbers) => {
     const none = ['scalar-projection', 'vector-projection', 'cosine', 'angle'];
     expect(numbers.some((n) => none.includes(n.role))).toBe(false);
     await expect(z.text('[data-role="scalar-projection"]')).resolves.toBe('not defined');

@@ -1,6 +1,7 @@
 // "Why they agree" (#ch-why-agree, <ag-why-agree>): the triangle a, b, a − b and
 // the law-of-cosines proof with the current numbers, checked against a
 // float64 reference after mouse drags, arrow keys and a changed URL.
+// Left to the contract (chapters.contract.test.mjs): a copy of the written link reopens the same digits.
 import { expect } from '@jest/globals';
 import { chapterTests, expectSeed, expectTexts } from './chapter-cases.mjs';
 import { angleRow, expectClose, expectNumbers, one, U } from './shown-numbers.mjs';
@@ -91,7 +92,7 @@ it.dragKeys({
 
 it.links('a URL with other vectors, and one with a zero vector, shows their reference values', async (w) => {
   await w.link('a=-5.5,1.25&b=2,-6', { a: [-5.5, 1.25], b: [2, -6] });
-  await w.link('a=0,0&b=2,-6', { a: [0, 0], b: [2, -6] }, {}, (z, numbers) => {
+  await w.link('a=0,0&b=2,-6', { a: [0, 0], b: [2, -6] }, { page: true }, (z, numbers) => {
     expect(one(numbers, 'side').value).toBe(40);
     expect(numbers.some((n) => n.role === 'cosine' || n.role === 'angle')).toBe(false);
   });

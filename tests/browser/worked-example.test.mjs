@@ -1,6 +1,7 @@
 // The worked single-head example (#ch-worked-example, <ag-worked-example>): scores, exp, sum, weights and
 // output against a float64 reference, through the controls, links, every implementation and the prediction.
-// Left to the contract (chapters.contract.test.mjs): every number of the default state logged.
+// Left to the contract (chapters.contract.test.mjs): every number of the default state logged; a copy of the
+// written link reopens the same digits.
 import { expect } from '@jest/globals';
 import { chapterTests, expectSeed, expectTexts } from './chapter-cases.mjs';
 import { rowsOf, settledUrl } from './helpers.mjs';
@@ -108,10 +109,7 @@ it('edits through the controls give the reference values; the URL reopens them; 
   const { numbers } = await w.matches(scaled);
   await w.logged();
   await w.params({ q: '1,2,1.5,1', k, scaled: '1' });
-  await w.copy(async (copy) => {
-    expect(await inputs(copy)).toEqual(flat(scaled));
-    expect((await copy.read()).map((n) => n.text)).toEqual(numbers.map((n) => n.text));
-  });
+  await w.reopens(numbers, async () => expect(await inputs(w)).toEqual(flat(scaled)));
 
   const before = (await settledUrl(w.page)).href;
   await field('q, component 1').fill('');
