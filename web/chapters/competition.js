@@ -169,7 +169,6 @@ export class AgCompetition extends AgWidget {
 
   syncControls({ s, j, delta }) {
     const ui = this.#ui;
-    if (!ui) return;
     ui.logits.set(s);
     ui.raiseSelect.value = String(j);
     ui.delta.set(delta, fmt(delta), `delta = ${fmt(delta)}`);

@@ -253,7 +253,6 @@ export class AgConvexHull extends AgWidget {
   }
 
   syncControls(state) {
-    if (!this.#ui) return;
     this.#ui.weights.sync(state);
     this.#ui.size.sync(state.values.length);
     setFlag(this.#ui.simplex, 'hidden', state.values.length !== 3);

@@ -135,7 +135,6 @@ export class AgCosineVsDot extends AgWidget {
 
   syncControls(state) {
     const ui = this.#ui;
-    if (!ui) return;
     ui.toggle.set(state.normalise);
     syncGiven(state, ui.qGiven, KEYS, ui.rows);
   }

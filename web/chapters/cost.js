@@ -150,7 +150,6 @@ export class AgAttentionCost extends ExperimentWidget {
 
   syncControls({ tmax, dk, at }) {
     const ui = this.#ui;
-    if (!ui) return;
     setValue(ui.tmaxSelect, String(tmax));
     setValue(ui.dkSelect, String(dk));
     setAttr(ui.at.input, 'max', Math.log2(tmax));

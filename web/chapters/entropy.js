@@ -215,7 +215,6 @@ export class AgWeightEntropy extends AgWidget {
   }
 
   syncControls({ values, logt }) {
-    if (!this.#ui) return;
     const ui = this.#ui;
     ui.tauSlider.set(logt, undefined, `temperature ${tauText(logt)}`);
     setText(ui.tau, `\u03c4 = ${tauText(logt)}`);

@@ -195,7 +195,6 @@ export class AgLengthLever extends AgWidget {
 
   syncControls(state) {
     const ui = this.#ui;
-    if (!ui) return;
     ui.t.set(state.t, `t = ${fmt(state.t)}`);
     setText(ui.tHead, `(t\u00a0=\u00a0${fmt(state.t)})`);
     setText(ui.dText, pair(state.d));

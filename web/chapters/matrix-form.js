@@ -175,7 +175,6 @@ export class AgMatrixForm extends AgWidget {
 
   syncControls({ s, values, causal, row }) {
     const ui = this.#ui;
-    if (!ui) return;
     ui.causal.checked = causal;
     setText(ui.logits.legend, `Logits of query ${row} (row ${row} of S)`);
     ui.logits.set(s[row - 1], (j) => `s${sub(row)}${sub(j)}`);

@@ -205,7 +205,6 @@ export class AgNearOrthogonal extends ExperimentWidget {
 
   syncControls({ d, pairs, seed }) {
     const ui = this.#ui;
-    if (!ui) return;
     setValue(ui.pairsSelect, pairs);
     ui.seed.sync(seed);
     for (const m of ui.multiples) {

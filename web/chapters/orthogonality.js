@@ -169,7 +169,6 @@ export class AgOrthogonality extends AgWidget {
 
   syncControls(state) {
     const ui = this.#ui;
-    if (!ui) return;
     syncGiven(state, ui.qGiven, KEYS, ui.rows);
   }
 

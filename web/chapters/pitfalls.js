@@ -115,7 +115,6 @@ export class AgPitfalls extends AgWidget {
 
   syncControls(state) {
     const ui = this.#ui;
-    if (!ui) return;
     for (const t of ui.tabs) {
       const on = t.dataset.pitfall === state.open;
       setAttr(t, 'aria-selected', on);

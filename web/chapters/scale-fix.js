@@ -273,7 +273,6 @@ export class AgScaleFix extends ExperimentWidget {
 
   syncControls(state) {
     const ui = this.#ui;
-    if (!ui) return;
     ui.tokens.set(state.tokens);
     setText(ui.tokens.out, String(state.tokens));
     ui.seed.sync(state.seed);

@@ -235,7 +235,6 @@ export class AgSimd extends AgWidget {
 
   syncControls(state) {
     const ui = this.#ui;
-    if (!ui) return;
     this.#lab.sync(state);
     const n = state.a.length;
     setValue(ui.lengthSelect, String(n));

@@ -177,7 +177,6 @@ export class AgSoftmax extends AgWidget {
 
   syncControls({ s }) {
     const ui = this.#ui;
-    if (!ui) return;
     ui.logits.set(s);
   }
 

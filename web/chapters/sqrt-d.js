@@ -168,7 +168,6 @@ export class AgSqrtD extends ExperimentWidget {
 
   syncControls({ d, pairs, seed }) {
     const ui = this.#ui;
-    if (!ui) return;
     // Keep the slider where the learner put it while it still means this d_k.
     ui.d.set(dOf(ui.d.input.value) === d ? Number(ui.d.input.value) : Math.log2(d), `= ${d}`, `d_k = ${d}`);
     if (!PAIR_CHOICES.includes(pairs) && ![...ui.pairsSelect.options].some((o) => Number(o.value) === pairs))

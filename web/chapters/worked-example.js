@@ -211,7 +211,6 @@ export class AgWorkedExample extends AgWidget {
 
   syncControls(state) {
     const ui = this.#ui;
-    if (!ui) return;
     ui.qk.set([state.q, ...state.k]);
     ui.vGrid.set(state.values);
     ui.scale.set(state.scaled ? '1' : '0');

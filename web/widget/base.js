@@ -59,6 +59,7 @@ export class AgWidget extends HTMLElement {
 
   #state;
   #started = false;
+  #built = false; // build() has returned: syncControls and render may use what it made
   #ag = null;
   #observer = null;
   #unsubscribe = null;
@@ -294,6 +295,7 @@ export class AgWidget extends HTMLElement {
     const { body } = this.#parts;
     body.replaceChildren();
     this.build(body);
+    this.#built = true;
     this.syncControls(this.#state);
     this.ready = (async () => {
       try {
@@ -378,7 +380,7 @@ export class AgWidget extends HTMLElement {
   }
 
   #render() {
-    if (!this.#started || !this.#parts) return;
+    if (!this.#built || !this.#parts) return;
     const start = performance.now();
     this.syncControls(this.#state);
     if (!this.#ag) return;
