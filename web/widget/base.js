@@ -430,6 +430,11 @@ export class AgWidget extends HTMLElement {
     if (key) this.#shown.set(key, value);
   }
 
+  /** show() for several slots of `ui` at once, in order: `this.showAll(ui, { normA: na, normB: nb }, options)`. */
+  showAll(ui, values, options) {
+    for (const [key, value] of Object.entries(values)) this.show(ui[key], value, options);
+  }
+
   /** Numbers for the JSON export: the state, its text form, and every number shown. */
   exportData() {
     return {
