@@ -169,7 +169,6 @@ export class AgCompetition extends AgWidget {
 
   syncControls({ s, j, delta }) {
     const ui = this.#ui;
-    if (!ui) return;
     ui.logits.set(s);
     ui.raiseSelect.value = String(j);
     ui.delta.set(delta, fmt(delta), `delta = ${fmt(delta)}`);
@@ -212,9 +211,7 @@ export class AgCompetition extends AgWidget {
     ui.readout.textContent = same
       ? `\u2202\u03b1${sub(i + 1)}/\u2202s${sub(j + 1)} = \u03b1${sub(i + 1)}(1 \u2212 \u03b1${sub(j + 1)}): a weight grows with its own logit.`
       : `\u2202\u03b1${sub(i + 1)}/\u2202s${sub(j + 1)} = \u2212\u03b1${sub(i + 1)}\u03b1${sub(j + 1)}: raising s${sub(j + 1)} takes weight from \u03b1${sub(i + 1)}.`;
-    this.show(ui.readAlphaI, this.#alpha[i]);
-    this.show(ui.readAlphaJ, this.#alpha[j]);
-    this.show(ui.readJ, this.#J[i][j]);
+    this.showAll(ui, { readAlphaI: this.#alpha[i], readAlphaJ: this.#alpha[j], readJ: this.#J[i][j] });
   }
 
   figure() {

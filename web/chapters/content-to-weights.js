@@ -2,7 +2,7 @@
 // ag.random.normal (models/sentence.js), X [T, 4]; W_Q, W_K, W_V [4, 2] give Q, K, V (ag.matmul);
 // ag.attention gives the scores, the weights (row sums by ag.dot with ones) and Y = AV.
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { button, lbl, line, num, nums, radioGroup } from '../widget/controls.js';
+import { button, lbl, line, num, nums, radioGroup, section } from '../widget/controls.js';
 import { h, setFlag, setOrRemove, setText } from '../widget/dom.js';
 import { formatNumber, shapeText, sub } from '../widget/format.js';
 import { headers, heatmap } from '../widget/heatmap.js';
@@ -200,10 +200,7 @@ export class AgContentToWeights extends AgWidget {
     const planes = h(
       'div',
       { class: 'planes' },
-      h(
-        'section',
-        { class: 'plane-box', 'aria-label': 'Projection rows' },
-        h('h3', {}, 'Drag the rows of a projection'),
+      section('plane-box', 'Projection rows', 'Drag the rows of a projection', [
         edit.element,
         figW.element,
         h(
@@ -211,14 +208,11 @@ export class AgContentToWeights extends AgWidget {
           { class: 'hint' },
           'Row c of W says where embedding coordinate c sends a token in the 2-D space of queries, keys or values.',
         ),
-      ),
-      h(
-        'section',
-        { class: 'plane-box', 'aria-label': 'Queries and keys' },
-        h('h3', {}, 'The selected query and the keys'),
+      ]),
+      section('plane-box', 'Queries and keys', 'The selected query and the keys', [
         figQK,
         h('p', { class: 'hint' }, 'A key far along the query\u2019s direction gets a large score.'),
-      ),
+      ]),
     );
 
     // The steps.
@@ -348,8 +342,7 @@ export class AgContentToWeights extends AgWidget {
       this.#ui.readText,
       `\u201c${words[i]}\u201d (query ${i + 1}) looking at \u201c${words[j]}\u201d (key ${j + 1})`,
     );
-    this.show(this.#ui.readScore, s, { digits: 3 });
-    this.show(this.#ui.readWeight, a, { digits: 3 });
+    this.showAll(this.#ui, { readScore: s, readWeight: a }, { digits: 3 });
   }
 
   #draw(state, Q, K, words, qi) {

@@ -14,7 +14,7 @@ import { button, columns, lbl, num } from '../widget/controls.js';
 import { h, setAttr, setFlag, setText } from '../widget/dom.js';
 import { ownFigure } from '../widget/figure-layout.js';
 import { fmt, pair, sub } from '../widget/format.js';
-import { texElement } from '../widget/math.js';
+import { display } from '../widget/math.js';
 import { draggablePoint } from '../widget/plot.js';
 import { setLine, vectorFigure } from '../widget/vector-figure.js';
 import {
@@ -232,15 +232,13 @@ export class AgConvexHull extends AgWidget {
     const numbers = h(
       'div',
       { class: 'numbers' },
-      texElement('y=\\sum_{j=1}^{T}\\alpha_j v_j', { display: true }),
+      display('y=\\sum_{j=1}^{T}\\alpha_j v_j'),
       small('Convex when both constraints hold:'),
-      texElement('\\alpha_j\\ge 0\\quad(j=1,\\dots,T)', { display: true }),
-      texElement('\\sum_{j=1}^{T}\\alpha_j=1', { display: true }),
+      display('\\alpha_j\\ge 0\\quad(j=1,\\dots,T)'),
+      display('\\sum_{j=1}^{T}\\alpha_j=1'),
       small('and then y lies in the convex hull of the values, the set of all such mixtures:'),
-      texElement('y\\in\\operatorname{conv}\\{v_1,\\dots,v_T\\}', { display: true }),
-      texElement('\\operatorname{conv}\\{v_1,\\dots,v_T\\}=\\Big\\{\\textstyle\\sum_{j}\\alpha_j v_j\\Big\\}', {
-        display: true,
-      }),
+      display('y\\in\\operatorname{conv}\\{v_1,\\dots,v_T\\}'),
+      display('\\operatorname{conv}\\{v_1,\\dots,v_T\\}=\\Big\\{\\textstyle\\sum_{j}\\alpha_j v_j\\Big\\}'),
       small('taken over all weights \u03b1 that meet both constraints.'),
       h('ul', { class: 'checks' }, checkNonneg, checkSum),
       y.element,
@@ -253,7 +251,6 @@ export class AgConvexHull extends AgWidget {
   }
 
   syncControls(state) {
-    if (!this.#ui) return;
     this.#ui.weights.sync(state);
     this.#ui.size.sync(state.values.length);
     setFlag(this.#ui.simplex, 'hidden', state.values.length !== 3);

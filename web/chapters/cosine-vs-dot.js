@@ -9,7 +9,7 @@ import { checkbox, lbl, notDefined, num, presetBar } from '../widget/controls.js
 import { h, setAttr, setText } from '../widget/dom.js';
 import { fmt, sub } from '../widget/format.js';
 import { draw } from '../widget/charts.js';
-import { texElement } from '../widget/math.js';
+import { formulas } from '../widget/math.js';
 import { table as dataTable } from '../widget/matrix-table.js';
 import { keyRow, queryKeyVectors, syncGiven } from '../widget/query-keys.js';
 import { bool, defineState } from '../widget/state.js';
@@ -113,12 +113,7 @@ export class AgCosineVsDot extends AgWidget {
     const numbers = h(
       'div',
       { class: 'numbers' },
-      h(
-        'div',
-        { class: 'formulas' },
-        texElement('\\text{raw} = q\\cdot k', { display: true }),
-        texElement('\\cos\\theta=\\frac{q\\cdot k}{|q|\\,|k|}', { display: true }),
-      ),
+      formulas('\\text{raw} = q\\cdot k', '\\cos\\theta=\\frac{q\\cdot k}{|q|\\,|k|}'),
       toggle.row,
       qLine,
       table,
@@ -135,7 +130,6 @@ export class AgCosineVsDot extends AgWidget {
 
   syncControls(state) {
     const ui = this.#ui;
-    if (!ui) return;
     ui.toggle.set(state.normalise);
     syncGiven(state, ui.qGiven, KEYS, ui.rows);
   }

@@ -8,7 +8,7 @@ import { h, markCurrent, setAttr, setFlag, setText, setValue } from '../widget/d
 import { describe } from '../widget/engine.js';
 import { ExperimentWidget, labelled, settingSelect, settingSlider } from '../widget/experiment.js';
 import { formatBytes, formatTime } from '../widget/format.js';
-import { texElement } from '../widget/math.js';
+import { display, texElement } from '../widget/math.js';
 import { headerRow } from '../widget/matrix-table.js';
 import { defineState, number } from '../widget/state.js';
 
@@ -117,17 +117,16 @@ export class AgAttentionCost extends ExperimentWidget {
       ),
       tbody,
     );
-    const tex = (t) => texElement(t, { display: true });
 
     body.append(
       predict,
       h(
         'div',
         { class: 'formulas' },
-        tex('S=\\frac{QK^{\\mathsf T}}{\\sqrt{d_k}}\\in\\mathbb{R}^{T\\times T}:\\ 4T^2\\ \\text{bytes}'),
-        tex('M_{\\text{plain}}\\approx 4\\,(T^2+4Td_k)\\ \\text{bytes}'),
-        tex('M_{\\text{stream}}\\approx 4\\cdot 4Td_k+c\\ \\text{bytes}'),
-        tex('\\text{work of both}:\\ 4T^2d_k\\ \\text{flop}'),
+        display('S=\\frac{QK^{\\mathsf T}}{\\sqrt{d_k}}\\in\\mathbb{R}^{T\\times T}:\\ 4T^2\\ \\text{bytes}'),
+        display('M_{\\text{plain}}\\approx 4\\,(T^2+4Td_k)\\ \\text{bytes}'),
+        display('M_{\\text{stream}}\\approx 4\\cdot 4Td_k+c\\ \\text{bytes}'),
+        display('\\text{work of both}:\\ 4T^2d_k\\ \\text{flop}'),
         h(
           'p',
           { class: 'formula-note' },
@@ -150,7 +149,6 @@ export class AgAttentionCost extends ExperimentWidget {
 
   syncControls({ tmax, dk, at }) {
     const ui = this.#ui;
-    if (!ui) return;
     setValue(ui.tmaxSelect, String(tmax));
     setValue(ui.dkSelect, String(dk));
     setAttr(ui.at.input, 'max', Math.log2(tmax));

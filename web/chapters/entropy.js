@@ -15,7 +15,7 @@ import { h, setAttr, setText, symbol } from '../widget/dom.js';
 import { ownFigure } from '../widget/figure-layout.js';
 import { fmt, formatNumber, pair, sub } from '../widget/format.js';
 import { attrs, draw } from '../widget/charts.js';
-import { texElement } from '../widget/math.js';
+import { display, texElement } from '../widget/math.js';
 import { lastResult } from '../widget/memo.js';
 import { defineState, number, rowsFrom } from '../widget/state.js';
 import { vectorFigure } from '../widget/vector-figure.js';
@@ -178,9 +178,9 @@ export class AgWeightEntropy extends AgWidget {
     const numbers = h(
       'div',
       { class: 'numbers' },
-      texElement('\\alpha_j=\\frac{\\exp(s_j/\\tau)}{\\sum_{k=1}^{T}\\exp(s_k/\\tau)}', { display: true }),
-      texElement('H(\\alpha)=-\\sum_{j=1}^{T}\\alpha_j\\log_2\\alpha_j', { display: true }),
-      texElement('0\\le H(\\alpha)\\le\\log_2 T', { display: true }),
+      display('\\alpha_j=\\frac{\\exp(s_j/\\tau)}{\\sum_{k=1}^{T}\\exp(s_k/\\tau)}'),
+      display('H(\\alpha)=-\\sum_{j=1}^{T}\\alpha_j\\log_2\\alpha_j'),
+      display('0\\le H(\\alpha)\\le\\log_2 T'),
       h('p', { class: 'line result' }, lbl('Entropy H = '), entropy, lbl(' bits of at most log\u2082T = '), hmax),
       meter,
       y.element,
@@ -215,7 +215,6 @@ export class AgWeightEntropy extends AgWidget {
   }
 
   syncControls({ values, logt }) {
-    if (!this.#ui) return;
     const ui = this.#ui;
     ui.tauSlider.set(logt, undefined, `temperature ${tauText(logt)}`);
     setText(ui.tau, `\u03c4 = ${tauText(logt)}`);
@@ -248,8 +247,7 @@ export class AgWeightEntropy extends AgWidget {
       };
     });
     const { Hmax, c, path } = fixed;
-    this.show(ui.entropy, H);
-    this.show(ui.hmax, Hmax);
+    this.showAll(ui, { entropy: H, hmax: Hmax });
     ui.meter.firstChild.style.width = `${Math.max(0, Math.min(1, H / Hmax)) * 100}%`;
     const yT = ag.weightedSum(alpha, values);
     const y = Array.from(yT.data);

@@ -9,7 +9,7 @@ import { h, setText } from '../widget/dom.js';
 import { ownFigure } from '../widget/figure-layout.js';
 import { formatNumber } from '../widget/format.js';
 import { sentenceWeights } from '../widget/heatmap.js';
-import { texElement } from '../widget/math.js';
+import { display } from '../widget/math.js';
 import { bodyRow, table } from '../widget/matrix-table.js';
 import { lastResult } from '../widget/memo.js';
 import { sentenceFields, sentenceInput, sentenceProblems, sentenceWords } from '../widget/sentence-input.js';
@@ -113,12 +113,11 @@ export class AgWeightsExplain extends AgWidget {
       find,
     );
 
-    const tex = (t) => texElement(t, { display: true });
     const formula = h(
       'div',
       { class: 'formula' },
-      tex('x^{(1)}=x+\\operatorname{MHA}_1(x),\\qquad x^{(2)}=x^{(1)}+\\operatorname{MHA}_2\\big(x^{(1)}\\big)'),
-      tex('\\Delta_j=\\big\\|\\,x^{(2)}_i-x^{(2)}_i\\big|_{\\text{key }j\\text{ hidden}}\\big\\|'),
+      display('x^{(1)}=x+\\operatorname{MHA}_1(x),\\qquad x^{(2)}=x^{(1)}+\\operatorname{MHA}_2\\big(x^{(1)}\\big)'),
+      display('\\Delta_j=\\big\\|\\,x^{(2)}_i-x^{(2)}_i\\big|_{\\text{key }j\\text{ hidden}}\\big\\|'),
     );
     const mapBox = h('div', { class: 'hm-box' });
     const barsBox = h('div', { class: 'bars-box' });
@@ -241,8 +240,7 @@ export class AgWeightsExplain extends AgWidget {
     const kinds = classify(weights, effects);
     const [rw, re] = [ranks(weights), ranks(effects)];
     b.cells.forEach((c, j) => {
-      this.show(c.weight, weights[j], { digits: 3 });
-      this.show(c.effect, effects[j], { digits: 3 });
+      this.showAll(c, { weight: weights[j], effect: effects[j] }, { digits: 3 });
       // In the table, the two ranks only (the list of cases below says it in words).
       setText(c.verdict, kinds[j] ? `weight #${rw[j] + 1}, change #${re[j] + 1}` : '');
       if (c.row.dataset.kind !== (kinds[j] ?? '')) c.row.dataset.kind = kinds[j] ?? '';

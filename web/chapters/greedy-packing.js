@@ -98,7 +98,6 @@ export class AgGreedyPacking extends ExperimentWidget {
 
   syncControls({ eps, cand, seed }) {
     const ui = this.#ui;
-    if (!ui) return;
     ui.eps.set(EPS.indexOf(eps), `= ${eps}`, `epsilon = ${eps}`);
     setValue(ui.candSelect, cand);
     ui.seed.sync(seed);

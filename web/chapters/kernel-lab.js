@@ -6,7 +6,8 @@ import { h, setFlag, setText } from '../widget/dom.js';
 import { ownLayout } from '../widget/figure-layout.js';
 import { ExperimentRun, labelled, settingSelect } from '../widget/experiment.js';
 import { formatNumber, formatTime } from '../widget/format.js';
-import { texElement } from '../widget/math.js';
+import { display } from '../widget/math.js';
+import { section } from '../widget/controls.js';
 import { headerRow } from '../widget/matrix-table.js';
 import { LAB_KERNEL_IDS, LAB_KERNELS } from '../models/kernel-lab-presets.js';
 
@@ -76,12 +77,7 @@ export class KernelLab {
       svgClass: 'lab-chart',
       caption: 'GFLOP/s of each variant in the last run: longer is faster.',
     });
-    const tex = (t) => texElement(t, { display: true });
-
-    this.node = h(
-      'section',
-      { class: 'lab', 'aria-label': 'Kernel lab' },
-      h('h3', {}, 'Kernel lab: both variants timed in this browser'),
+    this.node = section('lab', 'Kernel lab', 'Kernel lab: both variants timed in this browser', [
       h(
         'p',
         { class: 'lab-intro' },
@@ -99,13 +95,13 @@ export class KernelLab {
       h(
         'div',
         { class: 'lab-rates' },
-        tex('\\text{GFLOP/s}=\\frac{\\text{flop of one call}}{t_{\\text{median}}\\cdot 10^{9}}'),
-        tex('\\text{speed-up}=\\frac{t_{\\text{scalar}}}{t_{\\text{simd128}}}'),
+        display('\\text{GFLOP/s}=\\frac{\\text{flop of one call}}{t_{\\text{median}}\\cdot 10^{9}}'),
+        display('\\text{speed-up}=\\frac{t_{\\text{scalar}}}{t_{\\text{simd128}}}'),
       ),
       this.#exp.runBox(),
       noSimd,
       h('div', { class: 'lab-results' }, h('div', {}, caption, h('div', { class: 'table-wrap' }, table)), chart.fig),
-    );
+    ]);
     this.#ui = { kernelSelect, sizeSelect, sizeName, noSimd, workload, shapes, caption, rows, chart: chart.s };
     widget.host.dataset.lab = 'idle';
   }
@@ -122,7 +118,7 @@ export class KernelLab {
       this.#texKernel = kernel;
       ui.sizeSelect.replaceChildren(...spec.sizes.map((n) => h('option', { value: String(n) }, sizeText(n))));
       ui.sizeName.replaceChildren(h('var', {}, spec.sizeName));
-      ui.workload.replaceChildren(texElement(spec.tex, { display: true }));
+      ui.workload.replaceChildren(display(spec.tex));
     }
     ui.sizeSelect.value = String(size);
     ui.shapes.textContent = `${spec.why} Inputs: ${spec.shapes(size)}, float32, drawn once from the module\u2019s normal generator. One call: ${sizeText(spec.flops(size))} flop.`;

@@ -11,7 +11,7 @@ import { h, setText, symbol } from '../widget/dom.js';
 import { attrs, draw } from '../widget/charts.js';
 import { ownFigure } from '../widget/figure-layout.js';
 import { fmt, pair } from '../widget/format.js';
-import { texElement } from '../widget/math.js';
+import { display, texElement } from '../widget/math.js';
 import { bodyRow, table as dataTable } from '../widget/matrix-table.js';
 import { choices } from '../widget/predict.js';
 import { defineState, number, vector } from '../widget/state.js';
@@ -172,7 +172,7 @@ export class AgLengthLever extends AgWidget {
       'div',
       { class: 'numbers' },
       control,
-      texElement('q\\cdot(t\\,d)=t\\,(q\\cdot d)', { display: true }),
+      display('q\\cdot(t\\,d)=t\\,(q\\cdot d)'),
       line(lbl('d = '), ui.dText, lbl(', |d| = '), ui.normD),
       line(lbl('k = '), ui.kText, lbl(', |k| = '), ui.normK),
       ui.ratio,
@@ -195,7 +195,6 @@ export class AgLengthLever extends AgWidget {
 
   syncControls(state) {
     const ui = this.#ui;
-    if (!ui) return;
     ui.t.set(state.t, `t = ${fmt(state.t)}`);
     setText(ui.tHead, `(t\u00a0=\u00a0${fmt(state.t)})`);
     setText(ui.dText, pair(state.d));
@@ -206,8 +205,7 @@ export class AgLengthLever extends AgWidget {
     // k = t·d, computed by the module (a weighted sum of one row).
     const k = Array.from(ag.weightedSum([t], [d]).data);
     k.forEach((c, i) => this.show(ui.kCoords[i], c));
-    this.show(ui.normD, ag.norm(d));
-    this.show(ui.normK, ag.norm(k));
+    this.showAll(ui, { normD: ag.norm(d), normK: ag.norm(k) });
     const kZero = k[0] === 0 && k[1] === 0;
     const base = [];
     const now = [];
@@ -215,8 +213,7 @@ export class AgLengthLever extends AgWidget {
       const r = ui.rows[i];
       base[i] = ag.dot(q.v, d);
       now[i] = ag.dot(q.v, k);
-      this.show(r.base, base[i]);
-      this.show(r.score, now[i]);
+      this.showAll(r, { base: base[i], score: now[i] });
       if (kZero) notDefined([r.perUnit]);
       else this.show(r.perUnit, ag.scalarProjection(q.v, k));
     });

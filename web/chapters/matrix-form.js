@@ -13,7 +13,7 @@ import { fmt, formatNumber, sub } from '../widget/format.js';
 import { WEIGHTS, headers, heatmap } from '../widget/heatmap.js';
 import { numberGrid } from '../widget/inputs.js';
 import { logitSliders } from '../widget/logit-sliders.js';
-import { formulas, texElement } from '../widget/math.js';
+import { display, formulas } from '../widget/math.js';
 import { bodyRow, numberCells, table } from '../widget/matrix-table.js';
 import { bool, defineState, fixedMatrix, number } from '../widget/state.js';
 import { choices } from '../widget/predict.js';
@@ -133,7 +133,7 @@ export class AgMatrixForm extends AgWidget {
       'section',
       { class: 'one-query' },
       oneTitle,
-      texElement('y_i=\\alpha V,\\quad [1,T]\\cdot[T,d_v]\\to[1,d_v]', { display: true }),
+      display('y_i=\\alpha V,\\quad [1,T]\\cdot[T,d_v]\\to[1,d_v]'),
       h(
         'p',
         { class: 'line' },
@@ -175,7 +175,6 @@ export class AgMatrixForm extends AgWidget {
 
   syncControls({ s, values, causal, row }) {
     const ui = this.#ui;
-    if (!ui) return;
     ui.causal.checked = causal;
     setText(ui.logits.legend, `Logits of query ${row} (row ${row} of S)`);
     ui.logits.set(s[row - 1], (j) => `s${sub(row)}${sub(j)}`);

@@ -15,7 +15,7 @@ import { ExperimentWidget, seedControls, settingSelect } from '../widget/experim
 import { ownLayout } from '../widget/figure-layout.js';
 import { deg, fmt } from '../widget/format.js';
 import { button, num } from '../widget/controls.js';
-import { texElement } from '../widget/math.js';
+import { formulas } from '../widget/math.js';
 import { bodyRow, table } from '../widget/matrix-table.js';
 import { choices } from '../widget/predict.js';
 import { keptResults } from '../widget/memo.js';
@@ -180,14 +180,9 @@ export class AgNearOrthogonal extends ExperimentWidget {
     body.append(
       predict,
       h('h3', {}, 'Cosines of random pairs'),
-      h(
-        'div',
-        { class: 'formulas' },
-        texElement('\\sqrt{\\mathbb E[\\cos^2\\theta]}=\\frac{1}{\\sqrt d}', { display: true }),
-        texElement(
-          '\\mathbb E\\,|\\cos\\theta|\\approx\\frac{\\sqrt{2/\\pi}}{\\sqrt d}\\approx\\frac{0.80}{\\sqrt d}',
-          { display: true },
-        ),
+      formulas(
+        '\\sqrt{\\mathbb E[\\cos^2\\theta]}=\\frac{1}{\\sqrt d}',
+        '\\mathbb E\\,|\\cos\\theta|\\approx\\frac{\\sqrt{2/\\pi}}{\\sqrt d}\\approx\\frac{0.80}{\\sqrt d}',
       ),
       this.#exp.controls([['Pairs', pairsSelect]], seed),
       group,
@@ -205,7 +200,6 @@ export class AgNearOrthogonal extends ExperimentWidget {
 
   syncControls({ d, pairs, seed }) {
     const ui = this.#ui;
-    if (!ui) return;
     setValue(ui.pairsSelect, pairs);
     ui.seed.sync(seed);
     for (const m of ui.multiples) {
@@ -270,13 +264,9 @@ export class AgNearOrthogonal extends ExperimentWidget {
     }
     const n = this.#dimNumbers(ag, d, r);
     const t = ui.t;
-    this.show(t.rms, r.rms);
-    this.show(t.theory, n.theory);
-    this.show(t.rmsScaled, n.rmsScaled);
+    this.showAll(t, { rms: r.rms, theory: n.theory, rmsScaled: n.rmsScaled });
     this.show(t.angle, n.angle, { format: deg });
-    this.show(t.meanAbs, r.meanAbs);
-    this.show(t.meanAbsScaled, n.meanAbsScaled);
-    this.show(t.mean, r.mean);
+    this.showAll(t, { meanAbs: r.meanAbs, meanAbsScaled: n.meanAbsScaled, mean: r.mean });
     this.#drawPairAngle(ag, state);
     this.#drawDetail(r, d, pairs);
     setText(

@@ -6,10 +6,10 @@
 //
 //   <ag-orthogonality q="2,1" k1="1,1" k2="-1,2" k3="-1,-0.5"></ag-orthogonality>
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { button, lbl, line, num, presetBar } from '../widget/controls.js';
+import { button, lbl, line, num, presetBar, section } from '../widget/controls.js';
 import { h, setAttr, setText } from '../widget/dom.js';
 import { fmt, pair } from '../widget/format.js';
-import { texElement } from '../widget/math.js';
+import { display, texElement } from '../widget/math.js';
 import { bodyRow, table as dataTable } from '../widget/matrix-table.js';
 import { showAngle } from '../widget/pair-numbers.js';
 import { keyRow, queryKeyVectors, syncGiven } from '../widget/query-keys.js';
@@ -120,10 +120,7 @@ export class AgOrthogonality extends AgWidget {
       headers: ['\u00b7', ...BASIS.map((_, j) => e(j))],
       rows: BASIS.map((row, i) => bodyRow([e(i), h('span', { class: 'given' }, ` = (${row.join(', ')})`)], gram[i])),
     });
-    const basis = h(
-      'section',
-      { class: 'basis', 'aria-label': 'The standard basis' },
-      h('h3', {}, 'Three axes that never interfere'),
+    const basis = section('basis', 'The standard basis', 'Three axes that never interfere', [
       h(
         'p',
         {},
@@ -131,15 +128,15 @@ export class AgOrthogonality extends AgWidget {
         'In d dimensions there is room for exactly d such mutually perpendicular directions, no more.',
       ),
       basisTable,
-    );
+    ]);
 
     const numbers = h(
       'div',
       { class: 'numbers' },
-      texElement('q\\cdot k=0\\iff\\cos\\theta=0', { display: true }),
+      display('q\\cdot k=0\\iff\\cos\\theta=0'),
       line(lbl('q = '), qGiven),
       table,
-      texElement('w_j=\\frac{e^{q\\cdot k_j}}{\\sum_i e^{q\\cdot k_i}}', { display: true }),
+      display('w_j=\\frac{e^{q\\cdot k_j}}{\\sum_i e^{q\\cdot k_i}}'),
     );
     body.append(predict, presets, h('div', { class: 'layout' }, fig.element, numbers), basis);
     this.#ui = { p: fig.plane, arrows, cornerOf, guide, handles, rows, gram, qGiven };
@@ -169,7 +166,6 @@ export class AgOrthogonality extends AgWidget {
 
   syncControls(state) {
     const ui = this.#ui;
-    if (!ui) return;
     syncGiven(state, ui.qGiven, KEYS, ui.rows);
   }
 
@@ -180,8 +176,7 @@ export class AgOrthogonality extends AgWidget {
     const qZero = ag.norm(state.q) === 0;
     KEYS.forEach((name, i) => {
       const r = ui.rows[i];
-      this.show(r.score, scores[i]);
-      this.show(r.weight, weights[i]);
+      this.showAll(r, { score: scores[i], weight: weights[i] });
       r.fill.style.transform = `scaleX(${weights[i]})`;
       const kZero = ag.norm(state[name]) === 0;
       // No angle without a direction: the cell says "not defined" once.

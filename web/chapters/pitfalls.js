@@ -6,7 +6,7 @@ import { AgWidget, defineWidget } from '../widget/base.js';
 import { button } from '../widget/controls.js';
 import { focusInPlace, h, setAttr, setText } from '../widget/dom.js';
 import { fmt } from '../widget/format.js';
-import { texElement } from '../widget/math.js';
+import { display } from '../widget/math.js';
 import { keptResults } from '../widget/memo.js';
 import { choice, defineState } from '../widget/state.js';
 import { choices } from '../widget/predict.js';
@@ -84,7 +84,7 @@ export class AgPitfalls extends AgWidget {
         },
         h('h3', {}, p.title),
         h('p', {}, p.text),
-        texElement(p.tex, { display: true }),
+        display(p.tex),
         numbers,
         h('div', { class: 'go-row' }, go, where),
       );
@@ -115,7 +115,6 @@ export class AgPitfalls extends AgWidget {
 
   syncControls(state) {
     const ui = this.#ui;
-    if (!ui) return;
     for (const t of ui.tabs) {
       const on = t.dataset.pitfall === state.open;
       setAttr(t, 'aria-selected', on);

@@ -5,11 +5,11 @@
 //
 //   <ag-projection a="3,4" b="4,3"></ag-projection>
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { lbl, line, notDefined, num, nums } from '../widget/controls.js';
+import { lbl, line, notDefined, num, nums, section } from '../widget/controls.js';
 import { h, setAttr, setText } from '../widget/dom.js';
 import { deg, fmt } from '../widget/format.js';
 import { pairPresets, pairSlots, showAngle, showPair, signOf } from '../widget/pair-numbers.js';
-import { texElement } from '../widget/math.js';
+import { display, texElement } from '../widget/math.js';
 import { choices } from '../widget/predict.js';
 import { placeLabel, setLine, pairState, showIf, vectorFigure } from '../widget/vector-figure.js';
 
@@ -84,35 +84,24 @@ export class AgProjection extends AgWidget {
     ui.b = fig.vector('b', { say });
     ui.foot = fig.layer('arrows').append('circle').attr('class', 'foot').attr('r', 4.5);
     ui.labelS = fig.label('shadow', { className: 'vec-label label-shadow halo', anchor: 'middle' });
-    const scalarSide = h(
-      'section',
-      { class: 'side', 'aria-label': 'Scalar projection' },
-      h('h3', {}, 'How long is the shadow?'),
-      texElement('\\operatorname{comp}_b a=\\frac{a\\cdot b}{|b|}=|a|\\cos\\theta', { display: true }),
+    const scalarSide = section('side', 'Scalar projection', 'How long is the shadow?', [
+      display('\\operatorname{comp}_b a=\\frac{a\\cdot b}{|b|}=|a|\\cos\\theta'),
       line(lbl('a\u00b7b = '), ui.dot, lbl(', |b| = '), ui.normB),
       line(h('strong', { class: 'result' }, lbl('a\u00b7b / |b| = '), ui.scalar)),
       line(lbl('|a| = '), ui.normA, lbl(', \u03b8 = '), ui.angle, lbl(', cos \u03b8 = '), ui.cos),
       line(lbl('|a| cos \u03b8 = '), ui.shadowCos),
       ui.direction,
-    );
-    const vectorSide = h(
-      'section',
-      { class: 'side', 'aria-label': 'Vector projection' },
-      h('h3', {}, 'The shadow as a vector'),
-      texElement('\\operatorname{proj}_b a=\\frac{a\\cdot b}{|b|^2}\\,b=\\left(\\frac{a\\cdot b}{|b|}\\right)\\hat b', {
-        display: true,
-      }),
+    ]);
+    const vectorSide = section('side', 'Vector projection', 'The shadow as a vector', [
+      display('\\operatorname{proj}_b a=\\frac{a\\cdot b}{|b|^2}\\,b=\\left(\\frac{a\\cdot b}{|b|}\\right)\\hat b'),
       line(texElement('\\hat b=b/|b|'), lbl(' = ('), ui.unit[0], lbl(', '), ui.unit[1], lbl(')')),
       line(h('strong', { class: 'result' }, lbl('proj = ('), ui.vec[0], lbl(', '), ui.vec[1], lbl(')'))),
-    );
-    const back = h(
-      'section',
-      { class: 'side back', 'aria-label': 'The score from the shadow' },
-      h('h3', {}, 'Back to the score'),
-      texElement('a\\cdot b=|b|\\times\\operatorname{comp}_b a', { display: true }),
+    ]);
+    const back = section('side back', 'The score from the shadow', 'Back to the score', [
+      display('a\\cdot b=|b|\\times\\operatorname{comp}_b a'),
       line(lbl('|b| \u00d7 shadow = '), ui.dotBack),
       h('p', { class: 'explain' }, 'The score is how far a reaches along b, scaled by the length of b.'),
-    );
+    ]);
     const numbers = h(
       'div',
       { class: 'numbers' },

@@ -186,7 +186,6 @@ export class AgQktGrid extends AgWidget {
 
   syncControls(state) {
     const ui = this.#ui;
-    if (!ui) return;
     ui.xGrid.set(state.x);
     ui.wqGrid.set(state.wq);
     ui.wkGrid.set(state.wk);

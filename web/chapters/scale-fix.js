@@ -21,6 +21,7 @@ import { fmt } from '../widget/format.js';
 import { formulas as displays } from '../widget/math.js';
 import { bodyRow, headerRow, table as tableOf } from '../widget/matrix-table.js';
 import { choice, defineState, number } from '../widget/state.js';
+import { choices } from '../widget/predict.js';
 import { ROWS, rowMeasures, rowScores } from '../models/scale-fix-curves.js';
 
 /** d_k = 2, 4, ..., 4096 (powers of two, a log axis). */
@@ -61,11 +62,7 @@ export class AgScaleFix extends ExperimentWidget {
       id: 'unscaled-max-weight',
       question:
         'Scores are left unscaled while d\u2096 grows to 4096 (16 random keys). Will the largest softmax weight approach 1?',
-      choices: [
-        { value: 'one', label: 'Yes, close to 1' },
-        { value: 'half', label: 'It settles near 0.5' },
-        { value: 'uniform', label: 'No, it falls towards 1/16' },
-      ],
+      choices: choices({ one: 'Yes, close to 1', half: 'It settles near 0.5', uniform: 'No, it falls towards 1/16' }),
       reveal: (_choice, ag) => {
         this.setState({ dk: '4096', tokens: 16 });
         const row = this.#sample(ag, this.state.seed, 16, 4096);
@@ -273,7 +270,6 @@ export class AgScaleFix extends ExperimentWidget {
 
   syncControls(state) {
     const ui = this.#ui;
-    if (!ui) return;
     ui.tokens.set(state.tokens);
     setText(ui.tokens.out, String(state.tokens));
     ui.seed.sync(state.seed);
@@ -333,9 +329,7 @@ export class AgScaleFix extends ExperimentWidget {
     for (const s of SERIES) {
       const d = ui.detail[s.id];
       const r = here[s.id];
-      this.show(d.max, r.max);
-      this.show(d.entropy, r.entropy);
-      this.show(d.jacobian, r.jacobian);
+      this.showAll(d, { max: r.max, entropy: r.entropy, jacobian: r.jacobian });
       // Bars: the weights themselves as lengths (drawing only).
       const bars = Array.from(r.weights, (w) => {
         const bar = h('span', { class: 'bar' });

@@ -5,12 +5,12 @@
 //
 //   <ag-sign-and-size a="3,4" b="4,3"></ag-sign-and-size>
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { button, lbl, line, num } from '../widget/controls.js';
+import { button, lbl, line, num, section } from '../widget/controls.js';
 import { h, markCurrent, setAttr, setText } from '../widget/dom.js';
 import { deg, fmt, pair } from '../widget/format.js';
 import { draw } from '../widget/charts.js';
 import { pairPresets, pairSlots, showAngle, showPair, signOf } from '../widget/pair-numbers.js';
-import { texElement } from '../widget/math.js';
+import { display } from '../widget/math.js';
 import { choices } from '../widget/predict.js';
 import { placeLabel, setLine, pairState, showIf, vectorFigure } from '../widget/vector-figure.js';
 
@@ -148,11 +148,8 @@ export class AgSignAndSize extends AgWidget {
       }),
     );
 
-    const live = h(
-      'section',
-      { class: 'panel live', 'aria-label': 'Where a is now' },
-      h('h3', {}, 'Three readings of one sign'),
-      texElement('a\\cdot b=\\underbrace{|a|\\,|b|}_{\\ge 0}\\,\\cos\\theta', { display: true }),
+    const live = section('panel live', 'Where a is now', 'Three readings of one sign', [
+      display('a\\cdot b=\\underbrace{|a|\\,|b|}_{\\ge 0}\\,\\cos\\theta'),
       h(
         'p',
         { class: 'explain' },
@@ -170,7 +167,7 @@ export class AgSignAndSize extends AgWidget {
       ),
       line(lbl('|a| = '), ui.normA, lbl(', |b| = '), ui.normB, lbl(', |a||b| = '), ui.product),
       ui.status,
-    );
+    ]);
 
     // Size: the same score 6, two ways.
     const cards = SAME_SCORE.map((pairDef) => {
@@ -192,17 +189,14 @@ export class AgSignAndSize extends AgWidget {
         load,
       );
     });
-    const size = h(
-      'section',
-      { class: 'panel size', 'aria-label': 'Same score, two ways' },
-      h('h3', {}, 'Same score, two ways'),
+    const size = section('panel size', 'Same score, two ways', 'Same score, two ways', [
       h(
         'p',
         { class: 'explain' },
         'The size of a score mixes how long the vectors are with how well they line up. A big score alone does not say which:',
       ),
       h('div', { class: 'cards' }, cards),
-    );
+    ]);
 
     const numbers = h('div', { class: 'numbers' }, ui.coords, live);
     body.append(
@@ -230,9 +224,7 @@ export class AgSignAndSize extends AgWidget {
       const nums = ui.demo.get(pairDef.id);
       const pa = ag.norm(pairDef.a);
       const pb = ag.norm(pairDef.b);
-      this.show(nums.normA, pa);
-      this.show(nums.normB, pb);
-      this.show(nums.product, ag.dot([pa], [pb]));
+      this.showAll(nums, { normA: pa, normB: pb, product: ag.dot([pa], [pb]) });
       showAngle(this, ag, nums, pairDef.a, pairDef.b, true);
       this.show(nums.score, ag.dot(pairDef.a, pairDef.b));
     }

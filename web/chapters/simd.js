@@ -6,7 +6,7 @@ import { h, setAttr, setFlag, setOrRemove, setText, setValue, symbol } from '../
 import { getImplementation } from '../widget/engine.js';
 import { button, num, radioGroup, signedTerm, slider } from '../widget/controls.js';
 import { formatNumber } from '../widget/format.js';
-import { texElement } from '../widget/math.js';
+import { display } from '../widget/math.js';
 import { lastResult } from '../widget/memo.js';
 import { choice, defineState, number, vector } from '../widget/state.js';
 import { labelled, settingSelect } from '../widget/experiment.js';
@@ -195,9 +195,7 @@ export class AgSimd extends AgWidget {
       h(
         'div',
         { class: 'formula' },
-        texElement('a\\cdot b=\\sum_{i=1}^{d} a_i b_i\\quad(d\\text{ multiplications, } d-1\\text{ additions})', {
-          display: true,
-        }),
+        display('a\\cdot b=\\sum_{i=1}^{d} a_i b_i\\quad(d\\text{ multiplications, } d-1\\text{ additions})'),
       ),
       setup,
       inputsBox,
@@ -235,7 +233,6 @@ export class AgSimd extends AgWidget {
 
   syncControls(state) {
     const ui = this.#ui;
-    if (!ui) return;
     this.#lab.sync(state);
     const n = state.a.length;
     setValue(ui.lengthSelect, String(n));
@@ -340,8 +337,7 @@ export class AgSimd extends AgWidget {
       this.#views.set(k, view);
     }
     if (ui.detail.firstChild !== view.el || ui.detail.childNodes.length !== 1) ui.detail.replaceChildren(view.el);
-    this.show(ui.result, t.value, { digits: 7 });
-    this.show(ui.dot, dot, { digits: 7 });
+    this.showAll(ui, { result: t.value, dot }, { digits: 7 });
     setAttr(this, 'data-trace', t.variant);
     setAttr(this, 'data-steps', String(steps.length));
   }

@@ -10,7 +10,7 @@
 import { scaleBand, scaleLinear } from 'd3';
 import { AgWidget, defineWidget } from '../widget/base.js';
 import { draw } from '../widget/charts.js';
-import { columns, num, nums, presetBar } from '../widget/controls.js';
+import { columns, num, nums, presetBar, section } from '../widget/controls.js';
 import { h, setText } from '../widget/dom.js';
 import { ownFigure } from '../widget/figure-layout.js';
 import { fmt, sub } from '../widget/format.js';
@@ -138,15 +138,12 @@ export class AgSoftmax extends AgWidget {
       );
       const verdict = h('p', { class: 'verdict', dataset: { role: `${kind}-verdict` } });
       const title = kind === 'stable' ? 'Stable: subtract the maximum first' : 'Textbook float32: no shift';
-      const section = h(
-        'section',
-        { class: `side side-${kind}`, 'aria-label': title },
-        h('h3', {}, title),
+      const box = section(`side side-${kind}`, title, title, [
         kind === 'stable' ? h('p', { class: 'm-line' }) : null,
         table,
         verdict,
-      );
-      return { section, shifted, exp: ex, alpha, sum, verdict, mLine: section.querySelector('.m-line') };
+      ]);
+      return { section: box, shifted, exp: ex, alpha, sum, verdict, mLine: box.querySelector('.m-line') };
     };
     const naive = side('naive');
     const stable = side('stable');
@@ -177,7 +174,6 @@ export class AgSoftmax extends AgWidget {
 
   syncControls({ s }) {
     const ui = this.#ui;
-    if (!ui) return;
     ui.logits.set(s);
   }
 

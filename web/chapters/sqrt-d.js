@@ -15,6 +15,7 @@ import { fmt } from '../widget/format.js';
 import { formulas as displays, texElement } from '../widget/math.js';
 import { afterPause } from '../widget/pause.js';
 import { defineState, number } from '../widget/state.js';
+import { choices } from '../widget/predict.js';
 import { chunkCalls, chunkSizes, combineChunks } from '../models/chunked-experiment.js';
 
 const SWEEP_DIMS = [2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096];
@@ -80,11 +81,7 @@ export class AgSqrtD extends ExperimentWidget {
       id: 'typical-score',
       question:
         'q and k are random with independent N(0, 1) entries. At d\u2096 = 4096, how big is a typical score q\u00b7k (its standard deviation)?',
-      choices: [
-        { value: '1', label: 'About 1' },
-        { value: '64', label: 'About 64' },
-        { value: '4096', label: 'About 4096' },
-      ],
+      choices: choices({ 1: 'About 1', 64: 'About 64', 4096: 'About 4096' }),
       reveal: (_choice, ag) => {
         this.setState({ d: 4096 });
         const r = ag.randomDotExperiment({ d: 4096, trials: 400, seed: this.state.seed, returnSamples: false });
@@ -168,7 +165,6 @@ export class AgSqrtD extends ExperimentWidget {
 
   syncControls({ d, pairs, seed }) {
     const ui = this.#ui;
-    if (!ui) return;
     // Keep the slider where the learner put it while it still means this d_k.
     ui.d.set(dOf(ui.d.input.value) === d ? Number(ui.d.input.value) : Math.log2(d), `= ${d}`, `d_k = ${d}`);
     if (!PAIR_CHOICES.includes(pairs) && ![...ui.pairsSelect.options].some((o) => Number(o.value) === pairs))
@@ -287,10 +283,7 @@ export class AgSqrtD extends ExperimentWidget {
     const { d, used, res } = result;
     const ui = this.#ui;
     setText(ui.stats.used, used.toLocaleString('en-US'));
-    this.show(ui.stats.mean, res.mean);
-    this.show(ui.stats.std, res.std);
-    this.show(ui.stats.rms, res.rms);
-    this.show(ui.stats.sqrt, ag.norm(new Float32Array(d).fill(1)));
+    this.showAll(ui.stats, { mean: res.mean, std: res.std, rms: res.rms, sqrt: ag.norm(new Float32Array(d).fill(1)) });
     // The exact density on a fine grid over the histogram's range.
     const { lo, hi, counts } = res.histogram;
     const xs = Float32Array.from({ length: 161 }, (_, i) => lo + ((hi - lo) * i) / 160);

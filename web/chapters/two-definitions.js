@@ -5,11 +5,11 @@
 //
 //   <ag-two-definitions a="3,4" b="4,3"></ag-two-definitions>
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { lbl, line, num, nums, signedTerm } from '../widget/controls.js';
+import { lbl, line, num, nums, section, signedTerm } from '../widget/controls.js';
 import { h, setText } from '../widget/dom.js';
 import { deg, fmt, paren } from '../widget/format.js';
 import { pairPresets, pairSlots, showAngle, showPair, signOf } from '../widget/pair-numbers.js';
-import { texElement } from '../widget/math.js';
+import { display } from '../widget/math.js';
 import { choices } from '../widget/predict.js';
 import { pairState, vectorFigure } from '../widget/vector-figure.js';
 
@@ -55,24 +55,18 @@ export class AgTwoDefinitions extends AgWidget {
     });
     const say = () => `a\u00b7b = ${ui.dot.textContent}`;
     Object.assign(ui, { arc: fig.angleArc(), a: fig.vector('a', { say }), b: fig.vector('b', { say }) });
-    const algebra = h(
-      'section',
-      { class: 'side algebra', 'aria-label': 'Algebraic definition' },
-      h('h3', {}, 'Multiply and add'),
-      texElement('a\\cdot b=\\sum_i a_i b_i = a_1 b_1 + a_2 b_2', { display: true }),
+    const algebra = section('side algebra', 'Algebraic definition', 'Multiply and add', [
+      display('a\\cdot b=\\sum_i a_i b_i = a_1 b_1 + a_2 b_2'),
       h('p', { class: 'line terms' }, ui.products, ' = ', ui.terms[0], signedTerm('+', ui.terms[1])),
       h('p', { class: 'line result' }, '= ', ui.dot),
-    );
-    const geometry = h(
-      'section',
-      { class: 'side geometry', 'aria-label': 'Geometric definition' },
-      h('h3', {}, 'Lengths and angle'),
-      texElement('a\\cdot b=|a|\\,|b|\\cos\\theta', { display: true }),
+    ]);
+    const geometry = section('side geometry', 'Geometric definition', 'Lengths and angle', [
+      display('a\\cdot b=|a|\\,|b|\\cos\\theta'),
       line(lbl('|a| = '), ui.normA, lbl(', |b| = '), ui.normB),
       line(lbl('\u03b8 = '), ui.angle, lbl(', cos \u03b8 = '), ui.cos),
       line(lbl('|a|\u00b7|b| = '), ui.normProduct),
       h('p', { class: 'line result' }, lbl('|a|\u00b7|b|\u00b7cos \u03b8 = '), ui.geometric),
-    );
+    ]);
     const numbers = h('div', { class: 'numbers' }, ui.coords, h('div', { class: 'sides' }, algebra, geometry));
     body.append(predict, pairPresets(this, PRESETS), h('div', { class: 'layout' }, fig.element, numbers));
     this.#ui = ui;

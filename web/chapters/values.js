@@ -10,8 +10,9 @@ import { rowsFrom } from '../widget/state.js';
 import { button, lbl, line, num } from '../widget/controls.js';
 import { h, setText, symbol } from '../widget/dom.js';
 import { fmt, pair } from '../widget/format.js';
-import { texElement } from '../widget/math.js';
+import { display } from '../widget/math.js';
 import { placeLabel, setLine, vectorFigure } from '../widget/vector-figure.js';
+import { choices } from '../widget/predict.js';
 import {
   EXTENT,
   fitWeights,
@@ -38,11 +39,11 @@ export class AgValueMix extends AgWidget {
       id: 'move-a-value',
       question:
         'The weights stay at α = (0.5, 0.3, 0.2). Only the value v\u2081 moves, 2 units to the right, from (1, 5) to (3, 5). How far does the output y move?',
-      choices: [
-        { value: '0', label: 'Not at all: the weights did not change' },
-        { value: '1', label: '1 unit (half the move)' },
-        { value: '2', label: '2 units (the whole move)' },
-      ],
+      choices: choices({
+        0: 'Not at all: the weights did not change',
+        1: '1 unit (half the move)',
+        2: '2 units (the whole move)',
+      }),
       reveal: (_choice, ag) => {
         const before = SPOTS.slice(0, 3);
         const after = [[3, 5], ...SPOTS.slice(1, 3)];
@@ -110,8 +111,8 @@ export class AgValueMix extends AgWidget {
     const numbers = h(
       'div',
       { class: 'numbers' },
-      texElement('y=\\sum_{j=1}^{T}\\alpha_j\\,v_j', { display: true }),
-      texElement('v_j\\in\\mathbb{R}^{d_v}\\ \\Rightarrow\\ y\\in\\mathbb{R}^{d_v}', { display: true }),
+      display('y=\\sum_{j=1}^{T}\\alpha_j\\,v_j'),
+      display('v_j\\in\\mathbb{R}^{d_v}\\ \\Rightarrow\\ y\\in\\mathbb{R}^{d_v}'),
       h('div', { class: 'table-wrap' }, terms.element),
       y.element,
       line(lbl('Sum of the weights \u03a3\u03b1'), h('sub', {}, 'j'), lbl(' = '), sum),
@@ -147,8 +148,7 @@ export class AgValueMix extends AgWidget {
     const alpha = fitWeights(given, T);
     const y = ag.weightedSum(alpha, values);
     ui.y.forEach((el, i) => this.show(el, y.data[i]));
-    this.show(ui.sum, ag.dot(alpha, new Array(T).fill(1)));
-    this.show(ui.dv, y.shape[0]);
+    this.showAll(ui, { sum: ag.dot(alpha, new Array(T).fill(1)), dv: y.shape[0] });
     // Each term αⱼvⱼ is the weighted sum of one value; the partial sums place the chain.
     ui.terms.sync(T);
     const chain = values.map((v, j) => {

@@ -6,10 +6,10 @@
 //
 //   <ag-why-agree a="3,4" b="4,3"></ag-why-agree>
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { lbl, line, num, nums, signedTerm } from '../widget/controls.js';
+import { lbl, line, num, nums, section, signedTerm } from '../widget/controls.js';
 import { h, setText } from '../widget/dom.js';
 import { fmt, pair } from '../widget/format.js';
-import { texElement } from '../widget/math.js';
+import { display } from '../widget/math.js';
 import { pairPresets, pairSlots, showAngle } from '../widget/pair-numbers.js';
 import { choices } from '../widget/predict.js';
 import { pairState, placeLabel, showIf, vectorFigure } from '../widget/vector-figure.js';
@@ -84,19 +84,13 @@ export class AgWhyAgree extends AgWidget {
       labelT: fig.label('\u03b8', { className: 'vec-label label-theta', anchor: 'middle' }),
     });
 
-    const measured = h(
-      'section',
-      { class: 'step measured', 'aria-label': 'The third side, measured' },
-      h('h3', {}, '1. Measure the third side'),
-      texElement('a-b=(a_1-b_1,\\;a_2-b_2)', { display: true }),
+    const measured = section('step measured', 'The third side, measured', '1. Measure the third side', [
+      display('a-b=(a_1-b_1,\\;a_2-b_2)'),
       line(lbl('a \u2212 b = ('), ui.diff[0], lbl(', '), ui.diff[1], lbl(')')),
       line(lbl('|a \u2212 b|\u00b2 = '), h('strong', { class: 'result' }, ui.side)),
-    );
-    const law = h(
-      'section',
-      { class: 'step law', 'aria-label': 'The law of cosines' },
-      h('h3', {}, '2. Lengths and the angle (law of cosines)'),
-      texElement('|a-b|^2=|a|^2+|b|^2-2\\,|a|\\,|b|\\cos\\theta', { display: true }),
+    ]);
+    const law = section('step law', 'The law of cosines', '2. Lengths and the angle (law of cosines)', [
+      display('|a-b|^2=|a|^2+|b|^2-2\\,|a|\\,|b|\\cos\\theta'),
       line(lbl('\u03b8 = '), ui.angle, lbl(', cos \u03b8 = '), ui.cos),
       line(
         '= ',
@@ -107,35 +101,28 @@ export class AgWhyAgree extends AgWidget {
       ),
       line('= ', ui.sumLaw, signedTerm('\u2212', ui.twiceGeo)),
       line(h('strong', { class: 'result' }, '= ', ui.law)),
-    );
-    const expand = h(
-      'section',
-      { class: 'step expand', 'aria-label': 'The algebraic expansion' },
-      h('h3', {}, '3. Coordinates only (expand the square)'),
-      texElement(
+    ]);
+    const expand = section('step expand', 'The algebraic expansion', '3. Coordinates only (expand the square)', [
+      display(
         '\\begin{aligned}|a-b|^2&=(a-b)\\cdot(a-b)\\\\&=a\\cdot a-2\\,a\\cdot b+b\\cdot b\\\\&=|a|^2-2\\,a\\cdot b+|b|^2\\end{aligned}',
-        { display: true },
       ),
       line('= ', ui.sqA2, signedTerm('\u2212', '2 \u00d7 ', ui.dot), ' + ', ui.sqB2),
       line('= ', ui.sumExpand, signedTerm('\u2212', ui.twiceDot)),
       line(h('strong', { class: 'result' }, '= ', ui.expand)),
-    );
-    const forced = h(
-      'section',
-      { class: 'step forced', 'aria-label': 'The conclusion' },
-      h('h3', {}, '4. Both describe the same side'),
+    ]);
+    const forced = section('step forced', 'The conclusion', '4. Both describe the same side', [
       h(
         'p',
         { class: 'explain' },
         'Set the two expressions equal. |a|\u00b2 + |b|\u00b2 is on both sides and cancels; what is left must match:',
       ),
-      texElement('-2\\,a\\cdot b=-2\\,|a|\\,|b|\\cos\\theta', { display: true }),
+      display('-2\\,a\\cdot b=-2\\,|a|\\,|b|\\cos\\theta'),
       line(ui.minusDot, lbl(' and '), ui.minusGeo),
-      texElement('\\Longrightarrow\\quad a\\cdot b=|a|\\,|b|\\cos\\theta', { display: true }),
+      display('\\Longrightarrow\\quad a\\cdot b=|a|\\,|b|\\cos\\theta'),
       line(
         h('strong', { class: 'result' }, lbl('a\u00b7b = '), ui.dotFinal, lbl(', |a||b| cos \u03b8 = '), ui.geometric),
       ),
-    );
+    ]);
     const numbers = h(
       'div',
       { class: 'numbers' },
@@ -161,10 +148,7 @@ export class AgWhyAgree extends AgWidget {
     const sb = ag.squaredNorm(b);
     const na = ag.norm(a);
     const nb = ag.norm(b);
-    this.show(ui.sqA, sa);
-    this.show(ui.sqB, sb);
-    this.show(ui.normA, na);
-    this.show(ui.normB, nb);
+    this.showAll(ui, { sqA: sa, sqB: sb, normA: na, normB: nb });
     const sum = ag.dot([sa, sb], [1, 1]);
     this.show(ui.sumLaw, sum);
     const nn = ag.dot([na], [nb]);
@@ -172,24 +156,16 @@ export class AgWhyAgree extends AgWidget {
     const c = showAngle(this, ag, { cos: [ui.cos, ui.cosSub], angle: ui.angle }, a, b, na !== 0 && nb !== 0, 'cosine');
     const geometric = c === null ? nn : ag.dot([nn], [c]);
     const twiceGeo = ag.dot([2], [geometric]);
-    this.show(ui.twiceGeo, twiceGeo);
-    this.show(ui.law, ag.dot([sa, sb, twiceGeo], [1, 1, -1]));
+    this.showAll(ui, { twiceGeo, law: ag.dot([sa, sb, twiceGeo], [1, 1, -1]) });
 
     // 3. The expansion: only coordinates, through a·b.
     const dot = ag.dot(a, b);
-    this.show(ui.sqA2, sa);
-    this.show(ui.sqB2, sb);
-    this.show(ui.dot, dot);
-    this.show(ui.sumExpand, sum);
+    this.showAll(ui, { sqA2: sa, sqB2: sb, dot, sumExpand: sum });
     const twiceDot = ag.dot([2], [dot]);
-    this.show(ui.twiceDot, twiceDot);
-    this.show(ui.expand, ag.dot([sa, twiceDot, sb], [1, -1, 1]));
+    this.showAll(ui, { twiceDot, expand: ag.dot([sa, twiceDot, sb], [1, -1, 1]) });
 
     // 4. What is left after cancelling.
-    this.show(ui.minusDot, ag.dot([-2], [dot]));
-    this.show(ui.minusGeo, ag.dot([-2], [geometric]));
-    this.show(ui.dotFinal, dot);
-    this.show(ui.geometric, geometric);
+    this.showAll(ui, { minusDot: ag.dot([-2], [dot]), minusGeo: ag.dot([-2], [geometric]), dotFinal: dot, geometric });
 
     this.#draw(a, b);
   }

@@ -211,7 +211,6 @@ export class AgWorkedExample extends AgWidget {
 
   syncControls(state) {
     const ui = this.#ui;
-    if (!ui) return;
     ui.qk.set([state.q, ...state.k]);
     ui.vGrid.set(state.values);
     ui.scale.set(state.scaled ? '1' : '0');
@@ -250,10 +249,7 @@ export class AgWorkedExample extends AgWidget {
         'score subtracted first, which changes nothing mathematically and keeps every exp at most 1.';
     }
     ui.cells.forEach((c, j) => {
-      this.show(c.score, scores[j]);
-      this.show(c.scaled, att.scores.data[j]);
-      this.show(c.exp, exp[j]);
-      this.show(c.weight, att.weights.data[j]);
+      this.showAll(c, { score: scores[j], scaled: att.scores.data[j], exp: exp[j], weight: att.weights.data[j] });
       // The bar length is the weight itself (a number in [0, 1]) used as a scale.
       c.bar.style.transform = `scaleX(${att.weights.data[j]})`;
     });

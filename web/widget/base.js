@@ -59,6 +59,7 @@ export class AgWidget extends HTMLElement {
 
   #state;
   #started = false;
+  #built = false; // build() has returned: syncControls and render may use what it made
   #ag = null;
   #observer = null;
   #unsubscribe = null;
@@ -294,6 +295,7 @@ export class AgWidget extends HTMLElement {
     const { body } = this.#parts;
     body.replaceChildren();
     this.build(body);
+    this.#built = true;
     this.syncControls(this.#state);
     this.ready = (async () => {
       try {
@@ -378,7 +380,7 @@ export class AgWidget extends HTMLElement {
   }
 
   #render() {
-    if (!this.#started || !this.#parts) return;
+    if (!this.#built || !this.#parts) return;
     const start = performance.now();
     this.syncControls(this.#state);
     if (!this.#ag) return;
@@ -426,6 +428,11 @@ export class AgWidget extends HTMLElement {
     setAttr(el, 'data-value', value);
     const key = name ?? shownName(el);
     if (key) this.#shown.set(key, value);
+  }
+
+  /** show() for several slots of `ui` at once, in order: `this.showAll(ui, { normA: na, normB: nb }, options)`. */
+  showAll(ui, values, options) {
+    for (const [key, value] of Object.entries(values)) this.show(ui[key], value, options);
   }
 
   /** Numbers for the JSON export: the state, its text form, and every number shown. */

@@ -211,6 +211,11 @@ export function line(...parts) {
   return h('p', { class: 'line' }, ...parts);
 }
 
+/** A titled part of the numbers: `<section class={cls} aria-label={label}><h3>title</h3>...content</section>`. */
+export function section(cls, label, title, content) {
+  return h('section', { class: cls, 'aria-label': label }, h('h3', {}, title), content);
+}
+
 /** The words between numbers: `<span class="lbl">text</span>`. */
 export function lbl(text) {
   return h('span', { class: 'lbl' }, text);

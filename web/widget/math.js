@@ -42,10 +42,13 @@ export function texElement(source, { display = false, className = '' } = {}) {
   return tex(el, source, { display });
 }
 
+/** A new <div> holding `source` typeset as display maths. */
+export const display = (source) => texElement(source, { display: true });
+
 /** A `<div class="formulas">` of display formulas, one for each TeX source. */
 export function formulas(...sources) {
   const box = document.createElement('div');
   box.className = 'formulas';
-  box.append(...sources.map((source) => texElement(source, { display: true })));
+  box.append(...sources.map(display));
   return box;
 }
