@@ -1,11 +1,9 @@
-// A chapter's widget bound for its tests: chapterWidget(ch, tag) opens the chapter once per test file and
-// takes each test's link to it in that page (the shell's own step: applyParams of every widget of the
-// chapter), reads the widget's state, numbers and elements, presses keys and checks the state after each,
-// cancels a run in the experiment worker and reads the page's link back into the widget to compare;
-// linkCases and predictCases turn rows of links and of predictions into tests; expectStages compares shown
-// matrices with float64 references; measuredRows reads a table of measured numbers. That a link opens its
-// chapter, and that a copy of the link shows the same digits in a new page, is the contract's (its link
-// round trip, chapters.contract.test.mjs).
+// A chapter's widget bound for its tests: chapterWidget(ch, tag) opens the chapter once per test file, takes
+// each test's link to it in that page (as the shell does: applyParams), reads the widget's state, numbers and
+// elements, presses keys and checks the state after each, cancels a worker run and reads the page's link back
+// into it; linkCases and predictCases turn rows of links and predictions into tests; expectStages compares
+// shown matrices with float64 references; measuredRows reads a table of measured numbers. A link opening its
+// chapter, and its copy in a new page, are the contract's (its link round trip).
 import { afterAll, expect, test } from '@jest/globals';
 import { expectClean, openChapter, predictChoice, settledUrl, stateOf, useEnv, withChapter } from './helpers.mjs';
 import { expectAllLogged, expectClose, expectShown, one, readNumbers } from './shown-numbers.mjs';
@@ -15,6 +13,11 @@ export async function readBracketed(page, tag) {
   return (await readNumbers(page, tag)).map((n) =>
     /^\(.*\)$/.test(n.text) ? { ...n, shown: Number(n.text.slice(1, -1).replace(/\u2212/g, '-')) } : n,
   );
+}
+
+/** What the shell does with a link: each widget of the chapter's `section` applies its parameters `text`. */
+function applyLink(section, text) {
+  for (const el of section.querySelectorAll('*')) el.applyParams?.(new URLSearchParams(text));
 }
 
 /**
@@ -31,14 +34,8 @@ export function chapterWidget(ch, tag, { read = readNumbers } = {}) {
     tag,
     /** The link of the chapter with the state parameters `params` ('' or none: the chapter alone). */
     link: (params) => (params ? `?ch=${ch}&v=1&${params}` : ''),
-    /** Every widget of the chapter takes the state parameters `params` as the shell takes a link's (applyParams). */
-    to: (page, params = '') =>
-      page
-        .locator(`#ch-${ch}`)
-        .evaluate(
-          (s, text) => s.querySelectorAll('*').forEach((el) => el.applyParams?.(new URLSearchParams(text))),
-          `v=1&${params}`,
-        ),
+    /** Every widget of the chapter takes the state parameters `params` as the shell takes a link's. */
+    to: (page, params = '') => page.locator(`#ch-${ch}`).evaluate(applyLink, `v=1&${params}`),
     /**
      * `fn(opened)` on the chapter at c.link(params) (params may be left out), then the page's clean check.
      * With `options` (of withChapter; `search` is a whole link; `alone: true` alone) in a page of its own;
@@ -172,19 +169,16 @@ export function linkCases(c, rows) {
  * checks the rest.
  */
 export function predictCases(c, rows) {
-  for (const { name, params, wrong, says, state, then, right, after, timeout } of rows)
-    test(
-      name,
-      () =>
-        c.open(params, async ({ page }) => {
-          await c.choose(page, wrong, 'wrong');
-          if (says) expect(await c.text(page, '.predict-result')).toMatch(says);
-          if (state) expect(await c.state(page)).toMatchObject(state);
-          await then?.(page);
-          if (right) await c.choose(page, right, 'right');
-          await after?.(page);
-        }),
-      timeout,
+  for (const { name, params, wrong, says, state, then, right, after } of rows)
+    test(name, () =>
+      c.open(params, async ({ page }) => {
+        await c.choose(page, wrong, 'wrong');
+        if (says) expect(await c.text(page, '.predict-result')).toMatch(says);
+        if (state) expect(await c.state(page)).toMatchObject(state);
+        await then?.(page);
+        if (right) await c.choose(page, right, 'right');
+        await after?.(page);
+      }),
     );
 }
 

@@ -32,14 +32,10 @@ async function expectMatches(page, words = WORDS) {
   const stages = [['q', Q], ['k', K], ['v', V], ['y', ref.Y], ['score', ref.S], ['weight', ref.A, ref.S]];
   expectStages(
     numbers,
-    stages.map(([role, M, scaleOf = M]) => [role, M, tol(scaleOf)]),
+    stages.map(([role, M, of = M]) => [role, M, tol(of)]),
   );
   // Row-stochastic: non-negative, row sums 1.
-  expect(
-    matrixOf(numbers, 'weight')
-      .flat()
-      .every((a) => a >= 0),
-  ).toBe(true);
+  expect(Math.min(...matrixOf(numbers, 'weight').flat())).toBeGreaterThanOrEqual(0);
   byRole(numbers, 'row-sum').forEach((n) => expectClose(n.value, 1, 1e-5, `row sum ${n.key}`));
   // The selected output row is row `query` of Y.
   byRole(numbers, 'y-selected').forEach((n, j) =>
