@@ -1,5 +1,6 @@
 // "The atom of attention" (#ch-atom, <ag-attention-atom>): the heat map S = QKᵀ and the chosen cell's dot
-// product against a float64 reference after hovering and focusing cells, drags, arrow keys and a URL.
+// product against a float64 reference after hovering and focusing cells, drags, arrow keys and a URL. The
+// link read back here is taken in the same page; a copy in a new page is the contract's link round trip.
 import { describe, expect, test } from '@jest/globals';
 import { expectParams, overflow, rowsOf, urlParams } from './helpers.mjs';
 import { dragTo, keyPoint } from './pointer.mjs';

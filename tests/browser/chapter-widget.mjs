@@ -1,10 +1,11 @@
-// A chapter's widget bound for its tests: chapterWidget(ch, tag) opens the chapter at a link of its own,
-// reads the widget's state, numbers and elements, presses keys and checks the state after each, cancels a
-// run in the experiment worker and opens the page's link again to compare; linkCases and predictCases turn
-// rows of links and of predictions into tests; expectStages compares shown matrices with float64
-// references; measuredRows reads a table of measured numbers.
-import { expect, test } from '@jest/globals';
-import { predictChoice, settledUrl, stateOf, useEnv, withChapter } from './helpers.mjs';
+// A chapter's widget bound for its tests: chapterWidget(ch, tag) opens the chapter once per test file, takes
+// each test's link to it in that page (as the shell does: applyParams), reads the widget's state, numbers and
+// elements, presses keys and checks the state after each, cancels a worker run and reads the page's link back
+// into it; linkCases and predictCases turn rows of links and predictions into tests; expectStages compares
+// shown matrices with float64 references; measuredRows reads a table of measured numbers. A link opening its
+// chapter, and its copy in a new page, are the contract's (its link round trip).
+import { afterAll, expect, test } from '@jest/globals';
+import { expectClean, openChapter, predictChoice, settledUrl, stateOf, useEnv, withChapter } from './helpers.mjs';
 import { expectAllLogged, expectClose, expectShown, one, readNumbers } from './shown-numbers.mjs';
 
 /** The numbers shown; a bracketed negative value "(−1)" (after a + sign) is read as −1. */
@@ -14,23 +15,54 @@ export async function readBracketed(page, tag) {
   );
 }
 
+/** What the shell does with a link: each widget of the chapter's `section` applies its parameters `text`. */
+function applyLink(section, text) {
+  for (const el of section.querySelectorAll('*')) el.applyParams?.(new URLSearchParams(text));
+}
+
 /**
- * The chapter `ch` with its widget `tag`, on one server and browser for the test file (useEnv). `read` reads
- * the numbers shown (readNumbers unless given).
+ * The chapter `ch` with its widget `tag`, on one server and browser for the test file (useEnv), and one page
+ * for the tests that need no page of their own. `read` reads the numbers shown (readNumbers unless given).
  */
 export function chapterWidget(ch, tag, { read = readNumbers } = {}) {
   const env = useEnv();
+  let shared = null;
+  afterAll(() => shared?.context.close().catch(() => null));
   const c = {
     env,
     ch,
     tag,
     /** The link of the chapter with the state parameters `params` ('' or none: the chapter alone). */
     link: (params) => (params ? `?ch=${ch}&v=1&${params}` : ''),
-    /** withChapter at c.link(params) (params may be left out; `options.search` is a whole link). */
-    open(params, options, fn) {
+    /** Every widget of the chapter takes the state parameters `params` as the shell takes a link's. */
+    to: (page, params = '') => page.locator(`#ch-${ch}`).evaluate(applyLink, `v=1&${params}`),
+    /**
+     * `fn(opened)` on the chapter at c.link(params) (params may be left out), then the page's clean check.
+     * With `options` (of withChapter; `search` is a whole link; `alone: true` alone) in a page of its own;
+     * else in the file's page, opened at the first link and taken to each later one (c.to) at the default
+     * viewport. A test that fails leaves the next one a new page.
+     */
+    async open(params, options, fn) {
       if (typeof params === 'function') [params, options, fn] = ['', {}, params];
       if (typeof options === 'function') [options, fn] = [{}, options];
-      return withChapter(env, ch, tag, { search: c.link(params), ...options }, fn);
+      const { alone, ...own } = options;
+      if (alone || Object.keys(own).length) return withChapter(env, ch, tag, { search: c.link(params), ...own }, fn);
+      if (!shared) shared = await openChapter(env, ch, tag, { search: `?ch=${ch}&v=1&${params}` });
+      else {
+        await shared.page.mouse.move(0, 0);
+        await shared.page.setViewportSize({ width: 1024, height: 900 });
+        await c.to(shared.page, params);
+      }
+      try {
+        const result = await fn(shared);
+        await expectClean(shared);
+        return result;
+      } catch (err) {
+        const failed = shared;
+        shared = null;
+        await failed.context.close().catch(() => null);
+        throw err;
+      }
     },
     el: (page, selector) => page.locator(selector ? `${tag} ${selector}` : tag),
     text: (page, selector) => c.el(page, selector).textContent(),
@@ -92,20 +124,20 @@ export function chapterWidget(ch, tag, { read = readNumbers } = {}) {
       expect(await c.text(page, status)).toMatch(says);
     },
     /**
-     * The page's link (once written) opens a copy whose numbers have the same `by` ('text' or 'value') as
-     * `numbers`, those that `keep` keeps; `before(copy)` runs first (a run to wait for), `check(copy, numbers)`
-     * after. `clean: false` skips the copy's clean check. Returns the copy's numbers.
+     * The page's link (once written) taken back into the page (c.to) shows numbers with the same `by`
+     * ('text' or 'value') as `numbers`, those that `keep` keeps; `before(page)` runs first (a run to wait
+     * for), `check(page, numbers)` after. Returns the numbers shown.
      */
-    async again(page, numbers, { by = 'text', keep = () => true, before, check, clean } = {}) {
-      const { search } = await settledUrl(page);
+    async again(page, numbers, { by = 'text', keep = () => true, before, check } = {}) {
+      const { searchParams } = await settledUrl(page);
+      searchParams.delete('v');
+      await c.to(page, searchParams.toString());
+      await before?.(page);
       const pick = (list) => list.filter(keep).map((n) => n[by]);
-      return withChapter(env, ch, tag, { search, ...(clean === false ? { clean } : {}) }, async (copy) => {
-        await before?.(copy);
-        const reopened = await c.numbers(copy.page);
-        expect(pick(reopened)).toEqual(pick(numbers));
-        await check?.(copy, reopened);
-        return reopened;
-      });
+      const reopened = await c.numbers(page);
+      expect(pick(reopened)).toEqual(pick(numbers));
+      await check?.(page, reopened);
+      return reopened;
     },
   };
   return c;
@@ -137,19 +169,16 @@ export function linkCases(c, rows) {
  * checks the rest.
  */
 export function predictCases(c, rows) {
-  for (const { name, params, wrong, says, state, then, right, after, timeout } of rows)
-    test(
-      name,
-      () =>
-        c.open(params, async ({ page }) => {
-          await c.choose(page, wrong, 'wrong');
-          if (says) expect(await c.text(page, '.predict-result')).toMatch(says);
-          if (state) expect(await c.state(page)).toMatchObject(state);
-          await then?.(page);
-          if (right) await c.choose(page, right, 'right');
-          await after?.(page);
-        }),
-      timeout,
+  for (const { name, params, wrong, says, state, then, right, after } of rows)
+    test(name, () =>
+      c.open(params, async ({ page }) => {
+        await c.choose(page, wrong, 'wrong');
+        if (says) expect(await c.text(page, '.predict-result')).toMatch(says);
+        if (state) expect(await c.state(page)).toMatchObject(state);
+        await then?.(page);
+        if (right) await c.choose(page, right, 'right');
+        await after?.(page);
+      }),
     );
 }
 

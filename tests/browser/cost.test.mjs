@@ -103,8 +103,9 @@ describe('the cost of attention', () => {
       expect((await tableRows(page)).map((r) => r.T)).toEqual([64, 128, 256, 512]);
     }));
 
+  // On a page of its own: the implementation is the link's (not a state of the widget).
   test('the sweep runs on the implementation the page shows, from the link and from the menu', () =>
-    c.open('tmax=512&impl=baseline', async ({ page }) => {
+    c.open('tmax=512&impl=baseline', { alone: true }, async ({ page }) => {
       const sweepOn = (id) =>
         page.waitForFunction(([t, i]) => document.querySelector(t)?.exportData().sweep?.impl === i, [TAG, id], {
           timeout: 45000,

@@ -1,5 +1,6 @@
 // "Multi-head attention" (#ch-multi-head, <ag-multi-head>): the output and the per-head weights against a
-// float64 multi-head attention written here; the named heads peak where their names say.
+// float64 multi-head attention written here; the named heads peak where their names say. The link read back
+// here is taken in the same page; a copy in a new page is the contract's link round trip.
 import { describe, expect, test } from '@jest/globals';
 import { urlParams } from './helpers.mjs';
 import { matrixOf, expectThreeDigits, one } from './shown-numbers.mjs';
@@ -144,8 +145,10 @@ describe('multi-head: multi-head attention', () => {
   test.each([1024, 375])(
     'at %i px a wide table or formula shows that it scrolls; the keyboard scrolls it to column 12',
     (width) =>
-      c.open('', { width }, async ({ page }) => {
+      c.open(async ({ page }) => {
+        await page.setViewportSize({ width, height: 900 });
         const box = c.el(page, '.mat-wrap:has([data-role="x-table"])');
+        await box.evaluate((el) => el.scrollTo({ left: 0 })); // at its left edge, as a new page shows it
         const fits = await box.evaluate((el) => el.scrollWidth - el.clientWidth <= 1);
         expect(await box.locator('thead th').last().textContent()).toBe('12');
         /** Whether column 12's header lies within the box's visible width. */

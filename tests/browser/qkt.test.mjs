@@ -1,7 +1,8 @@
 // "QKᵀ as a grid" (#ch-qkt, <ag-qkt-grid>): editable X, W_Q and W_K, the
 // projections Q = X W_Q and K = X W_K, the heat map S = QKᵀ and a cell's dot
 // product expanded term by term; checked against a float64 reference after
-// typed edits, arrow keys in an input, clicks, Enter on a cell and a changed URL.
+// typed edits, arrow keys in an input, clicks, Enter on a cell and a changed URL. The link read back
+// here is taken in the same page; a copy in a new page is the contract's link round trip.
 import { describe, expect, test } from '@jest/globals';
 import { expectParams, rowsOf } from './helpers.mjs';
 import { pressOn } from './pointer.mjs';
@@ -126,9 +127,9 @@ describe('qkt: QKᵀ as a grid', () => {
       });
       await c.again(page, numbers, {
         keep: (n) => n.role !== 'readout',
-        async check(copy, reopened) {
+        async check(p, reopened) {
           expectMatches(reopened, x, wq, wk, [2, 4]);
-          expect(await input(copy.page, 'x2', 2).inputValue()).toBe('-2.5');
+          expect(await input(p, 'x2', 2).inputValue()).toBe('-2.5');
         },
       });
     }));

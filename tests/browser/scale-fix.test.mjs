@@ -5,7 +5,8 @@
 // Frobenius norm of the softmax Jacobian from the scores the widget exports
 // (the sample row) and, for the curves, from the generator's normals of every
 // row (the inputs), with the scores q.k_j and the means taken in float64.
-// The contract checks that the default state's numbers are logged and that the figure exports as SVG.
+// The contract checks that the default state's numbers are logged and that the figure exports as SVG, and
+// that a copy of the link in a new page shows the same digits (the link is read back here in the same page).
 import { describe, expect, jest, test } from '@jest/globals';
 import { exportJson, exportText, urlParams } from './helpers.mjs';
 import { one } from './shown-numbers.mjs';
@@ -180,16 +181,7 @@ describe('scale-fix: the 1/sqrt(d_k) fix', () => {
       const params = await urlParams(page);
       expect([params.get('ch'), params.get('dk'), params.get('seed')]).toEqual([c.ch, '2048', '7']);
       await waitRun(page);
-      await c.again(page, await c.numbers(page), { before: (copy) => waitRun(copy.page) });
-    }));
-
-  test('a URL with another seed, T and d_k shows their reference values', () =>
-    c.open('seed=123&tokens=5&dk=16', async ({ page }) => {
-      await waitRun(page);
-      const json = await expectDetail(page, 16);
-      expect(json.state).toEqual({ seed: 123, tokens: 5, dk: '16' });
-      expect(Math.abs(one(await c.numbers(page), 'max-entropy').value - Math.log2(5))).toBeLessThanOrEqual(1e-5);
-      await c.logged(page);
+      await c.again(page, await c.numbers(page), { before: waitRun });
     }));
 
   predictCases(c, [
@@ -204,4 +196,13 @@ describe('scale-fix: the 1/sqrt(d_k) fix', () => {
       },
     },
   ]);
+
+  test('a URL with another seed, T and d_k shows their reference values', () =>
+    c.open('seed=123&tokens=5&dk=16', async ({ page }) => {
+      await waitRun(page);
+      const json = await expectDetail(page, 16);
+      expect(json.state).toEqual({ seed: 123, tokens: 5, dk: '16' });
+      expect(Math.abs(one(await c.numbers(page), 'max-entropy').value - Math.log2(5))).toBeLessThanOrEqual(1e-5);
+      await c.logged(page);
+    }));
 });

@@ -94,7 +94,7 @@ describe('simd: why this is cheap on a CPU', () => {
       expect(one(numbers, 'trace-result').value).toBe(one(numbers, 'dot').value);
       await c.logged(page);
       await expectParams(page, c.ch, { variant: 'scalar', a: a.join(',') });
-      await c.again(page, numbers, { before: (copy) => waitTrace(copy.page, 'scalar') });
+      await c.again(page, numbers, { before: (p) => waitTrace(p, 'scalar') });
     }));
 
   test('a URL with five elements pads the second register half with zeros', () =>
@@ -111,14 +111,19 @@ describe('simd: why this is cheap on a CPU', () => {
     const a = Array.from({ length: 16 }, (_, i) => i + 1);
     return c.open(`a=${a}&b=${a.map((_, i) => (i < 8 ? 1 : -1))}&variant=scalar&step=0`, async ({ page }) => {
       await waitTrace(page, 'scalar');
-      const lines = [];
-      for (let step = 0; step < 99 && lines.length < 2; step += 1) {
-        await c.el(page).evaluate((el, k) => el.setState({ step: k }), step);
-        const merge = c.el(page, '.kind-merge .scalar-line');
-        if ((await merge.count()) === 0) continue;
-        const right = Number((await merge.locator('[data-role="right"]').getAttribute('data-sign')) ?? 1);
-        if (right < 0) lines.push(await merge.innerText());
-      }
+      // Step by step (in the page: one step costs a render), the merges whose right-hand sum is negative.
+      const lines = await c.el(page).evaluate((el) => {
+        const found = [];
+        for (let step = 0; step < 99 && found.length < 2; step += 1) {
+          el.setState({ step });
+          const merge = el.shadowRoot.querySelectorAll('.kind-merge .scalar-line');
+          if (merge.length === 0) continue;
+          if (merge.length > 1) throw new Error(`${merge.length} merge lines at step ${step}`);
+          const right = Number(merge[0].querySelector('[data-role="right"]').getAttribute('data-sign') ?? 1);
+          if (right < 0) found.push(merge[0].innerText);
+        }
+        return found;
+      });
       // Blocks of four: -(9+10+11+12) = -42 and -(13+14+15+16) = -58 merge to -100; then the
       // halves, 1 + ... + 8 = 36 and -100, merge to -64.
       expect([...new Set(lines)]).toEqual(['\u221242 \u2212 58 = \u2212100', '36 \u2212 100 = \u221264']);
@@ -146,29 +151,9 @@ describe('simd: why this is cheap on a CPU', () => {
     },
   ]);
 
-  test('the kernel lab times both variants on a tiny size: a row each with finite numbers, a bar each, in the JSON export', () =>
-    c.open('kernel=matmul&size=64', async ({ page }) => {
-      expect(await c.data(page, 'lab')).toBe('idle');
-      // The flop count of the chosen kernel is typeset on the page.
-      expect(await c.el(page, '.lab-workload .katex').count()).toBeGreaterThan(0);
-      expect(await c.text(page, '.lab-shapes')).toContain(`${2 * 64 ** 3}`.replace(/\B(?=(\d{3})+$)/g, '\u2009'));
-      await c.el(page, '[data-action="run"]').click();
-      await waitLab(page);
-      const rows = await labRows(page);
-      expect(rows.map((r) => r.variant)).toEqual(['simd128', 'scalar']);
-      for (const r of rows)
-        for (const key of ['median-ms', 'gflops', 'speedup']) expect(Number.isFinite(r[key]) && r[key] > 0).toBe(true);
-      // The scalar row is the reference of the speed-up: exactly 1.
-      expect(rows[1].speedup).toBe(1);
-      expect(await c.el(page, 'svg.lab-chart rect.bar').count()).toBe(2);
-      const json = await exportJson(page, TAG);
-      expect(json.lab).toMatchObject({ kernel: 'matmul', size: 64, flops: 2 * 64 ** 3 });
-      expect(json.lab.rows.map((r) => r.variant)).toEqual(['simd128', 'scalar']);
-      expect(await c.el(page).evaluate((el) => el.stateText)).toContain('kernel=matmul&size=64');
-    }));
-
-  test('the kernel lab runs in the worker: the page stays responsive while it times, Cancel stops it, a new run works', () =>
+  test('the kernel lab runs in the worker: the page stays responsive while it times, Cancel stops it, a new run works; on a tiny size both variants get a row with finite numbers, a bar each, in the JSON export', () =>
     c.open(async ({ page }) => {
+      expect(await c.data(page, 'lab')).toBe('idle');
       // A large workload through the controls: attention at T = 1024 takes seconds on the scalar kernels.
       await c.el(page, 'select.lab-kernel').selectOption('attention');
       await c.el(page, 'select.lab-size').selectOption('1024');
@@ -188,6 +173,25 @@ describe('simd: why this is cheap on a CPU', () => {
       await c.el(page, '[data-action="run"]').click();
       await waitLab(page);
       expect((await labRows(page)).length).toBe(2);
+
+      // The link's kernel and size: matmul at 64, timed on both variants.
+      await c.to(page, 'kernel=matmul&size=64');
+      // The flop count of the chosen kernel is typeset on the page.
+      expect(await c.el(page, '.lab-workload .katex').count()).toBeGreaterThan(0);
+      expect(await c.text(page, '.lab-shapes')).toContain(`${2 * 64 ** 3}`.replace(/\B(?=(\d{3})+$)/g, '\u2009'));
+      await c.el(page, '[data-action="run"]').click();
+      await waitLab(page);
+      const rows = await labRows(page);
+      expect(rows.map((r) => r.variant)).toEqual(['simd128', 'scalar']);
+      for (const r of rows)
+        for (const key of ['median-ms', 'gflops', 'speedup']) expect(Number.isFinite(r[key]) && r[key] > 0).toBe(true);
+      // The scalar row is the reference of the speed-up: exactly 1.
+      expect(rows[1].speedup).toBe(1);
+      expect(await c.el(page, 'svg.lab-chart rect.bar').count()).toBe(2);
+      const json = await exportJson(page, TAG);
+      expect(json.lab).toMatchObject({ kernel: 'matmul', size: 64, flops: 2 * 64 ** 3 });
+      expect(json.lab.rows.map((r) => r.variant)).toEqual(['simd128', 'scalar']);
+      expect(await c.el(page).evaluate((el) => el.stateText)).toContain('kernel=matmul&size=64');
     }));
 
   test('without WebAssembly SIMD (V8 without SSE4.1) the lab says so and times the scalar kernels of the baseline build alone', async () => {

@@ -131,37 +131,6 @@ describe('sqrt-d: why scores grow like sqrt(d)', () => {
       await c.logged(page);
     }));
 
-  test('cancel stops the run, leaves the page responsive, and a new run is right', () =>
-    c.open('d=4096&pairs=100000&seed=3', async ({ page }) => {
-      await c.waitData(page, 'run', 'running');
-      // By keyboard: the Cancel button disables itself, and the focus goes on to "Run again", not to the page.
-      await pressOn(page, TAG, '[data-action="cancel"]', 'Enter');
-      expect(await c.data(page, 'run')).toBe('cancelled');
-      expect(await c.el(page).evaluate((el) => el.shadowRoot.activeElement?.textContent)).toBe('Run again');
-      // The status says how far it went, and that nothing shown is of a run.
-      await c.see(page, {
-        '.status': /^Cancelled at \d+ %\. No run has finished yet, so there is nothing to show\./,
-      });
-      // The main thread answers (a page frozen by the run would not: no time is
-      // gated here, a shared machine's timings are noise).
-      expect(await page.evaluate(() => 1 + 1)).toBe(2);
-      // A new run (smaller) completes and is right.
-      await c.el(page, '[data-control="pairs"]').selectOption('1000');
-      await waitRun(page);
-      expect(Math.abs(one(await c.numbers(page), 'std').value - 64)).toBeLessThanOrEqual(
-        (4 * 64) / Math.sqrt(2 * 1000),
-      );
-      expect(await pairsUsed(page)).toBe('1,000');
-      await c.logged(page);
-      // A long run cancelled after that one: the figures are said to be the finished run's, of other settings.
-      await c.el(page, '[data-control="pairs"]').selectOption('100000');
-      await c.waitData(page, 'run', 'running');
-      await c.cancel(page, {
-        says: /^Cancelled at \d+ %\. The figures and numbers below are those of the last finished run, of other settings, not of these \(1,000 pairs at d\u2096 = 4096, seed 3\)\./,
-      });
-      expect(await pairsUsed(page)).toBe('1,000');
-    }));
-
   predictCases(c, [
     {
       name: 'predict, then reveal: about 64 at d = 4096',
@@ -172,3 +141,33 @@ describe('sqrt-d: why scores grow like sqrt(d)', () => {
     },
   ]);
 });
+
+// On a page of its own: no run has finished there yet.
+test('cancel stops the run, leaves the page responsive, and a new run is right', () =>
+  c.open('d=4096&pairs=100000&seed=3', { alone: true }, async ({ page }) => {
+    await c.waitData(page, 'run', 'running');
+    // By keyboard: the Cancel button disables itself, and the focus goes on to "Run again", not to the page.
+    await pressOn(page, TAG, '[data-action="cancel"]', 'Enter');
+    expect(await c.data(page, 'run')).toBe('cancelled');
+    expect(await c.el(page).evaluate((el) => el.shadowRoot.activeElement?.textContent)).toBe('Run again');
+    // The status says how far it went, and that nothing shown is of a run.
+    await c.see(page, {
+      '.status': /^Cancelled at \d+ %\. No run has finished yet, so there is nothing to show\./,
+    });
+    // The main thread answers (a page frozen by the run would not: no time is
+    // gated here, a shared machine's timings are noise).
+    expect(await page.evaluate(() => 1 + 1)).toBe(2);
+    // A new run (smaller) completes and is right.
+    await c.el(page, '[data-control="pairs"]').selectOption('1000');
+    await waitRun(page);
+    expect(Math.abs(one(await c.numbers(page), 'std').value - 64)).toBeLessThanOrEqual((4 * 64) / Math.sqrt(2 * 1000));
+    expect(await pairsUsed(page)).toBe('1,000');
+    await c.logged(page);
+    // A long run cancelled after that one: the figures are said to be the finished run's, of other settings.
+    await c.el(page, '[data-control="pairs"]').selectOption('100000');
+    await c.waitData(page, 'run', 'running');
+    await c.cancel(page, {
+      says: /^Cancelled at \d+ %\. The figures and numbers below are those of the last finished run, of other settings, not of these \(1,000 pairs at d\u2096 = 4096, seed 3\)\./,
+    });
+    expect(await pairsUsed(page)).toBe('1,000');
+  }));
