@@ -475,40 +475,16 @@ describe('states that do not fit together, names that are not fields, attributes
 });
 
 describe('the Embed control: heights, site address, sandbox, pages that turn it off', () => {
-  test('the iframe snippet\u2019s height is the widget\u2019s (panel closed) plus a small margin, and the chapter\u2019s when the frame shows the chapter', async () => {
-    const snippets = await withEmbedControl({ width: 900 }, async (widget) => {
+  test('the iframe snippet\u2019s height is the widget\u2019s (panel closed) plus a small margin, and the chapter\u2019s when the frame shows the chapter; the site address: a loopback warning; a published address is used by both snippets and remembered; a bad one is refused', async () => {
+    const snippets = await withEmbedControl({ width: 900 }, async (widget, { page, context }) => {
       const width = await widget.evaluate((el) => Math.round(el.getBoundingClientRect().width));
       // The panel fills its snippets on the details element's toggle event, a task after the click.
       const heightIn = async () =>
         Number((await until(async () => /height="(\d+)"/.exec(await snippetOf(widget, 'iframe')), 'a height'))[1]);
       const forWidget = await heightIn();
       await widget.locator('input[type="radio"][value="chapter"]').check();
-      return { width, widget: forWidget, chapter: await heightIn() };
-    });
-    // What embed.html reports at the widget's width.
-    const reported = async (query) => {
-      const body = `<iframe src="${embedSrc(query)}" title="t" width="${snippets.width}" height="150" style="border:0"></iframe>
-<script>window.__h = []; addEventListener('message', function (e) { if (e.data && e.data.type === 'attention-geometry:resize') window.__h.push(e.data.height); });</script>`;
-      const url = host.add(`measure-${query.replace(/\W/g, '')}.html`, hostPage(body, '<style>body{margin:0}</style>'));
-      return withPage(env, url, { width: snippets.width + 40, clean: false }, async ({ page }) => {
-        const frame = await frameOf(page);
-        await waitReady(frame, TWO);
-        return until(async () => {
-          const { height } = await frameHeights(page, frame);
-          return (await page.evaluate(() => window.__h)).at(-1) === height ? height : null;
-        }, 'a height message');
-      });
-    };
-    const widgetReported = await reported(`w=${TWO}`);
-    expect(snippets.widget).toBeGreaterThanOrEqual(widgetReported);
-    expect(snippets.widget - widgetReported).toBeLessThanOrEqual(60);
-    const chapterReported = await reported('ch=dot-product');
-    expect(snippets.chapter).toBeGreaterThanOrEqual(chapterReported - 20);
-    expect(snippets.chapter - chapterReported).toBeLessThanOrEqual(80);
-  });
-
-  test('the site address: a loopback warning; a published address is used by both snippets and remembered; a bad one is refused', async () => {
-    await withEmbedControl({}, async (widget, { page, context }) => {
+      const heights = { width, widget: forWidget, chapter: await heightIn() };
+      await widget.locator('input[type="radio"][value="widget"]').check();
       const warning = widget.locator('[data-role="embed-local"]');
       const origin = new URL(env.server.url).origin;
       expect(new URL(origin).hostname).toBe('127.0.0.1');
@@ -548,7 +524,28 @@ describe('the Embed control: heights, site address, sandbox, pages that turn it 
       );
       expect(await site.inputValue()).toBe(published);
       expect(await snippetOf(widget, 'iframe')).toBe(iframe);
+      return heights;
     });
+    // What embed.html reports at the widget's width.
+    const reported = async (query) => {
+      const body = `<iframe src="${embedSrc(query)}" title="t" width="${snippets.width}" height="150" style="border:0"></iframe>
+<script>window.__h = []; addEventListener('message', function (e) { if (e.data && e.data.type === 'attention-geometry:resize') window.__h.push(e.data.height); });</script>`;
+      const url = host.add(`measure-${query.replace(/\W/g, '')}.html`, hostPage(body, '<style>body{margin:0}</style>'));
+      return withPage(env, url, { width: snippets.width + 40, clean: false }, async ({ page }) => {
+        const frame = await frameOf(page);
+        await waitReady(frame, TWO);
+        return until(async () => {
+          const { height } = await frameHeights(page, frame);
+          return (await page.evaluate(() => window.__h)).at(-1) === height ? height : null;
+        }, 'a height message');
+      });
+    };
+    const widgetReported = await reported(`w=${TWO}`);
+    expect(snippets.widget).toBeGreaterThanOrEqual(widgetReported);
+    expect(snippets.widget - widgetReported).toBeLessThanOrEqual(60);
+    const chapterReported = await reported('ch=dot-product');
+    expect(snippets.chapter).toBeGreaterThanOrEqual(chapterReported - 20);
+    expect(snippets.chapter - chapterReported).toBeLessThanOrEqual(80);
   });
 
   /** A host page that holds embed.html?<query> in a frame sandboxed with `sandbox`. */
