@@ -8,32 +8,42 @@
 //   (read at run time), each once it has computed (data-status="ready");
 // - embed.html?ch=<id> for two chapters (a title, intro and widget together).
 // Light runs at a desktop width, dark at a phone width, so that narrow-screen
-// layouts (tables that scroll sideways) are checked too. Both schemes run at
-// once, in two pages of one browser.
-import { beforeAll, describe, expect, test } from '@jest/globals';
+// layouts (tables that scroll sideways) are checked too. Each address is
+// opened once, dark at the phone width, then switched to light at the desktop
+// width (the page's colours are CSS only) and checked again.
+import { beforeAll, describe, expect, jest, test } from '@jest/globals';
 import { AxeBuilder } from '@axe-core/playwright';
 import { CHAPTERS } from '../../web/chapters.js';
 import { useEnv, waitReady } from './helpers.mjs';
 
 const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 const SCHEMES = [
-  { colorScheme: 'light', width: 1024, height: 900 },
   { colorScheme: 'dark', width: 375, height: 800 },
+  { colorScheme: 'light', width: 1024, height: 900 },
 ];
 const WIDGET_CHAPTERS = CHAPTERS.filter((c) => c.tag);
 const CHAPTER_EMBEDS = ['worked-example', 'dot-product'];
 
+jest.setTimeout(120000); // each address: axe in two schemes, one after the other
 const env = useEnv();
-let pages; // one page per colour scheme, reused for every address
+let page; // one page, reused for every address
 beforeAll(async () => {
-  pages = await Promise.all(
-    SCHEMES.map(async ({ colorScheme, width, height }) => {
-      // axe adds its own inline styles while it measures; the pages' CSP would refuse them.
-      const context = await env.browser.newContext({ viewport: { width, height }, colorScheme, bypassCSP: true });
-      return { colorScheme, page: await context.newPage() };
-    }),
-  );
+  // axe adds its own inline styles while it measures; the pages' CSP would refuse them.
+  const context = await env.browser.newContext({ bypassCSP: true });
+  page = await context.newPage();
 });
+
+/**
+ * The page in the colour scheme and at the size of `scheme`, once laid out (two frames). The phone width comes
+ * first: a box that scrolls sideways at the desktop width scrolls at the phone width too, where the first render
+ * made it reachable by Tab (scroll-focus.js).
+ */
+async function switchTo({ colorScheme, width, height }) {
+  await page.emulateMedia({ colorScheme });
+  await page.setViewportSize({ width, height });
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+  expect(await page.evaluate((s) => matchMedia(`(prefers-color-scheme: ${s})`).matches, colorScheme)).toBe(true);
+}
 
 /** One line per failing node: scheme, address, rule, where, why. */
 function describeViolations(results, where) {
@@ -45,37 +55,48 @@ function describeViolations(results, where) {
   );
 }
 
-/** Opens `path` in both schemes at once, waits with `ready(page)`, runs axe (with `configure(builder)`). */
-async function audit(path, ready, configure = (b) => b) {
-  const found = await Promise.all(
-    pages.map(async ({ colorScheme, page }) => {
-      await page.goto(new URL(path, env.server.url).href);
-      await ready(page);
-      await page.evaluate(() => window.scrollTo(0, 0));
-      // Legacy mode runs axe in the page itself (one call, no helper page): the
-      // pages here have no frames from other origins, which is what the default mode is for.
-      const results = await configure(new AxeBuilder({ page }).withTags(WCAG).setLegacyMode(true)).analyze();
-      return {
-        colorScheme,
-        count: results.passes.length,
-        lines: describeViolations(results, `${colorScheme} ${path}`),
-      };
-    }),
-  );
-  for (const f of found) expect(f.count).toBeGreaterThan(0); // axe ran and checked something
-  expect(found.flatMap((f) => f.lines)).toEqual([]);
+/**
+ * Opens `path` in the first scheme, waits with `ready(page)`, runs axe (with `configure(builder)`) in each
+ * scheme in turn; `more(page, scheme)` runs before axe in each.
+ */
+async function audit(path, ready, configure = (b) => b, more = async () => {}) {
+  const lines = [];
+  for (const [i, scheme] of SCHEMES.entries()) {
+    await switchTo(scheme);
+    if (i === 0) await page.goto(new URL(path, env.server.url).href).then(() => ready(page));
+    await more(page, scheme);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    // Legacy mode runs axe in the page itself (one call, no helper page): the
+    // pages here have no frames from other origins, which is what the default mode is for.
+    const results = await configure(new AxeBuilder({ page }).withTags(WCAG).setLegacyMode(true)).analyze();
+    expect(results.passes.length).toBeGreaterThan(0); // axe ran and checked something
+    lines.push(...describeViolations(results, `${scheme.colorScheme} ${path}`));
+  }
+  expect(lines).toEqual([]);
 }
 
 describe('axe-core, WCAG 2.1 A and AA, light and dark', () => {
-  test('the full page: header, table of contents, every chapter\u2019s text, footer', async () => {
+  test('the full page: header, table of contents, every chapter\u2019s text, footer; every chapter heading is in the accessibility tree at once, not only the chapters scrolled into view', async () => {
     await audit(
       '?agtest=1',
-      async (page) => {
+      async () => {
         await page.waitForSelector('body[data-state="ready"]', { timeout: 20000 });
         const sections = await page.locator('main section.chapter').count();
         expect(sections).toBe(CHAPTERS.length);
       },
       (b) => b.exclude('.chapter-widget'),
+      async (_page, { colorScheme }) => {
+        if (colorScheme !== 'light') return;
+        const cdp = await page.context().newCDPSession(page);
+        const { nodes } = await cdp.send('Accessibility.getFullAXTree');
+        const headings = new Set(
+          nodes.filter((n) => !n.ignored && n.role?.value === 'heading').map((n) => n.name?.value ?? ''),
+        );
+        const titles = await page.$$eval('main section.chapter h2', (hs) => hs.map((h) => h.textContent.trim()));
+        expect(titles).toHaveLength(CHAPTERS.length);
+        expect(titles.filter((t) => !headings.has(t))).toEqual([]);
+        await cdp.detach();
+      },
     );
   });
 
@@ -89,25 +110,10 @@ describe('axe-core, WCAG 2.1 A and AA, light and dark', () => {
   });
 });
 
-describe('the accessibility tree and forced colours', () => {
-  test('every chapter heading is in the accessibility tree at once, not only the chapters scrolled into view', async () => {
-    const { page } = pages[0];
-    await page.goto(new URL('?agtest=1', env.server.url).href);
-    await page.waitForSelector('body[data-state="ready"]', { timeout: 20000 });
-    const cdp = await page.context().newCDPSession(page);
-    const { nodes } = await cdp.send('Accessibility.getFullAXTree');
-    const headings = new Set(
-      nodes.filter((n) => !n.ignored && n.role?.value === 'heading').map((n) => n.name?.value ?? ''),
-    );
-    const titles = await page.$$eval('main section.chapter h2', (hs) => hs.map((h) => h.textContent.trim()));
-    expect(titles).toHaveLength(CHAPTERS.length);
-    expect(titles.filter((t) => !headings.has(t))).toEqual([]);
-    await cdp.detach();
-  });
-
+describe('forced colours', () => {
   test('in forced-colours mode the current row of a table is outlined and marked aria-current', async () => {
-    const context = await env.browser.newContext({ viewport: { width: 1024, height: 900 }, forcedColors: 'active' });
-    const page = await context.newPage();
+    await page.setViewportSize({ width: 1024, height: 900 });
+    await page.emulateMedia({ colorScheme: 'light', forcedColors: 'active' });
     // A short run (T up to 512): the first row is all this needs.
     await page.goto(new URL('?ch=cost&v=1&tmax=512&agtest=1#ch-cost', env.server.url).href);
     await waitReady(page, 'ag-attention-cost');
@@ -119,6 +125,5 @@ describe('the accessibility tree and forced colours', () => {
     await expect(row.getAttribute('aria-current')).resolves.toBe('true');
     const outline = await row.evaluate((el) => getComputedStyle(el).outlineStyle);
     expect(outline).toBe('solid');
-    await context.close();
   });
 });

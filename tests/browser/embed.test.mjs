@@ -19,6 +19,7 @@ import {
   ROOT,
   screenshot,
   seedCase,
+  setStateText,
   stateOf,
   until,
   useEnv,
@@ -82,6 +83,37 @@ function injectedNodes(page) {
   });
 }
 
+/**
+ * The embed page shows only the widget `tag`, in its default state, with the note `noteSelector` saying what
+ * could not be used, nothing injected; the worked example still computes a new q, another widget its numbers.
+ */
+async function expectFallback(page, tag, noteSelector, what = '') {
+  const shown = await page
+    .locator('#embed')
+    .evaluate((main) => [...main.querySelectorAll('[data-status]')].map((el) => el.localName));
+  expect(shown).toEqual([tag]);
+  expect(await injectedNodes(page)).toEqual(['script embed.js']);
+  const state = await page
+    .locator(tag)
+    .evaluate((el) => ({ state: el.state, fresh: document.createElement(el.localName).state }));
+  expect({ what, state: state.state }).toEqual({ what, state: state.fresh });
+  const noteBox = page.locator(noteSelector);
+  expect({ what, note: await noteBox.textContent() }).toEqual({
+    what,
+    note: expect.stringMatching(/could not be used/),
+  });
+  expect(await noteBox.isVisible()).toBe(true);
+  if (tag === WORKED) {
+    // Still usable: a new q computes new scores (q = (2, 2, 0, 1): 6, -5, 0).
+    await page.locator(`${WORKED} input.vec-input`).first().fill('2');
+    const scores = async () => byRole(await readNumbers(page, WORKED), 'score').map((x) => x.value);
+    await until(async () => (await scores()).join() === '6,-5,0', 'the new scores', 100);
+    await expectAllLogged(page, WORKED);
+  } else {
+    expect((await readNumbers(page, tag)).length).toBeGreaterThan(0);
+  }
+}
+
 /** Opens the dot-product chapter, opens its Embed control and runs `fn(widget, opened)`. */
 const withEmbedControl = (options, fn) =>
   withChapter(env, 'dot-product', TWO, options, async (opened) => {
@@ -113,12 +145,15 @@ describe('embed.html', () => {
       expect(await page.locator('.intro').textContent()).toBe(chapter.intro);
       expect(await page.locator('.tries li').allTextContents()).toEqual(chapter.after);
     });
-    // A state given by s=: the articles' a = (3, 4), b = (4, 3) give a.b = 24.
-    await withEmbed(env, s(TWO, 'v=1&a=3,4&b=4,3'), TWO, async ({ page }) => {
+    // A state given by s=: the articles' a = (3, 4), b = (4, 3) give a.b = 24. A field outside s= (a=5,5): named
+    // in the page's note; the widget shows its state from s=.
+    await withEmbed(env, `${s(TWO, 'v=1&a=3,4&b=4,3')}&a=5,5`, TWO, async ({ page }) => {
       const dots = await page
         .locator(TWO)
         .evaluate((el) => [...el.shadowRoot.querySelectorAll('[data-role="dot"]')].map((n) => Number(n.dataset.value)));
       expect(dots[0]).toBe(seedCase('dot-algebraic').expected);
+      expect(await page.locator('#embed-note').textContent()).toContain('a=5,5');
+      expect((await stateOf(page, TWO)).a).toEqual([3, 4]);
     });
   }, 120000); // three pages
 
@@ -240,57 +275,44 @@ describe('embed.html', () => {
       );
   }, 120000); // four pages
 
+  // Hostile states (s=, which embed.js gives the widget as its stateText) are set in an open page: the same parser.
+  const WORKED_STATES = [
+    ['values of 10^9', 'v=1&q=1e9,1e9,1e9,1e9'],
+    ['NaN', 'v=1&q=NaN,1,2,3&k=NaN'],
+    ['a script in the state', 'v=1&q=<script>alert(1)</script>&step=<img src=x onerror=alert(2)>'],
+    ['an over-long state', `v=1&q=${'1,'.repeat(30000)}1`],
+  ];
   test.each([
-    ['markup as the tag', `w=${enc('<img src=x onerror=alert(1)>')}`, WORKED, 'page'],
-    ['a negative number of heads', s('ag-multi-head', 'v=1&heads=-3'), 'ag-multi-head', 'widget'],
-    ['sizes of 10^9', s('ag-multi-head', 'v=1&dmodel=1000000000&heads=1000000000'), 'ag-multi-head', 'widget'],
-    ['values of 10^9', s(WORKED, 'v=1&q=1e9,1e9,1e9,1e9'), WORKED, 'widget'],
-    ['NaN', s(WORKED, 'v=1&q=NaN,1,2,3&k=NaN'), WORKED, 'widget'],
-    [
-      'a script in the state',
-      s(WORKED, 'v=1&q=<script>alert(1)</script>&step=<img src=x onerror=alert(2)>'),
-      WORKED,
-      'widget',
-    ],
-    ['an over-long state', s(WORKED, `v=1&q=${'1,'.repeat(30000)}1`), WORKED, 'widget'],
-    ['an unknown chapter', `ch=${enc('nope"><img src=x>')}&s=${enc('v=1&a=1,2')}`, WORKED, 'page'],
-    ['no widget named', '', WORKED, 'page'],
-    ['markup as the id', `w=${WORKED}&id=${enc('<img src=x>')}`, WORKED, 'page'],
-  ])('hostile address (%s): a default with a note, nothing injected, still usable', async (_what, query, tag, note) => {
-    await withEmbed(env, query, tag, { width: 375 }, async ({ page }) => {
-      const shown = await page
-        .locator('#embed')
-        .evaluate((main) => [...main.querySelectorAll('[data-status]')].map((el) => el.localName));
-      expect(shown).toEqual([tag]);
-      expect(await injectedNodes(page)).toEqual(['script embed.js']);
-      const state = await page
-        .locator(tag)
-        .evaluate((el) => ({ state: el.state, fresh: document.createElement(el.localName).state }));
-      expect(state.state).toEqual(state.fresh);
-      const noteBox = page.locator(note === 'page' ? '#embed-note' : `${tag} .note`);
-      expect(await noteBox.textContent()).toMatch(/could not be used/);
-      expect(await noteBox.isVisible()).toBe(true);
-      if (tag === WORKED) {
-        // Still usable: a new q computes new scores (q = (2, 2, 0, 1): 6, -5, 0).
-        await page.locator(`${WORKED} input.vec-input`).first().fill('2');
-        const scores = async () => byRole(await readNumbers(page, WORKED), 'score').map((x) => x.value);
-        await until(async () => (await scores()).join() === '6,-5,0', 'the new scores', 100);
-        await expectAllLogged(page, WORKED);
-      } else {
-        expect((await readNumbers(page, tag)).length).toBeGreaterThan(0);
+    ['markup as the tag', `w=${enc('<img src=x onerror=alert(1)>')}`, []],
+    ['an unknown chapter', `ch=${enc('nope"><img src=x>')}&s=${enc('v=1&a=1,2')}`, []],
+    ['no widget named', '', WORKED_STATES],
+    ['markup as the id', `w=${WORKED}&id=${enc('<img src=x>')}`, []],
+  ])('hostile address (%s): a default with a note, nothing injected, still usable', async (_what, query, states) => {
+    await withEmbed(env, query, WORKED, { width: 375 }, async ({ page }) => {
+      await expectFallback(page, WORKED, '#embed-note');
+      for (const [what, state] of states) {
+        await setStateText(page, WORKED, state);
+        await expectFallback(page, WORKED, `${WORKED} .note`, what);
       }
     });
   });
 });
-
 describe('states that do not fit together, names that are not fields, attributes, the state property', () => {
-  test('h = 5 with d_model = 12 by s=: the widget computes with h = 3 and the note names heads=5', async () => {
-    await withEmbed(env, s('ag-multi-head', 'v=1&heads=5&dmodel=12'), 'ag-multi-head', async ({ page }) => {
-      const widget = page.locator('ag-multi-head');
+  test('h = 5 with d_model = 12 by s=: the widget computes with h = 3 and the note names heads=5; hostile states (a negative number of heads, sizes of 10^9): a default with a note, nothing injected', async () => {
+    const tag = 'ag-multi-head';
+    await withEmbed(env, s(tag, 'v=1&heads=5&dmodel=12'), tag, { width: 375 }, async ({ page }) => {
+      const widget = page.locator(tag);
       expect(await widget.evaluate((el) => el.stateText)).toMatch(/&dmodel=12&heads=3&/);
       expect(await noteOf(widget)).toMatch(HEADS_5);
       expect(await widget.locator('input[name="heads"]:checked').getAttribute('value')).toBe('3');
       expect(await widget.locator('.computed-by').textContent()).toMatch(/Computed in WebAssembly/);
+      for (const [what, state] of [
+        ['a negative number of heads', 'v=1&heads=-3'],
+        ['sizes of 10^9', 'v=1&dmodel=1000000000&heads=1000000000'],
+      ]) {
+        await setStateText(page, tag, state);
+        await expectFallback(page, tag, `${tag} .note`, what);
+      }
     });
   });
 
@@ -429,17 +451,12 @@ describe('states that do not fit together, names that are not fields, attributes
     });
   });
 
-  test('embed.html: s= of another widget, a repeated w= or s=, and a field outside s= are reported', async () => {
+  test('embed.html: s= of another widget and a repeated w= or s= are reported (a field outside s=: the first test)', async () => {
     await withEmbed(env, `w=${WORKED}&w=${TWO}&s=${enc('v=1&a=3,4')}&s=x`, WORKED, async ({ page }) => {
       const pageNote = await page.locator('#embed-note').textContent();
       expect(pageNote).toMatch(/w=ag-two-definitions \u2014 expected one w= only/);
       expect(pageNote).toMatch(/s=x \u2014 expected one s= only/);
       expect(await noteOf(page.locator(WORKED))).toMatch(/a=3,4 \u2014 expected no such name/);
-    });
-    // A field outside s= (a=5,5): named in the note; the widget shows its state from s=.
-    await withEmbed(env, `${s(TWO, 'v=1&a=3,4&b=4,3')}&a=5,5`, TWO, async ({ page }) => {
-      expect(await page.locator('#embed-note').textContent()).toContain('a=5,5');
-      expect((await stateOf(page, TWO)).a).toEqual([3, 4]);
     });
   });
 
@@ -458,40 +475,16 @@ describe('states that do not fit together, names that are not fields, attributes
 });
 
 describe('the Embed control: heights, site address, sandbox, pages that turn it off', () => {
-  test('the iframe snippet\u2019s height is the widget\u2019s (panel closed) plus a small margin, and the chapter\u2019s when the frame shows the chapter', async () => {
-    const snippets = await withEmbedControl({ width: 900 }, async (widget) => {
+  test('the iframe snippet\u2019s height is the widget\u2019s (panel closed) plus a small margin, and the chapter\u2019s when the frame shows the chapter; the site address: a loopback warning; a published address is used by both snippets and remembered; a bad one is refused', async () => {
+    const snippets = await withEmbedControl({ width: 900 }, async (widget, { page, context }) => {
       const width = await widget.evaluate((el) => Math.round(el.getBoundingClientRect().width));
       // The panel fills its snippets on the details element's toggle event, a task after the click.
       const heightIn = async () =>
         Number((await until(async () => /height="(\d+)"/.exec(await snippetOf(widget, 'iframe')), 'a height'))[1]);
       const forWidget = await heightIn();
       await widget.locator('input[type="radio"][value="chapter"]').check();
-      return { width, widget: forWidget, chapter: await heightIn() };
-    });
-    // What embed.html reports at the widget's width.
-    const reported = async (query) => {
-      const body = `<iframe src="${embedSrc(query)}" title="t" width="${snippets.width}" height="150" style="border:0"></iframe>
-<script>window.__h = []; addEventListener('message', function (e) { if (e.data && e.data.type === 'attention-geometry:resize') window.__h.push(e.data.height); });</script>`;
-      const url = host.add(`measure-${query.replace(/\W/g, '')}.html`, hostPage(body, '<style>body{margin:0}</style>'));
-      return withPage(env, url, { width: snippets.width + 40, clean: false }, async ({ page }) => {
-        const frame = await frameOf(page);
-        await waitReady(frame, TWO);
-        return until(async () => {
-          const { height } = await frameHeights(page, frame);
-          return (await page.evaluate(() => window.__h)).at(-1) === height ? height : null;
-        }, 'a height message');
-      });
-    };
-    const widgetReported = await reported(`w=${TWO}`);
-    expect(snippets.widget).toBeGreaterThanOrEqual(widgetReported);
-    expect(snippets.widget - widgetReported).toBeLessThanOrEqual(60);
-    const chapterReported = await reported('ch=dot-product');
-    expect(snippets.chapter).toBeGreaterThanOrEqual(chapterReported - 20);
-    expect(snippets.chapter - chapterReported).toBeLessThanOrEqual(80);
-  });
-
-  test('the site address: a loopback warning; a published address is used by both snippets and remembered; a bad one is refused', async () => {
-    await withEmbedControl({}, async (widget, { page, context }) => {
+      const heights = { width, widget: forWidget, chapter: await heightIn() };
+      await widget.locator('input[type="radio"][value="widget"]').check();
       const warning = widget.locator('[data-role="embed-local"]');
       const origin = new URL(env.server.url).origin;
       expect(new URL(origin).hostname).toBe('127.0.0.1');
@@ -531,7 +524,28 @@ describe('the Embed control: heights, site address, sandbox, pages that turn it 
       );
       expect(await site.inputValue()).toBe(published);
       expect(await snippetOf(widget, 'iframe')).toBe(iframe);
+      return heights;
     });
+    // What embed.html reports at the widget's width.
+    const reported = async (query) => {
+      const body = `<iframe src="${embedSrc(query)}" title="t" width="${snippets.width}" height="150" style="border:0"></iframe>
+<script>window.__h = []; addEventListener('message', function (e) { if (e.data && e.data.type === 'attention-geometry:resize') window.__h.push(e.data.height); });</script>`;
+      const url = host.add(`measure-${query.replace(/\W/g, '')}.html`, hostPage(body, '<style>body{margin:0}</style>'));
+      return withPage(env, url, { width: snippets.width + 40, clean: false }, async ({ page }) => {
+        const frame = await frameOf(page);
+        await waitReady(frame, TWO);
+        return until(async () => {
+          const { height } = await frameHeights(page, frame);
+          return (await page.evaluate(() => window.__h)).at(-1) === height ? height : null;
+        }, 'a height message');
+      });
+    };
+    const widgetReported = await reported(`w=${TWO}`);
+    expect(snippets.widget).toBeGreaterThanOrEqual(widgetReported);
+    expect(snippets.widget - widgetReported).toBeLessThanOrEqual(60);
+    const chapterReported = await reported('ch=dot-product');
+    expect(snippets.chapter).toBeGreaterThanOrEqual(chapterReported - 20);
+    expect(snippets.chapter - chapterReported).toBeLessThanOrEqual(80);
   });
 
   /** A host page that holds embed.html?<query> in a frame sandboxed with `sandbox`. */

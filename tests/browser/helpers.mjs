@@ -43,12 +43,19 @@ export async function startEnv({ extraFiles = {}, browser: withBrowser = true } 
 /**
  * One server and browser for the whole test file (beforeAll, afterAll): the object gets startEnv's fields.
  * A start that outlasts its hook is still closed once it ends, so that no browser keeps Jest from exiting.
+ * `env.closing` holds what must run before the browser closes (usePage's last check).
  */
 export function useEnv(options) {
-  const env = {};
+  const env = { closing: [] };
   let starting;
   beforeAll(async () => Object.assign(env, await (starting = startEnv(options))), 120000);
-  afterAll(async () => (await starting?.catch(() => null))?.close());
+  afterAll(async () => {
+    try {
+      for (const close of env.closing.splice(0)) await close();
+    } finally {
+      await (await starting?.catch(() => null))?.close();
+    }
+  });
   return env;
 }
 
@@ -160,6 +167,53 @@ export function withEmbed(env, query, tag, options, fn) {
     await waitReady(opened.page, tag);
     return fn(opened);
   });
+}
+
+/**
+ * One page for several tests (beforeAll, afterAll of the block it is called in): opens `path` as withPage
+ * does, with `options` as there and `ready(opened)` run once it is open; the tests use `shared.page`. After
+ * the block's last test (at the latest before useEnv closes the browser) the page is checked clean
+ * (expectClean, unless `clean: false`) and closed.
+ */
+export function usePage(env, path, { clean = true, ready, ...options } = {}) {
+  const shared = {};
+  const close = async () => {
+    const { context } = shared;
+    if (!context) return;
+    delete shared.context;
+    try {
+      if (clean) await expectClean(shared);
+    } finally {
+      await context.close();
+    }
+  };
+  beforeAll(async () => {
+    env.closing.push(close);
+    Object.assign(shared, await (/^[a-z]+:/.test(path) ? openUrl : openPage)(env, path, options));
+    await ready?.(shared);
+  }, 120000);
+  afterAll(close);
+  return shared;
+}
+
+/** usePage on the chapter in test mode (as withChapter opens it), once its widget `tag` is ready. */
+export function useChapter(env, chapterId, tag, { search = '', ...options } = {}) {
+  const path = `${search ? `${search}&` : '?'}agtest=1#ch-${chapterId}`;
+  return usePage(env, path, { ...options, ready: ({ page }) => waitReady(page, tag) });
+}
+
+/**
+ * Puts the widget `tag` of the open page in the state `text` (its text form, "v=1&a=3,4"), the same parser as a
+ * link's (decodeState), once it is in view and has computed; waits until it has computed again (or refused the
+ * state: "stale").
+ */
+export async function setStateText(page, tag, text) {
+  await waitReady(page, tag);
+  await page
+    .locator(tag)
+    .first()
+    .evaluate((el, t) => (el.stateText = t), text);
+  await page.waitForSelector(`${tag}[data-status="ready"], ${tag}[data-status="stale"]`, { timeout: 20000 });
 }
 
 /**

@@ -15,12 +15,14 @@
 //   simulated protanopia, deuteranopia and tritanopia.
 import { describe, expect, test } from '@jest/globals';
 import { interpolateCividis, interpolatePuOr, lab, rgb } from 'd3';
-import { rowsOf, stateOf, useEnv, withChapter } from './helpers.mjs';
+import { rowsOf, stateOf, useChapter, useEnv, waitReady } from './helpers.mjs';
 import { dragPoint } from './pointer.mjs';
 import { byRole, readNumbers } from './shown-numbers.mjs';
 
 const env = useEnv();
 const TWO = 'ag-two-definitions';
+// One page of the tour for every test: chapter 2 first, then the heat maps' chapters further down.
+const shared = useChapter(env, 'dot-product', TWO);
 
 // ------------------------------------------------------------ colour arithmetic (WCAG 2.1, CIELAB)
 
@@ -156,59 +158,58 @@ describe('keyboard: chapter 2', () => {
   test.each(['light', 'dark'])(
     'Tab reaches every control of the widget in order, each with a visible focus indicator (%s)',
     async (scheme) => {
-      await withChapter(env, 'dot-product', TWO, { colorScheme: scheme }, async ({ page }) => {
-        const expected = await tabbable(page, TWO);
-        expect(expected.length).toBeGreaterThan(5);
-        expect(expected.filter((k) => k.includes('[data-point='))).toHaveLength(2);
-        // Start just before the widget: click the chapter's intro (not focusable), then Tab.
-        await page.locator('#ch-dot-product .intro').click();
-        const reached = [];
-        for (let i = 0; i < expected.length + 5; i += 1) {
-          await page.keyboard.press('Tab');
-          const f = await focused(page);
-          if (f?.host !== TWO) break;
-          expectVisibleFocus(f, scheme);
-          reached.push(f.key);
-        }
-        expect(reached).toEqual(expected);
-      });
+      const { page } = shared;
+      // The page's colours are CSS only: the same page, switched.
+      await page.emulateMedia({ colorScheme: scheme });
+      const expected = await tabbable(page, TWO);
+      expect(expected.length).toBeGreaterThan(5);
+      expect(expected.filter((k) => k.includes('[data-point='))).toHaveLength(2);
+      // Start just before the widget: click the chapter's intro (not focusable), then Tab.
+      await page.locator('#ch-dot-product .intro').click();
+      const reached = [];
+      for (let i = 0; i < expected.length + 5; i += 1) {
+        await page.keyboard.press('Tab');
+        const f = await focused(page);
+        if (f?.host !== TWO) break;
+        expectVisibleFocus(f, scheme);
+        reached.push(f.key);
+      }
+      expect(reached).toEqual(expected);
+      await page.emulateMedia({ colorScheme: 'light' });
     },
   );
 
   test('arrow keys move b by 0.25 (Shift: 1); the live region reads the new b and a\u00b7b; a mouse drag is announced when it ends', async () => {
-    await withChapter(env, 'dot-product', TWO, async ({ page }) => {
-      const live = page.locator(`${TWO} [aria-live="polite"]`);
-      expect(await live.count()).toBe(1);
-      await page.locator('#ch-dot-product .intro').click();
-      // Tab to point b (a comes first).
-      for (let i = 0; i < 40 && !(await focused(page))?.key.startsWith('g[data-point=b]'); i += 1)
-        await page.keyboard.press('Tab');
-      expect((await focused(page)).key).toMatch(/^g\[data-point=b\]/);
-      expect((await stateOf(page, TWO)).b).toEqual([4, 3]);
-      for (const key of ['ArrowRight', 'ArrowRight', 'Shift+ArrowDown']) await page.keyboard.press(key);
-      // b = (4.5, 2); a = (3, 4): a.b = 13.5 + 8 = 21.5 (float64, exact).
-      expect((await stateOf(page, TWO)).b).toEqual([4.5, 2]);
-      await expect(page.locator(`${TWO} [data-point="b"]`).getAttribute('aria-valuetext')).resolves.toBe(
-        'b = (4.5, 2)',
-      );
-      expect((await live.textContent()).trim()).toBe('b = (4.5, 2); a\u00b7b = 21.5');
-      // The same key at the edge of the plane: the value stays and is read again (the text changes).
-      const before = await live.textContent();
-      await page.locator(TWO).evaluate((el) => el.setState({ b: [6, 2] }));
-      await page.locator(`${TWO} [data-point="b"]`).focus();
-      await page.keyboard.press('ArrowRight');
-      expect((await stateOf(page, TWO)).b).toEqual([6, 2]);
-      const atEdge = await live.textContent();
-      expect(atEdge.trim()).toBe('b = (6, 2); a\u00b7b = 26');
-      expect(atEdge).not.toBe(before);
-      await page.keyboard.press('ArrowRight');
-      expect((await live.textContent()).trim()).toBe(atEdge.trim());
-      expect(await live.textContent()).not.toBe(atEdge);
-      // A mouse drag of a to (-2, 3.5): announced once it ends. a.b = -12 + 7 = -5.
-      await dragPoint(page, TWO, 'a', [-2, 3.5]);
-      expect((await stateOf(page, TWO)).a).toEqual([-2, 3.5]);
-      expect((await live.textContent()).trim()).toBe('a = (\u22122, 3.5); a\u00b7b = \u22125');
-    });
+    const { page } = shared;
+    const live = page.locator(`${TWO} [aria-live="polite"]`);
+    expect(await live.count()).toBe(1);
+    await page.locator('#ch-dot-product .intro').click();
+    // Tab to point b (a comes first).
+    for (let i = 0; i < 40 && !(await focused(page))?.key.startsWith('g[data-point=b]'); i += 1)
+      await page.keyboard.press('Tab');
+    expect((await focused(page)).key).toMatch(/^g\[data-point=b\]/);
+    expect((await stateOf(page, TWO)).b).toEqual([4, 3]);
+    for (const key of ['ArrowRight', 'ArrowRight', 'Shift+ArrowDown']) await page.keyboard.press(key);
+    // b = (4.5, 2); a = (3, 4): a.b = 13.5 + 8 = 21.5 (float64, exact).
+    expect((await stateOf(page, TWO)).b).toEqual([4.5, 2]);
+    await expect(page.locator(`${TWO} [data-point="b"]`).getAttribute('aria-valuetext')).resolves.toBe('b = (4.5, 2)');
+    expect((await live.textContent()).trim()).toBe('b = (4.5, 2); a\u00b7b = 21.5');
+    // The same key at the edge of the plane: the value stays and is read again (the text changes).
+    const before = await live.textContent();
+    await page.locator(TWO).evaluate((el) => el.setState({ b: [6, 2] }));
+    await page.locator(`${TWO} [data-point="b"]`).focus();
+    await page.keyboard.press('ArrowRight');
+    expect((await stateOf(page, TWO)).b).toEqual([6, 2]);
+    const atEdge = await live.textContent();
+    expect(atEdge.trim()).toBe('b = (6, 2); a\u00b7b = 26');
+    expect(atEdge).not.toBe(before);
+    await page.keyboard.press('ArrowRight');
+    expect((await live.textContent()).trim()).toBe(atEdge.trim());
+    expect(await live.textContent()).not.toBe(atEdge);
+    // A mouse drag of a to (-2, 3.5): announced once it ends. a.b = -12 + 7 = -5.
+    await dragPoint(page, TWO, 'a', [-2, 3.5]);
+    expect((await stateOf(page, TWO)).a).toEqual([-2, 3.5]);
+    expect((await live.textContent()).trim()).toBe('a = (\u22122, 3.5); a\u00b7b = \u22125');
   });
 });
 
@@ -217,61 +218,61 @@ describe('heat maps: keyboard, hover, colours', () => {
 
   test('scores (chapter 8): one Tab stop, arrows move the focus, the focused cell\u2019s number is read and ringed; PuOr colours with readable numbers', async () => {
     const TAG = 'ag-qkt-grid';
-    await withChapter(env, 'qkt', TAG, async ({ page }) => {
-      const grid = page.locator(`${TAG} svg.heatmap`);
-      expect(await grid.locator('[role="gridcell"]').count()).toBe(16);
-      // Roving tabindex: exactly one cell is a Tab stop.
-      const stop = grid.locator('[role="gridcell"][tabindex="0"]');
-      expect(await stop.count()).toBe(1);
-      // Tab into the grid from the control before it, then down one row.
-      const [i0, j0] = (await stop.getAttribute('data-cell')).split('-').map(Number);
-      await stop.focus();
-      await page.keyboard.press('Shift+Tab');
-      await page.keyboard.press('Tab');
-      expect((await focused(page)).key).toMatch(new RegExp(`^g\\[data-cell=${i0}-${j0}\\]`));
-      await page.keyboard.press(i0 < 4 ? 'ArrowDown' : 'ArrowUp');
-      const cell = `${i0 < 4 ? i0 + 1 : i0 - 1}-${j0}`;
-      const f = await focused(page);
-      expect(f.key).toMatch(new RegExp(`^g\\[data-cell=${cell}\\]`));
-      expectVisibleFocus(f, 'light');
-      expect(await stop.getAttribute('data-cell')).toBe(cell);
-      const scores = byRole(await readNumbers(page, TAG), 'score');
-      const shown = scores.find((n) => n.key === cell);
-      expect(await grid.locator(`[data-cell="${cell}"]`).getAttribute('aria-label')).toContain(shown.text);
-      // Colours: PuOr over [-m, m], m the largest |score|; the number black or white, 4.5:1 or more.
-      const m = Math.max(...scores.map((n) => Math.abs(n.value)));
-      await expectCellColours(grid, scores, (v) => interpolatePuOr((v / m + 1) / 2));
-      stops.diverging = await grid
-        .locator('linearGradient stop')
-        .evaluateAll((l) => l.map((s) => s.getAttribute('stop-color')));
-    });
+    const { page } = shared;
+    await waitReady(page, TAG);
+    const grid = page.locator(`${TAG} svg.heatmap`);
+    expect(await grid.locator('[role="gridcell"]').count()).toBe(16);
+    // Roving tabindex: exactly one cell is a Tab stop.
+    const stop = grid.locator('[role="gridcell"][tabindex="0"]');
+    expect(await stop.count()).toBe(1);
+    // Tab into the grid from the control before it, then down one row.
+    const [i0, j0] = (await stop.getAttribute('data-cell')).split('-').map(Number);
+    await stop.focus();
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Tab');
+    expect((await focused(page)).key).toMatch(new RegExp(`^g\\[data-cell=${i0}-${j0}\\]`));
+    await page.keyboard.press(i0 < 4 ? 'ArrowDown' : 'ArrowUp');
+    const cell = `${i0 < 4 ? i0 + 1 : i0 - 1}-${j0}`;
+    const f = await focused(page);
+    expect(f.key).toMatch(new RegExp(`^g\\[data-cell=${cell}\\]`));
+    expectVisibleFocus(f, 'light');
+    expect(await stop.getAttribute('data-cell')).toBe(cell);
+    const scores = byRole(await readNumbers(page, TAG), 'score');
+    const shown = scores.find((n) => n.key === cell);
+    expect(await grid.locator(`[data-cell="${cell}"]`).getAttribute('aria-label')).toContain(shown.text);
+    // Colours: PuOr over [-m, m], m the largest |score|; the number black or white, 4.5:1 or more.
+    const m = Math.max(...scores.map((n) => Math.abs(n.value)));
+    await expectCellColours(grid, scores, (v) => interpolatePuOr((v / m + 1) / 2));
+    stops.diverging = await grid
+      .locator('linearGradient stop')
+      .evaluateAll((l) => l.map((s) => s.getAttribute('stop-color')));
   });
 
   test('weights (chapter matrix-form): cividis on [0, 1], readable numbers, and the readout follows hover and keyboard focus', async () => {
     const TAG = 'ag-matrix-form';
-    await withChapter(env, 'matrix-form', TAG, async ({ page }) => {
-      const grid = page.locator(`${TAG} svg.heatmap`);
-      const readout = page.locator(`${TAG} .hm-readout`);
-      const weights = byRole(await readNumbers(page, TAG), 'a');
-      expect(weights.length).toBe(await grid.locator('[role="gridcell"]').count());
-      await expectCellColours(grid, weights, interpolateCividis);
-      // Hover: the readout names the cell and shows its number.
-      await grid.locator('[data-cell="2-3"]').hover();
-      expect(await readout.textContent()).toBe(`A23 = ${weights.find((n) => n.key === '2-3').text}`);
-      // Keyboard: into the grid, then right; the readout follows the focus.
-      await grid.locator('[role="gridcell"][tabindex="0"]').focus();
-      const [i, j0] = (await focused(page)).key
-        .match(/data-cell=(\d+)-(\d+)/)
-        .slice(1)
-        .map(Number);
-      await page.keyboard.press('ArrowRight');
-      const j = Math.min(j0 + 1, Number(await grid.getAttribute('data-cols')));
-      expect(await readout.textContent()).toBe(`A${i}${j} = ${weights.find((n) => n.key === `${i}-${j}`).text}`);
-      expectVisibleFocus(await focused(page), 'light');
-      stops.sequential = await grid
-        .locator('linearGradient stop')
-        .evaluateAll((l) => l.map((s) => s.getAttribute('stop-color')));
-    });
+    const { page } = shared;
+    await waitReady(page, TAG);
+    const grid = page.locator(`${TAG} svg.heatmap`);
+    const readout = page.locator(`${TAG} .hm-readout`);
+    const weights = byRole(await readNumbers(page, TAG), 'a');
+    expect(weights.length).toBe(await grid.locator('[role="gridcell"]').count());
+    await expectCellColours(grid, weights, interpolateCividis);
+    // Hover: the readout names the cell and shows its number.
+    await grid.locator('[data-cell="2-3"]').hover();
+    expect(await readout.textContent()).toBe(`A23 = ${weights.find((n) => n.key === '2-3').text}`);
+    // Keyboard: into the grid, then right; the readout follows the focus.
+    await grid.locator('[role="gridcell"][tabindex="0"]').focus();
+    const [i, j0] = (await focused(page)).key
+      .match(/data-cell=(\d+)-(\d+)/)
+      .slice(1)
+      .map(Number);
+    await page.keyboard.press('ArrowRight');
+    const j = Math.min(j0 + 1, Number(await grid.getAttribute('data-cols')));
+    expect(await readout.textContent()).toBe(`A${i}${j} = ${weights.find((n) => n.key === `${i}-${j}`).text}`);
+    expectVisibleFocus(await focused(page), 'light');
+    stops.sequential = await grid
+      .locator('linearGradient stop')
+      .evaluateAll((l) => l.map((s) => s.getAttribute('stop-color')));
   });
 
   test('the legend\u2019s colours (read by the two tests above) stay apart under simulated protanopia, deuteranopia and tritanopia', () => {

@@ -1,9 +1,10 @@
 // The page treats its address as untrusted data, asks nothing of other
 // origins and writes nothing but its own address:
-// - every chapter opened with hostile values (markup, javascript: URLs, huge
-//   and non-finite numbers, control and bidi characters, very long text) in
-//   every field of its state, in v=, impl= and the hash; the embed page with
-//   hostile w=, ch=, s= and id=. For each: no request to another origin, no
+// - every chapter given hostile values (markup, javascript: URLs, huge and
+//   non-finite numbers, control and bidi characters, very long text) in
+//   every field of its state and in v=: twelve by their link (with hostile
+//   impl= and hash too), the others by stateText in one of those pages; the
+//   embed page with hostile w=, ch=, s= and id=. For each: no request to another origin, no
 //   dialog, no console or page error, no script element beyond the page's
 //   own module, no event-handler attribute or javascript: URL anywhere in the
 //   DOM (shadow roots included), nothing run from the address
@@ -17,7 +18,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import { CHAPTERS } from '../../web/chapters.js';
-import { ROOT, useEnv } from './helpers.mjs';
+import { ROOT, setStateText, useEnv } from './helpers.mjs';
 
 // Values an attacker could put in a link. Each must be shown as text (or
 // ignored with a note), never parsed as HTML or run.
@@ -178,19 +179,31 @@ describe('hostile addresses', () => {
     FIELDS = await fieldsOf();
   });
 
-  const chapters = CHAPTERS.filter((c) => c.tag);
-  test.each(chapters.map((c, n) => [c.id, c.tag, n]))(
-    'chapter %s: hostile values in every state field, v, impl and the hash',
-    async (id, tag, n) => {
-      const names = FIELDS[tag];
-      expect(names.length).toBeGreaterThan(0);
-      // Each field gets its own hostile value, shifted from chapter to chapter,
-      // so that across the tour every kind of value reaches every kind of field.
-      const params = new URLSearchParams({ ch: id, v: HOSTILE[n % HOSTILE.length] });
-      names.forEach((name, f) => params.set(name, HOSTILE[(n + f + 1) % HOSTILE.length]));
-      params.set('impl', HOSTILE[(n + 2) % HOSTILE.length]);
-      const hash = encodeURIComponent(HOSTILE[(n + 3) % HOSTILE.length]).slice(0, 200);
-      await expectSafe(`?agtest=1&${params}#${hash}`, { script: 'app.js', ready: widgetReady(tag) });
+  // Each field gets its own hostile value, shifted from chapter to chapter, so that across the tour every kind
+  // of value reaches every kind of field.
+  const chapters = CHAPTERS.filter((c) => c.tag).map((c, n) => ({ ...c, n }));
+  const hostileState = ({ tag, n }) => {
+    const params = new URLSearchParams({ v: HOSTILE[n % HOSTILE.length] });
+    FIELDS[tag].forEach((name, f) => params.set(name, HOSTILE[(n + f + 1) % HOSTILE.length]));
+    return params;
+  };
+  // One link per hostile value of v, impl and the hash (chapter k of the tour); the state of chapters k + 12,
+  // k + 24, ... then goes in by stateText on the same page, the same parser (decodeState) as the link's.
+  const groups = chapters.slice(0, HOSTILE.length).map((c) => chapters.filter((o) => o.n % HOSTILE.length === c.n));
+  test.each(groups.map((g) => [g.map((c) => c.id).join(', '), g]))(
+    'chapters %s: hostile values in every state field, v, impl and the hash',
+    async (_ids, [linked, ...others]) => {
+      for (const { tag } of [linked, ...others]) expect(FIELDS[tag].length).toBeGreaterThan(0);
+      const params = new URLSearchParams({ ch: linked.id, ...Object.fromEntries(hostileState(linked)) });
+      params.set('impl', HOSTILE[(linked.n + 2) % HOSTILE.length]);
+      const hash = encodeURIComponent(HOSTILE[(linked.n + 3) % HOSTILE.length]).slice(0, 200);
+      await expectSafe(`?agtest=1&${params}#${hash}`, {
+        script: 'app.js',
+        ready: async (tab) => {
+          await widgetReady(linked.tag)(tab);
+          for (const other of others) await setStateText(tab, other.tag, String(hostileState(other)));
+        },
+      });
     },
   );
 

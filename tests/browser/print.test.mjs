@@ -6,7 +6,7 @@
 // system's scheme, and leaves out the page's and the widgets' controls.
 import { describe, expect, test } from '@jest/globals';
 import { CHAPTERS } from '../../web/chapters.js';
-import { useEnv, withEmbed, withPage } from './helpers.mjs';
+import { useEnv, usePage, waitReady, withEmbed, withPage } from './helpers.mjs';
 
 // A page of the kind EMBEDDING.md describes: the widgets script and two
 // widgets far below the first screen, so that neither starts by itself.
@@ -110,57 +110,6 @@ describe('printing', () => {
     });
   });
 
-  test('a box that scrolls sideways is scaled to fit the paper while printing, and restored after', async () => {
-    // multi-head's embedding and output tables (d_model = 12) are wider than A4 paper.
-    await withEmbed(env, 'w=ag-multi-head', 'ag-multi-head', async ({ page }) => {
-      const boxes = () =>
-        page.evaluate(() => {
-          const root = document.querySelector('ag-multi-head').shadowRoot;
-          return [...root.querySelectorAll('*')]
-            .filter((el) => el instanceof HTMLElement && /auto|scroll/.test(getComputedStyle(el).overflowX))
-            .map((el) => ({ fit: el.getAttribute('data-print-fit'), over: el.scrollWidth - el.clientWidth }));
-        });
-      // The premise: at the width of A4 paper (718 px) some box scrolls.
-      await page.setViewportSize({ width: 718, height: 900 });
-      expect((await boxes()).some((b) => b.over > 1)).toBe(true);
-      await page.setViewportSize({ width: 1024, height: 900 });
-      await page.evaluate(() => window.dispatchEvent(new Event('beforeprint')));
-      await page.waitForFunction(() =>
-        document.querySelector('ag-multi-head').shadowRoot.querySelector('[data-print-fit]'),
-      );
-      // On paper (print media, the paper's width) nothing is cut any more.
-      await page.emulateMedia({ media: 'print' });
-      await page.setViewportSize({ width: 718, height: 900 });
-      expect((await boxes()).filter((b) => b.over > 1)).toEqual([]);
-      // After printing, the boxes are as they were.
-      await page.evaluate(() => window.dispatchEvent(new Event('afterprint')));
-      await page.emulateMedia({ media: 'screen' });
-      const restored = await boxes();
-      expect(restored.filter((b) => b.fit !== null)).toEqual([]);
-      expect(restored.some((b) => b.over > 1)).toBe(true);
-    });
-  });
-
-  test('a printout is scaled the same from a phone as from a desktop window', async () => {
-    const fits = (width) =>
-      withEmbed(env, 'w=ag-multi-head', 'ag-multi-head', { width, height: 800 }, async ({ page }) => {
-        await page.evaluate(() => window.dispatchEvent(new Event('beforeprint')));
-        await page.waitForFunction(() =>
-          document.querySelector('ag-multi-head').shadowRoot.querySelector('[data-print-fit]'),
-        );
-        return page.evaluate(() =>
-          [...document.querySelector('ag-multi-head').shadowRoot.querySelectorAll('[data-print-fit]')].map((el) =>
-            Number(el.style.getPropertyValue('--ag-print-fit')),
-          ),
-        );
-      });
-    const desktop = await fits(1280);
-    const phone = await fits(375);
-    expect(desktop.length).toBeGreaterThan(0);
-    expect(phone.length).toBe(desktop.length);
-    phone.forEach((f, i) => expect(Math.abs(f - desktop[i])).toBeLessThan(0.02));
-  });
-
   test('a widget on a page with no colours of its own (embed.html) prints light too; on paper, colours drawn as backgrounds print, and a figure whose experiment still runs says so', async () => {
     const tag = 'ag-worked-example';
     await withEmbed(env, `w=${tag}`, tag, dark, async ({ page }) => {
@@ -184,5 +133,67 @@ describe('printing', () => {
       await page.emulateMedia({ media: 'screen' });
       expect((await look()).note).toBe('none');
     });
+  });
+});
+
+describe('printing wide boxes (multi-head\u2019s tables, on one embed page)', () => {
+  const shared = usePage(env, 'embed.html?w=ag-multi-head&agtest=1', {
+    ready: ({ page }) => waitReady(page, 'ag-multi-head'),
+  });
+
+  test('a box that scrolls sideways is scaled to fit the paper while printing, and restored after', async () => {
+    // multi-head's embedding and output tables (d_model = 12) are wider than A4 paper.
+    const { page } = shared;
+    const boxes = () =>
+      page.evaluate(() => {
+        const root = document.querySelector('ag-multi-head').shadowRoot;
+        return [...root.querySelectorAll('*')]
+          .filter((el) => el instanceof HTMLElement && /auto|scroll/.test(getComputedStyle(el).overflowX))
+          .map((el) => ({ fit: el.getAttribute('data-print-fit'), over: el.scrollWidth - el.clientWidth }));
+      });
+    // The premise: at the width of A4 paper (718 px) some box scrolls.
+    await page.setViewportSize({ width: 718, height: 900 });
+    expect((await boxes()).some((b) => b.over > 1)).toBe(true);
+    await page.setViewportSize({ width: 1024, height: 900 });
+    await page.evaluate(() => window.dispatchEvent(new Event('beforeprint')));
+    await page.waitForFunction(() =>
+      document.querySelector('ag-multi-head').shadowRoot.querySelector('[data-print-fit]'),
+    );
+    // On paper (print media, the paper's width) nothing is cut any more.
+    await page.emulateMedia({ media: 'print' });
+    await page.setViewportSize({ width: 718, height: 900 });
+    expect((await boxes()).filter((b) => b.over > 1)).toEqual([]);
+    // After printing, the boxes are as they were.
+    await page.evaluate(() => window.dispatchEvent(new Event('afterprint')));
+    await page.emulateMedia({ media: 'screen' });
+    const restored = await boxes();
+    expect(restored.filter((b) => b.fit !== null)).toEqual([]);
+    expect(restored.some((b) => b.over > 1)).toBe(true);
+  });
+
+  test('a printout is scaled the same from a phone as from a desktop window', async () => {
+    const { page } = shared;
+    const fits = async (width) => {
+      await page.setViewportSize({ width, height: 800 });
+      await page.evaluate(() => window.dispatchEvent(new Event('beforeprint')));
+      await page.waitForFunction(() =>
+        document.querySelector('ag-multi-head').shadowRoot.querySelector('[data-print-fit]'),
+      );
+      const found = await page.evaluate(() =>
+        [...document.querySelector('ag-multi-head').shadowRoot.querySelectorAll('[data-print-fit]')].map((el) =>
+          Number(el.style.getPropertyValue('--ag-print-fit')),
+        ),
+      );
+      await page.evaluate(() => window.dispatchEvent(new Event('afterprint')));
+      await page.waitForFunction(
+        () => !document.querySelector('ag-multi-head').shadowRoot.querySelector('[data-print-fit]'),
+      );
+      return found;
+    };
+    const desktop = await fits(1280);
+    const phone = await fits(375);
+    expect(desktop.length).toBeGreaterThan(0);
+    expect(phone.length).toBe(desktop.length);
+    phone.forEach((f, i) => expect(Math.abs(f - desktop[i])).toBeLessThan(0.02));
   });
 });

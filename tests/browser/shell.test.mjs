@@ -10,6 +10,7 @@ import {
   settledUrl,
   stateOf,
   useEnv,
+  usePage,
   waitReady,
   withEmbed,
   withPage,
@@ -163,122 +164,127 @@ async function scrollToChapter(page, id) {
 }
 
 describe('reading the tour: the reading bar, previous/next links, numbers through both parts', () => {
-  test.each([1024, 375, 320])(
-    'at %i px the bar stays at the top while reading and marks the chapter in view; nothing moves',
-    async (width) => {
-      await withTour('', { width }, async ({ page }) => {
-        const atTop = await bar(page);
-        expect(atTop.current).toEqual([]);
-        expect(atTop.where).toBe(`${CHAPTERS.length} chapters`);
-        expect(atTop.top).toBeGreaterThan(0); // in its place under the header, not yet stuck
-        for (const id of ['values', 'projection', 'pitfalls']) {
-          await scrollToChapter(page, id);
-          const now = await bar(page);
-          // Stuck to the top of the window, the same height whatever it shows.
-          const href = `#ch-${id}`;
-          expect(now).toMatchObject({ position: 'sticky', top: 0, height: atTop.height, current: [href], toc: [href] });
-          expect(now.width).toBeLessThanOrEqual(width);
-          expect(now.where).toContain(`Chapter ${NUMBER[id]} of ${CHAPTERS.length}`);
-          expect(now.where).toContain(TITLE[id]);
-          // The chapter's heading is below the bar, not under it.
-          const heading = await page.locator(`#ch-${id} h2`).evaluate((h) => h.getBoundingClientRect().top);
-          expect(heading).toBeGreaterThanOrEqual(now.bottom);
-        }
-        // Opening the contents moves nothing on the page: they open over it, the bar keeps its height.
-        await page.locator('#reading-bar-toggle').click();
-        await expect(page.locator('#reading-bar-contents').isVisible()).resolves.toBe(true);
-        expect((await bar(page)).height).toBe(atTop.height);
-        const panel = await page.locator('#reading-bar-contents').evaluate((p) => ({
-          ...p.getBoundingClientRect().toJSON(),
-          position: getComputedStyle(p).position,
-        }));
-        expect(panel.position).toBe('absolute');
-        expect(panel.right).toBeLessThanOrEqual(width);
-        expect(panel.bottom).toBeLessThanOrEqual(900);
-        expect(await overflow(page)).toBeLessThanOrEqual(0);
-        // Back at the top, no chapter is in view.
-        await page.evaluate(() => window.scrollTo({ top: 0, behavior: 'instant' }));
-        await barMarks(page, null);
-      });
-    },
-  );
+  // The tour's first test needs the page as it opens (nothing started); the bar's test then uses the same page.
+  const shared = usePage(env, '?agtest=1');
 
   test('the tour: one stable anchor per chapter, lazy starts; numbered 1 to 25 through both named parts alike in the contents, headings and bar; previous/next links under each chapter; the bar\u2019s dark colours and reduced motion', async () => {
-    await withTour('', async ({ page }) => {
-      const anchors = await page.$$eval('#toc a', (els) => els.map((a) => a.getAttribute('href')));
-      // One anchor per record of the tour (web/chapters.js), in its order.
-      expect(anchors).toEqual(CHAPTERS.map((c) => `#ch-${c.id}`));
-      expect(anchors.length).toBe(16 + 9); // part 1 (with the cost of attention) and part 2
-      for (const href of anchors) expect(await page.locator(href).count()).toBe(1);
-      // Lazy start: the worked example (far below) has not started.
-      expect(await page.locator('ag-worked-example').getAttribute('data-status')).toBeNull();
+    const { page } = shared;
+    const anchors = await page.$$eval('#toc a', (els) => els.map((a) => a.getAttribute('href')));
+    // One anchor per record of the tour (web/chapters.js), in its order.
+    expect(anchors).toEqual(CHAPTERS.map((c) => `#ch-${c.id}`));
+    expect(anchors.length).toBe(16 + 9); // part 1 (with the cost of attention) and part 2
+    for (const href of anchors) expect(await page.locator(href).count()).toBe(1);
+    // Lazy start: the worked example (far below) has not started.
+    expect(await page.locator('ag-worked-example').getAttribute('data-status')).toBeNull();
 
-      const texts = (selector) => page.$$eval(selector, (els) => els.map((e) => e.textContent.trim()));
-      const expected = CHAPTERS.map((c) => `${NUMBER[c.id]}. ${c.title}`);
-      expect(NUMBER.values).toBe(PART_1 + 1); // part 2 goes on from part 1
-      for (const where of ['#toc li a', '#reading-bar li a', 'main section.chapter h2'])
-        expect(await texts(where)).toEqual(expected);
-      for (const where of ['#toc', '#reading-bar', '#chapters']) {
-        const parts = await texts(`${where} .toc-part, ${where} .part-heading`);
-        expect(parts).toEqual([expect.stringMatching(/^Part 1: /), expect.stringMatching(/^Part 2: /)]);
+    const texts = (selector) => page.$$eval(selector, (els) => els.map((e) => e.textContent.trim()));
+    const expected = CHAPTERS.map((c) => `${NUMBER[c.id]}. ${c.title}`);
+    expect(NUMBER.values).toBe(PART_1 + 1); // part 2 goes on from part 1
+    for (const where of ['#toc li a', '#reading-bar li a', 'main section.chapter h2'])
+      expect(await texts(where)).toEqual(expected);
+    for (const where of ['#toc', '#reading-bar', '#chapters']) {
+      const parts = await texts(`${where} .toc-part, ${where} .part-heading`);
+      expect(parts).toEqual([expect.stringMatching(/^Part 1: /), expect.stringMatching(/^Part 2: /)]);
+    }
+    // Each part's list starts at its first number (read by screen readers).
+    expect(await page.$$eval('#toc ol', (ols) => ols.map((o) => o.start))).toEqual([1, PART_1 + 1]);
+
+    // Under each chapter, outside its section: links to the chapters before and after.
+    const pagers = await page.$$eval('main section.chapter', (sections) =>
+      sections.map((s) => {
+        const pager = s.nextElementSibling;
+        const link = (cls) => {
+          const a = pager?.classList.contains('chapter-pager') ? pager.querySelector(cls) : null;
+          return a ? { href: a.getAttribute('href'), text: a.textContent.replace(/\s+/g, ' ').trim() } : null;
+        };
+        return {
+          inside: s.querySelectorAll('.chapter-pager a').length,
+          prev: link('.pager-prev'),
+          next: link('.pager-next'),
+        };
+      }),
+    );
+    const to = (j, dir) =>
+      CHAPTERS[j] ? { href: `#ch-${CHAPTERS[j].id}`, text: `${dir}: ${j + 1}. ${CHAPTERS[j].title}` } : null;
+    expect(pagers).toEqual(
+      CHAPTERS.map((c, i) => ({ inside: 0, prev: to(i - 1, 'Previous'), next: to(i + 1, 'Next') })),
+    );
+
+    // The bar has the page's colours, and its progress line moves; in the dark scheme under reduced motion,
+    // the dark background (#15171b, web/style.css) and no movement.
+    const look = () =>
+      page.evaluate(() => ({
+        bar: getComputedStyle(document.querySelector('#reading-bar')).backgroundColor,
+        page: getComputedStyle(document.body).backgroundColor,
+        motion: getComputedStyle(document.querySelector('#reading-bar .rb-fill')).transitionDuration,
+      }));
+    const light = await look();
+    expect(light.bar).toBe(light.page);
+    expect(light.motion).not.toBe('0s');
+    await page.emulateMedia({ colorScheme: 'dark', reducedMotion: 'reduce' });
+    expect(await look()).toEqual({ bar: 'rgb(21, 23, 27)', page: 'rgb(21, 23, 27)', motion: '0s' });
+    await page.emulateMedia({ colorScheme: 'light', reducedMotion: 'no-preference' });
+
+    // A chapter anchor starts its widget.
+    await page.locator('#toc a[href="#ch-worked-example"]').click();
+    await waitReady(page, 'ag-worked-example');
+    // The bar names the part of the chapter in view.
+    await scrollToChapter(page, 'values');
+    expect((await bar(page)).where).toMatch(/Part 2: /);
+    // From the last chapter of part 1 to the first of part 2, and back.
+    await scrollToChapter(page, 'pitfalls');
+    await page.locator('#ch-pitfalls + .chapter-pager .pager-next').click();
+    await barMarks(page, 'values');
+    expect(new URL(page.url()).hash).toBe('#ch-values');
+    const landed = await page.locator('#ch-values').evaluate((s) => s.getBoundingClientRect().top);
+    const { bottom } = await bar(page);
+    expect(landed).toBeGreaterThanOrEqual(bottom);
+    expect(landed).toBeLessThan(bottom + 40);
+    await page.locator('#ch-values + .chapter-pager .pager-prev').click();
+    await barMarks(page, 'pitfalls');
+  });
+
+  test('at 1024, 375 and 320 px the bar stays at the top while reading and marks the chapter in view; nothing moves', async () => {
+    const { page } = shared;
+    for (const width of [1024, 375, 320]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.evaluate(() => window.scrollTo({ top: 0, behavior: 'instant' }));
+      await barMarks(page, null);
+      const atTop = await bar(page);
+      expect(atTop.current).toEqual([]);
+      expect(atTop.where).toBe(`${CHAPTERS.length} chapters`);
+      expect(atTop.top).toBeGreaterThan(0); // in its place under the header, not yet stuck
+      for (const id of ['values', 'projection', 'pitfalls']) {
+        await scrollToChapter(page, id);
+        const now = await bar(page);
+        // Stuck to the top of the window, the same height whatever it shows.
+        const href = `#ch-${id}`;
+        expect(now).toMatchObject({ position: 'sticky', top: 0, height: atTop.height, current: [href], toc: [href] });
+        expect(now.width).toBeLessThanOrEqual(width);
+        expect(now.where).toContain(`Chapter ${NUMBER[id]} of ${CHAPTERS.length}`);
+        expect(now.where).toContain(TITLE[id]);
+        // The chapter's heading is below the bar, not under it.
+        const heading = await page.locator(`#ch-${id} h2`).evaluate((h) => h.getBoundingClientRect().top);
+        expect(heading).toBeGreaterThanOrEqual(now.bottom);
       }
-      // Each part's list starts at its first number (read by screen readers).
-      expect(await page.$$eval('#toc ol', (ols) => ols.map((o) => o.start))).toEqual([1, PART_1 + 1]);
-
-      // Under each chapter, outside its section: links to the chapters before and after.
-      const pagers = await page.$$eval('main section.chapter', (sections) =>
-        sections.map((s) => {
-          const pager = s.nextElementSibling;
-          const link = (cls) => {
-            const a = pager?.classList.contains('chapter-pager') ? pager.querySelector(cls) : null;
-            return a ? { href: a.getAttribute('href'), text: a.textContent.replace(/\s+/g, ' ').trim() } : null;
-          };
-          return {
-            inside: s.querySelectorAll('.chapter-pager a').length,
-            prev: link('.pager-prev'),
-            next: link('.pager-next'),
-          };
-        }),
-      );
-      const to = (j, dir) =>
-        CHAPTERS[j] ? { href: `#ch-${CHAPTERS[j].id}`, text: `${dir}: ${j + 1}. ${CHAPTERS[j].title}` } : null;
-      expect(pagers).toEqual(
-        CHAPTERS.map((c, i) => ({ inside: 0, prev: to(i - 1, 'Previous'), next: to(i + 1, 'Next') })),
-      );
-
-      // The bar has the page's colours, and its progress line moves; in the dark scheme under reduced motion,
-      // the dark background (#15171b, web/style.css) and no movement.
-      const look = () =>
-        page.evaluate(() => ({
-          bar: getComputedStyle(document.querySelector('#reading-bar')).backgroundColor,
-          page: getComputedStyle(document.body).backgroundColor,
-          motion: getComputedStyle(document.querySelector('#reading-bar .rb-fill')).transitionDuration,
-        }));
-      const light = await look();
-      expect(light.bar).toBe(light.page);
-      expect(light.motion).not.toBe('0s');
-      await page.emulateMedia({ colorScheme: 'dark', reducedMotion: 'reduce' });
-      expect(await look()).toEqual({ bar: 'rgb(21, 23, 27)', page: 'rgb(21, 23, 27)', motion: '0s' });
-      await page.emulateMedia({ colorScheme: 'light', reducedMotion: 'no-preference' });
-
-      // A chapter anchor starts its widget.
-      await page.locator('#toc a[href="#ch-worked-example"]').click();
-      await waitReady(page, 'ag-worked-example');
-      // The bar names the part of the chapter in view.
-      await scrollToChapter(page, 'values');
-      expect((await bar(page)).where).toMatch(/Part 2: /);
-      // From the last chapter of part 1 to the first of part 2, and back.
-      await scrollToChapter(page, 'pitfalls');
-      await page.locator('#ch-pitfalls + .chapter-pager .pager-next').click();
-      await barMarks(page, 'values');
-      expect(new URL(page.url()).hash).toBe('#ch-values');
-      const landed = await page.locator('#ch-values').evaluate((s) => s.getBoundingClientRect().top);
-      const { bottom } = await bar(page);
-      expect(landed).toBeGreaterThanOrEqual(bottom);
-      expect(landed).toBeLessThan(bottom + 40);
-      await page.locator('#ch-values + .chapter-pager .pager-prev').click();
-      await barMarks(page, 'pitfalls');
-    });
+      // Opening the contents moves nothing on the page: they open over it, the bar keeps its height.
+      await page.locator('#reading-bar-toggle').click();
+      await expect(page.locator('#reading-bar-contents').isVisible()).resolves.toBe(true);
+      expect((await bar(page)).height).toBe(atTop.height);
+      const panel = await page.locator('#reading-bar-contents').evaluate((p) => ({
+        ...p.getBoundingClientRect().toJSON(),
+        position: getComputedStyle(p).position,
+      }));
+      expect(panel.position).toBe('absolute');
+      expect(panel.right).toBeLessThanOrEqual(width);
+      expect(panel.bottom).toBeLessThanOrEqual(900);
+      expect(await overflow(page)).toBeLessThanOrEqual(0);
+      // Back at the top, no chapter is in view; the contents closed again.
+      await page.evaluate(() => window.scrollTo({ top: 0, behavior: 'instant' }));
+      await barMarks(page, null);
+      await page.locator('#reading-bar-toggle').click();
+      await expect(page.locator('#reading-bar-contents').isVisible()).resolves.toBe(false);
+    }
   });
 
   test('by keyboard: a skip link to the bar, the contents open with Enter, Tab into them, Escape closes, a link goes', async () => {
