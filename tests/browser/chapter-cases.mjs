@@ -7,7 +7,7 @@
 // a/b chapters' "drag, keys, reference, link" is one case made here from a table (it.dragKeys).
 import { afterAll, expect, test } from '@jest/globals';
 import { expectAnnounced, expectClean, expectParams, expectReopens, expectReveal, openChapter } from './helpers.mjs';
-import { predictChoice, seedCase, stateOf, urlParams, useEnv, withChapter } from './helpers.mjs';
+import { predictChoice, seedCase, setStateText, stateOf, urlParams, useEnv, withChapter } from './helpers.mjs';
 import { dragPoint, dragSlider, dragTo, keyPoint, keyTo, pressOn } from './pointer.mjs';
 import { byRole, expectAllLogged, expectClose, expectShown, one, readNumbers } from './shown-numbers.mjs';
 
@@ -16,22 +16,6 @@ const TIMEOUT = 120000;
 
 /** The page at the chapter's link `?ch=<ch>&v=1&<params>` (a string), or withChapter's options (an object). */
 const openAt = (ch, at) => (typeof at === 'string' ? { search: `?ch=${ch}&v=1&${at}` } : at);
-
-/** In the page: sets the widget's state text, then waits until two frames show the same numbers, ready. */
-function setStateText(el, text) {
-  el.stateText = text;
-  const texts = () => [...el.shadowRoot.querySelectorAll('[data-value]')].map((n) => n.textContent).join('|');
-  return new Promise((done) => {
-    let last = null;
-    const frame = () => {
-      const now = texts();
-      if (now === last && el.dataset.status === 'ready') done();
-      else requestAnimationFrame(frame);
-      last = now;
-    };
-    requestAnimationFrame(frame);
-  });
-}
 
 /** The widget of `opened` with its checks; `match(numbers, ...args)` is the chapter's reference check. */
 function widget(env, chapter, { page }) {
@@ -58,7 +42,7 @@ function widget(env, chapter, { page }) {
      * numbers have settled: then they match `state`'s reference (null: not checked).
      */
     async set(params, state) {
-      await host.evaluate(setStateText, `v=1${params ? `&${params}` : ''}`);
+      await setStateText(page, tag, `v=1${params ? `&${params}` : ''}`, { statuses: ['ready'] });
       return w.shown(state);
     },
     state: () => stateOf(page, tag),

@@ -204,16 +204,31 @@ export function useChapter(env, chapterId, tag, { search = '', ...options } = {}
 
 /**
  * Puts the widget `tag` of the open page in the state `text` (its text form, "v=1&a=3,4"), the same parser as a
- * link's (decodeState), once it is in view and has computed; waits until it has computed again (or refused the
- * state: "stale").
+ * link's (decodeState), once it is in view and has computed; then waits until two frames in a row show the same
+ * numbers with data-status one of `statuses` (by default "ready", or "stale" for a state it refused).
  */
-export async function setStateText(page, tag, text) {
+export async function setStateText(page, tag, text, { statuses = ['ready', 'stale'] } = {}) {
   await waitReady(page, tag);
   await page
     .locator(tag)
     .first()
-    .evaluate((el, t) => (el.stateText = t), text);
-  await page.waitForSelector(`${tag}[data-status="ready"], ${tag}[data-status="stale"]`, { timeout: 20000 });
+    .evaluate(
+      (el, [t, allowed]) => {
+        el.stateText = t;
+        const texts = () => [...el.shadowRoot.querySelectorAll('[data-value]')].map((n) => n.textContent).join('|');
+        return new Promise((done) => {
+          let last = null;
+          const frame = () => {
+            const now = texts();
+            if (now === last && allowed.includes(el.dataset.status)) done();
+            else requestAnimationFrame(frame);
+            last = now;
+          };
+          requestAnimationFrame(frame);
+        });
+      },
+      [text, statuses],
+    );
 }
 
 /**
