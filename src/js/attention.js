@@ -179,6 +179,9 @@ function mhaRopeOption(m, value, dk, T) {
   return settings;
 }
 
+/** ag_attention_dims.scores_stage (kernels.h) per `returnScores` stage. */
+const SCORES_STAGES = { masked: 0, capped: 1, raw: 2 };
+
 /**
  * The `returnScores` option of attention: undefined or false (null), true or
  * 'masked' (the scores the softmax reads), 'capped' (after the soft cap,
@@ -384,8 +387,7 @@ export const attentionMethods = {
     // Per batch, the count of valid keys (ONNX nonpad_kv_seqlen): keys past it hidden by a key bias.
     const lengths = kvSeqLenOption(m, o.kvSeqLen, B, Tall, Q.shape);
     // ag_attention_dims (kernels.h) by field name, for nb batches from the first.
-    // plain: no mask, key bias, causal or window, materialized (the pass of the scores before the mask).
-    const packed = (nb, offset, plain = false) =>
+    const packed = (nb, offset) =>
       packDims(this._rt.module, 'attentionDimsFields', {
         B: nb,
         H,
@@ -405,16 +407,17 @@ export const attentionMethods = {
         o_sb: H * Tq * dv,
         o_sh: Tq * dv,
         o_st: dv,
-        m_sb: plain ? 0 : ms[0],
-        m_sh: plain ? 0 : ms[1],
-        m_si: plain ? 0 : ms[2],
-        m_sj: plain ? 0 : ms[3],
-        kb_sb: lengths && !plain ? Tall : 0,
+        m_sb: ms[0],
+        m_sh: ms[1],
+        m_si: ms[2],
+        m_sj: ms[3],
+        kb_sb: lengths ? Tall : 0,
         kv_group: group,
-        causal: causal && !plain ? 1 : 0,
+        causal: causal ? 1 : 0,
         causal_offset: offset,
-        window: plain ? 0 : window,
-        streaming: streaming && !plain ? 1 : 0,
+        window,
+        streaming: streaming ? 1 : 0,
+        scores_stage: SCORES_STAGES[scoresStage] ?? 0,
       });
     const dims = packed(B, P);
     const nOut = B * H * Tq * dv;
@@ -446,12 +449,6 @@ export const attentionMethods = {
         length: 2 * Math.max(Tq, Tk) * dk,
       },
       dims: { data: dims },
-      // Scores before the mask: a second pass on plain dims, its output thrown away.
-      plainDims: (scoresStage === 'raw' || scoresStage === 'capped') && { data: packed(B, P, true) },
-      plainOutput: (scoresStage === 'raw' || scoresStage === 'capped') && {
-        name: 'the output of the pass of the scores',
-        length: nOut,
-      },
       output: { shape: [...lead, Tq, dv], length: nOut },
       weights: returnWeights && { shape: scoreShape, length: nW },
       scores: returnScores && { shape: scoreShape, length: nW },
@@ -518,25 +515,6 @@ export const attentionMethods = {
           // Large slopes times a long distance reach FLT_MAX on their own.
           slopes ? "scale the inputs or options.alibi's slopes down" : undefined,
         );
-      if (p.plainDims) {
-        const cap = scoresStage === 'capped' ? softcap : 0;
-        const s = this._kernel('attention')(
-          pq,
-          pk,
-          pv,
-          0,
-          0,
-          0,
-          scale,
-          cap,
-          p.plainDims,
-          p.plainOutput,
-          0,
-          p.scores,
-          p.work,
-        );
-        if (s !== 0) throw scoreOverflow(m, 'the scores scale * Q K^T', scoreShape, s);
-      }
       // A NaN in the output (a sum that overflowed) is a RangeError from _done.
       const res = { output: tensorOf(this._read(Float32Array, p.output, nOut), [...lead, Tq, dv]) };
       if (returnWeights) res.weights = tensorOf(this._read(Float32Array, p.weights, nW), scoreShape.slice());

@@ -109,8 +109,9 @@ struct Slice {
   int32_t causal_offset;  // with causal, query i sees keys 0..i + causal_offset
   int32_t window;         // with causal, > 0: only the last `window` of those keys; 0: all of them
   float scale;
-  float softcap;  // > 0: scores capped to softcap * tanh(score / softcap) before the mask; 0: none
-  float slope;    // ALiBi: -slope |i + causal_offset - j| added to score (i, j); 0: none
+  float softcap;         // > 0: scores capped to softcap * tanh(score / softcap) before the mask; 0: none
+  float slope;           // ALiBi: -slope |i + causal_offset - j| added to score (i, j); 0: none
+  int32_t scores_stage;  // ag_attention_dims::scores_stage: 0 masked, 1 capped, 2 raw
 };
 
 // The ALiBi bias of one run of scores (Press et al. 2022, §3): score j of
@@ -208,14 +209,28 @@ int32_t materialized_slice(const Slice& sl, float* S, float* W, float* row, size
   for (int32_t i = 0; i < Tq; ++i) {
     const int32_t visible = visible_keys(sl, i);
     const int32_t lo = first_key(sl, i);  // keys lo..visible - 1 are visible
+    float* a =
+        W != nullptr ? W + static_cast<size_t>(i) * Tk : (row != nullptr ? row : S + static_cast<size_t>(i) * Tk);
+    // s: the row the softmax reads. With scores_stage 1 or 2 the grid keeps
+    // an earlier stage of every key, so the row of q.k is copied to a (the
+    // weights' row, or the work row) and finished there; the grid's row gets
+    // the same finish_scores with no mask, bias, ALiBi or hidden key (and no
+    // cap for stage 2), in the same pass.
     float* s = S + static_cast<size_t>(i) * Tk;
+    if (sl.scores_stage != 0) {
+      for (int32_t j = 0; j < Tk; ++j) a[j] = s[j];
+      int32_t plain_bad;
+      Kernels::finish_scores(s, Tk, Tk, sl.scale, sl.scores_stage == 1 ? sl.softcap : 0.0f, nullptr, 0, nullptr,
+                             Alibi{0.0f, 0}, &plain_bad);
+      if (plain_bad >= 0) note_overflow(&status, flat0 + static_cast<size_t>(i) * Tk + plain_bad);
+      s = a;
+    }
     const float* mi = sl.mask != nullptr ? sl.mask + static_cast<ptrdiff_t>(i) * sl.m_si + lo * sl.m_sj : nullptr;
     int32_t bad;
     Kernels::finish_scores(s + lo, Tk - lo, visible - lo, sl.scale, sl.softcap, mi, sl.m_sj,
                            sl.kb != nullptr ? sl.kb + lo : nullptr, alibi_at(sl, i, lo), &bad);
     hide_before(s, lo);
     if (bad >= 0) note_overflow(&status, flat0 + static_cast<size_t>(i) * Tk + lo + bad);
-    float* a = W != nullptr ? W + static_cast<size_t>(i) * Tk : (row != nullptr ? row : s);
     float* yi = sl.o + static_cast<ptrdiff_t>(i) * sl.o_st;
     if (Kernels::softmax_row(s, Tk, a)) {
       Kernels::mix_values(a + lo, visible - lo, sl.v + static_cast<ptrdiff_t>(lo) * sl.v_st, sl.v_st, sl.d_v, yi);
@@ -373,6 +388,7 @@ int32_t attention(const float* q, const float* k, const float* v, const float* m
       sl.scale = scale;
       sl.softcap = softcap > 0.0f ? softcap : 0.0f;
       sl.slope = slopes != nullptr ? slopes[h] : 0.0f;
+      sl.scores_stage = scores != nullptr && !d->streaming ? d->scores_stage : 0;
       // Offset of this slice's rows in the contiguous [B, H, Tq, Tk] outputs
       // and in the status's flat index.
       const size_t flat0 = (static_cast<size_t>(b) * d->H + static_cast<size_t>(h)) * Tq * Tk;
@@ -481,6 +497,7 @@ int32_t multi_head_attention(const float* xq, const float* xk, const float* xv, 
   ad.causal_offset = 0;
   ad.window = 0;
   ad.streaming = d->streaming;
+  ad.scores_stage = 0;
   const int32_t status =
       attention<Kernels>(Q, K, V, mask, key_bias, nullptr, scale, 0.0f, &ad, heads, weights, nullptr, attn_work);
 

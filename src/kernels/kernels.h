@@ -44,6 +44,8 @@ typedef struct ag_attention_dims {
                           // rows see none
   int32_t window;         // with causal, w > 0: query i sees only its last w keys, i + causal_offset - w + 1 on; 0: all
   int32_t streaming;      // 1: online softmax over key tiles, no [Tq, Tk] grid; 0: the grid
+  int32_t scores_stage;   // what the scores output holds (materialized path): 0 the scores the softmax reads (after
+                          // the mask); 1 after the soft cap, before bias and mask, every key; 2 scale Q K^T, every key
 } ag_attention_dims;
 
 // The streaming attention (registry.inc) works on blocks of
@@ -62,7 +64,8 @@ typedef struct ag_attention_dims {
 #define AG_ATTENTION_DIMS_FIELDS(X)                                               \
   X(B) X(H) X(Tq) X(Tk) X(d_k) X(d_v)                                             \
   X(q_sb) X(q_sh) X(q_st) X(k_sb) X(k_sh) X(k_st) X(v_sb) X(v_sh) X(v_st)         \
-  X(o_sb) X(o_sh) X(o_st) X(m_sb) X(m_sh) X(m_si) X(m_sj) X(kb_sb) X(kv_group) X(causal) X(causal_offset) X(window) X(streaming)
+  X(o_sb) X(o_sh) X(o_st) X(m_sb) X(m_sh) X(m_si) X(m_sj) X(kb_sb) X(kv_group) X(causal) X(causal_offset) X(window) X(streaming) \
+  X(scores_stage)
 // clang-format on
 
 // Shapes for multi-head attention (Vaswani et al. 2017, §3.2.2): B batches,

@@ -613,6 +613,57 @@ TEST(Attention, KeyBias) {
   }
 }
 
+// scores_stage 1 and 2 (ONNX qk_matmul_output_mode 1 and 0): the scores
+// grid holds cap(scale q.k), resp. scale q.k, for every key, with no bias,
+// mask or hidden key; the weights and the output are those of stage 0 bit
+// for bit (the same finish_scores and softmax on a copy of the row). The
+// expected stage is the float64 reference run on the same q and k with no
+// mask, bias, ALiBi, causal or window (and no cap for stage 2); its bound is
+// check_attention's score bound with those terms at 0. Tails of the GEMM's
+// tiles (Tk 1, 7, 33, 300), odd d_k, shared heads and misaligned buffers.
+TEST(Attention, ScoresAtEachStageInTheSamePass) {
+  for (const int32_t Tk : {1, 7, 33, 300}) {
+    const int32_t H = 4, g = 2, Tq = 5, dk = 5, dv = 3;
+    ag_attention_dims d = contiguous_dims(2, H, Tq, Tk, dk, dv);
+    d.k_sb = (H / g) * Tk * dk, d.v_sb = (H / g) * Tk * dv, d.kv_group = g;
+    AttentionInputs in = make_inputs(d, 3300 + Tk);
+    for (float& x : in.q) x *= 4.0f;
+    in.softcap = 2.0f;
+    in.slopes = {0.5f, 0.25f, 0.125f, 0.0f};
+    in.d.causal = 1, in.d.causal_offset = Tk - Tq, in.d.window = 4;
+    in.has_mask = true;
+    in.d.m_si = Tk, in.d.m_sj = 1;
+    in.mask = random_floats(static_cast<size_t>(Tq) * Tk, -1.0f, 1.0f, 3390);
+    for (size_t x = 0; x < in.mask.size(); x += 3) in.mask[x] = -kInfF;
+    in.has_key_bias = true;
+    in.key_bias = random_floats(Tk, -1.0f, 1.0f, 3391);  // kb_sb 0: one row for both batches
+    for (const int32_t stage : {1, 2}) {
+      SCOPED_TRACE(::testing::Message() << "Tk=" << Tk << " stage=" << stage);
+      ag_attention_dims plain = in.d;
+      plain.causal = 0, plain.causal_offset = 0, plain.window = 0;
+      const reference::AttentionResult ref = reference::attention(in.q.data(), in.k.data(), in.v.data(), nullptr,
+                                                                  nullptr, in.scale, plain, stage == 1 ? 2.0 : 0.0);
+      for_each_variant([&](Variant v) {
+        for (const bool want_weights : {true, false}) {
+          const AttentionOutputs base = run_attention(v, in, RunOptions{want_weights, true, 0});
+          AttentionInputs staged = in;
+          staged.d.scores_stage = stage;
+          const AttentionOutputs got = run_attention(v, staged, RunOptions{want_weights, true, 1});
+          for (size_t x = 0; x < base.out.size(); ++x) ASSERT_EQ(bits(got.out[x]), bits(base.out[x])) << "out " << x;
+          for (size_t x = 0; x < base.weights.size(); ++x)
+            ASSERT_EQ(bits(got.weights[x]), bits(base.weights[x])) << "weight " << x;
+          const double dot_c = scores_c(v, dk), cap = stage == 1 ? 6.0 * 2.0 * kU : 0.0;
+          for (size_t x = 0; x < got.scores.size(); ++x) {
+            const double sa = ref.score_abs[x];
+            const double bound = 1.01 * (dot_c * sa + 3.0 * kU * sa + cap) + reference_slack(dk, sa);
+            ASSERT_LE(std::fabs(got.scores[x] - ref.scores[x]), bound) << "score " << x;
+          }
+        }
+      });
+    }
+  }
+}
+
 TEST(Attention, FullyMaskedRowsGiveZerosNeverNaN) {
   // Row 1 of the mask is all -Infinity; with causal and key 0 padded, query 0
   // sees no key either. Both rows get zero weights and a zero output.

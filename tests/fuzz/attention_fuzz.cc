@@ -11,8 +11,9 @@
 // and one time in three ALiBi slopes per head (the paper's, 0, or any finite
 // float; with or without causal, with a query offset). Each
 // variant runs the materialized path with weights and scores, again with
-// some of them left out, and the streaming path; work buffers hold exactly
-// the floats registry.inc asks for.
+// some of them left out, with the scores before the mask (scores_stage 1 or
+// 2), and the streaming path; work buffers hold exactly the floats
+// registry.inc asks for.
 // Asserted, besides no sanitizer report:
 //  - the status is the same on all three runs; it is 0 when no score can
 //    overflow (magnitudes below kSafe);
@@ -26,6 +27,9 @@
 //    the kernel's own weights; a row with no visible key outputs +0;
 //  - the output does not depend on which of weights and scores are asked
 //    for, bit for bit, and neither do the weights and scores themselves;
+//  - with scores_stage 1 or 2, the output and weights are stage 0's and the
+//    scores those of the call with no mask, bias, ALiBi, causal or window
+//    (and no cap for 2), bit for bit; the status is the first of both;
 //  - streaming: within registry.inc's streaming bound (expm1 of it, with D_i
 //    = u max_j |s_ij - max_j s_ij| on the float scores) of the attention of
 //    the materialized path's float scores in double;
@@ -136,10 +140,15 @@ struct Run {
 };
 
 // One call: weights and scores as asked, the work buffer as registry.inc
-// sizes it.
-Run run(Variant v, const Problem& p, bool streaming, bool want_weights, bool want_scores, Input& in) {
+// sizes it, the scores at dims scores_stage `stage`. plain 1 or 2: the call
+// with no mask, key bias, ALiBi, causal or window (and no cap for 2), whose
+// scores are what stages 1 and 2 keep.
+Run run(Variant v, const Problem& p, bool streaming, bool want_weights, bool want_scores, Input& in, int32_t stage = 0,
+        int32_t plain = 0) {
   ag_attention_dims d = p.d;
   d.streaming = streaming ? 1 : 0;
+  d.scores_stage = stage;
+  if (plain != 0) d.causal = 0, d.causal_offset = 0, d.window = 0;
   const size_t grid = static_cast<size_t>(d.B) * d.H * d.Tq * d.Tk;
   Run r{0, in.output(span(d.B, d.H, d.Tq, d.d_v, d.o_sb, d.o_sh, d.o_st)), in.output(want_weights ? grid : 0),
         in.output(want_scores ? grid : 0)};
@@ -148,8 +157,9 @@ Run run(Variant v, const Problem& p, bool streaming, bool want_weights, bool wan
                                                              : static_cast<size_t>(d.Tq) * d.Tk;
   Buffer work = in.output(work_floats);
   r.status = AG_FUZZ_VARIANT(attention, v)(
-      p.q.data(), p.k.data(), p.v.data(), p.mask_ptr(), p.kb_ptr(), p.slopes_ptr(), p.scale, p.softcap, &d,
-      r.out.data(), want_weights ? r.weights.data() : nullptr, want_scores ? r.scores.data() : nullptr, work.data());
+      p.q.data(), p.k.data(), p.v.data(), plain ? nullptr : p.mask_ptr(), plain ? nullptr : p.kb_ptr(),
+      plain ? nullptr : p.slopes_ptr(), p.scale, plain == 2 ? 0.0f : p.softcap, &d, r.out.data(),
+      want_weights ? r.weights.data() : nullptr, want_scores ? r.scores.data() : nullptr, work.data());
   return r;
 }
 
@@ -170,6 +180,26 @@ void check_untouched(Variant v, const Problem& p, const Run& r, const char* what
 void check_same(Variant v, const Buffer& a, const Buffer& b, const char* what) {
   for (size_t q = 0; q < a.size() && q < b.size(); ++q)
     AG_FUZZ_CHECK(same(a[q], b[q]), "%s attention: %s float %zu differs: %.9g and %.9g", name(v), what, q, a[q], b[q]);
+}
+
+// scores_stage 1 or 2 (the scores before the mask, in the same pass): the
+// output and the weights are those of stage 0 bit for bit, the scores those
+// of the plain call bit for bit (the same finish of the same q.k row), and
+// the status the first overflow of either.
+void check_stages(Variant v, const Problem& p, Input& in) {
+  const int32_t stage = in.size(1, 2);
+  const bool want_weights = in.flag();
+  const Run full = run(v, p, false, true, true, in);
+  const Run plain = run(v, p, false, false, true, in, 0, stage);
+  const Run staged = run(v, p, false, want_weights, true, in, stage);
+  const int32_t first =
+      full.status == 0 || plain.status == 0 ? std::max(full.status, plain.status) : std::min(full.status, plain.status);
+  AG_FUZZ_CHECK(staged.status == first, "%s attention scores_stage %d: status %d, %d and %d without the stage", name(v),
+                stage, staged.status, full.status, plain.status);
+  check_untouched(v, p, staged, "materialized, scores before the mask");
+  check_same(v, full.out, staged.out, "the output with scores before the mask:");
+  if (want_weights) check_same(v, full.weights, staged.weights, "the weights with scores before the mask:");
+  check_same(v, plain.scores, staged.scores, "the scores before the mask and those of the plain call:");
 }
 
 void check_attention(Variant v, const Problem& p, const reference::AttentionResult& ref,
@@ -359,6 +389,7 @@ void fuzz_attention(Input& in) {
           if (s > kSafe || std::fabs(p.scale) * s + extra > kSafe) safe = false;
         }
   for (Variant v : kVariants) check_attention(v, p, ref, raw_abs, safe, in);
+  for (Variant v : kVariants) check_stages(v, p, in);
 }
 
 // ---------------------------------------------------------------------------
