@@ -196,7 +196,11 @@ export interface RopeOptions extends RopeSettings {
 }
 
 export interface AttentionOptions {
-  /** Multiplies Q K^T. Default 1/sqrt(d_k) (Vaswani et al. 2017, eq. 1), rounded to float32. */
+  /**
+   * Multiplies Q K^T. Default 1/sqrt(d_k) (Vaswani et al. 2017, eq. 1), rounded to float32. Any
+   * number finite in float32, 0 and negatives included (0: equal weights over the visible keys); not
+   * a number: TypeError; not finite in float32: RangeError.
+   */
   scale?: number;
   /**
    * Soft cap c > 0 on the scores (Gemma 2, Team et al. 2024; the ONNX Attention operator,
@@ -213,7 +217,8 @@ export interface AttentionOptions {
    * sees keys 0..P + i. The result carries `presentKey` and `presentValue`, the joined rows,
    * for the next call. Both or neither (TypeError); other shapes are a RangeError naming the
    * option; a non-finite entry is a RangeError naming it. P may be 0 (a { data, shape } with
-   * P = 0: the empty cache of a decode loop's first call, whose presentKey and presentValue
+   * P = 0; a nested array cannot hold 0 rows, so `[]` is a RangeError: the empty cache of a
+   * decode loop's first call, whose presentKey and presentValue
    * are then K and V; with `rope`, K turned at positions 0..Tk - 1); every other dimension
    * is at least 1.
    */
@@ -285,7 +290,7 @@ export interface AttentionOptions {
    * Also return the scores [..., Tq, Tk]. `true` or `'masked'`: those the softmax reads, scale Q K^T
    * (capped if `softcap`) + ALiBi bias + mask, with -Infinity where masked, causal or outside the window (ONNX
    * qk_matmul_output_mode 2). `'capped'`: after the soft cap, before any mask (mode 1). `'raw'`:
-   * scale Q K^T alone (mode 0). The last two take one more pass of the kernel. Default false;
+   * scale Q K^T alone (mode 0); the last two at every key, from the same pass of the kernel. Default false;
    * another value is a TypeError.
    */
   returnScores?: boolean | 'masked' | 'capped' | 'raw';
