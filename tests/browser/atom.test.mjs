@@ -1,14 +1,21 @@
 // "The atom of attention" (#ch-atom, <ag-attention-atom>): the heat map S = QKᵀ and the chosen cell's dot
 // product against a float64 reference after hovering and focusing cells, drags, arrow keys and a URL. The
 // link read back here is taken in the same page; a copy in a new page is the contract's link round trip.
-import { describe, expect, test } from '@jest/globals';
-import { expectParams, overflow, rowsOf, urlParams } from './helpers.mjs';
-import { dragTo, keyPoint } from './pointer.mjs';
-import { byRole, expectClose, expectShown, one, U } from './shown-numbers.mjs';
-import { chapterWidget, expectStages, linkCases, readBracketed } from './chapter-widget.mjs';
+import { expect } from '@jest/globals';
+import { overflow } from './helpers.mjs';
+import {
+  byRole,
+  chapterTests,
+  expectClose,
+  expectShown,
+  expectStages,
+  one,
+  readBracketed,
+  rowsOf,
+  U,
+} from './chapter-tests.mjs';
 
-const TAG = 'ag-attention-atom';
-const c = chapterWidget('atom', TAG, { read: readBracketed });
+const it = chapterTests({ ch: 'atom', tag: 'ag-attention-atom', read: readBracketed });
 const Q0 = rowsOf('0.5,0.5;1,2;2,0.5;-1,1.5');
 const K0 = rowsOf('0.5,-0.5;2,1.5;-1,1;2.5,-0.5');
 
@@ -30,103 +37,80 @@ function expectMatches(numbers, q, k, cell) {
   expectShown(dot, S[i][j], { extra: 3 * U * magnitude(i, j) });
 }
 /** The cell [i, j] is chosen and every number matches the reference for q, k; returns the numbers. */
-async function expectCell(page, cell, q = Q0, k = K0) {
-  expect((await c.state(page)).cell).toEqual(cell);
-  const numbers = await c.numbers(page);
+async function expectCell(w, cell, q = Q0, k = K0) {
+  expect((await w.state()).cell).toEqual(cell);
+  const numbers = await w.read();
   expectMatches(numbers, q, k, cell);
   return numbers;
 }
 
-describe('atom: the atom of attention', () => {
-  test('opens on the default sentence: the grid is QKᵀ and the chosen cell S32 = 2×2 + 0.5×1.5 = 4.75; predict, then reveal: S23 and S32 differ', () =>
-    c.open(async ({ page }) => {
-      const numbers = await expectCell(page, [3, 2]);
-      expect(one(numbers, 'dot').text).toBe('4.75');
-      expect(byRole(numbers, 'term').map((t) => t.text)).toEqual(['4', '0.75']);
-      expect(numbers.filter((n) => n.role === 'score')).toHaveLength(16);
-      // The grid came from one matmul with transposeB (the scores kernel).
-      const kernels = await page.evaluate(() => window.__agCallLog.map((c) => c.kernel));
-      expect(kernels.some((k) => /matmul/.test(k))).toBe(true);
-      // Cells carry their value and position for screen readers; shapes are typeset.
-      const chosen = c.el(page, '[data-cell="3-2"]');
-      expect(await chosen.getAttribute('aria-label')).toBe(
-        'S32: query of \u201cate\u201d with key of \u201ccat\u201d = 4.75',
-      );
-      expect(await chosen.getAttribute('aria-selected')).toBe('true');
-      await c.see(page, { '.katex': { more: 0 } });
-      // The prediction's answer loads its example.
-      await c.choose(page, 'equal', 'wrong');
-      await c.see(page, {
-        '.predict-result': /S\u2082\u2083 = q\u2082\u00b7k\u2083 = 1 but S\u2083\u2082 = q\u2083\u00b7k\u2082 = 4\.75/,
-      });
-      await expectCell(page, [2, 3]);
-      await c.choose(page, 'different', 'right');
-    }));
+it('opens on the default sentence: the grid is QKᵀ and the chosen cell S32 = 2×2 + 0.5×1.5 = 4.75; predict, then reveal: S23 and S32 differ', async (w) => {
+  const numbers = await expectCell(w, [3, 2]);
+  expect(one(numbers, 'dot').text).toBe('4.75');
+  expect(byRole(numbers, 'term').map((t) => t.text)).toEqual(['4', '0.75']);
+  expect(numbers.filter((n) => n.role === 'score')).toHaveLength(16);
+  // The grid came from one matmul with transposeB (the scores kernel).
+  const kernels = await w.kernels();
+  expect(kernels.some((k) => /matmul/.test(k))).toBe(true);
+  // Cells carry their value and position for screen readers; shapes are typeset.
+  const chosen = w.at('[data-cell="3-2"]');
+  expect(await chosen.getAttribute('aria-label')).toBe(
+    'S32: query of \u201cate\u201d with key of \u201ccat\u201d = 4.75',
+  );
+  expect(await chosen.getAttribute('aria-selected')).toBe('true');
+  await w.see({ '.katex': { more: 0 } });
+  // The prediction's answer loads its example.
+  await w.predict('equal', 'wrong');
+  await w.see({
+    '.predict-result': /S\u2082\u2083 = q\u2082\u00b7k\u2083 = 1 but S\u2083\u2082 = q\u2083\u00b7k\u2082 = 4\.75/,
+  });
+  await expectCell(w, [2, 3]);
+  await w.predict('different', 'right');
+});
+it('hovering and focusing cells picks the pair: the other vectors fade and the dot product follows', async (w) => {
+  await w.at('[data-cell="1-4"]').hover();
+  await expectCell(w, [1, 4]);
+  const faded = await w
+    .at('[data-point]')
+    .evaluateAll((els) => Object.fromEntries(els.map((n) => [n.dataset.point, n.classList.contains('is-faded')])));
+  expect(faded).toEqual({ q1: false, q2: true, q3: true, q4: true, k1: true, k2: true, k3: true, k4: false });
+  // Keyboard: the grid is one Tab stop; arrows move the focused cell, which is chosen.
+  await w.keys('[data-cell="1-4"]', [['ArrowDown', 'ArrowLeft', 'ArrowLeft'], { cell: [2, 2] }]);
+  expect(await w.at().evaluate((el) => el.shadowRoot.activeElement?.dataset.cell)).toBe('2-2');
+  const tabbable = await w.at('.hm-cell[tabindex="0"]').evaluateAll((els) => els.map((n) => n.dataset.cell));
+  expect(tabbable).toEqual(['2-2']);
+  const numbers = await expectCell(w, [2, 2]);
+  expect(one(numbers, 'dot').text).toBe('5'); // (1, 2)·(2, 1.5) = 2 + 3
+  await w.logged();
+  expect((await w.url()).get('cell')).toBe('2,2');
+  // A hovered cell does not widen the page on a phone (light and dark alike: the contract).
+  await w.page.setViewportSize({ width: 320, height: 1000 });
+  await w.at('[data-cell="2-3"]').hover();
+  expect(await overflow(w.page)).toBeLessThanOrEqual(0);
+});
+it('dragging q2 with the mouse and k4 with the keyboard updates the grid to the reference, and the URL reopens it', async (w) => {
+  await w.drag('q2', [-2, 1.5]);
+  const q = Q0.map((r, i) => (i === 1 ? [-2, 1.5] : [...r]));
+  expect((await w.state()).q).toEqual(q);
+  await expectCell(w, [2, 2], q); // dragging a query chooses its row
+  await w.keyPoint('k4', ['ArrowLeft', 'ArrowLeft', 'Shift+ArrowUp']);
+  const k = K0.map((r, i) => (i === 3 ? [2, 0.5] : [...r]));
+  expect((await w.state()).k).toEqual(k);
+  const numbers = await expectCell(w, [2, 4], q, k);
+  expect(one(numbers, 'dot').text).toBe('\u22123.25'); // -4 + 0.75
+  await w.logged();
+  await w.see({ '[aria-live]': { contains: 'k4 (fish) = (2, 0.5); S24 = \u22123.25' } });
+  expect(await w.at('[data-point="k4"]').getAttribute('aria-valuetext')).toBe('k4, key of \u201cfish\u201d = (2, 0.5)');
+  await w.params({ q: '0.5,0.5;-2,1.5;2,0.5;-1,1.5', k: '0.5,-0.5;2,1.5;-1,1;2,0.5', cell: '2,4' });
+  expectMatches(await w.reopens(numbers), q, k, [2, 4]);
+});
 
-  test('hovering and focusing cells picks the pair: the other vectors fade and the dot product follows', () =>
-    c.open(async ({ page }) => {
-      await c.el(page, '[data-cell="1-4"]').hover();
-      await expectCell(page, [1, 4]);
-      const faded = await c
-        .el(page, '[data-point]')
-        .evaluateAll((els) => Object.fromEntries(els.map((n) => [n.dataset.point, n.classList.contains('is-faded')])));
-      expect(faded).toEqual({ q1: false, q2: true, q3: true, q4: true, k1: true, k2: true, k3: true, k4: false });
-      // Keyboard: the grid is one Tab stop; arrows move the focused cell, which is chosen.
-      await c.keys(page, '[data-cell="1-4"]', [['ArrowDown', 'ArrowLeft', 'ArrowLeft'], { cell: [2, 2] }]);
-      expect(await c.el(page).evaluate((el) => el.shadowRoot.activeElement?.dataset.cell)).toBe('2-2');
-      const tabbable = await c.el(page, '.hm-cell[tabindex="0"]').evaluateAll((els) => els.map((n) => n.dataset.cell));
-      expect(tabbable).toEqual(['2-2']);
-      const numbers = await expectCell(page, [2, 2]);
-      expect(one(numbers, 'dot').text).toBe('5'); // (1, 2)·(2, 1.5) = 2 + 3
-      await c.logged(page);
-      expect((await urlParams(page)).get('cell')).toBe('2,2');
-      // A hovered cell does not widen the page on a phone (light and dark alike: the contract).
-      await page.setViewportSize({ width: 320, height: 1000 });
-      await c.el(page, '[data-cell="2-3"]').hover();
-      expect(await overflow(page)).toBeLessThanOrEqual(0);
-    }));
-
-  test('dragging q2 with the mouse and k4 with the keyboard updates the grid to the reference, and the URL reopens it', () =>
-    c.open(async ({ page }) => {
-      await dragTo(page, TAG, 'q2', [-2, 1.5]);
-      const q = Q0.map((r, i) => (i === 1 ? [-2, 1.5] : [...r]));
-      expect((await c.state(page)).q).toEqual(q);
-      await expectCell(page, [2, 2], q); // dragging a query chooses its row
-      await keyPoint(page, TAG, 'k4', ['ArrowLeft', 'ArrowLeft', 'Shift+ArrowUp']);
-      const k = K0.map((r, i) => (i === 3 ? [2, 0.5] : [...r]));
-      expect((await c.state(page)).k).toEqual(k);
-      const numbers = await expectCell(page, [2, 4], q, k);
-      expect(one(numbers, 'dot').text).toBe('\u22123.25'); // -4 + 0.75
-      await c.logged(page);
-      await c.see(page, { '[aria-live]': { contains: 'k4 (fish) = (2, 0.5); S24 = \u22123.25' } });
-      expect(await c.el(page, '[data-point="k4"]').getAttribute('aria-valuetext')).toBe(
-        'k4, key of \u201cfish\u201d = (2, 0.5)',
-      );
-      await expectParams(page, c.ch, { q: '0.5,0.5;-2,1.5;2,0.5;-1,1.5', k: '0.5,-0.5;2,1.5;-1,1;2,0.5', cell: '2,4' });
-      expectMatches(await c.again(page, numbers), q, k, [2, 4]);
-    }));
-
-  linkCases(c, [
-    {
-      name: 'a URL with other vectors shows their reference grid',
-      params: 'q=3,-3;0,0;-2.5,1.25;1,1&k=-3,3;1.75,-0.5;0,2;-1,-1&cell=1,1',
-      async then({ page }) {
-        const numbers = await expectCell(
-          page,
-          [1, 1],
-          rowsOf('3,-3;0,0;-2.5,1.25;1,1'),
-          rowsOf('-3,3;1.75,-0.5;0,2;-1,-1'),
-        );
-        expect(one(numbers, 'dot').text).toBe('\u221218');
-        expect(one(numbers, 'score-lowest').text).toBe('\u221218');
-        await c.logged(page);
-      },
-    },
-    {
-      name: 'a bad cell keeps the default with a note',
-      params: 'cell=5,1',
-      part: { cell: [3, 2] },
-      note: ['cell=5,1'],
-    },
-  ]);
+it('a URL with other vectors shows their reference grid; a bad cell keeps the default with a note', async (w) => {
+  const [q, k] = ['3,-3;0,0;-2.5,1.25;1,1', '-3,3;1.75,-0.5;0,2;-1,-1'];
+  await w.set(`q=${q}&k=${k}&cell=1,1`);
+  const numbers = await expectCell(w, [1, 1], rowsOf(q), rowsOf(k));
+  expect(one(numbers, 'dot').text).toBe('\u221218');
+  expect(one(numbers, 'score-lowest').text).toBe('\u221218');
+  await w.logged();
+  await w.link('cell=5,1', null, { part: { cell: [3, 2] }, note: ['cell=5,1'] });
 });

@@ -2,21 +2,25 @@
 // weights -> Y against a float64 reference after drags, arrow keys, the stepper, the heat map, an edited
 // sentence and a changed URL. The link read back here is taken in the same page; a copy in a new page is
 // the contract's link round trip.
-import { describe, expect, test } from '@jest/globals';
-import { expectParams, rowsOf, urlParams } from './helpers.mjs';
-import { dragPoint, keyPoint } from './pointer.mjs';
-import { byRole, expectClose, matrixOf } from './shown-numbers.mjs';
+import { expect } from '@jest/globals';
 import { attentionRows, matmulRows } from './reference-rows.mjs';
-import { chapterWidget, expectStages, predictCases } from './chapter-widget.mjs';
+import {
+  byRole,
+  chapterTests,
+  expectClose,
+  expectStages,
+  expectThreeDigits,
+  matrixOf,
+  rowsOf,
+} from './chapter-tests.mjs';
 
-const TAG = 'ag-content-to-weights';
-const c = chapterWidget('content-to-weights', TAG);
+const it = chapterTests({ ch: 'content-to-weights', tag: 'ag-content-to-weights' });
 const WORDS = ['the', 'cat', 'ate', 'the', 'fish'];
 const D_MODEL = 4;
 
 /** Every number shown against the reference (float32 results: relative 1e-5 of the magnitudes involved). */
-async function expectMatches(page, words = WORDS) {
-  const [numbers, state] = [await c.numbers(page), await c.state(page)];
+async function expectMatches(w, words = WORDS) {
+  const [numbers, state] = [await w.read(), await w.state()];
   const X = matrixOf(numbers, 'x');
   expect(X.length).toBe(words.length);
   expect(X.every((r) => r.length === D_MODEL)).toBe(true);
@@ -41,102 +45,82 @@ async function expectMatches(page, words = WORDS) {
   byRole(numbers, 'y-selected').forEach((n, j) =>
     expectClose(n.value, ref.Y[state.query - 1][j], tol(ref.Y), `y ${j}`),
   );
-  // Shown texts are the values to 3 significant digits.
-  for (const n of numbers)
-    expectClose(n.shown, n.value, Math.abs(n.value) * 5e-3 + 5e-4, `${n.role}.${n.key} shown "${n.text}"`);
+  expectThreeDigits(numbers, () => false); // shown to 3 significant digits
   return { numbers, state };
 }
 
-describe('content-to-weights: from content to weights', () => {
-  test('opens on "the cat ate the fish": every tensor against the float64 reference, shapes shown', () =>
-    c.open(async ({ page }) => {
-      await expectMatches(page);
-      const shapes = await c.el(page, '[data-shape]').allTextContents();
-      expect(shapes[0]).toContain('[5, 4]');
-      expect(shapes[1]).toContain('[5, 4] \u00b7 [4, 2] \u2192 [5, 2]');
-      expect(shapes[2]).toContain('[5, 5]');
-      expect(shapes[4]).toContain('A [5, 5] \u00b7 V [5, 2] \u2192 Y [5, 2]');
-      await c.see(page, { '.katex': { more: 4 } });
-      // The numbers come from matmul and attention (with scores and weights).
-      const kernels = await page.evaluate(() => [...new Set(window.__agCallLog.map((c) => c.kernel))]);
-      expect(kernels).toEqual(expect.arrayContaining(['attention']));
-      expect(kernels.some((k) => k.startsWith('matmul'))).toBe(true);
-    }));
-
-  test('drag and keys move rows of W_Q and W_K, the stepper and the heat map answer keys, the URL reopens the state', () =>
-    c.open(async ({ page }) => {
-      await dragPoint(page, TAG, 'r1', [2, -1.5]);
-      expect((await c.state(page)).wq[0]).toEqual([2, -1.5]);
-      await expectMatches(page);
-      await c.el(page, '.edit-choice input[value="wk"]').check();
-      await keyPoint(page, TAG, 'r3', ['ArrowRight', 'Shift+ArrowUp']);
-      expect((await c.state(page)).wk[2]).toEqual([-0.75, 2]);
-      await c.see(page, { '[aria-live]': { contains: 'W_K row 3' } });
-      // Stepper: arrow keys on a step button; hidden later panels.
-      await c.keys(page, '.step-button[data-step="5"]', [['ArrowLeft', 'ArrowLeft'], { step: 3 }]);
-      await c.see(page, { '.panel[data-step="4"]': { visible: false }, '.panel[data-step="3"]': { visible: true } });
-      await c.el(page, '[data-nav="next"]').click();
-      expect((await c.state(page)).step).toBe(4);
-      // Heat map: Enter on a cell of row 3 selects query 3.
-      await c.keys(page, '.panel[data-step="4"] [data-cell="1-1"]', [
-        ['ArrowDown', 'ArrowDown', 'Enter'],
-        { query: 3 },
-      ]);
-      const { numbers } = await expectMatches(page);
-      await c.logged(page);
-      await expectParams(page, c.ch, { step: '4', query: '3', edit: 'wk' });
-      await c.again(page, numbers, { by: 'value' });
-    }));
-
-  test('an edited sentence changes X, the shapes and the URL; a bad sentence is refused with a note', () =>
-    c.open(async ({ page }) => {
-      const input = c.el(page, '.sentence-input');
-      await input.fill('dogs chase the ball');
-      await input.press('Enter');
-      await page.waitForFunction((tag) => document.querySelector(tag).state.words.length === 4, TAG);
-      await expectMatches(page, ['dogs', 'chase', 'the', 'ball']);
-      await c.see(page, { '[data-shape="s"]': { contains: '[4, 4]' } });
-      const words = (await urlParams(page)).get('words');
-      expect(words.split(',').length).toBe(4);
-      await c.logged(page);
-      await input.fill('one two three four five six seven');
-      await input.press('Enter');
-      expect(await c.el(page, '.note').first().textContent()).toMatch(/2 to 6 words/);
-      expect((await urlParams(page)).get('words')).toBe(words);
-      // The field is marked invalid and described by the message (a screen reader reads it with the field).
-      const said = () =>
-        input.evaluate((el) => {
-          const id = el.getAttribute('aria-describedby');
-          return [el.getAttribute('aria-invalid'), id && el.getRootNode().getElementById(id)?.textContent];
-        });
-      const [invalid, description] = await said();
-      expect(invalid).toBe('true');
-      expect(description).toMatch(/2 to 6 words/);
-      // Corrected, it is valid again and described by nothing.
-      await input.fill('the cat sat down');
-      await input.press('Enter');
-      await page.waitForFunction((tag) => document.querySelector(tag).state.words.length === 4, TAG);
-      expect(await said()).toEqual([null, null]);
-      // A URL with another sentence (packed words) and other weights.
-      const wq = '1,0;0,1;1,1;0,0';
-      await c.to(page, `words=${words}&wq=${wq}&step=5&query=4`);
-      const { state } = await expectMatches(page, ['dogs', 'chase', 'the', 'ball']);
-      expect(state.wq).toEqual(rowsOf(wq));
-      await c.logged(page);
-    }));
-
-  predictCases(c, [
-    {
-      name: 'predict, then reveal: the two "the" rows of the weights are identical',
-      params: 'step=2',
-      wrong: 'different',
-      async then(page) {
-        const A = matrixOf((await expectMatches(page)).numbers, 'weight');
-        expect(A[0]).toEqual(A[3]);
-        expect((await c.state(page)).step).toBe(4);
-      },
-      right: 'identical',
-      after: (page) => c.logged(page),
-    },
-  ]);
+it('opens on "the cat ate the fish": every tensor against the float64 reference, shapes shown', async (w) => {
+  await expectMatches(w);
+  const shapes = await w.at('[data-shape]').allTextContents();
+  expect(shapes[0]).toContain('[5, 4]');
+  expect(shapes[1]).toContain('[5, 4] \u00b7 [4, 2] \u2192 [5, 2]');
+  expect(shapes[2]).toContain('[5, 5]');
+  expect(shapes[4]).toContain('A [5, 5] \u00b7 V [5, 2] \u2192 Y [5, 2]');
+  await w.see({ '.katex': { more: 4 } });
+  // The numbers come from matmul and attention (with scores and weights).
+  const kernels = await w.kernels();
+  expect(kernels).toEqual(expect.arrayContaining(['attention']));
+  expect(kernels.some((k) => k.startsWith('matmul'))).toBe(true);
 });
+it('drag and keys move rows of W_Q and W_K, the stepper and the heat map answer keys, the URL reopens the state', async (w) => {
+  await w.dragPoint('r1', [2, -1.5]);
+  expect((await w.state()).wq[0]).toEqual([2, -1.5]);
+  await expectMatches(w);
+  await w.at('.edit-choice input[value="wk"]').check();
+  await w.keyPoint('r3', ['ArrowRight', 'Shift+ArrowUp']);
+  expect((await w.state()).wk[2]).toEqual([-0.75, 2]);
+  await w.see({ '[aria-live]': { contains: 'W_K row 3' } });
+  // Stepper: arrow keys on a step button; hidden later panels.
+  await w.keys('.step-button[data-step="5"]', [['ArrowLeft', 'ArrowLeft'], { step: 3 }]);
+  await w.see({ '.panel[data-step="4"]': { visible: false }, '.panel[data-step="3"]': { visible: true } });
+  await w.at('[data-nav="next"]').click();
+  expect((await w.state()).step).toBe(4);
+  // Heat map: Enter on a cell of row 3 selects query 3.
+  await w.keys('.panel[data-step="4"] [data-cell="1-1"]', [['ArrowDown', 'ArrowDown', 'Enter'], { query: 3 }]);
+  const { numbers } = await expectMatches(w);
+  await w.logged();
+  await w.params({ step: '4', query: '3', edit: 'wk' });
+  await w.reopens(numbers, { by: 'value' });
+});
+it('an edited sentence changes X, the shapes and the URL; a bad sentence is refused with a note', async (w) => {
+  const input = w.at('.sentence-input');
+  await input.fill('dogs chase the ball');
+  await input.press('Enter');
+  await w.page.waitForFunction((tag) => document.querySelector(tag).state.words.length === 4, w.tag);
+  await expectMatches(w, ['dogs', 'chase', 'the', 'ball']);
+  await w.see({ '[data-shape="s"]': { contains: '[4, 4]' } });
+  const words = (await w.url()).get('words');
+  expect(words.split(',').length).toBe(4);
+  await w.logged();
+  await input.fill('one two three four five six seven');
+  await input.press('Enter');
+  expect(await w.at('.note').first().textContent()).toMatch(/2 to 6 words/);
+  expect((await w.url()).get('words')).toBe(words);
+  // The field is marked invalid and described by the message (a screen reader reads it with the field).
+  const said = () =>
+    input.evaluate((el) => {
+      const id = el.getAttribute('aria-describedby');
+      return [el.getAttribute('aria-invalid'), id && el.getRootNode().getElementById(id)?.textContent];
+    });
+  const [invalid, description] = await said();
+  expect(invalid).toBe('true');
+  expect(description).toMatch(/2 to 6 words/);
+  // Corrected, it is valid again and described by nothing.
+  await input.fill('the cat sat down');
+  await input.press('Enter');
+  await w.page.waitForFunction((tag) => document.querySelector(tag).state.words.length === 4, w.tag);
+  expect(await said()).toEqual([null, null]);
+  // A URL with another sentence (packed words) and other weights.
+  const wq = '1,0;0,1;1,1;0,0';
+  await w.set(`words=${words}&wq=${wq}&step=5&query=4`);
+  const { state } = await expectMatches(w, ['dogs', 'chase', 'the', 'ball']);
+  expect(state.wq).toEqual(rowsOf(wq));
+  await w.logged();
+});
+
+it('predict, then reveal: the two "the" rows of the weights are identical', async (w) => {
+  const { numbers } = await w.reveal({ wrong: 'different', part: { step: 4 }, right: 'identical' });
+  const A = matrixOf((await expectMatches(w)).numbers, 'weight');
+  expect(A[0]).toEqual(A[3]);
+  expect(matrixOf(numbers, 'weight')).toEqual(A);
+}).at('step=2');

@@ -5,9 +5,8 @@
 // Left to the contract (chapters.contract.test.mjs): a copy of the written link reopens the same digits.
 // A link of T = 6 is opened as a link (the round trip has T = 3); T = 2 is then set in that page.
 import { expect } from '@jest/globals';
-import { chapterTests, expectRole, expectTexts } from './chapter-cases.mjs';
-import { rowsOf } from './helpers.mjs';
-import { byRole, expectClose, expectShown, one, U } from './shown-numbers.mjs';
+import { byRole, chapterTests, expectClose, expectRole, expectShown, expectTexts, one } from './chapter-tests.mjs';
+import { rowsOf, U } from './chapter-tests.mjs';
 
 const TRIANGLE = rowsOf('-4,-2;4,-3;1,4');
 
@@ -140,27 +139,23 @@ it('dragging and keying values moves the hull; the URL keeps values and weights 
 
 const V6 = '-4,-2;4,-3;1,4;-3,3;4,2;-1,-4';
 const A6 = [0.5, -0.25, 0.25, 0.5, 0.25, 0.25];
-it.atLink(
-  'URLs with T = 6 (both constraints broken) and T = 2 (the hull is a segment); the simplex hides for T other than 3',
-  `values=${V6}&alpha=${A6}`,
-  async (w) => {
-    await expectState(w, A6, rowsOf(V6));
-    expect(await w.text('.status')).toMatch(/Both constraints are broken/);
-    await expect(w.at('.simplex-panel').isVisible()).resolves.toBe(false);
-    await w.logged();
+it('URLs with T = 6 (both constraints broken) and T = 2 (the hull is a segment); the simplex hides for T other than 3', async (w) => {
+  await expectState(w, A6, rowsOf(V6));
+  expect(await w.text('.status')).toMatch(/Both constraints are broken/);
+  await expect(w.at('.simplex-panel').isVisible()).resolves.toBe(false);
+  await w.logged();
 
-    await w.set('values=-4,-2;4,2&alpha=0.25,0.75');
-    expect(await w.attr('.status', 'data-inside')).toBe('true');
-    expect(byRole(await w.read(), 'y').map((n) => n.value)).toEqual([2, 1]);
-    // One step past the end of the segment: the sum is still 1, y leaves it.
-    await w.press('input[data-alpha="1"]', 'ArrowLeft', 10);
-    await w.press('input[data-alpha="2"]', 'ArrowRight', 10);
-    const { alpha } = await w.state();
-    expect(alpha[0]).toBeCloseTo(-0.25, 12);
-    expect(alpha[1]).toBeCloseTo(1.25, 12);
-    const status = [await w.attr('.status', 'data-inside'), await w.attr('.status', 'data-broken')];
-    expect(status).toEqual(['false', 'nonneg']);
-    const y = byRole(await w.read(), 'y');
-    expectClose(y[0].value, -0.25 * -4 + 1.25 * 4, 1e-5, 'y1 past the segment');
-  },
-);
+  await w.set('values=-4,-2;4,2&alpha=0.25,0.75');
+  expect(await w.attr('.status', 'data-inside')).toBe('true');
+  expect(byRole(await w.read(), 'y').map((n) => n.value)).toEqual([2, 1]);
+  // One step past the end of the segment: the sum is still 1, y leaves it.
+  await w.press('input[data-alpha="1"]', 'ArrowLeft', 10);
+  await w.press('input[data-alpha="2"]', 'ArrowRight', 10);
+  const { alpha } = await w.state();
+  expect(alpha[0]).toBeCloseTo(-0.25, 12);
+  expect(alpha[1]).toBeCloseTo(1.25, 12);
+  const status = [await w.attr('.status', 'data-inside'), await w.attr('.status', 'data-broken')];
+  expect(status).toEqual(['false', 'nonneg']);
+  const y = byRole(await w.read(), 'y');
+  expectClose(y[0].value, -0.25 * -4 + 1.25 * 4, 1e-5, 'y1 past the segment');
+}).at({ link: `values=${V6}&alpha=${A6}` });

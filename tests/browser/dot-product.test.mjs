@@ -3,9 +3,8 @@
 // float64 reference after mouse drags, arrow keys, touch and a changed URL.
 // Left to the contract (chapters.contract.test.mjs): a copy of the written link reopens the same digits.
 import { expect } from '@jest/globals';
-import { chapterTests, expectTexts } from './chapter-cases.mjs';
+import { angleRow, chapterTests, expectNumbers, expectTexts, one, U } from './chapter-tests.mjs';
 import { touchDragPoint } from './pointer.mjs';
-import { angleRow, expectNumbers, one, U } from './shown-numbers.mjs';
 import { angle, cosine, dot, norm, sumAbsProd } from '../reference/float64.mjs';
 
 /** Every number shown (stored float32 and shown text) against the float64 reference for a and b. */
@@ -35,8 +34,7 @@ it('opens on the article pair: (3, 4) and (4, 3) give 24 both ways; predict, the
   // Math is typeset by KaTeX in the shadow root, with the fonts declared by the host page.
   expect(await w.katex()).toBeGreaterThan(0);
   // The prediction's answer loads its example.
-  const state = { a: [3, 4], b: [-4, 3] };
-  w.check(await w.reveal({ wrong: 'positive', right: 'zero', says: /a\u00b7b = 0/, state }), state);
+  await w.reveal({ wrong: 'positive', right: 'zero', says: /a\u00b7b = 0/, state: { a: [3, 4], b: [-4, 3] } });
 });
 
 // Keyboard: Tab-reachable handle, arrows step 0.25, Shift+arrow steps 1; described on the handle.
@@ -51,25 +49,21 @@ it.dragKeys({
 });
 
 const PHONE = { width: 375, height: 800, hasTouch: true };
-it(
-  'on a phone, a finger drags a point (touch events), the page does not scroll, the numbers follow',
-  PHONE,
-  async (w) => {
-    const scrollBefore = await w.at('[data-point="a"]').evaluate((el) => {
-      el.scrollIntoView({ block: 'center' });
-      return window.scrollY;
-    });
-    await touchDragPoint(w.page, w.tag, 'a', [-1, 2.5]);
-    expect((await w.state()).a).toEqual([-1, 2.5]);
-    expect(Math.abs((await w.page.evaluate(() => window.scrollY)) - scrollBefore)).toBeLessThan(2);
-    await w.matches({ a: [-1, 2.5], b: [4, 3] });
-    await w.logged();
-  },
-);
+it('on a phone, a finger drags a point (touch events), the page does not scroll, the numbers follow', async (w) => {
+  const scrollBefore = await w.at('[data-point="a"]').evaluate((el) => {
+    el.scrollIntoView({ block: 'center' });
+    return window.scrollY;
+  });
+  await touchDragPoint(w.page, w.tag, 'a', [-1, 2.5]);
+  expect((await w.state()).a).toEqual([-1, 2.5]);
+  expect(Math.abs((await w.page.evaluate(() => window.scrollY)) - scrollBefore)).toBeLessThan(2);
+  await w.matches({ a: [-1, 2.5], b: [4, 3] });
+  await w.logged();
+}).at(PHONE);
 
-it.links('a URL with other vectors, including a zero vector, shows their reference values', async (w) => {
+it('a URL with other vectors, including a zero vector, shows their reference values', async (w) => {
   await w.link('a=-5.5,1.25&b=2,-6', { a: [-5.5, 1.25], b: [2, -6] });
-  await w.link('a=0,0&b=2,-6', null, { logged: false, page: true }, async (z, numbers) => {
+  await w.link('a=0,0&b=2,-6', null, { logged: false, own: true }, async (z, numbers) => {
     expect([one(numbers, 'dot').value, one(numbers, 'geometric').value]).toEqual([0, 0]);
     expect(numbers.some((n) => n.role === 'angle')).toBe(false); // no angle for a zero vector: none shown
     await expect(z.text('[data-role="angle"]')).resolves.toBe('not defined');

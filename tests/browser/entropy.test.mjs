@@ -5,10 +5,9 @@
 // mean-pooling cases from tests/data/seeds/worked-examples.json. The links of T = 4 and T = 8 are opened as
 // links: the contract's round trip (after the reveal) has T = 3.
 import { expect } from '@jest/globals';
-import { chapterTests, expectRole, expectSeed } from './chapter-cases.mjs';
-import { rowsOf } from './helpers.mjs';
-import { byRole, expectClose, expectShown, one } from './shown-numbers.mjs';
 import { entropyBits, softmax } from '../reference/float64.mjs';
+import { byRole, chapterTests, expectClose, expectRole, expectSeed, expectShown, one } from './chapter-tests.mjs';
+import { rowsOf } from './chapter-tests.mjs';
 
 /** The chapter's fixed logits, restated here (the first T are used). */
 const S = [1, 0.5, 2, -1, 1.5, 0, -0.5, 0.25];
@@ -108,13 +107,9 @@ it('keys on the slider, a dragged and a keyed value, a fourth value: reference e
 });
 
 const V8 = '1,0;0,1;1,1;-1.5,1;1.5,-1.5;-1,-1.75;-2,-0.5;0.5,2';
-it.atLink(
-  'a URL with T = 8 at a high temperature: entropy close to, and below, 3 bits',
-  `values=${V8}&logt=1.5`,
-  async (w) => {
-    const { numbers } = await w.matches(rowsOf(V8), 1.5);
-    expect(one(numbers, 'entropy').value).toBeGreaterThan(2.99);
-    expect(one(numbers, 'entropy').value).toBeLessThan(3);
-    await w.logged();
-  },
-);
+it('a URL with T = 8 at a high temperature: entropy close to, and below, 3 bits', async (w) => {
+  const { numbers } = await w.matches(rowsOf(V8), 1.5);
+  expect(one(numbers, 'entropy').value).toBeGreaterThan(2.99);
+  expect(one(numbers, 'entropy').value).toBeLessThan(3);
+  await w.logged();
+}).at({ link: `values=${V8}&logt=1.5` });

@@ -2,14 +2,11 @@
 // change of the stack's output when it is hidden, against a float64 reference written here; both kinds of
 // case (large weight / small change and small weight / large change) exist for the default sentence. The
 // link read back here is taken in the same page; a copy in a new page is the contract's link round trip.
-import { describe, expect, test } from '@jest/globals';
-import { expectParams, settledUrl } from './helpers.mjs';
-import { byRole, expectClose, expectThreeDigits } from './shown-numbers.mjs';
+import { expect } from '@jest/globals';
 import { multiHeadRows } from './reference-rows.mjs';
-import { chapterWidget, predictCases } from './chapter-widget.mjs';
+import { byRole, chapterTests, expectClose, expectThreeDigits } from './chapter-tests.mjs';
 
-const TAG = 'ag-weights-explain';
-const c = chapterWidget('explain', TAG);
+const it = chapterTests({ ch: 'explain', tag: 'ag-weights-explain' });
 
 /** float64 two-layer residual stack of one-head attention layers; `ablate` hides a key in one layer. */
 function stack(X, layers, ablate = null) {
@@ -42,16 +39,16 @@ function kinds(weights, effects) {
 const bothKinds = (ref) =>
   expect(kinds(ref.weights, ref.effects)).toEqual(expect.arrayContaining(['large-little', 'small-much']));
 
-async function check(page) {
-  const numbers = await c.numbers(page);
-  const state = await c.state(page);
-  const inputs = await c.el(page).evaluate((el) => JSON.parse(JSON.stringify(el.inputs)));
+async function check(w) {
+  const numbers = await w.read();
+  const state = await w.state();
+  const inputs = await w.at().evaluate((el) => JSON.parse(JSON.stringify(el.inputs)));
   const T = inputs.words.length;
   const i = state.query - 1;
   const ref = reference(inputs.X, inputs.layers, Number(state.layer), i);
-  const w = byRole(numbers, 'key-weight');
-  expect(w.length).toBe(T);
-  w.forEach((n, j) => expectClose(n.value, ref.weights[j], 2e-5, `weight ${j + 1}`));
+  const kw = byRole(numbers, 'key-weight');
+  expect(kw.length).toBe(T);
+  kw.forEach((n, j) => expectClose(n.value, ref.weights[j], 2e-5, `weight ${j + 1}`));
   const scale = Math.max(...ref.effects);
   byRole(numbers, 'effect').forEach((n, j) =>
     expectClose(n.value, ref.effects[j], 1e-4 * (1 + scale), `effect ${j + 1}`),
@@ -61,69 +58,57 @@ async function check(page) {
   hm.forEach((n) => expectClose(n.value, ref.weights[Number(n.key.split('-')[1]) - 1], 2e-5, `A ${n.key}`));
   expectThreeDigits(numbers, (n) => n.role.startsWith('weight'));
   // The page marks the cases the reference finds.
-  const marked = await c.el(page, '.effects tbody tr').evaluateAll((rows) => rows.map((r) => r.dataset.kind || null));
+  const marked = await w.at('.effects tbody tr').evaluateAll((rows) => rows.map((r) => r.dataset.kind || null));
   expect(marked).toEqual(kinds(ref.weights, ref.effects));
   // Each tag says the key's two ranks among the query's keys (1 = the largest), as the page's rule states.
-  await c.see(page, {
+  await w.see({
     '[data-role="tag-rule"]':
       /Tags compare ranks among this query.s keys \(1 = the largest\).*top half by weight but in the bottom half by the change/,
   });
   const [rw, re] = [rank(ref.weights), rank(ref.effects)];
-  const cases = await c
-    .el(page, '.cases li[data-kind]')
+  const cases = await w
+    .at('.cases li[data-kind]')
     .evaluateAll((items) => items.map((li) => [Number(li.dataset.key), li.textContent]));
   for (const [key, text] of cases)
     expect(text).toContain(`(weight rank ${rw[key - 1] + 1} of ${T}, change rank ${re[key - 1] + 1} of ${T})`);
   return { numbers, state, inputs, ref };
 }
 
-describe('explain: what weights do and do not explain', () => {
-  test('default sentence: weights and effects match float64, and both kinds of case exist', () =>
-    c.open(async ({ page }) => {
-      const { inputs, state, ref } = await check(page);
-      expect(inputs.words).toEqual(['the', 'old', 'cat', 'sat', 'on', 'mats']);
-      // The default view (layer 2, "sat") already shows both kinds.
-      bothKinds(ref);
-      expect(state).toMatchObject({ layer: '2', query: 4 });
-      await c.see(page, {
-        '.cases li[data-kind="large-little"]': { more: 0 },
-        '.cases li[data-kind="small-much"]': { more: 0 },
-      });
-      const kernels = await page.evaluate(() => [...new Set(window.__agCallLog.map((c) => c.kernel))]);
-      expect(kernels).toEqual(expect.arrayContaining(['multi_head_attention', 'norm']));
-    }));
-
-  test('find, layer, heat-map keys and the URL', () =>
-    c.open(async ({ page }) => {
-      await c.el(page, '[data-action="find"]').click();
-      const s1 = await c.state(page);
-      expect([s1.layer, s1.query]).not.toEqual(['2', 4]);
-      bothKinds((await check(page)).ref);
-      await c.el(page, 'input[name="layer"][value="1"]').check();
-      await c.keys(page, '[data-cell="1-1"]', [['ArrowDown', 'Enter'], { layer: '1', query: 2 }]);
-      const { numbers } = await check(page);
-      await c.logged(page);
-      await expectParams(page, c.ch, { layer: '1', query: '2' });
-      await c.again(page, numbers, { by: 'value' });
-      // The same link with another seed.
-      const { searchParams } = await settledUrl(page);
-      searchParams.set('seed', '7');
-      searchParams.delete('v');
-      await c.to(page, searchParams.toString());
-      expect((await c.state(page)).seed).toBe(7);
-      await check(page);
-    }));
-
-  predictCases(c, [
-    {
-      name: 'predict, then reveal: the largest weight is not the largest change',
-      params: 'layer=1&query=1',
-      wrong: 'yes',
-      async then(page) {
-        const { ref } = await check(page);
-        const am = (v) => v.indexOf(Math.max(...v));
-        expect(am(ref.weights)).not.toBe(am(ref.effects));
-      },
-    },
-  ]);
+it('default sentence: weights and effects match float64, and both kinds of case exist', async (w) => {
+  const { inputs, state, ref } = await check(w);
+  expect(inputs.words).toEqual(['the', 'old', 'cat', 'sat', 'on', 'mats']);
+  // The default view (layer 2, "sat") already shows both kinds.
+  bothKinds(ref);
+  expect(state).toMatchObject({ layer: '2', query: 4 });
+  await w.see({
+    '.cases li[data-kind="large-little"]': { more: 0 },
+    '.cases li[data-kind="small-much"]': { more: 0 },
+  });
+  expect(await w.kernels()).toEqual(expect.arrayContaining(['multi_head_attention', 'norm']));
 });
+it('find, layer, heat-map keys and the URL', async (w) => {
+  await w.at('[data-action="find"]').click();
+  const s1 = await w.state();
+  expect([s1.layer, s1.query]).not.toEqual(['2', 4]);
+  bothKinds((await check(w)).ref);
+  await w.at('input[name="layer"][value="1"]').check();
+  await w.keys('[data-cell="1-1"]', [['ArrowDown', 'Enter'], { layer: '1', query: 2 }]);
+  const { numbers } = await check(w);
+  await w.logged();
+  await w.params({ layer: '1', query: '2' });
+  await w.reopens(numbers, { by: 'value' });
+  // The same link with another seed.
+  const searchParams = await w.url();
+  searchParams.set('seed', '7');
+  searchParams.delete('v');
+  await w.set(searchParams.toString());
+  expect((await w.state()).seed).toBe(7);
+  await check(w);
+});
+
+it('predict, then reveal: the largest weight is not the largest change', async (w) => {
+  await w.reveal({ wrong: 'yes', logged: false });
+  const { ref } = await check(w);
+  const am = (v) => v.indexOf(Math.max(...v));
+  expect(am(ref.weights)).not.toBe(am(ref.effects));
+}).at('layer=1&query=1');

@@ -4,10 +4,8 @@
 // a typed logit, the causal toggle and a changed URL.
 // Left to the contract (chapters.contract.test.mjs): a copy of the written link reopens the same digits.
 import { expect } from '@jest/globals';
-import { chapterTests, expectRole } from './chapter-cases.mjs';
-import { rowsOf } from './helpers.mjs';
-import { byRole, expectClose } from './shown-numbers.mjs';
 import { softmax } from '../reference/float64.mjs';
+import { byRole, chapterTests, expectClose, expectRole, rowsOf } from './chapter-tests.mjs';
 
 const S0 = rowsOf('2,0,1,-1;0.5,1.5,0,1;1,0,2,0.5;-1,1,0.5,2');
 const V0 = rowsOf('1,0;0,1;-1,0.5;2,2');
@@ -64,14 +62,14 @@ it('drag, keys, a typed logit, picking a row and the causal toggle; the URL reop
   const { numbers } = await w.matches(s, V0, true, 3);
   await w.logged();
   await w.params({ causal: '1', row: '3' });
-  await w.reopens(numbers, async () => expect(await w.at('input.causal').isChecked()).toBe(true));
+  await w.reopens(numbers, { check: async () => expect(await w.at('input.causal').isChecked()).toBe(true) });
 });
 
 const S = '-6,6,0,1;3,3,3,3;0,0,5,-2;1.5,-0.5,2.5,4';
 const V = '2,-1;0.5,3;-2,-2;4,0';
 const LINK = `s=${encodeURIComponent(S)}&values=${encodeURIComponent(V)}&causal=1&row=4`;
-it('a URL with the causal mask: lower-triangular A, rows summing to 1, Y as the reference', LINK, async (w) => {
+it('a URL with the causal mask: lower-triangular A, rows summing to 1, Y as the reference', async (w) => {
   const { ref } = await w.matches(rowsOf(S), rowsOf(V), true, 4);
   expect(ref.A[0]).toEqual([1, 0, 0, 0]);
   await w.logged();
-});
+}).at(LINK);

@@ -3,9 +3,9 @@
 // Left to the contract (chapters.contract.test.mjs): every number of the default state logged; a copy of the
 // written link reopens the same digits.
 import { expect } from '@jest/globals';
-import { chapterTests, expectSeed, expectTexts } from './chapter-cases.mjs';
-import { angleRow, byRole, expectClose, expectNumbers, one, U } from './shown-numbers.mjs';
 import { angle, cosine, dot, softmax, sumAbsProd } from '../reference/float64.mjs';
+import { angleRow, byRole, chapterTests, expectClose, expectNumbers, expectSeed } from './chapter-tests.mjs';
+import { expectTexts, one, U } from './chapter-tests.mjs';
 
 const START = { q: [2, 1], k1: [1, 1], k2: [-1, 2], k3: [-1, -0.5] };
 const KEYS = ['k1', 'k2', 'k3'];
@@ -88,21 +88,17 @@ it.dragKeys({
   params: { q: '1.5,2.5', k2: '-2.5,1.5' },
 });
 
-it.links(
-  'a URL with every key perpendicular gives equal weights of one third; snapping from the other side keeps k2 there',
-  async (w) => {
-    const all = { q: [1, -2], k1: [2, 1], k2: [-3, -1.5], k3: [0.5, 0.25] };
-    await w.link('q=1,-2&k1=2,1&k2=-3,-1.5&k3=0.5,0.25', all, {}, async (z, numbers) => {
-      byRole(numbers, 'weight').forEach((x) => expectClose(x.value, 1 / 3, 2 * U, 'weight 1/3'));
-      expect(await readings(z)).toEqual(['perpendicular', 'perpendicular', 'perpendicular']);
-      await snap(z);
-      expect((await z.state()).k2).toEqual([-2, -1]); // -(2, 1): the side k2 was on
-      await z.matches({ ...all, k2: [-2, -1] });
-    });
-  },
-);
-
-it('predict, then reveal: the perpendicular key\u2019s weight lands between the other two', 'k2=3,3', async (w) => {
-  const reveal = { wrong: 'zero', right: 'middle', says: /scores 3, 0, \u22122\.5/, state: START };
-  w.check(await w.reveal(reveal), START);
+it('a URL with every key perpendicular gives equal weights of one third; snapping from the other side keeps k2 there', async (w) => {
+  const all = { q: [1, -2], k1: [2, 1], k2: [-3, -1.5], k3: [0.5, 0.25] };
+  await w.link('q=1,-2&k1=2,1&k2=-3,-1.5&k3=0.5,0.25', all, {}, async (z, numbers) => {
+    byRole(numbers, 'weight').forEach((x) => expectClose(x.value, 1 / 3, 2 * U, 'weight 1/3'));
+    expect(await readings(z)).toEqual(['perpendicular', 'perpendicular', 'perpendicular']);
+    await snap(z);
+    expect((await z.state()).k2).toEqual([-2, -1]); // -(2, 1): the side k2 was on
+    await z.matches({ ...all, k2: [-2, -1] });
+  });
 });
+
+it('predict, then reveal: the perpendicular key\u2019s weight lands between the other two', async (w) => {
+  await w.reveal({ wrong: 'zero', right: 'middle', says: /scores 3, 0, \u22122\.5/, state: START });
+}).at('k2=3,3');

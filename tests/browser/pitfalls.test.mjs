@@ -2,11 +2,10 @@
 // references) and a button that puts a chapter widget above into the right state and scrolls to it.
 // Left to the contract (chapters.contract.test.mjs): a copy of the written link reopens the same digits.
 import { expect } from '@jest/globals';
-import { chapterTests } from './chapter-cases.mjs';
 import { pressKeys } from './helpers.mjs';
-import { U } from './shown-numbers.mjs';
 import { CHAPTERS } from '../../web/chapters.js';
 import { softmax } from '../reference/float64.mjs';
+import { chapterTests, U } from './chapter-tests.mjs';
 
 const PITFALL_TARGETS = {
   'raw-dot': 'cosine',
@@ -36,7 +35,7 @@ it('arrow keys move between the pitfalls; the zero-score numbers match softmax(3
   expect(weights[1]).toBeGreaterThan(weights[2]);
   await w.logged();
   expect((await w.url()).get('open')).toBe('zero');
-  await w.relink();
+  await w.reopens(await w.read());
   expect((await w.state()).open).toBe('zero');
   // A mouse click on another tab.
   await w.at('[role=tab][data-pitfall="scale"]').click();
@@ -46,34 +45,31 @@ it('arrow keys move between the pitfalls; the zero-score numbers match softmax(3
   await w.logged();
 });
 
-it.links(
-  'each demonstration whose chapter has a widget opens it in the right state and the shell writes its URL',
-  async (w) => {
-    const withWidget = Object.entries(PITFALL_TARGETS).filter(([, id]) => CHAPTERS.find((c) => c.id === id)?.tag);
-    expect(withWidget.length).toBeGreaterThanOrEqual(3);
-    const expected = {
-      cosine: { q: [1, 1], k1: [1, 1], k2: [5, 5], normalise: false },
-      'scale-fix': { seed: 7, tokens: 16, dk: '4096' },
-      orthogonality: { q: [2, 1], k1: [1, 1], k2: [-1, 2], k3: [-1, -0.5] },
-    };
-    const { page, at } = w;
-    for (const [pitfall, id] of withWidget) {
-      await w.set(`open=${pitfall}`);
-      const { tag } = CHAPTERS.find((c) => c.id === id);
-      await at(`button.go[data-go="${pitfall}"]`).click();
-      // Wait for the target without scrolling to it (that is the button's job).
-      await page.waitForSelector(`${tag}[data-status="ready"]`, { timeout: 20000 });
-      if (expected[id]) expect(await page.locator(tag).evaluate((el) => el.state)).toEqual(expected[id]);
-      // The target section is in view and holds the focus; the shell wrote its state into the URL.
-      const shown = (want) => new URLSearchParams(window.location.search).get('ch') === want;
-      await page.waitForFunction(shown, id, { timeout: 5000 });
-      expect((await w.url()).get('ch')).toBe(id);
-      const top = await page.locator(`#ch-${id}`).evaluate((el) => el.getBoundingClientRect().top);
-      expect(Math.abs(top)).toBeLessThan(64);
-      expect(await page.evaluate(() => document.activeElement?.closest('section')?.id)).toBe(`ch-${id}`);
-    }
-  },
-);
+it('each demonstration whose chapter has a widget opens it in the right state and the shell writes its URL', async (w) => {
+  const withWidget = Object.entries(PITFALL_TARGETS).filter(([, id]) => CHAPTERS.find((c) => c.id === id)?.tag);
+  expect(withWidget.length).toBeGreaterThanOrEqual(3);
+  const expected = {
+    cosine: { q: [1, 1], k1: [1, 1], k2: [5, 5], normalise: false },
+    'scale-fix': { seed: 7, tokens: 16, dk: '4096' },
+    orthogonality: { q: [2, 1], k1: [1, 1], k2: [-1, 2], k3: [-1, -0.5] },
+  };
+  const { page, at } = w;
+  for (const [pitfall, id] of withWidget) {
+    await w.set(`open=${pitfall}`);
+    const { tag } = CHAPTERS.find((c) => c.id === id);
+    await at(`button.go[data-go="${pitfall}"]`).click();
+    // Wait for the target without scrolling to it (that is the button's job).
+    await page.waitForSelector(`${tag}[data-status="ready"]`, { timeout: 20000 });
+    if (expected[id]) expect(await page.locator(tag).evaluate((el) => el.state)).toEqual(expected[id]);
+    // The target section is in view and holds the focus; the shell wrote its state into the URL.
+    const shown = (want) => new URLSearchParams(window.location.search).get('ch') === want;
+    await page.waitForFunction(shown, id, { timeout: 5000 });
+    expect((await w.url()).get('ch')).toBe(id);
+    const top = await page.locator(`#ch-${id}`).evaluate((el) => el.getBoundingClientRect().top);
+    expect(Math.abs(top)).toBeLessThan(64);
+    expect(await page.evaluate(() => document.activeElement?.closest('section')?.id)).toBe(`ch-${id}`);
+  }
+});
 
 it('predict, then reveal: a zero score takes more weight than a negative one', async (w) => {
   await w.predict('same', 'wrong');

@@ -3,11 +3,11 @@
 // Left to the contract (chapters.contract.test.mjs): every number of the prediction's answer logged; a copy of
 // the written link reopens the same digits.
 import { expect } from '@jest/globals';
-import { chapterTests, expectSeed, expectTexts } from './chapter-cases.mjs';
 import { screenshot } from './helpers.mjs';
-import { angleRow, byRole, expectClose, expectNumbers, one, U } from './shown-numbers.mjs';
 import { angle, cosine, dot, norm, normalize, scalarProjection } from '../reference/float64.mjs';
 import { sumAbsProd, vectorProjection } from '../reference/float64.mjs';
+import { angleRow, byRole, chapterTests, expectClose, expectNumbers, expectSeed } from './chapter-tests.mjs';
+import { expectTexts, one, U } from './chapter-tests.mjs';
 
 const AB = { a: [3, 4], b: [4, 3] };
 
@@ -104,12 +104,12 @@ it.dragKeys({
   params: { a: '-2,3.5', b: '3.75,1' },
 });
 
-it.links('a URL with a longer b on the same line keeps the shadow; a zero b has none', async (w) => {
+it('a URL with a longer b on the same line keeps the shadow; a zero b has none', async (w) => {
   await w.link('a=3,4&b=6,4.5', { a: [3, 4], b: [6, 4.5] }, {}, (z, numbers) =>
     expectTexts(numbers, { 'scalar-projection': '4.8', dot: '36' }),
   );
   await w.link('a=-5.5,1.25&b=2,-6', { a: [-5.5, 1.25], b: [2, -6] });
-  await w.link('a=3,4&b=0,0', null, { logged: false, page: true }, async (z, numbers) => {
+  await w.link('a=3,4&b=0,0', null, { logged: false, own: true }, async (z, numbers) => {
     const none = ['scalar-projection', 'vector-projection', 'cosine', 'angle'];
     expect(numbers.some((n) => none.includes(n.role))).toBe(false);
     await expect(z.text('[data-role="scalar-projection"]')).resolves.toBe('not defined');

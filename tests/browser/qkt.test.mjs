@@ -3,15 +3,12 @@
 // product expanded term by term; checked against a float64 reference after
 // typed edits, arrow keys in an input, clicks, Enter on a cell and a changed URL. The link read back
 // here is taken in the same page; a copy in a new page is the contract's link round trip.
-import { describe, expect, test } from '@jest/globals';
-import { expectParams, rowsOf } from './helpers.mjs';
-import { pressOn } from './pointer.mjs';
-import { byRole, expectClose, expectShown, matrixOf, one, U } from './shown-numbers.mjs';
+import { expect } from '@jest/globals';
 import { matmulRows, matmulRowsT } from './reference-rows.mjs';
-import { chapterWidget, expectStages, readBracketed } from './chapter-widget.mjs';
+import { byRole, chapterTests, expectClose, expectShown, expectStages, matrixOf, one } from './chapter-tests.mjs';
+import { readBracketed, rowsOf, U } from './chapter-tests.mjs';
 
-const TAG = 'ag-qkt-grid';
-const c = chapterWidget('qkt', TAG, { read: readBracketed });
+const it = chapterTests({ ch: 'qkt', tag: 'ag-qkt-grid', read: readBracketed });
 const X0 = rowsOf('1,0,1;0,2,1;2,1,0;-1,0,2');
 const WQ0 = rowsOf('1,0;0,1;1,-1');
 const WK0 = rowsOf('0,1;1,0;1,1');
@@ -53,106 +50,97 @@ function expectMatches(numbers, x, wq, wk, cell) {
   return ref;
 }
 
-const input = (page, row, index) => c.el(page, `input[data-row="${row}"][data-index="${index}"]`);
-const stale = (page) => c.el(page, '.results').evaluate((el) => el.classList.contains('is-stale'));
+const input = (w, row, index) => w.at(`input[data-row="${row}"][data-index="${index}"]`);
+const stale = (w) => w.at('.results').evaluate((el) => el.classList.contains('is-stale'));
 /** The cell [i, j] is chosen and every number matches the reference; returns the numbers. */
-async function expectCell(page, cell, x = X0, wq = WQ0, wk = WK0) {
-  expect((await c.state(page)).cell).toEqual(cell);
-  const numbers = await c.numbers(page);
+async function expectCell(w, cell, x = X0, wq = WQ0, wk = WK0) {
+  expect((await w.state()).cell).toEqual(cell);
+  const numbers = await w.read();
   expectMatches(numbers, x, wq, wk, cell);
   return numbers;
 }
 
-describe('qkt: QKᵀ as a grid', () => {
-  test('opens on the defaults: Q, K and S match the reference, S12 = 2×3 + (−1)×1 = 5; predict, then reveal: with W_K = W_Q the grid is symmetric', () =>
-    c.open(async ({ page }) => {
-      const numbers = await expectCell(page, [1, 2]);
-      expect(one(numbers, 'dot').text).toBe('5');
-      // The negative second term turns the + into a minus: 6 \u2212 1, not 6 + (\u22121); data-value stays \u22121.
-      // prettier-ignore
-      expect(byRole(numbers, 'term').map((t) => [t.text, t.value])).toEqual([['6', 6], ['1', -1]]);
-      expect(await c.el(page, 'section.pair p.line').allTextContents()).toContain('= 6 \u2212 1');
-      expect(one(numbers, 'factor', 'k1').text).toBe('3');
-      const calls = await page.evaluate(() => window.__agCallLog.filter((c) => /matmul/.test(c.kernel)).length);
-      expect(calls).toBeGreaterThanOrEqual(3);
-      expect(await c.el(page, '[data-cell="1-2"]').getAttribute('aria-label')).toBe(
-        'S12, \u201cbirds\u201d looking at \u201csing\u201d: 5',
-      );
-      await c.see(page, { '.katex': { more: 0 } });
-      // The prediction's answer loads its example.
-      await c.choose(page, 'no', 'wrong');
-      await c.see(page, { '.predict-result': /S\u2081\u2082 = 1 and S\u2082\u2081 = 1/ });
-      expect((await c.state(page)).wk).toEqual(WQ0);
-      const S = matrixOf(await expectCell(page, [1, 2], X0, WQ0, WQ0), 'score');
-      expect(S).toEqual(S.map((row, i) => row.map((_, j) => S[j][i]))); // symmetric
-      await c.choose(page, 'yes', 'right');
-    }));
-
-  test('hover shows a number, a click or Enter expands the cell', () =>
-    c.open(async ({ page }) => {
-      const ref = reference(X0, WQ0, WK0);
-      const readout = async (i, j) =>
-        expectClose(one(await c.numbers(page), 'readout').value, ref.S[i - 1][j - 1], 1e-6, `readout S${i}${j}`);
-      await c.el(page, '[data-cell="4-3"]').hover();
-      await readout(4, 3);
-      expect((await c.state(page)).cell).toEqual([1, 2]); // hovering does not expand
-      await c.el(page, '[data-cell="3-4"]').click();
-      expect(one(await expectCell(page, [3, 4]), 'dot').text).toBe('5'); // (2, 1)·(2, 1)
-      // Keyboard: arrows move the focus (and the readout), Enter expands.
-      await pressOn(page, TAG, '[data-cell="3-4"]', ['ArrowUp', 'Home']);
-      await readout(2, 1);
-      expect((await c.state(page)).cell).toEqual([3, 4]);
-      await page.keyboard.press('Enter');
-      expect(one(await expectCell(page, [2, 1]), 'dot').text).toBe('3'); // (1, 1)·(1, 2)
-      await expectParams(page, c.ch, { cell: '2,1' });
-      await c.logged(page);
-    }));
-
-  test('editing X, W_Q (arrow key) and W_K gives the reference Q, K and S, and the URL reopens them', () =>
-    c.open(async ({ page }) => {
-      await input(page, 'x2', 2).fill('-2.5');
-      await input(page, 'W_K row 2', 0).fill('3');
-      await pressOn(page, TAG, 'input[data-row="W_Q row 1"][data-index="1"]', 'ArrowUp'); // 0 -> 1
-      const [x, wq, wk] = [X0, WQ0, WK0].map((M) => M.map((r) => [...r]));
-      [x[1][2], wq[0][1], wk[1][0]] = [-2.5, 1, 3];
-      expect(await c.state(page)).toMatchObject({ x, wq, wk });
-      await c.el(page, '[data-cell="2-4"]').click();
-      const numbers = await expectCell(page, [2, 4], x, wq, wk);
-      await c.logged(page);
-      await expectParams(page, c.ch, {
-        x: '1,0,1;0,2,-2.5;2,1,0;-1,0,2',
-        wq: '1,1;0,1;1,-1',
-        wk: '0,1;3,0;1,1',
-        cell: '2,4',
-      });
-      await c.again(page, numbers, {
-        keep: (n) => n.role !== 'readout',
-        async check(p, reopened) {
-          expectMatches(reopened, x, wq, wk, [2, 4]);
-          expect(await input(p, 'x2', 2).inputValue()).toBe('-2.5');
-        },
-      });
-    }));
-
-  test('a URL with fractional inputs matches the reference; an entry out of range is flagged and waits', () => {
-    const X = '0.3,-1.7,2.2;4.9,0.1,-3.3;-0.25,1.5,0.75;2,-2,5';
-    const [WQ, WK] = ['0.1,-0.7;1.3,0.9;-2.2,0.4', '-1.1,0.6;0.35,-4.5;2.8,1.9'];
-    const [x, wq, wk] = [X, WQ, WK].map(rowsOf);
-    return c.open(`x=${X}&wq=${WQ}&wk=${WK}&cell=4,4`, async ({ page }) => {
-      await expectCell(page, [4, 4], x, wq, wk);
-      await c.logged(page);
-      await input(page, 'x1', 0).fill('9'); // out of range [-5, 5]
-      expect(await input(page, 'x1', 0).getAttribute('aria-invalid')).toBe('true');
-      await c.see(page, { '.note': { contains: 'x1, entry 1' } });
-      expect(await stale(page)).toBe(true);
-      await input(page, 'x3', 1).fill('2'); // waits while x1 is out of range
-      expect((await c.state(page)).x[2][1]).toBe(1.5);
-      await input(page, 'x1', 0).fill('1');
-      const x2 = x.map((r) => [...r]);
-      [x2[0][0], x2[2][1]] = [1, 2];
-      expect((await c.state(page)).x).toEqual(x2);
-      expect(await stale(page)).toBe(false);
-      await expectCell(page, [4, 4], x2, wq, wk);
-    });
+it('opens on the defaults: Q, K and S match the reference, S12 = 2×3 + (−1)×1 = 5; predict, then reveal: with W_K = W_Q the grid is symmetric', async (w) => {
+  const numbers = await expectCell(w, [1, 2]);
+  expect(one(numbers, 'dot').text).toBe('5');
+  // The negative second term turns the + into a minus: 6 \u2212 1, not 6 + (\u22121); data-value stays \u22121.
+  // prettier-ignore
+  expect(byRole(numbers, 'term').map((t) => [t.text, t.value])).toEqual([['6', 6], ['1', -1]]);
+  expect(await w.at('section.pair p.line').allTextContents()).toContain('= 6 \u2212 1');
+  expect(one(numbers, 'factor', 'k1').text).toBe('3');
+  const calls = await (await w.kernels()).filter((k) => /matmul/.test(k)).length;
+  expect(calls).toBeGreaterThanOrEqual(3);
+  expect(await w.at('[data-cell="1-2"]').getAttribute('aria-label')).toBe(
+    'S12, \u201cbirds\u201d looking at \u201csing\u201d: 5',
+  );
+  await w.see({ '.katex': { more: 0 } });
+  // The prediction's answer loads its example.
+  await w.predict('no', 'wrong');
+  await w.see({ '.predict-result': /S\u2081\u2082 = 1 and S\u2082\u2081 = 1/ });
+  expect((await w.state()).wk).toEqual(WQ0);
+  const S = matrixOf(await expectCell(w, [1, 2], X0, WQ0, WQ0), 'score');
+  expect(S).toEqual(S.map((row, i) => row.map((_, j) => S[j][i]))); // symmetric
+  await w.predict('yes', 'right');
+});
+it('hover shows a number, a click or Enter expands the cell', async (w) => {
+  const ref = reference(X0, WQ0, WK0);
+  const readout = async (i, j) =>
+    expectClose(one(await w.read(), 'readout').value, ref.S[i - 1][j - 1], 1e-6, `readout S${i}${j}`);
+  await w.at('[data-cell="4-3"]').hover();
+  await readout(4, 3);
+  expect((await w.state()).cell).toEqual([1, 2]); // hovering does not expand
+  await w.at('[data-cell="3-4"]').click();
+  expect(one(await expectCell(w, [3, 4]), 'dot').text).toBe('5'); // (2, 1)·(2, 1)
+  // Keyboard: arrows move the focus (and the readout), Enter expands.
+  await w.press('[data-cell="3-4"]', ['ArrowUp', 'Home']);
+  await readout(2, 1);
+  expect((await w.state()).cell).toEqual([3, 4]);
+  await w.page.keyboard.press('Enter');
+  expect(one(await expectCell(w, [2, 1]), 'dot').text).toBe('3'); // (1, 1)·(1, 2)
+  await w.params({ cell: '2,1' });
+  await w.logged();
+});
+it('editing X, W_Q (arrow key) and W_K gives the reference Q, K and S, and the URL reopens them', async (w) => {
+  await input(w, 'x2', 2).fill('-2.5');
+  await input(w, 'W_K row 2', 0).fill('3');
+  await w.press('input[data-row="W_Q row 1"][data-index="1"]', 'ArrowUp'); // 0 -> 1
+  const [x, wq, wk] = [X0, WQ0, WK0].map((M) => M.map((r) => [...r]));
+  [x[1][2], wq[0][1], wk[1][0]] = [-2.5, 1, 3];
+  expect(await w.state()).toMatchObject({ x, wq, wk });
+  await w.at('[data-cell="2-4"]').click();
+  const numbers = await expectCell(w, [2, 4], x, wq, wk);
+  await w.logged();
+  await w.params({
+    x: '1,0,1;0,2,-2.5;2,1,0;-1,0,2',
+    wq: '1,1;0,1;1,-1',
+    wk: '0,1;3,0;1,1',
+    cell: '2,4',
+  });
+  await w.reopens(numbers, {
+    keep: (n) => n.role !== 'readout',
+    async check(z, reopened) {
+      expectMatches(reopened, x, wq, wk, [2, 4]);
+      expect(await input(z, 'x2', 2).inputValue()).toBe('-2.5');
+    },
   });
 });
+
+const X = '0.3,-1.7,2.2;4.9,0.1,-3.3;-0.25,1.5,0.75;2,-2,5';
+const [WQ, WK] = ['0.1,-0.7;1.3,0.9;-2.2,0.4', '-1.1,0.6;0.35,-4.5;2.8,1.9'];
+it('a URL with fractional inputs matches the reference; an entry out of range is flagged and waits', async (w) => {
+  const [x, wq, wk] = [X, WQ, WK].map(rowsOf);
+  await expectCell(w, [4, 4], x, wq, wk);
+  await w.logged();
+  await input(w, 'x1', 0).fill('9'); // out of range [-5, 5]
+  expect(await input(w, 'x1', 0).getAttribute('aria-invalid')).toBe('true');
+  await w.see({ '.note': { contains: 'x1, entry 1' } });
+  expect(await stale(w)).toBe(true);
+  await input(w, 'x3', 1).fill('2'); // waits while x1 is out of range
+  expect((await w.state()).x[2][1]).toBe(1.5);
+  await input(w, 'x1', 0).fill('1');
+  const x2 = x.map((r) => [...r]);
+  [x2[0][0], x2[2][1]] = [1, 2];
+  expect((await w.state()).x).toEqual(x2);
+  expect(await stale(w)).toBe(false);
+  await expectCell(w, [4, 4], x2, wq, wk);
+}).at(`x=${X}&wq=${WQ}&wk=${WK}&cell=4,4`);

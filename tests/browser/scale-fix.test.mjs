@@ -7,23 +7,20 @@
 // row (the inputs), with the scores q.k_j and the means taken in float64.
 // The contract checks that the default state's numbers are logged and that the figure exports as SVG, and
 // that a copy of the link in a new page shows the same digits (the link is read back here in the same page).
-import { describe, expect, jest, test } from '@jest/globals';
-import { exportJson, exportText, urlParams } from './helpers.mjs';
-import { one } from './shown-numbers.mjs';
+import { expect } from '@jest/globals';
+import { exportJson, exportText } from './helpers.mjs';
 import { entropyBits, norm, softmax, softmaxJacobian } from '../reference/float64.mjs';
-import { chapterWidget, predictCases } from './chapter-widget.mjs';
+import { chapterTests, one } from './chapter-tests.mjs';
 
-const TAG = 'ag-scale-fix';
-const c = chapterWidget('scale-fix', TAG);
 const DKS = Array.from({ length: 12 }, (_, i) => 2 ** (i + 1));
 const SCALINGS = [
   ['unscaled', () => 1],
   ['scaled', (dk) => Math.sqrt(dk)],
 ];
 /** A test waits for the worker's curves (tens of seconds on a busy machine). */
-jest.setTimeout(300000);
+const it = chapterTests({ ch: 'scale-fix', tag: 'ag-scale-fix', timeout: 300000 });
 /** Waits until the worker has computed the curves. */
-const waitRun = (page) => c.waitData(page, 'run', 'done', 200000);
+const waitRun = (w) => w.waitData('run', 'done', 200000);
 
 /**
  * The float64 scores of every row at d_k, from the module's normals (the
@@ -32,8 +29,8 @@ const waitRun = (page) => c.waitData(page, 'run', 'done', 200000);
  * ceil(T d_k / 4), as the chapter states. The draws are removed from the call
  * log again (they are the test's, not the widget's).
  */
-const rowScores = (page, dk) =>
-  c.el(page).evaluate(
+const rowScores = (w, dk) =>
+  w.at().evaluate(
     (el, { seed, tokens, dk }) => {
       const n0 = window.__agCallLog.length;
       const [qb, per] = [Math.ceil(dk / 4), Math.ceil(dk / 4) + Math.ceil((tokens * dk) / 4)];
@@ -64,12 +61,12 @@ const meanCurves = (rows, dk) =>
   );
 
 /** Compares the shown detail numbers at the chosen d_k with the reference for the exported scores. */
-async function expectDetail(page, dk) {
-  const json = await exportJson(page, TAG);
+async function expectDetail(w, dk) {
+  const json = await exportJson(w.page, w.tag);
   expect(json.row.dk).toBe(dk);
   const s = json.row.scores;
   expect(s.length).toBe(json.state.tokens);
-  const numbers = await c.numbers(page);
+  const numbers = await w.read();
   for (const [key, scale] of SCALINGS) {
     const t = scale(dk);
     const ref = reference(s, t);
@@ -91,118 +88,102 @@ async function expectDetail(page, dk) {
   }
   return json;
 }
-
-describe('scale-fix: the 1/sqrt(d_k) fix', () => {
-  // One page for what the defaults show (each page open waits for a run of 256 rows per d_k).
-  test('opens at d_k = 64, matching float64; the mean curves: unscaled the largest weight rises towards 1, scaled it stays flat; exports', () =>
-    c.open(async ({ page }) => {
-      await waitRun(page);
-      await expectDetail(page, 64);
-      const numbers = await c.numbers(page);
-      // The curves: 12 values of d_k, 6 means each.
-      expect(numbers.filter((n) => n.role.startsWith('curve-')).length).toBe(72);
-      // The maximum entropy of 16 weights is log2 16 = 4 bits.
-      expect(Math.abs(one(numbers, 'max-entropy').value - 4)).toBeLessThanOrEqual(1e-5);
-      expect(await c.el(page, '.katex').count()).toBeGreaterThan(0);
-      const shown = (k, s, dk) => one(numbers, `curve-${k}`, `${s}-${dk}`).value;
-      const ref = new Map();
-      for (const dk of DKS) ref.set(dk, meanCurves(await rowScores(page, dk), dk));
-      for (const dk of DKS)
-        for (const [s] of SCALINGS)
-          for (const k of ['max', 'entropy', 'jacobian'])
-            // Each row's scores carry float32 rounding (a sum of d_k products:
-            // about log2(d_k) u of sum |q_i k_ij|, up to ~1e-3 at d_k = 4096,
-            // which exp turns into a relative change of the weights of the same
-            // size); a mean of 256 rows keeps that size. Allow 2e-3 of the
-            // measure's scale (1 for the weight and ||J||, log2 T = 4 bits).
-            expect(Math.abs(shown(k, s, dk) - ref.get(dk)[s][k])).toBeLessThanOrEqual(2e-3 * (k === 'entropy' ? 4 : 1));
-      const curve = (s, k) => DKS.map((dk) => ref.get(dk)[s][k]);
-      // Unscaled: the mean largest weight rises at every step of d_k (the
-      // reference and the shown curve alike) and ends above 0.95; the mean
-      // entropy falls at every step, to under 0.1; the mean Jacobian norm
-      // (which first grows a little, from d_k = 2 to 4) falls at every step
-      // from d_k = 4 on, to under 0.05.
-      const rising = (c) => c.every((v, i) => i === 0 || v > c[i - 1]);
-      const falling = (c) => c.every((v, i) => i === 0 || v < c[i - 1]);
-      expect(rising(curve('unscaled', 'max'))).toBe(true);
-      expect(rising(DKS.map((dk) => shown('max', 'unscaled', dk)))).toBe(true);
-      expect(curve('unscaled', 'max').at(-1)).toBeGreaterThan(0.95);
-      expect(falling(curve('unscaled', 'entropy'))).toBe(true);
-      expect(curve('unscaled', 'entropy').at(-1)).toBeLessThan(0.1);
-      expect(falling(curve('unscaled', 'jacobian').slice(1))).toBe(true);
-      expect(curve('unscaled', 'jacobian').at(-1)).toBeLessThan(0.05);
-      // Scaled: every mean stays in a narrow band over the whole range of d_k.
-      const spread = (c) => Math.max(...c) - Math.min(...c);
-      expect(spread(curve('scaled', 'max'))).toBeLessThan(0.05);
-      expect(spread(curve('scaled', 'entropy'))).toBeLessThan(0.15);
-      expect(spread(curve('scaled', 'jacobian'))).toBeLessThan(0.03);
-      expect(spread(DKS.map((dk) => shown('max', 'scaled', dk)))).toBeLessThan(0.05);
-      // The figure: a band and a mean line per series and panel.
-      await c.see(page, { 'path.band': 6, '.figure .caption': /10th to the 90th percentile/ });
-      // The curves export as CSV.
-      const csv = (await exportText(page, TAG, 'csv')).split('\r\n');
-      const heads = ['max', 'entropy', 'jacobian'].flatMap((k) =>
-        ['unscaled', 'scaled'].flatMap((s) => [`${k}_${s}`, `${k}_${s}_p10`, `${k}_${s}_p90`]),
-      );
-      expect(csv[0]).toBe(['dk', ...heads].join(','));
-      expect(csv.filter((l) => /^\d/.test(l)).length).toBe(12);
-    }));
-
-  test('dragging across the panels and the arrow keys choose d_k; the URL reopens the state', () =>
-    c.open(async ({ page }) => {
-      const svg = c.el(page, 'svg.scale-plot');
-      await svg.scrollIntoViewIfNeeded();
-      const scrollBefore = await page.evaluate(() => window.scrollY);
-      const box = await svg.boundingBox();
-      // Drag from the left (d_k = 2) to the right edge (d_k = 4096).
-      const y = box.y + box.height * 0.5;
-      await page.mouse.move(box.x + box.width * 0.3, y);
-      await page.mouse.down();
-      await page.mouse.move(box.x + box.width * 0.6, y, { steps: 4 });
-      await page.mouse.move(box.x + box.width - 2, y, { steps: 4 });
-      await page.mouse.up();
-      // The drag does not scroll the page. (Scroll anchoring may move it by a
-      // few pixels when the numbers below change their wrapping; a scroll by the
-      // gesture would move it by the drag's length.)
-      expect(Math.abs((await page.evaluate(() => window.scrollY)) - scrollBefore)).toBeLessThan(16);
-      expect((await c.state(page)).dk).toBe('4096');
-      await expectDetail(page, 4096);
-      // Keys: Left twice = 1024, Home = 2, End = 4096, Left = 2048.
-      const steps = [
-        [['ArrowLeft', 'ArrowLeft'], '1024'],
-        ['Home', '2'],
-        [['End', 'ArrowLeft'], '2048'],
-      ];
-      await c.keys(page, 'svg.scale-plot', ...steps.map(([keys, dk]) => [keys, { dk }]));
-      expect(await svg.getAttribute('aria-valuetext')).toBe('d\u2096 = 2048');
-      expect(await c.el(page, '[aria-live]').last().textContent()).toMatch(/d\u2096 = 2048/);
-      await expectDetail(page, 2048);
-      await c.logged(page);
-      const params = await urlParams(page);
-      expect([params.get('ch'), params.get('dk'), params.get('seed')]).toEqual([c.ch, '2048', '7']);
-      await waitRun(page);
-      await c.again(page, await c.numbers(page), { before: waitRun });
-    }));
-
-  predictCases(c, [
-    {
-      name: 'predict, then reveal: unscaled, the largest weight approaches 1',
-      wrong: 'uniform',
-      state: { dk: '4096' },
-      right: 'one',
-      async after(page) {
-        await expectDetail(page, 4096);
-        await c.logged(page);
-      },
-    },
-  ]);
-
-  test('a URL with another seed, T and d_k shows their reference values', () =>
-    c.open('seed=123&tokens=5&dk=16', async ({ page }) => {
-      await waitRun(page);
-      const json = await expectDetail(page, 16);
-      expect(json.state).toEqual({ seed: 123, tokens: 5, dk: '16' });
-      expect(Math.abs(one(await c.numbers(page), 'max-entropy').value - Math.log2(5))).toBeLessThanOrEqual(1e-5);
-      await c.logged(page);
-    }));
+// One page for what the defaults show (each page open waits for a run of 256 rows per d_k).
+it('opens at d_k = 64, matching float64; the mean curves: unscaled the largest weight rises towards 1, scaled it stays flat; exports', async (w) => {
+  await waitRun(w);
+  await expectDetail(w, 64);
+  const numbers = await w.read();
+  // The curves: 12 values of d_k, 6 means each.
+  expect(numbers.filter((n) => n.role.startsWith('curve-')).length).toBe(72);
+  // The maximum entropy of 16 weights is log2 16 = 4 bits.
+  expect(Math.abs(one(numbers, 'max-entropy').value - 4)).toBeLessThanOrEqual(1e-5);
+  expect(await w.at('.katex').count()).toBeGreaterThan(0);
+  const shown = (k, s, dk) => one(numbers, `curve-${k}`, `${s}-${dk}`).value;
+  const ref = new Map();
+  for (const dk of DKS) ref.set(dk, meanCurves(await rowScores(w, dk), dk));
+  for (const dk of DKS)
+    for (const [s] of SCALINGS)
+      for (const k of ['max', 'entropy', 'jacobian'])
+        // Each row's scores carry float32 rounding (a sum of d_k products:
+        // about log2(d_k) u of sum |q_i k_ij|, up to ~1e-3 at d_k = 4096,
+        // which exp turns into a relative change of the weights of the same
+        // size); a mean of 256 rows keeps that size. Allow 2e-3 of the
+        // measure's scale (1 for the weight and ||J||, log2 T = 4 bits).
+        expect(Math.abs(shown(k, s, dk) - ref.get(dk)[s][k])).toBeLessThanOrEqual(2e-3 * (k === 'entropy' ? 4 : 1));
+  const curve = (s, k) => DKS.map((dk) => ref.get(dk)[s][k]);
+  // Unscaled: the mean largest weight rises at every step of d_k (the
+  // reference and the shown curve alike) and ends above 0.95; the mean
+  // entropy falls at every step, to under 0.1; the mean Jacobian norm
+  // (which first grows a little, from d_k = 2 to 4) falls at every step
+  // from d_k = 4 on, to under 0.05.
+  const rising = (c) => c.every((v, i) => i === 0 || v > c[i - 1]);
+  const falling = (c) => c.every((v, i) => i === 0 || v < c[i - 1]);
+  expect(rising(curve('unscaled', 'max'))).toBe(true);
+  expect(rising(DKS.map((dk) => shown('max', 'unscaled', dk)))).toBe(true);
+  expect(curve('unscaled', 'max').at(-1)).toBeGreaterThan(0.95);
+  expect(falling(curve('unscaled', 'entropy'))).toBe(true);
+  expect(curve('unscaled', 'entropy').at(-1)).toBeLessThan(0.1);
+  expect(falling(curve('unscaled', 'jacobian').slice(1))).toBe(true);
+  expect(curve('unscaled', 'jacobian').at(-1)).toBeLessThan(0.05);
+  // Scaled: every mean stays in a narrow band over the whole range of d_k.
+  const spread = (c) => Math.max(...c) - Math.min(...c);
+  expect(spread(curve('scaled', 'max'))).toBeLessThan(0.05);
+  expect(spread(curve('scaled', 'entropy'))).toBeLessThan(0.15);
+  expect(spread(curve('scaled', 'jacobian'))).toBeLessThan(0.03);
+  expect(spread(DKS.map((dk) => shown('max', 'scaled', dk)))).toBeLessThan(0.05);
+  // The figure: a band and a mean line per series and panel.
+  await w.see({ 'path.band': 6, '.figure .caption': /10th to the 90th percentile/ });
+  // The curves export as CSV.
+  const csv = (await exportText(w.page, w.tag, 'csv')).split('\r\n');
+  const heads = ['max', 'entropy', 'jacobian'].flatMap((k) =>
+    ['unscaled', 'scaled'].flatMap((s) => [`${k}_${s}`, `${k}_${s}_p10`, `${k}_${s}_p90`]),
+  );
+  expect(csv[0]).toBe(['dk', ...heads].join(','));
+  expect(csv.filter((l) => /^\d/.test(l)).length).toBe(12);
 });
+it('dragging across the panels and the arrow keys choose d_k; the URL reopens the state', async (w) => {
+  const svg = w.at('svg.scale-plot');
+  await svg.scrollIntoViewIfNeeded();
+  const scrollBefore = await w.page.evaluate(() => window.scrollY);
+  const box = await svg.boundingBox();
+  // Drag from the left (d_k = 2) to the right edge (d_k = 4096).
+  const y = box.y + box.height * 0.5;
+  await w.page.mouse.move(box.x + box.width * 0.3, y);
+  await w.page.mouse.down();
+  await w.page.mouse.move(box.x + box.width * 0.6, y, { steps: 4 });
+  await w.page.mouse.move(box.x + box.width - 2, y, { steps: 4 });
+  await w.page.mouse.up();
+  // The drag does not scroll the page. (Scroll anchoring may move it by a
+  // few pixels when the numbers below change their wrapping; a scroll by the
+  // gesture would move it by the drag's length.)
+  expect(Math.abs((await w.page.evaluate(() => window.scrollY)) - scrollBefore)).toBeLessThan(16);
+  expect((await w.state()).dk).toBe('4096');
+  await expectDetail(w, 4096);
+  // Keys: Left twice = 1024, Home = 2, End = 4096, Left = 2048.
+  const steps = [
+    [['ArrowLeft', 'ArrowLeft'], '1024'],
+    ['Home', '2'],
+    [['End', 'ArrowLeft'], '2048'],
+  ];
+  await w.keys('svg.scale-plot', ...steps.map(([keys, dk]) => [keys, { dk }]));
+  expect(await svg.getAttribute('aria-valuetext')).toBe('d\u2096 = 2048');
+  expect(await w.at('[aria-live]').last().textContent()).toMatch(/d\u2096 = 2048/);
+  await expectDetail(w, 2048);
+  await w.logged();
+  const params = await w.url();
+  expect([params.get('ch'), params.get('dk'), params.get('seed')]).toEqual([w.ch, '2048', '7']);
+  await waitRun(w);
+  await w.reopens(await w.read(), { before: waitRun });
+});
+
+it('predict, then reveal: unscaled, the largest weight approaches 1', async (w) => {
+  await w.reveal({ wrong: 'uniform', part: { dk: '4096' }, right: 'one' });
+  await expectDetail(w, 4096);
+});
+it('a URL with another seed, T and d_k shows their reference values', async (w) => {
+  await waitRun(w);
+  const json = await expectDetail(w, 16);
+  expect(json.state).toEqual({ seed: 123, tokens: 5, dk: '16' });
+  expect(Math.abs(one(await w.read(), 'max-entropy').value - Math.log2(5))).toBeLessThanOrEqual(1e-5);
+  await w.logged();
+}).at('seed=123&tokens=5&dk=16');

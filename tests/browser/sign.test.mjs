@@ -2,9 +2,8 @@
 // live, and the same score two ways, against a float64 reference after drags, keys and links.
 // Left to the contract (chapters.contract.test.mjs): a copy of the written link reopens the same digits.
 import { expect } from '@jest/globals';
-import { chapterTests, expectTexts } from './chapter-cases.mjs';
-import { angleRow, expectNumbers, one, U } from './shown-numbers.mjs';
 import { angle, cosine, dot, norm, sumAbsProd } from '../reference/float64.mjs';
+import { angleRow, chapterTests, expectNumbers, expectTexts, one, U } from './chapter-tests.mjs';
 
 /**
  * The numbers of a and b (the role `prefix` + name, key `key`: the live ones, or a same-score card's)
@@ -79,8 +78,8 @@ it('opens on (3, 4) and (4, 3): positive, acute, regions that follow b, and the 
   expect(await w.katex()).toBeGreaterThan(0);
   // The prediction's answer loads its example.
   const state = { a: [-1, 3], b: [4, 3] };
-  const revealed = await w.reveal({ wrong: 'negative', right: 'positive', says: /a\u00b7b = 5/, state });
-  expect(w.check(revealed, state).dot).toBe(5);
+  const { ref } = await w.reveal({ wrong: 'negative', right: 'positive', says: /a\u00b7b = 5/, state });
+  expect(ref.dot).toBe(5);
 });
 
 it.dragKeys({
@@ -102,22 +101,19 @@ it.dragKeys({
   params: { a: '-3.5,2', b: '-2,3' },
 });
 
-it.links(
-  'a URL on the zero line reads "zero" at a right angle; the "Show in the plot" buttons load the same-score pairs',
-  async (w) => {
-    await w.link('a=-3,4&b=4,3', { a: [-3, 4], b: [4, 3] }, {}, async (z, numbers) => {
-      expect(one(numbers, 'dot').value).toBe(0);
-      expect(one(numbers, 'angle').text).toBe('90\u00b0');
-      await expectDrawn(z, 'zero', [4, 3]);
-      await z.at('[data-load="long"]').click();
-      expect(await z.state()).toEqual({ a: [6, 0], b: [1, 5] });
-      expect(one((await z.matches({ a: [6, 0], b: [1, 5] })).numbers, 'dot').text).toBe('6');
-      expect((await z.url()).get('a')).toBe('6,0');
-      expect((await drawn(z)).region).toBe('positive');
-    });
-    await w.link('a=-5.5,1.25&b=2,-6', { a: [-5.5, 1.25], b: [2, -6] }, {}, async (z, numbers, ref) => {
-      expect(ref.region).toBe('negative');
-      expectRegions(await drawn(z), [2, -6]);
-    });
-  },
-);
+it('a URL on the zero line reads "zero" at a right angle; the "Show in the plot" buttons load the same-score pairs', async (w) => {
+  await w.link('a=-3,4&b=4,3', { a: [-3, 4], b: [4, 3] }, {}, async (z, numbers) => {
+    expect(one(numbers, 'dot').value).toBe(0);
+    expect(one(numbers, 'angle').text).toBe('90\u00b0');
+    await expectDrawn(z, 'zero', [4, 3]);
+    await z.at('[data-load="long"]').click();
+    expect(await z.state()).toEqual({ a: [6, 0], b: [1, 5] });
+    expect(one((await z.matches({ a: [6, 0], b: [1, 5] })).numbers, 'dot').text).toBe('6');
+    expect((await z.url()).get('a')).toBe('6,0');
+    expect((await drawn(z)).region).toBe('positive');
+  });
+  await w.link('a=-5.5,1.25&b=2,-6', { a: [-5.5, 1.25], b: [2, -6] }, {}, async (z, numbers, ref) => {
+    expect(ref.region).toBe('negative');
+    expectRegions(await drawn(z), [2, -6]);
+  });
+});

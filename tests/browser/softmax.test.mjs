@@ -5,9 +5,8 @@
 // stable one keeps matching the reference.
 // Left to the contract (chapters.contract.test.mjs): a copy of the written link reopens the same digits.
 import { expect } from '@jest/globals';
-import { chapterTests, expectRole } from './chapter-cases.mjs';
 import { screenshot } from './helpers.mjs';
-import { byRole, expectClose, expectShown, one } from './shown-numbers.mjs';
+import { byRole, chapterTests, expectClose, expectRole, expectShown, one } from './chapter-tests.mjs';
 
 const FLT_MAX = (2 - 2 ** -23) * 2 ** 127;
 const sum = (xs) => xs.reduce((a, b) => a + b, 0);
@@ -90,44 +89,36 @@ it('a mouse drag and arrow keys move the logits; the numbers follow the referenc
   await w.reopens(numbers);
 });
 
-it(
-  'the textbook kernel gives NaN once a logit passes 88.7, the stable one never does',
-  's=88.7,1,0.5,-1',
-  async (w) => {
-    // At 88.7 exp is still below FLT_MAX (float64 reference), at 88.8 above.
-    expect(Math.exp(Math.fround(88.7))).toBeLessThan(FLT_MAX);
-    expect(Math.exp(Math.fround(88.8))).toBeGreaterThan(FLT_MAX);
-    let { numbers } = await w.matches([88.7, 1, 0.5, -1]);
-    expect(anyNaN(numbers)).toBe(false);
-    expect(Number.isFinite(one(numbers, 'naive-exp', 1).value)).toBe(true);
+it('the textbook kernel gives NaN once a logit passes 88.7, the stable one never does', async (w) => {
+  // At 88.7 exp is still below FLT_MAX (float64 reference), at 88.8 above.
+  expect(Math.exp(Math.fround(88.7))).toBeLessThan(FLT_MAX);
+  expect(Math.exp(Math.fround(88.8))).toBeGreaterThan(FLT_MAX);
+  let { numbers } = await w.matches([88.7, 1, 0.5, -1]);
+  expect(anyNaN(numbers)).toBe(false);
+  expect(Number.isFinite(one(numbers, 'naive-exp', 1).value)).toBe(true);
 
-    // One arrow step further: 88.8.
-    await w.press('input[data-logit="1"]', 'ArrowRight');
-    const { s } = await w.state();
-    expectClose(s[0], 88.8, 1e-9, 's1');
-    let ref;
-    ({ numbers, ref } = await w.matches(s));
-    expect([one(numbers, 'naive-exp', 1).value, one(numbers, 'naive-sum').value]).toEqual([Infinity, Infinity]);
-    expect(one(numbers, 'naive-exp', 1).text).toBe('\u221e');
-    expect(one(numbers, 'naive-alpha', 1).value).toBeNaN();
-    expect(one(numbers, 'naive-alpha', 1).text).toBe('NaN');
-    expect(byRole(numbers, 'stable-alpha').every((a) => Number.isFinite(a.value))).toBe(true);
-    expect(ref.alpha[0]).toBeGreaterThan(0.999);
-    expect(await broken(w)).toBe(true);
-    await expect(w.text('[data-role="naive-verdict"]')).resolves.toMatch(/NaN/);
-    await w.logged();
-    await screenshot(w.page.locator('#ch-softmax'), 'softmax-overflow-desktop-light');
-  },
-);
+  // One arrow step further: 88.8.
+  await w.press('input[data-logit="1"]', 'ArrowRight');
+  const { s } = await w.state();
+  expectClose(s[0], 88.8, 1e-9, 's1');
+  let ref;
+  ({ numbers, ref } = await w.matches(s));
+  expect([one(numbers, 'naive-exp', 1).value, one(numbers, 'naive-sum').value]).toEqual([Infinity, Infinity]);
+  expect(one(numbers, 'naive-exp', 1).text).toBe('\u221e');
+  expect(one(numbers, 'naive-alpha', 1).value).toBeNaN();
+  expect(one(numbers, 'naive-alpha', 1).text).toBe('NaN');
+  expect(byRole(numbers, 'stable-alpha').every((a) => Number.isFinite(a.value))).toBe(true);
+  expect(ref.alpha[0]).toBeGreaterThan(0.999);
+  expect(await broken(w)).toBe(true);
+  await expect(w.text('[data-role="naive-verdict"]')).resolves.toMatch(/NaN/);
+  await w.logged();
+  await screenshot(w.page.locator('#ch-softmax'), 'softmax-overflow-desktop-light');
+}).at('s=88.7,1,0.5,-1');
 
 // Far past the edge, only the sum overflowing (every weight 0), every exp underflowing (0/0), all large.
 for (const s of ['120,-120,0,119.5', '88,87.5,87,86.5', '-110,-111,-112,-113', '100,99,98,97'])
-  it(
-    `the URL s = ${s}: the textbook kernel fails as the reference says, the stable one does not`,
-    `s=${s}`,
-    async (w) => {
-      const { ref } = await w.matches(s.split(',').map(Number));
-      if (s.startsWith('88,')) expect([ref.overflows.some(Boolean), ref.sum > FLT_MAX]).toEqual([false, true]);
-      await w.logged();
-    },
-  );
+  it(`the URL s = ${s}: the textbook kernel fails as the reference says, the stable one does not`, async (w) => {
+    const { ref } = await w.matches(s.split(',').map(Number));
+    if (s.startsWith('88,')) expect([ref.overflows.some(Boolean), ref.sum > FLT_MAX]).toEqual([false, true]);
+    await w.logged();
+  }).at(`s=${s}`);

@@ -3,27 +3,24 @@
 // call's work bound, so streamed in chunks, then at 64 and 512 as in the worked examples), the exact density
 // curve against an independent float64 density written here, cancel (the page stays responsive and a new run
 // is right), the log-linked state and the prediction. Exports and the layout: the contract.
-import { describe, expect, jest, test } from '@jest/globals';
-import { seedCase, urlParams } from './helpers.mjs';
-import { dragSlider, pressOn } from './pointer.mjs';
-import { byRole, expectClose, one, U } from './shown-numbers.mjs';
-import { chapterWidget, predictCases } from './chapter-widget.mjs';
+import { expect } from '@jest/globals';
+import { byRole, chapterTests, expectClose, one, seedCase, U } from './chapter-tests.mjs';
 
-const TAG = 'ag-sqrt-d';
-const c = chapterWidget('sqrt-d', TAG);
-const waitRun = (page, timeout = 60000) => c.waitData(page, 'run', 'done', timeout);
-const pairsUsed = (page) => c.text(page, '[data-role="pairs-used"]');
+/** The worker's runs take minutes on a busy machine. */
+const it = chapterTests({ ch: 'sqrt-d', tag: 'ag-sqrt-d', timeout: 600000 });
+const waitRun = (w, timeout = 60000) => w.waitData('run', 'done', timeout);
+const pairsUsed = (w) => w.text('[data-role="pairs-used"]');
 /** Sets d_k through the state (as a link would) and waits for the new run. */
-const runAt = async (page, d, timeout) => {
-  await c.el(page).evaluate((el, d) => (el.state = { ...el.state, d }), d);
-  await c.waitState(page, { d });
-  await waitRun(page, timeout);
+const runAt = async (w, d, timeout) => {
+  await w.at().evaluate((el, d) => (el.state = { ...el.state, d }), d);
+  await w.waitState({ d });
+  await waitRun(w, timeout);
 };
 
 /** The curve of the latest logged density call at d (its 161 y values). */
-const densityAt = async (page, d) =>
+const densityAt = async (w, d) =>
   (
-    await page.evaluate(() =>
+    await w.page.evaluate(() =>
       window.__agCallLog.filter((c) => c.kernel === 'dot_density').map((c) => [c.args.d[0], Array.from(c.result.data)]),
     )
   ).findLast((c) => c[0] === d)[1];
@@ -54,120 +51,105 @@ function expectSweep(numbers, k, se) {
     expect(Math.abs(p.value - Math.sqrt(Number(p.key)))).toBeLessThanOrEqual(k * se(Number(p.key)));
 }
 
-/** The worker's runs take minutes on a busy machine. */
-jest.setTimeout(600000);
+it('20,000 pairs run in full, streamed in chunks: sqrt(4096) and the sweep, then the worked examples at 64 and 512', async (w) => {
+  await waitRun(w, 300000);
+  let numbers = await w.read();
+  // Every pair asked for ran (one call may do 2^26 / 4096 = 16,384), and the page says so.
+  await w.see({
+    '[data-role="pairs-used"]': '20,000',
+    '.run [role="status"]':
+      /^Done: 20,000 pairs at d\u2096 = 4096, seed 7; 20,000 pairs at each d\u2096 of the sweep\.$/,
+  });
+  const n = 20000;
+  // A sample std of n values has a standard error of about sigma / sqrt(2n)
+  // times sqrt(1 + kurtosis excess / 2); the excess of q.k is 6 / d, so the
+  // factor is sqrt(1 + 3/d). At d_k = 4096: 64 / sqrt(4e4) = 0.32.
+  const se = (d) => (Math.sqrt(d) * Math.sqrt(1 + 3 / d)) / Math.sqrt(2 * n);
+  expect(Math.abs(one(numbers, 'std').value - 64)).toBeLessThanOrEqual(3 * se(4096));
+  // The sweep ran 20,000 pairs at every d_k too (it used to stop at 2^20 / d_k, 256 at
+  // d_k = 4096, 4 % off): each point within 4 standard errors of sqrt(d_k) (1.28 at 4096, 2 %).
+  expectSweep(numbers, 4, se);
+  expect(one(numbers, 'sweep-std', '4096').value).toBe(one(numbers, 'std').value);
+  await w.logged();
+  // The worker's calls reached the page's log: one call per chunk (2 at d_k = 4096).
+  const chunks = await w.page.evaluate(
+    () =>
+      window.__agCallLog.filter((c) => c.worker && c.kernel === 'random_dot_experiment' && c.args.d[0] === 4096).length,
+  );
+  expect(chunks).toBe(2);
+  // The worked examples (the sweep is kept: only the histogram run is new).
+  for (const d of [64, 512]) {
+    await runAt(w, d, 300000);
+    numbers = await w.read();
+    const sigma = seedCase(`sqrt-d-spread-${d}`).expected;
+    expectClose(sigma, Math.sqrt(d), 1e-9, 'worked example');
+    expect(Math.abs(one(numbers, 'std').value - sigma)).toBeLessThanOrEqual(3 * (sigma / Math.sqrt(2 * n)));
+    expect(Math.abs(one(numbers, 'mean').value)).toBeLessThanOrEqual((3 * sigma) / Math.sqrt(n));
+    expectClose(one(numbers, 'sqrt-d').value, Math.sqrt(d), 4 * U * Math.sqrt(d) * 12, 'sqrt(d) from the module');
+    expect(await pairsUsed(w)).toBe('20,000');
+    await w.logged();
+  }
+}).at('d=4096&pairs=20000&seed=7');
+it('the exact density: Laplace at d = 2, matching an independent float64 integral; slider and keys change d', async (w) => {
+  await waitRun(w);
+  // The curve's numbers come from a logged dot_density call: check them against the reference.
+  const two = await densityAt(w, 2);
+  expect(two.length).toBe(161);
+  for (const i of [0, 40, 79, 80, 81, 120, 160])
+    expectClose(two[i], Math.exp(-Math.abs(gridX(2, i))) / 2, 4 * U * two[i] + 1e-12, `Laplace at ${gridX(2, i)}`);
+  // Keys on the log slider: two steps right = a factor 2^(1/2).
+  await w.press('[data-control="d"]', 'ArrowRight', 8);
+  await w.waitState({ d: 8 });
+  await waitRun(w);
+  const eight = await densityAt(w, 8);
+  for (const i of [10, 60, 80, 100]) {
+    const ref = densityRef(gridX(8, i), 8);
+    expectClose(eight[i], ref, 1e-6 * ref + 1e-9, `density d=8 at ${gridX(8, i)}`);
+  }
+  expect((await w.url()).get('d')).toBe('8');
+  // Drag the slider with the mouse to its right end: d = 4096.
+  await w.slide('[data-control="d"]', 0.5, 1.1);
+  await w.waitState({ d: 4096 });
+  await waitRun(w);
+  const numbers = await w.read();
+  const n = 5000; // every point of the sweep runs the pairs asked for
+  expect(Math.abs(one(numbers, 'std').value - 64)).toBeLessThanOrEqual((4 * 64) / Math.sqrt(2 * n));
+  // The sweep: every measured std within 5 standard errors of sqrt(d); d = 2 has heavy tails
+  // (kurtosis 6): widen by sqrt(1 + kurtosis excess / 2).
+  expectSweep(numbers, 5, (d) => (Math.sqrt(d) * Math.sqrt(1 + 3 / d)) / Math.sqrt(2 * n));
+  await w.logged();
+}).at('d=2&pairs=5000&seed=1');
 
-describe('sqrt-d: why scores grow like sqrt(d)', () => {
-  test('20,000 pairs run in full, streamed in chunks: sqrt(4096) and the sweep, then the worked examples at 64 and 512', () =>
-    c.open('d=4096&pairs=20000&seed=7', async ({ page }) => {
-      await waitRun(page, 300000);
-      let numbers = await c.numbers(page);
-      // Every pair asked for ran (one call may do 2^26 / 4096 = 16,384), and the page says so.
-      await c.see(page, {
-        '[data-role="pairs-used"]': '20,000',
-        '.run [role="status"]':
-          /^Done: 20,000 pairs at d\u2096 = 4096, seed 7; 20,000 pairs at each d\u2096 of the sweep\.$/,
-      });
-      const n = 20000;
-      // A sample std of n values has a standard error of about sigma / sqrt(2n)
-      // times sqrt(1 + kurtosis excess / 2); the excess of q.k is 6 / d, so the
-      // factor is sqrt(1 + 3/d). At d_k = 4096: 64 / sqrt(4e4) = 0.32.
-      const se = (d) => (Math.sqrt(d) * Math.sqrt(1 + 3 / d)) / Math.sqrt(2 * n);
-      expect(Math.abs(one(numbers, 'std').value - 64)).toBeLessThanOrEqual(3 * se(4096));
-      // The sweep ran 20,000 pairs at every d_k too (it used to stop at 2^20 / d_k, 256 at
-      // d_k = 4096, 4 % off): each point within 4 standard errors of sqrt(d_k) (1.28 at 4096, 2 %).
-      expectSweep(numbers, 4, se);
-      expect(one(numbers, 'sweep-std', '4096').value).toBe(one(numbers, 'std').value);
-      await c.logged(page);
-      // The worker's calls reached the page's log: one call per chunk (2 at d_k = 4096).
-      const chunks = await page.evaluate(
-        () =>
-          window.__agCallLog.filter((c) => c.worker && c.kernel === 'random_dot_experiment' && c.args.d[0] === 4096)
-            .length,
-      );
-      expect(chunks).toBe(2);
-      // The worked examples (the sweep is kept: only the histogram run is new).
-      for (const d of [64, 512]) {
-        await runAt(page, d, 300000);
-        numbers = await c.numbers(page);
-        const sigma = seedCase(`sqrt-d-spread-${d}`).expected;
-        expectClose(sigma, Math.sqrt(d), 1e-9, 'worked example');
-        expect(Math.abs(one(numbers, 'std').value - sigma)).toBeLessThanOrEqual(3 * (sigma / Math.sqrt(2 * n)));
-        expect(Math.abs(one(numbers, 'mean').value)).toBeLessThanOrEqual((3 * sigma) / Math.sqrt(n));
-        expectClose(one(numbers, 'sqrt-d').value, Math.sqrt(d), 4 * U * Math.sqrt(d) * 12, 'sqrt(d) from the module');
-        expect(await pairsUsed(page)).toBe('20,000');
-        await c.logged(page);
-      }
-    }));
-
-  test('the exact density: Laplace at d = 2, matching an independent float64 integral; slider and keys change d', () =>
-    c.open('d=2&pairs=5000&seed=1', async ({ page }) => {
-      await waitRun(page);
-      // The curve's numbers come from a logged dot_density call: check them against the reference.
-      const two = await densityAt(page, 2);
-      expect(two.length).toBe(161);
-      for (const i of [0, 40, 79, 80, 81, 120, 160])
-        expectClose(two[i], Math.exp(-Math.abs(gridX(2, i))) / 2, 4 * U * two[i] + 1e-12, `Laplace at ${gridX(2, i)}`);
-      // Keys on the log slider: two steps right = a factor 2^(1/2).
-      await pressOn(page, TAG, '[data-control="d"]', 'ArrowRight', 8);
-      await c.waitState(page, { d: 8 });
-      await waitRun(page);
-      const eight = await densityAt(page, 8);
-      for (const i of [10, 60, 80, 100]) {
-        const ref = densityRef(gridX(8, i), 8);
-        expectClose(eight[i], ref, 1e-6 * ref + 1e-9, `density d=8 at ${gridX(8, i)}`);
-      }
-      expect((await urlParams(page)).get('d')).toBe('8');
-      // Drag the slider with the mouse to its right end: d = 4096.
-      await dragSlider(page, TAG, '[data-control="d"]', 0.5, 1.1);
-      await c.waitState(page, { d: 4096 });
-      await waitRun(page);
-      const numbers = await c.numbers(page);
-      const n = 5000; // every point of the sweep runs the pairs asked for
-      expect(Math.abs(one(numbers, 'std').value - 64)).toBeLessThanOrEqual((4 * 64) / Math.sqrt(2 * n));
-      // The sweep: every measured std within 5 standard errors of sqrt(d); d = 2 has heavy tails
-      // (kurtosis 6): widen by sqrt(1 + kurtosis excess / 2).
-      expectSweep(numbers, 5, (d) => (Math.sqrt(d) * Math.sqrt(1 + 3 / d)) / Math.sqrt(2 * n));
-      await c.logged(page);
-    }));
-
-  predictCases(c, [
-    {
-      name: 'predict, then reveal: about 64 at d = 4096',
-      wrong: '4096',
-      says: /64/,
-      state: { d: 4096 },
-      then: (page) => waitRun(page),
-    },
-  ]);
+it('predict, then reveal: about 64 at d = 4096', async (w) => {
+  await w.reveal({ wrong: '4096', says: /64/, part: { d: 4096 }, logged: false });
+  await waitRun(w);
 });
 
 // On a page of its own: no run has finished there yet.
-test('cancel stops the run, leaves the page responsive, and a new run is right', () =>
-  c.open('d=4096&pairs=100000&seed=3', { alone: true }, async ({ page }) => {
-    await c.waitData(page, 'run', 'running');
-    // By keyboard: the Cancel button disables itself, and the focus goes on to "Run again", not to the page.
-    await pressOn(page, TAG, '[data-action="cancel"]', 'Enter');
-    expect(await c.data(page, 'run')).toBe('cancelled');
-    expect(await c.el(page).evaluate((el) => el.shadowRoot.activeElement?.textContent)).toBe('Run again');
-    // The status says how far it went, and that nothing shown is of a run.
-    await c.see(page, {
-      '.status': /^Cancelled at \d+ %\. No run has finished yet, so there is nothing to show\./,
-    });
-    // The main thread answers (a page frozen by the run would not: no time is
-    // gated here, a shared machine's timings are noise).
-    expect(await page.evaluate(() => 1 + 1)).toBe(2);
-    // A new run (smaller) completes and is right.
-    await c.el(page, '[data-control="pairs"]').selectOption('1000');
-    await waitRun(page);
-    expect(Math.abs(one(await c.numbers(page), 'std').value - 64)).toBeLessThanOrEqual((4 * 64) / Math.sqrt(2 * 1000));
-    expect(await pairsUsed(page)).toBe('1,000');
-    await c.logged(page);
-    // A long run cancelled after that one: the figures are said to be the finished run's, of other settings.
-    await c.el(page, '[data-control="pairs"]').selectOption('100000');
-    await c.waitData(page, 'run', 'running');
-    await c.cancel(page, {
-      says: /^Cancelled at \d+ %\. The figures and numbers below are those of the last finished run, of other settings, not of these \(1,000 pairs at d\u2096 = 4096, seed 3\)\./,
-    });
-    expect(await pairsUsed(page)).toBe('1,000');
-  }));
+it('cancel stops the run, leaves the page responsive, and a new run is right', async (w) => {
+  await w.waitData('run', 'running');
+  // By keyboard: the Cancel button disables itself, and the focus goes on to "Run again", not to the page.
+  await w.press('[data-action="cancel"]', 'Enter');
+  expect(await w.data('run')).toBe('cancelled');
+  expect(await w.at().evaluate((el) => el.shadowRoot.activeElement?.textContent)).toBe('Run again');
+  // The status says how far it went, and that nothing shown is of a run.
+  await w.see({
+    '.status': /^Cancelled at \d+ %\. No run has finished yet, so there is nothing to show\./,
+  });
+  // The main thread answers (a page frozen by the run would not: no time is
+  // gated here, a shared machine's timings are noise).
+  expect(await w.page.evaluate(() => 1 + 1)).toBe(2);
+  // A new run (smaller) completes and is right.
+  await w.at('[data-control="pairs"]').selectOption('1000');
+  await waitRun(w);
+  expect(Math.abs(one(await w.read(), 'std').value - 64)).toBeLessThanOrEqual((4 * 64) / Math.sqrt(2 * 1000));
+  expect(await pairsUsed(w)).toBe('1,000');
+  await w.logged();
+  // A long run cancelled after that one: the figures are said to be the finished run's, of other settings.
+  await w.at('[data-control="pairs"]').selectOption('100000');
+  await w.waitData('run', 'running');
+  await w.cancel({
+    says: /^Cancelled at \d+ %\. The figures and numbers below are those of the last finished run, of other settings, not of these \(1,000 pairs at d\u2096 = 4096, seed 3\)\./,
+  });
+  expect(await pairsUsed(w)).toBe('1,000');
+}).at({ link: 'd=4096&pairs=100000&seed=3' });

@@ -3,9 +3,7 @@
 // the URL; y = Σ αⱼvⱼ and each term αⱼvⱼ checked against a float64 reference. The links of T = 4 and
 // T = 8 are opened as links: the contract's round trip (after the reveal) has T = 3.
 import { expect } from '@jest/globals';
-import { chapterTests, expectRole, expectTexts } from './chapter-cases.mjs';
-import { rowsOf } from './helpers.mjs';
-import { byRole, expectClose, one, U } from './shown-numbers.mjs';
+import { byRole, chapterTests, expectClose, expectRole, expectTexts, one, rowsOf, U } from './chapter-tests.mjs';
 
 /** Checks y, each term alpha_j v_j and the sum of the weights against float64. */
 function match(numbers, alpha, values) {
@@ -81,18 +79,14 @@ it('drag a value, key another, move a slider, add a value: float64 reference eac
 
 const V8 = '1,0;0,1;-1,0;0,-1;2,2;-2,2;-2,-2;2,-2';
 const A8 = [0.1, 0.2, 0.05, 0.15, 0.1, 0.1, 0.25, 0.05];
-it.atLink('a URL with T = 8 (no more can be added)', `values=${V8}&alpha=${A8}`, async (w) => {
+it('a URL with T = 8 (no more can be added)', async (w) => {
   await w.matches(A8, rowsOf(V8));
   expect(await w.at('button[data-action="add"]').isDisabled()).toBe(true);
   await w.logged();
-});
+}).at({ link: `values=${V8}&alpha=${A8}` });
 
 const FEWER = 'values=1,0;0,1;1,1&alpha=0,1';
-it(
-  'a URL whose weights are fewer than its values: the weights go back to their default, with a note',
-  FEWER,
-  async (w) => {
-    await w.matches([0.5, 0.3, 0.2], rowsOf('1,0;0,1;1,1'));
-    await expect(w.text('.note:not([hidden])')).resolves.toMatch(/alpha=0,1 \u2014 expected 3 weights, one per value/);
-  },
-);
+it('a URL whose weights are fewer than its values: the weights go back to their default, with a note', async (w) => {
+  await w.matches([0.5, 0.3, 0.2], rowsOf('1,0;0,1;1,1'));
+  await expect(w.text('.note:not([hidden])')).resolves.toMatch(/alpha=0,1 \u2014 expected 3 weights, one per value/);
+}).at(FEWER);

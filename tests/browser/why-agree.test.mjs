@@ -3,9 +3,9 @@
 // float64 reference after mouse drags, arrow keys and a changed URL.
 // Left to the contract (chapters.contract.test.mjs): a copy of the written link reopens the same digits.
 import { expect } from '@jest/globals';
-import { chapterTests, expectSeed, expectTexts } from './chapter-cases.mjs';
-import { angleRow, expectClose, expectNumbers, one, U } from './shown-numbers.mjs';
 import { angle, cosine, dot, norm, squaredDistance, squaredNorm } from '../reference/float64.mjs';
+import { angleRow, chapterTests, expectClose, expectNumbers, expectSeed, expectTexts, one } from './chapter-tests.mjs';
+import { U } from './chapter-tests.mjs';
 
 const AB = { a: [3, 4], b: [4, 3] };
 
@@ -70,9 +70,8 @@ it('opens on the article pair: |a - b|^2 = 2 three ways (measured, law of cosine
   });
   expect(side.d).toEqual([...side.b.slice(2), ...side.a.slice(2)]);
   // The prediction's answer loads its example.
-  const state = { a: [3, 4], b: [-4, 3] };
-  const revealed = await w.reveal({ wrong: 'less', right: 'equal', says: /\|a \u2212 b\|\u00b2 = 50/, state });
-  w.check(revealed, state);
+  const [says, state] = [/\|a \u2212 b\|\u00b2 = 50/, { a: [3, 4], b: [-4, 3] }];
+  const { numbers: revealed } = await w.reveal({ wrong: 'less', right: 'equal', says, state });
   expect(one(revealed, 'twice-geometric').value).toBe(0);
 });
 
@@ -90,15 +89,15 @@ it.dragKeys({
   params: { a: '-2,3.5', b: '3.75,1.25' },
 });
 
-it.links('a URL with other vectors, and one with a zero vector, shows their reference values', async (w) => {
+it('a URL with other vectors, and one with a zero vector, shows their reference values', async (w) => {
   await w.link('a=-5.5,1.25&b=2,-6', { a: [-5.5, 1.25], b: [2, -6] });
-  await w.link('a=0,0&b=2,-6', { a: [0, 0], b: [2, -6] }, { page: true }, (z, numbers) => {
+  await w.link('a=0,0&b=2,-6', { a: [0, 0], b: [2, -6] }, { own: true }, (z, numbers) => {
     expect(one(numbers, 'side').value).toBe(40);
     expect(numbers.some((n) => n.role === 'cosine' || n.role === 'angle')).toBe(false);
   });
 });
 
-it('a negative term flips its sign (50 + 48); its data-value keeps the negative result', 'a=3,4&b=-4,-3', async (w) => {
+it('a negative term flips its sign (50 + 48); its data-value keeps the negative result', async (w) => {
   // shown (with the flipped separators) against the reference
   const { numbers } = await w.matches({ a: [3, 4], b: [-4, -3] });
   const lines = (step) =>
@@ -123,4 +122,4 @@ it('a negative term flips its sign (50 + 48); its data-value keeps the negative 
   expect(await lines('expand')).toContain('= 25 \u2212 2 \u00d7 24 + 25');
   await w.matches({ a: [3, 4], b: [4, 3] });
   await w.logged();
-});
+}).at('a=3,4&b=-4,-3');

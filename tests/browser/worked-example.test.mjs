@@ -3,10 +3,10 @@
 // Left to the contract (chapters.contract.test.mjs): every number of the default state logged; a copy of the
 // written link reopens the same digits.
 import { expect } from '@jest/globals';
-import { chapterTests, expectSeed, expectTexts } from './chapter-cases.mjs';
-import { rowsOf, settledUrl } from './helpers.mjs';
-import { byRole, expectClose, expectNumbers, one, U } from './shown-numbers.mjs';
+import { settledUrl } from './helpers.mjs';
 import { dot, softmax, sumAbsProd } from '../reference/float64.mjs';
+import { byRole, chapterTests, expectClose, expectNumbers, expectSeed, expectTexts, one } from './chapter-tests.mjs';
+import { rowsOf, U } from './chapter-tests.mjs';
 
 const ARTICLE = {
   q: [1, 2, 0, 1],
@@ -109,7 +109,7 @@ it('edits through the controls give the reference values; the URL reopens them; 
   const { numbers } = await w.matches(scaled);
   await w.logged();
   await w.params({ q: '1,2,1.5,1', k, scaled: '1' });
-  await w.reopens(numbers, async () => expect(await inputs(w)).toEqual(flat(scaled)));
+  await w.reopens(numbers, { check: async () => expect(await inputs(w)).toEqual(flat(scaled)) });
 
   const before = (await settledUrl(w.page)).href;
   await field('q, component 1').fill('');
@@ -149,7 +149,7 @@ it('arrow steps faster than frames are all kept; a key or an edit before the nex
   expect(await settled(() => firstScore(w), 2)).toBe(2); // -2 + 4 + 0 + 0
 });
 
-it('a score past 88.7: exp and its sum show infinity with a note, the weights stay right', 'q=85,2,0,1', async (w) => {
+it('a score past 88.7: exp and its sum show infinity with a note, the weights stay right', async (w) => {
   const numbers = await w.read();
   // Score 1: 85 + 4 = 89 > ln(FLT_MAX) = 88.72, so exp overflows float32.
   expect([byRole(numbers, 'exp')[0].text, one(numbers, 'sum').text]).toEqual(['\u221e', '\u221e']);
@@ -159,9 +159,9 @@ it('a score past 88.7: exp and its sum show infinity with a note, the weights st
   byRole(numbers, 'weight').forEach((x, j) => expectClose(x.value, weights[j], 4 * U + 1e-30, `weight ${j + 1}`));
   await expect(w.at('.note').isHidden()).resolves.toBe(true);
   await w.logged();
-});
+}).at('q=85,2,0,1');
 
-it('stepping shows scores, then exp, then the sum, then the weights, then the output', 'step=scores', async (w) => {
+it('stepping shows scores, then exp, then the sum, then the weights, then the output', async (w) => {
   const visible = (role) => w.at(`[data-role="${role}"]`).first().isVisible();
   const steps = { '': ['score', 'exp', 'weight'], '2. exp': ['exp', 'sum'], '3. Sum': ['sum', 'weight'] };
   Object.assign(steps, { '4. Weights': ['weight', 'output'], '5. Output': ['output'] });
@@ -171,7 +171,7 @@ it('stepping shows scores, then exp, then the sum, then the weights, then the ou
     for (const role of hidden) expect(await visible(role)).toBe(false);
   }
   expect((await w.url()).get('step')).toBe('output');
-});
+}).at('step=scores');
 
 it('predict, then reveal: a copy of q as k3 takes the largest weight', async (w) => {
   await w.predict('k3', 'right');
@@ -187,7 +187,7 @@ const MIXED = {
   values: rowsOf('1,2;-1,0.5;0.25,-3'),
   scaled: true,
 };
-it('every implementation in the menu gives the same shown digits', link(MIXED), async (w) => {
+it('every implementation in the menu gives the same shown digits', async (w) => {
   const ids = await w.page.$$eval('#implementation option', (els) => els.map((el) => el.value));
   expect(ids).toEqual(['simd128', 'scalar', 'baseline']);
   const texts = {};
@@ -201,4 +201,4 @@ it('every implementation in the menu gives the same shown digits', link(MIXED), 
   }
   for (const id of ids) expect(texts[id]).toEqual(texts.simd128);
   await w.logged();
-});
+}).at(link(MIXED));
