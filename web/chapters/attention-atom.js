@@ -21,6 +21,7 @@ const EXTENT = 3;
 export class AgAttentionAtom extends AgWidget {
   static title = 'The atom of attention';
   static styles = ['styles/heatmap.css', 'styles/attention-atom.css'];
+  static figureSelector = 'svg.heatmap';
   static stateDecl = defineState({
     version: 1,
     fields: {
@@ -184,10 +185,6 @@ export class AgAttentionAtom extends AgWidget {
         .attr('x', p.x(v[0]) + 8)
         .attr('y', p.y(v[1]) - 9);
     }
-  }
-
-  figure() {
-    return this.#ui ? this.#ui.hm.node : null;
   }
 }
 

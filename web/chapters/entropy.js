@@ -313,10 +313,6 @@ export class AgWeightEntropy extends AgWidget {
     }
     this.#ui.yDot.attr('transform', `translate(${p.x(y[0])},${p.y(y[1])})`);
   }
-
-  figure() {
-    return this.#ui ? this.#ui.fig.node : null;
-  }
 }
 
 defineWidget('ag-weight-entropy', AgWeightEntropy);

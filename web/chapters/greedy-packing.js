@@ -27,6 +27,7 @@ export function packDims(eps) {
 export class AgGreedyPacking extends ExperimentWidget {
   static title = 'How many directions fit?';
   static styles = ['styles/experiment.css', 'styles/near-orthogonal.css'];
+  static figureSelector = 'figure.pack svg';
   static stateDecl = defineState({
     version: 2,
     fields: {
@@ -167,10 +168,6 @@ export class AgGreedyPacking extends ExperimentWidget {
     label(f.s, 'ref-label', 'count = d', f.x(2.2), f.y(2.2) - 14);
     curve(f, 'kept-line', pts);
     dots(f, live ? 'dots is-live' : 'dots', pts);
-  }
-
-  figure() {
-    return this.#ui ? this.#ui.ps.node() : null;
   }
 }
 

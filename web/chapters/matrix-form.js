@@ -28,6 +28,7 @@ const CAUSAL = Array.from({ length: T }, (_, i) => Array.from({ length: T }, (_,
 export class AgMatrixForm extends AgWidget {
   static title = 'The matrix form';
   static styles = ['styles/heatmap.css', 'styles/matrix-form.css'];
+  static figureSelector = 'svg.heatmap';
   static stateDecl = defineState({
     version: 1,
     fields: {
@@ -202,10 +203,6 @@ export class AgMatrixForm extends AgWidget {
       ui.same,
       `[${y.shape.join(', ')}]: ${same ? 'the same numbers as' : 'equal up to float32 rounding to'} row ${row} of Y.`,
     );
-  }
-
-  figure() {
-    return this.#ui ? this.#ui.hm.node : null;
   }
 }
 

@@ -42,6 +42,7 @@ const e1 = (d) => {
 export class AgNearOrthogonal extends ExperimentWidget {
   static title = 'Near-orthogonality in high dimension';
   static styles = ['styles/experiment.css', 'styles/near-orthogonal.css'];
+  static figureSelector = 'figure.detail svg';
   static stateDecl = defineState({
     version: 2,
     fields: {
@@ -369,10 +370,6 @@ export class AgNearOrthogonal extends ExperimentWidget {
     label(s, 'mark-label label-abs', 'mean |cos|', x(-r.meanAbs), m.t - 6).attr('text-anchor', 'end');
     axes(s, DETAIL, x, y, { xLabel: `cos \u03b8, d = ${d}`, xLabelY: H - 4 });
     return s.node();
-  }
-
-  figure() {
-    return this.#ui ? this.#ui.ds.node() : null;
   }
 }
 

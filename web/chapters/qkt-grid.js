@@ -29,6 +29,7 @@ const MAX_ABS = 5;
 export class AgQktGrid extends AgWidget {
   static title = 'QK\u1d40 as a grid';
   static styles = ['styles/heatmap.css', 'styles/qkt-grid.css'];
+  static figureSelector = 'svg.heatmap';
   static stateDecl = defineState({
     version: 1,
     fields: {
@@ -231,10 +232,6 @@ export class AgQktGrid extends AgWidget {
       this.show(ui.factors[`q${c + 1}`], qi[c], c ? { format: paren } : {});
       this.show(ui.factors[`k${c + 1}`], kj[c], { format: paren });
     }
-  }
-
-  figure() {
-    return this.#ui ? this.#ui.hm.node : null;
   }
 }
 

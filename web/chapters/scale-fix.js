@@ -46,6 +46,7 @@ const COLUMNS = ['max', 'entropy', 'jacobian'].flatMap((k) => SERIES.map((s) => 
 export class AgScaleFix extends ExperimentWidget {
   static title = 'The 1/\u221ad\u2096 fix';
   static styles = ['styles/scale-fix.css'];
+  static figureSelector = 'svg.scale-plot';
   static stateDecl = defineState({
     version: 1,
     fields: {
@@ -409,10 +410,6 @@ export class AgScaleFix extends ExperimentWidget {
         scaled: Array.from(r.scaled.weights),
       };
     return data;
-  }
-
-  figure() {
-    return this.#ui ? this.#ui.svg.node() : null;
   }
 }
 

@@ -37,6 +37,7 @@ const PRESETS = [
 export class AgSoftmax extends AgWidget {
   static title = 'Softmax turns logits into weights';
   static styles = ['styles/softmax.css'];
+  static figureSelector = 'svg.bars';
   static stateDecl = defineState({
     version: 1,
     fields: {
@@ -245,10 +246,6 @@ export class AgSoftmax extends AgWidget {
       bar.attr('y', yy).attr('height', Math.max(0, bottom - yy));
       mark.text('');
     });
-  }
-
-  figure() {
-    return this.#ui ? this.#ui.svg.node() : null;
   }
 }
 

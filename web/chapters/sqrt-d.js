@@ -31,6 +31,7 @@ const dOf = (slider) => Math.round(2 ** Number(slider));
 export class AgSqrtD extends ExperimentWidget {
   static title = 'Why scores grow like \u221ad';
   static styles = ['styles/experiment.css', 'styles/sqrt-d.css'];
+  static figureSelector = 'figure.hist svg';
   static stateDecl = defineState({
     version: 1,
     fields: {
@@ -314,10 +315,6 @@ export class AgSqrtD extends ExperimentWidget {
     const show = (el, std) => this.show(el, std);
     const items = measuredItems(this.#sweep, { name: 'd\u2096', role: 'sweep-std', pad: 4, show, value: (p) => p.std });
     this.#ui.sweepList.replaceChildren(...items);
-  }
-
-  figure() {
-    return this.#ui ? this.#ui.hs.node() : null;
   }
 }
 

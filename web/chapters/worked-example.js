@@ -31,6 +31,7 @@ const STEPS = [
 export class AgWorkedExample extends AgWidget {
   static title = 'One query, three keys';
   static styles = ['styles/worked-example.css'];
+  static figureSelector = null; // a table, no plot: export the numbers as JSON or CSV
   static stateDecl = defineState({
     version: 1,
     fields: {
@@ -257,10 +258,6 @@ export class AgWorkedExample extends AgWidget {
     ui.output.forEach((el, i) => this.show(el, att.output.data[i]));
     setAttr(this, 'data-scale', state.scaled ? 'sqrt-dk' : 'none');
     this.announce(`Weights: ${ui.cells.map((c, j) => `k${j + 1} ${c.weight.textContent}`).join(', ')}.`);
-  }
-
-  figure() {
-    return null; // a table, no plot: export the numbers as JSON or CSV
   }
 }
 

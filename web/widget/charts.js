@@ -267,3 +267,10 @@ export function attrs(sel, values) {
 
 /** Appends a <tag> with the attributes `values` to the d3 selection `parent`. */
 export const draw = (parent, tag, values = {}) => attrs(parent.append(tag), values);
+
+/**
+ * The d3 data join of `data` to the <tag class="cls"> elements of `parent` (made, kept or removed as
+ * the data change), with the class and the attributes `values` (a function class may add to `cls`).
+ */
+export const drawAll = (parent, tag, cls, data, values = {}) =>
+  attrs(parent.selectAll(`${tag}.${cls}`).data(data).join(tag), { class: cls, ...values });
