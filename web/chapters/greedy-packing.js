@@ -10,7 +10,7 @@ import { chartFigure, curve, dots, label, logLogFrame } from '../widget/charts.j
 import { h, setText, setValue } from '../widget/dom.js';
 import { ExperimentWidget, measuredItems, seedControls, settingSelect, settingSlider } from '../widget/experiment.js';
 import { texElement } from '../widget/math.js';
-import { choice, defineState, number } from '../widget/state.js';
+import { choice, defineState, dropFields, number } from '../widget/state.js';
 
 const EPS = ['0.1', '0.15', '0.2', '0.25', '0.3'];
 const CANDIDATES = ['5000', '20000'];
@@ -37,13 +37,7 @@ export class AgGreedyPacking extends ExperimentWidget {
       seed: number({ min: 0, max: 4294967295, integer: true, default: 1 }),
     },
     // Version 1 (<ag-near-orthogonal> with both experiments) held the cosine experiment's fields too.
-    migrations: {
-      1: (p) => {
-        p.delete('d');
-        p.delete('pairs');
-        return p;
-      },
-    },
+    migrations: { 1: dropFields('d', 'pairs') },
   });
 
   #ui = null;

@@ -19,7 +19,7 @@ import { formulas } from '../widget/math.js';
 import { bodyRow, table } from '../widget/matrix-table.js';
 import { choices } from '../widget/predict.js';
 import { keptResults } from '../widget/memo.js';
-import { choice, defineState, number } from '../widget/state.js';
+import { choice, defineState, dropFields, number } from '../widget/state.js';
 
 export const DIMS = [2, 3, 10, 100, 1000];
 const PAIRS = ['2000', '10000', '50000'];
@@ -51,13 +51,7 @@ export class AgNearOrthogonal extends ExperimentWidget {
       seed: number({ min: 0, max: 4294967295, integer: true, default: 1 }),
     },
     // Version 1 held the packing experiment's fields too (now <ag-greedy-packing>).
-    migrations: {
-      1: (p) => {
-        p.delete('eps');
-        p.delete('cand');
-        return p;
-      },
-    },
+    migrations: { 1: dropFields('eps', 'cand') },
   });
 
   #ui = null;

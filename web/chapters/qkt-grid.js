@@ -14,7 +14,7 @@ import { h, setText, symbol } from '../widget/dom.js';
 import { fmt, paren, sub } from '../widget/format.js';
 import { headers, heatmap } from '../widget/heatmap.js';
 import { gridEdits, numberGrid } from '../widget/inputs.js';
-import { texElement } from '../widget/math.js';
+import { shapes, texElement } from '../widget/math.js';
 import { bodyRow, numberCells, table } from '../widget/matrix-table.js';
 import { defineState, fixedMatrix, vector } from '../widget/state.js';
 import { choices } from '../widget/predict.js';
@@ -143,14 +143,10 @@ export class AgQktGrid extends AgWidget {
       readValue,
       h('span', { class: 'hint' }, ' \u2014 click or press Enter to expand'),
     );
-    const shapes = h(
-      'p',
-      { class: 'shapes' },
-      [
-        '\\underset{[4,3]}{X}\\;\\underset{[3,2]}{W_Q}=\\underset{[4,2]}{Q}',
-        '\\underset{[4,3]}{X}\\;\\underset{[3,2]}{W_K}=\\underset{[4,2]}{K}',
-        'S=\\underset{[4,2]}{Q}\\;\\underset{[2,4]}{K^{\\top}}:[N,N]=[4,4]',
-      ].map((t) => texElement(t, { className: 'shape' })),
+    const shapeLine = shapes(
+      '\\underset{[4,3]}{X}\\;\\underset{[3,2]}{W_Q}=\\underset{[4,2]}{Q}',
+      '\\underset{[4,3]}{X}\\;\\underset{[3,2]}{W_K}=\\underset{[4,2]}{K}',
+      'S=\\underset{[4,2]}{Q}\\;\\underset{[2,4]}{K^{\\top}}:[N,N]=[4,4]',
     );
 
     const factors = Object.fromEntries(['q1', 'k1', 'q2', 'k2'].map((f) => [f, num('factor', f)]));
@@ -164,7 +160,7 @@ export class AgQktGrid extends AgWidget {
     const results = h(
       'div',
       { class: 'results' },
-      shapes,
+      shapeLine,
       h(
         'div',
         { class: 'layout' },

@@ -9,7 +9,7 @@
 import { defineWidget } from '../widget/base.js';
 import { chartFigure, curve, densityHistogram, dots, logLogFrame } from '../widget/charts.js';
 import { num } from '../widget/controls.js';
-import { h, setText, setValue } from '../widget/dom.js';
+import { h, setText, setValue, words } from '../widget/dom.js';
 import { ExperimentWidget, measuredItems, seedControls, settingSelect, settingSlider } from '../widget/experiment.js';
 import { fmt } from '../widget/format.js';
 import { formulas as displays, texElement } from '../widget/math.js';
@@ -121,10 +121,7 @@ export class AgSqrtD extends ExperimentWidget {
       h(
         'p',
         {},
-        'Standard deviation: ',
-        stats.std,
-        h('span', { class: 'vs' }, ' against \u221ad\u2096 = '),
-        stats.sqrt,
+        words`Standard deviation: ${stats.std}${h('span', { class: 'vs' }, ' against \u221ad\u2096 = ')}${stats.sqrt}`,
       ),
       h('p', {}, 'Root mean square: ', stats.rms),
     );

@@ -36,6 +36,9 @@ export const xScale = (box, domain, kind = 'linear') => scaleOf(kind, domain, [b
 /** The vertical scale of `box` (upwards). */
 export const yScale = (box, domain, kind = 'linear') => scaleOf(kind, domain, [box.height - box.m.b, box.m.t]);
 
+/** A band scale: `domain` (one band each) over the pixels `range`, `padding` of a band between bands. */
+export const bandScale = (domain, range, padding) => scaleBand().domain(domain).range(range).padding(padding);
+
 /** Ticks: a count (with a d3 format specifier) or the values themselves (written with `format`, else as text). */
 const ticked = (axis, ticks, format) =>
   Array.isArray(ticks) ? axis.tickValues(ticks).tickFormat(format ?? String) : axis.ticks(ticks, format);
