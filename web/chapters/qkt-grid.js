@@ -66,14 +66,12 @@ export class AgQktGrid extends AgWidget {
       },
     });
 
-    const invalid = (name, i) => {
-      this.note(
-        `${name}, entry ${i + 1}: enter a number from \u2212${MAX_ABS} to ${MAX_ABS}. The results below are for the last complete inputs.`,
-      );
-      this.#ui.results.classList.add('is-stale');
-    };
     const spec = { min: -MAX_ABS, max: MAX_ABS };
     const edits = gridEdits(this, ['x', 'wq', 'wk'], () => this.#ui.results.classList.add('is-stale'));
+    const invalid = edits.invalid(
+      (name, i) =>
+        `${name}, entry ${i + 1}: enter a number from \u2212${MAX_ABS} to ${MAX_ABS}. The results below are for the last complete inputs.`,
+    );
     const xGrid = edits.add(
       numberGrid({
         rows: TOKENS.map((t, i) => ({ name: `x${i + 1}`, label: symbol('x', i + 1) })),

@@ -99,13 +99,11 @@ export class AgWorkedExample extends AgWidget {
       },
     });
 
-    const invalidNote = (name, i) => {
-      this.note(
-        `${name}, component ${i + 1}: enter a number from \u2212${MAX_ABS} to ${MAX_ABS}. The values below are for the last complete inputs.`,
-      );
-      this.#ui.table.classList.add('is-stale');
-    };
     const edits = gridEdits(this, ['q', 'k', 'values'], () => this.#ui.table.classList.add('is-stale'));
+    const invalidNote = edits.invalid(
+      (name, i) =>
+        `${name}, component ${i + 1}: enter a number from \u2212${MAX_ABS} to ${MAX_ABS}. The values below are for the last complete inputs.`,
+    );
     const qk = edits.add(
       numberGrid({
         rows: [{ name: 'q', label: symbol('q') }, ...[1, 2, 3].map((j) => ({ name: `k${j}`, label: symbol('k', j) }))],
