@@ -7,7 +7,7 @@
 //
 //   <ag-matrix-form causal="1" row="3"></ag-matrix-form>
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { columns, nums } from '../widget/controls.js';
+import { columns, line, nums } from '../widget/controls.js';
 import { h, setText, symbol } from '../widget/dom.js';
 import { fmt, formatNumber, sub } from '../widget/format.js';
 import { WEIGHTS, headers, heatmap } from '../widget/heatmap.js';
@@ -135,16 +135,12 @@ export class AgMatrixForm extends AgWidget {
       { class: 'one-query' },
       oneTitle,
       display('y_i=\\alpha V,\\quad [1,T]\\cdot[T,d_v]\\to[1,d_v]'),
-      h(
-        'p',
-        { class: 'line' },
+      line(
         '\u03b1 = (',
         alpha.map((el, j) => [j ? ', ' : '', el]),
         ')',
       ),
-      h(
-        'p',
-        { class: 'line' },
+      line(
         'y = \u03b1V = (',
         yOne.map((el, c) => [c ? ', ' : '', el]),
         ')',
