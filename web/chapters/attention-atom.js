@@ -7,7 +7,7 @@ import { cellExpansion } from '../widget/cell-expansion.js';
 import { h, setText } from '../widget/dom.js';
 import { fmt, pair, paren, sub } from '../widget/format.js';
 import { heatmap } from '../widget/heatmap.js';
-import { texElement } from '../widget/math.js';
+import { shapes } from '../widget/math.js';
 import { defineState, matrix, vector } from '../widget/state.js';
 import { vectorFigure } from '../widget/vector-figure.js';
 import { choices } from '../widget/predict.js';
@@ -21,6 +21,7 @@ const EXTENT = 3;
 export class AgAttentionAtom extends AgWidget {
   static title = 'The atom of attention';
   static styles = ['styles/heatmap.css', 'styles/attention-atom.css'];
+  static figureSelector = 'svg.heatmap';
   static stateDecl = defineState({
     version: 1,
     fields: {
@@ -126,20 +127,14 @@ export class AgAttentionAtom extends AgWidget {
       onSelect: (i, j) => this.#select(i, j),
       onActivate: (i, j) => this.#select(i, j),
     });
-    const shapes = h(
-      'p',
-      { class: 'shapes' },
-      ['Q:[N,d_k]=[4,2]', 'K:[N,d_k]=[4,2]', 'S=QK^{\\top}:[N,N]=[4,4]'].map((t) =>
-        texElement(t, { className: 'shape' }),
-      ),
-    );
+    const shapeLine = shapes('Q:[N,d_k]=[4,2]', 'K:[N,d_k]=[4,2]', 'S=QK^{\\top}:[N,N]=[4,4]');
 
     // The chosen pair, term by term.
     const expansion = cellExpansion({ label: 'The chosen cell, term by term' });
 
     body.append(
       predict,
-      h('div', { class: 'layout' }, fig.element, h('div', { class: 'right' }, shapes, grid)),
+      h('div', { class: 'layout' }, fig.element, h('div', { class: 'right' }, shapeLine, grid)),
       expansion.element,
     );
     this.#ui = { p: fig.plane, arrowQ, arrowK, points, hm, expansion };
@@ -184,10 +179,6 @@ export class AgAttentionAtom extends AgWidget {
         .attr('x', p.x(v[0]) + 8)
         .attr('y', p.y(v[1]) - 9);
     }
-  }
-
-  figure() {
-    return this.#ui ? this.#ui.hm.node : null;
   }
 }
 

@@ -27,6 +27,7 @@ const ONES_COL = Array.from({ length: T }, () => [1]);
 export class AgCompetition extends AgWidget {
   static title = 'Competition through the shared denominator';
   static styles = ['styles/heatmap.css', 'styles/competition.css'];
+  static figureSelector = 'svg.heatmap';
   static stateDecl = defineState({
     version: 1,
     fields: {
@@ -212,10 +213,6 @@ export class AgCompetition extends AgWidget {
       ? `\u2202\u03b1${sub(i + 1)}/\u2202s${sub(j + 1)} = \u03b1${sub(i + 1)}(1 \u2212 \u03b1${sub(j + 1)}): a weight grows with its own logit.`
       : `\u2202\u03b1${sub(i + 1)}/\u2202s${sub(j + 1)} = \u2212\u03b1${sub(i + 1)}\u03b1${sub(j + 1)}: raising s${sub(j + 1)} takes weight from \u03b1${sub(i + 1)}.`;
     this.showAll(ui, { readAlphaI: this.#alpha[i], readAlphaJ: this.#alpha[j], readJ: this.#J[i][j] });
-  }
-
-  figure() {
-    return this.#ui ? this.#ui.hm.node : null;
   }
 }
 

@@ -2,6 +2,7 @@
 // ag.random.normal (models/sentence.js), X [T, 4]; W_Q, W_K, W_V [4, 2] give Q, K, V (ag.matmul);
 // ag.attention gives the scores, the weights (row sums by ag.dot with ones) and Y = AV.
 import { AgWidget, defineWidget } from '../widget/base.js';
+import { drawAll } from '../widget/charts.js';
 import { button, lbl, line, num, nums, radioGroup, section } from '../widget/controls.js';
 import { h, setFlag, setOrRemove, setText } from '../widget/dom.js';
 import { formatNumber, shapeText, sub } from '../widget/format.js';
@@ -363,31 +364,16 @@ export class AgContentToWeights extends AgWidget {
     });
     const q = point(Q[qi], qi, 'q');
     const pts = [...K.map((k, j) => point(k, j, 'k')), q];
-    ui.qkLayer
-      .selectAll('line.qline')
-      .data([q])
-      .join('line')
-      .attr('class', 'qline')
-      .attr('x1', pq.x(0))
-      .attr('y1', pq.y(0))
-      .attr('x2', (d) => pq.x(d.x))
-      .attr('y2', (d) => pq.y(d.y));
-    ui.qkLayer
-      .selectAll('circle.pt')
-      .data(pts)
-      .join('circle')
-      .attr('class', (d) => `pt ${d.cls}`)
-      .attr('r', (d) => (d.cls === 'pt-query' ? 6 : 5))
-      .attr('cx', (d) => pq.x(d.x))
-      .attr('cy', (d) => pq.y(d.y));
-    ui.qkLayer
-      .selectAll('text.pt-label')
-      .data(pts)
-      .join('text')
-      .attr('class', (d) => `pt-label ${d.cls}`)
-      .attr('x', (d) => pq.x(d.x) + 7)
-      .attr('y', (d, i) => pq.y(d.y) - 6 + (i % 2) * 14)
-      .text((d) => d.label);
+    const [px, py] = [(d) => pq.x(d.x), (d) => pq.y(d.y)];
+    drawAll(ui.qkLayer, 'line', 'qline', [q], { x1: pq.x(0), y1: pq.y(0), x2: px, y2: py });
+    drawAll(ui.qkLayer, 'circle', 'pt', pts, {
+      class: (d) => `pt ${d.cls}`,
+      r: (d) => (d.cls === 'pt-query' ? 6 : 5),
+      cx: px,
+      cy: py,
+    });
+    const labels = { class: (d) => `pt-label ${d.cls}`, x: (d) => px(d) + 7, y: (d, i) => py(d) - 6 + (i % 2) * 14 };
+    drawAll(ui.qkLayer, 'text', 'pt-label', pts, labels).text((d) => d.label);
     separateLabels(ui.qkLayer.node());
     ui.figW.separateLabels('rows');
   }

@@ -30,6 +30,7 @@ export const tensorBytes = (T, dk) => BYTES * 4 * T * dk;
 export class AgAttentionCost extends ExperimentWidget {
   static title = 'The cost of attention';
   static styles = ['styles/experiment.css', 'styles/cost.css'];
+  static figureSelector = 'figure.memory svg';
   static stateDecl = defineState({
     version: 1,
     fields: {
@@ -346,10 +347,6 @@ export class AgAttentionCost extends ExperimentWidget {
     };
     const rows = (this.#sweep?.rows ?? []).map((r) => Object.values(columns).map((cell) => cell(r)));
     return { columns: Object.keys(columns), rows };
-  }
-
-  figure() {
-    return this.#ui ? this.#ui.mem.node() : null;
   }
 }
 

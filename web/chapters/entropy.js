@@ -8,13 +8,13 @@
 // softmax(0).
 //
 //   <ag-weight-entropy values="1,0;0,1;1,1" logt="0"></ag-weight-entropy>
-import { axisBottom, line as d3line, scaleBand, scaleLinear, select } from 'd3';
+import { axisBottom, line as d3line, select } from 'd3';
 import { AgWidget, defineWidget } from '../widget/base.js';
 import { button, lbl, num, slider } from '../widget/controls.js';
-import { h, setAttr, setText, symbol } from '../widget/dom.js';
+import { h, setAttr, setText, symbol, words } from '../widget/dom.js';
 import { ownFigure } from '../widget/figure-layout.js';
 import { fmt, formatNumber, pair, sub } from '../widget/format.js';
-import { attrs, draw } from '../widget/charts.js';
+import { attrs, bandScale, draw, yScale } from '../widget/charts.js';
 import { display, texElement } from '../widget/math.js';
 import { lastResult } from '../widget/memo.js';
 import { defineState, number, rowsFrom } from '../widget/state.js';
@@ -149,12 +149,8 @@ export class AgWeightEntropy extends AgWidget {
     const H = 150;
     const label = 'The weights as bars, one per value';
     const bars = ownFigure(h('div', { class: 'bars-box' }), { className: 'bars', width: W, height: H, label });
-    const bx = scaleBand()
-      .range([28, W - 6])
-      .padding(0.2);
-    const by = scaleLinear()
-      .domain([0, 1])
-      .range([H - 22, 8]);
+    const bx = bandScale([], [28, W - 6], 0.2);
+    const by = yScale({ height: H, m: { t: 8, b: 22 } }, [0, 1]);
     draw(bars, 'g', { class: 'bar-axis', transform: `translate(0,${H - 22})` });
     const grid = draw(bars, 'g', { class: 'bar-grid' }).selectAll('line').data([0, 0.5, 1]).join('line');
     attrs(grid, { x1: 28, x2: W - 6, y1: by, y2: by });
@@ -189,11 +185,7 @@ export class AgWeightEntropy extends AgWidget {
       h(
         'p',
         { class: 'line dv-line' },
-        'At every temperature y has ',
-        dv,
-        ' coordinates, like each v\u2c7c: only the mixture changes, never d',
-        h('sub', {}, 'v'),
-        '.',
+        words`At every temperature y has ${dv} coordinates, like each v\u2c7c: only the mixture changes, never d${h('sub', {}, 'v')}.`,
       ),
     );
     const weightsBox = h(
@@ -312,10 +304,6 @@ export class AgWeightEntropy extends AgWidget {
       this.#drawnFor = fixed;
     }
     this.#ui.yDot.attr('transform', `translate(${p.x(y[0])},${p.y(y[1])})`);
-  }
-
-  figure() {
-    return this.#ui ? this.#ui.fig.node : null;
   }
 }
 

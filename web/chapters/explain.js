@@ -2,8 +2,8 @@
 // (models/two-layer-stack.js, ag.multiHeadAttention); for one query and layer, each key's weight beside the
 // change of the final output when that key is hidden (ag.matmul and ag.norm); keys whose two ranks
 // disagree are marked, and "Find" jumps to the next query with both kinds.
-import { scaleLinear } from 'd3';
 import { AgWidget, defineWidget } from '../widget/base.js';
+import { drawAll, xScale } from '../widget/charts.js';
 import { button, radioGroup } from '../widget/controls.js';
 import { h, setText } from '../widget/dom.js';
 import { ownFigure } from '../widget/figure-layout.js';
@@ -44,6 +44,7 @@ const verdict = (kind, rw, re, T) => `${VERDICT[kind]} (weight rank ${rw + 1} of
 export class AgWeightsExplain extends AgWidget {
   static title = 'What weights do and do not explain';
   static styles = ['styles/heatmap.css', 'styles/content-to-weights.css', 'styles/explain.css'];
+  static figureSelector = 'svg.bars';
   static stateDecl = defineState({
     version: 1,
     fields: {
@@ -274,44 +275,22 @@ export class AgWeightsExplain extends AgWidget {
   #drawBars(words, weights, effects, kinds) {
     const { svg, W, rowH } = this.#built;
     const left = 64;
-    const maxE = Math.max(...effects, 1e-12);
-    const xw = scaleLinear()
-      .domain([0, 1])
-      .range([left, W - 8]);
-    const xe = scaleLinear()
-      .domain([0, maxE])
-      .range([left, W - 8]);
+    const box = { width: W, m: { l: left, r: 8 } };
+    const [xw, xe] = [xScale(box, [0, 1]), xScale(box, [0, Math.max(...effects, 1e-12)])];
     const data = words.map((w, j) => ({ w, j, a: weights[j], e: effects[j], k: kinds[j] }));
-    svg
-      .selectAll('text.key')
-      .data(data)
-      .join('text')
-      .attr('class', (d) => `key ${d.k ?? ''}`)
-      .attr('x', left - 6)
-      .attr('y', (d) => 14 + d.j * rowH + 10)
-      .attr('text-anchor', 'end')
-      .text((d) => d.w);
+    const keyClass = (d) => `key ${d.k ?? ''}`;
+    const keys = { class: keyClass, x: left - 6, y: (d) => 14 + d.j * rowH + 10, 'text-anchor': 'end' };
+    drawAll(svg, 'text', 'key', data, keys).text((d) => d.w);
     for (const [cls, width, dy] of [
       ['bw', (d) => xw(d.a) - left, 0],
       ['be', (d) => xe(d.e) - left, 11],
     ])
-      svg
-        .selectAll(`rect.${cls}`)
-        .data(data)
-        .join('rect')
-        .attr('class', cls)
-        .attr('x', left)
-        .attr('y', (d) => 8 + d.j * rowH + dy)
-        .attr('height', 9)
-        .attr('width', width);
-    svg
-      .selectAll('text.legend')
-      .data(['weight (0 to 1)', 'change (0 to the largest)'])
-      .join('text')
-      .attr('class', (d, i) => `legend legend-${i}`)
-      .attr('x', (d, i) => left + i * 110)
-      .attr('y', words.length * rowH + 18)
-      .text((d) => d);
+      drawAll(svg, 'rect', cls, data, { x: left, y: (d) => 8 + d.j * rowH + dy, height: 9, width });
+    drawAll(svg, 'text', 'legend', ['weight (0 to 1)', 'change (0 to the largest)'], {
+      class: (d, i) => `legend legend-${i}`,
+      x: (d, i) => left + i * 110,
+      y: words.length * rowH + 18,
+    }).text((d) => d);
   }
 
   exportTable() {
@@ -321,10 +300,6 @@ export class AgWeightsExplain extends AgWidget {
       columns: ['layer', 'query', 'key', 'key_word', 'weight', 'change'],
       rows: words.map((w, j) => [layer, qi + 1, j + 1, w, weights[j], effects[j]]),
     };
-  }
-
-  figure() {
-    return this.#built ? this.#built.svg.node() : null;
   }
 }
 

@@ -10,7 +10,7 @@ import { chartFigure, curve, dots, label, logLogFrame } from '../widget/charts.j
 import { h, setText, setValue } from '../widget/dom.js';
 import { ExperimentWidget, measuredItems, seedControls, settingSelect, settingSlider } from '../widget/experiment.js';
 import { texElement } from '../widget/math.js';
-import { choice, defineState, number } from '../widget/state.js';
+import { choice, defineState, dropFields, number } from '../widget/state.js';
 
 const EPS = ['0.1', '0.15', '0.2', '0.25', '0.3'];
 const CANDIDATES = ['5000', '20000'];
@@ -27,6 +27,7 @@ export function packDims(eps) {
 export class AgGreedyPacking extends ExperimentWidget {
   static title = 'How many directions fit?';
   static styles = ['styles/experiment.css', 'styles/near-orthogonal.css'];
+  static figureSelector = 'figure.pack svg';
   static stateDecl = defineState({
     version: 2,
     fields: {
@@ -36,13 +37,7 @@ export class AgGreedyPacking extends ExperimentWidget {
       seed: number({ min: 0, max: 4294967295, integer: true, default: 1 }),
     },
     // Version 1 (<ag-near-orthogonal> with both experiments) held the cosine experiment's fields too.
-    migrations: {
-      1: (p) => {
-        p.delete('d');
-        p.delete('pairs');
-        return p;
-      },
-    },
+    migrations: { 1: dropFields('d', 'pairs') },
   });
 
   #ui = null;
@@ -167,10 +162,6 @@ export class AgGreedyPacking extends ExperimentWidget {
     label(f.s, 'ref-label', 'count = d', f.x(2.2), f.y(2.2) - 14);
     curve(f, 'kept-line', pts);
     dots(f, live ? 'dots is-live' : 'dots', pts);
-  }
-
-  figure() {
-    return this.#ui ? this.#ui.ps.node() : null;
   }
 }
 

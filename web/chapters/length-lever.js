@@ -4,11 +4,11 @@
 // Numbers: ag.weightedSum (k), ag.norm, ag.dot, ag.scalarProjection.
 //
 //   <ag-length-lever d="1,1" t="3"></ag-length-lever>
-import { axisBottom, scaleBand, scaleLinear } from 'd3';
+import { axisBottom } from 'd3';
 import { AgWidget, defineWidget } from '../widget/base.js';
 import { lbl, line, notDefined, num, nums, presetBar, slider } from '../widget/controls.js';
 import { h, setText, symbol } from '../widget/dom.js';
-import { attrs, draw } from '../widget/charts.js';
+import { bandScale, draw, drawAll, xScale } from '../widget/charts.js';
 import { ownFigure } from '../widget/figure-layout.js';
 import { fmt, pair } from '../widget/format.js';
 import { display, texElement } from '../widget/math.js';
@@ -147,21 +147,14 @@ export class AgLengthLever extends AgWidget {
     const H = 150;
     const label = 'Bars: each query\u2019s score at t = 1 (outline) and at the current t (filled)';
     const svg = ownFigure(bars, { className: 'bars', width: W, height: H, label });
-    const x = scaleLinear()
-      .domain([-BAR_MAX, BAR_MAX])
-      .range([34, W - 8]);
-    const y = scaleBand()
-      .domain(QUERIES.map((q) => q.name))
-      .range([8, H - 22])
-      .padding(0.25);
+    const x = xScale({ width: W, m: { l: 34, r: 8 } }, [-BAR_MAX, BAR_MAX]);
+    const names = QUERIES.map((q) => q.name);
+    const y = bandScale(names, [8, H - 22], 0.25);
     draw(svg, 'g', { class: 'bar-axis', transform: `translate(0,${H - 20})` }).call(
       axisBottom(x).tickValues([-10, -5, 0, 5, 10]).tickSize(3),
     );
     draw(svg, 'line', { class: 'zero', x1: x(0), x2: x(0), y1: 4, y2: H - 20 });
-    const barRows = attrs(svg.selectAll('g.bar-row').data(QUERIES).join('g'), {
-      class: 'bar-row',
-      transform: (q) => `translate(0,${y(q.name)})`,
-    });
+    const barRows = drawAll(svg, 'g', 'bar-row', QUERIES, { transform: (q) => `translate(0,${y(q.name)})` });
     draw(barRows, 'text', { class: 'bar-name', x: 4, y: y.bandwidth() / 2 + 5 }).text((q) => q.label);
     ui.fill = barRows.append('rect').attr('class', 'bar-now').attr('height', y.bandwidth());
     ui.ghost = barRows.append('rect').attr('class', 'bar-base').attr('height', y.bandwidth());

@@ -7,7 +7,7 @@
 //
 //   <ag-matrix-form causal="1" row="3"></ag-matrix-form>
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { columns, nums } from '../widget/controls.js';
+import { columns, line, nums } from '../widget/controls.js';
 import { h, setText, symbol } from '../widget/dom.js';
 import { fmt, formatNumber, sub } from '../widget/format.js';
 import { WEIGHTS, headers, heatmap } from '../widget/heatmap.js';
@@ -28,6 +28,7 @@ const CAUSAL = Array.from({ length: T }, (_, i) => Array.from({ length: T }, (_,
 export class AgMatrixForm extends AgWidget {
   static title = 'The matrix form';
   static styles = ['styles/heatmap.css', 'styles/matrix-form.css'];
+  static figureSelector = 'svg.heatmap';
   static stateDecl = defineState({
     version: 1,
     fields: {
@@ -134,16 +135,12 @@ export class AgMatrixForm extends AgWidget {
       { class: 'one-query' },
       oneTitle,
       display('y_i=\\alpha V,\\quad [1,T]\\cdot[T,d_v]\\to[1,d_v]'),
-      h(
-        'p',
-        { class: 'line' },
+      line(
         '\u03b1 = (',
         alpha.map((el, j) => [j ? ', ' : '', el]),
         ')',
       ),
-      h(
-        'p',
-        { class: 'line' },
+      line(
         'y = \u03b1V = (',
         yOne.map((el, c) => [c ? ', ' : '', el]),
         ')',
@@ -202,10 +199,6 @@ export class AgMatrixForm extends AgWidget {
       ui.same,
       `[${y.shape.join(', ')}]: ${same ? 'the same numbers as' : 'equal up to float32 rounding to'} row ${row} of Y.`,
     );
-  }
-
-  figure() {
-    return this.#ui ? this.#ui.hm.node : null;
   }
 }
 

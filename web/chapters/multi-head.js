@@ -89,6 +89,7 @@ const STAGES = [
 export class AgMultiHead extends AgWidget {
   static title = 'Multi-head attention';
   static styles = ['styles/heatmap.css', 'styles/content-to-weights.css', 'styles/multi-head.css'];
+  static figureSelector = 'svg.heatmap'; // head 1
   static stateDecl = defineState({
     version: 1,
     fields: {
@@ -314,10 +315,6 @@ export class AgMultiHead extends AgWidget {
       rows.push([Number(el.dataset.role.slice(8)), i, words[i - 1], j, words[j - 1], Number(el.dataset.value)]);
     }
     return { columns: ['head', 'query', 'query_word', 'key', 'key_word', 'weight'], rows };
-  }
-
-  figure() {
-    return this.#built ? this.#built.maps[0].node : null;
   }
 }
 

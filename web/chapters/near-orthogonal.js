@@ -19,7 +19,7 @@ import { formulas } from '../widget/math.js';
 import { bodyRow, table } from '../widget/matrix-table.js';
 import { choices } from '../widget/predict.js';
 import { keptResults } from '../widget/memo.js';
-import { choice, defineState, number } from '../widget/state.js';
+import { choice, defineState, dropFields, number } from '../widget/state.js';
 
 export const DIMS = [2, 3, 10, 100, 1000];
 const PAIRS = ['2000', '10000', '50000'];
@@ -42,6 +42,7 @@ const e1 = (d) => {
 export class AgNearOrthogonal extends ExperimentWidget {
   static title = 'Near-orthogonality in high dimension';
   static styles = ['styles/experiment.css', 'styles/near-orthogonal.css'];
+  static figureSelector = 'figure.detail svg';
   static stateDecl = defineState({
     version: 2,
     fields: {
@@ -50,13 +51,7 @@ export class AgNearOrthogonal extends ExperimentWidget {
       seed: number({ min: 0, max: 4294967295, integer: true, default: 1 }),
     },
     // Version 1 held the packing experiment's fields too (now <ag-greedy-packing>).
-    migrations: {
-      1: (p) => {
-        p.delete('eps');
-        p.delete('cand');
-        return p;
-      },
-    },
+    migrations: { 1: dropFields('eps', 'cand') },
   });
 
   #ui = null;
@@ -369,10 +364,6 @@ export class AgNearOrthogonal extends ExperimentWidget {
     label(s, 'mark-label label-abs', 'mean |cos|', x(-r.meanAbs), m.t - 6).attr('text-anchor', 'end');
     axes(s, DETAIL, x, y, { xLabel: `cos \u03b8, d = ${d}`, xLabelY: H - 4 });
     return s.node();
-  }
-
-  figure() {
-    return this.#ui ? this.#ui.ds.node() : null;
   }
 }
 

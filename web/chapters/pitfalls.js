@@ -15,6 +15,7 @@ import { PITFALLS } from '../models/pitfalls.js';
 export class AgPitfalls extends AgWidget {
   static title = 'Pitfalls';
   static styles = ['styles/pitfalls.css'];
+  static figureSelector = null; // text and numbers: export them as JSON or CSV
   static stateDecl = defineState({
     version: 1,
     fields: {
@@ -177,10 +178,6 @@ export class AgPitfalls extends AgWidget {
         detail: { pitfall: p.id, chapter: p.chapter, state: p.state },
       }),
     );
-  }
-
-  figure() {
-    return null; // text and numbers: export them as JSON or CSV
   }
 }
 

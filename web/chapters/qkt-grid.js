@@ -14,7 +14,7 @@ import { h, setText, symbol } from '../widget/dom.js';
 import { fmt, paren, sub } from '../widget/format.js';
 import { headers, heatmap } from '../widget/heatmap.js';
 import { gridEdits, numberGrid } from '../widget/inputs.js';
-import { texElement } from '../widget/math.js';
+import { shapes, texElement } from '../widget/math.js';
 import { bodyRow, numberCells, table } from '../widget/matrix-table.js';
 import { defineState, fixedMatrix, vector } from '../widget/state.js';
 import { choices } from '../widget/predict.js';
@@ -29,6 +29,7 @@ const MAX_ABS = 5;
 export class AgQktGrid extends AgWidget {
   static title = 'QK\u1d40 as a grid';
   static styles = ['styles/heatmap.css', 'styles/qkt-grid.css'];
+  static figureSelector = 'svg.heatmap';
   static stateDecl = defineState({
     version: 1,
     fields: {
@@ -65,14 +66,12 @@ export class AgQktGrid extends AgWidget {
       },
     });
 
-    const invalid = (name, i) => {
-      this.note(
-        `${name}, entry ${i + 1}: enter a number from \u2212${MAX_ABS} to ${MAX_ABS}. The results below are for the last complete inputs.`,
-      );
-      this.#ui.results.classList.add('is-stale');
-    };
     const spec = { min: -MAX_ABS, max: MAX_ABS };
     const edits = gridEdits(this, ['x', 'wq', 'wk'], () => this.#ui.results.classList.add('is-stale'));
+    const invalid = edits.invalid(
+      (name, i) =>
+        `${name}, entry ${i + 1}: enter a number from \u2212${MAX_ABS} to ${MAX_ABS}. The results below are for the last complete inputs.`,
+    );
     const xGrid = edits.add(
       numberGrid({
         rows: TOKENS.map((t, i) => ({ name: `x${i + 1}`, label: symbol('x', i + 1) })),
@@ -142,14 +141,10 @@ export class AgQktGrid extends AgWidget {
       readValue,
       h('span', { class: 'hint' }, ' \u2014 click or press Enter to expand'),
     );
-    const shapes = h(
-      'p',
-      { class: 'shapes' },
-      [
-        '\\underset{[4,3]}{X}\\;\\underset{[3,2]}{W_Q}=\\underset{[4,2]}{Q}',
-        '\\underset{[4,3]}{X}\\;\\underset{[3,2]}{W_K}=\\underset{[4,2]}{K}',
-        'S=\\underset{[4,2]}{Q}\\;\\underset{[2,4]}{K^{\\top}}:[N,N]=[4,4]',
-      ].map((t) => texElement(t, { className: 'shape' })),
+    const shapeLine = shapes(
+      '\\underset{[4,3]}{X}\\;\\underset{[3,2]}{W_Q}=\\underset{[4,2]}{Q}',
+      '\\underset{[4,3]}{X}\\;\\underset{[3,2]}{W_K}=\\underset{[4,2]}{K}',
+      'S=\\underset{[4,2]}{Q}\\;\\underset{[2,4]}{K^{\\top}}:[N,N]=[4,4]',
     );
 
     const factors = Object.fromEntries(['q1', 'k1', 'q2', 'k2'].map((f) => [f, num('factor', f)]));
@@ -163,7 +158,7 @@ export class AgQktGrid extends AgWidget {
     const results = h(
       'div',
       { class: 'results' },
-      shapes,
+      shapeLine,
       h(
         'div',
         { class: 'layout' },
@@ -231,10 +226,6 @@ export class AgQktGrid extends AgWidget {
       this.show(ui.factors[`q${c + 1}`], qi[c], c ? { format: paren } : {});
       this.show(ui.factors[`k${c + 1}`], kj[c], { format: paren });
     }
-  }
-
-  figure() {
-    return this.#ui ? this.#ui.hm.node : null;
   }
 }
 

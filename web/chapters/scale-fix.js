@@ -14,12 +14,12 @@ import { area, axisBottom, axisLeft, line, scaleLinear, select } from 'd3';
 import { defineWidget } from '../widget/base.js';
 import { draw, label, legend, pickAlong, xScale } from '../widget/charts.js';
 import { num, slider } from '../widget/controls.js';
-import { h, setAttr, setText, symbol } from '../widget/dom.js';
+import { h, setAttr, setText, symbol, words } from '../widget/dom.js';
 import { ExperimentWidget, seedControls } from '../widget/experiment.js';
 import { ownLayout } from '../widget/figure-layout.js';
 import { fmt } from '../widget/format.js';
 import { formulas as displays } from '../widget/math.js';
-import { bodyRow, headerRow, table as tableOf } from '../widget/matrix-table.js';
+import { bodyRow, table as tableOf } from '../widget/matrix-table.js';
 import { choice, defineState, number } from '../widget/state.js';
 import { choices } from '../widget/predict.js';
 import { ROWS, rowMeasures, rowScores } from '../models/scale-fix-curves.js';
@@ -46,6 +46,7 @@ const COLUMNS = ['max', 'entropy', 'jacobian'].flatMap((k) => SERIES.map((s) => 
 export class AgScaleFix extends ExperimentWidget {
   static title = 'The 1/\u221ad\u2096 fix';
   static styles = ['styles/scale-fix.css'];
+  static figureSelector = 'svg.scale-plot';
   static stateDecl = defineState({
     version: 1,
     fields: {
@@ -194,30 +195,14 @@ export class AgScaleFix extends ExperimentWidget {
       h(
         'p',
         {},
-        'Length of the query: |',
-        symbol('q'),
-        '| = ',
-        spread,
-        ', about \u221a',
-        symbol('d', 'k'),
-        '. Each score ',
-        symbol('q'),
-        '\u00b7',
-        symbol('k', 'j'),
-        ' is a normal number with this standard deviation.',
+        words`Length of the query: |${symbol('q')}| = ${spread}, about \u221a${symbol('d', 'k')}. Each score ${symbol('q')}\u00b7${symbol('k', 'j')} is a normal number with this standard deviation.`,
       ),
       h(
         'p',
         {},
-        `Mean largest weight over ${ROWS} rows at this `,
-        symbol('d', 'k'),
-        ': ',
-        meanMax.unscaled,
-        ' unscaled, ',
-        meanMax.scaled,
-        ' scaled.',
+        words`Mean largest weight over ${ROWS} rows at this ${symbol('d', 'k')}: ${meanMax.unscaled} unscaled, ${meanMax.scaled} scaled.`,
       ),
-      h('p', {}, 'Most entropy, in bits, a row of ', symbol('T'), ' weights can have (all equal): ', maxEntropy, '.'),
+      h('p', {}, words`Most entropy, in bits, a row of ${symbol('T')} weights can have (all equal): ${maxEntropy}.`),
     );
     const barsBlock = h(
       'div',
@@ -246,16 +231,10 @@ export class AgScaleFix extends ExperimentWidget {
       h(
         'div',
         { class: 'values-scroll' },
-        h(
-          'table',
-          {},
-          headerRow([symbol('d', 'k'), ...heads]),
-          h(
-            'tbody',
-            {},
-            DKS.map((dk, i) => bodyRow(String(dk), valueCells[i])),
-          ),
-        ),
+        tableOf({
+          headers: [symbol('d', 'k'), ...heads],
+          rows: DKS.map((dk, i) => bodyRow(String(dk), valueCells[i])),
+        }),
       ),
     );
 
@@ -409,10 +388,6 @@ export class AgScaleFix extends ExperimentWidget {
         scaled: Array.from(r.scaled.weights),
       };
     return data;
-  }
-
-  figure() {
-    return this.#ui ? this.#ui.svg.node() : null;
   }
 }
 

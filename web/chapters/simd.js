@@ -2,7 +2,7 @@
 // scalar kernel computes it (ag.dotTrace, whose last value is ag.dot bit for bit), and below it the kernel
 // lab (kernel-lab.js), which times both variants in the experiment worker.
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { h, setAttr, setFlag, setOrRemove, setText, setValue, symbol } from '../widget/dom.js';
+import { h, setAttr, setFlag, setOrRemove, setText, setValue, symbol, words } from '../widget/dom.js';
 import { getImplementation } from '../widget/engine.js';
 import { button, num, radioGroup, signedTerm, slider } from '../widget/controls.js';
 import { formatNumber } from '../widget/format.js';
@@ -180,11 +180,7 @@ export class AgSimd extends AgWidget {
     const summary = h(
       'p',
       { class: 'summary' },
-      'End of the trace: ',
-      result,
-      '. ag.dot with the same kernels: ',
-      dot,
-      '.',
+      words`End of the trace: ${result}. ag.dot with the same kernels: ${dot}.`,
     );
 
     // The kernel lab: kernel and size in the state, timings in the worker.

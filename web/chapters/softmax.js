@@ -7,16 +7,16 @@
 // 1·s + (−1)·m), ag.dot with ones (the sums), ag.softmaxNaive and ag.softmax.
 //
 //   <ag-softmax s="2,1,0.5,-1"></ag-softmax>
-import { scaleBand, scaleLinear } from 'd3';
+import { scaleLinear } from 'd3';
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { draw } from '../widget/charts.js';
+import { bandScale, draw } from '../widget/charts.js';
 import { columns, num, nums, presetBar, section } from '../widget/controls.js';
 import { h, setText } from '../widget/dom.js';
 import { ownFigure } from '../widget/figure-layout.js';
 import { fmt, sub } from '../widget/format.js';
 import { logitSliders, setLogit } from '../widget/logit-sliders.js';
 import { formulas } from '../widget/math.js';
-import { headerRow, bodyRow } from '../widget/matrix-table.js';
+import { bodyRow, table as tableOf } from '../widget/matrix-table.js';
 import { defineState, vector } from '../widget/state.js';
 import { choices } from '../widget/predict.js';
 
@@ -37,6 +37,7 @@ const PRESETS = [
 export class AgSoftmax extends AgWidget {
   static title = 'Softmax turns logits into weights';
   static styles = ['styles/softmax.css'];
+  static figureSelector = 'svg.bars';
   static stateDecl = defineState({
     version: 1,
     fields: {
@@ -100,10 +101,7 @@ export class AgSoftmax extends AgWidget {
       const middle = { 'text-anchor': 'middle' };
       draw(g, 'text', { class: 'panel-title', x: panelW / 2, y: 14, ...middle }).text(title);
       draw(g, 'line', { class: 'baseline', x1: 0, x2: panelW, y1: bottom, y2: bottom });
-      const x = scaleBand()
-        .domain([0, 1, 2, 3])
-        .range([4, panelW - 4])
-        .padding(0.25);
+      const x = bandScale([0, 1, 2, 3], [4, panelW - 4], 0.25);
       return [0, 1, 2, 3].map((j) => {
         const bar = draw(g, 'rect', { class: 'bar', x: x(j), width: x.bandwidth() });
         const mark = draw(g, 'text', { class: 'bar-mark', x: x(j) + x.bandwidth() / 2, ...middle });
@@ -123,19 +121,14 @@ export class AgSoftmax extends AgWidget {
         kind === 'stable'
           ? ['j', 's\u2c7c \u2212 m', 'exp(s\u2c7c \u2212 m)', '\u03b1\u2c7c']
           : ['j', 'exp(s\u2c7c)', '\u03b1\u2c7c'];
-      const table = h(
-        'table',
-        { class: `steps steps-${kind}` },
-        headerRow(head),
-        h(
-          'tbody',
-          {},
-          ONES.map((_, j) =>
-            bodyRow(String(j + 1), [...(shifted ? [shifted[j]] : []), ex[j], h('td', { class: 'c-alpha' }, alpha[j])]),
-          ),
+      const table = tableOf({
+        className: `steps steps-${kind}`,
+        headers: head,
+        rows: ONES.map((_, j) =>
+          bodyRow(String(j + 1), [...(shifted ? [shifted[j]] : []), ex[j], h('td', { class: 'c-alpha' }, alpha[j])]),
         ),
-        h('tfoot', {}, bodyRow('\u03a3', [...(shifted ? [''] : []), sum, ''])),
-      );
+        foot: bodyRow('\u03a3', [...(shifted ? [''] : []), sum, '']),
+      });
       const verdict = h('p', { class: 'verdict', dataset: { role: `${kind}-verdict` } });
       const title = kind === 'stable' ? 'Stable: subtract the maximum first' : 'Textbook float32: no shift';
       const box = section(`side side-${kind}`, title, title, [
@@ -245,10 +238,6 @@ export class AgSoftmax extends AgWidget {
       bar.attr('y', yy).attr('height', Math.max(0, bottom - yy));
       mark.text('');
     });
-  }
-
-  figure() {
-    return this.#ui ? this.#ui.svg.node() : null;
   }
 }
 

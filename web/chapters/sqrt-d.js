@@ -9,7 +9,7 @@
 import { defineWidget } from '../widget/base.js';
 import { chartFigure, curve, densityHistogram, dots, logLogFrame } from '../widget/charts.js';
 import { num } from '../widget/controls.js';
-import { h, setText, setValue } from '../widget/dom.js';
+import { h, setText, setValue, words } from '../widget/dom.js';
 import { ExperimentWidget, measuredItems, seedControls, settingSelect, settingSlider } from '../widget/experiment.js';
 import { fmt } from '../widget/format.js';
 import { formulas as displays, texElement } from '../widget/math.js';
@@ -31,6 +31,7 @@ const dOf = (slider) => Math.round(2 ** Number(slider));
 export class AgSqrtD extends ExperimentWidget {
   static title = 'Why scores grow like \u221ad';
   static styles = ['styles/experiment.css', 'styles/sqrt-d.css'];
+  static figureSelector = 'figure.hist svg';
   static stateDecl = defineState({
     version: 1,
     fields: {
@@ -120,10 +121,7 @@ export class AgSqrtD extends ExperimentWidget {
       h(
         'p',
         {},
-        'Standard deviation: ',
-        stats.std,
-        h('span', { class: 'vs' }, ' against \u221ad\u2096 = '),
-        stats.sqrt,
+        words`Standard deviation: ${stats.std}${h('span', { class: 'vs' }, ' against \u221ad\u2096 = ')}${stats.sqrt}`,
       ),
       h('p', {}, 'Root mean square: ', stats.rms),
     );
@@ -314,10 +312,6 @@ export class AgSqrtD extends ExperimentWidget {
     const show = (el, std) => this.show(el, std);
     const items = measuredItems(this.#sweep, { name: 'd\u2096', role: 'sweep-std', pad: 4, show, value: (p) => p.std });
     this.#ui.sweepList.replaceChildren(...items);
-  }
-
-  figure() {
-    return this.#ui ? this.#ui.hs.node() : null;
   }
 }
 

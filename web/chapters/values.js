@@ -8,7 +8,7 @@
 import { AgWidget, defineWidget } from '../widget/base.js';
 import { rowsFrom } from '../widget/state.js';
 import { button, lbl, line, num } from '../widget/controls.js';
-import { h, setText, symbol } from '../widget/dom.js';
+import { h, setText, symbol, words } from '../widget/dom.js';
 import { fmt, pair } from '../widget/format.js';
 import { display } from '../widget/math.js';
 import { placeLabel, setLine, vectorFigure } from '../widget/vector-figure.js';
@@ -119,13 +119,7 @@ export class AgValueMix extends AgWidget {
       h(
         'p',
         { class: 'line dv-line' },
-        'Each value has d',
-        h('sub', {}, 'v'),
-        ' = 2 coordinates here; y has ',
-        dv,
-        ': mixing never changes the dimension (in the base Transformer d',
-        h('sub', {}, 'v'),
-        ' = 64).',
+        words`Each value has d${h('sub', {}, 'v')} = 2 coordinates here; y has ${dv}: mixing never changes the dimension (in the base Transformer d${h('sub', {}, 'v')} = 64).`,
       ),
     );
 

@@ -31,6 +31,7 @@ const STEPS = [
 export class AgWorkedExample extends AgWidget {
   static title = 'One query, three keys';
   static styles = ['styles/worked-example.css'];
+  static figureSelector = null; // a table, no plot: export the numbers as JSON or CSV
   static stateDecl = defineState({
     version: 1,
     fields: {
@@ -98,13 +99,11 @@ export class AgWorkedExample extends AgWidget {
       },
     });
 
-    const invalidNote = (name, i) => {
-      this.note(
-        `${name}, component ${i + 1}: enter a number from \u2212${MAX_ABS} to ${MAX_ABS}. The values below are for the last complete inputs.`,
-      );
-      this.#ui.table.classList.add('is-stale');
-    };
     const edits = gridEdits(this, ['q', 'k', 'values'], () => this.#ui.table.classList.add('is-stale'));
+    const invalidNote = edits.invalid(
+      (name, i) =>
+        `${name}, component ${i + 1}: enter a number from \u2212${MAX_ABS} to ${MAX_ABS}. The values below are for the last complete inputs.`,
+    );
     const qk = edits.add(
       numberGrid({
         rows: [{ name: 'q', label: symbol('q') }, ...[1, 2, 3].map((j) => ({ name: `k${j}`, label: symbol('k', j) }))],
@@ -257,10 +256,6 @@ export class AgWorkedExample extends AgWidget {
     ui.output.forEach((el, i) => this.show(el, att.output.data[i]));
     setAttr(this, 'data-scale', state.scaled ? 'sqrt-dk' : 'none');
     this.announce(`Weights: ${ui.cells.map((c, j) => `k${j + 1} ${c.weight.textContent}`).join(', ')}.`);
-  }
-
-  figure() {
-    return null; // a table, no plot: export the numbers as JSON or CSV
   }
 }
 

@@ -52,6 +52,8 @@ export class AgWidget extends HTMLElement {
   static styles = [];
   /** A short title, used in exports and notes. */
   static title = 'Widget';
+  /** The selector of the figure to export (an <svg>; the first match), or null for none. */
+  static figureSelector = 'svg.plane';
 
   static get observedAttributes() {
     return ['state', ...Object.keys(this.stateDecl.fields)];
@@ -502,9 +504,10 @@ export class AgWidget extends HTMLElement {
   /** Computes with `ag` (the API) and updates the DOM through show(). Throw to show a note. */
   render(_ag, _state) {}
 
-  /** The figure to export (an <svg>), or null. */
+  /** The figure to export (an <svg>), or null: by default the one `static figureSelector` names. */
   figure() {
-    return this.shadowRoot.querySelector('svg.plane') ?? null;
+    const selector = this.constructor.figureSelector;
+    return selector ? this.shadowRoot.querySelector(selector) : null;
   }
 
   /** Called after every state change, before render (source: 'user' | 'attribute' | 'property' | 'text'). */

@@ -36,6 +36,9 @@ export const xScale = (box, domain, kind = 'linear') => scaleOf(kind, domain, [b
 /** The vertical scale of `box` (upwards). */
 export const yScale = (box, domain, kind = 'linear') => scaleOf(kind, domain, [box.height - box.m.b, box.m.t]);
 
+/** A band scale: `domain` (one band each) over the pixels `range`, `padding` of a band between bands. */
+export const bandScale = (domain, range, padding) => scaleBand().domain(domain).range(range).padding(padding);
+
 /** Ticks: a count (with a d3 format specifier) or the values themselves (written with `format`, else as text). */
 const ticked = (axis, ticks, format) =>
   Array.isArray(ticks) ? axis.tickValues(ticks).tickFormat(format ?? String) : axis.ticks(ticks, format);
@@ -267,3 +270,10 @@ export function attrs(sel, values) {
 
 /** Appends a <tag> with the attributes `values` to the d3 selection `parent`. */
 export const draw = (parent, tag, values = {}) => attrs(parent.append(tag), values);
+
+/**
+ * The d3 data join of `data` to the <tag class="cls"> elements of `parent` (made, kept or removed as
+ * the data change), with the class and the attributes `values` (a function class may add to `cls`).
+ */
+export const drawAll = (parent, tag, cls, data, values = {}) =>
+  attrs(parent.selectAll(`${tag}.${cls}`).data(data).join(tag), { class: cls, ...values });

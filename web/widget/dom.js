@@ -25,6 +25,20 @@ export function symbol(name, index) {
   return index === undefined ? v : h('span', { class: 'sym' }, v, h('sub', {}, String(index)));
 }
 
+/**
+ * A sentence with nodes in it, written as a template: words`|${q}| = ${x}.` gives the parts
+ * ['|', q, '| = ', x, '.'] to pass to h() or append (a value that is not a node joins the text
+ * around it; empty texts are left out).
+ */
+export function words(strings, ...values) {
+  const parts = [strings[0]];
+  values.forEach((v, i) => {
+    if (v instanceof Node) parts.push(v, strings[i + 1]);
+    else parts[parts.length - 1] += `${v}${strings[i + 1]}`;
+  });
+  return parts.filter((p) => p !== '');
+}
+
 /** An SVG element (d3 builds most of the figure; this is for small pieces). */
 export function svg(tag, attrs = {}) {
   const el = document.createElementNS('http://www.w3.org/2000/svg', tag);

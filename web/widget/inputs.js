@@ -150,6 +150,7 @@ export function stepped(text, dir, spec) {
  * complete inputs; otherwise the edit goes to widget.setState. Add each grid
  * with `add(grid)`, edit with `edit((s) => (s.x[r][c] = value))`, and call
  * `reset()` when a state from outside replaces whatever was being typed.
+ * `invalid(say)` is a grid's onInvalid: the note `say(name, i)`, and `onStale()`.
  */
 export function gridEdits(widget, fields, onStale) {
   const grids = [];
@@ -160,6 +161,10 @@ export function gridEdits(widget, fields, onStale) {
     add(grid) {
       grids.push(grid);
       return grid;
+    },
+    invalid: (say) => (name, i) => {
+      widget.note(say(name, i));
+      onStale();
     },
     edit(change) {
       // Deep copies: the arrays of a state are not changed in place.

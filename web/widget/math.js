@@ -45,6 +45,14 @@ export function texElement(source, { display = false, className = '' } = {}) {
 /** A new <div> holding `source` typeset as display maths. */
 export const display = (source) => texElement(source, { display: true });
 
+/** A `<p class="shapes">` of inline formulas (shapes of matrices), each a `span.shape`. */
+export function shapes(...sources) {
+  const line = document.createElement('p');
+  line.className = 'shapes';
+  line.append(...sources.map((source) => texElement(source, { className: 'shape' })));
+  return line;
+}
+
 /** A `<div class="formulas">` of display formulas, one for each TeX source. */
 export function formulas(...sources) {
   const box = document.createElement('div');

@@ -35,12 +35,12 @@ export function bodyRow(header, cells, props = {}) {
   );
 }
 
-/** A table: its class, caption, column headers (optional), body rows and foot rows (optional). */
+/** A table: its class, caption, column headers, body rows and foot rows (each but the rows optional). */
 export function table({ className, caption, headers, rows, foot, dataset }) {
   return h(
     'table',
     { class: className, dataset },
-    h('caption', {}, caption),
+    caption !== undefined && h('caption', {}, caption),
     headers && headerRow(headers),
     h('tbody', {}, rows),
     foot && h('tfoot', {}, foot),

@@ -296,6 +296,14 @@ export function defineState({ version, fields, migrations = {}, check = null }) 
   return decl;
 }
 
+/** A migration that leaves out the parameters `names` (fields a later version no longer has). */
+export function dropFields(...names) {
+  return (params) => {
+    for (const name of names) params.delete(name);
+    return params;
+  };
+}
+
 export function defaultState(decl) {
   return Object.fromEntries(Object.entries(decl.fields).map(([name, spec]) => [name, copyValue(spec.default)]));
 }
