@@ -3,7 +3,7 @@
 // Left to the contract (chapters.contract.test.mjs): every number of the default state logged; a copy of the
 // written link reopens the same digits.
 import { expect } from '@jest/globals';
-import { settledUrl } from './helpers.mjs';
+import { setStateText, settledUrl } from './helpers.mjs';
 import { dot, softmax, sumAbsProd } from '../reference/float64.mjs';
 import { byRole, chapterTests, expectClose, expectNumbers, expectSeed, expectTexts, one } from './chapter-tests.mjs';
 import { rowsOf, U } from './chapter-tests.mjs';
@@ -171,7 +171,20 @@ it('stepping shows scores, then exp, then the sum, then the weights, then the ou
     for (const role of hidden) expect(await visible(role)).toBe(false);
   }
   expect((await w.url()).get('step')).toBe('output');
+  // The sum stands under the exp column it adds up, with the scaled column hidden or shown.
+  for (const scale of [/^unscaled:/, /^scaled:/]) {
+    await w.page.getByLabel(scale).check();
+    const [sum, exp] = await Promise.all(['[data-role="sum"]', 'th.c-exp'].map((s) => w.at(s).first().boundingBox()));
+    expect(sum.x + sum.width / 2).toBeGreaterThan(exp.x);
+    expect(sum.x + sum.width / 2).toBeLessThan(exp.x + exp.width);
+  }
 }).at('step=scores');
+
+it("a first page's link with a scale other than none or sqrt-dk (here 1) is named in the note; no scaling", async (w) => {
+  await setStateText(w.page, w.tag, 'q=1,2,0,1&k=1,2,1,0;-1,-2,0,1;0,0,1,0&scale=1');
+  expect(await w.state()).toMatchObject({ q: ARTICLE.q, scaled: false });
+  await expect(w.text('.note')).resolves.toContain('scale=1');
+});
 
 it('predict, then reveal: a copy of q as k3 takes the largest weight', async (w) => {
   await w.predict('k3', 'right');

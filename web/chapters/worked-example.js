@@ -64,11 +64,13 @@ export class AgWorkedExample extends AgWidget {
     },
     migrations: {
       // Version 0 (the first page's links): scale=none|sqrt-dk became scaled=0|1, every step shown at once.
-      // Unknown scale text is passed on as is, so that the note names it.
+      // Other scale text is passed on as "scale=<text>", which no version reads (not even "scale=1" as
+      // scaled=1), so that the note names it.
       0: (params) => {
         const scale = params.get('scale');
         params.delete('scale');
-        if (scale !== null) params.set('scaled', scale === 'none' ? '0' : scale === 'sqrt-dk' ? '1' : scale);
+        const scaled = { none: '0', 'sqrt-dk': '1' }[scale] ?? `scale=${scale}`;
+        if (scale !== null) params.set('scaled', scaled);
         params.set('step', 'output');
         return params;
       },
@@ -186,8 +188,11 @@ export class AgWorkedExample extends AgWidget {
       foot: h(
         'tr',
         { class: 'c-sum' },
-        h('th', { scope: 'row', colspan: 3, class: 'sum-label' }, 'Sum of the exp column'),
-        h('td', { colspan: 2 }, sum),
+        // One cell per column, so that the sum stays under exp whether the scaled column shows or not.
+        h('th', { scope: 'row', colspan: 2, class: 'sum-label' }, 'Sum of the exp column'),
+        h('td', { class: 'c-scaled' }),
+        h('td', { class: 'c-exp' }, sum),
+        h('td', { class: 'c-weight' }),
       ),
     });
     const output = nums('output', 2);
