@@ -132,9 +132,18 @@ export async function openChapter(env, chapterId, tag, { search, ...options } = 
  */
 export async function withPage(env, path, ...args) {
   const [{ clean = true, tag, ...open }, fn] = optionsAnd(...args);
-  const opened = await openPage(env, path, open);
-  try {
+  return closeAfter(await openPage(env, path, open), { clean }, async (opened) => {
     if (tag) await waitReady(opened.page, tag);
+    return fn(opened);
+  });
+}
+
+/**
+ * Runs `fn(opened)` on a page opened by the caller, then checks it stayed clean (expectClean; `clean: false`
+ * skips that) and closes its context in any case. Returns what `fn` returns.
+ */
+export async function closeAfter(opened, { clean = true }, fn) {
+  try {
     const result = await fn(opened);
     if (clean) await expectClean(opened);
     return result;
