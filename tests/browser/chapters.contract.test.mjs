@@ -12,13 +12,16 @@ import { describe, expect, test } from '@jest/globals';
 import { CHAPTERS } from '../../web/chapters.js';
 import {
   exportFile,
+  exportJson,
   exportText,
   overflow,
   rowsOf,
   screenshot,
   settledUrl,
+  until,
   urlParams,
   useEnv,
+  waitRun,
   withChapter,
 } from './helpers.mjs';
 import { expectAllLogged, expectClose, readNumbers } from './shown-numbers.mjs';
@@ -169,10 +172,7 @@ function expectExported(id, json, csv, svg) {
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
 /** Waits for the end of the worker run of a chapter that has one (data-run on the host). */
-async function settle(page, { id, tag }) {
-  if (!RUNS.has(id)) return;
-  await page.waitForFunction((t) => document.querySelector(t)?.dataset.run === 'done', tag, { timeout: 180000 });
-}
+const settle = (page, { id, tag }) => RUNS.has(id) && waitRun(page, tag, 180000);
 
 /** The scheme's widths: no horizontal overflow, a screenshot each; labelled inputs, a plane that keeps touches. */
 async function expectFits(page, { id, tag }, scheme) {
@@ -240,7 +240,7 @@ describe('the chapter contract', () => {
         const { state, stateText, figure } = await page
           .locator(tag)
           .evaluate((el) => ({ state: el.state, stateText: el.stateText, figure: Boolean(el.figure()) }));
-        const json = JSON.parse(await exportText(page, tag, 'json'));
+        const json = await exportJson(page, tag);
         expect([json.state, json.stateText]).toEqual([state, stateText]);
         const csv = await exportText(page, tag, 'csv');
         expect(csv.split('\r\n').filter(Boolean).length).toBeGreaterThan(1);
@@ -285,17 +285,11 @@ describe('the chapter contract', () => {
           return (await readNumbers(copy.page, tag)).map((n) => n.text);
         });
         // The page itself shows the same digits (once a run the answer started has ended).
-        await page
-          .waitForFunction(
-            ([t, texts]) =>
-              JSON.stringify(
-                [...document.querySelector(t).shadowRoot.querySelectorAll('[data-value]')].map((n) => n.textContent),
-              ) === JSON.stringify(texts),
-            [tag, shown],
-            { timeout: 120000 },
-          )
-          .catch(() => null);
-        expect((await readNumbers(page, tag)).map((n) => n.text)).toEqual(shown);
+        const digits = async () => (await readNumbers(page, tag)).map((n) => n.text);
+        await until(async () => (await digits()).join('|') === shown.join('|'), 'the same digits', 1200).catch(
+          () => null,
+        );
+        expect(await digits()).toEqual(shown);
 
         await expectFits(page, chapter, 'light');
         // The dark scheme (the page's colours are CSS only: the same page, switched), on the state it opened with.

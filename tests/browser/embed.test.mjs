@@ -40,7 +40,9 @@ const enc = encodeURIComponent;
 const chapterOf = (id) => CHAPTERS.find((c) => c.id === id);
 const texts = async (page, tag) => (await readNumbers(page, tag)).map((n) => n.text);
 const s = (tag, state) => `w=${tag}&s=${enc(state)}`;
-const embedSrc = (query) => new URL(`embed.html?${query}&agtest=1`, env.server.url).href;
+/** An iframe of embed.html?<query> (test mode) with the attributes `attrs`. */
+const embedFrame = (query, attrs) =>
+  `<iframe src="${new URL(`embed.html?${query}&agtest=1`, env.server.url).href}" style="border:0" ${attrs}></iframe>`;
 /** A host page with the widgets script and `body`, once the widgets `tags` are defined. */
 const withWidgets = (name, body, tags, fn) =>
   withPage(env, host.add(name, hostPage(body, widgetsScript(env))), async ({ page }) => {
@@ -114,14 +116,6 @@ async function expectFallback(page, tag, noteSelector, what = '') {
   }
 }
 
-/** Opens the dot-product chapter, opens its Embed control and runs `fn(widget, opened)`. */
-const withEmbedControl = (options, fn) =>
-  withChapter(env, 'dot-product', TWO, options, async (opened) => {
-    const widget = opened.page.locator(TWO);
-    await widget.locator('details.embed summary').click();
-    return fn(widget, opened);
-  });
-
 describe('embed.html', () => {
   test('the worked example by w= and by ch= computes the articles\u2019 scores and weights', async () => {
     await withEmbed(env, `w=${WORKED}`, WORKED, async ({ page }) => {
@@ -161,7 +155,7 @@ describe('embed.html', () => {
     'in a sandboxed iframe on another origin at %i px: height messages, the host sizes the frame, no inner scrollbar',
     async (width) => {
       const body = `<h1>A course page</h1>
-<iframe src="${embedSrc(`w=${WORKED}&id=fig-1`)}" title="Attention Geometry: worked example" width="100%" height="200" style="border:0" sandbox="allow-scripts allow-same-origin"></iframe>
+${embedFrame(`w=${WORKED}&id=fig-1`, 'title="Attention Geometry: worked example" width="100%" height="200" sandbox="allow-scripts allow-same-origin"')}
 <p>After the frame.</p>
 <script>
   window.__messages = [];
@@ -476,7 +470,9 @@ describe('states that do not fit together, names that are not fields, attributes
 
 describe('the Embed control: heights, site address, sandbox, pages that turn it off', () => {
   test('the iframe snippet\u2019s height is the widget\u2019s (panel closed) plus a small margin, and the chapter\u2019s when the frame shows the chapter; the site address: a loopback warning; a published address is used by both snippets and remembered; a bad one is refused', async () => {
-    const snippets = await withEmbedControl({ width: 900 }, async (widget, { page, context }) => {
+    const snippets = await withChapter(env, 'dot-product', TWO, { width: 900 }, async ({ page, context }) => {
+      const widget = page.locator(TWO);
+      await widget.locator('details.embed summary').click();
       const width = await widget.evaluate((el) => Math.round(el.getBoundingClientRect().width));
       // The panel fills its snippets on the details element's toggle event, a task after the click.
       const heightIn = async () =>
@@ -528,7 +524,7 @@ describe('the Embed control: heights, site address, sandbox, pages that turn it 
     });
     // What embed.html reports at the widget's width.
     const reported = async (query) => {
-      const body = `<iframe src="${embedSrc(query)}" title="t" width="${snippets.width}" height="150" style="border:0"></iframe>
+      const body = `${embedFrame(query, `title="t" width="${snippets.width}" height="150"`)}
 <script>window.__h = []; addEventListener('message', function (e) { if (e.data && e.data.type === 'attention-geometry:resize') window.__h.push(e.data.height); });</script>`;
       const url = host.add(`measure-${query.replace(/\W/g, '')}.html`, hostPage(body, '<style>body{margin:0}</style>'));
       return withPage(env, url, { width: snippets.width + 40, clean: false }, async ({ page }) => {
@@ -550,12 +546,7 @@ describe('the Embed control: heights, site address, sandbox, pages that turn it 
 
   /** A host page that holds embed.html?<query> in a frame sandboxed with `sandbox`. */
   const sandboxed = (name, query, sandbox, height) =>
-    host.add(
-      name,
-      hostPage(
-        `<iframe src="${embedSrc(query)}" title="t" width="100%" height="${height}" style="border:0" sandbox="${sandbox}"></iframe>`,
-      ),
-    );
+    host.add(name, hostPage(embedFrame(query, `title="t" width="100%" height="${height}" sandbox="${sandbox}"`)));
 
   test('embed.html in a frame without allow-popups: "Open the full page" shows the address; Copy falls back without touching the blocked clipboard', async () => {
     const url = sandboxed('minimal-sandbox.html', `w=${WORKED}`, 'allow-scripts allow-same-origin', 900);

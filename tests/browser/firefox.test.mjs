@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import puppeteer from 'puppeteer-core';
 import { seedCase, useEnv } from './helpers.mjs';
-import { byRole, expectClose, expectShown, unloggedNumbers } from './shown-numbers.mjs';
+import { byRole, expectClose, expectShown, parseShown, shownItems, unloggedNumbers } from './shown-numbers.mjs';
 import { dot, softmax } from '../reference/float64.mjs';
 
 const FIREFOX = process.env.FIREFOX_PATH || '/usr/bin/firefox-esr';
@@ -50,17 +50,7 @@ afterAll(async () => {
 }, 60000);
 
 /** Every number the widget shows, as readNumbers (shown-numbers.mjs) gives it. */
-async function readNumbers() {
-  const items = await page.$eval(TAG, (el) =>
-    [...el.shadowRoot.querySelectorAll('[data-value]')].map((n) => ({
-      role: n.dataset.role,
-      key: n.dataset.key ?? null,
-      text: n.textContent,
-      value: Number(n.dataset.value),
-    })),
-  );
-  return items.map((item) => ({ ...item, shown: Number(item.text.replace(/\u2212/g, '-')) }));
-}
+const readNumbers = async () => parseShown(await page.$eval(TAG, shownItems));
 
 /** Waits until the widget's scores are exactly `scores`, then checks its scores and weights (shown and exact). */
 async function expectNumbers(scores, weights, tolerance) {

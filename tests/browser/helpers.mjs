@@ -86,61 +86,63 @@ export async function watchProblems(page, origins = null) {
   return problems;
 }
 
-/** A new context of env's browser with one page, watched (watchProblems) with env's origin and `origins` allowed. */
-async function openWatched(env, { width = 1024, height = 900, origins = [], permissions = [], ...options }) {
-  const context = await env.browser.newContext({ viewport: { width, height }, acceptDownloads: true, ...options });
-  if (permissions.length) await context.grantPermissions(permissions);
-  const page = await context.newPage();
-  const problems = await watchProblems(page, [new URL(env.server.url).origin, ...origins]);
-  return { page, context, problems };
-}
-
 /**
- * Opens `path` (relative to the site, e.g. '?agtest=1#ch-dot-product') in a new context, recording what
- * expectClean checks; `setup(page)` runs before. Waits for body[data-state=<waitFor>] unless waitFor is null.
+ * Opens `path` (relative to the site, e.g. '?agtest=1#ch-dot-product', or the absolute address of a host page)
+ * in a new context, recording what expectClean checks (watchProblems: requests to env's origin and the host
+ * page's allowed); `setup(page)` runs before. A page of the site is awaited until body[data-state=<waitFor>],
+ * unless waitFor is null.
  */
 export async function openPage(
   env,
   path = '',
   { width = 1024, height = 900, waitFor = 'ready', setup, hasTouch = false, colorScheme = 'light' } = {},
 ) {
-  const opened = await openWatched(env, { width, height, hasTouch, colorScheme });
-  if (setup) await setup(opened.page);
-  await opened.page.goto(new URL(path, env.server.url).href);
-  if (waitFor)
-    await opened.page.waitForSelector(`body[data-state="${waitFor}"]`, { timeout: 20000 }).catch((err) => {
-      const problems = JSON.stringify(opened.problems);
-      throw new Error(`the page did not reach state "${waitFor}": ${err.message}\n${problems}`, { cause: err });
+  const [url, site] = [new URL(path, env.server.url), new URL(env.server.url).origin];
+  const viewport = { width, height };
+  const context = await env.browser.newContext({ viewport, acceptDownloads: true, hasTouch, colorScheme });
+  const page = await context.newPage();
+  const problems = await watchProblems(page, [site, url.origin]);
+  if (setup) await setup(page);
+  await page.goto(url.href);
+  if (waitFor && url.origin === site)
+    await page.waitForSelector(`body[data-state="${waitFor}"]`, { timeout: 20000 }).catch((err) => {
+      const seen = JSON.stringify(problems);
+      throw new Error(`the page did not reach state "${waitFor}": ${err.message}\n${seen}`, { cause: err });
     });
-  return opened;
+  return { page, context, problems };
 }
 
-/**
- * Opens an absolute `url` (a host page) as openPage does, with requests to the host's origin and to any of
- * `origins` allowed. `permissions` are granted to the context (e.g. clipboard).
- */
-export async function openUrl(env, url, { origins = [], width = 1024, height = 900, permissions = [] } = {}) {
-  const opened = await openWatched(env, { width, height, permissions, origins: [new URL(url).origin, ...origins] });
-  await opened.page.goto(url);
-  return opened;
-}
+/** The address of the page on one chapter in test mode; `search` ('?ch=...') comes first. */
+const chapterPath = (chapterId, search = '') => `${search ? `${search}&` : '?'}agtest=1#ch-${chapterId}`;
+/** The address of embed.html?<query> in test mode. */
+const embedPath = (query) => `embed.html?${query}${query ? '&' : ''}agtest=1`;
+/** The arguments (options, fn) of a call that may leave the options out. */
+const optionsAnd = (options, fn) => (typeof options === 'function' ? [{}, options] : [options, fn]);
 
 /** Opens the page on one chapter in test mode and waits until its widget has computed. */
-export async function openChapter(env, chapterId, tag, { search = '', ...options } = {}) {
-  const opened = await openPage(env, `${search ? `${search}&` : '?'}agtest=1#ch-${chapterId}`, options);
+export async function openChapter(env, chapterId, tag, { search, ...options } = {}) {
+  const opened = await openPage(env, chapterPath(chapterId, search), options);
   await waitReady(opened.page, tag);
   return opened;
 }
 
 /**
- * Opens `path` (openPage; an absolute address through openUrl), runs `fn(opened)`, then checks the page
- * stayed clean (expectClean; `clean: false` skips that) and closes the context in any case. Returns what
- * `fn` returns.
+ * Opens `path` (openPage; once given, the widget `tag` ready), runs `fn(opened)`, then checks the page stayed
+ * clean (expectClean; `clean: false` skips that) and closes the context in any case. Returns what `fn` returns.
  */
-export async function withPage(env, path, options, fn) {
-  if (typeof options === 'function') [options, fn] = [{}, options];
-  const { clean = true, ...open } = options;
-  const opened = await (/^[a-z]+:/.test(path) ? openUrl : openPage)(env, path, open);
+export async function withPage(env, path, ...args) {
+  const [{ clean = true, tag, ...open }, fn] = optionsAnd(...args);
+  return closeAfter(await openPage(env, path, open), { clean }, async (opened) => {
+    if (tag) await waitReady(opened.page, tag);
+    return fn(opened);
+  });
+}
+
+/**
+ * Runs `fn(opened)` on a page opened by the caller, then checks it stayed clean (expectClean; `clean: false`
+ * skips that) and closes its context in any case. Returns what `fn` returns.
+ */
+export async function closeAfter(opened, { clean = true }, fn) {
   try {
     const result = await fn(opened);
     if (clean) await expectClean(opened);
@@ -151,31 +153,24 @@ export async function withPage(env, path, options, fn) {
 }
 
 /** withPage on the chapter (as openChapter opens it), once its widget `tag` is ready. */
-export function withChapter(env, chapterId, tag, options, fn) {
-  if (typeof options === 'function') [options, fn] = [{}, options];
-  const { search = '', ...open } = options;
-  return withPage(env, `${search ? `${search}&` : '?'}agtest=1#ch-${chapterId}`, open, async (opened) => {
-    await waitReady(opened.page, tag);
-    return fn(opened);
-  });
+export function withChapter(env, chapterId, tag, ...args) {
+  const [{ search, ...open }, fn] = optionsAnd(...args);
+  return withPage(env, chapterPath(chapterId, search), { ...open, tag }, fn);
 }
 
 /** withPage on embed.html?<query> (test mode), once its widget `tag` is ready. */
-export function withEmbed(env, query, tag, options, fn) {
-  if (typeof options === 'function') [options, fn] = [{}, options];
-  return withPage(env, `embed.html?${query}${query ? '&' : ''}agtest=1`, options, async (opened) => {
-    await waitReady(opened.page, tag);
-    return fn(opened);
-  });
+export function withEmbed(env, query, tag, ...args) {
+  const [options, fn] = optionsAnd(...args);
+  return withPage(env, embedPath(query), { ...options, tag }, fn);
 }
 
 /**
  * One page for several tests (beforeAll, afterAll of the block it is called in): opens `path` as withPage
- * does, with `options` as there and `ready(opened)` run once it is open; the tests use `shared.page`. After
+ * does, with `options` as there and `ready(opened)` run once it is open (and the widget `tag` ready); the tests use `shared.page`. After
  * the block's last test (at the latest before useEnv closes the browser) the page is checked clean
  * (expectClean, unless `clean: false`) and closed.
  */
-export function usePage(env, path, { clean = true, ready, ...options } = {}) {
+export function usePage(env, path, { clean = true, tag, ready, ...options } = {}) {
   const shared = {};
   const close = async () => {
     const { context } = shared;
@@ -189,7 +184,8 @@ export function usePage(env, path, { clean = true, ready, ...options } = {}) {
   };
   beforeAll(async () => {
     env.closing.push(close);
-    Object.assign(shared, await (/^[a-z]+:/.test(path) ? openUrl : openPage)(env, path, options));
+    Object.assign(shared, await openPage(env, path, options));
+    if (tag) await waitReady(shared.page, tag);
     await ready?.(shared);
   }, 120000);
   afterAll(close);
@@ -197,10 +193,8 @@ export function usePage(env, path, { clean = true, ready, ...options } = {}) {
 }
 
 /** usePage on the chapter in test mode (as withChapter opens it), once its widget `tag` is ready. */
-export function useChapter(env, chapterId, tag, { search = '', ...options } = {}) {
-  const path = `${search ? `${search}&` : '?'}agtest=1#ch-${chapterId}`;
-  return usePage(env, path, { ...options, ready: ({ page }) => waitReady(page, tag) });
-}
+export const useChapter = (env, chapterId, tag, { search, ...options } = {}) =>
+  usePage(env, chapterPath(chapterId, search), { ...options, tag });
 
 /**
  * Puts the widget `tag` of the open page in the state `text` (its text form, "v=1&a=3,4"), the same parser as a
@@ -331,9 +325,6 @@ export async function expectClean({ page, problems }) {
   expect(await cspViolations(page)).toEqual([]);
 }
 
-/** expectClean for a host page (which looks into its frames too). */
-export const expectHostClean = expectClean;
-
 /** CSP violations reported in the page and in every frame it holds. */
 export async function cspViolations(page) {
   const all = [];
@@ -453,54 +444,13 @@ export async function pressKeys(page, ...keys) {
   for (const key of keys) await page.keyboard.press(key);
 }
 
-/** The text of the element `selector` in the widget `tag`. */
-export const textIn = (page, tag, selector) => page.locator(`${tag} ${selector}`).textContent();
-
-/** The attribute `name` of the element `selector` in the widget `tag`. */
-export const attrIn = (page, tag, selector, name) => page.locator(`${tag} ${selector}`).getAttribute(name);
-
 // ------------------------------------------------------------ host pages (embedding)
 
 /**
- * A second server, standing for a course platform, on 127.0.0.1 and its own port (another origin than
- * env.server): it serves `pages` ({ '/path': { body, headers } }) as HTML with their own headers (a CSP
- * header, for example), with `root` every other path as static files from that folder, else a 404.
- */
-export async function startHostServer({ pages = {}, root = null } = {}) {
-  const { createServer } = await import('node:http');
-  const serveStatic = root ? (await import('sirv')).default(root, { dev: true }) : null;
-  const server = createServer((req, res) => {
-    const path = new URL(req.url, 'http://host').pathname;
-    const page = pages[path];
-    const send = (status, headers, body) => res.writeHead(status, headers).end(body);
-    // Browsers ask every origin for a favicon; a course platform would have one.
-    if (path === '/favicon.ico') return send(204, {});
-    if (page)
-      return send(
-        200,
-        { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-cache', ...page.headers },
-        page.body,
-      );
-    const notFound = () => send(404, { 'Content-Type': 'text/plain; charset=utf-8' }, 'Not found\n');
-    if (!serveStatic) return notFound();
-    if (path.endsWith('.wasm')) res.setHeader('Content-Type', 'application/wasm');
-    else if (path.endsWith('.js')) res.setHeader('Content-Type', 'text/javascript; charset=utf-8');
-    serveStatic(req, res, notFound);
-  });
-  await new Promise((done) => server.listen(0, '127.0.0.1', done));
-  const url = `http://127.0.0.1:${server.address().port}/`;
-  const close = () =>
-    new Promise((done) => {
-      server.closeAllConnections();
-      server.close(() => done());
-    });
-  return { url, origin: new URL(url).origin, close };
-}
-
-/**
- * A host server (startHostServer) for the whole test file, on another origin than env's; `site: true`
- * serves env's copy of the site beside its pages. `host.add(name, body, headers)` serves a page and
- * returns its address.
+ * A second server for the whole test file, standing for a course platform, on 127.0.0.1 and its own port
+ * (another origin than env.server): it serves the pages added by `host.add(name, body, headers)` (which
+ * returns the page's address) as HTML with their own headers (a CSP header, for example); with `site: true`
+ * every other path as static files from env's copy of the site, else a 404.
  */
 export function useHost(env, { site = false } = {}) {
   const pages = {};
@@ -510,7 +460,35 @@ export function useHost(env, { site = false } = {}) {
       return `${host.url}${name}`;
     },
   };
-  beforeAll(async () => Object.assign(host, await startHostServer({ pages, root: site ? env.site : null })));
+  beforeAll(async () => {
+    const { createServer } = await import('node:http');
+    const serveStatic = site ? (await import('sirv')).default(env.site, { dev: true }) : null;
+    const server = createServer((req, res) => {
+      const path = new URL(req.url, 'http://host').pathname;
+      const page = pages[path];
+      const send = (status, headers, body) => res.writeHead(status, headers).end(body);
+      // Browsers ask every origin for a favicon; a course platform would have one.
+      if (path === '/favicon.ico') return send(204, {});
+      if (page)
+        return send(
+          200,
+          { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-cache', ...page.headers },
+          page.body,
+        );
+      const notFound = () => send(404, { 'Content-Type': 'text/plain; charset=utf-8' }, 'Not found\n');
+      if (!serveStatic) return notFound();
+      if (path.endsWith('.wasm')) res.setHeader('Content-Type', 'application/wasm');
+      else if (path.endsWith('.js')) res.setHeader('Content-Type', 'text/javascript; charset=utf-8');
+      serveStatic(req, res, notFound);
+    });
+    await new Promise((done) => server.listen(0, '127.0.0.1', done));
+    host.url = `http://127.0.0.1:${server.address().port}/`;
+    host.close = () =>
+      new Promise((done) => {
+        server.closeAllConnections();
+        server.close(() => done());
+      });
+  });
   afterAll(async () => host.close?.());
   return host;
 }

@@ -13,6 +13,8 @@ import {
   cspViolations,
   frameHeights,
   frameOf,
+  hostPage,
+  noteOf,
   ROOT,
   seedCase,
   until,
@@ -30,6 +32,8 @@ import { dot, softmax } from '../reference/float64.mjs';
 const TAG = 'ag-worked-example';
 const template = (name, content) =>
   readFileSync(join(ROOT, 'tests/browser/hosts', name), 'utf8').replace('{{CONTENT}}', content);
+/** The host page made from the template `name` with `content` pasted in, served by the host server. */
+const pasted = (name, content) => host.add(name, template(name, content));
 const CSP =
   "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; style-src 'self'; font-src 'self'; img-src 'self' data: blob:; connect-src 'self'; object-src 'none'; base-uri 'none'";
 
@@ -37,8 +41,10 @@ const CSP =
 const Q = [2, 0, 0, 0];
 const K = seedCase('worked-scores').inputs.K;
 
-/** The pasted state's numbers against the float64 reference: scores, scaled scores, softmax weights. */
-function expectPastedNumbers(numbers) {
+/** The pasted state's numbers in `where` (page or frame) against the float64 reference: scores, scaled, weights. */
+async function expectPasted(where) {
+  await waitReady(where, TAG);
+  const numbers = await readNumbers(where, TAG);
   const scores = K.map((row) => dot(row, Q));
   const z = scores.map((s) => s / Math.sqrt(Q.length));
   const ref = softmax(z, 1, z.length);
@@ -120,12 +126,7 @@ describe('course platforms', () => {
     const site = new URL(env.server.url).origin;
     const body = `<${TAG}></${TAG}>\n<ag-sqrt-d d="16" pairs="4000" seed="3"></ag-sqrt-d>`;
     const policy = `default-src 'self'; script-src ${site} 'wasm-unsafe-eval'; worker-src ${workerSrc}; style-src ${site}; font-src ${site}; img-src 'self' data: blob:; connect-src ${site}; object-src 'none'; base-uri 'none'`;
-    return host.add(
-      name,
-      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Widgets from another origin</title>
-${widgetsScript(env)}</head><body>\n${body}\n</body></html>`,
-      { 'Content-Security-Policy': policy },
-    );
+    return host.add(name, hostPage(body, widgetsScript(env)), { 'Content-Security-Policy': policy });
   };
 
   test('widgets from another origin under the policy EMBEDDING.md gives (worker-src blob: <origin>): the experiment runs in the worker', async () => {
@@ -142,14 +143,7 @@ ${widgetsScript(env)}</head><body>\n${body}\n</body></html>`,
     await withPage(env, url, { height: 2400, clean: false }, async ({ page, problems }) => {
       await waitReady(page, TAG);
       expect(await scoresOf(page)).toEqual([5, -4, 0]);
-      const note = await until(
-        () =>
-          page.locator('ag-sqrt-d').evaluate((el) => {
-            const n = el.shadowRoot.querySelector('.note');
-            return n && !n.hidden ? n.textContent : null;
-          }),
-        'the note of the experiment',
-      );
+      const note = await until(() => noteOf(page.locator('ag-sqrt-d')), 'the note of the experiment');
       expect(note).toMatch(/experiment could not run/i);
       // The blocked worker is the one violation; nothing else went wrong.
       const violations = await cspViolations(page);
@@ -176,56 +170,40 @@ ${widgetsScript(env)}</head><body>\n${body}\n</body></html>`,
     await blank.close();
     expect(stripped).not.toMatch(/<script|<ag-/);
     expect(stripped).toMatch(/<iframe /);
-    await withPage(
-      env,
-      host.add('canvas.html', template('canvas.html', stripped)),
-      { width: 375 },
-      async ({ page }) => {
-        const frame = await frameOf(page);
-        await waitReady(frame, TAG);
-        expectPastedNumbers(await readNumbers(frame, TAG));
-        // The frame's element (host side) and the document in it agree within 2 px, with no inner scrollbar.
-        const height = await until(async () => {
-          const { height, scrolls, outer } = await frameHeights(page, frame);
-          return Math.abs(outer - height) <= 2 && !scrolls ? height : null;
-        }, 'the frame to be sized to its content');
-        const resizes = await page.evaluate(() => window.__resizes);
-        expect(resizes.at(-1)).toEqual({ origin: new URL(env.server.url).origin, height });
-      },
-    );
+    await withPage(env, pasted('canvas.html', stripped), { width: 375 }, async ({ page }) => {
+      const frame = await frameOf(page);
+      await expectPasted(frame);
+      // The frame's element (host side) and the document in it agree within 2 px, with no inner scrollbar.
+      const height = await until(async () => {
+        const { height, scrolls, outer } = await frameHeights(page, frame);
+        return Math.abs(outer - height) <= 2 && !scrolls ? height : null;
+      }, 'the frame to be sized to its content');
+      const resizes = await page.evaluate(() => window.__resizes);
+      expect(resizes.at(-1)).toEqual({ origin: new URL(env.server.url).origin, height });
+    });
   });
 
   test('Moodle: RequireJS globals and the site\u2019s CSS around the element snippet; the widget computes', async () => {
-    await withPage(
-      env,
-      host.add('moodle.html', template('moodle.html', snippets.element)),
-      { width: 375 },
-      async ({ page }) => {
-        await waitReady(page, TAG);
-        expectPastedNumbers(await readNumbers(page, TAG));
-        // The module left the AMD loader alone, and the loader did not take the module.
-        expect(await page.evaluate(() => window.__amdCalls)).toEqual([]);
-        expect(await page.evaluate(() => typeof window.define.amd)).toBe('object');
-        // Moodle's button and svg rules stop at the shadow boundary.
-        const button = await page
-          .locator(TAG)
-          .evaluate((el) => getComputedStyle(el.shadowRoot.querySelector('button')).textTransform);
-        expect(button).toBe('none');
-      },
-    );
+    await withPage(env, pasted('moodle.html', snippets.element), { width: 375 }, async ({ page }) => {
+      await expectPasted(page);
+      // The module left the AMD loader alone, and the loader did not take the module.
+      expect(await page.evaluate(() => window.__amdCalls)).toEqual([]);
+      expect(await page.evaluate(() => typeof window.define.amd)).toBe('object');
+      // Moodle's button and svg rules stop at the shadow boundary.
+      const button = await page
+        .locator(TAG)
+        .evaluate((el) => getComputedStyle(el.shadowRoot.querySelector('button')).textTransform);
+      expect(button).toBe('none');
+    });
   });
 
   test.each([
     ['Jupyter Book', 'jupyter-book.html'],
     ['Quarto', 'quarto.html'],
   ])('%s: raw HTML output with both snippets, require.js globals present', async (_name, file) => {
-    const url = host.add(file, template(file, `${snippets.element}\n${snippets.iframe}`));
-    await withPage(env, url, { height: 2400 }, async ({ page }) => {
-      await waitReady(page, TAG);
-      expectPastedNumbers(await readNumbers(page, TAG));
-      const frame = await frameOf(page);
-      await waitReady(frame, TAG);
-      expectPastedNumbers(await readNumbers(frame, TAG));
+    await withPage(env, pasted(file, `${snippets.element}\n${snippets.iframe}`), { height: 2400 }, async ({ page }) => {
+      await expectPasted(page);
+      await expectPasted(await frameOf(page));
     });
   });
 });
@@ -250,9 +228,8 @@ describe('widgets alone on a plain page', () => {
       const worked = await readNumbers(page, 'ag-worked-example');
       // q = (2, 0, 0, 0), article keys, scaled by 1/2: scores 1, -1, 0.
       expect(byRole(worked, 'scaled-score').map((s) => s.text)).toEqual(['1', '\u22121', '0']);
-      const e = [Math.exp(1), Math.exp(-1), 1];
-      const total = e[0] + e[1] + e[2];
-      byRole(worked, 'weight').forEach((w, j) => expect(Math.abs(w.value - e[j] / total)).toBeLessThan(1e-6));
+      const ref = softmax([1, -1, 0], 1, 3);
+      byRole(worked, 'weight').forEach((w, j) => expect(Math.abs(w.value - ref[j])).toBeLessThan(1e-6));
       await expectAllLogged(page, 'ag-worked-example');
 
       // The third instance: b="junk" ignored with a note, its default kept, a="6,6" used.

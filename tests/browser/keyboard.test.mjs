@@ -131,6 +131,10 @@ function expectVisibleFocus(f, scheme) {
     throw new Error(`${where}: focus outline ${f.outline.color} on ${f.background} has contrast ${ratio.toFixed(2)}`);
 }
 
+/** The colours of the stops of a heat map's legend, in order. */
+const legendStops = (grid) =>
+  grid.locator('linearGradient stop').evaluateAll((l) => l.map((s) => s.getAttribute('stop-color')));
+
 /** Each cell of a heatmap grid: its fill and the colour of its number, by data-cell. */
 const cellColours = (grid) =>
   grid.evaluate((svg) =>
@@ -243,9 +247,7 @@ describe('heat maps: keyboard, hover, colours', () => {
     // Colours: PuOr over [-m, m], m the largest |score|; the number black or white, 4.5:1 or more.
     const m = Math.max(...scores.map((n) => Math.abs(n.value)));
     await expectCellColours(grid, scores, (v) => interpolatePuOr((v / m + 1) / 2));
-    stops.diverging = await grid
-      .locator('linearGradient stop')
-      .evaluateAll((l) => l.map((s) => s.getAttribute('stop-color')));
+    stops.diverging = await legendStops(grid);
   });
 
   test('weights (chapter matrix-form): cividis on [0, 1], readable numbers, and the readout follows hover and keyboard focus', async () => {
@@ -270,9 +272,7 @@ describe('heat maps: keyboard, hover, colours', () => {
     const j = Math.min(j0 + 1, Number(await grid.getAttribute('data-cols')));
     expect(await readout.textContent()).toBe(`A${i}${j} = ${weights.find((n) => n.key === `${i}-${j}`).text}`);
     expectVisibleFocus(await focused(page), 'light');
-    stops.sequential = await grid
-      .locator('linearGradient stop')
-      .evaluateAll((l) => l.map((s) => s.getAttribute('stop-color')));
+    stops.sequential = await legendStops(grid);
   });
 
   test('the legend\u2019s colours (read by the two tests above) stay apart under simulated protanopia, deuteranopia and tritanopia', () => {

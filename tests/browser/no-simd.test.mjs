@@ -163,15 +163,27 @@ async function tour(browser, search) {
 /** The (role, key) of each number, for lining two runs up. */
 const ids = (list) => list.map((n) => `${n.role}.${n.key}`);
 
-/** The numbers of one chapter in two runs, paired; in the variant view only those both show. */
-function pairs(id, a, b) {
-  if (id === VARIANT_VIEW) {
+/**
+ * Calls `check(a, b, what, id)` on each pair of numbers of every chapter in the runs `x` and `y` (in the variant
+ * view only those both show); at least five pairs a chapter on average.
+ */
+function eachPair(x, y, check) {
+  let compared = 0;
+  for (const { id } of chapters) {
+    const [a, b] = [x.numbers[id], y.numbers[id]];
     const common = ids(b).filter((k) => ids(a).includes(k));
-    expect(common.length).toBeGreaterThan(0);
-    return common.map((k) => [a[ids(a).indexOf(k)], b[ids(b).indexOf(k)]]);
+    if (id === VARIANT_VIEW) expect(common.length).toBeGreaterThan(0);
+    else expect(ids(b)).toEqual(ids(a));
+    const paired =
+      id === VARIANT_VIEW
+        ? common.map((k) => [a[ids(a).indexOf(k)], b[ids(b).indexOf(k)]])
+        : a.map((n, i) => [n, b[i]]);
+    for (const [m, n] of paired) {
+      check(m, n, `${id} ${m.role}${m.key === null ? '' : `.${m.key}`}`, id);
+      compared++;
+    }
   }
-  expect(ids(b)).toEqual(ids(a));
-  return a.map((n, i) => [n, b[i]]);
+  expect(compared).toBeGreaterThan(chapters.length * 5);
 }
 
 const same = (x, y) => Object.is(x, y) || (Number.isNaN(x) && Number.isNaN(y));
@@ -204,32 +216,24 @@ describe('an engine without WebAssembly SIMD', () => {
 
   test('every chapter shows the numbers of the simd128 kernels, within the tolerance', async () => {
     const [simdRun, bareRun] = [await run('simd'), await run('bare')];
-    let compared = 0;
-    for (const { id } of chapters) {
-      for (const [a, b] of pairs(id, simdRun.numbers[id], bareRun.numbers[id])) {
-        const what = `${id} ${a.role}${a.key === null ? '' : `.${a.key}`}: "${a.text}" (${a.value}) with SIMD, "${b.text}" (${b.value}) without`;
-        const residual = RESIDUALS[id]?.[a.role];
-        if (residual) {
-          const bound = residual(a, simdRun.numbers[id]);
-          expect({
-            what,
-            within: Math.abs(a.value) <= bound && Math.abs(b.value) <= residual(b, bareRun.numbers[id]),
-          }).toEqual({ what, within: true });
-        } else if (!same(a.value, b.value)) {
-          const diff = Math.abs(a.value - b.value) / Math.max(Math.abs(a.value), Math.abs(b.value));
-          const oneUnit =
-            a.text === b.text ||
-            Math.abs(a.shown - b.shown) <= Math.min(lastPlace(a.text), lastPlace(b.text)) * (1 + 1e-9);
-          expect({ what, inU: diff / U, within: diff <= TOL && oneUnit }).toEqual({
-            what,
-            inU: diff / U,
-            within: true,
-          });
-        }
-        compared++;
+    eachPair(simdRun, bareRun, (a, b, name, id) => {
+      const what = `${name}: "${a.text}" (${a.value}) with SIMD, "${b.text}" (${b.value}) without`;
+      const residual = RESIDUALS[id]?.[a.role];
+      if (residual) {
+        const bound = residual(a, simdRun.numbers[id]);
+        expect({
+          what,
+          within: Math.abs(a.value) <= bound && Math.abs(b.value) <= residual(b, bareRun.numbers[id]),
+        }).toEqual({ what, within: true });
+      } else if (!same(a.value, b.value)) {
+        const diff = Math.abs(a.value - b.value) / Math.max(Math.abs(a.value), Math.abs(b.value));
+        const oneUnit =
+          a.text === b.text ||
+          Math.abs(a.shown - b.shown) <= Math.min(lastPlace(a.text), lastPlace(b.text)) * (1 + 1e-9);
+        const inU = diff / U;
+        expect({ what, inU, within: diff <= TOL && oneUnit }).toEqual({ what, inU, within: true });
       }
-    }
-    expect(compared).toBeGreaterThan(chapters.length * 5);
+    });
   }, 80000);
 
   test('the seeded generator gives the same bits as with SIMD', async () => {
@@ -242,14 +246,8 @@ describe('an engine without WebAssembly SIMD', () => {
     const [scalarRun, bareRun] = [await run('scalar'), await run('bare')];
     expect(scalarRun.impl).toBe('scalar');
     expect(scalarRun.wasm).toEqual(['ag-simd.wasm']);
-    let compared = 0;
-    for (const { id } of chapters) {
-      for (const [a, b] of pairs(id, scalarRun.numbers[id], bareRun.numbers[id])) {
-        const what = `${id} ${a.role}${a.key === null ? '' : `.${a.key}`}`;
-        expect({ what, value: b.value, text: b.text }).toEqual({ what, value: a.value, text: a.text });
-        compared++;
-      }
-    }
-    expect(compared).toBeGreaterThan(chapters.length * 5);
+    eachPair(scalarRun, bareRun, (a, b, what) =>
+      expect({ what, value: b.value, text: b.text }).toEqual({ what, value: a.value, text: a.text }),
+    );
   }, 80000);
 });

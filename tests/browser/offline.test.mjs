@@ -13,7 +13,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { CHAPTERS } from '../../web/chapters.js';
 import {
-  expectClean,
+  closeAfter,
   expectWorkedExample,
   launchChromium,
   ROOT,
@@ -39,9 +39,10 @@ afterAll(async () => {
 /**
  * Opens the file with `search` and `hash`, recording what expectClean checks:
  * console errors, page errors, dialogs, CSP violations, and any request whose
- * URL is not file:, data: or blob:.
+ * URL is not file:, data: or blob:; runs `fn(opened)`, checks the page stayed
+ * clean and closes it.
  */
-async function openOffline(search = '?agtest=1', hash = '') {
+async function withOffline(search, hash, fn) {
   const context = await browser.newContext({ viewport: { width: 1024, height: 900 } });
   const page = await context.newPage();
   const problems = await watchProblems(page);
@@ -55,7 +56,7 @@ async function openOffline(search = '?agtest=1', hash = '') {
   await page.goto(`${fileUrl}${search}${hash}`);
   // The file is 1.6 MB of HTML to parse: allow for a busy machine.
   await page.waitForSelector('body[data-state="ready"]', { timeout: 40000 });
-  return { page, context, problems, requests };
+  return closeAfter({ page, context, problems, requests }, {}, fn);
 }
 
 /** The worked example's scores (exact in float32) and weights (softmax in float32: a few ulps, relative). */
@@ -94,68 +95,64 @@ describe('the offline single-file page', () => {
   });
 
   test("the worked example computes the articles' numbers from disk, on the SIMD build and on the baseline build", async () => {
-    const opened = await openOffline('?agtest=1', '#ch-worked-example');
-    const { page } = opened;
-    const tag = 'ag-worked-example';
-    await waitReady(page, tag);
-    const ids = await page.$$eval('#implementation option', (els) => els.map((el) => el.value));
-    expect(ids).toEqual(['simd128', 'scalar', 'baseline']);
-    expectArticleNumbers(await readNumbers(page, tag));
-    await expectAllLogged(page, tag);
-    expect(await page.evaluate(() => window.__agCallLog.some((c) => c.impl === 'simd128'))).toBe(true);
+    await withOffline('?agtest=1', '#ch-worked-example', async ({ page, requests }) => {
+      const tag = 'ag-worked-example';
+      await waitReady(page, tag);
+      const ids = await page.$$eval('#implementation option', (els) => els.map((el) => el.value));
+      expect(ids).toEqual(['simd128', 'scalar', 'baseline']);
+      expectArticleNumbers(await readNumbers(page, tag));
+      await expectAllLogged(page, tag);
+      expect(await page.evaluate(() => window.__agCallLog.some((c) => c.impl === 'simd128'))).toBe(true);
 
-    await page.selectOption('#implementation', 'baseline');
-    await page.waitForSelector(`${tag}[data-computed-by="baseline"]`);
-    expectArticleNumbers(await readNumbers(page, tag));
-    await expectAllLogged(page, tag);
-    expect(await page.evaluate(() => window.__agCallLog.some((c) => c.impl === 'baseline'))).toBe(true);
+      await page.selectOption('#implementation', 'baseline');
+      await page.waitForSelector(`${tag}[data-computed-by="baseline"]`);
+      expectArticleNumbers(await readNumbers(page, tag));
+      await expectAllLogged(page, tag);
+      expect(await page.evaluate(() => window.__agCallLog.some((c) => c.impl === 'baseline'))).toBe(true);
 
-    // The Embed control gives no snippet here: the file has no widgets.js or embed.html beside it.
-    const embed = page.locator(tag).locator('details.embed');
-    await embed.locator('summary').click();
-    await expect(embed.locator('[data-role=embed-unavailable]').textContent()).resolves.toContain('offline copy');
-    expect(await embed.locator('textarea').count()).toBe(0);
+      // The Embed control gives no snippet here: the file has no widgets.js or embed.html beside it.
+      const embed = page.locator(tag).locator('details.embed');
+      await embed.locator('summary').click();
+      await expect(embed.locator('[data-role=embed-unavailable]').textContent()).resolves.toContain('offline copy');
+      expect(await embed.locator('textarea').count()).toBe(0);
 
-    expect(opened.requests.every((url) => url.startsWith(fileUrl) || url.startsWith('data:'))).toBe(true);
-    await expectClean(opened);
-    await opened.context.close();
+      expect(requests.every((url) => url.startsWith(fileUrl) || url.startsWith('data:'))).toBe(true);
+    });
   });
 
   test('a Monte Carlo experiment runs in the worker inlined in the file', async () => {
-    const opened = await openOffline('?ch=sqrt-d&v=1&d=64&pairs=20000&seed=7&agtest=1', '#ch-sqrt-d');
-    const { page } = opened;
-    const tag = 'ag-sqrt-d';
-    await waitReady(page, tag);
-    await page.waitForFunction((t) => ['done', 'error'].includes(document.querySelector(t)?.dataset.run), tag, {
-      timeout: 40000,
+    await withOffline('?ch=sqrt-d&v=1&d=64&pairs=20000&seed=7&agtest=1', '#ch-sqrt-d', async ({ page }) => {
+      const tag = 'ag-sqrt-d';
+      await waitReady(page, tag);
+      await page.waitForFunction((t) => ['done', 'error'].includes(document.querySelector(t)?.dataset.run), tag, {
+        timeout: 40000,
+      });
+      expect(await page.evaluate((t) => document.querySelector(t).dataset.run, tag)).toBe('done');
+      const numbers = await readNumbers(page, tag);
+      const sigma = seedCase('sqrt-d-spread-64').expected;
+      // Sample standard deviation of 20000 products: within 4 standard errors of sqrt(64).
+      expect(Math.abs(one(numbers, 'std').value - sigma)).toBeLessThanOrEqual((4 * sigma) / Math.sqrt(2 * 20000));
+      expect(
+        await page.evaluate(() => window.__agCallLog.some((c) => c.worker && c.kernel === 'random_dot_experiment')),
+      ).toBe(true);
+      await expectAllLogged(page, tag);
     });
-    expect(await page.evaluate((t) => document.querySelector(t).dataset.run, tag)).toBe('done');
-    const numbers = await readNumbers(page, tag);
-    const sigma = seedCase('sqrt-d-spread-64').expected;
-    // Sample standard deviation of 20000 products: within 4 standard errors of sqrt(64).
-    expect(Math.abs(one(numbers, 'std').value - sigma)).toBeLessThanOrEqual((4 * sigma) / Math.sqrt(2 * 20000));
-    expect(
-      await page.evaluate(() => window.__agCallLog.some((c) => c.worker && c.kernel === 'random_dot_experiment')),
-    ).toBe(true);
-    await expectAllLogged(page, tag);
-    await expectClean(opened);
-    await opened.context.close();
   });
 
   test('every chapter of both parts computes', async () => {
-    const opened = await openOffline('?agtest=1');
-    const { page } = opened;
-    const tags = await page.$$eval('#chapters *', (els) =>
-      els.map((el) => el.localName).filter((name) => name.startsWith('ag-')),
-    );
-    // Every chapter's widget, and the second widget of a chapter that has one (`also`).
-    expect(tags).toEqual(CHAPTERS.flatMap((c) => [c.tag, ...(c.also ?? [])]));
-    for (const tag of tags) await waitReady(page, tag);
-    // The KaTeX fonts come from the file: at least one face is loaded.
-    expect(
-      await page.evaluate(() => [...document.fonts].some((f) => f.family.startsWith('KaTeX') && f.status === 'loaded')),
-    ).toBe(true);
-    await expectClean(opened);
-    await opened.context.close();
+    await withOffline('?agtest=1', '', async ({ page }) => {
+      const tags = await page.$$eval('#chapters *', (els) =>
+        els.map((el) => el.localName).filter((name) => name.startsWith('ag-')),
+      );
+      // Every chapter's widget, and the second widget of a chapter that has one (`also`).
+      expect(tags).toEqual(CHAPTERS.flatMap((c) => [c.tag, ...(c.also ?? [])]));
+      for (const tag of tags) await waitReady(page, tag);
+      // The KaTeX fonts come from the file: at least one face is loaded.
+      expect(
+        await page.evaluate(() =>
+          [...document.fonts].some((f) => f.family.startsWith('KaTeX') && f.status === 'loaded'),
+        ),
+      ).toBe(true);
+    });
   }, 120000);
 });

@@ -6,7 +6,7 @@
 // system's scheme, and leaves out the page's and the widgets' controls.
 import { describe, expect, test } from '@jest/globals';
 import { CHAPTERS } from '../../web/chapters.js';
-import { useEnv, usePage, waitReady, withEmbed, withPage } from './helpers.mjs';
+import { useEnv, usePage, withEmbed, withPage } from './helpers.mjs';
 
 // A page of the kind EMBEDDING.md describes: the widgets script and two
 // widgets far below the first screen, so that neither starts by itself.
@@ -21,6 +21,14 @@ const env = useEnv({ extraFiles: { 'print-host.html': HOST } });
 const dark = { setup: (page) => page.emulateMedia({ colorScheme: 'dark' }) };
 
 const TAGS = [...new Set(CHAPTERS.filter((c) => c.tag).map((c) => c.tag))];
+
+/** Fires `beforeprint` as the print menu does, and waits until multi-head has boxes scaled to fit the paper. */
+async function beforePrint(page) {
+  await page.evaluate(() => window.dispatchEvent(new Event('beforeprint')));
+  await page.waitForFunction(() =>
+    document.querySelector('ag-multi-head').shadowRoot.querySelector('[data-print-fit]'),
+  );
+}
 
 /** The status of every widget on the page: { tag: data-status or null }. */
 const statuses = (page) =>
@@ -137,9 +145,7 @@ describe('printing', () => {
 });
 
 describe('printing wide boxes (multi-head\u2019s tables, on one embed page)', () => {
-  const shared = usePage(env, 'embed.html?w=ag-multi-head&agtest=1', {
-    ready: ({ page }) => waitReady(page, 'ag-multi-head'),
-  });
+  const shared = usePage(env, 'embed.html?w=ag-multi-head&agtest=1', { tag: 'ag-multi-head' });
 
   test('a box that scrolls sideways is scaled to fit the paper while printing, and restored after', async () => {
     // multi-head's embedding and output tables (d_model = 12) are wider than A4 paper.
@@ -155,10 +161,7 @@ describe('printing wide boxes (multi-head\u2019s tables, on one embed page)', ()
     await page.setViewportSize({ width: 718, height: 900 });
     expect((await boxes()).some((b) => b.over > 1)).toBe(true);
     await page.setViewportSize({ width: 1024, height: 900 });
-    await page.evaluate(() => window.dispatchEvent(new Event('beforeprint')));
-    await page.waitForFunction(() =>
-      document.querySelector('ag-multi-head').shadowRoot.querySelector('[data-print-fit]'),
-    );
+    await beforePrint(page);
     // On paper (print media, the paper's width) nothing is cut any more.
     await page.emulateMedia({ media: 'print' });
     await page.setViewportSize({ width: 718, height: 900 });
@@ -175,10 +178,7 @@ describe('printing wide boxes (multi-head\u2019s tables, on one embed page)', ()
     const { page } = shared;
     const fits = async (width) => {
       await page.setViewportSize({ width, height: 800 });
-      await page.evaluate(() => window.dispatchEvent(new Event('beforeprint')));
-      await page.waitForFunction(() =>
-        document.querySelector('ag-multi-head').shadowRoot.querySelector('[data-print-fit]'),
-      );
+      await beforePrint(page);
       const found = await page.evaluate(() =>
         [...document.querySelector('ag-multi-head').shadowRoot.querySelectorAll('[data-print-fit]')].map((el) =>
           Number(el.style.getPropertyValue('--ag-print-fit')),

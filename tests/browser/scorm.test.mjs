@@ -12,7 +12,7 @@ import { beforeAll, describe, expect, test } from '@jest/globals';
 import { unzipSync } from 'fflate';
 import { buildScorm } from '../../scripts/scorm.mjs';
 import { CHAPTERS } from '../../web/chapters.js';
-import { expectClean, expectWorkedExample, openPage, useEnv, waitReady, withPage } from './helpers.mjs';
+import { closeAfter, expectWorkedExample, openPage, until, useEnv, waitReady, withPage } from './helpers.mjs';
 import { readNumbers } from './shown-numbers.mjs';
 
 const require = createRequire(import.meta.url);
@@ -71,18 +71,7 @@ async function leave(page) {
 }
 
 /** The page is clean (expectClean) and its context closed. */
-async function close(opened) {
-  await expectClean(opened);
-  await opened.context.close();
-}
-
-/** Waits until `read()` gives `expected` (or the time is up), then asserts it. */
-async function poll(read, expected, timeout = 8000) {
-  const end = Date.now() + timeout;
-  let value = await read();
-  for (; value !== expected && Date.now() < end; value = await read()) await new Promise((d) => setTimeout(d, 100));
-  expect(value).toBe(expected);
-}
+const close = (opened) => closeAfter(opened, {}, () => null);
 
 const calls = (page) => page.evaluate(() => window.calls);
 const setsOf = async (page, element) =>
@@ -93,8 +82,11 @@ const cmi = (page) =>
     const { lesson_status: status, lesson_location: location, score } = core;
     return { status, location, suspend, raw: score.raw, min: score.min, max: score.max };
   });
-/** Polls the cmi field `name` until it is `expected`. */
-const pollCmi = (page, name, expected) => poll(async () => (await cmi(page))[name], expected);
+/** Polls the cmi field `name` until it is `expected` (8 s at most), then asserts it. */
+async function pollCmi(page, name, expected) {
+  await until(async () => (await cmi(page))[name] === expected, `cmi ${name}`, 80).catch(() => null);
+  expect((await cmi(page))[name]).toBe(expected);
+}
 
 /** Scrolls a chapter to the top of the frame and waits until the page counts it as gone through. */
 async function goThrough(course, id) {

@@ -6,6 +6,7 @@ import { CHAPTERS } from '../../web/chapters.js';
 import {
   expectParams,
   overflow,
+  pressKeys,
   rowsOf,
   settledUrl,
   stateOf,
@@ -294,11 +295,9 @@ describe('reading the tour: the reading bar, previous/next links, numbers throug
           const el = document.activeElement;
           return { id: el.id, text: el.textContent.trim(), href: el.getAttribute('href') };
         });
-      await page.keyboard.press('Tab');
-      await page.keyboard.press('Tab');
+      await pressKeys(page, 'Tab', 'Tab');
       expect((await focused()).text).toBe('Skip to the chapter list');
-      await page.keyboard.press('Enter');
-      await page.keyboard.press('Tab');
+      await pressKeys(page, 'Enter', 'Tab');
       expect((await focused()).id).toBe('reading-bar-toggle');
       const toggle = page.locator('#reading-bar-toggle');
       await page.keyboard.press('Enter');

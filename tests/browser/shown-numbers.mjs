@@ -15,19 +15,29 @@ export { U } from '../reference/float64.mjs';
  * the shown separator is the flipped one (checked against the slot's data-sign).
  */
 export async function readNumbers(page, tag) {
-  const items = await page.locator(`${tag} >> nth=0`).evaluate((el) =>
-    [...el.shadowRoot.querySelectorAll('[data-value]')].map((n) => {
-      const sep = n.dataset.sign === undefined ? null : n.closest('.term')?.querySelector(':scope > .sep');
-      return {
-        role: n.dataset.role,
-        key: n.dataset.key ?? null,
-        text: n.textContent,
-        value: Number(n.dataset.value),
-        sign: n.dataset.sign ?? null,
-        sep: sep ? { op: sep.dataset.op, text: sep.textContent.trim() } : null,
-      };
-    }),
-  );
+  return parseShown(await page.locator(`${tag} >> nth=0`).evaluate(shownItems));
+}
+
+/**
+ * In the page (Playwright's or Puppeteer's evaluate; self-contained, so that either driver can serialise it):
+ * the numbers the widget `el` shows, as they are in the DOM.
+ */
+export function shownItems(el) {
+  return [...el.shadowRoot.querySelectorAll('[data-value]')].map((n) => {
+    const sep = n.dataset.sign === undefined ? null : n.closest('.term')?.querySelector(':scope > .sep');
+    return {
+      role: n.dataset.role,
+      key: n.dataset.key ?? null,
+      text: n.textContent,
+      value: Number(n.dataset.value),
+      sign: n.dataset.sign ?? null,
+      sep: sep ? { op: sep.dataset.op, text: sep.textContent.trim() } : null,
+    };
+  });
+}
+
+/** The numbers of shownItems, as readNumbers gives them. */
+export function parseShown(items) {
   return items.map((item) => {
     const parsed = Number(item.text.replace(/\u2212/g, '-').replace(/\u00b0$/, ''));
     if (item.sign === null) return { ...item, shown: parsed };
