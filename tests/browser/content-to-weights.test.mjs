@@ -61,6 +61,14 @@ it('opens on "the cat ate the fish": every tensor against the float64 reference,
   const kernels = await w.kernels();
   expect(kernels).toEqual(expect.arrayContaining(['attention']));
   expect(kernels.some((k) => k.startsWith('matmul'))).toBe(true);
+  // Every number of both heat maps lies inside its cell, the longest ("0.0000909") set smaller to fit.
+  const overflowing = await w.at('.hm-cell').evaluateAll((cells) =>
+    cells
+      .map((c) => [c.querySelector('.hm-value'), Number(c.querySelector('.hm-rect').getAttribute('width'))])
+      .filter(([t, width]) => t.getComputedTextLength() > width - 4)
+      .map(([t]) => t.textContent),
+  );
+  expect(overflowing).toEqual([]);
 });
 it('drag and keys move rows of W_Q and W_K, the stepper and the heat map answer keys, the URL reopens the state', async (w) => {
   await w.dragPoint('r1', [2, -1.5]);

@@ -86,6 +86,9 @@ function isDark(fill) {
  */
 const DARK_BELOW = Math.sqrt(0.0525) - 0.05;
 
+/** The size of a cell's number, in px of the figure (heatmap.css, .hm-value), before fitting. */
+const VALUE_PX = 12;
+
 /**
  * @param {HTMLElement} container  the heat map's <svg> is appended here
  * @param {{
@@ -502,6 +505,13 @@ export function heatmap(
           last.fill = fill;
         }
         write(c.textNode, v, { format });
+        // A number wider than its cell ("0.0000909") is set smaller to fit, never cut or run into the next
+        // cell: a monospace character is about 0.6 em, and 3 units are kept free on each side.
+        const fit = Math.min(1, (cell - 6) / (0.6 * VALUE_PX * c.textNode.textContent.length)).toFixed(2);
+        if (fit !== last.fit) {
+          c.textNode.style.setProperty('--_fit', fit);
+          last.fit = fit;
+        }
         const label = describe(i, j, c.textNode.textContent);
         if (label !== last.label) {
           c.gNode.setAttribute('aria-label', label);
