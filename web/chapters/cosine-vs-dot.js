@@ -76,7 +76,7 @@ export class AgCosineVsDot extends AgWidget {
     const given = Object.fromEntries(NAMES.map((n) => [n, fig.layer('given').append('line')]));
     NAMES.forEach((n) => given[n].attr('class', `vec-given given-${n}`));
     const say = () => this.#summary();
-    const { arrows, handles } = queryKeyVectors(fig, NAMES, { arrow: { layer: 'used', away: null }, say });
+    const { arrows, handles } = queryKeyVectors(fig, NAMES, { arrow: { layer: 'used' }, say });
 
     const rows = KEYS.map((name, i) => {
       const [norm, dot, cos] = ['norm', 'dot', 'cosine'].map((role) => num(role, i + 1));
@@ -184,14 +184,6 @@ export class AgCosineVsDot extends AgWidget {
       setLine(p, given[n], [0, 0], state[n]);
       showIf(normalise, given[n]);
       arrows[n].draw(u);
-      // Labels beside the tips, nudged apart when two vectors overlap (drawing only).
-      const len = Math.hypot(u[0], u[1]) || 1;
-      const side = n === 'q' ? 0 : n === 'k1' ? 1 : -1;
-      const nx = (-u[1] / len) * 0.45 * side;
-      const ny = (u[0] / len) * 0.45 * side;
-      arrows[n].label
-        .attr('x', p.x(u[0] + (0.5 * u[0]) / len + nx) - 5)
-        .attr('y', p.y(u[1] + (0.5 * u[1]) / len + ny) + 5);
     }
     handles.forEach((hd) => hd.update());
   }

@@ -80,7 +80,7 @@ export class AgWhyAgree extends AgWidget {
       arc: fig.angleArc({ radius: 1.1 }),
       a: fig.vector('a', { say }),
       b: fig.vector('b', { say }),
-      d: fig.arrow('d', { text: 'a \u2212 b', anchor: 'middle', away: null, labelClass: 'vec-label label-d halo' }),
+      d: fig.arrow('d', { text: 'a \u2212 b', away: null, labelClass: 'vec-label label-d halo' }),
       labelT: fig.label('\u03b8', { className: 'vec-label label-theta', anchor: 'middle' }),
     });
 
@@ -184,7 +184,18 @@ export class AgWhyAgree extends AgWidget {
     let nrm = sideLen > 0 ? [-side[1] / sideLen, side[0] / sideLen] : [0, 1];
     if (nrm[0] * mid[0] + nrm[1] * mid[1] < 0) nrm = [-nrm[0], -nrm[1]];
     showIf(sideLen > 0, d.label);
-    placeLabel(p, d.label, [mid[0] + 0.9 * nrm[0], mid[1] + 0.9 * nrm[1]], { away: 0, dx: 0 });
+    // Where the normal points sideways, the text runs away from the figure (from its start on the
+    // right, its end on the left), not across the labels of a and b beside the side's two ends;
+    // where it points up or down, the text is centred. It stays inside the plot.
+    const anchor = Math.abs(nrm[0]) < 0.5 ? 'middle' : nrm[0] > 0 ? 'start' : 'end';
+    const width = d.label.node().getComputedTextLength?.() ?? 0;
+    const [before, after] = { start: [0, width], middle: [width / 2, width / 2], end: [width, 0] }[anchor];
+    const off = anchor === 'middle' ? 0.9 : 0.5; // plot units from the side: clear of it and of its arrowhead
+    const x = p.x(mid[0] + off * nrm[0]) + { start: 2, middle: 0, end: -2 }[anchor];
+    d.label
+      .attr('text-anchor', anchor)
+      .attr('x', Math.max(p.x(-p.extent) + before, Math.min(p.x(p.extent) - after, x)))
+      .attr('y', p.y(mid[1] + off * nrm[1]) + 6);
     // The angle θ at the origin (drawing only), its letter beside the arc.
     const angle = arc.draw(a, b);
     showIf(angle.visible, labelT);

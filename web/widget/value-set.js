@@ -177,6 +177,10 @@ export function pairLine(role, label, className = 'line result') {
   return { els, element, text: () => `(${els[0].textContent}, ${els[1].textContent})` };
 }
 
+/** How far (plot units) a value's label sits from its point, and how far inside the plot it stays. */
+const LABEL_AWAY = 0.85;
+const LABEL_INSIDE = 0.45;
+
 /** The path (d) round the convex hull of `values` on the plane `p`, or through them when they lie on a line. */
 export function hullPath(p, values) {
   const hull = polygonHull(values);
@@ -185,18 +189,29 @@ export function hullPath(p, values) {
 
 /**
  * The values as draggable points on `fig` (its rowHandles of the field `values`), each labelled v_j;
- * `sync(values)` makes or removes them as T changes and places them and their labels.
+ * `sync(values)` makes or removes them as T changes and places them and their labels. A label sits
+ * on the side of its point away from the values' centroid, outside their hull, so that no edge of
+ * the hull runs through it.
  */
 export function valuePoints(fig, say) {
   const points = fig.rowHandles('values', {
     say,
-    onAdd: (j) => fig.label('v', { className: 'vec-label label-v', sub: String(j + 1) }),
+    onAdd: (j) => fig.label('v', { className: 'vec-label label-v', sub: String(j + 1), anchor: 'middle' }),
     onRemove: (label) => label.remove(),
   });
   const p = fig.plane;
   const sync = (values) => {
     points.sync(values);
-    values.forEach((v, j) => points.list[j].extra.attr('x', p.x(v[0]) + 9).attr('y', p.y(v[1]) - 9));
+    const mean = [0, 1].map((i) => values.reduce((acc, v) => acc + v[i], 0) / values.length);
+    values.forEach((v, j) => {
+      const out = [v[0] - mean[0], v[1] - mean[1]];
+      const len = Math.hypot(out[0], out[1]);
+      const dir = len > 1e-9 ? [out[0] / len, out[1] / len] : [Math.SQRT1_2, Math.SQRT1_2];
+      const c = (z) => Math.max(-p.extent + LABEL_INSIDE, Math.min(p.extent - LABEL_INSIDE, z));
+      const at = [c(v[0] + LABEL_AWAY * dir[0]), c(v[1] + LABEL_AWAY * dir[1])];
+      points.list[j].extra.attr('x', p.x(at[0])).attr('y', p.y(at[1]) + 4);
+    });
+    fig.separateLabels();
   };
   return { list: points.list, sync };
 }

@@ -98,13 +98,13 @@ export function vectorFigure(widget, { extent = 6, label: name, markers = 'arrow
     });
   }
 
-  /** The boxes of coincident handles (a ring round a dot), which labels must not cover. */
+  /** The boxes of the handles' dots (a ring round a dot where two coincide), which labels must not cover. */
   function stackedBoxes() {
     return handles
-      .filter((hd) => hd.node.matches('.stack-under'))
+      .filter((hd) => hd.node.style.display !== 'none' && hd.node.getAttribute('visibility') !== 'hidden')
       .map((hd) => {
         const { e: x, f: y } = hd.node.transform.baseVal.consolidate()?.matrix ?? { e: 0, f: 0 };
-        const r = DOT_RING + 2;
+        const r = (hd.node.matches('.stack-under') ? DOT_RING : DOT) + 2;
         return { x: x - r, y: y - r, width: 2 * r, height: 2 * r };
       });
   }
