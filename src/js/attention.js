@@ -183,15 +183,16 @@ function mhaRopeOption(m, value, dk, T) {
 const SCORES_STAGES = { masked: 0, capped: 1, raw: 2 };
 
 /**
- * The `returnScores` option of attention: undefined or false (null), true or
- * 'masked' (the scores the softmax reads), 'capped' (after the soft cap,
- * before the mask: ONNX qk_matmul_output_mode 1) or 'raw' (scale Q K^T: mode
- * 0). TypeError otherwise.
+ * The `returnScores` option of attention, as ag_attention_dims.scores_stage:
+ * undefined or false (null: no scores), true or 'masked' (0: the scores the
+ * softmax reads), 'capped' (1: after the soft cap, before the mask; ONNX
+ * qk_matmul_output_mode 1) or 'raw' (2: scale Q K^T; mode 0). TypeError
+ * otherwise.
  */
 function scoresOption(m, value) {
   if (value === undefined || value === false) return null;
-  if (value === true) return 'masked';
-  if (value === 'masked' || value === 'capped' || value === 'raw') return value;
+  if (value === true) return SCORES_STAGES.masked;
+  if (typeof value === 'string' && Object.hasOwn(SCORES_STAGES, value)) return SCORES_STAGES[value];
   throw new TypeError(
     `${m}: options.returnScores must be true, false, 'masked', 'capped' or 'raw'; got ${describeValue(value)}`,
   );
@@ -264,7 +265,7 @@ function kvSeqLenOption(m, value, B, keys, qShape) {
         ? `; a rank-3 Q ${formatShape(qShape)} is read as [h, Tq, d_k] (one batch): for ${value.length} batches give [B, 1, Tq, d_k]`
         : '';
     throw new RangeError(
-      `${m}: options.kvSeqLen has ${value.length} entries but B = ${B} (one per batch) were expected${hint}`,
+      `${m}: options.kvSeqLen has ${value.length} ${value.length === 1 ? 'entry' : 'entries'} but B = ${B} (one per batch) were expected${hint}`,
     );
   }
   return Array.from(value, (n, b) => {
@@ -417,7 +418,7 @@ export const attentionMethods = {
         causal_offset: offset,
         window,
         streaming: streaming ? 1 : 0,
-        scores_stage: SCORES_STAGES[scoresStage] ?? 0,
+        scores_stage: scoresStage ?? SCORES_STAGES.masked,
       });
     const dims = packed(B, P);
     const nOut = B * H * Tq * dv;
@@ -502,19 +503,20 @@ export const attentionMethods = {
       } else status = call(0, p.dims);
       // What is added to scale * Q K^T (after the soft cap), in the kernel's order.
       const added = `${slopes ? ' + ALiBi bias' : ''}${mask ? ' + mask' : ''}`;
-      if (status !== 0)
-        throw scoreOverflow(
-          m,
-          // A capped score cannot overflow: with a cap, what did is scale * Q K^T (a NaN from sums of
-          // both signs), or a capped score plus a bias or mask entry near FLT_MAX.
-          softcap
-            ? `the scores scale * Q K^T before the soft cap${added ? ` (or after it,${added})` : ''}`
-            : `the scores scale * Q K^T${added}`,
-          scoreShape,
-          status,
-          // Large slopes times a long distance reach FLT_MAX on their own.
-          slopes ? "scale the inputs or options.alibi's slopes down" : undefined,
-        );
+      if (status !== 0) {
+        // Large slopes times a long distance reach FLT_MAX on their own.
+        let remedy = slopes ? "scale the inputs or options.alibi's slopes down" : 'scale the inputs down';
+        // A capped score cannot overflow: with a cap, what did is scale * Q K^T (infinite only when its
+        // 'raw' values are asked for, else a NaN from sums of both signs), or a capped score plus a bias
+        // or mask entry near FLT_MAX.
+        if (softcap)
+          remedy =
+            `this is before the soft cap${added ? ` (or after it,${added})` : ''}; ${remedy}` +
+            (scoresStage === SCORES_STAGES.raw
+              ? "; the cap bounds the output and the 'capped' scores, not the 'raw' ones asked for by options.returnScores"
+              : '');
+        throw scoreOverflow(m, `the scores scale * Q K^T${softcap ? '' : added}`, scoreShape, status, remedy);
+      }
       // A NaN in the output (a sum that overflowed) is a RangeError from _done.
       const res = { output: tensorOf(this._read(Float32Array, p.output, nOut), [...lead, Tq, dv]) };
       if (returnWeights) res.weights = tensorOf(this._read(Float32Array, p.weights, nW), scoreShape.slice());

@@ -291,7 +291,8 @@ export interface AttentionOptions {
    * (capped if `softcap`) + ALiBi bias + mask, with -Infinity where masked, causal or outside the window (ONNX
    * qk_matmul_output_mode 2). `'capped'`: after the soft cap, before any mask (mode 1). `'raw'`:
    * scale Q K^T alone (mode 0); the last two at every key, from the same pass of the kernel. Default false;
-   * another value is a TypeError.
+   * another value is a TypeError. A raw score beyond float32 is a RangeError with `'raw'` even under a
+   * soft cap, which bounds the output and the capped scores but not the raw ones.
    */
   returnScores?: boolean | 'masked' | 'capped' | 'raw';
   /**

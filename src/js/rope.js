@@ -65,7 +65,9 @@ export function ropePositions(m, name, value, T, start = 0) {
       `${m}: ${name} must be an array of T = ${T} positions (one per token); got ${describeValue(value)}`,
     );
   if (value.length !== T)
-    throw new RangeError(`${m}: ${name} has ${value.length} entries but T = ${T} (one per token) were expected`);
+    throw new RangeError(
+      `${m}: ${name} has ${value.length} ${value.length === 1 ? 'entry' : 'entries'} but T = ${T} (one per token) were expected`,
+    );
   const out = new Float64Array(T);
   for (let t = 0; t < T; t++) {
     const p = value[t];

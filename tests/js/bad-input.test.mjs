@@ -300,7 +300,22 @@ const CASES = [
         { softcap: 3 },
       ),
     RangeError,
-    ['attention', 'scale * Q K^T before the soft cap[0, 1]', 'overflowed float32'],
+    ['attention', 'scale * Q K^T[0, 1] overflowed float32', 'this is before the soft cap;'],
+  ],
+  [
+    "attention softcap: a q.k beyond float32 is capped, but its 'raw' score cannot be returned",
+    (ag) =>
+      ag.attention(
+        [[1e20, 1e20]],
+        [
+          [1e20, 1e20],
+          [1, 1],
+        ],
+        [[1], [2]],
+        { softcap: 5, returnScores: 'raw' },
+      ),
+    RangeError,
+    ['attention', 'scale * Q K^T[0, 0] overflowed float32', "not the 'raw' ones asked for by options.returnScores"],
   ],
   [
     'attention: pastKey without pastValue',
@@ -350,6 +365,19 @@ const CASES = [
     (ag) => ag.rope([[1, 2]], { positions: [0, 1] }),
     RangeError,
     ['rope', 'options.positions has 2 entries', 'T = 1'],
+  ],
+  [
+    'rope positions: one for two tokens',
+    (ag) =>
+      ag.rope(
+        [
+          [1, 2],
+          [3, 4],
+        ],
+        { positions: [0] },
+      ),
+    RangeError,
+    ['rope', 'options.positions has 1 entry but T = 2'],
   ],
   [
     'rope position beyond 2^24',
