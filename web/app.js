@@ -10,7 +10,7 @@ import { renderChapters, renderToc } from './shell/chapters-view.js';
 import { setUpImplementationMenu } from './shell/implementation-menu.js';
 import { showLinkProblems, showLoadError } from './shell/notes.js';
 import { trackProgress } from './shell/progress.js';
-import { readChapter, writeUrl } from './shell/url.js';
+import { readChapter, unknownParams, writeUrl } from './shell/url.js';
 import { focusChapter } from './shell/chapter-focus.js';
 import { keepInView } from './shell/keep-in-view.js';
 import { readingBar } from './shell/reading-bar.js';
@@ -58,6 +58,7 @@ async function main() {
       focusChapter(view.section.id);
     }
   }
+  problems.push(...unknownParams(params, current?.widgets ?? null, chapterId));
   showLinkProblems(note, problems);
 
   let impl = { defaultId: null, current: () => null };

@@ -1,8 +1,9 @@
 // The page URL: ?ch=<chapter id>&<that chapter's state>[&impl=<id>]#ch-<id>.
 // Only the shell reads and writes it (widgets never do), with
 // history.replaceState, so a copied link opens the chapter the learner was
-// looking at with what it showed. Parameters the shell does not own (agtest,
-// for example) are kept.
+// looking at with what it showed. Parameters the shell does not own are kept
+// in the address; those that are no setting of the chapter (agtest, the test
+// mode, aside) are named in the link note (unknownParams).
 //
 // Version 0 links (the first page, before chapters): ?q=...&k=...&scale=...
 // with no ch: they belong to the worked example, whose state decoder reads
@@ -33,6 +34,37 @@ export function readChapter(params, chapters) {
   }
   if (V0_PARAMS.some((name) => params.has(name))) return { chapterId: 'worked-example', problems };
   return { chapterId: null, problems };
+}
+
+/** Unknown parameters listed one by one in the note (the rest are counted), as on embed.html. */
+const MAX_UNKNOWN = 5;
+
+/**
+ * The parameters of a link that nothing reads, as link-note problems: with a
+ * chapter (`widgets`, its elements), a name that is no field of its widgets;
+ * without one, any chapter setting, which needs ch= to be read. The shell's
+ * own parameters and agtest (engine.js) are read.
+ * @param {URLSearchParams} params
+ * @param {HTMLElement[]|null} widgets the chosen chapter's widgets, or null
+ * @param {string|null} chapterId
+ */
+export function unknownParams(params, widgets, chapterId) {
+  const known = new Set([...SHELL_PARAMS, 'agtest']);
+  if (widgets) {
+    known.add('v');
+    for (const w of widgets) for (const name of stateParamNames(w.constructor.stateDecl)) known.add(name);
+    // A version 0 link (no v=) is the worked example's, read through its migration.
+    if (chapterId === 'worked-example' && !params.has('v')) for (const name of V0_PARAMS) known.add(name);
+  }
+  const fields = [...known].filter((n) => ![...SHELL_PARAMS, 'agtest', 'v'].includes(n));
+  const expected = widgets
+    ? `a setting of chapter ${chapterId}: ${fields.join(', ')}`
+    : 'a ch= naming its chapter: no chapter reads a setting without one';
+  const unknown = [...params].filter(([name]) => !known.has(name));
+  const problems = unknown.slice(0, MAX_UNKNOWN).map(([name, value]) => ({ name: name.slice(0, 40), value, expected }));
+  if (unknown.length > MAX_UNKNOWN)
+    problems.push({ name: '\u2026', value: `${unknown.length - MAX_UNKNOWN} more`, expected: 'no other parameters' });
+  return problems;
 }
 
 /**
