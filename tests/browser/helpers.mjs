@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect } from '@jest/globals';
 import { chromium } from 'playwright-core';
 import { SITE_ROOT, startServer } from '../../scripts/serve.mjs';
-import { byRole, expectAllLogged, expectClose, readNumbers } from './shown-numbers.mjs';
+import { byRole, expectClose, readNumbers } from './shown-numbers.mjs';
 import { CHROMIUM, CHROMIUM_ARGS } from '../../scripts/chromium.mjs';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -225,21 +225,6 @@ export async function setStateText(page, tag, text, { statuses = ['ready', 'stal
     );
 }
 
-/**
- * Opens the chapter at the link `?ch=<ch>&v=1&<params>` (withChapter, `options` as there), calls
- * `check(numbers, opened)` with the numbers it shows and, unless `logged: false`, checks that every one
- * is a logged result (expectAllLogged). Returns what `check` returns.
- */
-export async function atLink(env, ch, tag, params, options, check) {
-  if (typeof options === 'function') [options, check] = [{}, options];
-  const { logged = true, ...open } = options;
-  return withChapter(env, ch, tag, { ...open, search: `?ch=${ch}&v=1&${params}` }, async (opened) => {
-    const result = await check(await readNumbers(opened.page, tag), opened);
-    if (logged) await expectAllLogged(opened.page, tag);
-    return result;
-  });
-}
-
 /** Polls `check` (async; a falsy value means not yet) every 100 ms until it gives a truthy value, which it returns. */
 export async function until(check, what, tries = 150) {
   for (let i = 0; i < tries; i += 1) {
@@ -365,21 +350,6 @@ export async function predictChoice(page, tag, choice, result) {
   if (await again.isVisible()) await again.click();
   await page.locator(`${tag} .predict-choice[data-choice="${choice}"]`).click();
   await expect(page.locator(`${tag} .predict`).getAttribute('data-result')).resolves.toBe(result);
-}
-
-/**
- * Predict, then reveal: `wrong` is marked wrong, the answer says `says` (a pattern) and moves the widget
- * to `state`; then `right` is marked right and every number shown is logged. Returns the numbers the
- * revealed answer shows.
- */
-export async function expectReveal(page, tag, { wrong, right, says, state }) {
-  await predictChoice(page, tag, wrong, 'wrong');
-  await expect(page.locator(`${tag} .predict-result`).textContent()).resolves.toMatch(says);
-  expect(await stateOf(page, tag)).toEqual(state);
-  const numbers = await readNumbers(page, tag);
-  await predictChoice(page, tag, right, 'right');
-  await expectAllLogged(page, tag);
-  return numbers;
 }
 
 /**
