@@ -165,8 +165,8 @@ export function withEmbed(env, query, tag, ...args) {
 }
 
 /**
- * One page for several tests (beforeAll, afterAll of the block it is called in): opens `path` as withPage
- * does, with `options` as there and `ready(opened)` run once it is open (and the widget `tag` ready); the tests use `shared.page`. After
+ * One page for several tests (beforeAll, afterAll of the block it is called in): opens `path` (or what the
+ * function `path` returns then: the address of a page added to useHost) as withPage does, with `options` as there and `ready(opened)` run once it is open (and the widget `tag` ready); the tests use `shared.page`. After
  * the block's last test (at the latest before useEnv closes the browser) the page is checked clean
  * (expectClean, unless `clean: false`) and closed.
  */
@@ -184,7 +184,7 @@ export function usePage(env, path, { clean = true, tag, ready, ...options } = {}
   };
   beforeAll(async () => {
     env.closing.push(close);
-    Object.assign(shared, await openPage(env, path, options));
+    Object.assign(shared, await openPage(env, typeof path === 'function' ? path() : path, options));
     if (tag) await waitReady(shared.page, tag);
     await ready?.(shared);
   }, 120000);
