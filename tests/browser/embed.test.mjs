@@ -308,7 +308,7 @@ describe('states that do not fit together, names that are not fields, attributes
 <ag-length-lever id="lever"></ag-length-lever>
 <ag-orthogonality id="zero" state="v=1&amp;q=0,0&amp;k1=0,0&amp;k2=0,0&amp;k3=0,0"></ag-orthogonality>
 <ag-simd id="lab"></ag-simd>`;
-  const attributes = usePage(env, () => host.add('attributes.html', hostPage(ATTRIBUTES, widgetsScript(env))), {
+  const hosted = usePage(env, () => host.add('attributes.html', hostPage(ATTRIBUTES, widgetsScript(env))), {
     ready: ({ page }) => page.waitForFunction(() => !document.querySelector(':not(:defined)')),
   });
   test('h = 5 with d_model = 12 by s=: the widget computes with h = 3 and the note names heads=5; hostile states (a negative number of heads, sizes of 10^9): a default with a note, nothing injected', async () => {
@@ -330,7 +330,7 @@ describe('states that do not fit together, names that are not fields, attributes
   });
 
   test('attributes: every problem listed, in attribute wording; `state` first, then field attributes, in any order; unknown names reported', async () => {
-    const { page } = attributes;
+    const { page } = hosted;
     await expectNotes(page, [
       ['#m1', [PART, 'heads=99', 'head=77', 'query=55']],
       ['#m2', [HEADS_5], { part: { heads: 3 } }],
@@ -355,7 +355,7 @@ describe('states that do not fit together, names that are not fields, attributes
   });
 
   test('attributes changed later: `state` set after a field attribute does not override it; a replaced or removed bad attribute leaves the note; a removed field attribute gives the `state` value or the default', async () => {
-    const { page } = attributes;
+    const { page } = hosted;
     // Each step: [widget, the attribute set (null: removed) or none, its note, its state after].
     for (const [id, change, parts, state] of [
       // The state attribute set after a field attribute: the field attribute still wins for its field.
@@ -381,7 +381,7 @@ describe('states that do not fit together, names that are not fields, attributes
   });
 
   test('sizes and indices that must agree: head past h, query past the last word, weights not one per value; each reset to its default with a note', async () => {
-    const { page } = attributes;
+    const { page } = hosted;
     const word = /query=6 \u2014 expected a word of the sentence, from 1 to 5/;
     const perValue = (n) => new RegExp(`alpha=0\\.5,0\\.5 \u2014 expected ${n} weights, one per value`);
     const values = [1, 2, 3].map((x) => [x, x]);
@@ -409,7 +409,8 @@ describe('states that do not fit together, names that are not fields, attributes
   });
 
   test('the state property: a number as text or in an array, a name that is not a field, a number for the object; each ignored with a note, still computing', async () => {
-    const [{ page }, tag] = [attributes, '#lever'];
+    const { page } = hosted;
+    const tag = '#lever';
     await waitReady(page, tag);
     const before = await stateOf(page, tag);
     for (const [value, shown] of [
@@ -427,7 +428,7 @@ describe('states that do not fit together, names that are not fields, attributes
   });
 
   test('orthogonality with every vector zero: nothing drawn from undefined numbers, no console error; angles "not defined"', async () => {
-    const { page } = attributes;
+    const { page } = hosted;
     await waitReady(page, '#zero');
     const seen = await page.locator('#zero').evaluate((el) => ({
       stateText: el.stateText,
@@ -451,7 +452,7 @@ describe('states that do not fit together, names that are not fields, attributes
   });
 
   test('a widget whose inputs cannot be computed says so: status "stale", never left "loading"', async () => {
-    const { page } = attributes;
+    const { page } = hosted;
     await waitReady(page, '#lab');
     // setState checks fields one by one only; two lengths reach render(), which refuses them.
     await page.locator('#lab').evaluate((el) => el.setState({ a: [1, 2, 3], b: [1, 2] }));
