@@ -173,14 +173,10 @@ export function withEmbed(env, query, tag, ...args) {
 export function usePage(env, path, { clean = true, tag, ready, ...options } = {}) {
   const shared = {};
   const close = async () => {
-    const { context } = shared;
-    if (!context) return;
+    const opened = { ...shared };
+    if (!shared.context) return;
     delete shared.context;
-    try {
-      if (clean) await expectClean(shared);
-    } finally {
-      await context.close();
-    }
+    await closeAfter(opened, { clean }, () => null);
   };
   beforeAll(async () => {
     env.closing.push(close);
