@@ -46,6 +46,8 @@ const embedFrame = (query, attrs) =>
   `<iframe src="${new URL(`embed.html?${query}&agtest=1`, env.server.url).href}" style="border:0" ${attrs}></iframe>`;
 const snippetOf = (widget, kind) => widget.locator(`textarea[data-snippet="${kind}"]`).inputValue();
 const PART = /^Part of an attribute could not be used\./;
+/** What the page has to go through the tour, and an embed has not: the reading bar, previous/next links. */
+const NO_TOUR = '#reading-bar, .reading-bar, .chapter-pager, .pager-next, .pager-prev';
 const HEADS_5 = /heads=5 \u2014 expected a number of heads that divides d_model = 12/;
 
 /**
@@ -112,12 +114,13 @@ async function expectFallback(page, tag, noteSelector, what = '') {
 }
 
 describe('embed.html', () => {
-  test('the worked example by w= and by ch= computes the articles\u2019 scores and weights', async () => {
+  test('the worked example by w= and by ch= computes the articles\u2019 scores and weights; no reading bar or previous/next links', async () => {
     await withEmbed(env, `w=${WORKED}`, WORKED, async ({ page }) => {
       expectWorkedExample(await readNumbers(page, WORKED));
       await expectAllLogged(page, WORKED);
       // No page header; no note; the full-page link opens the chapter with its state.
       expect(await page.locator('h1').count()).toBe(0);
+      expect(await page.locator(NO_TOUR).count()).toBe(0);
       expect(await page.locator('#embed-note').isHidden()).toBe(true);
       const link = page.locator('#embed-open');
       expect(await link.getAttribute('target')).toBe('_blank');
@@ -130,6 +133,7 @@ describe('embed.html', () => {
     const chapter = chapterOf('worked-example');
     await withEmbed(env, 'ch=worked-example', WORKED, { width: 375 }, async ({ page }) => {
       expectWorkedExample(await readNumbers(page, WORKED));
+      expect(await page.locator(NO_TOUR).count()).toBe(0);
       expect(await page.locator('h1').textContent()).toBe(chapter.title);
       expect(await page.locator('.intro').textContent()).toBe(chapter.intro);
       expect(await page.locator('.tries li').allTextContents()).toEqual(chapter.after);
