@@ -1,6 +1,6 @@
 // The one-widget page (embed.html) and the Embed control of the toolbar:
-// the worked example by w= and by ch= against the articles' numbers; the
-// page in a sandboxed iframe on another origin reports its height, the host
+// the worked example by w= and by ch= against the articles' numbers, with no
+// reading bar or previous/next links; the page in a sandboxed iframe on another origin reports its height, the host
 // sizes the frame and no inner scrollbar is left; the control's snippets,
 // pasted into fresh host pages, show the same state, and its site address;
 // hostile addresses, attributes, `state` values and states that do not fit
