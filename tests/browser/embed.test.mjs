@@ -1,6 +1,6 @@
 // The one-widget page (embed.html) and the Embed control of the toolbar:
-// the worked example by w= and by ch= against the articles' numbers; the
-// page in a sandboxed iframe on another origin reports its height, the host
+// the worked example by w= and by ch= against the articles' numbers, with no
+// reading bar or previous/next links; the page in a sandboxed iframe on another origin reports its height, the host
 // sizes the frame and no inner scrollbar is left; the control's snippets,
 // pasted into fresh host pages, show the same state, and its site address;
 // hostile addresses, attributes, `state` values and states that do not fit
@@ -24,6 +24,7 @@ import {
   until,
   useEnv,
   useHost,
+  usePage,
   waitReady,
   widgetsScript,
   withChapter,
@@ -43,14 +44,10 @@ const s = (tag, state) => `w=${tag}&s=${enc(state)}`;
 /** An iframe of embed.html?<query> (test mode) with the attributes `attrs`. */
 const embedFrame = (query, attrs) =>
   `<iframe src="${new URL(`embed.html?${query}&agtest=1`, env.server.url).href}" style="border:0" ${attrs}></iframe>`;
-/** A host page with the widgets script and `body`, once the widgets `tags` are defined. */
-const withWidgets = (name, body, tags, fn) =>
-  withPage(env, host.add(name, hostPage(body, widgetsScript(env))), async ({ page }) => {
-    await page.waitForFunction((list) => list.every((t) => customElements.get(t)), tags);
-    return fn(page);
-  });
 const snippetOf = (widget, kind) => widget.locator(`textarea[data-snippet="${kind}"]`).inputValue();
 const PART = /^Part of an attribute could not be used\./;
+/** What the page has to go through the tour, and an embed has not: the reading bar, previous/next links. */
+const NO_TOUR = '#reading-bar, .reading-bar, .chapter-pager, .pager-next, .pager-prev';
 const HEADS_5 = /heads=5 \u2014 expected a number of heads that divides d_model = 12/;
 
 /**
@@ -117,12 +114,13 @@ async function expectFallback(page, tag, noteSelector, what = '') {
 }
 
 describe('embed.html', () => {
-  test('the worked example by w= and by ch= computes the articles\u2019 scores and weights', async () => {
+  test('the worked example by w= and by ch= computes the articles\u2019 scores and weights; no reading bar or previous/next links', async () => {
     await withEmbed(env, `w=${WORKED}`, WORKED, async ({ page }) => {
       expectWorkedExample(await readNumbers(page, WORKED));
       await expectAllLogged(page, WORKED);
       // No page header; no note; the full-page link opens the chapter with its state.
       expect(await page.locator('h1').count()).toBe(0);
+      expect(await page.locator(NO_TOUR).count()).toBe(0);
       expect(await page.locator('#embed-note').isHidden()).toBe(true);
       const link = page.locator('#embed-open');
       expect(await link.getAttribute('target')).toBe('_blank');
@@ -135,6 +133,7 @@ describe('embed.html', () => {
     const chapter = chapterOf('worked-example');
     await withEmbed(env, 'ch=worked-example', WORKED, { width: 375 }, async ({ page }) => {
       expectWorkedExample(await readNumbers(page, WORKED));
+      expect(await page.locator(NO_TOUR).count()).toBe(0);
       expect(await page.locator('h1').textContent()).toBe(chapter.title);
       expect(await page.locator('.intro').textContent()).toBe(chapter.intro);
       expect(await page.locator('.tries li').allTextContents()).toEqual(chapter.after);
@@ -292,6 +291,30 @@ ${embedFrame(`w=${WORKED}&id=fig-1`, 'title="Attention Geometry: worked example"
   });
 });
 describe('states that do not fit together, names that are not fields, attributes, the state property', () => {
+  // One host page for the tests below but the first, a widget (by id) for each case; the widgets script, all defined.
+  const ATTRIBUTES = `<ag-multi-head id="m1" heads="99" head="77" query="55"></ag-multi-head>
+<ag-multi-head id="m2" heads="5"></ag-multi-head>
+<ag-two-definitions id="t1" a="9,9" state="v=1&amp;b=1,1"></ag-two-definitions>
+<ag-two-definitions id="t2" a="1,1" state="v=1&amp;b=2,2"></ag-two-definitions>
+<ag-two-definitions id="t3" state="v=1&amp;b=2,2" a="1,1"></ag-two-definitions>
+<ag-worked-example id="w1" state="v=1&amp;a=3,4&amp;__proto__=1&amp;k=1,0,0,0;0,1,0,0;0,0,1,0&amp;k=0,0,0,0;0,0,0,0;0,0,0,0"></ag-worked-example>
+<ag-two-definitions id="late" a="1,1"></ag-two-definitions>
+<ag-two-definitions id="bad" a="nine" b="x"></ag-two-definitions>
+<ag-two-definitions id="gone" state="v=1&amp;a=5,5&amp;b=2,2" a="1,1"></ag-two-definitions>
+<ag-two-definitions id="plain" a="1,1" b="2,2"></ag-two-definitions>
+<ag-multi-head id="head" heads="2" head="5"></ag-multi-head>
+<ag-multi-head id="mq" query="6"></ag-multi-head>
+<ag-content-to-weights id="cq" query="6"></ag-content-to-weights>
+<ag-weights-explain id="eq"></ag-weights-explain>
+<ag-value-mix id="v3" values="1,1;2,2;3,3" alpha="0.5,0.5"></ag-value-mix>
+<ag-value-mix id="v4" values="1,1;2,2;3,3;4,4" alpha="0.5,0.5"></ag-value-mix>
+<ag-convex-hull id="h3" values="1,1;2,2;3,3" alpha="0.5,0.5"></ag-convex-hull>
+<ag-length-lever id="lever"></ag-length-lever>
+<ag-orthogonality id="zero" state="v=1&amp;q=0,0&amp;k1=0,0&amp;k2=0,0&amp;k3=0,0"></ag-orthogonality>
+<ag-simd id="lab"></ag-simd>`;
+  const hosted = usePage(env, () => host.add('attributes.html', hostPage(ATTRIBUTES, widgetsScript(env))), {
+    ready: ({ page }) => page.waitForFunction(() => !document.querySelector(':not(:defined)')),
+  });
   test('h = 5 with d_model = 12 by s=: the widget computes with h = 3 and the note names heads=5; hostile states (a negative number of heads, sizes of 10^9): a default with a note, nothing injected', async () => {
     const tag = 'ag-multi-head';
     await withEmbed(env, s(tag, 'v=1&heads=5&dmodel=12'), tag, { width: 375 }, async ({ page }) => {
@@ -311,138 +334,116 @@ describe('states that do not fit together, names that are not fields, attributes
   });
 
   test('attributes: every problem listed, in attribute wording; `state` first, then field attributes, in any order; unknown names reported', async () => {
-    const body = `<ag-multi-head id="m1" heads="99" head="77" query="55"></ag-multi-head>
-<ag-multi-head id="m2" heads="5"></ag-multi-head>
-<ag-two-definitions id="t1" a="9,9" state="v=1&amp;b=1,1"></ag-two-definitions>
-<ag-two-definitions id="t2" a="1,1" state="v=1&amp;b=2,2"></ag-two-definitions>
-<ag-two-definitions id="t3" state="v=1&amp;b=2,2" a="1,1"></ag-two-definitions>
-<ag-worked-example id="w1" state="v=1&amp;a=3,4&amp;__proto__=1&amp;k=1,0,0,0;0,1,0,0;0,0,1,0&amp;k=0,0,0,0;0,0,0,0;0,0,0,0"></ag-worked-example>`;
-    await withWidgets('attributes.html', body, ['ag-multi-head', WORKED], async (page) => {
-      await expectNotes(page, [
-        ['#m1', [PART, 'heads=99', 'head=77', 'query=55']],
-        ['#m2', [HEADS_5], { part: { heads: 3 } }],
-        ['#t1', [PART, 'a=9,9'], { state: { a: [3, 4], b: [1, 1] } }],
-        ['#t2', [], { state: { a: [1, 1], b: [2, 2] } }],
-        ['#t3', [], { state: { a: [1, 1], b: [2, 2] } }],
+    const { page } = hosted;
+    await expectNotes(page, [
+      ['#m1', [PART, 'heads=99', 'head=77', 'query=55']],
+      ['#m2', [HEADS_5], { part: { heads: 3 } }],
+      ['#t1', [PART, 'a=9,9'], { state: { a: [3, 4], b: [1, 1] } }],
+      ['#t2', [], { state: { a: [1, 1], b: [2, 2] } }],
+      ['#t3', [], { state: { a: [1, 1], b: [2, 2] } }],
+      [
+        '#w1',
         [
-          '#w1',
-          [
-            /a=3,4 \u2014 expected no such name: it is not a field of this widget; its fields are /,
-            '__proto__=1',
-            /k=0,0,0,0;[^\u2014]*\u2014 expected one k= only/,
-          ],
+          /a=3,4 \u2014 expected no such name: it is not a field of this widget; its fields are /,
+          '__proto__=1',
+          /k=0,0,0,0;[^\u2014]*\u2014 expected one k= only/,
         ],
-      ]);
-      // The note is still there once the widget has started (drawn from the stored problems, same wording);
-      // a change made in the widget clears it.
-      await waitReady(page, '#m2');
-      await expectNotes(page, [['#m2', [PART]]]);
-      await page.locator('#m2 input[name="heads"][value="2"]').check();
-      await expectNotes(page, [['#m2', [/^$/]]]);
-    });
+      ],
+    ]);
+    // The note is still there once the widget has started (drawn from the stored problems, same wording);
+    // a change made in the widget clears it.
+    await waitReady(page, '#m2');
+    await expectNotes(page, [['#m2', [PART]]]);
+    await page.locator('#m2 input[name="heads"][value="2"]').check();
+    await expectNotes(page, [['#m2', [/^$/]]]);
   });
 
   test('attributes changed later: `state` set after a field attribute does not override it; a replaced or removed bad attribute leaves the note; a removed field attribute gives the `state` value or the default', async () => {
-    const body = `<ag-two-definitions id="late" a="1,1"></ag-two-definitions>
-<ag-two-definitions id="bad" a="nine" b="x"></ag-two-definitions>
-<ag-two-definitions id="gone" state="v=1&amp;a=5,5&amp;b=2,2" a="1,1"></ag-two-definitions>
-<ag-two-definitions id="plain" a="1,1" b="2,2"></ag-two-definitions>`;
-    await withWidgets('attributes-later.html', body, [TWO], async (page) => {
-      // Each step: [widget, the attribute set (null: removed) or none, its note, its state after].
-      for (const [id, change, parts, state] of [
-        // The state attribute set after a field attribute: the field attribute still wins for its field.
-        ['#late', ['state', 'v=1&a=5,5&b=2,2'], [], { a: [1, 1], b: [2, 2] }],
-        ['#late', ['state', 'v=1&a=6,6&b=-2,-2'], [], { a: [1, 1], b: [-2, -2] }],
-        // Two rejected attributes: replacing one with a good value drops its entry, removing the other empties the note.
-        ['#bad', null, ['a=nine', 'b=x']],
-        ['#bad', ['a', '2,2'], [expect.not.stringContaining('a=nine'), 'b=x'], { a: [2, 2], b: [4, 3] }],
-        ['#bad', ['b', null], [/^$/], { a: [2, 2], b: [4, 3] }],
-        // Removing a field attribute: the state attribute's value, then (state removed too) the default.
-        ['#gone', null, [], { a: [1, 1], b: [2, 2] }],
-        ['#gone', ['a', null], [], { a: [5, 5], b: [2, 2] }],
-        ['#gone', ['state', null], [], { a: [3, 4], b: [4, 3] }],
-        // Without a state attribute: the default, the other attribute kept.
-        ['#plain', ['a', null], [], { a: [3, 4], b: [2, 2] }],
-      ]) {
-        if (change)
-          await page
-            .locator(id)
-            .evaluate((el, [n, v]) => (v === null ? el.removeAttribute(n) : el.setAttribute(n, v)), change);
-        await expectNotes(page, [[id, parts, { state }]]);
-      }
-    });
+    const { page } = hosted;
+    // Each step: [widget, the attribute set (null: removed) or none, its note, its state after].
+    for (const [id, change, parts, state] of [
+      // The state attribute set after a field attribute: the field attribute still wins for its field.
+      ['#late', ['state', 'v=1&a=5,5&b=2,2'], [], { a: [1, 1], b: [2, 2] }],
+      ['#late', ['state', 'v=1&a=6,6&b=-2,-2'], [], { a: [1, 1], b: [-2, -2] }],
+      // Two rejected attributes: replacing one with a good value drops its entry, removing the other empties the note.
+      ['#bad', null, ['a=nine', 'b=x']],
+      ['#bad', ['a', '2,2'], [expect.not.stringContaining('a=nine'), 'b=x'], { a: [2, 2], b: [4, 3] }],
+      ['#bad', ['b', null], [/^$/], { a: [2, 2], b: [4, 3] }],
+      // Removing a field attribute: the state attribute's value, then (state removed too) the default.
+      ['#gone', null, [], { a: [1, 1], b: [2, 2] }],
+      ['#gone', ['a', null], [], { a: [5, 5], b: [2, 2] }],
+      ['#gone', ['state', null], [], { a: [3, 4], b: [4, 3] }],
+      // Without a state attribute: the default, the other attribute kept.
+      ['#plain', ['a', null], [], { a: [3, 4], b: [2, 2] }],
+    ]) {
+      if (change)
+        await page
+          .locator(id)
+          .evaluate((el, [n, v]) => (v === null ? el.removeAttribute(n) : el.setAttribute(n, v)), change);
+      await expectNotes(page, [[id, parts, { state }]]);
+    }
   });
 
   test('sizes and indices that must agree: head past h, query past the last word, weights not one per value; each reset to its default with a note', async () => {
-    const body = `<ag-multi-head id="head" heads="2" head="5"></ag-multi-head>
-<ag-multi-head id="mq" query="6"></ag-multi-head>
-<ag-content-to-weights id="cq" query="6"></ag-content-to-weights>
-<ag-weights-explain id="eq"></ag-weights-explain>
-<ag-value-mix id="v3" values="1,1;2,2;3,3" alpha="0.5,0.5"></ag-value-mix>
-<ag-value-mix id="v4" values="1,1;2,2;3,3;4,4" alpha="0.5,0.5"></ag-value-mix>
-<ag-convex-hull id="h3" values="1,1;2,2;3,3" alpha="0.5,0.5"></ag-convex-hull>`;
-    const tags = ['ag-multi-head', 'ag-content-to-weights', 'ag-weights-explain', 'ag-value-mix', 'ag-convex-hull'];
-    await withWidgets('cross-field.html', body, tags, async (page) => {
-      const word = /query=6 \u2014 expected a word of the sentence, from 1 to 5/;
-      const perValue = (n) => new RegExp(`alpha=0\\.5,0\\.5 \u2014 expected ${n} weights, one per value`);
-      const values = [1, 2, 3].map((x) => [x, x]);
-      await expectNotes(page, [
-        ['#head', [/head=5 \u2014 expected a head from 1 to h = 2/], { part: { heads: 2, head: 1 } }],
-        // The default sentences: five words in multi-head and content-to-weights.
-        ['#mq', [word], { part: { query: 4 } }],
-        ['#cq', [word], { part: { query: 2 } }],
-        // Two weights for three values: the weights go back to their default, the values stay.
-        ['#v3', [perValue(3)], { state: { values, alpha: [0.5, 0.3, 0.2] } }],
-        ['#h3', [perValue(3)], { state: { values, alpha: [0.2, 0.3, 0.5] } }],
-        // Four values: the default weights (three) do not fit either, so the values go back too, and both are named.
-        ['#v4', [perValue(4), 'values=1,1;2,2;3,3;4,4'], { part: { alpha: [0.5, 0.3, 0.2] } }],
-      ]);
-      expect((await stateOf(page, '#v4')).values).toHaveLength(3);
-      // The explain widget's default sentence has six words: five words given, then query 6.
-      const explained = await page.locator('#eq').evaluate((el) => {
-        const words = el.state.words.slice(0, 5);
-        el.setAttribute('words', words.join(','));
-        el.setAttribute('query', '6');
-        return { words, state: el.state };
-      });
-      expect(explained.state).toMatchObject({ words: explained.words, query: 4 });
-      await expectNotes(page, [['#eq', [word]]]);
+    const { page } = hosted;
+    const word = /query=6 \u2014 expected a word of the sentence, from 1 to 5/;
+    const perValue = (n) => new RegExp(`alpha=0\\.5,0\\.5 \u2014 expected ${n} weights, one per value`);
+    const values = [1, 2, 3].map((x) => [x, x]);
+    await expectNotes(page, [
+      ['#head', [/head=5 \u2014 expected a head from 1 to h = 2/], { part: { heads: 2, head: 1 } }],
+      // The default sentences: five words in multi-head and content-to-weights.
+      ['#mq', [word], { part: { query: 4 } }],
+      ['#cq', [word], { part: { query: 2 } }],
+      // Two weights for three values: the weights go back to their default, the values stay.
+      ['#v3', [perValue(3)], { state: { values, alpha: [0.5, 0.3, 0.2] } }],
+      ['#h3', [perValue(3)], { state: { values, alpha: [0.2, 0.3, 0.5] } }],
+      // Four values: the default weights (three) do not fit either, so the values go back too, and both are named.
+      ['#v4', [perValue(4), 'values=1,1;2,2;3,3;4,4'], { part: { alpha: [0.5, 0.3, 0.2] } }],
+    ]);
+    expect((await stateOf(page, '#v4')).values).toHaveLength(3);
+    // The explain widget's default sentence has six words: five words given, then query 6.
+    const explained = await page.locator('#eq').evaluate((el) => {
+      const words = el.state.words.slice(0, 5);
+      el.setAttribute('words', words.join(','));
+      el.setAttribute('query', '6');
+      return { words, state: el.state };
     });
+    expect(explained.state).toMatchObject({ words: explained.words, query: 4 });
+    await expectNotes(page, [['#eq', [word]]]);
   });
 
   test('the state property: a number as text or in an array, a name that is not a field, a number for the object; each ignored with a note, still computing', async () => {
-    const tag = 'ag-length-lever';
-    await withEmbed(env, `w=${tag}`, tag, async ({ page }) => {
-      const before = await stateOf(page, tag);
-      for (const [value, shown] of [
-        [{ t: '2' }, 't=2'],
-        [{ t: [2] }, 't=[2]'],
-        [{ T: 2 }, 'T=2'],
-        [5, 'state=5'],
-      ]) {
-        await page.locator(tag).evaluate((el, v) => (el.state = v), value);
-        const after = await page.locator(tag).evaluate((el) => ({ state: el.state, status: el.dataset.status }));
-        expect(after).toEqual({ state: before, status: 'ready' });
-        expect(typeof after.state.t).toBe('number');
-        expect(await noteOf(page.locator(tag))).toContain(shown);
-      }
-    });
+    const { page } = hosted;
+    const tag = '#lever';
+    await waitReady(page, tag);
+    const before = await stateOf(page, tag);
+    for (const [value, shown] of [
+      [{ t: '2' }, 't=2'],
+      [{ t: [2] }, 't=[2]'],
+      [{ T: 2 }, 'T=2'],
+      [5, 'state=5'],
+    ]) {
+      await page.locator(tag).evaluate((el, v) => (el.state = v), value);
+      const after = await page.locator(tag).evaluate((el) => ({ state: el.state, status: el.dataset.status }));
+      expect(after).toEqual({ state: before, status: 'ready' });
+      expect(typeof after.state.t).toBe('number');
+      expect(await noteOf(page.locator(tag))).toContain(shown);
+    }
   });
 
   test('orthogonality with every vector zero: nothing drawn from undefined numbers, no console error; angles "not defined"', async () => {
-    const state = 'v=1&q=0,0&k1=0,0&k2=0,0&k3=0,0';
-    await withEmbed(env, s('ag-orthogonality', state), 'ag-orthogonality', async ({ page }) => {
-      const seen = await page.locator('ag-orthogonality').evaluate((el) => ({
-        stateText: el.stateText,
-        cosines: [...el.shadowRoot.querySelectorAll('[data-role="cosine"]')].map((c) => c.textContent),
-        paths: [...el.shadowRoot.querySelectorAll('svg path, svg line')].map(
-          (n) => `${n.getAttribute('d') ?? ''} ${n.getAttribute('x2') ?? ''}`,
-        ),
-      }));
-      expect(seen.stateText).toBe(state);
-      expect(seen.cosines).toEqual(['not defined', 'not defined', 'not defined']);
-      for (const text of seen.paths) expect(text).not.toMatch(/undefined|NaN/);
-    });
+    const { page } = hosted;
+    await waitReady(page, '#zero');
+    const seen = await page.locator('#zero').evaluate((el) => ({
+      stateText: el.stateText,
+      cosines: [...el.shadowRoot.querySelectorAll('[data-role="cosine"]')].map((c) => c.textContent),
+      paths: [...el.shadowRoot.querySelectorAll('svg path, svg line')].map(
+        (n) => `${n.getAttribute('d') ?? ''} ${n.getAttribute('x2') ?? ''}`,
+      ),
+    }));
+    expect(seen.stateText).toBe('v=1&q=0,0&k1=0,0&k2=0,0&k3=0,0');
+    expect(seen.cosines).toEqual(['not defined', 'not defined', 'not defined']);
+    for (const text of seen.paths) expect(text).not.toMatch(/undefined|NaN/);
   });
 
   test('embed.html: s= of another widget and a repeated w= or s= are reported (a field outside s=: the first test)', async () => {
@@ -455,16 +456,16 @@ describe('states that do not fit together, names that are not fields, attributes
   });
 
   test('a widget whose inputs cannot be computed says so: status "stale", never left "loading"', async () => {
-    await withEmbed(env, 'w=ag-simd', 'ag-simd', async ({ page }) => {
-      // setState checks fields one by one only; two lengths reach render(), which refuses them.
-      await page.locator('ag-simd').evaluate((el) => el.setState({ a: [1, 2, 3], b: [1, 2] }));
-      await page.waitForSelector('ag-simd[data-status="stale"]');
-      expect(await page.locator('ag-simd .computed-by').textContent()).toMatch(/could not be computed/);
-      // The state property is checked as a whole: the lengths are made to fit again.
-      await page.locator('ag-simd').evaluate((el) => (el.state = { a: [1, 2, 3], b: [1, 2] }));
-      await waitReady(page, 'ag-simd');
-      expect(await noteOf(page.locator('ag-simd'))).toMatch(/b=1,2 \u2014 expected as many numbers as a/);
-    });
+    const { page } = hosted;
+    await waitReady(page, '#lab');
+    // setState checks fields one by one only; two lengths reach render(), which refuses them.
+    await page.locator('#lab').evaluate((el) => el.setState({ a: [1, 2, 3], b: [1, 2] }));
+    await page.waitForSelector('#lab[data-status="stale"]');
+    expect(await page.locator('#lab .computed-by').textContent()).toMatch(/could not be computed/);
+    // The state property is checked as a whole: the lengths are made to fit again.
+    await page.locator('#lab').evaluate((el) => (el.state = { a: [1, 2, 3], b: [1, 2] }));
+    await waitReady(page, '#lab');
+    expect(await noteOf(page.locator('#lab'))).toMatch(/b=1,2 \u2014 expected as many numbers as a/);
   });
 });
 

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect } from '@jest/globals';
 import { chromium } from 'playwright-core';
 import { SITE_ROOT, startServer } from '../../scripts/serve.mjs';
-import { byRole, expectAllLogged, expectClose, readNumbers } from './shown-numbers.mjs';
+import { byRole, expectClose, readNumbers } from './shown-numbers.mjs';
 import { CHROMIUM, CHROMIUM_ARGS } from '../../scripts/chromium.mjs';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -165,26 +165,22 @@ export function withEmbed(env, query, tag, ...args) {
 }
 
 /**
- * One page for several tests (beforeAll, afterAll of the block it is called in): opens `path` as withPage
- * does, with `options` as there and `ready(opened)` run once it is open (and the widget `tag` ready); the tests use `shared.page`. After
+ * One page for several tests (beforeAll, afterAll of the block it is called in): opens `path` (or what the
+ * function `path` returns then: the address of a page added to useHost) as withPage does, with `options` as there and `ready(opened)` run once it is open (and the widget `tag` ready); the tests use `shared.page`. After
  * the block's last test (at the latest before useEnv closes the browser) the page is checked clean
  * (expectClean, unless `clean: false`) and closed.
  */
 export function usePage(env, path, { clean = true, tag, ready, ...options } = {}) {
   const shared = {};
   const close = async () => {
-    const { context } = shared;
-    if (!context) return;
+    const opened = { ...shared };
+    if (!shared.context) return;
     delete shared.context;
-    try {
-      if (clean) await expectClean(shared);
-    } finally {
-      await context.close();
-    }
+    await closeAfter(opened, { clean }, () => null);
   };
   beforeAll(async () => {
     env.closing.push(close);
-    Object.assign(shared, await openPage(env, path, options));
+    Object.assign(shared, await openPage(env, typeof path === 'function' ? path() : path, options));
     if (tag) await waitReady(shared.page, tag);
     await ready?.(shared);
   }, 120000);
@@ -223,21 +219,6 @@ export async function setStateText(page, tag, text, { statuses = ['ready', 'stal
       },
       [text, statuses],
     );
-}
-
-/**
- * Opens the chapter at the link `?ch=<ch>&v=1&<params>` (withChapter, `options` as there), calls
- * `check(numbers, opened)` with the numbers it shows and, unless `logged: false`, checks that every one
- * is a logged result (expectAllLogged). Returns what `check` returns.
- */
-export async function atLink(env, ch, tag, params, options, check) {
-  if (typeof options === 'function') [options, check] = [{}, options];
-  const { logged = true, ...open } = options;
-  return withChapter(env, ch, tag, { ...open, search: `?ch=${ch}&v=1&${params}` }, async (opened) => {
-    const result = await check(await readNumbers(opened.page, tag), opened);
-    if (logged) await expectAllLogged(opened.page, tag);
-    return result;
-  });
 }
 
 /** Polls `check` (async; a falsy value means not yet) every 100 ms until it gives a truthy value, which it returns. */
@@ -365,21 +346,6 @@ export async function predictChoice(page, tag, choice, result) {
   if (await again.isVisible()) await again.click();
   await page.locator(`${tag} .predict-choice[data-choice="${choice}"]`).click();
   await expect(page.locator(`${tag} .predict`).getAttribute('data-result')).resolves.toBe(result);
-}
-
-/**
- * Predict, then reveal: `wrong` is marked wrong, the answer says `says` (a pattern) and moves the widget
- * to `state`; then `right` is marked right and every number shown is logged. Returns the numbers the
- * revealed answer shows.
- */
-export async function expectReveal(page, tag, { wrong, right, says, state }) {
-  await predictChoice(page, tag, wrong, 'wrong');
-  await expect(page.locator(`${tag} .predict-result`).textContent()).resolves.toMatch(says);
-  expect(await stateOf(page, tag)).toEqual(state);
-  const numbers = await readNumbers(page, tag);
-  await predictChoice(page, tag, right, 'right');
-  await expectAllLogged(page, tag);
-  return numbers;
 }
 
 /**

@@ -70,24 +70,16 @@ async function expectSpread(page) {
 // The page of widgets used alone, with its policy in a meta tag (served by the site's server).
 const META_CSP =
   "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data: blob:";
-const ALONE = `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="${META_CSP}">
-<title>Two widgets on a plain page</title>
-<link rel="icon" href="favicon.svg" type="image/svg+xml">
-<script type="module" src="widgets.js"></script>
-</head>
-<body>
-<h1>A course page</h1>
+const ALONE = hostPage(
+  `<h1>A course page</h1>
 <ag-two-definitions a="1,2" b="-2,1"></ag-two-definitions>
 <ag-worked-example state="v=1&amp;q=2,0,0,0&amp;scaled=1&amp;step=weights"></ag-worked-example>
-<ag-two-definitions a="6,6" b="junk"></ag-two-definitions>
-</body>
-</html>
-`;
+<ag-two-definitions a="6,6" b="junk"></ag-two-definitions>`,
+  `<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="${META_CSP}">
+<link rel="icon" href="favicon.svg" type="image/svg+xml">
+<script type="module" src="widgets.js"></script>`,
+);
 
 const env = useEnv({ extraFiles: { 'alone.html': ALONE } });
 const host = useHost(env, { site: true });

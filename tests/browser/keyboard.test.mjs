@@ -14,8 +14,16 @@
 //   least 4.5:1 with its cell; and the legend's colours stay apart under
 //   simulated protanopia, deuteranopia and tritanopia.
 import { describe, expect, test } from '@jest/globals';
-import { interpolateCividis, interpolatePuOr, lab, rgb } from 'd3';
-import { rowsOf, stateOf, useChapter, useEnv, waitReady } from './helpers.mjs';
+import {
+  differenceEuclidean,
+  filterDeficiencyDeuter,
+  filterDeficiencyProt,
+  filterDeficiencyTrit,
+  formatHex,
+  wcagContrast,
+} from 'culori';
+import { interpolateCividis, interpolatePuOr } from 'd3';
+import { stateOf, useChapter, useEnv, waitReady } from './helpers.mjs';
 import { dragPoint } from './pointer.mjs';
 import { byRole, readNumbers } from './shown-numbers.mjs';
 
@@ -24,42 +32,14 @@ const TWO = 'ag-two-definitions';
 // One page of the tour for every test: chapter 2 first, then the heat maps' chapters further down.
 const shared = useChapter(env, 'dot-product', TWO);
 
-// ------------------------------------------------------------ colour arithmetic (WCAG 2.1, CIELAB)
-
-/** sRGB channel (0..255) to linear light. */
-const lin = (u) => (u / 255 <= 0.04045 ? u / 255 / 12.92 : ((u / 255 + 0.055) / 1.055) ** 2.4);
-/** WCAG relative luminance of a CSS colour. */
-function luminance(css) {
-  const c = rgb(css);
-  return 0.2126 * lin(c.r) + 0.7152 * lin(c.g) + 0.0722 * lin(c.b);
-}
-/** WCAG contrast ratio of two opaque colours. */
-function contrast(a, b) {
-  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
-  return (hi + 0.05) / (lo + 0.05);
-}
-
-// Colour-vision deficiency simulation, Machado, Oliveira and Fernandes (2009),
-// severity 1, applied to linear RGB.
+// Colour-vision deficiency simulation, Machado, Oliveira and Fernandes (2009), severity 1 (culori).
 const CVD = {
-  protanopia: rowsOf('0.152286,1.052583,-0.204868;0.114503,0.786281,0.099216;-0.003882,-0.048116,1.051998'),
-  deuteranopia: rowsOf('0.367322,0.860646,-0.227968;0.280085,0.672501,0.047413;-0.01182,0.04294,0.968881'),
-  tritanopia: rowsOf('1.255528,-0.076749,-0.178779;-0.078411,0.930809,0.147602;0.004733,0.691367,0.3039'),
+  protanopia: filterDeficiencyProt(1),
+  deuteranopia: filterDeficiencyDeuter(1),
+  tritanopia: filterDeficiencyTrit(1),
 };
-function simulate(css, matrix) {
-  const c = rgb(css);
-  const gam = (u) =>
-    255 *
-    (Math.max(0, Math.min(1, u)) <= 0.0031308 ? 12.92 * Math.max(0, u) : 1.055 * Math.min(1, u) ** (1 / 2.4) - 0.055);
-  const v = [lin(c.r), lin(c.g), lin(c.b)];
-  const [r, g, b] = matrix.map((row) => row[0] * v[0] + row[1] * v[1] + row[2] * v[2]);
-  return rgb(gam(r), gam(g), gam(b));
-}
-/** CIE76 colour difference. */
-function deltaE(a, b) {
-  const [x, y] = [lab(a), lab(b)];
-  return Math.hypot(x.l - y.l, x.a - y.a, x.b - y.b);
-}
+/** CIE76 colour difference (ΔE in CIELAB, D50 white as d3's lab). */
+const deltaE = differenceEuclidean('lab');
 
 // ------------------------------------------------------------ page helpers
 
@@ -120,13 +100,13 @@ function expectVisibleFocus(f, scheme) {
   if (f.svg) {
     // SVG points and heat-map cells draw their own ring in the theme's focus colour.
     expect({ where, shown: f.ring?.shown }).toEqual({ where, shown: true });
-    expect(rgb(f.ring.stroke).formatHex()).toBe(rgb(f.focusColour).formatHex());
+    expect(formatHex(f.ring.stroke)).toBe(formatHex(f.focusColour));
     expect(f.ring.width).toBeGreaterThanOrEqual(2);
     return;
   }
   expect({ where, style: f.outline.style }).not.toEqual({ where, style: 'none' });
   expect(f.outline.width).toBeGreaterThanOrEqual(2);
-  const ratio = contrast(f.outline.color, f.background);
+  const ratio = wcagContrast(f.outline.color, f.background);
   if (ratio < 3)
     throw new Error(`${where}: focus outline ${f.outline.color} on ${f.background} has contrast ${ratio.toFixed(2)}`);
 }
@@ -153,8 +133,8 @@ const cellColours = (grid) =>
 async function expectCellColours(grid, numbers, colourOf) {
   const fills = await cellColours(grid);
   for (const n of numbers) {
-    expect(rgb(fills[n.key].fill).formatHex()).toBe(rgb(colourOf(n.value)).formatHex());
-    expect(contrast(fills[n.key].fill, fills[n.key].ink)).toBeGreaterThanOrEqual(4.5);
+    expect(formatHex(fills[n.key].fill)).toBe(formatHex(colourOf(n.value)));
+    expect(wcagContrast(fills[n.key].fill, fills[n.key].ink)).toBeGreaterThanOrEqual(4.5);
   }
 }
 
@@ -278,9 +258,8 @@ describe('heat maps: keyboard, hover, colours', () => {
   test('the legend\u2019s colours (read by the two tests above) stay apart under simulated protanopia, deuteranopia and tritanopia', () => {
     expect(stops.diverging).toHaveLength(11);
     expect(stops.sequential).toHaveLength(11);
-    for (const [name, matrix] of Object.entries(CVD)) {
-      const d = stops.diverging.map((c) => simulate(c, matrix));
-      const s = stops.sequential.map((c) => simulate(c, matrix));
+    for (const [name, simulate] of Object.entries(CVD)) {
+      const [d, s] = [stops.diverging, stops.sequential].map((list) => list.map(simulate));
       // Neighbouring tenths of the scale differ (ΔE76 ≥ 5: a visible step).
       for (const [scale, c] of Object.entries({ diverging: d, sequential: s }))
         for (let k = 0; k < 10; k += 1)

@@ -5,12 +5,9 @@
 // (before the URL write, web/shell/url-writer.js) never puts one entry's
 // state onto another.
 import { describe, expect, test } from '@jest/globals';
-import { expectParams, settledUrl, useEnv, withPage } from './helpers.mjs';
+import { expectParams, pressKeys, settledUrl, useEnv, withPage } from './helpers.mjs';
 
 const env = useEnv();
-
-/** The top of `selector` relative to the top of the window (px). */
-const topOf = (page, selector) => page.$eval(selector, (el) => el.getBoundingClientRect().top);
 
 describe('links and history', () => {
   test('a ?ch= link far down the page lands on its chapter and the URL keeps naming it', async () => {
@@ -18,7 +15,7 @@ describe('links and history', () => {
       await page.waitForSelector('ag-pitfalls[data-status="ready"]', { timeout: 20000 });
       // Let the chapters above start and grow (their widgets start once scrolled past or near).
       await page.waitForTimeout(2500);
-      const top = await topOf(page, '#ch-pitfalls');
+      const top = await page.$eval('#ch-pitfalls', (el) => el.getBoundingClientRect().top); // from the window's top
       expect(top).toBeGreaterThanOrEqual(-2);
       expect(top).toBeLessThan(60);
       await expectParams(page, 'pitfalls', { open: 'dimension' });
@@ -32,8 +29,7 @@ describe('links and history', () => {
       await settledUrl(page);
       const field = page.getByLabel('q, component 1');
       await field.focus();
-      await page.keyboard.press('ArrowUp');
-      await page.keyboard.press('ArrowUp');
+      await pressKeys(page, 'ArrowUp', 'ArrowUp');
       await page.goBack(); // before the URL write that the change scheduled
       await page.waitForTimeout(400);
       const back = await settledUrl(page);
@@ -44,8 +40,7 @@ describe('links and history', () => {
       const forward = await settledUrl(page);
       expect(forward.hash).toBe('#ch-worked-example');
       expect(await field.inputValue()).toBe('3');
-      expect(forward.searchParams.get('ch')).toBe('worked-example');
-      expect(forward.searchParams.get('q')).toBe('3,2,0,1');
+      await expectParams(page, 'worked-example', { q: '3,2,0,1' });
     });
   });
 });

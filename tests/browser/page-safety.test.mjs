@@ -18,7 +18,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import { CHAPTERS } from '../../web/chapters.js';
-import { ROOT, setStateText, useEnv } from './helpers.mjs';
+import { ROOT, setStateText, useEnv, watchProblems } from './helpers.mjs';
 
 // Values an attacker could put in a link. Each must be shown as text (or
 // ignored with a note), never parsed as HTML or run.
@@ -109,7 +109,7 @@ async function inspect(page) {
 const env = useEnv();
 let context;
 let origin;
-const problems = { errors: [], foreign: [], dialogs: [] };
+const foreign = []; // requests of the context to another origin
 const NOTHING_STORED = { cookie: '', local: 0, session: 0, databases: [], caches: [], workers: 0, history: 0 };
 const isForeign = (u) => !['data:', 'blob:', 'about:'].includes(u.protocol) && u.origin !== origin;
 
@@ -119,12 +119,12 @@ beforeAll(async () => {
   await context.addInitScript(recordWrites);
   // Requests to another origin are recorded and refused (so a test never reaches out).
   await context.route(isForeign, (route) => {
-    problems.foreign.push(route.request().url());
+    foreign.push(route.request().url());
     route.abort();
   });
   // Every request of every page and worker of the context (the route above may not see a worker's).
   context.on('request', (r) => {
-    if (isForeign(new URL(r.url())) && !problems.foreign.includes(r.url())) problems.foreign.push(r.url());
+    if (isForeign(new URL(r.url())) && !foreign.includes(r.url())) foreign.push(r.url());
   });
 });
 
@@ -132,14 +132,9 @@ beforeAll(async () => {
 async function expectSafe(path, { script, ready }) {
   // A new tab each time, so that the history and the page's globals start
   // afresh (storage is the context's: a write by any address stays visible).
-  for (const list of Object.values(problems)) list.length = 0;
+  foreign.length = 0;
   const tab = await context.newPage();
-  tab.on('console', (m) => m.type() === 'error' && problems.errors.push(`${path.slice(0, 120)}: ${m.text()}`));
-  tab.on('pageerror', (e) => problems.errors.push(`${path.slice(0, 120)}: ${e}`));
-  tab.on('dialog', (d) => {
-    problems.dialogs.push(d.message());
-    d.dismiss();
-  });
+  const { errors, dialogs } = await watchProblems(tab);
   await tab.goto(new URL(path, env.server.url).href);
   await ready(tab);
   const { pwned, writes, handlers, scriptUrls, ...stored } = await inspect(tab);
@@ -147,7 +142,7 @@ async function expectSafe(path, { script, ready }) {
   expect({ path, pwned, writes, handlers }).toEqual({ path, pwned: null, writes: [], handlers: [] });
   expect({ path, scripts: scriptUrls }).toEqual({ path, scripts: [`${origin}/${script}`] });
   expect({ path, ...stored }).toEqual({ path, ...NOTHING_STORED });
-  expect(problems).toEqual({ errors: [], foreign: [], dialogs: [] });
+  expect({ path, errors, foreign, dialogs }).toEqual({ path, errors: [], foreign: [], dialogs: [] });
 }
 
 /** The state field names of every chapter's widget, read from the page (the widgets' declarations). */

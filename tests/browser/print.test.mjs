@@ -6,16 +6,14 @@
 // system's scheme, and leaves out the page's and the widgets' controls.
 import { describe, expect, test } from '@jest/globals';
 import { CHAPTERS } from '../../web/chapters.js';
-import { useEnv, usePage, withEmbed, withPage } from './helpers.mjs';
+import { hostPage, useEnv, usePage, withEmbed, withPage } from './helpers.mjs';
 
 // A page of the kind EMBEDDING.md describes: the widgets script and two
 // widgets far below the first screen, so that neither starts by itself.
-const HOST = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Host</title><link rel="icon" href="data:,">
-<script type="module" src="widgets.js"></script></head>
-<body><p>Text above the widgets.</p><div style="height: 4000px"></div>
-<ag-worked-example></ag-worked-example><ag-multi-head></ag-multi-head></body></html>
-`;
+const HOST = hostPage(
+  '<p>Text above the widgets.</p><div style="height: 4000px"></div>\n<ag-worked-example></ag-worked-example><ag-multi-head></ag-multi-head>',
+  '<link rel="icon" href="data:,"><script type="module" src="widgets.js"></script>',
+);
 
 const env = useEnv({ extraFiles: { 'print-host.html': HOST } });
 const dark = { setup: (page) => page.emulateMedia({ colorScheme: 'dark' }) };

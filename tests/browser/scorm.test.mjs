@@ -12,7 +12,7 @@ import { beforeAll, describe, expect, test } from '@jest/globals';
 import { unzipSync } from 'fflate';
 import { buildScorm } from '../../scripts/scorm.mjs';
 import { CHAPTERS } from '../../web/chapters.js';
-import { closeAfter, expectWorkedExample, openPage, until, useEnv, waitReady, withPage } from './helpers.mjs';
+import { closeAfter, expectWorkedExample, hostPage, openPage, until, useEnv, waitReady, withPage } from './helpers.mjs';
 import { readNumbers } from './shown-numbers.mjs';
 
 const require = createRequire(import.meta.url);
@@ -20,15 +20,10 @@ const RUNTIME = join(dirname(require.resolve('scorm-again/scorm12')), 'scorm12.m
 const TAGGED = CHAPTERS.filter((c) => c.tag);
 
 // The LMS side: every call the course makes is logged in window.calls.
-const HOST_HTML = `<!doctype html>
-<html lang="en">
-<head><meta charset="utf-8"><title>Test LMS</title><link rel="icon" href="data:,">
-<script src="scorm12.min.js"></script>
-<script src="host.js"></script>
-</head>
-<body><iframe id="sco" title="course" style="width: 1000px; height: 760px; border: 0"></iframe></body>
-</html>
-`;
+const HOST_HTML = hostPage(
+  '<iframe id="sco" title="course" style="width: 1000px; height: 760px; border: 0"></iframe>',
+  '<link rel="icon" href="data:,"><script src="scorm12.min.js"></script><script src="host.js"></script>',
+);
 const HOST_JS = `
 window.calls = [];
 window.launch = (previous) => {

@@ -13,7 +13,6 @@ import {
   useEnv,
   usePage,
   waitReady,
-  withEmbed,
   withPage,
 } from './helpers.mjs';
 import { byRole, expectAllLogged, expectClose, one, readNumbers } from './shown-numbers.mjs';
@@ -320,14 +319,4 @@ describe('reading the tour: the reading bar, previous/next links, numbers throug
       expect((await focused()).id).toBe('ch-values');
     });
   });
-
-  test.each(['ch=values', 'w=ag-value-mix'])(
-    'an embedded chapter or widget (embed.html?%s) has no bar and no previous/next links',
-    async (query) => {
-      await withEmbed(env, query, 'ag-value-mix', async ({ page }) => {
-        const bars = page.locator('#reading-bar, .reading-bar, .chapter-pager, .pager-next, .pager-prev');
-        expect(await bars.count()).toBe(0);
-      });
-    },
-  );
 });
