@@ -59,6 +59,7 @@ describe('the page shell', () => {
       );
       await expectAllLogged(page, 'ag-worked-example');
       await expect(page.locator('ag-worked-example .note').isHidden()).resolves.toBe(true);
+      await expect(page.locator('#url-note').isHidden()).resolves.toBe(true); // scale= is version 0's
       // The shell rewrites the link in the current format.
       const params = await expectParams(page, 'worked-example', { scaled: '1' });
       expect(params.get('scale')).toBeNull();
@@ -66,17 +67,19 @@ describe('the page shell', () => {
     });
   });
 
-  test('hostile link values (markup, script, NaN, huge sizes) are ignored with a visible text note; defaults shown; no freeze', async () => {
+  test('hostile link values (markup, script, NaN, huge sizes) and names no chapter reads are ignored with a visible text note; defaults shown; no freeze', async () => {
     const a = encodeURIComponent('<img src=x onerror=alert(1)>');
     const impl = encodeURIComponent('<script>alert(2)</script>');
-    await withTour(`&ch=dot-product&v=1&a=${a}&b=NaN,3&impl=${impl}#ch-dot-product`, async ({ page }) => {
+    await withTour(`&ch=dot-product&v=1&a=${a}&b=NaN,3&impl=${impl}&zz=1#ch-dot-product`, async ({ page }) => {
       await waitReady(page, 'ag-two-definitions');
       const note = page.locator('ag-two-definitions .note');
       await expect(note.isVisible()).resolves.toBe(true);
       const text = await note.textContent();
       expect(text).toContain('a=<img src=x onerror=alert(1)>');
       expect(text).toContain('b=NaN,3');
-      await expect(page.locator('#url-note').textContent()).resolves.toContain('impl=<script>alert(2)</script>');
+      const urlNote = await page.locator('#url-note').textContent();
+      expect(urlNote).toContain('impl=<script>alert(2)</script>');
+      expect(urlNote).toContain('zz=1 \u2014 expected a setting of chapter dot-product: a, b.');
       expect(await page.locator('img, script:not([src])').count()).toBe(0);
       expect(await stateOf(page, 'ag-two-definitions')).toEqual({ a: [3, 4], b: [4, 3] });
       expect(one(await readNumbers(page, 'ag-two-definitions'), 'dot').text).toBe('24');
