@@ -62,11 +62,8 @@ it('opens on gentle logits: both softmaxes agree with the float64 reference; pre
   expect(anyNaN((await w.matches([2, 1, 0.5, -1])).numbers)).toBe(false);
   expect(await w.katex()).toBeGreaterThanOrEqual(2);
   expect(await broken(w)).toBe(false);
-  await w.predict('one', 'wrong');
-  await expect(w.text('.predict-result')).resolves.toMatch(/NaN/);
-  expect((await w.state()).s).toEqual([90, 1, 0.5, -1]);
-  await w.matches([90, 1, 0.5, -1]);
-  await w.predict('nan', 'right');
+  const s = [90, 1, 0.5, -1];
+  await w.reveal({ wrong: 'one', says: /NaN/, part: { s }, args: [s], right: 'nan' });
 });
 
 it('a mouse drag and arrow keys move the logits; the numbers follow the reference and the URL reopens them', async (w) => {
