@@ -121,8 +121,8 @@ function bind(env, chapter, opened) {
     /** Picks `choice` of the prediction and checks it is marked `result` ('right' or 'wrong'). */
     predict: (choice, result) => predictChoice(page, tag, choice, result),
     /**
-     * Predict, then reveal: `wrong` is marked wrong, the answer says `says` (a pattern), the widget's state is
-     * `state` (toEqual; then its numbers meet the chapter's reference check for it) or has the fields of `part`;
+     * Predict, then reveal: `wrong` is marked wrong, the answer says `says` (a pattern), the widget's state (the
+     * answer loads its example) is `state` (toEqual; then its numbers meet the chapter's reference check for it) or has the fields of `part`;
      * with `args`, the numbers meet the reference check for those arguments; `right` is marked right; every
      * number shown is logged (unless `logged: false`). Returns the revealed numbers and what the reference
      * check returned.

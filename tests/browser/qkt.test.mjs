@@ -5,7 +5,7 @@
 // here is taken in the same page; a copy in a new page is the contract's link round trip.
 import { expect } from '@jest/globals';
 import { matmulRows, matmulRowsT } from './reference-rows.mjs';
-import { byRole, chapterTests, expectClose, expectShown, expectStages, matrixOf, one } from './chapter-tests.mjs';
+import { byRole, chapterTests, expectClose, expectNumbers, expectStages, matrixOf, one } from './chapter-tests.mjs';
 import { readBracketed, rowsOf, U } from './chapter-tests.mjs';
 
 const it = chapterTests({ ch: 'qkt', tag: 'ag-qkt-grid', read: readBracketed });
@@ -22,13 +22,6 @@ function reference(x, wq, wk) {
   return { Q, K, S: matmulRowsT(Q, K), Sabs: matmulRowsT(Qabs, Kabs), Qabs, Kabs };
 }
 
-/** The number `role` (key) within `tol` of `ref`, stored and (unless `shown` is false) as shown. */
-function expectNear(numbers, role, key, ref, tol, shown = true) {
-  const n = one(numbers, role, key);
-  expectClose(n.value, ref, tol, `${role} ${key}`);
-  if (shown) expectShown(n, ref, { digits: 4, extra: tol });
-}
-
 function expectMatches(numbers, x, wq, wk, cell) {
   const ref = reference(x, wq, wk);
   const [qTol, kTol] = [ref.Qabs, ref.Kabs].map((M) => (i, j) => 4 * U * M[i][j] + 1e-12);
@@ -36,17 +29,19 @@ function expectMatches(numbers, x, wq, wk, cell) {
   // prettier-ignore
   expectStages(numbers, [['q', ref.Q, qTol, 4], ['k', ref.K, kTol, 4], ['score', ref.S, sTol, 3]]);
   const [i, j] = [cell[0] - 1, cell[1] - 1];
-  byRole(numbers, 'term').forEach((n, c) =>
-    expectNear(numbers, 'term', c + 1, ref.Q[i][c] * ref.K[j][c], 10 * U * ref.Qabs[i][c] * ref.Kabs[j][c] + 1e-12),
-  );
-  for (let c = 0; c < 2; c += 1) {
-    expectNear(numbers, 'factor', `q${c + 1}`, ref.Q[i][c], qTol(i, c), false);
-    expectNear(numbers, 'factor', `k${c + 1}`, ref.K[j][c], kTol(j, c), false);
-  }
-  expectNear(numbers, 'dot', null, ref.S[i][j], sTol(i, j));
   const Smag = 12 * U * Math.max(...ref.Sabs.flat()) + 1e-12;
-  expectNear(numbers, 'score-lowest', null, Math.min(...ref.S.flat()), Smag, false);
-  expectNear(numbers, 'score-highest', null, Math.max(...ref.S.flat()), Smag, false);
+  expect(byRole(numbers, 'term')).toHaveLength(2);
+  // Each number once, within its bound; the text (4 digits) too, unless false.
+  expectNumbers(numbers, [
+    ...[0, 1].flatMap((c) => [
+      ['term', c + 1, ref.Q[i][c] * ref.K[j][c], 10 * U * ref.Qabs[i][c] * ref.Kabs[j][c] + 1e-12],
+      ['factor', `q${c + 1}`, ref.Q[i][c], qTol(i, c), false],
+      ['factor', `k${c + 1}`, ref.K[j][c], kTol(j, c), false],
+    ]),
+    ['dot', null, ref.S[i][j], sTol(i, j)],
+    ['score-lowest', null, Math.min(...ref.S.flat()), Smag, false],
+    ['score-highest', null, Math.max(...ref.S.flat()), Smag, false],
+  ]);
   return ref;
 }
 
@@ -109,14 +104,8 @@ it('editing X, W_Q (arrow key) and W_K gives the reference Q, K and S, and the U
   expect(await w.state()).toMatchObject({ x, wq, wk });
   await w.at('[data-cell="2-4"]').click();
   const numbers = await expectCell(w, [2, 4], x, wq, wk);
-  await w.logged();
-  await w.params({
-    x: '1,0,1;0,2,-2.5;2,1,0;-1,0,2',
-    wq: '1,1;0,1;1,-1',
-    wk: '0,1;3,0;1,1',
-    cell: '2,4',
-  });
   await w.reopens(numbers, {
+    params: { x: '1,0,1;0,2,-2.5;2,1,0;-1,0,2', wq: '1,1;0,1;1,-1', wk: '0,1;3,0;1,1', cell: '2,4' },
     keep: (n) => n.role !== 'readout',
     async check(z, reopened) {
       expectMatches(reopened, x, wq, wk, [2, 4]);
