@@ -50,7 +50,6 @@ it('opens at tau = 1 on the article values, matching the reference; predict, the
   await w.matches(ARTICLE_V, 0);
   await expect(regime(w)).resolves.toBe('between');
   expect(await w.katex()).toBeGreaterThanOrEqual(2);
-  // The prediction's answer loads its example.
   await w.reveal({ wrong: '3', says: /H = 1\.585 bits/, part: { logt: 9 }, args: [ARTICLE_V, 9], right: '1.585' });
 });
 
