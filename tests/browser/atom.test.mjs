@@ -5,7 +5,8 @@ import { expect } from '@jest/globals';
 import { overflow } from './helpers.mjs';
 import { byRole, chapterTests, expectNumbers, expectStages, one, readBracketed, rowsOf, U } from './chapter-tests.mjs';
 
-const it = chapterTests({ ch: 'atom', tag: 'ag-attention-atom', read: readBracketed });
+const match = (numbers, cell, q = Q0, k = K0) => expectMatches(numbers, q, k, cell);
+const it = chapterTests({ ch: 'atom', tag: 'ag-attention-atom', read: readBracketed, match });
 const Q0 = rowsOf('0.5,0.5;1,2;2,0.5;-1,1.5');
 const K0 = rowsOf('0.5,-0.5;2,1.5;-1,1;2.5,-0.5');
 
@@ -25,12 +26,7 @@ function expectMatches(numbers, q, k, cell) {
   ]);
 }
 /** The cell [i, j] is chosen and every number matches the reference for q, k; returns the numbers. */
-async function expectCell(w, cell, q = Q0, k = K0) {
-  expect((await w.state()).cell).toEqual(cell);
-  const numbers = await w.read();
-  expectMatches(numbers, q, k, cell);
-  return numbers;
-}
+const expectCell = async (w, cell, ...qk) => (await w.matchesAt({ cell }, cell, ...qk)).numbers;
 
 it('opens on the default sentence: the grid is QKᵀ and the chosen cell S32 = 2×2 + 0.5×1.5 = 4.75; predict, then reveal: S23 and S32 differ', async (w) => {
   const numbers = await expectCell(w, [3, 2]);
@@ -47,13 +43,8 @@ it('opens on the default sentence: the grid is QKᵀ and the chosen cell S32 = 2
   );
   expect(await chosen.getAttribute('aria-selected')).toBe('true');
   await w.see({ '.katex': { more: 0 } });
-  // The prediction's answer loads its example.
-  await w.predict('equal', 'wrong');
-  await w.see({
-    '.predict-result': /S\u2082\u2083 = q\u2082\u00b7k\u2083 = 1 but S\u2083\u2082 = q\u2083\u00b7k\u2082 = 4\.75/,
-  });
-  await expectCell(w, [2, 3]);
-  await w.predict('different', 'right');
+  const says = /S\u2082\u2083 = q\u2082\u00b7k\u2083 = 1 but S\u2083\u2082 = q\u2083\u00b7k\u2082 = 4\.75/;
+  await w.reveal({ wrong: 'equal', says, part: { cell: [2, 3] }, args: [[2, 3]], right: 'different' });
 });
 it('hovering and focusing cells picks the pair: the other vectors fade and the dot product follows', async (w) => {
   await w.at('[data-cell="1-4"]').hover();

@@ -54,6 +54,11 @@ function bind(env, chapter, opened) {
       const numbers = await w.read();
       return { numbers, ref: await match(numbers, ...args) };
     },
+    /** The state has the fields of `part` (toMatchObject), and then w.matches(...args). */
+    async matchesAt(part, ...args) {
+      expect(await w.state()).toMatchObject(part);
+      return w.matches(...args);
+    },
     state: (widget = tag) => stateOf(page, widget),
     url: () => urlParams(page),
     text: (selector) => at(selector).textContent(),
@@ -122,10 +127,10 @@ function bind(env, chapter, opened) {
     predict: (choice, result) => predictChoice(page, tag, choice, result),
     /**
      * Predict, then reveal: `wrong` is marked wrong, the answer says `says` (a pattern), the widget's state (the
-     * answer loads its example) is `state` (toEqual; then its numbers meet the chapter's reference check for it) or has the fields of `part`;
-     * with `args`, the numbers meet the reference check for those arguments; `right` is marked right; every
-     * number shown is logged (unless `logged: false`). Returns the revealed numbers and what the reference
-     * check returned.
+     * answer loads its example) is `state` (toEqual; then its numbers meet the chapter's reference check for
+     * it) or has the fields of `part`; with `args`, the numbers meet the reference check for those arguments;
+     * `right` is marked right; every number shown is logged (unless `logged: false`). Returns the revealed
+     * numbers and what the reference check returned.
      */
     async reveal({ wrong, says, state, part, args, right, logged = true }) {
       await w.predict(wrong, 'wrong');

@@ -8,7 +8,8 @@ import { matmulRows, matmulRowsT } from './reference-rows.mjs';
 import { byRole, chapterTests, expectClose, expectNumbers, expectStages, matrixOf, one } from './chapter-tests.mjs';
 import { readBracketed, rowsOf, U } from './chapter-tests.mjs';
 
-const it = chapterTests({ ch: 'qkt', tag: 'ag-qkt-grid', read: readBracketed });
+const match = (numbers, cell, x = X0, wq = WQ0, wk = WK0) => expectMatches(numbers, x, wq, wk, cell);
+const it = chapterTests({ ch: 'qkt', tag: 'ag-qkt-grid', read: readBracketed, match });
 const X0 = rowsOf('1,0,1;0,2,1;2,1,0;-1,0,2');
 const WQ0 = rowsOf('1,0;0,1;1,-1');
 const WK0 = rowsOf('0,1;1,0;1,1');
@@ -48,12 +49,7 @@ function expectMatches(numbers, x, wq, wk, cell) {
 const input = (w, row, index) => w.at(`input[data-row="${row}"][data-index="${index}"]`);
 const stale = (w) => w.at('.results').evaluate((el) => el.classList.contains('is-stale'));
 /** The cell [i, j] is chosen and every number matches the reference; returns the numbers. */
-async function expectCell(w, cell, x = X0, wq = WQ0, wk = WK0) {
-  expect((await w.state()).cell).toEqual(cell);
-  const numbers = await w.read();
-  expectMatches(numbers, x, wq, wk, cell);
-  return numbers;
-}
+const expectCell = async (w, cell, ...inputs) => (await w.matchesAt({ cell }, cell, ...inputs)).numbers;
 
 it('opens on the defaults: Q, K and S match the reference, S12 = 2×3 + (−1)×1 = 5; predict, then reveal: with W_K = W_Q the grid is symmetric', async (w) => {
   const numbers = await expectCell(w, [1, 2]);
@@ -69,13 +65,10 @@ it('opens on the defaults: Q, K and S match the reference, S12 = 2×3 + (−1)×
     'S12, \u201cbirds\u201d looking at \u201csing\u201d: 5',
   );
   await w.see({ '.katex': { more: 0 } });
-  // The prediction's answer loads its example.
-  await w.predict('no', 'wrong');
-  await w.see({ '.predict-result': /S\u2081\u2082 = 1 and S\u2082\u2081 = 1/ });
-  expect((await w.state()).wk).toEqual(WQ0);
-  const S = matrixOf(await expectCell(w, [1, 2], X0, WQ0, WQ0), 'score');
+  const says = /S\u2081\u2082 = 1 and S\u2082\u2081 = 1/;
+  const spec = { wrong: 'no', says, part: { wk: WQ0, cell: [1, 2] }, args: [[1, 2], X0, WQ0, WQ0], right: 'yes' };
+  const S = matrixOf((await w.reveal(spec)).numbers, 'score');
   expect(S).toEqual(S.map((row, i) => row.map((_, j) => S[j][i]))); // symmetric
-  await w.predict('yes', 'right');
 });
 it('hover shows a number, a click or Enter expands the cell', async (w) => {
   const ref = reference(X0, WQ0, WK0);
