@@ -3,19 +3,10 @@
 // link read back here is taken in the same page; a copy in a new page is the contract's link round trip.
 import { expect } from '@jest/globals';
 import { overflow } from './helpers.mjs';
-import {
-  byRole,
-  chapterTests,
-  expectClose,
-  expectShown,
-  expectStages,
-  one,
-  readBracketed,
-  rowsOf,
-  U,
-} from './chapter-tests.mjs';
+import { byRole, chapterTests, expectNumbers, expectStages, one, readBracketed, rowsOf, U } from './chapter-tests.mjs';
 
-const it = chapterTests({ ch: 'atom', tag: 'ag-attention-atom', read: readBracketed });
+const match = (numbers, cell, q = Q0, k = K0) => expectMatches(numbers, q, k, cell);
+const it = chapterTests({ ch: 'atom', tag: 'ag-attention-atom', read: readBracketed, match });
 const Q0 = rowsOf('0.5,0.5;1,2;2,0.5;-1,1.5');
 const K0 = rowsOf('0.5,-0.5;2,1.5;-1,1;2.5,-0.5');
 
@@ -24,25 +15,18 @@ function expectMatches(numbers, q, k, cell) {
   const S = q.map((qi) => k.map((kj) => qi[0] * kj[0] + qi[1] * kj[1]));
   const magnitude = (i, j) => Math.abs(q[i][0] * k[j][0]) + Math.abs(q[i][1] * k[j][1]);
   expectStages(numbers, [['score', S, (i, j) => 3 * U * magnitude(i, j) + 1e-12, 3]]);
-  expectClose(one(numbers, 'score-lowest').value, Math.min(...S.flat()), 1e-5, 'lowest');
-  expectClose(one(numbers, 'score-highest').value, Math.max(...S.flat()), 1e-5, 'highest');
   const [i, j] = [cell[0] - 1, cell[1] - 1];
   const t = [q[i][0] * k[j][0], q[i][1] * k[j][1]];
-  byRole(numbers, 'term').forEach((n, c) => {
-    expectClose(n.value, t[c], 2 * U * Math.abs(t[c]), `term ${c + 1}`);
-    expectShown(n, t[c]);
-  });
-  const dot = one(numbers, 'dot');
-  expectClose(dot.value, S[i][j], 3 * U * magnitude(i, j) + 1e-12, 'q.k');
-  expectShown(dot, S[i][j], { extra: 3 * U * magnitude(i, j) });
+  expect(byRole(numbers, 'term')).toHaveLength(2);
+  expectNumbers(numbers, [
+    ['score-lowest', null, Math.min(...S.flat()), 1e-5, false],
+    ['score-highest', null, Math.max(...S.flat()), 1e-5, false],
+    ...t.map((x, c) => ['term', c + 1, x, 2 * U * Math.abs(x), 0]),
+    ['dot', null, S[i][j], 3 * U * magnitude(i, j) + 1e-12, 3 * U * magnitude(i, j)],
+  ]);
 }
 /** The cell [i, j] is chosen and every number matches the reference for q, k; returns the numbers. */
-async function expectCell(w, cell, q = Q0, k = K0) {
-  expect((await w.state()).cell).toEqual(cell);
-  const numbers = await w.read();
-  expectMatches(numbers, q, k, cell);
-  return numbers;
-}
+const expectCell = async (w, cell, ...qk) => (await w.matchesAt({ cell }, cell, ...qk)).numbers;
 
 it('opens on the default sentence: the grid is QKᵀ and the chosen cell S32 = 2×2 + 0.5×1.5 = 4.75; predict, then reveal: S23 and S32 differ', async (w) => {
   const numbers = await expectCell(w, [3, 2]);
@@ -59,13 +43,8 @@ it('opens on the default sentence: the grid is QKᵀ and the chosen cell S32 = 2
   );
   expect(await chosen.getAttribute('aria-selected')).toBe('true');
   await w.see({ '.katex': { more: 0 } });
-  // The prediction's answer loads its example.
-  await w.predict('equal', 'wrong');
-  await w.see({
-    '.predict-result': /S\u2082\u2083 = q\u2082\u00b7k\u2083 = 1 but S\u2083\u2082 = q\u2083\u00b7k\u2082 = 4\.75/,
-  });
-  await expectCell(w, [2, 3]);
-  await w.predict('different', 'right');
+  const says = /S\u2082\u2083 = q\u2082\u00b7k\u2083 = 1 but S\u2083\u2082 = q\u2083\u00b7k\u2082 = 4\.75/;
+  await w.reveal({ wrong: 'equal', says, part: { cell: [2, 3] }, args: [[2, 3]], right: 'different' });
 });
 it('hovering and focusing cells picks the pair: the other vectors fade and the dot product follows', async (w) => {
   await w.at('[data-cell="1-4"]').hover();
@@ -98,11 +77,10 @@ it('dragging q2 with the mouse and k4 with the keyboard updates the grid to the 
   expect((await w.state()).k).toEqual(k);
   const numbers = await expectCell(w, [2, 4], q, k);
   expect(one(numbers, 'dot').text).toBe('\u22123.25'); // -4 + 0.75
-  await w.logged();
   await w.see({ '[aria-live]': { contains: 'k4 (fish) = (2, 0.5); S24 = \u22123.25' } });
   expect(await w.at('[data-point="k4"]').getAttribute('aria-valuetext')).toBe('k4, key of \u201cfish\u201d = (2, 0.5)');
-  await w.params({ q: '0.5,0.5;-2,1.5;2,0.5;-1,1.5', k: '0.5,-0.5;2,1.5;-1,1;2,0.5', cell: '2,4' });
-  expectMatches(await w.reopens(numbers), q, k, [2, 4]);
+  const params = { q: '0.5,0.5;-2,1.5;2,0.5;-1,1.5', k: '0.5,-0.5;2,1.5;-1,1;2,0.5', cell: '2,4' };
+  expectMatches(await w.reopens(numbers, { params }), q, k, [2, 4]);
 });
 
 it('a URL with other vectors shows their reference grid; a bad cell keeps the default with a note', async (w) => {

@@ -54,6 +54,11 @@ function bind(env, chapter, opened) {
       const numbers = await w.read();
       return { numbers, ref: await match(numbers, ...args) };
     },
+    /** The state has the fields of `part` (toMatchObject), and then w.matches(...args). */
+    async matchesAt(part, ...args) {
+      expect(await w.state()).toMatchObject(part);
+      return w.matches(...args);
+    },
     state: (widget = tag) => stateOf(page, widget),
     url: () => urlParams(page),
     text: (selector) => at(selector).textContent(),
@@ -121,17 +126,18 @@ function bind(env, chapter, opened) {
     /** Picks `choice` of the prediction and checks it is marked `result` ('right' or 'wrong'). */
     predict: (choice, result) => predictChoice(page, tag, choice, result),
     /**
-     * Predict, then reveal: `wrong` is marked wrong, the answer says `says` (a pattern), the widget's state is
-     * `state` (toEqual; then its numbers meet the chapter's reference check for it) or has the fields of `part`;
+     * Predict, then reveal: `wrong` is marked wrong, the answer says `says` (a pattern), the widget's state (the
+     * answer loads its example) is `state` (toEqual; then its numbers meet the chapter's reference check for
+     * it) or has the fields of `part`; with `args`, the numbers meet the reference check for those arguments;
      * `right` is marked right; every number shown is logged (unless `logged: false`). Returns the revealed
      * numbers and what the reference check returned.
      */
-    async reveal({ wrong, says, state, part, right, logged = true }) {
+    async reveal({ wrong, says, state, part, args, right, logged = true }) {
       await w.predict(wrong, 'wrong');
       if (says) expect(await w.text('.predict-result')).toMatch(says);
       if (part) expect(await w.state()).toMatchObject(part);
       if (state) expect(await w.state()).toEqual(state);
-      const revealed = state ? await w.matches(state) : { numbers: await w.read() };
+      const revealed = args || state ? await w.matches(...(args ?? [state])) : { numbers: await w.read() };
       if (right) await w.predict(right, 'right');
       if (logged) await w.logged();
       return revealed;
@@ -184,9 +190,12 @@ function bind(env, chapter, opened) {
     /**
      * The fields of the link the shell wrote, set again in this page after the default state: the numbers then
      * have the same `by` ('text' or 'value') as `numbers`, those that `keep` keeps; `before(w)` runs first (a run
-     * to wait for), `check(w, again)` after. Returns the numbers shown then.
+     * to wait for), `check(w, again)` after. With `params`, every number shown is logged and the link holds
+     * `params` (w.params) before. Returns the numbers shown then.
      */
-    async reopens(numbers, { by = 'text', keep = () => true, before, check } = {}) {
+    async reopens(numbers, { by = 'text', keep = () => true, before, check, params } = {}) {
+      if (params) await w.logged();
+      if (params) await w.params(params);
       const fields = await w.eval((el) => Object.keys(el.constructor.stateDecl.fields));
       const link = [...(await w.url())].filter(([name]) => fields.includes(name));
       await w.set('');

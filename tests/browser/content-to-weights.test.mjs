@@ -86,9 +86,7 @@ it('drag and keys move rows of W_Q and W_K, the stepper and the heat map answer 
   // Heat map: Enter on a cell of row 3 selects query 3.
   await w.keys('.panel[data-step="4"] [data-cell="1-1"]', [['ArrowDown', 'ArrowDown', 'Enter'], { query: 3 }]);
   const { numbers } = await expectMatches(w);
-  await w.logged();
-  await w.params({ step: '4', query: '3', edit: 'wk' });
-  await w.reopens(numbers, { by: 'value' });
+  await w.reopens(numbers, { by: 'value', params: { step: '4', query: '3', edit: 'wk' } });
 });
 it('an edited sentence changes X, the shapes and the URL; a bad sentence is refused with a note', async (w) => {
   const input = w.at('.sentence-input');

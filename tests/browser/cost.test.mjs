@@ -123,9 +123,7 @@ it('a reading above the largest T stays where it is shown when the largest T cha
 }).at('tmax=512&at=4096');
 
 it('predict, then reveal: doubling T multiplies the grid by 4, and the sweep goes to 4096', async (w) => {
-  await w.reveal({ wrong: '2', right: '4', logged: false });
-  expect(await w.state()).toMatchObject({ tmax: 4096, at: 4096 });
-  await w.see({ '.predict-result': { contains: '64 MiB' } });
+  await w.reveal({ wrong: '2', says: /64 MiB/, part: { tmax: 4096, at: 4096 }, right: '4', logged: false });
   await w.at('[data-action="cancel"]').click();
 }).at('tmax=512');
 

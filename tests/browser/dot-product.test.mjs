@@ -33,7 +33,6 @@ it('opens on the article pair: (3, 4) and (4, 3) give 24 both ways; predict, the
   expectTexts(numbers, { dot: '24', geometric: '24', angle: '16.26\u00b0', term: ['12', '12'], 'norm.a': '5' });
   // Math is typeset by KaTeX in the shadow root, with the fonts declared by the host page.
   expect(await w.katex()).toBeGreaterThan(0);
-  // The prediction's answer loads its example.
   await w.reveal({ wrong: 'positive', right: 'zero', says: /a\u00b7b = 0/, state: { a: [3, 4], b: [-4, 3] } });
 });
 

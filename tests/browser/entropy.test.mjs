@@ -50,12 +50,7 @@ it('opens at tau = 1 on the article values, matching the reference; predict, the
   await w.matches(ARTICLE_V, 0);
   await expect(regime(w)).resolves.toBe('between');
   expect(await w.katex()).toBeGreaterThanOrEqual(2);
-  // The prediction's answer loads its example.
-  await w.predict('3', 'wrong');
-  await expect(w.text('.predict-result')).resolves.toMatch(/H = 1\.585 bits/);
-  expect((await w.state()).logt).toBe(9);
-  await w.matches(ARTICLE_V, 9);
-  await w.predict('1.585', 'right');
+  await w.reveal({ wrong: '3', says: /H = 1\.585 bits/, part: { logt: 9 }, args: [ARTICLE_V, 9], right: '1.585' });
 });
 
 it("the article's hard pointer and mean pooling: the two ends of the slider (worked examples)", async (w) => {

@@ -4,7 +4,7 @@
 // link read back here is taken in the same page; a copy in a new page is the contract's link round trip.
 import { expect } from '@jest/globals';
 import { multiHeadRows } from './reference-rows.mjs';
-import { byRole, chapterTests, expectClose, expectThreeDigits } from './chapter-tests.mjs';
+import { byRole, chapterTests, expectClose, expectRole, expectThreeDigits } from './chapter-tests.mjs';
 
 const it = chapterTests({ ch: 'explain', tag: 'ag-weights-explain' });
 
@@ -46,13 +46,9 @@ async function check(w) {
   const T = inputs.words.length;
   const i = state.query - 1;
   const ref = reference(inputs.X, inputs.layers, Number(state.layer), i);
-  const kw = byRole(numbers, 'key-weight');
-  expect(kw.length).toBe(T);
-  kw.forEach((n, j) => expectClose(n.value, ref.weights[j], 2e-5, `weight ${j + 1}`));
-  const scale = Math.max(...ref.effects);
-  byRole(numbers, 'effect').forEach((n, j) =>
-    expectClose(n.value, ref.effects[j], 1e-4 * (1 + scale), `effect ${j + 1}`),
-  );
+  expect(byRole(numbers, 'key-weight').length).toBe(T);
+  expectRole(numbers, 'key-weight', ref.weights, 2e-5);
+  expectRole(numbers, 'effect', ref.effects, 1e-4 * (1 + Math.max(...ref.effects)));
   // The heat map row of the query holds the same weights.
   const hm = numbers.filter((n) => n.role === 'weight' && n.key.startsWith(`${i + 1}-`));
   hm.forEach((n) => expectClose(n.value, ref.weights[Number(n.key.split('-')[1]) - 1], 2e-5, `A ${n.key}`));
@@ -94,9 +90,7 @@ it('find, layer, heat-map keys and the URL', async (w) => {
   await w.at('input[name="layer"][value="1"]').check();
   await w.keys('[data-cell="1-1"]', [['ArrowDown', 'Enter'], { layer: '1', query: 2 }]);
   const { numbers } = await check(w);
-  await w.logged();
-  await w.params({ layer: '1', query: '2' });
-  await w.reopens(numbers, { by: 'value' });
+  await w.reopens(numbers, { by: 'value', params: { layer: '1', query: '2' } });
   // The same link with another seed.
   const searchParams = await w.url();
   searchParams.set('seed', '7');

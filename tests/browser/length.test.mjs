@@ -39,7 +39,6 @@ it('opens on the article: u = (1, 0), k = v = (1, 1): u.v = 1 and |v| = sqrt 2; 
   expectSeed('length-lever-v', one(numbers, 'score', 1).value, { a: QUERIES[0], b: [1, 1] });
   expectSeed('norm-v', one(numbers, 'norm', 'k').value);
   expect(await w.katex()).toBeGreaterThan(0);
-  // The prediction's answer loads its example.
   await w.reveal({ wrong: 'same', right: 'triple', says: /u\u00b7w = 3/, state: { d: [1, 1], t: 3 } });
 });
 

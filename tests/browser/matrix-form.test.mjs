@@ -37,10 +37,7 @@ it('opens with A, its row sums (each 1), Y = AV and row 1 as alpha V, all matchi
   await w.matches(S0, V0, false, 1);
   expect(await w.text('[data-role="shape"]')).toBe('A [4, 4] \u00b7 V [4, 2] \u2192 Y [4, 2]');
   expect(await w.katex()).toBeGreaterThanOrEqual(3);
-  await w.predict('less', 'wrong');
-  await w.predict('one', 'right');
-  expect((await w.state()).causal).toBe(true);
-  await w.matches(S0, V0, true, 1);
+  await w.reveal({ wrong: 'less', part: { causal: true }, args: [S0, V0, true, 1], right: 'one' });
 });
 
 it('drag, keys, a typed logit, picking a row and the causal toggle; the URL reopens it all', async (w) => {
@@ -60,16 +57,12 @@ it('drag, keys, a typed logit, picking a row and the causal toggle; the URL reop
   await w.at('input.causal').check();
   expect((await w.state()).causal).toBe(true);
   const { numbers } = await w.matches(s, V0, true, 3);
-  await w.logged();
-  await w.params({ causal: '1', row: '3' });
-  await w.reopens(numbers, { check: async () => expect(await w.at('input.causal').isChecked()).toBe(true) });
+  const checked = async () => expect(await w.at('input.causal').isChecked()).toBe(true);
+  await w.reopens(numbers, { params: { causal: '1', row: '3' }, check: checked });
 });
 
 const S = '-6,6,0,1;3,3,3,3;0,0,5,-2;1.5,-0.5,2.5,4';
 const V = '2,-1;0.5,3;-2,-2;4,0';
 const LINK = `s=${encodeURIComponent(S)}&values=${encodeURIComponent(V)}&causal=1&row=4`;
-it('a URL with the causal mask: lower-triangular A, rows summing to 1, Y as the reference', async (w) => {
-  const { ref } = await w.matches(rowsOf(S), rowsOf(V), true, 4);
-  expect(ref.A[0]).toEqual([1, 0, 0, 0]);
-  await w.logged();
-}).at(LINK);
+it('a URL with the causal mask: lower-triangular A, rows summing to 1, Y as the reference', (w) =>
+  w.link(LINK, [rowsOf(S), rowsOf(V), true, 4], {}, (z, numbers, ref) => expect(ref.A[0]).toEqual([1, 0, 0, 0])));

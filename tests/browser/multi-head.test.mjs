@@ -77,11 +77,7 @@ it('choosing d_model, h and weights by keyboard and mouse, a new sentence, and t
     { head: 2, query: 3 },
   ]);
   const { numbers } = await check(w);
-  await w.logged();
-  const params = await w.url();
-  const link = Object.fromEntries(['dmodel', 'heads', 'preset', 'head'].map((name) => [name, params.get(name)]));
-  expect(link).toEqual({ dmodel: '8', heads: '4', preset: 'random', head: '2' });
-  await w.reopens(numbers, { by: 'value' });
+  await w.reopens(numbers, { by: 'value', params: { dmodel: '8', heads: '4', preset: 'random', head: '2' } });
 });
 
 it('a URL with another model size reopens it', async (w) => {

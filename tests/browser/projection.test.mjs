@@ -74,10 +74,8 @@ it('opens on the article pair: shadow a.b/|b| = 4.8, vector projection (3.84, 2.
   expect(drawn.shadowEnd.map((v, i) => Math.abs(v - drawn.foot[i]) < 1e-9)).toEqual([true, true]);
   expect(drawn.drop).toBe('visible');
   expect(await w.katex()).toBeGreaterThan(2);
-  // The prediction's answer loads its example.
-  await w.predict('along', 'wrong');
-  expect(await w.state()).toEqual({ a: [3, 4], b: [-4, -1] });
-  const { numbers: revealed, ref } = await w.matches({ a: [3, 4], b: [-4, -1] });
+  const behind = { a: [3, 4], b: [-4, -1] };
+  const { numbers: revealed, ref } = await w.reveal({ wrong: 'along', state: behind, logged: false });
   expect(ref).toBeLessThan(0);
   const says = `a\u00b7b/|b| = ${one(revealed, 'scalar-projection').text}`;
   await expect(w.text('.predict-result')).resolves.toContain(says);

@@ -5,10 +5,11 @@
 // here is taken in the same page; a copy in a new page is the contract's link round trip.
 import { expect } from '@jest/globals';
 import { matmulRows, matmulRowsT } from './reference-rows.mjs';
-import { byRole, chapterTests, expectClose, expectShown, expectStages, matrixOf, one } from './chapter-tests.mjs';
+import { byRole, chapterTests, expectClose, expectNumbers, expectStages, matrixOf, one } from './chapter-tests.mjs';
 import { readBracketed, rowsOf, U } from './chapter-tests.mjs';
 
-const it = chapterTests({ ch: 'qkt', tag: 'ag-qkt-grid', read: readBracketed });
+const match = (numbers, cell, x = X0, wq = WQ0, wk = WK0) => expectMatches(numbers, x, wq, wk, cell);
+const it = chapterTests({ ch: 'qkt', tag: 'ag-qkt-grid', read: readBracketed, match });
 const X0 = rowsOf('1,0,1;0,2,1;2,1,0;-1,0,2');
 const WQ0 = rowsOf('1,0;0,1;1,-1');
 const WK0 = rowsOf('0,1;1,0;1,1');
@@ -22,13 +23,6 @@ function reference(x, wq, wk) {
   return { Q, K, S: matmulRowsT(Q, K), Sabs: matmulRowsT(Qabs, Kabs), Qabs, Kabs };
 }
 
-/** The number `role` (key) within `tol` of `ref`, stored and (unless `shown` is false) as shown. */
-function expectNear(numbers, role, key, ref, tol, shown = true) {
-  const n = one(numbers, role, key);
-  expectClose(n.value, ref, tol, `${role} ${key}`);
-  if (shown) expectShown(n, ref, { digits: 4, extra: tol });
-}
-
 function expectMatches(numbers, x, wq, wk, cell) {
   const ref = reference(x, wq, wk);
   const [qTol, kTol] = [ref.Qabs, ref.Kabs].map((M) => (i, j) => 4 * U * M[i][j] + 1e-12);
@@ -36,29 +30,26 @@ function expectMatches(numbers, x, wq, wk, cell) {
   // prettier-ignore
   expectStages(numbers, [['q', ref.Q, qTol, 4], ['k', ref.K, kTol, 4], ['score', ref.S, sTol, 3]]);
   const [i, j] = [cell[0] - 1, cell[1] - 1];
-  byRole(numbers, 'term').forEach((n, c) =>
-    expectNear(numbers, 'term', c + 1, ref.Q[i][c] * ref.K[j][c], 10 * U * ref.Qabs[i][c] * ref.Kabs[j][c] + 1e-12),
-  );
-  for (let c = 0; c < 2; c += 1) {
-    expectNear(numbers, 'factor', `q${c + 1}`, ref.Q[i][c], qTol(i, c), false);
-    expectNear(numbers, 'factor', `k${c + 1}`, ref.K[j][c], kTol(j, c), false);
-  }
-  expectNear(numbers, 'dot', null, ref.S[i][j], sTol(i, j));
   const Smag = 12 * U * Math.max(...ref.Sabs.flat()) + 1e-12;
-  expectNear(numbers, 'score-lowest', null, Math.min(...ref.S.flat()), Smag, false);
-  expectNear(numbers, 'score-highest', null, Math.max(...ref.S.flat()), Smag, false);
+  expect(byRole(numbers, 'term')).toHaveLength(2);
+  // Each number once, within its bound; the text (4 digits) too, unless false.
+  expectNumbers(numbers, [
+    ...[0, 1].flatMap((c) => [
+      ['term', c + 1, ref.Q[i][c] * ref.K[j][c], 10 * U * ref.Qabs[i][c] * ref.Kabs[j][c] + 1e-12],
+      ['factor', `q${c + 1}`, ref.Q[i][c], qTol(i, c), false],
+      ['factor', `k${c + 1}`, ref.K[j][c], kTol(j, c), false],
+    ]),
+    ['dot', null, ref.S[i][j], sTol(i, j)],
+    ['score-lowest', null, Math.min(...ref.S.flat()), Smag, false],
+    ['score-highest', null, Math.max(...ref.S.flat()), Smag, false],
+  ]);
   return ref;
 }
 
 const input = (w, row, index) => w.at(`input[data-row="${row}"][data-index="${index}"]`);
 const stale = (w) => w.at('.results').evaluate((el) => el.classList.contains('is-stale'));
 /** The cell [i, j] is chosen and every number matches the reference; returns the numbers. */
-async function expectCell(w, cell, x = X0, wq = WQ0, wk = WK0) {
-  expect((await w.state()).cell).toEqual(cell);
-  const numbers = await w.read();
-  expectMatches(numbers, x, wq, wk, cell);
-  return numbers;
-}
+const expectCell = async (w, cell, ...inputs) => (await w.matchesAt({ cell }, cell, ...inputs)).numbers;
 
 it('opens on the defaults: Q, K and S match the reference, S12 = 2×3 + (−1)×1 = 5; predict, then reveal: with W_K = W_Q the grid is symmetric', async (w) => {
   const numbers = await expectCell(w, [1, 2]);
@@ -74,13 +65,10 @@ it('opens on the defaults: Q, K and S match the reference, S12 = 2×3 + (−1)×
     'S12, \u201cbirds\u201d looking at \u201csing\u201d: 5',
   );
   await w.see({ '.katex': { more: 0 } });
-  // The prediction's answer loads its example.
-  await w.predict('no', 'wrong');
-  await w.see({ '.predict-result': /S\u2081\u2082 = 1 and S\u2082\u2081 = 1/ });
-  expect((await w.state()).wk).toEqual(WQ0);
-  const S = matrixOf(await expectCell(w, [1, 2], X0, WQ0, WQ0), 'score');
+  const says = /S\u2081\u2082 = 1 and S\u2082\u2081 = 1/;
+  const spec = { wrong: 'no', says, part: { wk: WQ0, cell: [1, 2] }, args: [[1, 2], X0, WQ0, WQ0], right: 'yes' };
+  const S = matrixOf((await w.reveal(spec)).numbers, 'score');
   expect(S).toEqual(S.map((row, i) => row.map((_, j) => S[j][i]))); // symmetric
-  await w.predict('yes', 'right');
 });
 it('hover shows a number, a click or Enter expands the cell', async (w) => {
   const ref = reference(X0, WQ0, WK0);
@@ -109,14 +97,8 @@ it('editing X, W_Q (arrow key) and W_K gives the reference Q, K and S, and the U
   expect(await w.state()).toMatchObject({ x, wq, wk });
   await w.at('[data-cell="2-4"]').click();
   const numbers = await expectCell(w, [2, 4], x, wq, wk);
-  await w.logged();
-  await w.params({
-    x: '1,0,1;0,2,-2.5;2,1,0;-1,0,2',
-    wq: '1,1;0,1;1,-1',
-    wk: '0,1;3,0;1,1',
-    cell: '2,4',
-  });
   await w.reopens(numbers, {
+    params: { x: '1,0,1;0,2,-2.5;2,1,0;-1,0,2', wq: '1,1;0,1;1,-1', wk: '0,1;3,0;1,1', cell: '2,4' },
     keep: (n) => n.role !== 'readout',
     async check(z, reopened) {
       expectMatches(reopened, x, wq, wk, [2, 4]);

@@ -169,11 +169,8 @@ it('dragging across the panels and the arrow keys choose d_k; the URL reopens th
   expect(await svg.getAttribute('aria-valuetext')).toBe('d\u2096 = 2048');
   expect(await w.at('[aria-live]').last().textContent()).toMatch(/d\u2096 = 2048/);
   await expectDetail(w, 2048);
-  await w.logged();
-  const params = await w.url();
-  expect([params.get('ch'), params.get('dk'), params.get('seed')]).toEqual([w.ch, '2048', '7']);
   await waitRun(w);
-  await w.reopens(await w.read(), { before: waitRun });
+  await w.reopens(await w.read(), { params: { dk: '2048', seed: '7' }, before: waitRun });
 });
 
 it('predict, then reveal: unscaled, the largest weight approaches 1', async (w) => {

@@ -76,7 +76,6 @@ it('opens on (3, 4) and (4, 3): positive, acute, regions that follow b, and the 
   expect(one(numbers, 'demo-cosine', 'short').value).toBeGreaterThan(0.95);
   expect(one(numbers, 'demo-cosine', 'long').value).toBeLessThan(0.2);
   expect(await w.katex()).toBeGreaterThan(0);
-  // The prediction's answer loads its example.
   const state = { a: [-1, 3], b: [4, 3] };
   const { ref } = await w.reveal({ wrong: 'negative', right: 'positive', says: /a\u00b7b = 5/, state });
   expect(ref.dot).toBe(5);

@@ -4,6 +4,7 @@
 // there). The contract checks that the default state's numbers are logged.
 import { expect } from '@jest/globals';
 import { exportJson, launchChromium } from './helpers.mjs';
+import { dot, sumAbsProd } from '../reference/float64.mjs';
 import { byRole, chapterTests, expectClose, measuredRows, one, U } from './chapter-tests.mjs';
 
 const it = chapterTests({ ch: 'simd', tag: 'ag-simd' });
@@ -11,8 +12,6 @@ const A0 = [1, 2, -1, 0.5, 3, -2, 1.5, 4, -0.5, 2, 1, -3];
 const B0 = [2, 0.5, 3, -4, 1, 1, -2, 0.25, 4, -1, 2, 0.5];
 const FIVE = 'a=1,2,3,4,5&b=-1,0.5,2,-3,4&variant=simd128';
 
-const dot64 = (a, b) => a.reduce((s, x, i) => s + x * b[i], 0);
-const sumAbs = (a, b) => a.reduce((s, x, i) => s + Math.abs(x * b[i]), 0);
 const waitTrace = (w, variant) => w.page.waitForSelector(`${w.tag}[data-trace="${variant}"]`, { timeout: 20000 });
 const waitLab = (w) => w.page.waitForSelector(`${w.tag}[data-lab="done"]`, { timeout: 30000 });
 /** The kernel lab's table: per row the variant and the measured numbers. */
@@ -48,7 +47,7 @@ it('the simd128 trace: products four lanes at a time, accumulators, horizontal s
   await w.keys('.step-slider', ['End', { step: 5 }]);
   const numbers = await w.read();
   const total = one(numbers, 'total');
-  expectClose(total.value, dot64(A0, B0), 7 * U * sumAbs(A0, B0), 'total');
+  expectClose(total.value, dot(A0, B0), 7 * U * sumAbsProd(A0, B0), 'total');
   expect(one(numbers, 'trace-result').value).toBe(total.value);
   expect(one(numbers, 'dot').value).toBe(total.value);
   await w.logged();
@@ -82,11 +81,9 @@ it('editing the pair, the keys on the step slider, the scalar variant, and a URL
   expect(byRole(numbers, 'pair').map((n) => n.value)).toEqual(
     [0, 2].map((i) => Math.fround(a[i] * B0[i] + a[i + 1] * B0[i + 1])),
   );
-  expectClose(one(numbers, 'dot').value, dot64(a, B0), 7 * U * sumAbs(a, B0), 'dot');
+  expectClose(one(numbers, 'dot').value, dot(a, B0), 7 * U * sumAbsProd(a, B0), 'dot');
   expect(one(numbers, 'trace-result').value).toBe(one(numbers, 'dot').value);
-  await w.logged();
-  await w.params({ variant: 'scalar', a: a.join(',') });
-  await w.reopens(numbers, { before: (p) => waitTrace(p, 'scalar') });
+  await w.reopens(numbers, { params: { variant: 'scalar', a: a.join(',') }, before: (p) => waitTrace(p, 'scalar') });
 });
 it('a URL with five elements pads the second register half with zeros', async (w) => {
   await waitTrace(w, 'simd128');

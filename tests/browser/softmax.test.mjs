@@ -62,11 +62,8 @@ it('opens on gentle logits: both softmaxes agree with the float64 reference; pre
   expect(anyNaN((await w.matches([2, 1, 0.5, -1])).numbers)).toBe(false);
   expect(await w.katex()).toBeGreaterThanOrEqual(2);
   expect(await broken(w)).toBe(false);
-  await w.predict('one', 'wrong');
-  await expect(w.text('.predict-result')).resolves.toMatch(/NaN/);
-  expect((await w.state()).s).toEqual([90, 1, 0.5, -1]);
-  await w.matches([90, 1, 0.5, -1]);
-  await w.predict('nan', 'right');
+  const s = [90, 1, 0.5, -1];
+  await w.reveal({ wrong: 'one', says: /NaN/, part: { s }, args: [s], right: 'nan' });
 });
 
 it('a mouse drag and arrow keys move the logits; the numbers follow the reference and the URL reopens them', async (w) => {
@@ -117,8 +114,7 @@ it('the textbook kernel gives NaN once a logit passes 88.7, the stable one never
 
 // Far past the edge, only the sum overflowing (every weight 0), every exp underflowing (0/0), all large.
 for (const s of ['120,-120,0,119.5', '88,87.5,87,86.5', '-110,-111,-112,-113', '100,99,98,97'])
-  it(`the URL s = ${s}: the textbook kernel fails as the reference says, the stable one does not`, async (w) => {
-    const { ref } = await w.matches(s.split(',').map(Number));
-    if (s.startsWith('88,')) expect([ref.overflows.some(Boolean), ref.sum > FLT_MAX]).toEqual([false, true]);
-    await w.logged();
-  }).at(`s=${s}`);
+  it(`the URL s = ${s}: the textbook kernel fails as the reference says, the stable one does not`, (w) =>
+    w.link(`s=${s}`, [s.split(',').map(Number)], {}, (z, numbers, ref) => {
+      if (s.startsWith('88,')) expect([ref.overflows.some(Boolean), ref.sum > FLT_MAX]).toEqual([false, true]);
+    }));

@@ -37,11 +37,8 @@ it('opens with three values and weights (0.5, 0.3, 0.2); y is their weighted sum
   );
   const heading = () => document.querySelector('#chapters .part-heading[data-part="2"]')?.nextElementSibling?.id;
   expect(await page.evaluate(heading)).toBe('ch-values');
-  await w.predict('0', 'wrong');
-  await expect(w.text('.predict-result')).resolves.toMatch(/y moved 1\b/);
-  expect((await w.state()).values).toEqual(rowsOf('3,5;5,1;-4,-3'));
-  await w.matches([0.5, 0.3, 0.2], rowsOf('3,5;5,1;-4,-3'));
-  await w.predict('1', 'right');
+  const values = rowsOf('3,5;5,1;-4,-3');
+  await w.reveal({ wrong: '0', says: /y moved 1\b/, part: { values }, args: [[0.5, 0.3, 0.2], values], right: '1' });
 });
 
 it('drag a value, key another, move a slider, add a value: float64 reference each time, and the URL reopens the state', async (w) => {

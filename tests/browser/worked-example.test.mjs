@@ -3,7 +3,7 @@
 // Left to the contract (chapters.contract.test.mjs): every number of the default state logged; a copy of the
 // written link reopens the same digits.
 import { expect } from '@jest/globals';
-import { setStateText, settledUrl } from './helpers.mjs';
+import { setStateText, settledUrl, until } from './helpers.mjs';
 import { dot, softmax, sumAbsProd } from '../reference/float64.mjs';
 import { byRole, chapterTests, expectClose, expectNumbers, expectSeed, expectTexts, one } from './chapter-tests.mjs';
 import { rowsOf, U } from './chapter-tests.mjs';
@@ -22,15 +22,8 @@ function pressInTask(input, keys) {
   return input.value;
 }
 
-/** What `read` gives once it gives `want`, or after about two seconds, whatever it gives then. */
-async function settled(read, want) {
-  for (let i = 0; i < 100; i++) {
-    const got = await read();
-    if (got === want) return got;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return read();
-}
+/** What `read` gives once it gives `want` (truthy), or after about two seconds, whatever it gives then. */
+const settled = (read, want) => until(async () => (await read()) === want && want, `${want}`, 20).catch(read);
 
 /** float64 reference: scores, scaled scores, exp, sum, weights, output. */
 function reference({ q, k, values: v, scaled }) {
@@ -107,9 +100,8 @@ it('edits through the controls give the reference values; the URL reopens them; 
   await field(/^scaled:/).check();
   const scaled = { ...state, scaled: true };
   const { numbers } = await w.matches(scaled);
-  await w.logged();
-  await w.params({ q: '1,2,1.5,1', k, scaled: '1' });
-  await w.reopens(numbers, { check: async () => expect(await inputs(w)).toEqual(flat(scaled)) });
+  const check = async () => expect(await inputs(w)).toEqual(flat(scaled));
+  await w.reopens(numbers, { params: { q: '1,2,1.5,1', k, scaled: '1' }, check });
 
   const before = (await settledUrl(w.page)).href;
   await field('q, component 1').fill('');
