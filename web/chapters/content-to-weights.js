@@ -12,7 +12,7 @@ import { keptResults, lastResult } from '../widget/memo.js';
 import { plane } from '../widget/plot.js';
 import { sentenceFields, sentenceInput, sentenceProblems, sentenceWords } from '../widget/sentence-input.js';
 import { stagePanels } from '../widget/stage-panels.js';
-import { choice, defineState, matrix, number } from '../widget/state.js';
+import { choice, defineState, fixedMatrix, number } from '../widget/state.js';
 import { separateLabels } from '../widget/label-separation.js';
 import { vectorFigure } from '../widget/vector-figure.js';
 import { choices } from '../widget/predict.js';
@@ -23,26 +23,6 @@ const D_MODEL = 4;
 const D_K = 2;
 const W_MAX = 3;
 const DEFAULT_WORDS = ['the', 'cat', 'ate', 'the', 'fish'];
-const DEFAULT_W = {
-  wq: [
-    [1, 0.5],
-    [0, 1],
-    [-1, 0.5],
-    [0.5, -1],
-  ],
-  wk: [
-    [1, 0],
-    [0.5, 1],
-    [-1, 1],
-    [0, -0.5],
-  ],
-  wv: [
-    [1, 0],
-    [0, 1],
-    [0.5, 0.5],
-    [-0.5, 0.5],
-  ],
-};
 const MATS = { wq: 'W_Q', wk: 'W_K', wv: 'W_V' };
 /** The five steps: their button, their panel (formula and box) and their line of shapes (for T tokens). */
 const STEPS = [
@@ -100,9 +80,9 @@ export class AgContentToWeights extends AgWidget {
     version: 1,
     fields: {
       words: SENTENCE.words,
-      wq: matrix({ rows: D_MODEL, cols: D_K, min: -W_MAX, max: W_MAX, default: DEFAULT_W.wq }),
-      wk: matrix({ rows: D_MODEL, cols: D_K, min: -W_MAX, max: W_MAX, default: DEFAULT_W.wk }),
-      wv: matrix({ rows: D_MODEL, cols: D_K, min: -W_MAX, max: W_MAX, default: DEFAULT_W.wv }),
+      wq: fixedMatrix('1,0.5;0,1;-1,0.5;0.5,-1', W_MAX),
+      wk: fixedMatrix('1,0;0.5,1;-1,1;0,-0.5', W_MAX),
+      wv: fixedMatrix('1,0;0,1;0.5,0.5;-0.5,0.5', W_MAX),
       edit: choice({ values: ['wq', 'wk', 'wv'], default: 'wq' }),
       step: number({ min: 1, max: STEPS.length, integer: true, default: 5 }),
       query: SENTENCE.query,
