@@ -46,18 +46,20 @@ const ticked = (axis, ticks, format) =>
 /**
  * The two axes (g.axis) and their labels (text.axis-label): the x label at
  * the right end, over the axis (or at `xLabelY`), the y label at the top left.
- * Counted y ticks are written in plain decimals ('~r': 10, not 1e+1).
+ * Counted y ticks are written in plain decimals ('~r': 10, not 1e+1). A scale given as null has no
+ * axis (one drawn once, the other again with its data); `tickSize` in pixels (d3's 6 by default).
  */
 export function axes(s, box, x, y, o = {}) {
   const { width: W, height: H, m } = box;
-  s.append('g')
-    .attr('class', 'axis')
-    .attr('transform', `translate(0,${H - m.b})`)
-    .call(ticked(axisBottom(x), o.xTicks ?? 5, o.xFormat));
-  s.append('g')
-    .attr('class', 'axis')
-    .attr('transform', `translate(${m.l},0)`)
-    .call(ticked(axisLeft(y), o.yTicks ?? 4, o.yFormat ?? (Array.isArray(o.yTicks) ? undefined : '~r')));
+  const size = o.tickSize ?? 6;
+  if (x)
+    draw(s, 'g', { class: 'axis', transform: `translate(0,${H - m.b})` }).call(
+      ticked(axisBottom(x).tickSize(size), o.xTicks ?? 5, o.xFormat),
+    );
+  if (y)
+    draw(s, 'g', { class: 'axis', transform: `translate(${m.l},0)` }).call(
+      ticked(axisLeft(y).tickSize(size), o.yTicks ?? 4, o.yFormat ?? (Array.isArray(o.yTicks) ? undefined : '~r')),
+    );
   if (o.xLabel) label(s, 'axis-label', o.xLabel, W - m.r, o.xLabelY ?? H - m.b - 6).attr('text-anchor', 'end');
   if (o.yLabel) label(s, 'axis-label', o.yLabel, m.l + 6, m.t + 10);
 }
