@@ -8,6 +8,7 @@
 //
 //   <ag-near-orthogonal d="100" pairs="2000"></ag-near-orthogonal>
 import { create, select } from 'd3';
+import { arrowKeys } from '../widget/arrow-keys.js';
 import { defineWidget } from '../widget/base.js';
 import { axes, chartFigure, draw, histBars, label, xScale, yScale } from '../widget/charts.js';
 import { focusInPlace, h, markCurrent, setAttr, setText, setValue, svg } from '../widget/dom.js';
@@ -109,17 +110,16 @@ export class AgNearOrthogonal extends ExperimentWidget {
       { class: 'multiples', role: 'radiogroup', 'aria-label': 'Dimension d (arrow keys)' },
       multiples.map((m) => m.button),
     );
-    group.addEventListener('keydown', (event) => {
-      const i = DIMS.indexOf(Number(this.state.d));
-      const j = { ArrowRight: i + 1, ArrowDown: i + 1, ArrowLeft: i - 1, ArrowUp: i - 1, Home: 0, End: 99 }[event.key];
-      if (j === undefined) return;
-      event.preventDefault();
-      const k = Math.max(0, Math.min(DIMS.length - 1, j));
-      focusInPlace(multiples[k].button);
-      this.setState({ d: String(DIMS[k]) });
-      const r = this.#hist?.results[k];
-      const stats = r ? `: root mean square of cos ${fmt(r.rms)}, mean absolute cos ${fmt(r.meanAbs)}` : '';
-      this.announce(`d = ${DIMS[k]}${stats}`);
+    arrowKeys(group, {
+      count: DIMS.length,
+      index: () => DIMS.indexOf(Number(this.state.d)),
+      go: (k) => {
+        focusInPlace(multiples[k].button);
+        this.setState({ d: String(DIMS[k]) });
+        const r = this.#hist?.results[k];
+        const stats = r ? `: root mean square of cos ${fmt(r.rms)}, mean absolute cos ${fmt(r.meanAbs)}` : '';
+        this.announce(`d = ${DIMS[k]}${stats}`);
+      },
     });
 
     const detail = chartFigure('detail', {

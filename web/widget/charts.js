@@ -8,6 +8,7 @@
 // A chart's geometry is a box { width, height, m: { l, r, t, b } } (the
 // viewBox and the margins around the plotting area).
 import { axisBottom, axisLeft, line, pointer, scaleBand, scaleLinear, scaleLog, select } from 'd3';
+import { arrowKeys } from './arrow-keys.js';
 import { h, svg } from './dom.js';
 import { ownLayout } from './figure-layout.js';
 
@@ -176,6 +177,7 @@ export function series(f, points, { line: lineClass, dots: dotsClass }) {
   dots(f, dotsClass, points);
 }
 
+/** A chart's keys: Right and Up to larger values, Page Up and Page Down three at a time. */
 const PICK_KEYS = { ArrowRight: 1, ArrowUp: 1, ArrowLeft: -1, ArrowDown: -1, PageUp: 3, PageDown: -3 };
 
 /**
@@ -206,15 +208,11 @@ export function pickAlong(s, { values, x, from, to, index, pick, say }) {
     before = null;
   };
   s.on('pointerup', stop).on('pointercancel', stop);
-  s.on('keydown', (event) => {
-    const i = index();
-    const to = event.key === 'Home' ? 0 : event.key === 'End' ? values.length - 1 : i + (PICK_KEYS[event.key] ?? NaN);
-    if (Number.isNaN(to)) return;
-    event.preventDefault();
-    const j = Math.max(0, Math.min(values.length - 1, to));
-    if (j !== i) pick(j);
+  const go = (j) => {
+    if (j !== index()) pick(j);
     say();
-  });
+  };
+  arrowKeys(s.node(), { count: values.length, index, go, keys: PICK_KEYS });
 }
 
 /**
