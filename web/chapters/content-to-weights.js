@@ -229,17 +229,9 @@ export class AgContentToWeights extends AgWidget {
     const { boxes, rowSumBox } = this.#ui;
     const rows = words.map((w, i) => `${i + 1} ${w}`);
     for (const box of [...Object.values(boxes), rowSumBox]) box.replaceChildren();
-    const tables = matrixTables(
-      rows,
-      {
-        x: [boxes.x, 'X', D_MODEL],
-        q: [boxes.qkv, 'Q', D_K],
-        k: [boxes.qkv, 'K', D_K],
-        v: [boxes.qkv, 'V', D_K],
-        y: [boxes.y, 'Y', D_K],
-      },
-      this.show.bind(this),
-    );
+    const specs = { x: [boxes.x, 'X', D_MODEL], y: [boxes.y, 'Y', D_K] };
+    for (const r of 'qkv') specs[r] = [boxes.qkv, r.toUpperCase(), D_K];
+    const tables = matrixTables(rows, specs, this.show.bind(this));
     // The two heat maps, S and A: a row chooses the query; the chapter has its own readout.
     const grid = (box, letter, role, more) =>
       heatmap(box, {
