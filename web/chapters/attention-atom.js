@@ -8,14 +8,13 @@ import { h, setText } from '../widget/dom.js';
 import { fmt, pair, paren, sub } from '../widget/format.js';
 import { heatmap } from '../widget/heatmap.js';
 import { shapes } from '../widget/math.js';
-import { defineState, matrix, vector } from '../widget/state.js';
+import { defineState, fixedMatrix, vector } from '../widget/state.js';
 import { vectorFigure } from '../widget/vector-figure.js';
 import { choices } from '../widget/predict.js';
 import { rowsOf, tensorOf as tensor } from '../models/tensor.js';
 
 const TOKENS = ['the', 'cat', 'ate', 'fish'];
 const N = TOKENS.length;
-const D_K = 2;
 const EXTENT = 3;
 
 export class AgAttentionAtom extends AgWidget {
@@ -25,30 +24,8 @@ export class AgAttentionAtom extends AgWidget {
   static stateDecl = defineState({
     version: 1,
     fields: {
-      q: matrix({
-        rows: N,
-        cols: D_K,
-        min: -EXTENT,
-        max: EXTENT,
-        default: [
-          [0.5, 0.5],
-          [1, 2],
-          [2, 0.5],
-          [-1, 1.5],
-        ],
-      }),
-      k: matrix({
-        rows: N,
-        cols: D_K,
-        min: -EXTENT,
-        max: EXTENT,
-        default: [
-          [0.5, -0.5],
-          [2, 1.5],
-          [-1, 1],
-          [2.5, -0.5],
-        ],
-      }),
+      q: fixedMatrix('0.5,0.5;1,2;2,0.5;-1,1.5', EXTENT),
+      k: fixedMatrix('0.5,-0.5;2,1.5;-1,1;2.5,-0.5', EXTENT),
       // The highlighted cell (row i = query, column j = key), 1-based.
       cell: vector({ length: 2, min: 1, max: N, integer: true, default: [3, 2] }),
     },

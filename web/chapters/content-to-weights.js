@@ -7,12 +7,12 @@ import { button, lbl, line, num, nums, radioGroup, section } from '../widget/con
 import { h, setFlag, setOrRemove, setText } from '../widget/dom.js';
 import { formatNumber, shapeText, sub } from '../widget/format.js';
 import { headers, heatmap } from '../widget/heatmap.js';
-import { matrixTable } from '../widget/matrix-table.js';
+import { matrixTables } from '../widget/matrix-table.js';
 import { keptResults, lastResult } from '../widget/memo.js';
 import { plane } from '../widget/plot.js';
 import { sentenceFields, sentenceInput, sentenceProblems, sentenceWords } from '../widget/sentence-input.js';
 import { stagePanels } from '../widget/stage-panels.js';
-import { choice, defineState, matrix, number } from '../widget/state.js';
+import { choice, defineState, fixedMatrix, number } from '../widget/state.js';
 import { separateLabels } from '../widget/label-separation.js';
 import { vectorFigure } from '../widget/vector-figure.js';
 import { choices } from '../widget/predict.js';
@@ -23,26 +23,6 @@ const D_MODEL = 4;
 const D_K = 2;
 const W_MAX = 3;
 const DEFAULT_WORDS = ['the', 'cat', 'ate', 'the', 'fish'];
-const DEFAULT_W = {
-  wq: [
-    [1, 0.5],
-    [0, 1],
-    [-1, 0.5],
-    [0.5, -1],
-  ],
-  wk: [
-    [1, 0],
-    [0.5, 1],
-    [-1, 1],
-    [0, -0.5],
-  ],
-  wv: [
-    [1, 0],
-    [0, 1],
-    [0.5, 0.5],
-    [-0.5, 0.5],
-  ],
-};
 const MATS = { wq: 'W_Q', wk: 'W_K', wv: 'W_V' };
 /** The five steps: their button, their panel (formula and box) and their line of shapes (for T tokens). */
 const STEPS = [
@@ -100,9 +80,9 @@ export class AgContentToWeights extends AgWidget {
     version: 1,
     fields: {
       words: SENTENCE.words,
-      wq: matrix({ rows: D_MODEL, cols: D_K, min: -W_MAX, max: W_MAX, default: DEFAULT_W.wq }),
-      wk: matrix({ rows: D_MODEL, cols: D_K, min: -W_MAX, max: W_MAX, default: DEFAULT_W.wk }),
-      wv: matrix({ rows: D_MODEL, cols: D_K, min: -W_MAX, max: W_MAX, default: DEFAULT_W.wv }),
+      wq: fixedMatrix('1,0.5;0,1;-1,0.5;0.5,-1', W_MAX),
+      wk: fixedMatrix('1,0;0.5,1;-1,1;0,-0.5', W_MAX),
+      wv: fixedMatrix('1,0;0,1;0.5,0.5;-0.5,0.5', W_MAX),
       edit: choice({ values: ['wq', 'wk', 'wv'], default: 'wq' }),
       step: number({ min: 1, max: STEPS.length, integer: true, default: 5 }),
       query: SENTENCE.query,
@@ -249,12 +229,9 @@ export class AgContentToWeights extends AgWidget {
     const { boxes, rowSumBox } = this.#ui;
     const rows = words.map((w, i) => `${i + 1} ${w}`);
     for (const box of [...Object.values(boxes), rowSumBox]) box.replaceChildren();
-    const [tX, tQ, tK, tV, tY] = ['x', 'q', 'k', 'v', 'y'].map((role) =>
-      matrixTable({ caption: role.toUpperCase(), rows, cols: role === 'x' ? D_MODEL : D_K, role }),
-    );
-    boxes.x.append(tX.element);
-    boxes.qkv.append(tQ.element, tK.element, tV.element);
-    boxes.y.append(tY.element);
+    const specs = { x: [boxes.x, 'X', D_MODEL], y: [boxes.y, 'Y', D_K] };
+    for (const r of 'qkv') specs[r] = [boxes.qkv, r.toUpperCase(), D_K];
+    const tables = matrixTables(rows, specs, this.show.bind(this));
     // The two heat maps, S and A: a row chooses the query; the chapter has its own readout.
     const grid = (box, letter, role, more) =>
       heatmap(box, {
@@ -282,7 +259,7 @@ export class AgContentToWeights extends AgWidget {
         sums.map((s, i) => h('li', {}, `${rows[i]}: `, s)),
       ),
     );
-    this.#built = { key: words.join(' '), tX, tQ, tK, tV, tY, hmS, hmA, sums };
+    this.#built = { key: words.join(' '), tables, hmS, hmA, sums };
   }
 
   render(ag, state) {
@@ -300,9 +277,7 @@ export class AgContentToWeights extends AgWidget {
       this.#projections(ag, `${id}|${wordsKey}|${state[id].map((r) => r.join()).join(';')}`, () =>
         ag.matmul(X, state[id]),
       );
-    const Q = project('wq');
-    const K = project('wk');
-    const V = project('wv');
+    const [Q, K, V] = ['wq', 'wk', 'wv'].map(project);
     const att = ag.attention(Q, K, V, { returnScores: true, returnWeights: true });
     const S = rowsOf(att.scores, T, T);
     const A = rowsOf(att.weights, T, T);
@@ -310,22 +285,15 @@ export class AgContentToWeights extends AgWidget {
     const ones = new Array(T).fill(1);
 
     // A table whose results are the ones it shows already is left as it is.
-    const fill = (table, results, rows) => {
-      if (table.shows === results) return;
-      table.fill(rows, this.show.bind(this), { digits: 3 });
-      table.shows = results;
-    };
-    fill(b.tX, X, X);
-    fill(b.tQ, Q, rowsOf(Q, D_K, T));
-    fill(b.tK, K, rowsOf(K, D_K, T));
-    fill(b.tV, V, rowsOf(V, D_K, T));
-    b.tY.fill(Y, this.show.bind(this), { digits: 3 });
+    b.tables.fill('x', X, { digits: 3 }, X);
+    [Q, K, V].forEach((M, i) => b.tables.fill('qkv'[i], rowsOf(M, D_K, T), { digits: 3 }, M));
+    b.tables.fill('y', Y, { digits: 3 });
     b.hmS.update(S, { selected: [qi, 0] });
     b.hmA.update(A, { selected: [qi, argmax(A[qi])] });
     A.forEach((row, i) => this.show(b.sums[i], ag.dot(row, ones), { digits: 6 }));
     ui.ySelected.forEach((el, c) => this.show(el, Y[qi][c], { digits: 3 }));
     setText(ui.yLabel, `y${sub(qi + 1)} (\u201c${words[qi]}\u201d)`);
-    for (const t of [b.tX, b.tQ, b.tK, b.tV, b.tY]) t.select(qi);
+    b.tables.select(qi);
     for (const step of STEPS) setText(ui.shapes[step.id], step.shape(T));
 
     this.#last = { words, X, Q, K, V, att, qi };

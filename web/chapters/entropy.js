@@ -17,6 +17,7 @@ import { fmt, formatNumber, pair, sub } from '../widget/format.js';
 import { attrs, bandScale, draw, yScale } from '../widget/charts.js';
 import { display, texElement } from '../widget/math.js';
 import { lastResult } from '../widget/memo.js';
+import { nearestChoice } from '../widget/predict.js';
 import { defineState, number, rowsFrom } from '../widget/state.js';
 import { vectorFigure } from '../widget/vector-figure.js';
 import {
@@ -84,12 +85,8 @@ export class AgWeightEntropy extends AgWidget {
         });
         const alpha = ag.softmax(LOGITS.slice(0, 3), { temperature: 10 ** LOG_MAX }).data;
         const H = ag.entropy(alpha);
-        const answer = ['0', '1', '1.585', '3'].reduce(
-          (best, c) => (Math.abs(Number(c) - H) < Math.abs(Number(best) - H) ? c : best),
-          '0',
-        );
         return {
-          answer,
+          answer: nearestChoice(['0', '1', '1.585', '3'], H),
           explanation: `The module computed H = ${fmt(H)} bits: all three weights are equal (${fmt(alpha[0])} each), the most uncertain three weights can be, and that maximum is log\u2082 3, not 3 bits.`,
         };
       },

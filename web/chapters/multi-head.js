@@ -8,7 +8,7 @@ import { button, lbl, line, num, radioGroup } from '../widget/controls.js';
 import { h, setAttr, setFlag, setText } from '../widget/dom.js';
 import { shapeText } from '../widget/format.js';
 import { sentenceWeights } from '../widget/heatmap.js';
-import { matrixTable } from '../widget/matrix-table.js';
+import { matrixTables } from '../widget/matrix-table.js';
 import { lastResult } from '../widget/memo.js';
 import { sentenceFields, sentenceInput, sentenceWords } from '../widget/sentence-input.js';
 import { stagePanels } from '../widget/stage-panels.js';
@@ -227,19 +227,19 @@ export class AgMultiHead extends AgWidget {
         ),
       ),
     );
-    const table = (caption, cols, role) => matrixTable({ caption, rows, cols, role });
-    const tables = {
-      tX: table('X', D, 'x'),
-      tQ: table('Q (this head)', dk, 'qh'),
-      tK: table('K (this head)', dk, 'kh'),
-      tV: table('V (this head)', dk, 'vh'),
-      tHead: table('head output', dk, 'head-out'),
-      tOut: table('MultiHead(X)', D, 'out'),
-    };
-    ui.boxes.x.append(tables.tX.element);
-    ui.boxes.qkv.append(tables.tQ.element, tables.tK.element, tables.tV.element);
-    ui.boxes.out.append(tables.tHead.element);
-    ui.boxes.concat.append(tables.tOut.element);
+    const { boxes } = ui;
+    const tables = matrixTables(
+      rows,
+      {
+        x: [boxes.x, 'X', D],
+        qh: [boxes.qkv, 'Q (this head)', dk],
+        kh: [boxes.qkv, 'K (this head)', dk],
+        vh: [boxes.qkv, 'V (this head)', dk],
+        'head-out': [boxes.out, 'head output', dk],
+        out: [boxes.concat, 'MultiHead(X)', D],
+      },
+      this.show.bind(this),
+    );
     const maps = patterns.map((p, k) => {
       const box = h(
         'figure',
@@ -255,7 +255,7 @@ export class AgMultiHead extends AgWidget {
         onActivate: (i) => this.setState({ query: i + 1, head: k + 1 }),
       });
     });
-    this.#built = { key: `${words.join(' ')}|${D}|${hN}|${patterns.join()}`, ...tables, maps };
+    this.#built = { key: `${words.join(' ')}|${D}|${hN}|${patterns.join()}`, tables, maps };
   }
 
   render(ag, state) {
@@ -276,18 +276,15 @@ export class AgMultiHead extends AgWidget {
     const key = `${words.join(' ')}|${D}|${hN}|${run.patterns.join()}`;
     if (!this.#built || this.#built.key !== key) this.#rebuild(words, D, hN, run.patterns);
     const b = this.#built;
-    const show = this.show.bind(this);
     // The tables depend on the inputs, the head and the engine, not on the query (it moves the highlight).
     const fillKey = `${key}|${state.preset}|${hi}`;
     if (b.filledKey !== fillKey || b.filledBy !== ag) {
       // X: the positional code (columns 1-2) is typed-in input, written as plain text; the word columns are wasm results.
-      b.tX.fill(run.X, show, { digits: 3, plain: 2 });
-      const headRows = (t) => rowsOf(t, dk, T, hi * T * dk);
-      b.tQ.fill(headRows(run.Qh), show, { digits: 3 });
-      b.tK.fill(headRows(run.Kh), show, { digits: 3 });
-      b.tV.fill(headRows(run.Vh), show, { digits: 3 });
-      b.tHead.fill(rowsOf(run.att.output, dk, T, hi * T * dk), show, { digits: 3 });
-      b.tOut.fill(rowsOf(run.mha.output, D, T), show, { digits: 3 });
+      b.tables.fill('x', run.X, { digits: 3, plain: 2 });
+      const perHead = { qh: run.Qh, kh: run.Kh, vh: run.Vh, 'head-out': run.att.output };
+      for (const [role, t] of Object.entries(perHead))
+        b.tables.fill(role, rowsOf(t, dk, T, hi * T * dk), { digits: 3 });
+      b.tables.fill('out', rowsOf(run.mha.output, D, T), { digits: 3 });
       b.filledKey = fillKey;
       b.filledBy = ag;
     }
@@ -298,7 +295,7 @@ export class AgMultiHead extends AgWidget {
     this.show(ui.check, run.check, { digits: 3 });
     for (const btn of ui.headTabs.querySelectorAll('button'))
       setAttr(btn, 'aria-checked', Number(btn.dataset.head) === hi + 1);
-    for (const t of [b.tX, b.tQ, b.tK, b.tV, b.tHead, b.tOut]) t.select(qi);
+    b.tables.select(qi);
 
     setText(ui.dims, `d_model = ${D}, h = ${hN}, d_k = d_v = d_model / h = ${dk}`);
     for (const stage of STAGES) setText(ui.shapes[stage.id], stage.shape({ T, D, hN, dk, hi }));

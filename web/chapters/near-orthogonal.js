@@ -8,16 +8,17 @@
 //
 //   <ag-near-orthogonal d="100" pairs="2000"></ag-near-orthogonal>
 import { create, select } from 'd3';
+import { arrowKeys } from '../widget/arrow-keys.js';
 import { defineWidget } from '../widget/base.js';
 import { axes, chartFigure, draw, histBars, label, xScale, yScale } from '../widget/charts.js';
 import { focusInPlace, h, markCurrent, setAttr, setText, setValue, svg } from '../widget/dom.js';
 import { ExperimentWidget, seedControls, settingSelect } from '../widget/experiment.js';
 import { ownLayout } from '../widget/figure-layout.js';
 import { deg, fmt } from '../widget/format.js';
-import { button, num } from '../widget/controls.js';
+import { button, num, slots } from '../widget/controls.js';
 import { formulas } from '../widget/math.js';
 import { bodyRow, table } from '../widget/matrix-table.js';
-import { choices } from '../widget/predict.js';
+import { choices, nearestChoice } from '../widget/predict.js';
 import { keptResults } from '../widget/memo.js';
 import { choice, defineState, dropFields, number } from '../widget/state.js';
 
@@ -80,10 +81,10 @@ export class AgNearOrthogonal extends ExperimentWidget {
       reveal: (_choice, ag) => {
         this.setState({ d: '1000' });
         const { a, b } = this.#pair(ag, 1000);
-        const angle = (ag.angle(a, b) * 180) / Math.PI; // the nearest choice
+        const angle = (ag.angle(a, b) * 180) / Math.PI;
         const typical = ag.angle(e1(1000), ones(1000));
         return {
-          answer: angle <= 22.5 ? '0' : angle <= 67.5 ? '45' : '90',
+          answer: nearestChoice(['0', '45', '90'], angle),
           explanation: `One random pair drawn now is ${deg(ag.angle(a, b))} apart. Over many pairs the root mean square of cos \u03b8 is 1/\u221a1000, whose angle is ${deg(typical)}: at this dimension almost every pair is within a few degrees of a right angle.`,
         };
       },
@@ -109,17 +110,16 @@ export class AgNearOrthogonal extends ExperimentWidget {
       { class: 'multiples', role: 'radiogroup', 'aria-label': 'Dimension d (arrow keys)' },
       multiples.map((m) => m.button),
     );
-    group.addEventListener('keydown', (event) => {
-      const i = DIMS.indexOf(Number(this.state.d));
-      const j = { ArrowRight: i + 1, ArrowDown: i + 1, ArrowLeft: i - 1, ArrowUp: i - 1, Home: 0, End: 99 }[event.key];
-      if (j === undefined) return;
-      event.preventDefault();
-      const k = Math.max(0, Math.min(DIMS.length - 1, j));
-      focusInPlace(multiples[k].button);
-      this.setState({ d: String(DIMS[k]) });
-      const r = this.#hist?.results[k];
-      const stats = r ? `: root mean square of cos ${fmt(r.rms)}, mean absolute cos ${fmt(r.meanAbs)}` : '';
-      this.announce(`d = ${DIMS[k]}${stats}`);
+    arrowKeys(group, {
+      count: DIMS.length,
+      index: () => DIMS.indexOf(Number(this.state.d)),
+      go: (k) => {
+        focusInPlace(multiples[k].button);
+        this.setState({ d: String(DIMS[k]) });
+        const r = this.#hist?.results[k];
+        const stats = r ? `: root mean square of cos ${fmt(r.rms)}, mean absolute cos ${fmt(r.meanAbs)}` : '';
+        this.announce(`d = ${DIMS[k]}${stats}`);
+      },
     });
 
     const detail = chartFigure('detail', {
@@ -127,16 +127,7 @@ export class AgNearOrthogonal extends ExperimentWidget {
       label: 'Histogram of cos between random pairs for the selected d',
       caption: '',
     });
-    const t = {
-      rms: num('rms'),
-      rmsScaled: num('rms-sqrt-d'),
-      theory: num('inv-sqrt-d'),
-      angle: num('rms-angle'),
-      meanAbs: num('mean-abs'),
-      meanAbsScaled: num('mean-abs-sqrt-d'),
-      mean: num('mean'),
-      pairAngle: num('pair-angle'),
-    };
+    const t = slots('rms rms-sqrt-d inv-sqrt-d rms-angle mean-abs mean-abs-sqrt-d mean pair-angle');
     const vs = (text) => h('span', { class: 'vs' }, text);
     const stats = h(
       'dl',
@@ -145,16 +136,16 @@ export class AgNearOrthogonal extends ExperimentWidget {
       h(
         'dd',
         {},
-        [t.rms, vs(' (exactly 1/\u221ad = '), t.theory, vs(' in theory; measured \u00d7 \u221ad = ')],
-        [t.rmsScaled, vs(')')],
+        [t.rms, vs(' (exactly 1/\u221ad = '), t.invSqrtD, vs(' in theory; measured \u00d7 \u221ad = ')],
+        [t.rmsSqrtD, vs(')')],
       ),
       h('dt', {}, 'Angle whose cosine is 1/\u221ad'),
-      h('dd', {}, t.angle),
+      h('dd', {}, t.rmsAngle),
       h('dt', {}, h('span', { class: 'swatch swatch-abs' }), 'Mean |cos \u03b8|'),
       h(
         'dd',
         {},
-        [t.meanAbs, vs(' (measured \u00d7 \u221ad = '), t.meanAbsScaled],
+        [t.meanAbs, vs(' (measured \u00d7 \u221ad = '), t.meanAbsSqrtD],
         vs('; \u221a(2/\u03c0) \u2248 0.80 for large d)'),
       ),
       h('dt', {}, 'Mean of cos \u03b8'),
@@ -259,9 +250,9 @@ export class AgNearOrthogonal extends ExperimentWidget {
     }
     const n = this.#dimNumbers(ag, d, r);
     const t = ui.t;
-    this.showAll(t, { rms: r.rms, theory: n.theory, rmsScaled: n.rmsScaled });
-    this.show(t.angle, n.angle, { format: deg });
-    this.showAll(t, { meanAbs: r.meanAbs, meanAbsScaled: n.meanAbsScaled, mean: r.mean });
+    this.showAll(t, { rms: r.rms, invSqrtD: n.invSqrtD, rmsSqrtD: n.rmsSqrtD });
+    this.show(t.rmsAngle, n.rmsAngle, { format: deg });
+    this.showAll(t, { meanAbs: r.meanAbs, meanAbsSqrtD: n.meanAbsSqrtD, mean: r.mean });
     this.#drawPairAngle(ag, state);
     this.#drawDetail(r, d, pairs);
     setText(
@@ -273,7 +264,7 @@ export class AgNearOrthogonal extends ExperimentWidget {
       ui.tableBody.replaceChildren(
         ...DIMS.map((dd, j) => {
           const m = this.#dimNumbers(ag, dd, results[j]);
-          const values = [results[j].rms, m.angle, m.rmsScaled, results[j].meanAbs, m.meanAbsScaled];
+          const values = [results[j].rms, m.rmsAngle, m.rmsSqrtD, results[j].meanAbs, m.meanAbsSqrtD];
           const cells = TABLE_ROLES.map((role, i) => {
             const cell = num(`table-${role}`, String(dd));
             this.show(cell, values[i], { format: i === 1 ? deg : undefined });
@@ -293,10 +284,10 @@ export class AgNearOrthogonal extends ExperimentWidget {
     return this.#perDim(ag, `hist|${this.#hist.key}|${d}`, () => {
       const sqrtD = ag.norm(ones(d));
       return {
-        theory: ag.cosine(e1(d), ones(d)),
-        rmsScaled: ag.dot([r.rms], [sqrtD]),
-        angle: ag.angle(e1(d), ones(d)),
-        meanAbsScaled: ag.dot([r.meanAbs], [sqrtD]),
+        invSqrtD: ag.cosine(e1(d), ones(d)),
+        rmsSqrtD: ag.dot([r.rms], [sqrtD]),
+        rmsAngle: ag.angle(e1(d), ones(d)),
+        meanAbsSqrtD: ag.dot([r.meanAbs], [sqrtD]),
       };
     });
   }

@@ -13,7 +13,7 @@ import { display, texElement } from '../widget/math.js';
 import { bodyRow, table as dataTable } from '../widget/matrix-table.js';
 import { showAngle } from '../widget/pair-numbers.js';
 import { keyRow, queryKeyVectors, syncGiven } from '../widget/query-keys.js';
-import { defineState } from '../widget/state.js';
+import { defineState, rowsFrom } from '../widget/state.js';
 import { setLine, showIf, vectorFields, vectorFigure } from '../widget/vector-figure.js';
 import { choices } from '../widget/predict.js';
 
@@ -23,11 +23,7 @@ const NAMES = ['q', ...KEYS];
 /** Where the vectors start (and the button "Back to the start" takes them). */
 const START = { q: [2, 1], k1: [1, 1], k2: [-1, 2], k3: [-1, -0.5] };
 /** The standard basis of 3-D space, one vector per row. */
-const BASIS = [
-  [1, 0, 0],
-  [0, 1, 0],
-  [0, 0, 1],
-];
+const BASIS = rowsFrom('1,0,0;0,1,0;0,0,1');
 
 const READING = {
   supports: 'supports q',

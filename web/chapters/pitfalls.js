@@ -2,6 +2,7 @@
 // (models/pitfalls.js) and a button that puts the chapter widget above that shows it into the right state
 // (its `stateText`), scrolls to it and moves the focus there; the shell writes the URL.
 import { CHAPTERS, anchorOf } from '../chapters.js';
+import { arrowKeys } from '../widget/arrow-keys.js';
 import { AgWidget, defineWidget } from '../widget/base.js';
 import { button } from '../widget/controls.js';
 import { focusInPlace, h, setAttr, setText } from '../widget/dom.js';
@@ -52,22 +53,15 @@ export class AgPitfalls extends AgWidget {
       ),
     );
     tablist.append(...tabs);
-    tablist.addEventListener('keydown', (event) => {
-      const i = PITFALLS.findIndex((p) => p.id === this.state.open);
-      const to = {
-        ArrowRight: i + 1,
-        ArrowDown: i + 1,
-        ArrowLeft: i - 1,
-        ArrowUp: i - 1,
-        Home: 0,
-        End: PITFALLS.length - 1,
-      }[event.key];
-      if (to === undefined) return;
-      event.preventDefault();
-      const p = PITFALLS[(to + PITFALLS.length) % PITFALLS.length];
-      focusInPlace(tabs.find((t) => t.dataset.pitfall === p.id));
-      this.setState({ open: p.id });
-      this.announce(`Pitfall: ${p.title}`);
+    arrowKeys(tablist, {
+      count: PITFALLS.length,
+      index: () => PITFALLS.findIndex((p) => p.id === this.state.open),
+      wrap: true,
+      go: (k) => {
+        focusInPlace(tabs[k]);
+        this.setState({ open: PITFALLS[k].id });
+        this.announce(`Pitfall: ${PITFALLS[k].title}`);
+      },
     });
 
     const panels = PITFALLS.map((p) => {

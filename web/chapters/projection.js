@@ -5,7 +5,7 @@
 //
 //   <ag-projection a="3,4" b="4,3"></ag-projection>
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { lbl, line, notDefined, num, nums, section } from '../widget/controls.js';
+import { lbl, line, notDefined, nums, section, slots } from '../widget/controls.js';
 import { h, setAttr, setText } from '../widget/dom.js';
 import { deg, fmt } from '../widget/format.js';
 import { pairPresets, pairSlots, showAngle, showPair, signOf } from '../widget/pair-numbers.js';
@@ -72,14 +72,12 @@ export class AgProjection extends AgWidget {
       drop: guide.append('line').attr('class', 'drop'),
       corner: guide.append('path').attr('class', 'corner'),
       ...pairSlots(),
-      scalar: num('scalar-projection'),
-      shadowCos: num('shadow-cosine'),
+      ...slots('scalar-projection shadow-cosine shadow-times-length'),
       unit: nums('unit-b', 2),
       vec: nums('vector-projection', 2),
-      dotBack: num('shadow-times-length'),
       direction: h('p', { class: 'direction', dataset: { role: 'direction' }, role: 'status' }),
     };
-    const say = () => `shadow a\u00b7b/|b| = ${ui.scalar.textContent}`;
+    const say = () => `shadow a\u00b7b/|b| = ${ui.scalarProjection.textContent}`;
     ui.a = fig.vector('a', { say });
     ui.b = fig.vector('b', { say });
     ui.foot = fig.layer('arrows').append('circle').attr('class', 'foot').attr('r', 4.5);
@@ -87,9 +85,9 @@ export class AgProjection extends AgWidget {
     const scalarSide = section('side', 'Scalar projection', 'How long is the shadow?', [
       display('\\operatorname{comp}_b a=\\frac{a\\cdot b}{|b|}=|a|\\cos\\theta'),
       line(lbl('a\u00b7b = '), ui.dot, lbl(', |b| = '), ui.normB),
-      line(h('strong', { class: 'result' }, lbl('a\u00b7b / |b| = '), ui.scalar)),
+      line(h('strong', { class: 'result' }, lbl('a\u00b7b / |b| = '), ui.scalarProjection)),
       line(lbl('|a| = '), ui.normA, lbl(', \u03b8 = '), ui.angle, lbl(', cos \u03b8 = '), ui.cos),
-      line(lbl('|a| cos \u03b8 = '), ui.shadowCos),
+      line(lbl('|a| cos \u03b8 = '), ui.shadowCosine),
       ui.direction,
     ]);
     const vectorSide = section('side', 'Vector projection', 'The shadow as a vector', [
@@ -99,7 +97,7 @@ export class AgProjection extends AgWidget {
     ]);
     const back = section('side back', 'The score from the shadow', 'Back to the score', [
       display('a\\cdot b=|b|\\times\\operatorname{comp}_b a'),
-      line(lbl('|b| \u00d7 shadow = '), ui.dotBack),
+      line(lbl('|b| \u00d7 shadow = '), ui.shadowTimesLength),
       h('p', { class: 'explain' }, 'The score is how far a reaches along b, scaled by the length of b.'),
     ]);
     const numbers = h(
@@ -117,22 +115,22 @@ export class AgProjection extends AgWidget {
     const { na, nb } = showPair(this, ag, ui, a, b);
     if (nb === 0) {
       // No line through a zero b: no shadow at all.
-      notDefined([ui.scalar, ui.cos, ui.angle, ui.shadowCos, ...ui.unit, ...ui.vec, ui.dotBack]);
+      notDefined([ui.scalarProjection, ui.cos, ui.angle, ui.shadowCosine, ...ui.unit, ...ui.vec, ui.shadowTimesLength]);
       setText(ui.direction, 'b is the zero vector: there is no line to cast a shadow on.');
       setAttr(this, 'data-shadow', 'undefined');
       this.#draw(a, b, null);
       return;
     }
     const s = ag.scalarProjection(a, b);
-    this.show(ui.scalar, s);
+    this.show(ui.scalarProjection, s);
     const unit = ag.normalize(b).data;
     unit.forEach((u, i) => this.show(ui.unit[i], u));
     const proj = ag.vectorProjection(a, b).data;
     proj.forEach((x, i) => this.show(ui.vec[i], x));
-    this.show(ui.dotBack, ag.dot([nb], [s]));
+    this.show(ui.shadowTimesLength, ag.dot([nb], [s]));
     const c = showAngle(this, ag, ui, a, b, na !== 0);
-    if (c === null) notDefined([ui.shadowCos]);
-    else this.show(ui.shadowCos, ag.dot([na], [c]));
+    if (c === null) notDefined([ui.shadowCosine]);
+    else this.show(ui.shadowCosine, ag.dot([na], [c]));
     // The sign of the shadow, read from the computed scalar projection.
     const where = WHERE[signOf(s)];
     setAttr(this, 'data-shadow', where);

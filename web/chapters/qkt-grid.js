@@ -18,7 +18,7 @@ import { shapes, texElement } from '../widget/math.js';
 import { bodyRow, numberCells, table } from '../widget/matrix-table.js';
 import { defineState, fixedMatrix, vector } from '../widget/state.js';
 import { choices } from '../widget/predict.js';
-import { tensorOf as tensor } from '../models/tensor.js';
+import { rowsOf, tensorOf as tensor } from '../models/tensor.js';
 
 const TOKENS = ['birds', 'sing', 'at', 'dawn'];
 const N = TOKENS.length;
@@ -198,8 +198,8 @@ export class AgQktGrid extends AgWidget {
     const X = tensor(x);
     const Q = ag.matmul(X, tensor(wq));
     const K = ag.matmul(X, tensor(wk));
-    const S = ag.matmul(Q, K, { transposeB: true }).data;
-    this.#scores = S;
+    const S = ag.matmul(Q, K, { transposeB: true });
+    this.#scores = S.data;
     for (let i = 0; i < N; i += 1) {
       for (let c = 0; c < D_K; c += 1) {
         this.show(ui.qCells[i][c], Q.data[i * D_K + c]);
@@ -208,10 +208,7 @@ export class AgQktGrid extends AgWidget {
     }
     const i = cell[0] - 1;
     const j = cell[1] - 1;
-    ui.hm.update(
-      Array.from({ length: N }, (_, r) => S.subarray(r * N, (r + 1) * N)),
-      { selected: [i, j] },
-    );
+    ui.hm.update(rowsOf(S, N, N), { selected: [i, j] });
     this.#readout(i, j);
 
     // The expanded cell: each term a one-element dot product, then the whole q_i·k_j.

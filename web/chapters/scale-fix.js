@@ -10,9 +10,9 @@
 // means); the largest weight and the percentiles are selected, not computed.
 //
 //   <ag-scale-fix seed="7" tokens="16" dk="64"></ag-scale-fix>
-import { area, axisBottom, axisLeft, line, scaleLinear, select } from 'd3';
+import { area, line, select } from 'd3';
 import { defineWidget } from '../widget/base.js';
-import { draw, label, legend, pickAlong, xScale } from '../widget/charts.js';
+import { axes, draw, label, legend, pickAlong, xScale, yScale } from '../widget/charts.js';
 import { num, slider } from '../widget/controls.js';
 import { h, setAttr, setText, symbol, words } from '../widget/dom.js';
 import { ExperimentWidget, seedControls } from '../widget/experiment.js';
@@ -36,10 +36,9 @@ const PANELS = [
   // Drawing only: the largest plotted value sets the top of the axis.
   { id: 'jacobian', title: 'Jacobian norm (Frobenius)', domain: (_tokens, top) => [0, top] },
 ];
-// Panels in one SVG (one figure to export): width, panel height, margins.
-const W = 360;
-const PH = 150;
-const M = { left: 40, right: 12, top: 22, bottom: 24 };
+// Panels in one SVG (one figure to export): the box of one panel.
+const PANEL = { width: 360, height: 150, m: { l: 40, r: 12, t: 22, b: 24 } };
+const { width: W, height: PH, m: M } = PANEL;
 /** The numbers of each row of the table of all d_k, in column order. */
 const COLUMNS = ['max', 'entropy', 'jacobian'].flatMap((k) => SERIES.map((s) => [k, s.id]));
 
@@ -109,24 +108,19 @@ export class AgScaleFix extends ExperimentWidget {
       'aria-valuemax': DKS.length,
     });
     ownLayout(svg); // laid out on its own (widget/figure-layout.js)
-    const x = xScale({ width: W, m: { l: M.left, r: M.right } }, [DKS[0], DKS.at(-1)], 'log2');
+    const x = xScale(PANEL, [DKS[0], DKS.at(-1)], 'log2');
     legend(
       svg,
-      [M.left, 12],
+      [M.l, 12],
       SERIES.map((s) => [`series-${s.id}`, s.label]),
       { across: 150 },
     );
     const panels = PANELS.map((p, i) => {
       const g = draw(svg, 'g', { class: `panel panel-${p.id}`, transform: `translate(0,${28 + i * PH})` });
-      const y = scaleLinear().range([PH - M.bottom, M.top]);
-      const yAxis = draw(g, 'g', { class: 'axis', transform: `translate(${M.left},0)` });
-      draw(g, 'g', { class: 'axis', transform: `translate(0,${PH - M.bottom})` }).call(
-        axisBottom(x)
-          .tickValues(DKS)
-          .tickFormat((d) => (Math.log2(d) % 2 === 1 ? String(d) : ''))
-          .tickSize(3),
-      );
-      label(g, 'panel-title', p.title, M.left + 4, M.top - 6);
+      const y = yScale(PANEL, [0, 1]);
+      const yAxis = draw(g, 'g');
+      axes(g, PANEL, x, null, { xTicks: DKS, xFormat: (d) => (Math.log2(d) % 2 === 1 ? String(d) : ''), tickSize: 3 });
+      label(g, 'panel-title', p.title, M.l + 4, M.t - 6);
       const bands = Object.fromEntries(SERIES.map((s) => [s.id, g.append('path').attr('class', `band band-${s.id}`)]));
       const paths = Object.fromEntries(
         SERIES.map((s) => [s.id, g.append('path').attr('class', `curve series-${s.id}`)]),
@@ -143,15 +137,15 @@ export class AgScaleFix extends ExperimentWidget {
         `Lines: the mean over ${ROWS} rows of scores at each d\u2096. Shaded: from the 10th to the 90th percentile of those rows.`,
       ),
     );
-    label(svg, 'x-label', 'd\u2096 (log scale)', W - M.right, PANELS.length * PH + 38).attr('text-anchor', 'end');
-    const cursor = draw(svg, 'line', { class: 'cursor', y1: 28 + M.top, y2: 28 + PANELS.length * PH - M.bottom });
+    label(svg, 'x-label', 'd\u2096 (log scale)', W - M.r, PANELS.length * PH + 38).attr('text-anchor', 'end');
+    const cursor = draw(svg, 'line', { class: 'cursor', y1: 28 + M.t, y2: 28 + PANELS.length * PH - M.b });
 
     // Drag (mouse, pen, touch) across the panels, or the keys, to choose d_k.
     pickAlong(svg, {
       values: DKS,
       x,
-      from: M.left,
-      to: W - M.right,
+      from: M.l,
+      to: W - M.r,
       index: () => DKS.indexOf(Number(this.state.dk)),
       pick: (i) => this.setState({ dk: String(DKS[i]) }),
       say: () => {
@@ -347,7 +341,8 @@ export class AgScaleFix extends ExperimentWidget {
         let top = 0;
         for (const k of DKS) for (const s of SERIES) top = Math.max(top, at(k, s.id, p.id).p90);
         p.y.domain(p.domain(state.tokens, top || 1)).nice();
-        p.yAxis.call(axisLeft(p.y).ticks(4).tickSize(3));
+        p.yAxis.selectAll('*').remove();
+        axes(p.yAxis, PANEL, null, p.y, { yFormat: ',f', tickSize: 3 });
       }
       for (const s of SERIES) {
         if (fresh) {

@@ -15,7 +15,7 @@ import { fmt } from '../widget/format.js';
 import { formulas as displays, texElement } from '../widget/math.js';
 import { afterPause } from '../widget/pause.js';
 import { defineState, number } from '../widget/state.js';
-import { choices } from '../widget/predict.js';
+import { choices, nearestChoice } from '../widget/predict.js';
 import { chunkCalls, chunkSizes, combineChunks } from '../models/chunked-experiment.js';
 
 const SWEEP_DIMS = [2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096];
@@ -86,12 +86,8 @@ export class AgSqrtD extends ExperimentWidget {
       reveal: (_choice, ag) => {
         this.setState({ d: 4096 });
         const r = ag.randomDotExperiment({ d: 4096, trials: 400, seed: this.state.seed, returnSamples: false });
-        const answer = ['1', '64', '4096'].reduce(
-          (best, c) => (Math.abs(Math.log(r.std / Number(c))) < Math.abs(Math.log(r.std / Number(best))) ? c : best),
-          '1',
-        );
         return {
-          answer,
+          answer: nearestChoice(['1', '64', '4096'], r.std, Math.log),
           explanation: `400 random pairs at d\u2096 = 4096 gave a standard deviation of ${fmt(r.std)}: close to \u221a4096 = 64, not to 4096. The terms q\u1d62k\u1d62 have random signs, so their sum grows like the square root of their number.`,
         };
       },

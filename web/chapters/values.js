@@ -12,7 +12,7 @@ import { h, setText, symbol, words } from '../widget/dom.js';
 import { fmt, pair } from '../widget/format.js';
 import { display } from '../widget/math.js';
 import { placeLabel, setLine, vectorFigure } from '../widget/vector-figure.js';
-import { choices } from '../widget/predict.js';
+import { choices, nearestChoice } from '../widget/predict.js';
 import {
   EXTENT,
   fitWeights,
@@ -52,12 +52,8 @@ export class AgValueMix extends AgWidget {
         const y0 = ag.weightedSum(alpha, before).data;
         const y1 = ag.weightedSum(alpha, after).data;
         const moved = ag.norm(ag.weightedSum([1, -1], [Array.from(y1), Array.from(y0)]).data);
-        const answer = ['0', '1', '2'].reduce(
-          (best, c) => (Math.abs(Number(c) - moved) < Math.abs(Number(best) - moved) ? c : best),
-          '0',
-        );
         return {
-          answer,
+          answer: nearestChoice(['0', '1', '2'], moved),
           explanation: `The module computed y = ${pair(y0)} before and ${pair(y1)} after: y moved ${fmt(moved)}. The weights say how much of v\u2081 is in y (one half), so y follows v\u2081 at half its pace; what moved it was a value, not a weight.`,
         };
       },

@@ -13,7 +13,7 @@ import { gridEdits, numberGrid } from '../widget/inputs.js';
 import { texElement } from '../widget/math.js';
 import { bodyRow, table } from '../widget/matrix-table.js';
 import { choices } from '../widget/predict.js';
-import { bool, choice, defineState, matrix, vector } from '../widget/state.js';
+import { bool, choice, defineState, fixedMatrix, vector } from '../widget/state.js';
 import { tensorOf } from '../models/tensor.js';
 
 const D_K = 4;
@@ -36,29 +36,9 @@ export class AgWorkedExample extends AgWidget {
     version: 1,
     fields: {
       q: vector({ length: D_K, min: -MAX_ABS, max: MAX_ABS, default: [1, 2, 0, 1] }),
-      k: matrix({
-        rows: KEYS,
-        cols: D_K,
-        min: -MAX_ABS,
-        max: MAX_ABS,
-        default: [
-          [1, 2, 1, 0],
-          [-1, -2, 0, 1],
-          [0, 0, 1, 0],
-        ],
-      }),
+      k: fixedMatrix('1,2,1,0;-1,-2,0,1;0,0,1,0', MAX_ABS),
       // The article gives no values; these make the output read as "how much of k1, how much of k2".
-      values: matrix({
-        rows: KEYS,
-        cols: D_V,
-        min: -MAX_ABS,
-        max: MAX_ABS,
-        default: [
-          [1, 0],
-          [0, 1],
-          [0, 0],
-        ],
-      }),
+      values: fixedMatrix('1,0;0,1;0,0', MAX_ABS),
       scaled: bool({ default: false }),
       step: choice({ values: STEPS.map((s) => s.id), default: 'output' }),
     },

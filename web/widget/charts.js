@@ -8,6 +8,7 @@
 // A chart's geometry is a box { width, height, m: { l, r, t, b } } (the
 // viewBox and the margins around the plotting area).
 import { axisBottom, axisLeft, line, pointer, scaleBand, scaleLinear, scaleLog, select } from 'd3';
+import { arrowKeys } from './arrow-keys.js';
 import { h, svg } from './dom.js';
 import { ownLayout } from './figure-layout.js';
 
@@ -46,18 +47,20 @@ const ticked = (axis, ticks, format) =>
 /**
  * The two axes (g.axis) and their labels (text.axis-label): the x label at
  * the right end, over the axis (or at `xLabelY`), the y label at the top left.
- * Counted y ticks are written in plain decimals ('~r': 10, not 1e+1).
+ * Counted y ticks are written in plain decimals ('~r': 10, not 1e+1). A scale given as null has no
+ * axis (one drawn once, the other again with its data); `tickSize` in pixels (d3's 6 by default).
  */
 export function axes(s, box, x, y, o = {}) {
   const { width: W, height: H, m } = box;
-  s.append('g')
-    .attr('class', 'axis')
-    .attr('transform', `translate(0,${H - m.b})`)
-    .call(ticked(axisBottom(x), o.xTicks ?? 5, o.xFormat));
-  s.append('g')
-    .attr('class', 'axis')
-    .attr('transform', `translate(${m.l},0)`)
-    .call(ticked(axisLeft(y), o.yTicks ?? 4, o.yFormat ?? (Array.isArray(o.yTicks) ? undefined : '~r')));
+  const size = o.tickSize ?? 6;
+  if (x)
+    draw(s, 'g', { class: 'axis', transform: `translate(0,${H - m.b})` }).call(
+      ticked(axisBottom(x).tickSize(size), o.xTicks ?? 5, o.xFormat),
+    );
+  if (y)
+    draw(s, 'g', { class: 'axis', transform: `translate(${m.l},0)` }).call(
+      ticked(axisLeft(y).tickSize(size), o.yTicks ?? 4, o.yFormat ?? (Array.isArray(o.yTicks) ? undefined : '~r')),
+    );
   if (o.xLabel) label(s, 'axis-label', o.xLabel, W - m.r, o.xLabelY ?? H - m.b - 6).attr('text-anchor', 'end');
   if (o.yLabel) label(s, 'axis-label', o.yLabel, m.l + 6, m.t + 10);
 }
@@ -174,6 +177,7 @@ export function series(f, points, { line: lineClass, dots: dotsClass }) {
   dots(f, dotsClass, points);
 }
 
+/** A chart's keys: Right and Up to larger values, Page Up and Page Down three at a time. */
 const PICK_KEYS = { ArrowRight: 1, ArrowUp: 1, ArrowLeft: -1, ArrowDown: -1, PageUp: 3, PageDown: -3 };
 
 /**
@@ -204,15 +208,11 @@ export function pickAlong(s, { values, x, from, to, index, pick, say }) {
     before = null;
   };
   s.on('pointerup', stop).on('pointercancel', stop);
-  s.on('keydown', (event) => {
-    const i = index();
-    const to = event.key === 'Home' ? 0 : event.key === 'End' ? values.length - 1 : i + (PICK_KEYS[event.key] ?? NaN);
-    if (Number.isNaN(to)) return;
-    event.preventDefault();
-    const j = Math.max(0, Math.min(values.length - 1, to));
-    if (j !== i) pick(j);
+  const go = (j) => {
+    if (j !== index()) pick(j);
     say();
-  });
+  };
+  arrowKeys(s.node(), { count: values.length, index, go, keys: PICK_KEYS });
 }
 
 /**

@@ -58,6 +58,10 @@ export function signedText(slot, text) {
   return negative ? text.slice(1) : text;
 }
 
+/** Number slots named by their roles: `slots('mean mean-abs')` is { mean: num('mean'), meanAbs: num('mean-abs') }. */
+export const slots = (roles) =>
+  Object.fromEntries(roles.split(' ').map((role) => [role.replace(/-(\w)/g, (_, c) => c.toUpperCase()), num(role)]));
+
 /** `count` number slots of one role, keyed first, first + 1, ... (1-based by default). */
 export function nums(role, count, first = 1) {
   return Array.from({ length: count }, (_, i) => num(role, i + first));

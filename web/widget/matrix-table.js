@@ -53,32 +53,35 @@ export function numberCells(role, rows, cols) {
 }
 
 /**
- * A small table of a matrix, one row per token; cells are filled by `fill`.
- * Row i (0-based) is marked as the chosen one by `select(i)`.
+ * The small tables of matrices, one row per token (`rows`: the row headers), each put in its box:
+ * `specs` maps a table's role to [box, caption, cols]. `fill(role, values, options, by)` writes rows
+ * of wasm results with `show` (`plain: n` writes the first n columns as plain input text, no
+ * data-value: typed-in constants), unless the table shows `by` already; `select(i)` marks row i
+ * (0-based) of every table with the class is-selected, and no other.
  */
-export function matrixTable({ caption, rows, cols, role, colLabel = (j) => String(j + 1) }) {
-  const cells = rows.map((_, i) =>
-    Array.from({ length: cols }, (_, j) =>
-      h('td', { class: 'num', dataset: { role, key: `${i + 1}-${j + 1}` } }, '\u2026'),
-    ),
-  );
-  const trs = rows.map((label, i) => bodyRow(label, cells[i]));
-  const element = table({
-    className: 'mat',
-    dataset: { role: `${role}-table` },
-    caption,
-    headers: [h('span', { class: 'visually-hidden' }, 'token'), ...Array.from({ length: cols }, (_, j) => colLabel(j))],
-    rows: trs,
+export function matrixTables(rows, specs, show) {
+  const tables = Object.entries(specs).map(([role, [box, caption, cols]]) => {
+    const cells = rows.map((_, i) =>
+      Array.from({ length: cols }, (_, j) =>
+        h('td', { class: 'num', dataset: { role, key: `${i + 1}-${j + 1}` } }, '\u2026'),
+      ),
+    );
+    const trs = rows.map((label, i) => bodyRow(label, cells[i]));
+    const headers = [
+      h('span', { class: 'visually-hidden' }, 'token'),
+      ...Array.from({ length: cols }, (_, j) => String(j + 1)),
+    ];
+    const element = table({ className: 'mat', dataset: { role: `${role}-table` }, caption, headers, rows: trs });
+    box.append(h('div', { class: 'mat-wrap' }, element));
+    return [role, { cells, trs, shows: undefined }];
   });
+  const byRole = Object.fromEntries(tables);
   return {
-    element: h('div', { class: 'mat-wrap' }, element),
-    cells,
-    /**
-     * values: rows of wasm results; show: the widget's show. `plain: n` writes the
-     * first n columns as plain input text (no data-value: typed-in constants).
-     */
-    fill(values, show, { plain = 0, ...options } = {}) {
-      cells.forEach((row, i) =>
+    fill(role, values, { plain = 0, ...options } = {}, by = undefined) {
+      const t = byRole[role];
+      if (by !== undefined && t.shows === by) return;
+      t.shows = by;
+      t.cells.forEach((row, i) =>
         row.forEach((el, j) => {
           if (j < plain) {
             setText(el, String(values[i][j]).replace('-', '\u2212'));
@@ -88,12 +91,12 @@ export function matrixTable({ caption, rows, cols, role, colLabel = (j) => Strin
         }),
       );
     },
-    /** Marks row i (0-based) with the class is-selected, and no other. */
     select(selected) {
-      trs.forEach((tr, i) => {
-        if (tr.classList.contains('is-selected') !== (i === selected))
-          tr.classList.toggle('is-selected', i === selected);
-      });
+      for (const [, { trs }] of tables)
+        trs.forEach((tr, i) => {
+          if (tr.classList.contains('is-selected') !== (i === selected))
+            tr.classList.toggle('is-selected', i === selected);
+        });
     },
   };
 }

@@ -13,6 +13,12 @@ import { h } from './dom.js';
 /** The choices of a prediction from { value: label, ... }, in that order. */
 export const choices = (labels) => Object.entries(labels).map(([value, label]) => ({ value, label }));
 
+/** The choice (a number as text) nearest to x, the first of two as near; distances on `scale` (e.g. Math.log). */
+export const nearestChoice = (values, x, scale = (v) => v) =>
+  values.reduce((best, c) =>
+    Math.abs(scale(Number(c)) - scale(x)) < Math.abs(scale(Number(best)) - scale(x)) ? c : best,
+  );
+
 /**
  * @param {{ id: string, question: string, choices: { value: string, label: string }[],
  *           reveal: (choice: string) => Promise<{ answer: string, explanation: string, restore?: () => void }>
