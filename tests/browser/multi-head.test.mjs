@@ -68,8 +68,7 @@ it('choosing d_model, h and weights by keyboard and mouse, a new sentence, and t
   await w.keys('input[name="preset"][value="named"]', ['ArrowRight', { preset: 'random' }]);
   await check(w);
   const input = w.at('.sentence-input');
-  await input.fill('birds sing at dawn');
-  await input.press('Enter');
+  await input.fill('birds sing at dawn'); // no Enter: a pause in typing applies a good sentence
   await w.page.waitForFunction((tag) => document.querySelector(tag).state.words.length === 4, w.tag);
   // Heat-map keys: Enter on head 2, row 3 selects that head and query.
   await w.keys('.head-map[data-head="2"] [data-cell="1-1"]', [

@@ -1,9 +1,11 @@
 // The sentence field of the part-2 chapters: a text input of 2 to 6 words
-// (web/models/sentence.js reads it). Enter or leaving the field applies it:
-// a good sentence becomes the state `words` (the query stays inside it), a
-// bad one is named in the widget's note, which then describes the field
-// (aria-describedby), and marks the field invalid.
+// (web/models/sentence.js reads it). A pause in typing applies a good
+// sentence; Enter or leaving the field applies what is there: a good sentence
+// becomes the state `words` (the query stays inside it), a bad one is named in
+// the widget's note, which then describes the field (aria-describedby), and
+// marks the field invalid. (A pause never reports a sentence half typed.)
 import { h, setAttr } from './dom.js';
+import { afterPause } from './pause.js';
 import { number, vector } from './state.js';
 import {
   MAX_CODE,
@@ -15,6 +17,9 @@ import {
   unpackSentence,
   unreadableWords,
 } from '../models/sentence.js';
+
+/** How long after the last key press a good sentence is applied (ms). */
+const TYPING_PAUSE_MS = 400;
 
 /** The state fields `words` (packed, 2 to 6) and `query` (1-based) of a chapter on a sentence. */
 export function sentenceFields(words, query) {
@@ -70,8 +75,10 @@ export function sentenceInput(widget, { hint } = {}) {
     input.removeAttribute('aria-describedby');
     widget.setState({ words: packSentence(read.words), query: Math.min(widget.state.query, read.words.length) });
   };
-  input.addEventListener('change', apply);
-  input.addEventListener('keydown', (e) => e.key === 'Enter' && apply());
+  const typed = afterPause(() => parseSentence(input.value).error || apply(), TYPING_PAUSE_MS);
+  input.addEventListener('input', typed.poke);
+  input.addEventListener('change', () => (typed.cancel(), apply()));
+  input.addEventListener('keydown', (e) => e.key === 'Enter' && (typed.cancel(), apply()));
   const element = h(
     'div',
     { class: 'sentence' },
