@@ -13,6 +13,9 @@ import { LAB_KERNEL_IDS, LAB_KERNELS } from '../models/kernel-lab-presets.js';
 
 /** The size as text: 1048576 -> "1 048 576" (digits grouped for reading). */
 const sizeText = (n) => n.toLocaleString('en-US').replace(/,/g, '\u2009');
+/** A cell's dataset: its role, and data-measured unless the value is missing (null: no attribute, as in cost). */
+const measured = (role, value) => (value == null ? { role } : { role, measured: value });
+
 /** A rate or a ratio (null: not measured, a dash). */
 const rate = (v, before = '') => (v === null ? '\u2014' : `${before}${formatNumber(v, 3)}`);
 
@@ -191,13 +194,9 @@ export class KernelLab {
           'tr',
           { dataset: { variant: r.variant, build: r.build } },
           h('th', { scope: 'row' }, r.build === 'baseline' ? 'scalar (baseline build)' : r.variant),
-          h('td', { dataset: { role: 'median-ms', measured: r.medianMs } }, formatTime(r.medianMs)),
-          h('td', { dataset: { role: 'gflops', measured: r.gflops ?? '' } }, rate(r.gflops)),
-          h(
-            'td',
-            { class: 'ratio', dataset: { role: 'speedup', measured: r.speedup ?? '' } },
-            rate(r.speedup, '\u00d7'),
-          ),
+          h('td', { dataset: measured('median-ms', r.medianMs) }, formatTime(r.medianMs)),
+          h('td', { dataset: measured('gflops', r.gflops) }, rate(r.gflops)),
+          h('td', { class: 'ratio', dataset: measured('speedup', r.speedup) }, rate(r.speedup, '\u00d7')),
         ),
       ),
     );
