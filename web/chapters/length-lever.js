@@ -84,7 +84,7 @@ export class AgLengthLever extends AgWidget {
       fig.arrow(q.name, { ...options, className: 'vec vec-q', labelClass: 'vec-label label-q' }).draw(q.v);
     }
     fig.layer('arrows').attr('clip-path', clip);
-    ui.arrowK = fig.arrow('k', { inside: 0.4 });
+    ui.arrowK = fig.arrow('k');
     ui.arrowD = fig.arrow('d', { away: null });
     ui.handleD = fig.handle('d', {
       set: (value) => this.setState({ d: value.map(clampD) }),

@@ -21,6 +21,8 @@ const ORIGIN = [0, 0];
 /** Radii (px) of a handle raised over a coincident one (its hit circle) and of the ring shown beneath it. */
 const HIT_STACKED = 9;
 const DOT_RING = 11;
+/** How far inside the plot (plot units) an arrow's label is kept, so that a tip at the edge keeps its label whole. */
+const LABEL_INSIDE = 0.4;
 
 /**
  * State fields for the 2-D vectors of a plane chapter, each within [-extent, extent]:
@@ -152,7 +154,8 @@ export function vectorFigure(widget, { extent = 6, label: name, markers = 'arrow
    * An arrow `line.vec.vec-<name>` in layer `layer` (default 'arrows') with
    * the marker `marker` (default name), and its label `text.vec-label.label-<name>`
    * in `labelLayer` (default 'labels'; `text: null` for none). `draw(tip, from)`
-   * places both; the label goes beyond the tip unless `away` is null.
+   * places both; the label goes beyond the tip unless `away` is null, kept `inside` plot units
+   * inside the plot (default 0.4; null: not kept).
    */
   function arrow(
     name,
@@ -167,7 +170,7 @@ export function vectorFigure(widget, { extent = 6, label: name, markers = 'arrow
       away = 0.6,
       dx = -4,
       dy = 5,
-      inside = null,
+      inside = LABEL_INSIDE,
     } = {},
   ) {
     const line = p.layer(layer).append('line').attr('class', className).attr('marker-end', marker(m));
