@@ -195,7 +195,8 @@ export class AgWhyAgree extends AgWidget {
     d.label
       .attr('text-anchor', anchor)
       .attr('x', Math.max(p.x(-p.extent) + before, Math.min(p.x(p.extent) - after, x)))
-      .attr('y', p.y(mid[1] + off * nrm[1]) + 6);
+      .attr('y', p.y(mid[1] + off * nrm[1]) + 6)
+      .attr('data-along', `${nrm[0]},${-nrm[1]}`); // a collision moves it further from the side
     // The angle θ at the origin (drawing only), its letter beside the arc.
     const angle = arc.draw(a, b);
     showIf(angle.visible, labelT);

@@ -209,7 +209,11 @@ export function valuePoints(fig, say) {
       const dir = len > 1e-9 ? [out[0] / len, out[1] / len] : [Math.SQRT1_2, Math.SQRT1_2];
       const c = (z) => Math.max(-p.extent + LABEL_INSIDE, Math.min(p.extent - LABEL_INSIDE, z));
       const at = [c(v[0] + LABEL_AWAY * dir[0]), c(v[1] + LABEL_AWAY * dir[1])];
-      points.list[j].extra.attr('x', p.x(at[0])).attr('y', p.y(at[1]) + 4);
+      // data-along: a collision moves the label further from the centroid first (label-separation.js).
+      points.list[j].extra
+        .attr('x', p.x(at[0]))
+        .attr('y', p.y(at[1]) + 4)
+        .attr('data-along', `${dir[0]},${-dir[1]}`);
     });
     fig.separateLabels();
   };

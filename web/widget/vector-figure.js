@@ -13,7 +13,7 @@
 import { select } from 'd3';
 import { h } from './dom.js';
 import { pair } from './format.js';
-import { separateLabels } from './label-separation.js';
+import { separateLabels, textBoxes } from './label-separation.js';
 import { arrowMarker, DOT, draggablePoint, HIT, plane } from './plot.js';
 import { defineState, vector } from './state.js';
 
@@ -43,6 +43,8 @@ export function placeLabel(p, label, v, { away = 0.6, dx = -4, dy = 5, inside = 
   const len = Math.hypot(v[0], v[1]) || 1;
   const c = inside === null ? (z) => z : (z) => Math.max(-p.extent + inside, Math.min(p.extent - inside, z));
   label.attr('x', p.x(c(v[0] + (away * v[0]) / len)) + dx).attr('y', p.y(c(v[1] + (away * v[1]) / len)) + dy);
+  // The arrow's direction in px (y down): where a collision moves the label (label-separation.js).
+  label.attr('data-along', v[0] || v[1] ? `${v[0] / len},${-v[1] / len}` : null);
 }
 
 /** Sets a line (d3 selection) from `from` to `to`, in plot units. */
@@ -96,8 +98,17 @@ export function vectorFigure(widget, { extent = 6, label: name, markers = 'arrow
     separating = true;
     queueMicrotask(() => {
       separating = false;
-      separateLabels(p.layer('labels').node(), stackedBoxes());
+      separate('labels');
     });
+  }
+
+  /** Pulls the overlapping labels of `layer` apart, clear of the handles and the axes' numbers, inside the figure. */
+  function separate(layer) {
+    const node = p.layer(layer).node();
+    const ticks = p.svg.select('g.axes').node();
+    const { x, y, width, height } = p.svg.node().viewBox.baseVal;
+    const bounds = width > 0 ? { x, y, width, height } : null;
+    return separateLabels(node, [...stackedBoxes(), ...(ticks ? textBoxes(ticks, node) : [])], bounds);
   }
 
   /** The boxes of the handles' dots (a ring round a dot where two coincide), which labels must not cover. */
@@ -343,7 +354,7 @@ export function vectorFigure(widget, { extent = 6, label: name, markers = 'arrow
     chord,
     clipSquare,
     /** Pulls overlapping labels of a layer apart now (for 'labels', it also happens after each arrow's draw). */
-    separateLabels: (layer = 'labels') => separateLabels(p.layer(layer).node(), stackedBoxes()),
+    separateLabels: (layer = 'labels') => separate(layer),
     /** Moves every handle made so far to its field's value. */
     updateHandles: () => handles.forEach((hd) => hd.update()),
   };
