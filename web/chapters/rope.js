@@ -281,10 +281,10 @@ export class AgRope extends AgWidget {
     return data;
   }
 
-  /** CSV: every number shown, then the decay's scores as decay.<offset>. */
+  /** CSV: every number shown, then the decay's scores as curve.<offset>. */
   exportTable() {
     const table = super.exportTable();
-    const rows = this.#scores ? Array.from(this.#scores, (v, i) => [`decay.${i}`, v]) : [];
+    const rows = this.#scores ? Array.from(this.#scores, (v, i) => [`curve.${i}`, v]) : [];
     return { ...table, rows: [...table.rows, ...rows] };
   }
 }
