@@ -72,8 +72,9 @@ export class AgRope extends AgWidget {
         const [q2, k5, q12, k15] = rowsOf(ag.rope([q, k, q, k], { positions: [2, 5, 12, 15] }), 2, 4);
         const [before, after] = [ag.dot(q2, k5), ag.dot(q12, k15)];
         const diff = ag.dot([after, before], [1, -1]);
-        // The same to float32 rounding: two turns and a dot, a few units of 2^-24 of |q||k| (LIMIT² · 2).
-        const same = Math.abs(diff) <= 1e-5 * 2 * LIMIT * LIMIT;
+        // The same to float32 rounding: each score is within 12u|q|₁|k|₁ of its exact value (two turns within
+        // 4u(|x_a| + |x_b|) each, a 2-term dot; |q|₁, |k|₁ <= 2·LIMIT), so the two differ by less than 2^-13.
+        const same = Math.abs(diff) <= 2 ** -13;
         return {
           answer: same ? 'same' : diff > 0 ? 'larger' : 'smaller',
           explanation: `The module computed q\u2082\u00b7k\u2085 = ${fmt(before)} and q\u2081\u2082\u00b7k\u2081\u2085 = ${fmt(after)} (they differ by ${fmt(diff)}, the rounding of float32 turns). Both arrows turned by the same 10 radians, so the angle between them, and the score, stayed.`,
