@@ -33,8 +33,11 @@ const OFFSETS = Array.from({ length: T + 1 }, (_, r) => r);
 const BASES = ['100', '10000', '500000'];
 const ONES = Array.from({ length: T + 1 }, () => new Array(D).fill(1));
 const BOX = { width: 360, height: 200, m: { l: 40, r: 12, t: 14, b: 30 } };
-/** The decay chart's y range: q₀·k_r lies within [−d, d]; with d = 64 the three bases stay above −20. */
-const Y_DOMAIN = [-24, D];
+/**
+ * The decay chart's y range: q₀·k_r lies within [−d, d]; with d = 64 the three bases stay above −20. Above d,
+ * room for the axis name clear of the curve.
+ */
+const Y_DOMAIN = [-24, D + 16];
 const position = (v) => number({ min: 0, max: POSITION_MAX, integer: true, default: v });
 const clamp = (x) => Math.max(-LIMIT, Math.min(LIMIT, x));
 
