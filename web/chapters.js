@@ -345,6 +345,21 @@ export const CHAPTERS = [
       'Try other seeds of the random weights: the disagreements move, but they rarely vanish.',
     ],
   },
+  {
+    id: 'rope',
+    part: 3,
+    title: 'Rotary positions as rotations',
+    tag: 'ag-rope',
+    intro:
+      'Attention by itself does not know where a token stands. RoPE tells it by turning: each pair of coordinates of a query or key at position m is rotated by m\u00b7\u03b8. In two dimensions there is one pair and \u03b8 = 1 radian, so q at m and k at n are turned by m and n radians. Turning both arrows by the same extra amount keeps the angle between them, so the score q\u2098\u00b7k\u2099 depends only on the offset n \u2212 m, not on where the pair sits. In d dimensions the pairs turn at frequencies base^(\u22122i/d), from one radian per position down to very slow, and the score between equal vectors falls off, with ripples, as they move apart.',
+    after: [
+      'Drag s, the shift of both positions: q and k spin together, the arc between them keeps its size, and the score stays; what changes is at most the last float32 bit or two of each turn.',
+      'Move only n: the offset n \u2212 m changes and so does the score, exactly as q\u00b7R((n \u2212 m)\u03b8)k says.',
+      'Set m = n: both arrows turn by the same angle, and the score is the plain q\u00b7k of the dashed arrows.',
+      'In the decay chart, switch the base from 10,000 to 100: the slow pairs turn faster and the score falls off sooner; 500,000 stretches it out.',
+      'Use the keyboard: Tab to the chart, then the arrow keys (Page Up and Page Down for three, Home and End) to read one offset.',
+    ],
+  },
 ];
 
 /** The anchor id of a chapter's section. */

@@ -157,6 +157,7 @@ export const UPDATES = {
       ['ArrowUp', 'Enter'],
     ],
   },
+  rope: { update: 'move both positions with the s slider', target: '#rope-s', keys: ['ArrowRight', 'ArrowLeft'] },
 };
 
 /**

@@ -75,6 +75,8 @@ export declare class AgPitfalls extends AgWidget {}
 export declare class AgProjection extends AgWidget {}
 /** `<ag-qkt-grid>` */
 export declare class AgQktGrid extends AgWidget {}
+/** `<ag-rope>` */
+export declare class AgRope extends AgWidget {}
 /** `<ag-scale-fix>` */
 export declare class AgScaleFix extends AgWidget {}
 /** `<ag-sign-and-size>` */
@@ -113,6 +115,7 @@ declare global {
     'ag-pitfalls': AgPitfalls;
     'ag-projection': AgProjection;
     'ag-qkt-grid': AgQktGrid;
+    'ag-rope': AgRope;
     'ag-scale-fix': AgScaleFix;
     'ag-sign-and-size': AgSignAndSize;
     'ag-simd': AgSimd;

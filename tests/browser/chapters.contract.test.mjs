@@ -25,7 +25,7 @@ import {
   withChapter,
 } from './helpers.mjs';
 import { expectAllLogged, expectClose, readNumbers } from './shown-numbers.mjs';
-import { entropyBits, softmax, softmaxJacobian } from '../reference/float64.mjs';
+import { dot, entropyBits, rope, softmax, softmaxJacobian } from '../reference/float64.mjs';
 
 const WITH_WIDGET = CHAPTERS.filter((c) => c.tag);
 /** Listed as "coming" (no widget yet): nothing to test. */
@@ -55,6 +55,8 @@ const WIDTHS = {
  */
 const AB = { state: { a: [3, 4], b: [4, 3] }, stateText: 'v=1&a=3,4&b=4,3' };
 const SOFTMAX_4 = softmax([1, 0.5, 0, -0.5].map(Math.fround), 1, 4);
+const ROPE_TURNED = [rope([3, 1], [2], 1, 1, 2).y, rope([1, 2], [5], 1, 1, 2).y].map((v) => Array.from(v));
+const ROPE_DECAY_40 = rope(new Array(64).fill(1), [40], 1, 1, 64).y.reduce((a, b) => a + b);
 const EXPORTED = {
   atom: {
     state: {
@@ -144,6 +146,15 @@ const EXPORTED = {
   },
   explain: { csv: [/^layer,query,key,key_word,weight,change\r\n/], csvRows: 6 },
   'multi-head': { csv: [/^head,query,query_word,key,key_word,weight\r\n/], csvRows: 3 * 25 },
+  // q = (3, 1) at 2 and k = (1, 2) at 5 (float64 turns; each turned entry within 4u(|x_a| + |x_b|), the dot
+  // within 12u|q|_1|k|_1); q0.k40 of the decay (d = 64 ones): 64 entries within 8u, summed within 63u each.
+  rope: {
+    state: { q: [3, 1], k: [1, 2], m: 2, n: 5, s: 0, base: '10000', r: 40 },
+    stateText: 'v=1&q=3,1&k=1,2&m=2&n=5&s=0&base=10000&r=40',
+    numbers: { 'plain-score': 5, 'decay.0': 64, score: [dot(...ROPE_TURNED), 12 * 12 * 2 ** -24] },
+    csv: ['plain-score,5', 'curve.0,64'],
+    csvNumbers: { 'curve.40': [ROPE_DECAY_40, (8 * 64 + 64 * 64) * 2 ** -24] },
+  },
 };
 
 /** The chapter's exports against its EXPORTED entry (json parsed, csv and svg as text). */
