@@ -32,8 +32,9 @@ import { entropyBits, softmax, softmaxJacobian } from '../reference/float64.mjs'
 const WITH_WIDGET = CHAPTERS.filter((c) => c.tag);
 /** Listed as "coming" (no widget yet): nothing to test. */
 const COMING = CHAPTERS.filter((c) => !c.tag).map((c) => c.id);
-/** Links that keep a chapter's worker run short. */
+/** Links that keep a chapter's worker run short (nothing checked here depends on its size). */
 const SEARCH = {
+  'sqrt-d': '?ch=sqrt-d&v=1&pairs=1000',
   cost: '?ch=cost&v=1&tmax=512',
   'near-orthogonal': '?ch=near-orthogonal&v=1&d=100&pairs=2000&cand=5000',
 };
