@@ -3,17 +3,24 @@
 // the dark colour scheme (prefers-color-scheme, see web/THEMING.md):
 // - the full page (index.html): header, table of contents, every chapter's
 //   title, intro and "things to try", footer; the widgets inside it are left
-//   to the embeds below, which hold the same widget code;
-// - embed.html?w=<tag> for the widget of every chapter in web/chapters.js
-//   (read at run time), each once it has computed (data-status="ready");
-// - embed.html?ch=<id> for two chapters (a title, intro and widget together).
+//   to the widget pages below, which hold the same widget code;
+// - the widget of every chapter in web/chapters.js (read at run time), each
+//   once it has computed (data-status="ready"), all on one page made from
+//   embed.html (its head, styles and CSP; its <main> holds every widget), so
+//   that axe runs once per scheme; every widget's own nodes (its shadow root)
+//   must be among those it checked;
+// - embed.html?ch=<id> for two chapters (a title, intro and widget together),
+//   which also checks the embed page's own parts (note, link to the full page).
 // Light runs at a desktop width, dark at a phone width, so that narrow-screen
 // layouts (tables that scroll sideways) are checked too. Each address is
 // opened once, dark at the phone width, then switched to light at the desktop
 // width (the page's colours are CSS only) and checked again.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, jest, test } from '@jest/globals';
 import { AxeBuilder } from '@axe-core/playwright';
 import { CHAPTERS } from '../../web/chapters.js';
+import { SITE_ROOT } from '../../scripts/serve.mjs';
 import { useEnv, waitReady } from './helpers.mjs';
 
 const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
@@ -24,8 +31,27 @@ const SCHEMES = [
 const WIDGET_CHAPTERS = CHAPTERS.filter((c) => c.tag);
 const CHAPTER_EMBEDS = ['worked-example', 'dot-product'];
 
+/**
+ * embed.html with every widget in its <main> at once, loaded by widgets.js in place of embed.js (which shows
+ * one widget): the same head (styles, CSP) and the same page around the widgets.
+ */
+function allWidgetsPage() {
+  const embed = readFileSync(join(SITE_ROOT, 'embed.html'), 'utf8');
+  const parts = [
+    ['<script type="module" src="embed.js"></script>', '<script type="module" src="widgets.js"></script>'],
+    [
+      '<main id="embed" class="embed-main"></main>',
+      `<main id="embed" class="embed-main">${WIDGET_CHAPTERS.map((c) => `<${c.tag}></${c.tag}>`).join('')}</main>`,
+    ],
+  ];
+  return parts.reduce((page, [from, to]) => {
+    if (!page.includes(from)) throw new Error(`embed.html no longer holds ${from}`);
+    return page.replace(from, to);
+  }, embed);
+}
+
 jest.setTimeout(120000); // each address: axe in two schemes, one after the other
-const env = useEnv();
+const env = useEnv({ extraFiles: { 'all-widgets.html': allWidgetsPage() } });
 let page; // one page, reused for every address
 beforeAll(async () => {
   // axe adds its own inline styles while it measures; the pages' CSP would refuse them.
@@ -61,6 +87,7 @@ function describeViolations(results, where) {
  */
 async function audit(path, ready, configure = (b) => b, more = async () => {}) {
   const lines = [];
+  const all = [];
   for (const [i, scheme] of SCHEMES.entries()) {
     await switchTo(scheme);
     if (i === 0) await page.goto(new URL(path, env.server.url).href).then(() => ready(page));
@@ -71,9 +98,20 @@ async function audit(path, ready, configure = (b) => b, more = async () => {}) {
     const results = await configure(new AxeBuilder({ page }).withTags(WCAG).setLegacyMode(true)).analyze();
     expect(results.passes.length).toBeGreaterThan(0); // axe ran and checked something
     lines.push(...describeViolations(results, `${scheme.colorScheme} ${path}`));
+    all.push([scheme, results]);
   }
   expect(lines).toEqual([]);
+  return all;
 }
+
+/**
+ * The number of nodes inside the shadow root of the element `tag` among the nodes of the rules axe passed
+ * (a node in a shadow root has a target of selectors from the host down; the host's is the first).
+ */
+const passedIn = (results, tag) =>
+  results.passes
+    .flatMap((r) => r.nodes)
+    .filter((n) => Array.isArray(n.target[0]) && new RegExp(`^${tag}(?![\\w-])`).test(n.target[0][0])).length;
 
 describe('axe-core, WCAG 2.1 A and AA, light and dark', () => {
   test('the full page: header, table of contents, every chapter\u2019s text, footer; every chapter heading is in the accessibility tree at once, not only the chapters scrolled into view', async () => {
@@ -100,9 +138,14 @@ describe('axe-core, WCAG 2.1 A and AA, light and dark', () => {
     );
   });
 
-  test.each(WIDGET_CHAPTERS.map((c) => [c.tag, c.id]))('embed.html?w=%s (chapter %s)', async (tag) => {
-    await audit(`embed.html?agtest=1&w=${tag}`, (page) => waitReady(page, tag));
-  });
+  test(`the widget of every chapter (${WIDGET_CHAPTERS.length}), each checked in its own nodes`, async () => {
+    const checked = await audit('all-widgets.html?agtest=1', async (page) => {
+      for (const { tag } of WIDGET_CHAPTERS) await waitReady(page, tag);
+    });
+    for (const [scheme, results] of checked)
+      for (const { tag } of WIDGET_CHAPTERS)
+        expect([scheme.colorScheme, tag, passedIn(results, tag) > 0]).toEqual([scheme.colorScheme, tag, true]);
+  }, 300000);
 
   test.each(CHAPTER_EMBEDS)('embed.html?ch=%s', async (id) => {
     const { tag } = CHAPTERS.find((c) => c.id === id);

@@ -113,7 +113,7 @@ export async function openPage(
 }
 
 /** The address of the page on one chapter in test mode; `search` ('?ch=...') comes first. */
-const chapterPath = (chapterId, search = '') => `${search ? `${search}&` : '?'}agtest=1#ch-${chapterId}`;
+export const chapterPath = (chapterId, search = '') => `${search ? `${search}&` : '?'}agtest=1#ch-${chapterId}`;
 /** The address of embed.html?<query> in test mode. */
 const embedPath = (query) => `embed.html?${query}${query ? '&' : ''}agtest=1`;
 /** The arguments (options, fn) of a call that may leave the options out. */
