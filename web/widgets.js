@@ -28,3 +28,4 @@ export { AgMatrixForm } from './chapters/matrix-form.js';
 export { AgValueMix } from './chapters/values.js';
 export { AgConvexHull } from './chapters/convex-hull.js';
 export { AgWeightEntropy } from './chapters/entropy.js';
+export { AgMasks } from './chapters/masks.js';
