@@ -25,7 +25,8 @@ import {
   withChapter,
 } from './helpers.mjs';
 import { expectAllLogged, expectClose, readNumbers } from './shown-numbers.mjs';
-import { entropyBits, softmax, softmaxJacobian } from '../reference/float64.mjs';
+import { attentionSlice, entropyBits, softmax, softmaxJacobian } from '../reference/float64.mjs';
+import { K as MASKS_K, Q as MASKS_Q, V as MASKS_V } from '../../web/models/masks.js';
 
 const WITH_WIDGET = CHAPTERS.filter((c) => c.tag);
 /** Listed as "coming" (no widget yet): nothing to test. */
@@ -55,6 +56,10 @@ const WIDTHS = {
  */
 const AB = { state: { a: [3, 4], b: [4, 3] }, stateText: 'v=1&a=3,4&b=4,3' };
 const SOFTMAX_4 = softmax([1, 0.5, 0, -0.5].map(Math.fround), 1, 4);
+const MASKS_CAUSAL = attentionSlice(MASKS_Q.flat(), MASKS_K.flat(), MASKS_V.flat(), 6, 6, 2, 2, {
+  scale: Math.fround(Math.SQRT1_2),
+  causal: true,
+});
 const EXPORTED = {
   atom: {
     state: {
@@ -144,6 +149,18 @@ const EXPORTED = {
   },
   explain: { csv: [/^layer,query,key,key_word,weight,change\r\n/], csvRows: 6 },
   'multi-head': { csv: [/^head,query,query_word,key,key_word,weight\r\n/], csvRows: 3 * 25 },
+  // Causal: q1 sees k1 alone (weight exactly 1), k2 is hidden (-Infinity, weight exactly 0); A21 within A21 eRow (the weights' relative bound).
+  masks: {
+    statePart: { kind: 'causal', fill: 'inf', row: 3 },
+    numbers: {
+      'weight.1-1': 1,
+      'weight.1-2': 0,
+      'weight.2-1': [MASKS_CAUSAL.A[6], MASKS_CAUSAL.A[6] * MASKS_CAUSAL.eRow[1]],
+    },
+    csv: [/^query,key,mask,score,masked_score,weight\r\n/, /\r\n1,2,-Infinity,[^,]+,-Infinity,0\r\n/],
+    csvRows: 36,
+    svg: [/^<svg[^>]*data-rows="6"/],
+  },
 };
 
 /** The chapter's exports against its EXPORTED entry (json parsed, csv and svg as text). */
