@@ -345,6 +345,23 @@ export const CHAPTERS = [
       'Try other seeds of the random weights: the disagreements move, but they rarely vanish.',
     ],
   },
+  // Part 3: attention as today's models run it.
+  {
+    id: 'masks',
+    part: 3,
+    title: 'Masks are added to the scores',
+    tag: 'ag-masks',
+    intro:
+      'A mask decides which keys a query may look at, and it does so by addition: a matrix M is added to the scores before the softmax, 0 where a key may be seen and \u2212\u221e where it may not, so that exp gives exactly 0 there. Causal masks, padding and sliding windows are all such an M; ALiBi adds a penalty \u2212m|i \u2212 j| that grows with distance instead, a soft mask that hides nothing outright. Why \u2212\u221e and not a large negative number such as \u22121e9? The two agree, until a query has no key left to see.',
+    after: [
+      'Switch from Causal to Sliding window and lower w: each row keeps its last w keys, and the weights of the others move onto them.',
+      'Pick Padding and slide L down: whole columns turn hidden, for every query at once.',
+      'Pick ALiBi and step through the heads: head 1 (m = 1/2) fades distant keys fast, head 8 (m = 1/256) hardly at all; no weight ever becomes exactly 0.',
+      'Press \u201cRow 3 sees nothing\u201d, then switch between \u2212\u221e and \u22121e9: row 3 flips between all zeros and 1/6 on every key, while every other row stays the same.',
+      'Press \u201cPadding, L = 0\u201d with \u22121e9: every query now averages the values of padding, and the API\u2019s own kvSeqLen disagrees in every row.',
+      'Click any cell of M (or press Enter on it) to hide or show that key, and read the row below: S, plus M, gives what the softmax reads.',
+    ],
+  },
   {
     id: 'rope',
     part: 3,

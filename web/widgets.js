@@ -28,4 +28,5 @@ export { AgMatrixForm } from './chapters/matrix-form.js';
 export { AgValueMix } from './chapters/values.js';
 export { AgConvexHull } from './chapters/convex-hull.js';
 export { AgWeightEntropy } from './chapters/entropy.js';
+export { AgMasks } from './chapters/masks.js';
 export { AgRope } from './chapters/rope.js';

@@ -157,6 +157,11 @@ export const UPDATES = {
       ['ArrowUp', 'Enter'],
     ],
   },
+  masks: {
+    update: 'hide and show a key: Enter on a cell of M',
+    target: '[role="grid"] [tabindex="0"]',
+    keys: ['Enter', 'Enter'],
+  },
   rope: { update: 'move both positions with the s slider', target: '#rope-s', keys: ['ArrowRight', 'ArrowLeft'] },
 };
 

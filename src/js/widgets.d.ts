@@ -61,6 +61,8 @@ export declare class AgConvexHull extends AgWidget {}
 export declare class AgCosineVsDot extends AgWidget {}
 /** `<ag-length-lever>` */
 export declare class AgLengthLever extends AgWidget {}
+/** `<ag-masks>` */
+export declare class AgMasks extends AgWidget {}
 /** `<ag-matrix-form>` */
 export declare class AgMatrixForm extends AgWidget {}
 /** `<ag-multi-head>` */
@@ -108,6 +110,7 @@ declare global {
     'ag-convex-hull': AgConvexHull;
     'ag-cosine-vs-dot': AgCosineVsDot;
     'ag-length-lever': AgLengthLever;
+    'ag-masks': AgMasks;
     'ag-matrix-form': AgMatrixForm;
     'ag-multi-head': AgMultiHead;
     'ag-near-orthogonal': AgNearOrthogonal;

@@ -27,7 +27,8 @@ import {
   withChapter,
 } from './helpers.mjs';
 import { expectAllLogged, expectClose, readNumbers } from './shown-numbers.mjs';
-import { dot, entropyBits, rope, softmax, softmaxJacobian } from '../reference/float64.mjs';
+import { attentionSlice, dot, entropyBits, rope, softmax, softmaxJacobian } from '../reference/float64.mjs';
+import { K as MASKS_K, Q as MASKS_Q, V as MASKS_V } from '../../web/models/masks.js';
 
 const WITH_WIDGET = CHAPTERS.filter((c) => c.tag);
 /** Listed as "coming" (no widget yet): nothing to test. */
@@ -59,6 +60,10 @@ const WIDTHS = {
  */
 const AB = { state: { a: [3, 4], b: [4, 3] }, stateText: 'v=1&a=3,4&b=4,3' };
 const SOFTMAX_4 = softmax([1, 0.5, 0, -0.5].map(Math.fround), 1, 4);
+const MASKS_CAUSAL = attentionSlice(MASKS_Q.flat(), MASKS_K.flat(), MASKS_V.flat(), 6, 6, 2, 2, {
+  scale: Math.fround(Math.SQRT1_2),
+  causal: true,
+});
 const ROPE_TURNED = [rope([3, 1], [2], 1, 1, 2).y, rope([1, 2], [5], 1, 1, 2).y].map((v) => Array.from(v));
 const ROPE_DECAY_40 = rope(new Array(64).fill(1), [40], 1, 1, 64).y.reduce((a, b) => a + b);
 const EXPORTED = {
@@ -150,6 +155,18 @@ const EXPORTED = {
   },
   explain: { csv: [/^layer,query,key,key_word,weight,change\r\n/], csvRows: 6 },
   'multi-head': { csv: [/^head,query,query_word,key,key_word,weight\r\n/], csvRows: 3 * 25 },
+  // Causal: q1 sees k1 alone (weight exactly 1), k2 is hidden (-Infinity, weight exactly 0); A21 within A21 eRow (the weights' relative bound).
+  masks: {
+    statePart: { kind: 'causal', fill: 'inf', row: 3 },
+    numbers: {
+      'weight.1-1': 1,
+      'weight.1-2': 0,
+      'weight.2-1': [MASKS_CAUSAL.A[6], MASKS_CAUSAL.A[6] * MASKS_CAUSAL.eRow[1]],
+    },
+    csv: [/^query,key,mask,score,masked_score,weight\r\n/, /\r\n1,2,-Infinity,[^,]+,-Infinity,0\r\n/],
+    csvRows: 36,
+    svg: [/^<svg[^>]*data-rows="6"/],
+  },
   // q = (3, 1) at 2 and k = (1, 2) at 5 (float64 turns; each turned entry within 4u(|x_a| + |x_b|), the dot
   // within 12u|q|_1|k|_1); q0.k40 of the decay (d = 64 ones): 64 entries within 8u, summed within 63u each.
   rope: {

@@ -4,8 +4,11 @@
 // part 1, it does not start again at 1), and each part is shown with its name.
 
 /** Part names: a record with `part: n` belongs to part n; records without `part` to part 1. */
-export const PART_TITLES = { 1: 'Part 1: the geometry of dot products', 2: 'Part 2: mixing the values' };
-PART_TITLES[3] = 'Part 3: attention as today\u2019s models run it';
+export const PART_TITLES = {
+  1: 'Part 1: the geometry of dot products',
+  2: 'Part 2: mixing the values',
+  3: 'Part 3: attention as today\u2019s models run it',
+};
 
 export const partOf = (chapter) => chapter.part ?? 1;
 
