@@ -298,6 +298,9 @@ export class AgWidget extends HTMLElement {
     body.replaceChildren();
     this.build(body);
     this.#built = true;
+    // Only a started widget has boxes that may scroll: the frame of one still
+    // waiting (placeholder, toolbar) has none to check on the opening page.
+    this.#scrollers = watchScrollers(this.shadowRoot, this.#parts.frame);
     this.syncControls(this.#state);
     this.ready = (async () => {
       try {
@@ -358,8 +361,6 @@ export class AgWidget extends HTMLElement {
     const frame = h('div', { class: 'widget', part: 'widget' }, note, error, body, toolbar, live);
     this.shadowRoot.replaceChildren(...sheets, frame);
     this.#parts = { note, error, body, computedBy, live, frame };
-    this.#scrollers?.stop();
-    this.#scrollers = watchScrollers(this.shadowRoot, frame);
     if (this.#problems.length) this.showProblems(this.#problems, this.#where);
   }
 
