@@ -232,7 +232,7 @@ export class AgRope extends AgWidget {
     setText(ui.knLabel, `k${sub(n + s)} = `);
     setText(ui.labelScore, `q${sub(m)}\u00b7k${sub(n)} = `);
     setText(ui.labelMoved, `q${sub(m + s)}\u00b7k${sub(n + s)} = `);
-    setText(ui.labelRelative, `q\u00b7R(${n - m}\u03b8)k = `);
+    setText(ui.labelRelative, `q\u00b7R(${fmt(n - m)}\u03b8)k = `);
     ui.base.set(state.base);
     setText(ui.rText, String(state.r));
     setAttr(ui.chart, 'aria-valuenow', String(state.r));

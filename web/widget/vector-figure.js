@@ -90,6 +90,7 @@ export function vectorFigure(widget, { extent = 6, label: name, markers = 'arrow
   const p = plane(element, { extent, label: name, size, margin });
   const urls = new Map();
   const handles = [];
+  const arrowLines = [];
   let separating = false;
 
   /** After this render: labels of the 'labels' layer that overlap are pulled apart (separateLabels). */
@@ -108,7 +109,26 @@ export function vectorFigure(widget, { extent = 6, label: name, markers = 'arrow
     const ticks = p.svg.select('g.axes').node();
     const { x, y, width, height } = p.svg.node().viewBox.baseVal;
     const bounds = width > 0 ? { x, y, width, height } : null;
-    return separateLabels(node, [...stackedBoxes(), ...(ticks ? textBoxes(ticks, node) : [])], bounds);
+    const clear = [...stackedBoxes(), ...headBoxes(), ...(ticks ? textBoxes(ticks, node) : [])];
+    return separateLabels(node, clear, bounds);
+  }
+
+  /**
+   * The boxes of the arrowheads drawn (the markers of plot.js: 7 stroke widths long and wide, their tip at the
+   * line's end), which labels must not cover.
+   */
+  function headBoxes() {
+    return arrowLines.flatMap((line) => {
+      const style = getComputedStyle(line);
+      if (style.visibility === 'hidden' || style.display === 'none' || !line.isConnected) return [];
+      const [x1, y1, x2, y2] = ['x1', 'y1', 'x2', 'y2'].map((a) => Number(line.getAttribute(a)));
+      const len = Math.hypot(x2 - x1, y2 - y1);
+      const head = 7 * (parseFloat(style.strokeWidth) || 0);
+      if (!(len > 0) || !(head > 0)) return [];
+      const [cx, cy] = [x2 - ((x2 - x1) * head * 0.5) / len, y2 - ((y2 - y1) * head * 0.5) / len];
+      const r = head * 0.4;
+      return [{ x: cx - r, y: cy - r, width: 2 * r, height: 2 * r }];
+    });
   }
 
   /** The boxes of the handles' dots (a ring round a dot where two coincide), which labels must not cover. */
@@ -185,6 +205,7 @@ export function vectorFigure(widget, { extent = 6, label: name, markers = 'arrow
     } = {},
   ) {
     const line = p.layer(layer).append('line').attr('class', className).attr('marker-end', marker(m));
+    arrowLines.push(line.node());
     const labelEl = text === null ? null : label(text, { className: labelClass, anchor, layer: labelLayer });
     return {
       line,
