@@ -71,6 +71,9 @@ export function plane(container, { extent = 6, size = 320, margin = 16, label = 
   };
 }
 
+/** An arrowhead's length and width, in stroke widths of its line (the marker's size). */
+export const ARROWHEAD = 7;
+
 /** Adds an arrowhead marker (id unique within the shadow root) and returns its url(). */
 export function arrowMarker(svg, id, className) {
   let defs = svg.select('defs');
@@ -82,8 +85,8 @@ export function arrowMarker(svg, id, className) {
     .attr('viewBox', '0 0 10 10')
     .attr('refX', 9)
     .attr('refY', 5)
-    .attr('markerWidth', 7)
-    .attr('markerHeight', 7)
+    .attr('markerWidth', ARROWHEAD)
+    .attr('markerHeight', ARROWHEAD)
     .attr('orient', 'auto-start-reverse')
     .append('path')
     .attr('d', 'M0,0 L10,5 L0,10 z');

@@ -14,7 +14,7 @@ import { select } from 'd3';
 import { h } from './dom.js';
 import { pair } from './format.js';
 import { separateLabels, textBoxes } from './label-separation.js';
-import { arrowMarker, DOT, draggablePoint, HIT, plane } from './plot.js';
+import { ARROWHEAD, arrowMarker, DOT, draggablePoint, HIT, plane } from './plot.js';
 import { defineState, vector } from './state.js';
 
 const ORIGIN = [0, 0];
@@ -114,8 +114,8 @@ export function vectorFigure(widget, { extent = 6, label: name, markers = 'arrow
   }
 
   /**
-   * The boxes of the arrowheads drawn (the markers of plot.js: 7 stroke widths long and wide, their tip at the
-   * line's end), which labels must not cover.
+   * The boxes of the arrowheads drawn (the markers of plot.js: ARROWHEAD stroke widths long and wide, their tip
+   * at the line's end), which labels must not cover.
    */
   function headBoxes() {
     return arrowLines.flatMap((line) => {
@@ -123,7 +123,7 @@ export function vectorFigure(widget, { extent = 6, label: name, markers = 'arrow
       if (style.visibility === 'hidden' || style.display === 'none' || !line.isConnected) return [];
       const [x1, y1, x2, y2] = ['x1', 'y1', 'x2', 'y2'].map((a) => Number(line.getAttribute(a)));
       const len = Math.hypot(x2 - x1, y2 - y1);
-      const head = 7 * (parseFloat(style.strokeWidth) || 0);
+      const head = ARROWHEAD * (parseFloat(style.strokeWidth) || 0);
       if (!(len > 0) || !(head > 0)) return [];
       const [cx, cy] = [x2 - ((x2 - x1) * head * 0.5) / len, y2 - ((y2 - y1) * head * 0.5) / len];
       const r = head * 0.4;
