@@ -161,11 +161,12 @@ const EXPORTED = {
     numbers: {
       'weight.1-1': 1,
       'weight.1-2': 0,
+      'mask.1-2': '-Infinity', // JSON has no -Infinity: written as the string, never null
       'weight.2-1': [MASKS_CAUSAL.A[6], MASKS_CAUSAL.A[6] * MASKS_CAUSAL.eRow[1]],
     },
     csv: [/^query,key,mask,score,masked_score,weight\r\n/, /\r\n1,2,-Infinity,[^,]+,-Infinity,0\r\n/],
     csvRows: 36,
-    svg: [/^<svg[^>]*data-rows="6"/],
+    svg: [/^<svg[^>]*xmlns/, /<svg[^>]*data-rows="6"[^]*<svg[^>]*data-rows="6"/], // both heat maps, M and A
   },
   // q = (3, 1) at 2 and k = (1, 2) at 5 (float64 turns; each turned entry within 4u(|x_a| + |x_b|), the dot
   // within 12u|q|_1|k|_1); q0.k40 of the decay (d = 64 ones): 64 entries within 8u, summed within 63u each.

@@ -118,7 +118,7 @@ it('a click and Enter flip cells of M; a blind row is 0 with -inf and 1/6 with -
   await w.reopens(numbers, { params: { kind: 'causal', fill: '1e9', row: '1', flip: flipText(state.flip) } });
 });
 
-it('links: padding L = 0 with -1e9 averages every row; a window of 2; ALiBi head 3 (m = 1/8) hides no key', async (w) => {
+it('links: padding L = 0 with -1e9 averages every row; a window of 2, then 3 by key (announced); ALiBi head 3 (m = 1/8) hides no key', async (w) => {
   const empty = { ...START, kind: 'padding', len: 0, fill: '1e9' };
   await w.link('kind=padding&len=0&fill=1e9', empty, { state: empty }, (z, numbers, ref) => {
     expect(ref.blind).toEqual(Array(T).fill(true));
@@ -128,6 +128,10 @@ it('links: padding L = 0 with -1e9 averages every row; a window of 2; ALiBi head
   await w.link('kind=window&w=2', win, { state: win }, (z) =>
     z.see({ '[data-role="same"]': /\{ window: 2 \}\) gives the same/ }),
   );
+  await w.press('#mk-w', ['ArrowRight']); // w = 3: the slider says what the chosen query now weighs
+  const { numbers } = await w.matches({ ...win, w: 3 });
+  const weights = byRole(numbers, 'row-weight').map((n) => n.text);
+  await w.announced(`w = 3: query 3 weights ${weights.join(', ')}`);
   const alibi = { ...START, kind: 'alibi', head: 3 };
   await w.link('kind=alibi&head=3', alibi, { state: alibi }, async (z, numbers) => {
     expect(matrixOf(numbers, 'mask')[1][0]).toBe(-1 / 8); // -m at distance 1

@@ -30,10 +30,10 @@ const SUP = '\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079';
 const ONES = Array.from({ length: T }, () => [1]);
 const KIND_LABELS = { none: 'None', causal: 'Causal', padding: 'Padding', window: 'Sliding window', alibi: 'ALiBi' };
 const ROW_PARTS = [
-  ['score', 'S (score)'],
-  ['mask', '+ M (mask)'],
+  ['score', 'S'],
+  ['mask', '+ M'],
   ['masked', '= S + M'],
-  ['weight', 'A (weight)'],
+  ['weight', 'A'],
 ];
 const PRESETS = [
   {
@@ -62,7 +62,6 @@ const STATE = defineState({
 export class AgMasks extends AgWidget {
   static title = 'Masks are added to the scores';
   static styles = ['styles/heatmap.css', 'styles/masks.css'];
-  static figureSelector = 'svg.heatmap';
   static stateDecl = STATE;
 
   #ui = null;
@@ -107,7 +106,7 @@ export class AgMasks extends AgWidget {
       });
     const kind = group('kind', 'Mask', KIND_LABELS);
     const fill = group('fill', 'A hidden key adds', { inf: '\u2212\u221e', '1e9': '\u22121e9' });
-    const at = (id, max, label, field, min = 0) =>
+    const at = (id, max, label, field, symbol, min = 0) =>
       slider({
         id: `mk-${id}`,
         min,
@@ -115,11 +114,16 @@ export class AgMasks extends AgWidget {
         step: 1,
         label,
         labelClass: 'lbl',
-        onInput: (v) => this.setState({ [field]: v }),
+        onInput: (v) => {
+          this.setState({ [field]: v });
+          // What changed for the chosen query: its weights, key by key, as the table shows them.
+          const weights = this.#ui.rowCells.weight.map((el) => el.textContent).join(', ');
+          this.announce(`${symbol} = ${v}: query ${this.state.row} weights ${weights}`);
+        },
       });
-    const len = at('len', T, 'Valid keys L', 'len');
-    const w = at('w', T, 'Window w', 'w', 1);
-    const head = at('head', HEADS, 'ALiBi head h', 'head', 1);
+    const len = at('len', T, 'Valid keys L', 'len', 'L');
+    const w = at('w', T, 'Window w', 'w', 'w', 1);
+    const head = at('head', HEADS, 'ALiBi head h', 'head', 'h', 1);
     const slopeLine = h('p', { class: 'slope', dataset: { role: 'slope-text' } });
     const presets = presetBar(PRESETS, (p) => this.setState(p.patch(this.state)));
 
@@ -149,11 +153,17 @@ export class AgMasks extends AgWidget {
     const rowSums = nums('row-sum', T);
     const rowCells = Object.fromEntries(ROW_PARTS.map(([role]) => [role, nums(`row-${role}`, T)]));
     const rowTitle = h('h3', {});
+    // A key a line (a row of six keys would not fit a phone): its score S, the mask's M, their sum, the weight A.
     const rowTable = table({
       className: 'row-table',
-      caption: 'One query, key by key',
-      headers: ['', ...Array.from({ length: T }, (_, j) => `k${sub(j + 1)}`)],
-      rows: ROW_PARTS.map(([role, name]) => bodyRow(name, rowCells[role])),
+      caption: 'One query, key by key: score S, mask M, S\u00a0+\u00a0M, weight A',
+      headers: ['key', ...ROW_PARTS.map(([, name]) => name)],
+      rows: Array.from({ length: T }, (_, j) =>
+        bodyRow(
+          `k${sub(j + 1)}`,
+          ROW_PARTS.map(([role]) => rowCells[role][j]),
+        ),
+      ),
     });
     const y = nums('y', 2);
     const verdict = h('p', { class: 'verdict', dataset: { role: 'verdict' } });
@@ -319,6 +329,11 @@ export class AgMasks extends AgWidget {
         rows.push([i + 1, j + 1, M.data[at], S.data[at], r.scores.data[at], r.weights.data[at]]);
       }
     return { columns: ['query', 'key', 'mask', 'score', 'masked_score', 'weight'], rows };
+  }
+
+  /** Both heat maps, M and A, side by side in one file. */
+  figure() {
+    return [...this.shadowRoot.querySelectorAll('svg.heatmap')];
   }
 }
 

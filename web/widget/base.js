@@ -457,7 +457,7 @@ export class AgWidget extends HTMLElement {
 
   async #exportFigure(kind) {
     const fig = this.figure();
-    if (!fig) {
+    if (!fig || fig.length === 0) {
       this.note('This widget has no figure to export; its numbers can be exported as JSON or CSV.');
       return;
     }
@@ -505,7 +505,10 @@ export class AgWidget extends HTMLElement {
   /** Computes with `ag` (the API) and updates the DOM through show(). Throw to show a note. */
   render(_ag, _state) {}
 
-  /** The figure to export (an <svg>), or null: by default the one `static figureSelector` names. */
+  /**
+   * The figure to export: an <svg>, a list of them (exported side by side in one file), or null; by default the
+   * one `static figureSelector` names.
+   */
   figure() {
     const selector = this.constructor.figureSelector;
     return selector ? this.shadowRoot.querySelector(selector) : null;

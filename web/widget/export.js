@@ -19,8 +19,12 @@ const PAINT = [
   'dominant-baseline',
 ];
 
-/** A standalone SVG document (text) of `svgEl` with its computed paint inlined. */
-export function serializeSvg(svgEl, { background } = {}) {
+const SVG_NS = 'http://www.w3.org/2000/svg';
+/** The space between figures exported together, in px. */
+const FIGURE_GAP = 16;
+
+/** A copy of `svgEl` with its computed paint inlined, and its size: { clone, width, height }. */
+function paintedCopy(svgEl) {
   const clone = svgEl.cloneNode(true);
   const src = [svgEl, ...svgEl.querySelectorAll('*')];
   const dst = [clone, ...clone.querySelectorAll('*')];
@@ -37,16 +41,47 @@ export function serializeSvg(svgEl, { background } = {}) {
   const box = svgEl.viewBox.baseVal;
   const width = box && box.width ? box.width : svgEl.clientWidth;
   const height = box && box.height ? box.height : svgEl.clientHeight;
-  clone.setAttribute('xmlns', 'http://www.w3.org/2000/svg');
   clone.setAttribute('width', String(width));
   clone.setAttribute('height', String(height));
-  if (background) {
-    const rect = document.createElementNS('http://www.w3.org/2000/svg', 'rect');
-    for (const [k, v] of Object.entries({ x: box?.x ?? 0, y: box?.y ?? 0, width, height, fill: background }))
-      rect.setAttribute(k, String(v));
-    clone.insertBefore(rect, clone.firstChild);
+  return { clone, width, height, x0: box?.x ?? 0, y0: box?.y ?? 0 };
+}
+
+/**
+ * A standalone SVG document (text) of `figure`, one <svg> or a list of them (laid side by side, FIGURE_GAP
+ * apart, each kept whole as a nested <svg>), with the computed paint inlined.
+ */
+export function serializeSvg(figure, { background } = {}) {
+  const parts = [figure].flat().map(paintedCopy);
+  let root;
+  let width;
+  let height;
+  let origin = [0, 0];
+  if (parts.length === 1) {
+    ({ clone: root, width, height } = parts[0]);
+    origin = [parts[0].x0, parts[0].y0];
+  } else {
+    root = document.createElementNS(SVG_NS, 'svg');
+    width = parts.reduce((sum, p) => sum + p.width, FIGURE_GAP * (parts.length - 1));
+    height = Math.max(...parts.map((p) => p.height));
+    root.setAttribute('viewBox', `0 0 ${width} ${height}`);
+    root.setAttribute('width', String(width));
+    root.setAttribute('height', String(height));
+    let x = 0;
+    for (const p of parts) {
+      p.clone.setAttribute('x', String(x));
+      p.clone.setAttribute('y', '0');
+      root.append(p.clone);
+      x += p.width + FIGURE_GAP;
+    }
   }
-  return { text: new XMLSerializer().serializeToString(clone), width, height };
+  root.setAttribute('xmlns', SVG_NS);
+  if (background) {
+    const rect = document.createElementNS(SVG_NS, 'rect');
+    for (const [k, v] of Object.entries({ x: origin[0], y: origin[1], width, height, fill: background }))
+      rect.setAttribute(k, String(v));
+    root.insertBefore(rect, root.firstChild);
+  }
+  return { text: new XMLSerializer().serializeToString(root), width, height };
 }
 
 /** Starts a download of `blob` as `filename`. */
@@ -59,13 +94,13 @@ export function download(blob, filename) {
   setTimeout(() => URL.revokeObjectURL(url), 10000);
 }
 
-export function svgBlob(svgEl, options) {
-  return new Blob([serializeSvg(svgEl, options).text], { type: 'image/svg+xml' });
+export function svgBlob(figure, options) {
+  return new Blob([serializeSvg(figure, options).text], { type: 'image/svg+xml' });
 }
 
-/** The figure as a PNG blob at `scale` times its size. */
-export async function pngBlob(svgEl, { scale = 2, background } = {}) {
-  const { text, width, height } = serializeSvg(svgEl, { background });
+/** The figure (one <svg> or a list, as serializeSvg) as a PNG blob at `scale` times its size. */
+export async function pngBlob(figure, { scale = 2, background } = {}) {
+  const { text, width, height } = serializeSvg(figure, { background });
   const url = URL.createObjectURL(new Blob([text], { type: 'image/svg+xml' }));
   try {
     const img = new Image();
@@ -95,8 +130,14 @@ export function toCsv({ columns, rows }) {
   return [columns, ...rows].map((r) => r.map(cell).join(',')).join('\r\n') + '\r\n';
 }
 
+/**
+ * JSON has no infinities or NaN (JSON.stringify would write null, losing a mask's −∞): a number that is not
+ * finite is written as the string JS prints for it, "-Infinity", "Infinity" or "NaN", as the CSV has it.
+ */
+const finiteOrText = (key, value) => (typeof value === 'number' && !Number.isFinite(value) ? String(value) : value);
+
 export function jsonBlob(data) {
-  return new Blob([JSON.stringify(data, null, 2) + '\n'], { type: 'application/json' });
+  return new Blob([JSON.stringify(data, finiteOrText, 2) + '\n'], { type: 'application/json' });
 }
 
 export function csvBlob(table) {
