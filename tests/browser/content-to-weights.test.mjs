@@ -61,7 +61,7 @@ it('opens on "the cat ate the fish": every tensor against the float64 reference,
   const kernels = await w.kernels();
   expect(kernels).toEqual(expect.arrayContaining(['attention']));
   expect(kernels.some((k) => k.startsWith('matmul'))).toBe(true);
-  // Every number of both heat maps lies inside its cell, the longest ("0.0000909") set smaller to fit.
+  // Every number of both heat maps lies inside its cell, a long one (e.g. "0.00781") set smaller to fit.
   const overflowing = await w.at('.hm-cell').evaluateAll((cells) =>
     cells
       .map((c) => [c.querySelector('.hm-value'), Number(c.querySelector('.hm-rect').getAttribute('width'))])

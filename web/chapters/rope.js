@@ -158,7 +158,8 @@ export class AgRope extends AgWidget {
       formulas(
         'q_m=R(m\\theta)\\,q,\\quad k_n=R(n\\theta)\\,k',
         'R(\\phi)=\\begin{pmatrix}\\cos\\phi&-\\sin\\phi\\\\ \\sin\\phi&\\cos\\phi\\end{pmatrix}',
-        'q_m\\cdot k_n=q^{\\top}R(m\\theta)^{\\top}R(n\\theta)\\,k=q\\cdot R\\big((n-m)\\theta\\big)\\,k',
+        // Two lines: one would not fit a phone.
+        '\\begin{aligned}q_m\\cdot k_n&=q^{\\top}R(m\\theta)^{\\top}R(n\\theta)\\,k\\\\&=q\\cdot R\\big((n-m)\\theta\\big)\\,k\\end{aligned}',
       ),
       h('div', { class: 'layout' }, fig.element, numbers),
     );

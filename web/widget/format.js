@@ -4,16 +4,22 @@
 
 const MINUS = '\u2212';
 
+/** Below this size a number is written in exponent form ("1.907e−6", never "0.000001907"). */
+const SMALL = 1e-4;
+
 /**
  * x with `digits` significant digits, trailing zeros dropped, a typographic
- * minus sign, and exponent form ("1.2e−10") only where toPrecision uses it.
+ * minus sign, and exponent form ("1.2e−10") for |x| < 1e−4 and where
+ * toPrecision uses it (at 10^digits and above): one form for a quantity
+ * whatever its size (toPrecision alone writes 0.000001907 but 4.768e−7).
  */
 export function formatNumber(x, digits = 4) {
   if (Number.isNaN(x)) return 'NaN';
   if (x === Infinity) return '\u221e';
   if (x === -Infinity) return `${MINUS}\u221e`;
   if (x === 0) return '0'; // also -0
-  let [mantissa, exponent] = x.toPrecision(digits).split('e');
+  const written = Math.abs(x) < SMALL ? x.toExponential(digits - 1) : x.toPrecision(digits);
+  let [mantissa, exponent] = written.split('e');
   if (mantissa.includes('.')) mantissa = mantissa.replace(/0+$/, '').replace(/\.$/, '');
   const text = exponent === undefined ? mantissa : `${mantissa}e${exponent.replace(/^\+/, '')}`;
   return text.replace(/-/g, MINUS);

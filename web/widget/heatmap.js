@@ -505,7 +505,7 @@ export function heatmap(
           last.fill = fill;
         }
         write(c.textNode, v, { format });
-        // A number wider than its cell ("0.0000909") is set smaller to fit, never cut or run into the next
+        // A number wider than its cell ("−0.00781") is set smaller to fit, never cut or run into the next
         // cell: a monospace character is about 0.6 em, and 3 units are kept free on each side.
         const fit = Math.min(1, (cell - 6) / (0.6 * VALUE_PX * c.textNode.textContent.length)).toFixed(2);
         if (fit !== last.fit) {
