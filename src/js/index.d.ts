@@ -263,7 +263,8 @@ export interface AttentionOptions {
    * or with `kvSeqLen` kvSeqLen[b] - Tq (with or without `causal`). For keys after the query
    * (no `causal`) the distance is taken as |i + P - j|, the symmetric form. `true` for the
    * paper's slopes ({@link AttentionGeometry.alibiSlopes} of h_q), or h_q slopes m_h (an array
-   * or a Float32Array; rounded to float32). The bias is computed in the kernel, exact to one
+   * or a Float32Array; rounded to float32; any finite value: 0 adds nothing, and a negative
+   * slope favours far keys, where the paper's are all positive). The bias is computed in the kernel, exact to one
    * rounding (registry.inc); `returnScores` `'raw'` and `'capped'` leave it out. Not a boolean or
    * an array: TypeError; another length than h_q, a non-finite slope, or distances beyond 2^24
    * (Tq + P + Tk - 1 > 2^24): RangeError naming `options.alibi`.
