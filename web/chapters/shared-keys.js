@@ -35,6 +35,8 @@ const SHORT = { 4: 'MHA', 2: 'GQA', 1: 'MQA' };
 /** How many times the cache with a copy per query head holds the shared one's numbers, h_q/h_kv, in words. */
 const TIMES = { 2: 'twice', 1: 'four times' };
 const list = (xs) => xs.join(', ');
+/** The answers of the prediction: do two query heads that share a key/value head weigh its keys alike? */
+const ANSWERS = choices({ same: 'Yes: the same keys give the same weights', differ: 'No: they still differ' });
 
 /** h_kv, the query head whose group the plane shows, the four queries. */
 const STATE = defineState({
@@ -60,7 +62,7 @@ export class AgSharedKeys extends AgWidget {
       id: 'shared-pair',
       question:
         'Switch to h_kv = 2: query heads 1 and 2 then read one and the same key/value head. Are the weights of head 1 and head 2 the same?',
-      choices: choices({ same: 'Yes: the same keys give the same weights', differ: 'No: they still differ' }),
+      choices: ANSWERS,
       reveal: (_choice, ag) => {
         this.setState({ kv: '2', head: 1 });
         const { weights } = this.#step(ag, this.state).r;
