@@ -377,6 +377,21 @@ export const CHAPTERS = [
       'Use the keyboard: Tab to the chart, then the arrow keys (Page Up and Page Down for three, Home and End) to read one offset.',
     ],
   },
+  {
+    id: 'shared-keys',
+    part: 3,
+    title: 'Sharing keys: MHA, GQA, MQA',
+    tag: 'ag-shared-keys',
+    intro:
+      'When a model writes text one token at a time, it keeps the keys and values of every earlier token, in every layer, for every head: that cache grows with every token, and reading it all back at every step is what makes decoding slow (Shazeer 2019). Multi-query attention keeps one key/value head for all query heads; grouped-query attention keeps h_kv of them, each shared by a group of h_q/h_kv query heads. The queries stay one per head. Here four query heads of d_k = 2 take one decoding step over five tokens, and a switch turns their four key/value heads into two or one by averaging the heads of each group, as a multi-head model is turned into a grouped-query one.',
+    after: [
+      'Switch from 4 to 2 to 1 and watch the plane: the keys of a group become one set of arrows, and more query arrows share them.',
+      'With h_kv = 1, drag one query: only its row of weights changes, although every head reads the same keys.',
+      'Drag q\u2082 onto q\u2081 with h_kv = 2: the two rows of weights become equal, and only then.',
+      'Read the cache line: the step returns presentKey and presentValue, and their size falls with h_kv while every output keeps its shape.',
+      'Use the keyboard: Tab to a query tip and move it with the arrow keys (Shift for bigger steps); Tab into the weights and press Enter on a row to show its head.',
+    ],
+  },
 ];
 
 /** The anchor id of a chapter's section. */

@@ -163,6 +163,11 @@ export const UPDATES = {
     keys: ['Enter', 'Enter'],
   },
   rope: { update: 'move both positions with the s slider', target: '#rope-s', keys: ['ArrowRight', 'ArrowLeft'] },
+  'shared-keys': {
+    update: 'move the query of head 1 with the arrow keys',
+    target: '[data-point="q1"]',
+    keys: ['ArrowRight', 'ArrowLeft'],
+  },
 };
 
 /**

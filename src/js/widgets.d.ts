@@ -81,6 +81,8 @@ export declare class AgQktGrid extends AgWidget {}
 export declare class AgRope extends AgWidget {}
 /** `<ag-scale-fix>` */
 export declare class AgScaleFix extends AgWidget {}
+/** `<ag-shared-keys>` */
+export declare class AgSharedKeys extends AgWidget {}
 /** `<ag-sign-and-size>` */
 export declare class AgSignAndSize extends AgWidget {}
 /** `<ag-simd>` */
@@ -120,6 +122,7 @@ declare global {
     'ag-qkt-grid': AgQktGrid;
     'ag-rope': AgRope;
     'ag-scale-fix': AgScaleFix;
+    'ag-shared-keys': AgSharedKeys;
     'ag-sign-and-size': AgSignAndSize;
     'ag-simd': AgSimd;
     'ag-softmax': AgSoftmax;

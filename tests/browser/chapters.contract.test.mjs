@@ -29,6 +29,7 @@ import {
 import { expectAllLogged, expectClose, readNumbers } from './shown-numbers.mjs';
 import { attentionSlice, dot, entropyBits, rope, softmax, softmaxJacobian } from '../reference/float64.mjs';
 import { K as MASKS_K, Q as MASKS_Q, V as MASKS_V } from '../../web/models/masks.js';
+import { K as SHARED_K, Q as SHARED_Q, V as SHARED_V } from '../../web/models/shared-keys.js';
 
 const WITH_WIDGET = CHAPTERS.filter((c) => c.tag);
 /** Listed as "coming" (no widget yet): nothing to test. */
@@ -66,6 +67,10 @@ const MASKS_CAUSAL = attentionSlice(MASKS_Q.flat(), MASKS_K.flat(), MASKS_V.flat
 });
 const ROPE_TURNED = [rope([3, 1], [2], 1, 1, 2).y, rope([1, 2], [5], 1, 1, 2).y].map((v) => Array.from(v));
 const ROPE_DECAY_40 = rope(new Array(64).fill(1), [40], 1, 1, 64).y.reduce((a, b) => a + b);
+// Query head 1 of multi-head attention over its own 5 keys, one decoding step.
+const SHARED_HEAD_1 = attentionSlice(SHARED_Q[0], SHARED_K[0].flat(), SHARED_V[0].flat(), 1, 5, 2, 2, {
+  scale: Math.fround(Math.SQRT1_2),
+});
 const EXPORTED = {
   atom: {
     state: {
@@ -176,6 +181,19 @@ const EXPORTED = {
     numbers: { 'plain-score': 5, 'decay.0': 64, score: [dot(...ROPE_TURNED), 12 * 12 * 2 ** -24] },
     csv: ['plain-score,5', 'curve.0,64'],
     csvNumbers: { 'curve.40': [ROPE_DECAY_40, (8 * 64 + 64 * 64) * 2 ** -24] },
+  },
+  // Multi-head: head 1's weights within A eRow (the weights' relative bound), y within attentionSlice's bound.
+  'shared-keys': {
+    state: { kv: '4', head: 1, q: SHARED_Q },
+    stateText: 'v=1&kv=4&head=1&q=1.5,1;-1,1.5;0.5,-1.5;-1.5,-0.5',
+    numbers: {
+      'weight.1-1': [SHARED_HEAD_1.A[0], SHARED_HEAD_1.A[0] * SHARED_HEAD_1.eRow[0]],
+      'weight.1-5': [SHARED_HEAD_1.A[4], SHARED_HEAD_1.A[4] * SHARED_HEAD_1.eRow[0]],
+      'y.1': [SHARED_HEAD_1.Y[0], SHARED_HEAD_1.bound[0]],
+    },
+    csv: [/^query_head,kv_head,key,weight\r\n/, /\r\n4,4,5,[^,\r\n]+(\r\n|$)/],
+    csvRows: 20,
+    svg: [/^<svg[^>]*data-kv="4"/],
   },
 };
 
