@@ -163,6 +163,7 @@ export const UPDATES = {
     keys: ['Enter', 'Enter'],
   },
   rope: { update: 'move both positions with the s slider', target: '#rope-s', keys: ['ArrowRight', 'ArrowLeft'] },
+  'kv-cache': { update: 'step back and on with the t slider', target: '#kv-t', keys: ['ArrowLeft', 'ArrowRight'] },
 };
 
 /**

@@ -29,6 +29,7 @@ import {
 import { expectAllLogged, expectClose, readNumbers } from './shown-numbers.mjs';
 import { attentionSlice, dot, entropyBits, rope, softmax, softmaxJacobian } from '../reference/float64.mjs';
 import { K as MASKS_K, Q as MASKS_Q, V as MASKS_V } from '../../web/models/masks.js';
+import { K as KV_K, Q as KV_Q, V as KV_V } from '../../web/models/kv-cache.js';
 
 const WITH_WIDGET = CHAPTERS.filter((c) => c.tag);
 /** Listed as "coming" (no widget yet): nothing to test. */
@@ -66,6 +67,8 @@ const MASKS_CAUSAL = attentionSlice(MASKS_Q.flat(), MASKS_K.flat(), MASKS_V.flat
 });
 const ROPE_TURNED = [rope([3, 1], [2], 1, 1, 2).y, rope([1, 2], [5], 1, 1, 2).y].map((v) => Array.from(v));
 const ROPE_DECAY_40 = rope(new Array(64).fill(1), [40], 1, 1, 64).y.reduce((a, b) => a + b);
+const KV_FIRST_4 = [KV_Q, KV_K, KV_V].map((rows) => rows.slice(0, 4).flat());
+const KV_STEP_4 = attentionSlice(...KV_FIRST_4, 4, 4, 2, 2, { scale: Math.fround(Math.SQRT1_2), causal: true });
 const EXPORTED = {
   atom: {
     state: {
@@ -175,6 +178,22 @@ const EXPORTED = {
     numbers: { 'plain-score': 5, 'decay.0': 64, score: [dot(...ROPE_TURNED), 12 * 12 * 2 ** -24] },
     csv: ['plain-score,5', 'curve.0,64'],
     csvNumbers: { 'curve.40': [ROPE_DECAY_40, (8 * 64 + 64 * 64) * 2 ** -24] },
+  },
+  // Step 4: the cache holds k and v of tokens 1..4 exactly; y4 (row 4 of the causal float64 reference) within its
+  // materialized bound; 4 scores with the cache, 4·5/2 = 10 recomputing, 4·5·6/6 = 20 over steps 1..4.
+  'kv-cache': {
+    state: { t: 4 },
+    stateText: 'v=1&t=4',
+    numbers: {
+      'k.4-2': KV_K[3][1],
+      'v.3-1': KV_V[2][0],
+      'y.1': [KV_STEP_4.Y[6], KV_STEP_4.bound[6]],
+      'scores-cached': 4,
+      'scores-full': 10,
+      'sum-full': 20,
+    },
+    csv: ['sum-cached,10', 'cached.8,8', 'recomputed.8,36'],
+    csvNumbers: { 'y-full.2': [KV_STEP_4.Y[7], KV_STEP_4.bound[7]] },
   },
 };
 
