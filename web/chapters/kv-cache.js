@@ -189,7 +189,7 @@ export class AgKvCache extends AgWidget {
       h(
         'section',
         { class: 'cost', 'aria-label': 'Cost per step' },
-        line(costLine, cost.cached, lbl(' with the cache, '), cost.full, lbl(' recomputing.')),
+        line(costLine, cost.cached, lbl(' scores with the cache, '), cost.full, lbl(' recomputing.')),
         line(sumLine, sum.cached, lbl(' against '), sum.full, lbl('.')),
         chart.fig,
       ),
@@ -285,7 +285,7 @@ export class AgKvCache extends AgWidget {
     setText(
       ui.verdict,
       s.same && s.streamedSame
-        ? `The same floats, bit for bit. Without weights (the streaming path a decoder takes) the two are equal bit for bit too.`
+        ? `The same floats, bit for bit. Without weights (the streaming path a decoder takes) the two are equal bit for bit too. Row ${t} sees keys 1..${t} only, and the kernel computes a row on its own: the same ${t} dot products, max, exps, sum and mix of values, in the same order. (The two paths order their sums differently, so between paths the last bits may differ.)`
         : `Not the same floats: ${s.same ? 'the streaming path' : 'the path with weights'} gives another last bit.`,
     );
     this.show(ui.cost.cached, s.cost[0]);
