@@ -392,6 +392,20 @@ export const CHAPTERS = [
       'Use the keyboard: Tab to a query tip and move it with the arrow keys (Shift for bigger steps); Tab into the weights and press Enter on a row to show its head.',
     ],
   },
+  {
+    id: 'kv-cache',
+    part: 3,
+    title: 'The KV cache',
+    tag: 'ag-kv-cache',
+    intro:
+      'A decoder writes one token at a time, and token t attends to the keys of tokens 1..t. Those keys and values never change once made, so a decoder keeps them: the KV cache. Each step computes the new token\u2019s q, k and v only, appends k and v to the cache and attends from q over it. Is that the same as running causal attention over the whole text again at every step? And what does it save?',
+    after: [
+      'Press Next token and watch the cache grow by one row: the earlier rows keep their numbers, only the weights of the new query change.',
+      'Compare the two outputs at every step: the cached step and the last row of a full causal pass are the same floats, not just the same digits.',
+      'Go to step 8: with the cache the whole sentence took 36 scores; recomputing every query at every step took 120, and the gap grows with the cube of the length.',
+      'Use the keyboard: Tab to the step slider and use the arrow keys, or press Next token with Enter.',
+    ],
+  },
 ];
 
 /** The anchor id of a chapter's section. */

@@ -31,3 +31,4 @@ export { AgWeightEntropy } from './chapters/entropy.js';
 export { AgMasks } from './chapters/masks.js';
 export { AgRope } from './chapters/rope.js';
 export { AgSharedKeys } from './chapters/shared-keys.js';
+export { AgKvCache } from './chapters/kv-cache.js';

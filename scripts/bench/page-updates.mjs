@@ -168,6 +168,7 @@ export const UPDATES = {
     target: '[data-point="q1"]',
     keys: ['ArrowRight', 'ArrowLeft'],
   },
+  'kv-cache': { update: 'step back and on with the t slider', target: '#kv-t', keys: ['ArrowLeft', 'ArrowRight'] },
 };
 
 /**

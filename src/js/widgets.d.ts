@@ -59,6 +59,8 @@ export declare class AgContentToWeights extends AgWidget {}
 export declare class AgConvexHull extends AgWidget {}
 /** `<ag-cosine-vs-dot>` */
 export declare class AgCosineVsDot extends AgWidget {}
+/** `<ag-kv-cache>` */
+export declare class AgKvCache extends AgWidget {}
 /** `<ag-length-lever>` */
 export declare class AgLengthLever extends AgWidget {}
 /** `<ag-masks>` */
@@ -111,6 +113,7 @@ declare global {
     'ag-content-to-weights': AgContentToWeights;
     'ag-convex-hull': AgConvexHull;
     'ag-cosine-vs-dot': AgCosineVsDot;
+    'ag-kv-cache': AgKvCache;
     'ag-length-lever': AgLengthLever;
     'ag-masks': AgMasks;
     'ag-matrix-form': AgMatrixForm;

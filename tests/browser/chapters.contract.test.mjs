@@ -30,6 +30,7 @@ import { expectAllLogged, expectClose, readNumbers } from './shown-numbers.mjs';
 import { attentionSlice, dot, entropyBits, rope, softmax, softmaxJacobian } from '../reference/float64.mjs';
 import { K as MASKS_K, Q as MASKS_Q, V as MASKS_V } from '../../web/models/masks.js';
 import { K as SHARED_K, Q as SHARED_Q, V as SHARED_V } from '../../web/models/shared-keys.js';
+import { K as KV_K, Q as KV_Q, V as KV_V } from '../../web/models/kv-cache.js';
 
 const WITH_WIDGET = CHAPTERS.filter((c) => c.tag);
 /** Listed as "coming" (no widget yet): nothing to test. */
@@ -71,6 +72,8 @@ const ROPE_DECAY_40 = rope(new Array(64).fill(1), [40], 1, 1, 64).y.reduce((a, b
 const SHARED_HEAD_1 = attentionSlice(SHARED_Q[0], SHARED_K[0].flat(), SHARED_V[0].flat(), 1, 5, 2, 2, {
   scale: Math.fround(Math.SQRT1_2),
 });
+const KV_FIRST_4 = [KV_Q, KV_K, KV_V].map((rows) => rows.slice(0, 4).flat());
+const KV_STEP_4 = attentionSlice(...KV_FIRST_4, 4, 4, 2, 2, { scale: Math.fround(Math.SQRT1_2), causal: true });
 const EXPORTED = {
   atom: {
     state: {
@@ -194,6 +197,22 @@ const EXPORTED = {
     csv: [/^query_head,kv_head,key,weight\r\n/, /\r\n4,4,5,[^,\r\n]+(\r\n|$)/],
     csvRows: 20,
     svg: [/^<svg[^>]*data-kv="4"/],
+  },
+  // Step 4: the cache holds k and v of tokens 1..4 exactly; y4 (row 4 of the causal float64 reference) within its
+  // materialized bound; 4 scores with the cache, 4·5/2 = 10 recomputing, 4·5·6/6 = 20 over steps 1..4.
+  'kv-cache': {
+    state: { t: 4 },
+    stateText: 'v=1&t=4',
+    numbers: {
+      'k.4-2': KV_K[3][1],
+      'v.3-1': KV_V[2][0],
+      'y.1': [KV_STEP_4.Y[6], KV_STEP_4.bound[6]],
+      'scores-cached': 4,
+      'scores-full': 10,
+      'sum-full': 20,
+    },
+    csv: ['sum-cached,10', 'cached.8,8', 'recomputed.8,36'],
+    csvNumbers: { 'y-full.2': [KV_STEP_4.Y[7], KV_STEP_4.bound[7]] },
   },
 };
 
