@@ -163,6 +163,7 @@ export const UPDATES = {
     keys: ['Enter', 'Enter'],
   },
   rope: { update: 'move both positions with the s slider', target: '#rope-s', keys: ['ArrowRight', 'ArrowLeft'] },
+  softcap: { update: "move key 1's score with the s₁ slider", target: '#sc-s1', keys: ['ArrowRight', 'ArrowLeft'] },
 };
 
 /**

@@ -85,6 +85,8 @@ export declare class AgScaleFix extends AgWidget {}
 export declare class AgSignAndSize extends AgWidget {}
 /** `<ag-simd>` */
 export declare class AgSimd extends AgWidget {}
+/** `<ag-softcap>` */
+export declare class AgSoftcap extends AgWidget {}
 /** `<ag-softmax>` */
 export declare class AgSoftmax extends AgWidget {}
 /** `<ag-sqrt-d>` */
@@ -122,6 +124,7 @@ declare global {
     'ag-scale-fix': AgScaleFix;
     'ag-sign-and-size': AgSignAndSize;
     'ag-simd': AgSimd;
+    'ag-softcap': AgSoftcap;
     'ag-softmax': AgSoftmax;
     'ag-sqrt-d': AgSqrtD;
     'ag-two-definitions': AgTwoDefinitions;

@@ -28,6 +28,7 @@ import {
 } from './helpers.mjs';
 import { expectAllLogged, expectClose, readNumbers } from './shown-numbers.mjs';
 import { attentionSlice, dot, entropyBits, rope, softmax, softmaxJacobian } from '../reference/float64.mjs';
+import { softcap } from '../reference/float64.mjs';
 import { K as MASKS_K, Q as MASKS_Q, V as MASKS_V } from '../../web/models/masks.js';
 
 const WITH_WIDGET = CHAPTERS.filter((c) => c.tag);
@@ -175,6 +176,16 @@ const EXPORTED = {
     numbers: { 'plain-score': 5, 'decay.0': 64, score: [dot(...ROPE_TURNED), 12 * 12 * 2 ** -24] },
     csv: ['plain-score,5', 'curve.0,64'],
     csvNumbers: { 'curve.40': [ROPE_DECAY_40, (8 * 64 + 64 * 64) * 2 ** -24] },
+  },
+  // s1 = 20 and s6 = -1 exactly (q = 1, scale 1); capped within the cap's 6cu (registry.inc), c = 10; the curve
+  // from -30 to 30 (129 scores), capped exactly 0 at s = 0.
+  softcap: {
+    state: { c: 10, s1: 20, masked: false },
+    stateText: 'v=1&c=10&s1=20&masked=0',
+    numbers: { 'score.1': 20, 'lead.plain': 21, 'capped.1': [softcap(20, 10), 60 * 2 ** -24] },
+    csv: ['score.6,-1', 'curve.64,0'],
+    csvNumbers: { 'curve.0': [softcap(-30, 10), 60 * 2 ** -24] },
+    svg: [/>\+c = 10</, />k\u2081</, /(<circle [^>]*r="4"[^>]*\/>[\s\S]*){6}/], // the labels and the six keys' dots
   },
 };
 
