@@ -103,7 +103,7 @@ export class AgSoftcap extends AgWidget {
       min: 0,
       max: S1_MAX,
       step: 1,
-      label: 'Score of key 1, s\u2081',
+      label: 'Key 1: score s\u2081',
       onInput: (s1) => this.#move({ s1 }),
     });
     ui.masked = checkbox({
@@ -124,24 +124,21 @@ export class AgSoftcap extends AgWidget {
     const s = chart.s;
     ui.frame = draw(s, 'g', { class: 'frame' });
     const [x0, x1, y0, y1] = [CURVE.m.l, CURVE.width - CURVE.m.r, CURVE.height - CURVE.m.b, CURVE.m.t];
-    draw(s, 'line', { class: 'identity', x1: x0, y1: y0, x2: x1, y2: y1 }); // y = s: corner to corner on [−L, L]²
-    ui.caps = [
-      draw(s, 'line', { class: 'cap-line', x1: x0, x2: x1 }),
-      draw(s, 'line', { class: 'cap-line', x1: x0, x2: x1 }),
-    ];
+    draw(s, 'line', { class: 'ray', x1: x0, y1: y0, x2: x1, y2: y1 }); // y = s: corner to corner on [−L, L]²
+    ui.caps = [draw(s, 'line', { class: 'ray', x1: x0, x2: x1 }), draw(s, 'line', { class: 'ray', x1: x0, x2: x1 })];
     ui.path = draw(s, 'path', { class: 'cap-path' });
     ui.dots = draw(s, 'g', { class: 'key-dots' });
     const labels = draw(s, 'g', { class: 'layer-labels' });
     draw(labels, 'text', {
-      class: 'curve-label',
+      class: 'axis-label',
       x: x0 + 0.775 * (x1 - x0),
       y: y1 + 0.18 * (y0 - y1),
       'text-anchor': 'end',
     }).text('y = s');
-    ui.plusC = draw(labels, 'text', { class: 'curve-label halo', x: x0 + 4 });
-    ui.minusC = draw(labels, 'text', { class: 'curve-label halo', x: x1 - 4, 'text-anchor': 'end' });
-    ui.capName = draw(labels, 'text', { class: 'curve-label cap-name halo', x: x0 + 4 }).text('c\u00b7tanh(s/c)');
-    ui.k1 = draw(labels, 'text', { class: 'curve-label', 'text-anchor': 'middle' }).text('k\u2081');
+    ui.plusC = draw(labels, 'text', { class: 'axis-label halo', x: x0 + 4 });
+    ui.minusC = draw(labels, 'text', { class: 'axis-label halo', x: x1 - 4, 'text-anchor': 'end' });
+    ui.capName = draw(labels, 'text', { class: 'axis-label cap-name halo', x: x0 + 4 }).text('c\u00b7tanh(s/c)');
+    ui.k1 = draw(labels, 'text', { class: 'axis-label', 'text-anchor': 'middle' }).text('k\u2081');
 
     // The weights, without and with the cap, a pair of bars per key.
     const bars = chartFigure('weight-bars', {
@@ -293,7 +290,7 @@ export class AgSoftcap extends AgWidget {
     setFlag(ui.verdict, 'hidden', !masked);
     setText(
       ui.verdict,
-      `Keys 5 and 6 are masked. Their capped scores (${ui.capped[4].textContent}, ${ui.capped[5].textContent}) are finite, but the mask is added after the cap: the softmax reads \u2212\u221e and gives them exactly 0, capped or not.`,
+      `Keys 5 and 6 are masked. Their capped scores (${ui.capped[4].textContent}, ${ui.capped[5].textContent}) are finite, but the mask is added after the cap: the softmax reads \u2212\u221e and gives them exactly 0, capped or not. Capped after the mask, \u2212\u221e would become \u2212c, and they would take weight.`,
     );
     KEYS.forEach((j) => {
       ui.bars[0][j].attr('y', ui.by(a[j])).attr('height', ui.by(0) - ui.by(a[j]));
