@@ -181,7 +181,7 @@ export class AgSoftcap extends AgWidget {
       headers: ['key', 's', 'c\u00b7tanh(s/c)', 'a, no cap', 'a, capped'],
       rows,
     });
-    const pair = (role, unit = '') => [num(role, 'plain'), num(role, 'capped'), unit];
+    const pair = (role) => [num(role, 'plain'), num(role, 'capped')];
     const [left, bits, lead] = [pair('others'), pair('entropy'), pair('lead')];
     Object.assign(ui, {
       left,
