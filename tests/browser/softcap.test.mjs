@@ -110,6 +110,7 @@ it('the mask hides keys 5 and 6: weight exactly 0, capped or not; c = 1 and s₁
   await w.at('#sc-masked').check();
   const state = { ...DEFAULT, masked: true };
   const { numbers } = await w.matchesAt(state, state);
+  await w.announced(`keys 5 and 6 masked: key 1 weighs ${one(numbers, 'capped-weight', 1).text} capped`);
   for (const role of ['weight', 'capped-weight'])
     expect(
       byRole(numbers, role)

@@ -109,7 +109,7 @@ export class AgSoftcap extends AgWidget {
     ui.masked = checkbox({
       id: 'sc-masked',
       label: 'Mask keys 5 and 6 (add \u2212\u221e)',
-      onChange: (masked) => this.setState({ masked }),
+      onChange: (masked) => this.#move({ masked }),
     });
     const presets = presetBar(PRESETS, (p) => this.setState(p.patch));
 
@@ -239,13 +239,13 @@ export class AgSoftcap extends AgWidget {
     this.#ui = ui;
   }
 
-  /** A slider moved: the new state, then what it did, for screen readers. */
+  /** A slider or the mask moved: the new state, then what it did, for screen readers. */
   #move(patch) {
     this.setState(patch);
-    const { c, s1 } = this.state;
-    this.announce(
-      `c = ${c}, s\u2081 = ${s1}: key 1 weighs ${this.#ui.capw[0].textContent} capped, ${this.#ui.plain[0].textContent} without`,
-    );
+    const { c, s1, masked } = this.state;
+    const [capped, plain] = [this.#ui.capw[0].textContent, this.#ui.plain[0].textContent];
+    const hidden = masked ? ', keys 5 and 6 masked' : '';
+    this.announce(`c = ${c}, s\u2081 = ${s1}${hidden}: key 1 weighs ${capped} capped, ${plain} without`);
   }
 
   syncControls({ c, s1, masked }) {
