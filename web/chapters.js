@@ -406,6 +406,21 @@ export const CHAPTERS = [
       'Use the keyboard: Tab to the step slider and use the arrow keys, or press Next token with Enter.',
     ],
   },
+  {
+    id: 'softcap',
+    part: 3,
+    title: 'Softcap: tanh bends the large scores',
+    tag: 'ag-softcap',
+    intro:
+      'One score far above the rest makes the softmax saturate: that key takes all the weight, and a small change of any score changes nothing. Some models cap the scores softly instead: each score s becomes c\u00b7tanh(s/c). Near 0 that is s itself, since tanh x \u2248 x for small x; far from 0 it bends towards \u00b1c and never reaches it. So no score can lead another by 2c or more, and no weight can be more than e\u00b2\u1d9c times another. Gemma 2 caps its attention scores at c = 50. The cap comes after the scale and before the mask, so a masked key stays at \u2212\u221e.',
+    after: [
+      'Slide s\u2081 up with c = 10: the capped score of key 1 climbs ever more slowly towards 10, and the slope of the cap falls towards 0.',
+      'Press \u201cA tight cap, c = 1\u201d: every score is squeezed into (\u22121, 1), key 1 cannot lead by more than 2, and the weight spreads over all six keys.',
+      'Press \u201cGemma 2: c = 50, s\u2081 = 40\u201d: a cap of 50 hardly touches a score of 40 (its capped value is about 33), and key 1 keeps almost all the weight.',
+      'Tick the mask: keys 5 and 6 keep their finite capped scores on the curve (open dots), yet their weights are exactly 0, with or without the cap.',
+      'Slide s\u2081 down to 0: key 1 joins the others near 0, where the curve and y = s coincide and the cap changes almost nothing.',
+    ],
+  },
 ];
 
 /** The anchor id of a chapter's section. */

@@ -32,3 +32,4 @@ export { AgMasks } from './chapters/masks.js';
 export { AgRope } from './chapters/rope.js';
 export { AgSharedKeys } from './chapters/shared-keys.js';
 export { AgKvCache } from './chapters/kv-cache.js';
+export { AgSoftcap } from './chapters/softcap.js';

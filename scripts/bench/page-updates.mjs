@@ -169,6 +169,7 @@ export const UPDATES = {
     keys: ['ArrowRight', 'ArrowLeft'],
   },
   'kv-cache': { update: 'step back and on with the t slider', target: '#kv-t', keys: ['ArrowLeft', 'ArrowRight'] },
+  softcap: { update: "move key 1's score with the s₁ slider", target: '#sc-s1', keys: ['ArrowRight', 'ArrowLeft'] },
 };
 
 /**

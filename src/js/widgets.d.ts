@@ -89,6 +89,8 @@ export declare class AgSharedKeys extends AgWidget {}
 export declare class AgSignAndSize extends AgWidget {}
 /** `<ag-simd>` */
 export declare class AgSimd extends AgWidget {}
+/** `<ag-softcap>` */
+export declare class AgSoftcap extends AgWidget {}
 /** `<ag-softmax>` */
 export declare class AgSoftmax extends AgWidget {}
 /** `<ag-sqrt-d>` */
@@ -128,6 +130,7 @@ declare global {
     'ag-shared-keys': AgSharedKeys;
     'ag-sign-and-size': AgSignAndSize;
     'ag-simd': AgSimd;
+    'ag-softcap': AgSoftcap;
     'ag-softmax': AgSoftmax;
     'ag-sqrt-d': AgSqrtD;
     'ag-two-definitions': AgTwoDefinitions;

@@ -28,6 +28,7 @@ import {
 } from './helpers.mjs';
 import { expectAllLogged, expectClose, readNumbers } from './shown-numbers.mjs';
 import { attentionSlice, dot, entropyBits, rope, softmax, softmaxJacobian } from '../reference/float64.mjs';
+import { softcap } from '../reference/float64.mjs';
 import { K as MASKS_K, Q as MASKS_Q, V as MASKS_V } from '../../web/models/masks.js';
 import { K as SHARED_K, Q as SHARED_Q, V as SHARED_V } from '../../web/models/shared-keys.js';
 import { K as KV_K, Q as KV_Q, V as KV_V } from '../../web/models/kv-cache.js';
@@ -213,6 +214,16 @@ const EXPORTED = {
     },
     csv: ['sum-cached,10', 'cached.8,8', 'recomputed.8,36'],
     csvNumbers: { 'y-full.2': [KV_STEP_4.Y[7], KV_STEP_4.bound[7]] },
+  },
+  // s1 = 20 and s6 = -1 exactly (q = 1, scale 1); capped within the cap's 6cu (registry.inc), c = 10; the curve
+  // from -30 to 30 (129 scores), capped exactly 0 at s = 0.
+  softcap: {
+    state: { c: 10, s1: 20, masked: false },
+    stateText: 'v=1&c=10&s1=20&masked=0',
+    numbers: { 'score.1': 20, 'lead.plain': 21, 'capped.1': [softcap(20, 10), 60 * 2 ** -24] },
+    csv: ['score.6,-1', 'curve.64,0'],
+    csvNumbers: { 'curve.0': [softcap(-30, 10), 60 * 2 ** -24] },
+    svg: [/>\+c = 10</, />k\u2081</, /(<circle [^>]*r="4"[^>]*\/>[\s\S]*){6}/], // the labels and the six keys' dots
   },
 };
 

@@ -639,3 +639,9 @@ export function maxError(got, ref, { rows = null, width = 0 } = {}) {
   else for (let i = 0; i < ref.length; i++) visit(i);
   return { maxAbs, maxRef, relative: maxRef > 0 ? maxAbs / maxRef : maxAbs };
 }
+
+/**
+ * Logit soft-capping (Gemma Team 2024, Gemma 2; Bello et al. 2016; the ONNX Attention operator,
+ * opset 23): the score s becomes c tanh(s / c), c > 0.
+ */
+export const softcap = (s, c) => c * Math.tanh(s / c);
