@@ -30,3 +30,4 @@ export { AgConvexHull } from './chapters/convex-hull.js';
 export { AgWeightEntropy } from './chapters/entropy.js';
 export { AgMasks } from './chapters/masks.js';
 export { AgRope } from './chapters/rope.js';
+export { AgOnlineSoftmax } from './chapters/online-softmax.js';

@@ -163,6 +163,11 @@ export const UPDATES = {
     keys: ['Enter', 'Enter'],
   },
   rope: { update: 'move both positions with the s slider', target: '#rope-s', keys: ['ArrowRight', 'ArrowLeft'] },
+  'online-softmax': {
+    update: 'step to the next tile with the slider',
+    target: '#os-step',
+    keys: ['ArrowRight', 'ArrowLeft'],
+  },
 };
 
 /**

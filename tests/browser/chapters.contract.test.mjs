@@ -27,8 +27,17 @@ import {
   withChapter,
 } from './helpers.mjs';
 import { expectAllLogged, expectClose, readNumbers } from './shown-numbers.mjs';
-import { attentionSlice, dot, entropyBits, rope, softmax, softmaxJacobian } from '../reference/float64.mjs';
+import {
+  attentionSlice,
+  dot,
+  entropyBits,
+  onlineSoftmax,
+  rope,
+  softmax,
+  softmaxJacobian,
+} from '../reference/float64.mjs';
 import { K as MASKS_K, Q as MASKS_Q, V as MASKS_V } from '../../web/models/masks.js';
+import { K as ONLINE_K, V as ONLINE_V } from '../../web/models/online-softmax.js';
 
 const WITH_WIDGET = CHAPTERS.filter((c) => c.tag);
 /** Listed as "coming" (no widget yet): nothing to test. */
@@ -66,6 +75,13 @@ const MASKS_CAUSAL = attentionSlice(MASKS_Q.flat(), MASKS_K.flat(), MASKS_V.flat
 });
 const ROPE_TURNED = [rope([3, 1], [2], 1, 1, 2).y, rope([1, 2], [5], 1, 1, 2).y].map((v) => Array.from(v));
 const ROPE_DECAY_40 = rope(new Array(64).fill(1), [40], 1, 1, 64).y.reduce((a, b) => a + b);
+// Tile 1 of 4 keys of q = (2, 1) against the twelve keys (float64 online softmax); the bounds of the simd128
+// variant, which hold the scalar one's for m and l too (the same score bound for d_k = 2, a larger exp bound).
+const ONLINE_1 = onlineSoftmax([2, 1], ONLINE_K.flat(), ONLINE_V.flat(), 1, 12, 2, 2, {
+  scale: Math.fround(Math.SQRT1_2),
+  tileKeys: 4,
+  variant: 'simd128',
+}).steps[0];
 const EXPORTED = {
   atom: {
     state: {
@@ -175,6 +191,13 @@ const EXPORTED = {
     numbers: { 'plain-score': 5, 'decay.0': 64, score: [dot(...ROPE_TURNED), 12 * 12 * 2 ** -24] },
     csv: ['plain-score,5', 'curve.0,64'],
     csvNumbers: { 'curve.40': [ROPE_DECAY_40, (8 * 64 + 64 * 64) * 2 ** -24] },
+  },
+  // Tile 1: no correction (c = 1 exactly), m the tile's max, l within the bound of onlineSoftmax.
+  'online-softmax': {
+    state: { q: [2, 1], tile: '4', step: 1 },
+    stateText: 'v=1&q=2,1&tile=4&step=1',
+    numbers: { correction: 1, m: [ONLINE_1.m, ONLINE_1.mBound], l: [ONLINE_1.l, ONLINE_1.lBound * ONLINE_1.l] },
+    csv: ['correction,1'],
   },
 };
 
