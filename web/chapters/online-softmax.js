@@ -155,7 +155,7 @@ export class AgOnlineSoftmax extends AgWidget {
       h(
         'p',
         { class: 'bound' },
-        'Not always equal in every bit: the two paths take exp of differently shifted scores and add in another order. The error analysis of the kernel bounds each by a few dozen u times \u03a3\u2c7c a\u2c7c|v\u2c7c| (here under 10\u207b\u2075); the memory never holds more than one tile of scores per row, O(T\u00b7d) in all, not the T\u00d7T grid.',
+        'Not always equal in every bit: the two paths take exp of differently shifted scores and add in another order. The error analysis of the kernels bounds the two together by a few hundred u times \u03a3\u2c7c a\u2c7c|v\u2c7c|, below 10\u207b\u2074 for every q here, and the difference shown is far smaller. The memory never holds more than one tile of scores per row: O(T\u00b7d) in all, not the T\u00d7T grid.',
       ),
     ]);
     body.append(
