@@ -285,15 +285,24 @@ struct NoRecorder {
   void output(int32_t, float, float, const float*, int32_t) {}
 };
 
+// The keys per tile of the streaming path: kTileK, a constant, in
+// production; any width from 1 to kTileK, known at run time, for the trace
+// (the same operations in the same order either way).
+struct ProductionTile {
+  static constexpr int32_t keys = kTileK;
+};
+struct RuntimeTile {
+  int32_t keys;
+};
+
 // The streaming path for one slice (see the file comment), on tiles of
-// TileK keys (kTileK in production; the trace also takes small tiles). work
-// holds AG_ATTENTION_STREAMING_WORK_FLOATS floats: the score tile [kBlockQ,
-// TileK rounded up to a multiple of 4] (later its exp, P), then per row of
-// the block m and l.
-template <class Kernels, int32_t TileK = kTileK, class Recorder = NoRecorder>
-int32_t streaming_slice(const Slice& sl, float* work, size_t flat0, Recorder rec = Recorder()) {
-  static_assert(TileK >= 1 && TileK <= kTileK, "a tile fits the work buffer");
-  constexpr int32_t kLds = (TileK + 3) & ~3;  // a score row padded to whole f32x4 groups
+// tile.keys keys. work holds AG_ATTENTION_STREAMING_WORK_FLOATS floats: the
+// score tile [kBlockQ, tile.keys rounded up to a multiple of 4] (later its
+// exp, P), then per row of the block m and l.
+template <class Kernels, class Tile = ProductionTile, class Recorder = NoRecorder>
+int32_t streaming_slice(const Slice& sl, float* work, size_t flat0, Tile tile = Tile(), Recorder rec = Recorder()) {
+  const int32_t tile_k = tile.keys;
+  const int32_t lds = (tile_k + 3) & ~3;  // a score row padded to whole f32x4 groups
   const int32_t Tq = sl.Tq, Tk = sl.Tk, dv = sl.d_v;
   float* S = work;
   float* m = S + static_cast<size_t>(kBlockQ) * kTileK;
@@ -311,14 +320,14 @@ int32_t streaming_slice(const Slice& sl, float* work, size_t flat0, Recorder rec
     // With causal masking no row of this block sees a key past its last row's.
     const int32_t kend = visible_keys(sl, i0 + nq - 1);
     // With a sliding window no row of this block sees a key before its first row's first key.
-    for (int32_t j0 = first_key(sl, i0); j0 < kend; j0 += TileK) {
-      const int32_t nk = kend - j0 < TileK ? kend - j0 : TileK;
+    for (int32_t j0 = first_key(sl, i0); j0 < kend; j0 += tile_k) {
+      const int32_t nk = kend - j0 < tile_k ? kend - j0 : tile_k;
       const int32_t padded = (nk + 3) & ~3;
       Kernels::scores(sl.q + static_cast<ptrdiff_t>(i0) * sl.q_st, sl.q_st, sl.k + static_cast<ptrdiff_t>(j0) * sl.k_st,
-                      sl.k_st, nq, nk, sl.d_k, S, kLds);
+                      sl.k_st, nq, nk, sl.d_k, S, lds);
       for (int32_t r = 0; r < nq; ++r) {
         const int32_t i = i0 + r;
-        float* s = S + static_cast<size_t>(r) * kLds;
+        float* s = S + static_cast<size_t>(r) * lds;
         for (int32_t j = nk; j < padded; ++j) s[j] = -INFINITY;
         int32_t visible = nk;
         if (sl.causal) {
@@ -361,7 +370,7 @@ int32_t streaming_slice(const Slice& sl, float* work, size_t flat0, Recorder rec
         rec.tile(r, i, jf, visible - skip, tile_max, m[r], m_new, c, l[r], bad);
         m[r] = m_new;
       }
-      Kernels::accumulate(S, kLds, sl.v + static_cast<ptrdiff_t>(j0) * sl.v_st, sl.v_st, nq, nk, dv, O, sl.o_st);
+      Kernels::accumulate(S, lds, sl.v + static_cast<ptrdiff_t>(j0) * sl.v_st, sl.v_st, nq, nk, dv, O, sl.o_st);
       rec.tile_done(O, sl.o_st, nq, dv);
     }
     for (int32_t r = 0; r < nq; ++r) {

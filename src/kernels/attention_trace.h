@@ -129,28 +129,17 @@ inline attention_detail::Slice head_slice(const float* q, const float* k, const 
   return sl;
 }
 
-// streaming_slice<Kernels> on tiles of tile_keys keys (one of kTileKeys),
-// recording into w. Returns the status of streaming_slice, or -1 for a tile
-// width not in kTileKeys.
+// streaming_slice<Kernels> on tiles of tile_keys keys (one of kTileKeys; a
+// width known at run time, one instantiation for all, doing at 256 keys what
+// the production tile does), recording into w. Returns the status of
+// streaming_slice, or -1 for a tile width not in kTileKeys.
 template <class Kernels>
 int32_t run(const attention_detail::Slice& sl, float* work, int32_t tile_keys, TraceWriter* w) {
-  const Recorder rec{w};
-  switch (tile_keys) {
-    case 2:
-      return attention_detail::streaming_slice<Kernels, 2>(sl, work, 0, rec);
-    case 3:
-      return attention_detail::streaming_slice<Kernels, 3>(sl, work, 0, rec);
-    case 4:
-      return attention_detail::streaming_slice<Kernels, 4>(sl, work, 0, rec);
-    case 6:
-      return attention_detail::streaming_slice<Kernels, 6>(sl, work, 0, rec);
-    case 8:
-      return attention_detail::streaming_slice<Kernels, 8>(sl, work, 0, rec);
-    case attention_detail::kTileK:
-      return attention_detail::streaming_slice<Kernels, attention_detail::kTileK>(sl, work, 0, rec);
-    default:
-      return -1;
-  }
+  for (int32_t t : kTileKeys)
+    if (t == tile_keys)
+      return attention_detail::streaming_slice<Kernels, attention_detail::RuntimeTile>(
+          sl, work, 0, attention_detail::RuntimeTile{tile_keys}, Recorder{w});
+  return -1;
 }
 
 // The kernel of one variant (attention_trace_<variant>.cc), run_variant being
