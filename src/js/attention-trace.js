@@ -9,15 +9,12 @@ import { booleanOption, finiteNumber, optionsObject, tensorOf, toTensorRank } fr
 /** The record layout per module (attentionTraceLayout), with kinds by code. */
 const layouts = new WeakMap();
 function traceLayout(module) {
-  let layout = layouts.get(module);
-  if (!layout) {
+  if (!layouts.has(module)) {
     const raw = JSON.parse(module.attentionTraceLayout());
-    const kinds = {};
-    for (const [name, code] of Object.entries(raw.kinds)) kinds[code] = name;
-    layout = Object.freeze({ ...raw, kinds });
-    layouts.set(module, layout);
+    const kinds = Object.fromEntries(Object.entries(raw.kinds).map(([name, code]) => [code, name]));
+    layouts.set(module, Object.freeze({ ...raw, kinds }));
   }
-  return layout;
+  return layouts.get(module);
 }
 
 /** Floats a trace may take: 2^22 (16 MiB). */

@@ -10,10 +10,11 @@ import { CONFIGS, expectClose, init } from './helpers.mjs';
 
 const T = (data, shape) => ({ data, shape });
 
-describe.each(CONFIGS)('attentionTrace: $label', (cfg) => {
-  let ag;
+describe.each(CONFIGS)('attentionTrace: $label', ({ options }) => {
+  /** This configuration's instance, logging its calls. */
+  let ag = null;
   beforeAll(async () => {
-    ag = await init({ ...cfg.options, logCalls: true });
+    ag = await init({ ...options, logCalls: true });
   });
 
   test('every step and the output against the float64 online softmax, tiles 2 to 8, causal or not', () => {
