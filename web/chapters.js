@@ -407,6 +407,21 @@ export const CHAPTERS = [
     ],
   },
   {
+    id: 'online-softmax',
+    part: 3,
+    title: 'Online softmax, tile by tile',
+    tag: 'ag-online-softmax',
+    intro:
+      'The streaming kernel never forms a row of weights. It reads the keys a tile at a time and keeps three things per query: the largest score so far m, the sum l of exp(s\u2c7c \u2212 m) and the output O, the same terms times v\u2c7c, not yet divided by l. When a tile brings a score above m, every term already counted was shifted by the old m; multiplying l and O by c = exp(m_old \u2212 m_new) turns it into a term shifted by the new one, and the tile is added on top. At the end, O / l is softmax(s)\u00b7V. One tile of scores per row is all the memory it needs: O(T\u00b7d), never the T\u00d7T grid. Here the kernel itself runs on tiles of a few keys, and every number of every step is its own.',
+    after: [
+      'Step from tile 1 to tile 3: m jumps to the largest score of tile 3 (q\u00b7k\u2081\u2080/\u221a2), c falls well below 1, and the outlined bars show the old terms shrinking onto the new scale.',
+      'Step through tile 2: its largest score is below m, so c = 1 and l only grows.',
+      'Press \u201cThe max grows twice\u201d: tiles 2 and 3 both rescale.',
+      'Change the keys per tile: the steps change, the final y does not, up to a few u.',
+      'Press \u201cq = 0\u201d: every score is 0, every p is exactly 1, and l counts the keys seen.',
+    ],
+  },
+  {
     id: 'softcap',
     part: 3,
     title: 'Softcap: tanh bends the large scores',

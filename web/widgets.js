@@ -32,4 +32,5 @@ export { AgMasks } from './chapters/masks.js';
 export { AgRope } from './chapters/rope.js';
 export { AgSharedKeys } from './chapters/shared-keys.js';
 export { AgKvCache } from './chapters/kv-cache.js';
+export { AgOnlineSoftmax } from './chapters/online-softmax.js';
 export { AgSoftcap } from './chapters/softcap.js';

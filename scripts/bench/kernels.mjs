@@ -46,6 +46,11 @@ const CALLS = {
     call: (ag) => ag.weightedSum(v.alpha, v.V),
   }),
   dot_trace: (s, v) => ({ label: `dotTrace [${s.T}]`, work: s.T, call: (ag) => ag.dotTrace(v.aT, v.bT) }),
+  attention_trace: (s, v) => ({
+    label: `attentionTrace [4, ${s.d}] x [${s.T}, ${s.d}], tiles of 8`,
+    work: 4 * s.T * s.d,
+    call: (ag) => ag.attentionTrace(v.Q4, v.V, v.V, { tileKeys: 8 }),
+  }),
   exp: (s, v) => ({ label: `exp [${s.n}]`, work: s.n, call: (ag) => ag.exp(v.a) }),
   softmax_naive: (s, v) => ({
     label: `softmaxNaive [${s.T}, ${s.T}]`,
@@ -116,6 +121,7 @@ export function kernelWorkloads(registry, { smoke = false } = {}) {
     V: t([s.T, s.d], 69),
     X: t([s.T, s.T], 70, -4, 4),
     heads: t([8, s.T, s.d], 71),
+    Q4: t([4, s.d], 72),
   };
   const peer = new Set(Object.values(PEER_KERNELS));
   return registry

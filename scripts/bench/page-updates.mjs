@@ -170,6 +170,11 @@ export const UPDATES = {
   },
   'kv-cache': { update: 'step back and on with the t slider', target: '#kv-t', keys: ['ArrowLeft', 'ArrowRight'] },
   softcap: { update: "move key 1's score with the s₁ slider", target: '#sc-s1', keys: ['ArrowRight', 'ArrowLeft'] },
+  'online-softmax': {
+    update: 'step to the next tile with the slider',
+    target: '#os-step',
+    keys: ['ArrowRight', 'ArrowLeft'],
+  },
 };
 
 /**

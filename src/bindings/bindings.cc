@@ -9,8 +9,8 @@
 // kernels' dims blocks (ag_attention_dims, ag_mha_dims of kernels.h) cross as
 // an Int32Array that the JS layer packs by field name (attentionDimsFields,
 // mhaDimsFields below). The
-// constants the JS layer needs (the streaming work size, the dot_trace record
-// layout) come from here, never retyped there.
+// constants the JS layer needs (the streaming work size, the dot_trace and
+// attention_trace record layouts) come from here, never retyped there.
 #include <emscripten/bind.h>
 #include <malloc.h>
 #include <stddef.h>
@@ -19,6 +19,7 @@
 #include <string>
 #include <type_traits>
 
+#include "../kernels/attention_trace.h"
 #include "../kernels/checks.h"
 #include "../kernels/dot_trace.h"
 #include "../kernels/kernels.h"
@@ -92,6 +93,21 @@ std::string dot_trace_layout() {
          ",\"merge\":" + n(kMerge) + ",\"total\":" + n(kTotal) + ",\"scalarBlock\":" + n(kScalarBlock) + "}}";
 }
 
+// The attention_trace record (attention_trace.h) as JSON: the floats before
+// O (a record holds them and d_v more), the offset of each field, the code
+// of each kind and the tile widths it takes.
+std::string attention_trace_layout() {
+  using namespace ag::attention_trace;  // NOLINT: the names of the layout
+  auto n = [](int32_t v) { return std::to_string(v); };
+  std::string tiles;
+  for (int32_t t : kTileKeys) tiles += (tiles.empty() ? "" : ",") + n(t);
+  return "{\"head\":" + n(kTraceHead) + ",\"kind\":" + n(kFieldKind) + ",\"row\":" + n(kFieldRow) +
+         ",\"start\":" + n(kFieldStart) + ",\"count\":" + n(kFieldCount) + ",\"tileMax\":" + n(kFieldTileMax) +
+         ",\"mPrev\":" + n(kFieldMPrev) + ",\"m\":" + n(kFieldM) + ",\"correction\":" + n(kFieldCorrection) +
+         ",\"l\":" + n(kFieldL) + ",\"overflow\":" + n(kFieldOverflow) + ",\"O\":" + n(kFieldO) +
+         ",\"kinds\":{\"tile\":" + n(kTile) + ",\"output\":" + n(kOutput) + "},\"tileKeys\":[" + tiles + "]}";
+}
+
 #ifdef __wasm_simd128__
 constexpr bool kSimd = true;
 #else
@@ -148,6 +164,7 @@ EMSCRIPTEN_BINDINGS(attention_geometry) {
   constant("ATTENTION_BLOCK_Q", static_cast<int32_t>(AG_ATTENTION_BLOCK_Q));
   constant("ATTENTION_TILE_K", static_cast<int32_t>(AG_ATTENTION_TILE_K));
   function("dotTraceLayout", &dot_trace_layout);
+  function("attentionTraceLayout", &attention_trace_layout);
   function("malloc", &ag_malloc);
   function("free", &ag_free);
   function("heapAllocatedBytes", &heap_allocated_bytes);

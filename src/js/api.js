@@ -7,6 +7,7 @@
 //   matrix.js     matmul (and transposeB)
 //   softmax.js    exp, softmax, softmaxNaive, logSumExp, entropy, softmaxJacobian
 //   attention.js  attention, multiHeadAttention
+//   attention-trace.js attentionTrace (the streaming path, tile by tile)
 //   rope.js       rope (rotary positions; also attention's rope option)
 //   alibi.js      alibiSlopes (ALiBi's head slopes; also attention's alibi option)
 //   random.js     random.uniform/normal, randomDotExperiment
@@ -17,6 +18,7 @@ import { knownNaNIndex } from './checks.js';
 import { memoryStats, readOut, resetPeakMemory, withBuffers } from './heap.js';
 import { alibiMethods } from './alibi.js';
 import { attentionMethods } from './attention.js';
+import { attentionTraceMethods } from './attention-trace.js';
 import { matrixMethods } from './matrix.js';
 import { dotProductDensity, greedyPacking } from './montecarlo.js';
 import { makeRandom, randomDotExperiment } from './random.js';
@@ -151,7 +153,15 @@ export class AttentionGeometry {
 
 // The family modules' methods, as methods of the class (not enumerable, like
 // the methods of a class body).
-for (const methods of [vectorMethods, matrixMethods, softmaxMethods, attentionMethods, ropeMethods, alibiMethods]) {
+for (const methods of [
+  vectorMethods,
+  matrixMethods,
+  softmaxMethods,
+  attentionMethods,
+  attentionTraceMethods,
+  ropeMethods,
+  alibiMethods,
+]) {
   for (const [name, descriptor] of Object.entries(Object.getOwnPropertyDescriptors(methods))) {
     if (Object.hasOwn(AttentionGeometry.prototype, name)) throw new Error(`api.js: ${name} is defined twice`);
     Object.defineProperty(AttentionGeometry.prototype, name, { ...descriptor, enumerable: false });

@@ -534,6 +534,61 @@ export interface DotTraceResult {
   trace: Tensor;
 }
 
+/**
+ * One step of {@link AttentionGeometry.attentionTrace}: query row `row` after the keys
+ * `start` .. `start + count - 1` of one tile (count 0 where causal hides the whole tile
+ * from this row). The update of the online softmax (Milakov & Gimelshein 2018):
+ * m = max(mPrev, tileMax), correction = exp(mPrev - m) (1 where none is applied: an
+ * unchanged max, or the row's first visible tile, whose l and O start at 0),
+ * l = correction * l + sum_j exp(s_j - m), O = correction * O + sum_j exp(s_j - m) v_j.
+ */
+export interface AttentionTraceStep {
+  row: number;
+  start: number;
+  count: number;
+  /** The largest finished score scale * q.k of the tile's keys (-Infinity when count is 0). */
+  tileMax: number;
+  /** The running max before the tile (-Infinity before the first visible key). */
+  mPrev: number;
+  /** The running max after the tile. */
+  m: number;
+  /** exp(mPrev - m), the factor applied to l and O before the tile is added; 1 where none is. */
+  correction: number;
+  /** The running sum of exp(s_j - m) over the keys seen, after the tile. */
+  l: number;
+  /** The unnormalised output row [d_v] after the tile: sum_j exp(s_j - m) v_j. */
+  O: number[];
+}
+
+export interface AttentionTraceResult {
+  /** softmax(scale Q K^T) V [Tq, d_v]: O / l per row, as the kernel divided it. */
+  output: Tensor;
+  /** The kernel variant traced. */
+  variant: 'simd128' | 'scalar';
+  /** The tile width used. */
+  tileKeys: number;
+  /** Every (row, tile) step in the kernel's order: for each tile, each row. */
+  steps: AttentionTraceStep[];
+  /**
+   * The raw records [Tq * (tiles + 1), 10 + d_v]: kind (1 tile, 2 output), row, start,
+   * count, tileMax, mPrev, m, correction, l, first overflowed key (-1), then O
+   * (src/kernels/attention_trace.h).
+   */
+  trace: Tensor;
+}
+
+export interface AttentionTraceOptions {
+  /**
+   * Keys per tile: 2, 3, 4, 6 or 8 to step through a short row, or 256 (the default),
+   * the tile of {@link AttentionGeometry.attention}'s streaming path.
+   */
+  tileKeys?: 2 | 3 | 4 | 6 | 8 | 256;
+  /** Multiplies q.k. Default 1/sqrt(d_k) (rounded to float32). */
+  scale?: number;
+  /** Query i sees keys 0..i only. Default false. */
+  causal?: boolean;
+}
+
 /** One loaded module. Every method validates its arguments, calls one kernel of {@link variant}, and returns JS-owned results. */
 export interface AttentionGeometry {
   /** `'wasm-simd128'` (the SIMD build) or `'wasm-scalar'` (the baseline build). */
@@ -671,6 +726,24 @@ export interface AttentionGeometry {
    *   output projection concat(heads)·wO + bO when its sums turn into NaN (when they overflow
    *   to +-Infinity of one sign, that is the result, as for every sum).
    */
+  /**
+   * One head of attention by the streaming kernel of {@link attention} (online softmax over
+   * tiles of keys; Milakov & Gimelshein 2018; Dao et al. 2022, FlashAttention, Algorithm 1),
+   * every step recorded: per query row and tile the tile's max, the running max m before
+   * and after, the correction exp(m_old - m_new) applied to l and O, and l and O after;
+   * then O / l. Q [Tq, d_k] with Tq <= 64 (one block of query rows), K [Tk, d_k],
+   * V [Tk, d_v]. The same kernel code runs as for `attention(Q, K, V, { streaming: true })`:
+   * with the default tile of 256 keys the output is that call's bit for bit; with a small
+   * tile it is within the same error bound for ceil(Tk / tileKeys) tiles (registry.inc:
+   * attention_trace), and differs from the two-pass softmax (`streaming: false`) in the
+   * last bits, each exp being taken of a differently shifted score.
+   * @throws TypeError for an option of the wrong kind or an unknown option key.
+   * @throws RangeError for `tileKeys` not in 2, 3, 4, 6, 8, 256; shapes that do not fit
+   *   (naming the argument, the shape received and the shape expected), Tq > 64; non-finite
+   *   Q, K or V; a trace of more than 2^22 floats; or scores scale * q.k that overflow
+   *   float32, naming the first in [Tq, Tk].
+   */
+  attentionTrace(Q: TensorLike, K: TensorLike, V: TensorLike, options?: AttentionTraceOptions): AttentionTraceResult;
   multiHeadAttention<O extends MultiHeadOptions>(
     inputs: MultiHeadInputs,
     weights: MultiHeadWeights,

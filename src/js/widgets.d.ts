@@ -81,6 +81,8 @@ export declare class AgProjection extends AgWidget {}
 export declare class AgQktGrid extends AgWidget {}
 /** `<ag-rope>` */
 export declare class AgRope extends AgWidget {}
+/** `<ag-online-softmax>` */
+export declare class AgOnlineSoftmax extends AgWidget {}
 /** `<ag-scale-fix>` */
 export declare class AgScaleFix extends AgWidget {}
 /** `<ag-shared-keys>` */
@@ -126,6 +128,7 @@ declare global {
     'ag-projection': AgProjection;
     'ag-qkt-grid': AgQktGrid;
     'ag-rope': AgRope;
+    'ag-online-softmax': AgOnlineSoftmax;
     'ag-scale-fix': AgScaleFix;
     'ag-shared-keys': AgSharedKeys;
     'ag-sign-and-size': AgSignAndSize;

@@ -271,11 +271,38 @@ void renormalized_row(const Slice& sl, int32_t i, float M, float l, float* s, fl
   }
 }
 
-// The streaming path for one slice (see the file comment). work holds
-// AG_ATTENTION_STREAMING_WORK_FLOATS floats: the score tile [kBlockQ, kTileK]
-// (later its exp, P), then per row of the block m and l.
-template <class Kernels>
-int32_t streaming_slice(const Slice& sl, float* work, size_t flat0) {
+// What the streaming path reports as it goes: nothing, in production (every
+// call compiles away). The trace (attention_trace.h) records each step.
+//   tile(r, i, start, count, tile_max, m_prev, m, c, l, bad)  row i (row r of
+//     the block) after the tile's keys start..start + count - 1: the tile's
+//     max, m before and after, the correction c applied to l and O (1 where
+//     none was), l after, the first overflowed key of the tile (or -1)
+//   tile_done(O, o_st, nq, d_v)   O += P V done for the block's nq rows
+//   output(i, m, l, y, d_v)       row i finished: y = O / l
+struct NoRecorder {
+  void tile(int32_t, int32_t, int32_t, int32_t, float, float, float, float, float, int32_t) {}
+  void tile_done(const float*, ptrdiff_t, int32_t, int32_t) {}
+  void output(int32_t, float, float, const float*, int32_t) {}
+};
+
+// The keys per tile of the streaming path: kTileK, a constant, in
+// production; any width from 1 to kTileK, known at run time, for the trace
+// (the same operations in the same order either way).
+struct ProductionTile {
+  static constexpr int32_t keys = kTileK;
+};
+struct RuntimeTile {
+  int32_t keys;
+};
+
+// The streaming path for one slice (see the file comment), on tiles of
+// tile.keys keys. work holds AG_ATTENTION_STREAMING_WORK_FLOATS floats: the
+// score tile [kBlockQ, tile.keys rounded up to a multiple of 4] (later its
+// exp, P), then per row of the block m and l.
+template <class Kernels, class Tile = ProductionTile, class Recorder = NoRecorder>
+int32_t streaming_slice(const Slice& sl, float* work, size_t flat0, Tile tile = Tile(), Recorder rec = Recorder()) {
+  const int32_t tile_k = tile.keys;
+  const int32_t lds = (tile_k + 3) & ~3;  // a score row padded to whole f32x4 groups
   const int32_t Tq = sl.Tq, Tk = sl.Tk, dv = sl.d_v;
   float* S = work;
   float* m = S + static_cast<size_t>(kBlockQ) * kTileK;
@@ -293,14 +320,14 @@ int32_t streaming_slice(const Slice& sl, float* work, size_t flat0) {
     // With causal masking no row of this block sees a key past its last row's.
     const int32_t kend = visible_keys(sl, i0 + nq - 1);
     // With a sliding window no row of this block sees a key before its first row's first key.
-    for (int32_t j0 = first_key(sl, i0); j0 < kend; j0 += kTileK) {
-      const int32_t nk = kend - j0 < kTileK ? kend - j0 : kTileK;
+    for (int32_t j0 = first_key(sl, i0); j0 < kend; j0 += tile_k) {
+      const int32_t nk = kend - j0 < tile_k ? kend - j0 : tile_k;
       const int32_t padded = (nk + 3) & ~3;
       Kernels::scores(sl.q + static_cast<ptrdiff_t>(i0) * sl.q_st, sl.q_st, sl.k + static_cast<ptrdiff_t>(j0) * sl.k_st,
-                      sl.k_st, nq, nk, sl.d_k, S, kTileK);
+                      sl.k_st, nq, nk, sl.d_k, S, lds);
       for (int32_t r = 0; r < nq; ++r) {
         const int32_t i = i0 + r;
-        float* s = S + static_cast<size_t>(r) * kTileK;
+        float* s = S + static_cast<size_t>(r) * lds;
         for (int32_t j = nk; j < padded; ++j) s[j] = -INFINITY;
         int32_t visible = nk;
         if (sl.causal) {
@@ -324,34 +351,40 @@ int32_t streaming_slice(const Slice& sl, float* work, size_t flat0) {
         if (m_new == -INFINITY) {
           // Nothing visible to this row yet: the tile adds nothing (P = 0).
           for (int32_t j = 0; j < nk; ++j) s[j] = 0.0f;
+          rec.tile(r, i, jf, visible - skip, tile_max, m[r], m_new, 1.0f, l[r], bad);
           continue;
         }
         const float tile_sum = Kernels::exp_row(s, nk, m_new);
+        float c = 1.0f;
         if (m[r] == -INFINITY) {
           l[r] = tile_sum;  // the first visible tile: O holds only zeros so far
         } else if (m_new != m[r]) {
           // A larger max: the old terms shrink by c = exp(m - m') < 1. (An
           // unchanged max needs nothing: exp(0) would be exactly 1.)
-          const float c = Kernels::exp1(m[r] - m_new);
+          c = Kernels::exp1(m[r] - m_new);
           l[r] = l[r] * c + tile_sum;
           Kernels::scale_row(O + static_cast<ptrdiff_t>(r) * sl.o_st, dv, c);
         } else {
           l[r] += tile_sum;
         }
+        rec.tile(r, i, jf, visible - skip, tile_max, m[r], m_new, c, l[r], bad);
         m[r] = m_new;
       }
-      Kernels::accumulate(S, kTileK, sl.v + static_cast<ptrdiff_t>(j0) * sl.v_st, sl.v_st, nq, nk, dv, O, sl.o_st);
+      Kernels::accumulate(S, lds, sl.v + static_cast<ptrdiff_t>(j0) * sl.v_st, sl.v_st, nq, nk, dv, O, sl.o_st);
+      rec.tile_done(O, sl.o_st, nq, dv);
     }
     for (int32_t r = 0; r < nq; ++r) {
       float* orow = O + static_cast<ptrdiff_t>(r) * sl.o_st;
       if (m[r] == -INFINITY) {
         for (int32_t x = 0; x < dv; ++x) orow[x] = 0.0f;  // no visible key: +0, never 0/0
+        rec.output(i0 + r, m[r], l[r], orow, dv);
         continue;
       }
       Kernels::divide_row(orow, dv, l[r]);  // l >= 1: the max's own term is exp(0) = 1
       bool finite = true;
       for (int32_t x = 0; x < dv; ++x) finite = finite && isfinite(orow[x]);
       if (!finite) renormalized_row<Kernels>(sl, i0 + r, m[r], l[r], S, orow);
+      rec.output(i0 + r, m[r], l[r], orow, dv);
     }
   }
   return status;

@@ -24,6 +24,7 @@
 #include <stdint.h>
 
 #include "attention_impl.h"
+#include "attention_trace.h"
 #include "kernels.h"
 #include "pairwise_scalar.h"
 
@@ -104,6 +105,16 @@ struct ScalarKernels {
 };
 
 }  // namespace
+
+namespace ag::scalar {
+
+// The trace (attention_trace_scalar.cc) runs this variant's streaming path itself.
+int32_t attention_trace_run(const attention_detail::Slice& sl, float* work, int32_t tile_keys,
+                            attention_trace::TraceWriter* w) {
+  return attention_trace::run<ScalarKernels>(sl, work, tile_keys, w);
+}
+
+}  // namespace ag::scalar
 
 extern "C" {
 

@@ -27,6 +27,7 @@
 #include <stdint.h>
 
 #include "attention_impl.h"
+#include "attention_trace.h"
 #include "exp_simd128.h"
 #include "gemm_simd128.h"
 #include "kernels.h"
@@ -186,6 +187,16 @@ struct Simd128Kernels {
 };
 
 }  // namespace
+
+namespace ag::simd128 {
+
+// The trace (attention_trace_simd128.cc) runs this variant's streaming path itself.
+int32_t attention_trace_run(const attention_detail::Slice& sl, float* work, int32_t tile_keys,
+                            attention_trace::TraceWriter* w) {
+  return attention_trace::run<Simd128Kernels>(sl, work, tile_keys, w);
+}
+
+}  // namespace ag::simd128
 
 extern "C" {
 

@@ -27,11 +27,20 @@ import {
   withChapter,
 } from './helpers.mjs';
 import { expectAllLogged, expectClose, readNumbers } from './shown-numbers.mjs';
-import { attentionSlice, dot, entropyBits, rope, softmax, softmaxJacobian } from '../reference/float64.mjs';
-import { softcap } from '../reference/float64.mjs';
+import {
+  attentionSlice,
+  dot,
+  entropyBits,
+  onlineSoftmax,
+  rope,
+  softcap,
+  softmax,
+  softmaxJacobian,
+} from '../reference/float64.mjs';
 import { K as MASKS_K, Q as MASKS_Q, V as MASKS_V } from '../../web/models/masks.js';
 import { K as SHARED_K, Q as SHARED_Q, V as SHARED_V } from '../../web/models/shared-keys.js';
 import { K as KV_K, Q as KV_Q, V as KV_V } from '../../web/models/kv-cache.js';
+import { K as ONLINE_K, V as ONLINE_V } from '../../web/models/online-softmax.js';
 
 const WITH_WIDGET = CHAPTERS.filter((c) => c.tag);
 /** Listed as "coming" (no widget yet): nothing to test. */
@@ -75,6 +84,13 @@ const SHARED_HEAD_1 = attentionSlice(SHARED_Q[0], SHARED_K[0].flat(), SHARED_V[0
 });
 const KV_FIRST_4 = [KV_Q, KV_K, KV_V].map((rows) => rows.slice(0, 4).flat());
 const KV_STEP_4 = attentionSlice(...KV_FIRST_4, 4, 4, 2, 2, { scale: Math.fround(Math.SQRT1_2), causal: true });
+// Tile 1 of 4 keys of q = (2, 1) against the twelve keys (float64 online softmax); the bounds of the simd128
+// variant, which hold the scalar one's for m and l too (the same score bound for d_k = 2, a larger exp bound).
+const ONLINE_1 = onlineSoftmax([2, 1], ONLINE_K.flat(), ONLINE_V.flat(), 1, 12, 2, 2, {
+  scale: Math.fround(Math.SQRT1_2),
+  tileKeys: 4,
+  variant: 'simd128',
+}).steps[0];
 const EXPORTED = {
   atom: {
     state: {
@@ -224,6 +240,13 @@ const EXPORTED = {
     csv: ['score.6,-1', 'curve.64,0'],
     csvNumbers: { 'curve.0': [softcap(-30, 10), 60 * 2 ** -24] },
     svg: [/>\+c = 10</, />k\u2081</, /(<circle [^>]*r="4"[^>]*\/>[\s\S]*){6}/], // the labels and the six keys' dots
+  },
+  // Tile 1: no correction (c = 1 exactly), m the tile's max, l within the bound of onlineSoftmax.
+  'online-softmax': {
+    state: { q: [2, 1], tile: '4', step: 1 },
+    stateText: 'v=1&q=2,1&tile=4&step=1',
+    numbers: { correction: 1, m: [ONLINE_1.m, ONLINE_1.mBound], l: [ONLINE_1.l, ONLINE_1.lBound * ONLINE_1.l] },
+    csv: ['correction,1'],
   },
 };
 

@@ -170,12 +170,12 @@ describe('reading the tour: the reading bar, previous/next links, numbers throug
   // The tour's first test needs the page as it opens (nothing started); the bar's test then uses the same page.
   const shared = usePage(env, '?agtest=1');
 
-  test('the tour: one stable anchor per chapter, lazy starts; numbered 1 to 27 through the three named parts alike in the contents, headings and bar; previous/next links under each chapter; the bar\u2019s dark colours and reduced motion', async () => {
+  test('the tour: one stable anchor per chapter, lazy starts; numbered 1 to 31 through the three named parts alike in the contents, headings and bar; previous/next links under each chapter; the bar\u2019s dark colours and reduced motion', async () => {
     const { page } = shared;
     const anchors = await page.$$eval('#toc a', (els) => els.map((a) => a.getAttribute('href')));
     // One anchor per record of the tour (web/chapters.js), in its order.
     expect(anchors).toEqual(CHAPTERS.map((c) => `#ch-${c.id}`));
-    expect(anchors.length).toBe(16 + 9 + 5); // part 1 (with the cost of attention), part 2, part 3 (masks, rotary positions, shared keys, KV cache, softcap)
+    expect(anchors.length).toBe(16 + 9 + 6); // part 1 (with the cost of attention), part 2, part 3 (masks, rotary positions, shared keys, KV cache, online softmax, softcap)
     for (const href of anchors) expect(await page.locator(href).count()).toBe(1);
     // Lazy start: the worked example (far below) has not started.
     expect(await page.locator('ag-worked-example').getAttribute('data-status')).toBeNull();

@@ -57,6 +57,7 @@
 #include <utility>
 #include <vector>
 
+#include "attention_trace.h"
 #include "fuzz_check.h"
 #include "fuzz_input.h"
 #include "fuzz_softmax_row.h"
@@ -637,6 +638,79 @@ void fuzz_rope(Input& in) {
   }
 }
 
+// attention_trace: one head [Tq, d_k] x [Tk, d_k] (Tq up to one block of 64,
+// Tk past one production tile now and then), causal or not, with a small
+// tile and with the production tile. Asserted: the record count is what the
+// kernel reports and the traced run never writes past its buffers; per row
+// the tiles come in key order, m = max(m before, tile max) and a correction
+// other than 1 only where m grew; the output records hold the output; with
+// the production tile the output is attention's streaming output bit for
+// bit (the same template runs), and with status 0 there, neither has a NaN.
+void fuzz_attention_trace(Input& in) {
+  const int32_t Tq = in.size(1, 64), Tk = in.chance(40) ? in.size(250, 600) : in.size(1, 40);
+  const int32_t dk = in.size(1, 9), dv = in.size(1, 9);
+  const bool causal = in.flag();
+  constexpr int32_t kSmall[] = {2, 3, 4, 6, 8};
+  const int32_t small = kSmall[in.size(0, 4)];
+  const Buffer q = in.values(static_cast<size_t>(Tq) * dk), k = in.values(static_cast<size_t>(Tk) * dk),
+               v = in.values(static_cast<size_t>(Tk) * dv);
+  const float scale = in.flag() ? 1.0f / std::sqrt(static_cast<float>(dk)) : in.finite();
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  for (Variant var : kVariants) {
+    for (int32_t tile : {small, static_cast<int32_t>(AG_ATTENTION_TILE_K)}) {
+      auto fn = AG_FUZZ_VARIANT(attention_trace, var);
+      Buffer out(static_cast<size_t>(Tq) * dv, in.offset(), nan),
+          work(AG_ATTENTION_STREAMING_WORK_FLOATS, in.offset(), nan);
+      const int32_t n =
+          fn(q.data(), k.data(), v.data(), Tq, Tk, dk, dv, scale, causal, tile, out.data(), nullptr, 0, work.data());
+      const int32_t seen = causal ? std::min(Tq, Tk) : Tk;
+      AG_FUZZ_CHECK(n == Tq * ((seen + tile - 1) / tile + 1), "%s attention_trace: %d records for Tq=%d Tk=%d tile %d",
+                    name(var), n, Tq, Tk, tile);
+      const size_t W = ag::attention_trace::kTraceHead + dv;
+      Buffer trace(static_cast<size_t>(n) * W + 1, in.offset(), -7.0f);
+      fn(q.data(), k.data(), v.data(), Tq, Tk, dk, dv, scale, causal, tile, out.data(), trace.data(), n, work.data());
+      AG_FUZZ_CHECK(trace[static_cast<size_t>(n) * W] == -7.0f, "%s attention_trace: wrote past the trace", name(var));
+      std::vector<float> m(Tq, -kInf);
+      std::vector<int32_t> next(Tq, 0);
+      for (int32_t r = 0; r < n; ++r) {
+        const float* rec = &trace[static_cast<size_t>(r) * W];
+        const int32_t i = static_cast<int32_t>(rec[ag::attention_trace::kFieldRow]);
+        if (rec[ag::attention_trace::kFieldKind] == ag::attention_trace::kOutput) {
+          for (int32_t c = 0; c < dv; ++c)
+            AG_FUZZ_CHECK(same(rec[ag::attention_trace::kFieldO + c], out[static_cast<size_t>(i) * dv + c]),
+                          "%s attention_trace: output record of row %d differs at %d", name(var), i, c);
+          continue;
+        }
+        AG_FUZZ_CHECK(rec[ag::attention_trace::kFieldStart] == next[i], "%s attention_trace: row %d tile out of order",
+                      name(var), i);
+        next[i] += tile;
+        const float tile_max = rec[ag::attention_trace::kFieldTileMax], mn = rec[ag::attention_trace::kFieldM];
+        AG_FUZZ_CHECK(same(rec[ag::attention_trace::kFieldMPrev], m[i]) &&
+                          (std::isnan(tile_max) || same(mn, std::max(m[i], tile_max))),
+                      "%s attention_trace: row %d m %.9g -> %.9g with tile max %.9g", name(var), i, m[i], mn, tile_max);
+        AG_FUZZ_CHECK(rec[ag::attention_trace::kFieldCorrection] == 1.0f || (m[i] != -kInf && mn != m[i]),
+                      "%s attention_trace: row %d corrected without a new max", name(var), i);
+        m[i] = mn;
+      }
+      if (tile != AG_ATTENTION_TILE_K) continue;
+      ag_attention_dims d{};
+      d.B = 1, d.H = 1, d.Tq = Tq, d.Tk = Tk, d.d_k = dk, d.d_v = dv;
+      d.q_sb = d.q_sh = Tq * dk, d.q_st = dk, d.k_sb = d.k_sh = Tk * dk, d.k_st = dk;
+      d.v_sb = d.v_sh = Tk * dv, d.v_st = dv, d.o_sb = d.o_sh = Tq * dv, d.o_st = dv;
+      d.causal = causal, d.streaming = 1;
+      Buffer want(static_cast<size_t>(Tq) * dv, in.offset(), nan);
+      const int32_t status =
+          AG_FUZZ_VARIANT(attention, var)(q.data(), k.data(), v.data(), nullptr, nullptr, nullptr, scale, 0.0f, &d,
+                                          want.data(), nullptr, nullptr, work.data());
+      for (size_t x = 0; x < want.size(); ++x) {
+        AG_FUZZ_CHECK(same(out[x], want[x]), "%s attention_trace: output %zu is %.9g, attention's %.9g", name(var), x,
+                      out[x], want[x]);
+        AG_FUZZ_CHECK(status != 0 || !std::isnan(out[x]), "%s attention_trace: NaN at %zu with status 0", name(var), x);
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace ag::fuzz
 
@@ -648,5 +722,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     ag::fuzz::fuzz_attention(in);
   }
   if (in.flag()) ag::fuzz::fuzz_rope(in);  // with what is left of the input
+  if (in.flag()) ag::fuzz::fuzz_attention_trace(in);
   return 0;
 }

@@ -1,8 +1,8 @@
 // The numbers and layouts that C++ and the JS layer share come from the
 // bindings (src/bindings/bindings.cc), never retyped in src/js: the streaming
 // attention's work size, the dims blocks of the attention kernels and the
-// dot_trace record. Here each is read from the headers that define it
-// (src/kernels/kernels.h, dot_trace.h) and compared with what the bindings
+// dot_trace and attention_trace records. Here each is read from the headers
+// that define it (src/kernels/kernels.h, dot_trace.h, attention_trace.h) and compared with what the bindings
 // give, in both builds; the bindings check the dims lists against the structs
 // with static_assert.
 import { readFileSync } from 'node:fs';
@@ -24,7 +24,8 @@ function structFields(name) {
     .map((f) => f.trim());
 }
 const define = (name) => Number(kernelsH.match(new RegExp(`#define ${name} (\\d+)`))[1]);
-const traceConstant = (name) => Number(traceH.match(new RegExp(`${name} = (\\d+)`))[1]);
+const traceConstant = (name, h = traceH) => Number(h.match(new RegExp(`${name} = (\\d+)`))[1]);
+const attentionTraceH = header('attention_trace.h');
 
 describe.each(CONFIGS)('$label: constants shared with C++', (cfg) => {
   let module;
@@ -54,5 +55,20 @@ describe.each(CONFIGS)('$label: constants shared with C++', (cfg) => {
     const kinds = { mulAdd: 'kMulAdd', fold: 'kFold', swapAdd: 'kSwapAdd', laneSum: 'kLaneSum' };
     Object.assign(kinds, { merge: 'kMerge', total: 'kTotal', scalarBlock: 'kScalarBlock' });
     for (const [key, name] of Object.entries(kinds)) expect(layout.kinds[key]).toBe(traceConstant(name));
+  });
+
+  test('the attention_trace layout is that of attention_trace.h', () => {
+    const layout = JSON.parse(module.attentionTraceLayout());
+    const c = (name) => traceConstant(name, attentionTraceH);
+    expect(layout.head).toBe(c('kFieldO'));
+    const fields = { kind: 'kFieldKind', row: 'kFieldRow', start: 'kFieldStart', count: 'kFieldCount' };
+    Object.assign(fields, { tileMax: 'kFieldTileMax', mPrev: 'kFieldMPrev', m: 'kFieldM', l: 'kFieldL' });
+    Object.assign(fields, { correction: 'kFieldCorrection', overflow: 'kFieldOverflow', O: 'kFieldO' });
+    for (const [key, name] of Object.entries(fields)) expect(layout[key]).toBe(c(name));
+    expect(layout.kinds).toEqual({ tile: c('kTile'), output: c('kOutput') });
+    const tiles = attentionTraceH.match(/kTileKeys\[\] = \{([^}]*)\}/)[1].split(',');
+    expect(layout.tileKeys).toEqual(
+      tiles.map((t) => (t.trim() === 'AG_ATTENTION_TILE_K' ? define('AG_ATTENTION_TILE_K') : Number(t))),
+    );
   });
 });

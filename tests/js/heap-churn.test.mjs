@@ -208,6 +208,17 @@ const KINDS = [
     const a = ints(r, 1 + Math.floor(r() * 20));
     return ['dotTrace', (ag) => ag.dotTrace(a, a), null, (got) => got.value === dotJs(a, a)];
   },
+  (r) => {
+    const Tk = 1 + Math.floor(r() * 12);
+    const K = T(ints(r, 2 * Tk), [Tk, 2]);
+    // Every step's l is at least 1 once a key is seen; the output has one row per query.
+    return [
+      'attentionTrace',
+      (ag) => ag.attentionTrace(T(ints(r, 2), [1, 2]), K, K, { tileKeys: 4, scale: 0.125 }),
+      null,
+      (got) => got.output.shape.join() === '1,2' && got.steps.every((s) => s.l >= 1),
+    ];
+  },
   (r) => [
     'dotProductDensity',
     (ag) => ag.dotProductDensity([0.5, 1, 2], 1 + Math.floor(r() * 64)),
@@ -284,6 +295,7 @@ const KINDS = [
   () => ['greedyPacking', (ag) => ag.greedyPacking({ d: 4, candidates: 4, epsilon: 2 }), RangeError],
   () => ['dotProductDensity', (ag) => ag.dotProductDensity([1], 5000), RangeError],
   () => ['dotTrace', (ag) => ag.dotTrace([1], [1, 2]), RangeError],
+  () => ['attentionTrace', (ag) => ag.attentionTrace([[1, 0]], [[1, 0]], [[1]], { tileKeys: 5 }), RangeError],
   // ---- invalid: rejected after the buffers are allocated ---------------------------
   (r) => ['dot', (ag) => ag.dot(Float32Array.of(1, 2, NaN), f32(ints(r, 3))), RangeError],
   // A partial sum that overflows (exact result 0): which of the two orders does it depends on the variant's order.
@@ -298,6 +310,7 @@ const KINDS = [
     RangeError,
   ],
   () => ['softmax', (ag) => ag.softmax(Float32Array.of(1e38, 3e38), { temperature: 0.5 }), RangeError],
+  () => ['attentionTrace', (ag) => ag.attentionTrace([[3e38, 0]], [[2, 0]], [[1]], { scale: 1 }), RangeError],
   // Scores that overflow float32, on the streaming and the materialized path.
   ...[{}, { returnWeights: true, returnScores: true }].map((more) => () => [
     'attention',

@@ -301,6 +301,30 @@ const PARITY = {
       }
     }
   },
+  attention_trace(ag, n, r) {
+    // Tk = n keys on tiles of 4 (and the production tile), d_k = 3: the output
+    // within the streaming bound of registry.inc for n_t = ceil(n / t) tiles
+    // (tests/reference/float64.mjs onlineSoftmax derives it).
+    const [Tq, dk, dv] = [2, 3, 2];
+    const Q = r.f32(Tq * dk, -2, 2);
+    const K = r.f32(n * dk, -2, 2);
+    const V = r.f32(n * dv, -2, 2);
+    const scale = Math.fround(1 / Math.sqrt(dk));
+    for (const tileKeys of [4, 256]) {
+      const res = ag.attentionTrace(
+        { data: Q, shape: [Tq, dk] },
+        { data: K, shape: [n, dk] },
+        { data: V, shape: [n, dv] },
+        {
+          tileKeys,
+        },
+      );
+      expect(res.variant).toBe(ag.variant);
+      const want = ref.onlineSoftmax(Q, K, V, Tq, n, dk, dv, { scale, tileKeys, variant: ag.variant });
+      expect(res.steps.length).toBe(want.steps.length);
+      expectClose(res.output.data, want.Y, Array.from(want.yBound));
+    }
+  },
   multi_head_attention(ag, n, r) {
     // Tk = n keys, d_model = 8, h = 2, batched B = 2, biases, key padding, causal off.
     const B = 2;

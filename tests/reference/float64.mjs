@@ -645,3 +645,114 @@ export function maxError(got, ref, { rows = null, width = 0 } = {}) {
  * opset 23): the score s becomes c tanh(s / c), c > 0.
  */
 export const softcap = (s, c) => c * Math.tanh(s / c);
+
+/**
+ * Online softmax (Milakov & Gimelshein 2018; Dao et al. 2022, Algorithm 1)
+ * for one head, Q [Tq, dk], K [Tk, dk], V [Tk, dv] flat, scores scale q.k
+ * (causal: query i sees keys 0..i), over tiles of `tileKeys` keys, in float64,
+ * visiting (row, tile) as attention's streaming kernel does for one block of
+ * query rows: for each tile, each row; with causal, the tiles up to the last
+ * row's keys. Per step: {row, start, count, tileMax, mPrev, m, correction, l,
+ * O} with m' = max(m, tile max), c = exp(m - m') (1 where no correction is
+ * applied: an unchanged max or the first visible tile), l' = c l + sum p,
+ * O' = c O + sum p v; and Y = O / l per row. First-order bounds of the
+ * float32 kernel of `variant` (registry.inc: attention, attention_trace):
+ * with eS the row's largest score error (the dot's order plus the scale),
+ * e the exp bound, k the tiles seen and s the spread m' - min s of the keys
+ * seen, each term's share of l and O went through its exp and at most k - 1
+ * corrections: relative k (2 eS + e + u (1 + s)); the sums add
+ * (ceil(t/4) + 2 + 2k) u to l and (g + 2k) u to O, g the tile's value sum
+ * (simd128: the GEMM's t + 2; scalar: the cascade's ceil(log2 t) + 6).
+ * Bounds: mBound (tileMax, m), cBound (relative, correction), lBound
+ * (relative), oBound [dv] (absolute); yBound [Tq * dv] (absolute, the
+ * streaming bound of registry.inc with n_t tiles).
+ */
+export function onlineSoftmax(Q, K, V, Tq, Tk, dk, dv, { scale, tileKeys, causal = false, variant = 'scalar' }) {
+  const simd = variant === 'simd128';
+  const gd = (simd ? Math.min(dk, 256) + Math.ceil(dk / 256) + 1 : 2 * clog2(dk) + 2) * U;
+  const e = (simd ? 4 : 2) * U;
+  const g = (simd ? tileKeys + 2 : clog2(tileKeys) + 6) * U;
+  const lanes = (Math.ceil(tileKeys / 4) + 2) * U;
+  const S = new Float64Array(Tq * Tk).fill(-Infinity);
+  const eS = new Float64Array(Tq);
+  for (let i = 0; i < Tq; i++) {
+    for (let j = 0; j < (causal ? Math.min(i + 1, Tk) : Tk); j++) {
+      let s = 0;
+      let a = 0;
+      for (let c = 0; c < dk; c++) {
+        s += Q[i * dk + c] * K[j * dk + c];
+        a += abs(Q[i * dk + c] * K[j * dk + c]);
+      }
+      S[i * Tk + j] = scale * s;
+      eS[i] = Math.max(eS[i], gd * abs(scale) * a + U * abs(scale * s));
+    }
+  }
+  const kend = causal ? Math.min(Tq, Tk) : Tk;
+  const row = Array.from({ length: Tq }, () => ({
+    m: -Infinity,
+    l: 0,
+    O: new Float64Array(dv),
+    mag: new Float64Array(dv),
+    lo: Infinity,
+    k: 0,
+  }));
+  const steps = [];
+  for (let j0 = 0; j0 < kend; j0 += tileKeys) {
+    const nk = Math.min(tileKeys, kend - j0);
+    for (let i = 0; i < Tq; i++) {
+      const r = row[i];
+      const count = Math.max(0, Math.min(nk, (causal ? i + 1 : Tk) - j0));
+      let tileMax = -Infinity;
+      for (let j = j0; j < j0 + count; j++) tileMax = Math.max(tileMax, S[i * Tk + j]);
+      const mPrev = r.m;
+      const m = Math.max(mPrev, tileMax);
+      let correction = 1;
+      if (count > 0) {
+        if (mPrev !== -Infinity && m !== mPrev) correction = Math.exp(mPrev - m);
+        r.l *= correction;
+        for (let c = 0; c < dv; c++) r.O[c] *= correction;
+        for (let c = 0; c < dv; c++) r.mag[c] *= correction;
+        for (let j = j0; j < j0 + count; j++) {
+          const p = Math.exp(S[i * Tk + j] - m);
+          r.l += p;
+          r.lo = Math.min(r.lo, S[i * Tk + j]);
+          for (let c = 0; c < dv; c++) {
+            r.O[c] += p * V[j * dv + c];
+            r.mag[c] += p * abs(V[j * dv + c]);
+          }
+        }
+        r.m = m;
+        r.k += 1;
+      }
+      const each = r.k * (2 * eS[i] + e + U * (1 + (r.m === -Infinity ? 0 : r.m - r.lo)));
+      steps.push({
+        row: i,
+        start: j0,
+        count,
+        tileMax,
+        mPrev,
+        m,
+        correction,
+        l: r.l,
+        O: Array.from(r.O),
+        mBound: eS[i],
+        cBound: correction === 1 ? 0 : 2 * eS[i] + e + U * abs(mPrev - m) + U,
+        lBound: each + lanes + 2 * r.k * U,
+        oBound: Array.from(r.mag, (x) => (each + g + 2 * r.k * U) * x),
+      });
+    }
+  }
+  const nt = Math.ceil(Tk / tileKeys);
+  const Y = new Float64Array(Tq * dv);
+  const yBound = new Float64Array(Tq * dv);
+  for (let i = 0; i < Tq; i++) {
+    const r = row[i];
+    if (r.m === -Infinity) continue;
+    const D = eS[i] + U * (r.m - r.lo);
+    for (let c = 0; c < dv; c++) {
+      Y[i * dv + c] = r.O[c] / r.l;
+      yBound[i * dv + c] = (2 * D + 2 * nt * e + g + lanes + (4 * nt - 1) * U) * (r.mag[c] / r.l);
+    }
+  }
+  return { steps, Y, yBound };
+}

@@ -119,7 +119,7 @@ export class AgSoftcap extends AgWidget {
       label:
         'The capped score c tanh(s/c) against the score s, the line y = s, the lines at plus and minus c, and the six keys of the row',
       caption:
-        'Curve: c\u00b7tanh(s/c) at 129 scores from \u2212L to L, each from the module; dots: the six keys of the row.',
+        'Curve: c\u00b7tanh(s/c) at 129 scores across the axis, each from the module; dots: the six keys of the row.',
     });
     const s = chart.s;
     ui.frame = draw(s, 'g', { class: 'frame' });
