@@ -1,14 +1,16 @@
-// A chapter's browser tests, written as cases. chapterTests({ ch, tag, match }) gives `it`: it(name, run) is the
-// test "<ch>: <name>", which runs `run(w)` on the file's one page of the chapter (opened at the first case's
-// link; a new one after a failed case) and ends with the page's clean check. `w` is the widget bound for its
-// tests: readers (state, numbers, texts, the written link), moves (drags, keys, sliders), checks (w.matches: the
-// chapter's own check against the float64 reference; logged, announced, see), the prediction and links. A case
-// starts from the default state, or with it(...).at(link) from the state of `link` ('a=1,2&b=3,4'), set in the
-// open page as a link sets it (every widget of the chapter takes it; the same parser as a link's), at 1024 px
-// with the mouse aside. With .at(options) (withChapter's options, `link` its state parameters) a case opens a
-// page of its own: a phone, a link whose subject is the link, the page's implementation. A copy of the written
-// link opened in a new page is the contract's round trip (chapters.contract.test.mjs); w.copyOpens does it for a
-// state the round trip does not reach.
+// A chapter's browser tests, written as cases in tests/browser/<chapter id>.chapter.mjs, which the contract
+// (chapters.contract.test.mjs) runs in the chapter's block after its own test. chapterTests({ ch, tag, match })
+// gives `it`: it(name, run) is the test "<ch>: <name>", which runs `run(w)` on the chapter's one page (the
+// contract's, or opened at the first case's link; a new one after a failed case) and ends with the page's clean
+// check. `w` is the widget bound for its tests: readers (state, numbers, texts, the written link), moves (drags,
+// keys, sliders), checks (w.matches: the chapter's own check against the float64 reference; logged, announced,
+// see), the prediction and links. A case starts from the default state, or with it(...).at(link) from the state of
+// `link` ('a=1,2&b=3,4'), set in the open page as a link sets it (every widget of the chapter takes it; the same
+// parser as a link's), at 1024 px with the mouse aside. With .at(options) (withChapter's options, `link` its state
+// parameters) a case opens a page of its own: a phone, a link whose subject is the link, the page's implementation.
+// A copy of the written link opened in a new page is the contract's round trip; w.copyOpens does it for a state the
+// round trip does not reach.
+import { existsSync } from 'node:fs';
 import { afterAll, expect, test } from '@jest/globals';
 import { expectAnnounced, expectClean, expectParams, expectReopens, openChapter, predictChoice } from './helpers.mjs';
 import { seedCase, setStateText, stateOf, urlParams, useEnv, withChapter } from './helpers.mjs';
@@ -214,20 +216,54 @@ function bind(env, chapter, opened) {
   return w;
 }
 
+/** Each chapter's { chapter, cases } (chapterTests' argument, its cases in order), by chapter id. */
+const CHAPTER_CASES = new Map();
+/** True while chapterCases imports a chapter's file: its cases are kept for the contract, not run on their own. */
+let collecting = false;
+
 /**
  * The tests of one chapter: `chapter` is { ch, tag, match, read (readNumbers unless given), timeout }. Returns
  * `it(name, run)`, whose `.at(where)` sets where the case starts (see the head comment);
- * `it.dragKeys(spec)`, the a/b chapters' case "drag, keys, reference, link" (dragKeys).
+ * `it.dragKeys(spec)`, the a/b chapters' case "drag, keys, reference, link" (dragKeys). In <id>.chapter.mjs
+ * (imported by the contract through chapterCases) the cases are kept for caseTests; in a test file of its own
+ * they are its tests, on a browser of the file's own.
  */
 export function chapterTests(chapter) {
-  const env = useEnv();
-  const { ch, tag, timeout = TIMEOUT } = chapter;
-  let shared = null;
-  afterAll(async () => shared?.context.close().catch(() => null));
+  const cases = [];
+  CHAPTER_CASES.set(chapter.ch, { chapter, cases });
+  const own = collecting ? null : caseTests(useEnv(), chapter);
+  const it = (name, run) => {
+    const one = { name, run, at: '' };
+    cases.push(one);
+    own?.(one);
+    return { at: (where) => (one.at = where) };
+  };
+  it.dragKeys = (spec) => it(spec.name, (w) => dragKeys(w, spec)).at(spec.at ?? '');
+  return it;
+}
+
+/** The chapter `id`'s { chapter, cases } from tests/browser/<id>.chapter.mjs (null without one), no test made. */
+export async function chapterCases(id) {
+  const file = new URL(`./${id}.chapter.mjs`, import.meta.url);
+  if (!existsSync(file)) return null;
+  collecting = true;
+  await import(file.href).finally(() => (collecting = false));
+  if (!CHAPTER_CASES.has(id)) throw new Error(`${id}.chapter.mjs makes no cases of chapterTests({ ch: '${id}' })`);
+  return CHAPTER_CASES.get(id);
+}
+
+/**
+ * Makes each case given to the returned function the test "<ch>: <name>" of the block it is in, on env. The cases
+ * share one page of the chapter, `shared.opened`: one the caller put there (the contract's, once its checks
+ * passed), else opened at the first case's link; a failed case closes it and the next opens a new one.
+ */
+export function caseTests(env, chapter, shared = {}) {
+  const { ch, timeout = TIMEOUT } = chapter;
+  afterAll(async () => shared.opened?.context.close().catch(() => null));
   const onShared = async (params, run) => {
-    const fresh = !shared;
-    if (fresh) shared = await openChapter(env, ch, tag, { search: linkOf(ch, params) });
-    const opened = shared;
+    const fresh = !shared.opened;
+    if (fresh) shared.opened = await openChapter(env, ch, chapter.tag, { search: linkOf(ch, params) });
+    const { opened } = shared;
     const w = bind(env, chapter, opened);
     try {
       if (!fresh) {
@@ -238,19 +274,17 @@ export function chapterTests(chapter) {
       await run(w);
       await expectClean(opened);
     } catch (err) {
-      shared = null; // the next case gets a new page
+      shared.opened = null; // the next case gets a new page
       await opened.context.close().catch(() => null);
       throw err;
     }
   };
-  const it = (name, run) => {
-    let at = '';
-    const start = () => (typeof at === 'string' ? onShared(at, run) : openOwn(env, chapter, at, run));
-    test(`${ch}: ${name}`, start, timeout);
-    return { at: (where) => (at = where) };
-  };
-  it.dragKeys = (spec) => it(spec.name, (w) => dragKeys(w, spec)).at(spec.at ?? '');
-  return it;
+  return (one) =>
+    test(
+      `${ch}: ${one.name}`,
+      () => (typeof one.at === 'string' ? onShared(one.at, one.run) : openOwn(env, chapter, one.at, one.run)),
+      timeout,
+    );
 }
 
 /**

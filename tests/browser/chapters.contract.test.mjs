@@ -7,15 +7,20 @@
 // and digits; it fits 1024, 375 and 320 px in light and 375 px in dark
 // (screenshots in test-artifacts/), every input has a label, its plane does
 // not scroll on touch, and the labels of its figures do not overlap. What is
-// special to a chapter is tested in <chapter id>.test.mjs.
+// special to a chapter is in <chapter id>.chapter.mjs: its cases run after the
+// contract's test, in the chapter's block, on the page the contract opened.
+import { readdirSync } from 'node:fs';
 import { describe, expect, test } from '@jest/globals';
 import { CHAPTERS } from '../../web/chapters.js';
+import { caseTests, chapterCases } from './chapter-tests.mjs';
 import {
   chapterPath,
   cspViolations,
   exportFile,
   exportJson,
   exportText,
+  expectClean,
+  openChapter,
   overflow,
   rowsOf,
   screenshot,
@@ -24,7 +29,6 @@ import {
   useEnv,
   waitReady,
   waitRun,
-  withChapter,
 } from './helpers.mjs';
 import { expectAllLogged, expectClose, readNumbers } from './shown-numbers.mjs';
 import {
@@ -45,6 +49,9 @@ import { K as ONLINE_K, V as ONLINE_V } from '../../web/models/online-softmax.js
 const WITH_WIDGET = CHAPTERS.filter((c) => c.tag);
 /** Listed as "coming" (no widget yet): nothing to test. */
 const COMING = CHAPTERS.filter((c) => !c.tag).map((c) => c.id);
+/** Each chapter's own cases (<id>.chapter.mjs), by id. */
+const CASES = new Map();
+for (const { id } of WITH_WIDGET) CASES.set(id, await chapterCases(id));
 /** Links that keep a chapter's worker run short (nothing checked here depends on its size). */
 const SEARCH = {
   'sqrt-d': '?ch=sqrt-d&v=1&pairs=1000',
@@ -330,12 +337,21 @@ describe('the chapter contract', () => {
     expect(WITH_WIDGET.length).toBeGreaterThan(0);
   });
 
+  test('every <id>.chapter.mjs holds the cases of a chapter of the tour with a widget', () => {
+    const files = readdirSync(new URL('.', import.meta.url)).filter((f) => f.endsWith('.chapter.mjs'));
+    expect(files.map((f) => f.slice(0, -'.chapter.mjs'.length)).filter((id) => !CASES.get(id))).toEqual([]);
+  });
+
   describe.each(WITH_WIDGET.map((c) => [c.id, c]))('%s', (id, chapter) => {
     const { tag } = chapter;
     const search = SEARCH[id] ?? '';
+    /** The page the chapter's cases start on: the contract's, once its checks passed. */
+    const shared = {};
 
     test('opens clean, every number logged; exports; predicts; its link reopens it; fits in light and in dark; no two labels of a figure overlap', async () => {
-      await withChapter(env, id, tag, { search, height: 1000 }, async ({ page }) => {
+      const opened = await openChapter(env, id, tag, { search, height: 1000 });
+      const { page } = opened;
+      try {
         await settle(page, chapter);
         await expectAllLogged(page, tag);
 
@@ -413,7 +429,15 @@ describe('the chapter contract', () => {
         await settle(page, chapter);
         expect(await page.locator(tag).evaluate((el) => el.stateText)).toBe(after);
         expect(await digits()).toEqual(shown);
-      });
+        await expectClean(opened);
+        // The chapter's cases go on in this page, as in one they opened (1024 by 900 px).
+        await page.setViewportSize({ width: 1024, height: 900 });
+        if (CASES.get(id)) shared.opened = opened;
+      } finally {
+        if (shared.opened !== opened) await opened.context.close();
+      }
     }, 300000);
+
+    if (CASES.get(id)) CASES.get(id).cases.forEach(caseTests(env, CASES.get(id).chapter, shared));
   });
 });

@@ -7,6 +7,7 @@
 // shown-numbers.mjs; points are moved in pointer.mjs.
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { buffer } from 'node:stream/consumers';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect } from '@jest/globals';
@@ -20,14 +21,15 @@ export const ARTIFACTS = join(ROOT, 'test-artifacts');
 
 /**
  * Starts a server on a temporary copy of the site (a rebuild during the run cannot pull files from under the
- * page) and, unless `browser: false`, a Chromium. `extraFiles` ({ 'name.html': text }) are written into the copy.
+ * page) and, unless `browser: false`, a Chromium (or connects to the stage's one). `extraFiles` ({ 'name.html':
+ * text }) are written into the copy.
  */
 export async function startEnv({ extraFiles = {}, browser: withBrowser = true } = {}) {
   const site = mkdtempSync(join(tmpdir(), 'attention-geometry-site-'));
   cpSync(SITE_ROOT, site, { recursive: true });
   for (const [name, text] of Object.entries(extraFiles)) writeFileSync(join(site, name), text);
   const server = await startServer({ port: 0, root: site });
-  const browser = withBrowser ? await launchChromium() : null;
+  const browser = withBrowser ? await stageChromium() : null;
   return {
     server,
     browser,
@@ -374,9 +376,10 @@ export async function exportFile(page, tag, kind) {
     page.waitForEvent('download'),
     page.locator(`${tag} [data-export="${kind}"]`).click(),
   ]);
-  const path = await download.path();
+  // A stream, not a path: a browser connected to (the stage's) keeps its downloads on its own side.
+  const bytes = await buffer(await download.createReadStream());
   await page.locator(`${tag} details.export summary`).click();
-  return { name: download.suggestedFilename(), bytes: readFileSync(path) };
+  return { name: download.suggestedFilename(), bytes };
 }
 
 /** The exported JSON of the widget (exportFile 'json'), parsed. */
@@ -468,6 +471,10 @@ export const widgetsScript = (env) =>
   `<script type="module" src="${new URL('widgets.js', env.server.url).href}"></script>`;
 
 // ------------------------------------------------------------ other engines
+
+/** The stage's Chromium (stage-chromium.mjs) when there is one, else a new one; its close() disconnects or closes. */
+export const stageChromium = () =>
+  process.env.AG_CHROMIUM_WS ? chromium.connect(process.env.AG_CHROMIUM_WS) : launchChromium();
 
 /**
  * A Debian Chromium with the shared arguments plus `args` (for example V8 flags through --js-flags), for a

@@ -51,6 +51,7 @@ function expectSweep(numbers, k, se) {
     expect(Math.abs(p.value - Math.sqrt(Number(p.key)))).toBeLessThanOrEqual(k * se(Number(p.key)));
 }
 
+// On a page of its own: the worker calls it counts are all those of the page since it opened.
 it('20,000 pairs run in full, streamed in chunks: sqrt(4096) and the sweep, then the worked examples at 64 and 512', async (w) => {
   await waitRun(w, 300000);
   let numbers = await w.read();
@@ -89,7 +90,7 @@ it('20,000 pairs run in full, streamed in chunks: sqrt(4096) and the sweep, then
     expect(await pairsUsed(w)).toBe('20,000');
     await w.logged();
   }
-}).at('d=4096&pairs=20000&seed=7');
+}).at({ link: 'd=4096&pairs=20000&seed=7' });
 it('the exact density: Laplace at d = 2, matching an independent float64 integral; slider and keys change d', async (w) => {
   await waitRun(w);
   // The curve's numbers come from a logged dot_density call: check them against the reference.
