@@ -15,9 +15,9 @@ import { CHAPTERS } from '../../web/chapters.js';
 import {
   closeAfter,
   expectWorkedExample,
-  launchChromium,
   ROOT,
   seedCase,
+  stageChromium,
   waitReady,
   watchProblems,
 } from './helpers.mjs';
@@ -30,7 +30,7 @@ copyFileSync(join(ROOT, 'build/site', FILE), join(dir, FILE));
 const html = readFileSync(join(dir, FILE), 'utf8');
 const fileUrl = pathToFileURL(join(dir, FILE)).href;
 let browser;
-beforeAll(async () => (browser = await launchChromium()));
+beforeAll(async () => (browser = await stageChromium()));
 afterAll(async () => {
   await browser?.close();
   rmSync(dir, { recursive: true, force: true });
