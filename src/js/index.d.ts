@@ -567,10 +567,16 @@ export interface AttentionTraceResult {
   variant: 'simd128' | 'scalar';
   /** The tile width used. */
   tileKeys: number;
-  /** Every (row, tile) step in the kernel's order: for each tile, each row. */
+  /**
+   * Every (row, tile) step in the kernel's order: for each tile the kernel visits, each row.
+   * It visits the ceil(Tk / tileKeys) tiles, or with `causal` only those up to the last
+   * row's last key, ceil(min(Tq, Tk) / tileKeys) of them: a tile that no row sees is skipped,
+   * as the streaming path skips it.
+   */
   steps: AttentionTraceStep[];
   /**
-   * The raw records [Tq * (tiles + 1), 10 + d_v]: kind (1 tile, 2 output), row, start,
+   * The raw records [Tq * (tiles + 1), 10 + d_v], tiles the count visited (see `steps`):
+   * kind (1 tile, 2 output), row, start,
    * count, tileMax, mPrev, m, correction, l, first overflowed key (-1), then O
    * (src/kernels/attention_trace.h).
    */

@@ -8,6 +8,7 @@
 import { expect } from '@jest/globals';
 import { attentionSlice, onlineSoftmax } from '../reference/float64.mjs';
 import { byRole, chapterTests, expectClose, one } from './chapter-tests.mjs';
+import { exportJson } from './helpers.mjs';
 import { K, V } from '../../web/models/online-softmax.js';
 
 const SCALE = Math.fround(1 / Math.sqrt(2)); // the API's default 1/sqrt(d_k), rounded to float32
@@ -93,7 +94,7 @@ it('the step slider by keys: tile 2 keeps m (c = 1), tile 3 raises it; the annou
   await w.matches({ ...DEFAULT, step: 3 });
 });
 
-it('tiles of 2, 3 and 6 by the radio and links; q = 0 makes every score 0 and l the count of keys seen', async (w) => {
+it('tiles of 2, 3 and 6 by the radio and links, then 4 with only its scores exported; q = 0 makes every score 0 and l the count of keys seen', async (w) => {
   await w.at('input[name="os-tile"][value="2"]').check();
   await w.keys('#os-step', ['End', { step: 6 }]);
   await w.matches({ ...DEFAULT, tile: '2', step: 6 });
@@ -102,6 +103,13 @@ it('tiles of 2, 3 and 6 by the radio and links; q = 0 makes every score 0 and l 
     ['q=-3,0.25&tile=6&step=2', { q: [-3, 0.25], tile: '6', step: 2 }],
   ])
     await w.link(link, state, { state });
+  // Tiles of 4 from tile 2 of 6-key tiles: tile 2 of 3 (keys 5 to 8); the exports hold its four scores only.
+  await w.at('input[name="os-tile"][value="4"]').check();
+  await w.matchesAt({ tile: '4', step: 2 }, { q: [-3, 0.25], tile: '4', step: 2 });
+  const { numbers } = await exportJson(w.page, w.tag);
+  expect(Object.keys(numbers).filter((name) => name.startsWith('tile-score.'))).toEqual(
+    [1, 2, 3, 4].map((k) => `tile-score.${k}`),
+  );
   await w.link('q=0,0&tile=3&step=4', { q: [0, 0], tile: '3', step: 4 }, {}, (_z, shown) => {
     // Every exp(0 - 0) is exactly 1: l counts the keys, O sums the values, exactly (small integers).
     expect([one(shown, 'l').value, one(shown, 'correction').value]).toEqual([12, 1]);

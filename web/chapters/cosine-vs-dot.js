@@ -5,7 +5,7 @@
 //
 //   <ag-cosine-vs-dot q="1,1" k1="1,1" k2="5,5" normalise="1"></ag-cosine-vs-dot>
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { checkbox, lbl, notDefined, num, presetBar } from '../widget/controls.js';
+import { checkbox, lbl, num, presetBar } from '../widget/controls.js';
 import { h, setAttr, setText } from '../widget/dom.js';
 import { fmt, sub } from '../widget/format.js';
 import { draw } from '../widget/charts.js';
@@ -154,7 +154,7 @@ export class AgCosineVsDot extends AgWidget {
       raw[i] = ag.dot(used.q, used[name]);
       this.show(r.dot, raw[i]);
       cos[i] = norms.q === 0 || norms[name] === 0 ? null : ag.cosine(used.q, used[name]);
-      if (cos[i] === null) notDefined([r.cos]);
+      if (cos[i] === null) this.notShown([r.cos]);
       else this.show(r.cos, cos[i]);
       r.row.classList.toggle('is-normalised', normalise);
       if (normalise) used[name].forEach((c, j) => this.show(r.unit[j], c));

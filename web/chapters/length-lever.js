@@ -6,7 +6,7 @@
 //   <ag-length-lever d="1,1" t="3"></ag-length-lever>
 import { axisBottom } from 'd3';
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { lbl, line, notDefined, num, nums, presetBar, slider } from '../widget/controls.js';
+import { lbl, line, num, nums, presetBar, slider } from '../widget/controls.js';
 import { h, setText, symbol } from '../widget/dom.js';
 import { bandScale, draw, drawAll, xScale } from '../widget/charts.js';
 import { ownFigure } from '../widget/figure-layout.js';
@@ -207,7 +207,7 @@ export class AgLengthLever extends AgWidget {
       base[i] = ag.dot(q.v, d);
       now[i] = ag.dot(q.v, k);
       this.showAll(r, { base: base[i], score: now[i] });
-      if (kZero) notDefined([r.perUnit]);
+      if (kZero) this.notShown([r.perUnit]);
       else this.show(r.perUnit, ag.scalarProjection(q.v, k));
     });
     ui.ratio.textContent = kZero

@@ -14,18 +14,7 @@
 //   <ag-online-softmax q="0.5,2" tile="3" step="2"></ag-online-softmax>
 import { AgWidget, defineWidget } from '../widget/base.js';
 import { axes, bandScale, chartFigure, drawAll, yScale } from '../widget/charts.js';
-import {
-  columns,
-  lbl,
-  line,
-  notDefined,
-  num,
-  nums,
-  presetBar,
-  radioGroup,
-  section,
-  slider,
-} from '../widget/controls.js';
+import { columns, lbl, line, num, nums, presetBar, radioGroup, section, slider } from '../widget/controls.js';
 import { h, setFlag, setText } from '../widget/dom.js';
 import { fmt, formatNumber, sub } from '../widget/format.js';
 import { formulas } from '../widget/math.js';
@@ -53,6 +42,19 @@ const STATE = defineState({
     ...vectorFields({ q: [2, 1] }, Q_LIMIT),
     tile: choice({ values: TILES.map(String), default: '4' }),
     step: number({ min: 1, max: TK / Math.min(...TILES), integer: true, default: 1 }),
+  },
+  // A link's step past the last tile of its tile width is reported (and reset), not shown as the last tile.
+  check: (state) => {
+    const n = tileCount(Number(state.tile));
+    return state.step > n
+      ? [
+          {
+            name: 'step',
+            value: String(state.step),
+            expected: `a tile from 1 to ${n} (${TK} keys, ${state.tile} a tile)`,
+          },
+        ]
+      : [];
   },
 });
 
@@ -91,7 +93,7 @@ export class AgOnlineSoftmax extends AgWidget {
       lead: 'Keys per tile:',
       label: 'Keys per tile',
       options: TILES.map((t) => ({ value: String(t), label: String(t) })),
-      onChange: (t) => this.setState({ tile: t }),
+      onChange: (t) => this.setState({ tile: t, step: Math.min(this.state.step, tileCount(Number(t))) }),
     });
     const step = slider({
       id: 'os-step',
@@ -191,7 +193,7 @@ export class AgOnlineSoftmax extends AgWidget {
     setText(ui.where, `Tile ${s} of ${n}: keys ${KEYS[a]} to ${KEYS[b - 1]}, q = (${state.q.join(', ')})`);
     ui.scoreText.forEach((el, k) => {
       setFlag(el, 'hidden', a + k >= b);
-      setText(el.firstChild, k ? `, ${KEYS[a + k]}: ` : `${KEYS[a]}: `);
+      setText(el.firstChild, a + k >= b ? '' : k ? `, ${KEYS[a + k]}: ` : `${KEYS[a]}: `);
     });
   }
 
@@ -209,7 +211,7 @@ export class AgOnlineSoftmax extends AgWidget {
     });
     const st = trace.steps[t - 1];
     const s = grid.scores.data;
-    ui.scores.forEach((el, k) => (a + k < b ? this.show(el, s[a + k]) : notDefined([el], '')));
+    ui.scores.forEach((el, k) => (a + k < b ? this.show(el, s[a + k]) : this.notShown([el], '')));
     this.showAll(ui, { tileMax: st.tileMax, mPrev: st.mPrev, m: st.m, c: st.correction, l: st.l });
     st.O.forEach((o, c) => this.show(ui.O[c], o));
     setText(

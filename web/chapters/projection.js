@@ -5,7 +5,7 @@
 //
 //   <ag-projection a="3,4" b="4,3"></ag-projection>
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { lbl, line, notDefined, nums, section, slots } from '../widget/controls.js';
+import { lbl, line, nums, section, slots } from '../widget/controls.js';
 import { h, setAttr, setText } from '../widget/dom.js';
 import { deg, fmt } from '../widget/format.js';
 import { pairPresets, pairSlots, showAngle, showPair, signOf } from '../widget/pair-numbers.js';
@@ -115,7 +115,15 @@ export class AgProjection extends AgWidget {
     const { na, nb } = showPair(this, ag, ui, a, b);
     if (nb === 0) {
       // No line through a zero b: no shadow at all.
-      notDefined([ui.scalarProjection, ui.cos, ui.angle, ui.shadowCosine, ...ui.unit, ...ui.vec, ui.shadowTimesLength]);
+      this.notShown([
+        ui.scalarProjection,
+        ui.cos,
+        ui.angle,
+        ui.shadowCosine,
+        ...ui.unit,
+        ...ui.vec,
+        ui.shadowTimesLength,
+      ]);
       setText(ui.direction, 'b is the zero vector: there is no line to cast a shadow on.');
       setAttr(this, 'data-shadow', 'undefined');
       this.#draw(a, b, null);
@@ -129,7 +137,7 @@ export class AgProjection extends AgWidget {
     proj.forEach((x, i) => this.show(ui.vec[i], x));
     this.show(ui.shadowTimesLength, ag.dot([nb], [s]));
     const c = showAngle(this, ag, ui, a, b, na !== 0);
-    if (c === null) notDefined([ui.shadowCosine]);
+    if (c === null) this.notShown([ui.shadowCosine]);
     else this.show(ui.shadowCosine, ag.dot([na], [c]));
     // The sign of the shadow, read from the computed scalar projection.
     const where = WHERE[signOf(s)];

@@ -142,7 +142,7 @@ export class AgSharedKeys extends AgWidget {
       h(
         'p',
         {},
-        'Query head i reads key/value head g(i); a kept head is the average of its group\u2019s heads (V likewise):',
+        'Query head i reads key/value head g(i), heads numbered from 1 (the API numbers them from 0: head i reads \u230ai\u00b7h_kv/h_q\u230b); a kept head is the average of its group\u2019s heads (V likewise):',
       ),
       formulas('g(i)=\\left\\lceil i\\,h_{kv}/h_q\\right\\rceil', 'K_g=\\frac{h_{kv}}{h_q}\\sum_{g(i)=g}K_i'),
       columns(

@@ -17,7 +17,7 @@ import { AgWidget, defineWidget } from '../widget/base.js';
 import { axes, bandScale, chartFigure, draw, drawAll, legend, xScale, yScale } from '../widget/charts.js';
 import { checkbox, columns, lbl, line, num, nums, presetBar, slider } from '../widget/controls.js';
 import { h, setFlag, setText } from '../widget/dom.js';
-import { formatNumber, sub } from '../widget/format.js';
+import { fmt, formatNumber, sub } from '../widget/format.js';
 import { formulas } from '../widget/math.js';
 import { lastResult } from '../widget/memo.js';
 import { bodyRow, table } from '../widget/matrix-table.js';
@@ -31,12 +31,6 @@ const KEYS = Array.from({ length: T }, (_, j) => j);
 /** Weights (four decimals) and bits (three), the same in every state. */
 const fixed4 = (x) => x.toFixed(4);
 const fixed3 = (x) => x.toFixed(3);
-/** Quantities that range over many powers of ten: always as a mantissa and an exponent. */
-function sci(x) {
-  if (x === 0) return '0';
-  const [m, e] = x.toExponential(3).split('e');
-  return `${m.replace(/\.?0+$/, '')}e${e.replace('+', '')}`.replace(/-/g, '\u2212');
-}
 /** The slope where σ(−2x) is subnormal: float32 keeps too few of its digits to show them. */
 const TINY = () => 'below 10\u207b\u00b3\u2077 (subnormal)';
 /** Key 2 to 6 (the weight left beside key 1) and key 1 against key 6 (the lead). */
@@ -277,8 +271,8 @@ export class AgSoftcap extends AgWidget {
       this.show(ui.plain[j], a[j], { format: fixed4 });
       this.show(ui.capw[j], ac[j], { format: fixed4 });
     });
-    this.show(ui.left[0], ag.dot(a, OTHERS_MASK), { format: sci });
-    this.show(ui.left[1], ag.dot(ac, OTHERS_MASK), { format: sci });
+    this.show(ui.left[0], ag.dot(a, OTHERS_MASK), { format: fmt });
+    this.show(ui.left[1], ag.dot(ac, OTHERS_MASK), { format: fmt });
     this.show(ui.bits[0], ag.entropy(a), { format: fixed3 });
     this.show(ui.bits[1], ag.entropy(ac), { format: fixed3 });
     this.show(ui.lead[0], ag.dot([s[0], s[5]], DIFF));
@@ -286,7 +280,7 @@ export class AgSoftcap extends AgWidget {
     // 1 − tanh²(x) = 4σ(2x)σ(−2x), x = s₁/c: the weights of the pair (x, −x), which keep their digits where
     // 1 − tanh² would cancel; four copies of the product sum to it exactly.
     const [p, q] = ag.softmax([s1, -s1], { temperature: c }).data;
-    this.show(ui.slope, ag.dot([p, p, p, p], [q, q, q, q]), { format: q < 2 ** -126 ? TINY : sci });
+    this.show(ui.slope, ag.dot([p, p, p, p], [q, q, q, q]), { format: q < 2 ** -126 ? TINY : fmt });
     setFlag(ui.verdict, 'hidden', !masked);
     setText(
       ui.verdict,

@@ -33,7 +33,7 @@ import { embedControl } from './embed-control.js';
 import { csvBlob, download, exportControl, jsonBlob, pngBlob, svgBlob } from './export.js';
 import './d3-changes-only.js'; // d3 writes only what changes
 import { formatNumber } from './format.js';
-import { signedText } from './controls.js';
+import { notDefined, signedText } from './controls.js';
 import { ensureKatexFonts, KATEX_CSS } from './math.js';
 import { predictBlock } from './predict.js';
 import { unwatchForPrint, watchForPrint } from './print.js';
@@ -431,6 +431,18 @@ export class AgWidget extends HTMLElement {
     setAttr(el, 'data-value', value);
     const key = name ?? shownName(el);
     if (key) this.#shown.set(key, value);
+  }
+
+  /**
+   * Slots that show no number now (a quantity not defined here, or a slot this state leaves empty) get `text`
+   * and lose their data-value, and their names leave the exports: a JSON or CSV holds only what is shown.
+   */
+  notShown(els, text = 'not defined') {
+    notDefined(els, text);
+    for (const el of els) {
+      const key = shownName(el);
+      if (key) this.#shown.delete(key);
+    }
   }
 
   /** show() for several slots of `ui` at once, in order: `this.showAll(ui, { normA: na, normB: nb }, options)`. */
