@@ -39,7 +39,10 @@ describe('printing', () => {
   test('in print the page and the widgets take the light colours and drop their controls, even in the dark scheme; printing from the top of the page renders every widget first', async () => {
     await withPage(env, '?agtest=1', dark, async ({ page }) => {
       const tag = TAGS[0];
+      // The first widget sits below the contents (out of view at 900 px): scrolled to, it starts; then back up.
+      await page.locator(tag).scrollIntoViewIfNeeded();
       await page.waitForSelector(`${tag}[data-status="ready"]`, { timeout: 20000 });
+      await page.evaluate(() => window.scrollTo(0, 0));
       const look = () =>
         page.evaluate((t) => {
           const w = document.querySelector(t).shadowRoot;
