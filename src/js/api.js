@@ -12,6 +12,7 @@
 //   alibi.js      alibiSlopes (ALiBi's head slopes; also attention's alibi option)
 //   random.js     random.uniform/normal, randomDotExperiment
 //   montecarlo.js dotProductDensity, greedyPacking
+//   tasks.js      tasks.copyPrevious, reverse, sort, inductionCopy, bracketMatch (training data)
 // No arithmetic on results happens in any of them.
 import { assertNoNaN, overflowError } from './errors.js';
 import { knownNaNIndex } from './checks.js';
@@ -25,6 +26,7 @@ import { makeRandom, randomDotExperiment } from './random.js';
 import { ropeMethods } from './rope.js';
 import { softmaxMethods } from './softmax.js';
 import { vectorMethods } from './vector.js';
+import { makeTasks } from './tasks.js';
 
 function summarize(result) {
   if (typeof result === 'number') return result;
@@ -69,6 +71,7 @@ export class AttentionGeometry {
       variant: fixed(variant),
       kernels: fixed(Object.freeze(kernels)),
       random: fixed(makeRandom(this)),
+      tasks: fixed(makeTasks(this)),
     });
     if (callLog) this.callLog = [];
   }

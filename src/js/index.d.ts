@@ -606,6 +606,8 @@ export interface AttentionGeometry {
   /** Every kernel call, when init was given `logCalls: true` (test mode). */
   readonly callLog?: KernelCall[];
   readonly random: RandomApi;
+  /** The training tasks of {@link createTransformer}: seeded generators of batches (src/js/tasks.js). */
+  readonly tasks: TasksApi;
 
   /** a . b = sum_i a_i b_i; a, b [n]. Pairwise sum (see the numeric contract). */
   dot(a: Vector, b: Vector): number;
@@ -841,3 +843,59 @@ export interface GreedyPackingResult {
  */
 export function init(options?: InitOptions): Promise<AttentionGeometry>;
 export default init;
+
+export interface TaskOptions {
+  /** Positions per row, 1..4096 (each task states its least T). */
+  T: number;
+  /** Symbols, 1..65536 (each task states its least vocab). */
+  vocab: number;
+  /** Rows per batch, >= 1; batch * T <= 2^20. Default 1. */
+  batch?: number;
+  /** Philox seed (as random.uniform's). Default 0. */
+  seed?: U64;
+}
+
+/** One batch: tokens and targets, Int32Array [batch * T] row-major; a target of -1 is a position not scored. */
+export interface TaskBatch {
+  tokens: Int32Array;
+  targets: Int32Array;
+}
+
+/** A seeded generator of batches: the same seed gives the same batches in every build. */
+export interface TaskGenerator {
+  readonly options: Readonly<Required<TaskOptions> & { task: string }>;
+  /** The next batch; the first call gives batch 0. */
+  next(): TaskBatch;
+  /** Batch i (a non-negative integer), the same as the (i + 1)-th call of next(). @throws RangeError for another i. */
+  at(i: number): TaskBatch;
+  /** Starts next() again from batch 0. */
+  reset(): void;
+}
+
+/**
+ * The toy tasks, each `(options) => TaskGenerator`. Every task is next-token
+ * prediction: targets[t] is the token expected after position t.
+ * @throws TypeError for a missing or non-integer size or an unknown option key;
+ *   RangeError for a size out of range (naming it and the limit).
+ */
+export interface TasksApi {
+  /** Tokens uniform in 0..vocab-1; target at t >= 1 is tokens[t-1] (position 0 not scored). T >= 2. */
+  copyPrevious(options: TaskOptions): TaskGenerator;
+  /**
+   * L = floor(T/2) symbols in 0..vocab-2, the separator vocab-1 at position L, then the symbols reversed;
+   * positions L..2L-1 scored. T >= 2, vocab >= 2.
+   */
+  reverse(options: TaskOptions): TaskGenerator;
+  /** The layout of reverse with the symbols sorted ascending after the separator. T >= 2, vocab >= 2. */
+  sort(options: TaskOptions): TaskGenerator;
+  /**
+   * L = floor(T/2) distinct symbols, then the same symbols again from position L; positions L..T-2 scored
+   * (tokens[t+1] = tokens[t+1-L]). T >= 4, vocab >= L.
+   */
+  inductionCopy(options: TaskOptions): TaskGenerator;
+  /**
+   * Tokens 0 '(' and 1 ')' in a walk that never closes an unopened bracket; the target at every position is 1
+   * when the brackets so far are balanced, else 0. vocab >= 2.
+   */
+  bracketMatch(options: TaskOptions): TaskGenerator;
+}

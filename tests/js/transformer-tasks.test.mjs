@@ -1,0 +1,113 @@
+// The training tasks (ag.tasks, src/js/tasks.js): each task's layout checked
+// on its own batches, the same seed giving the same batches in both builds and
+// on a second draw (at(i) = the (i+1)-th next()), and bad options as named errors.
+import { beforeAll, describe, expect, test } from '@jest/globals';
+import { init } from './helpers.mjs';
+
+let simd;
+let baseline;
+beforeAll(async () => {
+  simd = await init({ simd: true });
+  baseline = await init({ simd: false });
+});
+
+const rows = (batch, T) => Array.from({ length: batch.tokens.length / T }, (_, b) => [b * T, (b + 1) * T]);
+
+describe('tasks', () => {
+  const opts = { T: 9, vocab: 7, batch: 5, seed: 42 };
+
+  test.each(['copyPrevious', 'reverse', 'sort', 'inductionCopy', 'bracketMatch'])(
+    '%s: same seed, same batches, in both builds; at(i) is the (i+1)-th batch',
+    (task) => {
+      const a = simd.tasks[task](opts);
+      const b = baseline.tasks[task](opts);
+      const first = [a.next(), a.next(), a.next()];
+      for (const batch of first) {
+        expect(batch.tokens).toBeInstanceOf(Int32Array);
+        expect(batch.tokens.length).toBe(opts.batch * opts.T);
+        expect(batch.targets.length).toBe(opts.batch * opts.T);
+        for (const t of batch.tokens) expect(t >= 0 && t < opts.vocab).toBe(true);
+        for (const t of batch.targets) expect(t >= -1 && t < opts.vocab).toBe(true);
+        expect(batch.targets.some((t) => t !== -1)).toBe(true);
+      }
+      expect(b.next()).toEqual(first[0]);
+      expect(a.at(2)).toEqual(first[2]);
+      expect(first[1]).not.toEqual(first[0]);
+      a.reset();
+      expect(a.next()).toEqual(first[0]);
+      expect(simd.tasks[task]({ ...opts, seed: 43 }).next()).not.toEqual(first[0]);
+      expect(a.options).toEqual({ ...opts, task });
+    },
+  );
+
+  test('copyPrevious: target t is token t - 1, position 0 not scored', () => {
+    const batch = simd.tasks.copyPrevious(opts).next();
+    for (const [s, e] of rows(batch, opts.T)) {
+      expect(batch.targets[s]).toBe(-1);
+      for (let t = s + 1; t < e; t++) expect(batch.targets[t]).toBe(batch.tokens[t - 1]);
+    }
+  });
+
+  test('reverse and sort: symbols, separator, then the answer; only the answer scored', () => {
+    const L = Math.floor(opts.T / 2);
+    for (const [task, answer] of [
+      ['reverse', (s) => s.slice().reverse()],
+      ['sort', (s) => s.slice().sort((x, y) => x - y)],
+    ]) {
+      const batch = simd.tasks[task](opts).next();
+      for (const [s] of rows(batch, opts.T)) {
+        const sym = Array.from(batch.tokens.subarray(s, s + L));
+        for (const v of sym) expect(v).toBeLessThan(opts.vocab - 1);
+        expect(batch.tokens[s + L]).toBe(opts.vocab - 1);
+        const want = answer(sym);
+        for (let t = 0; t < opts.T; t++) {
+          const scored = t >= L && t < 2 * L;
+          expect(batch.targets[s + t]).toBe(scored ? want[t - L] : -1);
+          if (t > L) expect(batch.tokens[s + t]).toBe(want[t - L - 1]);
+        }
+      }
+    }
+  });
+
+  test('inductionCopy: distinct symbols repeated; the second copy scored', () => {
+    const o = { T: 10, vocab: 5, batch: 4, seed: 1 };
+    const L = 5;
+    const batch = simd.tasks.inductionCopy(o).next();
+    for (const [s] of rows(batch, o.T)) {
+      const first = Array.from(batch.tokens.subarray(s, s + L));
+      expect(new Set(first).size).toBe(L);
+      for (let t = 0; t < o.T; t++) {
+        expect(batch.tokens[s + t]).toBe(first[t % L]);
+        expect(batch.targets[s + t]).toBe(t >= L && t + 1 < o.T ? first[(t + 1) % L] : -1);
+      }
+    }
+  });
+
+  test('bracketMatch: never closes an unopened bracket; target 1 exactly where balanced', () => {
+    const batch = simd.tasks.bracketMatch({ T: 12, vocab: 2, batch: 8, seed: 3 }).next();
+    let balancedSeen = 0;
+    for (const [s, e] of rows(batch, 12)) {
+      let depth = 0;
+      for (let t = s; t < e; t++) {
+        depth += batch.tokens[t] === 0 ? 1 : -1;
+        expect(depth).toBeGreaterThanOrEqual(0);
+        expect(batch.targets[t]).toBe(depth === 0 ? 1 : 0);
+        balancedSeen += depth === 0;
+      }
+    }
+    expect(balancedSeen).toBeGreaterThan(0);
+  });
+
+  test('bad options: named TypeError/RangeError', () => {
+    expect(() => simd.tasks.copyPrevious({ T: 0, vocab: 4 })).toThrow(/tasks.copyPrevious: T must be between 1/);
+    expect(() => simd.tasks.copyPrevious({ T: 1, vocab: 4 })).toThrow(/T must be at least 2/);
+    expect(() => simd.tasks.copyPrevious({ T: 1.5, vocab: 4 })).toThrow(TypeError);
+    expect(() => simd.tasks.reverse({ T: 4, vocab: 1 })).toThrow(/vocab must be at least 2/);
+    expect(() => simd.tasks.inductionCopy({ T: 10, vocab: 4 })).toThrow(/vocab must be at least 5/);
+    expect(() => simd.tasks.sort({ T: 4, vocab: 4, batch: 2 ** 20 })).toThrow(RangeError);
+    expect(() => simd.tasks.sort({ T: 4, vocab: 4, seed: -1 })).toThrow(/seed/);
+    expect(() => simd.tasks.sort({ T: 4, vocab: 4, steps: 3 })).toThrow(/unknown key 'steps'/);
+    expect(() => simd.tasks.sort({ T: 4, vocab: 4 }).at(-1)).toThrow(RangeError);
+    expect(simd.tasks.sort({ T: 4, vocab: 4 }).next().tokens.length).toBe(4);
+  });
+});
