@@ -97,6 +97,19 @@ void pack_a(const float* A, ptrdiff_t lda, int32_t mr, int32_t kc, float* ap) {
   }
 }
 
+// ap[(k * 4) + r] = At[k * ldat + r] for r < mr, 0 for mr <= r < 4: a group
+// of 4 rows of A = At^T, whose columns At stores as rows (matmul_tn), so one
+// k step is 4 consecutive floats of At.
+void pack_at(const float* At, ptrdiff_t ldat, int32_t mr, int32_t kc, float* ap) {
+  if (mr == kMr) {
+    for (int32_t k = 0; k < kc; ++k) store(ap + k * kMr, load(At + k * ldat));
+    return;
+  }
+  for (int32_t k = 0; k < kc; ++k) {
+    for (int32_t r = 0; r < kMr; ++r) ap[k * kMr + r] = r < mr ? At[k * ldat + r] : 0.0f;
+  }
+}
+
 // C[0..mr, 0..nc) (row stride ldc) = (accumulate ? C : 0) + ap[kc, 4]^T bp[kc, 8],
 // each product summed in k order into its own f32x4 lane.
 void micro_kernel(int32_t kc, const float* ap, const float* bp, bool accumulate, float* c, ptrdiff_t ldc, int32_t mr,
@@ -135,11 +148,11 @@ void micro_kernel(int32_t kc, const float* ap, const float* bp, bool accumulate,
   }
 }
 
-// The blocked loops shared by both forms; pack(j, k, kc, nc, bp) packs B's
-// panel of columns j.. at depth k...
-template <class PackB>
-void gemm(int32_t M, int32_t N, int32_t K, const float* A, ptrdiff_t lda, PackB pack_b, float beta, float* C,
-          ptrdiff_t ldc) {
+// The blocked loops shared by every form; pack_b(j, k, kc, nc, bp) packs B's
+// panel of columns j.. at depth k..; pack_a(i, k, mr, kc, ap) packs rows
+// i..i+mr-1 of A at depth k...
+template <class PackA, class PackB>
+void gemm(int32_t M, int32_t N, int32_t K, PackA pack_a_rows, PackB pack_b, float beta, float* C, ptrdiff_t ldc) {
   alignas(16) float bp[kGemmKc * kNr];
   alignas(16) float ap[kMc * kGemmKc];
   for (int32_t k0 = 0; k0 < K; k0 += kGemmKc) {
@@ -148,7 +161,7 @@ void gemm(int32_t M, int32_t N, int32_t K, const float* A, ptrdiff_t lda, PackB 
     for (int32_t i0 = 0; i0 < M; i0 += kMc) {
       const int32_t mc = M - i0 < kMc ? M - i0 : kMc;
       for (int32_t i = 0; i < mc; i += kMr) {
-        pack_a(A + (i0 + i) * lda + k0, lda, mc - i < kMr ? mc - i : kMr, kc, ap + i * kc);
+        pack_a_rows(i0 + i, k0, mc - i < kMr ? mc - i : kMr, kc, ap + i * kc);
       }
       for (int32_t j0 = 0; j0 < N; j0 += kNr) {
         const int32_t nc = N - j0 < kNr ? N - j0 : kNr;
@@ -161,12 +174,18 @@ void gemm(int32_t M, int32_t N, int32_t K, const float* A, ptrdiff_t lda, PackB 
   }
 }
 
+// Rows i.. of A [M, K] at depth k.., stored row-major with row stride lda.
+auto rows_of(const float* A, ptrdiff_t lda) {
+  return
+      [A, lda](int32_t i, int32_t k, int32_t mr, int32_t kc, float* ap) { pack_a(A + i * lda + k, lda, mr, kc, ap); };
+}
+
 }  // namespace
 
 void gemm_nn(int32_t M, int32_t N, int32_t K, const float* A, ptrdiff_t lda, const float* B, ptrdiff_t ldb, float beta,
              float* C, ptrdiff_t ldc) {
   gemm(
-      M, N, K, A, lda,
+      M, N, K, rows_of(A, lda),
       [B, ldb](int32_t j, int32_t k, int32_t kc, int32_t nc, float* bp) { pack_nn(B + k * ldb + j, ldb, kc, nc, bp); },
       beta, C, ldc);
 }
@@ -174,8 +193,19 @@ void gemm_nn(int32_t M, int32_t N, int32_t K, const float* A, ptrdiff_t lda, con
 void gemm_nt(int32_t M, int32_t N, int32_t K, const float* A, ptrdiff_t lda, const float* B, ptrdiff_t ldb, float beta,
              float* C, ptrdiff_t ldc) {
   gemm(
-      M, N, K, A, lda,
+      M, N, K, rows_of(A, lda),
       [B, ldb](int32_t j, int32_t k, int32_t kc, int32_t nc, float* bp) { pack_nt(B + j * ldb + k, ldb, kc, nc, bp); },
+      beta, C, ldc);
+}
+
+void gemm_tn(int32_t M, int32_t N, int32_t K, const float* At, ptrdiff_t ldat, const float* B, ptrdiff_t ldb,
+             float beta, float* C, ptrdiff_t ldc) {
+  gemm(
+      M, N, K,
+      [At, ldat](int32_t i, int32_t k, int32_t mr, int32_t kc, float* ap) {
+        pack_at(At + k * ldat + i, ldat, mr, kc, ap);
+      },
+      [B, ldb](int32_t j, int32_t k, int32_t kc, int32_t nc, float* bp) { pack_nn(B + k * ldb + j, ldb, kc, nc, bp); },
       beta, C, ldc);
 }
 

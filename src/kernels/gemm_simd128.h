@@ -1,9 +1,10 @@
 // General matrix products for the simd128 variants: the register-tiled,
-// packed and cache-blocked inner engine behind matmul, matmul_nt and the
+// packed and cache-blocked inner engine behind matmul, matmul_nt, matmul_tn and the
 // streaming attention (attention_simd128.cc).
 //
 //   gemm_nn: C = beta C + A B     A [M, K] (row stride lda), B [K, N] (ldb)
 //   gemm_nt: C = beta C + A B^T   A [M, K] (row stride lda), B [N, K] (ldb)
+//   gemm_tn: C = beta C + A^T B   A [K, M] (row stride lda), B [K, N] (ldb)
 // C [M, N] with row stride ldc; beta is 0 (C is only written, never read, so
 // it may hold anything, NaN included) or 1 (C accumulates). Sizes >= 1,
 // strides >= the row length, pointers 4-byte aligned, C does not alias A or B.
@@ -29,6 +30,8 @@ constexpr int32_t kGemmKc = 256;  // depth of one k block (the packed B panel is
 void gemm_nn(int32_t M, int32_t N, int32_t K, const float* A, ptrdiff_t lda, const float* B, ptrdiff_t ldb, float beta,
              float* C, ptrdiff_t ldc);
 void gemm_nt(int32_t M, int32_t N, int32_t K, const float* A, ptrdiff_t lda, const float* B, ptrdiff_t ldb, float beta,
+             float* C, ptrdiff_t ldc);
+void gemm_tn(int32_t M, int32_t N, int32_t K, const float* A, ptrdiff_t lda, const float* B, ptrdiff_t ldb, float beta,
              float* C, ptrdiff_t ldc);
 
 }  // namespace ag::simd128

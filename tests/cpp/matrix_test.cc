@@ -1,4 +1,4 @@
-// Tests of the matrix family (matmul, matmul_nt) against the float64
+// Tests of the matrix family (matmul, matmul_nt, matmul_tn) against the float64
 // reference, for both variants.
 //
 // The inner dimension K runs over kLengths with start offsets 0..3 (the
@@ -238,6 +238,52 @@ TEST(Matrix, OverflowingResultsAreInfinite) {
     for (float c : C) EXPECT_EQ(c, -std::numeric_limits<float>::infinity());
     AG_VARIANT(matmul_nt, v)(A.data(), B.data(), M, K, N, C.data());
     for (float c : C) EXPECT_EQ(c, -std::numeric_limits<float>::infinity());
+  });
+}
+
+TEST(Matrix, MatmulTnWithinItsVariantsBound) {
+  run_within_bound("matmul_tn", &ag_matmul_tn__scalar, &ag_matmul_tn__simd128, &ref::matmul_tn);
+}
+
+// registry.inc: matmul_tn sums each C_ij in its variant's matmul order, so
+// A^T B is bit for bit the variant's matmul of a transposed copy of A (the
+// scalar dot of two columns; the simd128 GEMM's blocked k order), at shapes
+// past one GEMM block and with row and column tails.
+TEST(Matrix, MatmulTnIsMatmulOfTheTransposedCopy) {
+  for_each_variant([](Variant v) {
+    for (int32_t K : {1, 2, 3, 5, 15, 64, 255, 256, 257, 600}) {
+      for (auto [M, N] : {std::pair{1, 1}, std::pair{3, 4}, std::pair{5, 8}, std::pair{9, 31}, std::pair{66, 10}}) {
+        SCOPED_TRACE(::testing::Message() << "M=" << M << " K=" << K << " N=" << N);
+        Problem p = random_problem(M, K, N, 3, 6);
+        std::vector<float> At(static_cast<size_t>(M) * K);  // A^T [M, K] from A [K, M]
+        for (int32_t k = 0; k < K; ++k) {
+          for (int32_t i = 0; i < M; ++i)
+            At[static_cast<size_t>(i) * K + k] = p.A.data()[static_cast<size_t>(k) * M + i];
+        }
+        std::vector<float> C(static_cast<size_t>(M) * N), want(C.size());
+        AG_VARIANT(matmul_tn, v)(p.A.data(), p.B.data(), M, K, N, C.data());
+        AG_VARIANT(matmul, v)(At.data(), p.B.data(), M, K, N, want.data());
+        for (size_t q = 0; q < C.size(); ++q) EXPECT_EQ(bits(C[q]), bits(want[q])) << "i=" << q / N << " j=" << q % N;
+      }
+    }
+  });
+}
+
+// Multiples of 1/64: exact partial sums, so every variant gives the reference.
+TEST(Matrix, MatmulTnExactCaseAgreesBitForBit) {
+  for_each_variant([](Variant v) {
+    for (int32_t K : {1, 3, 4, 7, 64, 65, 1000}) {
+      for (int offset = 0; offset <= kMaxOffset; ++offset) {
+        const int32_t M = 7, N = 13;
+        SCOPED_TRACE(::testing::Message() << "K=" << K << " offset=" << offset);
+        OffsetBuffer A(random_sixty_fourths(static_cast<size_t>(M) * K, 50u * K + offset), offset);
+        OffsetBuffer B(random_sixty_fourths(static_cast<size_t>(K) * N, 50u * K + offset + 7), offset);
+        std::vector<float> C(static_cast<size_t>(M) * N);
+        AG_VARIANT(matmul_tn, v)(A.data(), B.data(), M, K, N, C.data());
+        const std::vector<double> expected = ref::matmul_tn(A.data(), B.data(), M, K, N, nullptr);
+        for (size_t q = 0; q < C.size(); ++q) EXPECT_EQ(C[q], expected[q]) << "q=" << q;
+      }
+    }
   });
 }
 

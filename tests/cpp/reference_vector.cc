@@ -107,6 +107,23 @@ std::vector<double> matmul_nt(const float* A, const float* B, int32_t M, int32_t
   return C;
 }
 
+std::vector<double> matmul_tn(const float* A, const float* B, int32_t M, int32_t K, int32_t N,
+                              std::vector<double>* abs_out) {
+  std::vector<double> C(static_cast<size_t>(M) * N, 0.0), C_abs(C.size(), 0.0);
+  for (int32_t k = 0; k < K; ++k) {
+    for (int32_t i = 0; i < M; ++i) {
+      const double a = A[static_cast<size_t>(k) * M + i];
+      for (int32_t j = 0; j < N; ++j) {
+        const double t = a * B[static_cast<size_t>(k) * N + j];
+        C[static_cast<size_t>(i) * N + j] += t;
+        C_abs[static_cast<size_t>(i) * N + j] += std::fabs(t);
+      }
+    }
+  }
+  if (abs_out != nullptr) *abs_out = C_abs;
+  return C;
+}
+
 std::array<uint32_t, 4> philox4x32_10(std::array<uint32_t, 4> ctr, std::array<uint32_t, 2> key) {
   const uint64_t m0 = 0xD2511F53u, m1 = 0xCD9E8D57u;
   for (int round = 0; round < 10; ++round) {

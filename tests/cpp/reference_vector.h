@@ -38,6 +38,9 @@ std::vector<double> matmul(const float* A, const float* B, int32_t M, int32_t K,
 // C [M, N] = A [M, K] B[N, K]^T; *abs_out likewise.
 std::vector<double> matmul_nt(const float* A, const float* B, int32_t M, int32_t K, int32_t N,
                               std::vector<double>* abs_out);
+// C [M, N] = A[K, M]^T B [K, N]; *abs_out likewise.
+std::vector<double> matmul_tn(const float* A, const float* B, int32_t M, int32_t K, int32_t N,
+                              std::vector<double>* abs_out);
 
 // One Philox4x32-10 block: 4 counter words, 2 key words (Salmon et al. 2011,
 // written from the paper's round function, independently of src/kernels).
