@@ -54,6 +54,10 @@ uint32_t heap_allocated_bytes() { return static_cast<uint32_t>(mallinfo().uordbl
 uint32_t mha_workspace_floats(uintptr_t dims) {
   return static_cast<uint32_t>(ag_mha_workspace_floats(reinterpret_cast<const ag_mha_dims*>(dims)));
 }
+uint32_t attention_backward_workspace_floats(uintptr_t dims) {
+  return static_cast<uint32_t>(
+      ag_attention_backward_workspace_floats(reinterpret_cast<const ag_attention_dims*>(dims)));
+}
 
 // The fields of a dims block in memory order, "B,H,Tq,...": the JS layer
 // packs the block (an Int32Array) by these names. The list is kernels.h's
@@ -169,6 +173,7 @@ EMSCRIPTEN_BINDINGS(attention_geometry) {
   function("free", &ag_free);
   function("heapAllocatedBytes", &heap_allocated_bytes);
   function("mhaWorkspaceFloats", &mha_workspace_floats);
+  function("attentionBackwardWorkspaceFloats", &attention_backward_workspace_floats);
   function("registry", &registry);
   function("firstNonFinite", &first_nonfinite);
   function("firstNaN", &first_nan);

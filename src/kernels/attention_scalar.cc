@@ -23,6 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "attention_backward.h"
 #include "attention_impl.h"
 #include "attention_trace.h"
 #include "kernels.h"
@@ -112,6 +113,13 @@ namespace ag::scalar {
 int32_t attention_trace_run(const attention_detail::Slice& sl, float* work, int32_t tile_keys,
                             attention_trace::TraceWriter* w) {
   return attention_trace::run<ScalarKernels>(sl, work, tile_keys, w);
+}
+
+// The gradients (attention_backward_scalar.cc) run this variant's kernels.
+int32_t attention_backward_run(const float* q, const float* k, const float* v, const float* mask, float scale,
+                               const ag_attention_dims* dims, const float* d_out, float* dq, float* dk, float* dv,
+                               float* work) {
+  return attention_backward::run<ScalarKernels>(q, k, v, mask, scale, dims, d_out, dq, dk, dv, work);
 }
 
 }  // namespace ag::scalar

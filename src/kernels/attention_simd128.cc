@@ -26,6 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "attention_backward.h"
 #include "attention_impl.h"
 #include "attention_trace.h"
 #include "exp_simd128.h"
@@ -194,6 +195,13 @@ namespace ag::simd128 {
 int32_t attention_trace_run(const attention_detail::Slice& sl, float* work, int32_t tile_keys,
                             attention_trace::TraceWriter* w) {
   return attention_trace::run<Simd128Kernels>(sl, work, tile_keys, w);
+}
+
+// The gradients (attention_backward_simd128.cc) run this variant's kernels.
+int32_t attention_backward_run(const float* q, const float* k, const float* v, const float* mask, float scale,
+                               const ag_attention_dims* dims, const float* d_out, float* dq, float* dk, float* dv,
+                               float* work) {
+  return attention_backward::run<Simd128Kernels>(q, k, v, mask, scale, dims, d_out, dq, dk, dv, work);
 }
 
 }  // namespace ag::simd128

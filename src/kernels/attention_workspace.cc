@@ -25,3 +25,12 @@ extern "C" size_t ag_mha_workspace_floats(const ag_mha_dims* d) {
                                              : static_cast<size_t>(d->Tq) * static_cast<size_t>(d->Tk);
   return 2 * q + 2 * k + rope + attention_work;
 }
+
+// attention_backward's workspace (attention_backward.h, Workspace): the
+// forward streaming work, a tile of dP [BLOCK_Q, TILE_K], a transposed tile
+// [TILE_K, BLOCK_Q], one slice's output [Tq, d_v] and its m, l, D [Tq].
+extern "C" size_t ag_attention_backward_workspace_floats(const ag_attention_dims* d) {
+  const size_t tile = static_cast<size_t>(AG_ATTENTION_BLOCK_Q) * AG_ATTENTION_TILE_K;
+  return static_cast<size_t>(AG_ATTENTION_STREAMING_WORK_FLOATS) + 2 * tile +
+         static_cast<size_t>(d->Tq) * (static_cast<size_t>(d->d_v) + 3);
+}

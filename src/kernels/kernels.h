@@ -98,6 +98,11 @@ typedef struct ag_mha_dims {
 // score grid [Tq, Tk].
 size_t ag_mha_workspace_floats(const ag_mha_dims* dims);
 
+// Floats of workspace that ag_attention_backward__* needs (registry.inc:
+// attention_backward): AG_ATTENTION_STREAMING_WORK_FLOATS + 2 BLOCK_Q TILE_K
+// + Tq (d_v + 3), whatever B, H and Tk.
+size_t ag_attention_backward_workspace_floats(const ag_attention_dims* dims);
+
 #define AG_KERNEL(name, family, ret, params) \
   ret ag_##name##__scalar params;            \
   ret ag_##name##__simd128 params;

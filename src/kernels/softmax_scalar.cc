@@ -142,3 +142,13 @@ void ag_softmax_jacobian__scalar(const float* alpha, int32_t n, float* J) {
 }
 
 }  // extern "C"
+
+extern "C" void ag_softmax_backward__scalar(const float* y, const float* dy, int32_t rows, int32_t n, float* dx) {
+  // dx_ij = y_ij (dy_ij - s_i), s_i = y_i . dy_i: the row of the Jacobian
+  // diag(y) - y y^T times dy, without forming the [n, n] Jacobian.
+  for (int32_t r = 0; r < rows; ++r) {
+    const ptrdiff_t o = static_cast<ptrdiff_t>(r) * n;
+    const float s = ag_dot__scalar(y + o, dy + o, n);
+    for (int32_t i = 0; i < n; ++i) dx[o + i] = y[o + i] * (dy[o + i] - s);
+  }
+}

@@ -77,6 +77,28 @@ std::vector<double> softmax_jacobian(const float* alpha, int32_t n) {
   return J;
 }
 
+std::vector<double> softmax_backward(const float* y, const float* dy, int32_t rows, int32_t n,
+                                     std::vector<double>* s_abs, std::vector<double>* d_abs) {
+  const size_t total = static_cast<size_t>(rows) * n;
+  std::vector<double> dx(total);
+  s_abs->assign(total, 0.0);
+  d_abs->assign(total, 0.0);
+  for (int32_t r = 0; r < rows; ++r) {
+    const size_t o = static_cast<size_t>(r) * n;
+    double s = 0.0, sa = 0.0;
+    for (int32_t k = 0; k < n; ++k) {
+      s += static_cast<double>(y[o + k]) * dy[o + k];
+      sa += std::fabs(static_cast<double>(y[o + k]) * dy[o + k]);
+    }
+    for (int32_t i = 0; i < n; ++i) {
+      dx[o + i] = y[o + i] * (dy[o + i] - s);
+      (*s_abs)[o + i] = std::fabs(y[o + i]) * sa;
+      (*d_abs)[o + i] = std::fabs(dx[o + i]);
+    }
+  }
+  return dx;
+}
+
 AttentionResult attention(const float* q, const float* k, const float* v, const float* mask, const float* key_bias,
                           double scale, const ag_attention_dims& d, double softcap, const float* slopes) {
   AttentionResult r;

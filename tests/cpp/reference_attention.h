@@ -32,6 +32,12 @@ double entropy_bits(const float* p, int32_t n, double* sum_abs);
 // alpha_i (delta_ij - alpha_j), [n, n].
 std::vector<double> softmax_jacobian(const float* alpha, int32_t n);
 
+// The softmax's backward, row-wise: y_ij (dy_ij - sum_k y_ik dy_ik), [rows, n];
+// the magnitude y_ij sum_k y_ik |dy_ik| per element in *s_abs and
+// y_ij |dy_ij - sum_k y_ik dy_ik| in *d_abs (registry.inc's bound).
+std::vector<double> softmax_backward(const float* y, const float* dy, int32_t rows, int32_t n,
+                                     std::vector<double>* s_abs, std::vector<double>* d_abs);
+
 // Scaled dot-product attention in double, addressed through *d exactly as
 // the kernel is. Outputs:
 //   out      [B, H, Tq, d_v] contiguous (not at the kernel's output strides)

@@ -604,5 +604,48 @@ TEST(Softmax, OverflowOfTheLogitsIsReportedNotMasked) {
   });
 }
 
+TEST(SoftmaxBackward, AllLengthsAndOffsets) {
+  // dx_ij = y_ij (dy_ij - s_i), s_i = y_i . dy_i in the variant's dot order,
+  // then a subtraction and a product (registry.inc): |error| <= y_ij
+  // ((2 ceil(log2 n) + 1) u sum_k y_ik |dy_ik| + 2 u |dy_ij - s_i|), plus
+  // 2^-149 for a product in the subnormal range. The variants' dots sum in
+  // different orders, so each is compared with the reference.
+  double worst[2] = {0.0, 0.0};
+  for_each_variant([&](Variant v) {
+    for_each_length_and_offset([&](int32_t n, int offset) {
+      const int32_t rows = 3;
+      std::vector<float> raw = random_floats(static_cast<size_t>(rows) * n, -6.0f, 6.0f, 23 * n + offset);
+      const std::vector<double> a = reference::softmax(raw.data(), nullptr, rows, n, 1.0);
+      const std::vector<float> y(a.begin(), a.end());
+      const std::vector<float> dy = random_floats(y.size(), -3.0f, 3.0f, 29 * n + offset);
+      OffsetBuffer yb(y, offset), dyb(dy, offset), dx(y.size(), offset, std::nanf(""));
+      AG_VARIANT(softmax_backward, v)(yb.data(), dyb.data(), rows, n, dx.data());
+      std::vector<double> s_abs, d_abs;
+      const std::vector<double> ref = reference::softmax_backward(y.data(), dy.data(), rows, n, &s_abs, &d_abs);
+      for (size_t i = 0; i < ref.size(); ++i) {
+        const double bound =
+            (2.0 * ceil_log2(n) + 1.0) * kU * s_abs[i] + 2.0 * kU * d_abs[i] + 0x1p-149 + reference_slack(n, s_abs[i]);
+        const double err = std::fabs(dx.data()[i] - ref[i]);
+        worst[v == Variant::kScalar ? 0 : 1] = std::max(worst[v == Variant::kScalar ? 0 : 1], err / bound);
+        ASSERT_LE(err, bound) << "i = " << i << " got " << dx.data()[i] << " ref " << ref[i];
+      }
+    });
+  });
+  std::printf("[ bound usage ] %-18s scalar %.3f  simd128 %.3f (max |error| / bound)\n", "softmax_backward", worst[0],
+              worst[1]);
+}
+
+TEST(SoftmaxBackward, AOneHotRowPassesNothingBack) {
+  // y one-hot: dx = 0 whatever dy (the softmax is saturated, its Jacobian
+  // zero): exactly, since s = dy_k and dy_k - s = 0, and the other weights are 0.
+  const float y[5] = {0.0f, 0.0f, 1.0f, 0.0f, 0.0f};
+  const float dy[5] = {3.0f, -1.0f, 0.25f, 7.0f, -2.0f};
+  for_each_variant([&](Variant v) {
+    float dx[5];
+    AG_VARIANT(softmax_backward, v)(y, dy, 1, 5, dx);
+    for (float x : dx) EXPECT_EQ(x, 0.0f);
+  });
+}
+
 }  // namespace
 }  // namespace ag::test

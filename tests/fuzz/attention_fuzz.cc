@@ -711,6 +711,103 @@ void fuzz_attention_trace(Input& in) {
   }
 }
 
+// ---------------------------------------------------------------------------
+// attention_backward
+// ---------------------------------------------------------------------------
+
+// Input: the shapes, layouts, shared key/value heads, causal (with an offset
+// and a window), mask and scale of fuzz_attention (no key bias, cap or
+// ALiBi), and dY at the output's strides. Asserted, besides no sanitizer
+// report (the work buffer exactly as kernels.h sizes it): the status is
+// attention's streaming status on the same inputs; nothing outside the
+// strided dq, dk, dv is written; a row with no visible key gets dQ = +0; with
+// status 0 and modest magnitudes (the scale, every value and the mask's
+// finite entries at most 2^20, so that no product or sum can pass 2^100),
+// every gradient is finite. (Its error bound is tests/cpp's.)
+void fuzz_attention_backward(Input& in) {
+  const int32_t B = in.size(1, 2), H = in.size(1, 3), Tq = in.size(1, in.chance(48) ? 70 : 10),
+                Tk = in.size(1, in.chance(48) ? 270 : 12);
+  const int32_t dk = in.size(1, 12), dv = in.size(1, 12);
+  const bool interleaved = in.flag();
+  const int32_t g = H > 1 && in.flag() ? H : 1, Hkv = H / g;
+  ag_attention_dims d{};
+  d.B = B, d.H = H, d.Tq = Tq, d.Tk = Tk, d.d_k = dk, d.d_v = dv, d.kv_group = g;
+  strides(interleaved, H, Tq, dk, in.size(0, 3), &d.q_sb, &d.q_sh, &d.q_st);
+  strides(interleaved, Hkv, Tk, dk, in.size(0, 3), &d.k_sb, &d.k_sh, &d.k_st);
+  strides(interleaved, Hkv, Tk, dv, in.size(0, 3), &d.v_sb, &d.v_sh, &d.v_st);
+  strides(interleaved, H, Tq, dv, in.size(0, 3), &d.o_sb, &d.o_sh, &d.o_st);
+  d.causal = in.flag() ? 1 : 0;
+  d.causal_offset = d.causal && in.flag() ? in.size(0, Tk + Tq) - Tq : 0;
+  if (d.causal && in.flag()) d.window = in.size(1, Tk + 1);
+  const bool has_mask = in.flag();
+  const size_t nm = has_mask ? mask_floats(in, B, H, Tq, Tk, &d.m_sb, &d.m_sh, &d.m_si, &d.m_sj) : 0;
+  const int hide = in.size(0, 255);
+  Buffer q = in.values(span(B, H, Tq, dk, d.q_sb, d.q_sh, d.q_st));
+  Buffer k = in.values(span(B, Hkv, Tk, dk, d.k_sb, d.k_sh, d.k_st));
+  Buffer v = in.values(span(B, Hkv, Tk, dv, d.v_sb, d.v_sh, d.v_st));
+  Problem p(std::move(q), std::move(k), std::move(v), in.values_or_neg_inf(nm, hide), in.values(0));
+  p.d = d;
+  p.has_mask = has_mask;
+  p.scale = in.flag() ? 1.0f / std::sqrt(static_cast<float>(dk)) : in.finite();
+  const Buffer dy = in.values(span(B, H, Tq, dv, d.o_sb, d.o_sh, d.o_st));
+  constexpr double kModest = 0x1p20;
+  bool small = std::fabs(p.scale) <= kModest;
+  for (const Buffer* x : {&p.q, &p.k, &p.v, &dy})
+    for (size_t e = 0; e < x->size(); ++e) small = small && std::fabs((*x)[e]) <= kModest;
+  for (size_t e = 0; e < p.mask.size(); ++e)
+    small = small && (std::isinf(p.mask[e]) || std::fabs(p.mask[e]) <= kModest);
+  for (Variant var : kVariants) {
+    ag_attention_dims fd = d;
+    fd.streaming = 1;
+    Buffer out = in.output(span(B, H, Tq, dv, d.o_sb, d.o_sh, d.o_st)),
+           fwork = in.output(AG_ATTENTION_STREAMING_WORK_FLOATS);
+    const int32_t forward =
+        AG_FUZZ_VARIANT(attention, var)(p.q.data(), p.k.data(), p.v.data(), p.mask_ptr(), nullptr, nullptr, p.scale,
+                                        0.0f, &fd, out.data(), nullptr, nullptr, fwork.data());
+    Buffer dq = in.output(p.q.size()), dkb = in.output(p.k.size()), dvb = in.output(p.v.size());
+    Buffer work = in.output(ag_attention_backward_workspace_floats(&d));
+    const int32_t status =
+        AG_FUZZ_VARIANT(attention_backward, var)(p.q.data(), p.k.data(), p.v.data(), p.mask_ptr(), p.scale, &d,
+                                                 dy.data(), dq.data(), dkb.data(), dvb.data(), work.data());
+    AG_FUZZ_CHECK(status == forward, "%s attention_backward: status %d, attention's streaming status %d", name(var),
+                  status, forward);
+    struct Tensor {
+      const Buffer* grad;
+      int32_t heads, T, width, sb, sh, st;
+      const char* what;
+    };
+    for (const Tensor& t :
+         {Tensor{&dq, H, Tq, dk, d.q_sb, d.q_sh, d.q_st, "dq"}, Tensor{&dkb, Hkv, Tk, dk, d.k_sb, d.k_sh, d.k_st, "dk"},
+          Tensor{&dvb, Hkv, Tk, dv, d.v_sb, d.v_sh, d.v_st, "dv"}}) {
+      std::vector<char> addressed(t.grad->size(), 0);
+      for (int32_t b = 0; b < B; ++b)
+        for (int32_t h = 0; h < t.heads; ++h)
+          for (int32_t r = 0; r < t.T; ++r)
+            for (int32_t c = 0; c < t.width; ++c) {
+              const size_t e = at(b, h, r, c, t.sb, t.sh, t.st);
+              addressed[e] = 1;
+              if (status == 0 && small)
+                AG_FUZZ_CHECK(std::isfinite((*t.grad)[e]), "%s attention_backward: %s (%d, %d, %d, %d) is %.9g",
+                              name(var), t.what, b, h, r, c, (*t.grad)[e]);
+            }
+      for (size_t e = 0; e < addressed.size(); ++e)
+        if (!addressed[e])
+          AG_FUZZ_CHECK(std::isnan((*t.grad)[e]), "%s attention_backward: wrote %s float %zu, between its rows",
+                        name(var), t.what, e);
+    }
+    for (int32_t b = 0; b < B; ++b)
+      for (int32_t h = 0; h < H; ++h)
+        for (int32_t i = 0; i < Tq; ++i) {
+          bool blind = true;
+          for (int32_t j = 0; j < Tk && blind; ++j) blind = p.hidden(b, h, i, j);
+          for (int32_t c = 0; c < dk && blind; ++c)
+            AG_FUZZ_CHECK(same(dq[at(b, h, i, c, d.q_sb, d.q_sh, d.q_st)], 0.0f),
+                          "%s attention_backward: row %d of (%d, %d) sees no key, dq %.9g", name(var), i, b, h,
+                          dq[at(b, h, i, c, d.q_sb, d.q_sh, d.q_st)]);
+        }
+  }
+}
+
 }  // namespace
 }  // namespace ag::fuzz
 
@@ -723,5 +820,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   if (in.flag()) ag::fuzz::fuzz_rope(in);  // with what is left of the input
   if (in.flag()) ag::fuzz::fuzz_attention_trace(in);
+  if (in.flag()) ag::fuzz::fuzz_attention_backward(in);
   return 0;
 }
