@@ -1,0 +1,82 @@
+// Family "layers", scalar variant: layer normalisation and its gradient, the
+// softmax cross-entropy loss and its gradient, the Adam update.
+//
+// Maths, shapes, preconditions and error bounds: registry.inc (layer_norm,
+// layer_norm_backward, cross_entropy, adam_update). Row-major; sizes >= 1;
+// outputs do not alias inputs (adam_update updates param, m and v in place).
+//
+// What this variant does: one element at a time; every sum is a pairwise sum
+// in the scalar order of dot (pairwise_scalar.h), the exps are the C
+// library's expf and the logarithm its logf. Compiled with the
+// auto-vectoriser off.
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kernels.h"
+#include "layers.h"
+#include "pairwise_scalar.h"
+
+namespace {
+
+using ag::layers::normalized;
+using ag::pairwise::pairwise_sum;
+
+}  // namespace
+
+extern "C" {
+
+void ag_layer_norm__scalar(const float* x, const float* gamma, const float* beta, int32_t rows, int32_t n, float eps,
+                           float* y, float* mean, float* rstd) {
+  const float nf = static_cast<float>(n);
+  for (int32_t r = 0; r < rows; ++r) {
+    const float* xr = x + static_cast<ptrdiff_t>(r) * n;
+    float* yr = y + static_cast<ptrdiff_t>(r) * n;
+    // Two passes: the mean, then the squares of the centred values, which
+    // keeps the variance from the cancellation of E[x^2] - E[x]^2.
+    const float mu = pairwise_sum(n, [xr](int32_t i) { return xr[i]; }) / nf;
+    const float var = pairwise_sum(n,
+                                   [xr, mu](int32_t i) {
+                                     const float d = xr[i] - mu;
+                                     return d * d;
+                                   }) /
+                      nf;
+    const float rs = 1.0f / sqrtf(var + eps);
+    for (int32_t i = 0; i < n; ++i) {
+      float h = normalized(xr[i], mu, rs);
+      if (gamma) h = h * gamma[i];
+      if (beta) h = h + beta[i];
+      yr[i] = h;
+    }
+    if (mean) mean[r] = mu;
+    if (rstd) rstd[r] = rs;
+  }
+}
+
+void ag_layer_norm_backward__scalar(const float* dy, const float* x, const float* gamma, const float* mean,
+                                    const float* rstd, int32_t rows, int32_t n, float* dx, float* dgamma,
+                                    float* dbeta) {
+  const float nf = static_cast<float>(n);
+  for (int32_t r = 0; r < rows; ++r) {
+    const ptrdiff_t at = static_cast<ptrdiff_t>(r) * n;
+    const float *dyr = dy + at, *xr = x + at;
+    const float mu = mean[r], rs = rstd[r];
+    auto g = [dyr, gamma](int32_t i) { return gamma ? dyr[i] * gamma[i] : dyr[i]; };
+    const float a = pairwise_sum(n, g) / nf;
+    const float b = pairwise_sum(n, [&g, xr, mu, rs](int32_t i) { return g(i) * normalized(xr[i], mu, rs); }) / nf;
+    float* dxr = dx + at;
+    for (int32_t i = 0; i < n; ++i) dxr[i] = rs * ((g(i) - a) - normalized(xr[i], mu, rs) * b);
+  }
+  // Sums over the rows, column by column.
+  for (int32_t j = 0; j < n; ++j) {
+    if (dgamma) {
+      dgamma[j] = pairwise_sum(rows, [=](int32_t r) {
+        const ptrdiff_t at = static_cast<ptrdiff_t>(r) * n + j;
+        return dy[at] * normalized(x[at], mean[r], rstd[r]);
+      });
+    }
+    if (dbeta) dbeta[j] = pairwise_sum(rows, [=](int32_t r) { return dy[static_cast<ptrdiff_t>(r) * n + j]; });
+  }
+}
+
+}  // extern "C"

@@ -1,0 +1,159 @@
+// Family "layers", simd128 variant: layer normalisation and its gradient, the
+// softmax cross-entropy loss and its gradient, the Adam update.
+//
+// Maths, shapes, preconditions and error bounds: registry.inc (layer_norm,
+// layer_norm_backward, cross_entropy, adam_update). Row-major; sizes >= 1;
+// pointers 4-byte aligned, no more; outputs do not alias inputs (adam_update
+// updates param, m and v in place).
+//
+// What this variant changes: four elements per f32x4, tails through
+// zero-padded copies (nothing is read or written past the end). Sums over a
+// row are pairwise_simd128.h's (the order of the simd128 dot), so layer_norm,
+// the dx of layer_norm_backward and cross_entropy differ from the scalar
+// variant in the last bits; the exps are exp_simd128.h's exp4 and p = e (1/s).
+// The element-wise steps are the scalar variant's operations, lane by lane:
+// dgamma and dbeta (sums over the rows in the scalar order, four columns at a
+// time) and adam_update give the scalar variant's bits.
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kernels.h"
+#include "layers.h"
+#include "pairwise_simd128.h"
+#include "simd.h"
+
+namespace {
+
+using ag::pairwise::Cascade4;
+using ag::pairwise::Eight;
+using ag::pairwise::load8;
+using ag::pairwise::pairwise_sum8;
+using ag::pairwise::pairwise_sums;
+using ag::pairwise::store8;
+using ag::simd::add;
+using ag::simd::load;
+using ag::simd::load_partial;
+using ag::simd::mul;
+using ag::simd::splat;
+using ag::simd::store;
+using ag::simd::store_partial;
+using ag::simd::sub;
+
+// The first `len` (<= 4) floats of p, zero-padded, and their store back.
+v128_t load4(const float* p, int32_t len) { return len == 4 ? load(p) : load_partial(p, len); }
+void store4(float* p, int32_t len, v128_t v) {
+  if (len == 4)
+    store(p, v);
+  else
+    store_partial(p, len, v);
+}
+
+// (x - mean) rstd lane by lane: layers.h's normalized, four at a time.
+v128_t normalized4(v128_t x, v128_t mean, v128_t rstd) { return mul(sub(x, mean), rstd); }
+
+// Lane by lane the scalar pairwise_sum over rows 0..rows-1 of term(r), a
+// f32x4: blocks of 4 rows as (t0 + t1) + (t2 + t3), a short last block as
+// t0, t0 + t1 or (t0 + t1) + t2, the block sums in a Cascade.
+template <typename Term>
+v128_t pairwise_sum_rows(int32_t rows, Term&& term) {
+  Cascade4 cascade;
+  int32_t r = 0;
+  for (; rows - r >= 4; r += 4) cascade.push(add(add(term(r), term(r + 1)), add(term(r + 2), term(r + 3))));
+  switch (rows - r) {
+    case 1:
+      cascade.push(term(r));
+      break;
+    case 2:
+      cascade.push(add(term(r), term(r + 1)));
+      break;
+    case 3:
+      cascade.push(add(add(term(r), term(r + 1)), term(r + 2)));
+      break;
+    default:
+      break;
+  }
+  return cascade.total();
+}
+
+}  // namespace
+
+extern "C" {
+
+void ag_layer_norm__simd128(const float* x, const float* gamma, const float* beta, int32_t rows, int32_t n, float eps,
+                            float* y, float* mean, float* rstd) {
+  const float nf = static_cast<float>(n);
+  for (int32_t r = 0; r < rows; ++r) {
+    const float* xr = x + static_cast<ptrdiff_t>(r) * n;
+    float* yr = y + static_cast<ptrdiff_t>(r) * n;
+    const float mu = ag::pairwise::pairwise_sum_of(xr, n) / nf;
+    const v128_t muv = splat(mu);
+    // Padded lanes hold mu: their centred value, and its square, are 0.
+    const float var = pairwise_sum8(n,
+                                    [xr, mu, muv](int32_t i, int32_t len) {
+                                      const Eight x8 = load8(xr + i, len, mu);
+                                      return ag::pairwise::square(Eight{sub(x8.lo, muv), sub(x8.hi, muv)});
+                                    }) /
+                      nf;
+    const float rs = 1.0f / sqrtf(var + eps);
+    const v128_t rsv = splat(rs);
+    for (int32_t i = 0; i < n; i += 4) {
+      const int32_t len = n - i < 4 ? n - i : 4;
+      v128_t h = normalized4(load4(xr + i, len), muv, rsv);
+      if (gamma) h = mul(h, load4(gamma + i, len));
+      if (beta) h = add(h, load4(beta + i, len));
+      store4(yr + i, len, h);
+    }
+    if (mean) mean[r] = mu;
+    if (rstd) rstd[r] = rs;
+  }
+}
+
+void ag_layer_norm_backward__simd128(const float* dy, const float* x, const float* gamma, const float* mean,
+                                     const float* rstd, int32_t rows, int32_t n, float* dx, float* dgamma,
+                                     float* dbeta) {
+  const float nf = static_cast<float>(n);
+  for (int32_t r = 0; r < rows; ++r) {
+    const ptrdiff_t at = static_cast<ptrdiff_t>(r) * n;
+    const float *dyr = dy + at, *xr = x + at;
+    const float mu = mean[r], rs = rstd[r];
+    const v128_t muv = splat(mu), rsv = splat(rs);
+    // sum g and sum g h in one pass; padded lanes have dy = 0, so g = 0.
+    float sums[2];
+    pairwise_sums<2>(
+        n,
+        [=](int32_t i, int32_t len, Eight(&t)[2]) {
+          Eight g = load8(dyr + i, len);
+          if (gamma) g = ag::pairwise::mul(g, load8(gamma + i, len));
+          const Eight x8 = load8(xr + i, len, mu);
+          t[0] = g;
+          t[1] = Eight{mul(g.lo, normalized4(x8.lo, muv, rsv)), mul(g.hi, normalized4(x8.hi, muv, rsv))};
+        },
+        sums);
+    const v128_t a = splat(sums[0] / nf), b = splat(sums[1] / nf);
+    float* dxr = dx + at;
+    for (int32_t i = 0; i < n; i += 4) {
+      const int32_t len = n - i < 4 ? n - i : 4;
+      v128_t g = load4(dyr + i, len);
+      if (gamma) g = mul(g, load4(gamma + i, len));
+      const v128_t h = normalized4(load4(xr + i, len), muv, rsv);
+      store4(dxr + i, len, mul(rsv, sub(sub(g, a), mul(h, b))));
+    }
+  }
+  // Sums over the rows, four columns at a time.
+  for (int32_t j = 0; j < n; j += 4) {
+    const int32_t len = n - j < 4 ? n - j : 4;
+    if (dgamma) {
+      store4(dgamma + j, len, pairwise_sum_rows(rows, [=](int32_t r) {
+               const ptrdiff_t at = static_cast<ptrdiff_t>(r) * n + j;
+               return mul(load4(dy + at, len), normalized4(load4(x + at, len), splat(mean[r]), splat(rstd[r])));
+             }));
+    }
+    if (dbeta) {
+      store4(dbeta + j, len,
+             pairwise_sum_rows(rows, [=](int32_t r) { return load4(dy + static_cast<ptrdiff_t>(r) * n + j, len); }));
+    }
+  }
+}
+
+}  // extern "C"

@@ -1,0 +1,35 @@
+// Float64 references for the family "layers" (registry.inc): plain double
+// loops over the float32 inputs, written from the formulas, sharing nothing
+// with the kernels. Each also returns the magnitudes that the kernel's error
+// bound is stated in.
+#ifndef AG_TESTS_REFERENCE_LAYERS_H_
+#define AG_TESTS_REFERENCE_LAYERS_H_
+
+#include <stdint.h>
+
+#include <vector>
+
+namespace ag::reference {
+
+// Layer normalisation (Ba et al. 2016, eq. 4), x [rows, n], gamma and beta
+// [n] or null, eps inside the square root. Per row: mean, var (biased),
+// rstd = 1 / sqrt(var + eps), and sum_abs = sum |x_i|; y [rows, n].
+struct LayerNormResult {
+  std::vector<double> y, mean, var, rstd, sum_abs;
+};
+LayerNormResult layer_norm(const float* x, const float* gamma, const float* beta, int32_t rows, int32_t n, double eps);
+
+// The gradient of layer normalisation with the given mean and rstd per row
+// (the forward's float32 outputs): h = (x - mean) rstd, g = dy gamma,
+// dx = rstd (g - mean(g) - h mean(g h)), dgamma = sum_r dy h, dbeta = sum_r dy.
+// The magnitudes: h [rows, n]; per row sum |g| and sum |g h|; per column
+// sum_r |dy h| and sum_r |dy|.
+struct LayerNormBackwardResult {
+  std::vector<double> dx, dgamma, dbeta, h, g, row_abs_g, row_abs_gh, col_abs_dyh, col_abs_dy;
+};
+LayerNormBackwardResult layer_norm_backward(const float* dy, const float* x, const float* gamma, const float* mean,
+                                            const float* rstd, int32_t rows, int32_t n);
+
+}  // namespace ag::reference
+
+#endif  // AG_TESTS_REFERENCE_LAYERS_H_
