@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "exp_simd128.h"
 #include "kernels.h"
 #include "layers.h"
 #include "pairwise_simd128.h"
@@ -74,6 +75,14 @@ v128_t pairwise_sum_rows(int32_t rows, Term&& term) {
       break;
   }
   return cascade.total();
+}
+
+float max_of(const float* z, int32_t n) {
+  v128_t m = splat(-INFINITY);
+  int32_t i = 0;
+  for (; i + 4 <= n; i += 4) m = ag::simd::max(m, load(z + i));
+  if (i < n) m = ag::simd::max(m, load_partial(z + i, n - i, -INFINITY));
+  return ag::simd::max_lanes(m);
 }
 
 }  // namespace
@@ -154,6 +163,49 @@ void ag_layer_norm_backward__simd128(const float* dy, const float* x, const floa
              pairwise_sum_rows(rows, [=](int32_t r) { return load4(dy + static_cast<ptrdiff_t>(r) * n + j, len); }));
     }
   }
+}
+
+int32_t ag_cross_entropy__simd128(const float* logits, const int32_t* targets, int32_t rows, int32_t vocab,
+                                  float grad_scale, float* losses, float* dlogits) {
+  int32_t count = 0;
+  const v128_t gs = splat(grad_scale);
+  for (int32_t r = 0; r < rows; ++r) {
+    const float* xr = logits + static_cast<ptrdiff_t>(r) * vocab;
+    float* dr = dlogits ? dlogits + static_cast<ptrdiff_t>(r) * vocab : nullptr;
+    const int32_t t = targets[r];
+    if (t < 0) {  // ignored
+      losses[r] = 0.0f;
+      if (dr)
+        for (int32_t i = 0; i < vocab; i += 4) store4(dr + i, vocab - i < 4 ? vocab - i : 4, ag::simd::zero());
+      continue;
+    }
+    ++count;
+    const float m = max_of(xr, vocab);
+    const v128_t mv = splat(m);
+    // s in [1, vocab]; padded lanes hold -Infinity, whose exp is 0. The exps
+    // are kept in dlogits for the gradient.
+    const float s = pairwise_sum8(vocab, [xr, mv, dr](int32_t i, int32_t len) {
+      const Eight x8 = load8(xr + i, len, -INFINITY);
+      const Eight e{ag::simd128::exp4(sub(x8.lo, mv)), ag::simd128::exp4(sub(x8.hi, mv))};
+      if (dr) store8(dr + i, len, e);
+      return e;
+    });
+    // log s >= 0 and m - x_t >= 0: no cancellation.
+    losses[r] = logf(s) + (m - xr[t]);
+    if (dr) {
+      // p = e (1/s), then (p - [i = t]) grad_scale: the target's lane first,
+      // from its exp, then every other lane.
+      const float inv = 1.0f / s;
+      const float dt = (dr[t] * inv - 1.0f) * grad_scale;
+      const v128_t invv = splat(inv);
+      for (int32_t i = 0; i < vocab; i += 4) {
+        const int32_t len = vocab - i < 4 ? vocab - i : 4;
+        store4(dr + i, len, mul(mul(load4(dr + i, len), invv), gs));
+      }
+      dr[t] = dt;
+    }
+  }
+  return count;
 }
 
 }  // extern "C"

@@ -36,6 +36,8 @@ constexpr double kTinyAbs = 0x1p-140;
 
 // The pairwise factor c_n = 2 ceil(log2 n) + 1 of registry.inc.
 double cn(int64_t n) { return 2.0 * ceil_log2(n) + 1.0; }
+// exp's relative bound per variant (registry.inc, exp).
+double exp_rel(Variant v) { return (v == Variant::kScalar ? 2.0 : 4.0) * kU; }
 
 // A tolerance from a first-order bound on a value `exact` (file comment).
 double tolerance(double bound, double exact) { return 1.01 * bound + 2.0 * kU * std::fabs(exact) + kTinyAbs; }
@@ -195,6 +197,77 @@ TEST(Layers, LayerNormBackwardColumnSumsAgreeBitForBit) {
       for (size_t q = 0; q < total; ++q) EXPECT_EQ(bits(dxn[q]), bits(with[q])) << "q=" << q;
     });
   }
+}
+
+void check_cross_entropy(Variant v, Shape s, float lo, float hi, float grad_scale, bool with_grad, int offset,
+                         uint32_t seed) {
+  SCOPED_TRACE(::testing::Message() << "rows=" << s.rows << " vocab=" << s.n << " logits in [" << lo << ", " << hi
+                                    << ") grad_scale=" << grad_scale << " offset=" << offset);
+  const size_t total = static_cast<size_t>(s.rows) * s.n;
+  OffsetBuffer x(random_floats(total, lo, hi, seed), offset);
+  std::mt19937 rng(seed + 1);
+  std::uniform_int_distribution<int32_t> target(-1, s.n - 1);
+  std::vector<int32_t> t(s.rows);
+  for (int32_t& ti : t) ti = target(rng);  // -1 (ignored) now and then
+  OffsetBuffer losses(s.rows, offset, std::nanf("")), d(total, offset, std::nanf(""));
+  const int32_t count = AG_VARIANT(cross_entropy, v)(x.data(), t.data(), s.rows, s.n, grad_scale, losses.data(),
+                                                     with_grad ? d.data() : nullptr);
+  const ref::CrossEntropyResult want = ref::cross_entropy(x.data(), t.data(), s.rows, s.n, grad_scale);
+  ASSERT_EQ(count, want.count);
+  const double c = normalize_roundings(v);
+  for (int32_t r = 0; r < s.rows; ++r) {
+    if (t[r] < 0) {
+      ASSERT_EQ(bits(losses.data()[r]), bits(0.0f)) << "ignored row r=" << r;
+      for (int32_t i = 0; with_grad && i < s.n; ++i)
+        ASSERT_EQ(bits(d.data()[static_cast<size_t>(r) * s.n + i]), bits(0.0f)) << "ignored row r=" << r;
+      continue;
+    }
+    const float* xr = x.data() + static_cast<size_t>(r) * s.n;
+    const double m = *std::max_element(xr, xr + s.n);
+    double D = 0.0;
+    for (int32_t i = 0; i < s.n; ++i) D = std::max(D, kU * std::fabs(xr[i] - m));
+    const double loss_bound =
+        D + exp_rel(v) + cn(s.n) * kU + 2.0 * kU * want.log_s[r] + kU * want.margin[r] + kU * want.losses[r];
+    ASSERT_LE(std::fabs(losses.data()[r] - want.losses[r]), tolerance(loss_bound, want.losses[r])) << "r=" << r;
+    for (int32_t i = 0; with_grad && i < s.n; ++i) {
+      const size_t at = static_cast<size_t>(r) * s.n + i;
+      const double p = want.p[at], o = i == t[r] ? 1.0 : 0.0;
+      const double bound =
+          std::fabs(grad_scale) * (p * (2.0 * D + 2.0 * exp_rel(v) + (cn(s.n) + c) * kU) + kU * std::fabs(p - o)) +
+          kU * std::fabs(want.dlogits[at]);
+      ASSERT_LE(std::fabs(d.data()[at] - want.dlogits[at]), tolerance(bound, want.dlogits[at]))
+          << "r=" << r << " i=" << i;
+    }
+  }
+}
+
+TEST(Layers, CrossEntropyWithinBound) {
+  for_each_variant([](Variant v) {
+    uint32_t seed = 5;
+    for (Shape s : shapes(13)) {
+      const int offset = static_cast<int>(seed % 4);
+      check_cross_entropy(v, s, -8.0f, 8.0f, 1.0f, true, offset, seed);
+      // Logits in [90, 100): exp without the max subtracted would overflow.
+      check_cross_entropy(v, s, 90.0f, 100.0f, 1.0f / 3.0f, true, offset, seed + 1);
+      check_cross_entropy(v, s, -30.0f, 30.0f, -2.0f, seed % 2 == 0, offset, seed + 2);
+      seed += 19;
+    }
+  });
+}
+
+// Equal logits: p = 1/vocab exactly for vocab = 4 (e = 1, s = 4), so the
+// loss is log 4 (within logf's rounding) and the gradient p - onehot exact.
+TEST(Layers, CrossEntropyOfEqualLogits) {
+  for_each_variant([](Variant v) {
+    const float x[8] = {0.5f, 0.5f, 0.5f, 0.5f, -3, -3, -3, -3};
+    const int32_t t[2] = {2, 0};
+    float losses[2], d[8];
+    EXPECT_EQ(AG_VARIANT(cross_entropy, v)(x, t, 2, 4, 1.0f, losses, d), 2);
+    for (int r = 0; r < 2; ++r) {
+      EXPECT_NEAR(losses[r], std::log(4.0), 2.0 * kU * std::log(4.0)) << "r=" << r;
+      for (int i = 0; i < 4; ++i) EXPECT_EQ(d[r * 4 + i], i == t[r] ? -0.75f : 0.25f) << "r=" << r << " i=" << i;
+    }
+  });
 }
 
 }  // namespace

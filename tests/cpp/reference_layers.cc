@@ -60,4 +60,36 @@ LayerNormBackwardResult layer_norm_backward(const float* dy, const float* x, con
   return out;
 }
 
+CrossEntropyResult cross_entropy(const float* logits, const int32_t* targets, int32_t rows, int32_t vocab,
+                                 double grad_scale) {
+  CrossEntropyResult out;
+  out.p.assign(static_cast<size_t>(rows) * vocab, 0.0);
+  out.dlogits.assign(out.p.size(), 0.0);
+  for (int32_t r = 0; r < rows; ++r) {
+    const float* xr = logits + static_cast<size_t>(r) * vocab;
+    const int32_t t = targets[r];
+    if (t < 0) {
+      out.losses.push_back(0.0);
+      out.log_s.push_back(0.0);
+      out.margin.push_back(0.0);
+      continue;
+    }
+    ++out.count;
+    double m = xr[0];
+    for (int32_t i = 1; i < vocab; ++i) m = std::fmax(m, xr[i]);
+    double s = 0.0;
+    for (int32_t i = 0; i < vocab; ++i) s += std::exp(xr[i] - m);
+    const double log_s = std::log(s);
+    out.losses.push_back(log_s + (m - xr[t]));
+    out.log_s.push_back(log_s);
+    out.margin.push_back(m - xr[t]);
+    for (int32_t i = 0; i < vocab; ++i) {
+      const double p = std::exp(xr[i] - m) / s;
+      out.p[static_cast<size_t>(r) * vocab + i] = p;
+      out.dlogits[static_cast<size_t>(r) * vocab + i] = grad_scale * (p - (i == t ? 1.0 : 0.0));
+    }
+  }
+  return out;
+}
+
 }  // namespace ag::reference

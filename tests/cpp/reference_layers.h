@@ -30,6 +30,17 @@ struct LayerNormBackwardResult {
 LayerNormBackwardResult layer_norm_backward(const float* dy, const float* x, const float* gamma, const float* mean,
                                             const float* rstd, int32_t rows, int32_t n);
 
+// Softmax cross-entropy, logits [rows, vocab], targets [rows] in [0, vocab)
+// or -1 (ignored): losses [rows] (0 where ignored), p = softmax [rows, vocab],
+// dlogits = grad_scale (p - onehot) [rows, vocab] (0 rows where ignored), the
+// count of scored rows, and per row log s and m - x_t (for the bound).
+struct CrossEntropyResult {
+  std::vector<double> losses, p, dlogits, log_s, margin;
+  int32_t count = 0;
+};
+CrossEntropyResult cross_entropy(const float* logits, const int32_t* targets, int32_t rows, int32_t vocab,
+                                 double grad_scale);
+
 }  // namespace ag::reference
 
 #endif  // AG_TESTS_REFERENCE_LAYERS_H_
