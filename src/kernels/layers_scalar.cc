@@ -114,4 +114,18 @@ int32_t ag_cross_entropy__scalar(const float* logits, const int32_t* targets, in
   return count;
 }
 
+void ag_adam_update__scalar(float* param, const float* grad, float* m, float* v, int32_t n, float lr, float beta1,
+                            float beta2, float eps, float grad_scale, int32_t step) {
+  const ag::layers::AdamConstants c = ag::layers::adam_constants(lr, beta1, beta2, step);
+  for (int32_t i = 0; i < n; ++i) {
+    const float g = grad_scale * grad[i];
+    const float mi = c.beta1 * m[i] + c.one_minus_beta1 * g;
+    const float vi = c.beta2 * v[i] + c.one_minus_beta2 * (g * g);
+    const float denom = sqrtf(vi) * c.inv_bias2_sqrt + eps;
+    param[i] = param[i] - c.step_size * (mi / denom);
+    m[i] = mi;
+    v[i] = vi;
+  }
+}
+
 }  // extern "C"

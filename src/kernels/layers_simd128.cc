@@ -208,4 +208,22 @@ int32_t ag_cross_entropy__simd128(const float* logits, const int32_t* targets, i
   return count;
 }
 
+void ag_adam_update__simd128(float* param, const float* grad, float* m, float* v, int32_t n, float lr, float beta1,
+                             float beta2, float eps, float grad_scale, int32_t step) {
+  const ag::layers::AdamConstants c = ag::layers::adam_constants(lr, beta1, beta2, step);
+  const v128_t b1 = splat(c.beta1), omb1 = splat(c.one_minus_beta1), b2 = splat(c.beta2),
+               omb2 = splat(c.one_minus_beta2), step_size = splat(c.step_size), ib2 = splat(c.inv_bias2_sqrt),
+               epsv = splat(eps), gs = splat(grad_scale);
+  for (int32_t i = 0; i < n; i += 4) {
+    const int32_t len = n - i < 4 ? n - i : 4;
+    const v128_t g = mul(gs, load4(grad + i, len));
+    const v128_t mi = add(mul(b1, load4(m + i, len)), mul(omb1, g));
+    const v128_t vi = add(mul(b2, load4(v + i, len)), mul(omb2, mul(g, g)));
+    const v128_t denom = add(mul(wasm_f32x4_sqrt(vi), ib2), epsv);
+    store4(param + i, len, sub(load4(param + i, len), mul(step_size, ag::simd::div(mi, denom))));
+    store4(m + i, len, mi);
+    store4(v + i, len, vi);
+  }
+}
+
 }  // extern "C"

@@ -270,5 +270,64 @@ TEST(Layers, CrossEntropyOfEqualLogits) {
   });
 }
 
+void check_adam(Variant v, int32_t n, float lr, float beta1, float beta2, float eps, float grad_scale, int32_t step,
+                int offset, uint32_t seed) {
+  SCOPED_TRACE(::testing::Message() << "n=" << n << " lr=" << lr << " b1=" << beta1 << " b2=" << beta2 << " eps=" << eps
+                                    << " grad_scale=" << grad_scale << " step=" << step << " offset=" << offset);
+  OffsetBuffer param(random_floats(n, -1.0f, 1.0f, seed), offset),
+      grad(random_floats(n, -2.0f, 2.0f, seed + 1), offset), m(random_floats(n, -0.5f, 0.5f, seed + 2), offset),
+      vv(random_floats(n, 0.0f, 0.3f, seed + 3), offset);
+  const std::vector<float> p0 = param.values(), m0 = m.values(), v0 = vv.values();
+  AG_VARIANT(adam_update, v)
+  (param.data(), grad.data(), m.data(), vv.data(), n, lr, beta1, beta2, eps, grad_scale, step);
+  const ref::AdamResult want =
+      ref::adam_update(p0.data(), grad.data(), m0.data(), v0.data(), n, lr, beta1, beta2, eps, grad_scale, step);
+  const double bias1 = 1.0 - std::pow(static_cast<double>(beta1), step);
+  const double bias2 = 1.0 - std::pow(static_cast<double>(beta2), step);
+  for (int32_t i = 0; i < n; ++i) {
+    SCOPED_TRACE(::testing::Message() << "i=" << i);
+    ASSERT_LE(std::fabs(m.data()[i] - want.m[i]), tolerance(4.0 * kU * want.m_abs[i], want.m[i]));
+    ASSERT_LE(std::fabs(vv.data()[i] - want.v[i]), tolerance(6.0 * kU * want.v[i], want.v[i]));
+    const double denom = std::sqrt(want.v[i] / bias2) + eps;
+    const double bound = kU * std::fabs(want.param[i]) +
+                         (lr / bias1) * (4.0 * kU * want.m_abs[i] + 10.0 * kU * std::fabs(want.m[i])) / denom;
+    ASSERT_LE(std::fabs(param.data()[i] - want.param[i]), tolerance(bound, want.param[i]));
+  }
+}
+
+TEST(Layers, AdamUpdateWithinBound) {
+  for_each_variant([](Variant v) {
+    uint32_t seed = 9;
+    for (int32_t n : {1, 3, 4, 5, 7, 8, 17, 64, 65, 300, 1000}) {
+      const int offset = static_cast<int>(seed % 4);
+      check_adam(v, n, 1e-3f, 0.9f, 0.999f, 1e-8f, 1.0f, 1, offset, seed);
+      check_adam(v, n, 3e-2f, 0.9f, 0.98f, 1e-6f, 0.25f, 7, offset, seed + 4);
+      // beta1 < 1/2: 1 - beta1 rounds.
+      check_adam(v, n, 0.5f, 0.3f, 0.7f, 1e-3f, 3.0f, 1000, offset, seed + 8);
+      seed += 23;
+    }
+  });
+}
+
+// registry.inc: the same float32 operations in both variants.
+TEST(Layers, AdamUpdateAgreesBitForBit) {
+  for (int32_t n : {1, 5, 8, 67, 300}) {
+    std::vector<float> p[2], m[2], v[2];
+    const std::vector<float> grad = random_floats(n, -1.0f, 1.0f, 31);
+    for (int k = 0; k < 2; ++k) {
+      p[k] = random_floats(n, -1.0f, 1.0f, 32), m[k] = std::vector<float>(n, 0.0f), v[k] = std::vector<float>(n, 0.0f);
+      for (int32_t step = 1; step <= 5; ++step) {
+        AG_VARIANT(adam_update, kVariants[k])
+        (p[k].data(), grad.data(), m[k].data(), v[k].data(), n, 1e-2f, 0.9f, 0.999f, 1e-8f, 0.5f, step);
+      }
+    }
+    for (int32_t i = 0; i < n; ++i) {
+      EXPECT_EQ(bits(p[0][i]), bits(p[1][i])) << "n=" << n << " i=" << i;
+      EXPECT_EQ(bits(m[0][i]), bits(m[1][i])) << "n=" << n << " i=" << i;
+      EXPECT_EQ(bits(v[0][i]), bits(v[1][i])) << "n=" << n << " i=" << i;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace ag::test

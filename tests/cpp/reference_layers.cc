@@ -92,4 +92,20 @@ CrossEntropyResult cross_entropy(const float* logits, const int32_t* targets, in
   return out;
 }
 
+AdamResult adam_update(const float* param, const float* grad, const float* m, const float* v, int32_t n, double lr,
+                       double beta1, double beta2, double eps, double grad_scale, int32_t step) {
+  AdamResult out;
+  const double bias1 = 1.0 - std::pow(beta1, step), bias2 = 1.0 - std::pow(beta2, step);
+  for (int32_t i = 0; i < n; ++i) {
+    const double g = grad_scale * grad[i];
+    const double mi = beta1 * m[i] + (1.0 - beta1) * g;
+    const double vi = beta2 * v[i] + (1.0 - beta2) * g * g;
+    out.m.push_back(mi);
+    out.v.push_back(vi);
+    out.m_abs.push_back(std::fabs(beta1 * m[i]) + std::fabs((1.0 - beta1) * g));
+    out.param.push_back(param[i] - lr * (mi / bias1) / (std::sqrt(vi / bias2) + eps));
+  }
+  return out;
+}
+
 }  // namespace ag::reference
