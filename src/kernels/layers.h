@@ -1,5 +1,6 @@
 // What both variants of the family "layers" (registry.inc) share: the
-// normalised value of layer normalisation.
+// normalised value of layer normalisation, and the per-call constants of the
+// Adam update, computed once in float64 as torch.optim.Adam computes them.
 #ifndef AG_LAYERS_H_
 #define AG_LAYERS_H_
 
@@ -11,6 +12,23 @@ namespace ag::layers {
 // h = (x - mean) rstd: two roundings, the same in the forward pass, in the
 // backward pass and in both variants.
 inline float normalized(float x, float mean, float rstd) { return (x - mean) * rstd; }
+
+// Adam (Kingma & Ba 2015, Algorithm 1) per call: 1 - b1 and 1 - b2 in float32
+// (exact for b >= 1/2, Sterbenz), step_size = lr / (1 - b1^step) and
+// 1 / sqrt(1 - b2^step) in float64, each rounded to float32 once.
+struct AdamConstants {
+  float beta1, one_minus_beta1, beta2, one_minus_beta2, step_size, inv_bias2_sqrt;
+};
+inline AdamConstants adam_constants(float lr, float beta1, float beta2, int32_t step) {
+  const double bias1 = 1.0 - pow(static_cast<double>(beta1), step);
+  const double bias2 = 1.0 - pow(static_cast<double>(beta2), step);
+  return {beta1,
+          1.0f - beta1,
+          beta2,
+          1.0f - beta2,
+          static_cast<float>(static_cast<double>(lr) / bias1),
+          static_cast<float>(1.0 / sqrt(bias2))};
+}
 
 }  // namespace ag::layers
 

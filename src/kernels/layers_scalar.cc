@@ -79,4 +79,53 @@ void ag_layer_norm_backward__scalar(const float* dy, const float* x, const float
   }
 }
 
+int32_t ag_cross_entropy__scalar(const float* logits, const int32_t* targets, int32_t rows, int32_t vocab,
+                                 float grad_scale, float* losses, float* dlogits) {
+  int32_t count = 0;
+  for (int32_t r = 0; r < rows; ++r) {
+    const float* xr = logits + static_cast<ptrdiff_t>(r) * vocab;
+    float* dr = dlogits ? dlogits + static_cast<ptrdiff_t>(r) * vocab : nullptr;
+    const int32_t t = targets[r];
+    if (t < 0) {  // ignored
+      losses[r] = 0.0f;
+      if (dr)
+        for (int32_t i = 0; i < vocab; ++i) dr[i] = 0.0f;
+      continue;
+    }
+    ++count;
+    float m = xr[0];
+    for (int32_t i = 1; i < vocab; ++i) m = xr[i] > m ? xr[i] : m;
+    // s in [1, vocab]; the exps are kept in dlogits for the gradient.
+    const float s = pairwise_sum(vocab, [xr, m, dr](int32_t i) {
+      const float e = expf(xr[i] - m);
+      if (dr) dr[i] = e;
+      return e;
+    });
+    // log s >= 0 and m - x_t >= 0: no cancellation.
+    losses[r] = logf(s) + (m - xr[t]);
+    if (dr) {
+      // A division, not a multiplication by 1/s: one rounding per p_i.
+      for (int32_t i = 0; i < vocab; ++i) {
+        const float p = dr[i] / s;
+        dr[i] = (i == t ? p - 1.0f : p) * grad_scale;
+      }
+    }
+  }
+  return count;
+}
+
+void ag_adam_update__scalar(float* param, const float* grad, float* m, float* v, int32_t n, float lr, float beta1,
+                            float beta2, float eps, float grad_scale, int32_t step) {
+  const ag::layers::AdamConstants c = ag::layers::adam_constants(lr, beta1, beta2, step);
+  for (int32_t i = 0; i < n; ++i) {
+    const float g = grad_scale * grad[i];
+    const float mi = c.beta1 * m[i] + c.one_minus_beta1 * g;
+    const float vi = c.beta2 * v[i] + c.one_minus_beta2 * (g * g);
+    const float denom = sqrtf(vi) * c.inv_bias2_sqrt + eps;
+    param[i] = param[i] - c.step_size * (mi / denom);
+    m[i] = mi;
+    v[i] = vi;
+  }
+}
+
 }  // extern "C"

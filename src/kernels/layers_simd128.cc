@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "exp_simd128.h"
 #include "kernels.h"
 #include "layers.h"
 #include "pairwise_simd128.h"
@@ -74,6 +75,14 @@ v128_t pairwise_sum_rows(int32_t rows, Term&& term) {
       break;
   }
   return cascade.total();
+}
+
+float max_of(const float* z, int32_t n) {
+  v128_t m = splat(-INFINITY);
+  int32_t i = 0;
+  for (; i + 4 <= n; i += 4) m = ag::simd::max(m, load(z + i));
+  if (i < n) m = ag::simd::max(m, load_partial(z + i, n - i, -INFINITY));
+  return ag::simd::max_lanes(m);
 }
 
 }  // namespace
@@ -153,6 +162,67 @@ void ag_layer_norm_backward__simd128(const float* dy, const float* x, const floa
       store4(dbeta + j, len,
              pairwise_sum_rows(rows, [=](int32_t r) { return load4(dy + static_cast<ptrdiff_t>(r) * n + j, len); }));
     }
+  }
+}
+
+int32_t ag_cross_entropy__simd128(const float* logits, const int32_t* targets, int32_t rows, int32_t vocab,
+                                  float grad_scale, float* losses, float* dlogits) {
+  int32_t count = 0;
+  const v128_t gs = splat(grad_scale);
+  for (int32_t r = 0; r < rows; ++r) {
+    const float* xr = logits + static_cast<ptrdiff_t>(r) * vocab;
+    float* dr = dlogits ? dlogits + static_cast<ptrdiff_t>(r) * vocab : nullptr;
+    const int32_t t = targets[r];
+    if (t < 0) {  // ignored
+      losses[r] = 0.0f;
+      if (dr)
+        for (int32_t i = 0; i < vocab; i += 4) store4(dr + i, vocab - i < 4 ? vocab - i : 4, ag::simd::zero());
+      continue;
+    }
+    ++count;
+    const float m = max_of(xr, vocab);
+    const v128_t mv = splat(m);
+    // s in [1, vocab]; padded lanes hold -Infinity, whose exp is 0. The exps
+    // are kept in dlogits for the gradient.
+    const float s = pairwise_sum8(vocab, [xr, mv, dr](int32_t i, int32_t len) {
+      const Eight x8 = load8(xr + i, len, -INFINITY);
+      const Eight e{ag::simd128::exp4(sub(x8.lo, mv)), ag::simd128::exp4(sub(x8.hi, mv))};
+      if (dr) store8(dr + i, len, e);
+      return e;
+    });
+    // log s >= 0 and m - x_t >= 0: no cancellation.
+    losses[r] = logf(s) + (m - xr[t]);
+    if (dr) {
+      // p = e (1/s), then (p - [i = t]) grad_scale: the target's lane first,
+      // from its exp, then every other lane.
+      const float inv = 1.0f / s;
+      const float dt = (dr[t] * inv - 1.0f) * grad_scale;
+      const v128_t invv = splat(inv);
+      for (int32_t i = 0; i < vocab; i += 4) {
+        const int32_t len = vocab - i < 4 ? vocab - i : 4;
+        store4(dr + i, len, mul(mul(load4(dr + i, len), invv), gs));
+      }
+      dr[t] = dt;
+    }
+  }
+  return count;
+}
+
+void ag_adam_update__simd128(float* param, const float* grad, float* m, float* v, int32_t n, float lr, float beta1,
+                             float beta2, float eps, float grad_scale, int32_t step) {
+  const ag::layers::AdamConstants c = ag::layers::adam_constants(lr, beta1, beta2, step);
+  const v128_t b1 = splat(c.beta1), omb1 = splat(c.one_minus_beta1), b2 = splat(c.beta2),
+               omb2 = splat(c.one_minus_beta2), step_size = splat(c.step_size), ib2 = splat(c.inv_bias2_sqrt),
+               epsv = splat(eps), gs = splat(grad_scale);
+  for (int32_t i = 0; i < n; i += 4) {
+    const int32_t len = n - i < 4 ? n - i : 4;
+    const v128_t g = mul(gs, load4(grad + i, len));
+    const v128_t mi = add(mul(b1, load4(m + i, len)), mul(omb1, g));
+    const v128_t vi = add(mul(b2, load4(v + i, len)), mul(omb2, mul(g, g)));
+    const v128_t denom = add(mul(wasm_f32x4_sqrt(vi), ib2), epsv);
+    store4(param + i, len, sub(load4(param + i, len), mul(step_size, ag::simd::div(mi, denom))));
+    store4(m + i, len, mi);
+    store4(v + i, len, vi);
   }
 }
 

@@ -30,6 +30,25 @@ struct LayerNormBackwardResult {
 LayerNormBackwardResult layer_norm_backward(const float* dy, const float* x, const float* gamma, const float* mean,
                                             const float* rstd, int32_t rows, int32_t n);
 
+// Softmax cross-entropy, logits [rows, vocab], targets [rows] in [0, vocab)
+// or -1 (ignored): losses [rows] (0 where ignored), p = softmax [rows, vocab],
+// dlogits = grad_scale (p - onehot) [rows, vocab] (0 rows where ignored), the
+// count of scored rows, and per row log s and m - x_t (for the bound).
+struct CrossEntropyResult {
+  std::vector<double> losses, p, dlogits, log_s, margin;
+  int32_t count = 0;
+};
+CrossEntropyResult cross_entropy(const float* logits, const int32_t* targets, int32_t rows, int32_t vocab,
+                                 double grad_scale);
+
+// One Adam step (Kingma & Ba 2015, Algorithm 1) in float64 on the float32
+// inputs: the new param, m, v [n], and M = |b1 m| + |(1 - b1) g| per element.
+struct AdamResult {
+  std::vector<double> param, m, v, m_abs;
+};
+AdamResult adam_update(const float* param, const float* grad, const float* m, const float* v, int32_t n, double lr,
+                       double beta1, double beta2, double eps, double grad_scale, int32_t step);
+
 }  // namespace ag::reference
 
 #endif  // AG_TESTS_REFERENCE_LAYERS_H_
