@@ -86,7 +86,44 @@ const CALLS = {
     work: s.candidates * s.d,
     call: (ag) => ag.greedyPacking({ d: s.d, candidates: s.candidates, epsilon: 0.25 }),
   }),
+  transformer_init: (s) => ({
+    label: `createTransformer T=${s.T}, dModel=${s.d}, vocab=${s.d}, 1 layer`,
+    work: 12 * s.d * s.d,
+    call: (ag) => ag.createTransformer(benchModelConfig(s)).dispose(),
+  }),
+  transformer_forward: (s) => ({
+    label: `transformer forward [1, ${s.T}], dModel=${s.d}`,
+    work: 12 * s.T * s.d * s.d,
+    call: (ag) => benchModel(ag, s).forward(benchBatch(s).tokens),
+  }),
+  transformer_gradients: (s) => ({
+    label: `transformer gradients [1, ${s.T}], dModel=${s.d}`,
+    work: 36 * s.T * s.d * s.d,
+    call: (ag) => benchModel(ag, s).gradients(benchBatch(s)),
+  }),
+  transformer_adam: (s) => ({
+    label: `transformer step (gradients + Adam) [1, ${s.T}], dModel=${s.d}`,
+    work: 36 * s.T * s.d * s.d,
+    call: (ag) => benchModel(ag, s).step(benchBatch(s), { lr: 1e-3 }),
+  }),
 };
+
+// The transformer workloads' model: one per instance and sizes, kept for the run.
+const benchModelConfig = (s) => ({ vocab: s.d, T: s.T, dModel: s.d, heads: 4, layers: 1, seed: 1 });
+const benchModels = new WeakMap();
+function benchModel(ag, s) {
+  const key = `${s.T},${s.d}`;
+  if (!benchModels.has(ag)) benchModels.set(ag, new Map());
+  const models = benchModels.get(ag);
+  if (!models.has(key)) models.set(key, ag.createTransformer(benchModelConfig(s)));
+  return models.get(key);
+}
+// copyPrevious-like tokens 0, 1, 2, ... (mod vocab), targets the previous token.
+function benchBatch(s) {
+  const tokens = Int32Array.from({ length: s.T }, (_, t) => t % s.d);
+  const targets = Int32Array.from({ length: s.T }, (_, t) => (t === 0 ? -1 : (t - 1) % s.d));
+  return { tokens, targets };
+}
 
 /** The registry kernels (names) with no workload, peer or kernel: [] when the benchmark covers them all. */
 export function kernelCoverage(registryNames) {

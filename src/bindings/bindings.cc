@@ -23,6 +23,7 @@
 #include "../kernels/checks.h"
 #include "../kernels/dot_trace.h"
 #include "../kernels/kernels.h"
+#include "../kernels/transformer_layout.h"
 #include "../probe/peak_probe.h"
 
 namespace {
@@ -80,6 +81,12 @@ constexpr size_t kMhaDimsOffsets[] = {AG_MHA_DIMS_FIELDS(AG_OFFSET)};
 static_assert(packed_in_order(kMhaDimsOffsets, sizeof(ag_mha_dims)),
               "AG_MHA_DIMS_FIELDS lists every field of ag_mha_dims, in order");
 #undef STRUCT
+#define STRUCT ag_transformer_dims
+constexpr size_t kTransformerDimsOffsets[] = {AG_TRANSFORMER_DIMS_FIELDS(AG_OFFSET)};
+static_assert(packed_in_order(kTransformerDimsOffsets, sizeof(ag_transformer_dims)),
+              "AG_TRANSFORMER_DIMS_FIELDS lists every field of ag_transformer_dims, in order");
+#undef STRUCT
+std::string transformer_dims_fields() { return std::string(AG_TRANSFORMER_DIMS_FIELDS(AG_NAME)).substr(1); }
 std::string attention_dims_fields() { return std::string(AG_ATTENTION_DIMS_FIELDS(AG_NAME)).substr(1); }
 std::string mha_dims_fields() { return std::string(AG_MHA_DIMS_FIELDS(AG_NAME)).substr(1); }
 #undef AG_NAME
@@ -110,6 +117,31 @@ std::string attention_trace_layout() {
          ",\"mPrev\":" + n(kFieldMPrev) + ",\"m\":" + n(kFieldM) + ",\"correction\":" + n(kFieldCorrection) +
          ",\"l\":" + n(kFieldL) + ",\"overflow\":" + n(kFieldOverflow) + ",\"O\":" + n(kFieldO) +
          ",\"kinds\":{\"tile\":" + n(kTile) + ",\"output\":" + n(kOutput) + "},\"tileKeys\":[" + tiles + "]}";
+}
+
+// The transformer's parameter layout (transformer_layout.h) as JSON:
+// {"floats": buffer floats, "parameters": [{"name","offset","shape"}...]}, in
+// buffer order, for the dims block at `dims`.
+std::string transformer_layout(uintptr_t dims) {
+  const auto* d = reinterpret_cast<const ag_transformer_dims*>(dims);
+  std::string list;
+  const int32_t n = ag_transformer_parameter_count(d);
+  for (int32_t i = 0; i < n; ++i) {
+    char name[AG_TRANSFORMER_NAME_CHARS];
+    uint32_t offset;
+    int32_t rows, cols;
+    ag_transformer_parameter(d, i, name, &offset, &rows, &cols);
+    list += std::string(i ? "," : "") + "{\"name\":\"" + name + "\",\"offset\":" + std::to_string(offset) +
+            ",\"shape\":[" + std::to_string(rows) + (cols > 1 ? "," + std::to_string(cols) : "") + "]}";
+  }
+  return "{\"floats\":" + std::to_string(static_cast<uint64_t>(ag_transformer_parameter_floats(d))) +
+         ",\"parameters\":[" + list + "]}";
+}
+double transformer_parameter_floats(uintptr_t dims) {
+  return ag_transformer_parameter_floats(reinterpret_cast<const ag_transformer_dims*>(dims));
+}
+double transformer_workspace_floats(uintptr_t dims, int32_t B) {
+  return ag_transformer_workspace_floats(reinterpret_cast<const ag_transformer_dims*>(dims), B);
 }
 
 #ifdef __wasm_simd128__
@@ -175,6 +207,10 @@ EMSCRIPTEN_BINDINGS(attention_geometry) {
   function("mhaWorkspaceFloats", &mha_workspace_floats);
   function("attentionBackwardWorkspaceFloats", &attention_backward_workspace_floats);
   function("registry", &registry);
+  function("transformerDimsFields", &transformer_dims_fields);
+  function("transformerLayout", &transformer_layout);
+  function("transformerParameterFloats", &transformer_parameter_floats);
+  function("transformerWorkspaceFloats", &transformer_workspace_floats);
   function("firstNonFinite", &first_nonfinite);
   function("firstNaN", &first_nan);
   function(

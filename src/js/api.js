@@ -12,6 +12,7 @@
 //   alibi.js      alibiSlopes (ALiBi's head slopes; also attention's alibi option)
 //   random.js     random.uniform/normal, randomDotExperiment
 //   montecarlo.js dotProductDensity, greedyPacking
+//   transformer.js createTransformer (a tiny decoder trained in wasm memory)
 //   tasks.js      tasks.copyPrevious, reverse, sort, inductionCopy, bracketMatch (training data)
 // No arithmetic on results happens in any of them.
 import { assertNoNaN, overflowError } from './errors.js';
@@ -27,6 +28,7 @@ import { ropeMethods } from './rope.js';
 import { softmaxMethods } from './softmax.js';
 import { vectorMethods } from './vector.js';
 import { makeTasks } from './tasks.js';
+import { transformerMethods } from './transformer.js';
 
 function summarize(result) {
   if (typeof result === 'number') return result;
@@ -164,6 +166,7 @@ for (const methods of [
   attentionTraceMethods,
   ropeMethods,
   alibiMethods,
+  transformerMethods,
 ]) {
   for (const [name, descriptor] of Object.entries(Object.getOwnPropertyDescriptors(methods))) {
     if (Object.hasOwn(AttentionGeometry.prototype, name)) throw new Error(`api.js: ${name} is defined twice`);

@@ -608,6 +608,16 @@ export interface AttentionGeometry {
   readonly random: RandomApi;
   /** The training tasks of {@link createTransformer}: seeded generators of batches (src/js/tasks.js). */
   readonly tasks: TasksApi;
+  /**
+   * A tiny transformer trained in this instance's wasm memory on its kernels (GPT-2 style pre-norm decoder,
+   * causal; Radford et al. 2019, Vaswani et al. 2017). See {@link TransformerConfig} and {@link Transformer}.
+   * @throws TypeError for a config that is not a plain object, a size that is not an integer, a flag that is not
+   *   a boolean, or an unknown key; RangeError naming the field for a size out of range (vocab 1..65536, T 1..4096,
+   *   dModel 1..4096, layers 1..64, heads 1..dModel), heads not dividing dModel, a norm other than 'layer' or
+   *   'none', and sizes whose parameters (with gradients and Adam's moments) need more than 512 MiB or that do not
+   *   fit with one batch row in the 1 GiB of wasm memory.
+   */
+  createTransformer(config: TransformerConfig): Transformer;
 
   /** a . b = sum_i a_i b_i; a, b [n]. Pairwise sum (see the numeric contract). */
   dot(a: Vector, b: Vector): number;
@@ -898,4 +908,136 @@ export interface TasksApi {
    * when the brackets so far are balanced, else 0. vocab >= 2.
    */
   bracketMatch(options: TaskOptions): TaskGenerator;
+}
+
+/** The sizes of a {@link Transformer}; every field is checked (see createTransformer). */
+export interface TransformerConfig {
+  /** Symbols, 1..65536: tokens and targets are integers in 0..vocab-1. */
+  vocab: number;
+  /** Positions per row (the context), 1..4096; learned position embeddings P [T, dModel]. */
+  T: number;
+  /** Channels d_model, 1..4096. */
+  dModel: number;
+  /** Attention heads h, dividing dModel: d_k = dModel / heads. */
+  heads: number;
+  /** Decoder layers, 1..64. Default 1. */
+  layers?: number;
+  /** Each layer's MLP block x += W2 ReLU(W1 LN2(x) + b1) + b2, hidden width 4 dModel (Vaswani et al. 2017, §3.3). Default true. */
+  mlp?: boolean;
+  /** 'layer': layer norm (eps 1e-5; Ba et al. 2016) before each block and before the unembedding; 'none': no norm. Default 'layer'. */
+  norm?: 'layer' | 'none';
+  /** Scores scaled by 1/sqrt(d_k) (true, Vaswani et al. 2017, eq. 1) or unscaled (false). Default true. */
+  scaleScores?: boolean;
+  /** Philox seed of the initial parameters: the same seed gives the same parameters in every build. Default 0. */
+  seed?: U64;
+}
+
+/** A batch: tokens and targets [B, T], as an Int32Array or array of B*T integers, or B arrays of T. */
+export interface TransformerBatch {
+  /** Integers in 0..vocab-1. */
+  tokens: Int32Array | number[] | ArrayLike<number>[];
+  /** Integers in 0..vocab-1, or -1 where the position is not scored; the shape of tokens. */
+  targets: Int32Array | number[] | ArrayLike<number>[];
+}
+
+export interface TransformerStepOptions {
+  /** Adam's learning rate, > 0. */
+  lr: number;
+  /** The optimizer: 'adam' (Kingma & Ba 2015, Algorithm 1), the only one. Default 'adam'. */
+  optimizer?: 'adam';
+  /** Clip the gradient to this global L2 norm (Pascanu et al. 2013), > 0. Default none. */
+  clip?: number;
+  /** Adam's beta1 in [0, 1). Default 0.9. */
+  beta1?: number;
+  /** Adam's beta2 in [0, 1). Default 0.999. */
+  beta2?: number;
+  /** Adam's epsilon, > 0. Default 1e-8. */
+  eps?: number;
+}
+
+export interface TransformerEvaluation {
+  /** Mean cross-entropy over the scored positions, in nats (0 when none is scored). */
+  loss: number;
+  /** Share of the scored positions whose largest logit (the first, on ties) is the target (0 when none is scored). */
+  accuracy: number;
+  /** The number of scored positions (targets not -1). */
+  scored: number;
+}
+
+export interface TransformerStepResult extends TransformerEvaluation {
+  /** The L2 norm of all the gradients together, before clipping. */
+  gradNorm: number;
+  /** The L2 norm of each parameter's gradient, by parameter name (e.g. 'layers.0.attn.wq'). */
+  gradNorms: Record<string, number>;
+}
+
+export interface TransformerGradients extends TransformerStepResult {
+  /** Each parameter's gradient, by name, laid out as its parameter. */
+  gradients: Record<string, Float32Array>;
+}
+
+export interface TransformerForwardOptions {
+  /** Also return each layer's attention weights [B, heads, T, T]. Default false. */
+  returnWeights?: boolean;
+  /** Also return each layer's q and k [B, T, dModel] (head j in columns j d_k ..). Default false. */
+  returnQK?: boolean;
+}
+
+export interface TransformerForwardResult {
+  /** [B, T, vocab]. */
+  logits: Tensor;
+  /** Per layer, [B, heads, T, T] (returnWeights). */
+  weights?: Tensor[];
+  /** Per layer, the queries [B, T, dModel] (returnQK). */
+  q?: Tensor[];
+  /** Per layer, the keys [B, T, dModel] (returnQK). */
+  k?: Tensor[];
+}
+
+/** One parameter tensor of a {@link Transformer}: its name, shape ([in, out] for weights) and offset in floats. */
+export interface TransformerParameterInfo {
+  readonly name: string;
+  readonly shape: readonly number[];
+  readonly offset: number;
+}
+
+/**
+ * A model made by {@link AttentionGeometry.createTransformer}. Parameters, gradients and Adam's moments live in
+ * the wasm memory of its instance until {@link dispose}; every number is computed there by the instance's
+ * kernels (registry.inc, family "transformer"). The same config and seed give the same numbers, bit for bit,
+ * within a build and variant. Initial weights W [fan_in, fan_out] are N(0, 1/fan_in) (q and k of unit variance,
+ * so q.k has variance d_k, the articles' setting), embeddings N(0, 1), layer-norm gamma 1 and beta 0.
+ * Bad batches: TypeError for a tokens/targets that is not an array, RangeError for a length that is not a
+ * positive multiple of T, a row that is not of length T, a token outside 0..vocab-1 or a target outside
+ * -1..vocab-1, and targets of another shape than tokens. Every method but dispose throws an Error after dispose.
+ */
+export interface Transformer {
+  /** The checked config, frozen (defaults filled in). */
+  readonly config: Readonly<Required<TransformerConfig>>;
+  /** The parameters in buffer order (computed by the kernels' layout, not in JS). */
+  readonly layout: readonly TransformerParameterInfo[];
+  /** Adam steps since creation or the last loadParameters. */
+  readonly steps: number;
+  /**
+   * Loss and gradients of the batch (the mean cross-entropy over scored positions), then one Adam step.
+   * @throws RangeError for bad options (lr <= 0, an optimizer other than 'adam', clip <= 0, betas outside
+   *   [0, 1)), and when the loss or gradient overflows float32 (the parameters are then left unchanged).
+   */
+  step(batch: TransformerBatch, options: TransformerStepOptions): TransformerStepResult;
+  /** Loss and gradients of the batch without an update. */
+  gradients(batch: TransformerBatch): TransformerGradients;
+  /** Mean loss and accuracy over the scored positions of the batch. */
+  evaluate(batch: TransformerBatch): TransformerEvaluation;
+  /** The forward pass on tokens [B, T]. */
+  forward(tokens: TransformerBatch['tokens'], options?: TransformerForwardOptions): TransformerForwardResult;
+  /** Every parameter by name, fresh Float32Arrays (JSON-safe through Array.from). */
+  parameters(): Record<string, Float32Array>;
+  /**
+   * Replaces every parameter; Adam's moments and steps start again from zero.
+   * @throws RangeError for a missing or unknown name, a wrong length or a value that is not finite in float32;
+   *   TypeError for a value that is not an array.
+   */
+  loadParameters(params: Record<string, ArrayLike<number>>): void;
+  /** Frees the wasm memory; later calls throw an Error. */
+  dispose(): void;
 }

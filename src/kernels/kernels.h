@@ -103,6 +103,33 @@ size_t ag_mha_workspace_floats(const ag_mha_dims* dims);
 // + Tq (d_v + 3), whatever B, H and Tk.
 size_t ag_attention_backward_workspace_floats(const ag_attention_dims* dims);
 
+// The sizes of the transformer (registry.inc, family "transformer"; a GPT-2
+// style pre-norm decoder): vocab symbols, T positions, d_model channels, heads
+// (divides d_model), layers, mlp (1: each layer has the MLP block of hidden
+// width 4 d_model), norm (1: layer norm before each block and at the end; 0:
+// none), scale_scores (1: scores scaled by 1/sqrt(d_k); 0: unscaled).
+typedef struct ag_transformer_dims {
+  int32_t vocab, T, d_model, heads, layers, mlp, norm, scale_scores;
+} ag_transformer_dims;
+
+// The fields of ag_transformer_dims in memory order (as AG_ATTENTION_DIMS_FIELDS).
+#define AG_TRANSFORMER_DIMS_FIELDS(X) X(vocab) X(T) X(d_model) X(heads) X(layers) X(mlp) X(norm) X(scale_scores)
+
+// The parameter layout of the transformer (transformer_layout.cc): the number
+// of parameter tensors; tensor i's name (at most AG_TRANSFORMER_NAME_CHARS
+// chars with the terminating 0), its offset in floats in the parameter buffer
+// (a multiple of 4) and its shape [rows, cols] (cols 1 for a vector) through
+// the pointers; the floats of the whole buffer (the last tensor's end rounded
+// up to 4; the gaps hold 0; exact as a double); and the floats of workspace that
+// transformer_forward and transformer_gradients need for B rows of T tokens
+// (0 when that is 2^53 or more).
+#define AG_TRANSFORMER_NAME_CHARS 32
+int32_t ag_transformer_parameter_count(const ag_transformer_dims* dims);
+void ag_transformer_parameter(const ag_transformer_dims* dims, int32_t i, char* name, uint32_t* offset, int32_t* rows,
+                              int32_t* cols);
+double ag_transformer_parameter_floats(const ag_transformer_dims* dims);
+double ag_transformer_workspace_floats(const ag_transformer_dims* dims, int32_t B);
+
 #define AG_KERNEL(name, family, ret, params) \
   ret ag_##name##__scalar params;            \
   ret ag_##name##__simd128 params;

@@ -1296,7 +1296,48 @@ const CASES = [
     RangeError,
     ['matmul', 'could not allocate', 'C'],
   ],
+  // createTransformer: bad configs, and bad batches of a model (disposed after the call)
+  [
+    'transformer heads not dividing dModel',
+    (ag) => ag.createTransformer({ vocab: 5, T: 4, dModel: 8, heads: 3 }),
+    RangeError,
+    ['createTransformer', 'config.heads must divide config.dModel', 'heads 3 for dModel 8'],
+  ],
+  [
+    'transformer T of 0',
+    (ag) => ag.createTransformer({ vocab: 5, T: 0, dModel: 8, heads: 2 }),
+    RangeError,
+    ['config.T'],
+  ],
+  [
+    'transformer sizes beyond the heap',
+    (ag) => ag.createTransformer({ vocab: 65536, T: 4096, dModel: 4096, heads: 8, layers: 64 }),
+    RangeError,
+    ['createTransformer', '512 MiB', '1 GiB'],
+  ],
+  [
+    'transformer batch with a token out of range',
+    (ag) => withModel(ag, (m) => m.step({ tokens: [0, 1, 2, 7], targets: [1, 2, 3, -1] }, { lr: 0.1 })),
+    RangeError,
+    ['transformer.step', 'batch.tokens', '0..4', 'got number 7 at [0, 3]'],
+  ],
+  [
+    'transformer batch of the wrong length',
+    (ag) => withModel(ag, (m) => m.evaluate({ tokens: [0, 1, 2], targets: [1, 2, 3] })),
+    RangeError,
+    ['transformer.evaluate', 'batch.tokens', 'multiple of T = 4', 'got 3'],
+  ],
 ];
+
+/** Runs `body` on a small transformer of `ag` and disposes it, whatever happens. */
+function withModel(ag, body) {
+  const model = ag.createTransformer({ vocab: 5, T: 4, dModel: 8, heads: 2 });
+  try {
+    return body(model);
+  } finally {
+    model.dispose();
+  }
+}
 
 describe.each(CONFIGS)('bad input: $label', (cfg) => {
   let ag;

@@ -52,13 +52,24 @@ export function parameterShapes({ vocab, T, dModel: d, layers, mlp, norm }) {
 
 const size = (shape) => shape.reduce((a, b) => a * b, 1);
 
+// The perturbation of the error analysis: with `noise` set (referenceModel's
+// option), every term of a sum of products (matrix products, scores, value
+// mixtures) and every result of a matrix product, a layer norm (and its
+// gradient), the attention (weights, output, gradients) and the loss's
+// gradient is multiplied by (1 + noise()), |noise()| at most the error bound
+// per term of the kernel that computes it in float32 (the kernels' bounds are
+// of this form: |error| <= c u sum |terms|). The spread of the perturbed
+// outputs estimates, to first order, the error of the float32 model.
+let noise = null;
+const rnd = (v) => (noise ? v * (1 + noise()) : v);
+
 // C [M, N] (+)= A [M, K] B [K, N], with A or B read transposed when asked.
 function mm(A, B, M, K, N, { ta = false, tb = false, C = new Float64Array(M * N), add = false } = {}) {
   for (let i = 0; i < M; i++) {
     for (let j = 0; j < N; j++) {
       let s = 0;
-      for (let k = 0; k < K; k++) s += (ta ? A[k * M + i] : A[i * K + k]) * (tb ? B[j * K + k] : B[k * N + j]);
-      C[i * N + j] = add ? C[i * N + j] + s : s;
+      for (let k = 0; k < K; k++) s += rnd((ta ? A[k * M + i] : A[i * K + k]) * (tb ? B[j * K + k] : B[k * N + j]));
+      C[i * N + j] = rnd(add ? C[i * N + j] + s : s);
     }
   }
   return C;
@@ -77,7 +88,7 @@ function layerNorm(x, rows, n, gamma, beta, eps) {
     rstd[r] = 1 / Math.sqrt(v / n + eps);
     for (let i = 0; i < n; i++) {
       xhat[r * n + i] = (x[r * n + i] - mean) * rstd[r];
-      y[r * n + i] = xhat[r * n + i] * gamma[i] + beta[i];
+      y[r * n + i] = rnd(xhat[r * n + i] * gamma[i] + beta[i]);
     }
   }
   return { y, xhat, rstd };
@@ -100,7 +111,7 @@ function layerNormBackward(dy, cache, rows, n, gamma, dgamma, dbeta) {
     mg /= n;
     mgx /= n;
     for (let i = 0; i < n; i++) {
-      dx[r * n + i] = rstd[r] * (dy[r * n + i] * gamma[i] - mg - xhat[r * n + i] * mgx);
+      dx[r * n + i] = rnd(rstd[r] * (dy[r * n + i] * gamma[i] - mg - xhat[r * n + i] * mgx));
     }
   }
   return dx;
@@ -110,8 +121,10 @@ function layerNormBackward(dy, cache, rows, n, gamma, dgamma, dbeta) {
  * The reference model for `config` ({ vocab, T, dModel, heads, layers, mlp,
  * norm = 'layer', scaleScores = true, eps = 1e-5 }) with `params` a
  * { name: array } of the shapes of parameterShapes (copied to float64).
+ * options.noise: a function giving each perturbation (see `noise` above), for
+ * the error analysis; every method of the model runs with it.
  */
-export function referenceModel(config, params) {
+export function referenceModel(config, params, options = {}) {
   const c = { norm: 'layer', scaleScores: true, eps: 1e-5, mlp: false, ...config };
   const { vocab, T, dModel: d, heads: h, layers, mlp, eps } = c;
   const norm = c.norm !== 'none';
@@ -139,17 +152,18 @@ export function referenceModel(config, params) {
           let m = -Infinity;
           for (let s = 0; s <= t; s++) {
             let dot = 0;
-            for (let cc = 0; cc < dk; cc++) dot += Q[(b * T + t) * d + j * dk + cc] * K[(b * T + s) * d + j * dk + cc];
+            for (let cc = 0; cc < dk; cc++)
+              dot += rnd(Q[(b * T + t) * d + j * dk + cc] * K[(b * T + s) * d + j * dk + cc]);
             A[row + s] = scale * dot;
             if (A[row + s] > m) m = A[row + s];
           }
           let z = 0;
           for (let s = 0; s <= t; s++) z += A[row + s] = Math.exp(A[row + s] - m);
-          for (let s = 0; s <= t; s++) A[row + s] /= z;
+          for (let s = 0; s <= t; s++) A[row + s] = rnd(A[row + s] / z);
           for (let cc = 0; cc < dk; cc++) {
             let y = 0;
-            for (let s = 0; s <= t; s++) y += A[row + s] * Vv[(b * T + s) * d + j * dk + cc];
-            O[(b * T + t) * d + j * dk + cc] = y;
+            for (let s = 0; s <= t; s++) y += rnd(A[row + s] * Vv[(b * T + s) * d + j * dk + cc]);
+            O[(b * T + t) * d + j * dk + cc] = rnd(y);
           }
         }
       }
@@ -175,7 +189,7 @@ export function referenceModel(config, params) {
             dot += dA[s] * A[row + s];
           }
           for (let s = 0; s <= t; s++) {
-            const dS = A[row + s] * (dA[s] - dot) * scale;
+            const dS = rnd(A[row + s] * (dA[s] - dot) * scale);
             for (let cc = 0; cc < dk; cc++) {
               dQ[(b * T + t) * d + j * dk + cc] += dS * K[(b * T + s) * d + j * dk + cc];
               dK[(b * T + s) * d + j * dk + cc] += dS * Q[(b * T + t) * d + j * dk + cc];
@@ -255,7 +269,7 @@ export function referenceModel(config, params) {
       for (let i = 0; i < vocab; i++) s += Math.exp(z[i] - m);
       loss += m + Math.log(s) - z[targets[r]];
       if (arg === targets[r]) correct++;
-      for (let i = 0; i < vocab; i++) dlogits[r * vocab + i] = (Math.exp(z[i] - m) / s - (i === targets[r])) / n;
+      for (let i = 0; i < vocab; i++) dlogits[r * vocab + i] = rnd((Math.exp(z[i] - m) / s - (i === targets[r])) / n);
     }
     return { loss: n ? loss / n : 0, accuracy: n ? correct / n : 0, scored: n, dlogits };
   }
@@ -336,5 +350,23 @@ export function referenceModel(config, params) {
     }
   }
 
-  return { config: c, shapes, params: P, forward, lossOf, gradients, adamStep };
+  const withNoise =
+    (f) =>
+    (...args) => {
+      noise = options.noise ?? null;
+      try {
+        return f(...args);
+      } finally {
+        noise = null;
+      }
+    };
+  return {
+    config: c,
+    shapes,
+    params: P,
+    forward: withNoise(forward),
+    lossOf: withNoise(lossOf),
+    gradients: withNoise(gradients),
+    adamStep,
+  };
 }

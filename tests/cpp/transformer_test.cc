@@ -1,0 +1,140 @@
+// Tests of the transformer family (registry.inc): the parameter layout, the
+// initialisation (the same bits on every call), and per variant the gradient
+// against a directional central difference of the loss, the loss falling
+// under Adam, and the two variants agreeing on the loss. The gradients against
+// the float64 reference model, entry by entry and within derived bounds, are
+// tests/js/transformer.test.mjs.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "kernels.h"
+
+namespace ag::test {
+namespace {
+
+using Forward = int32_t (*)(const ag_transformer_dims*, const float*, const int32_t*, const int32_t*, int32_t, float*,
+                            float*, float*, float*, float*);
+using Gradients = int32_t (*)(const ag_transformer_dims*, const float*, const int32_t*, const int32_t*, int32_t, float*,
+                              float*, float*);
+using Adam = void (*)(const ag_transformer_dims*, float*, const float*, float*, float*, const float*, float, float,
+                      float, float, float, int32_t);
+struct Variant {
+  const char* name;
+  Forward forward;
+  Gradients gradients;
+  Adam adam;
+};
+const Variant kVariants[] = {
+    {"scalar", ag_transformer_forward__scalar, ag_transformer_gradients__scalar, ag_transformer_adam__scalar},
+    {"simd128", ag_transformer_forward__simd128, ag_transformer_gradients__simd128, ag_transformer_adam__simd128},
+};
+
+constexpr ag_transformer_dims kDims = {7, 5, 8, 2, 2, 1, 1, 1};  // vocab, T, d_model, heads, layers, mlp, norm, scale
+constexpr int32_t kB = 2;
+const int32_t kTokens[kB * 5] = {0, 3, 6, 2, 2, 5, 1, 4, 0, 6};
+const int32_t kTargets[kB * 5] = {3, 6, -1, 2, 5, 1, 4, 0, 6, -1};
+
+struct Model {
+  std::vector<float> params, work, stats;
+  explicit Model(const ag_transformer_dims& d)
+      : params(static_cast<size_t>(ag_transformer_parameter_floats(&d))),
+        work(static_cast<size_t>(ag_transformer_workspace_floats(&d, kB))),
+        stats(4 + ag_transformer_parameter_count(&d)) {
+    ag_transformer_init(&d, 42, 0, params.data());
+  }
+  float loss(const Variant& v, const float* p) {
+    EXPECT_EQ(v.forward(&kDims, p, kTokens, kTargets, kB, nullptr, nullptr, nullptr, stats.data(), work.data()), 0);
+    return stats[0];
+  }
+};
+
+TEST(TransformerLayout, NamesOffsetsAndShapes) {
+  const int32_t n = ag_transformer_parameter_count(&kDims);
+  // embed.token, embed.position, 2 x (2 + 4 + 2 + 4), lnf.gamma, lnf.beta, unembed
+  ASSERT_EQ(n, 2 + 2 * 12 + 3);
+  char name[AG_TRANSFORMER_NAME_CHARS];
+  uint32_t offset = 0, end = 0;
+  int32_t rows, cols;
+  for (int32_t i = 0; i < n; ++i) {
+    ag_transformer_parameter(&kDims, i, name, &offset, &rows, &cols);
+    EXPECT_EQ(offset % 4, 0u) << name;
+    EXPECT_GE(offset, end) << name;
+    end = offset + rows * cols;
+    if (i == 4) EXPECT_STREQ(name, "layers.0.attn.wq");
+    if (i == 4) EXPECT_EQ(rows * 100 + cols, 808);
+    if (i == 10) EXPECT_STREQ(name, "layers.0.mlp.w1");
+    if (i == 10) EXPECT_EQ(rows * 100 + cols, 832);
+  }
+  EXPECT_STREQ(name, "unembed");
+  EXPECT_EQ(rows * 100 + cols, 807);
+  EXPECT_EQ(ag_transformer_parameter_floats(&kDims), (end + 3) / 4 * 4);
+}
+
+TEST(TransformerInit, SameSeedSameBitsGammaOneBiasesZero) {
+  Model a(kDims), b(kDims);
+  EXPECT_EQ(std::memcmp(a.params.data(), b.params.data(), a.params.size() * sizeof(float)), 0);
+  ag_transformer_init(&kDims, 43, 0, b.params.data());
+  EXPECT_NE(std::memcmp(a.params.data(), b.params.data(), a.params.size() * sizeof(float)), 0);
+  char name[AG_TRANSFORMER_NAME_CHARS];
+  uint32_t offset;
+  int32_t rows, cols;
+  for (int32_t i = 0; i < ag_transformer_parameter_count(&kDims); ++i) {
+    ag_transformer_parameter(&kDims, i, name, &offset, &rows, &cols);
+    const std::string s = name;
+    const float want = s.find("gamma") != std::string::npos ? 1.0f : 0.0f;
+    if (s.find("gamma") != std::string::npos || s.find("beta") != std::string::npos ||
+        s.find(".b1") != std::string::npos || s.find(".b2") != std::string::npos)
+      for (int32_t j = 0; j < rows * cols; ++j) EXPECT_EQ(a.params[offset + j], want) << s;
+  }
+}
+
+TEST(TransformerGradients, DirectionalDifferenceMatchesNormEachVariant) {
+  for (const Variant& v : kVariants) {
+    Model m(kDims);
+    std::vector<float> grads(m.params.size());
+    ASSERT_EQ(v.gradients(&kDims, m.params.data(), kTokens, kTargets, kB, grads.data(), m.stats.data(), m.work.data()),
+              0);
+    const float norm = m.stats[3];
+    ASSERT_GT(norm, 0.0f);
+    EXPECT_TRUE(std::isfinite(m.stats[0]));
+    EXPECT_EQ(m.stats[2], 8.0f);  // scored rows
+    // Along g / |g| the loss changes at the rate |g|. Central difference with
+    // h = 1e-2: the float32 loss's rounding (about 1e-6) over 2h and the third
+    // order term stay below 2 % of |g| here; a wrong term of the gradient moves
+    // either the norm or the direction by far more.
+    const float h = 1e-2f;
+    std::vector<float> plus(m.params), minus(m.params);
+    for (size_t i = 0; i < plus.size(); ++i) {
+      plus[i] += h * grads[i] / norm;
+      minus[i] -= h * grads[i] / norm;
+    }
+    const float fd = (m.loss(v, plus.data()) - m.loss(v, minus.data())) / (2 * h);
+    EXPECT_NEAR(fd, norm, 0.02f * norm) << v.name;
+  }
+}
+
+TEST(TransformerAdam, LossFallsAndVariantsAgree) {
+  float first[2];
+  for (int which = 0; which < 2; ++which) {
+    const Variant& v = kVariants[which];
+    Model m(kDims);
+    std::vector<float> grads(m.params.size()), mom(m.params.size()), vel(m.params.size());
+    first[which] = m.loss(v, m.params.data());
+    for (int32_t step = 1; step <= 20; ++step) {
+      ASSERT_EQ(
+          v.gradients(&kDims, m.params.data(), kTokens, kTargets, kB, grads.data(), m.stats.data(), m.work.data()), 0);
+      v.adam(&kDims, m.params.data(), grads.data(), mom.data(), vel.data(), m.stats.data(), 0.01f, 0.9f, 0.999f, 1e-8f,
+             1.0f, step);
+    }
+    EXPECT_LT(m.loss(v, m.params.data()), 0.5f * first[which]) << v.name;
+  }
+  // Same parameters, different summation orders: the losses agree to float32 rounding of O(1) values.
+  EXPECT_NEAR(first[0], first[1], 1e-4f * first[0]);
+}
+
+}  // namespace
+}  // namespace ag::test

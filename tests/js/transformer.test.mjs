@@ -1,0 +1,286 @@
+// createTransformer (src/js/transformer.js; the model is the family
+// "transformer" of registry.inc) on every build and variant: the forward pass,
+// the loss and every gradient against the float64 reference model
+// (tests/reference/transformer.mjs) run on the model's own parameters, one
+// Adam step against Algorithm 1 of Kingma & Ba 2015, determinism, the
+// parameters' round trip, dispose and bad configs and batches.
+//
+// Tolerances. The model composes kernels whose bounds have the form
+// |error| <= c u sum |terms| (registry.inc): each product of a sum is off by at
+// most c u relatively. The reference model is run again with every such term,
+// and every result of a kernel, multiplied by (1 + e), e = +-c u with random
+// signs (its `noise` option), c = Kmax + 10 covering the longest sum: the simd128
+// GEMM's min(K, 256) + ceil(K / 256) for the largest contraction Kmax of the
+// model (d_model, 4 d_model, vocab or B T rows), and the layer norm's and
+// attention's constant terms (at most 9 + 2 ceil(log2 n)). The largest
+// deviation of the perturbed outputs from the exact ones, over 4 draws, times
+// 4 (random signs are not the worst case: their effect grows about as the
+// square root of the worst case's), is the normwise tolerance of each output
+// tensor; the float32 model must be within it, elementwise. The variants sum
+// in different orders, so they are compared with the reference, not with each
+// other.
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { CONFIGS, init } from './helpers.mjs';
+import { referenceModel } from '../reference/transformer.mjs';
+import { U, rng } from '../reference/float64.mjs';
+
+const CASES = [
+  { vocab: 7, T: 5, dModel: 8, heads: 2, layers: 1, mlp: false, norm: 'none' },
+  { vocab: 7, T: 5, dModel: 8, heads: 4, layers: 2, mlp: true, norm: 'layer' },
+  { vocab: 6, T: 4, dModel: 4, heads: 1, layers: 1, mlp: true, norm: 'layer', scaleScores: false },
+  { vocab: 5, T: 6, dModel: 12, heads: 3, layers: 2, mlp: false, norm: 'layer' },
+];
+const B = 2;
+
+function batchOf(config, seed) {
+  const r = rng(seed);
+  const tokens = Int32Array.from({ length: B * config.T }, () => Math.floor(r() * config.vocab));
+  const targets = Int32Array.from({ length: B * config.T }, () => Math.floor(r() * config.vocab));
+  targets[1] = -1;
+  targets[config.T + 2] = -1;
+  return { tokens, targets };
+}
+
+// The exact outputs and their tolerances (see the top of the file).
+function expected(config, params, batch) {
+  const c = Math.max(4 * config.dModel, config.vocab, B * config.T) + 10;
+  const exact = referenceModel(config, params);
+  const want = { ...exact.gradients(batch.tokens, batch.targets, B), logits: exact.forward(batch.tokens, B).logits };
+  const tol = {};
+  const widen = (key, got, ref) => {
+    let dev = 0;
+    for (let i = 0; i < ref.length; i++) dev = Math.max(dev, Math.abs(got[i] - ref[i]));
+    tol[key] = Math.max(tol[key] ?? 0, 4 * dev);
+  };
+  for (let draw = 0; draw < 4; draw++) {
+    const r = rng(100 + draw);
+    const noisy = referenceModel(config, params, { noise: () => (r() < 0.5 ? -c : c) * U });
+    const g = noisy.gradients(batch.tokens, batch.targets, B);
+    widen('logits', noisy.forward(batch.tokens, B).logits, want.logits);
+    widen('loss', [g.loss], [want.loss]);
+    for (const name of Object.keys(g.grads)) widen(name, g.grads[name], want.grads[name]);
+  }
+  return { want, tol, exact };
+}
+
+function expectWithin(got, want, tol, label) {
+  let worst = null;
+  for (let i = 0; i < want.length; i++) {
+    const diff = Math.abs(got[i] - want[i]);
+    if (!(diff <= tol) && (!worst || diff > worst.diff)) worst = { label, i, got: got[i], want: want[i], diff, tol };
+  }
+  expect(worst).toBeNull();
+}
+
+describe.each(CONFIGS)('createTransformer: $label', ({ options }) => {
+  let ag;
+  beforeAll(async () => {
+    ag = await init(options);
+  });
+
+  test.each(CASES.map((c) => [JSON.stringify(c), c]))(
+    'forward, loss and gradients = float64 reference within the derived bound: %s',
+    (_, config) => {
+      const model = ag.createTransformer({ ...config, seed: 9 });
+      const params = model.parameters();
+      const batch = batchOf(config, 4);
+      const { want, tol } = expected(config, params, batch);
+      expectWithin(model.forward(batch.tokens).logits.data, want.logits, tol.logits, 'logits');
+      const got = model.gradients(batch);
+      expectWithin([got.loss], [want.loss], tol.loss, 'loss');
+      expect(got.scored).toBe(B * config.T - 2);
+      expect(got.accuracy).toBeCloseTo(want.accuracy, 6);
+      for (const [name, g] of Object.entries(want.grads)) {
+        expectWithin(got.gradients[name], g, tol[name], name);
+        // the per-parameter norm is the norm kernel of the gradient (relative bound (ceil(log2 n) + 2) u)
+        let sq = 0;
+        for (const v of got.gradients[name]) sq += v * v;
+        expect(Math.abs(got.gradNorms[name] - Math.sqrt(sq))).toBeLessThanOrEqual(20 * U * Math.sqrt(sq));
+      }
+      expect(Object.keys(got.gradNorms)).toEqual(model.layout.map((p) => p.name));
+      const ev = model.evaluate(batch);
+      expect(ev.loss).toBe(got.loss);
+      expect(ev.accuracy).toBe(got.accuracy);
+      model.dispose();
+    },
+  );
+
+  test('returnWeights and returnQK: causal rows summing to 1, q and k of the reference', () => {
+    const config = CASES[1];
+    const model = ag.createTransformer({ ...config, seed: 2 });
+    const batch = batchOf(config, 8);
+    const out = model.forward(batch.tokens, { returnWeights: true, returnQK: true });
+    const ref = referenceModel(config, model.parameters()).forward(batch.tokens, B);
+    expect(out.logits.shape).toEqual([B, config.T, config.vocab]);
+    expect(out.weights).toHaveLength(config.layers);
+    for (let l = 0; l < config.layers; l++) {
+      const w = out.weights[l];
+      expect(w.shape).toEqual([B, config.heads, config.T, config.T]);
+      for (let row = 0; row < B * config.heads * config.T; row++) {
+        const t = row % config.T;
+        let s = 0;
+        for (let j = 0; j < config.T; j++) {
+          const a = w.data[row * config.T + j];
+          if (j > t) expect(a).toBe(0);
+          s += a;
+        }
+        expect(Math.abs(s - 1)).toBeLessThanOrEqual(16 * U);
+      }
+      // q, k: a matmul over d_model after at most l layers; 1e-4 relative to the largest entry is far
+      // above float32's error for these sizes (d_model 8) and far below a wrong column.
+      for (const [key, refKey] of [
+        ['q', 'q'],
+        ['k', 'k'],
+      ]) {
+        expect(out[key][l].shape).toEqual([B, config.T, config.dModel]);
+        const m = Math.max(...ref[refKey][l].map(Math.abs));
+        expectWithin(out[key][l].data, ref[refKey][l], 1e-4 * m, `${key}[${l}]`);
+      }
+      const m = Math.max(...ref.weights[l]);
+      expectWithin(w.data, ref.weights[l], 1e-4 * m, `weights[${l}]`);
+    }
+    model.dispose();
+  });
+
+  test('one Adam step is Algorithm 1 on the model gradients; clip scales them', () => {
+    const config = CASES[1];
+    const batch = batchOf(config, 3);
+    for (const clip of [undefined, 0.5]) {
+      const model = ag.createTransformer({ ...config, seed: 4 });
+      const before = model.parameters();
+      const { gradients, gradNorm } = model.gradients(batch);
+      const r = model.step(batch, { lr: 0.01, clip });
+      expect(r.gradNorm).toBe(gradNorm);
+      const after = model.parameters();
+      const c = clip && gradNorm > clip ? clip / gradNorm : 1;
+      // Step 1: m^ = g, v^ = g^2, so p' = p - lr g / (|g| + eps) (g scaled by c). adam_update's bound
+      // (registry.inc), with m' = 0.1 g, M = 0.1 |g| and sqrt(v'/(1 - b2)) = |g|, is u |p'| + 14 u lr;
+      // c g is one more rounding of g (u relatively, at most u lr more): 16 u (|p| + lr) covers them.
+      for (const [name, p] of Object.entries(before)) {
+        for (let i = 0; i < p.length; i++) {
+          const g = c * gradients[name][i];
+          const want = p[i] - (0.01 * g) / (Math.abs(g) + 1e-8);
+          expect(Math.abs(after[name][i] - want)).toBeLessThanOrEqual(16 * U * (Math.abs(p[i]) + 0.01));
+        }
+      }
+      expect(model.steps).toBe(1);
+      model.dispose();
+    }
+  });
+
+  test('same seed, same numbers bit for bit; another seed, other numbers', () => {
+    const config = { vocab: 8, T: 6, dModel: 8, heads: 2, layers: 2, mlp: true };
+    const batch = batchOf(config, 5);
+    const run = (seed) => {
+      const model = ag.createTransformer({ ...config, seed });
+      const losses = [];
+      for (let i = 0; i < 3; i++) losses.push(model.step(batch, { lr: 0.01, clip: 1 }).loss);
+      const out = { losses, params: model.parameters(), logits: model.forward(batch.tokens).logits.data };
+      model.dispose();
+      return out;
+    };
+    const a = run(7);
+    const b = run(7);
+    expect(b).toEqual(a);
+    expect(a.losses[2]).toBeLessThan(a.losses[0]);
+    expect(run(8).params['layers.0.attn.wq']).not.toEqual(a.params['layers.0.attn.wq']);
+  });
+
+  test('parameters() round-trips through JSON into another model; dispose frees everything', () => {
+    const config = { vocab: 6, T: 4, dModel: 4, heads: 2, layers: 1 };
+    const heap = ag.heapAllocatedBytes();
+    const a = ag.createTransformer({ ...config, seed: 1 });
+    const b = ag.createTransformer({ ...config, seed: 2 });
+    const json = JSON.stringify(Object.fromEntries(Object.entries(a.parameters()).map(([k, v]) => [k, Array.from(v)])));
+    b.loadParameters(JSON.parse(json));
+    expect(b.parameters()).toEqual(a.parameters());
+    const tokens = [
+      [0, 1, 2, 3],
+      [5, 4, 3, 2],
+    ];
+    expect(b.forward(tokens).logits).toEqual(a.forward(tokens).logits);
+    expect(Object.isFrozen(a.config)).toBe(true);
+    expect(a.config).toEqual({ ...config, mlp: true, norm: 'layer', scaleScores: true, seed: 1 });
+    expect(() => b.loadParameters({ ...a.parameters(), extra: [1] })).toThrow(/unknown parameter 'extra'/);
+    const short = { ...a.parameters(), unembed: [1, 2] };
+    expect(() => b.loadParameters(short)).toThrow(/params\['unembed'\] must hold 24 numbers/);
+    expect(() => b.loadParameters({ ...a.parameters(), unembed: new Float32Array(24).fill(NaN) })).toThrow(RangeError);
+    a.dispose();
+    b.dispose();
+    a.dispose();
+    expect(ag.heapAllocatedBytes()).toBe(heap);
+    expect(() => a.step({ tokens, targets: tokens }, { lr: 0.1 })).toThrow(/disposed/);
+    expect(() => a.parameters()).toThrow(/disposed/);
+  });
+
+  test('bad configs and batches: named RangeError/TypeError; the module stays usable', () => {
+    const heap = ag.heapAllocatedBytes();
+    const base = { vocab: 5, T: 4, dModel: 8, heads: 2 };
+    const bad = [
+      [{ ...base, heads: 3 }, /config.heads must divide config.dModel/],
+      [{ ...base, T: 0 }, /config.T must be between 1 and 4096/],
+      [{ ...base, vocab: -1 }, /config.vocab must be between 1/],
+      [{ ...base, vocab: 2.5 }, /config.vocab must be an integer/],
+      [{ ...base, dModel: 1e6 }, /config.dModel must be between 1 and 4096/],
+      [{ ...base, layers: 65 }, /config.layers must be between 1 and 64/],
+      [{ ...base, norm: 'batch' }, /config.norm must be 'layer' or 'none'/],
+      [{ ...base, mlp: 1 }, /config.mlp must be true or false/],
+      [{ ...base, heads: 0 }, /config.heads must be between 1/],
+      [{ ...base, vocab: 65536, dModel: 4096, T: 4096, layers: 8 }, /512 MiB.*1 GiB/],
+      [{ ...base, width: 3 }, /unknown key 'width'/],
+    ];
+    for (const [config, message] of bad) expect(() => ag.createTransformer(config)).toThrow(message);
+    expect(() => ag.createTransformer({ ...base, heads: 3 })).toThrow(RangeError);
+    expect(() => ag.createTransformer({ ...base, T: 1.5 })).toThrow(TypeError);
+    const model = ag.createTransformer(base);
+    const ok = { tokens: [0, 1, 2, 3], targets: [1, 2, 3, -1] };
+    const badBatches = [
+      [{ ...ok, tokens: [0, 1, 2, 5] }, /batch.tokens must hold integers in 0..4; got number 5 at \[0, 3\]/],
+      [{ ...ok, tokens: [0, 1, 2] }, /batch.tokens must hold B \* T tokens, a positive multiple of T = 4; got 3/],
+      [{ ...ok, targets: [1, 2, 3, -2] }, /batch.targets must hold integers in -1..4/],
+      [{ ...ok, targets: [1, 2, 3, -1, 0, 0, 0, 0] }, /batch.targets must have the shape of batch.tokens/],
+      [{ ...ok, tokens: [[0, 1, 2]] }, /batch.tokens\[0\] must be an array of T = 4 tokens/],
+      [{ ...ok, tokens: [0.5, 1, 2, 3] }, RangeError],
+    ];
+    for (const [batch, message] of badBatches) {
+      expect(() => model.step(batch, { lr: 0.1 })).toThrow(message);
+      expect(() => model.evaluate(batch)).toThrow(message);
+    }
+    expect(() => model.forward([9, 0, 0, 0])).toThrow(/tokens must hold integers in 0..4/);
+    expect(() => model.step(ok, { lr: 0 })).toThrow(/options.lr must be > 0/);
+    expect(() => model.step(ok, { lr: 0.1, optimizer: 'sgd' })).toThrow(/optimizer must be 'adam'/);
+    expect(() => model.step(ok, { lr: 0.1, beta1: 1 })).toThrow(/beta1 must be in \[0, 1\)/);
+    expect(() => model.step(ok, { lr: 0.1, momentum: 1 })).toThrow(/unknown key 'momentum'/);
+    expect(model.steps).toBe(0);
+    expect(Number.isFinite(model.step(ok, { lr: 0.1 }).loss)).toBe(true);
+    model.dispose();
+    expect(ag.heapAllocatedBytes()).toBe(heap);
+    expect(ag.dot([3, 4], [4, 3])).toBe(24);
+  });
+});
+
+describe('createTransformer across builds', () => {
+  let simd;
+  let baseline;
+  beforeAll(async () => {
+    simd = await init({ simd: true });
+    baseline = await init({ simd: false });
+  });
+  afterAll(() => {
+    simd = baseline = null;
+  });
+  test('the same seed gives the same initial parameters, bit for bit, in both builds', () => {
+    const config = { vocab: 9, T: 5, dModel: 8, heads: 2, layers: 2, seed: 123456789 };
+    const a = simd.createTransformer(config);
+    const b = baseline.createTransformer(config);
+    expect(b.parameters()).toEqual(a.parameters());
+    expect(a.layout).toEqual(b.layout);
+    // N(0, 1/fan_in): the weights' spread is about 1/sqrt(d_model) (here 64 draws each, within 40 %)
+    const wq = a.parameters()['layers.0.attn.wq'];
+    const sd = Math.sqrt(wq.reduce((s, v) => s + v * v, 0) / wq.length);
+    expect(Math.abs(sd * Math.sqrt(8) - 1)).toBeLessThan(0.4);
+    expect(a.parameters()['layers.0.ln1.gamma']).toEqual(new Float32Array(8).fill(1));
+    a.dispose();
+    b.dispose();
+  });
+});
