@@ -393,6 +393,7 @@ class Transformer {
       if (!names.has(key)) throw new RangeError(`${m}: params has an unknown parameter '${key.slice(0, 60)}'`);
     const checked = this.layout.map((p) => {
       const n = p.shape.reduce((a, b) => a * b, 1);
+      if (!Object.hasOwn(o, p.name)) throw new RangeError(`${m}: params has no parameter '${p.name}' [${p.shape}]`);
       const x = o[p.name];
       if (!(Array.isArray(x) || (ArrayBuffer.isView(x) && !(x instanceof DataView))))
         throw new TypeError(

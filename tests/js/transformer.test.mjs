@@ -202,6 +202,9 @@ describe.each(CONFIGS)('createTransformer: $label', ({ options }) => {
     expect(Object.isFrozen(a.config)).toBe(true);
     expect(a.config).toEqual({ ...config, mlp: true, norm: 'layer', scaleScores: true, seed: 1 });
     expect(() => b.loadParameters({ ...a.parameters(), extra: [1] })).toThrow(/unknown parameter 'extra'/);
+    const { unembed, ...missing } = a.parameters();
+    expect(unembed).toHaveLength(24);
+    expect(() => b.loadParameters(missing)).toThrow(/params has no parameter 'unembed' \[4,6\]/);
     const short = { ...a.parameters(), unembed: [1, 2] };
     expect(() => b.loadParameters(short)).toThrow(/params\['unembed'\] must hold 24 numbers/);
     expect(() => b.loadParameters({ ...a.parameters(), unembed: new Float32Array(24).fill(NaN) })).toThrow(RangeError);
