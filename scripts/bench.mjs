@@ -10,7 +10,7 @@
 // build/bench/. Never part of npm test (a test runs --smoke).
 //   node scripts/bench.mjs                      everything (a few minutes)
 //   node scripts/bench.mjs --smoke              tiny sizes, few rounds (seconds)
-//   node scripts/bench.mjs --only=matmul,qkt-T256,attention-long,decode,page-updates,kernel-dot,vector
+//   node scripts/bench.mjs --only=matmul,qkt-T256,attention-long,decode,training,page-updates,kernel-dot,vector
 // Then every other kernel of the registry (scripts/bench/kernels.mjs), on ours
 // only: each kernel has a workload, or the run stops.
 //   node scripts/bench.mjs --out=dir            write bench.json and bench.md there
@@ -33,6 +33,7 @@ import { measure } from './bench/timing.mjs';
 import { FAMILIES, SIZES, selected, workloads } from './bench/workloads.mjs';
 import { decodeReport, measureDecode } from './bench/decode.mjs';
 import { kernelCoverage, kernelsReport, kernelWorkloads, timeOnOurs } from './bench/kernels.mjs';
+import { measureTraining, trainingReport } from './bench/training.mjs';
 
 const root = join(fileURLToPath(new URL('.', import.meta.url)), '..');
 
@@ -229,6 +230,12 @@ const decode =
     ? await measureDecode(ours, { smoke: opts.smoke, measure, timing, log })
     : [];
 
+// Training steps per second of a tiny transformer: ours (three) and tfjs-backend-wasm.
+const training =
+  opts.only.length === 0 || opts.only.includes('training')
+    ? await measureTraining(ours, { smoke: opts.smoke, measure, timing, log })
+    : null;
+
 let longAttention = null;
 if (opts.only.length === 0 || opts.only.includes('attention-long')) {
   const T = opts.smoke ? SIZES.smoke.longT : SIZES.full.longT;
@@ -311,6 +318,7 @@ const run = {
   decode,
   longAttention,
   pageUpdates,
+  training,
 };
 run.goals = evaluateGoals(run, { workloadCount: allWorkloads.length });
 run.durationS = (performance.now() - started) / 1000;
@@ -318,7 +326,7 @@ run.phasesS = { kernels: kernelsS, pageUpdates: (performance.now() - pageStart) 
 
 mkdirSync(opts.out, { recursive: true });
 writeFileSync(join(opts.out, 'bench.json'), `${JSON.stringify(run, null, 1)}\n`);
-const markdown = markdownReport(run) + kernelsReport(run) + decodeReport(run);
+const markdown = markdownReport(run) + kernelsReport(run) + decodeReport(run) + trainingReport(run);
 writeFileSync(join(opts.out, 'bench.md'), markdown);
 console.log(markdown);
 log(`bench: wrote ${join(opts.out, 'bench.json')} and bench.md in ${run.durationS.toFixed(0)} s`);
