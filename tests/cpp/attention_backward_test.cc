@@ -308,6 +308,21 @@ TEST(AttentionBackward, MasksWithHiddenKeysAndBlindRows) {
   check_both(causal);
 }
 
+TEST(AttentionBackward, HiddenKeysAddNothingEvenWhereDPOverflows) {
+  // dY . v_j overflows float32 (|dY| |v| ~ 1e40) for every key, and row 0
+  // sees none of them (its mask hides all): its dQ is +0, not 0 * Infinity.
+  // (A fuzz regression, tests/fuzz/regressions/attention.)
+  Problem p = make_problem(1, 1, 2, 3, 2, 2, false, 650);
+  add_mask(p, 0.0, 651, {0});
+  for (float& x : p.dy) x = 1e20f;
+  for (float& x : p.v) x = 1e20f;
+  for_each_variant([&](Variant v) {
+    const Grads g = run(v, p);
+    EXPECT_EQ(g.status, 0);
+    for (int32_t c = 0; c < 2; ++c) EXPECT_EQ(bits(g.dq[c]), bits(0.0f)) << "c=" << c;
+  });
+}
+
 TEST(AttentionBackward, LargeScoresNeedTheMax) {
   // Scores near 80 (scale 10, |q.k| up to 8): exp of the raw scores would overflow.
   Problem p = make_problem(1, 1, 8, 20, 8, 4, false, 600);

@@ -752,7 +752,8 @@ void fuzz_attention_backward(Input& in) {
   const Buffer dy = in.values(span(B, H, Tq, dv, d.o_sb, d.o_sh, d.o_st));
   constexpr double kModest = 0x1p20;
   bool small = std::fabs(p.scale) <= kModest;
-  for (const Buffer* x : {&p.q, &p.k, &p.v, &dy})
+  const Buffer* inputs[] = {&p.q, &p.k, &p.v, &dy};
+  for (const Buffer* x : inputs)
     for (size_t e = 0; e < x->size(); ++e) small = small && std::fabs((*x)[e]) <= kModest;
   for (size_t e = 0; e < p.mask.size(); ++e)
     small = small && (std::isinf(p.mask[e]) || std::fabs(p.mask[e]) <= kModest);
