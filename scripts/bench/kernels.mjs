@@ -86,6 +86,27 @@ const CALLS = {
     work: s.candidates * s.d,
     call: (ag) => ag.greedyPacking({ d: s.d, candidates: s.candidates, epsilon: 0.25 }),
   }),
+  softmax_backward: (s, v) => {
+    // Weights: each row of X softmaxed (in float64, then float32), as the kernel expects; X as their gradient.
+    const W = new Float32Array(s.T * s.T);
+    for (let r = 0; r < s.T; r++) {
+      const row = v.X.data.subarray(r * s.T, (r + 1) * s.T);
+      const m = Math.max(...row);
+      const e = Array.from(row, (x) => Math.exp(x - m));
+      const sum = e.reduce((a, b) => a + b, 0);
+      e.forEach((x, i) => (W[r * s.T + i] = x / sum));
+    }
+    return {
+      label: `softmaxBackward [${s.T}, ${s.T}]`,
+      work: s.T * s.T,
+      call: (ag) => ag.softmaxBackward({ data: W, shape: [s.T, s.T] }, v.X),
+    };
+  },
+  attention_backward: (s, v) => ({
+    label: `attentionBackward Q, K, V, dOutput [${s.T}, ${s.d}]`,
+    work: s.T * s.T * s.d,
+    call: (ag) => ag.attentionBackward(v.V, v.V, v.V, v.V),
+  }),
 };
 
 /** The registry kernels (names) with no workload, peer or kernel: [] when the benchmark covers them all. */
