@@ -106,6 +106,27 @@ const CALLS = {
     work: 36 * s.T * s.d * s.d,
     call: (ag) => benchModel(ag, s).step(benchBatch(s), { lr: 1e-3 }),
   }),
+  softmax_backward: (s, v) => {
+    // Weights: each row of X softmaxed (in float64, then float32), as the kernel expects; X as their gradient.
+    const W = new Float32Array(s.T * s.T);
+    for (let r = 0; r < s.T; r++) {
+      const row = v.X.data.subarray(r * s.T, (r + 1) * s.T);
+      const m = Math.max(...row);
+      const e = Array.from(row, (x) => Math.exp(x - m));
+      const sum = e.reduce((a, b) => a + b, 0);
+      e.forEach((x, i) => (W[r * s.T + i] = x / sum));
+    }
+    return {
+      label: `softmaxBackward [${s.T}, ${s.T}]`,
+      work: s.T * s.T,
+      call: (ag) => ag.softmaxBackward({ data: W, shape: [s.T, s.T] }, v.X),
+    };
+  },
+  attention_backward: (s, v) => ({
+    label: `attentionBackward Q, K, V, dOutput [${s.T}, ${s.d}]`,
+    work: s.T * s.T * s.d,
+    call: (ag) => ag.attentionBackward(v.V, v.V, v.V, v.V),
+  }),
 };
 
 // The transformer workloads' model: one per instance and sizes, kept for the run.

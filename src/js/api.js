@@ -20,6 +20,7 @@ import { knownNaNIndex } from './checks.js';
 import { memoryStats, readOut, resetPeakMemory, withBuffers } from './heap.js';
 import { alibiMethods } from './alibi.js';
 import { attentionMethods } from './attention.js';
+import { attentionBackwardMethods } from './attention-backward.js';
 import { attentionTraceMethods } from './attention-trace.js';
 import { matrixMethods } from './matrix.js';
 import { dotProductDensity, greedyPacking } from './montecarlo.js';
@@ -167,6 +168,7 @@ for (const methods of [
   ropeMethods,
   alibiMethods,
   transformerMethods,
+  attentionBackwardMethods,
 ]) {
   for (const [name, descriptor] of Object.entries(Object.getOwnPropertyDescriptors(methods))) {
     if (Object.hasOwn(AttentionGeometry.prototype, name)) throw new Error(`api.js: ${name} is defined twice`);

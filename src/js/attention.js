@@ -94,7 +94,7 @@ function projectionOverflow(module, m, work, projections, output) {
  * The RangeError for an attention kernel's overflow status (1 + the flat
  * index of the first overflowed score, INT32_MAX when it did not fit).
  */
-function scoreOverflow(m, what, shape, status, remedy = 'scale the inputs down') {
+export function scoreOverflow(m, what, shape, status, remedy = 'scale the inputs down') {
   if (status < 0x7fffffff) return overflowError(m, what, shape, status - 1, remedy);
   return new RangeError(
     `${m}: ${what} overflowed float32 at flat index 2147483646 or beyond although the inputs are finite ` +
@@ -204,7 +204,7 @@ function scoresOption(m, value) {
  * only its last w keys. A window is causal: with `causal: false` it is a
  * RangeError.
  */
-function windowOption(m, value, causal) {
+export function windowOption(m, value, causal) {
   if (value === undefined) return 0;
   const w = positiveInt(m, 'options.window', value);
   if (causal === false)
@@ -293,6 +293,101 @@ function joinRows(memory, out, past, now, lead, P, T, width) {
   }
 }
 
+/**
+ * Q, K and V of an attention call, checked (TypeError, RangeError naming the
+ * argument, its shape and what was expected): Q [..., Tq, d_k], K [..., Tk,
+ * d_k], V [..., Tk, d_v], each of rank 2 to 4, their leading axes
+ * broadcasting to `lead` (at most [B, h]; B and H are 1 where absent), with
+ * `group` query heads per key/value head (kvGroup). Used by attention and
+ * attentionBackward (attention-backward.js).
+ */
+export function attentionInputs(m, q, k, v) {
+  const Q = toTensorRank(m, 'Q', q, [2, 3, 4], '[..., Tq, d_k]');
+  const [Tq, dk] = Q.shape.slice(-2);
+  const kExp = `[..., Tk, d_k] with d_k = ${dk} (from Q ${formatShape(Q.shape)})`;
+  const K = toTensorRank(m, 'K', k, [2, 3, 4], kExp);
+  if (K.shape.at(-1) !== dk) throw shapeError(m, 'K', K.shape, kExp, 'Q and K must have the same d_k');
+  const Tk = K.shape.at(-2);
+  const vExp = `[..., Tk, d_v] with Tk = ${Tk} (from K ${formatShape(K.shape)})`;
+  const V = toTensorRank(m, 'V', v, [2, 3, 4], vExp);
+  if (V.shape.at(-2) !== Tk) throw shapeError(m, 'V', V.shape, vExp, 'V needs one row per key');
+  const dv = V.shape.at(-1);
+  const group = kvGroup(m, Q, K, V);
+  // With shared key/value heads, K and V are checked as if they had h_q heads, then read with their own.
+  const asQueryHeads = (t) => (group > 1 ? [...t.shape.slice(0, -3), Q.shape.at(-3)] : t.shape.slice(0, -2));
+  const lead = broadcastShapes(m, [
+    { name: 'Q', shape: Q.shape.slice(0, -2), full: Q.shape, expected: '[..., Tq, d_k]' },
+    { name: 'K', shape: asQueryHeads(K), full: K.shape, expected: kExp },
+    { name: 'V', shape: asQueryHeads(V), full: V.shape, expected: vExp },
+  ]);
+  const [B, H] = [...new Array(2 - lead.length).fill(1), ...lead];
+  return { Q, K, V, Tq, dk, Tk, dv, group, lead, B, H };
+}
+
+/**
+ * The element strides of tensor t's batch and head axes as the kernel reads
+ * them against `target` ([B, H]; 0 where t broadcasts), for rows x cols
+ * matrices per slice.
+ */
+export function headStrides(m, t, rows, cols, target) {
+  return broadcastStrides(m, '', t.shape.slice(0, -2), target, '').map((s) => s * rows * cols);
+}
+
+/**
+ * The `mask` option of attention (with options.maskKind): { mask: null, ms:
+ * [0, 0, 0, 0] } for none, else the additive mask (tensor.js toMask) and its
+ * strides over `grid` = [B, h, Tq, keys] (RangeError naming the shapes when it
+ * does not broadcast); `keys` names the key axis in messages.
+ */
+export function attentionMask(m, o, grid, keys) {
+  if (o.mask === undefined || o.mask === null) return { mask: null, ms: [0, 0, 0, 0] };
+  const target = `a shape that broadcasts to [B, h, Tq, ${keys}] = ${formatShape(grid)}`;
+  const mask = toMask(m, 'mask', o.mask, target, 'attend', maskKindOption(m, o.maskKind));
+  return { mask, ms: broadcastStrides(m, 'mask', mask.shape, grid, `[B, h, Tq, ${keys}]`) };
+}
+
+/**
+ * The ag_attention_dims block (kernels.h) of an attention call on
+ * contiguous [B, H, T, d] rows (row strides d_k, d_v; the output [B, H, Tq,
+ * d_v] contiguous), packed by field name: q, k, v the [batch, head] strides
+ * of Q, K, V (headStrides), ms the mask's four strides, kbsb the key bias's
+ * batch stride (0: none or broadcast).
+ */
+export function attentionDims(module, d) {
+  const { B, H, Tq, Tk, dk, dv, q, k, v, ms } = d;
+  return packDims(module, 'attentionDimsFields', {
+    B,
+    H,
+    Tq,
+    Tk,
+    d_k: dk,
+    d_v: dv,
+    q_sb: q[0],
+    q_sh: q[1],
+    q_st: dk,
+    k_sb: k[0],
+    k_sh: k[1],
+    k_st: dk,
+    v_sb: v[0],
+    v_sh: v[1],
+    v_st: dv,
+    o_sb: H * Tq * dv,
+    o_sh: Tq * dv,
+    o_st: dv,
+    m_sb: ms[0],
+    m_sh: ms[1],
+    m_si: ms[2],
+    m_sj: ms[3],
+    kb_sb: d.kbsb ?? 0,
+    kv_group: d.group,
+    causal: d.causal ? 1 : 0,
+    causal_offset: d.offset ?? 0,
+    window: d.window ?? 0,
+    streaming: d.streaming ? 1 : 0,
+    scores_stage: d.scoresStage ?? SCORES_STAGES.masked,
+  });
+}
+
 export const attentionMethods = {
   /**
    * Scaled dot-product attention (Vaswani et al. 2017, §3.2.1): streaming
@@ -318,37 +413,16 @@ export const attentionMethods = {
       'rope',
       'alibi',
     ]);
-    const Q = toTensorRank(m, 'Q', q, [2, 3, 4], '[..., Tq, d_k]');
-    const [Tq, dk] = Q.shape.slice(-2);
-    const kExp = `[..., Tk, d_k] with d_k = ${dk} (from Q ${formatShape(Q.shape)})`;
-    const K = toTensorRank(m, 'K', k, [2, 3, 4], kExp);
-    if (K.shape.at(-1) !== dk) throw shapeError(m, 'K', K.shape, kExp, 'Q and K must have the same d_k');
-    const Tk = K.shape.at(-2);
-    const vExp = `[..., Tk, d_v] with Tk = ${Tk} (from K ${formatShape(K.shape)})`;
-    const V = toTensorRank(m, 'V', v, [2, 3, 4], vExp);
-    if (V.shape.at(-2) !== Tk) throw shapeError(m, 'V', V.shape, vExp, 'V needs one row per key');
-    const dv = V.shape.at(-1);
+    const { Q, K, V, Tq, dk, Tk, dv, group, lead, B, H } = attentionInputs(m, q, k, v);
     // A KV cache of P rows goes before K and V: Tk keys in all, query i at position P + i.
     const cache = kvCacheOption(m, o, K, V);
     const P = cache ? cache.P : 0;
     const Tall = P + Tk;
-    const group = kvGroup(m, Q, K, V);
-    // With shared key/value heads, K and V are checked as if they had h_q heads, then read with their own.
-    const asQueryHeads = (t) => (group > 1 ? [...t.shape.slice(0, -3), Q.shape.at(-3)] : t.shape.slice(0, -2));
-    const lead = broadcastShapes(m, [
-      { name: 'Q', shape: Q.shape.slice(0, -2), full: Q.shape, expected: '[..., Tq, d_k]' },
-      { name: 'K', shape: asQueryHeads(K), full: K.shape, expected: kExp },
-      { name: 'V', shape: asQueryHeads(V), full: V.shape, expected: vExp },
-    ]);
-    const BH = [...new Array(2 - lead.length).fill(1), ...lead];
-    const [B, H] = BH;
     const BHkv = [B, H / group];
-    const st = (t, rows, cols, target = BH) =>
-      broadcastStrides(m, '', t.shape.slice(0, -2), target, '').map((s) => s * rows * cols);
-    const [qsb, qsh] = st(Q, Tq, dk);
+    const [qsb, qsh] = headStrides(m, Q, Tq, dk, [B, H]);
     // K and V as the kernel reads them: with a cache, the joined present key and value (Tall rows).
-    const [ksb, ksh] = st(K, Tall, dk, BHkv);
-    const [vsb, vsh] = st(V, Tall, dv, BHkv);
+    const [ksb, ksh] = headStrides(m, K, Tall, dk, BHkv);
+    const [vsb, vsh] = headStrides(m, V, Tall, dv, BHkv);
     const scale = o.scale === undefined ? Math.fround(1 / Math.sqrt(dk)) : finiteNumber(m, 'options.scale', o.scale);
     const softcap = softcapOption(m, o.softcap);
     // Rotary positions: Q and K turned first, query i at position P + i, key j (of K) at P + j.
@@ -376,49 +450,30 @@ export const attentionMethods = {
       returnWeights && 'returnWeights',
       returnScores && 'returnScores',
     ]);
-    let mask = null;
-    let ms = [0, 0, 0, 0];
     const scoreShape = [...lead, Tq, Tall];
-    if (o.mask !== undefined && o.mask !== null) {
-      const keys = cache ? 'P + Tk' : 'Tk';
-      const target = `a shape that broadcasts to [B, h, Tq, ${keys}] = ${formatShape([B, H, Tq, Tall])}`;
-      mask = toMask(m, 'mask', o.mask, target, 'attend', maskKindOption(m, o.maskKind));
-      ms = broadcastStrides(m, 'mask', mask.shape, [B, H, Tq, Tall], `[B, h, Tq, ${keys}]`);
-    }
+    const { mask, ms } = attentionMask(m, o, [B, H, Tq, Tall], cache ? 'P + Tk' : 'Tk');
     // Per batch, the count of valid keys (ONNX nonpad_kv_seqlen): keys past it hidden by a key bias.
     const lengths = kvSeqLenOption(m, o.kvSeqLen, B, Tall, Q.shape);
     // ag_attention_dims (kernels.h) by field name, for nb batches from the first.
     const packed = (nb, offset) =>
-      packDims(this._rt.module, 'attentionDimsFields', {
+      attentionDims(this._rt.module, {
         B: nb,
         H,
         Tq,
         Tk: Tall,
-        d_k: dk,
-        d_v: dv,
-        q_sb: qsb,
-        q_sh: qsh,
-        q_st: dk,
-        k_sb: ksb,
-        k_sh: ksh,
-        k_st: dk,
-        v_sb: vsb,
-        v_sh: vsh,
-        v_st: dv,
-        o_sb: H * Tq * dv,
-        o_sh: Tq * dv,
-        o_st: dv,
-        m_sb: ms[0],
-        m_sh: ms[1],
-        m_si: ms[2],
-        m_sj: ms[3],
-        kb_sb: lengths ? Tall : 0,
-        kv_group: group,
-        causal: causal ? 1 : 0,
-        causal_offset: offset,
+        dk,
+        dv,
+        q: [qsb, qsh],
+        k: [ksb, ksh],
+        v: [vsb, vsh],
+        ms,
+        kbsb: lengths ? Tall : 0,
+        group,
+        causal,
+        offset,
         window,
-        streaming: streaming ? 1 : 0,
-        scores_stage: scoresStage ?? SCORES_STAGES.masked,
+        streaming,
+        scoresStage: scoresStage ?? SCORES_STAGES.masked,
       });
     const dims = packed(B, P);
     const nOut = B * H * Tq * dv;

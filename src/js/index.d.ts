@@ -813,6 +813,79 @@ export interface AttentionGeometry {
    * @throws RangeError when candidates * (kept + candidates) * d > 2^28 (split the run).
    */
   greedyPacking(options: GreedyPackingOptions): GreedyPackingResult;
+
+  // ---- Gradients (kernels softmax_backward and attention_backward) ----
+  /**
+   * The softmax's backward pass: given weights y = softmax(logits) and the gradient
+   * dWeights = dL/dy of a loss L, returns dLogits = dL/dlogits over the last axis,
+   * dLogits_i = y_i (dy_i - sum_k y_k dy_k): the softmax Jacobian diag(y) - y y^T (see
+   * `softmaxJacobian`) times dWeights, without forming it (e.g. Goodfellow et al. 2016,
+   * "Deep Learning", §6.5.9). weights and dWeights [n] or [..., n] (the same shape, row-major);
+   * dLogits has that shape. Error per element, to first order: y_i ((2 ceil(log2 n) + 1) u
+   * sum_k y_k |dy_k| + 2 u |dy_i - sum_k y_k dy_k|), u = 2^-24 (registry.inc: softmax_backward).
+   * @throws TypeError when an argument is not a tensor.
+   * @throws RangeError when dWeights's shape is not weights's (naming both shapes), an entry is
+   *   not finite, a weight is negative (naming its index), or a row of weights does not sum to 1
+   *   within 1e-5 + n 2^-22 (naming the row and its sum: weights must be softmax outputs).
+   */
+  softmaxBackward(weights: TensorLike, dWeights: TensorLike): Tensor;
+  /**
+   * The gradients of scaled dot-product attention (Vaswani et al. 2017, §3.2.1) for training:
+   * with scores S = scale Q K^T + mask, P = softmax(S) over the keys and output Y = P V, and
+   * dOutput = dL/dY, returns dV = P^T dOutput, dQ = scale dS K and dK = scale dS^T Q with
+   * dS = P * (dP - D), dP = dOutput V^T, D_i = sum_j P_ij dP_ij (the softmax's backward on each
+   * row of scores). Computed as FlashAttention's backward (Dao et al. 2022, Algorithm 4; Dao
+   * 2023, Algorithm 2): the forward is recomputed tile by tile (256 keys, 64 queries at a time),
+   * so wasm memory is O(T d) (the inputs, the gradients and 192.5 KiB + Tq (d_v + 3) floats of
+   * work), never a [Tq, Tk] buffer.
+   * Q [..., Tq, d_k], K [..., Tk, d_k], V [..., Tk, d_v] and the options `scale`, `causal`,
+   * `window`, `mask` and `maskKind` exactly as {@link AttentionGeometry.attention} takes them
+   * (up to two leading axes B, h, broadcast; shared key/value heads); dOutput has the shape of
+   * attention's output, [..., Tq, d_v] over the broadcast leading axes. dQ, dK and dV have the
+   * shapes of Q, K and V; where an input is broadcast (over batches or heads, or shared by the
+   * query heads of a group), its gradient is the sum over the slices that read it. A query
+   * that sees no key (every key masked) gets dQ = 0 and adds nothing to dK and dV, never NaN.
+   * Error bound: registry.inc, attention_backward (first order, per element).
+   * @throws TypeError for an argument that is not a tensor or an option of the wrong kind
+   *   (unknown keys included).
+   * @throws RangeError for shapes that do not fit (naming the argument, the shape received and
+   *   the shape expected; dOutput must have the output's shape), non-finite inputs, a scale
+   *   that is not finite in float32, scores that overflow float32 (naming the first), and for
+   *   the options of attention the gradients do not cover, naming the option: `softcap`,
+   *   `alibi`, `rope`, `pastKey`, `pastValue`, `kvSeqLen` (use a key-padding mask
+   *   [B, 1, 1, Tk]), `returnWeights`, `returnScores`, `streaming`.
+   */
+  attentionBackward(
+    Q: TensorLike,
+    K: TensorLike,
+    V: TensorLike,
+    dOutput: TensorLike,
+    options?: AttentionBackwardOptions,
+  ): AttentionGradients;
+}
+
+/** The options of {@link AttentionGeometry.attentionBackward}: those of attention that it honours. */
+export interface AttentionBackwardOptions {
+  /** As {@link AttentionOptions.scale}: default 1/sqrt(d_k), rounded to float32. */
+  scale?: number;
+  /** As {@link AttentionOptions.causal}. */
+  causal?: boolean;
+  /** As {@link AttentionOptions.window} (a causal sliding window of the last w keys). */
+  window?: number;
+  /** As {@link AttentionOptions.mask}: boolean or additive, broadcast to [B, h, Tq, Tk]. */
+  mask?: AttentionOptions['mask'];
+  /** As {@link AttentionOptions.maskKind}. */
+  maskKind?: AttentionOptions['maskKind'];
+}
+
+/** The gradients of a loss with respect to attention's inputs. */
+export interface AttentionGradients {
+  /** dL/dQ, the shape of Q. */
+  dQ: Tensor;
+  /** dL/dK, the shape of K. */
+  dK: Tensor;
+  /** dL/dV, the shape of V. */
+  dV: Tensor;
 }
 
 export interface GreedyPackingOptions {

@@ -3,7 +3,7 @@
 // (heap.js) and calling the variant of its instance (api.js). Shapes and
 // errors: index.d.ts.
 import { runDeferredCheck } from './checks.js';
-import { formatShape, overflowError, valueError } from './errors.js';
+import { formatShape, overflowError, shapeError, valueError } from './errors.js';
 import {
   broadcastStrides,
   finiteNumber,
@@ -17,8 +17,8 @@ import {
 } from './tensor.js';
 
 /** x [..., n] as rows of n: the tensor, n and the number of rows. */
-function rowsOf(method, x) {
-  const t = toTensor(method, 'x', x, '[..., n]', { minRank: 1 });
+function rowsOf(method, x, name = 'x') {
+  const t = toTensor(method, name, x, '[..., n]', { minRank: 1 });
   const n = t.shape.at(-1);
   return { t, n, rows: t.data.length / n };
 }
@@ -127,5 +127,38 @@ export const softmaxMethods = {
       return tensorOf(this._read(Float32Array, p.J, n * n), [n, n]);
     });
     return this._done('softmax_jacobian', { alpha: [n] }, r);
+  },
+
+  /**
+   * The softmax's backward (registry.inc: softmax_backward): dLogits = y *
+   * (dy - sum(y * dy)) row-wise, the softmax Jacobian diag(y) - y y^T times
+   * dWeights without forming it. Shapes and errors: index.d.ts.
+   */
+  softmaxBackward(weights, dWeights) {
+    const m = 'softmaxBackward';
+    const { t, n, rows } = rowsOf(m, weights, 'weights');
+    const expected = `the shape of weights ${formatShape(t.shape)}`;
+    const d = toTensor(m, 'dWeights', dWeights, expected, { minRank: 1 });
+    if (d.shape.join() !== t.shape.join()) throw shapeError(m, 'dWeights', d.shape, expected);
+    // Each row a distribution: weights >= 0 summing to 1 (as entropy checks p).
+    const tolerance = 1e-5 + n * 2 ** -22;
+    for (let r = 0; r < rows; r++) {
+      let sum = 0;
+      for (let i = r * n; i < (r + 1) * n; i++) {
+        if (t.data[i] < 0)
+          throw valueError(m, 'weights', t.shape, i, t.data[i], 'weights must be softmax outputs (every weight >= 0)');
+        sum += t.data[i];
+      }
+      if (!(Math.abs(sum - 1) <= tolerance))
+        throw new RangeError(
+          `${m}: row ${r} of weights ${formatShape(t.shape)} sums to ${sum}, not 1 (within ${tolerance.toPrecision(3)}); weights must be softmax outputs, each row a distribution`,
+        );
+    }
+    const specs = { weights: { data: t.data }, dWeights: { data: d.data }, dLogits: { length: t.data.length } };
+    const r = this._buffers(m, specs, (p) => {
+      this._kernel('softmax_backward')(p.weights, p.dWeights, rows, n, p.dLogits);
+      return tensorOf(this._read(Float32Array, p.dLogits, t.data.length), t.shape);
+    });
+    return this._done('softmax_backward', { weights: t.shape, dWeights: d.shape }, r);
   },
 };

@@ -144,7 +144,8 @@ int32_t slice_backward(const Slice& sl, const float* dy, ptrdiff_t dy_st, float*
         const float Di = w.D[i0 + r];
         const float* p = S + static_cast<size_t>(r) * kTileK;
         float* ds = w.dP + static_cast<size_t>(r) * kTileK;
-        for (int32_t j = 0; j < nk; ++j) ds[j] = sl.scale * (p[j] * (ds[j] - Di));
+        // A hidden key (P = 0) adds nothing, even where dP overflowed: never 0 * Infinity.
+        for (int32_t j = 0; j < nk; ++j) ds[j] = p[j] != 0.0f ? sl.scale * (p[j] * (ds[j] - Di)) : 0.0f;
       }
       // dQ_blk += dS K_t; dK_t += dS^T Q_blk.
       Kernels::accumulate(w.dP, kTileK, k_t, sl.k_st, nq, nk, dk_, dq_blk, sl.q_st);

@@ -102,6 +102,25 @@ size_t mask_floats(Input& in, int32_t B, int32_t H, int32_t Tq, int32_t Tk, int3
   return static_cast<size_t>(nb) * nh * ni * nj;
 }
 
+// Dims for B, H, Tq, Tk, d_k, d_v from the input: the layout ([B, H, T, d] or
+// heads interleaved, rows padded by 0..3 floats), shared key/value heads (all
+// H query heads reading one, or each its own), causal, and with causal now
+// and then a query offset (a KV cache of that many keys, or, negative, fewer
+// valid keys than queries).
+ag_attention_dims random_layout(Input& in, int32_t B, int32_t H, int32_t Tq, int32_t Tk, int32_t dk, int32_t dv) {
+  const bool interleaved = in.flag();
+  const int32_t g = H > 1 && in.flag() ? H : 1, Hkv = H / g;
+  ag_attention_dims d{};
+  d.B = B, d.H = H, d.Tq = Tq, d.Tk = Tk, d.d_k = dk, d.d_v = dv, d.kv_group = g;
+  strides(interleaved, H, Tq, dk, in.size(0, 3), &d.q_sb, &d.q_sh, &d.q_st);
+  strides(interleaved, Hkv, Tk, dk, in.size(0, 3), &d.k_sb, &d.k_sh, &d.k_st);
+  strides(interleaved, Hkv, Tk, dv, in.size(0, 3), &d.v_sb, &d.v_sh, &d.v_st);
+  strides(interleaved, H, Tq, dv, in.size(0, 3), &d.o_sb, &d.o_sh, &d.o_st);
+  d.causal = in.flag() ? 1 : 0;
+  d.causal_offset = d.causal && in.flag() ? in.size(0, Tk + Tq) - Tq : 0;
+  return d;
+}
+
 // ---------------------------------------------------------------------------
 // attention
 // ---------------------------------------------------------------------------
@@ -325,18 +344,8 @@ void fuzz_attention(Input& in) {
     Tq = in.size(60, 70), Tk = in.size(1, 80);
   if (static_cast<int64_t>(B) * H * Tq * Tk > 6000) B = 1, H = 1;
   const int32_t dk = in.size(1, 20), dv = in.size(1, 20);
-  const bool interleaved = in.flag();
-  // Shared key/value heads: all H query heads read one (multi-query), or each its own.
-  const int32_t g = H > 1 && in.flag() ? H : 1, Hkv = H / g;
-  ag_attention_dims d{};
-  d.B = B, d.H = H, d.Tq = Tq, d.Tk = Tk, d.d_k = dk, d.d_v = dv, d.kv_group = g;
-  strides(interleaved, H, Tq, dk, in.size(0, 3), &d.q_sb, &d.q_sh, &d.q_st);
-  strides(interleaved, Hkv, Tk, dk, in.size(0, 3), &d.k_sb, &d.k_sh, &d.k_st);
-  strides(interleaved, Hkv, Tk, dv, in.size(0, 3), &d.v_sb, &d.v_sh, &d.v_st);
-  strides(interleaved, H, Tq, dv, in.size(0, 3), &d.o_sb, &d.o_sh, &d.o_st);
-  d.causal = in.flag() ? 1 : 0;
-  // A KV cache of that many keys, or (negative) fewer valid keys than queries.
-  d.causal_offset = d.causal && in.flag() ? in.size(0, Tk + Tq) - Tq : 0;
+  ag_attention_dims d = random_layout(in, B, H, Tq, Tk, dk, dv);
+  const int32_t g = d.kv_group, Hkv = H / g;
   const bool has_mask = in.flag();
   const size_t nm = has_mask ? mask_floats(in, B, H, Tq, Tk, &d.m_sb, &d.m_sh, &d.m_si, &d.m_sj) : 0;
   const bool has_kb = in.flag();
@@ -728,16 +737,8 @@ void fuzz_attention_backward(Input& in) {
   const int32_t B = in.size(1, 2), H = in.size(1, 3), Tq = in.size(1, in.chance(48) ? 70 : 10),
                 Tk = in.size(1, in.chance(48) ? 270 : 12);
   const int32_t dk = in.size(1, 12), dv = in.size(1, 12);
-  const bool interleaved = in.flag();
-  const int32_t g = H > 1 && in.flag() ? H : 1, Hkv = H / g;
-  ag_attention_dims d{};
-  d.B = B, d.H = H, d.Tq = Tq, d.Tk = Tk, d.d_k = dk, d.d_v = dv, d.kv_group = g;
-  strides(interleaved, H, Tq, dk, in.size(0, 3), &d.q_sb, &d.q_sh, &d.q_st);
-  strides(interleaved, Hkv, Tk, dk, in.size(0, 3), &d.k_sb, &d.k_sh, &d.k_st);
-  strides(interleaved, Hkv, Tk, dv, in.size(0, 3), &d.v_sb, &d.v_sh, &d.v_st);
-  strides(interleaved, H, Tq, dv, in.size(0, 3), &d.o_sb, &d.o_sh, &d.o_st);
-  d.causal = in.flag() ? 1 : 0;
-  d.causal_offset = d.causal && in.flag() ? in.size(0, Tk + Tq) - Tq : 0;
+  ag_attention_dims d = random_layout(in, B, H, Tq, Tk, dk, dv);
+  const int32_t g = d.kv_group, Hkv = H / g;
   if (d.causal && in.flag()) d.window = in.size(1, Tk + 1);
   const bool has_mask = in.flag();
   const size_t nm = has_mask ? mask_floats(in, B, H, Tq, Tk, &d.m_sb, &d.m_sh, &d.m_si, &d.m_sj) : 0;
@@ -752,7 +753,8 @@ void fuzz_attention_backward(Input& in) {
   const Buffer dy = in.values(span(B, H, Tq, dv, d.o_sb, d.o_sh, d.o_st));
   constexpr double kModest = 0x1p20;
   bool small = std::fabs(p.scale) <= kModest;
-  for (const Buffer* x : {&p.q, &p.k, &p.v, &dy})
+  const Buffer* inputs[] = {&p.q, &p.k, &p.v, &dy};
+  for (const Buffer* x : inputs)
     for (size_t e = 0; e < x->size(); ++e) small = small && std::fabs((*x)[e]) <= kModest;
   for (size_t e = 0; e < p.mask.size(); ++e)
     small = small && (std::isinf(p.mask[e]) || std::fabs(p.mask[e]) <= kModest);

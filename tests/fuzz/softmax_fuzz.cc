@@ -1,6 +1,6 @@
 // Fuzz target for the family "softmax" (registry.inc): exp, softmax,
-// softmax_naive, log_sum_exp, entropy_bits and softmax_jacobian, both
-// variants.
+// softmax_naive, log_sum_exp, entropy_bits, softmax_jacobian and
+// softmax_backward, both variants.
 //
 // Input: rows and n, logits x [rows, n] of finite floats, a temperature (1, or
 // any positive finite float), an optional additive mask (finite or -Infinity),
@@ -24,7 +24,10 @@
 //  - entropy_bits: within the bound of registry.inc of the float64 reference,
 //    +0 for a one-hot distribution;
 //  - softmax_jacobian: identical bits in both variants, within 2u of the
-//    reference.
+//    reference;
+//  - softmax_backward (of a distribution y and any finite dy): within
+//    registry.inc's bound of the float64 reference where no intermediate
+//    can overflow.
 #include <stddef.h>
 #include <stdint.h>
 
@@ -211,6 +214,30 @@ void check_jacobian(const std::vector<float>& alpha_values, Input& in) {
   }
 }
 
+// dx_i = y_i (dy_i - y . dy) for y a distribution (one row): within
+// registry.inc's bound of the float64 reference, plus n 2^-150 y_i for the
+// dot's products below the normal range and 2^-149 for the last product,
+// where no intermediate can overflow (|dy_i| + sum_k y_k |dy_k| <= kSafe).
+void check_softmax_backward(Variant v, const std::vector<float>& y_values, const Buffer& dy, Input& in) {
+  const int32_t n = static_cast<int32_t>(y_values.size());
+  Buffer y(n, in.offset(), 0.0f);
+  for (int32_t i = 0; i < n; ++i) y[i] = y_values[i];
+  Buffer dx = in.output(n);
+  AG_FUZZ_VARIANT(softmax_backward, v)(y.data(), dy.data(), 1, n, dx.data());
+  std::vector<double> s_abs, d_abs;
+  const std::vector<double> want = ag::reference::softmax_backward(y.data(), dy.data(), 1, n, &s_abs, &d_abs);
+  double row_abs = 0.0;  // sum_k y_k |dy_k|: bounds |s| and every partial sum of the dot
+  for (int32_t k = 0; k < n; ++k) row_abs += std::fabs(static_cast<double>(y[k]) * dy[k]);
+  for (int32_t i = 0; i < n; ++i) {
+    // dy_i - s may overflow (and 0 * Infinity is NaN) unless |dy_i| + |s| stays in range.
+    if (!(std::fabs(dy[i]) + row_abs <= kSafe)) continue;
+    const double bound =
+        (2.0 * ceil_log2(n) + 1.0) * kU * s_abs[i] + 2.0 * kU * d_abs[i] + n * 0x1p-150 * std::fabs(y[i]) + 0x1p-149;
+    AG_FUZZ_CHECK(std::fabs(dx[i] - want[i]) <= 1.01 * bound + double_slack(n, s_abs[i]),
+                  "%s softmax_backward n=%d entry %d: got %.9g want %.17g", name(v), n, i, dx[i], want[i]);
+  }
+}
+
 }  // namespace
 }  // namespace ag::fuzz
 
@@ -247,5 +274,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     check_entropy(v, p, in);
   }
   check_jacobian(alpha, in);
+  const Buffer dy = in.values(p.size());
+  for (Variant v : kVariants) check_softmax_backward(v, p, dy, in);
   return 0;
 }

@@ -1327,6 +1327,92 @@ const CASES = [
     RangeError,
     ['transformer.evaluate', 'batch.tokens', 'multiple of T = 4', 'got 3'],
   ],
+  // gradients: softmaxBackward and attentionBackward
+  [
+    'softmaxBackward dWeights of another shape',
+    (ag) => ag.softmaxBackward([0.5, 0.5], [1, 2, 3]),
+    RangeError,
+    ['softmaxBackward', 'dWeights', '[3]', 'the shape of weights [2]'],
+  ],
+  [
+    'softmaxBackward negative weight',
+    (ag) => ag.softmaxBackward([1.5, -0.5], [1, 2]),
+    RangeError,
+    ['softmaxBackward', 'weights[1]', '-0.5', 'softmax outputs'],
+  ],
+  [
+    'softmaxBackward row not summing to 1',
+    (ag) =>
+      ag.softmaxBackward(
+        [
+          [0.5, 0.5],
+          [0.25, 0.25],
+        ],
+        I2,
+      ),
+    RangeError,
+    ['softmaxBackward', 'row 1 of weights [2, 2]', 'sums to 0.5'],
+  ],
+  [
+    'softmaxBackward NaN in dWeights',
+    (ag) => ag.softmaxBackward([0.5, 0.5], [1, NaN]),
+    RangeError,
+    ['softmaxBackward', 'dWeights'],
+  ],
+  [
+    'attentionBackward without dOutput',
+    (ag) => ag.attentionBackward(I2, I2, I2),
+    TypeError,
+    ['attentionBackward', 'dOutput'],
+  ],
+  [
+    'attentionBackward dOutput of another shape',
+    (ag) => ag.attentionBackward(I2, I2, [[1], [2]], I2),
+    RangeError,
+    ['attentionBackward', 'dOutput', '[2, 2]', "the shape of attention's output [2, 1]"],
+  ],
+  [
+    'attentionBackward K with another d_k',
+    (ag) => ag.attentionBackward(I2, [[1, 2, 3]], [[1, 2]], I2),
+    RangeError,
+    ['attentionBackward', 'K', '[1, 3]', 'd_k = 2'],
+  ],
+  ...['softcap', 'alibi', 'rope', 'kvSeqLen', 'returnWeights', 'streaming'].map((name) => [
+    `attentionBackward options.${name} refused`,
+    (ag) => ag.attentionBackward(I2, I2, I2, I2, { [name]: name === 'kvSeqLen' ? [2] : name === 'softcap' ? 5 : true }),
+    RangeError,
+    ['attentionBackward', `options.${name}`, 'not supported'],
+  ]),
+  [
+    'attentionBackward options.pastKey refused',
+    (ag) => ag.attentionBackward(I2, I2, I2, I2, { pastKey: I2, pastValue: I2 }),
+    RangeError,
+    ['attentionBackward', 'options.pastKey', 'not supported'],
+  ],
+  [
+    'attentionBackward unknown option',
+    (ag) => ag.attentionBackward(I2, I2, I2, I2, { casual: true }),
+    TypeError,
+    ['attentionBackward', 'casual'],
+  ],
+  [
+    'attentionBackward NaN in Q',
+    (ag) => ag.attentionBackward([[1, NaN]], I2, I2, [[1, 1]]),
+    RangeError,
+    ['attentionBackward', 'Q'],
+  ],
+  [
+    'attentionBackward window without causal',
+    (ag) => ag.attentionBackward(I2, I2, I2, I2, { window: 1, causal: false }),
+    RangeError,
+    ['attentionBackward', 'options.window', 'causal'],
+  ],
+  [
+    'attentionBackward scores overflowing float32',
+    (ag) => ag.attentionBackward([[1e20, 0]], [[1e20, 0]], [[1]], [[1]], { scale: 1 }),
+    RangeError,
+    ['attentionBackward', 'overflowed float32', 'scale * Q K^T'],
+  ],
 ];
 
 /** Runs `body` on a small transformer of `ag` and disposes it, whatever happens. */

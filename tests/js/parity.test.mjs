@@ -504,6 +504,36 @@ const PARITY = {
     expect(rest.kept).toBe(res.kept);
     if (d >= 64) expect(res.kept).toBeGreaterThan(d);
   },
+  softmax_backward(ag, n, r) {
+    // Two rows of softmax weights of n logits and their gradients; registry bound per element.
+    const y = Float32Array.from(ref.softmax(r.f32(2 * n, -4, 4), 2, n));
+    const dy = r.f32(2 * n, -2, 2);
+    const got = ag.softmaxBackward({ data: y, shape: [2, n] }, { data: dy, shape: [2, n] });
+    const want = ref.softmaxBackward(y, dy, 2, n);
+    expectClose(got.data, want.dx, (i) => pairwise(n) * want.sAbs[i] + 2 * U * want.dAbs[i] + 2 ** -149);
+  },
+  attention_backward(ag, n, r) {
+    // Tk = n keys (n capped at 1000: the float64 reference is O(Tq Tk d)) and d_k = n, one head each;
+    // the registry bound of attention_backward per element (attentionGradientBounds).
+    const m = Math.min(n, 1000);
+    for (const c of [
+      { Tq: 3, Tk: m, dk: 8, dv: 5, causal: false },
+      { Tq: 4, Tk: 4, dk: m, dv: 3, causal: true },
+    ]) {
+      const [Q, K, V, dY] = [c.Tq * c.dk, c.Tk * c.dk, c.Tk * c.dv, c.Tq * c.dv].map((k) => r.f32(k, -1, 1));
+      const got = ag.attentionBackward(
+        { data: Q, shape: [c.Tq, c.dk] },
+        { data: K, shape: [c.Tk, c.dk] },
+        { data: V, shape: [c.Tk, c.dv] },
+        { data: dY, shape: [c.Tq, c.dv] },
+        { causal: c.causal },
+      );
+      const scale = Math.fround(1 / Math.sqrt(c.dk));
+      const g = ref.attentionGradients(Q, K, V, dY, c.Tq, c.Tk, c.dk, c.dv, { scale, causal: c.causal });
+      const bound = ref.attentionGradientBounds(g, c.Tq, c.Tk, c.dk, c.dv, ag.variant);
+      for (const name of ['dQ', 'dK', 'dV']) expectClose(got[name].data, g[name], bound[name]);
+    }
+  },
 };
 
 describe.each(CONFIGS)('parity with the float64 reference: $label', (cfg) => {

@@ -756,3 +756,179 @@ export function onlineSoftmax(Q, K, V, Tq, Tk, dk, dv, { scale, tileKeys, causal
   }
   return { steps, Y, yBound };
 }
+
+/**
+ * The softmax's backward of each row of y, dy [rows, n] flat:
+ * dx_i = y_i (dy_i - sum_k y_k dy_k), and the registry bound's magnitudes
+ * (softmax_backward): sAbs_i = y_i sum_k y_k |dy_k|, dAbs_i = y_i |dy_i - s|.
+ */
+export function softmaxBackward(y, dy, rows, n) {
+  const dx = new Array(rows * n).fill(0);
+  const sAbs = new Array(rows * n).fill(0);
+  const dAbs = new Array(rows * n).fill(0);
+  for (let r = 0; r < rows; r++) {
+    let s = 0;
+    let sa = 0;
+    for (let k = r * n; k < (r + 1) * n; k++) {
+      s += y[k] * dy[k];
+      sa += abs(y[k] * dy[k]);
+    }
+    for (let i = r * n; i < (r + 1) * n; i++) {
+      dx[i] = y[i] * (dy[i] - s);
+      sAbs[i] = abs(y[i]) * sa;
+      dAbs[i] = abs(dx[i]);
+    }
+  }
+  return { dx, sAbs, dAbs };
+}
+
+/**
+ * Whether query i sees key j: causal hides keys after i + offset, a window
+ * of w > 0 also those before i + offset - w + 1 (attention's options).
+ */
+const seesKey = (i, j, { causal = false, offset = 0, window = 0 }) =>
+  !causal || (j <= i + offset && (window <= 0 || j > i + offset - window));
+
+/**
+ * The float64 loss L = sum dY * Y of one attention slice (Q [Tq, d_k],
+ * K [Tk, d_k], V [Tk, d_v], dY [Tq, d_v] flat), Y = softmax(scale Q K^T +
+ * mask) V: what attentionGradients differentiates, for finite differences.
+ * opts: { scale, causal, offset, window, maskAt(i, j) }.
+ */
+export function attentionLoss(Q, K, V, dY, Tq, Tk, dk, dv, opts) {
+  let L = 0;
+  const s = new Array(Tk);
+  for (let i = 0; i < Tq; i++) {
+    let m = -Infinity;
+    const qi = Q.slice(i * dk, (i + 1) * dk);
+    for (let j = 0; j < Tk; j++) {
+      const d = dot(qi, K.slice(j * dk, (j + 1) * dk));
+      s[j] = seesKey(i, j, opts) ? opts.scale * d + (opts.maskAt ? opts.maskAt(i, j) : 0) : -Infinity;
+      if (s[j] > m) m = s[j];
+    }
+    if (m === -Infinity) continue;
+    let l = 0;
+    for (let j = 0; j < Tk; j++) l += Math.exp(s[j] - m);
+    for (let j = 0; j < Tk; j++) {
+      const a = Math.exp(s[j] - m) / l;
+      for (let c = 0; c < dv; c++) L += dY[i * dv + c] * a * V[j * dv + c];
+    }
+  }
+  return L;
+}
+
+/**
+ * The analytic float64 gradients of one attention slice (shapes and opts as
+ * attentionLoss; Vaswani et al. 2017, §3.2.1, differentiated; Dao et al.
+ * 2022, Algorithm 4): dV = P^T dY, dP = dY V^T, D_i = sum_j P_ij dP_ij,
+ * dS = P (dP - D), dQ = scale dS K, dK = scale dS^T Q. Returns { dQ, dK, dV }
+ * and the magnitudes of registry.inc's bound (attention_backward), without
+ * coefficients: dqAbs = |scale| sum_j a_ij (A_ij + W_i) |k_jc|, dkAbs, dvAbs
+ * = sum_i a_ij |dY_ic|, the same sums with each a_ij > 0 replaced by 1
+ * (dqCount, dkCount, dvCount: the subnormal allowance), and per row the
+ * score error D_i of a variant: rowD(variant).
+ */
+export function attentionGradients(Q, K, V, dY, Tq, Tk, dk, dv, opts) {
+  const z = (n) => new Array(n).fill(0);
+  const [dQ, dqAbs, dqCount] = [z(Tq * dk), z(Tq * dk), z(Tq * dk)];
+  const [dK, dkAbs, dkCount] = [z(Tk * dk), z(Tk * dk), z(Tk * dk)];
+  const [dV, dvAbs, dvCount] = [z(Tk * dv), z(Tk * dv), z(Tk * dv)];
+  const S = z(Tq * Tk);
+  const scoreAbs = z(Tq * Tk);
+  const blind = new Array(Tq).fill(true);
+  const sc = opts.scale;
+  for (let i = 0; i < Tq; i++) {
+    let m = -Infinity;
+    const qi = Q.slice(i * dk, (i + 1) * dk);
+    for (let j = 0; j < Tk; j++) {
+      const kj = K.slice(j * dk, (j + 1) * dk);
+      const d = dot(qi, kj);
+      const da = sumAbsProd(qi, kj);
+      S[i * Tk + j] = seesKey(i, j, opts) ? sc * d + (opts.maskAt ? opts.maskAt(i, j) : 0) : -Infinity;
+      scoreAbs[i * Tk + j] = abs(sc) * da + (opts.maskAt && seesKey(i, j, opts) ? abs(opts.maskAt(i, j)) : 0);
+      if (S[i * Tk + j] > m) m = S[i * Tk + j];
+    }
+    if (m === -Infinity) continue;
+    blind[i] = false;
+    let l = 0;
+    for (let j = 0; j < Tk; j++) l += Math.exp(S[i * Tk + j] - m);
+    const a = Array.from({ length: Tk }, (_, j) => Math.exp(S[i * Tk + j] - m) / l);
+    const dP = z(Tk);
+    const A = z(Tk);
+    let D = 0;
+    let W = 0;
+    for (let j = 0; j < Tk; j++) {
+      for (let c = 0; c < dv; c++) {
+        dP[j] += dY[i * dv + c] * V[j * dv + c];
+        A[j] += abs(dY[i * dv + c] * V[j * dv + c]);
+      }
+      D += a[j] * dP[j];
+      W += a[j] * A[j];
+    }
+    for (let j = 0; j < Tk; j++) {
+      if (a[j] === 0) continue;
+      const ds = a[j] * (dP[j] - D);
+      const mag = abs(sc) * (A[j] + W);
+      for (let c = 0; c < dk; c++) {
+        dQ[i * dk + c] += sc * ds * K[j * dk + c];
+        dqAbs[i * dk + c] += a[j] * mag * abs(K[j * dk + c]);
+        dqCount[i * dk + c] += mag * abs(K[j * dk + c]);
+        dK[j * dk + c] += sc * ds * Q[i * dk + c];
+        dkAbs[j * dk + c] += a[j] * mag * abs(Q[i * dk + c]);
+        dkCount[j * dk + c] += mag * abs(Q[i * dk + c]);
+      }
+      for (let c = 0; c < dv; c++) {
+        dV[j * dv + c] += a[j] * dY[i * dv + c];
+        dvAbs[j * dv + c] += a[j] * abs(dY[i * dv + c]);
+        dvCount[j * dv + c] += abs(dY[i * dv + c]);
+      }
+    }
+  }
+  // D_i: the largest score error of row i (the variant's dot over d_k, the
+  // product by scale and the mask's addition) plus u |s_ij - max|.
+  const rowD = (variant) => {
+    const gd = (variant === 'simd128' ? Math.min(dk, 256) + Math.ceil(dk / 256) : 2 * clog2(dk) + 1) * U;
+    return Array.from({ length: Tq }, (_, i) => {
+      let m = -Infinity;
+      for (let j = 0; j < Tk; j++) m = Math.max(m, S[i * Tk + j]);
+      let D = 0;
+      for (let j = 0; j < Tk; j++) {
+        const s = S[i * Tk + j];
+        if (s === -Infinity) continue;
+        D = Math.max(D, 1.01 * (gd * scoreAbs[i * Tk + j] + 2 * U * scoreAbs[i * Tk + j]) + U * abs(s - m));
+      }
+      return D;
+    });
+  };
+  return { dQ, dK, dV, dqAbs, dkAbs, dvAbs, dqCount, dkCount, dvCount, blind, rowD };
+}
+
+/**
+ * registry.inc's first-order bound (attention_backward) on each element of
+ * one slice's gradients for `variant` ('scalar' or 'simd128'), from
+ * attentionGradients' result g; shared = the slices adding into one K and V
+ * element (G), queryShared = those adding into one Q element. Returns
+ * { dQ, dK, dV } arrays of absolute bounds, each with a 1% margin for the
+ * second-order terms and 2^-147 per weight (subnormal weights).
+ */
+export function attentionGradientBounds(g, Tq, Tk, dk, dv, variant, { shared = 1, queryShared = 1 } = {}) {
+  const simd = variant === 'simd128';
+  const e = (simd ? 4 : 2) * U; // exp: 2 ulp (simd128) or 1 ulp (the C library)
+  const nt = Math.ceil(Tk / 256);
+  const nb = Math.ceil(Tq / 64);
+  const gTile = simd ? 258 : 14;
+  const gamma = simd ? Math.min(dv, 256) + Math.ceil(dv / 256) : 2 * clog2(dv) + 1;
+  const gq = gTile + nt * queryShared;
+  const gk = (simd ? 66 : 12) + nb * shared;
+  const D = g.rowD(variant);
+  const rho = D.map((d) => 2 * d + (nt + 1) * e + (4 * nt + 67) * U);
+  const kappa = D.map((d, i) => rho[i] + 2 * d + 2 * nt * e + (gTile + 64 + 4 * nt - 1) * U + (2 * gamma + 3) * U);
+  const tiny = 2 ** -147;
+  const rhoMax = Math.max(0, ...rho);
+  const kappaMax = Math.max(0, ...kappa);
+  return {
+    dQ: g.dqAbs.map((x, n) => 1.01 * (kappa[Math.floor(n / dk)] + gq * U) * x + tiny * g.dqCount[n]),
+    dK: g.dkAbs.map((x, n) => 1.01 * (kappaMax + gk * U) * x + tiny * g.dkCount[n]),
+    dV: g.dvAbs.map((x, n) => 1.01 * (rhoMax + gk * U) * x + tiny * g.dvCount[n]),
+  };
+}

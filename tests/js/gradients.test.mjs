@@ -1,0 +1,301 @@
+// The backward kernels, softmaxBackward and attentionBackward, on every build
+// and variant:
+//  - the float64 analytic gradients of tests/reference/float64.mjs
+//    (attentionGradients, softmaxBackward) against float64 central finite
+//    differences of the float64 forward (attentionLoss, softmax), so that the
+//    oracle itself is checked;
+//  - the kernels against those float64 gradients on random shapes (masks,
+//    causal, windows, batch and head axes, shared key/value heads), within the
+//    first-order bound registry.inc derives (attentionGradientBounds): the
+//    kernels' reduction orders (the scalar dot and cascade, the simd128 GEMM)
+//    differ from the reference's left-to-right double sums, so each variant is
+//    held to its own bound, never compared with the other;
+//  - fast-check properties (fixed seed) within the same bounds.
+// PyTorch's gradients are tests/js/torch-gradients.test.mjs.
+import { beforeAll, describe, expect, test } from '@jest/globals';
+import fc from 'fast-check';
+import * as ref from '../reference/float64.mjs';
+import { CONFIGS, expectClose, init } from './helpers.mjs';
+
+const { U, clog2 } = ref;
+const T = (data, shape) => ({ data, shape });
+const SEED = 2121;
+
+/**
+ * Central differences of f at x along each coordinate: (f(x + h e_i) -
+ * f(x - h e_i)) / 2h. Their error is at most h^2/6 max|f'''| (Taylor) plus
+ * about 2^-52 |f| / h (the float64 rounding of f): with h = 2^-14, inputs
+ * and weights of order 1 and |f'''| below 10^3 here, under 7e-7 plus 2e-12.
+ */
+const H = 2 ** -14;
+function centralDifferences(f, x) {
+  return Array.from(x, (_, i) => {
+    const xp = Array.from(x);
+    const xm = Array.from(x);
+    xp[i] += H;
+    xm[i] -= H;
+    return (f(xp) - f(xm)) / (2 * H);
+  });
+}
+const FD_TOL = (i, want) => 3e-6 * (1 + Math.abs(want));
+
+describe('the float64 gradients against finite differences of the float64 forward', () => {
+  test('attentionGradients: dQ, dK, dV of sum dY * attention(Q, K, V) with a mask, causal and a window', () => {
+    const r = ref.rng(SEED);
+    const cases = [
+      { Tq: 3, Tk: 5, dk: 4, dv: 2, opts: {} },
+      { Tq: 4, Tk: 4, dk: 3, dv: 3, opts: { causal: true } },
+      { Tq: 5, Tk: 6, dk: 2, dv: 3, opts: { causal: true, offset: 1, window: 3 } },
+      { Tq: 3, Tk: 4, dk: 3, dv: 2, opts: { masked: true } },
+    ];
+    for (const { Tq, Tk, dk, dv, opts } of cases) {
+      const [Q, K, V, dY] = [Tq * dk, Tk * dk, Tk * dv, Tq * dv].map((n) => Array.from(r.f32(n, -1, 1)));
+      const maskValues = r.f32(Tq * Tk, -1, 1);
+      const maskAt = opts.masked ? (i, j) => ((i + j) % 3 === 0 ? -Infinity : maskValues[i * Tk + j]) : null;
+      const o = { scale: 0.7, ...opts, maskAt };
+      const g = ref.attentionGradients(Q, K, V, dY, Tq, Tk, dk, dv, o);
+      const label = JSON.stringify({ Tq, Tk, dk, dv, opts });
+      expectClose(
+        g.dQ,
+        centralDifferences((x) => ref.attentionLoss(x, K, V, dY, Tq, Tk, dk, dv, o), Q),
+        FD_TOL,
+        `${label} dQ`,
+      );
+      expectClose(
+        g.dK,
+        centralDifferences((x) => ref.attentionLoss(Q, x, V, dY, Tq, Tk, dk, dv, o), K),
+        FD_TOL,
+        `${label} dK`,
+      );
+      expectClose(
+        g.dV,
+        centralDifferences((x) => ref.attentionLoss(Q, K, x, dY, Tq, Tk, dk, dv, o), V),
+        FD_TOL,
+        `${label} dV`,
+      );
+    }
+  });
+
+  test('softmaxBackward: dLogits of sum dy * softmax(x)', () => {
+    const r = ref.rng(SEED + 1);
+    for (const n of [1, 2, 7]) {
+      const x = Array.from(r.f32(2 * n, -3, 3));
+      const dy = Array.from(r.f32(2 * n, -1, 1));
+      const loss = (z) => ref.softmax(z, 2, n).reduce((s, v, i) => s + v * dy[i], 0);
+      const { dx } = ref.softmaxBackward(ref.softmax(x, 2, n), dy, 2, n);
+      expectClose(dx, centralDifferences(loss, x), FD_TOL, `n=${n}`);
+    }
+  });
+});
+
+/**
+ * The kernel's gradients against the float64 ones for tensors of shape
+ * [...lead, T, d] with every leading axis full (no broadcasting) or K and V
+ * with kvHeads heads: per (batch, head) slice, the reference and its bound;
+ * with shared key/value heads the slices of a group add into one dK and dV
+ * (their bounds add, with G = the group size).
+ */
+function checkAttention(ag, variant, { B = 1, H = 1, kvHeads = H, Tq, Tk, dk, dv, scale, causal, window, mask }, r) {
+  const lead = [B, H];
+  const group = H / kvHeads;
+  const Q = r.f32(B * H * Tq * dk);
+  const K = r.f32(B * kvHeads * Tk * dk);
+  const V = r.f32(B * kvHeads * Tk * dv, -2, 2);
+  const dY = r.f32(B * H * Tq * dv);
+  const options = {};
+  if (scale !== undefined) options.scale = scale;
+  if (causal) options.causal = true;
+  if (window) options.window = window;
+  if (mask) options.mask = T(mask, [B, H, Tq, Tk]);
+  const got = ag.attentionBackward(
+    T(Q, [...lead, Tq, dk]),
+    T(K, [B, kvHeads, Tk, dk]),
+    T(V, [B, kvHeads, Tk, dv]),
+    T(dY, [...lead, Tq, dv]),
+    options,
+  );
+  expect(got.dQ.shape).toEqual([...lead, Tq, dk]);
+  expect(got.dK.shape).toEqual([B, kvHeads, Tk, dk]);
+  expect(got.dV.shape).toEqual([B, kvHeads, Tk, dv]);
+  const s = scale ?? Math.fround(1 / Math.sqrt(dk));
+  const want = { dQ: [], dK: new Array(B * kvHeads * Tk * dk).fill(0), dV: new Array(B * kvHeads * Tk * dv).fill(0) };
+  const tol = { dQ: [], dK: want.dK.slice(), dV: want.dV.slice() };
+  for (let b = 0; b < B; b++)
+    for (let h = 0; h < H; h++) {
+      const hk = Math.floor(h / group);
+      const at = (x, n, width) => Array.from(x.subarray(n * width, (n + 1) * width));
+      const qs = at(Q, b * H + h, Tq * dk);
+      const ks = at(K, b * kvHeads + hk, Tk * dk);
+      const vs = at(V, b * kvHeads + hk, Tk * dv);
+      const ys = at(dY, b * H + h, Tq * dv);
+      const maskAt = mask ? (i, j) => mask[((b * H + h) * Tq + i) * Tk + j] : null;
+      const o = { scale: s, causal: Boolean(causal || window), window: window ?? 0, maskAt };
+      const g = ref.attentionGradients(qs, ks, vs, ys, Tq, Tk, dk, dv, o);
+      const bound = ref.attentionGradientBounds(g, Tq, Tk, dk, dv, variant, { shared: group });
+      want.dQ.push(...g.dQ);
+      tol.dQ.push(...bound.dQ);
+      for (const [name, width] of [
+        ['dK', dk],
+        ['dV', dv],
+      ]) {
+        const base = (b * kvHeads + hk) * Tk * width;
+        g[name].forEach((x, n) => {
+          want[name][base + n] += x;
+          tol[name][base + n] += bound[name][n];
+        });
+      }
+      // A query that sees no key: dQ exactly +0.
+      g.blind.forEach((blind, i) => {
+        if (!blind) return;
+        const row = got.dQ.data.subarray(((b * H + h) * Tq + i) * dk, ((b * H + h) * Tq + i + 1) * dk);
+        expect(Array.from(row).every((x) => Object.is(x, 0))).toBe(true);
+      });
+    }
+  const label = JSON.stringify({ B, H, kvHeads, Tq, Tk, dk, dv, causal, window, mask: Boolean(mask) });
+  for (const name of ['dQ', 'dK', 'dV']) expectClose(got[name].data, want[name], tol[name], `${label} ${name}`);
+}
+
+/** A mask [B, H, Tq, Tk]: values in [-2, 2), -Infinity with probability p, and row `blind` of every slice hidden. */
+function randomMask(r, B, H, Tq, Tk, p, blind = -1) {
+  const m = r.f32(B * H * Tq * Tk, -2, 2);
+  for (let x = 0; x < m.length; x++) if (r() < p || Math.floor(x / Tk) % Tq === blind) m[x] = -Infinity;
+  return m;
+}
+
+describe.each(CONFIGS)('gradients: $label', (cfg) => {
+  let ag;
+  beforeAll(async () => {
+    ag = await init({ ...cfg.options, logCalls: true });
+  });
+
+  test('attentionBackward on random shapes: T around the 64-query block and the 256-key tile, batches and heads', () => {
+    const r = ref.rng(SEED + 10);
+    for (const shape of [
+      { Tq: 1, Tk: 1, dk: 1, dv: 1 },
+      { Tq: 5, Tk: 9, dk: 4, dv: 6 },
+      { Tq: 67, Tk: 13, dk: 8, dv: 5 },
+      { Tq: 3, Tk: 261, dk: 5, dv: 3 },
+      { B: 2, H: 3, Tq: 7, Tk: 11, dk: 8, dv: 4 },
+      { B: 2, H: 4, kvHeads: 2, Tq: 6, Tk: 10, dk: 4, dv: 4 },
+    ])
+      checkAttention(ag, cfg.variant, shape, r);
+    expect(ag.callLog.at(-1)).toMatchObject({ kernel: 'attention_backward', variant: cfg.variant });
+  });
+
+  test('attentionBackward with masks (fully masked rows give zeros), causal, a window and a scale', () => {
+    const r = ref.rng(SEED + 20);
+    checkAttention(
+      ag,
+      cfg.variant,
+      { B: 2, H: 2, Tq: 6, Tk: 8, dk: 4, dv: 3, mask: randomMask(r, 2, 2, 6, 8, 0.3, 2) },
+      r,
+    );
+    checkAttention(ag, cfg.variant, { Tq: 70, Tk: 70, dk: 4, dv: 4, causal: true }, r);
+    checkAttention(ag, cfg.variant, { H: 2, Tq: 9, Tk: 9, dk: 3, dv: 2, window: 3, scale: 2.5 }, r);
+    checkAttention(
+      ag,
+      cfg.variant,
+      { Tq: 8, Tk: 8, dk: 3, dv: 3, causal: true, mask: randomMask(r, 1, 1, 8, 8, 0.5) },
+      r,
+    );
+  });
+
+  test('attentionBackward: broadcast inputs get the sum of their slices, boolean and key-padding masks', () => {
+    const r = ref.rng(SEED + 30);
+    const [B, H, Tq, Tk, dk, dv] = [2, 3, 4, 5, 4, 2];
+    const Q = r.f32(Tq * dk);
+    const K = r.f32(B * H * Tk * dk);
+    const V = r.f32(B * H * Tk * dv);
+    const dY = r.f32(B * H * Tq * dv);
+    // Key padding as a boolean [B, 1, 1, Tk] (true = attend): batch 1 ignores its last two keys.
+    const keep = [true, true, true, true, true, true, true, true, false, false];
+    const got = ag.attentionBackward(
+      T(Q, [Tq, dk]),
+      T(K, [B, H, Tk, dk]),
+      T(V, [B, H, Tk, dv]),
+      T(dY, [B, H, Tq, dv]),
+      {
+        mask: T(keep, [B, 1, 1, Tk]),
+      },
+    );
+    expect(got.dQ.shape).toEqual([Tq, dk]);
+    const wantQ = new Array(Tq * dk).fill(0);
+    const tolQ = new Array(Tq * dk).fill(0);
+    for (let b = 0; b < B; b++)
+      for (let h = 0; h < H; h++) {
+        const n = b * H + h;
+        const maskAt = (i, j) => (keep[b * Tk + j] ? 0 : -Infinity);
+        const g = ref.attentionGradients(
+          Array.from(Q),
+          Array.from(K.subarray(n * Tk * dk, (n + 1) * Tk * dk)),
+          Array.from(V.subarray(n * Tk * dv, (n + 1) * Tk * dv)),
+          Array.from(dY.subarray(n * Tq * dv, (n + 1) * Tq * dv)),
+          Tq,
+          Tk,
+          dk,
+          dv,
+          { scale: Math.fround(1 / Math.sqrt(dk)), maskAt },
+        );
+        const bound = ref.attentionGradientBounds(g, Tq, Tk, dk, dv, cfg.variant, { queryShared: B * H });
+        g.dQ.forEach((x, e) => (wantQ[e] += x));
+        bound.dQ.forEach((x, e) => (tolQ[e] += x));
+        // Keys that batch 1 ignores get zero gradients.
+        if (b === 1)
+          for (const j of [3, 4])
+            for (let c = 0; c < dk; c++) expect(Object.is(got.dK.data[(n * Tk + j) * dk + c], 0)).toBe(true);
+      }
+    expectClose(got.dQ.data, wantQ, tolQ, 'broadcast Q');
+  });
+
+  test('softmaxBackward: [n] and [rows, n], every length around the lanes, within its bound', () => {
+    const r = ref.rng(SEED + 40);
+    for (const shape of [[1], [3], [4], [5], [17], [2, 64], [3, 65], [1, 1000]]) {
+      const n = shape.at(-1);
+      const rows = shape.length === 2 ? shape[0] : 1;
+      const y = Float32Array.from(ref.softmax(r.f32(rows * n, -5, 5), rows, n));
+      const dy = r.f32(rows * n, -3, 3);
+      const got = ag.softmaxBackward(T(y, shape), T(dy, shape));
+      expect(got.shape).toEqual(shape);
+      const want = ref.softmaxBackward(y, dy, rows, n);
+      const tol = want.sAbs.map((s, i) => (2 * clog2(n) + 1) * U * s + 2 * U * want.dAbs[i] + 2 ** -149);
+      expectClose(got.data, want.dx, tol, `shape ${shape}`);
+    }
+    expect(ag.callLog.at(-1)).toMatchObject({ kernel: 'softmax_backward', variant: cfg.variant });
+  });
+
+  test('properties (fast-check): attentionBackward within its bound on random shapes and options', () => {
+    const arb = fc.record({
+      H: fc.integer({ min: 1, max: 2 }),
+      Tq: fc.integer({ min: 1, max: 9 }),
+      Tk: fc.integer({ min: 1, max: 9 }),
+      dk: fc.integer({ min: 1, max: 9 }),
+      dv: fc.integer({ min: 1, max: 6 }),
+      causal: fc.boolean(),
+      masked: fc.boolean(),
+      scale: fc.constantFrom(undefined, 0, -1, 3),
+      seed: fc.integer({ min: 0, max: 1e6 }),
+    });
+    fc.assert(
+      fc.property(arb, ({ H, Tq, Tk, dk, dv, causal, masked, scale, seed }) => {
+        const r = ref.rng(seed);
+        const mask = masked ? randomMask(r, 1, H, Tq, Tk, 0.3) : undefined;
+        checkAttention(ag, cfg.variant, { H, Tq, Tk, dk, dv, causal, mask, scale }, r);
+      }),
+      { seed: SEED, numRuns: 40 },
+    );
+  });
+
+  test('properties (fast-check): softmaxBackward within its bound on random rows', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 50 }), fc.integer({ min: 0, max: 1e6 }), (n, seed) => {
+        const r = ref.rng(seed);
+        const y = Float32Array.from(ref.softmax(r.f32(n, -4, 4), 1, n));
+        const dy = r.f32(n, -2, 2);
+        const want = ref.softmaxBackward(y, dy, 1, n);
+        const tol = want.sAbs.map((s, i) => (2 * clog2(n) + 1) * U * s + 2 * U * want.dAbs[i] + 2 ** -149);
+        expectClose(ag.softmaxBackward(y, dy).data, want.dx, tol, `n=${n}`);
+      }),
+      { seed: SEED + 1, numRuns: 60 },
+    );
+  });
+});
