@@ -19,6 +19,7 @@ import { memoryStats, readOut, resetPeakMemory, withBuffers } from './heap.js';
 import { alibiMethods } from './alibi.js';
 import { attentionMethods } from './attention.js';
 import { attentionTraceMethods } from './attention-trace.js';
+import { layersMethods } from './layers.js';
 import { matrixMethods } from './matrix.js';
 import { dotProductDensity, greedyPacking } from './montecarlo.js';
 import { makeRandom, randomDotExperiment } from './random.js';
@@ -38,7 +39,7 @@ function summarize(result) {
 }
 
 // The JS method of each kernel, for error messages.
-const METHOD = { entropy_bits: 'entropy', matmul_nt: 'matmul' };
+const METHOD = { entropy_bits: 'entropy', matmul_nt: 'matmul', matmul_tn: 'matmul' };
 const methodOf = (kernel) => METHOD[kernel] ?? kernel.replace(/_(\w)/g, (_, c) => c.toUpperCase());
 
 function checkNoNaN(kernel, result, name = 'the result') {
@@ -161,6 +162,7 @@ for (const methods of [
   attentionTraceMethods,
   ropeMethods,
   alibiMethods,
+  layersMethods,
 ]) {
   for (const [name, descriptor] of Object.entries(Object.getOwnPropertyDescriptors(methods))) {
     if (Object.hasOwn(AttentionGeometry.prototype, name)) throw new Error(`api.js: ${name} is defined twice`);
