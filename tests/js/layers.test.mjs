@@ -25,29 +25,19 @@ import { beforeAll, describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
 import { CONFIGS, init, listJson, readJson } from './helpers.mjs';
 import * as ref from '../reference/float64.mjs';
+import {
+  adamTolerances,
+  cn,
+  crossEntropyTolerances,
+  firstOutside,
+  layerNormBackwardTolerances,
+  layerNormTolerances,
+} from './layers-bounds.mjs';
 
-const { U, abs, clog2 } = ref;
+const { U, abs } = ref;
 const SEED = 0x5eed_0021;
 const RUNS = 12;
 const f = Math.fround;
-
-/** The pairwise factor c_n = 2 ceil(log2 n) + 1 of registry.inc. */
-const cn = (n) => 2 * clog2(n) + 1;
-/** exp's relative bound (registry.inc: exp): expf 2u, the simd128 polynomial 4u. */
-const expRel = (variant) => (variant === 'simd128' ? 4 : 2) * U;
-/** softmax's roundings of e / s: a division, or a reciprocal and a product. */
-const normRoundings = (variant) => (variant === 'simd128' ? 2 : 1);
-/** A tolerance from a first-order bound on `exact` (file comment); 2^-140 for products that underflow. */
-const tol = (bound, exact) => 1.01 * bound + 2 * U * abs(exact) + 2 ** -140;
-
-/** The first i with |got_i - want_i| > tolerance(i), as a message, or null. */
-function firstOutside(label, got, want, tolerance) {
-  for (let i = 0; i < want.length; i++) {
-    const t = tolerance(i);
-    if (!(abs(got[i] - want[i]) <= t)) return `${label}[${i}]: got ${got[i]}, want ${want[i]}, tolerance ${t}`;
-  }
-  return null;
-}
 
 /**
  * Central differences at steps h and h/2, and the a-posteriori bound on the
@@ -62,12 +52,6 @@ function checkedDifferences(fn, x, h, fError) {
 
 const shapeArb = fc.record({ rows: fc.integer({ min: 1, max: 70 }), n: fc.integer({ min: 1, max: 300 }) });
 const smallShapeArb = fc.record({ rows: fc.integer({ min: 1, max: 4 }), n: fc.integer({ min: 1, max: 17 }) });
-
-function layerNormBounds(xr, n, want, r, eps) {
-  const d = (cn(n) + 1) * U * (want.sumAbs[r] / n);
-  const rho = (d * d + (cn(n) + 3) * U * (want.variance[r] + d * d)) / (2 * (want.variance[r] + eps)) + 3 * U;
-  return { d, rho };
-}
 
 describe.each(CONFIGS)('$label', (cfg) => {
   let ag;
@@ -123,20 +107,12 @@ describe.each(CONFIGS)('$label', (cfg) => {
         const opts = affine ? { gamma, beta } : {};
         const got = ag.layerNorm({ data: x, shape: [rows, n] }, opts);
         const want = ref.layerNorm(x, rows, n, { gamma, beta, eps: f(eps) });
-        for (let r = 0; r < rows; r++) {
-          const { d, rho } = layerNormBounds(x, n, want, r, f(eps));
-          expect(abs(got.mean.data[r] - want.mean[r])).toBeLessThanOrEqual(tol(d, want.mean[r]));
-          expect(abs(got.rstd.data[r] - want.rstd[r])).toBeLessThanOrEqual(tol(rho * want.rstd[r], want.rstd[r]));
-          for (let i = 0; i < n; i++) {
-            const at = r * n + i;
-            const h = (x[at] - want.mean[r]) * want.rstd[r];
-            const bound =
-              (gamma ? abs(gamma[i]) : 1) * (abs(h) * (3 * U + rho) + d * want.rstd[r]) + U * abs(want.y[at]);
-            if (!(abs(got.y.data[at] - want.y[at]) <= tol(bound, want.y[at]))) {
-              throw new Error(`y[${r}, ${i}] = ${got.y.data[at]}, want ${want.y[at]} within ${tol(bound, want.y[at])}`);
-            }
-          }
-        }
+        const t = layerNormTolerances(x, n, want, f(eps), gamma);
+        const bad =
+          firstOutside('mean', got.mean.data, want.mean, t.mean) ??
+          firstOutside('rstd', got.rstd.data, want.rstd, t.rstd) ??
+          firstOutside('y', got.y.data, want.y, t.y);
+        if (bad) throw new Error(bad);
       }),
       { seed: SEED, numRuns: RUNS },
     );
@@ -161,23 +137,11 @@ describe.each(CONFIGS)('$label', (cfg) => {
         const mean = fwd.mean.data;
         const rstd = fwd.rstd.data;
         const want = ref.layerNormBackward(dy, x, rows, n, { gamma, mean, rstd });
-        const dxBound = (at) => {
-          const r = Math.floor(at / n);
-          return (
-            (cn(n) + 9) *
-            U *
-            rstd[r] *
-            (abs(want.g[at]) + want.rowAbsG[r] / n + abs(want.h[at]) * (want.rowAbsGH[r] / n))
-          );
-        };
+        const t = layerNormBackwardTolerances(rows, n, rstd, want);
         const bad =
-          firstOutside('dx', given.dx.data, want.dx, (i) => tol(dxBound(i), want.dx[i])) ??
-          firstOutside('dGamma', given.dGamma.data, want.dGamma, (j) =>
-            tol((cn(rows) + 2) * U * want.colAbsDyH[j], want.dGamma[j]),
-          ) ??
-          firstOutside('dBeta', given.dBeta.data, want.dBeta, (j) =>
-            tol(cn(rows) * U * want.colAbsDy[j], want.dBeta[j]),
-          );
+          firstOutside('dx', given.dx.data, want.dx, t.dx) ??
+          firstOutside('dGamma', given.dGamma.data, want.dGamma, t.dGamma) ??
+          firstOutside('dBeta', given.dBeta.data, want.dBeta, t.dBeta);
         if (bad) throw new Error(bad);
       }),
       { seed: SEED + 1, numRuns: RUNS },
@@ -244,37 +208,18 @@ describe.each(CONFIGS)('$label', (cfg) => {
           const scale = gradScale ?? (count > 0 ? 1 / count : 1);
           const want = ref.crossEntropy(logits, targets, rows, vocab, f(scale));
           expect(got.count).toBe(count);
-          const v = variant();
+          const t = crossEntropyTolerances(variant(), logits, targets, vocab, f(scale), want);
           let sum = 0;
           for (let r = 0; r < rows; r++) {
             sum += got.losses.data[r];
-            if (targets[r] < 0) {
-              expect(Object.is(got.losses.data[r], 0)).toBe(true);
-              for (let i = 0; i < vocab; i++) expect(Object.is(got.dLogits.data[r * vocab + i], 0)).toBe(true);
-              continue;
-            }
-            let m = -Infinity;
-            for (let i = 0; i < vocab; i++) m = Math.max(m, logits[r * vocab + i]);
-            let D = 0;
-            for (let i = 0; i < vocab; i++) D = Math.max(D, U * abs(logits[r * vocab + i] - m));
-            const lossBound =
-              D + expRel(v) + cn(vocab) * U + 2 * U * want.logS[r] + U * want.margin[r] + U * want.losses[r];
-            expect(abs(got.losses.data[r] - want.losses[r])).toBeLessThanOrEqual(tol(lossBound, want.losses[r]));
-            const bad = firstOutside(
-              `dLogits row ${r}`,
-              got.dLogits.data.subarray(r * vocab, (r + 1) * vocab),
-              want.dLogits.subarray(r * vocab, (r + 1) * vocab),
-              (i) => {
-                const p = want.p[r * vocab + i];
-                const o = i === targets[r] ? 1 : 0;
-                const bound =
-                  abs(f(scale)) * (p * (2 * D + 2 * expRel(v) + (cn(vocab) + normRoundings(v)) * U) + U * abs(p - o)) +
-                  U * abs(want.dLogits[r * vocab + i]);
-                return tol(bound, want.dLogits[r * vocab + i]);
-              },
-            );
-            if (bad) throw new Error(bad);
+            if (targets[r] >= 0) continue;
+            expect(Object.is(got.losses.data[r], 0)).toBe(true);
+            for (let i = 0; i < vocab; i++) expect(Object.is(got.dLogits.data[r * vocab + i], 0)).toBe(true);
           }
+          const bad =
+            firstOutside('losses', got.losses.data, want.losses, t.losses) ??
+            firstOutside('dLogits', got.dLogits.data, want.dLogits, t.dLogits);
+          if (bad) throw new Error(bad);
           // The mean over the scored rows, summed in float64 from the float32 losses.
           expect(got.loss).toBe(count > 0 ? sum / count : 0);
         },
@@ -335,17 +280,11 @@ describe.each(CONFIGS)('$label', (cfg) => {
           step: o.step,
         };
         const want = ref.adamUpdate(param, grad, m, v, fo);
-        const bias1 = 1 - fo.beta1 ** o.step;
-        const bias2 = 1 - fo.beta2 ** o.step;
+        const t = adamTolerances(fo, want);
         const bad =
-          firstOutside('m', got.m.data, want.m, (i) => tol(4 * U * want.mAbs[i], want.m[i])) ??
-          firstOutside('v', got.v.data, want.v, (i) => tol(6 * U * want.v[i], want.v[i])) ??
-          firstOutside('param', got.param.data, want.param, (i) => {
-            const denom = Math.sqrt(want.v[i] / bias2) + fo.eps;
-            const bound =
-              U * abs(want.param[i]) + ((fo.lr / bias1) * (4 * U * want.mAbs[i] + 10 * U * abs(want.m[i]))) / denom;
-            return tol(bound, want.param[i]);
-          });
+          firstOutside('m', got.m.data, want.m, t.m) ??
+          firstOutside('v', got.v.data, want.v, t.v) ??
+          firstOutside('param', got.param.data, want.param, t.param);
         if (bad) throw new Error(`n=${n} ${JSON.stringify(opts)}: ${bad}`);
       }
     }
@@ -394,36 +333,27 @@ function checkTorchLayerNorm(ag, c, input, output) {
   const stats = ref.layerNorm(x, rows, n, { gamma, beta, eps: f(eps) });
   const yT = output('y').data;
   const dxT = output('dx').data;
-  const bounds = [];
-  for (let r = 0; r < rows; r++) bounds.push(layerNormBounds(x, n, stats, r, f(eps)));
+  const lt = layerNormTolerances(x, n, stats, f(eps), gamma);
   const ex = ref.layerNormBackward(dy, x, rows, n, { gamma, mean: stats.mean, rstd: stats.rstd });
-  let bad = firstOutside('y', got.y.data, yT, (at) => {
-    const r = Math.floor(at / n);
-    const { d, rho } = bounds[r];
-    const i = at % n;
-    const b = (gamma ? abs(gamma[i]) : 1) * (abs(ex.h[at]) * (3 * U + rho) + d * stats.rstd[r]) + U * abs(yT[at]);
-    return tol(b, yT[at]);
-  });
+  const own = layerNormBackwardTolerances(rows, n, stats.rstd, ex);
+  // y: PyTorch's y and the reference's are the same float64 formula (2^-50 apart at most).
+  let bad = firstOutside('y', got.y.data, yT, (at) => lt.y(at) + 2 ** -50 * abs(yT[at]));
   bad ??= firstOutside('dx', back.dx.data, dxT, (at) => {
     const r = Math.floor(at / n);
-    const { d, rho } = bounds[r];
-    const rs = stats.rstd[r];
-    const own = (cn(n) + 9) * U * rs * (abs(ex.g[at]) + ex.rowAbsG[r] / n + abs(ex.h[at]) * (ex.rowAbsGH[r] / n));
+    const [d, rho, rs] = [lt.d[r], lt.rho[r], stats.rstd[r]];
     const stat =
       (d * rs * rs * (ex.rowAbsGH[r] + abs(ex.h[at]) * ex.rowAbsG[r])) / n +
       3 * rho * rs * (abs(ex.g[at]) + ex.rowAbsG[r] / n + abs(ex.h[at]) * (ex.rowAbsGH[r] / n));
-    return tol(own + stat, dxT[at]);
+    return own.dx(at) + 1.01 * stat;
   });
   if (gamma) {
     bad ??= firstOutside('dGamma', back.dGamma.data, output('dgamma').data, (j) => {
       let moved = 0;
       for (let r = 0; r < rows; r++)
-        moved += abs(dy[r * n + j]) * (bounds[r].rho * abs(ex.h[r * n + j]) + bounds[r].d * stats.rstd[r]);
-      return tol((cn(rows) + 2) * U * ex.colAbsDyH[j] + moved, output('dgamma').data[j]);
+        moved += abs(dy[r * n + j]) * (lt.rho[r] * abs(ex.h[r * n + j]) + lt.d[r] * stats.rstd[r]);
+      return own.dGamma(j) + 1.01 * moved;
     });
-    bad ??= firstOutside('dBeta', back.dBeta.data, output('dbeta').data, (j) =>
-      tol(cn(rows) * U * ex.colAbsDy[j], output('dbeta').data[j]),
-    );
+    bad ??= firstOutside('dBeta', back.dBeta.data, output('dbeta').data, own.dBeta);
   }
   if (bad) throw new Error(`${c.source}: ${bad}`);
 }
@@ -439,37 +369,16 @@ function checkTorchCrossEntropy(ag, variant, input, output) {
   const ex = ref.crossEntropy(logits, targets, rows, vocab, scale);
   const lossesT = output('losses').data;
   const dT = output('dlogits').data;
-  const v = variant;
-  const D = [];
-  for (let r = 0; r < rows; r++) {
-    let m = -Infinity;
-    for (let i = 0; i < vocab; i++) m = Math.max(m, logits[r * vocab + i]);
-    let dr = 0;
-    for (let i = 0; i < vocab; i++) dr = Math.max(dr, U * abs(logits[r * vocab + i] - m));
-    D.push(dr);
-  }
-  const lossBound = (r) => D[r] + expRel(v) + cn(vocab) * U + 2 * U * ex.logS[r] + U * ex.margin[r] + U * lossesT[r];
-  let bad = firstOutside('losses', got.losses.data, lossesT, (r) => tol(lossBound(r), lossesT[r]));
+  const t = crossEntropyTolerances(variant, logits, targets, vocab, scale, ex);
+  // The reference and PyTorch: one float64 formula, 2^-50 apart at most.
+  let bad = firstOutside('losses', got.losses.data, lossesT, (r) => t.losses(r) + 2 ** -50 * abs(lossesT[r]));
   // The mean: each loss within its bound, summed in float64 and divided by the count.
   let meanBound = 0;
-  for (let r = 0; r < rows; r++) if (targets[r] >= 0) meanBound += tol(lossBound(r), lossesT[r]) / got.count;
-  bad ??= firstOutside(
-    'loss',
-    [got.loss],
-    output('loss').data,
-    () => meanBound + 2 ** -50 * abs(output('loss').data[0]),
-  );
+  for (let r = 0; r < rows; r++) if (targets[r] >= 0) meanBound += t.losses(r) / got.count;
+  const lossT = output('loss').data;
+  bad ??= firstOutside('loss', [got.loss], lossT, () => meanBound + 2 ** -50 * abs(lossT[0]));
   // PyTorch's gradient has the exact 1 / count; the kernel's grad_scale is its float32 rounding (u relatively).
-  bad ??= firstOutside('dLogits', got.dLogits.data, dT, (at) => {
-    const r = Math.floor(at / vocab);
-    const p = ex.p[at];
-    const o = at % vocab === targets[r] ? 1 : 0;
-    const b =
-      abs(scale) * (p * (2 * D[r] + 2 * expRel(v) + (cn(vocab) + normRoundings(v)) * U) + U * abs(p - o)) +
-      U * abs(dT[at]) +
-      U * abs(dT[at]);
-    return tol(b, dT[at]);
-  });
+  bad ??= firstOutside('dLogits', got.dLogits.data, dT, (at) => t.dLogits(at) + 1.01 * U * abs(dT[at]));
   if (bad) throw new Error(bad);
 }
 
@@ -499,20 +408,15 @@ function checkTorchAdam(ag, c, input, output) {
     const exact = ref.adamUpdate(state64.param, grad, state64.m, state64.v, { lr, beta1, beta2, eps, step: s });
     const same = (name) =>
       firstOutside(`float64 ${name}_${s}`, exact[name], want[name], (i) => 2 ** -40 * (abs(want[name][i]) + 2 ** -40));
-    const bias1 = 1 - fo.beta1 ** s;
-    const bias2 = 1 - fo.beta2 ** s;
+    const t = adamTolerances(fo, ex);
     const moved = (name, i) => abs(exact[name][i] - ex[name][i]);
     const bad =
       same('param') ??
       same('m') ??
       same('v') ??
-      firstOutside(`m_${s}`, got.m.data, want.m, (i) => tol(4 * U * ex.mAbs[i], ex.m[i]) + moved('m', i)) ??
-      firstOutside(`v_${s}`, got.v.data, want.v, (i) => tol(6 * U * ex.v[i], ex.v[i]) + moved('v', i)) ??
-      firstOutside(`param_${s}`, got.param.data, want.param, (i) => {
-        const denom = Math.sqrt(ex.v[i] / bias2) + fo.eps;
-        const bound = U * abs(ex.param[i]) + ((fo.lr / bias1) * (4 * U * ex.mAbs[i] + 10 * U * abs(ex.m[i]))) / denom;
-        return tol(bound, ex.param[i]) + moved('param', i);
-      });
+      firstOutside(`m_${s}`, got.m.data, want.m, (i) => t.m(i) + moved('m', i)) ??
+      firstOutside(`v_${s}`, got.v.data, want.v, (i) => t.v(i) + moved('v', i)) ??
+      firstOutside(`param_${s}`, got.param.data, want.param, (i) => t.param(i) + moved('param', i));
     if (bad) throw new Error(`${c.source}: ${bad}`);
     state64 = { param: Float64Array.from(want.param), m: Float64Array.from(want.m), v: Float64Array.from(want.v) };
   }
