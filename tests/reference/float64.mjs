@@ -759,6 +759,9 @@ export function onlineSoftmax(Q, K, V, Tq, Tk, dk, dv, { scale, tileKeys, causal
 
 // ---- family "layers" (registry.inc): layer norm, cross-entropy, Adam -------
 
+/** `count` zeroed Float64Arrays of `length`. */
+const zeros = (count, length) => Array.from({ length: count }, () => new Float64Array(length));
+
 /**
  * Layer normalisation (Ba et al. 2016, eq. 4) of x [rows, n] in float64, eps
  * inside the square root: y, and per row mean, var (biased), rstd and
@@ -766,10 +769,7 @@ export function onlineSoftmax(Q, K, V, Tq, Tk, dk, dv, { scale, tileKeys, causal
  */
 export function layerNorm(x, rows, n, { gamma = null, beta = null, eps = 1e-5 } = {}) {
   const y = new Float64Array(rows * n);
-  const mean = new Float64Array(rows);
-  const variance = new Float64Array(rows);
-  const rstd = new Float64Array(rows);
-  const sumAbs = new Float64Array(rows);
+  const [mean, variance, rstd, sumAbs] = zeros(4, rows);
   for (let r = 0; r < rows; r++) {
     let s = 0;
     for (let i = 0; i < n; i++) ((s += x[r * n + i]), (sumAbs[r] += abs(x[r * n + i])));
@@ -794,15 +794,9 @@ export function layerNorm(x, rows, n, { gamma = null, beta = null, eps = 1e-5 } 
  * per column sum |dy h|, sum |dy|).
  */
 export function layerNormBackward(dy, x, rows, n, { gamma = null, mean, rstd }) {
-  const dx = new Float64Array(rows * n);
-  const h = new Float64Array(rows * n);
-  const g = new Float64Array(rows * n);
-  const dGamma = new Float64Array(n);
-  const dBeta = new Float64Array(n);
-  const colAbsDyH = new Float64Array(n);
-  const colAbsDy = new Float64Array(n);
-  const rowAbsG = new Float64Array(rows);
-  const rowAbsGH = new Float64Array(rows);
+  const [dx, h, g] = zeros(3, rows * n);
+  const [dGamma, dBeta, colAbsDyH, colAbsDy] = zeros(4, n);
+  const [rowAbsG, rowAbsGH] = zeros(2, rows);
   for (let r = 0; r < rows; r++) {
     let sg = 0;
     let sgh = 0;
@@ -831,11 +825,8 @@ export function layerNormBackward(dy, x, rows, n, { gamma = null, mean, rstd }) 
  * and per row log s and m - x_t (registry.inc's bound).
  */
 export function crossEntropy(logits, targets, rows, vocab, gradScale = 1) {
-  const losses = new Float64Array(rows);
-  const p = new Float64Array(rows * vocab);
-  const dLogits = new Float64Array(rows * vocab);
-  const logS = new Float64Array(rows);
-  const margin = new Float64Array(rows);
+  const [losses, logS, margin] = zeros(3, rows);
+  const [p, dLogits] = zeros(2, rows * vocab);
   let count = 0;
   for (let r = 0; r < rows; r++) {
     const t = targets[r];
@@ -862,7 +853,8 @@ export function crossEntropy(logits, targets, rows, vocab, gradScale = 1) {
  */
 export function adamUpdate(param, grad, m, v, { lr, beta1 = 0.9, beta2 = 0.999, eps = 1e-8, gradScale = 1, step }) {
   const n = param.length;
-  const out = { param: new Float64Array(n), m: new Float64Array(n), v: new Float64Array(n), mAbs: new Float64Array(n) };
+  const [param1, m1, v1, mAbs] = zeros(4, n);
+  const out = { param: param1, m: m1, v: v1, mAbs };
   const bias1 = 1 - beta1 ** step;
   const bias2 = 1 - beta2 ** step;
   for (let i = 0; i < n; i++) {
