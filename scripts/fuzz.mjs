@@ -31,7 +31,7 @@ import { buildPreset } from './build.mjs';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const fuzzDir = join(root, 'tests/fuzz');
 const binDir = join(root, 'build/native-fuzz/fuzz');
-export const FAMILIES = ['vector', 'matrix', 'softmax', 'attention', 'dot_density', 'random', 'checks'];
+export const FAMILIES = ['vector', 'matrix', 'softmax', 'attention', 'dot_density', 'random', 'checks', 'layers'];
 
 const env = {
   ...process.env,

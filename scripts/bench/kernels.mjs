@@ -127,6 +127,33 @@ const CALLS = {
     work: s.T * s.T * s.d,
     call: (ag) => ag.attentionBackward(v.V, v.V, v.V, v.V),
   }),
+  matmul_tn: (s, v) => ({
+    label: `matmul transposeA [${s.T}, ${s.d}]^T x [${s.T}, ${s.d}]`,
+    work: s.T * s.d * s.d,
+    call: (ag) => ag.matmul(v.V, v.V, { transposeA: true }),
+  }),
+  layer_norm: (s, v) => ({ label: `layerNorm [${s.T}, ${s.T}]`, work: s.T * s.T, call: (ag) => ag.layerNorm(v.X) }),
+  layer_norm_backward: (s, v) => {
+    const stats = { mean: new Float32Array(s.T), rstd: new Float32Array(s.T).fill(1) };
+    return {
+      label: `layerNormBackward [${s.T}, ${s.T}]`,
+      work: s.T * s.T,
+      call: (ag) => ag.layerNormBackward(v.X, v.X, stats),
+    };
+  },
+  cross_entropy: (s, v) => {
+    const targets = Int32Array.from({ length: s.T }, (_, i) => (7 * i) % s.T);
+    return {
+      label: `crossEntropy [${s.T}, ${s.T}]`,
+      work: s.T * s.T,
+      call: (ag) => ag.crossEntropy(v.X, targets),
+    };
+  },
+  adam_update: (s, v) => ({
+    label: `adamUpdate [${s.n}]`,
+    work: s.n,
+    call: (ag) => ag.adamUpdate(v.a, v.b, null, { lr: 1e-3, step: 1 }),
+  }),
 };
 
 // The transformer workloads' model: one per instance and sizes, kept for the run.

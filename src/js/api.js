@@ -22,6 +22,7 @@ import { alibiMethods } from './alibi.js';
 import { attentionMethods } from './attention.js';
 import { attentionBackwardMethods } from './attention-backward.js';
 import { attentionTraceMethods } from './attention-trace.js';
+import { layersMethods } from './layers.js';
 import { matrixMethods } from './matrix.js';
 import { dotProductDensity, greedyPacking } from './montecarlo.js';
 import { makeRandom, randomDotExperiment } from './random.js';
@@ -43,7 +44,7 @@ function summarize(result) {
 }
 
 // The JS method of each kernel, for error messages.
-const METHOD = { entropy_bits: 'entropy', matmul_nt: 'matmul' };
+const METHOD = { entropy_bits: 'entropy', matmul_nt: 'matmul', matmul_tn: 'matmul' };
 const methodOf = (kernel) => METHOD[kernel] ?? kernel.replace(/_(\w)/g, (_, c) => c.toUpperCase());
 
 function checkNoNaN(kernel, result, name = 'the result') {
@@ -169,6 +170,7 @@ for (const methods of [
   alibiMethods,
   transformerMethods,
   attentionBackwardMethods,
+  layersMethods,
 ]) {
   for (const [name, descriptor] of Object.entries(Object.getOwnPropertyDescriptors(methods))) {
     if (Object.hasOwn(AttentionGeometry.prototype, name)) throw new Error(`api.js: ${name} is defined twice`);

@@ -641,9 +641,12 @@ export interface AttentionGeometry {
   weightedSum(alpha: Vector, V: TensorLike): Tensor;
   /**
    * C = A B with A [..., M, K], B [..., K, N] -> [..., M, N], or with `transposeB`
-   * C = A B^T for B [..., N, K] (the scores Q K^T). Leading (batch) dimensions broadcast (NumPy rules).
+   * C = A B^T for B [..., N, K] (the scores Q K^T), or with `transposeA` C = A^T B for
+   * A [..., K, M] (a weight gradient dW = X^T dY; A is read in place, not copied transposed).
+   * Leading (batch) dimensions broadcast (NumPy rules).
+   * @throws RangeError when `transposeA` and `transposeB` are both true, or the inner dimensions differ.
    */
-  matmul(A: TensorLike, B: TensorLike, options?: { transposeB?: boolean }): Tensor;
+  matmul(A: TensorLike, B: TensorLike, options?: { transposeB?: boolean; transposeA?: boolean }): Tensor;
   /** exp(x) elementwise, any shape. Overflows to Infinity above about 88.72. */
   exp(x: TensorLike): Tensor;
   /**
@@ -862,6 +865,75 @@ export interface AttentionGeometry {
     dOutput: TensorLike,
     options?: AttentionBackwardOptions,
   ): AttentionGradients;
+  // ---- Training layers (family "layers": layer_norm, layer_norm_backward, cross_entropy, adam_update) ----
+  /**
+   * Layer normalisation (Ba, Kiros & Hinton 2016, "Layer Normalization", eq. 4) over the last
+   * axis of x [rows, n] or [n] (any leading shape): y_i = gamma_i (x_i - mean) rstd + beta_i
+   * with mean and the biased variance var of the row, rstd = 1 / sqrt(var + eps) (eps inside
+   * the square root, as PyTorch's LayerNorm). Two-pass variance, pairwise sums; the error
+   * bound is registry.inc's (layer_norm).
+   * @param options.gamma [n], default all 1; options.beta [n], default all 0; options.eps > 0,
+   *   default 1e-5.
+   * @returns y (the shape of x), mean and rstd (the leading shape of x; [1] for x [n]), for
+   *   {@link layerNormBackward}.
+   * @throws TypeError for a wrong type or an unknown option; RangeError for a shape that does
+   *   not fit, a non-finite value, eps <= 0 (or 0 in float32), or a row whose sums overflow
+   *   float32.
+   */
+  layerNorm(x: TensorLike, options?: LayerNormOptions): LayerNormResult;
+  /**
+   * The gradients of {@link layerNorm} for the upstream gradient dy (the shape of x): with
+   * h = (x - mean) rstd and g = dy gamma, dx = rstd (g - mean(g) - h mean(g h)),
+   * dGamma = sum over rows of dy h, dBeta = sum over rows of dy (Ba et al. 2016, eq. 4,
+   * differentiated). mean and rstd are layerNorm's outputs for this x (both or neither: when
+   * absent they are recomputed with options.eps, default 1e-5).
+   * @returns dx (the shape of x), dGamma and dBeta [n]. New arrays; the arguments are not changed.
+   * @throws TypeError for a wrong type or an unknown option; RangeError when dy's shape is not
+   *   x's, gamma is not [n], mean or rstd do not hold one value per row (or only one of them is
+   *   given), an rstd is <= 0, or a value is not finite.
+   */
+  layerNormBackward(dy: TensorLike, x: TensorLike, options?: LayerNormBackwardOptions): LayerNormBackwardResult;
+  /**
+   * Softmax cross-entropy (the negative log-likelihood, in nats) of logits [rows, vocab] or
+   * [vocab] against targets, one per row: losses_r = logsumexp(logits_r) - logits_r[t_r],
+   * computed as log sum exp(logits_r - max) + (max - logits_r[t_r]) (both terms >= 0); a target
+   * of -1 ignores its row (loss 0, a zero gradient row). The gradient is
+   * gradScale (softmax(logits_r) - onehot(t_r)) (Goodfellow, Bengio & Courville 2016, §6.2.2.3).
+   * @param targets an Int32Array or an array of integers in [0, vocab), or -1.
+   * @param options.gradScale default 1 / count (the gradient of the mean loss; 1 when every row
+   *   is ignored).
+   * @returns loss (the mean over the scored rows, summed in float64 from the float32 losses; 0
+   *   when there are none), losses (the leading shape of logits; [1] for [vocab]), dLogits (the
+   *   shape of logits) and count (the rows scored).
+   * @throws TypeError for a wrong type, a target that is not a number, or an unknown option;
+   *   RangeError naming targets[i] for a target that is not an integer in [0, vocab) or -1,
+   *   for targets of another length than the rows, a non-finite value, or a loss that
+   *   overflows float32 (logits spread beyond 3.4e38).
+   */
+  crossEntropy(
+    logits: TensorLike,
+    targets: Int32Array | number[],
+    options?: { gradScale?: number },
+  ): CrossEntropyResult;
+  /**
+   * One step of Adam (Kingma & Ba 2015, "Adam: A Method for Stochastic Optimization",
+   * Algorithm 1, bias-corrected), arranged as torch.optim.Adam: g = gradScale grad,
+   * m = b1 m + (1 - b1) g, v = b2 v + (1 - b2) g^2,
+   * param - lr (m / (1 - b1^step)) / (sqrt(v / (1 - b2^step)) + eps). param, grad and the
+   * state's m and v have one shape (any); state null or undefined is the first step's zeros.
+   * The hyperparameters are float32 in the kernel.
+   * @returns the new param, m and v (new arrays: the arguments are not changed).
+   * @throws TypeError for a wrong type, an unknown option, a missing lr or a step that is not
+   *   an integer; RangeError for shapes that differ, only one of m and v, a negative v, lr < 0,
+   *   beta1 or beta2 outside [0, 1), eps <= 0, step < 1, a non-finite value, or a v that
+   *   overflows float32 ((gradScale grad)^2 beyond 3.4e38).
+   */
+  adamUpdate(
+    param: TensorLike,
+    grad: TensorLike,
+    state: { m: TensorLike; v: TensorLike } | null | undefined,
+    options: AdamOptions,
+  ): AdamState;
 }
 
 /** The options of {@link AttentionGeometry.attentionBackward}: those of attention that it honours. */
@@ -886,6 +958,85 @@ export interface AttentionGradients {
   dK: Tensor;
   /** dL/dV, the shape of V. */
   dV: Tensor;
+}
+
+/** Options of {@link AttentionGeometry.layerNorm}. */
+export interface LayerNormOptions {
+  /** The scale gamma [n]; default all 1. */
+  gamma?: Vector;
+  /** The shift beta [n]; default all 0. */
+  beta?: Vector;
+  /** Added to the variance inside the square root; > 0, default 1e-5 (PyTorch's). */
+  eps?: number;
+}
+
+/** What {@link AttentionGeometry.layerNorm} returns. */
+export interface LayerNormResult {
+  /** The normalised x, its shape. */
+  y: Tensor;
+  /** The mean of each row of x: the leading shape of x ([1] for x [n]). */
+  mean: Tensor;
+  /** 1 / sqrt(var + eps) of each row, the shape of mean. */
+  rstd: Tensor;
+}
+
+/** Options of {@link AttentionGeometry.layerNormBackward}. */
+export interface LayerNormBackwardOptions {
+  /** The scale gamma [n] of the forward pass; default all 1. */
+  gamma?: Vector;
+  /** layerNorm's mean (one per row); recomputed when absent (with rstd). */
+  mean?: TensorLike;
+  /** layerNorm's rstd (one per row, > 0); recomputed when absent (with mean). */
+  rstd?: TensorLike;
+  /** eps of the forward pass, used when mean and rstd are recomputed; default 1e-5. */
+  eps?: number;
+}
+
+/** What {@link AttentionGeometry.layerNormBackward} returns. */
+export interface LayerNormBackwardResult {
+  /** dL/dx, the shape of x. */
+  dx: Tensor;
+  /** dL/dgamma [n], summed over the rows. */
+  dGamma: Tensor;
+  /** dL/dbeta [n], summed over the rows. */
+  dBeta: Tensor;
+}
+
+/** What {@link AttentionGeometry.crossEntropy} returns. */
+export interface CrossEntropyResult {
+  /** The mean loss over the scored rows, in nats (0 when every row is ignored). */
+  loss: number;
+  /** The loss of each row in nats, 0 where the target is -1. */
+  losses: Tensor;
+  /** gradScale (softmax(logits) - onehot(target)) per row; zero rows where ignored. */
+  dLogits: Tensor;
+  /** The number of rows whose target is not -1. */
+  count: number;
+}
+
+/** Options of {@link AttentionGeometry.adamUpdate}. */
+export interface AdamOptions {
+  /** The learning rate (step size), >= 0. Required. */
+  lr: number;
+  /** The 1-based step count t of Algorithm 1 (the bias corrections 1 - beta^t), >= 1. Required. */
+  step: number;
+  /** Decay of the first moment, in [0, 1); default 0.9. */
+  beta1?: number;
+  /** Decay of the second moment, in [0, 1); default 0.999. */
+  beta2?: number;
+  /** Added to sqrt(v_hat); > 0, default 1e-8. */
+  eps?: number;
+  /** Multiplies grad first (a loss scale or a clipping factor); default 1. */
+  gradScale?: number;
+}
+
+/** The parameters and state after one {@link AttentionGeometry.adamUpdate} step, each the shape of param. */
+export interface AdamState {
+  param: Tensor;
+  /** The first moment estimate (PyTorch's exp_avg). */
+  m: Tensor;
+  /** The second raw moment estimate (PyTorch's exp_avg_sq), >= 0. */
+  v: Tensor;
 }
 
 export interface GreedyPackingOptions {

@@ -1,4 +1,4 @@
-// Family "matrix" (registry.inc): C = A B and C = A B^T, batched over the
+// Family "matrix" (registry.inc): C = A B, C = A B^T and C = A^T B, batched over the
 // broadcast leading dimensions, one kernel call per slice. Arguments are
 // checked here (tensor.js); every number is computed in wasm. Shapes and
 // errors: index.d.ts.
@@ -35,11 +35,18 @@ export function sliceOffsets(lead, outLead, sliceSize) {
 export const matrixMethods = {
   matmul(A, B, options) {
     const m = 'matmul';
-    const o = optionsObject(m, options, 'options', ['transposeB']);
+    const o = optionsObject(m, options, 'options', ['transposeB', 'transposeA']);
     const transposeB = booleanOption(m, 'options.transposeB', o.transposeB, false);
-    const a = toTensor(m, 'A', A, '[..., M, K]');
-    if (a.shape.length < 2) throw shapeError(m, 'A', a.shape, '[..., M, K]', 'A must have rank 2 or more');
-    const [M, K] = a.shape.slice(-2);
+    const transposeA = booleanOption(m, 'options.transposeA', o.transposeA, false);
+    if (transposeA && transposeB) {
+      throw new RangeError(
+        `${m}: options.transposeA and options.transposeB cannot both be true; for A^T B^T compute (B A)^T`,
+      );
+    }
+    const aExp = transposeA ? '[..., K, M]' : '[..., M, K]';
+    const a = toTensor(m, 'A', A, aExp);
+    if (a.shape.length < 2) throw shapeError(m, 'A', a.shape, aExp, 'A must have rank 2 or more');
+    const [M, K] = transposeA ? a.shape.slice(-2).reverse() : a.shape.slice(-2);
     const bExp = transposeB ? `[..., N, K] with K = ${K}` : `[..., K, N] with K = ${K}`;
     const b = toTensor(m, 'B', B, bExp);
     if (b.shape.length < 2) throw shapeError(m, 'B', b.shape, bExp, 'B must have rank 2 or more');
@@ -49,13 +56,13 @@ export const matrixMethods = {
     const leadA = a.shape.slice(0, -2);
     const leadB = b.shape.slice(0, -2);
     const lead = broadcastShapes(m, [
-      { name: 'A', shape: leadA, full: a.shape, expected: '[..., M, K]' },
+      { name: 'A', shape: leadA, full: a.shape, expected: aExp },
       { name: 'B', shape: leadB, full: b.shape, expected: bExp },
     ]);
     const batches = numel(lead);
     const offA = sliceOffsets(leadA, lead, M * K);
     const offB = sliceOffsets(leadB, lead, K * N);
-    const kernel = transposeB ? 'matmul_nt' : 'matmul';
+    const kernel = transposeB ? 'matmul_nt' : transposeA ? 'matmul_tn' : 'matmul';
     const outShape = [...lead, M, N];
     const specs = {
       A: { shape: a.shape, data: a.data },

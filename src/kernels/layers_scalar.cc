@@ -48,8 +48,7 @@ void ag_layer_norm__scalar(const float* x, const float* gamma, const float* beta
       if (beta) h = h + beta[i];
       yr[i] = h;
     }
-    if (mean) mean[r] = mu;
-    if (rstd) rstd[r] = rs;
+    ag::layers::store_stats(mean, rstd, r, mu, rs);
   }
 }
 
@@ -58,14 +57,13 @@ void ag_layer_norm_backward__scalar(const float* dy, const float* x, const float
                                     float* dbeta) {
   const float nf = static_cast<float>(n);
   for (int32_t r = 0; r < rows; ++r) {
-    const ptrdiff_t at = static_cast<ptrdiff_t>(r) * n;
-    const float *dyr = dy + at, *xr = x + at;
-    const float mu = mean[r], rs = rstd[r];
+    const ag::layers::BackwardRow row = ag::layers::backward_row(dy, x, mean, rstd, dx, n, r);
+    const float *dyr = row.dy, *xr = row.x;
+    const float mu = row.mean, rs = row.rstd;
     auto g = [dyr, gamma](int32_t i) { return gamma ? dyr[i] * gamma[i] : dyr[i]; };
     const float a = pairwise_sum(n, g) / nf;
     const float b = pairwise_sum(n, [&g, xr, mu, rs](int32_t i) { return g(i) * normalized(xr[i], mu, rs); }) / nf;
-    float* dxr = dx + at;
-    for (int32_t i = 0; i < n; ++i) dxr[i] = rs * ((g(i) - a) - normalized(xr[i], mu, rs) * b);
+    for (int32_t i = 0; i < n; ++i) row.dx[i] = rs * ((g(i) - a) - normalized(xr[i], mu, rs) * b);
   }
   // Sums over the rows, column by column.
   for (int32_t j = 0; j < n; ++j) {

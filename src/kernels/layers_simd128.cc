@@ -26,20 +26,12 @@
 
 namespace {
 
+// simd.h's verbs (load, store, add, mul, ...) and the pairwise engine's
+// eight-float steps.
+using namespace ag::simd;
 using ag::pairwise::Cascade4;
 using ag::pairwise::Eight;
 using ag::pairwise::load8;
-using ag::pairwise::pairwise_sum8;
-using ag::pairwise::pairwise_sums;
-using ag::pairwise::store8;
-using ag::simd::add;
-using ag::simd::load;
-using ag::simd::load_partial;
-using ag::simd::mul;
-using ag::simd::splat;
-using ag::simd::store;
-using ag::simd::store_partial;
-using ag::simd::sub;
 
 // The first `len` (<= 4) floats of p, zero-padded, and their store back.
 v128_t load4(const float* p, int32_t len) { return len == 4 ? load(p) : load_partial(p, len); }
@@ -80,9 +72,9 @@ v128_t pairwise_sum_rows(int32_t rows, Term&& term) {
 float max_of(const float* z, int32_t n) {
   v128_t m = splat(-INFINITY);
   int32_t i = 0;
-  for (; i + 4 <= n; i += 4) m = ag::simd::max(m, load(z + i));
-  if (i < n) m = ag::simd::max(m, load_partial(z + i, n - i, -INFINITY));
-  return ag::simd::max_lanes(m);
+  for (; i + 4 <= n; i += 4) m = max(m, load(z + i));
+  if (i < n) m = max(m, load_partial(z + i, n - i, -INFINITY));
+  return max_lanes(m);
 }
 
 }  // namespace
@@ -98,12 +90,13 @@ void ag_layer_norm__simd128(const float* x, const float* gamma, const float* bet
     const float mu = ag::pairwise::pairwise_sum_of(xr, n) / nf;
     const v128_t muv = splat(mu);
     // Padded lanes hold mu: their centred value, and its square, are 0.
-    const float var = pairwise_sum8(n,
+    const float var =
+        ag::pairwise::pairwise_sum8(n,
                                     [xr, mu, muv](int32_t i, int32_t len) {
                                       const Eight x8 = load8(xr + i, len, mu);
                                       return ag::pairwise::square(Eight{sub(x8.lo, muv), sub(x8.hi, muv)});
                                     }) /
-                      nf;
+        nf;
     const float rs = 1.0f / sqrtf(var + eps);
     const v128_t rsv = splat(rs);
     for (int32_t i = 0; i < n; i += 4) {
@@ -113,8 +106,7 @@ void ag_layer_norm__simd128(const float* x, const float* gamma, const float* bet
       if (beta) h = add(h, load4(beta + i, len));
       store4(yr + i, len, h);
     }
-    if (mean) mean[r] = mu;
-    if (rstd) rstd[r] = rs;
+    ag::layers::store_stats(mean, rstd, r, mu, rs);
   }
 }
 
@@ -123,13 +115,13 @@ void ag_layer_norm_backward__simd128(const float* dy, const float* x, const floa
                                      float* dbeta) {
   const float nf = static_cast<float>(n);
   for (int32_t r = 0; r < rows; ++r) {
-    const ptrdiff_t at = static_cast<ptrdiff_t>(r) * n;
-    const float *dyr = dy + at, *xr = x + at;
-    const float mu = mean[r], rs = rstd[r];
-    const v128_t muv = splat(mu), rsv = splat(rs);
+    const ag::layers::BackwardRow row = ag::layers::backward_row(dy, x, mean, rstd, dx, n, r);
+    const float *dyr = row.dy, *xr = row.x;
+    const float mu = row.mean;
+    const v128_t muv = splat(mu), rsv = splat(row.rstd);
     // sum g and sum g h in one pass; padded lanes have dy = 0, so g = 0.
     float sums[2];
-    pairwise_sums<2>(
+    ag::pairwise::pairwise_sums<2>(
         n,
         [=](int32_t i, int32_t len, Eight(&t)[2]) {
           Eight g = load8(dyr + i, len);
@@ -140,13 +132,12 @@ void ag_layer_norm_backward__simd128(const float* dy, const float* x, const floa
         },
         sums);
     const v128_t a = splat(sums[0] / nf), b = splat(sums[1] / nf);
-    float* dxr = dx + at;
     for (int32_t i = 0; i < n; i += 4) {
       const int32_t len = n - i < 4 ? n - i : 4;
       v128_t g = load4(dyr + i, len);
       if (gamma) g = mul(g, load4(gamma + i, len));
       const v128_t h = normalized4(load4(xr + i, len), muv, rsv);
-      store4(dxr + i, len, mul(rsv, sub(sub(g, a), mul(h, b))));
+      store4(row.dx + i, len, mul(rsv, sub(sub(g, a), mul(h, b))));
     }
   }
   // Sums over the rows, four columns at a time.
@@ -176,7 +167,7 @@ int32_t ag_cross_entropy__simd128(const float* logits, const int32_t* targets, i
     if (t < 0) {  // ignored
       losses[r] = 0.0f;
       if (dr)
-        for (int32_t i = 0; i < vocab; i += 4) store4(dr + i, vocab - i < 4 ? vocab - i : 4, ag::simd::zero());
+        for (int32_t i = 0; i < vocab; i += 4) store4(dr + i, vocab - i < 4 ? vocab - i : 4, zero());
       continue;
     }
     ++count;
@@ -184,10 +175,10 @@ int32_t ag_cross_entropy__simd128(const float* logits, const int32_t* targets, i
     const v128_t mv = splat(m);
     // s in [1, vocab]; padded lanes hold -Infinity, whose exp is 0. The exps
     // are kept in dlogits for the gradient.
-    const float s = pairwise_sum8(vocab, [xr, mv, dr](int32_t i, int32_t len) {
+    const float s = ag::pairwise::pairwise_sum8(vocab, [xr, mv, dr](int32_t i, int32_t len) {
       const Eight x8 = load8(xr + i, len, -INFINITY);
       const Eight e{ag::simd128::exp4(sub(x8.lo, mv)), ag::simd128::exp4(sub(x8.hi, mv))};
-      if (dr) store8(dr + i, len, e);
+      if (dr) ag::pairwise::store8(dr + i, len, e);
       return e;
     });
     // log s >= 0 and m - x_t >= 0: no cancellation.
@@ -220,7 +211,7 @@ void ag_adam_update__simd128(float* param, const float* grad, float* m, float* v
     const v128_t mi = add(mul(b1, load4(m + i, len)), mul(omb1, g));
     const v128_t vi = add(mul(b2, load4(v + i, len)), mul(omb2, mul(g, g)));
     const v128_t denom = add(mul(wasm_f32x4_sqrt(vi), ib2), epsv);
-    store4(param + i, len, sub(load4(param + i, len), mul(step_size, ag::simd::div(mi, denom))));
+    store4(param + i, len, sub(load4(param + i, len), mul(step_size, div(mi, denom))));
     store4(m + i, len, mi);
     store4(v + i, len, vi);
   }

@@ -1,5 +1,5 @@
-// Fuzz target for the family "matrix" (registry.inc): matmul and matmul_nt,
-// both variants.
+// Fuzz target for the family "matrix" (registry.inc): matmul, matmul_nt and
+// matmul_tn, both variants.
 //
 // Input: M, K, N (small M and N, K past one GEMM block of 256 now and then)
 // and A [M, K], B [K, N] of finite floats; matmul_nt reads the same floats as
@@ -12,7 +12,10 @@
 //    below kSafe, plus 2^-149 per product that underflows;
 //  - the orders registry.inc fixes, bit for bit: the scalar C_ij is the scalar
 //    dot of row i and column j; the simd128 C_ij is the k-order sum within
-//    blocks of 256 products, the block sums added in k order.
+//    blocks of 256 products, the block sums added in k order;
+//  - matmul_tn, reading the same floats as A [K, M], within the same bound of
+//    ref::matmul_tn, and bit for bit the variant's matmul of A's transposed
+//    copy (the same order).
 #include <stddef.h>
 #include <stdint.h>
 
@@ -80,6 +83,27 @@ void check(Variant v, bool nt, const Buffer& A, const Buffer& B, int32_t M, int3
   }
 }
 
+void check_tn(Variant v, const Buffer& A, const Buffer& B, int32_t M, int32_t K, int32_t N, Input& in) {
+  Buffer C = in.output(static_cast<size_t>(M) * N), Ct = in.output(static_cast<size_t>(M) * N);
+  AG_FUZZ_VARIANT(matmul_tn, v)(A.data(), B.data(), M, K, N, C.data());
+  Buffer At(static_cast<size_t>(M) * K, in.offset(), 0.0f);  // A^T [M, K] from A [K, M]
+  for (int32_t k = 0; k < K; ++k) {
+    for (int32_t i = 0; i < M; ++i) At[static_cast<size_t>(i) * K + k] = A[static_cast<size_t>(k) * M + i];
+  }
+  AG_FUZZ_VARIANT(matmul, v)(At.data(), B.data(), M, K, N, Ct.data());
+  std::vector<double> c_abs;
+  const std::vector<double> want = ref::matmul_tn(A.data(), B.data(), M, K, N, &c_abs);
+  for (size_t at = 0; at < want.size(); ++at) {
+    AG_FUZZ_CHECK(same(C[at], Ct[at]), "%s matmul_tn M=%d K=%d N=%d C[%zu] = %.9g, matmul of A^T gives %.9g", name(v),
+                  M, K, N, at, C[at], Ct[at]);
+    if (c_abs[at] <= kSafe) {
+      const double tol = dot_c(v, K) * c_abs[at] + double_slack(K, c_abs[at]) + K * kTiny;
+      AG_FUZZ_CHECK(near(C[at], want[at], tol), "%s matmul_tn M=%d K=%d N=%d C[%zu]: got %.9g want %.17g tol %.3g",
+                    name(v), M, K, N, at, C[at], want[at], tol);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace ag::fuzz
 
@@ -97,6 +121,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   for (Variant v : kVariants) {
     check(v, false, A, B, M, K, N, in);
     check(v, true, A, B, M, K, N, in);
+    check_tn(v, A, B, M, K, N, in);
   }
   return 0;
 }

@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, test } from '@jest/globals';
 import * as ref from '../reference/float64.mjs';
 import { CONFIGS, expectClose, init } from './helpers.mjs';
 import { dotDensity } from '../reference/density.mjs';
+import * as layers from './layers-bounds.mjs';
 
 const { U, abs, clog2 } = ref;
 const LENGTHS = [1, 2, 3, 4, 5, 7, 8, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 128, 129, 1000, 4099];
@@ -533,6 +534,73 @@ const PARITY = {
       const bound = ref.attentionGradientBounds(g, c.Tq, c.Tk, c.dk, c.dv, ag.variant);
       for (const name of ['dQ', 'dK', 'dV']) expectClose(got[name].data, g[name], bound[name]);
     }
+  },
+  matmul_tn(ag, n, r) {
+    for (const [M, K, N] of [
+      [3, n, 5],
+      [n, 7, 2],
+    ]) {
+      const A = r.f32(K * M);
+      const B = r.f32(K * N);
+      const out = ag.matmul({ data: A, shape: [K, M] }, { data: B, shape: [K, N] }, { transposeA: true });
+      expect(out.shape).toEqual([M, N]);
+      const At = new Float32Array(M * K);
+      for (let k = 0; k < K; k++) for (let i = 0; i < M; i++) At[i * K + k] = A[k * M + i];
+      const { C, mag } = ref.matmul(At, B, M, K, N);
+      // Registry: matmul's order and bound in each variant.
+      expectClose(out.data, C, (i) => matmulBound(ag, K) * mag[i]);
+    }
+  },
+  // The layers family: registry.inc's bounds, as layers-bounds.mjs evaluates them.
+  layer_norm(ag, n, r) {
+    const x = r.f32(2 * n, -3, 3);
+    const gamma = r.f32(n, 0.5, 1.5);
+    const beta = r.f32(n);
+    const out = ag.layerNorm({ data: x, shape: [2, n] }, { gamma, beta });
+    const want = ref.layerNorm(x, 2, n, { gamma, beta, eps: Math.fround(1e-5) });
+    const t = layers.layerNormTolerances(x, n, want, Math.fround(1e-5), gamma);
+    expectClose(out.mean.data, want.mean, t.mean);
+    expectClose(out.rstd.data, want.rstd, t.rstd);
+    expectClose(out.y.data, want.y, t.y);
+  },
+  layer_norm_backward(ag, n, r) {
+    const x = r.f32(2 * n, -3, 3);
+    const dy = r.f32(2 * n);
+    const gamma = r.f32(n, 0.5, 1.5);
+    const { mean, rstd } = ag.layerNorm({ data: x, shape: [2, n] }, { gamma });
+    const out = ag.layerNormBackward({ data: dy, shape: [2, n] }, { data: x, shape: [2, n] }, { gamma, mean, rstd });
+    const want = ref.layerNormBackward(dy, x, 2, n, { gamma, mean: mean.data, rstd: rstd.data });
+    const t = layers.layerNormBackwardTolerances(2, n, rstd.data, want);
+    expectClose(out.dx.data, want.dx, t.dx);
+    expectClose(out.dGamma.data, want.dGamma, t.dGamma);
+    expectClose(out.dBeta.data, want.dBeta, t.dBeta);
+  },
+  cross_entropy(ag, n, r) {
+    const logits = r.f32(3 * n, -8, 8);
+    const targets = [0, -1, n - 1];
+    const out = ag.crossEntropy({ data: logits, shape: [3, n] }, targets);
+    expect(out.count).toBe(2);
+    const want = ref.crossEntropy(logits, targets, 3, n, 0.5);
+    const t = layers.crossEntropyTolerances(ag.variant, logits, targets, n, 0.5, want);
+    expectClose(out.losses.data, want.losses, t.losses);
+    expectClose(out.dLogits.data, want.dLogits, t.dLogits);
+  },
+  adam_update(ag, n, r) {
+    const [param, grad, m] = [r.f32(n), r.f32(n, -2, 2), r.f32(n, -0.5, 0.5)];
+    const v = r.f32(n, 0, 0.3);
+    const out = ag.adamUpdate(param, grad, { m, v }, { lr: 1e-2, step: 3 });
+    const h = {
+      lr: Math.fround(1e-2),
+      beta1: Math.fround(0.9),
+      beta2: Math.fround(0.999),
+      eps: Math.fround(1e-8),
+      step: 3,
+    };
+    const want = ref.adamUpdate(param, grad, m, v, h);
+    const t = layers.adamTolerances(h, want);
+    expectClose(out.m.data, want.m, t.m);
+    expectClose(out.v.data, want.v, t.v);
+    expectClose(out.param.data, want.param, t.param);
   },
 };
 

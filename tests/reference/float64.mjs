@@ -932,3 +932,132 @@ export function attentionGradientBounds(g, Tq, Tk, dk, dv, variant, { shared = 1
     dV: g.dvAbs.map((x, n) => 1.01 * (rhoMax + gk * U) * x + tiny * g.dvCount[n]),
   };
 }
+
+// ---- family "layers" (registry.inc): layer norm, cross-entropy, Adam -------
+
+/** `count` zeroed Float64Arrays of `length`. */
+const zeros = (count, length) => Array.from({ length: count }, () => new Float64Array(length));
+
+/**
+ * Layer normalisation (Ba et al. 2016, eq. 4) of x [rows, n] in float64, eps
+ * inside the square root: y, and per row mean, var (biased), rstd and
+ * sum |x_i| (the magnitude of the mean's bound).
+ */
+export function layerNorm(x, rows, n, { gamma = null, beta = null, eps = 1e-5 } = {}) {
+  const y = new Float64Array(rows * n);
+  const [mean, variance, rstd, sumAbs] = zeros(4, rows);
+  for (let r = 0; r < rows; r++) {
+    let s = 0;
+    for (let i = 0; i < n; i++) ((s += x[r * n + i]), (sumAbs[r] += abs(x[r * n + i])));
+    const mu = s / n;
+    let ss = 0;
+    for (let i = 0; i < n; i++) ss += (x[r * n + i] - mu) ** 2;
+    mean[r] = mu;
+    variance[r] = ss / n;
+    rstd[r] = 1 / Math.sqrt(variance[r] + eps);
+    for (let i = 0; i < n; i++) {
+      y[r * n + i] = (gamma ? gamma[i] : 1) * (x[r * n + i] - mu) * rstd[r] + (beta ? beta[i] : 0);
+    }
+  }
+  return { y, mean, variance, rstd, sumAbs };
+}
+
+/**
+ * The gradient of layer normalisation for the upstream gradient dy, at the
+ * given mean and rstd per row: h = (x - mean) rstd, g = dy gamma,
+ * dx = rstd (g - mean(g) - h mean(g h)), dGamma = sum_r dy h, dBeta = sum_r dy;
+ * with the magnitudes of registry.inc's bounds (per row sum |g|, sum |g h|;
+ * per column sum |dy h|, sum |dy|).
+ */
+export function layerNormBackward(dy, x, rows, n, { gamma = null, mean, rstd }) {
+  const [dx, h, g] = zeros(3, rows * n);
+  const [dGamma, dBeta, colAbsDyH, colAbsDy] = zeros(4, n);
+  const [rowAbsG, rowAbsGH] = zeros(2, rows);
+  for (let r = 0; r < rows; r++) {
+    let sg = 0;
+    let sgh = 0;
+    for (let i = 0; i < n; i++) {
+      const at = r * n + i;
+      h[at] = (x[at] - mean[r]) * rstd[r];
+      g[at] = dy[at] * (gamma ? gamma[i] : 1);
+      sg += g[at];
+      sgh += g[at] * h[at];
+      rowAbsG[r] += abs(g[at]);
+      rowAbsGH[r] += abs(g[at] * h[at]);
+      dGamma[i] += dy[at] * h[at];
+      dBeta[i] += dy[at];
+      colAbsDyH[i] += abs(dy[at] * h[at]);
+      colAbsDy[i] += abs(dy[at]);
+    }
+    for (let i = 0; i < n; i++) dx[r * n + i] = rstd[r] * (g[r * n + i] - sg / n - h[r * n + i] * (sgh / n));
+  }
+  return { dx, dGamma, dBeta, h, g, rowAbsG, rowAbsGH, colAbsDyH, colAbsDy };
+}
+
+/**
+ * Softmax cross-entropy of logits [rows, vocab] against targets (-1: ignored)
+ * in float64: losses (nats; 0 where ignored), p = softmax, dLogits =
+ * gradScale (p - onehot) (zero rows where ignored), the count of scored rows,
+ * and per row log s and m - x_t (registry.inc's bound).
+ */
+export function crossEntropy(logits, targets, rows, vocab, gradScale = 1) {
+  const [losses, logS, margin] = zeros(3, rows);
+  const [p, dLogits] = zeros(2, rows * vocab);
+  let count = 0;
+  for (let r = 0; r < rows; r++) {
+    const t = targets[r];
+    if (t < 0) continue;
+    count++;
+    let m = -Infinity;
+    for (let i = 0; i < vocab; i++) m = Math.max(m, logits[r * vocab + i]);
+    let s = 0;
+    for (let i = 0; i < vocab; i++) s += Math.exp(logits[r * vocab + i] - m);
+    logS[r] = Math.log(s);
+    margin[r] = m - logits[r * vocab + t];
+    losses[r] = logS[r] + margin[r];
+    for (let i = 0; i < vocab; i++) {
+      p[r * vocab + i] = Math.exp(logits[r * vocab + i] - m) / s;
+      dLogits[r * vocab + i] = gradScale * (p[r * vocab + i] - (i === t ? 1 : 0));
+    }
+  }
+  return { losses, p, dLogits, count, logS, margin };
+}
+
+/**
+ * One Adam step (Kingma & Ba 2015, Algorithm 1, bias-corrected) in float64:
+ * the new param, m, v, and mAbs = |b1 m| + |(1 - b1) g| per element.
+ */
+export function adamUpdate(param, grad, m, v, { lr, beta1 = 0.9, beta2 = 0.999, eps = 1e-8, gradScale = 1, step }) {
+  const n = param.length;
+  const [param1, m1, v1, mAbs] = zeros(4, n);
+  const out = { param: param1, m: m1, v: v1, mAbs };
+  const bias1 = 1 - beta1 ** step;
+  const bias2 = 1 - beta2 ** step;
+  for (let i = 0; i < n; i++) {
+    const g = gradScale * grad[i];
+    out.m[i] = beta1 * m[i] + (1 - beta1) * g;
+    out.v[i] = beta2 * v[i] + (1 - beta2) * g * g;
+    out.mAbs[i] = abs(beta1 * m[i]) + abs((1 - beta1) * g);
+    out.param[i] = param[i] - (lr * (out.m[i] / bias1)) / (Math.sqrt(out.v[i] / bias2) + eps);
+  }
+  return out;
+}
+
+/**
+ * The central finite difference (f(x + h e_i) - f(x - h e_i)) / (2h) of a
+ * scalar function f of a Float64Array, for every i: the gradient tests'
+ * independent check of the analytic gradients above.
+ */
+export function centralDifferences(f, x, h) {
+  const grad = new Float64Array(x.length);
+  const xp = Float64Array.from(x);
+  for (let i = 0; i < x.length; i++) {
+    xp[i] = x[i] + h;
+    const up = f(xp);
+    xp[i] = x[i] - h;
+    const down = f(xp);
+    xp[i] = x[i];
+    grad[i] = (up - down) / (2 * h);
+  }
+  return grad;
+}
