@@ -10,6 +10,7 @@ import * as ref from '../reference/float64.mjs';
 import { CONFIGS, expectClose, init } from './helpers.mjs';
 import { dotDensity } from '../reference/density.mjs';
 import * as layers from './layers-bounds.mjs';
+import { referenceWithTolerance } from '../reference/transformer.mjs';
 
 const { U, abs, clog2 } = ref;
 const LENGTHS = [1, 2, 3, 4, 5, 7, 8, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 128, 129, 1000, 4099];
@@ -602,7 +603,68 @@ const PARITY = {
     expectClose(out.v.data, want.v, t.v);
     expectClose(out.param.data, want.param, t.param);
   },
+  // The transformer (family "transformer"): tiny models whose sizes follow n; the
+  // tolerances are referenceWithTolerance's (tests/reference/transformer.mjs, derived
+  // from the kernels' per-term bounds; tests/js/transformer.test.mjs has the larger cases).
+  transformer_init(ag, n) {
+    const model = ag.createTransformer({ vocab: 3, T: 2, dModel: 4, heads: 1, mlp: n % 2 === 0, seed: n });
+    const p = model.parameters();
+    for (const { name, offset, shape } of model.layout) {
+      const count = shape.reduce((a, b) => a * b, 1);
+      if (/gamma|beta|\.b[12]$/.test(name)) {
+        expect(Array.from(p[name])).toEqual(Array(count).fill(name.endsWith('gamma') ? 1 : 0));
+        continue;
+      }
+      // philox_normal from the seed at counter offset / 4 (its bound, above), times the
+      // float32 1/sqrt(fan_in) (1 for the embeddings): one more rounding, u relatively.
+      const z = ref.philoxNormal(BigInt(n), BigInt(offset / 4), count);
+      const std = name.startsWith('embed.') ? 1 : Math.fround(1 / Math.sqrt(shape[0]));
+      const want = z.map((x) => x * std);
+      expectClose(p[name], want, (j) => std * U * (15 * z.radius[j] + 4 * Math.abs(z[j])) + U * Math.abs(want[j]));
+    }
+    model.dispose();
+  },
+  transformer_forward(ag, n) {
+    const { model, batch, B, config } = tinyTransformer(ag, n);
+    const { want, tol } = referenceWithTolerance(config, model.parameters(), batch.tokens, batch.targets, B, {
+      draws: 2,
+    });
+    expectClose(model.forward(batch.tokens).logits.data, want.logits, tol.logits);
+    expectClose(model.evaluate(batch).loss, want.loss, tol.loss);
+    model.dispose();
+  },
+  transformer_gradients(ag, n) {
+    const { model, batch, B, config } = tinyTransformer(ag, n);
+    const { want, tol } = referenceWithTolerance(config, model.parameters(), batch.tokens, batch.targets, B, {
+      draws: 2,
+    });
+    const got = model.gradients(batch).gradients;
+    for (const name of Object.keys(want.grads)) expectClose(got[name], want.grads[name], tol[name]);
+    model.dispose();
+  },
+  transformer_adam(ag, n) {
+    const { model, batch } = tinyTransformer(ag, n);
+    const before = model.parameters().unembed;
+    const g = model.gradients(batch).gradients.unembed;
+    model.step(batch, { lr: 0.05 });
+    // Step 1 moves each parameter by lr g / (|g| + eps) (Kingma & Ba 2015, Algorithm 1): within
+    // adam_update's bound u |p'| + 14 u lr (see tests/js/transformer.test.mjs).
+    const want = Array.from(before, (x, j) => x - (0.05 * g[j]) / (Math.abs(g[j]) + 1e-8));
+    expectClose(model.parameters().unembed, want, (j) => U * (Math.abs(want[j]) + 14 * 0.05));
+    model.dispose();
+  },
 };
+
+/** A model of 1 or 2 layers and a batch of 1 or 2 rows, by n. */
+function tinyTransformer(ag, n) {
+  const config = { vocab: 5, T: 3, dModel: 4, heads: 2, layers: 1 + (n % 2), mlp: n % 3 !== 0, seed: n };
+  config.norm = n % 4 === 0 ? 'none' : 'layer';
+  const B = 1 + (n % 2);
+  const r = ref.rng(n);
+  const tokens = Int32Array.from({ length: B * config.T }, () => Math.floor(r() * config.vocab));
+  const targets = Int32Array.from(tokens, (t, j) => (j % 3 === 0 ? -1 : (t + 1) % config.vocab));
+  return { model: ag.createTransformer(config), batch: { tokens, targets }, B, config };
+}
 
 describe.each(CONFIGS)('parity with the float64 reference: $label', (cfg) => {
   let ag;
@@ -622,7 +684,11 @@ describe.each(CONFIGS)('parity with the float64 reference: $label', (cfg) => {
     expect(untested).toEqual([]);
     const expectedVariants = cfg.backend === 'wasm-simd128' ? ['scalar', 'simd128'] : ['scalar'];
     for (const k of ag.kernels)
-      expect(k.variants).toEqual(k.family === 'random' && k.variants[0] === 'shared' ? ['shared'] : expectedVariants);
+      expect(k.variants).toEqual(
+        (k.family === 'random' || k.name === 'transformer_init') && k.variants[0] === 'shared'
+          ? ['shared']
+          : expectedVariants,
+      );
   });
 
   for (const [name, check] of Object.entries(PARITY)) {

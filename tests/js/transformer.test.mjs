@@ -21,7 +21,7 @@
 // other.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { CONFIGS, init } from './helpers.mjs';
-import { referenceModel } from '../reference/transformer.mjs';
+import { referenceModel, referenceWithTolerance } from '../reference/transformer.mjs';
 import { U, rng } from '../reference/float64.mjs';
 
 const CASES = [
@@ -39,28 +39,6 @@ function batchOf(config, seed) {
   targets[1] = -1;
   targets[config.T + 2] = -1;
   return { tokens, targets };
-}
-
-// The exact outputs and their tolerances (see the top of the file).
-function expected(config, params, batch) {
-  const c = Math.max(4 * config.dModel, config.vocab, B * config.T) + 10;
-  const exact = referenceModel(config, params);
-  const want = { ...exact.gradients(batch.tokens, batch.targets, B), logits: exact.forward(batch.tokens, B).logits };
-  const tol = {};
-  const widen = (key, got, ref) => {
-    let dev = 0;
-    for (let i = 0; i < ref.length; i++) dev = Math.max(dev, Math.abs(got[i] - ref[i]));
-    tol[key] = Math.max(tol[key] ?? 0, 4 * dev);
-  };
-  for (let draw = 0; draw < 4; draw++) {
-    const r = rng(100 + draw);
-    const noisy = referenceModel(config, params, { noise: () => (r() < 0.5 ? -c : c) * U });
-    const g = noisy.gradients(batch.tokens, batch.targets, B);
-    widen('logits', noisy.forward(batch.tokens, B).logits, want.logits);
-    widen('loss', [g.loss], [want.loss]);
-    for (const name of Object.keys(g.grads)) widen(name, g.grads[name], want.grads[name]);
-  }
-  return { want, tol, exact };
 }
 
 function expectWithin(got, want, tol, label) {
@@ -84,7 +62,7 @@ describe.each(CONFIGS)('createTransformer: $label', ({ options }) => {
       const model = ag.createTransformer({ ...config, seed: 9 });
       const params = model.parameters();
       const batch = batchOf(config, 4);
-      const { want, tol } = expected(config, params, batch);
+      const { want, tol } = referenceWithTolerance(config, params, batch.tokens, batch.targets, B);
       expectWithin(model.forward(batch.tokens).logits.data, want.logits, tol.logits, 'logits');
       const got = model.gradients(batch);
       expectWithin([got.loss], [want.loss], tol.loss, 'loss');

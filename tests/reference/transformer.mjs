@@ -50,6 +50,8 @@ export function parameterShapes({ vocab, T, dModel: d, layers, mlp, norm }) {
   return out;
 }
 
+import { U, rng } from './float64.mjs';
+
 const size = (shape) => shape.reduce((a, b) => a * b, 1);
 
 // The perturbation of the error analysis: with `noise` set (referenceModel's
@@ -369,4 +371,37 @@ export function referenceModel(config, params, options = {}) {
     gradients: withNoise(gradients),
     adamStep,
   };
+}
+
+/**
+ * The exact loss, accuracy, gradients and logits of the model on a batch
+ * (tokens, targets [B*T]), and a tolerance for each (logits, loss and every
+ * parameter's gradient, by name) from the perturbation of the error analysis:
+ * every term and kernel result multiplied by (1 + e), e = +-c u with random
+ * signs, c = Kmax + 10 (the simd128 GEMM's per-term bound min(K, 256) +
+ * ceil(K / 256) for the largest contraction Kmax of the model, and the
+ * constant terms of layer norm and attention, at most 9 + 2 ceil(log2 n)); the
+ * largest deviation over `draws` draws, times 4 (random signs are not the
+ * worst case: their effect grows about as the square root of the worst
+ * case's).
+ */
+export function referenceWithTolerance(config, params, tokens, targets, B, { draws = 4 } = {}) {
+  const c = Math.max(4 * config.dModel, config.vocab, B * config.T) + 10;
+  const exact = referenceModel(config, params);
+  const want = { ...exact.gradients(tokens, targets, B), logits: exact.forward(tokens, B).logits };
+  const tol = {};
+  const widen = (key, got, ref) => {
+    let dev = 0;
+    for (let i = 0; i < ref.length; i++) dev = Math.max(dev, Math.abs(got[i] - ref[i]));
+    tol[key] = Math.max(tol[key] ?? 0, 4 * dev);
+  };
+  for (let draw = 0; draw < draws; draw++) {
+    const r = rng(100 + draw);
+    const noisy = referenceModel(config, params, { noise: () => (r() < 0.5 ? -c : c) * U });
+    const g = noisy.gradients(tokens, targets, B);
+    widen('logits', noisy.forward(tokens, B).logits, want.logits);
+    widen('loss', [g.loss], [want.loss]);
+    for (const name of Object.keys(g.grads)) widen(name, g.grads[name], want.grads[name]);
+  }
+  return { want, tol };
 }
