@@ -31,7 +31,17 @@ import { buildPreset } from './build.mjs';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const fuzzDir = join(root, 'tests/fuzz');
 const binDir = join(root, 'build/native-fuzz/fuzz');
-export const FAMILIES = ['vector', 'matrix', 'softmax', 'attention', 'dot_density', 'random', 'checks', 'layers'];
+export const FAMILIES = [
+  'vector',
+  'matrix',
+  'softmax',
+  'attention',
+  'dot_density',
+  'random',
+  'checks',
+  'layers',
+  'transformer',
+];
 
 const env = {
   ...process.env,
