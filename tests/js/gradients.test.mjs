@@ -335,6 +335,28 @@ describe.each(CONFIGS)('gradients: $label', (cfg) => {
     );
   });
 
+  test('attentionBackward holds no [Tq, Tk] buffer: its peak wasm memory is O(T d)', () => {
+    // Bytes above the allocation before the call: Q, K, V, dOutput and dQ, dK, dV (4 * 7 T d), the
+    // workspace of registry.inc (64*256 + 2*64 + 2*64*256 + Tq (d_v + 3) floats), and 4 KiB for
+    // the dims block and the allocator's headers; at T = n = 2048, d = 16 about 1.3 MiB against
+    // the 16 MiB of one [T, T] float grid. (T = 512 on the scalar variants, ten times slower.)
+    const n = cfg.variant === 'simd128' ? 2048 : 512;
+    const d = 16;
+    const r = ref.rng(SEED + 60);
+    const x = () => T(r.f32(n * d), [n, d]);
+    ag.resetPeakMemory();
+    const base = ag.memoryStats().allocatedBytes;
+    const got = ag.attentionBackward(x(), x(), x(), x(), { causal: true });
+    expect(got.dQ.shape).toEqual([n, d]);
+    const stats = ag.memoryStats();
+    expect(stats.allocatedBytes).toBe(base);
+    const work = 4 * (64 * 256 + 2 * 64 + 2 * 64 * 256 + n * (d + 3));
+    const peak = stats.peakAllocatedBytes - base;
+    expect(peak).toBeGreaterThanOrEqual(4 * 7 * n * d);
+    expect(peak).toBeLessThanOrEqual(4 * 7 * n * d + work + 4096);
+    if (n === 2048) expect(peak).toBeLessThan((4 * n * n) / 8);
+  });
+
   test('properties (fast-check): attentionBackward within its bound on random shapes and options', () => {
     const arb = fc.record({
       H: fc.integer({ min: 1, max: 2 }),
