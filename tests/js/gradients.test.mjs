@@ -263,6 +263,100 @@ describe.each(CONFIGS)('gradients: $label', (cfg) => {
     expect(ag.callLog.at(-1)).toMatchObject({ kernel: 'softmax_backward', variant: cfg.variant });
   });
 
+  test('the kernels against finite differences directly: batches, heads, a mask and causal', () => {
+    // The tolerance: the kernel's registry bound (against the exact gradient) plus the finite
+    // differences' own error (FD_TOL, see centralDifferences).
+    const r = ref.rng(SEED + 50);
+    const [B, H, Tq, Tk, dk, dv] = [2, 2, 3, 4, 3, 2];
+    const [Q, K, V, dY] = [B * H * Tq * dk, B * H * Tk * dk, B * H * Tk * dv, B * H * Tq * dv].map((n) => r.f32(n));
+    const mask = randomMask(r, B, H, Tq, Tk, 0.25);
+    const opts = (b, h) => ({
+      scale: Math.fround(1 / Math.sqrt(dk)),
+      causal: true,
+      maskAt: (i, j) => mask[((b * H + h) * Tq + i) * Tk + j],
+    });
+    const slice = (x, n, w) => Array.from(x.subarray(n * w, (n + 1) * w));
+    const got = ag.attentionBackward(
+      T(Q, [B, H, Tq, dk]),
+      T(K, [B, H, Tk, dk]),
+      T(V, [B, H, Tk, dv]),
+      T(dY, [B, H, Tq, dv]),
+      {
+        mask: T(mask, [B, H, Tq, Tk]),
+        causal: true,
+      },
+    );
+    // The arguments of the float64 functions for slice (b, h), with input `which` (Q, K or V) taken from x.
+    const args = (b, h, which = null, x = null) => {
+      const n = b * H + h;
+      const get = (name, t, w) => (name === which ? x.slice(n * w, (n + 1) * w) : slice(t, n, w));
+      const [q, k, v] = [get('Q', Q, Tq * dk), get('K', K, Tk * dk), get('V', V, Tk * dv)];
+      return [q, k, v, slice(dY, n, Tq * dv), Tq, Tk, dk, dv, opts(b, h)];
+    };
+    const bounds = { dQ: [], dK: [], dV: [] };
+    for (let b = 0; b < B; b++)
+      for (let h = 0; h < H; h++) {
+        const bound = ref.attentionGradientBounds(ref.attentionGradients(...args(b, h)), Tq, Tk, dk, dv, cfg.variant);
+        for (const name of ['dQ', 'dK', 'dV']) bounds[name].push(...bound[name]);
+      }
+    // The loss sum dY * attention over every slice, as a function of one input (the others fixed).
+    const fdLoss = (which) => (x) => {
+      let L = 0;
+      for (let b = 0; b < B; b++)
+        for (let h = 0; h < H; h++) {
+          L += ref.attentionLoss(...args(b, h, which, x));
+        }
+      return L;
+    };
+    for (const [name, t] of [
+      ['dQ', Q],
+      ['dK', K],
+      ['dV', V],
+    ]) {
+      const fd = centralDifferences(fdLoss(name.slice(1)), Array.from(t));
+      expectClose(got[name].data, fd, (i, want) => bounds[name][i] + FD_TOL(i, want), `finite differences ${name}`);
+    }
+    // softmaxBackward against the finite differences of sum dy * softmax(x).
+    const x = Array.from(r.f32(2 * 9, -3, 3));
+    const dy = r.f32(2 * 9, -1, 1);
+    const y = Float32Array.from(ref.softmax(x, 2, 9));
+    const fd = centralDifferences((z) => ref.softmax(z, 2, 9).reduce((a, v, i) => a + v * dy[i], 0), x);
+    const want = ref.softmaxBackward(y, dy, 2, 9);
+    // y is x's softmax rounded to float32: at most u |y_i| away, which moves dx_i by at most
+    // u (|dx_i| + 2 y_i sum_k y_k |dy_k|) to first order.
+    expectClose(
+      ag.softmaxBackward(T(y, [2, 9]), T(dy, [2, 9])).data,
+      fd,
+      (i, w) =>
+        (2 * clog2(9) + 1) * U * want.sAbs[i] +
+        2 * U * want.dAbs[i] +
+        U * (want.dAbs[i] + 2 * want.sAbs[i]) +
+        FD_TOL(i, w),
+    );
+  });
+
+  test('attentionBackward holds no [Tq, Tk] buffer: its peak wasm memory is O(T d)', () => {
+    // Bytes above the allocation before the call: Q, K, V, dOutput and dQ, dK, dV (4 * 7 T d), the
+    // workspace of registry.inc (64*256 + 2*64 + 2*64*256 + Tq (d_v + 3) floats), and 4 KiB for
+    // the dims block and the allocator's headers; at T = n = 2048, d = 16 about 1.3 MiB against
+    // the 16 MiB of one [T, T] float grid. (T = 512 on the scalar variants, ten times slower.)
+    const n = cfg.variant === 'simd128' ? 2048 : 512;
+    const d = 16;
+    const r = ref.rng(SEED + 60);
+    const x = () => T(r.f32(n * d), [n, d]);
+    ag.resetPeakMemory();
+    const base = ag.memoryStats().allocatedBytes;
+    const got = ag.attentionBackward(x(), x(), x(), x(), { causal: true });
+    expect(got.dQ.shape).toEqual([n, d]);
+    const stats = ag.memoryStats();
+    expect(stats.allocatedBytes).toBe(base);
+    const work = 4 * (64 * 256 + 2 * 64 + 2 * 64 * 256 + n * (d + 3));
+    const peak = stats.peakAllocatedBytes - base;
+    expect(peak).toBeGreaterThanOrEqual(4 * 7 * n * d);
+    expect(peak).toBeLessThanOrEqual(4 * 7 * n * d + work + 4096);
+    if (n === 2048) expect(peak).toBeLessThan((4 * n * n) / 8);
+  });
+
   test('properties (fast-check): attentionBackward within its bound on random shapes and options', () => {
     const arb = fc.record({
       H: fc.integer({ min: 1, max: 2 }),

@@ -344,6 +344,40 @@ const KINDS = [
     RangeError,
   ],
   () => ['dotProductDensity', (ag) => ag.dotProductDensity(Float32Array.of(0, NaN), 3), RangeError],
+  // ---- gradients: valid, rejected before allocating, rejected after -----------------
+  (r) => {
+    // One key: its weight is 1, so dS = 1 (dP - dP) = 0 exactly (dQ = dK = 0) and dV = sum_i dY_i.
+    const Tq = 1 + Math.floor(r() * 5);
+    const dY = ints(r, 3 * Tq);
+    const sums = [0, 1, 2].map((c) => dY.reduce((s, y, x) => (x % 3 === c ? s + y : s), 0));
+    return [
+      'attentionBackward',
+      (ag) =>
+        ag.attentionBackward(T(ints(r, 2 * Tq), [Tq, 2]), T(ints(r, 2), [1, 2]), T(ints(r, 3), [1, 3]), T(dY, [Tq, 3])),
+      null,
+      (got) =>
+        got.dQ.data.every((x) => x === 0) &&
+        got.dK.data.every((x) => x === 0) &&
+        got.dV.data.every((x, c) => x === sums[c]),
+    ];
+  },
+  (r) => {
+    const dy = ints(r, 2);
+    return [
+      'softmaxBackward',
+      (ag) => ag.softmaxBackward([0.5, 0.5], dy),
+      null,
+      (got) => got.data[0] === (dy[0] - dy[1]) / 4,
+    ];
+  },
+  () => ['softmaxBackward', (ag) => ag.softmaxBackward([0.5, 0.5], [1, 2, 3]), RangeError],
+  () => ['attentionBackward', (ag) => ag.attentionBackward(I2, I2, I2, I2, { softcap: 1 }), RangeError],
+  () => ['softmaxBackward', (ag) => ag.softmaxBackward([0.5, 0.5], Float32Array.of(1, NaN)), RangeError],
+  () => [
+    'attentionBackward',
+    (ag) => ag.attentionBackward([[1e20, 0]], [[1e20, 0]], [[1]], [[1]], { scale: 1 }),
+    RangeError,
+  ],
 ];
 const I2 = [
   [1, 0],
