@@ -877,8 +877,8 @@ export interface AttentionGeometry {
    * @returns y (the shape of x), mean and rstd (the leading shape of x; [1] for x [n]), for
    *   {@link layerNormBackward}.
    * @throws TypeError for a wrong type or an unknown option; RangeError for a shape that does
-   *   not fit, a non-finite value, eps <= 0 (or 0 in float32), or a row whose sums overflow
-   *   float32.
+   *   not fit, a non-finite value, eps <= 0 (or 0 in float32), or a row whose sums (the mean,
+   *   the variance) or results overflow float32.
    */
   layerNorm(x: TensorLike, options?: LayerNormOptions): LayerNormResult;
   /**
@@ -890,7 +890,7 @@ export interface AttentionGeometry {
    * @returns dx (the shape of x), dGamma and dBeta [n]. New arrays; the arguments are not changed.
    * @throws TypeError for a wrong type or an unknown option; RangeError when dy's shape is not
    *   x's, gamma is not [n], mean or rstd do not hold one value per row (or only one of them is
-   *   given), an rstd is <= 0, or a value is not finite.
+   *   given), an rstd is <= 0, a value is not finite, or a result overflows float32.
    */
   layerNormBackward(dy: TensorLike, x: TensorLike, options?: LayerNormBackwardOptions): LayerNormBackwardResult;
   /**
@@ -907,8 +907,8 @@ export interface AttentionGeometry {
    *   shape of logits) and count (the rows scored).
    * @throws TypeError for a wrong type, a target that is not a number, or an unknown option;
    *   RangeError naming targets[i] for a target that is not an integer in [0, vocab) or -1,
-   *   for targets of another length than the rows, a non-finite value, or a loss that
-   *   overflows float32 (logits spread beyond 3.4e38).
+   *   for targets of another length than the rows, a non-finite value, or a loss or gradient
+   *   that overflows float32 (logits spread beyond 3.4e38, a huge gradScale).
    */
   crossEntropy(
     logits: TensorLike,
@@ -925,8 +925,8 @@ export interface AttentionGeometry {
    * @returns the new param, m and v (new arrays: the arguments are not changed).
    * @throws TypeError for a wrong type, an unknown option, a missing lr or a step that is not
    *   an integer; RangeError for shapes that differ, only one of m and v, a negative v, lr < 0,
-   *   beta1 or beta2 outside [0, 1), eps <= 0, step < 1, a non-finite value, or a v that
-   *   overflows float32 ((gradScale grad)^2 beyond 3.4e38).
+   *   beta1 or beta2 outside [0, 1), eps <= 0, step < 1, a non-finite value, or a new param,
+   *   m or v that overflows float32 ((gradScale grad)^2 or lr / (1 - beta1^step) beyond 3.4e38).
    */
   adamUpdate(
     param: TensorLike,

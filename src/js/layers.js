@@ -40,6 +40,18 @@ function firstInfinite(data) {
   return -1;
 }
 
+/**
+ * Throws the overflow RangeError at the first entry of a result that is not
+ * finite: with finite inputs, an infinity here comes from an intermediate
+ * value beyond float32 (a sum of squares, a step size), not from an exact
+ * result, so it is never handed out as a number.
+ */
+function assertFinite(method, name, t) {
+  const bad = firstInfinite(t.data);
+  if (bad >= 0) throw overflowError(method, name, t.shape, bad);
+  return t;
+}
+
 /** Targets [rows]: an Int32Array or an array of integers, each in [0, vocab) or -1. */
 function targetsOf(method, targets, rows, vocab) {
   const expected = `[${rows}] (one target per row of logits)`;
@@ -89,10 +101,14 @@ export const layersMethods = {
     };
     const r = this._buffers(m, specs, (p) => {
       this._kernel('layer_norm')(p.x, p.gamma, p.beta, rows, n, eps, p.y, p.mean, p.rstd);
+      const rstd = tensorOf(this._read(Float32Array, p.rstd, rows), lead);
+      // rstd = 1 / sqrt(var + eps) is 0 only when the sum of squares overflowed.
+      const zero = rstd.data.indexOf(0);
+      if (zero >= 0) throw overflowError(m, 'the variance of x', lead, zero);
       return {
-        y: tensorOf(this._read(Float32Array, p.y, t.data.length), t.shape),
-        mean: tensorOf(this._read(Float32Array, p.mean, rows), lead),
-        rstd: tensorOf(this._read(Float32Array, p.rstd, rows), lead),
+        y: assertFinite(m, 'y', tensorOf(this._read(Float32Array, p.y, t.data.length), t.shape)),
+        mean: assertFinite(m, 'the mean of x', tensorOf(this._read(Float32Array, p.mean, rows), lead)),
+        rstd,
       };
     });
     const args = { x: t.shape };
@@ -144,9 +160,9 @@ export const layersMethods = {
     const r = this._buffers(m, specs, (p) => {
       this._kernel('layer_norm_backward')(p.dy, p.x, p.gamma, p.mean, p.rstd, rows, n, p.dx, p.dgamma, p.dbeta);
       return {
-        dx: tensorOf(this._read(Float32Array, p.dx, t.data.length), t.shape),
-        dGamma: tensorOf(this._read(Float32Array, p.dgamma, n), [n]),
-        dBeta: tensorOf(this._read(Float32Array, p.dbeta, n), [n]),
+        dx: assertFinite(m, 'dx', tensorOf(this._read(Float32Array, p.dx, t.data.length), t.shape)),
+        dGamma: assertFinite(m, 'dGamma', tensorOf(this._read(Float32Array, p.dgamma, n), [n])),
+        dBeta: assertFinite(m, 'dBeta', tensorOf(this._read(Float32Array, p.dbeta, n), [n])),
       };
     });
     return this._done('layer_norm_backward', { dy: g.shape, x: t.shape }, r);
@@ -175,7 +191,7 @@ export const layersMethods = {
       return {
         loss: scored > 0 ? sum / scored : 0,
         losses: tensorOf(losses, lead),
-        dLogits: tensorOf(this._read(Float32Array, p.dlogits, t.data.length), t.shape),
+        dLogits: assertFinite(m, 'dLogits', tensorOf(this._read(Float32Array, p.dlogits, t.data.length), t.shape)),
         count: scored,
       };
     });
@@ -231,13 +247,15 @@ export const layersMethods = {
     };
     const r = this._buffers(m, specs, (ptr) => {
       this._kernel('adam_update')(ptr.param, ptr.grad, ptr.m, ptr.v, n, lr, beta1, beta2, eps, gradScale, step);
-      const v = this._read(Float32Array, ptr.v, n);
-      const bad = firstInfinite(v);
-      if (bad >= 0) throw overflowError(m, 'v = b2 v + (1 - b2) (gradScale grad)^2', p.shape, bad);
+      const v = assertFinite(
+        m,
+        'v = b2 v + (1 - b2) (gradScale grad)^2',
+        tensorOf(this._read(Float32Array, ptr.v, n), p.shape),
+      );
       return {
-        param: tensorOf(this._read(Float32Array, ptr.param, n), p.shape),
-        m: tensorOf(this._read(Float32Array, ptr.m, n), p.shape),
-        v: tensorOf(v, p.shape),
+        param: assertFinite(m, 'param', tensorOf(this._read(Float32Array, ptr.param, n), p.shape)),
+        m: assertFinite(m, 'm', tensorOf(this._read(Float32Array, ptr.m, n), p.shape)),
+        v,
       };
     });
     return this._done('adam_update', { param: p.shape, grad: g.shape }, r);

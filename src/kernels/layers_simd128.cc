@@ -45,28 +45,31 @@ void store4(float* p, int32_t len, v128_t v) {
 // (x - mean) rstd lane by lane: layers.h's normalized, four at a time.
 v128_t normalized4(v128_t x, v128_t mean, v128_t rstd) { return mul(sub(x, mean), rstd); }
 
-// Lane by lane the scalar pairwise_sum over rows 0..rows-1 of term(r), a
-// f32x4: blocks of 4 rows as (t0 + t1) + (t2 + t3), a short last block as
-// t0, t0 + t1 or (t0 + t1) + t2, the block sums in a Cascade.
-template <typename Term>
-v128_t pairwise_sum_rows(int32_t rows, Term&& term) {
-  Cascade4 cascade;
+// Lane by lane the scalar pairwise_sum over rows 0..rows-1, for `groups`
+// (<= kGroups) f32x4 sums at once, term(r, g) the terms of sum g: blocks of
+// 4 rows as (t0 + t1) + (t2 + t3), a short last block as t0, t0 + t1 or
+// (t0 + t1) + t2, the block sums in a Cascade per sum; out(g, total). A
+// chunk of 4 kGroups columns is summed row block by row block, so that each
+// row is read along the chunk (contiguous loads) rather than down one column
+// group at a time (a load every n floats).
+constexpr int kGroups = 16;
+template <typename Term, typename Out>
+void pairwise_sum_rows(int32_t rows, int groups, Term&& term, Out&& out) {
+  Cascade4 cascade[kGroups];
   int32_t r = 0;
-  for (; rows - r >= 4; r += 4) cascade.push(add(add(term(r), term(r + 1)), add(term(r + 2), term(r + 3))));
-  switch (rows - r) {
-    case 1:
-      cascade.push(term(r));
-      break;
-    case 2:
-      cascade.push(add(term(r), term(r + 1)));
-      break;
-    case 3:
-      cascade.push(add(add(term(r), term(r + 1)), term(r + 2)));
-      break;
-    default:
-      break;
+  for (; rows - r >= 4; r += 4) {
+    for (int g = 0; g < groups; ++g) {
+      cascade[g].push(add(add(term(r, g), term(r + 1, g)), add(term(r + 2, g), term(r + 3, g))));
+    }
   }
-  return cascade.total();
+  const int32_t tail = rows - r;
+  for (int g = 0; tail > 0 && g < groups; ++g) {
+    v128_t s = term(r, g);
+    if (tail >= 2) s = add(s, term(r + 1, g));
+    if (tail == 3) s = add(s, term(r + 2, g));
+    cascade[g].push(s);
+  }
+  for (int g = 0; g < groups; ++g) out(g, cascade[g].total());
 }
 
 float max_of(const float* z, int32_t n) {
@@ -140,18 +143,26 @@ void ag_layer_norm_backward__simd128(const float* dy, const float* x, const floa
       store4(row.dx + i, len, mul(rsv, sub(sub(g, a), mul(h, b))));
     }
   }
-  // Sums over the rows, four columns at a time.
-  for (int32_t j = 0; j < n; j += 4) {
-    const int32_t len = n - j < 4 ? n - j : 4;
+  // Sums over the rows, four columns per f32x4, 4 kGroups columns per pass.
+  for (int32_t j0 = 0; j0 < n; j0 += 4 * kGroups) {
+    const int32_t cols = n - j0 < 4 * kGroups ? n - j0 : 4 * kGroups;
+    const int groups = (cols + 3) / 4;
+    auto len_of = [cols](int g) { return cols - 4 * g < 4 ? cols - 4 * g : 4; };
+    auto at_of = [n, j0](int32_t r, int g) { return static_cast<ptrdiff_t>(r) * n + j0 + 4 * g; };
     if (dgamma) {
-      store4(dgamma + j, len, pairwise_sum_rows(rows, [=](int32_t r) {
-               const ptrdiff_t at = static_cast<ptrdiff_t>(r) * n + j;
-               return mul(load4(dy + at, len), normalized4(load4(x + at, len), splat(mean[r]), splat(rstd[r])));
-             }));
+      pairwise_sum_rows(
+          rows, groups,
+          [=](int32_t r, int g) {
+            const ptrdiff_t at = at_of(r, g);
+            return mul(load4(dy + at, len_of(g)),
+                       normalized4(load4(x + at, len_of(g)), splat(mean[r]), splat(rstd[r])));
+          },
+          [=](int g, v128_t s) { store4(dgamma + j0 + 4 * g, len_of(g), s); });
     }
     if (dbeta) {
-      store4(dbeta + j, len,
-             pairwise_sum_rows(rows, [=](int32_t r) { return load4(dy + static_cast<ptrdiff_t>(r) * n + j, len); }));
+      pairwise_sum_rows(
+          rows, groups, [=](int32_t r, int g) { return load4(dy + at_of(r, g), len_of(g)); },
+          [=](int g, v128_t s) { store4(dbeta + j0 + 4 * g, len_of(g), s); });
     }
   }
 }

@@ -1448,6 +1448,12 @@ const CASES = [
     ['layerNorm', 'overflowed float32'],
   ],
   [
+    'layerNorm a variance that overflows float32 (the mean does not)',
+    (ag) => ag.layerNorm([1e30, -1e30]),
+    RangeError,
+    ['layerNorm', 'the variance of x[0] overflowed float32'],
+  ],
+  [
     'layerNormBackward dy of another shape',
     (ag) => ag.layerNormBackward([1, 2, 3], I2),
     RangeError,
@@ -1556,6 +1562,12 @@ const CASES = [
     (ag) => ag.adamUpdate(v3, v3, { m: [0, 0, 0] }, { lr: 0.1, step: 1 }),
     RangeError,
     ['adamUpdate', 'state.m and state.v'],
+  ],
+  [
+    'adamUpdate a step size that overflows float32',
+    (ag) => ag.adamUpdate([1, 2], [1, 1], null, { lr: 3e38, step: 1 }),
+    RangeError,
+    ['adamUpdate', 'param[0] overflowed float32'],
   ],
   [
     'adamUpdate a gradient whose square overflows float32',

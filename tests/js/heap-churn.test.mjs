@@ -378,6 +378,63 @@ const KINDS = [
     (ag) => ag.attentionBackward([[1e20, 0]], [[1e20, 0]], [[1]], [[1]], { scale: 1 }),
     RangeError,
   ],
+  // ---- the layers family and matmul's transposeA --------------------------------
+  (r) => {
+    const [K, M, N] = [1 + Math.floor(r() * 5), 1 + Math.floor(r() * 5), 1 + Math.floor(r() * 5)];
+    const A = ints(r, K * M);
+    const B = ints(r, K * N);
+    const C = [];
+    for (let i = 0; i < M; i++) {
+      for (let j = 0; j < N; j++)
+        C.push(
+          dotJs(
+            Array.from({ length: K }, (_, k) => A[k * M + i]),
+            Array.from({ length: K }, (_, k) => B[k * N + j]),
+          ),
+        );
+    }
+    return [
+      'matmul',
+      (ag) => ag.matmul(T(A, [K, M]), T(B, [K, N]), { transposeA: true }),
+      null,
+      (got) => got.data.every((c, q) => c === C[q]),
+    ];
+  },
+  (r) => {
+    const [rows, n] = [1 + Math.floor(r() * 4), 1 + Math.floor(r() * 9)];
+    const x = T(ints(r, rows * n), [rows, n]);
+    return ['layerNorm', (ag) => ag.layerNorm(x, { gamma: ints(r, n) }), null, (got) => got.y.data.length === rows * n];
+  },
+  (r) => {
+    const [rows, n] = [1 + Math.floor(r() * 4), 1 + Math.floor(r() * 9)];
+    const [x, dy] = [T(ints(r, rows * n), [rows, n]), T(ints(r, rows * n), [rows, n])];
+    return ['layerNormBackward', (ag) => ag.layerNormBackward(dy, x), null, (got) => got.dGamma.data.length === n];
+  },
+  (r) => {
+    const [rows, vocab] = [1 + Math.floor(r() * 4), 1 + Math.floor(r() * 9)];
+    const targets = Array.from({ length: rows }, () => Math.floor(r() * (vocab + 1)) - 1);
+    const count = targets.filter((t) => t >= 0).length;
+    return [
+      'crossEntropy',
+      (ag) => ag.crossEntropy(T(ints(r, rows * vocab), [rows, vocab]), targets),
+      null,
+      (got) => got.count === count && got.loss >= 0,
+    ];
+  },
+  (r) => {
+    const n = 1 + Math.floor(r() * 20);
+    return [
+      'adamUpdate',
+      (ag) => ag.adamUpdate(ints(r, n), ints(r, n), null, { lr: 0.01, step: 1 + Math.floor(r() * 5) }),
+      null,
+      (got) => got.param.data.every(Number.isFinite),
+    ];
+  },
+  () => ['layerNorm', (ag) => ag.layerNorm(Float32Array.of(1, NaN, 2)), RangeError],
+  () => ['crossEntropy', (ag) => ag.crossEntropy([[3e38, -3e38]], [1]), RangeError],
+  () => ['crossEntropy', (ag) => ag.crossEntropy(I2, [0, 7]), RangeError],
+  () => ['adamUpdate', (ag) => ag.adamUpdate([1, 2], [1e20, 1], null, { lr: 0.1, step: 1 }), RangeError],
+  () => ['layerNormBackward', (ag) => ag.layerNormBackward(I2, I2, { mean: [0, 0], rstd: [1, -1] }), RangeError],
 ];
 const I2 = [
   [1, 0],

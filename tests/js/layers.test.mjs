@@ -9,7 +9,10 @@
 //   and 2u of the value for the second-order terms (as tests/cpp does).
 //   Shapes and values are drawn by fast-check from a fixed seed (SEED, RUNS).
 // - The float64 analytic gradients (layer norm, cross-entropy) against
-//   float64 central finite differences of the float64 forward functions.
+//   float64 central finite differences of the float64 forward functions, and
+//   the kernels' gradients against the same differences, within the kernel's
+//   bound plus what the kernel's float32 statistics change (computed in
+//   float64) plus the differences' error.
 //   Their tolerance is the finite difference's own error, estimated a
 //   posteriori: the truncation error of the central difference is
 //   h^2 f'''/6 + O(h^4), so the difference between steps h and h/2 is 3/4
@@ -148,7 +151,7 @@ describe.each(CONFIGS)('$label', (cfg) => {
     );
   });
 
-  test('the float64 layer-norm gradients are the central differences of the forward pass', () => {
+  test('layer-norm gradients, float64 and kernel, against central differences of the forward pass', () => {
     fc.assert(
       fc.property(smallShapeArb, fc.integer(), ({ rows, n }, seed) => {
         const gen = ref.rng(seed);
@@ -178,10 +181,28 @@ describe.each(CONFIGS)('$label', (cfg) => {
         const dX = checkedDifferences((xx) => loss(xx), x, 2 ** -12, fError);
         const dG = checkedDifferences((gg) => loss(x, gg), Float64Array.from(gamma), 2 ** -12, fError);
         const dB = checkedDifferences((bb) => loss(x, gamma, bb), Float64Array.from(beta), 2 ** -12, fError);
-        const bad =
+        let bad =
           firstOutside('dx', want.dx, dX.grad, dX.error) ??
           firstOutside('dGamma', want.dGamma, dG.grad, dG.error) ??
           firstOutside('dBeta', want.dBeta, dB.grad, dB.error);
+        // The kernel directly: its bound at the float32 mean and rstd it computes, plus what
+        // those change in the float64 gradients (computed, not estimated), plus the
+        // differences' own error.
+        const xt = { data: Float32Array.from(x), shape: [rows, n] };
+        const got = ag.layerNormBackward({ data: dy, shape: [rows, n] }, xt, { gamma, eps });
+        const fwd = ag.layerNorm(xt, { gamma, eps });
+        const atFloat = ref.layerNormBackward(dy, x, rows, n, { gamma, mean: fwd.mean.data, rstd: fwd.rstd.data });
+        const t = layerNormBackwardTolerances(rows, n, fwd.rstd.data, atFloat);
+        const near = (own, exact, float, fd) => (i) => own(i) + abs(float[i] - exact[i]) + fd(i);
+        bad ??=
+          firstOutside('kernel dx', got.dx.data, dX.grad, near(t.dx, want.dx, atFloat.dx, dX.error)) ??
+          firstOutside(
+            'kernel dGamma',
+            got.dGamma.data,
+            dG.grad,
+            near(t.dGamma, want.dGamma, atFloat.dGamma, dG.error),
+          ) ??
+          firstOutside('kernel dBeta', got.dBeta.data, dB.grad, near(t.dBeta, want.dBeta, atFloat.dBeta, dB.error));
         if (bad) throw new Error(bad);
       }),
       { seed: SEED + 2, numRuns: RUNS },
@@ -228,7 +249,7 @@ describe.each(CONFIGS)('$label', (cfg) => {
     );
   });
 
-  test('the float64 cross-entropy gradient is the central difference of the mean loss', () => {
+  test('cross-entropy gradient, float64 and kernel, against central differences of the mean loss', () => {
     fc.assert(
       fc.property(smallShapeArb, fc.integer(), ({ rows, n: vocab }, seed) => {
         const gen = ref.rng(seed);
@@ -246,7 +267,18 @@ describe.each(CONFIGS)('$label', (cfg) => {
         let mag = 0;
         for (let r = 0; r < rows; r++) mag += (rows + 2) * want.losses[r] + vocab + 4;
         const d = checkedDifferences(loss, logits, 2 ** -12, 2 ** -53 * scale * mag);
-        const bad = firstOutside('dLogits', want.dLogits, d.grad, d.error);
+        // The kernel directly: its bound, its float32 grad_scale (1/count rounded: u relatively)
+        // and the differences' own error.
+        const got = ag.crossEntropy({ data: Float32Array.from(logits), shape: [rows, vocab] }, targets);
+        const t = crossEntropyTolerances(variant(), logits, targets, vocab, f(scale), want);
+        const bad =
+          firstOutside('dLogits', want.dLogits, d.grad, d.error) ??
+          firstOutside(
+            'kernel dLogits',
+            got.dLogits.data,
+            d.grad,
+            (i) => t.dLogits(i) + 1.01 * U * abs(want.dLogits[i]) + d.error(i),
+          );
         if (bad) throw new Error(bad);
       }),
       { seed: SEED + 4, numRuns: RUNS },
