@@ -625,19 +625,13 @@ const PARITY = {
     model.dispose();
   },
   transformer_forward(ag, n) {
-    const { model, batch, B, config } = tinyTransformer(ag, n);
-    const { want, tol } = referenceWithTolerance(config, model.parameters(), batch.tokens, batch.targets, B, {
-      draws: 2,
-    });
+    const { model, batch, want, tol } = tinyTransformer(ag, n);
     expectClose(model.forward(batch.tokens).logits.data, want.logits, tol.logits);
     expectClose(model.evaluate(batch).loss, want.loss, tol.loss);
     model.dispose();
   },
   transformer_gradients(ag, n) {
-    const { model, batch, B, config } = tinyTransformer(ag, n);
-    const { want, tol } = referenceWithTolerance(config, model.parameters(), batch.tokens, batch.targets, B, {
-      draws: 2,
-    });
+    const { model, batch, want, tol } = tinyTransformer(ag, n);
     const got = model.gradients(batch).gradients;
     for (const name of Object.keys(want.grads)) expectClose(got[name], want.grads[name], tol[name]);
     model.dispose();
@@ -655,7 +649,11 @@ const PARITY = {
   },
 };
 
-/** A model of 1 or 2 layers and a batch of 1 or 2 rows, by n. */
+// The reference and its tolerances by model and batch: the same n gives the same parameters (the
+// initialisation is one implementation in every build) and batch on every build and variant.
+const transformerReferences = new Map();
+
+/** A model of 1 or 2 layers, a batch of 1 or 2 rows, by n, and the reference's { want, tol } (referenceWithTolerance). */
 function tinyTransformer(ag, n) {
   const config = { vocab: 5, T: 3, dModel: 4, heads: 2, layers: 1 + (n % 2), mlp: n % 3 !== 0, seed: n };
   config.norm = n % 4 === 0 ? 'none' : 'layer';
@@ -663,7 +661,12 @@ function tinyTransformer(ag, n) {
   const r = ref.rng(n);
   const tokens = Int32Array.from({ length: B * config.T }, () => Math.floor(r() * config.vocab));
   const targets = Int32Array.from(tokens, (t, j) => (j % 3 === 0 ? -1 : (t + 1) % config.vocab));
-  return { model: ag.createTransformer(config), batch: { tokens, targets }, B, config };
+  const model = ag.createTransformer(config);
+  const params = model.parameters();
+  const key = JSON.stringify([config, Object.values(params).map((p) => Array.from(p)), Array.from(tokens)]);
+  if (!transformerReferences.has(key))
+    transformerReferences.set(key, referenceWithTolerance(config, params, tokens, targets, B, { draws: 2 }));
+  return { model, batch: { tokens, targets }, ...transformerReferences.get(key) };
 }
 
 describe.each(CONFIGS)('parity with the float64 reference: $label', (cfg) => {
