@@ -37,13 +37,22 @@ function packDims(module, which, values) {
   let known = dimsFields.get(module);
   if (!known) dimsFields.set(module, (known = {}));
   const fields = (known[which] ??= module[which]().split(','));
-  const extra = Object.keys(values).filter((k) => !fields.includes(k));
-  const missing = fields.filter((f) => !(f in values));
-  if (extra.length || missing.length)
+  // Every field has a value and there are no more values than fields: then
+  // every value has a field (one pass; the lists are looked at only on a bug).
+  const out = new Int32Array(fields.length);
+  let found = 0;
+  for (let i = 0; i < fields.length; i++) {
+    if (fields[i] in values) found++;
+    out[i] = values[fields[i]];
+  }
+  if (found !== fields.length || Object.keys(values).length !== fields.length) {
+    const extra = Object.keys(values).filter((k) => !fields.includes(k));
+    const missing = fields.filter((f) => !(f in values));
     throw new Error(
       `${which}: no value for [${missing}], no field for [${extra}] (kernels.h and attention.js disagree)`,
     );
-  return Int32Array.from(fields, (f) => values[f]);
+  }
+  return out;
 }
 
 /**
