@@ -14,7 +14,7 @@ const CONFIGS = [
 ];
 
 /** The call of workload `w` on instance `ag` ({ name, run }), `run` returning the result's Float32Array. */
-function callOf(ag, w) {
+export function callOf(ag, w) {
   const t = (data, shape) => ({ data, shape });
   const { inputs: x, dims } = w;
   switch (w.family) {

@@ -7,7 +7,7 @@
 // streaming work size is the bindings' constant ATTENTION_STREAMING_WORK_FLOATS.
 // Shapes, options and errors: index.d.ts.
 import { ALIBI_MAX_DISTANCE, alibiOption } from './alibi.js';
-import { knownNaNIndex } from './checks.js';
+import { knownNaNIndex, runDeferredCheck } from './checks.js';
 import { describeValue, formatIndex, formatShape, overflowError, shapeError } from './errors.js';
 import { HEAP_LIMIT_BYTES } from './heap.js';
 import { checkEvenWidth, ROPE_MAX_POSITION, ropeCall, ropeOption, ropePositions, ropeSettings } from './rope.js';
@@ -37,13 +37,22 @@ function packDims(module, which, values) {
   let known = dimsFields.get(module);
   if (!known) dimsFields.set(module, (known = {}));
   const fields = (known[which] ??= module[which]().split(','));
-  const extra = Object.keys(values).filter((k) => !fields.includes(k));
-  const missing = fields.filter((f) => !(f in values));
-  if (extra.length || missing.length)
+  // Every field has a value and there are no more values than fields: then
+  // every value has a field (one pass; the lists are looked at only on a bug).
+  const out = new Int32Array(fields.length);
+  let found = 0;
+  for (let i = 0; i < fields.length; i++) {
+    if (fields[i] in values) found++;
+    out[i] = values[fields[i]];
+  }
+  if (found !== fields.length || Object.keys(values).length !== fields.length) {
+    const extra = Object.keys(values).filter((k) => !fields.includes(k));
+    const missing = fields.filter((f) => !(f in values));
     throw new Error(
       `${which}: no value for [${missing}], no field for [${extra}] (kernels.h and attention.js disagree)`,
     );
-  return Int32Array.from(fields, (f) => values[f]);
+  }
+  return out;
 }
 
 /**
@@ -479,10 +488,15 @@ export const attentionMethods = {
     const nOut = B * H * Tq * dv;
     const nW = B * H * Tq * Tall;
     const presentShape = (t, d) => [...t.shape.slice(0, -2), Tall, d];
+    // Without causal masking, a soft cap, rotary positions or a cache, the
+    // kernel forms and checks every score q.k (registry.inc), so a non-finite
+    // Q or K shows in its status: their finiteness checks are left to it, and
+    // V's runs after it, so that the first bad input is still the one named.
+    const kernelChecks = !causal && !softcap && !rope && !cache;
     const specs = {
-      Q: { shape: Q.shape, data: Q.data },
-      K: { shape: K.shape, data: K.data },
-      V: { shape: V.shape, data: V.data },
+      Q: { shape: Q.shape, data: Q.data, kernelChecks },
+      K: { shape: K.shape, data: K.data, kernelChecks },
+      V: { shape: V.shape, data: V.data, kernelChecks },
       // An empty cache (P = 0, the first step of a decode) has no rows to copy.
       pastKey: P > 0 && { shape: cache.key.shape, data: cache.key.data, name: 'options.pastKey' },
       pastValue: P > 0 && { shape: cache.value.shape, data: cache.value.data, name: 'options.pastValue' },
@@ -556,6 +570,14 @@ export const attentionMethods = {
           if (s !== 0) status = s === 0x7fffffff ? s : Math.min(0x7fffffff, s + b * H * Tq * Tall);
         }
       } else status = call(0, p.dims);
+      if (kernelChecks) {
+        const module = this._rt.module;
+        if (status !== 0) {
+          runDeferredCheck(module, Q.data, p.Q);
+          runDeferredCheck(module, K.data, p.K);
+        }
+        runDeferredCheck(module, V.data, p.V);
+      }
       // What is added to scale * Q K^T (after the soft cap), in the kernel's order.
       const added = `${slopes ? ' + ALiBi bias' : ''}${mask ? ' + mask' : ''}`;
       if (status !== 0) {

@@ -43,6 +43,9 @@ export function resetPeakMemory(rt) {
   peaks.set(rt, rt.module.heapAllocatedBytes());
 }
 
+/** The alignment in bytes of every buffer of a call within its block (one f32x4). */
+const BUFFER_ALIGN = 16;
+
 const what = (s) => (s.shape ? `${s.label} of shape ${formatShape(s.shape)}` : s.label);
 
 const BYTES = new Map([
@@ -52,12 +55,13 @@ const BYTES = new Map([
 ]);
 
 /**
- * Allocates the named buffers of one kernel call, copies the inputs in, runs
- * `body` with the byte offset of each buffer under its name, and frees them.
+ * Allocates the named buffers of one kernel call (in one block of the heap,
+ * each buffer 16-byte aligned), copies the inputs in, runs `body` with the
+ * byte offset of each buffer under its name, and frees them.
  * @param {object} rt      { module, memory() } of one instance
  * @param {string} method  the API method, for messages
  * @param {Record<string, {name?: string, shape?: number[], data?: ArrayBufferView, length?: number, type?: Function, kernelChecks?: boolean} | null | false | undefined>} specs
- *   buffers by name, allocated in the order given; `name` (default: the key)
+ *   buffers by name, laid out in the order given; `name` (default: the key)
  *   names the buffer in messages. Inputs carry `data` (copied in); outputs
  *   carry `length` and `type` (default Float32Array). A spec that is null,
  *   false or undefined is a null pointer (0). `kernelChecks: true` skips the
@@ -70,6 +74,7 @@ const BYTES = new Map([
 export function withBuffers(rt, method, specs, body) {
   const entries = Object.entries(specs);
   let total = 0;
+  let block = 0;
   let largest = null;
   for (const [key, s] of entries) {
     if (!s) continue;
@@ -78,6 +83,10 @@ export function withBuffers(rt, method, specs, body) {
     s.label = s.name ?? key;
     s.bytes = length * BYTES.get(type);
     total += s.bytes;
+    // Each buffer at a multiple of BUFFER_ALIGN bytes from the block's start,
+    // and at least BUFFER_ALIGN bytes long, so that no two share an address.
+    s.offset = block;
+    block += Math.ceil(Math.max(s.bytes, 1) / BUFFER_ALIGN) * BUFFER_ALIGN;
     if (!largest || s.bytes > largest.bytes) largest = s;
   }
   if (!(total <= HEAP_LIMIT_BYTES)) {
@@ -87,21 +96,21 @@ export function withBuffers(rt, method, specs, body) {
     );
   }
   const ptrs = {};
+  // One allocation for all the buffers of the call (one malloc and one free
+  // through the bindings instead of one per buffer), started at the first
+  // multiple of BUFFER_ALIGN in it.
+  const base = block > 0 ? rt.module.malloc(block + BUFFER_ALIGN - 1) : 0;
+  if (block > 0 && !base) {
+    throw new RangeError(
+      `${method}: the wasm heap (capped at 1 GiB) could not allocate ${total} bytes for the buffers of the call ` +
+        `(the largest, ${what(largest)}: ${largest.bytes} bytes); use smaller shapes`,
+    );
+  }
   try {
-    for (const [key, s] of entries) {
-      ptrs[key] = 0;
-      if (!s) continue;
-      const p = rt.module.malloc(Math.max(s.bytes, 8));
-      if (!p) {
-        throw new RangeError(
-          `${method}: the wasm heap (capped at 1 GiB) could not allocate ${s.bytes} bytes for ${what(s)}; ` +
-            `${total} bytes were needed in all; use smaller shapes`,
-        );
-      }
-      ptrs[key] = p;
-    }
+    const start = Math.ceil(base / BUFFER_ALIGN) * BUFFER_ALIGN;
+    for (const [key, s] of entries) ptrs[key] = s ? start + s.offset : 0;
     notePeak(rt);
-    // Copy in only after every malloc: a malloc may grow (and detach) memory.
+    // Copy in only after the malloc: a malloc may grow (and detach) memory.
     const buffer = rt.memory().buffer;
     for (const [key, s] of entries) {
       if (s && s.data) new s.data.constructor(buffer, ptrs[key], s.data.length).set(s.data);
@@ -112,7 +121,7 @@ export function withBuffers(rt, method, specs, body) {
     }
     return body({ ...ptrs }); // a copy: what body does to it cannot change what is freed
   } finally {
-    for (const p of Object.values(ptrs)) if (p) rt.module.free(p);
+    if (base) rt.module.free(base);
   }
 }
 

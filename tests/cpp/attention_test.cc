@@ -1230,5 +1230,51 @@ TEST(Attention, ScoresThatOverflowAreReportedNotMasked) {
   });
 }
 
+TEST(Attention, NonFiniteQOrKIsReportedAsAnOverflow) {
+  // Without causal masking and without a soft cap every score is formed and
+  // checked, so a q or k entry that is not finite (the JS layer leaves that
+  // check to the kernel there) makes every score it enters NaN or infinite,
+  // and the status names the first such score in flat order; masked keys and
+  // a key bias included. Tq = 5, Tk = 7 (tails of the 4-lane loops), d_k = 3;
+  // both paths, with and without a mask.
+  const int32_t Tq = 5, Tk = 7, dk = 3, dv = 2;
+  ag_attention_dims d = contiguous_dims(1, 1, Tq, Tk, dk, dv);
+  std::vector<float> q(Tq * dk), k(Tk * dk), vals(Tk * dv), mask(Tq * Tk, 0.0f);
+  for (size_t i = 0; i < q.size(); ++i) q[i] = 0.25f * static_cast<float>(i % 5) - 0.5f;
+  for (size_t i = 0; i < k.size(); ++i) k[i] = 0.125f * static_cast<float>(i % 7) - 0.375f;
+  for (size_t i = 0; i < vals.size(); ++i) vals[i] = static_cast<float>(i);
+  for (int32_t i = 0; i < Tq; ++i) mask[i * Tk + 4] = -INFINITY;  // key 4 hidden from every query
+  struct Case {
+    const char* what;
+    bool in_q;
+    int32_t row, col;
+    float value;
+    int32_t expected;  // 1 + the flat index of the first score it enters
+  };
+  const Case cases[] = {
+      {"NaN in q row 2", true, 2, 1, NAN, 1 + 2 * Tk},
+      {"+Infinity in q row 4", true, 4, 0, INFINITY, 1 + 4 * Tk},
+      {"-Infinity in k row 5", false, 5, 2, -INFINITY, 1 + 5},
+      {"NaN in k row 4 (the masked key)", false, 4, 0, NAN, 1 + 4},
+  };
+  for_each_variant([&](Variant v) {
+    for (const Case& c : cases) {
+      for (int32_t streaming : {0, 1}) {
+        for (bool masked : {false, true}) {
+          SCOPED_TRACE(::testing::Message() << c.what << ", streaming=" << streaming << ", mask=" << masked);
+          std::vector<float> qx = q, kx = k;
+          (c.in_q ? qx : kx)[c.row * dk + c.col] = c.value;
+          d.streaming = streaming;
+          d.m_si = masked ? Tk : 0, d.m_sj = masked ? 1 : 0;
+          std::vector<float> out(Tq * dv), work(streaming ? AG_ATTENTION_STREAMING_WORK_FLOATS : Tq * Tk);
+          EXPECT_EQ(AG_VARIANT(attention, v)(qx.data(), kx.data(), vals.data(), masked ? mask.data() : nullptr, nullptr,
+                                             nullptr, 0.5f, 0.0f, &d, out.data(), nullptr, nullptr, work.data()),
+                    c.expected);
+        }
+      }
+    }
+  });
+}
+
 }  // namespace
 }  // namespace ag::test
