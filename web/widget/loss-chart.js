@@ -1,8 +1,8 @@
 // The loss curve of a Part 4 training run (widget/training.js's updates): the training loss of every
 // step (nats) against the step, and the held-out accuracy (0 to 1, its own axis on the right) as dots
 // where it was measured. Drawing only: the numbers are the updates' (results of the worker's calls).
-import { axisRight } from 'd3';
-import { attrs, axes, chartFigure, curve, dots, draw, legend, xScale, yScale } from './charts.js';
+import { axisRight, line } from 'd3';
+import { attrs, axes, chartFigure, curve, draw, drawAll, legend, xScale, yScale } from './charts.js';
 
 const BOX = { width: 420, height: 230, m: { l: 44, r: 40, t: 40, b: 30 } };
 
@@ -18,9 +18,11 @@ export function lossChart(box, { label, caption }) {
   let accuracy = []; // [step, accuracy]
   let steps = 1;
 
-  function draw_() {
+  let frame = null; // the axes of the domain drawn: { top, steps, x, y, a, path, dots }
+
+  /** The axes, the legend and an empty curve for the domain [0, steps] x [0, top]. */
+  function drawFrame(top) {
     s.selectAll('*').remove();
-    const top = Math.max(1, ...losses.map((p) => p[1]));
     const x = xScale(BOX, [0, steps]);
     const y = yScale(BOX, [0, top]);
     const a = yScale(BOX, [0, 1]);
@@ -30,8 +32,6 @@ export function lossChart(box, { label, caption }) {
     attrs(draw(s, 'text', { class: 'axis-label', x: BOX.width - 4, y: BOX.m.t - 12 }), {
       'text-anchor': 'end',
     }).text('accuracy');
-    curve({ s, x, y }, 'loss-line', losses);
-    dots({ s, x, y: a }, 'accuracy-dots', accuracy, 3);
     legend(
       s,
       [BOX.m.l + 4, 10],
@@ -41,6 +41,31 @@ export function lossChart(box, { label, caption }) {
       ],
       { across: 150 },
     );
+    frame = {
+      top,
+      steps,
+      x,
+      y,
+      a,
+      path: curve({ s, x, y }, 'loss-line', []),
+      dots: draw(s, 'g', { class: 'accuracy-dots' }),
+    };
+  }
+
+  /** The curve and the dots; the frame again only when the domain grows or the run's length changes. */
+  function draw_() {
+    const top = Math.max(1, ...losses.map((p) => p[1]));
+    if (!frame || frame.steps !== steps || top > frame.top) drawFrame(top);
+    const { x, y, a } = frame;
+    frame.path.attr(
+      'd',
+      losses.length > 1
+        ? line()
+            .x((p) => x(p[0]))
+            .y((p) => y(p[1]))(losses)
+        : null,
+    );
+    drawAll(frame.dots, 'circle', 'dot', accuracy, { cx: (p) => x(p[0]), cy: (p) => a(p[1]), r: 3 });
   }
 
   draw_();
@@ -59,6 +84,7 @@ export function lossChart(box, { label, caption }) {
     reset() {
       losses = [];
       accuracy = [];
+      frame = null;
       draw_();
     },
     /** The points drawn: { losses: [step, loss][], accuracy: [step, accuracy][] } (for the exports). */
