@@ -436,6 +436,21 @@ export const CHAPTERS = [
       'Slide s\u2081 down to 0: key 1 joins the others near 0, where the curve and y = s coincide and the cap changes almost nothing.',
     ],
   },
+  {
+    id: 'learn-to-attend',
+    part: 4,
+    title: 'Training tunes the projections',
+    tag: 'ag-learn-to-attend',
+    intro:
+      'Until now every query and key was placed by hand. In a model nobody places them: each is a token\u2019s vector times a learned matrix, q = x W_Q and k = x W_K, and training moves W_Q and W_K until the pairs that should attend point similar ways. Part 4 trains tiny transformers in this page, on the project\u2019s own kernels, in a worker, so the page stays free while the steps run. Here a model of one layer and one head (d_k = 16) learns copyPrevious: the answer at position t is the token at t \u2212 1. Before training its attention is spread out; watch what the loss, the weights of one held-out sequence and the query and keys of one position do as it learns.',
+    after: [
+      'Press Train and watch the three figures together: as the loss falls, row after row of the grid moves its weight onto the cell left of the diagonal, and k of the previous position turns towards q in the fan.',
+      'Press Enter on another row of the grid: every query from 2 to 8 ends with its highest score on the key just before it, whatever the tokens (positions 2 and 4 hold the same 1, yet attend to different places).',
+      'Pause halfway, then resume: the run goes on from the same model. Restart: the same seed gives the same losses, bit for bit.',
+      'Try another seed or a learning rate of 0.003: the story is the same, its pace is not. At 0.03 the loss drops within a few chunks.',
+      'Pick query 2 after training: its cosine with k\u2081 may even be negative. A key does not have to line up with q; its tip only has to lie further along q than the other keys\u2019 tips (the higher score), and the softmax does the rest.',
+    ],
+  },
 ];
 
 /** The anchor id of a chapter's section. */

@@ -63,7 +63,9 @@ export const BUDGET_MS = 4;
  * the keys pressed in turn (there and back, so the state never drifts to a
  * bound). A key may be a list: all but the last are pressed first, untimed
  * (moving a grid's focus), and the last one is the update that is timed.
- * Every one is an input the widget already supports.
+ * Every one is an input the widget already supports. `start`: a control
+ * (a Train button) clicked whenever no run of the chapter is going on, so that
+ * the update is timed while the chapter trains in its worker.
  */
 export const UPDATES = {
   atom: {
@@ -174,6 +176,15 @@ export const UPDATES = {
     update: 'step to the next tile with the slider',
     target: '#os-step',
     keys: ['ArrowRight', 'ArrowLeft'],
+  },
+  'learn-to-attend': {
+    update: 'choose another query in the weight grid (arrow key, then Enter) while the model trains',
+    target: '[role="grid"] [tabindex="0"]',
+    keys: [
+      ['ArrowDown', 'Enter'],
+      ['ArrowUp', 'Enter'],
+    ],
+    start: '[data-action="train"]',
   },
 };
 
@@ -301,6 +312,11 @@ async function measureChapter(browser, baseUrl, chapter, spec, { rounds, warmup,
     const cdp = profile ? await context.newCDPSession(page) : null;
     for (let i = 0; i < warmup + rounds; i++) {
       if (cdp && i === warmup) await startTrace(cdp);
+      // A chapter timed during a run of its own (`start`): the run is started again whenever it has ended.
+      if (spec.start && (await host.getAttribute('data-train')) !== 'running') {
+        await page.locator(`${chapter.tag} ${spec.start}`).first().click();
+        await target.focus();
+      }
       const keys = [spec.keys[i % spec.keys.length]].flat();
       for (const key of keys.slice(0, -1)) await page.keyboard.press(key);
       await page.evaluate((tag) => window.__agUpdateProbe.arm(tag), chapter.tag);

@@ -61,6 +61,8 @@ export declare class AgConvexHull extends AgWidget {}
 export declare class AgCosineVsDot extends AgWidget {}
 /** `<ag-kv-cache>` */
 export declare class AgKvCache extends AgWidget {}
+/** `<ag-learn-to-attend>` */
+export declare class AgLearnToAttend extends AgWidget {}
 /** `<ag-length-lever>` */
 export declare class AgLengthLever extends AgWidget {}
 /** `<ag-masks>` */
@@ -118,6 +120,7 @@ declare global {
     'ag-convex-hull': AgConvexHull;
     'ag-cosine-vs-dot': AgCosineVsDot;
     'ag-kv-cache': AgKvCache;
+    'ag-learn-to-attend': AgLearnToAttend;
     'ag-length-lever': AgLengthLever;
     'ag-masks': AgMasks;
     'ag-matrix-form': AgMatrixForm;

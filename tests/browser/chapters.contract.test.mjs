@@ -59,7 +59,7 @@ const SEARCH = {
   'near-orthogonal': '?ch=near-orthogonal&v=1&d=100&pairs=2000&cand=5000',
 };
 /** Chapters whose numbers come from a run in the experiment worker. */
-const RUNS = new Set(['sqrt-d', 'scale-fix', 'near-orthogonal', 'cost']);
+const RUNS = new Set(['sqrt-d', 'scale-fix', 'near-orthogonal', 'cost', 'learn-to-attend']);
 /** The widths checked for overflow in each scheme; a screenshot at the first (one a scheme is enough to look at). */
 const WIDTHS = {
   light: [
@@ -255,6 +255,16 @@ const EXPORTED = {
     numbers: { correction: 1, m: [ONLINE_1.m, ONLINE_1.mBound], l: [ONLINE_1.l, ONLINE_1.lBound * ONLINE_1.l] },
     csv: ['correction,1'],
   },
+  // Step 0, the untrained model: query 1 sees key 1 alone (weight exactly 1), key 2 is hidden (exactly 0).
+  'learn-to-attend': {
+    state: { seed: 1, lr: '0.01', steps: '100', step: 0, pos: 5 },
+    stateText: 'v=1&seed=1&lr=0.01&steps=100&step=0&pos=5',
+    numbers: { 'weight.1-1': 1, 'weight.1-2': 0 },
+    csv: ['weight.1-2,0', /\r\naccuracy\.0,/, /\r\nq\.8-16,/],
+    svg: [
+      /aria-label="Training loss[^"]*"[^]*aria-label="Weights of the held-out[^]*aria-label="The query of the chosen/,
+    ],
+  },
 };
 
 /** The chapter's exports against its EXPORTED entry (json parsed, csv and svg as text). */
@@ -383,11 +393,14 @@ describe('the chapter contract', () => {
         // Predict: any first choice is marked right or wrong, with the answer shown; the answer is then right.
         const predict = page.locator(`${tag} .predict`).first();
         await predict.locator('.predict-choice').first().click();
+        const marked = () => page.locator(`${tag} .predict[data-result]`).first().waitFor({ timeout: 60000 }); // a reveal may train first
+        await marked();
         await expect(predict.getAttribute('data-result')).resolves.toMatch(/^(right|wrong)$/);
         expect((await predict.locator('.predict-result').textContent()).length).toBeGreaterThan(10);
         const answer = await predict.locator('.predict-choice.is-answer').getAttribute('data-choice');
         await predict.locator('.predict-again').click();
         await predict.locator(`.predict-choice[data-choice="${answer}"]`).click();
+        await marked();
         await expect(predict.getAttribute('data-result')).resolves.toBe('right');
         const progress = page.locator(`#toc li[data-chapter="${id}"] [data-role=progress]`);
         await expect(progress.textContent()).resolves.toMatch(/predicted/);

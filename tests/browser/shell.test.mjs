@@ -170,12 +170,12 @@ describe('reading the tour: the reading bar, previous/next links, numbers throug
   // The tour's first test needs the page as it opens (nothing started); the bar's test then uses the same page.
   const shared = usePage(env, '?agtest=1');
 
-  test('the tour: one stable anchor per chapter, lazy starts; numbered 1 to 31 through the three named parts alike in the contents, headings and bar; previous/next links under each chapter; the bar\u2019s dark colours and reduced motion', async () => {
+  test('the tour: one stable anchor per chapter, lazy starts; numbered 1 to 32 through the four named parts alike in the contents, headings and bar; previous/next links under each chapter; the bar\u2019s dark colours and reduced motion', async () => {
     const { page } = shared;
     const anchors = await page.$$eval('#toc a', (els) => els.map((a) => a.getAttribute('href')));
     // One anchor per record of the tour (web/chapters.js), in its order.
     expect(anchors).toEqual(CHAPTERS.map((c) => `#ch-${c.id}`));
-    expect(anchors.length).toBe(16 + 9 + 6); // part 1 (with the cost of attention), part 2, part 3 (masks, rotary positions, shared keys, KV cache, online softmax, softcap)
+    expect(anchors.length).toBe(16 + 9 + 6 + 1); // part 1 (with the cost of attention), part 2, part 3 (masks, rotary positions, shared keys, KV cache, online softmax, softcap), part 4 (learn to attend)
     for (const href of anchors) expect(await page.locator(href).count()).toBe(1);
     // Lazy start: the worked example (far below) has not started.
     expect(await page.locator('ag-worked-example').getAttribute('data-status')).toBeNull();
@@ -187,10 +187,15 @@ describe('reading the tour: the reading bar, previous/next links, numbers throug
       expect(await texts(where)).toEqual(expected);
     for (const where of ['#toc', '#reading-bar', '#chapters']) {
       const parts = await texts(`${where} .toc-part, ${where} .part-heading`);
-      expect(parts).toEqual([/^Part 1: /, /^Part 2: /, /^Part 3: /].map((p) => expect.stringMatching(p)));
+      expect(parts).toEqual([/^Part 1: /, /^Part 2: /, /^Part 3: /, /^Part 4: /].map((p) => expect.stringMatching(p)));
     }
     // Each part's list starts at its first number (read by screen readers).
-    expect(await page.$$eval('#toc ol', (ols) => ols.map((o) => o.start))).toEqual([1, PART_1 + 1, PART_1 + 9 + 1]);
+    expect(await page.$$eval('#toc ol', (ols) => ols.map((o) => o.start))).toEqual([
+      1,
+      PART_1 + 1,
+      PART_1 + 9 + 1,
+      PART_1 + 9 + 6 + 1,
+    ]);
 
     // Under each chapter, outside its section: links to the chapters before and after.
     const pagers = await page.$$eval('main section.chapter', (sections) =>

@@ -8,6 +8,7 @@ export const PART_TITLES = {
   1: 'Part 1: the geometry of dot products',
   2: 'Part 2: mixing the values',
   3: 'Part 3: attention as today\u2019s models run it',
+  4: 'Part 4: attention that learns',
 };
 
 export const partOf = (chapter) => chapter.part ?? 1;

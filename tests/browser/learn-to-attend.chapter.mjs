@@ -1,0 +1,138 @@
+// "Training tunes the projections" (#ch-learn-to-attend, <ag-learn-to-attend>): the training run in the worker
+// (widget/training.js) and what it shows. The grid is the float64 reference model's forward pass on the
+// parameters of the model trained to that step; the scores and cosines of the chosen query are those of the
+// q and k shown; the loss curve is the step losses of the same model trained in the page on the same batches,
+// bit for bit; Train, Pause, Resume, Restart (the same losses again) and Cancel.
+// Left to the contract (chapters.contract.test.mjs): exports, the prediction, the link's round trip, the widths.
+import { expect } from '@jest/globals';
+import { cosine, dot, sumAbsProd } from '../reference/float64.mjs';
+import { referenceModel } from '../reference/transformer.mjs';
+import { byRole, chapterTests, expectClose, matrixOf, one, U } from './chapter-tests.mjs';
+import { exportJson } from './helpers.mjs';
+import { T, TOKENS, jobOf } from '../../web/models/learn-to-attend.js';
+
+const D = 16;
+const START = { seed: 1, lr: '0.01', steps: '100', step: 0, pos: 5 };
+const TAG = 'ag-learn-to-attend';
+
+/** The model of `state` trained to its step in the page (the API on the main thread): parameters and step losses. */
+const trainedInPage = (page, state) =>
+  page.locator(TAG).evaluate(
+    (el, job) => {
+      const ag = el.engine;
+      const model = ag.createTransformer(job.config);
+      const { name, ...sizes } = job.task;
+      const data = ag.tasks[name](sizes);
+      const losses = [];
+      for (let i = 0; i < job.until; i += 1) losses.push(model.step(data.at(i), { lr: job.lr, clip: job.clip }).loss);
+      const params = Object.fromEntries(Object.entries(model.parameters()).map(([k, v]) => [k, Array.from(v)]));
+      model.dispose();
+      return { params, losses };
+    },
+    { ...jobOf(state), until: state.step },
+  );
+
+async function match(numbers, state, page) {
+  const { config } = jobOf(state);
+  const { params, losses } = await trainedInPage(page, state);
+  const ref = referenceModel(config, params).forward(TOKENS, 1);
+  // The weights: a matmul over d_model = 16 and a softmax; 1e-4 of the largest weight is far above float32's
+  // error here and far below a wrong row (the bound of tests/js/transformer.test.mjs's returnWeights test).
+  const A = matrixOf(numbers, 'weight');
+  A.forEach((row, i) => row.forEach((a, j) => expectClose(a, ref.weights[0][i * T + j], 1e-4, `a${i + 1}${j + 1}`)));
+  for (let j = 1; j < T; j += 1) expect(A[0][j]).toBe(0); // causal: exp(-inf) is exactly 0
+  expect(A[0][0]).toBe(1); // one visible key: its weight is exactly 1
+  // The chosen query against the q and k shown (exported as float32): ag.dot's and ag.cosine's bounds (registry.inc).
+  const json = await exportJson(page, TAG);
+  const row = (x, t) => json[x].slice(t * D, (t + 1) * D);
+  const t = state.pos - 1;
+  const [q, kPrev] = [row('q', t), row('k', t - 1)];
+  const dotTol = (a, b) => (2 * Math.ceil(Math.log2(D)) + 1) * U * sumAbsProd(a, b);
+  expectClose(one(numbers, 'score-prev').value, dot(q, kPrev), dotTol(q, kPrev), 'q.k of the previous key');
+  byRole(numbers, 'cos').forEach((n, i) => {
+    const [a, b] = [row('q', i + 1), row('k', i)];
+    const c = cosine(a, b);
+    const tol = U * Math.abs(c) + (D + 2) * 2 ** -52 * (sumAbsProd(a, b) / Math.sqrt(dot(a, a) * dot(b, b)));
+    expectClose(n.value, c, tol + 2 ** -149, `cos(q${i + 2}, k${i + 1})`);
+  });
+  // The loss curve: the same model on the same batches, whatever the chunks (bit for bit, one build).
+  expect(json.training.losses.map(([, l]) => l)).toEqual(losses);
+  return { A, json };
+}
+
+const it = chapterTests({
+  ch: 'learn-to-attend',
+  tag: TAG,
+  match: (numbers, state, page) => match(numbers, state, page),
+});
+
+/** The chapter at the state parameters `params`, once its run has reached the state's step. */
+async function at(w, params) {
+  await w.set(params);
+  await w.waitData('run', 'done');
+}
+
+/** Clicks `action` in the page, then `then` right after the run's first update past step 0. */
+const clickThen = (w, action, then) =>
+  w.eval(
+    (el, [a, b]) =>
+      new Promise((resolve) => {
+        const root = el.shadowRoot;
+        const after = () => {
+          if (el.state.step === 0) return;
+          el.removeEventListener('ag-statechange', after);
+          root.querySelector(`[data-action="${b}"]`).click();
+          resolve();
+        };
+        el.addEventListener('ag-statechange', after);
+        root.querySelector(`[data-action="${a}"]`).click();
+      }),
+    [action, then],
+  );
+
+it('opens untrained at step 0: the grid is spread out and is the reference model\u2019s; after 10 steps it is again', async (w) => {
+  const { numbers } = await w.matchesAt(START, START, w.page);
+  const A = matrixOf(numbers, 'weight');
+  expect(Math.max(...A[4])).toBeLessThan(0.6); // query 5 before training: no key takes most of the weight
+  await w.see({ '[data-action="train"]': 'Train', '.status': /Ready: step 0 of 100/ });
+  const ten = { ...START, step: 10, pos: 3 };
+  await at(w, 'step=10&pos=3');
+  await w.matchesAt(ten, ten, w.page);
+  await w.logged();
+  await w.see({ '.status': /Paused at step 10 of 100/, '[data-action="resume"]': 'Resume' });
+});
+
+it('Train, Pause, Resume (keyboard) to the end: copyPrevious learned, query 5 on k4; Restart gives the same losses; Cancel stops', async (w) => {
+  await at(w, 'steps=50');
+  await clickThen(w, 'train', 'pause'); // paused after the first chunk
+  await w.waitData('train', 'paused');
+  expect(await w.state()).toMatchObject({ step: 5, steps: '50' });
+  await w.see({ '.status': /Paused at step 5 of 50/ });
+  await w.at('[data-action="resume"]').focus();
+  await w.page.keyboard.press('Enter');
+  await w.waitData('train', 'done');
+  const done = { ...START, steps: '50', step: 50 };
+  const { numbers, ref } = await w.matches(done, w.page);
+  expect(byRole(numbers, 'weight').find((n) => n.key === '5-4').value).toBeGreaterThan(0.9);
+  expect(one(numbers, 'accuracy').value).toBeGreaterThanOrEqual(0.9);
+  await w.logged();
+  await w.at('[data-action="restart"]').click();
+  await w.waitData('train', 'done');
+  expect((await exportJson(w.page, TAG)).training).toEqual(ref.json.training);
+  await clickThen(w, 'train', 'cancel'); // "Train again", cancelled after its first chunk
+  await w.see({ '.status': /Cancelled at step 5 of 50/ });
+  expect(await w.data('train')).toBe('cancelled');
+  await w.logged();
+});
+
+it('Enter on a row of the grid picks its query: the scores and the announcement follow', async (w) => {
+  await at(w, 'step=30');
+  await w.press('[data-cell="5-4"]', ['ArrowDown', 'ArrowDown', 'Enter']);
+  const state = { ...START, step: 30, pos: 7 };
+  expect(await w.state()).toEqual(state);
+  const { numbers } = await w.matches(state, w.page);
+  await w.announced(
+    `query 7: score with the previous key ${one(numbers, 'score-prev').text}, weight ${one(numbers, 'weight-prev').text}`,
+  );
+  await w.see({ '.qk h3': 'Query 7 and the keys it sees' });
+});

@@ -1,0 +1,387 @@
+// <ag-learn-to-attend>: part 4, "Training tunes the projections". A 1-layer, 1-head model
+// (createTransformer, d_model = d_k = 16, no MLP) learns copyPrevious in the experiment worker
+// (widget/training.js), a chunk of steps at a time: the loss curve, the attention weights of one
+// held-out sequence (forward with returnWeights) and, for the chosen query position t, the angles
+// from q_t to every key it sees (q and k from forward's returnQK; ag.angle and ag.cosine here) tell
+// one story: q_t turns towards k_{t-1}, and the grid becomes the diagonal below the main one.
+// Sources: Vaswani et al. 2017 (eq. 1); Radford et al. 2019 (the pre-norm decoder); Kingma & Ba 2015 (Adam).
+//
+//   <ag-learn-to-attend seed="2" lr="0.03" steps="100" step="100"></ag-learn-to-attend>
+import { AgWidget, defineWidget } from '../widget/base.js';
+import { columns, lbl, line, num, nums } from '../widget/controls.js';
+import { h, setText } from '../widget/dom.js';
+import { seedControls, settingSelect, labelled } from '../widget/experiment.js';
+import { ownFigure } from '../widget/figure-layout.js';
+import { deg, fmt, formatNumber, sub } from '../widget/format.js';
+import { WEIGHTS, headers, heatmap } from '../widget/heatmap.js';
+import { formulas } from '../widget/math.js';
+import { choices } from '../widget/predict.js';
+import { choice, defineState, number } from '../widget/state.js';
+import { lossChart, trainingRun } from '../widget/training.js';
+import { argmax, rowsOf } from '../models/tensor.js';
+import { LENGTHS, RATES, T, TOKENS, jobOf, rowOf } from '../models/learn-to-attend.js';
+
+const STATE = defineState({
+  version: 1,
+  fields: {
+    seed: number({ min: 0, max: 9999, integer: true, default: 1 }),
+    lr: choice({ values: RATES, default: '0.01' }),
+    steps: choice({ values: LENGTHS, default: '100' }),
+    step: number({ min: 0, max: 200, integer: true, default: 0 }),
+    pos: number({ min: 2, max: T, integer: true, default: 5 }),
+  },
+  check: ({ step, steps }) =>
+    step > Number(steps) ? [{ name: 'step', value: String(step), expected: `at most steps (${steps})` }] : [],
+});
+
+/** The fan of q_t and its keys: q_t along the axis, each key k_j at its angle from q_t (0 to 180°). */
+const FAN = { width: 300, height: 178, cx: 150, cy: 150, r: 118 };
+const at = (theta, r = FAN.r) => [FAN.cx + r * Math.cos(theta), FAN.cy - r * Math.sin(theta)];
+
+export class AgLearnToAttend extends AgWidget {
+  static title = 'Training tunes the projections';
+  static styles = ['styles/experiment.css', 'styles/heatmap.css', 'styles/training.css', 'styles/learn-to-attend.css'];
+  static stateDecl = STATE;
+
+  #ui = null;
+  #run = null;
+  #u = null; // the last update of the run
+  #want = null; // the run (model and step) the state last asked for
+  #fromRun = false;
+  #waiting = [];
+
+  build(body) {
+    const predict = this.predict({
+      id: 'trained-row',
+      question: `After training, where will query 5 (the ${TOKENS[4]} at position 5 of the sequence below) put most of its weight?`,
+      choices: choices({
+        own: 'On its own key, k\u2085',
+        previous: 'On the previous key, k\u2084',
+        first: 'On the first key, k\u2081',
+        spread: 'Spread evenly over k\u2081 to k\u2085',
+      }),
+      reveal: async () => {
+        this.setState({ step: Number(this.state.steps), pos: 5 });
+        const u = await this.#settled();
+        if (!u) throw new Error('the training did not finish');
+        const row = rowOf(u.weights[0].data, 4, T).subarray(0, 5);
+        const j = argmax(row);
+        const answer = row[j] < 0.5 ? 'spread' : ({ 4: 'own', 3: 'previous', 0: 'first' }[j] ?? 'spread');
+        return {
+          answer,
+          explanation: `After ${u.step} steps query 5 puts ${fmt(row[3])} of its weight on k\u2084 and ${fmt(row[4])} on its own key: the model learned to look one position back, whatever the token there, because that is where the answer of copyPrevious is.`,
+        };
+      },
+    });
+    const seed = seedControls(this, {
+      label: 'Seed of the model',
+      bad: 'The seed is a whole number from 0 to 9999.',
+      max: 9999,
+    });
+    const lr = settingSelect('lr', 'Learning rate', RATES, (v) => this.setState({ lr: v }));
+    const steps = settingSelect('steps', 'Steps of the run', LENGTHS, (v) =>
+      this.setState({ steps: v, step: Math.min(this.state.step, Number(v)) }),
+    );
+    this.#run = trainingRun(this, {
+      label: 'the model',
+      onUpdate: (u) => this.#update(u),
+      onDone: () => this.#wake(),
+      onError: (err) => {
+        this.note(`The training could not run: ${err.message}`);
+        this.#wake();
+      },
+    });
+    const chartBox = h('div', { class: 'chart-box' });
+    const chart = lossChart(chartBox, {
+      label: 'Training loss against the step, and the held-out accuracy',
+    });
+    const gridBox = h('div', { class: 'grid-box' });
+    const grid = heatmap(gridBox, {
+      rows: headers('q', T, TOKENS.map(String)),
+      cols: headers('k', T, TOKENS.map(String)),
+      label: 'Weights of the held-out sequence; press Enter on a row to draw its query',
+      role: 'weight',
+      ...WEIGHTS,
+      format: (v) => formatNumber(v, 2),
+      describe: (i, j, text) => `a${sub(i + 1)}${sub(j + 1)} = ${text}`,
+      show: (el, value, o) => this.show(el, value, o),
+      onActivate: (i) => this.#pick(i + 1),
+    });
+    const fanBox = h('div', { class: 'fan-box' });
+    const fan = ownFigure(fanBox, {
+      className: 'mini qk-fan',
+      width: FAN.width,
+      height: FAN.height,
+      label: 'The query of the chosen position and the keys it sees, at their angles from it',
+    });
+    fan
+      .append('path')
+      .attr('class', 'fan-arc')
+      .attr('d', `M${at(0).join(',')} A${FAN.r},${FAN.r} 0 0 0 ${at(Math.PI).join(',')}`);
+    const ui = {
+      seed,
+      lr,
+      steps,
+      chart,
+      grid,
+      fan,
+      keys: fan.append('g').attr('class', 'fan-keys'),
+      labels: fan.append('g').attr('class', 'layer-labels'),
+      stepText: h('span', { class: 'step-text' }),
+      loss: num('loss'),
+      heldLoss: num('held-out-loss'),
+      accuracy: num('accuracy'),
+      fanTitle: h('h3', {}),
+      cosPrev: num('cos-prev'),
+      anglePrev: num('angle-prev'),
+      scorePrev: num('score-prev'),
+      scoreOther: num('score-other'),
+      weightPrev: num('weight-prev'),
+      otherKey: h('span', { class: 'other-key' }),
+      prevName: h('span', { class: 'prev-name' }),
+      cosRow: nums('cos', T - 1, 2),
+    };
+    body.append(
+      predict,
+      h('div', { class: 'controls' }, seed.label, seed.next, labelled('Learning rate', lr), labelled('Steps', steps)),
+      this.#run.controls(),
+      h(
+        'p',
+        { class: 'numbers run-numbers' },
+        ui.stepText,
+        lbl(': training loss '),
+        ui.loss,
+        lbl(', held-out loss '),
+        ui.heldLoss,
+        lbl(', held-out accuracy '),
+        ui.accuracy,
+      ),
+      columns(
+        [h('h3', {}, 'The loss falls'), chartBox],
+        [h('h3', {}, 'The weights a = softmax(q\u00b7k/\u221ad\u2096)'), gridBox],
+        {
+          stackEarly: true,
+        },
+      ),
+      h(
+        'section',
+        { class: 'qk' },
+        ui.fanTitle,
+        columns(
+          fanBox,
+          h(
+            'div',
+            { class: 'numbers' },
+            h(
+              'p',
+              { class: 'hint' },
+              'Each key at its angle from q, drawn to scale: the score q\u00b7k is |q| times how far along q its tip lies.',
+            ),
+            line(ui.prevName, ui.scorePrev, lbl(' (angle '), ui.anglePrev, lbl(', cos '), ui.cosPrev, lbl(')')),
+            line(lbl('the highest other score: '), ui.otherKey, ui.scoreOther),
+            line(lbl('the weight on the previous key: '), ui.weightPrev),
+            h(
+              'p',
+              { class: 'cos-row' },
+              'cos(q\u209c, k\u209c\u208b\u2081) at t = 2 to 8: ',
+              ui.cosRow.map((el, i) => [i ? ', ' : '', el]),
+            ),
+          ),
+        ),
+      ),
+      formulas(
+        'q_t = x_t W_Q,\\quad k_j = x_j W_K',
+        'a_{tj} = \\operatorname{softmax}_{j \\le t}\\Big(\\frac{q_t\\cdot k_j}{\\sqrt{d_k}}\\Big)',
+        '\\mathcal L = -\\operatorname{mean}_{t \\ge 2}\\, \\log p(x_{t-1}\\mid x_{\\le t})',
+      ),
+      h(
+        'p',
+        { class: 'source' },
+        'Sources: Vaswani et al. 2017 (eq. 1, the causal decoder); Radford et al. 2019 (the pre-norm layer); Kingma & Ba 2015 (Adam).',
+      ),
+    );
+    this.#ui = ui;
+  }
+
+  disconnectedCallback() {
+    super.disconnectedCallback();
+    this.#run?.dispose();
+    this.#want = null;
+  }
+
+  /** The update of the last chunk: the chart grows, the state follows the step (the link reproduces it). */
+  #update(u) {
+    if (u.step === 0 || u.step < (this.#u?.step ?? 0)) this.#ui.chart.reset();
+    this.#ui.chart.add(u);
+    this.#u = u;
+    this.#fromRun = true;
+    try {
+      this.setState({ step: u.step });
+    } finally {
+      this.#fromRun = false;
+    }
+    queueMicrotask(() => {
+      if (this.#run.state !== 'running') this.#wake();
+    });
+  }
+
+  /** Resolves when the run stops (done, paused at the state's step, failed): its last update, or null. */
+  #settled() {
+    if (this.#run.state !== 'running' && this.#u?.step === this.state.step) return Promise.resolve(this.#u);
+    return new Promise((resolve) => this.#waiting.push(resolve));
+  }
+
+  #wake() {
+    const waiting = this.#waiting;
+    this.#waiting = [];
+    for (const resolve of waiting) resolve(this.#run.state === 'error' ? null : this.#u);
+  }
+
+  #pick(pos) {
+    this.setState({ pos: Math.max(2, pos) });
+    this.announce(
+      `query ${this.state.pos}: score with the previous key ${this.#ui.scorePrev.textContent}, weight ${this.#ui.weightPrev.textContent}`,
+    );
+  }
+
+  syncControls(state) {
+    const ui = this.#ui;
+    ui.seed.sync(state.seed);
+    if (ui.lr.value !== state.lr) ui.lr.value = state.lr;
+    if (ui.steps.value !== state.steps) ui.steps.value = state.steps;
+    setText(ui.stepText, `Step ${state.step} of ${state.steps}`);
+    setText(ui.fanTitle, `Query ${state.pos} and the keys it sees`);
+    setText(ui.prevName, `q${sub(state.pos)}\u00b7k${sub(state.pos - 1)} = `);
+  }
+
+  /** Trains to the state's step unless the run is there (or the update came from it). */
+  #follow(ag, state) {
+    const want = JSON.stringify([ag.backend, ag.variant, state.seed, state.lr, state.steps, state.step]);
+    if (this.#fromRun || want === this.#want) {
+      this.#want = want;
+      return;
+    }
+    this.#want = want;
+    this.#run.start(jobOf(state), { until: state.step });
+  }
+
+  render(ag, state) {
+    this.#follow(ag, state);
+    const u = this.#u;
+    if (!u) return;
+    const ui = this.#ui;
+    this.show(ui.loss, u.loss);
+    if (u.accuracy !== undefined) {
+      this.show(ui.heldLoss, u.heldOutLoss);
+      this.show(ui.accuracy, u.accuracy);
+    }
+    const A = u.weights[0];
+    const t = state.pos - 1;
+    ui.grid.update(rowsOf(A, T, T), { selected: [t, t - 1] });
+    const q = u.q[0].data;
+    const k = u.k[0].data;
+    // Every position's query against the key before it; the chosen one against every key it sees.
+    ui.cosRow.forEach((el, i) => this.show(el, ag.cosine(rowOf(q, i + 1), rowOf(k, i))));
+    const qt = rowOf(q, t);
+    const keys = Array.from({ length: t + 1 }, (_, j) => rowOf(k, j));
+    const angles = keys.map((kj) => ag.angle(qt, kj));
+    const scores = keys.map((kj) => ag.dot(qt, kj));
+    const lengths = [ag.norm(qt), ...keys.map((kj) => ag.norm(kj))];
+    this.show(ui.anglePrev, angles[t - 1], { format: deg });
+    this.show(ui.cosPrev, ag.cosine(qt, keys[t - 1]));
+    this.show(ui.scorePrev, scores[t - 1]);
+    this.show(ui.weightPrev, A.data[t * T + t - 1]);
+    // The highest score after the previous key's (k_t's own at least: t >= 1).
+    let other = t;
+    for (let j = 0; j < t - 1; j += 1) if (scores[j] > scores[other]) other = j;
+    setText(ui.otherKey, `q${sub(t + 1)}\u00b7k${sub(other + 1)} = `);
+    this.show(ui.scoreOther, scores[other]);
+    this.#drawFan(angles, lengths, t);
+  }
+
+  /**
+   * q_t along the axis and each key at its angle from q_t, lengths to scale (the longest of them reaches the
+   * arc): the score q_t\u00b7k_j is |q_t| times how far right the tip of k_j lies.
+   */
+  #drawFan(angles, lengths, t) {
+    const { keys, labels } = this.#ui;
+    const longest = Math.max(...lengths);
+    const r = (len) => (FAN.r * len) / longest;
+    const rays = [
+      { cls: 'fan-q', theta: 0, r: r(lengths[0]) },
+      ...angles.map((theta, j) => ({ cls: j === t - 1 ? 'fan-prev' : 'fan-key', theta, r: r(lengths[j + 1]) })),
+    ];
+    const tip = (d) => at(d.theta, d.r);
+    keys
+      .selectAll('line')
+      .data(rays)
+      .join('line')
+      .attr('class', (d) => d.cls)
+      .attr('x1', FAN.cx)
+      .attr('y1', FAN.cy)
+      .attr('x2', (d) => tip(d)[0])
+      .attr('y2', (d) => tip(d)[1]);
+    keys
+      .selectAll('circle')
+      .data(rays)
+      .join('circle')
+      .attr('class', (d) => d.cls)
+      .attr('r', 3.5)
+      .attr('cx', (d) => tip(d)[0])
+      .attr('cy', (d) => tip(d)[1]);
+    // Two names: q_t under the axis at its tip, k_{t-1} beyond its tip (above the axis, so they never meet).
+    const prev = rays[t];
+    const [px, py] = at(prev.theta, prev.r + 12);
+    const side = prev.theta < 1.2 ? 'start' : prev.theta > 1.9 ? 'end' : 'middle';
+    const names = [
+      { text: `q${sub(t + 1)}`, x: tip(rays[0])[0], y: FAN.cy + 18, anchor: 'middle' },
+      { text: `k${sub(t)}`, x: px, y: Math.min(py, FAN.cy - 6), anchor: side },
+    ];
+    labels
+      .selectAll('text')
+      .data(names)
+      .join('text')
+      .attr('x', (d) => d.x)
+      .attr('y', (d) => d.y)
+      .attr('text-anchor', (d) => d.anchor)
+      .text((d) => d.text);
+  }
+
+  /** The loss chart, the weights and the fan, side by side in one file. */
+  figure() {
+    const ui = this.#ui;
+    return ui ? [ui.chart.svg, ui.grid.node, ui.fan.node()] : null;
+  }
+
+  exportData() {
+    const u = this.#u;
+    const tensor = (x) => (x ? Array.from(x.data) : null);
+    return {
+      ...super.exportData(),
+      training: this.#ui?.chart.points() ?? null,
+      tokens: TOKENS,
+      weights: tensor(u?.weights[0]),
+      q: tensor(u?.q[0]),
+      k: tensor(u?.k[0]),
+    };
+  }
+
+  exportTable() {
+    const base = super.exportTable();
+    const { losses = [], accuracy = [] } = this.#ui?.chart.points() ?? {};
+    const u = this.#u;
+    const rows = [
+      ...base.rows,
+      ...losses.map(([s, v]) => [`loss.${s}`, v]),
+      ...accuracy.map(([s, v]) => [`accuracy.${s}`, v]),
+    ];
+    for (const name of ['q', 'k'])
+      if (u)
+        rowsOf(u[name][0], 16, T).forEach((row, i) =>
+          row.forEach((v, c) => rows.push([`${name}.${i + 1}-${c + 1}`, v])),
+        );
+    return { columns: base.columns, rows };
+  }
+}
+
+defineWidget('ag-learn-to-attend', AgLearnToAttend);
