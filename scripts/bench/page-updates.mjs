@@ -175,6 +175,11 @@ export const UPDATES = {
     target: '#os-step',
     keys: ['ArrowRight', 'ArrowLeft'],
   },
+  'scale-in-training': {
+    update: 'move the learning-rate slider while both runs train',
+    target: '#st-lr',
+    keys: ['ArrowRight', 'ArrowLeft'],
+  },
 };
 
 /**

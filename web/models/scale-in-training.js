@@ -20,8 +20,8 @@ export const WQ = 'layers.0.attn.wq';
 
 /** The two runs: the same model and data, the scores scaled by 1/√d_k or not. */
 export const RUNS = [
-  { id: 'scaled', scaleScores: true, label: 'With 1/\u221ad\u2096' },
-  { id: 'unscaled', scaleScores: false, label: 'Without the scale' },
+  { id: 'scaled', scaleScores: true, label: 'With 1/\u221ad\u2096', model: 'the scaled model' },
+  { id: 'unscaled', scaleScores: false, label: 'Without the scale', model: 'the unscaled model' },
 ];
 
 /** The model of a run: 1 layer, 1 head of width d_k, no MLP, layer norm. */
