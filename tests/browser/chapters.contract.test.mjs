@@ -261,7 +261,13 @@ const EXPORTED = {
     stateText: 'v=1&dk=256&seed=3&lr=0.003&steps=20',
     csv: ['step,loss_scaled,entropy_scaled,grad_wq_scaled,loss_unscaled,entropy_unscaled,grad_wq_unscaled'],
     csvRows: 6,
-    svg: [/class="curve curve-scaled"[^>]* d="M/, /class="curve curve-unscaled"[^>]* d="M/],
+    // The three panels' titles, the legend, and the unscaled run's dashed curve.
+    svg: [
+      />loss \(nats\)</,
+      />entropy \(bits\)</,
+      />unscaled</,
+      /<path d="M[^"]+" fill="none"[^>]*stroke-dasharray="5px, 3px"/,
+    ],
   },
 };
 

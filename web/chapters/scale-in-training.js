@@ -240,17 +240,19 @@ export class AgScaleInTraining extends AgWidget {
     if (!ag) return;
     const state = this.state;
     const key = keyOf(state);
-    if (key === this.#key) return;
+    if (key === this.#key) return this.#settle(); // back to the runs on show before the pause ended
     this.#key = key;
     let resolve;
     this.#done = { promise: new Promise((r) => (resolve = r)), resolve: () => resolve() };
     setAttr(this, 'data-run', 'running');
     const probe = Array.from(ag.tasks.copyPrevious({ T, vocab: VOCAB, batch: 1, seed: PROBE_SEED }).next().tokens);
+    const model = keyOf({ ...state, steps: 0 });
     for (const r of RUNS) {
       const run = this.#runs[r.id];
-      run.points = [];
-      run.rows = null;
+      // More steps of the same model: the run goes on from its last step (training.js), its points stay.
+      if (run.model !== model || !(run.points.at(-1)?.step <= state.steps)) [run.points, run.rows] = [[], null];
       run.key = key;
+      run.model = model;
       run.run.start(jobOf(state, r.scaleScores, probe));
     }
     this.render(ag, state);
@@ -264,6 +266,7 @@ export class AgScaleInTraining extends AgWidget {
     run.rows = rowsSeeing(u.weights);
     const entropies = run.rows.map((row) => ag.entropy(row));
     const entropy = ag.dot(entropies, MEAN);
+    run.points = run.points.filter((p) => p.step < u.step); // a restart begins again at step 0
     run.points.push({ step: u.step, loss: u.loss, entropy, grad: u.gradNorms?.[WQ] ?? null });
     this.render(ag, this.state);
   }
@@ -271,7 +274,8 @@ export class AgScaleInTraining extends AgWidget {
   /** A run settled (done, paused, cancelled or failed): the pair has when neither runs. */
   #settle() {
     const states = RUNS.map((r) => this.#runs[r.id].box.dataset.run);
-    if (this.#key === null || states.includes('running')) return;
+    // Runs of an older state that end while the new ones wait for the pause settle nothing.
+    if (this.#key !== keyOf(this.state) || states.includes('running')) return;
     setAttr(this, 'data-run', states.every((s) => s === 'done') ? 'done' : 'stopped');
     this.#done?.resolve();
   }
@@ -321,13 +325,17 @@ export class AgScaleInTraining extends AgWidget {
         p.kind === 'log'
           ? yScale(BOX, values.length ? [Math.min(...values), Math.max(...values)] : [1e-3, 10], 'log').nice()
           : yScale(BOX, [0, p.top(Math.max(0, ...values))]).nice();
-      panel.frame.selectAll('*').remove();
-      axes(panel.frame, BOX, x, y, {
-        xTicks: 4,
-        yTicks: 4,
-        xLabel: 'step',
-        yFormat: p.kind === 'log' ? '~e' : undefined,
-      });
+      const frame = `${steps} ${y.domain()}`; // the axes are drawn again only when a scale changes
+      if (panel.drawn !== frame) {
+        panel.frame.selectAll('*').remove();
+        axes(panel.frame, BOX, x, y, {
+          xTicks: 4,
+          yTicks: 4,
+          xLabel: 'step',
+          yFormat: p.kind === 'log' ? '~e' : undefined,
+        });
+        panel.drawn = frame;
+      }
       for (const r of RUNS) {
         const pts = this.#runs[r.id].points.filter((q) => p.kind !== 'log' || q[p.id] > 0);
         panel.paths[r.id].attr('d', pts.length ? pathOf()(pts.map((q) => [x(q.step), y(q[p.id])])) : null);
