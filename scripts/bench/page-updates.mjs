@@ -176,7 +176,7 @@ export const UPDATES = {
     keys: ['ArrowRight', 'ArrowLeft'],
   },
   'scale-in-training': {
-    update: 'move the learning-rate slider while both runs train',
+    update: 'move the learning-rate slider (both runs start again once it rests)',
     target: '#st-lr',
     keys: ['ArrowRight', 'ArrowLeft'],
   },
