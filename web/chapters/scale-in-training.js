@@ -47,6 +47,12 @@ const PANELS = [
   { id: 'entropy', label: 'entropy (bits)', kind: 'linear', top: () => Math.log2(T) },
   { id: 'grad', label: '\u2016\u2207W_Q\u2016', kind: 'log' },
 ];
+/** The sliders: each steps through its field's values. */
+const SETTINGS = [
+  ['dk', DKS, 'Head width d\u2096'],
+  ['lr', LRS, 'Learning rate'],
+  ['steps', STEPS, 'Steps'],
+];
 /** Loss and gradient norm with four significant digits; bits with three decimals, in every state. */
 const bits = (x) => x.toFixed(3);
 
@@ -97,31 +103,15 @@ export class AgScaleInTraining extends AgWidget {
       },
     });
     const ui = { panels: {}, cells: {} };
-    const pick = (name, values, i) => this.#move({ [name]: values[i] });
-    ui.dk = slider({
-      id: 'st-dk',
-      min: 0,
-      max: DKS.length - 1,
-      step: 1,
-      label: 'Head width d\u2096',
-      onInput: (i) => pick('dk', DKS, i),
-    });
-    ui.lr = slider({
-      id: 'st-lr',
-      min: 0,
-      max: LRS.length - 1,
-      step: 1,
-      label: 'Learning rate',
-      onInput: (i) => pick('lr', LRS, i),
-    });
-    ui.steps = slider({
-      id: 'st-steps',
-      min: 0,
-      max: STEPS.length - 1,
-      step: 1,
-      label: 'Steps',
-      onInput: (i) => pick('steps', STEPS, i),
-    });
+    for (const [name, values, label] of SETTINGS)
+      ui[name] = slider({
+        id: `st-${name}`,
+        min: 0,
+        max: values.length - 1,
+        step: 1,
+        label,
+        onInput: (i) => this.#move({ [name]: values[i] }),
+      });
     ui.seed = seedControls(this, {
       max: 9999,
       label: 'Seed of the model and the batches',
@@ -203,17 +193,17 @@ export class AgScaleInTraining extends AgWidget {
       ),
       h(
         'p',
+        { class: 'source' },
+        'Source: Vaswani et al. 2017, Attention Is All You Need, \u00a73.2.1 (the scale 1/\u221ad\u2096).',
+      ),
+      h(
+        'p',
         { class: 'hint' },
         'Both runs start from the same parameters and see the same batches; only the scale differs. The entropy is the mean over the 15 rows of a held-out sequence that see two keys or more (at most 4 bits, over 16 keys). The chapter \u201cThe 1/\u221ad\u2096 fix\u201d (',
         h('a', { href: '?ch=scale-fix' }, 'open it'),
         ') shows why q\u00b7k grows like \u221ad\u2096; \u201cSoftmax turns logits into weights\u201d (',
         h('a', { href: '?ch=softmax' }, 'open it'),
         ') why a saturated softmax passes almost nothing back.',
-      ),
-      h(
-        'p',
-        { class: 'source' },
-        'Source: Vaswani et al. 2017, Attention Is All You Need, \u00a73.2.1 (the scale 1/\u221ad\u2096).',
       ),
     );
     this.#ui = ui;
@@ -226,12 +216,9 @@ export class AgScaleInTraining extends AgWidget {
     this.announce(`d\u2096 = ${dk}, learning rate ${lr}, ${steps} steps: both runs train again when you pause.`);
   }
 
-  syncControls({ dk, seed, lr, steps }) {
-    const ui = this.#ui;
-    ui.dk.set(DKS.indexOf(dk), `${dk}`, `d\u2096 = ${dk}`);
-    ui.lr.set(LRS.indexOf(lr), `${lr}`, `learning rate ${lr}`);
-    ui.steps.set(STEPS.indexOf(steps), `${steps}`, `${steps} steps`);
-    ui.seed.sync(seed);
+  syncControls(state) {
+    for (const [name, values] of SETTINGS) this.#ui[name].set(values.indexOf(state[name]), `${state[name]}`);
+    this.#ui.seed.sync(state.seed);
   }
 
   /** Both runs of the current state, from the same parameters and batches. */
