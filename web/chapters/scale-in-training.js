@@ -217,7 +217,8 @@ export class AgScaleInTraining extends AgWidget {
   }
 
   syncControls(state) {
-    for (const [name, values] of SETTINGS) this.#ui[name].set(values.indexOf(state[name]), `${state[name]}`);
+    for (const [name, values, label] of SETTINGS)
+      this.#ui[name].set(values.indexOf(state[name]), `${state[name]}`, `${label}: ${state[name]}`);
     this.#ui.seed.sync(state.seed);
   }
 
