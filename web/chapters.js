@@ -451,6 +451,21 @@ export const CHAPTERS = [
       'Pick query 2 after training: its cosine with k\u2081 may even be negative. A key does not have to line up with q; its tip only has to lie further along q than the other keys\u2019 tips (the higher score), and the softmax does the rest.',
     ],
   },
+  {
+    id: 'scale-in-training',
+    part: 4,
+    title: 'Why 1/\u221ad\u2096 keeps learning alive',
+    tag: 'ag-scale-in-training',
+    intro:
+      'Chapters 10 and 11 showed that q\u00b7k grows like \u221ad\u2096: at d\u2096 = 256 the scores of a fresh model spread over about \u00b116, and a softmax of such scores gives one key nearly all the weight. Its Jacobian diag(a) \u2212 a a\u1d40 is then nearly 0, so the keys that should gain weight get almost no gradient. Both articles say that large d\u2096 would break training without the scale. Here it is measured: the same one-layer, one-head model learns to copy the previous token twice, from the same parameters on the same batches, with its scores divided by \u221ad\u2096 and without. The three panels follow, step by step, the loss, the entropy of the attention rows and the gradient norm of the query projection W_Q.',
+    after: [
+      'Watch the entropy panel at d\u2096 = 256: the unscaled rows start near 0 bits, each on whichever key won by chance; the scaled ones start spread over several keys and sharpen only as they learn the previous token. The scaled loss falls within a few chunks; the unscaled one lags far behind.',
+      'Read the gradient panel: without the scale, W_Q\u2019s gradient is not smaller here but larger, since nothing divides it by 16. Adam evens out its size; what stalls learning is where the saturated softmax sends it.',
+      'Slide d\u2096 down to 16: \u221ad\u2096 is only 4, the unscaled scores spread less, and the two runs come closer.',
+      'Try another seed or a larger learning rate: the gap at d\u2096 = 256 stays; each run is seeded, so the same link gives the same curves.',
+      'Use the keyboard: Tab to a slider and use the arrow keys; each run has its own Pause, Resume, Restart and Cancel.',
+    ],
+  },
 ];
 
 /** The anchor id of a chapter's section. */

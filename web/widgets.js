@@ -35,3 +35,4 @@ export { AgKvCache } from './chapters/kv-cache.js';
 export { AgOnlineSoftmax } from './chapters/online-softmax.js';
 export { AgSoftcap } from './chapters/softcap.js';
 export { AgLearnToAttend } from './chapters/learn-to-attend.js';
+export { AgScaleInTraining } from './chapters/scale-in-training.js';

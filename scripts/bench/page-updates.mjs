@@ -186,6 +186,11 @@ export const UPDATES = {
     ],
     start: '[data-action="train"]',
   },
+  'scale-in-training': {
+    update: 'move the learning-rate slider (both runs start again once it rests)',
+    target: '#st-lr',
+    keys: ['ArrowRight', 'ArrowLeft'],
+  },
 };
 
 /**

@@ -95,6 +95,8 @@ export declare class AgSignAndSize extends AgWidget {}
 export declare class AgSimd extends AgWidget {}
 /** `<ag-softcap>` */
 export declare class AgSoftcap extends AgWidget {}
+/** `<ag-scale-in-training>` */
+export declare class AgScaleInTraining extends AgWidget {}
 /** `<ag-softmax>` */
 export declare class AgSoftmax extends AgWidget {}
 /** `<ag-sqrt-d>` */
@@ -137,6 +139,7 @@ declare global {
     'ag-sign-and-size': AgSignAndSize;
     'ag-simd': AgSimd;
     'ag-softcap': AgSoftcap;
+    'ag-scale-in-training': AgScaleInTraining;
     'ag-softmax': AgSoftmax;
     'ag-sqrt-d': AgSqrtD;
     'ag-two-definitions': AgTwoDefinitions;

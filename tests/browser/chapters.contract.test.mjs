@@ -57,9 +57,10 @@ const SEARCH = {
   'sqrt-d': '?ch=sqrt-d&v=1&pairs=1000',
   cost: '?ch=cost&v=1&tmax=512',
   'near-orthogonal': '?ch=near-orthogonal&v=1&d=100&pairs=2000&cand=5000',
+  'scale-in-training': '?ch=scale-in-training&v=1&steps=20',
 };
 /** Chapters whose numbers come from a run in the experiment worker. */
-const RUNS = new Set(['sqrt-d', 'scale-fix', 'near-orthogonal', 'cost', 'learn-to-attend']);
+const RUNS = new Set(['sqrt-d', 'scale-fix', 'near-orthogonal', 'cost', 'learn-to-attend', 'scale-in-training']);
 /** The widths checked for overflow in each scheme; a screenshot at the first (one a scheme is enough to look at). */
 const WIDTHS = {
   light: [
@@ -254,6 +255,19 @@ const EXPORTED = {
     stateText: 'v=1&q=2,1&tile=4&step=1',
     numbers: { correction: 1, m: [ONLINE_1.m, ONLINE_1.mBound], l: [ONLINE_1.l, ONLINE_1.lBound * ONLINE_1.l] },
     csv: ['correction,1'],
+  }, // Two seeded runs of 20 steps, a row per chunk of 4 steps: the three measures of both runs.
+  'scale-in-training': {
+    state: { dk: 256, seed: 3, lr: 0.003, steps: 20 },
+    stateText: 'v=1&dk=256&seed=3&lr=0.003&steps=20',
+    csv: ['step,loss_scaled,entropy_scaled,grad_wq_scaled,loss_unscaled,entropy_unscaled,grad_wq_unscaled'],
+    csvRows: 6,
+    // The three panels' titles, the legend, and the unscaled run's dashed curve.
+    svg: [
+      />loss \(nats\)</,
+      />entropy \(bits\)</,
+      />unscaled</,
+      /<path d="M[^"]+" fill="none"[^>]*stroke-dasharray="5px, 3px"/,
+    ],
   },
   // Step 0, the untrained model: query 1 sees key 1 alone (weight exactly 1), key 2 is hidden (exactly 0).
   'learn-to-attend': {

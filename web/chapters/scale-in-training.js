@@ -1,0 +1,353 @@
+// <ag-scale-in-training>: part 4, "Why 1/√d_k keeps learning alive". One
+// model (1 layer, 1 head of width d_k, copyPrevious) trained twice from the
+// same seed on the same batches, its scores scaled by 1/√d_k or not
+// (config.scaleScores), in two runs of the experiment worker side by side.
+// Over the steps: the loss of each run, the mean entropy (bits) of the
+// attention rows of a held-out row, and the gradient norm of the query
+// projection W_Q. At d_k = 256 the unscaled scores of a fresh model spread
+// with standard deviation about √d_k = 16, so its softmax starts saturated.
+// Numbers: the worker's step (loss, gradNorms) and forward (weights), logged;
+// ag.entropy of each weights row and ag.dot for their mean, in the page.
+// Sources: Vaswani et al. 2017, §3.2.1 (the scale 1/√d_k, eq. 1); the softmax's
+// Jacobian diag(a) − a aᵀ (chapter "softmax").
+//
+//   <ag-scale-in-training dk="256" seed="3" lr="0.003" steps="40"></ag-scale-in-training>
+import { line as pathOf } from 'd3';
+import { AgWidget, defineWidget } from '../widget/base.js';
+import { axes, chartFigure, draw, legend, xScale, yScale } from '../widget/charts.js';
+import { num, slider } from '../widget/controls.js';
+import { seedControls } from '../widget/experiment.js';
+import { h, setAttr, setText } from '../widget/dom.js';
+import { fmt, formatNumber } from '../widget/format.js';
+import { formulas } from '../widget/math.js';
+import { bodyRow, table } from '../widget/matrix-table.js';
+import { afterPause } from '../widget/pause.js';
+import { choices } from '../widget/predict.js';
+import { defineState, number } from '../widget/state.js';
+import { trainingRun } from '../widget/training.js';
+import {
+  DKS,
+  LRS,
+  MEAN,
+  PROBE_SEED,
+  RUNS,
+  STEPS,
+  T,
+  VOCAB,
+  WQ,
+  jobOf,
+  keyOf,
+  rowsSeeing,
+} from '../models/scale-in-training.js';
+
+const BOX = { width: 280, height: 180, m: { l: 42, r: 10, t: 30, b: 26 } };
+/** The three panels: what each plots of an update, its scale and axis. */
+const PANELS = [
+  { id: 'loss', label: 'loss (nats)', kind: 'linear', top: (m) => Math.max(m, 1) },
+  { id: 'entropy', label: 'entropy (bits)', kind: 'linear', top: () => Math.log2(T) },
+  { id: 'grad', label: '\u2016\u2207W_Q\u2016', kind: 'log' },
+];
+/** The sliders: each steps through its field's values. */
+const SETTINGS = [
+  ['dk', DKS, 'Head width d\u2096'],
+  ['lr', LRS, 'Learning rate'],
+  ['steps', STEPS, 'Steps'],
+];
+/** Loss and gradient norm with four significant digits; bits with three decimals, in every state. */
+const bits = (x) => x.toFixed(3);
+
+/** d_k, the seed of the parameters and the batches, Adam's learning rate and the steps. */
+const STATE = defineState({
+  version: 1,
+  fields: {
+    dk: number({ values: DKS, default: 256 }),
+    seed: number({ min: 0, max: 9999, integer: true, default: 3 }),
+    lr: number({ values: LRS, default: 0.003 }),
+    steps: number({ values: STEPS, default: 40 }),
+  },
+});
+
+export class AgScaleInTraining extends AgWidget {
+  static title = 'Why 1/\u221ad\u2096 keeps learning alive';
+  static styles = ['styles/scale-in-training.css'];
+  static stateDecl = STATE;
+
+  #ui = null;
+  #runs = null; // per run id: { run, key, points: [{ step, loss, entropy, grad }], state }
+  #key = null; // the key of the runs started
+  #start = afterPause(() => this.#startRuns(), 300);
+  #done = null; // { promise, resolve } of the current pair of runs
+  #watch = new MutationObserver(() => this.#settle());
+
+  figure() {
+    return this.#ui ? PANELS.map((p) => this.#ui.panels[p.id].s.node()) : null;
+  }
+
+  build(body) {
+    const predict = this.predict({
+      id: 'loss-unscaled',
+      question:
+        'At d\u2096 = 256, the same model is trained twice from the same start on the same batches, once with the scores divided by \u221ad\u2096 = 16 and once without. Without the scale, will the loss fall faster, about the same, or slower?',
+      choices: choices({ faster: 'Faster', same: 'About the same', slower: 'Slower' }),
+      reveal: async (_choice, ag) => {
+        this.setState({ dk: 256 });
+        this.#start.flush();
+        await this.#done.promise;
+        const [s, u] = RUNS.map((r) => this.#last(r.id));
+        const gap = ag.dot([u.loss, s.loss], [1, -1]);
+        const grads = ag.dot([u.grad, s.grad], [1, -1]);
+        return {
+          answer: gap > 0.1 ? 'slower' : gap < -0.1 ? 'faster' : 'same',
+          explanation: `After ${s.step} steps the loss is ${fmt(s.loss)} with the scale and ${fmt(u.loss)} without: ${formatNumber(gap, 4)} nats behind. Before the first step the unscaled rows hold ${bits(this.#runs.unscaled.points[0].entropy)} bits against ${bits(this.#runs.scaled.points[0].entropy)} scaled: one key holds nearly all the weight, and the keys left near 0 get a gradient near 0 (a\u2c7c(\u03b4 \u2212 a)), so the score of the previous token is hardly pushed up. The gradient of W_Q is ${grads > 0 ? 'larger' : 'smaller'} without the scale (${fmt(u.grad)} against ${fmt(s.grad)}): its size is not what stalls; the saturated softmax sends it the wrong way.`,
+        };
+      },
+    });
+    const ui = { panels: {}, cells: {} };
+    for (const [name, values, label] of SETTINGS)
+      ui[name] = slider({
+        id: `st-${name}`,
+        min: 0,
+        max: values.length - 1,
+        step: 1,
+        label,
+        onInput: (i) => this.#move({ [name]: values[i] }),
+      });
+    ui.seed = seedControls(this, {
+      max: 9999,
+      label: 'Seed of the model and the batches',
+      bad: 'The seed is a whole number from 0 to 9999.',
+    });
+
+    // Each run writes data-train and data-run on its own box; the chapter's data-run says when both settled.
+    this.#runs = Object.fromEntries(
+      RUNS.map((r) => {
+        const box = h('section', { class: `run run-${r.id}`, 'aria-label': r.label }, h('h4', {}, r.label));
+        const run = trainingRun(box, { label: r.model, onUpdate: (u) => this.#update(r.id, u) });
+        box.append(run.controls());
+        this.#watch.observe(box, { attributes: true, attributeFilter: ['data-run'] });
+        return [r.id, { box, run, points: [], rows: null }];
+      }),
+    );
+    const runBoxes = RUNS.map((r) => this.#runs[r.id].box);
+
+    for (const p of PANELS) {
+      const chart = chartFigure(`panel panel-${p.id}`, {
+        box: BOX,
+        label: `${p.label} against the training step, with and without the scale`,
+      });
+      draw(chart.s, 'text', { class: 'axis-label panel-title', x: 4, y: 12 }).text(p.label);
+      const frame = draw(chart.s, 'g', { class: 'frame' });
+      const paths = Object.fromEntries(
+        RUNS.map((r) => [r.id, draw(chart.s, 'path', { class: `curve curve-${r.id}` })]),
+      );
+      ui.panels[p.id] = { ...chart, frame, paths };
+    }
+    legend(
+      ui.panels.loss.s,
+      [BOX.width - 168, 9],
+      RUNS.map((r) => [`curve-${r.id}`, r.id]),
+      { across: 76 },
+    );
+
+    const rows = [
+      ['Loss (nats)', 'loss'],
+      ['Entropy of a row (bits)', 'entropy'],
+      ['\u2016\u2207W_Q\u2016', 'grad'],
+    ].map(([text, role]) => {
+      ui.cells[role] = Object.fromEntries(RUNS.map((r) => [r.id, num(role, r.id)]));
+      return bodyRow(
+        text,
+        RUNS.map((r) => ui.cells[role][r.id]),
+      );
+    });
+    ui.stepText = h('span', { class: 'step-text' });
+    const numbers = table({
+      className: 'results',
+      caption: ['At the last step shown: ', ui.stepText],
+      headers: ['', 'scaled', 'unscaled'],
+      rows,
+    });
+
+    body.append(
+      predict,
+      h(
+        'div',
+        { class: 'sliders' },
+        ui.dk.row,
+        ui.lr.row,
+        ui.steps.row,
+        h('div', { class: 'seed-row' }, ui.seed.label, ui.seed.next),
+      ),
+      h('div', { class: 'runs' }, runBoxes),
+      h(
+        'div',
+        { class: 'panels' },
+        PANELS.map((p) => ui.panels[p.id].fig),
+      ),
+      numbers,
+      formulas(
+        'S=\\frac{QK^{\\mathsf T}}{\\sqrt{d_k}}\\quad\\text{or}\\quad S=QK^{\\mathsf T}',
+        '\\operatorname{sd}(q\\cdot k)\\approx\\sqrt{d_k}',
+        '\\frac{\\partial a}{\\partial s}=\\operatorname{diag}(a)-aa^{\\mathsf T}',
+        'H=-\\sum_j a_j\\log_2 a_j',
+      ),
+      h(
+        'p',
+        { class: 'source' },
+        'Source: Vaswani et al. 2017, Attention Is All You Need, \u00a73.2.1 (the scale 1/\u221ad\u2096).',
+      ),
+      h(
+        'p',
+        { class: 'hint' },
+        'Both runs start from the same parameters and see the same batches; only the scale differs. The entropy is the mean over the 15 rows of a held-out sequence that see two keys or more (at most 4 bits, over 16 keys). The chapter \u201cThe 1/\u221ad\u2096 fix\u201d (',
+        h('a', { href: '?ch=scale-fix' }, 'open it'),
+        ') shows why q\u00b7k grows like \u221ad\u2096; \u201cSoftmax turns logits into weights\u201d (',
+        h('a', { href: '?ch=softmax' }, 'open it'),
+        ') why a saturated softmax passes almost nothing back.',
+      ),
+    );
+    this.#ui = ui;
+  }
+
+  /** A slider moved: the new state, what it changes, and the runs once the learner pauses. */
+  #move(patch) {
+    this.setState(patch);
+    const { dk, lr, steps } = this.state;
+    this.announce(`d\u2096 = ${dk}, learning rate ${lr}, ${steps} steps: both runs train again when you pause.`);
+  }
+
+  syncControls(state) {
+    for (const [name, values, label] of SETTINGS)
+      this.#ui[name].set(values.indexOf(state[name]), `${state[name]}`, `${label}: ${state[name]}`);
+    this.#ui.seed.sync(state.seed);
+  }
+
+  /** Both runs of the current state, from the same parameters and batches. */
+  #startRuns() {
+    const ag = this.engine;
+    if (!ag) return;
+    const state = this.state;
+    const key = keyOf(state);
+    if (key === this.#key) return this.#settle(); // back to the runs on show before the pause ended
+    this.#key = key;
+    let resolve;
+    this.#done = { promise: new Promise((r) => (resolve = r)), resolve: () => resolve() };
+    setAttr(this, 'data-run', 'running');
+    const probe = Array.from(ag.tasks.copyPrevious({ T, vocab: VOCAB, batch: 1, seed: PROBE_SEED }).next().tokens);
+    const model = keyOf({ ...state, steps: 0 });
+    for (const r of RUNS) {
+      const run = this.#runs[r.id];
+      // More steps of the same model: the run goes on from its last step (training.js), its points stay.
+      if (run.model !== model || !(run.points.at(-1)?.step <= state.steps)) [run.points, run.rows] = [[], null];
+      run.key = key;
+      run.model = model;
+      run.run.start(jobOf(state, r.scaleScores, probe));
+    }
+    this.render(ag, state);
+  }
+
+  /** A chunk of a run ended: its loss and W_Q gradient norm (the worker's), the mean entropy of the probe's rows. */
+  #update(id, u) {
+    const ag = this.engine;
+    const run = this.#runs[id];
+    if (!ag || run.key !== this.#key || !u.weights) return;
+    run.rows = rowsSeeing(u.weights);
+    const entropies = run.rows.map((row) => ag.entropy(row));
+    const entropy = ag.dot(entropies, MEAN);
+    run.points = run.points.filter((p) => p.step < u.step); // a restart begins again at step 0
+    run.points.push({ step: u.step, loss: u.loss, entropy, grad: u.gradNorms?.[WQ] ?? null });
+    this.render(ag, this.state);
+  }
+
+  /** A run settled (done, paused, cancelled or failed): the pair has when neither runs. */
+  #settle() {
+    const states = RUNS.map((r) => this.#runs[r.id].box.dataset.run);
+    // Runs of an older state that end while the new ones wait for the pause settle nothing.
+    if (this.#key !== keyOf(this.state) || states.includes('running')) return;
+    setAttr(this, 'data-run', states.every((s) => s === 'done') ? 'done' : 'stopped');
+    this.#done?.resolve();
+  }
+
+  disconnectedCallback() {
+    super.disconnectedCallback();
+    for (const r of RUNS) this.#runs?.[r.id].run.dispose();
+    this.#key = null; // back on the page, the runs start again
+  }
+
+  #last(id) {
+    const p = this.#runs[id].points;
+    return p[p.length - 1];
+  }
+
+  render(ag, state) {
+    if (keyOf(state) !== this.#key) {
+      setAttr(this, 'data-run', 'pending');
+      this.#start.poke();
+    }
+    const ui = this.#ui;
+    const lasts = RUNS.map((r) => this.#last(r.id));
+    for (const [i, r] of RUNS.entries()) {
+      const last = lasts[i];
+      for (const role of ['loss', 'entropy', 'grad']) {
+        const cell = ui.cells[role][r.id];
+        if (last && last[role] !== null) this.show(cell, last[role], { format: role === 'entropy' ? bits : fmt });
+        else {
+          setText(cell, '\u2013');
+          delete cell.dataset.value;
+        }
+      }
+    }
+    const shown = [...new Set(lasts.filter(Boolean).map((p) => p.step))];
+    setText(ui.stepText, shown.length ? `step ${shown.join(' and ')} of ${state.steps}` : 'training starts');
+    this.#draw(state);
+  }
+
+  /** The three panels: steps 0..steps across, both runs' curves. */
+  #draw({ steps }) {
+    const all = RUNS.flatMap((r) => this.#runs[r.id].points);
+    const x = xScale(BOX, [0, steps]);
+    for (const p of PANELS) {
+      const panel = this.#ui.panels[p.id];
+      const values = all.map((q) => q[p.id]).filter((v) => v > 0);
+      const y =
+        p.kind === 'log'
+          ? yScale(BOX, values.length ? [Math.min(...values), Math.max(...values)] : [1e-3, 10], 'log').nice()
+          : yScale(BOX, [0, p.top(Math.max(0, ...values))]).nice();
+      const frame = `${steps} ${y.domain()}`; // the axes are drawn again only when a scale changes
+      if (panel.drawn !== frame) {
+        panel.frame.selectAll('*').remove();
+        axes(panel.frame, BOX, x, y, {
+          xTicks: 4,
+          yTicks: 4,
+          xLabel: 'step',
+          yFormat: p.kind === 'log' ? '~e' : undefined,
+        });
+        panel.drawn = frame;
+      }
+      for (const r of RUNS) {
+        const pts = this.#runs[r.id].points.filter((q) => p.kind !== 'log' || q[p.id] > 0);
+        panel.paths[r.id].attr('d', pts.length ? pathOf()(pts.map((q) => [x(q.step), y(q[p.id])])) : null);
+      }
+    }
+  }
+
+  /** CSV: one row per step shown, the three measures of both runs. */
+  exportTable() {
+    const columns = ['step', ...RUNS.flatMap((r) => ['loss', 'entropy', 'grad_wq'].map((m) => `${m}_${r.id}`))];
+    const [a, b] = RUNS.map((r) => this.#runs?.[r.id].points ?? []);
+    const rows = a.map((p, i) => [p.step, p.loss, p.entropy, p.grad, b[i]?.loss, b[i]?.entropy, b[i]?.grad]);
+    return { columns, rows };
+  }
+
+  exportData() {
+    const data = super.exportData();
+    if (!this.#runs) return data;
+    const of = (fn) => Object.fromEntries(RUNS.map((r) => [r.id, fn(this.#runs[r.id])]));
+    data.runs = of((run) => run.points.map((p) => ({ ...p })));
+    // The probe's weights rows of the last chunk shown, whose entropies give the mean shown.
+    data.probe = of((run) => (run.rows ?? []).map((row) => Array.from(row)));
+    return data;
+  }
+}
+
+defineWidget('ag-scale-in-training', AgScaleInTraining);
