@@ -18,6 +18,9 @@
 //       work bounded); result per d: { d, kept } of its last call.
 //   { kind: 'scale-fix', dks: [d_k...], seed, tokens, rows }
 //       chapter 11's mean curves (models/scale-fix-curves.js), one d_k at a time.
+//   { kind: 'train', config, task, lr, clip?, steps, to, fresh?, evalEvery?, heldOut?, snapshot?, headMask? }
+//       Part 4: one chunk of a training run (models/training-chunk.js, widget/training.js); the model
+//       stays in this worker between chunks; result: the chunk's update.
 //
 // Timings ('time'; their instances log no calls, so logging costs no time):
 //   { kind: 'kernel-lab', kernel, size }
@@ -29,6 +32,7 @@
 //       time (timing/attention-cost.js) on the page's implementation.
 import { init } from '../dist/index.js';
 import { curvesAt } from './models/scale-fix-curves.js';
+import { trainChunk } from './models/training-chunk.js';
 import { attentionCost } from './timing/attention-cost.js';
 import { timeKernel } from './timing/kernel-timing.js';
 
@@ -162,6 +166,20 @@ async function runScaleFix(ag, id, job) {
   return results;
 }
 
+// Part 4: the model of the training run, kept from one chunk to the next.
+let training = null;
+
+async function runTrain(ag, id, job) {
+  try {
+    const { held, update } = trainChunk(ag, training, job);
+    training = held;
+    return update;
+  } catch (err) {
+    training = null; // a failed chunk (a bad config, an overflow): the next one starts a new model
+    throw err;
+  }
+}
+
 async function runTiming(msg) {
   const { id, job } = msg;
   const onProgress = (done, total, partial) => {
@@ -198,7 +216,7 @@ self.onmessage = async (event) => {
       return;
     }
     const ag = await getAg(msg.impl ?? 'auto', !!msg.testMode, msg.wasmUrl);
-    const run = { packing: runPacking, 'scale-fix': runScaleFix }[job.kind] ?? runCalls;
+    const run = { packing: runPacking, 'scale-fix': runScaleFix, train: runTrain }[job.kind] ?? runCalls;
     const result = await run(ag, id, job);
     flushLog();
     self.postMessage({ type: 'result', id, result, impl: ag.backend === 'wasm-simd128' ? ag.variant : 'baseline' });
