@@ -93,6 +93,8 @@ export declare class AgSignAndSize extends AgWidget {}
 export declare class AgSimd extends AgWidget {}
 /** `<ag-softcap>` */
 export declare class AgSoftcap extends AgWidget {}
+/** `<ag-heads-learn>` */
+export declare class AgHeadsLearn extends AgWidget {}
 /** `<ag-softmax>` */
 export declare class AgSoftmax extends AgWidget {}
 /** `<ag-sqrt-d>` */
@@ -134,6 +136,7 @@ declare global {
     'ag-sign-and-size': AgSignAndSize;
     'ag-simd': AgSimd;
     'ag-softcap': AgSoftcap;
+    'ag-heads-learn': AgHeadsLearn;
     'ag-softmax': AgSoftmax;
     'ag-sqrt-d': AgSqrtD;
     'ag-two-definitions': AgTwoDefinitions;

@@ -57,9 +57,10 @@ const SEARCH = {
   'sqrt-d': '?ch=sqrt-d&v=1&pairs=1000',
   cost: '?ch=cost&v=1&tmax=512',
   'near-orthogonal': '?ch=near-orthogonal&v=1&d=100&pairs=2000&cand=5000',
+  'heads-learn': '?ch=heads-learn&v=1&steps=30',
 };
 /** Chapters whose numbers come from a run in the experiment worker. */
-const RUNS = new Set(['sqrt-d', 'scale-fix', 'near-orthogonal', 'cost']);
+const RUNS = new Set(['sqrt-d', 'scale-fix', 'near-orthogonal', 'cost', 'heads-learn']);
 /** The widths checked for overflow in each scheme; a screenshot at the first (one a scheme is enough to look at). */
 const WIDTHS = {
   light: [
@@ -254,6 +255,21 @@ const EXPORTED = {
     stateText: 'v=1&q=2,1&tile=4&step=1',
     numbers: { correction: 1, m: [ONLINE_1.m, ONLINE_1.mBound], l: [ONLINE_1.l, ONLINE_1.lBound * ONLINE_1.l] },
     csv: ['correction,1'],
+  },
+  // 30 steps (SEARCH): the first query sees only key 1 (weight exactly 1), and no key after it (exactly 0).
+  'heads-learn': {
+    state: {
+      seed: 1,
+      steps: 30,
+      mask: [
+        [1, 1],
+        [1, 1],
+      ],
+    },
+    stateText: 'v=1&seed=1&steps=30&mask=1,1;1,1',
+    numbers: { 'w-0-0.1-1': 1, 'w-1-1.1-2': 0 },
+    csv: ['w-1-0.1-1,1', 'w-0-1.1-16,0'],
+    svg: [/(aria-label="Attention weights of layer \d, head \d on the held-out sequence"[\s\S]*){4}/],
   },
 };
 
