@@ -117,6 +117,7 @@ export class AgHeadsLearn extends AgWidget {
       off: h('span', { class: 'off', dataset: { role: 'off-text' } }, 'none'),
       sequence: h('p', { class: 'sequence', dataset: { role: 'sequence' } }),
     };
+    this.#ui = ui;
     body.append(
       predict,
       h(
@@ -147,15 +148,15 @@ export class AgHeadsLearn extends AgWidget {
       ),
       formulas(
         'O_j = \\operatorname{softmax}\\Big(\\frac{Q_j K_j^{\\mathsf T}}{\\sqrt{d_k}} + M_{\\text{causal}}\\Big) V_j',
-        'x \\mathrel{+}= [\\,m_{l0} O_0,\\ m_{l1} O_1\\,]\\, W_O,\\quad m_{lj} \\in \\{0, 1\\}',
+        'x \\mathrel{+}= [\\,m_{l0} O_0,\\ m_{l1} O_1\\,]\\, W_O',
       ),
+      h('p', { class: 'mask-note' }, 'm\u2097\u2c7c = 1 keeps head j of layer l; m\u2097\u2c7c = 0 switches it off.'),
       h(
         'p',
         { class: 'source' },
         'Sources: Elhage et al. 2021, \u201cA Mathematical Framework for Transformer Circuits\u201d; Olsson et al. 2022, \u201cIn-context Learning and Induction Heads\u201d.',
       ),
     );
-    this.#ui = ui;
   }
 
   syncControls(state) {
