@@ -265,11 +265,12 @@ const EXPORTED = {
         [1, 1],
         [1, 1],
       ],
+      head: '1-0',
     },
-    stateText: 'v=1&seed=1&steps=30&mask=1,1;1,1',
-    numbers: { 'w-0-0.1-1': 1, 'w-1-1.1-2': 0 },
-    csv: ['w-1-0.1-1,1', 'w-0-1.1-16,0'],
-    svg: [/(aria-label="Attention weights of layer \d, head \d on the held-out sequence"[\s\S]*){4}/],
+    stateText: 'v=1&seed=1&steps=30&mask=1,1;1,1&head=1-0',
+    numbers: { 'weight.1-1': 1, 'weight.1-2': 0 },
+    csv: ['weight.1-1,1', 'weight.1-16,0'],
+    svg: [/aria-label="The attention weights of the four heads/, /aria-label="Attention weights of the chosen head/],
   },
 };
 

@@ -9,14 +9,16 @@
 // "In-context Learning and Induction Heads".
 //
 //   <ag-heads-learn seed="3" steps="200" mask="1,1;0,1"></ag-heads-learn>
+import { interpolateCividis } from 'd3';
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { checkbox, lbl, line, num } from '../widget/controls.js';
+import { checkbox, lbl, line, num, radioGroup } from '../widget/controls.js';
 import { h, setText } from '../widget/dom.js';
+import { ownFigure } from '../widget/figure-layout.js';
 import { formatNumber } from '../widget/format.js';
 import { WEIGHTS, heatmap } from '../widget/heatmap.js';
 import { formulas } from '../widget/math.js';
 import { choices } from '../widget/predict.js';
-import { defineState, matrix, number } from '../widget/state.js';
+import { choice, defineState, matrix, number } from '../widget/state.js';
 import { lossChart, trainingRun } from '../widget/training.js';
 import { ALL_ON, HEADS, HELD_OUT, L, LAYERS, STEP_CHOICES, T, VOCAB } from '../models/heads-learn.js';
 import { copyingHead, headName, jobOf, offText } from '../models/heads-learn.js';
@@ -27,10 +29,19 @@ const STATE = defineState({
     seed: number({ min: 1, max: 99, integer: true, default: 1 }),
     steps: number({ values: STEP_CHOICES, default: 200 }),
     mask: matrix({ rows: LAYERS, cols: HEADS, min: 0, max: 1, integer: true, default: ALL_ON }),
+    head: choice({ values: ['0-0', '0-1', '1-0', '1-1'], default: '1-0' }),
   },
 });
 const pct = (x) => `${formatNumber(100 * x, 3)} %`;
 const HEAD_LIST = Array.from({ length: LAYERS * HEADS }, (_, i) => [Math.floor(i / HEADS), i % HEADS]);
+/** The four small grids side by side: CELL units a cell, GAP between grids, TOP for each grid's name. */
+const CELL = 6;
+const GAP = 14;
+const TOP = 16;
+const SIDE = T * CELL;
+/** Head `[l, j]`'s weights from an update: T rows of T (views of the worker's result). */
+const rowsOf = (u, [l, j]) =>
+  Array.from({ length: T }, (_, a) => u.weights[l].data.subarray((j * T + a) * T, (j * T + a + 1) * T));
 
 export class AgHeadsLearn extends AgWidget {
   static title = 'What heads learn';
@@ -65,20 +76,47 @@ export class AgHeadsLearn extends AgWidget {
       label: 'Training loss and held-out accuracy against the step',
       caption: 'Training loss (line) and held-out accuracy (dots) with the heads switched off below',
     });
-    const grids = HEAD_LIST.map(([l, j]) => {
-      const box = h('div', { class: 'grid-box' }, h('h3', {}, `Layer ${l}, head ${j}`));
-      const hm = heatmap(box, {
-        rows: Array.from({ length: T }, (_, i) => ({ label: 'q', sub: String(i + 1) })),
-        cols: Array.from({ length: T }, (_, i) => ({ label: 'k', sub: String(i + 1) })),
-        label: `Attention weights of ${headName(l, j)} on the held-out sequence`,
-        role: `w-${l}-${j}`,
-        ...WEIGHTS,
-        cell: 30,
-        format: (v) => formatNumber(v, 1),
-        describe: (a, b, text) => `${headName(l, j)}: query ${a + 1} to key ${b + 1}, weight ${text}`,
-        show: (el, value, o) => this.show(el, value, o),
-      });
-      return { box, hm };
+    const gridTitle = h('h3', {}, '');
+    const gridBox = h('div', { class: 'grid-box' }, gridTitle);
+    const grid = heatmap(gridBox, {
+      rows: Array.from({ length: T }, (_, i) => ({ label: 'q', sub: String(i + 1) })),
+      cols: Array.from({ length: T }, (_, i) => ({ label: 'k', sub: String(i + 1) })),
+      label: 'Attention weights of the chosen head on the held-out sequence',
+      role: 'weight',
+      ...WEIGHTS,
+      cell: 30,
+      format: (v) => formatNumber(v, 1),
+      describe: (a, b, text) => `query ${a + 1} to key ${b + 1}, weight ${text}`,
+      show: (el, value, o) => this.show(el, value, o),
+    });
+    const thumbs = ownFigure(h('div', { class: 'thumbs-box' }), {
+      className: 'head-thumbs',
+      width: 4 * SIDE + 3 * GAP,
+      height: TOP + SIDE,
+      label:
+        'The attention weights of the four heads on the held-out sequence, side by side (cividis: dark 0, yellow 1)',
+    });
+    const panels = HEAD_LIST.map(([l, j], k) => {
+      const g = thumbs.append('g').attr('transform', `translate(${k * (SIDE + GAP)},0)`);
+      g.append('text')
+        .attr('class', 'thumb-name')
+        .attr('x', 0)
+        .attr('y', TOP - 4)
+        .text(`L${l} H${j}`);
+      g.append('rect')
+        .attr('class', 'thumb-frame')
+        .attr('x', -2)
+        .attr('y', TOP - 2)
+        .attr('width', SIDE + 4)
+        .attr('height', SIDE + 4);
+      return g.append('g').attr('transform', `translate(0,${TOP})`);
+    });
+    const headPick = radioGroup({
+      name: 'hl-head',
+      label: 'The head whose grid is shown in full',
+      lead: 'Grid in full:',
+      options: HEAD_LIST.map(([l, j]) => ({ value: `${l}-${j}`, label: headName(l, j) })),
+      onChange: (head) => this.setState({ head }),
     });
     const toggles = HEAD_LIST.map(([l, j]) =>
       checkbox({
@@ -107,7 +145,11 @@ export class AgHeadsLearn extends AgWidget {
     stepsSelect.addEventListener('change', () => this.setState({ steps: Number(stepsSelect.value) }));
     const ui = {
       chart,
-      grids,
+      grid,
+      gridTitle,
+      thumbs,
+      panels,
+      headPick,
       toggles,
       seedInput,
       stepsSelect,
@@ -141,11 +183,9 @@ export class AgHeadsLearn extends AgWidget {
         toggles.map((t) => t.row),
       ),
       ui.sequence,
-      h(
-        'div',
-        { class: 'grids' },
-        grids.map((g) => g.box),
-      ),
+      thumbs.node().parentNode,
+      headPick.element,
+      gridBox,
       formulas(
         'O_j = \\operatorname{softmax}\\Big(\\frac{Q_j K_j^{\\mathsf T}}{\\sqrt{d_k}} + M_{\\text{causal}}\\Big) V_j',
         'x \\mathrel{+}= [\\,m_{l0} O_0,\\ m_{l1} O_1\\,]\\, W_O',
@@ -164,6 +204,13 @@ export class AgHeadsLearn extends AgWidget {
     ui.seedInput.value = String(state.seed);
     ui.stepsSelect.value = String(state.steps);
     HEAD_LIST.forEach(([l, j], i) => ui.toggles[i].set(state.mask[l][j] === 1));
+    ui.headPick.set(state.head);
+    const [l, j] = state.head.split('-').map(Number);
+    setText(
+      ui.gridTitle,
+      `${headName(l, j)}${state.mask[l][j] ? '' : ' (switched off: its weights are still computed)'}`,
+    );
+    ui.thumbs.selectAll('.thumb-frame').classed('is-chosen', (_d, k) => HEAD_LIST[k].join('-') === state.head);
     setText(ui.off, offText(state.mask));
   }
 
@@ -175,7 +222,10 @@ export class AgHeadsLearn extends AgWidget {
     }
     const job = jobOf(state, this.#tokens);
     const jobKey = JSON.stringify(job);
-    if (jobKey === this.#jobKey) return;
+    if (jobKey === this.#jobKey) {
+      if (this.#last?.weights) this.#drawGrid(this.#last, state.head);
+      return;
+    }
     this.#jobKey = jobKey;
     const runKey = JSON.stringify([state.seed, state.steps]);
     if (runKey !== this.#runKey) {
@@ -196,11 +246,18 @@ export class AgHeadsLearn extends AgWidget {
     }
     if (u.accuracy !== undefined) this.show(ui.accuracy, u.accuracy, { format: pct });
     if (u.weights) {
-      HEAD_LIST.forEach(([l, j], i) => {
-        const w = u.weights[l].data;
-        const rows = Array.from({ length: T }, (_, a) => w.subarray((j * T + a) * T, (j * T + a + 1) * T));
-        ui.grids[i].hm.update(rows);
-      });
+      HEAD_LIST.forEach((head, k) =>
+        ui.panels[k]
+          .selectAll('rect')
+          .data(rowsOf(u, head).flatMap((row, a) => Array.from(row, (w, b) => [a, b, w])))
+          .join('rect')
+          .attr('x', (d) => d[1] * CELL)
+          .attr('y', (d) => d[0] * CELL)
+          .attr('width', CELL)
+          .attr('height', CELL)
+          .attr('fill', (d) => interpolateCividis(d[2])),
+      );
+      this.#drawGrid(u, this.state.head);
     }
     this.#last = u;
     const done = this.#waiting.filter((f) => f.ready(u));
@@ -209,6 +266,10 @@ export class AgHeadsLearn extends AgWidget {
   }
 
   #last = null;
+
+  #drawGrid(u, head) {
+    this.#ui.grid.update(rowsOf(u, head.split('-').map(Number)));
+  }
 
   /** The next update that `ready(u)` accepts (the current one if it does). */
   #updateWhere(ready) {
@@ -223,7 +284,7 @@ export class AgHeadsLearn extends AgWidget {
     const [l, j] = copyingHead(full.weights);
     const mask = ALL_ON.map((row) => row.slice());
     mask[l][j] = 0;
-    this.setState({ mask });
+    this.setState({ mask, head: `${l}-${j}` });
     const off = await this.#updateWhere((u) => u.step === steps && u.accuracy !== undefined && this.#masked());
     const a = off.accuracy;
     const answer = a < 0.2 ? 'chance' : a < 0.8 ? 'part' : 'same';
@@ -238,7 +299,16 @@ export class AgHeadsLearn extends AgWidget {
   }
 
   figure() {
-    return [this.#ui.chart.svg, ...this.#ui.grids.map((g) => g.hm.node)];
+    return [this.#ui.chart.svg, this.#ui.thumbs.node(), this.#ui.grid.node];
+  }
+
+  /** The JSON export: every number shown, and the four heads' grids of the last update (the worker's forward). */
+  exportData() {
+    const u = this.#last;
+    const grids = u?.weights
+      ? Object.fromEntries(HEAD_LIST.map((head) => [headName(...head), rowsOf(u, head).map((r) => Array.from(r))]))
+      : null;
+    return { ...super.exportData(), grids };
   }
 
   disconnectedCallback() {
