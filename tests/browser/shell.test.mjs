@@ -187,10 +187,15 @@ describe('reading the tour: the reading bar, previous/next links, numbers throug
       expect(await texts(where)).toEqual(expected);
     for (const where of ['#toc', '#reading-bar', '#chapters']) {
       const parts = await texts(`${where} .toc-part, ${where} .part-heading`);
-      expect(parts).toEqual([/^Part 1: /, /^Part 2: /, /^Part 3: /].map((p) => expect.stringMatching(p)));
+      expect(parts).toEqual([/^Part 1: /, /^Part 2: /, /^Part 3: /, /^Part 4/].map((p) => expect.stringMatching(p)));
     }
     // Each part's list starts at its first number (read by screen readers).
-    expect(await page.$$eval('#toc ol', (ols) => ols.map((o) => o.start))).toEqual([1, PART_1 + 1, PART_1 + 9 + 1]);
+    expect(await page.$$eval('#toc ol', (ols) => ols.map((o) => o.start))).toEqual([
+      1,
+      PART_1 + 1,
+      PART_1 + 9 + 1,
+      PART_1 + 9 + 6 + 1,
+    ]);
 
     // Under each chapter, outside its section: links to the chapters before and after.
     const pagers = await page.$$eval('main section.chapter', (sections) =>

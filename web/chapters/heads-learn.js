@@ -91,13 +91,13 @@ export class AgHeadsLearn extends AgWidget {
     });
     const thumbs = ownFigure(h('div', { class: 'thumbs-box' }), {
       className: 'head-thumbs',
-      width: 4 * SIDE + 3 * GAP,
-      height: TOP + SIDE,
+      width: 4 * SIDE + 3 * GAP + 4,
+      height: TOP + SIDE + 2,
       label:
         'The attention weights of the four heads on the held-out sequence, side by side (cividis: dark 0, yellow 1)',
     });
     const panels = HEAD_LIST.map(([l, j], k) => {
-      const g = thumbs.append('g').attr('transform', `translate(${k * (SIDE + GAP)},0)`);
+      const g = thumbs.append('g').attr('transform', `translate(${2 + k * (SIDE + GAP)},0)`);
       g.append('text')
         .attr('class', 'thumb-name')
         .attr('x', 0)
