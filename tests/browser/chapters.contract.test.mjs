@@ -399,13 +399,19 @@ describe('the chapter contract', () => {
 
         // Predict: any first choice is marked right or wrong, with the answer shown; the answer is then right.
         const predict = page.locator(`${tag} .predict`).first();
+        // The result once the reveal has answered (a reveal may wait for the worker's model, as in Part 4).
+        const result = async () => {
+          const el = await predict.elementHandle();
+          await page.waitForFunction((e) => e.dataset.result, el);
+          return el.getAttribute('data-result');
+        };
         await predict.locator('.predict-choice').first().click();
-        await expect(predict.getAttribute('data-result')).resolves.toMatch(/^(right|wrong)$/);
+        await expect(result()).resolves.toMatch(/^(right|wrong)$/);
         expect((await predict.locator('.predict-result').textContent()).length).toBeGreaterThan(10);
         const answer = await predict.locator('.predict-choice.is-answer').getAttribute('data-choice');
         await predict.locator('.predict-again').click();
         await predict.locator(`.predict-choice[data-choice="${answer}"]`).click();
-        await expect(predict.getAttribute('data-result')).resolves.toBe('right');
+        await expect(result()).resolves.toBe('right');
         const progress = page.locator(`#toc li[data-chapter="${id}"] [data-role=progress]`);
         await expect(progress.textContent()).resolves.toMatch(/predicted/);
         await settle(page, chapter);

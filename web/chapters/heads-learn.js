@@ -27,7 +27,7 @@ const STATE = defineState({
   version: 1,
   fields: {
     seed: number({ min: 1, max: 99, integer: true, default: 1 }),
-    steps: number({ values: STEP_CHOICES, default: 200 }),
+    steps: number({ values: STEP_CHOICES, default: 100 }),
     mask: matrix({ rows: LAYERS, cols: HEADS, min: 0, max: 1, integer: true, default: ALL_ON }),
     head: choice({ values: ['0-0', '0-1', '1-0', '1-1'], default: '1-0' }),
   },

@@ -12,7 +12,7 @@ export const HEADS = 2;
 export const LR = 0.01;
 export const CLIP = 1;
 export const BATCH = 16;
-export const CHUNK = 10;
+export const CHUNK = 20;
 /** The held-out batch (its seed is above every training seed of the state) and the sequence drawn. */
 export const HELD_OUT = { seed: 999, batch: 64 };
 export const STEP_CHOICES = [30, 100, 200, 300];
