@@ -250,11 +250,14 @@ export class AgHeadsLearn extends AgWidget {
         ui.panels[k]
           .selectAll('rect')
           .data(rowsOf(u, head).flatMap((row, a) => Array.from(row, (w, b) => [a, b, w])))
-          .join('rect')
-          .attr('x', (d) => d[1] * CELL)
-          .attr('y', (d) => d[0] * CELL)
-          .attr('width', CELL)
-          .attr('height', CELL)
+          .join((enter) =>
+            enter
+              .append('rect')
+              .attr('x', (d) => d[1] * CELL)
+              .attr('y', (d) => d[0] * CELL)
+              .attr('width', CELL)
+              .attr('height', CELL),
+          )
           .attr('fill', (d) => interpolateCividis(d[2])),
       );
       this.#drawGrid(u, this.state.head);
