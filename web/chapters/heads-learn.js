@@ -187,10 +187,15 @@ export class AgHeadsLearn extends AgWidget {
       headPick.element,
       gridBox,
       formulas(
-        'O_j = \\operatorname{softmax}\\Big(\\frac{Q_j K_j^{\\mathsf T}}{\\sqrt{d_k}} + M_{\\text{causal}}\\Big) V_j',
+        'S_j = Q_j K_j^{\\mathsf T} / \\sqrt{d_k} + M',
+        'O_j = \\operatorname{softmax}(S_j)\\, V_j',
         'x \\mathrel{+}= [\\,m_{l0} O_0,\\ m_{l1} O_1\\,]\\, W_O',
       ),
-      h('p', { class: 'mask-note' }, 'm\u2097\u2c7c = 1 keeps head j of layer l; m\u2097\u2c7c = 0 switches it off.'),
+      h(
+        'p',
+        { class: 'mask-note' },
+        'M is the causal mask; m\u2097\u2c7c = 1 keeps head j of layer l, m\u2097\u2c7c = 0 switches it off.',
+      ),
       h(
         'p',
         { class: 'source' },
