@@ -466,6 +466,21 @@ export const CHAPTERS = [
       'Use the keyboard: Tab to a slider and use the arrow keys; each run has its own Pause, Resume, Restart and Cancel.',
     ],
   },
+  {
+    id: 'heads-learn',
+    part: 4,
+    title: 'What heads learn',
+    tag: 'ag-heads-learn',
+    intro:
+      'A model with two layers of two heads each learns inductionCopy: eight distinct tokens, then the same eight again, and from the ninth token on it must predict the next one. The grids show the attention of each head on one held-out sequence as it trains, and the switches turn a head off: its output is set to 0 before W_O, so it adds nothing to the residual stream, and the held-out accuracy is measured again. Elhage et al. and Olsson et al. describe how a transformer can solve such a task with two heads in sequence: a previous-token head writes into each position which token came before it, and an induction head in the next layer looks from the current token for the position after its earlier occurrence and copies that token. Here the copy is always L \u2212 1 = 7 positions back, so a head can also find it by position alone. Read from the grids what each head does, then switch heads off to see which ones the accuracy needs.',
+    after: [
+      'Watch the grids while the loss falls: in the second half (queries 9 to 15), find the head whose weight gathers on the diagonal seven positions back, on the token after the earlier copy.',
+      'Switch that head off: the held-out accuracy falls. Switch it on again and switch off another: does the accuracy care?',
+      'Try seeds 1, 2 and 3: which head does the copying, and in which layer, changes with the seed, and with some seeds two heads share the work.',
+      'Switch off both heads of layer 0. A position-only copy needs no layer before it; an induction head would need the previous-token head below it.',
+      'Choose 30 steps: the loss has only begun to fall, the grids are still spread, and the held-out accuracy is far from 100 %.',
+    ],
+  },
 ];
 
 /** The anchor id of a chapter's section. */

@@ -36,3 +36,4 @@ export { AgOnlineSoftmax } from './chapters/online-softmax.js';
 export { AgSoftcap } from './chapters/softcap.js';
 export { AgLearnToAttend } from './chapters/learn-to-attend.js';
 export { AgScaleInTraining } from './chapters/scale-in-training.js';
+export { AgHeadsLearn } from './chapters/heads-learn.js';

@@ -172,6 +172,11 @@ export const UPDATES = {
   },
   'kv-cache': { update: 'step back and on with the t slider', target: '#kv-t', keys: ['ArrowLeft', 'ArrowRight'] },
   softcap: { update: "move key 1's score with the s₁ slider", target: '#sc-s1', keys: ['ArrowRight', 'ArrowLeft'] },
+  'heads-learn': {
+    update: 'switch layer 1, head 0 off and on (the worker evaluates the model with the head mask)',
+    target: '#hl-head-1-0',
+    keys: ['Space', 'Space'],
+  },
   'online-softmax': {
     update: 'step to the next tile with the slider',
     target: '#os-step',

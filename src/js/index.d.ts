@@ -1200,7 +1200,23 @@ export interface TransformerGradients extends TransformerStepResult {
   gradients: Record<string, Float32Array>;
 }
 
+/**
+ * Heads switched off, per layer and head: `layers` arrays of `heads` numbers, or a flat array of
+ * layers * heads (layer by layer); 1 keeps the head, 0 switches it off (its output, columns j d_k .. of O,
+ * is zeroed before W_O, so it adds nothing to the residual stream; its weights are still computed).
+ * Omitted: every head runs. A value other than 0 or 1, or another shape, is a RangeError naming
+ * options.headMask; a value that is not an array, a TypeError.
+ */
+export type TransformerHeadMask = ArrayLike<number> | ArrayLike<number>[];
+
+export interface TransformerEvaluateOptions {
+  /** Heads to switch off (see {@link TransformerHeadMask}). Default: every head on. */
+  headMask?: TransformerHeadMask;
+}
+
 export interface TransformerForwardOptions {
+  /** Heads to switch off (see {@link TransformerHeadMask}). Default: every head on. */
+  headMask?: TransformerHeadMask;
   /** Also return each layer's attention weights [B, heads, T, T]. Default false. */
   returnWeights?: boolean;
   /** Also return each layer's q and k [B, T, dModel] (head j in columns j d_k ..). Default false. */
@@ -1250,8 +1266,8 @@ export interface Transformer {
   step(batch: TransformerBatch, options: TransformerStepOptions): TransformerStepResult;
   /** Loss and gradients of the batch without an update. */
   gradients(batch: TransformerBatch): TransformerGradients;
-  /** Mean loss and accuracy over the scored positions of the batch. */
-  evaluate(batch: TransformerBatch): TransformerEvaluation;
+  /** Mean loss and accuracy over the scored positions of the batch, with the heads of options.headMask off. */
+  evaluate(batch: TransformerBatch, options?: TransformerEvaluateOptions): TransformerEvaluation;
   /** The forward pass on tokens [B, T]. */
   forward(tokens: TransformerBatch['tokens'], options?: TransformerForwardOptions): TransformerForwardResult;
   /** Every parameter by name, fresh Float32Arrays (JSON-safe through Array.from). */

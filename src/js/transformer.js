@@ -92,6 +92,39 @@ function tokenMatrix(method, name, x, T, lo, hi) {
   return out;
 }
 
+/**
+ * options.headMask as a Float32Array [layers * heads] of 0 and 1, or null when
+ * not given: `layers` arrays of `heads` numbers, or a flat array (or typed
+ * array) of layers * heads, layer by layer; 1 keeps a head, 0 switches it off.
+ */
+function headMaskOf(method, mask, c) {
+  if (mask === undefined || mask === null) return null;
+  const name = 'options.headMask';
+  const want = `${c.layers} arrays of ${c.heads} (layers x heads) or ${c.layers * c.heads} numbers`;
+  let flat = mask;
+  if (Array.isArray(mask) && mask.length > 0 && (Array.isArray(mask[0]) || ArrayBuffer.isView(mask[0]))) {
+    if (mask.length !== c.layers) throw new RangeError(`${method}: ${name} must be ${want}; got ${mask.length} arrays`);
+    for (let l = 0; l < mask.length; l++) {
+      if (!(Array.isArray(mask[l]) || ArrayBuffer.isView(mask[l])) || mask[l].length !== c.heads)
+        throw new RangeError(
+          `${method}: ${name}[${l}] must be an array of heads = ${c.heads} numbers; got ${describeValue(mask[l])}`,
+        );
+    }
+    flat = mask.flatMap((row) => Array.from(row));
+  }
+  if (!(Array.isArray(flat) || (ArrayBuffer.isView(flat) && !(flat instanceof DataView))))
+    throw new TypeError(`${method}: ${name} must be ${want}; got ${describeValue(mask)}`);
+  if (flat.length !== c.layers * c.heads)
+    throw new RangeError(`${method}: ${name} must be ${want}; got ${flat.length} numbers`);
+  for (let i = 0; i < flat.length; i++) {
+    if (flat[i] !== 0 && flat[i] !== 1)
+      throw new RangeError(
+        `${method}: ${name} must hold 0 (head off) or 1 (head on); got ${describeValue(flat[i])} at [${Math.floor(i / c.heads)}, ${i % c.heads}]`,
+      );
+  }
+  return Float32Array.from(flat);
+}
+
 function batchOf(method, batch, c) {
   const o = optionsObject(method, batch, 'batch', ['tokens', 'targets']);
   const tokens = tokenMatrix(method, 'batch.tokens', o.tokens, c.T, 0, c.vocab - 1);
@@ -284,13 +317,20 @@ class Transformer {
     return this._ag._done('transformer_gradients', { tokens: [B, this.config.T] }, stats);
   }
 
-  /** The mean loss and the accuracy over the scored positions of `batch`. */
-  evaluate(batch) {
+  /**
+   * The mean loss and the accuracy over the scored positions of `batch`;
+   * options.headMask switches heads off (see forward).
+   */
+  evaluate(batch, options) {
+    const m = 'transformer.evaluate';
     const module = this._live('evaluate');
-    const { tokens, targets, B } = batchOf('transformer.evaluate', batch, this.config);
+    const o = optionsObject(m, options, 'options', ['headMask']);
+    const { tokens, targets, B } = batchOf(m, batch, this.config);
+    const headMask = headMaskOf(m, o.headMask, this.config);
     const specs = {
       tokens: { data: tokens },
       targets: { data: targets },
+      headMask: headMask && { name: 'the head mask', data: headMask },
       work: { name: 'the workspace', length: module.transformerWorkspaceFloats(this._p.dims, B) },
     };
     const status = withBuffers(this._ag._rt, 'transformer.evaluate', specs, (p) =>
@@ -300,6 +340,7 @@ class Transformer {
         p.tokens,
         p.targets,
         B,
+        p.headMask,
         0,
         0,
         0,
@@ -315,20 +356,24 @@ class Transformer {
   /**
    * The forward pass: logits [B, T, vocab], and per layer the attention
    * weights [B, heads, T, T] (returnWeights) and q, k [B, T, dModel] (returnQK).
+   * options.headMask ([layers][heads] of 0 and 1) switches each head with 0
+   * off: its output is zeroed before W_O (its weights are still returned).
    */
   forward(tokens, options) {
     const m = 'transformer.forward';
     const module = this._live('forward');
-    const o = optionsObject(m, options, 'options', ['returnWeights', 'returnQK']);
+    const o = optionsObject(m, options, 'options', ['returnWeights', 'returnQK', 'headMask']);
     const returnWeights = booleanOption(m, 'options.returnWeights', o.returnWeights, false);
     const returnQK = booleanOption(m, 'options.returnQK', o.returnQK, false);
     const c = this.config;
     const toks = tokenMatrix(m, 'tokens', tokens, c.T, 0, c.vocab - 1);
+    const headMask = headMaskOf(m, o.headMask, c);
     const B = toks.length / c.T;
     const perWeights = B * c.heads * c.T * c.T;
     const perQK = B * c.T * c.dModel;
     const specs = {
       tokens: { data: toks },
+      headMask: headMask && { name: 'the head mask', data: headMask },
       logits: { length: B * c.T * c.vocab },
       weights: returnWeights && { name: 'the weights', length: c.layers * perWeights },
       qk: returnQK && { name: 'q and k', length: c.layers * 2 * perQK },
@@ -341,6 +386,7 @@ class Transformer {
         p.tokens,
         0,
         B,
+        p.headMask,
         p.logits,
         p.weights,
         p.qk,

@@ -97,6 +97,8 @@ export declare class AgSimd extends AgWidget {}
 export declare class AgSoftcap extends AgWidget {}
 /** `<ag-scale-in-training>` */
 export declare class AgScaleInTraining extends AgWidget {}
+/** `<ag-heads-learn>` */
+export declare class AgHeadsLearn extends AgWidget {}
 /** `<ag-softmax>` */
 export declare class AgSoftmax extends AgWidget {}
 /** `<ag-sqrt-d>` */
@@ -140,6 +142,7 @@ declare global {
     'ag-simd': AgSimd;
     'ag-softcap': AgSoftcap;
     'ag-scale-in-training': AgScaleInTraining;
+    'ag-heads-learn': AgHeadsLearn;
     'ag-softmax': AgSoftmax;
     'ag-sqrt-d': AgSqrtD;
     'ag-two-definitions': AgTwoDefinitions;

@@ -8,6 +8,7 @@
 //   a = LN1(x)                                    layer_norm (or a = x)
 //   Q = a Wq, K = a Wk, V = a Wv                  matmul
 //   O = attention(Q, K, V), causal, heads in place  attention (materialized)
+//   O[:, head j] = 0 where head_mask[l, j] = 0     a loop (forward only: a head switched off)
 //   x_mid = x + O Wo                              matmul, residual add (a loop)
 //   mlp: h = ReLU(LN2(x_mid) W1 + b1)             layer_norm, matmul, loops
 //        x' = x_mid + h W2 + b2                   matmul, loops
@@ -101,6 +102,17 @@ inline Acts acts_of(const Plan& p, float* work, int32_t l, bool norm) {
   return A;
 }
 
+// O [R, dm]: the columns of each head j whose mask[j] is 0 set to 0 (the
+// head's output, before W_O); a head with mask 1 is left as it is.
+inline void switch_off_heads(const float* mask, int32_t heads, int32_t dm, int32_t R, float* O) {
+  const int32_t dk = dm / heads;
+  for (int32_t j = 0; j < heads; ++j) {
+    if (mask[j] != 0.0f) continue;
+    for (int32_t r = 0; r < R; ++r)
+      memset(O + static_cast<size_t>(r) * dm + static_cast<size_t>(j) * dk, 0, dk * sizeof(float));
+  }
+}
+
 // Counts the scored rows, and the rows whose first largest logit is the target.
 inline void count_rows(const float* logits, const int32_t* targets, int32_t rows, int32_t vocab, int32_t* scored,
                        int32_t* correct) {
@@ -120,7 +132,8 @@ inline void count_rows(const float* logits, const int32_t* targets, int32_t rows
 // when targets is not null. Returns the first attention status that is not 0.
 template <class K>
 int32_t forward(const ag_transformer_dims& d, const float* params, const int32_t* tokens, const int32_t* targets,
-                int32_t B, float* weights, float* qk, float* stats, bool want_dlogits, float* work) {
+                int32_t B, const float* head_mask, float* weights, float* qk, float* stats, bool want_dlogits,
+                float* work) {
   const Plan p = plan(d, B);
   const Pointers P(d, params);
   const int32_t R = B * d.T, dm = d.d_model, f = 4 * dm;
@@ -154,6 +167,7 @@ int32_t forward(const ag_transformer_dims& d, const float* params, const int32_t
       memcpy(qk + (2 * static_cast<size_t>(l)) * rd, A.q, rd * sizeof(float));
       memcpy(qk + (2 * static_cast<size_t>(l) + 1) * rd, A.k, rd * sizeof(float));
     }
+    if (head_mask != nullptr) switch_off_heads(head_mask + static_cast<size_t>(l) * d.heads, d.heads, dm, R, A.o);
     K::matmul(A.o, W.wo, R, dm, dm, dtmp);
     add_into(A.x_mid, A.x_in, dtmp, rd);
     if (d.mlp) {
@@ -207,7 +221,7 @@ int32_t gradients(const ag_transformer_dims& d, const float* params, const int32
   const Plan p = plan(d, B);
   const uint64_t total = walk(d, [](const Tensor&) {});
   memset(grads, 0, static_cast<size_t>(total) * sizeof(float));
-  const int32_t status = forward<K>(d, params, tokens, targets, B, nullptr, nullptr, stats, true, work);
+  const int32_t status = forward<K>(d, params, tokens, targets, B, nullptr, nullptr, nullptr, stats, true, work);
   if (status != 0) return status;
   const Pointers P(d, params), G(d, grads);
   const int32_t R = B * d.T, dm = d.d_model, f = 4 * dm;
@@ -288,26 +302,26 @@ void adam(const ag_transformer_dims& d, float* params, const float* grads, float
   static constexpr auto norm = &ag_norm__##V;
 
 // The registry entries of a variant V, given its Kernels type.
-#define AG_TRANSFORMER_ENTRIES(V, Kernels)                                                                            \
-  extern "C" int32_t ag_transformer_forward__##V(                                                                     \
-      const ag_transformer_dims* d, const float* params, const int32_t* tokens, const int32_t* targets, int32_t B,    \
-      float* logits, float* weights, float* qk, float* stats, float* work) {                                          \
-    const int32_t st =                                                                                                \
-        ag::transformer::forward<Kernels>(*d, params, tokens, targets, B, weights, qk, stats, false, work);           \
-    if (logits != nullptr)                                                                                            \
-      memcpy(logits, work + ag::transformer::plan(*d, B).logits,                                                      \
-             static_cast<size_t>(B) * d->T * d->vocab * sizeof(float));                                               \
-    return st;                                                                                                        \
-  }                                                                                                                   \
-  extern "C" int32_t ag_transformer_gradients__##V(const ag_transformer_dims* d, const float* params,                 \
-                                                   const int32_t* tokens, const int32_t* targets, int32_t B,          \
-                                                   float* grads, float* stats, float* work) {                         \
-    return ag::transformer::gradients<Kernels>(*d, params, tokens, targets, B, grads, stats, work);                   \
-  }                                                                                                                   \
-  extern "C" void ag_transformer_adam__##V(const ag_transformer_dims* d, float* params, const float* grads, float* m, \
-                                           float* v, const float* stats, float lr, float beta1, float beta2,          \
-                                           float eps, float clip, int32_t step) {                                     \
-    ag::transformer::adam<Kernels>(*d, params, grads, m, v, stats, lr, beta1, beta2, eps, clip, step);                \
+#define AG_TRANSFORMER_ENTRIES(V, Kernels)                                                                             \
+  extern "C" int32_t ag_transformer_forward__##V(                                                                      \
+      const ag_transformer_dims* d, const float* params, const int32_t* tokens, const int32_t* targets, int32_t B,     \
+      const float* head_mask, float* logits, float* weights, float* qk, float* stats, float* work) {                   \
+    const int32_t st =                                                                                                 \
+        ag::transformer::forward<Kernels>(*d, params, tokens, targets, B, head_mask, weights, qk, stats, false, work); \
+    if (logits != nullptr)                                                                                             \
+      memcpy(logits, work + ag::transformer::plan(*d, B).logits,                                                       \
+             static_cast<size_t>(B) * d->T * d->vocab * sizeof(float));                                                \
+    return st;                                                                                                         \
+  }                                                                                                                    \
+  extern "C" int32_t ag_transformer_gradients__##V(const ag_transformer_dims* d, const float* params,                  \
+                                                   const int32_t* tokens, const int32_t* targets, int32_t B,           \
+                                                   float* grads, float* stats, float* work) {                          \
+    return ag::transformer::gradients<Kernels>(*d, params, tokens, targets, B, grads, stats, work);                    \
+  }                                                                                                                    \
+  extern "C" void ag_transformer_adam__##V(const ag_transformer_dims* d, float* params, const float* grads, float* m,  \
+                                           float* v, const float* stats, float lr, float beta1, float beta2,           \
+                                           float eps, float clip, int32_t step) {                                      \
+    ag::transformer::adam<Kernels>(*d, params, grads, m, v, stats, lr, beta1, beta2, eps, clip, step);                 \
   }
 
 #endif  // AG_KERNELS_TRANSFORMER_IMPL_H_

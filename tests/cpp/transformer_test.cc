@@ -16,8 +16,8 @@
 namespace ag::test {
 namespace {
 
-using Forward = int32_t (*)(const ag_transformer_dims*, const float*, const int32_t*, const int32_t*, int32_t, float*,
-                            float*, float*, float*, float*);
+using Forward = int32_t (*)(const ag_transformer_dims*, const float*, const int32_t*, const int32_t*, int32_t,
+                            const float*, float*, float*, float*, float*, float*);
 using Gradients = int32_t (*)(const ag_transformer_dims*, const float*, const int32_t*, const int32_t*, int32_t, float*,
                               float*, float*);
 using Adam = void (*)(const ag_transformer_dims*, float*, const float*, float*, float*, const float*, float, float,
@@ -46,8 +46,10 @@ struct Model {
         stats(4 + ag_transformer_parameter_count(&d)) {
     ag_transformer_init(&d, 42, 0, params.data());
   }
-  float loss(const Variant& v, const float* p) {
-    EXPECT_EQ(v.forward(&kDims, p, kTokens, kTargets, kB, nullptr, nullptr, nullptr, stats.data(), work.data()), 0);
+  float loss(const Variant& v, const float* p, const float* head_mask = nullptr) {
+    EXPECT_EQ(
+        v.forward(&kDims, p, kTokens, kTargets, kB, head_mask, nullptr, nullptr, nullptr, stats.data(), work.data()),
+        0);
     return stats[0];
   }
 };
@@ -134,6 +136,17 @@ TEST(TransformerAdam, LossFallsAndVariantsAgree) {
   }
   // Same parameters, different summation orders: the losses agree to float32 rounding of O(1) values.
   EXPECT_NEAR(first[0], first[1], 1e-4f * first[0]);
+}
+
+TEST(TransformerForward, HeadMaskOfOnesChangesNothingAZeroChangesTheLoss) {
+  for (const Variant& v : kVariants) {
+    Model m(kDims);
+    const float all = m.loss(v, m.params.data());
+    std::vector<float> mask(static_cast<size_t>(kDims.layers) * kDims.heads, 1.0f);
+    EXPECT_EQ(m.loss(v, m.params.data(), mask.data()), all) << v.name;  // bit for bit
+    mask[0] = 0.0f;
+    EXPECT_NE(m.loss(v, m.params.data(), mask.data()), all) << v.name;
+  }
 }
 
 }  // namespace

@@ -2,7 +2,9 @@
 // itself: its analytic gradients against float64 central finite differences of
 // its loss, on tiny configurations (with and without layer norm and the MLP,
 // one and two layers, one and two heads), and one Adam step against the update
-// of Kingma & Ba 2015, Algorithm 1, written out for one parameter.
+// of Kingma & Ba 2015, Algorithm 1, written out for one parameter; a head
+// switched off by the head mask against the same model with that head's rows
+// of Wo set to 0.
 import { describe, expect, test } from '@jest/globals';
 import { parameterShapes, referenceModel } from '../reference/transformer.mjs';
 import { rng } from '../reference/float64.mjs';
@@ -63,6 +65,32 @@ describe('float64 reference transformer', () => {
       }
     }
     expect(checked).toBeGreaterThan(20);
+  });
+
+  test('a head mask is the model with the rows of that head in Wo set to 0', () => {
+    const config = CASES[2]; // 2 layers, 2 heads
+    const params = randomParams(config, 13);
+    const B = 2;
+    const { tokens } = batchOf(config, B, 17);
+    const dk = config.dModel / config.heads;
+    for (const [l, j] of [
+      [0, 0],
+      [1, 1],
+    ]) {
+      const headMask = [
+        [1, 1],
+        [1, 1],
+      ];
+      headMask[l][j] = 0;
+      const masked = referenceModel(config, params).forward(tokens, B, { headMask }).logits;
+      const wo = Float64Array.from(params[`layers.${l}.attn.wo`]);
+      wo.fill(0, j * dk * config.dModel, (j + 1) * dk * config.dModel); // rows j d_k .. of Wo [d, d]
+      const zeroed = referenceModel(config, { ...params, [`layers.${l}.attn.wo`]: wo }).forward(tokens, B).logits;
+      // the same float64 sums with zero terms in place of the head's: equal to rounding (1e-12 of O(1) logits)
+      for (let i = 0; i < masked.length; i++) expect(Math.abs(masked[i] - zeroed[i])).toBeLessThanOrEqual(1e-12);
+      const all = referenceModel(config, params).forward(tokens, B).logits;
+      expect(all.some((v, i) => Math.abs(v - masked[i]) > 1e-6)).toBe(true);
+    }
   });
 
   test('one Adam step is Algorithm 1 of Kingma & Ba 2015, with global-norm clipping', () => {

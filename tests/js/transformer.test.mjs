@@ -2,8 +2,9 @@
 // "transformer" of registry.inc) on every build and variant: the forward pass,
 // the loss and every gradient against the float64 reference model
 // (tests/reference/transformer.mjs) run on the model's own parameters, one
-// Adam step against Algorithm 1 of Kingma & Ba 2015, determinism, the
-// parameters' round trip, dispose and bad configs and batches.
+// Adam step against Algorithm 1 of Kingma & Ba 2015, heads switched off by a
+// head mask, determinism, the parameters' round trip, dispose and bad configs
+// and batches.
 //
 // Tolerances. The model composes kernels whose bounds have the form
 // |error| <= c u sum |terms| (registry.inc): each product of a sum is off by at
@@ -117,6 +118,80 @@ describe.each(CONFIGS)('createTransformer: $label', ({ options }) => {
       const m = Math.max(...ref.weights[l]);
       expectWithin(w.data, ref.weights[l], 1e-4 * m, `weights[${l}]`);
     }
+    model.dispose();
+  });
+
+  test('headMask: forward and evaluate = the float64 reference with those heads off; bad masks', () => {
+    const config = CASES[1]; // 2 layers, 4 heads
+    const model = ag.createTransformer({ ...config, seed: 6 });
+    const params = model.parameters();
+    const batch = batchOf(config, 12);
+    const rows = B * config.T;
+    const ones = [
+      [1, 1, 1, 1],
+      [1, 1, 1, 1],
+    ];
+    // a mask of ones runs the same sums as no mask: the same bits
+    expect(model.forward(batch.tokens, { headMask: ones }).logits).toEqual(model.forward(batch.tokens).logits);
+    expect(model.evaluate(batch, { headMask: ones.flat() })).toEqual(model.evaluate(batch));
+    // layer 0's head 0 off; layer 1's heads 1 and 2 off; every head off
+    for (const text of ['0111;1111', '1111;1001', '0000;0000']) {
+      const headMask = text.split(';').map((row) => Array.from(row, Number));
+      const exact = referenceModel(config, params);
+      const wantLogits = exact.forward(batch.tokens, B, { headMask }).logits;
+      const want = exact.lossOf(wantLogits, batch.targets, rows);
+      // Tolerances as in expected() above: the spread of the perturbed reference, 4 draws, times 4.
+      const c = Math.max(4 * config.dModel, config.vocab, rows) + 10;
+      let devLogits = 0;
+      let devLoss = 0;
+      for (let draw = 0; draw < 4; draw++) {
+        const r = rng(200 + draw);
+        const noisy = referenceModel(config, params, { noise: () => (r() < 0.5 ? -c : c) * U });
+        const logits = noisy.forward(batch.tokens, B, { headMask }).logits;
+        for (let i = 0; i < logits.length; i++) devLogits = Math.max(devLogits, Math.abs(logits[i] - wantLogits[i]));
+        devLoss = Math.max(devLoss, Math.abs(noisy.lossOf(logits, batch.targets, rows).loss - want.loss));
+      }
+      const out = model.forward(batch.tokens, { headMask, returnWeights: true });
+      expectWithin(out.logits.data, wantLogits, 4 * devLogits, `logits, mask ${headMask}`);
+      const ev = model.evaluate(batch, { headMask });
+      expectWithin([ev.loss], [want.loss], 4 * devLoss, `loss, mask ${headMask}`);
+      expect(ev.accuracy).toBeCloseTo(want.accuracy, 6);
+      // a switched-off head still computes its weights: the first layer's are those without a mask
+      expect(out.weights[0]).toEqual(model.forward(batch.tokens, { returnWeights: true }).weights[0]);
+    }
+    // switching a head off changes the loss
+    expect(model.evaluate(batch, { headMask: [0, 1, 1, 1, 1, 1, 1, 1] }).loss).not.toBe(model.evaluate(batch).loss);
+    const bad = [
+      [
+        [1, 1, 1, 1],
+        RangeError,
+        /options.headMask must be 2 arrays of 4 \(layers x heads\) or 8 numbers; got 4 numbers/,
+      ],
+      [[[1, 1, 1, 1]], RangeError, /options.headMask must be 2 arrays of 4.*got 1 arrays/],
+      [
+        [
+          [1, 1, 1],
+          [1, 1, 1, 1],
+        ],
+        RangeError,
+        /options.headMask\[0\] must be an array of heads = 4 numbers/,
+      ],
+      [
+        [1, 1, 1, 1, 1, 1, 1, 0.5],
+        RangeError,
+        /options.headMask must hold 0 \(head off\) or 1 \(head on\); got number 0.5 at \[1, 3\]/,
+      ],
+      [[1, 1, NaN, 1, 1, 1, 1, 1], RangeError, /options.headMask must hold 0.*at \[0, 2\]/],
+      ['1111', TypeError, /options.headMask must be 2 arrays of 4/],
+      [7, TypeError, /options.headMask must be/],
+    ];
+    for (const [headMask, type, message] of bad) {
+      expect(() => model.forward(batch.tokens, { headMask })).toThrow(type);
+      expect(() => model.forward(batch.tokens, { headMask })).toThrow(message);
+      expect(() => model.evaluate(batch, { headMask })).toThrow(message);
+    }
+    expect(() => model.evaluate(batch, { headmask: ones })).toThrow(/unknown key 'headmask'/);
+    expect(model.evaluate(batch).loss).toBe(model.evaluate(batch, {}).loss);
     model.dispose();
   });
 

@@ -10,6 +10,7 @@
 //   x = E[token] + P[t]                              E [V, d], P [T, d]
 //   per layer: a = LN1(x);  Q = a Wq, K = a Wk, V = a Wv   W* [d, d], no biases
 //              head j: O_j = softmax(scale Q_j K_j^T, causal) V_j, columns j d_k ..
+//                      O_j = 0 when the head mask switches head j of this layer off
 //              x += concat(O_j) Wo                    Wo [d, d]
 //              if mlp: x += relu(LN2(x) W1 + b1) W2 + b2   W1 [d, f], W2 [f, d]
 //   logits = LNf(x) Wu                               Wu [d, V] (untied)
@@ -203,8 +204,11 @@ export function referenceModel(config, params, options = {}) {
     return { dQ, dK, dV };
   }
 
-  /** Forward pass on tokens [B*T]: logits [B*T, V] and, per layer, the attention weights [B, h, T, T], q and k [B*T, d]. */
-  function forward(tokens, B, cache = null) {
+  /**
+   * Forward pass on tokens [B*T]: logits [B*T, V] and, per layer, the attention weights [B, h, T, T], q and k [B*T, d].
+   * headMask: [layers][h] of 0 and 1 (0: the head's output is 0 before Wo), or null for every head on.
+   */
+  function forward(tokens, B, cache = null, headMask = null) {
     const rows = B * T;
     let x = new Float64Array(rows * d);
     for (let r = 0; r < rows; r++) {
@@ -223,6 +227,10 @@ export function referenceModel(config, params, options = {}) {
       L.K = mm(a, P[`${p}.attn.wk`], rows, d, d);
       L.V = mm(a, P[`${p}.attn.wv`], rows, d, d);
       const { O, A } = attention(L.Q, L.K, L.V, B);
+      for (let j = 0; j < h; j++) {
+        if (!headMask || headMask[l][j] !== 0) continue;
+        for (let r = 0; r < rows; r++) O.fill(0, r * d + j * dk, r * d + (j + 1) * dk);
+      }
       L.O = O;
       L.A = A;
       x = Float64Array.from(x);
@@ -366,7 +374,8 @@ export function referenceModel(config, params, options = {}) {
     config: c,
     shapes,
     params: P,
-    forward: withNoise(forward),
+    /** forward(tokens, B, { headMask }): see forward above. */
+    forward: withNoise((tokens, B, { headMask = null } = {}) => forward(tokens, B, null, headMask)),
     lossOf: withNoise(lossOf),
     gradients: withNoise(gradients),
     adamStep,

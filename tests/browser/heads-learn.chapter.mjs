@@ -1,0 +1,112 @@
+// "What heads learn" (#ch-heads-learn, <ag-heads-learn>): after a short run (30 steps: the learning itself is
+// tests/js/transformer-learning.test.mjs), the chosen head's grid, the four grids of the JSON export and the
+// held-out accuracy against the float64 reference model (tests/reference/transformer.mjs) on the parameters
+// of the same run, with every head on and with heads switched off (a link, a checkbox, the keyboard); the
+// loss the worker shows is the page's run's own, bit for bit; the link keeps the mask and the head shown.
+// Left to the contract (chapters.contract.test.mjs): exports, the prediction's marking, a copy of the written
+// link reopening the same digits, the widths.
+import { expect } from '@jest/globals';
+import { referenceModel } from '../reference/transformer.mjs';
+import { chapterTests, matrixOf, one, readNumbers } from './chapter-tests.mjs';
+import { exportJson, waitRun } from './helpers.mjs';
+import { ALL_ON, HEADS, HELD_OUT, LAYERS, T, jobOf } from '../../web/models/heads-learn.js';
+
+const STEPS = 30;
+
+/**
+ * In the page, with the page's own engine: the same run as the worker's (jobOf: the same config, batches,
+ * rate and clip), its parameters and last loss, the held-out batch and the held-out sequence.
+ */
+function sameRun(w, seed) {
+  const job = jobOf({ seed, steps: STEPS, mask: ALL_ON }, []);
+  return w.eval(
+    (el, { job, held }) => {
+      const ag = el.engine;
+      const model = ag.createTransformer(job.config);
+      const { name, ...task } = job.task;
+      const data = ag.tasks[name](task);
+      let loss = 0;
+      for (let i = 0; i < job.steps; i++) loss = model.step(data.at(i), { lr: job.lr, clip: job.clip }).loss;
+      const params = Object.fromEntries(Object.entries(model.parameters()).map(([k, v]) => [k, Array.from(v)]));
+      model.dispose();
+      const heldOut = ag.tasks[name]({ ...task, batch: held.batch, seed: held.seed }).at(0);
+      const seq = ag.tasks[name]({ ...task, batch: 1, seed: held.seed }).at(0);
+      return {
+        params,
+        loss,
+        held: [heldOut.tokens, heldOut.targets].map((a) => Array.from(a)),
+        seq: Array.from(seq.tokens),
+      };
+    },
+    { job, held: HELD_OUT },
+  );
+}
+
+/**
+ * The grid of head `head` ('l-j'), the four grids of the JSON export `grids` (when given) and the accuracy
+ * shown against the reference model on the run's parameters with `mask`.
+ */
+function match(numbers, run, mask, head, grids) {
+  const ref = referenceModel(run.config, run.params);
+  const { weights } = ref.forward(run.seq, 1, { headMask: mask });
+  // Weights of a float32 forward pass over d_model = 32 on the same parameters: their error is of the order of
+  // 1e-6; 1e-4 is far above it and far below a wrong row or head (entries of 1/16 and more apart).
+  const expectGrid = (rows, l, j) => {
+    expect(rows).toHaveLength(T);
+    rows.forEach((row, t) =>
+      row.forEach((a, s) => expect(Math.abs(a - weights[l][(j * T + t) * T + s])).toBeLessThanOrEqual(1e-4)),
+    );
+  };
+  expectGrid(matrixOf(numbers, 'weight'), ...head.split('-').map(Number));
+  if (grids)
+    for (let l = 0; l < LAYERS; l++) for (let j = 0; j < HEADS; j++) expectGrid(grids[`layer ${l}, head ${j}`], l, j);
+  const [tokens, targets] = run.held;
+  const want = ref.lossOf(ref.forward(tokens, HELD_OUT.batch, { headMask: mask }).logits, targets, tokens.length);
+  // The argmax of float32 logits may differ from float64's at a near tie: at most one of the 448 scored positions.
+  expect(Math.abs(one(numbers, 'accuracy').value - want.accuracy)).toBeLessThanOrEqual(1 / want.scored + 1e-9);
+  expect(one(numbers, 'loss').value).toBe(Math.fround(run.loss)); // the worker's last step: the same run, bit for bit
+  return want;
+}
+
+/** The numbers once the run of the state set has ended. */
+async function read(page, tag) {
+  await waitRun(page, tag, 120000);
+  return readNumbers(page, tag);
+}
+
+const it = chapterTests({ ch: 'heads-learn', tag: 'ag-heads-learn', match, read });
+
+it('30 steps: grids and held-out accuracy = the float64 model on the same parameters; heads off by link and box', async (w) => {
+  const run = { config: jobOf({ seed: 1, steps: STEPS, mask: ALL_ON }, []).config, ...(await sameRun(w, 1)) };
+  const all = await w.matches(run, ALL_ON, '1-0', (await exportJson(w.page, w.tag)).grids);
+  expect(await w.text('[data-role="sequence"]')).toContain(run.seq.join(' '));
+  const layer1Off = [
+    [1, 1],
+    [0, 0],
+  ];
+  const state = { seed: 1, steps: STEPS, mask: layer1Off, head: '1-1' };
+  await w.link('steps=30&mask=1,1;0,0&head=1-1', [run, layer1Off, '1-1'], { state });
+  await w.see({ '[data-role="off-text"]': 'layer 1, head 0; layer 1, head 1' });
+  // A box switches layer 1, head 0 on again (the same model: no step is trained again).
+  await w.at('#hl-head-1-0').check();
+  const one10 = [
+    [1, 1],
+    [1, 0],
+  ];
+  expect(await w.state()).toEqual({ ...state, mask: one10 });
+  await w.matches(run, one10, '1-1');
+  // The radio group picks the head shown in full: layer 0, head 1.
+  await w.at('input[name="hl-head"][value="0-1"]').check();
+  await w.matches(run, one10, '0-1', (await exportJson(w.page, w.tag)).grids);
+  await w.logged();
+  // The keyboard: Space on layer 0, head 0's box switches it off.
+  await w.at('#hl-head-0-0').focus();
+  await w.page.keyboard.press('Space');
+  expect((await w.state()).mask).toEqual([
+    [0, 1],
+    [1, 0],
+  ]);
+  await w.matches(run, (await w.state()).mask, '0-1');
+  await w.params({ steps: '30', mask: '0,1;1,0', head: '0-1' });
+  expect(all.ref.scored).toBe(HELD_OUT.batch * (T / 2 - 1)); // 7 scored positions a row: 1 / 448 above
+}).at('steps=30');

@@ -1,0 +1,328 @@
+// <ag-heads-learn>: Part 4, "What heads learn". A 2-layer model with 2 heads per layer trains on
+// inductionCopy (8 distinct tokens, then the same 8 again: the second half is predictable) in the
+// experiment worker (widget/training.js); the four heads' attention grids on one held-out sequence
+// follow the training, and the learner switches heads off (transformer evaluate and forward with a
+// headMask: the head's output zeroed before W_O) to see which head the accuracy needs. Numbers: the
+// worker's transformer step (loss), evaluate (held-out accuracy, with the mask) and forward
+// (returnWeights, with the mask); the held-out sequence is ag.tasks.inductionCopy's.
+// Sources: Elhage et al. 2021, "A Mathematical Framework for Transformer Circuits"; Olsson et al. 2022,
+// "In-context Learning and Induction Heads".
+//
+//   <ag-heads-learn seed="3" steps="200" mask="1,1;0,1"></ag-heads-learn>
+import { interpolateCividis } from 'd3';
+import { AgWidget, defineWidget } from '../widget/base.js';
+import { checkbox, lbl, line, num, radioGroup } from '../widget/controls.js';
+import { h, setText } from '../widget/dom.js';
+import { ownFigure } from '../widget/figure-layout.js';
+import { formatNumber } from '../widget/format.js';
+import { WEIGHTS, heatmap } from '../widget/heatmap.js';
+import { formulas } from '../widget/math.js';
+import { choices } from '../widget/predict.js';
+import { choice, defineState, matrix, number } from '../widget/state.js';
+import { lossChart, trainingRun } from '../widget/training.js';
+import { ALL_ON, HEADS, HELD_OUT, L, LAYERS, STEP_CHOICES, T, VOCAB } from '../models/heads-learn.js';
+import { copyingHead, headName, jobOf, offText } from '../models/heads-learn.js';
+
+const STATE = defineState({
+  version: 1,
+  fields: {
+    seed: number({ min: 1, max: 99, integer: true, default: 1 }),
+    steps: number({ values: STEP_CHOICES, default: 100 }),
+    mask: matrix({ rows: LAYERS, cols: HEADS, min: 0, max: 1, integer: true, default: ALL_ON }),
+    head: choice({ values: ['0-0', '0-1', '1-0', '1-1'], default: '1-0' }),
+  },
+});
+const pct = (x) => `${formatNumber(100 * x, 3)} %`;
+const HEAD_LIST = Array.from({ length: LAYERS * HEADS }, (_, i) => [Math.floor(i / HEADS), i % HEADS]);
+/** The four small grids side by side: CELL units a cell, GAP between grids, TOP for each grid's name. */
+const CELL = 6;
+const GAP = 14;
+const TOP = 16;
+const SIDE = T * CELL;
+/** Head `[l, j]`'s weights from an update: T rows of T (views of the worker's result). */
+const rowsOf = (u, [l, j]) =>
+  Array.from({ length: T }, (_, a) => u.weights[l].data.subarray((j * T + a) * T, (j * T + a + 1) * T));
+
+export class AgHeadsLearn extends AgWidget {
+  static title = 'What heads learn';
+  static styles = ['styles/heatmap.css', 'styles/training.css', 'styles/heads-learn.css'];
+  static stateDecl = STATE;
+
+  #ui = null;
+  #run = null;
+  #tokens = null;
+  #runKey = null;
+  #jobKey = null;
+  #waiting = [];
+
+  build(body) {
+    const predict = this.predict({
+      id: 'copying-head-off',
+      question: `After training, switch off the head that does the copying: the one whose grid, in the second half, puts its weight ${L - 1} positions back (on the token after the earlier copy). What happens to the held-out accuracy?`,
+      choices: choices({
+        chance: `It falls to about chance (1 in ${VOCAB})`,
+        part: 'It falls, but stays well above chance',
+        same: 'It hardly moves: another head does the same',
+      }),
+      reveal: (_choice, ag) => this.#reveal(ag),
+    });
+    const run = trainingRun(this, {
+      label: 'the 2-layer model',
+      onUpdate: (u) => this.#update(u),
+    });
+    this.#run = run;
+    const chartBox = h('div', { class: 'chart-box' });
+    const chart = lossChart(chartBox, {
+      label: 'Training loss and held-out accuracy against the step',
+      caption: 'Training loss (line) and held-out accuracy (dots) with the heads switched off below',
+    });
+    const gridTitle = h('h3', {}, '');
+    const gridBox = h('div', { class: 'grid-box' }, gridTitle);
+    const grid = heatmap(gridBox, {
+      rows: Array.from({ length: T }, (_, i) => ({ label: 'q', sub: String(i + 1) })),
+      cols: Array.from({ length: T }, (_, i) => ({ label: 'k', sub: String(i + 1) })),
+      label: 'Attention weights of the chosen head on the held-out sequence',
+      role: 'weight',
+      ...WEIGHTS,
+      cell: 30,
+      format: (v) => formatNumber(v, 1),
+      describe: (a, b, text) => `query ${a + 1} to key ${b + 1}, weight ${text}`,
+      show: (el, value, o) => this.show(el, value, o),
+    });
+    const thumbs = ownFigure(h('div', { class: 'thumbs-box' }), {
+      className: 'head-thumbs',
+      width: 4 * SIDE + 3 * GAP + 4,
+      height: TOP + SIDE + 2,
+      label:
+        'The attention weights of the four heads on the held-out sequence, side by side (cividis: dark 0, yellow 1)',
+    });
+    const panels = HEAD_LIST.map(([l, j], k) => {
+      const g = thumbs.append('g').attr('transform', `translate(${2 + k * (SIDE + GAP)},0)`);
+      g.append('text')
+        .attr('class', 'thumb-name')
+        .attr('x', 0)
+        .attr('y', TOP - 4)
+        .text(`L${l} H${j}`);
+      g.append('rect')
+        .attr('class', 'thumb-frame')
+        .attr('x', -2)
+        .attr('y', TOP - 2)
+        .attr('width', SIDE + 4)
+        .attr('height', SIDE + 4);
+      return g.append('g').attr('transform', `translate(0,${TOP})`);
+    });
+    const headPick = radioGroup({
+      name: 'hl-head',
+      label: 'The head whose grid is shown in full',
+      lead: 'Grid in full:',
+      options: HEAD_LIST.map(([l, j]) => ({ value: `${l}-${j}`, label: headName(l, j) })),
+      onChange: (head) => this.setState({ head }),
+    });
+    const toggles = HEAD_LIST.map(([l, j]) =>
+      checkbox({
+        id: `hl-head-${l}-${j}`,
+        label: `${headName(l, j)} on`,
+        onChange: (on) => {
+          const mask = this.state.mask;
+          mask[l][j] = on ? 1 : 0;
+          this.setState({ mask });
+          this.announce(
+            `${headName(l, j)} ${on ? 'on' : 'off'}; the held-out accuracy follows when the worker answers`,
+          );
+        },
+      }),
+    );
+    const seedInput = h('input', { type: 'number', id: 'hl-seed', min: 1, max: 99, step: 1 });
+    seedInput.addEventListener('change', () => {
+      const seed = Number(seedInput.value);
+      if (Number.isInteger(seed) && seed >= 1 && seed <= 99) this.setState({ seed });
+    });
+    const stepsSelect = h(
+      'select',
+      { id: 'hl-steps' },
+      STEP_CHOICES.map((s) => h('option', { value: String(s) }, String(s))),
+    );
+    stepsSelect.addEventListener('change', () => this.setState({ steps: Number(stepsSelect.value) }));
+    const ui = {
+      chart,
+      grid,
+      gridTitle,
+      thumbs,
+      panels,
+      headPick,
+      toggles,
+      seedInput,
+      stepsSelect,
+      loss: num('loss'),
+      accuracy: num('accuracy'),
+      step: h('span', { class: 'step', dataset: { role: 'step-text' } }, '0'),
+      off: h('span', { class: 'off', dataset: { role: 'off-text' } }, 'none'),
+      sequence: h('p', { class: 'sequence', dataset: { role: 'sequence' } }),
+    };
+    this.#ui = ui;
+    body.append(
+      predict,
+      h(
+        'div',
+        { class: 'settings' },
+        h('label', { for: 'hl-seed' }, 'Seed (model and batches) ', seedInput),
+        h('label', { for: 'hl-steps' }, 'Steps ', stepsSelect),
+      ),
+      run.controls(),
+      chartBox,
+      h(
+        'div',
+        { class: 'numbers' },
+        line(lbl('At step '), ui.step, lbl(': training loss '), ui.loss, lbl(' nats; held-out accuracy '), ui.accuracy),
+        line(lbl('Heads off: '), ui.off),
+      ),
+      h(
+        'fieldset',
+        { class: 'heads' },
+        h('legend', {}, 'Switch heads on and off (evaluate and forward with a head mask)'),
+        toggles.map((t) => t.row),
+      ),
+      ui.sequence,
+      thumbs.node().parentNode,
+      headPick.element,
+      gridBox,
+      formulas(
+        'S_j = Q_j K_j^{\\mathsf T} / \\sqrt{d_k} + M',
+        'O_j = \\operatorname{softmax}(S_j)\\, V_j',
+        'x \\mathrel{+}= [\\,m_{l0} O_0,\\ m_{l1} O_1\\,]\\, W_O',
+      ),
+      h(
+        'p',
+        { class: 'mask-note' },
+        'M is the causal mask; m\u2097\u2c7c = 1 keeps head j of layer l, m\u2097\u2c7c = 0 switches it off.',
+      ),
+      h(
+        'p',
+        { class: 'source' },
+        'Sources: Elhage et al. 2021, \u201cA Mathematical Framework for Transformer Circuits\u201d; Olsson et al. 2022, \u201cIn-context Learning and Induction Heads\u201d.',
+      ),
+    );
+  }
+
+  syncControls(state) {
+    const ui = this.#ui;
+    ui.seedInput.value = String(state.seed);
+    ui.stepsSelect.value = String(state.steps);
+    HEAD_LIST.forEach(([l, j], i) => ui.toggles[i].set(state.mask[l][j] === 1));
+    ui.headPick.set(state.head);
+    const [l, j] = state.head.split('-').map(Number);
+    setText(
+      ui.gridTitle,
+      `${headName(l, j)}${state.mask[l][j] ? '' : ' (switched off: its weights are still computed)'}`,
+    );
+    ui.thumbs.selectAll('.thumb-frame').classed('is-chosen', (_d, k) => HEAD_LIST[k].join('-') === state.head);
+    setText(ui.off, offText(state.mask));
+  }
+
+  render(ag, state) {
+    if (!this.#tokens) {
+      const seq = ag.tasks.inductionCopy({ T, vocab: VOCAB, batch: 1, seed: HELD_OUT.seed }).at(0);
+      this.#tokens = Array.from(seq.tokens);
+      setText(this.#ui.sequence, `The held-out sequence (tokens 1 to ${T}): ${this.#tokens.join(' ')}`);
+    }
+    const job = jobOf(state, this.#tokens);
+    const jobKey = JSON.stringify(job);
+    if (jobKey === this.#jobKey) {
+      if (this.#last?.weights) this.#drawGrid(this.#last, state.head);
+      return;
+    }
+    this.#jobKey = jobKey;
+    const runKey = JSON.stringify([state.seed, state.steps]);
+    if (runKey !== this.#runKey) {
+      this.#runKey = runKey;
+      this.#ui.chart.reset();
+    }
+    this.#run.start(job);
+  }
+
+  #update(u) {
+    const ui = this.#ui;
+    // A chunk that trained (or the first, at step 0) moves the chart and the loss; a new head mask on the same
+    // model trains nothing: its update brings the held-out accuracy and the grids with that mask.
+    if (u.losses?.length || u.step === 0) {
+      ui.chart.add(u);
+      setText(ui.step, String(u.step));
+      this.show(ui.loss, u.loss, { digits: 3 });
+    }
+    if (u.accuracy !== undefined) this.show(ui.accuracy, u.accuracy, { format: pct });
+    if (u.weights) {
+      HEAD_LIST.forEach((head, k) =>
+        ui.panels[k]
+          .selectAll('rect')
+          .data(rowsOf(u, head).flatMap((row, a) => Array.from(row, (w, b) => [a, b, w])))
+          .join((enter) =>
+            enter
+              .append('rect')
+              .attr('x', (d) => d[1] * CELL)
+              .attr('y', (d) => d[0] * CELL)
+              .attr('width', CELL)
+              .attr('height', CELL),
+          )
+          .attr('fill', (d) => interpolateCividis(d[2])),
+      );
+      this.#drawGrid(u, this.state.head);
+    }
+    this.#last = u;
+    const done = this.#waiting.filter((f) => f.ready(u));
+    this.#waiting = this.#waiting.filter((f) => !f.ready(u));
+    for (const f of done) f.resolve(u);
+  }
+
+  #last = null;
+
+  #drawGrid(u, head) {
+    this.#ui.grid.update(rowsOf(u, head.split('-').map(Number)));
+  }
+
+  /** The next update that `ready(u)` accepts (the current one if it does). */
+  #updateWhere(ready) {
+    if (this.#last && this.#run.state !== 'running' && ready(this.#last)) return Promise.resolve(this.#last);
+    return new Promise((resolve) => this.#waiting.push({ ready, resolve }));
+  }
+
+  async #reveal() {
+    const steps = this.state.steps;
+    this.setState({ mask: ALL_ON });
+    const full = await this.#updateWhere((u) => u.step === steps && u.accuracy !== undefined && !this.#masked());
+    const [l, j] = copyingHead(full.weights);
+    const mask = ALL_ON.map((row) => row.slice());
+    mask[l][j] = 0;
+    this.setState({ mask, head: `${l}-${j}` });
+    const off = await this.#updateWhere((u) => u.step === steps && u.accuracy !== undefined && this.#masked());
+    const a = off.accuracy;
+    const answer = a < 0.2 ? 'chance' : a < 0.8 ? 'part' : 'same';
+    return {
+      answer,
+      explanation: `Here ${headName(l, j)} puts the most weight ${L - 1} positions back. With all heads on, the held-out accuracy after ${steps} steps is ${pct(full.accuracy)}; with ${headName(l, j)} off it is ${pct(a)} (chance is 1 in ${VOCAB}). Which head does the copying, and whether another can stand in, depends on the seed: try seeds 1, 2 and 3.`,
+    };
+  }
+
+  #masked() {
+    return this.state.mask.some((row) => row.some((v) => v === 0));
+  }
+
+  figure() {
+    return [this.#ui.chart.svg, this.#ui.thumbs.node(), this.#ui.grid.node];
+  }
+
+  /** The JSON export: every number shown, and the four heads' grids of the last update (the worker's forward). */
+  exportData() {
+    const u = this.#last;
+    const grids = u?.weights
+      ? Object.fromEntries(HEAD_LIST.map((head) => [headName(...head), rowsOf(u, head).map((r) => Array.from(r))]))
+      : null;
+    return { ...super.exportData(), grids };
+  }
+
+  disconnectedCallback() {
+    super.disconnectedCallback();
+    this.#run?.dispose();
+  }
+}
+
+defineWidget('ag-heads-learn', AgHeadsLearn);
