@@ -34,3 +34,4 @@ export { AgSharedKeys } from './chapters/shared-keys.js';
 export { AgKvCache } from './chapters/kv-cache.js';
 export { AgOnlineSoftmax } from './chapters/online-softmax.js';
 export { AgSoftcap } from './chapters/softcap.js';
+export { AgYourTask } from './chapters/your-task.js';

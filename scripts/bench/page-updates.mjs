@@ -175,6 +175,11 @@ export const UPDATES = {
     target: '#os-step',
     keys: ['ArrowRight', 'ArrowLeft'],
   },
+  'your-task': {
+    update: 'show the other head of the held-out example (the Head menu)',
+    target: 'select[data-control="head"]',
+    keys: ['ArrowDown', 'ArrowUp'],
+  },
 };
 
 /**

@@ -93,6 +93,8 @@ export declare class AgSignAndSize extends AgWidget {}
 export declare class AgSimd extends AgWidget {}
 /** `<ag-softcap>` */
 export declare class AgSoftcap extends AgWidget {}
+/** `<ag-your-task>` */
+export declare class AgYourTask extends AgWidget {}
 /** `<ag-softmax>` */
 export declare class AgSoftmax extends AgWidget {}
 /** `<ag-sqrt-d>` */
@@ -134,6 +136,7 @@ declare global {
     'ag-sign-and-size': AgSignAndSize;
     'ag-simd': AgSimd;
     'ag-softcap': AgSoftcap;
+    'ag-your-task': AgYourTask;
     'ag-softmax': AgSoftmax;
     'ag-sqrt-d': AgSqrtD;
     'ag-two-definitions': AgTwoDefinitions;

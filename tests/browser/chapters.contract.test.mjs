@@ -59,7 +59,7 @@ const SEARCH = {
   'near-orthogonal': '?ch=near-orthogonal&v=1&d=100&pairs=2000&cand=5000',
 };
 /** Chapters whose numbers come from a run in the experiment worker. */
-const RUNS = new Set(['sqrt-d', 'scale-fix', 'near-orthogonal', 'cost']);
+const RUNS = new Set(['sqrt-d', 'scale-fix', 'near-orthogonal', 'cost', 'your-task']);
 /** The widths checked for overflow in each scheme; a screenshot at the first (one a scheme is enough to look at). */
 const WIDTHS = {
   light: [
@@ -254,6 +254,14 @@ const EXPORTED = {
     stateText: 'v=1&q=2,1&tile=4&step=1',
     numbers: { correction: 1, m: [ONLINE_1.m, ONLINE_1.mBound], l: [ONLINE_1.l, ONLINE_1.lBound * ONLINE_1.l] },
     csv: ['correction,1'],
+  },
+  // The default run: 200 steps, a row of the curves per 10 from step 0; query 1 of the causal example sees key 1
+  // alone (softmax of one score: weight exactly 1, key 2 exactly 0).
+  'your-task': {
+    statePart: { task: 'copyPrevious', T: 8, vocab: 8, dModel: 16, heads: 2, layers: 1, steps: 200, seed: 1 },
+    numbers: { 'weight.1-1': 1, 'weight.1-2': 0 },
+    csv: [/^step,loss,grad_norm,heldout_loss,heldout_accuracy\r\n/, /\r\n200(,[^,\r\n]+){4}(\r\n|$)/],
+    csvRows: 21,
   },
 };
 
