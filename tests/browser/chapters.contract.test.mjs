@@ -258,7 +258,7 @@ const EXPORTED = {
   // The default run: 200 steps, a row of the curves per 10 from step 0; query 1 of the causal example sees key 1
   // alone (softmax of one score: weight exactly 1, key 2 exactly 0).
   'your-task': {
-    statePart: { task: 'copyPrevious', T: 8, vocab: 8, dModel: 16, heads: 2, layers: 1, steps: 200, seed: 1 },
+    statePart: { task: 'copyPrevious', t: 8, vocab: 8, d: 16, heads: 2, layers: 1, steps: 200, seed: 1 },
     numbers: { 'weight.1-1': 1, 'weight.1-2': 0 },
     csv: [/^step,loss,grad_norm,heldout_loss,heldout_accuracy\r\n/, /\r\n200(,[^,\r\n]+){4}(\r\n|$)/],
     csvRows: 21,

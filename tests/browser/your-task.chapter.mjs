@@ -14,7 +14,7 @@ import { exportJson, exportText } from './helpers.mjs';
 import { HELD_OUT, HELD_OUT_SEED, PROBE } from '../../web/models/your-task.js';
 
 /** The shown weights: T rows of a causal softmax (0 exactly past the query; a row sums to 1 within its rounding). */
-function match(numbers, { T }) {
+function match(numbers, { t: T }) {
   const w = byRole(numbers, 'weight');
   expect(w).toHaveLength(T * T);
   for (let i = 1; i <= T; i++) {
@@ -52,12 +52,12 @@ async function expectExample(w, task, T, vocab, seed) {
 it('the same link trains the same losses, bit for bit; another seed does not; the example is the float64 draw', async (w) => {
   const first = await trained(w, 'steps=50');
   expect(first.split('\r\n').filter((l) => /^\d/.test(l))).toHaveLength(6); // steps 0, 10, ..., 50
-  await w.matches({ T: 8 });
+  await w.matches({ t: 8 });
   await expectExample(w, 'copyPrevious', 8, 8, 1);
   const other = await trained(w, 'steps=50&seed=2');
   expect(other).not.toBe(first);
   expect(await trained(w, 'steps=50')).toBe(first);
-  await w.matches({ T: 8 });
+  await w.matches({ t: 8 });
   await w.logged();
 });
 
@@ -65,11 +65,11 @@ it('sizes the API refuses: its RangeError in the note, and the page keeps workin
   await w.set('heads=3&steps=50');
   await w.waitData('run', 'error', 60000);
   await w.see({ '.note': /config\.heads must divide config\.dModel/ });
-  await w.set('task=inductionCopy&T=16&vocab=4&steps=50');
+  await w.set('task=inductionCopy&t=16&vocab=4&steps=50');
   await w.see({ '.note': /vocab must be at least 8/ });
-  await trained(w, 'task=inductionCopy&T=12&heads=4&layers=2&steps=50');
+  await trained(w, 'task=inductionCopy&t=12&heads=4&layers=2&steps=50');
   expect(await w.at('.note').first().isVisible()).toBe(false);
-  await w.matches({ T: 12 });
+  await w.matches({ t: 12 });
   await expectExample(w, 'inductionCopy', 12, 8, 1);
   await w.logged();
 });
@@ -79,6 +79,6 @@ it('predict, then reveal: induction copy is the task one layer and one head lear
   await w.reveal({ wrong: 'sort', says: /induction copy \d+(\.\d+)? %/, right: 'inductionCopy', logged: false });
   expect(await w.state()).toMatchObject(PROBE);
   await w.waitData('run', 'done', 60000);
-  await w.matches({ T: PROBE.T });
+  await w.matches({ t: PROBE.t });
   await w.logged();
 });

@@ -10,7 +10,7 @@
 // Sources: Vaswani et al. 2017 (the model), Kingma & Ba 2015 (Adam), Olsson et
 // al. 2022 (induction heads need two layers).
 //
-//   <ag-your-task task="sort" T="10" layers="2" mlp="1"></ag-your-task>
+//   <ag-your-task task="sort" t="10" layers="2" mlp="1"></ag-your-task>
 import { AgWidget, defineWidget } from '../widget/base.js';
 import { checkbox, lbl, line, notDefined, num } from '../widget/controls.js';
 import { h, setAttr, setText, setValue } from '../widget/dom.js';
@@ -35,9 +35,9 @@ import {
 } from '../models/your-task.js';
 
 const SIZES = [
-  ['T', 'Positions T', 'T', 1],
+  ['t', 'Positions T', 'T', 1],
   ['vocab', 'Symbols (vocab)', 'vocab', 1],
-  ['dModel', 'Channels d_model', 'd_model', 2],
+  ['d', 'Channels d_model', 'd_model', 2],
   ['heads', 'Heads h', 'heads', 1],
   ['layers', 'Layers', 'layers', 1],
   ['steps', 'Training steps', 'steps', 50],
@@ -53,9 +53,9 @@ export class AgYourTask extends AgWidget {
     version: 1,
     fields: {
       task: choice({ values: TASKS.map((t) => t.id), default: 'copyPrevious' }),
-      T: int('T', 8),
+      t: int('t', 8),
       vocab: int('vocab', 8),
-      dModel: number({ min: 2, max: 64, integer: true, default: 16 }),
+      d: int('d', 16),
       heads: int('heads', 2),
       layers: int('layers', 1),
       mlp: bool({ default: false }),
@@ -276,7 +276,7 @@ export class AgYourTask extends AgWidget {
 
   /** The heat map of the chosen layer and head (made again when T changes). */
   #drawMap(s) {
-    const T = s.T;
+    const T = s.t;
     if (this.#map?.T !== T) {
       this.#ui.mapBox.replaceChildren();
       const axis = (label) => Array.from({ length: T }, (_, i) => ({ label, sub: String(i + 1) }));

@@ -37,9 +37,9 @@ export const TASKS = [
  * tens of milliseconds in a browser, so the most steps (1000) train in about a minute.
  */
 export const CAPS = {
-  T: [2, 16],
+  t: [2, 16],
   vocab: [2, 16],
-  dModel: [2, 64],
+  d: [2, 64],
   heads: [1, 4],
   layers: [1, 3],
   steps: [50, 1000],
@@ -56,8 +56,8 @@ export const HELD_OUT_SEED = 1000000;
 /** The config of createTransformer for a state (ready for ag.createTransformer). */
 export const configOf = (s) => ({
   vocab: s.vocab,
-  T: s.T,
-  dModel: s.dModel,
+  T: s.t,
+  dModel: s.d,
   heads: s.heads,
   layers: s.layers,
   mlp: s.mlp,
@@ -67,13 +67,13 @@ export const configOf = (s) => ({
 });
 
 /** The task options of the training data and of the held-out batch. */
-export const taskOf = (s) => ({ name: s.task, T: s.T, vocab: s.vocab, batch: BATCH, seed: s.seed });
+export const taskOf = (s) => ({ name: s.task, T: s.t, vocab: s.vocab, batch: BATCH, seed: s.seed });
 export const heldOutOf = (s) => ({ seed: s.seed + HELD_OUT_SEED, batch: HELD_OUT });
 
 /** The held-out example whose attention is shown: row 0 of the held-out batch (ag.tasks), or the task's RangeError. */
 export function exampleOf(ag, s) {
-  const batch = ag.tasks[s.task]({ T: s.T, vocab: s.vocab, batch: HELD_OUT, seed: s.seed + HELD_OUT_SEED }).next();
-  return { tokens: Array.from(batch.tokens.subarray(0, s.T)), targets: Array.from(batch.targets.subarray(0, s.T)) };
+  const batch = ag.tasks[s.task]({ T: s.t, vocab: s.vocab, batch: HELD_OUT, seed: s.seed + HELD_OUT_SEED }).next();
+  return { tokens: Array.from(batch.tokens.subarray(0, s.t)), targets: Array.from(batch.targets.subarray(0, s.t)) };
 }
 
 /** The training job of the worker (web/widget/training.js) for a state and its example's tokens. */
@@ -92,9 +92,9 @@ export const jobOf = (s, tokens) => ({
 /** What the prediction trains: each task on a 1-layer, 1-head model without the MLP, PROBE_BATCH rows a step. */
 export const PROBE = {
   task: 'inductionCopy',
-  T: 12,
+  t: 12,
   vocab: 8,
-  dModel: 16,
+  d: 16,
   heads: 1,
   layers: 1,
   mlp: false,
@@ -112,9 +112,9 @@ export function probeAccuracies(ag) {
   for (const { id } of TASKS) {
     const s = { ...PROBE, task: id };
     const model = ag.createTransformer(configOf(s));
-    const data = ag.tasks[id]({ T: s.T, vocab: s.vocab, batch: PROBE_BATCH, seed: s.seed });
+    const data = ag.tasks[id]({ T: s.t, vocab: s.vocab, batch: PROBE_BATCH, seed: s.seed });
     for (let i = 0; i < s.steps; i++) model.step(data.next(), { lr: Number(s.lr), clip: 1 });
-    out[id] = model.evaluate(ag.tasks[id]({ T: s.T, vocab: s.vocab, ...heldOutOf(s) }).next()).accuracy;
+    out[id] = model.evaluate(ag.tasks[id]({ T: s.t, vocab: s.vocab, ...heldOutOf(s) }).next()).accuracy;
     model.dispose();
   }
   return out;
