@@ -46,10 +46,14 @@ export const CAPS = {
 };
 /** Adam's learning rates offered. */
 export const RATES = ['0.001', '0.003', '0.01', '0.03'];
-/** Rows per training batch and in the held-out batch; steps per message of the worker. */
+/** Rows per training batch and in the held-out batch. */
 export const BATCH = 16;
 export const HELD_OUT = 64;
-export const CHUNK = 10;
+/**
+ * Steps per message of the worker: 10, or a twentieth of a long run, so that a run draws at most about 20
+ * updates (each redraws the curves and the heat map on the page).
+ */
+export const chunkOf = (steps) => Math.max(10, Math.round(steps / 20));
 /** The held-out batch is drawn with seed + HELD_OUT_SEED, never a seed of the training data (0..999999). */
 export const HELD_OUT_SEED = 1000000;
 
@@ -83,8 +87,8 @@ export const jobOf = (s, tokens) => ({
   steps: s.steps,
   lr: Number(s.lr),
   clip: 1,
-  chunk: CHUNK,
-  evalEvery: CHUNK,
+  chunk: chunkOf(s.steps),
+  evalEvery: chunkOf(s.steps),
   heldOut: heldOutOf(s),
   snapshot: { weights: true, tokens: [tokens] },
 });
