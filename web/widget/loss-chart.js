@@ -4,7 +4,7 @@
 import { axisRight } from 'd3';
 import { attrs, axes, chartFigure, curve, dots, draw, legend, xScale, yScale } from './charts.js';
 
-const BOX = { width: 420, height: 220, m: { l: 44, r: 40, t: 28, b: 30 } };
+const BOX = { width: 420, height: 230, m: { l: 44, r: 40, t: 40, b: 30 } };
 
 /**
  * @param {HTMLElement} box where the figure goes
@@ -24,9 +24,10 @@ export function lossChart(box, { label, caption }) {
     const x = xScale(BOX, [0, steps]);
     const y = yScale(BOX, [0, top]);
     const a = yScale(BOX, [0, 1]);
-    axes(s, BOX, x, y, { xLabel: 'step', yLabel: 'loss (nats)', xTicks: 5, yTicks: 4 });
+    axes(s, BOX, x, y, { xLabel: 'step', xTicks: 5, yTicks: 4 });
+    draw(s, 'text', { class: 'axis-label', x: 4, y: BOX.m.t - 12 }).text('loss (nats)');
     draw(s, 'g', { class: 'axis', transform: `translate(${BOX.width - BOX.m.r},0)` }).call(axisRight(a).ticks(4, '~r'));
-    attrs(draw(s, 'text', { class: 'axis-label', x: BOX.width - BOX.m.r - 6, y: BOX.m.t + 10 }), {
+    attrs(draw(s, 'text', { class: 'axis-label', x: BOX.width - 4, y: BOX.m.t - 12 }), {
       'text-anchor': 'end',
     }).text('accuracy');
     curve({ s, x, y }, 'loss-line', losses);

@@ -48,7 +48,7 @@ export function trainingRun(widget, { label, onUpdate, onDone, onError }) {
   const stepsText = () => `step ${step} of ${job?.steps ?? 0}`;
   function mark(next, text) {
     state = next;
-    const [action, words] = next === 'paused' && step === 0 ? ['resume', 'Train'] : ACTIONS[next];
+    const [action, words] = next === 'paused' && step === 0 ? ACTIONS.idle : ACTIONS[next];
     main.dataset.action = action;
     setText(main, words);
     setFlag(restart, 'disabled', !job || next === 'idle');
@@ -99,7 +99,7 @@ export function trainingRun(widget, { label, onUpdate, onDone, onError }) {
     if (step >= job.steps) {
       mark('done', `Done: ${stepsText()}.`);
       onDone?.(last);
-    } else mark('paused', `Paused at ${stepsText()}.`);
+    } else mark('paused', step === 0 ? `Ready: ${stepsText()}.` : `Paused at ${stepsText()}.`);
   }
 
   function renew() {
@@ -186,7 +186,7 @@ export function trainingRun(widget, { label, onUpdate, onDone, onError }) {
   main.addEventListener('click', () => {
     const action = main.dataset.action;
     if (action === 'pause') run.pause();
-    else if (action === 'resume') run.resume();
+    else if (state === 'paused') run.resume();
     else if (state === 'done') run.restart();
     else if (job) run.start(job);
   });
