@@ -13,7 +13,7 @@
 //   <ag-your-task task="sort" t="10" layers="2" mlp="1"></ag-your-task>
 import { AgWidget, defineWidget } from '../widget/base.js';
 import { checkbox, lbl, line, notDefined, num } from '../widget/controls.js';
-import { h, setAttr, setText, setValue } from '../widget/dom.js';
+import { h, setAttr, setFlag, setText, setValue } from '../widget/dom.js';
 import { labelled, seedControls, settingSelect, settingSlider } from '../widget/experiment.js';
 import { formatNumber } from '../widget/format.js';
 import { heatmap } from '../widget/heatmap.js';
@@ -298,7 +298,8 @@ export class AgYourTask extends AgWidget {
     const w = this.#weights;
     const layer = Math.min(s.layer, s.layers) - 1;
     const head = Math.min(s.head, s.heads) - 1;
-    if (!w || !w[layer]) return;
+    setFlag(this.#ui.mapBox, 'hidden', !w?.[layer]); // no weights of this config yet: no old ones shown
+    if (!w?.[layer]) return;
     const { data } = w[layer];
     const rows = Array.from({ length: T }, (_, i) => data.subarray((head * T + i) * T, (head * T + i + 1) * T));
     this.#map.hm.update(rows);
