@@ -5,8 +5,8 @@
 // tasks on the page and names the one a 1-layer, 1-head model learns worst.
 // Left to the contract (chapters.contract.test.mjs): exports, a copy of the written link reopening the same digits
 // (a second run of the default), the widths and the prediction's marking.
-// Time: each run here is 50 steps of a tiny model (well under a second in the worker); the reveal trains five tiny
-// models 100 steps each on the page (about 2 s in test mode).
+// Time: each run here is 50 steps of a tiny model (well under a second in the worker); the reveal's five tiny runs
+// (100 steps each) are measured in a worker after the first run, or else on the page (about 2 s in test mode).
 import { expect } from '@jest/globals';
 import { taskRow } from '../reference/float64.mjs';
 import { byRole, chapterTests, expectClose, U } from './chapter-tests.mjs';

@@ -20,6 +20,7 @@ import { heatmap } from '../widget/heatmap.js';
 import { formulas } from '../widget/math.js';
 import { afterPause } from '../widget/pause.js';
 import { choices } from '../widget/predict.js';
+import { ExperimentClient } from '../widget/worker-client.js';
 import { bool, choice, defineState, number } from '../widget/state.js';
 import { lossChart, trainingRun } from '../widget/training.js';
 import {
@@ -30,6 +31,7 @@ import {
   exampleOf,
   jobOf,
   probeAccuracies,
+  probeJob,
   PROBE_BATCH,
   taskOf,
 } from '../models/your-task.js';
@@ -78,6 +80,7 @@ export class AgYourTask extends AgWidget {
   #curves = []; // each update: { step, loss, gradNorm, accuracy }
   #weights = null; // the last update's weights, per layer [1, heads, T, T]
   #probe = new WeakMap(); // engine -> the prediction's accuracies
+  #prober = null; // { ag, client, acc } the prediction's runs in a worker of their own
   #start = afterPause(() => this.#train(), 400);
 
   build(body) {
@@ -170,6 +173,7 @@ export class AgYourTask extends AgWidget {
     super.disconnectedCallback();
     this.#start.cancel();
     this.#run?.dispose();
+    this.#prober?.client.dispose();
     this.#key = null; // back on the page, the state trains again
   }
 
@@ -262,6 +266,7 @@ export class AgYourTask extends AgWidget {
 
   #done() {
     if (this.#runKey !== this.#key) return;
+    this.#probeInWorker();
     const last = this.#curves.at(-1);
     if (last)
       this.announce(
@@ -305,16 +310,38 @@ export class AgYourTask extends AgWidget {
     this.#map.hm.update(rows);
   }
 
+  /**
+   * The prediction's runs in a worker of their own, once a first run is done: the reveal then finds them
+   * measured (without them it trains on the page, the same calls, and the page waits for it).
+   */
+  async #probeInWorker() {
+    const ag = this.engine;
+    if (!ag || this.#prober?.ag === ag || this.#probe.has(ag)) return;
+    const client = new ExperimentClient();
+    const prober = { ag, client, acc: null };
+    this.#prober = prober;
+    const acc = {};
+    try {
+      for (const { id } of TASKS) acc[id] = (await client.run(probeJob(id))).accuracy;
+      prober.acc = acc;
+    } catch {
+      if (this.#prober === prober) this.#prober = null; // cancelled or failed: the reveal trains on the page
+    } finally {
+      client.dispose();
+    }
+  }
+
   /** The prediction: each task trained on the PROBE model, on the page (kept per engine). */
   #reveal(ag) {
-    const acc = this.#probe.get(ag) ?? probeAccuracies(ag);
+    const measured = this.#prober?.ag === ag ? this.#prober.acc : null;
+    const acc = this.#probe.get(ag) ?? measured ?? probeAccuracies(ag);
     this.#probe.set(ag, acc);
     this.setState(PROBE);
     const worst = TASKS.reduce((a, b) => (acc[b.id] < acc[a.id] ? b : a));
     const list = TASKS.map((t) => `${t.label} ${pct(acc[t.id])}`).join(', ');
     return {
       answer: worst.id,
-      explanation: `Held-out accuracy after ${PROBE.steps} steps of ${PROBE_BATCH} rows, trained here on the page: ${list}. Induction copy needs two hops: find the earlier copy of the current token, then read the token after it. A previous-token head in a lower layer feeds an induction head above it (chapter 34); one head in one layer has neither. The widget now trains that model (16 rows a step): add a layer and train again.`,
+      explanation: `Held-out accuracy after ${PROBE.steps} steps of ${PROBE_BATCH} rows: ${list}. Induction copy needs two hops: find the earlier copy of the current token, then read the token after it. A previous-token head in a lower layer feeds an induction head above it (chapter 34); one head in one layer has neither. The widget now trains that model (16 rows a step): add a layer and train again.`,
     };
   }
 

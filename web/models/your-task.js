@@ -123,3 +123,17 @@ export function probeAccuracies(ag) {
   }
   return out;
 }
+
+/** The worker job (kind 'train', models/training-chunk.js) of `task`'s probe: the calls of probeAccuracies. */
+export function probeJob(task) {
+  const s = { ...PROBE, task };
+  const { snapshot: _snapshot, ...job } = jobOf(s, []);
+  return {
+    ...job,
+    kind: 'train',
+    task: { ...taskOf(s), batch: PROBE_BATCH },
+    evalEvery: s.steps,
+    to: s.steps,
+    fresh: true,
+  };
+}
