@@ -481,6 +481,22 @@ export const CHAPTERS = [
       'Choose 30 steps: the loss has only begun to fall, the grids are still spread, and the held-out accuracy is far from 100 %.',
     ],
   },
+  {
+    id: 'your-task',
+    part: 4,
+    title: 'Your own task',
+    tag: 'ag-your-task',
+    intro:
+      'Now pose a task yourself. Pick one of the five toy tasks, each a next-token prediction: copy the previous token, reverse or sort a row of symbols, copy a repeated row (induction), or say where a row of brackets balances. Choose the model: positions T, symbols, d_model, heads (d_k = d_model / h), layers, the MLP block, layer norm, the 1/\u221ad\u2096 scale, Adam\u2019s learning rate, the steps and the seed. It trains in a background worker on the module\u2019s kernels; you watch the training loss and the accuracy on a held-out batch (another seed, never trained on), and the attention of one held-out example in each layer and head. The sizes are capped (T and vocab up to 16, d_model up to 64, 4 heads, 3 layers, 1000 steps), so the largest run takes about a minute. Sizes that do not fit together, such as 3 heads for d_model = 16, are refused with the API\u2019s own message. The link holds the whole config and the seed: opened again on the same build, it trains the same losses, bit for bit.',
+    after: [
+      'Train the default (copy the previous token, one layer, two heads): the accuracy reaches 100 % within a few dozen steps; switch between the heads in the heat map and find the one that puts each query on the key just before it.',
+      'Choose induction copy with T = 12 and one head: one layer stalls far below 100 %; set layers to 2 and train again. Pick layer 1 and layer 2 in the heat map: which head looks one position back, which looks a copy back?',
+      'Untick the scale with d_model = 64 and one head (d_k = 64): compare the loss curve with the scaled run of the same seed: the unscaled loss falls more slowly (chapter 33 measures why).',
+      'Set heads to 3 with d_model = 16: the page shows the API\u2019s RangeError and keeps working; set heads to 4 and it trains.',
+      'Copy the link, open it in another tab and train: the CSV of the curves is the same to the last digit. Change only the seed: the curves change, the end result mostly does not.',
+      'Export the JSON: its run.config goes straight into ag.createTransformer, its run.task into ag.tasks[name].',
+    ],
+  },
 ];
 
 /** The anchor id of a chapter's section. */

@@ -37,3 +37,4 @@ export { AgSoftcap } from './chapters/softcap.js';
 export { AgLearnToAttend } from './chapters/learn-to-attend.js';
 export { AgScaleInTraining } from './chapters/scale-in-training.js';
 export { AgHeadsLearn } from './chapters/heads-learn.js';
+export { AgYourTask } from './chapters/your-task.js';

@@ -196,6 +196,11 @@ export const UPDATES = {
     target: '#st-lr',
     keys: ['ArrowRight', 'ArrowLeft'],
   },
+  'your-task': {
+    update: 'show the other head of the held-out example (the Head menu)',
+    target: 'select[data-control="head"]',
+    keys: ['ArrowDown', 'ArrowUp'],
+  },
 };
 
 /**

@@ -99,6 +99,8 @@ export declare class AgSoftcap extends AgWidget {}
 export declare class AgScaleInTraining extends AgWidget {}
 /** `<ag-heads-learn>` */
 export declare class AgHeadsLearn extends AgWidget {}
+/** `<ag-your-task>` */
+export declare class AgYourTask extends AgWidget {}
 /** `<ag-softmax>` */
 export declare class AgSoftmax extends AgWidget {}
 /** `<ag-sqrt-d>` */
@@ -143,6 +145,7 @@ declare global {
     'ag-softcap': AgSoftcap;
     'ag-scale-in-training': AgScaleInTraining;
     'ag-heads-learn': AgHeadsLearn;
+    'ag-your-task': AgYourTask;
     'ag-softmax': AgSoftmax;
     'ag-sqrt-d': AgSqrtD;
     'ag-two-definitions': AgTwoDefinitions;

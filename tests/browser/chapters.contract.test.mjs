@@ -61,7 +61,16 @@ const SEARCH = {
   'heads-learn': '?ch=heads-learn&v=1&steps=30',
 };
 /** Chapters whose numbers come from a run in the experiment worker. */
-const RUNS = new Set(['sqrt-d', 'scale-fix', 'near-orthogonal', 'cost', 'learn-to-attend', 'scale-in-training', 'heads-learn']);
+const RUNS = new Set([
+  'sqrt-d',
+  'scale-fix',
+  'near-orthogonal',
+  'cost',
+  'learn-to-attend',
+  'scale-in-training',
+  'heads-learn',
+  'your-task',
+]);
 /** The widths checked for overflow in each scheme; a screenshot at the first (one a scheme is enough to look at). */
 const WIDTHS = {
   light: [
@@ -295,6 +304,14 @@ const EXPORTED = {
     numbers: { 'weight.1-1': 1, 'weight.1-2': 0 },
     csv: ['weight.1-1,1', 'weight.1-16,0'],
     svg: [/aria-label="The attention weights of the four heads/, /aria-label="Attention weights of the chosen head/],
+  },
+  // The default run: 200 steps, a row of the curves per 10 from step 0; query 1 of the causal example sees key 1
+  // alone (softmax of one score: weight exactly 1, key 2 exactly 0).
+  'your-task': {
+    statePart: { task: 'copyPrevious', t: 8, vocab: 8, d: 16, heads: 2, layers: 1, steps: 200, seed: 1 },
+    numbers: { 'weight.1-1': 1, 'weight.1-2': 0 },
+    csv: [/^step,loss,grad_norm,heldout_loss,heldout_accuracy\r\n/, /\r\n200(,[^,\r\n]+){4}(\r\n|$)/],
+    csvRows: 21,
   },
 };
 

@@ -175,7 +175,7 @@ describe('reading the tour: the reading bar, previous/next links, numbers throug
     const anchors = await page.$$eval('#toc a', (els) => els.map((a) => a.getAttribute('href')));
     // One anchor per record of the tour (web/chapters.js), in its order.
     expect(anchors).toEqual(CHAPTERS.map((c) => `#ch-${c.id}`));
-    expect(anchors.length).toBe(16 + 9 + 6 + 3); // part 1 (with the cost of attention), part 2, part 3 (masks, rotary positions, shared keys, KV cache, online softmax, softcap), part 4 (learn to attend, the scale in training, what heads learn)
+    expect(anchors.length).toBe(16 + 9 + 6 + 4); // part 1 (with the cost of attention), part 2, part 3 (masks, rotary positions, shared keys, KV cache, online softmax, softcap), part 4 (learn to attend, the scale in training, what heads learn, your own task)
     for (const href of anchors) expect(await page.locator(href).count()).toBe(1);
     // Lazy start: the worked example (far below) has not started.
     expect(await page.locator('ag-worked-example').getAttribute('data-status')).toBeNull();

@@ -1061,3 +1061,31 @@ export function centralDifferences(f, x, h) {
   }
   return grad;
 }
+
+/**
+ * Row `b` of batch 0 of a training task (the layouts of ag.tasks), drawn from the Philox uniforms in float64:
+ * copyPrevious (T uniforms a row: token t = floor(u_t vocab), target t the token t - 1, position 0 not scored)
+ * and inductionCopy (L = floor(T/2) uniforms a row: L distinct symbols by Fisher-Yates over 0..vocab-1, the row
+ * the symbols repeated, targets L..T-2 the next token). Returns { tokens, targets } (-1: not scored).
+ */
+export function taskRow(task, { T, vocab, batch, seed }, b) {
+  const L = Math.floor(T / 2);
+  const perRow = task === 'inductionCopy' ? L : T;
+  const u = philoxUniform(BigInt(seed), 0n, batch * perRow).slice(b * perRow, (b + 1) * perRow);
+  const pick = (x, k) => Math.floor(x * k);
+  const targets = new Array(T).fill(-1);
+  let tokens;
+  if (task === 'copyPrevious') {
+    tokens = u.map((x) => pick(x, vocab));
+    for (let t = 1; t < T; t++) targets[t] = tokens[t - 1];
+  } else if (task === 'inductionCopy') {
+    const perm = Array.from({ length: vocab }, (_, i) => i);
+    for (let i = 0; i < L; i++) {
+      const j = i + pick(u[i], vocab - i);
+      [perm[i], perm[j]] = [perm[j], perm[i]];
+    }
+    tokens = Array.from({ length: T }, (_, t) => perm[t % L]);
+    for (let t = L; t + 1 < T; t++) targets[t] = tokens[t + 1];
+  } else throw new Error(`taskRow: no reference for ${task}`);
+  return { tokens, targets };
+}

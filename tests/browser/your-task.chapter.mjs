@@ -1,0 +1,84 @@
+// "Your own task" (#ch-your-task, <ag-your-task>): a run trained in the worker from the state's config and seed;
+// the held-out example is row 0 of the task's held-out batch (the float64 Philox draw of the task's layout); every
+// shown weight row is a causal softmax row (exactly 0 past the query); the same link trains the same losses, bit
+// for bit; sizes the API refuses show its RangeError and the page keeps working; the prediction trains the five
+// tasks on the page and names the one a 1-layer, 1-head model learns worst.
+// Left to the contract (chapters.contract.test.mjs): exports, a copy of the written link reopening the same digits
+// (a second run of the default), the widths and the prediction's marking.
+// Time: each run here is 50 steps of a tiny model (well under a second in the worker); the reveal's five tiny runs
+// (100 steps each) are measured in a worker after the first run, or else on the page (about 2 s in test mode).
+import { expect } from '@jest/globals';
+import { taskRow } from '../reference/float64.mjs';
+import { byRole, chapterTests, expectClose, U } from './chapter-tests.mjs';
+import { exportJson, exportText } from './helpers.mjs';
+import { HELD_OUT, HELD_OUT_SEED, PROBE } from '../../web/models/your-task.js';
+
+/** The shown weights: T rows of a causal softmax (0 exactly past the query; a row sums to 1 within its rounding). */
+function match(numbers, { t: T }) {
+  const w = byRole(numbers, 'weight');
+  expect(w).toHaveLength(T * T);
+  for (let i = 1; i <= T; i++) {
+    const cells = w.filter((n) => n.key.startsWith(`${i}-`));
+    const row = cells.map((n) => n.value);
+    cells.filter((n) => Number(n.key.split('-')[1]) > i).forEach((n) => expect(n.value).toBe(0));
+    // T weights, each within (2 log2 T + 6) u of its exact value (the softmax's bound), sum to 1 within T of those.
+    expectClose(
+      row.reduce((a, b) => a + b),
+      1,
+      T * (2 * Math.ceil(Math.log2(T)) + 6) * U + T * U,
+      `row ${i} sum`,
+    );
+  }
+  return w;
+}
+
+const it = chapterTests({ ch: 'your-task', tag: 'ag-your-task', match });
+
+/** Sets the state of `params`, waits for its run to end (data-run done), returns the CSV of the curves. */
+async function trained(w, params) {
+  await w.set(params);
+  await w.waitData('run', 'done', 60000);
+  return exportText(w.page, w.tag, 'csv');
+}
+
+/** The example shown is row 0 of the held-out batch of `task` at the state's sizes (the float64 draw). */
+async function expectExample(w, task, T, vocab, seed) {
+  const { example } = await exportJson(w.page, w.tag);
+  const ref = taskRow(task, { T, vocab, batch: HELD_OUT, seed: seed + HELD_OUT_SEED }, 0);
+  expect(example).toEqual(ref);
+  await w.see({ '.example': new RegExp(`^Tokens ${ref.tokens.join(' ')};`) });
+}
+
+it('the same link trains the same losses, bit for bit; another seed does not; the example is the float64 draw', async (w) => {
+  const first = await trained(w, 'steps=50');
+  expect(first.split('\r\n').filter((l) => /^\d/.test(l))).toHaveLength(6); // steps 0, 10, ..., 50
+  await w.matches({ t: 8 });
+  await expectExample(w, 'copyPrevious', 8, 8, 1);
+  const other = await trained(w, 'steps=50&seed=2');
+  expect(other).not.toBe(first);
+  expect(await trained(w, 'steps=50')).toBe(first);
+  await w.matches({ t: 8 });
+  await w.logged();
+});
+
+it('sizes the API refuses: its RangeError in the note, and the page keeps working', async (w) => {
+  await w.set('heads=3&steps=50');
+  await w.waitData('run', 'error', 60000);
+  await w.see({ '.note': /config\.heads must divide config\.dModel/ });
+  await w.set('task=inductionCopy&t=16&vocab=4&steps=50');
+  await w.see({ '.note': /vocab must be at least 8/ });
+  await trained(w, 'task=inductionCopy&t=12&heads=4&layers=2&steps=50');
+  expect(await w.at('.note').first().isVisible()).toBe(false);
+  await w.matches({ t: 12 });
+  await expectExample(w, 'inductionCopy', 12, 8, 1);
+  await w.logged();
+});
+
+it('predict, then reveal: induction copy is the task one layer and one head learn worst', async (w) => {
+  // The reveal moves to the probe's config, whose run starts anew: its numbers are checked once it is done.
+  await w.reveal({ wrong: 'sort', says: /induction copy \d+(\.\d+)? %/, right: 'inductionCopy', logged: false });
+  expect(await w.state()).toMatchObject(PROBE);
+  await w.waitData('run', 'done', 60000);
+  await w.matches({ t: PROBE.t });
+  await w.logged();
+});

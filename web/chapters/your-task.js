@@ -1,0 +1,395 @@
+// <ag-your-task>: part 4, "Your own task". The learner picks one of the five
+// tasks of ag.tasks and the sizes of a tiny transformer (createTransformer),
+// trains it in the experiment worker (widget/training.js) and judges it: the
+// loss of each step and the held-out accuracy (evaluate on a batch of another
+// seed), and the attention weights of one held-out example for each layer and
+// head (forward with returnWeights). The link holds the whole config and the
+// seed: the same link trains the same losses, bit for bit, on the same build.
+// Numbers: the worker's transformer.step, evaluate and forward (logged in test
+// mode); the prediction trains the five tasks on the page (models/your-task.js).
+// Sources: Vaswani et al. 2017 (the model), Kingma & Ba 2015 (Adam), Olsson et
+// al. 2022 (induction heads need two layers).
+//
+//   <ag-your-task task="sort" t="10" layers="2" mlp="1"></ag-your-task>
+import { AgWidget, defineWidget } from '../widget/base.js';
+import { checkbox, lbl, line, notDefined, num } from '../widget/controls.js';
+import { h, setAttr, setFlag, setText, setValue } from '../widget/dom.js';
+import { labelled, seedControls, settingSelect, settingSlider } from '../widget/experiment.js';
+import { formatNumber } from '../widget/format.js';
+import { heatmap } from '../widget/heatmap.js';
+import { formulas } from '../widget/math.js';
+import { afterPause } from '../widget/pause.js';
+import { choices } from '../widget/predict.js';
+import { ExperimentClient } from '../widget/worker-client.js';
+import { bool, choice, defineState, number } from '../widget/state.js';
+import { lossChart, trainingRun } from '../widget/training.js';
+import {
+  CAPS,
+  PROBE,
+  RATES,
+  TASKS,
+  exampleOf,
+  jobOf,
+  probeAccuracies,
+  probeJob,
+  PROBE_BATCH,
+  taskOf,
+} from '../models/your-task.js';
+
+const SIZES = [
+  ['t', 'Positions T', 'T', 1],
+  ['vocab', 'Symbols (vocab)', 'vocab', 1],
+  ['d', 'Channels d_model', 'd_model', 2],
+  ['heads', 'Heads h', 'heads', 1],
+  ['layers', 'Layers', 'layers', 1],
+  ['steps', 'Training steps', 'steps', 50],
+];
+const int = (name, dflt) => number({ min: CAPS[name][0], max: CAPS[name][1], integer: true, default: dflt });
+const pct = (x) => `${formatNumber(x * 100, 3)} %`;
+const weight = (x) => x.toFixed(2); // every weight with two decimals
+
+export class AgYourTask extends AgWidget {
+  static title = 'Your own task';
+  static styles = ['styles/heatmap.css', 'styles/training.css', 'styles/your-task.css'];
+  static stateDecl = defineState({
+    version: 1,
+    fields: {
+      task: choice({ values: TASKS.map((t) => t.id), default: 'copyPrevious' }),
+      t: int('t', 8),
+      vocab: int('vocab', 8),
+      d: int('d', 16),
+      heads: int('heads', 2),
+      layers: int('layers', 1),
+      mlp: bool({ default: false }),
+      norm: choice({ values: ['layer', 'none'], default: 'layer' }),
+      scale: bool({ default: true }),
+      lr: choice({ values: RATES, default: '0.01' }),
+      steps: number({ min: 50, max: 1000, integer: true, default: 200 }),
+      seed: number({ min: 0, max: 999999, integer: true, default: 1 }),
+      layer: int('layers', 1),
+      head: int('heads', 1),
+    },
+  });
+
+  #ui = null;
+  #run = null;
+  #chart = null;
+  #map = null; // { key, hm } the heat map of the shown T
+  #key = null; // the config of the run going on or shown
+  #example = null; // { key, tokens, targets } or { key, error }
+  #curves = []; // each update: { step, loss, gradNorm, accuracy }
+  #weights = null; // the last update's weights, per layer [1, heads, T, T]
+  #probe = new WeakMap(); // engine -> the prediction's accuracies
+  #prober = null; // { ag, client, acc } the prediction's runs in a worker of their own
+  #start = afterPause(() => this.#train(), 400);
+
+  build(body) {
+    const predict = this.predict({
+      id: 'one-layer-limit',
+      question:
+        'A 1-layer model with one head and no MLP (d_model 16, T 12, vocab 8) trains 100 steps on each task. On which task does it end lowest in held-out accuracy?',
+      choices: choices(Object.fromEntries(TASKS.map((t) => [t.id, t.label]))),
+      reveal: (_choice, ag) => this.#reveal(ag),
+    });
+    const ui = { sizes: {} };
+    ui.task = settingSelect(
+      'task',
+      'Task',
+      TASKS.map((t) => [t.id, t.label]),
+      (task) => this.setState({ task }),
+    );
+    ui.layout = h('p', { class: 'task-layout' });
+    for (const [name, label, text, step] of SIZES) {
+      const s = settingSlider(name, label, text, { min: CAPS[name][0], max: CAPS[name][1], step });
+      s.input.addEventListener('input', () => setText(s.out, s.input.value));
+      s.input.addEventListener('change', () => this.setState({ [name]: Number(s.input.value) }));
+      ui.sizes[name] = s;
+    }
+    ui.norm = settingSelect('norm', 'Norm', ['layer', 'none'], (norm) => this.setState({ norm }));
+    ui.lr = settingSelect('lr', 'Learning rate', RATES, (lr) => this.setState({ lr }));
+    ui.mlp = checkbox({ id: 'yt-mlp', label: 'MLP block', onChange: (mlp) => this.setState({ mlp }) });
+    ui.scale = checkbox({
+      id: 'yt-scale',
+      label: 'Scale scores by 1/\u221ad\u2096',
+      onChange: (scale) => this.setState({ scale }),
+    });
+    ui.seed = seedControls(this, { max: 999999, label: 'Seed of the weights and the data', control: false });
+    this.#run = trainingRun(this, {
+      label: 'Training',
+      onUpdate: (u) => this.#update(u),
+      onDone: () => this.#done(),
+      onError: (err) => this.#failed(err),
+    });
+    const settings = h(
+      'div',
+      { class: 'settings' },
+      labelled('Task', ui.task),
+      ui.layout,
+      h(
+        'div',
+        { class: 'sizes' },
+        Object.values(ui.sizes).map((s) => s.label),
+      ),
+      h(
+        'div',
+        { class: 'flags' },
+        labelled('Norm', ui.norm),
+        labelled('Learning rate', ui.lr),
+        ui.mlp.row,
+        ui.scale.row,
+      ),
+      ui.seed.label,
+    );
+    const chartBox = h('div', { class: 'loss-box' });
+    this.#chart = lossChart(chartBox, { label: 'Training loss and held-out accuracy against the step' });
+    ui.step = h('span', { class: 'step-text' });
+    ui.loss = num('loss');
+    ui.gradNorm = num('grad-norm');
+    ui.accuracy = num('accuracy');
+    ui.example = h('p', { class: 'example' });
+    ui.layer = settingSelect('layer', 'Layer', ['1'], (v) => this.setState({ layer: Number(v) }));
+    ui.head = settingSelect('head', 'Head', ['1'], (v) => this.setState({ head: Number(v) }));
+    ui.mapBox = h('div', { class: 'map-box' });
+    const numbers = h(
+      'div',
+      { class: 'numbers' },
+      line(lbl('After step '), ui.step, lbl(': training loss '), ui.loss, lbl(' nats, gradient norm '), ui.gradNorm),
+      line(lbl('Held-out accuracy: '), ui.accuracy),
+      formulas('L=-\\frac{1}{N}\\sum_{t\\ \\mathrm{scored}}\\log p_\\theta(y_t\\mid x_{\\le t})'),
+    );
+    const attention = h(
+      'section',
+      { class: 'attention', 'aria-label': 'Attention of a held-out example' },
+      h('h3', {}, 'Attention of a held-out example'),
+      ui.example,
+      h('div', { class: 'pick' }, labelled('Layer', ui.layer), labelled('Head', ui.head)),
+      ui.mapBox,
+    );
+    body.append(predict, settings, this.#run.controls(), h('div', { class: 'layout' }, chartBox, numbers), attention);
+    this.#ui = ui;
+  }
+
+  disconnectedCallback() {
+    super.disconnectedCallback();
+    this.#start.cancel();
+    this.#run?.dispose();
+    this.#prober?.client.dispose();
+    this.#key = null; // back on the page, the state trains again
+  }
+
+  syncControls(s) {
+    const ui = this.#ui;
+    setValue(ui.task, s.task);
+    setText(ui.layout, TASKS.find((t) => t.id === s.task).layout);
+    for (const [name] of SIZES) ui.sizes[name].set(s[name], String(s[name]));
+    setValue(ui.norm, s.norm);
+    setValue(ui.lr, s.lr);
+    ui.mlp.set(s.mlp);
+    ui.scale.set(s.scale);
+    ui.seed.sync(s.seed);
+    options(ui.layer, s.layers, Math.min(s.layer, s.layers));
+    options(ui.head, s.heads, Math.min(s.head, s.heads));
+  }
+
+  /** The text of the run's config: every field but the attention view. */
+  #keyOf = (s) => JSON.stringify({ ...s, layer: 0, head: 0 });
+
+  /** A change made in the widget trains after a pause; a link or an attribute trains at once. */
+  stateChanged(source) {
+    this.#source = source;
+  }
+
+  render(ag, s) {
+    const key = this.#keyOf(s);
+    if (this.#example?.key !== key || this.#example.ag !== ag) {
+      try {
+        this.#example = { key, ag, ...exampleOf(ag, s) };
+      } catch (err) {
+        this.#example = { key, ag, error: err };
+      }
+    }
+    if (this.#key !== key) this.#restart(key);
+    const ex = this.#example;
+    if (ex.error) {
+      this.#start.cancel();
+      this.#failed(ex.error);
+      return;
+    }
+    setText(this.#ui.example, exampleText(ex));
+    this.#drawMap(s);
+  }
+
+  /** A new config: the run going on stops, the curves and numbers go, and its own run starts (after a pause). */
+  #restart(key) {
+    const ui = this.#ui;
+    this.#key = key;
+    this.#curves = [];
+    this.#weights = null;
+    this.#chart.reset();
+    if (this.#run.state === 'running' || this.#run.state === 'paused') this.#run.cancel();
+    setText(ui.step, '\u2026');
+    notDefined([ui.loss, ui.gradNorm, ui.accuracy], '\u2026');
+    setAttr(this, 'data-run', 'running');
+    this.clearNote();
+    if (this.#source === 'user') this.#start.poke();
+    else {
+      this.#start.cancel();
+      this.#train();
+    }
+  }
+
+  #source = null;
+
+  #train() {
+    const s = this.state;
+    if (this.#example?.error || this.#keyOf(s) !== this.#key) return;
+    this.#runKey = this.#key;
+    this.#run.start(jobOf(s, this.#example.tokens));
+  }
+
+  #runKey = null; // the config of the run whose updates count
+
+  #update(u) {
+    if (this.#runKey !== this.#key) return;
+    const ui = this.#ui;
+    setText(ui.step, `${u.step} of ${u.steps}`);
+    this.show(ui.loss, u.loss);
+    if (u.gradNorm === undefined) notDefined([ui.gradNorm], 'none yet');
+    else this.show(ui.gradNorm, u.gradNorm);
+    if (u.accuracy !== undefined) this.show(ui.accuracy, u.accuracy, { format: pct });
+    const { step, loss, gradNorm, heldOutLoss, accuracy, losses } = u;
+    this.#curves.push({ step, loss, gradNorm, heldOutLoss, accuracy, losses });
+    this.#chart.add(u);
+    if (u.weights) this.#weights = u.weights;
+    this.#drawMap(this.state);
+  }
+
+  #done() {
+    if (this.#runKey !== this.#key) return;
+    this.#probeInWorker();
+    const last = this.#curves.at(-1);
+    if (last)
+      this.announce(
+        `Trained ${last.step} steps: loss ${this.#ui.loss.textContent}, held-out accuracy ${this.#ui.accuracy.textContent}.`,
+      );
+  }
+
+  #failed(err) {
+    setAttr(this, 'data-run', 'error');
+    this.note(`These sizes cannot be trained: ${err.message}`);
+  }
+
+  /** The heat map of the chosen layer and head (made again when T changes). */
+  #drawMap(s) {
+    const T = s.t;
+    if (this.#map?.T !== T) {
+      this.#ui.mapBox.replaceChildren();
+      const axis = (label) => Array.from({ length: T }, (_, i) => ({ label, sub: String(i + 1) }));
+      const hm = heatmap(this.#ui.mapBox, {
+        rows: axis('q'),
+        cols: axis('k'),
+        label: 'Attention weights of the held-out example: queries in rows, keys in columns',
+        role: 'weight',
+        legendTitle: 'weight',
+        scale: 'sequential',
+        domain: [0, 1],
+        cell: 40,
+        format: weight,
+        describe: (i, j, text) => `query ${i + 1}, key ${j + 1}: weight ${text}`,
+        show: (el, value, o) => this.show(el, value, { ...o, format: weight }),
+      });
+      this.#map = { T, hm };
+    }
+    const w = this.#weights;
+    const layer = Math.min(s.layer, s.layers) - 1;
+    const head = Math.min(s.head, s.heads) - 1;
+    setFlag(this.#ui.mapBox, 'hidden', !w?.[layer]); // no weights of this config yet: no old ones shown
+    if (!w?.[layer]) return;
+    const { data } = w[layer];
+    const rows = Array.from({ length: T }, (_, i) => data.subarray((head * T + i) * T, (head * T + i + 1) * T));
+    this.#map.hm.update(rows);
+  }
+
+  /**
+   * The prediction's runs in a worker of their own, once a first run is done: the reveal then finds them
+   * measured (without them it trains on the page, the same calls, and the page waits for it).
+   */
+  async #probeInWorker() {
+    const ag = this.engine;
+    if (!ag || this.#prober?.ag === ag || this.#probe.has(ag)) return;
+    const client = new ExperimentClient();
+    const prober = { ag, client, acc: null };
+    this.#prober = prober;
+    const acc = {};
+    try {
+      for (const { id } of TASKS) acc[id] = (await client.run(probeJob(id))).accuracy;
+      prober.acc = acc;
+    } catch {
+      if (this.#prober === prober) this.#prober = null; // cancelled or failed: the reveal trains on the page
+    } finally {
+      client.dispose();
+    }
+  }
+
+  /** The prediction: each task trained on the PROBE model, on the page (kept per engine). */
+  #reveal(ag) {
+    const measured = this.#prober?.ag === ag ? this.#prober.acc : null;
+    const acc = this.#probe.get(ag) ?? measured ?? probeAccuracies(ag);
+    this.#probe.set(ag, acc);
+    this.setState(PROBE);
+    const worst = TASKS.reduce((a, b) => (acc[b.id] < acc[a.id] ? b : a));
+    const list = TASKS.map((t) => `${t.label} ${pct(acc[t.id])}`).join(', ');
+    return {
+      answer: worst.id,
+      explanation: `Held-out accuracy after ${PROBE.steps} steps of ${PROBE_BATCH} rows: ${list}. Induction copy needs two hops: find the earlier copy of the current token, then read the token after it. A previous-token head in a lower layer feeds an induction head above it (chapter 34); one head in one layer has neither. The widget now trains that model (16 rows a step): add a layer and train again.`,
+    };
+  }
+
+  figure() {
+    return [...this.shadowRoot.querySelectorAll('.loss-box svg, .map-box svg.heatmap')];
+  }
+
+  /** CSV: a row per update of the run: the step, its loss and gradient norm, the held-out loss and accuracy. */
+  exportTable() {
+    const cell = (v) => v ?? '';
+    return {
+      columns: ['step', 'loss', 'grad_norm', 'heldout_loss', 'heldout_accuracy'],
+      rows: this.#curves.map((c) => [c.step, c.loss, cell(c.gradNorm), cell(c.heldOutLoss), cell(c.accuracy)]),
+    };
+  }
+
+  /**
+   * JSON: the run (config for ag.createTransformer, the task for ag.tasks[name], the training options), the
+   * loss of every step and the updates, the example and its weights (per layer [1, heads, T, T]). The trained
+   * parameters stay in the worker: the link and the config make them again.
+   */
+  exportData() {
+    const s = this.state;
+    const data = super.exportData();
+    const { name, ...options } = taskOf(s);
+    const { config, task: _task, snapshot: _snapshot, ...training } = jobOf(s, []);
+    data.run = { config, task: { name, options }, training };
+    data.losses = this.#curves.flatMap((c) => c.losses ?? []);
+    data.updates = this.#curves.map(({ losses: _losses, ...c }) => c);
+    if (this.#example?.tokens) data.example = { tokens: this.#example.tokens, targets: this.#example.targets };
+    if (this.#weights) data.weights = this.#weights.map((w) => ({ shape: w.shape, data: Array.from(w.data) }));
+    return data;
+  }
+}
+
+/** The options 1..n of a select, `value` chosen (rebuilt only when n changes). */
+function options(select, n, value) {
+  if (select.options.length !== n)
+    select.replaceChildren(
+      ...Array.from({ length: n }, (_, i) => h('option', { value: String(i + 1) }, String(i + 1))),
+    );
+  setValue(select, String(value));
+}
+
+/** The example's tokens and targets as text (the data, not results): "tokens 3 1 4 …; targets – 3 1 …". */
+function exampleText({ tokens, targets }) {
+  const t = (v) => (v < 0 ? '\u2013' : String(v));
+  return `Tokens ${tokens.map(t).join(' ')}; targets ${targets.map(t).join(' ')} (\u2013: not scored).`;
+}
+
+defineWidget('ag-your-task', AgYourTask);
