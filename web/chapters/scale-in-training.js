@@ -77,7 +77,12 @@ export class AgScaleInTraining extends AgWidget {
   #key = null; // the key of the runs started
   #start = afterPause(() => this.#startRuns(), 300);
   #done = null; // { promise, resolve } of the current pair of runs
-  #watch = new MutationObserver(() => this.#settle());
+  #watch = new MutationObserver(() => {
+    // data-train of the chapter: running while either run trains (the page-update bench reads it).
+    const trains = RUNS.map((r) => this.#runs[r.id].box.dataset.train);
+    setAttr(this, 'data-train', trains.includes('running') ? 'running' : (trains[0] ?? 'idle'));
+    this.#settle();
+  });
 
   figure() {
     return this.#ui ? PANELS.map((p) => this.#ui.panels[p.id].s.node()) : null;
@@ -124,7 +129,7 @@ export class AgScaleInTraining extends AgWidget {
         const box = h('section', { class: `run run-${r.id}`, 'aria-label': r.label }, h('h4', {}, r.label));
         const run = trainingRun(box, { label: r.model, onUpdate: (u) => this.#update(r.id, u) });
         box.append(run.controls());
-        this.#watch.observe(box, { attributes: true, attributeFilter: ['data-run'] });
+        this.#watch.observe(box, { attributes: true, attributeFilter: ['data-run', 'data-train'] });
         return [r.id, { box, run, points: [], rows: null }];
       }),
     );
