@@ -1260,8 +1260,9 @@ export interface Transformer {
   readonly steps: number;
   /**
    * Loss and gradients of the batch (the mean cross-entropy over scored positions), then one Adam step.
-   * @throws RangeError for bad options (lr <= 0, an optimizer other than 'adam', clip <= 0, betas outside
-   *   [0, 1)), and when the loss or gradient overflows float32 (the parameters are then left unchanged).
+   * @throws RangeError for bad options (lr <= 0 or 0 in float32, an optimizer other than 'adam', clip <= 0,
+   *   betas outside [0, 1) in float32, eps 0 in float32), when the loss or gradient overflows float32, and when
+   *   the Adam update itself does (a huge lr): in every case the parameters and Adam's moments are left unchanged.
    */
   step(batch: TransformerBatch, options: TransformerStepOptions): TransformerStepResult;
   /** Loss and gradients of the batch without an update. */
@@ -1270,7 +1271,10 @@ export interface Transformer {
   evaluate(batch: TransformerBatch, options?: TransformerEvaluateOptions): TransformerEvaluation;
   /** The forward pass on tokens [B, T]. */
   forward(tokens: TransformerBatch['tokens'], options?: TransformerForwardOptions): TransformerForwardResult;
-  /** Every parameter by name, fresh Float32Arrays (JSON-safe through Array.from). */
+  /**
+   * Every parameter by name, fresh Float32Arrays; JSON-safe: `JSON.stringify` writes each as an array of
+   * numbers (exactly its float32 values), which {@link Transformer.loadParameters} takes back bit for bit.
+   */
   parameters(): Record<string, Float32Array>;
   /**
    * Replaces every parameter; Adam's moments and steps start again from zero.

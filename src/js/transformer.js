@@ -23,6 +23,10 @@ const CONFIG_KEYS = ['vocab', 'T', 'dModel', 'heads', 'layers', 'mlp', 'norm', '
 
 function checkConfig(config) {
   const m = 'createTransformer';
+  if (config === null || typeof config !== 'object' || Array.isArray(config))
+    throw new TypeError(
+      `${m}: config must be an object { vocab, T, dModel, heads, ... }; got ${describeValue(config)}`,
+    );
   const o = optionsObject(m, config, 'config', CONFIG_KEYS);
   const vocab = positiveInt(m, 'config.vocab', o.vocab, TRANSFORMER_LIMITS.vocab);
   const T = positiveInt(m, 'config.T', o.T, TRANSFORMER_LIMITS.T);
@@ -126,6 +130,8 @@ function headMaskOf(method, mask, c) {
 }
 
 function batchOf(method, batch, c) {
+  if (batch === null || typeof batch !== 'object' || Array.isArray(batch))
+    throw new TypeError(`${method}: batch must be an object { tokens, targets }; got ${describeValue(batch)}`);
   const o = optionsObject(method, batch, 'batch', ['tokens', 'targets']);
   const tokens = tokenMatrix(method, 'batch.tokens', o.tokens, c.T, 0, c.vocab - 1);
   const targets = tokenMatrix(method, 'batch.targets', o.targets, c.T, -1, c.vocab - 1);
@@ -156,7 +162,7 @@ class Transformer {
     if (!dimsPtr) throw new RangeError(`${m}: the wasm heap could not allocate the configuration block`);
     new Int32Array(ag._rt.memory().buffer, dimsPtr, dims.length).set(dims);
     const floats = module.transformerParameterFloats(dimsPtr);
-    const stateBytes = floats * 16;
+    const stateBytes = floats * 28; // parameters, gradients, Adam's m and v, and a copy of three of them
     const workBytes = module.transformerWorkspaceFloats(dimsPtr, 1) * 4;
     if (
       !(stateBytes <= TRANSFORMER_LIMITS.stateBytes) ||
@@ -165,7 +171,7 @@ class Transformer {
       module.free(dimsPtr);
       throw new RangeError(
         `${m}: the config (vocab ${config.vocab}, T ${config.T}, dModel ${config.dModel}, layers ${config.layers}) ` +
-          `needs ${floats} parameters (${stateBytes} bytes with gradients and Adam's moments) and ${workBytes} bytes ` +
+          `needs ${floats} parameters (${stateBytes} bytes with gradients, Adam's moments and the copy a step keeps) and ${workBytes} bytes ` +
           `of workspace per batch row; the limits are 512 MiB for the former and 1 GiB of wasm memory in all`,
       );
     }
@@ -185,6 +191,8 @@ class Transformer {
       return p;
     };
     this._p = { dims: dimsPtr, params: alloc(), grads: alloc(), m: alloc(), v: alloc() };
+    // The state before an Adam step (parameters, m, v), put back when the step overflows float32.
+    this._backup = { params: alloc(), m: alloc(), v: alloc() };
     this._pointers = pointers;
     const stats = module.malloc((4 + this.layout.length) * 4);
     if (!stats) {
@@ -285,13 +293,27 @@ class Transformer {
     const beta1 = o.beta1 === undefined ? 0.9 : finiteNumber(m, 'options.beta1', o.beta1);
     const beta2 = o.beta2 === undefined ? 0.999 : finiteNumber(m, 'options.beta2', o.beta2);
     const eps = o.eps === undefined ? 1e-8 : finiteNumber(m, 'options.eps', o.eps, { positive: true });
+    // The kernel computes in float32: a value that rounds to 0 (lr, eps) or to 1 (a beta) there is refused.
+    if (!(Math.fround(lr) > 0))
+      throw new RangeError(`${m}: options.lr is ${lr}, which is 0 in float32; the kernels compute in float32`);
+    if (!(Math.fround(eps) > 0))
+      throw new RangeError(`${m}: options.eps is ${eps}, which is 0 in float32; the kernels compute in float32`);
     for (const [name, b] of [
       ['beta1', beta1],
       ['beta2', beta2],
     ])
-      if (!(b >= 0 && b < 1)) throw new RangeError(`${m}: options.${name} must be in [0, 1); got ${b}`);
+      if (!(b >= 0 && Math.fround(b) < 1))
+        throw new RangeError(`${m}: options.${name} must be in [0, 1) in float32; got ${b}`);
     const { B, stats } = this._gradients('step', batch);
     const next = this._steps + 1;
+    const module = this._ag._rt.module;
+    const bytes = this._floats * 4;
+    const keep = (from, to) => {
+      for (const k of ['params', 'm', 'v']) {
+        new Uint8Array(this._ag._rt.memory().buffer).copyWithin(to[k], from[k], from[k] + bytes);
+      }
+    };
+    keep(this._p, this._backup);
     this._ag._kernel('transformer_adam')(
       this._p.dims,
       this._p.params,
@@ -306,6 +328,23 @@ class Transformer {
       clip,
       next,
     );
+    // An update that overflowed float32 (a huge lr, or a tiny eps under a large gradient) is undone.
+    for (const [k, what] of [
+      ['params', 'a parameter'],
+      ['m', "Adam's first moment"],
+      ['v', "Adam's second moment"],
+    ]) {
+      const i = module.firstNonFinite(this._p[k], this._floats, 0);
+      if (i >= 0) {
+        keep(this._backup, this._p);
+        const at = this.layout.find((t) => i >= t.offset && i < t.offset + t.shape.reduce((a, b) => a * b, 1));
+        throw new RangeError(
+          `${m}: the Adam update overflowed float32 (${what} of ${at ? at.name : 'the model'} became infinite or NaN) ` +
+            `with options.lr ${lr}, beta1 ${beta1}, beta2 ${beta2}, eps ${eps}; the parameters and Adam's moments ` +
+            `are unchanged; lower options.lr or set options.clip`,
+        );
+      }
+    }
     this._steps = next;
     return this._ag._done('transformer_adam', { tokens: [B, this.config.T] }, stats);
   }
@@ -422,7 +461,12 @@ class Transformer {
   /** Every parameter by name, a fresh Float32Array each (Array.from makes it JSON-safe). */
   parameters() {
     this._live('parameters');
-    return this._tensors(this._p.params);
+    const params = this._tensors(this._p.params);
+    // JSON.stringify writes a typed array as an object of numbered keys; these write a plain array of
+    // numbers (each float32 value exactly: the shortest decimal of a double round-trips), which
+    // loadParameters takes back.
+    for (const a of Object.values(params)) Object.defineProperty(a, 'toJSON', { value: () => Array.from(a) });
+    return params;
   }
 
   /**

@@ -1304,6 +1304,18 @@ const CASES = [
     ['createTransformer', 'config.heads must divide config.dModel', 'heads 3 for dModel 8'],
   ],
   [
+    'transformer config of null',
+    (ag) => ag.createTransformer(null),
+    TypeError,
+    ['createTransformer', 'config must be an object', 'null'],
+  ],
+  [
+    'transformer batch of null',
+    (ag) => withModel(ag, (m) => m.evaluate(null)),
+    TypeError,
+    ['transformer.evaluate', 'batch must be an object', 'null'],
+  ],
+  [
     'transformer T of 0',
     (ag) => ag.createTransformer({ vocab: 5, T: 0, dModel: 8, heads: 2 }),
     RangeError,

@@ -244,7 +244,7 @@ describe.each(CONFIGS)('createTransformer: $label', ({ options }) => {
     const heap = ag.heapAllocatedBytes();
     const a = ag.createTransformer({ ...config, seed: 1 });
     const b = ag.createTransformer({ ...config, seed: 2 });
-    const json = JSON.stringify(Object.fromEntries(Object.entries(a.parameters()).map(([k, v]) => [k, Array.from(v)])));
+    const json = JSON.stringify(a.parameters()); // each tensor written as an array of numbers
     b.loadParameters(JSON.parse(json));
     expect(b.parameters()).toEqual(a.parameters());
     const tokens = [
@@ -267,6 +267,28 @@ describe.each(CONFIGS)('createTransformer: $label', ({ options }) => {
     expect(ag.heapAllocatedBytes()).toBe(heap);
     expect(() => a.step({ tokens, targets: tokens }, { lr: 0.1 })).toThrow(/disposed/);
     expect(() => a.parameters()).toThrow(/disposed/);
+  });
+
+  test('an Adam step that would overflow float32 is refused and changes nothing', () => {
+    const model = ag.createTransformer({ vocab: 5, T: 4, dModel: 8, heads: 2, seed: 3 });
+    const batch = { tokens: [0, 1, 2, 3], targets: [-1, 0, 1, 2] };
+    model.step(batch, { lr: 0.01 });
+    const before = model.parameters();
+    const loss = model.evaluate(batch).loss;
+    // Options that round to 0 (lr, eps) or to 1 (beta2) in float32, where the kernel computes.
+    expect(() => model.step(batch, { lr: 0.01, eps: 1e-50 })).toThrow(/options\.eps is 1e-50, which is 0 in float32/);
+    expect(() => model.step(batch, { lr: 1e-50 })).toThrow(/options\.lr is 1e-50, which is 0 in float32/);
+    expect(() => model.step(batch, { lr: 0.01, beta2: 0.99999999 })).toThrow(
+      /options\.beta2 must be in \[0, 1\) in float32/,
+    );
+    // A finite lr whose update leaves float32 (the first step moves each entry by about lr).
+    expect(() => model.step(batch, { lr: 1e38 })).toThrow(/overflowed float32.*unchanged; lower options\.lr/);
+    expect(model.steps).toBe(1);
+    expect(model.parameters()).toEqual(before);
+    expect(model.evaluate(batch).loss).toBe(loss);
+    model.step(batch, { lr: 0.01 }); // and it trains on
+    expect(model.steps).toBe(2);
+    model.dispose();
   });
 
   test('bad configs and batches: named RangeError/TypeError; the module stays usable', () => {
