@@ -61,8 +61,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     Buffer weights = in.output(static_cast<size_t>(d.layers) * B * d.heads * d.T * d.T);
     Buffer qk = in.output(static_cast<size_t>(d.layers) * 2 * R * d.d_model);
     const int32_t fs =
-        AG_FUZZ_VARIANT(transformer_forward, v)(&d, params.data(), tokens.data(), targets.data(), B, logits.data(),
-                                                weights.data(), qk.data(), fstats.data(), work.data());
+        AG_FUZZ_VARIANT(transformer_forward, v)(&d, params.data(), tokens.data(), targets.data(), B, nullptr,
+                                                logits.data(), weights.data(), qk.data(), fstats.data(), work.data());
     const int32_t gs = AG_FUZZ_VARIANT(transformer_gradients, v)(&d, params.data(), tokens.data(), targets.data(), B,
                                                                  grads.data(), stats.data(), work.data());
     AG_FUZZ_CHECK(fs == 0 && gs == 0, "%s: status %d, %d", name(v), fs, gs);
