@@ -341,7 +341,7 @@ export class AgYourTask extends AgWidget {
     const list = TASKS.map((t) => `${t.label} ${pct(acc[t.id])}`).join(', ');
     return {
       answer: worst.id,
-      explanation: `Held-out accuracy after ${PROBE.steps} steps of ${PROBE_BATCH} rows: ${list}. Induction copy needs two hops: find the earlier copy of the current token, then read the token after it. A previous-token head in a lower layer feeds an induction head above it (chapter 34); one head in one layer has neither. The widget now trains that model (16 rows a step): add a layer and train again.`,
+      explanation: `Held-out accuracy after ${PROBE.steps} steps of ${PROBE_BATCH} rows: ${list}. Induction copy asks, at each position of the repeat, for the token that followed the current token\u2019s earlier copy. One layer with one head is still far from it after these steps, while two layers learn it (chapter 34 opens such a model and switches its heads off one by one to see which ones the answer needs). The widget now trains that model (16 rows a step): add a layer and train again.`,
     };
   }
 
