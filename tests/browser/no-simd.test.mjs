@@ -75,6 +75,8 @@ const RESIDUALS = {
 const VARIANT_VIEW = 'simd';
 
 const chapters = CHAPTERS.filter((c) => c.tag);
+/** The chapters of Part 4, whose numbers come from a model trained in the page. */
+const TRAINED = new Set(chapters.filter((c) => c.part === 4).map((c) => c.id));
 const variantTag = chapters.find((c) => c.id === VARIANT_VIEW)?.tag ?? null;
 
 const env = useEnv();
@@ -219,7 +221,12 @@ describe('an engine without WebAssembly SIMD', () => {
     eachPair(simdRun, bareRun, (a, b, name, id) => {
       const what = `${name}: "${a.text}" (${a.value}) with SIMD, "${b.text}" (${b.value}) without`;
       const residual = RESIDUALS[id]?.[a.role];
-      if (residual) {
+      if (TRAINED.has(id)) {
+        // A model after n Adam steps: each step feeds one build's roundings into the next, so the two builds'
+        // trajectories part by more than any kernel's bound (both are bit for bit within a build, and both
+        // learn: tests/js/transformer*.test.mjs). Here both must show a finite number in the same place.
+        expect({ what, finite: Number.isFinite(a.value) && Number.isFinite(b.value) }).toEqual({ what, finite: true });
+      } else if (residual) {
         const bound = residual(a, simdRun.numbers[id]);
         expect({
           what,
