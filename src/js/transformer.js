@@ -244,10 +244,10 @@ class Transformer {
     if (status !== 0)
       throw overflowError(
         `transformer.${method}`,
-        'the attention scores of a layer',
+        'the attention scores',
         [B, this.config.heads, this.config.T, this.config.T],
         status - 1,
-        'lower lr or set clip',
+        'the first such score of the layers is named; lower lr or set clip',
       );
   }
 
@@ -349,8 +349,13 @@ class Transformer {
     return this._ag._done('transformer_adam', { tokens: [B, this.config.T] }, stats);
   }
 
-  /** The loss, accuracy and gradients of `batch` without an update: { loss, accuracy, scored, gradNorm, gradNorms, gradients }. */
-  gradients(batch) {
+  /**
+   * The loss, accuracy and gradients of `batch` without an update: { loss, accuracy, scored, gradNorm, gradNorms, gradients }.
+   * `options` takes no option yet: an object with any key is a TypeError (a misspelt option is not ignored).
+   */
+  gradients(batch, options) {
+    this._live('gradients');
+    optionsObject('transformer.gradients', options, 'options', []);
     const { B, stats } = this._gradients('gradients', batch);
     stats.gradients = this._tensors(this._p.grads);
     return this._ag._done('transformer_gradients', { tokens: [B, this.config.T] }, stats);

@@ -291,6 +291,25 @@ describe.each(CONFIGS)('createTransformer: $label', ({ options }) => {
     model.dispose();
   });
 
+  test('scores that overflow float32 are a RangeError naming the first score, not NaN', () => {
+    // norm 'none' (no layer norm rescales the input): token embeddings of 1e3 and W_Q, W_K entries of
+    // 1e18 make each entry of q and k about 8e21 and each q·k (d_k = 4) about 2.6e44, far past
+    // float32's 3.4e38, from finite parameters.
+    const model = ag.createTransformer({ vocab: 5, T: 4, dModel: 8, heads: 2, seed: 3, norm: 'none' });
+    const p = model.parameters();
+    const params = { ...p, 'embed.token': p['embed.token'].map(() => 1e3) };
+    for (const name of ['layers.0.attn.wq', 'layers.0.attn.wk']) params[name] = p[name].map(() => 1e18);
+    model.loadParameters(params);
+    const batch = { tokens: [0, 1, 2, 3], targets: [-1, 0, 1, 2] };
+    for (const call of [() => model.evaluate(batch), () => model.gradients(batch)])
+      expect(call).toThrow(
+        /: the attention scores\[0, 0, 0, 0\] overflowed float32 .*\(the shape of the attention scores is \[1, 2, 4, 4\]\); the first such score of the layers is named/,
+      );
+    model.loadParameters(p); // and the model is usable again
+    expect(Number.isFinite(model.evaluate(batch).loss)).toBe(true);
+    model.dispose();
+  });
+
   test('bad configs and batches: named RangeError/TypeError; the module stays usable', () => {
     const heap = ag.heapAllocatedBytes();
     const base = { vocab: 5, T: 4, dModel: 8, heads: 2 };
