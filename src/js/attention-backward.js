@@ -16,7 +16,7 @@ import {
   windowOption,
 } from './attention.js';
 import { formatShape, shapeError } from './errors.js';
-import { booleanOption, finiteNumber, optionsObject, tensorOf, toTensorRank } from './tensor.js';
+import { booleanOption, checkKnownKeys, finiteNumber, optionsObject, tensorOf, toTensorRank } from './tensor.js';
 
 /** Options of attention that change what is differentiated, and why the gradients do not take them. */
 const REFUSED = {
@@ -31,8 +31,8 @@ const REFUSED = {
   streaming: 'the choice of path (the gradients always stream)',
 };
 
-/** The options taken: those honoured, then the refused ones (a RangeError naming them, not an unknown key). */
-const OPTIONS = ['scale', 'causal', 'mask', 'maskKind', 'window', ...Object.keys(REFUSED)];
+/** The options honoured; the refused ones (REFUSED) are a RangeError naming them, any other key a TypeError. */
+const OPTIONS = ['scale', 'causal', 'mask', 'maskKind', 'window'];
 
 export const attentionBackwardMethods = {
   /**
@@ -42,11 +42,13 @@ export const attentionBackwardMethods = {
    */
   attentionBackward(q, k, v, dOutput, options) {
     const m = 'attentionBackward';
-    const o = optionsObject(m, options, 'options', OPTIONS);
+    const o = optionsObject(m, options, 'options');
     for (const [name, what] of Object.entries(REFUSED)) {
       if (o[name] !== undefined && o[name] !== false && o[name] !== null)
         throw new RangeError(`${m}: options.${name} is not supported: the gradients do not cover ${what}`);
     }
+    const others = Object.fromEntries(Object.entries(o).filter(([key]) => !Object.hasOwn(REFUSED, key)));
+    checkKnownKeys(m, 'options', others, OPTIONS);
     const { Q, K, V, Tq, dk, Tk, dv, group, lead, B, H } = attentionInputs(m, q, k, v);
     const outShape = [...lead, Tq, dv];
     const expected = `the shape of attention's output ${formatShape(outShape)} ([..., Tq, d_v] over the broadcast batch and head axes of Q, K and V)`;

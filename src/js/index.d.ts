@@ -643,7 +643,9 @@ export interface AttentionGeometry {
    * C = A B with A [..., M, K], B [..., K, N] -> [..., M, N], or with `transposeB`
    * C = A B^T for B [..., N, K] (the scores Q K^T), or with `transposeA` C = A^T B for
    * A [..., K, M] (a weight gradient dW = X^T dY; A is read in place, not copied transposed).
-   * Leading (batch) dimensions broadcast (NumPy rules).
+   * Leading (batch) dimensions broadcast (NumPy rules). An entry whose sum of products passes float32's
+   * range (about 3.4e38) is +Infinity or -Infinity, not an error: which partial sums overflow depends on the
+   * build's summation order (docs/numerics.md, "Finite inputs, no NaN").
    * @throws RangeError when `transposeA` and `transposeB` are both true, or the inner dimensions differ.
    */
   matmul(A: TensorLike, B: TensorLike, options?: { transposeB?: boolean; transposeA?: boolean }): Tensor;
@@ -1265,8 +1267,12 @@ export interface Transformer {
    *   the Adam update itself does (a huge lr): in every case the parameters and Adam's moments are left unchanged.
    */
   step(batch: TransformerBatch, options: TransformerStepOptions): TransformerStepResult;
-  /** Loss and gradients of the batch without an update. */
-  gradients(batch: TransformerBatch): TransformerGradients;
+  /**
+   * Loss and gradients of the batch without an update.
+   * @throws TypeError when `options` is given with any key (it takes none yet), RangeError when the loss or a
+   *   gradient overflows float32.
+   */
+  gradients(batch: TransformerBatch, options?: Record<string, never>): TransformerGradients;
   /** Mean loss and accuracy over the scored positions of the batch, with the heads of options.headMask off. */
   evaluate(batch: TransformerBatch, options?: TransformerEvaluateOptions): TransformerEvaluation;
   /** The forward pass on tokens [B, T]. */

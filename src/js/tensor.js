@@ -534,7 +534,8 @@ export function checkKnownKeys(method, name, x, known) {
   for (const key of Object.keys(x)) {
     if (!known.includes(key)) {
       throw new TypeError(
-        `${method}: ${name} has an unknown key '${key.slice(0, 40)}'; the known keys are ${known.join(', ')}`,
+        `${method}: ${name} has an unknown key '${key.slice(0, 40)}'; ` +
+          (known.length ? `the known keys are ${known.join(', ')}` : 'it takes no key'),
       );
     }
   }

@@ -162,7 +162,7 @@ class Transformer {
     if (!dimsPtr) throw new RangeError(`${m}: the wasm heap could not allocate the configuration block`);
     new Int32Array(ag._rt.memory().buffer, dimsPtr, dims.length).set(dims);
     const floats = module.transformerParameterFloats(dimsPtr);
-    const stateBytes = floats * 28; // parameters, gradients, Adam's m and v, and a copy of three of them
+    const stateBytes = floats * 16; // parameters, gradients, Adam's m and v
     const workBytes = module.transformerWorkspaceFloats(dimsPtr, 1) * 4;
     if (
       !(stateBytes <= TRANSFORMER_LIMITS.stateBytes) ||
@@ -171,7 +171,7 @@ class Transformer {
       module.free(dimsPtr);
       throw new RangeError(
         `${m}: the config (vocab ${config.vocab}, T ${config.T}, dModel ${config.dModel}, layers ${config.layers}) ` +
-          `needs ${floats} parameters (${stateBytes} bytes with gradients, Adam's moments and the copy a step keeps) and ${workBytes} bytes ` +
+          `needs ${floats} parameters (${stateBytes} bytes with gradients and Adam's moments) and ${workBytes} bytes ` +
           `of workspace per batch row; the limits are 512 MiB for the former and 1 GiB of wasm memory in all`,
       );
     }
@@ -191,8 +191,6 @@ class Transformer {
       return p;
     };
     this._p = { dims: dimsPtr, params: alloc(), grads: alloc(), m: alloc(), v: alloc() };
-    // The state before an Adam step (parameters, m, v), put back when the step overflows float32.
-    this._backup = { params: alloc(), m: alloc(), v: alloc() };
     this._pointers = pointers;
     const stats = module.malloc((4 + this.layout.length) * 4);
     if (!stats) {
@@ -244,10 +242,10 @@ class Transformer {
     if (status !== 0)
       throw overflowError(
         `transformer.${method}`,
-        'the attention scores of a layer',
+        'the attention scores',
         [B, this.config.heads, this.config.T, this.config.T],
         status - 1,
-        'lower lr or set clip',
+        'the first such score of the layers is named; lower lr or set clip',
       );
   }
 
@@ -306,15 +304,8 @@ class Transformer {
         throw new RangeError(`${m}: options.${name} must be in [0, 1) in float32; got ${b}`);
     const { B, stats } = this._gradients('step', batch);
     const next = this._steps + 1;
-    const module = this._ag._rt.module;
-    const bytes = this._floats * 4;
-    const keep = (from, to) => {
-      for (const k of ['params', 'm', 'v']) {
-        new Uint8Array(this._ag._rt.memory().buffer).copyWithin(to[k], from[k], from[k] + bytes);
-      }
-    };
-    keep(this._p, this._backup);
-    this._ag._kernel('transformer_adam')(
+    // All or nothing: the kernel checks the whole update before it writes (transformer_adam).
+    const status = this._ag._kernel('transformer_adam')(
       this._p.dims,
       this._p.params,
       this._p.grads,
@@ -328,29 +319,27 @@ class Transformer {
       clip,
       next,
     );
-    // An update that overflowed float32 (a huge lr, or a tiny eps under a large gradient) is undone.
-    for (const [k, what] of [
-      ['params', 'a parameter'],
-      ['m', "Adam's first moment"],
-      ['v', "Adam's second moment"],
-    ]) {
-      const i = module.firstNonFinite(this._p[k], this._floats, 0);
-      if (i >= 0) {
-        keep(this._backup, this._p);
-        const at = this.layout.find((t) => i >= t.offset && i < t.offset + t.shape.reduce((a, b) => a * b, 1));
-        throw new RangeError(
-          `${m}: the Adam update overflowed float32 (${what} of ${at ? at.name : 'the model'} became infinite or NaN) ` +
-            `with options.lr ${lr}, beta1 ${beta1}, beta2 ${beta2}, eps ${eps}; the parameters and Adam's moments ` +
-            `are unchanged; lower options.lr or set options.clip`,
-        );
-      }
+    // An update that would overflow float32 (a huge lr, or a tiny eps under a large gradient) was not made.
+    if (status !== 0) {
+      const i = status - 1;
+      const at = this.layout.find((t) => i >= t.offset && i < t.offset + t.shape.reduce((a, b) => a * b, 1));
+      throw new RangeError(
+        `${m}: the Adam update would overflow float32 (a parameter of ${at ? at.name : 'the model'}, or its ` +
+          `moment, would become infinite or NaN) with options.lr ${lr}, beta1 ${beta1}, beta2 ${beta2}, eps ${eps}; ` +
+          `the parameters and Adam's moments are unchanged; lower options.lr or set options.clip`,
+      );
     }
     this._steps = next;
     return this._ag._done('transformer_adam', { tokens: [B, this.config.T] }, stats);
   }
 
-  /** The loss, accuracy and gradients of `batch` without an update: { loss, accuracy, scored, gradNorm, gradNorms, gradients }. */
-  gradients(batch) {
+  /**
+   * The loss, accuracy and gradients of `batch` without an update: { loss, accuracy, scored, gradNorm, gradNorms, gradients }.
+   * `options` takes no option yet: an object with any key is a TypeError (a misspelt option is not ignored).
+   */
+  gradients(batch, options) {
+    this._live('gradients');
+    optionsObject('transformer.gradients', options, 'options', []);
     const { B, stats } = this._gradients('gradients', batch);
     stats.gradients = this._tensors(this._p.grads);
     return this._ag._done('transformer_gradients', { tokens: [B, this.config.T] }, stats);

@@ -277,13 +277,32 @@ int32_t gradients(const ag_transformer_dims& d, const float* params, const int32
   return 0;
 }
 
+// One Adam step, all or nothing: a first pass runs the update on copies of each chunk of
+// kAdamChunk entries and checks that every new parameter, m and v is finite, writing nothing;
+// only then the second pass runs the same update in place. adam_update is elementwise, and a
+// chunk starts at a multiple of kAdamChunk (a multiple of the SIMD width), so both passes give
+// every entry the same operations: the values checked are the values written, bit for bit.
+// Returns 0, or 1 + the index of the first entry whose update is not finite (nothing changed).
+constexpr int32_t kAdamChunk = 256;
+
 template <class K>
-void adam(const ag_transformer_dims& d, float* params, const float* grads, float* m, float* v, const float* stats,
-          float lr, float beta1, float beta2, float eps, float clip, int32_t step) {
+int32_t adam(const ag_transformer_dims& d, float* params, const float* grads, float* m, float* v, const float* stats,
+             float lr, float beta1, float beta2, float eps, float clip, int32_t step) {
   const float g = stats[3];
   const float c = clip > 0.0f && g > clip ? clip / g : 1.0f;
-  K::adam_update(params, grads, m, v, static_cast<int32_t>(walk(d, [](const Tensor&) {})), lr, beta1, beta2, eps, c,
-                 step);
+  const int32_t n = static_cast<int32_t>(walk(d, [](const Tensor&) {}));
+  alignas(16) float p1[kAdamChunk], m1[kAdamChunk], v1[kAdamChunk];
+  for (int32_t at = 0; at < n; at += kAdamChunk) {
+    const int32_t len = n - at < kAdamChunk ? n - at : kAdamChunk;
+    memcpy(p1, params + at, static_cast<size_t>(len) * sizeof(float));
+    memcpy(m1, m + at, static_cast<size_t>(len) * sizeof(float));
+    memcpy(v1, v + at, static_cast<size_t>(len) * sizeof(float));
+    K::adam_update(p1, grads + at, m1, v1, len, lr, beta1, beta2, eps, c, step);
+    for (int32_t i = 0; i < len; ++i)
+      if (!isfinite(p1[i]) || !isfinite(m1[i]) || !isfinite(v1[i])) return 1 + at + i;
+  }
+  K::adam_update(params, grads, m, v, n, lr, beta1, beta2, eps, c, step);
+  return 0;
 }
 
 }  // namespace ag::transformer
@@ -318,10 +337,10 @@ void adam(const ag_transformer_dims& d, float* params, const float* grads, float
                                                    float* grads, float* stats, float* work) {                          \
     return ag::transformer::gradients<Kernels>(*d, params, tokens, targets, B, grads, stats, work);                    \
   }                                                                                                                    \
-  extern "C" void ag_transformer_adam__##V(const ag_transformer_dims* d, float* params, const float* grads, float* m,  \
-                                           float* v, const float* stats, float lr, float beta1, float beta2,           \
-                                           float eps, float clip, int32_t step) {                                      \
-    ag::transformer::adam<Kernels>(*d, params, grads, m, v, stats, lr, beta1, beta2, eps, clip, step);                 \
+  extern "C" int32_t ag_transformer_adam__##V(const ag_transformer_dims* d, float* params, const float* grads,         \
+                                              float* m, float* v, const float* stats, float lr, float beta1,           \
+                                              float beta2, float eps, float clip, int32_t step) {                      \
+    return ag::transformer::adam<Kernels>(*d, params, grads, m, v, stats, lr, beta1, beta2, eps, clip, step);          \
   }
 
 #endif  // AG_KERNELS_TRANSFORMER_IMPL_H_

@@ -20,17 +20,21 @@ using Forward = int32_t (*)(const ag_transformer_dims*, const float*, const int3
                             const float*, float*, float*, float*, float*, float*);
 using Gradients = int32_t (*)(const ag_transformer_dims*, const float*, const int32_t*, const int32_t*, int32_t, float*,
                               float*, float*);
-using Adam = void (*)(const ag_transformer_dims*, float*, const float*, float*, float*, const float*, float, float,
-                      float, float, float, int32_t);
+using Adam = int32_t (*)(const ag_transformer_dims*, float*, const float*, float*, float*, const float*, float, float,
+                         float, float, float, int32_t);
+using AdamUpdate = void (*)(float*, const float*, float*, float*, int32_t, float, float, float, float, float, int32_t);
 struct Variant {
   const char* name;
   Forward forward;
   Gradients gradients;
   Adam adam;
+  AdamUpdate adam_update;
 };
 const Variant kVariants[] = {
-    {"scalar", ag_transformer_forward__scalar, ag_transformer_gradients__scalar, ag_transformer_adam__scalar},
-    {"simd128", ag_transformer_forward__simd128, ag_transformer_gradients__simd128, ag_transformer_adam__simd128},
+    {"scalar", ag_transformer_forward__scalar, ag_transformer_gradients__scalar, ag_transformer_adam__scalar,
+     ag_adam_update__scalar},
+    {"simd128", ag_transformer_forward__simd128, ag_transformer_gradients__simd128, ag_transformer_adam__simd128,
+     ag_adam_update__simd128},
 };
 
 constexpr ag_transformer_dims kDims = {7, 5, 8, 2, 2, 1, 1, 1};  // vocab, T, d_model, heads, layers, mlp, norm, scale
@@ -129,13 +133,46 @@ TEST(TransformerAdam, LossFallsAndVariantsAgree) {
     for (int32_t step = 1; step <= 20; ++step) {
       ASSERT_EQ(
           v.gradients(&kDims, m.params.data(), kTokens, kTargets, kB, grads.data(), m.stats.data(), m.work.data()), 0);
-      v.adam(&kDims, m.params.data(), grads.data(), mom.data(), vel.data(), m.stats.data(), 0.01f, 0.9f, 0.999f, 1e-8f,
-             1.0f, step);
+      ASSERT_EQ(v.adam(&kDims, m.params.data(), grads.data(), mom.data(), vel.data(), m.stats.data(), 0.01f, 0.9f,
+                       0.999f, 1e-8f, 1.0f, step),
+                0);
     }
     EXPECT_LT(m.loss(v, m.params.data()), 0.5f * first[which]) << v.name;
   }
   // Same parameters, different summation orders: the losses agree to float32 rounding of O(1) values.
   EXPECT_NEAR(first[0], first[1], 1e-4f * first[0]);
+}
+
+// transformer_adam checks the whole update before it writes: an update that would overflow float32 changes
+// nothing and names its first entry; one that does not is, bit for bit, adam_update on the whole buffer.
+TEST(TransformerAdam, AllOrNothing) {
+  for (const Variant& v : kVariants) {
+    Model m(kDims);
+    const size_t P = m.params.size();
+    std::vector<float> grads(P), mom(P, 0.5f), vel(P, 0.25f);
+    ASSERT_EQ(v.gradients(&kDims, m.params.data(), kTokens, kTargets, kB, grads.data(), m.stats.data(), m.work.data()),
+              0);
+    const std::vector<float> p0 = m.params, m0 = mom, v0 = vel;
+    // lr 1e38: every entry with m_hat / (sqrt(v_hat) + eps) >= 4 moves past FLT_MAX.
+    const int32_t status = v.adam(&kDims, m.params.data(), grads.data(), mom.data(), vel.data(), m.stats.data(), 1e38f,
+                                  0.9f, 0.999f, 1e-8f, 0.0f, 1);
+    ASSERT_GT(status, 0) << v.name;
+    EXPECT_LE(static_cast<size_t>(status - 1), P - 1) << v.name;
+    EXPECT_EQ(std::memcmp(m.params.data(), p0.data(), P * sizeof(float)), 0) << v.name;
+    EXPECT_EQ(std::memcmp(mom.data(), m0.data(), P * sizeof(float)), 0) << v.name;
+    EXPECT_EQ(std::memcmp(vel.data(), v0.data(), P * sizeof(float)), 0) << v.name;
+    // A finite update: the same bits as one adam_update over all P entries (clip 0: the gradient unscaled).
+    std::vector<float> p1 = p0, m1 = m0, v1 = v0;
+    v.adam_update(p1.data(), grads.data(), m1.data(), v1.data(), static_cast<int32_t>(P), 0.01f, 0.9f, 0.999f, 1e-8f,
+                  1.0f, 3);
+    ASSERT_EQ(v.adam(&kDims, m.params.data(), grads.data(), mom.data(), vel.data(), m.stats.data(), 0.01f, 0.9f, 0.999f,
+                     1e-8f, 0.0f, 3),
+              0)
+        << v.name;
+    EXPECT_EQ(std::memcmp(m.params.data(), p1.data(), P * sizeof(float)), 0) << v.name;
+    EXPECT_EQ(std::memcmp(mom.data(), m1.data(), P * sizeof(float)), 0) << v.name;
+    EXPECT_EQ(std::memcmp(vel.data(), v1.data(), P * sizeof(float)), 0) << v.name;
+  }
 }
 
 TEST(TransformerForward, HeadMaskOfOnesChangesNothingAZeroChangesTheLoss) {

@@ -1316,6 +1316,12 @@ const CASES = [
     ['transformer.evaluate', 'batch must be an object', 'null'],
   ],
   [
+    'transformer gradients with an option it does not take',
+    (ag) => withModel(ag, (m) => m.gradients({ tokens: [0, 1, 2, 3], targets: [1, 2, 3, -1] }, { lr: 0.1 })),
+    TypeError,
+    ['transformer.gradients', "options has an unknown key 'lr'", 'it takes no key'],
+  ],
+  [
     'transformer T of 0',
     (ag) => ag.createTransformer({ vocab: 5, T: 0, dModel: 8, heads: 2 }),
     RangeError,
@@ -1405,7 +1411,8 @@ const CASES = [
     'attentionBackward unknown option',
     (ag) => ag.attentionBackward(I2, I2, I2, I2, { casual: true }),
     TypeError,
-    ['attentionBackward', 'casual'],
+    ['attentionBackward', "unknown key 'casual'", 'the known keys are scale, causal, mask, maskKind, window'],
+    ['softcap', 'pastKey'],
   ],
   [
     'attentionBackward NaN in Q',

@@ -86,4 +86,24 @@ describe.each(BUILDS)('learning: $label', ({ options }) => {
     expect(unscaled.entropy).toBeLessThan(0.25 * scaled.entropy);
     expect(unscaled.loss).toBeGreaterThan(2 * scaled.loss);
   });
+
+  // The expectation that the unscaled model's query projection gets a *smaller* gradient is tested here
+  // and does not hold: nothing divides its gradient by sqrt(d_k), and the rows whose two largest scores
+  // nearly tie (the only rows a saturated softmax passes a gradient through) carry scores 16 times
+  // larger. What the saturation does shrink is the gradient reaching the losing keys, a_j (delta - a):
+  // the loss stalls (above) although the gradient of W_Q is larger. Chapter scale-in-training shows both.
+  test('d_k = 256: the gradient of W_Q at initialisation is larger without the scale, not smaller (5 seeds)', () => {
+    for (const seed of [1, 2, 3, 4, 5]) {
+      const base = { vocab: 16, T: 16, dModel: 256, heads: 1, layers: 1, mlp: false, seed };
+      const batch = ag.tasks.copyPrevious({ T: base.T, vocab: base.vocab, batch: 4, seed: 5 }).at(0);
+      const [scaled, unscaled] = [true, false].map((scaleScores) => {
+        const model = ag.createTransformer({ ...base, scaleScores });
+        const norm = model.gradients(batch).gradNorms['layers.0.attn.wq'];
+        model.dispose();
+        return norm;
+      });
+      console.log(`seed ${seed}: |grad W_Q| ${scaled} scaled, ${unscaled} unscaled`);
+      expect(unscaled).toBeGreaterThan(2 * scaled);
+    }
+  });
 });

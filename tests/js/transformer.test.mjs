@@ -282,12 +282,31 @@ describe.each(CONFIGS)('createTransformer: $label', ({ options }) => {
       /options\.beta2 must be in \[0, 1\) in float32/,
     );
     // A finite lr whose update leaves float32 (the first step moves each entry by about lr).
-    expect(() => model.step(batch, { lr: 1e38 })).toThrow(/overflowed float32.*unchanged; lower options\.lr/);
+    expect(() => model.step(batch, { lr: 1e38 })).toThrow(/would overflow float32.*unchanged; lower options\.lr/);
     expect(model.steps).toBe(1);
     expect(model.parameters()).toEqual(before);
     expect(model.evaluate(batch).loss).toBe(loss);
     model.step(batch, { lr: 0.01 }); // and it trains on
     expect(model.steps).toBe(2);
+    model.dispose();
+  });
+
+  test('scores that overflow float32 are a RangeError naming the first score, not NaN', () => {
+    // norm 'none' (no layer norm rescales the input): token embeddings of 1e3 and W_Q, W_K entries of
+    // 1e18 make each entry of q and k about 8e21 and each q·k (d_k = 4) about 2.6e44, far past
+    // float32's 3.4e38, from finite parameters.
+    const model = ag.createTransformer({ vocab: 5, T: 4, dModel: 8, heads: 2, seed: 3, norm: 'none' });
+    const p = model.parameters();
+    const params = { ...p, 'embed.token': p['embed.token'].map(() => 1e3) };
+    for (const name of ['layers.0.attn.wq', 'layers.0.attn.wk']) params[name] = p[name].map(() => 1e18);
+    model.loadParameters(params);
+    const batch = { tokens: [0, 1, 2, 3], targets: [-1, 0, 1, 2] };
+    for (const call of [() => model.evaluate(batch), () => model.gradients(batch)])
+      expect(call).toThrow(
+        /: the attention scores\[0, 0, 0, 0\] overflowed float32 .*\(the shape of the attention scores is \[1, 2, 4, 4\]\); the first such score of the layers is named/,
+      );
+    model.loadParameters(p); // and the model is usable again
+    expect(Number.isFinite(model.evaluate(batch).loss)).toBe(true);
     model.dispose();
   });
 
