@@ -1,0 +1,149 @@
+// The H5P content type H5P.AttentionGeometry: one chapter's widget (its
+// title, introduction and "things to try" too, unless the author turned them
+// off) in the container H5P gives, graded by the chapter's prediction.
+// It keeps H5P's question contract (https://h5p.org/documentation/developers/contracts):
+//   getScore       predictions whose FIRST answer was right (one point each)
+//   getMaxScore    the predictions of the widget (one per chapter)
+//   getAnswerGiven whether any prediction was answered
+//   showSolutions  marks each prediction's answer, computed by the wasm as on the page
+//   resetTask      forgets the answers, reopens the questions, puts the start state back
+//   getXAPIData    { statement }: the "answered" statement (statement.js)
+// and triggers that statement as an xAPI event when the learner first answers.
+import { h } from '../widget/dom.js';
+import { renderEmbed } from '../shell/embed-view.js';
+import { CHOOSABLE, readParams } from './semantics.js';
+import { answeredEvent, readPrediction } from './statement.js';
+
+const fill = (text, values) => text.replace(/@(\w+)/g, (m, k) => (Object.hasOwn(values, k) ? String(values[k]) : m));
+
+/** The content type's class for `H5P` (the H5P core object of the page that runs it). */
+export function defineContentType(H5P) {
+  return class AttentionGeometry extends H5P.EventDispatcher {
+    #params;
+    #chapter;
+    #widget = null;
+    #root = null;
+    #status = null;
+    #startText = null;
+    /** prediction id -> { choice, answer, correct }: the first answer to each. */
+    #answers = new Map();
+    #solutionsShown = false;
+
+    /** @param {{ chapter?: string, state?: string, showIntro?: boolean, l10n?: object }} params content.json */
+    constructor(params, contentId, extras = {}) {
+      super();
+      this.#params = readParams(params);
+      this.#chapter = CHOOSABLE.find((c) => c.id === this.#params.chapter) ?? null;
+      this.contentId = contentId;
+      this.extras = extras;
+    }
+
+    /** Renders into `$container` (a jQuery object); a second attach moves the same widget there. */
+    attach($container) {
+      const container = $container.get(0);
+      container.classList.add('h5p-attention-geometry');
+      if (!this.#root) this.#build(container.ownerDocument);
+      container.replaceChildren(this.#root);
+      this.#widget?.start();
+    }
+
+    #build(doc) {
+      const main = doc.createElement('div');
+      this.#status = h('p', { class: 'h5p-ag-status', role: 'status', hidden: true });
+      this.#root = h('div', { class: 'h5p-ag-content' }, main, this.#status);
+      if (!this.#chapter) {
+        main.replaceChildren(
+          h('p', { class: 'h5p-ag-error', role: 'alert' }, fill(this.#params.l10n.unknownChapter, this.#params)),
+        );
+        return;
+      }
+      const chapter = this.#params.showIntro ? this.#chapter : null;
+      const widget = renderEmbed(main, { tag: this.#chapter.tag, chapter });
+      // The widget's own codec checks the state and notes, inside the widget, what it ignored.
+      if (this.#params.state) widget.stateText = this.#params.state;
+      this.#startText = widget.stateText;
+      widget.addEventListener('ag-predict', (event) => this.#onPredict(event.detail));
+      widget.addEventListener('ag-statechange', () => this.trigger('resize'));
+      new ResizeObserver(() => this.trigger('resize')).observe(this.#root);
+      this.#widget = widget;
+      widget.ready?.then(() => this.trigger('resize'));
+    }
+
+    /** The prediction blocks of the widget (none before it is built). */
+    #blocks() {
+      return [...(this.#widget?.shadowRoot?.querySelectorAll('[data-predict]') ?? [])];
+    }
+
+    #onPredict({ id, choice, answer, correct }) {
+      if (this.#solutionsShown || this.#answers.has(id)) return;
+      this.#answers.set(id, { choice, answer, correct });
+      this.#showScore();
+      this.trigger(this.#statement(id));
+    }
+
+    #showScore() {
+      this.#status.textContent = fill(this.#params.l10n.scoreText, {
+        score: this.getScore(),
+        total: this.getMaxScore(),
+      });
+      this.#status.hidden = false;
+    }
+
+    /** The "answered" event of prediction `id` (the first one when null) with the content's score. */
+    #statement(id = null) {
+      const block = this.#blocks().find((b) => id === null || b.dataset.predict === id);
+      const prediction = block
+        ? readPrediction(block)
+        : { id: id ?? 'prediction', question: this.#chapter?.title ?? '', choices: [] };
+      const given = this.#answers.get(prediction.id) ?? null;
+      return answeredEvent(this, {
+        prediction,
+        answer: given?.answer ?? null,
+        response: given?.choice ?? null,
+        score: this.getScore(),
+        maxScore: this.getMaxScore(),
+      });
+    }
+
+    getScore() {
+      let score = 0;
+      for (const { correct } of this.#answers.values()) if (correct) score += 1;
+      return score;
+    }
+
+    getMaxScore() {
+      // Each chapter has one prediction; before the widget is built its block is not there to count.
+      return Math.max(1, this.#blocks().length);
+    }
+
+    getAnswerGiven() {
+      return this.#answers.size > 0;
+    }
+
+    getTitle() {
+      return H5P.createTitle?.(this.#chapter?.title ?? 'Attention Geometry') ?? 'Attention Geometry';
+    }
+
+    async showSolutions() {
+      this.#solutionsShown = true;
+      this.#status.textContent = this.#params.l10n.solutionText;
+      this.#status.hidden = false;
+      for (const block of this.#blocks()) if (!block.dataset.result) await block.showAnswer();
+      this.trigger('resize');
+    }
+
+    resetTask() {
+      this.#answers.clear();
+      this.#solutionsShown = false;
+      this.#status.hidden = true;
+      this.#status.textContent = '';
+      for (const block of this.#blocks()) block.askAgain();
+      if (this.#widget && this.#startText !== null) this.#widget.stateText = this.#startText;
+      this.trigger('resize');
+    }
+
+    getXAPIData() {
+      return { statement: this.#statement().data.statement };
+    }
+  };
+}
