@@ -148,6 +148,10 @@ describe('the .h5p played by h5p-standalone in Chromium', () => {
         ['geometric', null, d, 20 * U * 25],
       ]);
       await expectAllLogged(frame, TAG);
+      // No embed snippets: inside the platform's frame the widget has no address of its own.
+      await expect(frame.locator(`${TAG} [data-role=embed-unavailable]`).textContent()).resolves.toMatch(
+        /^Embed snippets are turned off on this page/,
+      );
       expect(await scoreOf(frame)).toEqual({ score: 0, max: 1, given: false });
       expect(await statements(page)).toEqual([]);
 

@@ -10,6 +10,7 @@
 //   getXAPIData    { statement }: the "answered" statement (statement.js)
 // and triggers that statement as an xAPI event when the learner first answers.
 import { h } from '../widget/dom.js';
+import { embedTurnedOff } from '../widget/embed-control.js';
 import { renderEmbed } from '../shell/embed-view.js';
 import { CHOOSABLE, readParams } from './semantics.js';
 import { answeredEvent, readPrediction } from './statement.js';
@@ -48,6 +49,9 @@ export function defineContentType(H5P) {
     }
 
     #build(doc) {
+      // Inside a platform's H5P frame the widget has no address another page could load it from:
+      // its Embed control says so instead of giving snippets (embedTurnedOff, web/widget/embed-control.js).
+      if (!embedTurnedOff(doc)) doc.head.append(h('meta', { name: 'attention-geometry-embed', content: 'off' }));
       const main = doc.createElement('div');
       this.#status = h('p', { class: 'h5p-ag-status', role: 'status', hidden: true });
       this.#root = h('div', { class: 'h5p-ag-content' }, main, this.#status);
