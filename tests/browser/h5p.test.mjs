@@ -43,7 +43,8 @@ const HOST_HTML = hostPage(
 const HOST_JS = `
 window.statements = [];
 document.addEventListener('DOMContentLoaded', () => {
-  const options = { h5pJsonPath: 'pkg', frameJs: 'player/frame.bundle.js', frameCss: 'player/styles/h5p.css' };
+  const pkg = new URLSearchParams(location.search).get('pkg') ?? 'pkg';
+  const options = { h5pJsonPath: pkg, frameJs: 'player/frame.bundle.js', frameCss: 'player/styles/h5p.css' };
   new H5PStandalone.H5P(document.getElementById('h5p'), options).then(() => {
     H5P.externalDispatcher.on('xAPI', (event) => window.statements.push(event.data.statement));
     document.body.dataset.state = 'ready';
@@ -62,6 +63,10 @@ beforeAll(async () => {
     mkdirSync(dirname(join(root, 'pkg', name)), { recursive: true });
     writeFileSync(join(root, 'pkg', name), bytes);
   }
+  // The same package with a chapter this library does not have (an older or edited content.json).
+  cpSync(join(root, 'pkg'), join(root, 'pkg-unknown'), { recursive: true });
+  const content = JSON.parse(readFileSync(join(root, 'pkg/content/content.json'), 'utf8'));
+  writeFileSync(join(root, 'pkg-unknown/content/content.json'), JSON.stringify({ ...content, chapter: 'no-such' }));
   cpSync(PLAYER, join(root, 'player'), { recursive: true });
   writeFileSync(join(root, 'index.html'), HOST_HTML);
   writeFileSync(join(root, 'host.js'), HOST_JS);
@@ -193,4 +198,17 @@ describe('the .h5p played by h5p-standalone in Chromium', () => {
       await expectAllLogged(frame, TAG);
     });
   }, 120000);
+
+  test('a content naming a chapter the library does not have says so, with no error, and scores nothing', async () => {
+    const opened = await openPage(env, 'h5p/index.html?pkg=pkg-unknown');
+    await closeAfter(opened, {}, async ({ page }) => {
+      const frame = page.frames().find((f) => f !== page.mainFrame());
+      await expect(frame.locator('.h5p-ag-error[role=alert]').textContent()).resolves.toBe(
+        'This content names a chapter that this version of the library does not have: no-such.',
+      );
+      expect(await scoreOf(frame)).toEqual({ score: 0, max: 1, given: false });
+      await instance(frame, (i) => (i.showSolutions(), i.resetTask()));
+      expect(await statements(page)).toEqual([]);
+    });
+  }, 60000);
 });
