@@ -4,7 +4,8 @@
 // widget computes its numbers with the wasm inside the library's script (every
 // number shown is a result in the kernel-call log), and the content type's
 // score (getScore, getMaxScore, getAnswerGiven), its solutions, its reset and
-// its xAPI "answered" statements follow the answers given, wrong and right.
+// its xAPI "answered" statements follow the answers given, wrong and right; the
+// state a platform saves brings the score back on a later visit.
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -196,6 +197,34 @@ describe('the .h5p played by h5p-standalone in Chromium', () => {
         'Score: 1 of 1 (the first answer to each prediction counts).',
       );
       await expectAllLogged(frame, TAG);
+
+      // The state a platform saves, and a later visit that starts from it; an unreadable one starts afresh.
+      const saved = await instance(frame, (i) => i.getCurrentState());
+      expect(saved.answers).toEqual({ 'perpendicular-sign': { choice: RIGHT, answer: RIGHT, correct: true } });
+      const resumed = await frame.evaluate(
+        ([previous, tag]) =>
+          [previous, { answers: { x: { choice: 1 } }, state: 5 }].map((previousState) => {
+            const div = document.body.appendChild(document.createElement('div'));
+            const i = new window.H5P.AttentionGeometry({ chapter: 'dot-product' }, 'resumed', { previousState });
+            i.attach(window.H5P.jQuery(div));
+            const status = div.querySelector('.h5p-ag-status');
+            const { state } = div.querySelector(tag);
+            return {
+              score: i.getScore(),
+              given: i.getAnswerGiven(),
+              state,
+              status: status.hidden ? null : status.textContent,
+            };
+          }),
+        [saved, TAG],
+      );
+      expect(resumed[0]).toEqual({
+        score: 1,
+        given: true,
+        state: { a: [3, 4], b: [-4, 3] }, // where the reveal left the widget
+        status: 'Score: 1 of 1 (the first answer to each prediction counts).',
+      });
+      expect(resumed[1]).toEqual({ score: 0, given: false, state: { a: [3, 4], b: [4, 3] }, status: null });
     });
   }, 120000);
 

@@ -9,6 +9,9 @@
 //   resetTask      forgets the answers, reopens the questions, puts the start state back
 //   getXAPIData    { statement }: the "answered" statement (statement.js)
 // and triggers that statement as an xAPI event when the learner first answers.
+// Where the platform saves the learner's state, getCurrentState gives the widget's state and the
+// first answers, and a later visit (extras.previousState) starts from them: the score line shows
+// the score kept, and answering again does not change it.
 import { h } from '../widget/dom.js';
 import { embedTurnedOff } from '../widget/embed-control.js';
 import { renderEmbed } from '../shell/embed-view.js';
@@ -16,6 +19,21 @@ import { CHOOSABLE, readParams } from './semantics.js';
 import { answeredEvent, readPrediction } from './statement.js';
 
 const fill = (text, values) => text.replace(/@(\w+)/g, (m, k) => (Object.hasOwn(values, k) ? String(values[k]) : m));
+
+/**
+ * The learner's saved state as getCurrentState wrote it; anything else (none, another shape) is
+ * an empty one: a content starts afresh rather than fail on what it cannot read.
+ */
+export function readSavedState(saved) {
+  const empty = { state: null, answers: {} };
+  if (!saved || typeof saved !== 'object') return empty;
+  const answers = {};
+  for (const [id, a] of Object.entries(saved.answers ?? {})) {
+    if (a && typeof a.choice === 'string' && typeof a.answer === 'string' && typeof a.correct === 'boolean')
+      answers[id] = { choice: a.choice, answer: a.answer, correct: a.correct };
+  }
+  return { state: typeof saved.state === 'string' ? saved.state : null, answers };
+}
 
 /** The content type's class for `H5P` (the H5P core object of the page that runs it). */
 export function defineContentType(H5P) {
@@ -29,6 +47,8 @@ export function defineContentType(H5P) {
     /** prediction id -> { choice, answer, correct }: the first answer to each. */
     #answers = new Map();
     #solutionsShown = false;
+    /** The learner's state from an earlier visit: { state: string|null, answers: { id: answer } }. */
+    #saved;
 
     /** @param {{ chapter?: string, state?: string, showIntro?: boolean, l10n?: object }} params content.json */
     constructor(params, contentId, extras = {}) {
@@ -37,6 +57,8 @@ export function defineContentType(H5P) {
       this.#chapter = CHOOSABLE.find((c) => c.id === this.#params.chapter) ?? null;
       this.contentId = contentId;
       this.extras = extras;
+      this.#saved = readSavedState(extras.previousState);
+      for (const [id, given] of Object.entries(this.#saved.answers)) this.#answers.set(id, given);
     }
 
     /** Renders into `$container` (a jQuery object); a second attach moves the same widget there. */
@@ -66,6 +88,8 @@ export function defineContentType(H5P) {
       // The widget's own codec checks the state and notes, inside the widget, what it ignored.
       if (this.#params.state) widget.stateText = this.#params.state;
       this.#startText = widget.stateText;
+      if (this.#saved.state !== null) widget.stateText = this.#saved.state;
+      if (this.#answers.size > 0) this.#showScore();
       widget.addEventListener('ag-predict', (event) => this.#onPredict(event.detail));
       widget.addEventListener('ag-statechange', () => this.trigger('resize'));
       new ResizeObserver(() => this.trigger('resize')).observe(this.#root);
@@ -144,6 +168,14 @@ export function defineContentType(H5P) {
       for (const block of this.#blocks()) block.askAgain();
       if (this.#widget && this.#startText !== null) this.#widget.stateText = this.#startText;
       this.trigger('resize');
+    }
+
+    /** The state to save (H5P's contract), or undefined while nothing differs from the start. */
+    getCurrentState() {
+      const state = this.#widget?.stateText ?? this.#saved.state;
+      const moved = state !== null && state !== undefined && state !== this.#startText;
+      if (this.#answers.size === 0 && !moved) return undefined;
+      return { state: moved ? state : null, answers: Object.fromEntries(this.#answers) };
     }
 
     getXAPIData() {
