@@ -155,8 +155,24 @@ export function buildPackageWidgets() {
  * compiled into every .wasm and glue module.
  */
 export function writePackageNotices(widgetsMetafile) {
+  const entries = [...collectNotices(root, widgetsMetafile), ...emscriptenNotices()];
+  // The shared notices text speaks of the page; this file is the package's.
+  const text = noticesText(entries).replace(
+    'The page and its modules include',
+    'The npm package (its .wasm files, glue modules and widgets) includes',
+  );
+  writeFileSync(join(root, 'dist/THIRD_PARTY_NOTICES.txt'), text);
+  // The same notices travel with the widgets folder, which users copy as it is.
+  writeFileSync(join(root, 'dist/widgets/THIRD_PARTY_NOTICES.txt'), text);
+}
+
+/**
+ * The notices of what Emscripten puts into every .wasm and glue module (its
+ * runtime, musl libc, libc++), in the form of collectNotices' entries.
+ */
+export function emscriptenNotices() {
   const musl = join(emscriptenRoot(), 'system/lib/libc/musl/COPYRIGHT');
-  const emscripten = [
+  return [
     {
       name: 'Emscripten runtime (JavaScript glue in dist/wasm/)',
       version: emscriptenVersion(),
@@ -179,15 +195,6 @@ export function writePackageNotices(widgetsMetafile) {
       text: 'See https://llvm.org/LICENSE.txt',
     },
   ];
-  const entries = [...collectNotices(root, widgetsMetafile), ...emscripten];
-  // The shared notices text speaks of the page; this file is the package's.
-  const text = noticesText(entries).replace(
-    'The page and its modules include',
-    'The npm package (its .wasm files, glue modules and widgets) includes',
-  );
-  writeFileSync(join(root, 'dist/THIRD_PARTY_NOTICES.txt'), text);
-  // The same notices travel with the widgets folder, which users copy as it is.
-  writeFileSync(join(root, 'dist/widgets/THIRD_PARTY_NOTICES.txt'), text);
 }
 
 function emscriptenRoot() {

@@ -21,8 +21,8 @@ export const OFFLINE_FILE = 'attention-geometry-offline.html';
 
 const dataUrl = (type, bytes) => `data:${type};base64,${Buffer.from(bytes).toString('base64')}`;
 
-/** esbuild options shared by the two bundles: one ES module each, no chunks, minified. */
-const bundleOptions = {
+/** esbuild options shared by the two bundles (and the H5P library's, scripts/h5p.mjs): one ES module each, no chunks, minified. */
+export const bundleOptions = {
   absWorkingDir: root,
   bundle: true,
   splitting: false,
@@ -61,13 +61,16 @@ function katexCss() {
   return css;
 }
 
-/** The table of inlined files, keyed by their path in the site build (what assetUrl() is asked for). */
-async function assetTable(build) {
+/**
+ * The table of inlined files, keyed by their path in the site build (what assetUrl() is asked for).
+ * `from`: the built site to read them from.
+ */
+export async function assetTable(build, from = site) {
   const table = {};
   for (const name of ['ag-simd.wasm', 'ag-scalar.wasm'])
-    table[`wasm/${name}`] = dataUrl('application/wasm', readFileSync(join(site, 'wasm', name)));
-  for (const name of readdirSync(join(site, 'styles')).sort()) {
-    if (name.endsWith('.css')) table[`styles/${name}`] = dataUrl('text/css', readFileSync(join(site, 'styles', name)));
+    table[`wasm/${name}`] = dataUrl('application/wasm', readFileSync(join(from, 'wasm', name)));
+  for (const name of readdirSync(join(from, 'styles')).sort()) {
+    if (name.endsWith('.css')) table[`styles/${name}`] = dataUrl('text/css', readFileSync(join(from, 'styles', name)));
   }
   table['vendor/katex/katex.min.css'] = dataUrl('text/css', katexCss());
   // The worker gets the wasm URLs from the page with each job, so its bundle holds no wasm.
@@ -85,25 +88,28 @@ async function assetTable(build) {
   return table;
 }
 
+/** The esbuild plugin that puts `table` in place of web/offline/inlined-assets.js. */
+export function inlinedAssetsPlugin(table) {
+  const inlined = join(root, 'web/offline/inlined-assets.js');
+  return {
+    name: 'inlined-assets',
+    setup(b) {
+      b.onLoad({ filter: /inlined-assets\.js$/ }, (args) =>
+        args.path === inlined
+          ? { contents: `export const INLINED_ASSETS = ${JSON.stringify(table)};`, loader: 'js' }
+          : undefined,
+      );
+    },
+  };
+}
+
 /** The page's JS as one module, with the table in place of web/offline/inlined-assets.js. */
 async function pageScript(build, table) {
-  const inlined = join(root, 'web/offline/inlined-assets.js');
   const result = await build({
     ...bundleOptions,
     entryPoints: ['web/app.js'],
     outfile: 'app.js',
-    plugins: [
-      {
-        name: 'inlined-assets',
-        setup(b) {
-          b.onLoad({ filter: /inlined-assets\.js$/ }, (args) =>
-            args.path === inlined
-              ? { contents: `export const INLINED_ASSETS = ${JSON.stringify(table)};`, loader: 'js' }
-              : undefined,
-          );
-        },
-      },
-    ],
+    plugins: [inlinedAssetsPlugin(table)],
   });
   const js = result.outputFiles[0].text;
   // The script is inline: its text must not end the <script> element early.

@@ -14,7 +14,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSy
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { XMLBuilder } from 'fast-xml-parser';
-import { zipSync } from 'fflate';
+import { sortedZip } from './zip.mjs';
 import { checkPolicy, DEFAULT_POLICY, POLICY_META, policyText } from '../web/scorm/policy.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -32,8 +32,6 @@ export const ADAPTER_TAG = '<script type="module" src="scorm.js"></script>';
  * no other page can load from.
  */
 export const EMBED_OFF_META = '<meta name="attention-geometry-embed" content="off">';
-// Zip entries hold local date and time: a fixed local time gives the same bytes in every time zone.
-const FIXED_MTIME = new Date(2000, 0, 1, 0, 0, 0);
 
 /** Every file under `dir`, as sorted '/'-separated relative paths. */
 function listFiles(dir) {
@@ -154,15 +152,10 @@ export function buildScorm({ site = DEFAULT_SITE, out = DEFAULT_OUT, policy = DE
   for (const p of paths) entries[p] = readFileSync(join(site, p));
   entries[LAUNCH] = new TextEncoder().encode(launchPage(readFileSync(join(site, LAUNCH), 'utf8'), policy));
   entries[MANIFEST] = new TextEncoder().encode(manifestXml({ files: paths, version }));
-  const sorted = Object.fromEntries(
-    Object.keys(entries)
-      .sort()
-      .map((p) => [p, [entries[p], { mtime: FIXED_MTIME }]]),
-  );
-  const zip = zipSync(sorted, { level: 9, mtime: FIXED_MTIME });
+  const zip = sortedZip(entries);
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, zip);
-  return { out, bytes: zip.length, files: Object.keys(sorted) };
+  return { out, bytes: zip.length, files: Object.keys(entries).sort() };
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

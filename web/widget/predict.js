@@ -78,8 +78,9 @@ export function predictBlock({ id, question, choices, reveal, onResult }) {
       onResult?.({ id, choice, answer: outcome.answer, correct });
     });
   }
-  again.addEventListener('click', () => {
+  const askAgain = () => {
     delete block.dataset.result;
+    delete block.dataset.shown;
     result.textContent = '';
     again.hidden = true;
     buttons.forEach((b) => {
@@ -87,8 +88,32 @@ export function predictBlock({ id, question, choices, reveal, onResult }) {
       b.removeAttribute('aria-pressed');
       b.classList.remove('is-answer');
     });
+  };
+  again.addEventListener('click', () => {
+    askAgain();
     buttons[0].focus();
   });
+  // For a host that grades the prediction (the H5P content type, web/h5p/): the question back to its
+  // start, and the answer shown without a choice (no ag-predict result; the choices stay closed).
+  block.askAgain = askAgain;
+  block.showAnswer = async () => {
+    buttons.forEach((b) => (b.disabled = true));
+    let outcome;
+    try {
+      outcome = await reveal(buttons[0].dataset.choice);
+    } catch (err) {
+      result.textContent = `The answer could not be computed: ${err.message}`;
+      return null;
+    }
+    restore = outcome.restore ?? null;
+    back.hidden = !restore;
+    const label = choices.find((c) => c.value === outcome.answer)?.label ?? outcome.answer;
+    block.dataset.shown = 'answer';
+    buttons.forEach((b) => b.classList.toggle('is-answer', b.dataset.choice === outcome.answer));
+    result.replaceChildren(h('strong', {}, `The answer: \u201c${label}\u201d. `), outcome.explanation);
+    again.hidden = true;
+    return outcome.answer;
+  };
   return block;
 }
 

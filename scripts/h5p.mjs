@@ -1,0 +1,167 @@
+// Builds an H5P package (.h5p) of one chapter: build/attention-geometry-<chapter>.h5p.
+//   node scripts/h5p.mjs [--chapter <id>] [--state <text>] [--out <file>]
+// `npm run h5p -- --chapter atom` builds the site first, then this. The package:
+//   h5p.json                    the content's main library and its preloaded dependency
+//   content/content.json        the chapter, its start state and the strings (web/h5p/semantics.js)
+//   H5P.AttentionGeometry-M.m/  the library: library.json, semantics.json, attention-geometry.js
+//                               (web/h5p/main.js and every widget as one classic script; the two
+//                               .wasm builds, the widgets' stylesheets, KaTeX's stylesheet and
+//                               fonts and the experiment worker inside it as data: URLs, as in the
+//                               offline page), attention-geometry.css and THIRD_PARTY_NOTICES.txt.
+// H5P accepts only the file types of its whitelist (no .wasm, .mjs or .map): the
+// package has .json, .js, .css and .txt files. Deterministic zip (scripts/zip.mjs).
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { emscriptenNotices } from './build.mjs';
+import { collectNotices, noticesText } from './notices.mjs';
+import { assetTable, bundleOptions, inlinedAssetsPlugin } from './offline.mjs';
+import { sortedZip } from './zip.mjs';
+import { CHOOSABLE, DEFAULT_CHAPTER, DEFAULT_L10N, semantics } from '../web/h5p/semantics.js';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+export const DEFAULT_SITE = join(root, 'build/site');
+export const MACHINE_NAME = 'H5P.AttentionGeometry';
+export const SCRIPT = 'attention-geometry.js';
+export const STYLESHEET = 'attention-geometry.css';
+
+/**
+ * The H5P library's own version. A platform replaces an installed library only by one of a higher
+ * patchVersion (same major and minor): raise patchVersion whenever the library's files change.
+ * (Major version 0 is avoided: H5P's player drops it from the library's name in xAPI statements.)
+ */
+export const LIBRARY_VERSION = Object.freeze({ majorVersion: 1, minorVersion: 0, patchVersion: 0 });
+
+/** The library's folder in the package, e.g. H5P.AttentionGeometry-1.0. */
+export const libraryFolder = ({ majorVersion, minorVersion }) => `${MACHINE_NAME}-${majorVersion}.${minorVersion}`;
+
+/** The chapter of `id` among those with a widget; a RangeError naming the known ids otherwise. */
+export function chapterOf(id) {
+  const chapter = CHOOSABLE.find((c) => c.id === id);
+  if (!chapter)
+    throw new RangeError(
+      `--chapter: no chapter "${id}" with a widget; known: ${CHOOSABLE.map((c) => c.id).join(', ')}`,
+    );
+  return chapter;
+}
+
+/** The options of the command line: --chapter <id>, --state <text>, --out <file> (or --name=value). */
+export function optionsFromArgs(args) {
+  const options = {};
+  for (let i = 0; i < args.length; i++) {
+    const m = /^--(chapter|state|out)(?:=(.*))?$/.exec(args[i]);
+    if (!m) throw new RangeError(`unknown option ${args[i]}: use --chapter <id>, --state <text>, --out <file>`);
+    const value = m[2] ?? args[++i];
+    if (value === undefined) throw new RangeError(`--${m[1]} needs a value`);
+    options[m[1]] = value;
+  }
+  return options;
+}
+
+/** library.json of the library (https://h5p.org/library-definition). */
+export function libraryJson(version) {
+  return {
+    title: 'Attention Geometry',
+    description:
+      'One chapter of Attention Geometry: an interactive figure whose numbers are computed by WebAssembly kernels, with a prediction to answer.',
+    machineName: MACHINE_NAME,
+    ...version,
+    runnable: 1,
+    author: 'Attention Geometry',
+    license: 'MIT',
+    embedTypes: ['iframe'],
+    fullscreen: 0,
+    preloadedJs: [{ path: SCRIPT }],
+    preloadedCss: [{ path: STYLESHEET }],
+  };
+}
+
+/** h5p.json of the content (https://h5p.org/documentation/developers/json-file-definitions). */
+export function h5pJson(chapter, { majorVersion, minorVersion }) {
+  return {
+    title: `Attention Geometry: ${chapter.title}`,
+    language: 'en',
+    defaultLanguage: 'en',
+    mainLibrary: MACHINE_NAME,
+    embedTypes: ['iframe'],
+    license: 'U',
+    preloadedDependencies: [{ machineName: MACHINE_NAME, majorVersion, minorVersion }],
+  };
+}
+
+/**
+ * The library's script: web/h5p/main.js and everything it imports, as one
+ * classic script (an IIFE: H5P loads libraries with <script src>), the files
+ * assetUrl() asks for inlined from the built `site`. Its own URL is a fixed
+ * hierarchical one: every file it uses is a data: URL, nothing is fetched from it.
+ * @returns {{ js: string, metafile: object }}
+ */
+export async function libraryScript(site = DEFAULT_SITE) {
+  const { build } = await import('esbuild');
+  const table = await assetTable(build, site);
+  const result = await build({
+    ...bundleOptions,
+    entryPoints: ['web/h5p/main.js'],
+    outfile: SCRIPT,
+    format: 'iife',
+    metafile: true,
+    define: { 'import.meta.url': JSON.stringify(`file:///${SCRIPT}`) },
+    plugins: [inlinedAssetsPlugin(table)],
+  });
+  return { js: result.outputFiles[0].text, metafile: result.metafile };
+}
+
+/** THIRD_PARTY_NOTICES.txt of the library: the npm packages in its script, KaTeX's files and Emscripten's parts. */
+export function libraryNotices(metafile) {
+  const entries = [...collectNotices(root, metafile), ...emscriptenNotices()].map((e) =>
+    e.name === 'katex' ? { ...e, note: 'bundled into the script, with its stylesheet and fonts' } : e,
+  );
+  return noticesText(entries).replace(
+    'The page and its modules include',
+    'The H5P library H5P.AttentionGeometry (its script, with the .wasm files inside) includes',
+  );
+}
+
+/**
+ * Writes the package. `chapter`: the id of a chapter with a widget; `state`: the widget's start
+ * state text ('' for its own); `site`: the built site (build/site); `out`: the .h5p file.
+ * @returns {Promise<{ out: string, bytes: number, files: string[] }>}
+ */
+export async function buildH5p({ chapter: id = DEFAULT_CHAPTER, state = '', site = DEFAULT_SITE, out } = {}) {
+  const chapter = chapterOf(id);
+  if (!existsSync(join(site, 'wasm/ag-simd.wasm')))
+    throw new Error(
+      `no built site with wasm/ in ${site}: run \`node scripts/build.mjs\` first (or \`npm run h5p\`, which builds too)`,
+    );
+  const target = out ?? join(root, `build/attention-geometry-${chapter.id}.h5p`);
+  const version = LIBRARY_VERSION;
+  const lib = libraryFolder(version);
+  const { js, metafile } = await libraryScript(site);
+  const json = (value) => JSON.stringify(value, null, 2) + '\n';
+  const text = {
+    'h5p.json': json(h5pJson(chapter, version)),
+    'content/content.json': json({ chapter: chapter.id, state, showIntro: true, l10n: DEFAULT_L10N }),
+    [`${lib}/library.json`]: json(libraryJson(version)),
+    [`${lib}/semantics.json`]: json(semantics()),
+    [`${lib}/${SCRIPT}`]: js,
+    [`${lib}/${STYLESHEET}`]: readFileSync(join(root, 'web/h5p/attention-geometry.css'), 'utf8'),
+    [`${lib}/THIRD_PARTY_NOTICES.txt`]: libraryNotices(metafile),
+  };
+  const encoder = new TextEncoder();
+  const zip = sortedZip(Object.fromEntries(Object.entries(text).map(([p, t]) => [p, encoder.encode(t)])));
+  mkdirSync(dirname(target), { recursive: true });
+  writeFileSync(target, zip);
+  return { out: target, bytes: zip.length, files: Object.keys(text).sort() };
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  try {
+    const { out, bytes, files } = await buildH5p(optionsFromArgs(process.argv.slice(2)));
+    console.log(
+      `${relative(process.cwd(), out) || out}: ${(bytes / 1024).toFixed(1)} KiB, ${files.length} files (H5P)`,
+    );
+  } catch (err) {
+    console.error(`h5p: ${err.message}`);
+    process.exit(1);
+  }
+}

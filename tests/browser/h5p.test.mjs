@@ -1,0 +1,243 @@
+// The H5P package (scripts/h5p.mjs) of the chapter "Two definitions agree":
+// every file type in H5P's default whitelist, then the package unzipped and
+// played by h5p-standalone (npm) in Chromium, as a platform plays it: the
+// widget computes its numbers with the wasm inside the library's script (every
+// number shown is a result in the kernel-call log), and the content type's
+// score (getScore, getMaxScore, getAnswerGiven), its solutions, its reset and
+// its xAPI "answered" statements follow the answers given, wrong and right; the
+// state a platform saves brings the score back on a later visit.
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { beforeAll, describe, expect, test } from '@jest/globals';
+import { unzipSync } from 'fflate';
+import { buildH5p, LIBRARY_VERSION, libraryFolder, MACHINE_NAME } from '../../scripts/h5p.mjs';
+import { dot } from '../reference/float64.mjs';
+import { closeAfter, hostPage, openPage, useEnv } from './helpers.mjs';
+import { expectAllLogged, expectNumbers, readNumbers, U } from './shown-numbers.mjs';
+
+const require = createRequire(import.meta.url);
+const PLAYER = dirname(require.resolve('h5p-standalone/dist/main.bundle.js'));
+const TAG = 'ag-two-definitions';
+
+// H5P core's default file whitelist, from h5p-php-library's h5p.classes.php (H5PCore::$defaultContentWhitelist
+// and H5PCore::$defaultLibraryWhitelistExtras, https://github.com/h5p/h5p-php-library): content files may have
+// the first list's extensions, library files the first's and the second's. Platforms may shorten the list.
+const CONTENT_WHITELIST =
+  'json png jpg jpeg gif bmp tif tiff svg eot ttf woff woff2 otf webm mp4 ogg mp3 m4a wav txt pdf rtf doc docx xls xlsx ppt pptx odt ods odp xml csv diff patch swf md textile vtt webvtt'.split(
+    ' ',
+  );
+const LIBRARY_WHITELIST_EXTRAS = ['js', 'css'];
+
+// The prediction of the chapter: a = (3, 4) against b turned a quarter turn to (-4, 3) (the article's pair).
+// Its right choice is the sign of the float64 dot product: 3*(-4) + 4*3 = 0.
+const REVEALED = dot([3, 4], [-4, 3]);
+const RIGHT = REVEALED > 0 ? 'positive' : REVEALED < 0 ? 'negative' : 'zero';
+const WRONG = 'positive';
+
+// The platform's page: h5p-standalone's player on the unzipped package; every xAPI statement the content
+// triggers reaches H5P.externalDispatcher of this page and is kept in window.statements.
+const HOST_HTML = hostPage(
+  '<div id="h5p"></div>',
+  '<link rel="icon" href="data:,"><script src="player/main.bundle.js"></script><script src="host.js"></script>',
+);
+const HOST_JS = `
+window.statements = [];
+document.addEventListener('DOMContentLoaded', () => {
+  const pkg = new URLSearchParams(location.search).get('pkg') ?? 'pkg';
+  const options = { h5pJsonPath: pkg, frameJs: 'player/frame.bundle.js', frameCss: 'player/styles/h5p.css' };
+  new H5PStandalone.H5P(document.getElementById('h5p'), options).then(() => {
+    H5P.externalDispatcher.on('xAPI', (event) => window.statements.push(event.data.statement));
+    document.body.dataset.state = 'ready';
+  });
+});
+`;
+
+const env = useEnv();
+let pkg; // { out, files, entries }
+beforeAll(async () => {
+  const root = join(env.site, 'h5p');
+  const built = await buildH5p({ chapter: 'dot-product', site: env.site, out: join(root, 'package.h5p') });
+  const entries = unzipSync(readFileSync(built.out));
+  for (const [name, bytes] of Object.entries(entries)) {
+    if (name.endsWith('/')) continue;
+    mkdirSync(dirname(join(root, 'pkg', name)), { recursive: true });
+    writeFileSync(join(root, 'pkg', name), bytes);
+  }
+  // The same package with a chapter this library does not have (an older or edited content.json).
+  cpSync(join(root, 'pkg'), join(root, 'pkg-unknown'), { recursive: true });
+  const content = JSON.parse(readFileSync(join(root, 'pkg/content/content.json'), 'utf8'));
+  writeFileSync(join(root, 'pkg-unknown/content/content.json'), JSON.stringify({ ...content, chapter: 'no-such' }));
+  cpSync(PLAYER, join(root, 'player'), { recursive: true });
+  writeFileSync(join(root, 'index.html'), HOST_HTML);
+  writeFileSync(join(root, 'host.js'), HOST_JS);
+  pkg = { ...built, entries };
+}, 120000);
+
+const json = (name) => JSON.parse(new TextDecoder().decode(pkg.entries[name]));
+const extension = (name) => name.slice(name.lastIndexOf('.') + 1).toLowerCase();
+
+describe('the .h5p package', () => {
+  test('every file has a type of H5P\u2019s default whitelist: content and h5p.json the content list, the library also js and css', () => {
+    const lib = `${libraryFolder(LIBRARY_VERSION)}/`;
+    const names = Object.keys(pkg.entries).filter((n) => !n.endsWith('/'));
+    expect(names).toEqual(pkg.files);
+    for (const name of names) {
+      const allowed = name.startsWith(lib) ? [...CONTENT_WHITELIST, ...LIBRARY_WHITELIST_EXTRAS] : CONTENT_WHITELIST;
+      expect([name, allowed.includes(extension(name))]).toEqual([name, true]);
+    }
+    // Every file is at the root, in content/ or in the library's folder.
+    expect(names.filter((n) => n.includes('/') && !n.startsWith('content/') && !n.startsWith(lib))).toEqual([]);
+    expect(names.map(extension)).not.toContain('wasm');
+    expect(names.map(extension)).not.toContain('mjs');
+    expect(names.map(extension)).not.toContain('map');
+  });
+
+  test('h5p.json names the library; library.json preloads its script and stylesheet; semantics select the chapter', () => {
+    const lib = libraryFolder(LIBRARY_VERSION);
+    const main = json('h5p.json');
+    expect(main.mainLibrary).toBe(MACHINE_NAME);
+    expect(main.preloadedDependencies).toEqual([{ machineName: MACHINE_NAME, majorVersion: 1, minorVersion: 0 }]);
+    const library = json(`${lib}/library.json`);
+    expect(library).toMatchObject({ machineName: MACHINE_NAME, majorVersion: 1, minorVersion: 0, runnable: 1 });
+    for (const { path } of [...library.preloadedJs, ...library.preloadedCss])
+      expect(pkg.entries[`${lib}/${path}`]).toBeDefined();
+    const chapter = json(`${lib}/semantics.json`).find((f) => f.name === 'chapter');
+    expect(chapter.type).toBe('select');
+    expect(chapter.options.map((o) => o.value)).toContain('dot-product');
+    expect(json('content/content.json').chapter).toBe('dot-product');
+    // The wasm travels inside the script, as base64 data: URLs.
+    const script = new TextDecoder().decode(pkg.entries[`${lib}/${library.preloadedJs[0].path}`]);
+    expect(script).toContain('data:application/wasm;base64,AGFzbQ'); // "\0asm", the wasm magic number
+    expect(new TextDecoder().decode(pkg.entries[`${lib}/THIRD_PARTY_NOTICES.txt`])).toMatch(/^katex /m);
+  });
+});
+
+/** The content's instance in the player's frame: what `fn(instance)` returns. */
+const instance = (frame, fn) => frame.evaluate(`(${fn})(H5P.instances[0])`);
+const scoreOf = (frame) =>
+  instance(frame, (i) => ({ score: i.getScore(), max: i.getMaxScore(), given: i.getAnswerGiven() }));
+const statements = (page) => page.evaluate(() => window.statements);
+
+async function answer(frame, choice) {
+  await frame.locator(`${TAG} .predict-choice[data-choice="${choice}"]`).click();
+  await frame.locator(`${TAG} .predict[data-result]`).waitFor({ timeout: 10000 });
+}
+
+/** The "answered" statement of the prediction with the learner's `response` and the content's `raw` score of 1. */
+function expectAnswered(statement, { response, raw }) {
+  expect(statement.verb.id).toBe('http://adlnet.gov/expapi/verbs/answered');
+  expect(statement.object.definition).toMatchObject({
+    interactionType: 'choice',
+    correctResponsesPattern: [RIGHT],
+    choices: [{ id: 'positive' }, { id: 'zero' }, { id: 'negative' }],
+  });
+  expect(statement.object.definition.description['en-US']).toMatch(/a = \(3, 4\).*\(\u22124, 3\)/);
+  expect(statement.result).toMatchObject({ response, completion: true, success: raw === 1 });
+  expect(statement.result.score).toEqual({ min: 0, max: 1, raw, scaled: raw });
+}
+
+describe('the .h5p played by h5p-standalone in Chromium', () => {
+  test('the widget shows the wasm\u2019s numbers; score, solutions, reset and xAPI follow the answers, wrong and right', async () => {
+    const opened = await openPage(env, 'h5p/index.html', {
+      setup: (page) => page.addInitScript(() => (window.AG_TEST_MODE = true)), // every frame logs its kernel calls
+    });
+    await closeAfter(opened, {}, async ({ page }) => {
+      const frame = page.frames().find((f) => f !== page.mainFrame());
+      await frame.locator(`${TAG}[data-status="ready"]`).waitFor({ timeout: 30000 });
+
+      // Rendered from the wasm: the article's pair gives a.b = 24 both ways, each number a logged result.
+      const numbers = await readNumbers(frame, TAG);
+      const d = dot([3, 4], [4, 3]);
+      expectNumbers(numbers, [
+        ['dot', null, d, 3 * U * 24, 0],
+        ['geometric', null, d, 20 * U * 25],
+      ]);
+      await expectAllLogged(frame, TAG);
+      // No embed snippets: inside the platform's frame the widget has no address of its own.
+      await expect(frame.locator(`${TAG} [data-role=embed-unavailable]`).textContent()).resolves.toMatch(
+        /^Embed snippets are turned off on this page/,
+      );
+      expect(await scoreOf(frame)).toEqual({ score: 0, max: 1, given: false });
+      expect(await statements(page)).toEqual([]);
+
+      // A wrong first answer: score 0 of 1, one "answered" statement; a later right answer does not count.
+      await answer(frame, WRONG);
+      expect(await scoreOf(frame)).toEqual({ score: 0, max: 1, given: true });
+      let sent = await statements(page);
+      expect(sent).toHaveLength(1);
+      expectAnswered(sent[0], { response: WRONG, raw: 0 });
+      expectAnswered((await instance(frame, (i) => i.getXAPIData())).statement, { response: WRONG, raw: 0 });
+      await frame.locator(`${TAG} .predict-again`).click();
+      await answer(frame, RIGHT);
+      expect(await scoreOf(frame)).toEqual({ score: 0, max: 1, given: true });
+      expect(await statements(page)).toHaveLength(1);
+
+      // resetTask: no answer, the start state back (the reveal had moved b), the question open again.
+      await instance(frame, (i) => i.resetTask());
+      expect(await scoreOf(frame)).toEqual({ score: 0, max: 1, given: false });
+      expect(await frame.locator(TAG).evaluate((el) => el.state)).toMatchObject({ a: [3, 4], b: [4, 3] });
+      expect(await frame.locator(`${TAG} .predict[data-result]`).count()).toBe(0);
+
+      // showSolutions: the right choice marked, with the wasm's number, and nothing scored.
+      await instance(frame, (i) => i.showSolutions());
+      await frame.locator(`${TAG} .predict[data-shown="answer"]`).waitFor({ timeout: 10000 });
+      await expect(frame.locator(`${TAG} .predict-choice.is-answer`).getAttribute('data-choice')).resolves.toBe(RIGHT);
+      await expect(frame.locator(`${TAG} .predict-result`).textContent()).resolves.toContain('a\u00b7b = 0');
+      expect(await scoreOf(frame)).toEqual({ score: 0, max: 1, given: false });
+
+      // After a reset, a right first answer: score 1 of 1, and its statement.
+      await instance(frame, (i) => i.resetTask());
+      await answer(frame, RIGHT);
+      expect(await scoreOf(frame)).toEqual({ score: 1, max: 1, given: true });
+      sent = await statements(page);
+      expect(sent).toHaveLength(2);
+      expectAnswered(sent[1], { response: RIGHT, raw: 1 });
+      await expect(frame.locator('.h5p-ag-status').textContent()).resolves.toBe(
+        'Score: 1 of 1 (the first answer to each prediction counts).',
+      );
+      await expectAllLogged(frame, TAG);
+
+      // The state a platform saves, and a later visit that starts from it; an unreadable one starts afresh.
+      const saved = await instance(frame, (i) => i.getCurrentState());
+      expect(saved.answers).toEqual({ 'perpendicular-sign': { choice: RIGHT, answer: RIGHT, correct: true } });
+      const resumed = await frame.evaluate(
+        ([previous, tag]) =>
+          [previous, { answers: { x: { choice: 1 } }, state: 5 }].map((previousState) => {
+            const div = document.body.appendChild(document.createElement('div'));
+            const i = new window.H5P.AttentionGeometry({ chapter: 'dot-product' }, 'resumed', { previousState });
+            i.attach(window.H5P.jQuery(div));
+            const status = div.querySelector('.h5p-ag-status');
+            const { state } = div.querySelector(tag);
+            return {
+              score: i.getScore(),
+              given: i.getAnswerGiven(),
+              state,
+              status: status.hidden ? null : status.textContent,
+            };
+          }),
+        [saved, TAG],
+      );
+      expect(resumed[0]).toEqual({
+        score: 1,
+        given: true,
+        state: { a: [3, 4], b: [-4, 3] }, // where the reveal left the widget
+        status: 'Score: 1 of 1 (the first answer to each prediction counts).',
+      });
+      expect(resumed[1]).toEqual({ score: 0, given: false, state: { a: [3, 4], b: [4, 3] }, status: null });
+    });
+  }, 120000);
+
+  test('a content naming a chapter the library does not have says so, with no error, and scores nothing', async () => {
+    const opened = await openPage(env, 'h5p/index.html?pkg=pkg-unknown');
+    await closeAfter(opened, {}, async ({ page }) => {
+      const frame = page.frames().find((f) => f !== page.mainFrame());
+      await expect(frame.locator('.h5p-ag-error[role=alert]').textContent()).resolves.toBe(
+        'This content names a chapter that this version of the library does not have: no-such.',
+      );
+      expect(await scoreOf(frame)).toEqual({ score: 0, max: 1, given: false });
+      await instance(frame, (i) => (i.showSolutions(), i.resetTask()));
+      expect(await statements(page)).toEqual([]);
+    });
+  }, 60000);
+});
