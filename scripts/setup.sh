@@ -30,5 +30,7 @@ fi
 # npm ci when node_modules is missing or older than the lock file.
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   echo "setup: installing npm packages (npm ci)"
-  npm ci --no-audit --no-fund --loglevel=error
+  # --ignore-scripts: no dependency needs its install script here (esbuild's binary comes as an optional
+  # dependency), and h5p-standalone's preinstall (`npx only-allow yarn`) would refuse npm.
+  npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
 fi
