@@ -1125,8 +1125,12 @@ export interface TasksApi {
   /** The layout of reverse with the symbols sorted ascending after the separator. T >= 2, vocab >= 2. */
   sort(options: TaskOptions): TaskGenerator;
   /**
-   * L = floor(T/2) distinct symbols, then the same symbols again from position L; positions L..T-2 scored
-   * (tokens[t+1] = tokens[t+1-L]). T >= 4, vocab >= L.
+   * Induction copy with a random repeat offset: each row draws L uniformly from max(2, ceil(T/4))..floor(T/2),
+   * then L distinct symbols s_0..s_{L-1}, repeated to the end of the row (tokens[t] = s_{t mod L}); positions
+   * L..T-2 scored, each predicting tokens[t+1] = tokens[t+1-L], the token after the current token's earlier
+   * occurrence. L changes from row to row, so no fixed offset solves it: an induction head fed by a
+   * previous-token head does (Elhage et al. 2021, "A Mathematical Framework for Transformer Circuits"; Olsson et
+   * al. 2022, "In-context Learning and Induction Heads"). T >= 4, vocab >= floor(T/2).
    */
   inductionCopy(options: TaskOptions): TaskGenerator;
   /**

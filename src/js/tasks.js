@@ -86,6 +86,9 @@ function halves(T, vocab, u, tokens, targets, answer) {
   for (let t = L; t + 1 < seq.length && t < T; t++) targets[t] = seq[t + 1];
 }
 
+/** The repeat offsets of inductionCopy for T >= 4: L in lo .. hi, lo = max(2, ceil(T / 4)), hi = floor(T / 2). */
+const inductionOffsets = (T) => ({ lo: Math.max(2, Math.ceil(T / 4)), hi: Math.floor(T / 2) });
+
 export function makeTasks(ag) {
   return Object.freeze({
     /**
@@ -124,21 +127,29 @@ export function makeTasks(ag) {
       );
     },
     /**
-     * Induction copy: L = floor(T / 2) distinct symbols (no symbol twice, so
-     * vocab >= L), then the same L symbols again from position L (and, for an
-     * odd T, the first symbol once more at T - 1). Positions L .. T - 2 are
-     * scored: at position t the second copy's token is the one that followed
-     * the same token in the first copy, tokens[t + 1] = tokens[t + 1 - L]; the
-     * first copy is not predictable and not scored. An induction head (a head
-     * that attends to the position after the earlier occurrence of the current
-     * token, fed by a previous-token head) solves it; so can a head that
-     * attends L - 1 positions back, since L is fixed. T >= 4.
+     * Induction copy with a random repeat offset: each row draws its own
+     * offset L uniformly from Lmin = max(2, ceil(T / 4)) .. Lmax = floor(T / 2),
+     * then L distinct symbols s_0 .. s_{L-1} (no symbol twice, so
+     * vocab >= Lmax), and repeats them to the end of the row: tokens[t] =
+     * s_{t mod L} for t = 0 .. T - 1. Positions L .. T - 2 are scored, each
+     * predicting the next token, tokens[t + 1] = tokens[t + 1 - L]: the token
+     * that followed the current token's earlier occurrence. The first copy is
+     * not predictable and not scored (targets -1 at 0 .. L - 1 and T - 1).
+     * Since L changes from row to row, no fixed offset finds the answer: the
+     * model must match content, as an induction head does (it attends from the
+     * current token to the position after the token's earlier occurrence,
+     * found through a previous-token head in an earlier layer; Elhage et al.
+     * 2021, "A Mathematical Framework for Transformer Circuits"; Olsson et
+     * al. 2022, "In-context Learning and Induction Heads"). A row uses
+     * 1 + Lmax uniforms: the first draws L, the next L the symbols
+     * (Fisher-Yates). T >= 4.
      */
     inductionCopy(options) {
       const o = taskOptions('tasks.inductionCopy', options, 4, (T) => Math.floor(T / 2));
-      const L = Math.floor(o.T / 2);
-      return generator(ag, 'tasks.inductionCopy', o, L, (u, tokens, targets) => {
-        const s = distinct(u, L, o.vocab);
+      const { lo, hi } = inductionOffsets(o.T);
+      return generator(ag, 'tasks.inductionCopy', o, 1 + hi, (u, tokens, targets) => {
+        const L = lo + pick(u[0], hi - lo + 1);
+        const s = distinct(u.subarray(1), L, o.vocab);
         for (let t = 0; t < o.T; t++) tokens[t] = s[t % L];
         for (let t = L; t + 1 < o.T; t++) targets[t] = tokens[t + 1];
       });

@@ -2,7 +2,9 @@
 // tests/js/transformer-learning.test.mjs), the chosen head's grid, the four grids of the JSON export and the
 // held-out accuracy against the float64 reference model (tests/reference/transformer.mjs) on the parameters
 // of the same run, with every head on and with heads switched off (a link, a checkbox, the keyboard); the
-// loss the worker shows is the page's run's own, bit for bit; the link keeps the mask and the head shown.
+// loss the worker shows is the page's run's own, bit for bit; the link keeps the mask and the head shown. And the
+// prediction at the default 200 steps: its answer is the one the float64 model gives on the run's parameters (with
+// both heads of layer 0 off, less than half the accuracy), and the state it leaves matches that model.
 // Left to the contract (chapters.contract.test.mjs): exports, the prediction's marking, a copy of the written
 // link reopening the same digits, the widths.
 import { expect } from '@jest/globals';
@@ -17,8 +19,8 @@ const STEPS = 30;
  * In the page, with the page's own engine: the same run as the worker's (jobOf: the same config, batches,
  * rate and clip), its parameters and last loss, the held-out batch and the held-out sequence.
  */
-function sameRun(w, seed) {
-  const job = jobOf({ seed, steps: STEPS, mask: ALL_ON }, []);
+function sameRun(w, seed, steps = STEPS) {
+  const job = jobOf({ seed, steps, mask: ALL_ON }, []);
   return w.eval(
     (el, { job, held }) => {
       const ag = el.engine;
@@ -62,7 +64,7 @@ function match(numbers, run, mask, head, grids) {
     for (let l = 0; l < LAYERS; l++) for (let j = 0; j < HEADS; j++) expectGrid(grids[`layer ${l}, head ${j}`], l, j);
   const [tokens, targets] = run.held;
   const want = ref.lossOf(ref.forward(tokens, HELD_OUT.batch, { headMask: mask }).logits, targets, tokens.length);
-  // The argmax of float32 logits may differ from float64's at a near tie: at most one of the 448 scored positions.
+  // The argmax of float32 logits may differ from float64's at a near tie: at most one of the scored positions.
   expect(Math.abs(one(numbers, 'accuracy').value - want.accuracy)).toBeLessThanOrEqual(1 / want.scored + 1e-9);
   expect(one(numbers, 'loss').value).toBe(Math.fround(run.loss)); // the worker's last step: the same run, bit for bit
   return want;
@@ -108,5 +110,45 @@ it('30 steps: grids and held-out accuracy = the float64 model on the same parame
   ]);
   await w.matches(run, (await w.state()).mask, '0-1');
   await w.params({ steps: '30', mask: '0,1;1,0', head: '0-1' });
-  expect(all.ref.scored).toBe(HELD_OUT.batch * (T / 2 - 1)); // 7 scored positions a row: 1 / 448 above
+  // The reference scores positions L..T-2 of each held-out row, L the row's repeat offset read from its tokens (the
+  // first position whose token came before): T - 1 - L a row.
+  const [tokens] = run.held;
+  const rowsOf = Array.from({ length: HELD_OUT.batch }, (_, b) => tokens.slice(b * T, (b + 1) * T));
+  const offsets = rowsOf.map((row) => row.findIndex((v, t) => row.indexOf(v) < t));
+  expect(all.ref.scored).toBe(offsets.reduce((n, L) => n + T - 1 - L, 0));
+  expect(new Set(offsets).size).toBeGreaterThan(1); // the offset changes from row to row
 }).at('steps=30');
+
+it('predict, then reveal at 200 steps: layer 0 off, the accuracy falls below half, as the float64 model says', async (w) => {
+  const steps = 200;
+  const run = { config: jobOf({ seed: 1, steps, mask: ALL_ON }, []).config, ...(await sameRun(w, 1, steps)) };
+  const ref = referenceModel(run.config, run.params);
+  const [tokens, targets] = run.held;
+  const accuracyOf = (mask) =>
+    ref.lossOf(ref.forward(tokens, HELD_OUT.batch, { headMask: mask }).logits, targets, tokens.length).accuracy;
+  const layer0Off = [
+    [0, 0],
+    [1, 1],
+  ];
+  const full = accuracyOf(ALL_ON);
+  const off = accuracyOf(layer0Off);
+  const right = off < full / 2 ? 'far' : off < 0.9 * full ? 'some' : 'same';
+  expect(right).toBe('far'); // the chapter's default run needs layer 0
+  await w.matches(run, ALL_ON, '1-0');
+  // The reveal waits for the worker's evaluations (all heads on, then layer 0 off): wait for its mark.
+  const choose = async (choice) => {
+    if (await w.at('.predict-again').isVisible()) await w.at('.predict-again').click();
+    await w.at(`.predict-choice[data-choice="${choice}"]`).click();
+    await w.at('.predict[data-result]').waitFor({ timeout: 60000 });
+    return w.attr('.predict', 'data-result');
+  };
+  expect(await choose('same')).toBe('wrong');
+  expect(await w.text('.predict-result')).toMatch(/with both heads of layer 0 off it is \d/);
+  expect(await w.attr('.predict-choice.is-answer', 'data-choice')).toBe(right);
+  expect((await w.state()).mask).toEqual(layer0Off);
+  expect(await choose(right)).toBe('right');
+  await w.logged();
+  const { head } = await w.state();
+  expect(head).toMatch(/^1-[01]$/); // the grid shown: a head of layer 1
+  await w.matches(run, layer0Off, head);
+}).at('steps=200');

@@ -28,6 +28,7 @@ const LIGHT = {
   'ag-near-orthogonal': { pairs: '2000' },
   'ag-greedy-packing': { cand: '5000', eps: '0.1' },
   'ag-attention-cost': { tmax: '512', dk: '64' },
+  'ag-heads-learn': { steps: '100' },
 };
 
 // Tolerance between the simd128 and the scalar kernels. registry.inc bounds

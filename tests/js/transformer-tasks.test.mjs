@@ -3,6 +3,7 @@
 // on a second draw (at(i) = the (i+1)-th next()), and bad options as named errors.
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import { init } from './helpers.mjs';
+import { taskRow } from '../reference/float64.mjs';
 
 let simd;
 let baseline;
@@ -69,18 +70,68 @@ describe('tasks', () => {
     }
   });
 
-  test('inductionCopy: distinct symbols repeated; the second copy scored', () => {
-    const o = { T: 10, vocab: 5, batch: 4, seed: 1 };
-    const L = 5;
-    const batch = simd.tasks.inductionCopy(o).next();
-    for (const [s] of rows(batch, o.T)) {
-      const first = Array.from(batch.tokens.subarray(s, s + L));
-      expect(new Set(first).size).toBe(L);
-      for (let t = 0; t < o.T; t++) {
-        expect(batch.tokens[s + t]).toBe(first[t % L]);
-        expect(batch.targets[s + t]).toBe(t >= L && t + 1 < o.T ? first[(t + 1) % L] : -1);
+  // The repeat offset of a row, read from its tokens alone: the first position whose token came before.
+  const offsetOf = (row) => row.findIndex((v, t) => row.indexOf(v) < t);
+
+  test.each([
+    [4, 2, 2],
+    [5, 2, 2],
+    [9, 3, 4],
+    [16, 4, 8],
+  ])(
+    'inductionCopy, T = %i: an offset L in %i..%i, L distinct symbols repeated with period L; L..T-2 scored',
+    (T, lo, hi) => {
+      const o = { T, vocab: hi, batch: 400, seed: 1 };
+      const batch = simd.tasks.inductionCopy(o).next();
+      const seen = new Set();
+      for (const [s, e] of rows(batch, T)) {
+        const row = Array.from(batch.tokens.subarray(s, e));
+        const L = offsetOf(row);
+        seen.add(L);
+        expect(L).toBeGreaterThanOrEqual(lo);
+        expect(L).toBeLessThanOrEqual(hi);
+        for (let t = 0; t < T; t++) {
+          if (t >= L) expect(row[t]).toBe(row[t - L]);
+          expect(batch.targets[s + t]).toBe(t >= L && t + 1 < T ? row[t + 1] : -1);
+        }
+      }
+      expect(seen.size).toBe(hi - lo + 1); // 400 rows: every offset appears
+    },
+  );
+
+  test('inductionCopy: rows equal the float64 draw of the layout (tests/reference/float64.mjs)', () => {
+    const o = { T: 16, vocab: 16, batch: 8, seed: 999 };
+    const batch = baseline.tasks.inductionCopy(o).next();
+    for (const [b, [s, e]] of rows(batch, o.T).entries()) {
+      const ref = taskRow('inductionCopy', o, b);
+      expect(Array.from(batch.tokens.subarray(s, e))).toEqual(ref.tokens);
+      expect(Array.from(batch.targets.subarray(s, e))).toEqual(ref.targets);
+    }
+  });
+
+  test('inductionCopy: offsets uniform; no fixed offset predicts as many as half the scored tokens', () => {
+    const T = 16;
+    const batch = simd.tasks.inductionCopy({ T, vocab: 16, batch: 2000, seed: 7 }).next();
+    const count = new Map();
+    const hits = new Array(T).fill(0); // hits[d]: scored targets equal to the token d - 1 positions back
+    let scored = 0;
+    for (const [s, e] of rows(batch, T)) {
+      const row = Array.from(batch.tokens.subarray(s, e));
+      const L = offsetOf(row);
+      count.set(L, (count.get(L) ?? 0) + 1);
+      for (let t = 0; t < T; t++) {
+        const want = batch.targets[s + t];
+        if (want === -1) continue;
+        scored++;
+        for (let d = 1; d <= t + 1; d++) hits[d] += want === row[t + 1 - d];
       }
     }
+    // L uniform on 4..8: each of the 5 offsets in 2000 rows is Binomial(2000, 1/5), mean 400, sd 17.9; 5 sd: 90.
+    expect([...count.keys()].sort()).toEqual([4, 5, 6, 7, 8]);
+    for (const n of count.values()) expect(Math.abs(n - 400)).toBeLessThan(90);
+    // Looking d - 1 positions back is right in a row only when L divides d; of 4..8 at most two offsets divide a
+    // d below 16 (4 and 8 divide 8, 4 and 6 divide 12), so at most about 2/5 of the rows.
+    for (let d = 1; d < T; d++) expect(hits[d] / scored).toBeLessThan(0.5);
   });
 
   test('bracketMatch: never closes an unopened bracket; target 1 exactly where balanced', () => {

@@ -1065,12 +1065,13 @@ export function centralDifferences(f, x, h) {
 /**
  * Row `b` of batch 0 of a training task (the layouts of ag.tasks), drawn from the Philox uniforms in float64:
  * copyPrevious (T uniforms a row: token t = floor(u_t vocab), target t the token t - 1, position 0 not scored)
- * and inductionCopy (L = floor(T/2) uniforms a row: L distinct symbols by Fisher-Yates over 0..vocab-1, the row
- * the symbols repeated, targets L..T-2 the next token). Returns { tokens, targets } (-1: not scored).
+ * and inductionCopy (1 + floor(T/2) uniforms a row: the first draws the repeat offset L uniformly from
+ * max(2, ceil(T/4))..floor(T/2), the next L draw L distinct symbols by Fisher-Yates over 0..vocab-1; the row the
+ * symbols repeated with period L, targets L..T-2 the next token). Returns { tokens, targets } (-1: not scored).
  */
 export function taskRow(task, { T, vocab, batch, seed }, b) {
-  const L = Math.floor(T / 2);
-  const perRow = task === 'inductionCopy' ? L : T;
+  const half = Math.floor(T / 2);
+  const perRow = task === 'inductionCopy' ? 1 + half : T;
   const u = philoxUniform(BigInt(seed), 0n, batch * perRow).slice(b * perRow, (b + 1) * perRow);
   const pick = (x, k) => Math.floor(x * k);
   const targets = new Array(T).fill(-1);
@@ -1079,9 +1080,11 @@ export function taskRow(task, { T, vocab, batch, seed }, b) {
     tokens = u.map((x) => pick(x, vocab));
     for (let t = 1; t < T; t++) targets[t] = tokens[t - 1];
   } else if (task === 'inductionCopy') {
+    const lo = Math.max(2, Math.ceil(T / 4));
+    const L = lo + pick(u[0], half - lo + 1);
     const perm = Array.from({ length: vocab }, (_, i) => i);
     for (let i = 0; i < L; i++) {
-      const j = i + pick(u[i], vocab - i);
+      const j = i + pick(u[1 + i], vocab - i);
       [perm[i], perm[j]] = [perm[j], perm[i]];
     }
     tokens = Array.from({ length: T }, (_, t) => perm[t % L]);

@@ -1,8 +1,9 @@
 // <ag-heads-learn>: Part 4, "What heads learn". A 2-layer model with 2 heads per layer trains on
-// inductionCopy (8 distinct tokens, then the same 8 again: the second half is predictable) in the
-// experiment worker (widget/training.js); the four heads' attention grids on one held-out sequence
-// follow the training, and the learner switches heads off (transformer evaluate and forward with a
-// headMask: the head's output zeroed before W_O) to see which head the accuracy needs. Numbers: the
+// inductionCopy (L distinct tokens repeated with period L, L from 4 to 8 drawn per row: each token after
+// the first L is predictable from its earlier occurrence, not from its position) in the experiment
+// worker (widget/training.js); the four heads' attention grids on one held-out sequence follow the
+// training, and the learner switches heads off (transformer evaluate and forward with a headMask: the
+// head's output zeroed before W_O) to see which head the accuracy needs. Numbers: the
 // worker's transformer step (loss), evaluate (held-out accuracy, with the mask) and forward
 // (returnWeights, with the mask); the held-out sequence is ag.tasks.inductionCopy's.
 // Sources: Elhage et al. 2021, "A Mathematical Framework for Transformer Circuits"; Olsson et al. 2022,
@@ -20,14 +21,14 @@ import { formulas } from '../widget/math.js';
 import { choices } from '../widget/predict.js';
 import { choice, defineState, matrix, number } from '../widget/state.js';
 import { lossChart, trainingRun } from '../widget/training.js';
-import { ALL_ON, HEADS, HELD_OUT, L, LAYERS, STEP_CHOICES, T, VOCAB } from '../models/heads-learn.js';
-import { copyingHead, headName, jobOf, offText } from '../models/heads-learn.js';
+import { ALL_ON, DEFAULT_STEPS, HEADS, HELD_OUT, LAYERS, STEP_CHOICES, T, VOCAB } from '../models/heads-learn.js';
+import { headName, inductionHead, jobOf, offText, previousTokenHead } from '../models/heads-learn.js';
 
 const STATE = defineState({
   version: 1,
   fields: {
     seed: number({ min: 1, max: 99, integer: true, default: 1 }),
-    steps: number({ values: STEP_CHOICES, default: 100 }),
+    steps: number({ values: STEP_CHOICES, default: DEFAULT_STEPS }),
     mask: matrix({ rows: LAYERS, cols: HEADS, min: 0, max: 1, integer: true, default: ALL_ON }),
     head: choice({ values: ['0-0', '0-1', '1-0', '1-1'], default: '1-0' }),
   },
@@ -57,12 +58,13 @@ export class AgHeadsLearn extends AgWidget {
 
   build(body) {
     const predict = this.predict({
-      id: 'copying-head-off',
-      question: `After training, switch off the head that does the copying: the one whose grid, in the second half, puts its weight ${L - 1} positions back (on the token after the earlier copy). What happens to the held-out accuracy?`,
+      id: 'layer-0-off',
+      question:
+        'After training, switch off both heads of layer 0, the layer below the heads that find the copy. What happens to the held-out accuracy?',
       choices: choices({
-        chance: `It falls to about chance (1 in ${VOCAB})`,
-        part: 'It falls, but stays well above chance',
-        same: 'It hardly moves: another head does the same',
+        far: 'It falls to less than half of the trained accuracy',
+        some: 'It falls, but keeps more than half',
+        same: 'It hardly moves (less than a tenth lost): layer 1 finds the copy alone',
       }),
       reveal: (_choice, ag) => this.#reveal(ag),
     });
@@ -289,16 +291,20 @@ export class AgHeadsLearn extends AgWidget {
     const steps = this.state.steps;
     this.setState({ mask: ALL_ON });
     const full = await this.#updateWhere((u) => u.step === steps && u.accuracy !== undefined && !this.#masked());
-    const [l, j] = copyingHead(full.weights);
-    const mask = ALL_ON.map((row) => row.slice());
-    mask[l][j] = 0;
-    this.setState({ mask, head: `${l}-${j}` });
+    const prev = previousTokenHead(full.weights);
+    const ind = inductionHead(full.weights, this.#tokens);
+    const mask = ALL_ON.map((row, l) => row.map(() => (l === 0 ? 0 : 1)));
+    this.setState({ mask, head: `1-${ind}` });
     const off = await this.#updateWhere((u) => u.step === steps && u.accuracy !== undefined && this.#masked());
     const a = off.accuracy;
-    const answer = a < 0.2 ? 'chance' : a < 0.8 ? 'part' : 'same';
+    const answer = a < full.accuracy / 2 ? 'far' : a < 0.9 * full.accuracy ? 'some' : 'same';
+    const untrained =
+      full.accuracy < 0.9
+        ? ` After ${steps} steps this model has not learned the task yet: choose more steps and ask again.`
+        : '';
     return {
       answer,
-      explanation: `Here ${headName(l, j)} puts the most weight ${L - 1} positions back. With all heads on, the held-out accuracy after ${steps} steps is ${pct(full.accuracy)}; with ${headName(l, j)} off it is ${pct(a)} (chance is 1 in ${VOCAB}). Which head does the copying, and whether another can stand in, depends on the seed: try seeds 1, 2 and 3.`,
+      explanation: `With all heads on, ${headName(0, prev)} is the head of layer 0 with more weight on the token just before each query (a previous-token head), and ${headName(1, ind)} the head of layer 1 with more weight on the token after the current token\u2019s earlier occurrence (an induction head). The held-out accuracy after ${steps} steps is ${pct(full.accuracy)}; with both heads of layer 0 off it is ${pct(a)} (chance is 1 in ${VOCAB}).${untrained} The grid now shows ${headName(1, ind)} with layer 0 off. Switch layer 0 on again, then switch off one head of layer 1, then both.`,
     };
   }
 

@@ -1,12 +1,11 @@
 // The run of chapter 34 (<ag-heads-learn>): the sizes and rate of the 2-layer, 2-head model that learns
 // inductionCopy in tests/js/transformer-learning.test.mjs, the held-out sequences, the head mask of
-// the state, and which head attends L - 1 positions back (no number is computed here: a pick among
-// results of the worker's forward call).
+// the state, and which head of layer 0 attends to the previous token and which of layer 1 to the token
+// after the current token's earlier occurrence (no number is computed here: picks among results of the
+// worker's forward call).
 
 export const T = 16;
 export const VOCAB = 16;
-/** inductionCopy repeats L = T / 2 distinct tokens: position t of the second half copies t - L + 1. */
-export const L = T / 2;
 export const LAYERS = 2;
 export const HEADS = 2;
 export const LR = 0.01;
@@ -16,6 +15,8 @@ export const CHUNK = 20;
 /** The held-out batch (its seed is above every training seed of the state) and the sequence drawn. */
 export const HELD_OUT = { seed: 999, batch: 64 };
 export const STEP_CHOICES = [30, 100, 200, 300];
+/** The steps of a fresh state: the model reaches 99 % or more by then with seeds 1, 2 and 3. */
+export const DEFAULT_STEPS = 200;
 export const ALL_ON = [
   [1, 1],
   [1, 1],
@@ -49,18 +50,36 @@ export function offText(mask) {
 }
 
 /**
- * The head [l, j] whose grid puts the most weight, summed over the rows t = L .. T - 2 of the second
- * half, on key t - L + 1 (the token after the earlier copy): `weights` per layer, [1, heads, T, T].
+ * The head j of `layer` whose grid (`weights` per layer, [1, heads, T, T]) puts the most weight, summed over
+ * the rows `rows`, on the keys `keys(t)` of each row t.
  */
-export function copyingHead(weights) {
-  let best = [0, 0];
+function mostOn(weights, layer, rows, keys) {
+  const w = weights[layer].data;
+  let best = 0;
   let most = -1;
-  weights.forEach((w, l) => {
-    for (let j = 0; j < HEADS; j++) {
-      let s = 0;
-      for (let t = L; t < T - 1; t++) s += w.data[(j * T + t) * T + t - L + 1];
-      if (s > most) [best, most] = [[l, j], s];
-    }
-  });
+  for (let j = 0; j < HEADS; j++) {
+    let s = 0;
+    for (const t of rows) for (const k of keys(t)) s += w[(j * T + t) * T + k];
+    if (s > most) [best, most] = [j, s];
+  }
   return best;
+}
+
+/** The layer-0 head that puts the most weight on the token just before each query (a previous-token head). */
+export const previousTokenHead = (weights) =>
+  mostOn(
+    weights,
+    0,
+    Array.from({ length: T - 1 }, (_, i) => i + 1),
+    (t) => [t - 1],
+  );
+
+/**
+ * The layer-1 head that puts the most weight, over the queries whose token came before in `tokens`, on the
+ * keys just after those earlier occurrences (an induction head: Olsson et al. 2022).
+ */
+export function inductionHead(weights, tokens) {
+  const after = (t) => tokens.slice(0, t).flatMap((v, i) => (v === tokens[t] ? [i + 1] : []));
+  const rows = Array.from({ length: T }, (_, t) => t).filter((t) => after(t).length > 0);
+  return mostOn(weights, 1, rows, after);
 }

@@ -23,7 +23,8 @@ export const TASKS = [
   {
     id: 'inductionCopy',
     label: 'induction copy',
-    layout: '\u230aT/2\u230b distinct symbols, then the same symbols again: the second copy is predicted.',
+    layout:
+      'L distinct symbols repeated to the end of the row, L drawn per row from max(2, \u2308T/4\u2309) to \u230aT/2\u230b: every token after the first L is predicted.',
   },
   {
     id: 'bracketMatch',
