@@ -74,7 +74,9 @@ async function captureOne(browser, url, { id, tag, also = [] }, [width, scheme],
       await page.waitForFunction((t) => document.querySelector(t)?.dataset.run === 'done', tag, {
         timeout: RUN_TIMEOUT,
       });
-    // Fonts, then two frames, so that nothing is left to lay out.
+    // The section's top at the top of the window (the page's sticky reading bar is drawn where the window is,
+    // so the same scroll every time), the fonts, then two frames, so that nothing is left to lay out.
+    await section.evaluate((el) => el.scrollIntoView({ block: 'start', behavior: 'instant' }));
     await page.evaluate(() =>
       document.fonts.ready.then(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))),
     );
