@@ -41,6 +41,8 @@ const SHORT_RUN = {
 /** Chapters with a run in the experiment worker (data-run="done" on the host once it ends). */
 const RUNS = new Set(['sqrt-d', 'scale-fix', 'near-orthogonal', 'cost']);
 const RUN_TIMEOUT = 180000;
+/** For loading a page and its widgets: generous, as a loaded machine can take long. */
+const LOAD_TIMEOUT = 120000;
 
 function usage(message) {
   if (message) console.error(message);
@@ -63,12 +65,12 @@ async function captureOne(browser, url, { id, tag, also = [] }, [width, scheme],
     const errors = [];
     page.on('pageerror', (e) => errors.push(String(e)));
     const search = `?ch=${id}${SHORT_RUN[id] ? `&${SHORT_RUN[id]}` : ''}&agtest=1`;
-    await page.goto(`${url}${search}#ch-${id}`);
-    await page.waitForSelector('body[data-state="ready"]', { timeout: 30000 });
+    await page.goto(`${url}${search}#ch-${id}`, { timeout: LOAD_TIMEOUT });
+    await page.waitForSelector('body[data-state="ready"]', { timeout: LOAD_TIMEOUT });
     const section = page.locator(`#ch-${id}`);
     for (const t of [tag, ...also]) {
       await section.locator(t).first().scrollIntoViewIfNeeded();
-      await section.locator(`${t}[data-status="ready"]`).first().waitFor({ timeout: 30000 });
+      await section.locator(`${t}[data-status="ready"]`).first().waitFor({ timeout: LOAD_TIMEOUT });
     }
     if (RUNS.has(id))
       await page.waitForFunction((t) => document.querySelector(t)?.dataset.run === 'done', tag, {
