@@ -14,7 +14,7 @@
 export const XAPI_VERSION = '1.0.3';
 export const ANSWERED = Object.freeze({
   id: 'http://adlnet.gov/expapi/verbs/answered',
-  display: Object.freeze({ 'en-US': 'answered' }),
+  display: Object.freeze({ en: 'answered' }),
 });
 export const INTERACTION_TYPE = 'http://adlnet.gov/expapi/activities/cmi.interaction';
 /** The activity type of a chapter, the parent of its prediction's activity. */
