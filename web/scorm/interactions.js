@@ -44,11 +44,12 @@ export function interactionId(chapter, prediction) {
 export function interactionValues(statement, { chapter, prediction }, n) {
   const { definition } = statement.object;
   const at = `cmi.interactions.${n}.`;
+  const [right] = definition.correctResponsesPattern; // none when no choice was right
   return [
     [`${at}id`, interactionId(chapter, prediction)],
     [`${at}type`, 'choice'],
     [`${at}student_response`, choiceLetter(definition.choices, statement.result.response)],
-    [`${at}correct_responses.0.pattern`, choiceLetter(definition.choices, definition.correctResponsesPattern[0])],
+    ...(right === undefined ? [] : [[`${at}correct_responses.0.pattern`, choiceLetter(definition.choices, right)]]),
     [`${at}result`, statement.result.success ? 'correct' : 'wrong'],
     [`${at}time`, cmiTime(new Date(statement.timestamp))],
   ];

@@ -481,12 +481,12 @@ export class AgWidget extends HTMLElement {
   }
 
   /**
-   * The chapter this widget belongs to: the one whose section or embedded chapter holds it
+   * The chapter this widget belongs to: the tour's chapter whose section or embedded chapter holds it
    * (`[data-chapter]`), else the tour's chapter that shows this tag; the tag itself for a widget of no chapter.
    */
   get chapterId() {
     const held = this.closest('[data-chapter]')?.dataset.chapter;
-    if (held) return held;
+    if (held && CHAPTERS.some((c) => c.id === held)) return held;
     const tag = this.localName;
     return CHAPTERS.find((c) => c.tag === tag || c.also?.includes(tag))?.id ?? tag;
   }

@@ -48,11 +48,12 @@ export const predictionIri = (page, chapter, id) => `${chapterIri(page, chapter)
  *           choice: string, answer: string, correct: boolean,
  *           first: { choice: string, correct: boolean }, timestamp?: Date }} o
  *   `page`: the page's address (its query and fragment are dropped); `choice`: the learner's choice value;
- *   `answer`: the right choice value, as the reveal computed it; `correct`: choice === answer; `first`: the
+ *   `answer`: the right choice value, as the reveal computed it (one that is no choice gives an empty
+ *   correctResponsesPattern); `correct`: choice === answer; `first`: the
  *   chapter's first answer (this one, or an earlier one), which sets the score.
  * @returns {object} a statement without actor, id or stored (the sender adds them):
  *   { verb, object, result: { success, response, score: { raw, min, max, scaled } }, context, timestamp }
- * @throws {TypeError} naming a missing or malformed argument, or a choice or answer that is not a choice
+ * @throws {TypeError} naming a missing or malformed argument, or a choice that is not one of the choices
  */
 export function answeredStatement({
   page,
@@ -72,12 +73,8 @@ export function answeredStatement({
   const values = Array.isArray(prediction?.choices) ? prediction.choices.map((c) => c.value) : [];
   if (typeof prediction?.id !== 'string' || values.length === 0)
     throw new TypeError('xAPI prediction: expected { id, question, choices: [{ value, label }, ...] }');
-  for (const [name, value] of [
-    ['choice', choice],
-    ['answer', answer],
-  ])
-    if (!values.includes(value))
-      throw new TypeError(`xAPI ${name}: ${JSON.stringify(value)} is not a choice (${values.join(', ')})`);
+  if (!values.includes(choice))
+    throw new TypeError(`xAPI choice: ${JSON.stringify(choice)} is not a choice (${values.join(', ')})`);
   if (typeof correct !== 'boolean' || typeof first?.correct !== 'boolean')
     throw new TypeError('xAPI correct and first.correct: expected booleans');
   const raw = first.correct ? 1 : 0;
@@ -93,7 +90,8 @@ export function answeredStatement({
         name: text(prediction.question),
         interactionType: 'choice',
         choices: prediction.choices.map((c) => ({ id: c.value, description: text(c.label) })),
-        correctResponsesPattern: [answer],
+        // A reveal whose answer is none of the choices (a case the question did not foresee): no choice is right.
+        correctResponsesPattern: values.includes(answer) ? [answer] : [],
       },
     },
     result: { success: correct, response: choice, score: { raw, min: 0, max: 1, scaled: raw } },
