@@ -1,11 +1,13 @@
 // The one-widget page (embed.html), for iframes on other sites: reads the
 // address (which widget or chapter, its state), shows it started at once,
 // notes what it could not use, links to the full page with the same state,
-// and reports its height to the page around the frame. See EMBEDDING.md.
+// and reports its height and each answer's xAPI statement to the page around
+// the frame. See EMBEDDING.md.
 import './widgets.js';
 import { CHAPTERS } from './chapters.js';
 import { readEmbedParams } from './shell/embed-params.js';
 import { reportHeight } from './shell/embed-resize.js';
+import { reportStatements } from './shell/embed-xapi.js';
 import { openFullPageOnClick, renderEmbed, showAddressProblems, updateFullPageLink } from './shell/embed-view.js';
 
 function main() {
@@ -34,7 +36,9 @@ function main() {
   openFullPageOnClick(link, note);
 
   widget.start();
-  reportHeight({ widget: tag, chapter: chapter ? chapter.id : null, id });
+  const fields = { widget: tag, chapter: chapter ? chapter.id : null, id };
+  reportHeight(fields);
+  reportStatements(widget, fields);
   widget.ready?.then(() => {
     document.body.dataset.state = widget.dataset.status === 'error' ? 'error' : 'ready';
   });

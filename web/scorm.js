@@ -6,26 +6,30 @@
 //           'incomplete' on a first launch;
 //   change  lesson_location, suspend_data, score, and 'completed' once the
 //           author's rule is met (scorm/policy.js: by default every
-//           chapter's widget used); LMSCommit at most every 2 s;
+//           chapter's widget used); each answer of a prediction as an
+//           interaction (scorm/interactions.js, from its xAPI statement);
+//           LMSCommit at most every 2 s;
 //   leave   session_time, exit ('suspend' until completed), LMSCommit and
 //           LMSFinish, once.
 // cmi.core.lesson_mode (SCORM 1.2 run-time environment): in 'review' the learner looks
 // back at an attempt: the saved progress is shown and nothing is written,
 // only LMSInitialize and LMSFinish are called. In 'browse' (a preview) a
 // first launch is 'browsed' rather than 'incomplete', and only the place
-// (lesson_location) is kept: no suspend data, score, completion, session
-// time or exit, so that
+// (lesson_location) is kept: no suspend data, score, interactions,
+// completion, session time or exit, so that
 // a preview's answers never count in the graded attempt, which starts as
 // 'incomplete' after a preview as after nothing.
 // Without an LMS the page works as usual and says that nothing is reported.
 import { anchorOf } from './chapters.js';
 import { h } from './widget/dom.js';
 import { findApi } from './scorm/find-api.js';
+import { interactionValues } from './scorm/interactions.js';
 import { Lms } from './scorm/lms.js';
 import { DEFAULT_POLICY, describePolicy, parsePolicy, POLICY_META } from './scorm/policy.js';
 import { cmiValues, FINAL_STATUSES } from './scorm/report.js';
 import { decodeSuspendData } from './scorm/suspend-data.js';
 import { formatTimespan, parseTimespan } from './scorm/timespan.js';
+import { XAPI_EVENT } from './widget/xapi.js';
 
 const COMMIT_EVERY_MS = 2000;
 // Statuses of a course not started for credit ('browsed': only previewed).
@@ -153,7 +157,25 @@ function start(progress, api, say, policy) {
     lms.finish();
   };
 
+  // Every answer as an interaction, after those of earlier sessions; none in a preview.
+  let interactions = Number.parseInt(lms.get('cmi.interactions._count'), 10) || 0;
+  const answered = ({ detail }) => {
+    if (finished || mode !== 'normal' || !detail?.statement) return;
+    let values;
+    try {
+      values = interactionValues(detail.statement, detail, interactions);
+    } catch (err) {
+      say(`An answer could not be reported: ${err.message}.`);
+      return;
+    }
+    interactions += 1;
+    for (const [element, value] of values) if (!lms.set(element, value)) break;
+    dirty = true;
+    scheduleCommit();
+  };
+
   document.addEventListener('ag-progress', (event) => report(event.detail));
+  document.addEventListener(XAPI_EVENT, answered);
   window.addEventListener('pagehide', leave);
   document.addEventListener('visibilitychange', () => {
     if (document.visibilityState === 'hidden') commitNow();

@@ -11,11 +11,41 @@
  *
  * Attributes: one per state field (`<ag-two-definitions a="1,2" b="-2,1">`) or
  * `state="v=1&a=1,2"`. Events (bubbling, composed): `ag-statechange`,
- * `ag-predict`, `ag-loaderror`. Host attributes: `data-status` (`loading`,
+ * `ag-predict` ({@link AgPredictDetail}), `ag-xapi` ({@link AgXapiDetail}: an
+ * xAPI 1.0.3 "answered" statement for every answer of the widget's
+ * prediction), `ag-loaderror`. Host attributes: `data-status` (`loading`,
  * `ready`, `error`) and `data-computed-by`.
  * @module attention-geometry/widgets
  */
 import type { AttentionGeometry } from './index.js';
+
+/** The detail of `ag-predict`: one answer of the widget's prediction. */
+export interface AgPredictDetail {
+  /** The widget's tag. */
+  widget: string;
+  /** The chapter the widget belongs to (its id in the tour). */
+  chapter: string;
+  /** The prediction's id. */
+  id: string;
+  /** The learner's choice and the right one (as the reveal computed it). */
+  choice: string;
+  answer: string;
+  correct: boolean;
+}
+
+/**
+ * The detail of `ag-xapi`: the xAPI 1.0.3 statement of one answer (verb
+ * `http://adlnet.gov/expapi/verbs/answered`, a `cmi.interaction` activity of
+ * type `choice`, `result` { success, response, score }: the score is the
+ * chapter's, which its first answer sets). It has no `actor`: the sender adds it.
+ */
+export interface AgXapiDetail {
+  statement: Record<string, unknown>;
+  widget: string;
+  chapter: string;
+  /** The prediction's id. */
+  prediction: string;
+}
 
 /** The base class of every widget: a custom element with a versioned state. */
 export declare class AgWidget extends HTMLElement {
@@ -35,6 +65,8 @@ export declare class AgWidget extends HTMLElement {
   start(): Promise<void>;
   /** The promise of the first render, once started. */
   ready?: Promise<void>;
+  /** The chapter of the tour this widget belongs to (its id), which its predictions are recorded under. */
+  get chapterId(): string;
   /** The API instance that computes this widget's numbers (null before it has loaded). */
   get engine(): AttentionGeometry | null;
   /** A visible note (text only). */

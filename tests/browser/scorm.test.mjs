@@ -2,7 +2,7 @@
 // scorm-again's SCORM 1.2 runtime (window.API, no commit URL, so the data
 // stays in the page where the test reads it) and opens the unzipped
 // package's launch page in an iframe, as an LMS does. Checks what the course
-// reports (status, location, suspend data, score, session time, exit),
+// reports (status, location, suspend data, score, interactions, session time, exit),
 // that it commits and finishes, that a second launch resumes, and that the
 // package opened without an LMS says so and still computes.
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -101,6 +101,39 @@ async function predict(course, chapter, which = 'first') {
   return right;
 }
 
+/**
+ * The interaction a chapter's answer should be, from its predict block: id <chapter>.<prediction>, the
+ * letters of the pressed and the revealed choice (a for the first shown), and the result.
+ */
+const interactionOf = (course, chapter) =>
+  course
+    .locator(`${chapter.tag} .predict`)
+    .first()
+    .evaluate((block, id) => {
+      const choices = [...block.querySelectorAll('.predict-choice')];
+      const letter = (sel) => 'abcdefghijklmnopqrstuvwxyz'[choices.findIndex((b) => b.matches(sel))];
+      return {
+        id: `${id}.${block.dataset.predict}`,
+        type: 'choice',
+        student_response: letter('[aria-pressed="true"]'),
+        'correct_responses.0.pattern': letter('.is-answer'),
+        result: block.dataset.result === 'right' ? 'correct' : 'wrong',
+      };
+    }, chapter.id);
+
+/** The interactions the course set, by index: { n: { field: value } } (time left out, checked for its form). */
+async function interactionsSet(page) {
+  const out = [];
+  for (const c of await calls(page)) {
+    const m = /^cmi\.interactions\.(\d+)\.(.+)$/.exec(c.element ?? '');
+    if (!m) continue;
+    out[Number(m[1])] ??= {};
+    if (m[2] === 'time') expect(c.value).toMatch(/^([01]\d|2[0-3]):[0-5]\d:[0-5]\d$/);
+    else out[Number(m[1])][m[2]] = c.value;
+  }
+  return out;
+}
+
 describe('the SCORM 1.2 package in an LMS', () => {
   let first; // the first launch, kept across the tests of one attempt
   let partial; // the cmi data after some chapters, for the resume test
@@ -133,8 +166,11 @@ describe('the SCORM 1.2 package in an LMS', () => {
 
   test('answering predictions: score.raw is the right first answers over every chapter with a prediction, in 0..100', async () => {
     const { page, course } = first;
-    for (const [i, c] of TAGGED.slice(2, 6).entries())
+    const interactions = [];
+    for (const [i, c] of TAGGED.slice(2, 6).entries()) {
       answered.push({ id: c.id, right: await predict(course, c, i % 2 ? 'last' : 'first') });
+      interactions.push(await interactionOf(course, c));
+    }
     const rights = answered.filter((a) => a.right).length;
     expect(rights).toBeGreaterThan(0); // a score above zero: the right answers count
     const expected = String(Math.round((100 * rights) / TAGGED.length));
@@ -149,6 +185,10 @@ describe('the SCORM 1.2 package in an LMS', () => {
       TAGGED[2].tag,
     );
     expect((await cmi(page)).raw).toBe(expected);
+    // Every answer, the second one too, is an interaction, in order.
+    interactions.push(await interactionOf(course, TAGGED[2]));
+    await until(async () => (await interactionsSet(page)).length === 5, 'five interactions', 80);
+    expect(await interactionsSet(page)).toEqual(interactions);
     expect(now.status).toBe('incomplete');
     await page.waitForFunction(() => window.API.cmi.suspend_data.includes('"p"'));
     partial = await cmi(page);

@@ -38,6 +38,10 @@ export class AgAttentionAtom extends AgWidget {
       id: 'not-symmetric',
       question: `Does \u201c${TOKENS[1]}\u201d look at \u201c${TOKENS[2]}\u201d exactly as strongly as \u201c${TOKENS[2]}\u201d looks at \u201c${TOKENS[1]}\u201d? In symbols: is S\u2082\u2083 = q\u2082\u00b7k\u2083 equal to S\u2083\u2082 = q\u2083\u00b7k\u2082?`,
       choices: choices({ equal: 'Yes, the same score', different: 'No, they differ' }),
+      misconceptions: {
+        equal:
+          'That reads the grid as symmetric, as if a token used one vector both to ask and to answer: S\u2082\u2083 pairs q\u2082 with k\u2083, S\u2083\u2082 pairs q\u2083 with k\u2082, and a query and a key of one token are different vectors.',
+      },
       reveal: (_choice, ag) => {
         const { q, k } = this.constructor.stateDecl.fields;
         this.setState({ q: q.default, k: k.default, cell: [2, 3] });

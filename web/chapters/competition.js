@@ -47,6 +47,10 @@ export class AgCompetition extends AgWidget {
       question:
         'With the logits (1, 0.5, 0, \u22120.5), raise s\u2081 by 1 and leave s\u2083 alone. What happens to \u03b1\u2083?',
       choices: choices({ up: 'It rises', same: 'It stays the same', down: 'It falls' }),
+      misconceptions: {
+        up: 'That reads the logits as independent scores: the softmax shares one denominator, so raising one logit takes weight from every other one.',
+        same: 'That reads \u03b1\u2083 as depending on s\u2083 alone: its numerator exp(s\u2083) is unchanged, but the shared denominator grew.',
+      },
       reveal: (_choice, ag) => {
         const s = [1, 0.5, 0, -0.5];
         this.setState({ s, j: 1, delta: 1 });

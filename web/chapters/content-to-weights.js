@@ -102,6 +102,10 @@ export class AgContentToWeights extends AgWidget {
       question:
         '\u201cthe cat ate the fish\u201d has \u201cthe\u201d twice. With these embeddings (no position information), will the two \u201cthe\u201d rows of the weight matrix be identical?',
       choices: choices({ identical: 'Identical', different: 'Different' }),
+      misconceptions: {
+        different:
+          'That expects attention to know where a word stands: the rows depend only on the embeddings, and without position information two copies of a word get the same query, hence the same row.',
+      },
       reveal: (_choice, ag) => {
         this.setState({ words: packSentence(DEFAULT_WORDS), step: 4, query: 1 });
         const { wq, wk, wv } = this.state;

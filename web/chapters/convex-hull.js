@@ -103,6 +103,10 @@ export class AgConvexHull extends AgWidget {
       question:
         'The weights (\u22120.5, 0.75, 0.75) still add up to 1, but one of them is negative. With the three values of the default triangle, where does y land?',
       choices: choices({ inside: 'Inside the triangle (the hull)', outside: 'Outside the hull' }),
+      misconceptions: {
+        inside:
+          'That takes \u201cthe weights add up to 1\u201d as enough: a convex combination also needs every weight \u2265 0, and a negative weight pushes y away from its value, out of the hull.',
+      },
       reveal: (_choice, ag) => {
         const values = SPOTS.slice(0, 3);
         const alpha = [-0.5, 0.75, 0.75];

@@ -45,6 +45,10 @@ export class AgCosineVsDot extends AgWidget {
       question:
         'q = (1, 1) meets k\u2081 = (1, 1) and k\u2082 = (5, 5). Measured by the cosine, which key is closer to q?',
       choices: choices({ k1: 'k\u2081', k2: 'k\u2082', tie: 'Neither: a tie' }),
+      misconceptions: {
+        k1: 'That expects the cosine to prefer the shorter key, as if length meant distance: the cosine divides both lengths out and keeps only the angle, the same for k\u2081 and k\u2082.',
+        k2: 'That reads the cosine as the raw score: the dot product favours the longer key, but the cosine divides the lengths out and keeps only the direction.',
+      },
       reveal: (_choice, ag) => {
         this.setState({ q: [1, 1], k1: [1, 1], k2: [5, 5], normalise: false });
         const c1 = ag.cosine([1, 1], [1, 1]);

@@ -62,6 +62,10 @@ export class AgAttentionCost extends ExperimentWidget {
       question:
         'The sequence doubles from T = 2048 to T = 4096 tokens. The memory the [T, T] grid of scores needs is multiplied by\u2026',
       choices: ['2', '4', '8'].map((v) => ({ value: v, label: v })),
+      misconceptions: {
+        2: 'That reads the grid as growing with T, as streaming attention\u2019s memory does: the grid holds one score per query\u2013key pair, T \u00d7 T of them, so it grows with T\u00b2.',
+        8: 'That counts a third factor of T, as for the work of multiplying two T \u00d7 T matrices: the grid\u2019s memory is one entry per query\u2013key pair, T\u00b2, whatever d_k is.',
+      },
       reveal: () => {
         this.setState({ tmax: 4096, at: 4096 });
         // A count, not a computed result: T² entries of four bytes each.

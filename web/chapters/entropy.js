@@ -78,6 +78,11 @@ export class AgWeightEntropy extends AgWidget {
         { value: '1.585', label: 'log\u2082 3 \u2248 1.585 bits' },
         { value: '3', label: '3 bits' },
       ],
+      misconceptions: {
+        0: 'That reads a high temperature as making one weight win: the logits are divided by \u03c4, so a huge \u03c4 flattens them and the weights become even, the most uncertain case.',
+        1: 'That takes one bit as the most any weights can hold: the largest entropy of T weights is log\u2082 T bits, and it grows with the number of values.',
+        3: 'That counts one bit per value: the entropy of T even weights is log\u2082 T bits, not T bits.',
+      },
       reveal: (_choice, ag) => {
         this.setState({
           values: this.state.values.slice(0, 3).concat(SPOTS.slice(this.state.values.length, 3)),

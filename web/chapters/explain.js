@@ -70,6 +70,9 @@ export class AgWeightsExplain extends AgWidget {
       question:
         'For \u201csat\u201d (token 4) in layer 2, is the key with the largest attention weight also the key whose removal changes the final output the most?',
       choices: choices({ yes: 'Yes, the same key', no: 'No, another key' }),
+      misconceptions: {
+        yes: 'That reads an attention weight as the influence of a key on the output: the weight says how much of a value is mixed in at this layer, but what the output loses without a key also depends on the values and on the other layers.',
+      },
       reveal: (_choice, ag) => {
         this.setState({ words: packSentence(DEFAULT_WORDS), seed: 3, layer: '2', query: 4 });
         const { weights, effects } = this.#analyse(ag, DEFAULT_WORDS, 3, 2, 3);

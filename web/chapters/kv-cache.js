@@ -89,6 +89,12 @@ export class AgKvCache extends AgWidget {
         close: 'The same up to rounding in the last bits',
         differ: 'Different: the cache misses what the other rows add',
       }),
+      misconceptions: {
+        close:
+          'That expects the cache to change the order of the floating-point work: row 5 is computed on its own either way, the same operations in the same order, so the floats agree exactly.',
+        differ:
+          'That thinks the other rows feed into row 5: under the causal mask a row sees only its own query and the keys up to it, which is what the cache holds.',
+      },
       reveal: (_choice, ag) => {
         this.setState({ t: 5 });
         const [q, k, v] = [Q, K, V].map((rows) => slice(rows, 4, 5));

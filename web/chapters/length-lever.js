@@ -59,6 +59,10 @@ export class AgLengthLever extends AgWidget {
       question:
         'Keep the direction of v = (1, 1) and make it three times as long: w = (3, 3). What becomes of the score u\u00b7k with u = (1, 0), which is 1 for v?',
       choices: choices({ same: 'It stays 1', triple: 'It becomes 3', nine: 'It becomes 9' }),
+      misconceptions: {
+        same: 'That reads the dot product as the cosine, a measure of direction alone: the raw score is linear in the length of each vector, so stretching w stretches u\u00b7w.',
+        nine: 'That squares the stretch, as if both vectors had grown: only w was stretched, and u\u00b7w grows with the first power of |w|.',
+      },
       reveal: (_choice, ag) => {
         this.setState({ d: [1, 1], t: 3 });
         const w = ag.weightedSum([3], [[1, 1]]).data;

@@ -80,6 +80,11 @@ export class AgMasks extends AgWidget {
         uniform: 'The same weight on every key',
         nan: 'NaN (0/0)',
       }),
+      misconceptions: {
+        zeros:
+          'That treats \u22121e9 as \u2212\u221e: in float32 the scores vanish next to it, so the row holds one and the same number in every cell and the softmax spreads the weight evenly.',
+        nan: 'That expects the textbook 0/0, which comes from a row of \u2212\u221e: a large finite fill leaves equal finite logits, and their softmax is an even share.',
+      },
       reveal: (_choice, ag) => {
         this.setState({ ...PRESETS[0].patch(this.state), fill: '1e9' });
         const a = ag.attention(Q, K, V, { mask: additiveMask(this.state), maskKind: 'additive', returnWeights: true });

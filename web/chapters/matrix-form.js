@@ -47,6 +47,11 @@ export class AgMatrixForm extends AgWidget {
       question:
         'Switch the causal mask on, so that each query may only look at itself and earlier keys. What do the weights in the first row of A add up to?',
       choices: choices({ one: 'Still 1', less: 'Less than 1 (weight was cut off)', quarter: '1/4' }),
+      misconceptions: {
+        less: 'That reads the mask as cutting weight off after the softmax: masked logits are left out before normalising, so each row renormalises over the keys it may see and still sums to 1.',
+        quarter:
+          'That spreads the row over every key as if no mask were there: row 1 may see only key 1, and the softmax gives that key the whole row.',
+      },
       reveal: (_choice, ag) => {
         this.setState({ causal: true, row: 1 });
         const A = ag.softmax(this.state.s, { mask: CAUSAL });

@@ -124,6 +124,11 @@ export class AgMultiHead extends AgWidget {
         both: 'Split between the two \u201cthe\u201d (tokens 1 and 4)',
         cat: 'On \u201ccat\u201d, the word after the first \u201cthe\u201d',
       }),
+      misconceptions: {
+        itself:
+          'That expects a token to prefer its own position: the head compares content, not positions, and the two \u201cthe\u201d have the same key, so it cannot prefer one of them.',
+        cat: 'That reads this head as following word order: it matches the same word, and without position information it cannot tell which \u201cthe\u201d came first.',
+      },
       reveal: (_choice, ag) => {
         this.setState({
           words: packSentence(DEFAULT_WORDS),

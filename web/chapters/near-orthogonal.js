@@ -78,6 +78,10 @@ export class AgNearOrthogonal extends ExperimentWidget {
       question:
         'Pick two random directions in 1000 dimensions. Will the angle between them be closer to 0\u00b0, to 45\u00b0 or to 90\u00b0?',
       choices: choices({ 0: 'Closer to 0\u00b0', 45: 'About 45\u00b0', 90: 'Closer to 90\u00b0' }),
+      misconceptions: {
+        0: 'That expects random directions to agree: the products of their coordinates have random signs and mostly cancel, so the cosine shrinks like 1/\u221ad as d grows.',
+        45: 'That carries the picture of two or three dimensions into many: there random angles spread widely, but in high dimensions the cosine of a random pair concentrates near zero, like 1/\u221ad.',
+      },
       reveal: (_choice, ag) => {
         this.setState({ d: '1000' });
         const { a, b } = this.#pair(ag, 1000);

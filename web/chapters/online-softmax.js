@@ -77,6 +77,11 @@ export class AgOnlineSoftmax extends AgWidget {
         add: 'The tile is added to them as they are',
         restart: 'They are thrown away and start again from tile 3',
       }),
+      misconceptions: {
+        add: 'That forgets that l and O were summed relative to the old maximum: every term exp(s \u2212 m) must be rescaled when m rises, or old and new terms would be on different scales.',
+        restart:
+          'That takes a new maximum to spoil what came before: the old terms are still right up to one common factor, exp(m_old \u2212 m_new), so one multiplication repairs them.',
+      },
       reveal: (_choice, ag) => {
         this.setState({ q: [2, 1], tile: '4', step: 3 });
         const { steps } = ag.attentionTrace([[2, 1]], K, V, { tileKeys: 4 });

@@ -47,6 +47,10 @@ export class AgOrthogonality extends AgWidget {
       question:
         'q = (2, 1); k\u2081 = (1, 1) points roughly along q, k\u2082 = (\u22121, 2) is perpendicular to it, k\u2083 = (\u22121, \u22120.5) points against it. After the softmax, where does k\u2082\u2019s weight land?',
       choices: choices({ top: 'Largest of the three', middle: 'Between the other two', zero: 'Exactly zero' }),
+      misconceptions: {
+        top: 'That reads \u201cunrelated\u201d as a match: the key along q has a positive score and comes first, and a zero score sits between a positive and a negative one.',
+        zero: 'That reads a zero score as a zero weight: the softmax takes exp(0), which is positive, so a perpendicular key keeps a share; only a score of \u2212\u221e gets none.',
+      },
       reveal: (_choice, ag) => {
         const s = { q: [2, 1], k1: [1, 1], k2: [-1, 2], k3: [-1, -0.5] };
         this.setState(s);

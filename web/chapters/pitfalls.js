@@ -33,6 +33,11 @@ export class AgPitfalls extends AgWidget {
       question:
         'Three keys score 3, 0 and \u22122.5 against a query. Which gets more softmax weight: the key scoring 0 or the one scoring \u22122.5?',
       choices: choices({ zero: 'The 0 key', negative: 'The \u22122.5 key', same: 'Both get none' }),
+      misconceptions: {
+        negative:
+          'That reads a zero score as \u201copposed\u201d: zero means perpendicular, neither for nor against; an opposed key has a negative score and gets less weight.',
+        same: 'That reads scores of zero and below as vetoes: the softmax gives every finite score a positive weight, and a higher score always gets more.',
+      },
       reveal: (_choice, ag) => {
         this.setState({ open: 'zero' });
         const w = ag.softmax([3, 0, -2.5]).data;

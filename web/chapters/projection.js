@@ -46,6 +46,11 @@ export class AgProjection extends AgWidget {
         none: 'Nowhere: it has length zero',
         against: 'Behind the origin, against b',
       }),
+      misconceptions: {
+        along:
+          'That reads the shadow as a length, which is never negative: the scalar projection a\u00b7b/|b| = |a| cos \u03b8 carries the sign of cos \u03b8, so past a right angle it points against b.',
+        none: 'That expects the shadow to vanish once b turns far enough: it is zero only at exactly a right angle, and past it the shadow reappears behind the origin.',
+      },
       reveal: (_choice, ag) => {
         const a = [3, 4];
         const b = [-4, -1];

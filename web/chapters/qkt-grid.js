@@ -50,6 +50,9 @@ export class AgQktGrid extends AgWidget {
       question:
         'Copy W_Q into W_K, so that keys and queries are made by the same projection. Will the grid S then be symmetric (S_ij = S_ji for every pair)?',
       choices: choices({ yes: 'Yes, always', no: 'No, not in general' }),
+      misconceptions: {
+        no: 'That puts the asymmetry of S in the projection itself: it comes from using two different projections; with W_K = W_Q every key is its own token\u2019s query, and q_i\u00b7q_j = q_j\u00b7q_i.',
+      },
       reveal: (_choice, ag) => {
         const { x, wq } = this.state;
         this.setState({ wk: wq, cell: [1, 2] });

@@ -69,6 +69,12 @@ export class AgRope extends AgWidget {
       question:
         'q sits at position 2 and k at position 5. Both move on by 10, to 12 and 15: each arrow turns 10 more radians. What happens to the score q\u00b7k after RoPE?',
       choices: choices({ same: 'It stays the same', larger: 'It grows', smaller: 'It shrinks' }),
+      misconceptions: {
+        larger:
+          'That reads RoPE as adding each token\u2019s absolute position to the score: both arrows turn by the same extra angle, so the score depends only on the distance between the positions.',
+        smaller:
+          'That expects a score to fade as both tokens move further along: RoPE turns both arrows by the same extra angle, so the angle between them, and the score, only depend on their distance.',
+      },
       reveal: (_choice, ag) => {
         this.setState({ m: 2, n: 5, s: 10 });
         const { q, k } = this.state;

@@ -63,6 +63,11 @@ export class AgScaleFix extends ExperimentWidget {
       question:
         'Scores are left unscaled while d\u2096 grows to 4096 (16 random keys). Will the largest softmax weight approach 1?',
       choices: choices({ one: 'Yes, close to 1', half: 'It settles near 0.5', uniform: 'No, it falls towards 1/16' }),
+      misconceptions: {
+        half: 'That expects the largest weight to settle midway: unscaled scores spread like \u221ad_k, the gap between the top score and the rest keeps growing, and exp turns a growing gap into a weight near 1.',
+        uniform:
+          'That reads bigger, noisier scores as flatter weights: the softmax follows the gaps between scores, and unscaled gaps grow like \u221ad_k, which makes the weights sharper, not flatter.',
+      },
       reveal: (_choice, ag) => {
         this.setState({ dk: '4096', tokens: 16 });
         const row = this.#sample(ag, this.state.seed, 16, 4096);

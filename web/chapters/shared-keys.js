@@ -63,6 +63,9 @@ export class AgSharedKeys extends AgWidget {
       question:
         'Switch to h_kv = 2: query heads 1 and 2 then read one and the same key/value head. Are the weights of head 1 and head 2 the same?',
       choices: ANSWERS,
+      misconceptions: {
+        same: 'That reads shared keys as shared weights: a weight comes from q\u00b7k, and each query head has its own query, so the same keys give the two heads different scores.',
+      },
       reveal: (_choice, ag) => {
         this.setState({ kv: '2', head: 1 });
         const { weights } = this.#step(ag, this.state).r;

@@ -79,6 +79,11 @@ export class AgSignAndSize extends AgWidget {
       question:
         'b = (4, 3) points up and to the right. a = (\u22121, 3) leans to the left of the vertical axis. Will a\u00b7b be positive, zero or negative?',
       choices: choices({ positive: 'Positive', zero: 'Zero', negative: 'Negative' }),
+      misconceptions: {
+        zero: 'That takes the vertical axis as the dividing line: what separates positive from negative scores is the line through the origin perpendicular to b, and a is not on it.',
+        negative:
+          'That reads \u201cleans left\u201d as \u201cpoints away from b\u201d: the sign follows the angle between a and b, not the axes, and a is less than a right angle from b.',
+      },
       reveal: (_choice, ag) => {
         const a = [-1, 3];
         const b = [4, 3];

@@ -94,6 +94,10 @@ export class AgSimd extends AgWidget {
       question:
         'With 128-bit SIMD, how many multiply instructions (f32x4.mul) does a dot product of two 16-element vectors need?',
       choices: ['16', '4', '1'].map((v) => ({ value: v, label: v })),
+      misconceptions: {
+        16: 'That counts one instruction per multiplication, as the scalar kernel works: one 128-bit f32x4.mul multiplies four pairs of lanes at once.',
+        1: 'That expects one register to hold the whole vector: a 128-bit register holds four float32 numbers, so sixteen elements take several instructions.',
+      },
       reveal: async (_choice) => {
         const a = Array.from({ length: 16 }, (_, i) => (i % 5) - 2);
         const b = Array.from({ length: 16 }, (_, i) => ((3 * i) % 7) - 3);

@@ -72,6 +72,10 @@ export class AgSoftcap extends AgWidget {
         half: 'About half',
         even: 'Close to an even share, 1/6',
       }),
+      misconceptions: {
+        half: 'That reads the cap as squeezing the weights: it squeezes the scores into (\u2212c, c), and a gap of a few units there still becomes a large weight ratio after exp.',
+        even: 'That expects a cap to level the scores: a soft cap c keeps each score within c of zero, so weight ratios up to e\u00b2\u1d9c remain; only a cap near the other scores spreads the weight out.',
+      },
       reveal: (_choice, ag) => {
         this.setState({ c: 5, s1: 40, masked: false });
         const r = ag.attention(Q, keysOf(40), V, { scale: 1, softcap: 5, returnWeights: true, returnScores: 'capped' });

@@ -53,6 +53,11 @@ export class AgSoftmax extends AgWidget {
       question:
         'Raise s\u2081 to 90 and keep the other logits small. What does the textbook float32 softmax (no maximum subtracted) give for \u03b1\u2081?',
       choices: choices({ one: 'About 1', infinity: 'Infinity', nan: 'NaN (not a number)' }),
+      misconceptions: {
+        one: 'That expects the textbook formula to behave like the mathematics: exp(s\u2081) overflows float32; only the stable softmax, which subtracts the maximum first, gives a weight near 1.',
+        infinity:
+          'That stops at the numerator: exp(s\u2081) overflows to \u221e, but so does the sum in the denominator, and \u221e/\u221e is not a number.',
+      },
       reveal: (_choice, ag) => {
         const s = [90, 1, 0.5, -1];
         this.setState({ s });

@@ -83,6 +83,10 @@ export class AgSqrtD extends ExperimentWidget {
       question:
         'q and k are random with independent N(0, 1) entries. At d\u2096 = 4096, how big is a typical score q\u00b7k (its standard deviation)?',
       choices: choices({ 1: 'About 1', 64: 'About 64', 4096: 'About 4096' }),
+      misconceptions: {
+        1: 'That expects a score to stay the size of one product q\u1d62k\u1d62: the d_k products have random signs and cancel only in part, their variances add up, and the spread grows like \u221ad_k.',
+        4096: 'That adds the terms as if they all had the same sign: random signs cancel in part, so the spread grows like \u221ad_k, not like d_k.',
+      },
       reveal: (_choice, ag) => {
         this.setState({ d: 4096 });
         const r = ag.randomDotExperiment({ d: 4096, trials: 400, seed: this.state.seed, returnSamples: false });

@@ -33,6 +33,12 @@ export class AgTwoDefinitions extends AgWidget {
       question:
         'Keep a = (3, 4) and turn b a quarter turn to (\u22124, 3). Will a\u00b7b be positive, zero or negative?',
       choices: choices({ positive: 'Positive', zero: 'Zero', negative: 'Negative' }),
+      misconceptions: {
+        positive:
+          'That reads a\u00b7b as positive because both arrows have positive length: the lengths only scale it, the sign is the sign of cos \u03b8, and at a right angle cos \u03b8 is zero.',
+        negative:
+          'That reads \u201cturned away\u201d as \u201copposed\u201d: a negative score needs an obtuse angle, more than a right angle; at exactly a right angle the two terms cancel.',
+      },
       reveal: (_choice, ag) => {
         this.setState({ a: [3, 4], b: [-4, 3] });
         const d = ag.dot([3, 4], [-4, 3]);

@@ -44,6 +44,10 @@ export class AgValueMix extends AgWidget {
         1: '1 unit (half the move)',
         2: '2 units (the whole move)',
       }),
+      misconceptions: {
+        0: 'That reads attention as its weights alone: the weights say how much of each value goes into y, but y is made of the values, so when v\u2081 moves, y follows.',
+        2: 'That reads y as a copy of v\u2081: y holds v\u2081 only at its weight, so it moves by that share of v\u2081\u2019s move.',
+      },
       reveal: (_choice, ag) => {
         const before = SPOTS.slice(0, 3);
         const after = [[3, 5], ...SPOTS.slice(1, 3)];

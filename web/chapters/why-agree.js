@@ -34,6 +34,10 @@ export class AgWhyAgree extends AgWidget {
       question:
         'Keep a = (3, 4) and turn b to (\u22124, 3), a right angle from a. Here |a|\u00b2 + |b|\u00b2 = 50. Will the third side squared, |a \u2212 b|\u00b2, be less than 50, exactly 50, or more?',
       choices: choices({ less: 'Less than 50', equal: 'Exactly 50', more: 'More than 50' }),
+      misconceptions: {
+        less: 'That is the acute case: the third side is shorter than Pythagoras allows only when cos \u03b8 > 0, so that \u22122|a||b| cos \u03b8 subtracts.',
+        more: 'That is the obtuse case: the third side grows past Pythagoras only when cos \u03b8 < 0, so that \u22122|a||b| cos \u03b8 adds; at a right angle the term is zero.',
+      },
       reveal: (_choice, ag) => {
         const a = [3, 4];
         const b = [-4, 3];

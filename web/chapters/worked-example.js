@@ -65,6 +65,10 @@ export class AgWorkedExample extends AgWidget {
       question:
         'Start from the article\u2019s numbers and make k3 an exact copy of q. Which key then takes the largest weight?',
       choices: choices({ k1: 'k1', k2: 'k2', k3: 'k3' }),
+      misconceptions: {
+        k1: 'That keeps k\u2081 first because it was \u201cthe related token\u201d: a score is only q\u00b7k, and by Cauchy\u2013Schwarz no key of q\u2019s length scores higher than q itself, q\u00b7q = |q|\u00b2.',
+        k2: 'That reads a large score as a large difference: k\u2082 points against q, so its score is negative and the softmax gives it almost nothing.',
+      },
       reveal: (_choice, ag) => {
         const state = this.constructor.stateDecl.fields;
         const q = state.q.default;

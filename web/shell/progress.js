@@ -2,12 +2,13 @@
 // (a chapter counts once it has been the chapter in view or its widget was
 // used), which chapters' widgets were used (the learner changed something in
 // it, or answered its prediction) and the predictions, per chapter
-// (ag-predict events from the widgets). Both are shown as text marks in the table of contents. The page
+// (the page's record, widget/predict.js, in which each widget records its
+// answers before it fires ag-predict). Both are shown as text marks in the table of contents. The page
 // exposes a read-only view of it (window.agProgress) and fires `ag-progress`
 // on the document with a snapshot on every change, so a course wrapper (the
 // SCORM adapter) can report it and resume it.
 import { h } from '../widget/dom.js';
-import { PredictionRecord } from '../widget/predict.js';
+import { pageRecord } from '../widget/predict.js';
 
 const PREDICTED_RIGHT = ' \u2713 predicted';
 const PREDICTED = ' \u2022 predicted';
@@ -22,7 +23,7 @@ export function trackProgress({ root, nav, chapters, chapterOf }) {
   // Every chapter with a widget counts; each of them asks a prediction.
   const ids = chapters.filter((c) => c.tag).map((c) => c.id);
   const known = new Set(ids);
-  const record = new PredictionRecord();
+  const record = pageRecord; // the widgets record their answers in it
   const visited = new Set();
   const used = new Set();
   let current = null;
@@ -44,7 +45,9 @@ export function trackProgress({ root, nav, chapters, chapterOf }) {
   /** First answer of each chapter: { [chapterId]: { choice, correct } }. */
   const firstAnswers = () =>
     Object.fromEntries(
-      Object.entries(record.toJSON()).map(([id, e]) => [id, { choice: e.first.choice, correct: e.first.correct }]),
+      Object.entries(record.toJSON())
+        .filter(([id]) => known.has(id))
+        .map(([id, e]) => [id, { choice: e.first.choice, correct: e.first.correct }]),
     );
   const snapshot = () => ({
     visited: ids.filter((id) => visited.has(id)),
@@ -73,7 +76,6 @@ export function trackProgress({ root, nav, chapters, chapterOf }) {
   root.addEventListener('ag-predict', (event) => {
     const chapter = chapterOf(event.target);
     if (!chapter || !known.has(chapter.id)) return;
-    record.record(chapter.id, event.detail);
     markPredicted(chapter.id, event.detail.correct);
     used.add(chapter.id);
     addVisit(chapter.id);

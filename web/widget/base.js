@@ -35,10 +35,12 @@ import './d3-changes-only.js'; // d3 writes only what changes
 import { formatNumber } from './format.js';
 import { notDefined, signedText } from './controls.js';
 import { ensureKatexFonts, KATEX_CSS } from './math.js';
-import { predictBlock } from './predict.js';
+import { pageRecord, predictBlock } from './predict.js';
 import { unwatchForPrint, watchForPrint } from './print.js';
 import { watchScrollers } from './scroll-focus.js';
 import { checkState, checkValue, copyValue, decodeState, defaultState, encodeState, readValue } from './state.js';
+import { answeredStatement, XAPI_EVENT } from './xapi.js';
+import { CHAPTERS } from '../chapters.js';
 
 /** How far outside the viewport a widget starts (CSS margin syntax). */
 export const START_MARGIN = '400px 0px';
@@ -479,8 +481,22 @@ export class AgWidget extends HTMLElement {
   }
 
   /**
-   * A predict-then-reveal block (see predict.js) whose result is fired as
-   * `ag-predict` from this element. Place the returned element in build().
+   * The chapter this widget belongs to: the tour's chapter whose section or embedded chapter holds it
+   * (`[data-chapter]`), else the tour's chapter that shows this tag; the tag itself for a widget of no chapter.
+   */
+  get chapterId() {
+    const held = this.closest('[data-chapter]')?.dataset.chapter;
+    if (held && CHAPTERS.some((c) => c.id === held)) return held;
+    const tag = this.localName;
+    return CHAPTERS.find((c) => c.tag === tag || c.also?.includes(tag))?.id ?? tag;
+  }
+
+  /**
+   * A predict-then-reveal block (see predict.js). Each answer is recorded in the page's record under this
+   * widget's chapter (the first answer counts; the block shows the chapter's score), then fired from this
+   * element as `ag-predict` { widget, chapter, id, choice, answer, correct } and as `ag-xapi`
+   * { statement, widget, chapter, prediction } (an xAPI "answered" statement, widget/xapi.js). Place the
+   * returned element in build().
    */
   predict(options) {
     return predictBlock({
@@ -495,14 +511,25 @@ export class AgWidget extends HTMLElement {
         if (this.stateText === before) return outcome;
         return { ...outcome, restore: () => this.setState(mine) };
       },
-      onResult: (result) =>
-        this.dispatchEvent(
-          new CustomEvent('ag-predict', {
-            bubbles: true,
-            composed: true,
-            detail: { widget: this.localName, ...result },
-          }),
-        ),
+      onResult: (result) => {
+        const chapter = this.chapterId;
+        pageRecord.record(chapter, result);
+        const first = pageRecord.first(chapter);
+        const widget = this.localName;
+        const fire = (type, detail) =>
+          this.dispatchEvent(new CustomEvent(type, { bubbles: true, composed: true, detail }));
+        fire('ag-predict', { widget, chapter, ...result });
+        const statement = answeredStatement({
+          page: window.location.href,
+          chapter,
+          chapterTitle: CHAPTERS.find((c) => c.id === chapter)?.title,
+          prediction: options,
+          ...result,
+          first,
+        });
+        fire(XAPI_EVENT, { statement, widget, chapter, prediction: result.id });
+        return { first, ...pageRecord.score([chapter]) };
+      },
     });
   }
 

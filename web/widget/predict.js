@@ -8,6 +8,11 @@
 // A reveal that moved the widget away from the learner's own setup returns
 // `restore` as well: the block then says the figure shows the example and
 // offers a button that brings the learner's setup back.
+// A wrong choice may name the misconception it reveals (`misconceptions`,
+// one short text per choice value): the block shows it under the reveal's
+// explanation when that choice was the learner's and was wrong. The block
+// also shows the chapter's score when `onResult` returns one: the first
+// answer counts, later answers are practice.
 import { h } from './dom.js';
 
 /** The choices of a prediction from { value: label, ... }, in that order. */
@@ -20,14 +25,48 @@ export const nearestChoice = (values, x, scale = (v) => v) =>
   );
 
 /**
+ * Checks the misconception texts of a prediction: an object whose keys are values of `choices` and whose
+ * values are non-empty strings (or undefined: none). Throws a TypeError naming the key and what was expected.
+ */
+export function checkMisconceptions(misconceptions, choices) {
+  if (misconceptions === undefined) return {};
+  if (misconceptions === null || typeof misconceptions !== 'object' || Array.isArray(misconceptions))
+    throw new TypeError(
+      `predict misconceptions: expected an object { choice value: text }, got ${JSON.stringify(misconceptions)}`,
+    );
+  const values = choices.map((c) => c.value);
+  for (const [key, text] of Object.entries(misconceptions)) {
+    if (!values.includes(key))
+      throw new TypeError(`predict misconceptions: "${key}" is not a choice (the choices are ${values.join(', ')})`);
+    if (typeof text !== 'string' || !text.trim())
+      throw new TypeError(`predict misconceptions["${key}"]: expected a non-empty string, got ${JSON.stringify(text)}`);
+  }
+  return misconceptions;
+}
+
+/** The score line: "First answer: right \u2014 chapter score 1 / 1". */
+export function scoreText({ first, correct, total }) {
+  return `First answer: ${first.correct ? 'right' : 'wrong'} \u2014 chapter score ${correct} / ${total}`;
+}
+
+/**
  * @param {{ id: string, question: string, choices: { value: string, label: string }[],
+ *           misconceptions?: { [choice: string]: string },
  *           reveal: (choice: string) => Promise<{ answer: string, explanation: string, restore?: () => void }>
  *             | { answer: string, explanation: string, restore?: () => void },
- *           onResult?: (result: { id: string, choice: string, answer: string, correct: boolean }) => void }} o
+ *           onResult?: (result: { id: string, choice: string, answer: string, correct: boolean }) =>
+ *             { first: { choice: string, correct: boolean }, correct: number, total: number } | void }} o
+ *   `misconceptions`: per wrong choice, one or two sentences naming the wrong model of the maths that choice
+ *   reveals (shown only when it is the learner's wrong answer). `onResult` may return the chapter's score
+ *   (from the page's PredictionRecord), which the block shows.
  * @returns {HTMLElement} a <div class="predict"> to place in the widget
+ * @throws {TypeError} when `misconceptions` names no choice or holds no text (checkMisconceptions)
  */
-export function predictBlock({ id, question, choices, reveal, onResult }) {
-  const result = h('p', { class: 'predict-result', role: 'status' });
+export function predictBlock({ id, question, choices, misconceptions, reveal, onResult }) {
+  const named = checkMisconceptions(misconceptions, choices);
+  const result = h('p', { class: 'predict-result' });
+  const misconception = h('p', { class: 'predict-misconception', hidden: true });
+  const score = h('p', { class: 'predict-score', dataset: { role: 'predict-score' }, hidden: true });
   const buttons = choices.map((c) =>
     h('button', { type: 'button', class: 'predict-choice', dataset: { choice: c.value } }, c.label),
   );
@@ -44,7 +83,7 @@ export function predictBlock({ id, question, choices, reveal, onResult }) {
     { class: 'predict', role: 'group', 'aria-label': 'Predict first', dataset: { predict: id } },
     h('p', { class: 'predict-question' }, h('strong', {}, 'Predict first. '), question),
     h('div', { class: 'predict-choices' }, buttons),
-    result,
+    h('div', { class: 'predict-feedback', role: 'status' }, result, misconception, score),
     h('div', { class: 'predict-actions' }, again, back),
   );
   for (const button of buttons) {
@@ -74,14 +113,21 @@ export function predictBlock({ id, question, choices, reveal, onResult }) {
       restore = outcome.restore ?? null;
       back.hidden = !restore;
       buttons.forEach((b) => b.classList.toggle('is-answer', b.dataset.choice === outcome.answer));
+      const wrongModel = correct ? null : (named[choice] ?? null);
+      misconception.textContent = wrongModel ?? '';
+      misconception.hidden = !wrongModel;
       again.hidden = false;
-      onResult?.({ id, choice, answer: outcome.answer, correct });
+      const chapterScore = onResult?.({ id, choice, answer: outcome.answer, correct });
+      score.textContent = chapterScore ? scoreText(chapterScore) : '';
+      score.hidden = !chapterScore;
     });
   }
   const askAgain = () => {
     delete block.dataset.result;
     delete block.dataset.shown;
-    result.textContent = '';
+    for (const p of [result, misconception, score]) p.textContent = '';
+    misconception.hidden = true;
+    score.hidden = true;
     again.hidden = true;
     buttons.forEach((b) => {
       b.disabled = false;
@@ -119,7 +165,8 @@ export function predictBlock({ id, question, choices, reveal, onResult }) {
 
 /**
  * The answers of one page, per chapter (the first answer counts; later
- * answers are kept too). Used for the page's progress and the SCORM score.
+ * answers are kept too). Used for the page's progress, the SCORM score, the
+ * score line of each predict block and the score of its xAPI statements.
  */
 export class PredictionRecord {
   #byChapter = new Map();
@@ -143,6 +190,11 @@ export class PredictionRecord {
     return this.#byChapter.has(chapterId);
   }
 
+  /** The first answer of a chapter, { choice, correct }, or null before any. */
+  first(chapterId) {
+    return this.#byChapter.get(chapterId)?.first ?? null;
+  }
+
   /** { answered, correct, total } where total is the number of chapters given. */
   score(chapterIds) {
     let answered = 0;
@@ -160,3 +212,10 @@ export class PredictionRecord {
     return Object.fromEntries(this.#byChapter);
   }
 }
+
+/**
+ * The record of the page: every widget of the page records its answers here (widget/base.js), under its
+ * chapter, and the page shell reads it (shell/progress.js), so the block's score line, the contents' marks,
+ * the SCORM score and the xAPI statements count the same first answers.
+ */
+export const pageRecord = new PredictionRecord();

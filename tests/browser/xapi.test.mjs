@@ -1,0 +1,230 @@
+// Answered predictions report: each answer of a prediction in an embedded
+// widget is one xAPI "answered" statement, posted to the page around an
+// iframe of embed.html (another origin, sandboxed) and fired as the DOM event
+// `ag-xapi` by the custom element on a host page. The statement's answer is
+// checked against the chapter's reveal computed here in float64; a wrong
+// answer shows the misconception it reveals, and the block shows the
+// chapter's score, which the first answer sets; axe finds no WCAG 2.1 A or
+// AA violation in the answered block, in light and dark.
+import { AxeBuilder } from '@axe-core/playwright';
+import { describe, expect, test } from '@jest/globals';
+import { dot, scalarProjection } from '../reference/float64.mjs';
+import { frameOf, hostPage, until, useEnv, useHost, waitReady, widgetsScript, withPage } from './helpers.mjs';
+
+const env = useEnv();
+const host = useHost(env);
+
+const ANSWERED = 'http://adlnet.gov/expapi/verbs/answered';
+const INTERACTION = 'http://adlnet.gov/expapi/activities/cmi.interaction';
+const sign = (x) => (x > 0 ? 'positive' : x < 0 ? 'negative' : 'zero');
+
+// The chapters' reveals, in float64. Chapter 2: a = (3, 4), b = (-4, 3); the sign of a·b.
+const TWO = {
+  tag: 'ag-two-definitions',
+  chapter: 'dot-product',
+  prediction: 'perpendicular-sign',
+  choices: ['positive', 'zero', 'negative'],
+  answer: sign(dot([3, 4], [-4, 3])),
+};
+// Chapter 4: a = (3, 4), b = (-4, -1); the shadow a·b/|b| falls along b, nowhere, or against b.
+const SHADOW = {
+  tag: 'ag-projection',
+  chapter: 'projection',
+  prediction: 'backward-shadow',
+  choices: ['along', 'none', 'against'],
+  answer: { positive: 'along', zero: 'none', negative: 'against' }[sign(scalarProjection([3, 4], [-4, -1]))],
+};
+
+/**
+ * The block's feedback after an answer that was `right` or not, in a chapter whose first answer was
+ * `firstRight`: the result, the misconception only after a wrong answer, and the chapter's score line.
+ */
+async function expectFeedback(scope, right, firstRight) {
+  const shown = await scope.locator('.predict').evaluate((block) => {
+    const text = (sel) => {
+      const p = block.querySelector(sel);
+      return p.hidden ? null : p.textContent;
+    };
+    const [said, misconception, score] = ['result', 'misconception', 'score'].map((k) => text(`.predict-${k}`));
+    return { result: block.dataset.result, said, misconception, score };
+  });
+  expect(shown).toEqual({
+    result: right ? 'right' : 'wrong',
+    said: expect.stringMatching(right ? /^Right\. / : /^Not quite\. /),
+    misconception: right ? null : expect.stringMatching(/^That .{40,}/),
+    score: `First answer: ${firstRight ? 'right' : 'wrong'} \u2014 chapter score ${firstRight ? 1 : 0} / 1`,
+  });
+}
+
+/** Picks `choice` of the widget in `scope` (after "Ask me again" if an answer is shown); waits for the result. */
+async function answer(scope, choice) {
+  const again = scope.locator('.predict-again');
+  if (await again.isVisible()) await again.click();
+  await scope.locator(`.predict-choice[data-choice="${choice}"]`).click();
+  await scope.locator('.predict[data-result]').waitFor();
+}
+
+/** The statement's fields that depend on the chapter and the answer, for `page` (the page's address). */
+function expectStatement(statement, c, { page, choice, firstRight, before }) {
+  const activity = `${page}#${c.chapter}/predict/${c.prediction}`;
+  expect(statement).toEqual({
+    verb: { id: ANSWERED, display: { en: 'answered' } },
+    object: {
+      objectType: 'Activity',
+      id: activity,
+      definition: {
+        type: INTERACTION,
+        name: { en: expect.stringMatching(/\S/) },
+        interactionType: 'choice',
+        choices: c.choices.map((id) => ({ id, description: { en: expect.stringMatching(/\S/) } })),
+        correctResponsesPattern: [c.answer],
+      },
+    },
+    result: {
+      success: choice === c.answer,
+      response: choice,
+      score: { raw: firstRight ? 1 : 0, min: 0, max: 1, scaled: firstRight ? 1 : 0 },
+    },
+    context: {
+      contextActivities: {
+        parent: [
+          {
+            id: `${page}#${c.chapter}`,
+            objectType: 'Activity',
+            definition: { type: 'http://adlnet.gov/expapi/activities/module', name: { en: expect.any(String) } },
+          },
+        ],
+      },
+    },
+    timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+  });
+  const at = Date.parse(statement.timestamp);
+  expect(at).toBeGreaterThanOrEqual(before);
+  expect(at).toBeLessThanOrEqual(Date.now());
+}
+
+describe('xAPI statements of answered predictions', () => {
+  test('iframe of embed.html on another origin: one message per answer, with the statement of that answer', async () => {
+    const c = TWO;
+    const site = new URL(env.server.url).origin;
+    const src = new URL(`embed.html?ch=${c.chapter}&id=fig-2&agtest=1`, env.server.url).href;
+    const body = `<iframe src="${src}" title="t" width="100%" height="900" sandbox="allow-scripts allow-same-origin"></iframe>
+<script>
+  window.__statements = [];
+  window.addEventListener('message', function (event) {
+    var frame = document.querySelector('iframe');
+    if (event.source !== frame.contentWindow || event.origin !== ${JSON.stringify(site)}) return;
+    if (event.data && event.data.type === 'attention-geometry:xapi') window.__statements.push(event.data);
+  });
+</script>`;
+    await withPage(env, host.add('xapi-frame.html', hostPage(body)), async ({ page }) => {
+      const frame = await frameOf(page);
+      await waitReady(frame, c.tag);
+      const widget = frame.locator(c.tag);
+      const messages = () => page.evaluate(() => window.__statements);
+      expect(await messages()).toEqual([]);
+      const wrong = c.choices.find((x) => x !== c.answer);
+
+      // A wrong first answer: one message; the misconception and the score line are shown.
+      let before = Date.now();
+      await answer(widget, wrong);
+      const [first] = await until(async () => ((await messages()).length ? messages() : null), 'a statement');
+      await expectFeedback(widget, false, false);
+      // The block's own right answer is the one computed here.
+      expect(await widget.locator('.predict-choice.is-answer').getAttribute('data-choice')).toBe(c.answer);
+      expect(Object.keys(first).sort()).toEqual(['chapter', 'id', 'statement', 'type', 'widget']);
+      expect(first).toMatchObject({ type: 'attention-geometry:xapi', widget: c.tag, chapter: c.chapter, id: 'fig-2' });
+      const page0 = new URL('embed.html', env.server.url).href;
+      expectStatement(first.statement, c, { page: page0, choice: wrong, firstRight: false, before });
+      await page.waitForTimeout(300); // nothing more arrives for this answer
+      expect(await messages()).toHaveLength(1);
+
+      // Asked again and answered right: a second message; the score stays the first answer's.
+      before = Date.now();
+      await answer(widget, c.answer);
+      await until(async () => (await messages()).length === 2, 'a second statement');
+      const second = (await messages())[1];
+      expectStatement(second.statement, c, { page: page0, choice: c.answer, firstRight: false, before });
+      await expectFeedback(widget, true, false);
+      await page.waitForTimeout(300);
+      expect(await messages()).toHaveLength(2);
+    });
+  });
+
+  test('custom element on a host page: one ag-xapi event (bubbling, composed) per answer, with ag-predict', async () => {
+    const c = SHADOW;
+    const body = `<main><${c.tag}></${c.tag}></main>`;
+    const setup = (p) =>
+      p.addInitScript(() => {
+        window.__events = [];
+        for (const type of ['ag-xapi', 'ag-predict'])
+          document.addEventListener(type, (e) =>
+            window.__events.push({ type, composed: e.composed, target: e.target.localName, detail: e.detail }),
+          );
+      });
+    const url = `${host.add('xapi-element.html', hostPage(body, widgetsScript(env)))}?course=7`;
+    await withPage(env, url, { setup }, async ({ page }) => {
+      await waitReady(page, c.tag);
+      const widget = page.locator(c.tag);
+      const before = Date.now();
+      await answer(widget, c.answer);
+      const events = await until(async () => {
+        const seen = await page.evaluate(() => window.__events);
+        return seen.length >= 2 ? seen : null;
+      }, 'the events');
+      expect(events.map((e) => [e.type, e.composed, e.target])).toEqual([
+        ['ag-predict', true, c.tag],
+        ['ag-xapi', true, c.tag],
+      ]);
+      expect(events[0].detail).toEqual({
+        widget: c.tag,
+        chapter: c.chapter,
+        id: c.prediction,
+        choice: c.answer,
+        answer: c.answer,
+        correct: true,
+      });
+      const { statement, ...names } = events[1].detail;
+      expect(names).toEqual({ widget: c.tag, chapter: c.chapter, prediction: c.prediction });
+      // The page's address without its query.
+      const hostPageUrl = new URL('xapi-element.html', host.url).href;
+      expectStatement(statement, c, { page: hostPageUrl, choice: c.answer, firstRight: true, before });
+      await expectFeedback(widget, true, true);
+      await page.waitForTimeout(300);
+      expect(await page.evaluate(() => window.__events.length)).toBe(2);
+    });
+  });
+
+  test('the answered block (misconception, score line) passes axe, WCAG 2.1 A and AA, in light and dark', async () => {
+    const c = TWO;
+    // axe adds its own inline styles while it measures; the page's CSP would refuse them.
+    const context = await env.browser.newContext({ bypassCSP: true, viewport: { width: 375, height: 800 } });
+    try {
+      const page = await context.newPage();
+      await page.goto(new URL(`embed.html?ch=${c.chapter}&agtest=1`, env.server.url).href);
+      await waitReady(page, c.tag);
+      const widget = page.locator(c.tag);
+      await answer(
+        widget,
+        c.choices.find((x) => x !== c.answer),
+      );
+      await expectFeedback(widget, false, false);
+      for (const colorScheme of ['light', 'dark']) {
+        await page.emulateMedia({ colorScheme });
+        const results = await new AxeBuilder({ page })
+          .include(`${c.tag}`)
+          .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+          .setLegacyMode(true)
+          .analyze();
+        const checked = results.passes.flatMap((r) => r.nodes).map((n) => JSON.stringify(n.target));
+        expect(checked.some((t) => t.includes('.predict-misconception'))).toBe(true);
+        expect([colorScheme, results.violations.map((v) => `${v.id}: ${JSON.stringify(v.nodes[0].target)}`)]).toEqual([
+          colorScheme,
+          [],
+        ]);
+      }
+    } finally {
+      await context.close();
+    }
+  }, 120000); // axe twice over the chapter, as a11y.test.mjs allows each address
+});

@@ -1,0 +1,101 @@
+// xAPI (Experience API 1.0.3) statements for answered predictions. Every
+// answer of a predict block (widget/predict.js) becomes one "answered"
+// statement: the verb http://adlnet.gov/expapi/verbs/answered, an activity
+// of type cmi.interaction (interactionType "choice") whose id names the page,
+// the chapter and the prediction, with the choices and the right one as its
+// correctResponsesPattern; a result with this answer's success and response
+// and the chapter's score, which the first answer sets (a later answer is
+// practice: it repeats the first answer's score). The widget fires it as the
+// DOM event `ag-xapi` (widget/base.js); embed.html posts it to the page
+// around its frame; the SCORM adapter writes it as a SCORM 1.2 interaction.
+// The page knows no learner: a statement has no actor, which whoever sends
+// it to a Learning Record Store adds (EMBEDDING.md, "xAPI").
+
+export const XAPI_VERSION = '1.0.3';
+export const ANSWERED = Object.freeze({
+  id: 'http://adlnet.gov/expapi/verbs/answered',
+  display: Object.freeze({ en: 'answered' }),
+});
+export const INTERACTION_TYPE = 'http://adlnet.gov/expapi/activities/cmi.interaction';
+/** The activity type of a chapter, the parent of its prediction's activity. */
+export const MODULE_TYPE = 'http://adlnet.gov/expapi/activities/module';
+/** The type of the message embed.html posts to the page around its frame for each statement. */
+export const XAPI_MESSAGE_TYPE = 'attention-geometry:xapi';
+/** The DOM event a widget fires for each statement (bubbles, composed). */
+export const XAPI_EVENT = 'ag-xapi';
+
+const LANG = 'en';
+const text = (s) => ({ [LANG]: String(s) });
+
+/** The page's address without its query and fragment: `https://example.org/ag/index.html`. */
+export function pageIri(href) {
+  const url = new URL(href);
+  url.search = '';
+  url.hash = '';
+  return url.href;
+}
+
+/** The activity id of a chapter on a page: `<page>#<chapter>`. */
+export const chapterIri = (page, chapter) => `${pageIri(page)}#${encodeURIComponent(chapter)}`;
+
+/** The activity id of a chapter's prediction on a page: `<page>#<chapter>/predict/<prediction id>`. */
+export const predictionIri = (page, chapter, id) => `${chapterIri(page, chapter)}/predict/${encodeURIComponent(id)}`;
+
+/**
+ * The xAPI 1.0.3 "answered" statement of one answer to a prediction.
+ * @param {{ page: string, chapter: string, chapterTitle?: string,
+ *           prediction: { id: string, question: string, choices: { value: string, label: string }[] },
+ *           choice: string, answer: string, correct: boolean,
+ *           first: { choice: string, correct: boolean }, timestamp?: Date }} o
+ *   `page`: the page's address (its query and fragment are dropped); `choice`: the learner's choice value;
+ *   `answer`: the right choice value, as the reveal computed it (one that is no choice gives an empty
+ *   correctResponsesPattern); `correct`: choice === answer; `first`: the
+ *   chapter's first answer (this one, or an earlier one), which sets the score.
+ * @returns {object} a statement without actor, id or stored (the sender adds them):
+ *   { verb, object, result: { success, response, score: { raw, min, max, scaled } }, context, timestamp }
+ * @throws {TypeError} naming a missing or malformed argument, or a choice that is not one of the choices
+ */
+export function answeredStatement({
+  page,
+  chapter,
+  chapterTitle,
+  prediction,
+  choice,
+  answer,
+  correct,
+  first,
+  timestamp,
+}) {
+  if (typeof page !== 'string' || !/^[a-z][a-z0-9+.-]*:/i.test(page))
+    throw new TypeError(`xAPI page: expected an absolute URL, got ${JSON.stringify(page)}`);
+  if (typeof chapter !== 'string' || !chapter)
+    throw new TypeError(`xAPI chapter: expected a chapter id, got ${JSON.stringify(chapter)}`);
+  const values = Array.isArray(prediction?.choices) ? prediction.choices.map((c) => c.value) : [];
+  if (typeof prediction?.id !== 'string' || values.length === 0)
+    throw new TypeError('xAPI prediction: expected { id, question, choices: [{ value, label }, ...] }');
+  if (!values.includes(choice))
+    throw new TypeError(`xAPI choice: ${JSON.stringify(choice)} is not a choice (${values.join(', ')})`);
+  if (typeof correct !== 'boolean' || typeof first?.correct !== 'boolean')
+    throw new TypeError('xAPI correct and first.correct: expected booleans');
+  const raw = first.correct ? 1 : 0;
+  const chapterActivity = { id: chapterIri(page, chapter), objectType: 'Activity', definition: { type: MODULE_TYPE } };
+  if (chapterTitle) chapterActivity.definition.name = text(chapterTitle);
+  return {
+    verb: ANSWERED,
+    object: {
+      objectType: 'Activity',
+      id: predictionIri(page, chapter, prediction.id),
+      definition: {
+        type: INTERACTION_TYPE,
+        name: text(prediction.question),
+        interactionType: 'choice',
+        choices: prediction.choices.map((c) => ({ id: c.value, description: text(c.label) })),
+        // A reveal whose answer is none of the choices (a case the question did not foresee): no choice is right.
+        correctResponsesPattern: values.includes(answer) ? [answer] : [],
+      },
+    },
+    result: { success: correct, response: choice, score: { raw, min: 0, max: 1, scaled: raw } },
+    context: { contextActivities: { parent: [chapterActivity] } },
+    timestamp: (timestamp ?? new Date()).toISOString(),
+  };
+}
