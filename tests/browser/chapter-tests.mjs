@@ -136,6 +136,12 @@ function bind(env, chapter, opened) {
     },
     /** Picks `choice` of the prediction and checks it is marked `result` ('right' or 'wrong'). */
     predict: (choice, result) => predictChoice(page, tag, choice, result),
+    /** Picks `choice` and waits for the reveal (it may train first): the result is marked, its text says `says`. */
+    async answer(choice, says) {
+      await at(`.predict-choice[data-choice="${choice}"]`).click();
+      await at('.predict[data-result]').waitFor({ timeout: 120000 });
+      expect(await w.text('.predict-result')).toMatch(says);
+    },
     /**
      * Predict, then reveal: `wrong` is marked wrong, the answer says `says` (a pattern), the widget's state (the
      * answer loads its example) is `state` (toEqual; then its numbers meet the chapter's reference check for

@@ -1,14 +1,16 @@
 // The chapter contract: what every chapter of the tour (web/chapters.js) with
 // a widget must do, on one page each. It opens with no console error, page
 // error, dialog, CSP violation or foreign request; every number it shows is a
-// result in the kernel-call log; it exports its figure (SVG, PNG) and its
-// numbers (JSON, CSV); its prediction reveals an answer, takes it and counts
-// in the table of contents; the link the shell writes reopens the same state
-// and digits; it fits 1024, 375 and 320 px in light and 375 px in dark
-// (screenshots in test-artifacts/), every input has a label, its plane does
-// not scroll on touch, and the labels of its figures do not overlap. What is
-// special to a chapter is in <chapter id>.chapter.mjs: its cases run after the
-// contract's test, in the chapter's block, on the page the contract opened.
+// result in the kernel-call log; a chapter that trains a model opens with it
+// untrained, at step 0; it exports its figure (SVG, PNG) and its numbers
+// (JSON, CSV); its prediction reveals an answer, takes it and counts in the
+// table of contents; the link the shell writes reopens the same state and
+// digits (trained once Train is pressed); it fits 1024, 375 and 320 px in
+// light and 375 px in dark (screenshots in test-artifacts/), every input has a
+// label, its plane does not scroll on touch, and the labels of its figures do
+// not overlap. What is special to a chapter is in <chapter id>.chapter.mjs: its
+// cases run after the contract's test, in the chapter's block, on the page the
+// contract opened.
 import { readdirSync } from 'node:fs';
 import { describe, expect, test } from '@jest/globals';
 import { CHAPTERS } from '../../web/chapters.js';

@@ -115,9 +115,7 @@ it('opens at step 0 and trains nothing until Train or the answer; a Cancel while
   await w.at('[data-action="train"]').click();
   await w.matches(await runOf(w, STEPS), ALL_ON, '1-0');
   await w.logged();
-  await w.at('.predict-choice[data-choice="chance"]').click();
-  await w.at('.predict[data-result]').waitFor();
-  await w.see({ '.predict-result': new RegExp(`held-out accuracy after ${STEPS} steps`) });
+  await w.answer('chance', new RegExp(`held-out accuracy after ${STEPS} steps`));
 }).at({});
 
 it('30 steps: grids and held-out accuracy = the float64 model on the same parameters; heads off by link and box', async (w) => {
