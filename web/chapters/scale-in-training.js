@@ -261,7 +261,8 @@ export class AgScaleInTraining extends AgWidget {
     // Back to the runs on show before the pause ended, each running to `until` or stopped there.
     const onTrack = ({ run }) =>
       run.until === until && (run.state === 'running' || (run.step === until && /^(paused|done)$/.test(run.state)));
-    if (key === this.#key && RUNS.every((r) => onTrack(this.#runs[r.id]))) return this.#settle();
+    const same = key === this.#key;
+    if (same && RUNS.every((r) => onTrack(this.#runs[r.id]))) return this.#settle();
     this.#key = key;
     const before = this.#done;
     let settle;
@@ -274,6 +275,7 @@ export class AgScaleInTraining extends AgWidget {
     const model = keyOf({ ...state, steps: 0 });
     for (const r of RUNS) {
       const run = this.#runs[r.id];
+      if (same && onTrack(run)) continue; // this run is where it should be (a snapshot would drop its gradient)
       // More steps of the same model: the run goes on from its last step (training.js), its points stay.
       if (run.model !== model || !(run.points.at(-1)?.step <= state.steps)) [run.points, run.rows] = [[], null];
       run.key = key;
