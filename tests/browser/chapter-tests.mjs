@@ -13,7 +13,16 @@
 import { existsSync } from 'node:fs';
 import { afterAll, expect, test } from '@jest/globals';
 import { expectAnnounced, expectClean, expectParams, expectReopens, openChapter, predictChoice } from './helpers.mjs';
-import { seedCase, setStateText, stateOf, urlParams, useEnv, withChapter } from './helpers.mjs';
+import {
+  runStatuses,
+  seedCase,
+  setStateText,
+  stateOf,
+  trainWaiting,
+  urlParams,
+  useEnv,
+  withChapter,
+} from './helpers.mjs';
 import { dragPoint, dragSlider, dragTo, keyPoint, keyTo, pressOn } from './pointer.mjs';
 import { byRole, expectAllLogged, expectClose, expectShown, one, readNumbers } from './shown-numbers.mjs';
 
@@ -127,6 +136,12 @@ function bind(env, chapter, opened) {
     },
     /** Picks `choice` of the prediction and checks it is marked `result` ('right' or 'wrong'). */
     predict: (choice, result) => predictChoice(page, tag, choice, result),
+    /** Picks `choice` and waits for the reveal (it may train first): the result is marked, its text says `says`. */
+    async answer(choice, says) {
+      await at(`.predict-choice[data-choice="${choice}"]`).click();
+      await at('.predict[data-result]').waitFor({ timeout: 120000 });
+      expect(await w.text('.predict-result')).toMatch(says);
+    },
     /**
      * Predict, then reveal: `wrong` is marked wrong, the answer says `says` (a pattern), the widget's state (the
      * answer loads its example) is `state` (toEqual; then its numbers meet the chapter's reference check for
@@ -152,6 +167,39 @@ function bind(env, chapter, opened) {
       await at(`[data-action="${action}"]`).click();
       expect(await w.data(attr)).toBe('cancelled');
       expect(await w.text(status)).toMatch(says);
+    },
+    /** The status lines of the widget's training runs (Part 4). */
+    statuses: () => runStatuses(page, tag),
+    /** Presses Train on each run that waits at step 0 and waits until the runs are done (trainWaiting). */
+    train: (timeout) => trainWaiting(page, tag, timeout),
+    /**
+     * A Cancel while the prediction's reveal waits for training: picks `choice`, then, as soon as the text of
+     * `watch` matches `when` (the run's first update past step 0), clicks `cancel`. The reveal then ends with the
+     * predict block's error (`says`, a pattern), no result is marked, and every choice can be picked again.
+     */
+    async cancelReveal({ choice, watch, when, cancel = '[data-action="cancel"]', says }) {
+      if (await at('.predict-again').isVisible()) await at('.predict-again').click();
+      await w.eval(
+        (el, [pick, seen, pattern, stop]) =>
+          new Promise((resolve) => {
+            const root = el.shadowRoot;
+            const watched = new MutationObserver(() => {
+              if (!new RegExp(pattern).test(root.querySelector(seen).textContent)) return;
+              watched.disconnect();
+              root.querySelector(stop).click();
+              resolve();
+            });
+            watched.observe(root, { childList: true, characterData: true, subtree: true });
+            root.querySelector(`.predict-choice[data-choice="${pick}"]`).click();
+          }),
+        [choice, watch, when.source, cancel],
+      );
+      const result = at('.predict-result');
+      await page.waitForFunction((el) => el.textContent !== '', await result.elementHandle(), { timeout: 60000 });
+      expect(await result.textContent()).toMatch(/^The answer could not be computed: /);
+      expect(await result.textContent()).toMatch(says);
+      expect(await at('.predict').getAttribute('data-result')).toBe(null);
+      for (const button of await at('.predict-choice').all()) expect(await button.isDisabled()).toBe(false);
     },
     /**
      * Every widget of the chapter takes the state parameters `params` ('' the default state) as from a link, in

@@ -1,14 +1,16 @@
 // The chapter contract: what every chapter of the tour (web/chapters.js) with
 // a widget must do, on one page each. It opens with no console error, page
 // error, dialog, CSP violation or foreign request; every number it shows is a
-// result in the kernel-call log; it exports its figure (SVG, PNG) and its
-// numbers (JSON, CSV); its prediction reveals an answer, takes it and counts
-// in the table of contents; the link the shell writes reopens the same state
-// and digits; it fits 1024, 375 and 320 px in light and 375 px in dark
-// (screenshots in test-artifacts/), every input has a label, its plane does
-// not scroll on touch, and the labels of its figures do not overlap. What is
-// special to a chapter is in <chapter id>.chapter.mjs: its cases run after the
-// contract's test, in the chapter's block, on the page the contract opened.
+// result in the kernel-call log; a chapter that trains a model opens with it
+// untrained, at step 0; it exports its figure (SVG, PNG) and its numbers
+// (JSON, CSV); its prediction reveals an answer, takes it and counts in the
+// table of contents; the link the shell writes reopens the same state and
+// digits (trained once Train is pressed); it fits 1024, 375 and 320 px in
+// light and 375 px in dark (screenshots in test-artifacts/), every input has a
+// label, its plane does not scroll on touch, and the labels of its figures do
+// not overlap. What is special to a chapter is in <chapter id>.chapter.mjs: its
+// cases run after the contract's test, in the chapter's block, on the page the
+// contract opened.
 import { readdirSync } from 'node:fs';
 import { describe, expect, test } from '@jest/globals';
 import { CHAPTERS } from '../../web/chapters.js';
@@ -23,8 +25,10 @@ import {
   openChapter,
   overflow,
   rowsOf,
+  runStatuses,
   screenshot,
   settledUrl,
+  trainWaiting,
   urlParams,
   useEnv,
   waitReady,
@@ -71,6 +75,11 @@ const RUNS = new Set([
   'heads-learn',
   'your-task',
 ]);
+/**
+ * Chapters that train a model (Part 4): they open with each run waiting at step 0, untrained, until the learner
+ * answers or presses Train; a link opens the same way (learn-to-attend's link holds a step and trains to it).
+ */
+const WAITS = new Set(['learn-to-attend', 'scale-in-training', 'heads-learn', 'your-task']);
 /** The widths checked for overflow in each scheme; a screenshot at the first (one a scheme is enough to look at). */
 const WIDTHS = {
   light: [
@@ -265,12 +274,15 @@ const EXPORTED = {
     stateText: 'v=1&q=2,1&tile=4&step=1',
     numbers: { correction: 1, m: [ONLINE_1.m, ONLINE_1.mBound], l: [ONLINE_1.l, ONLINE_1.lBound * ONLINE_1.l] },
     csv: ['correction,1'],
-  }, // Two seeded runs of 20 steps, a row per chunk of 4 steps: the three measures of both runs.
+  }, // Two seeded runs of 20 steps at step 0, one row: the loss and entropy of both models, no gradient yet.
   'scale-in-training': {
     state: { dk: 256, seed: 3, lr: 0.003, steps: 20 },
     stateText: 'v=1&dk=256&seed=3&lr=0.003&steps=20',
-    csv: ['step,loss_scaled,entropy_scaled,grad_wq_scaled,loss_unscaled,entropy_unscaled,grad_wq_unscaled'],
-    csvRows: 6,
+    csv: [
+      'step,loss_scaled,entropy_scaled,grad_wq_scaled,loss_unscaled,entropy_unscaled,grad_wq_unscaled',
+      /\r\n0,[^,\r\n]+,[^,\r\n]+,,[^,\r\n]+,[^,\r\n]+,\r\n/,
+    ],
+    csvRows: 1,
     // The three panels' titles, the legend, and the unscaled run's dashed curve.
     svg: [
       />loss \(nats\)</,
@@ -289,7 +301,7 @@ const EXPORTED = {
       /aria-label="Training loss[^"]*"[^]*aria-label="Weights of the held-out[^]*aria-label="The query of the chosen/,
     ],
   },
-  // 30 steps (SEARCH): the first query sees only key 1 (weight exactly 1), and no key after it (exactly 0).
+  // Step 0 of 30 (SEARCH): the first query sees only key 1 (weight exactly 1), and no key after it (exactly 0).
   'heads-learn': {
     state: {
       seed: 1,
@@ -305,13 +317,13 @@ const EXPORTED = {
     csv: ['weight.1-1,1', 'weight.1-16,0'],
     svg: [/aria-label="The attention weights of the four heads/, /aria-label="Attention weights of the chosen head/],
   },
-  // The default run: 200 steps, a row of the curves per 10 from step 0; query 1 of the causal example sees key 1
-  // alone (softmax of one score: weight exactly 1, key 2 exactly 0).
+  // The default run of 200 steps at step 0: one row of the curves, no gradient yet; query 1 of the causal example
+  // sees key 1 alone (softmax of one score: weight exactly 1, key 2 exactly 0).
   'your-task': {
     statePart: { task: 'copyPrevious', t: 8, vocab: 8, d: 16, heads: 2, layers: 1, steps: 200, seed: 1 },
     numbers: { 'weight.1-1': 1, 'weight.1-2': 0 },
-    csv: [/^step,loss,grad_norm,heldout_loss,heldout_accuracy\r\n/, /\r\n200(,[^,\r\n]+){4}(\r\n|$)/],
-    csvRows: 21,
+    csv: [/^step,loss,grad_norm,heldout_loss,heldout_accuracy\r\n/, /\r\n0,[^,\r\n]+,,[^,\r\n]+,[^,\r\n]+\r\n$/],
+    csvRows: 1,
   },
 };
 
@@ -412,6 +424,8 @@ describe('the chapter contract', () => {
       try {
         await settle(page, chapter);
         await expectAllLogged(page, tag);
+        if (WAITS.has(id))
+          for (const status of await runStatuses(page, tag)) expect(status).toMatch(/^Ready: step 0 of \d+, untrained/);
 
         const kinds = await page.locator(`${tag} [data-export]`).evaluateAll((els) => els.map((e) => e.dataset.export));
         expect(kinds).toEqual(expect.arrayContaining(['svg', 'png', 'json', 'csv']));
@@ -491,6 +505,7 @@ describe('the chapter contract', () => {
         await page.waitForSelector('body[data-state="ready"]', { timeout: 20000 });
         await waitReady(page, tag);
         await settle(page, chapter);
+        if (WAITS.has(id)) await trainWaiting(page, tag, 180000); // the link's runs wait at step 0 for Train
         expect(await page.locator(tag).evaluate((el) => el.stateText)).toBe(after);
         expect(await digits()).toEqual(shown);
         await expectClean(opened);

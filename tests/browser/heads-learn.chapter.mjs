@@ -2,7 +2,9 @@
 // tests/js/transformer-learning.test.mjs), the chosen head's grid, the four grids of the JSON export and the
 // held-out accuracy against the float64 reference model (tests/reference/transformer.mjs) on the parameters
 // of the same run, with every head on and with heads switched off (a link, a checkbox, the keyboard); the
-// loss the worker shows is the page's run's own, bit for bit; the link keeps the mask and the head shown. And the
+// loss the worker shows is the page's run's own, bit for bit; the link keeps the mask and the head shown. The
+// chapter opens with the model at step 0 (the same checks on the untrained parameters) and trains it only when
+// Train is pressed or the prediction answered; a Cancel while the answer waits ends it with an error. And the
 // prediction at the default 200 steps: its answer is the one the float64 model gives on the run's parameters (with
 // both heads of layer 0 off, less than half the accuracy), and the state it leaves matches that model.
 // Left to the contract (chapters.contract.test.mjs): exports, the prediction's marking, a copy of the written
@@ -17,7 +19,8 @@ const STEPS = 30;
 
 /**
  * In the page, with the page's own engine: the same run as the worker's (jobOf: the same config, batches,
- * rate and clip), its parameters and last loss, the held-out batch and the held-out sequence.
+ * rate and clip) to `steps`, its parameters and last loss (at step 0 the loss of batch 0, by evaluate), the
+ * held-out batch and the held-out sequence.
  */
 function sameRun(w, seed, steps = STEPS) {
   const job = jobOf({ seed, steps, mask: ALL_ON }, []);
@@ -27,7 +30,7 @@ function sameRun(w, seed, steps = STEPS) {
       const model = ag.createTransformer(job.config);
       const { name, ...task } = job.task;
       const data = ag.tasks[name](task);
-      let loss = 0;
+      let loss = job.steps ? 0 : model.evaluate(data.at(0)).loss;
       for (let i = 0; i < job.steps; i++) loss = model.step(data.at(i), { lr: job.lr, clip: job.clip }).loss;
       const params = Object.fromEntries(Object.entries(model.parameters()).map(([k, v]) => [k, Array.from(v)]));
       model.dispose();
@@ -78,8 +81,48 @@ async function read(page, tag) {
 
 const it = chapterTests({ ch: 'heads-learn', tag: 'ag-heads-learn', match, read });
 
+/** The run of seed 1 to `steps` in the page, with its config (for the reference model). */
+const runOf = async (w, steps) => ({
+  config: jobOf({ seed: 1, steps, mask: ALL_ON }, []).config,
+  ...(await sameRun(w, 1, steps)),
+});
+
+it('opens at step 0 and trains nothing until Train or the answer; a Cancel while the answer waits ends it', async (w) => {
+  const ready = (steps) => [`Ready: step 0 of ${steps}, untrained. Train starts the run.`];
+  await waitRun(w.page, w.tag);
+  expect(await w.state()).toMatchObject({ seed: 1, steps: 200, mask: ALL_ON });
+  expect(await w.statuses()).toEqual(ready(200));
+  await w.see({ '[data-role="step-text"]': '0' });
+  const start = await runOf(w, 0);
+  await w.matches(start, ALL_ON, '1-0', (await exportJson(w.page, w.tag)).grids);
+  await w.logged();
+  // Before any training, a shorter run and a head switched off show the step-0 model of those settings.
+  await w.at('#hl-steps').selectOption('30');
+  await w.at('#hl-head-1-0').uncheck();
+  const off = [
+    [1, 1],
+    [0, 1],
+  ];
+  const numbers = await read(w.page, w.tag);
+  expect(await w.statuses()).toEqual(ready(STEPS));
+  w.check(numbers, start, off, '1-0');
+  await w.at('#hl-head-1-0').check();
+  await w.cancelReveal({
+    choice: 'same',
+    watch: '[data-role="step-text"]',
+    when: /^[1-9]/,
+    says: /the training of the 2-layer model was cancelled at step 20 of 30$/,
+  });
+  // The page goes on: Train trains the model from step 0 to the steps, and the trained numbers come.
+  await w.at('[data-action="train"]').click();
+  await w.matches(await runOf(w, STEPS), ALL_ON, '1-0');
+  await w.logged();
+  await w.answer('same', new RegExp(`held-out accuracy after ${STEPS} steps`));
+}).at({});
+
 it('30 steps: grids and held-out accuracy = the float64 model on the same parameters; heads off by link and box', async (w) => {
-  const run = { config: jobOf({ seed: 1, steps: STEPS, mask: ALL_ON }, []).config, ...(await sameRun(w, 1)) };
+  await w.train(); // on a page of its own the run waits at step 0 (after the contract's answer it has trained)
+  const run = await runOf(w, STEPS);
   const all = await w.matches(run, ALL_ON, '1-0', (await exportJson(w.page, w.tag)).grids);
   expect(await w.text('[data-role="sequence"]')).toContain(run.seq.join(' '));
   const layer1Off = [
@@ -134,6 +177,7 @@ it('predict, then reveal at 200 steps: layer 0 off, the accuracy falls below hal
   const off = accuracyOf(layer0Off);
   const right = off < full / 2 ? 'far' : off < 0.9 * full ? 'some' : 'same';
   expect(right).toBe('far'); // the chapter's default run needs layer 0
+  await w.train(); // a page of its own: the run waits at step 0 until Train
   await w.matches(run, ALL_ON, '1-0');
   // The reveal waits for the worker's evaluations (all heads on, then layer 0 off): wait for its mark.
   const choose = async (choice) => {

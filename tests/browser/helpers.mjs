@@ -273,6 +273,33 @@ export async function waitRun(page, tag, timeout = 200000) {
   await page.waitForFunction((t) => document.querySelector(t)?.dataset.run === 'done', tag, { timeout });
 }
 
+/** The status lines of the widget's training runs (widget/training.js), in order. */
+export const runStatuses = (page, tag) =>
+  page
+    .locator(tag)
+    .first()
+    .evaluate((el) => [...el.shadowRoot.querySelectorAll('.training .status')].map((s) => s.textContent));
+
+/**
+ * Presses Train on each training run of the widget that waits at step 0 (its status "Ready: step 0 ..."), then
+ * waits until its runs are done (waitRun). Returns how many it pressed.
+ */
+export async function trainWaiting(page, tag, timeout) {
+  const pressed = await page
+    .locator(tag)
+    .first()
+    .evaluate(async (el) => {
+      const waiting = [...el.shadowRoot.querySelectorAll('.training')].filter((box) =>
+        /^Ready: step 0 /.test(box.querySelector('.status').textContent),
+      );
+      for (const box of waiting) box.querySelector('[data-action="train"]').click();
+      await new Promise((resolve) => setTimeout(resolve)); // the host's data-run follows the runs
+      return waiting.length;
+    });
+  await waitRun(page, tag, timeout);
+  return pressed;
+}
+
 const SEEDS = JSON.parse(readFileSync(join(ROOT, 'tests/data/seeds/worked-examples.json'), 'utf8')).cases;
 
 /** The case `id` of the articles' seed file (tests/data/seeds/worked-examples.json). */
@@ -342,11 +369,15 @@ export async function expectReopens(env, page, ch, tag, numbers, check) {
   });
 }
 
-/** Predict, then reveal: picks `choice` (after "Ask me again" if an answer is shown) and checks it is marked `result`. */
+/**
+ * Predict, then reveal: picks `choice` (after "Ask me again" if an answer is shown) and checks it is marked `result`
+ * once the reveal has answered (it may train first).
+ */
 export async function predictChoice(page, tag, choice, result) {
   const again = page.locator(`${tag} .predict-again`);
   if (await again.isVisible()) await again.click();
   await page.locator(`${tag} .predict-choice[data-choice="${choice}"]`).click();
+  await page.locator(`${tag} .predict[data-result]`).waitFor({ timeout: 120000 }); // a reveal may train first
   await expect(page.locator(`${tag} .predict`).getAttribute('data-result')).resolves.toBe(result);
 }
 

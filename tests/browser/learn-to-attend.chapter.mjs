@@ -2,7 +2,8 @@
 // (widget/training.js) and what it shows. The grid is the float64 reference model's forward pass on the
 // parameters of the model trained to that step; the scores and cosines of the chosen query are those of the
 // q and k shown; the loss curve is the step losses of the same model trained in the page on the same batches,
-// bit for bit; Train, Pause, Resume, Restart (the same losses again) and Cancel.
+// bit for bit; Train, Pause, Resume, Restart (the same losses again) and Cancel. It opens untrained at step 0 and
+// trains when the prediction is answered; a Cancel while the answer waits ends it with an error.
 // Left to the contract (chapters.contract.test.mjs): exports, the prediction, the link's round trip, the widths.
 import { expect } from '@jest/globals';
 import { cosine, dot, sumAbsProd } from '../reference/float64.mjs';
@@ -90,16 +91,36 @@ const clickThen = (w, action, then) =>
     [action, then],
   );
 
-it('opens untrained at step 0: the grid is spread out and is the reference model\u2019s; after 10 steps it is again', async (w) => {
+it('opens untrained at step 0: the grid is spread out and is the reference model\u2019s; the answer trains it; after 10 steps it is again', async (w) => {
+  await w.waitData('run', 'done');
   const { numbers } = await w.matchesAt(START, START, w.page);
   const A = matrixOf(numbers, 'weight');
   expect(Math.max(...A[4])).toBeLessThan(0.6); // query 5 before training: no key takes most of the weight
-  await w.see({ '[data-action="train"]': 'Train', '.status': /Ready: step 0 of 100/ });
+  await w.see({
+    '[data-action="train"]': 'Train',
+    '.status': 'Ready: step 0 of 100, untrained. Train starts the run.',
+  });
+  // The answer trains the model to the steps: the trained numbers come only now.
+  const trained = { ...START, step: 100 };
+  await w.reveal({ wrong: 'own', says: /After 100 steps query 5/, state: trained, args: [trained, w.page] });
   const ten = { ...START, step: 10, pos: 3 };
   await at(w, 'step=10&pos=3');
   await w.matchesAt(ten, ten, w.page);
   await w.logged();
   await w.see({ '.status': /Paused at step 10 of 100/, '[data-action="resume"]': 'Resume' });
+}).at({});
+
+it('a Cancel while the answer waits for the training ends it with an error; answered again, it trains', async (w) => {
+  await w.cancelReveal({
+    choice: 'previous',
+    watch: '.step-text',
+    when: /^Step [1-9]\d? of 100$/,
+    says: /the training of the model was cancelled at step 5 of 100$/,
+  });
+  expect(await w.data('train')).toBe('cancelled');
+  await w.predict('previous', 'right');
+  await w.matchesAt({ ...START, step: 100 }, { ...START, step: 100 }, w.page);
+  await w.logged();
 });
 
 it('Train, Pause, Resume (keyboard) to the end: copyPrevious learned, query 5 on k4; Restart gives the same losses; Cancel stops', async (w) => {

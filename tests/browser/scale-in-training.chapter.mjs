@@ -1,8 +1,11 @@
 // "Why 1/√d_k keeps learning alive" (#ch-scale-in-training, <ag-scale-in-training>): two seeded training runs in
 // the worker, with and without the scale. The entropy shown is the mean of the float64 entropies of the probe's
 // weights rows (the export holds them) within the kernels' bounds; at d_k = 256 the unscaled rows start saturated
-// and the unscaled loss ends higher (the articles' claim, measured); the d_k slider and links rerun both, and the
-// same link gives the same digits. The runs are small (20 to 40 steps of one layer): seconds.
+// and the unscaled loss ends higher (the articles' claim, measured). The chapter opens with both models at step 0
+// and trains nothing until the prediction is answered or a run's Train is pressed; a slider before that makes the
+// models again at step 0, after it trains both again. A Cancel while the reveal waits ends it with an error and
+// the question can be answered again; a link opens at step 0, and trained gives the same digits. The runs are
+// small (20 to 40 steps of one layer): seconds.
 // Left to the contract (chapters.contract.test.mjs): exports, the prediction's marking, the widths.
 import { expect } from '@jest/globals';
 import { clog2, entropyBits } from '../reference/float64.mjs';
@@ -31,45 +34,90 @@ function meanEntropy(rows) {
   return { mean: sum / (T - 1), tol: tol + 1e-12 };
 }
 
-/** The shown entropies against the exported probe rows; the runs have `steps` steps in chunks of CHUNK. */
-async function match(numbers, state, w) {
+/**
+ * The shown entropies against the exported probe rows; the runs have `steps` steps (the state's) in chunks of
+ * CHUNK. At step 0 no step has a gradient yet: none is shown.
+ */
+async function match(numbers, state, w, steps = state.steps) {
   const { runs, probe } = await exportJson(w.page, w.tag);
   for (const id of RUN_IDS) {
-    expect(runs[id].map((p) => p.step)).toEqual(Array.from({ length: state.steps / CHUNK + 1 }, (_, i) => i * CHUNK));
+    expect(runs[id].map((p) => p.step)).toEqual(Array.from({ length: steps / CHUNK + 1 }, (_, i) => i * CHUNK));
     const { mean, tol } = meanEntropy(probe[id]);
     expectClose(one(numbers, 'entropy', id).value, mean, tol, `entropy ${id}`);
     expect(one(numbers, 'loss', id).value).toBe(runs[id].at(-1).loss);
-    expect(one(numbers, 'grad', id).value).toBe(runs[id].at(-1).grad);
+    if (steps === 0) expect(numbers.filter((n) => n.role === 'grad')).toEqual([]);
+    else expect(one(numbers, 'grad', id).value).toBe(runs[id].at(-1).grad);
   }
   return runs;
 }
 
 const it = chapterTests({ ch: 'scale-in-training', tag: 'ag-scale-in-training', match });
 
-/** The numbers once both runs of the state have ended. */
-async function settled(w, state) {
+/** The numbers once both runs of the state have ended (at `steps`: the state's, or 0 while they wait). */
+async function settled(w, state, steps = state.steps) {
   await w.waitData('run', 'done');
   expect(await w.state()).toEqual(state);
   const numbers = await w.read();
-  return { numbers, runs: await match(numbers, state, w) };
+  return { numbers, runs: await match(numbers, state, w, steps) };
 }
 
-it('d_k = 256: unscaled rows start saturated, its loss lags; predict, then the runs reveal it', async (w) => {
-  const { runs } = await settled(w, DEFAULT);
-  // The fresh unscaled model's rows hold far less entropy (one key takes nearly all the weight)...
-  expect(runs.unscaled[0].entropy).toBeLessThan(0.5 * runs.scaled[0].entropy);
-  // ...and after 40 steps the unscaled loss is well above the scaled one.
-  expect(runs.unscaled.at(-1).loss).toBeGreaterThan(2 * runs.scaled.at(-1).loss);
-  expect(await w.katex()).toBeGreaterThanOrEqual(4);
-  await w.reveal({ wrong: 'faster', says: /nats behind/, state: DEFAULT, args: [DEFAULT, w], right: 'slower' });
-});
+/** Both runs of `state` wait at step 0: made and shown, nothing trained, every number logged. */
+async function untrained(w, state) {
+  const shown = await settled(w, state, 0);
+  const ready = `Ready: step 0 of ${state.steps}, untrained. Train starts the run.`;
+  expect(await w.statuses()).toEqual([ready, ready]);
+  await w.see({ '.step-text': `step 0 of ${state.steps}`, '[data-action="train"]': 2 });
+  await w.logged();
+  return shown;
+}
 
-it('the d_k slider reruns both; the live region says so; the link reopens the same digits', async (w) => {
+it('opens at step 0 and trains nothing until the answer; d_k = 256: unscaled rows start saturated, its loss lags', async (w) => {
+  const { runs: start } = await untrained(w, DEFAULT);
+  // The fresh unscaled model's rows hold far less entropy (one key takes nearly all the weight).
+  expect(start.unscaled[0].entropy).toBeLessThan(0.5 * start.scaled[0].entropy);
+  // A slider before any training makes the models of the new settings at step 0, and says so.
+  await w.press('#st-lr', 'ArrowRight');
+  await w.announced('learning rate 0.01, 40 steps: both models are made again at step 0 when you pause');
+  await untrained(w, { ...DEFAULT, lr: 0.01 });
+  await w.press('#st-lr', 'ArrowLeft');
+  await untrained(w, DEFAULT);
+  expect(await w.katex()).toBeGreaterThanOrEqual(4);
+  // The answer trains both runs: after 40 steps the unscaled loss is well above the scaled one.
+  const { ref: runs } = await w.reveal({ wrong: 'faster', says: /nats behind/, state: DEFAULT, args: [DEFAULT, w] });
+  expect(runs.unscaled[0]).toEqual(start.unscaled[0]);
+  expect(runs.unscaled.at(-1).loss).toBeGreaterThan(2 * runs.scaled.at(-1).loss);
+  await w.predict('slower', 'right');
+}).at({});
+
+it('a Cancel while the answer waits for the runs ends it with an error; answered again, the runs train', async (w) => {
+  const state = { ...DEFAULT, steps: 20 };
+  await untrained(w, state);
+  await w.cancelReveal({
+    choice: 'slower',
+    watch: '.step-text',
+    when: /^step [1-9]/,
+    cancel: '.run-scaled [data-action="cancel"]',
+    says: /the training of the scaled model was cancelled at step \d+ of 20$/,
+  });
+  // The unscaled run goes on; answered again, the scaled one trains from step 0 and the answer comes.
+  await w.answer('slower', /^(Right|Not quite)\. .*After 20 steps the loss is .* nats behind/);
+  await settled(w, state);
+  await w.logged();
+}).at({ link: 'steps=20' });
+
+it('Train of one run trains it alone; the d_k slider then reruns both; the link, trained, reopens the same digits', async (w) => {
+  const state = { ...DEFAULT, steps: 20 };
+  await untrained(w, state);
+  await w.at('.run-unscaled [data-action="train"]').click();
+  await w.waitData('run', 'done');
+  const { runs } = await exportJson(w.page, w.tag);
+  expect([runs.scaled.length, runs.unscaled.length]).toEqual([1, 20 / CHUNK + 1]);
+  expect(await w.train()).toBe(1); // the scaled run, still at step 0
+  await settled(w, state);
   await w.press('#st-dk', 'ArrowLeft', 2);
-  const state = { ...DEFAULT, dk: 16, steps: 20 };
-  await w.announced('d\u2096 = 16, learning rate 0.003, 20 steps');
-  const { numbers } = await settled(w, state);
+  await w.announced('d\u2096 = 16, learning rate 0.003, 20 steps: both runs train again when you pause');
+  const { numbers } = await settled(w, { ...state, dk: 16 });
   await w.logged();
   await w.params({ dk: '16', steps: '20' });
   await w.reopens(numbers, { before: (z) => z.waitData('run', 'done') });
-}).at('steps=20');
+}).at({ link: 'steps=20' });

@@ -2,7 +2,10 @@
 // the held-out example is row 0 of the task's held-out batch (the float64 Philox draw of the task's layout); every
 // shown weight row is a causal softmax row (exactly 0 past the query); the same link trains the same losses, bit
 // for bit; sizes the API refuses show its RangeError and the page keeps working; the prediction trains the five
-// tasks on the page and names the one a 1-layer, 1-head model learns worst.
+// tasks on the page and names the one a 1-layer, 1-head model learns worst. The chapter opens with the model of
+// the state at step 0 and trains only when Train is pressed or the prediction answered; a change of the sizes
+// before that makes the model of the new config at step 0. (The reveal waits for no run of the widget: its five
+// runs are measured apart, so no Cancel can reach it.)
 // Left to the contract (chapters.contract.test.mjs): exports, a copy of the written link reopening the same digits
 // (a second run of the default), the widths and the prediction's marking.
 // Time: each run here is 50 steps of a tiny model (well under a second in the worker); the reveal's five tiny runs
@@ -34,12 +37,42 @@ function match(numbers, { t: T }) {
 
 const it = chapterTests({ ch: 'your-task', tag: 'ag-your-task', match });
 
-/** Sets the state of `params`, waits for its run to end (data-run done), returns the CSV of the curves. */
+/**
+ * Sets the state of `params` and waits for its run to end (data-run done), after Train if it waits at step 0 (on
+ * a page where nothing has trained yet); returns the CSV of the curves.
+ */
 async function trained(w, params) {
   await w.set(params);
   await w.waitData('run', 'done', 60000);
+  await w.train(60000);
   return exportText(w.page, w.tag, 'csv');
 }
+
+/** The rows of the CSV of the curves (a row per update: its step first). */
+const rowsOf = (csv) => csv.split('\r\n').filter((l) => /^\d/.test(l));
+
+it('opens at step 0 and trains nothing until Train; a change before then makes the new model at step 0', async (w) => {
+  await w.waitData('run', 'done', 60000);
+  expect(await w.statuses()).toEqual(['Ready: step 0 of 200, untrained. Train starts the run.']);
+  await w.see({ '.step-text': '0 of 200', '[data-role="grad-norm"]': 'none yet' });
+  expect(rowsOf(await exportText(w.page, w.tag, 'csv'))).toHaveLength(1);
+  await w.matches({ t: 8 });
+  await w.logged();
+  // The steps slider (a change in the widget, after a pause): the model of the new config, still at step 0.
+  await w.press('input[data-control="steps"]', 'ArrowLeft', 3);
+  await w.waitState({ steps: 50 });
+  await w.waitData('run', 'done', 60000);
+  expect(await w.statuses()).toEqual(['Ready: step 0 of 50, untrained. Train starts the run.']);
+  await w.see({ '.step-text': '0 of 50' });
+  // Train: the 50 steps, a row of the curves per 10 from step 0.
+  expect(await w.train(60000)).toBe(1);
+  expect(rowsOf(await exportText(w.page, w.tag, 'csv')).map((r) => Number(r.split(',')[0]))).toEqual([
+    0, 10, 20, 30, 40, 50,
+  ]);
+  await w.see({ '.step-text': '50 of 50' });
+  await w.matches({ t: 8 });
+  await w.logged();
+}).at({});
 
 /** The example shown is row 0 of the held-out batch of `task` at the state's sizes (the float64 draw). */
 async function expectExample(w, task, T, vocab, seed) {
@@ -51,7 +84,7 @@ async function expectExample(w, task, T, vocab, seed) {
 
 it('the same link trains the same losses, bit for bit; another seed does not; the example is the float64 draw', async (w) => {
   const first = await trained(w, 'steps=50');
-  expect(first.split('\r\n').filter((l) => /^\d/.test(l))).toHaveLength(6); // steps 0, 10, ..., 50
+  expect(rowsOf(first)).toHaveLength(6); // steps 0, 10, ..., 50
   await w.matches({ t: 8 });
   await expectExample(w, 'copyPrevious', 8, 8, 1);
   const other = await trained(w, 'steps=50&seed=2');

@@ -8,6 +8,10 @@
 // (returnWeights, with the mask); the held-out sequence is ag.tasks.inductionCopy's.
 // Sources: Elhage et al. 2021, "A Mathematical Framework for Transformer Circuits"; Olsson et al. 2022,
 // "In-context Learning and Induction Heads".
+// Opening: the model is made and shown at step 0 (its loss, held-out accuracy and grids untrained), and nothing
+// trains until the learner answers the prediction (the run trains to the steps) or presses Train. Before then
+// the settings, the head boxes and a link (which holds the settings, never a trained model) show the step-0
+// model of their settings; once it has trained, a new seed or number of steps trains again.
 //
 //   <ag-heads-learn seed="3" steps="200" mask="1,1;0,1"></ag-heads-learn>
 import { interpolateCividis } from 'd3';
@@ -55,6 +59,7 @@ export class AgHeadsLearn extends AgWidget {
   #runKey = null;
   #jobKey = null;
   #waiting = [];
+  #asked = false; // the learner answered the prediction: the run trains
 
   build(body) {
     const predict = this.predict({
@@ -71,6 +76,7 @@ export class AgHeadsLearn extends AgWidget {
     const run = trainingRun(this, {
       label: 'the 2-layer model',
       onUpdate: (u) => this.#update(u),
+      onStop: (err) => this.#stopped(err),
     });
     this.#run = run;
     const chartBox = h('div', { class: 'chart-box' });
@@ -239,7 +245,19 @@ export class AgHeadsLearn extends AgWidget {
       this.#runKey = runKey;
       this.#ui.chart.reset();
     }
-    this.#run.start(job);
+    this.#run.start(job, { until: this.#trains() ? job.steps : 0 });
+  }
+
+  /** Whether the run trains: the learner answered, or asked the run itself (Train, Resume, Restart). */
+  #trains() {
+    return this.#asked || this.#run.until > 0;
+  }
+
+  /** The run stopped short: a reveal waiting for an update gets why. */
+  #stopped(err) {
+    const waiting = this.#waiting;
+    this.#waiting = [];
+    for (const f of waiting) f.reject(err);
   }
 
   #update(u) {
@@ -284,11 +302,15 @@ export class AgHeadsLearn extends AgWidget {
   /** The next update that `ready(u)` accepts (the current one if it does). */
   #updateWhere(ready) {
     if (this.#last && this.#run.state !== 'running' && ready(this.#last)) return Promise.resolve(this.#last);
-    return new Promise((resolve) => this.#waiting.push({ ready, resolve }));
+    return new Promise((resolve, reject) => this.#waiting.push({ ready, resolve, reject }));
   }
 
   async #reveal() {
     const steps = this.state.steps;
+    this.#asked = true;
+    // A run not on its way to the steps (waiting at step 0, paused, cancelled) trains on when rendered.
+    const run = this.#run;
+    if (run.until !== steps || (run.state !== 'running' && run.step !== steps)) this.#jobKey = null;
     this.setState({ mask: ALL_ON });
     const full = await this.#updateWhere((u) => u.step === steps && u.accuracy !== undefined && !this.#masked());
     const prev = previousTokenHead(full.weights);

@@ -4,6 +4,8 @@
 // held-out sequence (forward with returnWeights) and, for the chosen query position t, the angles
 // from q_t to every key it sees (q and k from forward's returnQK; ag.angle and ag.cosine here) tell
 // one story: q_t turns towards k_{t-1}, and the grid becomes the diagonal below the main one.
+// It opens at step 0 (the untrained model, made and shown) and trains when asked: Train, the answer to the
+// prediction, or a state whose step is past 0 (a link with step=100 trains to step 100).
 // Sources: Vaswani et al. 2017 (eq. 1); Radford et al. 2019 (the pre-norm decoder); Kingma & Ba 2015 (Adam).
 //
 //   <ag-learn-to-attend seed="2" lr="0.03" steps="100" step="100"></ag-learn-to-attend>
@@ -63,7 +65,6 @@ export class AgLearnToAttend extends AgWidget {
       reveal: async () => {
         this.setState({ step: Number(this.state.steps), pos: 5 });
         const u = await this.#settled();
-        if (!u) throw new Error('the training did not finish');
         const row = rowOf(u.weights[0].data, 4, T).subarray(0, 5);
         const j = argmax(row);
         const answer = row[j] < 0.5 ? 'spread' : ({ 4: 'own', 3: 'previous', 0: 'first' }[j] ?? 'spread');
@@ -86,10 +87,8 @@ export class AgLearnToAttend extends AgWidget {
       label: 'the model',
       onUpdate: (u) => this.#update(u),
       onDone: () => this.#wake(),
-      onError: (err) => {
-        this.note(`The training could not run: ${err.message}`);
-        this.#wake();
-      },
+      onError: (err) => this.note(`The training could not run: ${err.message}`),
+      onStop: (err) => this.#wake(err),
     });
     const chartBox = h('div', { class: 'chart-box' });
     const chart = lossChart(chartBox, {
@@ -225,16 +224,22 @@ export class AgLearnToAttend extends AgWidget {
     });
   }
 
-  /** Resolves when the run stops (done, paused at the state's step, failed): its last update, or null. */
+  /**
+   * Resolves when the run stops (done, or paused at the state's step) with its last update; rejects when it
+   * stops short (Cancel, a failure) with training.js's error.
+   */
   #settled() {
     if (this.#run.state !== 'running' && this.#u?.step === this.state.step) return Promise.resolve(this.#u);
-    return new Promise((resolve) => this.#waiting.push(resolve));
+    return new Promise((resolve, reject) => this.#waiting.push({ resolve, reject }));
   }
 
-  #wake() {
+  /** The waiting reveal gets the last update, or `err` (the run stopped short). */
+  #wake(err) {
     const waiting = this.#waiting;
     this.#waiting = [];
-    for (const resolve of waiting) resolve(this.#run.state === 'error' ? null : this.#u);
+    for (const { resolve, reject } of waiting)
+      if (err) reject(err);
+      else resolve(this.#u);
   }
 
   #pick(pos) {

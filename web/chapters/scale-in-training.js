@@ -10,6 +10,10 @@
 // ag.entropy of each weights row and ag.dot for their mean, in the page.
 // Sources: Vaswani et al. 2017, §3.2.1 (the scale 1/√d_k, eq. 1); the softmax's
 // Jacobian diag(a) − a aᵀ (chapter "softmax").
+// Opening: both models are made and shown at step 0 (their loss and entropy; no gradient yet), and nothing
+// trains until the learner answers the prediction (both runs train to the steps) or presses a run's Train
+// (that run trains). Before then a slider or a link (which holds the settings, never a trained model) makes
+// the models of its settings at step 0 again; once either run has trained, a slider change trains both again.
 //
 //   <ag-scale-in-training dk="256" seed="3" lr="0.003" steps="40"></ag-scale-in-training>
 import { line as pathOf } from 'd3';
@@ -76,7 +80,8 @@ export class AgScaleInTraining extends AgWidget {
   #runs = null; // per run id: { run, key, points: [{ step, loss, entropy, grad }], state }
   #key = null; // the key of the runs started
   #start = afterPause(() => this.#startRuns(), 300);
-  #done = null; // { promise, resolve } of the current pair of runs
+  #done = null; // { promise, resolve, reject } of the current pair of runs
+  #asked = false; // the learner answered the prediction: the runs train
   #watch = new MutationObserver(() => {
     // data-train of the chapter: running while either run trains (the page-update bench reads it).
     const trains = RUNS.map((r) => this.#runs[r.id].box.dataset.train);
@@ -95,10 +100,15 @@ export class AgScaleInTraining extends AgWidget {
         'At d\u2096 = 256, the same model is trained twice from the same start on the same batches, once with the scores divided by \u221ad\u2096 = 16 and once without. Without the scale, will the loss fall faster, about the same, or slower?',
       choices: choices({ faster: 'Faster', same: 'About the same', slower: 'Slower' }),
       reveal: async (_choice, ag) => {
+        this.#asked = true;
         this.setState({ dk: 256 });
-        this.#start.flush();
+        this.#start.cancel();
+        this.#startRuns();
         await this.#done.promise;
         const [s, u] = RUNS.map((r) => this.#last(r.id));
+        const { steps } = this.state;
+        if (s?.step !== steps || u?.step !== steps)
+          throw new Error(`the runs stopped at steps ${s?.step ?? 0} and ${u?.step ?? 0} of ${steps}`);
         const gap = ag.dot([u.loss, s.loss], [1, -1]);
         const grads = ag.dot([u.grad, s.grad], [1, -1]);
         return {
@@ -127,7 +137,12 @@ export class AgScaleInTraining extends AgWidget {
     this.#runs = Object.fromEntries(
       RUNS.map((r) => {
         const box = h('section', { class: `run run-${r.id}`, 'aria-label': r.label }, h('h4', {}, r.label));
-        const run = trainingRun(box, { label: r.model, onUpdate: (u) => this.#update(r.id, u) });
+        const run = trainingRun(box, {
+          label: r.model,
+          onUpdate: (u) => this.#update(r.id, u),
+          // A run of the pair on show stopped short: a reveal waiting for the pair gets why.
+          onStop: (err) => this.#runs[r.id].key === this.#key && this.#done?.reject(err),
+        });
         box.append(run.controls());
         this.#watch.observe(box, { attributes: true, attributeFilter: ['data-run', 'data-train'] });
         return [r.id, { box, run, points: [], rows: null }];
@@ -218,7 +233,8 @@ export class AgScaleInTraining extends AgWidget {
   #move(patch) {
     this.setState(patch);
     const { dk, lr, steps } = this.state;
-    this.announce(`d\u2096 = ${dk}, learning rate ${lr}, ${steps} steps: both runs train again when you pause.`);
+    const what = this.#trains() ? 'both runs train again' : 'both models are made again at step 0';
+    this.announce(`d\u2096 = ${dk}, learning rate ${lr}, ${steps} steps: ${what} when you pause.`);
   }
 
   syncControls(state) {
@@ -227,26 +243,44 @@ export class AgScaleInTraining extends AgWidget {
     this.#ui.seed.sync(state.seed);
   }
 
-  /** Both runs of the current state, from the same parameters and batches. */
+  /** Whether the runs train: the learner answered, or trained a run (its Train, Resume or Restart). */
+  #trains() {
+    return this.#asked || RUNS.some((r) => this.#runs[r.id].run.until > 0);
+  }
+
+  /**
+   * Both runs of the current state, from the same parameters and batches: trained to the state's steps once the
+   * learner has asked for training, else made and shown at step 0 (each run's Train then trains it).
+   */
   #startRuns() {
     const ag = this.engine;
     if (!ag) return;
     const state = this.state;
     const key = keyOf(state);
-    if (key === this.#key) return this.#settle(); // back to the runs on show before the pause ended
+    const until = this.#trains() ? state.steps : 0;
+    // Back to the runs on show before the pause ended, each running to `until` or stopped there.
+    const onTrack = ({ run }) =>
+      run.until === until && (run.state === 'running' || (run.step === until && /^(paused|done)$/.test(run.state)));
+    const same = key === this.#key;
+    if (same && RUNS.every((r) => onTrack(this.#runs[r.id]))) return this.#settle();
     this.#key = key;
-    let resolve;
-    this.#done = { promise: new Promise((r) => (resolve = r)), resolve: () => resolve() };
+    const before = this.#done;
+    let settle;
+    const promise = new Promise((resolve, reject) => (settle = { resolve, reject }));
+    promise.catch(() => {}); // a stop with no reveal waiting is no error of the page
+    this.#done = { promise, ...settle };
+    before?.resolve(promise); // a reveal waiting for the runs of an older state waits for these
     setAttr(this, 'data-run', 'running');
     const probe = Array.from(ag.tasks.copyPrevious({ T, vocab: VOCAB, batch: 1, seed: PROBE_SEED }).next().tokens);
     const model = keyOf({ ...state, steps: 0 });
     for (const r of RUNS) {
       const run = this.#runs[r.id];
+      if (same && onTrack(run)) continue; // this run is where it should be (a snapshot would drop its gradient)
       // More steps of the same model: the run goes on from its last step (training.js), its points stay.
       if (run.model !== model || !(run.points.at(-1)?.step <= state.steps)) [run.points, run.rows] = [[], null];
       run.key = key;
       run.model = model;
-      run.run.start(jobOf(state, r.scaleScores, probe));
+      run.run.start(jobOf(state, r.scaleScores, probe), { until });
     }
     this.render(ag, state);
   }
@@ -268,7 +302,8 @@ export class AgScaleInTraining extends AgWidget {
   #settle() {
     const states = RUNS.map((r) => this.#runs[r.id].box.dataset.run);
     // Runs of an older state that end while the new ones wait for the pause settle nothing.
-    if (this.#key !== keyOf(this.state) || states.includes('running')) return;
+    if (this.#key !== keyOf(this.state)) return;
+    if (states.includes('running')) return setAttr(this, 'data-run', 'running'); // a Train of one run too
     setAttr(this, 'data-run', states.every((s) => s === 'done') ? 'done' : 'stopped');
     this.#done?.resolve();
   }

@@ -9,6 +9,11 @@
 // mode); the prediction trains the five tasks on the page (models/your-task.js).
 // Sources: Vaswani et al. 2017 (the model), Kingma & Ba 2015 (Adam), Olsson et
 // al. 2022 (induction heads need two layers).
+// Opening: the model of the state is made and shown at step 0 (its loss, held-out accuracy and weights
+// untrained), and nothing trains until the learner presses Train or answers the prediction (which moves to
+// its 1-layer model and trains it). Before then a change of the settings, a link or an attribute (the config,
+// never a trained model) makes the model of the new config at step 0; once the learner has trained, a change
+// trains the new config (after a pause when made in the widget).
 //
 //   <ag-your-task task="sort" t="10" layers="2" mlp="1"></ag-your-task>
 import { AgWidget, defineWidget } from '../widget/base.js';
@@ -82,6 +87,7 @@ export class AgYourTask extends AgWidget {
   #probe = new WeakMap(); // engine -> the prediction's accuracies
   #prober = null; // { ag, client, acc } the prediction's runs in a worker of their own
   #start = afterPause(() => this.#train(), 400);
+  #asked = false; // the learner answered the prediction: the runs train
 
   build(body) {
     const predict = this.predict({
@@ -194,7 +200,7 @@ export class AgYourTask extends AgWidget {
   /** The text of the run's config: every field but the attention view. */
   #keyOf = (s) => JSON.stringify({ ...s, layer: 0, head: 0 });
 
-  /** A change made in the widget trains after a pause; a link or an attribute trains at once. */
+  /** A change made in the widget starts its run after a pause; a link or an attribute at once. */
   stateChanged(source) {
     this.#source = source;
   }
@@ -244,7 +250,13 @@ export class AgYourTask extends AgWidget {
     const s = this.state;
     if (this.#example?.error || this.#keyOf(s) !== this.#key) return;
     this.#runKey = this.#key;
-    this.#run.start(jobOf(s, this.#example.tokens));
+    // Trained to the steps once the learner has asked for training; else made and shown at step 0.
+    this.#run.start(jobOf(s, this.#example.tokens), { until: this.#trains() ? s.steps : 0 });
+  }
+
+  /** Whether runs train: the learner answered, or asked a run (Train, Resume, Restart). */
+  #trains() {
+    return this.#asked || this.#run.until > 0;
   }
 
   #runKey = null; // the config of the run whose updates count
@@ -336,7 +348,10 @@ export class AgYourTask extends AgWidget {
     const measured = this.#prober?.ag === ag ? this.#prober.acc : null;
     const acc = this.#probe.get(ag) ?? measured ?? probeAccuracies(ag);
     this.#probe.set(ag, acc);
+    this.#asked = true;
+    const key = this.#key;
     this.setState(PROBE);
+    if (this.#key === key && this.#run.state === 'paused') this.#run.resume(); // the probe's config, waiting
     const worst = TASKS.reduce((a, b) => (acc[b.id] < acc[a.id] ? b : a));
     const list = TASKS.map((t) => `${t.label} ${pct(acc[t.id])}`).join(', ');
     return {

@@ -6,7 +6,8 @@
 // `run.controls()`: Train / Pause / Resume, Restart, Cancel, a progress bar of the steps and a
 // status line (a live region, written when the run changes state). The host carries
 // `data-train` (the state) and `data-run` ('running', or 'done' once the steps asked for are
-// reached, paused or done), which the tests wait on.
+// reached, paused or done), which the tests wait on. `start(job, { until: 0 })` makes the model and shows its
+// step 0 without training: the run then waits ("Ready"), and Train trains it on.
 import { h, handOffFocus, setAttr, setFlag, setText } from './dom.js';
 import { CancelledError, ExperimentClient } from './worker-client.js';
 
@@ -26,8 +27,11 @@ const ACTIONS = {
  * @param {(u: object) => void} o.onUpdate told each chunk's update
  * @param {(u: object) => void} [o.onDone] told the last update of a run that reached its steps
  * @param {(err: Error) => void} [o.onError] told a failure (a bad config's RangeError); it is shown too
+ * @param {(err: Error) => void} [o.onStop] told that a run stopped short of the step it was to reach, and will
+ *   not go on by itself: Cancel, a failure (after onError, the same error) or dispose; `err.message` says why
+ *   (a reveal waiting for the run rejects with it)
  */
-export function trainingRun(widget, { label, onUpdate, onDone, onError }) {
+export function trainingRun(widget, { label, onUpdate, onDone, onError, onStop }) {
   const client = new ExperimentClient();
   let state = 'idle';
   let job = null;
@@ -86,6 +90,7 @@ export function trainingRun(widget, { label, onUpdate, onDone, onError }) {
         renew();
         mark('error', `Training stopped: ${err.message}`);
         onError?.(err);
+        onStop?.(err);
         return;
       }
       await busy;
@@ -99,13 +104,19 @@ export function trainingRun(widget, { label, onUpdate, onDone, onError }) {
     if (step >= job.steps) {
       mark('done', `Done: ${stepsText()}.`);
       onDone?.(last);
-    } else mark('paused', step === 0 ? `Ready: ${stepsText()}.` : `Paused at ${stepsText()}.`);
+    } else if (step === 0) mark('paused', `Ready: ${stepsText()}, untrained. Train starts the run.`);
+    else mark('paused', `Paused at ${stepsText()}.`);
   }
 
   function renew() {
     fresh = true;
     epoch += 1;
     step = 0;
+  }
+
+  /** Tells onStop that the run stopped at the current step: `why` ("was cancelled"). */
+  function stopped(why) {
+    onStop?.(new Error(`the training of ${label} ${why} at ${stepsText()}`));
   }
 
   function go(text, once = false) {
@@ -121,6 +132,10 @@ export function trainingRun(widget, { label, onUpdate, onDone, onError }) {
     /** The step of the model the last update came from. */
     get step() {
       return step;
+    },
+    /** The step the run trains to (0: it waits at step 0; Train, Resume and Restart set job.steps). */
+    get until() {
+      return until;
     },
     /** The last update (null before the first). */
     get last() {
@@ -154,6 +169,7 @@ export function trainingRun(widget, { label, onUpdate, onDone, onError }) {
       token += 1;
       client.cancel();
       mark('cancelled', `Cancelled at ${stepsText()}. Train or Restart start again from step 0.`);
+      stopped('was cancelled');
       renew();
     },
     /** From step 0 again with the same job and seeds: the same numbers as the first time. */
@@ -178,7 +194,10 @@ export function trainingRun(widget, { label, onUpdate, onDone, onError }) {
     dispose() {
       token += 1;
       client.dispose();
-      if (state === 'running') mark('cancelled', `Stopped at ${stepsText()}.`);
+      if (state === 'running') {
+        mark('cancelled', `Stopped at ${stepsText()}.`);
+        stopped('stopped (the chapter left the page)');
+      }
       renew();
     },
   };
