@@ -173,9 +173,10 @@ export const UPDATES = {
   'kv-cache': { update: 'step back and on with the t slider', target: '#kv-t', keys: ['ArrowLeft', 'ArrowRight'] },
   softcap: { update: "move key 1's score with the s₁ slider", target: '#sc-s1', keys: ['ArrowRight', 'ArrowLeft'] },
   'heads-learn': {
-    update: 'switch layer 1, head 0 off and on (the worker evaluates the model with the head mask)',
+    update: 'switch layer 1, head 0 off and on while the model trains (the worker evaluates it with the head mask)',
     target: '#hl-head-1-0',
     keys: ['Space', 'Space'],
+    start: '[data-action="train"]',
   },
   'online-softmax': {
     update: 'step to the next tile with the slider',
@@ -197,9 +198,10 @@ export const UPDATES = {
     keys: ['ArrowRight', 'ArrowLeft'],
   },
   'your-task': {
-    update: 'show the other head of the held-out example (the Head menu)',
+    update: 'show the other head of the held-out example (the Head menu) while the model trains',
     target: 'select[data-control="head"]',
     keys: ['ArrowDown', 'ArrowUp'],
+    start: '[data-action="train"]',
   },
 };
 

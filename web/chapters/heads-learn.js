@@ -22,6 +22,7 @@ import { ownFigure } from '../widget/figure-layout.js';
 import { formatNumber } from '../widget/format.js';
 import { WEIGHTS, heatmap } from '../widget/heatmap.js';
 import { formulas } from '../widget/math.js';
+import { pacedDraw } from '../widget/paced-draw.js';
 import { choices } from '../widget/predict.js';
 import { choice, defineState, matrix, number } from '../widget/state.js';
 import { lossChart, trainingRun } from '../widget/training.js';
@@ -77,6 +78,7 @@ export class AgHeadsLearn extends AgWidget {
       label: 'the 2-layer model',
       onUpdate: (u) => this.#update(u),
       onStop: (err) => this.#stopped(err),
+      draw: pacedDraw(() => this.#draw()),
     });
     this.#run = run;
     const chartBox = h('div', { class: 'chart-box' });
@@ -260,16 +262,32 @@ export class AgHeadsLearn extends AgWidget {
     for (const f of waiting) f.reject(err);
   }
 
+  /** A chunk's update: kept, and drawn at the next paced draw (widget/paced-draw.js). */
   #update(u) {
-    const ui = this.#ui;
     // A chunk that trained (or the first, at step 0) moves the chart and the loss; a new head mask on the same
     // model trains nothing: its update brings the held-out accuracy and the grids with that mask.
     if (u.losses?.length || u.step === 0) {
-      ui.chart.add(u);
-      setText(ui.step, String(u.step));
-      this.show(ui.loss, u.loss, { digits: 3 });
+      this.#ui.chart.add(u);
+      this.#trained = u;
     }
-    if (u.accuracy !== undefined) this.show(ui.accuracy, u.accuracy, { format: pct });
+    if (u.accuracy !== undefined) this.#measured = u;
+    this.#next = u;
+  }
+
+  #trained = null; // the last update that trained (or the first of a run): its step and loss are shown
+  #measured = null; // the last update with a held-out accuracy
+  #next = null; // the last update, drawn next
+
+  #draw() {
+    const ui = this.#ui;
+    const u = this.#next;
+    const trained = this.#trained;
+    if (trained) {
+      ui.chart.draw();
+      setText(ui.step, String(trained.step));
+      this.show(ui.loss, trained.loss, { digits: 3 });
+    }
+    if (this.#measured) this.show(ui.accuracy, this.#measured.accuracy, { format: pct });
     if (u.weights) {
       HEAD_LIST.forEach((head, k) =>
         ui.panels[k]

@@ -17,6 +17,7 @@ import { ownFigure } from '../widget/figure-layout.js';
 import { deg, fmt, formatNumber, sub } from '../widget/format.js';
 import { WEIGHTS, headers, heatmap } from '../widget/heatmap.js';
 import { formulas } from '../widget/math.js';
+import { pacedDraw } from '../widget/paced-draw.js';
 import { choices } from '../widget/predict.js';
 import { choice, defineState, number } from '../widget/state.js';
 import { lossChart, trainingRun } from '../widget/training.js';
@@ -47,7 +48,8 @@ export class AgLearnToAttend extends AgWidget {
 
   #ui = null;
   #run = null;
-  #u = null; // the last update of the run
+  #u = null; // the last update of the run drawn
+  #next = null; // the last update of the run (drawn at the next paced draw)
   #want = null; // the run (model and step) the state last asked for
   #fromRun = false;
   #waiting = [];
@@ -86,6 +88,7 @@ export class AgLearnToAttend extends AgWidget {
     this.#run = trainingRun(this, {
       label: 'the model',
       onUpdate: (u) => this.#update(u),
+      draw: pacedDraw(() => this.#draw()),
       onDone: () => this.#wake(),
       onError: (err) => this.note(`The training could not run: ${err.message}`),
       onStop: (err) => this.#wake(err),
@@ -208,20 +211,26 @@ export class AgLearnToAttend extends AgWidget {
     this.#want = null;
   }
 
-  /** The update of the last chunk: the chart grows, the state follows the step (the link reproduces it). */
+  /** The update of the last chunk: its losses join the chart's; it is drawn next. */
   #update(u) {
-    if (u.step === 0 || u.step < (this.#u?.step ?? 0)) this.#ui.chart.reset();
+    if (u.step === 0 || u.step < (this.#next?.step ?? 0)) this.#ui.chart.reset();
     this.#ui.chart.add(u);
-    this.#u = u;
-    this.#fromRun = true;
-    try {
-      this.setState({ step: u.step });
-    } finally {
-      this.#fromRun = false;
-    }
+    this.#next = u;
     queueMicrotask(() => {
       if (this.#run.state !== 'running') this.#wake();
     });
+  }
+
+  /** The last update drawn (paced: widget/paced-draw.js): the chart grows, the state follows the step (the link reproduces it). */
+  #draw() {
+    this.#u = this.#next;
+    this.#ui.chart.draw();
+    this.#fromRun = true;
+    try {
+      this.setState({ step: this.#u.step });
+    } finally {
+      this.#fromRun = false;
+    }
   }
 
   /**

@@ -25,6 +25,7 @@ import { h, setAttr, setText } from '../widget/dom.js';
 import { fmt, formatNumber } from '../widget/format.js';
 import { formulas } from '../widget/math.js';
 import { bodyRow, table } from '../widget/matrix-table.js';
+import { pacedDraw } from '../widget/paced-draw.js';
 import { afterPause } from '../widget/pause.js';
 import { choices } from '../widget/predict.js';
 import { defineState, number } from '../widget/state.js';
@@ -134,12 +135,15 @@ export class AgScaleInTraining extends AgWidget {
     });
 
     // Each run writes data-train and data-run on its own box; the chapter's data-run says when both settled.
+    // Both runs' updates are drawn by one paced draw: updates of the two that come close together draw once.
+    const paced = pacedDraw(() => this.engine && this.render(this.engine, this.state));
     this.#runs = Object.fromEntries(
       RUNS.map((r) => {
         const box = h('section', { class: `run run-${r.id}`, 'aria-label': r.label }, h('h4', {}, r.label));
         const run = trainingRun(box, {
           label: r.model,
           onUpdate: (u) => this.#update(r.id, u),
+          draw: paced,
           // A run of the pair on show stopped short: a reveal waiting for the pair gets why.
           onStop: (err) => this.#runs[r.id].key === this.#key && this.#done?.reject(err),
         });
@@ -285,7 +289,7 @@ export class AgScaleInTraining extends AgWidget {
     this.render(ag, state);
   }
 
-  /** A chunk of a run ended: its loss and W_Q gradient norm (the worker's), the mean entropy of the probe's rows. */
+  /** A chunk of a run ended: its loss and W_Q gradient norm (the worker's), the mean entropy of the probe's rows (drawn by the runs' paced draw). */
   #update(id, u) {
     const ag = this.engine;
     const run = this.#runs[id];
@@ -295,7 +299,6 @@ export class AgScaleInTraining extends AgWidget {
     const entropy = ag.dot(entropies, MEAN);
     run.points = run.points.filter((p) => p.step < u.step); // a restart begins again at step 0
     run.points.push({ step: u.step, loss: u.loss, entropy, grad: u.gradNorms?.[WQ] ?? null });
-    this.render(ag, this.state);
   }
 
   /** A run settled (done, paused, cancelled or failed): the pair has when neither runs. */

@@ -23,6 +23,7 @@ import { labelled, seedControls, settingSelect, settingSlider } from '../widget/
 import { formatNumber } from '../widget/format.js';
 import { heatmap } from '../widget/heatmap.js';
 import { formulas } from '../widget/math.js';
+import { pacedDraw } from '../widget/paced-draw.js';
 import { afterPause } from '../widget/pause.js';
 import { choices } from '../widget/predict.js';
 import { ExperimentClient } from '../widget/worker-client.js';
@@ -123,6 +124,7 @@ export class AgYourTask extends AgWidget {
     this.#run = trainingRun(this, {
       label: 'Training',
       onUpdate: (u) => this.#update(u),
+      draw: pacedDraw(() => this.#draw()),
       onDone: () => this.#done(),
       onError: (err) => this.#failed(err),
     });
@@ -231,6 +233,8 @@ export class AgYourTask extends AgWidget {
     this.#key = key;
     this.#curves = [];
     this.#weights = null;
+    this.#next = null;
+    this.#measured = null;
     this.#chart.reset();
     if (this.#run.state === 'running' || this.#run.state === 'paused') this.#run.cancel();
     setText(ui.step, '\u2026');
@@ -261,17 +265,29 @@ export class AgYourTask extends AgWidget {
 
   #runKey = null; // the config of the run whose updates count
 
+  /** A chunk's update: its numbers kept (the exports), drawn at the next paced draw (widget/paced-draw.js). */
   #update(u) {
     if (this.#runKey !== this.#key) return;
+    const { step, loss, gradNorm, heldOutLoss, accuracy, losses } = u;
+    this.#curves.push({ step, loss, gradNorm, heldOutLoss, accuracy, losses });
+    this.#chart.add(u);
+    if (accuracy !== undefined) this.#measured = u;
+    this.#next = u;
+  }
+
+  #next = null; // the last update of the run whose updates count, drawn next
+  #measured = null; // its last update with a held-out accuracy
+
+  #draw() {
+    const u = this.#next;
+    if (!u || this.#runKey !== this.#key) return;
     const ui = this.#ui;
     setText(ui.step, `${u.step} of ${u.steps}`);
     this.show(ui.loss, u.loss);
     if (u.gradNorm === undefined) notDefined([ui.gradNorm], 'none yet');
     else this.show(ui.gradNorm, u.gradNorm);
-    if (u.accuracy !== undefined) this.show(ui.accuracy, u.accuracy, { format: pct });
-    const { step, loss, gradNorm, heldOutLoss, accuracy, losses } = u;
-    this.#curves.push({ step, loss, gradNorm, heldOutLoss, accuracy, losses });
-    this.#chart.add(u);
+    if (this.#measured) this.show(ui.accuracy, this.#measured.accuracy, { format: pct });
+    this.#chart.draw();
     if (u.weights) this.#weights = u.weights;
     this.#drawMap(this.state);
   }

@@ -123,19 +123,31 @@ export function logLogFrame(s, box, { x: xd, y: yd, ...o }) {
   return { s, x, y };
 }
 
+/** The path data of the line through `points` ([x, y] pairs) in the frame { x, y }; null for fewer than two points. */
+const lineThrough = ({ x, y }, points) =>
+  points.length > 1
+    ? line()
+        .x((p) => x(p[0]))
+        .y((p) => y(p[1]))(points)
+    : null;
+
 /** A path of class `cls` through `points` ([x, y] pairs) in the frame { s, x, y }; empty for fewer than two points. */
-export function curve({ s, x, y }, cls, points) {
-  return s
-    .append('path')
-    .attr('class', cls)
-    .attr(
-      'd',
-      points.length > 1
-        ? line()
-            .x((p) => x(p[0]))
-            .y((p) => y(p[1]))(points)
-        : null,
-    );
+export function curve(f, cls, points) {
+  return f.s.append('path').attr('class', cls).attr('d', lineThrough(f, points));
+}
+
+/**
+ * Makes the path of curve() (a d3 selection) go through `points` when it goes through the first `drawn` of them
+ * already (in the same frame): only the segments to the new points are added to its data, the same text a new
+ * curve() would have. Returns points.length, the points it now goes through.
+ */
+export function extendCurve(path, f, points, drawn) {
+  if (drawn < 2 || drawn > points.length) path.attr('d', lineThrough(f, points));
+  else if (drawn < points.length) {
+    const tail = lineThrough(f, points.slice(drawn - 1)); // "M" the last point drawn, then "L" each new one
+    path.attr('d', path.attr('d') + tail.slice(tail.indexOf('L')));
+  }
+  return points.length;
 }
 
 /** Dots (g.{cls} > circle) at `points` ([x, y] pairs) in the frame { s, x, y }. */

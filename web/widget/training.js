@@ -3,6 +3,10 @@
 // and can pause, resume, cancel and restart (seeded: a restart gives the same numbers, bit for bit).
 // After each chunk `onUpdate(u)` gets what the chapter asked to see; every number in it is the
 // return value of a logged API call in the worker (test mode appends them to the page's call log).
+// With `draw` (a paced draw, widget/paced-draw.js) the chapter keeps the numbers of each update in
+// onUpdate and draws in `draw`: the next chunk is asked for once the update is drawn, so every chunk
+// is shown, at most one draw per DRAW_GAP_MS, and the page stays free for the learner's input between
+// draws; the last update of a run is drawn at once.
 // `run.controls()`: Train / Pause / Resume, Restart, Cancel, a progress bar of the steps and a
 // status line (a live region, written when the run changes state). The host carries
 // `data-train` (the state) and `data-run` ('running', or 'done' once the steps asked for are
@@ -24,14 +28,16 @@ const ACTIONS = {
  * @param {HTMLElement} widget the chapter (gets data-train and data-run)
  * @param {object} o
  * @param {string} o.label what is trained, for the progress bar and the status ("the model")
- * @param {(u: object) => void} o.onUpdate told each chunk's update
+ * @param {(u: object) => void} o.onUpdate told each chunk's update, in order
+ * @param {{ request: () => Promise<void>, flush: () => void, cancel: () => void }} [o.draw] a paced draw (widget/paced-draw.js) that
+ *   draws the chapter's latest update: asked for after each onUpdate, and the loop waits for it
  * @param {(u: object) => void} [o.onDone] told the last update of a run that reached its steps
  * @param {(err: Error) => void} [o.onError] told a failure (a bad config's RangeError); it is shown too
  * @param {(err: Error) => void} [o.onStop] told that a run stopped short of the step it was to reach, and will
  *   not go on by itself: Cancel, a failure (after onError, the same error) or dispose; `err.message` says why
  *   (a reveal waiting for the run rejects with it)
  */
-export function trainingRun(widget, { label, onUpdate, onDone, onError, onStop }) {
+export function trainingRun(widget, { label, onUpdate, draw, onDone, onError, onStop }) {
   const client = new ExperimentClient();
   let state = 'idle';
   let job = null;
@@ -96,9 +102,15 @@ export function trainingRun(widget, { label, onUpdate, onDone, onError, onStop }
       await busy;
       if (t !== token) return;
       last = u;
-      progress.value = job.steps ? step / job.steps : 1;
       onUpdate(u);
-      if (state !== 'running') return; // paused while the chunk ran: its update is shown, the loop ends
+      if (draw) {
+        // Shown before the next chunk is asked for; the last one of the run (or one that came after a pause) at once.
+        const drawn = draw.request();
+        if (state === 'running' && step < until) await drawn;
+        else draw.flush();
+      }
+      progress.value = job.steps ? step / job.steps : 1;
+      if (t !== token || state !== 'running') return; // paused while the chunk ran: its update is shown, the loop ends
     }
     if (t !== token) return;
     if (step >= job.steps) {
@@ -194,6 +206,7 @@ export function trainingRun(widget, { label, onUpdate, onDone, onError, onStop }
     dispose() {
       token += 1;
       client.dispose();
+      draw?.cancel();
       if (state === 'running') {
         mark('cancelled', `Stopped at ${stepsText()}.`);
         stopped('stopped (the chapter left the page)');
