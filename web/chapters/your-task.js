@@ -122,7 +122,7 @@ export class AgYourTask extends AgWidget {
     });
     ui.seed = seedControls(this, { max: 999999, label: 'Seed of the weights and the data', control: false });
     this.#run = trainingRun(this, {
-      label: 'Training',
+      label: 'the model',
       onUpdate: (u) => this.#update(u),
       draw: pacedDraw(() => this.#draw()),
       onDone: () => this.#done(),

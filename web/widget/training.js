@@ -56,6 +56,9 @@ export function trainingRun(widget, { label, onUpdate, draw, onDone, onError, on
   const status = h('p', { class: 'status', role: 'status' }, '');
 
   const stepsText = () => `step ${step} of ${job?.steps ?? 0}`;
+  // While a run trains, the status names where it goes (the progress bar shows where it is).
+  const goingText = () =>
+    until > step ? `Training ${label} from step ${step} to step ${until}.` : `Making ${label} at ${stepsText()}.`;
   function mark(next, text) {
     state = next;
     const [action, words] = next === 'paused' && step === 0 ? ACTIONS.idle : ACTIONS[next];
@@ -164,7 +167,7 @@ export function trainingRun(widget, { label, onUpdate, draw, onDone, onError, on
       job = next;
       until = Math.min(to, next.steps);
       if (!same) renew();
-      go(`Training ${label}: ${stepsText()}.`, true);
+      go(goingText(), true);
     },
     pause() {
       if (state !== 'running') return;
@@ -173,7 +176,7 @@ export function trainingRun(widget, { label, onUpdate, draw, onDone, onError, on
     resume() {
       if (state !== 'paused' || !job) return;
       until = job.steps;
-      go(`Training ${label}: ${stepsText()}.`);
+      go(goingText());
     },
     /** Stops at once: the worker and the model in it are gone (Train or Restart start from step 0). */
     cancel() {
