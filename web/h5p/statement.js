@@ -4,6 +4,7 @@
 // interaction (xAPI 1.0.3, Data 2.4.4.1: interactionType "choice", choices,
 // correctResponsesPattern), the result carries the score (setScoredResult)
 // and the learner's choice as the response.
+import { choiceInteraction } from '../widget/xapi.js';
 
 /** The question and the choices of a prediction block (web/widget/predict.js) as the learner reads them. */
 export function readPrediction(block) {
@@ -30,12 +31,10 @@ export function readPrediction(block) {
 export function answeredEvent(instance, { prediction, answer, response, score, maxScore }) {
   const event = instance.createXAPIEventTemplate('answered');
   const definition = event.getVerifiedStatementValue(['object', 'definition']);
+  const choices = prediction.choices.map((c) => ({ value: c.id, label: c.label }));
   Object.assign(definition, {
-    type: 'http://adlnet.gov/expapi/activities/cmi.interaction',
-    interactionType: 'choice',
     description: { 'en-US': prediction.question },
-    choices: prediction.choices.map((c) => ({ id: c.id, description: { 'en-US': c.label } })),
-    ...(answer === null ? {} : { correctResponsesPattern: [answer] }),
+    ...choiceInteraction({ choices, answer }, 'en-US'),
   });
   const answered = response !== null;
   event.setScoredResult(score, maxScore, instance, answered, answered ? score === maxScore : undefined);

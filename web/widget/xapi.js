@@ -42,6 +42,21 @@ export const chapterIri = (page, chapter) => `${pageIri(page)}#${encodeURICompon
 export const predictionIri = (page, chapter, id) => `${chapterIri(page, chapter)}/predict/${encodeURIComponent(id)}`;
 
 /**
+ * The part of an activity definition that makes a prediction a choice interaction (xAPI 1.0.3, Data 2.4.4.1):
+ * `choices` [{ value, label }], `answer` the right choice value (null: not known yet, no pattern; a value that
+ * is no choice: an empty correctResponsesPattern, no choice is right), labels in language `lang`.
+ */
+export function choiceInteraction({ choices, answer }, lang = LANG) {
+  const values = choices.map((c) => c.value);
+  return {
+    type: INTERACTION_TYPE,
+    interactionType: 'choice',
+    choices: choices.map((c) => ({ id: c.value, description: { [lang]: String(c.label) } })),
+    ...(answer === null ? {} : { correctResponsesPattern: values.includes(answer) ? [answer] : [] }),
+  };
+}
+
+/**
  * The xAPI 1.0.3 "answered" statement of one answer to a prediction.
  * @param {{ page: string, chapter: string, chapterTitle?: string,
  *           prediction: { id: string, question: string, choices: { value: string, label: string }[] },
@@ -85,14 +100,8 @@ export function answeredStatement({
     object: {
       objectType: 'Activity',
       id: predictionIri(page, chapter, prediction.id),
-      definition: {
-        type: INTERACTION_TYPE,
-        name: text(prediction.question),
-        interactionType: 'choice',
-        choices: prediction.choices.map((c) => ({ id: c.value, description: text(c.label) })),
-        // A reveal whose answer is none of the choices (a case the question did not foresee): no choice is right.
-        correctResponsesPattern: values.includes(answer) ? [answer] : [],
-      },
+      // A reveal whose answer is none of the choices (a case the question did not foresee): no choice is right.
+      definition: { name: text(prediction.question), ...choiceInteraction({ choices: prediction.choices, answer }) },
     },
     result: { success: correct, response: choice, score: { raw, min: 0, max: 1, scaled: raw } },
     context: { contextActivities: { parent: [chapterActivity] } },
