@@ -193,7 +193,7 @@ export const UPDATES = {
     start: '[data-action="train"]',
   },
   'scale-in-training': {
-    update: 'move the learning-rate slider (both runs start again once it rests)',
+    update: 'move the learning-rate slider (the runs remake their models at step 0 once it rests, untrained)',
     target: '#st-lr',
     keys: ['ArrowRight', 'ArrowLeft'],
   },
