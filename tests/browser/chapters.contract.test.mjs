@@ -280,7 +280,8 @@ const EXPORTED = {
     stateText: 'v=1&dk=256&seed=3&lr=0.003&steps=20',
     csv: [
       'step,loss_scaled,entropy_scaled,grad_wq_scaled,loss_unscaled,entropy_unscaled,grad_wq_unscaled',
-      /\r\n0,[^,\r\n]+,[^,\r\n]+,,[^,\r\n]+,[^,\r\n]+,\r\n/,
+      // Step 0: both models untrained, the gradient of W_Q on the first batch included.
+      /\r\n0(,[^,\r\n]+){6}\r\n/,
     ],
     csvRows: 1,
     // The three panels' titles, the legend, and the unscaled run's dashed curve.
