@@ -77,7 +77,7 @@ const RUNS = new Set([
 ]);
 /**
  * Chapters that train a model (Part 4): they open with each run waiting at step 0, untrained, until the learner
- * answers or presses Train; a link opens the same way (learn-to-attend's link holds a step and trains to it).
+ * answers or presses Train; a link opens the same way (it holds the settings, never a trained model).
  */
 const WAITS = new Set(['learn-to-attend', 'scale-in-training', 'heads-learn', 'your-task']);
 /** The widths checked for overflow in each scheme; a screenshot at the first (one a scheme is enough to look at). */
@@ -280,7 +280,8 @@ const EXPORTED = {
     stateText: 'v=1&dk=256&seed=3&lr=0.003&steps=20',
     csv: [
       'step,loss_scaled,entropy_scaled,grad_wq_scaled,loss_unscaled,entropy_unscaled,grad_wq_unscaled',
-      /\r\n0,[^,\r\n]+,[^,\r\n]+,,[^,\r\n]+,[^,\r\n]+,\r\n/,
+      // Step 0: both models untrained, the gradient of W_Q on the first batch included.
+      /\r\n0(,[^,\r\n]+){6}\r\n/,
     ],
     csvRows: 1,
     // The three panels' titles, the legend, and the unscaled run's dashed curve.
@@ -293,8 +294,8 @@ const EXPORTED = {
   },
   // Step 0, the untrained model: query 1 sees key 1 alone (weight exactly 1), key 2 is hidden (exactly 0).
   'learn-to-attend': {
-    state: { seed: 1, lr: '0.01', steps: '100', step: 0, pos: 5 },
-    stateText: 'v=1&seed=1&lr=0.01&steps=100&step=0&pos=5',
+    state: { seed: 1, lr: '0.01', steps: '100', pos: 5 },
+    stateText: 'v=2&seed=1&lr=0.01&steps=100&pos=5',
     numbers: { 'weight.1-1': 1, 'weight.1-2': 0 },
     csv: ['weight.1-2,0', /\r\naccuracy\.0,/, /\r\nq\.8-16,/],
     svg: [

@@ -4,7 +4,8 @@
 // of the same run, with every head on and with heads switched off (a link, a checkbox, the keyboard); the
 // loss the worker shows is the page's run's own, bit for bit; the link keeps the mask and the head shown. The
 // chapter opens with the model at step 0 (the same checks on the untrained parameters) and trains it only when
-// Train is pressed or the prediction answered; a Cancel while the answer waits ends it with an error. And the
+// Train is pressed or the prediction answered, whatever its link says; a Cancel while the answer waits ends it with
+// an error and puts the untrained model back. And the
 // prediction at the default 200 steps: its answer is the one the float64 model gives on the run's parameters (with
 // both heads of layer 0 off, less than half the accuracy), and the state it leaves matches that model.
 // Left to the contract (chapters.contract.test.mjs): exports, the prediction's marking, a copy of the written
@@ -87,14 +88,14 @@ const runOf = async (w, steps) => ({
   ...(await sameRun(w, 1, steps)),
 });
 
-it('opens at step 0 and trains nothing until Train or the answer; a Cancel while the answer waits ends it', async (w) => {
+it('a link written after training opens at step 0; nothing trains until Train or the answer; a Cancel while the answer waits ends it and shows step 0 again', async (w) => {
   const ready = (steps) => [`Ready: step 0 of ${steps}, untrained. Train starts the run.`];
   await waitRun(w.page, w.tag);
-  expect(await w.state()).toMatchObject({ seed: 1, steps: 200, mask: ALL_ON });
+  expect(await w.state()).toEqual({ seed: 1, steps: 200, mask: ALL_ON, head: '1-1' });
   expect(await w.statuses()).toEqual(ready(200));
   await w.see({ '[data-role="step-text"]': '0' });
   const start = await runOf(w, 0);
-  await w.matches(start, ALL_ON, '1-0', (await exportJson(w.page, w.tag)).grids);
+  await w.matches(start, ALL_ON, '1-1', (await exportJson(w.page, w.tag)).grids);
   await w.logged();
   // Before any training, a shorter run and a head switched off show the step-0 model of those settings.
   await w.at('#hl-steps').selectOption('30');
@@ -105,20 +106,25 @@ it('opens at step 0 and trains nothing until Train or the answer; a Cancel while
   ];
   const numbers = await read(w.page, w.tag);
   expect(await w.statuses()).toEqual(ready(STEPS));
-  w.check(numbers, start, off, '1-0');
+  w.check(numbers, start, off, '1-1');
   await w.at('#hl-head-1-0').check();
   await w.cancelReveal({
     choice: 'same',
     watch: '[data-role="step-text"]',
     when: /^[1-9]/,
-    says: /the training of the 2-layer model was cancelled at step 20 of 30$/,
+    says: /the training of the 2-layer model was cancelled at step 20 of 30; the model is shown untrained again, at step 0$/,
   });
+  // The question is open again: the model waits at step 0, untrained, its numbers those of the start.
+  w.check(await read(w.page, w.tag), start, ALL_ON, '1-1');
+  expect(await w.statuses()).toEqual(ready(STEPS));
+  await w.see({ '[data-role="step-text"]': '0' });
+  await w.logged();
   // The page goes on: Train trains the model from step 0 to the steps, and the trained numbers come.
   await w.at('[data-action="train"]').click();
-  await w.matches(await runOf(w, STEPS), ALL_ON, '1-0');
+  await w.matches(await runOf(w, STEPS), ALL_ON, '1-1');
   await w.logged();
   await w.answer('same', new RegExp(`held-out accuracy after ${STEPS} steps`));
-}).at({});
+}).at({ link: 'seed=1&steps=200&mask=1,1;1,1&head=1-1' });
 
 it('30 steps: grids and held-out accuracy = the float64 model on the same parameters; heads off by link and box', async (w) => {
   await w.train(); // on a page of its own the run waits at step 0 (after the contract's answer it has trained)

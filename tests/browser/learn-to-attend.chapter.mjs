@@ -3,7 +3,9 @@
 // parameters of the model trained to that step; the scores and cosines of the chosen query are those of the
 // q and k shown; the loss curve is the step losses of the same model trained in the page on the same batches,
 // bit for bit; Train, Pause, Resume, Restart (the same losses again) and Cancel. It opens untrained at step 0 and
-// trains when the prediction is answered; a Cancel while the answer waits ends it with an error.
+// trains when the prediction is answered; a link made after training (an old one with step=) opens at step 0 too,
+// the question open, and Train trains it to its steps; a Cancel while the answer waits ends it with an error and
+// puts the untrained model back.
 // Left to the contract (chapters.contract.test.mjs): exports, the prediction, the link's round trip, the widths.
 import { expect } from '@jest/globals';
 import { cosine, dot, sumAbsProd } from '../reference/float64.mjs';
@@ -13,7 +15,9 @@ import { exportJson } from './helpers.mjs';
 import { T, TOKENS, jobOf } from '../../web/models/learn-to-attend.js';
 
 const D = 16;
-const START = { seed: 1, lr: '0.01', steps: '100', step: 0, pos: 5 };
+const START = { seed: 1, lr: '0.01', steps: '100', pos: 5 };
+/** The state `state` with the step of the model shown (what the reference check trains to). */
+const atStep = (state, step) => ({ ...state, step });
 const TAG = 'ag-learn-to-attend';
 
 /** The model of `state` trained to its step in the page (the API on the main thread): parameters and step losses. */
@@ -67,68 +71,97 @@ const it = chapterTests({
   match: (numbers, state, page) => match(numbers, state, page),
 });
 
-/** The chapter at the state parameters `params`, once its run has reached the state's step. */
+/**
+ * The chapter at the state parameters `params`, once its run has reached its steps (Train pressed when it waits at
+ * step 0: on a page where the question is open).
+ */
 async function at(w, params) {
   await w.set(params);
   await w.waitData('run', 'done');
+  await w.train();
 }
 
-/** Clicks `action` in the page, then `then` right after the run's first update past step 0. */
+/** Clicks `action` in the page, then `then` right after the run's first update past step 0 (step 5: one chunk). */
 const clickThen = (w, action, then) =>
   w.eval(
     (el, [a, b]) =>
       new Promise((resolve) => {
         const root = el.shadowRoot;
-        const after = () => {
-          if (el.state.step === 0) return;
-          el.removeEventListener('ag-statechange', after);
+        const watched = new MutationObserver(() => {
+          if (!/^Step [1-9] of /.test(root.querySelector('.step-text').textContent)) return;
+          watched.disconnect();
           root.querySelector(`[data-action="${b}"]`).click();
           resolve();
-        };
-        el.addEventListener('ag-statechange', after);
+        });
+        watched.observe(root, { childList: true, characterData: true, subtree: true });
         root.querySelector(`[data-action="${a}"]`).click();
       }),
     [action, then],
   );
 
-it('opens untrained at step 0: the grid is spread out and is the reference model\u2019s; the answer trains it; after 10 steps it is again', async (w) => {
+/** The model waits at step 0, untrained: its numbers are the reference model's at step 0, query 5 spread out. */
+async function untrained(w, state) {
   await w.waitData('run', 'done');
-  const { numbers } = await w.matchesAt(START, START, w.page);
-  const A = matrixOf(numbers, 'weight');
-  expect(Math.max(...A[4])).toBeLessThan(0.6); // query 5 before training: no key takes most of the weight
+  const { numbers } = await w.matchesAt(state, atStep(state, 0), w.page);
+  expect(Math.max(...matrixOf(numbers, 'weight')[4])).toBeLessThan(0.6); // no key takes most of the weight
   await w.see({
     '[data-action="train"]': 'Train',
-    '.status': 'Ready: step 0 of 100, untrained. Train starts the run.',
+    '.status': `Ready: step 0 of ${state.steps}, untrained. Train starts the run.`,
+    '.step-text': `Step 0 of ${state.steps}`,
   });
-  // The answer trains the model to the steps: the trained numbers come only now.
-  const trained = { ...START, step: 100 };
-  await w.reveal({ wrong: 'own', says: /After 100 steps query 5/, state: trained, args: [trained, w.page] });
-  const ten = { ...START, step: 10, pos: 3 };
-  await at(w, 'step=10&pos=3');
-  await w.matchesAt(ten, ten, w.page);
   await w.logged();
-  await w.see({ '.status': /Paused at step 10 of 100/, '[data-action="resume"]': 'Resume' });
+}
+
+it('opens untrained at step 0: the grid is spread out and is the reference model\u2019s; the answer trains it; new steps train too', async (w) => {
+  await untrained(w, START);
+  // The answer trains the model to the steps: the trained numbers come only now.
+  const trained = atStep(START, 100);
+  await w.reveal({ wrong: 'own', says: /After 100 steps query 5/, state: START, args: [trained, w.page] });
+  // Answered, a change of the settings trains to its steps.
+  const fifty = { ...START, steps: '50', pos: 3 };
+  await at(w, 'steps=50&pos=3');
+  await w.matchesAt(fifty, atStep(fifty, 50), w.page);
+  await w.logged();
+  await w.see({ '.status': 'Done: step 50 of 50.', '.step-text': 'Step 50 of 50' });
 }).at({});
 
-it('a Cancel while the answer waits for the training ends it with an error; answered again, it trains', async (w) => {
+it('a link written after training (step=50, version 1) opens at step 0, the question open; Train trains to its steps', async (w) => {
+  const state = { seed: 1, lr: '0.01', steps: '50', pos: 3 };
+  await untrained(w, state);
+  expect(await w.at('.note').first().isVisible()).toBe(false); // an old link opens without a problem
+  expect(await w.at('.predict').getAttribute('data-result')).toBe(null);
+  for (const button of await w.at('.predict-choice').all()) expect(await button.isDisabled()).toBe(false);
+  expect(await w.train()).toBe(1);
+  await w.matchesAt(state, atStep(state, 50), w.page);
+  await w.see({ '.status': 'Done: step 50 of 50.' });
+  const url = await w.url();
+  expect([url.get('v'), url.get('steps'), url.get('step')]).toEqual(['2', '50', null]);
+  await w.logged();
+}).at({ link: 'seed=1&lr=0.01&steps=50&step=50&pos=3' });
+
+it('a Cancel while the answer waits ends it with an error and puts the untrained model back; answered again, it trains', async (w) => {
+  await untrained(w, START);
   await w.cancelReveal({
     choice: 'previous',
     watch: '.step-text',
     when: /^Step [1-9]\d? of 100$/,
-    says: /the training of the model was cancelled at step 5 of 100$/,
+    says: /the training of the model was cancelled at step 5 of 100; the model is shown untrained again, at step 0$/,
   });
-  expect(await w.data('train')).toBe('cancelled');
+  // The question is open again: the page shows the model untrained, as before the answer.
+  await untrained(w, START);
+  const { training } = await exportJson(w.page, TAG);
+  expect(training.losses).toEqual([]);
   await w.predict('previous', 'right');
-  await w.matchesAt({ ...START, step: 100 }, { ...START, step: 100 }, w.page);
+  await w.matchesAt(START, atStep(START, 100), w.page);
   await w.logged();
-});
+}).at({});
 
 it('Train, Pause, Resume (keyboard) to the end: copyPrevious learned, query 5 on k4; Restart gives the same losses; Cancel stops', async (w) => {
   await at(w, 'steps=50');
   await clickThen(w, 'train', 'pause'); // paused after the first chunk
   await w.waitData('train', 'paused');
-  expect(await w.state()).toMatchObject({ step: 5, steps: '50' });
-  await w.see({ '.status': /Paused at step 5 of 50/ });
+  expect(await w.state()).toMatchObject({ steps: '50' });
+  await w.see({ '.status': /Paused at step 5 of 50/, '.step-text': 'Step 5 of 50' });
   await w.at('[data-action="resume"]').focus();
   await w.page.keyboard.press('Enter');
   await w.waitData('train', 'done');
@@ -147,11 +180,11 @@ it('Train, Pause, Resume (keyboard) to the end: copyPrevious learned, query 5 on
 });
 
 it('Enter on a row of the grid picks its query: the scores and the announcement follow', async (w) => {
-  await at(w, 'step=30');
+  await at(w, 'steps=50');
   await w.press('[data-cell="5-4"]', ['ArrowDown', 'ArrowDown', 'Enter']);
-  const state = { ...START, step: 30, pos: 7 };
+  const state = { ...START, steps: '50', pos: 7 };
   expect(await w.state()).toEqual(state);
-  const { numbers } = await w.matches(state, w.page);
+  const { numbers } = await w.matches(atStep(state, 50), w.page);
   await w.announced(
     `query 7: score with the previous key ${one(numbers, 'score-prev').text}, weight ${one(numbers, 'weight-prev').text}`,
   );

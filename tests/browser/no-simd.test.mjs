@@ -9,6 +9,10 @@
 // boundary), with its scalar kernels (?impl=scalar) bit for bit (the same
 // kernels compiled without SIMD; wasm float arithmetic is deterministic), and
 // the seeded generator (AG_KERNEL_ONE in registry.inc) gives the same bits.
+// The chapters of Part 4 open with their models untrained, at step 0 (nothing trains until the learner answers
+// or presses Train): their numbers are a fresh model's forward pass (and, in scale-in-training, the gradient of
+// W_Q on the first batch), the kernels composed as in any other chapter, so they are compared in the same way
+// (measured: 35 u apart at most, that gradient of the unscaled model at d_k = 256; the accuracies the same).
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { CHAPTERS } from '../../web/chapters.js';
 import { launchChromium, useEnv, waitReady, withPage } from './helpers.mjs';
@@ -28,7 +32,6 @@ const LIGHT = {
   'ag-near-orthogonal': { pairs: '2000' },
   'ag-greedy-packing': { cand: '5000', eps: '0.1' },
   'ag-attention-cost': { tmax: '512', dk: '64' },
-  'ag-heads-learn': { steps: '100' },
 };
 
 // Tolerance between the simd128 and the scalar kernels. registry.inc bounds
@@ -76,8 +79,6 @@ const RESIDUALS = {
 const VARIANT_VIEW = 'simd';
 
 const chapters = CHAPTERS.filter((c) => c.tag);
-/** The chapters of Part 4, whose numbers come from a model trained in the page. */
-const TRAINED = new Set(chapters.filter((c) => c.part === 4).map((c) => c.id));
 const variantTag = chapters.find((c) => c.id === VARIANT_VIEW)?.tag ?? null;
 
 const env = useEnv();
@@ -222,12 +223,7 @@ describe('an engine without WebAssembly SIMD', () => {
     eachPair(simdRun, bareRun, (a, b, name, id) => {
       const what = `${name}: "${a.text}" (${a.value}) with SIMD, "${b.text}" (${b.value}) without`;
       const residual = RESIDUALS[id]?.[a.role];
-      if (TRAINED.has(id)) {
-        // A model after n Adam steps: each step feeds one build's roundings into the next, so the two builds'
-        // trajectories part by more than any kernel's bound (both are bit for bit within a build, and both
-        // learn: tests/js/transformer*.test.mjs). Here both must show a finite number in the same place.
-        expect({ what, finite: Number.isFinite(a.value) && Number.isFinite(b.value) }).toEqual({ what, finite: true });
-      } else if (residual) {
+      if (residual) {
         const bound = residual(a, simdRun.numbers[id]);
         expect({
           what,

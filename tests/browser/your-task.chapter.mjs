@@ -2,9 +2,10 @@
 // the held-out example is row 0 of the task's held-out batch (the float64 Philox draw of the task's layout); every
 // shown weight row is a causal softmax row (exactly 0 past the query); the same link trains the same losses, bit
 // for bit; sizes the API refuses show its RangeError and the page keeps working; the prediction trains the five
-// tasks on the page and names the one a 1-layer, 1-head model learns worst. The chapter opens with the model of
-// the state at step 0 and trains only when Train is pressed or the prediction answered; a change of the sizes
-// before that makes the model of the new config at step 0. (The reveal waits for no run of the widget: its five
+// tasks as the widget trains (16 rows a step) and names the one a 1-layer, 1-head model learns worst, and the
+// widget's own run of that task then shows the same held-out accuracy. The chapter opens with the model of the
+// state at step 0 (at a link too) and trains only when Train is pressed or the prediction answered; a change of
+// the sizes before that makes the model of the new config at step 0. (The reveal waits for no run of the widget: its five
 // runs are measured apart, so no Cancel can reach it.)
 // Left to the contract (chapters.contract.test.mjs): exports, a copy of the written link reopening the same digits
 // (a second run of the default), the widths and the prediction's marking.
@@ -51,7 +52,7 @@ async function trained(w, params) {
 /** The rows of the CSV of the curves (a row per update: its step first). */
 const rowsOf = (csv) => csv.split('\r\n').filter((l) => /^\d/.test(l));
 
-it('opens at step 0 and trains nothing until Train; a change before then makes the new model at step 0', async (w) => {
+it('opens at step 0 at a link and trains nothing until Train; a change before then makes the new model at step 0', async (w) => {
   await w.waitData('run', 'done', 60000);
   expect(await w.statuses()).toEqual(['Ready: step 0 of 200, untrained. Train starts the run.']);
   await w.see({ '.step-text': '0 of 200', '[data-role="grad-norm"]': 'none yet' });
@@ -72,7 +73,7 @@ it('opens at step 0 and trains nothing until Train; a change before then makes t
   await w.see({ '.step-text': '50 of 50' });
   await w.matches({ t: 8 });
   await w.logged();
-}).at({});
+}).at({ link: 'task=copyPrevious&t=8&vocab=8&d=16&heads=2&layers=1&lr=0.01&steps=200&seed=1' });
 
 /** The example shown is row 0 of the held-out batch of `task` at the state's sizes (the float64 draw). */
 async function expectExample(w, task, T, vocab, seed) {
@@ -107,11 +108,16 @@ it('sizes the API refuses: its RangeError in the note, and the page keeps workin
   await w.logged();
 });
 
-it('predict, then reveal: induction copy is the task one layer and one head learn worst', async (w) => {
+it('predict, then reveal: induction copy is the task one layer and one head learn worst; the widget shows its number', async (w) => {
   // The reveal moves to the probe's config, whose run starts anew: its numbers are checked once it is done.
   await w.reveal({ wrong: 'sort', says: /induction copy \d+(\.\d+)? %/, right: 'inductionCopy', logged: false });
   expect(await w.state()).toMatchObject(PROBE);
   await w.waitData('run', 'done', 60000);
+  await w.see({ '.step-text': `${PROBE.steps} of ${PROBE.steps}` });
   await w.matches({ t: PROBE.t });
   await w.logged();
+  // The reveal's runs are the widget's training (16 rows a step): its run of induction copy shows the same accuracy.
+  const said = await w.text('.predict-result');
+  expect(said).toMatch(/after 100 steps of 16 rows:/);
+  expect(said).toContain(`induction copy ${await w.text('[data-role="accuracy"]')}`);
 });

@@ -12,6 +12,9 @@
 // trains until the learner answers the prediction (the run trains to the steps) or presses Train. Before then
 // the settings, the head boxes and a link (which holds the settings, never a trained model) show the step-0
 // model of their settings; once it has trained, a new seed or number of steps trains again.
+// A Cancel while the answer waits for the training puts the untrained model back, at step 0: the question is
+// open again, so the page shows nothing that answers it. (Keeping the question answered instead would record
+// an answer the page never computed the right choice of.)
 //
 //   <ag-heads-learn seed="3" steps="200" mask="1,1;0,1"></ag-heads-learn>
 import { interpolateCividis } from 'd3';
@@ -255,17 +258,28 @@ export class AgHeadsLearn extends AgWidget {
     return this.#asked || this.#run.until > 0;
   }
 
-  /** The run stopped short: a reveal waiting for an update gets why. */
+  /**
+   * The run stopped short (Cancel, a failure, the chapter left the page): a reveal waiting for an update gets why.
+   * After a Cancel while a reveal waited, the question is open again: the model is made again and shown at step 0.
+   */
   #stopped(err) {
     const waiting = this.#waiting;
     this.#waiting = [];
-    for (const f of waiting) f.reject(err);
+    const back = waiting.length > 0 && this.#run.state === 'cancelled' && this.isConnected;
+    const why = back ? new Error(`${err.message}; the model is shown untrained again, at step 0`) : err;
+    for (const f of waiting) f.reject(why);
+    if (!back) return;
+    this.#asked = false;
+    const job = jobOf(this.state, this.#tokens);
+    this.#jobKey = JSON.stringify(job);
+    this.#run.start(job, { until: 0 });
   }
 
   /** A chunk's update: kept, and drawn at the next paced draw (widget/paced-draw.js). */
   #update(u) {
     // A chunk that trained (or the first, at step 0) moves the chart and the loss; a new head mask on the same
     // model trains nothing: its update brings the held-out accuracy and the grids with that mask.
+    if (u.step === 0) this.#ui.chart.reset(); // a new model (or a new head mask before the first step)
     if (u.losses?.length || u.step === 0) {
       this.#ui.chart.add(u);
       this.#trained = u;

@@ -4,11 +4,16 @@
 // held-out sequence (forward with returnWeights) and, for the chosen query position t, the angles
 // from q_t to every key it sees (q and k from forward's returnQK; ag.angle and ag.cosine here) tell
 // one story: q_t turns towards k_{t-1}, and the grid becomes the diagonal below the main one.
-// It opens at step 0 (the untrained model, made and shown) and trains when asked: Train, the answer to the
-// prediction, or a state whose step is past 0 (a link with step=100 trains to step 100).
+// It opens at step 0 (the untrained model, made and shown) and trains when asked: Train, or the answer to the
+// prediction (trained to the steps). A link holds the settings, never a trained model: it opens at step 0
+// whatever it says (version 1 of the state held the step shown, and its links trained to it; they open, at
+// step 0). Once the learner has answered or trained, new settings train to their steps.
+// A Cancel while the answer waits for the training puts the untrained model back, at step 0: the question is
+// open again, so the page shows nothing that answers it. (Keeping the question answered instead would record
+// an answer the page never computed the right choice of.)
 // Sources: Vaswani et al. 2017 (eq. 1); Radford et al. 2019 (the pre-norm decoder); Kingma & Ba 2015 (Adam).
 //
-//   <ag-learn-to-attend seed="2" lr="0.03" steps="100" step="100"></ag-learn-to-attend>
+//   <ag-learn-to-attend seed="2" lr="0.03" steps="100" pos="3"></ag-learn-to-attend>
 import { AgWidget, defineWidget } from '../widget/base.js';
 import { columns, lbl, line, num, nums } from '../widget/controls.js';
 import { h, setText } from '../widget/dom.js';
@@ -19,22 +24,21 @@ import { WEIGHTS, headers, heatmap } from '../widget/heatmap.js';
 import { formulas } from '../widget/math.js';
 import { pacedDraw } from '../widget/paced-draw.js';
 import { choices } from '../widget/predict.js';
-import { choice, defineState, number } from '../widget/state.js';
+import { choice, defineState, dropFields, number } from '../widget/state.js';
 import { lossChart, trainingRun } from '../widget/training.js';
 import { argmax, rowsOf } from '../models/tensor.js';
 import { LENGTHS, RATES, T, TOKENS, jobOf, rowOf } from '../models/learn-to-attend.js';
 
 const STATE = defineState({
-  version: 1,
+  version: 2,
   fields: {
     seed: number({ min: 0, max: 9999, integer: true, default: 1 }),
     lr: choice({ values: RATES, default: '0.01' }),
     steps: choice({ values: LENGTHS, default: '100' }),
-    step: number({ min: 0, max: 200, integer: true, default: 0 }),
     pos: number({ min: 2, max: T, integer: true, default: 5 }),
   },
-  check: ({ step, steps }) =>
-    step > Number(steps) ? [{ name: 'step', value: String(step), expected: `at most steps (${steps})` }] : [],
+  // Version 1 held the step shown (a link trained to it): the step is the run's, never the link's.
+  migrations: { 1: dropFields('step') },
 });
 
 /** The fan of q_t and its keys: q_t along the axis, each key k_j at its angle from q_t (0 to 180°). */
@@ -50,9 +54,9 @@ export class AgLearnToAttend extends AgWidget {
   #run = null;
   #u = null; // the last update of the run drawn
   #next = null; // the last update of the run (drawn at the next paced draw)
-  #want = null; // the run (model and step) the state last asked for
-  #fromRun = false;
-  #waiting = [];
+  #want = null; // the run (the model and its steps) the state last asked for
+  #waiting = []; // reveals waiting for the run to reach its steps: { steps, resolve, reject }
+  #asked = false; // the learner answered the prediction: new settings train to their steps
 
   build(body) {
     const predict = this.predict({
@@ -65,8 +69,9 @@ export class AgLearnToAttend extends AgWidget {
         spread: 'Spread evenly over k\u2081 to k\u2085',
       }),
       reveal: async () => {
-        this.setState({ step: Number(this.state.steps), pos: 5 });
-        const u = await this.#settled();
+        this.#asked = true;
+        this.setState({ pos: 5 });
+        const u = await this.#trained();
         const row = rowOf(u.weights[0].data, 4, T).subarray(0, 5);
         const j = argmax(row);
         const answer = row[j] < 0.5 ? 'spread' : ({ 4: 'own', 3: 'previous', 0: 'first' }[j] ?? 'spread');
@@ -82,16 +87,14 @@ export class AgLearnToAttend extends AgWidget {
       max: 9999,
     });
     const lr = settingSelect('lr', 'Learning rate', RATES, (v) => this.setState({ lr: v }));
-    const steps = settingSelect('steps', 'Steps of the run', LENGTHS, (v) =>
-      this.setState({ steps: v, step: Math.min(this.state.step, Number(v)) }),
-    );
+    const steps = settingSelect('steps', 'Steps of the run', LENGTHS, (v) => this.setState({ steps: v }));
     this.#run = trainingRun(this, {
       label: 'the model',
       onUpdate: (u) => this.#update(u),
       draw: pacedDraw(() => this.#draw()),
       onDone: () => this.#wake(),
       onError: (err) => this.note(`The training could not run: ${err.message}`),
-      onStop: (err) => this.#wake(err),
+      onStop: (err) => this.#stopped(err),
     });
     const chartBox = h('div', { class: 'chart-box' });
     const chart = lossChart(chartBox, {
@@ -216,39 +219,51 @@ export class AgLearnToAttend extends AgWidget {
     if (u.step === 0 || u.step < (this.#next?.step ?? 0)) this.#ui.chart.reset();
     this.#ui.chart.add(u);
     this.#next = u;
-    queueMicrotask(() => {
-      if (this.#run.state !== 'running') this.#wake();
-    });
   }
 
-  /** The last update drawn (paced: widget/paced-draw.js): the chart grows, the state follows the step (the link reproduces it). */
+  /** The last update drawn (paced: widget/paced-draw.js): the chart grows, the numbers follow. */
   #draw() {
     this.#u = this.#next;
     this.#ui.chart.draw();
-    this.#fromRun = true;
-    try {
-      this.setState({ step: this.#u.step });
-    } finally {
-      this.#fromRun = false;
-    }
+    if (this.engine) this.render(this.engine, this.state);
   }
 
   /**
-   * Resolves when the run stops (done, or paused at the state's step) with its last update; rejects when it
-   * stops short (Cancel, a failure) with training.js's error.
+   * The model trained to the state's steps: the run goes on to them (from where it is, or from step 0 when it was
+   * cancelled or the settings changed). Resolves with the update of that step once the run stops there; rejects
+   * when it stops short (Cancel, a failure) with training.js's error. A Pause keeps it waiting (Resume goes on).
    */
-  #settled() {
-    if (this.#run.state !== 'running' && this.#u?.step === this.state.step) return Promise.resolve(this.#u);
-    return new Promise((resolve, reject) => this.#waiting.push({ resolve, reject }));
+  #trained() {
+    const steps = Number(this.state.steps);
+    const run = this.#run;
+    const there = run.state !== 'running' && this.#u?.step === steps && run.step === steps;
+    if (there) return Promise.resolve(this.#u);
+    if (!(run.state === 'running' && run.until === steps)) run.start(jobOf(this.state), { until: steps });
+    return new Promise((resolve, reject) => this.#waiting.push({ steps, resolve, reject }));
   }
 
-  /** The waiting reveal gets the last update, or `err` (the run stopped short). */
-  #wake(err) {
+  /** A run stopped (done or paused): the reveals waiting for its step get its last update. */
+  #wake() {
+    const u = this.#u;
+    const ready = this.#run.state !== 'running' && u;
+    const done = this.#waiting.filter((w) => ready && u.step === w.steps);
+    this.#waiting = this.#waiting.filter((w) => !done.includes(w));
+    for (const w of done) w.resolve(u);
+  }
+
+  /**
+   * The run stopped short (Cancel, a failure, the chapter left the page): a reveal waiting for it gets `err`. After
+   * a Cancel while a reveal waited, the question is open again: the model is made again and shown at step 0.
+   */
+  #stopped(err) {
     const waiting = this.#waiting;
     this.#waiting = [];
-    for (const { resolve, reject } of waiting)
-      if (err) reject(err);
-      else resolve(this.#u);
+    const back = waiting.length > 0 && this.#run.state === 'cancelled' && this.isConnected;
+    const why = back ? new Error(`${err.message}; the model is shown untrained again, at step 0`) : err;
+    for (const w of waiting) w.reject(why);
+    if (!back) return;
+    this.#asked = false;
+    this.#run.start(jobOf(this.state), { until: 0 });
   }
 
   #pick(pos) {
@@ -263,20 +278,21 @@ export class AgLearnToAttend extends AgWidget {
     ui.seed.sync(state.seed);
     if (ui.lr.value !== state.lr) ui.lr.value = state.lr;
     if (ui.steps.value !== state.steps) ui.steps.value = state.steps;
-    setText(ui.stepText, `Step ${state.step} of ${state.steps}`);
     setText(ui.fanTitle, `Query ${state.pos} and the keys it sees`);
     setText(ui.prevName, `q${sub(state.pos)}\u00b7k${sub(state.pos - 1)} = `);
   }
 
-  /** Trains to the state's step unless the run is there (or the update came from it). */
+  /**
+   * The run of the state's settings, made and shown at step 0, or trained to its steps once the learner has
+   * answered or trained (Train, Resume, Restart); nothing when the settings are those of the run.
+   */
   #follow(ag, state) {
-    const want = JSON.stringify([ag.backend, ag.variant, state.seed, state.lr, state.steps, state.step]);
-    if (this.#fromRun || want === this.#want) {
-      this.#want = want;
-      return;
-    }
+    const want = JSON.stringify([ag.backend, ag.variant, state.seed, state.lr, state.steps]);
+    if (want === this.#want) return;
     this.#want = want;
-    this.#run.start(jobOf(state), { until: state.step });
+    for (const w of this.#waiting) w.steps = Number(state.steps); // a waiting reveal answers for these settings
+    const trains = this.#asked || this.#run.until > 0;
+    this.#run.start(jobOf(state), { until: trains ? Number(state.steps) : 0 });
   }
 
   render(ag, state) {
@@ -284,6 +300,7 @@ export class AgLearnToAttend extends AgWidget {
     const u = this.#u;
     if (!u) return;
     const ui = this.#ui;
+    setText(ui.stepText, `Step ${u.step} of ${u.steps}`);
     this.show(ui.loss, u.loss);
     if (u.accuracy !== undefined) {
       this.show(ui.heldLoss, u.heldOutLoss);

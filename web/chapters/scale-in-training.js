@@ -10,10 +10,14 @@
 // ag.entropy of each weights row and ag.dot for their mean, in the page.
 // Sources: Vaswani et al. 2017, §3.2.1 (the scale 1/√d_k, eq. 1); the softmax's
 // Jacobian diag(a) − a aᵀ (chapter "softmax").
-// Opening: both models are made and shown at step 0 (their loss and entropy; no gradient yet), and nothing
-// trains until the learner answers the prediction (both runs train to the steps) or presses a run's Train
-// (that run trains). Before then a slider or a link (which holds the settings, never a trained model) makes
-// the models of its settings at step 0 again; once either run has trained, a slider change trains both again.
+// Opening: both models are made and shown at step 0 (their loss, entropy and the gradient of W_Q on the first
+// batch, the one the first step takes), and nothing trains until the learner answers the prediction (both runs
+// train to the steps) or presses a run's Train (that run trains). Before then a slider or a link (which holds the
+// settings, never a trained model) makes the models of its settings at step 0 again; once either run has
+// trained, a slider change trains both again. Cancel stops the pair: a run cancelled while the other trains
+// cancels it too. A Cancel while the answer waits for the runs puts both untrained models back, at step 0: the
+// question is open again, so the page shows nothing that answers it. (Keeping the question answered instead
+// would record an answer the page never computed the right choice of.)
 //
 //   <ag-scale-in-training dk="256" seed="3" lr="0.003" steps="40"></ag-scale-in-training>
 import { line as pathOf } from 'd3';
@@ -81,8 +85,9 @@ export class AgScaleInTraining extends AgWidget {
   #runs = null; // per run id: { run, key, points: [{ step, loss, entropy, grad }], state }
   #key = null; // the key of the runs started
   #start = afterPause(() => this.#startRuns(), 300);
-  #done = null; // { promise, resolve, reject } of the current pair of runs
+  #done = null; // { promise, resolve, reject, over } of the current pair of runs
   #asked = false; // the learner answered the prediction: the runs train
+  #revealing = false; // a reveal waits for the pair
   #watch = new MutationObserver(() => {
     // data-train of the chapter: running while either run trains (the page-update bench reads it).
     const trains = RUNS.map((r) => this.#runs[r.id].box.dataset.train);
@@ -105,16 +110,22 @@ export class AgScaleInTraining extends AgWidget {
         this.setState({ dk: 256 });
         this.#start.cancel();
         this.#startRuns();
-        await this.#done.promise;
+        this.#revealing = true;
+        try {
+          await this.#done.promise;
+        } finally {
+          this.#revealing = false;
+        }
         const [s, u] = RUNS.map((r) => this.#last(r.id));
+        const [s0, u0] = RUNS.map((r) => this.#runs[r.id].points[0]);
         const { steps } = this.state;
         if (s?.step !== steps || u?.step !== steps)
           throw new Error(`the runs stopped at steps ${s?.step ?? 0} and ${u?.step ?? 0} of ${steps}`);
         const gap = ag.dot([u.loss, s.loss], [1, -1]);
-        const grads = ag.dot([u.grad, s.grad], [1, -1]);
+        const grads = ag.dot([u0.grad, s0.grad], [1, -1]);
         return {
           answer: gap > 0.1 ? 'slower' : gap < -0.1 ? 'faster' : 'same',
-          explanation: `After ${s.step} steps the loss is ${fmt(s.loss)} with the scale and ${fmt(u.loss)} without: ${formatNumber(gap, 4)} nats behind. Before the first step the unscaled rows hold ${bits(this.#runs.unscaled.points[0].entropy)} bits against ${bits(this.#runs.scaled.points[0].entropy)} scaled: one key holds nearly all the weight, and the keys left near 0 get a gradient near 0 (a\u2c7c(\u03b4 \u2212 a)), so the score of the previous token is hardly pushed up. The gradient of W_Q is ${grads > 0 ? 'larger' : 'smaller'} without the scale (${fmt(u.grad)} against ${fmt(s.grad)}): its size is not what stalls; the saturated softmax sends it the wrong way.`,
+          explanation: `After ${s.step} steps the loss is ${fmt(s.loss)} with the scale and ${fmt(u.loss)} without: ${formatNumber(gap, 4)} nats behind. Before the first step the unscaled rows hold ${bits(u0.entropy)} bits against ${bits(s0.entropy)} scaled: one key holds nearly all the weight, and the keys left near 0 get a gradient near 0 (a\u2c7c(\u03b4 \u2212 a)), so the score of the previous token is hardly pushed up. At step 0 the gradient of W_Q is ${fmt(u0.grad)} without the scale and ${fmt(s0.grad)} with it${grads > 0 ? ': larger, not smaller, so its size is not what holds the unscaled run back' : ''}.`,
         };
       },
     });
@@ -144,8 +155,7 @@ export class AgScaleInTraining extends AgWidget {
           label: r.model,
           onUpdate: (u) => this.#update(r.id, u),
           draw: paced,
-          // A run of the pair on show stopped short: a reveal waiting for the pair gets why.
-          onStop: (err) => this.#runs[r.id].key === this.#key && this.#done?.reject(err),
+          onStop: (err) => this.#stopped(r.id, err),
         });
         box.append(run.controls());
         this.#watch.observe(box, { attributes: true, attributeFilter: ['data-run', 'data-train'] });
@@ -253,27 +263,43 @@ export class AgScaleInTraining extends AgWidget {
   }
 
   /**
-   * Both runs of the current state, from the same parameters and batches: trained to the state's steps once the
-   * learner has asked for training, else made and shown at step 0 (each run's Train then trains it).
+   * A run of the pair on show stopped short (Cancel, a failure, the chapter left the page). A Cancel stops the
+   * pair: the other run is cancelled too. A reveal waiting for the pair gets why; after a Cancel, the question is
+   * open again, and both models are made again and shown at step 0.
    */
-  #startRuns() {
+  #stopped(id, err) {
+    if (this.#runs[id].key !== this.#key) return;
+    const cancelled = this.#runs[id].run.state === 'cancelled' && this.isConnected;
+    const back = cancelled && this.#revealing;
+    this.#revealing = false;
+    this.#done?.reject(back ? new Error(`${err.message}; both models are shown untrained again, at step 0`) : err);
+    if (cancelled) for (const r of RUNS) this.#runs[r.id].run.cancel(); // a run that does not train stays as it is
+    if (!back) return;
+    this.#asked = false;
+    this.#startRuns(0);
+  }
+
+  /**
+   * Both runs of the current state, from the same parameters and batches, to the step `until`: the state's steps
+   * once the learner has asked for training, else 0 (made and shown at step 0; each run's Train then trains it).
+   */
+  #startRuns(until = this.#trains() ? this.state.steps : 0) {
     const ag = this.engine;
     if (!ag) return;
     const state = this.state;
     const key = keyOf(state);
-    const until = this.#trains() ? state.steps : 0;
     // Back to the runs on show before the pause ended, each running to `until` or stopped there.
     const onTrack = ({ run }) =>
       run.until === until && (run.state === 'running' || (run.step === until && /^(paused|done)$/.test(run.state)));
     const same = key === this.#key;
-    if (same && RUNS.every((r) => onTrack(this.#runs[r.id]))) return this.#settle();
+    if (same && RUNS.every((r) => onTrack(this.#runs[r.id]))) {
+      if (this.#done?.over) this.#done = pairDone(); // the runs are there: a new wait settles at once
+      return this.#settle();
+    }
     this.#key = key;
     const before = this.#done;
-    let settle;
-    const promise = new Promise((resolve, reject) => (settle = { resolve, reject }));
-    promise.catch(() => {}); // a stop with no reveal waiting is no error of the page
-    this.#done = { promise, ...settle };
-    before?.resolve(promise); // a reveal waiting for the runs of an older state waits for these
+    this.#done = pairDone();
+    before?.resolve(this.#done.promise); // a reveal waiting for the runs of an older state waits for these
     setAttr(this, 'data-run', 'running');
     const probe = Array.from(ag.tasks.copyPrevious({ T, vocab: VOCAB, batch: 1, seed: PROBE_SEED }).next().tokens);
     const model = keyOf({ ...state, steps: 0 });
@@ -391,6 +417,23 @@ export class AgScaleInTraining extends AgWidget {
     data.probe = of((run) => (run.rows ?? []).map((row) => Array.from(row)));
     return data;
   }
+}
+
+/** The wait for a pair of runs: { promise, resolve, reject, over } (`over` once settled; a rejection no reveal waits for is no error). */
+function pairDone() {
+  const done = { over: false };
+  done.promise = new Promise((resolve, reject) => {
+    done.resolve = (v) => {
+      done.over = true;
+      resolve(v);
+    };
+    done.reject = (err) => {
+      done.over = true;
+      reject(err);
+    };
+  });
+  done.promise.catch(() => {});
+  return done;
 }
 
 defineWidget('ag-scale-in-training', AgScaleInTraining);

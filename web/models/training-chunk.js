@@ -24,7 +24,9 @@ function fresh(ag, held, job) {
  * Trains the held model (or a new one) on to step `job.to`. Returns the model kept for the next chunk and
  * the update: `{ step, steps, loss, gradNorm, losses, gradNorms?, accuracy?, heldOutLoss?, weights?, q?, k? }`;
  * `losses` holds [step, loss] for every step of the chunk (the loss of batch i at the parameters after i
- * steps), `loss` and `gradNorm` are the last step's (before the first step: the loss of batch 0 by evaluate).
+ * steps), `loss` and `gradNorm` are the last step's (before the first step: the loss of batch 0 by evaluate, or,
+ * when the snapshot asks for gradNorms, the loss and the gradient norms of batch 0 by gradients: those the first
+ * step takes).
  */
 export function trainChunk(ag, held, job) {
   let run = held;
@@ -40,9 +42,12 @@ export function trainChunk(ag, held, job) {
   }
   const step = model.steps;
   const u = { step, steps: job.steps, losses };
-  if (last) Object.assign(u, { loss: last.loss, gradNorm: last.gradNorm });
-  else u.loss = model.evaluate(data.at(step)).loss;
   const snap = job.snapshot ?? {};
+  if (last) Object.assign(u, { loss: last.loss, gradNorm: last.gradNorm });
+  else if (snap.gradNorms) {
+    const g = model.gradients(data.at(step));
+    Object.assign(u, { loss: g.loss, gradNorm: g.gradNorm, gradNorms: g.gradNorms });
+  } else u.loss = model.evaluate(data.at(step)).loss;
   if (last && snap.gradNorms) u.gradNorms = last.gradNorms;
   const masked = job.headMask ? { headMask: job.headMask } : undefined;
   const every = job.evalEvery ?? 1;

@@ -129,9 +129,14 @@ export function trainingRun(widget, { label, onUpdate, draw, onDone, onError, on
     step = 0;
   }
 
-  /** Tells onStop that the run stopped at the current step: `why` ("was cancelled"). */
+  /**
+   * The run stopped at the current step (`why`: "was cancelled"): the model is dropped (the next start makes a new
+   * one), then onStop is told, so that it may start the run again at once.
+   */
   function stopped(why) {
-    onStop?.(new Error(`the training of ${label} ${why} at ${stepsText()}`));
+    const err = new Error(`the training of ${label} ${why} at ${stepsText()}`);
+    renew();
+    onStop?.(err);
   }
 
   function go(text, once = false) {
@@ -185,7 +190,6 @@ export function trainingRun(widget, { label, onUpdate, draw, onDone, onError, on
       client.cancel();
       mark('cancelled', `Cancelled at ${stepsText()}. Train or Restart start again from step 0.`);
       stopped('was cancelled');
-      renew();
     },
     /** From step 0 again with the same job and seeds: the same numbers as the first time. */
     restart() {
@@ -213,8 +217,7 @@ export function trainingRun(widget, { label, onUpdate, draw, onDone, onError, on
       if (state === 'running') {
         mark('cancelled', `Stopped at ${stepsText()}.`);
         stopped('stopped (the chapter left the page)');
-      }
-      renew();
+      } else renew();
     },
   };
 
