@@ -4,13 +4,16 @@
 //                                        through every target; fails on any crash or property failure
 //   node scripts/fuzz.mjs --seconds=10   each target fuzzes 10 s in turn (one process at a time), starting
 //                                        from its corpus; new inputs go to a temporary folder
+//   node scripts/fuzz.mjs --runs=500     the same, but each target runs 500 inputs in all (its corpus
+//                                        first): the same work on a quiet or a busy machine; the seed
+//                                        is printed (libFuzzer's -seed= repeats the run)
 //   npm run fuzz                         600 s per target (--seconds= overrides); new inputs that add
 //                                        coverage are merged into tests/fuzz/corpus/<family>/, a crash input
 //                                        is kept in tests/fuzz/regressions/<family>/
 // Options: --keep / --no-keep (keep new inputs in the repository or not; the
 // default keeps them only under `npm run fuzz`), --only=vector,softmax (some
-// families), --no-build. --replay and --seconds may be given together (replay
-// first). The preset is built first; CMake skips what is up to date.
+// families), --no-build. --replay and --seconds (or --runs) may be given together
+// (replay first). The preset is built first; CMake skips what is up to date.
 import { spawnSync } from 'node:child_process';
 import {
   closeSync,
@@ -53,6 +56,7 @@ function parseArgs(argv) {
   const opts = {
     replay: false,
     seconds: null,
+    runs: null,
     keep: process.env.npm_lifecycle_event === 'fuzz',
     only: FAMILIES,
     build: true,
@@ -62,10 +66,11 @@ function parseArgs(argv) {
     else if (arg === '--keep') opts.keep = true;
     else if (arg === '--no-keep') opts.keep = false;
     else if (arg === '--no-build') opts.build = false;
-    else if (arg.startsWith('--seconds=')) {
-      opts.seconds = Number(arg.slice('--seconds='.length));
-      if (!Number.isInteger(opts.seconds) || opts.seconds < 1)
-        throw new Error(`--seconds needs a whole number >= 1; got ${arg}`);
+    else if (arg.startsWith('--seconds=') || arg.startsWith('--runs=')) {
+      const [name, text] = arg.slice(2).split('=');
+      opts[name] = Number(text);
+      if (!Number.isInteger(opts[name]) || opts[name] < 1)
+        throw new Error(`--${name} needs a whole number >= 1; got ${arg}`);
     } else if (arg.startsWith('--only=')) {
       opts.only = arg.slice('--only='.length).split(',');
       const unknown = opts.only.filter((f) => !FAMILIES.includes(f));
@@ -75,7 +80,9 @@ function parseArgs(argv) {
         );
     } else throw new Error(`unknown argument ${arg}; see the top of scripts/fuzz.mjs`);
   }
-  if (!opts.replay && opts.seconds === null) throw new Error('nothing to do: give --replay and/or --seconds=N');
+  if (opts.seconds !== null && opts.runs !== null) throw new Error('give --seconds=N or --runs=N, not both');
+  if (!opts.replay && opts.seconds === null && opts.runs === null)
+    throw new Error('nothing to do: give --replay and/or --seconds=N (or --runs=N)');
   return opts;
 }
 
@@ -153,7 +160,8 @@ function replay(families, scratch) {
   return ok;
 }
 
-function fuzz(families, seconds, keep, scratch) {
+/** Fuzzes each family in turn for `budget`: { seconds } or { runs } (inputs in all, the corpus's included). */
+function fuzz(families, budget, keep, scratch) {
   let ok = true;
   for (const family of families) {
     const corpus = join(fuzzDir, 'corpus', family);
@@ -171,7 +179,7 @@ function fuzz(families, seconds, keep, scratch) {
       // -len_control=0: inputs may use all of -max_len from the start (a target
       // reads its shapes from the end of an input, which a shortened input loses).
       [
-        `-max_total_time=${seconds}`,
+        budget.runs ? `-runs=${budget.runs}` : `-max_total_time=${budget.seconds}`,
         '-max_len=4096',
         '-len_control=0',
         '-timeout=30',
@@ -183,9 +191,10 @@ function fuzz(families, seconds, keep, scratch) {
       join(scratch, `fuzz-${family}.log`),
     );
     const runs = /stat::number_of_executed_units:\s*(\d+)/.exec(r.log)?.[1] ?? '?';
+    const seed = /^INFO: Seed: (\d+)$/m.exec(r.log)?.[1] ?? '?';
     const found = filesIn(fresh).length;
     console.log(
-      `fuzz ${family.padEnd(9)} ${r.ok ? 'ok' : 'FAILED'}  ${runs} runs, ${found} new inputs  ${r.seconds.toFixed(1)} s`,
+      `fuzz ${family.padEnd(9)} ${r.ok ? 'ok' : 'FAILED'}  ${runs} runs (seed ${seed}), ${found} new inputs  ${r.seconds.toFixed(1)} s`,
     );
     if (!r.ok) {
       ok = false;
@@ -222,7 +231,8 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const scratch = mkdtempSync(join(tmpdir(), 'ag-fuzz-'));
   let ok = true;
   if (opts.replay) ok = replay(opts.only, scratch) && ok;
-  if (opts.seconds !== null) ok = fuzz(opts.only, opts.seconds, opts.keep, scratch) && ok;
+  if (opts.seconds !== null || opts.runs !== null)
+    ok = fuzz(opts.only, { seconds: opts.seconds, runs: opts.runs }, opts.keep, scratch) && ok;
   if (ok) {
     rmSync(scratch, { recursive: true, force: true });
   } else {

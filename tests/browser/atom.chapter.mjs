@@ -1,8 +1,12 @@
 // "The atom of attention" (#ch-atom, <ag-attention-atom>): the heat map S = QKᵀ and the chosen cell's dot
 // product against a float64 reference after hovering and focusing cells, drags, arrow keys and a URL. The
 // link read back here is taken in the same page; a copy in a new page is the contract's link round trip.
+// A render whose inputs did not change writes nothing to the page (d3's writes go through
+// widget/d3-changes-only.js, the widgets' own through widget/dom.js setText/setAttr): checked here for the
+// atom's plane and heat map and, started in the same page, the tables and heat maps of multi-head and the bar
+// chart and plane of entropy.
 import { expect } from '@jest/globals';
-import { overflow } from './helpers.mjs';
+import { overflow, waitReady } from './helpers.mjs';
 import { byRole, chapterTests, expectNumbers, expectStages, one, readBracketed, rowsOf, U } from './chapter-tests.mjs';
 
 const match = (numbers, cell, q = Q0, k = K0) => expectMatches(numbers, q, k, cell);
@@ -91,4 +95,47 @@ it('a URL with other vectors shows their reference grid; a bad cell keeps the de
   expect(one(numbers, 'score-lowest').text).toBe('\u221218');
   await w.logged();
   await w.link('cell=5,1', null, { part: { cell: [3, 2] }, note: ['cell=5,1'] });
+});
+
+/**
+ * The mutations of `tag`'s shadow root (and host), as text, while the page
+ * makes `change`: 'same' sets the widget's state to itself (a render with
+ * the same inputs); 'move-k2' moves the atom's key k2 right by 0.25.
+ */
+function mutationsDuring(page, tag, change) {
+  return page.locator(tag).evaluate((el, kind) => {
+    const records = [];
+    const observer = new MutationObserver((list) => records.push(...list));
+    const all = { subtree: true, attributes: true, characterData: true, childList: true };
+    observer.observe(el.shadowRoot, { ...all, attributeOldValue: true, characterDataOldValue: true });
+    observer.observe(el, { attributes: true, attributeOldValue: true });
+    if (kind === 'same') el.stateText = String(el.stateText);
+    else el.setState({ k: el.state.k.map((r, i) => (i === 1 ? [r[0] + 0.25, r[1]] : r)) });
+    records.push(...observer.takeRecords());
+    observer.disconnect();
+    const name = (n) =>
+      n.nodeType === 3
+        ? `text in <${n.parentNode?.localName}>`
+        : `<${n.localName} class="${n.getAttribute('class') ?? ''}">`;
+    return records.map((m) =>
+      m.type === 'attributes'
+        ? `${m.attributeName} on ${name(m.target)}${m.target.getAttribute(m.attributeName) === m.oldValue ? ' (same value)' : ''}`
+        : m.type === 'characterData'
+          ? `${name(m.target)}${m.target.nodeValue === m.oldValue ? ' (same text)' : ''}`
+          : `children of ${name(m.target)}`,
+    );
+  }, change);
+}
+
+it('a render with unchanged inputs writes nothing, here and in two other chapters\u2019 figures; a change writes what changed', async (w) => {
+  const others = ['ag-multi-head', 'ag-weight-entropy'];
+  for (const tag of others) await w.page.locator(tag).evaluate((el) => el.start());
+  for (const tag of others) await waitReady(w.page, tag);
+  for (const tag of [w.tag, ...others])
+    expect({ tag, writes: await mutationsDuring(w.page, tag, 'same') }).toEqual({ tag, writes: [] });
+  // A real change: the moved key's handle and the numbers it changes are written, never a value onto itself.
+  const moved = await mutationsDuring(w.page, w.tag, 'move-k2');
+  expect(moved.length).toBeGreaterThan(0);
+  expect(moved.filter((m) => m.includes('(same'))).toEqual([]);
+  expect(moved.some((m) => m.startsWith('transform on <g class="handle'))).toBe(true);
 });

@@ -1,6 +1,7 @@
 // "Two definitions agree" (#ch-dot-product, <ag-two-definitions>): the algebraic
 // and geometric dot products of two draggable 2-D vectors, checked against a
-// float64 reference after mouse drags, arrow keys, touch and a changed URL.
+// float64 reference after mouse drags, arrow keys, touch and a changed URL; the shell writes the address once
+// the learner pauses (shell/url-writer.js), and at once when the page is left.
 // Left to the contract (chapters.contract.test.mjs): a copy of the written link reopens the same digits.
 import { expect } from '@jest/globals';
 import { angleRow, chapterTests, expectNumbers, expectTexts, one, U } from './chapter-tests.mjs';
@@ -67,4 +68,28 @@ it('a URL with other vectors, including a zero vector, shows their reference val
     expect(numbers.some((n) => n.role === 'angle')).toBe(false); // no angle for a zero vector: none shown
     await expect(z.text('[data-role="angle"]')).resolves.toBe('not defined');
   });
+});
+
+// Last: it leaves the page (pagehide).
+it('the address is written once the learner pauses, with the last state; leaving the page writes it at once', async (w) => {
+  expect((await w.url()).get('b')).toBe('4,3');
+  // A burst of five key steps of 0.25 on b, dispatched in one task so that no pause can fall inside it however
+  // slow the machine: while it lasts, the address waits.
+  await w.at('[data-point="b"]').focus();
+  const during = await w.eval((el) => {
+    const handle = el.shadowRoot.querySelector('[data-point="b"]');
+    for (let i = 0; i < 5; i++)
+      handle.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true, cancelable: true }));
+    return { url: document.body.dataset.url, b: new URLSearchParams(window.location.search).get('b') };
+  });
+  expect(during).toEqual({ url: 'pending', b: '4,3' });
+  // After the pause: the last state, 4 + 5 * 0.25 = 5.25.
+  expect((await w.url()).get('b')).toBe('5.25,3');
+  // One more step, then the page is left: written in that same task, not after the pause.
+  await w.page.keyboard.press('ArrowUp');
+  const left = await w.page.evaluate(() => {
+    window.dispatchEvent(new PageTransitionEvent('pagehide', { persisted: false }));
+    return { url: document.body.dataset.url, b: new URLSearchParams(window.location.search).get('b') };
+  });
+  expect(left).toEqual({ url: 'current', b: '5.25,3.25' });
 });

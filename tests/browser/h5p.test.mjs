@@ -13,7 +13,7 @@ import { beforeAll, describe, expect, test } from '@jest/globals';
 import { unzipSync } from 'fflate';
 import { buildH5p, LIBRARY_VERSION, libraryFolder, MACHINE_NAME } from '../../scripts/h5p.mjs';
 import { dot } from '../reference/float64.mjs';
-import { closeAfter, hostPage, openPage, useEnv } from './helpers.mjs';
+import { closeAfter, hostPage, openPage, predictChoice, useEnv } from './helpers.mjs';
 import { expectAllLogged, expectNumbers, readNumbers, U } from './shown-numbers.mjs';
 
 const require = createRequire(import.meta.url);
@@ -119,11 +119,6 @@ const scoreOf = (frame) =>
   instance(frame, (i) => ({ score: i.getScore(), max: i.getMaxScore(), given: i.getAnswerGiven() }));
 const statements = (page) => page.evaluate(() => window.statements);
 
-async function answer(frame, choice) {
-  await frame.locator(`${TAG} .predict-choice[data-choice="${choice}"]`).click();
-  await frame.locator(`${TAG} .predict[data-result]`).waitFor({ timeout: 10000 });
-}
-
 /** The "answered" statement of the prediction with the learner's `response` and the content's `raw` score of 1. */
 function expectAnswered(statement, { response, raw }) {
   expect(statement.verb.id).toBe('http://adlnet.gov/expapi/verbs/answered');
@@ -162,14 +157,13 @@ describe('the .h5p played by h5p-standalone in Chromium', () => {
       expect(await statements(page)).toEqual([]);
 
       // A wrong first answer: score 0 of 1, one "answered" statement; a later right answer does not count.
-      await answer(frame, WRONG);
+      await predictChoice(frame, TAG, WRONG, 'wrong');
       expect(await scoreOf(frame)).toEqual({ score: 0, max: 1, given: true });
       let sent = await statements(page);
       expect(sent).toHaveLength(1);
       expectAnswered(sent[0], { response: WRONG, raw: 0 });
       expectAnswered((await instance(frame, (i) => i.getXAPIData())).statement, { response: WRONG, raw: 0 });
-      await frame.locator(`${TAG} .predict-again`).click();
-      await answer(frame, RIGHT);
+      await predictChoice(frame, TAG, RIGHT, 'right');
       expect(await scoreOf(frame)).toEqual({ score: 0, max: 1, given: true });
       expect(await statements(page)).toHaveLength(1);
 
@@ -188,7 +182,7 @@ describe('the .h5p played by h5p-standalone in Chromium', () => {
 
       // After a reset, a right first answer: score 1 of 1, and its statement.
       await instance(frame, (i) => i.resetTask());
-      await answer(frame, RIGHT);
+      await predictChoice(frame, TAG, RIGHT, 'right');
       expect(await scoreOf(frame)).toEqual({ score: 1, max: 1, given: true });
       sent = await statements(page);
       expect(sent).toHaveLength(2);
