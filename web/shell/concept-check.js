@@ -49,7 +49,8 @@ const TEXT = {
 };
 
 const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
-const twoDigits = (x) => (Math.round(x * 100) / 100).toString();
+/** A count or share with its sign as the page writes it: +3, \u22122, 0.83, \u22120.40. */
+const signed = (x, digits = 0) => `${x > 0 && digits === 0 ? '+' : ''}${x.toFixed(digits).replace('-', '\u2212')}`;
 
 /** The link to the chapter that a question comes from: "Chapter 5. Sign and size". */
 function chapterLink(chapters, id) {
@@ -220,10 +221,10 @@ export function conceptCheck({ chapters, storage, page = () => window.location.h
       h(
         'p',
         { dataset: { role: 'gain' } },
-        `Gain: ${gain > 0 ? '+' : ''}${plural(gain, 'question')}. `,
+        `Gain: ${signed(gain)} question${Math.abs(gain) === 1 ? '' : 's'}. `,
         normalized === null
           ? 'The normalized gain is not defined: your score before the tour was already the highest.'
-          : `Normalized gain (post \u2212 pre) / (max \u2212 pre) = ${gain} / ${score.max - pre.correct} = ${twoDigits(normalized)}: the share of what was left to learn that you learned (Hake 1998).`,
+          : `Normalized gain (post \u2212 pre) / (max \u2212 pre) = ${signed(gain).replace('+', '')} / ${score.max - pre.correct} = ${signed(normalized, 2)}: the share of what was left to learn that you learned (Hake 1998).`,
       ),
     );
     return lines;
