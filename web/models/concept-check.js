@@ -149,14 +149,14 @@ export const QUESTIONS = Object.freeze([
     {
       full: 'All d_model columns of Q, K and V, so h heads cost h times as much as one',
       average: 'The same scores as every other head; the h outputs are averaged at the end',
-      slice: 'Its own d\u2096 = d_model/h columns of Q, K and V; the h outputs are put side by side and mixed by W_O',
+      share: 'Its own d\u2096 = d_model/h columns of Q, K and V; the h outputs are put side by side and mixed by W_O',
     },
-    'slice',
-    'The width is shared out: each head attends within its own slice of d\u2096 = d_model/h columns, and the concatenation brings back d_model columns for W_O.',
+    'share',
+    'The width is shared out: each head attends within its own d\u2096 = d_model/h columns, and the concatenation brings back d_model columns for W_O.',
     {
       full: 'In the usual layout the heads split d_model between them rather than each taking all of it; the total width, and the cost of the projections, stay those of one wide head.',
       average:
-        'Each head has its own slice of the projections, so its own scores and weights: that is how the heads can look at different tokens. Their outputs are concatenated, not averaged.',
+        'Each head has its own columns of the projections, so its own scores and weights: that is how the heads can look at different tokens. Their outputs are concatenated, not averaged.',
     },
   ),
   q(

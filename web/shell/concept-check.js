@@ -179,10 +179,10 @@ export function conceptCheck({ chapters, storage, page = () => window.location.h
 
   const feedbackOf = (choice, question) => {
     const result = resultOf(choice, question);
-    const lead = { right: 'Right. ', wrong: 'Not quite. ', unanswered: 'Not answered. ' }[result];
+    const opening = { right: 'Right. ', wrong: 'Not quite. ', unanswered: 'Not answered. ' }[result];
     const link = chapterLink(chapters, question.chapter);
     return [
-      h('strong', {}, lead),
+      h('strong', {}, opening),
       result === 'wrong' ? `${question.misconceptions[choice]} ` : '',
       question.why,
       ...(link ? [' ', link, '.'] : []),
