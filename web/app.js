@@ -2,10 +2,12 @@
 // the link (which chapter, its state, the implementation), starts the linked chapter, keeps
 // the URL in step with the chapter in view and its state (written once the
 // learner pauses, shell/url-writer.js), records the learner's progress
-// (chapters gone through, predictions), and shows a helpful error when the
+// (chapters gone through, predictions), places the concept check before the
+// first chapter and after the last (shell/concept-check.js), and shows a helpful error when the
 // wasm module cannot load. Only the shell touches the URL.
 import './widgets.js';
 import { CHAPTERS } from './chapters.js';
+import { conceptCheck } from './shell/concept-check.js';
 import { renderChapters, renderToc } from './shell/chapters-view.js';
 import { setUpImplementationMenu } from './shell/implementation-menu.js';
 import { showLinkProblems, showLoadError } from './shell/notes.js';
@@ -26,6 +28,12 @@ async function main() {
 
   renderToc(nav, CHAPTERS);
   const views = renderChapters(main, CHAPTERS);
+  // The concept check: before the first chapter and after the last, linked from the contents too.
+  const check = conceptCheck({ chapters: CHAPTERS });
+  main.prepend(check.pre);
+  main.append(check.post);
+  nav.querySelector('#toc-title').after(check.tocLink('pre'));
+  nav.append(check.tocLink('post'));
   readingBar(document.getElementById('reading-bar'), CHAPTERS, {
     sections: CHAPTERS.map((c) => views.get(c.id).section),
     marked: [nav],

@@ -6,8 +6,9 @@
 //           'incomplete' on a first launch;
 //   change  lesson_location, suspend_data, score, and 'completed' once the
 //           author's rule is met (scorm/policy.js: by default every
-//           chapter's widget used); each answer of a prediction as an
-//           interaction (scorm/interactions.js, from its xAPI statement);
+//           chapter's widget used); each answer of a prediction, and of
+//           the concept check, as an interaction (scorm/interactions.js,
+//           from its xAPI statement);
 //           LMSCommit at most every 2 s;
 //   leave   session_time, exit ('suspend' until completed), LMSCommit and
 //           LMSFinish, once.
@@ -29,7 +30,7 @@ import { DEFAULT_POLICY, describePolicy, parsePolicy, POLICY_META } from './scor
 import { cmiValues, FINAL_STATUSES } from './scorm/report.js';
 import { decodeSuspendData } from './scorm/suspend-data.js';
 import { formatTimespan, parseTimespan } from './scorm/timespan.js';
-import { XAPI_EVENT } from './widget/xapi.js';
+import { ANSWERED, XAPI_EVENT } from './widget/xapi.js';
 
 const COMMIT_EVERY_MS = 2000;
 // Statuses of a course not started for credit ('browsed': only previewed).
@@ -160,7 +161,8 @@ function start(progress, api, say, policy) {
   // Every answer as an interaction, after those of earlier sessions; none in a preview.
   let interactions = Number.parseInt(lms.get('cmi.interactions._count'), 10) || 0;
   const answered = ({ detail }) => {
-    if (finished || mode !== 'normal' || !detail?.statement) return;
+    // Answers only: the concept check's "completed" statements hold no interaction.
+    if (finished || mode !== 'normal' || detail?.statement?.verb?.id !== ANSWERED.id) return;
     let values;
     try {
       values = interactionValues(detail.statement, detail, interactions);

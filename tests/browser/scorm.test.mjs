@@ -2,7 +2,7 @@
 // scorm-again's SCORM 1.2 runtime (window.API, no commit URL, so the data
 // stays in the page where the test reads it) and opens the unzipped
 // package's launch page in an iframe, as an LMS does. Checks what the course
-// reports (status, location, suspend data, score, interactions, session time, exit),
+// reports (status, location, suspend data, score, interactions, session time, exit; the concept check's answers),
 // that it commits and finishes, that a second launch resumes, and that the
 // package opened without an LMS says so and still computes.
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -12,6 +12,7 @@ import { beforeAll, describe, expect, test } from '@jest/globals';
 import { unzipSync } from 'fflate';
 import { buildScorm } from '../../scripts/scorm.mjs';
 import { CHAPTERS } from '../../web/chapters.js';
+import { QUESTIONS } from '../../web/models/concept-check.js';
 import { closeAfter, expectWorkedExample, hostPage, openPage, until, useEnv, waitReady, withPage } from './helpers.mjs';
 import { readNumbers } from './shown-numbers.mjs';
 
@@ -314,6 +315,34 @@ describe('lesson_mode: review and browse', () => {
     expect((await cmi(graded.page)).raw).toBe('');
     await close(graded);
   }, 180000); // every chapter, and two launches
+});
+
+test('the concept check: each answer is an interaction concept-check.<phase>.<question>; the score stays the predictions\u2019', async () => {
+  const opened = await launch();
+  const { page, course } = opened;
+  await course.locator('#check-pre summary').click();
+  // Three questions: the first right, the second wrong (its first wrong choice), the third right.
+  const given = QUESTIONS.slice(0, 3).map((q, i) => [
+    q,
+    i === 1 ? q.choices.find((c) => c.value !== q.answer).value : q.answer,
+  ]);
+  for (const [q, choice] of given)
+    await course.locator(`#check-pre fieldset[data-question="${q.id}"] input[value="${choice}"]`).check();
+  await course.locator('#check-pre .check-submit').click();
+  const letter = (q, v) => 'abcd'[q.choices.findIndex((c) => c.value === v)];
+  const expected = given.map(([q, choice]) => ({
+    id: `concept-check.pre.${q.id}`,
+    type: 'choice',
+    student_response: letter(q, choice),
+    'correct_responses.0.pattern': letter(q, q.answer),
+    result: choice === q.answer ? 'correct' : 'wrong',
+  }));
+  await until(async () => (await interactionsSet(page)).length === 3, 'three interactions', 80);
+  expect(await interactionsSet(page)).toEqual(expected);
+  // The round's "completed" statement is no interaction and no note; no prediction answered, no score.
+  await expect(course.locator('[data-role=scorm-status]').isHidden()).resolves.toBe(true);
+  expect(await setsOf(page, 'cmi.core.score.raw')).toEqual([]);
+  await close(opened);
 });
 
 test('the package without an LMS says that progress is not reported, and the worked example still computes', async () => {

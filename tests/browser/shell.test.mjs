@@ -172,9 +172,11 @@ describe('reading the tour: the reading bar, previous/next links, numbers throug
 
   test('the tour: one stable anchor per chapter, lazy starts; numbered 1 to 32 through the four named parts alike in the contents, headings and bar; previous/next links under each chapter; the bar\u2019s dark colours and reduced motion', async () => {
     const { page } = shared;
-    const anchors = await page.$$eval('#toc a', (els) => els.map((a) => a.getAttribute('href')));
-    // One anchor per record of the tour (web/chapters.js), in its order.
+    const hrefs = (selector) => page.$$eval(selector, (els) => els.map((a) => a.getAttribute('href')));
+    const anchors = await hrefs('#toc li a');
+    // One anchor per record of the tour (web/chapters.js), in its order; the concept check before and after it.
     expect(anchors).toEqual(CHAPTERS.map((c) => `#ch-${c.id}`));
+    expect(await hrefs('#toc a')).toEqual(['#check-pre', ...anchors, '#check-post']);
     expect(anchors.length).toBe(16 + 9 + 6 + 4); // part 1 (with the cost of attention), part 2, part 3 (masks, rotary positions, shared keys, KV cache, online softmax, softcap), part 4 (learn to attend, the scale in training, what heads learn, your own task)
     for (const href of anchors) expect(await page.locator(href).count()).toBe(1);
     // Lazy start: the worked example (far below) has not started.
