@@ -103,7 +103,9 @@ export function predictBlock({ id, question, choices, misconceptions, reveal, on
   for (const button of buttons) {
     button.addEventListener('click', async () => {
       const choice = button.dataset.choice;
-      // A disabled button loses the focus to <body>: the result line takes it first (no scrolling).
+      // A disabled button loses the focus to <body>: the result line takes it first (no scrolling); while the
+      // answer is worked out (data-busy) the empty line is displayed, so that it can hold the focus.
+      block.dataset.busy = '';
       if (button.getRootNode().activeElement === button) result.focus({ preventScroll: true });
       buttons.forEach((b) => {
         b.disabled = true;
@@ -116,6 +118,8 @@ export function predictBlock({ id, question, choices, misconceptions, reveal, on
         result.textContent = `The answer could not be computed: ${err.message}`;
         buttons.forEach((b) => (b.disabled = false));
         return;
+      } finally {
+        delete block.dataset.busy;
       }
       const correct = outcome.answer === choice;
       block.dataset.result = correct ? 'right' : 'wrong';
