@@ -23,7 +23,7 @@ import {
   wcagContrast,
 } from 'culori';
 import { interpolateCividis, interpolatePuOr } from 'd3';
-import { stateOf, useChapter, useEnv, waitReady } from './helpers.mjs';
+import { stateOf, useChapter, useEnv, waitReady, withChapter } from './helpers.mjs';
 import { dragPoint } from './pointer.mjs';
 import { byRole, readNumbers } from './shown-numbers.mjs';
 
@@ -270,5 +270,63 @@ describe('heat maps: keyboard, hover, colours', () => {
       // The ends of the sequential scale are far apart.
       expect(deltaE(s[0], s[10])).toBeGreaterThanOrEqual(50);
     }
+  });
+});
+
+describe('keyboard: a prediction answered, and the learn-to-attend grid', () => {
+  test('a choice pressed with Enter or Space keeps the focus in the block: on the result line, then "Ask me again", then the first choice', async () => {
+    await withChapter(env, 'dot-product', TWO, async ({ page }) => {
+      const choice = (value) => page.locator(`${TWO} .predict-choice[data-choice="${value}"]`);
+      for (const [value, key] of [
+        ['positive', 'Enter'],
+        ['zero', ' '],
+      ]) {
+        await choice(value).focus();
+        await page.keyboard.press(key === ' ' ? 'Space' : key);
+        await page.locator(`${TWO} .predict[data-result]`).waitFor();
+        // The choices are closed (disabled): the focus is on the result line, which says the answer, ringed.
+        const f = await focused(page);
+        expect(f?.host).toBe(TWO);
+        expect(f.key).toMatch(/^p\.predict-result:(Right|Not quite)\./);
+        expectVisibleFocus(f, 'light');
+        // Tab goes on to "Ask me again"; Enter there asks again, with the focus on the first choice.
+        await page.keyboard.press('Tab');
+        expect((await focused(page)).key).toMatch(/^button\.predict-again:Ask me again/);
+        await page.keyboard.press('Enter');
+        expect((await focused(page)).key).toMatch(/^button\.predict-choice:Positive/);
+      }
+    });
+  });
+
+  test('learn-to-attend: a cell of the weights grid with keyboard focus rings the grid with the shared focus outline', async () => {
+    const tag = 'ag-learn-to-attend';
+    await withChapter(env, 'learn-to-attend', tag, async ({ page }) => {
+      const grid = page.locator(`${tag} .grid-box svg.heatmap`);
+      const outline = () =>
+        grid.evaluate((svg) => {
+          const s = getComputedStyle(svg);
+          const widget = getComputedStyle(svg.getRootNode().querySelector('.widget'));
+          return {
+            style: s.outlineStyle,
+            width: parseFloat(s.outlineWidth),
+            color: s.outlineColor,
+            focus: widget.getPropertyValue('--_focus').trim(),
+            background: widget.backgroundColor,
+          };
+        });
+      expect((await outline()).style).toBe('none');
+      // Tab from the Train button (the Restart and Cancel buttons wait disabled) into the grid.
+      await page.locator(`${tag} [data-action="train"]`).focus();
+      for (let i = 0; i < 5 && !(await focused(page))?.key.startsWith('g[data-cell='); i += 1)
+        await page.keyboard.press('Tab');
+      const f = await focused(page);
+      expect(f.key).toMatch(/^g\[data-cell=/);
+      expectVisibleFocus(f, 'light'); // the cell's own ring
+      const ring = await outline();
+      expect(ring.style).toBe('solid');
+      expect(ring.width).toBeGreaterThanOrEqual(2);
+      expect(formatHex(ring.color)).toBe(formatHex(ring.focus));
+      expect(wcagContrast(ring.color, ring.background)).toBeGreaterThanOrEqual(3);
+    });
   });
 });

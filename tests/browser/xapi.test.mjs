@@ -4,7 +4,9 @@
 // `ag-xapi` by the custom element on a host page. The statement's answer is
 // checked against the chapter's reveal computed here in float64; a wrong
 // answer shows the misconception it reveals, and the block shows the
-// chapter's score, which the first answer sets; axe finds no WCAG 2.1 A or
+// chapter's score, which the first answer sets and the score line says only
+// the first answer counts (a later statement carries its number, a retry, in
+// result.extensions); axe finds no WCAG 2.1 A or
 // AA violation in the answered block, in light and dark.
 import { AxeBuilder } from '@axe-core/playwright';
 import { describe, expect, test } from '@jest/globals';
@@ -37,9 +39,10 @@ const SHADOW = {
 
 /**
  * The block's feedback after an answer that was `right` or not, in a chapter whose first answer was
- * `firstRight`: the result, the misconception only after a wrong answer, and the chapter's score line.
+ * `firstRight`: the result, the misconception only after a wrong answer, and the chapter's score line, which
+ * says whether this answer (the `number`th) is the one scored.
  */
-async function expectFeedback(scope, right, firstRight) {
+async function expectFeedback(scope, right, firstRight, number = 1) {
   const shown = await scope.locator('.predict').evaluate((block) => {
     const text = (sel) => {
       const p = block.querySelector(sel);
@@ -52,7 +55,7 @@ async function expectFeedback(scope, right, firstRight) {
     result: right ? 'right' : 'wrong',
     said: expect.stringMatching(right ? /^Right\. / : /^Not quite\. /),
     misconception: right ? null : expect.stringMatching(/^That .{40,}/),
-    score: `First answer: ${firstRight ? 'right' : 'wrong'} \u2014 chapter score ${firstRight ? 1 : 0} / 1`,
+    score: `${number === 1 ? 'Scored (only the first answer counts): ' : 'Not scored: only the first answer counts, and it was '}${firstRight ? 'right' : 'wrong'} \u2014 chapter score ${firstRight ? 1 : 0} / 1`,
   });
 }
 
@@ -65,7 +68,7 @@ async function answer(scope, choice) {
 }
 
 /** The statement's fields that depend on the chapter and the answer, for `page` (the page's address). */
-function expectStatement(statement, c, { page, choice, firstRight, before }) {
+function expectStatement(statement, c, { page, choice, firstRight, before, number = 1 }) {
   const activity = `${page}#${c.chapter}/predict/${c.prediction}`;
   expect(statement).toEqual({
     verb: { id: ANSWERED, display: { en: 'answered' } },
@@ -84,6 +87,8 @@ function expectStatement(statement, c, { page, choice, firstRight, before }) {
       success: choice === c.answer,
       response: choice,
       score: { raw: firstRight ? 1 : 0, min: 0, max: 1, scaled: firstRight ? 1 : 0 },
+      // Which answer to the chapter's prediction this is: 1 is scored, 2 and more are retries.
+      extensions: { 'urn:attention-geometry:xapi:answer-number': number },
     },
     context: {
       contextActivities: {
@@ -144,8 +149,8 @@ describe('xAPI statements of answered predictions', () => {
       await answer(widget, c.answer);
       await until(async () => (await messages()).length === 2, 'a second statement');
       const second = (await messages())[1];
-      expectStatement(second.statement, c, { page: page0, choice: c.answer, firstRight: false, before });
-      await expectFeedback(widget, true, false);
+      expectStatement(second.statement, c, { page: page0, choice: c.answer, firstRight: false, before, number: 2 });
+      await expectFeedback(widget, true, false, 2);
       await page.waitForTimeout(300);
       expect(await messages()).toHaveLength(2);
     });

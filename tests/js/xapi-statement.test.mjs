@@ -53,6 +53,20 @@ describe('answeredStatement', () => {
     expect(right.result.score).toEqual({ raw: 1, min: 0, max: 1, scaled: 1 });
   });
 
+  test('the number of the answer, a result extension: 1 for the first (scored), 2 and more for a retry', () => {
+    const key = 'urn:attention-geometry:xapi:answer-number';
+    expect(answeredStatement(answer({ number: 1 })).result.extensions).toEqual({ [key]: 1 });
+    const retry = answeredStatement(answer({ choice: 'zero', correct: true, number: 2 }));
+    expect(retry.result).toEqual({
+      success: true,
+      response: 'zero',
+      score: { raw: 0, min: 0, max: 1, scaled: 0 },
+      extensions: { [key]: 2 },
+    });
+    for (const bad of [0, 1.5, '2', null])
+      expect(() => answeredStatement(answer({ number: bad }))).toThrow(/xAPI number: expected a whole number/);
+  });
+
   test('an answer that is no choice: no correct response; bad arguments are TypeErrors naming them', () => {
     expect(answeredStatement(answer({ answer: 'other' })).object.definition.correctResponsesPattern).toEqual([]);
     expect(() => answeredStatement(answer({ page: 'embed.html' }))).toThrow(/xAPI page: expected an absolute URL/);
@@ -101,6 +115,9 @@ describe('misconceptions and the chapter score', () => {
     record.record('dot-product', { id: 'p', choice: 'positive', correct: false });
     record.record('dot-product', { id: 'p', choice: 'zero', correct: true });
     const line = scoreText({ first: record.first('dot-product'), ...record.score(['dot-product']) });
-    expect(line).toBe('First answer: wrong \u2014 chapter score 0 / 1');
+    expect(line).toBe('Scored (only the first answer counts): wrong \u2014 chapter score 0 / 1');
+    expect(scoreText({ first: record.first('dot-product'), tries: 2, ...record.score(['dot-product']) })).toBe(
+      'Not scored: only the first answer counts, and it was wrong \u2014 chapter score 0 / 1',
+    );
   });
 });

@@ -75,6 +75,10 @@ export class AgHeadsLearn extends AgWidget {
         some: 'It falls, but keeps more than half',
         same: 'It hardly moves (less than a tenth lost): layer 1 finds the copy alone',
       }),
+      misconceptions: {
+        some: 'That pictures the two layers sharing the work, each finding part of the copies. They work in series: the head of layer 1 finds the copy only through the token before each position, which a head of layer 0 writes there; with layer 0 off, the way to the answer is gone, not a share of it.',
+        same: 'That gives layer 1 the whole task. The token to copy sits a different distance back in every row, so no head finds it by position; the head of layer 1 finds it by matching the current token against the token before each position, which only layer 0 writes there.',
+      },
       reveal: (_choice, ag) => this.#reveal(ag),
     });
     const run = trainingRun(this, {

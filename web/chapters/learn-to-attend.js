@@ -68,6 +68,13 @@ export class AgLearnToAttend extends AgWidget {
         first: 'On the first key, k\u2081',
         spread: 'Spread evenly over k\u2081 to k\u2085',
       }),
+      misconceptions: {
+        own: 'That expects a query to find itself, as if a token matched its own key best. Queries and keys come from two different projections, W_Q and W_K, and training shapes them for the task: the answer of copyPrevious is the token at t \u2212 1, so the weight goes where that token is.',
+        first:
+          'That expects the weight to settle on a fixed place, the start of the sequence. The answer of copyPrevious is always one position back, a place that moves with the query: each row learns to look just left of the diagonal, not at k\u2081.',
+        spread:
+          'That expects training to leave the weights as spread as they start. A spread row mixes the values of every token it sees, while the loss asks for one of them, the token at t \u2212 1: training lowers the loss by moving the weight onto that key.',
+      },
       reveal: async () => {
         this.#asked = true;
         this.setState({ pos: 5 });
@@ -216,6 +223,7 @@ export class AgLearnToAttend extends AgWidget {
 
   /** The update of the last chunk: its losses join the chart's; it is drawn next. */
   #update(u) {
+    if (u.step > 0) this.answerShown('run'); // the trained grid shows where query 5 looks
     if (u.step === 0 || u.step < (this.#next?.step ?? 0)) this.#ui.chart.reset();
     this.#ui.chart.add(u);
     this.#next = u;

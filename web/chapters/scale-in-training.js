@@ -91,6 +91,8 @@ export class AgScaleInTraining extends AgWidget {
   #watch = new MutationObserver(() => {
     // data-train of the chapter: running while either run trains (the page-update bench reads it).
     const trains = RUNS.map((r) => this.#runs[r.id].box.dataset.train);
+    // Both runs trained (their Train, or the prediction's answer): the curves show the answer.
+    if (RUNS.every((r) => this.#runs[r.id].run.step > 0)) this.answerShown('run');
     setAttr(this, 'data-train', trains.includes('running') ? 'running' : (trains[0] ?? 'idle'));
     this.#settle();
   });
@@ -105,6 +107,11 @@ export class AgScaleInTraining extends AgWidget {
       question:
         'At d\u2096 = 256, the same model is trained twice from the same start on the same batches, once with the scores divided by \u221ad\u2096 = 16 and once without. Without the scale, will the loss fall faster, about the same, or slower?',
       choices: choices({ faster: 'Faster', same: 'About the same', slower: 'Slower' }),
+      misconceptions: {
+        faster:
+          'That reads the larger gradient of W_Q without the scale as faster learning. Nothing divides the unscaled scores by 16, so W_Q\u2019s gradient starts larger, not smaller; yet Adam takes steps of about the same size either way, and the saturated softmax passes almost nothing to the keys it gives about 0 weight, the previous token\u2019s among them.',
+        same: 'That expects the scale to change only the size of the scores, which training could make up for at once. Unscaled at d\u2096 = 256, each row starts with one key holding nearly all the weight, and a key near 0 weight gets a gradient near 0 (a\u2c7c(\u03b4 \u2212 a)): the score of the previous token is hardly pushed up, and the loss falls more slowly.',
+      },
       reveal: async (_choice, ag) => {
         this.#asked = true;
         this.setState({ dk: 256 });

@@ -96,6 +96,15 @@ export class AgYourTask extends AgWidget {
       question:
         'A 1-layer model with one head and no MLP (d_model 16, T 12, vocab 8) trains 100 steps on each task. On which task does it end lowest in held-out accuracy?',
       choices: choices(Object.fromEntries(TASKS.map((t) => [t.id, t.label]))),
+      misconceptions: {
+        copyPrevious:
+          'That counts copying as the hardest because it needs attention at all. Its answer is always one position back: a fixed offset that one head learns from the positions alone, so one layer masters it within these steps.',
+        reverse:
+          'That takes reversing for a long-range task too hard for one layer. Each answer sits at a place fixed by the query\u2019s own position, mirrored across the separator, so one head learns where to look from the positions alone.',
+        sort: 'That ranks the tasks by how much work they are for a person. For one attention layer what counts is whether one head can find each answer in one look: the next symbol in sorted order can be picked out by what the symbols are; the token induction copy asks for can only be found by matching each token\u2019s predecessor, which takes a head in an earlier layer.',
+        bracketMatch:
+          'That expects bracket matching to need a counter that one layer lacks. The brackets so far balance when \u2018(\u2019 and \u2018)\u2019 have come equally often, a share that one head can average over the row in one look; and most positions are not balanced, so answering \u201cnot balanced\u201d is right most of the time.',
+      },
       reveal: (_choice, ag) => this.#reveal(ag),
     });
     const ui = { sizes: {} };

@@ -89,7 +89,10 @@ export function defineContentType(H5P) {
       if (this.#params.state) widget.stateText = this.#params.state;
       this.#startText = widget.stateText;
       if (this.#saved.state !== null) widget.stateText = this.#saved.state;
-      if (this.#answers.size > 0) this.#showScore();
+      if (this.#answers.size > 0) {
+        this.#showScore();
+        widget.answerShown?.('restored'); // text held until the answer (after-answer.js) shows at once
+      }
       widget.addEventListener('ag-predict', (event) => this.#onPredict(event.detail));
       widget.addEventListener('ag-statechange', () => this.trigger('resize'));
       new ResizeObserver(() => this.trigger('resize')).observe(this.#root);

@@ -4,6 +4,7 @@
 import { h } from '../widget/dom.js';
 import { anchorOf } from '../chapters.js';
 import { chapterPager } from './chapter-pager.js';
+import { holdProse, introOf, triesOf } from './chapter-prose.js';
 import { numbered, partOf, partTitle, partsOf } from './tour.js';
 
 /**
@@ -76,21 +77,13 @@ export function renderChapters(main, chapters) {
       'section',
       { class: 'chapter', id: anchorOf(c), dataset: { chapter: c.id }, 'aria-labelledby': `${anchorOf(c)}-title` },
       h('h2', { id: `${anchorOf(c)}-title` }, h('span', { class: 'chapter-number' }, `${i + 1}. `), c.title),
-      h('p', { class: 'intro' }, c.intro),
+      introOf(c),
       widget
         ? widgets.map((w) => h('div', { class: 'chapter-widget' }, w))
         : h('p', { class: 'coming' }, 'This chapter\u2019s widget is coming.'),
-      c.after?.length
-        ? [
-            h('h3', {}, 'Things to try'),
-            h(
-              'ul',
-              { class: 'tries' },
-              c.after.map((t) => h('li', {}, t)),
-            ),
-          ]
-        : null,
+      triesOf(c, 'h3'),
     );
+    holdProse(section, c);
     // The links to the chapters before and after go under the section, not in
     // it: an embedded chapter is the section alone, and the Embed control
     // measures the section for the height of its frame.

@@ -4,6 +4,7 @@
 // to the full page. Text only (h() and text nodes): nothing from the address
 // is ever parsed as HTML.
 import { h } from '../widget/dom.js';
+import { holdProse, introOf, triesOf } from './chapter-prose.js';
 
 const shorten = (text) => (text.length > 60 ? `${text.slice(0, 60)}\u2026` : text);
 
@@ -14,25 +15,16 @@ export function renderEmbed(main, { tag, chapter }) {
     main.replaceChildren(widget);
     return widget;
   }
-  main.replaceChildren(
-    h(
-      'article',
-      { class: 'embed-chapter', dataset: { chapter: chapter.id } },
-      h('h1', {}, chapter.title),
-      h('p', { class: 'intro' }, chapter.intro),
-      widget,
-      chapter.after?.length
-        ? [
-            h('h2', {}, 'Things to try'),
-            h(
-              'ul',
-              { class: 'tries' },
-              chapter.after.map((t) => h('li', {}, t)),
-            ),
-          ]
-        : null,
-    ),
+  const article = h(
+    'article',
+    { class: 'embed-chapter', dataset: { chapter: chapter.id } },
+    h('h1', {}, chapter.title),
+    introOf(chapter),
+    widget,
+    triesOf(chapter, 'h2'),
   );
+  main.replaceChildren(article);
+  holdProse(article, chapter);
   return widget;
 }
 

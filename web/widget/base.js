@@ -25,6 +25,7 @@
 //   tag), for the page-update measurements (see markRender below).
 //
 // A subclass implements build(body) and render(ag, state); see WIDGETS.md.
+import { ANSWER_SHOWN_EVENT, afterAnswer, showAfterAnswer, whenAnswered } from './after-answer.js';
 import { announceIn, liveRegion } from './announce.js';
 import { h, setAttr, setText } from './dom.js';
 import { assetUrl } from './assets.js';
@@ -72,6 +73,8 @@ export class AgWidget extends HTMLElement {
   #problems = [];
   #where = 'link';
   #scrollers = null; // keeps boxes that scroll sideways reachable by Tab (scroll-focus.js)
+  #answerShown = false; // the chapter's answer is on show: text held until then is shown (after-answer.js)
+  #unwatchAnswer = null;
 
   constructor() {
     super();
@@ -263,6 +266,8 @@ export class AgWidget extends HTMLElement {
   connectedCallback() {
     if (!this.#parts) this.#skeleton();
     watchForPrint(this); // a printout shows every widget, not its placeholder (print.js)
+    // An answer of this chapter in the page's record (this visit, or restored from an earlier attempt).
+    if (!this.#answerShown) this.#unwatchAnswer ??= whenAnswered(this.chapterId, (how) => this.answerShown(how));
     if (this.#started) {
       this.#subscribe();
       return;
@@ -284,6 +289,8 @@ export class AgWidget extends HTMLElement {
     this.#observer?.disconnect();
     this.#observer = null;
     unwatchForPrint(this);
+    this.#unwatchAnswer?.();
+    this.#unwatchAnswer = null;
     this.#unsubscribe?.();
     this.#unsubscribe = null;
   }
@@ -300,6 +307,7 @@ export class AgWidget extends HTMLElement {
     body.replaceChildren();
     this.build(body);
     this.#built = true;
+    if (this.#answerShown) showAfterAnswer(this.shadowRoot);
     // Only a started widget has boxes that may scroll: the frame of one still
     // waiting (placeholder, toolbar) has none to check on the opening page.
     this.#scrollers = watchScrollers(this.shadowRoot, this.#parts.frame);
@@ -511,9 +519,10 @@ export class AgWidget extends HTMLElement {
         if (this.stateText === before) return outcome;
         return { ...outcome, restore: () => this.setState(mine) };
       },
+      onShown: () => this.answerShown('answer'),
       onResult: (result) => {
         const chapter = this.chapterId;
-        pageRecord.record(chapter, result);
+        const tries = pageRecord.record(chapter, result);
         const first = pageRecord.first(chapter);
         const widget = this.localName;
         const fire = (type, detail) =>
@@ -526,11 +535,46 @@ export class AgWidget extends HTMLElement {
           prediction: options,
           ...result,
           first,
+          number: tries,
         });
         fire(XAPI_EVENT, { statement, widget, chapter, prediction: result.id });
-        return { first, ...pageRecord.score([chapter]) };
+        return { first, tries, ...pageRecord.score([chapter]) };
       },
     });
+  }
+
+  /**
+   * Marks `el` (built in build()) as text that states the answer of this chapter's prediction: it is hidden on
+   * screen until the answer is on show (the learner answered, an answer was restored, or `answerShown()`), then
+   * shown; it is printed in any case (after-answer.js). @returns el
+   */
+  afterAnswer(el) {
+    afterAnswer(el);
+    if (this.#answerShown) el.dataset.afterAnswer = 'shown';
+    return el;
+  }
+
+  /** Whether the answer of this chapter's prediction is on show. */
+  get answerIsShown() {
+    return this.#answerShown;
+  }
+
+  /**
+   * The answer of this chapter's prediction is on show: the widget's held text appears, the host gets
+   * `data-answer-shown` (`how`), and `ag-answershown` { widget, chapter, how } is fired (bubbles, composed) so
+   * that the chapter's held prose around the widget appears too. The predict block calls it after an answer;
+   * a chapter whose own run shows the answer anyway calls it when the learner starts that run (Part 4: Train),
+   * how = 'run'. Once is enough: later calls do nothing.
+   */
+  answerShown(how = 'run') {
+    if (this.#answerShown) return;
+    this.#answerShown = true;
+    this.#unwatchAnswer?.();
+    this.#unwatchAnswer = null;
+    this.dataset.answerShown = how;
+    if (this.#built) showAfterAnswer(this.shadowRoot);
+    const detail = { widget: this.localName, chapter: this.chapterId, how };
+    this.dispatchEvent(new CustomEvent(ANSWER_SHOWN_EVENT, { bubbles: true, composed: true, detail }));
   }
 
   // ------------------------------------------------------------ hooks

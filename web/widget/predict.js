@@ -44,9 +44,18 @@ export function checkMisconceptions(misconceptions, choices) {
   return misconceptions;
 }
 
-/** The score line: "First answer: right \u2014 chapter score 1 / 1". */
-export function scoreText({ first, correct, total }) {
-  return `First answer: ${first.correct ? 'right' : 'wrong'} \u2014 chapter score ${correct} / ${total}`;
+/**
+ * The score line, which says that only the first answer is scored: after the first answer (`tries` 1, or not
+ * given) "Scored (only the first answer counts): right \u2014 chapter score 1 / 1"; after a later one "Not
+ * scored: only the first answer counts, and it was wrong \u2014 chapter score 0 / 1".
+ */
+export function scoreText({ first, correct, total, tries = 1 }) {
+  const was = first.correct ? 'right' : 'wrong';
+  const head =
+    tries > 1
+      ? `Not scored: only the first answer counts, and it was ${was}`
+      : `Scored (only the first answer counts): ${was}`;
+  return `${head} \u2014 chapter score ${correct} / ${total}`;
 }
 
 /**
@@ -55,16 +64,21 @@ export function scoreText({ first, correct, total }) {
  *           reveal: (choice: string) => Promise<{ answer: string, explanation: string, restore?: () => void }>
  *             | { answer: string, explanation: string, restore?: () => void },
  *           onResult?: (result: { id: string, choice: string, answer: string, correct: boolean }) =>
- *             { first: { choice: string, correct: boolean }, correct: number, total: number } | void }} o
+ *             { first: { choice: string, correct: boolean }, correct: number, total: number, tries?: number } | void,
+ *           onShown?: () => void }} o
  *   `misconceptions`: per wrong choice, one or two sentences naming the wrong model of the maths that choice
  *   reveals (shown only when it is the learner's wrong answer). `onResult` may return the chapter's score
- *   (from the page's PredictionRecord), which the block shows.
+ *   (from the page's PredictionRecord), which the block shows. `onShown` is told that the answer is on show
+ *   (after an answer, or `showAnswer()`), before `onResult`.
+ *   Focus: a choice pressed with the focus on it (the keyboard's Enter or Space) hands the focus to the result
+ *   line (tabindex -1) before the choices close, so it stays in the block; "Ask me again" gives it back to
+ *   the first choice.
  * @returns {HTMLElement} a <div class="predict"> to place in the widget
  * @throws {TypeError} when `misconceptions` names no choice or holds no text (checkMisconceptions)
  */
-export function predictBlock({ id, question, choices, misconceptions, reveal, onResult }) {
+export function predictBlock({ id, question, choices, misconceptions, reveal, onResult, onShown }) {
   const named = checkMisconceptions(misconceptions, choices);
-  const result = h('p', { class: 'predict-result' });
+  const result = h('p', { class: 'predict-result', tabindex: -1 });
   const misconception = h('p', { class: 'predict-misconception', hidden: true });
   const score = h('p', { class: 'predict-score', dataset: { role: 'predict-score' }, hidden: true });
   const buttons = choices.map((c) =>
@@ -89,6 +103,10 @@ export function predictBlock({ id, question, choices, misconceptions, reveal, on
   for (const button of buttons) {
     button.addEventListener('click', async () => {
       const choice = button.dataset.choice;
+      // A disabled button loses the focus to <body>: the result line takes it first (no scrolling); while the
+      // answer is worked out (data-busy) the empty line is displayed, so that it can hold the focus.
+      block.dataset.busy = '';
+      if (button.getRootNode().activeElement === button) result.focus({ preventScroll: true });
       buttons.forEach((b) => {
         b.disabled = true;
         b.setAttribute('aria-pressed', String(b === button));
@@ -100,6 +118,8 @@ export function predictBlock({ id, question, choices, misconceptions, reveal, on
         result.textContent = `The answer could not be computed: ${err.message}`;
         buttons.forEach((b) => (b.disabled = false));
         return;
+      } finally {
+        delete block.dataset.busy;
       }
       const correct = outcome.answer === choice;
       block.dataset.result = correct ? 'right' : 'wrong';
@@ -117,6 +137,7 @@ export function predictBlock({ id, question, choices, misconceptions, reveal, on
       misconception.textContent = wrongModel ?? '';
       misconception.hidden = !wrongModel;
       again.hidden = false;
+      onShown?.();
       const chapterScore = onResult?.({ id, choice, answer: outcome.answer, correct });
       score.textContent = chapterScore ? scoreText(chapterScore) : '';
       score.hidden = !chapterScore;
@@ -158,6 +179,7 @@ export function predictBlock({ id, question, choices, misconceptions, reveal, on
     buttons.forEach((b) => b.classList.toggle('is-answer', b.dataset.choice === outcome.answer));
     result.replaceChildren(h('strong', {}, `The answer: \u201c${label}\u201d. `), outcome.explanation);
     again.hidden = true;
+    onShown?.();
     return outcome.answer;
   };
   return block;
@@ -168,26 +190,46 @@ export function predictBlock({ id, question, choices, misconceptions, reveal, on
  * answers are kept too). Used for the page's progress, the SCORM score, the
  * score line of each predict block and the score of its xAPI statements.
  */
-export class PredictionRecord {
+export class PredictionRecord extends EventTarget {
   #byChapter = new Map();
 
+  /**
+   * Records an answer of a chapter; fires `answer` ({ chapter, how: 'answer' }) on the record.
+   * @returns {number} how many answers the chapter has now (1: this is its first, the one scored)
+   */
   record(chapterId, { id, choice, correct }) {
     const entry = this.#byChapter.get(chapterId) ?? { id, first: null, last: null, tries: 0 };
     entry.tries += 1;
+    delete entry.restored;
     entry.last = { choice, correct };
     if (!entry.first) entry.first = { choice, correct };
     this.#byChapter.set(chapterId, entry);
+    this.#fire(chapterId, 'answer');
+    return entry.tries;
   }
 
-  /** Puts back a first answer from an earlier attempt (resuming); a chapter already answered here is kept. */
+  /**
+   * Puts back a first answer from an earlier attempt (resuming); a chapter already answered here is kept.
+   * Fires `answer` ({ chapter, how: 'restored' }) on the record.
+   */
   restore(chapterId, { choice, correct }) {
     if (this.#byChapter.has(chapterId)) return;
     const answer = { choice, correct };
-    this.#byChapter.set(chapterId, { id: null, first: answer, last: answer, tries: 1 });
+    this.#byChapter.set(chapterId, { id: null, first: answer, last: answer, tries: 1, restored: true });
+    this.#fire(chapterId, 'restored');
+  }
+
+  #fire(chapter, how) {
+    this.dispatchEvent(new CustomEvent('answer', { detail: { chapter, how } }));
   }
 
   has(chapterId) {
     return this.#byChapter.has(chapterId);
+  }
+
+  /** Whether the chapter's answers are only the one restored from an earlier attempt. */
+  restored(chapterId) {
+    return this.#byChapter.get(chapterId)?.restored === true;
   }
 
   /** The first answer of a chapter, { choice, correct }, or null before any. */

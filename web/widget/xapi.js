@@ -5,7 +5,8 @@
 // the chapter and the prediction, with the choices and the right one as its
 // correctResponsesPattern; a result with this answer's success and response
 // and the chapter's score, which the first answer sets (a later answer is
-// practice: it repeats the first answer's score). The widget fires it as the
+// practice: it repeats the first answer's score, and its result extension
+// ANSWER_NUMBER, 2 or more, marks it as a retry). The widget fires it as the
 // DOM event `ag-xapi` (widget/base.js); embed.html posts it to the page
 // around its frame; the SCORM adapter writes it as a SCORM 1.2 interaction.
 // The page knows no learner: a statement has no actor, which whoever sends
@@ -23,6 +24,13 @@ export const MODULE_TYPE = 'http://adlnet.gov/expapi/activities/module';
 export const XAPI_MESSAGE_TYPE = 'attention-geometry:xapi';
 /** The DOM event a widget fires for each statement (bubbles, composed). */
 export const XAPI_EVENT = 'ag-xapi';
+/**
+ * The result extension (xAPI 1.0.3, Data 2.4.5, result.extensions) that numbers an answer among the answers to
+ * its chapter's prediction on the page: 1 for the first, the one scored; 2 and more for a retry after "Ask me
+ * again", which is practice and does not change `result.score`. A URN: the page has no address of its own to
+ * name it by (an embedding page may be anywhere).
+ */
+export const ANSWER_NUMBER = 'urn:attention-geometry:xapi:answer-number';
 
 const LANG = 'en';
 const text = (s) => ({ [LANG]: String(s) });
@@ -61,13 +69,15 @@ export function choiceInteraction({ choices, answer }, lang = LANG) {
  * @param {{ page: string, chapter: string, chapterTitle?: string,
  *           prediction: { id: string, question: string, choices: { value: string, label: string }[] },
  *           choice: string, answer: string, correct: boolean,
- *           first: { choice: string, correct: boolean }, timestamp?: Date }} o
+ *           first: { choice: string, correct: boolean }, number?: number, timestamp?: Date }} o
  *   `page`: the page's address (its query and fragment are dropped); `choice`: the learner's choice value;
  *   `answer`: the right choice value, as the reveal computed it (one that is no choice gives an empty
  *   correctResponsesPattern); `correct`: choice === answer; `first`: the
- *   chapter's first answer (this one, or an earlier one), which sets the score.
+ *   chapter's first answer (this one, or an earlier one), which sets the score; `number`: which answer to the
+ *   chapter's prediction this is (1 for the first), given as the result extension ANSWER_NUMBER.
  * @returns {object} a statement without actor, id or stored (the sender adds them):
- *   { verb, object, result: { success, response, score: { raw, min, max, scaled } }, context, timestamp }
+ *   { verb, object, result: { success, response, score: { raw, min, max, scaled }, extensions? }, context,
+ *   timestamp }
  * @throws {TypeError} naming a missing or malformed argument, or a choice that is not one of the choices
  */
 export function answeredStatement({
@@ -79,6 +89,7 @@ export function answeredStatement({
   answer,
   correct,
   first,
+  number,
   timestamp,
 }) {
   if (typeof page !== 'string' || !/^[a-z][a-z0-9+.-]*:/i.test(page))
@@ -92,6 +103,10 @@ export function answeredStatement({
     throw new TypeError(`xAPI choice: ${JSON.stringify(choice)} is not a choice (${values.join(', ')})`);
   if (typeof correct !== 'boolean' || typeof first?.correct !== 'boolean')
     throw new TypeError('xAPI correct and first.correct: expected booleans');
+  if (number !== undefined && !(Number.isInteger(number) && number >= 1))
+    throw new TypeError(
+      `xAPI number: expected a whole number from 1 (the first answer), got ${JSON.stringify(number)}`,
+    );
   const raw = first.correct ? 1 : 0;
   const chapterActivity = { id: chapterIri(page, chapter), objectType: 'Activity', definition: { type: MODULE_TYPE } };
   if (chapterTitle) chapterActivity.definition.name = text(chapterTitle);
@@ -103,7 +118,12 @@ export function answeredStatement({
       // A reveal whose answer is none of the choices (a case the question did not foresee): no choice is right.
       definition: { name: text(prediction.question), ...choiceInteraction({ choices: prediction.choices, answer }) },
     },
-    result: { success: correct, response: choice, score: { raw, min: 0, max: 1, scaled: raw } },
+    result: {
+      success: correct,
+      response: choice,
+      score: { raw, min: 0, max: 1, scaled: raw },
+      ...(number === undefined ? {} : { extensions: { [ANSWER_NUMBER]: number } }),
+    },
     context: { contextActivities: { parent: [chapterActivity] } },
     timestamp: (timestamp ?? new Date()).toISOString(),
   };

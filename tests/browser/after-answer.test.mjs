@@ -1,0 +1,116 @@
+// Text shown after the answer (web/widget/after-answer.js): a "things to try"
+// line that the tour writes answered('...') states what the chapter's
+// prediction asks, so it is not shown on screen before the learner has seen
+// the answer, and it is shown after:
+// - chapter 2 (Part 1): held at first (in the page, not displayed, printed),
+//   shown once the prediction is answered, in the full page and in
+//   embed.html; the other lines are shown all along;
+// - learn-to-attend (Part 4): held until the learner presses Train (the run
+//   shows the answer anyway); your-task: held until its prediction is
+//   answered, with the misconception of the wrong choice under the answer;
+// - an answer restored from an earlier attempt (the page's record, as the
+//   SCORM adapter resumes it) shows the held lines at once, in a chapter whose
+//   widget has not started too.
+import { describe, expect, test } from '@jest/globals';
+import { CHAPTERS } from '../../web/chapters.js';
+import { predictChoice, useEnv, waitReady, waitRun, withChapter, withEmbed } from './helpers.mjs';
+
+const env = useEnv();
+const chapterOf = (id) => CHAPTERS.find((c) => c.id === id);
+/** The tour's lines of a chapter: [text, held] in order. */
+const linesOf = (id) =>
+  chapterOf(id).after.map((line) => (typeof line === 'string' ? [line, false] : [line.text, line.afterAnswer]));
+
+/** The "things to try" lines inside `root` (a CSS selector): text, data-after-answer and whether displayed. */
+const shownLines = (page, root) =>
+  page.locator(`${root} .tries li`).evaluateAll((items) =>
+    items.map((li) => ({
+      text: li.textContent,
+      held: li.dataset.afterAnswer ?? null,
+      displayed: getComputedStyle(li).display !== 'none',
+    })),
+  );
+
+/** What the lines of chapter `id` look like when `shown` (false: the held ones are held). */
+const expected = (id, shown) =>
+  linesOf(id).map(([text, held]) => ({
+    text,
+    held: held ? (shown ? 'shown' : 'held') : null,
+    displayed: !held || shown,
+  }));
+
+describe('held before the answer, shown after', () => {
+  test('chapter 2 (Part 1): the line that names the answer is held (printed, not displayed), then shown once answered', async () => {
+    expect(linesOf('dot-product').filter(([, held]) => held)).toHaveLength(1); // the premise
+    await withChapter(env, 'dot-product', 'ag-two-definitions', async ({ page }) => {
+      const root = '#ch-dot-product';
+      expect(await shownLines(page, root)).toEqual(expected('dot-product', false));
+      // A printout is the whole chapter: the held line is printed.
+      await page.emulateMedia({ media: 'print' });
+      expect((await shownLines(page, root)).every((l) => l.displayed)).toBe(true);
+      await page.emulateMedia({ media: 'screen' });
+      await predictChoice(page, 'ag-two-definitions', 'positive', 'wrong');
+      expect(await shownLines(page, root)).toEqual(expected('dot-product', true));
+      expect(await page.locator('ag-two-definitions').getAttribute('data-answer-shown')).toBe('answer');
+    });
+  });
+
+  test('chapter 2 in embed.html: the same, around the one widget', async () => {
+    await withEmbed(env, 'ch=dot-product', 'ag-two-definitions', async ({ page }) => {
+      expect(await shownLines(page, 'article')).toEqual(expected('dot-product', false));
+      await predictChoice(page, 'ag-two-definitions', 'zero', 'right');
+      expect(await shownLines(page, 'article')).toEqual(expected('dot-product', true));
+    });
+  });
+
+  test('learn-to-attend (Part 4): held while the model waits at step 0, shown once Train has trained it', async () => {
+    const tag = 'ag-learn-to-attend';
+    expect(linesOf('learn-to-attend').filter(([, held]) => held).length).toBeGreaterThan(0); // the premise
+    await withChapter(env, 'learn-to-attend', tag, async ({ page }) => {
+      const root = '#ch-learn-to-attend';
+      await waitRun(page, tag); // the model made and shown at step 0
+      expect(await shownLines(page, root)).toEqual(expected('learn-to-attend', false));
+      expect(await page.locator(tag).getAttribute('data-answer-shown')).toBe(null);
+      await page.locator(`${tag} [data-action="train"]`).click();
+      await page.waitForFunction((t) => document.querySelector(t).dataset.answerShown === 'run', tag, {
+        timeout: 120000,
+      });
+      expect(await shownLines(page, root)).toEqual(expected('learn-to-attend', true));
+    });
+  }, 180000);
+
+  test('your-task (Part 4): held until the prediction is answered; a wrong choice shows its misconception', async () => {
+    const tag = 'ag-your-task';
+    await withChapter(env, 'your-task', tag, async ({ page }) => {
+      const root = '#ch-your-task';
+      expect(await shownLines(page, root)).toEqual(expected('your-task', false));
+      await predictChoice(page, tag, 'reverse', 'wrong');
+      expect(await shownLines(page, root)).toEqual(expected('your-task', true));
+      const misconception = page.locator(`${tag} .predict-misconception`);
+      expect(await misconception.isVisible()).toBe(true);
+      expect(await misconception.textContent()).toMatch(/^That takes reversing /);
+    });
+  }, 180000);
+});
+
+describe('a restored answer', () => {
+  test('an answer restored from an earlier attempt (as SCORM resumes) shows the held lines at once, started widget or not', async () => {
+    await withChapter(env, 'dot-product', 'ag-two-definitions', async ({ page }) => {
+      // The premise: chapter 6 ("length") is far below, its widget not started.
+      expect(await page.locator('ag-length-lever').getAttribute('data-status')).toBe(null);
+      expect(await shownLines(page, '#ch-length')).toEqual(expected('length', false));
+      const taken = await page.evaluate(() =>
+        window.agProgress.restore({
+          predictions: { 'dot-product': { choice: 'zero', correct: true }, length: { choice: 'nine', correct: false } },
+        }),
+      );
+      expect(taken.predictions).toBe(2);
+      expect(await shownLines(page, '#ch-dot-product')).toEqual(expected('dot-product', true));
+      expect(await shownLines(page, '#ch-length')).toEqual(expected('length', true));
+      expect(await page.locator('ag-two-definitions').getAttribute('data-answer-shown')).toBe('restored');
+      // Started later, the widget of chapter 6 knows the answer is on show.
+      await waitReady(page, 'ag-length-lever');
+      expect(await page.locator('ag-length-lever').getAttribute('data-answer-shown')).toBe('restored');
+    });
+  });
+});
