@@ -209,7 +209,7 @@ export const QUESTIONS = Object.freeze([
     'Near one-hot weights make the softmax\u2019s Jacobian diag(\u03b1) \u2212 \u03b1\u03b1\u1d40 nearly 0 for the other keys; the gradient goes where it cannot help, and the loss lags far behind the scaled run.',
     {
       'small-gradient':
-        'The page measures the opposite: without the scale W_Q\u2019s gradient is larger, since nothing divides it by \u221ad\u2096. What stalls learning is where the saturated softmax sends it.',
+        'The page measures the opposite: without the scale W_Q\u2019s gradient is larger, since nothing divides it by \u221ad\u2096. What stalls learning is the saturated softmax: the keys it gives almost no weight get almost no gradient.',
       overflow:
         'Scores of a few tens are far below float32\u2019s limit, and a stable softmax subtracts the largest one first. The run stays finite; it just learns slowly.',
     },
