@@ -10,7 +10,7 @@ import { renderChapters, renderToc } from './shell/chapters-view.js';
 import { setUpImplementationMenu } from './shell/implementation-menu.js';
 import { showLinkProblems, showLoadError } from './shell/notes.js';
 import { trackProgress } from './shell/progress.js';
-import { readChapter, STUDIO_PARAM, unknownParams, writeUrl } from './shell/url.js';
+import { readChapter, STUDIO_PARAM, studioProblems, unknownParams, writeUrl } from './shell/url.js';
 import { studioPanel } from './widget/studio.js';
 import { focusChapter } from './shell/chapter-focus.js';
 import { keepInView } from './shell/keep-in-view.js';
@@ -61,7 +61,7 @@ async function main() {
       focusChapter(view.section.id);
     }
   }
-  problems.push(...unknownParams(params, current?.widgets ?? null, chapterId));
+  problems.push(...unknownParams(params, current?.widgets ?? null, chapterId), ...studioProblems(params, chapterId));
   showLinkProblems(note, problems);
 
   let impl = { defaultId: null, current: () => null };

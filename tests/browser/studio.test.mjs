@@ -9,6 +9,7 @@
 import { describe, expect, test } from '@jest/globals';
 import { CHAPTERS } from '../../web/chapters.js';
 import { dot } from '../reference/float64.mjs';
+import { readHide } from '../../web/widget/studio-options.js';
 import {
   frameOf,
   hostPage,
@@ -231,6 +232,17 @@ describe('the hide and ask options: names the widget does not have', () => {
   }, 60000);
 });
 
+test('studio=1 without a chapter, or another value, is named in the link note; no panel, no error', async () => {
+  for (const [search, expected] of [
+    ['?studio=1', 'studio=1 \u2014 expected a ch= naming the chapter to prepare an embed of.'],
+    ['?ch=dot-product&studio=yes', 'studio=yes \u2014 expected 1, with a ch= (the studio).'],
+  ])
+    await withPage(env, `${search}&agtest=1`, async ({ page }) => {
+      await expect(page.locator('#url-note').textContent()).resolves.toContain(expected);
+      expect(await page.locator('[data-role="studio"]').count()).toBe(0);
+    });
+}, 60000);
+
 /** Chapters whose widget has no control group to hide, and why. */
 const NO_GROUPS = {
   atom: 'its inputs are the figure itself: q and the keys are dragged on the plane, a cell of the grid is clicked',
@@ -252,5 +264,10 @@ test('every chapter of the tour offers at least one control group in the studio,
     expect(Object.keys(groups).sort()).toEqual([...withWidget].sort());
     const none = Object.keys(groups).filter((id) => groups[id].length === 0);
     expect(none.sort()).toEqual(Object.keys(NO_GROUPS).sort());
+    // Every name is one the hide option reads.
+    const unreadable = Object.values(groups)
+      .flat()
+      .filter((name) => readHide(name).problems.length > 0);
+    expect(unreadable).toEqual([]);
   });
 }, 120000);

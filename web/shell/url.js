@@ -38,6 +38,17 @@ export function readChapter(params, chapters) {
   return { chapterId: null, problems };
 }
 
+/**
+ * The studio parameter that cannot be used, as a link-note problem: a value other than 1, or studio=1 without
+ * a chapter. @returns {object[]}
+ */
+export function studioProblems(params, chapterId) {
+  const value = params.get(STUDIO_PARAM);
+  if (value === null || (value === '1' && chapterId)) return [];
+  const expected = value === '1' ? 'a ch= naming the chapter to prepare an embed of' : '1, with a ch= (the studio)';
+  return [{ name: STUDIO_PARAM, value, expected }];
+}
+
 /** Unknown parameters listed one by one in the note (the rest are counted), as on embed.html. */
 const MAX_UNKNOWN = 5;
 

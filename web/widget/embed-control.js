@@ -155,6 +155,8 @@ export async function copyText(text) {
  * which. @returns {{ area: HTMLTextAreaElement, copy: HTMLButtonElement, node: HTMLDivElement }}
  */
 export function snippetBox({ id, label, help, status, rows = 4 }) {
+  // In a sentence: "iframe snippet", but "H5P command".
+  const named = label.replace(/\b[A-Z][a-z]+/g, (word) => word.toLowerCase());
   const area = h('textarea', {
     id,
     class: 'embed-code',
@@ -163,7 +165,7 @@ export function snippetBox({ id, label, help, status, rows = 4 }) {
     spellcheck: 'false',
     'aria-describedby': `${id}-help`,
   });
-  const copy = h('button', { type: 'button', class: 'embed-copy' }, `Copy ${label.toLowerCase()}`);
+  const copy = h('button', { type: 'button', class: 'embed-copy' }, `Copy ${named}`);
   copy.addEventListener('click', async () => {
     if (await copyText(area.value)) {
       status.textContent = `${label} copied.`;
@@ -171,7 +173,7 @@ export function snippetBox({ id, label, help, status, rows = 4 }) {
     }
     area.focus();
     area.select();
-    status.textContent = `Copying is not allowed here. The ${label.toLowerCase()} is selected: press Ctrl+C (\u2318C on a Mac) to copy it.`;
+    status.textContent = `Copying is not allowed here. The ${named} is selected: press Ctrl+C (\u2318C on a Mac) to copy it.`;
   });
   const node = h(
     'div',
