@@ -133,9 +133,17 @@ export function studioPanel(widget, chapter, section = widget) {
     h5p.node,
     status,
   );
+  // Once a frame at most, after the widget's render: a drag changes the state many times a second, and the
+  // frame's height is read from the layout.
+  let pending = false;
   widget.addEventListener('ag-statechange', () => {
-    fill();
-    update();
+    if (pending) return;
+    pending = true;
+    requestAnimationFrame(() => {
+      pending = false;
+      fill();
+      update();
+    });
   });
   const ready = Promise.resolve(widget.ready).then(() => {
     fill();
