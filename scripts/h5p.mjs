@@ -1,8 +1,10 @@
 // Builds an H5P package (.h5p) of one chapter: build/attention-geometry-<chapter>.h5p.
-//   node scripts/h5p.mjs [--chapter <id>] [--state <text>] [--out <file>]
+//   node scripts/h5p.mjs [--chapter <id>] [--state <text>] [--hide <groups>] [--ask <ids>|none] [--out <file>]
 // `npm run h5p -- --chapter atom` builds the site first, then this. The package:
 //   h5p.json                    the content's main library and its preloaded dependency
-//   content/content.json        the chapter, its start state and the strings (web/h5p/semantics.js)
+//   content/content.json        the chapter, its start state, the controls hidden and the predictions
+//                               asked (the studio's options, web/widget/studio-options.js) and the
+//                               strings (web/h5p/semantics.js)
 //   H5P.AttentionGeometry-M.m/  the library: library.json, semantics.json, attention-geometry.js
 //                               (web/h5p/main.js and every widget as one classic script; the two
 //                               .wasm builds, the widgets' stylesheets, KaTeX's stylesheet and
@@ -18,6 +20,7 @@ import { collectNotices, noticesText } from './notices.mjs';
 import { assetTable, bundleOptions, inlinedAssetsPlugin } from './offline.mjs';
 import { sortedZip } from './zip.mjs';
 import { CHOOSABLE, DEFAULT_CHAPTER, DEFAULT_L10N, semantics } from '../web/h5p/semantics.js';
+import { ASK_NONE, readAsk, readHide } from '../web/widget/studio-options.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const DEFAULT_SITE = join(root, 'build/site');
@@ -30,7 +33,7 @@ export const STYLESHEET = 'attention-geometry.css';
  * patchVersion (same major and minor): raise patchVersion whenever the library's files change.
  * (Major version 0 is avoided: H5P's player drops it from the library's name in xAPI statements.)
  */
-export const LIBRARY_VERSION = Object.freeze({ majorVersion: 1, minorVersion: 0, patchVersion: 0 });
+export const LIBRARY_VERSION = Object.freeze({ majorVersion: 1, minorVersion: 0, patchVersion: 1 });
 
 /** The library's folder in the package, e.g. H5P.AttentionGeometry-1.0. */
 export const libraryFolder = ({ majorVersion, minorVersion }) => `${MACHINE_NAME}-${majorVersion}.${minorVersion}`;
@@ -45,12 +48,18 @@ export function chapterOf(id) {
   return chapter;
 }
 
-/** The options of the command line: --chapter <id>, --state <text>, --out <file> (or --name=value). */
+/**
+ * The options of the command line: --chapter <id>, --state <text>, --hide <groups>, --ask <ids>|none,
+ * --out <file> (or --name=value).
+ */
 export function optionsFromArgs(args) {
   const options = {};
   for (let i = 0; i < args.length; i++) {
-    const m = /^--(chapter|state|out)(?:=(.*))?$/.exec(args[i]);
-    if (!m) throw new RangeError(`unknown option ${args[i]}: use --chapter <id>, --state <text>, --out <file>`);
+    const m = /^--(chapter|state|hide|ask|out)(?:=(.*))?$/.exec(args[i]);
+    if (!m)
+      throw new RangeError(
+        `unknown option ${args[i]}: use --chapter <id>, --state <text>, --hide <groups>, --ask <ids>|none, --out <file>`,
+      );
     const value = m[2] ?? args[++i];
     if (value === undefined) throw new RangeError(`--${m[1]} needs a value`);
     options[m[1]] = value;
@@ -123,12 +132,36 @@ export function libraryNotices(metafile) {
 }
 
 /**
+ * The hide and ask options as content.json keeps them: the names, comma-separated ('' for none given).
+ * A name that is not a name is a RangeError that names the option (whether the chapter's widget has it is
+ * checked when the content runs, which notes a name it does not have).
+ */
+export function embedOptions({ hide = '', ask = '' }) {
+  const read = { hide: readHide(hide), ask: readAsk(ask === '' ? null : ask) };
+  for (const [name, { problems }] of Object.entries(read))
+    if (problems.length)
+      throw new RangeError(`--${name}: ${problems.map((p) => `${p.value}: expected ${p.expected}`).join('; ')}`);
+  const asked = read.ask.ask;
+  return { hide: read.hide.hide.join(','), ask: asked === null ? '' : asked.join(',') || ASK_NONE };
+}
+
+/**
  * Writes the package. `chapter`: the id of a chapter with a widget; `state`: the widget's start
- * state text ('' for its own); `site`: the built site (build/site); `out`: the .h5p file.
+ * state text ('' for its own); `hide`: the control groups left out, comma-separated; `ask`: the
+ * predictions asked ('' for every one, 'none' for none); `site`: the built site (build/site); `out`:
+ * the .h5p file.
  * @returns {Promise<{ out: string, bytes: number, files: string[] }>}
  */
-export async function buildH5p({ chapter: id = DEFAULT_CHAPTER, state = '', site = DEFAULT_SITE, out } = {}) {
+export async function buildH5p({
+  chapter: id = DEFAULT_CHAPTER,
+  state = '',
+  hide = '',
+  ask = '',
+  site = DEFAULT_SITE,
+  out,
+} = {}) {
   const chapter = chapterOf(id);
+  const options = embedOptions({ hide, ask });
   if (!existsSync(join(site, 'wasm/ag-simd.wasm')))
     throw new Error(
       `no built site with wasm/ in ${site}: run \`node scripts/build.mjs\` first (or \`npm run h5p\`, which builds too)`,
@@ -140,7 +173,7 @@ export async function buildH5p({ chapter: id = DEFAULT_CHAPTER, state = '', site
   const json = (value) => JSON.stringify(value, null, 2) + '\n';
   const text = {
     'h5p.json': json(h5pJson(chapter, version)),
-    'content/content.json': json({ chapter: chapter.id, state, showIntro: true, l10n: DEFAULT_L10N }),
+    'content/content.json': json({ chapter: chapter.id, state, ...options, showIntro: true, l10n: DEFAULT_L10N }),
     [`${lib}/library.json`]: json(libraryJson(version)),
     [`${lib}/semantics.json`]: json(semantics()),
     [`${lib}/${SCRIPT}`]: js,

@@ -12,7 +12,8 @@ import { renderChapters, renderToc } from './shell/chapters-view.js';
 import { setUpImplementationMenu } from './shell/implementation-menu.js';
 import { showLinkProblems, showLoadError } from './shell/notes.js';
 import { trackProgress } from './shell/progress.js';
-import { readChapter, unknownParams, writeUrl } from './shell/url.js';
+import { readChapter, STUDIO_PARAM, studioProblems, unknownParams, writeUrl } from './shell/url.js';
+import { studioPanel } from './widget/studio.js';
 import { focusChapter } from './shell/chapter-focus.js';
 import { keepInView } from './shell/keep-in-view.js';
 import { readingBar } from './shell/reading-bar.js';
@@ -57,6 +58,8 @@ async function main() {
     keepInView(view.section);
     focusChapter(view.section.id);
     for (const w of view.widgets) w.start();
+    // The instructor's studio: under the chapter, a panel that makes its embed (EMBEDDING.md, "Studio").
+    if (params.get(STUDIO_PARAM) === '1') view.section.after(studioPanel(view.widget, view.chapter, view.section));
   }
   if (!chapterId) {
     // A plain anchor (#ch-<id>): go there once the sections exist.
@@ -66,7 +69,7 @@ async function main() {
       focusChapter(view.section.id);
     }
   }
-  problems.push(...unknownParams(params, current?.widgets ?? null, chapterId));
+  problems.push(...unknownParams(params, current?.widgets ?? null, chapterId), ...studioProblems(params, chapterId));
   showLinkProblems(note, problems);
 
   let impl = { defaultId: null, current: () => null };

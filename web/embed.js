@@ -15,11 +15,14 @@ function main() {
   const main = document.getElementById('embed');
   const link = document.getElementById('embed-open');
 
-  const { tag, chapter, stateText, id, problems } = readEmbedParams(
+  const { tag, chapter, stateText, id, hide, ask, problems } = readEmbedParams(
     new URLSearchParams(window.location.search),
     CHAPTERS,
   );
   const widget = renderEmbed(main, { tag, chapter });
+  // The studio's options: control groups left out, predictions asked (checked by the widget once built).
+  if (hide !== null) widget.setAttribute('hide', hide);
+  if (ask !== null) widget.setAttribute('ask', ask);
   // The widget's own codec checks the state and shows what it ignored in the widget's note.
   if (stateText !== null) widget.stateText = stateText;
   showAddressProblems(note, problems);
@@ -40,6 +43,8 @@ function main() {
   reportHeight(fields);
   reportStatements(widget, fields);
   widget.ready?.then(() => {
+    const unused = widget.embedOptionProblems();
+    if (unused.length) showAddressProblems(note, [...problems, ...unused]);
     document.body.dataset.state = widget.dataset.status === 'error' ? 'error' : 'ready';
   });
 }

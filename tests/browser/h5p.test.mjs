@@ -11,7 +11,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import { unzipSync } from 'fflate';
-import { buildH5p, LIBRARY_VERSION, libraryFolder, MACHINE_NAME } from '../../scripts/h5p.mjs';
+import { buildH5p, embedOptions, LIBRARY_VERSION, libraryFolder, MACHINE_NAME } from '../../scripts/h5p.mjs';
 import { dot } from '../reference/float64.mjs';
 import { closeAfter, hostPage, openPage, predictChoice, useEnv } from './helpers.mjs';
 import { expectAllLogged, expectNumbers, readNumbers, U } from './shown-numbers.mjs';
@@ -34,6 +34,8 @@ const LIBRARY_WHITELIST_EXTRAS = ['js', 'css'];
 const REVEALED = dot([3, 4], [-4, 3]);
 const RIGHT = REVEALED > 0 ? 'positive' : REVEALED < 0 ? 'negative' : 'zero';
 const WRONG = 'positive';
+/** The start state of the studio's package: the prediction's own pair. */
+const STUDIO_STATE = 'v=1&a=3,4&b=-4,3';
 
 // The platform's page: h5p-standalone's player on the unzipped package; every xAPI statement the content
 // triggers reaches H5P.externalDispatcher of this page and is kept in window.statements.
@@ -68,6 +70,10 @@ beforeAll(async () => {
   cpSync(join(root, 'pkg'), join(root, 'pkg-unknown'), { recursive: true });
   const content = JSON.parse(readFileSync(join(root, 'pkg/content/content.json'), 'utf8'));
   writeFileSync(join(root, 'pkg-unknown/content/content.json'), JSON.stringify({ ...content, chapter: 'no-such' }));
+  // The same package as the studio's command makes it: a start state, the preset bar hidden, no prediction asked.
+  cpSync(join(root, 'pkg'), join(root, 'pkg-studio'), { recursive: true });
+  const studio = { ...content, state: STUDIO_STATE, ...embedOptions({ hide: 'presets', ask: 'none' }) };
+  writeFileSync(join(root, 'pkg-studio/content/content.json'), JSON.stringify(studio));
   cpSync(PLAYER, join(root, 'player'), { recursive: true });
   writeFileSync(join(root, 'index.html'), HOST_HTML);
   writeFileSync(join(root, 'host.js'), HOST_JS);
@@ -231,6 +237,22 @@ describe('the .h5p played by h5p-standalone in Chromium', () => {
       );
       expect(await scoreOf(frame)).toEqual({ score: 0, max: 1, given: false });
       await instance(frame, (i) => (i.showSolutions(), i.resetTask()));
+      expect(await statements(page)).toEqual([]);
+    });
+  }, 60000);
+
+  test('a content with the studio\u2019s options starts in its state, without the hidden controls, asking nothing: max score 0', async () => {
+    const opened = await openPage(env, 'h5p/index.html?pkg=pkg-studio');
+    await closeAfter(opened, {}, async ({ page }) => {
+      const frame = page.frames().find((f) => f !== page.mainFrame());
+      await frame.locator(`${TAG}[data-status="ready"]`).waitFor({ timeout: 30000 });
+      expect(await frame.locator(TAG).evaluate((el) => el.stateText)).toBe(STUDIO_STATE);
+      expectNumbers(await readNumbers(frame, TAG), [['dot', null, dot([3, 4], [-4, 3]), 3 * U * 25, 0]]);
+      expect(await frame.locator(`${TAG} [data-control-group="presets"]`).isVisible()).toBe(false);
+      expect(await frame.locator(`${TAG} [data-predict]`).isVisible()).toBe(false);
+      expect(await scoreOf(frame)).toEqual({ score: 0, max: 0, given: false });
+      await instance(frame, (i) => i.resetTask());
+      expect(await frame.locator(TAG).evaluate((el) => el.stateText)).toBe(STUDIO_STATE);
       expect(await statements(page)).toEqual([]);
     });
   }, 60000);

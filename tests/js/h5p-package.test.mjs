@@ -121,11 +121,20 @@ describe('the options', () => {
   });
 
   test('readParams fills the defaults and keeps what the author gave', () => {
-    expect(readParams({})).toEqual({ chapter: 'dot-product', state: '', showIntro: true, l10n: DEFAULT_L10N });
+    expect(readParams({})).toEqual({
+      chapter: 'dot-product',
+      state: '',
+      hide: '',
+      ask: '',
+      showIntro: true,
+      l10n: DEFAULT_L10N,
+    });
     const given = readParams({ chapter: 'atom', state: ' v=1 ', showIntro: false, l10n: { scoreText: 'x' } });
     expect(given).toEqual({
       chapter: 'atom',
       state: 'v=1',
+      hide: '',
+      ask: '',
       showIntro: false,
       l10n: { ...DEFAULT_L10N, scoreText: 'x' },
     });

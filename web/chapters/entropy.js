@@ -121,7 +121,7 @@ export class AgWeightEntropy extends AgWidget {
     const end = (text) => h('span', { class: 'end', 'aria-hidden': 'true' }, text);
     const temp = h(
       'div',
-      { class: 'temperature' },
+      { class: 'temperature', dataset: { controlGroup: 'temperature' } },
       h('label', { for: 'we-logt', class: 'temp-label' }, 'Temperature ', texElement('\\tau'), ' (log scale): ', tau),
       h('div', { class: 'slider-row' }, end('sharp'), tauSlider.input, end('flat')),
       h(

@@ -106,6 +106,7 @@ export class AgLengthLever extends AgWidget {
       outClass: 't-value',
       outId: 'll-t-value',
       rowClass: 'stretch-row',
+      group: null, // the control group is the row with its label, below
       onInput: (value) => {
         this.setState({ t: value });
         this.announce(`t = ${fmt(value)}; |k| = ${ui.normK.textContent}; ${this.#scoreSummary()}`);
@@ -113,7 +114,7 @@ export class AgLengthLever extends AgWidget {
     });
     const control = h(
       'div',
-      { class: 'stretch' },
+      { class: 'stretch', dataset: { controlGroup: 'll-t' } },
       h('label', { for: 'll-t', class: 'stretch-label' }, 'Stretch ', texElement('t'), ' (k = t\u00b7d)'),
       t.row,
     );

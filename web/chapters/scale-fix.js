@@ -98,7 +98,13 @@ export class AgScaleFix extends ExperimentWidget {
       rowClass: null,
       onInput: (v) => this.setState({ tokens: v }),
     });
-    const keys = h('label', { class: 'ctl' }, h('span', {}, 'Keys ', symbol('T'), ' = '), tokens.out, tokens.input);
+    const keys = h(
+      'label',
+      { class: 'ctl', dataset: { controlGroup: 'tokens' } },
+      h('span', {}, 'Keys ', symbol('T'), ' = '),
+      tokens.out,
+      tokens.input,
+    );
     const controls = this.#exp.controls([keys], seed);
 
     // The figure: three panels sharing a log-2 axis of d_k, and a cursor.

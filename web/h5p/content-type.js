@@ -3,7 +3,7 @@
 // off) in the container H5P gives, graded by the chapter's prediction.
 // It keeps H5P's question contract (https://h5p.org/documentation/developers/contracts):
 //   getScore       predictions whose FIRST answer was right (one point each)
-//   getMaxScore    the predictions of the widget (one per chapter)
+//   getMaxScore    the predictions of the widget asked (one per chapter; 0 with ask "none")
 //   getAnswerGiven whether any prediction was answered
 //   showSolutions  marks each prediction's answer, computed by the wasm as on the page
 //   resetTask      forgets the answers, reopens the questions, puts the start state back
@@ -17,6 +17,10 @@ import { embedTurnedOff } from '../widget/embed-control.js';
 import { renderEmbed } from '../shell/embed-view.js';
 import { CHOOSABLE, readParams } from './semantics.js';
 import { answeredEvent, readPrediction } from './statement.js';
+import { readAsk } from '../widget/studio-options.js';
+
+/** The number of predictions an ask option names ("none": 0). */
+const askedCount = (text) => readAsk(text).ask?.length ?? 1;
 
 const fill = (text, values) => text.replace(/@(\w+)/g, (m, k) => (Object.hasOwn(values, k) ? String(values[k]) : m));
 
@@ -87,6 +91,9 @@ export function defineContentType(H5P) {
       const widget = renderEmbed(main, { tag: this.#chapter.tag, chapter });
       // The widget's own codec checks the state and notes, inside the widget, what it ignored.
       if (this.#params.state) widget.stateText = this.#params.state;
+      // The studio's options: the widget leaves out those control groups and the predictions not asked.
+      if (this.#params.hide) widget.setAttribute('hide', this.#params.hide);
+      if (this.#params.ask) widget.setAttribute('ask', this.#params.ask);
       this.#startText = widget.stateText;
       if (this.#saved.state !== null) widget.stateText = this.#saved.state;
       if (this.#answers.size > 0) {
@@ -100,9 +107,10 @@ export function defineContentType(H5P) {
       widget.ready?.then(() => this.trigger('resize'));
     }
 
-    /** The prediction blocks of the widget (none before it is built). */
+    /** The prediction blocks of the widget that are asked (none before it is built). */
     #blocks() {
-      return [...(this.#widget?.shadowRoot?.querySelectorAll('[data-predict]') ?? [])];
+      const all = [...(this.#widget?.shadowRoot?.querySelectorAll('[data-predict]') ?? [])];
+      return all.filter((b) => this.#widget.asks(b.dataset.predict));
     }
 
     #onPredict({ id, choice, answer, correct }) {
@@ -144,6 +152,9 @@ export function defineContentType(H5P) {
 
     getMaxScore() {
       // Each chapter has one prediction; before the widget is built its block is not there to count.
+      // With the ask option, the predictions asked (none: 0).
+      if (this.#params.ask)
+        return this.#widget?.predictions.length ? this.#blocks().length : askedCount(this.#params.ask);
       return Math.max(1, this.#blocks().length);
     }
 

@@ -2,7 +2,8 @@
 // library's semantics.json, written by scripts/h5p.mjs) and the defaults the
 // content type falls back on: the chapter (a select of the chapters that have
 // a widget, web/chapters.js), the widget's start state (its state text, as in
-// a link to the page), whether the chapter's title, introduction and "things
+// a link to the page), the control groups hidden and the predictions asked
+// (the studio's options, web/widget/studio-options.js), whether the chapter's title, introduction and "things
 // to try" are shown, and the strings of the content type's own text.
 // Semantics format: https://h5p.org/semantics
 import { CHAPTERS } from '../chapters.js';
@@ -48,6 +49,26 @@ export function semantics() {
       default: '',
     },
     {
+      name: 'hide',
+      type: 'text',
+      label: 'Controls to hide',
+      description:
+        'Optional: the names of the widget\u2019s control groups to leave out, comma-separated, as the studio (?studio=1 on the page) lists them (e.g. presets). Their state still applies.',
+      optional: true,
+      maxLength: 1000,
+      default: '',
+    },
+    {
+      name: 'ask',
+      type: 'text',
+      label: 'Predictions to ask',
+      description:
+        'Optional: the ids of the predictions asked, comma-separated, or none. Empty: every prediction. The maximum score counts the predictions asked.',
+      optional: true,
+      maxLength: 1000,
+      default: '',
+    },
+    {
       name: 'showIntro',
       type: 'boolean',
       label: 'Show the chapter\u2019s title, introduction and things to try',
@@ -76,6 +97,8 @@ export function readParams(params = {}) {
   return {
     chapter: typeof params.chapter === 'string' ? params.chapter : DEFAULT_CHAPTER,
     state: typeof params.state === 'string' ? params.state.trim() : '',
+    hide: typeof params.hide === 'string' ? params.hide.trim() : '',
+    ask: typeof params.ask === 'string' ? params.ask.trim() : '',
     showIntro: params.showIntro !== false,
     l10n: { ...DEFAULT_L10N, ...(params.l10n ?? {}) },
   };

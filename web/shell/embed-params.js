@@ -1,6 +1,8 @@
 // The address of the one-widget page (embed.html), read and checked:
 //   ?w=<widget tag>&s=<state text>[&id=<name>]   one widget
 //   ?ch=<chapter id>&s=<state text>[&id=<name>]  one chapter (title, intro, widget, things to try)
+//   [&hide=<groups>][&ask=<ids>|none]            the studio's options (widget/studio-options.js), given
+//                                                to the widget as its hide and ask attributes
 // Nothing here is trusted: a tag must be a defined <ag-...> widget, a chapter
 // id must be in the tour, `id` is a short plain name. Anything that does not
 // fit becomes a problem (shown as text) and the page falls back to the worked
@@ -16,6 +18,8 @@ const MAX_NAME = 100;
 const MAX_UNKNOWN = 10;
 const TAG = /^ag-[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const ID = /^[A-Za-z0-9_.:-]{1,64}$/;
+/** The parameters of the page. */
+const PARAMS = ['w', 'ch', 's', 'id', 'hide', 'ask'];
 
 const isWidgetTag = (tag) => {
   if (typeof tag !== 'string' || tag.length > MAX_NAME || !TAG.test(tag)) return false;
@@ -26,12 +30,14 @@ const isWidgetTag = (tag) => {
 /**
  * @param {URLSearchParams} params
  * @param {{ id: string, tag: string|null }[]} chapters
- * @returns {{ tag: string, chapter: object|null, stateText: string|null, id: string|null, problems: { name: string, value: string, expected: string }[] }}
+ * @returns {{ tag: string, chapter: object|null, stateText: string|null, id: string|null, hide: string|null,
+ *   ask: string|null, problems: { name: string, value: string, expected: string }[] }} `hide` and `ask` as given
+ *   (the widget checks them)
  */
 export function readEmbedParams(params, chapters) {
   const problems = [];
   // Each name once: a repeated one is reported, and the first is used.
-  for (const name of ['w', 'ch', 's', 'id']) {
+  for (const name of PARAMS) {
     for (const extra of params.getAll(name).slice(1))
       problems.push({
         name,
@@ -40,12 +46,13 @@ export function readEmbedParams(params, chapters) {
       });
   }
   // Any other name is reported: a widget's fields go inside s= (agtest is the test mode, see engine.js).
-  const unknown = [...params].filter(([name]) => !['w', 'ch', 's', 'id', 'agtest'].includes(name));
+  const unknown = [...params].filter(([name]) => ![...PARAMS, 'agtest'].includes(name));
   for (const [name, value] of unknown.slice(0, MAX_UNKNOWN)) {
     problems.push({
       name: name.slice(0, MAX_NAME),
       value,
-      expected: 'not a parameter of this page (it reads w, ch, s and id; a widget\u2019s own fields go inside s=)',
+      expected:
+        'not a parameter of this page (it reads w, ch, s, id, hide and ask; a widget\u2019s own fields go inside s=)',
     });
   }
   if (unknown.length > MAX_UNKNOWN)
@@ -105,5 +112,5 @@ export function readEmbedParams(params, chapters) {
     if (ID.test(rawId)) id = rawId;
     else problems.push({ name: 'id', value: rawId, expected: 'up to 64 letters, digits, "-", "_", "." or ":"' });
   }
-  return { tag, chapter, stateText, id, problems };
+  return { tag, chapter, stateText, id, hide: params.get('hide'), ask: params.get('ask'), problems };
 }

@@ -11,6 +11,8 @@
 import { stateParamNames } from '../widget/state.js';
 
 export const SHELL_PARAMS = ['ch', 'impl'];
+/** studio=1 with ch=: the chapter's studio panel (widget/studio.js); kept in the address as it is. */
+export const STUDIO_PARAM = 'studio';
 const V0_PARAMS = ['q', 'k', 'scale'];
 
 /**
@@ -36,6 +38,17 @@ export function readChapter(params, chapters) {
   return { chapterId: null, problems };
 }
 
+/**
+ * The studio parameter that cannot be used, as a link-note problem: a value other than 1, or studio=1 without
+ * a chapter. @returns {object[]}
+ */
+export function studioProblems(params, chapterId) {
+  const value = params.get(STUDIO_PARAM);
+  if (value === null || (value === '1' && chapterId)) return [];
+  const expected = value === '1' ? 'a ch= naming the chapter to prepare an embed of' : '1, with a ch= (the studio)';
+  return [{ name: STUDIO_PARAM, value, expected }];
+}
+
 /** Unknown parameters listed one by one in the note (the rest are counted), as on embed.html. */
 const MAX_UNKNOWN = 5;
 
@@ -49,14 +62,14 @@ const MAX_UNKNOWN = 5;
  * @param {string|null} chapterId
  */
 export function unknownParams(params, widgets, chapterId) {
-  const known = new Set([...SHELL_PARAMS, 'agtest']);
+  const known = new Set([...SHELL_PARAMS, 'agtest', STUDIO_PARAM]);
   if (widgets) {
     known.add('v');
     for (const w of widgets) for (const name of stateParamNames(w.constructor.stateDecl)) known.add(name);
     // A version 0 link (no v=) is the worked example's, read through its migration.
     if (chapterId === 'worked-example' && !params.has('v')) for (const name of V0_PARAMS) known.add(name);
   }
-  const fields = [...known].filter((n) => ![...SHELL_PARAMS, 'agtest', 'v'].includes(n));
+  const fields = [...known].filter((n) => ![...SHELL_PARAMS, 'agtest', STUDIO_PARAM, 'v'].includes(n));
   const expected = widgets
     ? `a setting of chapter ${chapterId}: ${fields.join(', ')}`
     : 'a ch= naming its chapter: no chapter reads a setting without one';

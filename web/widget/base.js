@@ -23,11 +23,15 @@
 //   and the embed control (HTML snippets for other pages).
 // - Each render is timed as a User Timing measure 'ag-render' (detail: the
 //   tag), for the page-update measurements (see markRender below).
+// - Embed options (the studio's, widget/studio-options.js): `hide` leaves out
+//   the control groups it names (data-control-group, widget/controls.js; the
+//   state they set still applies), `ask` the predictions it does not name
+//   ("none": all). Names the widget does not have are noted and warned about.
 //
 // A subclass implements build(body) and render(ag, state); see WIDGETS.md.
 import { ANSWER_SHOWN_EVENT, afterAnswer, showAfterAnswer, whenAnswered } from './after-answer.js';
 import { announceIn, liveRegion } from './announce.js';
-import { h, setAttr, setText } from './dom.js';
+import { h, setAttr, setFlag, setText } from './dom.js';
 import { assetUrl } from './assets.js';
 import { describe, getEngine, onEngineChange } from './engine.js';
 import { embedControl } from './embed-control.js';
@@ -40,6 +44,7 @@ import { pageRecord, predictBlock } from './predict.js';
 import { unwatchForPrint, watchForPrint } from './print.js';
 import { watchScrollers } from './scroll-focus.js';
 import { checkState, checkValue, copyValue, decodeState, defaultState, encodeState, readValue } from './state.js';
+import { readAsk, readHide, unknownNames } from './studio-options.js';
 import { answeredStatement, XAPI_EVENT } from './xapi.js';
 import { CHAPTERS } from '../chapters.js';
 
@@ -59,7 +64,7 @@ export class AgWidget extends HTMLElement {
   static figureSelector = 'svg.plane';
 
   static get observedAttributes() {
-    return ['state', ...Object.keys(this.stateDecl.fields)];
+    return ['state', ...EMBED_OPTIONS, ...Object.keys(this.stateDecl.fields)];
   }
 
   #state;
@@ -75,6 +80,10 @@ export class AgWidget extends HTMLElement {
   #scrollers = null; // keeps boxes that scroll sideways reachable by Tab (scroll-focus.js)
   #answerShown = false; // the chapter's answer is on show: text held until then is shown (after-answer.js)
   #unwatchAnswer = null;
+  #hide = []; // control groups left out (the hide attribute)
+  #hiding = false; // some control group is marked data-studio-hidden
+  #ask = null; // prediction ids asked (the ask attribute); null: every one
+  #predictions = new Map(); // prediction id -> its block
 
   constructor() {
     super();
@@ -152,7 +161,78 @@ export class AgWidget extends HTMLElement {
   }
 
   attributeChangedCallback(name, _old, text) {
-    this.#readAttributes(text === null ? name : null);
+    if (EMBED_OPTIONS.includes(name)) this.#readEmbedOptions();
+    else this.#readAttributes(text === null ? name : null);
+  }
+
+  // ------------------------------------------------------------ embed options (hide, ask)
+
+  /** The control groups of the built widget, in order: [{ name, label }] (label: what the learner reads). */
+  get controlGroups() {
+    const groups = new Map();
+    for (const el of this.shadowRoot.querySelectorAll('[data-control-group]')) {
+      const name = el.dataset.controlGroup;
+      if (!groups.has(name)) groups.set(name, { name, label: groupLabel(el) });
+    }
+    return [...groups.values()];
+  }
+
+  /** The predictions of the built widget: [{ id, question }]. */
+  get predictions() {
+    return [...this.#predictions].map(([id, block]) => ({
+      id,
+      question: shorten(readText(block.querySelector('.predict-question')).replace(/^Predict first\.\s*/, '')),
+    }));
+  }
+
+  /** Whether prediction `id` is asked (shown and scored), as the ask attribute says. */
+  asks(id) {
+    return this.#ask === null || this.#ask.includes(id);
+  }
+
+  /**
+   * What the hide and ask attributes give that cannot be used: a name that is not a name, or that this widget
+   * (once built) does not have. [{ name, value, expected }]
+   */
+  embedOptionProblems() {
+    const hide = readHide(this.getAttribute('hide'));
+    const ask = readAsk(this.getAttribute('ask'));
+    const problems = [...hide.problems, ...ask.problems];
+    if (!this.#built) return problems;
+    const groups = this.controlGroups.map((g) => g.name);
+    problems.push(
+      ...unknownNames(hide.hide, groups, 'hide'),
+      ...unknownNames(ask.ask ?? [], [...this.#predictions.keys()], 'ask'),
+    );
+    return problems;
+  }
+
+  #readEmbedOptions() {
+    this.#hide = readHide(this.getAttribute('hide')).hide;
+    this.#ask = readAsk(this.getAttribute('ask')).ask;
+    this.#applyEmbedOptions();
+    if (this.#built) this.#warnEmbedOptions();
+  }
+
+  /** Leaves out the hidden control groups and the predictions not asked (again after each render: rows may be new). */
+  #applyEmbedOptions() {
+    if (!this.#built) return;
+    for (const [id, block] of this.#predictions) setFlag(block, 'hidden', !this.asks(id));
+    // Nothing hidden now or before (the usual case, on every render): no query.
+    if (!this.#hide.length && !this.#hiding) return;
+    this.#hiding = this.#hide.length > 0;
+    for (const el of this.shadowRoot.querySelectorAll('[data-studio-hidden]'))
+      if (!this.#hide.includes(el.dataset.controlGroup)) el.removeAttribute('data-studio-hidden');
+    for (const name of this.#hide)
+      for (const el of this.shadowRoot.querySelectorAll(`[data-control-group="${CSS.escape(name)}"]`))
+        setAttr(el, 'data-studio-hidden', '');
+  }
+
+  #warnEmbedOptions() {
+    const problems = this.embedOptionProblems();
+    if (!problems.length) return;
+    const list = problems.map((p) => `${p.name}=${p.value} (expected ${p.expected})`).join('; ');
+    console.warn(`${this.localName}: part of the hide and ask options could not be used: ${list}`);
   }
 
   /**
@@ -308,6 +388,8 @@ export class AgWidget extends HTMLElement {
     this.build(body);
     this.#built = true;
     if (this.#answerShown) showAfterAnswer(this.shadowRoot);
+    this.#applyEmbedOptions();
+    this.#warnEmbedOptions();
     // Only a started widget has boxes that may scroll: the frame of one still
     // waiting (placeholder, toolbar) has none to check on the opening page.
     this.#scrollers = watchScrollers(this.shadowRoot, this.#parts.frame);
@@ -399,6 +481,7 @@ export class AgWidget extends HTMLElement {
     if (!this.#ag) return;
     try {
       this.render(this.#ag, this.state);
+      this.#applyEmbedOptions();
       if (this.#parts.body.classList.contains('is-stale')) this.#parts.body.classList.remove('is-stale');
     } catch (err) {
       // Never left "loading": the figure shows older numbers (or none), and says so.
@@ -507,7 +590,7 @@ export class AgWidget extends HTMLElement {
    * returned element in build().
    */
   predict(options) {
-    return predictBlock({
+    const block = predictBlock({
       ...options,
       reveal: async (choice) => {
         if (!this.#ag) await this.ready;
@@ -541,6 +624,10 @@ export class AgWidget extends HTMLElement {
         return { first, tries, ...pageRecord.score([chapter]) };
       },
     });
+    // A prediction the ask option leaves out is not shown, so it is never answered, scored or reported.
+    this.#predictions.set(options.id, block);
+    block.hidden = !this.asks(options.id);
+    return block;
   }
 
   /**
@@ -647,6 +734,27 @@ function changeDetail(decl, committed, source) {
       return text;
     },
   };
+}
+
+/** The attributes of the embed options (widget/studio-options.js), read apart from the state. */
+const EMBED_OPTIONS = ['hide', 'ask'];
+
+/** The text of `el` as read, without KaTeX's MathML copy of each formula. */
+const readText = (el) =>
+  [...el.childNodes]
+    .map((n) => (n.nodeType === 3 ? n.textContent : n.classList?.contains('katex-mathml') ? '' : readText(n)))
+    .join('');
+
+/**
+ * What a control group says to the reader (shortened): its aria-label, legend or label, else its text; then
+ * the labels of its buttons (a preset bar's presets, the Train, Restart and Cancel of a run).
+ */
+function groupLabel(el) {
+  const named = el.getAttribute('aria-label') ?? el.querySelector('legend, label, span');
+  const own = typeof named === 'string' ? named : named ? readText(named) : '';
+  const buttons = [...el.querySelectorAll('button')].map((b) => readText(b).trim()).filter(Boolean);
+  const text = [own.trim(), buttons.join(', ')].filter(Boolean).join(': ') || readText(el);
+  return shorten(text.replace(/\s+/g, ' ').trim());
 }
 
 function safeText(value) {

@@ -20,6 +20,12 @@
 //   render(ag, state) { this.show(dot, ag.dot(state.a, state.b)); }
 import { h, setAttr, setFlag, setText } from './dom.js';
 
+// Control groups: each control made here names its group (the preset bar, a slider's row, a radio group, a
+// checkbox's row) with data-control-group, so that the studio (widget/studio.js) can list them and an embed
+// can leave some out (the hide option, widget/studio-options.js) in every chapter, with no code of its own.
+/** The dataset of a control group named `group` (none for null or ''). */
+export const groupData = (group) => (group ? { controlGroup: group } : undefined);
+
 /**
  * The slot of one shown number: `<span class="num" data-role=role data-key=key>…</span>`
  * (no data-key when `key` is undefined); `this.show(el, value)` fills it.
@@ -71,17 +77,22 @@ export function nums(role, count, first = 1) {
  * The bar of preset buttons: `<div class="presets" role="group" aria-label=label>`
  * with a "Try:" lead and one `<button data-preset=id>` per preset; a click calls
  * `pick(preset)`. `lead: null` leaves the lead out; `before` and `after` are
- * nodes (other buttons) placed before and after the presets.
+ * nodes (other buttons) placed before and after the presets. `group` names its control group (default
+ * "presets"; null: none).
  *
  * @param {{ id: string, label: string }[]} presets
  * @param {(preset: object) => void} pick
- * @param {{ label?: string, lead?: string|null, before?: Node[], after?: Node[] }} [options]
+ * @param {{ label?: string, lead?: string|null, before?: Node[], after?: Node[], group?: string|null }} [options]
  * @returns {HTMLDivElement}
  */
-export function presetBar(presets, pick, { label = 'Presets', lead = 'Try:', before = [], after = [] } = {}) {
+export function presetBar(
+  presets,
+  pick,
+  { label = 'Presets', lead = 'Try:', before = [], after = [], group = 'presets' } = {},
+) {
   return h(
     'div',
-    { class: 'presets', role: 'group', 'aria-label': label },
+    { class: 'presets', role: 'group', 'aria-label': label, dataset: groupData(group) },
     lead === null ? null : h('span', { class: 'presets-label' }, lead),
     before,
     presets.map((p) => button({ dataset: { preset: p.id } }, p.label, () => pick(p))),
@@ -103,7 +114,8 @@ export function button(props, text, onClick) {
  * (label it elsewhere, or give `attrs['aria-label']`), `outClass: null` the output, `rowClass: null`
  * the row (place `input` and `out` yourself). `onInput(value, input)` gets the number.
  * `set(value, text, valuetext = text)` puts the state into the input (only when it differs), the
- * output's text and aria-valuetext.
+ * output's text and aria-valuetext. The row is the control group `group` (default: the id; null: none);
+ * without a row, the input is, when `group` is given.
  *
  * @returns {{ input: HTMLInputElement, out: HTMLOutputElement|null, label: HTMLLabelElement|null,
  *             row: HTMLDivElement|null, set: (value: number, text?: string, valuetext?: string) => void }}
@@ -122,12 +134,17 @@ export function slider({
   outClass = 's-value',
   outId,
   rowClass = 'slider-row',
+  group,
   onInput,
 }) {
-  const input = h('input', { type: 'range', min, max, step, value, class: className, id, dataset, ...attrs });
+  const own = rowClass === null && group ? { ...dataset, ...groupData(group) } : dataset;
+  const input = h('input', { type: 'range', min, max, step, value, class: className, id, dataset: own, ...attrs });
   const out = outClass === null ? null : h('output', { class: outClass, id: outId, for: id });
   const labelEl = label === null ? null : h('label', { for: id, class: labelClass }, label);
-  const row = rowClass === null ? null : h('div', { class: rowClass }, labelEl, input, out);
+  const row =
+    rowClass === null
+      ? null
+      : h('div', { class: rowClass, dataset: groupData(group === undefined ? id : group) }, labelEl, input, out);
   if (onInput) input.addEventListener('input', () => onInput(Number(input.value), input));
   const set = (v, text, valuetext = text) => {
     if (Number(input.value) !== v) input.value = String(v);
@@ -143,11 +160,12 @@ export function slider({
  * data-option=value to the label). The group is `<div class=class role="radiogroup" aria-label=label>`
  * with an optional `<span class="lbl">lead</span>` first, or, given `legend`,
  * `<fieldset class=class><legend>legend</legend>...</fieldset>`. A change calls `onChange(option.value)`
- * (the value as given, a number stays a number); `set(value)` checks the matching input.
+ * (the value as given, a number stays a number); `set(value)` checks the matching input. The group is the
+ * control group `group` (default: the name; null: none).
  *
  * @param {{ name: string, options: { value: string|number, label: string|Node|(string|Node)[] }[],
  *           onChange: (value: any) => void, label?: string, lead?: string, legend?: string|Node,
- *           class?: string, itemClass?: string, span?: boolean, optionData?: boolean }} o
+ *           class?: string, itemClass?: string, span?: boolean, optionData?: boolean, group?: string|null }} o
  * @returns {{ element: HTMLElement, inputs: HTMLInputElement[], set: (value: string|number) => void }}
  */
 export function radioGroup({
@@ -161,6 +179,7 @@ export function radioGroup({
   itemClass = 'radio',
   span = false,
   optionData = false,
+  group = name,
 }) {
   const inputs = [];
   const items = options.map((o) => {
@@ -178,11 +197,11 @@ export function radioGroup({
     legend === undefined
       ? h(
           'div',
-          { class: className, role: 'radiogroup', 'aria-label': label },
+          { class: className, role: 'radiogroup', 'aria-label': label, dataset: groupData(group) },
           lead === undefined ? null : h('span', { class: 'lbl' }, lead),
           items,
         )
-      : h('fieldset', { class: className }, h('legend', {}, legend), items);
+      : h('fieldset', { class: className, dataset: groupData(group) }, h('legend', {}, legend), items);
   const set = (value) => {
     for (const input of inputs) setFlag(input, 'checked', input.value === String(value));
   };
@@ -191,14 +210,15 @@ export function radioGroup({
 
 /**
  * A checkbox with its label: `<div class=rowClass><input type="checkbox" class=class id=id>
- * <label for=id>label</label></div>`. `onChange(checked)`; `set(on)` writes only a change.
+ * <label for=id>label</label></div>`. `onChange(checked)`; `set(on)` writes only a change. The row is the
+ * control group `group` (default: the id; null: none).
  *
  * @returns {{ input: HTMLInputElement, row: HTMLDivElement, set: (on: boolean) => void }}
  */
-export function checkbox({ id, label, class: className = 'toggle', rowClass = 'toggle-row', onChange }) {
+export function checkbox({ id, label, class: className = 'toggle', rowClass = 'toggle-row', group = id, onChange }) {
   const input = h('input', { type: 'checkbox', class: className, id });
   if (onChange) input.addEventListener('change', () => onChange(input.checked));
-  const row = h('div', { class: rowClass }, input, h('label', { for: id }, label));
+  const row = h('div', { class: rowClass, dataset: groupData(group) }, input, h('label', { for: id }, label));
   return { input, row, set: (on) => setFlag(input, 'checked', on) };
 }
 

@@ -21,7 +21,7 @@ import { assetUrl, SINGLE_FILE } from './assets.js';
 import { h } from './dom.js';
 
 /** Room added to the widget's height, for the frame's own page (the full-page link, margins). */
-const FRAME_MARGIN = 48;
+export const FRAME_MARGIN = 48;
 /** A chapter adds its title, intro and "things to try": used when the widget is not in a chapter section. */
 const CHAPTER_MARGIN = 360;
 /** The sandbox of the iframe snippet: what every part of the frame needs (links open tabs, exports download). */
@@ -103,14 +103,19 @@ export function servedOverHttp() {
   return !SINGLE_FILE && ['http:', 'https:'].includes(assetUrl('widgets.js').protocol);
 }
 
+/** The studio's options ({ hide, ask } texts, widget/studio-options.js optionTexts) as `name=value` pairs, in order. */
+const optionPairs = (options) => ['hide', 'ask'].filter((n) => options[n] !== undefined).map((n) => [n, options[n]]);
+
 /**
  * The iframe snippet for `tag` with state text `stateText`. With `chapter`,
  * the frame shows the whole chapter (ch=), else the widget alone (w=).
+ * `options` ({ hide, ask }, texts) are added as the parameters hide= and ask=.
  */
-export function iframeSnippet({ tag, title, stateText, chapter = null, height, site = assetUrl('') }) {
+export function iframeSnippet({ tag, title, stateText, chapter = null, height, site = assetUrl(''), options = {} }) {
   const src = new URL('embed.html', site);
   const what = chapter ? `ch=${encodeURIComponent(chapter.id)}` : `w=${encodeURIComponent(tag)}`;
-  src.search = `?${what}&s=${encodeURIComponent(stateText)}`;
+  const more = optionPairs(options).map(([n, v]) => `&${n}=${encodeURIComponent(v).replace(/%2C/g, ',')}`);
+  src.search = `?${what}&s=${encodeURIComponent(stateText)}${more.join('')}`;
   const name = chapter ? chapter.title : title;
   return (
     `<iframe src="${escapeAttribute(src.href)}" title="${escapeAttribute(`Attention Geometry: ${name}`)}" ` +
@@ -119,11 +124,12 @@ export function iframeSnippet({ tag, title, stateText, chapter = null, height, s
   );
 }
 
-/** The custom-element snippet: the module script and the element with its state. */
-export function elementSnippet({ tag, stateText, site = assetUrl('') }) {
+/** The custom-element snippet: the module script and the element with its state (and `options` as attributes). */
+export function elementSnippet({ tag, stateText, site = assetUrl(''), options = {} }) {
+  const more = optionPairs(options).map(([n, v]) => ` ${n}="${escapeAttribute(v)}"`);
   return (
     `<script type="module" src="${escapeAttribute(new URL('widgets.js', site).href)}"></script>\n` +
-    `<${tag} state="${escapeAttribute(stateText)}"></${tag}>`
+    `<${tag} state="${escapeAttribute(stateText)}"${more.join('')}></${tag}>`
   );
 }
 
@@ -132,7 +138,7 @@ export function elementSnippet({ tag, stateText, site = assetUrl('') }) {
  * does not call the clipboard where the frame's policy is known to block it
  * (Chromium says so through document.featurePolicy), which would log an error.
  */
-async function copyText(text) {
+export async function copyText(text) {
   try {
     if (!navigator.clipboard?.writeText) return false;
     if (document.featurePolicy?.allowsFeature?.('clipboard-write') === false) return false;
@@ -141,6 +147,43 @@ async function copyText(text) {
   } catch {
     return false;
   }
+}
+
+/**
+ * A read-only text box of a snippet with its label, help and Copy button: `<div class="embed-snippet">`.
+ * Copy writes to the clipboard, or selects the text and names the keys; `status` (a role=status element) says
+ * which. @returns {{ area: HTMLTextAreaElement, copy: HTMLButtonElement, node: HTMLDivElement }}
+ */
+export function snippetBox({ id, label, help, status, rows = 4 }) {
+  // In a sentence: "iframe snippet", but "H5P command".
+  const named = label.replace(/\b[A-Z][a-z]+/g, (word) => word.toLowerCase());
+  const area = h('textarea', {
+    id,
+    class: 'embed-code',
+    readonly: true,
+    rows,
+    spellcheck: 'false',
+    'aria-describedby': `${id}-help`,
+  });
+  const copy = h('button', { type: 'button', class: 'embed-copy' }, `Copy ${named}`);
+  copy.addEventListener('click', async () => {
+    if (await copyText(area.value)) {
+      status.textContent = `${label} copied.`;
+      return;
+    }
+    area.focus();
+    area.select();
+    status.textContent = `Copying is not allowed here. The ${named} is selected: press Ctrl+C (\u2318C on a Mac) to copy it.`;
+  });
+  const node = h(
+    'div',
+    { class: 'embed-snippet' },
+    h('label', { for: id }, label),
+    h('p', { id: `${id}-help`, class: 'embed-help' }, help),
+    area,
+    copy,
+  );
+  return { area, copy, node };
 }
 
 let controlCount = 0;
@@ -178,38 +221,7 @@ export function embedControl(widget) {
 
   // role=status is a polite live region (no aria-live attribute: the widget's own announcer is the one [aria-live] node).
   const status = h('p', { class: 'embed-status', role: 'status' });
-  const box = (id, label, help) => {
-    const area = h('textarea', {
-      id,
-      class: 'embed-code',
-      readonly: true,
-      rows: 4,
-      spellcheck: 'false',
-      'aria-describedby': `${id}-help`,
-    });
-    const copy = h('button', { type: 'button', class: 'embed-copy' }, `Copy ${label.toLowerCase()}`);
-    copy.addEventListener('click', async () => {
-      if (await copyText(area.value)) {
-        status.textContent = `${label} copied.`;
-        return;
-      }
-      area.focus();
-      area.select();
-      status.textContent = `Copying is not allowed here. The ${label.toLowerCase()} is selected: press Ctrl+C (\u2318C on a Mac) to copy it.`;
-    });
-    return {
-      area,
-      copy,
-      node: h(
-        'div',
-        { class: 'embed-snippet' },
-        h('label', { for: id }, label),
-        h('p', { id: `${id}-help`, class: 'embed-help' }, help),
-        area,
-        copy,
-      ),
-    };
-  };
+  const box = (id, label, help) => snippetBox({ id, label, help, status });
 
   // The site address the snippets point to, and the warning for one that only this computer reaches.
   let site = storedSiteAddress() ?? assetUrl('');

@@ -6,7 +6,7 @@
 // Given `keyOf` and `job`, a run belongs to the key of the state it is for:
 // `want(state)` starts it unless that key is running or on show already.
 import { AgWidget } from './base.js';
-import { slider } from './controls.js';
+import { groupData, slider } from './controls.js';
 import { h, handOffFocus, setAttr, setFlag, setText, setValue } from './dom.js';
 import { CancelledError, ExperimentClient } from './worker-client.js';
 
@@ -259,7 +259,8 @@ export function seedControls(widget, o = {}) {
   );
   next.addEventListener('click', () => widget.setState({ seed: (widget.state.seed + 1) % (max + 1) }));
   const sync = (seed) => widget.shadowRoot.activeElement !== input && setValue(input, String(seed));
-  const label = h('label', { class: 'ctl' }, h('span', {}, o.text ?? 'Seed'), input);
+  const group = groupData(o.control === false ? null : 'seed');
+  const label = h('label', { class: 'ctl', dataset: group }, h('span', {}, o.text ?? 'Seed'), input);
   return { label, input, next, sync };
 }
 
@@ -272,15 +273,19 @@ export function settingSelect(name, label, options, onChange, props = {}) {
   const items = options.map((o) => (Array.isArray(o) ? o : [o, String(o)]));
   const el = h(
     'select',
-    { 'aria-label': label, dataset: { control: name }, ...props },
+    { 'aria-label': label, dataset: { control: name, ...groupData(name) }, ...props },
     items.map(([value, text]) => h('option', { value }, text)),
   );
   el.addEventListener('change', () => onChange(el.value));
   return el;
 }
 
-/** A control with its visible name: <label class="ctl"><span>name</span>control…</label>. */
-export const labelled = (name, ...controls) => h('label', { class: 'ctl' }, h('span', {}, name), ...controls);
+/**
+ * A control with its visible name: <label class="ctl"><span>name</span>control…</label>; the control group of
+ * the first control's data-control (settingSelect), if any.
+ */
+export const labelled = (name, ...controls) =>
+  h('label', { class: 'ctl', dataset: groupData(controls[0]?.dataset?.control) }, h('span', {}, name), ...controls);
 
 /**
  * A setting on a slider: `<label class="ctl ctl-{name}"><span>name…</span>` the range input
@@ -297,7 +302,8 @@ export function settingSlider(name, label, text, { role, ...o }) {
     rowClass: null,
   });
   if (role) s.out.dataset.role = role;
-  return { ...s, label: h('label', { class: `ctl ctl-${name}` }, h('span', {}, text), s.input, s.out) };
+  const group = groupData(name);
+  return { ...s, label: h('label', { class: `ctl ctl-${name}`, dataset: group }, h('span', {}, text), s.input, s.out) };
 }
 
 /**

@@ -2,16 +2,22 @@
 // each labelled for screen readers ("k2, component 3"). Text that is not a
 // number in range marks the input invalid and calls onInvalid; a good value
 // calls onChange with the new rows.
+import { groupData } from './controls.js';
 import { h } from './dom.js';
 import { readNumber } from './state.js';
 
+/** The control group of a grid by default: the first words of its rows' names, e.g. "q-k1-k2-k3", "W_Q". */
+const gridGroup = (rows) =>
+  [...new Set(rows.map((r) => r.name.split(' ')[0].replace(/[^A-Za-z0-9_.-]/g, '')))].filter(Boolean).join('-');
+
 /**
+ * The fieldset is the control group `group` (widget/controls.js; default: gridGroup).
  * @param {{ rows: { name: string, label: Node|string }[], cols: number, spec: { min: number, max: number },
  *           legend: Node|string, onChange: (r: number, i: number, value: number) => void,
- *           onInvalid: (name: string, i: number) => void }} o
+ *           onInvalid: (name: string, i: number) => void, group?: string }} o
  * @returns {{ element: HTMLFieldSetElement, set: (values: number[][]) => void, invalid: Set<HTMLInputElement> }}
  */
-export function numberGrid({ rows, cols, spec, legend, onChange, onInvalid }) {
+export function numberGrid({ rows, cols, spec, legend, onChange, onInvalid, group = gridGroup(rows) }) {
   const invalid = new Set();
   const inputs = rows.map((row, r) =>
     Array.from({ length: cols }, (_, i) =>
@@ -43,7 +49,7 @@ export function numberGrid({ rows, cols, spec, legend, onChange, onInvalid }) {
       ),
     ]),
   );
-  const element = h('fieldset', { class: 'vectors' }, h('legend', {}, legend), grid);
+  const element = h('fieldset', { class: 'vectors', dataset: groupData(group) }, h('legend', {}, legend), grid);
   const accept = (input, value) => {
     const r = Number(input.dataset.r);
     const i = Number(input.dataset.index);

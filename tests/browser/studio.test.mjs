@@ -1,0 +1,273 @@
+// The instructor's studio (index.html?ch=<id>&studio=1, web/widget/studio.js): in three chapters of
+// different kinds (a preset bar, a slider, a Part 4 chapter with a seed and a training run) the instructor
+// sets the state with the widget's own controls, hides a control group and un-asks the prediction; the
+// iframe snippet, pasted into a page on another origin, and the element snippet show the same state text and
+// the same numbers, the hidden group is not shown (nor focusable), the other groups are, and the prediction
+// is not asked. Names of the hide and ask options that the widget does not have are noted in the embed and
+// warned about by the element, and the page stays usable. Every chapter of the tour offers at least one
+// control group to hide, but the two listed below (with why).
+import { describe, expect, test } from '@jest/globals';
+import { CHAPTERS } from '../../web/chapters.js';
+import { dot } from '../reference/float64.mjs';
+import { readHide } from '../../web/widget/studio-options.js';
+import {
+  frameOf,
+  hostPage,
+  until,
+  urlParams,
+  useEnv,
+  useHost,
+  waitReady,
+  widgetsScript,
+  withChapter,
+  withEmbed,
+  withPage,
+} from './helpers.mjs';
+import { one, readNumbers } from './shown-numbers.mjs';
+
+const env = useEnv();
+const host = useHost(env);
+const texts = async (where, tag) => (await readNumbers(where, tag)).map((n) => n.text);
+const studioSearch = (id) => `?ch=${id}&studio=1`;
+
+/**
+ * Waits until the numbers `tag` shows in `where` stay the same over two reads 300 ms apart, with the
+ * widget ready (and its training run, if any, waiting or done: `status` matches its status line).
+ */
+async function settled(where, tag, status = null) {
+  let last = null;
+  for (let i = 0; i < 200; i += 1) {
+    const now = await where.locator(tag).evaluate((el, want) => {
+      const line = el.shadowRoot.querySelector('.training .status')?.textContent ?? '';
+      const ok = el.dataset.status === 'ready' && (want === null || new RegExp(want).test(line));
+      return ok ? [...el.shadowRoot.querySelectorAll('[data-value]')].map((n) => n.textContent).join('|') : null;
+    }, status);
+    if (now !== null && now === last) return;
+    last = now;
+    await new Promise((done) => setTimeout(done, 300));
+  }
+  throw new Error(`the numbers of ${tag} did not settle`);
+}
+
+/**
+ * In the open studio: hides the control groups `hide`, un-asks the predictions `unask`; returns the snippets,
+ * the state text and the numbers shown.
+ */
+async function makeSnippets(page, tag, { hide, unask, status }) {
+  const panel = page.locator('[data-role="studio"][data-state="ready"]');
+  await panel.waitFor({ timeout: 20000 });
+  for (const name of hide) await panel.locator(`[data-role="studio-hide"] input[value="${name}"]`).check();
+  for (const id of unask) await panel.locator(`[data-role="studio-ask"] input[value="${id}"]`).uncheck();
+  await settled(page, tag, status);
+  const snippet = (kind) => panel.locator(`textarea[data-snippet="${kind}"]`).inputValue();
+  return {
+    iframe: await snippet('iframe'),
+    element: await snippet('element'),
+    h5p: await snippet('h5p'),
+    stateText: await page.locator(tag).evaluate((el) => el.stateText),
+    numbers: await texts(page, tag),
+  };
+}
+
+/**
+ * In `where` (a page or a frame): the widget `tag` has the state text and numbers of `made`; each group of
+ * `hidden` is there but not displayed (so nothing in it takes the focus), each of `shown` is displayed, and the
+ * predictions `unasked` are not shown.
+ */
+async function expectAsMade(where, tag, made, { hidden, shown, unasked, status }) {
+  await waitReady(where, tag);
+  await settled(where, tag, status);
+  expect(await where.locator(tag).evaluate((el) => el.stateText)).toBe(made.stateText);
+  expect(await texts(where, tag)).toEqual(made.numbers);
+  const displays = (name) =>
+    where
+      .locator(`${tag} [data-control-group="${name}"]`)
+      .evaluateAll((els) => els.map((el) => getComputedStyle(el).display));
+  for (const name of hidden) {
+    const seen = await displays(name);
+    expect({ name, any: seen.length > 0 }).toEqual({ name, any: true });
+    expect({ name, seen }).toEqual({ name, seen: seen.map(() => 'none') });
+  }
+  for (const name of shown)
+    expect({ name, visible: await where.locator(`${tag} [data-control-group="${name}"]`).first().isVisible() }).toEqual(
+      { name, visible: true },
+    );
+  for (const id of unasked) {
+    expect(await where.locator(`${tag} [data-predict="${id}"]`).count()).toBe(1);
+    expect(await where.locator(`${tag} [data-predict="${id}"]`).isVisible()).toBe(false);
+  }
+  // Tab through the widget: the focus never lands inside a hidden group or an unasked prediction.
+  const landed = await where.locator(tag).evaluate(
+    (el, [groups, ids]) => {
+      const inside = [...el.shadowRoot.querySelectorAll('a, button, input, select, textarea, [tabindex]')].filter(
+        (n) =>
+          groups.some((g) => n.closest(`[data-control-group="${g}"]`)) ||
+          ids.some((id) => n.closest(`[data-predict="${id}"]`)),
+      );
+      return inside.filter((n) => {
+        n.focus();
+        return el.shadowRoot.activeElement === n;
+      }).length;
+    },
+    [hidden, unasked],
+  );
+  expect(landed).toBe(0);
+}
+
+/** Pastes the iframe and the element snippet of `made` into pages on another origin and checks each (expectAsMade). */
+async function expectPasted(name, tag, made, expected) {
+  await withPage(env, host.add(`${name}-iframe.html`, hostPage(`<h1>Course</h1>\n${made.iframe}`)), async ({ page }) =>
+    expectAsMade(await frameOf(page), tag, made, expected),
+  );
+  await withPage(
+    env,
+    host.add(`${name}-element.html`, hostPage(`<h1>Course</h1>\n${made.element}`)),
+    async ({ page }) => expectAsMade(page, tag, made, expected),
+  );
+}
+
+describe('the studio: a state, hidden controls and unasked predictions round-trip through its snippets', () => {
+  test('a preset bar (chapter 2): the preset picked, the bar hidden, the prediction not asked', async () => {
+    const TAG = 'ag-two-definitions';
+    const made = await withChapter(
+      env,
+      'dot-product',
+      TAG,
+      { search: studioSearch('dot-product') },
+      async ({ page }) => {
+        await page.locator(`${TAG} button[data-preset="perpendicular"]`).click();
+        // a = (3, 4), b = (-4, 3): a.b is the float64 dot product, 0.
+        expect(one(await readNumbers(page, TAG), 'dot').value).toBe(dot([3, 4], [-4, 3]));
+        // The address follows the state and keeps the studio on.
+        const params = await urlParams(page);
+        expect([params.get('studio'), params.get('b')]).toEqual(['1', '-4,3']);
+        return makeSnippets(page, TAG, { hide: ['presets'], unask: ['perpendicular-sign'] });
+      },
+    );
+    expect(made.stateText).toBe('v=1&a=3,4&b=-4,3');
+    expect(made.iframe).toContain(
+      'embed.html?ch=dot-product&amp;s=v%3D1%26a%3D3%2C4%26b%3D-4%2C3&amp;hide=presets&amp;ask=none"',
+    );
+    expect(made.element).toContain(`<${TAG} state="v=1&amp;a=3,4&amp;b=-4,3" hide="presets" ask="none"></${TAG}>`);
+    expect(made.h5p).toBe("npm run h5p -- --chapter dot-product --state 'v=1&a=3,4&b=-4,3' --hide presets --ask none");
+    await expectPasted('dot-product', TAG, made, { hidden: ['presets'], shown: [], unasked: ['perpendicular-sign'] });
+  }, 180000);
+
+  test('a slider (chapter 6): t moved by the keys, its row hidden, the prediction not asked; the preset bar stays', async () => {
+    const TAG = 'ag-length-lever';
+    const made = await withChapter(env, 'length', TAG, { search: studioSearch('length') }, async ({ page }) => {
+      await page.locator(`${TAG} #ll-t`).focus();
+      for (let i = 0; i < 4; i += 1) await page.keyboard.press('ArrowRight');
+      return makeSnippets(page, TAG, { hide: ['ll-t'], unask: ['triple-length'] });
+    });
+    expect(made.stateText).not.toContain('t=1&');
+    expect(made.iframe).toContain('&amp;hide=ll-t&amp;ask=none"');
+    await expectPasted('length', TAG, made, { hidden: ['ll-t'], shown: ['presets'], unasked: ['triple-length'] });
+  }, 180000);
+
+  test('Part 4 (chapter "Training tunes the projections"): a new seed at step 0, the seed hidden; Train and the prediction stay', async () => {
+    const TAG = 'ag-learn-to-attend';
+    const status = '^Ready: step 0 ';
+    const made = await withChapter(
+      env,
+      'learn-to-attend',
+      TAG,
+      { search: studioSearch('learn-to-attend') },
+      async ({ page }) => {
+        await settled(page, TAG, status);
+        const before = await texts(page, TAG);
+        const seed = page.locator(`${TAG} input.seed`);
+        await seed.fill('7');
+        await seed.press('Enter');
+        const made = await makeSnippets(page, TAG, { hide: ['seed'], unask: [], status });
+        expect(made.numbers).not.toEqual(before); // another seed, another model at step 0
+        return made;
+      },
+    );
+    expect(made.stateText).toMatch(/(^|&)seed=7(&|$)/);
+    expect(made.iframe).toContain('&amp;hide=seed"');
+    expect(made.iframe).not.toContain('ask=');
+    await expectPasted('learn-to-attend', TAG, made, { hidden: ['seed'], shown: ['train'], unasked: [], status });
+  }, 300000);
+});
+
+describe('the hide and ask options: names the widget does not have', () => {
+  const TAG = 'ag-two-definitions';
+  test('embed.html lists them in its note; the names it has still apply and the widget still computes', async () => {
+    await withEmbed(
+      env,
+      'ch=dot-product&hide=presets,no-such-group,%3Cb%3E&ask=no-such-prediction',
+      TAG,
+      async ({ page }) => {
+        await page.waitForSelector('body[data-state="ready"]');
+        const note = await page.locator('#embed-note').textContent();
+        expect(note).toMatch(/hide=no-such-group — expected a control group of this widget \(it has: presets\)/);
+        expect(note).toMatch(/hide=<b> — expected a name of up to 40 letters/);
+        expect(note).toMatch(
+          /ask=no-such-prediction — expected a prediction of this widget \(it has: perpendicular-sign\)/,
+        );
+        expect(await page.locator('#embed-note').isVisible()).toBe(true);
+        expect(await page.locator(`${TAG} [data-control-group="presets"]`).isVisible()).toBe(false);
+        // An ask naming no prediction of the widget asks none.
+        expect(await page.locator(`${TAG} [data-predict]`).isVisible()).toBe(false);
+        await page.locator(TAG).evaluate((el) => el.setAttribute('a', '1,2'));
+        expect(one(await readNumbers(page, TAG), 'dot').value).toBe(dot([1, 2], [4, 3]));
+      },
+    );
+  }, 60000);
+
+  test('the element warns on the console, once built, and computes', async () => {
+    const body = `${widgetsScript(env)}\n<${TAG} hide="no-such-group" ask="none,perpendicular-sign"></${TAG}>`;
+    await withPage(env, host.add('unknown-names.html', hostPage(body)), async ({ page }) => {
+      const warnings = [];
+      page.on('console', (m) => m.type() === 'warning' && warnings.push(m.text()));
+      await page.reload();
+      await waitReady(page, TAG);
+      await until(() => warnings.length > 0, 'a console warning');
+      expect(warnings.join('\n')).toMatch(/hide=no-such-group \(expected a control group of this widget/);
+      expect(warnings.join('\n')).toMatch(/ask=none \(expected either "none" or the ids of predictions, not both\)/);
+      expect(await page.locator(`${TAG} [data-predict="perpendicular-sign"]`).isVisible()).toBe(true);
+      expect(one(await readNumbers(page, TAG), 'dot').value).toBe(dot([3, 4], [4, 3]));
+    });
+  }, 60000);
+});
+
+test('studio=1 without a chapter, or another value, is named in the link note; no panel, no error', async () => {
+  for (const [search, expected] of [
+    ['?studio=1', 'studio=1 \u2014 expected a ch= naming the chapter to prepare an embed of.'],
+    ['?ch=dot-product&studio=yes', 'studio=yes \u2014 expected 1, with a ch= (the studio).'],
+  ])
+    await withPage(env, `${search}&agtest=1`, async ({ page }) => {
+      await expect(page.locator('#url-note').textContent()).resolves.toContain(expected);
+      expect(await page.locator('[data-role="studio"]').count()).toBe(0);
+    });
+}, 60000);
+
+/** Chapters whose widget has no control group to hide, and why. */
+const NO_GROUPS = {
+  atom: 'its inputs are the figure itself: q and the keys are dragged on the plane, a cell of the grid is clicked',
+  pitfalls: 'its tabs choose which pitfall is read, the chapter\u2019s text rather than a setting of a figure',
+};
+
+test('every chapter of the tour offers at least one control group in the studio, but those listed with why', async () => {
+  await withPage(env, '?agtest=1', async ({ page }) => {
+    // build() makes the controls as the widget starts, before any number is computed.
+    const groups = await page.evaluate(() =>
+      Object.fromEntries(
+        [...document.querySelectorAll('[data-chapter] > .chapter-widget:first-of-type > *')].map((w) => {
+          w.start();
+          return [w.closest('[data-chapter]').dataset.chapter, w.controlGroups.map((g) => g.name)];
+        }),
+      ),
+    );
+    const withWidget = CHAPTERS.filter((c) => c.tag).map((c) => c.id);
+    expect(Object.keys(groups).sort()).toEqual([...withWidget].sort());
+    const none = Object.keys(groups).filter((id) => groups[id].length === 0);
+    expect(none.sort()).toEqual(Object.keys(NO_GROUPS).sort());
+    // Every name is one the hide option reads.
+    const unreadable = Object.values(groups)
+      .flat()
+      .filter((name) => readHide(name).problems.length > 0);
+    expect(unreadable).toEqual([]);
+  });
+}, 120000);
