@@ -17,7 +17,7 @@ import { ownFigure } from '../widget/figure-layout.js';
 import { deg, fmt, formatNumber, sub } from '../widget/format.js';
 import { WEIGHTS, headers, heatmap } from '../widget/heatmap.js';
 import { formulas } from '../widget/math.js';
-import { SLOW_DRAW_GAP_MS, pacedDraw } from '../widget/paced-draw.js';
+import { pacedDraw } from '../widget/paced-draw.js';
 import { choices } from '../widget/predict.js';
 import { choice, defineState, number } from '../widget/state.js';
 import { lossChart, trainingRun } from '../widget/training.js';
@@ -208,7 +208,6 @@ export class AgLearnToAttend extends AgWidget {
   disconnectedCallback() {
     super.disconnectedCallback();
     this.#run?.dispose();
-    this.#gridDraw.cancel();
     this.#want = null;
   }
 
@@ -292,14 +291,7 @@ export class AgLearnToAttend extends AgWidget {
     }
     const A = u.weights[0];
     const t = state.pos - 1;
-    // A draw of a run that goes on leaves the grid (T² numbers: the costliest part to lay out and paint) to its own
-    // slower pace; the run's last update, and every change the learner makes, write it at once.
-    const run = this.#run;
-    if (this.#fromRun && run.state === 'running' && run.step < run.until) this.#gridDraw.request();
-    else {
-      this.#gridDraw.cancel();
-      this.#drawGrid();
-    }
+    ui.grid.update(rowsOf(A, T, T), { selected: [t, t - 1] });
     const q = u.q[0].data;
     const k = u.k[0].data;
     // Every position's query against the key before it; the chosen one against every key it sees.
@@ -320,20 +312,6 @@ export class AgLearnToAttend extends AgWidget {
     this.show(ui.scoreOther, scores[other]);
     this.#drawFan(angles, lengths, t);
   }
-
-  /** The weights of the last update drawn, the chosen query's row and its previous key selected. */
-  #drawGrid() {
-    const t = this.state.pos - 1;
-    this.#ui.grid.update(rowsOf(this.#u.weights[0], T, T), { selected: [t, t - 1] });
-  }
-
-  /** The grid while a run goes on: at most every SLOW_DRAW_GAP_MS. */
-  #gridDraw = pacedDraw(
-    () => {
-      if (this.#u) this.#drawGrid();
-    },
-    { gapMs: SLOW_DRAW_GAP_MS },
-  );
 
   /**
    * q_t along the axis and each key at its angle from q_t, lengths to scale (the longest of them reaches the
