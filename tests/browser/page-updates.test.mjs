@@ -1,22 +1,13 @@
 // scripts/bench/page-updates.mjs runs: on one chapter of a copy of the built
 // site it opens Chromium, repeats the chapter's update and returns one row
-// with its latencies, which the Markdown table shows.
-//
-// One timing is asserted: the page stays responsive while a model trains.
-// The goal is an update within BUDGET_MS (4 ms) at the 95th percentile during
-// a run of each Part 4 chapter; the benchmark reports that p95 as it is. On a
-// machine shared with other work every latency grows with the load, so the
-// test does not hold the run to 4 ms: it times the same update on the same
-// chapter twice, back to back, without a run (the model at rest) and during
-// runs, and asserts that the runs' p95 is within 4 ms or within RUN_RATIO
-// times the p95 at rest, whichever is larger (an idle machine: within 4 ms;
-// a loaded one: the run's drawing adds no more than the load already did).
+// with its latencies, which the Markdown table shows. No timing is asserted
+// (the benchmark reports them; the tests only check that it measures).
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { profileText } from '../../scripts/bench/page-update-profile.mjs';
-import { BUDGET_MS, markdownTable, measurePageUpdates, quantile, UPDATES } from '../../scripts/bench/page-updates.mjs';
+import { markdownTable, measurePageUpdates, quantile, UPDATES } from '../../scripts/bench/page-updates.mjs';
 import { SITE_ROOT } from '../../scripts/serve.mjs';
 import { CHAPTERS } from '../../web/chapters.js';
 
@@ -82,24 +73,3 @@ test('unknown chapters and bad round counts are refused', async () => {
   );
   await expect(measurePageUpdates({ rounds: 0, site })).rejects.toThrow(RangeError);
 });
-
-/** The largest ratio of an update's p95 during a run to its p95 at rest that the test accepts (above BUDGET_MS). */
-const RUN_RATIO = 5;
-const PART_4 = ['learn-to-attend', 'scale-in-training', 'heads-learn', 'your-task'];
-
-test.each(PART_4)(
-  '%s: its update while the model trains is within 4 ms at p95, or within five times its p95 at rest (a loaded machine)',
-  async (id) => {
-    const [rest] = await measurePageUpdates({ rounds: 30, chapters: [id], site, rest: true });
-    const [run] = await measurePageUpdates({ rounds: 30, chapters: [id], site });
-    const report = { chapter: id, restP95Ms: rest.p95Ms, runP95Ms: run.p95Ms, runMedianMs: run.medianMs };
-    console.log(JSON.stringify(report));
-    expect(rest.samples).toBeGreaterThanOrEqual(25);
-    expect(run.samples).toBeGreaterThanOrEqual(25);
-    expect({ ...report, within: run.p95Ms <= Math.max(BUDGET_MS, RUN_RATIO * rest.p95Ms) }).toEqual({
-      ...report,
-      within: true,
-    });
-  },
-  240000,
-);
