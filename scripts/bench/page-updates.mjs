@@ -5,8 +5,11 @@
 // by scripts/serve.mjs), its update is repeated many times, and the median
 // and the 95th percentile of the latencies are reported.
 //
-// The clock: the input's own event.timeStamp (taken by a capturing listener
-// on the window, so the browser's queueing counts) and the end of the
+// The clock: the event.timeStamp of the input event that made the change
+// (taken by a capturing listener on the window, so the browser's queueing
+// counts): the key going down, or for a checkbox's Space the key coming up,
+// which toggles it (the last key or pointer event before the render began),
+// and the end of the
 // 'ag-render' User Timing measure that every widget records when a render
 // finishes (web/widget/base.js, markRender). Work a widget hands to its
 // experiment worker (chapters 10, 13 and the cost chapter) finishes later,
@@ -34,8 +37,11 @@
 // taskP95Ms (input until the last handler of the input's events has run on
 // the window: the whole task the input causes, the strictest of the three)
 // inputDelayMedianMs (from the input's time to its first handler: the time
-// the input waited for the main thread) and missed (inputs that rendered
-// nothing within a second).
+// the input waited for the main thread), latenciesMs (every sample, sorted)
+// and missed (inputs that rendered nothing within a second). With `rest`, a
+// chapter with a `start` control is timed without a run (its model at rest),
+// for a comparison on the same machine at the same load
+// (tests/browser/page-updates.test.mjs). REST=1 does that from the command line.
 // scripts/bench.mjs imports it. Never part of npm test: a test only checks
 // that it runs on one chapter.
 //
@@ -220,6 +226,7 @@ function probe(pace) {
     tag: null,
     start: null,
     handled: null,
+    events: [],
     armed: false,
     render: null,
     shellEnd: null,
@@ -242,15 +249,30 @@ function probe(pace) {
     });
   };
   const onInput = (event) => {
-    if (state.armed && state.start === null) {
+    if (!state.armed) return;
+    // The input delay: from the event's time to its first handler.
+    if (event.type !== 'input') state.events.push({ time: event.timeStamp, handled: performance.now() });
+    if (state.start === null) {
       state.start = event.timeStamp;
-      state.handled = performance.now(); // the input delay: from the event's time to its first handler
+      state.handled = performance.now();
     }
+  };
+  // The clock starts at the input event that made the change: the last key or pointer event before the render
+  // began (a checkbox toggles on the release of Space, after the key went down: what the page does between the
+  // two is the test's own round trip, not an update; a key release that waits behind the page's work still counts,
+  // as its time is when the browser received it).
+  const cause = (renderStart) => {
+    const before = state.events.filter((e) => e.time <= renderStart);
+    if (!before.length) return;
+    const { time, handled } = before[before.length - 1];
+    state.start = time;
+    state.handled = handled;
   };
   const onLast = () => {
     if (state.armed && state.start !== null) state.last = performance.now();
   };
-  for (const type of ['keydown', 'pointerdown', 'input']) window.addEventListener(type, onInput, { capture: true });
+  for (const type of ['keydown', 'keyup', 'pointerdown', 'pointerup', 'input'])
+    window.addEventListener(type, onInput, { capture: true });
   for (const type of ['keydown', 'keypress', 'beforeinput', 'input', 'change', 'pointerdown', 'pointerup', 'click'])
     window.addEventListener(type, onLast);
   window.addEventListener('ag-statechange', (event) => {
@@ -264,13 +286,23 @@ function probe(pace) {
         continue;
       const end = m.startTime + m.duration;
       if (end < state.start) continue;
+      cause(m.startTime);
       state.render = { end, duration: m.duration };
       finish();
     }
   }).observe({ type: 'measure' });
   window.__agUpdateProbe = {
     arm(tag) {
-      Object.assign(state, { tag, start: null, handled: null, render: null, shellEnd: null, last: null, armed: true });
+      Object.assign(state, {
+        tag,
+        start: null,
+        handled: null,
+        events: [],
+        render: null,
+        shellEnd: null,
+        last: null,
+        armed: true,
+      });
       state.result = new Promise((resolve) => (state.done = resolve));
     },
     wait(timeoutMs) {
@@ -295,7 +327,7 @@ export function quantile(sorted, q) {
 }
 
 /** Opens one chapter and times its update `rounds` times (after `warmup` untimed ones). */
-async function measureChapter(browser, baseUrl, chapter, spec, { rounds, warmup, profile, site }) {
+async function measureChapter(browser, baseUrl, chapter, spec, { rounds, warmup, profile, site, rest }) {
   const context = await browser.newContext({ viewport: { width: 1024, height: 900 } });
   try {
     const page = await context.newPage();
@@ -330,7 +362,7 @@ async function measureChapter(browser, baseUrl, chapter, spec, { rounds, warmup,
     for (let i = 0; i < warmup + rounds; i++) {
       if (cdp && i === warmup) await startTrace(cdp);
       // A chapter timed during a run of its own (`start`): the run is started again whenever it has ended.
-      if (spec.start && (await host.getAttribute('data-train')) !== 'running') {
+      if (spec.start && !rest && (await host.getAttribute('data-train')) !== 'running') {
         await page.locator(`${chapter.tag} ${spec.start}`).first().click();
         await target.focus();
       }
@@ -371,6 +403,7 @@ async function measureChapter(browser, baseUrl, chapter, spec, { rounds, warmup,
       taskMedianMs: round3(quantile(tasks, 0.5)),
       taskP95Ms: round3(quantile(tasks, 0.95)),
       inputDelayMedianMs: round3(quantile(delays, 0.5)),
+      latenciesMs: latencies.map(round3),
       missed,
       ...(trace ? { profile: summariseTrace(trace, { site, origin: new URL(baseUrl).origin }) } : {}),
     };
@@ -392,6 +425,7 @@ export async function measurePageUpdates({
   chapters = null,
   site = SITE_ROOT,
   profile = false,
+  rest = false,
 } = {}) {
   if (!Number.isInteger(rounds) || rounds < 1)
     throw new RangeError(`measurePageUpdates: rounds must be a whole number >= 1; got ${rounds}`);
@@ -421,7 +455,7 @@ export async function measurePageUpdates({
         });
         continue;
       }
-      rows.push(await measureChapter(browser, server.url, chapter, spec, { rounds, warmup, profile, site }));
+      rows.push(await measureChapter(browser, server.url, chapter, spec, { rounds, warmup, profile, site, rest }));
     }
     return rows;
   } finally {
@@ -453,7 +487,8 @@ if (isMain) {
   const rounds = process.env.ROUNDS ? Number(process.env.ROUNDS) : undefined;
   const profile = Boolean(process.env.PROFILE);
   const site = process.env.PROFILE === 'readable' ? await readableSite(SITE_ROOT) : SITE_ROOT;
-  const rows = await measurePageUpdates({ rounds, chapters: ids.length ? ids : null, profile, site });
+  const rest = process.env.REST === '1';
+  const rows = await measurePageUpdates({ rounds, chapters: ids.length ? ids : null, profile, site, rest });
   console.log(
     `Page updates in Chromium (${new Date().toISOString().slice(0, 10)}): median and p95 from the input to the end of the widget's render; ` +
       "render: the widget's render alone; with the shell: from the input until the page shell has also handled the change; " +

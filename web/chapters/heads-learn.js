@@ -17,7 +17,7 @@
 // an answer the page never computed the right choice of.)
 //
 //   <ag-heads-learn seed="3" steps="200" mask="1,1;0,1"></ag-heads-learn>
-import { interpolateCividis } from 'd3';
+import { interpolateCividis, rgb } from 'd3';
 import { AgWidget, defineWidget } from '../widget/base.js';
 import { checkbox, lbl, line, num, radioGroup } from '../widget/controls.js';
 import { h, setText } from '../widget/dom.js';
@@ -25,7 +25,7 @@ import { ownFigure } from '../widget/figure-layout.js';
 import { formatNumber } from '../widget/format.js';
 import { WEIGHTS, heatmap } from '../widget/heatmap.js';
 import { formulas } from '../widget/math.js';
-import { pacedDraw } from '../widget/paced-draw.js';
+import { SLOW_DRAW_GAP_MS, pacedDraw } from '../widget/paced-draw.js';
 import { choices } from '../widget/predict.js';
 import { choice, defineState, matrix, number } from '../widget/state.js';
 import { lossChart, trainingRun } from '../widget/training.js';
@@ -48,6 +48,11 @@ const CELL = 6;
 const GAP = 14;
 const TOP = 16;
 const SIDE = T * CELL;
+/** cividis (dark 0, yellow 1) at 256 steps as [r, g, b]: the colours of the small grids' pixels. */
+const CIVIDIS = Array.from({ length: 256 }, (_, i) => {
+  const c = rgb(interpolateCividis(i / 255));
+  return [c.r, c.g, c.b];
+});
 /** Head `[l, j]`'s weights from an update: T rows of T (views of the worker's result). */
 const rowsOf = (u, [l, j]) =>
   Array.from({ length: T }, (_, a) => u.weights[l].data.subarray((j * T + a) * T, (j * T + a + 1) * T));
@@ -126,8 +131,19 @@ export class AgHeadsLearn extends AgWidget {
         .attr('y', TOP - 2)
         .attr('width', SIDE + 4)
         .attr('height', SIDE + 4);
-      return g.append('g').attr('transform', `translate(0,${TOP})`);
+      // One pixel a weight, drawn T x T on a canvas and shown scaled up: four images change with each update,
+      // not 4 T² cells, so that the page stays free for the learner's input while the model trains.
+      return g
+        .append('image')
+        .attr('class', 'thumb-pixels')
+        .attr('y', TOP)
+        .attr('width', SIDE)
+        .attr('height', SIDE)
+        .attr('preserveAspectRatio', 'none')
+        .attr('image-rendering', 'pixelated');
     });
+    const canvas = h('canvas', { width: T, height: T });
+    const pixels = canvas.getContext('2d');
     const headPick = radioGroup({
       name: 'hl-head',
       label: 'The head whose grid is shown in full',
@@ -166,6 +182,8 @@ export class AgHeadsLearn extends AgWidget {
       gridTitle,
       thumbs,
       panels,
+      canvas,
+      pixels,
       headPick,
       toggles,
       seedInput,
@@ -307,21 +325,15 @@ export class AgHeadsLearn extends AgWidget {
     }
     if (this.#measured) this.show(ui.accuracy, this.#measured.accuracy, { format: pct });
     if (u.weights) {
-      HEAD_LIST.forEach((head, k) =>
-        ui.panels[k]
-          .selectAll('rect')
-          .data(rowsOf(u, head).flatMap((row, a) => Array.from(row, (w, b) => [a, b, w])))
-          .join((enter) =>
-            enter
-              .append('rect')
-              .attr('x', (d) => d[1] * CELL)
-              .attr('y', (d) => d[0] * CELL)
-              .attr('width', CELL)
-              .attr('height', CELL),
-          )
-          .attr('fill', (d) => interpolateCividis(d[2])),
-      );
-      this.#drawGrid(u, this.state.head);
+      HEAD_LIST.forEach((head, k) => ui.panels[k].attr('href', this.#thumb(rowsOf(u, head))));
+      // While the run goes on, the full grid (T² numbers: the costliest part of a draw to lay out and paint)
+      // follows at its own slower pace; the last update of a run is drawn at once.
+      const run = this.#run;
+      if (run.state === 'running' && run.step < run.until) this.#gridDraw.request();
+      else {
+        this.#gridDraw.cancel();
+        this.#drawGrid(u, this.state.head);
+      }
     }
     this.#last = u;
     const done = this.#waiting.filter((f) => f.ready(u));
@@ -333,6 +345,28 @@ export class AgHeadsLearn extends AgWidget {
 
   #drawGrid(u, head) {
     this.#ui.grid.update(rowsOf(u, head.split('-').map(Number)));
+  }
+
+  /** The full grid of the last update drawn, while a run goes on: at most every SLOW_DRAW_GAP_MS. */
+  #gridDraw = pacedDraw(
+    () => {
+      if (this.#last?.weights) this.#drawGrid(this.#last, this.state.head);
+    },
+    { gapMs: SLOW_DRAW_GAP_MS },
+  );
+
+  /** A head's T x T weights as an image (a PNG data URL), one cividis pixel a weight. */
+  #thumb(rows) {
+    const { canvas, pixels } = this.#ui;
+    const image = pixels.createImageData(T, T);
+    rows.forEach((row, a) =>
+      row.forEach((w, b) => {
+        const c = CIVIDIS[Math.round(255 * Math.min(1, Math.max(0, w)))];
+        image.data.set([c[0], c[1], c[2], 255], 4 * (a * T + b));
+      }),
+    );
+    pixels.putImageData(image, 0, 0);
+    return canvas.toDataURL('image/png');
   }
 
   /** The next update that `ready(u)` accepts (the current one if it does). */
@@ -386,6 +420,7 @@ export class AgHeadsLearn extends AgWidget {
   disconnectedCallback() {
     super.disconnectedCallback();
     this.#run?.dispose();
+    this.#gridDraw.cancel();
   }
 }
 

@@ -10,6 +10,13 @@
 export const DRAW_GAP_MS = 100;
 
 /**
+ * Milliseconds from one draw to the next of a figure that costs the browser many milliseconds to lay out and
+ * paint (a grid of numbers, each an SVG text) while a run goes on: at most twice a second. The rest of the
+ * update (the loss curve, the numbers, small pictures) keeps DRAW_GAP_MS; the run's last update draws all at once.
+ */
+export const SLOW_DRAW_GAP_MS = 500;
+
+/**
  * @param {() => void} draw draws the widget's latest numbers (whatever updates came since the last draw)
  * @param {{ gapMs?: number }} [o] the least time from the start of one draw to the start of the next
  * @returns {{ request: () => Promise<void>, flush: () => void, cancel: () => void, pending: () => boolean }}
