@@ -96,6 +96,11 @@ async function expectAsMade(where, tag, made, { hidden, shown, unasked, status }
     expect(await where.locator(`${tag} [data-predict="${id}"]`).count()).toBe(1);
     expect(await where.locator(`${tag} [data-predict="${id}"]`).isVisible()).toBe(false);
   }
+  // Nothing left to predict: the lines held for the answer are shown (after-answer.js), in the frame's prose too.
+  if (unasked.length) {
+    expect(await where.locator(tag).getAttribute('data-answer-shown')).toBe('not-asked');
+    expect(await where.locator('[data-after-answer="held"]').count()).toBe(0);
+  }
   // Tab through the widget: the focus never lands inside a hidden group or an unasked prediction.
   const landed = await where.locator(tag).evaluate(
     (el, [groups, ids]) => {

@@ -63,4 +63,6 @@ export function holdUntilAnswered(root, chapterId) {
   };
   root.addEventListener(ANSWER_SHOWN_EVENT, show);
   stop = whenAnswered(chapterId, show);
+  // A widget of the chapter that showed its answer before this listened (e.g. its prediction is not asked).
+  if (root.querySelector('[data-answer-shown]')) show();
 }

@@ -218,6 +218,9 @@ export class AgWidget extends HTMLElement {
   #applyEmbedOptions() {
     if (!this.#built) return;
     for (const [id, block] of this.#predictions) setFlag(block, 'hidden', !this.asks(id));
+    // No prediction asked (ask="none"): nothing is left to give away, so text held for the answer is shown.
+    if (this.#predictions.size && [...this.#predictions.keys()].every((id) => !this.asks(id)))
+      this.answerShown('not-asked');
     // Nothing hidden now or before (the usual case, on every render): no query.
     if (!this.#hide.length && !this.#hiding) return;
     this.#hiding = this.#hide.length > 0;
