@@ -48,28 +48,24 @@ const checkedValues = (fieldset) => [...fieldset.querySelectorAll('input:checked
 export function studioPanel(widget, chapter, section = widget) {
   const uid = `studio-${chapter.id}`;
   const status = h('p', { class: 'studio-status', role: 'status' });
-  const iframe = snippetBox({
-    id: `${uid}-iframe`,
-    label: 'Iframe snippet',
-    help: 'For any page, also where scripts are removed (Canvas): the chapter in a frame, as set here.',
-    status,
-  });
-  iframe.area.dataset.snippet = 'iframe';
-  const element = snippetBox({
-    id: `${uid}-element`,
-    label: 'Element snippet',
-    help: 'For pages that may load scripts: the widget alone, as set here.',
-    status,
-  });
-  element.area.dataset.snippet = 'element';
-  const h5p = snippetBox({
-    id: `${uid}-h5p`,
-    label: 'H5P command',
-    help: 'Run in a checkout of this project: it writes build/attention-geometry-<chapter>.h5p with this state, these hidden controls and these predictions.',
-    status,
-    rows: 2,
-  });
-  h5p.area.dataset.snippet = 'h5p';
+  /** The three snippets: what each is for (its label and help), as snippetBox fields. */
+  const box = (kind, label, help, rows) => {
+    const made = snippetBox({ id: `${uid}-${kind}`, label, help, status, rows });
+    made.area.dataset.snippet = kind;
+    return made;
+  };
+  const iframe = box(
+    'iframe',
+    'Iframe snippet',
+    'For any page, also where scripts are removed (Canvas): the chapter in a frame, as set here.',
+  );
+  const element = box('element', 'Element snippet', 'For pages that may load scripts: the widget alone, as set here.');
+  const h5p = box(
+    'h5p',
+    'H5P command',
+    'Run in a checkout of this project: it writes build/attention-geometry-<chapter>.h5p with this state, these hidden controls and these predictions.',
+    2,
+  );
   const lists = h('div', { class: 'studio-lists' });
   let hide = [];
   let asked = null; // null until the lists exist: every prediction
