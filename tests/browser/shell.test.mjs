@@ -170,7 +170,7 @@ describe('reading the tour: the reading bar, previous/next links, numbers throug
   // The tour's first test needs the page as it opens (nothing started); the bar's test then uses the same page.
   const shared = usePage(env, '?agtest=1');
 
-  test('the tour: one stable anchor per chapter, lazy starts; numbered 1 to 32 through the four named parts alike in the contents, headings and bar; previous/next links under each chapter; the bar\u2019s dark colours and reduced motion', async () => {
+  test('the tour: one stable anchor per chapter, lazy starts; numbered 1 to 35 through the four named parts alike in the contents, headings and bar; previous/next links under each chapter; the bar\u2019s dark colours and reduced motion', async () => {
     const { page } = shared;
     const hrefs = (selector) => page.$$eval(selector, (els) => els.map((a) => a.getAttribute('href')));
     const anchors = await hrefs('#toc li a');
