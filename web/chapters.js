@@ -432,7 +432,9 @@ export const CHAPTERS = [
       answered(
         'Press \u201cRow 3 sees nothing\u201d, then switch between \u2212\u221e and \u22121e9: row 3 flips between all zeros and 1/6 on every key, while every other row stays the same.',
       ),
-      'Press \u201cPadding, L = 0\u201d with \u22121e9: every query now averages the values of padding, and the API\u2019s own kvSeqLen disagrees in every row.',
+      answered(
+        'Press \u201cPadding, L = 0\u201d with \u22121e9: every query now averages the values of padding, and the API\u2019s own kvSeqLen disagrees in every row.',
+      ),
       'Click any cell of M (or press Enter on it) to hide or show that key, and read the row below: S, plus M, gives what the softmax reads.',
     ],
   },
@@ -558,7 +560,7 @@ export const CHAPTERS = [
         'The scaled loss falls within a few chunks; the unscaled one lags far behind. A nearly one-hot row passes almost no gradient to the keys it gives about 0 weight, so the key of the previous token is hardly pushed up: the two articles this tour follows warn that large d\u2096 would break training without the scale.',
       ),
       answered(
-        'Read the gradient panel: without the scale, W_Q\u2019s gradient is not smaller here but larger, since nothing divides it by 16. Adam evens out its size; what stalls learning is the saturated softmax: a key it gives almost no weight gets almost no gradient, so the previous token\u2019s score is hardly pushed up.',
+        'Read the gradient panel: without the scale, W_Q\u2019s gradient is not smaller here but larger, since nothing divides it by 16. Adam divides each gradient by its own running size (Kingma and Ba 2015), so that size is evened out; what stalls learning is the saturated softmax: a key it gives almost no weight gets almost no gradient, so the previous token\u2019s score is hardly pushed up.',
       ),
       'Slide d\u2096 down to 16: \u221ad\u2096 is only 4 and the unscaled scores spread less. How close do the two runs come?',
       'Try another seed or a larger learning rate at d\u2096 = 256 and compare the two runs again; each run is seeded, so the same link gives the same curves.',

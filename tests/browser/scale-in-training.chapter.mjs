@@ -120,6 +120,15 @@ it('opens at step 0 and trains nothing until the answer; d_k = 256: unscaled row
   expect(runs.unscaled[0].grad).toBeGreaterThan(2 * runs.scaled[0].grad);
   expect(said).toMatch(/: larger, not smaller, so its size is not what holds the unscaled run back\.$/);
   expect(said).not.toMatch(/wrong way/);
+  // Every step-0 number the answer names stays on the page after training: the table's step-0 rows.
+  const [, u0, s0] = said.match(/unscaled rows hold (\S+) bits against (\S+) scaled/);
+  for (const [role, run, text] of [
+    ['grad-0', 'unscaled', unscaled],
+    ['grad-0', 'scaled', scaled],
+    ['entropy-0', 'unscaled', u0],
+    ['entropy-0', 'scaled', s0],
+  ])
+    expect([role, run, await w.text(`.results [data-role="${role}"][data-key="${run}"]`)]).toEqual([role, run, text]);
   await w.predict('slower', 'right');
 }).at({});
 

@@ -62,6 +62,14 @@ const SETTINGS = [
   ['lr', LRS, 'Learning rate'],
   ['steps', STEPS, 'Steps'],
 ];
+/** The table's rows: label, cell role, the measure of a point, and whether the point is step 0 (else the last). */
+const CELLS = [
+  ['Loss (nats)', 'loss', 'loss', false],
+  ['Entropy of a row (bits)', 'entropy', 'entropy', false],
+  ['\u2016\u2207W_Q\u2016', 'grad', 'grad', false],
+  ['Entropy of a row at step 0 (bits)', 'entropy-0', 'entropy', true],
+  ['\u2016\u2207W_Q\u2016 at step 0', 'grad-0', 'grad', true],
+];
 /** Loss and gradient norm with four significant digits; bits with three decimals, in every state. */
 const bits = (x) => x.toFixed(3);
 
@@ -109,7 +117,7 @@ export class AgScaleInTraining extends AgWidget {
       choices: choices({ faster: 'Faster', same: 'About the same', slower: 'Slower' }),
       misconceptions: {
         faster:
-          'That reads the larger gradient of W_Q without the scale as faster learning. Nothing divides the unscaled scores by 16, so W_Q\u2019s gradient starts larger, not smaller; yet Adam takes steps of about the same size either way, and the saturated softmax passes almost nothing to the keys it gives about 0 weight, the previous token\u2019s among them.',
+          'That reads the larger gradient of W_Q without the scale as faster learning. Nothing divides the unscaled scores by 16, so W_Q\u2019s gradient starts larger, not smaller; yet Adam divides each gradient by its own running size (Kingma and Ba 2015), so its steps are about the same size either way, and the saturated softmax passes almost nothing to the keys it gives about 0 weight, the previous token\u2019s among them.',
         same: 'That expects the scale to change only the size of the scores, which training could make up for at once. Unscaled at d\u2096 = 256, each row starts with one key holding nearly all the weight, and a key near 0 weight gets a gradient near 0 (a\u2c7c(\u03b4 \u2212 a)): the score of the previous token is hardly pushed up, and the loss falls more slowly.',
       },
       reveal: async (_choice, ag) => {
@@ -190,11 +198,8 @@ export class AgScaleInTraining extends AgWidget {
       { across: 76 },
     );
 
-    const rows = [
-      ['Loss (nats)', 'loss'],
-      ['Entropy of a row (bits)', 'entropy'],
-      ['\u2016\u2207W_Q\u2016', 'grad'],
-    ].map(([text, role]) => {
+    // The last step shown, then step 0 (the answer compares the two runs before their first step).
+    const rows = CELLS.map(([text, role]) => {
       ui.cells[role] = Object.fromEntries(RUNS.map((r) => [r.id, num(role, r.id)]));
       return bodyRow(
         text,
@@ -364,9 +369,12 @@ export class AgScaleInTraining extends AgWidget {
     const lasts = RUNS.map((r) => this.#last(r.id));
     for (const [i, r] of RUNS.entries()) {
       const last = lasts[i];
-      for (const role of ['loss', 'entropy', 'grad']) {
+      const first = this.#runs[r.id].points[0];
+      for (const [, role, measure, atStart] of CELLS) {
         const cell = ui.cells[role][r.id];
-        if (last && last[role] !== null) this.show(cell, last[role], { format: role === 'entropy' ? bits : fmt });
+        const point = atStart ? first : last;
+        if (point && point[measure] !== null)
+          this.show(cell, point[measure], { format: measure === 'entropy' ? bits : fmt });
         else {
           setText(cell, '\u2013');
           delete cell.dataset.value;

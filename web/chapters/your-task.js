@@ -381,7 +381,7 @@ export class AgYourTask extends AgWidget {
     const list = TASKS.map((t) => `${t.label} ${pct(acc[t.id])}`).join(', ');
     return {
       answer: worst.id,
-      explanation: `Held-out accuracy after ${PROBE.steps} steps of ${BATCH} rows: ${list}. Induction copy asks, at each position of the repeat, for the token that followed the current token\u2019s earlier copy. The repeat offset changes from row to row, so no fixed distance back finds it. One layer with one head is still far from it after these steps; two layers can learn it, given more steps (chapter 34 opens such a model and switches its heads off to see which ones the answer needs). The widget now trains the induction-copy run of this list, with the same settings, and shows the same accuracy at step ${PROBE.steps}: add a layer, set 200 steps and train again.`,
+      explanation: `Held-out accuracy after ${PROBE.steps} steps of ${BATCH} rows: ${list}. Induction copy asks, at each position of the repeat, for the token that followed the current token\u2019s earlier copy. The repeat offset changes from row to row, so no fixed distance back finds it. One layer with one head is still far from it after these steps; two layers can learn it, given more steps (chapter 34 opens such a model and switches its heads off to see which ones the answer needs). The widget now trains the induction-copy run of this list, with the same settings; left to finish, it shows the same accuracy at step ${PROBE.steps}. Then add a layer, set 200 steps and train again.`,
     };
   }
 

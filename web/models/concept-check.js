@@ -198,18 +198,18 @@ export const QUESTIONS = Object.freeze([
   q(
     'unscaled-training',
     'scale-in-training',
-    'A one-head model with d\u2096 = 256 is trained without dividing its scores by \u221ad\u2096, and its attention rows start out nearly one-hot. What slows its learning?',
+    'The one-head model of Part 4 with d\u2096 = 256 is trained with and without dividing its scores by \u221ad\u2096. Without the scale its attention rows start out sharp: most of each row\u2019s weight on one key. What slows its learning?',
     {
-      'small-gradient': 'The gradient of W_Q is much smaller than with the scale',
+      'small-gradient': 'At the start, its gradient of W_Q is much smaller than the scaled model\u2019s',
       overflow: 'The scores overflow float32, so the loss turns into NaN',
       saturated:
         'The saturated softmax passes almost no gradient to the keys it gives nearly zero weight, so the right keys can hardly gain weight',
     },
     'saturated',
-    'Near one-hot weights make the softmax\u2019s Jacobian diag(\u03b1) \u2212 \u03b1\u03b1\u1d40 nearly 0 for the other keys; the gradient goes where it cannot help, and the loss lags far behind the scaled run.',
+    'Sharp weights make the softmax\u2019s Jacobian diag(\u03b1) \u2212 \u03b1\u03b1\u1d40 nearly 0 for the keys with almost no weight: a key that should gain weight gets almost no push, and the loss lags behind the scaled run.',
     {
       'small-gradient':
-        'The page measures the opposite: without the scale W_Q\u2019s gradient is larger, since nothing divides it by \u221ad\u2096. What stalls learning is the saturated softmax: the keys it gives almost no weight get almost no gradient.',
+        'The chapter measures the opposite at step 0: without the scale W_Q\u2019s gradient is larger, since nothing divides the scores by \u221ad\u2096. What stalls learning is the saturated softmax: the keys it gives almost no weight get almost no gradient.',
       overflow:
         'Scores of a few tens are far below float32\u2019s limit, and a stable softmax subtracts the largest one first. The run stays finite; it just learns slowly.',
     },

@@ -148,11 +148,13 @@ export function conceptCheck({ chapters, storage, page = () => window.location.h
   const draw = (phase) => {
     const v = views[phase];
     const done = phases[phase];
-    v.section.dataset.done = done ? 'true' : 'false';
+    // Once the check after the tour is marked its answers are on show: the check before it closes, unanswered.
+    const closed = phase === 'pre' && !done && Boolean(phases.post);
+    v.section.dataset.done = done ? 'true' : closed ? 'closed' : 'false';
     v.summary.textContent = done ? TEXT[phase].done : TEXT[phase].open;
-    v.submit.hidden = Boolean(done);
+    v.submit.hidden = Boolean(done) || closed;
     for (const q of v.questions) {
-      q.set(done ? (done.answers[q.question.id] ?? null) : q.chosen(), Boolean(done));
+      q.set(done ? (done.answers[q.question.id] ?? null) : closed ? null : q.chosen(), Boolean(done) || closed);
       const marked = phase === 'post' && done;
       for (const label of q.labels) {
         const choice = label.dataset.choice;
@@ -189,8 +191,21 @@ export function conceptCheck({ chapters, storage, page = () => window.location.h
     ];
   };
 
+  /** "3 of 10 right", and how many were not answered (they count as not right). */
+  const rightOf = (score) =>
+    `${score.correct} of ${score.max} right` +
+    (score.answered < score.max ? ` (${score.max - score.answered} not answered, counted as not right)` : '');
+
   const statusOf = (phase) => {
     const done = phases[phase];
+    if (phase === 'pre' && !done && phases.post)
+      return [
+        h(
+          'p',
+          { dataset: { role: 'pre-closed' } },
+          'Closed: the check after the tour has shown the right answers, so this one can no longer measure what you knew before.',
+        ),
+      ];
     if (!done) return [];
     const score = scoreOf(done.answers);
     if (phase === 'pre')
@@ -201,9 +216,7 @@ export function conceptCheck({ chapters, storage, page = () => window.location.h
           `Handed in: ${plural(score.answered, 'answer')} of ${score.max} kept on this browser. Your marks come with the check after the tour.`,
         ),
       ];
-    const lines = [
-      h('p', { dataset: { role: 'post-score' } }, `After the tour: ${score.correct} of ${score.max} right.`),
-    ];
+    const lines = [h('p', { dataset: { role: 'post-score' } }, `After the tour: ${rightOf(score)}.`)];
     if (!phases.pre) {
       lines.push(
         h(
@@ -217,7 +230,7 @@ export function conceptCheck({ chapters, storage, page = () => window.location.h
     const pre = scoreOf(phases.pre.answers);
     const { gain, normalized } = gainOf(pre.correct, score.correct, score.max);
     lines.push(
-      h('p', { dataset: { role: 'pre-score' } }, `Before the tour: ${pre.correct} of ${pre.max} right.`),
+      h('p', { dataset: { role: 'pre-score' } }, `Before the tour: ${rightOf(pre)}.`),
       h(
         'p',
         { dataset: { role: 'gain' } },
@@ -237,6 +250,7 @@ export function conceptCheck({ chapters, storage, page = () => window.location.h
       const choice = q.chosen();
       if (choice !== null) answers[q.question.id] = choice;
     }
+    if (phase === 'pre' && phases.post) return draw('pre'); // closed (see draw)
     if (Object.keys(answers).length === 0) {
       v.status.replaceChildren(h('p', {}, 'Choose an answer to at least one question first.'));
       v.status.focus();
@@ -246,7 +260,7 @@ export function conceptCheck({ chapters, storage, page = () => window.location.h
     phases[phase] = { answers, at: timestamp.toISOString() };
     const stored = writeCheck(phases, storage);
     draw(phase);
-    if (phase === 'pre') draw('post');
+    draw(phase === 'pre' ? 'post' : 'pre');
     if (!stored)
       v.status.append(h('p', {}, 'This browser does not let the page keep them: they are lost when you leave.'));
     v.status.focus();
