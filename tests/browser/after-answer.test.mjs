@@ -114,3 +114,40 @@ describe('a restored answer', () => {
     });
   });
 });
+
+// A widget's own readout that answers the prediction on opening (the chapter's default state) is held the same
+// way: present in the widget, not displayed until the prediction is answered, displayed after.
+describe('a widget readout that answers the prediction waits for the answer', () => {
+  // [chapter, widget, held elements (one match each), the right choice]
+  test.each([
+    ['kv-cache', 'ag-kv-cache', ['.recomputed'], 'bits'],
+    ['multi-head', 'ag-multi-head', ['.head-map[data-head="2"]'], 'both'],
+    ['content-to-weights', 'ag-content-to-weights', ['.panel[data-step="4"] .hm-box'], 'identical'],
+    [
+      'atom',
+      'ag-attention-atom',
+      ['.hm-value[data-key="2-3"]', '.hm-value[data-key="3-2"]', '.pair .result'],
+      'different',
+    ],
+    ['explain', 'ag-weights-explain', ['.weight-and-change'], 'no'],
+    ['softmax', 'ag-softmax', ['p.limit'], 'nan'],
+    ['length', 'ag-length-lever', ['[data-role="ratio-text"]'], 'triple'],
+  ])(
+    '%s (%s): the readout that answers is held, then displayed once answered',
+    async (id, tag, held, right) => {
+      await withChapter(env, id, tag, async ({ page }) => {
+        const seen = () =>
+          Promise.all(
+            held.map(async (selector) => {
+              const el = page.locator(`${tag} ${selector}`);
+              return [selector, await el.count(), await el.getAttribute('data-after-answer'), await el.isVisible()];
+            }),
+          );
+        expect(await seen()).toEqual(held.map((s) => [s, 1, 'held', false]));
+        await predictChoice(page, tag, right, 'right');
+        expect(await seen()).toEqual(held.map((s) => [s, 1, 'shown', true]));
+      });
+    },
+    180000,
+  );
+});

@@ -61,6 +61,8 @@ it('opens on "the cat ate the fish": every tensor against the float64 reference,
   const kernels = await w.kernels();
   expect(kernels).toEqual(expect.arrayContaining(['attention']));
   expect(kernels.some((k) => k.startsWith('matmul'))).toBe(true);
+  // The weights A are held until the answer: answered, both heat maps are on screen.
+  await w.predict('identical', 'right');
   // Every number of both heat maps lies inside its cell, a long one (e.g. "0.00781") set smaller to fit.
   const overflowing = await w.at('.hm-cell').evaluateAll((cells) =>
     cells
@@ -83,8 +85,8 @@ it('drag and keys move rows of W_Q and W_K, the stepper and the heat map answer 
   await w.see({ '.panel[data-step="4"]': { visible: false }, '.panel[data-step="3"]': { visible: true } });
   await w.at('[data-nav="next"]').click();
   expect((await w.state()).step).toBe(4);
-  // Heat map: Enter on a cell of row 3 selects query 3.
-  await w.keys('.panel[data-step="4"] [data-cell="1-1"]', [['ArrowDown', 'ArrowDown', 'Enter'], { query: 3 }]);
+  // Heat map S (A is held until the answer): Enter on a cell of row 3 selects query 3.
+  await w.keys('.panel[data-step="3"] [data-cell="1-1"]', [['ArrowDown', 'ArrowDown', 'Enter'], { query: 3 }]);
   const { numbers } = await expectMatches(w);
   await w.reopens(numbers, { by: 'value', params: { step: '4', query: '3', edit: 'wk' } });
 });

@@ -108,6 +108,8 @@ export class AgAttentionAtom extends AgWidget {
       onSelect: (i, j) => this.#select(i, j),
       onActivate: (i, j) => this.#select(i, j),
     });
+    // Held: the numbers of S₂₃ and S₃₂ answer the prediction (they differ); the colours stay.
+    for (const key of ['2-3', '3-2']) this.afterAnswer(grid.querySelector(`.hm-value[data-key="${key}"]`));
     const shapeLine = shapes('Q:[N,d_k]=[4,2]', 'K:[N,d_k]=[4,2]', 'S=QK^{\\top}:[N,N]=[4,4]');
 
     // The chosen pair, term by term.
@@ -118,7 +120,9 @@ export class AgAttentionAtom extends AgWidget {
       h('div', { class: 'layout' }, fig.element, h('div', { class: 'right' }, shapeLine, grid)),
       expansion.element,
     );
-    this.#ui = { p: fig.plane, arrowQ, arrowK, points, hm, expansion };
+    // The expansion's terms and sum, held while it shows S₂₃ or S₃₂ (render): the lines after its products.
+    const sums = [...expansion.element.querySelectorAll('.line')].slice(1);
+    this.#ui = { p: fig.plane, arrowQ, arrowK, points, hm, expansion, sums };
   }
 
   #select(i, j) {
@@ -137,6 +141,12 @@ export class AgAttentionAtom extends AgWidget {
     const kj = k[j];
     // Each term q_i,c k_j,c is a one-element dot product; a negative second term turns the + into a minus.
     ui.expansion.show(this, ag, i, j, qi, kj);
+    const asked = (i === 1 && j === 2) || (i === 2 && j === 1);
+    for (const el of ui.sums) {
+      // Written only when it changes (held or shown stays as the answer left it).
+      if (asked && !el.dataset.afterAnswer) this.afterAnswer(el);
+      else if (!asked && el.dataset.afterAnswer) delete el.dataset.afterAnswer;
+    }
     setText(
       ui.expansion.heading,
       `Row ${i + 1} asks with the query of \u201c${TOKENS[i]}\u201d; column ${j + 1} answers with the key of \u201c${TOKENS[j]}\u201d.`,

@@ -202,6 +202,8 @@ export class AgContentToWeights extends AgWidget {
 
     // The steps.
     const { panels, shapes, boxes } = stagePanels(STEPS, { formulaBox: true });
+    // Held: the weights A show the two "the" rows equal, which the prediction asks.
+    this.afterAnswer(boxes.a);
     const readScore = num('readout-score');
     const readWeight = num('readout-weight');
     const readText = h('span', { class: 'readout-text' });

@@ -147,11 +147,18 @@ export class AgWeightsExplain extends AgWidget {
           'section',
           { class: 'panel' },
           queryTitle,
-          barsBox,
-          tableBox,
-          h('h4', {}, 'Cases for this query'),
-          h('p', { class: 'rule', dataset: { role: 'tag-rule' } }, RULE),
-          cases,
+          // Held: the changes beside the weights (bars, table, cases) answer the prediction; the map shows weights.
+          this.afterAnswer(
+            h(
+              'div',
+              { class: 'weight-and-change' },
+              barsBox,
+              tableBox,
+              h('h4', {}, 'Cases for this query'),
+              h('p', { class: 'rule', dataset: { role: 'tag-rule' } }, RULE),
+              cases,
+            ),
+          ),
         ),
       ),
     );

@@ -189,8 +189,10 @@ export class AgKvCache extends AgWidget {
         'section',
         { class: 'same', 'aria-label': 'The same output as recomputing' },
         line(yLabel, '(', y[0], ', ', y[1], ')'),
-        line(rowLabel, '(', yFull[0], ', ', yFull[1], ')'),
-        verdict,
+        // Held: the recomputed row and the verdict answer the prediction (cache against recomputing).
+        this.afterAnswer(
+          h('div', { class: 'recomputed' }, line(rowLabel, '(', yFull[0], ', ', yFull[1], ')'), verdict),
+        ),
       ),
       h(
         'section',

@@ -165,7 +165,8 @@ export class AgLengthLever extends AgWidget {
     ui.ghost = barRows.append('rect').attr('class', 'bar-base').attr('height', y.bandwidth());
 
     ui.dText = h('span', { class: 'd-text' });
-    ui.ratio = h('p', { class: 'ratio-line', dataset: { role: 'ratio-text' } });
+    // Held: "every score is t times its value" answers the prediction (scaling a key scales its score).
+    ui.ratio = this.afterAnswer(h('p', { class: 'ratio-line', dataset: { role: 'ratio-text' } }));
     const numbers = h(
       'div',
       { class: 'numbers' },

@@ -251,6 +251,8 @@ export class AgMultiHead extends AgWidget {
         { class: 'head-map', dataset: { head: k + 1 } },
         h('figcaption', {}, `Head ${k + 1}: ${PATTERN_LABEL[p]}`),
       );
+      // Held: the "same word" head's weights answer the prediction (how it splits the two "the").
+      if (p === 'same') this.afterAnswer(box);
       ui.boxes.heads.append(box);
       return sentenceWeights(box, words, {
         label: `Weights of head ${k + 1} (${PATTERN_LABEL[p]})`,

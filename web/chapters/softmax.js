@@ -145,10 +145,13 @@ export class AgSoftmax extends AgWidget {
     };
     const naive = side('naive');
     const stable = side('stable');
-    const note = h(
-      'p',
-      { class: 'limit' },
-      'The largest float32 is about 3.4\u00d710\u00b3\u2078, so exp(s) overflows once s passes ln(3.4\u00d710\u00b3\u2078) \u2248 88.72. Each \u03b1\u2c7c is its exp divided by the \u03a3 row.',
+    // Held: where exp(s) overflows answers the prediction (s₁ = 90 is past it).
+    const note = this.afterAnswer(
+      h(
+        'p',
+        { class: 'limit' },
+        'The largest float32 is about 3.4\u00d710\u00b3\u2078, so exp(s) overflows once s passes ln(3.4\u00d710\u00b3\u2078) \u2248 88.72. Each \u03b1\u2c7c is its exp divided by the \u03a3 row.',
+      ),
     );
 
     body.append(
