@@ -93,6 +93,55 @@ describe('held before the answer, shown after', () => {
   }, 180000);
 });
 
+// The readouts a widget holds because its opening state already shows the answer: for each chapter, its
+// right choice and a selector of each held element (inside the widget), and whether it waits for a run first.
+const HELD_READOUTS = [
+  ['cosine', 'ag-cosine-vs-dot', 'tie', ['.verdict[data-measure="cosine"]', 'th.c-cos', 'td.c-cos'], false],
+  ['orthogonality', 'ag-orthogonality', 'middle', ['th.c-weight', 'td.c-weight'], false],
+  ['competition', 'ag-competition', 'down', ['td.c-after', 'th.c-change', 'td.c-change'], false],
+  ['sqrt-d', 'ag-sqrt-d', '64', ['.stats .vs', '.formulas > :nth-child(2)', '.col:has(figure.sweep)'], true],
+  [
+    'near-orthogonal',
+    'ag-near-orthogonal',
+    '90',
+    ['dd:has([data-role="pair-angle"])', 'dd:has([data-role="rms-angle"])', '.dims tr[data-d="1000"]'],
+    true,
+  ],
+  ['scale-fix', 'ag-scale-fix', 'one', ['path.curve.series-unscaled', 'th.col-unscaled'], true],
+  [
+    'cost',
+    'ag-attention-cost',
+    '4',
+    ['.formulas > :first-child', 'figure.memory figcaption > span', '.formula-note > span'],
+    true,
+  ],
+];
+
+describe('readouts that would give the answer away on opening', () => {
+  /** Each held element (the first match of each selector): its data-after-answer and whether it is visible. */
+  const heldState = (page, tag, selectors) =>
+    Promise.all(
+      selectors.map(async (sel) => {
+        const el = page.locator(`${tag} ${sel}`).first();
+        return { sel, held: await el.getAttribute('data-after-answer'), visible: await el.isVisible() };
+      }),
+    );
+  const expectState = (selectors, held, visible) => selectors.map((sel) => ({ sel, held, visible }));
+
+  test.each(HELD_READOUTS)(
+    '%s: present but not displayed before the answer, displayed after it',
+    async (id, tag, right, selectors, run) => {
+      await withChapter(env, id, tag, async ({ page }) => {
+        if (run) await waitRun(page, tag); // the readouts of a run exist once it is done
+        expect(await heldState(page, tag, selectors)).toEqual(expectState(selectors, 'held', false));
+        await predictChoice(page, tag, right, 'right');
+        expect(await heldState(page, tag, selectors)).toEqual(expectState(selectors, 'shown', true));
+      });
+    },
+    180000,
+  );
+});
+
 describe('a restored answer', () => {
   test('an answer restored from an earlier attempt (as SCORM resumes) shows the held lines at once, started widget or not', async () => {
     await withChapter(env, 'dot-product', 'ag-two-definitions', async ({ page }) => {

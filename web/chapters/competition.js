@@ -109,13 +109,23 @@ export class AgCompetition extends AgWidget {
     const weights = table({
       className: 'weights',
       caption: 'Every weight before and after the raise',
-      headers: ['i', '\u03b1\u1d62', ['\u03b1\u1d62 after ', afterHead], 'change', 'J\u1d62\u2c7c\u00b7\u03b4'],
+      headers: [
+        'i',
+        '\u03b1\u1d62',
+        { text: ['\u03b1\u1d62 after ', afterHead], class: 'c-after' },
+        { text: 'change', class: 'c-change' },
+        'J\u1d62\u2c7c\u00b7\u03b4',
+      ],
       rows: alpha.map((_, i) =>
-        bodyRow(String(i + 1), [alpha[i], after[i], h('td', { class: 'c-change' }, change[i]), linear[i]], {
-          dataset: { row: i + 1 },
-        }),
+        bodyRow(
+          String(i + 1),
+          [alpha[i], { text: after[i], class: 'c-after' }, h('td', { class: 'c-change' }, change[i]), linear[i]],
+          { dataset: { row: i + 1 } },
+        ),
       ),
     });
+    // The defaults are the question (raise s\u2081 by 1): the weights after and their changes answer it, so they wait.
+    for (const cell of weights.querySelectorAll('.c-after, .c-change')) this.afterAnswer(cell);
 
     const grid = h('div', { class: 'grid-box' });
     const hm = heatmap(grid, {

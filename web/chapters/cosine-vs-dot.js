@@ -102,6 +102,8 @@ export class AgCosineVsDot extends AgWidget {
       ],
       rows: rows.map((r) => r.row),
     });
+    // The question's vectors open the chapter: the cosines (a tie) answer it, so they wait for the answer.
+    for (const cell of table.querySelectorAll('.c-cos')) this.afterAnswer(cell);
     const qGiven = h('span', { class: 'q-given' });
     const qLine = h(
       'p',
@@ -113,7 +115,7 @@ export class AgCosineVsDot extends AgWidget {
       h('span', { class: 'q-unit' }, lbl('; used: ('), qUnit[0], ', ', qUnit[1], lbl(')')),
     );
     const verdictRaw = h('p', { class: 'verdict', dataset: { measure: 'raw' } });
-    const verdictCos = h('p', { class: 'verdict', dataset: { measure: 'cosine' } });
+    const verdictCos = this.afterAnswer(h('p', { class: 'verdict', dataset: { measure: 'cosine' } })); // the tie itself
     const numbers = h(
       'div',
       { class: 'numbers' },
@@ -129,7 +131,10 @@ export class AgCosineVsDot extends AgWidget {
 
   #summary() {
     const { rows, verdictRaw, verdictCos } = this.#ui;
-    return `${rows.map((r, i) => `k${i + 1}: raw ${r.dot.textContent}, cosine ${r.cos.textContent}`).join('; ')}. ${verdictRaw.textContent} ${verdictCos.textContent}`;
+    // Before the answer the cosines are held on screen, so the spoken summary leaves them out too.
+    const shown = this.answerIsShown;
+    const cosine = (r) => (shown ? `, cosine ${r.cos.textContent}` : '');
+    return `${rows.map((r, i) => `k${i + 1}: raw ${r.dot.textContent}${cosine(r)}`).join('; ')}. ${verdictRaw.textContent}${shown ? ` ${verdictCos.textContent}` : ''}`;
   }
 
   syncControls(state) {

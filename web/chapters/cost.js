@@ -93,8 +93,13 @@ export class AgAttentionCost extends ExperimentWidget {
     const mem = chartFigure('memory', {
       box: BOX,
       label: 'Peak heap memory against T, log-log: plain and streaming attention with their formulas',
-      caption:
-        'Memory: dots measured, dashed lines the formulas. The plain line bends up to slope 2 (T\u00b2); the streaming one keeps slope 1 (T).',
+      caption: [
+        'Memory: dots measured, dashed lines the formulas.',
+        // The grid's slope is the answer (T²: four times the memory per doubling): it waits for the answer.
+        this.afterAnswer(
+          h('span', {}, ' The plain line bends up to slope 2 (T\u00b2); the streaming one keeps slope 1 (T).'),
+        ),
+      ],
     });
     const time = chartFigure('time', {
       box: BOX,
@@ -118,7 +123,8 @@ export class AgAttentionCost extends ExperimentWidget {
         'thead',
         {},
         h('tr', {}, h('td', { colspan: 2 }), group('Peak heap'), group('Time per call')),
-        headerRow(['T', 'Grid, 4T\u00b2 B', ...SIDES, ...SIDES]).firstChild,
+        // The header's formula of the grid answers the question: only "Grid" shows before the answer.
+        headerRow(['T', ['Grid', this.afterAnswer(h('span', {}, ', 4T\u00b2 B'))], ...SIDES, ...SIDES]).firstChild,
       ),
       tbody,
     );
@@ -128,14 +134,18 @@ export class AgAttentionCost extends ExperimentWidget {
       h(
         'div',
         { class: 'formulas' },
-        display('S=\\frac{QK^{\\mathsf T}}{\\sqrt{d_k}}\\in\\mathbb{R}^{T\\times T}:\\ 4T^2\\ \\text{bytes}'),
+        // The grid's 4T² bytes are the answer: the formula and the note's clause on it wait for the answer.
+        this.afterAnswer(
+          display('S=\\frac{QK^{\\mathsf T}}{\\sqrt{d_k}}\\in\\mathbb{R}^{T\\times T}:\\ 4T^2\\ \\text{bytes}'),
+        ),
         display('M_{\\text{plain}}\\approx 4\\,(T^2+4Td_k)\\ \\text{bytes}'),
         display('M_{\\text{stream}}\\approx 4\\cdot 4Td_k+c\\ \\text{bytes}'),
         display('\\text{work of both}:\\ 4T^2d_k\\ \\text{flop}'),
         h(
           'p',
           { class: 'formula-note' },
-          'T\u00b2 floats of four bytes hold the grid; 4T\u00b7d\u2096 floats are Q, K, V and the output; c is the streaming path\u2019s work area, one tile of scores, the same size at every T. Both paths compute QK\u1d40 and the mixture of V, 2T\u00b2d\u2096 flop for each of the two.',
+          this.afterAnswer(h('span', {}, 'T\u00b2 floats of four bytes hold the grid; ')),
+          '4T\u00b7d\u2096 floats are Q, K, V and the output; c is the streaming path\u2019s work area, one tile of scores, the same size at every T. Both paths compute QK\u1d40 and the mixture of V, 2T\u00b2d\u2096 flop for each of the two.',
         ),
       ),
       this.#exp.controls([

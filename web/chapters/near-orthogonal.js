@@ -23,6 +23,8 @@ import { keptResults } from '../widget/memo.js';
 import { choice, defineState, dropFields, number } from '../widget/state.js';
 
 export const DIMS = [2, 3, 10, 100, 1000];
+/** The dimension the prediction asks about. */
+const QUESTION_D = 1000;
 const PAIRS = ['2000', '10000', '50000'];
 /** Histogram bins over [-1, 1): width 0.01, fine enough for d = 1000 (spread 0.03). */
 const BINS = 200;
@@ -133,6 +135,7 @@ export class AgNearOrthogonal extends ExperimentWidget {
     });
     const t = slots('rms rms-sqrt-d inv-sqrt-d rms-angle mean-abs mean-abs-sqrt-d mean pair-angle');
     const vs = (text) => h('span', { class: 'vs' }, text);
+    const held = (...els) => els.map((el) => this.afterAnswer(el));
     const stats = h(
       'dl',
       { class: 'stats', 'aria-label': 'Statistics for the selected d' },
@@ -143,8 +146,8 @@ export class AgNearOrthogonal extends ExperimentWidget {
         [t.rms, vs(' (exactly 1/\u221ad = '), t.invSqrtD, vs(' in theory; measured \u00d7 \u221ad = ')],
         [t.rmsSqrtD, vs(')')],
       ),
-      h('dt', {}, 'Angle whose cosine is 1/\u221ad'),
-      h('dd', {}, t.rmsAngle),
+      // The close-up opens at d = 1000, the question's dimension: its angles answer it, so they wait for the answer.
+      ...held(h('dt', {}, 'Angle whose cosine is 1/\u221ad'), h('dd', {}, t.rmsAngle)),
       h('dt', {}, h('span', { class: 'swatch swatch-abs' }), 'Mean |cos \u03b8|'),
       h(
         'dd',
@@ -154,8 +157,7 @@ export class AgNearOrthogonal extends ExperimentWidget {
       ),
       h('dt', {}, 'Mean of cos \u03b8'),
       h('dd', {}, t.mean),
-      h('dt', {}, 'One random pair drawn from the seed'),
-      h('dd', {}, t.pairAngle, vs(' apart')),
+      ...held(h('dt', {}, 'One random pair drawn from the seed'), h('dd', {}, t.pairAngle, vs(' apart'))),
     );
     const headers = [
       'd',
@@ -274,7 +276,9 @@ export class AgNearOrthogonal extends ExperimentWidget {
             this.show(cell, values[i], { format: i === 1 ? deg : undefined });
             return cell;
           });
-          return bodyRow(String(dd), cells, { dataset: { d: String(dd) } });
+          const row = bodyRow(String(dd), cells, { dataset: { d: String(dd) } });
+          // The row of d = 1000 is the question's dimension: its angle answers it, so it waits for the answer.
+          return dd === QUESTION_D ? this.afterAnswer(row) : row;
         }),
       );
       this.#tableOf = this.#hist;

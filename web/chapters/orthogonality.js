@@ -109,6 +109,8 @@ export class AgOrthogonality extends AgWidget {
       ],
       rows: rows.map((r) => r.row),
     });
+    // The chapter opens on the question's vectors: k₂'s weight answers it, so the weights wait for the answer.
+    for (const cell of table.querySelectorAll('.c-weight')) this.afterAnswer(cell);
     const qGiven = h('span', { class: 'q-given' });
 
     // The standard basis and its table of pairwise dot products, E Eᵀ.
@@ -159,9 +161,9 @@ export class AgOrthogonality extends AgWidget {
   }
 
   #summary() {
-    return this.#ui.rows
-      .map((r, i) => `k${i + 1}: score ${r.score.textContent}, weight ${r.weight.textContent}`)
-      .join('; ');
+    // The weights are held on screen before the answer: the spoken summary leaves them out too.
+    const weight = (r) => (this.answerIsShown ? `, weight ${r.weight.textContent}` : '');
+    return this.#ui.rows.map((r, i) => `k${i + 1}: score ${r.score.textContent}${weight(r)}`).join('; ');
   }
 
   syncControls(state) {

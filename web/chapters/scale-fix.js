@@ -139,6 +139,8 @@ export class AgScaleFix extends ExperimentWidget {
       const dots = Object.fromEntries(
         SERIES.map((s) => [s.id, g.append('circle').attr('class', `dot series-${s.id}`).attr('r', 4)]),
       );
+      // The unscaled series rises to 1 at dₖ = 4096, the answer itself: it waits for the answer.
+      for (const el of [bands, paths, dots]) this.afterAnswer(el.unscaled.node());
       return { ...p, g, y, yAxis, bands, paths, dots };
     });
     figure.append(
@@ -161,9 +163,9 @@ export class AgScaleFix extends ExperimentWidget {
       pick: (i) => this.setState({ dk: String(DKS[i]) }),
       say: () => {
         const d = this.#ui.detail;
-        this.announce(
-          `d\u2096 = ${this.state.dk}: largest weight ${d.unscaled.max.textContent} unscaled, ${d.scaled.max.textContent} scaled.`,
-        );
+        // The unscaled weight is held on screen before the answer: the spoken line leaves it out too.
+        const unscaled = this.answerIsShown ? `${d.unscaled.max.textContent} unscaled, ` : '';
+        this.announce(`d\u2096 = ${this.state.dk}: largest weight ${unscaled}${d.scaled.max.textContent} scaled.`);
       },
     });
 
@@ -194,6 +196,9 @@ export class AgScaleFix extends ExperimentWidget {
         bodyRow(['\u2016J\u2016', h('sub', {}, 'F'), ' (gradient)'], cells('jacobian')),
       ],
     });
+    // The sample row's unscaled column reads about 1 at dₖ = 4096: it waits for the answer.
+    const unscaledCells = PANELS.map((p) => detail.unscaled[p.id].parentElement);
+    for (const el of [table.querySelector('th.col-unscaled'), ...unscaledCells]) this.afterAnswer(el);
     const facts = h(
       'div',
       { class: 'facts' },
@@ -229,18 +234,19 @@ export class AgScaleFix extends ExperimentWidget {
     // Every plotted value, one row per d_k.
     const heads = COLUMNS.map(([k, id]) => `${{ max: 'max', entropy: 'H', jacobian: '\u2016J\u2016' }[k]} (${id})`);
     const valueCells = DKS.map((dk) => COLUMNS.map(([k, id]) => num(`curve-${k}`, `${id}-${dk}`)));
+    const valuesTable = tableOf({
+      headers: [symbol('d', 'k'), ...heads],
+      rows: DKS.map((dk, i) => bodyRow(String(dk), valueCells[i])),
+    });
+    // The unscaled series as numbers, held as the panels' unscaled curves are.
+    const heldColumns = COLUMNS.flatMap(([, id], j) => (id === 'unscaled' ? [j + 2] : []));
+    for (const j of heldColumns)
+      for (const cell of valuesTable.querySelectorAll(`tr > :nth-child(${j})`)) this.afterAnswer(cell);
     const values = h(
       'details',
       { class: 'values' },
       h('summary', {}, 'The plotted values'),
-      h(
-        'div',
-        { class: 'values-scroll' },
-        tableOf({
-          headers: [symbol('d', 'k'), ...heads],
-          rows: DKS.map((dk, i) => bodyRow(String(dk), valueCells[i])),
-        }),
-      ),
+      h('div', { class: 'values-scroll' }, valuesTable),
     );
 
     body.append(

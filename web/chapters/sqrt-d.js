@@ -121,7 +121,8 @@ export class AgSqrtD extends ExperimentWidget {
       h(
         'p',
         {},
-        words`Standard deviation: ${stats.std}${h('span', { class: 'vs' }, ' against \u221ad\u2096 = ')}${stats.sqrt}`,
+        // √d_k beside the measured spread names the answer's law: it waits for the answer.
+        words`Standard deviation: ${stats.std}${this.afterAnswer(h('span', { class: 'vs' }, ' against \u221ad\u2096 = ', stats.sqrt))}`,
       ),
       h('p', {}, 'Root mean square: ', stats.rms),
     );
@@ -139,22 +140,28 @@ export class AgSqrtD extends ExperimentWidget {
     });
     const sweepList = h('ol', { class: 'sweep-list', 'aria-label': 'Measured standard deviation for each d_k' });
 
+    const formulas = displays(
+      'q\\cdot k=\\sum_{i=1}^{d_k} q_i k_i',
+      '\\operatorname{Var}(q\\cdot k)=d_k',
+      'f_{d_k}(x)=\\frac{1}{\\pi}\\int_0^\\infty \\frac{\\cos(tx)\\,dt}{(1+t^2)^{d_k/2}}',
+    );
+    this.afterAnswer(formulas.children[1]); // Var(q·k) = d_k is the answer's law
     body.append(
       predict,
-      displays(
-        'q\\cdot k=\\sum_{i=1}^{d_k} q_i k_i,\\quad \\operatorname{Var}(q\\cdot k)=d_k',
-        'f_{d_k}(x)=\\frac{1}{\\pi}\\int_0^\\infty \\frac{\\cos(tx)\\,dt}{(1+t^2)^{d_k/2}}',
-      ),
+      formulas,
       controls,
       h(
         'div',
         { class: 'layout' },
         h('div', { class: 'col' }, hist.fig, statsBlock),
-        h(
-          'div',
-          { class: 'col' },
-          sweep.fig,
-          h('details', { class: 'sweep-details' }, h('summary', {}, 'The measured values'), sweepList),
+        // The sweep reaches d_k = 4096 on the √d_k line, the answer itself: the whole column waits for the answer.
+        this.afterAnswer(
+          h(
+            'div',
+            { class: 'col' },
+            sweep.fig,
+            h('details', { class: 'sweep-details' }, h('summary', {}, 'The measured values'), sweepList),
+          ),
         ),
       ),
     );
