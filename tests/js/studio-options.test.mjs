@@ -44,6 +44,11 @@ describe('reading hide and ask', () => {
     expect(readHide('seed,train').hide).toEqual(['seed', 'train']);
     expect(readAsk(null)).toEqual({ ask: null, problems: [] });
     expect(readAsk('none')).toEqual({ ask: [], problems: [] });
+    // Empty: asks none, as "none" does, with a note (a slip more likely than a choice).
+    expect(readAsk(' ')).toEqual({
+      ask: [],
+      problems: [{ name: 'ask', value: '', expected: '"none" or the ids of predictions (an empty ask asks none)' }],
+    });
     expect(readAsk('a,b')).toEqual({ ask: ['a', 'b'], problems: [] });
     const both = readAsk('none,a');
     expect(both.ask).toEqual(['a']);

@@ -65,6 +65,9 @@ export function readHide(text) {
 export function readAsk(text) {
   const { names, problems } = readNameList(text, 'ask');
   if (names === null) return { ask: null, problems };
+  // An empty ask (e.g. `ask=` in a link) asks nothing, like "none", but is more likely a slip: it is noted.
+  if (!names.length && !problems.length)
+    problems.push({ name: 'ask', value: '', expected: '"none" or the ids of predictions (an empty ask asks none)' });
   const ids = names.filter((n) => n !== ASK_NONE);
   if (ids.length && ids.length !== names.length)
     problems.push({ name: 'ask', value: ASK_NONE, expected: 'either "none" or the ids of predictions, not both' });
