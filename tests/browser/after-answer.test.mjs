@@ -200,3 +200,19 @@ describe('a widget readout that answers the prediction waits for the answer', ()
     180000,
   );
 });
+
+describe('what is said aloud', () => {
+  test('orthogonality: the announcement leaves out the held weights until the answer, then says them', async () => {
+    const tag = 'ag-orthogonality';
+    await withChapter(env, 'orthogonality', tag, async ({ page }) => {
+      const live = page.locator(`${tag} [aria-live]`);
+      const snap = page.locator(`${tag} [data-action="snap"]`);
+      await snap.click();
+      await expect(live.textContent()).resolves.toMatch(/k1: score [^;]+; k2: score/);
+      expect(await live.textContent()).not.toMatch(/weight/);
+      await predictChoice(page, tag, 'middle', 'right');
+      await snap.click();
+      await expect(live.textContent()).resolves.toMatch(/k1: score \S+, weight \S+; k2: score \S+, weight /);
+    });
+  });
+});

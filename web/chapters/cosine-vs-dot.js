@@ -4,6 +4,7 @@
 // product is the cosine. Numbers: ag.norm, ag.normalize, ag.dot, ag.cosine.
 //
 //   <ag-cosine-vs-dot q="1,1" k1="1,1" k2="5,5" normalise="1"></ag-cosine-vs-dot>
+import { shownText } from '../widget/after-answer.js';
 import { AgWidget, defineWidget } from '../widget/base.js';
 import { checkbox, lbl, num, presetBar } from '../widget/controls.js';
 import { h, setAttr, setText } from '../widget/dom.js';
@@ -132,9 +133,8 @@ export class AgCosineVsDot extends AgWidget {
   #summary() {
     const { rows, verdictRaw, verdictCos } = this.#ui;
     // Before the answer the cosines are held on screen, so the spoken summary leaves them out too.
-    const shown = this.answerIsShown;
-    const cosine = (r) => (shown ? `, cosine ${r.cos.textContent}` : '');
-    return `${rows.map((r, i) => `k${i + 1}: raw ${r.dot.textContent}${cosine(r)}`).join('; ')}. ${verdictRaw.textContent}${shown ? ` ${verdictCos.textContent}` : ''}`;
+    const each = rows.map((r, i) => `k${i + 1}: raw ${r.dot.textContent}${shownText(r.cos, ', cosine ')}`);
+    return `${each.join('; ')}. ${verdictRaw.textContent}${shownText(verdictCos, ' ')}`;
   }
 
   syncControls(state) {

@@ -5,6 +5,7 @@
 // Numbers: ag.dot, ag.cosine, ag.angle, ag.softmax, ag.matmul.
 //
 //   <ag-orthogonality q="2,1" k1="1,1" k2="-1,2" k3="-1,-0.5"></ag-orthogonality>
+import { shownText } from '../widget/after-answer.js';
 import { AgWidget, defineWidget } from '../widget/base.js';
 import { button, lbl, line, num, presetBar, section } from '../widget/controls.js';
 import { h, setAttr, setText } from '../widget/dom.js';
@@ -162,8 +163,9 @@ export class AgOrthogonality extends AgWidget {
 
   #summary() {
     // The weights are held on screen before the answer: the spoken summary leaves them out too.
-    const weight = (r) => (this.answerIsShown ? `, weight ${r.weight.textContent}` : '');
-    return this.#ui.rows.map((r, i) => `k${i + 1}: score ${r.score.textContent}${weight(r)}`).join('; ');
+    return this.#ui.rows
+      .map((r, i) => `k${i + 1}: score ${r.score.textContent}${shownText(r.weight, ', weight ')}`)
+      .join('; ');
   }
 
   syncControls(state) {

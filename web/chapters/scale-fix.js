@@ -11,6 +11,7 @@
 //
 //   <ag-scale-fix seed="7" tokens="16" dk="64"></ag-scale-fix>
 import { area, line, select } from 'd3';
+import { shownText } from '../widget/after-answer.js';
 import { defineWidget } from '../widget/base.js';
 import { axes, draw, label, legend, pickAlong, xScale, yScale } from '../widget/charts.js';
 import { num, slider } from '../widget/controls.js';
@@ -164,7 +165,7 @@ export class AgScaleFix extends ExperimentWidget {
       say: () => {
         const d = this.#ui.detail;
         // The unscaled weight is held on screen before the answer: the spoken line leaves it out too.
-        const unscaled = this.answerIsShown ? `${d.unscaled.max.textContent} unscaled, ` : '';
+        const unscaled = shownText(d.unscaled.max, '', ' unscaled, ');
         this.announce(`d\u2096 = ${this.state.dk}: largest weight ${unscaled}${d.scaled.max.textContent} scaled.`);
       },
     });

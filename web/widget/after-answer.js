@@ -25,6 +25,14 @@ export function afterAnswer(el) {
   return el;
 }
 
+/**
+ * The text of `el` as the screen shows it, for a spoken summary or announcement: `before + text + after`, or ''
+ * while `el` or a box around it is held (a summary must not say what the screen holds back).
+ */
+export function shownText(el, before = '', after = '') {
+  return el.closest('[data-after-answer="held"]') ? '' : `${before}${el.textContent}${after}`;
+}
+
 /** Shows every held element under `root` (an element or a shadow root). */
 export function showAfterAnswer(root) {
   for (const el of root.querySelectorAll('[data-after-answer="held"]')) el.dataset.afterAnswer = 'shown';
