@@ -49,8 +49,9 @@ const TEXT = {
 };
 
 const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
-/** A count or share with its sign as the page writes it: +3, \u22122, 0.83, \u22120.40. */
-const signed = (x, digits = 0) => `${x > 0 && digits === 0 ? '+' : ''}${x.toFixed(digits).replace('-', '\u2212')}`;
+/** x to `digits` decimals with a true minus sign (\u22122, \u22120.40); `plus` writes + before a positive x (a gain: +3). */
+const signed = (x, digits = 0, plus = false) =>
+  `${plus && x > 0 ? '+' : ''}${x.toFixed(digits).replace('-', '\u2212')}`;
 
 /** The link to the chapter that a question comes from: "Chapter 5. Sign and size". */
 function chapterLink(chapters, id) {
@@ -234,10 +235,10 @@ export function conceptCheck({ chapters, storage, page = () => window.location.h
       h(
         'p',
         { dataset: { role: 'gain' } },
-        `Gain: ${signed(gain)} question${Math.abs(gain) === 1 ? '' : 's'}. `,
+        `Gain: ${signed(gain, 0, true)} question${Math.abs(gain) === 1 ? '' : 's'}. `,
         normalized === null
           ? 'The normalized gain is not defined: your score before the tour was already the highest.'
-          : `Normalized gain (post \u2212 pre) / (max \u2212 pre) = ${signed(gain).replace('+', '')} / ${score.max - pre.correct} = ${signed(normalized, 2)}: the share of what was left to learn that you learned (Hake 1998).`,
+          : `Normalized gain (post \u2212 pre) / (max \u2212 pre) = ${signed(gain)} / ${score.max - pre.correct} = ${signed(normalized, 2)}: the share of what was left to learn that you learned (Hake 1998).`,
       ),
     );
     return lines;
