@@ -76,7 +76,7 @@ export function studioPanel(widget, chapter, section = widget) {
   const scorm = box(
     'scorm',
     'SCORM command',
-    'Run in a checkout of this project: it writes build/attention-geometry-<chapter>-scorm12.zip, this chapter alone as a SCORM 1.2 package for an LMS, complete once every prediction asked is answered.',
+    'Run in a checkout of this project: it writes build/attention-geometry-<chapter>-scorm12.zip, this chapter alone as a SCORM 1.2 package for an LMS, complete once every prediction asked is answered (with none asked, once the widget is used).',
     2,
   );
   const lists = h('div', { class: 'studio-lists' });
