@@ -78,7 +78,7 @@ export function trackChapterProgress({ root, widget, chapter }) {
       return `\u201c${label}\u201d (${a.correct ? 'right' : 'not right'})`;
     });
     line ??= h('p', { class: 'note embed-restored', dataset: { role: 'restored-answers' } });
-    line.textContent = `Your first answer from an earlier session: ${said.join(', ')}. Only the first answer is scored; you may answer again to try it.`;
+    line.textContent = `Your first answer, given on an earlier visit: ${said.join(', ')}. Only the first answer is scored; you may answer again to try it.`;
     if (!line.isConnected) widget.before(line);
   };
 
