@@ -19,8 +19,8 @@ import { emscriptenNotices } from './build.mjs';
 import { collectNotices, noticesText } from './notices.mjs';
 import { assetTable, bundleOptions, inlinedAssetsPlugin } from './offline.mjs';
 import { sortedZip } from './zip.mjs';
-import { CHOOSABLE, DEFAULT_CHAPTER, DEFAULT_L10N, semantics } from '../web/h5p/semantics.js';
-import { ASK_NONE, readAsk, readHide } from '../web/widget/studio-options.js';
+import { DEFAULT_CHAPTER, DEFAULT_L10N, semantics } from '../web/h5p/semantics.js';
+import { chapterOf, embedOptions, readArgs } from './chapter-options.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const DEFAULT_SITE = join(root, 'build/site');
@@ -38,34 +38,14 @@ export const LIBRARY_VERSION = Object.freeze({ majorVersion: 1, minorVersion: 0,
 /** The library's folder in the package, e.g. H5P.AttentionGeometry-1.0. */
 export const libraryFolder = ({ majorVersion, minorVersion }) => `${MACHINE_NAME}-${majorVersion}.${minorVersion}`;
 
-/** The chapter of `id` among those with a widget; a RangeError naming the known ids otherwise. */
-export function chapterOf(id) {
-  const chapter = CHOOSABLE.find((c) => c.id === id);
-  if (!chapter)
-    throw new RangeError(
-      `--chapter: no chapter "${id}" with a widget; known: ${CHOOSABLE.map((c) => c.id).join(', ')}`,
-    );
-  return chapter;
-}
+export { chapterOf, embedOptions };
 
 /**
  * The options of the command line: --chapter <id>, --state <text>, --hide <groups>, --ask <ids>|none,
  * --out <file> (or --name=value).
  */
-export function optionsFromArgs(args) {
-  const options = {};
-  for (let i = 0; i < args.length; i++) {
-    const m = /^--(chapter|state|hide|ask|out)(?:=(.*))?$/.exec(args[i]);
-    if (!m)
-      throw new RangeError(
-        `unknown option ${args[i]}: use --chapter <id>, --state <text>, --hide <groups>, --ask <ids>|none, --out <file>`,
-      );
-    const value = m[2] ?? args[++i];
-    if (value === undefined) throw new RangeError(`--${m[1]} needs a value`);
-    options[m[1]] = value;
-  }
-  return options;
-}
+export const optionsFromArgs = (args) =>
+  readArgs(args, { chapter: '<id>', state: '<text>', hide: '<groups>', ask: '<ids>|none', out: '<file>' });
 
 /** library.json of the library (https://h5p.org/library-definition). */
 export function libraryJson(version) {
@@ -129,20 +109,6 @@ export function libraryNotices(metafile) {
     'The page and its modules include',
     'The H5P library H5P.AttentionGeometry (its script, with the .wasm files inside) includes',
   );
-}
-
-/**
- * The hide and ask options as content.json keeps them: the names, comma-separated ('' for none given).
- * A name that is not a name is a RangeError that names the option (whether the chapter's widget has it is
- * checked when the content runs, which notes a name it does not have).
- */
-export function embedOptions({ hide = '', ask = '' }) {
-  const read = { hide: readHide(hide), ask: readAsk(ask === '' ? null : ask) };
-  for (const [name, { problems }] of Object.entries(read))
-    if (problems.length)
-      throw new RangeError(`--${name}: ${problems.map((p) => `${p.value}: expected ${p.expected}`).join('; ')}`);
-  const asked = read.ask.ask;
-  return { hide: read.hide.hide.join(','), ask: asked === null ? '' : asked.join(',') || ASK_NONE };
 }
 
 /**

@@ -2,10 +2,13 @@
 // address (which widget or chapter, its state), shows it started at once,
 // notes what it could not use, links to the full page with the same state,
 // and reports its height and each answer's xAPI statement to the page around
-// the frame. See EMBEDDING.md.
+// the frame. See EMBEDDING.md. As the launch page of a one-chapter SCORM
+// package, it reads its address from the page (LAUNCH_META) and tracks the
+// learner's progress for the SCORM adapter (window.agProgress).
 import './widgets.js';
 import { CHAPTERS } from './chapters.js';
-import { readEmbedParams } from './shell/embed-params.js';
+import { trackChapterProgress } from './shell/chapter-progress.js';
+import { embedAddress, readEmbedParams } from './shell/embed-params.js';
 import { reportHeight } from './shell/embed-resize.js';
 import { reportStatements } from './shell/embed-xapi.js';
 import { openFullPageOnClick, renderEmbed, showAddressProblems, updateFullPageLink } from './shell/embed-view.js';
@@ -15,10 +18,8 @@ function main() {
   const main = document.getElementById('embed');
   const link = document.getElementById('embed-open');
 
-  const { tag, chapter, stateText, id, hide, ask, problems } = readEmbedParams(
-    new URLSearchParams(window.location.search),
-    CHAPTERS,
-  );
+  const address = embedAddress(document, window.location.search);
+  const { tag, chapter, stateText, id, hide, ask, problems } = readEmbedParams(address.params, CHAPTERS);
   const widget = renderEmbed(main, { tag, chapter });
   // The studio's options: control groups left out, predictions asked (checked by the widget once built).
   if (hide !== null) widget.setAttribute('hide', hide);
@@ -39,6 +40,12 @@ function main() {
   openFullPageOnClick(link, note);
 
   widget.start();
+  // Read-only (frozen); the SCORM adapter (scorm.js, loaded after this module) reports it and resumes through restore().
+  if (address.launched && chapter)
+    Object.defineProperty(window, 'agProgress', {
+      value: trackChapterProgress({ root: document, widget, chapter }),
+      enumerable: true,
+    });
   const fields = { widget: tag, chapter: chapter ? chapter.id : null, id };
   reportHeight(fields);
   reportStatements(widget, fields);

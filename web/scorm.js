@@ -1,6 +1,7 @@
-// The SCORM 1.2 adapter, loaded only by the launch page of the SCORM
-// package (scripts/scorm.mjs), after the page shell (app.js), whose progress
-// (window.agProgress, `ag-progress` events) it reports to the LMS:
+// The SCORM 1.2 adapter, loaded only by the launch page of a SCORM package
+// (scripts/scorm.mjs), after the page shell (app.js; in a one-chapter
+// package, embed.js), whose progress (window.agProgress, `ag-progress`
+// events) it reports to the LMS:
 //   start   find the LMS's API, LMSInitialize, resume (chapters gone through,
 //           predictions, the chapter the learner was at), lesson_status
 //           'incomplete' on a first launch;
@@ -26,7 +27,7 @@ import { h } from './widget/dom.js';
 import { findApi } from './scorm/find-api.js';
 import { interactionValues } from './scorm/interactions.js';
 import { Lms } from './scorm/lms.js';
-import { DEFAULT_POLICY, describePolicy, parsePolicy, POLICY_META } from './scorm/policy.js';
+import { checkPolicy, describePolicy, parsePolicy, POLICY_META } from './scorm/policy.js';
 import { cmiValues, FINAL_STATUSES } from './scorm/report.js';
 import { decodeSuspendData } from './scorm/suspend-data.js';
 import { formatTimespan, parseTimespan } from './scorm/timespan.js';
@@ -48,21 +49,31 @@ function statusNote() {
   };
 }
 
-/** The author's policy from the launch page's meta; the default, with a note, when it is unreadable. */
-function readPolicy(say) {
+/**
+ * The author's policy from the launch page's meta, for a package of `scope` ('course' or 'chapter'); the
+ * scope's default, with a note, when it is unreadable.
+ */
+function readPolicy(say, scope) {
   const meta = document.querySelector(`meta[name="${POLICY_META}"]`);
-  if (!meta) return DEFAULT_POLICY;
+  if (!meta) return checkPolicy({}, scope);
   try {
-    return parsePolicy(meta.getAttribute('content') ?? '');
+    return parsePolicy(meta.getAttribute('content') ?? '', scope);
   } catch (err) {
     say(`The package's reporting rule could not be read (${err.message}); the default rule is used.`);
-    return DEFAULT_POLICY;
+    return checkPolicy({}, scope);
   }
 }
 
-/** A line under the page's lede that tells the learner what completes the course and what the score counts. */
-function showPolicy(policy) {
-  const line = h('p', { class: 'note scorm-policy', dataset: { role: 'scorm-policy' } }, describePolicy(policy));
+/**
+ * A line under the page's lede that tells the learner what completes the package and what the score counts;
+ * `chapter`: { asked } in a one-chapter package.
+ */
+function showPolicy(policy, chapter) {
+  const line = h(
+    'p',
+    { class: 'note scorm-policy', dataset: { role: 'scorm-policy' } },
+    describePolicy(policy, chapter),
+  );
   const anchor = document.querySelector('[data-role=scorm-status]') ?? document.querySelector('.site-header .lede');
   if (anchor) anchor.after(line);
   else document.body.prepend(line);
@@ -102,7 +113,7 @@ function start(progress, api, say, policy) {
   }
   if (mode === 'browse')
     say('Browsing: your place is kept, but no progress, answers, score or completion are recorded.');
-  else showPolicy(policy);
+  else showPolicy(policy, progress.asked ? { asked: progress.asked.length } : null);
   const startStatus = mode === 'browse' ? 'browsed' : 'incomplete';
   if (NOT_STARTED.has(status) && status !== startStatus && lms.set('cmi.core.lesson_status', startStatus))
     status = startStatus;
@@ -203,7 +214,8 @@ function main() {
     say('Progress is not being reported: no LMS was found');
     return;
   }
-  start(progress, api, say, readPolicy(say));
+  // A one-chapter package's progress (shell/chapter-progress.js) lists the predictions it asks.
+  start(progress, api, say, readPolicy(say, progress.asked ? 'chapter' : 'course'));
 }
 
 main();

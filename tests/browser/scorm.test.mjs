@@ -4,17 +4,21 @@
 // package's launch page in an iframe, as an LMS does. Checks what the course
 // reports (status, location, suspend data, score, interactions, session time, exit; the concept check's answers),
 // that it commits and finishes, that a second launch resumes, and that the
-// package opened without an LMS says so and still computes.
+// package opened without an LMS says so and still computes. Then two
+// one-chapter packages made with the studio's options (scripts/scorm.mjs
+// --chapter): the state, the hidden group and the unasked prediction, the
+// chapter's completion rule, its score and interaction, and a resume.
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import { unzipSync } from 'fflate';
-import { buildScorm } from '../../scripts/scorm.mjs';
+import { buildScorm, optionsFromArgs } from '../../scripts/scorm.mjs';
 import { CHAPTERS } from '../../web/chapters.js';
 import { QUESTIONS } from '../../web/models/concept-check.js';
+import { dot } from '../reference/float64.mjs';
 import { closeAfter, expectWorkedExample, hostPage, openPage, until, useEnv, waitReady, withPage } from './helpers.mjs';
-import { readNumbers } from './shown-numbers.mjs';
+import { one, readNumbers } from './shown-numbers.mjs';
 
 const require = createRequire(import.meta.url);
 const RUNTIME = join(dirname(require.resolve('scorm-again/scorm12')), 'scorm12.min.js');
@@ -27,37 +31,50 @@ const HOST_HTML = hostPage(
 );
 const HOST_JS = `
 window.calls = [];
-window.launch = (previous) => {
+window.launch = (previous, pkg) => {
   const api = new Scorm12API({ autocommit: false, logLevel: 4 });
   if (previous) api.loadFromJSON(previous);
   for (const name of ['LMSInitialize', 'LMSCommit', 'LMSFinish']) api.on(name, () => window.calls.push({ call: name }));
   api.on('LMSSetValue.cmi.*', (element, value) => window.calls.push({ call: 'LMSSetValue', element, value }));
   window.API = api;
-  document.getElementById('sco').src = 'pkg/index.html';
+  document.getElementById('sco').src = pkg + '/index.html';
 };
 `;
 
-// The LMS and the unzipped package are served from lms/ beside the site's copy.
+// The studio's options of the one-chapter packages: the state a = (3, 4), b = (-4, 3), the preset bar hidden.
+const CHAPTER = TAGGED.find((c) => c.id === 'dot-product');
+const STUDIO = ['--chapter', CHAPTER.id, '--state', 'v=1&a=3,4&b=-4,3', '--hide', 'presets'];
+
+// The LMS and the unzipped packages are served from lms/ beside the site's copy: the course in pkg/, one
+// chapter asking its prediction in ch-ask/, the same asking none in ch-none/.
 const env = useEnv();
 beforeAll(async () => {
   const root = join(env.site, 'lms');
-  const { out } = buildScorm({ site: env.site, out: join(root, 'package.zip') });
-  for (const [name, bytes] of Object.entries(unzipSync(readFileSync(out)))) {
-    if (name.endsWith('/')) continue;
-    mkdirSync(dirname(join(root, 'pkg', name)), { recursive: true });
-    writeFileSync(join(root, 'pkg', name), bytes);
-  }
+  const unpack = (folder, args) => {
+    const { out } = buildScorm({ site: env.site, ...optionsFromArgs(args), out: join(root, `${folder}.zip`) });
+    for (const [name, bytes] of Object.entries(unzipSync(readFileSync(out)))) {
+      if (name.endsWith('/')) continue;
+      mkdirSync(dirname(join(root, folder, name)), { recursive: true });
+      writeFileSync(join(root, folder, name), bytes);
+    }
+  };
+  unpack('pkg', []);
+  unpack('ch-ask', STUDIO);
+  unpack('ch-none', [...STUDIO, '--ask', 'none']);
   writeFileSync(join(root, 'index.html'), HOST_HTML);
   writeFileSync(join(root, 'host.js'), HOST_JS);
   cpSync(RUNTIME, join(root, 'scorm12.min.js'));
 });
 
-/** Opens the test LMS, launches the package (resuming `previous` cmi data if given) and waits for the page in the frame. */
-async function launch(previous = null) {
+/**
+ * Opens the test LMS, launches the package of folder `pkg` (resuming `previous` cmi data if given) and waits for
+ * the page in the frame.
+ */
+async function launch(previous = null, pkg = 'pkg') {
   const opened = await openPage(env, 'lms/index.html', { waitFor: null, width: 1040, height: 800 });
-  await opened.page.evaluate((p) => window.launch(p), previous);
+  await opened.page.evaluate(([p, folder]) => window.launch(p, folder), [previous, pkg]);
   await opened.page.frameLocator('#sco').locator('body[data-state="ready"]').waitFor({ timeout: 20000 });
-  return { ...opened, course: opened.page.frames().find((f) => f.url().includes('/pkg/index.html')) };
+  return { ...opened, course: opened.page.frames().find((f) => f.url().includes(`/${pkg}/index.html`)) };
 }
 
 /** The LMS page closes the course's frame (the learner leaves); waits for LMSFinish. */
@@ -198,7 +215,8 @@ describe('the SCORM 1.2 package in an LMS', () => {
   test('going through every chapter is not enough; once every chapter\u2019s widget was used, lesson_status is completed', async () => {
     const { page, course } = first;
     for (const c of TAGGED) await goThrough(course, c.id);
-    await course.waitForTimeout(300);
+    // Every chapter gone through is in the suspend data: the report that wrote it left the status as it was.
+    await until(async () => JSON.parse((await cmi(page)).suspend).seen.length === TAGGED.length, 'seen', 80);
     expect((await cmi(page)).status).toBe('incomplete');
     // The launch page says what completes the course and what the score counts.
     await expect(course.locator('[data-role=scorm-policy]').textContent()).resolves.toMatch(
@@ -213,7 +231,7 @@ describe('the SCORM 1.2 package in an LMS', () => {
     expect(await course.locator('#toc li[data-chapter] [data-role=visited]').count()).toBe(TAGGED.length);
     // Going back up does not undo it.
     await goThrough(course, TAGGED[0].id);
-    await course.waitForTimeout(100);
+    await pollCmi(page, 'location', TAGGED[0].id);
     expect((await cmi(page)).status).toBe('completed');
   }, 180000); // every chapter, twice
 
@@ -354,4 +372,69 @@ test('the package without an LMS says that progress is not reported, and the wor
     // The articles' worked example: scores 5, -4, 0 and weights 0.99319, 0.00012257, 0.0066920.
     expectWorkedExample(await readNumbers(page, 'ag-worked-example'));
   });
+});
+
+describe('one chapter as a SCORM package, with the studio\u2019s options', () => {
+  const { tag } = CHAPTER;
+  /** The chapter opened in the studio's state: a.b is the float64 dot product, 0; the preset bar is not shown. */
+  async function expectStudioState(course) {
+    await waitReady(course, tag);
+    expect(one(await readNumbers(course, tag), 'dot').value).toBe(dot([3, 4], [-4, 3]));
+    const displays = await course
+      .locator(`${tag} [data-control-group="presets"]`)
+      .evaluateAll((els) => els.map((el) => getComputedStyle(el).display));
+    expect(displays.length > 0 && displays.every((d) => d === 'none')).toBe(true);
+  }
+
+  test('asking none: the state and hidden group apply, no prediction; complete once the widget is used, no score', async () => {
+    const opened = await launch(null, 'ch-none');
+    const { page, course } = opened;
+    await expectStudioState(course);
+    expect(await course.locator(`${tag} [data-predict]`).isVisible()).toBe(false);
+    await expect(course.locator('[data-role=scorm-policy]').textContent()).resolves.toMatch(
+      /^This chapter is complete once you have used its widget .* No score is reported\.$/,
+    );
+    expect((await cmi(page)).status).toBe('incomplete');
+    await course.evaluate((t) => document.querySelector(t).setState({ a: [1, 2] }), tag);
+    await pollCmi(page, 'status', 'completed');
+    expect(JSON.parse((await cmi(page)).suspend).s).toBe('v=1&a=1,2&b=-4,3');
+    await leave(page);
+    expect(await setsOf(page, 'cmi.core.score.raw')).toEqual([]);
+    expect(await interactionsSet(page)).toEqual([]);
+    await close(opened);
+  }, 60000);
+
+  test('asking its prediction: the answer sets score.raw, completed and an interaction; a relaunch restores it', async () => {
+    const opened = await launch(null, 'ch-ask');
+    const { page, course } = opened;
+    await expectStudioState(course);
+    await expect(course.locator('[data-role=scorm-policy]').textContent()).resolves.toMatch(
+      /^This chapter is complete once you have answered its prediction\. The score is 100 if your first answer/,
+    );
+    await course.locator(`${tag} .predict-choice`).first().click();
+    await course.locator(`${tag} .predict[data-result]`).waitFor({ timeout: 10000 });
+    const right = (await course.locator(`${tag} .predict`).getAttribute('data-result')) === 'right';
+    const label = await course.locator(`${tag} .predict-choice[aria-pressed="true"]`).textContent();
+    await pollCmi(page, 'status', 'completed');
+    await pollCmi(page, 'raw', right ? '100' : '0');
+    await until(async () => (await interactionsSet(page)).length === 1, 'one interaction', 80);
+    expect(await interactionsSet(page)).toEqual([await interactionOf(course, CHAPTER)]);
+    const state = await course.evaluate((t) => document.querySelector(t).stateText, tag);
+    await leave(page);
+    const saved = await cmi(page);
+    await close(opened);
+
+    const again = await launch(
+      { core: { lesson_status: saved.status, entry: 'resume' }, suspend_data: saved.suspend },
+      'ch-ask',
+    );
+    await expect(again.course.locator('[data-role=restored-answers]').textContent()).resolves.toContain(
+      `\u201c${label}\u201d (${right ? 'right' : 'not right'})`,
+    );
+    expect(await again.course.locator(tag).getAttribute('data-answer-shown')).toBe('restored');
+    expect(await again.course.evaluate((t) => document.querySelector(t).stateText, tag)).toBe(state);
+    await pollCmi(again.page, 'raw', right ? '100' : '0');
+    expect(await setsOf(again.page, 'cmi.core.lesson_status')).toEqual([]);
+    await close(again);
+  }, 90000);
 });

@@ -64,6 +64,7 @@ async function makeSnippets(page, tag, { hide, unask, status }) {
     iframe: await snippet('iframe'),
     element: await snippet('element'),
     h5p: await snippet('h5p'),
+    scorm: await snippet('scorm'),
     stateText: await page.locator(tag).evaluate((el) => el.stateText),
     numbers: await texts(page, tag),
   };
@@ -155,6 +156,9 @@ describe('the studio: a state, hidden controls and unasked predictions round-tri
     );
     expect(made.element).toContain(`<${TAG} state="v=1&amp;a=3,4&amp;b=-4,3" hide="presets" ask="none"></${TAG}>`);
     expect(made.h5p).toBe("npm run h5p -- --chapter dot-product --state 'v=1&a=3,4&b=-4,3' --hide presets --ask none");
+    expect(made.scorm).toBe(
+      "npm run scorm -- --chapter dot-product --state 'v=1&a=3,4&b=-4,3' --hide presets --ask none",
+    );
     await expectPasted('dot-product', TAG, made, { hidden: ['presets'], shown: [], unasked: ['perpendicular-sign'] });
   }, 180000);
 

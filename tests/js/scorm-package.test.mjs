@@ -2,15 +2,23 @@
 // temporary folder: unzipped with fflate, its imsmanifest.xml read with
 // fast-xml-parser. Checks the manifest against the SCORM 1.2 content
 // packaging rules (ADL SCORM 1.2 schema, one SCO resource, every file
-// listed), the launch page, the licences, and that builds are byte-equal.
-// Also the CMITimespan and suspend-data formats the adapter writes.
+// listed), the launch page, the licences, and that builds are byte-equal;
+// the same for a one-chapter package with the studio's options. Also the
+// CMITimespan and suspend-data formats the adapter writes.
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { strFromU8, unzipSync } from 'fflate';
-import { buildScorm, launchPage, manifestXml } from '../../scripts/scorm.mjs';
+import {
+  buildScorm,
+  chapterLaunchPage,
+  defaultOut,
+  launchPage,
+  manifestXml,
+  optionsFromArgs,
+} from '../../scripts/scorm.mjs';
 import { SITE_ROOT } from '../../scripts/serve.mjs';
 import { decodeSuspendData, encodeSuspendData, MAX_SUSPEND_DATA } from '../../web/scorm/suspend-data.js';
 import { formatTimespan } from '../../web/scorm/timespan.js';
@@ -20,6 +28,12 @@ let site; // a copy of build/site: a rebuild during the run cannot change it
 let first;
 let zip;
 let manifest;
+const readManifest = (text) =>
+  new XMLParser({
+    ignoreAttributes: false,
+    attributeNamePrefix: '@_',
+    isArray: (name) => ['file', 'resource', 'organization', 'item'].includes(name),
+  }).parse(text).manifest;
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'attention-geometry-scorm-'));
   site = join(dir, 'site');
@@ -28,11 +42,7 @@ beforeAll(() => {
   zip = unzipSync(readFileSync(first.out));
   const text = strFromU8(zip['imsmanifest.xml']);
   expect(XMLValidator.validate(text)).toBe(true);
-  manifest = new XMLParser({
-    ignoreAttributes: false,
-    attributeNamePrefix: '@_',
-    isArray: (name) => ['file', 'resource', 'organization', 'item'].includes(name),
-  }).parse(text).manifest;
+  manifest = readManifest(text);
 });
 afterAll(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
@@ -158,6 +168,70 @@ describe('the SCORM 1.2 package', () => {
     const files = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@_' }).parse(text).manifest.resources
       .resource.file;
     expect(files.map((f) => decodeURI(f['@_href']))).toEqual(['a&b <c>.txt', 'x/y.js']);
+  });
+});
+
+describe('a one-chapter package (--chapter, with the studio\u2019s options)', () => {
+  const ARGS = ['--chapter', 'dot-product', '--state', 'v=1&a=3,4&b=-4,3', '--hide', 'presets', '--ask', 'none'];
+  let built;
+  let files;
+  beforeAll(() => {
+    const { out, ...options } = optionsFromArgs(ARGS);
+    expect(out).toBeUndefined();
+    built = buildScorm({ site, ...options, out: join(dir, 'chapter.zip') });
+    files = unzipSync(readFileSync(built.out));
+  });
+
+  test('its default file names the chapter', () => {
+    expect(defaultOut(optionsFromArgs(ARGS).chapter)).toMatch(/build\/attention-geometry-dot-product-scorm12\.zip$/);
+  });
+
+  test('the manifest names the chapter and states its rule; every file is listed, the course\u2019s pages are not', () => {
+    const text = strFromU8(files['imsmanifest.xml']);
+    expect(XMLValidator.validate(text)).toBe(true);
+    const m = readManifest(text);
+    expect(m['@_identifier']).toBe('attention-geometry-dot-product');
+    expect(String(m.metadata.schemaversion)).toBe('1.2');
+    const item = m.organizations.organization[0].item[0];
+    expect(item.title).toBe('Attention Geometry: Two definitions agree');
+    const general = m.metadata['imsmd:lom']['imsmd:general'];
+    // --ask none: no prediction, so the widget used completes it and no score is sent.
+    expect(general['imsmd:description']['imsmd:langstring']['#text']).toBe(
+      'Completed once the learner has used the widget (changed something in it or answered a prediction). No score is sent.',
+    );
+    const sco = m.resources.resource[0];
+    expect([item['@_identifierref'], sco['@_href']]).toEqual([sco['@_identifier'], 'index.html']);
+    const listed = sco.file.map((f) => decodeURI(f['@_href'])).sort();
+    expect(listed).toEqual(
+      Object.keys(files)
+        .filter((p) => p !== 'imsmanifest.xml')
+        .sort(),
+    );
+    for (const p of ['embed.js', 'scorm.js', 'widgets.js', 'experiment-worker.js', 'styles/embed.css'])
+      expect(listed).toContain(p);
+    for (const p of ['app.js', 'embed.html', 'attention-geometry-offline.html']) expect(listed).not.toContain(p);
+  });
+
+  test('the launch page is embed.html with the chapter\u2019s address, the rule and the adapter after embed.js', () => {
+    const page = strFromU8(files['index.html']);
+    expect(page).toContain(
+      '<meta name="attention-geometry-launch" content="ch=dot-product&amp;s=v%3D1%26a%3D3%2C4%26b%3D-4%2C3&amp;hide=presets&amp;ask=none">',
+    );
+    expect(page).toContain(
+      '<meta name="attention-geometry-scorm" content="completion=asked; min-minutes=0; score=predictions">',
+    );
+    expect(page).toContain('<meta name="attention-geometry-full-page" content="off">');
+    expect(page).toContain('<title>Attention Geometry: Two definitions agree</title>');
+    const embed = page.indexOf('<script type="module" src="embed.js"></script>');
+    expect(embed).toBeGreaterThan(0);
+    expect(page.indexOf('<script type="module" src="scorm.js"></script>')).toBeGreaterThan(embed);
+    expect(page).toContain("script-src 'self' 'wasm-unsafe-eval';");
+    expect(() => chapterLaunchPage('<head></head>', { chapter: { id: 'x', title: 'x' } })).toThrow(/embed\.js/);
+  });
+
+  test('two builds give the same bytes', () => {
+    const again = buildScorm({ site, ...optionsFromArgs(ARGS), out: join(dir, 'chapter-b.zip') });
+    expect(Buffer.compare(readFileSync(built.out), readFileSync(again.out))).toBe(0);
   });
 });
 

@@ -6,7 +6,7 @@
 // CMITimespan reading. Expected values are written from the SCORM 1.2
 // run-time data model and the policy's documented rules.
 import { describe, expect, test } from '@jest/globals';
-import { policyFromArgs } from '../../scripts/scorm.mjs';
+import { optionsFromArgs } from '../../scripts/scorm.mjs';
 import { checkPolicy, DEFAULT_POLICY, describePolicy, parsePolicy, policyText } from '../../web/scorm/policy.js';
 import { cmiValues, completes } from '../../web/scorm/report.js';
 import { decodeSuspendData, encodeSuspendData } from '../../web/scorm/suspend-data.js';
@@ -49,6 +49,46 @@ describe('completion', () => {
   });
 });
 
+describe('one chapter (completion "asked")', () => {
+  const CHAPTER = checkPolicy({}, 'chapter');
+  const one = (over) =>
+    snap({ visited: ['c'], total: 1, asked: ['p1'], score: { answered: 0, correct: 0, total: 1 }, ...over });
+  test('complete once every asked prediction has a first answer; using the widget is not enough', () => {
+    expect(status(cmiValues(one({ used: ['c'] }), 'incomplete', 'normal', CHAPTER))).toBeNull();
+    const answered = one({ used: ['c'], predictions: { p1: { choice: 'x', correct: false } } });
+    expect(status(cmiValues(answered, 'incomplete', 'normal', CHAPTER))).toBe('completed');
+    expect(completes({ ...one(), asked: ['p1', 'p2'], predictions: { p1: {} } }, CHAPTER)).toBe(false);
+  });
+  test('with no prediction asked, complete once the widget is used; no score is sent', () => {
+    const none = one({ asked: [], score: { answered: 0, correct: 0, total: 0 } });
+    expect(status(cmiValues(none, 'incomplete', 'normal', CHAPTER))).toBeNull();
+    const values = cmiValues({ ...none, used: ['c'] }, 'incomplete', 'normal', CHAPTER);
+    expect(status(values)).toBe('completed');
+    expect(raw(values)).toBeNull();
+  });
+  test('the score is the asked predictions right at the first answer; the time floor applies', () => {
+    const half = one({ asked: ['p1', 'p2'], score: { answered: 2, correct: 1, total: 2 } });
+    expect(raw(cmiValues(half, 'incomplete', 'normal', CHAPTER))).toBe('50');
+    const timed = checkPolicy({ minMinutes: 5 }, 'chapter');
+    expect(completes(one({ predictions: { p1: {} }, minutes: 4 }), timed)).toBe(false);
+    expect(completes(one({ predictions: { p1: {} }, minutes: 5 }), timed)).toBe(true);
+  });
+  test('the learner is told the chapter\u2019s rule', () => {
+    expect(describePolicy(CHAPTER, { asked: 1 })).toBe(
+      'This chapter is complete once you have answered its prediction. The score is 100 if your first answer to its prediction is right, else 0: it records what you expected before seeing the result, not a grade of what you learned.',
+    );
+    expect(describePolicy(checkPolicy({ minMinutes: 2 }, 'chapter'), { asked: 0 })).toBe(
+      'This chapter is complete once you have used its widget (changed something in it or answered its prediction) and spent at least 2 minutes in it. No score is reported.',
+    );
+    expect(parsePolicy('completion=asked; min-minutes=0; score=none', 'chapter')).toEqual({
+      completion: 'asked',
+      minMinutes: 0,
+      score: 'none',
+    });
+    expect(() => parsePolicy('completion=asked')).toThrow(/not one of used, visited/);
+  });
+});
+
 describe('score', () => {
   test('by default the right first answers over the chapters with a prediction, 0..100', () => {
     expect(raw(cmiValues(snap(), 'incomplete'))).toBe('33'); // 1 of 3
@@ -86,6 +126,7 @@ describe('the policy as text, options and checks', () => {
     expect(() => parsePolicy('min-minutes=ten')).toThrow(/minMinutes: "ten"/);
   });
   test('the command line of the package build', () => {
+    const policyFromArgs = (args) => optionsFromArgs(args).policy;
     expect(policyFromArgs([])).toEqual(DEFAULT_POLICY);
     expect(policyFromArgs(['--completion=visited', '--min-minutes=5', '--score=none'])).toEqual({
       completion: 'visited',
@@ -94,6 +135,16 @@ describe('the policy as text, options and checks', () => {
     });
     expect(() => policyFromArgs(['--completion=all'])).toThrow(/completion: "all"/);
     expect(() => policyFromArgs(['--fast'])).toThrow(/unknown option --fast/);
+    // One chapter: its own completion rule by default, the course's options where they apply.
+    expect(policyFromArgs(['--ch', 'length'])).toEqual({ completion: 'asked', minMinutes: 0, score: 'predictions' });
+    expect(policyFromArgs(['--ch', 'length', '--completion', 'used', '--min-minutes', '3', '--score', 'none'])).toEqual(
+      { completion: 'used', minMinutes: 3, score: 'none' },
+    );
+    expect(() => policyFromArgs(['--ch', 'length', '--completion=visited'])).toThrow(
+      /^--completion: "visited" is not one of asked, used for a one-chapter package$/,
+    );
+    expect(() => policyFromArgs(['--completion=asked'])).toThrow(/not one of used, visited for a whole-course package/);
+    expect(() => policyFromArgs(['--ch', 'length', '--min-minutes', '601'])).toThrow(/^--min-minutes: 601 is not/);
   });
 });
 
@@ -111,6 +162,14 @@ describe('what is saved and read back', () => {
       predictions: { b: { choice: 'x', correct: true } },
     });
     expect(decodeSuspendData('{"v":1,"seen":["a"],"p":{}}')).toEqual({ visited: ['a'], used: [], predictions: {} });
+  });
+  test('a one-chapter package keeps the widget\u2019s state too; past 4096 characters the state goes first', () => {
+    const progress = { visited: ['c'], used: [], predictions: { p1: { choice: 'x', correct: true } } };
+    const text = encodeSuspendData({ ...progress, state: 'v=1&t=2' });
+    expect(JSON.parse(text)).toEqual({ v: 1, seen: ['c'], u: [], p: { p1: ['x', 1] }, s: 'v=1&t=2' });
+    expect(decodeSuspendData(text)).toEqual({ ...progress, state: 'v=1&t=2' });
+    const long = JSON.parse(encodeSuspendData({ ...progress, state: 'x'.repeat(5000) }));
+    expect(long).toEqual({ v: 1, seen: ['c'], u: [], p: { p1: ['x', 1] } });
   });
   test('cmi.core.total_time (CMITimespan) in milliseconds; anything else is null', () => {
     expect(parseTimespan('0000:00:00')).toBe(0);

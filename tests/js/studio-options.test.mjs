@@ -1,11 +1,13 @@
 // The studio's embed options (web/widget/studio-options.js), read without a browser: the hide and ask lists
 // (names, repeats, bad names, too many, "none"), the names a widget does not have, the texts a snippet
-// writes; and the snippets themselves with the options (web/widget/embed-control.js), the H5P command the
-// studio prints (web/widget/studio.js) and the options of scripts/h5p.mjs that take them.
+// writes; and the snippets themselves with the options (web/widget/embed-control.js), the H5P and SCORM
+// commands the studio prints (web/widget/studio.js) and the options of scripts/h5p.mjs and scripts/scorm.mjs
+// that take them.
 import { describe, expect, test } from '@jest/globals';
 import { embedOptions, optionsFromArgs } from '../../scripts/h5p.mjs';
 import { elementSnippet, iframeSnippet } from '../../web/widget/embed-control.js';
-import { h5pCommand } from '../../web/widget/studio.js';
+import { optionsFromArgs as scormOptions } from '../../scripts/scorm.mjs';
+import { h5pCommand, scormCommand } from '../../web/widget/studio.js';
 import {
   MAX_NAMES,
   optionTexts,
@@ -108,6 +110,37 @@ describe('what a snippet writes', () => {
     ).toBe("npm run h5p -- --chapter length --state 'v=1&t=2' --hide ll-t --ask none");
     expect(h5pCommand({ chapter: { id: 'atom' }, stateText: 'v=1', options: {} })).toBe(
       "npm run h5p -- --chapter atom --state 'v=1'",
+    );
+    expect(
+      scormCommand({ chapter: { id: 'length' }, stateText: 'v=1&t=2', options: { hide: 'll-t', ask: 'none' } }),
+    ).toBe("npm run scorm -- --chapter length --state 'v=1&t=2' --hide ll-t --ask none");
+  });
+});
+
+describe('scripts/scorm.mjs takes them', () => {
+  test('the studio\u2019s command, read back: the chapter, its state and both options', () => {
+    const args = ['--chapter', 'length', '--state', 'v=1&t=2', '--hide', 'll-t', '--ask', 'none'];
+    const read = scormOptions(args);
+    expect([read.chapter.id, read.state, read.hide, read.ask]).toEqual(['length', 'v=1&t=2', 'll-t', 'none']);
+    // --ch is --chapter, and --name=value works as for the H5P command.
+    expect(scormOptions(['--ch=length', '--ask=triple-length']).chapter.id).toBe('length');
+    expect(scormOptions(['--ch=length', '--ask=triple-length']).ask).toBe('triple-length');
+  });
+
+  test('bad options are RangeErrors naming the option and what it takes', () => {
+    expect(() => scormOptions(['--chapter', 'lenght'])).toThrow(
+      /--chapter: no chapter "lenght" with a widget; known: atom,/,
+    );
+    expect(() => scormOptions(['--ch', 'lenght'])).toThrow(/^--ch: no chapter "lenght"/);
+    expect(() => scormOptions(['--ch', 'length', '--hide', 'a b'])).toThrow(/--hide: a b: expected a name of up to 40/);
+    expect(() => scormOptions(['--ch', 'length', '--ask', 'none,x'])).toThrow(/--ask: none: expected either "none"/);
+    expect(() => scormOptions(['--hide', 'presets'])).toThrow(/--hide: only with --chapter <id>/);
+    expect(() => scormOptions(['--ch', 'length', '--chapter', 'atom'])).toThrow(
+      /--ch and --chapter are the same option/,
+    );
+    expect(() => scormOptions(['--ch', 'length', '--state'])).toThrow(/--state needs a value/);
+    expect(() => scormOptions(['--chapters', 'length'])).toThrow(
+      /unknown option --chapters: use --chapter <id>, --ch <id>,/,
     );
   });
 });

@@ -1,9 +1,10 @@
 // What the course reports to the LMS for a snapshot of the page's progress
 // (the detail of an `ag-progress` event): the SCORM 1.2 elements and their
 // values, under the author's policy (policy.js). Completion: every chapter's
-// widget used (or, by choice, every chapter gone through), and the time floor
-// reached. Score, unless turned off: the first answers of the predictions,
-// right ones over all chapters that ask one, as 0..100.
+// widget used (or, by choice, every chapter gone through; in a one-chapter
+// package, every prediction asked answered), and the time floor reached.
+// Score, unless turned off: the first answers of the predictions, right ones
+// over all predictions counted (`score.total`), as 0..100.
 import { DEFAULT_POLICY } from './policy.js';
 import { encodeSuspendData } from './suspend-data.js';
 
@@ -16,14 +17,22 @@ export function scoreRaw({ answered, correct, total }) {
   return Math.round((100 * correct) / total);
 }
 
-/** Whether `snapshot` (with `minutes`, the time spent so far) completes the course under `policy`. */
+/**
+ * Whether `snapshot` (with `minutes`, the time spent so far) completes the package under `policy`. 'asked' (a
+ * one-chapter package): every id of `snapshot.asked` has a first answer in `snapshot.predictions`; with none
+ * asked, the widget used.
+ */
 export function completes(snapshot, policy = DEFAULT_POLICY) {
+  const asked = policy.completion === 'asked' ? (snapshot.asked ?? []) : [];
   const done = policy.completion === 'visited' ? snapshot.visited : (snapshot.used ?? []);
-  return snapshot.total > 0 && done.length === snapshot.total && (snapshot.minutes ?? 0) >= policy.minMinutes;
+  const met = asked.length
+    ? asked.every((id) => Object.hasOwn(snapshot.predictions ?? {}, id))
+    : snapshot.total > 0 && done.length === snapshot.total;
+  return met && (snapshot.minutes ?? 0) >= policy.minMinutes;
 }
 
 /**
- * @param {object} snapshot { visited, used, total, current, score, predictions, minutes }
+ * @param {object} snapshot { visited, used, total, current, score, predictions, minutes, asked?, state? }
  * @param {string} status the lesson_status the LMS holds now
  * @param {string} [mode] cmi.core.lesson_mode: in 'browse' (a preview) only
  *   the place is kept: the chapters gone through and the answers of a

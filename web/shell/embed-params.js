@@ -10,6 +10,19 @@
 // problem too (the first is used). The state text itself is
 // checked by the widget's own codec (web/widget/state.js).
 
+/**
+ * The launch page of a one-chapter SCORM package (scripts/scorm.mjs) is embed.html with its address in
+ * <meta name="attention-geometry-launch" content="ch=…&s=…&hide=…&ask=…">: read in place of the page's own
+ * query (which an LMS may extend with parameters of its own).
+ */
+export const LAUNCH_META = 'attention-geometry-launch';
+
+/** The parameters of the page: the launch meta's when `doc` has one, else the query `search`. */
+export function embedAddress(doc, search) {
+  const meta = doc.querySelector(`meta[name="${LAUNCH_META}"]`);
+  return { params: new URLSearchParams(meta ? (meta.getAttribute('content') ?? '') : search), launched: Boolean(meta) };
+}
+
 /** The widget shown when the address names none that exists. */
 export const DEFAULT_TAG = 'ag-worked-example';
 /** Longest w, ch or id read at all. */

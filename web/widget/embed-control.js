@@ -107,15 +107,21 @@ export function servedOverHttp() {
 const optionPairs = (options) => ['hide', 'ask'].filter((n) => options[n] !== undefined).map((n) => [n, options[n]]);
 
 /**
- * The iframe snippet for `tag` with state text `stateText`. With `chapter`,
- * the frame shows the whole chapter (ch=), else the widget alone (w=).
- * `options` ({ hide, ask }, texts) are added as the parameters hide= and ask=.
+ * The query of embed.html (without "?") for `tag` with state text `stateText` (null: none, the widget's own
+ * start): with `chapter`, the whole chapter (ch=), else the widget alone (w=); `options` ({ hide, ask }, texts)
+ * as the parameters hide= and ask=.
  */
+export function embedQuery({ tag, stateText, chapter = null, options = {} }) {
+  const what = chapter ? `ch=${encodeURIComponent(chapter.id)}` : `w=${encodeURIComponent(tag)}`;
+  const state = stateText === null ? '' : `&s=${encodeURIComponent(stateText)}`;
+  const more = optionPairs(options).map(([n, v]) => `&${n}=${encodeURIComponent(v).replace(/%2C/g, ',')}`);
+  return `${what}${state}${more.join('')}`;
+}
+
+/** The iframe snippet for `tag` with state text `stateText` (and `chapter`, `options`: see embedQuery). */
 export function iframeSnippet({ tag, title, stateText, chapter = null, height, site = assetUrl(''), options = {} }) {
   const src = new URL('embed.html', site);
-  const what = chapter ? `ch=${encodeURIComponent(chapter.id)}` : `w=${encodeURIComponent(tag)}`;
-  const more = optionPairs(options).map(([n, v]) => `&${n}=${encodeURIComponent(v).replace(/%2C/g, ',')}`);
-  src.search = `?${what}&s=${encodeURIComponent(stateText)}${more.join('')}`;
+  src.search = `?${embedQuery({ tag, stateText, chapter, options })}`;
   const name = chapter ? chapter.title : title;
   return (
     `<iframe src="${escapeAttribute(src.href)}" title="${escapeAttribute(`Attention Geometry: ${name}`)}" ` +

@@ -7,7 +7,8 @@
 //   - "Ask in the embed": a checkbox per prediction (all asked by default);
 //   - the iframe and element snippets (embed-control.js) with the state and
 //     these options (hide=, ask=, widget/studio-options.js), each with Copy,
-//     and the command that builds an H5P package with the same.
+//     and the commands that build an H5P package and a one-chapter SCORM
+//     package with the same.
 // The panel changes nothing in the widget itself: what it hides and does not
 // ask applies to the embed only. EMBEDDING.md, "Studio", is its guide.
 import { h } from './dom.js';
@@ -15,12 +16,18 @@ import { FRAME_MARGIN, iframeSnippet, elementSnippet, snippetBox, storedSiteAddr
 import { assetUrl } from './assets.js';
 import { optionTexts } from './studio-options.js';
 
-/** The command that builds the H5P package of `chapter` with the state text and the options' texts. */
-export function h5pCommand({ chapter, stateText, options }) {
-  const parts = ['npm run h5p --', `--chapter ${chapter.id}`, `--state '${stateText}'`];
+/** The command `npm run <script>` that packages `chapter` with the state text and the options' texts. */
+const packageCommand = (script, { chapter, stateText, options }) => {
+  const parts = [`npm run ${script} --`, `--chapter ${chapter.id}`, `--state '${stateText}'`];
   for (const name of ['hide', 'ask']) if (options[name] !== undefined) parts.push(`--${name} ${options[name]}`);
   return parts.join(' ');
-}
+};
+
+/** The command that builds the H5P package of `chapter` (scripts/h5p.mjs). */
+export const h5pCommand = (o) => packageCommand('h5p', o);
+
+/** The command that builds the one-chapter SCORM 1.2 package of `chapter` (scripts/scorm.mjs). */
+export const scormCommand = (o) => packageCommand('scorm', o);
 
 /** A fieldset of checkboxes, one per item ({ value, text }), checked as `checked(value)` says. */
 function checkList(uid, legend, role, items, checked, onChange) {
@@ -48,7 +55,7 @@ const checkedValues = (fieldset) => [...fieldset.querySelectorAll('input:checked
 export function studioPanel(widget, chapter, section = widget) {
   const uid = `studio-${chapter.id}`;
   const status = h('p', { class: 'studio-status', role: 'status' });
-  /** The three snippets: what each is for (its label and help), as snippetBox fields. */
+  /** The snippets and commands: what each is for (its label and help), as snippetBox fields. */
   const box = (kind, label, help, rows) => {
     const made = snippetBox({ id: `${uid}-${kind}`, label, help, status, rows });
     made.area.dataset.snippet = kind;
@@ -66,6 +73,12 @@ export function studioPanel(widget, chapter, section = widget) {
     'Run in a checkout of this project: it writes build/attention-geometry-<chapter>.h5p with this state, these hidden controls and these predictions.',
     2,
   );
+  const scorm = box(
+    'scorm',
+    'SCORM command',
+    'Run in a checkout of this project: it writes build/attention-geometry-<chapter>-scorm12.zip, this chapter alone as a SCORM 1.2 package for an LMS, complete once every prediction asked is answered (with none asked, once the widget is used).',
+    2,
+  );
   const lists = h('div', { class: 'studio-lists' });
   let hide = [];
   let asked = null; // null until the lists exist: every prediction
@@ -80,6 +93,7 @@ export function studioPanel(widget, chapter, section = widget) {
     iframe.area.value = iframeSnippet({ tag: widget.localName, stateText, chapter, height, site, options });
     element.area.value = elementSnippet({ tag: widget.localName, stateText, site, options });
     h5p.area.value = h5pCommand({ chapter, stateText, options });
+    scorm.area.value = scormCommand({ chapter, stateText, options });
   };
   const read = () => {
     hide = checkedValues(lists.querySelector('[data-role="studio-hide"]'));
@@ -127,6 +141,7 @@ export function studioPanel(widget, chapter, section = widget) {
     iframe.node,
     element.node,
     h5p.node,
+    scorm.node,
     status,
   );
   // Once a frame at most, after the widget's render: a drag changes the state many times a second, and the
