@@ -421,6 +421,7 @@ export class AgWidget extends HTMLElement {
   #skeleton() {
     ensureKatexFonts(this.ownerDocument);
     const sheets = [
+      'styles/base.css',
       'styles/widget.css',
       'styles/embed-control.css',
       KATEX_CSS,
