@@ -34,7 +34,7 @@ export function guideHtml(markdown) {
     `  <meta http-equiv="Content-Security-Policy" content="${csp}">\n` +
     '  <meta name="color-scheme" content="light dark">\n' +
     `  <title>${title.replace(/</g, '&lt;')} \u2014 Attention Geometry</title>\n` +
-    '  <link rel="stylesheet" href="style.css">\n  <link rel="stylesheet" href="guide.css">\n</head>\n<body>\n' +
+    '  <link rel="stylesheet" href="styles/base.css">\n  <link rel="stylesheet" href="style.css">\n  <link rel="stylesheet" href="guide.css">\n</head>\n<body>\n' +
     '<main class="guide">\n<p><a href="index.html">\u2190 Attention Geometry</a></p>\n' +
     `${body}</main>\n</body>\n</html>\n`
   );

@@ -192,12 +192,16 @@ export async function buildOffline() {
   );
   // KaTeX's stylesheet (with the fonts) is added to <head> by the first widget (ensureKatexFonts), from the table.
   html = replaceOnce(html, '  <link rel="stylesheet" href="vendor/katex/katex.min.css">\n', '');
-  // The site's stylesheet, then the notices' rule: their long lines wrap on narrow screens.
+  // The site's stylesheets (the shared base, then the page's), then the notices' rule: their long
+  // lines wrap on narrow screens.
   const noticesCss = '#third-party-notices pre{white-space:pre-wrap;overflow-wrap:anywhere;font-size:.8rem}';
+  const sheet = (css) => `<link rel="stylesheet" href="${dataUrl('text/css', css)}">`;
+  const siteSheet = (path) => sheet(readFileSync(join(site, path)));
+  html = replaceOnce(html, '<link rel="stylesheet" href="styles/base.css">', siteSheet('styles/base.css'));
   html = replaceOnce(
     html,
     '<link rel="stylesheet" href="style.css">',
-    `<link rel="stylesheet" href="${dataUrl('text/css', readFileSync(join(site, 'style.css')))}">\n  <link rel="stylesheet" href="${dataUrl('text/css', noticesCss)}">`,
+    `${siteSheet('style.css')}\n  ${sheet(noticesCss)}`,
   );
   html = replaceOnce(html, '<script type="module" src="app.js"></script>', `<script type="module">${js}</script>`);
   // The footer's download link (web/index.html) becomes a sentence: this file is that download.

@@ -39,7 +39,12 @@ const stages = {
     const shared = ['--globalSetup', chromium, '--globalTeardown', chromium];
     return run(process.execPath, [jest, '--ci', '--runInBand', ...shared, 'tests/browser'], jestEnv);
   },
-  package: () => run(process.execPath, [jest, '--ci', '--runInBand', 'tests/consumers'], jestEnv),
+  // One `npm pack` for every file (tests/consumers/stage-tarball.mjs).
+  package: () => {
+    const tarball = '<rootDir>/tests/consumers/stage-tarball.mjs';
+    const shared = ['--globalSetup', tarball, '--globalTeardown', tarball];
+    return run(process.execPath, [jest, '--ci', '--runInBand', ...shared, 'tests/consumers'], jestEnv);
+  },
 };
 
 function run(cmd, args, env = process.env) {

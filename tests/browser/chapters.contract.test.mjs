@@ -60,7 +60,8 @@ for (const { id } of WITH_WIDGET) CASES.set(id, await chapterCases(id));
 const SEARCH = {
   'sqrt-d': '?ch=sqrt-d&v=1&pairs=1000',
   cost: '?ch=cost&v=1&tmax=512',
-  'near-orthogonal': '?ch=near-orthogonal&v=1&d=100&pairs=2000&cand=5000',
+  // Both widgets of the chapter read the link: d and pairs are <ag-near-orthogonal>'s, cand <ag-greedy-packing>'s.
+  'near-orthogonal': '?ch=near-orthogonal&v=2&d=100&pairs=2000&cand=5000',
   'scale-in-training': '?ch=scale-in-training&v=1&steps=20',
   'heads-learn': '?ch=heads-learn&v=1&steps=30',
 };

@@ -9,12 +9,36 @@ import { expectParams, pressKeys, settledUrl, useEnv, withPage } from './helpers
 
 const env = useEnv();
 
+/** Resolves after `n` animation frames of the page: what the shell does a frame or two after an event is done. */
+const frames = (page, n) =>
+  page.evaluate(
+    (count) =>
+      new Promise((done) => {
+        const next = (left) => (left ? requestAnimationFrame(() => next(left - 1)) : done());
+        next(count);
+      }),
+    n,
+  );
+
+/**
+ * The URL once the shell has taken in a Back or Forward: it looks at the chapter in view two frames after
+ * the entry changed (web/app.js) and writes the URL after a pause when that chapter's state is to be kept.
+ */
+async function arrivedUrl(page) {
+  await frames(page, 3);
+  return settledUrl(page);
+}
+
 describe('links and history', () => {
   test('a ?ch= link far down the page lands on its chapter and the URL keeps naming it', async () => {
     await withPage(env, '?ch=pitfalls&v=1&open=dimension&agtest=1', async ({ page }) => {
       await page.waitForSelector('ag-pitfalls[data-status="ready"]', { timeout: 20000 });
-      // Let the chapters above start and grow (their widgets start once scrolled past or near).
-      await page.waitForTimeout(2500);
+      // The chapters near it start and grow (their widgets start once scrolled past or near): the page has
+      // settled once none is still loading, the URL is written, and the chapter has been placed after the
+      // last growth (a resize observer, web/shell/keep-in-view.js, places it in the next frame).
+      await page.waitForFunction(() => !document.querySelector('[data-status="loading"]'), null, { timeout: 20000 });
+      await settledUrl(page);
+      await frames(page, 2);
       const top = await page.$eval('#ch-pitfalls', (el) => el.getBoundingClientRect().top); // from the window's top
       expect(top).toBeGreaterThanOrEqual(-2);
       expect(top).toBeLessThan(60);
@@ -31,13 +55,11 @@ describe('links and history', () => {
       await field.focus();
       await pressKeys(page, 'ArrowUp', 'ArrowUp');
       await page.goBack(); // before the URL write that the change scheduled
-      await page.waitForTimeout(400);
-      const back = await settledUrl(page);
+      const back = await arrivedUrl(page);
       expect(back.hash).not.toBe('#ch-worked-example');
       expect(back.searchParams.get('q')).toBeNull(); // no other chapter's state on this entry
       await page.goForward();
-      await page.waitForTimeout(400);
-      const forward = await settledUrl(page);
+      const forward = await arrivedUrl(page);
       expect(forward.hash).toBe('#ch-worked-example');
       expect(await field.inputValue()).toBe('3');
       await expectParams(page, 'worked-example', { q: '3,2,0,1' });

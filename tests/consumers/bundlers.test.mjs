@@ -11,14 +11,14 @@ import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import {
   browserEntry,
   cleanup,
-  ROOT,
-  expectShownWeights,
+  expectConsumerPage,
+  expectExamplePage,
+  expectWasmFetched,
   expectWorkedExample,
   indexHtml,
   makeConsumer,
-  openConsumer,
-  openExample,
   pack,
+  ROOT,
   runTool,
   startBrowser,
   tempDir,
@@ -59,6 +59,13 @@ function build(dir, script, args) {
   return r;
 }
 
+/** A consumer whose page imports `specifier`, bundled by esbuild with no options but the output's: { dir, out }. */
+function esbuildConsumer(name, specifier) {
+  const dir = makeConsumer(work, name, tarball, { files: { 'src/main.js': browserEntry(specifier) } });
+  build(dir, 'esbuild', ['src/main.js', '--bundle', '--format=esm', '--outdir=dist', '--log-level=warning']);
+  return { dir, out: join(dir, 'dist') };
+}
+
 /** The bundle for browsers holds no trace of the Node-only file reader (node:fs). */
 function expectNoNodeFs(out) {
   const js = readdirSync(out, { recursive: true }).filter((f) => /\.(js|mjs)$/.test(f));
@@ -80,12 +87,6 @@ function expectNoBuildPaths(out, dir) {
   }
 }
 
-/** Every .wasm request answered 200 and at least one was made. */
-function expectWasmFetched(wasm, what) {
-  expect(wasm.length).toBeGreaterThan(0);
-  for (const w of wasm) if (w.status !== 200) throw new Error(`${what}: ${w.url} answered ${w.status}`);
-}
-
 test('Vite: `vite build` with no config emits the .wasm; the page and a module Worker compute the worked example', async () => {
   const worker = `import { init } from 'attention-geometry';
 ${workedExampleSource()}
@@ -103,10 +104,7 @@ ${browserEntry('attention-geometry')}`;
   const assets = readdirSync(join(dir, 'dist/assets'));
   expect(assets.some((f) => f.endsWith('.wasm'))).toBe(true);
   const server = await env.serve(join(dir, 'dist'));
-  const { result, wasm, problems } = await openConsumer(env, server.url);
-  expectWorkedExample(result, 'Vite page');
-  expectWasmFetched(wasm, 'Vite page');
-  expect(problems).toEqual([]);
+  await expectConsumerPage(env, server.url, 'Vite page');
   // The worker: a second page load, waiting for its message.
   const page = await (await env.browser.newContext()).newPage();
   const workerWasm = [];
@@ -130,45 +128,28 @@ test('webpack 5: `webpack --mode production` with no config emits the .wasm; the
   // webpack's output is a classic script that finds its chunks from document.currentScript.
   writeFileSync(join(out, 'index.html'), indexHtml('main.js', { classic: true }));
   const server = await env.serve(out);
-  const { result, wasm, problems } = await openConsumer(env, server.url);
-  expectWorkedExample(result, 'webpack page');
-  expectWasmFetched(wasm, 'webpack page');
-  expect(problems).toEqual([]);
+  await expectConsumerPage(env, server.url, 'webpack page');
 }, 90000);
 
 test('esbuild: `esbuild --bundle` with no options on the inline entry; the page computes the worked example and fetches no .wasm', async () => {
-  const dir = makeConsumer(work, 'esbuild', tarball, {
-    files: { 'src/main.js': browserEntry('attention-geometry/inline') },
-  });
-  build(dir, 'esbuild', ['src/main.js', '--bundle', '--format=esm', '--outdir=dist', '--log-level=warning']);
-  const out = join(dir, 'dist');
+  const { dir, out } = esbuildConsumer('esbuild', 'attention-geometry/inline');
   expect(existsSync(join(out, 'main.js'))).toBe(true);
   expectNoNodeFs(out);
   expectNoBuildPaths(out, dir);
   writeFileSync(join(out, 'index.html'), indexHtml('main.js'));
   const server = await env.serve(out);
-  const { result, wasm, problems } = await openConsumer(env, server.url);
-  expectWorkedExample(result, 'esbuild page');
-  expect(wasm).toEqual([]);
-  expect(problems).toEqual([]);
+  await expectConsumerPage(env, server.url, 'esbuild page', { fetchesWasm: false });
 }, 90000);
 
 test("esbuild on the main entry with docs/package.md's one-line copy of the .wasm files finds them (200)", async () => {
-  const dir = makeConsumer(work, 'esbuild-separate', tarball, {
-    files: { 'src/main.js': browserEntry('attention-geometry') },
-  });
-  build(dir, 'esbuild', ['src/main.js', '--bundle', '--format=esm', '--outdir=dist', '--log-level=warning']);
-  const out = join(dir, 'dist');
+  const { dir, out } = esbuildConsumer('esbuild-separate', 'attention-geometry');
   // docs/package.md's line: mkdir -p dist/wasm && cp node_modules/attention-geometry/dist/wasm/*.wasm dist/wasm/
   mkdirSync(join(out, 'wasm'));
   for (const f of ['ag-simd.wasm', 'ag-scalar.wasm'])
     copyFileSync(join(dir, 'node_modules/attention-geometry/dist/wasm', f), join(out, 'wasm', f));
   writeFileSync(join(out, 'index.html'), indexHtml('main.js'));
   const server = await env.serve(out);
-  const { result, wasm, problems } = await openConsumer(env, server.url);
-  expectWorkedExample(result, 'esbuild page, separate .wasm');
-  expectWasmFetched(wasm, 'esbuild page, separate .wasm');
-  expect(problems).toEqual([]);
+  await expectConsumerPage(env, server.url, 'esbuild page, separate .wasm');
 }, 90000);
 
 test('examples/vite-app/ builds with `vite build` and shows the weights', async () => {
@@ -178,12 +159,5 @@ test('examples/vite-app/ builds with `vite build` and shows the weights', async 
   const dir = makeConsumer(work, 'vite-example', tarball, { files });
   build(dir, 'vite', ['build', '--logLevel', 'warn']);
   const server = await env.serve(join(dir, 'dist'));
-  const { weights, wasm, problems, context } = await openExample(env, server.url);
-  try {
-    expectShownWeights(weights, 'examples/vite-app');
-    expectWasmFetched(wasm, 'examples/vite-app');
-    expect(problems).toEqual([]);
-  } finally {
-    await context.close();
-  }
+  await expectExamplePage(env, server.url, 'examples/vite-app');
 }, 90000);

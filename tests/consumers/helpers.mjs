@@ -4,7 +4,7 @@
 // consumer makes: the worked example of the articles, computed by the wasm
 // module. Only the tarball is installed into a consumer (it has no
 // dependencies), so an install needs no network.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -13,6 +13,9 @@ import { expect } from '@jest/globals';
 import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/serve.mjs';
 import { CHROMIUM, CHROMIUM_ARGS } from '../../scripts/chromium.mjs';
+import { pack } from './pack.mjs';
+
+export { pack };
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const BIN = join(ROOT, 'node_modules');
@@ -61,21 +64,6 @@ export function workedExampleSource() {
 /** A temp dir removed by cleanup(). */
 export function tempDir(prefix) {
   return mkdtempSync(join(tmpdir(), `attention-geometry-${prefix}-`));
-}
-
-/**
- * `npm pack` of the repository (dist/ must be built) into `dir`; returns the
- * tarball's path. Its "prepack" script runs (scripts/check-dist.mjs, which
- * only checks that dist/ is complete).
- */
-export function pack(dir) {
-  const out = execFileSync('npm', ['pack', '--json', '--loglevel=error', '--pack-destination', dir], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const [{ filename }] = JSON.parse(out);
-  return join(dir, filename);
 }
 
 /** Writes `files` ({ 'path/in/project': text }) under dir. */
@@ -155,21 +143,7 @@ export async function startBrowser() {
  * console errors and failed requests.
  */
 export async function openConsumer(env, url) {
-  const context = await env.browser.newContext();
-  const page = await context.newPage();
-  const problems = [];
-  const wasm = [];
-  page.on('pageerror', (e) => problems.push(`page error: ${e}`));
-  // A failed resource is reported by its response below, with its URL.
-  page.on(
-    'console',
-    (m) =>
-      m.type() === 'error' &&
-      !m.text().startsWith('Failed to load resource') &&
-      problems.push(`console error: ${m.text()}`),
-  );
-  page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()} ${r.failure()?.errorText}`));
-  page.on('response', recordResponse(wasm, problems));
+  const { context, page, wasm, problems } = await watchedPage(env, { strict: true });
   try {
     await page.goto(url);
     await page.waitForFunction(() => window.__result !== undefined || window.__error !== undefined, null, {
@@ -181,6 +155,50 @@ export async function openConsumer(env, url) {
   } finally {
     await context.close();
   }
+}
+
+/**
+ * The consumer page at `url` computes the worked example with no problem, every .wasm it fetches answered
+ * 200 (or, with `fetchesWasm: false`, fetching none: an inline build).
+ */
+export async function expectConsumerPage(env, url, what, { fetchesWasm = true } = {}) {
+  const { result, wasm, problems } = await openConsumer(env, url);
+  expectWorkedExample(result, what);
+  if (fetchesWasm) expectWasmFetched(wasm, what);
+  else expect(wasm).toEqual([]);
+  expect(problems).toEqual([]);
+}
+
+/** Every .wasm request answered 200 and at least one was made. */
+export function expectWasmFetched(wasm, what) {
+  expect(wasm.length).toBeGreaterThan(0);
+  for (const w of wasm) if (w.status !== 200) throw new Error(`${what}: ${w.url} answered ${w.status}`);
+}
+
+/**
+ * A page in a context of its own, watched: every response for a .wasm file goes to `wasm` with its
+ * status, page errors and HTTP errors to `problems`; when `strict`, console errors and failed requests
+ * too. Returns { context, page, wasm, problems }.
+ */
+export async function watchedPage(env, { strict = false } = {}) {
+  const context = await env.browser.newContext();
+  const page = await context.newPage();
+  const problems = [];
+  const wasm = [];
+  page.on('pageerror', (e) => problems.push(`page error: ${e}`));
+  page.on('response', recordResponse(wasm, problems));
+  if (strict) {
+    // A failed resource is reported by its response, with its URL.
+    page.on(
+      'console',
+      (m) =>
+        m.type() === 'error' &&
+        !m.text().startsWith('Failed to load resource') &&
+        problems.push(`console error: ${m.text()}`),
+    );
+    page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()} ${r.failure()?.errorText}`));
+  }
+  return { context, page, wasm, problems };
 }
 
 /**
@@ -216,15 +234,10 @@ export function cleanup(dir) {
 /**
  * Opens an example page (examples/) and reads the weights it writes into
  * <output id="result"> ("weights 0.99319, 0.00012257, 0.0066920 (backend)"),
- * with the page's .wasm responses and problems.
+ * with the page's .wasm responses and problems; closes it.
  */
 export async function openExample(env, url) {
-  const context = await env.browser.newContext();
-  const page = await context.newPage();
-  const problems = [];
-  const wasm = [];
-  page.on('pageerror', (e) => problems.push(`page error: ${e}`));
-  page.on('response', recordResponse(wasm, problems));
+  const { context, page, wasm, problems } = await watchedPage(env);
   try {
     await page.goto(url);
     await page.waitForFunction(() => !document.getElementById('result').textContent.includes('computing'), null, {
@@ -233,11 +246,22 @@ export async function openExample(env, url) {
     const text = await page.locator('#result').textContent();
     const match = /weights ([^()]+) \((wasm-[a-z0-9]+)\)/.exec(text);
     if (!match) throw new Error(`the example shows "${text}"\n${problems.join('\n')}`);
-    return { weights: match[1].split(', ').map(Number), backend: match[2], wasm, problems, page, context };
-  } catch (e) {
+    return { weights: match[1].split(', ').map(Number), backend: match[2], wasm, problems };
+  } finally {
     await context.close();
-    throw e;
   }
+}
+
+/**
+ * The example page (examples/) at `url` shows the worked example's weights, fetches its .wasm (200) and
+ * has no problem; returns the backend it names.
+ */
+export async function expectExamplePage(env, url, what) {
+  const { weights, backend, wasm, problems } = await openExample(env, url);
+  expectShownWeights(weights, what);
+  expectWasmFetched(wasm, what);
+  expect(problems).toEqual([]);
+  return backend;
 }
 
 /** The example shows the weights with 5 significant digits: each within half a unit of the 5th digit. */

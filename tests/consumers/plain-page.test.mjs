@@ -7,18 +7,18 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import {
-  ROOT,
   browserEntry,
   cleanup,
-  expectShownWeights,
-  expectWorkedExample,
+  expectConsumerPage,
+  expectExamplePage,
+  expectWasmFetched,
   indexHtml,
   makeConsumer,
-  openConsumer,
-  openExample,
   pack,
+  ROOT,
   startBrowser,
   tempDir,
+  watchedPage,
   workedExample,
   workedExampleSource,
 } from './helpers.mjs';
@@ -73,37 +73,16 @@ afterAll(async () => {
   cleanup(work);
 });
 
-function expectWasmFetched(wasm, what) {
-  expect(wasm.length).toBeGreaterThan(0);
-  for (const w of wasm) if (w.status !== 200) throw new Error(`${what}: ${w.url} answered ${w.status}`);
-}
-
 test('a plain page imports dist/index.js from node_modules and computes the worked example', async () => {
-  const { result, wasm, problems } = await openConsumer(env, server.url);
-  expectWorkedExample(result, 'plain page');
-  expectWasmFetched(wasm, 'plain page');
-  expect(problems).toEqual([]);
+  await expectConsumerPage(env, server.url, 'plain page');
 }, 60000);
 
 test('a module Worker imports the package and computes the worked example', async () => {
-  const { result, wasm, problems } = await openConsumer(env, new URL('api-worker.html', server.url).href);
-  expectWorkedExample(result, 'worker');
-  expectWasmFetched(wasm, 'worker');
-  expect(problems).toEqual([]);
+  await expectConsumerPage(env, new URL('api-worker.html', server.url).href, 'worker');
 }, 60000);
 
 test('the prebuilt widgets module: <ag-worked-example> shows the weights, with its stylesheets, fonts and .wasm found beside it', async () => {
-  const context = await env.browser.newContext();
-  const page = await context.newPage();
-  const failed = [];
-  const wasm = [];
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  page.on('response', (r) => {
-    const path = new URL(r.url()).pathname;
-    if (path.endsWith('.wasm')) wasm.push({ url: r.url(), status: r.status() });
-    if (r.status() >= 400 && path !== '/favicon.ico') failed.push(`${r.status()} ${r.url()}`);
-  });
+  const { context, page, wasm, problems } = await watchedPage(env);
   try {
     await page.goto(new URL('widgets.html', server.url).href);
     await page.waitForSelector('ag-worked-example[data-status="ready"]', { timeout: 30000 });
@@ -117,8 +96,7 @@ test('the prebuilt widgets module: <ag-worked-example> shows the weights, with i
     expect(shown.sheets.length).toBeGreaterThan(0);
     expect(shown.sheets.every(Boolean)).toBe(true);
     expectWasmFetched(wasm, 'widgets page');
-    expect(failed).toEqual([]);
-    expect(errors).toEqual([]);
+    expect(problems).toEqual([]);
   } finally {
     await context.close();
   }
@@ -127,15 +105,8 @@ test('the prebuilt widgets module: <ag-worked-example> shows the weights, with i
 test.each(['plain-html', 'worker'])(
   'examples/%s/ runs as it is in a project that installed the package',
   async (name) => {
-    const { weights, backend, wasm, problems, context } = await openExample(env, new URL(`${name}/`, server.url).href);
-    try {
-      expectShownWeights(weights, `examples/${name}`);
-      expect(backend).toBe('wasm-simd128');
-      expectWasmFetched(wasm, `examples/${name}`);
-      expect(problems).toEqual([]);
-    } finally {
-      await context.close();
-    }
+    const backend = await expectExamplePage(env, new URL(`${name}/`, server.url).href, `examples/${name}`);
+    expect(backend).toBe('wasm-simd128');
   },
   60000,
 );

@@ -21,6 +21,7 @@
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import * as ref from '../reference/float64.mjs';
 import { CONFIGS, init } from './helpers.mjs';
+import { rowDot } from './property-bounds.mjs';
 
 const { U, abs, clog2 } = ref;
 const TILE = 256; // AG_ATTENTION_TILE_K (src/kernels/kernels.h); queries go in blocks of 64
@@ -78,18 +79,7 @@ function slice(
         s[j] = -Infinity;
         continue;
       }
-      let dot = 0;
-      let mag = 0;
-      let prop = 0;
-      for (let x = 0; x < dk; x++) {
-        const q = Q[i * dk + x];
-        const k = K[j * dk + x];
-        const eq = qe ? qe[i * dk + x] : 0;
-        const ek = ke ? ke[j * dk + x] : 0;
-        dot += q * k;
-        mag += (abs(q) + eq) * (abs(k) + ek);
-        prop += eq * (abs(k) + ek) + abs(q) * ek;
-      }
+      const { dot, mag, prop } = rowDot(Q, K, i, j, dk, qe, ke);
       const sc = abs(scale);
       s[j] = (softcap > 0 ? softcap * Math.tanh((scale * dot) / softcap) : scale * dot) + extra;
       es[j] = 1.01 * (sc * prop + c.scores * sc * mag + 3 * U * (sc * mag + abs(extra)) + 6 * softcap * U);
@@ -628,21 +618,8 @@ describe.each(CONFIGS)('streaming attention: $label', (cfg) => {
     const gp = 1.01 * c.matmul(d);
     // Row-vector projection in float64 with its error bound gp * (sum|x w| + |b|).
     const project = (x, rows, w, b) => {
-      const out = new Float64Array(rows * d);
-      const err = new Float64Array(rows * d);
-      for (let t = 0; t < rows; t++) {
-        for (let o = 0; o < d; o++) {
-          let y = b ? b[o] : 0;
-          let m = b ? abs(b[o]) : 0;
-          for (let i = 0; i < d; i++) {
-            y += x[t * d + i] * w[i * d + o];
-            m += abs(x[t * d + i] * w[i * d + o]);
-          }
-          out[t * d + o] = y;
-          err[t * d + o] = gp * m;
-        }
-      }
-      return { out, err };
+      const { out, mag } = ref.projectRows(x, rows, d, d, w, b);
+      return { out, err: mag.map((m) => gp * m) };
     };
     const head = (arr, T, hh) => {
       const outArr = new Float64Array(T * dk);

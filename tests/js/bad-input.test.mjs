@@ -5,7 +5,7 @@
 // expected; afterwards the module still works (the next valid call returns
 // the right answer) and no wasm heap memory is leaked.
 import { beforeAll, describe, expect, test } from '@jest/globals';
-import { CONFIGS, init } from './helpers.mjs';
+import { CONFIGS, init, warmInstance } from './helpers.mjs';
 
 const v3 = [1, 2, 3];
 const I2 = [
@@ -1610,9 +1610,7 @@ describe.each(CONFIGS)('bad input: $label', (cfg) => {
   let ag;
   let heapBefore;
   beforeAll(async () => {
-    ag = await init(cfg.options);
-    ag.dot([1], [1]);
-    heapBefore = ag.heapAllocatedBytes();
+    ({ ag, heapBefore } = await warmInstance(cfg, (a) => a.dot([1], [1])));
   });
 
   test.each(CASES)('%s', (title, call, ErrorClass, mustContain, mustNotContain = []) => {

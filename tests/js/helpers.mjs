@@ -24,6 +24,18 @@ export const CONFIGS = [
   { label: 'baseline build (simd: false)', options: { simd: false }, backend: 'wasm-scalar', variant: 'scalar' },
 ];
 
+/**
+ * An instance of the configuration `cfg` after a first call, `warmUp(ag)`, and the bytes then in use on
+ * its wasm heap, for a suite that checks that its calls leak nothing: the first call of a kernel may
+ * allocate what later calls reuse, so the count to compare with is taken after it.
+ * @returns {Promise<{ ag: object, heapBefore: number }>}
+ */
+export async function warmInstance(cfg, warmUp) {
+  const ag = await init(cfg.options);
+  warmUp(ag);
+  return { ag, heapBefore: ag.heapAllocatedBytes() };
+}
+
 const dataDir = new URL('../data/', import.meta.url);
 
 export function readJson(relative) {

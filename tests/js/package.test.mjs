@@ -140,16 +140,15 @@ describe('locating the .wasm', () => {
     });
     expect((await init(asMethod)).dot([3, 4], [4, 3])).toBe(24);
     // A getter or Proxy trap that throws is named, with the original error as cause.
-    const boom = new Error('boom');
-    await expect(
-      init({
-        wasmBinary: {
-          get simd() {
-            throw boom;
-          },
+    const simdThrows = (thrown) => ({
+      wasmBinary: {
+        get simd() {
+          throw thrown;
         },
-      }),
-    ).rejects.toMatchObject({
+      },
+    });
+    const boom = new Error('boom');
+    await expect(init(simdThrows(boom))).rejects.toMatchObject({
       name: 'TypeError',
       message: 'init: reading options.wasmBinary.simd threw: boom',
       cause: boom,
@@ -166,15 +165,7 @@ describe('locating the .wasm', () => {
     await expect(init({ wasmBinary: revoked.proxy })).rejects.toThrow(/^init: reading options\.wasmBinary threw: /);
     // Whatever is thrown, even an object String() cannot convert, is named and kept as cause.
     const odd = Object.create(null);
-    await expect(
-      init({
-        wasmBinary: {
-          get simd() {
-            throw odd;
-          },
-        },
-      }),
-    ).rejects.toMatchObject({
+    await expect(init(simdThrows(odd))).rejects.toMatchObject({
       message: 'init: reading options.wasmBinary.simd threw: a value that is not an Error',
       cause: odd,
     });

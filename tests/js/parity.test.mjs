@@ -20,6 +20,23 @@ const pairwise = (n) => (2 * clog2(n) + 1) * U;
 const gemm = (K) => (Math.min(K, 256) + Math.ceil(K / 256)) * U;
 const matmulBound = (ag, K) => (ag.variant === 'simd128' ? gemm(K) : pairwise(K));
 
+/** matmul (A B) or, with `nt`, matmul_nt (A Bᵀ, B stored [N, K]) at two shapes with `n` as K, then as N. */
+function checkMatmul(ag, n, r, nt) {
+  for (const [M, K, N] of [
+    [3, n, 5],
+    [2, 7, n],
+  ]) {
+    const A = r.f32(M * K);
+    const B = r.f32(K * N);
+    const out = ag.matmul({ data: A, shape: [M, K] }, { data: B, shape: nt ? [N, K] : [K, N] }, { transposeB: nt });
+    expect(out.shape).toEqual([M, N]);
+    const { C, mag } = ref.matmul(A, B, M, K, N, nt);
+    // Registry: the scalar variant's pairwise order, or the simd128 GEMM's
+    // blocked k order (a different bound for each).
+    expectClose(out.data, C, (i) => matmulBound(ag, K) * mag[i]);
+  }
+}
+
 // One check per registry kernel name; `n` is the length under test.
 const PARITY = {
   dot(ag, n, r) {
@@ -125,34 +142,8 @@ const PARITY = {
       expectClose(out.data, y, (c) => pairwise(T) * mag[c]);
     }
   },
-  matmul(ag, n, r) {
-    for (const [M, K, N] of [
-      [3, n, 5],
-      [2, 7, n],
-    ]) {
-      const A = r.f32(M * K);
-      const B = r.f32(K * N);
-      const out = ag.matmul({ data: A, shape: [M, K] }, { data: B, shape: [K, N] });
-      expect(out.shape).toEqual([M, N]);
-      const { C, mag } = ref.matmul(A, B, M, K, N);
-      // Registry: the scalar variant's pairwise order, or the simd128 GEMM's
-      // blocked k order (a different bound for each).
-      expectClose(out.data, C, (i) => matmulBound(ag, K) * mag[i]);
-    }
-  },
-  matmul_nt(ag, n, r) {
-    for (const [M, K, N] of [
-      [3, n, 5],
-      [2, 7, n],
-    ]) {
-      const A = r.f32(M * K);
-      const B = r.f32(N * K);
-      const out = ag.matmul({ data: A, shape: [M, K] }, { data: B, shape: [N, K] }, { transposeB: true });
-      expect(out.shape).toEqual([M, N]);
-      const { C, mag } = ref.matmul(A, B, M, K, N, true);
-      expectClose(out.data, C, (i) => matmulBound(ag, K) * mag[i]);
-    }
-  },
+  matmul: (ag, n, r) => checkMatmul(ag, n, r, false),
+  matmul_nt: (ag, n, r) => checkMatmul(ag, n, r, true),
   exp(ag, n, r) {
     const x = r.f32(n, -80, 80);
     const out = ag.exp(x);

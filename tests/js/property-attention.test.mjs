@@ -20,7 +20,7 @@
 // Runs are reproducible: a fixed seed and a stated number of runs (RUNS).
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
-import { CONFIGS, init } from './helpers.mjs';
+import { CONFIGS, warmInstance } from './helpers.mjs';
 import { attentionSlice } from './property-bounds.mjs';
 import { buildMask, maskFault, maskSpec } from './property-masks.mjs';
 import { checkElement, expectOutcome, fail, namedIndex } from './property-outcome.mjs';
@@ -131,9 +131,7 @@ describe.each(CONFIGS)('properties of attention: $label', (cfg) => {
   let ag;
   let heapBefore;
   beforeAll(async () => {
-    ag = await init(cfg.options);
-    ag.attention([[1]], [[1]], [[1]]);
-    heapBefore = ag.heapAllocatedBytes();
+    ({ ag, heapBefore } = await warmInstance(cfg, (a) => a.attention([[1]], [[1]], [[1]])));
   });
 
   test(`attention: scores, weights and output within the registry's bounds on the path taken, or the documented error (${RUNS} runs)`, () => {

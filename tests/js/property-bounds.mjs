@@ -257,6 +257,28 @@ export function logSumExpBound(x, rows, n, variant) {
 // ---- attention ----------------------------------------------------------------
 
 /**
+ * q_i · k_j, the dot product of row i of Q and row j of K ([*, dk], row-major), in float64, with what an
+ * error bound of it needs: mag = Σ (|q| + e_q)(|k| + e_k), and prop = Σ e_q (|k| + e_k) + |q| e_k, the
+ * error carried in by inputs already off by at most qe and ke entry by entry (null: exact inputs).
+ * @returns {{ dot: number, mag: number, prop: number }}
+ */
+export function rowDot(Q, K, i, j, dk, qe = null, ke = null) {
+  let dot = 0;
+  let mag = 0;
+  let prop = 0;
+  for (let c = 0; c < dk; c++) {
+    const q = Q[i * dk + c];
+    const k = K[j * dk + c];
+    const eq = qe ? qe[i * dk + c] : 0;
+    const ek = ke ? ke[j * dk + c] : 0;
+    dot += q * k;
+    mag += (abs(q) + eq) * (abs(k) + ek);
+    prop += eq * (abs(k) + ek) + abs(q) * ek;
+  }
+  return { dot, mag, prop };
+}
+
+/**
  * One (batch, head) slice of scaled dot-product attention in float64, with the
  * bounds of registry.inc (attention) for both paths.
  *   Q [Tq, dk], K [Tk, dk], V [Tk, dv]: flat arrays; qe, ke, ve: absolute
@@ -322,18 +344,7 @@ export function attentionSlice(
   for (let i = 0; i < Tq; i++) {
     for (let j = 0; j < Tk; j++) {
       const add = maskAt ? maskAt(i, j) : 0;
-      let dot = 0;
-      let mag = 0;
-      let prop = 0;
-      for (let c = 0; c < dk; c++) {
-        const q = Q[i * dk + c];
-        const k = K[j * dk + c];
-        const eq = qe ? qe[i * dk + c] : 0;
-        const ek = ke ? ke[j * dk + c] : 0;
-        dot += q * k;
-        mag += (abs(q) + eq) * (abs(k) + ek);
-        prop += eq * (abs(k) + ek) + abs(q) * ek;
-      }
+      const { dot, mag, prop } = rowDot(Q, K, i, j, dk, qe, ke);
       const base = scale * dot;
       const bm = sc * mag;
       const errBase = 1.01 * (sc * prop + (gd + U) * bm) + (dk * sc + 2) * 2 * ETA + REF * bm;

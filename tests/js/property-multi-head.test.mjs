@@ -21,7 +21,7 @@
 // Runs are reproducible: a fixed seed and a stated number of runs (RUNS).
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
-import { CONFIGS, init } from './helpers.mjs';
+import { CONFIGS, warmInstance } from './helpers.mjs';
 import { mhaBatch } from './property-bounds.mjs';
 import { buildMask, maskFault, maskSpec } from './property-masks.mjs';
 import { checkElement, expectOutcome, fail, namedIndex } from './property-outcome.mjs';
@@ -122,9 +122,9 @@ describe.each(CONFIGS)('properties of multi-head attention: $label', (cfg) => {
   let ag;
   let heapBefore;
   beforeAll(async () => {
-    ag = await init(cfg.options);
-    ag.multiHeadAttention({ query: [[1]] }, { wQ: [[1]], wK: [[1]], wV: [[1]], wO: [[1]] }, { numHeads: 1 });
-    heapBefore = ag.heapAllocatedBytes();
+    ({ ag, heapBefore } = await warmInstance(cfg, (a) =>
+      a.multiHeadAttention({ query: [[1]] }, { wQ: [[1]], wK: [[1]], wV: [[1]], wO: [[1]] }, { numHeads: 1 }),
+    ));
   });
 
   test(`multiHeadAttention: output and per-head weights within the registry's bounds on the path taken, or the documented error (${RUNS} runs)`, () => {

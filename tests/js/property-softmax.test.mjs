@@ -16,7 +16,7 @@
 // Runs are reproducible: a fixed seed and a stated number of runs (RUNS).
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
-import { CONFIGS, init } from './helpers.mjs';
+import { CONFIGS, warmInstance } from './helpers.mjs';
 import { logSumExpBound, softmaxBound } from './property-bounds.mjs';
 import { buildMask, maskFault, maskSpec } from './property-masks.mjs';
 import { checkElement, expectOutcome, fail, namedIndex } from './property-outcome.mjs';
@@ -79,9 +79,7 @@ describe.each(CONFIGS)('properties of softmax and logSumExp: $label', (cfg) => {
   let ag;
   let heapBefore;
   beforeAll(async () => {
-    ag = await init(cfg.options);
-    ag.softmax([1, 2]);
-    heapBefore = ag.heapAllocatedBytes();
+    ({ ag, heapBefore } = await warmInstance(cfg, (a) => a.softmax([1, 2])));
   });
 
   test(`softmax (temperature, boolean and additive masks, fully masked rows): the reference within the registry's bound, or the documented error (${RUNS.softmax} runs)`, () => {

@@ -18,7 +18,7 @@
 // property (RUNS; the whole file takes a few seconds).
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
-import { CONFIGS, init } from './helpers.mjs';
+import { CONFIGS, warmInstance } from './helpers.mjs';
 import { F32_MAX, cosineBound, dotBound, matmulBound, normBound } from './property-bounds.mjs';
 import { checkElement, expectOutcome, fail, namedIndex } from './property-outcome.mjs';
 import * as pv from './property-values.mjs';
@@ -58,9 +58,7 @@ describe.each(CONFIGS)('properties of the vector and matrix kernels: $label', (c
   let ag;
   let heapBefore;
   beforeAll(async () => {
-    ag = await init(cfg.options);
-    ag.dot([1], [1]);
-    heapBefore = ag.heapAllocatedBytes();
+    ({ ag, heapBefore } = await warmInstance(cfg, (a) => a.dot([1], [1])));
   });
 
   test(`dot: the reference within (2 ceil(log2 n) + 1) u sum|a_i b_i|, or the documented error (${RUNS.dot} runs)`, () => {

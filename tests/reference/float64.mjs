@@ -242,6 +242,29 @@ export function attentionSlice(
 }
 
 /**
+ * The rows of x [T, d] projected by w [d, n] (row-vector convention, flat row-major) plus the bias b [n]
+ * (null: none): out = x w + b, and mag = |x||w| + |b| entry by entry, what a bound of its error scales with.
+ * @returns {{ out: number[], mag: number[] }} both [T, n]
+ */
+export function projectRows(x, T, d, n, w, b = null) {
+  const out = new Array(T * n).fill(0);
+  const mag = new Array(T * n).fill(0);
+  for (let t = 0; t < T; t++) {
+    for (let o = 0; o < n; o++) {
+      let s = b ? b[o] : 0;
+      let a = b ? abs(b[o]) : 0;
+      for (let i = 0; i < d; i++) {
+        s += x[t * d + i] * w[i * n + o];
+        a += abs(x[t * d + i] * w[i * n + o]);
+      }
+      out[t * n + o] = s;
+      mag[t * n + o] = a;
+    }
+  }
+  return { out, mag };
+}
+
+/**
  * Multi-head attention (Vaswani et al. 2017 §3.2.2), row-vector convention,
  * W [in, out] flat [d, d]; x* flat [T, d] for one batch entry; h heads.
  * maskAt(head, i, j) additive; keyBias[j] additive. kvHeads (default h):
@@ -274,23 +297,7 @@ export function mhaOne(
 ) {
   const dk = d / h;
   const dkv = kvHeads * dk;
-  const proj = (x, T, w, b, n = d) => {
-    const out = new Array(T * n).fill(0);
-    const mag = new Array(T * n).fill(0);
-    for (let t = 0; t < T; t++) {
-      for (let o = 0; o < n; o++) {
-        let s = b ? b[o] : 0;
-        let a = b ? abs(b[o]) : 0;
-        for (let i = 0; i < d; i++) {
-          s += x[t * d + i] * w[i * n + o];
-          a += abs(x[t * d + i] * w[i * n + o]);
-        }
-        out[t * n + o] = s;
-        mag[t * n + o] = a;
-      }
-    }
-    return { out, mag };
-  };
+  const proj = (x, T, w, b, n = d) => projectRows(x, T, d, n, w, b);
   const q = proj(xq, Tq, W.wQ, W.bQ);
   const k = proj(xk, Tk, W.wK, W.bK, dkv);
   const v = proj(xv, Tk, W.wV, W.bV, dkv);

@@ -5,8 +5,7 @@
 // is ever parsed as HTML.
 import { h } from '../widget/dom.js';
 import { holdProse, introOf, triesOf } from './chapter-prose.js';
-
-const shorten = (text) => (text.length > 60 ? `${text.slice(0, 60)}\u2026` : text);
+import { showIgnoredValues } from './notes.js';
 
 /** Renders the widget `tag` (or `chapter` around its widget) into `main`. @returns the widget element */
 export function renderEmbed(main, { tag, chapter }) {
@@ -30,22 +29,8 @@ export function renderEmbed(main, { tag, chapter }) {
 
 /** Lists the problems of the address in `note` (hidden when there are none). */
 export function showAddressProblems(note, problems) {
-  if (!problems.length) {
-    note.hidden = true;
-    return;
-  }
-  note.replaceChildren(
-    h('strong', {}, 'Part of this address could not be used.'),
-    ' These values were ignored:',
-    h(
-      'ul',
-      {},
-      problems.map((p) =>
-        h('li', {}, h('code', {}, `${p.name}=${shorten(String(p.value))}`), ` \u2014 expected ${p.expected}.`),
-      ),
-    ),
-  );
-  note.hidden = false;
+  if (problems.length) showIgnoredValues(note, problems, 'address');
+  else note.hidden = true;
 }
 
 /**

@@ -4,10 +4,13 @@ import { h } from '../widget/dom.js';
 
 const shorten = (text) => (text.length > 60 ? `${text.slice(0, 60)}\u2026` : text);
 
-export function showLinkProblems(note, problems) {
-  if (!problems.length) return;
+/**
+ * Lists values that could not be used ({ name, value, expected }: what the state parser reports) in `note`,
+ * under "Part of this <what> could not be used.", and shows it.
+ */
+export function showIgnoredValues(note, problems, what) {
   note.replaceChildren(
-    h('strong', {}, 'Part of this link could not be used.'),
+    h('strong', {}, `Part of this ${what} could not be used.`),
     ' These values were ignored:',
     h(
       'ul',
@@ -18,6 +21,11 @@ export function showLinkProblems(note, problems) {
     ),
   );
   note.hidden = false;
+}
+
+/** Lists the problems of the page's link in `note` (left as it is when there are none). */
+export function showLinkProblems(note, problems) {
+  if (problems.length) showIgnoredValues(note, problems, 'link');
 }
 
 export function showLoadError(panel, menu, err) {

@@ -11,7 +11,7 @@
 //
 // A held element carries data-after-answer="held" until then, "shown" after.
 // On screen a held element is not displayed (so a screen reader does not read
-// it either); in print it is (styles/widget.css, style.css, styles/embed.css,
+// it either); in print it is (styles/base.css and
 // h5p/attention-geometry.css): a printout is the whole chapter. The text is
 // in the page all along: nothing is added or removed, only shown.
 import { pageRecord } from './predict.js';

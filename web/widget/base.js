@@ -43,7 +43,7 @@ import { ensureKatexFonts, KATEX_CSS } from './math.js';
 import { pageRecord, predictBlock } from './predict.js';
 import { unwatchForPrint, watchForPrint } from './print.js';
 import { watchScrollers } from './scroll-focus.js';
-import { checkState, checkValue, copyValue, decodeState, defaultState, encodeState, readValue } from './state.js';
+import { checkState, checkValue, copyValue, decodeState, defaultState, encodeState, readFields } from './state.js';
 import { readAsk, readHide, unknownNames } from './studio-options.js';
 import { answeredStatement, XAPI_EVENT } from './xapi.js';
 import { CHAPTERS } from '../chapters.js';
@@ -263,13 +263,7 @@ export class AgWidget extends HTMLElement {
     } else if (removed !== null && Object.hasOwn(decl.fields, removed)) {
       next[removed] = copyValue(decl.fields[removed].default);
     }
-    for (const [name, spec] of Object.entries(decl.fields)) {
-      const text = this.getAttribute(name);
-      if (text === null) continue;
-      const read = readValue(spec, text);
-      if (read.error) problems.push({ name, value: text, expected: read.error });
-      else next[name] = read.value;
-    }
+    readFields(decl, (name) => this.getAttribute(name), next, problems);
     const checked = checkState(decl, next);
     problems.push(...checked.problems);
     this.showProblems(problems, 'attribute');
@@ -421,6 +415,7 @@ export class AgWidget extends HTMLElement {
   #skeleton() {
     ensureKatexFonts(this.ownerDocument);
     const sheets = [
+      'styles/base.css',
       'styles/widget.css',
       'styles/embed-control.css',
       KATEX_CSS,

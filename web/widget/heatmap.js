@@ -90,6 +90,19 @@ const DARK_BELOW = Math.sqrt(0.0525) - 0.05;
 const VALUE_PX = 12;
 
 /**
+ * The cell a key moves the focus to from row i, column j of a grid with m columns (ARIA grid pattern:
+ * arrows one cell, Home and End the ends of the row), before it is clamped to the grid.
+ */
+const GRID_MOVES = {
+  ArrowLeft: (i, j) => [i, j - 1],
+  ArrowRight: (i, j) => [i, j + 1],
+  ArrowUp: (i, j) => [i - 1, j],
+  ArrowDown: (i, j) => [i + 1, j],
+  Home: (i) => [i, 0],
+  End: (i, j, m) => [i, m - 1],
+};
+
+/**
  * @param {HTMLElement} container  the heat map's <svg> is appended here
  * @param {{
  *   rows: { label: string, sub?: string, note?: string }[],   // header: label with subscript, a word under/after it
@@ -154,36 +167,50 @@ export function heatmap(
   ownLayout(svg);
   const gridRoot = svg.append('g').attr('class', 'hm-grid').attr('role', 'grid').attr('aria-label', label);
 
-  const header = (g, h, cls) => {
-    const t = g.append('text').attr('class', `hm-head ${cls}`);
+  // A column's or a row's header (`axis` 'col' or 'row', `index` 1-based): its label with the
+  // subscript at (x, y), and its note, if any, at (x, noteY).
+  const headerCell = (parent, h, { axis, index, x, y, noteY, anchor }) => {
+    const g = parent
+      .append('g')
+      .attr('role', axis === 'col' ? 'columnheader' : 'rowheader')
+      .attr('class', `hm-${axis}head`)
+      .attr(`data-${axis}`, index)
+      .attr('aria-label', [h.label + (h.sub ?? ''), h.note].filter(Boolean).join(' '));
+    const t = g
+      .append('text')
+      .attr('class', `hm-head hm-${axis}`)
+      .attr('x', x)
+      .attr('y', y)
+      .attr('text-anchor', anchor);
     t.append('tspan').attr('class', 'hm-sym').text(h.label);
     if (h.sub !== undefined) t.append('tspan').attr('class', 'hm-sub').attr('dy', '0.3em').text(h.sub);
-    return t;
+    if (h.note)
+      g.append('text').attr('class', 'hm-note').attr('x', x).attr('y', noteY).attr('text-anchor', anchor).text(h.note);
+    return g;
   };
 
   // Column headers: a row of columnheaders (for the grid's accessibility tree too).
   const headRow = gridRoot.append('g').attr('role', 'row');
-  const colHeads = cols.map((c, j) => {
-    const g = headRow
-      .append('g')
-      .attr('role', 'columnheader')
-      .attr('class', 'hm-colhead')
-      .attr('data-col', j + 1)
-      .attr('aria-label', [c.label + (c.sub ?? ''), c.note].filter(Boolean).join(' '));
-    const x = left + j * cell + cell / 2;
-    header(g, c, 'hm-col')
-      .attr('x', x)
-      .attr('y', c.note ? top - 22 : top - 10)
-      .attr('text-anchor', 'middle');
-    if (c.note)
-      g.append('text')
-        .attr('class', 'hm-note')
-        .attr('x', x)
-        .attr('y', top - 6)
-        .attr('text-anchor', 'middle')
-        .text(c.note);
-    return g;
-  });
+  const colHeads = cols.map((c, j) =>
+    headerCell(headRow, c, {
+      axis: 'col',
+      index: j + 1,
+      x: left + j * cell + cell / 2,
+      y: c.note ? top - 22 : top - 10,
+      noteY: top - 6,
+      anchor: 'middle',
+    }),
+  );
+
+  // A rect `by` inside each edge of a cell.
+  const insetRect = (parent, className, by) =>
+    parent
+      .append('rect')
+      .attr('class', className)
+      .attr('x', by)
+      .attr('y', by)
+      .attr('width', cell - 2 * by)
+      .attr('height', cell - 2 * by);
 
   const cells = [];
   const rowHeads = [];
@@ -191,23 +218,14 @@ export function heatmap(
     const rowG = gridRoot.append('g').attr('role', 'row');
     const r = rows[i];
     const y = top + i * cell + cell / 2;
-    const rh = rowG
-      .append('g')
-      .attr('role', 'rowheader')
-      .attr('class', 'hm-rowhead')
-      .attr('data-row', i + 1)
-      .attr('aria-label', [r.label + (r.sub ?? ''), r.note].filter(Boolean).join(' '));
-    header(rh, r, 'hm-row')
-      .attr('x', left - 8)
-      .attr('y', r.note ? y - 3 : y + 5)
-      .attr('text-anchor', 'end');
-    if (r.note)
-      rh.append('text')
-        .attr('class', 'hm-note')
-        .attr('x', left - 8)
-        .attr('y', y + 13)
-        .attr('text-anchor', 'end')
-        .text(r.note);
+    const rh = headerCell(rowG, r, {
+      axis: 'row',
+      index: i + 1,
+      x: left - 8,
+      y: r.note ? y - 3 : y + 5,
+      noteY: y + 13,
+      anchor: 'end',
+    });
     rowHeads.push(rh);
     const row = [];
     for (let j = 0; j < m; j += 1) {
@@ -231,20 +249,8 @@ export function heatmap(
       // along the cell's edge, then a ring of the focus colour inside it, so the
       // ring contrasts with the band whatever the cell's colour.
       const ring = g.append('g').attr('class', 'hm-focus').attr('aria-hidden', 'true');
-      ring
-        .append('rect')
-        .attr('class', 'hm-focus-band')
-        .attr('x', 2)
-        .attr('y', 2)
-        .attr('width', cell - 4)
-        .attr('height', cell - 4);
-      ring
-        .append('rect')
-        .attr('class', 'hm-focus-ring')
-        .attr('x', 5.5)
-        .attr('y', 5.5)
-        .attr('width', cell - 11)
-        .attr('height', cell - 11);
+      insetRect(ring, 'hm-focus-band', 2);
+      insetRect(ring, 'hm-focus-ring', 5.5);
       g.on('pointerenter', (event) => {
         showReadout(i, j);
         if (event.pointerType === 'mouse') onSelect(i, j, 'hover');
@@ -415,36 +421,16 @@ export function heatmap(
   }
 
   function keydown(event, i, j) {
-    let ni = i;
-    let nj = j;
-    switch (event.key) {
-      case 'ArrowLeft':
-        nj = Math.max(0, j - 1);
-        break;
-      case 'ArrowRight':
-        nj = Math.min(m - 1, j + 1);
-        break;
-      case 'ArrowUp':
-        ni = Math.max(0, i - 1);
-        break;
-      case 'ArrowDown':
-        ni = Math.min(n - 1, i + 1);
-        break;
-      case 'Home':
-        nj = 0;
-        break;
-      case 'End':
-        nj = m - 1;
-        break;
-      case 'Enter':
-      case ' ':
-        event.preventDefault();
-        onActivate(i, j, 'key');
-        return;
-      default:
-        return;
+    if (event.key === 'Enter' || event.key === ' ') {
+      event.preventDefault();
+      onActivate(i, j, 'key');
+      return;
     }
+    if (!Object.hasOwn(GRID_MOVES, event.key)) return;
     event.preventDefault();
+    const [ti, tj] = GRID_MOVES[event.key](i, j, m);
+    const ni = Math.min(n - 1, Math.max(0, ti));
+    const nj = Math.min(m - 1, Math.max(0, tj));
     if (ni === i && nj === j) return;
     focusCell(ni, nj); // fires focus -> onSelect(.., 'focus')
   }

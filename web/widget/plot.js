@@ -30,24 +30,22 @@ export function plane(container, { extent = 6, size = 320, margin = 16, label = 
     .range([size - margin, margin]);
   const ticks = Array.from({ length: 2 * extent + 1 }, (_, i) => i - extent).filter((t) => t !== 0);
   const grid = svg.append('g').attr('class', 'grid').attr('aria-hidden', 'true');
-  grid
-    .selectAll('line.gx')
-    .data(ticks)
-    .join('line')
-    .attr('class', 'gx')
-    .attr('x1', x)
-    .attr('x2', x)
-    .attr('y1', y(-extent))
-    .attr('y2', y(extent));
-  grid
-    .selectAll('line.gy')
-    .data(ticks)
-    .join('line')
-    .attr('class', 'gy')
-    .attr('y1', y)
-    .attr('y2', y)
-    .attr('x1', x(-extent))
-    .attr('x2', x(extent));
+  // A line at every tick across the plane: vertical ones (gx) at x = t, horizontal ones (gy) at y = t.
+  const scales = { x, y };
+  for (const [cls, at, across] of [
+    ['gx', 'x', 'y'],
+    ['gy', 'y', 'x'],
+  ]) {
+    grid
+      .selectAll(`line.${cls}`)
+      .data(ticks)
+      .join('line')
+      .attr('class', cls)
+      .attr(`${at}1`, scales[at])
+      .attr(`${at}2`, scales[at])
+      .attr(`${across}1`, scales[across](-extent))
+      .attr(`${across}2`, scales[across](extent));
+  }
   const axes = svg.append('g').attr('class', 'axes').attr('aria-hidden', 'true');
   const tickValues = ticks.filter((t) => t % 2 === 0);
   axes

@@ -322,6 +322,20 @@ function oldestVersion(decl) {
 }
 
 /**
+ * Reads into `state` each field of `decl` whose text `get(name)` gives (null: not given); a text its
+ * field refuses leaves the field as it was and is reported in `problems` ({ name, value, expected }).
+ */
+export function readFields(decl, get, state, problems) {
+  for (const [name, spec] of Object.entries(decl.fields)) {
+    const text = get(name);
+    if (text === null) continue;
+    const read = readValue(spec, text);
+    if (read.error) problems.push({ name, value: text, expected: read.error });
+    else state[name] = read.value;
+  }
+}
+
+/**
  * Applies the declaration's cross-field check to `state` (a state whose
  * fields each fit their declaration). Every field a problem names is reset
  * to its default; should the result still fail (a check that named too few
@@ -421,13 +435,7 @@ export function decodeState(decl, input) {
       });
     }
   }
-  for (const [name, spec] of Object.entries(decl.fields)) {
-    const text = params.get(name);
-    if (text === null) continue;
-    const read = readValue(spec, text);
-    if (read.error) problems.push({ name, value: text, expected: read.error });
-    else state[name] = read.value;
-  }
+  readFields(decl, (name) => params.get(name), state, problems);
   const checked = checkState(decl, state);
   return { state: checked.state, problems: [...problems, ...checked.problems], fromVersion };
 }
