@@ -17,6 +17,8 @@ import { rowsOf, tensorOf as tensor } from '../models/tensor.js';
 const TOKENS = ['the', 'cat', 'ate', 'fish'];
 const N = TOKENS.length;
 const EXTENT = 3;
+/** The size of a cell of the grid, in SVG units (heatmap's default). */
+const CELL = 52;
 /** The cells the prediction asks about, S₂₃ and S₃₂ (data-cell keys, 1-based). */
 const ASKED = new Set(['2-3', '3-2']);
 
@@ -104,6 +106,7 @@ export class AgAttentionAtom extends AgWidget {
       label: 'Scores S = Q K transposed: rows are queries, columns are keys',
       legendTitle: 'score',
       role: 'score',
+      cell: CELL,
       readout: false, // hovering or focusing a cell selects it, and the panel beside the grid explains it
       // A cell of the question names its number once the answer is on show (render writes the labels again then).
       describe: (i, j, text) =>
@@ -112,8 +115,21 @@ export class AgAttentionAtom extends AgWidget {
       onSelect: (i, j) => this.#select(i, j),
       onActivate: (i, j) => this.#select(i, j),
     });
-    // Held: the numbers and the colours of S₂₃ and S₃₂ answer the prediction (they differ).
-    for (const key of ASKED) this.afterAnswer(grid, `[data-cell="${key}"] :is(.hm-rect, .hm-value)`);
+    // Held: the numbers and the colours of S₂₃ and S₃₂ answer the prediction (they differ). Until then each of
+    // the two cells shows a blank square with "?" (still a cell to point at), which its colour covers once shown.
+    for (const key of ASKED) {
+      const cell = select(grid.querySelector(`[data-cell="${key}"]`));
+      this.afterAnswer(cell.selectAll('.hm-rect, .hm-value').nodes());
+      cell.insert('rect', ':first-child').attr('class', 'hm-wait').attr('width', CELL).attr('height', CELL);
+      cell
+        .insert('text', '.hm-rect')
+        .attr('class', 'hm-wait-mark')
+        .attr('x', CELL / 2)
+        .attr('y', CELL / 2 + 6)
+        .attr('text-anchor', 'middle')
+        .attr('aria-hidden', 'true')
+        .text('?');
+    }
     const shapeLine = shapes('Q:[N,d_k]=[4,2]', 'K:[N,d_k]=[4,2]', 'S=QK^{\\top}:[N,N]=[4,4]');
 
     // The chosen pair, term by term.
