@@ -321,7 +321,9 @@ export const CHAPTERS = [
       answered(
         'Slide s\u2081 up slowly past 88.7: at 88.7 the textbook column still works, one step later exp(s\u2081) is \u221e and \u03b1\u2081 turns into NaN, while the stable column does not notice.',
       ),
-      'Load \u201cOnly the sum overflows\u201d: every exponential is finite, but their total is not, so the textbook weights all come out 0 and no longer add up to one.',
+      answered(
+        'Load \u201cFour logits near 88\u201d: every exponential is finite, but their total is not, so the textbook weights all come out 0 and no longer add up to one.',
+      ),
       answered(
         'Load \u201cAll large\u201d: every textbook weight is NaN, while the stable ones are exactly those of the logits 3, 2, 1, 0.',
       ),
@@ -573,8 +575,11 @@ export const CHAPTERS = [
     title: 'What heads learn',
     tag: 'ag-heads-learn',
     intro:
-      'A model with two layers of two heads each learns inductionCopy: each row holds L distinct tokens repeated to its end, with L drawn anew for every row between 4 and 8, and from position L on the model must predict the next token. The token that comes next is the one that followed the current token the time before; it sits L \u2212 1 positions back, and since L changes from row to row, no head that looks a fixed distance back finds it. Elhage et al. and Olsson et al. describe how two heads in sequence solve such a task: a previous-token head writes into each position which token came before it, and an induction head in the next layer looks from the current token for the position whose previous token matches it, the position after the earlier occurrence, and copies its token. The grids show the attention of each head on one held-out sequence as it trains, and the switches turn a head off: its output is set to 0 before W_O, so it adds nothing to the residual stream, and the held-out accuracy is measured again. Read from the grids what each head does, then switch heads off to see which ones the accuracy needs.',
+      'A model with two layers of two heads each learns inductionCopy: each row holds L distinct tokens repeated to its end, with L drawn anew for every row between 4 and 8, and from position L on the model must predict the next token. The token that comes next is the one that followed the current token the time before; it sits L \u2212 1 positions back, and since L changes from row to row, no head that looks a fixed distance back finds it. Elhage et al. and Olsson et al. studied how the heads of such a model share this work: could one head find the copy alone, or does a head need what another head wrote before it? The grids show the attention of each head on one held-out sequence as it trains, and the switches turn a head off: its output is set to 0 before W_O, so it adds nothing to the residual stream, and the held-out accuracy is measured again. Read from the grids what each head does, then switch heads off to see which ones the accuracy needs.',
     after: [
+      answered(
+        'What they found: two heads in sequence. A previous-token head writes into each position which token came before it; an induction head in the next layer looks from the current token for the position whose previous token matches it, the position after the earlier occurrence, and copies its token.',
+      ),
       'Watch the grids of layer 0 while the loss falls: look for the head whose queries of the first copy put their weight on the token just before them, the diagonal just below the main one. The first copy is where the later tokens look for their earlier occurrence.',
       'Then the grids of layer 1: from each repeated token, look for the weight on the position after its earlier occurrence, L \u2212 1 positions back. When the held-out sequence holds more than two copies, a token finds several earlier occurrences, and its weight spreads over parallel diagonals or settles on one of them.',
       'Switch off one head of layer 1, then both: compare the held-out accuracy each time. Do the same with layer 0.',

@@ -13,7 +13,16 @@
 //   widget has not started too.
 import { describe, expect, test } from '@jest/globals';
 import { CHAPTERS } from '../../web/chapters.js';
-import { predictChoice, useEnv, waitReady, waitRun, withChapter, withEmbed } from './helpers.mjs';
+import {
+  exportJson,
+  exportText,
+  predictChoice,
+  useEnv,
+  waitReady,
+  waitRun,
+  withChapter,
+  withEmbed,
+} from './helpers.mjs';
 
 const env = useEnv();
 const chapterOf = (id) => CHAPTERS.find((c) => c.id === id);
@@ -94,28 +103,109 @@ describe('held before the answer, shown after', () => {
 });
 
 // The readouts a widget holds because its opening state already shows the answer: for each chapter, its
-// right choice and a selector of each held element (inside the widget), and whether it waits for a run first.
+// right choice, a selector of each held element (inside the widget), whether it waits for a run first, and what
+// its CSV must not hold before the answer (a chapter's own CSV columns of held numbers), or null.
 const HELD_READOUTS = [
-  ['cosine', 'ag-cosine-vs-dot', 'tie', ['.verdict[data-measure="cosine"]', 'th.c-cos', 'td.c-cos'], false],
-  ['orthogonality', 'ag-orthogonality', 'middle', ['th.c-weight', 'td.c-weight'], false],
-  ['competition', 'ag-competition', 'down', ['td.c-after', 'th.c-change', 'td.c-change'], false],
-  ['sqrt-d', 'ag-sqrt-d', '64', ['.stats .vs', '.formulas > :nth-child(2)', '.col:has(figure.sweep)'], true],
+  ['cosine', 'ag-cosine-vs-dot', 'tie', ['.verdict[data-measure="cosine"]', 'th.c-cos', 'td.c-cos'], false, null],
+  ['orthogonality', 'ag-orthogonality', 'middle', ['th.c-weight', 'td.c-weight'], false, null],
+  [
+    'competition',
+    'ag-competition',
+    'down',
+    ['td.c-after', 'th.c-change', 'td.c-change', 'th.c-linear', 'td.c-linear', '.grid-box', '.cell-read'],
+    false,
+    /^(alpha-after|change|linear|jacobian)\./m,
+  ],
+  [
+    'sqrt-d',
+    'ag-sqrt-d',
+    '64',
+    [
+      '.stats p:has([data-role="std"])',
+      '.stats p:has([data-role="rms"])',
+      '.formulas > :nth-child(2)',
+      '.col:has(figure.sweep)',
+    ],
+    true,
+    /^(std|rms|sqrt-d|sweep-std)/m,
+  ],
   [
     'near-orthogonal',
     'ag-near-orthogonal',
     '90',
-    ['dd:has([data-role="pair-angle"])', 'dd:has([data-role="rms-angle"])', '.dims tr[data-d="1000"]'],
+    [
+      'dd:has([data-role="pair-angle"])',
+      'dd:has([data-role="rms-angle"])',
+      '.dims tr[data-d="1000"]',
+      'button[data-dim="1000"] svg.mini',
+      'g.detail[data-dim="1000"]',
+    ],
     true,
+    /^(pair-angle|rms-angle|table-[a-z-]+\.1000),/m,
   ],
-  ['scale-fix', 'ag-scale-fix', 'one', ['path.curve.series-unscaled', 'th.col-unscaled'], true],
+  [
+    'scale-fix',
+    'ag-scale-fix',
+    'one',
+    [
+      'path.curve.series-unscaled',
+      'th.col-unscaled',
+      '.legend > g:first-child',
+      '.mean-unscaled',
+      '.bar-row[data-series="unscaled"]',
+    ],
+    true,
+    /_unscaled/,
+  ],
   [
     'cost',
     'ag-attention-cost',
     '4',
-    ['.formulas > :first-child', 'figure.memory figcaption > span', '.formula-note > span'],
+    [
+      '.formulas > :first-child',
+      '.formulas > :nth-child(2)',
+      'figure.memory figcaption > span',
+      '.formula-note > span',
+      'th.c-grid',
+      'td.c-grid',
+    ],
     true,
+    /grid_bytes/,
   ],
 ];
+
+/**
+ * The exports of the widget made before the answer hold nothing held on screen: no held number in the JSON or
+ * the CSV (nor what `csvNot` matches), no held element in the SVG; a figure held whole is not exported.
+ */
+async function expectExportsHoldNothingHeld(page, tag, csvNot) {
+  const { held, figure } = await page.locator(tag).evaluate((el) => {
+    const name = (n) => [n.dataset.role, n.dataset.key].filter(Boolean).join('.');
+    const all = [...el.shadowRoot.querySelectorAll('[data-value]')];
+    const isHeld = (n) => Boolean(n.closest('[data-after-answer="held"]'));
+    const shown = new Set(all.filter((n) => !isHeld(n)).map(name));
+    return {
+      held: all
+        .filter(isHeld)
+        .map(name)
+        .filter((n) => n && !shown.has(n)),
+      figure: Boolean(el.figureToExport()),
+    };
+  });
+  const json = await exportJson(page, tag);
+  expect(Object.keys(json.numbers).filter((n) => held.includes(n))).toEqual([]);
+  const csv = await exportText(page, tag, 'csv');
+  expect(csv.split('\r\n').filter((line) => held.includes(line.split(',')[0]))).toEqual([]);
+  if (csvNot) expect(csv).not.toMatch(csvNot);
+  if (figure) expect(await exportText(page, tag, 'svg')).not.toMatch(/data-after-answer="held"/);
+  else {
+    await page.locator(`${tag} details.export summary`).click();
+    await page.locator(`${tag} [data-export="svg"]`).click();
+    await expect(page.locator(`${tag} .note`).first().textContent()).resolves.toMatch(/answer it first|no figure/);
+    await page.locator(`${tag} details.export summary`).click();
+  }
+  return json;
+}
 
 describe('readouts that would give the answer away on opening', () => {
   /** Each held element (the first match of each selector): its data-after-answer and whether it is visible. */
@@ -129,13 +219,15 @@ describe('readouts that would give the answer away on opening', () => {
   const expectState = (selectors, held, visible) => selectors.map((sel) => ({ sel, held, visible }));
 
   test.each(HELD_READOUTS)(
-    '%s: present but not displayed before the answer, displayed after it',
-    async (id, tag, right, selectors, run) => {
+    '%s: present but not displayed before the answer, left out of the exports, displayed after it',
+    async (id, tag, right, selectors, run, csvNot) => {
       await withChapter(env, id, tag, async ({ page }) => {
         if (run) await waitRun(page, tag); // the readouts of a run exist once it is done
         expect(await heldState(page, tag, selectors)).toEqual(expectState(selectors, 'held', false));
+        await expectExportsHoldNothingHeld(page, tag, csvNot);
         await predictChoice(page, tag, right, 'right');
         expect(await heldState(page, tag, selectors)).toEqual(expectState(selectors, 'shown', true));
+        if (csvNot) expect(await exportText(page, tag, 'csv')).toMatch(csvNot); // the premise: held, not missing
       });
     },
     180000,
@@ -167,23 +259,42 @@ describe('a restored answer', () => {
 // A widget's own readout that answers the prediction on opening (the chapter's default state) is held the same
 // way: present in the widget, not displayed until the prediction is answered, displayed after.
 describe('a widget readout that answers the prediction waits for the answer', () => {
-  // [chapter, widget, held elements (one match each), the right choice]
+  // [chapter, widget, held elements (one match each), the right choice, what its CSV must not hold before the
+  // answer (columns of held numbers in a chapter's own CSV) or null]
   test.each([
-    ['kv-cache', 'ag-kv-cache', ['.recomputed'], 'bits'],
-    ['multi-head', 'ag-multi-head', ['.head-map[data-head="2"]'], 'both'],
-    ['content-to-weights', 'ag-content-to-weights', ['.panel[data-step="4"] .hm-box'], 'identical'],
+    ['kv-cache', 'ag-kv-cache', ['.recomputed'], 'bits', null],
+    ['multi-head', 'ag-multi-head', ['.head-map[data-head="2"]'], 'both', /^2,/m],
+    [
+      'content-to-weights',
+      'ag-content-to-weights',
+      [
+        '.panel[data-step="4"] .hm-box',
+        '.panel[data-step="3"] .hm-box',
+        '.mat-wrap:has([data-role="q-table"])',
+        '.readout > span:has([data-role="readout-weight"])',
+      ],
+      'identical',
+      /weight/,
+    ],
     [
       'atom',
       'ag-attention-atom',
-      ['.hm-value[data-key="2-3"]', '.hm-value[data-key="3-2"]', '.pair .result'],
+      [
+        '.hm-value[data-key="2-3"]',
+        '.hm-value[data-key="3-2"]',
+        '[data-cell="2-3"] .hm-rect',
+        '[data-cell="3-2"] .hm-rect',
+        '.pair .result',
+      ],
       'different',
+      null,
     ],
-    ['explain', 'ag-weights-explain', ['.weight-and-change'], 'no'],
-    ['softmax', 'ag-softmax', ['p.limit'], 'nan'],
-    ['length', 'ag-length-lever', ['[data-role="ratio-text"]'], 'triple'],
+    ['explain', 'ag-weights-explain', ['.weight-and-change'], 'no', /change/],
+    ['softmax', 'ag-softmax', ['p.limit'], 'nan', null],
+    ['length', 'ag-length-lever', ['[data-role="ratio-text"]'], 'triple', null],
   ])(
-    '%s (%s): the readout that answers is held, then displayed once answered',
-    async (id, tag, held, right) => {
+    '%s (%s): the readout that answers is held and left out of the exports, then displayed once answered, and stays after "Ask me again"',
+    async (id, tag, held, right, csvNot) => {
       await withChapter(env, id, tag, async ({ page }) => {
         const seen = () =>
           Promise.all(
@@ -193,7 +304,12 @@ describe('a widget readout that answers the prediction waits for the answer', ()
             }),
           );
         expect(await seen()).toEqual(held.map((s) => [s, 1, 'held', false]));
+        await expectExportsHoldNothingHeld(page, tag, csvNot);
         await predictChoice(page, tag, right, 'right');
+        expect(await seen()).toEqual(held.map((s) => [s, 1, 'shown', true]));
+        if (csvNot) expect(await exportText(page, tag, 'csv')).toMatch(csvNot); // the premise: held, not missing
+        // The answer has been seen: asking again reopens the question, not what it showed (WIDGETS.md).
+        await page.locator(`${tag} .predict-again`).click();
         expect(await seen()).toEqual(held.map((s) => [s, 1, 'shown', true]));
       });
     },
@@ -202,6 +318,23 @@ describe('a widget readout that answers the prediction waits for the answer', ()
 });
 
 describe('what is said aloud', () => {
+  test('atom: the aria-labels of S₂₃ and S₃₂ name their numbers only once the answer is on show', async () => {
+    const tag = 'ag-attention-atom';
+    await withChapter(env, 'atom', tag, async ({ page }) => {
+      const labels = () =>
+        Promise.all(
+          ['2-3', '3-2', '2-2'].map((c) => page.locator(`${tag} [data-cell="${c}"]`).getAttribute('aria-label')),
+        );
+      // S₂₃ = q₂·k₃ = (1, 2)·(−1, 1) = 1, S₃₂ = (2, 0.5)·(2, 1.5) = 4.75, S₂₂ = (1, 2)·(2, 1.5) = 5.
+      const [s23, s32, s22] = await labels();
+      expect([s23, s32]).toEqual([expect.not.stringMatching(/\d =|= /), expect.not.stringMatching(/\d =|= /)]);
+      expect(s22).toMatch(/ = 5$/);
+      await predictChoice(page, tag, 'different', 'right');
+      const after = await labels();
+      expect(after.map((l) => l.split(' = ')[1])).toEqual(['1', '4.75', '5']);
+    });
+  });
+
   test('orthogonality: the announcement leaves out the held weights until the answer, then says them', async () => {
     const tag = 'ag-orthogonality';
     await withChapter(env, 'orthogonality', tag, async ({ page }) => {

@@ -42,13 +42,14 @@ it('opens on the default sentence: the grid is QKᵀ and the chosen cell S32 = 2
   expect(kernels.some((k) => /matmul/.test(k))).toBe(true);
   // Cells carry their value and position for screen readers; shapes are typeset.
   const chosen = w.at('[data-cell="3-2"]');
-  expect(await chosen.getAttribute('aria-label')).toBe(
-    'S32: query of \u201cate\u201d with key of \u201ccat\u201d = 4.75',
-  );
+  // S₃₂ is a cell of the question: its label names its number once the answer is on show.
+  const label = 'S32: query of \u201cate\u201d with key of \u201ccat\u201d';
+  expect(await chosen.getAttribute('aria-label')).toBe(`${label}, its number shown once you answer the prediction`);
   expect(await chosen.getAttribute('aria-selected')).toBe('true');
   await w.see({ '.katex': { more: 0 } });
   const says = /S\u2082\u2083 = q\u2082\u00b7k\u2083 = 1 but S\u2083\u2082 = q\u2083\u00b7k\u2082 = 4\.75/;
   await w.reveal({ wrong: 'equal', says, part: { cell: [2, 3] }, args: [[2, 3]], right: 'different' });
+  expect(await chosen.getAttribute('aria-label')).toBe(`${label} = 4.75`);
 });
 it('hovering and focusing cells picks the pair: the other vectors fade and the dot product follows', async (w) => {
   await w.at('[data-cell="1-4"]').hover();

@@ -54,10 +54,12 @@ it('the sweep: a row per T, the plain path holds the 4T² bytes of the grid, the
   expect(rows.filter((r) => r.current).map((r) => r.T)).toEqual([256]);
   // The two outputs agree (a kernel result, logged by the worker).
   await w.logged();
+  // The grid's formula waits for the answer, in the CSV as on screen.
+  const measured = 'plain_peak_bytes,streaming_peak_bytes,plain_ms,streaming_ms,squared_distance';
+  expect((await exportText(w.page, w.tag, 'csv')).split('\r\n')[0]).toBe(`T,${measured}`);
+  await w.at().evaluate((el) => el.answerShown('answer'));
   const csv = (await exportText(w.page, w.tag, 'csv')).split('\r\n');
-  expect(csv[0]).toBe(
-    'T,grid_bytes_formula,plain_peak_bytes,streaming_peak_bytes,plain_ms,streaming_ms,squared_distance',
-  );
+  expect(csv[0]).toBe(`T,grid_bytes_formula,${measured}`);
   expect(csv[1]).toMatch(new RegExp(`^64,${4 * 64 * 64},${rows[0]['plain-bytes']},${rows[0]['streaming-bytes']},`));
 }).at('tmax=1024&dk=64&at=256');
 it('the "Read at T" slider moves with the keys, the link keeps it, and d_k = 128 doubles Q, K, V and the output in both paths, not the grid', async (w) => {

@@ -111,7 +111,12 @@ it('the close-up labels meet neither each other nor a line; every tick is a plai
     expect(seen.ticks.length).toBeGreaterThan(10);
     for (const t of seen.ticks) expect(t).toMatch(/^\u2212?\d+(\.\d+)?$/);
   };
-  await check(1000); // the default state is d = 1000
+  // The default state is d = 1000, the question's: its close-up waits for the answer, then is drawn.
+  const held = () => w.at('g.detail[data-dim="1000"]').getAttribute('data-after-answer');
+  expect(await held()).toBe('held');
+  await w.at().evaluate((el) => el.answerShown('answer'));
+  expect(await held()).toBe('shown');
+  await check(1000);
   for (const d of DIMS) {
     await chooseDim(w, d);
     await check(d);

@@ -60,6 +60,9 @@ const meanCurves = (rows, dk) =>
     }),
   );
 
+/** The answer on show (as after the learner's answer): what waits for it is displayed and exported. */
+const answerShown = (w) => w.at().evaluate((el) => el.answerShown('answer'));
+
 /** Compares the shown detail numbers at the chosen d_k with the reference for the exported scores. */
 async function expectDetail(w, dk) {
   const json = await exportJson(w.page, w.tag);
@@ -91,6 +94,10 @@ async function expectDetail(w, dk) {
 // One page for what the defaults show (each page open waits for a run of 256 rows per d_k).
 it('opens at d_k = 64, matching float64; the mean curves: unscaled the largest weight rises towards 1, scaled it stays flat; exports', async (w) => {
   await waitRun(w);
+  // Before the answer the unscaled series is held: the exports leave it out.
+  expect(Object.keys((await exportJson(w.page, w.tag)).row)).toEqual(['dk', 'scores', 'scaled']);
+  expect((await exportText(w.page, w.tag, 'csv')).split('\r\n')[0]).not.toMatch(/unscaled/);
+  await answerShown(w);
   await expectDetail(w, 64);
   const numbers = await w.read();
   // The curves: 12 values of d_k, 6 means each.
@@ -142,6 +149,7 @@ it('opens at d_k = 64, matching float64; the mean curves: unscaled the largest w
   expect(csv.filter((l) => /^\d/.test(l)).length).toBe(12);
 });
 it('dragging across the panels and the arrow keys choose d_k; the URL reopens the state', async (w) => {
+  await answerShown(w); // the unscaled series is compared too
   const svg = w.at('svg.scale-plot');
   await svg.scrollIntoViewIfNeeded();
   const scrollBefore = await w.page.evaluate(() => window.scrollY);

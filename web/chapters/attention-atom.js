@@ -2,6 +2,7 @@
 // points and the heat map S = QKᵀ (ag.matmul with transposeB); the chosen cell's dot product term by term
 // (ag.dot of one-element vectors) and whole (ag.dot).
 import { select } from 'd3';
+import { shownText } from '../widget/after-answer.js';
 import { AgWidget, defineWidget } from '../widget/base.js';
 import { cellExpansion } from '../widget/cell-expansion.js';
 import { h, setText } from '../widget/dom.js';
@@ -16,6 +17,10 @@ import { rowsOf, tensorOf as tensor } from '../models/tensor.js';
 const TOKENS = ['the', 'cat', 'ate', 'fish'];
 const N = TOKENS.length;
 const EXTENT = 3;
+/** The size of a cell of the grid, in SVG units (heatmap's default). */
+const CELL = 52;
+/** The cells the prediction asks about, S₂₃ and S₃₂ (data-cell keys, 1-based). */
+const ASKED = new Set(['2-3', '3-2']);
 
 export class AgAttentionAtom extends AgWidget {
   static title = 'The atom of attention';
@@ -87,7 +92,7 @@ export class AgAttentionAtom extends AgWidget {
           },
           describe: (v) => `${name}, ${kind === 'q' ? 'query' : 'key'} of \u201c${TOKENS[r]}\u201d = ${pair(v)}`,
           announce: (v) =>
-            `${name} (${TOKENS[r]}) = ${pair(v)}; S${this.state.cell[0]}${this.state.cell[1]} = ${this.#ui.expansion.dot.textContent}`,
+            `${name} (${TOKENS[r]}) = ${pair(v)}${shownText(this.#ui.expansion.dot, `; S${this.state.cell[0]}${this.state.cell[1]} = `)}`,
         });
         points.push({ kind, r, label, handle, node: select(handle.node) });
       }
@@ -101,15 +106,30 @@ export class AgAttentionAtom extends AgWidget {
       label: 'Scores S = Q K transposed: rows are queries, columns are keys',
       legendTitle: 'score',
       role: 'score',
+      cell: CELL,
       readout: false, // hovering or focusing a cell selects it, and the panel beside the grid explains it
+      // A cell of the question names its number once the answer is on show (render writes the labels again then).
       describe: (i, j, text) =>
-        `S${i + 1}${j + 1}: query of \u201c${TOKENS[i]}\u201d with key of \u201c${TOKENS[j]}\u201d = ${text}`,
+        `S${i + 1}${j + 1}: query of \u201c${TOKENS[i]}\u201d with key of \u201c${TOKENS[j]}\u201d${ASKED.has(`${i + 1}-${j + 1}`) && !this.answerIsShown ? ', its number shown once you answer the prediction' : ` = ${text}`}`,
       show: (el, value, o) => this.show(el, value, o),
       onSelect: (i, j) => this.#select(i, j),
       onActivate: (i, j) => this.#select(i, j),
     });
-    // Held: the numbers of S₂₃ and S₃₂ answer the prediction (they differ); the colours stay.
-    for (const key of ['2-3', '3-2']) this.afterAnswer(grid.querySelector(`.hm-value[data-key="${key}"]`));
+    // Held: the numbers and the colours of S₂₃ and S₃₂ answer the prediction (they differ). Until then each of
+    // the two cells shows a blank square with "?" (still a cell to point at), which its colour covers once shown.
+    for (const key of ASKED) {
+      const cell = select(grid.querySelector(`[data-cell="${key}"]`));
+      this.afterAnswer(cell.selectAll('.hm-rect, .hm-value').nodes());
+      cell.insert('rect', ':first-child').attr('class', 'hm-wait').attr('width', CELL).attr('height', CELL);
+      cell
+        .insert('text', '.hm-rect')
+        .attr('class', 'hm-wait-mark')
+        .attr('x', CELL / 2)
+        .attr('y', CELL / 2 + 6)
+        .attr('text-anchor', 'middle')
+        .attr('aria-hidden', 'true')
+        .text('?');
+    }
     const shapeLine = shapes('Q:[N,d_k]=[4,2]', 'K:[N,d_k]=[4,2]', 'S=QK^{\\top}:[N,N]=[4,4]');
 
     // The chosen pair, term by term.
@@ -136,6 +156,10 @@ export class AgAttentionAtom extends AgWidget {
     const i = cell[0] - 1;
     const j = cell[1] - 1;
     ui.hm.update(rowsOf(ag.matmul(tensor(q), tensor(k), { transposeB: true }), N, N), { selected: [i, j] });
+    if (ui.labelled !== this.answerIsShown) {
+      ui.hm.relabel(); // the cells of the question name their numbers once the answer is on show
+      ui.labelled = this.answerIsShown;
+    }
 
     const qi = q[i];
     const kj = k[j];

@@ -114,18 +114,24 @@ export class AgCompetition extends AgWidget {
         '\u03b1\u1d62',
         { text: ['\u03b1\u1d62 after ', afterHead], class: 'c-after' },
         { text: 'change', class: 'c-change' },
-        'J\u1d62\u2c7c\u00b7\u03b4',
+        { text: 'J\u1d62\u2c7c\u00b7\u03b4', class: 'c-linear' },
       ],
       rows: alpha.map((_, i) =>
         bodyRow(
           String(i + 1),
-          [alpha[i], { text: after[i], class: 'c-after' }, h('td', { class: 'c-change' }, change[i]), linear[i]],
+          [
+            alpha[i],
+            { text: after[i], class: 'c-after' },
+            h('td', { class: 'c-change' }, change[i]),
+            { text: linear[i], class: 'c-linear' },
+          ],
           { dataset: { row: i + 1 } },
         ),
       ),
     });
-    // The defaults are the question (raise s\u2081 by 1): the weights after and their changes answer it, so they wait.
-    for (const cell of weights.querySelectorAll('.c-after, .c-change')) this.afterAnswer(cell);
+    // The defaults are the question (raise s\u2081 by 1): the weights after, their changes and the changes the
+    // Jacobian predicts (J\u1d62\u2c7c\u00b7\u03b4) answer it, so they wait.
+    this.afterAnswer(weights, '.c-after, .c-change, .c-linear');
 
     const grid = h('div', { class: 'grid-box' });
     const hm = heatmap(grid, {
@@ -163,6 +169,8 @@ export class AgCompetition extends AgWidget {
     const readJ = num('read-j');
 
     const readNums = ['with \u03b1\u1d62 = ', readAlphaI, ', \u03b1\u2c7c = ', readAlphaJ, ', value ', readJ];
+    // The map's signs off the diagonal (and the readout's words on them) say that raising one logit lowers the
+    // others: the answer. They wait for it; the row sums stay.
     body.append(
       predict,
       columns(
@@ -174,7 +182,11 @@ export class AgCompetition extends AgWidget {
             'J_{ij}=\\frac{\\partial \\alpha_i}{\\partial s_j}=\\alpha_i(\\delta_{ij}-\\alpha_j)',
           ),
         ],
-        [grid, h('div', { class: 'cell-read' }, readout, h('p', { class: 'read-nums' }, readNums)), sums],
+        [
+          this.afterAnswer(grid),
+          this.afterAnswer(h('div', { class: 'cell-read' }, readout, h('p', { class: 'read-nums' }, readNums))),
+          sums,
+        ],
         { stackEarly: true },
       ),
     );

@@ -202,17 +202,21 @@ export class AgContentToWeights extends AgWidget {
 
     // The steps.
     const { panels, shapes, boxes } = stagePanels(STEPS, { formulaBox: true });
-    // Held: the weights A show the two "the" rows equal, which the prediction asks.
-    this.afterAnswer(boxes.a);
+    // Held: the weights A show the two "the" rows equal, which the prediction asks; so do the scores S and the
+    // output Y, row for row, and the queries Q (the Q table, in #rebuild), the step that makes them equal.
+    this.afterAnswer([boxes.a, boxes.s, boxes.y]);
     const readScore = num('readout-score');
     const readWeight = num('readout-weight');
     const readText = h('span', { class: 'readout-text' });
-    const readout = h('p', { class: 'readout' }, readText, ': score ', readScore, ', weight ', readWeight);
+    const readNumbers = this.afterAnswer(h('span', {}, ': score ', readScore, ', weight ', readWeight));
+    const readout = h('p', { class: 'readout' }, readText, readNumbers);
     const rowSumBox = h('div', { class: 'rowsums' });
     panels[3].append(rowSumBox);
     const yLabel = h('span', { class: 'expr', dataset: { role: 'y-label' } });
     const ySelected = nums('y-selected', 2);
-    panels[4].append(line(lbl('Selected row: '), yLabel, ' = (', ySelected[0], ', ', ySelected[1], ')'));
+    panels[4].append(
+      this.afterAnswer(line(lbl('Selected row: '), yLabel, ' = (', ySelected[0], ', ', ySelected[1], ')')),
+    );
     const steps = h('div', { class: 'steps' }, panels);
 
     body.append(predict, sentence.element, stepper, readout, steps, planes);
@@ -238,6 +242,7 @@ export class AgContentToWeights extends AgWidget {
     const specs = { x: [boxes.x, 'X', D_MODEL], y: [boxes.y, 'Y', D_K] };
     for (const r of 'qkv') specs[r] = [boxes.qkv, r.toUpperCase(), D_K];
     const tables = matrixTables(rows, specs, this.show.bind(this));
+    this.afterAnswer(boxes.qkv.querySelector('[data-role="q-table"]').parentElement);
     // The two heat maps, S and A: a row chooses the query; the chapter has its own readout.
     const grid = (box, letter, role, more) =>
       heatmap(box, {
@@ -353,7 +358,8 @@ export class AgContentToWeights extends AgWidget {
   }
 
   exportTable() {
-    if (!this.#last) return super.exportTable();
+    // Before the answer the scores and weights are held on screen: the CSV holds the numbers shown.
+    if (!this.#last || !this.answerIsShown) return super.exportTable();
     const { words, att } = this.#last;
     const T = words.length;
     const rows = [];

@@ -104,7 +104,7 @@ export class AgCosineVsDot extends AgWidget {
       rows: rows.map((r) => r.row),
     });
     // The question's vectors open the chapter: the cosines (a tie) answer it, so they wait for the answer.
-    for (const cell of table.querySelectorAll('.c-cos')) this.afterAnswer(cell);
+    this.afterAnswer(table, '.c-cos');
     const qGiven = h('span', { class: 'q-given' });
     const qLine = h(
       'p',

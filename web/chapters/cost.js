@@ -122,12 +122,13 @@ export class AgAttentionCost extends ExperimentWidget {
       h(
         'thead',
         {},
-        h('tr', {}, h('td', { colspan: 2 }), group('Peak heap'), group('Time per call')),
-        // The header's formula of the grid answers the question: only "Grid" shows before the answer.
-        headerRow(['T', ['Grid', this.afterAnswer(h('span', {}, ', 4T\u00b2 B'))], ...SIDES, ...SIDES]).firstChild,
+        h('tr', {}, h('td'), h('td', { class: 'c-grid' }), group('Peak heap'), group('Time per call')),
+        // The grid's column (its formula and its bytes, four times as many per doubling) answers the question.
+        headerRow(['T', { text: 'Grid, 4T\u00b2 B', class: 'c-grid' }, ...SIDES, ...SIDES]).firstChild,
       ),
       tbody,
     );
+    this.afterAnswer(table, '.c-grid');
 
     body.append(
       predict,
@@ -138,7 +139,8 @@ export class AgAttentionCost extends ExperimentWidget {
         this.afterAnswer(
           display('S=\\frac{QK^{\\mathsf T}}{\\sqrt{d_k}}\\in\\mathbb{R}^{T\\times T}:\\ 4T^2\\ \\text{bytes}'),
         ),
-        display('M_{\\text{plain}}\\approx 4\\,(T^2+4Td_k)\\ \\text{bytes}'),
+        // M_plain's T² term is the answer too.
+        this.afterAnswer(display('M_{\\text{plain}}\\approx 4\\,(T^2+4Td_k)\\ \\text{bytes}')),
         display('M_{\\text{stream}}\\approx 4\\cdot 4Td_k+c\\ \\text{bytes}'),
         display('\\text{work of both}:\\ 4T^2d_k\\ \\text{flop}'),
         h(
@@ -316,7 +318,13 @@ export class AgAttentionCost extends ExperimentWidget {
           'tr',
           { dataset: { t: r.T } },
           h('th', { scope: 'row' }, String(r.T)),
-          h('td', { dataset: { role: 'grid-bytes', formula: gridBytes(r.T) } }, formatBytes(gridBytes(r.T))),
+          this.afterAnswer(
+            h(
+              'td',
+              { class: 'c-grid', dataset: { role: 'grid-bytes', formula: gridBytes(r.T) } },
+              formatBytes(gridBytes(r.T)),
+            ),
+          ),
           cell('plain-bytes', r.plain.peakBytes, formatBytes(r.plain.peakBytes)),
           cell('streaming-bytes', r.streaming.peakBytes, formatBytes(r.streaming.peakBytes)),
           cell('plain-ms', r.plain.medianMs, formatTime(r.plain.medianMs)),
@@ -359,6 +367,7 @@ export class AgAttentionCost extends ExperimentWidget {
       streaming_ms: (r) => r.streaming.medianMs,
       squared_distance: (r) => r.squaredDistance,
     };
+    if (!this.answerIsShown) delete columns.grid_bytes_formula; // held on screen until the answer
     const rows = (this.#sweep?.rows ?? []).map((r) => Object.values(columns).map((cell) => cell(r)));
     return { columns: Object.keys(columns), rows };
   }

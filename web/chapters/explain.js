@@ -306,9 +306,11 @@ export class AgWeightsExplain extends AgWidget {
   exportTable() {
     if (!this.#last) return super.exportTable();
     const { words, weights, effects, layer, qi } = this.#last;
+    // The changes are held on screen until the answer: before it the CSV leaves them out too.
+    const change = this.answerIsShown ? ['change'] : [];
     return {
-      columns: ['layer', 'query', 'key', 'key_word', 'weight', 'change'],
-      rows: words.map((w, j) => [layer, qi + 1, j + 1, w, weights[j], effects[j]]),
+      columns: ['layer', 'query', 'key', 'key_word', 'weight', ...change],
+      rows: words.map((w, j) => [layer, qi + 1, j + 1, w, weights[j], ...(change.length ? [effects[j]] : [])]),
     };
   }
 }

@@ -3,6 +3,7 @@
 // (ag.attention) -> concatenation -> W_O, beside the one call ag.multiHeadAttention (its output and
 // weights are what the heat maps and the output table show). The "named heads" preset makes heads that
 // look at the previous token, the same word or the first token.
+import { isHeld } from '../widget/after-answer.js';
 import { AgWidget, defineWidget } from '../widget/base.js';
 import { button, lbl, line, num, radioGroup } from '../widget/controls.js';
 import { h, setAttr, setFlag, setText } from '../widget/dom.js';
@@ -313,7 +314,10 @@ export class AgMultiHead extends AgWidget {
     if (!this.inputs) return super.exportTable();
     const rows = [];
     const { words } = this.inputs;
-    const weights = [...this.shadowRoot.querySelectorAll('[data-role^="weight-h"][data-key][data-value]')];
+    // A head's map held until the answer is left out, as on screen.
+    const weights = [...this.shadowRoot.querySelectorAll('[data-role^="weight-h"][data-key][data-value]')].filter(
+      (el) => !isHeld(el),
+    );
     for (const el of weights) {
       const [i, j] = el.dataset.key.split('-').map(Number);
       rows.push([Number(el.dataset.role.slice(8)), i, words[i - 1], j, words[j - 1], Number(el.dataset.value)]);

@@ -107,6 +107,8 @@ export class AgNearOrthogonal extends ExperimentWidget {
       const fig = svg('svg', { class: 'mini', viewBox: '0 0 120 70', 'aria-hidden': 'true' });
       ownLayout(fig);
       const props = { role: 'radio', class: 'multiple', 'aria-checked': 'false', 'aria-label': `d = ${d}` };
+      // The question's dimension: its histogram, all near cos θ = 0, answers it, so it waits for the answer.
+      if (d === QUESTION_D) this.afterAnswer(fig);
       const text = [h('span', { class: 'mini-label' }, `d = ${d}`), fig];
       const pick = button({ ...props, dataset: { dim: String(d) } }, text, () => this.setState({ d: String(d) }));
       return { d, button: pick, s: select(fig) };
@@ -263,7 +265,9 @@ export class AgNearOrthogonal extends ExperimentWidget {
     this.#drawDetail(r, d, pairs);
     setText(
       ui.detailCaption,
-      `d = ${d}, ${pairs.toLocaleString('en-US')} pairs. Solid lines: \u00b1 root mean square of cos. Dashed: \u00b1 mean |cos|.`,
+      d === QUESTION_D && !this.answerIsShown
+        ? `d = ${d}: its close-up is drawn once you answer the prediction. Pick another d to see its histogram.`
+        : `d = ${d}, ${pairs.toLocaleString('en-US')} pairs. Solid lines: \u00b1 root mean square of cos. Dashed: \u00b1 mean |cos|.`,
     );
     // The table of all five: written once per result (and engine); stepping through d moves the highlight.
     if (this.#tableOf !== this.#hist || this.#tableBy !== ag) {
@@ -336,6 +340,7 @@ export class AgNearOrthogonal extends ExperimentWidget {
       g = this.#detailDrawing(r, d, pairs);
       this.#details.set(d, g);
     }
+    if (g.dataset.afterAnswer === 'held' && this.answerIsShown) this.afterAnswer(g); // kept from before the answer
     const s = this.#ui.ds.node();
     if (s.firstChild !== g || s.childNodes.length !== 1) s.replaceChildren(g);
   }
@@ -353,6 +358,7 @@ export class AgNearOrthogonal extends ExperimentWidget {
     const x = xScale(DETAIL, [lo, -1 + to * width]);
     const y = yScale(DETAIL, [0, Math.max(...heights, 1e-9) * 1.1]);
     const s = create('svg:g').attr('class', 'detail').attr('data-dim', d);
+    if (d === QUESTION_D) this.afterAnswer(s.node()); // the question's dimension: its close-up answers it
     histBars(s, heights, x, y, { lo, width, gap: 0.5 });
     const marks = draw(s, 'g', { class: 'marks' });
     for (const [v, cls] of [r.rms, -r.rms, r.meanAbs, -r.meanAbs].map((v, i) => [v, i < 2 ? 'mark-rms' : 'mark-abs']))

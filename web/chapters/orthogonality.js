@@ -111,7 +111,7 @@ export class AgOrthogonality extends AgWidget {
       rows: rows.map((r) => r.row),
     });
     // The chapter opens on the question's vectors: k₂'s weight answers it, so the weights wait for the answer.
-    for (const cell of table.querySelectorAll('.c-weight')) this.afterAnswer(cell);
+    this.afterAnswer(table, '.c-weight');
     const qGiven = h('span', { class: 'q-given' });
 
     // The standard basis and its table of pairwise dot products, E Eᵀ.

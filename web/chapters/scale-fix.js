@@ -121,12 +121,14 @@ export class AgScaleFix extends ExperimentWidget {
     });
     ownLayout(svg); // laid out on its own (widget/figure-layout.js)
     const x = xScale(PANEL, [DKS[0], DKS.at(-1)], 'log2');
-    legend(
+    const key = legend(
       svg,
       [M.l, 12],
       SERIES.map((s) => [`series-${s.id}`, s.label]),
       { across: 150 },
     );
+    // The legend's unscaled entry names a curve held until the answer: it waits with it.
+    this.afterAnswer(key.node().children[SERIES.findIndex((s) => s.id === 'unscaled')]);
     const panels = PANELS.map((p, i) => {
       const g = draw(svg, 'g', { class: `panel panel-${p.id}`, transform: `translate(0,${28 + i * PH})` });
       const y = yScale(PANEL, [0, 1]);
@@ -211,7 +213,8 @@ export class AgScaleFix extends ExperimentWidget {
       h(
         'p',
         {},
-        words`Mean largest weight over ${ROWS} rows at this ${symbol('d', 'k')}: ${meanMax.unscaled} unscaled, ${meanMax.scaled} scaled.`,
+        // The unscaled mean reads how close to 1 the largest weight comes: it waits for the answer.
+        words`Mean largest weight over ${ROWS} rows at this ${symbol('d', 'k')}: ${this.afterAnswer(h('span', { class: 'mean-unscaled' }, meanMax.unscaled, ' unscaled, '))}${meanMax.scaled} scaled.`,
       ),
       h('p', {}, words`Most entropy, in bits, a row of ${symbol('T')} weights can have (all equal): ${maxEntropy}.`),
     );
@@ -221,12 +224,14 @@ export class AgScaleFix extends ExperimentWidget {
       SERIES.map((s) =>
         h(
           'div',
-          { class: 'bar-row' },
+          { class: 'bar-row', dataset: { series: s.id } },
           h('span', { class: `bar-label col-${s.id}` }, s.id === 'unscaled' ? 'Unscaled weights' : 'Scaled weights'),
           detail[s.id].bars,
         ),
       ),
     );
+    // The sample row's unscaled weights drawn as bars: held as its numbers are.
+    this.afterAnswer(barsBlock, '[data-series="unscaled"]');
     const formulas = displays(
       '\\alpha=\\operatorname{softmax}\\!\\Big(\\tfrac{s}{\\sqrt{d_k}}\\Big)',
       'H=-\\sum_j \\alpha_j\\log_2\\alpha_j',
@@ -241,8 +246,7 @@ export class AgScaleFix extends ExperimentWidget {
     });
     // The unscaled series as numbers, held as the panels' unscaled curves are.
     const heldColumns = COLUMNS.flatMap(([, id], j) => (id === 'unscaled' ? [j + 2] : []));
-    for (const j of heldColumns)
-      for (const cell of valuesTable.querySelectorAll(`tr > :nth-child(${j})`)) this.afterAnswer(cell);
+    for (const j of heldColumns) this.afterAnswer(valuesTable, `tr > :nth-child(${j})`);
     const values = h(
       'details',
       { class: 'values' },
@@ -387,7 +391,10 @@ export class AgScaleFix extends ExperimentWidget {
     const rows = c
       ? DKS.map((dk) => [dk, ...COLUMNS.flatMap(([k, id]) => stats.map((q) => c.rows.get(dk)[id][k][q]))])
       : [];
-    return { columns, rows };
+    if (this.answerIsShown) return { columns, rows };
+    // Before the answer the unscaled series is held on screen, so it is left out here too.
+    const kept = columns.map((name, i) => (name.includes('_unscaled') ? -1 : i)).filter((i) => i >= 0);
+    return { columns: kept.map((i) => columns[i]), rows: rows.map((r) => kept.map((i) => r[i])) };
   }
 
   exportData() {
@@ -397,7 +404,7 @@ export class AgScaleFix extends ExperimentWidget {
       data.row = {
         dk: Number(this.state.dk),
         scores: Array.from(r.scores),
-        unscaled: Array.from(r.unscaled.weights),
+        ...(this.answerIsShown ? { unscaled: Array.from(r.unscaled.weights) } : {}), // held until the answer
         scaled: Array.from(r.scaled.weights),
       };
     return data;

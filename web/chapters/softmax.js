@@ -25,11 +25,12 @@ const LIMIT = 120;
 const STEP = 0.1;
 const ONES = new Array(T).fill(1);
 
+// The labels name the logits, not what they do: "past the edge" or "the sum overflows" would tell the answer.
 const PRESETS = [
   { id: 'gentle', label: 'Gentle', s: [2, 1, 0.5, -1] },
-  { id: 'edge', label: 'Just below the edge', s: [88.7, 1, 0.5, -1] },
-  { id: 'over', label: 'Past the edge', s: [88.8, 1, 0.5, -1] },
-  { id: 'sum', label: 'Only the sum overflows', s: [88, 87.5, 87, 86.5] },
+  { id: 'edge', label: 's\u2081 = 88.7', s: [88.7, 1, 0.5, -1] },
+  { id: 'over', label: 's\u2081 = 88.8', s: [88.8, 1, 0.5, -1] },
+  { id: 'sum', label: 'Four logits near 88', s: [88, 87.5, 87, 86.5] },
   { id: 'large', label: 'All large', s: [100, 99, 98, 97] },
   { id: 'negative', label: 'All very negative', s: [-110, -111, -112, -113] },
 ];

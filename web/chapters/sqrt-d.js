@@ -118,13 +118,16 @@ export class AgSqrtD extends ExperimentWidget {
       { class: 'stats', 'aria-label': 'Measured statistics' },
       h('p', {}, 'Pairs used: ', stats.used),
       h('p', {}, 'Mean of q\u00b7k: ', stats.mean),
-      h(
-        'p',
-        {},
-        // √d_k beside the measured spread names the answer's law: it waits for the answer.
-        words`Standard deviation: ${stats.std}${this.afterAnswer(h('span', { class: 'vs' }, ' against \u221ad\u2096 = ', stats.sqrt))}`,
-      ),
-      h('p', {}, 'Root mean square: ', stats.rms),
+      // The measured spread at the opening d_k = 64 is about 8 = √64, which gives the answer's law away; and √d_k
+      // beside it names the law. Both wait for the answer.
+      this.afterAnswer([
+        h(
+          'p',
+          {},
+          words`Standard deviation: ${stats.std}${h('span', { class: 'vs' }, ' against \u221ad\u2096 = ', stats.sqrt)}`,
+        ),
+        h('p', {}, 'Root mean square: ', stats.rms),
+      ]),
     );
 
     const hist = chartFigure('hist', {

@@ -19,10 +19,26 @@ import { pageRecord } from './predict.js';
 /** The event a widget fires (bubbles, composed) when its chapter's answer is on show: { widget, chapter, how }. */
 export const ANSWER_SHOWN_EVENT = 'ag-answershown';
 
-/** Marks `el` as text stated only after the answer (hidden on screen until then). @returns el */
-export function afterAnswer(el) {
-  if (el.dataset.afterAnswer !== 'shown') el.dataset.afterAnswer = 'held';
+/**
+ * Marks `el` as text stated only after the answer (hidden on screen until then): one element, a list of them,
+ * or, with `selector`, every match of `selector` inside `el` (a table's column: `afterAnswer(table, '.c-x')`).
+ * @returns el
+ */
+export function afterAnswer(el, selector) {
+  for (const one of heldTargets(el, selector))
+    if (one.dataset.afterAnswer !== 'shown') one.dataset.afterAnswer = 'held';
   return el;
+}
+
+/** The elements `afterAnswer(el, selector)` marks. */
+export function heldTargets(el, selector) {
+  if (selector !== undefined) return el.querySelectorAll(selector);
+  return el instanceof Element ? [el] : [...el];
+}
+
+/** Whether `el` is held now: it or a box around it waits for the answer (not displayed on screen). */
+export function isHeld(el) {
+  return Boolean(el.closest('[data-after-answer="held"]'));
 }
 
 /**
@@ -30,7 +46,7 @@ export function afterAnswer(el) {
  * while `el` or a box around it is held (a summary must not say what the screen holds back).
  */
 export function shownText(el, before = '', after = '') {
-  return el.closest('[data-after-answer="held"]') ? '' : `${before}${el.textContent}${after}`;
+  return isHeld(el) ? '' : `${before}${el.textContent}${after}`;
 }
 
 /** Shows every held element under `root` (an element or a shadow root). */

@@ -29,7 +29,7 @@
 //   ("none": all). Names the widget does not have are noted and warned about.
 //
 // A subclass implements build(body) and render(ag, state); see WIDGETS.md.
-import { ANSWER_SHOWN_EVENT, afterAnswer, showAfterAnswer, whenAnswered } from './after-answer.js';
+import { ANSWER_SHOWN_EVENT, afterAnswer, heldTargets, isHeld, showAfterAnswer, whenAnswered } from './after-answer.js';
 import { announceIn, liveRegion } from './announce.js';
 import { h, setAttr, setFlag, setText } from './dom.js';
 import { assetUrl } from './assets.js';
@@ -75,6 +75,7 @@ export class AgWidget extends HTMLElement {
   #unsubscribe = null;
   #parts = null;
   #shown = new Map(); // name -> last value shown (for exports)
+  #shownIn = new Map(); // name -> the element that shows it (a held one leaves the exports until the answer)
   #problems = [];
   #where = 'link';
   #scrollers = null; // keeps boxes that scroll sideways reachable by Tab (scroll-focus.js)
@@ -521,7 +522,10 @@ export class AgWidget extends HTMLElement {
     setText(el, signedText(el, format ? format(value) : formatNumber(value, digits)));
     setAttr(el, 'data-value', value);
     const key = name ?? shownName(el);
-    if (key) this.#shown.set(key, value);
+    if (key) {
+      this.#shown.set(key, value);
+      this.#shownIn.set(key, el);
+    }
   }
 
   /**
@@ -532,7 +536,10 @@ export class AgWidget extends HTMLElement {
     notDefined(els, text);
     for (const el of els) {
       const key = shownName(el);
-      if (key) this.#shown.delete(key);
+      if (key) {
+        this.#shown.delete(key);
+        this.#shownIn.delete(key);
+      }
     }
   }
 
@@ -541,7 +548,15 @@ export class AgWidget extends HTMLElement {
     for (const [key, value] of Object.entries(values)) this.show(ui[key], value, options);
   }
 
-  /** Numbers for the JSON export: the state, its text form, and every number shown. */
+  /** The numbers shown, [name, value] in order, but those held until the answer (after-answer.js). */
+  #exportedNumbers() {
+    return [...this.#shown].filter(([name]) => !isHeld(this.#shownIn.get(name)));
+  }
+
+  /**
+   * Numbers for the JSON export: the state, its text form, and every number shown, but those held until the
+   * answer (an export made before it holds nothing the screen holds back; a chapter's own export does the same).
+   */
   exportData() {
     return {
       widget: this.localName,
@@ -549,19 +564,33 @@ export class AgWidget extends HTMLElement {
       state: this.state,
       stateText: this.stateText,
       computedBy: this.#ag ? describe(this.#ag).label : null,
-      numbers: Object.fromEntries(this.#shown),
+      numbers: Object.fromEntries(this.#exportedNumbers()),
     };
   }
 
-  /** Numbers for the CSV export: { columns, rows }. Default: name, value of every number shown. */
+  /** Numbers for the CSV export: { columns, rows }. Default: name, value of every number shown (but the held). */
   exportTable() {
-    return { columns: ['name', 'value'], rows: [...this.#shown].map(([k, v]) => [k, v]) };
+    return { columns: ['name', 'value'], rows: this.#exportedNumbers() };
+  }
+
+  /**
+   * What the SVG and PNG exports take: `figure()` without the figures held until the answer (one <svg>, a list,
+   * or null); inside a figure, what is held is left out of the file (export.js).
+   */
+  figureToExport() {
+    const figures = [this.figure()].flat().filter((fig) => fig && !isHeld(fig));
+    return figures.length > 1 ? figures : (figures[0] ?? null);
   }
 
   async #exportFigure(kind) {
-    const fig = this.figure();
-    if (!fig || fig.length === 0) {
-      this.note('This widget has no figure to export; its numbers can be exported as JSON or CSV.');
+    const fig = this.figureToExport();
+    if (!fig) {
+      const held = [this.figure()].flat().some(Boolean);
+      this.note(
+        held
+          ? 'This widget has no figure to export until the prediction is answered: answer it first. The numbers shown can be exported as JSON or CSV.'
+          : 'This widget has no figure to export; its numbers can be exported as JSON or CSV.',
+      );
       return;
     }
     const background = getComputedStyle(this.#parts.frame).backgroundColor;
@@ -631,11 +660,12 @@ export class AgWidget extends HTMLElement {
   /**
    * Marks `el` (built in build()) as text that states the answer of this chapter's prediction: it is hidden on
    * screen until the answer is on show (the learner answered, an answer was restored, or `answerShown()`), then
-   * shown; it is printed in any case (after-answer.js). @returns el
+   * shown; it is printed in any case (after-answer.js). `el` may be a list of elements, or, with `selector`,
+   * the box whose matches are held (`this.afterAnswer(table, '.c-weight')`: a column). @returns el
    */
-  afterAnswer(el) {
-    afterAnswer(el);
-    if (this.#answerShown) el.dataset.afterAnswer = 'shown';
+  afterAnswer(el, selector) {
+    if (!this.#answerShown) return afterAnswer(el, selector);
+    for (const one of heldTargets(el, selector)) one.dataset.afterAnswer = 'shown';
     return el;
   }
 
@@ -658,6 +688,7 @@ export class AgWidget extends HTMLElement {
     this.#unwatchAnswer = null;
     this.dataset.answerShown = how;
     if (this.#built) showAfterAnswer(this.shadowRoot);
+    this.#render(); // what render writes as held (aria-labels, spoken lines) is written as shown
     const detail = { widget: this.localName, chapter: this.chapterId, how };
     this.dispatchEvent(new CustomEvent(ANSWER_SHOWN_EVENT, { bubbles: true, composed: true, detail }));
   }

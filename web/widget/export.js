@@ -23,12 +23,18 @@ const SVG_NS = 'http://www.w3.org/2000/svg';
 /** The space between figures exported together, in px. */
 const FIGURE_GAP = 16;
 
-/** A copy of `svgEl` with its computed paint inlined, and its size: { clone, width, height }. */
+/**
+ * A copy of `svgEl` with its computed paint inlined, and its size: { clone, width, height }. What is held until
+ * the answer (data-after-answer="held", after-answer.js) is left out: an export made before the answer holds
+ * nothing the screen holds back.
+ */
 function paintedCopy(svgEl) {
   const clone = svgEl.cloneNode(true);
   const src = [svgEl, ...svgEl.querySelectorAll('*')];
   const dst = [clone, ...clone.querySelectorAll('*')];
+  const held = [];
   src.forEach((el, i) => {
+    if (el.dataset?.afterAnswer === 'held') held.push(dst[i]);
     const cs = getComputedStyle(el);
     for (const prop of PAINT) {
       const value = cs.getPropertyValue(prop);
@@ -38,6 +44,7 @@ function paintedCopy(svgEl) {
     dst[i].removeAttribute('tabindex');
     dst[i].removeAttribute('class');
   });
+  for (const el of held) el.remove();
   const box = svgEl.viewBox.baseVal;
   const width = box && box.width ? box.width : svgEl.clientWidth;
   const height = box && box.height ? box.height : svgEl.clientHeight;

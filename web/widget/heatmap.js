@@ -120,7 +120,7 @@ const GRID_MOVES = {
  *   onSelect?: (i: number, j: number, how: 'hover'|'focus'|'key') => void,
  *   onActivate?: (i: number, j: number, how: 'click'|'key') => void,
  * }} o
- * @returns {{ svg, node: SVGSVGElement, update: (values: ArrayLike<number>[], options?: { selected?: [number, number] }) => void,
+ * @returns {{ svg, node: SVGSVGElement, update: (values: ArrayLike<number>[], options?: { selected?: [number, number] }) => void, relabel: () => void,
  *             focus: (i: number, j: number) => void, cellNode: (i: number, j: number) => SVGGElement }}
  */
 export function heatmap(
@@ -541,10 +541,23 @@ export function heatmap(
     write(mk.v.node(), value, { format });
   }
 
+  /** Writes every cell's aria-label again (for a `describe` whose words changed while the values did not). */
+  function relabel() {
+    for (let i = 0; i < n; i += 1)
+      for (let j = 0; j < m; j += 1) {
+        const c = cells[i][j];
+        const label = describe(i, j, c.textNode.textContent);
+        c.gNode.setAttribute('aria-label', label);
+        c.last.label = label;
+      }
+    writeReadout();
+  }
+
   return {
     svg,
     node: svg.node(),
     update,
+    relabel,
     focus: focusCell,
     cellNode: (i, j) => cells[i][j].g.node(),
     colour: (v) => scale(v),
