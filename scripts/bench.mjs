@@ -1,9 +1,12 @@
 // npm run bench: issue 7's benchmark, in one Node process. Every workload
 // (matmul 512³; Q Kᵀ, row softmax and attention for T = 64, 256, 1024 with
-// d_k = 64; multi-head attention T = 256, d_model = 512, h = 8) is timed on
+// d_k = 64; multi-head attention T = 256, d_model = 512, h = 8; issue 20's
+// decoding step with a KV cache, GQA, with and without RoPE) is timed on
 // this project's SIMD build (simd128 and scalar kernels) and baseline build,
 // on tfjs-backend-wasm and onnxruntime-web (single-threaded, SIMD, from
-// node_modules) and on plain JS, interleaved round by round; then attention
+// node_modules) and on plain JS, interleaved round by round; then ours
+// (simd128) against each peer in alternated paired rounds, for the ratio
+// with its bootstrap interval and the verdict (bench/paired-rounds.mjs); then attention
 // at T = 4096 (ours: time and peak wasm memory), the page's update times if
 // scripts/bench/page-updates.mjs is there, and the clock and peak of this
 // processor. Prints a Markdown report and writes it with the JSON to
@@ -31,7 +34,7 @@ import { maxError } from '../tests/reference/float64.mjs';
 import { markdownReport } from './bench/report.mjs';
 import { measure } from './bench/timing.mjs';
 import { FAMILIES, SIZES, selected, workloads } from './bench/workloads.mjs';
-import { decodeReport, measureDecode } from './bench/decode.mjs';
+import { pairedRounds } from './bench/paired-rounds.mjs';
 import { kernelCoverage, kernelsReport, kernelWorkloads, timeOnOurs } from './bench/kernels.mjs';
 import { measureTraining, trainingReport } from './bench/training.mjs';
 
@@ -65,6 +68,12 @@ const timing = {
     ? { rounds: 3, roundMs: 2, warmMs: 0 }
     : { rounds: 9, minRounds: 5, budgetMs: 8000, roundMs: 60, warmMs: 150 }),
 };
+// Ours against each peer: alternated rounds of about 4 ms of CPU time (or one call), 40 to 400
+// pairs within about 4 s of CPU time per peer and workload.
+const pairing = opts.smoke
+  ? { roundUs: 200, minPairs: 5, maxPairs: 5 }
+  : { roundUs: 4000, minPairs: 40, maxPairs: 400, budgetMs: 4000 };
+const PEERS = ['tfjs-wasm', 'ort-wasm'];
 const trialTiming = {
   clock: 'cpu',
   ...(opts.smoke ? { rounds: 1, roundMs: 1, warmMs: 0 } : { rounds: 3, roundMs: 30, warmMs: 100 }),
@@ -166,6 +175,17 @@ async function choose(impl, w, ref) {
   return { chosen, candidates };
 }
 
+/**
+ * The verdict of a workload against both peers: 'ahead' when ours is ahead
+ * of each (every interval above 1), 'behind' when it is behind either,
+ * 'not resolved' otherwise, 'not measured' without both peers' pairs.
+ */
+function overallVerdict(paired) {
+  if (paired.length < PEERS.length) return 'not measured';
+  if (paired.some((p) => p.verdict === 'behind')) return 'behind';
+  return paired.every((p) => p.verdict === 'ahead') ? 'ahead' : 'not resolved';
+}
+
 const results = [];
 // CPU time of this process over wall time while measuring: near 100 % on a
 // quiet machine; less when other processes shared the core (times inflated).
@@ -182,6 +202,15 @@ for (const w of allWorkloads.filter((v) => selected(opts.only, v))) {
     running.map((p) => ({ key: p.impl.id, run: p.chosen.run, isAsync: p.chosen.isAsync })),
     timing,
   );
+  // The verdict: ours (simd128) against each peer in paired rounds; ratio = peer / ours.
+  const oursPick = running.find((p) => p.impl.id === 'ag-simd128' && !timed.get(p.impl.id).failed);
+  const paired = [];
+  for (const p of running.filter((q) => PEERS.includes(q.impl.id) && !timed.get(q.impl.id).failed)) {
+    if (!oursPick) break;
+    const side = (q) => ({ run: q.chosen.run, isAsync: q.chosen.isAsync });
+    const { aUs, bUs, times, ...r } = await pairedRounds(side(oursPick), side(p), pairing);
+    paired.push({ peer: p.impl.id, ...r, oursUs: aUs, peerUs: bUs, oursCpuUs: times.a, peerCpuUs: times.b });
+  }
   for (const p of running) await p.chosen.dispose();
   const unit = FAMILIES[w.family].unit;
   const rows = picks.map(({ impl, chosen, candidates }) => {
@@ -210,8 +239,11 @@ for (const w of allWorkloads.filter((v) => selected(opts.only, v))) {
     vsBestPeer: bestPeer ? ratio(bestPeer) : null,
   };
   const { dims, inputs, weights, reference, ...meta } = w;
-  results.push({ ...meta, dims, unit, results: rows, ratios });
+  results.push({ ...meta, dims, unit, results: rows, ratios, paired, verdict: overallVerdict(paired) });
   log(`${w.label}: ${rows.map((r) => `${r.impl} ${r.medianMs?.toFixed(3) ?? 'failed'} ms`).join(', ')}`);
+  log(
+    `  paired: ${paired.map((p) => `${p.peer} ${p.ratio.toFixed(3)} (${p.lo.toFixed(3)}–${p.hi.toFixed(3)}, ${p.pairs} pairs) ${p.verdict}`).join('; ')}`,
+  );
   if (impls.some((i) => i.liveTensors?.() > 0)) throw new Error(`tfjs: tensors left alive after ${w.id}`);
 }
 
@@ -223,12 +255,6 @@ for (const k of kernelWorkloads(registry, { smoke: opts.smoke }).filter((v) => s
   kernels.push({ ...meta, results, ratios });
   log(`${k.label}: ${results.map((r) => `${r.impl} ${r.medianMs?.toFixed(4) ?? 'failed'} ms`).join(', ')}`);
 }
-
-// One decoding step with a KV cache (GQA, with and without RoPE), on ours only.
-const decode =
-  opts.only.length === 0 || opts.only.includes('decode')
-    ? await measureDecode(ours, { smoke: opts.smoke, measure, timing, log })
-    : [];
 
 // Training steps per second of a tiny transformer: ours (three) and tfjs-backend-wasm.
 const training =
@@ -314,8 +340,8 @@ const run = {
   families: FAMILIES,
   registry,
   workloads: results,
+  pairing,
   kernels,
-  decode,
   longAttention,
   pageUpdates,
   training,
@@ -326,7 +352,7 @@ run.phasesS = { kernels: kernelsS, pageUpdates: (performance.now() - pageStart) 
 
 mkdirSync(opts.out, { recursive: true });
 writeFileSync(join(opts.out, 'bench.json'), `${JSON.stringify(run, null, 1)}\n`);
-const markdown = markdownReport(run) + kernelsReport(run) + decodeReport(run) + trainingReport(run);
+const markdown = markdownReport(run) + kernelsReport(run) + trainingReport(run);
 writeFileSync(join(opts.out, 'bench.md'), markdown);
 console.log(markdown);
 log(`bench: wrote ${join(opts.out, 'bench.json')} and bench.md in ${run.durationS.toFixed(0)} s`);

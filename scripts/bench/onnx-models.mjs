@@ -7,6 +7,7 @@
 // row-major; weights are initializers (constants of the model), as a user of
 // onnxruntime would ship them.
 import onnxProto from 'onnx-proto';
+import { ropeAngles } from './decode.mjs';
 
 const { onnx } = onnxProto;
 const FLOAT = onnx.TensorProto.DataType.FLOAT;
@@ -266,5 +267,144 @@ export function mhaModels(T, D, h, w) {
         ],
       }),
     },
+  ];
+}
+
+const INT32 = onnx.TensorProto.DataType.INT32;
+const int32Init = (name, values, dims) => ({ name, dims, dataType: INT32, int32Data: values });
+
+/**
+ * One decoding step of grouped-query attention (decode.mjs): q [1, hq, 1, d],
+ * the new k and v [1, hkv, 1, d], the cache pk and pv [1, hkv, P, d]; outputs
+ * Y [1, hq, 1, d] and the present key and value [1, hkv, P + 1, d]. With
+ * `rope`, q and k are turned at position P first (interleaved pairs, base
+ * 10000; the cos and sin of the angles are initializers). Candidates: plain
+ * ONNX operators, ONNX Attention (opset 23, with RotaryEmbedding for RoPE)
+ * and com.microsoft GroupQueryAttention (which turns q and k itself).
+ */
+export function decodeModels(P, hq, hkv, d, rope) {
+  const g = hq / hkv;
+  const angles = ropeAngles(P, d);
+  const kvShape = [1, hkv, 1, d];
+  const io = {
+    inputs: [
+      ['q', [1, hq, 1, d]],
+      ['k', kvShape],
+      ['v', kvShape],
+      ['pk', [1, hkv, P, d]],
+      ['pv', [1, hkv, P, d]],
+    ],
+    outputs: [
+      ['Y', [1, hq, 1, d]],
+      ['present_key', [1, hkv, P + 1, d]],
+      ['present_value', [1, hkv, P + 1, d]],
+    ],
+  };
+  const half = d / 2;
+  const f32 = (xs) => Float32Array.from(xs);
+  // Plain operators: x cos + swap(x) sin, with the pairs swapped by a Gather.
+  const plainRope = [];
+  const plainRopeInits = [];
+  if (rope) {
+    const cos = new Float32Array(d);
+    const sin = new Float32Array(d);
+    for (let i = 0; i < half; i++) {
+      [cos[2 * i], cos[2 * i + 1]] = [angles.cos[i], angles.cos[i]];
+      [sin[2 * i], sin[2 * i + 1]] = [-angles.sin[i], angles.sin[i]];
+    }
+    const swap = Array.from({ length: d }, (_, i) => i ^ 1);
+    plainRopeInits.push(floatInit('cos', cos, [d]), floatInit('sin', sin, [d]), int64Init('swap', swap));
+    for (const x of ['q', 'k']) {
+      plainRope.push(
+        node('Gather', [x, 'swap'], [`${x}_swapped`], { axis: 3 }),
+        node('Mul', [x, 'cos'], [`${x}_cos`]),
+        node('Mul', [`${x}_swapped`, 'sin'], [`${x}_sin`]),
+        node('Add', [`${x}_cos`, `${x}_sin`], [`${x}_turned`]),
+      );
+    }
+  }
+  const [qIn, kIn] = rope ? ['q_turned', 'k_turned'] : ['q', 'k'];
+  const plain = encode({
+    ...io,
+    initializers: [
+      ...plainRopeInits,
+      scalarInit('scale', 1 / Math.sqrt(d)),
+      int64Init('qShape', [hkv, g, d]),
+      int64Init('kvShape', [hkv, P + 1, d]),
+      int64Init('yShape', [1, hq, 1, d]),
+    ],
+    nodes: [
+      ...plainRope,
+      node('Concat', ['pk', kIn], ['present_key'], { axis: 2 }),
+      node('Concat', ['pv', 'v'], ['present_value'], { axis: 2 }),
+      node('Mul', [qIn, 'scale'], ['qs']),
+      node('Reshape', ['qs', 'qShape'], ['q3']),
+      node('Reshape', ['present_key', 'kvShape'], ['K3']),
+      node('Reshape', ['present_value', 'kvShape'], ['V3']),
+      node('Transpose', ['K3'], ['K3t'], { perm: [0, 2, 1] }),
+      node('MatMul', ['q3', 'K3t'], ['S']), // [hkv, g, P + 1]
+      node('Softmax', ['S'], ['W'], { axis: -1 }),
+      node('MatMul', ['W', 'V3'], ['O']), // [hkv, g, d]
+      node('Reshape', ['O', 'yShape'], ['Y']),
+    ],
+  });
+  // ONNX RotaryEmbedding (opset 23) without position ids takes the cos and sin of the positions: [1, 1, d / 2].
+  const attention23 = encode({
+    ...io,
+    opset: 23,
+    initializers: rope
+      ? [floatInit('cos_p', f32(angles.cos), [1, 1, half]), floatInit('sin_p', f32(angles.sin), [1, 1, half])]
+      : [],
+    nodes: [
+      ...(rope
+        ? ['q', 'k'].map((x) => node('RotaryEmbedding', [x, 'cos_p', 'sin_p'], [`${x}_turned`], { interleaved: 1 }))
+        : []),
+      node('Attention', [qIn, kIn, 'v', '', 'pk', 'pv'], ['Y', 'present_key', 'present_value']),
+    ],
+  });
+  // GroupQueryAttention reads q, k and v as [1, 1, heads · d] (the same floats), the cache as
+  // [1, hkv, P, d], the number of past keys in seqlens_k, and with do_rotary the cos and sin of
+  // every position up to P ([P + 1, d / 2]).
+  const gqaInits = [int32Init('seqlens_k', [P], [1]), int32Init('total_sequence_length', [P + 1], [])];
+  if (rope) {
+    const cosCache = new Float32Array((P + 1) * half);
+    const sinCache = new Float32Array((P + 1) * half);
+    for (let p = 0; p <= P; p++) {
+      const { cos, sin } = ropeAngles(p, d);
+      cosCache.set(cos, p * half);
+      sinCache.set(sin, p * half);
+    }
+    gqaInits.push(floatInit('cos_cache', cosCache, [P + 1, half]), floatInit('sin_cache', sinCache, [P + 1, half]));
+  }
+  const gqa = encode({
+    inputs: [
+      ['q', [1, 1, hq * d]],
+      ['k', [1, 1, hkv * d]],
+      ['v', [1, 1, hkv * d]],
+      ['pk', [1, hkv, P, d]],
+      ['pv', [1, hkv, P, d]],
+    ],
+    outputs: [
+      ['Y', [1, 1, hq * d]],
+      ['present_key', [1, hkv, P + 1, d]],
+      ['present_value', [1, hkv, P + 1, d]],
+    ],
+    contrib: true,
+    initializers: gqaInits,
+    nodes: [
+      node(
+        'GroupQueryAttention',
+        ['q', 'k', 'v', 'pk', 'pv', 'seqlens_k', 'total_sequence_length', ...(rope ? ['cos_cache', 'sin_cache'] : [])],
+        ['Y', 'present_key', 'present_value'],
+        { num_heads: hq, kv_num_heads: hkv, ...(rope ? { do_rotary: 1, rotary_interleaved: 1 } : {}) },
+        'com.microsoft',
+      ),
+    ],
+  });
+  const gqaDims = (name) => ({ q: [1, 1, hq * d], k: [1, 1, hkv * d], v: [1, 1, hkv * d] })[name];
+  return [
+    { name: `${rope ? 'Gather, Mul, Add (RoPE), ' : ''}Concat, MatMul, Softmax, MatMul (Q scaled)`, bytes: plain },
+    { name: `${rope ? 'RotaryEmbedding + ' : ''}Attention (opset 23)`, bytes: attention23 },
+    { name: 'com.microsoft GroupQueryAttention', dims: gqaDims, bytes: gqa },
   ];
 }

@@ -45,6 +45,17 @@ export function callOf(ag, w) {
         run: () => ag.multiHeadAttention({ query: t(x.X, [T, D]) }, weights, { numHeads: h }).output.data,
       };
     }
+    case 'decode': {
+      const { P, hq, hkv, d, rope } = dims;
+      const kv = [1, hkv, 1, d];
+      const options = { causal: true, pastKey: t(x.pk, [1, hkv, P, d]), pastValue: t(x.pv, [1, hkv, P, d]) };
+      if (rope) options.rope = true;
+      return {
+        name: `attention (pastKey, pastValue, causal${rope ? ', rope' : ''})`,
+        // The output and the present key and value come back from the one call.
+        run: () => ag.attention(t(x.q, [1, hq, 1, d]), t(x.k, kv), t(x.v, kv), options).output.data,
+      };
+    }
     default:
       throw new Error(`no call for family ${w.family}`);
   }

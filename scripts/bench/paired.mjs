@@ -11,11 +11,8 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { callOf } from './ours.mjs';
-import { median, quantile } from './timing.mjs';
+import { pairedRounds } from './paired-rounds.mjs';
 import { selected, workloads } from './workloads.mjs';
-
-const ROUND_US = 4000; // CPU time per round, in µs
-const BOOTSTRAP = 200; // resamples of the pairs for the interval
 
 const args = process.argv.slice(2);
 const pairs = Number(args.find((a) => a.startsWith('--pairs='))?.slice('--pairs='.length) ?? 300);
@@ -28,43 +25,14 @@ const load = async (dir) =>
   (await import(pathToFileURL(resolve(dir, 'index.js')).href)).init({ simd: true, variant: 'simd128' });
 const [agA, agB] = [await load(dirA), await load(dirB)];
 
-/** CPU time in µs per call over `reps` calls of `f`. */
-function cpu(f, reps) {
-  const c0 = process.cpuUsage();
-  for (let i = 0; i < reps; i++) f();
-  const c = process.cpuUsage(c0);
-  return (c.user + c.system) / reps;
-}
-
-/** A seeded generator (a 32-bit LCG), so that the interval is the same for the same times. */
-function lcg(seed) {
-  let s = seed >>> 0;
-  return () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
-}
-
 for (const w of workloads().filter((x) => selected(only, x))) {
-  const a = callOf(agA, w).run;
-  const b = callOf(agB, w).run;
-  for (let i = 0; i < 10; i++) (a(), b());
-  const reps = Math.max(1, Math.round(ROUND_US / Math.max(cpu(a, 3), cpu(b, 3), 1)));
-  const ta = [];
-  const tb = [];
-  for (let p = 0; p < pairs; p++) {
-    if (p % 2) {
-      tb.push(cpu(b, reps));
-      ta.push(cpu(a, reps));
-    } else {
-      ta.push(cpu(a, reps));
-      tb.push(cpu(b, reps));
-    }
-  }
-  const ratios = ta.map((x, i) => x / tb[i]);
-  const random = lcg(pairs);
-  const medians = Array.from({ length: BOOTSTRAP }, () =>
-    median(ratios.map(() => ratios[Math.floor(random() * ratios.length)])),
-  );
+  const a = { run: callOf(agA, w).run };
+  const b = { run: callOf(agB, w).run };
+  for (let i = 0; i < 10; i++) (a.run(), b.run());
+  // B first in each pair's ratio: A / B, > 1 when B is the faster.
+  const r = await pairedRounds(b, a, { minPairs: pairs, maxPairs: pairs });
   console.log(
-    `${w.id}: A ${median(ta).toFixed(1)} µs, B ${median(tb).toFixed(1)} µs per call (${reps} a round); ` +
-      `A / B ${median(ratios).toFixed(3)} (90 %: ${quantile(medians, 0.05).toFixed(3)}–${quantile(medians, 0.95).toFixed(3)}), ${pairs} pairs`,
+    `${w.id}: A ${r.bUs.toFixed(1)} µs, B ${r.aUs.toFixed(1)} µs per call (${r.reps} a round); ` +
+      `A / B ${r.ratio.toFixed(3)} (90 %: ${r.lo.toFixed(3)}–${r.hi.toFixed(3)}), ${r.pairs} pairs`,
   );
 }

@@ -5,6 +5,8 @@
 // reference (tests/reference/float64.mjs), run with Float32Array storage.
 import { attentionRef, matmulRef, mhaRef, qktRef, softmaxRef } from '../../tests/reference/float64.mjs';
 
+import { decodeLoops } from './decode.mjs';
+
 const F32 = Float32Array;
 
 /** The plain JS implementation for the benchmark: one candidate per workload. */
@@ -22,6 +24,8 @@ export function jsImplementation() {
         return () => attentionRef(x.Q, x.K, x.V, dims.T, dims.d, dims.d, 1 / Math.sqrt(dims.d), { Out: F32 });
       case 'mha':
         return () => mhaRef(x.X, w.weights, dims.T, dims.D, dims.h, F32);
+      case 'decode':
+        return () => decodeLoops(x, dims, F32);
       default:
         throw new Error(`plain JS: no call for family ${w.family}`);
     }

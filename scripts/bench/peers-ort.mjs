@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import * as ort from 'onnxruntime-web';
-import { attentionModels, matmulModel, mhaModels, qktModels, softmaxModels } from './onnx-models.mjs';
+import { attentionModels, decodeModels, matmulModel, mhaModels, qktModels, softmaxModels } from './onnx-models.mjs';
 
 function configure() {
   const dir = dirname(createRequire(import.meta.url).resolve('onnxruntime-web'));
@@ -17,6 +17,9 @@ function configure() {
   ort.env.wasm.wasmPaths = `${pathToFileURL(dir).href}/`;
   ort.env.logLevel = 'error';
 }
+
+// eslint-disable-next-line no-unused-vars -- the outputs read but not returned
+let sink = null;
 
 /** The candidate models of workload `w`, each with the shapes its inputs are fed with. */
 function modelsOf(w) {
@@ -34,6 +37,14 @@ function modelsOf(w) {
     }
     case 'mha':
       return { shapes: { X: [dims.T, dims.D] }, models: mhaModels(dims.T, dims.D, dims.h, w.weights) };
+    case 'decode': {
+      const { P, hq, hkv, d, rope } = dims;
+      const kv = [1, hkv, 1, d];
+      return {
+        shapes: { q: [1, hq, 1, d], k: kv, v: kv, pk: [1, hkv, P, d], pv: [1, hkv, P, d] },
+        models: decodeModels(P, hq, hkv, d, rope),
+      };
+    }
     default:
       throw new Error(`onnxruntime: no model for family ${w.family}`);
   }
@@ -68,6 +79,8 @@ async function candidatesOf(w) {
       const feeds = {};
       for (const n of names) feeds[n] = new ort.Tensor('float32', w.inputs[n], m.dims?.(n) ?? shapes[n]);
       const result = await runner.run(feeds);
+      // Every output is read (a decoding step's present key and value too); the first is checked.
+      for (const n of runner.outputNames) sink = result[n].data;
       return result[output].data;
     };
     out.push({ name: m.name, run, isAsync: true, dispose: () => runner.release() });

@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import * as tf from '@tensorflow/tfjs-core';
 import { setThreadsCount, setWasmPaths, version_wasm as versionWasm } from '@tensorflow/tfjs-backend-wasm';
+import { ropeAngles } from './decode.mjs';
 
 /**
  * Loads the backend single-threaded with SIMD. Throws if another binary
@@ -32,6 +33,58 @@ function readAndFree(body) {
   const data = out.dataSync();
   out.dispose();
   return data;
+}
+
+/** Runs `body` (which returns several result tensors), reads them all, frees everything; the first one's data. */
+function readAllAndFree(body) {
+  const outs = tf.tidy(body);
+  const data = outs.map((t) => t.dataSync());
+  tf.dispose(outs);
+  return data[0];
+}
+
+/**
+ * One decoding step of grouped-query attention (decode.mjs): the new key and
+ * value joined to the cache, the h_q / h_kv query heads of each key/value
+ * head as the rows of one product, Q scaled first; with `dims.rope`, q and
+ * the new key turned at position P first, x cos + swap(x) sin with the pairs
+ * swapped by a reverse (the cos and signed sin of position P are tensors made
+ * once, as a model keeps its tables). Returns the output, the present key and
+ * the present value.
+ */
+function decodeCandidate(w) {
+  const { inputs: x, dims } = w;
+  const { P, hq, hkv, d } = dims;
+  const g = hq / hkv;
+  const scale = 1 / Math.sqrt(d);
+  let tables = null;
+  if (dims.rope) {
+    const { cos, sin } = ropeAngles(P, d);
+    const c = new Float32Array(d);
+    const s = new Float32Array(d);
+    for (let i = 0; i < d / 2; i++)
+      [c[2 * i], c[2 * i + 1], s[2 * i], s[2 * i + 1]] = [cos[i], cos[i], -sin[i], sin[i]];
+    tables = { cos: tf.tensor1d(c), sin: tf.tensor1d(s) };
+  }
+  const turn = (t, heads) => {
+    const swapped = tf.reshape(tf.reverse(tf.reshape(t, [heads, d / 2, 2]), -1), [1, heads, 1, d]);
+    return tf.add(tf.mul(t, tables.cos), tf.mul(swapped, tables.sin));
+  };
+  const run = () =>
+    readAllAndFree(() => {
+      let q = tf.tensor4d(x.q, [1, hq, 1, d]);
+      let k = tf.tensor4d(x.k, [1, hkv, 1, d]);
+      const v = tf.tensor4d(x.v, [1, hkv, 1, d]);
+      if (tables) [q, k] = [turn(q, hq), turn(k, hkv)];
+      const K = tf.concat([tf.tensor4d(x.pk, [1, hkv, P, d]), k], 2);
+      const V = tf.concat([tf.tensor4d(x.pv, [1, hkv, P, d]), v], 2);
+      const q3 = tf.reshape(tf.mul(q, scale), [hkv, g, d]);
+      const scores = tf.matMul(q3, tf.reshape(K, [hkv, P + 1, d]), false, true); // [h_kv, g, P + 1]
+      const o = tf.matMul(tf.softmax(scores), tf.reshape(V, [hkv, P + 1, d])); // [h_kv, g, d]
+      return [tf.reshape(o, [1, hq, 1, d]), K, V];
+    });
+  const name = `${dims.rope ? 'mul, reverse, add (RoPE), ' : ''}concat, matMul, softmax, matMul (Q scaled)`;
+  return { name, run, dispose: () => tables && tf.dispose(Object.values(tables)) };
 }
 
 /** The candidate calls of workload `w`: [{ name, run, dispose }]. */
@@ -103,6 +156,8 @@ function candidatesOf(w) {
         { name: 'matMul, reshape, transpose, softmax (Q scaled)', run, dispose: () => tf.dispose(Object.values(W)) },
       ];
     }
+    case 'decode':
+      return [decodeCandidate(w)];
     default:
       throw new Error(`tfjs: no call for family ${w.family}`);
   }

@@ -112,14 +112,14 @@ function header(run) {
 }
 
 function goals(run) {
-  const mark = (met) =>
-    run.smoke ? 'not judged' : met === true ? 'met' : met === false ? '**not met**' : 'not measured';
+  const mark = (g) =>
+    run.smoke ? 'not judged' : g.met === true ? 'met' : g.met === false ? '**not met**' : (g.status ?? 'not measured');
   return [
     '## Goals (issue 7)',
     '',
     table(
       ['goal', 'status', 'numbers'],
-      run.goals.map((g) => [g.goal, mark(g.met), g.detail]),
+      run.goals.map((g) => [g.goal, mark(g), g.detail]),
       ['l', 'l', 'l'],
     ),
   ].join('\n');
@@ -150,6 +150,47 @@ function summary(run) {
       'r',
       'r',
     ]),
+  ].join('\n');
+}
+
+/** A paired ratio with its interval: "1.23× (1.10–1.31, 200 pairs)". */
+const pairedRatio = (p) =>
+  p ? `${p.ratio.toFixed(2)}× (${p.lo.toFixed(2)}–${p.hi.toFixed(2)}, ${p.pairs} pairs)` : '—';
+
+/** One row per workload: ours against each peer in paired rounds, and the verdict. */
+function verdicts(run) {
+  const rows = run.workloads.map((w) => {
+    const of = (id) => w.paired?.find((p) => p.peer === id);
+    return [
+      w.label,
+      pairedRatio(of('tfjs-wasm')),
+      of('tfjs-wasm')?.verdict ?? '—',
+      pairedRatio(of('ort-wasm')),
+      of('ort-wasm')?.verdict ?? '—',
+      w.verdict ? `**${w.verdict}**` : '—',
+    ];
+  });
+  const pr = run.pairing;
+  const how = pr
+    ? `rounds of about ${pr.roundUs / 1000} ms of CPU time or one call, ${pr.minPairs === pr.maxPairs ? pr.minPairs : `${pr.minPairs} to ${pr.maxPairs}`} pairs${pr.budgetMs ? ` (more while the pairs have taken less than ${pr.budgetMs / 1000} s of CPU time)` : ''}`
+    : 'rounds of CPU time';
+  return [
+    '## Verdicts (ours simd128 against each peer in paired rounds; ratio = peer time / ours, > 1: ours is faster)',
+    '',
+    table(['workload', 'vs tfjs-backend-wasm', 'verdict', 'vs onnxruntime-web', 'verdict', 'against both'], rows, [
+      'l',
+      'r',
+      'l',
+      'r',
+      'l',
+      'l',
+    ]),
+    '',
+    `After the rounds above, ours and each peer, with the graph measured above, were called in alternated ${how}: ours then the peer, the peer then ours. ` +
+      "The ratio is the median of the pairs' CPU-time ratios, with a bootstrap 90 % interval (the 5th to the 95th percentile of the medians of resampled pairs). " +
+      'A verdict against one peer is *ahead* when the interval lies above 1, *behind* when it lies below 1, and *not resolved* when it contains 1; ' +
+      'against both: *ahead* when ahead of each, *behind* when behind either, else *not resolved*. ' +
+      'Every call copies its inputs in and its results out through the public API, as in the rounds above.',
   ].join('\n');
 }
 
@@ -325,6 +366,7 @@ export function markdownReport(run) {
     header(run),
     goals(run),
     summary(run),
+    verdicts(run),
     results(run),
     ratios(run),
     candidates(run),

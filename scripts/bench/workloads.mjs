@@ -1,9 +1,11 @@
-// The workloads of the benchmark (issue 7's list), each with its sizes, its
-// seeded inputs, its operation count and its float64 reference. Every
-// implementation module (ours.mjs, peers-*.mjs) has one call per family:
-// matmul, qkt, softmax, attention, mha (each times one registry kernel,
-// PEER_KERNELS); kernels.mjs has a workload for every other registry kernel.
+// The workloads of the benchmark (issue 7's list and issue 20's decoding
+// step, decode.mjs), each with its sizes, its seeded inputs, its operation
+// count and its float64 reference. Every implementation module (ours.mjs,
+// peers-*.mjs) has one call per family: matmul, qkt, softmax, attention, mha,
+// decode (each times one registry kernel, PEER_KERNELS); kernels.mjs has a
+// workload for every other registry kernel.
 import { tensor } from './data.mjs';
+import { DECODE_FAMILY, decodeWorkloads } from './decode.mjs';
 import { attentionRef, matmulRef, mhaRef, qktRef, softmaxRef } from '../../tests/reference/float64.mjs';
 
 /** Sizes of a full run, and of a --smoke run (tiny, with unequal dimensions so a swapped index shows). */
@@ -19,6 +21,7 @@ export const PEER_KERNELS = {
   softmax: 'softmax',
   attention: 'attention',
   mha: 'multi_head_attention',
+  decode: 'attention',
 };
 
 /** The families in the order of the report, with how their work is counted. */
@@ -40,6 +43,7 @@ export const FAMILIES = {
     count: 'flop = 8 T D² + 4 T² D (four projections, then h heads of d_k = D / h)',
     unit: 'GFLOP/s',
   },
+  decode: DECODE_FAMILY,
 };
 
 /**
@@ -121,7 +125,7 @@ export function workloads({ smoke = false } = {}) {
       reference: () => mhaRef(X, w, T, D, h),
     });
   }
-  return list;
+  return [...list, ...decodeWorkloads({ smoke })];
 }
 
 /** Whether `--only` entries (ids or families) select workload `w`; no entries select all. */

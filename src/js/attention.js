@@ -7,7 +7,7 @@
 // streaming work size is the bindings' constant ATTENTION_STREAMING_WORK_FLOATS.
 // Shapes, options and errors: index.d.ts.
 import { ALIBI_MAX_DISTANCE, alibiOption } from './alibi.js';
-import { knownNaNIndex, runDeferredCheck } from './checks.js';
+import { knownNaNIndex, runDeferredCheck, runDeferredCheckBlocks } from './checks.js';
 import { describeValue, formatIndex, formatShape, overflowError, shapeError } from './errors.js';
 import { HEAP_LIMIT_BYTES } from './heap.js';
 import { checkEvenWidth, ROPE_MAX_POSITION, ropeCall, ropeOption, ropePositions, ropeSettings } from './rope.js';
@@ -289,17 +289,21 @@ function kvSeqLenOption(m, value, B, keys, qShape) {
 }
 
 /**
- * Copies, for each leading index, the P rows of `past` then the T rows of
- * `now` (each `width` floats) into `out`: present = [past; now] along the
- * token axis, in wasm memory (byte offsets). Data movement only.
+ * Writes present = [past; now] along the token axis into `out` (a byte
+ * offset in the wasm memory of `rt`): for each of `lead` leading indices, the P rows of
+ * `past` (the cache's Float32Array in JS, copied straight to its place, and
+ * then checked finite there if its check was deferred) and the T rows at byte
+ * offset `now`, each row `width` floats. The cache has no buffer of its own:
+ * each float is copied once.
  */
-function joinRows(memory, out, past, now, lead, P, T, width) {
-  const f = new Float32Array(memory.buffer);
-  const [o, a, b] = [out / 4, past / 4, now / 4];
+function joinRows(rt, out, past, now, lead, P, T, width) {
+  const f = new Float32Array(rt.memory().buffer);
+  const [o, b] = [out / 4, now / 4];
   for (let l = 0; l < lead; l++) {
-    f.copyWithin(o + l * (P + T) * width, a + l * P * width, a + (l + 1) * P * width);
+    if (P > 0) f.set(past.subarray(l * P * width, (l + 1) * P * width), o + l * (P + T) * width);
     f.copyWithin(o + (l * (P + T) + P) * width, b + l * T * width, b + (l + 1) * T * width);
   }
+  if (P > 0) runDeferredCheckBlocks(rt.module, past, out, lead, P * width, (P + T) * width);
 }
 
 /**
@@ -497,9 +501,7 @@ export const attentionMethods = {
       Q: { shape: Q.shape, data: Q.data, kernelChecks },
       K: { shape: K.shape, data: K.data, kernelChecks },
       V: { shape: V.shape, data: V.data, kernelChecks },
-      // An empty cache (P = 0, the first step of a decode) has no rows to copy.
-      pastKey: P > 0 && { shape: cache.key.shape, data: cache.key.data, name: 'options.pastKey' },
-      pastValue: P > 0 && { shape: cache.value.shape, data: cache.value.data, name: 'options.pastValue' },
+      // The cache's rows are copied straight into the present key and value (joinRows).
       presentKey: cache && { shape: presentShape(K, dk), length: numel(presentShape(K, dk)) },
       presentValue: cache && { shape: presentShape(V, dv), length: numel(presentShape(V, dv)) },
       keyBias: lengths && {
@@ -535,9 +537,8 @@ export const attentionMethods = {
       }
       const [pq, pk0] = rope ? [p.Qrot, p.Krot] : [p.Q, p.K];
       if (cache) {
-        const memory = this._rt.memory();
-        joinRows(memory, p.presentKey, p.pastKey ?? 0, pk0, numel(K.shape.slice(0, -2)), P, Tk, dk);
-        joinRows(memory, p.presentValue, p.pastValue ?? 0, p.V, numel(V.shape.slice(0, -2)), P, Tk, dv);
+        joinRows(this._rt, p.presentKey, cache.key.data, pk0, numel(K.shape.slice(0, -2)), P, Tk, dk);
+        joinRows(this._rt, p.presentValue, cache.value.data, p.V, numel(V.shape.slice(0, -2)), P, Tk, dv);
       }
       const [pk, pv] = cache ? [p.presentKey, p.presentValue] : [pk0, p.V];
       const call = (b, dimsPtr) => {
@@ -599,12 +600,15 @@ export const attentionMethods = {
       if (returnWeights) res.weights = tensorOf(this._read(Float32Array, p.weights, nW), scoreShape.slice());
       if (returnScores) res.scores = tensorOf(this._read(Float32Array, p.scores, nW), scoreShape.slice());
       if (cache) {
-        // The cache for the next call: the past rows, then this call's.
+        // The cache for the next call: the past rows, then this call's. Copies of inputs checked
+        // finite (K turned by rope: finite rows times cos and sin, never NaN), so no NaN is looked for.
         for (const [name, t, d] of [
           ['presentKey', K, dk],
           ['presentValue', V, dv],
-        ])
-          res[name] = tensorOf(this._read(Float32Array, p[name], numel(presentShape(t, d))), presentShape(t, d));
+        ]) {
+          const n = numel(presentShape(t, d));
+          res[name] = tensorOf(this._read(Float32Array, p[name], n, { nanFree: true }), presentShape(t, d));
+        }
       }
       return res;
     });

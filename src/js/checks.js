@@ -49,6 +49,23 @@ export function runDeferredCheck(module, data, ptr) {
   throw valueError(info.method, info.name, info.shape, i, data[i], finiteRule(data[i], info.allowNegInf));
 }
 
+/**
+ * runDeferredCheck for data copied in as `blocks` blocks of `blockLength`
+ * floats, block b at byte offset `ptr` + 4 `stride` b (a KV cache's rows,
+ * placed in the present buffer between this call's rows). The index named is
+ * the one in `data`, as runDeferredCheck names it.
+ */
+export function runDeferredCheckBlocks(module, data, ptr, blocks, blockLength, stride) {
+  const info = deferred.get(data);
+  if (!info) return;
+  for (let b = 0; b < blocks; b++) {
+    const i = module.firstNonFinite(ptr + 4 * b * stride, blockLength, info.allowNegInf ? 1 : 0);
+    if (i < 0) continue;
+    const at = b * blockLength + i;
+    throw valueError(info.method, info.name, info.shape, at, data[at], finiteRule(data[at], info.allowNegInf));
+  }
+}
+
 /** Records the first NaN of a result (or -1), found in wasm before it was copied out. */
 export function noteNaNIndex(result, index) {
   nanIndex.set(result, index);

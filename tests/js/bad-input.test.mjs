@@ -342,6 +342,19 @@ const CASES = [
     ['attention', 'options.pastValue[0, 0] is NaN'],
   ],
   [
+    // A Float32Array cache is copied straight into the present rows and checked there, head by head.
+    'attention: a NaN in the second head of a Float32Array pastKey',
+    (ag) => {
+      const past = new Float32Array(8).fill(0.5);
+      past[5] = NaN;
+      const kv = { data: new Float32Array(4).fill(0.5), shape: [2, 1, 2] };
+      const pastKey = { data: past, shape: [2, 2, 2] };
+      return ag.attention(kv, kv, kv, { pastKey, pastValue: { data: new Float32Array(8), shape: [2, 2, 2] } });
+    },
+    RangeError,
+    ['attention', 'options.pastKey[1, 0, 1] is NaN'],
+  ],
+  [
     'attention: kvSeqLen not an array',
     (ag) => ag.attention(I2, I2, I2, { kvSeqLen: 2 }),
     TypeError,

@@ -16,8 +16,9 @@ import { PEER_KERNELS } from '../../scripts/bench/workloads.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
-// Issue 7's workloads: matmul; Q Kᵀ, softmax and attention at three lengths; multi-head attention.
-const FAMILIES = { matmul: 1, qkt: 3, softmax: 3, attention: 3, mha: 1 };
+// Issue 7's workloads: matmul; Q Kᵀ, softmax and attention at three lengths; multi-head attention;
+// issue 20's decoding step with a KV cache, with and without RoPE.
+const FAMILIES = { matmul: 1, qkt: 3, softmax: 3, attention: 3, mha: 1, decode: 2 };
 const IMPLEMENTATIONS = ['ag-simd128', 'ag-scalar', 'ag-baseline', 'tfjs-wasm', 'ort-wasm', 'js'];
 // Loose: float32 results of the smoke sizes (sums of at most 32 products, exp
 // of a vectorised polynomial) are within about 1e-6 of float64, relative to
@@ -98,6 +99,28 @@ describe('npm run bench --smoke', () => {
     }
   });
 
+  test('every workload has a paired ratio against each peer, with its interval and verdict', () => {
+    const problems = [];
+    for (const w of run.workloads) {
+      expect(w.paired.map((p) => p.peer).sort()).toEqual(['ort-wasm', 'tfjs-wasm']);
+      for (const p of w.paired) {
+        const where = `${w.id} ${p.peer}`;
+        if (!(p.lo <= p.ratio && p.ratio <= p.hi && p.lo > 0)) problems.push(`${where}: ${p.lo} ${p.ratio} ${p.hi}`);
+        if (p.pairs !== p.oursCpuUs.length || p.pairs !== p.peerCpuUs.length) problems.push(`${where}: pairs`);
+        const expected = p.lo > 1 ? 'ahead' : p.hi < 1 ? 'behind' : 'not resolved';
+        if (p.verdict !== expected) problems.push(`${where}: verdict ${p.verdict}, interval ${p.lo}–${p.hi}`);
+      }
+      const verdicts = w.paired.map((p) => p.verdict);
+      const overall = verdicts.includes('behind')
+        ? 'behind'
+        : verdicts.every((v) => v === 'ahead')
+          ? 'ahead'
+          : 'not resolved';
+      if (w.verdict !== overall) problems.push(`${w.id}: verdict ${w.verdict}, peers ${verdicts}`);
+    }
+    expect(problems).toEqual([]);
+  });
+
   test('the probes give a clock and a peak, and the machine and versions are recorded', () => {
     expect(run.probe.clockGHz).toBeGreaterThan(0);
     expect(run.probe.f32x4GFlops).toBeGreaterThan(0);
@@ -129,7 +152,8 @@ describe('npm run bench --smoke', () => {
     expect(md).toContain('## Goals (issue 7)');
     for (const w of run.workloads) {
       const rows = md.split('\n').filter((line) => line.startsWith(`| ${w.label} |`));
-      expect(rows.length).toBe(IMPLEMENTATIONS.length + 2); // the summary row, the results rows and the ratios row
+      // The summary row, the verdict row, the results rows and the ratios row.
+      expect(rows.length).toBe(IMPLEMENTATIONS.length + 3);
     }
   });
 
