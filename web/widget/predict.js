@@ -1,8 +1,11 @@
-// Predict, then reveal: a question with choices, asked before the learner
-// sees the answer. Choosing calls the widget's `reveal`, which computes the
+// Predict, then reveal: a question asked before the learner sees the answer,
+// answered with a choice, a number typed (predict-number.js) or a point placed
+// on the figure (predict-point.js). Committing an answer calls the widget's
+// `reveal`, which computes the
 // answer with the wasm module (usually after moving the widget to the
 // situation asked about) and returns the right choice and a sentence that
-// names the computed number; the block then says whether the guess was right.
+// names the computed number (or the measured number, or the true point); the
+// block then says whether the guess was right.
 // The widget host fires `ag-predict` (bubbles, composed) with
 // { id, choice, answer, correct }; the page keeps a record per chapter.
 // A reveal that moved the widget away from the learner's own setup returns
