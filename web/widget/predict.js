@@ -159,7 +159,7 @@ export function predictBlock({
   // What a grading host reads back (web/h5p/statement.js): the kind, and the tolerance or the radius.
   const { absolute, percent } = number?.tolerance ?? {};
   const tolerance = number ? (percent === undefined ? `absolute ${absolute}` : `percent ${percent}`) : undefined;
-  const dataset = { predict: id, kind, tolerance, radius: point?.radius };
+  const dataset = { predict: id, kind, ...(number && { tolerance }), ...(point && { radius: point.radius }) };
   const block = h('div', { class: 'predict', role: 'group', 'aria-label': 'Predict first', dataset });
   let restore = null;
   back.addEventListener('click', () => {
