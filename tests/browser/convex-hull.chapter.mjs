@@ -81,6 +81,9 @@ it('opens convex: weights (0.2, 0.3, 0.5), y inside the triangle, both constrain
   expect((await w.attr('.predict', 'data-answer')).split(',').map(Number)).toEqual(y);
   await w.see({ '.predict-truth.is-shown': 1, '.predict-gap.is-shown': 1 });
   await expectState(w, [-0.5, 0.75, 0.75], TRIANGLE);
+  // "Back to my setup": the learner's weights again.
+  await w.at('.predict-restore').click();
+  expect((await w.state()).alpha).toEqual([0.2, 0.3, 0.5]);
   // With the mouse: a click on the figure where y is puts the marker there; Commit: right.
   await w.at('.predict-again').click();
   await w.see({ '.predict-truth.is-shown': 0 });
