@@ -64,6 +64,14 @@ describe('held before the answer, shown after', () => {
     });
   });
 
+  test('convex-hull: a point answer (the ring committed where it waits) shows the held line too', async () => {
+    await withChapter(env, 'convex-hull', 'ag-convex-hull', async ({ page }) => {
+      expect(await shownLines(page, '#ch-convex-hull')).toEqual(expected('convex-hull', false));
+      await predictChoice(page, 'ag-convex-hull', '0,0', 'wrong');
+      expect(await shownLines(page, '#ch-convex-hull')).toEqual(expected('convex-hull', true));
+    });
+  });
+
   test('chapter 2 in embed.html: the same, around the one widget', async () => {
     await withEmbed(env, 'ch=dot-product', 'ag-two-definitions', async ({ page }) => {
       expect(await shownLines(page, 'article')).toEqual(expected('dot-product', false));

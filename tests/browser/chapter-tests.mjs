@@ -12,7 +12,15 @@
 // round trip does not reach.
 import { existsSync } from 'node:fs';
 import { afterAll, expect, test } from '@jest/globals';
-import { expectAnnounced, expectClean, expectParams, expectReopens, openChapter, predictChoice } from './helpers.mjs';
+import {
+  expectAnnounced,
+  expectClean,
+  expectParams,
+  expectReopens,
+  openChapter,
+  predictChoice,
+  respond,
+} from './helpers.mjs';
 import {
   runStatuses,
   seedCase,
@@ -134,11 +142,11 @@ function bind(env, chapter, opened) {
         }
       }
     },
-    /** Picks `choice` of the prediction and checks it is marked `result` ('right' or 'wrong'). */
+    /** Gives `choice` (a choice, a number, a point "x,y") and checks it is marked `result` ('right' or 'wrong'). */
     predict: (choice, result) => predictChoice(page, tag, choice, result),
-    /** Picks `choice` and waits for the reveal (it may train first): the result is marked, its text says `says`. */
+    /** Gives `choice` and waits for the reveal (it may train first): the result is marked, its text says `says`. */
     async answer(choice, says) {
-      await at(`.predict-choice[data-choice="${choice}"]`).click();
+      await respond(page.locator(tag), choice);
       await at('.predict[data-result]').waitFor({ timeout: 120000 });
       expect(await w.text('.predict-result')).toMatch(says);
     },

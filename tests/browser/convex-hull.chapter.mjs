@@ -65,12 +65,38 @@ it('opens convex: weights (0.2, 0.3, 0.5), y inside the triangle, both constrain
   expect(await w.text('.status')).toMatch(/Both constraints hold.*inside the hull/);
   expect(await w.katex()).toBeGreaterThanOrEqual(3);
   await expect(w.at('.simplex-panel').isVisible()).resolves.toBe(true);
-  // The prediction's answer loads its example.
-  await w.predict('inside', 'wrong');
-  expect(await w.text('.predict-result')).toMatch(/y = \(5\.75, 1\.75\), outside/);
-  expect(inside([5.75, 1.75], TRIANGLE)).toBe(false);
+  // A point inside the hull, placed with the keys and committed with Enter: wrong, the misconception of that
+  // region, the distance to the true y; the answer loads its example and draws y beside the learner's point.
+  const y = mix([-0.5, 0.75, 0.75], TRIANGLE);
+  expect(inside(y, TRIANGLE)).toBe(false);
+  expect(inside([1, 0.5], TRIANGLE)).toBe(true);
+  await w.predict('1,0.5', 'wrong');
+  const far = Math.hypot(y[0] - 1, y[1] - 0.5);
+  expect(await w.text('.predict-result')).toMatch(
+    new RegExp(
+      `^Not quite\\. You put y at \\(1, 0\\.5\\), ${far.toPrecision(4).replace(/0+$/, '')} from where it is; .*y = \\(5\\.75, 1\\.75\\), outside`,
+    ),
+  );
+  await w.see({ '.predict-misconception': /^That takes \u201cthe weights add up to 1\u201d as enough/ });
+  expect((await w.attr('.predict', 'data-answer')).split(',').map(Number)).toEqual(y);
+  await w.see({ '.predict-truth.is-shown': 1, '.predict-gap.is-shown': 1 });
   await expectState(w, [-0.5, 0.75, 0.75], TRIANGLE);
-  await w.predict('outside', 'right');
+  // "Back to my setup": the learner's weights again.
+  await w.at('.predict-restore').click();
+  expect((await w.state()).alpha).toEqual([0.2, 0.3, 0.5]);
+  // With the mouse: a click on the figure where y is puts the marker there; Commit: right.
+  await w.at('.predict-again').click();
+  await w.see({ '.predict-truth.is-shown': 0 });
+  const plane = w.at('svg.plane');
+  const box = await plane.boundingBox();
+  const [size, margin, extent] = await plane.evaluate((svg) =>
+    [svg.viewBox.baseVal.width, svg.dataset.margin, svg.dataset.extent].map(Number),
+  );
+  const px = (v, flip) => margin + ((flip ? extent - v : v + extent) / (2 * extent)) * (size - 2 * margin);
+  await w.page.mouse.click(box.x + (px(y[0]) * box.width) / size, box.y + (px(y[1], true) * box.height) / size);
+  await w.see({ '.predict-at': '(5.75, 1.75)' });
+  await w.at('.predict-commit').click();
+  await w.see({ '.predict[data-result="right"] .predict-result': /^Right\. You put y at \(5\.75, 1\.75\), 0 from/ });
 });
 
 it('break one constraint at a time: a negative weight leaves the hull, a sum of 2 doubles y; then back to convex', async (w) => {

@@ -228,6 +228,45 @@ describe('the .h5p played by h5p-standalone in Chromium', () => {
     });
   }, 120000);
 
+  test('a number and a point prediction (sqrt-d, convex-hull): getScore counts the first; numeric and other statements', async () => {
+    const opened = await openPage(env, 'h5p/index.html');
+    await closeAfter(opened, {}, async ({ page }) => {
+      const frame = page.frames().find((f) => f !== page.mainFrame());
+      await frame.locator(`${TAG}[data-status="ready"]`).waitFor({ timeout: 30000 });
+      // [chapter, widget, a wrong first answer, interactionType]; the right answer is the one revealed.
+      for (const [chapter, tag, wrong, type] of [
+        ['sqrt-d', 'ag-sqrt-d', '4096', 'numeric'],
+        ['convex-hull', 'ag-convex-hull', '1,0.5', 'other'],
+      ]) {
+        const at = `#h5p-${chapter} ${tag}`;
+        const of = (fn) => frame.evaluate(`(${fn})(window.agH5p)`);
+        await frame.evaluate((ch) => {
+          const div = document.body.appendChild(Object.assign(document.createElement('div'), { id: `h5p-${ch}` }));
+          window.agH5p = new window.H5P.AttentionGeometry({ chapter: ch }, ch, {});
+          window.agH5p.attach(window.H5P.jQuery(div));
+        }, chapter);
+        await frame.locator(`${at}[data-status]`).waitFor({ timeout: 30000 });
+        await predictChoice(frame, at, wrong, 'wrong');
+        const right = await frame.locator(`${at} .predict`).getAttribute('data-answer');
+        const { statement } = await of((i) => i.getXAPIData());
+        expect([statement.object.definition.interactionType, statement.result.response]).toEqual([type, wrong]);
+        await predictChoice(frame, at, right, 'right');
+        expect(await of((i) => [i.getScore(), i.getMaxScore()])).toEqual([0, 1]);
+        await of((i) => i.resetTask());
+        await predictChoice(frame, at, right, 'right');
+        expect(await of((i) => [i.getScore(), i.getMaxScore(), i.getAnswerGiven()])).toEqual([1, 1, true]);
+        // showSolutions after a reset: the answer, the number or the point, and nothing scored.
+        await of((i) => {
+          i.resetTask();
+          return i.showSolutions();
+        });
+        await frame.locator(`${at} .predict[data-shown="answer"]`).waitFor({ timeout: 10000 });
+        expect(await frame.locator(`${at} .predict-result`).textContent()).toMatch(/^The answer: (y = \(|\d)/);
+        expect(await of((i) => [i.getScore(), i.getAnswerGiven()])).toEqual([0, false]);
+      }
+    });
+  }, 180000);
+
   test('a content naming a chapter the library does not have says so, with no error, and scores nothing', async () => {
     const opened = await openPage(env, 'h5p/index.html?pkg=pkg-unknown');
     await closeAfter(opened, {}, async ({ page }) => {

@@ -370,13 +370,44 @@ export async function expectReopens(env, page, ch, tag, numbers, check) {
 }
 
 /**
- * Predict, then reveal: picks `choice` (after "Ask me again" if an answer is shown) and checks it is marked `result`
- * once the reveal has answered (it may train first).
+ * Gives `response` to the prediction in `scope` (a locator of the widget, or of its block), by its kind: a choice
+ * value is pressed; a number (as text) is typed and committed with Enter; a point "x,y" is reached from the
+ * marker's place with the arrow keys (Shift: steps of 1, else 0.25) and committed with Enter on the marker.
+ */
+export async function respond(scope, response) {
+  const block = scope.locator('.predict').first();
+  const kind = await block.getAttribute('data-kind');
+  if (kind === 'number') {
+    await block.locator('input.predict-number').fill(String(response));
+    await block.locator('input.predict-number').press('Enter');
+  } else if (kind === 'point') {
+    const marker = scope.locator('.handle-guess');
+    const [from, to] = [await marker.getAttribute('aria-valuetext'), response].map((t) =>
+      (/(-?[\d.]+),\s*(-?[\d.]+)/.exec(t.replace(/\u2212/g, '-')) ?? []).slice(1).map(Number),
+    );
+    await marker.focus();
+    const page = marker.page();
+    for (const [i, up, down] of [
+      [0, 'ArrowRight', 'ArrowLeft'],
+      [1, 'ArrowUp', 'ArrowDown'],
+    ]) {
+      const steps = Math.round((to[i] - from[i]) / 0.25);
+      const key = steps > 0 ? up : down;
+      for (let k = 0; k < Math.floor(Math.abs(steps) / 4); k++) await page.keyboard.press(`Shift+${key}`);
+      for (let k = 0; k < Math.abs(steps) % 4; k++) await page.keyboard.press(key);
+    }
+    await page.keyboard.press('Enter');
+  } else await block.locator(`.predict-choice[data-choice="${response}"]`).click();
+}
+
+/**
+ * Predict, then reveal: gives `choice` (a choice value, a number or a point "x,y": respond) after "Ask me again"
+ * if an answer is shown, and checks it is marked `result` once the reveal has answered (it may train first).
  */
 export async function predictChoice(page, tag, choice, result) {
   const again = page.locator(`${tag} .predict-again`);
   if (await again.isVisible()) await again.click();
-  await page.locator(`${tag} .predict-choice[data-choice="${choice}"]`).click();
+  await respond(page.locator(tag), choice);
   await page.locator(`${tag} .predict[data-result]`).waitFor({ timeout: 120000 }); // a reveal may train first
   await expect(page.locator(`${tag} .predict`).getAttribute('data-result')).resolves.toBe(result);
 }

@@ -298,6 +298,32 @@ describe('keyboard: a prediction answered, and the learn-to-attend grid', () => 
     });
   });
 
+  // A number typed and a point moved with the arrow keys, each committed with Enter: the same hand-over of the focus.
+  test.each([
+    ['sqrt-d', 'ag-sqrt-d', 'input.predict-number', ['4', '0', '9', '6'], /^input\.predict-number:/],
+    ['convex-hull', 'ag-convex-hull', '.handle-guess', ['ArrowRight', 'Shift+ArrowUp'], /^g\[data-point=your y\]:/],
+  ])(
+    '%s: a number or a point committed with Enter: the focus on the result line, then "Ask me again", then the input',
+    async (ch, tag, input, keys, again) => {
+      await withChapter(env, ch, tag, async ({ page }) => {
+        await page.locator(`${tag} ${input}`).focus();
+        for (const key of keys) await page.keyboard.press(key);
+        await page.keyboard.press('Enter');
+        await page.locator(`${tag} .predict[data-result]`).waitFor({ timeout: 60000 });
+        const f = await focused(page);
+        expect([f?.host, f?.key]).toEqual([
+          tag,
+          expect.stringMatching(/^p\.predict-result:Not quite\. You (said|put y)/), // the first 24 characters
+        ]);
+        expectVisibleFocus(f, 'light');
+        await page.keyboard.press('Tab');
+        await page.keyboard.press('Enter');
+        expect((await focused(page)).key).toMatch(again);
+      });
+    },
+    120000,
+  );
+
   test('learn-to-attend: a cell of the weights grid with keyboard focus rings the grid with the shared focus outline', async () => {
     const tag = 'ag-learn-to-attend';
     await withChapter(env, 'learn-to-attend', tag, async ({ page }) => {

@@ -17,7 +17,17 @@ import { buildScorm, optionsFromArgs } from '../../scripts/scorm.mjs';
 import { CHAPTERS } from '../../web/chapters.js';
 import { QUESTIONS } from '../../web/models/concept-check.js';
 import { dot } from '../reference/float64.mjs';
-import { closeAfter, expectWorkedExample, hostPage, openPage, until, useEnv, waitReady, withPage } from './helpers.mjs';
+import {
+  closeAfter,
+  expectWorkedExample,
+  hostPage,
+  openPage,
+  respond,
+  until,
+  useEnv,
+  waitReady,
+  withPage,
+} from './helpers.mjs';
 import { one, readNumbers } from './shown-numbers.mjs';
 
 const require = createRequire(import.meta.url);
@@ -107,11 +117,15 @@ async function goThrough(course, id) {
   await course.waitForFunction((ch) => window.agProgress.visited().includes(ch), id, { timeout: 20000 });
 }
 
-/** Answers a chapter's prediction with its first or last choice; returns whether the page said it was right. */
+/**
+ * Answers a chapter's prediction with its first or last choice, or with a number or a point (`which`, as text:
+ * respond); returns whether the page said it was right.
+ */
 async function predict(course, chapter, which = 'first') {
   await goThrough(course, chapter.id);
   await course.waitForSelector(`${chapter.tag}[data-status="ready"]`, { timeout: 20000 });
-  await course.locator(`${chapter.tag} .predict-choice`)[which]().click();
+  if (which === 'first' || which === 'last') await course.locator(`${chapter.tag} .predict-choice`)[which]().click();
+  else await respond(course.locator(chapter.tag), which);
   await course.locator(`${chapter.tag} .predict[data-result]`).first().waitFor({ timeout: 10000 });
   const said = await course.locator(`${chapter.tag} .predict-result`).first().textContent();
   const right = (await course.locator(`${chapter.tag} .predict`).first().getAttribute('data-result')) === 'right';
@@ -185,6 +199,7 @@ describe('the SCORM 1.2 package in an LMS', () => {
   test('answering predictions: score.raw is the right first answers over every chapter with a prediction, in 0..100', async () => {
     const { page, course } = first;
     const interactions = [];
+    let numeric; // the measured value of the number prediction
     for (const [i, c] of TAGGED.slice(2, 6).entries()) {
       answered.push({ id: c.id, right: await predict(course, c, i % 2 ? 'last' : 'first') });
       interactions.push(await interactionOf(course, c));
@@ -205,8 +220,24 @@ describe('the SCORM 1.2 package in an LMS', () => {
     expect((await cmi(page)).raw).toBe(expected);
     // Every answer, the second one too, is an interaction, in order.
     interactions.push(await interactionOf(course, TAGGED[2]));
-    await until(async () => (await interactionsSet(page)).length === 5, 'five interactions', 80);
-    expect(await interactionsSet(page)).toEqual(interactions);
+    // A number and a point, both wrong: numeric (the pattern the measured value) and performance ("x,y").
+    for (const [id, response, type] of [
+      ['sqrt-d', '4096', 'numeric'],
+      ['convex-hull', '1,0.5', 'performance'],
+    ]) {
+      const c = TAGGED.find((t) => t.id === id);
+      answered.push({ id, right: await predict(course, c, response) });
+      const block = course.locator(`${c.tag} .predict`).first();
+      const [prediction, answer] = [await block.getAttribute('data-predict'), await block.getAttribute('data-answer')];
+      const pattern = type === 'numeric' ? expect.stringMatching(/^\d+(\.\d+)?$/) : answer;
+      interactions.push({ id: `${id}.${prediction}`, type, student_response: response, result: 'wrong' });
+      interactions.at(-1)['correct_responses.0.pattern'] = pattern;
+      if (type === 'numeric') numeric = Number(answer);
+    }
+    await until(async () => (await interactionsSet(page)).length === 7, 'seven interactions', 80);
+    const set = await interactionsSet(page);
+    expect(set).toEqual(interactions);
+    expect(Math.abs(Number(set[5]['correct_responses.0.pattern']) / numeric - 1)).toBeLessThan(1e-6);
     expect(now.status).toBe('incomplete');
     await page.waitForFunction(() => window.API.cmi.suspend_data.includes('"p"'));
     partial = await cmi(page);

@@ -121,8 +121,32 @@ it('the exact density: Laplace at d = 2, matching an independent float64 integra
   await w.logged();
 }).at('d=2&pairs=5000&seed=1');
 
-it('predict, then reveal: about 64 at d = 4096', async (w) => {
-  await w.reveal({ wrong: '4096', says: /64/, part: { d: 4096 }, logged: false });
+it('predict a number: bad input refused, not scored; 4096 wrong (its misconception), about 64 right, by mouse and keys', async (w) => {
+  const field = w.at('input.predict-number');
+  const refused = async (text, says) => {
+    await field.fill(text);
+    await w.at('.predict-commit').click(); // the mouse
+    await w.see({ '.predict-problem': says, '.predict-score': { visible: false } });
+    expect(await w.attr('.predict', 'data-result')).toBe(null);
+    expect(await field.getAttribute('aria-invalid')).toBe('true');
+  };
+  await refused('', 'Type a number first.');
+  await refused('about 64', /^\u201cabout 64\u201d is not a number/);
+  await refused('-3', /out of range: type a number from 0 to 100,?000\.$/);
+  expect(await w.page.evaluate(() => window.agProgress.predictions())).toEqual({});
+  // A wrong number near d_k: its misconception; the measured value within 4 standard errors of sqrt(4096).
+  await w.reveal({ wrong: '4096', says: /within 15 % of .*64/, part: { d: 4096 }, logged: false });
+  await w.see({ '.predict-misconception': /^That adds the terms as if they all had the same sign/ });
+  const measured = Number(await w.attr('.predict', 'data-answer'));
+  expect(Math.abs(measured - 64)).toBeLessThanOrEqual((4 * 64) / Math.sqrt(2 * 400));
+  // Typed and committed with the mouse: right within 15 %.
+  await w.at('.predict-again').click();
+  await field.fill('64');
+  await w.at('.predict-commit').click();
+  await w.see({
+    '.predict[data-result="right"] .predict-result': /^Right\. You said 64; /,
+    '.predict-problem': { visible: false },
+  });
   await waitRun(w);
 });
 

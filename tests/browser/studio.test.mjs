@@ -241,6 +241,18 @@ describe('the hide and ask options: names the widget does not have', () => {
   }, 60000);
 });
 
+test('a point prediction not asked (convex-hull, ask="none"): its ring on the figure is hidden and takes no focus', async () => {
+  const tag = 'ag-convex-hull';
+  const body = `${widgetsScript(env)}\n<${tag} ask="none"></${tag}>`;
+  await withPage(env, host.add('unasked-point.html', hostPage(body)), async ({ page }) => {
+    await waitReady(page, tag);
+    const ring = page.locator(`${tag} .handle-guess`);
+    expect(await ring.count()).toBe(1);
+    expect(await ring.isVisible()).toBe(false);
+    expect(await ring.evaluate((n) => (n.focus(), n.getRootNode().activeElement === n))).toBe(false);
+  });
+}, 60000);
+
 test('studio=1 without a chapter, or another value, is named in the link note; no panel, no error', async () => {
   for (const [search, expected] of [
     ['?studio=1', 'studio=1 \u2014 expected a ch= naming the chapter to prepare an embed of.'],

@@ -11,7 +11,7 @@
 import { AxeBuilder } from '@axe-core/playwright';
 import { describe, expect, test } from '@jest/globals';
 import { dot, scalarProjection } from '../reference/float64.mjs';
-import { frameOf, hostPage, until, useEnv, useHost, waitReady, widgetsScript, withPage } from './helpers.mjs';
+import { frameOf, hostPage, respond, until, useEnv, useHost, waitReady, widgetsScript, withPage } from './helpers.mjs';
 
 const env = useEnv();
 const host = useHost(env);
@@ -59,11 +59,11 @@ async function expectFeedback(scope, right, firstRight, number = 1) {
   });
 }
 
-/** Picks `choice` of the widget in `scope` (after "Ask me again" if an answer is shown); waits for the result. */
+/** Gives `choice` (a choice, a number, a point: respond) in `scope` (after "Ask me again" if an answer is shown); waits for the result. */
 async function answer(scope, choice) {
   const again = scope.locator('.predict-again');
   if (await again.isVisible()) await again.click();
-  await scope.locator(`.predict-choice[data-choice="${choice}"]`).click();
+  await respond(scope, choice);
   await scope.locator('.predict[data-result]').waitFor();
 }
 
@@ -197,6 +197,63 @@ describe('xAPI statements of answered predictions', () => {
       await expectFeedback(widget, true, true);
       await page.waitForTimeout(300);
       expect(await page.evaluate(() => window.__events.length)).toBe(2);
+    });
+  });
+
+  test('a number and a point (sqrt-d, convex-hull on a host page): numeric and other statements, field by field', async () => {
+    const body = '<main><ag-sqrt-d pairs="1000"></ag-sqrt-d><ag-convex-hull></ag-convex-hull></main>';
+    const setup = (p) =>
+      p.addInitScript(() => {
+        window.__statements = [];
+        document.addEventListener('ag-xapi', (e) => window.__statements.push(e.detail.statement));
+      });
+    const url = host.add('xapi-kinds.html', hostPage(body, widgetsScript(env)));
+    await withPage(env, url, { setup }, async ({ page }) => {
+      // y of the weights (-0.5, 0.75, 0.75) and the default triangle, in float64; a wrong point inside the hull.
+      const values = [[-4, -2], [4, -3], [1, 4]]; // prettier-ignore
+      const y = [0, 1].map((i) => values.reduce((s, v, j) => s + [-0.5, 0.75, 0.75][j] * v[i], 0));
+      const six = (x) => Number(x.toPrecision(6));
+      for (const [tag, wrong, definition] of [
+        // Right within 15 % of the measured std, which is within 4 standard errors of sqrt(4096) = 64.
+        [
+          'ag-sqrt-d',
+          '4096',
+          (m) => ({ interactionType: 'numeric', correctResponsesPattern: [`${six(0.85 * m)}[:]${six(1.15 * m)}`] }),
+        ],
+        [
+          'ag-convex-hull',
+          '1,0.5',
+          () => ({
+            interactionType: 'other',
+            correctResponsesPattern: [y.join(',')],
+            description: {
+              en: expect.stringMatching(
+                /^The response is a point "x,y" on the figure, in the figure's units; a point within 0\.75 /,
+              ),
+            },
+          }),
+        ],
+      ]) {
+        await waitReady(page, tag);
+        const before = Date.now();
+        await answer(page.locator(tag), wrong);
+        const revealed = Number((await page.locator(`${tag} .predict`).getAttribute('data-answer')).split(',')[0]);
+        if (tag === 'ag-sqrt-d') expect(Math.abs(revealed - 64)).toBeLessThanOrEqual((4 * 64) / Math.sqrt(800));
+        const n = tag === 'ag-sqrt-d' ? 0 : 1; // this answer's statement, the first or the second of the page
+        const statement = await until(async () => (await page.evaluate(() => window.__statements))[n], 'a statement');
+        expect(statement.object.definition).toEqual({
+          type: INTERACTION,
+          name: { en: expect.stringMatching(/\S/) },
+          ...definition(revealed),
+        });
+        expect(statement.result).toEqual({
+          success: false,
+          response: wrong,
+          score: { raw: 0, min: 0, max: 1, scaled: 0 },
+          extensions: { 'urn:attention-geometry:xapi:answer-number': 1 },
+        });
+        expect(Date.parse(statement.timestamp)).toBeGreaterThanOrEqual(before);
+      }
     });
   });
 

@@ -3,11 +3,13 @@
 // misconception texts of a predict config (web/widget/predict.js). Expected
 // values are written from xAPI 1.0.3 (Data, 2.4: the statement; cmi.interaction
 // activities of type choice) and the SCORM 1.2 run-time data model
-// (cmi.interactions: a choice as one character a-z, CMITime HH:MM:SS).
+// (cmi.interactions: a choice as one character a-z, CMITime HH:MM:SS; numeric a CMIDecimal; performance a
+// string of up to 255 characters); a number's range "lo[:]hi" from xAPI 1.0.3's numeric pattern.
 import { describe, expect, test } from '@jest/globals';
-import { checkMisconceptions, PredictionRecord, scoreText } from '../../web/widget/predict.js';
+import { checkMisconceptions, predictionKind, PredictionRecord, scoreText } from '../../web/widget/predict.js';
+import { checkNumberSpec, checkRanges, readNumber, toleranceRange } from '../../web/widget/predict-number.js';
 import { answeredStatement } from '../../web/widget/xapi.js';
-import { cmiTime, interactionValues } from '../../web/scorm/interactions.js';
+import { cmiDecimal, cmiTime, interactionValues } from '../../web/scorm/interactions.js';
 
 const PREDICTION = {
   id: 'perpendicular-sign',
@@ -119,5 +121,83 @@ describe('misconceptions and the chapter score', () => {
     expect(scoreText({ first: record.first('dot-product'), tries: 2, ...record.score(['dot-product']) })).toBe(
       'Not scored: only the first answer counts, and it was wrong \u2014 chapter score 0 / 1',
     );
+  });
+});
+
+// A number prediction (sqrt-d's, right within 15 %) and a point prediction (convex-hull's, right within 0.75).
+const NUMBER = { id: 'typical-score', question: 'The std of q\u00b7k?', number: { tolerance: { percent: 15 } } };
+const POINT = { id: 'negative-weight', question: 'Where does y land?', point: { radius: 0.75 } };
+
+describe('number and point predictions', () => {
+  const names = (prediction) => ({ chapter: 'sqrt-d', prediction: prediction.id });
+  test('a number: interactionType numeric, the range of right answers "lo[:]hi", the number as the response', () => {
+    // 15 % of 64 is 9.6: right from 54.4 to 73.6.
+    const s = answeredStatement(answer({ prediction: NUMBER, choice: '60', answer: '64', correct: true }));
+    expect(s.object.definition).toEqual({
+      name: { en: NUMBER.question },
+      type: 'http://adlnet.gov/expapi/activities/cmi.interaction',
+      interactionType: 'numeric',
+      correctResponsesPattern: ['54.4[:]73.6'],
+    });
+    expect(s.result).toMatchObject({ success: true, response: '60' });
+    expect(interactionValues(s, names(NUMBER), 0).slice(1, 5)).toEqual([
+      ['cmi.interactions.0.type', 'numeric'],
+      ['cmi.interactions.0.student_response', '60'],
+      ['cmi.interactions.0.correct_responses.0.pattern', '64'],
+      ['cmi.interactions.0.result', 'correct'],
+    ]);
+    expect(() => answeredStatement(answer({ prediction: NUMBER, choice: 'sixty' }))).toThrow(
+      /xAPI choice: expected a number/,
+    );
+  });
+
+  test('a point: interactionType other, described; "x,y" as response and pattern; SCORM performance', () => {
+    const s = answeredStatement(answer({ prediction: POINT, choice: '1,0.5', answer: '5.75,1.75', correct: false }));
+    expect(s.object.definition).toMatchObject({
+      interactionType: 'other',
+      description: { en: expect.stringMatching(/point "x,y" on the figure, in the figure's units; .* within 0\.75 /) },
+      correctResponsesPattern: ['5.75,1.75'],
+    });
+    expect(s.result).toMatchObject({ success: false, response: '1,0.5' });
+    expect(interactionValues(s, names(POINT), 2).slice(1, 5)).toEqual([
+      ['cmi.interactions.2.type', 'performance'],
+      ['cmi.interactions.2.student_response', '1,0.5'],
+      ['cmi.interactions.2.correct_responses.0.pattern', '5.75,1.75'],
+      ['cmi.interactions.2.result', 'wrong'],
+    ]);
+    expect(() => answeredStatement(answer({ prediction: POINT, choice: '1;2' }))).toThrow(
+      /xAPI choice: expected a point/,
+    );
+  });
+
+  test('CMIDecimal: no exponent, 7 significant digits at most', () => {
+    expect([64, 63.87123489379883, 1e-7, -2.5, 100000].map(cmiDecimal)).toEqual([
+      '64',
+      '63.87123',
+      '0.0000001',
+      '-2.5',
+      '100000',
+    ]);
+  });
+
+  test('the typed number: empty, not a number and out of range are refused with a sentence; the range of right answers', () => {
+    const range = { min: 0, max: 100000 };
+    expect(readNumber(' 64 ', range)).toEqual({ value: 64 });
+    expect(readNumber('6,5', range)).toEqual({ value: 6.5 });
+    expect(readNumber('', range)).toEqual({ problem: 'Type a number first.' });
+    expect(readNumber('64 or so', range).problem).toMatch(/^\u201c64 or so\u201d is not a number/);
+    expect(readNumber('\u22123', range).problem).toBe('\u22123 is out of range: type a number from 0 to 100,000.');
+    expect(toleranceRange(64, { percent: 15 })).toEqual([54.4, 73.6]);
+    expect(toleranceRange(64, { absolute: 2 })).toEqual([62, 66]);
+  });
+
+  test('bad options are TypeErrors naming them: two kinds, no tolerance, a range with from >= to', () => {
+    expect(predictionKind({ number: {} })).toBe('number');
+    expect(() => predictionKind({ choices: [], number: {} })).toThrow(
+      /exactly one of choices, number and point, got choice, number/,
+    );
+    expect(() => checkNumberSpec({ label: 'x', min: 0, max: 1, tolerance: {} })).toThrow(/number\.tolerance/);
+    expect(() => checkNumberSpec({ label: 'x', min: 1, max: 0, tolerance: { percent: 5 } })).toThrow(/number\.max/);
+    expect(() => checkRanges([{ from: 5, to: 1, text: 'x' }])).toThrow(/misconceptions\[0\]/);
   });
 });

@@ -29,7 +29,6 @@ import {
   valuePoints,
   weightSliders,
 } from '../widget/value-set.js';
-import { choices } from '../widget/predict.js';
 
 const A_MIN = -1;
 const A_MAX = 2;
@@ -98,28 +97,6 @@ export class AgConvexHull extends AgWidget {
   #convex = [0.2, 0.3, 0.5];
 
   build(body) {
-    const predict = this.predict({
-      id: 'negative-weight',
-      question:
-        'The weights (\u22120.5, 0.75, 0.75) still add up to 1, but one of them is negative. With the three values of the default triangle, where does y land?',
-      choices: choices({ inside: 'Inside the triangle (the hull)', outside: 'Outside the hull' }),
-      misconceptions: {
-        inside:
-          'That takes \u201cthe weights add up to 1\u201d as enough: a convex combination also needs every weight \u2265 0, and a negative weight pushes y away from its value, out of the hull.',
-      },
-      reveal: (_choice, ag) => {
-        const values = SPOTS.slice(0, 3);
-        const alpha = [-0.5, 0.75, 0.75];
-        this.setState({ values, alpha });
-        const y = Array.from(ag.weightedSum(alpha, values).data);
-        const answer = inHull(y, values) ? 'inside' : 'outside';
-        return {
-          answer,
-          explanation: `The module computed y = ${pair(y)}, ${answer} the triangle. A negative weight pushes y away from that value, past the far edge: the sum alone does not keep y in the hull.`,
-        };
-      },
-    });
-
     // T and the two ways to break one constraint.
     const size = valueCount((delta) =>
       resizeValues(
@@ -169,6 +146,28 @@ export class AgConvexHull extends AgWidget {
     const points = valuePoints(fig, () => `y = ${y.text()}; ${status.textContent}`);
     const yDot = fig.layer('output').append('path').attr('class', 'y-dot').attr('d', 'M0,-8 L8,0 L0,8 L-8,0 Z');
     const yLabel = fig.label('y', { className: 'vec-label label-y', layer: 'output' });
+    const predict = this.predict({
+      id: 'negative-weight',
+      question:
+        'The weights (\u22120.5, 0.75, 0.75) still add up to 1, but one of them is negative. With the three values of the default triangle, where does y land? Drag the dashed ring on the figure (or click there, or move it with the arrow keys) to where you expect y, then commit.',
+      point: { plane: fig.plane, name: 'y', radius: 0.75, start: [0, 0] },
+      misconceptions: [
+        {
+          where: (guess) => inHull(guess, SPOTS.slice(0, 3)),
+          text: 'That takes \u201cthe weights add up to 1\u201d as enough: a convex combination also needs every weight \u2265 0, and a negative weight pushes y away from its value, out of the hull.',
+        },
+      ],
+      reveal: (_guess, ag) => {
+        const values = SPOTS.slice(0, 3);
+        const alpha = [-0.5, 0.75, 0.75];
+        this.setState({ values, alpha });
+        const y = Array.from(ag.weightedSum(alpha, values).data);
+        return {
+          value: y,
+          explanation: `The module computed y = ${pair(y)}, ${inHull(y, values) ? 'inside' : 'outside'} the triangle. A negative weight pushes y away from that value, past the far edge: the sum alone does not keep y in the hull.`,
+        };
+      },
+    });
 
     const weights = weightSliders(this, {
       id: 'ch-alpha',

@@ -15,7 +15,6 @@ import { fmt } from '../widget/format.js';
 import { formulas as displays, texElement } from '../widget/math.js';
 import { afterPause } from '../widget/pause.js';
 import { defineState, number } from '../widget/state.js';
-import { choices, nearestChoice } from '../widget/predict.js';
 import { chunkCalls, chunkSizes, combineChunks } from '../models/chunked-experiment.js';
 
 const SWEEP_DIMS = [2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096];
@@ -81,17 +80,31 @@ export class AgSqrtD extends ExperimentWidget {
     const predict = this.predict({
       id: 'typical-score',
       question:
-        'q and k are random with independent N(0, 1) entries. At d\u2096 = 4096, how big is a typical score q\u00b7k (its standard deviation)?',
-      choices: choices({ 1: 'About 1', 64: 'About 64', 4096: 'About 4096' }),
-      misconceptions: {
-        1: 'That expects a score to stay the size of one product q\u1d62k\u1d62: the d_k products have random signs and cancel only in part, their variances add up, and the spread grows like \u221ad_k.',
-        4096: 'That adds the terms as if they all had the same sign: random signs cancel in part, so the spread grows like \u221ad_k, not like d_k.',
+        'q and k are random with independent N(0, 1) entries. At d\u2096 = 4096, how big is a typical score q\u00b7k? Type its standard deviation.',
+      number: {
+        label: 'Standard deviation of q\u00b7k',
+        min: 0,
+        max: 100000,
+        tolerance: { percent: 15 },
       },
-      reveal: (_choice, ag) => {
+      // Wrong answers near the size of one product, or near d_k itself.
+      misconceptions: [
+        {
+          from: 0,
+          to: 8,
+          text: 'That expects a score to stay the size of one product q\u1d62k\u1d62: the d_k products have random signs and cancel only in part, their variances add up, and the spread grows like \u221ad_k.',
+        },
+        {
+          from: 1024,
+          to: Infinity,
+          text: 'That adds the terms as if they all had the same sign: random signs cancel in part, so the spread grows like \u221ad_k, not like d_k.',
+        },
+      ],
+      reveal: (_typed, ag) => {
         this.setState({ d: 4096 });
         const r = ag.randomDotExperiment({ d: 4096, trials: 400, seed: this.state.seed, returnSamples: false });
         return {
-          answer: nearestChoice(['1', '64', '4096'], r.std, Math.log),
+          value: r.std,
           explanation: `400 random pairs at d\u2096 = 4096 gave a standard deviation of ${fmt(r.std)}: close to \u221a4096 = 64, not to 4096. The terms q\u1d62k\u1d62 have random signs, so their sum grows like the square root of their number.`,
         };
       },

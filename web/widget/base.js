@@ -610,7 +610,7 @@ export class AgWidget extends HTMLElement {
   }
 
   /**
-   * A predict-then-reveal block (see predict.js). Each answer is recorded in the page's record under this
+   * A predict-then-reveal block (see predict.js): choices, a number or a point. Each answer is recorded in the page's record under this
    * widget's chapter (the first answer counts; the block shows the chapter's score), then fired from this
    * element as `ag-predict` { widget, chapter, id, choice, answer, correct } and as `ag-xapi`
    * { statement, widget, chapter, prediction } (an xAPI "answered" statement, widget/xapi.js). Place the
@@ -629,6 +629,8 @@ export class AgWidget extends HTMLElement {
         if (this.stateText === before) return outcome;
         return { ...outcome, restore: () => this.setState(mine) };
       },
+      // How far a point answer is from the true point: |a \u2212 b|, computed by the module (a logged call).
+      distance: (a, b) => this.#ag.norm(this.#ag.weightedSum([1, -1], [a, b]).data),
       onShown: () => this.answerShown('answer'),
       onResult: (result) => {
         const chapter = this.chapterId;

@@ -1,9 +1,11 @@
 // xAPI (Experience API 1.0.3) statements for answered predictions. Every
 // answer of a predict block (widget/predict.js) becomes one "answered"
 // statement: the verb http://adlnet.gov/expapi/verbs/answered, an activity
-// of type cmi.interaction (interactionType "choice") whose id names the page,
-// the chapter and the prediction, with the choices and the right one as its
-// correctResponsesPattern; a result with this answer's success and response
+// of type cmi.interaction whose id names the page, the chapter and the
+// prediction: interactionType "choice" (the choices, and the right one as its
+// correctResponsesPattern), "numeric" (a number; the pattern "lo[:]hi" is the
+// range of right answers) or "other" (a point "x,y" in the figure's units;
+// the pattern is the true point); a result with this answer's success and response
 // and the chapter's score, which the first answer sets (a later answer is
 // practice: it repeats the first answer's score, and its result extension
 // ANSWER_NUMBER, 2 or more, marks it as a retry). The widget fires it as the
@@ -11,6 +13,8 @@
 // around its frame; the SCORM adapter writes it as a SCORM 1.2 interaction.
 // The page knows no learner: a statement has no actor, which whoever sends
 // it to a Learning Record Store adds (EMBEDDING.md, "xAPI").
+
+import { toleranceRange } from './predict-number.js';
 
 export const XAPI_VERSION = '1.0.3';
 export const ANSWERED = Object.freeze({
@@ -65,20 +69,82 @@ export function choiceInteraction({ choices, answer }, lang = LANG) {
 }
 
 /**
+ * The part of an activity definition that makes a number prediction a numeric interaction (xAPI 1.0.3, Data
+ * 2.4.4.1): `answer` the measured value as text (null: not known yet, no pattern), `tolerance` the prediction's
+ * ({ absolute } or { percent }); the pattern is the range of right answers, "lo[:]hi" (toleranceRange).
+ */
+export function numericInteraction({ answer, tolerance }) {
+  if (answer === null) return { type: INTERACTION_TYPE, interactionType: 'numeric' };
+  const [lo, hi] = toleranceRange(Number(answer), tolerance);
+  return { type: INTERACTION_TYPE, interactionType: 'numeric', correctResponsesPattern: [`${lo}[:]${hi}`] };
+}
+
+/**
+ * The part of an activity definition that makes a point prediction an interaction of type "other" (xAPI 1.0.3,
+ * Data 2.4.4.1): the response and the correct response are points "x,y" in the figure's units, which the
+ * description says with the radius within which a point is right; `answer` the true point "x,y" (null: not
+ * known yet, no pattern).
+ */
+export function pointInteraction({ answer, radius }, lang = LANG) {
+  const description = `The response is a point "x,y" on the figure, in the figure's units; a point within ${radius} of the correct response is right.`;
+  return {
+    type: INTERACTION_TYPE,
+    interactionType: 'other',
+    description: { [lang]: description },
+    ...(answer === null ? {} : { correctResponsesPattern: [answer] }),
+  };
+}
+
+/**
+ * The interaction of a prediction of any kind (`prediction.choices`, `.number` or `.point`, as predict() takes
+ * them), with its right `answer` (null: not known yet).
+ */
+export function predictionInteraction(prediction, answer, lang = LANG) {
+  if (prediction.number) return numericInteraction({ answer, tolerance: prediction.number.tolerance });
+  if (prediction.point) return pointInteraction({ answer, radius: prediction.point.radius }, lang);
+  return choiceInteraction({ choices: prediction.choices, answer }, lang);
+}
+
+/** Whether `response` fits the prediction's kind: one of the choices, a number, or a point "x,y". */
+function checkResponse(prediction, response) {
+  const isNumber = (t) => typeof t === 'string' && t.trim() !== '' && Number.isFinite(Number(t));
+  if (prediction.number) {
+    if (!isNumber(response))
+      throw new TypeError(
+        `xAPI choice: expected a number as text for a number prediction, got ${JSON.stringify(response)}`,
+      );
+  } else if (prediction.point) {
+    const parts = typeof response === 'string' ? response.split(',') : [];
+    if (parts.length !== 2 || !parts.every(isNumber))
+      throw new TypeError(
+        `xAPI choice: expected a point "x,y" for a point prediction, got ${JSON.stringify(response)}`,
+      );
+  } else {
+    const values = Array.isArray(prediction.choices) ? prediction.choices.map((c) => c.value) : [];
+    if (!values.includes(response))
+      throw new TypeError(`xAPI choice: ${JSON.stringify(response)} is not a choice (${values.join(', ')})`);
+  }
+}
+
+/**
  * The xAPI 1.0.3 "answered" statement of one answer to a prediction.
  * @param {{ page: string, chapter: string, chapterTitle?: string,
- *           prediction: { id: string, question: string, choices: { value: string, label: string }[] },
+ *           prediction: { id: string, question: string, choices?: { value: string, label: string }[],
+ *                         number?: { tolerance }, point?: { radius } },
  *           choice: string, answer: string, correct: boolean,
  *           first: { choice: string, correct: boolean }, number?: number, timestamp?: Date }} o
- *   `page`: the page's address (its query and fragment are dropped); `choice`: the learner's choice value;
+ *   `page`: the page's address (its query and fragment are dropped); `choice`: the learner's response (a choice
+ *   value; for a number prediction the number as text; for a point prediction "x,y" in the figure's units);
  *   `answer`: the right choice value, as the reveal computed it (one that is no choice gives an empty
- *   correctResponsesPattern); `correct`: choice === answer; `first`: the
+ *   correctResponsesPattern), or the measured number, or the true point "x,y"; `correct`: whether the response
+ *   is right (the choice, within the tolerance, within the radius); `first`: the
  *   chapter's first answer (this one, or an earlier one), which sets the score; `number`: which answer to the
  *   chapter's prediction this is (1 for the first), given as the result extension ANSWER_NUMBER.
  * @returns {object} a statement without actor, id or stored (the sender adds them):
  *   { verb, object, result: { success, response, score: { raw, min, max, scaled }, extensions? }, context,
  *   timestamp }
- * @throws {TypeError} naming a missing or malformed argument, or a choice that is not one of the choices
+ * @throws {TypeError} naming a missing or malformed argument, or a response that does not fit the kind (not one
+ *   of the choices, not a number, not a point "x,y")
  */
 export function answeredStatement({
   page,
@@ -96,11 +162,12 @@ export function answeredStatement({
     throw new TypeError(`xAPI page: expected an absolute URL, got ${JSON.stringify(page)}`);
   if (typeof chapter !== 'string' || !chapter)
     throw new TypeError(`xAPI chapter: expected a chapter id, got ${JSON.stringify(chapter)}`);
-  const values = Array.isArray(prediction?.choices) ? prediction.choices.map((c) => c.value) : [];
-  if (typeof prediction?.id !== 'string' || values.length === 0)
-    throw new TypeError('xAPI prediction: expected { id, question, choices: [{ value, label }, ...] }');
-  if (!values.includes(choice))
-    throw new TypeError(`xAPI choice: ${JSON.stringify(choice)} is not a choice (${values.join(', ')})`);
+  const kinds = [prediction?.number, prediction?.point, prediction?.choices?.length || undefined];
+  if (typeof prediction?.id !== 'string' || kinds.filter((k) => k !== undefined).length !== 1)
+    throw new TypeError(
+      'xAPI prediction: expected { id, question } with one of choices: [{ value, label }, ...], number or point',
+    );
+  checkResponse(prediction, choice);
   if (typeof correct !== 'boolean' || typeof first?.correct !== 'boolean')
     throw new TypeError('xAPI correct and first.correct: expected booleans');
   if (number !== undefined && !(Number.isInteger(number) && number >= 1))
@@ -116,7 +183,7 @@ export function answeredStatement({
       objectType: 'Activity',
       id: predictionIri(page, chapter, prediction.id),
       // A reveal whose answer is none of the choices (a case the question did not foresee): no choice is right.
-      definition: { name: text(prediction.question), ...choiceInteraction({ choices: prediction.choices, answer }) },
+      definition: { name: text(prediction.question), ...predictionInteraction(prediction, answer) },
     },
     result: {
       success: correct,
