@@ -112,7 +112,13 @@ struct Slice {
   float softcap;         // > 0: scores capped to softcap * tanh(score / softcap) before the mask; 0: none
   float slope;           // ALiBi: -slope |i + causal_offset - j| added to score (i, j); 0: none
   int32_t scores_stage;  // ag_attention_dims::scores_stage: 0 masked, 1 capped, 2 raw
+  // The rows are the query heads of one query (Tq = 1) that share this K and V, one head per row (q_st,
+  // o_st and m_si being the heads' strides): every row is at query position 0. False: row i is query i.
+  bool heads_as_rows;
 };
+
+// The query position of row i of a slice (causal, window, ALiBi).
+inline int32_t position(const Slice& sl, int32_t i) { return sl.heads_as_rows ? 0 : i; }
 
 // The ALiBi bias of one run of scores (Press et al. 2022, §3): score j of
 // the run gets b_j = (-m) |n0 - j|, n0 the distance i + P - j of the run's
@@ -126,14 +132,14 @@ struct Alibi {
 // The bias for row i of a slice from key j0 on.
 inline Alibi alibi_at(const Slice& sl, int32_t i, int32_t j0) {
   if (sl.slope == 0.0f) return Alibi{0.0f, 0};
-  return Alibi{sl.slope, static_cast<int32_t>(static_cast<int64_t>(i) + sl.causal_offset - j0)};
+  return Alibi{sl.slope, static_cast<int32_t>(static_cast<int64_t>(position(sl, i)) + sl.causal_offset - j0)};
 }
 
 // Causal: query i sees keys 0..i + causal_offset (top-left aligned when the
 // offset is 0; a KV cache of P keys puts query i at position P + i), all of
 // them once i + causal_offset >= Tk - 1, none while i + causal_offset < 0.
 inline int32_t visible_keys(const Slice& sl, int32_t i) {
-  const int64_t n = static_cast<int64_t>(i) + 1 + sl.causal_offset;
+  const int64_t n = static_cast<int64_t>(position(sl, i)) + 1 + sl.causal_offset;
   if (!sl.causal) return sl.Tk;
   return n <= 0 ? 0 : (n < sl.Tk ? static_cast<int32_t>(n) : sl.Tk);
 }
@@ -144,7 +150,7 @@ inline int32_t visible_keys(const Slice& sl, int32_t i) {
 // visible_keys(sl, i). 0 without a window.
 inline int32_t first_key(const Slice& sl, int32_t i) {
   if (!sl.causal || sl.window <= 0) return 0;
-  const int64_t lo = static_cast<int64_t>(i) + 1 + sl.causal_offset - sl.window;
+  const int64_t lo = static_cast<int64_t>(position(sl, i)) + 1 + sl.causal_offset - sl.window;
   const int32_t end = visible_keys(sl, i);
   return lo <= 0 ? 0 : (lo < end ? static_cast<int32_t>(lo) : end);
 }
@@ -400,9 +406,19 @@ int32_t attention(const float* q, const float* k, const float* v, const float* m
                   float* weights, float* scores, float* work) {
   const int32_t Tq = d->Tq, Tk = d->Tk;
   const int32_t group = d->kv_group > 1 ? d->kv_group : 1;  // query heads per key/value head
+  // With one query per head (Tq = 1, a decoding step) on the streaming path, the query heads that read the
+  // same K and V (the `group` of a key/value head, or every head when K and V broadcast over the heads) are
+  // the rows of one slice (heads_as_rows): each K and V row is then read once for them all, and the
+  // simd128 GEMMs get that many rows instead of one. Row by row, every operation and its order are those
+  // of a slice per head, so the results are the same bit for bit. ALiBi (a slope per head) keeps a slice
+  // per head.
+  const bool kv_broadcast = d->k_sh == 0 && d->v_sh == 0;
+  const int32_t rows = d->streaming != 0 && Tq == 1 && slopes == nullptr
+                           ? (group > 1 ? group : (kv_broadcast ? d->H : 1))
+                           : 1;  // query heads per slice
   int32_t status = 0;
   for (int32_t b = 0; b < d->B; ++b) {
-    for (int32_t h = 0; h < d->H; ++h) {
+    for (int32_t h = 0; h < d->H; h += rows) {
       const int32_t hkv = h / group;  // the key/value head this query head reads (shared, not copied)
       Slice sl;
       sl.q = q + static_cast<ptrdiff_t>(b) * d->q_sb + static_cast<ptrdiff_t>(h) * d->q_sh;
@@ -415,6 +431,12 @@ int32_t attention(const float* q, const float* k, const float* v, const float* m
       sl.q_st = d->q_st, sl.k_st = d->k_st, sl.v_st = d->v_st, sl.o_st = d->o_st;
       sl.m_si = d->m_si, sl.m_sj = d->m_sj;
       sl.Tq = Tq, sl.Tk = Tk, sl.d_k = d->d_k, sl.d_v = d->d_v;
+      sl.heads_as_rows = rows > 1;
+      if (sl.heads_as_rows) {
+        // Row r is query head h + r: its rows of Q, the output and the mask are a head apart.
+        sl.q_st = d->q_sh, sl.o_st = d->o_sh, sl.m_si = d->m_sh;
+        sl.Tq = rows;
+      }
       sl.causal = d->causal != 0;
       sl.causal_offset = d->causal_offset;
       sl.window = d->window;
@@ -423,7 +445,8 @@ int32_t attention(const float* q, const float* k, const float* v, const float* m
       sl.slope = slopes != nullptr ? slopes[h] : 0.0f;
       sl.scores_stage = scores != nullptr && !d->streaming ? d->scores_stage : 0;
       // Offset of this slice's rows in the contiguous [B, H, Tq, Tk] outputs
-      // and in the status's flat index.
+      // and in the status's flat index (with heads as rows, Tq = 1: row r at
+      // flat0 + r Tk, as head h + r's own slice would say).
       const size_t flat0 = (static_cast<size_t>(b) * d->H + static_cast<size_t>(h)) * Tq * Tk;
       int32_t st;
       if (d->streaming) {

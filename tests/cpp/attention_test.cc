@@ -921,6 +921,95 @@ TEST(AttentionStreaming, OverflowIsTheFirstInFlatOrder) {
   });
 }
 
+// A decoding step (Tq = 1) whose query heads share key/value heads: the heads
+// that read one K and V are the rows of one streaming slice
+// (attention_impl.h, heads_as_rows). Against the reference within the
+// streaming bound, and bit for bit against each head run as a call of its
+// own: h_q = 4 h_kv, 8 and 70 heads on one (more than a block of 64 rows),
+// multi-query attention by broadcasting K and V over the heads, caches of
+// 4098 and 256 keys and a first step of one key (tiles and f32x4 groups
+// with tails), d_k = 7 and d_v = 5 (channel tails), causal at the cache's
+// offset, a window, a per-head mask with -Infinity entries, misaligned
+// buffers.
+TEST(AttentionStreaming, DecodeStepRunsTheHeadsOfAGroupTogether) {
+  struct Case {
+    int32_t B, Hkv, g, Tk, w;
+    bool mask, broadcast;  // broadcast: K and V have one head, read by every query head (kv_group 1)
+  };
+  const int32_t dk = 7, dv = 5;
+  for (const Case c :
+       {Case{1, 2, 4, 4099, 0, false, false}, Case{2, 2, 4, 257, 0, true, false}, Case{1, 1, 8, 255, 100, false, false},
+        Case{1, 3, 4, 1, 0, false, false}, Case{1, 1, 70, 513, 0, true, false}, Case{2, 1, 6, 300, 0, true, true}}) {
+    SCOPED_TRACE(::testing::Message() << "B=" << c.B << " Hkv=" << c.Hkv << " g=" << c.g << " Tk=" << c.Tk
+                                      << " w=" << c.w << " mask=" << c.mask << " broadcast=" << c.broadcast);
+    const int32_t H = c.Hkv * c.g;
+    ag_attention_dims d = contiguous_dims(c.B, H, 1, c.Tk, dk, dv);
+    d.k_sb = c.Hkv * c.Tk * dk, d.v_sb = c.Hkv * c.Tk * dv;
+    if (c.broadcast)
+      d.k_sh = 0, d.v_sh = 0;
+    else
+      d.kv_group = c.g;
+    d.causal = 1, d.causal_offset = c.Tk - 1, d.window = c.w;
+    AttentionInputs in = make_inputs(d, 3000 + c.Tk + H);
+    if (c.mask) {
+      in.has_mask = true;
+      in.d.m_sb = H * c.Tk, in.d.m_sh = c.Tk, in.d.m_si = c.Tk, in.d.m_sj = 1;
+      in.mask = random_floats(static_cast<size_t>(c.B) * H * c.Tk, -2.0f, 2.0f, 3001);
+      for (size_t x = 0; x < in.mask.size(); x += 5) in.mask[x] = -kInfF;
+    }
+    for_each_variant([&](Variant v) {
+      const RunOptions streaming{false, false, 1, true};
+      check_attention(v, in, streaming);
+      const AttentionOutputs got = run_attention(v, in, streaming);
+      for (int32_t b = 0; b < c.B; ++b) {
+        for (int32_t h = 0; h < H; ++h) {
+          // Head h of batch b alone: one query, one head, its own K and V rows.
+          AttentionInputs one;
+          one.d = contiguous_dims(1, 1, 1, c.Tk, dk, dv);
+          one.d.causal = 1, one.d.causal_offset = c.Tk - 1, one.d.window = c.w;
+          one.scale = in.scale;
+          const auto part = [](const std::vector<float>& x, size_t at, size_t n) {
+            return std::vector<float>(x.begin() + static_cast<ptrdiff_t>(at),
+                                      x.begin() + static_cast<ptrdiff_t>(at + n));
+          };
+          const int32_t hkv = c.broadcast ? 0 : h / c.g;
+          one.q = part(in.q, static_cast<size_t>(b) * d.q_sb + static_cast<size_t>(h) * d.q_sh, dk);
+          one.k = part(in.k, static_cast<size_t>(b) * d.k_sb + static_cast<size_t>(hkv) * d.k_sh,
+                       static_cast<size_t>(c.Tk) * dk);
+          one.v = part(in.v, static_cast<size_t>(b) * d.v_sb + static_cast<size_t>(hkv) * d.v_sh,
+                       static_cast<size_t>(c.Tk) * dv);
+          if (c.mask) {
+            one.has_mask = true;
+            one.d.m_sj = 1;
+            one.mask = part(in.mask, mask_at(in.d, b, h, 0, 0), c.Tk);
+          }
+          const AttentionOutputs alone = run_attention(v, one, streaming);
+          for (int32_t x = 0; x < dv; ++x)
+            ASSERT_EQ(bits(got.out[static_cast<size_t>(b) * d.o_sb + static_cast<size_t>(h) * d.o_sh + x]),
+                      bits(alone.out[x]))
+                << "b=" << b << " h=" << h << " channel " << x;
+        }
+      }
+    });
+  }
+  // The status of heads run together: head 1 overflows at key 300, head 2 at
+  // key 3; the first in the flat [B, H, Tq, Tk] order is head 1's.
+  const int32_t H = 4, Tk = 330;
+  ag_attention_dims d = contiguous_dims(1, H, 1, Tk, 2, 1);
+  d.k_sb = Tk * 2, d.v_sb = Tk, d.kv_group = H, d.streaming = 1;
+  AttentionInputs in = make_inputs(d, 3100);
+  in.q = {0.0f, 0.0f, 1e20f, 0.0f, 0.0f, -1e20f, 0.0f, 0.0f};
+  for (float& x : in.k) x = 1e-30f;
+  in.k[300 * 2] = 1e20f;    // head 1 . key 300 = +1e40
+  in.k[3 * 2 + 1] = 1e20f;  // head 2 . key 3 = -1e40
+  for_each_variant([&](Variant v) {
+    std::vector<float> out(H), work(AG_ATTENTION_STREAMING_WORK_FLOATS);
+    EXPECT_EQ(AG_VARIANT(attention, v)(in.q.data(), in.k.data(), in.v.data(), nullptr, nullptr, nullptr, 1.0f, 0.0f, &d,
+                                       out.data(), nullptr, nullptr, work.data()),
+              1 + Tk + 300);
+  });
+}
+
 // ----------------------------------------------------------------------------
 // Multi-head attention
 // ----------------------------------------------------------------------------

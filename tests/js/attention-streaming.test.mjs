@@ -344,6 +344,42 @@ describe.each(CONFIGS)('streaming attention: $label', (cfg) => {
     expect(ag.callLog.at(-1).args).toMatchObject({ pastKey: [B, Hkv, 500, dk], pastValue: [B, Hkv, 500, dv] });
   });
 
+  test('a decoding step with h_q = 4 h_kv: each query head within its bound, and as if attended alone', () => {
+    // One query per head (Tq = 1) on the streaming path, where the kernel takes the four query heads of
+    // a key/value head as the rows of one slice. Caches whose length with the new key ends inside a key
+    // tile and an f32x4 group (4098 + 1 and 256 + 1 keys; 0 + 1, a first step), d_k = 7 and d_v = 5
+    // (channel tails): every head against the float64 reference (its streaming bound), and bit for bit
+    // the output of the same head given alone, as a call of one head on the present key and value.
+    const [B, Hkv, g, dk, dv] = [2, 2, 4, 7, 5];
+    const Hq = g * Hkv;
+    const scale = Math.fround(1 / Math.sqrt(dk));
+    for (const P of [4098, 256, 0]) {
+      const Tall = P + 1;
+      const r = ref.rng(900 + P);
+      const q = r.f32(B * Hq * dk);
+      const [pk, nk] = [r.f32(B * Hkv * P * dk), r.f32(B * Hkv * dk)];
+      const [pv, nv] = [r.f32(B * Hkv * P * dv, -2, 2), r.f32(B * Hkv * dv, -2, 2)];
+      const res = ag.attention(T(q, [B, Hq, 1, dk]), T(nk, [B, Hkv, 1, dk]), T(nv, [B, Hkv, 1, dv]), {
+        causal: true,
+        pastKey: T(pk, [B, Hkv, P, dk]),
+        pastValue: T(pv, [B, Hkv, P, dv]),
+      });
+      for (let b = 0; b < B; b++)
+        for (let h = 0; h < Hq; h++) {
+          const s = b * Hq + h;
+          const kv = b * Hkv + Math.floor(h / g);
+          const K = part(res.presentKey.data, kv, Tall * dk);
+          const V = part(res.presentValue.data, kv, Tall * dv);
+          const qh = part(q, s, dk);
+          const got = part(res.output.data, s, dv);
+          const want = ref.attentionSlice(qh, K, V, 1, Tall, dk, dv, { scale, variant: cfg.variant, streaming: true });
+          expectWithin(got, want.Y, want.bound, [false], dv, `P ${P}, b ${b}, h ${h}`);
+          const alone = ag.attention(T(qh, [1, dk]), T(K, [Tall, dk]), T(V, [Tall, dv])).output.data;
+          expect(got).toEqual(alone);
+        }
+    }
+  });
+
   test("kvSeqLen: keys past each batch's count are hidden; with causal, query i sits at kvSeqLen[b] - Tq + i", () => {
     // Batch b of a padded key buffer holds lengths[b] valid keys; rows that see none (a negative
     // offset) give +0. Against the reference with the equivalent additive mask, on both paths.
