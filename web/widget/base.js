@@ -781,6 +781,8 @@ const readText = (el) =>
  * the labels of its buttons (a preset bar's presets, the Train, Restart and Cancel of a run).
  */
 function groupLabel(el) {
+  // A group whose buttons change their text (Train / Pause) names itself.
+  if (el.dataset.groupLabel) return el.dataset.groupLabel;
   const named = el.getAttribute('aria-label') ?? el.querySelector('legend, label, span');
   const own = typeof named === 'string' ? named : named ? readText(named) : '';
   const buttons = [...el.querySelectorAll('button')].map((b) => readText(b).trim()).filter(Boolean);
