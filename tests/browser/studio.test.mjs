@@ -197,6 +197,14 @@ describe('the studio: a state, hidden controls and unasked predictions round-tri
         await seed.press('Enter');
         const made = await makeSnippets(page, TAG, { hide: ['seed'], unask: [], status });
         expect(made.numbers).not.toEqual(before); // another seed, another model at step 0
+        // The run's group keeps its own label while its first button reads "Pause" (or "Train again").
+        await page.locator(`${TAG} [data-control-group="train"] button`).first().click();
+        await page
+          .locator(`${TAG} [data-action="pause"], ${TAG} [data-action="train"]:text("Train again")`)
+          .first()
+          .waitFor();
+        const train = await page.locator(TAG).evaluate((el) => el.controlGroups.find((g) => g.name === 'train').label);
+        expect(train).toBe('Train, Restart, Cancel');
         return made;
       },
     );
