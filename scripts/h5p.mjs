@@ -1,6 +1,7 @@
 // Builds an H5P package (.h5p) of one chapter: build/attention-geometry-<chapter>.h5p.
 //   node scripts/h5p.mjs [--chapter <id>] [--state <text>] [--hide <groups>] [--ask <ids>|none] [--out <file>]
-// `npm run h5p -- --chapter atom` builds the site first, then this. The package:
+// `npm run h5p -- --chapter atom` checks the options, builds the site (--build, scripts/prepare-site.mjs),
+// then the package; --help prints the usage. The package:
 //   h5p.json                    the content's main library and its preloaded dependency
 //   content/content.json        the chapter, its start state, the controls hidden and the predictions
 //                               asked (the studio's options, web/widget/studio-options.js) and the
@@ -13,14 +14,15 @@
 // H5P accepts only the file types of its whitelist (no .wasm, .mjs or .map): the
 // package has .json, .js, .css and .txt files. Deterministic zip (scripts/zip.mjs).
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { emscriptenNotices } from './build.mjs';
 import { collectNotices, noticesText } from './notices.mjs';
 import { assetTable, bundleOptions, inlinedAssetsPlugin } from './offline.mjs';
 import { sortedZip } from './zip.mjs';
 import { DEFAULT_CHAPTER, DEFAULT_L10N, semantics } from '../web/h5p/semantics.js';
-import { chapterOf, embedOptions, readArgs } from './chapter-options.mjs';
+import { chapterOf, embedOptions, readArgs, usageText } from './chapter-options.mjs';
+import { buildFlag, prepareSite } from './prepare-site.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const DEFAULT_SITE = join(root, 'build/site');
@@ -40,12 +42,21 @@ export const libraryFolder = ({ majorVersion, minorVersion }) => `${MACHINE_NAME
 
 export { chapterOf, embedOptions };
 
+/** The options of the command line, and what each takes. */
+export const USAGE = { chapter: '<id>', state: '<text>', hide: '<groups>', ask: '<ids>|none', out: '<file>' };
+
 /**
  * The options of the command line: --chapter <id>, --state <text>, --hide <groups>, --ask <ids>|none,
- * --out <file> (or --name=value).
+ * --out <file> (or --name=value); { help: true } for --help. The hide and ask names are checked against the
+ * chapter's (embedOptions; an unknown one is a RangeError); an empty --ask asks none, as in embed.html.
  */
-export const optionsFromArgs = (args) =>
-  readArgs(args, { chapter: '<id>', state: '<text>', hide: '<groups>', ask: '<ids>|none', out: '<file>' });
+export function optionsFromArgs(args) {
+  const given = readArgs(args, USAGE);
+  if (given.help) return given;
+  const chapter = chapterOf(given.chapter ?? DEFAULT_CHAPTER);
+  const { hide, ask } = embedOptions({ hide: given.hide ?? '', ask: given.ask }, chapter.id);
+  return { ...given, ...(hide ? { hide } : {}), ...(ask ? { ask } : {}) };
+}
 
 /** library.json of the library (https://h5p.org/library-definition). */
 export function libraryJson(version) {
@@ -127,7 +138,7 @@ export async function buildH5p({
   out,
 } = {}) {
   const chapter = chapterOf(id);
-  const options = embedOptions({ hide, ask });
+  const options = embedOptions({ hide, ask: ask || undefined }, chapter.id);
   if (!existsSync(join(site, 'wasm/ag-simd.wasm')))
     throw new Error(
       `no built site with wasm/ in ${site}: run \`node scripts/build.mjs\` first (or \`npm run h5p\`, which builds too)`,
@@ -155,10 +166,16 @@ export async function buildH5p({
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   try {
-    const { out, bytes, files } = await buildH5p(optionsFromArgs(process.argv.slice(2)));
-    console.log(
-      `${relative(process.cwd(), out) || out}: ${(bytes / 1024).toFixed(1)} KiB, ${files.length} files (H5P)`,
-    );
+    const { build, args } = buildFlag(process.argv.slice(2));
+    const options = optionsFromArgs(args);
+    if (options.help) {
+      console.log(usageText('npm run h5p --', USAGE));
+      process.exit(0);
+    }
+    if (build) prepareSite();
+    const { out, bytes, files } = await buildH5p(options);
+    const asks = options.ask === 'none' ? '; asks none' : options.ask ? `; asks ${options.ask}` : '';
+    console.log(`${resolve(out)}: ${(bytes / 1024).toFixed(1)} KiB, ${files.length} files (H5P${asks})`);
   } catch (err) {
     console.error(`h5p: ${err.message}`);
     process.exit(1);

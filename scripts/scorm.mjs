@@ -15,19 +15,22 @@
 //   node scripts/scorm.mjs [--completion used|visited] [--min-minutes N] [--score predictions|none]
 //   node scripts/scorm.mjs --chapter <id> [--state <text>] [--hide <groups>] [--ask <ids>|none]
 //                          [--completion asked|used] [--min-minutes N] [--score predictions|none] [--out <file>]
-// (--ch is --chapter; --name=value works too.) The policy options set what the package reports
+// (--ch is --chapter; --name=value works too; --help prints the usage.) `npm run scorm` passes --build first:
+// the options are checked, then scripts/setup.sh and scripts/build.mjs run (scripts/prepare-site.mjs). The policy options set what the package reports
 // (web/scorm/policy.js): by default the course completes once every chapter's widget was used and a
 // chapter once every prediction it asks was answered, with no time floor, and the score is the share
 // of predictions right at the first answer. `npm run scorm -- --chapter length` passes them through npm.
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, sep } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { XMLBuilder } from 'fast-xml-parser';
 import { sortedZip } from './zip.mjs';
-import { chapterOf, embedOptions, readArgs } from './chapter-options.mjs';
+import { buildFlag, prepareSite } from './prepare-site.mjs';
+import { askedIds, chapterOf, embedOptions, readArgs, usageText } from './chapter-options.mjs';
 import { checkPolicy, DEFAULT_POLICY, POLICY_META, policyText } from '../web/scorm/policy.js';
 import { LAUNCH_META } from '../web/shell/embed-params.js';
 import { embedQuery, escapeAttribute } from '../web/widget/embed-control.js';
+import { ASK_NONE } from '../web/widget/studio-options.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const DEFAULT_SITE = join(root, 'build/site');
@@ -64,7 +67,7 @@ export const policyMeta = (policy, scope = 'course') =>
   `<meta name="${POLICY_META}" content="${policyText(policy, scope)}">`;
 
 /** The options of the command line, and what each takes. */
-const USAGE = {
+export const USAGE = {
   chapter: '<id>',
   ch: '<id>',
   state: '<text>',
@@ -87,6 +90,7 @@ const OPTION_OF = { completion: '--completion', minMinutes: '--min-minutes', sco
  */
 export function optionsFromArgs(args) {
   const given = readArgs(args, USAGE);
+  if (given.help) return { help: true };
   if (given.chapter !== undefined && given.ch !== undefined)
     throw new RangeError('--ch and --chapter are the same option: give one');
   const id = given.chapter ?? given.ch;
@@ -117,7 +121,7 @@ export function optionsFromArgs(args) {
   return {
     chapter,
     state: given.state ?? '',
-    ...embedOptions({ hide: given.hide ?? '', ask: given.ask ?? '' }),
+    ...embedOptions({ hide: given.hide ?? '', ask: given.ask }, chapter?.id),
     policy,
     out: given.out,
   };
@@ -181,14 +185,15 @@ export function chapterLaunchPage(html, { chapter, state = '', hide = '', ask = 
 
 /**
  * The rule of a one-chapter package in words, for its manifest: what completes it and what the score counts,
- * from the policy and the ask option ('' every prediction, 'none', or the ids).
+ * from the policy and the ask option ('' every prediction, 'none', or the ids): with no prediction asked (or none
+ * in the chapter, web/chapter-options.json), completed once used, and no score.
  */
-export function chapterRule({ policy, ask = '' }) {
-  const none = ask === 'none';
+export function chapterRule({ chapter, policy, ask = '' }) {
+  const none = askedIds(chapter.id, ask).length === 0;
   const which = ask === '' ? 'every prediction of the chapter' : `the predictions ${ask.split(',').join(', ')}`;
   const rule =
     policy.completion === 'asked' && !none
-      ? `once the learner has answered ${which} (or used the widget, if the chapter has none of them)`
+      ? `once the learner has answered ${which}`
       : 'once the learner has used the widget (changed something in it or answered a prediction)';
   const time = policy.minMinutes > 0 ? ` and spent at least ${policy.minMinutes} minutes in it` : '';
   const score =
@@ -301,7 +306,7 @@ export function buildScorm({
   const launch = chapter ? chapterLaunchPage(html, { chapter, state, hide, ask, policy }) : launchPage(html, policy);
   entries[LAUNCH] = new TextEncoder().encode(launch);
   const files = Object.keys(entries).sort();
-  const rule = chapter ? chapterRule({ policy, ask }) : '';
+  const rule = chapter ? chapterRule({ chapter, policy, ask }) : '';
   entries[MANIFEST] = new TextEncoder().encode(manifestXml({ files, version, chapter, rule }));
   const zip = sortedZip(entries);
   mkdirSync(dirname(out), { recursive: true });
@@ -309,14 +314,30 @@ export function buildScorm({
   return { out, bytes: zip.length, files: Object.keys(entries).sort() };
 }
 
+/**
+ * What the package reports, in the command's summary: the policy as set, or, with no prediction asked in a
+ * chapter, what the launch page does then (completion once used, no score).
+ */
+export function reportText({ chapter, policy, ask }) {
+  if (!chapter) return policyText(policy, 'course');
+  const asked = askedIds(chapter.id, ask);
+  if (asked.length) return `chapter ${chapter.id}; asks ${ask || 'every prediction'}; ${policyText(policy, 'chapter')}`;
+  const why = ask === ASK_NONE ? 'asks none' : 'no prediction in it';
+  return `chapter ${chapter.id}; ${why}; completion=used; min-minutes=${policy.minMinutes}; score=none`;
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   try {
-    const { chapter, out, policy, ...options } = optionsFromArgs(process.argv.slice(2));
+    const { build, args } = buildFlag(process.argv.slice(2));
+    const { help, chapter, out, policy, ...options } = optionsFromArgs(args);
+    if (help) {
+      console.log(usageText('npm run scorm --', USAGE));
+      process.exit(0);
+    }
+    if (build) prepareSite();
     const built = buildScorm({ chapter, policy, ...options, ...(out === undefined ? {} : { out }) });
-    const scope = chapter ? 'chapter' : 'course';
-    const what = chapter ? `chapter ${chapter.id}; ` : '';
     console.log(
-      `${relative(process.cwd(), built.out) || built.out}: ${(built.bytes / 1024).toFixed(1)} KiB, ${built.files.length} files (SCORM 1.2; ${what}${policyText(policy, scope)})`,
+      `${resolve(built.out)}: ${(built.bytes / 1024).toFixed(1)} KiB, ${built.files.length} files (SCORM 1.2; ${reportText({ chapter, policy, ask: options.ask })})`,
     );
   } catch (err) {
     console.error(`scorm: ${err.message}`);

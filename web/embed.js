@@ -25,8 +25,10 @@ function main() {
   if (hide !== null) widget.setAttribute('hide', hide);
   if (ask !== null) widget.setAttribute('ask', ask);
   // The widget's own codec checks the state and shows what it ignored in the widget's note.
-  if (stateText !== null) widget.stateText = stateText;
-  showAddressProblems(note, problems);
+  // In a package (launched), the learner has no link: the notes speak of the package's settings.
+  const from = address.launched ? 'package' : 'link';
+  if (stateText !== null) widget.readStateText(stateText, from);
+  showAddressProblems(note, problems, from);
 
   // A copy of the widgets without the full page beside them (the npm package's
   // dist/widgets/) says so with <meta name="attention-geometry-full-page" content="off">.
@@ -51,7 +53,7 @@ function main() {
   reportStatements(widget, fields);
   widget.ready?.then(() => {
     const unused = widget.embedOptionProblems();
-    if (unused.length) showAddressProblems(note, [...problems, ...unused]);
+    if (unused.length) showAddressProblems(note, [...problems, ...unused], from);
     document.body.dataset.state = widget.dataset.status === 'error' ? 'error' : 'ready';
   });
 }

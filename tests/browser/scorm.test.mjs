@@ -56,7 +56,8 @@ const CHAPTER = TAGGED.find((c) => c.id === 'dot-product');
 const STUDIO = ['--chapter', CHAPTER.id, '--state', 'v=1&a=3,4&b=-4,3', '--hide', 'presets'];
 
 // The LMS and the unzipped packages are served from lms/ beside the site's copy: the course in pkg/, one
-// chapter asking its prediction in ch-ask/, the same asking none in ch-none/.
+// chapter asking its prediction in ch-ask/, the same asking none in ch-none/, one whose start state has a
+// value the chapter cannot read in ch-bad-state/.
 const env = useEnv();
 beforeAll(async () => {
   const root = join(env.site, 'lms');
@@ -71,6 +72,7 @@ beforeAll(async () => {
   unpack('pkg', []);
   unpack('ch-ask', STUDIO);
   unpack('ch-none', [...STUDIO, '--ask', 'none']);
+  unpack('ch-bad-state', ['--chapter', CHAPTER.id, '--state', 'v=1&a=3,x']);
   writeFileSync(join(root, 'index.html'), HOST_HTML);
   writeFileSync(join(root, 'host.js'), HOST_JS);
   cpSync(RUNTIME, join(root, 'scorm12.min.js'));
@@ -432,6 +434,18 @@ describe('one chapter as a SCORM package, with the studio\u2019s options', () =>
     await leave(page);
     expect(await setsOf(page, 'cmi.core.score.raw')).toEqual([]);
     expect(await interactionsSet(page)).toEqual([]);
+    await close(opened);
+  }, 60000);
+
+  test('a start state the chapter cannot use: the note speaks of the package’s author, not of a link', async () => {
+    const opened = await launch(null, 'ch-bad-state');
+    const { course } = opened;
+    await waitReady(course, tag);
+    const note = course.locator(`${tag} .note`);
+    await expect(note.textContent()).resolves.toMatch(
+      /^Part of the start state the author of this package set could not be used\..*a=3,x/,
+    );
+    expect(await note.textContent()).not.toMatch(/link|address/);
     await close(opened);
   }, 60000);
 

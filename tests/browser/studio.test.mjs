@@ -10,6 +10,7 @@ import { describe, expect, test } from '@jest/globals';
 import { CHAPTERS } from '../../web/chapters.js';
 import { dot } from '../reference/float64.mjs';
 import { readHide } from '../../web/widget/studio-options.js';
+import { CATALOGUE } from '../../scripts/chapter-options.mjs';
 import {
   frameOf,
   hostPage,
@@ -72,10 +73,10 @@ async function makeSnippets(page, tag, { hide, unask, status }) {
 
 /**
  * In `where` (a page or a frame): the widget `tag` has the state text and numbers of `made`; each group of
- * `hidden` is there but not displayed (so nothing in it takes the focus), each of `shown` is displayed, and the
- * predictions `unasked` are not shown.
+ * `hidden` is there but not displayed (so nothing in it takes the focus), nor is any element of the selectors
+ * `gone`, each of `shown` is displayed, and the predictions `unasked` are not shown.
  */
-async function expectAsMade(where, tag, made, { hidden, shown, unasked, status }) {
+async function expectAsMade(where, tag, made, { hidden, shown, unasked, status, gone = [] }) {
   await waitReady(where, tag);
   await settled(where, tag, status);
   expect(await where.locator(tag).evaluate((el) => el.stateText)).toBe(made.stateText);
@@ -89,6 +90,12 @@ async function expectAsMade(where, tag, made, { hidden, shown, unasked, status }
     expect({ name, any: seen.length > 0 }).toEqual({ name, any: true });
     expect({ name, seen }).toEqual({ name, seen: seen.map(() => 'none') });
   }
+  // Every control that changes a hidden part of the state is hidden with it (e.g. "New seed" with the seed).
+  for (const selector of gone)
+    expect({ selector, visible: await where.locator(`${tag} ${selector}`).isVisible() }).toEqual({
+      selector,
+      visible: false,
+    });
   for (const name of shown)
     expect({ name, visible: await where.locator(`${tag} [data-control-group="${name}"]`).first().isVisible() }).toEqual(
       { name, visible: true },
@@ -190,13 +197,27 @@ describe('the studio: a state, hidden controls and unasked predictions round-tri
         await seed.press('Enter');
         const made = await makeSnippets(page, TAG, { hide: ['seed'], unask: [], status });
         expect(made.numbers).not.toEqual(before); // another seed, another model at step 0
+        // The run's group keeps its own label while its first button reads "Pause" (or "Train again").
+        await page.locator(`${TAG} [data-control-group="train"] button`).first().click();
+        await page
+          .locator(`${TAG} [data-action="pause"], ${TAG} [data-action="train"]:text("Train again")`)
+          .first()
+          .waitFor();
+        const train = await page.locator(TAG).evaluate((el) => el.controlGroups.find((g) => g.name === 'train').label);
+        expect(train).toBe('Train, Restart, Cancel');
         return made;
       },
     );
     expect(made.stateText).toMatch(/(^|&)seed=7(&|$)/);
     expect(made.iframe).toContain('&amp;hide=seed"');
     expect(made.iframe).not.toContain('ask=');
-    await expectPasted('learn-to-attend', TAG, made, { hidden: ['seed'], shown: ['train'], unasked: [], status });
+    await expectPasted('learn-to-attend', TAG, made, {
+      hidden: ['seed'],
+      shown: ['train'],
+      unasked: [],
+      status,
+      gone: ['[data-action="new-seed"]'],
+    });
   }, 300000);
 });
 
@@ -270,17 +291,23 @@ const NO_GROUPS = {
   pitfalls: 'its tabs choose which pitfall is read, the chapter\u2019s text rather than a setting of a figure',
 };
 
-test('every chapter of the tour offers at least one control group in the studio, but those listed with why', async () => {
+test('every chapter of the tour offers at least one control group in the studio, but those listed with why; web/chapter-options.json lists what each widget has', async () => {
   await withPage(env, '?agtest=1', async ({ page }) => {
     // build() makes the controls as the widget starts, before any number is computed.
-    const groups = await page.evaluate(() =>
+    const built = await page.evaluate(() =>
       Object.fromEntries(
         [...document.querySelectorAll('[data-chapter] > .chapter-widget:first-of-type > *')].map((w) => {
           w.start();
-          return [w.closest('[data-chapter]').dataset.chapter, w.controlGroups.map((g) => g.name)];
+          return [
+            w.closest('[data-chapter]').dataset.chapter,
+            { controlGroups: w.controlGroups.map((g) => g.name), predictions: w.predictions.map((p) => p.id) },
+          ];
         }),
       ),
     );
+    // The catalogue the scorm and h5p commands check their --hide and --ask names against.
+    expect(built).toEqual(CATALOGUE);
+    const groups = Object.fromEntries(Object.entries(built).map(([id, w]) => [id, w.controlGroups]));
     const withWidget = CHAPTERS.filter((c) => c.tag).map((c) => c.id);
     expect(Object.keys(groups).sort()).toEqual([...withWidget].sort());
     const none = Object.keys(groups).filter((id) => groups[id].length === 0);

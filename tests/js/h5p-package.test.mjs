@@ -116,6 +116,10 @@ describe('the options', () => {
   test('an unknown option, a missing value or an unknown chapter is a RangeError that names it', () => {
     expect(() => optionsFromArgs(['--chapters', 'atom'])).toThrow(/unknown option --chapters: use --chapter <id>/);
     expect(() => optionsFromArgs(['--chapter'])).toThrow(/--chapter needs a value/);
+    expect(() => optionsFromArgs(['--chapter', '--out', 'x.h5p'])).toThrow(/^--chapter needs a value$/);
+    expect(() => optionsFromArgs(['--chapter', 'atom', '--ask', 'nope'])).toThrow(
+      /^--ask: no prediction "nope" in chapter atom; its predictions: not-symmetric$/,
+    );
     expect(() => chapterOf('atoms')).toThrow(RangeError);
     expect(() => chapterOf('atoms')).toThrow(/no chapter "atoms" with a widget; known: atom, dot-product/);
   });

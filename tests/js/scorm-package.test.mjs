@@ -14,10 +14,12 @@ import { strFromU8, unzipSync } from 'fflate';
 import {
   buildScorm,
   chapterLaunchPage,
+  chapterRule,
   defaultOut,
   launchPage,
   manifestXml,
   optionsFromArgs,
+  reportText,
 } from '../../scripts/scorm.mjs';
 import { SITE_ROOT } from '../../scripts/serve.mjs';
 import { decodeSuspendData, encodeSuspendData, MAX_SUSPEND_DATA } from '../../web/scorm/suspend-data.js';
@@ -227,6 +229,24 @@ describe('a one-chapter package (--chapter, with the studio\u2019s options)', ()
     expect(page.indexOf('<script type="module" src="scorm.js"></script>')).toBeGreaterThan(embed);
     expect(page).toContain("script-src 'self' 'wasm-unsafe-eval';");
     expect(() => chapterLaunchPage('<head></head>', { chapter: { id: 'x', title: 'x' } })).toThrow(/embed\.js/);
+  });
+
+  test('the summary and the manifest state the real rule: no score when nothing is asked', () => {
+    const rule = (args) => {
+      const o = optionsFromArgs(args);
+      return [reportText(o), chapterRule(o)];
+    };
+    expect(rule(ARGS)).toEqual([
+      'chapter dot-product; asks none; completion=used; min-minutes=0; score=none',
+      'Completed once the learner has used the widget (changed something in it or answered a prediction). No score is sent.',
+    ]);
+    expect(rule(['--ch', 'dot-product', '--ask', 'perpendicular-sign'])).toEqual([
+      'chapter dot-product; asks perpendicular-sign; completion=asked; min-minutes=0; score=predictions',
+      'Completed once the learner has answered the predictions perpendicular-sign. cmi.core.score.raw (0 to 100) is the share of the predictions asked that were right at the first answer.',
+    ]);
+    expect(rule(['--ch', 'dot-product'])[0]).toBe(
+      'chapter dot-product; asks every prediction; completion=asked; min-minutes=0; score=predictions',
+    );
   });
 
   test('two builds give the same bytes', () => {

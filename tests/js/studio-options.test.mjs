@@ -143,6 +143,26 @@ describe('scripts/scorm.mjs takes them', () => {
       /unknown option --chapters: use --chapter <id>, --ch <id>,/,
     );
   });
+
+  test('a name the chapter does not have is refused, naming the option, the name and the names it has', () => {
+    expect(() => scormOptions(['--ch', 'length', '--ask', 'nope'])).toThrow(
+      /^--ask: no prediction "nope" in chapter length; its predictions: triple-length$/,
+    );
+    expect(() => scormOptions(['--ch', 'length', '--hide', 'presets,seed'])).toThrow(
+      /^--hide: no control group "seed" in chapter length; its control groups: presets, ll-t$/,
+    );
+    expect(() => scormOptions(['--ch', 'atom', '--hide', 'presets'])).toThrow(/its control groups: none$/);
+  });
+
+  test('an option followed by another option has no value; an empty --ask asks none', () => {
+    expect(() => scormOptions(['--ch', 'length', '--state', '--score=none'])).toThrow(/^--state needs a value$/);
+    expect(() => scormOptions(['--chapter', '--out', 'x.zip'])).toThrow(/^--chapter needs a value$/);
+    // As embed.html reads ask= (with a note there): nothing is asked.
+    expect(scormOptions(['--ch', 'length', '--ask', '']).ask).toBe('none');
+    expect(scormOptions(['--ch', 'length', '--ask=']).ask).toBe('none');
+    expect(scormOptions(['--ch', 'length']).ask).toBe('');
+    expect(scormOptions(['--help'])).toEqual({ help: true });
+  });
 });
 
 describe('scripts/h5p.mjs takes them', () => {
@@ -161,5 +181,17 @@ describe('scripts/h5p.mjs takes them', () => {
     expect(() => embedOptions({ hide: 'a b' })).toThrow(RangeError);
     expect(() => embedOptions({ hide: 'a b' })).toThrow(/--hide: a b: expected a name of up to 40 letters/);
     expect(() => embedOptions({ ask: 'none,x' })).toThrow(/--ask: none: expected either "none" or the ids/);
+  });
+
+  test('names the chapter does not have, an option as a value and an empty --ask, as for the SCORM command', () => {
+    expect(() => optionsFromArgs(['--chapter', 'length', '--hide', 'nope'])).toThrow(
+      /^--hide: no control group "nope" in chapter length; its control groups: presets, ll-t$/,
+    );
+    expect(() => optionsFromArgs(['--chapter', 'length', '--ask', 'nope'])).toThrow(
+      /^--ask: no prediction "nope" in chapter length; its predictions: triple-length$/,
+    );
+    expect(() => optionsFromArgs(['--state', '--chapter', 'length'])).toThrow(/^--state needs a value$/);
+    expect(optionsFromArgs(['--chapter', 'length', '--ask', ''])).toEqual({ chapter: 'length', ask: 'none' });
+    expect(optionsFromArgs(['-h'])).toEqual({ help: true });
   });
 });

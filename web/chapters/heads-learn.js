@@ -19,7 +19,7 @@
 //   <ag-heads-learn seed="3" steps="200" mask="1,1;0,1"></ag-heads-learn>
 import { interpolateCividis, rgb } from 'd3';
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { checkbox, lbl, line, num, radioGroup } from '../widget/controls.js';
+import { checkbox, groupData, lbl, line, num, radioGroup } from '../widget/controls.js';
 import { h, setText } from '../widget/dom.js';
 import { ownFigure } from '../widget/figure-layout.js';
 import { formatNumber } from '../widget/format.js';
@@ -200,8 +200,8 @@ export class AgHeadsLearn extends AgWidget {
       h(
         'div',
         { class: 'settings' },
-        h('label', { for: 'hl-seed' }, 'Seed (model and batches) ', seedInput),
-        h('label', { for: 'hl-steps' }, 'Steps ', stepsSelect),
+        h('label', { for: 'hl-seed', dataset: groupData('seed') }, 'Seed (model and batches) ', seedInput),
+        h('label', { for: 'hl-steps', dataset: groupData('steps') }, 'Steps ', stepsSelect),
       ),
       run.controls(),
       chartBox,

@@ -129,7 +129,12 @@ export class AgYourTask extends AgWidget {
       label: 'Scale scores by 1/\u221ad\u2096',
       onChange: (scale) => this.setState({ scale }),
     });
-    ui.seed = seedControls(this, { max: 999999, label: 'Seed of the weights and the data', control: false });
+    ui.seed = seedControls(this, {
+      max: 999999,
+      label: 'Seed of the weights and the data',
+      control: false,
+      group: 'seed',
+    });
     this.#run = trainingRun(this, {
       label: 'the model',
       onUpdate: (u) => this.#update(u),

@@ -27,9 +27,13 @@ export function renderEmbed(main, { tag, chapter }) {
   return widget;
 }
 
-/** Lists the problems of the address in `note` (hidden when there are none). */
-export function showAddressProblems(note, problems) {
-  if (problems.length) showIgnoredValues(note, problems, 'address');
+/**
+ * Lists the problems of the address in `note` (hidden when there are none); `from` 'package': the address is a
+ * package's launch settings, set by its author (the learner has no link), and the note says so.
+ */
+export function showAddressProblems(note, problems, from = 'link') {
+  const what = from === 'package' ? 'package\u2019s settings, set by its author,' : 'address';
+  if (problems.length) showIgnoredValues(note, problems, what);
   else note.hidden = true;
 }
 

@@ -138,8 +138,16 @@ export class AgWidget extends HTMLElement {
   }
 
   set stateText(text) {
+    this.readStateText(text);
+  }
+
+  /**
+   * Sets the state from a state text, as the stateText setter; the note names `where` the text came from
+   * ('link', or 'package': the start state an author set for a SCORM package, whose learners have no link).
+   */
+  readStateText(text, where = 'link') {
     const { state, problems } = decodeState(this.constructor.stateDecl, String(text));
-    this.showProblems(problems, 'link');
+    this.showProblems(problems, where);
     this.#commit(state, 'text');
   }
 
@@ -297,7 +305,13 @@ export class AgWidget extends HTMLElement {
       if (note.firstChild) note.replaceChildren();
       return;
     }
-    const from = { link: 'this link', attribute: 'an attribute', value: 'the state given' }[where] ?? where;
+    const from =
+      {
+        link: 'this link',
+        attribute: 'an attribute',
+        value: 'the state given',
+        package: 'the start state the author of this package set',
+      }[where] ?? where;
     note.replaceChildren(
       h('strong', {}, `Part of ${from} could not be used.`),
       ' These values were ignored and the defaults used instead:',
@@ -781,6 +795,8 @@ const readText = (el) =>
  * the labels of its buttons (a preset bar's presets, the Train, Restart and Cancel of a run).
  */
 function groupLabel(el) {
+  // A group whose buttons change their text (Train / Pause) names itself.
+  if (el.dataset.groupLabel) return el.dataset.groupLabel;
   const named = el.getAttribute('aria-label') ?? el.querySelector('legend, label, span');
   const own = typeof named === 'string' ? named : named ? readText(named) : '';
   const buttons = [...el.querySelectorAll('button')].map((b) => readText(b).trim()).filter(Boolean);

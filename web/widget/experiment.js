@@ -232,11 +232,13 @@ export class ExperimentWidget extends AgWidget {
  * `label.ctl`, and a button that moves to the next seed. A box left with a
  * value out of range changes nothing (`bad`, when given, says so in the
  * widget's note). `sync(seed)` writes the state into the box unless the
- * learner is typing in it.
+ * learner is typing in it. The box and the button are the control group `o.group` ('seed'; none with
+ * `control: false` unless `group` is given).
  * @returns {{ label: HTMLLabelElement, input: HTMLInputElement, next: HTMLButtonElement, sync: (seed: number) => void }}
  */
 export function seedControls(widget, o = {}) {
   const max = o.max ?? 4294967295;
+  const group = groupData(o.group ?? (o.control === false ? null : 'seed'));
   const input = h('input', {
     type: 'number',
     min: 0,
@@ -254,12 +256,16 @@ export function seedControls(widget, o = {}) {
   });
   const next = h(
     'button',
-    { type: 'button', class: o.nextClass, dataset: o.nextClass ? undefined : { action: 'new-seed' } },
+    {
+      type: 'button',
+      class: o.nextClass,
+      // The button changes the seed too: it belongs to the seed's control group (hidden with it).
+      dataset: { ...(o.nextClass ? {} : { action: 'new-seed' }), ...group },
+    },
     o.next ?? 'New seed',
   );
   next.addEventListener('click', () => widget.setState({ seed: (widget.state.seed + 1) % (max + 1) }));
   const sync = (seed) => widget.shadowRoot.activeElement !== input && setValue(input, String(seed));
-  const group = groupData(o.control === false ? null : 'seed');
   const label = h('label', { class: 'ctl', dataset: group }, h('span', {}, o.text ?? 'Seed'), input);
   return { label, input, next, sync };
 }

@@ -205,7 +205,13 @@ export function trainingRun(widget, { label, onUpdate, draw, onDone, onError, on
       return h(
         'div',
         { class: 'training' },
-        h('div', { class: 'buttons', dataset: { controlGroup: 'train' } }, main, restart, cancel),
+        h(
+          'div',
+          { class: 'buttons', dataset: { controlGroup: 'train', groupLabel: 'Train, Restart, Cancel' } },
+          main,
+          restart,
+          cancel,
+        ),
         h('div', { class: 'run' }, progress, status),
       );
     },
