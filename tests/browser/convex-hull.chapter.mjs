@@ -81,9 +81,15 @@ it('opens convex: weights (0.2, 0.3, 0.5), y inside the triangle, both constrain
   expect((await w.attr('.predict', 'data-answer')).split(',').map(Number)).toEqual(y);
   await w.see({ '.predict-truth.is-shown': 1, '.predict-gap.is-shown': 1 });
   await expectState(w, [-0.5, 0.75, 0.75], TRIANGLE);
-  // "Back to my setup": the learner's weights again.
+  // A committed marker is no control: out of the tab order, hidden from assistive technology.
+  await w.see({ '.handle-guess[tabindex="-1"][aria-hidden="true"]': 1 });
+  // "Back to my setup": the learner's weights again; the true y and its line go, the result no longer says the
+  // figure shows the example.
+  expect(await w.text('.predict-result')).toMatch(/The figure now shows this example\.$/);
   await w.at('.predict-restore').click();
   expect((await w.state()).alpha).toEqual([0.2, 0.3, 0.5]);
+  await w.see({ '.predict-truth.is-shown': 0, '.predict-gap.is-shown': 0 });
+  expect(await w.text('.predict-result')).toMatch(/The figure has left this example since\.$/);
   // With the mouse: a click on the figure where y is puts the marker there; Commit: right.
   await w.at('.predict-again').click();
   await w.see({ '.predict-truth.is-shown': 0 });

@@ -571,6 +571,25 @@ describe('the Embed control: heights, site address, sandbox, pages that turn it 
     });
   });
 
+  test('a number prediction in a frame with the minimum sandbox (no allow-forms) commits by click and by Enter', async () => {
+    const url = sandboxed('number-sandbox.html', 'w=ag-sqrt-d', 'allow-scripts allow-same-origin', 1400);
+    await withPage(env, url, { clean: false }, async ({ page, problems }) => {
+      const frame = await frameOf(page);
+      await waitReady(frame, 'ag-sqrt-d');
+      const widget = frame.locator('ag-sqrt-d');
+      const field = widget.locator('input.predict-number');
+      await field.fill('4,096');
+      await widget.locator('.predict-commit').click();
+      await widget.locator('.predict[data-result="wrong"]').waitFor({ timeout: 60000 });
+      expect(await widget.locator('.predict-result').textContent()).toMatch(/You said 4,096;/);
+      await widget.locator('.predict-again').click();
+      await field.fill('64');
+      await field.press('Enter');
+      await widget.locator('.predict[data-result="right"]').waitFor({ timeout: 60000 });
+      expect(problems.errors.filter((e) => /form|sandbox/i.test(e))).toEqual([]);
+    });
+  });
+
   test('in a frame sandboxed without allow-same-origin, the kernel lab says the frame needs it (its worker cannot start)', async () => {
     const url = sandboxed('no-same-origin.html', 'w=ag-simd', 'allow-scripts', 1200);
     await withPage(env, url, { clean: false }, async ({ page }) => {

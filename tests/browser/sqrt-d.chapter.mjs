@@ -132,16 +132,36 @@ it('predict a number: bad input refused, not scored; 4096 wrong (its misconcepti
   };
   await refused('', 'Type a number first.');
   await refused('about 64', /^\u201cabout 64\u201d is not a number/);
-  await refused('-3', /out of range: type a number from 0 to 100,?000\.$/);
+  await refused('-3', /^\u201c-3\u201d is out of range: type a number from 0 to 100,000\.$/);
+  await refused('1e400', /^\u201c1e400\u201d is out of range/);
   expect(await w.page.evaluate(() => window.agProgress.predictions())).toEqual({});
-  // A wrong number near d_k: its misconception; the measured value within 4 standard errors of sqrt(4096).
-  await w.reveal({ wrong: '4096', says: /within 15 % of .*64/, part: { d: 4096 }, logged: false });
-  await w.see({ '.predict-misconception': /^That adds the terms as if they all had the same sign/ });
+  // "4,096" with the page's thousands comma is d_k, the variance read as the standard deviation; the result
+  // states the range judged (toleranceRange); the measured value within 4 standard errors of sqrt(4096).
+  await w.reveal({
+    wrong: '4,096',
+    says: /You said 4,096; .* from [\d.]+ to [\d.]+, within 15 % of /,
+    part: { d: 4096 },
+    logged: false,
+  });
+  await w.see({ '.predict-misconception': /^That is d_k itself, the variance of q\u00b7k/ });
   const measured = Number(await w.attr('.predict', 'data-answer'));
   expect(Math.abs(measured - 64)).toBeLessThanOrEqual((4 * 64) / Math.sqrt(2 * 400));
+  const [, lo, hi] = (await w.at('.predict-result').textContent()).match(/from ([\d.]+) to ([\d.]+),/);
+  expect([Number(lo), Number(hi)]).toEqual([0.85, 1.15].map((f) => Number((measured * f).toPrecision(6))));
+  // "-0" said as 0, the full cancellation; "4097" near d_k; "64,0" a decimal comma.
+  for (const [typed, said, text] of [
+    ['-0', 'You said 0;', /^That expects the products q\u1d62k\u1d62 to cancel completely/],
+    ['4097', 'You said 4,097;', /^That adds the terms as if they all had the same sign/],
+  ]) {
+    await w.at('.predict-again').click();
+    await field.fill(typed);
+    await field.press('Enter');
+    await w.at('.predict[data-result="wrong"]').waitFor();
+    await w.see({ '.predict-result': new RegExp(said), '.predict-misconception': text });
+  }
   // Typed and committed with the mouse: right within 15 %.
   await w.at('.predict-again').click();
-  await field.fill('64');
+  await field.fill('64,0');
   await w.at('.predict-commit').click();
   await w.see({
     '.predict[data-result="right"] .predict-result': /^Right\. You said 64; /,

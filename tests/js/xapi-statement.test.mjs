@@ -7,7 +7,13 @@
 // string of up to 255 characters); a number's range "lo[:]hi" from xAPI 1.0.3's numeric pattern.
 import { describe, expect, test } from '@jest/globals';
 import { checkMisconceptions, predictionKind, PredictionRecord, scoreText } from '../../web/widget/predict.js';
-import { checkNumberSpec, checkRanges, readNumber, toleranceRange } from '../../web/widget/predict-number.js';
+import {
+  checkNumberSpec,
+  checkRanges,
+  readNumber,
+  toleranceRange,
+  toleranceText,
+} from '../../web/widget/predict-number.js';
 import { answeredStatement } from '../../web/widget/xapi.js';
 import { cmiDecimal, cmiTime, interactionValues } from '../../web/scorm/interactions.js';
 
@@ -186,7 +192,22 @@ describe('number and point predictions', () => {
     expect(readNumber('6,5', range)).toEqual({ value: 6.5 });
     expect(readNumber('', range)).toEqual({ problem: 'Type a number first.' });
     expect(readNumber('64 or so', range).problem).toMatch(/^\u201c64 or so\u201d is not a number/);
-    expect(readNumber('\u22123', range).problem).toBe('\u22123 is out of range: type a number from 0 to 100,000.');
+    expect(readNumber('\u22123', range).problem).toBe(
+      '\u201c\u22123\u201d is out of range: type a number from 0 to 100,000.',
+    );
+    expect(readNumber('1e400', range).problem).toMatch(/^\u201c1e400\u201d is out of range/);
+    // Thousands commas as the page writes them; any other comma a decimal comma; -0 read as 0.
+    for (const [text, value] of [
+      ['4,096', 4096],
+      ['100,000', 100000],
+      ['1,000.5', 1000.5],
+      ['64,0', 64],
+      ['0,5', 0.5],
+      ['0,500', 0.5],
+    ])
+      expect(readNumber(text, range)).toEqual({ value });
+    expect(Object.is(readNumber('-0', range).value, 0)).toBe(true);
+    expect(toleranceText({ percent: 15 }, 64)).toBe('from 54.4 to 73.6, within 15 % of 64');
     expect(toleranceRange(64, { percent: 15 })).toEqual([54.4, 73.6]);
     expect(toleranceRange(64, { absolute: 2 })).toEqual([62, 66]);
   });

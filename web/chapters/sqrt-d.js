@@ -87,8 +87,18 @@ export class AgSqrtD extends ExperimentWidget {
         max: 100000,
         tolerance: { percent: 15 },
       },
-      // Wrong answers near the size of one product, or near d_k itself.
+      // Wrong answers: 0 (a full cancellation), near the size of one product, d_k itself (the variance), or near it.
       misconceptions: [
+        {
+          from: 0,
+          to: Number.MIN_VALUE,
+          text: 'That expects the products q\u1d62k\u1d62 to cancel completely: their signs are random, so they cancel only in part, and the sum still spreads, like \u221ad_k.',
+        },
+        {
+          from: 4096,
+          to: 4096 + 4096 * Number.EPSILON,
+          text: 'That is d_k itself, the variance of q\u00b7k, read as its standard deviation: each product q\u1d62k\u1d62 has variance 1, the d_k variances add up to d_k = 4096, and the standard deviation is its square root, \u221a4096 = 64.',
+        },
         {
           from: 0,
           to: 8,

@@ -85,6 +85,7 @@ export class AgWidget extends HTMLElement {
   #hiding = false; // some control group is marked data-studio-hidden
   #ask = null; // prediction ids asked (the ask attribute); null: every one
   #predictions = new Map(); // prediction id -> its block
+  #revealed = new Map(); // predict block -> the stateText of the example its reveal showed
 
   constructor() {
     super();
@@ -494,6 +495,11 @@ export class AgWidget extends HTMLElement {
     if (!this.#ag) return;
     try {
       this.render(this.#ag, this.state);
+      for (const [block, example] of this.#revealed)
+        if (example !== this.stateText) {
+          this.#revealed.delete(block);
+          block.leaveExample();
+        }
       this.#applyEmbedOptions();
       if (this.#parts.body.classList.contains('is-stale')) this.#parts.body.classList.remove('is-stale');
     } catch (err) {
@@ -640,6 +646,7 @@ export class AgWidget extends HTMLElement {
         const before = this.stateText;
         const mine = this.state;
         const outcome = await options.reveal(choice, this.#ag);
+        this.#revealed.set(block, this.stateText);
         if (this.stateText === before) return outcome;
         return { ...outcome, restore: () => this.setState(mine) };
       },

@@ -12,7 +12,7 @@ import { fmt, formatNumber } from './format.js';
 
 const isNumber = (x) => typeof x === 'number' && !Number.isNaN(x);
 /** A number the learner typed (or a bound of the range), as written back to them: 100,000 or \u22123.5. */
-const typed = (x) => x.toLocaleString('en-US', { maximumFractionDigits: 6 }).replace('-', '\u2212');
+const typed = (x) => (x + 0).toLocaleString('en-US', { maximumFractionDigits: 6 }).replace('-', '\u2212');
 
 /**
  * Checks the `number` option of a prediction: { label, unit?, min, max, tolerance: { absolute } | { percent } }.
@@ -58,30 +58,39 @@ export function toleranceRange(value, { absolute, percent }) {
   return [six(value - half), six(value + half)];
 }
 
-/** The tolerance in words: "within 15 % of 63.87" or "within 2 of 63.87" (with the unit). */
-export function toleranceText({ absolute, percent }, value, unit = '') {
+/**
+ * The tolerance in words, with the range it gives (toleranceRange, judged as written):
+ * "from 56.848 to 76.912, within 15 % of 66.88" or "from 61.87 to 65.87, within 2 of 63.87", with the unit.
+ */
+export function toleranceText(tolerance, value, unit = '') {
   const u = unit ? `\u2009${unit}` : '';
-  return percent === undefined
-    ? `within ${formatNumber(absolute)}${u} of ${fmt(value)}${u}`
-    : `within ${formatNumber(percent)} % of ${fmt(value)}${u}`;
+  const [lo, hi] = toleranceRange(value, tolerance);
+  const within =
+    tolerance.percent === undefined
+      ? `${formatNumber(tolerance.absolute)}${u}`
+      : `${formatNumber(tolerance.percent)} %`;
+  return `from ${typed(lo)} to ${typed(hi)}${u}, within ${within} of ${fmt(value)}${u}`;
 }
 
 /**
  * Reads the learner's text as a number in [min, max]: { value } or { problem } (a sentence to show). A
- * typographic minus and a decimal comma are read as - and a point.
+ * typographic minus is read as -. A comma before groups of exactly three digits separates thousands (4,096 and
+ * 100,000, as the page writes numbers); any other comma is a decimal comma (64,0 and 0,5).
  */
 export function readNumber(text, { min, max }) {
+  const quoted = `\u201c${String(text).trim()}\u201d`;
   const t = String(text)
     .trim()
     .replace(/\u2212/g, '-')
+    .replace(/^[-+]?[1-9]\d{0,2}(,\d{3})+(\.\d*)?$/, (n) => n.replace(/,/g, ''))
     .replace(/^([-+]?\d*),(\d+)$/, '$1.$2');
   if (t === '') return { problem: 'Type a number first.' };
   if (!/^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(t))
-    return { problem: `\u201c${String(text).trim()}\u201d is not a number: type digits, such as 12.5.` };
+    return { problem: `${quoted} is not a number: type digits, such as 12.5.` };
   const value = Number(t);
   if (!(value >= min && value <= max))
-    return { problem: `${typed(value)} is out of range: type a number from ${typed(min)} to ${typed(max)}.` };
-  return { value };
+    return { problem: `${quoted} is out of range: type a number from ${typed(min)} to ${typed(max)}.` };
+  return { value: value + 0 };
 }
 
 /**
@@ -91,24 +100,32 @@ export function readNumber(text, { min, max }) {
 export function numberAnswer({ id, spec, ranges, commit }) {
   const fieldId = `predict-${id}-number`;
   const problemId = `${fieldId}-problem`;
+  const hintId = `${fieldId}-hint`;
   const input = h('input', {
     type: 'text',
     inputmode: 'decimal',
     autocomplete: 'off',
     id: fieldId,
     class: 'predict-number',
-    'aria-describedby': problemId,
+    'aria-describedby': `${hintId} ${problemId}`,
   });
+  const hint = h(
+    'span',
+    { class: 'predict-hint', id: hintId },
+    ' A comma before three digits separates thousands (4,096); any other comma is a decimal comma (0,5).',
+  );
   const problem = h('p', { class: 'predict-problem', id: problemId, role: 'alert', hidden: true });
-  const submit = h('button', { type: 'submit', class: 'predict-commit' }, 'Commit');
-  const form = h(
-    'form',
-    { class: 'predict-answer', novalidate: true },
+  const submit = h('button', { type: 'button', class: 'predict-commit' }, 'Commit');
+  // No <form>: an embed sandboxed without allow-forms blocks form submission (EMBEDDING.md's minimum sandbox).
+  const element = h(
+    'div',
+    { class: 'predict-answer' },
     h('label', { for: fieldId }, spec.label, ' '),
     input,
     spec.unit ? h('span', { class: 'predict-unit' }, ` ${spec.unit}`) : null,
     ' ',
     submit,
+    hint,
     problem,
   );
   const say = (text) => {
@@ -117,8 +134,7 @@ export function numberAnswer({ id, spec, ranges, commit }) {
     if (text) input.setAttribute('aria-invalid', 'true');
     else input.removeAttribute('aria-invalid');
   };
-  form.addEventListener('submit', (event) => {
-    event.preventDefault();
+  const send = () => {
     const read = readNumber(input.value, spec);
     if (read.problem) {
       say(read.problem);
@@ -126,10 +142,16 @@ export function numberAnswer({ id, spec, ranges, commit }) {
     }
     say('');
     commit(read.value, String(read.value));
+  };
+  submit.addEventListener('click', send);
+  input.addEventListener('keydown', (event) => {
+    if (event.key !== 'Enter' || event.isComposing) return;
+    event.preventDefault();
+    send();
   });
   const unit = spec.unit ? `\u2009${spec.unit}` : '';
   return {
-    element: form,
+    element,
     focusTarget: input,
     disable(on) {
       input.disabled = on;
@@ -154,6 +176,6 @@ export function numberAnswer({ id, spec, ranges, commit }) {
     /** Nothing to mark: the result line says the measured value. */
     mark: () => {},
     answerText: (outcome) =>
-      `${fmt(outcome.value)}${unit} (an answer ${toleranceText(spec.tolerance, outcome.value, spec.unit)} counts as right)`,
+      `${fmt(outcome.value)}${unit} (an answer counts as right ${toleranceText(spec.tolerance, outcome.value, spec.unit)})`,
   };
 }

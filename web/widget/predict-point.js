@@ -119,7 +119,12 @@ export function pointAnswer({ spec, regions, commit, distance, block }) {
     disable(on) {
       open = !on;
       submit.disabled = on;
-      node.classed('is-committed', on);
+      // A committed marker is no control until "Ask me again": out of the tab order and hidden from assistive
+      // technology (the result line says where it is).
+      node
+        .classed('is-committed', on)
+        .attr('tabindex', on ? -1 : 0)
+        .attr('aria-hidden', on ? 'true' : null);
     },
     reset() {
       guess = start.slice();

@@ -193,7 +193,7 @@ export function predictBlock({
       h('strong', {}, correct ? 'Right. ' : 'Not quite. '),
       verdict.said,
       outcome.explanation,
-      outcome.restore ? ' The figure now shows this example.' : '',
+      outcome.restore ? h('span', { class: 'predict-shown' }, ' The figure now shows this example.') : '',
     );
     restore = outcome.restore ?? null;
     back.hidden = !restore;
@@ -236,6 +236,13 @@ export function predictBlock({
   // For a host that grades the prediction (the H5P content type, web/h5p/): the question back to its
   // start, and the answer shown without a response (no ag-predict result; the inputs stay closed).
   block.askAgain = askAgain;
+  // The widget has left the reveal's example (the learner moved an input, or went back to their setup): the true
+  // point and its line go, and the result no longer says the figure shows the example.
+  block.leaveExample = () => {
+    asker.mark({ value: null }, false);
+    const shown = result.querySelector('.predict-shown');
+    if (shown) shown.textContent = ' The figure has left this example since.';
+  };
   block.showAnswer = async () => {
     asker.disable(true);
     let outcome;
