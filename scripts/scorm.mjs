@@ -177,7 +177,8 @@ export function chapterLaunchPage(html, { chapter, state = '', hide = '', ask = 
     EMBED_OFF_META,
     FULL_PAGE_OFF_META,
     launchMeta({ chapter, state, hide, ask }),
-    policyMeta(policy, 'chapter'),
+    // With no prediction asked, the page completes once used and sends no score: the meta says what it does.
+    policyMeta(askedIds(chapter.id, ask).length ? policy : { ...policy, completion: 'used', score: 'none' }, 'chapter'),
     ADAPTER_TAG,
   ];
   return withTags(titled, tags, { shell: 'embed.js', name: CHAPTER_PAGE });

@@ -219,8 +219,9 @@ describe('a one-chapter package (--chapter, with the studio\u2019s options)', ()
     expect(page).toContain(
       '<meta name="attention-geometry-launch" content="ch=dot-product&amp;s=v%3D1%26a%3D3%2C4%26b%3D-4%2C3&amp;hide=presets&amp;ask=none">',
     );
+    // Asked none: the page completes once used and sends no score, and its policy meta says so.
     expect(page).toContain(
-      '<meta name="attention-geometry-scorm" content="completion=asked; min-minutes=0; score=predictions">',
+      '<meta name="attention-geometry-scorm" content="completion=used; min-minutes=0; score=none">',
     );
     expect(page).toContain('<meta name="attention-geometry-full-page" content="off">');
     expect(page).toContain('<title>Attention Geometry: Two definitions agree</title>');
