@@ -291,10 +291,10 @@ function kvSeqLenOption(m, value, B, keys, qShape) {
 /**
  * Writes present = [past; now] along the token axis into `out` (a byte
  * offset in the wasm memory of `rt`): for each of `lead` leading indices, the P rows of
- * `past` (the cache's Float32Array in JS, copied straight to its place, and
- * then checked finite there if its check was deferred) and the T rows at byte
- * offset `now`, each row `width` floats. The cache has no buffer of its own:
- * each float is copied once.
+ * `past` (the cache's Float32Array in JS, copied straight to its place) and
+ * the T rows at byte offset `now`, each row `width` floats. The cache has no
+ * buffer of its own: each float is copied once. Its finiteness check, if it
+ * was deferred, is checkPast's.
  */
 function joinRows(rt, out, past, now, lead, P, T, width) {
   const f = new Float32Array(rt.memory().buffer);
@@ -303,6 +303,10 @@ function joinRows(rt, out, past, now, lead, P, T, width) {
     if (P > 0) f.set(past.subarray(l * P * width, (l + 1) * P * width), o + l * (P + T) * width);
     f.copyWithin(o + (l * (P + T) + P) * width, b + l * T * width, b + (l + 1) * T * width);
   }
+}
+
+/** The deferred finiteness check of a cache `past` joined into `out` by joinRows (same arguments). */
+function checkPast(rt, out, past, lead, P, T, width) {
   if (P > 0) runDeferredCheckBlocks(rt.module, past, out, lead, P * width, (P + T) * width);
 }
 
@@ -492,11 +496,20 @@ export const attentionMethods = {
     const nOut = B * H * Tq * dv;
     const nW = B * H * Tq * Tall;
     const presentShape = (t, d) => [...t.shape.slice(0, -2), Tall, d];
-    // Without causal masking, a soft cap, rotary positions or a cache, the
-    // kernel forms and checks every score q.k (registry.inc), so a non-finite
-    // Q or K shows in its status: their finiteness checks are left to it, and
-    // V's runs after it, so that the first bad input is still the one named.
-    const kernelChecks = !causal && !softcap && !rope && !cache;
+    // Without a soft cap or a window, and with every key seen by some query
+    // (no causal masking, or Tq >= Tk: the last query sees them all, cached
+    // keys included, when kvSeqLen does not move it), the kernel forms and
+    // checks every score q.k (registry.inc), so a non-finite Q, K or past key
+    // shows in its status: their finiteness checks are left to it. (Turned by
+    // rope, a non-finite entry leaves its pair non-finite: cos and sin are
+    // never both 0.) V's and the past value's run after the kernel, so that
+    // the first bad input is still the one named, and only when the output is
+    // not finite if, without a mask or kvSeqLen, every query has a visible key
+    // and every value row is weighted into an output row: a weight times a
+    // non-finite entry is never finite (0 times it is NaN), and nothing makes
+    // a non-finite sum finite again.
+    const kernelChecks = !softcap && window === 0 && (!causal || (Tq >= Tk && !lengths));
+    const outputChecksValues = kernelChecks && !mask && !lengths;
     const specs = {
       Q: { shape: Q.shape, data: Q.data, kernelChecks },
       K: { shape: K.shape, data: K.data, kernelChecks },
@@ -539,6 +552,10 @@ export const attentionMethods = {
       if (cache) {
         joinRows(this._rt, p.presentKey, cache.key.data, pk0, numel(K.shape.slice(0, -2)), P, Tk, dk);
         joinRows(this._rt, p.presentValue, cache.value.data, p.V, numel(V.shape.slice(0, -2)), P, Tk, dv);
+        if (!kernelChecks) {
+          checkPast(this._rt, p.presentKey, cache.key.data, numel(K.shape.slice(0, -2)), P, Tk, dk);
+          checkPast(this._rt, p.presentValue, cache.value.data, numel(V.shape.slice(0, -2)), P, Tk, dv);
+        }
       }
       const [pk, pv] = cache ? [p.presentKey, p.presentValue] : [pk0, p.V];
       const call = (b, dimsPtr) => {
@@ -571,13 +588,30 @@ export const attentionMethods = {
           if (s !== 0) status = s === 0x7fffffff ? s : Math.min(0x7fffffff, s + b * H * Tq * Tall);
         }
       } else status = call(0, p.dims);
+      // With kernelChecks, whether the output is all finite (then it holds no NaN either), or null.
+      let outputFinite = null;
       if (kernelChecks) {
         const module = this._rt.module;
+        const [kLead, vLead] = [K, V].map((t) => numel(t.shape.slice(0, -2)));
         if (status !== 0) {
           runDeferredCheck(module, Q.data, p.Q);
           runDeferredCheck(module, K.data, p.K);
         }
-        runDeferredCheck(module, V.data, p.V);
+        // In the order of the arguments: V before the cache.
+        const checkValues = () => {
+          runDeferredCheck(module, V.data, p.V);
+          if (cache) checkPast(this._rt, p.presentValue, cache.value.data, vLead, P, Tk, dv);
+        };
+        if (status !== 0 && cache) {
+          runDeferredCheck(module, V.data, p.V);
+          checkPast(this._rt, p.presentKey, cache.key.data, kLead, P, Tk, dk);
+          checkPast(this._rt, p.presentValue, cache.value.data, vLead, P, Tk, dv);
+        } else if (!outputChecksValues || status !== 0) {
+          checkValues();
+        } else {
+          outputFinite = module.firstNonFinite(p.output, nOut, 0) < 0;
+          if (!outputFinite) checkValues();
+        }
       }
       // What is added to scale * Q K^T (after the soft cap), in the kernel's order.
       const added = `${slopes ? ' + ALiBi bias' : ''}${mask ? ' + mask' : ''}`;
@@ -596,7 +630,13 @@ export const attentionMethods = {
         throw scoreOverflow(m, `the scores scale * Q K^T${softcap ? '' : added}`, scoreShape, status, remedy);
       }
       // A NaN in the output (a sum that overflowed) is a RangeError from _done.
-      const res = { output: tensorOf(this._read(Float32Array, p.output, nOut), [...lead, Tq, dv]) };
+      const res = {
+        output: tensorOf(this._read(Float32Array, p.output, nOut, { nanFree: outputFinite === true }), [
+          ...lead,
+          Tq,
+          dv,
+        ]),
+      };
       if (returnWeights) res.weights = tensorOf(this._read(Float32Array, p.weights, nW), scoreShape.slice());
       if (returnScores) res.scores = tensorOf(this._read(Float32Array, p.scores, nW), scoreShape.slice());
       if (cache) {

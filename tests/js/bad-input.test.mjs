@@ -354,6 +354,44 @@ const CASES = [
     RangeError,
     ['attention', 'options.pastKey[1, 0, 1] is NaN'],
   ],
+  // A decoding step (Tq = Tk = 1 after a cache, causal, 4 query heads on 2 key/value heads, with and
+  // without rope), Float32Array inputs: the kernel vouches for Q, K and the past key through its
+  // scores, and the output for V and the past value; a non-finite entry, NaN or infinite, is still
+  // named, and of two, the first argument's.
+  ...[false, true].flatMap((rope) =>
+    [
+      [{ Q: [[0, 2, 0, 3], NaN] }, 'Q[0, 2, 0, 3] is NaN'],
+      [{ K: [[0, 1, 0, 0], Infinity] }, 'K[0, 1, 0, 0] is Infinity'],
+      [{ V: [[0, 0, 0, 0], -Infinity] }, 'V[0, 0, 0, 0] is -Infinity'],
+      [{ V: [[0, 1, 0, 3], NaN] }, 'V[0, 1, 0, 3] is NaN'],
+      [{ pastKey: [[0, 1, 2, 1], Infinity] }, 'options.pastKey[0, 1, 2, 1] is Infinity'],
+      [{ pastValue: [[0, 0, 2, 3], Infinity] }, 'options.pastValue[0, 0, 2, 3] is Infinity'],
+      [{ pastValue: [[0, 1, 0, 0], -Infinity] }, 'options.pastValue[0, 1, 0, 0] is -Infinity'],
+      [{ V: [[0, 1, 0, 1], NaN], pastKey: [[0, 1, 0, 0], NaN] }, 'V[0, 1, 0, 1] is NaN'],
+      [{ Q: [[0, 3, 0, 0], Infinity], pastValue: [[0, 0, 0, 0], NaN] }, 'Q[0, 3, 0, 0] is Infinity'],
+      [{ pastKey: [[0, 1, 0, 0], NaN], pastValue: [[0, 0, 0, 0], NaN] }, 'options.pastKey[0, 1, 0, 0] is NaN'],
+    ].map(([bad, message]) => [
+      `attention: a decoding step${rope ? ' with rope' : ''}, ${message}`,
+      (ag) => {
+        const shapes = {
+          Q: [1, 4, 1, 4],
+          K: [1, 2, 1, 4],
+          V: [1, 2, 1, 4],
+          pastKey: [1, 2, 3, 4],
+          pastValue: [1, 2, 3, 4],
+        };
+        const t = {};
+        for (const [name, shape] of Object.entries(shapes)) {
+          const data = Float32Array.from({ length: shape.reduce((x, y) => x * y) }, (_, i) => ((i % 7) - 3) / 4);
+          if (bad[name]) data[bad[name][0].reduce((flat, x, axis) => flat * shape[axis] + x, 0)] = bad[name][1];
+          t[name] = { data, shape };
+        }
+        return ag.attention(t.Q, t.K, t.V, { causal: true, pastKey: t.pastKey, pastValue: t.pastValue, rope });
+      },
+      RangeError,
+      ['attention', message],
+    ]),
+  ),
   [
     'attention: kvSeqLen not an array',
     (ag) => ag.attention(I2, I2, I2, { kvSeqLen: 2 }),
