@@ -17,7 +17,7 @@
 // width (the page's colours are CSS only) and checked again.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, jest, test } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
 import { CHAPTERS } from '../../web/chapters.js';
 import { SITE_ROOT } from '../../scripts/serve.mjs';
 import { useEnv, waitReady } from './helpers.mjs';
@@ -57,6 +57,7 @@ beforeAll(async () => {
   const context = await env.browser.newContext({ bypassCSP: true });
   page = await context.newPage();
 });
+afterAll(async () => page?.context().close());
 
 /**
  * The page in the colour scheme and at the size of `scheme`, once laid out (two frames). The phone width comes
