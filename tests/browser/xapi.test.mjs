@@ -13,7 +13,7 @@ import { dot, scalarProjection } from '../reference/float64.mjs';
 import {
   frameOf,
   hostPage,
-  respond,
+  predictChoice,
   until,
   useEnv,
   useHost,
@@ -68,14 +68,6 @@ async function expectFeedback(scope, right, firstRight, number = 1) {
     misconception: right ? null : expect.stringMatching(/^That .{40,}/),
     score: `${number === 1 ? 'Scored (only the first answer counts): ' : 'Not scored: only the first answer counts, and it was '}${firstRight ? 'right' : 'wrong'} \u2014 chapter score ${firstRight ? 1 : 0} / 1`,
   });
-}
-
-/** Gives `choice` (a choice, a number, a point: respond) in `scope` (after "Ask me again" if an answer is shown); waits for the result. */
-async function answer(scope, choice) {
-  const again = scope.locator('.predict-again');
-  if (await again.isVisible()) await again.click();
-  await respond(scope, choice);
-  await scope.locator('.predict[data-result]').waitFor();
 }
 
 /** The statement's fields that depend on the chapter and the answer, for `page` (the page's address). */
@@ -143,7 +135,7 @@ describe('xAPI statements of answered predictions', () => {
 
       // A wrong first answer: one message; the misconception and the score line are shown.
       let before = Date.now();
-      await answer(widget, wrong);
+      await predictChoice(frame, c.tag, wrong, 'wrong');
       const [first] = await until(async () => ((await messages()).length ? messages() : null), 'a statement');
       await expectFeedback(widget, false, false);
       // The block's own right answer is the one computed here.
@@ -157,7 +149,7 @@ describe('xAPI statements of answered predictions', () => {
 
       // Asked again and answered right: a second message; the score stays the first answer's.
       before = Date.now();
-      await answer(widget, c.answer);
+      await predictChoice(frame, c.tag, c.answer, 'right');
       await until(async () => (await messages()).length === 2, 'a second statement');
       const second = (await messages())[1];
       expectStatement(second.statement, c, { page: page0, choice: c.answer, firstRight: false, before, number: 2 });
@@ -183,7 +175,7 @@ describe('xAPI statements of answered predictions', () => {
       await waitReady(page, c.tag);
       const widget = page.locator(c.tag);
       const before = Date.now();
-      await answer(widget, c.answer);
+      await predictChoice(page, c.tag, c.answer, 'right');
       const events = await until(async () => {
         const seen = await page.evaluate(() => window.__events);
         return seen.length >= 2 ? seen : null;
@@ -247,7 +239,7 @@ describe('xAPI statements of answered predictions', () => {
       ]) {
         await waitReady(page, tag);
         const before = Date.now();
-        await answer(page.locator(tag), wrong);
+        await predictChoice(page, tag, wrong, 'wrong');
         const revealed = Number((await page.locator(`${tag} .predict`).getAttribute('data-answer')).split(',')[0]);
         if (tag === 'ag-sqrt-d') expect(Math.abs(revealed - 64)).toBeLessThanOrEqual((4 * 64) / Math.sqrt(800));
         const n = tag === 'ag-sqrt-d' ? 0 : 1; // this answer's statement, the first or the second of the page
@@ -273,9 +265,11 @@ describe('xAPI statements of answered predictions', () => {
     const options = { width: 375, height: 800, bypassCSP: true, clean: false };
     await withEmbed(env, `ch=${c.chapter}`, c.tag, options, async ({ page }) => {
       const widget = page.locator(c.tag);
-      await answer(
-        widget,
+      await predictChoice(
+        page,
+        c.tag,
         c.choices.find((x) => x !== c.answer),
+        'wrong',
       );
       await expectFeedback(widget, false, false);
       for (const colorScheme of ['light', 'dark']) {
