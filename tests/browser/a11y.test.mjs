@@ -17,13 +17,12 @@
 // width (the page's colours are CSS only) and checked again.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, jest, test } from '@jest/globals';
-import { AxeBuilder } from '@axe-core/playwright';
+import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
 import { CHAPTERS } from '../../web/chapters.js';
 import { SITE_ROOT } from '../../scripts/serve.mjs';
 import { useEnv, waitReady } from './helpers.mjs';
+import { axeWcag } from './wcag.mjs';
 
-const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 const SCHEMES = [
   { colorScheme: 'dark', width: 375, height: 800 },
   { colorScheme: 'light', width: 1024, height: 900 },
@@ -58,6 +57,7 @@ beforeAll(async () => {
   const context = await env.browser.newContext({ bypassCSP: true });
   page = await context.newPage();
 });
+afterAll(async () => page?.context().close());
 
 /**
  * The page in the colour scheme and at the size of `scheme`, once laid out (two frames). The phone width comes
@@ -93,9 +93,7 @@ async function audit(path, ready, configure = (b) => b, more = async () => {}) {
     if (i === 0) await page.goto(new URL(path, env.server.url).href).then(() => ready(page));
     await more(page, scheme);
     await page.evaluate(() => window.scrollTo(0, 0));
-    // Legacy mode runs axe in the page itself (one call, no helper page): the
-    // pages here have no frames from other origins, which is what the default mode is for.
-    const results = await configure(new AxeBuilder({ page }).withTags(WCAG).setLegacyMode(true)).analyze();
+    const results = await axeWcag(page, configure); // legacy mode: the pages here have no frames of other origins
     expect(results.passes.length).toBeGreaterThan(0); // axe ran and checked something
     lines.push(...describeViolations(results, `${scheme.colorScheme} ${path}`));
     all.push([scheme, results]);

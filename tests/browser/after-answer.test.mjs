@@ -49,36 +49,36 @@ const expected = (id, shown) =>
   }));
 
 describe('held before the answer, shown after', () => {
-  test('chapter 2 (Part 1): the line that names the answer is held (printed, not displayed), then shown once answered', async () => {
-    expect(linesOf('dot-product').filter(([, held]) => held)).toHaveLength(1); // the premise
-    await withChapter(env, 'dot-product', 'ag-two-definitions', async ({ page }) => {
-      const root = '#ch-dot-product';
-      expect(await shownLines(page, root)).toEqual(expected('dot-product', false));
-      // A printout is the whole chapter: the held line is printed.
-      await page.emulateMedia({ media: 'print' });
-      expect((await shownLines(page, root)).every((l) => l.displayed)).toBe(true);
-      await page.emulateMedia({ media: 'screen' });
-      await predictChoice(page, 'ag-two-definitions', 'positive', 'wrong');
-      expect(await shownLines(page, root)).toEqual(expected('dot-product', true));
-      expect(await page.locator('ag-two-definitions').getAttribute('data-answer-shown')).toBe('answer');
-    });
-  });
-
-  test('convex-hull: a point answer (the ring committed where it waits) shows the held line too', async () => {
-    await withChapter(env, 'convex-hull', 'ag-convex-hull', async ({ page }) => {
-      expect(await shownLines(page, '#ch-convex-hull')).toEqual(expected('convex-hull', false));
-      await predictChoice(page, 'ag-convex-hull', '0,0', 'wrong');
-      expect(await shownLines(page, '#ch-convex-hull')).toEqual(expected('convex-hull', true));
-    });
-  });
-
-  test('chapter 2 in embed.html: the same, around the one widget', async () => {
-    await withEmbed(env, 'ch=dot-product', 'ag-two-definitions', async ({ page }) => {
-      expect(await shownLines(page, 'article')).toEqual(expected('dot-product', false));
-      await predictChoice(page, 'ag-two-definitions', 'zero', 'right');
-      expect(await shownLines(page, 'article')).toEqual(expected('dot-product', true));
-    });
-  });
+  // [what, chapter, widget, choice, its result, in embed.html]: the held line is the premise, one per chapter.
+  test.each([
+    ['chapter 2 (Part 1)', 'dot-product', 'ag-two-definitions', 'positive', 'wrong', false],
+    [
+      'convex-hull: a point answer (the ring committed where it waits)',
+      'convex-hull',
+      'ag-convex-hull',
+      '0,0',
+      'wrong',
+      false,
+    ],
+    ['chapter 2 in embed.html, around the one widget', 'dot-product', 'ag-two-definitions', 'zero', 'right', true],
+  ])(
+    '%s: the line that names the answer is held (printed, not displayed), then shown once answered',
+    async (_what, id, tag, choice, result, embed) => {
+      expect(linesOf(id).filter(([, held]) => held)).toHaveLength(1);
+      const open = (fn) => (embed ? withEmbed(env, `ch=${id}`, tag, fn) : withChapter(env, id, tag, fn));
+      await open(async ({ page }) => {
+        const root = embed ? 'article' : `#ch-${id}`;
+        expect(await shownLines(page, root)).toEqual(expected(id, false));
+        // A printout is the whole chapter: the held line is printed.
+        await page.emulateMedia({ media: 'print' });
+        expect((await shownLines(page, root)).every((l) => l.displayed)).toBe(true);
+        await page.emulateMedia({ media: 'screen' });
+        await predictChoice(page, tag, choice, result);
+        expect(await shownLines(page, root)).toEqual(expected(id, true));
+        expect(await page.locator(tag).getAttribute('data-answer-shown')).toBe('answer');
+      });
+    },
+  );
 
   test('learn-to-attend (Part 4): held while the model waits at step 0, shown once Train has trained it', async () => {
     const tag = 'ag-learn-to-attend';

@@ -97,10 +97,7 @@ async function expectFallback(page, tag, noteSelector, what = '') {
     .evaluate((el) => ({ state: el.state, fresh: document.createElement(el.localName).state }));
   expect({ what, state: state.state }).toEqual({ what, state: state.fresh });
   const noteBox = page.locator(noteSelector);
-  expect({ what, note: await noteBox.textContent() }).toEqual({
-    what,
-    note: expect.stringMatching(/could not be used/),
-  });
+  expect([what, await noteBox.textContent()]).toEqual([what, expect.stringMatching(/could not be used/)]);
   expect(await noteBox.isVisible()).toBe(true);
   if (tag === WORKED) {
     // Still usable: a new q computes new scores (q = (2, 2, 0, 1): 6, -5, 0).
@@ -547,15 +544,22 @@ describe('the Embed control: heights, site address, sandbox, pages that turn it 
     expect(snippets.chapter - chapterReported).toBeLessThanOrEqual(80);
   });
 
-  /** A host page that holds embed.html?<query> in a frame sandboxed with `sandbox`. */
-  const sandboxed = (name, query, sandbox, height) =>
-    host.add(name, hostPage(embedFrame(query, `title="t" width="100%" height="${height}" sandbox="${sandbox}"`)));
+  const SAME_ORIGIN = 'allow-scripts allow-same-origin';
+  /**
+   * withPage (not checked clean) on a host page `name`.html that holds embed.html?w=<tag> in a frame `height` px
+   * high, sandboxed with `sandbox`; `fn` gets the frame too, once its widget is ready.
+   */
+  const withSandboxed = (name, tag, [sandbox, height], fn) => {
+    const html = hostPage(embedFrame(`w=${tag}`, `title="t" width="100%" height="${height}" sandbox="${sandbox}"`));
+    return withPage(env, host.add(`${name}.html`, html), { clean: false }, async (opened) => {
+      const frame = await frameOf(opened.page);
+      await waitReady(frame, tag);
+      return fn({ ...opened, frame });
+    });
+  };
 
   test('embed.html in a frame without allow-popups: "Open the full page" shows the address; Copy falls back without touching the blocked clipboard', async () => {
-    const url = sandboxed('minimal-sandbox.html', `w=${WORKED}`, 'allow-scripts allow-same-origin', 900);
-    await withPage(env, url, { clean: false }, async ({ page, context, problems }) => {
-      const frame = await frameOf(page);
-      await waitReady(frame, WORKED);
+    await withSandboxed('minimal-sandbox', WORKED, [SAME_ORIGIN, 900], async ({ frame, context, problems }) => {
       await frame.locator('#embed-open').click();
       const address = new URL(await frame.locator('[data-role="full-page-address"]').textContent());
       expect(address.pathname).toMatch(/\/index\.html$/);
@@ -572,10 +576,7 @@ describe('the Embed control: heights, site address, sandbox, pages that turn it 
   });
 
   test('a number prediction in a frame with the minimum sandbox (no allow-forms) commits by click and by Enter', async () => {
-    const url = sandboxed('number-sandbox.html', 'w=ag-sqrt-d', 'allow-scripts allow-same-origin', 1400);
-    await withPage(env, url, { clean: false }, async ({ page, problems }) => {
-      const frame = await frameOf(page);
-      await waitReady(frame, 'ag-sqrt-d');
+    await withSandboxed('number-sandbox', 'ag-sqrt-d', [SAME_ORIGIN, 1400], async ({ frame, problems }) => {
       const widget = frame.locator('ag-sqrt-d');
       const field = widget.locator('input.predict-number');
       await field.fill('4,096');
@@ -591,10 +592,7 @@ describe('the Embed control: heights, site address, sandbox, pages that turn it 
   });
 
   test('in a frame sandboxed without allow-same-origin, the kernel lab says the frame needs it (its worker cannot start)', async () => {
-    const url = sandboxed('no-same-origin.html', 'w=ag-simd', 'allow-scripts', 1200);
-    await withPage(env, url, { clean: false }, async ({ page }) => {
-      const frame = await frameOf(page);
-      await waitReady(frame, 'ag-simd');
+    await withSandboxed('no-same-origin', 'ag-simd', ['allow-scripts', 1200], async ({ frame }) => {
       await frame.locator('ag-simd [data-action="run"]').click();
       await frame.waitForSelector('ag-simd[data-lab="error"]');
       expect(await frame.locator('ag-simd .lab-status').textContent()).toMatch(

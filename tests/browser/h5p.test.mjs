@@ -13,7 +13,7 @@ import { beforeAll, describe, expect, test } from '@jest/globals';
 import { unzipSync } from 'fflate';
 import { buildH5p, embedOptions, LIBRARY_VERSION, libraryFolder, MACHINE_NAME } from '../../scripts/h5p.mjs';
 import { dot } from '../reference/float64.mjs';
-import { closeAfter, hostPage, openPage, predictChoice, useEnv } from './helpers.mjs';
+import { hostPage, predictChoice, useEnv, withPage } from './helpers.mjs';
 import { expectAllLogged, expectNumbers, readNumbers, U } from './shown-numbers.mjs';
 
 const require = createRequire(import.meta.url);
@@ -94,9 +94,7 @@ describe('the .h5p package', () => {
     }
     // Every file is at the root, in content/ or in the library's folder.
     expect(names.filter((n) => n.includes('/') && !n.startsWith('content/') && !n.startsWith(lib))).toEqual([]);
-    expect(names.map(extension)).not.toContain('wasm');
-    expect(names.map(extension)).not.toContain('mjs');
-    expect(names.map(extension)).not.toContain('map');
+    for (const kind of ['wasm', 'mjs', 'map']) expect(names.map(extension)).not.toContain(kind);
   });
 
   test('h5p.json names the library; library.json preloads its script and stylesheet; semantics select the chapter', () => {
@@ -119,6 +117,16 @@ describe('the .h5p package', () => {
   });
 });
 
+/**
+ * Opens the player on the package `pkg` (with openPage's `options`), then runs `fn({ page, frame })` with the
+ * content's frame, once the widget there is ready unless `ready: false`; checks the page stayed clean and closes it.
+ */
+const withPlayer = (pkg, { ready = true, ...options }, fn) =>
+  withPage(env, `h5p/index.html${pkg ? `?pkg=${pkg}` : ''}`, options, async ({ page }) => {
+    const frame = page.frames().find((f) => f !== page.mainFrame());
+    if (ready) await frame.locator(`${TAG}[data-status="ready"]`).waitFor({ timeout: 30000 });
+    return fn({ page, frame });
+  });
 /** The content's instance in the player's frame: what `fn(instance)` returns. */
 const instance = (frame, fn) => frame.evaluate(`(${fn})(H5P.instances[0])`);
 const scoreOf = (frame) =>
@@ -140,13 +148,8 @@ function expectAnswered(statement, { response, raw }) {
 
 describe('the .h5p played by h5p-standalone in Chromium', () => {
   test('the widget shows the wasm\u2019s numbers; score, solutions, reset and xAPI follow the answers, wrong and right', async () => {
-    const opened = await openPage(env, 'h5p/index.html', {
-      setup: (page) => page.addInitScript(() => (window.AG_TEST_MODE = true)), // every frame logs its kernel calls
-    });
-    await closeAfter(opened, {}, async ({ page }) => {
-      const frame = page.frames().find((f) => f !== page.mainFrame());
-      await frame.locator(`${TAG}[data-status="ready"]`).waitFor({ timeout: 30000 });
-
+    const setup = (page) => page.addInitScript(() => (window.AG_TEST_MODE = true)); // every frame logs its calls
+    await withPlayer(null, { setup }, async ({ page, frame }) => {
       // Rendered from the wasm: the article's pair gives a.b = 24 both ways, each number a logged result.
       const numbers = await readNumbers(frame, TAG);
       const d = dot([3, 4], [4, 3]);
@@ -229,10 +232,7 @@ describe('the .h5p played by h5p-standalone in Chromium', () => {
   }, 120000);
 
   test('a number and a point prediction (sqrt-d, convex-hull): getScore counts the first; numeric and other statements', async () => {
-    const opened = await openPage(env, 'h5p/index.html');
-    await closeAfter(opened, {}, async ({ page }) => {
-      const frame = page.frames().find((f) => f !== page.mainFrame());
-      await frame.locator(`${TAG}[data-status="ready"]`).waitFor({ timeout: 30000 });
+    await withPlayer(null, {}, async ({ frame }) => {
       // [chapter, widget, a wrong first answer, interactionType]; the right answer is the one revealed.
       for (const [chapter, tag, wrong, type] of [
         ['sqrt-d', 'ag-sqrt-d', '4096', 'numeric'],
@@ -268,9 +268,7 @@ describe('the .h5p played by h5p-standalone in Chromium', () => {
   }, 180000);
 
   test('a content naming a chapter the library does not have says so, with no error, and scores nothing', async () => {
-    const opened = await openPage(env, 'h5p/index.html?pkg=pkg-unknown');
-    await closeAfter(opened, {}, async ({ page }) => {
-      const frame = page.frames().find((f) => f !== page.mainFrame());
+    await withPlayer('pkg-unknown', { ready: false }, async ({ page, frame }) => {
       await expect(frame.locator('.h5p-ag-error[role=alert]').textContent()).resolves.toBe(
         'This content names a chapter that this version of the library does not have: no-such.',
       );
@@ -281,10 +279,7 @@ describe('the .h5p played by h5p-standalone in Chromium', () => {
   }, 60000);
 
   test('a content with the studio\u2019s options starts in its state, without the hidden controls, asking nothing: max score 0', async () => {
-    const opened = await openPage(env, 'h5p/index.html?pkg=pkg-studio');
-    await closeAfter(opened, {}, async ({ page }) => {
-      const frame = page.frames().find((f) => f !== page.mainFrame());
-      await frame.locator(`${TAG}[data-status="ready"]`).waitFor({ timeout: 30000 });
+    await withPlayer('pkg-studio', {}, async ({ page, frame }) => {
       expect(await frame.locator(TAG).evaluate((el) => el.stateText)).toBe(STUDIO_STATE);
       expectNumbers(await readNumbers(frame, TAG), [['dot', null, dot([3, 4], [-4, 3]), 3 * U * 25, 0]]);
       expect(await frame.locator(`${TAG} [data-control-group="presets"]`).isVisible()).toBe(false);

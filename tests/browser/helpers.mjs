@@ -92,16 +92,16 @@ export async function watchProblems(page, origins = null) {
  * Opens `path` (relative to the site, e.g. '?agtest=1#ch-dot-product', or the absolute address of a host page)
  * in a new context, recording what expectClean checks (watchProblems: requests to env's origin and the host
  * page's allowed); `setup(page)` runs before. A page of the site is awaited until body[data-state=<waitFor>],
- * unless waitFor is null.
+ * unless waitFor is null. `bypassCSP` lets axe add its inline styles (the pages' CSP would refuse them).
  */
 export async function openPage(
   env,
   path = '',
-  { width = 1024, height = 900, waitFor = 'ready', setup, hasTouch = false, colorScheme = 'light' } = {},
+  { width = 1024, height = 900, waitFor = 'ready', setup, hasTouch = false, colorScheme = 'light', bypassCSP } = {},
 ) {
   const [url, site] = [new URL(path, env.server.url), new URL(env.server.url).origin];
   const viewport = { width, height };
-  const context = await env.browser.newContext({ viewport, acceptDownloads: true, hasTouch, colorScheme });
+  const context = await env.browser.newContext({ viewport, acceptDownloads: true, hasTouch, colorScheme, bypassCSP });
   const page = await context.newPage();
   const problems = await watchProblems(page, [site, url.origin]);
   if (setup) await setup(page);

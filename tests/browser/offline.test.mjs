@@ -53,10 +53,12 @@ async function withOffline(search, hash, fn) {
       requests.push(r.url());
       if (!['file:', 'data:', 'blob:'].includes(new URL(r.url()).protocol)) problems.foreign.push(r.url());
     });
-  await page.goto(`${fileUrl}${search}${hash}`);
-  // The file is 1.6 MB of HTML to parse: allow for a busy machine.
-  await page.waitForSelector('body[data-state="ready"]', { timeout: 40000 });
-  return closeAfter({ page, context, problems, requests }, {}, fn);
+  return closeAfter({ page, context, problems, requests }, {}, async (opened) => {
+    await page.goto(`${fileUrl}${search}${hash}`);
+    // The file is 1.6 MB of HTML to parse: allow for a busy machine.
+    await page.waitForSelector('body[data-state="ready"]', { timeout: 40000 });
+    return fn(opened);
+  });
 }
 
 /** The worked example's scores (exact in float32) and weights (softmax in float32: a few ulps, relative). */

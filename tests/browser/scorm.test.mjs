@@ -78,16 +78,20 @@ beforeAll(async () => {
   cpSync(RUNTIME, join(root, 'scorm12.min.js'));
 });
 
+const LMS = ['lms/index.html', { waitFor: null, width: 1040, height: 800 }];
 /**
- * Opens the test LMS, launches the package of folder `pkg` (resuming `previous` cmi data if given) and waits for
- * the page in the frame.
+ * In the test LMS `opened`, launches the package of folder `pkg` (resuming `previous` cmi data if given) and waits
+ * for the page in the frame; returns `opened` with that frame as `course`.
  */
-async function launch(previous = null, pkg = 'pkg') {
-  const opened = await openPage(env, 'lms/index.html', { waitFor: null, width: 1040, height: 800 });
+async function start(opened, previous, pkg) {
   await opened.page.evaluate(([p, folder]) => window.launch(p, folder), [previous, pkg]);
   await opened.page.frameLocator('#sco').locator('body[data-state="ready"]').waitFor({ timeout: 20000 });
   return { ...opened, course: opened.page.frames().find((f) => f.url().includes(`/${pkg}/index.html`)) };
 }
+/** Opens the test LMS and launches the package (start), for a launch kept across tests. */
+const launch = async (previous = null, pkg = 'pkg') => start(await openPage(env, ...LMS), previous, pkg);
+/** Opens the test LMS, launches the package (start), runs `fn(launched)`; checks it stayed clean, closes it in any case. */
+const withLms = (previous, pkg, fn) => withPage(env, ...LMS, async (opened) => fn(await start(opened, previous, pkg)));
 
 /** The LMS page closes the course's frame (the learner leaves); waits for LMSFinish. */
 async function leave(page) {
@@ -288,27 +292,30 @@ describe('the SCORM 1.2 package in an LMS', () => {
 
   test('a second launch with the saved data resumes: visited and predicted marks, the location, the status kept', async () => {
     const { status, location, suspend, raw } = partial;
-    const again = await launch({
-      core: { lesson_status: status, lesson_location: location, entry: 'resume' },
-      suspend_data: suspend,
-    });
-    const { page, course } = again;
-    const { seen } = JSON.parse(suspend);
-    await course.waitForFunction((n) => window.agProgress.visited().length >= n, seen.length);
-    const marked = await course.$$eval('#toc li[data-chapter]:has([data-role=visited])', (els) =>
-      els.map((e) => e.dataset.chapter),
+    await withLms(
+      {
+        core: { lesson_status: status, lesson_location: location, entry: 'resume' },
+        suspend_data: suspend,
+      },
+      'pkg',
+      async ({ page, course }) => {
+        const { seen } = JSON.parse(suspend);
+        await course.waitForFunction((n) => window.agProgress.visited().length >= n, seen.length);
+        const marked = await course.$$eval('#toc li[data-chapter]:has([data-role=visited])', (els) =>
+          els.map((e) => e.dataset.chapter),
+        );
+        expect(marked).toEqual(expect.arrayContaining(seen));
+        for (const a of answered)
+          await expect(
+            course.locator(`#toc li[data-chapter="${a.id}"] [data-role=progress]`).textContent(),
+          ).resolves.toBe(a.right ? ' \u2713 predicted' : ' \u2022 predicted');
+        // Scrolled back to where the learner was.
+        await course.waitForFunction((id) => window.agProgress.current() === id, location);
+        expect(await setsOf(page, 'cmi.core.lesson_status')).toEqual([]); // already incomplete: not set again
+        // The score survives the resume (the first answers came back).
+        await pollCmi(page, 'raw', raw);
+      },
     );
-    expect(marked).toEqual(expect.arrayContaining(seen));
-    for (const a of answered)
-      await expect(course.locator(`#toc li[data-chapter="${a.id}"] [data-role=progress]`).textContent()).resolves.toBe(
-        a.right ? ' \u2713 predicted' : ' \u2022 predicted',
-      );
-    // Scrolled back to where the learner was.
-    await course.waitForFunction((id) => window.agProgress.current() === id, location);
-    expect(await setsOf(page, 'cmi.core.lesson_status')).toEqual([]); // already incomplete: not set again
-    // The score survives the resume (the first answers came back).
-    await pollCmi(page, 'raw', raw);
-    await close(again);
   });
 });
 
@@ -316,84 +323,85 @@ describe('lesson_mode: review and browse', () => {
   test("review: the attempt's progress is shown, nothing is written, and the session still ends with LMSFinish", async () => {
     // Saved data as an earlier attempt leaves it: two chapters gone through, the learner at the second.
     const [one, two] = TAGGED;
-    const opened = await launch({
-      core: { lesson_mode: 'review', lesson_status: 'incomplete', lesson_location: two.id, entry: 'resume' },
-      suspend_data: JSON.stringify({ v: 1, seen: [one.id, two.id], p: {} }),
-    });
-    const { page, course } = opened;
-    await course.waitForFunction((n) => window.agProgress.visited().length >= n, 2);
-    await expect(course.locator('[data-role=scorm-status]').textContent()).resolves.toMatch(
-      /^Review: .*nothing you do now is recorded/,
+    await withLms(
+      {
+        core: { lesson_mode: 'review', lesson_status: 'incomplete', lesson_location: two.id, entry: 'resume' },
+        suspend_data: JSON.stringify({ v: 1, seen: [one.id, two.id], p: {} }),
+      },
+      'pkg',
+      async ({ page, course }) => {
+        await course.waitForFunction((n) => window.agProgress.visited().length >= n, 2);
+        await expect(course.locator('[data-role=scorm-status]').textContent()).resolves.toMatch(
+          /^Review: .*nothing you do now is recorded/,
+        );
+        // Going through more chapters and answering a prediction changes nothing in the LMS.
+        await goThrough(course, TAGGED[3].id);
+        await predict(course, TAGGED[4]);
+        await leave(page);
+        expect((await calls(page)).map((c) => c.call)).toEqual(['LMSInitialize', 'LMSFinish']);
+        const now = await cmi(page);
+        expect([now.status, now.location, now.raw]).toEqual(['incomplete', two.id, '']);
+      },
     );
-    // Going through more chapters and answering a prediction changes nothing in the LMS.
-    await goThrough(course, TAGGED[3].id);
-    await predict(course, TAGGED[4]);
-    await leave(page);
-    expect((await calls(page)).map((c) => c.call)).toEqual(['LMSInitialize', 'LMSFinish']);
-    const now = await cmi(page);
-    expect([now.status, now.location, now.raw]).toEqual(['incomplete', two.id, '']);
-    await close(opened);
   });
 
   test('browse: a first launch is browsed and only the place is kept; a graded attempt after it starts afresh', async () => {
-    const opened = await launch({ core: { lesson_mode: 'browse' } });
-    const { page, course } = opened;
-    await pollCmi(page, 'status', 'browsed');
-    await expect(course.locator('[data-role=scorm-status]').textContent()).resolves.toMatch(
-      /^Browsing: your place is kept, but no progress, answers, score or completion are recorded/,
-    );
-    await predict(course, TAGGED[2]);
-    for (const c of TAGGED) await goThrough(course, c.id);
-    const here = await course.evaluate(() => window.agProgress.current());
-    await pollCmi(page, 'location', here);
-    const now = await cmi(page);
-    expect([now.status, now.raw, now.suspend]).toEqual(['browsed', '', '']);
-    expect(await setsOf(page, 'cmi.suspend_data')).toEqual([]);
-    expect(await setsOf(page, 'cmi.core.score.raw')).toEqual([]);
-    expect(await setsOf(page, 'cmi.core.lesson_status')).toEqual(['browsed']);
-    // Leaving the preview: no session time and no exit ('suspend' would make the LMS resume it as an attempt).
-    await leave(page);
-    const written = new Set((await calls(page)).filter((c) => c.call === 'LMSSetValue').map((c) => c.element));
-    expect([...written].sort()).toEqual(['cmi.core.lesson_location', 'cmi.core.lesson_status']);
-    await close(opened);
+    const here = await withLms({ core: { lesson_mode: 'browse' } }, 'pkg', async ({ page, course }) => {
+      await pollCmi(page, 'status', 'browsed');
+      await expect(course.locator('[data-role=scorm-status]').textContent()).resolves.toMatch(
+        /^Browsing: your place is kept, but no progress, answers, score or completion are recorded/,
+      );
+      await predict(course, TAGGED[2]);
+      for (const c of TAGGED) await goThrough(course, c.id);
+      const place = await course.evaluate(() => window.agProgress.current());
+      await pollCmi(page, 'location', place);
+      const now = await cmi(page);
+      expect([now.status, now.raw, now.suspend]).toEqual(['browsed', '', '']);
+      expect(await setsOf(page, 'cmi.suspend_data')).toEqual([]);
+      expect(await setsOf(page, 'cmi.core.score.raw')).toEqual([]);
+      expect(await setsOf(page, 'cmi.core.lesson_status')).toEqual(['browsed']);
+      // Leaving the preview: no session time and no exit ('suspend' would make the LMS resume it as an attempt).
+      await leave(page);
+      const written = new Set((await calls(page)).filter((c) => c.call === 'LMSSetValue').map((c) => c.element));
+      expect([...written].sort()).toEqual(['cmi.core.lesson_location', 'cmi.core.lesson_status']);
+      return place;
+    });
 
     // The graded attempt after the preview: incomplete, no answer or chapter carried over.
-    const graded = await launch({
-      core: { lesson_mode: 'normal', lesson_status: 'browsed', lesson_location: here, entry: 'resume' },
+    const core = { lesson_mode: 'normal', lesson_status: 'browsed', lesson_location: here, entry: 'resume' };
+    await withLms({ core }, 'pkg', async ({ page, course }) => {
+      await pollCmi(page, 'status', 'incomplete');
+      expect(await course.evaluate(() => window.agProgress.snapshot().score.answered)).toBe(0);
+      expect((await cmi(page)).raw).toBe('');
     });
-    await pollCmi(graded.page, 'status', 'incomplete');
-    expect(await graded.course.evaluate(() => window.agProgress.snapshot().score.answered)).toBe(0);
-    expect((await cmi(graded.page)).raw).toBe('');
-    await close(graded);
   }, 180000); // every chapter, and two launches
 });
 
 test('the concept check: each answer is an interaction concept-check.<phase>.<question>; the score stays the predictions\u2019', async () => {
-  const opened = await launch();
-  const { page, course } = opened;
-  await course.locator('#check-pre summary').click();
-  // Three questions: the first right, the second wrong (its first wrong choice), the third right.
-  const given = QUESTIONS.slice(0, 3).map((q, i) => [
-    q,
-    i === 1 ? q.choices.find((c) => c.value !== q.answer).value : q.answer,
-  ]);
-  for (const [q, choice] of given)
-    await course.locator(`#check-pre fieldset[data-question="${q.id}"] input[value="${choice}"]`).check();
-  await course.locator('#check-pre .check-submit').click();
-  const letter = (q, v) => 'abcd'[q.choices.findIndex((c) => c.value === v)];
-  const expected = given.map(([q, choice]) => ({
-    id: `concept-check.pre.${q.id}`,
-    type: 'choice',
-    student_response: letter(q, choice),
-    'correct_responses.0.pattern': letter(q, q.answer),
-    result: choice === q.answer ? 'correct' : 'wrong',
-  }));
-  await until(async () => (await interactionsSet(page)).length === 3, 'three interactions', 80);
-  expect(await interactionsSet(page)).toEqual(expected);
-  // The round's "completed" statement is no interaction and no note; no prediction answered, no score.
-  await expect(course.locator('[data-role=scorm-status]').isHidden()).resolves.toBe(true);
-  expect(await setsOf(page, 'cmi.core.score.raw')).toEqual([]);
-  await close(opened);
+  await withLms(null, 'pkg', async ({ page, course }) => {
+    await course.locator('#check-pre summary').click();
+    // Three questions: the first right, the second wrong (its first wrong choice), the third right.
+    const given = QUESTIONS.slice(0, 3).map((q, i) => [
+      q,
+      i === 1 ? q.choices.find((c) => c.value !== q.answer).value : q.answer,
+    ]);
+    for (const [q, choice] of given)
+      await course.locator(`#check-pre fieldset[data-question="${q.id}"] input[value="${choice}"]`).check();
+    await course.locator('#check-pre .check-submit').click();
+    const letter = (q, v) => 'abcd'[q.choices.findIndex((c) => c.value === v)];
+    const expected = given.map(([q, choice]) => ({
+      id: `concept-check.pre.${q.id}`,
+      type: 'choice',
+      student_response: letter(q, choice),
+      'correct_responses.0.pattern': letter(q, q.answer),
+      result: choice === q.answer ? 'correct' : 'wrong',
+    }));
+    await until(async () => (await interactionsSet(page)).length === 3, 'three interactions', 80);
+    expect(await interactionsSet(page)).toEqual(expected);
+    // The round's "completed" statement is no interaction and no note; no prediction answered, no score.
+    await expect(course.locator('[data-role=scorm-status]').isHidden()).resolves.toBe(true);
+    expect(await setsOf(page, 'cmi.core.score.raw')).toEqual([]);
+  });
 });
 
 test('the package without an LMS says that progress is not reported, and the worked example still computes', async () => {
@@ -420,66 +428,61 @@ describe('one chapter as a SCORM package, with the studio\u2019s options', () =>
   }
 
   test('asking none: the state and hidden group apply, no prediction; complete once the widget is used, no score', async () => {
-    const opened = await launch(null, 'ch-none');
-    const { page, course } = opened;
-    await expectStudioState(course);
-    expect(await course.locator(`${tag} [data-predict]`).isVisible()).toBe(false);
-    await expect(course.locator('[data-role=scorm-policy]').textContent()).resolves.toMatch(
-      /^This chapter is complete once you have used its widget .* No score is reported\.$/,
-    );
-    expect((await cmi(page)).status).toBe('incomplete');
-    await course.evaluate((t) => document.querySelector(t).setState({ a: [1, 2] }), tag);
-    await pollCmi(page, 'status', 'completed');
-    expect(JSON.parse((await cmi(page)).suspend).s).toBe('v=1&a=1,2&b=-4,3');
-    await leave(page);
-    expect(await setsOf(page, 'cmi.core.score.raw')).toEqual([]);
-    expect(await interactionsSet(page)).toEqual([]);
-    await close(opened);
+    await withLms(null, 'ch-none', async ({ page, course }) => {
+      await expectStudioState(course);
+      expect(await course.locator(`${tag} [data-predict]`).isVisible()).toBe(false);
+      await expect(course.locator('[data-role=scorm-policy]').textContent()).resolves.toMatch(
+        /^This chapter is complete once you have used its widget .* No score is reported\.$/,
+      );
+      expect((await cmi(page)).status).toBe('incomplete');
+      await course.evaluate((t) => document.querySelector(t).setState({ a: [1, 2] }), tag);
+      await pollCmi(page, 'status', 'completed');
+      expect(JSON.parse((await cmi(page)).suspend).s).toBe('v=1&a=1,2&b=-4,3');
+      await leave(page);
+      expect(await setsOf(page, 'cmi.core.score.raw')).toEqual([]);
+      expect(await interactionsSet(page)).toEqual([]);
+    });
   }, 60000);
 
   test('a start state the chapter cannot use: the note speaks of the package’s author, not of a link', async () => {
-    const opened = await launch(null, 'ch-bad-state');
-    const { course } = opened;
-    await waitReady(course, tag);
-    const note = course.locator(`${tag} .note`);
-    await expect(note.textContent()).resolves.toMatch(
-      /^Part of the start state the author of this package set could not be used\..*a=3,x/,
-    );
-    expect(await note.textContent()).not.toMatch(/link|address/);
-    await close(opened);
+    await withLms(null, 'ch-bad-state', async ({ course }) => {
+      await waitReady(course, tag);
+      const note = course.locator(`${tag} .note`);
+      await expect(note.textContent()).resolves.toMatch(
+        /^Part of the start state the author of this package set could not be used\..*a=3,x/,
+      );
+      expect(await note.textContent()).not.toMatch(/link|address/);
+    });
   }, 60000);
 
   test('asking its prediction: the answer sets score.raw, completed and an interaction; a relaunch restores it', async () => {
-    const opened = await launch(null, 'ch-ask');
-    const { page, course } = opened;
-    await expectStudioState(course);
-    await expect(course.locator('[data-role=scorm-policy]').textContent()).resolves.toMatch(
-      /^This chapter is complete once you have answered its prediction\. The score is 100 if your first answer/,
-    );
-    await course.locator(`${tag} .predict-choice`).first().click();
-    await course.locator(`${tag} .predict[data-result]`).waitFor({ timeout: 10000 });
-    const right = (await course.locator(`${tag} .predict`).getAttribute('data-result')) === 'right';
-    const label = await course.locator(`${tag} .predict-choice[aria-pressed="true"]`).textContent();
-    await pollCmi(page, 'status', 'completed');
-    await pollCmi(page, 'raw', right ? '100' : '0');
-    await until(async () => (await interactionsSet(page)).length === 1, 'one interaction', 80);
-    expect(await interactionsSet(page)).toEqual([await interactionOf(course, CHAPTER)]);
-    const state = await course.evaluate((t) => document.querySelector(t).stateText, tag);
-    await leave(page);
-    const saved = await cmi(page);
-    await close(opened);
+    const { right, label, state, saved } = await withLms(null, 'ch-ask', async ({ page, course }) => {
+      await expectStudioState(course);
+      await expect(course.locator('[data-role=scorm-policy]').textContent()).resolves.toMatch(
+        /^This chapter is complete once you have answered its prediction\. The score is 100 if your first answer/,
+      );
+      await course.locator(`${tag} .predict-choice`).first().click();
+      await course.locator(`${tag} .predict[data-result]`).waitFor({ timeout: 10000 });
+      const right = (await course.locator(`${tag} .predict`).getAttribute('data-result')) === 'right';
+      const label = await course.locator(`${tag} .predict-choice[aria-pressed="true"]`).textContent();
+      await pollCmi(page, 'status', 'completed');
+      await pollCmi(page, 'raw', right ? '100' : '0');
+      await until(async () => (await interactionsSet(page)).length === 1, 'one interaction', 80);
+      expect(await interactionsSet(page)).toEqual([await interactionOf(course, CHAPTER)]);
+      const state = await course.evaluate((t) => document.querySelector(t).stateText, tag);
+      await leave(page);
+      return { right, label, state, saved: await cmi(page) };
+    });
 
-    const again = await launch(
-      { core: { lesson_status: saved.status, entry: 'resume' }, suspend_data: saved.suspend },
-      'ch-ask',
-    );
-    await expect(again.course.locator('[data-role=restored-answers]').textContent()).resolves.toContain(
-      `\u201c${label}\u201d (${right ? 'right' : 'not right'})`,
-    );
-    expect(await again.course.locator(tag).getAttribute('data-answer-shown')).toBe('restored');
-    expect(await again.course.evaluate((t) => document.querySelector(t).stateText, tag)).toBe(state);
-    await pollCmi(again.page, 'raw', right ? '100' : '0');
-    expect(await setsOf(again.page, 'cmi.core.lesson_status')).toEqual([]);
-    await close(again);
+    const resumed = { core: { lesson_status: saved.status, entry: 'resume' }, suspend_data: saved.suspend };
+    await withLms(resumed, 'ch-ask', async ({ page, course }) => {
+      await expect(course.locator('[data-role=restored-answers]').textContent()).resolves.toContain(
+        `\u201c${label}\u201d (${right ? 'right' : 'not right'})`,
+      );
+      expect(await course.locator(tag).getAttribute('data-answer-shown')).toBe('restored');
+      expect(await course.evaluate((t) => document.querySelector(t).stateText, tag)).toBe(state);
+      await pollCmi(page, 'raw', right ? '100' : '0');
+      expect(await setsOf(page, 'cmi.core.lesson_status')).toEqual([]);
+    });
   }, 90000);
 });

@@ -75,11 +75,13 @@ describe('the page shell', () => {
       const note = page.locator('ag-two-definitions .note');
       await expect(note.isVisible()).resolves.toBe(true);
       const text = await note.textContent();
-      expect(text).toContain('a=<img src=x onerror=alert(1)>');
-      expect(text).toContain('b=NaN,3');
+      for (const part of ['a=<img src=x onerror=alert(1)>', 'b=NaN,3']) expect(text).toContain(part);
       const urlNote = await page.locator('#url-note').textContent();
-      expect(urlNote).toContain('impl=<script>alert(2)</script>');
-      expect(urlNote).toContain('zz=1 \u2014 expected a setting of chapter dot-product: a, b.');
+      for (const part of [
+        'impl=<script>alert(2)</script>',
+        'zz=1 \u2014 expected a setting of chapter dot-product: a, b.',
+      ])
+        expect(urlNote).toContain(part);
       expect(await page.locator('img, script:not([src])').count()).toBe(0);
       expect(await stateOf(page, 'ag-two-definitions')).toEqual({ a: [3, 4], b: [4, 3] });
       expect(one(await readNumbers(page, 'ag-two-definitions'), 'dot').text).toBe('24');
@@ -192,12 +194,8 @@ describe('reading the tour: the reading bar, previous/next links, numbers throug
       expect(parts).toEqual([/^Part 1: /, /^Part 2: /, /^Part 3: /, /^Part 4: /].map((p) => expect.stringMatching(p)));
     }
     // Each part's list starts at its first number (read by screen readers).
-    expect(await page.$$eval('#toc ol', (ols) => ols.map((o) => o.start))).toEqual([
-      1,
-      PART_1 + 1,
-      PART_1 + 9 + 1,
-      PART_1 + 9 + 6 + 1,
-    ]);
+    const starts = [0, PART_1, PART_1 + 9, PART_1 + 9 + 6].map((before) => before + 1);
+    expect(await page.$$eval('#toc ol', (ols) => ols.map((o) => o.start))).toEqual(starts);
 
     // Under each chapter, outside its section: links to the chapters before and after.
     const pagers = await page.$$eval('main section.chapter', (sections) =>

@@ -29,7 +29,8 @@ import { one, readNumbers } from './shown-numbers.mjs';
 const env = useEnv();
 const host = useHost(env);
 const texts = async (where, tag) => (await readNumbers(where, tag)).map((n) => n.text);
-const studioSearch = (id) => `?ch=${id}&studio=1`;
+/** withChapter on the chapter `id` with the studio open (?ch=<id>&studio=1). */
+const withStudio = (id, tag, fn) => withChapter(env, id, tag, { search: `?ch=${id}&studio=1` }, fn);
 
 /**
  * Waits until the numbers `tag` shows in `where` stay the same over two reads 300 ms apart, with the
@@ -61,11 +62,9 @@ async function makeSnippets(page, tag, { hide, unask, status }) {
   for (const id of unask) await panel.locator(`[data-role="studio-ask"] input[value="${id}"]`).uncheck();
   await settled(page, tag, status);
   const snippet = (kind) => panel.locator(`textarea[data-snippet="${kind}"]`).inputValue();
+  const kinds = ['iframe', 'element', 'h5p', 'scorm'];
   return {
-    iframe: await snippet('iframe'),
-    element: await snippet('element'),
-    h5p: await snippet('h5p'),
-    scorm: await snippet('scorm'),
+    ...Object.fromEntries(await Promise.all(kinds.map(async (kind) => [kind, await snippet(kind)]))),
     stateText: await page.locator(tag).evaluate((el) => el.stateText),
     numbers: await texts(page, tag),
   };
@@ -92,14 +91,12 @@ async function expectAsMade(where, tag, made, { hidden, shown, unasked, status, 
   }
   // Every control that changes a hidden part of the state is hidden with it (e.g. "New seed" with the seed).
   for (const selector of gone)
-    expect({ selector, visible: await where.locator(`${tag} ${selector}`).isVisible() }).toEqual({
-      selector,
-      visible: false,
-    });
+    expect([selector, await where.locator(`${tag} ${selector}`).isVisible()]).toEqual([selector, false]);
   for (const name of shown)
-    expect({ name, visible: await where.locator(`${tag} [data-control-group="${name}"]`).first().isVisible() }).toEqual(
-      { name, visible: true },
-    );
+    expect([name, await where.locator(`${tag} [data-control-group="${name}"]`).first().isVisible()]).toEqual([
+      name,
+      true,
+    ]);
   for (const id of unasked) {
     expect(await where.locator(`${tag} [data-predict="${id}"]`).count()).toBe(1);
     expect(await where.locator(`${tag} [data-predict="${id}"]`).isVisible()).toBe(false);
@@ -129,34 +126,26 @@ async function expectAsMade(where, tag, made, { hidden, shown, unasked, status, 
 
 /** Pastes the iframe and the element snippet of `made` into pages on another origin and checks each (expectAsMade). */
 async function expectPasted(name, tag, made, expected) {
-  await withPage(env, host.add(`${name}-iframe.html`, hostPage(`<h1>Course</h1>\n${made.iframe}`)), async ({ page }) =>
-    expectAsMade(await frameOf(page), tag, made, expected),
-  );
-  await withPage(
-    env,
-    host.add(`${name}-element.html`, hostPage(`<h1>Course</h1>\n${made.element}`)),
-    async ({ page }) => expectAsMade(page, tag, made, expected),
-  );
+  for (const kind of ['iframe', 'element']) {
+    const url = host.add(`${name}-${kind}.html`, hostPage(`<h1>Course</h1>\n${made[kind]}`));
+    await withPage(env, url, async ({ page }) =>
+      expectAsMade(kind === 'iframe' ? await frameOf(page) : page, tag, made, expected),
+    );
+  }
 }
 
 describe('the studio: a state, hidden controls and unasked predictions round-trip through its snippets', () => {
   test('a preset bar (chapter 2): the preset picked, the bar hidden, the prediction not asked', async () => {
     const TAG = 'ag-two-definitions';
-    const made = await withChapter(
-      env,
-      'dot-product',
-      TAG,
-      { search: studioSearch('dot-product') },
-      async ({ page }) => {
-        await page.locator(`${TAG} button[data-preset="perpendicular"]`).click();
-        // a = (3, 4), b = (-4, 3): a.b is the float64 dot product, 0.
-        expect(one(await readNumbers(page, TAG), 'dot').value).toBe(dot([3, 4], [-4, 3]));
-        // The address follows the state and keeps the studio on.
-        const params = await urlParams(page);
-        expect([params.get('studio'), params.get('b')]).toEqual(['1', '-4,3']);
-        return makeSnippets(page, TAG, { hide: ['presets'], unask: ['perpendicular-sign'] });
-      },
-    );
+    const made = await withStudio('dot-product', TAG, async ({ page }) => {
+      await page.locator(`${TAG} button[data-preset="perpendicular"]`).click();
+      // a = (3, 4), b = (-4, 3): a.b is the float64 dot product, 0.
+      expect(one(await readNumbers(page, TAG), 'dot').value).toBe(dot([3, 4], [-4, 3]));
+      // The address follows the state and keeps the studio on.
+      const params = await urlParams(page);
+      expect([params.get('studio'), params.get('b')]).toEqual(['1', '-4,3']);
+      return makeSnippets(page, TAG, { hide: ['presets'], unask: ['perpendicular-sign'] });
+    });
     expect(made.stateText).toBe('v=1&a=3,4&b=-4,3');
     expect(made.iframe).toContain(
       'embed.html?ch=dot-product&amp;s=v%3D1%26a%3D3%2C4%26b%3D-4%2C3&amp;hide=presets&amp;ask=none"',
@@ -171,7 +160,7 @@ describe('the studio: a state, hidden controls and unasked predictions round-tri
 
   test('a slider (chapter 6): t moved by the keys, its row hidden, the prediction not asked; the preset bar stays', async () => {
     const TAG = 'ag-length-lever';
-    const made = await withChapter(env, 'length', TAG, { search: studioSearch('length') }, async ({ page }) => {
+    const made = await withStudio('length', TAG, async ({ page }) => {
       await page.locator(`${TAG} #ll-t`).focus();
       for (let i = 0; i < 4; i += 1) await page.keyboard.press('ArrowRight');
       return makeSnippets(page, TAG, { hide: ['ll-t'], unask: ['triple-length'] });
@@ -184,30 +173,24 @@ describe('the studio: a state, hidden controls and unasked predictions round-tri
   test('Part 4 (chapter "Training tunes the projections"): a new seed at step 0, the seed hidden; Train and the prediction stay', async () => {
     const TAG = 'ag-learn-to-attend';
     const status = '^Ready: step 0 ';
-    const made = await withChapter(
-      env,
-      'learn-to-attend',
-      TAG,
-      { search: studioSearch('learn-to-attend') },
-      async ({ page }) => {
-        await settled(page, TAG, status);
-        const before = await texts(page, TAG);
-        const seed = page.locator(`${TAG} input.seed`);
-        await seed.fill('7');
-        await seed.press('Enter');
-        const made = await makeSnippets(page, TAG, { hide: ['seed'], unask: [], status });
-        expect(made.numbers).not.toEqual(before); // another seed, another model at step 0
-        // The run's group keeps its own label while its first button reads "Pause" (or "Train again").
-        await page.locator(`${TAG} [data-control-group="train"] button`).first().click();
-        await page
-          .locator(`${TAG} [data-action="pause"], ${TAG} [data-action="train"]:text("Train again")`)
-          .first()
-          .waitFor();
-        const train = await page.locator(TAG).evaluate((el) => el.controlGroups.find((g) => g.name === 'train').label);
-        expect(train).toBe('Train, Restart, Cancel');
-        return made;
-      },
-    );
+    const made = await withStudio('learn-to-attend', TAG, async ({ page }) => {
+      await settled(page, TAG, status);
+      const before = await texts(page, TAG);
+      const seed = page.locator(`${TAG} input.seed`);
+      await seed.fill('7');
+      await seed.press('Enter');
+      const made = await makeSnippets(page, TAG, { hide: ['seed'], unask: [], status });
+      expect(made.numbers).not.toEqual(before); // another seed, another model at step 0
+      // The run's group keeps its own label while its first button reads "Pause" (or "Train again").
+      await page.locator(`${TAG} [data-control-group="train"] button`).first().click();
+      await page
+        .locator(`${TAG} [data-action="pause"], ${TAG} [data-action="train"]:text("Train again")`)
+        .first()
+        .waitFor();
+      const train = await page.locator(TAG).evaluate((el) => el.controlGroups.find((g) => g.name === 'train').label);
+      expect(train).toBe('Train, Restart, Cancel');
+      return made;
+    });
     expect(made.stateText).toMatch(/(^|&)seed=7(&|$)/);
     expect(made.iframe).toContain('&amp;hide=seed"');
     expect(made.iframe).not.toContain('ask=');

@@ -8,10 +8,21 @@
 // the first answer counts (a later statement carries its number, a retry, in
 // result.extensions); axe finds no WCAG 2.1 A or
 // AA violation in the answered block, in light and dark.
-import { AxeBuilder } from '@axe-core/playwright';
 import { describe, expect, test } from '@jest/globals';
 import { dot, scalarProjection } from '../reference/float64.mjs';
-import { frameOf, hostPage, respond, until, useEnv, useHost, waitReady, widgetsScript, withPage } from './helpers.mjs';
+import {
+  frameOf,
+  hostPage,
+  predictChoice,
+  until,
+  useEnv,
+  useHost,
+  waitReady,
+  widgetsScript,
+  withEmbed,
+  withPage,
+} from './helpers.mjs';
+import { expectNoViolation } from './wcag.mjs';
 
 const env = useEnv();
 const host = useHost(env);
@@ -57,14 +68,6 @@ async function expectFeedback(scope, right, firstRight, number = 1) {
     misconception: right ? null : expect.stringMatching(/^That .{40,}/),
     score: `${number === 1 ? 'Scored (only the first answer counts): ' : 'Not scored: only the first answer counts, and it was '}${firstRight ? 'right' : 'wrong'} \u2014 chapter score ${firstRight ? 1 : 0} / 1`,
   });
-}
-
-/** Gives `choice` (a choice, a number, a point: respond) in `scope` (after "Ask me again" if an answer is shown); waits for the result. */
-async function answer(scope, choice) {
-  const again = scope.locator('.predict-again');
-  if (await again.isVisible()) await again.click();
-  await respond(scope, choice);
-  await scope.locator('.predict[data-result]').waitFor();
 }
 
 /** The statement's fields that depend on the chapter and the answer, for `page` (the page's address). */
@@ -132,7 +135,7 @@ describe('xAPI statements of answered predictions', () => {
 
       // A wrong first answer: one message; the misconception and the score line are shown.
       let before = Date.now();
-      await answer(widget, wrong);
+      await predictChoice(frame, c.tag, wrong, 'wrong');
       const [first] = await until(async () => ((await messages()).length ? messages() : null), 'a statement');
       await expectFeedback(widget, false, false);
       // The block's own right answer is the one computed here.
@@ -146,7 +149,7 @@ describe('xAPI statements of answered predictions', () => {
 
       // Asked again and answered right: a second message; the score stays the first answer's.
       before = Date.now();
-      await answer(widget, c.answer);
+      await predictChoice(frame, c.tag, c.answer, 'right');
       await until(async () => (await messages()).length === 2, 'a second statement');
       const second = (await messages())[1];
       expectStatement(second.statement, c, { page: page0, choice: c.answer, firstRight: false, before, number: 2 });
@@ -172,7 +175,7 @@ describe('xAPI statements of answered predictions', () => {
       await waitReady(page, c.tag);
       const widget = page.locator(c.tag);
       const before = Date.now();
-      await answer(widget, c.answer);
+      await predictChoice(page, c.tag, c.answer, 'right');
       const events = await until(async () => {
         const seen = await page.evaluate(() => window.__events);
         return seen.length >= 2 ? seen : null;
@@ -236,7 +239,7 @@ describe('xAPI statements of answered predictions', () => {
       ]) {
         await waitReady(page, tag);
         const before = Date.now();
-        await answer(page.locator(tag), wrong);
+        await predictChoice(page, tag, wrong, 'wrong');
         const revealed = Number((await page.locator(`${tag} .predict`).getAttribute('data-answer')).split(',')[0]);
         if (tag === 'ag-sqrt-d') expect(Math.abs(revealed - 64)).toBeLessThanOrEqual((4 * 64) / Math.sqrt(800));
         const n = tag === 'ag-sqrt-d' ? 0 : 1; // this answer's statement, the first or the second of the page
@@ -259,34 +262,21 @@ describe('xAPI statements of answered predictions', () => {
 
   test('the answered block (misconception, score line) passes axe, WCAG 2.1 A and AA, in light and dark', async () => {
     const c = TWO;
-    // axe adds its own inline styles while it measures; the page's CSP would refuse them.
-    const context = await env.browser.newContext({ bypassCSP: true, viewport: { width: 375, height: 800 } });
-    try {
-      const page = await context.newPage();
-      await page.goto(new URL(`embed.html?ch=${c.chapter}&agtest=1`, env.server.url).href);
-      await waitReady(page, c.tag);
+    const options = { width: 375, height: 800, bypassCSP: true, clean: false };
+    await withEmbed(env, `ch=${c.chapter}`, c.tag, options, async ({ page }) => {
       const widget = page.locator(c.tag);
-      await answer(
-        widget,
+      await predictChoice(
+        page,
+        c.tag,
         c.choices.find((x) => x !== c.answer),
+        'wrong',
       );
       await expectFeedback(widget, false, false);
       for (const colorScheme of ['light', 'dark']) {
         await page.emulateMedia({ colorScheme });
-        const results = await new AxeBuilder({ page })
-          .include(`${c.tag}`)
-          .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-          .setLegacyMode(true)
-          .analyze();
-        const checked = results.passes.flatMap((r) => r.nodes).map((n) => JSON.stringify(n.target));
+        const checked = await expectNoViolation(page, [c.tag], colorScheme);
         expect(checked.some((t) => t.includes('.predict-misconception'))).toBe(true);
-        expect([colorScheme, results.violations.map((v) => `${v.id}: ${JSON.stringify(v.nodes[0].target)}`)]).toEqual([
-          colorScheme,
-          [],
-        ]);
       }
-    } finally {
-      await context.close();
-    }
+    });
   }, 120000); // axe twice over the chapter, as a11y.test.mjs allows each address
 });
