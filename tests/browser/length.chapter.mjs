@@ -1,6 +1,5 @@
 // "Length as a lever" (#ch-length, <ag-length-lever>): k = t·d scored by four fixed queries, against a
 // float64 reference (slider, drag, keys, links) and the article's u, v, w numbers (seed file).
-// Left to the contract (chapters.contract.test.mjs): a copy of the written link reopens the same digits.
 import { expect } from '@jest/globals';
 import { dot, norm, sumAbsProd } from '../reference/float64.mjs';
 import { byRole, chapterTests, expectNumbers, expectSeed, expectTexts, one, U } from './chapter-tests.mjs';

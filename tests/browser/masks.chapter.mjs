@@ -3,8 +3,6 @@
 // softmax(S + M), their row sums and one query's row key by key, against the
 // float64 reference after a click, keys, the fill switch and links; a row with
 // no visible key gives zeros with −∞ and 1/T on every key with −1e9.
-// Left to the contract (chapters.contract.test.mjs): exports, the prediction's
-// marking, a copy of the written link reopening the same digits, the widths.
 import { expect } from '@jest/globals';
 import { attentionSlice, clog2 } from '../reference/float64.mjs';
 import { byRole, chapterTests, expectClose, matrixOf, U } from './chapter-tests.mjs';

@@ -3,8 +3,6 @@
 // softmax(s)·V and their difference) against the float64 online softmax (tests/reference/float64.mjs
 // onlineSoftmax, which states the bounds) after the step slider's keys, the tile choice and links; the bars
 // are the keys seen so far, outlined where m grew.
-// Left to the contract (chapters.contract.test.mjs): exports, the prediction's marking, a copy of the written
-// link reopening the same digits, the widths.
 import { expect } from '@jest/globals';
 import { attentionSlice, onlineSoftmax } from '../reference/float64.mjs';
 import { byRole, chapterTests, expectClose, one } from './chapter-tests.mjs';
