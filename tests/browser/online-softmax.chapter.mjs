@@ -71,13 +71,7 @@ it('opens on tiles of 4 at tile 1 (no correction, l >= 1); predict, then reveal:
   expect([ref.mPrev, ref.correction]).toEqual([-Infinity, 1]);
   expect(await w.katex()).toBeGreaterThanOrEqual(5);
   const state = { ...DEFAULT, step: 3 };
-  const revealed = await w.reveal({
-    wrong: 'add',
-    says: /multiplied by c = exp/,
-    state,
-    args: [state],
-    right: 'shrink',
-  });
+  const revealed = await w.reveal({ wrong: 'add', says: /multiplied by c = exp/, state, right: 'shrink' });
   expect(revealed.ref.correction).toBeLessThan(1);
   await w.see({ 'rect.bar': 12, 'rect.before': 8, '.c-note': /m grew/ });
 });

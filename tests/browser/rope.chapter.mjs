@@ -59,7 +59,7 @@ it('opens on q = (3, 1) at 2 and k = (1, 2) at 5: q₂·k₅ = q·R(3θ)k; predi
   expectTexts(numbers, { 'plain-score': '5', 'decay.0': '64', difference: '0' });
   expect(await w.katex()).toBeGreaterThan(0);
   const state = { ...DEFAULT, s: 10 };
-  await w.reveal({ wrong: 'larger', right: 'same', says: /q\u2081\u2082\u00b7k\u2081\u2085 = /, state, args: [state] });
+  await w.reveal({ wrong: 'larger', right: 'same', says: /q\u2081\u2082\u00b7k\u2081\u2085 = /, state });
 });
 
 it('moving both positions by s (the slider, then links up to position 128) keeps the score within float32 rounding', async (w) => {
