@@ -9,7 +9,8 @@
 // parser as a link's), at 1024 px with the mouse aside. With .at(options) (withChapter's options, `link` its state
 // parameters) a case opens a page of its own: a phone, a link whose subject is the link, the page's implementation.
 // A copy of the written link opened in a new page is the contract's round trip; w.copyOpens does it for a state the
-// round trip does not reach.
+// round trip does not reach. What the contract checks of every chapter (a clean open, every number logged, the
+// exports, the prediction's marking, the round trip, the widths) is left to it: a file's head comment names the rest.
 import { existsSync } from 'node:fs';
 import { afterAll, expect, test } from '@jest/globals';
 import {
@@ -178,8 +179,77 @@ function bind(env, chapter, opened) {
     },
     /** The status lines of the widget's training runs (Part 4). */
     statuses: () => runStatuses(page, tag),
+    /** Each of the widget's `runs` training runs waits at step 0 of `steps`, untrained, and its status says so. */
+    untrained: async (steps, runs = 1) =>
+      expect(await w.statuses()).toEqual(
+        Array(runs).fill(`Ready: step 0 of ${steps}, untrained. Train starts the run.`),
+      ),
     /** Presses Train on each run that waits at step 0 and waits until the runs are done (trainWaiting). */
     train: (timeout) => trainWaiting(page, tag, timeout),
+    /** Sets the state parameters `params`, waits for the run, and trains it if it waits at step 0 (w.train). */
+    async trainAt(params, timeout) {
+      await w.set(params);
+      await w.waitData('run', 'done', timeout);
+      return w.train(timeout);
+    },
+    /** Each of `values` (numbers of an export) is in a call's result at `path` ('data': result.data) in the log. */
+    async inLog(values, path) {
+      const missing = await page.evaluate(
+        ([list, keys]) => {
+          const at = (c) => keys.reduce((x, k) => x?.[k], c.result);
+          const logged = new Set(window.__agCallLog.flatMap((c) => (at(c) ? Array.from(at(c)) : [])));
+          return list.filter((v) => !logged.has(v));
+        },
+        [values, path.split('.')],
+      );
+      expect(missing).toEqual([]);
+    },
+    /**
+     * In the page, with the page's own engine: the model of the worker's `job` (jobOf: its config, batches, rate
+     * and clip) trained `until` steps, its parameters and step losses; with `held` ({ batch, seed }) also its last
+     * loss (at step 0 that of batch 0, by evaluate), the held-out batch and a held-out sequence.
+     */
+    trainInPage: (job, until = job.steps, held = null) =>
+      w.eval(
+        (el, [job, until, held]) => {
+          const ag = el.engine;
+          const model = ag.createTransformer(job.config);
+          const { name, ...task } = job.task;
+          const data = ag.tasks[name](task);
+          const losses = [];
+          for (let i = 0; i < until; i += 1) losses.push(model.step(data.at(i), { lr: job.lr, clip: job.clip }).loss);
+          const loss = held && (until ? losses.at(-1) : model.evaluate(data.at(0)).loss);
+          const params = Object.fromEntries(Object.entries(model.parameters()).map(([k, v]) => [k, Array.from(v)]));
+          model.dispose();
+          if (!held) return { params, losses };
+          const heldOut = ag.tasks[name]({ ...task, batch: held.batch, seed: held.seed }).at(0);
+          const seq = Array.from(ag.tasks[name]({ ...task, batch: 1, seed: held.seed }).at(0).tokens);
+          return { params, losses, loss, held: [heldOut.tokens, heldOut.targets].map((a) => Array.from(a)), seq };
+        },
+        [job, until, held],
+      ),
+    /** Picks the implementation `id` in the page's menu and waits until the widget is computed by it. */
+    async implementation(id) {
+      await page.selectOption('#implementation', id);
+      await page.waitForSelector(`${tag}[data-computed-by="${id}"]`);
+    },
+    /** Clicks `start`, then `stop` in the same task as the text of `watch` first matches `when` (all in the widget). */
+    clickWhen: (start, watch, when, stop) =>
+      w.eval(
+        (el, [first, seen, pattern, then]) =>
+          new Promise((resolve) => {
+            const root = el.shadowRoot;
+            const watched = new MutationObserver(() => {
+              if (!new RegExp(pattern).test(root.querySelector(seen).textContent)) return;
+              watched.disconnect();
+              root.querySelector(then).click();
+              resolve();
+            });
+            watched.observe(root, { childList: true, characterData: true, subtree: true });
+            root.querySelector(first).click();
+          }),
+        [start, watch, when.source, stop],
+      ),
     /**
      * A Cancel while the prediction's reveal waits for training: picks `choice`, then, as soon as the text of
      * `watch` matches `when` (the run's first update past step 0), clicks `cancel`. The reveal then ends with the
@@ -187,21 +257,7 @@ function bind(env, chapter, opened) {
      */
     async cancelReveal({ choice, watch, when, cancel = '[data-action="cancel"]', says }) {
       if (await at('.predict-again').isVisible()) await at('.predict-again').click();
-      await w.eval(
-        (el, [pick, seen, pattern, stop]) =>
-          new Promise((resolve) => {
-            const root = el.shadowRoot;
-            const watched = new MutationObserver(() => {
-              if (!new RegExp(pattern).test(root.querySelector(seen).textContent)) return;
-              watched.disconnect();
-              root.querySelector(stop).click();
-              resolve();
-            });
-            watched.observe(root, { childList: true, characterData: true, subtree: true });
-            root.querySelector(`.predict-choice[data-choice="${pick}"]`).click();
-          }),
-        [choice, watch, when.source, cancel],
-      );
+      await w.clickWhen(`.predict-choice[data-choice="${choice}"]`, watch, when, cancel);
       const result = at('.predict-result');
       await page.waitForFunction((el) => el.textContent !== '', await result.elementHandle(), { timeout: 60000 });
       expect(await result.textContent()).toMatch(/^The answer could not be computed: /);

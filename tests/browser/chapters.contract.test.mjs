@@ -298,15 +298,7 @@ const EXPORTED = {
   },
   // Step 0 of 30 (SEARCH): the first query sees only key 1 (weight exactly 1), and no key after it (exactly 0).
   'heads-learn': {
-    state: {
-      seed: 1,
-      steps: 30,
-      mask: [
-        [1, 1],
-        [1, 1],
-      ],
-      head: '1-0',
-    },
+    state: { seed: 1, steps: 30, mask: rowsOf('1,1;1,1'), head: '1-0' },
     stateText: 'v=1&seed=1&steps=30&mask=1,1;1,1&head=1-0',
     numbers: { 'weight.1-1': 1, 'weight.1-2': 0 },
     csv: ['weight.1-1,1', 'weight.1-16,0'],

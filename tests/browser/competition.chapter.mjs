@@ -2,7 +2,6 @@
 // the weights before and after raising one logit, the softmax Jacobian heat
 // map and its row sums, against a float64 reference after slider drags, arrow
 // keys, heat-map keys and a changed URL.
-// Left to the contract (chapters.contract.test.mjs): a copy of the written link reopens the same digits.
 import { expect } from '@jest/globals';
 import { softmax, softmaxJacobian } from '../reference/float64.mjs';
 import { byRole, chapterTests, expectClose, expectRole, one } from './chapter-tests.mjs';

@@ -2,7 +2,6 @@
 // values dragged by mouse and keys, weights from the simplex picker (mouse and
 // keys), the two "break one constraint" buttons, T from the URL; y and Σα
 // against a float64 reference, and inside/outside against a hull computed here.
-// Left to the contract (chapters.contract.test.mjs): a copy of the written link reopens the same digits.
 // A link of T = 6 is opened as a link (the round trip has T = 3); T = 2 is then set in that page.
 import { expect } from '@jest/globals';
 import { byRole, chapterTests, expectClose, expectRole, expectShown, expectTexts, one } from './chapter-tests.mjs';

@@ -1,7 +1,5 @@
 // "Cosine versus the raw dot product" (#ch-cosine, <ag-cosine-vs-dot>): raw scores and cosines, raw and
 // normalised, against a float64 reference (drags, keys, links) and the article's numbers (seed file).
-// Left to the contract (chapters.contract.test.mjs): every number of the default state logged; a copy of the
-// written link reopens the same digits.
 import { expect } from '@jest/globals';
 import { cosine, dot, norm, normalize, sumAbsProd } from '../reference/float64.mjs';
 import { chapterTests, expectClose, expectNumbers, expectSeed, expectTexts, one, U } from './chapter-tests.mjs';

@@ -2,7 +2,6 @@
 // and geometric dot products of two draggable 2-D vectors, checked against a
 // float64 reference after mouse drags, arrow keys, touch and a changed URL; the shell writes the address once
 // the learner pauses (shell/url-writer.js), and at once when the page is left.
-// Left to the contract (chapters.contract.test.mjs): a copy of the written link reopens the same digits.
 import { expect } from '@jest/globals';
 import { angleRow, chapterTests, expectNumbers, expectTexts, one, U } from './chapter-tests.mjs';
 import { touchDragPoint } from './pointer.mjs';

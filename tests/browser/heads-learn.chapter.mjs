@@ -8,45 +8,13 @@
 // an error and puts the untrained model back. And the
 // prediction at the default 200 steps: its answer is the one the float64 model gives on the run's parameters (with
 // both heads of layer 0 off, less than half the accuracy), and the state it leaves matches that model.
-// Left to the contract (chapters.contract.test.mjs): exports, the prediction's marking, a copy of the written
-// link reopening the same digits, the widths.
 import { expect } from '@jest/globals';
 import { referenceModel } from '../reference/transformer.mjs';
-import { chapterTests, matrixOf, one, readNumbers } from './chapter-tests.mjs';
+import { chapterTests, matrixOf, one, readNumbers, rowsOf } from './chapter-tests.mjs';
 import { exportJson, waitRun } from './helpers.mjs';
 import { ALL_ON, HEADS, HELD_OUT, LAYERS, T, jobOf } from '../../web/models/heads-learn.js';
 
 const STEPS = 30;
-
-/**
- * In the page, with the page's own engine: the same run as the worker's (jobOf: the same config, batches,
- * rate and clip) to `steps`, its parameters and last loss (at step 0 the loss of batch 0, by evaluate), the
- * held-out batch and the held-out sequence.
- */
-function sameRun(w, seed, steps = STEPS) {
-  const job = jobOf({ seed, steps, mask: ALL_ON }, []);
-  return w.eval(
-    (el, { job, held }) => {
-      const ag = el.engine;
-      const model = ag.createTransformer(job.config);
-      const { name, ...task } = job.task;
-      const data = ag.tasks[name](task);
-      let loss = job.steps ? 0 : model.evaluate(data.at(0)).loss;
-      for (let i = 0; i < job.steps; i++) loss = model.step(data.at(i), { lr: job.lr, clip: job.clip }).loss;
-      const params = Object.fromEntries(Object.entries(model.parameters()).map(([k, v]) => [k, Array.from(v)]));
-      model.dispose();
-      const heldOut = ag.tasks[name]({ ...task, batch: held.batch, seed: held.seed }).at(0);
-      const seq = ag.tasks[name]({ ...task, batch: 1, seed: held.seed }).at(0);
-      return {
-        params,
-        loss,
-        held: [heldOut.tokens, heldOut.targets].map((a) => Array.from(a)),
-        seq: Array.from(seq.tokens),
-      };
-    },
-    { job, held: HELD_OUT },
-  );
-}
 
 /**
  * The grid of head `head` ('l-j'), the four grids of the JSON export `grids` (when given) and the accuracy
@@ -83,16 +51,15 @@ async function read(page, tag) {
 const it = chapterTests({ ch: 'heads-learn', tag: 'ag-heads-learn', match, read });
 
 /** The run of seed 1 to `steps` in the page, with its config (for the reference model). */
-const runOf = async (w, steps) => ({
-  config: jobOf({ seed: 1, steps, mask: ALL_ON }, []).config,
-  ...(await sameRun(w, 1, steps)),
-});
+const runOf = async (w, steps) => {
+  const job = jobOf({ seed: 1, steps, mask: ALL_ON }, []); // the worker's: the same config, batches, rate and clip
+  return { config: job.config, ...(await w.trainInPage(job, steps, HELD_OUT)) };
+};
 
 it('a link written after training opens at step 0; nothing trains until Train or the answer; a Cancel while the answer waits ends it and shows step 0 again', async (w) => {
-  const ready = (steps) => [`Ready: step 0 of ${steps}, untrained. Train starts the run.`];
   await waitRun(w.page, w.tag);
   expect(await w.state()).toEqual({ seed: 1, steps: 200, mask: ALL_ON, head: '1-1' });
-  expect(await w.statuses()).toEqual(ready(200));
+  await w.untrained(200);
   await w.see({ '[data-role="step-text"]': '0' });
   const start = await runOf(w, 0);
   await w.matches(start, ALL_ON, '1-1', (await exportJson(w.page, w.tag)).grids);
@@ -100,12 +67,9 @@ it('a link written after training opens at step 0; nothing trains until Train or
   // Before any training, a shorter run and a head switched off show the step-0 model of those settings.
   await w.at('#hl-steps').selectOption('30');
   await w.at('#hl-head-1-0').uncheck();
-  const off = [
-    [1, 1],
-    [0, 1],
-  ];
+  const off = rowsOf('1,1;0,1');
   const numbers = await read(w.page, w.tag);
-  expect(await w.statuses()).toEqual(ready(STEPS));
+  await w.untrained(STEPS);
   w.check(numbers, start, off, '1-1');
   await w.at('#hl-head-1-0').check();
   await w.cancelReveal({
@@ -116,7 +80,7 @@ it('a link written after training opens at step 0; nothing trains until Train or
   });
   // The question is open again: the model waits at step 0, untrained, its numbers those of the start.
   w.check(await read(w.page, w.tag), start, ALL_ON, '1-1');
-  expect(await w.statuses()).toEqual(ready(STEPS));
+  await w.untrained(STEPS);
   await w.see({ '[data-role="step-text"]': '0' });
   await w.logged();
   // The page goes on: Train trains the model from step 0 to the steps, and the trained numbers come.
@@ -131,19 +95,13 @@ it('30 steps: grids and held-out accuracy = the float64 model on the same parame
   const run = await runOf(w, STEPS);
   const all = await w.matches(run, ALL_ON, '1-0', (await exportJson(w.page, w.tag)).grids);
   expect(await w.text('[data-role="sequence"]')).toContain(run.seq.join(' '));
-  const layer1Off = [
-    [1, 1],
-    [0, 0],
-  ];
+  const layer1Off = rowsOf('1,1;0,0');
   const state = { seed: 1, steps: STEPS, mask: layer1Off, head: '1-1' };
   await w.link('steps=30&mask=1,1;0,0&head=1-1', [run, layer1Off, '1-1'], { state });
   await w.see({ '[data-role="off-text"]': 'layer 1, head 0; layer 1, head 1' });
   // A box switches layer 1, head 0 on again (the same model: no step is trained again).
   await w.at('#hl-head-1-0').check();
-  const one10 = [
-    [1, 1],
-    [1, 0],
-  ];
+  const one10 = rowsOf('1,1;1,0');
   expect(await w.state()).toEqual({ ...state, mask: one10 });
   await w.matches(run, one10, '1-1');
   // The radio group picks the head shown in full: layer 0, head 1.
@@ -153,32 +111,26 @@ it('30 steps: grids and held-out accuracy = the float64 model on the same parame
   // The keyboard: Space on layer 0, head 0's box switches it off.
   await w.at('#hl-head-0-0').focus();
   await w.page.keyboard.press('Space');
-  expect((await w.state()).mask).toEqual([
-    [0, 1],
-    [1, 0],
-  ]);
+  expect((await w.state()).mask).toEqual(rowsOf('0,1;1,0'));
   await w.matches(run, (await w.state()).mask, '0-1');
   await w.params({ steps: '30', mask: '0,1;1,0', head: '0-1' });
   // The reference scores positions L..T-2 of each held-out row, L the row's repeat offset read from its tokens (the
   // first position whose token came before): T - 1 - L a row.
   const [tokens] = run.held;
-  const rowsOf = Array.from({ length: HELD_OUT.batch }, (_, b) => tokens.slice(b * T, (b + 1) * T));
-  const offsets = rowsOf.map((row) => row.findIndex((v, t) => row.indexOf(v) < t));
+  const rows = Array.from({ length: HELD_OUT.batch }, (_, b) => tokens.slice(b * T, (b + 1) * T));
+  const offsets = rows.map((row) => row.findIndex((v, t) => row.indexOf(v) < t));
   expect(all.ref.scored).toBe(offsets.reduce((n, L) => n + T - 1 - L, 0));
   expect(new Set(offsets).size).toBeGreaterThan(1); // the offset changes from row to row
 }).at('steps=30');
 
 it('predict, then reveal at 200 steps: layer 0 off, the accuracy falls below half, as the float64 model says', async (w) => {
   const steps = 200;
-  const run = { config: jobOf({ seed: 1, steps, mask: ALL_ON }, []).config, ...(await sameRun(w, 1, steps)) };
+  const run = await runOf(w, steps);
   const ref = referenceModel(run.config, run.params);
   const [tokens, targets] = run.held;
   const accuracyOf = (mask) =>
     ref.lossOf(ref.forward(tokens, HELD_OUT.batch, { headMask: mask }).logits, targets, tokens.length).accuracy;
-  const layer0Off = [
-    [0, 0],
-    [1, 1],
-  ];
+  const layer0Off = rowsOf('0,0;1,1');
   const full = accuracyOf(ALL_ON);
   const off = accuracyOf(layer0Off);
   const right = off < full / 2 ? 'far' : off < 0.9 * full ? 'some' : 'same';

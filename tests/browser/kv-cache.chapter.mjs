@@ -3,8 +3,6 @@
 // reference (tests/reference/float64.mjs attentionSlice, causal, row t); row t of the causal pass over tokens 1..t
 // is the same floats as the cached step, in every implementation of the menu; the scores each step needs, t and
 // t(t + 1)/2, and their sums over steps 1..t; the step controls (Next token, Start over, the slider's keys).
-// Left to the contract (chapters.contract.test.mjs): exports at the default state, the prediction's marking, a
-// copy of the written link reopening the same digits, the widths.
 import { expect } from '@jest/globals';
 import { attentionSlice } from '../reference/float64.mjs';
 import { byRole, chapterTests, expectClose, one } from './chapter-tests.mjs';
@@ -98,8 +96,7 @@ function everyStep(el, n) {
 
 it('every step in every implementation of the menu against float64, row t recomputed the same floats; the counts exported', async (w) => {
   for (const id of ['scalar', 'baseline', 'simd128']) {
-    await w.page.selectOption('#implementation', id);
-    await w.page.waitForSelector(`${w.tag}[data-computed-by="${id}"]`);
+    await w.implementation(id);
     const steps = await w.eval(everyStep, T);
     steps.forEach(({ verdict, numbers }, i) => {
       match(numbers, { t: i + 1 });

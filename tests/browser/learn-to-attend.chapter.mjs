@@ -6,7 +6,6 @@
 // trains when the prediction is answered; a link made after training (an old one with step=) opens at step 0 too,
 // the question open, and Train trains it to its steps; a Cancel while the answer waits ends it with an error and
 // puts the untrained model back.
-// Left to the contract (chapters.contract.test.mjs): exports, the prediction, the link's round trip, the widths.
 import { expect } from '@jest/globals';
 import { cosine, dot, sumAbsProd } from '../reference/float64.mjs';
 import { referenceModel } from '../reference/transformer.mjs';
@@ -20,26 +19,10 @@ const START = { seed: 1, lr: '0.01', steps: '100', pos: 5 };
 const atStep = (state, step) => ({ ...state, step });
 const TAG = 'ag-learn-to-attend';
 
-/** The model of `state` trained to its step in the page (the API on the main thread): parameters and step losses. */
-const trainedInPage = (page, state) =>
-  page.locator(TAG).evaluate(
-    (el, job) => {
-      const ag = el.engine;
-      const model = ag.createTransformer(job.config);
-      const { name, ...sizes } = job.task;
-      const data = ag.tasks[name](sizes);
-      const losses = [];
-      for (let i = 0; i < job.until; i += 1) losses.push(model.step(data.at(i), { lr: job.lr, clip: job.clip }).loss);
-      const params = Object.fromEntries(Object.entries(model.parameters()).map(([k, v]) => [k, Array.from(v)]));
-      model.dispose();
-      return { params, losses };
-    },
-    { ...jobOf(state), until: state.step },
-  );
-
-async function match(numbers, state, page) {
+/** The numbers shown against the float64 model of `state` trained to its step in the page (w.trainInPage). */
+async function match(numbers, state, w) {
   const { config } = jobOf(state);
-  const { params, losses } = await trainedInPage(page, state);
+  const { params, losses } = await w.trainInPage(jobOf(state), state.step);
   const ref = referenceModel(config, params).forward(TOKENS, 1);
   // The weights: a matmul over d_model = 16 and a softmax; 1e-4 of the largest weight is far above float32's
   // error here and far below a wrong row (the bound of tests/js/transformer.test.mjs's returnWeights test).
@@ -48,7 +31,7 @@ async function match(numbers, state, page) {
   for (let j = 1; j < T; j += 1) expect(A[0][j]).toBe(0); // causal: exp(-inf) is exactly 0
   expect(A[0][0]).toBe(1); // one visible key: its weight is exactly 1
   // The chosen query against the q and k shown (exported as float32): ag.dot's and ag.cosine's bounds (registry.inc).
-  const json = await exportJson(page, TAG);
+  const json = await exportJson(w.page, TAG);
   const row = (x, t) => json[x].slice(t * D, (t + 1) * D);
   const t = state.pos - 1;
   const [q, kPrev] = [row('q', t), row('k', t - 1)];
@@ -65,50 +48,19 @@ async function match(numbers, state, page) {
   return { A, json };
 }
 
-const it = chapterTests({
-  ch: 'learn-to-attend',
-  tag: TAG,
-  match: (numbers, state, page) => match(numbers, state, page),
-});
-
-/**
- * The chapter at the state parameters `params`, once its run has reached its steps (Train pressed when it waits at
- * step 0: on a page where the question is open).
- */
-async function at(w, params) {
-  await w.set(params);
-  await w.waitData('run', 'done');
-  await w.train();
-}
+const it = chapterTests({ ch: 'learn-to-attend', tag: TAG, match });
 
 /** Clicks `action` in the page, then `then` right after the run's first update past step 0 (step 5: one chunk). */
 const clickThen = (w, action, then) =>
-  w.eval(
-    (el, [a, b]) =>
-      new Promise((resolve) => {
-        const root = el.shadowRoot;
-        const watched = new MutationObserver(() => {
-          if (!/^Step [1-9] of /.test(root.querySelector('.step-text').textContent)) return;
-          watched.disconnect();
-          root.querySelector(`[data-action="${b}"]`).click();
-          resolve();
-        });
-        watched.observe(root, { childList: true, characterData: true, subtree: true });
-        root.querySelector(`[data-action="${a}"]`).click();
-      }),
-    [action, then],
-  );
+  w.clickWhen(`[data-action="${action}"]`, '.step-text', /^Step [1-9] of /, `[data-action="${then}"]`);
 
 /** The model waits at step 0, untrained: its numbers are the reference model's at step 0, query 5 spread out. */
 async function untrained(w, state) {
   await w.waitData('run', 'done');
-  const { numbers } = await w.matchesAt(state, atStep(state, 0), w.page);
+  const { numbers } = await w.matchesAt(state, atStep(state, 0), w);
   expect(Math.max(...matrixOf(numbers, 'weight')[4])).toBeLessThan(0.6); // no key takes most of the weight
-  await w.see({
-    '[data-action="train"]': 'Train',
-    '.status': `Ready: step 0 of ${state.steps}, untrained. Train starts the run.`,
-    '.step-text': `Step 0 of ${state.steps}`,
-  });
+  await w.untrained(state.steps);
+  await w.see({ '[data-action="train"]': 'Train', '.step-text': `Step 0 of ${state.steps}` });
   await w.logged();
 }
 
@@ -116,11 +68,11 @@ it('opens untrained at step 0: the grid is spread out and is the reference model
   await untrained(w, START);
   // The answer trains the model to the steps: the trained numbers come only now.
   const trained = atStep(START, 100);
-  await w.reveal({ wrong: 'own', says: /After 100 steps query 5/, state: START, args: [trained, w.page] });
+  await w.reveal({ wrong: 'own', says: /After 100 steps query 5/, state: START, args: [trained, w] });
   // Answered, a change of the settings trains to its steps.
   const fifty = { ...START, steps: '50', pos: 3 };
-  await at(w, 'steps=50&pos=3');
-  await w.matchesAt(fifty, atStep(fifty, 50), w.page);
+  await w.trainAt('steps=50&pos=3');
+  await w.matchesAt(fifty, atStep(fifty, 50), w);
   await w.logged();
   await w.see({ '.status': 'Done: step 50 of 50.', '.step-text': 'Step 50 of 50' });
 }).at({});
@@ -132,7 +84,7 @@ it('a link written after training (step=50, version 1) opens at step 0, the ques
   expect(await w.at('.predict').getAttribute('data-result')).toBe(null);
   for (const button of await w.at('.predict-choice').all()) expect(await button.isDisabled()).toBe(false);
   expect(await w.train()).toBe(1);
-  await w.matchesAt(state, atStep(state, 50), w.page);
+  await w.matchesAt(state, atStep(state, 50), w);
   await w.see({ '.status': 'Done: step 50 of 50.' });
   const url = await w.url();
   expect([url.get('v'), url.get('steps'), url.get('step')]).toEqual(['2', '50', null]);
@@ -152,12 +104,12 @@ it('a Cancel while the answer waits ends it with an error and puts the untrained
   const { training } = await exportJson(w.page, TAG);
   expect(training.losses).toEqual([]);
   await w.predict('previous', 'right');
-  await w.matchesAt(START, atStep(START, 100), w.page);
+  await w.matchesAt(START, atStep(START, 100), w);
   await w.logged();
 }).at({});
 
 it('Train, Pause, Resume (keyboard) to the end: copyPrevious learned, query 5 on k4; Restart gives the same losses; Cancel stops', async (w) => {
-  await at(w, 'steps=50');
+  await w.trainAt('steps=50');
   await clickThen(w, 'train', 'pause'); // paused after the first chunk
   await w.waitData('train', 'paused');
   expect(await w.state()).toMatchObject({ steps: '50' });
@@ -166,7 +118,7 @@ it('Train, Pause, Resume (keyboard) to the end: copyPrevious learned, query 5 on
   await w.page.keyboard.press('Enter');
   await w.waitData('train', 'done');
   const done = { ...START, steps: '50', step: 50 };
-  const { numbers, ref } = await w.matches(done, w.page);
+  const { numbers, ref } = await w.matches(done, w);
   expect(byRole(numbers, 'weight').find((n) => n.key === '5-4').value).toBeGreaterThan(0.9);
   expect(one(numbers, 'accuracy').value).toBeGreaterThanOrEqual(0.9);
   await w.logged();
@@ -180,11 +132,11 @@ it('Train, Pause, Resume (keyboard) to the end: copyPrevious learned, query 5 on
 });
 
 it('Enter on a row of the grid picks its query: the scores and the announcement follow', async (w) => {
-  await at(w, 'steps=50');
+  await w.trainAt('steps=50');
   await w.press('[data-cell="5-4"]', ['ArrowDown', 'ArrowDown', 'Enter']);
   const state = { ...START, steps: '50', pos: 7 };
   expect(await w.state()).toEqual(state);
-  const { numbers } = await w.matches(atStep(state, 50), w.page);
+  const { numbers } = await w.matches(atStep(state, 50), w);
   await w.announced(
     `query 7: score with the previous key ${one(numbers, 'score-prev').text}, weight ${one(numbers, 'weight-prev').text}`,
   );

@@ -1,17 +1,11 @@
 // "Length as a lever" (#ch-length, <ag-length-lever>): k = t·d scored by four fixed queries, against a
 // float64 reference (slider, drag, keys, links) and the article's u, v, w numbers (seed file).
-// Left to the contract (chapters.contract.test.mjs): a copy of the written link reopens the same digits.
 import { expect } from '@jest/globals';
 import { dot, norm, sumAbsProd } from '../reference/float64.mjs';
-import { byRole, chapterTests, expectNumbers, expectSeed, expectTexts, one, U } from './chapter-tests.mjs';
+import { byRole, chapterTests, expectNumbers, expectSeed, expectTexts, one, rowsOf, U } from './chapter-tests.mjs';
 
 /** The fixed queries of the widget, written out again here (u is the article's). */
-const QUERIES = [
-  [1, 0],
-  [0, 2],
-  [-2, 1],
-  [1, -1],
-];
+const QUERIES = rowsOf('1,0;0,2;-2,1;1,-1');
 
 /** Every number shown against the float64 reference for the direction d and the stretch t. */
 function match(numbers, { d, t }) {

@@ -3,8 +3,6 @@
 // softmax(S + M), their row sums and one query's row key by key, against the
 // float64 reference after a click, keys, the fill switch and links; a row with
 // no visible key gives zeros with −∞ and 1/T on every key with −1e9.
-// Left to the contract (chapters.contract.test.mjs): exports, the prediction's
-// marking, a copy of the written link reopening the same digits, the widths.
 import { expect } from '@jest/globals';
 import { attentionSlice, clog2 } from '../reference/float64.mjs';
 import { byRole, chapterTests, expectClose, matrixOf, U } from './chapter-tests.mjs';
@@ -92,13 +90,7 @@ it('opens causal: M is 0 and -inf, hidden weights exactly 0, rows sum to 1, as {
   await w.see({ '[data-role="same"]': /\{ causal: true \}\) gives the same weights/ });
   expect(await w.katex()).toBeGreaterThanOrEqual(2);
   const blind = { ...START, fill: '1e9', flip: flips(['3-1', '3-2', '3-3']) };
-  const { ref } = await w.reveal({
-    wrong: 'zeros',
-    says: /averages the values/,
-    state: blind,
-    args: [blind],
-    right: 'uniform',
-  });
+  const { ref } = await w.reveal({ wrong: 'zeros', says: /averages the values/, state: blind, right: 'uniform' });
   expect(ref.A[2]).toEqual(Array(T).fill(1 / T));
   await w.see({ '[data-role="same"]': /other weights in row 3\./, '[data-role="verdict"]': /rounds to \u22121e9/ });
 });

@@ -2,7 +2,6 @@
 // softmax of the logits (optionally causal), its row sums, Y = AV and one
 // query's αV, against a float64 reference after a slider drag, arrow keys,
 // a typed logit, the causal toggle and a changed URL.
-// Left to the contract (chapters.contract.test.mjs): a copy of the written link reopens the same digits.
 import { expect } from '@jest/globals';
 import { softmax } from '../reference/float64.mjs';
 import { byRole, chapterTests, expectClose, expectRole, rowsOf } from './chapter-tests.mjs';

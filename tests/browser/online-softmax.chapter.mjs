@@ -3,8 +3,6 @@
 // softmax(s)·V and their difference) against the float64 online softmax (tests/reference/float64.mjs
 // onlineSoftmax, which states the bounds) after the step slider's keys, the tile choice and links; the bars
 // are the keys seen so far, outlined where m grew.
-// Left to the contract (chapters.contract.test.mjs): exports, the prediction's marking, a copy of the written
-// link reopening the same digits, the widths.
 import { expect } from '@jest/globals';
 import { attentionSlice, onlineSoftmax } from '../reference/float64.mjs';
 import { byRole, chapterTests, expectClose, one } from './chapter-tests.mjs';
@@ -73,13 +71,7 @@ it('opens on tiles of 4 at tile 1 (no correction, l >= 1); predict, then reveal:
   expect([ref.mPrev, ref.correction]).toEqual([-Infinity, 1]);
   expect(await w.katex()).toBeGreaterThanOrEqual(5);
   const state = { ...DEFAULT, step: 3 };
-  const revealed = await w.reveal({
-    wrong: 'add',
-    says: /multiplied by c = exp/,
-    state,
-    args: [state],
-    right: 'shrink',
-  });
+  const revealed = await w.reveal({ wrong: 'add', says: /multiplied by c = exp/, state, right: 'shrink' });
   expect(revealed.ref.correction).toBeLessThan(1);
   await w.see({ 'rect.bar': 12, 'rect.before': 8, '.c-note': /m grew/ });
 });

@@ -1,7 +1,5 @@
 // "Orthogonality" (#ch-orthogonality, <ag-orthogonality>): scores, cosines, angles and weights of three
 // keys, the snap button and E Eᵀ = I, against a float64 reference after drags, keys and links.
-// Left to the contract (chapters.contract.test.mjs): every number of the default state logged; a copy of the
-// written link reopens the same digits.
 import { expect } from '@jest/globals';
 import { angle, cosine, dot, softmax, sumAbsProd } from '../reference/float64.mjs';
 import { angleRow, byRole, chapterTests, expectClose, expectNumbers, expectSeed } from './chapter-tests.mjs';

@@ -1,6 +1,5 @@
 // "Pitfalls" (#ch-pitfalls, <ag-pitfalls>): four misreadings with numbers from the module (against float64
 // references) and a button that puts a chapter widget above into the right state and scrolls to it.
-// Left to the contract (chapters.contract.test.mjs): a copy of the written link reopens the same digits.
 import { expect } from '@jest/globals';
 import { pressKeys } from './helpers.mjs';
 import { CHAPTERS } from '../../web/chapters.js';

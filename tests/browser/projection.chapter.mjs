@@ -1,7 +1,5 @@
 // "Projection as a shadow" (#ch-projection, <ag-projection>): the scalar and vector
 // projections against a float64 reference (drags, keys, links); an obtuse angle casts the shadow backwards.
-// Left to the contract (chapters.contract.test.mjs): every number of the prediction's answer logged; a copy of
-// the written link reopens the same digits.
 import { expect } from '@jest/globals';
 import { screenshot } from './helpers.mjs';
 import { angle, cosine, dot, norm, normalize, scalarProjection } from '../reference/float64.mjs';

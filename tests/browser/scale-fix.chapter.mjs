@@ -5,8 +5,7 @@
 // Frobenius norm of the softmax Jacobian from the scores the widget exports
 // (the sample row) and, for the curves, from the generator's normals of every
 // row (the inputs), with the scores q.k_j and the means taken in float64.
-// The contract checks that the default state's numbers are logged and that the figure exports as SVG, and
-// that a copy of the link in a new page shows the same digits (the link is read back here in the same page).
+// The link is read back here in the same page.
 import { expect } from '@jest/globals';
 import { exportJson, exportText } from './helpers.mjs';
 import { entropyBits, norm, softmax, softmaxJacobian } from '../reference/float64.mjs';

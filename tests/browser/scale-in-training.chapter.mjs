@@ -8,7 +8,6 @@
 // gradient of W_Q is that of step 0 (the one the first step takes: larger without the scale), as the page shows it;
 // a link opens at step 0, and trained gives the same digits. The runs are small (20 to 40 steps of one layer):
 // seconds.
-// Left to the contract (chapters.contract.test.mjs): exports, the prediction's marking, the widths.
 import { expect } from '@jest/globals';
 import { clog2, entropyBits } from '../reference/float64.mjs';
 import { chapterTests, expectClose, expectShown, one, U } from './chapter-tests.mjs';
@@ -65,8 +64,7 @@ async function settled(w, state, steps = state.steps) {
 /** Both runs of `state` wait at step 0: made and shown, nothing trained, every number logged. */
 async function untrained(w, state) {
   const shown = await settled(w, state, 0);
-  const ready = `Ready: step 0 of ${state.steps}, untrained. Train starts the run.`;
-  expect(await w.statuses()).toEqual([ready, ready]);
+  await w.untrained(state.steps, 2);
   await w.see({ '.step-text': `step 0 of ${state.steps}`, '[data-action="train"]': 2 });
   await w.logged();
   return shown;

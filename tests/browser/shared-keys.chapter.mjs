@@ -3,8 +3,6 @@
 // the weights of every head and the output of the one shown against the float64 reference after the radio
 // buttons, keys on a query, a click in the weights and links; the copies call agrees bit for bit; the cache the
 // step returns has 2·h_kv·T·d_k numbers.
-// Left to the contract (chapters.contract.test.mjs): exports, the prediction's marking, a copy of the written
-// link reopening the same digits, the widths.
 import { expect } from '@jest/globals';
 import { attentionSlice } from '../reference/float64.mjs';
 import { byRole, chapterTests, expectClose, matrixOf } from './chapter-tests.mjs';

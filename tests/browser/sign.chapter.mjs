@@ -1,6 +1,5 @@
 // "Sign and size" (#ch-sign, <ag-sign-and-size>): the regions b splits the plane into, a's region named
 // live, and the same score two ways, against a float64 reference after drags, keys and links.
-// Left to the contract (chapters.contract.test.mjs): a copy of the written link reopens the same digits.
 import { expect } from '@jest/globals';
 import { angle, cosine, dot, norm, sumAbsProd } from '../reference/float64.mjs';
 import { angleRow, chapterTests, expectNumbers, expectTexts, one, U } from './chapter-tests.mjs';

@@ -1,7 +1,7 @@
 // "Why this is cheap on a CPU" (#ch-simd, <ag-simd>): the steps of one dot product as the simd128 and the
 // scalar kernels compute it (ag.dotTrace) against a float64 reference of the products, the lane-wise
 // accumulators and the dot product; and the kernel lab in the worker (no timing is asserted, only that it is
-// there). The contract checks that the default state's numbers are logged.
+// there).
 import { expect } from '@jest/globals';
 import { exportJson, launchChromium } from './helpers.mjs';
 import { dot, sumAbsProd } from '../reference/float64.mjs';

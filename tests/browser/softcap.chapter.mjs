@@ -2,7 +2,6 @@
 // weights without and with the cap, the weight left for keys 2 to 6, the entropies, the leads and the cap's slope
 // against the float64 reference after the sliders, the mask and links; the curve's 129 capped scores; a masked key
 // keeps weight exactly 0 under the cap.
-// Left to the contract (chapters.contract.test.mjs): exports, a copy of the written link reopening the same digits.
 import { expect } from '@jest/globals';
 import { attentionSlice, clog2, entropyBits, softcap } from '../reference/float64.mjs';
 import { byRole, chapterTests, expectClose, one, U } from './chapter-tests.mjs';
@@ -40,19 +39,13 @@ function match(numbers, { c, s1, masked }) {
   // The capped row: the softmax's bound on float64 capped scores, plus twice the cap's error on a score.
   const cap = weightsOf(capped, masked);
   cap.e += 2 * capTol(c);
-  for (const [role, ref] of [
-    ['weight', plain],
-    ['capped-weight', cap],
-  ])
+  for (const [role, ref] of Object.entries({ weight: plain, 'capped-weight': cap }))
     byRole(numbers, role).forEach((n, j) => {
       if (masked && HIDDEN.includes(j))
         expect(n.value).toBe(0); // -inf after the cap: exp gives exactly 0
       else expectClose(n.value, ref.A[j], ref.A[j] * ref.e + 2 ** -149, `${role} ${j + 1}`);
     });
-  for (const [key, ref] of [
-    ['plain', plain],
-    ['capped', cap],
-  ]) {
+  for (const [key, ref] of Object.entries({ plain, capped: cap })) {
     const left = ref.A.slice(1).reduce((a, b) => a + b);
     expectClose(one(numbers, 'others', key).value, left, left * (ref.e + dotTol(T)) + 2 ** -149, `others ${key}`);
     expectEntropy(one(numbers, 'entropy', key).value, ref, `entropy ${key}`);
@@ -77,13 +70,7 @@ async function expectCurve(w, c, s1) {
   const span = spanOf(c, s1);
   expect([curve.c, curve.span, curve.s.length, curve.s[0], curve.s[128]]).toEqual([c, span, 129, -span, span]);
   curve.capped.forEach((v, i) => expectClose(v, softcap(curve.s[i], c), capTol(c), `curve ${i}`));
-  const missing = await w.page.evaluate((values) => {
-    const logged = new Set(
-      window.__agCallLog.flatMap((r) => (r.result?.scores ? Array.from(r.result.scores.data) : [])),
-    );
-    return values.filter((v) => !logged.has(v));
-  }, curve.capped);
-  expect(missing).toEqual([]);
+  await w.inLog(curve.capped, 'scores.data');
 }
 
 it('opens on c = 10, s₁ = 20; predict, then reveal: with c = 5 key 1 still keeps above 0.9', async (w) => {

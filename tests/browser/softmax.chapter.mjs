@@ -3,7 +3,6 @@
 // reference after a mouse drag, arrow keys and a changed URL; the textbook
 // kernel really gives NaN once a logit passes ln FLT_MAX ≈ 88.72, while the
 // stable one keeps matching the reference.
-// Left to the contract (chapters.contract.test.mjs): a copy of the written link reopens the same digits.
 import { expect } from '@jest/globals';
 import { screenshot } from './helpers.mjs';
 import { byRole, chapterTests, expectClose, expectRole, expectShown, one } from './chapter-tests.mjs';

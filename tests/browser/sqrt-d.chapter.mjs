@@ -2,7 +2,7 @@
 // the statistics against √d_k within sampling error (fixed seed, 20,000 pairs at d_k = 4096, beyond one
 // call's work bound, so streamed in chunks, then at 64 and 512 as in the worked examples), the exact density
 // curve against an independent float64 density written here, cancel (the page stays responsive and a new run
-// is right), the log-linked state and the prediction. Exports and the layout: the contract.
+// is right), the log-linked state and the prediction.
 import { expect } from '@jest/globals';
 import { byRole, chapterTests, expectClose, one, seedCase, U } from './chapter-tests.mjs';
 

@@ -1,7 +1,6 @@
 // "Why they agree" (#ch-why-agree, <ag-why-agree>): the triangle a, b, a − b and
 // the law-of-cosines proof with the current numbers, checked against a
 // float64 reference after mouse drags, arrow keys and a changed URL.
-// Left to the contract (chapters.contract.test.mjs): a copy of the written link reopens the same digits.
 import { expect } from '@jest/globals';
 import { angle, cosine, dot, norm, squaredDistance, squaredNorm } from '../reference/float64.mjs';
 import { angleRow, chapterTests, expectClose, expectNumbers, expectSeed, expectTexts, one } from './chapter-tests.mjs';

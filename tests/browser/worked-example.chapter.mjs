@@ -1,7 +1,5 @@
 // The worked single-head example (#ch-worked-example, <ag-worked-example>): scores, exp, sum, weights and
 // output against a float64 reference, through the controls, links, every implementation and the prediction.
-// Left to the contract (chapters.contract.test.mjs): every number of the default state logged; a copy of the
-// written link reopens the same digits.
 import { expect } from '@jest/globals';
 import { setStateText, settledUrl, until } from './helpers.mjs';
 import { dot, softmax, sumAbsProd } from '../reference/float64.mjs';
@@ -197,8 +195,7 @@ it('every implementation in the menu gives the same shown digits', async (w) => 
   expect(ids).toEqual(['simd128', 'scalar', 'baseline']);
   const texts = {};
   for (const id of [...ids].reverse()) {
-    await w.page.selectOption('#implementation', id);
-    await w.page.waitForSelector(`${w.tag}[data-computed-by="${id}"]`);
+    await w.implementation(id);
     texts[id] = (await w.matches(MIXED)).numbers.map((n) => n.text);
     expect((await w.url()).get('impl')).toBe(id === 'simd128' ? null : id);
     // The log says which implementation computed what.

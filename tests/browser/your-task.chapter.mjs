@@ -7,8 +7,6 @@
 // state at step 0 (at a link too) and trains only when Train is pressed or the prediction answered; a change of
 // the sizes before that makes the model of the new config at step 0. (The reveal waits for no run of the widget: its five
 // runs are measured apart, so no Cancel can reach it.)
-// Left to the contract (chapters.contract.test.mjs): exports, a copy of the written link reopening the same digits
-// (a second run of the default), the widths and the prediction's marking.
 // Time: each run here is 50 steps of a tiny model (well under a second in the worker); the reveal's five tiny runs
 // (100 steps each) are measured in a worker after the first run, or else on the page (about 2 s in test mode).
 import { expect } from '@jest/globals';
@@ -43,9 +41,7 @@ const it = chapterTests({ ch: 'your-task', tag: 'ag-your-task', match });
  * a page where nothing has trained yet); returns the CSV of the curves.
  */
 async function trained(w, params) {
-  await w.set(params);
-  await w.waitData('run', 'done', 60000);
-  await w.train(60000);
+  await w.trainAt(params, 60000);
   return exportText(w.page, w.tag, 'csv');
 }
 
@@ -54,7 +50,7 @@ const rowsOf = (csv) => csv.split('\r\n').filter((l) => /^\d/.test(l));
 
 it('opens at step 0 at a link and trains nothing until Train; a change before then makes the new model at step 0', async (w) => {
   await w.waitData('run', 'done', 60000);
-  expect(await w.statuses()).toEqual(['Ready: step 0 of 200, untrained. Train starts the run.']);
+  await w.untrained(200);
   await w.see({ '.step-text': '0 of 200', '[data-role="grad-norm"]': 'none yet' });
   expect(rowsOf(await exportText(w.page, w.tag, 'csv'))).toHaveLength(1);
   await w.matches({ t: 8 });
@@ -63,7 +59,7 @@ it('opens at step 0 at a link and trains nothing until Train; a change before th
   await w.press('input[data-control="steps"]', 'ArrowLeft', 3);
   await w.waitState({ steps: 50 });
   await w.waitData('run', 'done', 60000);
-  expect(await w.statuses()).toEqual(['Ready: step 0 of 50, untrained. Train starts the run.']);
+  await w.untrained(50);
   await w.see({ '.step-text': '0 of 50' });
   // Train: the 50 steps, a row of the curves per 10 from step 0.
   expect(await w.train(60000)).toBe(1);
