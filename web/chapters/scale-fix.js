@@ -10,10 +10,10 @@
 // means); the largest weight and the percentiles are selected, not computed.
 //
 //   <ag-scale-fix seed="7" tokens="16" dk="64"></ag-scale-fix>
-import { select } from 'd3';
+import { area, line, select } from 'd3';
 import { shownText } from '../widget/after-answer.js';
 import { defineWidget } from '../widget/base.js';
-import { axes, bandSeries, draw, label, legend, pickAlong, xScale, yScale } from '../widget/charts.js';
+import { axes, draw, label, legend, pickAlong, xScale, yScale } from '../widget/charts.js';
 import { num, slider } from '../widget/controls.js';
 import { h, setAttr, setText, symbol, words } from '../widget/dom.js';
 import { ExperimentWidget, seedControls } from '../widget/experiment.js';
@@ -31,7 +31,6 @@ const SERIES = [
   { id: 'unscaled', label: 'unscaled: softmax(s)' },
   { id: 'scaled', label: 'scaled: softmax(s / \u221ad\u2096)' },
 ];
-const SERIES_IDS = SERIES.map((s) => s.id);
 const PANELS = [
   { id: 'max', title: 'Largest weight', domain: () => [0, 1] },
   { id: 'entropy', title: 'Entropy (bits)', domain: (tokens) => [0, Math.log2(tokens)] },
@@ -136,10 +135,16 @@ export class AgScaleFix extends ExperimentWidget {
       const yAxis = draw(g, 'g');
       axes(g, PANEL, x, null, { xTicks: DKS, xFormat: (d) => (Math.log2(d) % 2 === 1 ? String(d) : ''), tickSize: 3 });
       label(g, 'panel-title', p.title, M.l + 4, M.t - 6);
-      const series = bandSeries(g, SERIES_IDS);
+      const bands = Object.fromEntries(SERIES.map((s) => [s.id, g.append('path').attr('class', `band band-${s.id}`)]));
+      const paths = Object.fromEntries(
+        SERIES.map((s) => [s.id, g.append('path').attr('class', `curve series-${s.id}`)]),
+      );
+      const dots = Object.fromEntries(
+        SERIES.map((s) => [s.id, g.append('circle').attr('class', `dot series-${s.id}`).attr('r', 4)]),
+      );
       // The unscaled series rises to 1 at dₖ = 4096, the answer itself: it waits for the answer.
-      this.afterAnswer(series.parts.unscaled);
-      return { ...p, g, y, yAxis, series };
+      for (const el of [bands, paths, dots]) this.afterAnswer(el.unscaled.node());
+      return { ...p, g, y, yAxis, bands, paths, dots };
     });
     figure.append(
       h(
@@ -362,10 +367,15 @@ export class AgScaleFix extends ExperimentWidget {
         axes(p.yAxis, PANEL, null, p.y, { yFormat: ',f', tickSize: 3 });
       }
       for (const s of SERIES) {
-        const r = (k) => at(k, s.id, p.id);
-        if (fresh)
-          p.series.draw(s.id, DKS, x, p.y, { lo: (k) => r(k).p10, hi: (k) => r(k).p90, mean: (k) => r(k).mean });
-        p.series.mark(s.id, x(dk), p.y(r(dk).mean));
+        if (fresh) {
+          const band = area()
+            .x((k) => x(k))
+            .y0((k) => p.y(at(k, s.id, p.id).p10))
+            .y1((k) => p.y(at(k, s.id, p.id).p90));
+          p.bands[s.id].attr('d', band(DKS));
+          p.paths[s.id].attr('d', line()(DKS.map((k) => [x(k), p.y(at(k, s.id, p.id).mean)])));
+        }
+        p.dots[s.id].attr('cx', x(dk)).attr('cy', p.y(at(dk, s.id, p.id).mean));
       }
     }
   }

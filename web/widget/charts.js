@@ -7,7 +7,7 @@
 //
 // A chart's geometry is a box { width, height, m: { l, r, t, b } } (the
 // viewBox and the margins around the plotting area).
-import { area, axisBottom, axisLeft, line, pointer, scaleBand, scaleLinear, scaleLog, select } from 'd3';
+import { axisBottom, axisLeft, line, pointer, scaleBand, scaleLinear, scaleLog, select } from 'd3';
 import { arrowKeys } from './arrow-keys.js';
 import { h, svg } from './dom.js';
 import { ownFigure, ownLayout } from './figure-layout.js';
@@ -187,33 +187,6 @@ export function legend(s, [x, y], items, { across } = {}) {
 export function series(f, points, { line: lineClass, dots: dotsClass }) {
   if (lineClass) curve(f, lineClass, points);
   dots(f, dotsClass, points);
-}
-
-/**
- * Series drawn as a mean with a band around it (the 10th to the 90th percentile of many rows, say), one of each
- * id of `ids` in `g`: `path.band.band-{id}` under `path.curve.series-{id}`, and `circle.dot.series-{id}` marking
- * one point. `draw(id, xs, x, y, { lo, hi, mean })`: the band from lo(k) to hi(k) and the curve through mean(k)
- * for each k of `xs`, on the scales x and y; `mark(id, x, y)`: the dot at pixels (x, y). `parts[id]`: its three
- * elements (for a series held until the answer). Drawing only.
- */
-export function bandSeries(g, ids) {
-  const make = (tag, cls) => Object.fromEntries(ids.map((id) => [id, g.append(tag).attr('class', `${cls}-${id}`)]));
-  const bands = make('path', 'band band');
-  const curves = make('path', 'curve series');
-  const marks = make('circle', 'dot series');
-  for (const id of ids) marks[id].attr('r', 4);
-  return {
-    parts: Object.fromEntries(ids.map((id) => [id, [bands[id], curves[id], marks[id]].map((el) => el.node())])),
-    draw(id, xs, x, y, { lo, hi, mean }) {
-      const band = area()
-        .x((k) => x(k))
-        .y0((k) => y(lo(k)))
-        .y1((k) => y(hi(k)));
-      bands[id].attr('d', band(xs));
-      curves[id].attr('d', line()(xs.map((k) => [x(k), y(mean(k))])));
-    },
-    mark: (id, px, py) => marks[id].attr('cx', px).attr('cy', py),
-  };
 }
 
 /** A chart's keys: Right and Up to larger values, Page Up and Page Down three at a time. */
