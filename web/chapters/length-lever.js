@@ -4,12 +4,10 @@
 // Numbers: ag.weightedSum (k), ag.norm, ag.dot, ag.scalarProjection.
 //
 //   <ag-length-lever d="1,1" t="3"></ag-length-lever>
-import { axisBottom } from 'd3';
 import { AgWidget, defineWidget } from '../widget/base.js';
 import { lbl, line, num, nums, presetBar, slider } from '../widget/controls.js';
 import { h, setText, symbol } from '../widget/dom.js';
-import { bandScale, draw, drawAll, xScale } from '../widget/charts.js';
-import { ownFigure } from '../widget/figure-layout.js';
+import { signedBars } from '../widget/charts.js';
 import { fmt, pair } from '../widget/format.js';
 import { display, texElement } from '../widget/math.js';
 import { bodyRow, table as dataTable } from '../widget/matrix-table.js';
@@ -148,21 +146,16 @@ export class AgLengthLever extends AgWidget {
 
     // A d3 bar chart: the score at t = 1 (outline) and at t (filled).
     const bars = h('div', { class: 'bars-figure' });
-    const W = 320;
-    const H = 150;
-    const label = 'Bars: each query\u2019s score at t = 1 (outline) and at the current t (filled)';
-    const svg = ownFigure(bars, { className: 'bars', width: W, height: H, label });
-    const x = xScale({ width: W, m: { l: 34, r: 8 } }, [-BAR_MAX, BAR_MAX]);
-    const names = QUERIES.map((q) => q.name);
-    const y = bandScale(names, [8, H - 22], 0.25);
-    draw(svg, 'g', { class: 'bar-axis', transform: `translate(0,${H - 20})` }).call(
-      axisBottom(x).tickValues([-10, -5, 0, 5, 10]).tickSize(3),
-    );
-    draw(svg, 'line', { class: 'zero', x1: x(0), x2: x(0), y1: 4, y2: H - 20 });
-    const barRows = drawAll(svg, 'g', 'bar-row', QUERIES, { transform: (q) => `translate(0,${y(q.name)})` });
-    draw(barRows, 'text', { class: 'bar-name', x: 4, y: y.bandwidth() / 2 + 5 }).text((q) => q.label);
-    ui.fill = barRows.append('rect').attr('class', 'bar-now').attr('height', y.bandwidth());
-    ui.ghost = barRows.append('rect').attr('class', 'bar-base').attr('height', y.bandwidth());
+    ui.bars = signedBars(bars, {
+      className: 'bars',
+      width: 320,
+      height: 150,
+      label: 'Bars: each query\u2019s score at t = 1 (outline) and at the current t (filled)',
+      rows: QUERIES,
+      max: BAR_MAX,
+      ticks: [-10, -5, 0, 5, 10],
+      layers: ['bar-now', 'bar-base'],
+    });
 
     ui.dText = h('span', { class: 'd-text' });
     // Held: "every score is t times its value" answers the prediction (scaling a key scales its score).
@@ -185,7 +178,7 @@ export class AgLengthLever extends AgWidget {
     );
     const presets = presetBar(PRESETS, (p) => this.setState({ d: p.d, t: p.t }));
     body.append(predict, presets, h('div', { class: 'layout' }, fig.element, numbers));
-    this.#ui = Object.assign(ui, { t, x });
+    this.#ui = Object.assign(ui, { t });
   }
 
   #scoreSummary() {
@@ -223,7 +216,7 @@ export class AgLengthLever extends AgWidget {
   }
 
   #draw(d, k, base, now) {
-    const { p, arrowD, arrowK, handleD, fill, ghost, x } = this.#ui;
+    const { p, arrowD, arrowK, handleD, bars } = this.#ui;
     arrowD.draw(d);
     arrowK.draw(k);
     // d's label sits beside its tip, k's beyond its tip (drawing only).
@@ -231,14 +224,8 @@ export class AgLengthLever extends AgWidget {
     placeLabel(p, arrowD.label, beside, { away: 0, inside: 0.4 });
     arrowK.label.attr('visibility', k[0] === 0 && k[1] === 0 ? 'hidden' : 'visible');
     handleD.update();
-    const clip = (s) => Math.max(-BAR_MAX, Math.min(BAR_MAX, s));
-    const rect = (sel, values) =>
-      sel
-        .attr('x', (_q, i) => Math.min(x(0), x(clip(values[i]))))
-        .attr('width', (_q, i) => Math.abs(x(clip(values[i])) - x(0)))
-        .classed('is-clipped', (_q, i) => Math.abs(values[i]) > BAR_MAX);
-    rect(fill, now);
-    rect(ghost, base);
+    bars.set('bar-now', now);
+    bars.set('bar-base', base);
   }
 }
 

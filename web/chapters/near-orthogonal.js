@@ -8,14 +8,13 @@
 //
 //   <ag-near-orthogonal d="100" pairs="2000"></ag-near-orthogonal>
 import { create, select } from 'd3';
-import { arrowKeys } from '../widget/arrow-keys.js';
 import { defineWidget } from '../widget/base.js';
 import { axes, chartFigure, draw, histBars, label, xScale, yScale } from '../widget/charts.js';
-import { focusInPlace, h, markCurrent, setAttr, setText, setValue, svg } from '../widget/dom.js';
+import { h, markCurrent, setText, setValue, svg } from '../widget/dom.js';
 import { ExperimentWidget, seedControls, settingSelect } from '../widget/experiment.js';
 import { ownLayout } from '../widget/figure-layout.js';
 import { deg, fmt } from '../widget/format.js';
-import { button, num, slots } from '../widget/controls.js';
+import { choiceGroup, num, slots } from '../widget/controls.js';
 import { formulas } from '../widget/math.js';
 import { bodyRow, table } from '../widget/matrix-table.js';
 import { choices, nearestChoice } from '../widget/predict.js';
@@ -103,32 +102,31 @@ export class AgNearOrthogonal extends ExperimentWidget {
     const seed = seedControls(this);
 
     // The small multiples: one button per d (a radio group: arrow keys move, Tab enters once).
-    const multiples = DIMS.map((d) => {
+    const figs = DIMS.map((d) => {
       const fig = svg('svg', { class: 'mini', viewBox: '0 0 120 70', 'aria-hidden': 'true' });
       ownLayout(fig);
-      const props = { role: 'radio', class: 'multiple', 'aria-checked': 'false', 'aria-label': `d = ${d}` };
       // The question's dimension: its histogram, all near cos θ = 0, answers it, so it waits for the answer.
-      if (d === QUESTION_D) this.afterAnswer(fig);
-      const text = [h('span', { class: 'mini-label' }, `d = ${d}`), fig];
-      const pick = button({ ...props, dataset: { dim: String(d) } }, text, () => this.setState({ d: String(d) }));
-      return { d, button: pick, s: select(fig) };
+      return d === QUESTION_D ? this.afterAnswer(fig) : fig;
     });
-    const group = h(
-      'div',
-      { class: 'multiples', role: 'radiogroup', 'aria-label': 'Dimension d (arrow keys)' },
-      multiples.map((m) => m.button),
-    );
-    arrowKeys(group, {
-      count: DIMS.length,
+    const group = choiceGroup({
+      role: 'radiogroup',
+      label: 'Dimension d (arrow keys)',
+      class: 'multiples',
+      items: DIMS,
+      item: (d, i) => [
+        { class: 'multiple', 'aria-checked': 'false', 'aria-label': `d = ${d}`, dataset: { dim: String(d) } },
+        [h('span', { class: 'mini-label' }, `d = ${d}`), figs[i]],
+      ],
       index: () => DIMS.indexOf(Number(this.state.d)),
-      go: (k) => {
-        focusInPlace(multiples[k].button);
-        this.setState({ d: String(DIMS[k]) });
+      pick: (k) => this.setState({ d: String(DIMS[k]) }),
+      say: (k) => {
         const r = this.#hist?.results[k];
         const stats = r ? `: root mean square of cos ${fmt(r.rms)}, mean absolute cos ${fmt(r.meanAbs)}` : '';
         this.announce(`d = ${DIMS[k]}${stats}`);
       },
+      chosenClass: 'is-selected',
     });
+    const multiples = figs.map((fig) => select(fig));
 
     const detail = chartFigure('detail', {
       box: DETAIL,
@@ -179,7 +177,7 @@ export class AgNearOrthogonal extends ExperimentWidget {
         '\\mathbb E\\,|\\cos\\theta|\\approx\\frac{\\sqrt{2/\\pi}}{\\sqrt d}\\approx\\frac{0.80}{\\sqrt d}',
       ),
       this.#exp.controls([['Pairs', pairsSelect]], seed),
-      group,
+      group.element,
       h(
         'p',
         { class: 'hint' },
@@ -189,19 +187,14 @@ export class AgNearOrthogonal extends ExperimentWidget {
       h('div', { class: 'table-wrap' }, dims),
     );
     const tableBody = dims.tBodies[0];
-    this.#ui = { pairsSelect, seed, multiples, ds: detail.s, detailCaption: detail.caption, t, tableBody };
+    this.#ui = { pairsSelect, seed, group, multiples, ds: detail.s, detailCaption: detail.caption, t, tableBody };
   }
 
   syncControls({ d, pairs, seed }) {
     const ui = this.#ui;
     setValue(ui.pairsSelect, pairs);
     ui.seed.sync(seed);
-    for (const m of ui.multiples) {
-      const on = String(m.d) === d;
-      setAttr(m.button, 'aria-checked', on);
-      setAttr(m.button, 'tabindex', on ? 0 : -1);
-      if (m.button.classList.contains('is-selected') !== on) m.button.classList.toggle('is-selected', on);
-    }
+    ui.group.set(DIMS.indexOf(Number(d)));
   }
 
   render(ag, state) {
@@ -253,7 +246,7 @@ export class AgNearOrthogonal extends ExperimentWidget {
     const d = Number(state.d);
     const r = results[DIMS.indexOf(d)];
     if (this.#minisOf !== this.#hist) {
-      results.forEach((res, j) => this.#drawMini(ui.multiples[j].s, res.histogram.counts, pairs));
+      results.forEach((res, j) => this.#drawMini(ui.multiples[j], res.histogram.counts, pairs));
       this.#minisOf = this.#hist;
     }
     const n = this.#dimNumbers(ag, d, r);

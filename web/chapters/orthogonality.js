@@ -15,7 +15,7 @@ import { bodyRow, table as dataTable } from '../widget/matrix-table.js';
 import { showAngle } from '../widget/pair-numbers.js';
 import { keyRow, queryKeyVectors, syncGiven } from '../widget/query-keys.js';
 import { defineState, rowsFrom } from '../widget/state.js';
-import { setLine, showIf, vectorFields, vectorFigure } from '../widget/vector-figure.js';
+import { rightAngle, setLine, showIf, vectorFields, vectorFigure } from '../widget/vector-figure.js';
 import { choices } from '../widget/predict.js';
 
 const EXTENT = 4;
@@ -211,14 +211,9 @@ export class AgOrthogonality extends AgWidget {
       // A right-angle mark where a key's score is exactly zero.
       const len = Math.hypot(...v);
       const show = scores[idx - 1] === 0 && qLen > 0 && len > 0;
-      const r = 0.35;
       showIf(show, cornerOf[n]);
       // Its path only when shown: with q of length zero there is no direction to mark (and no path to write).
-      if (!show) return;
-      const a = [(q[0] / qLen) * r, (q[1] / qLen) * r];
-      const b = [(v[0] / len) * r, (v[1] / len) * r];
-      const pt = (x, y) => `${p.x(x)},${p.y(y)}`;
-      cornerOf[n].attr('d', `M${pt(a[0], a[1])} L${pt(a[0] + b[0], a[1] + b[1])} L${pt(b[0], b[1])}`);
+      if (show) rightAngle(p, cornerOf[n], [0, 0], [q[0] / qLen, q[1] / qLen], [v[0] / len, v[1] / len], 0.35);
     });
     handles.forEach((hd) => hd.update());
   }

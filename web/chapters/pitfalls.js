@@ -2,10 +2,9 @@
 // (models/pitfalls.js) and a button that puts the chapter widget above that shows it into the right state
 // (its `stateText`), scrolls to it and moves the focus there; the shell writes the URL.
 import { CHAPTERS, anchorOf } from '../chapters.js';
-import { arrowKeys } from '../widget/arrow-keys.js';
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { button } from '../widget/controls.js';
-import { focusInPlace, h, setAttr, setText } from '../widget/dom.js';
+import { button, choiceGroup } from '../widget/controls.js';
+import { h, setAttr, setText } from '../widget/dom.js';
 import { fmt } from '../widget/format.js';
 import { display } from '../widget/math.js';
 import { keptResults } from '../widget/memo.js';
@@ -49,24 +48,19 @@ export class AgPitfalls extends AgWidget {
     });
 
     // Tabs: one per pitfall (arrow keys move between them), and one panel.
-    const tablist = h('div', { class: 'tabs', role: 'tablist', 'aria-label': 'Pitfalls' });
-    const tabs = PITFALLS.map((p, i) =>
-      button(
-        { role: 'tab', class: 'tab', id: `tab-${p.id}`, 'aria-controls': `panel-${p.id}`, dataset: { pitfall: p.id } },
+    const tabs = choiceGroup({
+      role: 'tablist',
+      label: 'Pitfalls',
+      class: 'tabs',
+      items: PITFALLS,
+      item: (p, i) => [
+        { class: 'tab', id: `tab-${p.id}`, 'aria-controls': `panel-${p.id}`, dataset: { pitfall: p.id } },
         [h('span', { class: 'tab-number' }, `${i + 1}`), ' ', p.title],
-        () => this.setState({ open: p.id }),
-      ),
-    );
-    tablist.append(...tabs);
-    arrowKeys(tablist, {
-      count: PITFALLS.length,
+      ],
       index: () => PITFALLS.findIndex((p) => p.id === this.state.open),
       wrap: true,
-      go: (k) => {
-        focusInPlace(tabs[k]);
-        this.setState({ open: PITFALLS[k].id });
-        this.announce(`Pitfall: ${PITFALLS[k].title}`);
-      },
+      pick: (k) => this.setState({ open: PITFALLS[k].id }),
+      say: (k) => this.announce(`Pitfall: ${PITFALLS[k].title}`),
     });
 
     const panels = PITFALLS.map((p) => {
@@ -92,7 +86,7 @@ export class AgPitfalls extends AgWidget {
     });
     body.append(
       predict,
-      tablist,
+      tabs.element,
       h(
         'div',
         { class: 'panels' },
@@ -115,11 +109,7 @@ export class AgPitfalls extends AgWidget {
 
   syncControls(state) {
     const ui = this.#ui;
-    for (const t of ui.tabs) {
-      const on = t.dataset.pitfall === state.open;
-      setAttr(t, 'aria-selected', on);
-      setAttr(t, 'tabindex', on ? 0 : -1);
-    }
+    ui.tabs.set(PITFALLS.findIndex((p) => p.id === state.open));
     for (const x of ui.panels) {
       const hidden = x.p.id !== state.open;
       if (x.panel.hidden !== hidden) x.panel.hidden = hidden;

@@ -11,7 +11,7 @@ import { deg, fmt } from '../widget/format.js';
 import { pairPresets, pairSlots, showAngle, showPair, signOf } from '../widget/pair-numbers.js';
 import { display, texElement } from '../widget/math.js';
 import { choices } from '../widget/predict.js';
-import { placeLabel, setLine, pairState, showIf, vectorFigure } from '../widget/vector-figure.js';
+import { placeLabel, rightAngle, setLine, pairState, showIf, vectorFigure } from '../widget/vector-figure.js';
 
 const EXTENT = 6;
 const PRESETS = [
@@ -170,14 +170,9 @@ export class AgProjection extends AgWidget {
     showIf(dropLen > 0.3, ui.drop, ui.corner);
     if (dropLen > 0.3) {
       // A small right-angle mark at the foot, on a's side of the line.
-      const k = 0.3;
-      const w = [dropVec[0] / dropLen, dropVec[1] / dropLen];
-      const pt = (q) => `${p.x(q[0])},${p.y(q[1])}`;
       const sgn = Math.hypot(...proj) > 0.3 && proj[0] * u[0] + proj[1] * u[1] > 0 ? -1 : 1;
-      const c1 = [proj[0] + sgn * k * u[0], proj[1] + sgn * k * u[1]];
-      const c2 = [c1[0] + k * w[0], c1[1] + k * w[1]];
-      const c3 = [proj[0] + k * w[0], proj[1] + k * w[1]];
-      ui.corner.attr('d', `M${pt(c1)} L${pt(c2)} L${pt(c3)}`);
+      const w = [dropVec[0] / dropLen, dropVec[1] / dropLen];
+      rightAngle(p, ui.corner, proj, [sgn * u[0], sgn * u[1]], w, 0.3);
     }
     // The word "shadow" beside the middle of the highlighted segment, away from a.
     showIf(Math.hypot(...proj) > 1.5, ui.labelS);

@@ -13,7 +13,7 @@ import { num } from '../widget/controls.js';
 import { h, setText, symbol } from '../widget/dom.js';
 import { fmt, paren, sub } from '../widget/format.js';
 import { headers, heatmap } from '../widget/heatmap.js';
-import { gridEdits, numberGrid } from '../widget/inputs.js';
+import { matrixForm } from '../widget/matrix-form.js';
 import { shapes, texElement } from '../widget/math.js';
 import { bodyRow, numberCells, table } from '../widget/matrix-table.js';
 import { defineState, fixedMatrix, vector } from '../widget/state.js';
@@ -69,33 +69,26 @@ export class AgQktGrid extends AgWidget {
       },
     });
 
-    const spec = { min: -MAX_ABS, max: MAX_ABS };
-    const edits = gridEdits(this, ['x', 'wq', 'wk'], () => this.#ui.results.classList.add('is-stale'));
-    const invalid = edits.invalid(
-      (name, i) =>
-        `${name}, entry ${i + 1}: enter a number from \u2212${MAX_ABS} to ${MAX_ABS}. The results below are for the last complete inputs.`,
-    );
-    const xGrid = edits.add(
-      numberGrid({
-        rows: TOKENS.map((t, i) => ({ name: `x${i + 1}`, label: symbol('x', i + 1) })),
-        cols: D_MODEL,
-        spec,
-        legend: ['Embeddings ', symbol('X'), ' [N, d_model] = [4, 3]'],
-        onChange: (r, c, value) => edits.edit((s) => (s.x[r][c] = value)),
-        onInvalid: invalid,
-      }),
-    );
-    const wGrid = (key, name) =>
-      edits.add(
-        numberGrid({
-          rows: Array.from({ length: D_MODEL }, (_, r) => ({ name: `${name} row ${r + 1}`, label: String(r + 1) })),
-          cols: D_K,
-          spec,
-          legend: [symbol('W', name === 'W_Q' ? 'Q' : 'K'), ' [d_model, d_k] = [3, 2]'],
-          onChange: (r, c, value) => edits.edit((s) => (s[key][r][c] = value)),
-          onInvalid: invalid,
-        }),
-      );
+    const edits = matrixForm(this, {
+      fields: ['x', 'wq', 'wk'],
+      max: MAX_ABS,
+      entry: 'entry',
+      what: 'results',
+      onStale: () => this.#ui.results.classList.add('is-stale'),
+    });
+    const xGrid = edits.grid({
+      rows: TOKENS.map((t, i) => ({ name: `x${i + 1}`, label: symbol('x', i + 1) })),
+      cols: D_MODEL,
+      legend: ['Embeddings ', symbol('X'), ' [N, d_model] = [4, 3]'],
+      field: 'x',
+    });
+    const wGrid = (field, name) =>
+      edits.grid({
+        rows: Array.from({ length: D_MODEL }, (_, r) => ({ name: `${name} row ${r + 1}`, label: String(r + 1) })),
+        cols: D_K,
+        legend: [symbol('W', name === 'W_Q' ? 'Q' : 'K'), ' [d_model, d_k] = [3, 2]'],
+        field,
+      });
     const wqGrid = wGrid('wq', 'W_Q');
     const wkGrid = wGrid('wk', 'W_K');
     const tokenList = h(
@@ -104,13 +97,11 @@ export class AgQktGrid extends AgWidget {
       'Tokens: ',
       TOKENS.map((t, i) => [i ? ', ' : '', symbol('x', i + 1), ` \u201c${t}\u201d`]),
     );
-    const form = h(
-      'form',
-      { class: 'inputs', novalidate: true },
+    const form = edits.form(
+      'inputs',
       tokenList,
       h('div', { class: 'grids' }, xGrid.element, wqGrid.element, wkGrid.element),
     );
-    form.addEventListener('submit', (e) => e.preventDefault());
 
     // Q and K: small read-only tables of wasm results.
     const projTable = (role, caption) => {

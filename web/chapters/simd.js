@@ -2,14 +2,16 @@
 // scalar kernel computes it (ag.dotTrace, whose last value is ag.dot bit for bit), and below it the kernel
 // lab (kernel-lab.js), which times both variants in the experiment worker.
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { h, setAttr, setFlag, setOrRemove, setText, setValue, symbol, words } from '../widget/dom.js';
+import { h, setAttr, setValue, symbol, words } from '../widget/dom.js';
 import { getImplementation } from '../widget/engine.js';
-import { button, num, radioGroup, signedTerm, slider } from '../widget/controls.js';
+import { num, radioGroup, signedTerm } from '../widget/controls.js';
 import { formatNumber } from '../widget/format.js';
 import { display } from '../widget/math.js';
 import { lastResult } from '../widget/memo.js';
 import { choice, defineState, number, vector } from '../widget/state.js';
 import { labelled, settingSelect } from '../widget/experiment.js';
+import { stepper } from '../widget/stepper.js';
+import { vectorInputs } from '../widget/vector-inputs.js';
 import { KernelLab } from './kernel-lab.js';
 import {
   LAB_DEFAULT_KERNEL,
@@ -83,7 +85,6 @@ export class AgSimd extends AgWidget {
   #ui = null;
   #lab = null;
   #impls = {}; // variant -> API instance of the SIMD build with that variant's kernels
-  #lastSteps = 0;
   #traced = lastResult(); // the trace and the dot product of a and b: stepping through them reuses it
   #views = new Map(); // step -> its view { el, shown }, for the trace #viewsOf
   #viewsOf = null;
@@ -115,7 +116,7 @@ export class AgSimd extends AgWidget {
     });
 
     // The pair: one row of inputs for a, one for b; length 1 to 16.
-    const inputsBox = h('div', { class: 'pair' });
+    const inputs = vectorInputs(this, { names: ['a', 'b'], max: MAX_ABS });
     const lengths = Array.from({ length: MAX_N }, (_, i) => i + 1);
     const setLength = (n) => {
       const fit = (v) => Array.from({ length: Number(n) }, (_, i) => v[i] ?? 1);
@@ -135,48 +136,13 @@ export class AgSimd extends AgWidget {
       onChange: (variant) => this.setState({ variant, step: 0 }),
     });
     const setup = h('div', { class: 'setup' }, labelled(['Length ', symbol('d'), ' '], lengthSelect), variants.element);
-    inputsBox.addEventListener('change', (event) => {
-      const input = event.target;
-      if (!(input instanceof HTMLInputElement)) return;
-      const x = Number(input.value.replace(/\u2212/g, '-'));
-      if (input.value.trim() === '' || !Number.isFinite(x) || Math.abs(x) > MAX_ABS) {
-        setAttr(input, 'aria-invalid', 'true');
-        this.note(
-          `${input.dataset.row}, element ${Number(input.dataset.index)}: enter a number from \u2212${MAX_ABS} to ${MAX_ABS}.`,
-        );
-        return;
-      }
-      input.removeAttribute('aria-invalid');
-      const s = this.state;
-      s[input.dataset.row][Number(input.dataset.index)] = x;
-      this.setState({ a: s.a, b: s.b });
-    });
-
     // Stepping: a slider (drag or arrow keys), previous and next; a step past the end (from a link) shows the last.
-    const stepSlider = slider({
-      min: 0,
-      max: 0,
-      step: 1,
-      value: 0,
-      class: 'step-slider',
-      attrs: { 'aria-label': 'Step of the dot product' },
-      outClass: null,
-      rowClass: null,
-      onInput: (step) => this.setState({ step }),
-    }).input;
-    const go = (d) => {
-      const last = this.#lastSteps - 1;
-      this.setState({ step: Math.max(0, Math.min(last, Math.min(this.state.step, last) + d)) });
-    };
-    const prev = button({ class: 'prev' }, '\u2190 Previous', () => go(-1));
-    const next = button({ class: 'next' }, 'Next \u2192', () => go(1));
-    const stepText = h('span', { class: 'step-text' });
-    const stepper = h('div', { class: 'stepper' }, prev, stepSlider, next, stepText);
-
-    const list = h('ol', { class: 'steps' });
-    list.addEventListener('click', (event) => {
-      const li = event.target.closest?.('li[data-step]');
-      if (li) this.setState({ step: Number(li.dataset.step) });
+    const steps = stepper({
+      label: 'Step of the dot product',
+      pick: (step) => this.setState({ step }),
+      name: (s) => STEP_LABEL[s.kind],
+      text: (s) =>
+        `${STEP_LABEL[s.kind]}${s.kind === 'multiply-add' || s.kind === 'block' ? ` (${range(s.index, s.count)})` : ''}`,
     });
     const detail = h('div', { class: 'detail', 'aria-live': 'off' });
     const result = num('trace-result');
@@ -198,24 +164,12 @@ export class AgSimd extends AgWidget {
         display('a\\cdot b=\\sum_{i=1}^{d} a_i b_i\\quad(d\\text{ multiplications, } d-1\\text{ additions})'),
       ),
       setup,
-      inputsBox,
-      stepper,
-      h('div', { class: 'layout stack-early' }, list, h('div', { class: 'right' }, detail, summary)),
+      inputs.element,
+      steps.bar,
+      h('div', { class: 'layout stack-early' }, steps.list, h('div', { class: 'right' }, detail, summary)),
       this.#lab.node,
     );
-    this.#ui = {
-      inputsBox,
-      lengthSelect,
-      variants,
-      slider: stepSlider,
-      prev,
-      next,
-      stepText,
-      list,
-      detail,
-      result,
-      dot,
-    };
+    this.#ui = { inputs, lengthSelect, variants, steps, detail, result, dot };
 
     // Both variants of the SIMD build; the widget re-renders once they are here.
     for (const v of VARIANTS) {
@@ -234,43 +188,9 @@ export class AgSimd extends AgWidget {
   syncControls(state) {
     const ui = this.#ui;
     this.#lab.sync(state);
-    const n = state.a.length;
-    setValue(ui.lengthSelect, String(n));
+    setValue(ui.lengthSelect, String(state.a.length));
     ui.variants.set(state.variant);
-    // Rebuild the inputs when the length changes; otherwise update values not being typed in.
-    const want = 2 * n;
-    if (ui.inputsBox.querySelectorAll('input').length !== want) {
-      const row = (name) =>
-        h(
-          'div',
-          { class: 'pair-row' },
-          h('span', { class: 'pair-name' }, symbol(name)),
-          h(
-            'div',
-            { class: 'pair-cells' },
-            Array.from({ length: n }, (_, i) =>
-              h(
-                'label',
-                { class: 'cell' },
-                h('span', { class: 'idx', 'aria-hidden': 'true' }, String(i)),
-                h('input', {
-                  type: 'text',
-                  inputmode: 'decimal',
-                  class: 'vec-input',
-                  'aria-label': `${name}, element ${i}`,
-                  dataset: { row: name, index: i },
-                }),
-              ),
-            ),
-          ),
-        );
-      ui.inputsBox.replaceChildren(row('a'), row('b'));
-    }
-    for (const input of ui.inputsBox.querySelectorAll('input')) {
-      if (this.shadowRoot.activeElement === input && input.hasAttribute('aria-invalid')) continue;
-      setValue(input, String(state[input.dataset.row][Number(input.dataset.index)] ?? ''));
-      if (input.hasAttribute('aria-invalid')) input.removeAttribute('aria-invalid');
-    }
+    ui.inputs.sync(state);
   }
 
   render(ag, state) {
@@ -294,36 +214,9 @@ export class AgSimd extends AgWidget {
       dot: inst.dot(state.a, state.b),
     }));
     const steps = t.steps;
-    this.#lastSteps = steps.length;
     const k = Math.min(state.step, steps.length - 1);
-    setAttr(ui.slider, 'max', steps.length - 1);
-    setValue(ui.slider, String(k));
-    setAttr(ui.slider, 'aria-valuetext', `step ${k + 1} of ${steps.length}: ${STEP_LABEL[steps[k].kind]}`);
-    setFlag(ui.prev, 'disabled', k === 0);
-    setFlag(ui.next, 'disabled', k === steps.length - 1);
-    setText(ui.stepText, `Step ${k + 1} of ${steps.length}`);
     // The list of steps depends on the variant and the length only; moving through the steps marks it.
-    const listKey = `${t.variant}/${state.a.length}`;
-    if (ui.list.dataset.key !== listKey) {
-      ui.list.replaceChildren(
-        ...steps.map((s, i) =>
-          h(
-            'li',
-            { dataset: { step: i, kind: s.kind } },
-            button(
-              { class: 'step-button' },
-              `${STEP_LABEL[s.kind]}${s.kind === 'multiply-add' || s.kind === 'block' ? ` (${range(s.index, s.count)})` : ''}`,
-            ),
-          ),
-        ),
-      );
-      setAttr(ui.list, 'data-key', listKey);
-    }
-    [...ui.list.children].forEach((li, i) => {
-      const cls = i === k ? 'is-current' : i < k ? 'is-done' : '';
-      if (li.className !== cls) li.className = cls;
-      setOrRemove(li.firstElementChild, 'aria-current', i === k ? 'step' : null);
-    });
+    ui.steps.sync(k, steps, `${t.variant}/${state.a.length}`);
     // Each step's view is made once per trace; a kept one shows its numbers again (the exports hold them).
     if (this.#viewsOf !== t) {
       this.#views.clear();

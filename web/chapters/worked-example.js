@@ -9,7 +9,7 @@ import { AgWidget, defineWidget } from '../widget/base.js';
 import { nums, num, radioGroup } from '../widget/controls.js';
 import { h, setAttr, setFlag, symbol } from '../widget/dom.js';
 import { formatNumber as fmt } from '../widget/format.js';
-import { gridEdits, numberGrid } from '../widget/inputs.js';
+import { matrixForm } from '../widget/matrix-form.js';
 import { texElement } from '../widget/math.js';
 import { bodyRow, table } from '../widget/matrix-table.js';
 import { choices } from '../widget/predict.js';
@@ -85,35 +85,28 @@ export class AgWorkedExample extends AgWidget {
       },
     });
 
-    const edits = gridEdits(this, ['q', 'k', 'values'], () => this.#ui.table.classList.add('is-stale'));
-    const invalidNote = edits.invalid(
-      (name, i) =>
-        `${name}, component ${i + 1}: enter a number from \u2212${MAX_ABS} to ${MAX_ABS}. The values below are for the last complete inputs.`,
-    );
-    const qk = edits.add(
-      numberGrid({
-        rows: [{ name: 'q', label: symbol('q') }, ...[1, 2, 3].map((j) => ({ name: `k${j}`, label: symbol('k', j) }))],
-        cols: D_K,
-        spec: { min: -MAX_ABS, max: MAX_ABS },
-        legend: ['Query and keys (', symbol('d', 'k'), ` = ${D_K})`],
-        onChange: (r, i, value) =>
-          edits.edit((s) => {
-            if (r === 0) s.q[i] = value;
-            else s.k[r - 1][i] = value;
-          }),
-        onInvalid: invalidNote,
-      }),
-    );
-    const vGrid = edits.add(
-      numberGrid({
-        rows: [1, 2, 3].map((j) => ({ name: `v${j}`, label: symbol('v', j) })),
-        cols: D_V,
-        spec: { min: -MAX_ABS, max: MAX_ABS },
-        legend: 'Values (for the output)',
-        onChange: (r, i, value) => edits.edit((s) => (s.values[r][i] = value)),
-        onInvalid: invalidNote,
-      }),
-    );
+    const edits = matrixForm(this, {
+      fields: ['q', 'k', 'values'],
+      max: MAX_ABS,
+      entry: 'component',
+      what: 'values',
+      onStale: () => this.#ui.table.classList.add('is-stale'),
+    });
+    const qk = edits.grid({
+      rows: [{ name: 'q', label: symbol('q') }, ...[1, 2, 3].map((j) => ({ name: `k${j}`, label: symbol('k', j) }))],
+      cols: D_K,
+      legend: ['Query and keys (', symbol('d', 'k'), ` = ${D_K})`],
+      set: (s, r, i, value) => {
+        if (r === 0) s.q[i] = value;
+        else s.k[r - 1][i] = value;
+      },
+    });
+    const vGrid = edits.grid({
+      rows: [1, 2, 3].map((j) => ({ name: `v${j}`, label: symbol('v', j) })),
+      cols: D_V,
+      legend: 'Values (for the output)',
+      field: 'values',
+    });
 
     const scale = radioGroup({
       name: 'scaled',
@@ -132,9 +125,8 @@ export class AgWorkedExample extends AgWidget {
       input.addEventListener('change', () => input.checked && this.setState({ step: s.id }));
       return h('label', { class: 'step' }, input, h('span', {}, `${i + 1}. ${s.label}`));
     });
-    const form = h(
-      'form',
-      { class: 'we-form', novalidate: true },
+    const form = edits.form(
+      'we-form',
       h('div', { class: 'grids' }, qk.element, vGrid.element),
       scale.element,
       h(
@@ -144,7 +136,6 @@ export class AgWorkedExample extends AgWidget {
         h('div', { class: 'step-row' }, stepRadios),
       ),
     );
-    form.addEventListener('submit', (e) => e.preventDefault());
 
     const cells = [1, 2, 3].map((key) => {
       const [score, scaled, exp, weight] = ['score', 'scaled-score', 'exp', 'weight'].map((role) => num(role, key));

@@ -10,7 +10,7 @@
 import { axisBottom, axisLeft, line, pointer, scaleBand, scaleLinear, scaleLog, select } from 'd3';
 import { arrowKeys } from './arrow-keys.js';
 import { h, svg } from './dom.js';
-import { ownLayout } from './figure-layout.js';
+import { ownFigure, ownLayout } from './figure-layout.js';
 
 /**
  * A <figure class="fig {cls}"> with an <svg class="plot"> (role img, laid
@@ -272,6 +272,35 @@ export function rowBars(s, rows, { width, m, band = 30, key, value, valueText, x
     .attr('transform', `translate(0,${H - m.b})`)
     .call(axisBottom(x).ticks(5));
   label(s, 'axis-label', xLabel, width - m.r, H - 2).attr('text-anchor', 'end');
+}
+
+/**
+ * Horizontal bars of signed numbers about a zero line, a row per item of `rows` (`{ name, label }`), drawn in
+ * `parent` (a div) as an `svg.{className}` of `width` × `height` named `label` (figure-layout.js ownFigure): the
+ * axis `g.bar-axis` from −max to max (`ticks`), `line.zero`, and per row `g.bar-row` with `text.bar-name` and a
+ * `rect` of each class of `layers` (later ones drawn above). `set(layer, values)` draws that layer's bars from 0 to
+ * each value; a value beyond ±max reaches the edge, marked `is-clipped`. Drawing only.
+ *
+ * @returns {{ svg: d3.Selection, set: (layer: string, values: number[]) => void }}
+ */
+export function signedBars(parent, { className, width, height, label: name, rows, max, ticks, layers }) {
+  const s = ownFigure(parent, { className, width, height, label: name });
+  const x = xScale({ width, m: { l: 34, r: 8 } }, [-max, max]);
+  const names = rows.map((r) => r.name);
+  const y = bandScale(names, [8, height - 22], 0.25);
+  const axis = axisBottom(x).tickValues(ticks).tickSize(3);
+  draw(s, 'g', { class: 'bar-axis', transform: `translate(0,${height - 20})` }).call(axis);
+  draw(s, 'line', { class: 'zero', x1: x(0), x2: x(0), y1: 4, y2: height - 20 });
+  const g = drawAll(s, 'g', 'bar-row', rows, { transform: (r) => `translate(0,${y(r.name)})` });
+  draw(g, 'text', { class: 'bar-name', x: 4, y: y.bandwidth() / 2 + 5 }).text((r) => r.label);
+  const bars = Object.fromEntries(layers.map((cls) => [cls, draw(g, 'rect', { class: cls, height: y.bandwidth() })]));
+  const clip = (v) => Math.max(-max, Math.min(max, v));
+  const set = (layer, values) =>
+    bars[layer]
+      .attr('x', (_r, i) => Math.min(x(0), x(clip(values[i]))))
+      .attr('width', (_r, i) => Math.abs(x(clip(values[i])) - x(0)))
+      .classed('is-clipped', (_r, i) => Math.abs(values[i]) > max);
+  return { svg: s, set };
 }
 
 /** Sets the attributes `values` (constants or functions of the datum) on the d3 selection `sel`. */

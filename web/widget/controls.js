@@ -18,7 +18,8 @@
 //   }
 //   syncControls(state) { t.set(state.t, `t = ${fmt(state.t)}`); edit.set(state.edit); }
 //   render(ag, state) { this.show(dot, ag.dot(state.a, state.b)); }
-import { h, setAttr, setFlag, setText } from './dom.js';
+import { arrowKeys } from './arrow-keys.js';
+import { focusInPlace, h, setAttr, setFlag, setText } from './dom.js';
 
 // Control groups: each control made here names its group (the preset bar, a slider's row, a radio group, a
 // checkbox's row) with data-control-group, so that the studio (widget/studio.js) can list them and an embed
@@ -105,6 +106,44 @@ export function button(props, text, onClick) {
   const b = h('button', { type: 'button', ...props }, text);
   if (onClick) b.addEventListener('click', onClick);
   return b;
+}
+
+const CHOSEN = { tab: 'aria-selected', radio: 'aria-checked' };
+
+/**
+ * A group of buttons of which one is chosen: a tab list (`role` 'tablist', items 'tab', marked aria-selected)
+ * or a radio group ('radiogroup', items 'radio', marked aria-checked), named `label`. `item(x, i)` gives the
+ * props and the content of the button of each of `items`; a click calls `pick(i)`. Only the chosen button is
+ * in the tab order, and the arrow keys (Home, End; round the ends with `wrap`) move the choice and the focus
+ * (arrow-keys.js), then announce `say(i)` when given. `set(i)` marks the chosen button (and gives it the class
+ * `chosenClass`, when given), writing only what changes.
+ *
+ * @returns {{ element: HTMLDivElement, buttons: HTMLButtonElement[], set: (index: number) => void }}
+ */
+export function choiceGroup({ role, label, class: cls, items, item, index, pick, wrap, say, chosenClass }) {
+  const itemRole = role === 'tablist' ? 'tab' : 'radio';
+  const buttons = items.map((x, i) => {
+    const [props, content] = item(x, i);
+    return button({ role: itemRole, ...props }, content, () => pick(i));
+  });
+  const element = h('div', { class: cls, role, 'aria-label': label }, buttons);
+  arrowKeys(element, {
+    count: items.length,
+    index,
+    wrap,
+    go: (k) => {
+      focusInPlace(buttons[k]);
+      pick(k);
+      if (say) say(k);
+    },
+  });
+  const set = (chosen) =>
+    buttons.forEach((b, i) => {
+      setAttr(b, CHOSEN[itemRole], i === chosen);
+      setAttr(b, 'tabindex', i === chosen ? 0 : -1);
+      if (chosenClass && b.classList.contains(chosenClass) !== (i === chosen)) b.classList.toggle(chosenClass);
+    });
+  return { element, buttons, set };
 }
 
 /**

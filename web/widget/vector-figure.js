@@ -53,6 +53,17 @@ export function setLine(p, line, from, to) {
 }
 
 /**
+ * Sets the path (d3 selection) to the mark of a right angle at `at`: the two sides of a small square of
+ * `size` plot units along the unit directions u and w (the corner at + size·u + size·w), in plot units.
+ */
+export function rightAngle(p, path, at, u, w, size) {
+  const pt = (q) => `${p.x(q[0])},${p.y(q[1])}`;
+  const c1 = [at[0] + size * u[0], at[1] + size * u[1]];
+  const c3 = [at[0] + size * w[0], at[1] + size * w[1]];
+  path.attr('d', `M${pt(c1)} L${pt([c1[0] + size * w[0], c1[1] + size * w[1]])} L${pt(c3)}`);
+}
+
+/**
  * The angle from a to b the short way round, at the origin: its start, its
  * signed size and its middle (radians, counterclockwise), and whether both
  * vectors have a direction at all.
