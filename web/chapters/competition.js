@@ -9,13 +9,14 @@
 //
 //   <ag-competition s="1,0.5,0,-0.5" j="2" delta="1"></ag-competition>
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { columns, num, nums, slider } from '../widget/controls.js';
+import { columns, num, nums } from '../widget/controls.js';
 import { h, setText } from '../widget/dom.js';
 import { fmt, formatNumber, sub } from '../widget/format.js';
 import { headers, heatmap } from '../widget/heatmap.js';
 import { logitSliders, setLogit } from '../widget/logit-sliders.js';
 import { formulas } from '../widget/math.js';
-import { bodyRow, table } from '../widget/matrix-table.js';
+import { slotTable } from '../widget/matrix-table.js';
+import { fieldSlider } from '../widget/field-controls.js';
 import { defineState, number, vector } from '../widget/state.js';
 import { choices } from '../widget/predict.js';
 import { rowsOf } from '../models/tensor.js';
@@ -70,14 +71,14 @@ export class AgCompetition extends AgWidget {
       Array.from({ length: T }, (_, k) => h('option', { value: k + 1 }, `s${sub(k + 1)}`)),
     );
     raiseSelect.addEventListener('change', () => this.setState({ j: Number(raiseSelect.value) }));
-    const delta = slider({
+    const delta = fieldSlider(this, {
+      field: 'delta',
       id: 'cp-delta',
       min: -3,
       max: 3,
       step: 0.1,
       class: 'slider delta',
       rowClass: null,
-      onInput: (v) => this.setState({ delta: v }),
     });
     const logits = logitSliders({
       id: 'cp-s',
@@ -101,12 +102,8 @@ export class AgCompetition extends AgWidget {
       ),
     });
 
-    const alpha = nums('alpha', T);
-    const after = nums('alpha-after', T);
-    const change = nums('change', T);
-    const linear = nums('linear', T);
     const afterHead = h('span', {});
-    const weights = table({
+    const table = slotTable({
       className: 'weights',
       caption: 'Every weight before and after the raise',
       headers: [
@@ -116,19 +113,17 @@ export class AgCompetition extends AgWidget {
         { text: 'change', class: 'c-change' },
         { text: 'J\u1d62\u2c7c\u00b7\u03b4', class: 'c-linear' },
       ],
-      rows: alpha.map((_, i) =>
-        bodyRow(
-          String(i + 1),
-          [
-            alpha[i],
-            { text: after[i], class: 'c-after' },
-            h('td', { class: 'c-change' }, change[i]),
-            { text: linear[i], class: 'c-linear' },
-          ],
-          { dataset: { row: i + 1 } },
-        ),
-      ),
+      rows: ONES_COL.map((_, i) => String(i + 1)),
+      cols: [
+        'alpha',
+        { role: 'alpha-after', class: 'c-after' },
+        { role: 'change', class: 'c-change' },
+        { role: 'linear', class: 'c-linear' },
+      ],
+      rowData: (i) => ({ row: i + 1 }),
     });
+    const { alpha, 'alpha-after': after, change, linear } = table.cells;
+    const weights = table.element;
     // The defaults are the question (raise s\u2081 by 1): the weights after, their changes and the changes the
     // Jacobian predicts (J\u1d62\u2c7c\u00b7\u03b4) answer it, so they wait.
     this.afterAnswer(weights, '.c-after, .c-change, .c-linear');

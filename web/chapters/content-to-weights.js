@@ -3,10 +3,13 @@
 // ag.attention gives the scores, the weights (row sums by ag.dot with ones) and Y = AV.
 import { AgWidget, defineWidget } from '../widget/base.js';
 import { drawAll } from '../widget/charts.js';
-import { button, lbl, line, num, nums, radioGroup, section } from '../widget/controls.js';
+import { button, lbl, line, num, nums, section } from '../widget/controls.js';
+import { hint } from '../widget/chapter-notes.js';
 import { h, setFlag, setOrRemove, setText } from '../widget/dom.js';
 import { formatNumber, shapeText, sub } from '../widget/format.js';
-import { headers, heatmap } from '../widget/heatmap.js';
+import { queryKeyMap } from '../widget/heatmap.js';
+import { gridRows } from '../widget/export-rows.js';
+import { fieldChoice } from '../widget/field-controls.js';
 import { matrixTables } from '../widget/matrix-table.js';
 import { keptResults, lastResult } from '../widget/memo.js';
 import { plane } from '../widget/plot.js';
@@ -149,13 +152,7 @@ export class AgContentToWeights extends AgWidget {
     });
 
     // The projection plane: the rows of the chosen W, draggable.
-    const edit = radioGroup({
-      name: 'edit',
-      class: 'edit-choice',
-      label: 'Matrix to edit',
-      options: Object.entries(MATS).map(([value, label]) => ({ value, label })),
-      onChange: (id) => this.setState({ edit: id }),
-    });
+    const edit = fieldChoice(this, 'edit', MATS, { class: 'edit-choice', label: 'Matrix to edit' });
     const figW = vectorFigure(this, {
       extent: W_MAX,
       label: 'Rows of the projection matrix in its 2-D output space; drag them or use the arrow keys',
@@ -188,15 +185,11 @@ export class AgContentToWeights extends AgWidget {
       section('plane-box', 'Projection rows', 'Drag the rows of a projection', [
         edit.element,
         figW.element,
-        h(
-          'p',
-          { class: 'hint' },
-          'Row c of W says where embedding coordinate c sends a token in the 2-D space of queries, keys or values.',
-        ),
+        hint('Row c of W says where embedding coordinate c sends a token in the 2-D space of queries, keys or values.'),
       ]),
       section('plane-box', 'Queries and keys', 'The selected query and the keys', [
         figQK,
-        h('p', { class: 'hint' }, 'A key far along the query\u2019s direction gets a large score.'),
+        hint('A key far along the query\u2019s direction gets a large score.'),
       ]),
     );
 
@@ -245,16 +238,15 @@ export class AgContentToWeights extends AgWidget {
     this.afterAnswer(boxes.qkv.querySelector('[data-role="q-table"]').parentElement);
     // The two heat maps, S and A: a row chooses the query; the chapter has its own readout.
     const grid = (box, letter, role, more) =>
-      heatmap(box, {
-        rows: headers('q', words.length, words),
-        cols: headers('k', words.length, words),
+      queryKeyMap(this, box, {
+        queries: words.length,
+        words,
         label: `${role === 'score' ? 'Scores' : 'Weights'} ${letter}; choose a row to select that query`,
         role,
         legendTitle: role,
         readout: false,
         describe: (i, j, text) =>
           `${letter}${i + 1}${j + 1}, \u201c${words[i]}\u201d looking at \u201c${words[j]}\u201d: ${text}`,
-        show: (el, value, o) => this.show(el, value, o),
         onSelect: (i, j) => this.#readout(i, j),
         onActivate: (i) => this.setState({ query: i + 1 }),
         ...more,
@@ -362,10 +354,8 @@ export class AgContentToWeights extends AgWidget {
     if (!this.#last || !this.answerIsShown) return super.exportTable();
     const { words, att } = this.#last;
     const T = words.length;
-    const rows = [];
-    for (let i = 0; i < T; i += 1)
-      for (let j = 0; j < T; j += 1)
-        rows.push([i + 1, words[i], j + 1, words[j], att.scores.data[i * T + j], att.weights.data[i * T + j]]);
+    const at = (m, i, j) => att[m].data[i * T + j];
+    const rows = gridRows(T, T, (i, j) => [i + 1, words[i], j + 1, words[j], at('scores', i, j), at('weights', i, j)]);
     return { columns: ['query', 'query_word', 'key', 'key_word', 'score', 'weight'], rows };
   }
 

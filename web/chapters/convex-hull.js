@@ -7,8 +7,9 @@
 // is decided on the drawing (d3.polygonContains), a yes or no, not a number.
 //
 //   <ag-convex-hull values="-4,-2;4,-3;1,4" alpha="0.2,0.3,0.5"></ag-convex-hull>
-import { polygonArea, polygonContains, polygonHull, select } from 'd3';
+import { select } from 'd3';
 import { AgWidget, defineWidget } from '../widget/base.js';
+import { inHull } from '../models/hull.js';
 import { rowsFrom } from '../widget/state.js';
 import { button, columns, lbl, num } from '../widget/controls.js';
 import { h, setAttr, setFlag, setText } from '../widget/dom.js';
@@ -59,32 +60,6 @@ export function simplexWeights([px, py]) {
   const a1 = round2(l1 / s);
   const a2 = Math.min(round2(l2 / s), Number((1 - a1).toFixed(2)));
   return [a1, a2, Number((1 - a1 - a2).toFixed(2))];
-}
-
-/** Is y in the convex hull of pts (within eps)? A drawing decision (yes or no), never a shown number. */
-export function inHull(y, pts, eps = 1e-4) {
-  const hull = polygonHull(pts);
-  if (hull && Math.abs(polygonArea(hull)) > 1e-9) {
-    if (polygonContains(hull, y)) return true;
-    return hull.some((a, i) => distToSegment(y, a, hull[(i + 1) % hull.length]) <= eps);
-  }
-  // A degenerate hull (all values on one line): the segment between the two farthest values.
-  let best = [pts[0], pts[0]];
-  let far = -1;
-  for (const a of pts)
-    for (const b of pts) {
-      const d = (a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2;
-      if (d > far) [far, best] = [d, [a, b]];
-    }
-  return distToSegment(y, best[0], best[1]) <= eps;
-}
-
-function distToSegment(p, a, b) {
-  const dx = b[0] - a[0];
-  const dy = b[1] - a[1];
-  const len2 = dx * dx + dy * dy;
-  const t = len2 === 0 ? 0 : Math.max(0, Math.min(1, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / len2));
-  return Math.hypot(p[0] - a[0] - t * dx, p[1] - a[1] - t * dy);
 }
 
 export class AgConvexHull extends AgWidget {

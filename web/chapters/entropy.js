@@ -15,6 +15,7 @@ import { h, setAttr, setText, symbol, words } from '../widget/dom.js';
 import { ownFigure } from '../widget/figure-layout.js';
 import { fmt, formatNumber, pair, sub } from '../widget/format.js';
 import { attrs, bandScale, draw, yScale } from '../widget/charts.js';
+import { columnBars } from '../widget/column-bars.js';
 import { display, texElement } from '../widget/math.js';
 import { lastResult } from '../widget/memo.js';
 import { nearestChoice } from '../widget/predict.js';
@@ -280,13 +281,8 @@ export class AgWeightEntropy extends AgWidget {
       );
       this.#barsFor = alpha.length;
     }
-    attrs(barLayer.selectAll('rect').data(alpha).join('rect'), {
-      class: (_, j) => (j === k ? 'bar bar-top' : 'bar'),
-      x: (_, j) => bx(j + 1),
-      width: bx.bandwidth(),
-      y: (a) => by(a),
-      height: (a) => Math.max(0, by(0) - by(a)),
-    });
+    const top = (_, j) => (j === k ? 'bar bar-top' : 'bar');
+    columnBars(barLayer, null, alpha, { x: bx, y: by, key: (_, j) => j + 1, class: top });
   }
 
   #draw(values, y, c, path, k, fixed) {

@@ -4,7 +4,9 @@
 // disagree are marked, and "Find" jumps to the next query with both kinds.
 import { AgWidget, defineWidget } from '../widget/base.js';
 import { drawAll, xScale } from '../widget/charts.js';
-import { button, radioGroup } from '../widget/controls.js';
+import { button } from '../widget/controls.js';
+import { fieldChoice } from '../widget/field-controls.js';
+import { hint } from '../widget/chapter-notes.js';
 import { h, setText } from '../widget/dom.js';
 import { ownFigure } from '../widget/figure-layout.js';
 import { formatNumber } from '../widget/format.js';
@@ -99,12 +101,9 @@ export class AgWeightsExplain extends AgWidget {
       if (Number.isInteger(n) && n >= 1 && n <= 99) this.setState({ seed: n });
       else this.note('The seed is a whole number from 1 to 99.');
     });
-    const layerGroup = radioGroup({
-      name: 'layer',
+    const layerGroup = fieldChoice(this, 'layer', ['1', '2'], {
       label: 'Layer whose weights are shown and whose keys are hidden',
       lead: 'layer:',
-      options: [1, 2].map((L) => ({ value: String(L), label: String(L) })),
-      onChange: (layer) => this.setState({ layer }),
     });
     const find = button({ class: 'find', dataset: { action: 'find' } }, 'Find the next query with both kinds', () =>
       this.#findNext(),
@@ -140,7 +139,7 @@ export class AgWeightsExplain extends AgWidget {
           'section',
           { class: 'panel' },
           mapTitle,
-          h('p', { class: 'hint' }, 'Choose a row (click, or arrow keys and Enter) to pick the query.'),
+          hint('Choose a row (click, or arrow keys and Enter) to pick the query.'),
           mapBox,
         ),
         h(

@@ -17,7 +17,10 @@
 //   <ag-kv-cache t="5"></ag-kv-cache>
 import { AgWidget, defineWidget } from '../widget/base.js';
 import { axes, bandScale, chartFigure, draw, legend, yScale } from '../widget/charts.js';
-import { button, lbl, line, num, nums, slider } from '../widget/controls.js';
+import { button, lbl, line, num, nums } from '../widget/controls.js';
+import { columnBars } from '../widget/column-bars.js';
+import { fieldSlider } from '../widget/field-controls.js';
+import { sources } from '../widget/chapter-notes.js';
 import { h, handOffFocus, markCurrent, setFlag, setText } from '../widget/dom.js';
 import { fmt, formatNumber, sub } from '../widget/format.js';
 import { formulas } from '../widget/math.js';
@@ -25,9 +28,8 @@ import { lastResult } from '../widget/memo.js';
 import { bodyRow, table } from '../widget/matrix-table.js';
 import { choices } from '../widget/predict.js';
 import { defineState, number } from '../widget/state.js';
-import { D, EMPTY, K, Q, T, V, WORDS, computed, ones, sameBits, slice } from '../models/kv-cache.js';
+import { D, K, Q, STEPS, T, V, WORDS, decode, sameBits, slice } from '../models/kv-cache.js';
 
-const STEPS = Array.from({ length: T }, (_, i) => i + 1);
 const BOX = { width: 360, height: 190, m: { l: 34, r: 8, t: 40, b: 32 } };
 const three = (v) => formatNumber(v, 3);
 
@@ -36,37 +38,6 @@ const STATE = defineState({
   version: 1,
   fields: { t: number({ min: 1, max: T, integer: true, default: 4 }) },
 });
-
-/**
- * The whole decode with the API, step by step, and the recomputation at each step: per step the cached call
- * (with weights and scores), row t of causal attention over tokens 1..t, both again without weights (the
- * streaming path), and the visible scores each needs (counted with dot products); then those counts summed.
- */
-function decode(ag) {
-  const steps = [];
-  let past = { key: EMPTY, value: EMPTY };
-  for (const t of STEPS) {
-    const [q, k, v] = [Q, K, V].map((rows) => slice(rows, t - 1, t));
-    const [Qt, Kt, Vt] = [Q, K, V].map((rows) => slice(rows, 0, t));
-    const cached = { pastKey: past.key, pastValue: past.value };
-    const step = ag.attention(q, k, v, { ...cached, returnWeights: true, returnScores: true });
-    const full = ag.attention(Qt, Kt, Vt, { causal: true, returnWeights: true, returnScores: true });
-    const row = full.output.data.subarray((t - 1) * D, t * D);
-    const streamed = ag.attention(q, k, v, cached).output.data;
-    const streamedRow = ag.attention(Qt, Kt, Vt, { causal: true }).output.data.subarray((t - 1) * D, t * D);
-    steps.push({
-      step,
-      row,
-      same: sameBits(step.output.data, row),
-      streamedSame: sameBits(streamed, streamedRow),
-      cost: [ag.dot(computed(step.scores), ones(t)), ag.dot(computed(full.scores), ones(t * t))],
-    });
-    past = { key: step.presentKey, value: step.presentValue };
-  }
-  const per = (side) => steps.map((s) => s.cost[side]);
-  const sums = STEPS.map((t) => [0, 1].map((side) => ag.dot(per(side).slice(0, t), ones(t))));
-  return { steps, sums, per: [per(0), per(1)] };
-}
 
 export class AgKvCache extends AgWidget {
   static title = 'The KV cache';
@@ -111,31 +82,26 @@ export class AgKvCache extends AgWidget {
       },
     });
 
-    const stepSlider = slider({
+    const toStep = (t) => {
+      this.setState({ t });
+      this.announce(this.#say());
+    };
+    const stepSlider = fieldSlider(this, {
+      field: 't',
       id: 'kv-t',
       min: 1,
       max: T,
-      step: 1,
       label: 'Step t',
-      onInput: (t) => {
-        this.setState({ t });
-        this.announce(this.#say());
-      },
+      say: () => this.#say(),
     });
-    const restart = button({ dataset: { action: 'restart' } }, 'Start over', () => {
-      this.setState({ t: 1 });
-      this.announce(this.#say());
-    });
+    const restart = button({ dataset: { action: 'restart' } }, 'Start over', () => toStep(1));
     const next = button({ dataset: { action: 'next' } }, 'Next token \u25b6');
     next.addEventListener(
       'click',
       handOffFocus(
         next,
         () => restart,
-        () => {
-          this.setState({ t: Math.min(T, this.state.t + 1) });
-          this.announce(this.#say());
-        },
+        () => toStep(Math.min(T, this.state.t + 1)),
       ),
     );
     const tokens = WORDS.map((w) => h('span', { class: 'token' }, w));
@@ -163,16 +129,22 @@ export class AgKvCache extends AgWidget {
       rows,
     });
 
-    const y = nums('y', D);
-    const yFull = nums('y-full', D);
-    const yLabel = lbl('');
-    const rowLabel = lbl('');
-    const verdict = h('p', { class: 'verdict', dataset: { role: 'verdict' } });
-    const cost = { cached: num('scores-cached'), full: num('scores-full') };
-    const sum = { cached: num('sum-cached'), full: num('sum-full') };
-    const costLine = lbl('');
-    const sumLine = lbl('');
-
+    const ui = {
+      stepSlider,
+      next,
+      tokens,
+      newLine,
+      cells,
+      rows,
+      weightHead,
+      y: nums('y', D),
+      yFull: nums('y-full', D),
+    };
+    Object.assign(ui, { yLabel: lbl(''), rowLabel: lbl(''), costLine: lbl(''), sumLine: lbl('') });
+    ui.verdict = h('p', { class: 'verdict', dataset: { role: 'verdict' } });
+    ui.cost = { cached: num('scores-cached'), full: num('scores-full') };
+    ui.sum = { cached: num('sum-cached'), full: num('sum-full') };
+    const { y, yFull, yLabel, rowLabel, verdict, cost, sum, costLine, sumLine } = ui;
     const chart = chartFigure('work', {
       box: BOX,
       label: `Scores needed at each step t = 1 to ${T}: with the cache and recomputing every query`,
@@ -213,31 +185,11 @@ export class AgKvCache extends AgWidget {
         { class: 'memory' },
         'A real model keeps a key and a value per token for every layer and every key/value head: 2\u00b7layers\u00b7h_kv\u00b7d_k numbers per token (Llama 2 7B: 2\u00b732\u00b732\u00b7128 = 262,144, half a MiB in 16-bit floats). Sharing keys between heads (chapter 28, Sharing keys) makes h_kv smaller.',
       ),
-      h(
-        'p',
-        { class: 'source' },
+      sources(
         'Sources: Vaswani et al. 2017 (the decoder and its causal mask); Shazeer 2019, Fast Transformer Decoding (incremental decoding with cached keys and values).',
       ),
     );
-    this.#ui = {
-      stepSlider,
-      next,
-      tokens,
-      newLine,
-      cells,
-      rows,
-      weightHead,
-      y,
-      yFull,
-      yLabel,
-      rowLabel,
-      verdict,
-      cost,
-      sum,
-      costLine,
-      sumLine,
-      chart: chart.s,
-    };
+    this.#ui = { ...ui, chart: chart.s };
   }
 
   /** What a step move says: the step, its token, y_t and its cost. */
@@ -275,14 +227,12 @@ export class AgKvCache extends AgWidget {
       const here = j < t;
       setFlag(ui.rows[j], 'hidden', !here);
       markCurrent(ui.rows[j], 'is-current', j === t - 1);
-      const slots = [...c.k, ...c.v, c.weight];
-      if (!here) {
-        for (const el of slots.filter((e) => e.dataset.value !== undefined)) {
-          setText(el, '');
-          delete el.dataset.value;
-        }
-        return;
-      }
+      // A row beyond step t shows nothing, and its numbers leave the exports.
+      if (!here)
+        return this.notShown(
+          [...c.k, ...c.v, c.weight].filter((e) => e.dataset.value !== undefined),
+          '',
+        );
       c.k.forEach((el, i) => this.show(el, presentKey.data[j * D + i], { format: three }));
       c.v.forEach((el, i) => this.show(el, presentValue.data[j * D + i], { format: three }));
       this.show(c.weight, weights.data[j], { format: three });
@@ -316,16 +266,13 @@ export class AgKvCache extends AgWidget {
       axes(s, BOX, x, null, { xLabel: 'step t', xLabelY: BOX.height - 2 });
       const w = x.bandwidth() / 2;
       ['cached', 'full'].forEach((side, i) =>
-        s
-          .append('g')
-          .attr('class', `bars ${side}`)
-          .selectAll('rect')
-          .data(run.per[i])
-          .join('rect')
-          .attr('x', (_, k) => x(STEPS[k]) + i * w)
-          .attr('width', w)
-          .attr('y', (v) => y(v))
-          .attr('height', (v) => y(0) - y(v)),
+        columnBars(draw(s, 'g', { class: `bars ${side}` }), null, run.per[i], {
+          x,
+          y,
+          key: (_, k) => STEPS[k],
+          shift: i * w,
+          width: w,
+        }),
       );
       legend(
         s,
@@ -344,24 +291,16 @@ export class AgKvCache extends AgWidget {
   /** JSON: the numbers shown now (rows of the cache beyond step t are empty), and the count of every step. */
   exportData() {
     const data = super.exportData();
-    const live = new Set(
-      [...this.shadowRoot.querySelectorAll('[data-value]')].map((el) =>
-        [el.dataset.role, el.dataset.key].filter(Boolean).join('.'),
-      ),
-    );
-    data.numbers = Object.fromEntries(Object.entries(data.numbers).filter(([name]) => live.has(name)));
     if (this.#last) data.scoresPerStep = { cached: this.#last.per[0], recomputed: this.#last.per[1] };
     return data;
   }
 
   /** CSV: the numbers shown now, then the scores of every step as cached.<t> and recomputed.<t>. */
   exportTable() {
-    const rows = Object.entries(this.exportData().numbers);
-    if (this.#last)
-      STEPS.forEach((t, i) =>
-        rows.push([`cached.${t}`, this.#last.per[0][i]], [`recomputed.${t}`, this.#last.per[1][i]]),
-      );
-    return { columns: ['name', 'value'], rows };
+    const { columns, rows } = super.exportTable();
+    const per = this.#last?.per ?? [[], []];
+    STEPS.forEach((t, i) => per[0].length && rows.push([`cached.${t}`, per[0][i]], [`recomputed.${t}`, per[1][i]]));
+    return { columns, rows };
   }
 }
 

@@ -12,13 +12,17 @@
 //
 //   <ag-masks kind="window" w="2" fill="1e9"></ag-masks>
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { columns, line, lbl, nums, presetBar, radioGroup, slider } from '../widget/controls.js';
+import { columns, line, lbl, nums, presetBar } from '../widget/controls.js';
+import { fieldChoice, fieldSlider } from '../widget/field-controls.js';
+import { hint, sources } from '../widget/chapter-notes.js';
 import { h, setFlag, setText } from '../widget/dom.js';
 import { fmt, formatNumber, sub } from '../widget/format.js';
-import { WEIGHTS, headers, heatmap } from '../widget/heatmap.js';
+import { WEIGHTS, queryKeyMap } from '../widget/heatmap.js';
 import { formulas } from '../widget/math.js';
+import { listed } from '../widget/number-list.js';
 import { keptResults, lastResult } from '../widget/memo.js';
-import { bodyRow, table } from '../widget/matrix-table.js';
+import { slotTable } from '../widget/matrix-table.js';
+import { gridRows } from '../widget/export-rows.js';
 import { choices } from '../widget/predict.js';
 import { choice, defineState, matrix, number } from '../widget/state.js';
 import { rowsOf } from '../models/tensor.js';
@@ -101,107 +105,77 @@ export class AgMasks extends AgWidget {
       },
     });
     const group = (name, label, labels) =>
-      radioGroup({
-        name,
-        label,
-        lead: `${label}:`,
-        optionData: true,
-        options: Object.entries(labels).map(([value, text]) => ({ value, label: text })),
-        onChange: (v) => this.setState({ [name]: v }),
-      });
+      fieldChoice(this, name, labels, { label, lead: `${label}:`, optionData: true });
     const kind = group('kind', 'Mask', KIND_LABELS);
     const fill = group('fill', 'A hidden key adds', { inf: '\u2212\u221e', '1e9': '\u22121e9' });
-    const at = (id, max, label, field, symbol, min = 0) =>
-      slider({
-        id: `mk-${id}`,
-        min,
-        max,
-        step: 1,
-        label,
-        labelClass: 'lbl',
-        onInput: (v) => {
-          this.setState({ [field]: v });
-          // What changed for the chosen query: its weights, key by key, as the table shows them.
-          const weights = this.#ui.rowCells.weight.map((el) => el.textContent).join(', ');
-          this.announce(`${symbol} = ${v}: query ${this.state.row} weights ${weights}`);
-        },
-      });
-    const len = at('len', T, 'Valid keys L', 'len', 'L');
-    const w = at('w', T, 'Window w', 'w', 'w', 1);
-    const head = at('head', HEADS, 'ALiBi head h', 'head', 'h', 1);
-    const slopeLine = h('p', { class: 'slope', dataset: { role: 'slope-text' } });
+    // What changed for the chosen query: its weights, key by key, as the table shows them.
+    const say = (symbol) => (v) =>
+      `${symbol} = ${v}: query ${this.state.row} weights ${ui.rowCells.weight.map((el) => el.textContent).join(', ')}`;
+    const at = (field, symbol, max, label, min = 0) =>
+      fieldSlider(this, { field, id: `mk-${field}`, min, max, label, labelClass: 'lbl', say: say(symbol) });
+    const ui = { kind, fill, len: at('len', 'L', T, 'Valid keys L'), w: at('w', 'w', T, 'Window w', 1) };
+    ui.head = at('head', 'h', HEADS, 'ALiBi head h', 1);
+    ui.slopeLine = h('p', { class: 'slope', dataset: { role: 'slope-text' } });
     const presets = presetBar(PRESETS, (p) => this.setState(p.patch(this.state)));
 
-    const grid = (box, role, label, o) =>
-      heatmap(box, {
-        rows: headers('q', T),
-        cols: headers('k', T),
-        label,
-        role,
-        show: (el, value, opts) => this.show(el, value, opts),
-        ...o,
-      });
     const maskBox = h('div', { class: 'grid-box' });
     const weightBox = h('div', { class: 'grid-box' });
-    const maskMap = grid(maskBox, 'mask', 'Mask M; press Enter on a cell to flip it between hidden and visible', {
+    ui.maskMap = queryKeyMap(this, maskBox, {
+      queries: T,
+      label: 'Mask M; press Enter on a cell to flip it between hidden and visible',
+      role: 'mask',
       legendTitle: 'M',
       format: (v) => formatNumber(v, 3),
       describe: (i, j, text) => `M${sub(i + 1)}${sub(j + 1)} = ${text}`,
       onActivate: (i, j) => this.#flip(i, j),
     });
-    const weightMap = grid(weightBox, 'weight', 'Weights A; press Enter on a cell to pick its row', {
+    ui.weightMap = queryKeyMap(this, weightBox, {
+      queries: T,
+      label: 'Weights A; press Enter on a cell to pick its row',
+      role: 'weight',
       ...WEIGHTS,
       format: (v) => formatNumber(v, 2),
       describe: (i, j, text) => `A${sub(i + 1)}${sub(j + 1)} = ${text}`,
       onActivate: (i) => this.setState({ row: i + 1 }),
     });
-    const rowSums = nums('row-sum', T);
-    const rowCells = Object.fromEntries(ROW_PARTS.map(([role]) => [role, nums(`row-${role}`, T)]));
-    const rowTitle = h('h3', {});
+    ui.rowSums = nums('row-sum', T);
+    ui.rowTitle = h('h3', {});
     // A key a line (a row of six keys would not fit a phone): its score S, the mask's M, their sum, the weight A.
-    const rowTable = table({
+    const rowTable = slotTable({
       className: 'row-table',
       caption: 'One query, key by key: score S, mask M, S\u00a0+\u00a0M, weight A',
       headers: ['key', ...ROW_PARTS.map(([, name]) => name)],
-      rows: Array.from({ length: T }, (_, j) =>
-        bodyRow(
-          `k${sub(j + 1)}`,
-          ROW_PARTS.map(([role]) => rowCells[role][j]),
-        ),
-      ),
+      rows: Array.from({ length: T }, (_, j) => `k${sub(j + 1)}`),
+      cols: ROW_PARTS.map(([role]) => `row-${role}`),
     });
-    const y = nums('y', 2);
-    const verdict = h('p', { class: 'verdict', dataset: { role: 'verdict' } });
-    const same = h('p', { class: 'same', dataset: { role: 'same' } });
+    ui.rowCells = Object.fromEntries(ROW_PARTS.map(([role]) => [role, rowTable.cells[`row-${role}`]]));
+    ui.y = nums('y', 2);
+    ui.verdict = h('p', { class: 'verdict', dataset: { role: 'verdict' } });
+    ui.same = h('p', { class: 'same', dataset: { role: 'same' } });
     const oneRow = h(
       'section',
       { class: 'one-row' },
-      rowTitle,
-      h('div', { class: 'row-scroll' }, rowTable),
-      line(lbl('y = \u03a3\u2c7c a\u2c7c v\u2c7c = ('), y[0], ', ', y[1], ')'),
-      verdict,
-      same,
+      ui.rowTitle,
+      h('div', { class: 'row-scroll' }, rowTable.element),
+      line(lbl('y = \u03a3\u2c7c a\u2c7c v\u2c7c = ('), ui.y[0], ', ', ui.y[1], ')'),
+      ui.verdict,
+      ui.same,
     );
     body.append(
       predict,
       h('div', { class: 'controls' }, kind.element, fill.element),
-      h('div', { class: 'sliders' }, len.row, w.row, head.row, slopeLine),
+      h('div', { class: 'sliders' }, ui.len.row, ui.w.row, ui.head.row, ui.slopeLine),
       presets,
       columns(
         [
           h('h3', {}, 'The mask M, added to S'),
           maskBox,
-          h('p', { class: 'hint' }, 'Click a cell (or press Enter on it) to hide or show that key.'),
+          hint('Click a cell (or press Enter on it) to hide or show that key.'),
         ],
         [
           h('h3', {}, 'The weights A = softmax(S + M)'),
           weightBox,
-          h(
-            'p',
-            { class: 'row-sums' },
-            'Row sums: ',
-            rowSums.map((el, i) => [i ? ', ' : '', el]),
-          ),
+          h('p', { class: 'row-sums' }, 'Row sums: ', listed(ui.rowSums)),
         ],
         { stackEarly: true },
       ),
@@ -211,28 +185,11 @@ export class AgMasks extends AgWidget {
         'M_{ij}=\\begin{cases}0 & \\text{query } i \\text{ may see key } j\\\\ -\\infty & \\text{otherwise}\\end{cases}',
         '\\text{ALiBi: } M_{ij}=-m\\,|i-j|',
       ),
-      h(
-        'p',
-        { class: 'source' },
+      sources(
         'Sources: Vaswani et al. 2017 (eq. 1, the causal mask); Beltagy et al. 2020, Longformer, and Jiang et al. 2023, Mistral 7B (sliding window); Press et al. 2022, ALiBi (\u00a73).',
       ),
     );
-    this.#ui = {
-      kind,
-      fill,
-      len,
-      w,
-      head,
-      slopeLine,
-      maskMap,
-      weightMap,
-      rowSums,
-      rowCells,
-      rowTitle,
-      y,
-      verdict,
-      same,
-    };
+    this.#ui = ui;
   }
 
   #flip(i, j) {
@@ -327,12 +284,10 @@ export class AgMasks extends AgWidget {
   exportTable() {
     const { M, S, r } = this.#last ?? {};
     if (!r) return super.exportTable();
-    const rows = [];
-    for (let i = 0; i < T; i += 1)
-      for (let j = 0; j < T; j += 1) {
-        const at = i * T + j;
-        rows.push([i + 1, j + 1, M.data[at], S.data[at], r.scores.data[at], r.weights.data[at]]);
-      }
+    const rows = gridRows(T, T, (i, j) => {
+      const at = i * T + j;
+      return [i + 1, j + 1, M.data[at], S.data[at], r.scores.data[at], r.weights.data[at]];
+    });
     return { columns: ['query', 'key', 'mask', 'score', 'masked_score', 'weight'], rows };
   }
 

@@ -10,10 +10,11 @@ import { AgWidget, defineWidget } from '../widget/base.js';
 import { columns, line, nums } from '../widget/controls.js';
 import { h, setText, symbol } from '../widget/dom.js';
 import { fmt, formatNumber, sub } from '../widget/format.js';
-import { WEIGHTS, headers, heatmap } from '../widget/heatmap.js';
+import { WEIGHTS, queryKeyMap } from '../widget/heatmap.js';
 import { numberGrid } from '../widget/inputs.js';
 import { logitSliders } from '../widget/logit-sliders.js';
 import { display, formulas } from '../widget/math.js';
+import { listed } from '../widget/number-list.js';
 import { bodyRow, numberCells, table } from '../widget/matrix-table.js';
 import { bool, defineState, fixedMatrix, number } from '../widget/state.js';
 import { choices } from '../widget/predict.js';
@@ -103,24 +104,17 @@ export class AgMatrixForm extends AgWidget {
     const sDetails = h('details', { class: 'all-logits' }, h('summary', {}, 'Edit every logit'), sGrid.element);
 
     const grid = h('div', { class: 'grid-box' });
-    const hm = heatmap(grid, {
-      rows: headers('q', T),
-      cols: headers('k', T),
+    const hm = queryKeyMap(this, grid, {
+      queries: T,
       label: 'Attention matrix A; press Enter on a cell to pick its row',
       ...WEIGHTS,
       role: 'a',
       format: (v) => formatNumber(v, 2),
       describe: (i, j, text) => `A${i + 1}${j + 1} = ${text}`,
-      show: (el, value, o) => this.show(el, value, o),
       onActivate: (i) => this.setState({ row: i + 1 }),
     });
     const rowSums = nums('row-sum', T);
-    const sums = h(
-      'p',
-      { class: 'row-sums' },
-      'Row sums \u03a3\u2c7c A\u1d62\u2c7c: ',
-      rowSums.map((el, i) => [i ? ', ' : '', el]),
-    );
+    const sums = h('p', { class: 'row-sums' }, 'Row sums \u03a3\u2c7c A\u1d62\u2c7c: ', listed(rowSums));
 
     // Y = AV.
     const yCells = numberCells('y', T, DV);
@@ -140,16 +134,8 @@ export class AgMatrixForm extends AgWidget {
       { class: 'one-query' },
       oneTitle,
       display('y_i=\\alpha V,\\quad [1,T]\\cdot[T,d_v]\\to[1,d_v]'),
-      line(
-        '\u03b1 = (',
-        alpha.map((el, j) => [j ? ', ' : '', el]),
-        ')',
-      ),
-      line(
-        'y = \u03b1V = (',
-        yOne.map((el, c) => [c ? ', ' : '', el]),
-        ')',
-      ),
+      line('\u03b1 = (', listed(alpha), ')'),
+      line('y = \u03b1V = (', listed(yOne), ')'),
       h('p', { class: 'same' }),
     );
 

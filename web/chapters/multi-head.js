@@ -5,7 +5,9 @@
 // look at the previous token, the same word or the first token.
 import { isHeld } from '../widget/after-answer.js';
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { button, lbl, line, num, radioGroup } from '../widget/controls.js';
+import { button, lbl, line, num } from '../widget/controls.js';
+import { fieldChoice } from '../widget/field-controls.js';
+import { hint } from '../widget/chapter-notes.js';
 import { h, setAttr, setFlag, setText } from '../widget/dom.js';
 import { shapeText } from '../widget/format.js';
 import { sentenceWeights } from '../widget/heatmap.js';
@@ -155,29 +157,18 @@ export class AgMultiHead extends AgWidget {
     const sentence = sentenceInput(this, {
       hint: 'each word gets its own fixed vector; each position its own code',
     });
-    const group = (name, label, values, onChange, text = String) =>
-      radioGroup({
-        name,
-        label,
-        lead: `${label}:`,
-        optionData: true,
-        options: values.map((value) => ({ value, label: text(value) })),
-        onChange,
-      });
-    const dGroup = group('dmodel', 'd_model', D_MODELS, (v) => {
-      const hs = headsFor(Number(v), this.state.heads);
-      this.setState({ dmodel: v, heads: hs, head: Math.min(this.state.head, hs) });
+    const group = (name, label, values, o) =>
+      fieldChoice(this, name, values, { label, lead: `${label}:`, optionData: true, ...o });
+    const dGroup = group('dmodel', 'd_model', D_MODELS, {
+      onChange: (v) => {
+        const hs = headsFor(Number(v), this.state.heads);
+        this.setState({ dmodel: v, heads: hs, head: Math.min(this.state.head, hs) });
+      },
     });
-    const hGroup = group('heads', 'heads h', HEAD_COUNTS, (v) =>
-      this.setState({ heads: v, head: Math.min(this.state.head, v) }),
-    );
-    const pGroup = group(
-      'preset',
-      'weights',
-      ['named', 'random'],
-      (v) => this.setState({ preset: v }),
-      (v) => (v === 'named' ? 'named heads' : 'random'),
-    );
+    const hGroup = group('heads', 'heads h', HEAD_COUNTS, {
+      onChange: (v) => this.setState({ heads: v, head: Math.min(this.state.head, v) }),
+    });
+    const pGroup = group('preset', 'weights', { named: 'named heads', random: 'random' });
     const dims = h('p', { class: 'dims', dataset: { role: 'dims' } });
     const controls = h(
       'div',
@@ -186,9 +177,7 @@ export class AgMultiHead extends AgWidget {
       hGroup.element,
       pGroup.element,
       dims,
-      h(
-        'p',
-        { class: 'hint' },
+      hint(
         'The base model of Vaswani et al. has d_model = 512 and h = 8, so each head works in d_k = 512/8 = 64 dimensions.',
       ),
     );

@@ -13,8 +13,11 @@
 //
 //   <ag-online-softmax q="0.5,2" tile="3" step="2"></ag-online-softmax>
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { axes, bandScale, chartFigure, drawAll, yScale } from '../widget/charts.js';
-import { columns, lbl, line, num, nums, presetBar, radioGroup, section, slider } from '../widget/controls.js';
+import { axes, bandScale, chartFigure, yScale } from '../widget/charts.js';
+import { columnBars } from '../widget/column-bars.js';
+import { fieldChoice, fieldSlider } from '../widget/field-controls.js';
+import { columns, lbl, line, num, nums, presetBar, section } from '../widget/controls.js';
+import { sources } from '../widget/chapter-notes.js';
 import { h, setFlag, setText } from '../widget/dom.js';
 import { fmt, formatNumber, sub } from '../widget/format.js';
 import { formulas } from '../widget/math.js';
@@ -93,24 +96,20 @@ export class AgOnlineSoftmax extends AgWidget {
         };
       },
     });
-    const tile = radioGroup({
+    const tile = fieldChoice(this, 'tile', TILES.map(String), {
       name: 'os-tile',
       lead: 'Keys per tile:',
       label: 'Keys per tile',
-      options: TILES.map((t) => ({ value: String(t), label: String(t) })),
       onChange: (t) => this.setState({ tile: t, step: Math.min(this.state.step, tileCount(Number(t))) }),
     });
-    const step = slider({
+    const step = fieldSlider(this, {
+      field: 'step',
       id: 'os-step',
       min: 1,
       max: TK / Number(STATE.fields.tile.default),
-      step: 1,
       label: 'Tile',
-      onInput: (s) => {
-        this.setState({ step: s });
-        const ui = this.#ui;
-        this.announce(`tile ${s}: m = ${ui.m.textContent}, c = ${ui.c.textContent}, l = ${ui.l.textContent}`);
-      },
+      say: (s) =>
+        `tile ${s}: m = ${this.#ui.m.textContent}, c = ${this.#ui.c.textContent}, l = ${this.#ui.l.textContent}`,
     });
     const presets = presetBar(PRESETS, (p) => this.setState({ q: p.q, tile: p.tile, step: 1 }));
 
@@ -178,9 +177,7 @@ export class AgOnlineSoftmax extends AgWidget {
       ),
       columns(chart.fig, stepPart),
       final,
-      h(
-        'p',
-        { class: 'source' },
+      sources(
         'Sources: Milakov & Gimelshein 2018, online normalizer calculation for softmax; Dao et al. 2022, FlashAttention (Algorithm 1).',
       ),
     );
@@ -241,22 +238,11 @@ export class AgOnlineSoftmax extends AgWidget {
     for (let j = 0; j < seen; j += 1) rows.push([s[j], st.m]);
     if (grew) for (let j = 0; j < first; j += 1) rows.push([s[j], st.mPrev]);
     const p = ag.exp(ag.matmul(rows, [[1], [-1]])).data;
-    const bar = (j, v) => ({ x: ui.x(KEYS[j]), y: ui.y(v), width: ui.x.bandwidth(), height: ui.y(0) - ui.y(v) });
-    const now = Array.from({ length: seen }, (_, j) => ({ ...bar(j, p[j]), cls: j >= first ? 'bar now' : 'bar' }));
-    const old = grew ? Array.from({ length: first }, (_, j) => bar(j, p[seen + j])) : [];
-    drawAll(ui.bars, 'rect', 'bar', now, {
-      class: (d) => d.cls,
-      x: (d) => d.x,
-      y: (d) => d.y,
-      width: (d) => d.width,
-      height: (d) => d.height,
-    });
-    drawAll(ui.bars, 'rect', 'before', old, {
-      x: (d) => d.x,
-      y: (d) => d.y,
-      width: (d) => d.width,
-      height: (d) => d.height,
-    });
+    const bars = { x: ui.x, y: ui.y, value: (d) => d.v };
+    const now = Array.from({ length: seen }, (_, j) => ({ v: p[j], cls: j >= first ? 'bar now' : 'bar' }));
+    const old = grew ? Array.from({ length: first }, (_, j) => ({ v: p[seen + j] })) : [];
+    columnBars(ui.bars, 'bar', now, { ...bars, key: (_, j) => KEYS[j], class: (d) => d.cls });
+    columnBars(ui.bars, 'before', old, { ...bars, key: (_, j) => KEYS[j] });
   }
 }
 

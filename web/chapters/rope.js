@@ -13,7 +13,9 @@ import { line as pathOf } from 'd3';
 import { rowsOf } from '../models/tensor.js';
 import { AgWidget, defineWidget } from '../widget/base.js';
 import { axes, chartFigure, curve, draw, pickAlong, xScale, yScale } from '../widget/charts.js';
-import { lbl, line, num, radioGroup, section, slider } from '../widget/controls.js';
+import { lbl, line, num, nums, section, slots } from '../widget/controls.js';
+import { withSeries } from '../widget/export-rows.js';
+import { fieldChoice, fieldSlider } from '../widget/field-controls.js';
 import { h, setAttr, setText } from '../widget/dom.js';
 import { fmt, sub } from '../widget/format.js';
 import { formulas } from '../widget/math.js';
@@ -98,10 +100,10 @@ export class AgRope extends AgWidget {
       markers: 'rope-arrow',
     });
     const ui = { p: fig.plane, arc: fig.angleArc({ radius: 1 }) };
-    const say = () => `score ${ui.moved.textContent}`;
+    const sayScore = () => `score ${ui.movedScore.textContent}`;
     const set = (name) => (v) => this.setState({ [name]: v.map(clamp) });
-    ui.q = fig.vector('q', { say, set: set('q'), labelClass: 'vec-label label-q at-zero' });
-    ui.k = fig.vector('k', { say, set: set('k'), labelClass: 'vec-label label-k at-zero' });
+    ui.q = fig.vector('q', { say: sayScore, set: set('q'), labelClass: 'vec-label label-q at-zero' });
+    ui.k = fig.vector('k', { say: sayScore, set: set('k'), labelClass: 'vec-label label-k at-zero' });
     for (const name of ['q', 'k']) {
       ui[`${name}Turned`] = fig.arrow(`${name}-turned`, {
         text: null,
@@ -111,20 +113,11 @@ export class AgRope extends AgWidget {
       ui[`${name}Label`] = fig.label(name, { className: `vec-label label-${name}`, sub: '0' });
     }
 
-    const positions = ['m', 'n', 's'].map((name) => {
-      const sl = slider({
-        id: `rope-${name}`,
-        min: 0,
-        max: POSITION_MAX,
-        step: 1,
-        label: name,
-        onInput: (v) => {
-          this.setState({ [name]: v });
-          this.announce(`${name} = ${v}; score ${ui.moved.textContent}`);
-        },
-      });
-      return [name, sl];
-    });
+    const say = (name) => (v) => `${name} = ${v}; score ${ui.movedScore.textContent}`;
+    const positions = ['m', 'n', 's'].map((name) => [
+      name,
+      fieldSlider(this, { field: name, id: `rope-${name}`, max: POSITION_MAX, label: name, say: say(name) }),
+    ]);
     Object.assign(ui, Object.fromEntries(positions));
     const sliders = h(
       'fieldset',
@@ -133,30 +126,20 @@ export class AgRope extends AgWidget {
       positions.map(([, sl]) => sl.row),
     );
 
-    Object.assign(ui, {
-      plain: num('plain-score'),
-      score: num('score'),
-      moved: num('moved-score'),
-      relative: num('relative-score'),
-      diff: num('difference'),
-      labelScore: lbl(''),
-      labelMoved: lbl(''),
-      labelRelative: lbl(''),
-    });
-    ui.qm = [num('q-turned', 1), num('q-turned', 2)];
-    ui.kn = [num('k-turned', 1), num('k-turned', 2)];
-    ui.qmLabel = lbl('');
-    ui.knLabel = lbl('');
+    Object.assign(ui, slots('plain-score score moved-score relative-score difference'));
+    ui.qm = nums('q-turned', 2);
+    ui.kn = nums('k-turned', 2);
+    for (const name of ['labelScore', 'labelMoved', 'labelRelative', 'qmLabel', 'knLabel']) ui[name] = lbl('');
     const numbers = h(
       'div',
       { class: 'numbers' },
       sliders,
-      line(lbl('Without positions: q\u00b7k = '), ui.plain),
+      line(lbl('Without positions: q\u00b7k = '), ui.plainScore),
       line(ui.qmLabel, '(', ui.qm[0], ', ', ui.qm[1], ')', lbl(', '), ui.knLabel, '(', ui.kn[0], ', ', ui.kn[1], ')'),
       line(ui.labelScore, ui.score),
-      line(ui.labelMoved, ui.moved),
-      line(ui.labelRelative, ui.relative),
-      h('p', { class: 'line same' }, 'Moved minus before: ', ui.diff),
+      line(ui.labelMoved, ui.movedScore),
+      line(ui.labelRelative, ui.relativeScore),
+      h('p', { class: 'line same' }, 'Moved minus before: ', ui.difference),
     );
     const rotation = h(
       'div',
@@ -198,12 +181,11 @@ export class AgRope extends AgWidget {
       pick: (r) => this.setState({ r }),
       say: () => this.announce(`offset ${this.state.r}: score ${ui.atR.textContent}`),
     });
-    const base = radioGroup({
+    const base = fieldChoice(this, 'base', BASES, {
       name: 'rope-base',
       legend: 'base',
       class: 'base-choice',
-      options: BASES.map((b) => ({ value: b, label: Number(b).toLocaleString('en-US') })),
-      onChange: (b) => this.setState({ base: b }),
+      text: (b) => Number(b).toLocaleString('en-US'),
     });
     Object.assign(ui, {
       chart: chart.s.node(),
@@ -254,8 +236,8 @@ export class AgRope extends AgWidget {
     qms.forEach((c, i) => this.show(ui.qm[i], c));
     kns.forEach((c, i) => this.show(ui.kn[i], c));
     const [score, moved] = [ag.dot(qm, kn), ag.dot(qms, kns)];
-    this.showAll(ui, { plain: ag.dot(q, k), score, moved, relative: ag.dot(q, kRel) });
-    this.show(ui.diff, ag.dot([moved, score], [1, -1]));
+    this.showAll(ui, { plainScore: ag.dot(q, k), score, movedScore: moved, relativeScore: ag.dot(q, kRel) });
+    this.show(ui.difference, ag.dot([moved, score], [1, -1]));
     this.#draw(q, k, qms, kns, m + s, n + s);
 
     // The decay: the keys turned to positions 0..T, each scored against q = (1, ..., 1) at position 0.
@@ -294,9 +276,7 @@ export class AgRope extends AgWidget {
 
   /** CSV: every number shown, then the decay's scores as curve.<offset>. */
   exportTable() {
-    const table = super.exportTable();
-    const rows = this.#scores ? Array.from(this.#scores, (v, i) => [`curve.${i}`, v]) : [];
-    return { ...table, rows: [...table.rows, ...rows] };
+    return withSeries(super.exportTable(), 'curve', this.#scores ?? []);
   }
 }
 

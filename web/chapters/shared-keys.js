@@ -16,10 +16,13 @@
 //
 //   <ag-shared-keys kv="2" head="3"></ag-shared-keys>
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { columns, lbl, line, nums, radioGroup } from '../widget/controls.js';
+import { columns, lbl, line, nums } from '../widget/controls.js';
+import { gridRows } from '../widget/export-rows.js';
+import { fieldChoice } from '../widget/field-controls.js';
+import { sources } from '../widget/chapter-notes.js';
 import { h, setText } from '../widget/dom.js';
 import { formatNumber, shapeText, sub } from '../widget/format.js';
-import { WEIGHTS, headers, heatmap } from '../widget/heatmap.js';
+import { WEIGHTS, queryKeyMap } from '../widget/heatmap.js';
 import { formulas } from '../widget/math.js';
 import { keptResults } from '../widget/memo.js';
 import { choices } from '../widget/predict.js';
@@ -77,13 +80,11 @@ export class AgSharedKeys extends AgWidget {
         };
       },
     });
-    const kv = radioGroup({
-      name: 'kv',
+    const kv = fieldChoice(this, 'kv', KV_HEADS, {
       label: 'Key/value heads',
       lead: 'Key/value heads h_kv:',
       optionData: true,
-      options: KV_HEADS.map((v) => ({ value: v, label: `${v} (${SHORT[v]})` })),
-      onChange: (v) => this.setState({ kv: v }),
+      text: (v) => `${v} (${SHORT[v]})`,
     });
     const groups = h('p', { class: 'groups', dataset: { role: 'groups' } });
 
@@ -121,15 +122,14 @@ export class AgSharedKeys extends AgWidget {
     ui.figTitle = h('h3', {});
 
     const box = h('div', { class: 'grid-box' });
-    ui.map = heatmap(box, {
-      rows: headers('q', H_Q),
-      cols: headers('k', T),
+    ui.map = queryKeyMap(this, box, {
+      queries: H_Q,
+      keys: T,
       label: 'Weights of each query head over the keys it reads; press Enter on a cell to show its head',
       role: 'weight',
       ...WEIGHTS,
       format: (v) => formatNumber(v, 2),
       describe: (i, j, text) => `head ${i + 1}, key ${j + 1}: ${text}`,
-      show: (el, value, o) => this.show(el, value, o),
       onActivate: (i) => this.setState({ head: i + 1 }),
     });
     ui.y = nums('y', D);
@@ -167,9 +167,7 @@ export class AgSharedKeys extends AgWidget {
           'Llama 2 70B has 64 query heads of d_k = 128 in each of its 80 layers, and 8 key/value heads: its cache is 64/8 = 8 times smaller than with a key/value head per query head (Touvron et al. 2023, \u00a72.2 and Table 1; the counts of heads and layers from the released configuration).',
         ),
       ),
-      h(
-        'p',
-        { class: 'source' },
+      sources(
         'Sources: Shazeer 2019, \u201cFast Transformer Decoding: One Write-Head is All You Need\u201d (multi-query attention); Ainslie et al. 2023, \u201cGQA\u201d (\u00a72.1: a group\u2019s heads averaged into one; \u00a72.2: grouped-query attention).',
       ),
     );
@@ -269,9 +267,7 @@ export class AgSharedKeys extends AgWidget {
   exportTable() {
     const { r, hkv } = this.#last ?? {};
     if (!r) return super.exportTable();
-    const rows = [];
-    for (let i = 0; i < H_Q; i += 1)
-      for (let j = 0; j < T; j += 1) rows.push([i + 1, groupOf(i + 1, hkv), j + 1, r.weights.data[i * T + j]]);
+    const rows = gridRows(H_Q, T, (i, j) => [i + 1, groupOf(i + 1, hkv), j + 1, r.weights.data[i * T + j]]);
     return { columns: ['query_head', 'kv_head', 'key', 'weight'], rows };
   }
 }

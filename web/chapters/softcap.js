@@ -15,12 +15,16 @@
 import { line as pathOf } from 'd3';
 import { AgWidget, defineWidget } from '../widget/base.js';
 import { axes, bandScale, chartFigure, draw, drawAll, legend, xScale, yScale } from '../widget/charts.js';
-import { checkbox, columns, lbl, line, num, nums, presetBar, slider } from '../widget/controls.js';
+import { checkbox, columns, lbl, line, num, presetBar } from '../widget/controls.js';
+import { columnBars } from '../widget/column-bars.js';
+import { withSeries } from '../widget/export-rows.js';
+import { fieldSlider } from '../widget/field-controls.js';
+import { hint, sources } from '../widget/chapter-notes.js';
 import { h, setFlag, setText } from '../widget/dom.js';
 import { fmt, formatNumber, sub } from '../widget/format.js';
 import { formulas } from '../widget/math.js';
 import { lastResult } from '../widget/memo.js';
-import { bodyRow, table } from '../widget/matrix-table.js';
+import { slotTable } from '../widget/matrix-table.js';
 import { choices } from '../widget/predict.js';
 import { bool, defineState, number } from '../widget/state.js';
 import { C_STEPS, HIDDEN, Q, S1_MAX, T, V, curveScores, keysOf, rowMask, spanOf } from '../models/softcap.js';
@@ -88,26 +92,23 @@ export class AgSoftcap extends AgWidget {
       },
     });
     const ui = {};
-    ui.c = slider({
+    const say = () => this.#said();
+    ui.c = fieldSlider(this, {
+      field: 'c',
       id: 'sc-c',
-      min: 0,
       max: C_STEPS.length - 1,
-      step: 1,
       label: 'Soft cap c',
-      onInput: (i) => this.#move({ c: C_STEPS[i] }),
+      value: (i) => C_STEPS[i],
+      say,
     });
-    ui.s1 = slider({
-      id: 'sc-s1',
-      min: 0,
-      max: S1_MAX,
-      step: 1,
-      label: 'Key 1: score s\u2081',
-      onInput: (s1) => this.#move({ s1 }),
-    });
+    ui.s1 = fieldSlider(this, { field: 's1', id: 'sc-s1', max: S1_MAX, label: 'Key 1: score s\u2081', say });
     ui.masked = checkbox({
       id: 'sc-masked',
       label: 'Mask keys 5 and 6 (add \u2212\u221e)',
-      onChange: (masked) => this.#move({ masked }),
+      onChange: (masked) => {
+        this.setState({ masked });
+        this.announce(say());
+      },
     });
     const presets = presetBar(PRESETS, (p) => this.setState(p.patch));
 
@@ -149,9 +150,15 @@ export class AgSoftcap extends AgWidget {
     axes(bars.s, BARS, null, by, { yTicks: [0, 0.5, 1] });
     draw(bars.s, 'line', { class: 'baseline', x1: BARS.m.l, x2: BARS.width - BARS.m.r, y1: by(0), y2: by(0) });
     const half = bx.bandwidth() / 2;
-    ui.bars = ['plain', 'capped'].map((kind, k) =>
-      KEYS.map((j) => draw(bars.s, 'rect', { class: `bar bar-${kind}`, x: bx(j) + k * half, width: half - 1 })),
-    );
+    ui.bars = draw(bars.s, 'g', {}); // the bars of the two series, drawn in render
+    ui.barsAt = (kind, k, values) =>
+      columnBars(ui.bars, `bar-${kind}`, values, {
+        x: bx,
+        y: by,
+        shift: k * half,
+        width: half - 1,
+        class: `bar bar-${kind}`,
+      });
     ui.names = KEYS.map((j) =>
       draw(bars.s, 'text', { class: 'bar-name', x: bx(j) + half, y: BARS.height - 6, 'text-anchor': 'middle' }),
     );
@@ -165,20 +172,15 @@ export class AgSoftcap extends AgWidget {
       { across: 90 },
     );
 
-    const cells = (role) => nums(role, T);
-    Object.assign(ui, {
-      raw: cells('score'),
-      capped: cells('capped'),
-      plain: cells('weight'),
-      capw: cells('capped-weight'),
-    });
-    const rows = KEYS.map((j) => bodyRow(`k${sub(j + 1)}`, [ui.raw[j], ui.capped[j], ui.plain[j], ui.capw[j]]));
-    const row = table({
+    const row = slotTable({
       className: 'scores row-table',
       caption: 'The row, key by key',
       headers: ['key', 's', 'c\u00b7tanh(s/c)', 'a, no cap', 'a, capped'],
-      rows,
+      rows: KEYS.map((j) => `k${sub(j + 1)}`),
+      cols: ['score', 'capped', 'weight', 'capped-weight'],
     });
+    const { score: raw, capped, weight: plain, 'capped-weight': capw } = row.cells;
+    Object.assign(ui, { raw, capped, plain, capw });
     const pair = (role) => [num(role, 'plain'), num(role, 'capped')];
     const [left, bits, lead] = [pair('others'), pair('entropy'), pair('lead')];
     Object.assign(ui, {
@@ -206,16 +208,14 @@ export class AgSoftcap extends AgWidget {
           lbl(' with it (always less than 2c).'),
         ),
         line(lbl('Slope of the cap at s\u2081: 1 \u2212 tanh\u00b2(s\u2081/c) = '), ui.slope),
-        h(
-          'p',
-          { class: 'hint' },
+        hint(
           'A training step moves a capped score by the slope times its push: past about 2c the cap passes almost nothing on, which is why models set c well above the scores they need (Gemma 2: 50).',
         ),
       ]),
       columns(
         [bars.fig, ui.verdict],
         [
-          row,
+          row.element,
           line(lbl('Weight left for keys 2 to 6: '), left[0], lbl(' without the cap, '), left[1], lbl(' with it.')),
           line(
             lbl('Entropy of the weights: '),
@@ -228,22 +228,19 @@ export class AgSoftcap extends AgWidget {
         { stackEarly: true },
       ),
       formulas('S=c\\tanh\\!\\big(\\text{scale}\\cdot QK^{\\mathsf T}/c\\big)+M'),
-      h(
-        'p',
-        { class: 'source' },
+      sources(
         'The cap comes after the scale and before the ALiBi bias and the mask M, as in the ONNX Attention operator (opset 23). Sources: Gemma Team 2024, Gemma 2 (attention scores capped at c = 50); Bello et al. 2016 (tanh clipping of logits).',
       ),
     );
     this.#ui = ui;
   }
 
-  /** A slider or the mask moved: the new state, then what it did, for screen readers. */
-  #move(patch) {
-    this.setState(patch);
+  /** What a move of a slider or the mask did, for screen readers. */
+  #said() {
     const { c, s1, masked } = this.state;
     const [capped, plain] = [this.#ui.capw[0].textContent, this.#ui.plain[0].textContent];
     const hidden = masked ? ', keys 5 and 6 masked' : '';
-    this.announce(`c = ${c}, s\u2081 = ${s1}${hidden}: key 1 weighs ${capped} capped, ${plain} without`);
+    return `c = ${c}, s\u2081 = ${s1}${hidden}: key 1 weighs ${capped} capped, ${plain} without`;
   }
 
   syncControls({ c, s1, masked }) {
@@ -290,10 +287,8 @@ export class AgSoftcap extends AgWidget {
       ui.verdict,
       `Keys 5 and 6 are masked. Their capped scores (${ui.capped[4].textContent}, ${ui.capped[5].textContent}) are finite, but the mask is added after the cap: the softmax reads \u2212\u221e and gives them exactly 0, capped or not. Capped after the mask, \u2212\u221e would become \u2212c, and they would take weight.`,
     );
-    KEYS.forEach((j) => {
-      ui.bars[0][j].attr('y', ui.by(a[j])).attr('height', ui.by(0) - ui.by(a[j]));
-      ui.bars[1][j].attr('y', ui.by(ac[j])).attr('height', ui.by(0) - ui.by(ac[j]));
-    });
+    ui.barsAt('plain', 0, a);
+    ui.barsAt('capped', 1, ac);
     this.#draw(ag, c, s1, keys, sc, masked);
   }
 
@@ -345,9 +340,7 @@ export class AgSoftcap extends AgWidget {
 
   /** CSV: every number shown, then the curve's capped scores as curve.<i> (score −L + i·L/64). */
   exportTable() {
-    const table = super.exportTable();
-    const rows = this.#drawn ? Array.from(this.#drawn.capped, (v, i) => [`curve.${i}`, v]) : [];
-    return { ...table, rows: [...table.rows, ...rows] };
+    return withSeries(super.exportTable(), 'curve', this.#drawn?.capped);
   }
 }
 

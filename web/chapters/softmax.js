@@ -10,13 +10,13 @@
 import { scaleLinear } from 'd3';
 import { AgWidget, defineWidget } from '../widget/base.js';
 import { bandScale, draw } from '../widget/charts.js';
-import { columns, num, nums, presetBar, section } from '../widget/controls.js';
+import { columns, num, presetBar, section } from '../widget/controls.js';
 import { h, setText } from '../widget/dom.js';
 import { ownFigure } from '../widget/figure-layout.js';
 import { fmt, sub } from '../widget/format.js';
 import { logitSliders, setLogit } from '../widget/logit-sliders.js';
 import { formulas } from '../widget/math.js';
-import { bodyRow, table as tableOf } from '../widget/matrix-table.js';
+import { bodyRow, slotTable } from '../widget/matrix-table.js';
 import { defineState, vector } from '../widget/state.js';
 import { choices } from '../widget/predict.js';
 
@@ -119,30 +119,26 @@ export class AgSoftmax extends AgWidget {
     const alphaBars = panel(20 + panelW, '\u03b1\u2c7c, stable', 'panel-alpha');
 
     const side = (kind) => {
-      const shifted = kind === 'stable' ? nums('shifted', T) : null;
-      const ex = nums(`${kind}-exp`, T);
-      const alpha = nums(`${kind}-alpha`, T);
+      const stable = kind === 'stable';
       const sum = num(`${kind}-sum`);
-      const head =
-        kind === 'stable'
-          ? ['j', 's\u2c7c \u2212 m', 'exp(s\u2c7c \u2212 m)', '\u03b1\u2c7c']
-          : ['j', 'exp(s\u2c7c)', '\u03b1\u2c7c'];
-      const table = tableOf({
+      const { element: table, cells } = slotTable({
         className: `steps steps-${kind}`,
-        headers: head,
-        rows: ONES.map((_, j) =>
-          bodyRow(String(j + 1), [...(shifted ? [shifted[j]] : []), ex[j], h('td', { class: 'c-alpha' }, alpha[j])]),
-        ),
-        foot: bodyRow('\u03a3', [...(shifted ? [''] : []), sum, '']),
+        headers: stable
+          ? ['j', 's\u2c7c \u2212 m', 'exp(s\u2c7c \u2212 m)', '\u03b1\u2c7c']
+          : ['j', 'exp(s\u2c7c)', '\u03b1\u2c7c'],
+        rows: ONES.map((_, j) => String(j + 1)),
+        cols: [...(stable ? ['shifted'] : []), `${kind}-exp`, { role: `${kind}-alpha`, class: 'c-alpha' }],
+        foot: bodyRow('\u03a3', [...(stable ? [''] : []), sum, '']),
       });
       const verdict = h('p', { class: 'verdict', dataset: { role: `${kind}-verdict` } });
-      const title = kind === 'stable' ? 'Stable: subtract the maximum first' : 'Textbook float32: no shift';
+      const title = stable ? 'Stable: subtract the maximum first' : 'Textbook float32: no shift';
       const box = section(`side side-${kind}`, title, title, [
-        kind === 'stable' ? h('p', { class: 'm-line' }) : null,
+        stable ? h('p', { class: 'm-line' }) : null,
         table,
         verdict,
       ]);
-      return { section: box, shifted, exp: ex, alpha, sum, verdict, mLine: box.querySelector('.m-line') };
+      const [exp, alpha] = [cells[`${kind}-exp`], cells[`${kind}-alpha`]];
+      return { section: box, shifted: cells.shifted, exp, alpha, sum, verdict, mLine: box.querySelector('.m-line') };
     };
     const naive = side('naive');
     const stable = side('stable');

@@ -1,7 +1,8 @@
 // The decode of the chapter "kv-cache" as data, no DOM and no number shown:
 // eight tokens of a sentence with fixed query, key and value vectors (d_k =
 // d_v = 2), the tensors one decode step and one recomputation pass to
-// attention, and which scores a call computed (those that are not −∞).
+// attention, which scores a call computed (those that are not −∞), and the
+// whole decode with the API (decode(ag): results only; the chapter shows them).
 // Sources: Vaswani et al. 2017 (the decoder, one token at a time, with the
 // causal mask); Shazeer 2019, "Fast Transformer Decoding" (the keys and
 // values of past tokens kept between steps).
@@ -19,6 +20,8 @@ export const TOKENS = [
 ];
 /** Tokens in all: steps 1..T. */
 export const T = TOKENS.length;
+/** The steps 1..T. */
+export const STEPS = Array.from({ length: T }, (_, i) => i + 1);
 /** d_k = d_v. */
 export const D = 2;
 export const WORDS = TOKENS.map((token) => token.word);
@@ -43,3 +46,34 @@ export const ones = (n) => new Float32Array(n).fill(1);
 
 /** Whether two rows of results are the same floats, bit for bit (−0 and +0 differ). */
 export const sameBits = (a, b) => a.length === b.length && Array.from(a).every((x, i) => Object.is(x, b[i]));
+
+/**
+ * The whole decode with the API, step by step, and the recomputation at each step: per step the cached call
+ * (with weights and scores), row t of causal attention over tokens 1..t, both again without weights (the
+ * streaming path), and the visible scores each needs (counted with dot products); then those counts summed.
+ */
+export function decode(ag) {
+  const steps = [];
+  let past = { key: EMPTY, value: EMPTY };
+  for (const t of STEPS) {
+    const [q, k, v] = [Q, K, V].map((rows) => slice(rows, t - 1, t));
+    const [Qt, Kt, Vt] = [Q, K, V].map((rows) => slice(rows, 0, t));
+    const cached = { pastKey: past.key, pastValue: past.value };
+    const step = ag.attention(q, k, v, { ...cached, returnWeights: true, returnScores: true });
+    const full = ag.attention(Qt, Kt, Vt, { causal: true, returnWeights: true, returnScores: true });
+    const row = full.output.data.subarray((t - 1) * D, t * D);
+    const streamed = ag.attention(q, k, v, cached).output.data;
+    const streamedRow = ag.attention(Qt, Kt, Vt, { causal: true }).output.data.subarray((t - 1) * D, t * D);
+    steps.push({
+      step,
+      row,
+      same: sameBits(step.output.data, row),
+      streamedSame: sameBits(streamed, streamedRow),
+      cost: [ag.dot(computed(step.scores), ones(t)), ag.dot(computed(full.scores), ones(t * t))],
+    });
+    past = { key: step.presentKey, value: step.presentValue };
+  }
+  const per = (side) => steps.map((s) => s.cost[side]);
+  const sums = STEPS.map((t) => [0, 1].map((side) => ag.dot(per(side).slice(0, t), ones(t))));
+  return { steps, sums, per: [per(0), per(1)] };
+}

@@ -57,6 +57,20 @@ export function sentenceWeights(container, words, { describe, ...o }) {
   });
 }
 
+/**
+ * A heat map of a widget's queries (rows q_i, `queries` of them) against its keys (columns k_j, `keys` of them,
+ * as many as the queries by default; each with its word when `words` are given), every cell written by the
+ * widget's show(): `o` are heatmap's other options.
+ */
+export function queryKeyMap(widget, container, { queries, keys = queries, words, ...o }) {
+  return heatmap(container, {
+    rows: headers('q', queries, words),
+    cols: headers('k', keys, words),
+    show: (el, value, opts) => widget.show(el, value, opts),
+    ...o,
+  });
+}
+
 /** WCAG relative luminance of a CSS colour. */
 function luminance(css) {
   const c = rgb(css);

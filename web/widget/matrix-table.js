@@ -47,6 +47,25 @@ export function table({ className, caption, headers, rows, foot, dataset }) {
   );
 }
 
+/**
+ * A table of number slots, one row per row header of `rows` and one column per entry of `cols`: a role, or
+ * `{ role, class }` (the cell's class). Row i holds the slots num(role, i + 1), for show(); `rowData(i)` is
+ * the dataset of row i (0-based), if any; the other options are table's. Returns the table, its body rows
+ * and the slots of each role, `cells[role][i]`.
+ */
+export function slotTable({ rows, cols, rowData, ...o }) {
+  const specs = cols.map((c) => (typeof c === 'string' ? { role: c } : c));
+  const cells = Object.fromEntries(specs.map(({ role }) => [role, rows.map((_, i) => num(role, i + 1))]));
+  const trs = rows.map((header, i) =>
+    bodyRow(
+      header,
+      specs.map(({ role, class: cls }) => (cls ? { text: cells[role][i], class: cls } : cells[role][i])),
+      rowData ? { dataset: rowData(i) } : {},
+    ),
+  );
+  return { element: table({ ...o, rows: trs }), trs, cells };
+}
+
 /** A matrix [rows, cols] of number slots <span class="num" data-role data-key="i-j"> (1-based), for show(). */
 export function numberCells(role, rows, cols) {
   return Array.from({ length: rows }, (_, i) => Array.from({ length: cols }, (_, j) => num(role, `${i + 1}-${j + 1}`)));

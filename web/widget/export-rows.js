@@ -1,0 +1,17 @@
+// Rows of a chapter's CSV export (exportTable) that the default one, a row per
+// number shown, does not have: one row per cell of a grid (query i, key j),
+// and a series (a curve, a count per step) after the numbers shown. The
+// values are the widget's wasm results; nothing is computed here.
+
+/** One row per cell of an n × m grid, in row order: `row(i, j)` (0-based) gives its columns. */
+export function gridRows(n, m, row) {
+  return Array.from({ length: n * m }, (_, at) => row(Math.floor(at / m), at % m));
+}
+
+/**
+ * The table `table` ({ columns, rows }) with one more row per value of `values`: [`${name}.${first + i}`,
+ * value] (an empty list of values leaves it as it is).
+ */
+export function withSeries(table, name, values = [], first = 0) {
+  return { ...table, rows: [...table.rows, ...Array.from(values, (v, i) => [`${name}.${first + i}`, v])] };
+}
