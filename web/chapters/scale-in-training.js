@@ -20,9 +20,7 @@
 // would record an answer the page never computed the right choice of.)
 //
 //   <ag-scale-in-training dk="256" seed="3" lr="0.003" steps="40"></ag-scale-in-training>
-import { line as pathOf } from 'd3';
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { axes, chartFigure, draw, legend, xScale, yScale } from '../widget/charts.js';
 import { num, slider } from '../widget/controls.js';
 import { seedControls } from '../widget/experiment.js';
 import { h, setAttr, setText } from '../widget/dom.js';
@@ -32,6 +30,7 @@ import { bodyRow, table } from '../widget/matrix-table.js';
 import { pacedDraw } from '../widget/paced-draw.js';
 import { afterPause } from '../widget/pause.js';
 import { choices } from '../widget/predict.js';
+import { stepPanels } from '../widget/step-panels.js';
 import { defineState, number } from '../widget/state.js';
 import { trainingRun } from '../widget/training.js';
 import {
@@ -49,7 +48,6 @@ import {
   rowsSeeing,
 } from '../models/scale-in-training.js';
 
-const BOX = { width: 280, height: 180, m: { l: 42, r: 10, t: 30, b: 26 } };
 /** The three panels: what each plots of an update, its scale and axis. */
 const PANELS = [
   { id: 'loss', label: 'loss (nats)', kind: 'linear', top: (m) => Math.max(m, 1) },
@@ -106,7 +104,7 @@ export class AgScaleInTraining extends AgWidget {
   });
 
   figure() {
-    return this.#ui ? PANELS.map((p) => this.#ui.panels[p.id].s.node()) : null;
+    return this.#ui ? this.#ui.panels.svgs() : null;
   }
 
   build(body) {
@@ -144,7 +142,7 @@ export class AgScaleInTraining extends AgWidget {
         };
       },
     });
-    const ui = { panels: {}, cells: {} };
+    const ui = { cells: {} };
     for (const [name, values, label] of SETTINGS)
       ui[name] = slider({
         id: `st-${name}`,
@@ -179,24 +177,7 @@ export class AgScaleInTraining extends AgWidget {
     );
     const runBoxes = RUNS.map((r) => this.#runs[r.id].box);
 
-    for (const p of PANELS) {
-      const chart = chartFigure(`panel panel-${p.id}`, {
-        box: BOX,
-        label: `${p.label} against the training step, with and without the scale`,
-      });
-      draw(chart.s, 'text', { class: 'axis-label panel-title', x: 4, y: 12 }).text(p.label);
-      const frame = draw(chart.s, 'g', { class: 'frame' });
-      const paths = Object.fromEntries(
-        RUNS.map((r) => [r.id, draw(chart.s, 'path', { class: `curve curve-${r.id}` })]),
-      );
-      ui.panels[p.id] = { ...chart, frame, paths };
-    }
-    legend(
-      ui.panels.loss.s,
-      [BOX.width - 168, 9],
-      RUNS.map((r) => [`curve-${r.id}`, r.id]),
-      { across: 76 },
-    );
+    ui.panels = stepPanels(PANELS, RUNS, (p) => `${p.label} against the training step, with and without the scale`);
 
     // The last step shown, then step 0 (the answer compares the two runs before their first step).
     const rows = CELLS.map(([text, role]) => {
@@ -225,11 +206,7 @@ export class AgScaleInTraining extends AgWidget {
         h('div', { class: 'seed-row' }, ui.seed.label, ui.seed.next),
       ),
       h('div', { class: 'runs' }, runBoxes),
-      h(
-        'div',
-        { class: 'panels' },
-        PANELS.map((p) => ui.panels[p.id].fig),
-      ),
+      h('div', { class: 'panels' }, ui.panels.figs),
       numbers,
       formulas(
         'S=\\frac{QK^{\\mathsf T}}{\\sqrt{d_k}}\\quad\\text{or}\\quad S=QK^{\\mathsf T}',
@@ -383,36 +360,7 @@ export class AgScaleInTraining extends AgWidget {
     }
     const shown = [...new Set(lasts.filter(Boolean).map((p) => p.step))];
     setText(ui.stepText, shown.length ? `step ${shown.join(' and ')} of ${state.steps}` : 'training starts');
-    this.#draw(state);
-  }
-
-  /** The three panels: steps 0..steps across, both runs' curves. */
-  #draw({ steps }) {
-    const all = RUNS.flatMap((r) => this.#runs[r.id].points);
-    const x = xScale(BOX, [0, steps]);
-    for (const p of PANELS) {
-      const panel = this.#ui.panels[p.id];
-      const values = all.map((q) => q[p.id]).filter((v) => v > 0);
-      const y =
-        p.kind === 'log'
-          ? yScale(BOX, values.length ? [Math.min(...values), Math.max(...values)] : [1e-3, 10], 'log').nice()
-          : yScale(BOX, [0, p.top(Math.max(0, ...values))]).nice();
-      const frame = `${steps} ${y.domain()}`; // the axes are drawn again only when a scale changes
-      if (panel.drawn !== frame) {
-        panel.frame.selectAll('*').remove();
-        axes(panel.frame, BOX, x, y, {
-          xTicks: 4,
-          yTicks: 4,
-          xLabel: 'step',
-          yFormat: p.kind === 'log' ? '~e' : undefined,
-        });
-        panel.drawn = frame;
-      }
-      for (const r of RUNS) {
-        const pts = this.#runs[r.id].points.filter((q) => p.kind !== 'log' || q[p.id] > 0);
-        panel.paths[r.id].attr('d', pts.length ? pathOf()(pts.map((q) => [x(q.step), y(q[p.id])])) : null);
-      }
-    }
+    ui.panels.draw(state.steps, Object.fromEntries(RUNS.map((r) => [r.id, this.#runs[r.id].points])));
   }
 
   /** CSV: one row per step shown, the three measures of both runs. */
