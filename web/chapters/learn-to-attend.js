@@ -18,12 +18,12 @@ import { h, setText } from '../widget/dom.js';
 import { seedControls, settingSelect, labelled } from '../widget/experiment.js';
 import { angleFan } from '../widget/angle-fan.js';
 import { deg, fmt, formatNumber, sub } from '../widget/format.js';
-import { WEIGHTS, headers, heatmap } from '../widget/heatmap.js';
 import { formulas } from '../widget/math.js';
 import { choices } from '../widget/predict.js';
 import { choice, defineState, dropFields, number } from '../widget/state.js';
 import { lossChart } from '../widget/training.js';
 import { answerRun } from '../widget/training-answer.js';
+import { weightsGrid } from '../widget/weights-grid.js';
 import { argmax, rowsOf } from '../models/tensor.js';
 import { LENGTHS, RATES, T, TOKENS, jobOf, rowOf } from '../models/learn-to-attend.js';
 
@@ -99,15 +99,12 @@ export class AgLearnToAttend extends AgWidget {
       label: 'Training loss against the step, and the held-out accuracy',
     });
     const gridBox = h('div', { class: 'grid-box' });
-    const grid = heatmap(gridBox, {
-      rows: headers('q', T, TOKENS.map(String)),
-      cols: headers('k', T, TOKENS.map(String)),
+    const grid = weightsGrid(this, gridBox, {
+      T,
+      words: TOKENS.map(String),
       label: 'Weights of the held-out sequence; press Enter on a row to draw its query',
-      role: 'weight',
-      ...WEIGHTS,
       format: (v) => formatNumber(v, 2),
       describe: (i, j, text) => `a${sub(i + 1)}${sub(j + 1)} = ${text}`,
-      show: (el, value, o) => this.show(el, value, o),
       onActivate: (i) => this.#pick(i + 1),
     });
     const fanBox = h('div', { class: 'fan-box' });
