@@ -19,13 +19,13 @@ import { AgWidget, defineWidget } from '../widget/base.js';
 import { checkbox, groupData, lbl, line, num, radioGroup } from '../widget/controls.js';
 import { h, setText } from '../widget/dom.js';
 import { formatNumber } from '../widget/format.js';
-import { WEIGHTS, headers, heatmap } from '../widget/heatmap.js';
 import { formulas } from '../widget/math.js';
 import { SLOW_DRAW_GAP_MS, pacedDraw } from '../widget/paced-draw.js';
 import { choices } from '../widget/predict.js';
 import { choice, defineState, matrix, number } from '../widget/state.js';
 import { lossChart } from '../widget/training.js';
 import { weightThumbs } from '../widget/weight-thumbs.js';
+import { weightsGrid } from '../widget/weights-grid.js';
 import { rowsOf } from '../models/tensor.js';
 import { answerRun } from '../widget/training-answer.js';
 import { ALL_ON, DEFAULT_STEPS, HEADS, HELD_OUT, LAYERS, STEP_CHOICES, T, VOCAB } from '../models/heads-learn.js';
@@ -90,16 +90,12 @@ export class AgHeadsLearn extends AgWidget {
     });
     const gridTitle = h('h3', {}, '');
     const gridBox = h('div', { class: 'grid-box' }, gridTitle);
-    const grid = heatmap(gridBox, {
-      rows: headers('q', T),
-      cols: headers('k', T),
+    const grid = weightsGrid(this, gridBox, {
+      T,
       label: 'Attention weights of the chosen head on the held-out sequence',
-      role: 'weight',
-      ...WEIGHTS,
       cell: 30,
       format: (v) => formatNumber(v, 1),
       describe: (a, b, text) => `query ${a + 1} to key ${b + 1}, weight ${text}`,
-      show: (el, value, o) => this.show(el, value, o),
     });
     const thumbs = weightThumbs(h('div', { class: 'thumbs-box' }), {
       names: HEAD_LIST.map(([l, j]) => `L${l} H${j}`),
