@@ -21,7 +21,6 @@ import { checkbox, lbl, line, notDefined, num } from '../widget/controls.js';
 import { h, setAttr, setFlag, setText, setValue } from '../widget/dom.js';
 import { labelled, seedControls, settingSelect, settingSlider } from '../widget/experiment.js';
 import { formatNumber } from '../widget/format.js';
-import { WEIGHTS, headers, heatmap } from '../widget/heatmap.js';
 import { formulas } from '../widget/math.js';
 import { afterPause } from '../widget/pause.js';
 import { choices } from '../widget/predict.js';
@@ -29,6 +28,7 @@ import { ExperimentClient } from '../widget/worker-client.js';
 import { bool, choice, defineState, number } from '../widget/state.js';
 import { lossChart } from '../widget/training.js';
 import { answerRun } from '../widget/training-answer.js';
+import { weightsGrid } from '../widget/weights-grid.js';
 import { rowsOf } from '../models/tensor.js';
 import {
   BATCH,
@@ -321,12 +321,9 @@ export class AgYourTask extends AgWidget {
     const T = s.t;
     if (this.#map?.T !== T) {
       this.#ui.mapBox.replaceChildren();
-      const hm = heatmap(this.#ui.mapBox, {
-        rows: headers('q', T),
-        cols: headers('k', T),
+      const hm = weightsGrid(this, this.#ui.mapBox, {
+        T,
         label: 'Attention weights of the held-out example: queries in rows, keys in columns',
-        role: 'weight',
-        ...WEIGHTS,
         cell: 40,
         format: weight,
         describe: (i, j, text) => `query ${i + 1}, key ${j + 1}: weight ${text}`,
