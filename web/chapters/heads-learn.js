@@ -11,24 +11,23 @@
 // Opening: the model is made and shown at step 0 (its loss, held-out accuracy and grids untrained), and nothing
 // trains until the learner answers the prediction (the run trains to the steps) or presses Train. Before then
 // the settings, the head boxes and a link (which holds the settings, never a trained model) show the step-0
-// model of their settings; once it has trained, a new seed or number of steps trains again.
-// A Cancel while the answer waits for the training puts the untrained model back, at step 0: the question is
-// open again, so the page shows nothing that answers it. (Keeping the question answered instead would record
-// an answer the page never computed the right choice of.)
+// model of their settings; once it has trained, a new seed or number of steps trains again. A Cancel while the
+// answer waits puts the untrained model back (widget/training-answer.js).
 //
 //   <ag-heads-learn seed="3" steps="200" mask="1,1;0,1"></ag-heads-learn>
-import { interpolateCividis, rgb } from 'd3';
 import { AgWidget, defineWidget } from '../widget/base.js';
 import { checkbox, groupData, lbl, line, num, radioGroup } from '../widget/controls.js';
 import { h, setText } from '../widget/dom.js';
-import { ownFigure } from '../widget/figure-layout.js';
 import { formatNumber } from '../widget/format.js';
-import { WEIGHTS, heatmap } from '../widget/heatmap.js';
 import { formulas } from '../widget/math.js';
 import { SLOW_DRAW_GAP_MS, pacedDraw } from '../widget/paced-draw.js';
 import { choices } from '../widget/predict.js';
 import { choice, defineState, matrix, number } from '../widget/state.js';
-import { lossChart, trainingRun } from '../widget/training.js';
+import { lossChart } from '../widget/training.js';
+import { weightThumbs } from '../widget/weight-thumbs.js';
+import { weightsGrid } from '../widget/weights-grid.js';
+import { rowsOf } from '../models/tensor.js';
+import { answerRun } from '../widget/training-answer.js';
 import { ALL_ON, DEFAULT_STEPS, HEADS, HELD_OUT, LAYERS, STEP_CHOICES, T, VOCAB } from '../models/heads-learn.js';
 import { headName, inductionHead, jobOf, offText, previousTokenHead } from '../models/heads-learn.js';
 
@@ -43,19 +42,8 @@ const STATE = defineState({
 });
 const pct = (x) => `${formatNumber(100 * x, 3)} %`;
 const HEAD_LIST = Array.from({ length: LAYERS * HEADS }, (_, i) => [Math.floor(i / HEADS), i % HEADS]);
-/** The four small grids side by side: CELL units a cell, GAP between grids, TOP for each grid's name. */
-const CELL = 6;
-const GAP = 14;
-const TOP = 16;
-const SIDE = T * CELL;
-/** cividis (dark 0, yellow 1) at 256 steps as [r, g, b]: the colours of the small grids' pixels. */
-const CIVIDIS = Array.from({ length: 256 }, (_, i) => {
-  const c = rgb(interpolateCividis(i / 255));
-  return [c.r, c.g, c.b];
-});
 /** Head `[l, j]`'s weights from an update: T rows of T (views of the worker's result). */
-const rowsOf = (u, [l, j]) =>
-  Array.from({ length: T }, (_, a) => u.weights[l].data.subarray((j * T + a) * T, (j * T + a + 1) * T));
+const headRows = (u, [l, j]) => rowsOf(u.weights[l], T, T, j * T * T);
 
 export class AgHeadsLearn extends AgWidget {
   static title = 'What heads learn';
@@ -67,8 +55,6 @@ export class AgHeadsLearn extends AgWidget {
   #tokens = null;
   #runKey = null;
   #jobKey = null;
-  #waiting = [];
-  #asked = false; // the learner answered the prediction: the run trains
 
   build(body) {
     const predict = this.predict({
@@ -86,11 +72,15 @@ export class AgHeadsLearn extends AgWidget {
       },
       reveal: (_choice, ag) => this.#reveal(ag),
     });
-    const run = trainingRun(this, {
+    const run = answerRun(this, {
       label: 'the 2-layer model',
       onUpdate: (u) => this.#update(u),
-      onStop: (err) => this.#stopped(err),
-      draw: pacedDraw(() => this.#draw()),
+      draw: () => this.#draw(),
+      back: () => {
+        const job = jobOf(this.state, this.#tokens);
+        this.#jobKey = JSON.stringify(job);
+        this.#run.start(job, { until: 0 });
+      },
     });
     this.#run = run;
     const chartBox = h('div', { class: 'chart-box' });
@@ -100,50 +90,19 @@ export class AgHeadsLearn extends AgWidget {
     });
     const gridTitle = h('h3', {}, '');
     const gridBox = h('div', { class: 'grid-box' }, gridTitle);
-    const grid = heatmap(gridBox, {
-      rows: Array.from({ length: T }, (_, i) => ({ label: 'q', sub: String(i + 1) })),
-      cols: Array.from({ length: T }, (_, i) => ({ label: 'k', sub: String(i + 1) })),
+    const grid = weightsGrid(this, gridBox, {
+      T,
       label: 'Attention weights of the chosen head on the held-out sequence',
-      role: 'weight',
-      ...WEIGHTS,
       cell: 30,
       format: (v) => formatNumber(v, 1),
       describe: (a, b, text) => `query ${a + 1} to key ${b + 1}, weight ${text}`,
-      show: (el, value, o) => this.show(el, value, o),
     });
-    const thumbs = ownFigure(h('div', { class: 'thumbs-box' }), {
-      className: 'head-thumbs',
-      width: 4 * SIDE + 3 * GAP + 4,
-      height: TOP + SIDE + 2,
+    const thumbs = weightThumbs(h('div', { class: 'thumbs-box' }), {
+      names: HEAD_LIST.map(([l, j]) => `L${l} H${j}`),
+      T,
       label:
         'The attention weights of the four heads on the held-out sequence, side by side (cividis: dark 0, yellow 1)',
     });
-    const panels = HEAD_LIST.map(([l, j], k) => {
-      const g = thumbs.append('g').attr('transform', `translate(${2 + k * (SIDE + GAP)},0)`);
-      g.append('text')
-        .attr('class', 'thumb-name')
-        .attr('x', 0)
-        .attr('y', TOP - 4)
-        .text(`L${l} H${j}`);
-      g.append('rect')
-        .attr('class', 'thumb-frame')
-        .attr('x', -2)
-        .attr('y', TOP - 2)
-        .attr('width', SIDE + 4)
-        .attr('height', SIDE + 4);
-      // One pixel a weight, drawn T x T on a canvas and shown scaled up: four images change with each update,
-      // not 4 T² cells, so that the page stays free for the learner's input while the model trains.
-      return g
-        .append('image')
-        .attr('class', 'thumb-pixels')
-        .attr('y', TOP)
-        .attr('width', SIDE)
-        .attr('height', SIDE)
-        .attr('preserveAspectRatio', 'none')
-        .attr('image-rendering', 'pixelated');
-    });
-    const canvas = h('canvas', { width: T, height: T });
-    const pixels = canvas.getContext('2d');
     const headPick = radioGroup({
       name: 'hl-head',
       label: 'The head whose grid is shown in full',
@@ -181,9 +140,6 @@ export class AgHeadsLearn extends AgWidget {
       grid,
       gridTitle,
       thumbs,
-      panels,
-      canvas,
-      pixels,
       headPick,
       toggles,
       seedInput,
@@ -218,7 +174,7 @@ export class AgHeadsLearn extends AgWidget {
         toggles.map((t) => t.row),
       ),
       ui.sequence,
-      thumbs.node().parentNode,
+      thumbs.svg.node().parentNode,
       headPick.element,
       gridBox,
       formulas(
@@ -250,7 +206,7 @@ export class AgHeadsLearn extends AgWidget {
       ui.gridTitle,
       `${headName(l, j)}${state.mask[l][j] ? '' : ' (switched off: its weights are still computed)'}`,
     );
-    ui.thumbs.selectAll('.thumb-frame').classed('is-chosen', (_d, k) => HEAD_LIST[k].join('-') === state.head);
+    ui.thumbs.choose(HEAD_LIST.findIndex((head) => head.join('-') === state.head));
     setText(ui.off, offText(state.mask));
   }
 
@@ -272,29 +228,7 @@ export class AgHeadsLearn extends AgWidget {
       this.#runKey = runKey;
       this.#ui.chart.reset();
     }
-    this.#run.start(job, { until: this.#trains() ? job.steps : 0 });
-  }
-
-  /** Whether the run trains: the learner answered, or asked the run itself (Train, Resume, Restart). */
-  #trains() {
-    return this.#asked || this.#run.until > 0;
-  }
-
-  /**
-   * The run stopped short (Cancel, a failure, the chapter left the page): a reveal waiting for an update gets why.
-   * After a Cancel while a reveal waited, the question is open again: the model is made again and shown at step 0.
-   */
-  #stopped(err) {
-    const waiting = this.#waiting;
-    this.#waiting = [];
-    const back = waiting.length > 0 && this.#run.state === 'cancelled' && this.isConnected;
-    const why = back ? new Error(`${err.message}; the model is shown untrained again, at step 0`) : err;
-    for (const f of waiting) f.reject(why);
-    if (!back) return;
-    this.#asked = false;
-    const job = jobOf(this.state, this.#tokens);
-    this.#jobKey = JSON.stringify(job);
-    this.#run.start(job, { until: 0 });
+    this.#run.open(job);
   }
 
   /** A chunk's update: kept, and drawn at the next paced draw (widget/paced-draw.js). */
@@ -325,7 +259,7 @@ export class AgHeadsLearn extends AgWidget {
     }
     if (this.#measured) this.show(ui.accuracy, this.#measured.accuracy, { format: pct });
     if (u.weights) {
-      HEAD_LIST.forEach((head, k) => ui.panels[k].attr('href', this.#thumb(rowsOf(u, head))));
+      HEAD_LIST.forEach((head, k) => ui.thumbs.draw(k, headRows(u, head)));
       // While the run goes on, the full grid (T² numbers: the costliest part of a draw to lay out and paint)
       // follows at its own slower pace; the last update of a run is drawn at once.
       const run = this.#run;
@@ -336,15 +270,12 @@ export class AgHeadsLearn extends AgWidget {
       }
     }
     this.#last = u;
-    const done = this.#waiting.filter((f) => f.ready(u));
-    this.#waiting = this.#waiting.filter((f) => !f.ready(u));
-    for (const f of done) f.resolve(u);
   }
 
   #last = null;
 
   #drawGrid(u, head) {
-    this.#ui.grid.update(rowsOf(u, head.split('-').map(Number)));
+    this.#ui.grid.update(headRows(u, head.split('-').map(Number)));
   }
 
   /** The full grid of the last update drawn, while a run goes on: at most every SLOW_DRAW_GAP_MS. */
@@ -355,29 +286,14 @@ export class AgHeadsLearn extends AgWidget {
     { gapMs: SLOW_DRAW_GAP_MS },
   );
 
-  /** A head's T x T weights as an image (a PNG data URL), one cividis pixel a weight. */
-  #thumb(rows) {
-    const { canvas, pixels } = this.#ui;
-    const image = pixels.createImageData(T, T);
-    rows.forEach((row, a) =>
-      row.forEach((w, b) => {
-        const c = CIVIDIS[Math.round(255 * Math.min(1, Math.max(0, w)))];
-        image.data.set([c[0], c[1], c[2], 255], 4 * (a * T + b));
-      }),
-    );
-    pixels.putImageData(image, 0, 0);
-    return canvas.toDataURL('image/png');
-  }
-
   /** The next update that `ready(u)` accepts (the current one if it does). */
   #updateWhere(ready) {
-    if (this.#last && this.#run.state !== 'running' && ready(this.#last)) return Promise.resolve(this.#last);
-    return new Promise((resolve, reject) => this.#waiting.push({ ready, resolve, reject }));
+    return this.#run.reach(ready, this.#run.state !== 'running' && this.#last);
   }
 
   async #reveal() {
     const steps = this.state.steps;
-    this.#asked = true;
+    this.#run.asked = true;
     // A run not on its way to the steps (waiting at step 0, paused, cancelled) trains on when rendered.
     const run = this.#run;
     if (run.until !== steps || (run.state !== 'running' && run.step !== steps)) this.#jobKey = null;
@@ -405,14 +321,14 @@ export class AgHeadsLearn extends AgWidget {
   }
 
   figure() {
-    return [this.#ui.chart.svg, this.#ui.thumbs.node(), this.#ui.grid.node];
+    return [this.#ui.chart.svg, this.#ui.thumbs.svg.node(), this.#ui.grid.node];
   }
 
   /** The JSON export: every number shown, and the four heads' grids of the last update (the worker's forward). */
   exportData() {
     const u = this.#last;
     const grids = u?.weights
-      ? Object.fromEntries(HEAD_LIST.map((head) => [headName(...head), rowsOf(u, head).map((r) => Array.from(r))]))
+      ? Object.fromEntries(HEAD_LIST.map((head) => [headName(...head), headRows(u, head).map((r) => Array.from(r))]))
       : null;
     return { ...super.exportData(), grids };
   }

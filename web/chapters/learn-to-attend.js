@@ -7,10 +7,8 @@
 // It opens at step 0 (the untrained model, made and shown) and trains when asked: Train, or the answer to the
 // prediction (trained to the steps). A link holds the settings, never a trained model: it opens at step 0
 // whatever it says (version 1 of the state held the step shown, and its links trained to it; they open, at
-// step 0). Once the learner has answered or trained, new settings train to their steps.
-// A Cancel while the answer waits for the training puts the untrained model back, at step 0: the question is
-// open again, so the page shows nothing that answers it. (Keeping the question answered instead would record
-// an answer the page never computed the right choice of.)
+// step 0). Once the learner has answered or trained, new settings train to their steps; a Cancel while the
+// answer waits puts the untrained model back (widget/training-answer.js).
 // Sources: Vaswani et al. 2017 (eq. 1); Radford et al. 2019 (the pre-norm decoder); Kingma & Ba 2015 (Adam).
 //
 //   <ag-learn-to-attend seed="2" lr="0.03" steps="100" pos="3"></ag-learn-to-attend>
@@ -18,14 +16,14 @@ import { AgWidget, defineWidget } from '../widget/base.js';
 import { columns, lbl, line, num, nums } from '../widget/controls.js';
 import { h, setText } from '../widget/dom.js';
 import { seedControls, settingSelect, labelled } from '../widget/experiment.js';
-import { ownFigure } from '../widget/figure-layout.js';
+import { angleFan } from '../widget/angle-fan.js';
 import { deg, fmt, formatNumber, sub } from '../widget/format.js';
-import { WEIGHTS, headers, heatmap } from '../widget/heatmap.js';
 import { formulas } from '../widget/math.js';
-import { pacedDraw } from '../widget/paced-draw.js';
 import { choices } from '../widget/predict.js';
 import { choice, defineState, dropFields, number } from '../widget/state.js';
-import { lossChart, trainingRun } from '../widget/training.js';
+import { lossChart } from '../widget/training.js';
+import { answerRun } from '../widget/training-answer.js';
+import { weightsGrid } from '../widget/weights-grid.js';
 import { argmax, rowsOf } from '../models/tensor.js';
 import { LENGTHS, RATES, T, TOKENS, jobOf, rowOf } from '../models/learn-to-attend.js';
 
@@ -41,10 +39,6 @@ const STATE = defineState({
   migrations: { 1: dropFields('step') },
 });
 
-/** The fan of q_t and its keys: q_t along the axis, each key k_j at its angle from q_t (0 to 180°). */
-const FAN = { width: 300, height: 178, cx: 150, cy: 150, r: 118 };
-const at = (theta, r = FAN.r) => [FAN.cx + r * Math.cos(theta), FAN.cy - r * Math.sin(theta)];
-
 export class AgLearnToAttend extends AgWidget {
   static title = 'Training tunes the projections';
   static styles = ['styles/experiment.css', 'styles/heatmap.css', 'styles/training.css', 'styles/learn-to-attend.css'];
@@ -55,8 +49,6 @@ export class AgLearnToAttend extends AgWidget {
   #u = null; // the last update of the run drawn
   #next = null; // the last update of the run (drawn at the next paced draw)
   #want = null; // the run (the model and its steps) the state last asked for
-  #waiting = []; // reveals waiting for the run to reach its steps: { steps, resolve, reject }
-  #asked = false; // the learner answered the prediction: new settings train to their steps
 
   build(body) {
     const predict = this.predict({
@@ -76,7 +68,7 @@ export class AgLearnToAttend extends AgWidget {
           'That expects training to leave the weights as spread as they start. A spread row mixes the values of every token it sees, while the loss asks for one of them, the token at t \u2212 1: training lowers the loss by moving the weight onto that key.',
       },
       reveal: async () => {
-        this.#asked = true;
+        this.#run.asked = true;
         this.setState({ pos: 5 });
         const u = await this.#trained();
         const row = rowOf(u.weights[0].data, 4, T).subarray(0, 5);
@@ -95,41 +87,28 @@ export class AgLearnToAttend extends AgWidget {
     });
     const lr = settingSelect('lr', 'Learning rate', RATES, (v) => this.setState({ lr: v }));
     const steps = settingSelect('steps', 'Steps of the run', LENGTHS, (v) => this.setState({ steps: v }));
-    this.#run = trainingRun(this, {
+    this.#run = answerRun(this, {
       label: 'the model',
       onUpdate: (u) => this.#update(u),
-      draw: pacedDraw(() => this.#draw()),
-      onDone: () => this.#wake(),
+      draw: () => this.#draw(),
       onError: (err) => this.note(`The training could not run: ${err.message}`),
-      onStop: (err) => this.#stopped(err),
+      back: () => this.#run.start(jobOf(this.state), { until: 0 }),
     });
     const chartBox = h('div', { class: 'chart-box' });
     const chart = lossChart(chartBox, {
       label: 'Training loss against the step, and the held-out accuracy',
     });
     const gridBox = h('div', { class: 'grid-box' });
-    const grid = heatmap(gridBox, {
-      rows: headers('q', T, TOKENS.map(String)),
-      cols: headers('k', T, TOKENS.map(String)),
+    const grid = weightsGrid(this, gridBox, {
+      T,
+      words: TOKENS.map(String),
       label: 'Weights of the held-out sequence; press Enter on a row to draw its query',
-      role: 'weight',
-      ...WEIGHTS,
       format: (v) => formatNumber(v, 2),
       describe: (i, j, text) => `a${sub(i + 1)}${sub(j + 1)} = ${text}`,
-      show: (el, value, o) => this.show(el, value, o),
       onActivate: (i) => this.#pick(i + 1),
     });
     const fanBox = h('div', { class: 'fan-box' });
-    const fan = ownFigure(fanBox, {
-      className: 'mini qk-fan',
-      width: FAN.width,
-      height: FAN.height,
-      label: 'The query of the chosen position and the keys it sees, at their angles from it',
-    });
-    fan
-      .append('path')
-      .attr('class', 'fan-arc')
-      .attr('d', `M${at(0).join(',')} A${FAN.r},${FAN.r} 0 0 0 ${at(Math.PI).join(',')}`);
+    const fan = angleFan(fanBox, 'The query of the chosen position and the keys it sees, at their angles from it');
     const ui = {
       seed,
       lr,
@@ -137,8 +116,6 @@ export class AgLearnToAttend extends AgWidget {
       chart,
       grid,
       fan,
-      keys: fan.append('g').attr('class', 'fan-keys'),
-      labels: fan.append('g').attr('class', 'layer-labels'),
       stepText: h('span', { class: 'step-text' }),
       loss: num('loss'),
       heldLoss: num('held-out-loss'),
@@ -238,40 +215,16 @@ export class AgLearnToAttend extends AgWidget {
 
   /**
    * The model trained to the state's steps: the run goes on to them (from where it is, or from step 0 when it was
-   * cancelled or the settings changed). Resolves with the update of that step once the run stops there; rejects
-   * when it stops short (Cancel, a failure) with training.js's error. A Pause keeps it waiting (Resume goes on).
+   * cancelled or the settings changed). Resolves with the update of that step once it is drawn; rejects when the
+   * run stops short (Cancel, a failure) with training.js's error. A Pause keeps it waiting (Resume goes on).
    */
   #trained() {
     const steps = Number(this.state.steps);
     const run = this.#run;
     const there = run.state !== 'running' && this.#u?.step === steps && run.step === steps;
-    if (there) return Promise.resolve(this.#u);
-    if (!(run.state === 'running' && run.until === steps)) run.start(jobOf(this.state), { until: steps });
-    return new Promise((resolve, reject) => this.#waiting.push({ steps, resolve, reject }));
-  }
-
-  /** A run stopped (done or paused): the reveals waiting for its step get its last update. */
-  #wake() {
-    const u = this.#u;
-    const ready = this.#run.state !== 'running' && u;
-    const done = this.#waiting.filter((w) => ready && u.step === w.steps);
-    this.#waiting = this.#waiting.filter((w) => !done.includes(w));
-    for (const w of done) w.resolve(u);
-  }
-
-  /**
-   * The run stopped short (Cancel, a failure, the chapter left the page): a reveal waiting for it gets `err`. After
-   * a Cancel while a reveal waited, the question is open again: the model is made again and shown at step 0.
-   */
-  #stopped(err) {
-    const waiting = this.#waiting;
-    this.#waiting = [];
-    const back = waiting.length > 0 && this.#run.state === 'cancelled' && this.isConnected;
-    const why = back ? new Error(`${err.message}; the model is shown untrained again, at step 0`) : err;
-    for (const w of waiting) w.reject(why);
-    if (!back) return;
-    this.#asked = false;
-    this.#run.start(jobOf(this.state), { until: 0 });
+    if (!there && !(run.state === 'running' && run.until === steps)) run.start(jobOf(this.state), { until: steps });
+    // A waiting reveal answers for the settings of the state when the run gets there.
+    return run.reach((u) => u.step === Number(this.state.steps), there && this.#u);
   }
 
   #pick(pos) {
@@ -298,9 +251,7 @@ export class AgLearnToAttend extends AgWidget {
     const want = JSON.stringify([ag.backend, ag.variant, state.seed, state.lr, state.steps]);
     if (want === this.#want) return;
     this.#want = want;
-    for (const w of this.#waiting) w.steps = Number(state.steps); // a waiting reveal answers for these settings
-    const trains = this.#asked || this.#run.until > 0;
-    this.#run.start(jobOf(state), { until: trains ? Number(state.steps) : 0 });
+    this.#run.open(jobOf(state));
   }
 
   render(ag, state) {
@@ -335,61 +286,14 @@ export class AgLearnToAttend extends AgWidget {
     for (let j = 0; j < t - 1; j += 1) if (scores[j] > scores[other]) other = j;
     setText(ui.otherKey, `q${sub(t + 1)}\u00b7k${sub(other + 1)} = `);
     this.show(ui.scoreOther, scores[other]);
-    this.#drawFan(angles, lengths, t);
-  }
-
-  /**
-   * q_t along the axis and each key at its angle from q_t, lengths to scale (the longest of them reaches the
-   * arc): the score q_t\u00b7k_j is |q_t| times how far right the tip of k_j lies.
-   */
-  #drawFan(angles, lengths, t) {
-    const { keys, labels } = this.#ui;
-    const longest = Math.max(...lengths);
-    const r = (len) => (FAN.r * len) / longest;
-    const rays = [
-      { cls: 'fan-q', theta: 0, r: r(lengths[0]) },
-      ...angles.map((theta, j) => ({ cls: j === t - 1 ? 'fan-prev' : 'fan-key', theta, r: r(lengths[j + 1]) })),
-    ];
-    const tip = (d) => at(d.theta, d.r);
-    keys
-      .selectAll('line')
-      .data(rays)
-      .join('line')
-      .attr('class', (d) => d.cls)
-      .attr('x1', FAN.cx)
-      .attr('y1', FAN.cy)
-      .attr('x2', (d) => tip(d)[0])
-      .attr('y2', (d) => tip(d)[1]);
-    keys
-      .selectAll('circle')
-      .data(rays)
-      .join('circle')
-      .attr('class', (d) => d.cls)
-      .attr('r', 3.5)
-      .attr('cx', (d) => tip(d)[0])
-      .attr('cy', (d) => tip(d)[1]);
-    // Two names: q_t under the axis at its tip, k_{t-1} beyond its tip (above the axis, so they never meet).
-    const prev = rays[t];
-    const [px, py] = at(prev.theta, prev.r + 12);
-    const side = prev.theta < 1.2 ? 'start' : prev.theta > 1.9 ? 'end' : 'middle';
-    const names = [
-      { text: `q${sub(t + 1)}`, x: tip(rays[0])[0], y: FAN.cy + 18, anchor: 'middle' },
-      { text: `k${sub(t)}`, x: px, y: Math.min(py, FAN.cy - 6), anchor: side },
-    ];
-    labels
-      .selectAll('text')
-      .data(names)
-      .join('text')
-      .attr('x', (d) => d.x)
-      .attr('y', (d) => d.y)
-      .attr('text-anchor', (d) => d.anchor)
-      .text((d) => d.text);
+    // q_t and each key at its angle from q_t: the score q_t·k_j is |q_t| times how far right the tip of k_j lies.
+    ui.fan.draw({ angles, lengths, marked: t - 1, names: [`q${sub(t + 1)}`, `k${sub(t)}`] });
   }
 
   /** The loss chart, the weights and the fan, side by side in one file. */
   figure() {
     const ui = this.#ui;
-    return ui ? [ui.chart.svg, ui.grid.node, ui.fan.node()] : null;
+    return ui ? [ui.chart.svg, ui.grid.node, ui.fan.svg.node()] : null;
   }
 
   exportData() {

@@ -11,29 +11,22 @@
 // Sources: Vaswani et al. 2017, §3.2.1 (the scale 1/√d_k, eq. 1); the softmax's
 // Jacobian diag(a) − a aᵀ (chapter "softmax").
 // Opening: both models are made and shown at step 0 (their loss, entropy and the gradient of W_Q on the first
-// batch, the one the first step takes), and nothing trains until the learner answers the prediction (both runs
-// train to the steps) or presses a run's Train (that run trains). Before then a slider or a link (which holds the
-// settings, never a trained model) makes the models of its settings at step 0 again; once either run has
-// trained, a slider change trains both again. Cancel stops the pair: a run cancelled while the other trains
-// cancels it too. A Cancel while the answer waits for the runs puts both untrained models back, at step 0: the
-// question is open again, so the page shows nothing that answers it. (Keeping the question answered instead
-// would record an answer the page never computed the right choice of.)
+// batch, the one the first step takes), and nothing trains until the learner answers the prediction or presses a
+// run's Train; a slider or a link (which holds the settings, never a trained model) makes the runs of its settings
+// again, as widget/side-runs.js tells.
 //
 //   <ag-scale-in-training dk="256" seed="3" lr="0.003" steps="40"></ag-scale-in-training>
-import { line as pathOf } from 'd3';
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { axes, chartFigure, draw, legend, xScale, yScale } from '../widget/charts.js';
 import { num, slider } from '../widget/controls.js';
 import { seedControls } from '../widget/experiment.js';
-import { h, setAttr, setText } from '../widget/dom.js';
+import { h, setText } from '../widget/dom.js';
 import { fmt, formatNumber } from '../widget/format.js';
 import { formulas } from '../widget/math.js';
 import { bodyRow, table } from '../widget/matrix-table.js';
-import { pacedDraw } from '../widget/paced-draw.js';
-import { afterPause } from '../widget/pause.js';
 import { choices } from '../widget/predict.js';
+import { stepPanels } from '../widget/step-panels.js';
+import { sideRuns } from '../widget/side-runs.js';
 import { defineState, number } from '../widget/state.js';
-import { trainingRun } from '../widget/training.js';
 import {
   DKS,
   LRS,
@@ -49,7 +42,6 @@ import {
   rowsSeeing,
 } from '../models/scale-in-training.js';
 
-const BOX = { width: 280, height: 180, m: { l: 42, r: 10, t: 30, b: 26 } };
 /** The three panels: what each plots of an update, its scale and axis. */
 const PANELS = [
   { id: 'loss', label: 'loss (nats)', kind: 'linear', top: (m) => Math.max(m, 1) },
@@ -90,23 +82,10 @@ export class AgScaleInTraining extends AgWidget {
   static stateDecl = STATE;
 
   #ui = null;
-  #runs = null; // per run id: { run, key, points: [{ step, loss, entropy, grad }], state }
-  #key = null; // the key of the runs started
-  #start = afterPause(() => this.#startRuns(), 300);
-  #done = null; // { promise, resolve, reject, over } of the current pair of runs
-  #asked = false; // the learner answered the prediction: the runs train
-  #revealing = false; // a reveal waits for the pair
-  #watch = new MutationObserver(() => {
-    // data-train of the chapter: running while either run trains (the page-update bench reads it).
-    const trains = RUNS.map((r) => this.#runs[r.id].box.dataset.train);
-    // Both runs trained (their Train, or the prediction's answer): the curves show the answer.
-    if (RUNS.every((r) => this.#runs[r.id].run.step > 0)) this.answerShown('run');
-    setAttr(this, 'data-train', trains.includes('running') ? 'running' : (trains[0] ?? 'idle'));
-    this.#settle();
-  });
+  #pair = null; // the two runs (widget/side-runs.js)
 
   figure() {
-    return this.#ui ? PANELS.map((p) => this.#ui.panels[p.id].s.node()) : null;
+    return this.#ui ? this.#ui.panels.svgs() : null;
   }
 
   build(body) {
@@ -121,18 +100,11 @@ export class AgScaleInTraining extends AgWidget {
         same: 'That expects the scale to change only the size of the scores, which training could make up for at once. Unscaled at d\u2096 = 256, each row starts with one key holding nearly all the weight, and a key near 0 weight gets a gradient near 0 (a\u2c7c(\u03b4 \u2212 a)): the score of the previous token is hardly pushed up, and the loss falls more slowly.',
       },
       reveal: async (_choice, ag) => {
-        this.#asked = true;
+        this.#pair.asked = true;
         this.setState({ dk: 256 });
-        this.#start.cancel();
-        this.#startRuns();
-        this.#revealing = true;
-        try {
-          await this.#done.promise;
-        } finally {
-          this.#revealing = false;
-        }
+        await this.#pair.wait();
         const [s, u] = RUNS.map((r) => this.#last(r.id));
-        const [s0, u0] = RUNS.map((r) => this.#runs[r.id].points[0]);
+        const [s0, u0] = RUNS.map((r) => this.#pair.of(r.id).points[0]);
         const { steps } = this.state;
         if (s?.step !== steps || u?.step !== steps)
           throw new Error(`the runs stopped at steps ${s?.step ?? 0} and ${u?.step ?? 0} of ${steps}`);
@@ -144,7 +116,7 @@ export class AgScaleInTraining extends AgWidget {
         };
       },
     });
-    const ui = { panels: {}, cells: {} };
+    const ui = { cells: {} };
     for (const [name, values, label] of SETTINGS)
       ui[name] = slider({
         id: `st-${name}`,
@@ -160,43 +132,20 @@ export class AgScaleInTraining extends AgWidget {
       bad: 'The seed is a whole number from 0 to 9999.',
     });
 
-    // Each run writes data-train and data-run on its own box; the chapter's data-run says when both settled.
-    // Both runs' updates are drawn by one paced draw: updates of the two that come close together draw once.
-    const paced = pacedDraw(() => this.engine && this.render(this.engine, this.state));
-    this.#runs = Object.fromEntries(
-      RUNS.map((r) => {
-        const box = h('section', { class: `run run-${r.id}`, 'aria-label': r.label }, h('h4', {}, r.label));
-        const run = trainingRun(box, {
-          label: r.model,
-          onUpdate: (u) => this.#update(r.id, u),
-          draw: paced,
-          onStop: (err) => this.#stopped(r.id, err),
-        });
-        box.append(run.controls());
-        this.#watch.observe(box, { attributes: true, attributeFilter: ['data-run', 'data-train'] });
-        return [r.id, { box, run, points: [], rows: null }];
-      }),
-    );
-    const runBoxes = RUNS.map((r) => this.#runs[r.id].box);
+    this.#pair = sideRuns(this, RUNS, {
+      keyOf,
+      jobsOf: (state, ag) => {
+        const probe = Array.from(ag.tasks.copyPrevious({ T, vocab: VOCAB, batch: 1, seed: PROBE_SEED }).next().tokens);
+        return (r) => jobOf(state, r.scaleScores, probe);
+      },
+      pointOf: (run, u, ag) => this.#pointOf(run, u, ag),
+      draw: () => this.engine && this.render(this.engine, this.state),
+      // Both runs trained (their Train, or the prediction's answer): the curves show the answer.
+      onTrained: () => this.answerShown('run'),
+      pauseMs: 300,
+    });
 
-    for (const p of PANELS) {
-      const chart = chartFigure(`panel panel-${p.id}`, {
-        box: BOX,
-        label: `${p.label} against the training step, with and without the scale`,
-      });
-      draw(chart.s, 'text', { class: 'axis-label panel-title', x: 4, y: 12 }).text(p.label);
-      const frame = draw(chart.s, 'g', { class: 'frame' });
-      const paths = Object.fromEntries(
-        RUNS.map((r) => [r.id, draw(chart.s, 'path', { class: `curve curve-${r.id}` })]),
-      );
-      ui.panels[p.id] = { ...chart, frame, paths };
-    }
-    legend(
-      ui.panels.loss.s,
-      [BOX.width - 168, 9],
-      RUNS.map((r) => [`curve-${r.id}`, r.id]),
-      { across: 76 },
-    );
+    ui.panels = stepPanels(PANELS, RUNS, (p) => `${p.label} against the training step, with and without the scale`);
 
     // The last step shown, then step 0 (the answer compares the two runs before their first step).
     const rows = CELLS.map(([text, role]) => {
@@ -224,12 +173,8 @@ export class AgScaleInTraining extends AgWidget {
         ui.steps.row,
         h('div', { class: 'seed-row' }, ui.seed.label, ui.seed.next),
       ),
-      h('div', { class: 'runs' }, runBoxes),
-      h(
-        'div',
-        { class: 'panels' },
-        PANELS.map((p) => ui.panels[p.id].fig),
-      ),
+      h('div', { class: 'runs' }, this.#pair.boxes),
+      h('div', { class: 'panels' }, ui.panels.figs),
       numbers,
       formulas(
         'S=\\frac{QK^{\\mathsf T}}{\\sqrt{d_k}}\\quad\\text{or}\\quad S=QK^{\\mathsf T}',
@@ -259,7 +204,7 @@ export class AgScaleInTraining extends AgWidget {
   #move(patch) {
     this.setState(patch);
     const { dk, lr, steps } = this.state;
-    const what = this.#trains() ? 'both runs train again' : 'both models are made again at step 0';
+    const what = this.#pair.trains ? 'both runs train again' : 'both models are made again at step 0';
     this.announce(`d\u2096 = ${dk}, learning rate ${lr}, ${steps} steps: ${what} when you pause.`);
   }
 
@@ -269,107 +214,33 @@ export class AgScaleInTraining extends AgWidget {
     this.#ui.seed.sync(state.seed);
   }
 
-  /** Whether the runs train: the learner answered, or trained a run (its Train, Resume or Restart). */
-  #trains() {
-    return this.#asked || RUNS.some((r) => this.#runs[r.id].run.until > 0);
-  }
-
-  /**
-   * A run of the pair on show stopped short (Cancel, a failure, the chapter left the page). A Cancel stops the
-   * pair: the other run is cancelled too. A reveal waiting for the pair gets why; after a Cancel, the question is
-   * open again, and both models are made again and shown at step 0.
-   */
-  #stopped(id, err) {
-    if (this.#runs[id].key !== this.#key) return;
-    const cancelled = this.#runs[id].run.state === 'cancelled' && this.isConnected;
-    const back = cancelled && this.#revealing;
-    this.#revealing = false;
-    this.#done?.reject(back ? new Error(`${err.message}; both models are shown untrained again, at step 0`) : err);
-    if (cancelled) for (const r of RUNS) this.#runs[r.id].run.cancel(); // a run that does not train stays as it is
-    if (!back) return;
-    this.#asked = false;
-    this.#startRuns(0);
-  }
-
-  /**
-   * Both runs of the current state, from the same parameters and batches, to the step `until`: the state's steps
-   * once the learner has asked for training, else 0 (made and shown at step 0; each run's Train then trains it).
-   */
-  #startRuns(until = this.#trains() ? this.state.steps : 0) {
-    const ag = this.engine;
-    if (!ag) return;
-    const state = this.state;
-    const key = keyOf(state);
-    // Back to the runs on show before the pause ended, each running to `until` or stopped there.
-    const onTrack = ({ run }) =>
-      run.until === until && (run.state === 'running' || (run.step === until && /^(paused|done)$/.test(run.state)));
-    const same = key === this.#key;
-    if (same && RUNS.every((r) => onTrack(this.#runs[r.id]))) {
-      if (this.#done?.over) this.#done = pairDone(); // the runs are there: a new wait settles at once
-      return this.#settle();
-    }
-    this.#key = key;
-    const before = this.#done;
-    this.#done = pairDone();
-    before?.resolve(this.#done.promise); // a reveal waiting for the runs of an older state waits for these
-    setAttr(this, 'data-run', 'running');
-    const probe = Array.from(ag.tasks.copyPrevious({ T, vocab: VOCAB, batch: 1, seed: PROBE_SEED }).next().tokens);
-    const model = keyOf({ ...state, steps: 0 });
-    for (const r of RUNS) {
-      const run = this.#runs[r.id];
-      if (same && onTrack(run)) continue; // this run is where it should be (a snapshot would drop its gradient)
-      // More steps of the same model: the run goes on from its last step (training.js), its points stay.
-      if (run.model !== model || !(run.points.at(-1)?.step <= state.steps)) [run.points, run.rows] = [[], null];
-      run.key = key;
-      run.model = model;
-      run.run.start(jobOf(state, r.scaleScores, probe), { until });
-    }
-    this.render(ag, state);
-  }
-
-  /** A chunk of a run ended: its loss and W_Q gradient norm (the worker's), the mean entropy of the probe's rows (drawn by the runs' paced draw). */
-  #update(id, u) {
-    const ag = this.engine;
-    const run = this.#runs[id];
-    if (!ag || run.key !== this.#key || !u.weights) return;
+  /** A chunk of a run ended: its loss and W_Q gradient norm (the worker's), the mean entropy of the probe's rows. */
+  #pointOf(run, u, ag) {
+    if (!u.weights) return null;
     run.rows = rowsSeeing(u.weights);
-    const entropies = run.rows.map((row) => ag.entropy(row));
-    const entropy = ag.dot(entropies, MEAN);
-    run.points = run.points.filter((p) => p.step < u.step); // a restart begins again at step 0
-    run.points.push({ step: u.step, loss: u.loss, entropy, grad: u.gradNorms?.[WQ] ?? null });
-  }
-
-  /** A run settled (done, paused, cancelled or failed): the pair has when neither runs. */
-  #settle() {
-    const states = RUNS.map((r) => this.#runs[r.id].box.dataset.run);
-    // Runs of an older state that end while the new ones wait for the pause settle nothing.
-    if (this.#key !== keyOf(this.state)) return;
-    if (states.includes('running')) return setAttr(this, 'data-run', 'running'); // a Train of one run too
-    setAttr(this, 'data-run', states.every((s) => s === 'done') ? 'done' : 'stopped');
-    this.#done?.resolve();
+    const entropy = ag.dot(
+      run.rows.map((row) => ag.entropy(row)),
+      MEAN,
+    );
+    return { step: u.step, loss: u.loss, entropy, grad: u.gradNorms?.[WQ] ?? null };
   }
 
   disconnectedCallback() {
     super.disconnectedCallback();
-    for (const r of RUNS) this.#runs?.[r.id].run.dispose();
-    this.#key = null; // back on the page, the runs start again
+    this.#pair?.dispose();
   }
 
   #last(id) {
-    const p = this.#runs[id].points;
-    return p[p.length - 1];
+    return this.#pair.of(id).points.at(-1);
   }
 
   render(ag, state) {
-    if (keyOf(state) !== this.#key) {
-      setAttr(this, 'data-run', 'pending');
-      this.#start.poke();
-    }
+    this.#pair.pending(state);
     const ui = this.#ui;
     const lasts = RUNS.map((r) => this.#last(r.id));
     for (const [i, r] of RUNS.entries()) {
       const last = lasts[i];
-      const first = this.#runs[r.id].points[0];
+      const first = this.#pair.of(r.id).points[0];
       for (const [, role, measure, atStart] of CELLS) {
         const cell = ui.cells[role][r.id];
         const point = atStart ? first : last;
@@ -383,72 +254,26 @@ export class AgScaleInTraining extends AgWidget {
     }
     const shown = [...new Set(lasts.filter(Boolean).map((p) => p.step))];
     setText(ui.stepText, shown.length ? `step ${shown.join(' and ')} of ${state.steps}` : 'training starts');
-    this.#draw(state);
-  }
-
-  /** The three panels: steps 0..steps across, both runs' curves. */
-  #draw({ steps }) {
-    const all = RUNS.flatMap((r) => this.#runs[r.id].points);
-    const x = xScale(BOX, [0, steps]);
-    for (const p of PANELS) {
-      const panel = this.#ui.panels[p.id];
-      const values = all.map((q) => q[p.id]).filter((v) => v > 0);
-      const y =
-        p.kind === 'log'
-          ? yScale(BOX, values.length ? [Math.min(...values), Math.max(...values)] : [1e-3, 10], 'log').nice()
-          : yScale(BOX, [0, p.top(Math.max(0, ...values))]).nice();
-      const frame = `${steps} ${y.domain()}`; // the axes are drawn again only when a scale changes
-      if (panel.drawn !== frame) {
-        panel.frame.selectAll('*').remove();
-        axes(panel.frame, BOX, x, y, {
-          xTicks: 4,
-          yTicks: 4,
-          xLabel: 'step',
-          yFormat: p.kind === 'log' ? '~e' : undefined,
-        });
-        panel.drawn = frame;
-      }
-      for (const r of RUNS) {
-        const pts = this.#runs[r.id].points.filter((q) => p.kind !== 'log' || q[p.id] > 0);
-        panel.paths[r.id].attr('d', pts.length ? pathOf()(pts.map((q) => [x(q.step), y(q[p.id])])) : null);
-      }
-    }
+    ui.panels.draw(state.steps, Object.fromEntries(RUNS.map((r) => [r.id, this.#pair.of(r.id).points])));
   }
 
   /** CSV: one row per step shown, the three measures of both runs. */
   exportTable() {
     const columns = ['step', ...RUNS.flatMap((r) => ['loss', 'entropy', 'grad_wq'].map((m) => `${m}_${r.id}`))];
-    const [a, b] = RUNS.map((r) => this.#runs?.[r.id].points ?? []);
+    const [a, b] = RUNS.map((r) => this.#pair?.of(r.id).points ?? []);
     const rows = a.map((p, i) => [p.step, p.loss, p.entropy, p.grad, b[i]?.loss, b[i]?.entropy, b[i]?.grad]);
     return { columns, rows };
   }
 
   exportData() {
     const data = super.exportData();
-    if (!this.#runs) return data;
-    const of = (fn) => Object.fromEntries(RUNS.map((r) => [r.id, fn(this.#runs[r.id])]));
+    if (!this.#pair) return data;
+    const of = (fn) => Object.fromEntries(RUNS.map((r) => [r.id, fn(this.#pair.of(r.id))]));
     data.runs = of((run) => run.points.map((p) => ({ ...p })));
     // The probe's weights rows of the last chunk shown, whose entropies give the mean shown.
     data.probe = of((run) => (run.rows ?? []).map((row) => Array.from(row)));
     return data;
   }
-}
-
-/** The wait for a pair of runs: { promise, resolve, reject, over } (`over` once settled; a rejection no reveal waits for is no error). */
-function pairDone() {
-  const done = { over: false };
-  done.promise = new Promise((resolve, reject) => {
-    done.resolve = (v) => {
-      done.over = true;
-      resolve(v);
-    };
-    done.reject = (err) => {
-      done.over = true;
-      reject(err);
-    };
-  });
-  done.promise.catch(() => {});
-  return done;
 }
 
 defineWidget('ag-scale-in-training', AgScaleInTraining);

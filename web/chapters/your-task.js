@@ -21,14 +21,15 @@ import { checkbox, lbl, line, notDefined, num } from '../widget/controls.js';
 import { h, setAttr, setFlag, setText, setValue } from '../widget/dom.js';
 import { labelled, seedControls, settingSelect, settingSlider } from '../widget/experiment.js';
 import { formatNumber } from '../widget/format.js';
-import { heatmap } from '../widget/heatmap.js';
 import { formulas } from '../widget/math.js';
-import { pacedDraw } from '../widget/paced-draw.js';
 import { afterPause } from '../widget/pause.js';
 import { choices } from '../widget/predict.js';
 import { ExperimentClient } from '../widget/worker-client.js';
 import { bool, choice, defineState, number } from '../widget/state.js';
-import { lossChart, trainingRun } from '../widget/training.js';
+import { lossChart } from '../widget/training.js';
+import { answerRun } from '../widget/training-answer.js';
+import { weightsGrid } from '../widget/weights-grid.js';
+import { rowsOf } from '../models/tensor.js';
 import {
   BATCH,
   CAPS,
@@ -88,7 +89,6 @@ export class AgYourTask extends AgWidget {
   #probe = new WeakMap(); // engine -> the prediction's accuracies
   #prober = null; // { ag, client, acc } the prediction's runs in a worker of their own
   #start = afterPause(() => this.#train(), 400);
-  #asked = false; // the learner answered the prediction: the runs train
 
   build(body) {
     const predict = this.predict({
@@ -135,10 +135,10 @@ export class AgYourTask extends AgWidget {
       control: false,
       group: 'seed',
     });
-    this.#run = trainingRun(this, {
+    this.#run = answerRun(this, {
       label: 'the model',
       onUpdate: (u) => this.#update(u),
-      draw: pacedDraw(() => this.#draw()),
+      draw: () => this.#draw(),
       onDone: () => this.#done(),
       onError: (err) => this.#failed(err),
     });
@@ -269,12 +269,7 @@ export class AgYourTask extends AgWidget {
     if (this.#example?.error || this.#keyOf(s) !== this.#key) return;
     this.#runKey = this.#key;
     // Trained to the steps once the learner has asked for training; else made and shown at step 0.
-    this.#run.start(jobOf(s, this.#example.tokens), { until: this.#trains() ? s.steps : 0 });
-  }
-
-  /** Whether runs train: the learner answered, or asked a run (Train, Resume, Restart). */
-  #trains() {
-    return this.#asked || this.#run.until > 0;
+    this.#run.open(jobOf(s, this.#example.tokens));
   }
 
   #runKey = null; // the config of the run whose updates count
@@ -326,15 +321,9 @@ export class AgYourTask extends AgWidget {
     const T = s.t;
     if (this.#map?.T !== T) {
       this.#ui.mapBox.replaceChildren();
-      const axis = (label) => Array.from({ length: T }, (_, i) => ({ label, sub: String(i + 1) }));
-      const hm = heatmap(this.#ui.mapBox, {
-        rows: axis('q'),
-        cols: axis('k'),
+      const hm = weightsGrid(this, this.#ui.mapBox, {
+        T,
         label: 'Attention weights of the held-out example: queries in rows, keys in columns',
-        role: 'weight',
-        legendTitle: 'weight',
-        scale: 'sequential',
-        domain: [0, 1],
         cell: 40,
         format: weight,
         describe: (i, j, text) => `query ${i + 1}, key ${j + 1}: weight ${text}`,
@@ -347,9 +336,7 @@ export class AgYourTask extends AgWidget {
     const head = Math.min(s.head, s.heads) - 1;
     setFlag(this.#ui.mapBox, 'hidden', !w?.[layer]); // no weights of this config yet: no old ones shown
     if (!w?.[layer]) return;
-    const { data } = w[layer];
-    const rows = Array.from({ length: T }, (_, i) => data.subarray((head * T + i) * T, (head * T + i + 1) * T));
-    this.#map.hm.update(rows);
+    this.#map.hm.update(rowsOf(w[layer], T, T, head * T * T));
   }
 
   /**
@@ -378,7 +365,7 @@ export class AgYourTask extends AgWidget {
     const measured = this.#prober?.ag === ag ? this.#prober.acc : null;
     const acc = this.#probe.get(ag) ?? measured ?? probeAccuracies(ag);
     this.#probe.set(ag, acc);
-    this.#asked = true;
+    this.#run.asked = true;
     const key = this.#key;
     this.setState(PROBE);
     if (this.#key === key && this.#run.state === 'paused') this.#run.resume(); // the probe's config, waiting
