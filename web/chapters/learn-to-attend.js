@@ -26,6 +26,7 @@ import { answerRun } from '../widget/training-answer.js';
 import { weightsGrid } from '../widget/weights-grid.js';
 import { argmax, rowsOf } from '../models/tensor.js';
 import { LENGTHS, RATES, T, TOKENS, jobOf, rowOf } from '../models/learn-to-attend.js';
+import { hint } from '../widget/chapter-notes.js';
 
 const STATE = defineState({
   version: 2,
@@ -161,9 +162,7 @@ export class AgLearnToAttend extends AgWidget {
           h(
             'div',
             { class: 'numbers' },
-            h(
-              'p',
-              { class: 'hint' },
+            hint(
               'Each key at its angle from q, drawn to scale: the score q\u00b7k is |q| times how far along q its tip lies.',
             ),
             line(ui.prevName, ui.scorePrev, lbl(' (angle '), ui.anglePrev, lbl(', cos '), ui.cosPrev, lbl(')')),

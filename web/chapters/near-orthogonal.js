@@ -20,6 +20,7 @@ import { bodyRow, table } from '../widget/matrix-table.js';
 import { choices, nearestChoice } from '../widget/predict.js';
 import { keptResults } from '../widget/memo.js';
 import { choice, defineState, dropFields, number } from '../widget/state.js';
+import { hint } from '../widget/chapter-notes.js';
 
 export const DIMS = [2, 3, 10, 100, 1000];
 /** The dimension the prediction asks about. */
@@ -178,9 +179,7 @@ export class AgNearOrthogonal extends ExperimentWidget {
       ),
       this.#exp.controls([['Pairs', pairsSelect]], seed),
       group.element,
-      h(
-        'p',
-        { class: 'hint' },
+      hint(
         'All five on the same axis, cos \u03b8 from \u22121 to 1. Pick one (click, or arrow keys) to see it close up.',
       ),
       h('div', { class: 'layout' }, h('div', { class: 'col' }, detail.fig), h('div', { class: 'col' }, stats)),

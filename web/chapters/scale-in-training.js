@@ -41,6 +41,7 @@ import {
   keyOf,
   rowsSeeing,
 } from '../models/scale-in-training.js';
+import { hint, sources } from '../widget/chapter-notes.js';
 
 /** The three panels: what each plots of an update, its scale and axis. */
 const PANELS = [
@@ -182,14 +183,8 @@ export class AgScaleInTraining extends AgWidget {
         '\\frac{\\partial a}{\\partial s}=\\operatorname{diag}(a)-aa^{\\mathsf T}',
         'H=-\\sum_j a_j\\log_2 a_j',
       ),
-      h(
-        'p',
-        { class: 'source' },
-        'Source: Vaswani et al. 2017, Attention Is All You Need, \u00a73.2.1 (the scale 1/\u221ad\u2096).',
-      ),
-      h(
-        'p',
-        { class: 'hint' },
+      sources('Source: Vaswani et al. 2017, Attention Is All You Need, \u00a73.2.1 (the scale 1/\u221ad\u2096).'),
+      hint(
         'Both runs start from the same parameters and see the same batches; only the scale differs. The entropy is the mean over the 15 rows of a held-out sequence that see two keys or more (at most 4 bits, over 16 keys). The chapter \u201cThe 1/\u221ad\u2096 fix\u201d (',
         h('a', { href: '?ch=scale-fix' }, 'open it'),
         ') shows why q\u00b7k grows like \u221ad\u2096; \u201cSoftmax turns logits into weights\u201d (',
