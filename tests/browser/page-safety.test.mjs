@@ -16,7 +16,7 @@
 //   string-to-code call (eval, new Function) outside comments.
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { beforeAll, describe, expect, test } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { CHAPTERS } from '../../web/chapters.js';
 import { ROOT, setStateText, useEnv, watchProblems } from './helpers.mjs';
 
@@ -127,6 +127,9 @@ beforeAll(async () => {
     if (isForeign(new URL(r.url())) && !foreign.includes(r.url())) foreign.push(r.url());
   });
 });
+
+// The shared context closes with the file (the stage's Chromium outlives it).
+afterAll(() => context?.close());
 
 /** Opens `path` in a fresh page of the shared context and checks everything the header lists. */
 async function expectSafe(path, { script, ready }) {
