@@ -40,7 +40,10 @@
  *   normalize), `numHeads` not dividing d_model, a temperature <= 0 or not
  *   finite, a size beyond the 1 GiB wasm heap (or a failed allocation).
  * Messages name the method, the argument, the shape received and the shape
- * expected, e.g. `dot: b has shape [3] but [2] was expected`. After any error
+ * expected, e.g. `dot: b has shape [3] but [2] was expected`. When several
+ * arguments are bad, the first in argument order is named, whatever their types
+ * and also when one array is passed as several arguments (`dot(x, x)` names a).
+ * After any error
  * the instance is intact: nothing stays allocated and the next call is right.
  *
  * Sources: A. Vaswani et al., "Attention Is All You Need", 2017, §3.2.1
