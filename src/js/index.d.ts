@@ -724,7 +724,10 @@ export interface AttentionGeometry {
    *   and the shape expected), an h_kv that does not divide h_q or K and V with different
    *   head counts other than 1 (naming h_q, h_kv and the three shapes), non-finite Q, K or V, or scores scale * q.k that overflow
    *   float32 (the weights would be NaN), naming the first such score in the flat
-   *   [..., Tq, Tk] order on both paths.
+   *   [..., Tq, Tk] order on both paths, and what overflowed: the dot products Q K^T
+   *   themselves where the scale cannot be the cause (|scale| <= 1, scale 0 included, with
+   *   nothing added that could overflow; or a soft cap without the 'raw' scores), else the
+   *   scores.
    */
   attention<O extends AttentionOptions = {}>(
     Q: TensorLike,
@@ -767,7 +770,7 @@ export interface AttentionGeometry {
    * @throws RangeError for `tileKeys` not in 2, 3, 4, 6, 8, 256; shapes that do not fit
    *   (naming the argument, the shape received and the shape expected), Tq > 64; non-finite
    *   Q, K or V; a trace of more than 2^22 floats; or scores scale * q.k that overflow
-   *   float32, naming the first in [Tq, Tk].
+   *   float32, naming the first in [Tq, Tk] (as the dot products Q K^T when |scale| <= 1).
    */
   attentionTrace(Q: TensorLike, K: TensorLike, V: TensorLike, options?: AttentionTraceOptions): AttentionTraceResult;
   multiHeadAttention<O extends MultiHeadOptions>(
