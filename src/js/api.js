@@ -16,7 +16,7 @@
 //   tasks.js      tasks.copyPrevious, reverse, sort, inductionCopy, bracketMatch (training data)
 // No arithmetic on results happens in any of them.
 import { assertNoNaN, overflowError } from './errors.js';
-import { knownNaNIndex } from './checks.js';
+import { checkedCall, knownNaNIndex } from './checks.js';
 import { memoryStats, readOut, resetPeakMemory, withBuffers } from './heap.js';
 import { alibiMethods } from './alibi.js';
 import { attentionMethods } from './attention.js';
@@ -176,4 +176,13 @@ for (const methods of [
     if (Object.hasOwn(AttentionGeometry.prototype, name)) throw new Error(`api.js: ${name} is defined twice`);
     Object.defineProperty(AttentionGeometry.prototype, name, { ...descriptor, enumerable: false });
   }
+}
+
+// Every public method (those of the class body too) names the first bad
+// argument in argument order, also when an earlier argument's finiteness
+// check was deferred to wasm (checks.js checkedCall).
+for (const name of Object.getOwnPropertyNames(AttentionGeometry.prototype)) {
+  const descriptor = Object.getOwnPropertyDescriptor(AttentionGeometry.prototype, name);
+  if (name === 'constructor' || name.startsWith('_') || typeof descriptor.value !== 'function') continue;
+  Object.defineProperty(AttentionGeometry.prototype, name, { ...descriptor, value: checkedCall(descriptor.value) });
 }

@@ -13,6 +13,7 @@ import {
   attentionMask,
   headStrides,
   scoreOverflow,
+  scoresOverflowCause,
   windowOption,
 } from './attention.js';
 import { formatShape, shapeError } from './errors.js';
@@ -102,8 +103,10 @@ export const attentionBackwardMethods = {
           p.dV,
           p.work,
         );
-        if (status !== 0)
-          throw scoreOverflow(m, `the scores scale * Q K^T${mask ? ' + mask' : ''}`, [...lead, Tq, Tk], status);
+        if (status !== 0) {
+          const { what, remedy } = scoresOverflowCause({ scale, mask });
+          throw scoreOverflow(m, what, [...lead, Tq, Tk], status, remedy);
+        }
         // A NaN in a gradient (a sum that overflowed) is a RangeError from _done.
         return {
           dQ: tensorOf(this._read(Float32Array, p.dQ, Q.data.length), Q.shape.slice()),

@@ -3,6 +3,7 @@
 // one head, tile by tile, as the kernel ran it. The record layout, its kinds
 // and the tile widths come from the bindings (attentionTraceLayout), never
 // retyped here. Shapes, options and errors: index.d.ts.
+import { scoresOverflowCause } from './attention.js';
 import { overflowError, shapeError } from './errors.js';
 import { booleanOption, finiteNumber, optionsObject, tensorOf, toTensorRank } from './tensor.js';
 
@@ -91,8 +92,10 @@ export const attentionTraceMethods = {
       const rec = r.trace.subarray(s * W, (s + 1) * W);
       if (L.kinds[rec[L.kind]] !== 'tile') continue;
       const row = rec[L.row];
-      if (rec[L.overflow] >= 0)
-        throw overflowError(m, 'the scores scale * Q K^T', [Tq, Tk], row * Tk + rec[L.start] + rec[L.overflow]);
+      if (rec[L.overflow] >= 0) {
+        const { what, remedy } = scoresOverflowCause({ scale });
+        throw overflowError(m, what, [Tq, Tk], row * Tk + rec[L.start] + rec[L.overflow], remedy);
+      }
       steps.push({
         row,
         start: rec[L.start],

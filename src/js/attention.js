@@ -112,6 +112,58 @@ export function scoreOverflow(m, what, shape, status, remedy = 'scale the inputs
 }
 
 /**
+ * What an attention kernel's overflow status blames, for its RangeError:
+ * { what, remedy } (scoreOverflow's arguments). A score is
+ * cap(scale * (q . k)) + ALiBi bias + mask (attention_impl.h:
+ * finish_scores; no cap without options.softcap), and the kernel reports
+ * (overflow.h: overflowed) the first one whose value before the bias and
+ * mask is not finite, or whose sum is NaN, +Infinity, or -Infinity where no
+ * mask entry was. From finite inputs:
+ * - the product scale * (q . k) of a finite q . k overflows only when
+ *   |scale| > 1 in float32, and a capped one never does (tanh of +-Infinity
+ *   is +-1) unless the 'raw' scores are asked for (`raw`), which are checked
+ *   uncapped;
+ * - the sum overflows only with something added that can reach FLT_MAX: an
+ *   ALiBi bias, or a finite mask entry other than 0 added to a score that is
+ *   not 0 (with scale 0 every finite q . k gives 0, and 0 + a float32 mask
+ *   entry is finite);
+ * - else it is q . k itself that overflowed: its sum of d_k products is
+ *   formed before the scale (and with scale 0, 0 times +-Infinity is NaN).
+ * `mask` is the additive mask (tensor.js toMask) or null; `alibi` whether
+ * ALiBi slopes were given; `raw` whether the 'raw' scores were asked for.
+ */
+export function scoresOverflowCause({ scale, softcap = 0, alibi = false, mask = null, raw = false }) {
+  const f32Scale = Math.fround(scale);
+  const added = `${alibi ? ' + ALiBi bias' : ''}${mask ? ' + mask' : ''}`;
+  const productCan = Math.abs(f32Scale) > 1 && (!softcap || raw);
+  // A mask of 0 and -Infinity only (a boolean one among them) adds nothing that could overflow.
+  const maskAdds = mask !== null && mask.data.some((x) => x !== 0 && x !== -Infinity);
+  const sumCan = alibi || (maskAdds && f32Scale !== 0);
+  // Large slopes times a long distance reach FLT_MAX on their own.
+  const inputs = alibi && sumCan ? "the inputs or options.alibi's slopes" : 'the inputs';
+  if (softcap) {
+    // Before the cap, what overflows is Q K^T, or the product with the 'raw' scores asked for (which
+    // are checked uncapped); after it, a capped score plus a bias or mask entry near FLT_MAX.
+    const what = productCan ? 'the scores scale * Q K^T' : 'the dot products Q K^T';
+    const remedy =
+      `this is before the soft cap${sumCan ? ` (or after it,${added})` : ''}; scale ${inputs} down` +
+      (raw
+        ? "; the cap bounds the output and the 'capped' scores, not the 'raw' ones asked for by options.returnScores"
+        : '');
+    return { what, remedy };
+  }
+  if (productCan || sumCan) return { what: `the scores scale * Q K^T${added}`, remedy: `scale ${inputs} down` };
+  const why =
+    f32Scale === 0
+      ? `scale = ${scale}${scale === 0 ? '' : ' (0 in float32)'} times an infinite q . k is NaN`
+      : `scale = ${scale} (|scale| <= 1) makes no finite q . k overflow`;
+  return {
+    what: 'the dot products Q K^T',
+    remedy: `the scores scale * Q K^T are formed from them, and ${why}; scale Q or K down`,
+  };
+}
+
+/**
  * The work buffer of the attention kernel (registry.inc): streaming, one
  * tile of scores and two numbers per query row of a block; materialized,
  * a row [Tk] when the weights or scores hold the grid, else the grid.
@@ -613,21 +665,15 @@ export const attentionMethods = {
           if (!outputFinite) checkValues();
         }
       }
-      // What is added to scale * Q K^T (after the soft cap), in the kernel's order.
-      const added = `${slopes ? ' + ALiBi bias' : ''}${mask ? ' + mask' : ''}`;
       if (status !== 0) {
-        // Large slopes times a long distance reach FLT_MAX on their own.
-        let remedy = slopes ? "scale the inputs or options.alibi's slopes down" : 'scale the inputs down';
-        // A capped score cannot overflow: with a cap, what did is scale * Q K^T (infinite only when its
-        // 'raw' values are asked for, else a NaN from sums of both signs), or a capped score plus a bias
-        // or mask entry near FLT_MAX.
-        if (softcap)
-          remedy =
-            `this is before the soft cap${added ? ` (or after it,${added})` : ''}; ${remedy}` +
-            (scoresStage === SCORES_STAGES.raw
-              ? "; the cap bounds the output and the 'capped' scores, not the 'raw' ones asked for by options.returnScores"
-              : '');
-        throw scoreOverflow(m, `the scores scale * Q K^T${softcap ? '' : added}`, scoreShape, status, remedy);
+        const { what, remedy } = scoresOverflowCause({
+          scale,
+          softcap,
+          alibi: Boolean(slopes),
+          mask,
+          raw: scoresStage === SCORES_STAGES.raw,
+        });
+        throw scoreOverflow(m, what, scoreShape, status, remedy);
       }
       // A NaN in the output (a sum that overflowed) is a RangeError from _done.
       const res = {

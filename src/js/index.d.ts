@@ -40,7 +40,10 @@
  *   normalize), `numHeads` not dividing d_model, a temperature <= 0 or not
  *   finite, a size beyond the 1 GiB wasm heap (or a failed allocation).
  * Messages name the method, the argument, the shape received and the shape
- * expected, e.g. `dot: b has shape [3] but [2] was expected`. After any error
+ * expected, e.g. `dot: b has shape [3] but [2] was expected`. When several
+ * arguments are bad, the first in argument order is named, whatever their types
+ * and also when one array is passed as several arguments (`dot(x, x)` names a).
+ * After any error
  * the instance is intact: nothing stays allocated and the next call is right.
  *
  * Sources: A. Vaswani et al., "Attention Is All You Need", 2017, §3.2.1
@@ -721,7 +724,10 @@ export interface AttentionGeometry {
    *   and the shape expected), an h_kv that does not divide h_q or K and V with different
    *   head counts other than 1 (naming h_q, h_kv and the three shapes), non-finite Q, K or V, or scores scale * q.k that overflow
    *   float32 (the weights would be NaN), naming the first such score in the flat
-   *   [..., Tq, Tk] order on both paths.
+   *   [..., Tq, Tk] order on both paths, and what overflowed: the dot products Q K^T
+   *   themselves where the scale cannot be the cause (|scale| <= 1, scale 0 included, with
+   *   nothing added that could overflow; or a soft cap without the 'raw' scores), else the
+   *   scores.
    */
   attention<O extends AttentionOptions = {}>(
     Q: TensorLike,
@@ -764,7 +770,7 @@ export interface AttentionGeometry {
    * @throws RangeError for `tileKeys` not in 2, 3, 4, 6, 8, 256; shapes that do not fit
    *   (naming the argument, the shape received and the shape expected), Tq > 64; non-finite
    *   Q, K or V; a trace of more than 2^22 floats; or scores scale * q.k that overflow
-   *   float32, naming the first in [Tq, Tk].
+   *   float32, naming the first in [Tq, Tk] (as the dot products Q K^T when |scale| <= 1).
    */
   attentionTrace(Q: TensorLike, K: TensorLike, V: TensorLike, options?: AttentionTraceOptions): AttentionTraceResult;
   multiHeadAttention<O extends MultiHeadOptions>(

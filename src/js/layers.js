@@ -120,8 +120,9 @@ export const layersMethods = {
   layerNormBackward(dy, x, options) {
     const m = 'layerNormBackward';
     const o = optionsObject(m, options, 'options', ['gamma', 'mean', 'rstd', 'eps']);
+    // Read in argument order, dy first, so that of two bad arguments dy is named.
+    const g = toTensor(m, 'dy', dy, '[rows, n] or [n] (the shape of x)');
     const { t, n, rows, lead } = rowsOf(m, 'x', x, '[rows, n] or [n]');
-    const g = toTensor(m, 'dy', dy, `${formatShape(t.shape)} (the shape of x)`);
     if (g.shape.length !== t.shape.length || g.shape.some((d, i) => d !== t.shape[i])) {
       throw shapeError(m, 'dy', g.shape, `${formatShape(t.shape)} (the shape of x)`);
     }

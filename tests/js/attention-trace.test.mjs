@@ -112,9 +112,13 @@ describe.each(CONFIGS)('attentionTrace: $label', ({ options }) => {
     expect(() => ag.attentionTrace(T(new Float32Array(65 * 2), [65, 2]), K, V)).toThrow(/attentionTrace: Q/);
     expect(() => ag.attentionTrace(Q, K, V, { causal: 1 })).toThrow(/options\.causal/);
     expect(() => ag.attentionTrace(T([NaN, 0], [1, 2]), K, V)).toThrow(RangeError);
-    // Scores beyond FLT_MAX: the first one named in [Tq, Tk].
+    // Scores beyond FLT_MAX: the first one named in [Tq, Tk]; q.k = 6e38 itself overflowed (scale 1).
     expect(() =>
       ag.attentionTrace(T([3e38, 0], [1, 2]), T([0, 0, 2, 0], [2, 2]), V, { tileKeys: 2, scale: 1 }),
+    ).toThrow(/attentionTrace: the dot products Q K\^T\[0, 1\] overflowed/);
+    // With scale 2 and q.k = 2e38 it is the product that overflowed.
+    expect(() =>
+      ag.attentionTrace(T([1e38, 0], [1, 2]), T([0, 0, 2, 0], [2, 2]), V, { tileKeys: 2, scale: 2 }),
     ).toThrow(/attentionTrace: the scores scale \* Q K\^T\[0, 1\] overflowed/);
   });
 });

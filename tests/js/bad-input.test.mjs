@@ -12,6 +12,12 @@ const I2 = [
   [1, 0],
   [0, 1],
 ];
+// q = (1e20, 0) and two keys: q . k is 1e40 (beyond float32) for the first, 1e20 for the second.
+const Q40 = [[1e20, 0]];
+const K40 = [
+  [1e20, 0],
+  [1, 1],
+];
 const W8 = { data: new Float32Array(64).fill(0.1), shape: [8, 8] };
 const X8 = { data: new Float32Array(24).fill(0.5), shape: [3, 8] };
 const mhaW = { wQ: W8, wK: W8, wV: W8, wO: W8 };
@@ -300,7 +306,9 @@ const CASES = [
         { softcap: 3 },
       ),
     RangeError,
-    ['attention', 'scale * Q K^T[0, 1] overflowed float32', 'this is before the soft cap;'],
+    // With the default scale 1/sqrt(2) the products cannot overflow: q . k itself did (1e20 * 1e20 - 1e39 ...).
+    ['attention', 'the dot products Q K^T[0, 1] overflowed float32', 'this is before the soft cap;'],
+    ['scale * Q K^T['],
   ],
   [
     "attention softcap: a q.k beyond float32 is capped, but its 'raw' score cannot be returned",
@@ -315,7 +323,13 @@ const CASES = [
         { softcap: 5, returnScores: 'raw' },
       ),
     RangeError,
-    ['attention', 'scale * Q K^T[0, 0] overflowed float32', "not the 'raw' ones asked for by options.returnScores"],
+    // q . k = 2e40 is beyond float32 before the scale 1/sqrt(2) multiplies it.
+    [
+      'attention',
+      'the dot products Q K^T[0, 0] overflowed float32',
+      "not the 'raw' ones asked for by options.returnScores",
+    ],
+    ['scale * Q K^T['],
   ],
   [
     'attention: pastKey without pastValue',
@@ -1177,6 +1191,57 @@ const CASES = [
       ),
     RangeError,
     ['attention', 'scores', 'overflowed float32'],
+  ],
+  // What overflowed: q . k (1e20 * 1e20 = 1e40 > FLT_MAX) is formed before the scale multiplies it, so
+  // with |scale| <= 1 the dot products are named; a scale above 1 can overflow a finite q . k (3e38).
+  [
+    'scores of scale 0 from a q.k beyond float32 (0 times Infinity is NaN)',
+    (ag) => ag.attention(Q40, K40, [[1], [2]], { scale: 0 }),
+    RangeError,
+    ['attention: the dot products Q K^T[0, 0] overflowed float32', 'scale = 0 times an infinite q . k is NaN'],
+    ['scale * Q K^T['],
+  ],
+  [
+    'scores of scale 0 with a mask: 0 + a mask entry cannot overflow, q.k did',
+    (ag) => ag.attention(Q40, K40, [[1], [2]], { scale: 0, mask: [-3e38, 3e38] }),
+    RangeError,
+    ['attention: the dot products Q K^T[0, 0] overflowed float32'],
+    ['scale * Q K^T[', '+ mask['],
+  ],
+  [
+    'scores of a scale that is 0 in float32',
+    (ag) => ag.attention(Q40, K40, [[1], [2]], { scale: 1e-50 }),
+    RangeError,
+    ['attention: the dot products Q K^T[0, 0] overflowed float32', 'scale = 1e-50 (0 in float32)'],
+    ['scale * Q K^T['],
+  ],
+  [
+    'scores of scale 0.5 from a q.k beyond float32, materialized',
+    (ag) => ag.attention(Q40, K40, [[1], [2]], { scale: 0.5, returnWeights: true }),
+    RangeError,
+    ['attention: the dot products Q K^T[0, 0] overflowed float32', 'scale = 0.5 (|scale| <= 1)'],
+    ['scale * Q K^T['],
+  ],
+  [
+    'scores of scale 2 overflowing from a finite q.k: the product is named',
+    (ag) => ag.attention([[1e38]], [[3], [3]], [[1], [2]], { scale: 2 }),
+    RangeError,
+    ['attention: the scores scale * Q K^T[0, 0] overflowed float32'],
+    ['dot products'],
+  ],
+  [
+    'attentionBackward scores of scale 0 from a q.k beyond float32',
+    (ag) => ag.attentionBackward(Q40, [K40[0]], [[1]], [[1]], { scale: 0 }),
+    RangeError,
+    ['attentionBackward: the dot products Q K^T[0, 0] overflowed float32'],
+    ['scale * Q K^T['],
+  ],
+  [
+    'attentionTrace scores of scale 0 from a q.k beyond float32',
+    (ag) => ag.attentionTrace(Q40, [K40[0]], [[1]], { scale: 0 }),
+    RangeError,
+    ['attentionTrace: the dot products Q K^T[0, 0] overflowed float32'],
+    ['scale * Q K^T['],
   ],
   [
     'scores overflowing only once the mask is added',

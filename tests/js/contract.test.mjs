@@ -39,10 +39,11 @@ describe.each(CONFIGS)('numeric contract: $label', (cfg) => {
     expect(() => ag.softmax([1e3, 1], { temperature: 1e-37 })).toThrow(
       /softmax: x \/ temperature\[0\] overflowed float32/,
     );
-    // scale * q.k = 1e40: the same for attention and multi-head attention.
+    // q.k = 1e40: the same for attention and multi-head attention. With scale 1 the product cannot
+    // overflow a finite q.k, so what is named is the dot product itself.
     expect(() => ag.attention([[1e20]], [[1e20], [1]], [[1], [2]], { scale: 1 })).toThrow(RangeError);
     expect(() => ag.attention([[1e20]], [[1e20], [1]], [[1], [2]], { scale: 1 })).toThrow(
-      /attention: the scores scale \* Q K\^T\[0, 0\] overflowed float32/,
+      /attention: the dot products Q K\^T\[0, 0\] overflowed float32/,
     );
     const I = [
       [1, 0],

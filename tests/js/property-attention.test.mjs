@@ -200,9 +200,19 @@ describe.each(CONFIGS)('properties of attention: $label', (cfg) => {
         const outNotFine = slices.some((s) => s.outFine.some((x, i) => !x && !s.hidden[Math.floor(i / dv)]));
         const errors = [];
         if (cls.some((k) => k !== 0)) {
+          // q . k is formed before the scale: with |scale| <= 1 (float32) a finite q . k never overflows
+          // when scaled, and a mask entry can make the sum overflow only if it is finite and not 0, and
+          // is added to a score that is not 0 (scale not 0); else only q . k itself can have overflowed,
+          // and the dot products are named.
+          const maskAdds = mask && mask.add.some((x) => x !== 0 && x !== -Infinity);
+          const sumOrProduct = Math.abs(f(scale)) > 1 || (maskAdds && f(scale) !== 0);
           errors.push([
             RangeError,
-            mask ? 'attention: the scores scale * Q K^T + mask[' : 'attention: the scores scale * Q K^T[',
+            !sumOrProduct
+              ? 'attention: the dot products Q K^T['
+              : mask
+                ? 'attention: the scores scale * Q K^T + mask['
+                : 'attention: the scores scale * Q K^T[',
             (e) => {
               const i = namedIndex(e.message, scoreShape);
               return (

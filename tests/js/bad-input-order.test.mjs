@@ -1,0 +1,274 @@
+// Which argument a bad-input error names when more than one argument holds a
+// non-finite value: the first in the documented argument order, whatever
+// form each argument is given in (a Float32Array's values are checked in
+// wasm, after the later arguments were read; the others in JS, while they are
+// read), and also when one Float32Array is passed as several arguments.
+import { beforeAll, describe, expect, test } from '@jest/globals';
+import { CONFIGS, warmInstance } from './helpers.mjs';
+import { asTensor, indexText } from './property-values.mjs';
+
+/** The forms of a tensor argument: {data, shape} with Float32Array, Float64Array or number[] data, or nested arrays. */
+const FORMS = ['f32', 'f64', 'array', 'nested'];
+
+/** Finite values of no special pattern (never only 0s and 1s, which a mask would refuse as ambiguous). */
+const plain = (n) => Array.from({ length: n }, (_, i) => 0.25 * ((i * 7) % 9) - 1);
+/** Rows of 3 weights that sum to 1, for softmaxBackward's weights. */
+const distribution = (n) => Array.from({ length: n }, (_, i) => [0.25, 0.25, 0.5][i % 3]);
+/** Non-negative values, for Adam's v. */
+const squares = (n) => plain(n).map((x) => x * x);
+
+/**
+ * Every method that takes two or more arrays, each array as [its name in
+ * messages, its shape, its good values], in the documented argument order
+ * (options after the positional arguments, in the order index.d.ts lists
+ * them), and the call made from the arrays in that order.
+ */
+/** Q, K and V of an attention call: Tq = 2, Tk = 3, d_k = 4, d_v = 2. */
+const QKV = [
+  ['Q', [2, 4]],
+  ['K', [3, 4]],
+  ['V', [3, 2]],
+];
+
+const METHODS = [
+  ...['dot', 'cosine', 'angle', 'scalarProjection', 'vectorProjection', 'squaredDistance', 'dotTrace'].map(
+    (method) => ({
+      method,
+      args: [
+        ['a', [3]],
+        ['b', [3]],
+      ],
+      call: (ag, [a, b]) => ag[method](a, b),
+    }),
+  ),
+  {
+    method: 'weightedSum',
+    args: [
+      ['alpha', [3]],
+      ['V', [3, 2]],
+    ],
+    call: (ag, [alpha, V]) => ag.weightedSum(alpha, V),
+  },
+  {
+    method: 'matmul',
+    args: [
+      ['A', [2, 3]],
+      ['B', [3, 2]],
+    ],
+    call: (ag, [A, B]) => ag.matmul(A, B),
+  },
+  {
+    method: 'attention',
+    args: [...QKV, ['mask', [2, 3]]],
+    call: (ag, [Q, K, V, mask]) => ag.attention(Q, K, V, { mask }),
+  },
+  {
+    method: 'attention',
+    args: [...QKV, ['options.pastKey', [2, 4]], ['options.pastValue', [2, 2]]],
+    call: (ag, [Q, K, V, pastKey, pastValue]) => ag.attention(Q, K, V, { pastKey, pastValue, causal: true }),
+  },
+  {
+    method: 'attentionBackward',
+    args: [...QKV, ['dOutput', [2, 2]]],
+    call: (ag, [Q, K, V, dOutput]) => ag.attentionBackward(Q, K, V, dOutput),
+  },
+  {
+    method: 'attentionTrace',
+    args: QKV,
+    call: (ag, [Q, K, V]) => ag.attentionTrace(Q, K, V),
+  },
+  {
+    method: 'multiHeadAttention',
+    args: [
+      ['query', [2, 4]],
+      ['key', [3, 4]],
+      ['value', [3, 4]],
+      ...['wQ', 'wK', 'wV', 'wO'].map((w) => [w, [4, 4]]),
+      ...['bQ', 'bK', 'bV', 'bO'].map((b) => [b, [4]]),
+    ],
+    call: (ag, [query, key, value, wQ, wK, wV, wO, bQ, bK, bV, bO]) =>
+      ag.multiHeadAttention({ query, key, value }, { wQ, wK, wV, wO, bQ, bK, bV, bO }, { numHeads: 2 }),
+  },
+  {
+    method: 'softmax',
+    args: [
+      ['x', [2, 3]],
+      ['mask', [2, 3]],
+    ],
+    call: (ag, [x, mask]) => ag.softmax(x, { mask }),
+  },
+  {
+    method: 'softmaxBackward',
+    args: [
+      ['weights', [2, 3], distribution],
+      ['dWeights', [2, 3]],
+    ],
+    call: (ag, [weights, dWeights]) => ag.softmaxBackward(weights, dWeights),
+  },
+  {
+    method: 'layerNorm',
+    args: [
+      ['x', [2, 3]],
+      ['options.gamma', [3]],
+      ['options.beta', [3]],
+    ],
+    call: (ag, [x, gamma, beta]) => ag.layerNorm(x, { gamma, beta }),
+  },
+  {
+    method: 'layerNormBackward',
+    args: [
+      ['dy', [2, 3]],
+      ['x', [2, 3]],
+      ['options.gamma', [3]],
+    ],
+    call: (ag, [dy, x, gamma]) => ag.layerNormBackward(dy, x, { gamma }),
+  },
+  {
+    method: 'adamUpdate',
+    args: [
+      ['param', [3]],
+      ['grad', [3]],
+      ['state.m', [3]],
+      ['state.v', [3], squares],
+    ],
+    call: (ag, [param, grad, m, v]) => ag.adamUpdate(param, grad, { m, v }, { lr: 0.1, step: 1 }),
+  },
+];
+
+/** Where the bad value goes in each bad argument, and what it is. */
+const AT = 1;
+
+/** The arguments of `spec`, those in `bad` holding NaN at AT, each in forms[k] (good ones as Float32Array). */
+function argumentsOf(spec, bad) {
+  return spec.args.map(([, shape, good = plain], k) => {
+    const values = good(shape.reduce((a, b) => a * b, 1));
+    if (!(k in bad)) return asTensor(values, shape, 'f32');
+    values[AT] = NaN;
+    return asTensor(values, shape, bad[k]);
+  });
+}
+
+function thrownBy(call) {
+  try {
+    call();
+  } catch (e) {
+    return e;
+  }
+  return null;
+}
+
+/** The start of the message that names argument k of `spec` and its NaN. */
+function naming(spec, k) {
+  const [name, shape] = spec.args[k];
+  return `${spec.method}: ${name}${indexText(shape, AT)} is NaN`;
+}
+
+/** [title, call on one Float32Array X of 4 values (X[1] NaN), the start of the message]. */
+const ALIASED = (() => {
+  const T = (X) => ({ data: X, shape: [2, 2] });
+  const G = { data: Float32Array.of(0.5, -1, 0.25, 2), shape: [2, 2] };
+  const pair = ['dot', 'cosine', 'angle', 'scalarProjection', 'vectorProjection', 'squaredDistance', 'dotTrace'];
+  return [
+    ...pair.map((m) => [`${m}(x, x)`, (ag, X) => ag[m](X, X), `${m}: a[1] is NaN`]),
+    [
+      'weightedSum(x, x as [4, 1])',
+      (ag, X) => ag.weightedSum(X, { data: X, shape: [4, 1] }),
+      'weightedSum: alpha[1] is NaN',
+    ],
+    ['matmul(A, A)', (ag, X) => ag.matmul(T(X), T(X)), 'matmul: A[0, 1] is NaN'],
+    ['attention(X, X, X)', (ag, X) => ag.attention(T(X), T(X), T(X)), 'attention: Q[0, 1] is NaN'],
+    [
+      'attention(X, X, X), materialized',
+      (ag, X) => ag.attention(T(X), T(X), T(X), { returnWeights: true }),
+      'attention: Q[0, 1] is NaN',
+    ],
+    [
+      'attention(X, X, X) with a window',
+      (ag, X) => ag.attention(T(X), T(X), T(X), { window: 1 }),
+      'attention: Q[0, 1] is NaN',
+    ],
+    ['attention(G, X, X)', (ag, X) => ag.attention(G, T(X), T(X)), 'attention: K[0, 1] is NaN'],
+    [
+      'attention(G, G, X) with X as the cache',
+      (ag, X) => ag.attention(G, G, T(X), { pastKey: T(X), pastValue: T(X) }),
+      'attention: V[0, 1] is NaN',
+    ],
+    [
+      'attention(G, G, G) with X as both halves of the cache',
+      (ag, X) => ag.attention(G, G, G, { pastKey: T(X), pastValue: T(X) }),
+      'attention: options.pastKey[0, 1] is NaN',
+    ],
+    [
+      'attentionBackward(X, X, X, X)',
+      (ag, X) => ag.attentionBackward(T(X), T(X), T(X), T(X)),
+      'attentionBackward: Q[0, 1] is NaN',
+    ],
+    [
+      'attentionBackward(G, X, G, X)',
+      (ag, X) => ag.attentionBackward(G, T(X), G, T(X)),
+      'attentionBackward: K[0, 1] is NaN',
+    ],
+    ['attentionTrace(X, X, X)', (ag, X) => ag.attentionTrace(T(X), T(X), T(X)), 'attentionTrace: Q[0, 1] is NaN'],
+    [
+      'multiHeadAttention with X everywhere',
+      (ag, X) =>
+        ag.multiHeadAttention(
+          { query: T(X), key: T(X), value: T(X) },
+          { wQ: T(X), wK: T(X), wV: T(X), wO: T(X) },
+          { numHeads: 1 },
+        ),
+      'multiHeadAttention: query[0, 1] is NaN',
+    ],
+    [
+      'multiHeadAttention with X as wK, wV and wO',
+      (ag, X) => ag.multiHeadAttention({ query: G }, { wQ: G, wK: T(X), wV: T(X), wO: T(X) }, { numHeads: 1 }),
+      'multiHeadAttention: wK[0, 1] is NaN',
+    ],
+    ['layerNormBackward(X, X)', (ag, X) => ag.layerNormBackward(T(X), T(X)), 'layerNormBackward: dy[0, 1] is NaN'],
+    [
+      'adamUpdate(X, X) with X as state.m',
+      (ag, X) => ag.adamUpdate(T(X), T(X), { m: T(X), v: G }, { lr: 0.1, step: 1 }),
+      'adamUpdate: param[0, 1] is NaN',
+    ],
+  ];
+})();
+
+describe.each(CONFIGS)('the first bad argument is named: $label', (cfg) => {
+  let ag;
+  let heapBefore;
+  beforeAll(async () => {
+    ({ ag, heapBefore } = await warmInstance(cfg, (a) => a.dot([1], [1])));
+  });
+
+  test.each(ALIASED)('one Float32Array as several arguments: %s', (title, call, start) => {
+    const X = Float32Array.of(0.5, NaN, 0.25, 2);
+    const e = thrownBy(() => call(ag, X));
+    expect(e).toBeInstanceOf(RangeError);
+    expect(e.message.slice(0, start.length)).toBe(start);
+    expect(ag.heapAllocatedBytes()).toBe(heapBefore);
+  });
+
+  test.each(METHODS.map((spec) => [`${spec.method}(${spec.args.map(([n]) => n).join(', ')})`, spec]))(
+    'two bad arguments in any two forms: %s',
+    (title, spec) => {
+      let calls = 0;
+      for (let i = 0; i < spec.args.length; i++) {
+        for (let j = i + 1; j < spec.args.length; j++) {
+          for (const first of FORMS) {
+            for (const second of FORMS) {
+              const e = thrownBy(() => spec.call(ag, argumentsOf(spec, { [i]: first, [j]: second })));
+              const context = `${spec.args[i][0]} as ${first}, ${spec.args[j][0]} as ${second}`;
+              expect([context, e && e.constructor.name]).toEqual([context, 'RangeError']);
+              expect([context, e.message.slice(0, naming(spec, i).length)]).toEqual([context, naming(spec, i)]);
+              calls++;
+            }
+          }
+        }
+      }
+      expect(calls).toBe(((spec.args.length * (spec.args.length - 1)) / 2) * FORMS.length ** 2);
+      // The instance is intact: nothing left allocated, and the next call is right.
+      expect(ag.heapAllocatedBytes()).toBe(heapBefore);
+      expect(ag.dot([3, 4], [4, 3])).toBe(24);
+    },
+  );
+});
