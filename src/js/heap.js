@@ -125,9 +125,6 @@ export function withBuffers(rt, method, specs, body) {
   }
 }
 
-/** Results smaller than this are copied out by slice() (readOut). */
-const SLICE_BELOW_BYTES = 1 << 20;
-
 /**
  * A fresh JS-owned copy of `length` elements of `type` at byte offset `ptr`.
  * For float32 results the first NaN is looked for in wasm first and noted
@@ -136,20 +133,13 @@ const SLICE_BELOW_BYTES = 1 << 20;
  * looked for.
  */
 export function readOut(rt, type, ptr, length, { nanFree = false } = {}) {
-  const bytes = length * type.BYTES_PER_ELEMENT;
-  const buffer = rt.memory().buffer;
-  // Both copy the same bytes into memory of their own; which is cheaper
-  // depends on the size and on the allocator's state (Node 20 on glibc, where
-  // much of the cost is the page faults of fresh memory). Below 1 MiB, slice()
-  // of a byte view (what tfjs's dataSync does): in five benchmark runs of
-  // each, softmax [256, 256] through the API came out at 1.01-1.06 times
-  // tfjs's speed with it and 0.93-1.03 times with the constructor, and a loop
-  // of 256 KiB copies alone from equal to 30 % faster, with fewer page
-  // faults. From 1 MiB the typed-array constructor, 5-30 % faster at 4 MiB.
-  const out =
-    bytes < SLICE_BELOW_BYTES
-      ? new type(new Uint8Array(buffer, ptr, bytes).slice().buffer)
-      : new type(new type(buffer, ptr, length));
+  // The typed-array constructor given a view: V8 allocates the copy's memory
+  // without zeroing it first (slice() of a view, and new type(length) then
+  // set(), fill it with zeros and then copy over them). For softmax
+  // [256, 256] (256 KiB out) that was 1.035 times faster through the API
+  // than slice() (paired rounds, 400 pairs: 1.015-1.060), and it is the
+  // faster of the two at 4 MiB (docs/performance-notes.md).
+  const out = new type(new type(rt.memory().buffer, ptr, length));
   if (type === Float32Array) noteNaNIndex(out, nanFree ? -1 : rt.module.firstNaN(ptr, length));
   return out;
 }

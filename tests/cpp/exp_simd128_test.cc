@@ -3,6 +3,7 @@
 // 23 million values), four lanes at a time.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstring>
 
 #include "exp_simd128.h"
@@ -37,6 +38,34 @@ TEST(ExpSimd128, NormalPathGivesExp4BitsOnItsRange) {
   run(0x80000000u, bits(ag::simd128::kExpNormalMin));  // -0 .. -86.5 (bits grow with |x|)
   run(0x00000000u, bits(88.0f));
   EXPECT_GT(checked, 20000000);
+}
+
+// The softmax kernel finds a NaN input by the NaN its exps give (exp4_normal
+// has no clamp; its 2^k comes from the bits of a NaN t): every NaN lane,
+// quiet or with a payload, either sign, stays NaN, and the other lanes keep
+// their values.
+TEST(ExpSimd128, NaNLanesGiveNaNOnBothPaths) {
+  const float nans[] = {std::nanf(""), -std::nanf(""), std::nanf("0x12345"), from_bits(0x7FFFFFFFu),
+                        from_bits(0xFF800001u)};
+  for (float nan : nans) {
+    for (int lane = 0; lane < 4; ++lane) {
+      float x[4] = {-1.5f, 0.0f, -20.0f, 3.0f}, normal[4], full[4], alone[4];
+      wasm_v128_store(alone, ag::simd128::exp4(wasm_v128_load(x)));
+      x[lane] = nan;
+      const v128_t v = wasm_v128_load(x);
+      wasm_v128_store(normal, ag::simd128::exp4_normal(v));
+      wasm_v128_store(full, ag::simd128::exp4(v));
+      for (int l = 0; l < 4; ++l) {
+        if (l == lane) {
+          EXPECT_TRUE(std::isnan(normal[l])) << "bits " << bits(nan) << " lane " << l;
+          EXPECT_TRUE(std::isnan(full[l])) << "bits " << bits(nan) << " lane " << l;
+        } else {
+          EXPECT_EQ(bits(normal[l]), bits(alone[l])) << "lane " << l;
+          EXPECT_EQ(bits(full[l]), bits(alone[l])) << "lane " << l;
+        }
+      }
+    }
+  }
 }
 
 }  // namespace

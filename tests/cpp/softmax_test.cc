@@ -340,6 +340,35 @@ TEST(Softmax, NonFiniteInputGivesItsIndex) {
   });
 }
 
+// The simd128 variant finds a NaN x_i by the NaN sum of its row's exps, not
+// in the pass that takes the max (softmax_simd128.cc). Rows whose spread
+// max - min passes 86.5 take exp4 rather than exp4_normal: a NaN must show
+// on both paths, and with a -NaN and a NaN with a payload too.
+TEST(Softmax, NaNInputGivesItsIndexOnBothExpPaths) {
+  const float nans[] = {std::nanf(""), -std::nanf(""), std::nanf("0x12345")};
+  for_each_variant([&](Variant v) {
+    for (int32_t n : {2, 5, 16, 67, 256}) {
+      for (float spread : {10.0f, 120.0f}) {
+        for (float bad : nans) {
+          for (int32_t at : {0, n / 2, n - 1}) {
+            const int32_t rows = 2;
+            std::vector<float> x = random_floats(static_cast<size_t>(rows) * n, -1.0f, 1.0f, n + at);
+            x[static_cast<size_t>(n) + (at + 1) % n] = -spread;  // row 1: its spread
+            x[static_cast<size_t>(n) + at] = bad;
+            std::vector<float> y(x.size(), -1.0f);
+            const int32_t status = AG_VARIANT(softmax, v)(x.data(), nullptr, rows, n, 1.0f, y.data());
+            EXPECT_EQ(status, 1 + n + at) << "n " << n << " spread " << spread << " at " << at;
+            // Row 0 is whole and right (its z_i - max z, all within [-2, 0], round by at most 2u).
+            const std::vector<double> ref = reference::softmax(x.data(), nullptr, 1, n, 1.0);
+            const double rel = softmax_relative_bound(v, n, 2.0 * kU);
+            for (int32_t i = 0; i < n; ++i) EXPECT_LE(std::fabs(y[i] - ref[i]), rel * ref[i] + kTinyAbs) << "i " << i;
+          }
+        }
+      }
+    }
+  });
+}
+
 // Each row's weights depend on that row alone: the simd128 variant scales
 // row r in the same pass that takes the max of row r + 1 (softmax_simd128.cc),
 // and a row after a non-finite one takes its max on its own. Every row whose
