@@ -29,6 +29,7 @@ import {
   runStatuses,
   screenshot,
   settledUrl,
+  SHORT_RUNS,
   trainWaiting,
   urlParams,
   useEnv,
@@ -48,15 +49,6 @@ const COMING = CHAPTERS.filter((c) => !c.tag).map((c) => c.id);
 /** Each chapter's own cases (<id>.chapter.mjs), by id. */
 const CASES = new Map();
 for (const { id } of WITH_WIDGET) CASES.set(id, await chapterCases(id));
-/** Links that keep a chapter's worker run short (nothing checked here depends on its size). */
-const SEARCH = {
-  'sqrt-d': '?ch=sqrt-d&v=1&pairs=1000',
-  cost: '?ch=cost&v=1&tmax=512',
-  // Both widgets of the chapter read the link: d and pairs are <ag-near-orthogonal>'s, cand <ag-greedy-packing>'s.
-  'near-orthogonal': '?ch=near-orthogonal&v=2&d=100&pairs=2000&cand=5000',
-  'scale-in-training': '?ch=scale-in-training&v=1&steps=20',
-  'heads-learn': '?ch=heads-learn&v=1&steps=30',
-};
 /** Chapters whose numbers come from a run in the experiment worker. */
 const RUNS = new Set([
   'sqrt-d',
@@ -296,7 +288,7 @@ const EXPORTED = {
       /aria-label="Training loss[^"]*"[^]*aria-label="Weights of the held-out[^]*aria-label="The query of the chosen/,
     ],
   },
-  // Step 0 of 30 (SEARCH): the first query sees only key 1 (weight exactly 1), and no key after it (exactly 0).
+  // Step 0 of 30 (SHORT_RUNS): the first query sees only key 1 (weight exactly 1), and no key after it (exactly 0).
   'heads-learn': {
     state: { seed: 1, steps: 30, mask: rowsOf('1,1;1,1'), head: '1-0' },
     stateText: 'v=1&seed=1&steps=30&mask=1,1;1,1&head=1-0',
@@ -401,7 +393,7 @@ describe('the chapter contract', () => {
 
   describe.each(WITH_WIDGET.map((c) => [c.id, c]))('%s', (id, chapter) => {
     const { tag } = chapter;
-    const search = SEARCH[id] ?? '';
+    const search = SHORT_RUNS[id] ?? '';
     /** The page the chapter's cases start on: the contract's, once its checks passed. */
     const shared = {};
 

@@ -116,6 +116,18 @@ export async function openPage(
 
 /** The address of the page on one chapter in test mode; `search` ('?ch=...') comes first. */
 export const chapterPath = (chapterId, search = '') => `${search ? `${search}&` : '?'}agtest=1#ch-${chapterId}`;
+/**
+ * Links (the `search` of chapterPath) that keep a chapter's worker run short, for tests whose checks do not depend
+ * on the size of the run: a run of the default size costs seconds of CPU, more on a busy machine.
+ */
+export const SHORT_RUNS = {
+  'sqrt-d': '?ch=sqrt-d&v=1&pairs=1000',
+  cost: '?ch=cost&v=1&tmax=512',
+  // Both widgets of the chapter read the link: pairs is <ag-near-orthogonal>'s, cand <ag-greedy-packing>'s.
+  'near-orthogonal': '?ch=near-orthogonal&v=2&pairs=2000&cand=5000',
+  'scale-in-training': '?ch=scale-in-training&v=1&steps=20',
+  'heads-learn': '?ch=heads-learn&v=1&steps=30',
+};
 /** The address of embed.html?<query> in test mode. */
 const embedPath = (query) => `embed.html?${query}${query ? '&' : ''}agtest=1`;
 /** The arguments (options, fn) of a call that may leave the options out. */

@@ -68,21 +68,33 @@ export function one(numbers, role, key = null) {
 /**
  * In the page (Playwright's or Puppeteer's evaluate): the numbers shown by the
  * widget `el` ([data-value]) that no call in the kernel-call log returned.
+ * A shown value is found when some result number x has String(x) equal to its
+ * data-value; the search goes by value (a data-value that is not the shortest
+ * text of its number is never found), newest call first, and stops once every
+ * shown value is found: a chapter's log can hold millions of numbers.
  * Self-contained, so that either driver can serialise it.
  */
 export function unloggedNumbers(el) {
-  const seen = new Set();
+  const log = window.__agCallLog ?? [];
+  const shown = [...el.shadowRoot.querySelectorAll('[data-value]')];
+  const valueOf = (n) => {
+    const v = Number(n.dataset.value);
+    return String(v) === n.dataset.value ? v : undefined;
+  };
+  const wanted = new Set(shown.map(valueOf).filter((v) => v !== undefined));
   const visit = (r) => {
-    if (typeof r === 'number') seen.add(String(r));
-    else if (r && (ArrayBuffer.isView(r) || Array.isArray(r))) for (const x of r) visit(x);
+    if (typeof r === 'number') wanted.delete(r);
+    else if (ArrayBuffer.isView(r)) for (let i = 0; i < r.length && wanted.size; i++) wanted.delete(r[i]);
+    else if (Array.isArray(r)) for (const x of r) visit(x);
     else if (r && typeof r === 'object') for (const v of Object.values(r)) visit(v);
   };
-  for (const call of window.__agCallLog ?? []) visit(call.result);
-  const shown = [...el.shadowRoot.querySelectorAll('[data-value]')];
+  for (let i = log.length - 1; i >= 0 && wanted.size; i--) visit(log[i].result);
   return {
     count: shown.length,
-    missing: shown.filter((n) => !seen.has(n.dataset.value)).map((n) => `${n.dataset.role}=${n.dataset.value}`),
-    log: (window.__agCallLog ?? []).length,
+    missing: shown
+      .filter((n) => valueOf(n) === undefined || wanted.has(valueOf(n)))
+      .map((n) => `${n.dataset.role}=${n.dataset.value}`),
+    log: log.length,
   };
 }
 

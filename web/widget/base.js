@@ -14,7 +14,8 @@
 //   attributes present until the learner's next change. Removing a field's
 //   attribute gives that field the `state` attribute's value, or its default.
 // - Lazy start: nothing heavy until the element comes near the viewport
-//   (IntersectionObserver with a margin); then build(), load the engine, render.
+//   (IntersectionObserver with the class's startMargin); then build(), load
+//   the engine, render.
 //   Before the page is printed, every widget still waiting starts (print.js),
 //   and the engine loads when the page is idle, so that the printout is whole.
 // - Every number shown goes through show(), which keeps the exact value in
@@ -62,6 +63,8 @@ export class AgWidget extends HTMLElement {
   static title = 'Widget';
   /** The selector of the figure to export (an <svg>; the first match), or null for none. */
   static figureSelector = 'svg.plane';
+  /** How far outside the viewport this widget starts (CSS margin syntax). */
+  static startMargin = START_MARGIN;
 
   static get observedAttributes() {
     return ['state', ...EMBED_OPTIONS, ...Object.keys(this.stateDecl.fields)];
@@ -373,7 +376,7 @@ export class AgWidget extends HTMLElement {
       (entries) => {
         if (entries.some((e) => e.isIntersecting)) this.start();
       },
-      { rootMargin: START_MARGIN },
+      { rootMargin: this.constructor.startMargin },
     );
     this.#observer.observe(this);
   }

@@ -212,6 +212,12 @@ export class ExperimentRun {
  * and forgets its key when the chapter leaves the page (back on it, its state runs again).
  */
 export class ExperimentWidget extends AgWidget {
+  /**
+   * A run costs seconds of CPU: it starts once the widget is on screen, not while the learner passes a chapter
+   * near it (a page opened on the next chapter would run it too).
+   */
+  static startMargin = '0px';
+
   #runs = [];
 
   /** A new ExperimentRun of this chapter (options as the constructor's). */
