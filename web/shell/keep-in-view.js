@@ -10,11 +10,12 @@
 // All of it happens in a ResizeObserver's callback on the body, which runs
 // once the browser has laid the page out and before it paints: reading the
 // scroll position there and placing the chapter cost no layout of their own,
-// and no frame shows the chapter pushed down. (A scroll listener would lay
-// the page out each time it reads the position, while widgets render.) The
+// and no frame shows the chapter pushed down. A scroll only asks for that
+// callback after the next layout (reading the position in the scroll event
+// would lay the page out there, each time, while widgets render). The
 // browser's scroll anchoring is off meanwhile (overflow-anchor: none on the
 // root), so growth above leaves the scroll position where place() put it:
-// a position elsewhere at the next growth is someone else's scroll.
+// a position elsewhere is someone else's scroll.
 
 /** How long at most a linked chapter is kept in view (ms). */
 export const KEEP_IN_VIEW_MS = 4000;
@@ -34,15 +35,26 @@ export function keepInView(section, { target = window, ms = KEEP_IN_VIEW_MS } = 
     section.scrollIntoView({ block: 'start' });
     placedY = target.scrollY;
   };
-  // After a change of the page's height (layout done): moved by someone else, or to be placed again. A page
-  // that got shorter under a window at its end moves up with it (the browser's clamp): placed again too.
+  // After a layout that changed the page's height or followed a scroll: moved by someone else, or to be placed
+  // again. A page that got shorter under a window at its end moves up with it (the browser's clamp): placed
+  // again too.
+  let judging = false;
   const resized = () => {
+    judging = false;
     const y = target.scrollY;
     const clamped = y < placedY && y + target.innerHeight >= root.scrollHeight - 1;
     if (Math.abs(y - placedY) > 1 && !clamped) stop();
     else place();
   };
   const observer = new target.ResizeObserver(resized);
+  const body = target.document.body;
+  // Observed anew, the body gets the callback after the next layout whether or not its size changes.
+  const onScroll = () => {
+    if (judging) return;
+    judging = true;
+    observer.unobserve(body);
+    observer.observe(body);
+  };
   const inputs = ['wheel', 'touchstart', 'pointerdown', 'keydown'];
   let timer = null;
   let stopped = false;
@@ -51,14 +63,16 @@ export function keepInView(section, { target = window, ms = KEEP_IN_VIEW_MS } = 
     stopped = true;
     observer.disconnect();
     for (const type of inputs) target.removeEventListener(type, stop, true);
+    target.removeEventListener('scroll', onScroll);
     if (timer !== null) target.clearTimeout(timer);
     root.style.overflowAnchor = anchoring;
     if (!hadStyle && root.getAttribute('style') === '') root.removeAttribute('style');
   };
   root.style.overflowAnchor = 'none';
   place();
-  observer.observe(target.document.body);
+  observer.observe(body);
   for (const type of inputs) target.addEventListener(type, stop, { capture: true, passive: true });
+  target.addEventListener('scroll', onScroll, { passive: true });
   timer = target.setTimeout(stop, ms);
   return stop;
 }
