@@ -52,9 +52,9 @@ describe('links and history', () => {
       // As find in page or a screen reader would: to the top, where the first chapters then start and grow.
       await page.evaluate(() => window.scrollTo({ top: 0, behavior: 'instant' }));
       await page.waitForFunction(() => !document.querySelector('[data-status="loading"]'), null, { timeout: 20000 });
-      // Keeping the chapter in view stops (at that growth, or after KEEP_IN_VIEW_MS at the latest): the page's
-      // root gets its own style back (none).
-      await page.waitForFunction(() => document.documentElement.getAttribute('style') === null, null, {
+      // Keeping the chapter in view stops (at that growth, or after KEEP_IN_VIEW_MS at the latest): the body
+      // gets its own style back (none).
+      await page.waitForFunction(() => document.body.getAttribute('style') === null, null, {
         timeout: 20000,
       });
       await frames(page, 2);

@@ -14,8 +14,9 @@
 // callback after the next layout (reading the position in the scroll event
 // would lay the page out there, each time, while widgets render). The
 // browser's scroll anchoring is off meanwhile (overflow-anchor: none on the
-// root), so growth above leaves the scroll position where place() put it:
-// a position elsewhere is someone else's scroll.
+// body: Chromium keeps anchoring the page with it on the root element only),
+// so growth above leaves the scroll position where place() put it: a
+// position elsewhere is someone else's scroll.
 
 /** How long at most a linked chapter is kept in view (ms). */
 export const KEEP_IN_VIEW_MS = 4000;
@@ -27,9 +28,10 @@ export const KEEP_IN_VIEW_MS = 4000;
  */
 export function keepInView(section, { target = window, ms = KEEP_IN_VIEW_MS } = {}) {
   const root = target.document.documentElement;
-  // The root's own style, put back by stop().
-  const hadStyle = root.hasAttribute('style');
-  const anchoring = root.style.overflowAnchor;
+  const body = target.document.body;
+  // The body's own style, put back by stop().
+  const hadStyle = body.hasAttribute('style');
+  const anchoring = body.style.overflowAnchor;
   let placedY = 0;
   const place = () => {
     section.scrollIntoView({ block: 'start' });
@@ -47,7 +49,6 @@ export function keepInView(section, { target = window, ms = KEEP_IN_VIEW_MS } = 
     else place();
   };
   const observer = new target.ResizeObserver(resized);
-  const body = target.document.body;
   // Observed anew, the body gets the callback after the next layout whether or not its size changes.
   const onScroll = () => {
     if (judging) return;
@@ -65,10 +66,10 @@ export function keepInView(section, { target = window, ms = KEEP_IN_VIEW_MS } = 
     for (const type of inputs) target.removeEventListener(type, stop, true);
     target.removeEventListener('scroll', onScroll);
     if (timer !== null) target.clearTimeout(timer);
-    root.style.overflowAnchor = anchoring;
-    if (!hadStyle && root.getAttribute('style') === '') root.removeAttribute('style');
+    body.style.overflowAnchor = anchoring;
+    if (!hadStyle && body.getAttribute('style') === '') body.removeAttribute('style');
   };
-  root.style.overflowAnchor = 'none';
+  body.style.overflowAnchor = 'none';
   place();
   observer.observe(body);
   for (const type of inputs) target.addEventListener(type, stop, { capture: true, passive: true });
