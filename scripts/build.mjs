@@ -227,6 +227,26 @@ LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING FROM,
 OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN
 THE SOFTWARE.`;
 
+/** Stylesheets of web/styles/ that no widget of the full page links: embed.html's own. */
+const NOT_WIDGET_SHEETS = new Set(['embed.css']);
+
+/**
+ * The full page `html` (web/index.html) with a <link rel="preload"> for each stylesheet that its widgets
+ * link in their shadow roots (every sheet of web/styles/ but NOT_WIDGET_SHEETS and those the page links
+ * itself), before its script. Every widget links its sheets as the page opens (base.js); preloaded, they
+ * are in the cache by then, and all shadow roots get their styles within a frame or two, instead of
+ * one sheet after another over a second, each arrival restyling and laying out the whole page again.
+ */
+export function withWidgetSheetsPreloaded(html) {
+  const script = '  <script type="module" src="app.js"></script>\n';
+  if (html.split(script).length !== 2) throw new Error(`web/index.html: expected "${script.trim()}" once`);
+  const sheets = readdirSync(join(root, 'web/styles'))
+    .filter((f) => f.endsWith('.css') && !NOT_WIDGET_SHEETS.has(f) && !html.includes(`href="styles/${f}"`))
+    .sort();
+  const links = sheets.map((f) => `  <link rel="preload" as="style" href="styles/${f}">\n`).join('');
+  return html.replace(script, links + script);
+}
+
 /**
  * The static site build/site/: web/widgets.js (every widget, the JS API
  * bundled in) and web/app.js (the page shell) bundled by esbuild as ES
@@ -247,9 +267,13 @@ export async function buildSite() {
     logLevel: 'warning',
   });
   cpSync(join(root, 'dist/wasm'), join(site, 'wasm'), { recursive: true, filter: (f) => !f.endsWith('.mjs') });
-  for (const file of ['index.html', 'embed.html', 'style.css', 'guide.css', 'favicon.svg'])
+  for (const file of ['embed.html', 'style.css', 'guide.css', 'favicon.svg'])
     cpSync(join(root, 'web', file), join(site, file));
   cpSync(join(root, 'web/styles'), join(site, 'styles'), { recursive: true });
+  writeFileSync(
+    join(site, 'index.html'),
+    withWidgetSheetsPreloaded(readFileSync(join(root, 'web/index.html'), 'utf8')),
+  );
   writeGuide(root, site);
   const katex = join(root, 'node_modules/katex/dist');
   mkdirSync(join(site, 'vendor/katex/fonts'), { recursive: true });

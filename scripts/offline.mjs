@@ -190,6 +190,8 @@ export async function buildOffline() {
     'href="favicon.svg"',
     `href="${dataUrl('image/svg+xml', readFileSync(join(site, 'favicon.svg')))}"`,
   );
+  // The widgets' stylesheets are in the table (data: URLs): nothing to fetch ahead.
+  html = html.replace(/ {2}<link rel="preload" as="style" href="[^"]*">\n/g, '');
   // KaTeX's stylesheet (with the fonts) is added to <head> by the first widget (ensureKatexFonts), from the table.
   html = replaceOnce(html, '  <link rel="stylesheet" href="vendor/katex/katex.min.css">\n', '');
   // The site's stylesheets (the shared base, then the page's), then the notices' rule: their long

@@ -46,6 +46,22 @@ describe('links and history', () => {
     });
   });
 
+  test('a scroll that the shell did not make while the chapters above still grow is left where it went', async () => {
+    await withPage(env, '?ch=pitfalls&v=1&agtest=1', async ({ page }) => {
+      await page.waitForSelector('ag-pitfalls[data-status="ready"]', { timeout: 20000 });
+      // As find in page or a screen reader would: to the top, where the first chapters then start and grow.
+      await page.evaluate(() => window.scrollTo({ top: 0, behavior: 'instant' }));
+      await page.waitForFunction(() => !document.querySelector('[data-status="loading"]'), null, { timeout: 20000 });
+      // Keeping the chapter in view stops (at that growth, or after KEEP_IN_VIEW_MS at the latest): the body
+      // gets its own style back (none).
+      await page.waitForFunction(() => document.body.getAttribute('style') === null, null, {
+        timeout: 20000,
+      });
+      await frames(page, 2);
+      expect(await page.evaluate(() => window.scrollY)).toBe(0);
+    });
+  });
+
   test('Back and Forward at once after a change: each entry keeps its own chapter; the URL ends up with the state shown', async () => {
     await withPage(env, '?agtest=1', async ({ page }) => {
       await page.locator('#toc a[href="#ch-worked-example"]').first().click();

@@ -7,6 +7,7 @@
 // are left alone. Boxes that scroll sideways also show a shadow on each side
 // with more to see (scroll-edges.js).
 
+import { afterLayout } from './after-layout.js';
 import { afterPause } from './pause.js';
 import { followEdges, markEdges } from './scroll-edges.js';
 
@@ -90,8 +91,9 @@ export const CHECK_DELAY_MS = 250;
 /**
  * Keeps the scrolling elements under `root` focusable. The check walks the
  * widget and reads the size of every box, so it runs off the interaction:
- * in the next frame for the first render (now()) and the first size of
- * `frame`, and after later renders and resizes once they pause (schedule(),
+ * right after the next layout for the first render (now()) and the first
+ * size of `frame` (after-layout.js: reading the sizes then costs no layout of
+ * its own), and after later renders and resizes once they pause (schedule(),
  * CHECK_DELAY_MS after the last one, when the page is idle). A learner
  * pressing Tab right after a change finds the box marked already unless it
  * started to scroll in the last quarter of a second.
@@ -111,7 +113,7 @@ export function watchScrollers(root, frame) {
   const now = () => {
     if (frameRequested) return;
     frameRequested = true;
-    requestAnimationFrame(() => {
+    afterLayout(frame, () => {
       frameRequested = false;
       check();
     });

@@ -13,6 +13,7 @@
 import { select } from 'd3';
 import { h } from './dom.js';
 import { pair } from './format.js';
+import { afterLayout } from './after-layout.js';
 import { separateLabels, textBoxes } from './label-separation.js';
 import { ARROWHEAD, arrowMarker, DOT, draggablePoint, HIT, plane } from './plot.js';
 import { defineState, vector } from './state.js';
@@ -103,15 +104,25 @@ export function vectorFigure(widget, { extent = 6, label: name, markers = 'arrow
   const handles = [];
   const arrowLines = [];
   let separating = false;
+  let drawn = false; // a separation was scheduled before: the figure has been drawn
 
-  /** After this render: labels of the 'labels' layer that overlap are pulled apart (separateLabels). */
+  /**
+   * After this render: labels of the 'labels' layer that overlap are pulled apart (separateLabels), before the
+   * figure is painted. After the first render, right after the next layout (after-layout.js): as the page opens,
+   * many figures draw at once, and each separation in a microtask would lay the whole page out for its reads.
+   * After later renders (a drag, a key), at the end of the task, so that what the task changed is settled
+   * when it ends.
+   */
   function scheduleSeparation() {
     if (separating) return;
     separating = true;
-    queueMicrotask(() => {
+    const go = () => {
       separating = false;
       separate('labels');
-    });
+    };
+    if (drawn) queueMicrotask(go);
+    else afterLayout(p.svg.node(), go);
+    drawn = true;
   }
 
   /** Pulls the overlapping labels of `layer` apart, clear of the handles and the axes' numbers, inside the figure. */
