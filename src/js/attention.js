@@ -143,14 +143,19 @@ export function scoresOverflowCause({ scale, softcap = 0, alibi = false, mask = 
   const inputs = alibi && sumCan ? "the inputs or options.alibi's slopes" : 'the inputs';
   if (softcap) {
     // Before the cap, what overflows is Q K^T, or the product with the 'raw' scores asked for (which
-    // are checked uncapped); after it, a capped score plus a bias or mask entry near FLT_MAX.
-    const what = productCan ? 'the scores scale * Q K^T' : 'the dot products Q K^T';
-    const remedy =
-      `this is before the soft cap${sumCan ? ` (or after it,${added})` : ''}; scale ${inputs} down` +
-      (raw
-        ? "; the cap bounds the output and the 'capped' scores, not the 'raw' ones asked for by options.returnScores"
-        : '');
-    return { what, remedy };
+    // are checked uncapped); after it, a capped score plus a bias or mask entry near FLT_MAX. The kernel's
+    // status does not say which: with a bias or a mask that can overflow, both are named.
+    const rawNote = raw
+      ? "; the cap bounds the output and the 'capped' scores, not the 'raw' ones asked for by options.returnScores"
+      : '';
+    const before = productCan ? 'the scores scale * Q K^T' : 'the dot products Q K^T';
+    if (!sumCan) return { what: before, remedy: `this is before the soft cap; scale ${inputs} down${rawNote}` };
+    return {
+      what: `the scores softcap(scale * Q K^T)${added}`,
+      remedy:
+        `either ${productCan ? 'scale * q . k' : 'a dot product q . k'} overflowed before the soft cap, or a ` +
+        `capped score${added} after it; scale ${inputs} down${rawNote}`,
+    };
   }
   if (productCan || sumCan) return { what: `the scores scale * Q K^T${added}`, remedy: `scale ${inputs} down` };
   const why =

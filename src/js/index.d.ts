@@ -755,6 +755,11 @@ export interface AttentionGeometry {
    *   output projection concat(heads)·wO + bO when its sums turn into NaN (when they overflow
    *   to +-Infinity of one sign, that is the result, as for every sum).
    */
+  multiHeadAttention<O extends MultiHeadOptions>(
+    inputs: MultiHeadInputs,
+    weights: MultiHeadWeights,
+    options: OnlyKnownKeys<O, MultiHeadOptions>,
+  ): MultiHeadResultFor<O>;
   /**
    * One head of attention by the streaming kernel of {@link attention} (online softmax over
    * tiles of keys; Milakov & Gimelshein 2018; Dao et al. 2022, FlashAttention, Algorithm 1),
@@ -773,11 +778,6 @@ export interface AttentionGeometry {
    *   float32, naming the first in [Tq, Tk] (as the dot products Q K^T when |scale| <= 1).
    */
   attentionTrace(Q: TensorLike, K: TensorLike, V: TensorLike, options?: AttentionTraceOptions): AttentionTraceResult;
-  multiHeadAttention<O extends MultiHeadOptions>(
-    inputs: MultiHeadInputs,
-    weights: MultiHeadWeights,
-    options: OnlyKnownKeys<O, MultiHeadOptions>,
-  ): MultiHeadResultFor<O>;
   /**
    * The Monte Carlo experiment of the articles: `trials` pairs of independent
    * standard-normal vectors of dimension d, measured by dot (spread sqrt(d): why

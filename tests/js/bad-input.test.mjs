@@ -311,6 +311,39 @@ const CASES = [
     ['scale * Q K^T['],
   ],
   [
+    'attention softcap with ALiBi: a capped score plus the bias overflows (q . k = 1), both causes named',
+    (ag) => ag.attention([[1]], [[1], [1], [1]], [[1], [2], [3]], { scale: 1, softcap: 1, alibi: [3e38] }),
+    RangeError,
+    // The bias of key 3 for query 1 is -2 * 3e38 = -6e38: beyond float32 on its own, after the cap.
+    [
+      'attention',
+      'the scores softcap(scale * Q K^T) + ALiBi bias[0, 2] overflowed float32',
+      'or a capped score + ALiBi bias after it',
+    ],
+    ['the dot products Q K^T['],
+  ],
+  [
+    'attention softcap with a mask: a finite q . k capped, plus a mask entry near -FLT_MAX, overflows',
+    (ag) =>
+      ag.attention(
+        [[1e19, 1e19]],
+        [
+          [1, 1],
+          [-1e19, -1e19],
+        ],
+        [[1], [2]],
+        { scale: 1, softcap: 3e38, mask: new Float32Array([0, -3e38]) },
+      ),
+    RangeError,
+    // q . k = -2e38 is finite; capped it is about -1.75e38, and -3e38 more is beyond float32.
+    [
+      'attention',
+      'the scores softcap(scale * Q K^T) + mask[0, 1] overflowed float32',
+      'or a capped score + mask after it',
+    ],
+    ['the dot products Q K^T['],
+  ],
+  [
     "attention softcap: a q.k beyond float32 is capped, but its 'raw' score cannot be returned",
     (ag) =>
       ag.attention(
