@@ -137,10 +137,8 @@ export const softmaxMethods = {
   softmaxBackward(weights, dWeights) {
     const m = 'softmaxBackward';
     const { t, n, rows } = rowsOf(m, weights, 'weights');
-    const expected = `the shape of weights ${formatShape(t.shape)}`;
-    const d = toTensor(m, 'dWeights', dWeights, expected, { minRank: 1 });
-    if (d.shape.join() !== t.shape.join()) throw shapeError(m, 'dWeights', d.shape, expected);
-    // Each row a distribution: weights >= 0 summing to 1 (as entropy checks p).
+    // Each row a distribution: weights >= 0 summing to 1 (as entropy checks p); checked before dWeights is
+    // read, so that bad weights are named first (argument order).
     const tolerance = 1e-5 + n * 2 ** -22;
     for (let r = 0; r < rows; r++) {
       let sum = 0;
@@ -154,6 +152,9 @@ export const softmaxMethods = {
           `${m}: row ${r} of weights ${formatShape(t.shape)} sums to ${sum}, not 1 (within ${tolerance.toPrecision(3)}); weights must be softmax outputs, each row a distribution`,
         );
     }
+    const expected = `the shape of weights ${formatShape(t.shape)}`;
+    const d = toTensor(m, 'dWeights', dWeights, expected, { minRank: 1 });
+    if (d.shape.join() !== t.shape.join()) throw shapeError(m, 'dWeights', d.shape, expected);
     const specs = { weights: { data: t.data }, dWeights: { data: d.data }, dLogits: { length: t.data.length } };
     const r = this._buffers(m, specs, (p) => {
       this._kernel('softmax_backward')(p.weights, p.dWeights, rows, n, p.dLogits);

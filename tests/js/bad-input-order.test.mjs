@@ -248,6 +248,24 @@ describe.each(CONFIGS)('the first bad argument is named: $label', (cfg) => {
     expect(ag.heapAllocatedBytes()).toBe(heapBefore);
   });
 
+  // softmaxBackward's weights must be a distribution: a row that is not one is named before dWeights is read.
+  test.each([
+    [
+      'weights with a negative entry, dWeights of the wrong shape',
+      [-0.5, 1.5],
+      [0, 0, 0],
+      'softmaxBackward: weights[0] is -0.5',
+    ],
+    ['weights that sum to 2, dWeights with a NaN', [1, 1], [NaN, 0], 'softmaxBackward: row 0 of weights [2] sums to 2'],
+  ])('softmaxBackward: bad weights are named before dWeights: %s', (title, weights, dWeights, start) => {
+    for (const form of [(x) => x, (x) => Float32Array.from(x)]) {
+      const e = thrownBy(() => ag.softmaxBackward(form(weights), form(dWeights)));
+      expect(e).toBeInstanceOf(RangeError);
+      expect(e.message.slice(0, start.length)).toBe(start);
+    }
+    expect(ag.heapAllocatedBytes()).toBe(heapBefore);
+  });
+
   test.each(METHODS.map((spec) => [`${spec.method}(${spec.args.map(([n]) => n).join(', ')})`, spec]))(
     'two bad arguments in any two forms: %s',
     (title, spec) => {
