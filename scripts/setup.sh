@@ -2,7 +2,7 @@
 # Installs what the project needs and is missing, quietly when all is there.
 #   Debian packages: emscripten (wasm builds), libsimde-dev (native builds of the
 #   SIMD source), clang, its sanitizer and libFuzzer runtimes and GoogleTest
-#   (native tests and fuzzing), clang-format (npm run lint), chromium (browser tests), firefox-esr (the
+#   (native tests and fuzzing), clang-format (npm run lint), chromium-headless-shell (browser tests), firefox-esr (the
 #   Firefox smoke test).
 #   npm packages: `npm ci` from package-lock.json when node_modules is stale.
 # Safe to run any number of times; run as root (or with sudo available) on a
@@ -10,7 +10,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-debian_packages=(cmake make emscripten libsimde-dev clang clang-format libclang-rt-14-dev libgtest-dev chromium firefox-esr fonts-dejavu-core)
+debian_packages=(cmake make emscripten libsimde-dev clang clang-format libclang-rt-14-dev libgtest-dev chromium-headless-shell firefox-esr fonts-dejavu-core)
 missing=()
 for p in "${debian_packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
