@@ -40,9 +40,22 @@
  *   normalize), `numHeads` not dividing d_model, a temperature <= 0 or not
  *   finite, a size beyond the 1 GiB wasm heap (or a failed allocation).
  * Messages name the method, the argument, the shape received and the shape
- * expected, e.g. `dot: b has shape [3] but [2] was expected`. When several
- * arguments are bad, the first in argument order is named, whatever their types
- * and also when one array is passed as several arguments (`dot(x, x)` names a).
+ * expected, e.g. `dot: b has shape [3] but [2] was expected`.
+ *
+ * Which error, when there are several: arguments are checked in the documented
+ * argument order, and the first bad one is named. The options object is the last
+ * argument: its own errors (not a plain object, an unknown or refused key) come
+ * after every positional argument, then its members in the order they are listed
+ * here (so `softmax([NaN, 1], { temprature: 1 })` names `x[0]`, not the key).
+ * Each argument's shape is judged against the arguments before it, and within one
+ * argument its kind and shape come before its values (a NaN), which come before
+ * rules on its values (a distribution, a zero vector): `layerNormBackward([[0, 1]],
+ * [[NaN, 2, 3]])` names x's shape [1, 3], not its NaN. This holds whatever form each
+ * argument takes, and when one array is passed as several arguments (`dot(x, x)`
+ * names a). Where a shape depends on an option, it is checked after the options:
+ * matmul's inner dimension K (`transposeA`, `transposeB`) and the columns of
+ * multiHeadAttention's wK (`numHeads`, `kvHeads`).
+ *
  * After any error
  * the instance is intact: nothing stays allocated and the next call is right.
  *

@@ -86,8 +86,8 @@ function targetsOf(method, targets, rows, vocab) {
 export const layersMethods = {
   layerNorm(x, options) {
     const m = 'layerNorm';
-    const o = optionsObject(m, options, 'options', ['gamma', 'beta', 'eps']);
     const { t, n, rows, lead } = rowsOf(m, 'x', x, '[rows, n] or [n]');
+    const o = optionsObject(m, options, 'options', ['gamma', 'beta', 'eps']);
     const gamma = optionalOf(m, 'options.gamma', o.gamma, n, `[${n}] (n = ${n}, the last axis of x)`);
     const beta = optionalOf(m, 'options.beta', o.beta, n, `[${n}] (n = ${n}, the last axis of x)`);
     const eps = epsOption(m, 'options.eps', o.eps, 1e-5);
@@ -119,13 +119,15 @@ export const layersMethods = {
 
   layerNormBackward(dy, x, options) {
     const m = 'layerNormBackward';
-    const o = optionsObject(m, options, 'options', ['gamma', 'mean', 'rstd', 'eps']);
-    // Read in argument order, dy first, so that of two bad arguments dy is named.
-    const g = toTensor(m, 'dy', dy, '[rows, n] or [n] (the shape of x)');
-    const { t, n, rows, lead } = rowsOf(m, 'x', x, '[rows, n] or [n]');
+    // Read in argument order, dy first, so that of two bad arguments dy is named; x's shape is judged
+    // against dy's (an argument against the ones before it), and the options object comes last.
+    const g = toTensor(m, 'dy', dy, '[rows, n] or [n]', { minRank: 1 });
+    const same = `${formatShape(g.shape)} (the shape of dy)`;
+    const { t, n, rows, lead } = rowsOf(m, 'x', x, same);
     if (g.shape.length !== t.shape.length || g.shape.some((d, i) => d !== t.shape[i])) {
-      throw shapeError(m, 'dy', g.shape, `${formatShape(t.shape)} (the shape of x)`);
+      throw shapeError(m, 'x', t.shape, same, 'x and dy have the same shape');
     }
+    const o = optionsObject(m, options, 'options', ['gamma', 'mean', 'rstd', 'eps']);
     const gamma = optionalOf(m, 'options.gamma', o.gamma, n, `[${n}] (n = ${n}, the last axis of x)`);
     const rowsExpected = `${formatShape(lead)} (one value per row of x)`;
     let mean = optionalOf(m, 'options.mean', o.mean, rows, rowsExpected);
@@ -171,9 +173,9 @@ export const layersMethods = {
 
   crossEntropy(logits, targets, options) {
     const m = 'crossEntropy';
-    const o = optionsObject(m, options, 'options', ['gradScale']);
     const { t, n: vocab, rows, lead } = rowsOf(m, 'logits', logits, '[rows, vocab] or [vocab]');
     const { targets: tg, count } = targetsOf(m, targets, rows, vocab);
+    const o = optionsObject(m, options, 'options', ['gradScale']);
     const gradScale =
       o.gradScale === undefined ? (count > 0 ? 1 / count : 1) : finiteNumber(m, 'options.gradScale', o.gradScale);
     const specs = {
@@ -201,7 +203,6 @@ export const layersMethods = {
 
   adamUpdate(param, grad, state, options) {
     const m = 'adamUpdate';
-    const o = optionsObject(m, options, 'options', ['lr', 'beta1', 'beta2', 'eps', 'step', 'gradScale']);
     const p = toTensor(m, 'param', param, '[...]');
     const n = p.data.length;
     const same = `${formatShape(p.shape)} (the shape of param)`;
@@ -220,6 +221,7 @@ export const layersMethods = {
           throw valueError(m, 'state.v', vel.shape, i, vel.data[i], 'v, a mean of squares, is >= 0');
       }
     }
+    const o = optionsObject(m, options, 'options', ['lr', 'beta1', 'beta2', 'eps', 'step', 'gradScale']);
     if (o.lr === undefined) throw new TypeError(`${m}: options.lr (the learning rate) is required; got undefined`);
     const lr = finiteNumber(m, 'options.lr', o.lr);
     if (lr < 0) throw new RangeError(`${m}: options.lr must be >= 0; got ${lr}`);

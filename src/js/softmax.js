@@ -36,8 +36,9 @@ export const softmaxMethods = {
 
   softmax(x, options) {
     const m = 'softmax';
-    const o = optionsObject(m, options, 'options', ['temperature', 'mask', 'maskKind']);
+    // Arguments in argument order: x, then the options object (its keys, then its members).
     const { t, n, rows } = rowsOf(m, x);
+    const o = optionsObject(m, options, 'options', ['temperature', 'mask', 'maskKind']);
     const temperature =
       o.temperature === undefined ? 1 : finiteNumber(m, 'options.temperature', o.temperature, { positive: true });
     if (!(Math.fround(temperature) >= 2 ** -126)) {

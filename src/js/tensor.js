@@ -3,7 +3,7 @@
 // checked before anything reaches wasm, because the kernels check nothing.
 // Masks become additive float32 masks; broadcasting is computed here as
 // strides (0 = broadcast), never as arithmetic on results.
-import { deferFiniteCheck, finiteRule } from './checks.js';
+import { deferFiniteCheck, finiteRule, recordCheckedValues } from './checks.js';
 import {
   dataLengthError,
   describeValue,
@@ -154,11 +154,13 @@ function flattenNested(method, name, x, expected, { numbers = false } = {}) {
 
 // Copies the values into a Float32Array and checks that every value is a
 // finite float32 (or -Infinity where allowed); values beyond the float32
-// range are rejected. A Float32Array is not scanned here (unless `eager`):
-// it is passed on as it is (only ever copied into wasm memory, never written
-// or returned), and its check runs in wasm on that copy, before the kernel
-// is called (checks.js). Masks are checked eagerly, since they are reshaped
-// in JS before they reach wasm.
+// range are rejected. The first bad value's RangeError is recorded, not
+// thrown (checks.js recordCheckedValues), so that a shape error of this
+// argument or an earlier one is still reported first. A Float32Array is not
+// scanned here (unless `eager`): it is passed on as it is (only ever copied
+// into wasm memory, never written or returned), and its check runs in wasm
+// on that copy, before the kernel is called (checks.js). Masks are checked
+// eagerly, since they are reshaped in JS before they reach wasm.
 function toFloat32(method, name, values, shape, { allowNegInf = false, eager = false } = {}) {
   const n = values.length;
   if (values instanceof Float32Array && !eager) {
@@ -169,21 +171,19 @@ function toFloat32(method, name, values, shape, { allowNegInf = false, eager = f
     return plain;
   }
   const out = new Float32Array(n);
+  let bad = -1;
   for (let i = 0; i < n; i++) {
     const v = values[i];
     if (typeof v !== 'number') {
       throw entryTypeError(method, name, shape, i, v, Array.isArray(values) && !(i in values));
     }
     // One comparison catches NaN, +-Infinity and values beyond float32.
-    if (!(v <= F32_MAX && v >= -F32_MAX)) {
-      if (allowNegInf && v === -Infinity) {
-        out[i] = v;
-        continue;
-      }
-      throw valueError(method, name, shape, i, v, finiteRule(v, allowNegInf));
-    }
+    if (!(v <= F32_MAX && v >= -F32_MAX) && !(allowNegInf && v === -Infinity) && bad < 0) bad = i;
     out[i] = v;
   }
+  const error =
+    bad < 0 ? null : valueError(method, name, shape, bad, values[bad], finiteRule(values[bad], allowNegInf));
+  recordCheckedValues(out, { method, name, shape, allowNegInf }, error);
   return out;
 }
 

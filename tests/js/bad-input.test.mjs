@@ -693,7 +693,8 @@ const CASES = [
     'MHA weight shape',
     (ag) => ag.multiHeadAttention({ query: X8 }, { ...mhaW, wK: I2 }, { numHeads: 2 }),
     RangeError,
-    ['multiHeadAttention', 'wK', '[2, 2]', '[8, 8]'],
+    // wK's rows are judged against query (d_model = 8); its columns only once options.numHeads is read.
+    ['multiHeadAttention: wK has shape [2, 2]', '[d_model, kvHeads d_k] with d_model = 8'],
   ],
   [
     'MHA bias shape',
@@ -1070,7 +1071,7 @@ const CASES = [
   ],
   [
     'numHeads of the wrong kind is described like an argument',
-    (ag) => ag.multiHeadAttention({ query: [[1, 2]] }, {}, { numHeads: '2' }),
+    (ag) => ag.multiHeadAttention({ query: [[1, 2]] }, { wQ: I2, wK: I2, wV: I2, wO: I2 }, { numHeads: '2' }),
     TypeError,
     ['options.numHeads (h) must be an integer >= 1 that divides d_model = 2; got the string "2"'],
   ],
@@ -1622,10 +1623,11 @@ const CASES = [
     ['layerNorm', 'the variance of x[0] overflowed float32'],
   ],
   [
-    'layerNormBackward dy of another shape',
+    'layerNormBackward x of another shape than dy',
     (ag) => ag.layerNormBackward([1, 2, 3], I2),
     RangeError,
-    ['layerNormBackward', 'dy', '[3]', '[2, 2] (the shape of x)'],
+    // x is judged against dy, the argument before it.
+    ['layerNormBackward: x has shape [2, 2] but [3] (the shape of dy) was expected'],
   ],
   [
     'layerNormBackward mean without rstd',
