@@ -47,8 +47,8 @@ export function finiteRule(value, allowNegInf) {
   // so its message names the range rather than "finite".
   if (Number.isFinite(value)) {
     return allowNegInf
-      ? 'an additive mask may hold finite float32 values (|x| <= 3.4028234663852886e38, the largest float32) and -Infinity only'
-      : 'values must be finite in float32 (|x| <= 3.4028234663852886e38, the largest float32)';
+      ? 'an additive mask may hold finite float32 values (|x| <= 3.4028234663852886e38, the largest float32, once rounded to float32) and -Infinity only'
+      : 'values must be finite in float32 (|x| <= 3.4028234663852886e38, the largest float32, once rounded to float32)';
   }
   return allowNegInf ? 'an additive mask may hold finite values and -Infinity only' : 'inputs must be finite';
 }

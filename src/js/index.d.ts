@@ -11,8 +11,10 @@
  *
  * ## Numeric contract
  * - Everything is float32. Inputs are rounded to float32 on the way in.
- * - Inputs must be finite (and within the float32 range); only additive masks
- *   may hold `-Infinity`. Otherwise a `RangeError` names the argument and the
+ * - Inputs must be finite once rounded to float32: a number is accepted when
+ *   `Math.fround` of it is finite (3.4028235e38, FLT_MAX as NumPy prints it, is;
+ *   3.5e38 is not). The same holds for number options such as `scale`. Only additive
+ *   masks may hold `-Infinity`. Otherwise a `RangeError` names the argument and the
  *   first bad index, e.g. `attention: Q[1, 2] is NaN`.
  * - Dot products and sums are pairwise/blocked:
  *   |error| <= (2 ceil(log2 n) + 1) u sum|a_i b_i| with u = 2^-24, for n up to 2^24.
