@@ -259,12 +259,20 @@ function formatValue(v) {
  * a result from finite inputs has the same cause. Neither is ever a right
  * answer, so both become this RangeError instead of NaN or zeros.
  * @param {string} method
- * @param {string} name   what overflowed, e.g. 'the scores scale * Q K^T'
+ * @param {string} name   what overflowed, e.g. 'the scores scale * Q K^T'; with '[]' in it, the index
+ *   goes there and belongs to the argument before it: 'x[] / temperature' names x[0, 1] / temperature
  * @param {number[]} shape the shape the flat index refers to
  * @param {number} flat   the flat index of the first overflow
  */
 export function overflowError(method, name, shape, flat, remedy = 'scale the inputs down') {
   const at = shape.length === 0 ? '' : formatIndex(shape, flat);
+  const slot = name.indexOf('[]');
+  if (slot >= 0) {
+    return new RangeError(
+      `${method}: ${name.slice(0, slot)}${at}${name.slice(slot + 2)} overflowed float32 although the inputs are finite ` +
+        `(${name.slice(0, slot)} has shape ${formatShape(shape)}); ${remedy}`,
+    );
+  }
   return new RangeError(
     `${method}: ${name}${at} overflowed float32 although the inputs are finite ` +
       `(the shape of ${name} is ${formatShape(shape)}); ${remedy}`,

@@ -673,8 +673,9 @@ export interface AttentionGeometry {
    * Stable softmax over the last axis: softmax(x / temperature + mask), the maximum
    * subtracted first (changes nothing mathematically, keeps exp from overflowing).
    * x [..., n] -> [..., n]. A row whose every entry is masked gives all zeros.
-   * @throws RangeError for temperature <= 0 or not finite, or when x / temperature
-   *   overflows float32 (the row would be NaN).
+   * @throws RangeError for temperature <= 0 or not finite, or when x / temperature (+ mask)
+   *   overflows float32 (the row would be NaN): the message names the entry of x, as
+   *   `x[0, 1] / temperature`, and suggests a higher temperature or smaller x.
    */
   softmax(x: TensorLike, options?: SoftmaxOptions): Tensor;
   /** The textbook float32 softmax without the max subtracted (for the overflow demonstration): NaN once an x_i passes ~88.72. */

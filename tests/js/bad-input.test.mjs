@@ -1292,13 +1292,13 @@ const CASES = [
     'softmax logits overflowing through the temperature',
     (ag) => ag.softmax([1e38, 3e38], { temperature: 0.5 }),
     RangeError,
-    ['softmax', 'x / temperature[1]', 'overflowed'],
+    ['softmax: x[1] / temperature overflowed', 'raise options.temperature, or scale x down'],
   ],
   [
     'softmax logits plus mask below -FLT_MAX',
     (ag) => ag.softmax([-3e38, -3e38], { mask: [-3e38, -3e38] }),
     RangeError,
-    ['softmax', 'x / temperature + mask[0]', 'overflowed'],
+    ['softmax: x[0] / temperature + mask overflowed', 'raise options.temperature, or scale x or the mask down'],
   ],
   [
     'a partial sum overflowing (exact result 0)',
