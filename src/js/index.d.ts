@@ -896,8 +896,9 @@ export interface AttentionGeometry {
    * with mean and the biased variance var of the row, rstd = 1 / sqrt(var + eps) (eps inside
    * the square root, as PyTorch's LayerNorm). Two-pass variance, pairwise sums; the error
    * bound is registry.inc's (layer_norm).
-   * @param options.gamma [n], default all 1; options.beta [n], default all 0; options.eps > 0,
-   *   default 1e-5.
+   * @param options.gamma a vector [n] (one scale per feature of the last axis), default all 1;
+   *   options.beta a vector [n], default all 0; any other shape, [1, n] included, is a RangeError
+   *   (the kernel has no broadcast form); options.eps > 0, default 1e-5.
    * @returns y (the shape of x), mean and rstd (the leading shape of x; [1] for x [n]), for
    *   {@link layerNormBackward}.
    * @throws TypeError for a wrong type or an unknown option; RangeError for a shape that does
@@ -912,8 +913,8 @@ export interface AttentionGeometry {
    * differentiated). mean and rstd are layerNorm's outputs for this x (both or neither: when
    * absent they are recomputed with options.eps, default 1e-5).
    * @returns dx (the shape of x), dGamma and dBeta [n]. New arrays; the arguments are not changed.
-   * @throws TypeError for a wrong type or an unknown option; RangeError when dy's shape is not
-   *   x's, gamma is not [n], mean or rstd do not hold one value per row (or only one of them is
+   * @throws TypeError for a wrong type or an unknown option; RangeError when x's shape is not
+   *   dy's (x is named: it comes after dy), gamma is not a vector [n], mean or rstd do not hold one value per row (or only one of them is
    *   given), an rstd is <= 0, a value is not finite, or a result overflows float32.
    */
   layerNormBackward(dy: TensorLike, x: TensorLike, options?: LayerNormBackwardOptions): LayerNormBackwardResult;

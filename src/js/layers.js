@@ -4,7 +4,7 @@
 // (heap.js) and calling the variant of its instance (api.js); no method
 // changes its arguments. Shapes and errors: index.d.ts.
 import { describeValue, entryError, formatShape, overflowError, shapeError, valueError } from './errors.js';
-import { finiteNumber, optionsObject, tensorOf, toTensor } from './tensor.js';
+import { finiteNumber, optionsObject, tensorOf, toTensor, toTensorRank } from './tensor.js';
 
 const F32_MIN_SUBNORMAL = 2 ** -149;
 
@@ -21,6 +21,20 @@ function optionalOf(method, name, x, count, expected) {
   if (x === undefined || x === null) return null;
   const t = toTensor(method, name, x, expected);
   if (t.data.length !== count) throw shapeError(method, name, t.shape, expected, `${count} elements were expected`);
+  return t;
+}
+
+/**
+ * An optional gamma or beta: one value per feature of the last axis of x, a
+ * vector [n] (null when absent). Another rank is a RangeError, also when it
+ * holds n values ([1, n]): the kernel scales feature i by gamma_i, and has no
+ * per-row or broadcast form.
+ */
+function featureVector(method, name, x, n) {
+  if (x === undefined || x === null) return null;
+  const expected = `[${n}] (n = ${n}, the last axis of x)`;
+  const t = toTensorRank(method, name, x, [1], expected);
+  if (t.shape[0] !== n) throw shapeError(method, name, t.shape, expected);
   return t;
 }
 
@@ -88,8 +102,8 @@ export const layersMethods = {
     const m = 'layerNorm';
     const { t, n, rows, lead } = rowsOf(m, 'x', x, '[rows, n] or [n]');
     const o = optionsObject(m, options, 'options', ['gamma', 'beta', 'eps']);
-    const gamma = optionalOf(m, 'options.gamma', o.gamma, n, `[${n}] (n = ${n}, the last axis of x)`);
-    const beta = optionalOf(m, 'options.beta', o.beta, n, `[${n}] (n = ${n}, the last axis of x)`);
+    const gamma = featureVector(m, 'options.gamma', o.gamma, n);
+    const beta = featureVector(m, 'options.beta', o.beta, n);
     const eps = epsOption(m, 'options.eps', o.eps, 1e-5);
     const specs = {
       x: { data: t.data },
@@ -128,7 +142,7 @@ export const layersMethods = {
       throw shapeError(m, 'x', t.shape, same, 'x and dy have the same shape');
     }
     const o = optionsObject(m, options, 'options', ['gamma', 'mean', 'rstd', 'eps']);
-    const gamma = optionalOf(m, 'options.gamma', o.gamma, n, `[${n}] (n = ${n}, the last axis of x)`);
+    const gamma = featureVector(m, 'options.gamma', o.gamma, n);
     const rowsExpected = `${formatShape(lead)} (one value per row of x)`;
     let mean = optionalOf(m, 'options.mean', o.mean, rows, rowsExpected);
     let rstd = optionalOf(m, 'options.rstd', o.rstd, rows, rowsExpected);

@@ -1606,6 +1606,19 @@ const CASES = [
     RangeError,
     ['layerNorm', 'options.gamma', '[3]', '[2] (n = 2'],
   ],
+  // gamma scales feature i of every row: a vector [n], never a [1, n] or [rows, n] tensor of n values.
+  [
+    'layerNorm gamma [1, n]',
+    (ag) => ag.layerNorm(I2, { gamma: [[1, 2]] }),
+    RangeError,
+    ['layerNorm: options.gamma has shape [1, 2] but [2] (n = 2, the last axis of x) was expected'],
+  ],
+  [
+    'layerNormBackward gamma [n, 1]',
+    (ag) => ag.layerNormBackward(I2, I2, { gamma: { data: [1, 2], shape: [2, 1] } }),
+    RangeError,
+    ['layerNormBackward: options.gamma has shape [2, 1] but [2]'],
+  ],
   ['layerNorm eps 0', (ag) => ag.layerNorm(I2, { eps: 0 }), RangeError, ['layerNorm', 'options.eps', '> 0']],
   [
     'layerNorm eps 0 in float32',
