@@ -81,9 +81,17 @@ export interface Tensor {
   shape: number[];
 }
 
-/** A tensor argument: `{data, shape}` (data Float32Array, Float64Array or number[]), nested arrays, or a Float32Array (a vector). */
+/**
+ * A tensor argument: `{data, shape}` (data Float32Array, Float64Array or number[]), nested arrays (whose rows
+ * may also be Float32Arrays or Float64Arrays), or a bare Float32Array or Float64Array (a vector [n]). Float64
+ * values are rounded to float32 on the way in.
+ */
 export type TensorLike =
-  Tensor | { data: Float32Array | Float64Array | number[]; shape: number[] } | NestedNumbers[] | Float32Array;
+  | Tensor
+  | { data: Float32Array | Float64Array | number[]; shape: number[] }
+  | NestedNumbers[]
+  | Float32Array
+  | Float64Array;
 
 /**
  * A mask. Boolean masks: nested arrays of booleans, `{data: boolean[] | Uint8Array, shape}`
@@ -661,10 +669,14 @@ export interface AttentionGeometry {
    * C = A B with A [..., M, K], B [..., K, N] -> [..., M, N], or with `transposeB`
    * C = A B^T for B [..., N, K] (the scores Q K^T), or with `transposeA` C = A^T B for
    * A [..., K, M] (a weight gradient dW = X^T dY; A is read in place, not copied transposed).
-   * Leading (batch) dimensions broadcast (NumPy rules). An entry whose sum of products passes float32's
-   * range (about 3.4e38) is +Infinity or -Infinity, not an error: which partial sums overflow depends on the
-   * build's summation order (docs/numerics.md, "Finite inputs, no NaN").
-   * @throws RangeError when `transposeA` and `transposeB` are both true, or the inner dimensions differ.
+   * Leading (batch) dimensions broadcast (NumPy rules). Overflow: an entry whose products or partial sums
+   * pass float32's range (about 3.4e38) with one sign only is returned as +Infinity or -Infinity, not an
+   * error; an entry where they pass it with both signs (Infinity - Infinity, e.g. 1e20 1e20 - 1e20 1e20) has no
+   * float32 value, and a RangeError names its index in C instead of returning NaN. Which partial sums overflow
+   * depends on the build's summation order, so near the limit the two builds may differ (docs/numerics.md,
+   * "Finite inputs, no NaN").
+   * @throws RangeError when `transposeA` and `transposeB` are both true, the inner dimensions differ, or an
+   *   entry of C overflows with both signs (above).
    */
   matmul(A: TensorLike, B: TensorLike, options?: { transposeB?: boolean; transposeA?: boolean }): Tensor;
   /** exp(x) elementwise, any shape. Overflows to Infinity above about 88.72. */
