@@ -43,6 +43,12 @@ export const attentionBackwardMethods = {
    */
   attentionBackward(q, k, v, dOutput, options) {
     const m = 'attentionBackward';
+    const { Q, K, V, Tq, dk, Tk, dv, group, lead, B, H } = attentionInputs(m, q, k, v);
+    const outShape = [...lead, Tq, dv];
+    const expected = `the shape of attention's output ${formatShape(outShape)} ([..., Tq, d_v] over the broadcast batch and head axes of Q, K and V)`;
+    const dY = toTensorRank(m, 'dOutput', dOutput, [outShape.length], expected);
+    if (dY.shape.join() !== outShape.join()) throw shapeError(m, 'dOutput', dY.shape, expected);
+    // The options object comes last (argument order): its refused and unknown keys after the tensors.
     const o = optionsObject(m, options, 'options');
     for (const [name, what] of Object.entries(REFUSED)) {
       if (o[name] !== undefined && o[name] !== false && o[name] !== null)
@@ -50,11 +56,6 @@ export const attentionBackwardMethods = {
     }
     const others = Object.fromEntries(Object.entries(o).filter(([key]) => !Object.hasOwn(REFUSED, key)));
     checkKnownKeys(m, 'options', others, OPTIONS);
-    const { Q, K, V, Tq, dk, Tk, dv, group, lead, B, H } = attentionInputs(m, q, k, v);
-    const outShape = [...lead, Tq, dv];
-    const expected = `the shape of attention's output ${formatShape(outShape)} ([..., Tq, d_v] over the broadcast batch and head axes of Q, K and V)`;
-    const dY = toTensorRank(m, 'dOutput', dOutput, [outShape.length], expected);
-    if (dY.shape.join() !== outShape.join()) throw shapeError(m, 'dOutput', dY.shape, expected);
     const scale = o.scale === undefined ? Math.fround(1 / Math.sqrt(dk)) : finiteNumber(m, 'options.scale', o.scale);
     const window = windowOption(m, o.window, o.causal);
     const causal = booleanOption(m, 'options.causal', o.causal, false) || window > 0;

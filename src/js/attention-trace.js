@@ -39,7 +39,6 @@ export const attentionTraceMethods = {
    */
   attentionTrace(q, k, v, options) {
     const m = 'attentionTrace';
-    const o = optionsObject(m, options, 'options', ['tileKeys', 'scale', 'causal']);
     const module = this._rt.module;
     const block = module.ATTENTION_BLOCK_Q;
     const Q = toTensorRank(m, 'Q', q, [2], `[Tq, d_k] with Tq <= ${block}`);
@@ -54,6 +53,7 @@ export const attentionTraceMethods = {
     const V = toTensorRank(m, 'V', v, [2], vExp);
     if (V.shape[0] !== Tk) throw shapeError(m, 'V', V.shape, vExp, 'V needs one row per key');
     const dv = V.shape[1];
+    const o = optionsObject(m, options, 'options', ['tileKeys', 'scale', 'causal']);
     const L = traceLayout(module);
     const tile = tileKeysOption(m, o.tileKeys, L.tileKeys, module.ATTENTION_TILE_K);
     const scale = o.scale === undefined ? Math.fround(1 / Math.sqrt(dk)) : finiteNumber(m, 'options.scale', o.scale);

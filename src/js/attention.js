@@ -471,6 +471,8 @@ export const attentionMethods = {
    */
   attention(q, k, v, options) {
     const m = 'attention';
+    const { Q, K, V, Tq, dk, Tk, dv, group, lead, B, H } = attentionInputs(m, q, k, v);
+    // The options object comes last, after Q, K and V (argument order).
     const o = optionsObject(m, options, 'options', [
       'scale',
       'softcap',
@@ -487,7 +489,6 @@ export const attentionMethods = {
       'rope',
       'alibi',
     ]);
-    const { Q, K, V, Tq, dk, Tk, dv, group, lead, B, H } = attentionInputs(m, q, k, v);
     // A KV cache of P rows goes before K and V: Tk keys in all, query i at position P + i.
     const cache = kvCacheOption(m, o, K, V);
     const P = cache ? cache.P : 0;
@@ -728,18 +729,6 @@ export const attentionMethods = {
       'bV',
       'bO',
     ]);
-    const o = optionsObject(m, options, 'options', [
-      'numHeads',
-      'scale',
-      'causal',
-      'mask',
-      'maskKind',
-      'keyPaddingMask',
-      'returnWeights',
-      'streaming',
-      'kvHeads',
-      'rope',
-    ]);
     if (io.query === undefined) throw new TypeError(`${m}: query is missing; expected [T, d_model] or [B, T, d_model]`);
     const X = toTensorRank(m, 'query', io.query, [2, 3], '[Tq, d_model] or [B, Tq, d_model]');
     const batched = X.shape.length === 3;
@@ -756,6 +745,48 @@ export const attentionMethods = {
     const Vx = io.value === undefined ? Kx : toTensorRank(m, 'value', io.value, [X.shape.length], vExp);
     if (Vx.shape.join() !== Kx.shape.join())
       throw shapeError(m, 'value', Vx.shape, vExp, 'value must have the shape of key');
+    // The weights (the second argument) come before the options (argument order): each is checked here
+    // for what the arguments before it fix (its rank, d_model rows, the shape of wK for wV), and the
+    // columns of wK, wV, bK and bV, which options.numHeads and kvHeads fix, once the options were read.
+    const wExp = (name) =>
+      name === 'wQ' || name === 'wO'
+        ? `[d_model, d_model] = ${formatShape([dm, dm])} ([in, out])`
+        : name === 'wK'
+          ? `[d_model, kvHeads d_k] with d_model = ${dm} ([in, out])`
+          : `the shape of wK ${formatShape(wK.shape)} ([d_model, kvHeads d_k])`;
+    const weight = (name) => {
+      if (pw[name] === undefined) throw new TypeError(`${m}: ${name} is missing; expected ${wExp(name)}`);
+      const w = toTensorRank(m, name, pw[name], [2], wExp(name));
+      const cols = name === 'wQ' || name === 'wO' ? dm : name === 'wV' ? wK.shape[1] : w.shape[1];
+      if (w.shape[0] !== dm || w.shape[1] !== cols) throw shapeError(m, name, w.shape, wExp(name));
+      return w;
+    };
+    const bias = (name) => {
+      if (pw[name] === undefined || pw[name] === null) return null;
+      const kv = name === 'bK' || name === 'bV';
+      const n = kv ? wK.shape[1] : dm;
+      const bExp = kv ? `[kvHeads d_k] = [${n}] (the columns of wK)` : `[d_model] = [${dm}]`;
+      const b = toTensorRank(m, name, pw[name], [1], bExp);
+      if (b.shape[0] !== n) throw shapeError(m, name, b.shape, bExp);
+      return b;
+    };
+    const wQ = weight('wQ');
+    const wK = weight('wK');
+    const wV = weight('wV');
+    const wO = weight('wO');
+    const [bQ, bK, bV, bO] = ['bQ', 'bK', 'bV', 'bO'].map(bias);
+    const o = optionsObject(m, options, 'options', [
+      'numHeads',
+      'scale',
+      'causal',
+      'mask',
+      'maskKind',
+      'keyPaddingMask',
+      'returnWeights',
+      'streaming',
+      'kvHeads',
+      'rope',
+    ]);
     if (o.numHeads === undefined)
       throw new TypeError(`${m}: options.numHeads (h) is missing; it must divide d_model = ${dm}`);
     if (typeof o.numHeads !== 'number' || !Number.isInteger(o.numHeads)) {
@@ -782,29 +813,12 @@ export const attentionMethods = {
         `${m}: options.kvHeads = ${hkv} does not divide options.numHeads = ${h}; query head i reads key/value head floor(i kvHeads / numHeads), so kvHeads must be a divisor of numHeads`,
       );
     const dkv = hkv * dk;
-    const columns = (name) => (name === 'wK' || name === 'wV' || name === 'bK' || name === 'bV' ? dkv : dm);
-    const wExp = (name) =>
-      columns(name) === dm
-        ? `[d_model, d_model] = ${formatShape([dm, dm])} ([in, out])`
-        : `[d_model, kvHeads d_k] = ${formatShape([dm, dkv])} ([in, out]; kvHeads = ${hkv}, d_k = ${dk})`;
-    const weight = (name) => {
-      if (pw[name] === undefined) throw new TypeError(`${m}: ${name} is missing; expected ${wExp(name)}`);
-      const w = toTensorRank(m, name, pw[name], [2], wExp(name));
-      if (w.shape[0] !== dm || w.shape[1] !== columns(name)) throw shapeError(m, name, w.shape, wExp(name));
-      return w;
-    };
-    const bias = (name) => {
-      if (pw[name] === undefined || pw[name] === null) return null;
-      const n = columns(name);
-      const bExp = n === dm ? `[d_model] = [${dm}]` : `[kvHeads d_k] = [${n}]`;
-      const b = toTensorRank(m, name, pw[name], [1], bExp);
-      if (b.shape[0] !== n) throw shapeError(m, name, b.shape, bExp);
-      return b;
-    };
+    if (wK.shape[1] !== dkv) {
+      const exp = `[d_model, kvHeads d_k] = ${formatShape([dm, dkv])} ([in, out]; kvHeads = ${hkv}, d_k = ${dk})`;
+      throw shapeError(m, 'wK', wK.shape, exp, `options.numHeads = ${h} and kvHeads = ${hkv} fix its columns`);
+    }
     // Rotary positions: each head's q and k of token t turned by position t.
     const rope = mhaRopeOption(m, o.rope, dk, Math.max(Tq, Tk));
-    const [wQ, wK, wV, wO] = ['wQ', 'wK', 'wV', 'wO'].map(weight);
-    const [bQ, bK, bV, bO] = ['bQ', 'bK', 'bV', 'bO'].map(bias);
     const scale = o.scale === undefined ? Math.fround(1 / Math.sqrt(dk)) : finiteNumber(m, 'options.scale', o.scale);
     const causal = booleanOption(m, 'options.causal', o.causal, false);
     const returnWeights = booleanOption(m, 'options.returnWeights', o.returnWeights, false);

@@ -1,37 +1,43 @@
 // Checks that run inside wasm (src/kernels/checks.h) instead of element by
-// element in JS, where scanning a [T, T] array costs as much as some kernels.
+// element in JS, where scanning a [T, T] array costs as much as some kernels,
+// and the order in which the errors of one call are reported.
 //
 // - Inputs given as Float32Array: tensor.js passes them on without looking
 //   at the values and defers the finiteness check here; the buffer code
 //   (heap.js) runs it on the copy in wasm memory, before any kernel sees the
-//   data, and throws the same RangeError the JS check would. Number arrays,
-//   Float64Arrays (whose values may lie beyond the float32 range) and masks
-//   are still checked in JS while they are converted.
-// - The deferred checks are kept per API call, one record per argument in
-//   the order the arguments were read (every API method runs inside
-//   checkedCall, which starts the list). One array passed as two arguments
-//   (dot(x, x), attention(X, X, X)) has a record for each, and a check of
-//   that array runs the first record not yet run: the error names the first
-//   of those arguments.
-// - A deferred check runs later than a JS check would have: after the later
-//   arguments were read. So that the error still names the first bad
-//   argument, when a method throws before the deferred checks of its
-//   earlier arguments ran, those are run in JS (only then, on the error
-//   path) and the first that fails is thrown instead, as if it had been
-//   checked when the argument was read.
-// - Results: heap.js's readOut asks wasm for the first NaN while the result
-//   is still in wasm memory, and the API's result check uses that index.
+//   data, and throws the same RangeError the JS check would.
+// - Number arrays, Float64Arrays (whose values may lie beyond the float32
+//   range) and masks are checked in JS while they are converted, but their
+//   error too is only recorded then (recordCheckedValues), not thrown: it is
+//   thrown when the call's buffers are set up (heap.js, throwRecordedError),
+//   after every argument's kind and shape were checked.
+// - The checks are kept per API call, one record per argument in the order
+//   the arguments were read (every API method runs inside checkedCall, which
+//   starts the list). One array passed as two arguments (dot(x, x),
+//   attention(X, X, X)) has a record for each, and a check of that array
+//   runs the first record not yet run: the error names the first of those
+//   arguments.
+// - The order of errors: arguments in the documented argument order (the
+//   options object last, its members in the order index.d.ts lists them);
+//   within one argument, its kind and shape, then its values (finiteness
+//   first, then rules such as "a distribution"). A shape is judged against
+//   the arguments before it. So when a method throws, checkedCall throws
+//   instead the value error of the first argument read before the one the
+//   error is about (errors.js subjectOf; the argument itself too when the
+//   error is about its values), if there is one: a value check that ran
+//   later than the argument was read still comes first where it belongs.
 
-import { valueError } from './errors.js';
+import { subjectOf, valueError } from './errors.js';
 
 const F32_MAX = 3.4028234663852886e38;
 
 const nanIndex = new WeakMap();
 
 /**
- * The deferred checks of the innermost API call under way (checkedCall), in
- * the order the arguments were read: { data, info (deferFiniteCheck's),
- * done }. null outside any call.
+ * The value checks of the innermost API call under way (checkedCall), in the
+ * order the arguments were read: { data, info (deferFiniteCheck's), done,
+ * error (the RangeError of a check made in JS, or null) }. null outside any
+ * call.
  */
 let pending = null;
 
@@ -41,8 +47,8 @@ export function finiteRule(value, allowNegInf) {
   // so its message names the range rather than "finite".
   if (Number.isFinite(value)) {
     return allowNegInf
-      ? 'an additive mask may hold finite float32 values (|x| <= 3.4028234663852886e38, the largest float32) and -Infinity only'
-      : 'values must be finite in float32 (|x| <= 3.4028234663852886e38, the largest float32)';
+      ? 'an additive mask may hold finite float32 values (|x| <= 3.4028234663852886e38, the largest float32, once rounded to float32) and -Infinity only'
+      : 'values must be finite in float32 (|x| <= 3.4028234663852886e38, the largest float32, once rounded to float32)';
   }
   return allowNegInf ? 'an additive mask may hold finite values and -Infinity only' : 'inputs must be finite';
 }
@@ -55,13 +61,40 @@ export function finiteRule(value, allowNegInf) {
  * @param {{method: string, name: string, shape: number[], allowNegInf: boolean}} info
  */
 export function deferFiniteCheck(f32, info) {
-  const record = { data: f32, info, done: false };
+  const record = { data: f32, info, done: false, error: null };
   if (!pending) {
     const error = failedCheck(record);
     if (error) throw error;
     return;
   }
   pending.push(record);
+}
+
+/**
+ * Records the outcome of a finiteness check made in JS while an argument was
+ * converted: `error` (its RangeError) or null. The error is thrown later, by
+ * throwRecordedError or checkedCall, once the kinds and shapes of all the
+ * arguments were checked; outside an API call it is thrown here.
+ * @param {Float32Array} f32 the converted data
+ * @param {{method: string, name: string, shape: number[], allowNegInf: boolean}} info
+ * @param {RangeError | null} error
+ */
+export function recordCheckedValues(f32, info, error) {
+  if (!pending) {
+    if (error) throw error;
+    return;
+  }
+  pending.push({ data: f32, info, done: !error, error });
+}
+
+/**
+ * Throws the first error recorded by recordCheckedValues in the call under
+ * way, if any: called before the call's buffers are filled (heap.js), the
+ * point past which no argument is read.
+ */
+export function throwRecordedError() {
+  if (!pending) return;
+  for (const r of pending) if (r.error) throw r.error;
 }
 
 /** The first record of the call under way for `data` whose check has not run, or undefined. */
@@ -79,6 +112,7 @@ function nextRecord(data) {
 export function runDeferredCheck(module, data, ptr) {
   const r = nextRecord(data);
   if (!r) return;
+  if (r.error) throw r.error;
   const { info } = r;
   const i = module.firstNonFinite(ptr, data.length, info.allowNegInf ? 1 : 0);
   if (i >= 0) throw valueError(info.method, info.name, info.shape, i, data[i], finiteRule(data[i], info.allowNegInf));
@@ -94,6 +128,7 @@ export function runDeferredCheck(module, data, ptr) {
 export function runDeferredCheckBlocks(module, data, ptr, blocks, blockLength, stride) {
   const r = nextRecord(data);
   if (!r) return;
+  if (r.error) throw r.error;
   const { info } = r;
   for (let b = 0; b < blocks; b++) {
     const i = module.firstNonFinite(ptr + 4 * b * stride, blockLength, info.allowNegInf ? 1 : 0);
@@ -104,8 +139,9 @@ export function runDeferredCheckBlocks(module, data, ptr, blocks, blockLength, s
   r.done = true;
 }
 
-/** The RangeError of a record's check run in JS, or null when its data pass. */
-function failedCheck({ data, info }) {
+/** The RangeError of a record's check (run in JS if it has not run), or null when its data pass. */
+function failedCheck({ data, info, error }) {
+  if (error) return error;
   for (let i = 0; i < data.length; i++) {
     const v = data[i];
     // NaN and +-Infinity (a float32 is never beyond the range otherwise).
@@ -117,10 +153,20 @@ function failedCheck({ data, info }) {
 
 /**
  * The RangeError of the first of `records` (one call's) whose check has not
- * run and fails when run in JS, or null.
+ * run and fails when run in JS, or null. Only the records of arguments that
+ * come before the one `thrown` is about count (and that argument's own when
+ * `thrown` is about its values): a shape error of an argument comes before
+ * its values and those of later arguments.
  */
-function firstPendingError(records) {
-  for (const r of records) {
+function firstPendingError(records, thrown) {
+  let end = records.length;
+  const subject = subjectOf(thrown);
+  if (subject) {
+    const at = records.findIndex((r) => r.info.name === subject.name);
+    if (at >= 0) end = subject.stage === 'shape' ? at : at + 1;
+  }
+  for (let k = 0; k < end; k++) {
+    const r = records[k];
     const error = r.done ? null : failedCheck(r);
     if (error) return error;
   }
@@ -143,9 +189,13 @@ export function checkedCall(method) {
     const caller = pending;
     pending = [];
     try {
-      return method.apply(this, args);
+      const result = method.apply(this, args);
+      // A value error recorded in JS is thrown before any buffer is filled
+      // (heap.js); a method that fills none must not return past one either.
+      throwRecordedError();
+      return result;
     } catch (e) {
-      throw firstPendingError(pending) ?? e;
+      throw firstPendingError(pending, e) ?? e;
     } finally {
       pending = caller;
     }

@@ -2,6 +2,32 @@
 // parts: the method, the argument, the shape received and the shape expected.
 // TypeError: the argument has the wrong kind (not an array, a string, ...).
 // RangeError: the kind is right but a size, a shape or a value is not.
+//
+// Each error of one argument also records which argument it is about and
+// whether it is about the argument's kind or shape ('shape') or its values
+// ('value'): checks.js uses it to put an earlier argument's deferred value
+// error before it, never the argument's own or a later one's (see there).
+
+/** The argument and stage each error is about (subjectOf). */
+const subjects = new WeakMap();
+
+/**
+ * Records that `error` is about argument `name` ('x', 'options.mask', or
+ * 'x.shape', read as 'x') at `stage` 'shape' (its kind or shape) or 'value'
+ * (its values), and returns it.
+ * @template {Error} E
+ * @param {E} error
+ * @returns {E}
+ */
+export function about(error, name, stage) {
+  subjects.set(error, { name: name.replace(/\.(data|shape)$/, ''), stage });
+  return error;
+}
+
+/** { name, stage } recorded by `about`, or undefined. */
+export function subjectOf(error) {
+  return error !== null && typeof error === 'object' ? subjects.get(error) : undefined;
+}
 
 /** "[2, 3]" for a shape array; "scalar" for []. */
 export function formatShape(shape) {
@@ -89,7 +115,11 @@ const HOLE = 'an empty slot (a hole in the array)';
  * @param {string} expectedShape e.g. '[Tk, d_k]'
  */
 export function typeError(method, name, wanted, got, expectedShape) {
-  return new TypeError(`${method}: ${name} must be ${wanted} ${ofShape(expectedShape)}; got ${describeValue(got)}`);
+  return about(
+    new TypeError(`${method}: ${name} must be ${wanted} ${ofShape(expectedShape)}; got ${describeValue(got)}`),
+    name,
+    'shape',
+  );
 }
 
 /**
@@ -102,8 +132,12 @@ export function typeError(method, name, wanted, got, expectedShape) {
 export function entryError(method, name, shape, at, wanted, got, { hole = false, note = '' } = {}) {
   const index = Array.isArray(at) ? `[${at.join(', ')}]` : formatIndex(shape, at);
   const what = hole ? HOLE : describeValue(got);
-  return new TypeError(
-    `${method}: ${name}${index} must be ${wanted} (${name} has shape ${formatShape(shape)}${note ? `; ${note}` : ''}); got ${what}`,
+  return about(
+    new TypeError(
+      `${method}: ${name}${index} must be ${wanted} (${name} has shape ${formatShape(shape)}${note ? `; ${note}` : ''}); got ${what}`,
+    ),
+    name,
+    'shape',
   );
 }
 
@@ -139,8 +173,12 @@ export function dataLengthError(method, name, shape, length) {
       : Number.isFinite(Number(size))
         ? `about ${Number(size).toExponential(3)}`
         : 'more than 1e308';
-  return new RangeError(
-    `${method}: ${name}.data has ${length} element${length === 1 ? '' : 's'} but ${name}.shape ${formatShape(shape)} holds ${holds}`,
+  return about(
+    new RangeError(
+      `${method}: ${name}.data has ${length} element${length === 1 ? '' : 's'} but ${name}.shape ${formatShape(shape)} holds ${holds}`,
+    ),
+    name,
+    'shape',
   );
 }
 
@@ -153,33 +191,49 @@ export function shapeEntryError(method, name, shape, i, expected) {
   const s = shape[i];
   const tail = `(got ${formatGivenShape(shape)}; ${name} ${ofShape(expected)} was expected)`;
   if (typeof s === 'number') {
-    return new RangeError(
-      `${method}: ${name}.shape[${i}] is ${formatValue(s)}; a dimension is a non-negative integer ${tail}`,
+    return about(
+      new RangeError(
+        `${method}: ${name}.shape[${i}] is ${formatValue(s)}; a dimension is a non-negative integer ${tail}`,
+      ),
+      name,
+      'shape',
     );
   }
   const what = !(i in shape) ? 'empty (a hole in the array)' : describeValue(s);
-  return new TypeError(`${method}: ${name}.shape[${i}] is ${what}; a shape is a list of non-negative integers ${tail}`);
+  return about(
+    new TypeError(`${method}: ${name}.shape[${i}] is ${what}; a shape is a list of non-negative integers ${tail}`),
+    name,
+    'shape',
+  );
 }
 
 /** A shape that does not fit: names the argument, the shape received and the shape expected. */
 export function shapeError(method, name, gotShape, expectedShape, why = '') {
   const exp = Array.isArray(expectedShape) ? formatShape(expectedShape) : expectedShape;
-  return new RangeError(
-    `${method}: ${name} has shape ${formatShape(gotShape)} but ${exp} was expected${why ? ` (${why})` : ''}`,
+  return about(
+    new RangeError(
+      `${method}: ${name} has shape ${formatShape(gotShape)} but ${exp} was expected${why ? ` (${why})` : ''}`,
+    ),
+    name,
+    'shape',
   );
 }
 
 /** A value that is not allowed at a given index. */
 export function valueError(method, name, shape, flatIndex, value, rule) {
-  return new RangeError(
-    `${method}: ${name}${formatIndex(shape, flatIndex)} is ${formatValue(value)}; ${rule} (${name} has shape ${formatShape(shape)})`,
+  return about(
+    new RangeError(
+      `${method}: ${name}${formatIndex(shape, flatIndex)} is ${formatValue(value)}; ${rule} (${name} has shape ${formatShape(shape)})`,
+    ),
+    name,
+    'value',
   );
 }
 
 /** A whole-argument rule broken (zero vector, temperature <= 0, numHeads, ...). */
 export function ruleError(method, name, shape, rule) {
   const s = shape ? ` (${name} has shape ${formatShape(shape)})` : '';
-  return new RangeError(`${method}: ${name} ${rule}${s}`);
+  return about(new RangeError(`${method}: ${name} ${rule}${s}`), name, 'value');
 }
 
 export function formatIndex(shape, flat) {
@@ -205,12 +259,20 @@ function formatValue(v) {
  * a result from finite inputs has the same cause. Neither is ever a right
  * answer, so both become this RangeError instead of NaN or zeros.
  * @param {string} method
- * @param {string} name   what overflowed, e.g. 'the scores scale * Q K^T'
+ * @param {string} name   what overflowed, e.g. 'the scores scale * Q K^T'; with '[]' in it, the index
+ *   goes there and belongs to the argument before it: 'x[] / temperature' names x[0, 1] / temperature
  * @param {number[]} shape the shape the flat index refers to
  * @param {number} flat   the flat index of the first overflow
  */
 export function overflowError(method, name, shape, flat, remedy = 'scale the inputs down') {
   const at = shape.length === 0 ? '' : formatIndex(shape, flat);
+  const slot = name.indexOf('[]');
+  if (slot >= 0) {
+    return new RangeError(
+      `${method}: ${name.slice(0, slot)}${at}${name.slice(slot + 2)} overflowed float32 although the inputs are finite ` +
+        `(${name.slice(0, slot)} has shape ${formatShape(shape)}); ${remedy}`,
+    );
+  }
   return new RangeError(
     `${method}: ${name}${at} overflowed float32 although the inputs are finite ` +
       `(the shape of ${name} is ${formatShape(shape)}); ${remedy}`,

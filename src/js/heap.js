@@ -10,7 +10,7 @@
 // heapAllocatedBytes) are read and the largest reading since the last reset
 // is kept per instance: that is peakAllocatedBytes of memoryStats().
 
-import { noteNaNIndex, runDeferredCheck } from './checks.js';
+import { noteNaNIndex, runDeferredCheck, throwRecordedError } from './checks.js';
 import { formatShape } from './errors.js';
 
 /** The heap cap of both builds (-sMAXIMUM_MEMORY=1073741824). */
@@ -72,6 +72,9 @@ const BYTES = new Map([
  * @returns {T}
  */
 export function withBuffers(rt, method, specs, body) {
+  // Every argument has been read by now: a value error found in JS while one
+  // was converted is thrown here, before anything is allocated (checks.js).
+  throwRecordedError();
   const entries = Object.entries(specs);
   let total = 0;
   let block = 0;

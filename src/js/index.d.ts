@@ -11,8 +11,10 @@
  *
  * ## Numeric contract
  * - Everything is float32. Inputs are rounded to float32 on the way in.
- * - Inputs must be finite (and within the float32 range); only additive masks
- *   may hold `-Infinity`. Otherwise a `RangeError` names the argument and the
+ * - Inputs must be finite once rounded to float32: a number is accepted when
+ *   `Math.fround` of it is finite (3.4028235e38, FLT_MAX as NumPy prints it, is;
+ *   3.5e38 is not). The same holds for number options such as `scale`. Only additive
+ *   masks may hold `-Infinity`. Otherwise a `RangeError` names the argument and the
  *   first bad index, e.g. `attention: Q[1, 2] is NaN`.
  * - Dot products and sums are pairwise/blocked:
  *   |error| <= (2 ceil(log2 n) + 1) u sum|a_i b_i| with u = 2^-24, for n up to 2^24.
@@ -40,9 +42,22 @@
  *   normalize), `numHeads` not dividing d_model, a temperature <= 0 or not
  *   finite, a size beyond the 1 GiB wasm heap (or a failed allocation).
  * Messages name the method, the argument, the shape received and the shape
- * expected, e.g. `dot: b has shape [3] but [2] was expected`. When several
- * arguments are bad, the first in argument order is named, whatever their types
- * and also when one array is passed as several arguments (`dot(x, x)` names a).
+ * expected, e.g. `dot: b has shape [3] but [2] was expected`.
+ *
+ * Which error, when there are several: arguments are checked in the documented
+ * argument order, and the first bad one is named. The options object is the last
+ * argument: its own errors (not a plain object, an unknown or refused key) come
+ * after every positional argument, then its members in the order they are listed
+ * here (so `softmax([NaN, 1], { temprature: 1 })` names `x[0]`, not the key).
+ * Each argument's shape is judged against the arguments before it, and within one
+ * argument its kind and shape come before its values (a NaN), which come before
+ * rules on its values (a distribution, a zero vector): `layerNormBackward([[0, 1]],
+ * [[NaN, 2, 3]])` names x's shape [1, 3], not its NaN. This holds whatever form each
+ * argument takes, and when one array is passed as several arguments (`dot(x, x)`
+ * names a). Where a shape depends on an option, it is checked after the options:
+ * matmul's inner dimension K (`transposeA`, `transposeB`) and the columns of
+ * multiHeadAttention's wK (`numHeads`, `kvHeads`).
+ *
  * After any error
  * the instance is intact: nothing stays allocated and the next call is right.
  *
@@ -66,9 +81,17 @@ export interface Tensor {
   shape: number[];
 }
 
-/** A tensor argument: `{data, shape}` (data Float32Array, Float64Array or number[]), nested arrays, or a Float32Array (a vector). */
+/**
+ * A tensor argument: `{data, shape}` (data Float32Array, Float64Array or number[]), nested arrays (whose rows
+ * may also be Float32Arrays or Float64Arrays), or a bare Float32Array or Float64Array (a vector [n]). Float64
+ * values are rounded to float32 on the way in.
+ */
 export type TensorLike =
-  Tensor | { data: Float32Array | Float64Array | number[]; shape: number[] } | NestedNumbers[] | Float32Array;
+  | Tensor
+  | { data: Float32Array | Float64Array | number[]; shape: number[] }
+  | NestedNumbers[]
+  | Float32Array
+  | Float64Array;
 
 /**
  * A mask. Boolean masks: nested arrays of booleans, `{data: boolean[] | Uint8Array, shape}`
@@ -646,10 +669,14 @@ export interface AttentionGeometry {
    * C = A B with A [..., M, K], B [..., K, N] -> [..., M, N], or with `transposeB`
    * C = A B^T for B [..., N, K] (the scores Q K^T), or with `transposeA` C = A^T B for
    * A [..., K, M] (a weight gradient dW = X^T dY; A is read in place, not copied transposed).
-   * Leading (batch) dimensions broadcast (NumPy rules). An entry whose sum of products passes float32's
-   * range (about 3.4e38) is +Infinity or -Infinity, not an error: which partial sums overflow depends on the
-   * build's summation order (docs/numerics.md, "Finite inputs, no NaN").
-   * @throws RangeError when `transposeA` and `transposeB` are both true, or the inner dimensions differ.
+   * Leading (batch) dimensions broadcast (NumPy rules). Overflow: an entry whose products or partial sums
+   * pass float32's range (about 3.4e38) with one sign only is returned as +Infinity or -Infinity, not an
+   * error; an entry where they pass it with both signs (Infinity - Infinity, e.g. 1e20 1e20 - 1e20 1e20) has no
+   * float32 value, and a RangeError names its index in C instead of returning NaN. Which partial sums overflow
+   * depends on the build's summation order, so near the limit the two builds may differ (docs/numerics.md,
+   * "Finite inputs, no NaN").
+   * @throws RangeError when `transposeA` and `transposeB` are both true, the inner dimensions differ, or an
+   *   entry of C overflows with both signs (above).
    */
   matmul(A: TensorLike, B: TensorLike, options?: { transposeB?: boolean; transposeA?: boolean }): Tensor;
   /** exp(x) elementwise, any shape. Overflows to Infinity above about 88.72. */
@@ -658,8 +685,9 @@ export interface AttentionGeometry {
    * Stable softmax over the last axis: softmax(x / temperature + mask), the maximum
    * subtracted first (changes nothing mathematically, keeps exp from overflowing).
    * x [..., n] -> [..., n]. A row whose every entry is masked gives all zeros.
-   * @throws RangeError for temperature <= 0 or not finite, or when x / temperature
-   *   overflows float32 (the row would be NaN).
+   * @throws RangeError for temperature <= 0 or not finite, or when x / temperature (+ mask)
+   *   overflows float32 (the row would be NaN): the message names the entry of x, as
+   *   `x[0, 1] / temperature`, and suggests a higher temperature or smaller x.
    */
   softmax(x: TensorLike, options?: SoftmaxOptions): Tensor;
   /** The textbook float32 softmax without the max subtracted (for the overflow demonstration): NaN once an x_i passes ~88.72. */
@@ -880,8 +908,9 @@ export interface AttentionGeometry {
    * with mean and the biased variance var of the row, rstd = 1 / sqrt(var + eps) (eps inside
    * the square root, as PyTorch's LayerNorm). Two-pass variance, pairwise sums; the error
    * bound is registry.inc's (layer_norm).
-   * @param options.gamma [n], default all 1; options.beta [n], default all 0; options.eps > 0,
-   *   default 1e-5.
+   * @param options.gamma a vector [n] (one scale per feature of the last axis), default all 1;
+   *   options.beta a vector [n], default all 0; any other shape, [1, n] included, is a RangeError
+   *   (the kernel has no broadcast form); options.eps > 0, default 1e-5.
    * @returns y (the shape of x), mean and rstd (the leading shape of x; [1] for x [n]), for
    *   {@link layerNormBackward}.
    * @throws TypeError for a wrong type or an unknown option; RangeError for a shape that does
@@ -896,8 +925,8 @@ export interface AttentionGeometry {
    * differentiated). mean and rstd are layerNorm's outputs for this x (both or neither: when
    * absent they are recomputed with options.eps, default 1e-5).
    * @returns dx (the shape of x), dGamma and dBeta [n]. New arrays; the arguments are not changed.
-   * @throws TypeError for a wrong type or an unknown option; RangeError when dy's shape is not
-   *   x's, gamma is not [n], mean or rstd do not hold one value per row (or only one of them is
+   * @throws TypeError for a wrong type or an unknown option; RangeError when x's shape is not
+   *   dy's (x is named: it comes after dy), gamma is not a vector [n], mean or rstd do not hold one value per row (or only one of them is
    *   given), an rstd is <= 0, a value is not finite, or a result overflows float32.
    */
   layerNormBackward(dy: TensorLike, x: TensorLike, options?: LayerNormBackwardOptions): LayerNormBackwardResult;

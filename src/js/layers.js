@@ -4,7 +4,7 @@
 // (heap.js) and calling the variant of its instance (api.js); no method
 // changes its arguments. Shapes and errors: index.d.ts.
 import { describeValue, entryError, formatShape, overflowError, shapeError, valueError } from './errors.js';
-import { finiteNumber, optionsObject, tensorOf, toTensor } from './tensor.js';
+import { finiteNumber, optionsObject, tensorOf, toTensor, toTensorRank } from './tensor.js';
 
 const F32_MIN_SUBNORMAL = 2 ** -149;
 
@@ -21,6 +21,20 @@ function optionalOf(method, name, x, count, expected) {
   if (x === undefined || x === null) return null;
   const t = toTensor(method, name, x, expected);
   if (t.data.length !== count) throw shapeError(method, name, t.shape, expected, `${count} elements were expected`);
+  return t;
+}
+
+/**
+ * An optional gamma or beta: one value per feature of the last axis of x, a
+ * vector [n] (null when absent). Another rank is a RangeError, also when it
+ * holds n values ([1, n]): the kernel scales feature i by gamma_i, and has no
+ * per-row or broadcast form.
+ */
+function featureVector(method, name, x, n) {
+  if (x === undefined || x === null) return null;
+  const expected = `[${n}] (n = ${n}, the last axis of x)`;
+  const t = toTensorRank(method, name, x, [1], expected);
+  if (t.shape[0] !== n) throw shapeError(method, name, t.shape, expected);
   return t;
 }
 
@@ -86,10 +100,10 @@ function targetsOf(method, targets, rows, vocab) {
 export const layersMethods = {
   layerNorm(x, options) {
     const m = 'layerNorm';
-    const o = optionsObject(m, options, 'options', ['gamma', 'beta', 'eps']);
     const { t, n, rows, lead } = rowsOf(m, 'x', x, '[rows, n] or [n]');
-    const gamma = optionalOf(m, 'options.gamma', o.gamma, n, `[${n}] (n = ${n}, the last axis of x)`);
-    const beta = optionalOf(m, 'options.beta', o.beta, n, `[${n}] (n = ${n}, the last axis of x)`);
+    const o = optionsObject(m, options, 'options', ['gamma', 'beta', 'eps']);
+    const gamma = featureVector(m, 'options.gamma', o.gamma, n);
+    const beta = featureVector(m, 'options.beta', o.beta, n);
     const eps = epsOption(m, 'options.eps', o.eps, 1e-5);
     const specs = {
       x: { data: t.data },
@@ -119,14 +133,16 @@ export const layersMethods = {
 
   layerNormBackward(dy, x, options) {
     const m = 'layerNormBackward';
-    const o = optionsObject(m, options, 'options', ['gamma', 'mean', 'rstd', 'eps']);
-    // Read in argument order, dy first, so that of two bad arguments dy is named.
-    const g = toTensor(m, 'dy', dy, '[rows, n] or [n] (the shape of x)');
-    const { t, n, rows, lead } = rowsOf(m, 'x', x, '[rows, n] or [n]');
+    // Read in argument order, dy first, so that of two bad arguments dy is named; x's shape is judged
+    // against dy's (an argument against the ones before it), and the options object comes last.
+    const g = toTensor(m, 'dy', dy, '[rows, n] or [n]', { minRank: 1 });
+    const same = `${formatShape(g.shape)} (the shape of dy)`;
+    const { t, n, rows, lead } = rowsOf(m, 'x', x, same);
     if (g.shape.length !== t.shape.length || g.shape.some((d, i) => d !== t.shape[i])) {
-      throw shapeError(m, 'dy', g.shape, `${formatShape(t.shape)} (the shape of x)`);
+      throw shapeError(m, 'x', t.shape, same, 'x and dy have the same shape');
     }
-    const gamma = optionalOf(m, 'options.gamma', o.gamma, n, `[${n}] (n = ${n}, the last axis of x)`);
+    const o = optionsObject(m, options, 'options', ['gamma', 'mean', 'rstd', 'eps']);
+    const gamma = featureVector(m, 'options.gamma', o.gamma, n);
     const rowsExpected = `${formatShape(lead)} (one value per row of x)`;
     let mean = optionalOf(m, 'options.mean', o.mean, rows, rowsExpected);
     let rstd = optionalOf(m, 'options.rstd', o.rstd, rows, rowsExpected);
@@ -171,9 +187,9 @@ export const layersMethods = {
 
   crossEntropy(logits, targets, options) {
     const m = 'crossEntropy';
-    const o = optionsObject(m, options, 'options', ['gradScale']);
     const { t, n: vocab, rows, lead } = rowsOf(m, 'logits', logits, '[rows, vocab] or [vocab]');
     const { targets: tg, count } = targetsOf(m, targets, rows, vocab);
+    const o = optionsObject(m, options, 'options', ['gradScale']);
     const gradScale =
       o.gradScale === undefined ? (count > 0 ? 1 / count : 1) : finiteNumber(m, 'options.gradScale', o.gradScale);
     const specs = {
@@ -201,7 +217,6 @@ export const layersMethods = {
 
   adamUpdate(param, grad, state, options) {
     const m = 'adamUpdate';
-    const o = optionsObject(m, options, 'options', ['lr', 'beta1', 'beta2', 'eps', 'step', 'gradScale']);
     const p = toTensor(m, 'param', param, '[...]');
     const n = p.data.length;
     const same = `${formatShape(p.shape)} (the shape of param)`;
@@ -220,6 +235,7 @@ export const layersMethods = {
           throw valueError(m, 'state.v', vel.shape, i, vel.data[i], 'v, a mean of squares, is >= 0');
       }
     }
+    const o = optionsObject(m, options, 'options', ['lr', 'beta1', 'beta2', 'eps', 'step', 'gradScale']);
     if (o.lr === undefined) throw new TypeError(`${m}: options.lr (the learning rate) is required; got undefined`);
     const lr = finiteNumber(m, 'options.lr', o.lr);
     if (lr < 0) throw new RangeError(`${m}: options.lr must be >= 0; got ${lr}`);

@@ -35,6 +35,12 @@ export function sliceOffsets(lead, outLead, sliceSize) {
 export const matrixMethods = {
   matmul(A, B, options) {
     const m = 'matmul';
+    // Argument order: A, B, then the options object. Which axes of A and B hold K depends on the
+    // options, so B's inner dimension is checked against A's after them.
+    const a = toTensor(m, 'A', A, '[..., M, K] (or [..., K, M] with options.transposeA)');
+    if (a.shape.length < 2) throw shapeError(m, 'A', a.shape, '[..., M, K]', 'A must have rank 2 or more');
+    const b = toTensor(m, 'B', B, '[..., K, N] (or [..., N, K] with options.transposeB)');
+    if (b.shape.length < 2) throw shapeError(m, 'B', b.shape, '[..., K, N]', 'B must have rank 2 or more');
     const o = optionsObject(m, options, 'options', ['transposeB', 'transposeA']);
     const transposeB = booleanOption(m, 'options.transposeB', o.transposeB, false);
     const transposeA = booleanOption(m, 'options.transposeA', o.transposeA, false);
@@ -44,12 +50,8 @@ export const matrixMethods = {
       );
     }
     const aExp = transposeA ? '[..., K, M]' : '[..., M, K]';
-    const a = toTensor(m, 'A', A, aExp);
-    if (a.shape.length < 2) throw shapeError(m, 'A', a.shape, aExp, 'A must have rank 2 or more');
     const [M, K] = transposeA ? a.shape.slice(-2).reverse() : a.shape.slice(-2);
     const bExp = transposeB ? `[..., N, K] with K = ${K}` : `[..., K, N] with K = ${K}`;
-    const b = toTensor(m, 'B', B, bExp);
-    if (b.shape.length < 2) throw shapeError(m, 'B', b.shape, bExp, 'B must have rank 2 or more');
     const kB = transposeB ? b.shape.at(-1) : b.shape.at(-2);
     const N = transposeB ? b.shape.at(-2) : b.shape.at(-1);
     if (kB !== K) throw shapeError(m, 'B', b.shape, bExp, `the inner dimension K of A ${formatShape(a.shape)} is ${K}`);

@@ -37,7 +37,8 @@ export function greedyPacking(ag, options) {
   }
   let prev = null;
   if (o.directions !== undefined && o.directions !== null) {
-    prev = toTensor(m, 'directions', o.directions, `[kept, d] with d = ${d}`);
+    // Checked in JS (eager): directions are copied into place by hand, not as a buffer of the call.
+    prev = toTensor(m, 'directions', o.directions, `[kept, d] with d = ${d}`, { eager: true });
     if (prev.shape.length !== 2 || prev.shape[1] !== d) {
       throw new RangeError(
         `${m}: directions must have shape [kept, ${d}] (the directions of an earlier call); got [${prev.shape.join(', ')}]`,

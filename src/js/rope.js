@@ -100,9 +100,9 @@ export const ropeMethods = {
    */
   rope(x, options) {
     const m = 'rope';
-    const o = optionsObject(m, options, 'options', ['positions', 'base', 'interleaved']);
     const t = toTensor(m, 'x', x, '[..., T, d]', { minRank: 2 });
     checkEvenWidth(m, 'x', t.shape);
+    const o = optionsObject(m, options, 'options', ['positions', 'base', 'interleaved']);
     const [T, d] = t.shape.slice(-2);
     const positions = ropePositions(m, 'options.positions', o.positions, T);
     const settings = ropeSettings(m, o, 'options');

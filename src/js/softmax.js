@@ -36,8 +36,9 @@ export const softmaxMethods = {
 
   softmax(x, options) {
     const m = 'softmax';
-    const o = optionsObject(m, options, 'options', ['temperature', 'mask', 'maskKind']);
+    // Arguments in argument order: x, then the options object (its keys, then its members).
     const { t, n, rows } = rowsOf(m, x);
+    const o = optionsObject(m, options, 'options', ['temperature', 'mask', 'maskKind']);
     const temperature =
       o.temperature === undefined ? 1 : finiteNumber(m, 'options.temperature', o.temperature, { positive: true });
     if (!(Math.fround(temperature) >= 2 ** -126)) {
@@ -70,7 +71,14 @@ export const softmaxMethods = {
       const status = this._kernel('softmax')(p.x, p.mask, rows, n, temperature, p.y);
       if (status !== 0) {
         runDeferredCheck(this._rt.module, t.data, p.x);
-        throw overflowError(m, mask ? 'x / temperature + mask' : 'x / temperature', t.shape, status - 1);
+        // The index is x's (and the mask's, broadcast to x): the entry whose logit left float32.
+        throw overflowError(
+          m,
+          mask ? 'x[] / temperature + mask' : 'x[] / temperature',
+          t.shape,
+          status - 1,
+          `the temperature is ${temperature}: raise options.temperature, or scale x${mask ? ' or the mask' : ''} down`,
+        );
       }
       return tensorOf(this._read(Float32Array, p.y, t.data.length, { nanFree: true }), t.shape);
     });

@@ -3,7 +3,7 @@
 // checked before anything reaches wasm, because the kernels check nothing.
 // Masks become additive float32 masks; broadcasting is computed here as
 // strides (0 = broadcast), never as arithmetic on results.
-import { deferFiniteCheck, finiteRule } from './checks.js';
+import { deferFiniteCheck, finiteRule, recordCheckedValues } from './checks.js';
 import {
   dataLengthError,
   describeValue,
@@ -18,7 +18,13 @@ import {
   valueError,
 } from './errors.js';
 
-const F32_MAX = 3.4028234663852886e38;
+/**
+ * The least number that rounds to Infinity in float32: FLT_MAX + half an ulp
+ * (2^128 - 2^103; a tie rounds to the even Infinity). Every number of smaller
+ * magnitude rounds to a finite float32 (3.4028235e38, FLT_MAX as NumPy prints
+ * it, rounds to FLT_MAX), so it is accepted.
+ */
+export const F32_OVERFLOW = 3.4028235677973366e38;
 
 /** A result tensor { data, shape } (data a Float32Array the caller owns). */
 export const tensorOf = (data, shape) => ({ data, shape });
@@ -152,13 +158,15 @@ function flattenNested(method, name, x, expected, { numbers = false } = {}) {
   return { shape, values: out };
 }
 
-// Copies the values into a Float32Array and checks that every value is a
-// finite float32 (or -Infinity where allowed); values beyond the float32
-// range are rejected. A Float32Array is not scanned here (unless `eager`):
-// it is passed on as it is (only ever copied into wasm memory, never written
-// or returned), and its check runs in wasm on that copy, before the kernel
-// is called (checks.js). Masks are checked eagerly, since they are reshaped
-// in JS before they reach wasm.
+// Copies the values into a Float32Array and checks that every value rounds
+// to a finite float32 (or is -Infinity where allowed); values that round to
+// +-Infinity are rejected. The first bad value's RangeError is recorded, not
+// thrown (checks.js recordCheckedValues), so that a shape error of this
+// argument or an earlier one is still reported first. A Float32Array is not
+// scanned here (unless `eager`): it is passed on as it is (only ever copied
+// into wasm memory, never written or returned), and its check runs in wasm
+// on that copy, before the kernel is called (checks.js). Masks are checked
+// eagerly, since they are reshaped in JS before they reach wasm.
 function toFloat32(method, name, values, shape, { allowNegInf = false, eager = false } = {}) {
   const n = values.length;
   if (values instanceof Float32Array && !eager) {
@@ -169,21 +177,19 @@ function toFloat32(method, name, values, shape, { allowNegInf = false, eager = f
     return plain;
   }
   const out = new Float32Array(n);
+  let bad = -1;
   for (let i = 0; i < n; i++) {
     const v = values[i];
     if (typeof v !== 'number') {
       throw entryTypeError(method, name, shape, i, v, Array.isArray(values) && !(i in values));
     }
-    // One comparison catches NaN, +-Infinity and values beyond float32.
-    if (!(v <= F32_MAX && v >= -F32_MAX)) {
-      if (allowNegInf && v === -Infinity) {
-        out[i] = v;
-        continue;
-      }
-      throw valueError(method, name, shape, i, v, finiteRule(v, allowNegInf));
-    }
+    // One comparison catches NaN, +-Infinity and values that round to +-Infinity in float32.
+    if (!(v < F32_OVERFLOW && v > -F32_OVERFLOW) && !(allowNegInf && v === -Infinity) && bad < 0) bad = i;
     out[i] = v;
   }
+  const error =
+    bad < 0 ? null : valueError(method, name, shape, bad, values[bad], finiteRule(values[bad], allowNegInf));
+  recordCheckedValues(out, { method, name, shape, allowNegInf }, error);
   return out;
 }
 
@@ -505,8 +511,11 @@ export function positiveInt(method, name, x, max = 2147483647) {
 /** A finite number option (optionally > 0), or throws. */
 export function finiteNumber(method, name, x, { positive = false } = {}) {
   if (typeof x !== 'number') throw new TypeError(`${method}: ${name} must be a number; got ${describeValue(x)}`);
-  if (!Number.isFinite(x) || Math.abs(x) > F32_MAX)
-    throw new RangeError(`${method}: ${name} must be finite in float32; got ${x}`);
+  // Finite once rounded to float32, as the kernels take it: 3.4028235e38 (FLT_MAX as NumPy prints it) is.
+  if (!(Math.abs(x) < F32_OVERFLOW))
+    throw new RangeError(
+      `${method}: ${name} must be finite in float32 (|${name}| < 3.4028235677973366e38, which rounds to the largest float32); got ${x}`,
+    );
   if (positive && !(x > 0)) throw new RangeError(`${method}: ${name} must be > 0; got ${x}`);
   return x;
 }

@@ -249,9 +249,9 @@ class Transformer {
       );
   }
 
-  _gradients(method, batch) {
+  /** Runs the gradients kernel on a batch already read by batchOf. */
+  _gradients(method, { tokens, targets, B }) {
     const module = this._live(method);
-    const { tokens, targets, B } = batchOf(`transformer.${method}`, batch, this.config);
     const specs = {
       tokens: { data: tokens },
       targets: { data: targets },
@@ -281,6 +281,8 @@ class Transformer {
   step(batch, options) {
     const m = 'transformer.step';
     this._live('step');
+    // Argument order: the batch, then the options object.
+    const read = batchOf(m, batch, this.config);
     const o = optionsObject(m, options, 'options', ['lr', 'optimizer', 'clip', 'beta1', 'beta2', 'eps']);
     const lr = finiteNumber(m, 'options.lr', o.lr, { positive: true });
     if ((o.optimizer ?? 'adam') !== 'adam')
@@ -302,7 +304,7 @@ class Transformer {
     ])
       if (!(b >= 0 && Math.fround(b) < 1))
         throw new RangeError(`${m}: options.${name} must be in [0, 1) in float32; got ${b}`);
-    const { B, stats } = this._gradients('step', batch);
+    const { B, stats } = this._gradients('step', read);
     const next = this._steps + 1;
     // All or nothing: the kernel checks the whole update before it writes (transformer_adam).
     const status = this._ag._kernel('transformer_adam')(
@@ -339,8 +341,9 @@ class Transformer {
    */
   gradients(batch, options) {
     this._live('gradients');
+    const read = batchOf('transformer.gradients', batch, this.config);
     optionsObject('transformer.gradients', options, 'options', []);
-    const { B, stats } = this._gradients('gradients', batch);
+    const { B, stats } = this._gradients('gradients', read);
     stats.gradients = this._tensors(this._p.grads);
     return this._ag._done('transformer_gradients', { tokens: [B, this.config.T] }, stats);
   }
@@ -352,8 +355,8 @@ class Transformer {
   evaluate(batch, options) {
     const m = 'transformer.evaluate';
     const module = this._live('evaluate');
-    const o = optionsObject(m, options, 'options', ['headMask']);
     const { tokens, targets, B } = batchOf(m, batch, this.config);
+    const o = optionsObject(m, options, 'options', ['headMask']);
     const headMask = headMaskOf(m, o.headMask, this.config);
     const specs = {
       tokens: { data: tokens },
@@ -390,11 +393,11 @@ class Transformer {
   forward(tokens, options) {
     const m = 'transformer.forward';
     const module = this._live('forward');
+    const c = this.config;
+    const toks = tokenMatrix(m, 'tokens', tokens, c.T, 0, c.vocab - 1);
     const o = optionsObject(m, options, 'options', ['returnWeights', 'returnQK', 'headMask']);
     const returnWeights = booleanOption(m, 'options.returnWeights', o.returnWeights, false);
     const returnQK = booleanOption(m, 'options.returnQK', o.returnQK, false);
-    const c = this.config;
-    const toks = tokenMatrix(m, 'tokens', tokens, c.T, 0, c.vocab - 1);
     const headMask = headMaskOf(m, o.headMask, c);
     const B = toks.length / c.T;
     const perWeights = B * c.heads * c.T * c.T;

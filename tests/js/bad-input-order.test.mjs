@@ -4,7 +4,7 @@
 // wasm, after the later arguments were read; the others in JS, while they are
 // read), and also when one Float32Array is passed as several arguments.
 import { beforeAll, describe, expect, test } from '@jest/globals';
-import { CONFIGS, warmInstance } from './helpers.mjs';
+import { CONFIGS, thrownBy, warmInstance } from './helpers.mjs';
 import { asTensor, indexText } from './property-values.mjs';
 
 /** The forms of a tensor argument: {data, shape} with Float32Array, Float64Array or number[] data, or nested arrays. */
@@ -148,15 +148,6 @@ function argumentsOf(spec, bad) {
   });
 }
 
-function thrownBy(call) {
-  try {
-    call();
-  } catch (e) {
-    return e;
-  }
-  return null;
-}
-
 /** The start of the message that names argument k of `spec` and its NaN. */
 function naming(spec, k) {
   const [name, shape] = spec.args[k];
@@ -289,4 +280,233 @@ describe.each(CONFIGS)('the first bad argument is named: $label', (cfg) => {
       expect(ag.dot([3, 4], [4, 3])).toBe(24);
     },
   );
+});
+
+// The options object is the last argument, and an argument's shape comes before its values and those
+// of later arguments (index.d.ts, "Which error, when there are several").
+
+/** A tensor of `shape` with plain values, NaN at AT when `nan`, in `form`. */
+const make = (shape, form = 'f32', { nan = false, good = plain } = {}) => {
+  const values = good(shape.reduce((a, b) => a * b, 1));
+  if (nan) values[AT] = NaN;
+  return asTensor(values, shape, form);
+};
+
+/** Options objects that are wrong as a whole: named after every positional argument. */
+const BAD_OPTIONS = [
+  ['an unknown key', { temprature: 1 }],
+  ['not an object', 5],
+  ['an array', [1]],
+];
+
+/**
+ * Methods taking options, each with the positional argument given NaN at AT ([name, shape]) and the
+ * call with that argument and the options. The other arguments are good.
+ */
+const WITH_OPTIONS = [
+  ['softmax', ['x', [2, 3]], (ag, x, o) => ag.softmax(x, o)],
+  ['matmul', ['B', [3, 2]], (ag, B, o) => ag.matmul(make([2, 3]), B, o)],
+  ['rope', ['x', [2, 4]], (ag, x, o) => ag.rope(x, o)],
+  ['layerNorm', ['x', [2, 3]], (ag, x, o) => ag.layerNorm(x, o)],
+  ['layerNormBackward', ['x', [2, 3]], (ag, x, o) => ag.layerNormBackward(make([2, 3]), x, o)],
+  ['crossEntropy', ['logits', [2, 3]], (ag, x, o) => ag.crossEntropy(x, [0, 2], o)],
+  ['adamUpdate', ['grad', [3]], (ag, g, o) => ag.adamUpdate(make([3]), g, {}, o)],
+  ['attention', ['V', [3, 2]], (ag, V, o) => ag.attention(make([2, 4]), make([3, 4]), V, o)],
+  ['attentionTrace', ['V', [3, 2]], (ag, V, o) => ag.attentionTrace(make([2, 4]), make([3, 4]), V, o)],
+  [
+    'attentionBackward',
+    ['dOutput', [2, 2]],
+    (ag, dY, o) => ag.attentionBackward(make([2, 4]), make([3, 4]), make([3, 2]), dY, o),
+  ],
+  [
+    'multiHeadAttention',
+    ['wO', [4, 4]],
+    (ag, wO, o) =>
+      ag.multiHeadAttention({ query: make([2, 4]) }, { wQ: make([4, 4]), wK: make([4, 4]), wV: make([4, 4]), wO }, o),
+  ],
+];
+
+/** [title, call given the NaN argument in a form, the start of the message]: a shape error before a NaN. */
+const SHAPE_FIRST = [
+  // An argument with both a wrong shape and a NaN: its shape is named.
+  [
+    'matmul: B of the wrong K, with a NaN',
+    (ag, f) => ag.matmul(make([2, 3]), make([2, 2], f, { nan: true })),
+    'matmul: B has shape [2, 2]',
+  ],
+  [
+    'attention: K of the wrong d_k, with a NaN',
+    (ag, f) => ag.attention(make([2, 4]), make([3, 5], f, { nan: true }), make([3, 2])),
+    'attention: K has shape [3, 5]',
+  ],
+  [
+    'attentionBackward: dOutput of the wrong shape, with a NaN',
+    (ag, f) => ag.attentionBackward(make([2, 4]), make([3, 4]), make([3, 2]), make([2, 3], f, { nan: true })),
+    'attentionBackward: dOutput has shape [2, 3]',
+  ],
+  [
+    'layerNorm: gamma of the wrong length, with a NaN',
+    (ag, f) => ag.layerNorm(make([2, 3]), { gamma: make([4], f, { nan: true }) }),
+    'layerNorm: options.gamma has shape [4]',
+  ],
+  [
+    'softmax: a mask that does not broadcast, with a NaN',
+    (ag, f) => ag.softmax(make([2, 3]), { mask: make([2, 2], f === 'f32' ? 'f64' : f, { nan: true }) }),
+    'softmax: mask has shape [2, 2]',
+  ],
+  // A shape error of an earlier argument (judged against the ones before it) before a later NaN.
+  [
+    'layerNormBackward: x of another shape than dy, dy fine, x with a NaN',
+    (ag, f) => ag.layerNormBackward(make([1, 2]), make([1, 3], f, { nan: true })),
+    'layerNormBackward: x has shape [1, 3] but [1, 2] (the shape of dy) was expected',
+  ],
+  [
+    'layerNormBackward: x of another shape than dy, gamma with a NaN',
+    (ag, f) => ag.layerNormBackward(make([2, 3]), make([2, 2]), { gamma: make([2], f, { nan: true }) }),
+    'layerNormBackward: x has shape [2, 2]',
+  ],
+  [
+    'attention: K of the wrong d_k, V with a NaN',
+    (ag, f) => ag.attention(make([2, 4]), make([3, 5]), make([3, 2], f, { nan: true })),
+    'attention: K has shape [3, 5]',
+  ],
+  [
+    'adamUpdate: grad of the wrong shape, state.m with a NaN',
+    (ag, f) =>
+      ag.adamUpdate(
+        make([3]),
+        make([2]),
+        { m: make([3], f, { nan: true }), v: make([3], 'f32', { good: squares }) },
+        { lr: 0.1, step: 1 },
+      ),
+    'adamUpdate: grad has shape [2]',
+  ],
+  [
+    'multiHeadAttention: key of another d_model, wQ with a NaN',
+    (ag, f) =>
+      ag.multiHeadAttention(
+        { query: make([2, 4]), key: make([3, 2]) },
+        { wQ: make([4, 4], f, { nan: true }), wK: make([4, 4]), wV: make([4, 4]), wO: make([4, 4]) },
+        { numHeads: 2 },
+      ),
+    'multiHeadAttention: key has shape [3, 2]',
+  ],
+];
+
+/** Bad numHeads: each loses to a NaN in a weight, which comes before the options. */
+const BAD_HEADS = [
+  ['missing', {}],
+  ['a string', { numHeads: '2' }],
+  ['not dividing d_model', { numHeads: 3 }],
+  ['kvHeads not dividing it', { numHeads: 2, kvHeads: 3 }],
+];
+
+describe.each(CONFIGS)('options last, shapes before values: $label', (cfg) => {
+  let ag;
+  let heapBefore;
+  beforeAll(async () => {
+    ({ ag, heapBefore } = await warmInstance(cfg, (a) => a.dot([1], [1])));
+  });
+
+  test('the example: softmax([NaN, 1], { temprature: 1 }) names x[0]', () => {
+    const e = thrownBy(() => ag.softmax([NaN, 1], { temprature: 1 }));
+    expect(e).toBeInstanceOf(RangeError);
+    expect(e.message.startsWith('softmax: x[0] is NaN')).toBe(true);
+  });
+
+  test.each(WITH_OPTIONS)(
+    '%s: a NaN in a positional argument comes before a bad options object',
+    (method, [name, shape], call) => {
+      for (const form of FORMS) {
+        for (const [what, options] of BAD_OPTIONS) {
+          const e = thrownBy(() => call(ag, make(shape, form, { nan: true }), options));
+          const context = `${name} as ${form}, options ${what}`;
+          expect([context, e && e.constructor.name]).toEqual([context, 'RangeError']);
+          const start = `${method}: ${name}${indexText(shape, AT)} is NaN`;
+          expect([context, e.message.slice(0, start.length)]).toEqual([context, start]);
+        }
+        // The same options are refused when the arguments are good (the test above is not vacuous).
+        expect(thrownBy(() => call(ag, make(shape, form), BAD_OPTIONS[0][1]))).toBeInstanceOf(TypeError);
+      }
+      expect(ag.heapAllocatedBytes()).toBe(heapBefore);
+    },
+  );
+
+  test('attentionBackward: a NaN in Q comes before a refused option (softcap)', () => {
+    for (const form of FORMS) {
+      const e = thrownBy(() =>
+        ag.attentionBackward(make([2, 4], form, { nan: true }), make([3, 4]), make([3, 2]), make([2, 2]), {
+          softcap: 1,
+        }),
+      );
+      expect([form, e && e.message.slice(0, 'attentionBackward: Q[0, 1] is NaN'.length)]).toEqual([
+        form,
+        'attentionBackward: Q[0, 1] is NaN',
+      ]);
+    }
+    const refused = thrownBy(() =>
+      ag.attentionBackward(make([2, 4]), make([3, 4]), make([3, 2]), make([2, 2]), { softcap: 1 }),
+    );
+    expect(refused.message).toContain('options.softcap is not supported');
+  });
+
+  test('a transformer: a bad batch or tokens come before a bad options object', () => {
+    const tf = ag.createTransformer({ vocab: 4, T: 4, dModel: 4, heads: 1, layers: 1 });
+    try {
+      const batch = { tokens: [[0, 1, 2, 9]], targets: [[0, 1, 2, 3]] };
+      const calls = [
+        ['forward', 'tokens', () => tf.forward(batch.tokens, { bogus: 1 })],
+        ['evaluate', 'batch.tokens', () => tf.evaluate(batch, { bogus: 1 })],
+        ['gradients', 'batch.tokens', () => tf.gradients(batch, { bogus: 1 })],
+        ['step', 'batch.tokens', () => tf.step(batch, { bogus: 1 })],
+      ];
+      for (const [method, name, call] of calls) {
+        const e = thrownBy(call);
+        expect([method, e && e.constructor.name]).toEqual([method, 'RangeError']);
+        expect([method, e.message.slice(0, `transformer.${method}: ${name} `.length)]).toEqual([
+          method,
+          `transformer.${method}: ${name} `,
+        ]);
+      }
+      expect(tf.steps).toBe(0);
+    } finally {
+      tf.dispose();
+    }
+  });
+
+  test.each(BAD_HEADS)('multiHeadAttention: numHeads %s comes after a NaN in the weights', (title, options) => {
+    for (const form of FORMS) {
+      const e = thrownBy(() =>
+        ag.multiHeadAttention(
+          { query: make([2, 4]) },
+          { wQ: make([4, 4]), wK: make([4, 4], form, { nan: true }), wV: make([4, 4]), wO: make([4, 4]) },
+          options,
+        ),
+      );
+      expect([form, e && e.message.slice(0, 'multiHeadAttention: wK[0, 1] is NaN'.length)]).toEqual([
+        form,
+        'multiHeadAttention: wK[0, 1] is NaN',
+      ]);
+    }
+    // Alone, the same numHeads is the error.
+    const alone = thrownBy(() =>
+      ag.multiHeadAttention(
+        { query: make([2, 4]) },
+        { wQ: make([4, 4]), wK: make([4, 4]), wV: make([4, 4]), wO: make([4, 4]) },
+        options,
+      ),
+    );
+    expect(alone.message).toMatch(/options\.(numHeads|kvHeads)/);
+    expect(ag.heapAllocatedBytes()).toBe(heapBefore);
+  });
+
+  test.each(SHAPE_FIRST)('%s: the shape is named', (title, call, start) => {
+    for (const form of FORMS) {
+      const e = thrownBy(() => call(ag, form));
+      expect([form, e && e.constructor.name]).toEqual([form, 'RangeError']);
+      expect([form, e.message.slice(0, start.length)]).toEqual([form, start]);
+    }
+    expect(ag.heapAllocatedBytes()).toBe(heapBefore);
+    expect(ag.dot([3, 4], [4, 3])).toBe(24);
+  });
 });

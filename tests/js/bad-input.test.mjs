@@ -693,7 +693,8 @@ const CASES = [
     'MHA weight shape',
     (ag) => ag.multiHeadAttention({ query: X8 }, { ...mhaW, wK: I2 }, { numHeads: 2 }),
     RangeError,
-    ['multiHeadAttention', 'wK', '[2, 2]', '[8, 8]'],
+    // wK's rows are judged against query (d_model = 8); its columns only once options.numHeads is read.
+    ['multiHeadAttention: wK has shape [2, 2]', '[d_model, kvHeads d_k] with d_model = 8'],
   ],
   [
     'MHA bias shape',
@@ -763,7 +764,12 @@ const CASES = [
     'a softmax mask entry beyond float32',
     (ag) => ag.softmax(v3, { mask: [0, 1e39, 0] }),
     RangeError,
-    ['softmax', 'mask[1]', '1e+39', 'finite float32 values (|x| <= 3.4028234663852886e38, the largest float32)'],
+    [
+      'softmax',
+      'mask[1]',
+      '1e+39',
+      'finite float32 values (|x| <= 3.4028234663852886e38, the largest float32, once rounded to float32)',
+    ],
   ],
   // softmax checks a Float32Array x in its own max pass (registry.inc): the same errors, with and
   // without a temperature or a mask, in a row long enough for the vector loop and its tail
@@ -1070,7 +1076,7 @@ const CASES = [
   ],
   [
     'numHeads of the wrong kind is described like an argument',
-    (ag) => ag.multiHeadAttention({ query: [[1, 2]] }, {}, { numHeads: '2' }),
+    (ag) => ag.multiHeadAttention({ query: [[1, 2]] }, { wQ: I2, wK: I2, wV: I2, wO: I2 }, { numHeads: '2' }),
     TypeError,
     ['options.numHeads (h) must be an integer >= 1 that divides d_model = 2; got the string "2"'],
   ],
@@ -1286,13 +1292,13 @@ const CASES = [
     'softmax logits overflowing through the temperature',
     (ag) => ag.softmax([1e38, 3e38], { temperature: 0.5 }),
     RangeError,
-    ['softmax', 'x / temperature[1]', 'overflowed'],
+    ['softmax: x[1] / temperature overflowed', 'raise options.temperature, or scale x down'],
   ],
   [
     'softmax logits plus mask below -FLT_MAX',
     (ag) => ag.softmax([-3e38, -3e38], { mask: [-3e38, -3e38] }),
     RangeError,
-    ['softmax', 'x / temperature + mask[0]', 'overflowed'],
+    ['softmax: x[0] / temperature + mask overflowed', 'raise options.temperature, or scale x or the mask down'],
   ],
   [
     'a partial sum overflowing (exact result 0)',
@@ -1600,6 +1606,19 @@ const CASES = [
     RangeError,
     ['layerNorm', 'options.gamma', '[3]', '[2] (n = 2'],
   ],
+  // gamma scales feature i of every row: a vector [n], never a [1, n] or [rows, n] tensor of n values.
+  [
+    'layerNorm gamma [1, n]',
+    (ag) => ag.layerNorm(I2, { gamma: [[1, 2]] }),
+    RangeError,
+    ['layerNorm: options.gamma has shape [1, 2] but [2] (n = 2, the last axis of x) was expected'],
+  ],
+  [
+    'layerNormBackward gamma [n, 1]',
+    (ag) => ag.layerNormBackward(I2, I2, { gamma: { data: [1, 2], shape: [2, 1] } }),
+    RangeError,
+    ['layerNormBackward: options.gamma has shape [2, 1] but [2]'],
+  ],
   ['layerNorm eps 0', (ag) => ag.layerNorm(I2, { eps: 0 }), RangeError, ['layerNorm', 'options.eps', '> 0']],
   [
     'layerNorm eps 0 in float32',
@@ -1622,10 +1641,11 @@ const CASES = [
     ['layerNorm', 'the variance of x[0] overflowed float32'],
   ],
   [
-    'layerNormBackward dy of another shape',
+    'layerNormBackward x of another shape than dy',
     (ag) => ag.layerNormBackward([1, 2, 3], I2),
     RangeError,
-    ['layerNormBackward', 'dy', '[3]', '[2, 2] (the shape of x)'],
+    // x is judged against dy, the argument before it.
+    ['layerNormBackward: x has shape [2, 2] but [3] (the shape of dy) was expected'],
   ],
   [
     'layerNormBackward mean without rstd',

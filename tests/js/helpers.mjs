@@ -36,6 +36,16 @@ export async function warmInstance(cfg, warmUp) {
   return { ag, heapBefore: ag.heapAllocatedBytes() };
 }
 
+/** What `call()` throws, or null when it returns. */
+export function thrownBy(call) {
+  try {
+    call();
+  } catch (e) {
+    return e;
+  }
+  return null;
+}
+
 const dataDir = new URL('../data/', import.meta.url);
 
 export function readJson(relative) {

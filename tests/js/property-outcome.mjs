@@ -47,9 +47,12 @@ export function expectOutcome(call, expected) {
   expected.check(result);
 }
 
-/** The flat index named by a message "...[i, j, k] overflowed float32 ...", read in `shape`; -1 when there is none. */
-export function namedIndex(message, shape) {
-  const m = /\[([\d, ]+)\] overflowed float32/.exec(message);
+/**
+ * The flat index named by a message "...[i, j, k] overflowed float32 ...", read in `shape`; -1 when there is none.
+ * `follows` is the text right after the index (softmax names x[i, j] / temperature overflowed float32).
+ */
+export function namedIndex(message, shape, follows = ' overflowed float32') {
+  const m = new RegExp(`\\[([\\d, ]+)\\]${follows.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}`).exec(message);
   if (!m) return -1;
   const idx = m[1].split(',').map((s) => Number(s.trim()));
   if (idx.length !== shape.length && !(shape.length === 0 && idx.length === 1)) return -1;

@@ -114,16 +114,17 @@ describe.each(CONFIGS)('properties of softmax and logSumExp: $label', (cfg) => {
           : null;
         const want = softmaxBound(c.x, rows, n, T, madd, cfg.variant);
         const firstSure = want.cls.indexOf(2);
-        const what = mask ? 'x / temperature + mask' : 'x / temperature';
+        // The index is x's: softmax: x[i, j] / temperature (+ mask) overflowed float32.
+        const what = mask ? ' / temperature + mask overflowed float32' : ' / temperature overflowed float32';
         expectOutcome(call, {
           // The first entry of z that overflowed: one that may, and none after one that must.
           errors: want.cls.some((k) => k !== 0)
             ? [
                 [
                   RangeError,
-                  `softmax: ${what}[`,
+                  'softmax: x[',
                   (e) => {
-                    const i = namedIndex(e.message, shape);
+                    const i = namedIndex(e.message, shape, what);
                     return (
                       i >= 0 &&
                       want.cls[i] !== 0 &&
