@@ -4,9 +4,19 @@
 // prebuilt widgets in dist/widgets/ and the third-party notices), and the static site
 // build/site/ (web/ bundled with the package by esbuild), which `npm start` serves.
 //   node scripts/build.mjs            all of the above
-//   node scripts/build.mjs --native   also the native ASan/UBSan test build
+//   node scripts/build.mjs --native   also the native ASan/UBSan GoogleTest build (preset native-asan)
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildSync } from 'esbuild';
@@ -22,9 +32,21 @@ function run(cmd, args) {
   execFileSync(cmd, args, { cwd: root, env, stdio: ['ignore', 'inherit', 'inherit'] });
 }
 
+/**
+ * Builds a build preset of CMakePresets.json in its configure preset's folder, build/<configure preset>
+ * (native-asan and native-fuzz share build/native-asan: the kernels are compiled once for GoogleTest and the
+ * fuzz targets). Configures first when that folder has no cache, or one older than CMakePresets.json:
+ * `cmake --build` alone would not apply a preset's changed cache variables.
+ */
 export function buildPreset(preset) {
-  if (!existsSync(join(root, 'build', preset, 'CMakeCache.txt'))) {
-    run('cmake', ['--preset', preset, '--log-level=WARNING']);
+  const presetsFile = join(root, 'CMakePresets.json');
+  const configure = JSON.parse(readFileSync(presetsFile, 'utf8')).buildPresets.find(
+    (p) => p.name === preset,
+  )?.configurePreset;
+  if (!configure) throw new Error(`no build preset ${preset} in CMakePresets.json`);
+  const cache = join(root, 'build', configure, 'CMakeCache.txt');
+  if (!existsSync(cache) || statSync(cache).mtimeMs < statSync(presetsFile).mtimeMs) {
+    run('cmake', ['--preset', configure, '--log-level=WARNING']);
   }
   run('cmake', ['--build', '--preset', preset, ...jobs, '--', '--no-print-directory', '-s']);
 }

@@ -1,5 +1,6 @@
 // Runs the libFuzzer targets of tests/fuzz: one per kernel family, built by
-// the CMake preset native-fuzz (clang, ASan + UBSan, both kernel variants).
+// the CMake build preset native-fuzz (clang, ASan + UBSan, both kernel variants)
+// in build/native-asan/fuzz/, from the kernel objects the GoogleTest binary links.
 //   node scripts/fuzz.mjs --replay       every file of tests/fuzz/corpus/*/ and tests/fuzz/regressions/*/
 //                                        through every target; fails on any crash or property failure
 //   node scripts/fuzz.mjs --seconds=10   each target fuzzes 10 s in turn (one process at a time), starting
@@ -33,7 +34,7 @@ import { buildPreset } from './build.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const fuzzDir = join(root, 'tests/fuzz');
-const binDir = join(root, 'build/native-fuzz/fuzz');
+const binDir = join(root, 'build/native-asan/fuzz');
 export const FAMILIES = [
   'vector',
   'matrix',

@@ -1,10 +1,11 @@
 // Runs every test stage in order and prints the time of each:
 //   lint     ESLint, Prettier and clang-format, checking only (scripts/lint.mjs)
 //   native   GoogleTest on the native SIMDe build under ASan + UBSan (ctest)
-//   fuzz     libFuzzer on a native ASan + UBSan build (preset native-fuzz), one target
-//            per kernel family: every corpus and regression input replayed, then 500
-//            inputs per target (a fixed amount of work: 0.4-6.5 s of CPU each), new inputs
-//            to a temporary folder (scripts/fuzz.mjs)
+//   fuzz     libFuzzer on the native ASan + UBSan build (build preset native-fuzz: only the
+//            fuzz targets, linked with the native stage's kernel objects), one target per
+//            kernel family: every corpus and regression input replayed, then 500 inputs per
+//            target (a fixed amount of work: 0.4-6.5 s of CPU each), new inputs to a
+//            temporary folder (scripts/fuzz.mjs)
 //   js       Jest: the JS API on both wasm builds (tests/js)
 //   browser  Jest + Playwright in Debian's Chromium: the page, its embeds, the offline
 //            file and the SCORM package (tests/browser)
