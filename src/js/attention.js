@@ -746,28 +746,26 @@ export const attentionMethods = {
     if (Vx.shape.join() !== Kx.shape.join())
       throw shapeError(m, 'value', Vx.shape, vExp, 'value must have the shape of key');
     // The weights (the second argument) come before the options (argument order): each is checked here
-    // for what the arguments before it fix (its rank, d_model rows, the shape of wK for wV), and the
-    // columns of wK, wV, bK and bV, which options.numHeads and kvHeads fix, once the options were read.
+    // for what the arguments before it fix (its rank, d_model rows; the columns of wQ and wO, the length
+    // of bQ and bO), and what options.numHeads and kvHeads fix (the columns of wK and wV, the lengths of
+    // bK and bV) once those options were read, in argument order: never wV or bK against a wK not yet judged.
     const wExp = (name) =>
       name === 'wQ' || name === 'wO'
         ? `[d_model, d_model] = ${formatShape([dm, dm])} ([in, out])`
-        : name === 'wK'
-          ? `[d_model, kvHeads d_k] with d_model = ${dm} ([in, out])`
-          : `the shape of wK ${formatShape(wK.shape)} ([d_model, kvHeads d_k])`;
+        : `[d_model, kvHeads d_k] with d_model = ${dm} ([in, out])`;
     const weight = (name) => {
       if (pw[name] === undefined) throw new TypeError(`${m}: ${name} is missing; expected ${wExp(name)}`);
       const w = toTensorRank(m, name, pw[name], [2], wExp(name));
-      const cols = name === 'wQ' || name === 'wO' ? dm : name === 'wV' ? wK.shape[1] : w.shape[1];
+      const cols = name === 'wQ' || name === 'wO' ? dm : w.shape[1];
       if (w.shape[0] !== dm || w.shape[1] !== cols) throw shapeError(m, name, w.shape, wExp(name));
       return w;
     };
     const bias = (name) => {
       if (pw[name] === undefined || pw[name] === null) return null;
       const kv = name === 'bK' || name === 'bV';
-      const n = kv ? wK.shape[1] : dm;
-      const bExp = kv ? `[kvHeads d_k] = [${n}] (the columns of wK)` : `[d_model] = [${dm}]`;
+      const bExp = kv ? '[kvHeads d_k]' : `[d_model] = [${dm}]`;
       const b = toTensorRank(m, name, pw[name], [1], bExp);
-      if (b.shape[0] !== n) throw shapeError(m, name, b.shape, bExp);
+      if (!kv && b.shape[0] !== dm) throw shapeError(m, name, b.shape, bExp);
       return b;
     };
     const wQ = weight('wQ');
@@ -813,9 +811,21 @@ export const attentionMethods = {
         `${m}: options.kvHeads = ${hkv} does not divide options.numHeads = ${h}; query head i reads key/value head floor(i kvHeads / numHeads), so kvHeads must be a divisor of numHeads`,
       );
     const dkv = hkv * dk;
-    if (wK.shape[1] !== dkv) {
+    // The checks of the weights that these two options fix, in argument order (wK, wV, bK, bV).
+    const fixedBy = `options.numHeads = ${h} and kvHeads = ${hkv} fix its`;
+    for (const [name, w] of [
+      ['wK', wK],
+      ['wV', wV],
+    ]) {
       const exp = `[d_model, kvHeads d_k] = ${formatShape([dm, dkv])} ([in, out]; kvHeads = ${hkv}, d_k = ${dk})`;
-      throw shapeError(m, 'wK', wK.shape, exp, `options.numHeads = ${h} and kvHeads = ${hkv} fix its columns`);
+      if (w.shape[1] !== dkv) throw shapeError(m, name, w.shape, exp, `${fixedBy} columns`);
+    }
+    for (const [name, b] of [
+      ['bK', bK],
+      ['bV', bV],
+    ]) {
+      const exp = `[kvHeads d_k] = [${dkv}] (kvHeads = ${hkv}, d_k = ${dk})`;
+      if (b && b.shape[0] !== dkv) throw shapeError(m, name, b.shape, exp, `${fixedBy} length`);
     }
     // Rotary positions: each head's q and k of token t turned by position t.
     const rope = mhaRopeOption(m, o.rope, dk, Math.max(Tq, Tk));

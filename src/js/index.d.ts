@@ -54,9 +54,13 @@
  * rules on its values (a distribution, a zero vector): `layerNormBackward([[0, 1]],
  * [[NaN, 2, 3]])` names x's shape [1, 3], not its NaN. This holds whatever form each
  * argument takes, and when one array is passed as several arguments (`dot(x, x)`
- * names a). Where a shape depends on an option, it is checked after the options:
- * matmul's inner dimension K (`transposeA`, `transposeB`) and the columns of
- * multiHeadAttention's wK (`numHeads`, `kvHeads`).
+ * names a). Where a shape depends on an option, it is checked once that option was
+ * read, in its place among the options, and nothing is judged against it before:
+ * matmul's inner dimension K (after `transposeB` and `transposeA`; its batch axes
+ * come before the options), attention's even d_k of Q (after `rope`), and
+ * multiHeadAttention's columns of wK and wV and lengths of bK and bV (after
+ * `numHeads` and `kvHeads`, in that argument order: a wV that fits the options is
+ * never blamed for a wK that does not).
  *
  * After any error
  * the instance is intact: nothing stays allocated and the next call is right.
