@@ -35,7 +35,10 @@
  * - `TypeError`: an argument of the wrong kind (a string for a vector, an array
  *   where a number belongs, a number or an empty slot where a row belongs, a shape
  *   entry that is not a number, a mask mixing booleans and numbers, a missing weight,
- *   malformed `init` options, an options key that the method does not know).
+ *   malformed `init` options, an options key that the method does not know, more
+ *   arguments than the method takes: `softmaxNaive([1, 2], { temperature: 100 })`
+ *   names the method, the count it takes and the extra argument; trailing `undefined`
+ *   arguments are not counted).
  * - `RangeError`: a mismatched shape or a ragged nested array, a shape dimension that is
  *   not a non-negative integer (-1, 1.5), a length of zero, a non-finite value, a
  *   zero vector where a direction is needed (cosine, angle, projections,
@@ -44,7 +47,8 @@
  * Messages name the method, the argument, the shape received and the shape
  * expected, e.g. `dot: b has shape [3] but [2] was expected`.
  *
- * Which error, when there are several: arguments are checked in the documented
+ * Which error, when there are several: too many arguments is an error of the call,
+ * thrown before any argument is read; then arguments are checked in the documented
  * argument order, and the first bad one is named. The options object is the last
  * argument: its own errors (not a plain object, an unknown or refused key) come
  * after every positional argument, then its members in the order they are listed
