@@ -52,7 +52,9 @@
  * argument order, and the first bad one is named. The options object is the last
  * argument: its own errors (not a plain object, an unknown or refused key) come
  * after every positional argument, then its members in the order they are listed
- * here (so `softmax([NaN, 1], { temprature: 1 })` names `x[0]`, not the key).
+ * here (so `softmax([NaN, 1], { temprature: 1 })` names `x[0]`, not the key);
+ * `maskKind`, which says how to read a mask, comes after the mask's kind and shape
+ * and before its values.
  * Each argument's shape is judged against the arguments before it, and within one
  * argument its kind and shape come before its values (a NaN), which come before
  * rules on its values (a distribution, a zero vector): `layerNormBackward([[0, 1]],
@@ -411,35 +413,6 @@ export interface MultiHeadWeights {
 export interface MultiHeadOptions {
   /** h, the number of heads; must divide d_model (d_k = d_v = d_model / h). Required. */
   numHeads: number;
-  /** Default 1/sqrt(d_k). */
-  scale?: number;
-  /** Query i sees keys 0..i (top-left aligned). Default false. */
-  causal?: boolean;
-  /**
-   * Boolean (`true` = may attend; PyTorch MHA's boolean attn_mask is the opposite, negate it)
-   * or additive float, broadcast to [B, h, Tq, Tk] ([h, Tq, Tk] unbatched) from any
-   * trailing-aligned shape such as [Tq, Tk].
-   */
-  mask?: MaskLike;
-  /** [B, Tk] ([Tk] unbatched): `true` = this key is padding and is ignored, as in PyTorch. A float mask is added instead. */
-  keyPaddingMask?: MaskLike;
-  /**
-   * Which kind of mask (`mask` and `keyPaddingMask`) a plain number array is. The kind comes from the container: booleans
-   * and Uint8Array are boolean, Float32Array/Float64Array additive (as in PyTorch), and a
-   * number array additive, except that a number array of only 0s and 1s is refused with a
-   * TypeError (as an additive mask it hides nothing; PyTorch and Hugging Face users mean 1 =
-   * attend, or for `keyPaddingMask` 1 = ignore) unless this says which it is: `'boolean'` reads 1 as true, `'additive'` adds
-   * the numbers. A stated kind that contradicts the container is a TypeError.
-   */
-  maskKind?: 'additive' | 'boolean';
-  /** Also return the per-head weights [B, h, Tq, Tk] ([h, Tq, Tk] unbatched; not averaged). Default false. */
-  returnWeights?: boolean;
-  /**
-   * As {@link AttentionOptions.streaming}, per head: default true unless `returnWeights`;
-   * `false` forms one head's [Tq, Tk] score grid in wasm memory.
-   * @throws TypeError when not a boolean, or when `true` together with `returnWeights`.
-   */
-  streaming?: boolean;
   /**
    * Shared key/value heads (grouped-query attention, Ainslie et al. 2023; 1 is multi-query
    * attention): W_K and W_V project to kvHeads d_k columns and query head i reads key/value
@@ -455,6 +428,35 @@ export interface MultiHeadOptions {
    * `{ base, interleaved }`. d_k must be even (RangeError). Not a boolean or an object: TypeError.
    */
   rope?: boolean | RopeSettings;
+  /** Default 1/sqrt(d_k). */
+  scale?: number;
+  /** Query i sees keys 0..i (top-left aligned). Default false. */
+  causal?: boolean;
+  /**
+   * Boolean (`true` = may attend; PyTorch MHA's boolean attn_mask is the opposite, negate it)
+   * or additive float, broadcast to [B, h, Tq, Tk] ([h, Tq, Tk] unbatched) from any
+   * trailing-aligned shape such as [Tq, Tk].
+   */
+  mask?: MaskLike;
+  /**
+   * Which kind of mask (`mask` and `keyPaddingMask`) a plain number array is. The kind comes from the container: booleans
+   * and Uint8Array are boolean, Float32Array/Float64Array additive (as in PyTorch), and a
+   * number array additive, except that a number array of only 0s and 1s is refused with a
+   * TypeError (as an additive mask it hides nothing; PyTorch and Hugging Face users mean 1 =
+   * attend, or for `keyPaddingMask` 1 = ignore) unless this says which it is: `'boolean'` reads 1 as true, `'additive'` adds
+   * the numbers. A stated kind that contradicts the container is a TypeError.
+   */
+  maskKind?: 'additive' | 'boolean';
+  /** [B, Tk] ([Tk] unbatched): `true` = this key is padding and is ignored, as in PyTorch. A float mask is added instead. */
+  keyPaddingMask?: MaskLike;
+  /** Also return the per-head weights [B, h, Tq, Tk] ([h, Tq, Tk] unbatched; not averaged). Default false. */
+  returnWeights?: boolean;
+  /**
+   * As {@link AttentionOptions.streaming}, per head: default true unless `returnWeights`;
+   * `false` forms one head's [Tq, Tk] score grid in wasm memory.
+   * @throws TypeError when not a boolean, or when `true` together with `returnWeights`.
+   */
+  streaming?: boolean;
 }
 
 /** What {@link AttentionGeometry.memoryStats} reports, in bytes. */
