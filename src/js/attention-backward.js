@@ -33,7 +33,7 @@ const REFUSED = {
 };
 
 /** The options honoured; the refused ones (REFUSED) are a RangeError naming them, any other key a TypeError. */
-const OPTIONS = ['scale', 'causal', 'mask', 'maskKind', 'window'];
+const OPTIONS = ['scale', 'causal', 'window', 'mask', 'maskKind'];
 
 export const attentionBackwardMethods = {
   /**
@@ -57,8 +57,9 @@ export const attentionBackwardMethods = {
     const others = Object.fromEntries(Object.entries(o).filter(([key]) => !Object.hasOwn(REFUSED, key)));
     checkKnownKeys(m, 'options', others, OPTIONS);
     const scale = o.scale === undefined ? Math.fround(1 / Math.sqrt(dk)) : finiteNumber(m, 'options.scale', o.scale);
+    const causalGiven = booleanOption(m, 'options.causal', o.causal, false);
     const window = windowOption(m, o.window, o.causal);
-    const causal = booleanOption(m, 'options.causal', o.causal, false) || window > 0;
+    const causal = causalGiven || window > 0;
     const { mask, ms } = attentionMask(m, o, [B, H, Tq, Tk], 'Tk');
     const BHkv = [B, H / group];
     // The streaming path's dims (no key bias; the status is attention's streaming status).

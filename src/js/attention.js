@@ -414,10 +414,18 @@ export function headStrides(m, t, rows, cols, target) {
  * does not broadcast); `keys` names the key axis in messages.
  */
 export function attentionMask(m, o, grid, keys) {
-  if (o.mask === undefined || o.mask === null) return { mask: null, ms: [0, 0, 0, 0] };
+  // options.maskKind is judged after the mask (it says how to read it), and without a mask too.
+  if (o.mask === undefined || o.mask === null) {
+    maskKindOption(m, o.maskKind);
+    return { mask: null, ms: [0, 0, 0, 0] };
+  }
   const target = `a shape that broadcasts to [B, h, Tq, ${keys}] = ${formatShape(grid)}`;
-  const mask = toMask(m, 'mask', o.mask, target, 'attend', maskKindOption(m, o.maskKind));
-  return { mask, ms: broadcastStrides(m, 'mask', mask.shape, grid, `[B, h, Tq, ${keys}]`) };
+  let ms;
+  const mask = toMask(m, 'mask', o.mask, target, 'attend', o.maskKind, (shape) => {
+    ms = broadcastStrides(m, 'mask', shape, grid, `[B, h, Tq, ${keys}]`);
+  });
+  maskKindOption(m, o.maskKind);
+  return { mask, ms };
 }
 
 /**
@@ -472,23 +480,26 @@ export const attentionMethods = {
   attention(q, k, v, options) {
     const m = 'attention';
     const { Q, K, V, Tq, dk, Tk, dv, group, lead, B, H } = attentionInputs(m, q, k, v);
-    // The options object comes last, after Q, K and V (argument order).
+    // The options object comes last, after Q, K and V (argument order); its members in the order of
+    // index.d.ts (AttentionOptions).
     const o = optionsObject(m, options, 'options', [
       'scale',
       'softcap',
+      'pastKey',
+      'pastValue',
+      'kvSeqLen',
       'causal',
+      'window',
+      'rope',
+      'alibi',
       'mask',
       'maskKind',
       'returnWeights',
       'returnScores',
       'streaming',
-      'pastKey',
-      'pastValue',
-      'kvSeqLen',
-      'window',
-      'rope',
-      'alibi',
     ]);
+    const scale = o.scale === undefined ? Math.fround(1 / Math.sqrt(dk)) : finiteNumber(m, 'options.scale', o.scale);
+    const softcap = softcapOption(m, o.softcap);
     // A KV cache of P rows goes before K and V: Tk keys in all, query i at position P + i.
     const cache = kvCacheOption(m, o, K, V);
     const P = cache ? cache.P : 0;
@@ -498,8 +509,11 @@ export const attentionMethods = {
     // K and V as the kernel reads them: with a cache, the joined present key and value (Tall rows).
     const [ksb, ksh] = headStrides(m, K, Tall, dk, BHkv);
     const [vsb, vsh] = headStrides(m, V, Tall, dv, BHkv);
-    const scale = o.scale === undefined ? Math.fround(1 / Math.sqrt(dk)) : finiteNumber(m, 'options.scale', o.scale);
-    const softcap = softcapOption(m, o.softcap);
+    // Per batch, the count of valid keys (ONNX nonpad_kv_seqlen): keys past it hidden by a key bias.
+    const lengths = kvSeqLenOption(m, o.kvSeqLen, B, Tall, Q.shape);
+    const causalGiven = booleanOption(m, 'options.causal', o.causal, false);
+    const window = windowOption(m, o.window, o.causal);
+    const causal = causalGiven || window > 0;
     // Rotary positions: Q and K turned first, query i at position P + i, key j (of K) at P + j.
     const rope = ropeOption(m, o.rope, o.kvSeqLen);
     if (rope) checkEvenWidth(m, 'Q', Q.shape, 'options.rope turns pairs of channels');
@@ -516,8 +530,7 @@ export const attentionMethods = {
       throw new RangeError(
         `${m}: options.alibi with ${Tq} queries and ${Tall} keys: query-key distances reach ${Tq + Tall - 1}, beyond 2^24 = ${ALIBI_MAX_DISTANCE} (the bias is exact only up to there)`,
       );
-    const window = windowOption(m, o.window, o.causal);
-    const causal = booleanOption(m, 'options.causal', o.causal, false) || window > 0;
+    const { mask, ms } = attentionMask(m, o, [B, H, Tq, Tall], cache ? 'P + Tk' : 'Tk');
     const returnWeights = booleanOption(m, 'options.returnWeights', o.returnWeights, false);
     const scoresStage = scoresOption(m, o.returnScores);
     const returnScores = scoresStage !== null;
@@ -526,9 +539,6 @@ export const attentionMethods = {
       returnScores && 'returnScores',
     ]);
     const scoreShape = [...lead, Tq, Tall];
-    const { mask, ms } = attentionMask(m, o, [B, H, Tq, Tall], cache ? 'P + Tk' : 'Tk');
-    // Per batch, the count of valid keys (ONNX nonpad_kv_seqlen): keys past it hidden by a key bias.
-    const lengths = kvSeqLenOption(m, o.kvSeqLen, B, Tall, Q.shape);
     // ag_attention_dims (kernels.h) by field name, for nb batches from the first.
     const packed = (nb, offset) =>
       attentionDims(this._rt.module, {
@@ -746,28 +756,26 @@ export const attentionMethods = {
     if (Vx.shape.join() !== Kx.shape.join())
       throw shapeError(m, 'value', Vx.shape, vExp, 'value must have the shape of key');
     // The weights (the second argument) come before the options (argument order): each is checked here
-    // for what the arguments before it fix (its rank, d_model rows, the shape of wK for wV), and the
-    // columns of wK, wV, bK and bV, which options.numHeads and kvHeads fix, once the options were read.
+    // for what the arguments before it fix (its rank, d_model rows; the columns of wQ and wO, the length
+    // of bQ and bO), and what options.numHeads and kvHeads fix (the columns of wK and wV, the lengths of
+    // bK and bV) once those options were read, in argument order: never wV or bK against a wK not yet judged.
     const wExp = (name) =>
       name === 'wQ' || name === 'wO'
         ? `[d_model, d_model] = ${formatShape([dm, dm])} ([in, out])`
-        : name === 'wK'
-          ? `[d_model, kvHeads d_k] with d_model = ${dm} ([in, out])`
-          : `the shape of wK ${formatShape(wK.shape)} ([d_model, kvHeads d_k])`;
+        : `[d_model, kvHeads d_k] with d_model = ${dm} ([in, out])`;
     const weight = (name) => {
       if (pw[name] === undefined) throw new TypeError(`${m}: ${name} is missing; expected ${wExp(name)}`);
       const w = toTensorRank(m, name, pw[name], [2], wExp(name));
-      const cols = name === 'wQ' || name === 'wO' ? dm : name === 'wV' ? wK.shape[1] : w.shape[1];
+      const cols = name === 'wQ' || name === 'wO' ? dm : w.shape[1];
       if (w.shape[0] !== dm || w.shape[1] !== cols) throw shapeError(m, name, w.shape, wExp(name));
       return w;
     };
     const bias = (name) => {
       if (pw[name] === undefined || pw[name] === null) return null;
       const kv = name === 'bK' || name === 'bV';
-      const n = kv ? wK.shape[1] : dm;
-      const bExp = kv ? `[kvHeads d_k] = [${n}] (the columns of wK)` : `[d_model] = [${dm}]`;
+      const bExp = kv ? '[kvHeads d_k]' : `[d_model] = [${dm}]`;
       const b = toTensorRank(m, name, pw[name], [1], bExp);
-      if (b.shape[0] !== n) throw shapeError(m, name, b.shape, bExp);
+      if (!kv && b.shape[0] !== dm) throw shapeError(m, name, b.shape, bExp);
       return b;
     };
     const wQ = weight('wQ');
@@ -777,6 +785,8 @@ export const attentionMethods = {
     const [bQ, bK, bV, bO] = ['bQ', 'bK', 'bV', 'bO'].map(bias);
     const o = optionsObject(m, options, 'options', [
       'numHeads',
+      'kvHeads',
+      'rope',
       'scale',
       'causal',
       'mask',
@@ -784,8 +794,6 @@ export const attentionMethods = {
       'keyPaddingMask',
       'returnWeights',
       'streaming',
-      'kvHeads',
-      'rope',
     ]);
     if (o.numHeads === undefined)
       throw new TypeError(`${m}: options.numHeads (h) is missing; it must divide d_model = ${dm}`);
@@ -813,36 +821,51 @@ export const attentionMethods = {
         `${m}: options.kvHeads = ${hkv} does not divide options.numHeads = ${h}; query head i reads key/value head floor(i kvHeads / numHeads), so kvHeads must be a divisor of numHeads`,
       );
     const dkv = hkv * dk;
-    if (wK.shape[1] !== dkv) {
+    // The checks of the weights that these two options fix, in argument order (wK, wV, bK, bV).
+    const fixedBy = `options.numHeads = ${h} and kvHeads = ${hkv} fix its`;
+    for (const [name, w] of [
+      ['wK', wK],
+      ['wV', wV],
+    ]) {
       const exp = `[d_model, kvHeads d_k] = ${formatShape([dm, dkv])} ([in, out]; kvHeads = ${hkv}, d_k = ${dk})`;
-      throw shapeError(m, 'wK', wK.shape, exp, `options.numHeads = ${h} and kvHeads = ${hkv} fix its columns`);
+      if (w.shape[1] !== dkv) throw shapeError(m, name, w.shape, exp, `${fixedBy} columns`);
+    }
+    for (const [name, b] of [
+      ['bK', bK],
+      ['bV', bV],
+    ]) {
+      const exp = `[kvHeads d_k] = [${dkv}] (kvHeads = ${hkv}, d_k = ${dk})`;
+      if (b && b.shape[0] !== dkv) throw shapeError(m, name, b.shape, exp, `${fixedBy} length`);
     }
     // Rotary positions: each head's q and k of token t turned by position t.
     const rope = mhaRopeOption(m, o.rope, dk, Math.max(Tq, Tk));
     const scale = o.scale === undefined ? Math.fround(1 / Math.sqrt(dk)) : finiteNumber(m, 'options.scale', o.scale);
     const causal = booleanOption(m, 'options.causal', o.causal, false);
-    const returnWeights = booleanOption(m, 'options.returnWeights', o.returnWeights, false);
-    const streaming = streamingOption(m, o.streaming, [returnWeights && 'returnWeights']);
     const wShape = batched ? [B, h, Tq, Tk] : [h, Tq, Tk];
     let mask = null;
     let ms = [0, 0, 0, 0];
     if (o.mask !== undefined && o.mask !== null) {
       const target = `a shape that broadcasts to ${batched ? '[B, h, Tq, Tk]' : '[h, Tq, Tk]'} = ${formatShape(wShape)}`;
-      mask = toMask(m, 'mask', o.mask, target, 'attend', maskKindOption(m, o.maskKind));
-      const s = broadcastStrides(m, 'mask', mask.shape, wShape, batched ? '[B, h, Tq, Tk]' : '[h, Tq, Tk]');
-      ms = batched ? s : [0, ...s];
+      mask = toMask(m, 'mask', o.mask, target, 'attend', o.maskKind, (shape) => {
+        const s = broadcastStrides(m, 'mask', shape, wShape, batched ? '[B, h, Tq, Tk]' : '[h, Tq, Tk]');
+        ms = batched ? s : [0, ...s];
+      });
     }
+    // options.maskKind is judged after the mask (it says how to read it), and without a mask too.
+    maskKindOption(m, o.maskKind);
     let kpm = null;
     let kbsb = 0;
     if (o.keyPaddingMask !== undefined && o.keyPaddingMask !== null) {
       const kExp = batched ? `[B, Tk] = ${formatShape([B, Tk])}` : `[Tk] = [${Tk}]`;
-      kpm = toMask(m, 'keyPaddingMask', o.keyPaddingMask, kExp, 'ignore', maskKindOption(m, o.maskKind));
       const target = batched ? [B, Tk] : [Tk];
-      const s = broadcastStrides(m, 'keyPaddingMask', kpm.shape, target, batched ? '[B, Tk]' : '[Tk]');
-      if (s.at(-1) === 0 && Tk > 1)
-        throw shapeError(m, 'keyPaddingMask', kpm.shape, kExp, 'one entry per key is needed');
-      kbsb = batched ? s[0] : 0;
+      kpm = toMask(m, 'keyPaddingMask', o.keyPaddingMask, kExp, 'ignore', o.maskKind, (shape) => {
+        const s = broadcastStrides(m, 'keyPaddingMask', shape, target, batched ? '[B, Tk]' : '[Tk]');
+        if (s.at(-1) === 0 && Tk > 1) throw shapeError(m, 'keyPaddingMask', shape, kExp, 'one entry per key is needed');
+        kbsb = batched ? s[0] : 0;
+      });
     }
+    const returnWeights = booleanOption(m, 'options.returnWeights', o.returnWeights, false);
+    const streaming = streamingOption(m, o.streaming, [returnWeights && 'returnWeights']);
     if (!streaming && 4 * Tq * Tk > HEAP_LIMIT_BYTES) {
       // Checked here: the workspace size comes back from wasm as 32 bits.
       throw new RangeError(

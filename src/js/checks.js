@@ -27,7 +27,7 @@
 //   error is about its values), if there is one: a value check that ran
 //   later than the argument was read still comes first where it belongs.
 
-import { subjectOf, valueError } from './errors.js';
+import { argumentCountError, subjectOf, valueError } from './errors.js';
 
 const F32_MAX = 3.4028234663852886e38;
 
@@ -174,7 +174,8 @@ function firstPendingError(records, thrown) {
 }
 
 /**
- * `method` (an API method) made to throw, when it throws, the error of its
+ * `method` (an API method) made to throw a TypeError when given more
+ * arguments than it declares (see checked), and, when it throws, the error of its
  * first argument whose deferred check has not run and fails instead, if
  * there is one (see the top of this file). Its return value and its other
  * errors are unchanged.
@@ -183,7 +184,14 @@ function firstPendingError(records, thrown) {
  * @returns {F}
  */
 export function checkedCall(method) {
+  // The declared parameters (a method with a default or rest parameter would need its count given here).
+  const arity = method.length;
   function checked(...args) {
+    // More arguments than the method takes is an error of the call itself, thrown before any argument is
+    // read; trailing undefined arguments are not counted (a caller forwarding an absent options object).
+    let given = args.length;
+    while (given > arity && args[given - 1] === undefined) given--;
+    if (given > arity) throw argumentCountError(method.name, arity, given, args[arity]);
     // An API method called by another has a list of its own: its error is
     // looked at first here, then, on the way out, by its caller's.
     const caller = pending;

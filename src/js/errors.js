@@ -29,6 +29,18 @@ export function subjectOf(error) {
   return error !== null && typeof error === 'object' ? subjects.get(error) : undefined;
 }
 
+/**
+ * A call with more arguments than the method takes (`arity`, its declared
+ * parameters): `given` counts the arguments up to the last that is not
+ * undefined, and `extra` is the first argument past the declared ones.
+ */
+export function argumentCountError(method, arity, given, extra) {
+  const takes = arity === 0 ? 'no arguments' : `${arity} argument${arity === 1 ? '' : 's'}`;
+  return new TypeError(
+    `${method}: takes ${takes} but was given ${given}; argument ${arity + 1} is ${describeValue(extra)}`,
+  );
+}
+
 /** "[2, 3]" for a shape array; "scalar" for []. */
 export function formatShape(shape) {
   return shape.length === 0 ? '[] (scalar)' : `[${shape.join(', ')}]`;

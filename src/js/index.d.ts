@@ -35,7 +35,10 @@
  * - `TypeError`: an argument of the wrong kind (a string for a vector, an array
  *   where a number belongs, a number or an empty slot where a row belongs, a shape
  *   entry that is not a number, a mask mixing booleans and numbers, a missing weight,
- *   malformed `init` options, an options key that the method does not know).
+ *   malformed `init` options, an options key that the method does not know, more
+ *   arguments than the method takes: `softmaxNaive([1, 2], { temperature: 100 })`
+ *   names the method, the count it takes and the extra argument; trailing `undefined`
+ *   arguments are not counted).
  * - `RangeError`: a mismatched shape or a ragged nested array, a shape dimension that is
  *   not a non-negative integer (-1, 1.5), a length of zero, a non-finite value, a
  *   zero vector where a direction is needed (cosine, angle, projections,
@@ -44,19 +47,26 @@
  * Messages name the method, the argument, the shape received and the shape
  * expected, e.g. `dot: b has shape [3] but [2] was expected`.
  *
- * Which error, when there are several: arguments are checked in the documented
+ * Which error, when there are several: too many arguments is an error of the call,
+ * thrown before any argument is read; then arguments are checked in the documented
  * argument order, and the first bad one is named. The options object is the last
  * argument: its own errors (not a plain object, an unknown or refused key) come
  * after every positional argument, then its members in the order they are listed
- * here (so `softmax([NaN, 1], { temprature: 1 })` names `x[0]`, not the key).
+ * here (so `softmax([NaN, 1], { temprature: 1 })` names `x[0]`, not the key);
+ * `maskKind`, which says how to read a mask, comes after the mask's kind and shape
+ * and before its values.
  * Each argument's shape is judged against the arguments before it, and within one
  * argument its kind and shape come before its values (a NaN), which come before
  * rules on its values (a distribution, a zero vector): `layerNormBackward([[0, 1]],
  * [[NaN, 2, 3]])` names x's shape [1, 3], not its NaN. This holds whatever form each
  * argument takes, and when one array is passed as several arguments (`dot(x, x)`
- * names a). Where a shape depends on an option, it is checked after the options:
- * matmul's inner dimension K (`transposeA`, `transposeB`) and the columns of
- * multiHeadAttention's wK (`numHeads`, `kvHeads`).
+ * names a). Where a shape depends on an option, it is checked once that option was
+ * read, in its place among the options, and nothing is judged against it before:
+ * matmul's inner dimension K (after `transposeB` and `transposeA`; its batch axes
+ * come before the options), attention's even d_k of Q (after `rope`), and
+ * multiHeadAttention's columns of wK and wV and lengths of bK and bV (after
+ * `numHeads` and `kvHeads`, in that argument order: a wV that fits the options is
+ * never blamed for a wK that does not).
  *
  * After any error
  * the instance is intact: nothing stays allocated and the next call is right.
@@ -403,35 +413,6 @@ export interface MultiHeadWeights {
 export interface MultiHeadOptions {
   /** h, the number of heads; must divide d_model (d_k = d_v = d_model / h). Required. */
   numHeads: number;
-  /** Default 1/sqrt(d_k). */
-  scale?: number;
-  /** Query i sees keys 0..i (top-left aligned). Default false. */
-  causal?: boolean;
-  /**
-   * Boolean (`true` = may attend; PyTorch MHA's boolean attn_mask is the opposite, negate it)
-   * or additive float, broadcast to [B, h, Tq, Tk] ([h, Tq, Tk] unbatched) from any
-   * trailing-aligned shape such as [Tq, Tk].
-   */
-  mask?: MaskLike;
-  /** [B, Tk] ([Tk] unbatched): `true` = this key is padding and is ignored, as in PyTorch. A float mask is added instead. */
-  keyPaddingMask?: MaskLike;
-  /**
-   * Which kind of mask (`mask` and `keyPaddingMask`) a plain number array is. The kind comes from the container: booleans
-   * and Uint8Array are boolean, Float32Array/Float64Array additive (as in PyTorch), and a
-   * number array additive, except that a number array of only 0s and 1s is refused with a
-   * TypeError (as an additive mask it hides nothing; PyTorch and Hugging Face users mean 1 =
-   * attend, or for `keyPaddingMask` 1 = ignore) unless this says which it is: `'boolean'` reads 1 as true, `'additive'` adds
-   * the numbers. A stated kind that contradicts the container is a TypeError.
-   */
-  maskKind?: 'additive' | 'boolean';
-  /** Also return the per-head weights [B, h, Tq, Tk] ([h, Tq, Tk] unbatched; not averaged). Default false. */
-  returnWeights?: boolean;
-  /**
-   * As {@link AttentionOptions.streaming}, per head: default true unless `returnWeights`;
-   * `false` forms one head's [Tq, Tk] score grid in wasm memory.
-   * @throws TypeError when not a boolean, or when `true` together with `returnWeights`.
-   */
-  streaming?: boolean;
   /**
    * Shared key/value heads (grouped-query attention, Ainslie et al. 2023; 1 is multi-query
    * attention): W_K and W_V project to kvHeads d_k columns and query head i reads key/value
@@ -447,6 +428,35 @@ export interface MultiHeadOptions {
    * `{ base, interleaved }`. d_k must be even (RangeError). Not a boolean or an object: TypeError.
    */
   rope?: boolean | RopeSettings;
+  /** Default 1/sqrt(d_k). */
+  scale?: number;
+  /** Query i sees keys 0..i (top-left aligned). Default false. */
+  causal?: boolean;
+  /**
+   * Boolean (`true` = may attend; PyTorch MHA's boolean attn_mask is the opposite, negate it)
+   * or additive float, broadcast to [B, h, Tq, Tk] ([h, Tq, Tk] unbatched) from any
+   * trailing-aligned shape such as [Tq, Tk].
+   */
+  mask?: MaskLike;
+  /**
+   * Which kind of mask (`mask` and `keyPaddingMask`) a plain number array is. The kind comes from the container: booleans
+   * and Uint8Array are boolean, Float32Array/Float64Array additive (as in PyTorch), and a
+   * number array additive, except that a number array of only 0s and 1s is refused with a
+   * TypeError (as an additive mask it hides nothing; PyTorch and Hugging Face users mean 1 =
+   * attend, or for `keyPaddingMask` 1 = ignore) unless this says which it is: `'boolean'` reads 1 as true, `'additive'` adds
+   * the numbers. A stated kind that contradicts the container is a TypeError.
+   */
+  maskKind?: 'additive' | 'boolean';
+  /** [B, Tk] ([Tk] unbatched): `true` = this key is padding and is ignored, as in PyTorch. A float mask is added instead. */
+  keyPaddingMask?: MaskLike;
+  /** Also return the per-head weights [B, h, Tq, Tk] ([h, Tq, Tk] unbatched; not averaged). Default false. */
+  returnWeights?: boolean;
+  /**
+   * As {@link AttentionOptions.streaming}, per head: default true unless `returnWeights`;
+   * `false` forms one head's [Tq, Tk] score grid in wasm memory.
+   * @throws TypeError when not a boolean, or when `true` together with `returnWeights`.
+   */
+  streaming?: boolean;
 }
 
 /** What {@link AttentionGeometry.memoryStats} reports, in bytes. */

@@ -235,10 +235,16 @@ export const layersMethods = {
           throw valueError(m, 'state.v', vel.shape, i, vel.data[i], 'v, a mean of squares, is >= 0');
       }
     }
-    const o = optionsObject(m, options, 'options', ['lr', 'beta1', 'beta2', 'eps', 'step', 'gradScale']);
+    const o = optionsObject(m, options, 'options', ['lr', 'step', 'beta1', 'beta2', 'eps', 'gradScale']);
     if (o.lr === undefined) throw new TypeError(`${m}: options.lr (the learning rate) is required; got undefined`);
     const lr = finiteNumber(m, 'options.lr', o.lr);
     if (lr < 0) throw new RangeError(`${m}: options.lr must be >= 0; got ${lr}`);
+    const step = o.step;
+    if (typeof step !== 'number' || !Number.isInteger(step)) {
+      throw new TypeError(`${m}: options.step (the 1-based step count) must be an integer; got ${describeValue(step)}`);
+    }
+    if (step < 1 || step > 2147483647)
+      throw new RangeError(`${m}: options.step must be between 1 and 2147483647; got ${step}`);
     const beta = (name, x, dflt) => {
       if (x === undefined) return dflt;
       const b = finiteNumber(m, name, x);
@@ -249,12 +255,6 @@ export const layersMethods = {
     const beta2 = beta('options.beta2', o.beta2, 0.999);
     const eps = epsOption(m, 'options.eps', o.eps, 1e-8);
     const gradScale = o.gradScale === undefined ? 1 : finiteNumber(m, 'options.gradScale', o.gradScale);
-    const step = o.step;
-    if (typeof step !== 'number' || !Number.isInteger(step)) {
-      throw new TypeError(`${m}: options.step (the 1-based step count) must be an integer; got ${describeValue(step)}`);
-    }
-    if (step < 1 || step > 2147483647)
-      throw new RangeError(`${m}: options.step must be between 1 and 2147483647; got ${step}`);
     // Updated in place on the wasm heap: the arguments themselves are not changed.
     const specs = {
       param: { data: p.data },

@@ -36,11 +36,20 @@ export const matrixMethods = {
   matmul(A, B, options) {
     const m = 'matmul';
     // Argument order: A, B, then the options object. Which axes of A and B hold K depends on the
-    // options, so B's inner dimension is checked against A's after them.
-    const a = toTensor(m, 'A', A, '[..., M, K] (or [..., K, M] with options.transposeA)');
+    // options, so B's inner dimension is checked against A's after them; its leading (batch) axes,
+    // which no option moves, before them.
+    const aText = '[..., M, K] (or [..., K, M] with options.transposeA)';
+    const bText = '[..., K, N] (or [..., N, K] with options.transposeB)';
+    const a = toTensor(m, 'A', A, aText);
     if (a.shape.length < 2) throw shapeError(m, 'A', a.shape, '[..., M, K]', 'A must have rank 2 or more');
-    const b = toTensor(m, 'B', B, '[..., K, N] (or [..., N, K] with options.transposeB)');
+    const b = toTensor(m, 'B', B, bText);
     if (b.shape.length < 2) throw shapeError(m, 'B', b.shape, '[..., K, N]', 'B must have rank 2 or more');
+    const leadA = a.shape.slice(0, -2);
+    const leadB = b.shape.slice(0, -2);
+    const lead = broadcastShapes(m, [
+      { name: 'A', shape: leadA, full: a.shape, expected: aText },
+      { name: 'B', shape: leadB, full: b.shape, expected: bText },
+    ]);
     const o = optionsObject(m, options, 'options', ['transposeB', 'transposeA']);
     const transposeB = booleanOption(m, 'options.transposeB', o.transposeB, false);
     const transposeA = booleanOption(m, 'options.transposeA', o.transposeA, false);
@@ -49,18 +58,11 @@ export const matrixMethods = {
         `${m}: options.transposeA and options.transposeB cannot both be true; for A^T B^T compute (B A)^T`,
       );
     }
-    const aExp = transposeA ? '[..., K, M]' : '[..., M, K]';
     const [M, K] = transposeA ? a.shape.slice(-2).reverse() : a.shape.slice(-2);
     const bExp = transposeB ? `[..., N, K] with K = ${K}` : `[..., K, N] with K = ${K}`;
     const kB = transposeB ? b.shape.at(-1) : b.shape.at(-2);
     const N = transposeB ? b.shape.at(-2) : b.shape.at(-1);
     if (kB !== K) throw shapeError(m, 'B', b.shape, bExp, `the inner dimension K of A ${formatShape(a.shape)} is ${K}`);
-    const leadA = a.shape.slice(0, -2);
-    const leadB = b.shape.slice(0, -2);
-    const lead = broadcastShapes(m, [
-      { name: 'A', shape: leadA, full: a.shape, expected: aExp },
-      { name: 'B', shape: leadB, full: b.shape, expected: bExp },
-    ]);
     const batches = numel(lead);
     const offA = sliceOffsets(leadA, lead, M * K);
     const offB = sliceOffsets(leadB, lead, K * N);

@@ -41,8 +41,9 @@ export function ropeOption(m, value, kvSeqLen) {
       `${m}: options.rope with options.kvSeqLen: the positions would differ per batch; rotate Q and K with rope(x, { positions }) first`,
     );
   const o = value === true ? {} : optionsObject(m, value, 'options.rope', ['base', 'interleaved', 'start']);
+  const settings = ropeSettings(m, o, 'options.rope');
   const start = o.start === undefined ? null : finiteNumber(m, 'options.rope.start', o.start);
-  return { ...ropeSettings(m, o, 'options.rope'), start };
+  return { ...settings, start };
 }
 
 /** Throws unless the last axis of `shape` (d) is even: rotations turn pairs of channels. */
@@ -102,10 +103,11 @@ export const ropeMethods = {
     const m = 'rope';
     const t = toTensor(m, 'x', x, '[..., T, d]', { minRank: 2 });
     checkEvenWidth(m, 'x', t.shape);
-    const o = optionsObject(m, options, 'options', ['positions', 'base', 'interleaved']);
+    // The options in the order of index.d.ts (RopeOptions: the settings, then positions).
+    const o = optionsObject(m, options, 'options', ['base', 'interleaved', 'positions']);
     const [T, d] = t.shape.slice(-2);
-    const positions = ropePositions(m, 'options.positions', o.positions, T);
     const settings = ropeSettings(m, o, 'options');
+    const positions = ropePositions(m, 'options.positions', o.positions, T);
     const rows = t.data.length / (T * d);
     const specs = {
       x: { shape: t.shape, data: t.data },

@@ -48,17 +48,22 @@ export const softmaxMethods = {
     }
     let mask = null;
     if (o.mask !== undefined && o.mask !== null) {
+      let strides;
       const mk = toMask(
         m,
         'mask',
         o.mask,
         `a shape that broadcasts to x ${formatShape(t.shape)}`,
         'attend',
-        maskKindOption(m, o.maskKind),
+        o.maskKind,
+        (shape) => {
+          strides = broadcastStrides(m, 'mask', shape, t.shape, 'the shape of x');
+        },
       );
-      const strides = broadcastStrides(m, 'mask', mk.shape, t.shape, 'the shape of x');
       mask = { shape: mk.shape, data: materialize(mk.data, strides, t.shape) };
     }
+    // Without a mask too, a maskKind that is not one is named (after the mask: it says how to read it).
+    maskKindOption(m, o.maskKind);
     // x's finiteness is checked by the kernel in its max pass (registry.inc):
     // a non-zero status is either a non-finite x (its own RangeError, from
     // the deferred check) or an overflow. With status 0, y holds no NaN.

@@ -321,10 +321,15 @@ export function maskKindOption(method, x) {
  * but as an additive mask it hides nothing), so it is refused with a TypeError
  * unless `kind` says which it is: 'additive' adds the numbers to the scores,
  * 'boolean' reads 1 as true. A stated kind must match the mask's values.
+ * options.maskKind comes after the mask among the options: it is judged
+ * (maskKindOption) after the mask's kind and shape, where the mask is read
+ * by it, and before the mask's values.
  * @param {boolean} trueMeans 'attend' (true -> 0, false -> -Infinity) or 'ignore'
- * @param {'additive'|'boolean'|null} kind options.maskKind (maskKindOption)
+ * @param {unknown} kindOption options.maskKind as given
+ * @param {(shape: number[]) => void} [judgeShape] the check of the mask's shape
+ *   against the call's (a broadcast), run once the shape is known
  */
-export function toMask(method, name, x, expected, trueMeans = 'attend', kind = null) {
+export function toMask(method, name, x, expected, trueMeans = 'attend', kindOption = undefined, judgeShape = null) {
   let shape;
   let values;
   if (isTensorObject(x)) {
@@ -350,7 +355,9 @@ export function toMask(method, name, x, expected, trueMeans = 'attend', kind = n
   } else {
     throw typeError(method, name, `${MASK_KINDS}, as a nested array or {data, shape},`, x, expected);
   }
+  if (judgeShape) judgeShape(shape);
   const stated = (found) => {
+    const kind = maskKindOption(method, kindOption);
     if (kind && kind !== found) {
       throw new TypeError(
         `${method}: options.maskKind is '${kind}' but ${name} ${formatShape(shape)} is ${found === 'boolean' ? 'a boolean' : 'an additive'} mask ` +
@@ -385,6 +392,7 @@ export function toMask(method, name, x, expected, trueMeans = 'attend', kind = n
       throw maskEntryError(method, name, shape, i, values[i], !(i in values), found, first);
   }
   if (found === 'number') {
+    const kind = maskKindOption(method, kindOption);
     const zeroOne = values.every((v) => v === 0 || v === 1);
     if (kind === 'boolean') {
       const bad = values.findIndex((v) => v !== 0 && v !== 1);

@@ -1566,7 +1566,7 @@ const CASES = [
     'attentionBackward unknown option',
     (ag) => ag.attentionBackward(I2, I2, I2, I2, { casual: true }),
     TypeError,
-    ['attentionBackward', "unknown key 'casual'", 'the known keys are scale, causal, mask, maskKind, window'],
+    ['attentionBackward', "unknown key 'casual'", 'the known keys are scale, causal, window, mask, maskKind'],
     ['softcap', 'pastKey'],
   ],
   [

@@ -1,0 +1,111 @@
+// A call with more arguments than the method takes throws a TypeError naming
+// the method and the count it takes, before any argument is read; trailing
+// undefined arguments are not counted. The counts are those of the
+// signatures in index.d.ts, written out here.
+import { beforeAll, describe, expect, test } from '@jest/globals';
+import { CONFIGS, thrownBy, warmInstance } from './helpers.mjs';
+
+/** Every method of the API object and the number of parameters its signature in index.d.ts declares. */
+const ARITY = {
+  heapAllocatedBytes: 0,
+  memoryStats: 0,
+  resetPeakMemory: 0,
+  randomDotExperiment: 1,
+  greedyPacking: 1,
+  createTransformer: 1,
+  squaredNorm: 1,
+  norm: 1,
+  normalize: 1,
+  exp: 1,
+  softmaxNaive: 1,
+  logSumExp: 1,
+  entropy: 1,
+  softmaxJacobian: 1,
+  alibiSlopes: 1,
+  dotProductDensity: 2,
+  dot: 2,
+  cosine: 2,
+  angle: 2,
+  scalarProjection: 2,
+  vectorProjection: 2,
+  squaredDistance: 2,
+  weightedSum: 2,
+  dotTrace: 2,
+  softmax: 2,
+  softmaxBackward: 2,
+  rope: 2,
+  layerNorm: 2,
+  matmul: 3,
+  multiHeadAttention: 3,
+  layerNormBackward: 3,
+  crossEntropy: 3,
+  attention: 4,
+  attentionTrace: 4,
+  adamUpdate: 4,
+  attentionBackward: 5,
+};
+
+/** Calls that are right as they are, each given one more argument (the reported cases first). */
+const EXTRA = [
+  ['softmaxNaive', (ag) => ag.softmaxNaive([1, 2], { temperature: 100 }), 'an object with keys {temperature}'],
+  ['logSumExp', (ag) => ag.logSumExp([1, 2], 1), 'number 1'],
+  ['exp', (ag) => ag.exp([1, 2], {}), 'an object with keys {}'],
+  ['norm', (ag) => ag.norm([3, 4], [1, 1]), 'an array'],
+  ['softmaxBackward', (ag) => ag.softmaxBackward([0.5, 0.5], [1, 0], {}), 'an object with keys {}'],
+  [
+    'adamUpdate',
+    (ag) => ag.adamUpdate([1, 2], [0.1, 0.2], null, { lr: 0.1, step: 1 }, { lr: 1 }),
+    'an object with keys {lr}',
+  ],
+  ['dot', (ag) => ag.dot([1, 2], [3, 4], [5, 6]), 'an array'],
+  ['softmax', (ag) => ag.softmax([1, 2], {}, {}), 'an object with keys {}'],
+  ['memoryStats', (ag) => ag.memoryStats(0), 'number 0'],
+  ['attention', (ag) => ag.attention([[1, 0]], [[1, 0]], [[1]], {}, null), 'null'],
+];
+
+/** The count of a message: "no arguments", "1 argument", "2 arguments". */
+const takes = (n) => (n === 0 ? 'no arguments' : `${n} argument${n === 1 ? '' : 's'}`);
+
+describe.each(CONFIGS)('the count of arguments: $label', (cfg) => {
+  let ag;
+  let heapBefore;
+  beforeAll(async () => {
+    ({ ag, heapBefore } = await warmInstance(cfg, (a) => a.dot([1], [1])));
+  });
+
+  test('the table lists every method of the API object', () => {
+    const methods = Object.getOwnPropertyNames(Object.getPrototypeOf(ag)).filter(
+      (n) => n !== 'constructor' && !n.startsWith('_') && typeof ag[n] === 'function',
+    );
+    expect(methods.sort()).toEqual(Object.keys(ARITY).sort());
+  });
+
+  test.each(EXTRA)('%s with one argument too many', (method, call, extra) => {
+    const n = ARITY[method];
+    const e = thrownBy(() => call(ag));
+    expect(e).toBeInstanceOf(TypeError);
+    expect(e.message).toBe(`${method}: takes ${takes(n)} but was given ${n + 1}; argument ${n + 1} is ${extra}`);
+    expect(ag.heapAllocatedBytes()).toBe(heapBefore);
+  });
+
+  test.each(Object.entries(ARITY))('%s: named with the count it takes, before its arguments', (method, n) => {
+    // Arguments that are all wrong (NaN): the count is named, not the first of them.
+    const args = [...Array.from({ length: n }, () => [NaN]), 'extra'];
+    const e = thrownBy(() => ag[method](...args));
+    expect(e).toBeInstanceOf(TypeError);
+    expect(e.message).toBe(
+      `${method}: takes ${takes(n)} but was given ${n + 1}; argument ${n + 1} is the string "extra"`,
+    );
+    // Trailing undefined arguments are not counted: whatever the call throws, it is not about the count.
+    const trailing = thrownBy(() => ag[method](...args.slice(0, n), undefined, undefined));
+    expect(trailing === null || !/takes .* but was given/.test(trailing.message)).toBe(true);
+    expect(ag.heapAllocatedBytes()).toBe(heapBefore);
+  });
+
+  test('the same calls without the extra argument return', () => {
+    expect(ag.softmaxNaive([1, 2]).shape).toEqual([2]);
+    expect(ag.norm([3, 4])).toBe(5);
+    expect(ag.logSumExp([0, 0], undefined)).toBeCloseTo(Math.LN2, 6);
+    expect(ag.adamUpdate([1, 2], [0.1, 0.2], null, { lr: 0.1, step: 1 }, undefined).param.shape).toEqual([2]);
+  });
+});
