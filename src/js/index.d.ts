@@ -1291,6 +1291,10 @@ export interface TransformerParameterInfo {
  * Bad batches: TypeError for a tokens/targets that is not an array, RangeError for a length that is not a
  * positive multiple of T, a row that is not of length T, a token outside 0..vocab-1 or a target outside
  * -1..vocab-1, and targets of another shape than tokens. Every method but dispose throws an Error after dispose.
+ * Overflow from finite parameters: forward, evaluate, gradients and step throw a RangeError, and change nothing,
+ * when the attention scores of a layer overflow float32 (naming the first score [b, head, i, j]) or when the
+ * variance of a layer norm's input row does (naming the layer norm and the row, e.g. "the variance of layer 0's
+ * ln1 input row 0 (batch 0, position 0)"; rstd would be 0 and the row's output beta).
  */
 export interface Transformer {
   /** The checked config, frozen (defaults filled in). */

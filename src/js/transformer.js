@@ -239,6 +239,20 @@ class Transformer {
   }
 
   _status(method, status, B) {
+    const c = this.config;
+    if (status < 0) {
+      // A layer norm whose variance overflowed float32 (transformer_forward's status -(1 + slot B T + row)).
+      const R = B * c.T;
+      const slot = Math.floor((-status - 1) / R);
+      const row = (-status - 1) % R;
+      const ln = slot === 2 * c.layers ? 'lnf' : `layer ${slot >> 1}'s ${slot % 2 ? 'ln2' : 'ln1'}`;
+      throw new RangeError(
+        `transformer.${method}: the variance of ${ln} input row ${row} (batch ${Math.floor(row / c.T)}, ` +
+          `position ${row % c.T}) overflowed float32 although the inputs are finite (the input has B T = ${R} rows ` +
+          `of dModel = ${c.dModel}); the first such row of the pass is named; the parameters are left as they were; ` +
+          'lower lr or set clip, or loadParameters() a saved state',
+      );
+    }
     if (status !== 0)
       throw overflowError(
         `transformer.${method}`,

@@ -128,8 +128,24 @@ inline void count_rows(const float* logits, const int32_t* targets, int32_t rows
   }
 }
 
+// The status of a layer norm whose variance overflowed float32 on some row:
+// from finite x, the sum of the squared centred values (or the sum of x for
+// the mean) can pass FLT_MAX, and then rstd = 1 / sqrt(var + eps) is 0 (NaN
+// when the mean overflowed too) and the row's output would be beta, a wrong
+// answer given without a sign. Reads only the R values of rstd that
+// layer_norm wrote (no second pass over x). Returns -(1 + slot R + r) for
+// the first such row r (slot 2 l for layer l's LN1, 2 l + 1 for its LN2,
+// 2 layers for LNf), or 0.
+inline int32_t variance_overflow(const float* rstd, int32_t R, int32_t slot) {
+  for (int32_t r = 0; r < R; ++r)
+    if (!(rstd[r] > 0.0f)) return -(1 + slot * R + r);
+  return 0;
+}
+
 // The forward pass into the workspace; the loss (and dlogits, when asked) too
-// when targets is not null. Returns the first attention status that is not 0.
+// when targets is not null. Returns the first error in the order the pass
+// meets them: an attention status (> 0, see registry.inc), or a layer norm's
+// variance_overflow (< 0), which ends the pass; 0 when there is none.
 template <class K>
 int32_t forward(const ag_transformer_dims& d, const float* params, const int32_t* tokens, const int32_t* targets,
                 int32_t B, const float* head_mask, float* weights, float* qk, float* stats, bool want_dlogits,
@@ -155,7 +171,11 @@ int32_t forward(const ag_transformer_dims& d, const float* params, const int32_t
     const Acts A = acts_of(p, work, l, norm);
     const LayerParams W = P.layer(l);
     float* next = l + 1 < d.layers ? acts_of(p, work, l + 1, norm).x_in : work + p.x_out;
-    if (norm) K::layer_norm(A.x_in, W.ln1_g, W.ln1_b, R, dm, kLayerNormEps, A.a, A.mean1, A.rstd1);
+    if (norm) {
+      K::layer_norm(A.x_in, W.ln1_g, W.ln1_b, R, dm, kLayerNormEps, A.a, A.mean1, A.rstd1);
+      const int32_t ln = variance_overflow(A.rstd1, R, 2 * l);
+      if (ln != 0) return status != 0 ? status : ln;
+    }
     K::matmul(A.a, W.wq, R, dm, dm, A.q);
     K::matmul(A.a, W.wk, R, dm, dm, A.k);
     K::matmul(A.a, W.wv, R, dm, dm, A.v);
@@ -171,7 +191,11 @@ int32_t forward(const ag_transformer_dims& d, const float* params, const int32_t
     K::matmul(A.o, W.wo, R, dm, dm, dtmp);
     add_into(A.x_mid, A.x_in, dtmp, rd);
     if (d.mlp) {
-      if (norm) K::layer_norm(A.x_mid, W.ln2_g, W.ln2_b, R, dm, kLayerNormEps, A.c2, A.mean2, A.rstd2);
+      if (norm) {
+        K::layer_norm(A.x_mid, W.ln2_g, W.ln2_b, R, dm, kLayerNormEps, A.c2, A.mean2, A.rstd2);
+        const int32_t ln = variance_overflow(A.rstd2, R, 2 * l + 1);
+        if (ln != 0) return status != 0 ? status : ln;
+      }
       K::matmul(A.c2, W.w1, R, dm, f, A.h_pre);
       add_rows(A.h_pre, W.b1, R, f);
       for (size_t i = 0; i < 4 * rd; ++i) A.h[i] = A.h_pre[i] > 0.0f ? A.h_pre[i] : 0.0f;
@@ -183,9 +207,12 @@ int32_t forward(const ag_transformer_dims& d, const float* params, const int32_t
     }
   }
   float* fin = norm ? work + p.fin : work + p.x_out;
-  if (norm)
+  if (norm) {
     K::layer_norm(work + p.x_out, P.at(kLnfGamma, -1), P.at(kLnfBeta, -1), R, dm, kLayerNormEps, fin, work + p.meanf,
                   work + p.rstdf);
+    const int32_t ln = variance_overflow(work + p.rstdf, R, 2 * d.layers);
+    if (ln != 0) return status != 0 ? status : ln;
+  }
   float* logits = work + p.logits;
   K::matmul(fin, P.at(kUnembed, -1), R, dm, d.vocab, logits);
   if (targets != nullptr) {
