@@ -889,7 +889,10 @@ export interface AttentionGeometry {
    *   (unknown keys included).
    * @throws RangeError for shapes that do not fit (naming the argument, the shape received and
    *   the shape expected; dOutput must have the output's shape), non-finite inputs, a scale
-   *   that is not finite in float32, scores that overflow float32 (naming the first), and for
+   *   that is not finite in float32, scores that overflow float32 (naming the first), an
+   *   intermediate gradient of the scores dS = scale P (dP - D) that overflows float32 (naming
+   *   its first entry [..., i, j]; dQ and dK may still be finite in exact arithmetic), a dQ, dK
+   *   or dV entry whose sum overflows (naming it), and for
    *   the options of attention the gradients do not cover, naming the option: `softcap`,
    *   `alibi`, `rope`, `pastKey`, `pastValue`, `kvSeqLen` (use a key-padding mask
    *   [B, 1, 1, Tk]), `returnWeights`, `returnScores`, `streaming`.
