@@ -1316,7 +1316,7 @@ export interface Transformer {
   /**
    * Loss and gradients of the batch without an update.
    * @throws TypeError when `options` is given with any key (it takes none yet), RangeError when the loss or a
-   *   gradient overflows float32.
+   *   gradient overflows float32 (naming the first parameter whose gradient overflowed in the backward pass).
    */
   gradients(batch: TransformerBatch, options?: Record<string, never>): TransformerGradients;
   /** Mean loss and accuracy over the scored positions of the batch, with the heads of options.headMask off. */

@@ -230,6 +230,14 @@ class Transformer {
       r.gradNorm = s[3];
       r.gradNorms = Object.fromEntries(this.layout.map((p, i) => [p.name, s[4 + i]]));
     }
+    // A gradient with an entry that overflowed in the backward pass has norm NaN (transformer_gradients).
+    const bad = withNorms ? this.layout.find((p) => Number.isNaN(r.gradNorms[p.name])) : undefined;
+    if (bad && Number.isFinite(r.loss))
+      throw new RangeError(
+        `transformer.${method}: the gradient of ${bad.name} overflowed float32 in the backward pass although the ` +
+          "forward pass is finite (an intermediate such as a layer norm's input gradient passed 3.4e38); " +
+          'the parameters are left as they were; lower lr, set clip, or loadParameters() a saved state',
+      );
     if (!Number.isFinite(r.loss) || (withNorms && !Number.isFinite(r.gradNorm)))
       throw new RangeError(
         `transformer.${method}: the loss or the gradient overflowed float32 (loss ${r.loss}, gradient norm ${r.gradNorm}); ` +

@@ -298,9 +298,21 @@ int32_t gradients(const ag_transformer_dims& d, const float* params, const int32
     add_into(gE + static_cast<size_t>(tokens[r]) * dm, gE + static_cast<size_t>(tokens[r]) * dm, g, dm);
     add_into(gP + static_cast<size_t>(r % d.T) * dm, gP + static_cast<size_t>(r % d.T) * dm, g, dm);
   }
+  // A finite forward pass can still give a backward one whose intermediates overflow float32 (layer
+  // norm's dx = rstd (...) with rstd up to 1 / sqrt(eps), a sum of a gradient's terms): the gradient
+  // then holds Infinity or NaN, of which norm (defined for finite input) can give a finite value. Such a
+  // tensor's norm, and the global norm, are NaN instead, so that the caller refuses the gradient.
   int32_t n = 0;
-  walk(d, [&](const Tensor& t) { stats[4 + n++] = K::norm(grads + t.offset, t.rows * t.cols); });
-  stats[3] = K::norm(stats + 4, n);
+  bool all_finite = true;
+  walk(d, [&](const Tensor& t) {
+    const float* g = grads + t.offset;
+    const int32_t len = t.rows * t.cols;
+    bool finite = true;
+    for (int32_t i = 0; i < len; ++i) finite = finite && isfinite(g[i]);
+    stats[4 + n++] = finite ? K::norm(g, len) : NAN;
+    all_finite = all_finite && finite;
+  });
+  stats[3] = all_finite ? K::norm(stats + 4, n) : NAN;
   return 0;
 }
 

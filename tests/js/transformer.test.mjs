@@ -358,6 +358,40 @@ describe.each(CONFIGS)('createTransformer: $label', ({ options }) => {
     model.dispose();
   });
 
+  test('a backward pass that overflows float32 after a finite forward is a RangeError; nothing changes', () => {
+    // Weights and embeddings scaled by 1e-4 give each row of lnf's input a variance far below eps, so its
+    // rstd is near 1 / sqrt(eps); unembed entries up to 3e37 in alternating signs give finite logits but a
+    // gradient into lnf's input, times that rstd, beyond float32.
+    const config = { vocab: 8, T: 4, dModel: 8, heads: 2, layers: 1, mlp: true, seed: 1 };
+    const FLT_MAX = 3.4028234663852886e38;
+    const model = ag.createTransformer(config);
+    const p = model.parameters();
+    const params = {};
+    for (const [name, v] of Object.entries(p)) {
+      if (name === 'unembed')
+        params[name] = Array.from(v, (_, i) => ((Math.floor(i / 8) + (i % 8)) % 2 ? 1 : -1) * ((i % 8) + 1) * 3.75e36);
+      else params[name] = name.includes('ln') ? Array.from(v) : Array.from(v, (x) => x * 1e-4);
+    }
+    model.loadParameters(params);
+    const batch = { tokens: [0, 2, 3, 4], targets: [2, 3, 4, 5] };
+    // float64: the loss is finite, but the gradient of embed.token (the first tensor of the layout) is not in float32.
+    const want = referenceModel(model.config, model.parameters()).gradients(
+      Int32Array.from(batch.tokens),
+      Int32Array.from(batch.targets),
+      1,
+    );
+    expect(want.loss).toBeLessThan(FLT_MAX);
+    expect(Math.max(...want.grads['embed.token'].map(Math.abs))).toBeGreaterThan(FLT_MAX);
+    expect(Number.isFinite(model.evaluate(batch).loss)).toBe(true);
+    const before = model.parameters();
+    const err = /: the gradient of embed\.token overflowed float32 in the backward pass .*left as they were/;
+    expect(() => model.gradients(batch)).toThrow(err);
+    expect(() => model.step(batch, { lr: 0.01 })).toThrow(err);
+    expect(model.steps).toBe(0);
+    expect(model.parameters()).toEqual(before);
+    model.dispose();
+  });
+
   test('bad configs and batches: named RangeError/TypeError; the module stays usable', () => {
     const heap = ag.heapAllocatedBytes();
     const base = { vocab: 5, T: 4, dModel: 8, heads: 2 };
