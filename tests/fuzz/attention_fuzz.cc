@@ -728,7 +728,8 @@ void fuzz_attention_trace(Input& in) {
 // and a window), mask and scale of fuzz_attention (no key bias, cap or
 // ALiBi), and dY at the output's strides. Asserted, besides no sanitizer
 // report (the work buffer exactly as kernels.h sizes it): the status is
-// attention's streaming status on the same inputs; nothing outside the
+// attention's streaming status on the same inputs when that is not 0, else 0
+// or negative (an entry of dS that overflowed); nothing outside the
 // strided dq, dk, dv is written; a row with no visible key gets dQ = +0; with
 // status 0 and modest magnitudes (the scale, every value and the mask's
 // finite entries at most 2^20, so that no product or sum can pass 2^100),
