@@ -105,6 +105,17 @@ export const attentionBackwardMethods = {
           p.dV,
           p.work,
         );
+        if (status < 0) {
+          // An intermediate of the backward pass: dQ and dK can be finite in exact arithmetic.
+          throw scoreOverflow(
+            m,
+            'dS[] = scale P (dP - D), the gradient of the scores,',
+            [...lead, Tq, Tk],
+            -status,
+            'dQ and dK may be finite in exact arithmetic, but this intermediate is not in float32; ' +
+              'scale dOutput or V down',
+          );
+        }
         if (status !== 0) {
           const { what, remedy } = scoresOverflowCause({ scale, mask });
           throw scoreOverflow(m, what, [...lead, Tq, Tk], status, remedy);

@@ -899,7 +899,10 @@ export interface AttentionGeometry {
    *   (unknown keys included).
    * @throws RangeError for shapes that do not fit (naming the argument, the shape received and
    *   the shape expected; dOutput must have the output's shape), non-finite inputs, a scale
-   *   that is not finite in float32, scores that overflow float32 (naming the first), and for
+   *   that is not finite in float32, scores that overflow float32 (naming the first), an
+   *   intermediate gradient of the scores dS = scale P (dP - D) that overflows float32 (naming
+   *   its first entry [..., i, j]; dQ and dK may still be finite in exact arithmetic), a dQ, dK
+   *   or dV entry whose sum overflows (naming it), and for
    *   the options of attention the gradients do not cover, naming the option: `softcap`,
    *   `alibi`, `rope`, `pastKey`, `pastValue`, `kvSeqLen` (use a key-padding mask
    *   [B, 1, 1, Tk]), `returnWeights`, `returnScores`, `streaming`.
@@ -1301,6 +1304,10 @@ export interface TransformerParameterInfo {
  * Bad batches: TypeError for a tokens/targets that is not an array, RangeError for a length that is not a
  * positive multiple of T, a row that is not of length T, a token outside 0..vocab-1 or a target outside
  * -1..vocab-1, and targets of another shape than tokens. Every method but dispose throws an Error after dispose.
+ * Overflow from finite parameters: forward, evaluate, gradients and step throw a RangeError, and change nothing,
+ * when the attention scores of a layer overflow float32 (naming the first score [b, head, i, j]) or when the
+ * variance of a layer norm's input row does (naming the layer norm and the row, e.g. "the variance of layer 0's
+ * ln1 input row 0 (batch 0, position 0)"; rstd would be 0 and the row's output beta).
  */
 export interface Transformer {
   /** The checked config, frozen (defaults filled in). */
@@ -1319,7 +1326,7 @@ export interface Transformer {
   /**
    * Loss and gradients of the batch without an update.
    * @throws TypeError when `options` is given with any key (it takes none yet), RangeError when the loss or a
-   *   gradient overflows float32.
+   *   gradient overflows float32 (naming the first parameter whose gradient overflowed in the backward pass).
    */
   gradients(batch: TransformerBatch, options?: Record<string, never>): TransformerGradients;
   /** Mean loss and accuracy over the scored positions of the batch, with the heads of options.headMask off. */

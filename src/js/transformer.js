@@ -230,6 +230,14 @@ class Transformer {
       r.gradNorm = s[3];
       r.gradNorms = Object.fromEntries(this.layout.map((p, i) => [p.name, s[4 + i]]));
     }
+    // A gradient with an entry that overflowed in the backward pass has norm NaN (transformer_gradients).
+    const bad = withNorms ? this.layout.find((p) => Number.isNaN(r.gradNorms[p.name])) : undefined;
+    if (bad && Number.isFinite(r.loss))
+      throw new RangeError(
+        `transformer.${method}: the gradient of ${bad.name} overflowed float32 in the backward pass although the ` +
+          "forward pass is finite (an intermediate such as a layer norm's input gradient passed 3.4e38); " +
+          'the parameters are left as they were; lower lr, set clip, or loadParameters() a saved state',
+      );
     if (!Number.isFinite(r.loss) || (withNorms && !Number.isFinite(r.gradNorm)))
       throw new RangeError(
         `transformer.${method}: the loss or the gradient overflowed float32 (loss ${r.loss}, gradient norm ${r.gradNorm}); ` +
@@ -239,6 +247,20 @@ class Transformer {
   }
 
   _status(method, status, B) {
+    const c = this.config;
+    if (status < 0) {
+      // A layer norm whose variance overflowed float32 (transformer_forward's status -(1 + slot B T + row)).
+      const R = B * c.T;
+      const slot = Math.floor((-status - 1) / R);
+      const row = (-status - 1) % R;
+      const ln = slot === 2 * c.layers ? 'lnf' : `layer ${slot >> 1}'s ${slot % 2 ? 'ln2' : 'ln1'}`;
+      throw new RangeError(
+        `transformer.${method}: the variance of ${ln} input row ${row} (batch ${Math.floor(row / c.T)}, ` +
+          `position ${row % c.T}) overflowed float32 although the inputs are finite (the input has B T = ${R} rows ` +
+          `of dModel = ${c.dModel}); the first such row of the pass is named; the parameters are left as they were; ` +
+          'lower lr or set clip, or loadParameters() a saved state',
+      );
+    }
     if (status !== 0)
       throw overflowError(
         `transformer.${method}`,

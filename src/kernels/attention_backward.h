@@ -88,13 +88,17 @@ inline void zero_rows(float* x, int32_t T, int32_t d, ptrdiff_t st) {
 
 // The gradients of one slice, accumulated into dq, dk, dv (at the strides of
 // q, k, v); dy at the output's strides (sl.o is the workspace's Y). Returns
-// the forward's status for the slice (attention_impl.h: note_overflow).
+// the forward's status for the slice (attention_impl.h: note_overflow), else
+// -(1 + the flat index) of the first entry of the scores' gradient
+// dS = scale P (dP - D) that is not finite (an intermediate that overflowed
+// float32, although dQ and dK may be finite in exact arithmetic), else 0.
 template <class Kernels>
 int32_t slice_backward(const Slice& sl, const float* dy, ptrdiff_t dy_st, float* dq, float* dk, float* dv,
                        const Workspace& w, size_t flat0) {
   const int32_t Tq = sl.Tq, dk_ = sl.d_k, dv_ = sl.d_v;
   const int32_t status = attention_detail::streaming_slice<Kernels, attention_detail::ProductionTile, RowStats>(
       sl, w.forward, flat0, attention_detail::ProductionTile(), RowStats{w.m, w.l});
+  int32_t ds_status = 0;  // 1 + the flat index of the first dS entry that is not finite
   // D_i = dY_i . Y_i, in the order of this variant's scores (dot or GEMM).
   for (int32_t i = 0; i < Tq; ++i)
     Kernels::scores(dy + i * dy_st, dy_st, w.y + static_cast<ptrdiff_t>(i) * dv_, dv_, 1, 1, dv_, w.D + i, 1);
@@ -146,6 +150,11 @@ int32_t slice_backward(const Slice& sl, const float* dy, ptrdiff_t dy_st, float*
         float* ds = w.dP + static_cast<size_t>(r) * kTileK;
         // A hidden key (P = 0) adds nothing, even where dP overflowed: never 0 * Infinity.
         for (int32_t j = 0; j < nk; ++j) ds[j] = p[j] != 0.0f ? sl.scale * (p[j] * (ds[j] - Di)) : 0.0f;
+        for (int32_t j = 0; j < nk; ++j) {
+          if (isfinite(ds[j])) continue;
+          attention_detail::note_overflow(&ds_status, flat0 + static_cast<size_t>(i0 + r) * sl.Tk + j0 + j);
+          break;
+        }
       }
       // dQ_blk += dS K_t; dK_t += dS^T Q_blk.
       Kernels::accumulate(w.dP, kTileK, k_t, sl.k_st, nq, nk, dk_, dq_blk, sl.q_st);
@@ -153,7 +162,7 @@ int32_t slice_backward(const Slice& sl, const float* dy, ptrdiff_t dy_st, float*
       Kernels::accumulate(w.tr, kBlockQ, q_blk, sl.q_st, nk, nq, dk_, dk + j0 * sl.k_st, sl.k_st);
     }
   }
-  return status;
+  return status != 0 ? status : -ds_status;
 }
 
 // The gradients over the B x H slices of *d (registry.inc: attention_backward).

@@ -128,8 +128,24 @@ inline void count_rows(const float* logits, const int32_t* targets, int32_t rows
   }
 }
 
+// The status of a layer norm whose variance overflowed float32 on some row:
+// from finite x, the sum of the squared centred values (or the sum of x for
+// the mean) can pass FLT_MAX, and then rstd = 1 / sqrt(var + eps) is 0 (NaN
+// when the mean overflowed too) and the row's output would be beta, a wrong
+// answer given without a sign. Reads only the R values of rstd that
+// layer_norm wrote (no second pass over x). Returns -(1 + slot R + r) for
+// the first such row r (slot 2 l for layer l's LN1, 2 l + 1 for its LN2,
+// 2 layers for LNf), or 0.
+inline int32_t variance_overflow(const float* rstd, int32_t R, int32_t slot) {
+  for (int32_t r = 0; r < R; ++r)
+    if (!(rstd[r] > 0.0f)) return -(1 + slot * R + r);
+  return 0;
+}
+
 // The forward pass into the workspace; the loss (and dlogits, when asked) too
-// when targets is not null. Returns the first attention status that is not 0.
+// when targets is not null. Returns the first error in the order the pass
+// meets them: an attention status (> 0, see registry.inc), or a layer norm's
+// variance_overflow (< 0), which ends the pass; 0 when there is none.
 template <class K>
 int32_t forward(const ag_transformer_dims& d, const float* params, const int32_t* tokens, const int32_t* targets,
                 int32_t B, const float* head_mask, float* weights, float* qk, float* stats, bool want_dlogits,
@@ -155,7 +171,11 @@ int32_t forward(const ag_transformer_dims& d, const float* params, const int32_t
     const Acts A = acts_of(p, work, l, norm);
     const LayerParams W = P.layer(l);
     float* next = l + 1 < d.layers ? acts_of(p, work, l + 1, norm).x_in : work + p.x_out;
-    if (norm) K::layer_norm(A.x_in, W.ln1_g, W.ln1_b, R, dm, kLayerNormEps, A.a, A.mean1, A.rstd1);
+    if (norm) {
+      K::layer_norm(A.x_in, W.ln1_g, W.ln1_b, R, dm, kLayerNormEps, A.a, A.mean1, A.rstd1);
+      const int32_t ln = variance_overflow(A.rstd1, R, 2 * l);
+      if (ln != 0) return status != 0 ? status : ln;
+    }
     K::matmul(A.a, W.wq, R, dm, dm, A.q);
     K::matmul(A.a, W.wk, R, dm, dm, A.k);
     K::matmul(A.a, W.wv, R, dm, dm, A.v);
@@ -171,7 +191,11 @@ int32_t forward(const ag_transformer_dims& d, const float* params, const int32_t
     K::matmul(A.o, W.wo, R, dm, dm, dtmp);
     add_into(A.x_mid, A.x_in, dtmp, rd);
     if (d.mlp) {
-      if (norm) K::layer_norm(A.x_mid, W.ln2_g, W.ln2_b, R, dm, kLayerNormEps, A.c2, A.mean2, A.rstd2);
+      if (norm) {
+        K::layer_norm(A.x_mid, W.ln2_g, W.ln2_b, R, dm, kLayerNormEps, A.c2, A.mean2, A.rstd2);
+        const int32_t ln = variance_overflow(A.rstd2, R, 2 * l + 1);
+        if (ln != 0) return status != 0 ? status : ln;
+      }
       K::matmul(A.c2, W.w1, R, dm, f, A.h_pre);
       add_rows(A.h_pre, W.b1, R, f);
       for (size_t i = 0; i < 4 * rd; ++i) A.h[i] = A.h_pre[i] > 0.0f ? A.h_pre[i] : 0.0f;
@@ -183,9 +207,12 @@ int32_t forward(const ag_transformer_dims& d, const float* params, const int32_t
     }
   }
   float* fin = norm ? work + p.fin : work + p.x_out;
-  if (norm)
+  if (norm) {
     K::layer_norm(work + p.x_out, P.at(kLnfGamma, -1), P.at(kLnfBeta, -1), R, dm, kLayerNormEps, fin, work + p.meanf,
                   work + p.rstdf);
+    const int32_t ln = variance_overflow(work + p.rstdf, R, 2 * d.layers);
+    if (ln != 0) return status != 0 ? status : ln;
+  }
   float* logits = work + p.logits;
   K::matmul(fin, P.at(kUnembed, -1), R, dm, d.vocab, logits);
   if (targets != nullptr) {
@@ -199,6 +226,19 @@ int32_t forward(const ag_transformer_dims& d, const float* params, const int32_t
     stats[2] = static_cast<float>(scored);
   }
   return status;
+}
+
+// Whether every entry of g [n] is finite: an exponent field of all ones marks
+// Infinity and NaN; OR-ing the tests of the bits (no branch, no float
+// comparison) keeps the loop one pass a compiler can vectorise.
+inline bool all_finite_entries(const float* g, int32_t n) {
+  uint32_t special = 0;
+  for (int32_t i = 0; i < n; ++i) {
+    uint32_t bits;
+    memcpy(&bits, g + i, sizeof bits);
+    special |= static_cast<uint32_t>((bits & 0x7f800000u) == 0x7f800000u);
+  }
+  return special == 0;
 }
 
 // dx [rd] += dy; or, with layer norm, dx += LN'(dy) through layer_norm_backward
@@ -271,9 +311,20 @@ int32_t gradients(const ag_transformer_dims& d, const float* params, const int32
     add_into(gE + static_cast<size_t>(tokens[r]) * dm, gE + static_cast<size_t>(tokens[r]) * dm, g, dm);
     add_into(gP + static_cast<size_t>(r % d.T) * dm, gP + static_cast<size_t>(r % d.T) * dm, g, dm);
   }
+  // A finite forward pass can still give a backward one whose intermediates overflow float32 (layer
+  // norm's dx = rstd (...) with rstd up to 1 / sqrt(eps), a sum of a gradient's terms): the gradient
+  // then holds Infinity or NaN, of which norm (defined for finite input) can give a finite value. Such a
+  // tensor's norm, and the global norm, are NaN instead, so that the caller refuses the gradient.
   int32_t n = 0;
-  walk(d, [&](const Tensor& t) { stats[4 + n++] = K::norm(grads + t.offset, t.rows * t.cols); });
-  stats[3] = K::norm(stats + 4, n);
+  bool all_finite = true;
+  walk(d, [&](const Tensor& t) {
+    const float* g = grads + t.offset;
+    const int32_t len = t.rows * t.cols;
+    const bool finite = all_finite_entries(g, len);
+    stats[4 + n++] = finite ? K::norm(g, len) : NAN;
+    all_finite = all_finite && finite;
+  });
+  stats[3] = all_finite ? K::norm(stats + 4, n) : NAN;
   return 0;
 }
 

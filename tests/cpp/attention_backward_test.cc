@@ -314,14 +314,16 @@ TEST(AttentionBackward, MasksWithHiddenKeysAndBlindRows) {
 TEST(AttentionBackward, HiddenKeysAddNothingEvenWhereDPOverflows) {
   // dY . v_j overflows float32 (|dY| |v| ~ 1e40) for every key, and row 0
   // sees none of them (its mask hides all): its dQ is +0, not 0 * Infinity.
-  // (A fuzz regression, tests/fuzz/regressions/attention.)
+  // (A fuzz regression, tests/fuzz/regressions/attention.) Row 1 sees every
+  // key: its dS = scale P (dP - D) is not finite from key 0 on, reported as
+  // -(1 + 1 Tk + 0).
   Problem p = make_problem(1, 1, 2, 3, 2, 2, false, 650);
   add_mask(p, 0.0, 651, {0});
   for (float& x : p.dy) x = 1e20f;
   for (float& x : p.v) x = 1e20f;
   for_each_variant([&](Variant v) {
     const Grads g = run(v, p);
-    EXPECT_EQ(g.status, 0);
+    EXPECT_EQ(g.status, -(1 + 3 + 0));
     for (int32_t c = 0; c < 2; ++c) EXPECT_EQ(bits(g.dq[c]), bits(0.0f)) << "c=" << c;
   });
 }
@@ -331,6 +333,19 @@ TEST(AttentionBackward, LargeScoresNeedTheMax) {
   Problem p = make_problem(1, 1, 8, 20, 8, 4, false, 600);
   p.scale = 10.0f;
   check_both(p);
+}
+
+TEST(AttentionBackward, ScoreGradientOverflowIsNamed) {
+  // Finite scores, weights and dQ, dK, dV in float64, but for query 0
+  // dP = dY_0 . v_j = (3e38, -3e38) and D = sum_j P_0j dP_0j ~ 1.9e38, so
+  // dP_01 - D ~ -4.9e38 is past FLT_MAX: the status is -(1 + 0 Tk + 1).
+  Problem p = make_problem(1, 1, 2, 2, 4, 2, false, 710);
+  p.q = {1, 0, 1, 0, 0, 1, 0, 1};
+  p.k = {1, 2, 1, 0, -1, -2, 0, 1};
+  p.v = {3e38f, 0, -3e38f, 1};
+  p.dy = {1, 0, 0, 1};
+  p.scale = 0.5f;
+  for_each_variant([&](Variant v) { EXPECT_EQ(run(v, p).status, -(1 + 1)); });
 }
 
 TEST(AttentionBackward, StatusIsAttentionsStreamingStatus) {

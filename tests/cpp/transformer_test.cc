@@ -143,6 +143,79 @@ TEST(TransformerAdam, LossFallsAndVariantsAgree) {
   EXPECT_NEAR(first[0], first[1], 1e-4f * first[0]);
 }
 
+// The offset of parameter `want` (a layout name) in the buffer.
+uint32_t offset_of(const char* want) {
+  char name[AG_TRANSFORMER_NAME_CHARS];
+  uint32_t offset;
+  int32_t rows, cols;
+  for (int32_t i = 0; i < ag_transformer_parameter_count(&kDims); ++i) {
+    ag_transformer_parameter(&kDims, i, name, &offset, &rows, &cols);
+    if (std::string(name) == want) return offset;
+  }
+  ADD_FAILURE() << want;
+  return 0;
+}
+
+// A layer norm whose input row has a finite entry pair s, -s with 2 s^2 past FLT_MAX: the sum of squares
+// of its variance overflows float32 (rstd would be 0 and the row's output beta). Forward and gradients return
+// -(1 + slot B T + row) for the first such row, slot 2 l (LN1 of layer l), 2 l + 1 (its LN2), 2 layers
+// (LNf), and gradients writes no gradient.
+TEST(TransformerLayerNorm, VarianceOverflowIsReportedWithLayerAndRow) {
+  constexpr int32_t R = kB * 5;
+  const float s = 1e20f;  // s^2 = 1e40: the sum of squares overflows, s itself is far from FLT_MAX
+  struct Case {
+    const char* what;
+    int32_t status;
+    void (*set)(std::vector<float>&, float);
+  };
+  const Case cases[] = {
+      // Token 0's embedding reaches LN1 of layer 0 at row 0 (batch 0, position 0) first.
+      {"ln1 of layer 0", -(1 + 0 * R + 0),
+       [](std::vector<float>& p, float s) { p[offset_of("embed.token")] = s, p[offset_of("embed.token") + 1] = -s; }},
+      // LN1's output a constant [1, 0, ...] (gamma 0, beta e_0), W_V the identity on it, so O = [1, 0, ...]
+      // on every row (weights sum to 1) and O W_O = row 0 of W_O = [s, -s, 0, ...]: LN2 of layer 0.
+      {"ln2 of layer 0", -(1 + 1 * R + 0),
+       [](std::vector<float>& p, float s) {
+         for (int32_t j = 0; j < 8; ++j) p[offset_of("layers.0.ln1.gamma") + j] = 0.0f;
+         p[offset_of("layers.0.ln1.beta")] = 1.0f;
+         for (int32_t j = 0; j < 8; ++j) p[offset_of("layers.0.attn.wv") + j] = j == 0 ? 1.0f : 0.0f;
+         for (int32_t j = 0; j < 8; ++j) p[offset_of("layers.0.attn.wo") + j] = j == 0 ? s : j == 1 ? -s : 0.0f;
+       }},
+      // Layer 0's b2 is added to every row of layer 1's input.
+      {"ln1 of layer 1", -(1 + 2 * R + 0),
+       [](std::vector<float>& p, float s) {
+         p[offset_of("layers.0.mlp.b2")] = s, p[offset_of("layers.0.mlp.b2") + 1] = -s;
+       }},
+      // Layer 1's b2 is added to every row of the final layer norm's input.
+      {"lnf", -(1 + 4 * R + 0),
+       [](std::vector<float>& p, float s) {
+         p[offset_of("layers.1.mlp.b2")] = s, p[offset_of("layers.1.mlp.b2") + 1] = -s;
+       }},
+  };
+  for (const Variant& v : kVariants) {
+    for (const Case& c : cases) {
+      Model m(kDims);
+      // s / 100: 2 (s / 100)^2 = 2e36 < FLT_MAX, the sum of squares finite: no error (the same rows, in range).
+      std::vector<float> fine = m.params;
+      c.set(fine, s / 100.0f);
+      EXPECT_EQ(v.forward(&kDims, fine.data(), kTokens, kTargets, kB, nullptr, nullptr, nullptr, nullptr,
+                          m.stats.data(), m.work.data()),
+                0)
+          << v.name << " " << c.what;
+      c.set(m.params, s);
+      EXPECT_EQ(v.forward(&kDims, m.params.data(), kTokens, kTargets, kB, nullptr, nullptr, nullptr, nullptr,
+                          m.stats.data(), m.work.data()),
+                c.status)
+          << v.name << " " << c.what;
+      std::vector<float> grads(m.params.size(), 0.0f);
+      EXPECT_EQ(
+          v.gradients(&kDims, m.params.data(), kTokens, kTargets, kB, grads.data(), m.stats.data(), m.work.data()),
+          c.status)
+          << v.name << " " << c.what;
+    }
+  }
+}
+
 // transformer_adam checks the whole update before it writes: an update that would overflow float32 changes
 // nothing and names its first entry; one that does not is, bit for bit, adam_update on the whole buffer.
 TEST(TransformerAdam, AllOrNothing) {

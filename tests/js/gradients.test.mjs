@@ -335,6 +335,48 @@ describe.each(CONFIGS)('gradients: $label', (cfg) => {
     );
   });
 
+  test('attentionBackward: an intermediate dS = scale P (dP - D) beyond float32 is named as such, not dQ', () => {
+    const Q = [1, 0, 1, 0, 0, 1, 0, 1];
+    const K = [1, 2, 1, 0, -1, -2, 0, 1];
+    const V = [3e38, 0, -3e38, 1];
+    const dY = [1, 0, 0, 1];
+    const [Tq, Tk, dk, dv, scale] = [2, 2, 4, 2, 0.5];
+    // float64: every gradient is finite in float32's range, but dP_ij - D_i is not for the entry found here.
+    const g = ref.attentionGradients(Q, K, V, dY, Tq, Tk, dk, dv, { scale });
+    for (const x of [...g.dQ, ...g.dK, ...g.dV]) expect(Math.abs(x)).toBeLessThan(3.4028234663852886e38);
+    let first = -1;
+    for (let i = 0; i < Tq && first < 0; i++) {
+      const s = [0, 1].map(
+        (j) =>
+          scale * (Q[i * dk] * K[j * dk] + Q[i * dk + 1] * K[j * dk + 1]) +
+          scale * (Q[i * dk + 2] * K[j * dk + 2] + Q[i * dk + 3] * K[j * dk + 3]),
+      );
+      const e = s.map((x) => Math.exp(x - Math.max(...s)));
+      const a = e.map((x) => x / (e[0] + e[1]));
+      const dP = [0, 1].map((j) => dY[i * dv] * V[j * dv] + dY[i * dv + 1] * V[j * dv + 1]);
+      const D = a[0] * dP[0] + a[1] * dP[1];
+      for (let j = 0; j < Tk && first < 0; j++) if (Math.abs(dP[j] - D) > 3.4028234663852886e38) first = i * Tk + j;
+    }
+    expect(first).toBeGreaterThanOrEqual(0);
+    const at = `[${Math.floor(first / Tk)}, ${first % Tk}]`;
+    const rows = (x, n) => [x.slice(0, n), x.slice(n)];
+    expect(() => ag.attentionBackward(rows(Q, dk), rows(K, dk), rows(V, dv), rows(dY, dv))).toThrow(
+      `attentionBackward: dS${at} = scale P (dP - D), the gradient of the scores, overflowed float32`,
+    );
+    // and the module stays usable
+    expect(
+      ag.attentionBackward(
+        rows(Q, dk),
+        rows(K, dk),
+        [
+          [1, 0],
+          [-1, 1],
+        ],
+        rows(dY, dv),
+      ).dQ.shape,
+    ).toEqual([2, 4]);
+  });
+
   test('attentionBackward holds no [Tq, Tk] buffer: its peak wasm memory is O(T d)', () => {
     // Bytes above the allocation before the call: Q, K, V, dOutput and dQ, dK, dV (4 * 7 T d), the
     // workspace of registry.inc (64*256 + 2*64 + 2*64*256 + Tq (d_v + 3) floats), and 4 KiB for

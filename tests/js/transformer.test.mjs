@@ -310,6 +310,88 @@ describe.each(CONFIGS)('createTransformer: $label', ({ options }) => {
     model.dispose();
   });
 
+  test("a layer norm's variance that overflows float32 is a RangeError naming the layer and row; nothing changes", () => {
+    // Token 0's embedding holds s and -s: the sum of squares that the two-pass variance forms before dividing by
+    // dModel is at least 2 s^2 (float64), past float32's largest value for s = 1.4e19 and 3.4e38 (finite
+    // parameters), in range for s = 1e19.
+    const config = { vocab: 8, T: 4, dModel: 8, heads: 2, layers: 1, mlp: true, seed: 1 };
+    const FLT_MAX = 3.4028234663852886e38;
+    const model = ag.createTransformer(config);
+    const p = model.parameters();
+    const batch = { tokens: [0, 2, 3, 4], targets: [2, 3, 4, 5] };
+    const withRow = (name, s) => {
+      const e = Array.from(p[name]);
+      e[0] = s;
+      e[1] = -s;
+      return { ...p, [name]: e };
+    };
+    model.loadParameters(withRow('embed.token', 1e19));
+    expect(2 * 1e19 ** 2).toBeLessThan(FLT_MAX);
+    expect(model.forward([[0, 2, 3, 4]]).logits.data.every(Number.isFinite)).toBe(true);
+    for (const s of [1.4e19, 3.4e38]) {
+      expect(2 * s ** 2).toBeGreaterThan(FLT_MAX);
+      const params = withRow('embed.token', s);
+      model.loadParameters(params);
+      const before = model.parameters();
+      const want =
+        /: the variance of layer 0's ln1 input row 0 \(batch 0, position 0\) overflowed float32 .*the parameters are left as they were/;
+      expect(() => model.forward([[0, 2, 3, 4]])).toThrow(want);
+      expect(() => model.evaluate(batch)).toThrow(want);
+      expect(() => model.gradients(batch)).toThrow(want);
+      expect(() => model.step(batch, { lr: 0.01 })).toThrow(want);
+      expect(model.steps).toBe(0);
+      expect(model.parameters()).toEqual(before);
+      // Token 0 first at position 2: the first row is batch 0, position 2.
+      expect(() => model.forward([[1, 2, 0, 4]])).toThrow(/ln1 input row 2 \(batch 0, position 2\)/);
+      expect(() =>
+        model.forward([
+          [1, 2, 3, 4],
+          [5, 0, 3, 4],
+        ]),
+      ).toThrow(/ln1 input row 5 \(batch 1, position 1\)/);
+    }
+    // The last layer's b2 is added to every row of the final layer norm's input.
+    model.loadParameters(withRow('layers.0.mlp.b2', 1e20));
+    expect(() => model.forward([[1, 2, 3, 4]])).toThrow(/: the variance of lnf input row 0 \(batch 0, position 0\)/);
+    model.loadParameters(p); // and the model is usable again
+    expect(Number.isFinite(model.step(batch, { lr: 0.01 }).loss)).toBe(true);
+    model.dispose();
+  });
+
+  test('a backward pass that overflows float32 after a finite forward is a RangeError; nothing changes', () => {
+    // Weights and embeddings scaled by 1e-4 give each row of lnf's input a variance far below eps, so its
+    // rstd is near 1 / sqrt(eps); unembed entries up to 3e37 in alternating signs give finite logits but a
+    // gradient into lnf's input, times that rstd, beyond float32.
+    const config = { vocab: 8, T: 4, dModel: 8, heads: 2, layers: 1, mlp: true, seed: 1 };
+    const FLT_MAX = 3.4028234663852886e38;
+    const model = ag.createTransformer(config);
+    const p = model.parameters();
+    const params = {};
+    for (const [name, v] of Object.entries(p)) {
+      if (name === 'unembed')
+        params[name] = Array.from(v, (_, i) => ((Math.floor(i / 8) + (i % 8)) % 2 ? 1 : -1) * ((i % 8) + 1) * 3.75e36);
+      else params[name] = name.includes('ln') ? Array.from(v) : Array.from(v, (x) => x * 1e-4);
+    }
+    model.loadParameters(params);
+    const batch = { tokens: [0, 2, 3, 4], targets: [2, 3, 4, 5] };
+    // float64: the loss is finite, but the gradient of embed.token (the first tensor of the layout) is not in float32.
+    const want = referenceModel(model.config, model.parameters()).gradients(
+      Int32Array.from(batch.tokens),
+      Int32Array.from(batch.targets),
+      1,
+    );
+    expect(want.loss).toBeLessThan(FLT_MAX);
+    expect(Math.max(...want.grads['embed.token'].map(Math.abs))).toBeGreaterThan(FLT_MAX);
+    expect(Number.isFinite(model.evaluate(batch).loss)).toBe(true);
+    const before = model.parameters();
+    const err = /: the gradient of embed\.token overflowed float32 in the backward pass .*left as they were/;
+    expect(() => model.gradients(batch)).toThrow(err);
+    expect(() => model.step(batch, { lr: 0.01 })).toThrow(err);
+    expect(model.steps).toBe(0);
+    expect(model.parameters()).toEqual(before);
+    model.dispose();
+  });
+
   test('bad configs and batches: named RangeError/TypeError; the module stays usable', () => {
     const heap = ag.heapAllocatedBytes();
     const base = { vocab: 5, T: 4, dModel: 8, heads: 2 };
