@@ -102,6 +102,8 @@ it('sizes the API refuses: its RangeError in the note, and the page keeps workin
   await w.matches({ t: 12 });
   await expectExample(w, 'inductionCopy', 12, 8, 1);
   await w.logged();
+  // A link's problems stay in the note once its (default) sizes start a new model, as in every chapter.
+  await w.link('seed=NaN&steps=1e999', null, { part: { seed: 1, steps: 200 }, note: ['seed=NaN', 'steps=1e999'] });
 });
 
 it('predict, then reveal: induction copy is the task one layer and one head learn worst; the widget shows its number', async (w) => {

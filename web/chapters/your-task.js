@@ -85,6 +85,7 @@ export class AgYourTask extends AgWidget {
   #key = null; // the config of the run going on or shown
   #example = null; // { key, tokens, targets } or { key, error }
   #curves = []; // each update: { step, loss, gradNorm, accuracy }
+  #sizesNote = false; // the note shows sizes that cannot be trained (#failed), this widget's own
   #weights = null; // the last update's weights, per layer [1, heads, T, T]
   #probe = new WeakMap(); // engine -> the prediction's accuracies
   #prober = null; // { ag, client, acc } the prediction's runs in a worker of their own
@@ -254,7 +255,10 @@ export class AgYourTask extends AgWidget {
     setText(ui.step, '\u2026');
     notDefined([ui.loss, ui.gradNorm, ui.accuracy], '\u2026');
     setAttr(this, 'data-run', 'running');
-    this.clearNote();
+    // Only this widget's own note of sizes that cannot be trained goes: the problems of the link that set this state
+    // stay in view, as in every chapter.
+    if (this.#sizesNote) this.clearNote();
+    this.#sizesNote = false;
     if (this.#source === 'user') this.#start.poke();
     else {
       this.#start.cancel();
@@ -314,6 +318,7 @@ export class AgYourTask extends AgWidget {
   #failed(err) {
     setAttr(this, 'data-run', 'error');
     this.note(`These sizes cannot be trained: ${err.message}`);
+    this.#sizesNote = true;
   }
 
   /** The heat map of the chosen layer and head (made again when T changes). */
