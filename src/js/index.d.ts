@@ -659,7 +659,11 @@ export interface AttentionGeometry {
   dot(a: Vector, b: Vector): number;
   /** |a|^2 = a . a; a [n]. Overflows to Infinity when |a|^2 > 3.4e38 (use norm for lengths). */
   squaredNorm(a: Vector): number;
-  /** |a| = sqrt(sum a_i^2), scaled so that it does not overflow for any finite input; a [n]. 0 for the zero vector. */
+  /**
+   * |a| = sqrt(sum a_i^2), scaled so that it does not overflow for any finite input; a [n]. 0 for the zero vector.
+   * @throws RangeError for an entry that is NaN or +-Infinity, naming it (`norm: a[2] is NaN; ...`), also among
+   *   zeros: the input is checked before the kernel, whose own answer would be NaN (for +-Infinity +Infinity).
+   */
   norm(a: Vector): number;
   /** a / |a|, [n]. @throws RangeError for the zero vector. */
   normalize(a: Vector): Tensor;
