@@ -187,11 +187,7 @@ export function checkedCall(method) {
   // The declared parameters (a method with a default or rest parameter would need its count given here).
   const arity = method.length;
   function checked(...args) {
-    // More arguments than the method takes is an error of the call itself, thrown before any argument is
-    // read; trailing undefined arguments are not counted (a caller forwarding an absent options object).
-    let given = args.length;
-    while (given > arity && args[given - 1] === undefined) given--;
-    if (given > arity) throw argumentCountError(method.name, arity, given, args[arity]);
+    checkArgumentCount(method.name, arity, args);
     // An API method called by another has a list of its own: its error is
     // looked at first here, then, on the way out, by its caller's.
     const caller = pending;
@@ -212,6 +208,54 @@ export function checkedCall(method) {
   Object.defineProperty(checked, 'name', { value: method.name });
   Object.defineProperty(checked, 'length', { value: method.length });
   return checked;
+}
+
+/**
+ * Throws the TypeError of a call to `method` (its name in messages) given more
+ * than `arity` arguments. More arguments than a function takes is an error of
+ * the call itself, thrown before any argument is read; trailing undefined
+ * arguments are not counted (a caller forwarding an absent options object).
+ * @param {string} method
+ * @param {number} arity
+ * @param {ArrayLike<unknown>} args the arguments of the call
+ */
+export function checkArgumentCount(method, arity, args) {
+  let given = args.length;
+  while (given > arity && args[given - 1] === undefined) given--;
+  if (given > arity) throw argumentCountError(method, arity, given, args[arity]);
+}
+
+/**
+ * `fn` made to throw checkArgumentCount's TypeError, naming it `method`, when
+ * given more arguments than it declares (the functions outside the API
+ * object: random.*, tasks.*, a transformer's methods). Called with its `this`;
+ * its own name and argument count are kept.
+ * @template {(...args: any[]) => any} F
+ * @param {string} method the name its errors use, e.g. 'random.normal'
+ * @param {F} fn
+ * @returns {F}
+ */
+export function countedCall(method, fn) {
+  const arity = fn.length;
+  function counted(...args) {
+    checkArgumentCount(method, arity, args);
+    return fn.apply(this, args);
+  }
+  Object.defineProperty(counted, 'name', { value: fn.name });
+  Object.defineProperty(counted, 'length', { value: arity });
+  return counted;
+}
+
+/**
+ * The functions of `functions` (an object of them), each through countedCall
+ * with the name `${owner}.${key}`.
+ * @template {Record<string, (...args: any[]) => any>} O
+ * @param {string} owner
+ * @param {O} functions
+ * @returns {O}
+ */
+export function countedFunctions(owner, functions) {
+  return Object.fromEntries(Object.entries(functions).map(([key, fn]) => [key, countedCall(`${owner}.${key}`, fn)]));
 }
 
 /** Records the first NaN of a result (or -1), found in wasm before it was copied out. */

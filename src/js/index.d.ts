@@ -38,7 +38,10 @@
  *   malformed `init` options, an options key that the method does not know, more
  *   arguments than the method takes: `softmaxNaive([1, 2], { temperature: 100 })`
  *   names the method, the count it takes and the extra argument; trailing `undefined`
- *   arguments are not counted).
+ *   arguments are not counted). The count is checked, in the same words, by every
+ *   method of this object, by `random.*` and `tasks.*` (named `random.normal`,
+ *   `tasks.sort`), by a {@link Transformer}'s methods (`transformer.step`) and by
+ *   `init`, whose promise rejects with it.
  * - `RangeError`: a mismatched shape or a ragged nested array, a shape dimension that is
  *   not a non-negative integer (-1, 1.5), a length of zero, a non-finite value, a
  *   zero vector where a direction is needed (cosine, angle, projections,
@@ -659,7 +662,11 @@ export interface AttentionGeometry {
   dot(a: Vector, b: Vector): number;
   /** |a|^2 = a . a; a [n]. Overflows to Infinity when |a|^2 > 3.4e38 (use norm for lengths). */
   squaredNorm(a: Vector): number;
-  /** |a| = sqrt(sum a_i^2), scaled so that it does not overflow for any finite input; a [n]. 0 for the zero vector. */
+  /**
+   * |a| = sqrt(sum a_i^2), scaled so that it does not overflow for any finite input; a [n]. 0 for the zero vector.
+   * @throws RangeError for an entry that is NaN or +-Infinity, naming it (`norm: a[2] is NaN; ...`), also among
+   *   zeros: the input is checked before the kernel, whose own answer would be NaN (for +-Infinity +Infinity).
+   */
   norm(a: Vector): number;
   /** a / |a|, [n]. @throws RangeError for the zero vector. */
   normalize(a: Vector): Tensor;
@@ -1122,8 +1129,9 @@ export interface GreedyPackingResult {
  *   and when the module given is the other build's (ag-scalar.wasm for `simd: true`, ag-simd.wasm for `simd: false`,
  *   and ag-scalar.wasm given for the SIMD build under `'auto'`: as `{ simd }` of `wasmUrl` or `wasmBinary`, from
  *   `locateFile('ag-simd.wasm')` or at the default location; one file given for both builds may be either).
- * @throws TypeError (rejects) for malformed options, and for an unknown option key
- *   (e.g. `wasmURL`), naming it and the known ones.
+ * @throws TypeError (rejects) for malformed options, for an unknown option key
+ *   (e.g. `wasmURL`), naming it and the known ones, and for more than one argument
+ *   (`init: takes 1 argument but was given 2; ...`, before the options are read).
  */
 export function init(options?: InitOptions): Promise<AttentionGeometry>;
 export default init;
@@ -1304,6 +1312,8 @@ export interface TransformerParameterInfo {
  * Bad batches: TypeError for a tokens/targets that is not an array, RangeError for a length that is not a
  * positive multiple of T, a row that is not of length T, a token outside 0..vocab-1 or a target outside
  * -1..vocab-1, and targets of another shape than tokens. Every method but dispose throws an Error after dispose.
+ * More arguments than a method takes is a TypeError, before any argument is read and before the dispose check
+ * (`transformer.dispose: takes no arguments but was given 1; ...`; see the error rule at the top).
  * Overflow from finite parameters: forward, evaluate, gradients and step throw a RangeError, and change nothing,
  * when the attention scores of a layer overflow float32 (naming the first score [b, head, i, j]) or when the
  * variance of a layer norm's input row does (naming the layer norm and the row, e.g. "the variance of layer 0's

@@ -4,6 +4,7 @@
 // See index.d.ts for every method, its shapes, defaults and errors. The .wasm
 // files are loaded from wasm/ beside this file (bundlers copy them) unless
 // init's options say otherwise.
+import { checkArgumentCount } from './checks.js';
 import { initFrom } from './init-core.js';
 import { SEPARATE_WASM } from './wasm-files.js';
 
@@ -12,6 +13,7 @@ import { SEPARATE_WASM } from './wasm-files.js';
  * @param {import('./index.js').InitOptions} [options]
  */
 export async function init(options = {}) {
+  checkArgumentCount('init', 1, arguments);
   return initFrom(options, SEPARATE_WASM);
 }
 

@@ -3,6 +3,7 @@
 // fetched, so it works in bundlers that do not copy assets (esbuild) and from
 // any file or URL. It weighs more than the separate .wasm (docs/sizes.md gives
 // measured sizes).
+import { checkArgumentCount } from './checks.js';
 import { initFrom } from './init-core.js';
 
 const INLINE_WASM = Object.freeze({
@@ -19,6 +20,7 @@ const INLINE_WASM = Object.freeze({
  * @param {import('./index.js').InitOptions} [options]
  */
 export async function init(options = {}) {
+  checkArgumentCount('init', 1, arguments);
   return initFrom(options, INLINE_WASM);
 }
 

@@ -2,6 +2,7 @@
 // seeds and counters as 64-bit integers split into two u32 words, samples
 // computed in wasm only (bit-identical in both builds for the same seed and
 // counter), statistics and histogram computed by the experiment kernel.
+import { countedFunctions } from './checks.js';
 import { describeValue } from './errors.js';
 import { readOut } from './heap.js';
 import { booleanOption, finiteNumber, optionsObject, positiveInt } from './tensor.js';
@@ -42,12 +43,14 @@ export function makeRandom(ag) {
     });
     return ag._done(kernel, { n: [n] }, r);
   };
-  return Object.freeze({
-    /** n uniform floats in [0, 1). */
-    uniform: (options) => draw('random.uniform', 'philox_uniform', options),
-    /** n standard-normal floats. */
-    normal: (options) => draw('random.normal', 'philox_normal', options),
-  });
+  return Object.freeze(
+    countedFunctions('random', {
+      /** n uniform floats in [0, 1). */
+      uniform: (options) => draw('random.uniform', 'philox_uniform', options),
+      /** n standard-normal floats. */
+      normal: (options) => draw('random.normal', 'philox_normal', options),
+    }),
+  );
 }
 
 /** The Monte Carlo experiment of the dot-product chapters. */

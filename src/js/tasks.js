@@ -6,6 +6,7 @@
 // every build), so the same seed gives the same batches on every build; batch i
 // is drawn from the counters i * blocks .. (i + 1) * blocks - 1, so any batch can
 // be drawn again on its own (at(i)) without the ones before it.
+import { countedFunctions } from './checks.js';
 import { splitU64 } from './random.js';
 import { optionsObject, positiveInt } from './tensor.js';
 
@@ -89,8 +90,13 @@ function halves(T, vocab, u, tokens, targets, answer) {
 /** The repeat offsets of inductionCopy for T >= 4: L in lo .. hi, lo = max(2, ceil(T / 4)), hi = floor(T / 2). */
 const inductionOffsets = (T) => ({ lo: Math.max(2, Math.ceil(T / 4)), hi: Math.floor(T / 2) });
 
+/** ag.tasks: the task functions of `taskMakers`, each refusing more arguments than it takes (checks.js). */
 export function makeTasks(ag) {
-  return Object.freeze({
+  return Object.freeze(countedFunctions('tasks', taskMakers(ag)));
+}
+
+function taskMakers(ag) {
+  return {
     /**
      * Copy the previous token: tokens uniform in 0 .. vocab - 1; target at
      * position t >= 1 is tokens[t - 1], position 0 not scored. One attention
@@ -172,5 +178,5 @@ export function makeTasks(ag) {
         }
       });
     },
-  });
+  };
 }

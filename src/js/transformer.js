@@ -4,6 +4,7 @@
 // the batches, keeps the model's buffers (parameters, gradients, Adam's two
 // moments, all laid out by transformer_layout.h) on the heap, and copies
 // results out; every number of the model is computed in wasm.
+import { countedCall } from './checks.js';
 import { describeValue, overflowError } from './errors.js';
 import { HEAP_LIMIT_BYTES, readOut, withBuffers } from './heap.js';
 import { splitU64 } from './random.js';
@@ -525,6 +526,10 @@ class Transformer {
     this._pointers = [];
   }
 }
+
+// A transformer's methods, like the API's, refuse more arguments than they take (checks.js).
+for (const name of ['step', 'gradients', 'evaluate', 'forward', 'parameters', 'loadParameters', 'dispose'])
+  Transformer.prototype[name] = countedCall(`transformer.${name}`, Transformer.prototype[name]);
 
 export const transformerMethods = {
   /**

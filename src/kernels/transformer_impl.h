@@ -313,8 +313,9 @@ int32_t gradients(const ag_transformer_dims& d, const float* params, const int32
   }
   // A finite forward pass can still give a backward one whose intermediates overflow float32 (layer
   // norm's dx = rstd (...) with rstd up to 1 / sqrt(eps), a sum of a gradient's terms): the gradient
-  // then holds Infinity or NaN, of which norm (defined for finite input) can give a finite value. Such a
-  // tensor's norm, and the global norm, are NaN instead, so that the caller refuses the gradient.
+  // then holds Infinity or NaN, whose norm is +Infinity or NaN. Such a tensor's norm, and the global norm,
+  // are NaN in both cases, so that the caller refuses the gradient and names the first such tensor
+  // (tests/cpp/transformer_test.cc drives an overflow to a known tensor).
   int32_t n = 0;
   bool all_finite = true;
   walk(d, [&](const Tensor& t) {

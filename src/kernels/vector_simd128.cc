@@ -5,7 +5,8 @@
 //   cos(theta) = a.b / (|a| |b|)  theta = 2 atan2(|a^ - b^|, |a^ + b^|)
 //   scalar projection a.b^, vector projection (a.b^) b^, |a - b|^2,
 //   y = sum_j alpha_j V_j for alpha [T], V [T, d], y [d].
-// Preconditions: sizes >= 1, finite inputs, no aliasing of outputs; pointers
+// Preconditions: sizes >= 1, finite inputs (norm also takes NaN and
+// +-Infinity: registry.inc), no aliasing of outputs; pointers
 // 4-byte aligned only (all loads are unaligned loads).
 //
 // What this variant changes: 8 elements per step in two f32x4, and every sum
@@ -106,7 +107,10 @@ float ag_squared_norm__simd128(const float* a, int32_t n) {
 
 float ag_norm__simd128(const float* a, int32_t n) {
   const float m = max_abs(a, n);
-  if (m == 0.0f) return 0.0f;
+  // max_abs passes over NaN, so m is 0 also for a vector of zeros and NaNs: the
+  // unscaled sum of squares is then +0, or NaN when there is a NaN. (For m > 0 a
+  // NaN reaches the scaled sum, and +-Infinity gives m and the norm +Infinity.)
+  if (m == 0.0f) return scaled_squared_norm(a, n, 1.0f);
   const Pow2Scale s = pow2_scale_for(m);
   // Scaling back by 2^-k is exact, or overflows to +Infinity exactly when the
   // norm itself is beyond FLT_MAX.

@@ -6,6 +6,8 @@
 // tests/js/transformer.test.mjs.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -143,18 +145,23 @@ TEST(TransformerAdam, LossFallsAndVariantsAgree) {
   EXPECT_NEAR(first[0], first[1], 1e-4f * first[0]);
 }
 
-// The offset of parameter `want` (a layout name) in the buffer.
-uint32_t offset_of(const char* want) {
-  char name[AG_TRANSFORMER_NAME_CHARS];
+// Parameter `want` (a layout name): its index in the layout, its offset in the buffer, its shape.
+struct Parameter {
+  int32_t index;
   uint32_t offset;
   int32_t rows, cols;
-  for (int32_t i = 0; i < ag_transformer_parameter_count(&kDims); ++i) {
-    ag_transformer_parameter(&kDims, i, name, &offset, &rows, &cols);
-    if (std::string(name) == want) return offset;
+};
+Parameter parameter(const char* want) {
+  char name[AG_TRANSFORMER_NAME_CHARS];
+  Parameter p{};
+  for (p.index = 0; p.index < ag_transformer_parameter_count(&kDims); ++p.index) {
+    ag_transformer_parameter(&kDims, p.index, name, &p.offset, &p.rows, &p.cols);
+    if (std::string(name) == want) return p;
   }
   ADD_FAILURE() << want;
-  return 0;
+  return {};
 }
+uint32_t offset_of(const char* want) { return parameter(want).offset; }
 
 // A layer norm whose input row has a finite entry pair s, -s with 2 s^2 past FLT_MAX: the sum of squares
 // of its variance overflows float32 (rstd would be 0 and the row's output beta). Forward and gradients return
@@ -245,6 +252,112 @@ TEST(TransformerAdam, AllOrNothing) {
     EXPECT_EQ(std::memcmp(m.params.data(), p1.data(), P * sizeof(float)), 0) << v.name;
     EXPECT_EQ(std::memcmp(mom.data(), m1.data(), P * sizeof(float)), 0) << v.name;
     EXPECT_EQ(std::memcmp(vel.data(), v1.data(), P * sizeof(float)), 0) << v.name;
+  }
+}
+
+// A backward pass that overflows float32 after a finite forward one: transformer_gradients gives the tensors
+// whose gradient holds a non-finite entry, and the global norm, the norm NaN (the caller names the first of
+// them: tests/js/transformer.test.mjs), and transformer_adam on those gradients changes nothing.
+//
+// The model, derived by hand: every parameter 0 but the position rows P[t] (x_r = P[t_r] in every case
+// below), lnf's gamma 0 too, and unembed Wu [d, V] with Wu[i, 1] = -W and W elsewhere. Every block then
+// adds 0 to its input (its layer norms give beta = 0, so Q = K = V = 0, O = 0 and h = ReLU(b1) = 0), so
+// lnf's input is x, its output fin = 0 gamma + beta = 0, the logits are 0 and the loss is ln V (finite).
+// All S scored rows have target 1: dlogits_r = (1/V - e_1) / S, and G(fin)_ri = sum_j dlogits_rj Wu_ij
+// = 2 W (V - 1) / (V S), a sum of positive terms (0 on a row not scored). lnf's backward pass with gamma 0
+// gives G(x) = rstd (G(fin) gamma - ...) = 0, so every gradient before lnf's is 0, and G(Wu) = fin^T
+// dlogits = 0; only G(lnf.gamma)_i = sum_r G(fin)_ri h_ri (h = (x - mean) rstd, rstd = 1 / sqrt(var +
+// eps)) and G(lnf.beta)_i = sum_r G(fin)_ri are not 0, and they are computed below in float64.
+TEST(TransformerGradients, OverflowAfterAFiniteForwardNamesTheFirstTensorAndAdamChangesNothing) {
+  constexpr int32_t R = kB * 5, V = 7, d = 8;
+  const int32_t targets[R] = {1, 1, -1, 1, 1, 1, 1, 1, 1, -1};
+  constexpr int32_t S = 8;  // scored rows
+  const Parameter position = parameter("embed.position"), gamma = parameter("lnf.gamma"), beta = parameter("lnf.beta"),
+                  unembed = parameter("unembed");
+  const int32_t P = ag_transformer_parameter_count(&kDims);
+  struct Case {
+    const char* what;
+    float W;
+    bool spread;  // P[t] = [1, -1, 0, ...] (h_r = [2, -2, 0, ...] / sqrt(1 + 4 eps)) rather than 0 (h = 0)
+  };
+  const Case cases[] = {
+      {"beta alone overflows", 3e38f, false},    // G(beta) = 5.1e38, G(gamma) = 0
+      {"gamma and beta overflow", 3e38f, true},  // G(gamma)_0 = 1.0e39, G(beta) = 5.1e38
+      {"gamma alone overflows", 1.5e38f, true},  // G(gamma)_0 = 5.1e38, G(beta) = 2.6e38
+      {"nothing overflows", 5e37f, true},        // G(gamma)_0 = 1.7e38, G(beta) = 8.6e37
+  };
+  for (const Variant& v : kVariants) {
+    for (const Case& c : cases) {
+      SCOPED_TRACE(std::string(v.name) + ": " + c.what);
+      Model m(kDims);
+      std::fill(m.params.begin(), m.params.end(), 0.0f);
+      if (c.spread)
+        for (int32_t t = 0; t < kDims.T; ++t)
+          m.params[position.offset + t * d] = 1, m.params[position.offset + t * d + 1] = -1;
+      for (int32_t i = 0; i < d; ++i)
+        for (int32_t j = 0; j < V; ++j) m.params[unembed.offset + i * V + j] = j == 1 ? -c.W : c.W;
+      // The float64 reference of the derivation above, and the first entry of the buffer whose gradient is
+      // beyond float32 (the layout puts lnf.gamma before lnf.beta).
+      const double gfin = 2.0 * c.W * (V - 1) / (static_cast<double>(V) * S);
+      std::vector<double> want(m.params.size(), 0.0);
+      for (int32_t r = 0; r < R; ++r) {
+        if (targets[r] < 0) continue;
+        const float* x = m.params.data() + position.offset + (r % kDims.T) * d;
+        double mean = 0.0, var = 0.0;
+        for (int32_t i = 0; i < d; ++i) mean += x[i] / static_cast<double>(d);
+        for (int32_t i = 0; i < d; ++i) var += (x[i] - mean) * (x[i] - mean) / d;
+        for (int32_t i = 0; i < d; ++i) {
+          want[gamma.offset + i] += gfin * (x[i] - mean) / std::sqrt(var + 1e-5f);
+          want[beta.offset + i] += gfin;
+        }
+      }
+      int64_t first_entry = -1;
+      for (size_t k = 0; k < want.size() && first_entry < 0; ++k)
+        if (std::fabs(want[k]) > FLT_MAX) first_entry = static_cast<int64_t>(k);
+      const auto overflows = [&](const Parameter& t) {
+        for (int32_t i = 0; i < t.rows * t.cols; ++i)
+          if (std::fabs(want[t.offset + i]) > FLT_MAX) return true;
+        return false;
+      };
+      std::vector<float> grads(m.params.size(), 0.0f);
+      ASSERT_EQ(v.gradients(&kDims, m.params.data(), kTokens, targets, kB, grads.data(), m.stats.data(), m.work.data()),
+                0);
+      EXPECT_NEAR(m.stats[0], std::log(7.0), 4 * 0x1p-24 * std::log(7.0));  // the forward pass is finite
+      EXPECT_EQ(m.stats[2], static_cast<float>(S));
+      // The index the caller reports: the first tensor of the layout whose norm is NaN.
+      int32_t reported = -1;
+      for (int32_t k = 0; k < P && reported < 0; ++k)
+        if (std::isnan(m.stats[4 + k])) reported = k;
+      const int32_t expected = overflows(gamma) ? gamma.index : overflows(beta) ? beta.index : -1;
+      EXPECT_EQ(reported, expected);
+      EXPECT_EQ(std::isnan(m.stats[4 + gamma.index]), overflows(gamma));
+      EXPECT_EQ(std::isnan(m.stats[4 + beta.index]), overflows(beta));
+      for (int32_t k = 0; k < P; ++k)
+        if (k != gamma.index && k != beta.index) EXPECT_EQ(m.stats[4 + k], 0.0f) << "tensor " << k;
+      EXPECT_EQ(std::isnan(m.stats[3]), expected >= 0);
+      if (expected < 0) {
+        // In range, the gradients are the derivation's, to first order: G(fin) within 12 u (dlogits 3 u: p
+        // = 1/V in one or two roundings, p - 1 in one; the matmul's 8 u for V positive terms; a product),
+        // h within 4 u (mean and var exact here; var + eps, its root and its inverse rounded, a product),
+        // then a product and a pairwise sum of S rows (3 u): 20 u for gamma, 15 u for beta; checked with 24 u.
+        for (size_t k = 0; k < want.size(); ++k)
+          EXPECT_NEAR(grads[k], want[k], 24 * 0x1p-24 * std::fabs(want[k])) << "entry " << k;
+        continue;
+      }
+      // A step on these gradients: refused at the first entry beyond float32, all or nothing (with and
+      // without clipping, whose scale min(1, clip / NaN) is 1).
+      for (float clip : {0.0f, 1.0f}) {
+        std::vector<float> mom(m.params.size(), 0.5f), vel(m.params.size(), 0.25f);
+        const std::vector<float> p0 = m.params, m0 = mom, v0 = vel;
+        EXPECT_EQ(v.adam(&kDims, m.params.data(), grads.data(), mom.data(), vel.data(), m.stats.data(), 0.01f, 0.9f,
+                         0.999f, 1e-8f, clip, 1),
+                  1 + first_entry)
+            << "clip " << clip;
+        EXPECT_EQ(std::memcmp(m.params.data(), p0.data(), p0.size() * sizeof(float)), 0);
+        EXPECT_EQ(std::memcmp(mom.data(), m0.data(), m0.size() * sizeof(float)), 0);
+        EXPECT_EQ(std::memcmp(vel.data(), v0.data(), v0.size() * sizeof(float)), 0);
+      }
+    }
   }
 }
 

@@ -118,6 +118,45 @@ TEST(Vector, NormWithinBound) {
   });
 }
 
+// Non-finite input (registry.inc, norm): NaN wherever the NaN is, also beside
+// an Infinity; +Infinity for +-Infinity. A vector of zeros and NaNs is where
+// a norm scaled by its largest finite |a_i| (0 there) could return 0: the
+// NaN goes in at the head, in the middle and at the tail (in the SIMD
+// variant's zero-padded remainder for lengths that are not multiples of 8)
+// of zeros, of values in [-1, 1) and of values near FLT_MAX.
+TEST(Vector, NormOfNaNIsNaNOfInfinityIsInfinity) {
+  const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+  for_each_variant([&](Variant v) {
+    for_each_length_and_offset([&](int32_t n, int offset) {
+      const std::vector<float> fills[] = {std::vector<float>(n, 0.0f), random_floats(n, -1.0f, 1.0f, seed_for(n, 0, 4)),
+                                          std::vector<float>(n, FLT_MAX)};
+      for (const std::vector<float>& fill : fills) {
+        for (int32_t at : {0, n / 2, n - 1}) {
+          SCOPED_TRACE(::testing::Message() << "fill " << fill[0] << " at " << at);
+          std::vector<float> a = fill;
+          a[at] = nan;
+          EXPECT_TRUE(std::isnan(AG_VARIANT(norm, v)(OffsetBuffer(a, offset).data(), n)));
+          a[at] = -nan;
+          EXPECT_TRUE(std::isnan(AG_VARIANT(norm, v)(OffsetBuffer(a, offset).data(), n)));
+          for (float x : {inf, -inf}) {
+            a[at] = x;
+            EXPECT_EQ(AG_VARIANT(norm, v)(OffsetBuffer(a, offset).data(), n), inf) << x;
+          }
+          if (n >= 2) {  // a NaN and an Infinity: NaN, whichever comes first
+            a[at] = nan;
+            a[at == 0 ? n - 1 : 0] = inf;
+            EXPECT_TRUE(std::isnan(AG_VARIANT(norm, v)(OffsetBuffer(a, offset).data(), n)));
+          }
+        }
+      }
+      // Every entry NaN, and the zero vector (still +0).
+      EXPECT_TRUE(std::isnan(AG_VARIANT(norm, v)(OffsetBuffer(std::vector<float>(n, nan), offset).data(), n)));
+      const float zero = AG_VARIANT(norm, v)(OffsetBuffer(std::vector<float>(n, -0.0f), offset).data(), n);
+      EXPECT_EQ(bits(zero), bits(0.0f));
+    });
+  });
+}
+
 // a_i / |a|: |a| to (L + 1.5)u as above, one division: (L + 3)u relative per
 // element, plus 2^-149 absolute for an element that underflows when scaled.
 TEST(Vector, NormalizeWithinBound) {

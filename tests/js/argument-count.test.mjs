@@ -1,9 +1,12 @@
 // A call with more arguments than the method takes throws a TypeError naming
 // the method and the count it takes, before any argument is read; trailing
 // undefined arguments are not counted. The counts are those of the
-// signatures in index.d.ts, written out here.
+// signatures in index.d.ts, written out here. The same holds for the
+// functions outside the API object: random.*, tasks.*, a transformer's
+// methods and init (whose promise rejects).
 import { beforeAll, describe, expect, test } from '@jest/globals';
-import { CONFIGS, thrownBy, warmInstance } from './helpers.mjs';
+import { init as initInline } from '../../dist/inline.js';
+import { CONFIGS, init, thrownBy, warmInstance } from './helpers.mjs';
 
 /** Every method of the API object and the number of parameters its signature in index.d.ts declares. */
 const ARITY = {
@@ -44,6 +47,27 @@ const ARITY = {
   adamUpdate: 4,
   attentionBackward: 5,
 };
+
+/** The functions of ag.random and ag.tasks and the methods of a transformer, by the names their errors use. */
+const OTHER_ARITY = {
+  'random.uniform': 1,
+  'random.normal': 1,
+  'tasks.copyPrevious': 1,
+  'tasks.reverse': 1,
+  'tasks.sort': 1,
+  'tasks.inductionCopy': 1,
+  'tasks.bracketMatch': 1,
+  'transformer.step': 2,
+  'transformer.gradients': 2,
+  'transformer.evaluate': 2,
+  'transformer.forward': 2,
+  'transformer.parameters': 0,
+  'transformer.loadParameters': 1,
+  'transformer.dispose': 0,
+};
+
+const CONFIG = { vocab: 5, T: 4, dModel: 8, heads: 2, seed: 1 };
+const BATCH = { tokens: [0, 1, 2, 3], targets: [1, 2, 3, -1] };
 
 /** Calls that are right as they are, each given one more argument (the reported cases first). */
 const EXTRA = [
@@ -100,6 +124,90 @@ describe.each(CONFIGS)('the count of arguments: $label', (cfg) => {
     const trailing = thrownBy(() => ag[method](...args.slice(0, n), undefined, undefined));
     expect(trailing === null || !/takes .* but was given/.test(trailing.message)).toBe(true);
     expect(ag.heapAllocatedBytes()).toBe(heapBefore);
+  });
+
+  test('the table lists every function of random and tasks and every method of a transformer', () => {
+    const model = ag.createTransformer(CONFIG);
+    const methods = Object.getOwnPropertyNames(Object.getPrototypeOf(model)).filter(
+      (n) =>
+        n !== 'constructor' &&
+        !n.startsWith('_') &&
+        typeof Object.getOwnPropertyDescriptor(Object.getPrototypeOf(model), n).value === 'function',
+    );
+    model.dispose();
+    const names = [
+      ...Object.keys(ag.random).map((k) => `random.${k}`),
+      ...Object.keys(ag.tasks).map((k) => `tasks.${k}`),
+      ...methods.map((k) => `transformer.${k}`),
+    ];
+    expect(names.sort()).toEqual(Object.keys(OTHER_ARITY).sort());
+    for (const [name, n] of Object.entries(OTHER_ARITY)) {
+      const [owner, key] = name.split('.');
+      const fn = owner === 'transformer' ? Object.getPrototypeOf(model)[key] : ag[owner][key];
+      expect([name, fn.name, fn.length]).toEqual([name, key, n]);
+    }
+  });
+
+  test.each(Object.entries(OTHER_ARITY))('%s: named with the count it takes, before its arguments', (name, n) => {
+    const model = ag.createTransformer(CONFIG);
+    const heap = ag.heapAllocatedBytes();
+    const [owner, key] = name.split('.');
+    const call = (...args) => (owner === 'transformer' ? model[key](...args) : ag[owner][key](...args));
+    const args = [...Array.from({ length: n }, () => [NaN]), 'extra'];
+    const e = thrownBy(() => call(...args));
+    expect(e).toBeInstanceOf(TypeError);
+    expect(e.message).toBe(
+      `${name}: takes ${takes(n)} but was given ${n + 1}; argument ${n + 1} is the string "extra"`,
+    );
+    expect(ag.heapAllocatedBytes()).toBe(heap);
+    // Nothing happened: the model is neither disposed nor stepped.
+    expect(model.steps).toBe(0);
+    expect(Number.isFinite(model.evaluate(BATCH).loss)).toBe(true);
+    const trailing = thrownBy(() => call(...args.slice(0, n), undefined, undefined));
+    expect(trailing === null || !/takes .* but was given/.test(trailing.message)).toBe(true);
+    model.dispose();
+    expect(ag.heapAllocatedBytes()).toBe(heapBefore);
+  });
+
+  test('the calls of random, tasks and a transformer with one argument too many, and without it', () => {
+    const model = ag.createTransformer(CONFIG);
+    const extra = [
+      ['random.normal', () => ag.random.normal({ seed: 1, n: 4 }, { n: 8 }), 'an object with keys {n}'],
+      ['tasks.sort', () => ag.tasks.sort({ T: 4, vocab: 5 }, 2), 'number 2'],
+      ['transformer.step', () => model.step(BATCH, { lr: 0.01 }, { clip: 1 }), 'an object with keys {clip}'],
+      ['transformer.forward', () => model.forward([[0, 1, 2, 3]], {}, true), 'boolean true'],
+      ['transformer.parameters', () => model.parameters('layers.0.attn.wq'), 'the string "layers.0.attn.wq"'],
+    ];
+    for (const [name, call, what] of extra) {
+      const n = OTHER_ARITY[name];
+      expect(() => call()).toThrow(
+        new TypeError(`${name}: takes ${takes(n)} but was given ${n + 1}; argument ${n + 1} is ${what}`),
+      );
+    }
+    expect(model.steps).toBe(0);
+    expect(ag.random.normal({ seed: 1, n: 4 }).shape).toEqual([4]);
+    expect(ag.tasks.sort({ T: 4, vocab: 5 }).next().tokens).toHaveLength(4);
+    expect(Number.isFinite(model.step(BATCH, { lr: 0.01 }, undefined).loss)).toBe(true);
+    expect(model.steps).toBe(1);
+    model.dispose();
+    expect(ag.heapAllocatedBytes()).toBe(heapBefore);
+  });
+
+  test('init: more than one argument rejects with the TypeError, before the options are read', async () => {
+    const options = {
+      get simd() {
+        throw new Error('read');
+      },
+    };
+    for (const load of [init, initInline]) {
+      expect(load.name).toBe('init');
+      await expect(load(options, 2)).rejects.toBeInstanceOf(TypeError);
+      await expect(load(options, 2)).rejects.toThrow(
+        new TypeError('init: takes 1 argument but was given 2; argument 2 is number 2'),
+      );
+    }
+    const other = await init(cfg.options, undefined);
+    expect(other.backend).toBe(cfg.backend);
   });
 
   test('the same calls without the extra argument return', () => {

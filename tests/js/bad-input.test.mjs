@@ -741,6 +741,15 @@ const CASES = [
     ['attention', 'Q[1, 1]', 'Infinity'],
   ],
   ['beyond float32', (ag) => ag.norm([1, 1e39]), RangeError, ['norm', 'a[1]', 'float32']],
+  // A vector of zeros and a NaN, which a norm scaled by its largest finite entry could take for the zero
+  // vector: refused before the kernel (which itself gives NaN: tests/cpp/vector_test.cc), in either form.
+  ['NaN among zeros', (ag) => ag.norm([0, 0, NaN]), RangeError, ['norm', 'a[2]', 'NaN', 'finite']],
+  [
+    'NaN among zeros in a Float32Array',
+    (ag) => ag.norm(Float32Array.of(0, NaN, 0)),
+    RangeError,
+    ['norm', 'a[1]', 'NaN'],
+  ],
   [
     'Infinity in a Float32Array',
     (ag) => ag.squaredNorm(Float32Array.of(1, 2, -Infinity)),
