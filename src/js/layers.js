@@ -20,7 +20,8 @@ function rowsOf(method, name, x, expected) {
 function optionalOf(method, name, x, count, expected) {
   if (x === undefined || x === null) return null;
   const t = toTensor(method, name, x, expected);
-  if (t.data.length !== count) throw shapeError(method, name, t.shape, expected, `${count} elements were expected`);
+  if (t.data.length !== count)
+    throw shapeError(method, name, t.shape, expected, `${count} element${count === 1 ? ' was' : 's were'} expected`);
   return t;
 }
 

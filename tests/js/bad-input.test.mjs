@@ -1669,6 +1669,12 @@ const CASES = [
     ['layerNormBackward', 'options.rstd', '[1]', '2 elements'],
   ],
   [
+    'layerNormBackward rstd with one value too many for one row',
+    (ag) => ag.layerNormBackward([[1, 2]], [[1, 2]], { mean: [1.5], rstd: [2, 2] }),
+    RangeError,
+    ['layerNormBackward', 'options.rstd', '[2]', '1 element was expected'],
+  ],
+  [
     'layerNormBackward rstd 0',
     (ag) => ag.layerNormBackward(I2, I2, { mean: [0.5, 0.5], rstd: [2, 0] }),
     RangeError,
