@@ -27,7 +27,8 @@
  *   looks masked, a `RangeError` names the first entry that overflowed. A sum whose
  *   partial sums pass FLT_MAX but stay of one sign gives +-Infinity instead (which
  *   partial sums overflow depends on the variant's summation order; see the bound
- *   above). (`softmaxNaive` alone returns NaN: that is its lesson.)
+ *   above). `softmaxNaive` alone returns NaN, by design (that is its lesson):
+ *   `softmaxNaive([100, 1])` is `[NaN, 0]`; see its own entry.
  * - A row whose every key is masked gets all-zero weights and an all-zero
  *   output, never NaN.
  *
@@ -700,7 +701,13 @@ export interface AttentionGeometry {
    *   `x[0, 1] / temperature`, and suggests a higher temperature or smaller x.
    */
   softmax(x: TensorLike, options?: SoftmaxOptions): Tensor;
-  /** The textbook float32 softmax without the max subtracted (for the overflow demonstration): NaN once an x_i passes ~88.72. */
+  /**
+   * The textbook float32 softmax exp(x_i) / sum_j exp(x_j) over the last axis, without the max subtracted (for
+   * the overflow demonstration); x [..., n] -> [..., n]. Its input must be finite, but its result is the one
+   * not checked for NaN: an x_i above ln(FLT_MAX) ~ 88.72 gives NaN there and 0 elsewhere in its row
+   * (`softmaxNaive([100, 1])` is `[NaN, 0]`); a row whose x_i are all below ln(2^-150) ~ -103.97 gives NaN
+   * throughout (0 / 0); a row whose exponentials sum past FLT_MAX gives zeros. See docs/numerics.md.
+   */
   softmaxNaive(x: TensorLike): Tensor;
   /** log sum_i exp(x_i) over the last axis, stable: a vector x [n] gives a number. */
   logSumExp(x: Vector): number;
