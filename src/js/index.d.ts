@@ -72,6 +72,18 @@
  * After any error
  * the instance is intact: nothing stays allocated and the next call is right.
  *
+ * ## Options: null is absent
+ * An option set to `null` is the same as one left out (`undefined`), for every member of every
+ * options object (`init`'s, each method's, nested ones such as `options.rope`) and of the object
+ * arguments with named members (multiHeadAttention's inputs and weights, adamUpdate's state, a
+ * transformer's config and batch, the parameters of `loadParameters`): an optional one takes its
+ * default, and a required one is missing, the same error as when it is left out
+ * (`adamUpdate(p, g, null, { lr: null, step: 1 })` names `options.lr` as required). An options
+ * argument of `null` is one left out: `attention(Q, K, V, null)` is `attention(Q, K, V)`. A
+ * positional tensor argument that is `null` is a `TypeError` (`attention(null, K, V)`), except
+ * adamUpdate's state, where `null` is the first step's zeros. The declarations below write
+ * `| null` only where it was always documented; the rule holds for every member.
+ *
  * Sources: A. Vaswani et al., "Attention Is All You Need", 2017, §3.2.1
  * (scaled dot-product attention, eq. 1) and §3.2.2 (multi-head attention);
  * M. Milakov and N. Gimelshein, "Online normalizer calculation for softmax",
