@@ -63,7 +63,24 @@ export function buildPackage() {
   cpSync(join(root, 'src/js'), join(root, 'dist'), { recursive: true });
   buildCommonJs();
   const widgets = buildPackageWidgets();
+  writeWidgetsNodeStub(widgets);
   writePackageNotices(widgets);
+}
+
+/**
+ * dist/widgets-node.js, what import('attention-geometry/widgets') loads in Node
+ * (package.json "exports", condition "node"): src/js/widgets-node.js, which
+ * throws an Error saying the widgets need a browser, with the widgets' export
+ * names declared after it, so that `import { AgWorkedExample } from ...` links
+ * (a missing name would be a SyntaxError before the module runs) and throws
+ * that Error. `widgetsMetafile`: esbuild's metafile of dist/widgets/.
+ */
+export function writeWidgetsNodeStub(widgetsMetafile) {
+  const names = widgetsMetafile.outputs['dist/widgets/widgets.js']?.exports;
+  if (!names?.length) throw new Error('dist/widgets/widgets.js: esbuild reported no exports');
+  if (names.includes('default')) throw new Error('dist/widgets/widgets.js: a default export needs a stub export');
+  const stub = readFileSync(join(root, 'src/js/widgets-node.js'), 'utf8');
+  writeFileSync(join(root, 'dist/widgets-node.js'), `${stub}export let ${[...names].sort().join(', ')};\n`);
 }
 
 /**

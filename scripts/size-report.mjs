@@ -30,6 +30,7 @@ function role(path) {
   if (path.endsWith('.wasm')) return 'WebAssembly module';
   if (path.startsWith('dist/wasm/')) return 'Emscripten glue';
   if (path.endsWith('widgets-require.cjs')) return 'require() stub: throws, the widgets are an ES module';
+  if (path.endsWith('widgets-node.js')) return 'Node stub of the widgets: throws, they need a DOM';
   if (path.endsWith('.cjs')) return 'CommonJS build (require)';
   return 'ES module';
 }

@@ -27,7 +27,8 @@
  *   looks masked, a `RangeError` names the first entry that overflowed. A sum whose
  *   partial sums pass FLT_MAX but stay of one sign gives +-Infinity instead (which
  *   partial sums overflow depends on the variant's summation order; see the bound
- *   above). (`softmaxNaive` alone returns NaN: that is its lesson.)
+ *   above). `softmaxNaive` alone returns NaN, by design (that is its lesson):
+ *   `softmaxNaive([100, 1])` is `[NaN, 0]`; see its own entry.
  * - A row whose every key is masked gets all-zero weights and an all-zero
  *   output, never NaN.
  *
@@ -73,6 +74,18 @@
  *
  * After any error
  * the instance is intact: nothing stays allocated and the next call is right.
+ *
+ * ## Options: null is absent
+ * An option set to `null` is the same as one left out (`undefined`), for every member of every
+ * options object (`init`'s, each method's, nested ones such as `options.rope`) and of the object
+ * arguments with named members (multiHeadAttention's inputs and weights, adamUpdate's state, a
+ * transformer's config and batch, the parameters of `loadParameters`): an optional one takes its
+ * default, and a required one is missing, the same error as when it is left out
+ * (`adamUpdate(p, g, null, { lr: null, step: 1 })` names `options.lr` as required). An options
+ * argument of `null` is one left out: `attention(Q, K, V, null)` is `attention(Q, K, V)`. A
+ * positional tensor argument that is `null` is a `TypeError` (`attention(null, K, V)`), except
+ * adamUpdate's state, where `null` is the first step's zeros. The declarations below write
+ * `| null` only where it was always documented; the rule holds for every member.
  *
  * Sources: A. Vaswani et al., "Attention Is All You Need", 2017, §3.2.1
  * (scaled dot-product attention, eq. 1) and §3.2.2 (multi-head attention);
@@ -707,7 +720,13 @@ export interface AttentionGeometry {
    *   `x[0, 1] / temperature`, and suggests a higher temperature or smaller x.
    */
   softmax(x: TensorLike, options?: SoftmaxOptions): Tensor;
-  /** The textbook float32 softmax without the max subtracted (for the overflow demonstration): NaN once an x_i passes ~88.72. */
+  /**
+   * The textbook float32 softmax exp(x_i) / sum_j exp(x_j) over the last axis, without the max subtracted (for
+   * the overflow demonstration); x [..., n] -> [..., n]. Its input must be finite, but its result is the one
+   * not checked for NaN: an x_i above ln(FLT_MAX) ~ 88.72 gives NaN there and 0 elsewhere in its row
+   * (`softmaxNaive([100, 1])` is `[NaN, 0]`); a row whose x_i are all below ln(2^-150) ~ -103.97 gives NaN
+   * throughout (0 / 0); a row whose exponentials sum past FLT_MAX gives zeros. See docs/numerics.md.
+   */
   softmaxNaive(x: TensorLike): Tensor;
   /** log sum_i exp(x_i) over the last axis, stable: a vector x [n] gives a number. */
   logSumExp(x: Vector): number;

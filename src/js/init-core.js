@@ -76,7 +76,7 @@ function checkPerBuild(name, value, ok, wanted) {
   const copy = {};
   for (const key of ['simd', 'scalar']) {
     const entry = readOption(`options.${name}.${key}`, () => value[key]);
-    if (entry === undefined) continue;
+    if (entry === undefined || entry === null) continue;
     if (!readOption(`options.${name}.${key}`, () => ok(entry))) {
       throw new TypeError(
         `init: options.${name}.${key} must be ${wanted}; got ${readOption(`options.${name}.${key}`, () => describeValue(entry))}`,
@@ -93,8 +93,10 @@ function checkPerBuild(name, value, ok, wanted) {
  * @param {import('./wasm-files.js').SEPARATE_WASM} source where the glue and the .wasm come from
  */
 export async function initFrom(options, source) {
-  if (options === null || typeof options !== 'object') {
-    throw new TypeError(`init: options must be an object; got ${options === null ? 'null' : typeof options}`);
+  // null is absent, as undefined (index.d.ts, "Options"): for the options and for each of them.
+  if (options === null) options = {};
+  if (typeof options !== 'object') {
+    throw new TypeError(`init: options must be an object; got ${typeof options}`);
   }
   for (const key of readOption('options', () => Object.keys(options))) {
     if (!INIT_OPTIONS.includes(key)) {
@@ -106,7 +108,9 @@ export async function initFrom(options, source) {
   // Each option read once, here: what is checked below is what is used (a
   // getter asked twice could answer differently the second time).
   const given = options;
-  options = Object.fromEntries(INIT_OPTIONS.map((key) => [key, readOption(`options.${key}`, () => given[key])]));
+  options = Object.fromEntries(
+    INIT_OPTIONS.map((key) => [key, readOption(`options.${key}`, () => given[key]) ?? undefined]),
+  );
   if (options.locateFile !== undefined && typeof options.locateFile !== 'function') {
     throw new TypeError(
       `init: options.locateFile must be a function (file name) => URL; got ${describeValue(options.locateFile)}`,

@@ -529,9 +529,12 @@ export function finiteNumber(method, name, x, { positive = false } = {}) {
 }
 
 /**
- * An options object (undefined -> {}), or a TypeError. With `known` (the keys
- * the method reads), a key outside it is a TypeError naming the key and the
- * known ones: a misspelt option would otherwise do nothing, silently.
+ * An options object (undefined or null -> {}), or a TypeError. With `known`
+ * (the keys the method reads), a key outside it is a TypeError naming the key
+ * and the known ones: a misspelt option would otherwise do nothing, silently.
+ * A member that is null is absent, as one that is undefined (index.d.ts,
+ * "Options"): the object returned has no null member, so that every reader
+ * sees undefined and applies its default, or names a required member as missing.
  */
 export function optionsObject(method, x, name = 'options', known = null) {
   if (x === undefined || x === null) return {};
@@ -543,7 +546,16 @@ export function optionsObject(method, x, name = 'options', known = null) {
       `${method}: ${name} must be a plain object; got ${tag === 'Object' ? describeValue(x) : `a ${tag}`}`,
     );
   if (known) checkKnownKeys(method, name, x, known);
-  return x;
+  return withoutNullMembers(x);
+}
+
+/** `x`, or when an own member of it is null a copy of it (same prototype) without those members. */
+function withoutNullMembers(x) {
+  const entries = Object.entries(x);
+  if (!entries.some(([, v]) => v === null)) return x;
+  const copy = Object.create(Object.getPrototypeOf(x));
+  for (const [key, v] of entries) if (v !== null) copy[key] = v;
+  return copy;
 }
 
 /** Throws a TypeError at the first own key of `x` that is not in `known`. */

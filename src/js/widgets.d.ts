@@ -15,6 +15,9 @@
  * xAPI 1.0.3 "answered" statement for every answer of the widget's
  * prediction), `ag-loaderror`. Host attributes: `data-status` (`loading`,
  * `ready`, `error`) and `data-computed-by`.
+ *
+ * The elements need a browser's DOM: in Node, importing this entry throws an
+ * `Error` that says so (its `node` condition loads a module that only throws).
  * @module attention-geometry/widgets
  */
 import type { AttentionGeometry } from './index.js';

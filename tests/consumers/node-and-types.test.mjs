@@ -1,6 +1,7 @@
 // The packed package in Node 20 and TypeScript: `import` and `require` of the
-// main and inline entries compute the worked example, and `require` of the
-// widgets throws an Error that says how to load them; a TypeScript project
+// main and inline entries compute the worked example, `require` and `import`
+// of the widgets throw an Error that says how to load them (while esbuild
+// bundling for browsers gets the widgets themselves); a TypeScript project
 // type-checks with moduleResolution node16 and bundler under --strict,
 // expect-type proves that results are typed (not any, and weights/scores are
 // present when asked for), and the code of the README and docs/package.md
@@ -47,6 +48,13 @@ describe('Node 20', () => {
         'baseline.mjs': `import { init as initAny } from 'attention-geometry';\nconst init = () => initAny({ simd: false });\n${workedExampleSource()}${printResult}`,
         'cjs-widgets.cjs':
           "try { require('attention-geometry/widgets'); console.log('{}'); } catch (e) { console.log(JSON.stringify({ name: e.name, message: e.message })); }\n",
+        'esm-widgets.mjs':
+          "import('attention-geometry/widgets').then(() => console.log('{}'), (e) => console.log(JSON.stringify({ name: e.name, message: e.message })));\n",
+        // A named import must link (the names exist) to reach the Error.
+        'esm-widgets-named.mjs':
+          "import('./named-widgets.mjs').then(() => console.log('{}'), (e) => console.log(JSON.stringify({ name: e.name, message: e.message })));\n",
+        'named-widgets.mjs':
+          "import { AgWorkedExample, defineWidget } from 'attention-geometry/widgets';\nconsole.log(AgWorkedExample, defineWidget);\n",
       },
     });
     for (const file of ['esm.mjs', 'esm-inline.mjs', 'cjs.cjs', 'cjs-inline.cjs']) {
@@ -65,7 +73,47 @@ describe('Node 20', () => {
     );
     expect(widgets.message).toContain('<script type="module"');
     expect(widgets.message).toContain("import('attention-geometry/widgets')");
+    // import() and a named import: the widgets need a DOM, which Node has not; the Error says what to import.
+    for (const file of ['esm-widgets.mjs', 'esm-widgets-named.mjs']) {
+      const r = runNode(dir, file);
+      expect(r.name).toBe('Error');
+      expect(r.message).toContain('attention-geometry/widgets needs a browser');
+      expect(r.message).toContain('HTMLElement, and Node has no DOM');
+      expect(r.message).toContain('<script type="module"');
+      expect(r.message).toContain('In Node, import the kernels API instead: import { init } from "attention-geometry"');
+    }
   }, 60000);
+
+  test.each([
+    ['browser', 'dist/widgets/widgets.js'],
+    ['node', 'dist/widgets-node.js'],
+  ])(
+    'esbuild --platform=%s resolves attention-geometry/widgets to %s',
+    (platform, file) => {
+      const dir = makeConsumer(work, `widgets-${platform}`, tarball, {
+        files: {
+          'main.js': "import { AgWorkedExample } from 'attention-geometry/widgets';\nconsole.log(AgWorkedExample);\n",
+        },
+      });
+      const r = runTool(dir, 'esbuild', [
+        'main.js',
+        '--bundle',
+        '--format=esm',
+        `--platform=${platform}`,
+        '--outdir=out',
+        '--metafile=meta.json',
+        '--log-level=error',
+      ]);
+      expect(r.stderr).toBe('');
+      expect(r.status).toBe(0);
+      const inputs = Object.keys(JSON.parse(readFileSync(join(dir, 'meta.json'), 'utf8')).inputs);
+      const entry = ['dist/widgets/widgets.js', 'dist/widgets-node.js'].filter((f) =>
+        inputs.includes(`node_modules/attention-geometry/${f}`),
+      );
+      expect(entry).toEqual([file]);
+    },
+    60000,
+  );
 
   test.each(['worked-example.mjs', 'worked-example.cjs'])(
     'examples/node/%s runs as it is and prints the weights',
@@ -203,7 +251,8 @@ describe('package checks', () => {
 
   test('@arethetypeswrong/cli finds no problem in the tarball, for every entry and resolution mode', () => {
     // No rule is ignored. require() of the widgets resolves to a small CommonJS
-    // module (with its .d.cts) that throws an Error saying how to load them.
+    // module (with its .d.cts) that throws an Error saying how to load them;
+    // import in Node (node16-esm) to a small ES module that does the same.
     const r = runTool(work, 'attw', [tarball, '--format', 'json']);
     expect(r.status).toBe(0);
     const report = JSON.parse(r.stdout);
@@ -239,6 +288,7 @@ describe('package checks', () => {
       'package/dist/widgets/THIRD_PARTY_NOTICES.txt',
       'package/dist/widgets-require.cjs',
       'package/dist/widgets-require.d.cts',
+      'package/dist/widgets-node.js',
     ]) {
       expect(files).toContain(needed);
     }
@@ -253,8 +303,11 @@ describe('package checks', () => {
     expect(readFileSync(join(installed, 'widgets/THIRD_PARTY_NOTICES.txt'), 'utf8')).toBe(
       readFileSync(join(installed, 'THIRD_PARTY_NOTICES.txt'), 'utf8'),
     );
-    // Of the package's files, only the widgets modules act on import (they define elements).
-    // (./web/** is listed for this repository's own site build.)
-    expect(pkg.sideEffects.filter((p) => p.startsWith('./dist/'))).toEqual(['./dist/widgets/*.js']);
+    // Of the package's files, only the widgets modules act on import (they define elements, or in
+    // Node throw). (./web/** is listed for this repository's own site build.)
+    expect(pkg.sideEffects.filter((p) => p.startsWith('./dist/'))).toEqual([
+      './dist/widgets/*.js',
+      './dist/widgets-node.js',
+    ]);
   });
 });

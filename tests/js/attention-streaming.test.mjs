@@ -600,7 +600,7 @@ describe.each(CONFIGS)('streaming attention: $label', (cfg) => {
     expect(() => ag.attention(I2, I2, I2, { streaming: true, returnScores: true })).toThrow(
       /attention: options\.streaming is true, but options\.returnScores/,
     );
-    expect(() => ag.multiHeadAttention({ query: X8 }, w, { numHeads: 2, streaming: null })).toThrow(
+    expect(() => ag.multiHeadAttention({ query: X8 }, w, { numHeads: 2, streaming: 0 })).toThrow(
       /multiHeadAttention: options\.streaming must be true or false/,
     );
     expect(() =>

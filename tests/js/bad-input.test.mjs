@@ -1840,7 +1840,7 @@ test('init rejects bad options with a TypeError naming the option', async () => 
   await expect(init({ simd: 'yes' })).rejects.toThrow(/options\.simd/);
   await expect(init({ variant: 'avx' })).rejects.toThrow(/options\.variant/);
   await expect(init({ simd: false, variant: 'simd128' })).rejects.toThrow(RangeError);
-  await expect(init(null)).rejects.toThrow(/options must be an object; got null/);
+  await expect(init('simd')).rejects.toThrow(/options must be an object; got string/);
   await expect(init({ locateFile: 5 })).rejects.toThrow(/options\.locateFile must be a function/);
   await expect(init({ logCalls: 'yes' })).rejects.toThrow(/options\.logCalls must be true or false/);
   await expect(init({ wasmUrl: 5 })).rejects.toThrow(/options\.wasmUrl must be a non-empty string or a URL/);

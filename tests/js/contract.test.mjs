@@ -72,6 +72,24 @@ describe.each(CONFIGS)('numeric contract: $label', (cfg) => {
     expectClose(stable, ref.softmax(x, 1, 3), (i, w) => 64 * ref.U * w);
   });
 
+  test("softmaxNaive's results as docs/numerics.md states them: NaN past ln(FLT_MAX), 0/0 below ln(2^-150), zeros when the sum overflows", () => {
+    // exp(100) rounds to Infinity in float32: Infinity / Infinity and 1·e / Infinity.
+    expect(Array.from(ag.softmaxNaive([100, 1]).data)).toEqual([NaN, 0]);
+    // Both sides of ln(FLT_MAX) = 88.7228...: below it the weights are right.
+    expect(Array.from(ag.softmaxNaive([88.72, 1]).data)[0]).toBe(1);
+    expect(Array.from(ag.softmaxNaive([88.73, 1]).data)[0]).toBeNaN();
+    // exp(-200) rounds to 0: 0 / 0 in every entry; one entry above ln(2^-150) = -103.97 is enough to avoid it.
+    expect(Array.from(ag.softmaxNaive([-200, -200]).data)).toEqual([NaN, NaN]);
+    expect(Array.from(ag.softmaxNaive([-200, -103]).data)).toEqual([0, 1]);
+    // exp(88) = 1.65e38 is finite, four of them sum past FLT_MAX = 3.40e38: each weight is x / Infinity = 0.
+    expect(Math.fround(Math.exp(88))).toBeLessThan(3.4028234663852886e38);
+    expect(Array.from(ag.softmaxNaive([88, 88, 88, 88]).data)).toEqual([0, 0, 0, 0]);
+    // softmax subtracts the maximum and gets all three right.
+    expect(Array.from(ag.softmax([-200, -200]).data)).toEqual([0.5, 0.5]);
+    expect(Array.from(ag.softmax([88, 88, 88, 88]).data)).toEqual([0.25, 0.25, 0.25, 0.25]);
+    expect(ag.softmax([100, 1]).data[0]).toBe(1);
+  });
+
   test('softmax: temperature, boolean mask broadcast over rows, a fully masked row gives zeros', () => {
     const x = [
       [1, 2, 3],

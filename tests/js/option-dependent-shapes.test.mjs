@@ -5,13 +5,8 @@
 // moves, are judged before the options.
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import { CONFIGS, thrownBy, warmInstance } from './helpers.mjs';
+import { I4 } from './small-inputs.mjs';
 
-const I4 = [
-  [1, 0, 0, 0],
-  [0, 1, 0, 0],
-  [0, 0, 1, 0],
-  [0, 0, 0, 1],
-];
 /** A [4, 2] weight: right for kvHeads d_k = 2 (numHeads 2, kvHeads 1), wrong for 4 columns. */
 const NARROW = [
   [1, 0],

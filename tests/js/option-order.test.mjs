@@ -4,31 +4,8 @@
 // out here from index.d.ts, not read from the code.
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import { CONFIGS, thrownBy, warmInstance } from './helpers.mjs';
+import { I4, K, Q, V, X } from './small-inputs.mjs';
 
-const I4 = [
-  [1, 0, 0, 0],
-  [0, 1, 0, 0],
-  [0, 0, 1, 0],
-  [0, 0, 0, 1],
-];
-const Q = [
-  [1, 0, 2, 0],
-  [0, 1, 0, 2],
-];
-const K = [
-  [1, 1, 0, 0],
-  [0, 1, 1, 0],
-  [0, 0, 1, 1],
-];
-const V = [
-  [1, 2],
-  [3, 4],
-  [5, 6],
-];
-const X = [
-  [1, 2, 3],
-  [4, 6, 5],
-];
 const BAD = 'bad';
 
 /**

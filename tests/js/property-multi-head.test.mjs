@@ -143,8 +143,10 @@ describe.each(CONFIGS)('properties of multi-head attention: $label', (cfg) => {
         const useMaskFault = !c.bad && c.maskFault;
         let flt = c.bad || useMaskFault || !c.fault ? null : c.fault;
         const hit = flt ? tensors[flt.arg % tensors.length][0] : null;
-        // null is a valid bias (none), so a bias hit by 'null' gets a string instead.
-        if (flt && hit.startsWith('b') && flt.how === 'null') flt = { ...flt, how: 'string' };
+        // null is absent (index.d.ts): a valid bias (none), key (the query) or value (the key), so one of
+        // those hit by 'null' gets a string instead.
+        if (flt && (hit.startsWith('b') || hit === 'key' || hit === 'value') && flt.how === 'null')
+          flt = { ...flt, how: 'string' };
         const inputs = {};
         const params = {};
         let error = null;

@@ -1,8 +1,8 @@
 // Where init() looks for the .wasm in Node: a relative wasmUrl or locateFile
 // result resolves against the current working directory (as a path given to
 // node:fs would); a {simd, scalar} object without the build that is loaded
-// falls back to the default location. And require() of the widgets entry,
-// an ES module for browsers, throws an Error that says how to load it.
+// falls back to the default location. And require() or import of the widgets
+// entry, custom elements for browsers, throws an Error that says how to load it.
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -70,4 +70,24 @@ test("require('attention-geometry/widgets') throws an Error saying the widgets a
   );
   expect(r.stderr).toContain('<script type="module"');
   expect(r.stderr).toContain("import('attention-geometry/widgets')");
+});
+
+test("import('attention-geometry/widgets') in Node throws an Error saying the widgets need a browser", () => {
+  const r = runIn(
+    ROOT,
+    "import('attention-geometry/widgets').then(() => console.log('{}'), (e) => console.log(JSON.stringify({ name: e.name, message: e.message })));",
+  );
+  expect(r.name).toBe('Error');
+  expect(r.message).toContain('attention-geometry/widgets needs a browser');
+  expect(r.message).toContain('HTMLElement, and Node has no DOM');
+  expect(r.message).toContain('<script type="module"');
+  expect(r.message).toContain('import { init } from "attention-geometry"');
+  // A named static import links (the names exist) and reaches the same Error.
+  const named = spawnSync(
+    process.execPath,
+    ['--input-type=module', '-e', "import { AgWorkedExample } from 'attention-geometry/widgets'; AgWorkedExample;"],
+    { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } },
+  );
+  expect(named.status).not.toBe(0);
+  expect(named.stderr).toContain(`Error: ${r.message}`);
 });
