@@ -1,7 +1,8 @@
 // The page shell: renders the tour (chapters.js) and the reading bar, reads
 // the link (which chapter, its state, the implementation), starts the linked chapter, keeps
 // the URL in step with the chapter in view and its state (written once the
-// learner pauses, shell/url-writer.js), records the learner's progress
+// learner pauses, shell/url-writer.js; the chapter in view by the rule in
+// shell/chapter-in-view.js, none above the first chapter), records the learner's progress
 // (chapters gone through, predictions), places the concept check before the
 // first chapter and after the last (shell/concept-check.js), and shows a helpful error when the
 // wasm module cannot load. Only the shell touches the URL.
@@ -15,6 +16,7 @@ import { trackProgress } from './shell/progress.js';
 import { readChapter, STUDIO_PARAM, studioProblems, unknownParams, writeUrl } from './shell/url.js';
 import { studioPanel } from './widget/studio.js';
 import { focusChapter } from './shell/chapter-focus.js';
+import { atPageEnd, chapterInView, followChapterInView } from './shell/chapter-in-view.js';
 import { keepInView } from './shell/keep-in-view.js';
 import { readingBar } from './shell/reading-bar.js';
 import { urlWriter } from './shell/url-writer.js';
@@ -35,10 +37,7 @@ async function main() {
   main.append(check.post);
   nav.querySelector('#toc-title').after(check.tocLink('pre'));
   nav.append(check.tocLink('post'));
-  readingBar(document.getElementById('reading-bar'), CHAPTERS, {
-    sections: CHAPTERS.map((c) => views.get(c.id).section),
-    marked: [nav],
-  });
+  const bar = readingBar(document.getElementById('reading-bar'), CHAPTERS, { marked: [nav] });
   const chapterOf = (el) => {
     const section = el.closest?.('[data-chapter]');
     return section ? (views.get(section.dataset.chapter)?.chapter ?? null) : null;
@@ -83,59 +82,42 @@ async function main() {
   // Changes (a drag, the chapter in view) are written once the learner pauses; a menu choice at once.
   const url = urlWriter(write);
 
-  // The chapter in view: the one crossing a line 30% down the viewport.
-  const sections = [...views.values()].filter((v) => v.widget);
-  const inView = () => {
-    const line = window.innerHeight * 0.3;
-    return sections.find((v) => {
-      const r = v.section.getBoundingClientRect();
-      return r.top <= line && r.bottom > line;
-    });
-  };
-  // At the very end of the page the last chapters may never reach that line;
-  // there every chapter whose top is on screen counts as gone through.
-  const seenAtEnd = () => {
-    const root = document.documentElement;
-    if (window.scrollY + window.innerHeight < root.scrollHeight - 2) return [];
-    return sections.filter((v) => {
-      const r = v.section.getBoundingClientRect();
-      return r.top >= 0 && r.top < window.innerHeight;
-    });
-  };
-  const noteVisits = () => {
-    const view = inView();
+  // The chapter in view (shell/chapter-in-view.js): the last chapter whose top
+  // is above a line 30% down the window, or above the window's bottom once
+  // the page is scrolled to its very end; none above the first chapter. The
+  // reading bar shows it, the progress counts it as gone through, and the URL
+  // names it (no chapter at all at the top of the page, so that a copied link
+  // or a reload opens the top again).
+  const tour = CHAPTERS.map((c) => views.get(c.id));
+  const sections = tour.map((v) => v.section);
+  let inView = -1;
+  // At the very end of the page, every chapter whose top is on screen counts as gone through.
+  const seenAtEnd = () =>
+    atPageEnd()
+      ? tour.filter((v) => {
+          const r = v.section.getBoundingClientRect();
+          return r.top >= 0 && r.top < window.innerHeight;
+        })
+      : [];
+  followChapterInView(sections, (i) => {
+    const view = tour[i] ?? null;
+    bar.show(i);
     for (const v of seenAtEnd()) if (v !== view) visit(v.chapter.id);
     if (view) visit(view.chapter.id); // last: the chapter in view is the current one
-  };
-  let scheduled = false;
-  window.addEventListener(
-    'scroll',
-    () => {
-      if (scheduled) return;
-      scheduled = true;
-      requestAnimationFrame(() => {
-        scheduled = false;
-        noteVisits();
-        const view = inView();
-        if (view && view !== current) {
-          current = view;
-          url.schedule();
-        }
-      });
-    },
-    { passive: true },
-  );
-  requestAnimationFrame(noteVisits); // the chapter in view when the page opens
+    if (i === inView) return;
+    inView = i;
+    current = view; // a change of the chapter in view makes it the one the link is about
+    url.schedule();
+  });
   // After Back, Forward or a jump to an anchor (url-writer.js drops a write
   // still waiting for the entry left), the entry arrived at gets the state of
-  // the chapter then in view, once the browser has scrolled there; with no
-  // chapter in view (the top of the page), it keeps the address it has.
+  // the chapter then in view, once the browser has scrolled there (with none
+  // in view, at the top of the page, it names no chapter).
   const arrived = () =>
     requestAnimationFrame(() =>
       requestAnimationFrame(() => {
-        const view = inView();
-        current = view ?? null;
-        if (view) url.schedule();
+        current = tour[chapterInView(sections)] ?? null;
+        url.schedule();
       }),
     );
   window.addEventListener('popstate', arrived);

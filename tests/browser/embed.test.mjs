@@ -411,7 +411,7 @@ describe('states that do not fit together, names that are not fields, attributes
     await expectNotes(page, [['#eq', [word]]]);
   });
 
-  test('the state property: a number as text or in an array, a name that is not a field, a number for the object; each ignored with a note, still computing', async () => {
+  test('the state property: a number as text or in an array, NaN, a list as text, a name that is not a field, a number for the object; each ignored with a note saying what is wrong, still computing', async () => {
     const { page } = hosted;
     const tag = '#lever';
     await waitReady(page, tag);
@@ -419,14 +419,16 @@ describe('states that do not fit together, names that are not fields, attributes
     for (const [value, shown] of [
       [{ t: '2' }, 't=2'],
       [{ t: [2] }, 't=[2]'],
-      [{ T: 2 }, 'T=2'],
+      [{ t: NaN }, 't=NaN \u2014 expected a number from'], // as JS writes it (JSON writes null)
+      [{ d: '1,2' }, /d=1,2 \u2014 expected an array of 2 numbers, each from [^.]* \(not a string\)\./],
+      [{ T: 2 }, 'T=2 \u2014 expected no such name: it is not a field of this widget; its fields are d and t.'],
       [5, 'state=5'],
     ]) {
       await page.locator(tag).evaluate((el, v) => (el.state = v), value);
       const after = await page.locator(tag).evaluate((el) => ({ state: el.state, status: el.dataset.status }));
       expect(after).toEqual({ state: before, status: 'ready' });
       expect(typeof after.state.t).toBe('number');
-      expect(await noteOf(page.locator(tag))).toContain(shown);
+      expect(await noteOf(page.locator(tag))).toMatch(shown);
     }
   });
 

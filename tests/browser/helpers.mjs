@@ -476,6 +476,17 @@ export async function settledUrl(page) {
   return new URL(await handle.jsonValue());
 }
 
+/** Resolves after `n` animation frames of the page: what the shell does a frame or two after an event is done. */
+export const frames = (page, n) =>
+  page.evaluate(
+    (count) =>
+      new Promise((done) => {
+        const next = (left) => (left ? requestAnimationFrame(() => next(left - 1)) : done());
+        next(count);
+      }),
+    n,
+  );
+
 /** The state parameters of the page URL, once written (settledUrl). */
 export const urlParams = async (page) => (await settledUrl(page)).searchParams;
 

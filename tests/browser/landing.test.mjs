@@ -5,20 +5,9 @@
 // (before the URL write, web/shell/url-writer.js) never puts one entry's
 // state onto another.
 import { describe, expect, test } from '@jest/globals';
-import { expectParams, pressKeys, settledUrl, useEnv, withPage } from './helpers.mjs';
+import { expectParams, frames, pressKeys, settledUrl, useEnv, withPage } from './helpers.mjs';
 
 const env = useEnv();
-
-/** Resolves after `n` animation frames of the page: what the shell does a frame or two after an event is done. */
-const frames = (page, n) =>
-  page.evaluate(
-    (count) =>
-      new Promise((done) => {
-        const next = (left) => (left ? requestAnimationFrame(() => next(left - 1)) : done());
-        next(count);
-      }),
-    n,
-  );
 
 /**
  * The URL once the shell has taken in a Back or Forward: it looks at the chapter in view two frames after

@@ -5,6 +5,7 @@ import { describe, expect, test } from '@jest/globals';
 import { CHAPTERS } from '../../web/chapters.js';
 import {
   expectParams,
+  frames,
   overflow,
   pressKeys,
   rowsOf,
@@ -325,6 +326,63 @@ describe('reading the tour: the reading bar, previous/next links, numbers throug
       await expect(page.locator('#reading-bar-contents').isVisible()).resolves.toBe(false);
       // The focus goes with the reader: to the chosen chapter (its section), not back to the page.
       expect((await focused()).id).toBe('ch-values');
+    });
+  });
+});
+
+// ------------------------------------------------------------ the address names the chapter in view
+
+/** The address once the shell has taken in a scroll (the chapter in view is looked at in the next frame). */
+async function addressAfterScroll(page) {
+  await frames(page, 2);
+  return settledUrl(page);
+}
+
+/** Scrolls to the very end of the page at once (no chapter passes the reading line on the way). */
+const scrollToEnd = (page) =>
+  page.evaluate(() => window.scrollTo({ top: document.documentElement.scrollHeight, behavior: 'instant' }));
+
+describe('the address names the chapter in view, from the top of the page to its end', () => {
+  test('at the top of the page, above every chapter, the address names no chapter: a reload opens the top again', async () => {
+    await withTour('&ch=worked-example', async ({ page }) => {
+      await waitReady(page, 'ag-worked-example');
+      await expectParams(page, 'worked-example');
+      await page.keyboard.press('Home');
+      await barMarks(page, null); // above every chapter
+      const top = await addressAfterScroll(page);
+      expect([...top.searchParams.keys()]).toEqual(['agtest']); // no ch=, no chapter's state
+      expect(top.hash).toBe('');
+      // The same view once reloaded: the top of the page, no chapter in view.
+      await page.reload();
+      await page.waitForSelector('body[data-state="ready"]', { timeout: 20000 });
+      await barMarks(page, null);
+      expect([...(await addressAfterScroll(page)).searchParams.keys()]).toEqual(['agtest']);
+    });
+  });
+
+  test('at the very end of the page the address names the last chapter, on screen though its end stays above the line 30% down the window', async () => {
+    await withTour('&ch=worked-example', { height: 800 }, async ({ page }) => {
+      await waitReady(page, 'ag-worked-example');
+      // The last chapter started and grown first (it starts when scrolled near), then back to the linked one.
+      await scrollToEnd(page);
+      await waitReady(page, 'ag-your-task');
+      await scrollToEnd(page);
+      await scrollToChapter(page, 'worked-example');
+      await expectParams(page, 'worked-example');
+      await scrollToEnd(page);
+      const last = await page.evaluate(() => {
+        const root = document.documentElement;
+        const box = document.getElementById('ch-your-task').getBoundingClientRect();
+        return {
+          atEnd: window.scrollY + window.innerHeight >= root.scrollHeight - 1,
+          onScreen: box.bottom > 0,
+          aboveLine: box.bottom < window.innerHeight * 0.3,
+        };
+      });
+      expect(last).toEqual({ atEnd: true, onScreen: true, aboveLine: true }); // the case to check
+      expect((await addressAfterScroll(page)).hash).toBe('#ch-your-task');
+      await expectParams(page, 'your-task');
+      await barMarks(page, 'your-task');
     });
   });
 });

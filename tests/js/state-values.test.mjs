@@ -3,7 +3,17 @@
 // as the right value ("4", " 2", ["4"], " random ") is refused, because the
 // value is stored as given, not as the text form would read it.
 import { describe, expect, test } from '@jest/globals';
-import { bool, checkValue, choice, matrix, number, readValue, vector } from '../../web/widget/state.js';
+import {
+  bool,
+  checkValue,
+  choice,
+  defineState,
+  matrix,
+  number,
+  readStateValue,
+  readValue,
+  vector,
+} from '../../web/widget/state.js';
 
 const n = number({ min: 1, max: 8, integer: true, default: 2 });
 const e = choice({ values: ['random', 'named'], default: 'named' });
@@ -88,5 +98,48 @@ describe('the note says what is wrong with a value', () => {
     expect(readValue(sizes, '4096')).toEqual({ value: 4096 });
     expect(() => number({ values: [], default: 1 })).toThrow('values must be a list of numbers');
     expect(() => number({ values: [1, 2], default: 3 })).toThrow('the default does not satisfy its own declaration');
+  });
+});
+
+describe('the state property: what the note says of each value refused', () => {
+  const decl = defineState({ version: 1, fields: { a: v, m, t: n } });
+  const problemsOf = (value) =>
+    readStateValue(decl, value).problems.map((p) => `${p.name}=${p.value} \u2014 expected ${p.expected}`);
+
+  test('a list given as its text form: an array is expected, and the text was a string', () => {
+    expect(problemsOf({ a: '1,2' })).toEqual([
+      'a=1,2 \u2014 expected an array of 2 numbers, each from \u221210 to 10 (not a string)',
+    ]);
+    expect(problemsOf({ m: '1,0;0,1' })).toEqual([
+      'm=1,0;0,1 \u2014 expected an array of 2 rows, each an array of 2 numbers, from \u221210 to 10 (not a string)',
+    ]);
+    // An array of the wrong length, or of text: an array is still what is asked for.
+    expect(checkValue(v, [1, 2, 3])).toBe('an array of 2 numbers, each from \u221210 to 10');
+    expect(checkValue(v, ['3', '4'])).toBe('an array of 2 numbers, each from \u221210 to 10');
+  });
+
+  test('NaN and Infinity are shown as JS writes them, not as JSON\u2019s null', () => {
+    expect(
+      problemsOf({
+        t: NaN,
+        a: [3, NaN],
+        m: [
+          [Infinity, 0],
+          [0, -Infinity],
+        ],
+      }),
+    ).toEqual([
+      'a=[3,NaN] \u2014 expected an array of 2 numbers, each from \u221210 to 10',
+      'm=[[Infinity,0],[0,-Infinity]] \u2014 expected an array of 2 rows, each an array of 2 numbers, from \u221210 to 10',
+      't=NaN \u2014 expected a whole number from 1 to 8',
+    ]);
+  });
+
+  test('a name that is no field: said so, with the widget\u2019s fields; the fields given keep their values', () => {
+    const { state, problems } = readStateValue(decl, { T: 2, t: 3 });
+    expect(problems.map((p) => `${p.name}=${p.value} \u2014 expected ${p.expected}`)).toEqual([
+      'T=2 \u2014 expected no such name: it is not a field of this widget; its fields are a, m and t',
+    ]);
+    expect(state.t).toBe(3);
   });
 });

@@ -2,28 +2,24 @@
 // chapters scroll under it (position: sticky in style.css), holding the
 // contents behind a button (the chapters by part, the one in view marked
 // aria-current), "Chapter k of n" with the chapter's title and part, and a
-// line filled to the chapter in view. The chapter in view is the one
-// crossing a line 30% down the window, as for the page's address (app.js);
-// an IntersectionObserver reports the crossings, so scrolling runs no code of
-// the page's between them. The bar is part of the full page only: the one-widget page
+// line filled to the chapter in view. The shell tells it which chapter is in
+// view (show), by the same rule as for the page's address (chapter-in-view.js).
+// The bar is part of the full page only: the one-widget page
 // (embed.html) has none, and print hides it.
 import { focusChapter } from './chapter-focus.js';
 import { h, setText } from '../widget/dom.js';
 import { contentsLists } from './chapters-view.js';
 import { partOf, partTitle } from './tour.js';
 
-/** The line a chapter in view crosses, as a fraction of the window's height from its top. */
-export const READING_LINE = 0.3;
-
 /**
  * @param {HTMLElement} nav the bar's element (empty)
  * @param {object[]} chapters the tour, in order
- * @param {{ sections: HTMLElement[], marked?: HTMLElement[] }} o each chapter's section, in the
- *   tour's order; `marked`: other contents (the table at the top) whose link to the chapter in
- *   view is marked as well
- * @returns {{ current: () => number, stop: () => void }} the index of the chapter in view (-1: none)
+ * @param {{ marked?: HTMLElement[] }} [o] `marked`: other contents (the table at the top) whose link
+ *   to the chapter in view is marked as well
+ * @returns {{ show: (index: number) => void, current: () => number, stop: () => void }} show: the
+ *   chapter in view is the one at `index` in `chapters` (-1: none); current: that index
  */
-export function readingBar(nav, chapters, { sections, marked = [] }) {
+export function readingBar(nav, chapters, { marked = [] } = {}) {
   const total = chapters.length;
   const toggle = h(
     'button',
@@ -67,27 +63,6 @@ export function readingBar(nav, chapters, { sections, marked = [] }) {
     fill.style.transform = `scaleX(${c ? (i + 1) / total : 0})`;
   };
   show(-1);
-  const indexOf = new Map(sections.map((s, i) => [s, i]));
-  const observer = new IntersectionObserver(
-    (entries) => {
-      const latest = new Map(entries.map((e) => [e.target, e])); // the last report of each chapter
-      const arrived = [...latest.values()].find((e) => e.isIntersecting);
-      if (arrived) {
-        show(indexOf.get(arrived.target));
-        return;
-      }
-      if (!latest.has(sections[current])) return; // the chapter in view is still the one on the line
-      // It left the line and none arrived (a jump, a gap between chapters, the
-      // top of the page): the chapter in view is the last one begun above the line.
-      const line = entries[0].rootBounds?.top ?? window.innerHeight * READING_LINE;
-      let i = sections.length - 1;
-      while (i >= 0 && sections[i].getBoundingClientRect().top > line) i -= 1;
-      show(i);
-    },
-    // The root is the document, so that the margins apply in a frame too.
-    { root: document, rootMargin: `-${READING_LINE * 100}% 0px -${100 - READING_LINE * 100}% 0px` },
-  );
-  for (const s of sections) observer.observe(s);
 
   // The contents: the button opens and closes them; Escape, a chosen link,
   // or focus or a click elsewhere closes them.
@@ -120,10 +95,8 @@ export function readingBar(nav, chapters, { sections, marked = [] }) {
   document.addEventListener('pointerdown', outside);
 
   return {
+    show,
     current: () => current,
-    stop: () => {
-      observer.disconnect();
-      document.removeEventListener('pointerdown', outside);
-    },
+    stop: () => document.removeEventListener('pointerdown', outside),
   };
 }

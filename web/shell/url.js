@@ -113,7 +113,9 @@ export function writeUrl({ chapter, widgets, implId, defaultImplId }) {
   if (implId && implId !== defaultImplId) parts.push(`impl=${encodeURIComponent(implId)}`);
   if (others.length) parts.push(new URLSearchParams(others).toString());
   const query = parts.filter(Boolean).join('&');
-  const hash = chapter ? `#ch-${chapter.id}` : window.location.hash;
+  // No chapter (the top of the page): no chapter's anchor either, another one (#check-pre) is kept.
+  const kept = window.location.hash.startsWith('#ch-') ? '' : window.location.hash;
+  const hash = chapter ? `#ch-${chapter.id}` : kept;
   const next = `${query ? `?${query}` : window.location.pathname}${hash}`;
   if (next !== `${window.location.search || window.location.pathname}${window.location.hash}`)
     window.history.replaceState(null, '', next);

@@ -44,7 +44,16 @@ import { ensureKatexFonts, KATEX_CSS } from './math.js';
 import { pageRecord, predictBlock } from './predict.js';
 import { unwatchForPrint, watchForPrint } from './print.js';
 import { watchScrollers } from './scroll-focus.js';
-import { checkState, checkValue, copyValue, decodeState, defaultState, encodeState, readFields } from './state.js';
+import {
+  checkState,
+  checkValue,
+  copyValue,
+  decodeState,
+  defaultState,
+  encodeState,
+  readFields,
+  readStateValue,
+} from './state.js';
 import { readAsk, readHide, unknownNames } from './studio-options.js';
 import { answeredStatement, XAPI_EVENT } from './xapi.js';
 import { CHAPTERS } from '../chapters.js';
@@ -105,35 +114,9 @@ export class AgWidget extends HTMLElement {
 
   /** Sets the whole state from JS. Fields that do not fit are ignored (default kept) with a note. */
   set state(value) {
-    const next = defaultState(this.constructor.stateDecl);
-    const problems = [];
-    const fields = this.constructor.stateDecl.fields;
-    const isObject = value !== null && typeof value === 'object' && !Array.isArray(value);
-    if (!isObject)
-      problems.push({
-        name: 'state',
-        value: safeText(value),
-        expected: `an object of field values (${Object.keys(fields).join(', ')})`,
-      });
-    else {
-      for (const name of Object.keys(value)) {
-        if (!Object.hasOwn(fields, name))
-          problems.push({
-            name,
-            value: safeText(value[name]),
-            expected: `not a field of this widget; its fields are ${Object.keys(fields).join(', ')}`,
-          });
-      }
-    }
-    for (const [name, spec] of Object.entries(fields)) {
-      if (!isObject || !Object.hasOwn(value, name)) continue;
-      const error = checkValue(spec, value[name]);
-      if (error) problems.push({ name, value: safeText(value[name]), expected: error });
-      else next[name] = copyValue(value[name]);
-    }
-    const checked = checkState(this.constructor.stateDecl, next);
-    this.showProblems([...problems, ...checked.problems], 'value');
-    this.#commit(checked.state, 'property');
+    const { state, problems } = readStateValue(this.constructor.stateDecl, value);
+    this.showProblems(problems, 'value');
+    this.#commit(state, 'property');
   }
 
   /** The state in its versioned text form, e.g. "v=1&a=3,4&b=4,3". */
@@ -812,14 +795,6 @@ function groupLabel(el) {
   const buttons = [...el.querySelectorAll('button')].map((b) => readText(b).trim()).filter(Boolean);
   const text = [own.trim(), buttons.join(', ')].filter(Boolean).join(': ') || readText(el);
   return shorten(text.replace(/\s+/g, ' ').trim());
-}
-
-function safeText(value) {
-  try {
-    return typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
-  } catch {
-    return String(value);
-  }
 }
 
 /** Defines `tag` once (a second load of the bundle does not throw). */

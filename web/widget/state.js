@@ -137,10 +137,12 @@ function readList(text, spec, minLength, maxLength) {
   return values.every((x) => x !== null) ? values : null;
 }
 
+const rangeOf = (spec) => `from ${fmt(spec.min)} to ${fmt(spec.max)}`;
+const size = (lo, hi) => (lo === hi ? String(lo) : `${lo} to ${hi}`);
+
 /** What a field accepts, in words (for the note shown when a value is refused). */
 export function expected(spec) {
-  const range = `from ${fmt(spec.min)} to ${fmt(spec.max)}`;
-  const size = (lo, hi) => (lo === hi ? String(lo) : `${lo} to ${hi}`);
+  const range = rangeOf(spec);
   switch (spec.type) {
     case 'number':
       return spec.values
@@ -157,6 +159,14 @@ export function expected(spec) {
     default:
       return 'a known value';
   }
+}
+
+/** What a vector or matrix field accepts from JS (the `state` property): arrays, not their text form. */
+function expectedArray(spec) {
+  const range = rangeOf(spec);
+  return spec.type === 'vector'
+    ? `an array of ${size(spec.minLength, spec.maxLength)} numbers, each ${range}`
+    : `an array of ${size(spec.minRows, spec.maxRows)} rows, each an array of ${size(spec.minCols, spec.maxCols)} numbers, ${range}`;
 }
 
 function fmt(x) {
@@ -234,9 +244,10 @@ export function checkValue(spec, value) {
   if (spec.type === 'enum' && typeof value !== 'string') return `${expected(spec)}, as a JS string (not ${kind})`;
   if (spec.type === 'enum' && !spec.values.includes(value)) return expected(spec);
   if (spec.type === 'bool' && typeof value !== 'boolean') return `true or false (not ${kind})`;
+  const list = spec.type === 'vector' || spec.type === 'matrix';
+  if (list && !Array.isArray(value) && !(spec.type === 'vector' && value instanceof Float32Array))
+    return `${expectedArray(spec)} (not ${kind})`;
   try {
-    if (spec.type === 'vector' && !Array.isArray(value) && !(value instanceof Float32Array)) return expected(spec);
-    if (spec.type === 'matrix' && !Array.isArray(value)) return expected(spec);
     const text =
       spec.type === 'vector'
         ? Array.from(value, (x) => String(plain(x))).join(',')
@@ -249,10 +260,56 @@ export function checkValue(spec, value) {
                 ? '0'
                 : 'x'
             : String(value);
-    return readValue(spec, text).error ?? null;
+    const { error } = readValue(spec, text);
+    return error && list ? expectedArray(spec) : (error ?? null);
   } catch {
-    return expected(spec);
+    return list ? expectedArray(spec) : expected(spec);
   }
+}
+
+/**
+ * A value given from JS as a note shows it: text as it is, numbers as JS
+ * writes them (NaN, Infinity; JSON would write null), arrays in brackets,
+ * anything else as JSON.
+ */
+export function valueText(value) {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number') return String(value);
+  try {
+    if (Array.isArray(value) || ArrayBuffer.isView(value)) return `[${Array.from(value, valueText).join(',')}]`;
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
+
+/**
+ * Reads a whole state given from JS (the `state` property): each field must
+ * have its type and fit (checkValue); fields not given keep their defaults, as
+ * do fields refused, and names that are no field are reported. The result has
+ * passed the declaration's cross-field check (checkState).
+ * @returns {{ state: object, problems: { name: string, value: string, expected: string }[] }}
+ */
+export function readStateValue(decl, value) {
+  const next = defaultState(decl);
+  const problems = [];
+  const isObject = value !== null && typeof value === 'object' && !Array.isArray(value);
+  if (!isObject) {
+    const names = Object.keys(decl.fields).join(', ');
+    problems.push({ name: 'state', value: valueText(value), expected: `an object of field values (${names})` });
+  } else {
+    for (const name of Object.keys(value))
+      if (!Object.hasOwn(decl.fields, name))
+        problems.push({ name, value: valueText(value[name]), expected: notAField(decl) });
+  }
+  for (const [name, spec] of Object.entries(decl.fields)) {
+    if (!isObject || !Object.hasOwn(value, name)) continue;
+    const error = checkValue(spec, value[name]);
+    if (error) problems.push({ name, value: valueText(value[name]), expected: error });
+    else next[name] = copyValue(value[name]);
+  }
+  const checked = checkState(decl, next);
+  return { state: checked.state, problems: [...problems, ...checked.problems] };
 }
 
 export function copyValue(value) {
@@ -368,6 +425,9 @@ function fieldList(decl) {
   return names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}` : names.join('');
 }
 
+/** What a name that is no field of the widget is told (after "expected"). */
+const notAField = (decl) => `no such name: it is not a field of this widget; its fields are ${fieldList(decl)}`;
+
 /**
  * Reads a state from its text form or from URLSearchParams.
  *
@@ -431,7 +491,7 @@ export function decodeState(decl, input) {
       problems.push({
         name,
         value,
-        expected: `no such name: it is not a field of this widget; its fields are ${fieldList(decl)}`,
+        expected: notAField(decl),
       });
     }
   }
