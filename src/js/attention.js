@@ -486,9 +486,9 @@ export const attentionMethods = {
     const o = optionsObject(m, options, 'options', [
       'scale',
       'softcap',
+      'cache',
       'pastKey',
       'pastValue',
-      'cache',
       'kvSeqLen',
       'causal',
       'window',
