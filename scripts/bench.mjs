@@ -25,7 +25,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { evaluateGoals } from './bench/goals.mjs';
 import { measureLongAttention } from './bench/long-attention.mjs';
-import { oursImplementations } from './bench/ours.mjs';
+import { callOf, oursImplementations } from './bench/ours.mjs';
 import { jsImplementation } from './bench/peers-js.mjs';
 import { ortImplementation } from './bench/peers-ort.mjs';
 import { tfjsImplementation } from './bench/peers-tfjs.mjs';
@@ -211,6 +211,15 @@ for (const w of allWorkloads.filter((v) => selected(opts.only, v))) {
     const { aUs, bUs, times, ...r } = await pairedRounds(side(oursPick), side(p), pairing);
     paired.push({ peer: p.impl.id, ...r, oursUs: aUs, peerUs: bUs, oursCpuUs: times.a, peerCpuUs: times.b });
   }
+  // With the cache resident (decode.mjs): ours also against ours through pastKey and pastValue, the
+  // same step, in the same paired rounds; ratio = pastKey time / cache time.
+  let pairedPastKey = null;
+  if (w.dims.cache && oursPick) {
+    const viaPast = callOf(simd128.ag, { ...w, dims: { ...w.dims, cache: false } });
+    const side = { run: oursPick.chosen.run, isAsync: false };
+    const { aUs, bUs, times, ...r } = await pairedRounds(side, { run: viaPast.run, isAsync: false }, pairing);
+    pairedPastKey = { other: 'ag-simd128 with pastKey, pastValue', ...r, oursUs: aUs, otherUs: bUs };
+  }
   for (const p of running) await p.chosen.dispose();
   const unit = FAMILIES[w.family].unit;
   const rows = picks.map(({ impl, chosen, candidates }) => {
@@ -239,11 +248,24 @@ for (const w of allWorkloads.filter((v) => selected(opts.only, v))) {
     vsBestPeer: bestPeer ? ratio(bestPeer) : null,
   };
   const { dims, inputs, weights, reference, ...meta } = w;
-  results.push({ ...meta, dims, unit, results: rows, ratios, paired, verdict: overallVerdict(paired) });
+  results.push({
+    ...meta,
+    dims,
+    unit,
+    results: rows,
+    ratios,
+    paired,
+    verdict: overallVerdict(paired),
+    ...(pairedPastKey ? { pairedPastKey } : {}),
+  });
   log(`${w.label}: ${rows.map((r) => `${r.impl} ${r.medianMs?.toFixed(3) ?? 'failed'} ms`).join(', ')}`);
   log(
     `  paired: ${paired.map((p) => `${p.peer} ${p.ratio.toFixed(3)} (${p.lo.toFixed(3)}–${p.hi.toFixed(3)}, ${p.pairs} pairs) ${p.verdict}`).join('; ')}`,
   );
+  if (pairedPastKey)
+    log(
+      `  paired: ${pairedPastKey.other} ${pairedPastKey.ratio.toFixed(3)} (${pairedPastKey.lo.toFixed(3)}–${pairedPastKey.hi.toFixed(3)}, ${pairedPastKey.pairs} pairs) ${pairedPastKey.verdict}`,
+    );
   if (impls.some((i) => i.liveTensors?.() > 0)) throw new Error(`tfjs: tensors left alive after ${w.id}`);
 }
 

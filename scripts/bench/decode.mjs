@@ -6,7 +6,11 @@
 // cached keys were turned when they were new). A step's results are the
 // output and the present key and value ([past; new], the cache of the next
 // step): every implementation returns all three through its API, and the
-// output is checked against float64.
+// output is checked against float64. A third workload is the step with RoPE
+// once more, ours keeping the cache resident in wasm memory (createKvCache,
+// attention's `cache` option: the new key and value written in place, the
+// output the one result) and the peers running the same step as in the
+// second, so that the two of ours can be set side by side.
 import { tensor } from './data.mjs';
 import { attentionRow, rope } from '../../tests/reference/float64.mjs';
 
@@ -82,12 +86,16 @@ export function decodeWorkloads({ smoke = false } = {}) {
   const [pk, pv] = [84, 85].map((seed) => tensor([1, hkv, P, d], seed).data);
   const label = `GQA decode: 1 query × ${hq} heads on ${hkv} key/value heads, ${P} cached keys, d = ${d}`;
   const inputs = { q, k, v, pk, pv };
-  return [false, true].map((turn) => {
-    const dims = { P, hq, hkv, d, rope: turn };
+  return [
+    [false, false],
+    [true, false],
+    [true, true],
+  ].map(([turn, cache]) => {
+    const dims = { P, hq, hkv, d, rope: turn, cache };
     return {
-      id: `decode-gqa${turn ? '-rope' : ''}-P${P}`,
+      id: `decode-gqa${turn ? '-rope' : ''}${cache ? '-cache' : ''}-P${P}`,
       family: 'decode',
-      label: `${label}${turn ? ', RoPE' : ''}`,
+      label: `${label}${turn ? ', RoPE' : ''}${cache ? ', ours with the cache resident (createKvCache)' : ''}`,
       work: 4 * hq * (P + 1) * d,
       dims,
       inputs,

@@ -48,6 +48,7 @@ export function callOf(ag, w) {
     case 'decode': {
       const { P, hq, hkv, d, rope } = dims;
       const kv = [1, hkv, 1, d];
+      if (dims.cache) return residentDecode(ag, w);
       const options = { causal: true, pastKey: t(x.pk, [1, hkv, P, d]), pastValue: t(x.pv, [1, hkv, P, d]) };
       if (rope) options.rope = true;
       return {
@@ -59,6 +60,36 @@ export function callOf(ag, w) {
     default:
       throw new Error(`no call for family ${w.family}`);
   }
+}
+
+/**
+ * The decoding step of `w` with the cache resident in wasm memory: a cache of
+ * capacity P + 1 filled once with the P cached keys (already turned, as
+ * pastKey's are) and values; each call writes the new key (turned at P) and
+ * value at row P and attends over the P + 1 rows in place. After each call
+ * the cache is set back to its P rows (its private length: the API has no
+ * truncation) so that every timed call is the same step. `dispose` frees it.
+ */
+function residentDecode(ag, w) {
+  const t = (data, shape) => ({ data, shape });
+  const { inputs: x, dims } = w;
+  const { P, hq, hkv, d, rope } = dims;
+  const kv = [1, hkv, 1, d];
+  const cache = ag.createKvCache({ kvHeads: hkv, capacity: P + 1, dK: d });
+  ag.attention(t(new Float32Array(hq * d), [1, hq, 1, d]), t(x.pk, [1, hkv, P, d]), t(x.pv, [1, hkv, P, d]), {
+    cache,
+  });
+  const options = { causal: true, cache };
+  if (rope) options.rope = true;
+  return {
+    name: `attention (cache, causal${rope ? ', rope' : ''})`,
+    run: () => {
+      const out = ag.attention(t(x.q, [1, hq, 1, d]), t(x.k, kv), t(x.v, kv), options).output.data;
+      cache._length = P;
+      return out;
+    },
+    dispose: () => cache.dispose(),
+  };
 }
 
 /** The three implementations of ours, each with its loaded instance (`ag`) for the probe and the memory measurement. */
@@ -73,7 +104,7 @@ export async function oursImplementations() {
       kind: 'ours',
       version: `attention-geometry ${version} (${ag.backend}, ${ag.variant})`,
       ag,
-      prepare: async (w) => [{ ...callOf(ag, w), isAsync: false, dispose() {} }],
+      prepare: async (w) => [{ dispose() {}, ...callOf(ag, w), isAsync: false }],
     });
   }
   return out;

@@ -191,6 +191,13 @@ function verdicts(run) {
       'A verdict against one peer is *ahead* when the interval lies above 1, *behind* when it lies below 1, and *not resolved* when it contains 1; ' +
       'against both: *ahead* when ahead of each, *behind* when behind either, else *not resolved*. ' +
       'Every call copies its inputs in and its results out through the public API, as in the rounds above.',
+    ...run.workloads
+      .filter((w) => w.pairedPastKey)
+      .map(
+        (w) =>
+          `\n${w.label}: against ours through pastKey and pastValue (the same step, the whole cache copied in and the present key and value out), ` +
+          `paired the same way, ratio = pastKey time / cache time: ${pairedRatio(w.pairedPastKey)}, ${w.pairedPastKey.verdict}.`,
+      ),
   ].join('\n');
 }
 

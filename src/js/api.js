@@ -13,6 +13,7 @@
 //   random.js     random.uniform/normal, randomDotExperiment
 //   montecarlo.js dotProductDensity, greedyPacking
 //   transformer.js createTransformer (a tiny decoder trained in wasm memory)
+//   kv-cache.js   createKvCache (a KV cache resident in wasm memory, for attention's cache option)
 //   tasks.js      tasks.copyPrevious, reverse, sort, inductionCopy, bracketMatch (training data)
 // No arithmetic on results happens in any of them.
 import { assertNoNaN, overflowError } from './errors.js';
@@ -31,6 +32,7 @@ import { softmaxMethods } from './softmax.js';
 import { vectorMethods } from './vector.js';
 import { makeTasks } from './tasks.js';
 import { transformerMethods } from './transformer.js';
+import { kvCacheMethods } from './kv-cache.js';
 
 function summarize(result) {
   if (typeof result === 'number') return result;
@@ -169,6 +171,7 @@ for (const methods of [
   ropeMethods,
   alibiMethods,
   transformerMethods,
+  kvCacheMethods,
   attentionBackwardMethods,
   layersMethods,
 ]) {

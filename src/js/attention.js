@@ -10,6 +10,7 @@ import { ALIBI_MAX_DISTANCE, alibiOption } from './alibi.js';
 import { knownNaNIndex, runDeferredCheck, runDeferredCheckBlocks } from './checks.js';
 import { describeValue, formatIndex, formatShape, overflowError, shapeError } from './errors.js';
 import { HEAP_LIMIT_BYTES } from './heap.js';
+import { advanceKvCache, kvCacheObjectOption, writeKvRows } from './kv-cache.js';
 import { checkEvenWidth, ROPE_MAX_POSITION, ropeCall, ropeOption, ropePositions, ropeSettings } from './rope.js';
 import {
   booleanOption,
@@ -485,6 +486,7 @@ export const attentionMethods = {
     const o = optionsObject(m, options, 'options', [
       'scale',
       'softcap',
+      'cache',
       'pastKey',
       'pastValue',
       'kvSeqLen',
@@ -500,15 +502,19 @@ export const attentionMethods = {
     ]);
     const scale = o.scale === undefined ? Math.fround(1 / Math.sqrt(dk)) : finiteNumber(m, 'options.scale', o.scale);
     const softcap = softcapOption(m, o.softcap);
-    // A KV cache of P rows goes before K and V: Tk keys in all, query i at position P + i.
-    const cache = kvCacheOption(m, o, K, V);
-    const P = cache ? cache.P : 0;
+    // A KV cache of P rows goes before K and V: Tk keys in all, query i at position P + i. Either rows
+    // passed in (pastKey, pastValue) or a cache object resident in wasm memory (kv-cache.js).
+    const resident = kvCacheObjectOption(this, m, o, K, V);
+    const cache = resident ? null : kvCacheOption(m, o, K, V);
+    const P = resident ? resident.P : cache ? cache.P : 0;
     const Tall = P + Tk;
     const BHkv = [B, H / group];
     const [qsb, qsh] = headStrides(m, Q, Tq, dk, [B, H]);
-    // K and V as the kernel reads them: with a cache, the joined present key and value (Tall rows).
-    const [ksb, ksh] = headStrides(m, K, Tall, dk, BHkv);
-    const [vsb, vsh] = headStrides(m, V, Tall, dv, BHkv);
+    // K and V as the kernel reads them: with pastKey, the joined present key and value (Tall rows); with
+    // a cache object, its blocks in place (capacity rows per slice, of which the kernel reads Tall).
+    const rowsPerSlice = resident ? resident.cache.capacity : Tall;
+    const [ksb, ksh] = headStrides(m, K, rowsPerSlice, dk, BHkv);
+    const [vsb, vsh] = headStrides(m, V, rowsPerSlice, dv, BHkv);
     // Per batch, the count of valid keys (ONNX nonpad_kv_seqlen): keys past it hidden by a key bias.
     const lengths = kvSeqLenOption(m, o.kvSeqLen, B, Tall, Q.shape);
     const causalGiven = booleanOption(m, 'options.causal', o.causal, false);
@@ -530,7 +536,7 @@ export const attentionMethods = {
       throw new RangeError(
         `${m}: options.alibi with ${Tq} queries and ${Tall} keys: query-key distances reach ${Tq + Tall - 1}, beyond 2^24 = ${ALIBI_MAX_DISTANCE} (the bias is exact only up to there)`,
       );
-    const { mask, ms } = attentionMask(m, o, [B, H, Tq, Tall], cache ? 'P + Tk' : 'Tk');
+    const { mask, ms } = attentionMask(m, o, [B, H, Tq, Tall], cache || resident ? 'P + Tk' : 'Tk');
     const returnWeights = booleanOption(m, 'options.returnWeights', o.returnWeights, false);
     const scoresStage = scoresOption(m, o.returnScores);
     const returnScores = scoresStage !== null;
@@ -625,7 +631,19 @@ export const attentionMethods = {
           checkPast(this._rt, p.presentValue, cache.value.data, numel(V.shape.slice(0, -2)), P, Tk, dv);
         }
       }
-      const [pk, pv] = cache ? [p.presentKey, p.presentValue] : [pk0, p.V];
+      if (resident) {
+        // This call's rows (K turned by rope) written at rows P.. of the cache, past its length: until the
+        // call succeeds (advanceKvCache, after _done) they are scratch, and the P rows held are untouched.
+        const slices = (t) => numel(t.shape.slice(0, -2));
+        const { capacity } = resident.cache;
+        writeKvRows(this._rt, resident.keys, pk0, slices(K), capacity, P, Tk, dk);
+        writeKvRows(this._rt, resident.values, p.V, slices(V), capacity, P, Tk, dv);
+      }
+      const [pk, pv] = cache
+        ? [p.presentKey, p.presentValue]
+        : resident
+          ? [resident.keys, resident.values]
+          : [pk0, p.V];
       const call = (b, dimsPtr) => {
         // Batch b onwards (byte offsets; 0 for a null pointer).
         const at = (ptr, floats) => (ptr ? ptr + 4 * b * floats : 0);
@@ -716,8 +734,13 @@ export const attentionMethods = {
     });
     const args = { Q: Q.shape, K: K.shape, V: V.shape };
     if (cache) Object.assign(args, { pastKey: cache.key.shape, pastValue: cache.value.shape });
+    // A cache object's keys as held before the call, [B, h_kv, P, d_k].
+    if (resident) args.cache = [resident.cache.batch, resident.cache.kvHeads, P, dk];
     if (mask) args.mask = mask.shape;
-    return this._done('attention', args, r);
+    const result = this._done('attention', args, r);
+    // Only a call that returns a result keeps its rows: any error above left the length at P.
+    if (resident) advanceKvCache(resident, Tk);
+    return result;
   },
 
   /**

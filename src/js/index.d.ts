@@ -263,6 +263,24 @@ export interface AttentionOptions {
    */
   softcap?: number;
   /**
+   * A KV cache resident in this instance's wasm memory ({@link AttentionGeometry.createKvCache};
+   * Pope et al. 2022, "Efficiently Scaling Transformer Inference", §2), for decoding: K
+   * [B, h_kv, Tk, d_k] and V [B, h_kv, Tk, d_v] (leading axes of 1 may be left out; K turned by
+   * `rope` at positions P..P + Tk - 1, P = `cache.length`) are written into the cache at rows
+   * P..P + Tk - 1, and the queries attend over its P + Tk rows in place (read through strides,
+   * never copied), as with `pastKey` and `pastValue` holding those rows: query i sits at P + i
+   * (`causal`, `window`, `rope`, `alibi`), the mask, weights and scores have P + Tk columns,
+   * `kvSeqLen` counts among the P + Tk keys, and both paths (`streaming`) and shared key/value heads
+   * (h_q a multiple of h_kv) work as there. The result has no `presentKey` or `presentValue`: the
+   * rows stay in the cache, whose `length` becomes P + Tk when the call returns. Any error (a bad
+   * argument or option, a non-finite input, an overflow) leaves the cache as it was (length and
+   * rows). Not a cache made by createKvCache, or one of another instance, or together with
+   * `pastKey` or `pastValue`: TypeError; a disposed cache: Error; K or V whose B, h_kv, d_k or d_v
+   * differ from the cache's, or P + Tk beyond its capacity: RangeError naming `options.cache` and
+   * the numbers.
+   */
+  cache?: KvCache;
+  /**
    * A KV cache: the keys and values of P earlier tokens, [..., P, d_k] and [..., P, d_v] with
    * K's and V's leading shape, placed before K and V (P + Tk keys in all; the mask, weights
    * and scores then have P + Tk columns). With `causal`, query i sits at position P + i and
@@ -376,9 +394,12 @@ export interface AttentionResult {
   weights?: Tensor;
   /** Scores (logits) [..., Tq, Tk]: scale Q K^T + mask, or an earlier stage (see `returnScores`). Present with `returnScores`. */
   scores?: Tensor;
-  /** [pastKey; K] along the tokens, [..., P + Tk, d_k]: the cache for the next call. Present with `pastKey`. */
+  /**
+   * [pastKey; K] along the tokens, [..., P + Tk, d_k]: the cache for the next call. Present with `pastKey`;
+   * never with `cache`, whose rows stay in wasm memory ({@link KvCache.keys} copies them out).
+   */
   presentKey?: Tensor;
-  /** [pastValue; V] along the tokens, [..., P + Tk, d_v]. Present with `pastValue`. */
+  /** [pastValue; V] along the tokens, [..., P + Tk, d_v]. Present with `pastValue`; never with `cache`. */
   presentValue?: Tensor;
 }
 
@@ -670,6 +691,18 @@ export interface AttentionGeometry {
    *   fit with one batch row in the 1 GiB of wasm memory.
    */
   createTransformer(config: TransformerConfig): Transformer;
+  /**
+   * A KV cache for decoding (Pope et al. 2022, "Efficiently Scaling Transformer Inference", §2: the keys and
+   * values of earlier tokens kept, so that each step computes only its own): keys [B, h_kv, capacity, d_k] and
+   * values [B, h_kv, capacity, d_v] allocated once in this instance's wasm memory, filled by
+   * `attention(q, k, v, { cache })` (see {@link AttentionOptions.cache}) a few rows per call, so that a decode
+   * step copies its new rows in and its output out, not the whole cache as `pastKey` does. Empty (length 0)
+   * when made. See {@link KvCache}.
+   * @throws TypeError for options that are missing or not a plain object, an unknown key, a missing kvHeads,
+   *   capacity or dK, or a size that is not an integer; RangeError for a size below 1, and for sizes beyond the
+   *   1 GiB wasm heap or that it could not allocate.
+   */
+  createKvCache(options: KvCacheOptions): KvCache;
 
   /** a . b = sum_i a_i b_i; a, b [n]. Pairwise sum (see the numeric contract). */
   dot(a: Vector, b: Vector): number;
@@ -1320,6 +1353,50 @@ export interface TransformerParameterInfo {
   readonly name: string;
   readonly shape: readonly number[];
   readonly offset: number;
+}
+
+/** The sizes of a {@link KvCache} ({@link AttentionGeometry.createKvCache}): integers >= 1. */
+export interface KvCacheOptions {
+  /** B, the batch. Default 1. */
+  batch?: number;
+  /** h_kv, the key/value heads (as multiHeadAttention's `kvHeads`; queries may have any multiple of it). */
+  kvHeads: number;
+  /** The most rows (tokens) per head it holds: P + Tk of every call must stay within it. */
+  capacity: number;
+  /** d_k, the width of a key. */
+  dK: number;
+  /** d_v, the width of a value. Default dK. */
+  dV?: number;
+}
+
+/**
+ * A KV cache made by {@link AttentionGeometry.createKvCache}: keys [B, h_kv, capacity, d_k] and values
+ * [B, h_kv, capacity, d_v] in the wasm memory of its instance until {@link dispose}, of which the first
+ * `length` rows per head are held. Pass it as `attention`'s `cache` option (same instance). After dispose,
+ * `length`, `keys`, `values`, `reset` and attention with it throw an Error naming the cache; the sizes stay
+ * readable. More arguments than a method takes is a TypeError (`kvCache.reset: takes no arguments ...`).
+ */
+export interface KvCache {
+  /** P, the rows held per head; each successful attention call adds its Tk. Read-only. */
+  readonly length: number;
+  /** The most rows per head. */
+  readonly capacity: number;
+  /** B. */
+  readonly batch: number;
+  /** h_kv. */
+  readonly kvHeads: number;
+  /** d_k. */
+  readonly dK: number;
+  /** d_v. */
+  readonly dV: number;
+  /** The keys held, [B, h_kv, P, d_k]: a fresh JS-owned copy (turned, when attention had `rope`). */
+  keys(): Tensor;
+  /** The values held, [B, h_kv, P, d_v]: a fresh JS-owned copy. */
+  values(): Tensor;
+  /** Empties the cache (length 0) for a new sequence; the memory is kept. */
+  reset(): void;
+  /** Frees the wasm memory; later uses throw an Error. Calling it again does nothing. */
+  dispose(): void;
 }
 
 /**

@@ -16,6 +16,7 @@ const ARITY = {
   randomDotExperiment: 1,
   greedyPacking: 1,
   createTransformer: 1,
+  createKvCache: 1,
   squaredNorm: 1,
   norm: 1,
   normalize: 1,

@@ -17,8 +17,8 @@ import { PEER_KERNELS } from '../../scripts/bench/workloads.mjs';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
 // Issue 7's workloads: matmul; Q Kᵀ, softmax and attention at three lengths; multi-head attention;
-// issue 20's decoding step with a KV cache, with and without RoPE.
-const FAMILIES = { matmul: 1, qkt: 3, softmax: 3, attention: 3, mha: 1, decode: 2 };
+// issue 20's decoding step with a KV cache, with and without RoPE, and with RoPE and ours' cache resident.
+const FAMILIES = { matmul: 1, qkt: 3, softmax: 3, attention: 3, mha: 1, decode: 3 };
 const IMPLEMENTATIONS = ['ag-simd128', 'ag-scalar', 'ag-baseline', 'tfjs-wasm', 'ort-wasm', 'js'];
 // Loose: float32 results of the smoke sizes (sums of at most 32 products, exp
 // of a vectorised polynomial) are within about 1e-6 of float64, relative to

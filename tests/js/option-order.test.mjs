@@ -34,6 +34,7 @@ const METHODS = [
     members: [
       ['scale'],
       ['softcap'],
+      ['cache'],
       ['pastKey'],
       ['pastValue'],
       ['kvSeqLen'],
