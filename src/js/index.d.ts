@@ -1373,7 +1373,7 @@ export interface KvCacheOptions {
  * A KV cache made by {@link AttentionGeometry.createKvCache}: keys [B, h_kv, capacity, d_k] and values
  * [B, h_kv, capacity, d_v] in the wasm memory of its instance until {@link dispose}, of which the first
  * `length` rows per head are held. Pass it as `attention`'s `cache` option (same instance). After dispose,
- * `length`, `keys`, `values`, `reset` and attention with it throw an Error naming the cache; the sizes stay
+ * `length`, `keys`, `values`, `reset`, `truncate` and attention with it throw an Error naming the cache; the sizes stay
  * readable. More arguments than a method takes is a TypeError (`kvCache.reset: takes no arguments ...`).
  */
 export interface KvCache {
@@ -1395,6 +1395,12 @@ export interface KvCache {
   values(): Tensor;
   /** Empties the cache (length 0) for a new sequence; the memory is kept. */
   reset(): void;
+  /**
+   * Keeps the first `length` rows per head and forgets the rest, e.g. draft tokens a verifier rejected
+   * (speculative decoding) or a step to be taken again. `length` is an integer from 0 to the current length:
+   * not an integer is a TypeError, out of that range a RangeError; after dispose, an Error.
+   */
+  truncate(length: number): void;
   /** Frees the wasm memory; later uses throw an Error. Calling it again does nothing. */
   dispose(): void;
 }

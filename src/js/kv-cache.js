@@ -102,6 +102,22 @@ class KvCache {
     this._length = 0;
   }
 
+  /**
+   * Keeps the first `length` rows and forgets the rest (rejected draft tokens, a step taken again). An integer
+   * from 0 to the current length; another number is a RangeError, not a number a TypeError.
+   */
+  truncate(length) {
+    const m = 'kvCache.truncate';
+    this._live(m);
+    if (typeof length !== 'number' || !Number.isInteger(length))
+      throw new TypeError(`${m}: length must be an integer; got ${describeValue(length)}`);
+    if (length < 0 || length > this._length)
+      throw new RangeError(
+        `${m}: length must be from 0 to the ${this._length} rows held (a cache keeps or forgets rows, never adds them); got ${length}`,
+      );
+    this._length = length;
+  }
+
   /** Frees the cache's wasm memory; every later use throws an Error. Calling it again does nothing. */
   dispose() {
     if (!this._p) return;
@@ -112,7 +128,7 @@ class KvCache {
 }
 
 // A cache's methods, like the API's, refuse more arguments than they take (checks.js).
-for (const name of ['keys', 'values', 'reset', 'dispose'])
+for (const name of ['keys', 'values', 'reset', 'truncate', 'dispose'])
   KvCache.prototype[name] = countedCall(`kvCache.${name}`, KvCache.prototype[name]);
 
 /**

@@ -101,6 +101,40 @@ describe.each(CONFIGS)('the KV cache object: $label', (cfg) => {
     d.dispose();
   });
 
+  test('truncate keeps the first rows, and the next call writes after them', () => {
+    const c = ag.createKvCache({ kvHeads: 1, capacity: 4, dK: 2 });
+    const row = (i) => T(Float32Array.of(i, -i), [1, 1, 1, 2]);
+    for (const i of [1, 2, 3]) ag.attention(row(0), row(i), row(10 * i), { cache: c });
+    expect(c.length).toBe(3);
+    c.truncate(1); // the rows of 2 and 3 forgotten, as rejected draft tokens are
+    expect(c.length).toBe(1);
+    expect(c.keys()).toEqual({ data: Float32Array.of(1, -1), shape: [1, 1, 1, 2] });
+    ag.attention(row(0), row(4), row(40), { cache: c });
+    expect(c.keys()).toEqual({ data: Float32Array.of(1, -1, 4, -4), shape: [1, 1, 2, 2] });
+    expect(c.values()).toEqual({ data: Float32Array.of(10, -10, 40, -40), shape: [1, 1, 2, 2] });
+    c.truncate(2); // to its own length: nothing changes
+    expect(c.length).toBe(2);
+    // Bad lengths: named, and the cache is unchanged.
+    for (const [bad, type, text] of [
+      [3, RangeError, 'kvCache.truncate: length must be from 0 to the 2 rows held'],
+      [-1, RangeError, 'kvCache.truncate: length must be from 0 to the 2 rows held'],
+      [1.5, TypeError, 'kvCache.truncate: length must be an integer; got number 1.5'],
+      ['1', TypeError, 'kvCache.truncate: length must be an integer; got'],
+    ]) {
+      const e = thrownBy(() => c.truncate(bad));
+      expect(e).toBeInstanceOf(type);
+      expect(e.message).toContain(text);
+    }
+    expect(() => c.truncate(1, 2)).toThrow(TypeError);
+    expect(c.length).toBe(2);
+    c.truncate(0);
+    expect(c.keys().shape).toEqual([1, 1, 0, 2]);
+    c.dispose();
+    expect(() => c.truncate(0)).toThrow(
+      new Error('kvCache.truncate: the KV cache was disposed; create a new one with createKvCache'),
+    );
+  });
+
   test('createKvCache: bad options are a TypeError or RangeError naming the option', () => {
     const heap = ag.heapAllocatedBytes();
     const cases = [
