@@ -444,16 +444,25 @@ export async function screenshot(target, name) {
 }
 
 /** The downloaded file (its name and bytes) after clicking the export button `kind`. */
-export async function exportFile(page, tag, kind) {
+export const exportFile = async (page, tag, kind) => (await exportFiles(page, tag, [kind]))[kind];
+
+/**
+ * The downloaded files (by kind: its name and bytes) after clicking the export buttons `kinds` one after the
+ * other, with the export menu opened once (it stays open after a download).
+ */
+export async function exportFiles(page, tag, kinds) {
+  const files = {};
   await page.locator(`${tag} details.export summary`).click();
-  const [download] = await Promise.all([
-    page.waitForEvent('download'),
-    page.locator(`${tag} [data-export="${kind}"]`).click(),
-  ]);
-  // A stream, not a path: a browser connected to (the stage's) keeps its downloads on its own side.
-  const bytes = await buffer(await download.createReadStream());
+  for (const kind of kinds) {
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.locator(`${tag} [data-export="${kind}"]`).click(),
+    ]);
+    // A stream, not a path: a browser connected to (the stage's) keeps its downloads on its own side.
+    files[kind] = { name: download.suggestedFilename(), bytes: await buffer(await download.createReadStream()) };
+  }
   await page.locator(`${tag} details.export summary`).click();
-  return { name: download.suggestedFilename(), bytes };
+  return files;
 }
 
 /** The exported JSON of the widget (exportFile 'json'), parsed. */
