@@ -8,7 +8,9 @@
 //   once it has computed (data-status="ready"), all on one page made from
 //   embed.html (its head, styles and CSP; its <main> holds every widget), so
 //   that axe runs once per scheme; every widget's own nodes (its shadow root)
-//   must be among those it checked;
+//   must be among those it checked; the widgets whose run in the experiment
+//   worker is seconds of CPU at its default size run at the size of
+//   SHORT_RUNS (the same parts, fewer rows);
 // - embed.html?ch=<id> for two chapters (a title, intro and widget together),
 //   which also checks the embed page's own parts (note, link to the full page).
 // Light runs at a desktop width, dark at a phone width, so that narrow-screen
@@ -29,6 +31,11 @@ const SCHEMES = [
 ];
 const WIDGET_CHAPTERS = CHAPTERS.filter((c) => c.tag);
 const CHAPTER_EMBEDS = ['worked-example', 'dot-product'];
+/**
+ * The state (the widget's `state` attribute, as a link writes it) of the chapters whose widget has a run in the
+ * experiment worker of seconds of CPU at its default size: the sizes of SHORT_RUNS (helpers.mjs) for the widget.
+ */
+const SHORT_STATES = { 'sqrt-d': 'v=1&pairs=1000', cost: 'v=1&tmax=512', 'near-orthogonal': 'v=2&pairs=2000' };
 
 /**
  * embed.html with every widget in its <main> at once, loaded by widgets.js in place of embed.js (which shows
@@ -40,7 +47,10 @@ function allWidgetsPage() {
     ['<script type="module" src="embed.js"></script>', '<script type="module" src="widgets.js"></script>'],
     [
       '<main id="embed" class="embed-main"></main>',
-      `<main id="embed" class="embed-main">${WIDGET_CHAPTERS.map((c) => `<${c.tag}></${c.tag}>`).join('')}</main>`,
+      `<main id="embed" class="embed-main">${WIDGET_CHAPTERS.map(
+        (c) =>
+          `<${c.tag}${SHORT_STATES[c.id] ? ` state="${SHORT_STATES[c.id].replace(/&/g, '&amp;')}"` : ''}></${c.tag}>`,
+      ).join('')}</main>`,
     ],
   ];
   return parts.reduce((page, [from, to]) => {
@@ -139,6 +149,15 @@ describe('axe-core, WCAG 2.1 A and AA, light and dark', () => {
   test(`the widget of every chapter (${WIDGET_CHAPTERS.length}), each checked in its own nodes`, async () => {
     const checked = await audit('all-widgets.html?agtest=1', async (page) => {
       for (const { tag } of WIDGET_CHAPTERS) await waitReady(page, tag);
+      // The short runs' sizes were taken, with no problem to note.
+      for (const [id, text] of Object.entries(SHORT_STATES)) {
+        const { tag } = CHAPTERS.find((c) => c.id === id);
+        const [stateText, noted] = await page
+          .locator(tag)
+          .evaluate((el) => [el.stateText, el.shadowRoot.querySelector('.note')?.hidden === false]);
+        const taken = stateText.includes(text.split('&').at(-1));
+        expect({ tag, taken, noted }).toEqual({ tag, taken: true, noted: false });
+      }
     });
     for (const [scheme, results] of checked)
       for (const { tag } of WIDGET_CHAPTERS)

@@ -14,11 +14,13 @@
 import { describe, expect, test } from '@jest/globals';
 import { CHAPTERS } from '../../web/chapters.js';
 import {
-  exportJson,
+  exportFiles,
   exportText,
+  expectClean,
   predictChoice,
   SHORT_RUNS,
   useEnv,
+  usePage,
   waitReady,
   waitRun,
   withChapter,
@@ -26,6 +28,17 @@ import {
 } from './helpers.mjs';
 
 const env = useEnv();
+/**
+ * One full page for the tests of the block it is made in (usePage): each test answers the prediction of its own
+ * chapter, which no other test of the block uses, so none needs a page of its own. Give it to onChapter.
+ */
+const useFullPage = () => usePage(env, '?agtest=1');
+/** Runs `fn(shared)` on the chapter's widget `tag` in the page `shared` (useFullPage), once it is ready; then the page is still clean. */
+async function onChapter(shared, tag, fn) {
+  await waitReady(shared.page, tag);
+  await fn(shared);
+  await expectClean(shared);
+}
 const chapterOf = (id) => CHAPTERS.find((c) => c.id === id);
 /** The tour's lines of a chapter: [text, held] in order. */
 const linesOf = (id) =>
@@ -50,6 +63,7 @@ const expected = (id, shown) =>
   }));
 
 describe('held before the answer, shown after', () => {
+  const full = useFullPage();
   // [what, chapter, widget, choice, its result, in embed.html]: the held line is the premise, one per chapter.
   test.each([
     ['chapter 2 (Part 1)', 'dot-product', 'ag-two-definitions', 'positive', 'wrong', false],
@@ -66,7 +80,7 @@ describe('held before the answer, shown after', () => {
     '%s: the line that names the answer is held (printed, not displayed), then shown once answered',
     async (_what, id, tag, choice, result, embed) => {
       expect(linesOf(id).filter(([, held]) => held)).toHaveLength(1);
-      const open = (fn) => (embed ? withEmbed(env, `ch=${id}`, tag, fn) : withChapter(env, id, tag, fn));
+      const open = (fn) => (embed ? withEmbed(env, `ch=${id}`, tag, fn) : onChapter(full, tag, fn));
       await open(async ({ page }) => {
         const root = embed ? 'article' : `#ch-${id}`;
         expect(await shownLines(page, root)).toEqual(expected(id, false));
@@ -84,7 +98,7 @@ describe('held before the answer, shown after', () => {
   test('learn-to-attend (Part 4): held while the model waits at step 0, shown once Train has trained it', async () => {
     const tag = 'ag-learn-to-attend';
     expect(linesOf('learn-to-attend').filter(([, held]) => held).length).toBeGreaterThan(0); // the premise
-    await withChapter(env, 'learn-to-attend', tag, async ({ page }) => {
+    await onChapter(full, tag, async ({ page }) => {
       const root = '#ch-learn-to-attend';
       await waitRun(page, tag); // the model made and shown at step 0
       expect(await shownLines(page, root)).toEqual(expected('learn-to-attend', false));
@@ -99,7 +113,7 @@ describe('held before the answer, shown after', () => {
 
   test('your-task (Part 4): held until the prediction is answered; a wrong choice shows its misconception', async () => {
     const tag = 'ag-your-task';
-    await withChapter(env, 'your-task', tag, async ({ page }) => {
+    await onChapter(full, tag, async ({ page }) => {
       const root = '#ch-your-task';
       expect(await shownLines(page, root)).toEqual(expected('your-task', false));
       await predictChoice(page, tag, 'reverse', 'wrong');
@@ -201,12 +215,13 @@ async function expectExportsHoldNothingHeld(page, tag, csvNot) {
       figure: Boolean(el.figureToExport()),
     };
   });
-  const json = await exportJson(page, tag);
+  const files = await exportFiles(page, tag, figure ? ['json', 'csv', 'svg'] : ['json', 'csv']);
+  const json = JSON.parse(files.json.bytes.toString('utf8'));
   expect(Object.keys(json.numbers).filter((n) => held.includes(n))).toEqual([]);
-  const csv = await exportText(page, tag, 'csv');
+  const csv = files.csv.bytes.toString('utf8');
   expect(csv.split('\r\n').filter((line) => held.includes(line.split(',')[0]))).toEqual([]);
   if (csvNot) expect(csv).not.toMatch(csvNot);
-  if (figure) expect(await exportText(page, tag, 'svg')).not.toMatch(/data-after-answer="held"/);
+  if (figure) expect(files.svg.bytes.toString('utf8')).not.toMatch(/data-after-answer="held"/);
   else {
     await page.locator(`${tag} details.export summary`).click();
     await page.locator(`${tag} [data-export="svg"]`).click();
@@ -217,6 +232,7 @@ async function expectExportsHoldNothingHeld(page, tag, csvNot) {
 }
 
 describe('readouts that would give the answer away on opening', () => {
+  const full = useFullPage();
   /** Each held element (the first match of each selector): its data-after-answer and whether it is visible. */
   const heldState = (page, tag, selectors) =>
     Promise.all(
@@ -230,8 +246,10 @@ describe('readouts that would give the answer away on opening', () => {
   test.each(HELD_READOUTS)(
     '%s: present but not displayed before the answer, left out of the exports, displayed after it',
     async (id, tag, right, selectors, run, csvNot) => {
-      // A short run (SHORT_RUNS): the held readouts are the same at any size.
-      await withChapter(env, id, tag, { search: SHORT_RUNS[id] }, async ({ page }) => {
+      // A short run (SHORT_RUNS, a link of the chapter's own page): the held readouts are the same at any size.
+      const open = (fn) =>
+        SHORT_RUNS[id] ? withChapter(env, id, tag, { search: SHORT_RUNS[id] }, fn) : onChapter(full, tag, fn);
+      await open(async ({ page }) => {
         if (run) await waitRun(page, tag); // the readouts of a run exist once it is done
         expect(await heldState(page, tag, selectors)).toEqual(expectState(selectors, 'held', false));
         await expectExportsHoldNothingHeld(page, tag, csvNot);
@@ -269,6 +287,7 @@ describe('a restored answer', () => {
 // A widget's own readout that answers the prediction on opening (the chapter's default state) is held the same
 // way: present in the widget, not displayed until the prediction is answered, displayed after.
 describe('a widget readout that answers the prediction waits for the answer', () => {
+  const full = useFullPage();
   // [chapter, widget, held elements (one match each), the right choice, what its CSV must not hold before the
   // answer (columns of held numbers in a chapter's own CSV) or null]
   test.each([
@@ -305,7 +324,7 @@ describe('a widget readout that answers the prediction waits for the answer', ()
   ])(
     '%s (%s): the readout that answers is held and left out of the exports, then displayed once answered, and stays after "Ask me again"',
     async (id, tag, held, right, csvNot) => {
-      await withChapter(env, id, tag, async ({ page }) => {
+      await onChapter(full, tag, async ({ page }) => {
         const seen = () =>
           Promise.all(
             held.map(async (selector) => {
@@ -328,9 +347,10 @@ describe('a widget readout that answers the prediction waits for the answer', ()
 });
 
 describe('what is said aloud', () => {
+  const full = useFullPage();
   test('atom: the aria-labels of S₂₃ and S₃₂ name their numbers only once the answer is on show', async () => {
     const tag = 'ag-attention-atom';
-    await withChapter(env, 'atom', tag, async ({ page }) => {
+    await onChapter(full, tag, async ({ page }) => {
       const labels = () =>
         Promise.all(
           ['2-3', '3-2', '2-2'].map((c) => page.locator(`${tag} [data-cell="${c}"]`).getAttribute('aria-label')),
@@ -347,7 +367,7 @@ describe('what is said aloud', () => {
 
   test('orthogonality: the announcement leaves out the held weights until the answer, then says them', async () => {
     const tag = 'ag-orthogonality';
-    await withChapter(env, 'orthogonality', tag, async ({ page }) => {
+    await onChapter(full, tag, async ({ page }) => {
       const live = page.locator(`${tag} [aria-live]`);
       const snap = page.locator(`${tag} [data-action="snap"]`);
       await snap.click();

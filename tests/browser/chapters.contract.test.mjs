@@ -18,9 +18,7 @@ import { caseTests, chapterCases } from './chapter-tests.mjs';
 import {
   chapterPath,
   cspViolations,
-  exportFile,
-  exportJson,
-  exportText,
+  exportFiles,
   expectClean,
   openChapter,
   overflow,
@@ -411,17 +409,18 @@ describe('the chapter contract', () => {
         const { state, stateText, figure } = await page
           .locator(tag)
           .evaluate((el) => ({ state: el.state, stateText: el.stateText, figure: Boolean(el.figureToExport()) }));
-        const json = await exportJson(page, tag);
+        // The exports in one visit to the menu: the numbers (JSON, CSV), and the figure (SVG, PNG) if there is one.
+        const files = await exportFiles(page, tag, figure ? ['json', 'csv', 'svg', 'png'] : ['json', 'csv']);
+        const json = JSON.parse(files.json.bytes.toString('utf8'));
         expect([json.state, json.stateText]).toEqual([state, stateText]);
-        const csv = await exportText(page, tag, 'csv');
+        const csv = files.csv.bytes.toString('utf8');
         expect(csv.split('\r\n').filter(Boolean).length).toBeGreaterThan(1);
         let svgText = '';
         if (figure) {
-          const svg = await exportFile(page, tag, 'svg');
-          expect(svg.name).toBe(`${tag}.svg`);
-          svgText = svg.bytes.toString('utf8');
+          expect(files.svg.name).toBe(`${tag}.svg`);
+          svgText = files.svg.bytes.toString('utf8');
           expect(svgText).toMatch(/^<svg[^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
-          expect([...(await exportFile(page, tag, 'png')).bytes.subarray(0, 8)]).toEqual(PNG_SIGNATURE);
+          expect([...files.png.bytes.subarray(0, 8)]).toEqual(PNG_SIGNATURE);
         } else {
           // A widget with no figure says so instead of downloading an empty one.
           await page.locator(`${tag} details.export summary`).click();
@@ -476,18 +475,18 @@ describe('the chapter contract', () => {
         await settle(page, chapter);
         await page.emulateMedia({ colorScheme: 'dark' });
         expect(await page.evaluate(() => matchMedia('(prefers-color-scheme: dark)').matches)).toBe(true);
-        for (const width of [1024, 375]) {
-          await page.setViewportSize({ width, height: 1000 });
-          expect(await labelOverlaps(page, chapter)).toEqual([]);
-        }
+        // The dark widths first (375 px), where the labels are checked too, then 1024 px: each width once.
         await expectFits(page, chapter, 'dark');
+        expect(await labelOverlaps(page, chapter)).toEqual([]);
+        await page.setViewportSize({ width: 1024, height: 1000 });
+        expect(await labelOverlaps(page, chapter)).toEqual([]);
 
         // The link opened anew (a new document in this page, after its own CSP check) shows the same state and
-        // digits, on a clean page.
+        // digits, on a clean page, in light at the size the chapter's cases open at (1024 by 900 px).
         expect(await cspViolations(page)).toEqual([]);
-        await page.emulateMedia({ colorScheme: 'light' });
-        await page.setViewportSize({ width: 1024, height: 1000 });
         await page.goto('about:blank');
+        await page.emulateMedia({ colorScheme: 'light' });
+        await page.setViewportSize({ width: 1024, height: 900 });
         await page.goto(new URL(chapterPath(id, link), env.server.url).href);
         await page.waitForSelector('body[data-state="ready"]', { timeout: 20000 });
         await waitReady(page, tag);
@@ -497,7 +496,6 @@ describe('the chapter contract', () => {
         expect(await digits()).toEqual(shown);
         await expectClean(opened);
         // The chapter's cases go on in this page, as in one they opened (1024 by 900 px).
-        await page.setViewportSize({ width: 1024, height: 900 });
         if (CASES.get(id)) shared.opened = opened;
       } finally {
         if (shared.opened !== opened) await opened.context.close();

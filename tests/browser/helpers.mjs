@@ -128,6 +128,30 @@ export const SHORT_RUNS = {
   'scale-in-training': '?ch=scale-in-training&v=1&steps=20',
   'heads-learn': '?ch=heads-learn&v=1&steps=30',
 };
+/**
+ * Gives the widgets of the chapters of SHORT_RUNS in `page` (a page or a frame, once its widgets are defined) the
+ * sizes of their short runs as attributes, each widget its own fields, for a test that goes through the chapters
+ * and reads no number of their runs: a widget not started yet starts with them, a started one runs again with
+ * them. Every chapter of SHORT_RUNS must take at least one.
+ */
+export async function shortenRuns(page) {
+  const taken = await page.evaluate((runs) => {
+    const out = {};
+    for (const [id, search] of runs) {
+      out[id] = [];
+      for (const el of document.querySelectorAll(`#ch-${id} *`)) {
+        const fields = customElements.get(el.localName)?.stateDecl?.fields ?? {};
+        for (const [name, value] of new URLSearchParams(search))
+          if (Object.hasOwn(fields, name)) {
+            el.setAttribute(name, value);
+            out[id].push(name);
+          }
+      }
+    }
+    return out;
+  }, Object.entries(SHORT_RUNS));
+  expect(Object.keys(taken).filter((id) => !taken[id].length)).toEqual([]);
+}
 /** The address of embed.html?<query> in test mode. */
 const embedPath = (query) => `embed.html?${query}${query ? '&' : ''}agtest=1`;
 /** The arguments (options, fn) of a call that may leave the options out. */
@@ -444,16 +468,25 @@ export async function screenshot(target, name) {
 }
 
 /** The downloaded file (its name and bytes) after clicking the export button `kind`. */
-export async function exportFile(page, tag, kind) {
+export const exportFile = async (page, tag, kind) => (await exportFiles(page, tag, [kind]))[kind];
+
+/**
+ * The downloaded files (by kind: its name and bytes) after clicking the export buttons `kinds` one after the
+ * other, with the export menu opened once (it stays open after a download).
+ */
+export async function exportFiles(page, tag, kinds) {
+  const files = {};
   await page.locator(`${tag} details.export summary`).click();
-  const [download] = await Promise.all([
-    page.waitForEvent('download'),
-    page.locator(`${tag} [data-export="${kind}"]`).click(),
-  ]);
-  // A stream, not a path: a browser connected to (the stage's) keeps its downloads on its own side.
-  const bytes = await buffer(await download.createReadStream());
+  for (const kind of kinds) {
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.locator(`${tag} [data-export="${kind}"]`).click(),
+    ]);
+    // A stream, not a path: a browser connected to (the stage's) keeps its downloads on its own side.
+    files[kind] = { name: download.suggestedFilename(), bytes: await buffer(await download.createReadStream()) };
+  }
   await page.locator(`${tag} details.export summary`).click();
-  return { name: download.suggestedFilename(), bytes };
+  return files;
 }
 
 /** The exported JSON of the widget (exportFile 'json'), parsed. */

@@ -17,6 +17,7 @@ import {
   expectWorkedExample,
   ROOT,
   seedCase,
+  shortenRuns,
   stageChromium,
   waitReady,
   watchProblems,
@@ -148,6 +149,7 @@ describe('the offline single-file page', () => {
       );
       // Every chapter's widget, and the second widget of a chapter that has one (`also`).
       expect(tags).toEqual(CHAPTERS.flatMap((c) => [c.tag, ...(c.also ?? [])]));
+      await shortenRuns(page); // this checks no run's numbers (the test above checks the worker's): short runs
       for (const tag of tags) await waitReady(page, tag);
       // The KaTeX fonts come from the file: at least one face is loaded.
       expect(
