@@ -58,6 +58,10 @@ export function buildPreset(preset) {
  * "exports" for which file each entry point loads.
  */
 export function buildPackage() {
+  // The first build configures CMake and compiles Emscripten's system libraries, for minutes with no
+  // output: said once before it starts (later builds print their own progress, or nothing when current).
+  if (['wasm-simd', 'wasm-scalar'].some((preset) => !existsSync(join(root, 'build', preset, 'CMakeCache.txt'))))
+    console.log('build: building the wasm modules (about 5 min the first time)…');
   buildPreset('wasm-simd');
   buildPreset('wasm-scalar');
   cpSync(join(root, 'src/js'), join(root, 'dist'), { recursive: true });

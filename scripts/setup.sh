@@ -16,7 +16,7 @@ for p in "${debian_packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
 done
 if [ ${#missing[@]} -gt 0 ]; then
-  echo "setup: installing Debian packages: ${missing[*]}"
+  echo "setup: installing Debian packages (several minutes the first time): ${missing[*]}…"
   sudo=""
   if [ "$(id -u)" -ne 0 ]; then
     command -v sudo >/dev/null || { echo "setup: run as root to install ${missing[*]}" >&2; exit 1; }
@@ -29,7 +29,7 @@ fi
 
 # npm ci when node_modules is missing or older than the lock file.
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  echo "setup: installing npm packages (npm ci)"
+  echo "setup: installing npm packages (npm ci, about 2 min the first time)…"
   # --ignore-scripts: no dependency needs its install script here (esbuild's binary comes as an optional
   # dependency), and h5p-standalone's preinstall (`npx only-allow yarn`) would refuse npm.
   npm ci --ignore-scripts --no-audit --no-fund --loglevel=error

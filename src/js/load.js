@@ -211,13 +211,15 @@ export async function loadBuild(build, options, source) {
     rejectLoad = reject;
   });
   const where = () => (bytes ? `from options.wasmBinary` : `from ${url.href} (located by ${how})`);
-  const helpful = (reason) =>
+  // The Error's cause is what the fetch or the compiler threw, when something did.
+  const helpful = (reason, cause) =>
     new Error(
       `attention-geometry: could not load the WebAssembly module ag-${build}.wasm ${where()}: ${reason}. ` +
         (bytes
           ? `Pass the bytes of the package's wasm/ag-${build}.wasm as options.wasmBinary.`
           : 'Serve the wasm/ folder next to index.js, or tell init() where the file is with ' +
             'options.locateFile(name), options.wasmUrl or options.wasmBinary (the bytes).'),
+      cause === undefined ? undefined : { cause },
     );
   const modulePromise = factory({
     instantiateWasm(imports, receive) {
@@ -238,7 +240,7 @@ export async function loadBuild(build, options, source) {
           }
         },
         (e) => {
-          failure = helpful(e && e.message ? e.message : String(e));
+          failure = helpful(e && e.message ? e.message : String(e), e);
           rejectLoad(failure);
         },
       );

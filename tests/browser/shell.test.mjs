@@ -109,7 +109,15 @@ describe('the page shell', () => {
       await expect(panel.textContent()).resolves.toMatch(/did not load/);
       await expect(panel.locator('[data-role=error-detail]').textContent()).resolves.not.toBe('');
       await page.waitForSelector('ag-two-definitions[data-status="error"]');
-      await expect(page.locator('ag-two-definitions .error').textContent()).resolves.toMatch(/did not load/);
+      // The widget names the file that could not be fetched and where its files must be, and does
+      // not speak of init()'s options (a widget's reader never calls init()).
+      const widgetError = await page.locator('ag-two-definitions .error').textContent();
+      const wasm = new URL('wasm/ag-simd.wasm', page.url()).href;
+      expect(widgetError).toContain(`For ${wasm} the server answered HTTP 404.`);
+      expect(widgetError).toContain("serve the package's dist/widgets/ folder as it is");
+      expect(widgetError).toContain('"In a bundled app" in docs/package.md');
+      expect(widgetError).not.toMatch(/init\(|locateFile|wasmUrl|wasmBinary|from disk/);
+      await expect(page.locator('ag-two-definitions [data-role=error-detail]').textContent()).resolves.toBe(wasm);
       expect(await readNumbers(page, 'ag-two-definitions')).toEqual([]);
       expect(problems.foreign).toEqual([]);
     });

@@ -4,8 +4,10 @@
 // Chromium, where it must show the worked example's weights computed by the
 // wasm module. The Vite and webpack apps must fetch a .wasm with status 200
 // (so a .wasm the bundler failed to emit fails the test); the esbuild app must
-// fetch none.
-import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+// fetch none. An app that bundles the widgets module gets a widget that names
+// the .wasm it could not fetch and the fix; one that follows docs/package.md
+// ("In a bundled app") shows the weights.
+import { copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import {
@@ -14,6 +16,7 @@ import {
   expectConsumerPage,
   expectExamplePage,
   expectWasmFetched,
+  expectWidgetWeights,
   expectWorkedExample,
   indexHtml,
   makeConsumer,
@@ -22,6 +25,7 @@ import {
   runTool,
   startBrowser,
   tempDir,
+  watchedPage,
   workedExampleSource,
 } from './helpers.mjs';
 
@@ -150,6 +154,57 @@ test("esbuild on the main entry with docs/package.md's one-line copy of the .was
   writeFileSync(join(out, 'index.html'), indexHtml('main.js'));
   const server = await env.serve(out);
   await expectConsumerPage(env, server.url, 'esbuild page, separate .wasm');
+}, 90000);
+
+/** An index.html with the bundle `main.js`, `head` (more tags) and one <ag-worked-example>. */
+const widgetPage = (head = '') =>
+  indexHtml('main.js').replace('<body></body>', `${head}<body><ag-worked-example></ag-worked-example></body>`);
+
+test('esbuild bundling attention-geometry/widgets: the widget names the .wasm URL it could not fetch and the fix', async () => {
+  const dir = makeConsumer(work, 'esbuild-widgets', tarball, {
+    files: { 'src/main.js': "import 'attention-geometry/widgets';\n" },
+  });
+  build(dir, 'esbuild', ['src/main.js', '--bundle', '--format=esm', '--platform=browser', '--outdir=dist']);
+  const out = join(dir, 'dist');
+  writeFileSync(join(out, 'index.html'), widgetPage());
+  const server = await env.serve(out);
+  const { context, page } = await watchedPage(env);
+  try {
+    await page.goto(server.url);
+    await page.waitForSelector('ag-worked-example[data-status="error"]', { timeout: 30000 });
+    const text = await page.locator('ag-worked-example .error').textContent();
+    const wasm = new URL('wasm/ag-simd.wasm', server.url).href;
+    expect(text).toContain(`For ${wasm} the server answered HTTP 404.`);
+    expect(text).toContain(`from the folder of the module that defines them, here ${new URL('./', server.url).href}`);
+    expect(text).toContain("serve the package's dist/widgets/ folder as it is and load widgets.js from it");
+    expect(text).not.toMatch(/init\(|locateFile|wasmUrl|wasmBinary|from disk/);
+  } finally {
+    await context.close();
+  }
+}, 90000);
+
+test("docs/package.md's steps for a bundled app: dist/widgets/ copied to ag/ and loaded by a script tag", async () => {
+  const dir = makeConsumer(work, 'esbuild-widgets-copied', tarball, {
+    files: {
+      'src/main.js': "customElements.whenDefined('ag-worked-example').then(() => { window.__defined = true; });\n",
+    },
+  });
+  build(dir, 'esbuild', ['src/main.js', '--bundle', '--format=esm', '--platform=browser', '--outdir=dist']);
+  const out = join(dir, 'dist');
+  // cp -r node_modules/attention-geometry/dist/widgets/ dist/ag/
+  cpSync(join(dir, 'node_modules/attention-geometry/dist/widgets'), join(out, 'ag'), { recursive: true });
+  writeFileSync(join(out, 'index.html'), widgetPage('<script type="module" src="/ag/widgets.js"></script>\n'));
+  const server = await env.serve(out);
+  const { context, page, wasm, problems } = await watchedPage(env);
+  try {
+    await page.goto(server.url);
+    await expectWidgetWeights(page);
+    expect(await page.evaluate(() => window.__defined)).toBe(true);
+    expectWasmFetched(wasm, 'bundled app with dist/widgets/ copied');
+    expect(problems).toEqual([]);
+  } finally {
+    await context.close();
+  }
 }, 90000);
 
 test('examples/vite-app/ builds with `vite build` and shows the weights', async () => {

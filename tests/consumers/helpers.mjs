@@ -48,6 +48,23 @@ export function expectWorkedExample(result, what) {
 }
 
 /**
+ * The page's <ag-worked-example> becomes ready and shows the worked example's weights, with every stylesheet it
+ * links loaded.
+ */
+export async function expectWidgetWeights(page) {
+  await page.waitForSelector('ag-worked-example[data-status="ready"]', { timeout: 30000 });
+  const shown = await page.locator('ag-worked-example').evaluate((el) => ({
+    weights: [...el.shadowRoot.querySelectorAll('[data-role="weight"]')].map((n) => Number(n.dataset.value)),
+    sheets: [...el.shadowRoot.querySelectorAll('link[rel="stylesheet"]')].map((l) => Boolean(l.sheet)),
+  }));
+  const ex = workedExample();
+  expect(shown.weights).toHaveLength(ex.weights.length);
+  shown.weights.forEach((w, i) => expect(Math.abs(w - ex.weights[i])).toBeLessThanOrEqual(ex.tolerance));
+  expect(shown.sheets.length).toBeGreaterThan(0);
+  expect(shown.sheets.every(Boolean)).toBe(true);
+}
+
+/**
  * The code every consumer runs, as text: `init` must be in scope; resolves to
  * { scores, weights, backend } of the worked example (scale 1).
  */

@@ -256,6 +256,9 @@ describe('locating the .wasm', () => {
     expect(error.message).toContain(wrong.href);
     expect(error.message).toContain('locateFile');
     expect(error.message).toContain('wasmBinary');
+    // What the read threw is kept as the cause (Node's error for a file that does not exist).
+    expect(error.cause?.syscall).toBe('open');
+    expect(error.cause.code).toBe('ENOENT');
   });
 });
 

@@ -69,7 +69,7 @@ test("require('attention-geometry/widgets') throws an Error saying the widgets a
     'Error: attention-geometry/widgets is an ES module for browsers and cannot be loaded with require()',
   );
   expect(r.stderr).toContain('<script type="module"');
-  expect(r.stderr).toContain("import('attention-geometry/widgets')");
+  expect(r.stderr).toContain('so a bundler must not take it into a bundle (docs/package.md, "In a bundled app")');
 });
 
 test("import('attention-geometry/widgets') in Node throws an Error saying the widgets need a browser", () => {
@@ -81,6 +81,8 @@ test("import('attention-geometry/widgets') in Node throws an Error saying the wi
   expect(r.message).toContain('attention-geometry/widgets needs a browser');
   expect(r.message).toContain('HTMLElement, and Node has no DOM');
   expect(r.message).toContain('<script type="module"');
+  expect(r.message).toContain('so a bundler must not take it into a bundle (docs/package.md, "In a bundled app")');
+  expect(r.message).not.toContain('bundled for browsers');
   expect(r.message).toContain('import { init } from "attention-geometry"');
   // A named static import links (the names exist) and reaches the same Error.
   const named = spawnSync(

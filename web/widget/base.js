@@ -35,6 +35,7 @@ import { announceIn, liveRegion } from './announce.js';
 import { h, setAttr, setFlag, setText } from './dom.js';
 import { assetUrl } from './assets.js';
 import { describe, getEngine, onEngineChange } from './engine.js';
+import { describeLoadFailure } from './load-failure.js';
 import { embedControl } from './embed-control.js';
 import { csvBlob, download, exportControl, jsonBlob, pngBlob, svgBlob } from './export.js';
 import './d3-changes-only.js'; // d3 writes only what changes
@@ -400,7 +401,7 @@ export class AgWidget extends HTMLElement {
         this.#subscribe();
         this.#render();
       } catch (err) {
-        this.#showLoadError(err);
+        await this.#showLoadError(err);
       }
     })();
     return this.ready;
@@ -456,15 +457,16 @@ export class AgWidget extends HTMLElement {
     if (this.#problems.length) this.showProblems(this.#problems, this.#where);
   }
 
-  #showLoadError(err) {
+  async #showLoadError(err) {
     const { error, computedBy } = this.#parts;
     const detail = err?.message ? String(err.message) : String(err);
+    const failure = await describeLoadFailure(err);
     error.replaceChildren(
-      h('strong', {}, 'The WebAssembly module did not load, so this figure has no numbers.'),
-      ' Every number here is computed by that module. Opening the page through a web server (not from disk), using a current browser, or reloading usually helps.',
+      h('strong', {}, failure.headline),
+      ` ${failure.advice}`,
       h('br'),
-      'What the browser reported: ',
-      h('code', { dataset: { role: 'error-detail' } }, detail),
+      failure.detailLabel,
+      h('code', { dataset: { role: 'error-detail' } }, failure.detail),
     );
     error.hidden = false;
     computedBy.textContent = 'No numbers: the WebAssembly module did not load.';

@@ -1,0 +1,66 @@
+// Why the WebAssembly module did not load, told to the reader of a widget
+// (who never calls init() and so is not told about its options):
+// - no WebAssembly in this browser, or a page opened from disk: the usual
+//   advice (a current browser, a web server);
+// - a .wasm file that cannot be fetched (HTTP 404, a network error): its URL,
+//   and that the widgets find their files (wasm/, styles/, vendor/) beside the
+//   module that defines them, so that folder must be served as it is. This is
+//   what a widgets module bundled into an app meets: it looks for its files
+//   beside the app's bundle, where they are not (docs/package.md, "In a
+//   bundled app");
+// - anything else: the usual advice and what the browser reported.
+import { assetUrl, wasmUrls } from './assets.js';
+
+const USUAL_ADVICE =
+  'Opening the page through a web server (not from disk), using a current browser, or reloading usually helps.';
+
+/**
+ * The first of the widgets' .wasm URLs that the server does not deliver, with
+ * why; null when both are delivered (or are not http(s) URLs).
+ * @returns {Promise<{ url: string, reason: string } | null>}
+ */
+async function unreachableWasm() {
+  const { simd, scalar } = wasmUrls();
+  for (const url of [simd, scalar]) {
+    if (!/^https?:$/.test(new URL(url).protocol)) continue;
+    try {
+      const response = await fetch(url, { cache: 'no-store' });
+      await response.body?.cancel();
+      if (!response.ok) return { url, reason: `the server answered HTTP ${response.status}` };
+    } catch (err) {
+      return { url, reason: `the request failed (${err && err.message ? err.message : String(err)})` };
+    }
+  }
+  return null;
+}
+
+/**
+ * What a widget shows when the module did not load: a headline, the advice
+ * that fits the failure, and a detail (the URL that failed, or what the
+ * browser reported).
+ * @param {unknown} err the rejection of getEngine()
+ * @returns {Promise<{ headline: string, advice: string, detailLabel: string, detail: string }>}
+ */
+export async function describeLoadFailure(err) {
+  const reported = String(err?.cause?.message ?? err?.message ?? err);
+  const usual = {
+    headline: 'The WebAssembly module did not load, so this figure has no numbers.',
+    advice: `Every number here is computed by that module. ${USUAL_ADVICE}`,
+    detailLabel: 'What the browser reported: ',
+    detail: reported,
+  };
+  if (typeof WebAssembly !== 'object' || new URL(wasmUrls().simd).protocol === 'file:') return usual;
+  const missing = await unreachableWasm().catch(() => null);
+  if (!missing) return usual;
+  const folder = assetUrl('').href;
+  return {
+    headline: 'The WebAssembly module could not be fetched, so this figure has no numbers.',
+    advice:
+      `For ${missing.url} ${missing.reason}. The widgets load their files (wasm/, styles/, vendor/) from ` +
+      `the folder of the module that defines them, here ${folder}: serve the package's dist/widgets/ ` +
+      'folder as it is and load widgets.js from it, not from a bundle of your own ' +
+      '(see "In a bundled app" in docs/package.md of attention-geometry).',
+    detailLabel: 'URL tried: ',
+    detail: missing.url,
+  };
+}
