@@ -41,6 +41,15 @@ export function argumentCountError(method, arity, given, extra) {
   );
 }
 
+/**
+ * A required argument or member that was not given (undefined; a null member
+ * is absent too, index.d.ts "Options"): "is required and was not given;
+ * expected ..." rather than "got undefined".
+ */
+export function missingError(method, name, expected) {
+  return new TypeError(`${method}: ${name} is required and was not given; expected ${expected}`);
+}
+
 /** "[2, 3]" for a shape array; "scalar" for []. */
 export function formatShape(shape) {
   return shape.length === 0 ? '[] (scalar)' : `[${shape.join(', ')}]`;

@@ -3,7 +3,15 @@
 // per kernel, each checking its arguments (tensor.js), copying in and out
 // (heap.js) and calling the variant of its instance (api.js); no method
 // changes its arguments. Shapes and errors: index.d.ts.
-import { describeValue, entryError, formatShape, overflowError, shapeError, valueError } from './errors.js';
+import {
+  describeValue,
+  entryError,
+  formatShape,
+  missingError,
+  overflowError,
+  shapeError,
+  valueError,
+} from './errors.js';
 import { finiteNumber, optionsObject, tensorOf, toTensor, toTensorRank } from './tensor.js';
 
 const F32_MIN_SUBNORMAL = 2 ** -149;
@@ -237,10 +245,12 @@ export const layersMethods = {
       }
     }
     const o = optionsObject(m, options, 'options', ['lr', 'step', 'beta1', 'beta2', 'eps', 'gradScale']);
-    if (o.lr === undefined) throw new TypeError(`${m}: options.lr (the learning rate) is required; got undefined`);
+    if (o.lr === undefined) throw missingError(m, 'options.lr (the learning rate)', 'a number >= 0');
     const lr = finiteNumber(m, 'options.lr', o.lr);
     if (lr < 0) throw new RangeError(`${m}: options.lr must be >= 0; got ${lr}`);
     const step = o.step;
+    if (step === undefined)
+      throw missingError(m, 'options.step (the 1-based step count)', 'an integer from 1 to 2147483647');
     if (typeof step !== 'number' || !Number.isInteger(step)) {
       throw new TypeError(`${m}: options.step (the 1-based step count) must be an integer; got ${describeValue(step)}`);
     }

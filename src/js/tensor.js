@@ -11,6 +11,7 @@ import {
   entryTypeError,
   formatShape,
   maskEntryError,
+  missingError,
   ruleError,
   shapeEntryError,
   shapeError,
@@ -509,6 +510,7 @@ export function materialize(src, strides, target) {
 
 /** A positive integer option (size), or throws. */
 export function positiveInt(method, name, x, max = 2147483647) {
+  if (x === undefined) throw missingError(method, name, `an integer from 1 to ${max}`);
   if (typeof x !== 'number' || !Number.isInteger(x)) {
     throw new TypeError(`${method}: ${name} must be an integer; got ${typeof x === 'number' ? x : describeValue(x)}`);
   }
@@ -518,6 +520,7 @@ export function positiveInt(method, name, x, max = 2147483647) {
 
 /** A finite number option (optionally > 0), or throws. */
 export function finiteNumber(method, name, x, { positive = false } = {}) {
+  if (x === undefined) throw missingError(method, name, positive ? 'a number > 0' : 'a number');
   if (typeof x !== 'number') throw new TypeError(`${method}: ${name} must be a number; got ${describeValue(x)}`);
   // Finite once rounded to float32, as the kernels take it: 3.4028235e38 (FLT_MAX as NumPy prints it) is.
   if (!(Math.abs(x) < F32_OVERFLOW))

@@ -5,7 +5,7 @@
 // moments, all laid out by transformer_layout.h) on the heap, and copies
 // results out; every number of the model is computed in wasm.
 import { countedCall } from './checks.js';
-import { describeValue, overflowError } from './errors.js';
+import { describeValue, missingError, overflowError } from './errors.js';
 import { HEAP_LIMIT_BYTES, readOut, withBuffers } from './heap.js';
 import { splitU64 } from './random.js';
 import { booleanOption, finiteNumber, optionsObject, positiveInt } from './tensor.js';
@@ -66,15 +66,17 @@ function dimsOf(module, c) {
   return Int32Array.from(fields, (f) => values[f]);
 }
 
+/** What a row of a matrix argument was, with its length when it is an array ("an array of 2"). */
+const rowOf = (row) => (Array.isArray(row) ? `an array of ${row.length}` : describeValue(row));
+
 /** A token matrix [B, T] as an Int32Array: an Int32Array/array of B*T integers, or B arrays of T. */
 function tokenMatrix(method, name, x, T, lo, hi) {
+  if (x === undefined) throw missingError(method, name, 'an Int32Array [B * T] or an array of B arrays of T');
   let flat = x;
   if (Array.isArray(x) && x.length > 0 && (Array.isArray(x[0]) || ArrayBuffer.isView(x[0]))) {
     for (let b = 0; b < x.length; b++) {
       if (!(Array.isArray(x[b]) || ArrayBuffer.isView(x[b])) || x[b].length !== T)
-        throw new RangeError(
-          `${method}: ${name}[${b}] must be an array of T = ${T} tokens; got ${describeValue(x[b])}`,
-        );
+        throw new RangeError(`${method}: ${name}[${b}] must be an array of T = ${T} tokens; got ${rowOf(x[b])}`);
     }
     flat = x.flatMap((row) => Array.from(row));
   }
@@ -84,7 +86,7 @@ function tokenMatrix(method, name, x, T, lo, hi) {
     );
   if (flat.length === 0 || flat.length % T !== 0)
     throw new RangeError(
-      `${method}: ${name} must hold B * T tokens, a positive multiple of T = ${T}; got ${flat.length}`,
+      `${method}: ${name} must hold B * T tokens, a positive multiple of T = ${T}; got ${flat.length} tokens`,
     );
   const out = Int32Array.from(flat);
   for (let i = 0; i < flat.length; i++) {
@@ -112,7 +114,7 @@ function headMaskOf(method, mask, c) {
     for (let l = 0; l < mask.length; l++) {
       if (!(Array.isArray(mask[l]) || ArrayBuffer.isView(mask[l])) || mask[l].length !== c.heads)
         throw new RangeError(
-          `${method}: ${name}[${l}] must be an array of heads = ${c.heads} numbers; got ${describeValue(mask[l])}`,
+          `${method}: ${name}[${l}] must be an array of heads = ${c.heads} numbers; got ${rowOf(mask[l])}`,
         );
     }
     flat = mask.flatMap((row) => Array.from(row));
@@ -307,6 +309,7 @@ class Transformer {
     // Argument order: the batch, then the options object.
     const read = batchOf(m, batch, this.config);
     const o = optionsObject(m, options, 'options', ['lr', 'optimizer', 'clip', 'beta1', 'beta2', 'eps']);
+    if (o.lr === undefined) throw missingError(m, 'options.lr (the learning rate)', 'a number > 0');
     const lr = finiteNumber(m, 'options.lr', o.lr, { positive: true });
     if ((o.optimizer ?? 'adam') !== 'adam')
       throw new RangeError(

@@ -100,6 +100,26 @@ describe('the page shell', () => {
     });
   });
 
+  test('a parameter no chapter reads is named once, when the link opens, and left out of the next address', async () => {
+    await withTour('&ch=softmax&zz=1&utm_source=x#ch-softmax', async ({ page }) => {
+      await waitReady(page, 'ag-softmax');
+      const urlNote = await page.locator('#url-note').textContent();
+      for (const part of ['zz=1', 'utm_source=x']) expect(urlNote).toContain(part);
+      // Another chapter from the contents: the address the shell writes names it and its state only.
+      await page.locator('#toc a[href="#ch-kv-cache"]').click();
+      await waitReady(page, 'ag-kv-cache');
+      await page.waitForFunction(() => new URLSearchParams(window.location.search).get('ch') === 'kv-cache');
+      const { search, hash } = await settledUrl(page);
+      const params = new URLSearchParams(search);
+      expect([params.get('zz'), params.get('utm_source'), params.get('agtest')]).toEqual([null, null, '1']);
+      expect(hash).toBe('#ch-kv-cache');
+      // The copied link opens with no note.
+      await withPage(env, `${search}${hash}`, { tag: 'ag-kv-cache' }, async (copy) => {
+        await expect(copy.page.locator('#url-note').isHidden()).resolves.toBe(true);
+      });
+    });
+  });
+
   test('shows a helpful error when the wasm cannot load, and no made-up numbers', async () => {
     const setup = (p) =>
       p.route('**/*.wasm', (route) => route.fulfill({ status: 404, contentType: 'text/plain', body: 'gone' }));

@@ -1,9 +1,13 @@
-// The page URL: ?ch=<chapter id>&<that chapter's state>[&impl=<id>]#ch-<id>.
+// The page URL: ?ch=<chapter id>&<that chapter's state>[&impl=<id>][&studio=1][&agtest=1]#ch-<id>.
 // Only the shell reads and writes it (widgets never do), with
 // history.replaceState, so a copied link opens the chapter the learner was
-// looking at with what it showed. Parameters the shell does not own are kept
-// in the address; those that are no setting of the chapter (agtest, the test
-// mode, aside) are named in the link note (unknownParams).
+// looking at with what it showed. The rule for any other parameter: it is
+// named once, in the link note when the page opens with it (unknownParams,
+// studioProblems), and the address the shell writes next leaves it out, so a
+// link copied after any change is clean. Kept are only the two modes the
+// page's hosts open it in: studio=1 (the studio) and agtest=1 (the test
+// mode, widget/engine.js). The SCORM course's launch page carries its
+// settings in meta elements, embed.html reads its own (shell/embed-params.js).
 //
 // Version 0 links (the first page, before chapters): ?q=...&k=...&scale=...
 // with no ch: they belong to the worked example, whose state decoder reads
@@ -13,6 +17,8 @@ import { stateParamNames } from '../widget/state.js';
 export const SHELL_PARAMS = ['ch', 'impl'];
 /** studio=1 with ch=: the chapter's studio panel (widget/studio.js); kept in the address as it is. */
 export const STUDIO_PARAM = 'studio';
+/** The page's modes, kept in the address the shell writes with the value that turns them on. */
+const MODES = [STUDIO_PARAM, 'agtest'];
 const V0_PARAMS = ['q', 'k', 'scale'];
 
 /**
@@ -100,18 +106,11 @@ function chapterStateText(widgets) {
 /** Writes the page URL for `chapter` (null: no chapter) and its widgets. */
 export function writeUrl({ chapter, widgets, implId, defaultImplId }) {
   const current = new URLSearchParams(window.location.search);
-  const owned = new Set([...SHELL_PARAMS, ...V0_PARAMS, 'v']);
-  for (const w of widgets) for (const name of stateParamNames(w.constructor.stateDecl)) owned.add(name);
-  // Drop every parameter a chapter owns (any chapter's fields could be there).
-  for (const el of document.querySelectorAll('[data-chapter] > .chapter-widget > *')) {
-    const decl = el.constructor.stateDecl;
-    if (decl) for (const name of stateParamNames(decl)) owned.add(name);
-  }
-  const others = [...current].filter(([name]) => !owned.has(name));
   const parts = [];
   if (chapter && widgets.length) parts.push(`ch=${encodeURIComponent(chapter.id)}`, chapterStateText(widgets));
   if (implId && implId !== defaultImplId) parts.push(`impl=${encodeURIComponent(implId)}`);
-  if (others.length) parts.push(new URLSearchParams(others).toString());
+  // Nothing else the link had: what was not used was named in the link note when the page opened.
+  for (const mode of MODES) if (current.get(mode) === '1') parts.push(`${mode}=1`);
   const query = parts.filter(Boolean).join('&');
   // No chapter (the top of the page): no chapter's anchor either, another one (#check-pre) is kept.
   const kept = window.location.hash.startsWith('#ch-') ? '' : window.location.hash;
