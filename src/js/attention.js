@@ -10,7 +10,7 @@ import { ALIBI_MAX_DISTANCE, alibiOption } from './alibi.js';
 import { knownNaNIndex, runDeferredCheck, runDeferredCheckBlocks } from './checks.js';
 import { describeValue, formatIndex, formatShape, overflowError, shapeError } from './errors.js';
 import { HEAP_LIMIT_BYTES } from './heap.js';
-import { advanceKvCache, kvCacheObjectOption, writeKvRows } from './kv-cache.js';
+import { advanceKvCache, kvCacheObjectOption, recheckKvCache, writeKvRows } from './kv-cache.js';
 import { checkEvenWidth, ROPE_MAX_POSITION, ropeCall, ropeOption, ropePositions, ropeSettings } from './rope.js';
 import {
   booleanOption,
@@ -614,6 +614,7 @@ export const attentionMethods = {
       work: attentionWork(this._rt.module, streaming, returnWeights || returnScores, Tq, Tall),
     };
     const r = this._buffers(m, specs, (p) => {
+      if (resident) recheckKvCache(m, resident);
       if (rope) {
         // Q and K turned into their own buffers, rows of Tq (Tk) tokens.
         for (const [x, input, T, positions, out] of [

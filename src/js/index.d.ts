@@ -277,7 +277,7 @@ export interface AttentionOptions {
    * rows). Not a cache made by createKvCache, or one of another instance, or together with
    * `pastKey` or `pastValue`: TypeError; a disposed cache: Error; K or V whose B, h_kv, d_k or d_v
    * differ from the cache's, or P + Tk beyond its capacity: RangeError naming `options.cache` and
-   * the numbers.
+   * the numbers. The cache's B is K's batch: a cache of batch 1 serves Q of any batch.
    */
   cache?: KvCache;
   /**
@@ -319,8 +319,9 @@ export interface AttentionOptions {
    * before the scores, query i at position P + i and key j of K at P + j (P = 0 without a KV
    * cache; the cached keys are taken as already turned, and `presentKey` holds turned keys).
    * `true` for base 10000 and interleaved pairs, or `{ base, interleaved, start }`, `start` the
-   * position of the first query and new key (default P; give it when the cache was trimmed, as a
-   * sliding window's rolling cache is, so that P is no longer the position). d_k must be even
+   * position of the first query and new key (default P; give it when a `pastKey` cache was trimmed, as a
+   * sliding window's rolling cache is, so that P is no longer the position; a `cache` object is never
+   * trimmed from the front, so its P is always the position). d_k must be even
    * (RangeError naming Q). With `kvSeqLen` it is a RangeError (the positions would differ per
    * batch: turn Q and K with `rope(x, { positions })` first). Not a boolean or an object:
    * TypeError.
@@ -390,9 +391,9 @@ export interface AttentionOptions {
 export interface AttentionResult {
   /** Y = softmax(scores) V, shape [..., Tq, d_v]. */
   output: Tensor;
-  /** Attention weights [..., Tq, Tk]; rows sum to 1 (or are all 0 when every key is masked). Present with `returnWeights: true`. */
+  /** Attention weights [..., Tq, Tk] ([..., Tq, P + Tk] with a KV cache of P rows); rows sum to 1 (or are all 0 when every key is masked). Present with `returnWeights: true`. */
   weights?: Tensor;
-  /** Scores (logits) [..., Tq, Tk]: scale Q K^T + mask, or an earlier stage (see `returnScores`). Present with `returnScores`. */
+  /** Scores (logits) [..., Tq, Tk] ([..., Tq, P + Tk] with a KV cache of P rows): scale Q K^T + mask, or an earlier stage (see `returnScores`). Present with `returnScores`. */
   scores?: Tensor;
   /**
    * [pastKey; K] along the tokens, [..., P + Tk, d_k]: the cache for the next call. Present with `pastKey`;
@@ -1357,7 +1358,7 @@ export interface TransformerParameterInfo {
 
 /** The sizes of a {@link KvCache} ({@link AttentionGeometry.createKvCache}): integers >= 1. */
 export interface KvCacheOptions {
-  /** B, the batch. Default 1. */
+  /** B, the batch of K and V (a K of batch 1 serves queries of any batch, as without a cache). Default 1. */
   batch?: number;
   /** h_kv, the key/value heads (as multiHeadAttention's `kvHeads`; queries may have any multiple of it). */
   kvHeads: number;
@@ -1375,6 +1376,12 @@ export interface KvCacheOptions {
  * `length` rows per head are held. Pass it as `attention`'s `cache` option (same instance). After dispose,
  * `length`, `keys`, `values`, `reset`, `truncate` and attention with it throw an Error naming the cache; the sizes stay
  * readable. More arguments than a method takes is a TypeError (`kvCache.reset: takes no arguments ...`).
+ * Call dispose() when done: a cache dropped without it is freed only when the JS engine collects it, which
+ * a full wasm heap does not trigger (dropped caches can fill the 1 GiB heap; createKvCache then throws a
+ * RangeError). One call at a time: a call whose argument reading (a getter, a proxy) disposes the cache
+ * or uses it in another call throws an Error and writes nothing. Rows are kept from the first: a sliding
+ * window over a long sequence needs a capacity of the whole sequence here (or `pastKey` with a trimmed
+ * cache and `rope.start`). Only the cache's sizes are enumerable (JSON gives them alone).
  */
 export interface KvCache {
   /** P, the rows held per head; each successful attention call adds its Tk. Read-only. */

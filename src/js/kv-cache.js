@@ -16,8 +16,12 @@ import { optionsObject, positiveInt, tensorOf } from './tensor.js';
 /** The alignment in bytes of the values block after the keys (one f32x4, as heap.js). */
 const ALIGN = 16;
 
-// Frees a cache's block when it is collected without dispose() (a safety net only).
+// Frees a cache's block when it is collected without dispose() (a safety net only: a collection
+// is not triggered by a full wasm heap, so dropped caches can fill it).
 const finalizer = new FinalizationRegistry(({ module, base }) => module.free(base));
+
+/** The caches createKvCache made (an object with KvCache's prototype but not made by it is not one). */
+const made = new WeakSet();
 
 /**
  * The cache of ag.createKvCache (index.d.ts: KvCache). Its rows 0..length - 1
@@ -40,14 +44,21 @@ class KvCache {
     const base = module.malloc(bytes + ALIGN - 1);
     if (!base)
       throw new RangeError(
-        `${m}: the wasm heap (capped at 1 GiB) could not allocate ${bytes} bytes for ${shape}; use a smaller capacity`,
+        `${m}: the wasm heap (capped at 1 GiB) could not allocate ${bytes} bytes for ${shape}; ` +
+          'use a smaller capacity, or dispose() the caches and models no longer used (their memory is not ' +
+          'freed until then)',
       );
-    this._ag = ag;
-    this._base = base;
     const keys = Math.ceil(base / ALIGN) * ALIGN;
-    /** Byte offsets of the keys and values blocks; null once disposed. @internal */
-    this._p = { keys, values: keys + keyBytes };
-    this._length = 0;
+    // The internals, not enumerable: JSON.stringify, console.log and structuredClone see the sizes only.
+    const internal = (value) => ({ value, enumerable: false, writable: true, configurable: false });
+    Object.defineProperties(this, {
+      _ag: internal(ag),
+      _base: internal(base),
+      /** Byte offsets of the keys and values blocks; null once disposed. @internal */
+      _p: internal({ keys, values: keys + keyBytes }),
+      _length: internal(0),
+      _token: internal({}),
+    });
     const fixed = (value) => ({ value, enumerable: true, writable: false, configurable: false });
     Object.defineProperties(this, {
       batch: fixed(batch),
@@ -56,8 +67,8 @@ class KvCache {
       dK: fixed(dK),
       dV: fixed(dV),
     });
-    this._token = {};
     finalizer.register(this, { module, base }, this._token);
+    made.add(this);
   }
 
   /** The instance's module, or an Error naming the cache when it was disposed. @internal */
@@ -115,7 +126,7 @@ class KvCache {
       throw new RangeError(
         `${m}: length must be from 0 to the ${this._length} rows held (a cache keeps or forgets rows, never adds them); got ${length}`,
       );
-    this._length = length;
+    this._length = length + 0; // -0 kept as 0
   }
 
   /** Frees the cache's wasm memory; every later use throws an Error. Calling it again does nothing. */
@@ -142,7 +153,7 @@ for (const name of ['keys', 'values', 'reset', 'truncate', 'dispose'])
 export function kvCacheObjectOption(ag, m, o, K, V) {
   if (o.cache === undefined) return null;
   const cache = o.cache;
-  if (!(cache instanceof KvCache))
+  if (!made.has(cache))
     throw new TypeError(`${m}: options.cache must be a KV cache made by createKvCache; got ${describeValue(cache)}`);
   if (cache._ag._rt !== ag._rt)
     throw new TypeError(
@@ -175,6 +186,24 @@ export function kvCacheObjectOption(ag, m, o, K, V) {
         `P + Tk = ${P + Tk} > ${capacity}; make the cache with a larger capacity, or reset() it`,
     );
   return { cache, P, keys: cache._p.keys, values: cache._p.values };
+}
+
+/**
+ * Before attention writes to the cache of `c` (kvCacheObjectOption's result): an Error when code
+ * that ran while the call read its arguments (a getter, a proxy) disposed the cache or used it
+ * in another call; the call then writes nothing.
+ */
+export function recheckKvCache(m, c) {
+  const { cache, P } = c;
+  if (!cache._p)
+    throw new Error(
+      `${m}: options.cache (a KV cache) was disposed while this call read its arguments; nothing was written`,
+    );
+  if (cache._length !== P)
+    throw new Error(
+      `${m}: options.cache (a KV cache) went from ${P} to ${cache._length} rows while this call read its arguments ` +
+        '(another call used it); nothing was written: one call at a time per cache',
+    );
 }
 
 /** After a successful call on `c` (kvCacheObjectOption's result) with Tk new rows: length P + Tk. */

@@ -359,6 +359,65 @@ describe.each(CONFIGS)('the KV cache object: $label', (cfg) => {
     });
   });
 
+  test('code run while a call reads its arguments cannot free or reuse the cache under it', () => {
+    const cache = ag.createKvCache({ kvHeads: 1, capacity: 4, dK: 2 });
+    const row = (i) => T(Float32Array.of(i, -i), [1, 1, 1, 2]);
+    ag.attention(row(0), row(1), row(10), { cache });
+    // A mask whose row is a getter that runs `action` the first time it is read: after the cache option
+    // was read, before anything is written.
+    const maskRunning = (action, keys) => {
+      const mask = [new Array(keys).fill(0)];
+      let done = false;
+      const once = () => {
+        if (!done) ((done = true), action());
+        return new Array(keys).fill(0);
+      };
+      Object.defineProperty(mask, 0, { get: once, enumerable: true });
+      return mask;
+    };
+    // Another call on the same cache from inside this one: the inner call's row is kept, the outer
+    // call writes nothing and says why.
+    const inner = () => ag.attention(row(0), row(2), row(20), { cache });
+    let e = thrownBy(() =>
+      ag.attention(row(0), row(3), row(30), { cache, mask: maskRunning(inner, 2), maskKind: 'additive' }),
+    );
+    expect(e).toBeInstanceOf(Error);
+    expect(e.message).toContain('options.cache (a KV cache) went from 1 to 2 rows while this call read its arguments');
+    expect(snapshot(cache)).toEqual({
+      length: 2,
+      keys: T(Float32Array.of(1, -1, 2, -2), [1, 1, 2, 2]),
+      values: T(Float32Array.of(10, -10, 20, -20), [1, 1, 2, 2]),
+    });
+    // Disposed from inside the call: an Error, nothing written into the freed block, the module usable.
+    const heap = ag.heapAllocatedBytes();
+    e = thrownBy(() =>
+      ag.attention(row(0), row(3), row(30), {
+        cache,
+        mask: maskRunning(() => cache.dispose(), 3),
+        maskKind: 'additive',
+      }),
+    );
+    expect(e).toBeInstanceOf(Error);
+    expect(e.message).toContain('options.cache (a KV cache) was disposed while this call read its arguments');
+    expect(ag.heapAllocatedBytes()).toBeLessThan(heap);
+    expect(ag.attention([[1, 0]], [[1, 0]], [[5, 6]]).output.data).toEqual(Float32Array.of(5, 6));
+  });
+
+  test('a cache shows its sizes only, and an object posing as one is refused', () => {
+    const cache = ag.createKvCache({ kvHeads: 2, capacity: 3, dK: 4 });
+    expect(JSON.parse(JSON.stringify(cache))).toEqual({ batch: 1, kvHeads: 2, capacity: 3, dK: 4, dV: 4 });
+    expect(Object.keys(cache)).toEqual(['batch', 'kvHeads', 'capacity', 'dK', 'dV']);
+    const fake = Object.create(Object.getPrototypeOf(cache));
+    const q = T(new Float32Array(8), [1, 2, 1, 4]);
+    const e = thrownBy(() => ag.attention(q, q, q, { cache: fake }));
+    expect(e).toBeInstanceOf(TypeError);
+    expect(e.message).toContain('options.cache must be a KV cache made by createKvCache');
+    ag.attention(q, q, q, { cache });
+    cache.truncate(-0);
+    expect(Object.is(cache.length, 0)).toBe(true);
+    cache.dispose();
+  });
+
   test('wasm memory growth between steps does not touch the cache', () => {
     const seq = sequence(59, 8);
     const cache = ag.createKvCache({ batch: B, kvHeads: Hkv, capacity: 8, dK: dk, dV: dv });
