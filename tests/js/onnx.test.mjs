@@ -76,7 +76,7 @@ function missingFeature(c) {
         return 'empty reduction (zero-length vectors are rejected by design; ONNX gives 0)';
       return null;
     case 'LayerNormalization':
-      return 'LayerNormalization (no kernel: mean/variance normalisation is not part of the registry)';
+      return null;
     case 'Einsum':
       return 'Einsum';
     default:
@@ -198,6 +198,30 @@ function run(ag, c) {
         out.push(ag.norm(Float32Array.from(moved.data.slice(r * len, (r + 1) * len))));
       const shape = a.keepdims === 0 ? kept.map((d) => x.shape[d]) : x.shape.map((s, d) => (axes.includes(d) ? 1 : s));
       return [['reduced', { data: out, shape }, out0]];
+    }
+    case 'LayerNormalization': {
+      // Normalised over the axes from `axis` on (default -1): rows of those axes flattened, which is
+      // layerNorm over the last axis of x seen as [rows, n], with W and B ([axis..] of x) as [n].
+      // Mean and InvStdDev keep x's rank, 1 on the normalised axes; InvStdDev is layerNorm's rstd.
+      const x = tensorOf(input(0));
+      const rank = x.shape.length;
+      const axis = ((a.axis ?? -1) + rank) % rank;
+      const n = x.shape.slice(axis).reduce((p, d) => p * d, 1);
+      const flat = (t) => t && Float32Array.from(t.data.map(num));
+      const { y, mean, rstd } = ag.layerNorm(
+        { data: x.data, shape: [x.data.length / n, n] },
+        { gamma: flat(input(1)), beta: flat(input(2)), eps: a.epsilon ?? 1e-5 },
+      );
+      const statsShape = x.shape.map((d, i) => (i < axis ? d : 1));
+      const checks = [['Y', { data: y.data, shape: x.shape }, out0]];
+      for (const [i, got] of [
+        [1, mean],
+        [2, rstd],
+      ]) {
+        const want = c.outputs.find((t) => c.node_outputs[i] && t.name === c.node_outputs[i]);
+        if (want) checks.push([c.node_outputs[i], { data: got.data, shape: statsShape }, want]);
+      }
+      return checks;
     }
     case 'LpNormalization': {
       const x = tensorOf(input(0));
