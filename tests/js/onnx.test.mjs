@@ -66,11 +66,14 @@ function missingFeature(c) {
     case 'MatMul':
     case 'LpNormalization':
       return null;
-    case 'Gemm':
-      if (a.alpha !== undefined || a.beta !== undefined || a.transA || c.node_inputs[2]) {
-        return 'Gemm alpha/beta/transA/bias C (no fused GEMM kernel; scaling or adding in JS would be arithmetic outside wasm)';
+    case 'Gemm': {
+      // A bias C of zeros adds nothing (gemm_transposeA's): the case is matmul's, transA included.
+      const bias = c.node_inputs[2] && c.inputs.find((t) => t.name === c.node_inputs[2]);
+      if (a.alpha !== undefined || a.beta !== undefined || (bias && bias.data.some((x) => num(x) !== 0))) {
+        return 'Gemm alpha/beta/bias C (no fused GEMM kernel; scaling or adding in JS would be arithmetic outside wasm)';
       }
       return null;
+    }
     case 'ReduceL2':
       if (c.inputs[0].shape.includes(0))
         return 'empty reduction (zero-length vectors are rejected by design; ONNX gives 0)';
@@ -176,13 +179,13 @@ function run(ag, c) {
       const B = tensorOf(input(1));
       if (A.shape.length === 1 && B.shape.length === 1)
         return [['c (dot)', { data: [ag.dot(A.data, B.data)], shape: [] }, out0]];
-      const transposeB = Boolean(a.transB);
+      const [transposeA, transposeB] = [Boolean(a.transA), Boolean(a.transB)];
       if (B.shape.length === 1) {
         // [..., M, K] . [K] = ([..., M, K] . [K, 1]) without the last axis (NumPy matmul rules).
         const r = ag.matmul(A, { data: B.data, shape: [B.shape[0], 1] });
         return [['c', { data: r.data, shape: r.shape.slice(0, -1) }, out0]];
       }
-      return [['c', ag.matmul(A, B, { transposeB }), out0]];
+      return [['c', ag.matmul(A, B, { transposeB, transposeA }), out0]];
     }
     case 'ReduceL2': {
       const x = tensorOf(input(0));
