@@ -103,7 +103,16 @@ export function trainingRun(widget, { label, onUpdate, draw, onDone, onError, on
         return;
       }
       await busy;
-      if (t !== token) return;
+      if (t !== token) {
+        // A newer loop took over. When it goes on with this model (same epoch: start() with the same job),
+        // this chunk's steps are part of the model's history: its update is told before the newer loop's
+        // next one (which waits for the worker), so that the loss curve misses no step.
+        if (e === epoch) {
+          last = u;
+          onUpdate(u);
+        }
+        return;
+      }
       last = u;
       onUpdate(u);
       if (draw) {
