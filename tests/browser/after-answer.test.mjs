@@ -18,6 +18,7 @@ import {
   exportText,
   expectClean,
   predictChoice,
+  RUNS,
   SHORT_RUNS,
   useEnv,
   usePage,
@@ -126,17 +127,16 @@ describe('held before the answer, shown after', () => {
 });
 
 // The readouts a widget holds because its opening state already shows the answer: for each chapter, its
-// right choice, a selector of each held element (inside the widget), whether it waits for a run first, and what
-// its CSV must not hold before the answer (a chapter's own CSV columns of held numbers), or null.
+// right choice, a selector of each held element (inside the widget), and what its CSV must not hold before the
+// answer (a chapter's own CSV columns of held numbers), or null. A chapter of RUNS waits for its run first.
 const HELD_READOUTS = [
-  ['cosine', 'ag-cosine-vs-dot', 'tie', ['.verdict[data-measure="cosine"]', 'th.c-cos', 'td.c-cos'], false, null],
-  ['orthogonality', 'ag-orthogonality', 'middle', ['th.c-weight', 'td.c-weight'], false, null],
+  ['cosine', 'ag-cosine-vs-dot', 'tie', ['.verdict[data-measure="cosine"]', 'th.c-cos', 'td.c-cos'], null],
+  ['orthogonality', 'ag-orthogonality', 'middle', ['th.c-weight', 'td.c-weight'], null],
   [
     'competition',
     'ag-competition',
     'down',
     ['td.c-after', 'th.c-change', 'td.c-change', 'th.c-linear', 'td.c-linear', '.grid-box', '.cell-read'],
-    false,
     /^(alpha-after|change|linear|jacobian)\./m,
   ],
   [
@@ -149,7 +149,6 @@ const HELD_READOUTS = [
       '.formulas > :nth-child(2)',
       '.col:has(figure.sweep)',
     ],
-    true,
     /^(std|rms|sqrt-d|sweep-std)/m,
   ],
   [
@@ -163,7 +162,6 @@ const HELD_READOUTS = [
       'button[data-dim="1000"] svg.mini',
       'g.detail[data-dim="1000"]',
     ],
-    true,
     /^(pair-angle|rms-angle|table-[a-z-]+\.1000),/m,
   ],
   [
@@ -177,7 +175,6 @@ const HELD_READOUTS = [
       '.mean-unscaled',
       '.bar-row[data-series="unscaled"]',
     ],
-    true,
     /_unscaled/,
   ],
   [
@@ -192,7 +189,6 @@ const HELD_READOUTS = [
       'th.c-grid',
       'td.c-grid',
     ],
-    true,
     /grid_bytes/,
   ],
 ];
@@ -245,12 +241,12 @@ describe('readouts that would give the answer away on opening', () => {
 
   test.each(HELD_READOUTS)(
     '%s: present but not displayed before the answer, left out of the exports, displayed after it',
-    async (id, tag, right, selectors, run, csvNot) => {
+    async (id, tag, right, selectors, csvNot) => {
       // A short run (SHORT_RUNS, a link of the chapter's own page): the held readouts are the same at any size.
       const open = (fn) =>
         SHORT_RUNS[id] ? withChapter(env, id, tag, { search: SHORT_RUNS[id] }, fn) : onChapter(full, tag, fn);
       await open(async ({ page }) => {
-        if (run) await waitRun(page, tag); // the readouts of a run exist once it is done
+        if (RUNS.has(id)) await waitRun(page, tag); // the readouts of a run exist once it is done
         expect(await heldState(page, tag, selectors)).toEqual(expectState(selectors, 'held', false));
         await expectExportsHoldNothingHeld(page, tag, csvNot);
         await predictChoice(page, tag, right, 'right');

@@ -24,6 +24,7 @@ import {
   overflow,
   respond,
   rowsOf,
+  RUNS,
   runStatuses,
   screenshot,
   settledUrl,
@@ -47,17 +48,6 @@ const COMING = CHAPTERS.filter((c) => !c.tag).map((c) => c.id);
 /** Each chapter's own cases (<id>.chapter.mjs), by id. */
 const CASES = new Map();
 for (const { id } of WITH_WIDGET) CASES.set(id, await chapterCases(id));
-/** Chapters whose numbers come from a run in the experiment worker. */
-const RUNS = new Set([
-  'sqrt-d',
-  'scale-fix',
-  'near-orthogonal',
-  'cost',
-  'learn-to-attend',
-  'scale-in-training',
-  'heads-learn',
-  'your-task',
-]);
 /**
  * Chapters that train a model (Part 4): they open with each run waiting at step 0, untrained, until the learner
  * answers or presses Train; a link opens the same way (it holds the settings, never a trained model).

@@ -116,6 +116,17 @@ export async function openPage(
 
 /** The address of the page on one chapter in test mode; `search` ('?ch=...') comes first. */
 export const chapterPath = (chapterId, search = '') => `${search ? `${search}&` : '?'}agtest=1#ch-${chapterId}`;
+/** Chapters whose numbers come from a run in the experiment worker: a test waits for the run (waitRun) to read them. */
+export const RUNS = new Set([
+  'sqrt-d',
+  'scale-fix',
+  'near-orthogonal',
+  'cost',
+  'learn-to-attend',
+  'scale-in-training',
+  'heads-learn',
+  'your-task',
+]);
 /**
  * Links (the `search` of chapterPath) that keep a chapter's worker run short, for tests whose checks do not depend
  * on the size of the run: a run of the default size costs seconds of CPU, more on a busy machine.

@@ -15,7 +15,7 @@ import { h, setAttr, setText, symbol, words } from '../widget/dom.js';
 import { ownFigure } from '../widget/figure-layout.js';
 import { fmt, formatNumber, pair, sub } from '../widget/format.js';
 import { attrs, bandScale, draw, yScale } from '../widget/charts.js';
-import { columnBars } from '../widget/column-bars.js';
+import { bars } from '../widget/bars.js';
 import { display, texElement } from '../widget/math.js';
 import { lastResult } from '../widget/memo.js';
 import { nearestChoice } from '../widget/predict.js';
@@ -270,11 +270,11 @@ export class AgWeightEntropy extends AgWidget {
   }
 
   #drawBars(alpha, k) {
-    const { bars, bx, by, barLayer } = this.#ui;
+    const { bx, by, barLayer } = this.#ui;
     if (this.#barsFor !== alpha.length) {
       // The axis names α₁ … α_T: drawn again only when T changes.
       bx.domain(alpha.map((_, j) => j + 1));
-      bars.select('.bar-axis').call(
+      this.#ui.bars.select('.bar-axis').call(
         axisBottom(bx)
           .tickSize(0)
           .tickFormat((j) => `\u03b1${sub(j)}`),
@@ -282,7 +282,7 @@ export class AgWeightEntropy extends AgWidget {
       this.#barsFor = alpha.length;
     }
     const top = (_, j) => (j === k ? 'bar bar-top' : 'bar');
-    columnBars(barLayer, null, alpha, { x: bx, y: by, key: (_, j) => j + 1, class: top });
+    bars(barLayer, null, alpha, { x: bx, y: by, key: (_, j) => j + 1, class: top });
   }
 
   #draw(values, y, c, path, k, fixed) {

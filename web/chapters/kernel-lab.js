@@ -1,7 +1,8 @@
 // The kernel lab of chapter 14 (<ag-simd>): the worker times the simd128 and scalar kernels of the SIMD build
 // on the chosen kernel and size (web/timing/kernel-timing.js). Shown: median time per call, GFLOP/s and the
 // speed-up, in a table and a bar chart; times are measurements (data-measured, never data-value).
-import { chartFigure, rowBars } from '../widget/charts.js';
+import { bars } from '../widget/bars.js';
+import { axes, bandScale, chartFigure, draw, xScale } from '../widget/charts.js';
 import { h, setFlag, setText } from '../widget/dom.js';
 import { ownLayout } from '../widget/figure-layout.js';
 import { ExperimentRun, labelled, settingSelect } from '../widget/experiment.js';
@@ -203,17 +204,27 @@ export class KernelLab {
     this.#drawChart(rows, spec, result.size);
   }
 
+  /**
+   * The GFLOP/s of each row as a bar (g.bars > g[data-variant] with rect.bar bar-{variant}, text.bar-label and
+   * text.bar-value; null: no bar, a dash), the svg's height following the rows. Clears the chart first.
+   */
   #drawChart(rows, spec, size) {
     const s = this.#ui.chart;
+    const m = { l: 64, r: 48, t: 8, b: 30 };
+    const box = { width: 360, height: m.t + m.b + 30 * rows.length, m };
     s.attr('aria-label', `GFLOP/s of each kernel variant, ${spec.label} at ${spec.sizeName} = ${size}`);
-    rowBars(s, rows, {
-      width: 360,
-      m: { l: 64, r: 48, t: 8, b: 30 },
-      key: (r) => r.variant,
-      value: (r) => r.gflops,
-      valueText: (r) => rate(r.gflops),
-      xLabel: 'GFLOP/s',
-    });
+    s.attr('viewBox', `0 0 ${box.width} ${box.height}`);
+    s.selectAll('*').remove();
+    const x = xScale(box, [0, (Math.max(...rows.map((r) => r.gflops ?? 0)) || 1) * 1.05]).nice();
+    const key = (r) => r.variant;
+    const y = bandScale(rows.map(key), [m.t, box.height - m.b], 0.25);
+    const g = draw(s, 'g', { class: 'bars' }).selectAll('g').data(rows).join('g').attr('data-variant', key);
+    const bar = { x, y, horizontal: true, key, value: (r) => r.gflops, least: 1, class: (r) => `bar bar-${key(r)}` };
+    bars(g, 'bar', (r) => [r], bar);
+    const text = { y: (r) => y(key(r)) + y.bandwidth() / 2, dy: '0.35em' };
+    draw(g, 'text', { class: 'bar-label', x: m.l - 6, ...text, 'text-anchor': 'end' }).text(key);
+    draw(g, 'text', { class: 'bar-value', x: (r) => x(r.gflops ?? 0) + 4, ...text }).text((r) => rate(r.gflops));
+    axes(s, box, x, null, { xLabel: 'GFLOP/s', xLabelY: box.height - 2 });
     ownLayout(s); // the height follows the rows
   }
 }

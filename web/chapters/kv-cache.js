@@ -18,7 +18,7 @@
 import { AgWidget, defineWidget } from '../widget/base.js';
 import { axes, bandScale, chartFigure, draw, legend, yScale } from '../widget/charts.js';
 import { button, lbl, line, num, nums } from '../widget/controls.js';
-import { columnBars } from '../widget/column-bars.js';
+import { bars } from '../widget/bars.js';
 import { fieldSlider } from '../widget/field-controls.js';
 import { sources } from '../widget/chapter-notes.js';
 import { h, handOffFocus, markCurrent, setFlag, setText } from '../widget/dom.js';
@@ -266,7 +266,7 @@ export class AgKvCache extends AgWidget {
       axes(s, BOX, x, null, { xLabel: 'step t', xLabelY: BOX.height - 2 });
       const w = x.bandwidth() / 2;
       ['cached', 'full'].forEach((side, i) =>
-        columnBars(draw(s, 'g', { class: `bars ${side}` }), null, run.per[i], {
+        bars(draw(s, 'g', { class: `bars ${side}` }), null, run.per[i], {
           x,
           y,
           key: (_, k) => STEPS[k],

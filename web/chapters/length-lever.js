@@ -7,7 +7,10 @@
 import { AgWidget, defineWidget } from '../widget/base.js';
 import { lbl, line, num, nums, presetBar, slider } from '../widget/controls.js';
 import { h, setText, symbol } from '../widget/dom.js';
-import { signedBars } from '../widget/charts.js';
+import { axisBottom } from 'd3';
+import { bars as drawBars } from '../widget/bars.js';
+import { bandScale, draw, drawAll, xScale } from '../widget/charts.js';
+import { ownFigure } from '../widget/figure-layout.js';
 import { fmt, pair } from '../widget/format.js';
 import { display, texElement } from '../widget/math.js';
 import { bodyRow, table as dataTable } from '../widget/matrix-table.js';
@@ -144,18 +147,20 @@ export class AgLengthLever extends AgWidget {
       rows: ui.rows.map((r) => r.row),
     });
 
-    // A d3 bar chart: the score at t = 1 (outline) and at t (filled).
+    // A d3 bar chart: the score at t = 1 (outline) and at t (filled); a score beyond ±BAR_MAX reaches the edge.
     const bars = h('div', { class: 'bars-figure' });
-    ui.bars = signedBars(bars, {
-      className: 'bars',
-      width: 320,
-      height: 150,
-      label: 'Bars: each query\u2019s score at t = 1 (outline) and at the current t (filled)',
-      rows: QUERIES,
-      max: BAR_MAX,
-      ticks: [-10, -5, 0, 5, 10],
-      layers: ['bar-now', 'bar-base'],
-    });
+    const label = 'Bars: each query\u2019s score at t = 1 (outline) and at the current t (filled)';
+    const s = ownFigure(bars, { className: 'bars', width: 320, height: 150, label });
+    const x = xScale({ width: 320, m: { l: 34, r: 8 } }, [-BAR_MAX, BAR_MAX]).clamp(true);
+    const names = QUERIES.map((q) => q.name);
+    const y = bandScale(names, [8, 128], 0.25);
+    const axis = axisBottom(x).tickValues([-10, -5, 0, 5, 10]).tickSize(3);
+    draw(s, 'g', { class: 'bar-axis', transform: 'translate(0,130)' }).call(axis);
+    draw(s, 'line', { class: 'zero', x1: x(0), x2: x(0), y1: 4, y2: 130 });
+    ui.barRows = drawAll(s, 'g', 'bar-row', QUERIES);
+    const mid = y.bandwidth() / 2 + 5;
+    draw(ui.barRows, 'text', { class: 'bar-name', x: 4, y: (q) => y(q.name) + mid }).text((q) => q.label);
+    ui.bars = { x, y, horizontal: true, key: (d) => d[0], value: (d) => d[1] }; // d: [query name, score]
 
     ui.dText = h('span', { class: 'd-text' });
     // Held: "every score is t times its value" answers the prediction (scaling a key scales its score).
@@ -224,8 +229,11 @@ export class AgLengthLever extends AgWidget {
     placeLabel(p, arrowD.label, beside, { away: 0, inside: 0.4 });
     arrowK.label.attr('visibility', k[0] === 0 && k[1] === 0 ? 'hidden' : 'visible');
     handleD.update();
-    bars.set('bar-now', now);
-    bars.set('bar-base', base);
+    // Each row's bars (the later drawn above), from 0 to its score; a score beyond ±BAR_MAX is marked.
+    for (const [layer, scores] of Object.entries({ 'bar-now': now, 'bar-base': base })) {
+      const clipped = ([, v]) => (Math.abs(v) > BAR_MAX ? `${layer} is-clipped` : layer);
+      drawBars(this.#ui.barRows, layer, (q, i) => [[q.name, scores[i]]], { ...bars, class: clipped });
+    }
   }
 }
 

@@ -9,7 +9,8 @@
 //   <ag-near-orthogonal d="100" pairs="2000"></ag-near-orthogonal>
 import { create, select } from 'd3';
 import { defineWidget } from '../widget/base.js';
-import { axes, chartFigure, draw, histBars, label, xScale, yScale } from '../widget/charts.js';
+import { bars, bins } from '../widget/bars.js';
+import { axes, chartFigure, draw, label, xScale, yScale } from '../widget/charts.js';
 import { h, markCurrent, setText, setValue, svg } from '../widget/dom.js';
 import { ExperimentWidget, seedControls, settingSelect } from '../widget/experiment.js';
 import { ownLayout } from '../widget/figure-layout.js';
@@ -308,7 +309,8 @@ export class AgNearOrthogonal extends ExperimentWidget {
     const x = xScale(MINI, [-1, 1]);
     const y = yScale(MINI, [0, Math.max(...heights, 1e-9)]);
     s.selectAll('*').remove();
-    histBars(s, heights, x, y, { lo: -1, width: 2 / SMALL_BINS, gap: 0.5 });
+    const bin = bins(x, { lo: -1, width: 2 / SMALL_BINS, gap: 0.5 });
+    bars(draw(s, 'g', { class: 'bars' }), null, heights, { x, y, ...bin });
     draw(s, 'line', { class: 'base', x1: m.l, x2: W - m.r, y1: H - m.b, y2: H - m.b });
     for (const v of [-1, 0, 1])
       label(s, 'tick', v === -1 ? '\u22121' : String(v), x(v), H - 3).attr(
@@ -351,7 +353,7 @@ export class AgNearOrthogonal extends ExperimentWidget {
     const y = yScale(DETAIL, [0, Math.max(...heights, 1e-9) * 1.1]);
     const s = create('svg:g').attr('class', 'detail').attr('data-dim', d);
     if (d === QUESTION_D) this.afterAnswer(s.node()); // the question's dimension: its close-up answers it
-    histBars(s, heights, x, y, { lo, width, gap: 0.5 });
+    bars(draw(s, 'g', { class: 'bars' }), null, heights, { x, y, ...bins(x, { lo, width, gap: 0.5 }) });
     const marks = draw(s, 'g', { class: 'marks' });
     for (const [v, cls] of [r.rms, -r.rms, r.meanAbs, -r.meanAbs].map((v, i) => [v, i < 2 ? 'mark-rms' : 'mark-abs']))
       draw(marks, 'line', { class: cls, x1: x(v), x2: x(v), y1: m.t, y2: H - m.b });

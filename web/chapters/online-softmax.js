@@ -14,7 +14,7 @@
 //   <ag-online-softmax q="0.5,2" tile="3" step="2"></ag-online-softmax>
 import { AgWidget, defineWidget } from '../widget/base.js';
 import { axes, bandScale, chartFigure, yScale } from '../widget/charts.js';
-import { columnBars } from '../widget/column-bars.js';
+import { bars } from '../widget/bars.js';
 import { fieldChoice, fieldSlider } from '../widget/field-controls.js';
 import { columns, lbl, line, num, nums, presetBar, section } from '../widget/controls.js';
 import { sources } from '../widget/chapter-notes.js';
@@ -238,11 +238,11 @@ export class AgOnlineSoftmax extends AgWidget {
     for (let j = 0; j < seen; j += 1) rows.push([s[j], st.m]);
     if (grew) for (let j = 0; j < first; j += 1) rows.push([s[j], st.mPrev]);
     const p = ag.exp(ag.matmul(rows, [[1], [-1]])).data;
-    const bars = { x: ui.x, y: ui.y, value: (d) => d.v };
+    const on = { x: ui.x, y: ui.y, value: (d) => d.v };
     const now = Array.from({ length: seen }, (_, j) => ({ v: p[j], cls: j >= first ? 'bar now' : 'bar' }));
     const old = grew ? Array.from({ length: first }, (_, j) => ({ v: p[seen + j] })) : [];
-    columnBars(ui.bars, 'bar', now, { ...bars, key: (_, j) => KEYS[j], class: (d) => d.cls });
-    columnBars(ui.bars, 'before', old, { ...bars, key: (_, j) => KEYS[j] });
+    bars(ui.bars, 'bar', now, { ...on, key: (_, j) => KEYS[j], class: (d) => d.cls });
+    bars(ui.bars, 'before', old, { ...on, key: (_, j) => KEYS[j] });
   }
 }
 

@@ -16,7 +16,7 @@ import { line as pathOf } from 'd3';
 import { AgWidget, defineWidget } from '../widget/base.js';
 import { axes, bandScale, chartFigure, draw, drawAll, legend, xScale, yScale } from '../widget/charts.js';
 import { checkbox, columns, lbl, line, num, presetBar } from '../widget/controls.js';
-import { columnBars } from '../widget/column-bars.js';
+import { bars } from '../widget/bars.js';
 import { withSeries } from '../widget/export-rows.js';
 import { fieldSlider } from '../widget/field-controls.js';
 import { hint, sources } from '../widget/chapter-notes.js';
@@ -140,19 +140,19 @@ export class AgSoftcap extends AgWidget {
     ui.k1 = draw(labels, 'text', { class: 'axis-label', 'text-anchor': 'middle' }).text('k\u2081');
 
     // The weights, without and with the cap, a pair of bars per key.
-    const bars = chartFigure('weight-bars', {
+    const weights = chartFigure('weight-bars', {
       box: BARS,
       label: 'Weights of the six keys without the cap and with it, from 0 to 1',
     });
     const bx = bandScale(KEYS, [BARS.m.l, BARS.width - BARS.m.r], 0.2);
     const by = yScale(BARS, [0, 1]);
     ui.by = by;
-    axes(bars.s, BARS, null, by, { yTicks: [0, 0.5, 1] });
-    draw(bars.s, 'line', { class: 'baseline', x1: BARS.m.l, x2: BARS.width - BARS.m.r, y1: by(0), y2: by(0) });
+    axes(weights.s, BARS, null, by, { yTicks: [0, 0.5, 1] });
+    draw(weights.s, 'line', { class: 'baseline', x1: BARS.m.l, x2: BARS.width - BARS.m.r, y1: by(0), y2: by(0) });
     const half = bx.bandwidth() / 2;
-    ui.bars = draw(bars.s, 'g', {}); // the bars of the two series, drawn in render
+    ui.bars = draw(weights.s, 'g', {}); // the bars of the two series, drawn in render
     ui.barsAt = (kind, k, values) =>
-      columnBars(ui.bars, `bar-${kind}`, values, {
+      bars(ui.bars, `bar-${kind}`, values, {
         x: bx,
         y: by,
         shift: k * half,
@@ -160,10 +160,10 @@ export class AgSoftcap extends AgWidget {
         class: `bar bar-${kind}`,
       });
     ui.names = KEYS.map((j) =>
-      draw(bars.s, 'text', { class: 'bar-name', x: bx(j) + half, y: BARS.height - 6, 'text-anchor': 'middle' }),
+      draw(weights.s, 'text', { class: 'bar-name', x: bx(j) + half, y: BARS.height - 6, 'text-anchor': 'middle' }),
     );
     legend(
-      bars.s,
+      weights.s,
       [BARS.m.l + 8, 10],
       [
         ['bar-plain', 'no cap'],
@@ -213,7 +213,7 @@ export class AgSoftcap extends AgWidget {
         ),
       ]),
       columns(
-        [bars.fig, ui.verdict],
+        [weights.fig, ui.verdict],
         [
           row.element,
           line(lbl('Weight left for keys 2 to 6: '), left[0], lbl(' without the cap, '), left[1], lbl(' with it.')),

@@ -1,7 +1,7 @@
 // The d3 charts the chapters draw: a figure holding a plot, its scales and
-// axes, histogram bars with a density curve, log-log plots with a reference
-// line, dots and curves, a legend, a bar chart of labelled rows, and a chart
-// whose x the learner picks (pointer or keys). Drawing only:
+// axes, a histogram with a density curve (its bars: bars.js), log-log plots
+// with a reference line, dots and curves, a legend, and a chart whose x the
+// learner picks (pointer or keys). Drawing only:
 // the numbers come from the widget (results of wasm calls or measurements),
 // and nothing here writes a number as data.
 //
@@ -9,8 +9,9 @@
 // viewBox and the margins around the plotting area).
 import { axisBottom, axisLeft, line, pointer, scaleBand, scaleLinear, scaleLog, select } from 'd3';
 import { arrowKeys } from './arrow-keys.js';
+import { bars, bins } from './bars.js';
 import { h, svg } from './dom.js';
-import { ownFigure, ownLayout } from './figure-layout.js';
+import { ownLayout } from './figure-layout.js';
 
 /**
  * A <figure class="fig {cls}"> with an <svg class="plot"> (role img, laid
@@ -71,25 +72,6 @@ export function label(s, cls, text, x, y) {
 }
 
 /**
- * Histogram bars (g.bars > rect): `heights[i]` over the bin from lo + i·width;
- * `gap` pixels between bars; bars taller than `top` are cut at it.
- */
-export function histBars(s, heights, x, y, { lo, width, gap = 1, top = Infinity }) {
-  const w = Math.max(0.5, x(lo + width) - x(lo) - gap);
-  const at = (v) => y(Math.min(v, top));
-  return s
-    .append('g')
-    .attr('class', 'bars')
-    .selectAll('rect')
-    .data(heights)
-    .join('rect')
-    .attr('x', (_, i) => x(lo + i * width) + gap / 2)
-    .attr('width', w)
-    .attr('y', at)
-    .attr('height', (v) => y(0) - at(v));
-}
-
-/**
  * A histogram of `counts` over [lo, hi) drawn as a density (count / (total ·
  * bin width)), with the curve (xs, ys) over it (path.density), cut at the
  * height the bars call for. Clears `s` first.
@@ -103,7 +85,12 @@ export function densityHistogram(s, box, { lo, hi, counts, total, xs, ys, xLabel
   const x = xScale(box, [lo, hi]);
   const y = yScale(box, [0, top]);
   s.selectAll('*').remove();
-  histBars(s, heights, x, y, { lo, width, top });
+  bars(draw(s, 'g', { class: 'bars' }), null, heights, {
+    x,
+    y,
+    ...bins(x, { lo, width }),
+    value: (v) => Math.min(v, top),
+  });
   const pts = Array.from(xs, (v, i) => [v, Math.min(ys[i], top)]).filter((p) => Number.isFinite(p[1]));
   curve({ s, x, y }, 'density', pts);
   axes(s, box, x, y, { xLabel });
@@ -225,82 +212,6 @@ export function pickAlong(s, { values, x, from, to, index, pick, say }) {
     say();
   };
   arrowKeys(s.node(), { count: values.length, index, go, keys: PICK_KEYS });
-}
-
-/**
- * Horizontal bars, one row each (g.bars > g[data-variant] with rect.bar
- * bar-{key}, text.bar-label and text.bar-value), from 0 to value (null: no
- * bar, a dash), a band of `band` pixels per row; the svg's height follows
- * the rows. Clears `s` first.
- */
-export function rowBars(s, rows, { width, m, band = 30, key, value, valueText, xLabel }) {
-  const H = m.t + m.b + band * rows.length;
-  s.attr('viewBox', `0 0 ${width} ${H}`);
-  s.selectAll('*').remove();
-  const top = Math.max(...rows.map((r) => value(r) ?? 0)) || 1;
-  const x = scaleLinear()
-    .domain([0, top * 1.05])
-    .nice()
-    .range([m.l, width - m.r]);
-  const y = scaleBand()
-    .domain(rows.map(key))
-    .range([m.t, H - m.b])
-    .padding(0.25);
-  const mid = (r) => y(key(r)) + y.bandwidth() / 2;
-  const g = s.append('g').attr('class', 'bars').selectAll('g').data(rows).join('g').attr('data-variant', key);
-  g.append('rect')
-    .attr('class', (r) => `bar bar-${key(r)}`)
-    .attr('x', x(0))
-    .attr('y', (r) => y(key(r)))
-    .attr('height', y.bandwidth())
-    .attr('width', (r) => (value(r) === null ? 0 : Math.max(1, x(value(r)) - x(0))));
-  g.append('text')
-    .attr('class', 'bar-label')
-    .attr('x', m.l - 6)
-    .attr('y', mid)
-    .attr('dy', '0.35em')
-    .attr('text-anchor', 'end')
-    .text(key);
-  g.append('text')
-    .attr('class', 'bar-value')
-    .attr('x', (r) => x(value(r) ?? 0) + 4)
-    .attr('y', mid)
-    .attr('dy', '0.35em')
-    .text(valueText);
-  s.append('g')
-    .attr('class', 'axis')
-    .attr('transform', `translate(0,${H - m.b})`)
-    .call(axisBottom(x).ticks(5));
-  label(s, 'axis-label', xLabel, width - m.r, H - 2).attr('text-anchor', 'end');
-}
-
-/**
- * Horizontal bars of signed numbers about a zero line, a row per item of `rows` (`{ name, label }`), drawn in
- * `parent` (a div) as an `svg.{className}` of `width` × `height` named `label` (figure-layout.js ownFigure): the
- * axis `g.bar-axis` from −max to max (`ticks`), `line.zero`, and per row `g.bar-row` with `text.bar-name` and a
- * `rect` of each class of `layers` (later ones drawn above). `set(layer, values)` draws that layer's bars from 0 to
- * each value; a value beyond ±max reaches the edge, marked `is-clipped`. Drawing only.
- *
- * @returns {{ svg: d3.Selection, set: (layer: string, values: number[]) => void }}
- */
-export function signedBars(parent, { className, width, height, label: name, rows, max, ticks, layers }) {
-  const s = ownFigure(parent, { className, width, height, label: name });
-  const x = xScale({ width, m: { l: 34, r: 8 } }, [-max, max]);
-  const names = rows.map((r) => r.name);
-  const y = bandScale(names, [8, height - 22], 0.25);
-  const axis = axisBottom(x).tickValues(ticks).tickSize(3);
-  draw(s, 'g', { class: 'bar-axis', transform: `translate(0,${height - 20})` }).call(axis);
-  draw(s, 'line', { class: 'zero', x1: x(0), x2: x(0), y1: 4, y2: height - 20 });
-  const g = drawAll(s, 'g', 'bar-row', rows, { transform: (r) => `translate(0,${y(r.name)})` });
-  draw(g, 'text', { class: 'bar-name', x: 4, y: y.bandwidth() / 2 + 5 }).text((r) => r.label);
-  const bars = Object.fromEntries(layers.map((cls) => [cls, draw(g, 'rect', { class: cls, height: y.bandwidth() })]));
-  const clip = (v) => Math.max(-max, Math.min(max, v));
-  const set = (layer, values) =>
-    bars[layer]
-      .attr('x', (_r, i) => Math.min(x(0), x(clip(values[i]))))
-      .attr('width', (_r, i) => Math.abs(x(clip(values[i])) - x(0)))
-      .classed('is-clipped', (_r, i) => Math.abs(values[i]) > max);
-  return { svg: s, set };
 }
 
 /** Sets the attributes `values` (constants or functions of the datum) on the d3 selection `sel`. */
