@@ -236,8 +236,6 @@ export const kvCacheMethods = {
         `${m}: options { batch, kvHeads, capacity, dK, dV } is missing; kvHeads, capacity and dK are required`,
       );
     const o = optionsObject(m, options, 'options', ['batch', 'kvHeads', 'capacity', 'dK', 'dV']);
-    for (const name of ['kvHeads', 'capacity', 'dK'])
-      if (o[name] === undefined) throw new TypeError(`${m}: options.${name} is missing; expected an integer >= 1`);
     const batch = o.batch === undefined ? 1 : positiveInt(m, 'options.batch', o.batch);
     const kvHeads = positiveInt(m, 'options.kvHeads', o.kvHeads);
     const capacity = positiveInt(m, 'options.capacity', o.capacity);

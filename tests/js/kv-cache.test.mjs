@@ -139,8 +139,21 @@ describe.each(CONFIGS)('the KV cache object: $label', (cfg) => {
     const heap = ag.heapAllocatedBytes();
     const cases = [
       [undefined, TypeError, 'createKvCache: options { batch, kvHeads, capacity, dK, dV } is missing'],
-      [{ capacity: 4, dK: 2 }, TypeError, 'createKvCache: options.kvHeads is missing'],
-      [{ kvHeads: 1, dK: 2 }, TypeError, 'createKvCache: options.capacity is missing'],
+      [
+        { capacity: 4, dK: 2 },
+        TypeError,
+        'createKvCache: options.kvHeads is required and was not given; expected an integer from 1 to 2147483647',
+      ],
+      [
+        { kvHeads: 1, dK: 2 },
+        TypeError,
+        'createKvCache: options.capacity is required and was not given; expected an integer from 1 to 2147483647',
+      ],
+      [
+        { kvHeads: 1, capacity: 4 },
+        TypeError,
+        'createKvCache: options.dK is required and was not given; expected an integer from 1 to 2147483647',
+      ],
       [{ kvHeads: 1, capacity: 4, dK: 2, heads: 2 }, TypeError, "createKvCache: options has an unknown key 'heads'"],
       [{ kvHeads: 1.5, capacity: 4, dK: 2 }, TypeError, 'createKvCache: options.kvHeads must be an integer; got 1.5'],
       [{ kvHeads: 1, capacity: 0, dK: 2 }, RangeError, 'createKvCache: options.capacity must be between 1 and'],
