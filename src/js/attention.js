@@ -9,6 +9,7 @@
 import { ALIBI_MAX_DISTANCE, alibiOption } from './alibi.js';
 import { knownNaNIndex, runDeferredCheck, runDeferredCheckBlocks } from './checks.js';
 import { describeValue, formatIndex, formatShape, overflowError, shapeError } from './errors.js';
+import { copyRows } from './copy-rows.js';
 import { HEAP_LIMIT_BYTES } from './heap.js';
 import { advanceKvCache, kvCacheObjectOption, recheckKvCache, writeKvRows } from './kv-cache.js';
 import { checkEvenWidth, ROPE_MAX_POSITION, ropeCall, ropeOption, ropePositions, ropeSettings } from './rope.js';
@@ -356,11 +357,14 @@ function kvSeqLenOption(m, value, B, keys, qShape) {
  */
 function joinRows(rt, out, past, now, lead, P, T, width) {
   const f = new Float32Array(rt.memory().buffer);
-  const [o, b] = [out / 4, now / 4];
-  for (let l = 0; l < lead; l++) {
-    if (P > 0) f.set(past.subarray(l * P * width, (l + 1) * P * width), o + l * (P + T) * width);
-    f.copyWithin(o + (l * (P + T) + P) * width, b + l * T * width, b + (l + 1) * T * width);
-  }
+  const stride = (P + T) * width;
+  if (P > 0) copyRows(lead, P * width, { array: f, at: out / 4, stride }, { array: past, at: 0, stride: P * width });
+  copyRows(
+    lead,
+    T * width,
+    { array: f, at: out / 4 + P * width, stride },
+    { array: f, at: now / 4, stride: T * width },
+  );
 }
 
 /** The deferred finiteness check of a cache `past` joined into `out` by joinRows (same arguments). */

@@ -9,6 +9,7 @@
 // views into it are made just before use, never kept (heap.js).
 // Shapes, options and errors: index.d.ts (createKvCache, KvCache).
 import { countedCall } from './checks.js';
+import { copyRows } from './copy-rows.js';
 import { describeValue, formatShape } from './errors.js';
 import { HEAP_LIMIT_BYTES } from './heap.js';
 import { optionsObject, positiveInt, tensorOf } from './tensor.js';
@@ -90,10 +91,12 @@ class KvCache {
     const slices = this.batch * this.kvHeads;
     const out = new Float32Array(slices * P * width);
     const f = new Float32Array(this._ag._rt.memory().buffer);
-    for (let s = 0; s < slices; s++) {
-      const from = at / 4 + s * this.capacity * width;
-      out.set(f.subarray(from, from + P * width), s * P * width);
-    }
+    copyRows(
+      slices,
+      P * width,
+      { array: out, at: 0, stride: P * width },
+      { array: f, at: at / 4, stride: this.capacity * width },
+    );
     return tensorOf(out, [this.batch, this.kvHeads, P, width]);
   }
 
@@ -218,10 +221,12 @@ export function advanceKvCache(c, Tk) {
  */
 export function writeKvRows(rt, to, from, slices, capacity, P, T, width) {
   const f = new Float32Array(rt.memory().buffer);
-  for (let s = 0; s < slices; s++) {
-    const src = from / 4 + s * T * width;
-    f.copyWithin(to / 4 + (s * capacity + P) * width, src, src + T * width);
-  }
+  copyRows(
+    slices,
+    T * width,
+    { array: f, at: to / 4 + P * width, stride: capacity * width },
+    { array: f, at: from / 4, stride: T * width },
+  );
 }
 
 export const kvCacheMethods = {
