@@ -247,7 +247,11 @@ export interface RopeOptions extends RopeSettings {
   positions?: ArrayLike<number>;
 }
 
-export interface AttentionOptions {
+/**
+ * The members of {@link AttentionOptions}, each documented here; AttentionOptions allows one kind of
+ * KV cache at most (`cache`, or `pastKey` and `pastValue`).
+ */
+export interface AttentionOptionMembers {
   /**
    * Multiplies Q K^T. Default 1/sqrt(d_k) (Vaswani et al. 2017, eq. 1), rounded to float32. Any
    * number finite in float32, 0 and negatives included (0: equal weights over the visible keys); not
@@ -293,7 +297,7 @@ export interface AttentionOptions {
    * is at least 1.
    */
   pastKey?: TensorLike;
-  /** The values of the KV cache: see {@link AttentionOptions.pastKey}. */
+  /** The values of the KV cache: see {@link AttentionOptionMembers.pastKey}. */
   pastValue?: TensorLike;
   /**
    * Per batch, the number of valid keys (ONNX `nonpad_kv_seqlen`, opset 24): B integers from 0
@@ -388,6 +392,16 @@ export interface AttentionOptions {
   streaming?: boolean;
 }
 
+/**
+ * The options of {@link AttentionGeometry.attention}: the members of {@link AttentionOptionMembers},
+ * with one kind of KV cache at most: `cache` (rows kept in wasm memory), or `pastKey` and `pastValue`
+ * (rows passed in, `presentKey` and `presentValue` returned), never both (a type error here; at run
+ * time a TypeError naming both options).
+ */
+export type AttentionOptions =
+  | (AttentionOptionMembers & { pastKey?: undefined; pastValue?: undefined })
+  | (AttentionOptionMembers & { cache?: undefined });
+
 export interface AttentionResult {
   /** Y = softmax(scores) V, shape [..., Tq, d_v]. */
   output: Tensor;
@@ -405,16 +419,23 @@ export interface AttentionResult {
 }
 
 /**
- * What {@link AttentionGeometry.attention} returns for options of type `O`:
- * `weights` is a `Tensor` (not optional) when `O` has `returnWeights: true`,
- * and `scores` when it has `returnScores: true`.
- */
-/**
  * `O` with every key that `Allowed` does not have typed `never`: a misspelt option key is a
  * type error even beside valid ones (at run time it is a TypeError naming the key).
  */
 export type OnlyKnownKeys<O, Allowed> = O & { [K in Exclude<keyof O, keyof Allowed>]: never };
 
+/**
+ * `Allowed` with every key of `O` that it does not have typed `never`, as the bound of an options type
+ * `O extends KnownOptions<O, Allowed>`: a misspelt key is a type error, as with {@link OnlyKnownKeys}, and an
+ * `Allowed` that is a union ({@link AttentionOptions}) takes an argument of that union type as it is.
+ */
+export type KnownOptions<O, Allowed> = Allowed & { [K in Exclude<keyof O, keyof Allowed>]: never };
+
+/**
+ * What {@link AttentionGeometry.attention} returns for options of type `O`:
+ * `weights` is a `Tensor` (not optional) when `O` has `returnWeights: true`,
+ * `scores` when it has `returnScores: true`, and `presentKey` and `presentValue` when it has `pastKey`.
+ */
 export type AttentionResultFor<O extends AttentionOptions> = AttentionResult &
   (O extends { returnWeights: true } ? { weights: Tensor } : unknown) &
   (O extends { returnScores: true | 'masked' | 'capped' | 'raw' } ? { scores: Tensor } : unknown) &
@@ -490,7 +511,7 @@ export interface MultiHeadOptions {
   /** Also return the per-head weights [B, h, Tq, Tk] ([h, Tq, Tk] unbatched; not averaged). Default false. */
   returnWeights?: boolean;
   /**
-   * As {@link AttentionOptions.streaming}, per head: default true unless `returnWeights`;
+   * As {@link AttentionOptionMembers.streaming}, per head: default true unless `returnWeights`;
    * `false` forms one head's [Tq, Tk] score grid in wasm memory.
    * @throws TypeError when not a boolean, or when `true` together with `returnWeights`.
    */
@@ -696,7 +717,7 @@ export interface AttentionGeometry {
    * A KV cache for decoding (Pope et al. 2022, "Efficiently Scaling Transformer Inference", §2: the keys and
    * values of earlier tokens kept, so that each step computes only its own): keys [B, h_kv, capacity, d_k] and
    * values [B, h_kv, capacity, d_v] allocated once in this instance's wasm memory, filled by
-   * `attention(q, k, v, { cache })` (see {@link AttentionOptions.cache}) a few rows per call, so that a decode
+   * `attention(q, k, v, { cache })` (see {@link AttentionOptionMembers.cache}) a few rows per call, so that a decode
    * step copies its new rows in and its output out, not the whole cache as `pastKey` does. Empty (length 0)
    * when made. See {@link KvCache}.
    * @throws TypeError for options that are missing or not a plain object, an unknown key, a missing kvHeads,
@@ -814,7 +835,7 @@ export interface AttentionGeometry {
    * Without weights or scores the output is computed by streaming over tiles of 256 keys
    * with an online softmax (Milakov & Gimelshein 2018; Dao et al. 2022): wasm memory is
    * O(T d), never a [Tq, Tk] buffer; `streaming: false` forms the [Tq, Tk] grid instead
-   * (see {@link AttentionOptions.streaming}).
+   * (see {@link AttentionOptionMembers.streaming}).
    * Unknown option keys throw a TypeError naming the key.
    * @throws TypeError for an option of the wrong kind, e.g. `streaming: true` together with
    *   `returnWeights: true`.
@@ -827,11 +848,11 @@ export interface AttentionGeometry {
    *   nothing added that could overflow; or a soft cap without the 'raw' scores), else the
    *   scores.
    */
-  attention<O extends AttentionOptions = {}>(
+  attention<O extends KnownOptions<O, AttentionOptions> = {}>(
     Q: TensorLike,
     K: TensorLike,
     V: TensorLike,
-    options?: OnlyKnownKeys<O, AttentionOptions>,
+    options?: O,
   ): AttentionResultFor<O>;
   /**
    * Multi-head attention (Vaswani et al. 2017, §3.2.2) in the row-vector convention:
@@ -1048,16 +1069,16 @@ export interface AttentionGeometry {
 
 /** The options of {@link AttentionGeometry.attentionBackward}: those of attention that it honours. */
 export interface AttentionBackwardOptions {
-  /** As {@link AttentionOptions.scale}: default 1/sqrt(d_k), rounded to float32. */
+  /** As {@link AttentionOptionMembers.scale}: default 1/sqrt(d_k), rounded to float32. */
   scale?: number;
-  /** As {@link AttentionOptions.causal}. */
+  /** As {@link AttentionOptionMembers.causal}. */
   causal?: boolean;
-  /** As {@link AttentionOptions.window} (a causal sliding window of the last w keys). */
+  /** As {@link AttentionOptionMembers.window} (a causal sliding window of the last w keys). */
   window?: number;
-  /** As {@link AttentionOptions.mask}: boolean or additive, broadcast to [B, h, Tq, Tk]. */
-  mask?: AttentionOptions['mask'];
-  /** As {@link AttentionOptions.maskKind}. */
-  maskKind?: AttentionOptions['maskKind'];
+  /** As {@link AttentionOptionMembers.mask}: boolean or additive, broadcast to [B, h, Tq, Tk]. */
+  mask?: AttentionOptionMembers['mask'];
+  /** As {@link AttentionOptionMembers.maskKind}. */
+  maskKind?: AttentionOptionMembers['maskKind'];
 }
 
 /** The gradients of a loss with respect to attention's inputs. */
