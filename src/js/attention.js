@@ -11,12 +11,13 @@ import { knownNaNIndex, runDeferredCheck, runDeferredCheckBlocks } from './check
 import { describeValue, formatIndex, formatShape, overflowError, shapeError } from './errors.js';
 import { copyRows } from './copy-rows.js';
 import { HEAP_LIMIT_BYTES } from './heap.js';
-import { advanceKvCache, kvCacheObjectOption, recheckKvCache, writeKvRows } from './kv-cache.js';
+import { advanceKvCache, kvCacheObjectOption, recheckKvCache, refuseKvCacheOption, writeKvRows } from './kv-cache.js';
 import { checkEvenWidth, ROPE_MAX_POSITION, ropeCall, ropeOption, ropePositions, ropeSettings } from './rope.js';
 import {
   booleanOption,
   broadcastShapes,
   broadcastStrides,
+  checkKnownKeys,
   finiteNumber,
   numel,
   optionsObject,
@@ -807,7 +808,16 @@ export const attentionMethods = {
     const wV = weight('wV');
     const wO = weight('wO');
     const [bQ, bK, bV, bO] = ['bQ', 'bK', 'bV', 'bO'].map(bias);
-    const o = optionsObject(m, options, 'options', [
+    // attention's cache option is refused with what to do instead, before the unknown keys (of the
+    // object as given: a null member is absent, but its key is still checked).
+    const o = optionsObject(m, options, 'options');
+    refuseKvCacheOption(
+      m,
+      o,
+      'to decode with one, project the new tokens with matmul (X wQ, X wK, X wV, split into heads [B, h, T, d_k]), ' +
+        'call attention(q, k, v, { cache }) and project its output with wO',
+    );
+    checkKnownKeys(m, 'options', options ?? {}, [
       'numHeads',
       'kvHeads',
       'rope',

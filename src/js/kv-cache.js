@@ -192,6 +192,18 @@ export function kvCacheObjectOption(ag, m, o, K, V) {
 }
 
 /**
+ * The `cache` option in the options `o` of a method other than attention (attentionBackward,
+ * multiHeadAttention): a TypeError naming it, saying that attention alone takes a KV cache
+ * object and, in `instead`, what this method's caller can do; nothing when it is absent.
+ */
+export function refuseKvCacheOption(m, o, instead) {
+  if (o.cache !== undefined)
+    throw new TypeError(
+      `${m}: options.cache is accepted by attention only (decoding with a KV cache made by createKvCache); ${instead}`,
+    );
+}
+
+/**
  * Before attention writes to the cache of `c` (kvCacheObjectOption's result): an Error when code
  * that ran while the call read its arguments (a getter, a proxy) disposed the cache or used it
  * in another call; the call then writes nothing.

@@ -431,6 +431,35 @@ describe.each(CONFIGS)('the KV cache object: $label', (cfg) => {
     cache.dispose();
   });
 
+  test('attentionBackward and multiHeadAttention refuse a cache with a TypeError: attention alone takes it', () => {
+    const cache = ag.createKvCache({ kvHeads: 1, capacity: 4, dK: 2 });
+    const I2 = [
+      [1, 0],
+      [0, 1],
+    ];
+    const calls = [
+      [
+        () => ag.attentionBackward(I2, I2, I2, I2, { causal: true, cache }),
+        'attentionBackward: options.cache is accepted by attention only (decoding with a KV cache made by ' +
+          "createKvCache); the gradients take every key and value at once: pass them as K and V (a cache's keys() " +
+          'and values() copy its rows out)',
+      ],
+      [
+        () => ag.multiHeadAttention({ query: I2 }, { wQ: I2, wK: I2, wV: I2, wO: I2 }, { numHeads: 1, cache }),
+        'multiHeadAttention: options.cache is accepted by attention only (decoding with a KV cache made by ' +
+          'createKvCache); to decode with one, project the new tokens with matmul (X wQ, X wK, X wV, split into ' +
+          'heads [B, h, T, d_k]), call attention(q, k, v, { cache }) and project its output with wO',
+      ],
+    ];
+    for (const [call, message] of calls) {
+      const e = thrownBy(call);
+      expect(e).toBeInstanceOf(TypeError);
+      expect(e.message).toBe(message);
+    }
+    expect(cache.length).toBe(0);
+    cache.dispose();
+  });
+
   test('wasm memory growth between steps does not touch the cache', () => {
     const seq = sequence(59, 8);
     const cache = ag.createKvCache({ batch: B, kvHeads: Hkv, capacity: 8, dK: dk, dV: dv });
