@@ -1203,8 +1203,9 @@ export interface GreedyPackingResult {
  * independent instance (its own wasm memory). In Node the .wasm is read from disk;
  * in browsers it is streamed (falling back to fetch + instantiate when the server
  * sends the wrong MIME type).
- * @throws Error (rejects) when the .wasm cannot be loaded, naming the URL tried and the options that fix it,
- *   and when the module given is the other build's (ag-scalar.wasm for `simd: true`, ag-simd.wasm for `simd: false`,
+ * @throws Error (rejects) when the .wasm cannot be loaded, naming the URL tried and the options that fix it
+ *   (its `cause` is what failed; when fetching it did, an Error with `url`, the URL fetched, and `status`, the
+ *   HTTP status of a response that was not ok, or null when no response came, e.g. a network error), and when the module given is the other build's (ag-scalar.wasm for `simd: true`, ag-simd.wasm for `simd: false`,
  *   and ag-scalar.wasm given for the SIMD build under `'auto'`: as `{ simd }` of `wasmUrl` or `wasmBinary`, from
  *   `locateFile('ag-simd.wasm')` or at the default location; one file given for both builds may be either).
  * @throws TypeError (rejects) for malformed options, for an unknown option key
