@@ -17,6 +17,7 @@ import {
   windowOption,
 } from './attention.js';
 import { formatShape, shapeError } from './errors.js';
+import { refuseKvCacheOption } from './kv-cache.js';
 import { booleanOption, checkKnownKeys, finiteNumber, optionsObject, tensorOf, toTensorRank } from './tensor.js';
 
 /** Options of attention that change what is differentiated, and why the gradients do not take them. */
@@ -50,6 +51,11 @@ export const attentionBackwardMethods = {
     if (dY.shape.join() !== outShape.join()) throw shapeError(m, 'dOutput', dY.shape, expected);
     // The options object comes last (argument order): its refused and unknown keys after the tensors.
     const o = optionsObject(m, options, 'options');
+    refuseKvCacheOption(
+      m,
+      o,
+      "the gradients take every key and value at once: pass them as K and V (a cache's keys() and values() copy its rows out)",
+    );
     for (const [name, what] of Object.entries(REFUSED)) {
       if (o[name] !== undefined && o[name] !== false && o[name] !== null)
         throw new RangeError(`${m}: options.${name} is not supported: the gradients do not cover ${what}`);

@@ -9,13 +9,15 @@
 import { ALIBI_MAX_DISTANCE, alibiOption } from './alibi.js';
 import { knownNaNIndex, runDeferredCheck, runDeferredCheckBlocks } from './checks.js';
 import { describeValue, formatIndex, formatShape, overflowError, shapeError } from './errors.js';
+import { copyRows } from './copy-rows.js';
 import { HEAP_LIMIT_BYTES } from './heap.js';
-import { advanceKvCache, kvCacheObjectOption, recheckKvCache, writeKvRows } from './kv-cache.js';
+import { advanceKvCache, kvCacheObjectOption, recheckKvCache, refuseKvCacheOption, writeKvRows } from './kv-cache.js';
 import { checkEvenWidth, ROPE_MAX_POSITION, ropeCall, ropeOption, ropePositions, ropeSettings } from './rope.js';
 import {
   booleanOption,
   broadcastShapes,
   broadcastStrides,
+  checkKnownKeys,
   finiteNumber,
   numel,
   optionsObject,
@@ -356,11 +358,14 @@ function kvSeqLenOption(m, value, B, keys, qShape) {
  */
 function joinRows(rt, out, past, now, lead, P, T, width) {
   const f = new Float32Array(rt.memory().buffer);
-  const [o, b] = [out / 4, now / 4];
-  for (let l = 0; l < lead; l++) {
-    if (P > 0) f.set(past.subarray(l * P * width, (l + 1) * P * width), o + l * (P + T) * width);
-    f.copyWithin(o + (l * (P + T) + P) * width, b + l * T * width, b + (l + 1) * T * width);
-  }
+  const stride = (P + T) * width;
+  if (P > 0) copyRows(lead, P * width, { array: f, at: out / 4, stride }, { array: past, at: 0, stride: P * width });
+  copyRows(
+    lead,
+    T * width,
+    { array: f, at: out / 4 + P * width, stride },
+    { array: f, at: now / 4, stride: T * width },
+  );
 }
 
 /** The deferred finiteness check of a cache `past` joined into `out` by joinRows (same arguments). */
@@ -504,15 +509,15 @@ export const attentionMethods = {
     const softcap = softcapOption(m, o.softcap);
     // A KV cache of P rows goes before K and V: Tk keys in all, query i at position P + i. Either rows
     // passed in (pastKey, pastValue) or a cache object resident in wasm memory (kv-cache.js).
-    const resident = kvCacheObjectOption(this, m, o, K, V);
-    const cache = resident ? null : kvCacheOption(m, o, K, V);
-    const P = resident ? resident.P : cache ? cache.P : 0;
+    const cache = kvCacheObjectOption(this, m, o, K, V);
+    const past = cache ? null : kvCacheOption(m, o, K, V);
+    const P = cache ? cache.P : past ? past.P : 0;
     const Tall = P + Tk;
     const BHkv = [B, H / group];
     const [qsb, qsh] = headStrides(m, Q, Tq, dk, [B, H]);
     // K and V as the kernel reads them: with pastKey, the joined present key and value (Tall rows); with
     // a cache object, its blocks in place (capacity rows per slice, of which the kernel reads Tall).
-    const rowsPerSlice = resident ? resident.cache.capacity : Tall;
+    const rowsPerSlice = cache ? cache.cache.capacity : Tall;
     const [ksb, ksh] = headStrides(m, K, rowsPerSlice, dk, BHkv);
     const [vsb, vsh] = headStrides(m, V, rowsPerSlice, dv, BHkv);
     // Per batch, the count of valid keys (ONNX nonpad_kv_seqlen): keys past it hidden by a key bias.
@@ -536,7 +541,7 @@ export const attentionMethods = {
       throw new RangeError(
         `${m}: options.alibi with ${Tq} queries and ${Tall} keys: query-key distances reach ${Tq + Tall - 1}, beyond 2^24 = ${ALIBI_MAX_DISTANCE} (the bias is exact only up to there)`,
       );
-    const { mask, ms } = attentionMask(m, o, [B, H, Tq, Tall], cache || resident ? 'P + Tk' : 'Tk');
+    const { mask, ms } = attentionMask(m, o, [B, H, Tq, Tall], past || cache ? 'P + Tk' : 'Tk');
     const returnWeights = booleanOption(m, 'options.returnWeights', o.returnWeights, false);
     const scoresStage = scoresOption(m, o.returnScores);
     const returnScores = scoresStage !== null;
@@ -588,9 +593,9 @@ export const attentionMethods = {
       Q: { shape: Q.shape, data: Q.data, kernelChecks },
       K: { shape: K.shape, data: K.data, kernelChecks },
       V: { shape: V.shape, data: V.data, kernelChecks },
-      // The cache's rows are copied straight into the present key and value (joinRows).
-      presentKey: cache && { shape: presentShape(K, dk), length: numel(presentShape(K, dk)) },
-      presentValue: cache && { shape: presentShape(V, dv), length: numel(presentShape(V, dv)) },
+      // The past rows (pastKey, pastValue) are copied straight into the present key and value (joinRows).
+      presentKey: past && { shape: presentShape(K, dk), length: numel(presentShape(K, dk)) },
+      presentValue: past && { shape: presentShape(V, dv), length: numel(presentShape(V, dv)) },
       keyBias: lengths && {
         data: Float32Array.from({ length: B * Tall }, (_, x) =>
           x % Tall < lengths[Math.floor(x / Tall)] ? 0 : -Infinity,
@@ -614,7 +619,7 @@ export const attentionMethods = {
       work: attentionWork(this._rt.module, streaming, returnWeights || returnScores, Tq, Tall),
     };
     const r = this._buffers(m, specs, (p) => {
-      if (resident) recheckKvCache(m, resident);
+      if (cache) recheckKvCache(m, cache);
       if (rope) {
         // Q and K turned into their own buffers, rows of Tq (Tk) tokens.
         for (const [x, input, T, positions, out] of [
@@ -624,27 +629,23 @@ export const attentionMethods = {
           ropeCall(this, { x: input, positions, out, work: p.ropeWork }, numel(x.shape) / (T * dk), T, dk, rope);
       }
       const [pq, pk0] = rope ? [p.Qrot, p.Krot] : [p.Q, p.K];
-      if (cache) {
-        joinRows(this._rt, p.presentKey, cache.key.data, pk0, numel(K.shape.slice(0, -2)), P, Tk, dk);
-        joinRows(this._rt, p.presentValue, cache.value.data, p.V, numel(V.shape.slice(0, -2)), P, Tk, dv);
+      if (past) {
+        joinRows(this._rt, p.presentKey, past.key.data, pk0, numel(K.shape.slice(0, -2)), P, Tk, dk);
+        joinRows(this._rt, p.presentValue, past.value.data, p.V, numel(V.shape.slice(0, -2)), P, Tk, dv);
         if (!kernelChecks) {
-          checkPast(this._rt, p.presentKey, cache.key.data, numel(K.shape.slice(0, -2)), P, Tk, dk);
-          checkPast(this._rt, p.presentValue, cache.value.data, numel(V.shape.slice(0, -2)), P, Tk, dv);
+          checkPast(this._rt, p.presentKey, past.key.data, numel(K.shape.slice(0, -2)), P, Tk, dk);
+          checkPast(this._rt, p.presentValue, past.value.data, numel(V.shape.slice(0, -2)), P, Tk, dv);
         }
       }
-      if (resident) {
+      if (cache) {
         // This call's rows (K turned by rope) written at rows P.. of the cache, past its length: until the
         // call succeeds (advanceKvCache, after _done) they are scratch, and the P rows held are untouched.
         const slices = (t) => numel(t.shape.slice(0, -2));
-        const { capacity } = resident.cache;
-        writeKvRows(this._rt, resident.keys, pk0, slices(K), capacity, P, Tk, dk);
-        writeKvRows(this._rt, resident.values, p.V, slices(V), capacity, P, Tk, dv);
+        const { capacity } = cache.cache;
+        writeKvRows(this._rt, cache.keys, pk0, slices(K), capacity, P, Tk, dk);
+        writeKvRows(this._rt, cache.values, p.V, slices(V), capacity, P, Tk, dv);
       }
-      const [pk, pv] = cache
-        ? [p.presentKey, p.presentValue]
-        : resident
-          ? [resident.keys, resident.values]
-          : [pk0, p.V];
+      const [pk, pv] = past ? [p.presentKey, p.presentValue] : cache ? [cache.keys, cache.values] : [pk0, p.V];
       const call = (b, dimsPtr) => {
         // Batch b onwards (byte offsets; 0 for a null pointer).
         const at = (ptr, floats) => (ptr ? ptr + 4 * b * floats : 0);
@@ -684,15 +685,15 @@ export const attentionMethods = {
           runDeferredCheck(module, Q.data, p.Q);
           runDeferredCheck(module, K.data, p.K);
         }
-        // In the order of the arguments: V before the cache.
+        // In the order of the arguments: V before the past rows.
         const checkValues = () => {
           runDeferredCheck(module, V.data, p.V);
-          if (cache) checkPast(this._rt, p.presentValue, cache.value.data, vLead, P, Tk, dv);
+          if (past) checkPast(this._rt, p.presentValue, past.value.data, vLead, P, Tk, dv);
         };
-        if (status !== 0 && cache) {
+        if (status !== 0 && past) {
           runDeferredCheck(module, V.data, p.V);
-          checkPast(this._rt, p.presentKey, cache.key.data, kLead, P, Tk, dk);
-          checkPast(this._rt, p.presentValue, cache.value.data, vLead, P, Tk, dv);
+          checkPast(this._rt, p.presentKey, past.key.data, kLead, P, Tk, dk);
+          checkPast(this._rt, p.presentValue, past.value.data, vLead, P, Tk, dv);
         } else if (!outputChecksValues || status !== 0) {
           checkValues();
         } else {
@@ -720,7 +721,7 @@ export const attentionMethods = {
       };
       if (returnWeights) res.weights = tensorOf(this._read(Float32Array, p.weights, nW), scoreShape.slice());
       if (returnScores) res.scores = tensorOf(this._read(Float32Array, p.scores, nW), scoreShape.slice());
-      if (cache) {
+      if (past) {
         // The cache for the next call: the past rows, then this call's. Copies of inputs checked
         // finite (K turned by rope: finite rows times cos and sin, never NaN), so no NaN is looked for.
         for (const [name, t, d] of [
@@ -734,13 +735,13 @@ export const attentionMethods = {
       return res;
     });
     const args = { Q: Q.shape, K: K.shape, V: V.shape };
-    if (cache) Object.assign(args, { pastKey: cache.key.shape, pastValue: cache.value.shape });
+    if (past) Object.assign(args, { pastKey: past.key.shape, pastValue: past.value.shape });
     // A cache object's keys as held before the call, [B, h_kv, P, d_k].
-    if (resident) args.cache = [resident.cache.batch, resident.cache.kvHeads, P, dk];
+    if (cache) args.cache = [cache.cache.batch, cache.cache.kvHeads, P, dk];
     if (mask) args.mask = mask.shape;
     const result = this._done('attention', args, r);
     // Only a call that returns a result keeps its rows: any error above left the length at P.
-    if (resident) advanceKvCache(resident, Tk);
+    if (cache) advanceKvCache(cache, Tk);
     return result;
   },
 
@@ -807,7 +808,16 @@ export const attentionMethods = {
     const wV = weight('wV');
     const wO = weight('wO');
     const [bQ, bK, bV, bO] = ['bQ', 'bK', 'bV', 'bO'].map(bias);
-    const o = optionsObject(m, options, 'options', [
+    // attention's cache option is refused with what to do instead, before the unknown keys (of the
+    // object as given: a null member is absent, but its key is still checked).
+    const o = optionsObject(m, options, 'options');
+    refuseKvCacheOption(
+      m,
+      o,
+      'to decode with one, project the new tokens with matmul (X wQ, X wK, X wV, split into heads [B, h, T, d_k]), ' +
+        'call attention(q, k, v, { cache }) and project its output with wO',
+    );
+    checkKnownKeys(m, 'options', options ?? {}, [
       'numHeads',
       'kvHeads',
       'rope',

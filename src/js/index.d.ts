@@ -247,7 +247,11 @@ export interface RopeOptions extends RopeSettings {
   positions?: ArrayLike<number>;
 }
 
-export interface AttentionOptions {
+/**
+ * The members of {@link AttentionOptions}, each documented here; AttentionOptions allows one kind of
+ * KV cache at most (`cache`, or `pastKey` and `pastValue`).
+ */
+export interface AttentionOptionMembers {
   /**
    * Multiplies Q K^T. Default 1/sqrt(d_k) (Vaswani et al. 2017, eq. 1), rounded to float32. Any
    * number finite in float32, 0 and negatives included (0: equal weights over the visible keys); not
@@ -293,7 +297,7 @@ export interface AttentionOptions {
    * is at least 1.
    */
   pastKey?: TensorLike;
-  /** The values of the KV cache: see {@link AttentionOptions.pastKey}. */
+  /** The values of the KV cache: see {@link AttentionOptionMembers.pastKey}. */
   pastValue?: TensorLike;
   /**
    * Per batch, the number of valid keys (ONNX `nonpad_kv_seqlen`, opset 24): B integers from 0
@@ -388,6 +392,16 @@ export interface AttentionOptions {
   streaming?: boolean;
 }
 
+/**
+ * The options of {@link AttentionGeometry.attention}: the members of {@link AttentionOptionMembers},
+ * with one kind of KV cache at most: `cache` (rows kept in wasm memory), or `pastKey` and `pastValue`
+ * (rows passed in, `presentKey` and `presentValue` returned), never both (a type error here; at run
+ * time a TypeError naming both options).
+ */
+export type AttentionOptions =
+  | (AttentionOptionMembers & { pastKey?: undefined; pastValue?: undefined })
+  | (AttentionOptionMembers & { cache?: undefined });
+
 export interface AttentionResult {
   /** Y = softmax(scores) V, shape [..., Tq, d_v]. */
   output: Tensor;
@@ -405,16 +419,23 @@ export interface AttentionResult {
 }
 
 /**
- * What {@link AttentionGeometry.attention} returns for options of type `O`:
- * `weights` is a `Tensor` (not optional) when `O` has `returnWeights: true`,
- * and `scores` when it has `returnScores: true`.
- */
-/**
  * `O` with every key that `Allowed` does not have typed `never`: a misspelt option key is a
  * type error even beside valid ones (at run time it is a TypeError naming the key).
  */
 export type OnlyKnownKeys<O, Allowed> = O & { [K in Exclude<keyof O, keyof Allowed>]: never };
 
+/**
+ * `Allowed` with every key of `O` that it does not have typed `never`, as the bound of an options type
+ * `O extends KnownOptions<O, Allowed>`: a misspelt key is a type error, as with {@link OnlyKnownKeys}, and an
+ * `Allowed` that is a union ({@link AttentionOptions}) takes an argument of that union type as it is.
+ */
+export type KnownOptions<O, Allowed> = Allowed & { [K in Exclude<keyof O, keyof Allowed>]: never };
+
+/**
+ * What {@link AttentionGeometry.attention} returns for options of type `O`:
+ * `weights` is a `Tensor` (not optional) when `O` has `returnWeights: true`,
+ * `scores` when it has `returnScores: true`, and `presentKey` and `presentValue` when it has `pastKey`.
+ */
 export type AttentionResultFor<O extends AttentionOptions> = AttentionResult &
   (O extends { returnWeights: true } ? { weights: Tensor } : unknown) &
   (O extends { returnScores: true | 'masked' | 'capped' | 'raw' } ? { scores: Tensor } : unknown) &
@@ -490,7 +511,7 @@ export interface MultiHeadOptions {
   /** Also return the per-head weights [B, h, Tq, Tk] ([h, Tq, Tk] unbatched; not averaged). Default false. */
   returnWeights?: boolean;
   /**
-   * As {@link AttentionOptions.streaming}, per head: default true unless `returnWeights`;
+   * As {@link AttentionOptionMembers.streaming}, per head: default true unless `returnWeights`;
    * `false` forms one head's [Tq, Tk] score grid in wasm memory.
    * @throws TypeError when not a boolean, or when `true` together with `returnWeights`.
    */
@@ -696,7 +717,7 @@ export interface AttentionGeometry {
    * A KV cache for decoding (Pope et al. 2022, "Efficiently Scaling Transformer Inference", §2: the keys and
    * values of earlier tokens kept, so that each step computes only its own): keys [B, h_kv, capacity, d_k] and
    * values [B, h_kv, capacity, d_v] allocated once in this instance's wasm memory, filled by
-   * `attention(q, k, v, { cache })` (see {@link AttentionOptions.cache}) a few rows per call, so that a decode
+   * `attention(q, k, v, { cache })` (see {@link AttentionOptionMembers.cache}) a few rows per call, so that a decode
    * step copies its new rows in and its output out, not the whole cache as `pastKey` does. Empty (length 0)
    * when made. See {@link KvCache}.
    * @throws TypeError for options that are missing or not a plain object, an unknown key, a missing kvHeads,
@@ -814,7 +835,7 @@ export interface AttentionGeometry {
    * Without weights or scores the output is computed by streaming over tiles of 256 keys
    * with an online softmax (Milakov & Gimelshein 2018; Dao et al. 2022): wasm memory is
    * O(T d), never a [Tq, Tk] buffer; `streaming: false` forms the [Tq, Tk] grid instead
-   * (see {@link AttentionOptions.streaming}).
+   * (see {@link AttentionOptionMembers.streaming}).
    * Unknown option keys throw a TypeError naming the key.
    * @throws TypeError for an option of the wrong kind, e.g. `streaming: true` together with
    *   `returnWeights: true`.
@@ -827,11 +848,11 @@ export interface AttentionGeometry {
    *   nothing added that could overflow; or a soft cap without the 'raw' scores), else the
    *   scores.
    */
-  attention<O extends AttentionOptions = {}>(
+  attention<O extends KnownOptions<O, AttentionOptions> = {}>(
     Q: TensorLike,
     K: TensorLike,
     V: TensorLike,
-    options?: OnlyKnownKeys<O, AttentionOptions>,
+    options?: O,
   ): AttentionResultFor<O>;
   /**
    * Multi-head attention (Vaswani et al. 2017, §3.2.2) in the row-vector convention:
@@ -843,8 +864,10 @@ export interface AttentionGeometry {
    * attended by streaming (no [Tq, Tk] buffer) unless `returnWeights` or `streaming: false`.
    * With `kvHeads` the key/value projections are narrower and shared by groups of query heads
    * (GQA); with `rope` each head's q and k are turned by their positions before the scores.
-   * @throws TypeError for `streaming: true` together with `returnWeights: true`, or an option
-   *   of the wrong kind.
+   * @throws TypeError for `streaming: true` together with `returnWeights: true`, an option
+   *   of the wrong kind or an unknown key, and for `cache`, which attention alone takes (decoding with
+   *   a {@link KvCache}): the message says so, and to project the new tokens with matmul, call
+   *   `attention(q, k, v, { cache })` on the heads and project its output with wO.
    * @throws RangeError when numHeads does not divide d_model or kvHeads does not divide
    *   numHeads, when `rope` meets an odd d_k, for shapes that do not fit,
    *   or when a projection or a head's scores overflow float32 (the output would be NaN).
@@ -956,7 +979,9 @@ export interface AttentionGeometry {
    * that sees no key (every key masked) gets dQ = 0 and adds nothing to dK and dV, never NaN.
    * Error bound: registry.inc, attention_backward (first order, per element).
    * @throws TypeError for an argument that is not a tensor or an option of the wrong kind
-   *   (unknown keys included).
+   *   (unknown keys included), and for `cache`, which attention alone takes (decoding with a
+   *   {@link KvCache}): the message says so, and to pass every key and value as K and V
+   *   ({@link KvCache.keys} and {@link KvCache.values} copy a cache's rows out).
    * @throws RangeError for shapes that do not fit (naming the argument, the shape received and
    *   the shape expected; dOutput must have the output's shape), non-finite inputs, a scale
    *   that is not finite in float32, scores that overflow float32 (naming the first), an
@@ -1048,16 +1073,16 @@ export interface AttentionGeometry {
 
 /** The options of {@link AttentionGeometry.attentionBackward}: those of attention that it honours. */
 export interface AttentionBackwardOptions {
-  /** As {@link AttentionOptions.scale}: default 1/sqrt(d_k), rounded to float32. */
+  /** As {@link AttentionOptionMembers.scale}: default 1/sqrt(d_k), rounded to float32. */
   scale?: number;
-  /** As {@link AttentionOptions.causal}. */
+  /** As {@link AttentionOptionMembers.causal}. */
   causal?: boolean;
-  /** As {@link AttentionOptions.window} (a causal sliding window of the last w keys). */
+  /** As {@link AttentionOptionMembers.window} (a causal sliding window of the last w keys). */
   window?: number;
-  /** As {@link AttentionOptions.mask}: boolean or additive, broadcast to [B, h, Tq, Tk]. */
-  mask?: AttentionOptions['mask'];
-  /** As {@link AttentionOptions.maskKind}. */
-  maskKind?: AttentionOptions['maskKind'];
+  /** As {@link AttentionOptionMembers.mask}: boolean or additive, broadcast to [B, h, Tq, Tk]. */
+  mask?: AttentionOptionMembers['mask'];
+  /** As {@link AttentionOptionMembers.maskKind}. */
+  maskKind?: AttentionOptionMembers['maskKind'];
 }
 
 /** The gradients of a loss with respect to attention's inputs. */
@@ -1178,8 +1203,9 @@ export interface GreedyPackingResult {
  * independent instance (its own wasm memory). In Node the .wasm is read from disk;
  * in browsers it is streamed (falling back to fetch + instantiate when the server
  * sends the wrong MIME type).
- * @throws Error (rejects) when the .wasm cannot be loaded, naming the URL tried and the options that fix it,
- *   and when the module given is the other build's (ag-scalar.wasm for `simd: true`, ag-simd.wasm for `simd: false`,
+ * @throws Error (rejects) when the .wasm cannot be loaded, naming the URL tried and the options that fix it
+ *   (its `cause` is what failed; when fetching it did, an Error with `url`, the URL fetched, and `status`, the
+ *   HTTP status of a response that was not ok, or null when no response came, e.g. a network error), and when the module given is the other build's (ag-scalar.wasm for `simd: true`, ag-simd.wasm for `simd: false`,
  *   and ag-scalar.wasm given for the SIMD build under `'auto'`: as `{ simd }` of `wasmUrl` or `wasmBinary`, from
  *   `locateFile('ag-simd.wasm')` or at the default location; one file given for both builds may be either).
  * @throws TypeError (rejects) for malformed options, for an unknown option key

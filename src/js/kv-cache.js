@@ -9,6 +9,7 @@
 // views into it are made just before use, never kept (heap.js).
 // Shapes, options and errors: index.d.ts (createKvCache, KvCache).
 import { countedCall } from './checks.js';
+import { copyRows } from './copy-rows.js';
 import { describeValue, formatShape } from './errors.js';
 import { HEAP_LIMIT_BYTES } from './heap.js';
 import { optionsObject, positiveInt, tensorOf } from './tensor.js';
@@ -90,10 +91,12 @@ class KvCache {
     const slices = this.batch * this.kvHeads;
     const out = new Float32Array(slices * P * width);
     const f = new Float32Array(this._ag._rt.memory().buffer);
-    for (let s = 0; s < slices; s++) {
-      const from = at / 4 + s * this.capacity * width;
-      out.set(f.subarray(from, from + P * width), s * P * width);
-    }
+    copyRows(
+      slices,
+      P * width,
+      { array: out, at: 0, stride: P * width },
+      { array: f, at: at / 4, stride: this.capacity * width },
+    );
     return tensorOf(out, [this.batch, this.kvHeads, P, width]);
   }
 
@@ -189,6 +192,18 @@ export function kvCacheObjectOption(ag, m, o, K, V) {
 }
 
 /**
+ * The `cache` option in the options `o` of a method other than attention (attentionBackward,
+ * multiHeadAttention): a TypeError naming it, saying that attention alone takes a KV cache
+ * object and, in `instead`, what this method's caller can do; nothing when it is absent.
+ */
+export function refuseKvCacheOption(m, o, instead) {
+  if (o.cache !== undefined)
+    throw new TypeError(
+      `${m}: options.cache is accepted by attention only (decoding with a KV cache made by createKvCache); ${instead}`,
+    );
+}
+
+/**
  * Before attention writes to the cache of `c` (kvCacheObjectOption's result): an Error when code
  * that ran while the call read its arguments (a getter, a proxy) disposed the cache or used it
  * in another call; the call then writes nothing.
@@ -218,10 +233,12 @@ export function advanceKvCache(c, Tk) {
  */
 export function writeKvRows(rt, to, from, slices, capacity, P, T, width) {
   const f = new Float32Array(rt.memory().buffer);
-  for (let s = 0; s < slices; s++) {
-    const src = from / 4 + s * T * width;
-    f.copyWithin(to / 4 + (s * capacity + P) * width, src, src + T * width);
-  }
+  copyRows(
+    slices,
+    T * width,
+    { array: f, at: to / 4 + P * width, stride: capacity * width },
+    { array: f, at: from / 4, stride: T * width },
+  );
 }
 
 export const kvCacheMethods = {
@@ -236,8 +253,6 @@ export const kvCacheMethods = {
         `${m}: options { batch, kvHeads, capacity, dK, dV } is missing; kvHeads, capacity and dK are required`,
       );
     const o = optionsObject(m, options, 'options', ['batch', 'kvHeads', 'capacity', 'dK', 'dV']);
-    for (const name of ['kvHeads', 'capacity', 'dK'])
-      if (o[name] === undefined) throw new TypeError(`${m}: options.${name} is missing; expected an integer >= 1`);
     const batch = o.batch === undefined ? 1 : positiveInt(m, 'options.batch', o.batch);
     const kvHeads = positiveInt(m, 'options.kvHeads', o.kvHeads);
     const capacity = positiveInt(m, 'options.capacity', o.capacity);

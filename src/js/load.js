@@ -146,10 +146,26 @@ function readerOfFiles() {
   return fileReader;
 }
 
+/**
+ * Why a .wasm could not be fetched (init's Error has it as its cause): an Error whose message is the
+ * HTTP status line ("HTTP 404 Not Found") or, when no response came (a network error), the message of
+ * the fetch's own error, kept as its cause; with `url` (the URL fetched, a string) and `status` (the
+ * HTTP status, or null when no response came), so that a caller tells a missing file from other
+ * failures without fetching it again (web/widget/load-failure.js).
+ */
+function fetchFailure(url, status, message, cause) {
+  return Object.assign(new Error(message, cause === undefined ? undefined : { cause }), { url: url.href, status });
+}
+
 async function readBytes(url, readFileUrl) {
   if (readFileUrl) return readFileUrl(url);
-  const response = await fetch(url);
-  if (!response.ok) throw new Error(`HTTP ${response.status} ${response.statusText}`);
+  let response;
+  try {
+    response = await fetch(url);
+  } catch (e) {
+    throw fetchFailure(url, null, messageOf(e), e);
+  }
+  if (!response.ok) throw fetchFailure(url, response.status, `HTTP ${response.status} ${response.statusText}`);
   return response.arrayBuffer();
 }
 

@@ -4,9 +4,9 @@
 // bundling for browsers gets the widgets themselves); a TypeScript project
 // type-checks with moduleResolution node16 and bundler under --strict,
 // expect-type proves that results are typed (not any, and weights/scores are
-// present when asked for), and the code of the README and docs/package.md
-// compiles as it is; publint and @arethetypeswrong/cli find no problem at all
-// in the tarball.
+// present when asked for; a KV cache object with pastKey is refused), the
+// code of the README and docs/package.md compiles as it is; publint and
+// @arethetypeswrong/cli find no problem at all in the tarball.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -182,6 +182,12 @@ export async function check(): Promise<void> {
   ag.attention([[1, 0]], [[1, 0]], [[1]], { returnWeight: true });
   // @ts-expect-error a misspelt option key beside a valid one
   ag.attention([[1, 0]], [[1, 0]], [[1]], { scale: 1, returnWeight: true });
+  // One kind of KV cache: the cache object, or pastKey and pastValue (whose present rows are then returned).
+  const kv = ag.createKvCache({ kvHeads: 1, capacity: 4, dK: 2 });
+  expectTypeOf(ag.attention([[1, 0]], [[1, 0]], [[1]], { cache: kv }).presentKey).toEqualTypeOf<Tensor | undefined>();
+  expectTypeOf(ag.attention([[1, 0]], [[1, 0]], [[1]], { pastKey: [[0, 1]], pastValue: [[1]] }).presentKey).toEqualTypeOf<Tensor>();
+  // @ts-expect-error the cache object together with pastKey and pastValue (a TypeError at run time)
+  ag.attention([[1, 0]], [[1, 0]], [[1]], { cache: kv, pastKey: [[0, 1]], pastValue: [[1]] });
   // @ts-expect-error a misspelt option key of multi-head attention
   ag.multiHeadAttention({ query: W }, { wQ: W, wK: W, wV: W, wO: W }, { numHeads: 2, kvHead: 1 });
   expectTypeOf(initInline).toEqualTypeOf(init);

@@ -139,8 +139,21 @@ describe.each(CONFIGS)('the KV cache object: $label', (cfg) => {
     const heap = ag.heapAllocatedBytes();
     const cases = [
       [undefined, TypeError, 'createKvCache: options { batch, kvHeads, capacity, dK, dV } is missing'],
-      [{ capacity: 4, dK: 2 }, TypeError, 'createKvCache: options.kvHeads is missing'],
-      [{ kvHeads: 1, dK: 2 }, TypeError, 'createKvCache: options.capacity is missing'],
+      [
+        { capacity: 4, dK: 2 },
+        TypeError,
+        'createKvCache: options.kvHeads is required and was not given; expected an integer from 1 to 2147483647',
+      ],
+      [
+        { kvHeads: 1, dK: 2 },
+        TypeError,
+        'createKvCache: options.capacity is required and was not given; expected an integer from 1 to 2147483647',
+      ],
+      [
+        { kvHeads: 1, capacity: 4 },
+        TypeError,
+        'createKvCache: options.dK is required and was not given; expected an integer from 1 to 2147483647',
+      ],
       [{ kvHeads: 1, capacity: 4, dK: 2, heads: 2 }, TypeError, "createKvCache: options has an unknown key 'heads'"],
       [{ kvHeads: 1.5, capacity: 4, dK: 2 }, TypeError, 'createKvCache: options.kvHeads must be an integer; got 1.5'],
       [{ kvHeads: 1, capacity: 0, dK: 2 }, RangeError, 'createKvCache: options.capacity must be between 1 and'],
@@ -415,6 +428,35 @@ describe.each(CONFIGS)('the KV cache object: $label', (cfg) => {
     ag.attention(q, q, q, { cache });
     cache.truncate(-0);
     expect(Object.is(cache.length, 0)).toBe(true);
+    cache.dispose();
+  });
+
+  test('attentionBackward and multiHeadAttention refuse a cache with a TypeError: attention alone takes it', () => {
+    const cache = ag.createKvCache({ kvHeads: 1, capacity: 4, dK: 2 });
+    const I2 = [
+      [1, 0],
+      [0, 1],
+    ];
+    const calls = [
+      [
+        () => ag.attentionBackward(I2, I2, I2, I2, { causal: true, cache }),
+        'attentionBackward: options.cache is accepted by attention only (decoding with a KV cache made by ' +
+          "createKvCache); the gradients take every key and value at once: pass them as K and V (a cache's keys() " +
+          'and values() copy its rows out)',
+      ],
+      [
+        () => ag.multiHeadAttention({ query: I2 }, { wQ: I2, wK: I2, wV: I2, wO: I2 }, { numHeads: 1, cache }),
+        'multiHeadAttention: options.cache is accepted by attention only (decoding with a KV cache made by ' +
+          'createKvCache); to decode with one, project the new tokens with matmul (X wQ, X wK, X wV, split into ' +
+          'heads [B, h, T, d_k]), call attention(q, k, v, { cache }) and project its output with wO',
+      ],
+    ];
+    for (const [call, message] of calls) {
+      const e = thrownBy(call);
+      expect(e).toBeInstanceOf(TypeError);
+      expect(e.message).toBe(message);
+    }
+    expect(cache.length).toBe(0);
     cache.dispose();
   });
 

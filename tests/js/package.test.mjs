@@ -3,6 +3,7 @@
 // independent instances, the test-mode call log, and results that are
 // JS-owned copies.
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, test } from '@jest/globals';
 import { init } from './helpers.mjs';
@@ -259,6 +260,50 @@ describe('locating the .wasm', () => {
     // What the read threw is kept as the cause (Node's error for a file that does not exist).
     expect(error.cause?.syscall).toBe('open');
     expect(error.cause.code).toBe('ENOENT');
+  });
+  test('a .wasm fetched over HTTP and not delivered: the cause holds the URL and the HTTP status', async () => {
+    // A server that answers 404 to every request, and a port where nothing listens (no response at all).
+    const listening = async (server) => {
+      await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+      return server.address().port;
+    };
+    const closed = async (server) => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    };
+    const rejection = async (options) => {
+      try {
+        await init(options);
+      } catch (e) {
+        return e;
+      }
+      return null;
+    };
+    const server = createServer((request, response) => {
+      response.writeHead(404, { 'Content-Type': 'text/plain' });
+      response.end('gone');
+    });
+    const missing = `http://127.0.0.1:${await listening(server)}/wasm/ag-simd.wasm`;
+    const quiet = createServer();
+    const nowhere = `http://127.0.0.1:${await listening(quiet)}/wasm/ag-simd.wasm`;
+    await closed(quiet);
+    try {
+      const notFound = await rejection({ simd: true, wasmUrl: missing });
+      expect(notFound.message).toContain(`from ${missing} (located by options.wasmUrl): HTTP 404 Not Found.`);
+      expect([notFound.cause.url, notFound.cause.status, notFound.cause.message]).toEqual([
+        missing,
+        404,
+        'HTTP 404 Not Found',
+      ]);
+    } finally {
+      await closed(server);
+    }
+    // No response: the status is null, and the fetch's own error is the cause's cause, its message kept.
+    const refused = await rejection({ simd: true, wasmUrl: nowhere });
+    expect(refused.message).toContain(`from ${nowhere} (located by options.wasmUrl): `);
+    expect([refused.cause.url, refused.cause.status]).toEqual([nowhere, null]);
+    expect(refused.cause.cause.name).toBe('TypeError');
+    expect(refused.cause.message).toBe(refused.cause.cause.message);
   });
 });
 

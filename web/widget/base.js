@@ -401,7 +401,7 @@ export class AgWidget extends HTMLElement {
         this.#subscribe();
         this.#render();
       } catch (err) {
-        await this.#showLoadError(err);
+        this.#showLoadError(err);
       }
     })();
     return this.ready;
@@ -457,10 +457,10 @@ export class AgWidget extends HTMLElement {
     if (this.#problems.length) this.showProblems(this.#problems, this.#where);
   }
 
-  async #showLoadError(err) {
+  #showLoadError(err) {
     const { error, computedBy } = this.#parts;
     const detail = err?.message ? String(err.message) : String(err);
-    const failure = await describeLoadFailure(err);
+    const failure = describeLoadFailure(err);
     error.replaceChildren(
       h('strong', {}, failure.headline),
       ` ${failure.advice}`,

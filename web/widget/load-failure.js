@@ -15,23 +15,18 @@ const USUAL_ADVICE =
   'Opening the page through a web server (not from disk), using a current browser, or reloading usually helps.';
 
 /**
- * The first of the widgets' .wasm URLs that the server does not deliver, with
- * why; null when both are delivered (or are not http(s) URLs).
- * @returns {Promise<{ url: string, reason: string } | null>}
+ * The .wasm URL that the server did not deliver, with why, from init()'s
+ * Error: its cause holds the URL fetched and the HTTP status (null when no
+ * response came: a network error) when fetching was what failed (load.js,
+ * fetchFailure). null for any other failure, or a URL that is not http(s).
+ * @returns {{ url: string, reason: string } | null}
  */
-async function unreachableWasm() {
-  const { simd, scalar } = wasmUrls();
-  for (const url of [simd, scalar]) {
-    if (!/^https?:$/.test(new URL(url).protocol)) continue;
-    try {
-      const response = await fetch(url, { cache: 'no-store' });
-      await response.body?.cancel();
-      if (!response.ok) return { url, reason: `the server answered HTTP ${response.status}` };
-    } catch (err) {
-      return { url, reason: `the request failed (${err && err.message ? err.message : String(err)})` };
-    }
-  }
-  return null;
+function unreachableWasm(err) {
+  const cause = err?.cause;
+  if (typeof cause?.url !== 'string' || cause.status === undefined) return null;
+  if (!/^https?:$/.test(new URL(cause.url).protocol)) return null;
+  if (cause.status === null) return { url: cause.url, reason: `the request failed (${cause.message})` };
+  return { url: cause.url, reason: `the server answered HTTP ${cause.status}` };
 }
 
 /**
@@ -39,9 +34,9 @@ async function unreachableWasm() {
  * that fits the failure, and a detail (the URL that failed, or what the
  * browser reported).
  * @param {unknown} err the rejection of getEngine()
- * @returns {Promise<{ headline: string, advice: string, detailLabel: string, detail: string }>}
+ * @returns {{ headline: string, advice: string, detailLabel: string, detail: string }}
  */
-export async function describeLoadFailure(err) {
+export function describeLoadFailure(err) {
   const reported = String(err?.cause?.message ?? err?.message ?? err);
   const usual = {
     headline: 'The WebAssembly module did not load, so this figure has no numbers.',
@@ -50,7 +45,7 @@ export async function describeLoadFailure(err) {
     detail: reported,
   };
   if (typeof WebAssembly !== 'object' || new URL(wasmUrls().simd).protocol === 'file:') return usual;
-  const missing = await unreachableWasm().catch(() => null);
+  const missing = unreachableWasm(err);
   if (!missing) return usual;
   const folder = assetUrl('').href;
   return {
