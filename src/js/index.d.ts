@@ -546,7 +546,12 @@ export interface RandomDotExperimentOptions {
   measure?: 'dot' | 'cosine';
   /** Histogram bins over `range`. Default 32. */
   bins?: number;
-  /** Histogram range [lo, hi), lo < hi. Default ±4 sqrt(d) for dot, ±min(1, 4/sqrt(d)) for cosine. */
+  /**
+   * Histogram range [lo, hi), lo < hi. Default ±4 sqrt(d) for dot, ±min(1, 4/sqrt(d)) for cosine. Not an array of
+   * length 2: a TypeError; an entry that is not a number (missing, an empty slot, a string): a TypeError naming it
+   * and range's shape (`range[0] must be a finite number (range has shape [2]; [lo, hi], lo < hi); got undefined`);
+   * an entry not finite in float32, or lo >= hi once rounded to float32: a RangeError.
+   */
   range?: [number, number];
   /** Return every sample. Default true. */
   returnSamples?: boolean;
