@@ -41,7 +41,8 @@
  *   names the method, the count it takes and the extra argument; trailing `undefined`
  *   arguments are not counted). The count is checked, in the same words, by every
  *   method of this object, by `random.*` and `tasks.*` (named `random.normal`,
- *   `tasks.sort`), by a {@link Transformer}'s methods (`transformer.step`) and by
+ *   `tasks.sort`), by the methods of the {@link TaskGenerator} a task returns
+ *   (`taskGenerator.at`), by a {@link Transformer}'s methods (`transformer.step`) and by
  *   `init`, whose promise rejects with it.
  * - `RangeError`: a mismatched shape or a ragged nested array, a shape dimension that is
  *   not a non-negative integer (-1, 1.5), a length of zero, a non-finite value, a
@@ -566,7 +567,12 @@ export interface RandomDotExperimentOptions {
   measure?: 'dot' | 'cosine';
   /** Histogram bins over `range`. Default 32. */
   bins?: number;
-  /** Histogram range [lo, hi), lo < hi. Default ±4 sqrt(d) for dot, ±min(1, 4/sqrt(d)) for cosine. */
+  /**
+   * Histogram range [lo, hi), lo < hi. Default ±4 sqrt(d) for dot, ±min(1, 4/sqrt(d)) for cosine. Not an array of
+   * length 2: a TypeError; an entry that is not a number (missing, an empty slot, a string): a TypeError naming it
+   * and range's shape (`range[0] must be a finite number (range has shape [2]; [lo, hi], lo < hi); got undefined`);
+   * an entry not finite in float32, or lo >= hi once rounded to float32: a RangeError.
+   */
   range?: [number, number];
   /** Return every sample. Default true. */
   returnSamples?: boolean;
@@ -1232,14 +1238,32 @@ export interface TaskBatch {
   targets: Int32Array;
 }
 
-/** A seeded generator of batches: the same seed gives the same batches in every build. */
+/**
+ * A seeded generator of batches: the same seed gives the same batches in every build. Its methods, like the
+ * API's, refuse more arguments than they take with a TypeError named `taskGenerator.next`, `taskGenerator.at`
+ * or `taskGenerator.reset` (`taskGenerator.next: takes no arguments but was given 1; argument 1 is number 3`),
+ * thrown before anything is drawn or reset; trailing `undefined` arguments are not counted.
+ */
 export interface TaskGenerator {
   readonly options: Readonly<Required<TaskOptions> & { task: string }>;
-  /** The next batch; the first call gives batch 0. */
+  /**
+   * The next batch; the first call gives batch 0.
+   * @throws TypeError when given an argument.
+   */
   next(): TaskBatch;
-  /** Batch i (a non-negative integer), the same as the (i + 1)-th call of next(). @throws RangeError for another i. */
+  /**
+   * Batch i, the same as the (i + 1)-th call of next(); where next() stands is not changed.
+   * @param i a non-negative safe integer, at most floor((2^53 - 1) / blocks), where blocks is the number of
+   *   Philox blocks (four uniforms each) one batch draws: batch i starts at the counter i * blocks.
+   * @throws TypeError for an i that is missing or not an integer (a string, 1.5, NaN, Infinity), and for more
+   *   than one argument (`taskGenerator.at: ...`).
+   * @throws RangeError for an i below 0 or past that bound, naming the bound.
+   */
   at(i: number): TaskBatch;
-  /** Starts next() again from batch 0. */
+  /**
+   * Starts next() again from batch 0.
+   * @throws TypeError when given an argument.
+   */
   reset(): void;
 }
 

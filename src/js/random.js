@@ -3,7 +3,7 @@
 // computed in wasm only (bit-identical in both builds for the same seed and
 // counter), statistics and histogram computed by the experiment kernel.
 import { countedFunctions } from './checks.js';
-import { describeValue } from './errors.js';
+import { describeValue, entryError } from './errors.js';
 import { readOut } from './heap.js';
 import { booleanOption, finiteNumber, optionsObject, positiveInt } from './tensor.js';
 
@@ -78,8 +78,19 @@ export function randomDotExperiment(ag, options) {
     const s = measure === 'dot' ? 4 * Math.sqrt(d) : Math.min(1, 4 / Math.sqrt(d));
     range = [-s, s];
   }
-  if (!Array.isArray(range) || range.length !== 2)
-    throw new TypeError(`${m}: range must be [lo, hi]; got ${describeValue(range)}`);
+  if (!Array.isArray(range) || range.length !== 2) {
+    const got = Array.isArray(range) ? `an array of length ${range.length}` : describeValue(range);
+    throw new TypeError(`${m}: range must be an array [lo, hi] of two finite numbers, lo < hi; got ${got}`);
+  }
+  // An entry that is not a number (missing, a hole, a string) is named with range's shape, as an entry of an
+  // array argument is; a number that is not finite gets finiteNumber's RangeError.
+  for (let i = 0; i < 2; i++) {
+    if (typeof range[i] !== 'number')
+      throw entryError(m, 'range', [2], i, 'a finite number', range[i], {
+        hole: !(i in range),
+        note: '[lo, hi], lo < hi',
+      });
+  }
   const lo = finiteNumber(m, 'range[0]', range[0]);
   const hi = finiteNumber(m, 'range[1]', range[1]);
   if (!(Math.fround(lo) < Math.fround(hi)))

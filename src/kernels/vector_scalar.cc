@@ -6,8 +6,9 @@
 //   scalar projection a.b^, vector projection (a.b^) b^, |a - b|^2,
 //   y = sum_j alpha_j V_j for alpha [T], V [T, d], y [d].
 // Preconditions: sizes >= 1, finite inputs (norm also takes NaN and
-// +-Infinity: registry.inc), no aliasing of outputs; b (and a
-// for normalize, cosine, angle) non-zero where registry.inc says so.
+// +-Infinity, normalize and angle NaN: registry.inc), no aliasing of
+// outputs; b (and a for normalize, cosine, angle) non-zero where
+// registry.inc says so.
 //
 // What this variant does: one element at a time, compiled with the
 // auto-vectoriser off so that it is the plain reference order. Sums are

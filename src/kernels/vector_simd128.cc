@@ -6,8 +6,8 @@
 //   scalar projection a.b^, vector projection (a.b^) b^, |a - b|^2,
 //   y = sum_j alpha_j V_j for alpha [T], V [T, d], y [d].
 // Preconditions: sizes >= 1, finite inputs (norm also takes NaN and
-// +-Infinity: registry.inc), no aliasing of outputs; pointers
-// 4-byte aligned only (all loads are unaligned loads).
+// +-Infinity, normalize and angle NaN: registry.inc), no aliasing of
+// outputs; pointers 4-byte aligned only (all loads are unaligned loads).
 //
 // What this variant changes: 8 elements per step in two f32x4, and every sum
 // in the order of pairwise_sums() (pairwise_simd128.h): 8 partial sums over

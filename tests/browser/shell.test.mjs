@@ -1,6 +1,6 @@
 // The page shell: the tour (table of contents, anchors, numbers, the reading
-// bar, previous/next links), links old and hostile, the wasm-load error state
-// and the wrong-MIME fallback.
+// bar, previous/next links), links old and hostile, the wasm-load error state,
+// a widget's stylesheet that does not load, and the wrong-MIME fallback.
 import { describe, expect, test } from '@jest/globals';
 import { CHAPTERS } from '../../web/chapters.js';
 import {
@@ -131,7 +131,7 @@ describe('the page shell', () => {
       await page.waitForSelector('ag-two-definitions[data-status="error"]');
       // The widget names the file that could not be fetched and where its files must be, and does
       // not speak of init()'s options (a widget's reader never calls init()).
-      const widgetError = await page.locator('ag-two-definitions .error').textContent();
+      const widgetError = await page.locator('ag-two-definitions .error[data-failure=module]').textContent();
       const wasm = new URL('wasm/ag-simd.wasm', page.url()).href;
       expect(widgetError).toContain(`For ${wasm} the server answered HTTP 404.`);
       expect(widgetError).toContain("serve the package's dist/widgets/ folder as it is");
@@ -139,6 +139,31 @@ describe('the page shell', () => {
       expect(widgetError).not.toMatch(/init\(|locateFile|wasmUrl|wasmBinary|from disk/);
       await expect(page.locator('ag-two-definitions [data-role=error-detail]').textContent()).resolves.toBe(wasm);
       expect(await readNumbers(page, 'ag-two-definitions')).toEqual([]);
+      expect(problems.foreign).toEqual([]);
+    });
+  });
+
+  test("names a widget's stylesheet that 404s while the wasm loads, as it names a .wasm that 404s, and computes", async () => {
+    const setup = (p) =>
+      p.route('**/styles/two-definitions.css', (route) =>
+        route.fulfill({ status: 404, contentType: 'text/plain', body: 'gone' }),
+      );
+    await withTour('#ch-dot-product', { setup, clean: false }, async ({ page, problems }) => {
+      await waitReady(page, 'ag-two-definitions');
+      const styleError = page.locator('ag-two-definitions .error[data-failure=styles]');
+      await styleError.waitFor({ state: 'visible' });
+      // The URL that failed, why, and where the widgets' files must be, in the words of the .wasm's message.
+      const text = await styleError.textContent();
+      const sheet = new URL('styles/two-definitions.css', page.url()).href;
+      expect(text).toContain('A stylesheet of this figure could not be loaded, so it is shown without its styles.');
+      expect(text).toContain(`For ${sheet} the server answered HTTP 404.`);
+      expect(text).toContain("serve the package's dist/widgets/ folder as it is");
+      expect(text).toContain('"In a bundled app" in docs/package.md');
+      await expect(styleError.locator('[data-role=error-detail]').textContent()).resolves.toBe(sheet);
+      // Only that sheet failed, and the module loaded: no module error, and the numbers are there.
+      await expect(page.locator('ag-two-definitions .error[data-failure=module]').isHidden()).resolves.toBe(true);
+      await expect(page.locator('ag-two-definitions').getAttribute('data-status')).resolves.toBe('ready');
+      expect(one(await readNumbers(page, 'ag-two-definitions'), 'dot').text).toBe('24');
       expect(problems.foreign).toEqual([]);
     });
   });

@@ -118,41 +118,81 @@ TEST(Vector, NormWithinBound) {
   });
 }
 
+// Runs body(a, at) on a copy a of each of three vectors of length n (zeros,
+// values in [-1, 1), values near FLT_MAX) for each place `at` where a test
+// puts a non-finite entry: the head, the middle and the tail (in the SIMD
+// variant's zero-padded remainder for lengths that are not multiples of 8).
+template <typename Body>
+void for_each_fill_and_place(int32_t n, Body&& body) {
+  const std::vector<float> fills[] = {std::vector<float>(n, 0.0f), random_floats(n, -1.0f, 1.0f, seed_for(n, 0, 4)),
+                                      std::vector<float>(n, FLT_MAX)};
+  for (const std::vector<float>& fill : fills) {
+    for (int32_t at : {0, n / 2, n - 1}) {
+      SCOPED_TRACE(::testing::Message() << "fill " << fill[0] << " at " << at);
+      std::vector<float> a = fill;
+      body(a, at);
+    }
+  }
+}
+
 // Non-finite input (registry.inc, norm): NaN wherever the NaN is, also beside
 // an Infinity; +Infinity for +-Infinity. A vector of zeros and NaNs is where
 // a norm scaled by its largest finite |a_i| (0 there) could return 0: the
-// NaN goes in at the head, in the middle and at the tail (in the SIMD
-// variant's zero-padded remainder for lengths that are not multiples of 8)
-// of zeros, of values in [-1, 1) and of values near FLT_MAX.
+// NaN goes in at each place of for_each_fill_and_place.
 TEST(Vector, NormOfNaNIsNaNOfInfinityIsInfinity) {
   const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
   for_each_variant([&](Variant v) {
     for_each_length_and_offset([&](int32_t n, int offset) {
-      const std::vector<float> fills[] = {std::vector<float>(n, 0.0f), random_floats(n, -1.0f, 1.0f, seed_for(n, 0, 4)),
-                                          std::vector<float>(n, FLT_MAX)};
-      for (const std::vector<float>& fill : fills) {
-        for (int32_t at : {0, n / 2, n - 1}) {
-          SCOPED_TRACE(::testing::Message() << "fill " << fill[0] << " at " << at);
-          std::vector<float> a = fill;
-          a[at] = nan;
-          EXPECT_TRUE(std::isnan(AG_VARIANT(norm, v)(OffsetBuffer(a, offset).data(), n)));
-          a[at] = -nan;
-          EXPECT_TRUE(std::isnan(AG_VARIANT(norm, v)(OffsetBuffer(a, offset).data(), n)));
-          for (float x : {inf, -inf}) {
-            a[at] = x;
-            EXPECT_EQ(AG_VARIANT(norm, v)(OffsetBuffer(a, offset).data(), n), inf) << x;
-          }
-          if (n >= 2) {  // a NaN and an Infinity: NaN, whichever comes first
-            a[at] = nan;
-            a[at == 0 ? n - 1 : 0] = inf;
-            EXPECT_TRUE(std::isnan(AG_VARIANT(norm, v)(OffsetBuffer(a, offset).data(), n)));
-          }
+      for_each_fill_and_place(n, [&](std::vector<float>& a, int32_t at) {
+        a[at] = nan;
+        EXPECT_TRUE(std::isnan(AG_VARIANT(norm, v)(OffsetBuffer(a, offset).data(), n)));
+        a[at] = -nan;
+        EXPECT_TRUE(std::isnan(AG_VARIANT(norm, v)(OffsetBuffer(a, offset).data(), n)));
+        for (float x : {inf, -inf}) {
+          a[at] = x;
+          EXPECT_EQ(AG_VARIANT(norm, v)(OffsetBuffer(a, offset).data(), n), inf) << x;
         }
-      }
+        if (n >= 2) {  // a NaN and an Infinity: NaN, whichever comes first
+          a[at] = nan;
+          a[at == 0 ? n - 1 : 0] = inf;
+          EXPECT_TRUE(std::isnan(AG_VARIANT(norm, v)(OffsetBuffer(a, offset).data(), n)));
+        }
+      });
       // Every entry NaN, and the zero vector (still +0).
       EXPECT_TRUE(std::isnan(AG_VARIANT(norm, v)(OffsetBuffer(std::vector<float>(n, nan), offset).data(), n)));
       const float zero = AG_VARIANT(norm, v)(OffsetBuffer(std::vector<float>(n, -0.0f), offset).data(), n);
       EXPECT_EQ(bits(zero), bits(0.0f));
+    });
+  });
+}
+
+// normalize and angle scale each vector by a power of two near its largest
+// |a_i|, which passes over NaN (as norm's does), so a NaN must reach the
+// result some other way: in float64, a / |a| with |a| = NaN is NaN in every
+// entry, and an angle with a NaN entry in a or in b is NaN. Never a number,
+// whether the NaN lies among zeros, small values or values near FLT_MAX, and
+// when every entry is NaN.
+TEST(Vector, NormalizeAndAngleOfNaNAreNaN) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  for_each_variant([&](Variant v) {
+    for_each_length_and_offset([&](int32_t n, int offset) {
+      const OffsetBuffer other(random_floats(n, 0.5f, 1.0f, seed_for(n, offset, 5)), offset);  // no zero
+      const auto expect_nan = [&](const std::vector<float>& a) {
+        const OffsetBuffer in(a, offset);
+        OffsetBuffer out(n, offset, 0.0f);
+        AG_VARIANT(normalize, v)(in.data(), n, out.data());
+        for (int32_t i = 0; i < n; ++i) EXPECT_TRUE(std::isnan(out.data()[i])) << "normalize: out[" << i << "]";
+        EXPECT_TRUE(std::isnan(AG_VARIANT(angle, v)(in.data(), other.data(), n))) << "angle(a, b), the NaN in a";
+        EXPECT_TRUE(std::isnan(AG_VARIANT(angle, v)(other.data(), in.data(), n))) << "angle(a, b), the NaN in b";
+        EXPECT_TRUE(std::isnan(AG_VARIANT(angle, v)(in.data(), in.data(), n))) << "angle(a, a)";
+      };
+      for_each_fill_and_place(n, [&](std::vector<float>& a, int32_t at) {
+        for (float x : {nan, -nan}) {
+          a[at] = x;
+          expect_nan(a);
+        }
+      });
+      expect_nan(std::vector<float>(n, nan));
     });
   });
 }

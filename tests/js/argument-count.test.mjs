@@ -2,8 +2,9 @@
 // the method and the count it takes, before any argument is read; trailing
 // undefined arguments are not counted. The counts are those of the
 // signatures in index.d.ts, written out here. The same holds for the
-// functions outside the API object: random.*, tasks.*, a transformer's
-// methods and init (whose promise rejects).
+// functions outside the API object: random.*, tasks.*, the methods of the
+// generators the tasks return, a transformer's methods and init (whose
+// promise rejects).
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import { init as initInline } from '../../dist/inline.js';
 import { CONFIGS, init, thrownBy, warmInstance } from './helpers.mjs';
@@ -49,7 +50,10 @@ const ARITY = {
   attentionBackward: 5,
 };
 
-/** The functions of ag.random and ag.tasks and the methods of a transformer, by the names their errors use. */
+/**
+ * The functions of ag.random and ag.tasks and the methods of a task generator and of a transformer, by the
+ * names their errors use.
+ */
 const OTHER_ARITY = {
   'random.uniform': 1,
   'random.normal': 1,
@@ -58,6 +62,9 @@ const OTHER_ARITY = {
   'tasks.sort': 1,
   'tasks.inductionCopy': 1,
   'tasks.bracketMatch': 1,
+  'taskGenerator.next': 0,
+  'taskGenerator.at': 1,
+  'taskGenerator.reset': 0,
   'transformer.step': 2,
   'transformer.gradients': 2,
   'transformer.evaluate': 2,
@@ -69,6 +76,7 @@ const OTHER_ARITY = {
 
 const CONFIG = { vocab: 5, T: 4, dModel: 8, heads: 2, seed: 1 };
 const BATCH = { tokens: [0, 1, 2, 3], targets: [1, 2, 3, -1] };
+const TASK = { T: 4, vocab: 5, seed: 1 };
 
 /** Calls that are right as they are, each given one more argument (the reported cases first). */
 const EXTRA = [
@@ -127,7 +135,7 @@ describe.each(CONFIGS)('the count of arguments: $label', (cfg) => {
     expect(ag.heapAllocatedBytes()).toBe(heapBefore);
   });
 
-  test('the table lists every function of random and tasks and every method of a transformer', () => {
+  test('the table lists every function of random and tasks and every method of a task generator and a transformer', () => {
     const model = ag.createTransformer(CONFIG);
     const methods = Object.getOwnPropertyNames(Object.getPrototypeOf(model)).filter(
       (n) =>
@@ -136,24 +144,35 @@ describe.each(CONFIGS)('the count of arguments: $label', (cfg) => {
         typeof Object.getOwnPropertyDescriptor(Object.getPrototypeOf(model), n).value === 'function',
     );
     model.dispose();
+    const generators = Object.keys(ag.tasks).map((task) => ag.tasks[task](TASK));
+    const generatorMethods = [...new Set(generators.flatMap((g) => Object.keys(g).filter((k) => k !== 'options')))];
     const names = [
       ...Object.keys(ag.random).map((k) => `random.${k}`),
       ...Object.keys(ag.tasks).map((k) => `tasks.${k}`),
+      ...generatorMethods.map((k) => `taskGenerator.${k}`),
       ...methods.map((k) => `transformer.${k}`),
     ];
     expect(names.sort()).toEqual(Object.keys(OTHER_ARITY).sort());
     for (const [name, n] of Object.entries(OTHER_ARITY)) {
       const [owner, key] = name.split('.');
-      const fn = owner === 'transformer' ? Object.getPrototypeOf(model)[key] : ag[owner][key];
-      expect([name, fn.name, fn.length]).toEqual([name, key, n]);
+      const fns =
+        owner === 'transformer'
+          ? [Object.getPrototypeOf(model)[key]]
+          : owner === 'taskGenerator'
+            ? generators.map((g) => g[key])
+            : [ag[owner][key]];
+      for (const fn of fns) expect([name, fn.name, fn.length]).toEqual([name, key, n]);
     }
   });
 
   test.each(Object.entries(OTHER_ARITY))('%s: named with the count it takes, before its arguments', (name, n) => {
     const model = ag.createTransformer(CONFIG);
+    const generator = ag.tasks.copyPrevious(TASK);
+    generator.next(); // batch 0: the next is batch 1
     const heap = ag.heapAllocatedBytes();
     const [owner, key] = name.split('.');
-    const call = (...args) => (owner === 'transformer' ? model[key](...args) : ag[owner][key](...args));
+    const target = { transformer: model, taskGenerator: generator }[owner] ?? ag[owner];
+    const call = (...args) => target[key](...args);
     const args = [...Array.from({ length: n }, () => [NaN]), 'extra'];
     const e = thrownBy(() => call(...args));
     expect(e).toBeInstanceOf(TypeError);
@@ -164,17 +183,22 @@ describe.each(CONFIGS)('the count of arguments: $label', (cfg) => {
     // Nothing happened: the model is neither disposed nor stepped.
     expect(model.steps).toBe(0);
     expect(Number.isFinite(model.evaluate(BATCH).loss)).toBe(true);
+    // The generator is where it was, neither moved on nor reset: its next batch is batch 1.
+    expect(generator.next()).toEqual(ag.tasks.copyPrevious(TASK).at(1));
     const trailing = thrownBy(() => call(...args.slice(0, n), undefined, undefined));
     expect(trailing === null || !/takes .* but was given/.test(trailing.message)).toBe(true);
     model.dispose();
     expect(ag.heapAllocatedBytes()).toBe(heapBefore);
   });
 
-  test('the calls of random, tasks and a transformer with one argument too many, and without it', () => {
+  test('the calls of random, tasks, a task generator and a transformer with one argument too many, and without it', () => {
     const model = ag.createTransformer(CONFIG);
     const extra = [
       ['random.normal', () => ag.random.normal({ seed: 1, n: 4 }, { n: 8 }), 'an object with keys {n}'],
       ['tasks.sort', () => ag.tasks.sort({ T: 4, vocab: 5 }, 2), 'number 2'],
+      ['taskGenerator.next', () => ag.tasks.sort({ T: 4, vocab: 5 }).next(3), 'number 3'],
+      ['taskGenerator.at', () => ag.tasks.sort({ T: 4, vocab: 5 }).at(0, 1), 'number 1'],
+      ['taskGenerator.reset', () => ag.tasks.sort({ T: 4, vocab: 5 }).reset(0), 'number 0'],
       ['transformer.step', () => model.step(BATCH, { lr: 0.01 }, { clip: 1 }), 'an object with keys {clip}'],
       ['transformer.forward', () => model.forward([[0, 1, 2, 3]], {}, true), 'boolean true'],
       ['transformer.parameters', () => model.parameters('layers.0.attn.wq'), 'the string "layers.0.attn.wq"'],

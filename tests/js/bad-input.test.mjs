@@ -895,6 +895,40 @@ const CASES = [
     RangeError,
     ['randomDotExperiment', 'range'],
   ],
+  // an entry of the range that is not a number: named with range's shape and what it must be, as an entry of
+  // an array argument is, not as an option that was not given
+  [
+    'a histogram range without its lo',
+    (ag) => ag.randomDotExperiment({ d: 4, trials: 4, range: [undefined, 1] }),
+    TypeError,
+    ['randomDotExperiment: range[0] must be a finite number (range has shape [2]; [lo, hi], lo < hi); got undefined'],
+    ['is required'],
+  ],
+  [
+    'a histogram range with a hole for its lo',
+    (ag) => ag.randomDotExperiment({ d: 4, trials: 4, range: [, 1] }),
+    TypeError,
+    ['randomDotExperiment: range[0] must be a finite number', 'got an empty slot (a hole in the array)'],
+    ['is required'],
+  ],
+  [
+    'a histogram range with a string for its hi',
+    (ag) => ag.randomDotExperiment({ d: 4, trials: 4, range: [0, '1'] }),
+    TypeError,
+    ['randomDotExperiment: range[1] must be a finite number (range has shape [2]', 'got the string "1"'],
+  ],
+  [
+    'a histogram range that is a number',
+    (ag) => ag.randomDotExperiment({ d: 4, trials: 4, range: 4 }),
+    TypeError,
+    ['randomDotExperiment: range must be an array [lo, hi] of two finite numbers, lo < hi; got number 4'],
+  ],
+  [
+    'a histogram range of three numbers',
+    (ag) => ag.randomDotExperiment({ d: 4, trials: 4, range: [0, 1, 2] }),
+    TypeError,
+    ['randomDotExperiment: range must be an array [lo, hi]', 'got an array of length 3'],
+  ],
   [
     'zero dimension experiment',
     (ag) => ag.randomDotExperiment({ d: 0, trials: 4 }),

@@ -161,4 +161,38 @@ describe('tasks', () => {
     expect(() => simd.tasks.sort({ T: 4, vocab: 4 }).at(-1)).toThrow(RangeError);
     expect(simd.tasks.sort({ T: 4, vocab: 4 }).next().tokens.length).toBe(4);
   });
+
+  test('at(i): i a non-negative safe integer up to the last batch whose first counter is safe, else named errors', () => {
+    // copyPrevious with T = 8 and 3 rows draws 24 uniforms a batch: 6 Philox blocks of four, so batch i
+    // starts at the counter 6 i, a safe integer up to i = floor((2^53 - 1) / 6) = 1501199875790165.
+    const last = 1501199875790165;
+    const g = simd.tasks.copyPrevious({ T: 8, vocab: 5, batch: 3, seed: 2 });
+    const expected = 'an integer from 0 to 1501199875790165 (a batch index)';
+    const cases = [
+      [undefined, TypeError, `taskGenerator.at: i is required and was not given; expected ${expected}`],
+      ['1', TypeError, `taskGenerator.at: i must be ${expected}; got the string "1"`],
+      [1.5, TypeError, `taskGenerator.at: i must be ${expected}; got 1.5`],
+      [NaN, TypeError, `taskGenerator.at: i must be ${expected}; got NaN`],
+      [Infinity, TypeError, `taskGenerator.at: i must be ${expected}; got Infinity`],
+      [null, TypeError, `taskGenerator.at: i must be ${expected}; got null`],
+      [1n, TypeError, `taskGenerator.at: i must be ${expected}; got bigint 1`],
+      [-1, RangeError, 'taskGenerator.at: i must be from 0 to 1501199875790165'],
+      [last + 1, RangeError, 'taskGenerator.at: i must be from 0 to 1501199875790165'],
+      [2 ** 53, RangeError, 'got 9007199254740992'],
+    ];
+    for (const [i, ErrorClass, message] of cases) {
+      let thrown = null;
+      try {
+        g.at(i);
+      } catch (e) {
+        thrown = e;
+      }
+      expect([i, thrown?.constructor]).toEqual([i, ErrorClass]);
+      expect(thrown.message).toContain(message);
+    }
+    expect(g.at(last).tokens).toHaveLength(24);
+    expect(g.at(-0)).toEqual(g.at(0));
+    // None of them moved next() on.
+    expect(g.next()).toEqual(g.at(0));
+  });
 });

@@ -35,7 +35,7 @@ import { announceIn, liveRegion } from './announce.js';
 import { h, setAttr, setFlag, setText } from './dom.js';
 import { assetUrl } from './assets.js';
 import { describe, getEngine, onEngineChange } from './engine.js';
-import { describeLoadFailure } from './load-failure.js';
+import { describeLoadFailure, describeStyleFailure } from './load-failure.js';
 import { embedControl } from './embed-control.js';
 import { csvBlob, download, exportControl, jsonBlob, pngBlob, svgBlob } from './export.js';
 import './d3-changes-only.js'; // d3 writes only what changes
@@ -61,6 +61,15 @@ import { CHAPTERS } from '../chapters.js';
 
 /** How far outside the viewport a widget starts (CSS margin syntax). */
 export const START_MARGIN = '400px 0px';
+
+/** The contents of a frame's error for a failure described by load-failure.js: headline, advice, detail. */
+const failureText = (failure) => [
+  h('strong', {}, failure.headline),
+  ` ${failure.advice}`,
+  h('br'),
+  failure.detailLabel,
+  h('code', { dataset: { role: 'error-detail' } }, failure.detail),
+];
 
 const shorten = (text) => (text.length > 60 ? `${text.slice(0, 60)}\u2026` : text);
 
@@ -99,6 +108,7 @@ export class AgWidget extends HTMLElement {
   #ask = null; // prediction ids asked (the ask attribute); null: every one
   #predictions = new Map(); // prediction id -> its block
   #revealed = new Map(); // predict block -> the stateText of the example its reveal showed
+  #failedStyles = []; // the URLs of the frame's stylesheets that did not load, in that order
 
   constructor() {
     super();
@@ -424,9 +434,15 @@ export class AgWidget extends HTMLElement {
       KATEX_CSS,
       'styles/chapter.css',
       ...this.constructor.styles,
-    ].map((path) => h('link', { rel: 'stylesheet', href: assetUrl(path).href }));
+    ].map((path) => {
+      const link = h('link', { rel: 'stylesheet', href: assetUrl(path).href });
+      link.addEventListener('error', () => this.#styleFailed(link.href), { once: true });
+      return link;
+    });
     const note = h('div', { class: 'note', id: 'widget-note', role: 'status', hidden: true });
-    const error = h('div', { class: 'error', role: 'alert', hidden: true });
+    const error = h('div', { class: 'error', role: 'alert', hidden: true, dataset: { failure: 'module' } });
+    // Apart from the module's error: a figure without its styles still computes.
+    const styleError = h('div', { class: 'error', role: 'alert', hidden: true, dataset: { failure: 'styles' } });
     const body = h(
       'div',
       { class: 'body' },
@@ -451,23 +467,31 @@ export class AgWidget extends HTMLElement {
       ),
     );
     const live = liveRegion();
-    const frame = h('div', { class: 'widget', part: 'widget' }, note, error, body, toolbar, live);
+    const frame = h('div', { class: 'widget', part: 'widget' }, note, styleError, error, body, toolbar, live);
     this.shadowRoot.replaceChildren(...sheets, frame);
-    this.#parts = { note, error, body, computedBy, live, frame };
+    this.#parts = { note, error, styleError, body, computedBy, live, frame };
     if (this.#problems.length) this.showProblems(this.#problems, this.#where);
+  }
+
+  /**
+   * A stylesheet of the frame did not load (its link fired `error`): names it, with the others that failed
+   * before it, in the frame's style error (the last report wins: each is written once its fetch has told why).
+   */
+  async #styleFailed(url) {
+    this.#failedStyles.push(url);
+    const urls = [...this.#failedStyles];
+    const failure = await describeStyleFailure(urls);
+    if (urls.length !== this.#failedStyles.length || !this.#parts) return;
+    const { styleError } = this.#parts;
+    styleError.replaceChildren(...failureText(failure));
+    styleError.hidden = false;
   }
 
   #showLoadError(err) {
     const { error, computedBy } = this.#parts;
     const detail = err?.message ? String(err.message) : String(err);
     const failure = describeLoadFailure(err);
-    error.replaceChildren(
-      h('strong', {}, failure.headline),
-      ` ${failure.advice}`,
-      h('br'),
-      failure.detailLabel,
-      h('code', { dataset: { role: 'error-detail' } }, failure.detail),
-    );
+    error.replaceChildren(...failureText(failure));
     error.hidden = false;
     computedBy.textContent = 'No numbers: the WebAssembly module did not load.';
     this.#parts.body.inert = true;

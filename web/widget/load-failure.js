@@ -1,5 +1,7 @@
-// Why the WebAssembly module did not load, told to the reader of a widget
-// (who never calls init() and so is not told about its options):
+// Why a widget's files did not load, told to the reader of a widget (who
+// never calls init() and so is not told about its options).
+//
+// The WebAssembly module:
 // - no WebAssembly in this browser, or a page opened from disk: the usual
 //   advice (a current browser, a web server);
 // - a .wasm file that cannot be fetched (HTTP 404, a network error): its URL,
@@ -9,6 +11,10 @@
 //   beside the app's bundle, where they are not (docs/package.md, "In a
 //   bundled app");
 // - anything else: the usual advice and what the browser reported.
+//
+// A stylesheet of the widget's frame (its <link> fired `error`) while the
+// module may well have loaded: the figure works, unstyled. Its URL, why (the
+// HTTP status, when a fetch of it tells), and the same advice about the folder.
 import { assetUrl, wasmUrls } from './assets.js';
 
 const USUAL_ADVICE =
@@ -30,6 +36,31 @@ function unreachableWasm(err) {
 }
 
 /**
+ * Why the server does not deliver `url`: "the server answered HTTP 404", "the
+ * request failed (...)"; null when it does, or when `url` is not http(s).
+ * @returns {Promise<string | null>}
+ */
+async function whyUnreachable(url) {
+  if (!/^https?:$/.test(new URL(url).protocol)) return null;
+  try {
+    const response = await fetch(url, { cache: 'no-store' });
+    await response.body?.cancel();
+    return response.ok ? null : `the server answered HTTP ${response.status}`;
+  } catch (err) {
+    return `the request failed (${err && err.message ? err.message : String(err)})`;
+  }
+}
+
+/** Where the widgets' files must be, and how to serve them so (after "For <url> <reason>."). */
+function folderAdvice() {
+  return (
+    `The widgets load their files (wasm/, styles/, vendor/) from the folder of the module that defines ` +
+    `them, here ${assetUrl('').href}: serve the package's dist/widgets/ folder as it is and load widgets.js ` +
+    'from it, not from a bundle of your own (see "In a bundled app" in docs/package.md of attention-geometry).'
+  );
+}
+
+/**
  * What a widget shows when the module did not load: a headline, the advice
  * that fits the failure, and a detail (the URL that failed, or what the
  * browser reported).
@@ -47,15 +78,30 @@ export function describeLoadFailure(err) {
   if (typeof WebAssembly !== 'object' || new URL(wasmUrls().simd).protocol === 'file:') return usual;
   const missing = unreachableWasm(err);
   if (!missing) return usual;
-  const folder = assetUrl('').href;
   return {
     headline: 'The WebAssembly module could not be fetched, so this figure has no numbers.',
-    advice:
-      `For ${missing.url} ${missing.reason}. The widgets load their files (wasm/, styles/, vendor/) from ` +
-      `the folder of the module that defines them, here ${folder}: serve the package's dist/widgets/ ` +
-      'folder as it is and load widgets.js from it, not from a bundle of your own ' +
-      '(see "In a bundled app" in docs/package.md of attention-geometry).',
+    advice: `For ${missing.url} ${missing.reason}. ${folderAdvice()}`,
     detailLabel: 'URL tried: ',
     detail: missing.url,
+  };
+}
+
+/**
+ * What a widget shows when stylesheets of its frame did not load (`urls`, in
+ * the order they failed): a headline, the advice for the first (its HTTP
+ * status when a fetch tells it, and where the widgets' files must be), and
+ * every URL that failed as the detail.
+ * @param {string[]} urls
+ * @returns {Promise<{ headline: string, advice: string, detailLabel: string, detail: string }>}
+ */
+export async function describeStyleFailure(urls) {
+  const [first] = urls;
+  const reason = (await whyUnreachable(first).catch(() => null)) ?? 'the browser could not load it';
+  const several = urls.length > 1;
+  return {
+    headline: `${several ? `${urls.length} stylesheets` : 'A stylesheet'} of this figure could not be loaded, so it is shown without ${several ? 'their' : 'its'} styles.`,
+    advice: `For ${first} ${reason}. ${folderAdvice()}`,
+    detailLabel: several ? 'URLs tried: ' : 'URL tried: ',
+    detail: urls.join(' '),
   };
 }
