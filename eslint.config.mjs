@@ -36,4 +36,18 @@ export default [
     files: ['tests/**/*.{js,mjs}'],
     languageOptions: { globals: { ...globals.jest } },
   },
+  {
+    // One Chromium for every script and test: the one scripts/setup.sh installs, named in scripts/chromium.mjs.
+    files: ['**/*.{js,mjs,cjs}'],
+    ignores: ['scripts/chromium.mjs'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'Literal[value=/^\\/usr\\/bin\\/chrom/]',
+          message: 'Launch CHROMIUM with CHROMIUM_ARGS from scripts/chromium.mjs (the browser scripts/setup.sh installs).',
+        },
+      ],
+    },
+  },
 ];

@@ -10,6 +10,7 @@ import { cpSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { chromium } from 'playwright-core';
+import { CHROMIUM, CHROMIUM_ARGS } from '../../scripts/chromium.mjs';
 import { SITE_ROOT, startServer } from '../../scripts/serve.mjs';
 import { ROOT, tempDir, writeFiles } from './helpers.mjs';
 
@@ -65,11 +66,7 @@ beforeAll(async () => {
     env: { ...process.env, NODE_OPTIONS: '' },
   });
   docs = await startServer({ port: 0, root: join(dir, 'build') });
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu'],
-    headless: true,
-  });
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
 }, 420000);
 
 afterAll(async () => {
