@@ -45,7 +45,8 @@ export default [
         'error',
         {
           selector: 'Literal[value=/^\\/usr\\/bin\\/chrom/]',
-          message: 'Launch CHROMIUM with CHROMIUM_ARGS from scripts/chromium.mjs (the browser scripts/setup.sh installs).',
+          message:
+            'Launch CHROMIUM with CHROMIUM_ARGS from scripts/chromium.mjs (the browser scripts/setup.sh installs).',
         },
       ],
     },

@@ -172,7 +172,9 @@ test('esbuild bundling attention-geometry/widgets: the widget names the .wasm UR
   try {
     await page.goto(server.url);
     await page.waitForSelector('ag-worked-example[data-status="error"]', { timeout: 30000 });
-    const text = await page.locator('ag-worked-example .error').textContent();
+    const text = await page.locator('ag-worked-example .error[data-failure="module"]').textContent();
+    // The stylesheets 404 too; one message says it all (the folder to serve), not two.
+    expect(await page.locator('ag-worked-example .error[data-failure="styles"]').isHidden()).toBe(true);
     const wasm = new URL('wasm/ag-simd.wasm', server.url).href;
     expect(text).toContain(`For ${wasm} the server answered HTTP 404.`);
     expect(text).toContain(`from the folder of the module that defines them, here ${new URL('./', server.url).href}`);

@@ -476,12 +476,13 @@ export class AgWidget extends HTMLElement {
   /**
    * A stylesheet of the frame did not load (its link fired `error`): names it, with the others that failed
    * before it, in the frame's style error (the last report wins: each is written once its fetch has told why).
+   * Not shown once the module failed too: its message names the same folder to serve, and says more.
    */
   async #styleFailed(url) {
     this.#failedStyles.push(url);
     const urls = [...this.#failedStyles];
     const failure = await describeStyleFailure(urls);
-    if (urls.length !== this.#failedStyles.length || !this.#parts) return;
+    if (urls.length !== this.#failedStyles.length || !this.#parts || this.dataset.status === 'error') return;
     const { styleError } = this.#parts;
     styleError.replaceChildren(...failureText(failure));
     styleError.hidden = false;
@@ -493,6 +494,7 @@ export class AgWidget extends HTMLElement {
     const failure = describeLoadFailure(err);
     error.replaceChildren(...failureText(failure));
     error.hidden = false;
+    this.#parts.styleError.hidden = true; // one message: the module's names the folder the stylesheets are in too
     computedBy.textContent = 'No numbers: the WebAssembly module did not load.';
     this.#parts.body.inert = true;
     this.#parts.body.classList.add('is-unavailable');
