@@ -5,6 +5,14 @@
 // its own; asks made before it runs are drawn once, together (two runs of one chapter). While the
 // page is hidden it draws at once (timers there may wait a second or more). `flush()` draws a
 // waiting draw now.
+//
+// Input first: a draw (its task, then the layout and paint of the frame after it: 5-30 ms on a small
+// machine) that starts just before a key press or a drag makes the learner's update wait for it. So
+// while the learner gives input (keys, presses, drags, the wheel) a paced draw waits until INPUT_QUIET_MS
+// have passed since the last one, and at most INPUT_WAIT_MAX_MS from when it was asked for: a held key
+// or a drag during a run sees the run's figures about once a second, and ten times a second again once
+// the input rests. A run waits for its draw before its next chunk (widget/training.js), so it trains
+// more slowly while the learner types or drags.
 
 /** Milliseconds from one draw of a training run to the next: at most about ten a second. */
 export const DRAW_GAP_MS = 100;
@@ -15,6 +23,25 @@ export const DRAW_GAP_MS = 100;
  * update (the loss curve, the numbers, small pictures) keeps DRAW_GAP_MS; the run's last update draws all at once.
  */
 export const SLOW_DRAW_GAP_MS = 500;
+
+/** Milliseconds after the learner's last key, press, drag or wheel turn before a waiting draw runs. */
+export const INPUT_QUIET_MS = 150;
+
+/** The longest a draw waits for the learner's input to rest, from when it was asked for. */
+export const INPUT_WAIT_MAX_MS = 1000;
+
+/** When the learner last gave input (performance.now()), seen by listeners on the window (capture). */
+let lastInput = -Infinity;
+let listening = false;
+function listenForInput() {
+  if (listening || typeof window === 'undefined') return;
+  listening = true;
+  const seen = (e) => {
+    if (e.type !== 'pointermove' || e.buttons) lastInput = performance.now(); // a move counts as a drag only
+  };
+  for (const type of ['keydown', 'pointerdown', 'pointermove', 'wheel'])
+    window.addEventListener(type, seen, { capture: true, passive: true });
+}
 
 /**
  * @param {() => void} draw draws the widget's latest numbers (whatever updates came since the last draw)
@@ -28,6 +55,8 @@ export function pacedDraw(draw, { gapMs = DRAW_GAP_MS } = {}) {
   let promise = null;
   let timer = null;
   let last = -Infinity; // when the last draw started (performance.now())
+  let asked = 0; // when the waiting draw was asked for
+  listenForInput();
 
   const settle = () => {
     const resolve = waiting;
@@ -48,14 +77,23 @@ export function pacedDraw(draw, { gapMs = DRAW_GAP_MS } = {}) {
     }
   };
   const hidden = () => typeof document !== 'undefined' && document.visibilityState === 'hidden';
+  /** When the waiting draw may run: its gap after the last draw, and the input at rest (or waited for long enough). */
+  const due = () => Math.max(last + gapMs, Math.min(lastInput + INPUT_QUIET_MS, asked + INPUT_WAIT_MAX_MS));
+  const wait = () => {
+    timer = null;
+    const later = due() - performance.now();
+    if (later > 0 && !hidden()) timer = setTimeout(wait, later);
+    else run();
+  };
 
   return {
     request() {
       if (waiting) return promise;
       promise = new Promise((resolve) => (waiting = resolve));
       const p = promise;
+      asked = performance.now();
       if (hidden()) run();
-      else timer = setTimeout(run, Math.max(0, last + gapMs - performance.now()));
+      else timer = setTimeout(wait, Math.max(0, due() - asked));
       return p;
     },
     flush: run,

@@ -5,8 +5,9 @@
 // return value of a logged API call in the worker (test mode appends them to the page's call log).
 // With `draw` (a paced draw, widget/paced-draw.js) the chapter keeps the numbers of each update in
 // onUpdate and draws in `draw`: the next chunk is asked for once the update is drawn, so every chunk
-// is shown, at most one draw per DRAW_GAP_MS, and the page stays free for the learner's input between
-// draws; the last update of a run is drawn at once.
+// is shown, at most one draw per DRAW_GAP_MS (about one a second while the learner types or drags: input
+// first), and the page stays free for the learner's input between draws; the last update of a run is
+// drawn at once.
 // `run.controls()`: Train / Pause / Resume, Restart, Cancel, a progress bar of the steps and a
 // status line (a live region, written when the run changes state). The host carries
 // `data-train` (the state) and `data-run` ('running', or 'done' once the steps asked for are
