@@ -3,7 +3,8 @@
 // change of the final output when that key is hidden (ag.matmul and ag.norm); keys whose two ranks
 // disagree are marked, and "Find" jumps to the next query with both kinds.
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { drawAll, xScale } from '../widget/charts.js';
+import { bars } from '../widget/bars.js';
+import { bandScale, drawAll, xScale } from '../widget/charts.js';
 import { button } from '../widget/controls.js';
 import { fieldChoice } from '../widget/field-controls.js';
 import { hint } from '../widget/chapter-notes.js';
@@ -290,11 +291,9 @@ export class AgWeightsExplain extends AgWidget {
     const keyClass = (d) => `key ${d.k ?? ''}`;
     const keys = { class: keyClass, x: left - 6, y: (d) => 14 + d.j * rowH + 10, 'text-anchor': 'end' };
     drawAll(svg, 'text', 'key', data, keys).text((d) => d.w);
-    for (const [cls, width, dy] of [
-      ['bw', (d) => xw(d.a) - left, 0],
-      ['be', (d) => xe(d.e) - left, 11],
-    ])
-      drawAll(svg, 'rect', cls, data, { x: left, y: (d) => 8 + d.j * rowH + dy, height: 9, width });
+    const y = bandScale([...words.keys()], [8, 8 + words.length * rowH], 0);
+    bars(svg, 'bw', data, { x: xw, y, horizontal: true, value: (d) => d.a, width: 9 });
+    bars(svg, 'be', data, { x: xe, y, horizontal: true, value: (d) => d.e, width: 9, shift: 11 });
     drawAll(svg, 'text', 'legend', ['weight (0 to 1)', 'change (0 to the largest)'], {
       class: (d, i) => `legend legend-${i}`,
       x: (d, i) => left + i * 110,

@@ -9,7 +9,8 @@
 //   <ag-softmax s="2,1,0.5,-1"></ag-softmax>
 import { scaleLinear } from 'd3';
 import { AgWidget, defineWidget } from '../widget/base.js';
-import { bandScale, draw } from '../widget/charts.js';
+import { bars } from '../widget/bars.js';
+import { bandScale, draw, drawAll } from '../widget/charts.js';
 import { columns, num, presetBar, section } from '../widget/controls.js';
 import { h, setText } from '../widget/dom.js';
 import { ownFigure } from '../widget/figure-layout.js';
@@ -108,12 +109,11 @@ export class AgSoftmax extends AgWidget {
       draw(g, 'text', { class: 'panel-title', x: panelW / 2, y: 14, ...middle }).text(title);
       draw(g, 'line', { class: 'baseline', x1: 0, x2: panelW, y1: bottom, y2: bottom });
       const x = bandScale([0, 1, 2, 3], [4, panelW - 4], 0.25);
-      return [0, 1, 2, 3].map((j) => {
-        const bar = draw(g, 'rect', { class: 'bar', x: x(j), width: x.bandwidth() });
-        const mark = draw(g, 'text', { class: 'bar-mark', x: x(j) + x.bandwidth() / 2, ...middle });
-        draw(g, 'text', { class: 'bar-name', x: x(j) + x.bandwidth() / 2, y: H - 6, ...middle }).text(`s${sub(j + 1)}`);
-        return { bar, mark };
-      });
+      const mid = { x: (_, j) => x(j) + x.bandwidth() / 2, ...middle };
+      bars(g, 'bar', ONES, { x, y: yScale, value: () => null }); // drawn first: a bar's ∞ mark lies over it
+      drawAll(g, 'text', 'bar-mark', ONES, mid);
+      drawAll(g, 'text', 'bar-name', ONES, { ...mid, y: H - 6 }).text((_, j) => `s${sub(j + 1)}`);
+      return { g, x };
     };
     const expBars = panel(10, 'exp(s\u2c7c), textbook', 'panel-exp');
     const alphaBars = panel(20 + panelW, '\u03b1\u2c7c, stable', 'panel-alpha');
@@ -225,24 +225,13 @@ export class AgSoftmax extends AgWidget {
     const finite = Array.from(e).filter(Number.isFinite);
     const top = Math.max(...finite, 0) || 1;
     const y = yScale.copy().domain([0, top]);
-    const [bottom, ceiling] = yScale.range();
-    expBars.forEach(({ bar, mark }, j) => {
-      // An overflowed exp is drawn past the largest finite one, marked ∞.
-      const over = e[j] === Infinity;
-      const yy = over ? ceiling - 16 : y(e[j]);
-      bar
-        .attr('y', yy)
-        .attr('height', Math.max(0, bottom - yy))
-        .classed('is-overflow', over);
-      mark.attr('y', yy + 16).text(over ? '\u221e' : '');
-    });
+    // An overflowed exp is drawn past the largest finite one, marked ∞.
+    const over = (v) => v === Infinity;
+    const ye = (v) => (over(v) ? yScale.range()[1] - 16 : y(v));
+    bars(expBars.g, 'bar', e, { x: expBars.x, y: ye, class: (v) => (over(v) ? 'bar is-overflow' : 'bar') });
+    drawAll(expBars.g, 'text', 'bar-mark', e, { y: (v) => ye(v) + 16 }).text((v) => (over(v) ? '\u221e' : ''));
     const ya = yScale.copy().domain([0, 1]);
-    alphaBars.forEach(({ bar, mark }, j) => {
-      const ok = Number.isFinite(alpha[j]);
-      const yy = ok ? ya(alpha[j]) : bottom;
-      bar.attr('y', yy).attr('height', Math.max(0, bottom - yy));
-      mark.text('');
-    });
+    bars(alphaBars.g, 'bar', alpha, { x: alphaBars.x, y: ya, value: (a) => (Number.isFinite(a) ? a : null) });
   }
 }
 
