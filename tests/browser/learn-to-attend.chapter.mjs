@@ -131,6 +131,37 @@ it('Train, Pause, Resume (keyboard) to the end: copyPrevious learned, query 5 on
   await w.logged();
 });
 
+it('a Pause while a chunk is in the worker: the chunk is shown when it comes, and the status names its step', async (w) => {
+  await w.trainAt('steps=50');
+  // Train; once the first chunk is drawn, the loop asks for the next: Pause a task later, while it runs.
+  await w.eval(
+    (el) =>
+      new Promise((resolve) => {
+        const root = el.shadowRoot;
+        const watched = new MutationObserver(() => {
+          if (!/^Step [1-9] of /.test(root.querySelector('.step-text').textContent)) return;
+          watched.disconnect();
+          setTimeout(() => resolve(root.querySelector('[data-action="pause"]').click()));
+        });
+        watched.observe(root, { childList: true, characterData: true, subtree: true });
+        root.querySelector('[data-action="train"]').click();
+      }),
+  );
+  await w.waitData('train', 'paused');
+  // The status and the figure agree on the step, once the chunk that was running has come and been drawn.
+  const agree = await w.page.waitForFunction(
+    (el) => {
+      const root = el.shadowRoot;
+      const shown = /^Step (\d+) of 50/.exec(root.querySelector('.step-text').textContent)?.[1];
+      const said = /Paused at step (\d+) of 50/.exec(root.querySelector('.status').textContent)?.[1];
+      return shown !== undefined && shown === said && shown;
+    },
+    await w.at().elementHandle(),
+    { timeout: 10000 },
+  );
+  expect(Number(await agree.jsonValue())).toBeGreaterThanOrEqual(5);
+});
+
 it('Enter on a row of the grid picks its query: the scores and the announcement follow', async (w) => {
   await w.trainAt('steps=50');
   await w.press('[data-cell="5-4"]', ['ArrowDown', 'ArrowDown', 'Enter']);

@@ -123,7 +123,9 @@ export function trainingRun(widget, { label, onUpdate, draw, onDone, onError, on
         else draw.flush();
       }
       progress.value = job.steps ? step / job.steps : 1;
-      if (t !== token || state !== 'running') return; // paused while the chunk ran: its update is shown, the loop ends
+      if (t !== token) return;
+      // Paused while the chunk ran: its update is shown and the loop ends, the status naming the step shown.
+      if (state !== 'running') break;
     }
     if (t !== token) return;
     if (step >= job.steps) {
