@@ -571,7 +571,8 @@ export interface RandomDotExperimentOptions {
    * Histogram range [lo, hi), lo < hi. Default ±4 sqrt(d) for dot, ±min(1, 4/sqrt(d)) for cosine. Not an array of
    * length 2: a TypeError; an entry that is not a number (missing, an empty slot, a string): a TypeError naming it
    * and range's shape (`range[0] must be a finite number (range has shape [2]; [lo, hi], lo < hi); got undefined`);
-   * an entry not finite in float32, or lo >= hi once rounded to float32: a RangeError.
+   * an entry not finite in float32, or lo >= hi once rounded to float32: a RangeError (ends that differ but round
+   * to one float32 are said to, with that float32: `needs lo < hi after rounding to float32 (both are 1)`).
    */
   range?: [number, number];
   /** Return every sample. Default true. */
