@@ -53,14 +53,15 @@ export const attentionBackwardMethods = {
     const o = optionsObject(m, options, 'options');
     refuseKvCacheOption(
       m,
-      o,
+      options,
       "the gradients take every key and value at once: pass them as K and V (a cache's keys() and values() copy its rows out)",
     );
     for (const [name, what] of Object.entries(REFUSED)) {
       if (o[name] !== undefined && o[name] !== false && o[name] !== null)
         throw new RangeError(`${m}: options.${name} is not supported: the gradients do not cover ${what}`);
     }
-    const others = Object.fromEntries(Object.entries(o).filter(([key]) => !Object.hasOwn(REFUSED, key)));
+    // The keys as given: a null member is absent, but an unknown key is refused whatever its value.
+    const others = Object.fromEntries(Object.entries(options ?? {}).filter(([key]) => !Object.hasOwn(REFUSED, key)));
     checkKnownKeys(m, 'options', others, OPTIONS);
     const scale = o.scale === undefined ? Math.fround(1 / Math.sqrt(dk)) : finiteNumber(m, 'options.scale', o.scale);
     const causalGiven = booleanOption(m, 'options.causal', o.causal, false);

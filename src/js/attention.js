@@ -808,12 +808,12 @@ export const attentionMethods = {
     const wV = weight('wV');
     const wO = weight('wO');
     const [bQ, bK, bV, bO] = ['bQ', 'bK', 'bV', 'bO'].map(bias);
-    // attention's cache option is refused with what to do instead, before the unknown keys (of the
-    // object as given: a null member is absent, but its key is still checked).
+    // attention's cache option is refused with what to do instead, whatever its value, before the unknown
+    // keys (of the object as given: a null member is absent, but its key is still checked).
     const o = optionsObject(m, options, 'options');
     refuseKvCacheOption(
       m,
-      o,
+      options,
       'to decode with one, project the new tokens with matmul (X wQ, X wK, X wV, split into heads [B, h, T, d_k]), ' +
         'call attention(q, k, v, { cache }) and project its output with wO',
     );

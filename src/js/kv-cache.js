@@ -192,12 +192,15 @@ export function kvCacheObjectOption(ag, m, o, K, V) {
 }
 
 /**
- * The `cache` option in the options `o` of a method other than attention (attentionBackward,
- * multiHeadAttention): a TypeError naming it, saying that attention alone takes a KV cache
- * object and, in `instead`, what this method's caller can do; nothing when it is absent.
+ * The `cache` key in the options `options` (as given: undefined, null or a plain object) of a method
+ * other than attention (attentionBackward, multiHeadAttention): a TypeError naming it, saying that
+ * attention alone takes a KV cache object and, in `instead`, what this method's caller can do;
+ * nothing when there is no such key. Whatever its value (a cache, another object, null, undefined):
+ * `cache` is no member of these options, so null does not make it absent, and its message is this
+ * one, not that of an unknown key.
  */
-export function refuseKvCacheOption(m, o, instead) {
-  if (o.cache !== undefined)
+export function refuseKvCacheOption(m, options, instead) {
+  if (options != null && Object.hasOwn(options, 'cache'))
     throw new TypeError(
       `${m}: options.cache is accepted by attention only (decoding with a KV cache made by createKvCache); ${instead}`,
     );

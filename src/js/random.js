@@ -93,8 +93,12 @@ export function randomDotExperiment(ag, options) {
   }
   const lo = finiteNumber(m, 'range[0]', range[0]);
   const hi = finiteNumber(m, 'range[1]', range[1]);
+  if (!(lo < hi)) throw new RangeError(`${m}: range [lo, hi] needs lo < hi; got [${lo}, ${hi}]`);
+  // The kernel takes float32 ends: two that differ only beyond float32's precision are one end.
   if (!(Math.fround(lo) < Math.fround(hi)))
-    throw new RangeError(`${m}: range [lo, hi] needs lo < hi; got [${lo}, ${hi}]`);
+    throw new RangeError(
+      `${m}: range [lo, hi] needs lo < hi after rounding to float32 (both are ${Math.fround(lo)}); got [${lo}, ${hi}]`,
+    );
   const returnSamples = booleanOption(m, 'options.returnSamples', o.returnSamples, true);
   const specs = {
     samples: returnSamples && { length: trials },

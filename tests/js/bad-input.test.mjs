@@ -895,6 +895,29 @@ const CASES = [
     RangeError,
     ['randomDotExperiment', 'range'],
   ],
+  // ends that differ but are one float32 (its spacing at 1 is 2^-23, at 0.1 2^-27; 0.1 is 13421773 * 2^-27 in
+  // float32): said to be equal once rounded, with that float32, not as if lo < hi failed as given
+  [
+    'a histogram range whose ends round to one float32',
+    (ag) => ag.randomDotExperiment({ d: 8, trials: 100, range: [1, 1 + 1e-12] }),
+    RangeError,
+    [
+      'randomDotExperiment: range [lo, hi] needs lo < hi after rounding to float32 (both are 1); got [1, 1.000000000001]',
+    ],
+  ],
+  [
+    'a histogram range whose ends round to one float32 that is not an integer',
+    (ag) => ag.randomDotExperiment({ d: 8, trials: 100, range: [0.1, 0.1 + 1e-10] }),
+    RangeError,
+    [`after rounding to float32 (both are ${13421773 * 2 ** -27}); got [0.1, 0.1000000001]`],
+  ],
+  [
+    'a histogram range with lo > hi',
+    (ag) => ag.randomDotExperiment({ d: 4, trials: 4, range: [2, 1] }),
+    RangeError,
+    ['randomDotExperiment: range [lo, hi] needs lo < hi; got [2, 1]'],
+    ['float32'],
+  ],
   // an entry of the range that is not a number: named with range's shape and what it must be, as an entry of
   // an array argument is, not as an option that was not given
   [

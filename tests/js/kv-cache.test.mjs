@@ -431,30 +431,36 @@ describe.each(CONFIGS)('the KV cache object: $label', (cfg) => {
     cache.dispose();
   });
 
-  test('attentionBackward and multiHeadAttention refuse a cache with a TypeError: attention alone takes it', () => {
+  test('attentionBackward and multiHeadAttention refuse options.cache, whatever its value: attention alone takes it', () => {
     const cache = ag.createKvCache({ kvHeads: 1, capacity: 4, dK: 2 });
     const I2 = [
       [1, 0],
       [0, 1],
     ];
-    const calls = [
-      [
-        () => ag.attentionBackward(I2, I2, I2, I2, { causal: true, cache }),
-        'attentionBackward: options.cache is accepted by attention only (decoding with a KV cache made by ' +
-          "createKvCache); the gradients take every key and value at once: pass them as K and V (a cache's keys() " +
-          'and values() copy its rows out)',
-      ],
-      [
-        () => ag.multiHeadAttention({ query: I2 }, { wQ: I2, wK: I2, wV: I2, wO: I2 }, { numHeads: 1, cache }),
-        'multiHeadAttention: options.cache is accepted by attention only (decoding with a KV cache made by ' +
-          'createKvCache); to decode with one, project the new tokens with matmul (X wQ, X wK, X wV, split into ' +
-          'heads [B, h, T, d_k]), call attention(q, k, v, { cache }) and project its output with wO',
-      ],
-    ];
-    for (const [call, message] of calls) {
-      const e = thrownBy(call);
-      expect(e).toBeInstanceOf(TypeError);
-      expect(e.message).toBe(message);
+    const bw =
+      'attentionBackward: options.cache is accepted by attention only (decoding with a KV cache made by ' +
+      "createKvCache); the gradients take every key and value at once: pass them as K and V (a cache's keys() " +
+      'and values() copy its rows out)';
+    const mha =
+      'multiHeadAttention: options.cache is accepted by attention only (decoding with a KV cache made by ' +
+      'createKvCache); to decode with one, project the new tokens with matmul (X wQ, X wK, X wV, split into ' +
+      'heads [B, h, T, d_k]), call attention(q, k, v, { cache }) and project its output with wO';
+    // The key is refused with this message whatever its value: cache is no option of these methods, so
+    // null does not make it absent there (it does for attention's), and undefined or another object is
+    // no unknown key either.
+    for (const value of [cache, null, undefined, {}]) {
+      const calls = [
+        [() => ag.attentionBackward(I2, I2, I2, I2, { causal: true, cache: value }), bw],
+        [
+          () => ag.multiHeadAttention({ query: I2 }, { wQ: I2, wK: I2, wV: I2, wO: I2 }, { numHeads: 1, cache: value }),
+          mha,
+        ],
+      ];
+      for (const [call, message] of calls) {
+        const e = thrownBy(call);
+        expect(e).toBeInstanceOf(TypeError);
+        expect(e.message).toBe(message);
+      }
     }
     expect(cache.length).toBe(0);
     cache.dispose();

@@ -296,6 +296,17 @@ describe.each(CONFIGS)('null is absent: $label', (cfg) => {
     expect(ag.heapAllocatedBytes()).toBe(heapBefore);
   });
 
+  // null is absent for the members a method knows: an unknown key is refused whatever its value, as
+  // one set to a number is (a misspelt option set to null would otherwise pass unseen).
+  test.each(METHODS.map((t) => [t.method, t]))('%s: an unknown key set to null is refused', (method, t) => {
+    const { call, good } = t;
+    for (const value of [null, undefined, 1]) {
+      const got = outcome(() => call(ag, { ...good, unlisted: value }));
+      expect(got.error).toMatch(/^TypeError: .*has an unknown key 'unlisted'/);
+    }
+    expect(ag.heapAllocatedBytes()).toBe(heapBefore);
+  });
+
   test('transformer.loadParameters: a parameter that is null is missing, as one left out', () => {
     withModel(ag, (model) => {
       const params = model.parameters();
