@@ -174,14 +174,21 @@ export function buildPackageWidgets() {
   cpSync(join(root, 'dist/wasm'), join(out, 'wasm'), { recursive: true, filter: (f) => !f.endsWith('.mjs') });
   cpSync(join(root, 'web/styles'), join(out, 'styles'), { recursive: true });
   cpSync(join(root, 'web/favicon.svg'), join(out, 'favicon.svg'));
-  // No index.html here: embed.html hides its "Open the full page" link.
-  const page = readFileSync(join(root, 'web/embed.html'), 'utf8');
-  const marker = '</head>';
-  if (page.split(marker).length !== 2) throw new Error('web/embed.html: expected exactly one </head>');
-  writeFileSync(
-    join(out, 'embed.html'),
-    page.replace(marker, `  <meta name="attention-geometry-full-page" content="off">\n${marker}`),
+  // No index.html here: embed.html hides its "Open the full page" link (embed.js reads the meta; the link and the
+  // message shown when embed.js did not load name no full page, even when no script runs).
+  const edits = [
+    ['</head>', '  <meta name="attention-geometry-full-page" content="off">\n</head>'],
+    ['<span class="embed-missing-open">, or open the full page</span>', ''],
+    ['<p class="embed-open">', '<p class="embed-open" hidden>'],
+  ];
+  const page = edits.reduce(
+    (text, [from, to]) => {
+      if (text.split(from).length !== 2) throw new Error(`web/embed.html: expected exactly one ${from}`);
+      return text.replace(from, to);
+    },
+    readFileSync(join(root, 'web/embed.html'), 'utf8'),
   );
+  writeFileSync(join(out, 'embed.html'), page);
   const katex = join(root, 'node_modules/katex/dist');
   mkdirSync(join(out, 'vendor/katex/fonts'), { recursive: true });
   cpSync(join(katex, 'katex.min.css'), join(out, 'vendor/katex/katex.min.css'));

@@ -111,6 +111,28 @@ async function expectFallback(page, tag, noteSelector, what = '') {
 }
 
 describe('embed.html', () => {
+  test('with embed.js answered 404, the frame says the figure\u2019s script did not load and what to do; once embed.js runs, that message is gone', async () => {
+    const setup = (p) =>
+      p.route('**/embed.js', (route) => route.fulfill({ status: 404, contentType: 'text/plain', body: 'gone' }));
+    await withPage(
+      env,
+      `embed.html?ch=dot-product&agtest=1`,
+      { setup, waitFor: null, clean: false },
+      async ({ page }) => {
+        const message = page.locator('#embed .embed-missing');
+        await message.waitFor({ state: 'visible' });
+        expect(await message.textContent()).toMatch(
+          /^This figure could not be shown: its script, embed\.js, did not load\. Serve the folder of this page as it is, .*, or open the full page\.$/,
+        );
+        expect(await page.locator('#embed-open').isVisible()).toBe(true);
+        expect(await page.locator(TWO).count()).toBe(0);
+      },
+    );
+    await withEmbed(env, 'ch=dot-product', TWO, async ({ page }) => {
+      expect(await page.locator('.embed-missing').count()).toBe(0);
+    });
+  });
+
   test('the worked example by w= and by ch= computes the articles\u2019 scores and weights; no reading bar or previous/next links', async () => {
     await withEmbed(env, `w=${WORKED}`, WORKED, async ({ page }) => {
       expectWorkedExample(await readNumbers(page, WORKED));
@@ -620,6 +642,9 @@ describe('the Embed control: heights, site address, sandbox, pages that turn it 
   test('the npm package\'s copy of embed.html (no full page beside it) hides "Open the full page"', async () => {
     const page = readFileSync(join(ROOT, 'dist/widgets/embed.html'), 'utf8');
     expect(page).toContain('<meta name="attention-geometry-full-page" content="off">');
+    // With no script run too: the link is hidden, and the message for an embed.js that did not load names no full page.
+    expect(page).toContain('<p class="embed-open" hidden>');
+    expect(page).toMatch(/class="embed-note embed-missing">[^<]*did not load[^<]*<\/p>/);
     writeFileSync(join(env.site, 'embed-package.html'), page);
     await withPage(env, `embed-package.html?w=${WORKED}&agtest=1`, async (opened) => {
       await waitReady(opened.page, WORKED);

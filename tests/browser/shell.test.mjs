@@ -6,11 +6,13 @@ import { CHAPTERS } from '../../web/chapters.js';
 import {
   expectParams,
   frames,
+  noteOf,
   overflow,
   pressKeys,
   rowsOf,
   settledUrl,
   stateOf,
+  until,
   useEnv,
   usePage,
   waitReady,
@@ -164,6 +166,52 @@ describe('the page shell', () => {
       await expect(page.locator('ag-two-definitions .error[data-failure=module]').isHidden()).resolves.toBe(true);
       await expect(page.locator('ag-two-definitions').getAttribute('data-status')).resolves.toBe('ready');
       expect(one(await readNumbers(page, 'ag-two-definitions'), 'dot').text).toBe('24');
+      expect(problems.foreign).toEqual([]);
+    });
+  });
+
+  test('a Part 4 chapter whose experiment-worker.js 404s: one message naming its URL and status, a short status line, no black grid', async () => {
+    const setup = (p) =>
+      p
+        .context()
+        .route('**/experiment-worker.js', (route) =>
+          route.fulfill({ status: 404, contentType: 'text/plain', body: 'gone' }),
+        );
+    await withTour('#ch-learn-to-attend', { setup, clean: false }, async ({ page, problems }) => {
+      const widget = page.locator('ag-learn-to-attend');
+      const worker = new URL('experiment-worker.js', page.url()).href;
+      const expectOneMessage = async () => {
+        const note = await until(() => noteOf(widget), 'the note of the worker that did not start');
+        expect(note).toContain(
+          `The training could not run: the experiment worker could not start. For ${worker} the server answered HTTP 404.`,
+        );
+        expect(note).toContain("serve the package's dist/widgets/ folder as it is");
+        const status = await widget.locator('.training .status').textContent();
+        expect(status).toBe('Training stopped: the worker did not start; see the message above.');
+        // The long text once in the widget: in the note only.
+        const text = await widget.evaluate((el) => el.shadowRoot.textContent);
+        expect(text.split('could not start').length).toBe(2);
+      };
+      await expectOneMessage();
+      await widget.locator('button[data-action=train]').click();
+      await until(async () => (await widget.getAttribute('data-train')) === 'error', 'the run stopped again');
+      await expectOneMessage();
+      // No model: the grid has no colour (not a black block) and no numbers; the numbers line, which a step leads,
+      // is hidden: no line of the widget starts with a bare ":".
+      const grid = await widget.evaluate((el) =>
+        [...el.shadowRoot.querySelectorAll('.grid-box .hm-rect')].map((r) => getComputedStyle(r).fill),
+      );
+      expect(grid.length).toBe(64);
+      expect(new Set(grid)).toEqual(new Set(['none']));
+      expect(await readNumbers(page, 'ag-learn-to-attend')).toEqual([]);
+      expect(await widget.locator('.run-numbers').isHidden()).toBe(true);
+      const bare = await widget.evaluate((el) =>
+        [...el.shadowRoot.querySelectorAll('p, li')]
+          .filter((n) => n.checkVisibility())
+          .map((n) => n.innerText.trim())
+          .filter((t) => t.startsWith(':')),
+      );
+      expect(bare).toEqual([]);
       expect(problems.foreign).toEqual([]);
     });
   });

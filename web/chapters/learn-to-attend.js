@@ -14,7 +14,7 @@
 //   <ag-learn-to-attend seed="2" lr="0.03" steps="100" pos="3"></ag-learn-to-attend>
 import { AgWidget, defineWidget } from '../widget/base.js';
 import { columns, lbl, line, num, nums } from '../widget/controls.js';
-import { h, setText } from '../widget/dom.js';
+import { h, setFlag, setText } from '../widget/dom.js';
 import { seedControls, settingSelect, labelled } from '../widget/experiment.js';
 import { angleFan } from '../widget/angle-fan.js';
 import { deg, fmt, formatNumber, sub } from '../widget/format.js';
@@ -131,21 +131,23 @@ export class AgLearnToAttend extends AgWidget {
       prevName: h('span', { class: 'prev-name' }),
       cosRow: nums('cos', T - 1, 2),
     };
+    // Hidden until a model exists (its step leads the line).
+    ui.runNumbers = h(
+      'p',
+      { class: 'numbers run-numbers', hidden: true },
+      ui.stepText,
+      lbl(': training loss '),
+      ui.loss,
+      lbl(', held-out loss '),
+      ui.heldLoss,
+      lbl(', held-out accuracy '),
+      ui.accuracy,
+    );
     body.append(
       predict,
       h('div', { class: 'controls' }, seed.label, seed.next, labelled('Learning rate', lr), labelled('Steps', steps)),
       this.#run.controls(),
-      h(
-        'p',
-        { class: 'numbers run-numbers' },
-        ui.stepText,
-        lbl(': training loss '),
-        ui.loss,
-        lbl(', held-out loss '),
-        ui.heldLoss,
-        lbl(', held-out accuracy '),
-        ui.accuracy,
-      ),
+      ui.runNumbers,
       columns(
         [h('h3', {}, 'The loss falls'), chartBox],
         [h('h3', {}, 'The weights a = softmax(q\u00b7k/\u221ad\u2096)'), gridBox],
@@ -258,6 +260,7 @@ export class AgLearnToAttend extends AgWidget {
     const u = this.#u;
     if (!u) return;
     const ui = this.#ui;
+    setFlag(ui.runNumbers, 'hidden', false);
     setText(ui.stepText, `Step ${u.step} of ${u.steps}`);
     this.show(ui.loss, u.loss);
     if (u.accuracy !== undefined) {

@@ -24,7 +24,7 @@ import { formatNumber } from '../widget/format.js';
 import { formulas } from '../widget/math.js';
 import { afterPause } from '../widget/pause.js';
 import { choices } from '../widget/predict.js';
-import { ExperimentClient } from '../widget/worker-client.js';
+import { ExperimentClient, WorkerStartError } from '../widget/worker-client.js';
 import { bool, choice, defineState, number } from '../widget/state.js';
 import { lossChart } from '../widget/training.js';
 import { answerRun } from '../widget/training-answer.js';
@@ -317,7 +317,9 @@ export class AgYourTask extends AgWidget {
 
   #failed(err) {
     setAttr(this, 'data-run', 'error');
-    this.note(`These sizes cannot be trained: ${err.message}`);
+    // A worker that did not start says why, and is no fault of the sizes.
+    const lead = err instanceof WorkerStartError ? 'The training could not run' : 'These sizes cannot be trained';
+    this.note(`${lead}: ${err.message}`);
     this.#sizesNote = true;
   }
 

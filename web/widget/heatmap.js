@@ -250,7 +250,8 @@ export function heatmap(
         .attr('tabindex', i === 0 && j === 0 ? 0 : -1)
         .attr('data-cell', `${i + 1}-${j + 1}`)
         .attr('transform', `translate(${left + j * cell},${top + i * cell})`);
-      g.append('rect').attr('class', 'hm-rect').attr('width', cell).attr('height', cell);
+      // No colour until update() gives the cell a value (an SVG rect is black by default).
+      g.append('rect').attr('class', 'hm-rect').attr('width', cell).attr('height', cell).attr('fill', 'none');
       const text = g
         .append('text')
         .attr('class', 'hm-value')

@@ -15,6 +15,9 @@
 // A stylesheet of the widget's frame (its <link> fired `error`) while the
 // module may well have loaded: the figure works, unstyled. Its URL, why (the
 // HTTP status, when a fetch of it tells), and the same advice about the folder.
+//
+// whyUnreachable and folderAdvice tell the same of the experiment worker's file
+// (worker-client.js).
 import { assetUrl, wasmUrls } from './assets.js';
 
 const USUAL_ADVICE =
@@ -40,7 +43,7 @@ function unreachableWasm(err) {
  * request failed (...)"; null when it does, or when `url` is not http(s).
  * @returns {Promise<string | null>}
  */
-async function whyUnreachable(url) {
+export async function whyUnreachable(url) {
   if (!/^https?:$/.test(new URL(url).protocol)) return null;
   try {
     const response = await fetch(url, { cache: 'no-store' });
@@ -52,9 +55,9 @@ async function whyUnreachable(url) {
 }
 
 /** Where the widgets' files must be, and how to serve them so (after "For <url> <reason>."). */
-function folderAdvice() {
+export function folderAdvice() {
   return (
-    `The widgets load their files (wasm/, styles/, vendor/) from the folder of the module that defines ` +
+    `The widgets load their files (wasm/, styles/, vendor/, experiment-worker.js) from the folder of the module that defines ` +
     `them, here ${assetUrl('').href}: serve the package's dist/widgets/ folder as it is and load widgets.js ` +
     'from it, not from a bundle of your own (see "In a bundled app" in docs/package.md of attention-geometry).'
   );

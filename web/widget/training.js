@@ -14,7 +14,7 @@
 // reached, paused or done), which the tests wait on. `start(job, { until: 0 })` makes the model and shows its
 // step 0 without training: the run then waits ("Ready"), and Train trains it on.
 import { h, handOffFocus, setAttr, setFlag, setText } from './dom.js';
-import { CancelledError, ExperimentClient } from './worker-client.js';
+import { CancelledError, ExperimentClient, WorkerStartError } from './worker-client.js';
 
 const ACTIONS = {
   idle: ['train', 'Train'],
@@ -33,7 +33,9 @@ const ACTIONS = {
  * @param {{ request: () => Promise<void>, flush: () => void, cancel: () => void }} [o.draw] a paced draw (widget/paced-draw.js) that
  *   draws the chapter's latest update: asked for after each onUpdate, and the loop waits for it
  * @param {(u: object) => void} [o.onDone] told the last update of a run that reached its steps
- * @param {(err: Error) => void} [o.onError] told a failure (a bad config's RangeError); it is shown too
+ * @param {(err: Error) => void} [o.onError] told a failure (a bad config's RangeError); it is shown too, in
+ *   the status line (a worker that did not start, worker-client.js's WorkerStartError: only that it did not,
+ *   as onError is to show why above the controls)
  * @param {(err: Error) => void} [o.onStop] told that a run stopped short of the step it was to reach, and will
  *   not go on by itself: Cancel, a failure (after onError, the same error) or dispose; `err.message` says why
  *   (a reveal waiting for the run rejects with it)
@@ -98,7 +100,14 @@ export function trainingRun(widget, { label, onUpdate, draw, onDone, onError, on
       } catch (err) {
         if (t !== token || err instanceof CancelledError) return;
         renew();
-        mark('error', `Training stopped: ${err.message}`);
+        // A worker that did not start is the chapter's message (onError), long and not about this run.
+        const told = onError && err instanceof WorkerStartError;
+        mark(
+          'error',
+          told
+            ? 'Training stopped: the worker did not start; see the message above.'
+            : `Training stopped: ${err.message}`,
+        );
         onError?.(err);
         onStop?.(err);
         return;

@@ -6,6 +6,7 @@
 // worker's kernel calls are appended to window.__agCallLog, like the page's.
 import { assetUrl, wasmUrls } from './assets.js';
 import { currentImplementation, testMode } from './engine.js';
+import { folderAdvice, whyUnreachable } from './load-failure.js';
 
 const WORKER_FILE = 'experiment-worker.js';
 
@@ -39,6 +40,14 @@ export function startWorker() {
   }
 }
 
+/** The Error of a worker that did not start (refused, or its file did not load): the run never began. */
+export class WorkerStartError extends Error {
+  constructor(message) {
+    super(message);
+    this.name = 'WorkerStartError';
+  }
+}
+
 function spawnWorker(url) {
   if (url.protocol === 'data:' || url.origin === globalThis.location?.origin)
     return { worker: new Worker(url, { type: 'module' }), url };
@@ -65,15 +74,26 @@ function refused(url, err) {
     globalThis.origin === 'null'
       ? 'This page has no origin of its own ("null"), as in a frame sandboxed without allow-same-origin: add allow-same-origin to the frame\u2019s sandbox attribute (see EMBEDDING.md).'
       : 'A Content-Security-Policy without worker-src for it, or a browser setting, may forbid it.';
-  return new Error(`the experiment worker could not start (${where}): ${reason}. ${hint}`);
+  return new WorkerStartError(`the experiment worker could not start (${where}): ${reason}. ${hint}`);
 }
 
-/** The Error for a worker that reported an error event before any message (it did not start). */
-function notStarted(url, event) {
+/**
+ * The Error for a worker that reported an error event before any message (it did not start). A fetch of its
+ * file tells when the server does not deliver it (an HTTP status): then that, and where the widgets' files
+ * must be; else the usual causes.
+ * @returns {Promise<WorkerStartError>}
+ */
+async function notStarted(url, event) {
+  const unreachable = await whyUnreachable(url.href).catch(() => null);
+  if (unreachable?.startsWith('the server answered'))
+    return new WorkerStartError(
+      `the experiment worker could not start. For ${url.href} ${unreachable}. ${folderAdvice()}`,
+    );
   const where = url.protocol === 'data:' ? 'the worker inlined in this page' : url.href;
   const detail = event?.message ? `: ${event.message}` : '';
-  return new Error(
-    `the experiment worker could not start (${where})${detail}. The browser blocked or could not load it: ` +
+  const fetched = unreachable ? ` (a fetch of it: ${unreachable})` : '';
+  return new WorkerStartError(
+    `the experiment worker could not start (${where})${detail}. The browser blocked or could not load it${fetched}: ` +
       'a Content-Security-Policy without worker-src for it, a missing file, or, from another origin, no CORS headers',
   );
 }
@@ -104,11 +124,19 @@ export class ExperimentClient {
     };
     worker.onerror = (event) => {
       event.preventDefault?.();
-      this.#fail(
-        this.#started
-          ? new Error(`the experiment worker failed: ${event.message ?? 'unknown error'}`)
-          : notStarted(url, event),
-      );
+      if (this.#started) {
+        this.#fail(new Error(`the experiment worker failed: ${event.message ?? 'unknown error'}`));
+        return;
+      }
+      // The job waits (busy, cancellable) while a fetch of the file finds why; a cancel or a new job in the
+      // meantime has already settled it.
+      const p = this.#pending;
+      this.#stop();
+      notStarted(url, event).then((err) => {
+        if (this.#pending !== p) return;
+        this.#pending = null;
+        p?.reject(err);
+      });
     };
     return worker;
   }
@@ -141,10 +169,15 @@ export class ExperimentClient {
   #fail(err) {
     const p = this.#pending;
     this.#pending = null;
+    this.#stop();
+    p?.reject(err);
+  }
+
+  /** Terminates the worker, if any (the next job starts a new one). */
+  #stop() {
     this.#worker?.terminate();
     this.#worker = null;
     this.#freeBlob();
-    p?.reject(err);
   }
 
   /** Whether a job is running. */
@@ -196,11 +229,7 @@ export class ExperimentClient {
   cancel() {
     const p = this.#pending;
     this.#pending = null;
-    if (this.#worker) {
-      this.#worker.terminate();
-      this.#worker = null;
-    }
-    this.#freeBlob();
+    this.#stop();
     p?.reject(new CancelledError());
   }
 
