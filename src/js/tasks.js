@@ -7,9 +7,8 @@
 // is drawn from the counters i * blocks .. (i + 1) * blocks - 1, so any batch can
 // be drawn again on its own (at(i)) without the ones before it.
 import { countedFunctions } from './checks.js';
-import { describeValue, missingError } from './errors.js';
 import { splitU64 } from './random.js';
-import { optionsObject, positiveInt } from './tensor.js';
+import { integerIn, optionsObject, positiveInt } from './tensor.js';
 
 const KNOWN = ['T', 'vocab', 'batch', 'seed'];
 
@@ -40,6 +39,7 @@ function generator(ag, method, o, perRow, row) {
   const blocks = Math.ceil(n / 4);
   // Batch i starts at the counter i * blocks, a safe integer (random.js splitU64).
   const lastIndex = Math.floor(Number.MAX_SAFE_INTEGER / blocks);
+  const why = ` (batch i starts at the counter i * ${blocks}, a safe integer)`;
   let next = 0;
   const draw = (i) => {
     const u = ag.random.uniform({ seed, counter: i * blocks, n }).data;
@@ -58,7 +58,7 @@ function generator(ag, method, o, perRow, row) {
     /** The next batch (the first call gives batch 0). */
     next: () => draw(next++),
     /** Batch i, the same as the (i + 1)-th call of next() gives. */
-    at: (i) => draw(batchIndex('taskGenerator.at', i, lastIndex, blocks)),
+    at: (i) => draw(integerIn('taskGenerator.at', 'i', i, 0, lastIndex, why)),
     /** Starts again from batch 0. */
     reset: () => {
       next = 0;
@@ -68,24 +68,6 @@ function generator(ag, method, o, perRow, row) {
     options: Object.freeze({ ...o, task: method.replace('tasks.', '') }),
     ...countedFunctions('taskGenerator', methods),
   });
-}
-
-/**
- * The batch index i of at(i), or throws: a TypeError when it is missing or
- * not an integer (a string, 1.5, NaN, Infinity), a RangeError when it is
- * below 0 or past `lastIndex`, the last batch whose first counter, i *
- * `blocks`, is a safe integer.
- */
-function batchIndex(method, i, lastIndex, blocks) {
-  const expected = `an integer from 0 to ${lastIndex} (a batch index)`;
-  if (i === undefined) throw missingError(method, 'i', expected);
-  if (typeof i !== 'number' || !Number.isInteger(i))
-    throw new TypeError(`${method}: i must be ${expected}; got ${typeof i === 'number' ? i : describeValue(i)}`);
-  if (i < 0 || i > lastIndex)
-    throw new RangeError(
-      `${method}: i must be from 0 to ${lastIndex} (batch i starts at the generator's counter i * ${blocks}, a safe integer); got ${i}`,
-    );
-  return i;
 }
 
 const pick = (u, k) => Math.floor(u * k); // u in [0, 1) a multiple of 2^-24: in 0 .. k - 1

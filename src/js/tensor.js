@@ -508,14 +508,23 @@ export function materialize(src, strides, target) {
   return out;
 }
 
-/** A positive integer option (size), or throws. */
-export function positiveInt(method, name, x, max = 2147483647) {
-  if (x === undefined) throw missingError(method, name, `an integer from 1 to ${max}`);
+/**
+ * An integer from `min` to `max`, or throws: missing (undefined), missingError's TypeError; not an integer
+ * (a string, 1.5, NaN, Infinity, null, a BigInt), a TypeError; out of range, a RangeError, which `why`
+ * (e.g. " (a batch index)") ends after the range.
+ */
+export function integerIn(method, name, x, min, max, why = '') {
+  if (x === undefined) throw missingError(method, name, `an integer from ${min} to ${max}`);
   if (typeof x !== 'number' || !Number.isInteger(x)) {
     throw new TypeError(`${method}: ${name} must be an integer; got ${typeof x === 'number' ? x : describeValue(x)}`);
   }
-  if (x < 1 || x > max) throw new RangeError(`${method}: ${name} must be between 1 and ${max}; got ${x}`);
+  if (x < min || x > max) throw new RangeError(`${method}: ${name} must be between ${min} and ${max}${why}; got ${x}`);
   return x;
+}
+
+/** A positive integer option (size), or throws (integerIn from 1). */
+export function positiveInt(method, name, x, max = 2147483647) {
+  return integerIn(method, name, x, 1, max);
 }
 
 /** A finite number option (optionally > 0), or throws. */

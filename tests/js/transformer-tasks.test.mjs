@@ -167,17 +167,21 @@ describe('tasks', () => {
     // starts at the counter 6 i, a safe integer up to i = floor((2^53 - 1) / 6) = 1501199875790165.
     const last = 1501199875790165;
     const g = simd.tasks.copyPrevious({ T: 8, vocab: 5, batch: 3, seed: 2 });
-    const expected = 'an integer from 0 to 1501199875790165 (a batch index)';
+    const range = 'between 0 and 1501199875790165 (batch i starts at the counter i * 6, a safe integer)';
     const cases = [
-      [undefined, TypeError, `taskGenerator.at: i is required and was not given; expected ${expected}`],
-      ['1', TypeError, `taskGenerator.at: i must be ${expected}; got the string "1"`],
-      [1.5, TypeError, `taskGenerator.at: i must be ${expected}; got 1.5`],
-      [NaN, TypeError, `taskGenerator.at: i must be ${expected}; got NaN`],
-      [Infinity, TypeError, `taskGenerator.at: i must be ${expected}; got Infinity`],
-      [null, TypeError, `taskGenerator.at: i must be ${expected}; got null`],
-      [1n, TypeError, `taskGenerator.at: i must be ${expected}; got bigint 1`],
-      [-1, RangeError, 'taskGenerator.at: i must be from 0 to 1501199875790165'],
-      [last + 1, RangeError, 'taskGenerator.at: i must be from 0 to 1501199875790165'],
+      [
+        undefined,
+        TypeError,
+        `taskGenerator.at: i is required and was not given; expected an integer from 0 to ${last}`,
+      ],
+      ['1', TypeError, 'taskGenerator.at: i must be an integer; got the string "1"'],
+      [1.5, TypeError, 'taskGenerator.at: i must be an integer; got 1.5'],
+      [NaN, TypeError, 'taskGenerator.at: i must be an integer; got NaN'],
+      [Infinity, TypeError, 'taskGenerator.at: i must be an integer; got Infinity'],
+      [null, TypeError, 'taskGenerator.at: i must be an integer; got null'],
+      [1n, TypeError, 'taskGenerator.at: i must be an integer; got bigint 1'],
+      [-1, RangeError, `taskGenerator.at: i must be ${range}; got -1`],
+      [last + 1, RangeError, `taskGenerator.at: i must be ${range}; got ${last + 1}`],
       [2 ** 53, RangeError, 'got 9007199254740992'],
     ];
     for (const [i, ErrorClass, message] of cases) {
