@@ -23,6 +23,7 @@ import { buildSync } from 'esbuild';
 import { collectNotices, noticesText } from './notices.mjs';
 import { writeGuide } from './guide.mjs';
 import { buildOffline } from './offline.mjs';
+import { withoutFullPage } from './embed-without-full-page.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const env = { ...process.env, NODE_PATH: '/usr/share/nodejs' };
@@ -174,20 +175,8 @@ export function buildPackageWidgets() {
   cpSync(join(root, 'dist/wasm'), join(out, 'wasm'), { recursive: true, filter: (f) => !f.endsWith('.mjs') });
   cpSync(join(root, 'web/styles'), join(out, 'styles'), { recursive: true });
   cpSync(join(root, 'web/favicon.svg'), join(out, 'favicon.svg'));
-  // No index.html here: embed.html hides its "Open the full page" link (embed.js reads the meta; the link and the
-  // message shown when embed.js did not load name no full page, even when no script runs).
-  const edits = [
-    ['</head>', '  <meta name="attention-geometry-full-page" content="off">\n</head>'],
-    ['<span class="embed-missing-open">, or open the full page</span>', ''],
-    ['<p class="embed-open">', '<p class="embed-open" hidden>'],
-  ];
-  const page = edits.reduce(
-    (text, [from, to]) => {
-      if (text.split(from).length !== 2) throw new Error(`web/embed.html: expected exactly one ${from}`);
-      return text.replace(from, to);
-    },
-    readFileSync(join(root, 'web/embed.html'), 'utf8'),
-  );
+  // No index.html here: embed.html names no full page (its link hidden, even when no script runs).
+  const page = withoutFullPage(readFileSync(join(root, 'web/embed.html'), 'utf8'), 'web/embed.html');
   writeFileSync(join(out, 'embed.html'), page);
   const katex = join(root, 'node_modules/katex/dist');
   mkdirSync(join(out, 'vendor/katex/fonts'), { recursive: true });
