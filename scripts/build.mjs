@@ -1,7 +1,8 @@
 // Builds what is stale: the two wasm modules (CMake presets wasm-simd and
 // wasm-scalar; CMake itself skips up-to-date targets), the package folder
 // dist/ (the JS API from src/js next to dist/wasm, its CommonJS builds, the
-// prebuilt widgets in dist/widgets/ and the third-party notices), and the static site
+// prebuilt widgets in dist/widgets/ and the third-party notices; then the size table of
+// docs/sizes.md, which follows what dist/ ships), and the static site
 // build/site/ (web/ bundled with the package by esbuild), which `npm start` serves.
 //   node scripts/build.mjs            all of the above
 //   node scripts/build.mjs --native   also the native ASan/UBSan GoogleTest build (preset native-asan)
@@ -23,6 +24,8 @@ import { buildSync } from 'esbuild';
 import { collectNotices, noticesText } from './notices.mjs';
 import { writeGuide } from './guide.mjs';
 import { buildOffline } from './offline.mjs';
+import { withoutFullPage } from './embed-without-full-page.mjs';
+import { writeSizesDoc } from './size-report.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const env = { ...process.env, NODE_PATH: '/usr/share/nodejs' };
@@ -54,8 +57,9 @@ export function buildPreset(preset) {
 /**
  * The npm package's files in dist/: the wasm modules (separate and inline),
  * the ES modules and declarations of src/js, the CommonJS builds for require,
- * the prebuilt widgets bundle and the third-party notices. See package.json
- * "exports" for which file each entry point loads.
+ * the prebuilt widgets bundle and the third-party notices; then the size table
+ * of docs/sizes.md (scripts/size-report.mjs). See package.json "exports" for
+ * which file each entry point loads.
  */
 export function buildPackage() {
   // The first build configures CMake and compiles Emscripten's system libraries, for minutes with no
@@ -69,6 +73,8 @@ export function buildPackage() {
   const widgets = buildPackageWidgets();
   writeWidgetsNodeStub(widgets);
   writePackageNotices(widgets);
+  // The size table of docs/sizes.md follows every build of dist/: a file added or removed has its row at once.
+  writeSizesDoc();
 }
 
 /**
@@ -174,20 +180,8 @@ export function buildPackageWidgets() {
   cpSync(join(root, 'dist/wasm'), join(out, 'wasm'), { recursive: true, filter: (f) => !f.endsWith('.mjs') });
   cpSync(join(root, 'web/styles'), join(out, 'styles'), { recursive: true });
   cpSync(join(root, 'web/favicon.svg'), join(out, 'favicon.svg'));
-  // No index.html here: embed.html hides its "Open the full page" link (embed.js reads the meta; the link and the
-  // message shown when embed.js did not load name no full page, even when no script runs).
-  const edits = [
-    ['</head>', '  <meta name="attention-geometry-full-page" content="off">\n</head>'],
-    ['<span class="embed-missing-open">, or open the full page</span>', ''],
-    ['<p class="embed-open">', '<p class="embed-open" hidden>'],
-  ];
-  const page = edits.reduce(
-    (text, [from, to]) => {
-      if (text.split(from).length !== 2) throw new Error(`web/embed.html: expected exactly one ${from}`);
-      return text.replace(from, to);
-    },
-    readFileSync(join(root, 'web/embed.html'), 'utf8'),
-  );
+  // No index.html here: embed.html names no full page (its link hidden, even when no script runs).
+  const page = withoutFullPage(readFileSync(join(root, 'web/embed.html'), 'utf8'), 'web/embed.html');
   writeFileSync(join(out, 'embed.html'), page);
   const katex = join(root, 'node_modules/katex/dist');
   mkdirSync(join(out, 'vendor/katex/fonts'), { recursive: true });

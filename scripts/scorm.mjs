@@ -25,6 +25,7 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { XMLBuilder } from 'fast-xml-parser';
 import { sortedZip } from './zip.mjs';
+import { withoutFullPage } from './embed-without-full-page.mjs';
 import { buildFlag, prepareSite } from './prepare-site.mjs';
 import { askedIds, chapterOf, embedOptions, readArgs, usageText } from './chapter-options.mjs';
 import { checkPolicy, DEFAULT_POLICY, POLICY_META, policyText } from '../web/scorm/policy.js';
@@ -154,9 +155,6 @@ function withTags(html, tags, { shell, name }) {
 export const launchPage = (html, policy = DEFAULT_POLICY) =>
   withTags(html, [EMBED_OFF_META, policyMeta(policy), ADAPTER_TAG], { shell: 'app.js', name: LAUNCH });
 
-/** With it, embed.html hides its "Open the full page" link: the package holds no full page. */
-export const FULL_PAGE_OFF_META = '<meta name="attention-geometry-full-page" content="off">';
-
 /** The meta that gives embed.html its address in a one-chapter package (web/shell/embed-params.js). */
 export const launchMeta = ({ chapter, state = '', hide = '', ask = '' }) => {
   const options = { hide: hide || undefined, ask: ask || undefined };
@@ -166,7 +164,9 @@ export const launchMeta = ({ chapter, state = '', hide = '', ask = '' }) => {
 
 /**
  * The launch page of a one-chapter package: the site's embed.html (which must load embed.js) titled with the
- * chapter, with the embed-off, full-page-off, launch and policy metas and the adapter's script tag.
+ * chapter, with the embed-off, launch and policy metas and the adapter's script tag, and without its full page
+ * (the package holds none: the full-page-off meta, the link hidden, the note for an embed.js that did not load
+ * naming no full page).
  */
 export function chapterLaunchPage(html, { chapter, state = '', hide = '', ask = '', policy }) {
   const titled = html.replace(
@@ -175,13 +175,15 @@ export function chapterLaunchPage(html, { chapter, state = '', hide = '', ask = 
   );
   const tags = [
     EMBED_OFF_META,
-    FULL_PAGE_OFF_META,
     launchMeta({ chapter, state, hide, ask }),
     // With no prediction asked, the page completes once used and sends no score: the meta says what it does.
     policyMeta(askedIds(chapter.id, ask).length ? policy : { ...policy, completion: 'used', score: 'none' }, 'chapter'),
     ADAPTER_TAG,
   ];
-  return withTags(titled, tags, { shell: 'embed.js', name: CHAPTER_PAGE });
+  return withoutFullPage(
+    withTags(titled, tags, { shell: 'embed.js', name: CHAPTER_PAGE }),
+    `the site's ${CHAPTER_PAGE}`,
+  );
 }
 
 /**

@@ -873,9 +873,9 @@ export interface AttentionGeometry {
    * (GQA); with `rope` each head's q and k are turned by their positions before the scores.
    * @throws TypeError for `streaming: true` together with `returnWeights: true`, an option
    *   of the wrong kind or an unknown key (even one set to null), and for `cache` whatever its value
-   *   (null too), which attention alone takes (decoding with a {@link KvCache}): the message says so,
-   *   and to project the new tokens with matmul, call `attention(q, k, v, { cache })` on the heads
-   *   and project its output with wO.
+   *   (null too; an own enumerable key, as the unknown keys are), which attention alone takes
+   *   (decoding with a {@link KvCache}): the message says so, and to project the new tokens with
+   *   matmul, call `attention(q, k, v, { cache })` on the heads and project its output with wO.
    * @throws RangeError when numHeads does not divide d_model or kvHeads does not divide
    *   numHeads, when `rope` meets an odd d_k, for shapes that do not fit,
    *   or when a projection or a head's scores overflow float32 (the output would be NaN).
@@ -987,10 +987,10 @@ export interface AttentionGeometry {
    * that sees no key (every key masked) gets dQ = 0 and adds nothing to dK and dV, never NaN.
    * Error bound: registry.inc, attention_backward (first order, per element).
    * @throws TypeError for an argument that is not a tensor or an option of the wrong kind
-   *   (unknown keys included, even one set to null), and for `cache` whatever its value (null too),
-   *   which attention alone takes (decoding with a {@link KvCache}): the message says so, and to
-   *   pass every key and value as K and V ({@link KvCache.keys} and {@link KvCache.values} copy a
-   *   cache's rows out).
+   *   (unknown keys included, even one set to null), and for `cache` whatever its value (null too;
+   *   an own enumerable key, as the unknown keys are), which attention alone takes (decoding with
+   *   a {@link KvCache}): the message says so, and to pass every key and value as K and V
+   *   ({@link KvCache.keys} and {@link KvCache.values} copy a cache's rows out).
    * @throws RangeError for shapes that do not fit (naming the argument, the shape received and
    *   the shape expected; dOutput must have the output's shape), non-finite inputs, a scale
    *   that is not finite in float32, scores that overflow float32 (naming the first), an

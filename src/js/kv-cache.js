@@ -197,10 +197,11 @@ export function kvCacheObjectOption(ag, m, o, K, V) {
  * attention alone takes a KV cache object and, in `instead`, what this method's caller can do;
  * nothing when there is no such key. Whatever its value (a cache, another object, null, undefined):
  * `cache` is no member of these options, so null does not make it absent, and its message is this
- * one, not that of an unknown key.
+ * one, not that of an unknown key. A key counts as given as it does for the unknown keys
+ * (checkKnownKeys): an own enumerable one; a non-enumerable or inherited `cache` is no option.
  */
 export function refuseKvCacheOption(m, options, instead) {
-  if (options != null && Object.hasOwn(options, 'cache'))
+  if (options != null && Object.prototype.propertyIsEnumerable.call(options, 'cache'))
     throw new TypeError(
       `${m}: options.cache is accepted by attention only (decoding with a KV cache made by createKvCache); ${instead}`,
     );

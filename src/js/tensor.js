@@ -570,7 +570,7 @@ function withoutNullMembers(x) {
   return copy;
 }
 
-/** Throws a TypeError at the first own key of `x` that is not in `known`. */
+/** Throws a TypeError at the first own enumerable key of `x` (Object.keys) that is not in `known`. */
 export function checkKnownKeys(method, name, x, known) {
   for (const key of Object.keys(x)) {
     if (!known.includes(key)) {

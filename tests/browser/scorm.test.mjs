@@ -432,8 +432,18 @@ describe('one chapter as a SCORM package, with the studio\u2019s options', () =>
   }
 
   test('asking none: the state and hidden group apply, no prediction; complete once the widget is used, no score', async () => {
+    // The package holds no full page: its launch page names none, even with no script run (the link hidden, the
+    // note for an embed.js that did not load without "or open the full page"), and the open page shows no link.
+    const launchPage = readFileSync(join(env.site, 'lms/ch-none/index.html'), 'utf8');
+    expect(launchPage).toContain('<p class="embed-open" hidden>');
+    const missingNote = launchPage.match(/class="embed-note embed-missing">(.*?)<\/p>/)?.[1];
+    expect(missingNote).toMatch(
+      /^This figure could not be shown: its script, embed\.js, did not load\. Serve the folder/,
+    );
+    expect(missingNote).not.toMatch(/full page/);
     await withLms(null, 'ch-none', async ({ page, course }) => {
       await expectStudioState(course);
+      expect(await course.locator('#embed-open').isVisible()).toBe(false);
       expect(await course.locator(`${tag} [data-predict]`).isVisible()).toBe(false);
       await expect(course.locator('[data-role=scorm-policy]').textContent()).resolves.toMatch(
         /^This chapter is complete once you have used its widget .* No score is reported\.$/,

@@ -145,9 +145,10 @@ describe('the page shell', () => {
     });
   });
 
-  test("names a widget's stylesheet that 404s while the wasm loads, as it names a .wasm that 404s, and computes", async () => {
+  test("names a widget's stylesheet that 404s while the wasm loads, as it names a .wasm that 404s, and computes; the message is styled without that sheet", async () => {
+    // widget.css, the sheet of every widget's frame and of the message's own look (.error).
     const setup = (p) =>
-      p.route('**/styles/two-definitions.css', (route) =>
+      p.route('**/styles/widget.css', (route) =>
         route.fulfill({ status: 404, contentType: 'text/plain', body: 'gone' }),
       );
     await withTour('#ch-dot-product', { setup, clean: false }, async ({ page, problems }) => {
@@ -156,12 +157,24 @@ describe('the page shell', () => {
       await styleError.waitFor({ state: 'visible' });
       // The URL that failed, why, and where the widgets' files must be, in the words of the .wasm's message.
       const text = await styleError.textContent();
-      const sheet = new URL('styles/two-definitions.css', page.url()).href;
+      const sheet = new URL('styles/widget.css', page.url()).href;
       expect(text).toContain('A stylesheet of this figure could not be loaded, so it is shown without its styles.');
       expect(text).toContain(`For ${sheet} the server answered HTTP 404.`);
       expect(text).toContain("serve the package's dist/widgets/ folder as it is");
       expect(text).toContain('"In a bundled app" in docs/package.md');
       await expect(styleError.locator('[data-role=error-detail]').textContent()).resolves.toBe(sheet);
+      // Styled all the same, by base.css's rules for it: the error panel's colours of THEMING.md (--ag-error-bg
+      // #fde8e6, --ag-error-border #b42318) and a 2 px border, where an unstyled div has none.
+      const look = await styleError.evaluate((el) => {
+        const { backgroundColor, borderTopColor, borderTopStyle, borderTopWidth } = getComputedStyle(el);
+        return { backgroundColor, borderTopColor, borderTopStyle, borderTopWidth };
+      });
+      expect(look).toEqual({
+        backgroundColor: 'rgb(253, 232, 230)',
+        borderTopColor: 'rgb(180, 35, 24)',
+        borderTopStyle: 'solid',
+        borderTopWidth: '2px',
+      });
       // Only that sheet failed, and the module loaded: no module error, and the numbers are there.
       await expect(page.locator('ag-two-definitions .error[data-failure=module]').isHidden()).resolves.toBe(true);
       await expect(page.locator('ag-two-definitions').getAttribute('data-status')).resolves.toBe('ready');

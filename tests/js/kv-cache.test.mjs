@@ -462,6 +462,26 @@ describe.each(CONFIGS)('the KV cache object: $label', (cfg) => {
         expect(e.message).toBe(message);
       }
     }
+    // A key counts as given when it is own and enumerable, for cache as for an unknown key (checkKnownKeys): a
+    // non-enumerable or inherited cache, like a non-enumerable unknown key, is no option, and each call gives
+    // what the same call without it gives.
+    const withHidden = (given, key, value) => Object.defineProperty({ ...given }, key, { value, enumerable: false });
+    const withInherited = (given, key, value) => Object.assign(Object.create({ [key]: value }), given);
+    const backward = (options) => ag.attentionBackward(I2, I2, I2, I2, options);
+    const multiHead = (options) => ag.multiHeadAttention({ query: I2 }, { wQ: I2, wK: I2, wV: I2, wO: I2 }, options);
+    for (const [call, given] of [
+      [backward, { causal: true }],
+      [multiHead, { numHeads: 1, causal: true }],
+    ]) {
+      const plain = call(given);
+      for (const options of [
+        withHidden(given, 'cache', cache),
+        withHidden(given, 'cache', null),
+        withHidden(given, 'bogus', 1),
+        withInherited(given, 'cache', cache),
+      ])
+        expect(call(options)).toEqual(plain);
+    }
     expect(cache.length).toBe(0);
     cache.dispose();
   });

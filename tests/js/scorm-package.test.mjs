@@ -224,6 +224,9 @@ describe('a one-chapter package (--chapter, with the studio\u2019s options)', ()
       '<meta name="attention-geometry-scorm" content="completion=used; min-minutes=0; score=none">',
     );
     expect(page).toContain('<meta name="attention-geometry-full-page" content="off">');
+    // The package holds no full page: the link is hidden and the note for an embed.js that did not load names none.
+    expect(page).toContain('<p class="embed-open" hidden>');
+    expect(page).not.toContain('embed-missing-open');
     expect(page).toContain('<title>Attention Geometry: Two definitions agree</title>');
     const embed = page.indexOf('<script type="module" src="embed.js"></script>');
     expect(embed).toBeGreaterThan(0);

@@ -1,6 +1,7 @@
-// docs/sizes.md, the size table of the package (written by `npm run size`,
-// scripts/size-report.mjs): it has a row for every code file the built
-// package ships in dist/ and no row for a file it does not ship. The widgets'
+// docs/sizes.md, the size table of the package (written by the build each
+// time it builds dist/, and by `npm run size`: scripts/size-report.mjs): it has
+// a row for every code file the built package ships in dist/ and no row for a
+// file it does not ship. The doc is read as it is, never written here. The widgets'
 // chunks are left out on both sides: named by the hash of their contents,
 // their names change with any change to the widgets, and the table gives the
 // sizes of one build. The sizes themselves are not compared either.
