@@ -20,7 +20,7 @@ import { separateLabels } from '../widget/label-separation.js';
 import { vectorFigure } from '../widget/vector-figure.js';
 import { choices } from '../widget/predict.js';
 import { packSentence, wordVector } from '../models/sentence.js';
-import { argmax, rowsOf } from '../models/tensor.js';
+import { argmax, ones, rowsOf } from '../models/tensor.js';
 
 const D_MODEL = 4;
 const D_K = 2;
@@ -285,7 +285,6 @@ export class AgContentToWeights extends AgWidget {
     const S = rowsOf(att.scores, T, T);
     const A = rowsOf(att.weights, T, T);
     const Y = rowsOf(att.output, D_K, T);
-    const ones = new Array(T).fill(1);
 
     // A table whose results are the ones it shows already is left as it is.
     b.tables.fill('x', X, { digits: 3 }, X);
@@ -293,7 +292,7 @@ export class AgContentToWeights extends AgWidget {
     b.tables.fill('y', Y, { digits: 3 });
     b.hmS.update(S, { selected: [qi, 0] });
     b.hmA.update(A, { selected: [qi, argmax(A[qi])] });
-    A.forEach((row, i) => this.show(b.sums[i], ag.dot(row, ones), { digits: 6 }));
+    A.forEach((row, i) => this.show(b.sums[i], ag.dot(row, ones(T)), { digits: 6 }));
     ui.ySelected.forEach((el, c) => this.show(el, Y[qi][c], { digits: 3 }));
     setText(ui.yLabel, `y${sub(qi + 1)} (\u201c${words[qi]}\u201d)`);
     b.tables.select(qi);

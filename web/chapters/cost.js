@@ -9,7 +9,8 @@ import { describe } from '../widget/engine.js';
 import { ExperimentWidget, labelled, settingSelect, settingSlider } from '../widget/experiment.js';
 import { formatBytes, formatTime } from '../widget/format.js';
 import { display, texElement } from '../widget/math.js';
-import { headerRow } from '../widget/matrix-table.js';
+import { withoutHeld } from '../widget/export-rows.js';
+import { headerRow, measuredCell } from '../widget/matrix-table.js';
 import { defineState, number } from '../widget/state.js';
 
 export const COST_TMAX = [512, 1024, 2048, 4096];
@@ -310,8 +311,6 @@ export class AgAttentionCost extends ExperimentWidget {
 
   #drawTable(sweep) {
     const ui = this.#ui;
-    const cell = (role, value, text) =>
-      h('td', { dataset: value === null ? { role } : { role, measured: value } }, text);
     ui.tbody.replaceChildren(
       ...sweep.rows.map((r) =>
         h(
@@ -325,10 +324,10 @@ export class AgAttentionCost extends ExperimentWidget {
               formatBytes(gridBytes(r.T)),
             ),
           ),
-          cell('plain-bytes', r.plain.peakBytes, formatBytes(r.plain.peakBytes)),
-          cell('streaming-bytes', r.streaming.peakBytes, formatBytes(r.streaming.peakBytes)),
-          cell('plain-ms', r.plain.medianMs, formatTime(r.plain.medianMs)),
-          cell('streaming-ms', r.streaming.medianMs, formatTime(r.streaming.medianMs)),
+          measuredCell('plain-bytes', r.plain.peakBytes, formatBytes(r.plain.peakBytes)),
+          measuredCell('streaming-bytes', r.streaming.peakBytes, formatBytes(r.streaming.peakBytes)),
+          measuredCell('plain-ms', r.plain.medianMs, formatTime(r.plain.medianMs)),
+          measuredCell('streaming-ms', r.streaming.medianMs, formatTime(r.streaming.medianMs)),
         ),
       ),
     );
@@ -367,9 +366,9 @@ export class AgAttentionCost extends ExperimentWidget {
       streaming_ms: (r) => r.streaming.medianMs,
       squared_distance: (r) => r.squaredDistance,
     };
-    if (!this.answerIsShown) delete columns.grid_bytes_formula; // held on screen until the answer
     const rows = (this.#sweep?.rows ?? []).map((r) => Object.values(columns).map((cell) => cell(r)));
-    return { columns: Object.keys(columns), rows };
+    // The grid's bytes are held on screen until the answer.
+    return withoutHeld({ columns: Object.keys(columns), rows }, (name) => name.startsWith('grid'), this.answerIsShown);
   }
 }
 

@@ -61,8 +61,8 @@ export class AgGreedyPacking extends ExperimentWidget {
       step: 1,
       role: 'eps-input',
       onInput: (i) => setText(eps.out, `= ${EPS[i]}`),
+      onChange: (i) => this.setState({ eps: EPS[i] }),
     });
-    eps.input.addEventListener('change', () => this.setState({ eps: EPS[Number(eps.input.value)] }));
     const candChoices = CANDIDATES.map((c) => [c, Number(c).toLocaleString('en-US')]);
     const candSelect = settingSelect('cand', 'Candidate directions per dimension', candChoices, (cand) =>
       this.setState({ cand }),

@@ -18,7 +18,7 @@
 import { AgWidget, defineWidget } from '../widget/base.js';
 import { checkbox, groupData, lbl, line, num, radioGroup } from '../widget/controls.js';
 import { h, setText } from '../widget/dom.js';
-import { formatNumber } from '../widget/format.js';
+import { formatNumber, percent } from '../widget/format.js';
 import { formulas } from '../widget/math.js';
 import { SLOW_DRAW_GAP_MS, pacedDraw } from '../widget/paced-draw.js';
 import { choices } from '../widget/predict.js';
@@ -40,7 +40,6 @@ const STATE = defineState({
     head: choice({ values: ['0-0', '0-1', '1-0', '1-1'], default: '1-0' }),
   },
 });
-const pct = (x) => `${formatNumber(100 * x, 3)} %`;
 const HEAD_LIST = Array.from({ length: LAYERS * HEADS }, (_, i) => [Math.floor(i / HEADS), i % HEADS]);
 /** Head `[l, j]`'s weights from an update: T rows of T (views of the worker's result). */
 const headRows = (u, [l, j]) => rowsOf(u.weights[l], T, T, j * T * T);
@@ -257,7 +256,7 @@ export class AgHeadsLearn extends AgWidget {
       setText(ui.step, String(trained.step));
       this.show(ui.loss, trained.loss, { digits: 3 });
     }
-    if (this.#measured) this.show(ui.accuracy, this.#measured.accuracy, { format: pct });
+    if (this.#measured) this.show(ui.accuracy, this.#measured.accuracy, { format: percent });
     if (u.weights) {
       HEAD_LIST.forEach((head, k) => ui.thumbs.draw(k, headRows(u, head)));
       // While the run goes on, the full grid (T² numbers: the costliest part of a draw to lay out and paint)
@@ -312,7 +311,7 @@ export class AgHeadsLearn extends AgWidget {
         : '';
     return {
       answer,
-      explanation: `With all heads on, ${headName(0, prev)} is the head of layer 0 with more weight on the token just before each query (a previous-token head), and ${headName(1, ind)} the head of layer 1 with more weight on the token after the current token\u2019s earlier occurrence (an induction head). The held-out accuracy after ${steps} steps is ${pct(full.accuracy)}; with both heads of layer 0 off it is ${pct(a)} (chance is 1 in ${VOCAB}).${untrained} The grid now shows ${headName(1, ind)} with layer 0 off. Switch layer 0 on again, then switch off one head of layer 1, then both.`,
+      explanation: `With all heads on, ${headName(0, prev)} is the head of layer 0 with more weight on the token just before each query (a previous-token head), and ${headName(1, ind)} the head of layer 1 with more weight on the token after the current token\u2019s earlier occurrence (an induction head). The held-out accuracy after ${steps} steps is ${percent(full.accuracy)}; with both heads of layer 0 off it is ${percent(a)} (chance is 1 in ${VOCAB}).${untrained} The grid now shows ${headName(1, ind)} with layer 0 off. Switch layer 0 on again, then switch off one head of layer 1, then both.`,
     };
   }
 

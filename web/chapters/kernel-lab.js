@@ -9,13 +9,11 @@ import { ExperimentRun, labelled, settingSelect } from '../widget/experiment.js'
 import { formatNumber, formatTime } from '../widget/format.js';
 import { display } from '../widget/math.js';
 import { section } from '../widget/controls.js';
-import { headerRow } from '../widget/matrix-table.js';
+import { headerRow, measuredCell } from '../widget/matrix-table.js';
 import { LAB_KERNEL_IDS, LAB_KERNELS } from '../models/kernel-lab-presets.js';
 
 /** The size as text: 1048576 -> "1 048 576" (digits grouped for reading). */
 const sizeText = (n) => n.toLocaleString('en-US').replace(/,/g, '\u2009');
-/** A cell's dataset: its role, and data-measured unless the value is missing (null: no attribute, as in cost). */
-const measured = (role, value) => (value == null ? { role } : { role, measured: value });
 
 /** A rate or a ratio (null: not measured, a dash). */
 const rate = (v, before = '') => (v === null ? '\u2014' : `${before}${formatNumber(v, 3)}`);
@@ -195,9 +193,9 @@ export class KernelLab {
           'tr',
           { dataset: { variant: r.variant, build: r.build } },
           h('th', { scope: 'row' }, r.build === 'baseline' ? 'scalar (baseline build)' : r.variant),
-          h('td', { dataset: measured('median-ms', r.medianMs) }, formatTime(r.medianMs)),
-          h('td', { dataset: measured('gflops', r.gflops) }, rate(r.gflops)),
-          h('td', { class: 'ratio', dataset: measured('speedup', r.speedup) }, rate(r.speedup, '\u00d7')),
+          measuredCell('median-ms', r.medianMs, formatTime(r.medianMs)),
+          measuredCell('gflops', r.gflops, rate(r.gflops)),
+          measuredCell('speedup', r.speedup, rate(r.speedup, '\u00d7'), { class: 'ratio' }),
         ),
       ),
     );

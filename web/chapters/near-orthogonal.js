@@ -22,6 +22,7 @@ import { choices, nearestChoice } from '../widget/predict.js';
 import { keptResults } from '../widget/memo.js';
 import { choice, defineState, dropFields, number } from '../widget/state.js';
 import { hint } from '../widget/chapter-notes.js';
+import { ones, unitVector } from '../models/tensor.js';
 
 export const DIMS = [2, 3, 10, 100, 1000];
 /** The dimension the prediction asks about. */
@@ -36,12 +37,6 @@ const DETAIL = { width: 360, height: 210, m: { l: 40, r: 10, t: 24, b: 40 } };
 
 /** The roles of the table's columns after d (table-<role>, keyed by d). */
 const TABLE_ROLES = ['rms', 'angle', 'rms-sqrt-d', 'mean-abs', 'mean-abs-sqrt-d'];
-const ones = (d) => new Float32Array(d).fill(1);
-const e1 = (d) => {
-  const v = new Float32Array(d);
-  v[0] = 1;
-  return v;
-};
 
 export class AgNearOrthogonal extends ExperimentWidget {
   static title = 'Near-orthogonality in high dimension';
@@ -89,7 +84,7 @@ export class AgNearOrthogonal extends ExperimentWidget {
         this.setState({ d: '1000' });
         const { a, b } = this.#pair(ag, 1000);
         const angle = (ag.angle(a, b) * 180) / Math.PI;
-        const typical = ag.angle(e1(1000), ones(1000));
+        const typical = ag.angle(unitVector(1000), ones(1000));
         return {
           answer: nearestChoice(['0', '45', '90'], angle),
           explanation: `One random pair drawn now is ${deg(ag.angle(a, b))} apart. Over many pairs the root mean square of cos \u03b8 is 1/\u221a1000, whose angle is ${deg(typical)}: at this dimension almost every pair is within a few degrees of a right angle.`,
@@ -137,7 +132,6 @@ export class AgNearOrthogonal extends ExperimentWidget {
     });
     const t = slots('rms rms-sqrt-d inv-sqrt-d rms-angle mean-abs mean-abs-sqrt-d mean pair-angle');
     const vs = (text) => h('span', { class: 'vs' }, text);
-    const held = (...els) => els.map((el) => this.afterAnswer(el));
     const stats = h(
       'dl',
       { class: 'stats', 'aria-label': 'Statistics for the selected d' },
@@ -149,7 +143,7 @@ export class AgNearOrthogonal extends ExperimentWidget {
         [t.rmsSqrtD, vs(')')],
       ),
       // The close-up opens at d = 1000, the question's dimension: its angles answer it, so they wait for the answer.
-      ...held(h('dt', {}, 'Angle whose cosine is 1/\u221ad'), h('dd', {}, t.rmsAngle)),
+      ...this.afterAnswer([h('dt', {}, 'Angle whose cosine is 1/\u221ad'), h('dd', {}, t.rmsAngle)]),
       h('dt', {}, h('span', { class: 'swatch swatch-abs' }), 'Mean |cos \u03b8|'),
       h(
         'dd',
@@ -159,7 +153,7 @@ export class AgNearOrthogonal extends ExperimentWidget {
       ),
       h('dt', {}, 'Mean of cos \u03b8'),
       h('dd', {}, t.mean),
-      ...held(h('dt', {}, 'One random pair drawn from the seed'), h('dd', {}, t.pairAngle, vs(' apart'))),
+      ...this.afterAnswer([h('dt', {}, 'One random pair drawn from the seed'), h('dd', {}, t.pairAngle, vs(' apart'))]),
     );
     const headers = [
       'd',
@@ -289,9 +283,9 @@ export class AgNearOrthogonal extends ExperimentWidget {
     return this.#perDim(ag, `hist|${this.#hist.key}|${d}`, () => {
       const sqrtD = ag.norm(ones(d));
       return {
-        invSqrtD: ag.cosine(e1(d), ones(d)),
+        invSqrtD: ag.cosine(unitVector(d), ones(d)),
         rmsSqrtD: ag.dot([r.rms], [sqrtD]),
-        rmsAngle: ag.angle(e1(d), ones(d)),
+        rmsAngle: ag.angle(unitVector(d), ones(d)),
         meanAbsSqrtD: ag.dot([r.meanAbs], [sqrtD]),
       };
     });

@@ -20,6 +20,7 @@ import { ExperimentWidget, seedControls } from '../widget/experiment.js';
 import { ownLayout } from '../widget/figure-layout.js';
 import { fmt } from '../widget/format.js';
 import { formulas as displays } from '../widget/math.js';
+import { withoutHeld } from '../widget/export-rows.js';
 import { bodyRow, table as tableOf } from '../widget/matrix-table.js';
 import { choice, defineState, number } from '../widget/state.js';
 import { choices } from '../widget/predict.js';
@@ -391,10 +392,8 @@ export class AgScaleFix extends ExperimentWidget {
     const rows = c
       ? DKS.map((dk) => [dk, ...COLUMNS.flatMap(([k, id]) => stats.map((q) => c.rows.get(dk)[id][k][q]))])
       : [];
-    if (this.answerIsShown) return { columns, rows };
     // Before the answer the unscaled series is held on screen, so it is left out here too.
-    const kept = columns.map((name, i) => (name.includes('_unscaled') ? -1 : i)).filter((i) => i >= 0);
-    return { columns: kept.map((i) => columns[i]), rows: rows.map((r) => kept.map((i) => r[i])) };
+    return withoutHeld({ columns, rows }, (name) => name.includes('_unscaled'), this.answerIsShown);
   }
 
   exportData() {

@@ -16,6 +16,7 @@ import { formulas as displays, texElement } from '../widget/math.js';
 import { afterPause } from '../widget/pause.js';
 import { defineState, number } from '../widget/state.js';
 import { chunkCalls, chunkSizes, combineChunks } from '../models/chunked-experiment.js';
+import { ones } from '../models/tensor.js';
 
 const SWEEP_DIMS = [2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096];
 const BINS = 48;
@@ -314,7 +315,7 @@ export class AgSqrtD extends ExperimentWidget {
     const { d, used, res } = result;
     const ui = this.#ui;
     setText(ui.stats.used, used.toLocaleString('en-US'));
-    this.showAll(ui.stats, { mean: res.mean, std: res.std, rms: res.rms, sqrt: ag.norm(new Float32Array(d).fill(1)) });
+    this.showAll(ui.stats, { mean: res.mean, std: res.std, rms: res.rms, sqrt: ag.norm(ones(d)) });
     // The exact density on a fine grid over the histogram's range.
     const { lo, hi, counts } = res.histogram;
     const xs = Float32Array.from({ length: 161 }, (_, i) => lo + ((hi - lo) * i) / 160);

@@ -20,7 +20,7 @@ import { AgWidget, defineWidget } from '../widget/base.js';
 import { checkbox, lbl, line, notDefined, num } from '../widget/controls.js';
 import { h, setAttr, setFlag, setText, setValue } from '../widget/dom.js';
 import { labelled, seedControls, settingSelect, settingSlider } from '../widget/experiment.js';
-import { formatNumber } from '../widget/format.js';
+import { percent } from '../widget/format.js';
 import { formulas } from '../widget/math.js';
 import { afterPause } from '../widget/pause.js';
 import { choices } from '../widget/predict.js';
@@ -52,7 +52,6 @@ const SIZES = [
   ['steps', 'Training steps', 'steps', 50],
 ];
 const int = (name, dflt) => number({ min: CAPS[name][0], max: CAPS[name][1], integer: true, default: dflt });
-const pct = (x) => `${formatNumber(x * 100, 3)} %`;
 const weight = (x) => x.toFixed(2); // every weight with two decimals
 
 export class AgYourTask extends AgWidget {
@@ -117,9 +116,9 @@ export class AgYourTask extends AgWidget {
     );
     ui.layout = h('p', { class: 'task-layout' });
     for (const [name, label, text, step] of SIZES) {
-      const s = settingSlider(name, label, text, { min: CAPS[name][0], max: CAPS[name][1], step });
+      const [min, max] = CAPS[name];
+      const s = settingSlider(name, label, text, { min, max, step, onChange: (v) => this.setState({ [name]: v }) });
       s.input.addEventListener('input', () => setText(s.out, s.input.value));
-      s.input.addEventListener('change', () => this.setState({ [name]: Number(s.input.value) }));
       ui.sizes[name] = s;
     }
     ui.norm = settingSelect('norm', 'Norm', ['layer', 'none'], (norm) => this.setState({ norm }));
@@ -299,7 +298,7 @@ export class AgYourTask extends AgWidget {
     this.show(ui.loss, u.loss);
     if (u.gradNorm === undefined) notDefined([ui.gradNorm], 'none yet');
     else this.show(ui.gradNorm, u.gradNorm);
-    if (this.#measured) this.show(ui.accuracy, this.#measured.accuracy, { format: pct });
+    if (this.#measured) this.show(ui.accuracy, this.#measured.accuracy, { format: percent });
     this.#chart.draw();
     if (u.weights) this.#weights = u.weights;
     this.#drawMap(this.state);
@@ -377,7 +376,7 @@ export class AgYourTask extends AgWidget {
     this.setState(PROBE);
     if (this.#key === key && this.#run.state === 'paused') this.#run.resume(); // the probe's config, waiting
     const worst = TASKS.reduce((a, b) => (acc[b.id] < acc[a.id] ? b : a));
-    const list = TASKS.map((t) => `${t.label} ${pct(acc[t.id])}`).join(', ');
+    const list = TASKS.map((t) => `${t.label} ${percent(acc[t.id])}`).join(', ');
     return {
       answer: worst.id,
       explanation: `Held-out accuracy after ${PROBE.steps} steps of ${BATCH} rows: ${list}. Induction copy asks, at each position of the repeat, for the token that followed the current token\u2019s earlier copy. The repeat offset changes from row to row, so no fixed distance back finds it. One layer with one head is still far from it after these steps; two layers can learn it, given more steps (chapter 34 opens such a model and switches its heads off to see which ones the answer needs). The widget now trains the induction-copy run of this list, with the same settings; left to finish, it shows the same accuracy at step ${PROBE.steps}. Then add a layer, set 200 steps and train again.`,
@@ -388,13 +387,10 @@ export class AgYourTask extends AgWidget {
     return [...this.shadowRoot.querySelectorAll('.loss-box svg, .map-box svg.heatmap')];
   }
 
-  /** CSV: a row per update of the run: the step, its loss and gradient norm, the held-out loss and accuracy. */
+  /** CSV: a row per update of the run: the step, its loss and gradient norm, the held-out loss and accuracy (or ''). */
   exportTable() {
-    const cell = (v) => v ?? '';
-    return {
-      columns: ['step', 'loss', 'grad_norm', 'heldout_loss', 'heldout_accuracy'],
-      rows: this.#curves.map((c) => [c.step, c.loss, cell(c.gradNorm), cell(c.heldOutLoss), cell(c.accuracy)]),
-    };
+    const columns = ['step', 'loss', 'grad_norm', 'heldout_loss', 'heldout_accuracy'];
+    return { columns, rows: this.#curves.map((c) => [c.step, c.loss, c.gradNorm, c.heldOutLoss, c.accuracy]) };
   }
 
   /**

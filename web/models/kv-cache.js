@@ -6,6 +6,7 @@
 // Sources: Vaswani et al. 2017 (the decoder, one token at a time, with the
 // causal mask); Shazeer 2019, "Fast Transformer Decoding" (the keys and
 // values of past tokens kept between steps).
+import { ones } from './tensor.js';
 
 /** The tokens, one decode step each: the word, and its query, key and value (fixed inputs, d_k = d_v = 2). */
 export const TOKENS = [
@@ -40,9 +41,6 @@ export const EMPTY = slice(K, 0, 0);
 
 /** 1 for each score a call computed (finite), 0 for each hidden one (−∞): the entries to count. */
 export const computed = (scores) => Float32Array.from(scores.data, (s) => (s === -Infinity ? 0 : 1));
-
-/** n ones, to add up entries with a dot product. */
-export const ones = (n) => new Float32Array(n).fill(1);
 
 /** Whether two rows of results are the same floats, bit for bit (−0 and +0 differ). */
 export const sameBits = (a, b) => a.length === b.length && Array.from(a).every((x, i) => Object.is(x, b[i]));

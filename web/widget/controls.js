@@ -151,7 +151,8 @@ export function choiceGroup({ role, label, class: cls, items, item, index, pick,
  * `<div class=rowClass><label for=id class=labelClass>label</label><input type="range" id=id
  * class=class><output class=outClass for=id></output></div>`. `label: null` leaves out the label
  * (label it elsewhere, or give `attrs['aria-label']`), `outClass: null` the output, `rowClass: null`
- * the row (place `input` and `out` yourself). `onInput(value, input)` gets the number.
+ * the row (place `input` and `out` yourself). `onInput(value, input)` gets the number at each move,
+ * `onChange(value, input)` once the slider is let go (or moved by a key): a state costly to change waits for it.
  * `set(value, text, valuetext = text)` puts the state into the input (only when it differs), the
  * output's text and aria-valuetext. The row is the control group `group` (default: the id; null: none);
  * without a row, the input is, when `group` is given.
@@ -175,6 +176,7 @@ export function slider({
   rowClass = 'slider-row',
   group,
   onInput,
+  onChange,
 }) {
   const own = rowClass === null && group ? { ...dataset, ...groupData(group) } : dataset;
   const input = h('input', { type: 'range', min, max, step, value, class: className, id, dataset: own, ...attrs });
@@ -185,6 +187,7 @@ export function slider({
       ? null
       : h('div', { class: rowClass, dataset: groupData(group === undefined ? id : group) }, labelEl, input, out);
   if (onInput) input.addEventListener('input', () => onInput(Number(input.value), input));
+  if (onChange) input.addEventListener('change', () => onChange(Number(input.value), input));
   const set = (v, text, valuetext = text) => {
     if (Number(input.value) !== v) input.value = String(v);
     if (valuetext !== undefined) setAttr(input, 'aria-valuetext', valuetext);

@@ -38,6 +38,9 @@ export const fmt = (x) => formatNumber(x, 4);
 /** An angle given in radians, written in degrees with 4 significant digits and "°". */
 export const deg = (radians) => `${formatNumber((radians * 180) / Math.PI, 4)}\u00b0`;
 
+/** A share from 0 to 1 as a percentage with 3 significant digits: 0.875 is "87.5 %". */
+export const percent = (x) => `${formatNumber(x * 100, 3)} %`;
+
 /** A 2-D point or vector: "(3, −4)". */
 export const pair = ([x, y]) => `(${fmt(x)}, ${fmt(y)})`;
 

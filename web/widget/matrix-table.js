@@ -35,6 +35,13 @@ export function bodyRow(header, cells, props = {}) {
   );
 }
 
+/**
+ * A <td> of a measured number (a time, a byte count: no kernel result), its `text` shown: data-role `role`, and
+ * data-measured the value unless it is null or undefined (not measured); `props` for more (a class).
+ */
+export const measuredCell = (role, value, text, props = {}) =>
+  h('td', { ...props, dataset: value == null ? { role } : { role, measured: value } }, text);
+
 /** A table: its class, caption, column headers, body rows and foot rows (each but the rows optional). */
 export function table({ className, caption, headers, rows, foot, dataset }) {
   return h(
