@@ -1,15 +1,11 @@
-// The concept check on the page (web/shell/concept-check.js): the pre-check
-// answered with the keyboard alone is kept and shows no marks; a reload
-// restores it; the post-check shows its score, the pre-check's, the gain and
-// Hake's normalized gain (post - pre)/(max - pre), and per question the right
-// answer and the feedback; each answer is one xAPI "answered" statement and
-// each phase one "completed" statement (counted and checked field by field);
-// the marked check, restored from what an earlier visit kept, fits 375 and
-// 320 px in light and dark, and axe finds no WCAG 2.1 A or AA violation in it
-// in either scheme. The right answers are
-// the question set's own (web/models/concept-check.js, checked as data in
-// tests/js/concept-check.test.mjs); the scores and gains expected here are
-// counted from the answers the test gives.
+// The concept check on the page (web/shell/concept-check.js): the pre-check answered with the keyboard alone is
+// kept and shows no marks; a reload restores it; the post-check shows its score, the pre-check's, the gain and
+// Hake's normalized gain (post - pre)/(max - pre), and per question the right answer and the feedback; each answer
+// is one xAPI "answered" statement and each phase one "completed" statement (counted and checked field by field);
+// the marked check, restored from what an earlier visit kept, fits 375 and 320 px in light and dark, and axe finds
+// no WCAG 2.1 A or AA violation in it in either scheme; a pre-check not handed in closes once the post-check is.
+// The right answers are the question set's own (web/models/concept-check.js, checked as data in
+// tests/js/concept-check.test.mjs); the scores and gains expected are counted from the answers the test gives.
 import { expect, test } from '@jest/globals';
 import { QUESTIONS } from '../../web/models/concept-check.js';
 import { overflow, screenshot, useEnv, withPage } from './helpers.mjs';
@@ -24,18 +20,13 @@ const wrongOf = (q) => q.choices.find((c) => c.value !== q.answer).value;
 // The pre-check: questions 1-4 right, 5-8 wrong, 9-10 left unanswered. The post-check: all right but question 3.
 const PRE = Object.fromEntries(QUESTIONS.slice(0, 8).map((q, i) => [q.id, i < 4 ? q.answer : wrongOf(q)]));
 const POST = Object.fromEntries(QUESTIONS.map((q, i) => [q.id, i === 2 ? wrongOf(q) : q.answer]));
-const PRE_RIGHT = 4;
-const POST_RIGHT = 9;
-const MAX = 10;
+const [PRE_RIGHT, POST_RIGHT, MAX] = [4, 9, 10];
 
-/** Opens the page with `kept` (text) as what an earlier visit kept; `options` as withPage's. */
-const withKept = (kept, options, fn) =>
-  withPage(
-    env,
-    '',
-    { ...options, setup: (page) => page.addInitScript(([k, t]) => localStorage.setItem(k, t), [KEY, kept]) },
-    fn,
-  );
+/** Opens the page with `kept` as what an earlier visit kept; `options` as withPage's. */
+function withKept(kept, options, fn) {
+  const setup = (page) => page.addInitScript(([k, t]) => localStorage.setItem(k, t), [KEY, JSON.stringify(kept)]);
+  return withPage(env, '', { ...options, setup }, fn);
+}
 
 /** Collects the ag-xapi statements fired in the page (window.__statements), from now on. */
 const collect = (page) =>
@@ -46,31 +37,28 @@ const collect = (page) =>
 
 /** What a phase's section shows: status lines, marks, feedback, radios (checked, disabled). */
 const shown = (page, phase) =>
-  page.locator(`#check-${phase}`).evaluate((section) => ({
-    done: section.dataset.done,
-    status: [...section.querySelectorAll('.check-status p')].map((p) => [p.dataset.role ?? null, p.textContent]),
-    marks: [...section.querySelectorAll('.check-mark')].map((m) => m.textContent),
-    answers: [...section.querySelectorAll('.check-choice.is-answer')].map((l) => [
-      l.closest('fieldset').dataset.question,
-      l.dataset.choice,
-    ]),
-    results: [...section.querySelectorAll('fieldset')].map((f) => f.dataset.result),
-    feedback: [...section.querySelectorAll('.check-feedback')].filter((p) => !p.hidden).map((p) => p.textContent),
-    checked: Object.fromEntries(
-      [...section.querySelectorAll('input:checked')].map((i) => [i.closest('fieldset').dataset.question, i.value]),
-    ),
-    disabled: [...section.querySelectorAll('input')].every((i) => i.disabled),
-    submit: !section.querySelector('.check-submit').hidden,
-  }));
+  page.locator(`#check-${phase}`).evaluate((section) => {
+    const all = (sel) => [...section.querySelectorAll(sel)];
+    const question = (el) => el.closest('fieldset').dataset.question;
+    return {
+      done: section.dataset.done,
+      status: all('.check-status p').map((p) => [p.dataset.role ?? null, p.textContent]),
+      marks: all('.check-mark').map((m) => m.textContent),
+      answers: all('.check-choice.is-answer').map((l) => [question(l), l.dataset.choice]),
+      results: all('fieldset').map((f) => f.dataset.result),
+      feedback: all('.check-feedback:not([hidden])').map((p) => p.textContent),
+      checked: Object.fromEntries(all('input:checked').map((i) => [question(i), i.value])),
+      disabled: all('input').every((i) => i.disabled),
+      submit: !section.querySelector('.check-submit').hidden,
+    };
+  });
 
 test('pre-check by keyboard, kept and restored without marks; post-check marked with the gain; reported by xAPI', async () => {
   await withPage(env, '', async ({ page }) => {
     await collect(page);
     // The contents link to both phases.
-    expect(await page.locator('#toc .toc-check a').evaluateAll((as) => as.map((a) => a.getAttribute('href')))).toEqual([
-      '#check-pre',
-      '#check-post',
-    ]);
+    const links = await page.locator('#toc .toc-check a').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
+    expect(links).toEqual(['#check-pre', '#check-post']);
 
     // The pre-check with the keyboard alone: open it, each question a Tab stop, a choice by Space or the arrows.
     await page.locator('#check-pre summary').focus();
@@ -90,48 +78,34 @@ test('pre-check by keyboard, kept and restored without marks; post-check marked 
     expect(await page.evaluate(() => document.activeElement.dataset.role)).toBe('check-status');
 
     const pre = await shown(page, 'pre');
-    expect(pre).toEqual({
-      done: 'true',
-      status: [['pre-handed-in', expect.stringMatching(/^Handed in: 8 answers of 10 kept on this browser\./)]],
-      marks: [],
-      answers: [],
-      results: QUESTIONS.map(() => ''),
-      feedback: [],
-      checked: PRE,
-      disabled: true,
-      submit: false,
-    });
-    expect(await page.locator('#check-pre').textContent()).not.toMatch(
-      /Right\. |Not quite|right answer|your answer|\d+ of \d+ right/,
-    );
+    const status = [['pre-handed-in', expect.stringMatching(/^Handed in: 8 answers of 10 kept on this browser\./)]];
+    const unmarked = { marks: [], answers: [], results: QUESTIONS.map(() => ''), feedback: [] };
+    expect(pre).toEqual({ done: 'true', status, ...unmarked, checked: PRE, disabled: true, submit: false });
+    const marked = /Right\. |Not quite|right answer|your answer|\d+ of \d+ right/;
+    expect(await page.locator('#check-pre').textContent()).not.toMatch(marked);
 
     // Kept under the page's key convention.
     const kept = JSON.parse(await page.evaluate((key) => localStorage.getItem(key), KEY));
     expect(kept).toEqual({ v: 1, pre: { answers: PRE, at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) } });
 
     // Statements: one "answered" per answer, then one "completed" with the score.
-    const origin = new URL(env.server.url).origin;
-    const base = `${origin}/#concept-check`;
+    const base = `${new URL(env.server.url).origin}/#concept-check`;
     let details = await page.evaluate(() => window.__statements);
     expect(details.map((d) => d.statement.verb.id)).toEqual([...Array(8).fill(ANSWERED), COMPLETED]);
     for (const [i, d] of details.slice(0, 8).entries()) {
       const q = QUESTIONS[i];
       expect(d).toMatchObject({ widget: null, chapter: 'concept-check', prediction: `pre.${q.id}`, phase: 'pre' });
       expect(d.statement.object.id).toBe(`${base}/${q.id}`);
-      expect(d.statement.object.definition).toMatchObject({
-        interactionType: 'choice',
-        correctResponsesPattern: [q.answer],
-      });
+      const { definition } = d.statement.object;
+      expect(definition).toMatchObject({ interactionType: 'choice', correctResponsesPattern: [q.answer] });
       expect(d.statement.result).toEqual({ success: i < 4, response: PRE[q.id] });
       expect(d.statement.context.extensions).toEqual({ [`${base}/phase`]: 'pre' });
       expect(d.statement.context.contextActivities.parent[0].id).toBe(`${base}/pre`);
     }
     expect(details[8]).toMatchObject({ chapter: 'concept-check', prediction: null, phase: 'pre' });
     expect(details[8].statement.object.id).toBe(`${base}/pre`);
-    expect(details[8].statement.result).toEqual({
-      completion: true,
-      score: { raw: PRE_RIGHT, min: 0, max: MAX, scaled: PRE_RIGHT / MAX },
-    });
+    const preScore = { raw: PRE_RIGHT, min: 0, max: MAX, scaled: PRE_RIGHT / MAX };
+    expect(details[8].statement.result).toEqual({ completion: true, score: preScore });
 
     // A reload brings the handed-in pre-check back, still without marks; the post-check is open.
     await page.reload();
@@ -168,9 +142,8 @@ test('pre-check by keyboard, kept and restored without marks; post-check marked 
 
     details = await page.evaluate(() => window.__statements);
     expect(details.map((d) => d.statement.verb.id)).toEqual([...Array(MAX).fill(ANSWERED), COMPLETED]);
-    expect(details.map((d) => d.statement.result.success).slice(0, MAX)).toEqual(
-      post.results.map((r) => r === 'right'),
-    );
+    const successes = details.map((d) => d.statement.result.success).slice(0, MAX);
+    expect(successes).toEqual(post.results.map((r) => r === 'right'));
     expect(details.every((d) => d.phase === 'post')).toBe(true);
     expect(details[MAX].statement.result).toEqual({
       completion: true,
@@ -193,7 +166,7 @@ test('pre-check by keyboard, kept and restored without marks; post-check marked 
 
 test('the marked check fits 375 and 320 px in light and dark; axe finds no WCAG 2.1 A or AA violation', async () => {
   // Both phases handed in on an earlier visit.
-  const kept = JSON.stringify({ v: 1, pre: { answers: PRE, at: null }, post: { answers: POST, at: null } });
+  const kept = { v: 1, pre: { answers: PRE, at: null }, post: { answers: POST, at: null } };
   await withKept(kept, { width: 375, height: 900, bypassCSP: true, clean: false }, async ({ page }) => {
     expect((await shown(page, 'post')).status.map(([role]) => role)).toEqual(['post-score', 'pre-score', 'gain']);
     await page.locator('.concept-check details').evaluateAll((ds) => ds.forEach((d) => (d.open = true)));
@@ -213,8 +186,7 @@ test('the marked check fits 375 and 320 px in light and dark; axe finds no WCAG 
 
 test('a check before the tour not handed in closes once the check after it has shown the answers', async () => {
   // Only the check after the tour was handed in (on an earlier visit): its marks show the right answers.
-  const kept = JSON.stringify({ v: 1, post: { answers: POST, at: null } });
-  await withKept(kept, {}, async ({ page }) => {
+  await withKept({ v: 1, post: { answers: POST, at: null } }, {}, async ({ page }) => {
     const pre = await shown(page, 'pre');
     expect(pre).toMatchObject({ done: 'closed', disabled: true, submit: false, checked: {} });
     expect(pre.status).toEqual([['pre-closed', expect.stringMatching(/^Closed: the check after the tour has shown/)]]);

@@ -1,11 +1,9 @@
-// The H5P package (scripts/h5p.mjs) of the chapter "Two definitions agree":
-// every file type in H5P's default whitelist, then the package unzipped and
-// played by h5p-standalone (npm) in Chromium, as a platform plays it: the
-// widget computes its numbers with the wasm inside the library's script (every
-// number shown is a result in the kernel-call log), and the content type's
-// score (getScore, getMaxScore, getAnswerGiven), its solutions, its reset and
-// its xAPI "answered" statements follow the answers given, wrong and right; the
-// state a platform saves brings the score back on a later visit.
+// The H5P package (scripts/h5p.mjs) of the chapter "Two definitions agree": every file type in H5P's default
+// whitelist, then the package unzipped and played by h5p-standalone (npm) in Chromium, as a platform plays it: the
+// widget computes its numbers with the wasm inside the library's script (every number shown is a result in the
+// kernel-call log), and the content type's score (getScore, getMaxScore, getAnswerGiven), its solutions, its reset
+// and its xAPI "answered" statements follow the answers given, wrong and right; the state a platform saves brings
+// the score back on a later visit.
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -16,17 +14,14 @@ import { dot } from '../reference/float64.mjs';
 import { hostPage, predictChoice, useEnv, withPage } from './helpers.mjs';
 import { expectAllLogged, expectNumbers, readNumbers, U } from './shown-numbers.mjs';
 
-const require = createRequire(import.meta.url);
-const PLAYER = dirname(require.resolve('h5p-standalone/dist/main.bundle.js'));
+const PLAYER = dirname(createRequire(import.meta.url).resolve('h5p-standalone/dist/main.bundle.js'));
 const TAG = 'ag-two-definitions';
 
 // H5P core's default file whitelist, from h5p-php-library's h5p.classes.php (H5PCore::$defaultContentWhitelist
 // and H5PCore::$defaultLibraryWhitelistExtras, https://github.com/h5p/h5p-php-library): content files may have
 // the first list's extensions, library files the first's and the second's. Platforms may shorten the list.
-const CONTENT_WHITELIST =
-  'json png jpg jpeg gif bmp tif tiff svg eot ttf woff woff2 otf webm mp4 ogg mp3 m4a wav txt pdf rtf doc docx xls xlsx ppt pptx odt ods odp xml csv diff patch swf md textile vtt webvtt'.split(
-    ' ',
-  );
+const CONTENT_WHITELIST = `json png jpg jpeg gif bmp tif tiff svg eot ttf woff woff2 otf webm mp4 ogg mp3 m4a wav txt
+  pdf rtf doc docx xls xlsx ppt pptx odt ods odp xml csv diff patch swf md textile vtt webvtt`.split(/\s+/);
 const LIBRARY_WHITELIST_EXTRAS = ['js', 'css'];
 
 // The prediction of the chapter: a = (3, 4) against b turned a quarter turn to (-4, 3) (the article's pair).
@@ -39,10 +34,6 @@ const STUDIO_STATE = 'v=1&a=3,4&b=-4,3';
 
 // The platform's page: h5p-standalone's player on the unzipped package; every xAPI statement the content
 // triggers reaches H5P.externalDispatcher of this page and is kept in window.statements.
-const HOST_HTML = hostPage(
-  '<div id="h5p"></div>',
-  '<link rel="icon" href="data:,"><script src="player/main.bundle.js"></script><script src="host.js"></script>',
-);
 const HOST_JS = `
 window.statements = [];
 document.addEventListener('DOMContentLoaded', () => {
@@ -66,16 +57,19 @@ beforeAll(async () => {
     mkdirSync(dirname(join(root, 'pkg', name)), { recursive: true });
     writeFileSync(join(root, 'pkg', name), bytes);
   }
-  // The same package with a chapter this library does not have (an older or edited content.json).
-  cpSync(join(root, 'pkg'), join(root, 'pkg-unknown'), { recursive: true });
   const content = JSON.parse(readFileSync(join(root, 'pkg/content/content.json'), 'utf8'));
-  writeFileSync(join(root, 'pkg-unknown/content/content.json'), JSON.stringify({ ...content, chapter: 'no-such' }));
-  // The same package as the studio's command makes it: a start state, the preset bar hidden, no prediction asked.
-  cpSync(join(root, 'pkg'), join(root, 'pkg-studio'), { recursive: true });
-  const studio = { ...content, state: STUDIO_STATE, ...embedOptions({ hide: 'presets', ask: 'none' }) };
-  writeFileSync(join(root, 'pkg-studio/content/content.json'), JSON.stringify(studio));
+  for (const [folder, changed] of [
+    ['pkg-unknown', { chapter: 'no-such' }], // a chapter this library does not have (an older or edited content.json)
+    // As the studio's command makes it: a start state, the preset bar hidden, no prediction asked.
+    ['pkg-studio', { state: STUDIO_STATE, ...embedOptions({ hide: 'presets', ask: 'none' }) }],
+  ]) {
+    cpSync(join(root, 'pkg'), join(root, folder), { recursive: true });
+    writeFileSync(join(root, folder, 'content/content.json'), JSON.stringify({ ...content, ...changed }));
+  }
   cpSync(PLAYER, join(root, 'player'), { recursive: true });
-  writeFileSync(join(root, 'index.html'), HOST_HTML);
+  const head =
+    '<link rel="icon" href="data:,"><script src="player/main.bundle.js"></script><script src="host.js"></script>';
+  writeFileSync(join(root, 'index.html'), hostPage('<div id="h5p"></div>', head));
   writeFileSync(join(root, 'host.js'), HOST_JS);
   pkg = { ...built, entries };
 }, 120000);
@@ -117,21 +111,19 @@ describe('the .h5p package', () => {
   });
 });
 
-/**
- * Opens the player on the package `pkg` (with openPage's `options`), then runs `fn({ page, frame })` with the
- * content's frame, once the widget there is ready unless `ready: false`; checks the page stayed clean and closes it.
- */
+/** withPage on the player of the package `pkg`: `fn({ page, frame })` with the content's frame, its widget ready unless `ready: false`. */
 const withPlayer = (pkg, { ready = true, ...options }, fn) =>
   withPage(env, `h5p/index.html${pkg ? `?pkg=${pkg}` : ''}`, options, async ({ page }) => {
     const frame = page.frames().find((f) => f !== page.mainFrame());
     if (ready) await frame.locator(`${TAG}[data-status="ready"]`).waitFor({ timeout: 30000 });
     return fn({ page, frame });
   });
-/** The content's instance in the player's frame: what `fn(instance)` returns. */
-const instance = (frame, fn) => frame.evaluate(`(${fn})(H5P.instances[0])`);
+/** The content's instance in the player's frame (or `at`, an expression of the frame's window): what `fn(instance)` returns. */
+const instance = (frame, fn, at = 'H5P.instances[0]') => frame.evaluate(`(${fn})(${at})`);
 const scoreOf = (frame) =>
   instance(frame, (i) => ({ score: i.getScore(), max: i.getMaxScore(), given: i.getAnswerGiven() }));
 const statements = (page) => page.evaluate(() => window.statements);
+const SCORE_LINE = 'Score: 1 of 1 (the first answer to each prediction counts).';
 
 /** The "answered" statement of the prediction with the learner's `response` and the content's `raw` score of 1. */
 function expectAnswered(statement, { response, raw }) {
@@ -151,9 +143,8 @@ describe('the .h5p played by h5p-standalone in Chromium', () => {
     const setup = (page) => page.addInitScript(() => (window.AG_TEST_MODE = true)); // every frame logs its calls
     await withPlayer(null, { setup }, async ({ page, frame }) => {
       // Rendered from the wasm: the article's pair gives a.b = 24 both ways, each number a logged result.
-      const numbers = await readNumbers(frame, TAG);
       const d = dot([3, 4], [4, 3]);
-      expectNumbers(numbers, [
+      expectNumbers(await readNumbers(frame, TAG), [
         ['dot', null, d, 3 * U * 24, 0],
         ['geometric', null, d, 20 * U * 25],
       ]);
@@ -196,9 +187,7 @@ describe('the .h5p played by h5p-standalone in Chromium', () => {
       sent = await statements(page);
       expect(sent).toHaveLength(2);
       expectAnswered(sent[1], { response: RIGHT, raw: 1 });
-      await expect(frame.locator('.h5p-ag-status').textContent()).resolves.toBe(
-        'Score: 1 of 1 (the first answer to each prediction counts).',
-      );
+      await expect(frame.locator('.h5p-ag-status').textContent()).resolves.toBe(SCORE_LINE);
       await expectAllLogged(frame, TAG);
 
       // The state a platform saves, and a later visit that starts from it; an unreadable one starts afresh.
@@ -210,23 +199,13 @@ describe('the .h5p played by h5p-standalone in Chromium', () => {
             const div = document.body.appendChild(document.createElement('div'));
             const i = new window.H5P.AttentionGeometry({ chapter: 'dot-product' }, 'resumed', { previousState });
             i.attach(window.H5P.jQuery(div));
-            const status = div.querySelector('.h5p-ag-status');
-            const { state } = div.querySelector(tag);
-            return {
-              score: i.getScore(),
-              given: i.getAnswerGiven(),
-              state,
-              status: status.hidden ? null : status.textContent,
-            };
+            const [s, { state }] = [div.querySelector('.h5p-ag-status'), div.querySelector(tag)];
+            return { score: i.getScore(), given: i.getAnswerGiven(), state, status: s.hidden ? null : s.textContent };
           }),
         [saved, TAG],
       );
-      expect(resumed[0]).toEqual({
-        score: 1,
-        given: true,
-        state: { a: [3, 4], b: [-4, 3] }, // where the reveal left the widget
-        status: 'Score: 1 of 1 (the first answer to each prediction counts).',
-      });
+      // The first where the reveal left the widget.
+      expect(resumed[0]).toEqual({ score: 1, given: true, state: { a: [3, 4], b: [-4, 3] }, status: SCORE_LINE });
       expect(resumed[1]).toEqual({ score: 0, given: false, state: { a: [3, 4], b: [4, 3] }, status: null });
     });
   }, 120000);
@@ -239,7 +218,7 @@ describe('the .h5p played by h5p-standalone in Chromium', () => {
         ['convex-hull', 'ag-convex-hull', '1,0.5', 'other'],
       ]) {
         const at = `#h5p-${chapter} ${tag}`;
-        const of = (fn) => frame.evaluate(`(${fn})(window.agH5p)`);
+        const of = (fn) => instance(frame, fn, 'window.agH5p');
         await frame.evaluate((ch) => {
           const div = document.body.appendChild(Object.assign(document.createElement('div'), { id: `h5p-${ch}` }));
           window.agH5p = new window.H5P.AttentionGeometry({ chapter: ch }, ch, {});
@@ -256,10 +235,7 @@ describe('the .h5p played by h5p-standalone in Chromium', () => {
         await predictChoice(frame, at, right, 'right');
         expect(await of((i) => [i.getScore(), i.getMaxScore(), i.getAnswerGiven()])).toEqual([1, 1, true]);
         // showSolutions after a reset: the answer, the number or the point, and nothing scored.
-        await of((i) => {
-          i.resetTask();
-          return i.showSolutions();
-        });
+        await of((i) => (i.resetTask(), i.showSolutions()));
         await frame.locator(`${at} .predict[data-shown="answer"]`).waitFor({ timeout: 10000 });
         expect(await frame.locator(`${at} .predict-result`).textContent()).toMatch(/^The answer: (y = \(|\d)/);
         expect(await of((i) => [i.getScore(), i.getAnswerGiven()])).toEqual([0, false]);
@@ -280,13 +256,14 @@ describe('the .h5p played by h5p-standalone in Chromium', () => {
 
   test('a content with the studio\u2019s options starts in its state, without the hidden controls, asking nothing: max score 0', async () => {
     await withPlayer('pkg-studio', {}, async ({ page, frame }) => {
-      expect(await frame.locator(TAG).evaluate((el) => el.stateText)).toBe(STUDIO_STATE);
+      const stateText = () => frame.locator(TAG).evaluate((el) => el.stateText);
+      expect(await stateText()).toBe(STUDIO_STATE);
       expectNumbers(await readNumbers(frame, TAG), [['dot', null, dot([3, 4], [-4, 3]), 3 * U * 25, 0]]);
       expect(await frame.locator(`${TAG} [data-control-group="presets"]`).isVisible()).toBe(false);
       expect(await frame.locator(`${TAG} [data-predict]`).isVisible()).toBe(false);
       expect(await scoreOf(frame)).toEqual({ score: 0, max: 0, given: false });
       await instance(frame, (i) => i.resetTask());
-      expect(await frame.locator(TAG).evaluate((el) => el.stateText)).toBe(STUDIO_STATE);
+      expect(await stateText()).toBe(STUDIO_STATE);
       expect(await statements(page)).toEqual([]);
     });
   }, 60000);
