@@ -17,7 +17,6 @@ import {
   usePage,
   waitReady,
   waitRun,
-  withChapter,
   withEmbed,
 } from './helpers.mjs';
 
@@ -51,7 +50,7 @@ const expected = (id, shown) =>
   }));
 
 // Each test answers the prediction of its own chapter, which no other test on the same page uses: three pages of
-// the tour serve nearly all.
+// the tour serve all but one.
 describe('on one page: "things to try" lines, and what is said aloud', () => {
   const full = usePage(env, '?agtest=1');
   // [what, chapter, widget, choice, its result ('wrong' if not given), in embed.html]: the held line is the
@@ -108,10 +107,8 @@ describe('on one page: "things to try" lines, and what is said aloud', () => {
   test('atom: the aria-labels of S₂₃ and S₃₂ name their numbers only once the answer is on show', async () => {
     const tag = 'ag-attention-atom';
     await onChapter(full, tag, async ({ page }) => {
-      const labels = () =>
-        Promise.all(
-          ['2-3', '3-2', '2-2'].map((c) => page.locator(`${tag} [data-cell="${c}"]`).getAttribute('aria-label')),
-        );
+      const label = (cell) => page.locator(`${tag} [data-cell="${cell}"]`).getAttribute('aria-label');
+      const labels = () => Promise.all(['2-3', '3-2', '2-2'].map(label));
       // S₂₃ = q₂·k₃ = (1, 2)·(−1, 1) = 1, S₃₂ = (2, 0.5)·(2, 1.5) = 4.75, S₂₂ = (1, 2)·(2, 1.5) = 5.
       const [s23, s32, s22] = await labels();
       expect([s23, s32]).toEqual([expect.not.stringMatching(/\d =|= /), expect.not.stringMatching(/\d =|= /)]);
@@ -219,66 +216,65 @@ async function expectExportsHoldNothingHeld(page, tag, csvNot) {
   return json;
 }
 
-// Two pages: the chapters' readouts (the runs of SHORT_RUNS' chapters short: the held readouts are the same at any
-// size), and the widgets' readouts that stay after "Ask me again".
-for (const [what, once, options] of [
-  ['readouts that would give the answer away on opening', false, { ready: ({ page }) => shortenRuns(page) }],
-  ['a widget readout that answers the prediction waits for the answer', true, {}],
-])
-  describe(what, () => {
-    const full = usePage(env, '?agtest=1', options);
-    for (const [id, tag, right, csvNot] of HELD_READOUTS.filter((row) => Boolean(row[4]) === once)) {
-      const again = once ? ', and stays after "Ask me again"' : '';
-      test(`${id} (${tag}): present but not displayed before the answer, left out of the exports, displayed after it${again}`, async () => {
-        const selectors = HELD[id].split(' | ');
-        await onChapter(full, tag, async ({ page }) => {
-          // Each held element (the first match of each selector; with `once`, how many match): its data-after-answer
-          // and whether it is visible.
-          const seen = () =>
-            Promise.all(
-              selectors.map(async (sel) => {
-                const [all, el] = [page.locator(`${tag} ${sel}`), page.locator(`${tag} ${sel}`).first()];
-                const count = once ? { count: await all.count() } : {};
-                return {
-                  sel,
-                  ...count,
-                  held: await el.getAttribute('data-after-answer'),
-                  visible: await el.isVisible(),
-                };
-              }),
-            );
-          const state = (held, visible) => selectors.map((sel) => ({ sel, ...(once && { count: 1 }), held, visible }));
-          if (RUNS.has(id)) await waitRun(page, tag); // the readouts of a run exist once it is done
-          expect(await seen()).toEqual(state('held', false));
-          await expectExportsHoldNothingHeld(page, tag, csvNot);
-          await predictChoice(page, tag, right, 'right');
-          expect(await seen()).toEqual(state('shown', true));
-          if (csvNot) expect(await exportText(page, tag, 'csv')).toMatch(csvNot); // the premise: held, not missing
-          if (!once) return;
-          // The answer has been seen: asking again reopens the question, not what it showed (WIDGETS.md).
-          await page.locator(`${tag} .predict-again`).click();
-          expect(await seen()).toEqual(state('shown', true));
-        });
-      }, 180000);
-    }
-  });
+/** The tests of the rows of HELD_READOUTS whose readouts stay after "Ask me again" (`once`) or not, in the page `full`. */
+function testHeldReadouts(full, once) {
+  for (const [id, tag, right, csvNot] of HELD_READOUTS.filter((row) => Boolean(row[4]) === once)) {
+    const again = once ? ', and stays after "Ask me again"' : '';
+    test(`${id} (${tag}): present but not displayed before the answer, left out of the exports, displayed after it${again}`, async () => {
+      const selectors = HELD[id].split(' | ');
+      await onChapter(full, tag, async ({ page }) => {
+        // Each held element (the first match of each selector; with `once`, how many match): its data-after-answer
+        // and whether it is visible.
+        const seen = () =>
+          Promise.all(
+            selectors.map(async (sel) => {
+              const [all, el] = [page.locator(`${tag} ${sel}`), page.locator(`${tag} ${sel}`).first()];
+              const count = once ? { count: await all.count() } : {};
+              return { sel, ...count, held: await el.getAttribute('data-after-answer'), visible: await el.isVisible() };
+            }),
+          );
+        const state = (held, visible) => selectors.map((sel) => ({ sel, ...(once && { count: 1 }), held, visible }));
+        if (RUNS.has(id)) await waitRun(page, tag); // the readouts of a run exist once it is done
+        expect(await seen()).toEqual(state('held', false));
+        await expectExportsHoldNothingHeld(page, tag, csvNot);
+        await predictChoice(page, tag, right, 'right');
+        expect(await seen()).toEqual(state('shown', true));
+        if (csvNot) expect(await exportText(page, tag, 'csv')).toMatch(csvNot); // the premise: held, not missing
+        if (!once) return;
+        // The answer has been seen: asking again reopens the question, not what it showed (WIDGETS.md).
+        await page.locator(`${tag} .predict-again`).click();
+        expect(await seen()).toEqual(state('shown', true));
+      });
+    }, 180000);
+  }
+}
 
-test('an answer restored from an earlier attempt (as SCORM resumes) shows the held lines at once, started widget or not', async () => {
-  await withChapter(env, 'dot-product', 'ag-two-definitions', async ({ page }) => {
-    // The premise: chapter 6 ("length") is far below, its widget not started.
-    expect(await page.locator('ag-length-lever').getAttribute('data-status')).toBe(null);
-    expect(await shownLines(page, '#ch-length')).toEqual(expected('length', false));
-    const taken = await page.evaluate(() =>
-      window.agProgress.restore({
-        predictions: { 'dot-product': { choice: 'zero', correct: true }, length: { choice: 'nine', correct: false } },
-      }),
-    );
-    expect(taken.predictions).toBe(2);
-    expect(await shownLines(page, '#ch-dot-product')).toEqual(expected('dot-product', true));
-    expect(await shownLines(page, '#ch-length')).toEqual(expected('length', true));
-    expect(await page.locator('ag-two-definitions').getAttribute('data-answer-shown')).toBe('restored');
-    // Started later, the widget of chapter 6 knows the answer is on show.
-    await waitReady(page, 'ag-length-lever');
-    expect(await page.locator('ag-length-lever').getAttribute('data-answer-shown')).toBe('restored');
+describe('readouts that would give the answer away on opening; a restored answer', () => {
+  // The runs of SHORT_RUNS' chapters short: the held readouts are the same at any size.
+  const full = usePage(env, '?agtest=1', { ready: ({ page }) => shortenRuns(page) });
+  // First, on the page as it opens: no test below uses chapter 2 or 6.
+  test('an answer restored from an earlier attempt (as SCORM resumes) shows the held lines at once, started widget or not', async () => {
+    await onChapter(full, 'ag-two-definitions', async ({ page }) => {
+      // The premise: chapter 6 ("length") is far below, its widget not started.
+      expect(await page.locator('ag-length-lever').getAttribute('data-status')).toBe(null);
+      expect(await shownLines(page, '#ch-length')).toEqual(expected('length', false));
+      const taken = await page.evaluate(() =>
+        window.agProgress.restore({
+          predictions: { 'dot-product': { choice: 'zero', correct: true }, length: { choice: 'nine', correct: false } },
+        }),
+      );
+      expect(taken.predictions).toBe(2);
+      expect(await shownLines(page, '#ch-dot-product')).toEqual(expected('dot-product', true));
+      expect(await shownLines(page, '#ch-length')).toEqual(expected('length', true));
+      expect(await page.locator('ag-two-definitions').getAttribute('data-answer-shown')).toBe('restored');
+      // Started later, the widget of chapter 6 knows the answer is on show.
+      await waitReady(page, 'ag-length-lever');
+      expect(await page.locator('ag-length-lever').getAttribute('data-answer-shown')).toBe('restored');
+    });
   });
+  testHeldReadouts(full, false);
+});
+
+describe('a widget readout that answers the prediction waits for the answer', () => {
+  testHeldReadouts(usePage(env, '?agtest=1'), true);
 });

@@ -45,10 +45,8 @@ describe('the page shell', () => {
         await page.keyboard.press('Tab');
         const after = await page.evaluate(() => {
           const box = document.getElementById('ch-projection').getBoundingClientRect();
-          return {
-            section: document.activeElement?.closest('section')?.id ?? null,
-            onScreen: box.top < window.innerHeight && box.bottom > 0, // not back at the top of the page
-          };
+          const onScreen = box.top < window.innerHeight && box.bottom > 0; // not back at the top of the page
+          return { section: document.activeElement?.closest('section')?.id ?? null, onScreen };
         });
         expect(after).toEqual({ section: 'ch-projection', onScreen: true });
       });
@@ -241,13 +239,10 @@ const bar = (page) =>
 
 /** Waits until the bar marks the chapter `id` (null: none) as the one in view. */
 const barMarks = (page, id) =>
-  page.waitForFunction(
-    (href) => {
-      const a = document.querySelectorAll('#reading-bar a[aria-current]');
-      return href === null ? a.length === 0 : a.length === 1 && a[0].getAttribute('href') === href;
-    },
-    id && `#ch-${id}`,
-  );
+  page.waitForFunction((ch) => {
+    const a = document.querySelectorAll('#reading-bar a[aria-current]');
+    return ch === null ? a.length === 0 : a.length === 1 && a[0].getAttribute('href') === `#ch-${ch}`;
+  }, id);
 
 /** Scrolls the chapter `id` to the top and waits until the bar marks it. */
 async function scrollToChapter(page, id) {

@@ -37,8 +37,7 @@ const withStudio = (id, tag, fn) => withChapter(env, id, tag, { search: `?ch=${i
  * widget ready (and its training run, if any, waiting or done: `status` matches its status line).
  */
 async function settled(where, tag, status = null) {
-  let last = null;
-  for (let i = 0; i < 200; i += 1) {
+  for (let i = 0, last = null; i < 200; i += 1) {
     const now = await where.locator(tag).evaluate((el, want) => {
       const line = el.shadowRoot.querySelector('.training .status')?.textContent ?? '';
       const ok = el.dataset.status === 'ready' && (want === null || new RegExp(want).test(line));
@@ -61,13 +60,10 @@ async function makeSnippets(page, tag, { hide, unask, status }) {
   for (const name of hide) await panel.locator(`[data-role="studio-hide"] input[value="${name}"]`).check();
   for (const id of unask) await panel.locator(`[data-role="studio-ask"] input[value="${id}"]`).uncheck();
   await settled(page, tag, status);
-  const snippet = (kind) => panel.locator(`textarea[data-snippet="${kind}"]`).inputValue();
-  const kinds = ['iframe', 'element', 'h5p', 'scorm'];
-  return {
-    ...Object.fromEntries(await Promise.all(kinds.map(async (kind) => [kind, await snippet(kind)]))),
-    stateText: await page.locator(tag).evaluate((el) => el.stateText),
-    numbers: await texts(page, tag),
-  };
+  const made = { stateText: await page.locator(tag).evaluate((el) => el.stateText), numbers: await texts(page, tag) };
+  for (const kind of ['iframe', 'element', 'h5p', 'scorm'])
+    made[kind] = await panel.locator(`textarea[data-snippet="${kind}"]`).inputValue();
+  return made;
 }
 
 /**
@@ -80,12 +76,9 @@ async function expectAsMade(where, tag, made, { hidden, shown, unasked, status, 
   await settled(where, tag, status);
   expect(await where.locator(tag).evaluate((el) => el.stateText)).toBe(made.stateText);
   expect(await texts(where, tag)).toEqual(made.numbers);
-  const displays = (name) =>
-    where
-      .locator(`${tag} [data-control-group="${name}"]`)
-      .evaluateAll((els) => els.map((el) => getComputedStyle(el).display));
   for (const name of hidden) {
-    const seen = await displays(name);
+    const groups = where.locator(`${tag} [data-control-group="${name}"]`);
+    const seen = await groups.evaluateAll((els) => els.map((el) => getComputedStyle(el).display));
     expect({ name, any: seen.length > 0 }).toEqual({ name, any: true });
     expect({ name, seen }).toEqual({ name, seen: seen.map(() => 'none') });
   }
