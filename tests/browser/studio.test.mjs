@@ -18,6 +18,7 @@ import {
   urlParams,
   useEnv,
   useHost,
+  usePage,
   waitReady,
   widgetsScript,
   withChapter,
@@ -225,27 +226,29 @@ describe('the hide and ask options: names the widget does not have', () => {
   }, 60000);
 });
 
-test('studio=1 without a chapter, or another value, is named in the link note; no panel, no error', async () => {
-  for (const [search, expected] of [
-    ['?studio=1', 'studio=1 \u2014 expected a ch= naming the chapter to prepare an embed of.'],
-    ['?ch=dot-product&studio=yes', 'studio=yes \u2014 expected 1, with a ch= (the studio).'],
-  ])
-    await withPage(env, `${search}&agtest=1`, async ({ page }) => {
-      await expect(page.locator('#url-note').textContent()).resolves.toContain(expected);
-      expect(await page.locator('[data-role="studio"]').count()).toBe(0);
-    });
-}, 60000);
-
 /** Chapters whose widget has no control group to hide, and why. */
 const NO_GROUPS = {
   atom: 'its inputs are the figure itself: q and the keys are dragged on the plane, a cell of the grid is clicked',
   pitfalls: 'its tabs choose which pitfall is read, the chapter\u2019s text rather than a setting of a figure',
 };
 
-test('every chapter of the tour offers at least one control group in the studio, but those listed with why; web/chapter-options.json lists what each widget has', async () => {
-  await withPage(env, '?agtest=1', async ({ page }) => {
+describe('the tour opened with studio=1 and no chapter', () => {
+  const tour = usePage(env, '?studio=1&agtest=1');
+
+  test('studio=1 without a chapter, or another value, is named in the link note; no panel, no error', async () => {
+    const expectNoted = async (page, text) => {
+      await expect(page.locator('#url-note').textContent()).resolves.toContain(text);
+      expect(await page.locator('[data-role="studio"]').count()).toBe(0);
+    };
+    await expectNoted(tour.page, 'studio=1 \u2014 expected a ch= naming the chapter to prepare an embed of.');
+    await withPage(env, '?ch=dot-product&studio=yes&agtest=1', ({ page }) =>
+      expectNoted(page, 'studio=yes \u2014 expected 1, with a ch= (the studio).'),
+    );
+  }, 60000);
+
+  test('every chapter of the tour offers at least one control group in the studio, but those listed with why; web/chapter-options.json lists what each widget has', async () => {
     // build() makes the controls as the widget starts, before any number is computed.
-    const built = await page.evaluate(() =>
+    const built = await tour.page.evaluate(() =>
       Object.fromEntries(
         [...document.querySelectorAll('[data-chapter] > .chapter-widget:first-of-type > *')].map((w) => {
           w.start();
@@ -266,5 +269,5 @@ test('every chapter of the tour offers at least one control group in the studio,
     // Every name is one the hide option reads.
     const names = Object.values(groups).flat();
     expect(names.filter((name) => readHide(name).problems.length > 0)).toEqual([]);
-  });
-}, 120000);
+  }, 120000);
+});
