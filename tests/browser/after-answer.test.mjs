@@ -192,13 +192,8 @@ async function expectExportsHoldNothingHeld(page, tag, csvNot) {
     const all = [...el.shadowRoot.querySelectorAll('[data-value]')];
     const isHeld = (n) => Boolean(n.closest('[data-after-answer="held"]'));
     const shown = new Set(all.filter((n) => !isHeld(n)).map(name));
-    return {
-      held: all
-        .filter(isHeld)
-        .map(name)
-        .filter((n) => n && !shown.has(n)),
-      figure: Boolean(el.figureToExport()),
-    };
+    const names = all.filter(isHeld).map(name);
+    return { held: names.filter((n) => n && !shown.has(n)), figure: Boolean(el.figureToExport()) };
   });
   const files = await exportFiles(page, tag, figure ? ['json', 'csv', 'svg'] : ['json', 'csv']);
   const json = JSON.parse(files.json.bytes.toString('utf8'));
