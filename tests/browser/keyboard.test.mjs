@@ -1,18 +1,11 @@
-// Keyboard and screen-reader use, and the heat maps' colours:
-// - Tab goes through every control of a chapter with plots (chapter 2), each
-//   showing a visible focus indicator in the light and the dark scheme: an
-//   outline (style not none, at least 2 px, 3:1 against the widget's
-//   background) on HTML controls, the focus-coloured ring on the SVG points;
-// - a point moved with the arrow keys changes the state by the documented
-//   steps, and the live region (aria-live="polite") says the new value and
-//   the new dot product (float64 reference); a mouse drag is announced too,
-//   when it ends;
-// - heat maps: one Tab stop, arrow keys move the focus (roving tabindex), the
-//   focused or hovered cell's number is in its aria-label and in the readout,
-//   its focus ring shows; signed scores use the diverging PuOr scale and
-//   weights the sequential cividis scale; every cell's number contrasts at
-//   least 4.5:1 with its cell; and the legend's colours stay apart under
-//   simulated protanopia, deuteranopia and tritanopia.
+// Keyboard and screen-reader use, and the heat maps' colours, on one page of the tour: Tab goes through every
+// control of chapter 2 in order, each with a visible focus indicator in the light and dark scheme (an outline: not
+// none, 2 px or more, 3:1 against the widget's background; on SVG points and cells the focus-coloured ring); the
+// arrow keys move a point by the documented steps and the live region says the new value and dot product, as it
+// does when a drag ends; a heat map is one Tab stop with arrow keys inside (roving tabindex), the focused or hovered
+// cell's number in its aria-label and the readout; scores in PuOr, weights in cividis, every cell's number 4.5:1
+// against its cell, the legends' colours apart under simulated protanopia, deuteranopia and tritanopia; a prediction
+// answered by keyboard keeps the focus in its block; the learn-to-attend grid is ringed when a cell has the focus.
 import { describe, expect, test } from '@jest/globals';
 import {
   differenceEuclidean,
@@ -23,7 +16,7 @@ import {
   wcagContrast,
 } from 'culori';
 import { interpolateCividis, interpolatePuOr } from 'd3';
-import { stateOf, useChapter, useEnv, waitReady, withChapter } from './helpers.mjs';
+import { pressKeys, stateOf, useChapter, useEnv, waitReady } from './helpers.mjs';
 import { dragPoint } from './pointer.mjs';
 import { byRole, readNumbers } from './shown-numbers.mjs';
 
@@ -41,8 +34,6 @@ const CVD = {
 /** CIE76 colour difference (ΔE in CIELAB, D50 white as d3's lab). */
 const deltaE = differenceEuclidean('lab');
 
-// ------------------------------------------------------------ page helpers
-
 /**
  * In the page: every element of the widget `tag`'s shadow root that Tab should reach, in document order
  * (`tabbable`, by key), and the element with focus through shadow roots (`focused`: its key, widget, outline
@@ -53,19 +44,13 @@ function focusState([tag]) {
   const keyOf = (el) =>
     `${el.localName}${el.dataset.point ? `[data-point=${el.dataset.point}]` : ''}${el.dataset.cell ? `[data-cell=${el.dataset.cell}]` : ''}${el.className && typeof el.className === 'string' ? `.${el.className.split(' ')[0]}` : ''}:${(el.textContent ?? '').trim().slice(0, 24)}`;
   const root = tag ? document.querySelector(tag).shadowRoot : null;
-  const tabbable = (
-    root ? [...root.querySelectorAll('a[href], button, input, select, textarea, summary, [tabindex]')] : []
-  )
-    .filter(
-      (el) =>
-        el.tabIndex >= 0 && !el.disabled && !el.closest('[inert]') && el.checkVisibility({ visibilityProperty: true }),
-    )
-    // Of a group of radio buttons with one checked, Tab reaches that one.
-    .filter(
-      (el) =>
-        !(el.type === 'radio' && !el.checked && root.querySelector(`input[type=radio][name="${el.name}"]:checked`)),
-    )
-    .map(keyOf);
+  const reached = (el) =>
+    el.tabIndex >= 0 && !el.disabled && !el.closest('[inert]') && el.checkVisibility({ visibilityProperty: true });
+  // Of a group of radio buttons with one checked, Tab reaches that one.
+  const passed = (el) =>
+    el.type === 'radio' && !el.checked && root.querySelector(`input[type=radio][name="${el.name}"]:checked`);
+  const all = root ? [...root.querySelectorAll('a[href], button, input, select, textarea, summary, [tabindex]')] : [];
+  const tabbable = all.filter((el) => reached(el) && !passed(el)).map(keyOf);
   let el = document.activeElement;
   while (el?.shadowRoot?.activeElement) el = el.shadowRoot.activeElement;
   if (!el || el === document.body) return { tabbable, focused: null };
@@ -115,23 +100,17 @@ function expectVisibleFocus(f, scheme) {
 const legendStops = (grid) =>
   grid.locator('linearGradient stop').evaluateAll((l) => l.map((s) => s.getAttribute('stop-color')));
 
-/** Each cell of a heatmap grid: its fill and the colour of its number, by data-cell. */
-const cellColours = (grid) =>
-  grid.evaluate((svg) =>
+/** Each number of `numbers` (in a heat map's grid) has the fill `colourOf(value)`, and its text 4.5:1 or more on it. */
+async function expectCellColours(grid, numbers, colourOf) {
+  // Each cell's fill and the colour of its number, by data-cell.
+  const fills = await grid.evaluate((svg) =>
     Object.fromEntries(
-      [...svg.querySelectorAll('[role="gridcell"]')].map((g) => [
-        g.dataset.cell,
-        {
-          fill: g.querySelector('.hm-rect').getAttribute('fill'),
-          ink: getComputedStyle(g.querySelector('.hm-value')).fill,
-        },
-      ]),
+      [...svg.querySelectorAll('[role="gridcell"]')].map((g) => {
+        const [rect, value] = [g.querySelector('.hm-rect'), g.querySelector('.hm-value')];
+        return [g.dataset.cell, { fill: rect.getAttribute('fill'), ink: getComputedStyle(value).fill }];
+      }),
     ),
   );
-
-/** Each number of `numbers` has the fill `colourOf(value)` and its text contrasts 4.5:1 or more with it. */
-async function expectCellColours(grid, numbers, colourOf) {
-  const fills = await cellColours(grid);
   for (const n of numbers) {
     expect(formatHex(fills[n.key].fill)).toBe(formatHex(colourOf(n.value)));
     expect(wcagContrast(fills[n.key].fill, fills[n.key].ink)).toBeGreaterThanOrEqual(4.5);
@@ -173,7 +152,7 @@ describe('keyboard: chapter 2', () => {
       await page.keyboard.press('Tab');
     expect((await focused(page)).key).toMatch(/^g\[data-point=b\]/);
     expect((await stateOf(page, TWO)).b).toEqual([4, 3]);
-    for (const key of ['ArrowRight', 'ArrowRight', 'Shift+ArrowDown']) await page.keyboard.press(key);
+    await pressKeys(page, 'ArrowRight', 'ArrowRight', 'Shift+ArrowDown');
     // b = (4.5, 2); a = (3, 4): a.b = 13.5 + 8 = 21.5 (float64, exact).
     expect((await stateOf(page, TWO)).b).toEqual([4.5, 2]);
     await expect(page.locator(`${TWO} [data-point="b"]`).getAttribute('aria-valuetext')).resolves.toBe('b = (4.5, 2)');
@@ -212,8 +191,7 @@ describe('heat maps: keyboard, hover, colours', () => {
     // Tab into the grid from the control before it, then down one row.
     const [i0, j0] = (await stop.getAttribute('data-cell')).split('-').map(Number);
     await stop.focus();
-    await page.keyboard.press('Shift+Tab');
-    await page.keyboard.press('Tab');
+    await pressKeys(page, 'Shift+Tab', 'Tab');
     expect((await focused(page)).key).toMatch(new RegExp(`^g\\[data-cell=${i0}-${j0}\\]`));
     await page.keyboard.press(i0 < 4 ? 'ArrowDown' : 'ArrowUp');
     const cell = `${i0 < 4 ? i0 + 1 : i0 - 1}-${j0}`;
@@ -244,10 +222,7 @@ describe('heat maps: keyboard, hover, colours', () => {
     expect(await readout.textContent()).toBe(`A23 = ${weights.find((n) => n.key === '2-3').text}`);
     // Keyboard: into the grid, then right; the readout follows the focus.
     await grid.locator('[role="gridcell"][tabindex="0"]').focus();
-    const [i, j0] = (await focused(page)).key
-      .match(/data-cell=(\d+)-(\d+)/)
-      .slice(1)
-      .map(Number);
+    const [, i, j0] = (await focused(page)).key.match(/data-cell=(\d+)-(\d+)/).map(Number);
     await page.keyboard.press('ArrowRight');
     const j = Math.min(j0 + 1, Number(await grid.getAttribute('data-cols')));
     expect(await readout.textContent()).toBe(`A${i}${j} = ${weights.find((n) => n.key === `${i}-${j}`).text}`);
@@ -274,85 +249,63 @@ describe('heat maps: keyboard, hover, colours', () => {
 });
 
 describe('keyboard: a prediction answered, and the learn-to-attend grid', () => {
-  test('a choice pressed with Enter or Space keeps the focus in the block: on the result line, then "Ask me again", then the first choice', async () => {
-    await withChapter(env, 'dot-product', TWO, async ({ page }) => {
-      const choice = (value) => page.locator(`${TWO} .predict-choice[data-choice="${value}"]`);
-      for (const [value, key] of [
-        ['positive', 'Enter'],
-        ['zero', ' '],
-      ]) {
-        await choice(value).focus();
-        await page.keyboard.press(key === ' ' ? 'Space' : key);
-        await page.locator(`${TWO} .predict[data-result]`).waitFor();
-        // The choices are closed (disabled): the focus is on the result line, which says the answer, ringed.
-        const f = await focused(page);
-        expect(f?.host).toBe(TWO);
-        expect(f.key).toMatch(/^p\.predict-result:(Right|Not quite)\./);
-        expectVisibleFocus(f, 'light');
-        // Tab goes on to "Ask me again"; Enter there asks again, with the focus on the first choice.
-        await page.keyboard.press('Tab');
-        expect((await focused(page)).key).toMatch(/^button\.predict-again:Ask me again/);
-        await page.keyboard.press('Enter');
-        expect((await focused(page)).key).toMatch(/^button\.predict-choice:Positive/);
-      }
-    });
-  });
-
-  // A number typed and a point moved with the arrow keys, each committed with Enter: the same hand-over of the focus.
+  // [what, widget, the control focused, the keys pressed on it, the result line's start (its first 24 characters),
+  // the focus after "Ask me again"]
+  const [right, wrong] = [/^p\.predict-result:(Right|Not quite)\./, /^p\.predict-result:Not quite\. You (said|put y)/];
+  const [first, point] = [/^button\.predict-choice:Positive/, /^g\[data-point=your y\]:/];
   test.each([
-    ['sqrt-d', 'ag-sqrt-d', 'input.predict-number', ['4', '0', '9', '6'], /^input\.predict-number:/],
-    ['convex-hull', 'ag-convex-hull', '.handle-guess', ['ArrowRight', 'Shift+ArrowUp'], /^g\[data-point=your y\]:/],
+    ['chapter 2: a choice pressed with Enter', TWO, '.predict-choice[data-choice="positive"]', ['Enter'], right, first],
+    ['chapter 2: a choice pressed with Space', TWO, '.predict-choice[data-choice="zero"]', ['Space'], right, first],
+    ['sqrt-d: a number', 'ag-sqrt-d', 'input.predict-number', [...'4096', 'Enter'], wrong, /^input\.predict-number:/],
+    ['convex-hull: a point', 'ag-convex-hull', '.handle-guess', ['ArrowRight', 'Shift+ArrowUp', 'Enter'], wrong, point],
   ])(
-    '%s: a number or a point committed with Enter: the focus on the result line, then "Ask me again", then the input',
-    async (ch, tag, input, keys, again) => {
-      await withChapter(env, ch, tag, async ({ page }) => {
-        await page.locator(`${tag} ${input}`).focus();
-        for (const key of keys) await page.keyboard.press(key);
-        await page.keyboard.press('Enter');
-        await page.locator(`${tag} .predict[data-result]`).waitFor({ timeout: 60000 });
-        const f = await focused(page);
-        expect([f?.host, f?.key]).toEqual([
-          tag,
-          expect.stringMatching(/^p\.predict-result:Not quite\. You (said|put y)/), // the first 24 characters
-        ]);
-        expectVisibleFocus(f, 'light');
-        await page.keyboard.press('Tab');
-        await page.keyboard.press('Enter');
-        expect((await focused(page)).key).toMatch(again);
-      });
+    '%s, committed: the focus on the result line, then "Ask me again", then the first choice or the input',
+    async (_what, tag, control, keys, result, again) => {
+      const { page } = shared;
+      await waitReady(page, tag);
+      await page.locator(`${tag} ${control}`).focus();
+      await pressKeys(page, ...keys);
+      await page.locator(`${tag} .predict[data-result]`).waitFor({ timeout: 60000 });
+      // The choices are closed (disabled): the focus is on the result line, which says the answer, ringed.
+      const f = await focused(page);
+      expect([f?.host, f?.key]).toEqual([tag, expect.stringMatching(result)]);
+      expectVisibleFocus(f, 'light');
+      // Tab goes on to "Ask me again"; Enter there asks again, with the focus on the first choice or the input.
+      await page.keyboard.press('Tab');
+      expect((await focused(page)).key).toMatch(/^button\.predict-again:Ask me again/);
+      await page.keyboard.press('Enter');
+      expect((await focused(page)).key).toMatch(again);
     },
     120000,
   );
 
   test('learn-to-attend: a cell of the weights grid with keyboard focus rings the grid with the shared focus outline', async () => {
+    const { page } = shared;
     const tag = 'ag-learn-to-attend';
-    await withChapter(env, 'learn-to-attend', tag, async ({ page }) => {
-      const grid = page.locator(`${tag} .grid-box svg.heatmap`);
-      const outline = () =>
-        grid.evaluate((svg) => {
-          const s = getComputedStyle(svg);
-          const widget = getComputedStyle(svg.getRootNode().querySelector('.widget'));
-          return {
-            style: s.outlineStyle,
-            width: parseFloat(s.outlineWidth),
-            color: s.outlineColor,
-            focus: widget.getPropertyValue('--_focus').trim(),
-            background: widget.backgroundColor,
-          };
-        });
-      expect((await outline()).style).toBe('none');
-      // Tab from the Train button (the Restart and Cancel buttons wait disabled) into the grid.
-      await page.locator(`${tag} [data-action="train"]`).focus();
-      for (let i = 0; i < 5 && !(await focused(page))?.key.startsWith('g[data-cell='); i += 1)
-        await page.keyboard.press('Tab');
-      const f = await focused(page);
-      expect(f.key).toMatch(/^g\[data-cell=/);
-      expectVisibleFocus(f, 'light'); // the cell's own ring
-      const ring = await outline();
-      expect(ring.style).toBe('solid');
-      expect(ring.width).toBeGreaterThanOrEqual(2);
-      expect(formatHex(ring.color)).toBe(formatHex(ring.focus));
-      expect(wcagContrast(ring.color, ring.background)).toBeGreaterThanOrEqual(3);
-    });
+    await waitReady(page, tag);
+    const outline = () =>
+      page.locator(`${tag} .grid-box svg.heatmap`).evaluate((svg) => {
+        const [s, widget] = [svg, svg.getRootNode().querySelector('.widget')].map((el) => getComputedStyle(el));
+        return {
+          style: s.outlineStyle,
+          width: parseFloat(s.outlineWidth),
+          color: s.outlineColor,
+          focus: widget.getPropertyValue('--_focus').trim(),
+          background: widget.backgroundColor,
+        };
+      });
+    expect((await outline()).style).toBe('none');
+    // Tab from the Train button (the Restart and Cancel buttons wait disabled) into the grid.
+    await page.locator(`${tag} [data-action="train"]`).focus();
+    for (let i = 0; i < 5 && !(await focused(page))?.key.startsWith('g[data-cell='); i += 1)
+      await page.keyboard.press('Tab');
+    const f = await focused(page);
+    expect(f.key).toMatch(/^g\[data-cell=/);
+    expectVisibleFocus(f, 'light'); // the cell's own ring
+    const ring = await outline();
+    expect(ring.style).toBe('solid');
+    expect(ring.width).toBeGreaterThanOrEqual(2);
+    expect(formatHex(ring.color)).toBe(formatHex(ring.focus));
+    expect(wcagContrast(ring.color, ring.background)).toBeGreaterThanOrEqual(3);
   });
 });

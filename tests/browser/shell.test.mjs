@@ -1,9 +1,10 @@
-// The page shell: the tour (table of contents, anchors, numbers, the reading
-// bar, previous/next links), links old and hostile, the wasm-load error state,
-// a widget's stylesheet that does not load, and the wrong-MIME fallback.
+// The page shell: the tour (table of contents, anchors, numbers, the reading bar, previous/next links, the address
+// naming the chapter in view), links old and hostile, the wasm-load error state, a widget's stylesheet or the
+// experiment worker that does not load, and the wrong-MIME fallback.
 import { describe, expect, test } from '@jest/globals';
 import { CHAPTERS } from '../../web/chapters.js';
 import {
+  expectClean,
   expectParams,
   frames,
   noteOf,
@@ -23,25 +24,29 @@ import { byRole, expectAllLogged, expectClose, one, readNumbers } from './shown-
 const env = useEnv();
 /** withPage on the page in test mode (`path` after ?agtest=1). */
 const withTour = (path, options, fn) => withPage(env, `?agtest=1${path}`, options, fn);
+/** A route's answer: 404. */
+const gone = (route) => route.fulfill({ status: 404, contentType: 'text/plain', body: 'gone' });
+/** The message `text` names the URL `url` that 404'd and where the widgets' files must be. */
+function expectNamesFailure(text, url) {
+  expect(text).toContain(`For ${url} the server answered HTTP 404.`);
+  expect(text).toContain("serve the package's dist/widgets/ folder as it is");
+  expect(text).toContain('"In a bundled app" in docs/package.md');
+}
 
-// A link made by the first page (state version 0, before chapters existed).
-// It must keep opening the worked example with these inputs.
+// A link made by the first page (state version 0, before chapters existed): it must keep opening the worked example.
 const OLD_LINK = '?q=0.5,-1,2,0.25&k=2,0.125,-3,1;-0.5,4,1.5,-2;7,7,-7,7&scale=sqrt-dk';
 
 describe('the page shell', () => {
   test.each(['#ch-projection', '&ch=projection&v=1&a=1,2#ch-projection'])(
     'a link to a chapter (%s) puts the focus on it: the first Tab stays in that chapter',
     async (link) => {
-      await withTour(link, async ({ page }) => {
-        await waitReady(page, 'ag-projection');
+      await withTour(link, { tag: 'ag-projection' }, async ({ page }) => {
         expect(await page.evaluate(() => document.activeElement?.id)).toBe('ch-projection');
         await page.keyboard.press('Tab');
         const after = await page.evaluate(() => {
           const box = document.getElementById('ch-projection').getBoundingClientRect();
-          return {
-            section: document.activeElement?.closest('section')?.id ?? null,
-            onScreen: box.top < window.innerHeight && box.bottom > 0, // not back at the top of the page
-          };
+          const onScreen = box.top < window.innerHeight && box.bottom > 0; // not back at the top of the page
+          return { section: document.activeElement?.closest('section')?.id ?? null, onScreen };
         });
         expect(after).toEqual({ section: 'ch-projection', onScreen: true });
       });
@@ -49,8 +54,7 @@ describe('the page shell', () => {
   );
 
   test('an old link (version 0: ?q=&k=&scale=) still opens the worked example with its values, migrated', async () => {
-    await withTour(`&${OLD_LINK.slice(1)}`, async ({ page }) => {
-      await waitReady(page, 'ag-worked-example');
+    await withTour(`&${OLD_LINK.slice(1)}`, { tag: 'ag-worked-example' }, async ({ page }) => {
       const state = await stateOf(page, 'ag-worked-example');
       const q = [0.5, -1, 2, 0.25];
       const k = rowsOf('2,0.125,-3,1;-0.5,4,1.5,-2;7,7,-7,7');
@@ -73,18 +77,15 @@ describe('the page shell', () => {
   test('hostile link values (markup, script, NaN, huge sizes) and names no chapter reads are ignored with a visible text note; defaults shown; no freeze', async () => {
     const a = encodeURIComponent('<img src=x onerror=alert(1)>');
     const impl = encodeURIComponent('<script>alert(2)</script>');
-    await withTour(`&ch=dot-product&v=1&a=${a}&b=NaN,3&impl=${impl}&zz=1#ch-dot-product`, async ({ page }) => {
-      await waitReady(page, 'ag-two-definitions');
+    const link = `&ch=dot-product&v=1&a=${a}&b=NaN,3&impl=${impl}&zz=1#ch-dot-product`;
+    await withTour(link, { tag: 'ag-two-definitions' }, async ({ page }) => {
       const note = page.locator('ag-two-definitions .note');
       await expect(note.isVisible()).resolves.toBe(true);
       const text = await note.textContent();
       for (const part of ['a=<img src=x onerror=alert(1)>', 'b=NaN,3']) expect(text).toContain(part);
       const urlNote = await page.locator('#url-note').textContent();
-      for (const part of [
-        'impl=<script>alert(2)</script>',
-        'zz=1 \u2014 expected a setting of chapter dot-product: a, b.',
-      ])
-        expect(urlNote).toContain(part);
+      expect(urlNote).toContain('impl=<script>alert(2)</script>');
+      expect(urlNote).toContain('zz=1 \u2014 expected a setting of chapter dot-product: a, b.');
       expect(await page.locator('img, script:not([src])').count()).toBe(0);
       expect(await stateOf(page, 'ag-two-definitions')).toEqual({ a: [3, 4], b: [4, 3] });
       expect(one(await readNumbers(page, 'ag-two-definitions'), 'dot').text).toBe('24');
@@ -93,8 +94,7 @@ describe('the page shell', () => {
     // before parsing (a freeze would end the test at its time limit).
     const huge = Array.from({ length: 3000 }, () => '1').join(',');
     const big = `&ch=worked-example&v=99&q=${huge}&k=1;2;3;4;5;6;7;8#ch-worked-example`;
-    await withTour(big, { width: 320 }, async ({ page }) => {
-      await waitReady(page, 'ag-worked-example');
+    await withTour(big, { width: 320, tag: 'ag-worked-example' }, async ({ page }) => {
       const bigNote = await page.locator('ag-worked-example .note').textContent();
       for (const part of ['v=99', 'q=1,1,1', 'k=1;2;3']) expect(bigNote).toContain(part);
       expect((await stateOf(page, 'ag-worked-example')).q).toEqual([1, 2, 0, 1]);
@@ -103,8 +103,7 @@ describe('the page shell', () => {
   });
 
   test('a parameter no chapter reads is named once, when the link opens, and left out of the next address', async () => {
-    await withTour('&ch=softmax&zz=1&utm_source=x#ch-softmax', async ({ page }) => {
-      await waitReady(page, 'ag-softmax');
+    await withTour('&ch=softmax&zz=1&utm_source=x#ch-softmax', { tag: 'ag-softmax' }, async ({ page }) => {
       const urlNote = await page.locator('#url-note').textContent();
       for (const part of ['zz=1', 'utm_source=x']) expect(urlNote).toContain(part);
       // Another chapter from the contents: the address the shell writes names it and its state only.
@@ -123,8 +122,7 @@ describe('the page shell', () => {
   });
 
   test('shows a helpful error when the wasm cannot load, and no made-up numbers', async () => {
-    const setup = (p) =>
-      p.route('**/*.wasm', (route) => route.fulfill({ status: 404, contentType: 'text/plain', body: 'gone' }));
+    const setup = (p) => p.route('**/*.wasm', gone);
     await withTour('#ch-dot-product', { waitFor: 'error', setup, clean: false }, async ({ page, problems }) => {
       const panel = page.locator('#load-error');
       await expect(panel.isVisible()).resolves.toBe(true);
@@ -135,9 +133,7 @@ describe('the page shell', () => {
       // not speak of init()'s options (a widget's reader never calls init()).
       const widgetError = await page.locator('ag-two-definitions .error[data-failure=module]').textContent();
       const wasm = new URL('wasm/ag-simd.wasm', page.url()).href;
-      expect(widgetError).toContain(`For ${wasm} the server answered HTTP 404.`);
-      expect(widgetError).toContain("serve the package's dist/widgets/ folder as it is");
-      expect(widgetError).toContain('"In a bundled app" in docs/package.md');
+      expectNamesFailure(widgetError, wasm);
       expect(widgetError).not.toMatch(/init\(|locateFile|wasmUrl|wasmBinary|from disk/);
       await expect(page.locator('ag-two-definitions [data-role=error-detail]').textContent()).resolves.toBe(wasm);
       expect(await readNumbers(page, 'ag-two-definitions')).toEqual([]);
@@ -145,13 +141,27 @@ describe('the page shell', () => {
     });
   });
 
-  test("names a widget's stylesheet that 404s while the wasm loads, as it names a .wasm that 404s, and computes; the message is styled without that sheet", async () => {
-    // widget.css, the sheet of every widget's frame and of the message's own look (.error).
-    const setup = (p) =>
-      p.route('**/styles/widget.css', (route) =>
-        route.fulfill({ status: 404, contentType: 'text/plain', body: 'gone' }),
-      );
-    await withTour('#ch-dot-product', { setup, clean: false }, async ({ page, problems }) => {
+  // One page for three failures of the server that leave the wasm module loading: a widget's stylesheet that 404s,
+  // the .wasm sent with a wrong MIME type, and the experiment worker's script that 404s.
+  describe('a stylesheet or a worker that 404s, a .wasm with a wrong MIME type', () => {
+    const shared = usePage(env, '?agtest=1#ch-dot-product', {
+      clean: false,
+      setup: async (p) => {
+        // widget.css: the sheet of every widget's frame and of the message's own look (.error).
+        await p.route('**/styles/widget.css', gone);
+        await p.context().route('**/experiment-worker.js', gone);
+        await p.route('**/*.wasm', async (route) => {
+          const response = await route.fetch();
+          await route.fulfill({
+            response,
+            headers: { ...response.headers(), 'content-type': 'application/octet-stream' },
+          });
+        });
+      },
+    });
+
+    test("names a widget's stylesheet that 404s while the wasm loads, as it names a .wasm that 404s, and computes; the message is styled without that sheet; still computes when the server sends .wasm with a wrong MIME type", async () => {
+      const { page, problems } = shared;
       await waitReady(page, 'ag-two-definitions');
       const styleError = page.locator('ag-two-definitions .error[data-failure=styles]');
       await styleError.waitFor({ state: 'visible' });
@@ -159,9 +169,7 @@ describe('the page shell', () => {
       const text = await styleError.textContent();
       const sheet = new URL('styles/widget.css', page.url()).href;
       expect(text).toContain('A stylesheet of this figure could not be loaded, so it is shown without its styles.');
-      expect(text).toContain(`For ${sheet} the server answered HTTP 404.`);
-      expect(text).toContain("serve the package's dist/widgets/ folder as it is");
-      expect(text).toContain('"In a bundled app" in docs/package.md');
+      expectNamesFailure(text, sheet);
       await expect(styleError.locator('[data-role=error-detail]').textContent()).resolves.toBe(sheet);
       // Styled all the same, by base.css's rules for it: the error panel's colours of THEMING.md (--ag-error-bg
       // #fde8e6, --ag-error-border #b42318) and a 2 px border, where an unstyled div has none.
@@ -181,17 +189,11 @@ describe('the page shell', () => {
       expect(one(await readNumbers(page, 'ag-two-definitions'), 'dot').text).toBe('24');
       expect(problems.foreign).toEqual([]);
     });
-  });
 
-  test('a Part 4 chapter whose experiment-worker.js 404s: one message naming its URL and status, a short status line, no black grid', async () => {
-    const setup = (p) =>
-      p
-        .context()
-        .route('**/experiment-worker.js', (route) =>
-          route.fulfill({ status: 404, contentType: 'text/plain', body: 'gone' }),
-        );
-    await withTour('#ch-learn-to-attend', { setup, clean: false }, async ({ page, problems }) => {
+    test('a Part 4 chapter whose experiment-worker.js 404s: one message naming its URL and status, a short status line, no black grid', async () => {
+      const { page, problems } = shared;
       const widget = page.locator('ag-learn-to-attend');
+      await widget.scrollIntoViewIfNeeded();
       const worker = new URL('experiment-worker.js', page.url()).href;
       const expectOneMessage = async () => {
         const note = await until(() => noteOf(widget), 'the note of the worker that did not start');
@@ -202,8 +204,7 @@ describe('the page shell', () => {
         const status = await widget.locator('.training .status').textContent();
         expect(status).toBe('Training stopped: the worker did not start; see the message above.');
         // The long text once in the widget: in the note only.
-        const text = await widget.evaluate((el) => el.shadowRoot.textContent);
-        expect(text.split('could not start').length).toBe(2);
+        expect((await widget.evaluate((el) => el.shadowRoot.textContent)).split('could not start').length).toBe(2);
       };
       await expectOneMessage();
       await widget.locator('button[data-action=train]').click();
@@ -218,29 +219,11 @@ describe('the page shell', () => {
       expect(new Set(grid)).toEqual(new Set(['none']));
       expect(await readNumbers(page, 'ag-learn-to-attend')).toEqual([]);
       expect(await widget.locator('.run-numbers').isHidden()).toBe(true);
-      const bare = await widget.evaluate((el) =>
-        [...el.shadowRoot.querySelectorAll('p, li')]
-          .filter((n) => n.checkVisibility())
-          .map((n) => n.innerText.trim())
-          .filter((t) => t.startsWith(':')),
+      const lines = await widget.evaluate((el) =>
+        [...el.shadowRoot.querySelectorAll('p, li')].filter((n) => n.checkVisibility()).map((n) => n.innerText.trim()),
       );
-      expect(bare).toEqual([]);
+      expect(lines.filter((t) => t.startsWith(':'))).toEqual([]);
       expect(problems.foreign).toEqual([]);
-    });
-  });
-
-  test('still computes when the server sends .wasm with a wrong MIME type', async () => {
-    const setup = (p) =>
-      p.route('**/*.wasm', async (route) => {
-        const response = await route.fetch();
-        await route.fulfill({
-          response,
-          headers: { ...response.headers(), 'content-type': 'application/octet-stream' },
-        });
-      });
-    await withTour('#ch-dot-product', { setup, clean: false }, async ({ page }) => {
-      await waitReady(page, 'ag-two-definitions');
-      expect(one(await readNumbers(page, 'ag-two-definitions'), 'dot').text).toBe('24');
     });
   });
 });
@@ -269,13 +252,10 @@ const bar = (page) =>
 
 /** Waits until the bar marks the chapter `id` (null: none) as the one in view. */
 const barMarks = (page, id) =>
-  page.waitForFunction(
-    (href) => {
-      const a = document.querySelectorAll('#reading-bar a[aria-current]');
-      return href === null ? a.length === 0 : a.length === 1 && a[0].getAttribute('href') === href;
-    },
-    id && `#ch-${id}`,
-  );
+  page.waitForFunction((ch) => {
+    const a = document.querySelectorAll('#reading-bar a[aria-current]');
+    return ch === null ? a.length === 0 : a.length === 1 && a[0].getAttribute('href') === `#ch-${ch}`;
+  }, id);
 
 /** Scrolls the chapter `id` to the top and waits until the bar marks it. */
 async function scrollToChapter(page, id) {
@@ -283,8 +263,18 @@ async function scrollToChapter(page, id) {
   await barMarks(page, id);
 }
 
-describe('reading the tour: the reading bar, previous/next links, numbers through both parts', () => {
-  // The tour's first test needs the page as it opens (nothing started); the bar's test then uses the same page.
+/** The address once the shell has taken in a scroll (the chapter in view is looked at in the next frame). */
+async function addressAfterScroll(page) {
+  await frames(page, 2);
+  return settledUrl(page);
+}
+
+/** Scrolls to the very end of the page at once (no chapter passes the reading line on the way). */
+const scrollToEnd = (page) =>
+  page.evaluate(() => window.scrollTo({ top: document.documentElement.scrollHeight, behavior: 'instant' }));
+
+describe('reading the tour: the reading bar, previous/next links, numbers through both parts; the address', () => {
+  // The tour's first test needs the page as it opens (nothing started); the tests after it use the same page.
   const shared = usePage(env, '?agtest=1');
 
   test('the tour: one stable anchor per chapter, lazy starts; numbered 1 to 35 through the four named parts alike in the contents, headings and bar; previous/next links under each chapter; the bar\u2019s dark colours and reduced motion', async () => {
@@ -315,16 +305,10 @@ describe('reading the tour: the reading bar, previous/next links, numbers throug
     // Under each chapter, outside its section: links to the chapters before and after.
     const pagers = await page.$$eval('main section.chapter', (sections) =>
       sections.map((s) => {
-        const pager = s.nextElementSibling;
-        const link = (cls) => {
-          const a = pager?.classList.contains('chapter-pager') ? pager.querySelector(cls) : null;
-          return a ? { href: a.getAttribute('href'), text: a.textContent.replace(/\s+/g, ' ').trim() } : null;
-        };
-        return {
-          inside: s.querySelectorAll('.chapter-pager a').length,
-          prev: link('.pager-prev'),
-          next: link('.pager-next'),
-        };
+        const pager = s.nextElementSibling?.classList.contains('chapter-pager') ? s.nextElementSibling : null;
+        const link = (a) => a && { href: a.getAttribute('href'), text: a.textContent.replace(/\s+/g, ' ').trim() };
+        const [prev, next] = ['.pager-prev', '.pager-next'].map((cls) => link(pager?.querySelector(cls) ?? null));
+        return { inside: s.querySelectorAll('.chapter-pager a').length, prev, next };
       }),
     );
     const to = (j, dir) =>
@@ -410,93 +394,79 @@ describe('reading the tour: the reading bar, previous/next links, numbers throug
     }
   });
 
-  test('by keyboard: a skip link to the bar, the contents open with Enter, Tab into them, Escape closes, a link goes', async () => {
-    await withTour('', async ({ page }) => {
-      const focused = () =>
-        page.evaluate(() => {
-          const el = document.activeElement;
-          return { id: el.id, text: el.textContent.trim(), href: el.getAttribute('href') };
-        });
-      await pressKeys(page, 'Tab', 'Tab');
-      expect((await focused()).text).toBe('Skip to the chapter list');
-      await pressKeys(page, 'Enter', 'Tab');
-      expect((await focused()).id).toBe('reading-bar-toggle');
-      const toggle = page.locator('#reading-bar-toggle');
-      await page.keyboard.press('Enter');
-      await expect(toggle.getAttribute('aria-expanded')).resolves.toBe('true');
-      await expect(page.locator('#reading-bar-contents').isVisible()).resolves.toBe(true);
-      await page.keyboard.press('Tab');
-      expect((await focused()).href).toBe(`#ch-${CHAPTERS[0].id}`);
-      await page.keyboard.press('Escape');
-      await expect(page.locator('#reading-bar-contents').isVisible()).resolves.toBe(false);
-      await expect(toggle.getAttribute('aria-expanded')).resolves.toBe('false');
-      expect((await focused()).id).toBe('reading-bar-toggle');
-      await page.keyboard.press('Enter');
-      for (let i = 0; i < CHAPTERS.length && (await focused()).href !== '#ch-values'; i += 1)
-        await page.keyboard.press('Tab');
-      await page.keyboard.press('Enter');
-      await barMarks(page, 'values');
-      expect(new URL(page.url()).hash).toBe('#ch-values');
-      await expect(page.locator('#reading-bar-contents').isVisible()).resolves.toBe(false);
-      // The focus goes with the reader: to the chosen chapter (its section), not back to the page.
-      expect((await focused()).id).toBe('ch-values');
-    });
-  });
-});
-
-// ------------------------------------------------------------ the address names the chapter in view
-
-/** The address once the shell has taken in a scroll (the chapter in view is looked at in the next frame). */
-async function addressAfterScroll(page) {
-  await frames(page, 2);
-  return settledUrl(page);
-}
-
-/** Scrolls to the very end of the page at once (no chapter passes the reading line on the way). */
-const scrollToEnd = (page) =>
-  page.evaluate(() => window.scrollTo({ top: document.documentElement.scrollHeight, behavior: 'instant' }));
-
-describe('the address names the chapter in view, from the top of the page to its end', () => {
+  // The address names the chapter in view, from the top of the page to its end (at 1024 × 800 px).
   test('at the top of the page, above every chapter, the address names no chapter: a reload opens the top again', async () => {
-    await withTour('&ch=worked-example', async ({ page }) => {
-      await waitReady(page, 'ag-worked-example');
-      await expectParams(page, 'worked-example');
-      await page.keyboard.press('Home');
-      await barMarks(page, null); // above every chapter
-      const top = await addressAfterScroll(page);
-      expect([...top.searchParams.keys()]).toEqual(['agtest']); // no ch=, no chapter's state
-      expect(top.hash).toBe('');
-      // The same view once reloaded: the top of the page, no chapter in view.
-      await page.reload();
-      await page.waitForSelector('body[data-state="ready"]', { timeout: 20000 });
-      await barMarks(page, null);
-      expect([...(await addressAfterScroll(page)).searchParams.keys()]).toEqual(['agtest']);
-    });
+    const { page } = shared;
+    await page.setViewportSize({ width: 1024, height: 800 });
+    await scrollToChapter(page, 'worked-example');
+    await expectParams(page, 'worked-example');
+    await page.keyboard.press('Home');
+    await barMarks(page, null); // above every chapter
+    const top = await addressAfterScroll(page);
+    expect([...top.searchParams.keys()]).toEqual(['agtest']); // no ch=, no chapter's state
+    expect(top.hash).toBe('');
+    // The same view once reloaded: the top of the page, no chapter in view (the page clean before it reloads).
+    await expectClean(shared);
+    await page.reload();
+    await page.waitForSelector('body[data-state="ready"]', { timeout: 20000 });
+    await barMarks(page, null);
+    expect([...(await addressAfterScroll(page)).searchParams.keys()]).toEqual(['agtest']);
+  });
+
+  test('by keyboard: a skip link to the bar, the contents open with Enter, Tab into them, Escape closes, a link goes', async () => {
+    const { page } = shared; // as it opens: reloaded at the top by the test above
+    const focused = () =>
+      page.evaluate(() => {
+        const el = document.activeElement;
+        return { id: el.id, text: el.textContent.trim(), href: el.getAttribute('href') };
+      });
+    await pressKeys(page, 'Tab', 'Tab');
+    expect((await focused()).text).toBe('Skip to the chapter list');
+    await pressKeys(page, 'Enter', 'Tab');
+    expect((await focused()).id).toBe('reading-bar-toggle');
+    const toggle = page.locator('#reading-bar-toggle');
+    await page.keyboard.press('Enter');
+    await expect(toggle.getAttribute('aria-expanded')).resolves.toBe('true');
+    await expect(page.locator('#reading-bar-contents').isVisible()).resolves.toBe(true);
+    await page.keyboard.press('Tab');
+    expect((await focused()).href).toBe(`#ch-${CHAPTERS[0].id}`);
+    await page.keyboard.press('Escape');
+    await expect(page.locator('#reading-bar-contents').isVisible()).resolves.toBe(false);
+    await expect(toggle.getAttribute('aria-expanded')).resolves.toBe('false');
+    expect((await focused()).id).toBe('reading-bar-toggle');
+    await page.keyboard.press('Enter');
+    for (let i = 0; i < CHAPTERS.length && (await focused()).href !== '#ch-values'; i += 1)
+      await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await barMarks(page, 'values');
+    expect(new URL(page.url()).hash).toBe('#ch-values');
+    await expect(page.locator('#reading-bar-contents').isVisible()).resolves.toBe(false);
+    // The focus goes with the reader: to the chosen chapter (its section), not back to the page.
+    expect((await focused()).id).toBe('ch-values');
   });
 
   test('at the very end of the page the address names the last chapter, on screen though its end stays above the line 30% down the window', async () => {
-    await withTour('&ch=worked-example', { height: 800 }, async ({ page }) => {
-      await waitReady(page, 'ag-worked-example');
-      // The last chapter started and grown first (it starts when scrolled near), then back to the linked one.
-      await scrollToEnd(page);
-      await waitReady(page, 'ag-your-task');
-      await scrollToEnd(page);
-      await scrollToChapter(page, 'worked-example');
-      await expectParams(page, 'worked-example');
-      await scrollToEnd(page);
-      const last = await page.evaluate(() => {
-        const root = document.documentElement;
-        const box = document.getElementById('ch-your-task').getBoundingClientRect();
-        return {
-          atEnd: window.scrollY + window.innerHeight >= root.scrollHeight - 1,
-          onScreen: box.bottom > 0,
-          aboveLine: box.bottom < window.innerHeight * 0.3,
-        };
-      });
-      expect(last).toEqual({ atEnd: true, onScreen: true, aboveLine: true }); // the case to check
-      expect((await addressAfterScroll(page)).hash).toBe('#ch-your-task');
-      await expectParams(page, 'your-task');
-      await barMarks(page, 'your-task');
+    const { page } = shared;
+    await waitReady(page, 'ag-worked-example');
+    // The last chapter started and grown first (it starts when scrolled near), then back to the worked example.
+    await scrollToEnd(page);
+    await waitReady(page, 'ag-your-task');
+    await scrollToEnd(page);
+    await scrollToChapter(page, 'worked-example');
+    await expectParams(page, 'worked-example');
+    await scrollToEnd(page);
+    const last = await page.evaluate(() => {
+      const root = document.documentElement;
+      const box = document.getElementById('ch-your-task').getBoundingClientRect();
+      return {
+        atEnd: window.scrollY + window.innerHeight >= root.scrollHeight - 1,
+        onScreen: box.bottom > 0,
+        aboveLine: box.bottom < window.innerHeight * 0.3,
+      };
     });
+    expect(last).toEqual({ atEnd: true, onScreen: true, aboveLine: true }); // the case to check
+    expect((await addressAfterScroll(page)).hash).toBe('#ch-your-task');
+    await expectParams(page, 'your-task');
+    await barMarks(page, 'your-task');
   });
 });
