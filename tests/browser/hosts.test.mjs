@@ -1,11 +1,8 @@
-// The widgets on pages built the way course platforms build theirs
-// (templates in hosts/): a plain page under a strict Content-Security-Policy
-// header, Canvas (scripts stripped; its own lti.frameResize listener),
-// Moodle (RequireJS globals and its own CSS), and the raw HTML outputs of
-// Jupyter Book and Quarto. The snippets come from the widget's own Embed
-// control; the host pages are served from another origin than the widgets.
-// And widgets used alone: a plain page of the site (not the shell) with the
-// strict policy in a meta tag, one script tag, two different widgets.
+// The widgets on pages built the way course platforms build theirs (templates in hosts/), served from another
+// origin than the widgets, with the snippets of the widget's own Embed control: a plain page under a strict
+// Content-Security-Policy header, Canvas (scripts stripped; its own lti.frameResize listener), Moodle (RequireJS
+// globals and its own CSS), and the raw HTML outputs of Jupyter Book and Quarto. And widgets used alone: a plain
+// page of the site (not the shell) with the strict policy in a meta tag, one script tag, two different widgets.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from '@jest/globals';
@@ -85,7 +82,9 @@ const env = useEnv({ extraFiles: { 'alone.html': ALONE } });
 const host = useHost(env, { site: true });
 let snippets;
 beforeAll(async () => {
-  // The two snippets, as the Embed control gives them for the state above.
+  // The two snippets, as the Embed control gives them for the state above; and both as Canvas keeps them, which
+  // keeps a whitelist of elements: the scripts and the unknown <ag-...> element go. The browser's own parser (an
+  // inert document) does the stripping.
   await withChapter(env, 'worked-example', TAG, { clean: false }, async ({ page }) => {
     const widget = page.locator(TAG);
     await widget.evaluate((el, q) => {
@@ -95,6 +94,12 @@ beforeAll(async () => {
     await widget.locator('details.embed summary').click();
     const snippet = (kind) => widget.locator(`textarea[data-snippet="${kind}"]`).inputValue();
     snippets = { iframe: await snippet('iframe'), element: await snippet('element') };
+    snippets.canvas = await page.evaluate((html) => {
+      const doc = new DOMParser().parseFromString(`<body>${html}</body>`, 'text/html');
+      for (const el of doc.querySelectorAll('*'))
+        if (el.localName === 'script' || el.localName.includes('-')) el.remove();
+      return doc.body.innerHTML;
+    }, `${snippets.element}\n${snippets.iframe}`);
   });
 });
 
@@ -114,15 +119,16 @@ describe('course platforms', () => {
 
   // widgets.js from another origin: the experiment worker starts as a blob: worker that imports
   // experiment-worker.js from the widgets' origin, which a host policy must allow in worker-src.
+  const origin = () => new URL(env.server.url).origin;
   const crossOrigin = (name, workerSrc) => {
-    const site = new URL(env.server.url).origin;
+    const site = origin();
     const body = `<${TAG}></${TAG}>\n<ag-sqrt-d d="16" pairs="4000" seed="3"></ag-sqrt-d>`;
     const policy = `default-src 'self'; script-src ${site} 'wasm-unsafe-eval'; worker-src ${workerSrc}; style-src ${site}; font-src ${site}; img-src 'self' data: blob:; connect-src ${site}; object-src 'none'; base-uri 'none'`;
     return host.add(name, hostPage(body, widgetsScript(env)), { 'Content-Security-Policy': policy });
   };
 
   test('widgets from another origin under the policy EMBEDDING.md gives (worker-src blob: <origin>): the experiment runs in the worker', async () => {
-    const url = crossOrigin('cross-origin.html', `blob: ${new URL(env.server.url).origin}`);
+    const url = crossOrigin('cross-origin.html', `blob: ${origin()}`);
     await withPage(env, url, { height: 2400 }, async ({ page }) => {
       for (const tag of [TAG, 'ag-sqrt-d']) await waitReady(page, tag);
       expect(await scoresOf(page)).toEqual([5, -4, 0]);
@@ -150,19 +156,9 @@ describe('course platforms', () => {
   });
 
   test('Canvas: scripts stripped from the content, only the iframe remains; Canvas\u2019s own lti.frameResize listener sizes it', async () => {
-    // Canvas keeps a whitelist of elements: the scripts and the unknown <ag-...> element go.
-    // The browser's own parser (an inert document) does the stripping.
-    const blank = await env.browser.newPage();
-    const stripped = await blank.evaluate((html) => {
-      const doc = new DOMParser().parseFromString(`<body>${html}</body>`, 'text/html');
-      for (const el of doc.querySelectorAll('*'))
-        if (el.localName === 'script' || el.localName.includes('-')) el.remove();
-      return doc.body.innerHTML;
-    }, `${snippets.element}\n${snippets.iframe}`);
-    await blank.close();
-    expect(stripped).not.toMatch(/<script|<ag-/);
-    expect(stripped).toMatch(/<iframe /);
-    await withPage(env, pasted('canvas.html', stripped), { width: 375 }, async ({ page }) => {
+    expect(snippets.canvas).not.toMatch(/<script|<ag-/);
+    expect(snippets.canvas).toMatch(/<iframe /);
+    await withPage(env, pasted('canvas.html', snippets.canvas), { width: 375 }, async ({ page }) => {
       const frame = await frameOf(page);
       await expectPasted(frame);
       // The frame's element (host side) and the document in it agree within 2 px, with no inner scrollbar.
@@ -171,7 +167,7 @@ describe('course platforms', () => {
         return Math.abs(outer - height) <= 2 && !scrolls ? height : null;
       }, 'the frame to be sized to its content');
       const resizes = await page.evaluate(() => window.__resizes);
-      expect(resizes.at(-1)).toEqual({ origin: new URL(env.server.url).origin, height });
+      expect(resizes.at(-1)).toEqual({ origin: origin(), height });
     });
   });
 
@@ -210,26 +206,22 @@ describe('widgets alone on a plain page', () => {
           window.__recordEvent({ tag: e.target.localName, text: e.detail.text }),
         ),
       );
-      await waitReady(page, 'ag-two-definitions');
-      await waitReady(page, 'ag-worked-example');
-      const first = page.locator('ag-two-definitions').first();
+      for (const tag of ['ag-two-definitions', TAG]) await waitReady(page, tag);
+      const [first, third] = [0, 1].map((i) => page.locator('ag-two-definitions').nth(i));
       await page.waitForFunction(() =>
         [...document.querySelectorAll('ag-two-definitions')].every((el) => el.dataset.status === 'ready'),
       );
       expect(await dotsOf(first)).toEqual(['0']); // (1, 2) and (-2, 1) are perpendicular
-      const worked = await readNumbers(page, 'ag-worked-example');
+      const worked = await readNumbers(page, TAG);
       // q = (2, 0, 0, 0), article keys, scaled by 1/2: scores 1, -1, 0.
       expect(byRole(worked, 'scaled-score').map((s) => s.text)).toEqual(['1', '\u22121', '0']);
       const ref = softmax([1, -1, 0], 1, 3);
       byRole(worked, 'weight').forEach((w, j) => expect(Math.abs(w.value - ref[j])).toBeLessThan(1e-6));
-      await expectAllLogged(page, 'ag-worked-example');
-
+      await expectAllLogged(page, TAG);
       // The third instance: b="junk" ignored with a note, its default kept, a="6,6" used.
-      const third = page.locator('ag-two-definitions').nth(1);
       await expect(third.locator('.note').textContent()).resolves.toContain('b=junk');
       expect(await third.evaluate((el) => el.state)).toEqual({ a: [6, 6], b: [4, 3] });
       expect(await dotsOf(third)).toEqual(['42']);
-
       // A state change fires ag-statechange with the text form; the page URL is untouched.
       const url = page.url();
       await first.evaluate((el) => el.setAttribute('a', '2,2'));

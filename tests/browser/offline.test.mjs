@@ -1,11 +1,9 @@
-// The offline single-file page (build/site/attention-geometry-offline.html),
-// copied alone into an empty temporary folder and opened from disk (file://)
-// in Chromium, with no server at all: every chapter computes, the worked
-// example's numbers match the articles on the SIMD build and on the baseline
-// build, a Monte Carlo experiment runs in the worker, nothing is requested
-// outside the file, no console error, no CSP violation. And the file itself:
-// a strict CSP (a script hash, no 'unsafe-inline', no eval), the third-party
-// notices, no absolute path of this machine.
+// The offline single-file page (build/site/attention-geometry-offline.html), copied alone into an empty temporary
+// folder and opened from disk (file://) in Chromium, with no server at all: every chapter computes, the worked
+// example's numbers match the articles on the SIMD build and on the baseline build, a Monte Carlo experiment runs
+// in the worker, nothing is requested outside the file, no console error, no CSP violation. And the file itself:
+// a strict CSP (a script hash, no 'unsafe-inline', no eval), the third-party notices, no absolute path of this
+// machine.
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -38,9 +36,8 @@ afterAll(async () => {
 });
 
 /**
- * Opens the file with `search` and `hash`, recording what expectClean checks:
- * console errors, page errors, dialogs, CSP violations, and any request whose
- * URL is not file:, data: or blob:; runs `fn(opened)`, checks the page stayed
+ * Opens the file with `search` and `hash`, recording what expectClean checks (watchProblems; foreign: any request
+ * of the page or its worker whose URL is not file:, data: or blob:); runs `fn(opened)`, checks the page stayed
  * clean and closes it.
  */
 async function withOffline(search, hash, fn) {
@@ -48,7 +45,6 @@ async function withOffline(search, hash, fn) {
   const page = await context.newPage();
   const problems = await watchProblems(page);
   const requests = [];
-  // The page's requests and its worker's.
   for (const source of [page, context])
     source.on('request', (r) => {
       requests.push(r.url());
@@ -97,66 +93,55 @@ describe('the offline single-file page', () => {
     expect(index).toMatch(/<a href="attention-geometry-offline\.html" download>/);
   });
 
-  test("the worked example computes the articles' numbers from disk, on the SIMD build and on the baseline build", async () => {
-    await withOffline('?agtest=1', '#ch-worked-example', async ({ page, requests }) => {
+  test("from disk: a Monte Carlo experiment runs in the worker inlined in the file; the worked example computes the articles' numbers on the SIMD build and on the baseline build; every chapter of both parts computes", async () => {
+    // One page: the link's state is sqrt-d's, the other chapters start at their defaults.
+    await withOffline('?ch=sqrt-d&v=1&d=64&pairs=20000&seed=7&agtest=1', '#ch-sqrt-d', async ({ page, requests }) => {
+      const run = 'ag-sqrt-d';
+      await waitReady(page, run);
+      await page.waitForFunction((t) => ['done', 'error'].includes(document.querySelector(t)?.dataset.run), run, {
+        timeout: 40000,
+      });
+      expect(await page.evaluate((t) => document.querySelector(t).dataset.run, run)).toBe('done');
+      const sigma = seedCase('sqrt-d-spread-64').expected;
+      // Sample standard deviation of 20000 products: within 4 standard errors of sqrt(64).
+      const std = one(await readNumbers(page, run), 'std').value;
+      expect(Math.abs(std - sigma)).toBeLessThanOrEqual((4 * sigma) / Math.sqrt(2 * 20000));
+      expect(
+        await page.evaluate(() => window.__agCallLog.some((c) => c.worker && c.kernel === 'random_dot_experiment')),
+      ).toBe(true);
+      await expectAllLogged(page, run);
       const tag = 'ag-worked-example';
       await waitReady(page, tag);
       const ids = await page.$$eval('#implementation option', (els) => els.map((el) => el.value));
       expect(ids).toEqual(['simd128', 'scalar', 'baseline']);
-      expectArticleNumbers(await readNumbers(page, tag));
-      await expectAllLogged(page, tag);
-      expect(await page.evaluate(() => window.__agCallLog.some((c) => c.impl === 'simd128'))).toBe(true);
-
-      await page.selectOption('#implementation', 'baseline');
-      await page.waitForSelector(`${tag}[data-computed-by="baseline"]`);
-      expectArticleNumbers(await readNumbers(page, tag));
-      await expectAllLogged(page, tag);
-      expect(await page.evaluate(() => window.__agCallLog.some((c) => c.impl === 'baseline'))).toBe(true);
-
+      for (const impl of ['simd128', 'baseline']) {
+        await page.selectOption('#implementation', impl);
+        await page.waitForSelector(`${tag}[data-computed-by="${impl}"]`);
+        expectArticleNumbers(await readNumbers(page, tag));
+        await expectAllLogged(page, tag);
+        expect(await page.evaluate((i) => window.__agCallLog.some((c) => c.impl === i), impl)).toBe(true);
+      }
       // The Embed control gives no snippet here: the file has no widgets.js or embed.html beside it.
       const embed = page.locator(tag).locator('details.embed');
       await embed.locator('summary').click();
       await expect(embed.locator('[data-role=embed-unavailable]').textContent()).resolves.toContain('offline copy');
       expect(await embed.locator('textarea').count()).toBe(0);
-
-      expect(requests.every((url) => url.startsWith(fileUrl) || url.startsWith('data:'))).toBe(true);
-    });
-  });
-
-  test('a Monte Carlo experiment runs in the worker inlined in the file', async () => {
-    await withOffline('?ch=sqrt-d&v=1&d=64&pairs=20000&seed=7&agtest=1', '#ch-sqrt-d', async ({ page }) => {
-      const tag = 'ag-sqrt-d';
-      await waitReady(page, tag);
-      await page.waitForFunction((t) => ['done', 'error'].includes(document.querySelector(t)?.dataset.run), tag, {
-        timeout: 40000,
-      });
-      expect(await page.evaluate((t) => document.querySelector(t).dataset.run, tag)).toBe('done');
-      const numbers = await readNumbers(page, tag);
-      const sigma = seedCase('sqrt-d-spread-64').expected;
-      // Sample standard deviation of 20000 products: within 4 standard errors of sqrt(64).
-      expect(Math.abs(one(numbers, 'std').value - sigma)).toBeLessThanOrEqual((4 * sigma) / Math.sqrt(2 * 20000));
-      expect(
-        await page.evaluate(() => window.__agCallLog.some((c) => c.worker && c.kernel === 'random_dot_experiment')),
-      ).toBe(true);
-      await expectAllLogged(page, tag);
-    });
-  });
-
-  test('every chapter of both parts computes', async () => {
-    await withOffline('?agtest=1', '', async ({ page }) => {
+      // Every chapter, on the default build again: every chapter's widget, and the second widget of a chapter that
+      // has one (`also`).
+      await page.selectOption('#implementation', 'simd128');
       const tags = await page.$$eval('#chapters *', (els) =>
         els.map((el) => el.localName).filter((name) => name.startsWith('ag-')),
       );
-      // Every chapter's widget, and the second widget of a chapter that has one (`also`).
       expect(tags).toEqual(CHAPTERS.flatMap((c) => [c.tag, ...(c.also ?? [])]));
-      await shortenRuns(page); // this checks no run's numbers (the test above checks the worker's): short runs
-      for (const tag of tags) await waitReady(page, tag);
+      await shortenRuns(page); // what follows checks no run's numbers: short runs
+      for (const t of tags) await waitReady(page, t);
       // The KaTeX fonts come from the file: at least one face is loaded.
       expect(
         await page.evaluate(() =>
           [...document.fonts].some((f) => f.family.startsWith('KaTeX') && f.status === 'loaded'),
         ),
       ).toBe(true);
+      expect(requests.every((url) => url.startsWith(fileUrl) || url.startsWith('data:'))).toBe(true);
     });
-  }, 120000);
+  }, 180000);
 });
