@@ -8,32 +8,11 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from '@jest/globals';
 import { CHAPTERS } from '../../web/chapters.js';
-import {
-  expectWorkedExample,
-  frameHeights,
-  frameOf,
-  hostPage,
-  noteOf,
-  overflow,
-  ROOT,
-  screenshot,
-  seedCase,
-  setStateText,
-  stateOf,
-  until,
-  useEnv,
-  useHost,
-  usePage,
-  waitReady,
-  widgetsScript,
-  withChapter,
-  withEmbed,
-  withPage,
-} from './helpers.mjs';
+import * as h from './helpers.mjs';
 import { byRole, expectAllLogged, readNumbers } from './shown-numbers.mjs';
 
-const env = useEnv();
-const host = useHost(env);
+const env = h.useEnv();
+const host = h.useHost(env);
 const WORKED = 'ag-worked-example';
 const TWO = 'ag-two-definitions';
 const enc = encodeURIComponent;
@@ -45,9 +24,9 @@ const embedFrame = (query, attrs) =>
   `<iframe src="${new URL(`embed.html?${query}&agtest=1`, env.server.url).href}" style="border:0" ${attrs}></iframe>`;
 /** withPage on the host page `name`.html made of `html`; `fn` gets the frame of embed.html too, once `tag` is ready. */
 const withFrame = (name, html, tag, open, fn) =>
-  withPage(env, host.add(`${name}.html`, html), open, async (opened) => {
-    const frame = await frameOf(opened.page);
-    await waitReady(frame, tag);
+  h.withPage(env, host.add(`${name}.html`, html), open, async (opened) => {
+    const frame = await h.frameOf(opened.page);
+    await h.waitReady(frame, tag);
     return fn({ ...opened, frame });
   });
 const snippetOf = (widget, kind) => widget.locator(`textarea[data-snippet="${kind}"]`).inputValue();
@@ -63,27 +42,23 @@ const HEADS_5 = /heads=5 \u2014 expected a number of heads that divides d_model 
  */
 async function expectNotes(page, rows) {
   for (const [id, parts, { state, part } = {}] of rows) {
-    const note = await noteOf(page.locator(id));
+    const note = await h.noteOf(page.locator(id));
     for (const p of parts)
       expect(note).toEqual(
         typeof p === 'string' ? expect.stringContaining(p) : p instanceof RegExp ? expect.stringMatching(p) : p,
       );
-    if (state) expect(await stateOf(page, id)).toEqual(state);
-    if (part) expect(await stateOf(page, id)).toMatchObject(part);
+    if (state) expect(await h.stateOf(page, id)).toEqual(state);
+    if (part) expect(await h.stateOf(page, id)).toMatchObject(part);
   }
 }
 
 /** Every <img>, <script> and <iframe> in the document and in every shadow root. */
 const injectedNodes = (page) =>
-  page.evaluate(() => {
-    const visit = (root) =>
-      [...root.querySelectorAll('*')].flatMap((el) => [
-        ...(['img', 'script', 'iframe'].includes(el.localName)
-          ? [`${el.localName} ${el.getAttribute('src') ?? ''}`]
-          : []),
-        ...(el.shadowRoot ? visit(el.shadowRoot) : []),
-      ]);
-    return visit(document);
+  page.evaluate(function visit(root = document) {
+    return [...root.querySelectorAll('*')].flatMap((el) => [
+      ...(el.matches('img, script, iframe') ? [`${el.localName} ${el.getAttribute('src') ?? ''}`] : []),
+      ...(el.shadowRoot ? visit(el.shadowRoot) : []),
+    ]);
   });
 
 /**
@@ -91,15 +66,12 @@ const injectedNodes = (page) =>
  * could not be used, nothing injected; the worked example still computes a new q, another widget its numbers.
  */
 async function expectFallback(page, tag, noteSelector, what = '') {
-  const shown = await page
-    .locator('#embed')
-    .evaluate((main) => [...main.querySelectorAll('[data-status]')].map((el) => el.localName));
-  expect(shown).toEqual([tag]);
+  const main = page.locator('#embed');
+  expect(await main.evaluate((m) => [...m.querySelectorAll('[data-status]')].map((el) => el.localName))).toEqual([tag]);
   expect(await injectedNodes(page)).toEqual(['script embed.js']);
-  const state = await page
-    .locator(tag)
-    .evaluate((el) => ({ state: el.state, fresh: document.createElement(el.localName).state }));
-  expect({ what, state: state.state }).toEqual({ what, state: state.fresh });
+  const widget = page.locator(tag);
+  const [state, fresh] = await widget.evaluate((el) => [el.state, document.createElement(el.localName).state]);
+  expect({ what, state }).toEqual({ what, state: fresh });
   const noteBox = page.locator(noteSelector);
   expect([what, await noteBox.textContent()]).toEqual([what, expect.stringMatching(/could not be used/)]);
   expect(await noteBox.isVisible()).toBe(true);
@@ -107,16 +79,16 @@ async function expectFallback(page, tag, noteSelector, what = '') {
   // Still usable: a new q computes new scores (q = (2, 2, 0, 1): 6, -5, 0).
   await page.locator(`${WORKED} input.vec-input`).first().fill('2');
   const scores = async () => byRole(await readNumbers(page, WORKED), 'score').map((x) => x.value);
-  await until(async () => (await scores()).join() === '6,-5,0', 'the new scores', 100);
+  await h.until(async () => (await scores()).join() === '6,-5,0', 'the new scores', 100);
   await expectAllLogged(page, WORKED);
 }
 
 describe('embed.html', () => {
   test('with embed.js answered 404, the frame says the figure\u2019s script did not load and what to do', async () => {
     const setup = (p) =>
-      p.route('**/embed.js', (route) => route.fulfill({ status: 404, contentType: 'text/plain', body: 'gone' }));
+      p.route('**/embed.js', (r) => r.fulfill({ status: 404, contentType: 'text/plain', body: 'gone' }));
     const open = { setup, waitFor: null, clean: false };
-    await withPage(env, `embed.html?ch=dot-product&agtest=1`, open, async ({ page }) => {
+    await h.withPage(env, `embed.html?ch=dot-product&agtest=1`, open, async ({ page }) => {
       const message = page.locator('#embed .embed-missing');
       await message.waitFor({ state: 'visible' });
       expect(await message.textContent()).toMatch(
@@ -128,8 +100,8 @@ describe('embed.html', () => {
   });
 
   test('the worked example by w= and by ch= computes the articles\u2019 scores and weights; no reading bar or previous/next links; once embed.js runs, no message that it did not load', async () => {
-    await withEmbed(env, `w=${WORKED}`, WORKED, async ({ page }) => {
-      expectWorkedExample(await readNumbers(page, WORKED));
+    await h.withEmbed(env, `w=${WORKED}`, WORKED, async ({ page }) => {
+      h.expectWorkedExample(await readNumbers(page, WORKED));
       await expectAllLogged(page, WORKED);
       // No page header; no note; the full-page link opens the chapter with its state.
       expect(await page.locator('h1').count()).toBe(0);
@@ -144,8 +116,8 @@ describe('embed.html', () => {
       expect(href.hash).toBe('#ch-worked-example');
     });
     const chapter = chapterOf('worked-example');
-    await withEmbed(env, 'ch=worked-example', WORKED, { width: 375 }, async ({ page }) => {
-      expectWorkedExample(await readNumbers(page, WORKED));
+    await h.withEmbed(env, 'ch=worked-example', WORKED, { width: 375 }, async ({ page }) => {
+      h.expectWorkedExample(await readNumbers(page, WORKED));
       expect(await page.locator(NO_TOUR).count()).toBe(0);
       expect(await page.locator('.embed-missing').count()).toBe(0);
       expect(await page.locator('h1').textContent()).toBe(chapter.title);
@@ -156,13 +128,13 @@ describe('embed.html', () => {
     });
     // A state given by s=: the articles' a = (3, 4), b = (4, 3) give a.b = 24. A field outside s= (a=5,5): named
     // in the page's note; the widget shows its state from s=.
-    await withEmbed(env, `${s(TWO, 'v=1&a=3,4&b=4,3')}&a=5,5`, TWO, async ({ page }) => {
+    await h.withEmbed(env, `${s(TWO, 'v=1&a=3,4&b=4,3')}&a=5,5`, TWO, async ({ page }) => {
       const dots = await page
         .locator(TWO)
         .evaluate((el) => [...el.shadowRoot.querySelectorAll('[data-role="dot"]')].map((n) => Number(n.dataset.value)));
-      expect(dots[0]).toBe(seedCase('dot-algebraic').expected);
+      expect(dots[0]).toBe(h.seedCase('dot-algebraic').expected);
       expect(await page.locator('#embed-note').textContent()).toContain('a=5,5');
-      expect((await stateOf(page, TWO)).a).toEqual([3, 4]);
+      expect((await h.stateOf(page, TWO)).a).toEqual([3, 4]);
     });
   }, 120000); // three pages
 
@@ -181,18 +153,18 @@ describe('embed.html', () => {
   });
 </script>`;
       const head = '<meta name="viewport" content="width=device-width, initial-scale=1">';
-      const html = hostPage(body, head);
+      const html = h.hostPage(body, head);
       await withFrame(`frame-${width}`, html, WORKED, { width, height: 700 }, async ({ page, frame }) => {
-        expectWorkedExample(await readNumbers(frame, WORKED));
+        h.expectWorkedExample(await readNumbers(frame, WORKED));
         /** The heights once the last message gives the document's height and the frame has taken it (within 2 px). */
         const settled = async (smaller = Infinity) => {
-          const heights = await frameHeights(page, frame);
+          const heights = await h.frameHeights(page, frame);
           const messages = await page.evaluate(() => window.__messages);
           const last = messages.filter((m) => m && m.type === RESIZE).at(-1);
           const ok = last?.height === heights.height && Math.abs(heights.outer - heights.height) <= 2;
           return ok && last.height < smaller ? { ...heights, messages, last } : null;
         };
-        const first = await until(settled, 'the frame to take its content\u2019s height', 100);
+        const first = await h.until(settled, 'the frame to take its content\u2019s height', 100);
         const { height } = first;
         expect(first.last).toEqual({ type: RESIZE, height, widget: WORKED, chapter: null, id: 'fig-1' });
         expect(first.height).toBeGreaterThan(200);
@@ -204,7 +176,7 @@ describe('embed.html', () => {
         heights.slice(1).forEach((hgt, i) => expect(hgt).not.toBe(heights[i]));
         // A state change that hides the output line makes the page shorter: posted again.
         await frame.locator(`${WORKED} input[name="step"][value="scores"]`).check();
-        const second = await until(() => settled(first.last.height), 'a new, smaller height', 100);
+        const second = await h.until(() => settled(first.last.height), 'a new, smaller height', 100);
         expect(second.scrolls).toBe(false);
       });
     },
@@ -212,7 +184,7 @@ describe('embed.html', () => {
 
   test('the Embed control: both snippets, pasted into fresh pages on another origin, show the same state; Copy works or falls back; it fits 320 px; the iframe snippet\u2019s height is the widget\u2019s (panel closed) plus a small margin, and the chapter\u2019s when the frame shows the chapter; the site address: a loopback warning; a published address is used by both snippets and remembered; a bad one is refused', async () => {
     const origin = new URL(env.server.url).origin;
-    const pasted = await withChapter(env, 'dot-product', TWO, { width: 900 }, async ({ page, context }) => {
+    const pasted = await h.withChapter(env, 'dot-product', TWO, { width: 900 }, async ({ page, context }) => {
       await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
       const widget = page.locator(TWO);
       const status = widget.locator('.embed-status');
@@ -224,7 +196,7 @@ describe('embed.html', () => {
       // after the key), on the default state at the widget's width, compared below with what embed.html reports.
       const width = await widget.evaluate((el) => Math.round(el.getBoundingClientRect().width));
       const heightIn = async () =>
-        Number((await until(async () => /height="(\d+)"/.exec(await snippetOf(widget, 'iframe')), 'a height'))[1]);
+        Number((await h.until(async () => /height="(\d+)"/.exec(await snippetOf(widget, 'iframe')), 'a height'))[1]);
       const radio = (value) => widget.locator(`input[type="radio"][value="${value}"]`).check();
       const forWidget = await heightIn();
       await radio('chapter');
@@ -264,10 +236,10 @@ describe('embed.html', () => {
       const numbers = await texts(page, TWO);
       // The open control fits a 320 px screen.
       await page.setViewportSize({ width: 320, height: 900 });
-      expect(await overflow(page)).toBeLessThanOrEqual(0);
+      expect(await h.overflow(page)).toBeLessThanOrEqual(0);
       const box = await widget.locator('textarea[data-snippet="iframe"]').boundingBox();
       expect(box.x + box.width).toBeLessThanOrEqual(320);
-      await screenshot(widget.locator('.toolbar'), 'embed-control-phone-320');
+      await h.screenshot(widget.locator('.toolbar'), 'embed-control-phone-320');
       await page.setViewportSize({ width: 900, height: 900 });
       await radio('widget');
       // The site address: this server's is a loopback one, which the panel warns of.
@@ -312,10 +284,10 @@ describe('embed.html', () => {
       return { iframe, element, chapter, numbers, heights };
     });
     for (const kind of ['iframe', 'element', 'chapter']) {
-      const url = host.add(`pasted-${kind}.html`, hostPage(`<h1>Pasted</h1>\n${pasted[kind]}`));
-      await withPage(env, url, async ({ page }) => {
-        const where = kind === 'element' ? page : await frameOf(page);
-        await waitReady(where, TWO);
+      const url = host.add(`pasted-${kind}.html`, h.hostPage(`<h1>Pasted</h1>\n${pasted[kind]}`));
+      await h.withPage(env, url, async ({ page }) => {
+        const where = kind === 'element' ? page : await h.frameOf(page);
+        await h.waitReady(where, TWO);
         if (kind === 'chapter') expect(await where.locator('h1').textContent()).toBe(chapterOf('dot-product').title);
         expect(await texts(where, TWO)).toEqual(pasted.numbers);
       });
@@ -325,11 +297,11 @@ describe('embed.html', () => {
     const reported = async (query) => {
       const body = `${embedFrame(query, `title="t" width="${heights.width}" height="150"`)}
 <script>window.__h = []; addEventListener('message', function (e) { if (e.data && e.data.type === 'attention-geometry:resize') window.__h.push(e.data.height); });</script>`;
-      const html = hostPage(body, '<style>body{margin:0}</style>');
+      const html = h.hostPage(body, '<style>body{margin:0}</style>');
       const open = { width: heights.width + 40, clean: false };
       return withFrame(`measure-${query.replace(/\W/g, '')}`, html, TWO, open, async ({ page, frame }) => {
-        return until(async () => {
-          const { height } = await frameHeights(page, frame);
+        return h.until(async () => {
+          const { height } = await h.frameHeights(page, frame);
           return (await page.evaluate(() => window.__h)).at(-1) === height ? height : null;
         }, 'a height message');
       });
@@ -357,16 +329,16 @@ describe('embed.html', () => {
     // Each reported, before a change in the widget clears its note (a field outside s=: the worked example test).
     ['s= of another widget, a repeated w= or s=', `w=${WORKED}&w=${TWO}&s=${enc('v=1&a=3,4')}&s=x`, [], true],
   ])('hostile address (%s): a default with a note, nothing injected, still usable', async (_, q, states = [], re) => {
-    await withEmbed(env, q, WORKED, { width: 375 }, async ({ page }) => {
+    await h.withEmbed(env, q, WORKED, { width: 375 }, async ({ page }) => {
       if (re) {
         const pageNote = await page.locator('#embed-note').textContent();
         expect(pageNote).toMatch(/w=ag-two-definitions \u2014 expected one w= only/);
         expect(pageNote).toMatch(/s=x \u2014 expected one s= only/);
-        expect(await noteOf(page.locator(WORKED))).toMatch(/a=3,4 \u2014 expected no such name/);
+        expect(await h.noteOf(page.locator(WORKED))).toMatch(/a=3,4 \u2014 expected no such name/);
       }
       await expectFallback(page, WORKED, '#embed-note');
       for (const [what, state] of states) {
-        await setStateText(page, WORKED, state);
+        await h.setStateText(page, WORKED, state);
         await expectFallback(page, WORKED, `${WORKED} .note`, what);
       }
     });
@@ -374,17 +346,17 @@ describe('embed.html', () => {
 
   test('h = 5 with d_model = 12 by s=: the widget computes with h = 3 and the note names heads=5; hostile states (a negative number of heads, sizes of 10^9): a default with a note, nothing injected', async () => {
     const tag = 'ag-multi-head';
-    await withEmbed(env, s(tag, 'v=1&heads=5&dmodel=12'), tag, { width: 375 }, async ({ page }) => {
+    await h.withEmbed(env, s(tag, 'v=1&heads=5&dmodel=12'), tag, { width: 375 }, async ({ page }) => {
       const widget = page.locator(tag);
       expect(await widget.evaluate((el) => el.stateText)).toMatch(/&dmodel=12&heads=3&/);
-      expect(await noteOf(widget)).toMatch(HEADS_5);
+      expect(await h.noteOf(widget)).toMatch(HEADS_5);
       expect(await widget.locator('input[name="heads"]:checked').getAttribute('value')).toBe('3');
       expect(await widget.locator('.computed-by').textContent()).toMatch(/Computed in WebAssembly/);
       for (const [what, state] of [
         ['a negative number of heads', 'v=1&heads=-3'],
         ['sizes of 10^9', 'v=1&dmodel=1000000000&heads=1000000000'],
       ]) {
-        await setStateText(page, tag, state);
+        await h.setStateText(page, tag, state);
         await expectFallback(page, tag, `${tag} .note`, what);
       }
     });
@@ -413,7 +385,7 @@ describe('states that do not fit together, names that are not fields, attributes
 <ag-length-lever id="lever"></ag-length-lever>
 <ag-orthogonality id="zero" state="v=1&amp;q=0,0&amp;k1=0,0&amp;k2=0,0&amp;k3=0,0"></ag-orthogonality>
 <ag-simd id="lab"></ag-simd>`;
-  const hosted = usePage(env, () => host.add('attributes.html', hostPage(ATTRIBUTES, widgetsScript(env))), {
+  const hosted = h.usePage(env, () => host.add('attributes.html', h.hostPage(ATTRIBUTES, h.widgetsScript(env))), {
     ready: ({ page }) => page.waitForFunction(() => !document.querySelector(':not(:defined)')),
   });
 
@@ -436,7 +408,7 @@ describe('states that do not fit together, names that are not fields, attributes
     ]);
     // The note is still there once the widget has started (drawn from the stored problems, same wording);
     // a change made in the widget clears it.
-    await waitReady(page, '#m2');
+    await h.waitReady(page, '#m2');
     await expectNotes(page, [['#m2', [PART]]]);
     await page.locator('#m2 input[name="heads"][value="2"]').check();
     await expectNotes(page, [['#m2', [/^$/]]]);
@@ -444,6 +416,7 @@ describe('states that do not fit together, names that are not fields, attributes
 
   test('attributes changed later: `state` set after a field attribute does not override it; a replaced or removed bad attribute leaves the note; a removed field attribute gives the `state` value or the default', async () => {
     const { page } = hosted;
+    const set = (el, [n, v]) => (v === null ? el.removeAttribute(n) : el.setAttribute(n, v));
     // Each step: [widget, the attribute set (null: removed) or none, its note, its state after].
     for (const [id, change, parts, state] of [
       // The state attribute set after a field attribute: the field attribute still wins for its field.
@@ -460,10 +433,7 @@ describe('states that do not fit together, names that are not fields, attributes
       // Without a state attribute: the default, the other attribute kept.
       ['#plain', ['a', null], [], { a: [3, 4], b: [2, 2] }],
     ]) {
-      if (change)
-        await page
-          .locator(id)
-          .evaluate((el, [n, v]) => (v === null ? el.removeAttribute(n) : el.setAttribute(n, v)), change);
+      if (change) await page.locator(id).evaluate(set, change);
       await expectNotes(page, [[id, parts, { state }]]);
     }
   });
@@ -484,7 +454,7 @@ describe('states that do not fit together, names that are not fields, attributes
       // Four values: the default weights (three) do not fit either, so the values go back too, and both are named.
       ['#v4', [perValue(4), 'values=1,1;2,2;3,3;4,4'], { part: { alpha: [0.5, 0.3, 0.2] } }],
     ]);
-    expect((await stateOf(page, '#v4')).values).toHaveLength(3);
+    expect((await h.stateOf(page, '#v4')).values).toHaveLength(3);
     // The explain widget's default sentence has six words: five words given, then query 6.
     const explained = await page.locator('#eq').evaluate((el) => {
       const words = el.state.words.slice(0, 5);
@@ -499,8 +469,8 @@ describe('states that do not fit together, names that are not fields, attributes
   test('the state property: a number as text or in an array, NaN, a list as text, a name that is not a field, a number for the object; each ignored with a note saying what is wrong, still computing', async () => {
     const { page } = hosted;
     const lever = page.locator('#lever');
-    await waitReady(page, '#lever');
-    const before = await stateOf(page, '#lever');
+    await h.waitReady(page, '#lever');
+    const before = await h.stateOf(page, '#lever');
     for (const [value, shown] of [
       [{ t: '2' }, 't=2'],
       [{ t: [2] }, 't=[2]'],
@@ -513,13 +483,13 @@ describe('states that do not fit together, names that are not fields, attributes
       const after = await lever.evaluate((el) => ({ state: el.state, status: el.dataset.status }));
       expect(after).toEqual({ state: before, status: 'ready' });
       expect(typeof after.state.t).toBe('number');
-      expect(await noteOf(lever)).toMatch(shown);
+      expect(await h.noteOf(lever)).toMatch(shown);
     }
   });
 
   test('orthogonality with every vector zero: nothing drawn from undefined numbers, no console error; angles "not defined"', async () => {
     const { page } = hosted;
-    await waitReady(page, '#zero');
+    await h.waitReady(page, '#zero');
     const seen = await page.locator('#zero').evaluate((el) => ({
       stateText: el.stateText,
       cosines: [...el.shadowRoot.querySelectorAll('[data-role="cosine"]')].map((c) => c.textContent),
@@ -535,15 +505,15 @@ describe('states that do not fit together, names that are not fields, attributes
   test('a widget whose inputs cannot be computed says so: status "stale", never left "loading"', async () => {
     const { page } = hosted;
     const lab = page.locator('#lab');
-    await waitReady(page, '#lab');
+    await h.waitReady(page, '#lab');
     // setState checks fields one by one only; two lengths reach render(), which refuses them.
     await lab.evaluate((el) => el.setState({ a: [1, 2, 3], b: [1, 2] }));
     await page.waitForSelector('#lab[data-status="stale"]');
     expect(await page.locator('#lab .computed-by').textContent()).toMatch(/could not be computed/);
     // The state property is checked as a whole: the lengths are made to fit again.
     await lab.evaluate((el) => (el.state = { a: [1, 2, 3], b: [1, 2] }));
-    await waitReady(page, '#lab');
-    expect(await noteOf(lab)).toMatch(/b=1,2 \u2014 expected as many numbers as a/);
+    await h.waitReady(page, '#lab');
+    expect(await h.noteOf(lab)).toMatch(/b=1,2 \u2014 expected as many numbers as a/);
   });
 });
 
@@ -554,7 +524,7 @@ describe('the Embed control in sandboxed frames, and pages that turn it off', ()
    * high, sandboxed with `sandbox`; `fn` gets the frame too, once its widget is ready.
    */
   const withSandboxed = (name, tag, [sandbox, height], fn) => {
-    const html = hostPage(embedFrame(`w=${tag}`, `title="t" width="100%" height="${height}" sandbox="${sandbox}"`));
+    const html = h.hostPage(embedFrame(`w=${tag}`, `title="t" width="100%" height="${height}" sandbox="${sandbox}"`));
     return withFrame(name, html, tag, { clean: false }, fn);
   };
 
@@ -605,9 +575,9 @@ describe('the Embed control in sandboxed frames, and pages that turn it off', ()
   });
 
   test('a page with <meta name="attention-geometry-embed" content="off"> shows a short text instead of snippets', async () => {
-    const head = `<meta name="attention-geometry-embed" content="off">${widgetsScript(env)}`;
-    const url = host.add('embed-off.html', hostPage(`<${WORKED}></${WORKED}>`, head));
-    await withPage(env, url, { tag: WORKED }, async ({ page }) => {
+    const head = `<meta name="attention-geometry-embed" content="off">${h.widgetsScript(env)}`;
+    const url = host.add('embed-off.html', h.hostPage(`<${WORKED}></${WORKED}>`, head));
+    await h.withPage(env, url, { tag: WORKED }, async ({ page }) => {
       const widget = page.locator(WORKED);
       await widget.locator('details.embed summary').click();
       expect(await widget.locator('[data-role="embed-unavailable"]').textContent()).toMatch(/turned off on this page/);
@@ -616,13 +586,13 @@ describe('the Embed control in sandboxed frames, and pages that turn it off', ()
   });
 
   test('the npm package\'s copy of embed.html (no full page beside it) hides "Open the full page"', async () => {
-    const page = readFileSync(join(ROOT, 'dist/widgets/embed.html'), 'utf8');
+    const page = readFileSync(join(h.ROOT, 'dist/widgets/embed.html'), 'utf8');
     expect(page).toContain('<meta name="attention-geometry-full-page" content="off">');
     // With no script run too: the link is hidden, and the message for an embed.js that did not load names no full page.
     expect(page).toContain('<p class="embed-open" hidden>');
     expect(page).toMatch(/class="embed-note embed-missing">[^<]*did not load[^<]*<\/p>/);
     writeFileSync(join(env.site, 'embed-package.html'), page);
-    await withPage(env, `embed-package.html?w=${WORKED}&agtest=1`, { tag: WORKED }, async (opened) => {
+    await h.withPage(env, `embed-package.html?w=${WORKED}&agtest=1`, { tag: WORKED }, async (opened) => {
       expect(await opened.page.locator('#embed-open').isVisible()).toBe(false);
     });
   });

@@ -6,29 +6,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from '@jest/globals';
-import {
-  cspViolations,
-  frameHeights,
-  frameOf,
-  hostPage,
-  noteOf,
-  ROOT,
-  seedCase,
-  until,
-  useEnv,
-  useHost,
-  waitReady,
-  waitRun,
-  widgetsScript,
-  withChapter,
-  withPage,
-} from './helpers.mjs';
+import * as h from './helpers.mjs';
 import { byRole, expectAllLogged, one, readNumbers } from './shown-numbers.mjs';
 import { dot, softmax } from '../reference/float64.mjs';
 
 const TAG = 'ag-worked-example';
 const template = (name, content) =>
-  readFileSync(join(ROOT, 'tests/browser/hosts', name), 'utf8').replace('{{CONTENT}}', content);
+  readFileSync(join(h.ROOT, 'tests/browser/hosts', name), 'utf8').replace('{{CONTENT}}', content);
 /** The host page made from the template `name` with `content` pasted in, served by the host server. */
 const pasted = (name, content) => host.add(name, template(name, content));
 const CSP =
@@ -36,11 +20,11 @@ const CSP =
 
 // The state pasted everywhere: q = (2, 0, 0, 0) with the articles' keys, scaled by 1/sqrt(4).
 const Q = [2, 0, 0, 0];
-const K = seedCase('worked-scores').inputs.K;
+const K = h.seedCase('worked-scores').inputs.K;
 
 /** The pasted state's numbers in `where` (page or frame) against the float64 reference: scores, scaled, weights. */
 async function expectPasted(where) {
-  await waitReady(where, TAG);
+  await h.waitReady(where, TAG);
   const numbers = await readNumbers(where, TAG);
   const scores = K.map((row) => dot(row, Q));
   const z = scores.map((s) => s / Math.sqrt(Q.length));
@@ -59,7 +43,7 @@ const scoresOf = async (page) => byRole(await readNumbers(page, TAG), 'score').m
 
 /** The std of sqrt-d's experiment (d = 16, 4000 pairs) spreads like sqrt(16) = 4: within 4 standard errors. */
 async function expectSpread(page) {
-  await waitRun(page, 'ag-sqrt-d', 30000);
+  await h.waitRun(page, 'ag-sqrt-d', 30000);
   const std = one(await readNumbers(page, 'ag-sqrt-d'), 'std').value;
   expect(Math.abs(std - 4)).toBeLessThanOrEqual(4 * (4 / Math.sqrt(2 * 4000)));
 }
@@ -67,7 +51,7 @@ async function expectSpread(page) {
 // The page of widgets used alone, with its policy in a meta tag (served by the site's server).
 const META_CSP =
   "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data: blob:";
-const ALONE = hostPage(
+const ALONE = h.hostPage(
   `<h1>A course page</h1>
 <ag-two-definitions a="1,2" b="-2,1"></ag-two-definitions>
 <ag-worked-example state="v=1&amp;q=2,0,0,0&amp;scaled=1&amp;step=weights"></ag-worked-example>
@@ -78,14 +62,14 @@ const ALONE = hostPage(
 <script type="module" src="widgets.js"></script>`,
 );
 
-const env = useEnv({ extraFiles: { 'alone.html': ALONE } });
-const host = useHost(env, { site: true });
+const env = h.useEnv({ extraFiles: { 'alone.html': ALONE } });
+const host = h.useHost(env, { site: true });
 let snippets;
 beforeAll(async () => {
   // The two snippets, as the Embed control gives them for the state above; and both as Canvas keeps them, which
   // keeps a whitelist of elements: the scripts and the unknown <ag-...> element go. The browser's own parser (an
   // inert document) does the stripping.
-  await withChapter(env, 'worked-example', TAG, { clean: false }, async ({ page }) => {
+  await h.withChapter(env, 'worked-example', TAG, { clean: false }, async ({ page }) => {
     const widget = page.locator(TAG);
     await widget.evaluate((el, q) => {
       el.setAttribute('q', q);
@@ -106,8 +90,8 @@ beforeAll(async () => {
 describe('course platforms', () => {
   test('a plain page under a strict CSP header: three widgets compute, one runs a worker experiment, no violation', async () => {
     const url = host.add('plain.html', template('csp-plain.html'), { 'Content-Security-Policy': CSP });
-    await withPage(env, `${url}?agtest=1`, { height: 3000 }, async ({ page }) => {
-      for (const tag of [TAG, 'ag-two-definitions', 'ag-sqrt-d']) await waitReady(page, tag);
+    await h.withPage(env, `${url}?agtest=1`, { height: 3000 }, async ({ page }) => {
+      for (const tag of [TAG, 'ag-two-definitions', 'ag-sqrt-d']) await h.waitReady(page, tag);
       expect(await scoresOf(page)).toEqual([5, -4, 0]);
       await expectAllLogged(page, TAG);
       expect(await dotsOf(page.locator('ag-two-definitions'))).toEqual(['0']); // (1, 2) and (-2, 1) are perpendicular
@@ -124,13 +108,13 @@ describe('course platforms', () => {
     const site = origin();
     const body = `<${TAG}></${TAG}>\n<ag-sqrt-d d="16" pairs="4000" seed="3"></ag-sqrt-d>`;
     const policy = `default-src 'self'; script-src ${site} 'wasm-unsafe-eval'; worker-src ${workerSrc}; style-src ${site}; font-src ${site}; img-src 'self' data: blob:; connect-src ${site}; object-src 'none'; base-uri 'none'`;
-    return host.add(name, hostPage(body, widgetsScript(env)), { 'Content-Security-Policy': policy });
+    return host.add(name, h.hostPage(body, h.widgetsScript(env)), { 'Content-Security-Policy': policy });
   };
 
   test('widgets from another origin under the policy EMBEDDING.md gives (worker-src blob: <origin>): the experiment runs in the worker', async () => {
     const url = crossOrigin('cross-origin.html', `blob: ${origin()}`);
-    await withPage(env, url, { height: 2400 }, async ({ page }) => {
-      for (const tag of [TAG, 'ag-sqrt-d']) await waitReady(page, tag);
+    await h.withPage(env, url, { height: 2400 }, async ({ page }) => {
+      for (const tag of [TAG, 'ag-sqrt-d']) await h.waitReady(page, tag);
       expect(await scoresOf(page)).toEqual([5, -4, 0]);
       await expectSpread(page);
     });
@@ -138,32 +122,32 @@ describe('course platforms', () => {
 
   test("widgets from another origin under worker-src 'self': the experiment says why it cannot run, the rest computes", async () => {
     const url = crossOrigin('cross-origin-no-worker.html', "'self'");
-    await withPage(env, url, { height: 2400, clean: false }, async ({ page, problems }) => {
-      await waitReady(page, TAG);
+    await h.withPage(env, url, { height: 2400, clean: false }, async ({ page, problems }) => {
+      await h.waitReady(page, TAG);
       expect(await scoresOf(page)).toEqual([5, -4, 0]);
-      const note = await until(() => noteOf(page.locator('ag-sqrt-d')), 'the note of the experiment');
+      const note = await h.until(() => h.noteOf(page.locator('ag-sqrt-d')), 'the note of the experiment');
       expect(note).toMatch(/experiment could not run/i);
       // The blocked worker is the one violation; nothing else went wrong.
-      const violations = await cspViolations(page);
+      const violations = await h.cspViolations(page);
       expect(violations.length).toBeGreaterThan(0);
       expect(violations.every((v) => v.startsWith('worker-src'))).toBe(true);
       expect(problems.dialogs).toEqual([]);
       expect(problems.foreign).toEqual([]);
       // Still usable: the worked example recomputes after an input changes.
       await page.locator(TAG).evaluate((el) => el.setAttribute('q', '2,0,0,0'));
-      await until(async () => (await scoresOf(page))[0] === 2, 'the recomputed scores');
+      await h.until(async () => (await scoresOf(page))[0] === 2, 'the recomputed scores');
     });
   });
 
   test('Canvas: scripts stripped from the content, only the iframe remains; Canvas\u2019s own lti.frameResize listener sizes it', async () => {
     expect(snippets.canvas).not.toMatch(/<script|<ag-/);
     expect(snippets.canvas).toMatch(/<iframe /);
-    await withPage(env, pasted('canvas.html', snippets.canvas), { width: 375 }, async ({ page }) => {
-      const frame = await frameOf(page);
+    await h.withPage(env, pasted('canvas.html', snippets.canvas), { width: 375 }, async ({ page }) => {
+      const frame = await h.frameOf(page);
       await expectPasted(frame);
       // The frame's element (host side) and the document in it agree within 2 px, with no inner scrollbar.
-      const height = await until(async () => {
-        const { height, scrolls, outer } = await frameHeights(page, frame);
+      const height = await h.until(async () => {
+        const { height, scrolls, outer } = await h.frameHeights(page, frame);
         return Math.abs(outer - height) <= 2 && !scrolls ? height : null;
       }, 'the frame to be sized to its content');
       const resizes = await page.evaluate(() => window.__resizes);
@@ -172,16 +156,14 @@ describe('course platforms', () => {
   });
 
   test('Moodle: RequireJS globals and the site\u2019s CSS around the element snippet; the widget computes', async () => {
-    await withPage(env, pasted('moodle.html', snippets.element), { width: 375 }, async ({ page }) => {
+    await h.withPage(env, pasted('moodle.html', snippets.element), { width: 375 }, async ({ page }) => {
       await expectPasted(page);
       // The module left the AMD loader alone, and the loader did not take the module.
       expect(await page.evaluate(() => window.__amdCalls)).toEqual([]);
       expect(await page.evaluate(() => typeof window.define.amd)).toBe('object');
       // Moodle's button and svg rules stop at the shadow boundary.
-      const button = await page
-        .locator(TAG)
-        .evaluate((el) => getComputedStyle(el.shadowRoot.querySelector('button')).textTransform);
-      expect(button).toBe('none');
+      const button = (el) => getComputedStyle(el.shadowRoot.querySelector('button')).textTransform;
+      expect(await page.locator(TAG).evaluate(button)).toBe('none');
     });
   });
 
@@ -189,16 +171,17 @@ describe('course platforms', () => {
     ['Jupyter Book', 'jupyter-book.html'],
     ['Quarto', 'quarto.html'],
   ])('%s: raw HTML output with both snippets, require.js globals present', async (_name, file) => {
-    await withPage(env, pasted(file, `${snippets.element}\n${snippets.iframe}`), { height: 2400 }, async ({ page }) => {
+    const url = pasted(file, `${snippets.element}\n${snippets.iframe}`);
+    await h.withPage(env, url, { height: 2400 }, async ({ page }) => {
       await expectPasted(page);
-      await expectPasted(await frameOf(page));
+      await expectPasted(await h.frameOf(page));
     });
   });
 });
 
 describe('widgets alone on a plain page', () => {
   test('two different widgets from one script tag, under a strict CSP, with no violation', async () => {
-    await withPage(env, 'alone.html?agtest=1', { waitFor: null, width: 375, height: 3000 }, async ({ page }) => {
+    await h.withPage(env, 'alone.html?agtest=1', { waitFor: null, width: 375, height: 3000 }, async ({ page }) => {
       const events = [];
       await page.exposeFunction('__recordEvent', (e) => events.push(e));
       await page.evaluate(() =>
@@ -206,7 +189,7 @@ describe('widgets alone on a plain page', () => {
           window.__recordEvent({ tag: e.target.localName, text: e.detail.text }),
         ),
       );
-      for (const tag of ['ag-two-definitions', TAG]) await waitReady(page, tag);
+      for (const tag of ['ag-two-definitions', TAG]) await h.waitReady(page, tag);
       const [first, third] = [0, 1].map((i) => page.locator('ag-two-definitions').nth(i));
       await page.waitForFunction(() =>
         [...document.querySelectorAll('ag-two-definitions')].every((el) => el.dataset.status === 'ready'),

@@ -81,7 +81,6 @@ describe('printing', () => {
       expect(new Set(print.pagers)).toEqual(new Set(['none']));
       expect(print.computedBy).not.toBe('none');
       await page.emulateMedia({ media: 'screen', colorScheme: 'dark' });
-
       // Printing from the top of the page renders every widget first. The premise: most have not started.
       expect(Object.values(await statuses(page)).filter((s) => s === null).length).toBeGreaterThan(TAGS.length / 2);
       const pdf = await page.pdf({ format: 'A4' });
