@@ -1,40 +1,18 @@
-// The one-widget page (embed.html) and the Embed control of the toolbar:
-// the worked example by w= and by ch= against the articles' numbers, with no
-// reading bar or previous/next links; the page in a sandboxed iframe on another origin reports its height, the host
-// sizes the frame and no inner scrollbar is left; the control's snippets,
-// pasted into fresh host pages, show the same state, and its site address;
-// hostile addresses, attributes, `state` values and states that do not fit
-// fall back with a note.
+// The one-widget page (embed.html) and the Embed control of the toolbar: the worked example by w= and by ch=
+// against the articles' numbers, with no reading bar or previous/next links, and the message when embed.js did
+// not load; the page in a sandboxed iframe on another origin reports its height, the host sizes the frame and no
+// inner scrollbar is left; the control's snippets, pasted into fresh host pages, show the same state, their
+// heights and its site address; hostile addresses, attributes, `state` values and states that do not fit fall
+// back with a note.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from '@jest/globals';
 import { CHAPTERS } from '../../web/chapters.js';
-import {
-  expectWorkedExample,
-  frameHeights,
-  frameOf,
-  hostPage,
-  noteOf,
-  overflow,
-  ROOT,
-  screenshot,
-  seedCase,
-  setStateText,
-  stateOf,
-  until,
-  useEnv,
-  useHost,
-  usePage,
-  waitReady,
-  widgetsScript,
-  withChapter,
-  withEmbed,
-  withPage,
-} from './helpers.mjs';
+import * as h from './helpers.mjs';
 import { byRole, expectAllLogged, readNumbers } from './shown-numbers.mjs';
 
-const env = useEnv();
-const host = useHost(env);
+const env = h.useEnv();
+const host = h.useHost(env);
 const WORKED = 'ag-worked-example';
 const TWO = 'ag-two-definitions';
 const enc = encodeURIComponent;
@@ -44,10 +22,18 @@ const s = (tag, state) => `w=${tag}&s=${enc(state)}`;
 /** An iframe of embed.html?<query> (test mode) with the attributes `attrs`. */
 const embedFrame = (query, attrs) =>
   `<iframe src="${new URL(`embed.html?${query}&agtest=1`, env.server.url).href}" style="border:0" ${attrs}></iframe>`;
+/** withPage on the host page `name`.html made of `html`; `fn` gets the frame of embed.html too, once `tag` is ready. */
+const withFrame = (name, html, tag, open, fn) =>
+  h.withPage(env, host.add(`${name}.html`, html), open, async (opened) => {
+    const frame = await h.frameOf(opened.page);
+    await h.waitReady(frame, tag);
+    return fn({ ...opened, frame });
+  });
 const snippetOf = (widget, kind) => widget.locator(`textarea[data-snippet="${kind}"]`).inputValue();
 const PART = /^Part of an attribute could not be used\./;
 /** What the page has to go through the tour, and an embed has not: the reading bar, previous/next links. */
 const NO_TOUR = '#reading-bar, .reading-bar, .chapter-pager, .pager-next, .pager-prev';
+const RESIZE = 'attention-geometry:resize';
 const HEADS_5 = /heads=5 \u2014 expected a number of heads that divides d_model = 12/;
 
 /**
@@ -56,86 +42,66 @@ const HEADS_5 = /heads=5 \u2014 expected a number of heads that divides d_model 
  */
 async function expectNotes(page, rows) {
   for (const [id, parts, { state, part } = {}] of rows) {
-    const note = await noteOf(page.locator(id));
+    const note = await h.noteOf(page.locator(id));
     for (const p of parts)
       expect(note).toEqual(
         typeof p === 'string' ? expect.stringContaining(p) : p instanceof RegExp ? expect.stringMatching(p) : p,
       );
-    if (state) expect(await stateOf(page, id)).toEqual(state);
-    if (part) expect(await stateOf(page, id)).toMatchObject(part);
+    if (state) expect(await h.stateOf(page, id)).toEqual(state);
+    if (part) expect(await h.stateOf(page, id)).toMatchObject(part);
   }
 }
 
 /** Every <img>, <script> and <iframe> in the document and in every shadow root. */
-function injectedNodes(page) {
-  return page.evaluate(() => {
-    const found = [];
-    const visit = (root) => {
-      for (const el of root.querySelectorAll('*')) {
-        if (['img', 'script', 'iframe'].includes(el.localName))
-          found.push(`${el.localName} ${el.getAttribute('src') ?? ''}`);
-        if (el.shadowRoot) visit(el.shadowRoot);
-      }
-    };
-    visit(document);
-    return found;
+const injectedNodes = (page) =>
+  page.evaluate(function visit(root = document) {
+    return [...root.querySelectorAll('*')].flatMap((el) => [
+      ...(el.matches('img, script, iframe') ? [`${el.localName} ${el.getAttribute('src') ?? ''}`] : []),
+      ...(el.shadowRoot ? visit(el.shadowRoot) : []),
+    ]);
   });
-}
 
 /**
  * The embed page shows only the widget `tag`, in its default state, with the note `noteSelector` saying what
  * could not be used, nothing injected; the worked example still computes a new q, another widget its numbers.
  */
 async function expectFallback(page, tag, noteSelector, what = '') {
-  const shown = await page
-    .locator('#embed')
-    .evaluate((main) => [...main.querySelectorAll('[data-status]')].map((el) => el.localName));
-  expect(shown).toEqual([tag]);
+  const main = page.locator('#embed');
+  expect(await main.evaluate((m) => [...m.querySelectorAll('[data-status]')].map((el) => el.localName))).toEqual([tag]);
   expect(await injectedNodes(page)).toEqual(['script embed.js']);
-  const state = await page
-    .locator(tag)
-    .evaluate((el) => ({ state: el.state, fresh: document.createElement(el.localName).state }));
-  expect({ what, state: state.state }).toEqual({ what, state: state.fresh });
+  const widget = page.locator(tag);
+  const [state, fresh] = await widget.evaluate((el) => [el.state, document.createElement(el.localName).state]);
+  expect({ what, state }).toEqual({ what, state: fresh });
   const noteBox = page.locator(noteSelector);
   expect([what, await noteBox.textContent()]).toEqual([what, expect.stringMatching(/could not be used/)]);
   expect(await noteBox.isVisible()).toBe(true);
-  if (tag === WORKED) {
-    // Still usable: a new q computes new scores (q = (2, 2, 0, 1): 6, -5, 0).
-    await page.locator(`${WORKED} input.vec-input`).first().fill('2');
-    const scores = async () => byRole(await readNumbers(page, WORKED), 'score').map((x) => x.value);
-    await until(async () => (await scores()).join() === '6,-5,0', 'the new scores', 100);
-    await expectAllLogged(page, WORKED);
-  } else {
-    expect((await readNumbers(page, tag)).length).toBeGreaterThan(0);
-  }
+  if (tag !== WORKED) return expect((await readNumbers(page, tag)).length).toBeGreaterThan(0);
+  // Still usable: a new q computes new scores (q = (2, 2, 0, 1): 6, -5, 0).
+  await page.locator(`${WORKED} input.vec-input`).first().fill('2');
+  const scores = async () => byRole(await readNumbers(page, WORKED), 'score').map((x) => x.value);
+  await h.until(async () => (await scores()).join() === '6,-5,0', 'the new scores', 100);
+  await expectAllLogged(page, WORKED);
 }
 
 describe('embed.html', () => {
-  test('with embed.js answered 404, the frame says the figure\u2019s script did not load and what to do; once embed.js runs, that message is gone', async () => {
+  test('with embed.js answered 404, the frame says the figure\u2019s script did not load and what to do', async () => {
     const setup = (p) =>
-      p.route('**/embed.js', (route) => route.fulfill({ status: 404, contentType: 'text/plain', body: 'gone' }));
-    await withPage(
-      env,
-      `embed.html?ch=dot-product&agtest=1`,
-      { setup, waitFor: null, clean: false },
-      async ({ page }) => {
-        const message = page.locator('#embed .embed-missing');
-        await message.waitFor({ state: 'visible' });
-        expect(await message.textContent()).toMatch(
-          /^This figure could not be shown: its script, embed\.js, did not load\. Serve the folder of this page as it is, .*, or open the full page\.$/,
-        );
-        expect(await page.locator('#embed-open').isVisible()).toBe(true);
-        expect(await page.locator(TWO).count()).toBe(0);
-      },
-    );
-    await withEmbed(env, 'ch=dot-product', TWO, async ({ page }) => {
-      expect(await page.locator('.embed-missing').count()).toBe(0);
+      p.route('**/embed.js', (r) => r.fulfill({ status: 404, contentType: 'text/plain', body: 'gone' }));
+    const open = { setup, waitFor: null, clean: false };
+    await h.withPage(env, `embed.html?ch=dot-product&agtest=1`, open, async ({ page }) => {
+      const message = page.locator('#embed .embed-missing');
+      await message.waitFor({ state: 'visible' });
+      expect(await message.textContent()).toMatch(
+        /^This figure could not be shown: its script, embed\.js, did not load\. Serve the folder of this page as it is, .*, or open the full page\.$/,
+      );
+      expect(await page.locator('#embed-open').isVisible()).toBe(true);
+      expect(await page.locator(TWO).count()).toBe(0);
     });
   });
 
-  test('the worked example by w= and by ch= computes the articles\u2019 scores and weights; no reading bar or previous/next links', async () => {
-    await withEmbed(env, `w=${WORKED}`, WORKED, async ({ page }) => {
-      expectWorkedExample(await readNumbers(page, WORKED));
+  test('the worked example by w= and by ch= computes the articles\u2019 scores and weights; no reading bar or previous/next links; once embed.js runs, no message that it did not load', async () => {
+    await h.withEmbed(env, `w=${WORKED}`, WORKED, async ({ page }) => {
+      h.expectWorkedExample(await readNumbers(page, WORKED));
       await expectAllLogged(page, WORKED);
       // No page header; no note; the full-page link opens the chapter with its state.
       expect(await page.locator('h1').count()).toBe(0);
@@ -150,9 +116,10 @@ describe('embed.html', () => {
       expect(href.hash).toBe('#ch-worked-example');
     });
     const chapter = chapterOf('worked-example');
-    await withEmbed(env, 'ch=worked-example', WORKED, { width: 375 }, async ({ page }) => {
-      expectWorkedExample(await readNumbers(page, WORKED));
+    await h.withEmbed(env, 'ch=worked-example', WORKED, { width: 375 }, async ({ page }) => {
+      h.expectWorkedExample(await readNumbers(page, WORKED));
       expect(await page.locator(NO_TOUR).count()).toBe(0);
+      expect(await page.locator('.embed-missing').count()).toBe(0);
       expect(await page.locator('h1').textContent()).toBe(chapter.title);
       expect(await page.locator('.intro').textContent()).toBe(chapter.intro);
       expect(await page.locator('.tries li').allTextContents()).toEqual(
@@ -161,22 +128,21 @@ describe('embed.html', () => {
     });
     // A state given by s=: the articles' a = (3, 4), b = (4, 3) give a.b = 24. A field outside s= (a=5,5): named
     // in the page's note; the widget shows its state from s=.
-    await withEmbed(env, `${s(TWO, 'v=1&a=3,4&b=4,3')}&a=5,5`, TWO, async ({ page }) => {
+    await h.withEmbed(env, `${s(TWO, 'v=1&a=3,4&b=4,3')}&a=5,5`, TWO, async ({ page }) => {
       const dots = await page
         .locator(TWO)
         .evaluate((el) => [...el.shadowRoot.querySelectorAll('[data-role="dot"]')].map((n) => Number(n.dataset.value)));
-      expect(dots[0]).toBe(seedCase('dot-algebraic').expected);
+      expect(dots[0]).toBe(h.seedCase('dot-algebraic').expected);
       expect(await page.locator('#embed-note').textContent()).toContain('a=5,5');
-      expect((await stateOf(page, TWO)).a).toEqual([3, 4]);
+      expect((await h.stateOf(page, TWO)).a).toEqual([3, 4]);
     });
   }, 120000); // three pages
 
   test.each([320, 1200])(
     'in a sandboxed iframe on another origin at %i px: height messages, the host sizes the frame, no inner scrollbar',
     async (width) => {
-      const body = `<h1>A course page</h1>
-${embedFrame(`w=${WORKED}&id=fig-1`, 'title="Attention Geometry: worked example" width="100%" height="200" sandbox="allow-scripts allow-same-origin"')}
-<p>After the frame.</p>
+      const attrs = `title="Attention Geometry: worked example" width="100%" height="200" sandbox="allow-scripts allow-same-origin"`;
+      const body = `<h1>A course page</h1>\n${embedFrame(`w=${WORKED}&id=fig-1`, attrs)}\n<p>After the frame.</p>
 <script>
   window.__messages = [];
   window.addEventListener('message', function (event) {
@@ -187,55 +153,55 @@ ${embedFrame(`w=${WORKED}&id=fig-1`, 'title="Attention Geometry: worked example"
   });
 </script>`;
       const head = '<meta name="viewport" content="width=device-width, initial-scale=1">';
-      await withPage(
-        env,
-        host.add(`frame-${width}.html`, hostPage(body, head)),
-        { width, height: 700 },
-        async ({ page }) => {
-          const frame = await frameOf(page);
-          await waitReady(frame, WORKED);
-          expectWorkedExample(await readNumbers(frame, WORKED));
-          /** The heights once the last message gives the document's height and the frame has taken it (within 2 px). */
-          const settled = async (smaller = Infinity) => {
-            const heights = await frameHeights(page, frame);
-            const messages = await page.evaluate(() => window.__messages);
-            const last = messages.filter((m) => m && m.type === 'attention-geometry:resize').at(-1);
-            const ok = last?.height === heights.height && Math.abs(heights.outer - heights.height) <= 2;
-            return ok && last.height < smaller ? { ...heights, messages, last } : null;
-          };
-          const first = await until(settled, 'the frame to take its content\u2019s height', 100);
-          expect(first.last).toEqual({
-            type: 'attention-geometry:resize',
-            height: first.height,
-            widget: WORKED,
-            chapter: null,
-            id: 'fig-1',
-          });
-          expect(first.height).toBeGreaterThan(200);
-          expect(first.scrolls).toBe(false);
-          const lti = first.messages.filter((m) => typeof m === 'string').map((m) => JSON.parse(m));
-          expect(lti.at(-1)).toEqual({ subject: 'lti.frameResize', height: first.height });
-          // Heights are posted only when they change: never the same one twice in a row.
-          const heights = first.messages.filter((m) => m && m.type).map((m) => m.height);
-          heights.slice(1).forEach((hgt, i) => expect(hgt).not.toBe(heights[i]));
-          // A state change that hides the output line makes the page shorter: posted again.
-          await frame.locator(`${WORKED} input[name="step"][value="scores"]`).check();
-          const second = await until(() => settled(first.last.height), 'a new, smaller height', 100);
-          expect(second.scrolls).toBe(false);
-        },
-      );
+      const html = h.hostPage(body, head);
+      await withFrame(`frame-${width}`, html, WORKED, { width, height: 700 }, async ({ page, frame }) => {
+        h.expectWorkedExample(await readNumbers(frame, WORKED));
+        /** The heights once the last message gives the document's height and the frame has taken it (within 2 px). */
+        const settled = async (smaller = Infinity) => {
+          const heights = await h.frameHeights(page, frame);
+          const messages = await page.evaluate(() => window.__messages);
+          const last = messages.filter((m) => m && m.type === RESIZE).at(-1);
+          const ok = last?.height === heights.height && Math.abs(heights.outer - heights.height) <= 2;
+          return ok && last.height < smaller ? { ...heights, messages, last } : null;
+        };
+        const first = await h.until(settled, 'the frame to take its content\u2019s height', 100);
+        const { height } = first;
+        expect(first.last).toEqual({ type: RESIZE, height, widget: WORKED, chapter: null, id: 'fig-1' });
+        expect(first.height).toBeGreaterThan(200);
+        expect(first.scrolls).toBe(false);
+        const lti = first.messages.filter((m) => typeof m === 'string').map((m) => JSON.parse(m));
+        expect(lti.at(-1)).toEqual({ subject: 'lti.frameResize', height: first.height });
+        // Heights are posted only when they change: never the same one twice in a row.
+        const heights = first.messages.filter((m) => m && m.type).map((m) => m.height);
+        heights.slice(1).forEach((hgt, i) => expect(hgt).not.toBe(heights[i]));
+        // A state change that hides the output line makes the page shorter: posted again.
+        await frame.locator(`${WORKED} input[name="step"][value="scores"]`).check();
+        const second = await h.until(() => settled(first.last.height), 'a new, smaller height', 100);
+        expect(second.scrolls).toBe(false);
+      });
     },
   );
 
-  test('the Embed control: both snippets, pasted into fresh pages on another origin, show the same state; Copy works or falls back; it fits 320 px', async () => {
+  test('the Embed control: both snippets, pasted into fresh pages on another origin, show the same state; Copy works or falls back; it fits 320 px; the iframe snippet\u2019s height is the widget\u2019s (panel closed) plus a small margin, and the chapter\u2019s when the frame shows the chapter; the site address: a loopback warning; a published address is used by both snippets and remembered; a bad one is refused', async () => {
     const origin = new URL(env.server.url).origin;
-    const pasted = await withChapter(env, 'dot-product', TWO, async ({ page, context }) => {
+    const pasted = await h.withChapter(env, 'dot-product', TWO, { width: 900 }, async ({ page, context }) => {
       await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
       const widget = page.locator(TWO);
+      const status = widget.locator('.embed-status');
       // Keyboard: the summary is focusable and opens with Enter.
       await widget.locator('details.embed summary').focus();
       await page.keyboard.press('Enter');
       expect(await widget.locator('details.embed').evaluate((d) => d.open)).toBe(true);
+      // The heights in the iframe snippet, for the widget and for the chapter (filled on the toggle event, a task
+      // after the key), on the default state at the widget's width, compared below with what embed.html reports.
+      const width = await widget.evaluate((el) => Math.round(el.getBoundingClientRect().width));
+      const heightIn = async () =>
+        Number((await h.until(async () => /height="(\d+)"/.exec(await snippetOf(widget, 'iframe')), 'a height'))[1]);
+      const radio = (value) => widget.locator(`input[type="radio"][value="${value}"]`).check();
+      const forWidget = await heightIn();
+      await radio('chapter');
+      const heights = { width, widget: forWidget, chapter: await heightIn() };
+      await radio('widget');
       // The snippets follow the state while open.
       await widget.evaluate((el) => el.setAttribute('a', '1,2'));
       await widget.evaluate((el) => el.setAttribute('b', '-2.5,1.5'));
@@ -251,262 +217,33 @@ ${embedFrame(`w=${WORKED}&id=fig-1`, 'title="Attention Geometry: worked example"
       // Copy: the clipboard gets the snippet, the live region says so.
       await widget.locator('.embed-copy').first().click();
       expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(iframe);
-      expect(await widget.locator('.embed-status').textContent()).toMatch(/copied/);
+      expect(await status.textContent()).toMatch(/copied/);
       // A page that refuses the clipboard: the text is selected and the keys are named.
       await page.evaluate(() =>
         Object.defineProperty(navigator.clipboard, 'writeText', { value: () => Promise.reject(new Error('blocked')) }),
       );
       await widget.locator('.embed-copy').nth(1).click();
-      expect(await widget.locator('.embed-status').textContent()).toMatch(/Ctrl\+C/);
+      expect(await status.textContent()).toMatch(/Ctrl\+C/);
       const selected = await widget.evaluate((el) => {
         const a = el.shadowRoot.activeElement;
         return a && a.dataset.snippet === 'element' && a.selectionStart === 0 && a.selectionEnd === a.value.length;
       });
       expect(selected).toBe(true);
       // The whole chapter in the frame.
-      await widget.locator('input[type="radio"][value="chapter"]').check();
+      await radio('chapter');
       const chapter = await snippetOf(widget, 'iframe');
       expect(chapter).toContain(`?ch=dot-product&amp;s=`);
       const numbers = await texts(page, TWO);
       // The open control fits a 320 px screen.
       await page.setViewportSize({ width: 320, height: 900 });
-      expect(await overflow(page)).toBeLessThanOrEqual(0);
+      expect(await h.overflow(page)).toBeLessThanOrEqual(0);
       const box = await widget.locator('textarea[data-snippet="iframe"]').boundingBox();
       expect(box.x + box.width).toBeLessThanOrEqual(320);
-      await screenshot(widget.locator('.toolbar'), 'embed-control-phone-320');
-      return { iframe, element, chapter, numbers };
-    });
-    for (const kind of ['iframe', 'element', 'chapter'])
-      await withPage(
-        env,
-        host.add(`pasted-${kind}.html`, hostPage(`<h1>Pasted</h1>\n${pasted[kind]}`)),
-        async ({ page }) => {
-          const where = kind === 'element' ? page : await frameOf(page);
-          await waitReady(where, TWO);
-          if (kind === 'chapter') expect(await where.locator('h1').textContent()).toBe(chapterOf('dot-product').title);
-          expect(await texts(where, TWO)).toEqual(pasted.numbers);
-        },
-      );
-  }, 120000); // four pages
-
-  // Hostile states (s=, which embed.js gives the widget as its stateText) are set in an open page: the same parser.
-  const WORKED_STATES = [
-    ['values of 10^9', 'v=1&q=1e9,1e9,1e9,1e9'],
-    ['NaN', 'v=1&q=NaN,1,2,3&k=NaN'],
-    ['a script in the state', 'v=1&q=<script>alert(1)</script>&step=<img src=x onerror=alert(2)>'],
-    ['an over-long state', `v=1&q=${'1,'.repeat(30000)}1`],
-  ];
-  test.each([
-    ['markup as the tag', `w=${enc('<img src=x onerror=alert(1)>')}`, []],
-    ['an unknown chapter', `ch=${enc('nope"><img src=x>')}&s=${enc('v=1&a=1,2')}`, []],
-    ['no widget named', '', WORKED_STATES],
-    ['markup as the id', `w=${WORKED}&id=${enc('<img src=x>')}`, []],
-  ])('hostile address (%s): a default with a note, nothing injected, still usable', async (_what, query, states) => {
-    await withEmbed(env, query, WORKED, { width: 375 }, async ({ page }) => {
-      await expectFallback(page, WORKED, '#embed-note');
-      for (const [what, state] of states) {
-        await setStateText(page, WORKED, state);
-        await expectFallback(page, WORKED, `${WORKED} .note`, what);
-      }
-    });
-  });
-});
-describe('states that do not fit together, names that are not fields, attributes, the state property', () => {
-  // One host page for the tests below but the first, a widget (by id) for each case; the widgets script, all defined.
-  const ATTRIBUTES = `<ag-multi-head id="m1" heads="99" head="77" query="55"></ag-multi-head>
-<ag-multi-head id="m2" heads="5"></ag-multi-head>
-<ag-two-definitions id="t1" a="9,9" state="v=1&amp;b=1,1"></ag-two-definitions>
-<ag-two-definitions id="t2" a="1,1" state="v=1&amp;b=2,2"></ag-two-definitions>
-<ag-two-definitions id="t3" state="v=1&amp;b=2,2" a="1,1"></ag-two-definitions>
-<ag-worked-example id="w1" state="v=1&amp;a=3,4&amp;__proto__=1&amp;k=1,0,0,0;0,1,0,0;0,0,1,0&amp;k=0,0,0,0;0,0,0,0;0,0,0,0"></ag-worked-example>
-<ag-two-definitions id="late" a="1,1"></ag-two-definitions>
-<ag-two-definitions id="bad" a="nine" b="x"></ag-two-definitions>
-<ag-two-definitions id="gone" state="v=1&amp;a=5,5&amp;b=2,2" a="1,1"></ag-two-definitions>
-<ag-two-definitions id="plain" a="1,1" b="2,2"></ag-two-definitions>
-<ag-multi-head id="head" heads="2" head="5"></ag-multi-head>
-<ag-multi-head id="mq" query="6"></ag-multi-head>
-<ag-content-to-weights id="cq" query="6"></ag-content-to-weights>
-<ag-weights-explain id="eq"></ag-weights-explain>
-<ag-value-mix id="v3" values="1,1;2,2;3,3" alpha="0.5,0.5"></ag-value-mix>
-<ag-value-mix id="v4" values="1,1;2,2;3,3;4,4" alpha="0.5,0.5"></ag-value-mix>
-<ag-convex-hull id="h3" values="1,1;2,2;3,3" alpha="0.5,0.5"></ag-convex-hull>
-<ag-length-lever id="lever"></ag-length-lever>
-<ag-orthogonality id="zero" state="v=1&amp;q=0,0&amp;k1=0,0&amp;k2=0,0&amp;k3=0,0"></ag-orthogonality>
-<ag-simd id="lab"></ag-simd>`;
-  const hosted = usePage(env, () => host.add('attributes.html', hostPage(ATTRIBUTES, widgetsScript(env))), {
-    ready: ({ page }) => page.waitForFunction(() => !document.querySelector(':not(:defined)')),
-  });
-  test('h = 5 with d_model = 12 by s=: the widget computes with h = 3 and the note names heads=5; hostile states (a negative number of heads, sizes of 10^9): a default with a note, nothing injected', async () => {
-    const tag = 'ag-multi-head';
-    await withEmbed(env, s(tag, 'v=1&heads=5&dmodel=12'), tag, { width: 375 }, async ({ page }) => {
-      const widget = page.locator(tag);
-      expect(await widget.evaluate((el) => el.stateText)).toMatch(/&dmodel=12&heads=3&/);
-      expect(await noteOf(widget)).toMatch(HEADS_5);
-      expect(await widget.locator('input[name="heads"]:checked').getAttribute('value')).toBe('3');
-      expect(await widget.locator('.computed-by').textContent()).toMatch(/Computed in WebAssembly/);
-      for (const [what, state] of [
-        ['a negative number of heads', 'v=1&heads=-3'],
-        ['sizes of 10^9', 'v=1&dmodel=1000000000&heads=1000000000'],
-      ]) {
-        await setStateText(page, tag, state);
-        await expectFallback(page, tag, `${tag} .note`, what);
-      }
-    });
-  });
-
-  test('attributes: every problem listed, in attribute wording; `state` first, then field attributes, in any order; unknown names reported', async () => {
-    const { page } = hosted;
-    await expectNotes(page, [
-      ['#m1', [PART, 'heads=99', 'head=77', 'query=55']],
-      ['#m2', [HEADS_5], { part: { heads: 3 } }],
-      ['#t1', [PART, 'a=9,9'], { state: { a: [3, 4], b: [1, 1] } }],
-      ['#t2', [], { state: { a: [1, 1], b: [2, 2] } }],
-      ['#t3', [], { state: { a: [1, 1], b: [2, 2] } }],
-      [
-        '#w1',
-        [
-          /a=3,4 \u2014 expected no such name: it is not a field of this widget; its fields are /,
-          '__proto__=1',
-          /k=0,0,0,0;[^\u2014]*\u2014 expected one k= only/,
-        ],
-      ],
-    ]);
-    // The note is still there once the widget has started (drawn from the stored problems, same wording);
-    // a change made in the widget clears it.
-    await waitReady(page, '#m2');
-    await expectNotes(page, [['#m2', [PART]]]);
-    await page.locator('#m2 input[name="heads"][value="2"]').check();
-    await expectNotes(page, [['#m2', [/^$/]]]);
-  });
-
-  test('attributes changed later: `state` set after a field attribute does not override it; a replaced or removed bad attribute leaves the note; a removed field attribute gives the `state` value or the default', async () => {
-    const { page } = hosted;
-    // Each step: [widget, the attribute set (null: removed) or none, its note, its state after].
-    for (const [id, change, parts, state] of [
-      // The state attribute set after a field attribute: the field attribute still wins for its field.
-      ['#late', ['state', 'v=1&a=5,5&b=2,2'], [], { a: [1, 1], b: [2, 2] }],
-      ['#late', ['state', 'v=1&a=6,6&b=-2,-2'], [], { a: [1, 1], b: [-2, -2] }],
-      // Two rejected attributes: replacing one with a good value drops its entry, removing the other empties the note.
-      ['#bad', null, ['a=nine', 'b=x']],
-      ['#bad', ['a', '2,2'], [expect.not.stringContaining('a=nine'), 'b=x'], { a: [2, 2], b: [4, 3] }],
-      ['#bad', ['b', null], [/^$/], { a: [2, 2], b: [4, 3] }],
-      // Removing a field attribute: the state attribute's value, then (state removed too) the default.
-      ['#gone', null, [], { a: [1, 1], b: [2, 2] }],
-      ['#gone', ['a', null], [], { a: [5, 5], b: [2, 2] }],
-      ['#gone', ['state', null], [], { a: [3, 4], b: [4, 3] }],
-      // Without a state attribute: the default, the other attribute kept.
-      ['#plain', ['a', null], [], { a: [3, 4], b: [2, 2] }],
-    ]) {
-      if (change)
-        await page
-          .locator(id)
-          .evaluate((el, [n, v]) => (v === null ? el.removeAttribute(n) : el.setAttribute(n, v)), change);
-      await expectNotes(page, [[id, parts, { state }]]);
-    }
-  });
-
-  test('sizes and indices that must agree: head past h, query past the last word, weights not one per value; each reset to its default with a note', async () => {
-    const { page } = hosted;
-    const word = /query=6 \u2014 expected a word of the sentence, from 1 to 5/;
-    const perValue = (n) => new RegExp(`alpha=0\\.5,0\\.5 \u2014 expected ${n} weights, one per value`);
-    const values = [1, 2, 3].map((x) => [x, x]);
-    await expectNotes(page, [
-      ['#head', [/head=5 \u2014 expected a head from 1 to h = 2/], { part: { heads: 2, head: 1 } }],
-      // The default sentences: five words in multi-head and content-to-weights.
-      ['#mq', [word], { part: { query: 4 } }],
-      ['#cq', [word], { part: { query: 2 } }],
-      // Two weights for three values: the weights go back to their default, the values stay.
-      ['#v3', [perValue(3)], { state: { values, alpha: [0.5, 0.3, 0.2] } }],
-      ['#h3', [perValue(3)], { state: { values, alpha: [0.2, 0.3, 0.5] } }],
-      // Four values: the default weights (three) do not fit either, so the values go back too, and both are named.
-      ['#v4', [perValue(4), 'values=1,1;2,2;3,3;4,4'], { part: { alpha: [0.5, 0.3, 0.2] } }],
-    ]);
-    expect((await stateOf(page, '#v4')).values).toHaveLength(3);
-    // The explain widget's default sentence has six words: five words given, then query 6.
-    const explained = await page.locator('#eq').evaluate((el) => {
-      const words = el.state.words.slice(0, 5);
-      el.setAttribute('words', words.join(','));
-      el.setAttribute('query', '6');
-      return { words, state: el.state };
-    });
-    expect(explained.state).toMatchObject({ words: explained.words, query: 4 });
-    await expectNotes(page, [['#eq', [word]]]);
-  });
-
-  test('the state property: a number as text or in an array, NaN, a list as text, a name that is not a field, a number for the object; each ignored with a note saying what is wrong, still computing', async () => {
-    const { page } = hosted;
-    const tag = '#lever';
-    await waitReady(page, tag);
-    const before = await stateOf(page, tag);
-    for (const [value, shown] of [
-      [{ t: '2' }, 't=2'],
-      [{ t: [2] }, 't=[2]'],
-      [{ t: NaN }, 't=NaN \u2014 expected a number from'], // as JS writes it (JSON writes null)
-      [{ d: '1,2' }, /d=1,2 \u2014 expected an array of 2 numbers, each from [^.]* \(not a string\)\./],
-      [{ T: 2 }, 'T=2 \u2014 expected no such name: it is not a field of this widget; its fields are d and t.'],
-      [5, 'state=5'],
-    ]) {
-      await page.locator(tag).evaluate((el, v) => (el.state = v), value);
-      const after = await page.locator(tag).evaluate((el) => ({ state: el.state, status: el.dataset.status }));
-      expect(after).toEqual({ state: before, status: 'ready' });
-      expect(typeof after.state.t).toBe('number');
-      expect(await noteOf(page.locator(tag))).toMatch(shown);
-    }
-  });
-
-  test('orthogonality with every vector zero: nothing drawn from undefined numbers, no console error; angles "not defined"', async () => {
-    const { page } = hosted;
-    await waitReady(page, '#zero');
-    const seen = await page.locator('#zero').evaluate((el) => ({
-      stateText: el.stateText,
-      cosines: [...el.shadowRoot.querySelectorAll('[data-role="cosine"]')].map((c) => c.textContent),
-      paths: [...el.shadowRoot.querySelectorAll('svg path, svg line')].map(
-        (n) => `${n.getAttribute('d') ?? ''} ${n.getAttribute('x2') ?? ''}`,
-      ),
-    }));
-    expect(seen.stateText).toBe('v=1&q=0,0&k1=0,0&k2=0,0&k3=0,0');
-    expect(seen.cosines).toEqual(['not defined', 'not defined', 'not defined']);
-    for (const text of seen.paths) expect(text).not.toMatch(/undefined|NaN/);
-  });
-
-  test('embed.html: s= of another widget and a repeated w= or s= are reported (a field outside s=: the first test)', async () => {
-    await withEmbed(env, `w=${WORKED}&w=${TWO}&s=${enc('v=1&a=3,4')}&s=x`, WORKED, async ({ page }) => {
-      const pageNote = await page.locator('#embed-note').textContent();
-      expect(pageNote).toMatch(/w=ag-two-definitions \u2014 expected one w= only/);
-      expect(pageNote).toMatch(/s=x \u2014 expected one s= only/);
-      expect(await noteOf(page.locator(WORKED))).toMatch(/a=3,4 \u2014 expected no such name/);
-    });
-  });
-
-  test('a widget whose inputs cannot be computed says so: status "stale", never left "loading"', async () => {
-    const { page } = hosted;
-    await waitReady(page, '#lab');
-    // setState checks fields one by one only; two lengths reach render(), which refuses them.
-    await page.locator('#lab').evaluate((el) => el.setState({ a: [1, 2, 3], b: [1, 2] }));
-    await page.waitForSelector('#lab[data-status="stale"]');
-    expect(await page.locator('#lab .computed-by').textContent()).toMatch(/could not be computed/);
-    // The state property is checked as a whole: the lengths are made to fit again.
-    await page.locator('#lab').evaluate((el) => (el.state = { a: [1, 2, 3], b: [1, 2] }));
-    await waitReady(page, '#lab');
-    expect(await noteOf(page.locator('#lab'))).toMatch(/b=1,2 \u2014 expected as many numbers as a/);
-  });
-});
-
-describe('the Embed control: heights, site address, sandbox, pages that turn it off', () => {
-  test('the iframe snippet\u2019s height is the widget\u2019s (panel closed) plus a small margin, and the chapter\u2019s when the frame shows the chapter; the site address: a loopback warning; a published address is used by both snippets and remembered; a bad one is refused', async () => {
-    const snippets = await withChapter(env, 'dot-product', TWO, { width: 900 }, async ({ page, context }) => {
-      const widget = page.locator(TWO);
-      await widget.locator('details.embed summary').click();
-      const width = await widget.evaluate((el) => Math.round(el.getBoundingClientRect().width));
-      // The panel fills its snippets on the details element's toggle event, a task after the click.
-      const heightIn = async () =>
-        Number((await until(async () => /height="(\d+)"/.exec(await snippetOf(widget, 'iframe')), 'a height'))[1]);
-      const forWidget = await heightIn();
-      await widget.locator('input[type="radio"][value="chapter"]').check();
-      const heights = { width, widget: forWidget, chapter: await heightIn() };
-      await widget.locator('input[type="radio"][value="widget"]').check();
+      await h.screenshot(widget.locator('.toolbar'), 'embed-control-phone-320');
+      await page.setViewportSize({ width: 900, height: 900 });
+      await radio('widget');
+      // The site address: this server's is a loopback one, which the panel warns of.
       const warning = widget.locator('[data-role="embed-local"]');
-      const origin = new URL(env.server.url).origin;
       expect(new URL(origin).hostname).toBe('127.0.0.1');
       await expect(warning.isVisible()).resolves.toBe(true);
       expect(await warning.textContent()).toContain(`${origin} is an address of this computer only`);
@@ -534,52 +271,261 @@ describe('the Embed control: heights, site address, sandbox, pages that turn it 
       await page.locator(`${TWO}[data-status="ready"]`).waitFor();
       await widget.locator('details.embed summary').click();
       expect(await site.inputValue()).toBe(published);
-      const iframe = await snippetOf(widget, 'iframe');
-      expect(iframe).toContain(`src="${published}embed.html?`);
+      const kept = await snippetOf(widget, 'iframe');
+      expect(kept).toContain(`src="${published}embed.html?`);
       // Not a web address: refused, named in the status line, nothing changed.
       await site.fill('ftp://files.example.org/');
       await site.blur();
-      expect(await widget.locator('.embed-status').textContent()).toMatch(
+      expect(await status.textContent()).toMatch(
         /ftp:\/\/files\.example\.org\/.*is not a web address.*still load from https:\/\/course\.example\.org\/attention\//,
       );
       expect(await site.inputValue()).toBe(published);
-      expect(await snippetOf(widget, 'iframe')).toBe(iframe);
-      return heights;
+      expect(await snippetOf(widget, 'iframe')).toBe(kept);
+      return { iframe, element, chapter, numbers, heights };
     });
+    for (const kind of ['iframe', 'element', 'chapter']) {
+      const url = host.add(`pasted-${kind}.html`, h.hostPage(`<h1>Pasted</h1>\n${pasted[kind]}`));
+      await h.withPage(env, url, async ({ page }) => {
+        const where = kind === 'element' ? page : await h.frameOf(page);
+        await h.waitReady(where, TWO);
+        if (kind === 'chapter') expect(await where.locator('h1').textContent()).toBe(chapterOf('dot-product').title);
+        expect(await texts(where, TWO)).toEqual(pasted.numbers);
+      });
+    }
     // What embed.html reports at the widget's width.
+    const { heights } = pasted;
     const reported = async (query) => {
-      const body = `${embedFrame(query, `title="t" width="${snippets.width}" height="150"`)}
+      const body = `${embedFrame(query, `title="t" width="${heights.width}" height="150"`)}
 <script>window.__h = []; addEventListener('message', function (e) { if (e.data && e.data.type === 'attention-geometry:resize') window.__h.push(e.data.height); });</script>`;
-      const url = host.add(`measure-${query.replace(/\W/g, '')}.html`, hostPage(body, '<style>body{margin:0}</style>'));
-      return withPage(env, url, { width: snippets.width + 40, clean: false }, async ({ page }) => {
-        const frame = await frameOf(page);
-        await waitReady(frame, TWO);
-        return until(async () => {
-          const { height } = await frameHeights(page, frame);
+      const html = h.hostPage(body, '<style>body{margin:0}</style>');
+      const open = { width: heights.width + 40, clean: false };
+      return withFrame(`measure-${query.replace(/\W/g, '')}`, html, TWO, open, async ({ page, frame }) => {
+        return h.until(async () => {
+          const { height } = await h.frameHeights(page, frame);
           return (await page.evaluate(() => window.__h)).at(-1) === height ? height : null;
         }, 'a height message');
       });
     };
     const widgetReported = await reported(`w=${TWO}`);
-    expect(snippets.widget).toBeGreaterThanOrEqual(widgetReported);
-    expect(snippets.widget - widgetReported).toBeLessThanOrEqual(60);
+    expect(heights.widget).toBeGreaterThanOrEqual(widgetReported);
+    expect(heights.widget - widgetReported).toBeLessThanOrEqual(60);
     const chapterReported = await reported('ch=dot-product');
-    expect(snippets.chapter).toBeGreaterThanOrEqual(chapterReported - 20);
-    expect(snippets.chapter - chapterReported).toBeLessThanOrEqual(80);
+    expect(heights.chapter).toBeGreaterThanOrEqual(chapterReported - 20);
+    expect(heights.chapter - chapterReported).toBeLessThanOrEqual(80);
+  }, 120000); // six pages
+
+  // Hostile states (s=, which embed.js gives the widget as its stateText) are set in an open page: the same parser.
+  const WORKED_STATES = [
+    ['values of 10^9', 'v=1&q=1e9,1e9,1e9,1e9'],
+    ['NaN', 'v=1&q=NaN,1,2,3&k=NaN'],
+    ['a script in the state', 'v=1&q=<script>alert(1)</script>&step=<img src=x onerror=alert(2)>'],
+    ['an over-long state', `v=1&q=${'1,'.repeat(30000)}1`],
+  ];
+  test.each([
+    ['markup as the tag', `w=${enc('<img src=x onerror=alert(1)>')}`],
+    ['an unknown chapter', `ch=${enc('nope"><img src=x>')}&s=${enc('v=1&a=1,2')}`],
+    ['no widget named', '', WORKED_STATES],
+    ['markup as the id', `w=${WORKED}&id=${enc('<img src=x>')}`],
+    // Each reported, before a change in the widget clears its note (a field outside s=: the worked example test).
+    ['s= of another widget, a repeated w= or s=', `w=${WORKED}&w=${TWO}&s=${enc('v=1&a=3,4')}&s=x`, [], true],
+  ])('hostile address (%s): a default with a note, nothing injected, still usable', async (_, q, states = [], re) => {
+    await h.withEmbed(env, q, WORKED, { width: 375 }, async ({ page }) => {
+      if (re) {
+        const pageNote = await page.locator('#embed-note').textContent();
+        expect(pageNote).toMatch(/w=ag-two-definitions \u2014 expected one w= only/);
+        expect(pageNote).toMatch(/s=x \u2014 expected one s= only/);
+        expect(await h.noteOf(page.locator(WORKED))).toMatch(/a=3,4 \u2014 expected no such name/);
+      }
+      await expectFallback(page, WORKED, '#embed-note');
+      for (const [what, state] of states) {
+        await h.setStateText(page, WORKED, state);
+        await expectFallback(page, WORKED, `${WORKED} .note`, what);
+      }
+    });
   });
 
+  test('h = 5 with d_model = 12 by s=: the widget computes with h = 3 and the note names heads=5; hostile states (a negative number of heads, sizes of 10^9): a default with a note, nothing injected', async () => {
+    const tag = 'ag-multi-head';
+    await h.withEmbed(env, s(tag, 'v=1&heads=5&dmodel=12'), tag, { width: 375 }, async ({ page }) => {
+      const widget = page.locator(tag);
+      expect(await widget.evaluate((el) => el.stateText)).toMatch(/&dmodel=12&heads=3&/);
+      expect(await h.noteOf(widget)).toMatch(HEADS_5);
+      expect(await widget.locator('input[name="heads"]:checked').getAttribute('value')).toBe('3');
+      expect(await widget.locator('.computed-by').textContent()).toMatch(/Computed in WebAssembly/);
+      for (const [what, state] of [
+        ['a negative number of heads', 'v=1&heads=-3'],
+        ['sizes of 10^9', 'v=1&dmodel=1000000000&heads=1000000000'],
+      ]) {
+        await h.setStateText(page, tag, state);
+        await expectFallback(page, tag, `${tag} .note`, what);
+      }
+    });
+  });
+});
+
+describe('states that do not fit together, names that are not fields, attributes, the state property', () => {
+  // One host page, a widget (by id) for each case; the widgets script, all defined.
+  const ATTRIBUTES = `<ag-multi-head id="m1" heads="99" head="77" query="55"></ag-multi-head>
+<ag-multi-head id="m2" heads="5"></ag-multi-head>
+<ag-two-definitions id="t1" a="9,9" state="v=1&amp;b=1,1"></ag-two-definitions>
+<ag-two-definitions id="t2" a="1,1" state="v=1&amp;b=2,2"></ag-two-definitions>
+<ag-two-definitions id="t3" state="v=1&amp;b=2,2" a="1,1"></ag-two-definitions>
+<ag-worked-example id="w1" state="v=1&amp;a=3,4&amp;__proto__=1&amp;k=1,0,0,0;0,1,0,0;0,0,1,0&amp;k=0,0,0,0;0,0,0,0;0,0,0,0"></ag-worked-example>
+<ag-two-definitions id="late" a="1,1"></ag-two-definitions>
+<ag-two-definitions id="bad" a="nine" b="x"></ag-two-definitions>
+<ag-two-definitions id="gone" state="v=1&amp;a=5,5&amp;b=2,2" a="1,1"></ag-two-definitions>
+<ag-two-definitions id="plain" a="1,1" b="2,2"></ag-two-definitions>
+<ag-multi-head id="head" heads="2" head="5"></ag-multi-head>
+<ag-multi-head id="mq" query="6"></ag-multi-head>
+<ag-content-to-weights id="cq" query="6"></ag-content-to-weights>
+<ag-weights-explain id="eq"></ag-weights-explain>
+<ag-value-mix id="v3" values="1,1;2,2;3,3" alpha="0.5,0.5"></ag-value-mix>
+<ag-value-mix id="v4" values="1,1;2,2;3,3;4,4" alpha="0.5,0.5"></ag-value-mix>
+<ag-convex-hull id="h3" values="1,1;2,2;3,3" alpha="0.5,0.5"></ag-convex-hull>
+<ag-length-lever id="lever"></ag-length-lever>
+<ag-orthogonality id="zero" state="v=1&amp;q=0,0&amp;k1=0,0&amp;k2=0,0&amp;k3=0,0"></ag-orthogonality>
+<ag-simd id="lab"></ag-simd>`;
+  const hosted = h.usePage(env, () => host.add('attributes.html', h.hostPage(ATTRIBUTES, h.widgetsScript(env))), {
+    ready: ({ page }) => page.waitForFunction(() => !document.querySelector(':not(:defined)')),
+  });
+
+  test('attributes: every problem listed, in attribute wording; `state` first, then field attributes, in any order; unknown names reported', async () => {
+    const { page } = hosted;
+    await expectNotes(page, [
+      ['#m1', [PART, 'heads=99', 'head=77', 'query=55']],
+      ['#m2', [HEADS_5], { part: { heads: 3 } }],
+      ['#t1', [PART, 'a=9,9'], { state: { a: [3, 4], b: [1, 1] } }],
+      ['#t2', [], { state: { a: [1, 1], b: [2, 2] } }],
+      ['#t3', [], { state: { a: [1, 1], b: [2, 2] } }],
+      [
+        '#w1',
+        [
+          /a=3,4 \u2014 expected no such name: it is not a field of this widget; its fields are /,
+          '__proto__=1',
+          /k=0,0,0,0;[^\u2014]*\u2014 expected one k= only/,
+        ],
+      ],
+    ]);
+    // The note is still there once the widget has started (drawn from the stored problems, same wording);
+    // a change made in the widget clears it.
+    await h.waitReady(page, '#m2');
+    await expectNotes(page, [['#m2', [PART]]]);
+    await page.locator('#m2 input[name="heads"][value="2"]').check();
+    await expectNotes(page, [['#m2', [/^$/]]]);
+  });
+
+  test('attributes changed later: `state` set after a field attribute does not override it; a replaced or removed bad attribute leaves the note; a removed field attribute gives the `state` value or the default', async () => {
+    const { page } = hosted;
+    const set = (el, [n, v]) => (v === null ? el.removeAttribute(n) : el.setAttribute(n, v));
+    // Each step: [widget, the attribute set (null: removed) or none, its note, its state after].
+    for (const [id, change, parts, state] of [
+      // The state attribute set after a field attribute: the field attribute still wins for its field.
+      ['#late', ['state', 'v=1&a=5,5&b=2,2'], [], { a: [1, 1], b: [2, 2] }],
+      ['#late', ['state', 'v=1&a=6,6&b=-2,-2'], [], { a: [1, 1], b: [-2, -2] }],
+      // Two rejected attributes: replacing one with a good value drops its entry, removing the other empties the note.
+      ['#bad', null, ['a=nine', 'b=x']],
+      ['#bad', ['a', '2,2'], [expect.not.stringContaining('a=nine'), 'b=x'], { a: [2, 2], b: [4, 3] }],
+      ['#bad', ['b', null], [/^$/], { a: [2, 2], b: [4, 3] }],
+      // Removing a field attribute: the state attribute's value, then (state removed too) the default.
+      ['#gone', null, [], { a: [1, 1], b: [2, 2] }],
+      ['#gone', ['a', null], [], { a: [5, 5], b: [2, 2] }],
+      ['#gone', ['state', null], [], { a: [3, 4], b: [4, 3] }],
+      // Without a state attribute: the default, the other attribute kept.
+      ['#plain', ['a', null], [], { a: [3, 4], b: [2, 2] }],
+    ]) {
+      if (change) await page.locator(id).evaluate(set, change);
+      await expectNotes(page, [[id, parts, { state }]]);
+    }
+  });
+
+  test('sizes and indices that must agree: head past h, query past the last word, weights not one per value; each reset to its default with a note', async () => {
+    const { page } = hosted;
+    const word = /query=6 \u2014 expected a word of the sentence, from 1 to 5/;
+    const perValue = (n) => new RegExp(`alpha=0\\.5,0\\.5 \u2014 expected ${n} weights, one per value`);
+    const values = [1, 2, 3].map((x) => [x, x]);
+    await expectNotes(page, [
+      ['#head', [/head=5 \u2014 expected a head from 1 to h = 2/], { part: { heads: 2, head: 1 } }],
+      // The default sentences: five words in multi-head and content-to-weights.
+      ['#mq', [word], { part: { query: 4 } }],
+      ['#cq', [word], { part: { query: 2 } }],
+      // Two weights for three values: the weights go back to their default, the values stay.
+      ['#v3', [perValue(3)], { state: { values, alpha: [0.5, 0.3, 0.2] } }],
+      ['#h3', [perValue(3)], { state: { values, alpha: [0.2, 0.3, 0.5] } }],
+      // Four values: the default weights (three) do not fit either, so the values go back too, and both are named.
+      ['#v4', [perValue(4), 'values=1,1;2,2;3,3;4,4'], { part: { alpha: [0.5, 0.3, 0.2] } }],
+    ]);
+    expect((await h.stateOf(page, '#v4')).values).toHaveLength(3);
+    // The explain widget's default sentence has six words: five words given, then query 6.
+    const explained = await page.locator('#eq').evaluate((el) => {
+      const words = el.state.words.slice(0, 5);
+      el.setAttribute('words', words.join(','));
+      el.setAttribute('query', '6');
+      return { words, state: el.state };
+    });
+    expect(explained.state).toMatchObject({ words: explained.words, query: 4 });
+    await expectNotes(page, [['#eq', [word]]]);
+  });
+
+  test('the state property: a number as text or in an array, NaN, a list as text, a name that is not a field, a number for the object; each ignored with a note saying what is wrong, still computing', async () => {
+    const { page } = hosted;
+    const lever = page.locator('#lever');
+    await h.waitReady(page, '#lever');
+    const before = await h.stateOf(page, '#lever');
+    for (const [value, shown] of [
+      [{ t: '2' }, 't=2'],
+      [{ t: [2] }, 't=[2]'],
+      [{ t: NaN }, 't=NaN \u2014 expected a number from'], // as JS writes it (JSON writes null)
+      [{ d: '1,2' }, /d=1,2 \u2014 expected an array of 2 numbers, each from [^.]* \(not a string\)\./],
+      [{ T: 2 }, 'T=2 \u2014 expected no such name: it is not a field of this widget; its fields are d and t.'],
+      [5, 'state=5'],
+    ]) {
+      await lever.evaluate((el, v) => (el.state = v), value);
+      const after = await lever.evaluate((el) => ({ state: el.state, status: el.dataset.status }));
+      expect(after).toEqual({ state: before, status: 'ready' });
+      expect(typeof after.state.t).toBe('number');
+      expect(await h.noteOf(lever)).toMatch(shown);
+    }
+  });
+
+  test('orthogonality with every vector zero: nothing drawn from undefined numbers, no console error; angles "not defined"', async () => {
+    const { page } = hosted;
+    await h.waitReady(page, '#zero');
+    const seen = await page.locator('#zero').evaluate((el) => ({
+      stateText: el.stateText,
+      cosines: [...el.shadowRoot.querySelectorAll('[data-role="cosine"]')].map((c) => c.textContent),
+      paths: [...el.shadowRoot.querySelectorAll('svg path, svg line')].map(
+        (n) => `${n.getAttribute('d') ?? ''} ${n.getAttribute('x2') ?? ''}`,
+      ),
+    }));
+    expect(seen.stateText).toBe('v=1&q=0,0&k1=0,0&k2=0,0&k3=0,0');
+    expect(seen.cosines).toEqual(['not defined', 'not defined', 'not defined']);
+    for (const text of seen.paths) expect(text).not.toMatch(/undefined|NaN/);
+  });
+
+  test('a widget whose inputs cannot be computed says so: status "stale", never left "loading"', async () => {
+    const { page } = hosted;
+    const lab = page.locator('#lab');
+    await h.waitReady(page, '#lab');
+    // setState checks fields one by one only; two lengths reach render(), which refuses them.
+    await lab.evaluate((el) => el.setState({ a: [1, 2, 3], b: [1, 2] }));
+    await page.waitForSelector('#lab[data-status="stale"]');
+    expect(await page.locator('#lab .computed-by').textContent()).toMatch(/could not be computed/);
+    // The state property is checked as a whole: the lengths are made to fit again.
+    await lab.evaluate((el) => (el.state = { a: [1, 2, 3], b: [1, 2] }));
+    await h.waitReady(page, '#lab');
+    expect(await h.noteOf(lab)).toMatch(/b=1,2 \u2014 expected as many numbers as a/);
+  });
+});
+
+describe('the Embed control in sandboxed frames, and pages that turn it off', () => {
   const SAME_ORIGIN = 'allow-scripts allow-same-origin';
   /**
    * withPage (not checked clean) on a host page `name`.html that holds embed.html?w=<tag> in a frame `height` px
    * high, sandboxed with `sandbox`; `fn` gets the frame too, once its widget is ready.
    */
   const withSandboxed = (name, tag, [sandbox, height], fn) => {
-    const html = hostPage(embedFrame(`w=${tag}`, `title="t" width="100%" height="${height}" sandbox="${sandbox}"`));
-    return withPage(env, host.add(`${name}.html`, html), { clean: false }, async (opened) => {
-      const frame = await frameOf(opened.page);
-      await waitReady(frame, tag);
-      return fn({ ...opened, frame });
-    });
+    const html = h.hostPage(embedFrame(`w=${tag}`, `title="t" width="100%" height="${height}" sandbox="${sandbox}"`));
+    return withFrame(name, html, tag, { clean: false }, fn);
   };
 
   test('embed.html in a frame without allow-popups: "Open the full page" shows the address; Copy falls back without touching the blocked clipboard', async () => {
@@ -629,9 +575,9 @@ describe('the Embed control: heights, site address, sandbox, pages that turn it 
   });
 
   test('a page with <meta name="attention-geometry-embed" content="off"> shows a short text instead of snippets', async () => {
-    const head = `<meta name="attention-geometry-embed" content="off">${widgetsScript(env)}`;
-    await withPage(env, host.add('embed-off.html', hostPage(`<${WORKED}></${WORKED}>`, head)), async ({ page }) => {
-      await waitReady(page, WORKED);
+    const head = `<meta name="attention-geometry-embed" content="off">${h.widgetsScript(env)}`;
+    const url = host.add('embed-off.html', h.hostPage(`<${WORKED}></${WORKED}>`, head));
+    await h.withPage(env, url, { tag: WORKED }, async ({ page }) => {
       const widget = page.locator(WORKED);
       await widget.locator('details.embed summary').click();
       expect(await widget.locator('[data-role="embed-unavailable"]').textContent()).toMatch(/turned off on this page/);
@@ -640,14 +586,13 @@ describe('the Embed control: heights, site address, sandbox, pages that turn it 
   });
 
   test('the npm package\'s copy of embed.html (no full page beside it) hides "Open the full page"', async () => {
-    const page = readFileSync(join(ROOT, 'dist/widgets/embed.html'), 'utf8');
+    const page = readFileSync(join(h.ROOT, 'dist/widgets/embed.html'), 'utf8');
     expect(page).toContain('<meta name="attention-geometry-full-page" content="off">');
     // With no script run too: the link is hidden, and the message for an embed.js that did not load names no full page.
     expect(page).toContain('<p class="embed-open" hidden>');
     expect(page).toMatch(/class="embed-note embed-missing">[^<]*did not load[^<]*<\/p>/);
     writeFileSync(join(env.site, 'embed-package.html'), page);
-    await withPage(env, `embed-package.html?w=${WORKED}&agtest=1`, async (opened) => {
-      await waitReady(opened.page, WORKED);
+    await h.withPage(env, `embed-package.html?w=${WORKED}&agtest=1`, { tag: WORKED }, async (opened) => {
       expect(await opened.page.locator('#embed-open').isVisible()).toBe(false);
     });
   });

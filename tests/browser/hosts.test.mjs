@@ -1,37 +1,18 @@
-// The widgets on pages built the way course platforms build theirs
-// (templates in hosts/): a plain page under a strict Content-Security-Policy
-// header, Canvas (scripts stripped; its own lti.frameResize listener),
-// Moodle (RequireJS globals and its own CSS), and the raw HTML outputs of
-// Jupyter Book and Quarto. The snippets come from the widget's own Embed
-// control; the host pages are served from another origin than the widgets.
-// And widgets used alone: a plain page of the site (not the shell) with the
-// strict policy in a meta tag, one script tag, two different widgets.
+// The widgets on pages built the way course platforms build theirs (templates in hosts/), served from another
+// origin than the widgets, with the snippets of the widget's own Embed control: a plain page under a strict
+// Content-Security-Policy header, Canvas (scripts stripped; its own lti.frameResize listener), Moodle (RequireJS
+// globals and its own CSS), and the raw HTML outputs of Jupyter Book and Quarto. And widgets used alone: a plain
+// page of the site (not the shell) with the strict policy in a meta tag, one script tag, two different widgets.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from '@jest/globals';
-import {
-  cspViolations,
-  frameHeights,
-  frameOf,
-  hostPage,
-  noteOf,
-  ROOT,
-  seedCase,
-  until,
-  useEnv,
-  useHost,
-  waitReady,
-  waitRun,
-  widgetsScript,
-  withChapter,
-  withPage,
-} from './helpers.mjs';
+import * as h from './helpers.mjs';
 import { byRole, expectAllLogged, one, readNumbers } from './shown-numbers.mjs';
 import { dot, softmax } from '../reference/float64.mjs';
 
 const TAG = 'ag-worked-example';
 const template = (name, content) =>
-  readFileSync(join(ROOT, 'tests/browser/hosts', name), 'utf8').replace('{{CONTENT}}', content);
+  readFileSync(join(h.ROOT, 'tests/browser/hosts', name), 'utf8').replace('{{CONTENT}}', content);
 /** The host page made from the template `name` with `content` pasted in, served by the host server. */
 const pasted = (name, content) => host.add(name, template(name, content));
 const CSP =
@@ -39,11 +20,11 @@ const CSP =
 
 // The state pasted everywhere: q = (2, 0, 0, 0) with the articles' keys, scaled by 1/sqrt(4).
 const Q = [2, 0, 0, 0];
-const K = seedCase('worked-scores').inputs.K;
+const K = h.seedCase('worked-scores').inputs.K;
 
 /** The pasted state's numbers in `where` (page or frame) against the float64 reference: scores, scaled, weights. */
 async function expectPasted(where) {
-  await waitReady(where, TAG);
+  await h.waitReady(where, TAG);
   const numbers = await readNumbers(where, TAG);
   const scores = K.map((row) => dot(row, Q));
   const z = scores.map((s) => s / Math.sqrt(Q.length));
@@ -62,7 +43,7 @@ const scoresOf = async (page) => byRole(await readNumbers(page, TAG), 'score').m
 
 /** The std of sqrt-d's experiment (d = 16, 4000 pairs) spreads like sqrt(16) = 4: within 4 standard errors. */
 async function expectSpread(page) {
-  await waitRun(page, 'ag-sqrt-d', 30000);
+  await h.waitRun(page, 'ag-sqrt-d', 30000);
   const std = one(await readNumbers(page, 'ag-sqrt-d'), 'std').value;
   expect(Math.abs(std - 4)).toBeLessThanOrEqual(4 * (4 / Math.sqrt(2 * 4000)));
 }
@@ -70,7 +51,7 @@ async function expectSpread(page) {
 // The page of widgets used alone, with its policy in a meta tag (served by the site's server).
 const META_CSP =
   "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data: blob:";
-const ALONE = hostPage(
+const ALONE = h.hostPage(
   `<h1>A course page</h1>
 <ag-two-definitions a="1,2" b="-2,1"></ag-two-definitions>
 <ag-worked-example state="v=1&amp;q=2,0,0,0&amp;scaled=1&amp;step=weights"></ag-worked-example>
@@ -81,12 +62,14 @@ const ALONE = hostPage(
 <script type="module" src="widgets.js"></script>`,
 );
 
-const env = useEnv({ extraFiles: { 'alone.html': ALONE } });
-const host = useHost(env, { site: true });
+const env = h.useEnv({ extraFiles: { 'alone.html': ALONE } });
+const host = h.useHost(env, { site: true });
 let snippets;
 beforeAll(async () => {
-  // The two snippets, as the Embed control gives them for the state above.
-  await withChapter(env, 'worked-example', TAG, { clean: false }, async ({ page }) => {
+  // The two snippets, as the Embed control gives them for the state above; and both as Canvas keeps them, which
+  // keeps a whitelist of elements: the scripts and the unknown <ag-...> element go. The browser's own parser (an
+  // inert document) does the stripping.
+  await h.withChapter(env, 'worked-example', TAG, { clean: false }, async ({ page }) => {
     const widget = page.locator(TAG);
     await widget.evaluate((el, q) => {
       el.setAttribute('q', q);
@@ -95,14 +78,20 @@ beforeAll(async () => {
     await widget.locator('details.embed summary').click();
     const snippet = (kind) => widget.locator(`textarea[data-snippet="${kind}"]`).inputValue();
     snippets = { iframe: await snippet('iframe'), element: await snippet('element') };
+    snippets.canvas = await page.evaluate((html) => {
+      const doc = new DOMParser().parseFromString(`<body>${html}</body>`, 'text/html');
+      for (const el of doc.querySelectorAll('*'))
+        if (el.localName === 'script' || el.localName.includes('-')) el.remove();
+      return doc.body.innerHTML;
+    }, `${snippets.element}\n${snippets.iframe}`);
   });
 });
 
 describe('course platforms', () => {
   test('a plain page under a strict CSP header: three widgets compute, one runs a worker experiment, no violation', async () => {
     const url = host.add('plain.html', template('csp-plain.html'), { 'Content-Security-Policy': CSP });
-    await withPage(env, `${url}?agtest=1`, { height: 3000 }, async ({ page }) => {
-      for (const tag of [TAG, 'ag-two-definitions', 'ag-sqrt-d']) await waitReady(page, tag);
+    await h.withPage(env, `${url}?agtest=1`, { height: 3000 }, async ({ page }) => {
+      for (const tag of [TAG, 'ag-two-definitions', 'ag-sqrt-d']) await h.waitReady(page, tag);
       expect(await scoresOf(page)).toEqual([5, -4, 0]);
       await expectAllLogged(page, TAG);
       expect(await dotsOf(page.locator('ag-two-definitions'))).toEqual(['0']); // (1, 2) and (-2, 1) are perpendicular
@@ -114,17 +103,18 @@ describe('course platforms', () => {
 
   // widgets.js from another origin: the experiment worker starts as a blob: worker that imports
   // experiment-worker.js from the widgets' origin, which a host policy must allow in worker-src.
+  const origin = () => new URL(env.server.url).origin;
   const crossOrigin = (name, workerSrc) => {
-    const site = new URL(env.server.url).origin;
+    const site = origin();
     const body = `<${TAG}></${TAG}>\n<ag-sqrt-d d="16" pairs="4000" seed="3"></ag-sqrt-d>`;
     const policy = `default-src 'self'; script-src ${site} 'wasm-unsafe-eval'; worker-src ${workerSrc}; style-src ${site}; font-src ${site}; img-src 'self' data: blob:; connect-src ${site}; object-src 'none'; base-uri 'none'`;
-    return host.add(name, hostPage(body, widgetsScript(env)), { 'Content-Security-Policy': policy });
+    return host.add(name, h.hostPage(body, h.widgetsScript(env)), { 'Content-Security-Policy': policy });
   };
 
   test('widgets from another origin under the policy EMBEDDING.md gives (worker-src blob: <origin>): the experiment runs in the worker', async () => {
-    const url = crossOrigin('cross-origin.html', `blob: ${new URL(env.server.url).origin}`);
-    await withPage(env, url, { height: 2400 }, async ({ page }) => {
-      for (const tag of [TAG, 'ag-sqrt-d']) await waitReady(page, tag);
+    const url = crossOrigin('cross-origin.html', `blob: ${origin()}`);
+    await h.withPage(env, url, { height: 2400 }, async ({ page }) => {
+      for (const tag of [TAG, 'ag-sqrt-d']) await h.waitReady(page, tag);
       expect(await scoresOf(page)).toEqual([5, -4, 0]);
       await expectSpread(page);
     });
@@ -132,60 +122,48 @@ describe('course platforms', () => {
 
   test("widgets from another origin under worker-src 'self': the experiment says why it cannot run, the rest computes", async () => {
     const url = crossOrigin('cross-origin-no-worker.html', "'self'");
-    await withPage(env, url, { height: 2400, clean: false }, async ({ page, problems }) => {
-      await waitReady(page, TAG);
+    await h.withPage(env, url, { height: 2400, clean: false }, async ({ page, problems }) => {
+      await h.waitReady(page, TAG);
       expect(await scoresOf(page)).toEqual([5, -4, 0]);
-      const note = await until(() => noteOf(page.locator('ag-sqrt-d')), 'the note of the experiment');
+      const note = await h.until(() => h.noteOf(page.locator('ag-sqrt-d')), 'the note of the experiment');
       expect(note).toMatch(/experiment could not run/i);
       // The blocked worker is the one violation; nothing else went wrong.
-      const violations = await cspViolations(page);
+      const violations = await h.cspViolations(page);
       expect(violations.length).toBeGreaterThan(0);
       expect(violations.every((v) => v.startsWith('worker-src'))).toBe(true);
       expect(problems.dialogs).toEqual([]);
       expect(problems.foreign).toEqual([]);
       // Still usable: the worked example recomputes after an input changes.
       await page.locator(TAG).evaluate((el) => el.setAttribute('q', '2,0,0,0'));
-      await until(async () => (await scoresOf(page))[0] === 2, 'the recomputed scores');
+      await h.until(async () => (await scoresOf(page))[0] === 2, 'the recomputed scores');
     });
   });
 
   test('Canvas: scripts stripped from the content, only the iframe remains; Canvas\u2019s own lti.frameResize listener sizes it', async () => {
-    // Canvas keeps a whitelist of elements: the scripts and the unknown <ag-...> element go.
-    // The browser's own parser (an inert document) does the stripping.
-    const blank = await env.browser.newPage();
-    const stripped = await blank.evaluate((html) => {
-      const doc = new DOMParser().parseFromString(`<body>${html}</body>`, 'text/html');
-      for (const el of doc.querySelectorAll('*'))
-        if (el.localName === 'script' || el.localName.includes('-')) el.remove();
-      return doc.body.innerHTML;
-    }, `${snippets.element}\n${snippets.iframe}`);
-    await blank.close();
-    expect(stripped).not.toMatch(/<script|<ag-/);
-    expect(stripped).toMatch(/<iframe /);
-    await withPage(env, pasted('canvas.html', stripped), { width: 375 }, async ({ page }) => {
-      const frame = await frameOf(page);
+    expect(snippets.canvas).not.toMatch(/<script|<ag-/);
+    expect(snippets.canvas).toMatch(/<iframe /);
+    await h.withPage(env, pasted('canvas.html', snippets.canvas), { width: 375 }, async ({ page }) => {
+      const frame = await h.frameOf(page);
       await expectPasted(frame);
       // The frame's element (host side) and the document in it agree within 2 px, with no inner scrollbar.
-      const height = await until(async () => {
-        const { height, scrolls, outer } = await frameHeights(page, frame);
+      const height = await h.until(async () => {
+        const { height, scrolls, outer } = await h.frameHeights(page, frame);
         return Math.abs(outer - height) <= 2 && !scrolls ? height : null;
       }, 'the frame to be sized to its content');
       const resizes = await page.evaluate(() => window.__resizes);
-      expect(resizes.at(-1)).toEqual({ origin: new URL(env.server.url).origin, height });
+      expect(resizes.at(-1)).toEqual({ origin: origin(), height });
     });
   });
 
   test('Moodle: RequireJS globals and the site\u2019s CSS around the element snippet; the widget computes', async () => {
-    await withPage(env, pasted('moodle.html', snippets.element), { width: 375 }, async ({ page }) => {
+    await h.withPage(env, pasted('moodle.html', snippets.element), { width: 375 }, async ({ page }) => {
       await expectPasted(page);
       // The module left the AMD loader alone, and the loader did not take the module.
       expect(await page.evaluate(() => window.__amdCalls)).toEqual([]);
       expect(await page.evaluate(() => typeof window.define.amd)).toBe('object');
       // Moodle's button and svg rules stop at the shadow boundary.
-      const button = await page
-        .locator(TAG)
-        .evaluate((el) => getComputedStyle(el.shadowRoot.querySelector('button')).textTransform);
-      expect(button).toBe('none');
+      const button = (el) => getComputedStyle(el.shadowRoot.querySelector('button')).textTransform;
+      expect(await page.locator(TAG).evaluate(button)).toBe('none');
     });
   });
 
@@ -193,16 +171,17 @@ describe('course platforms', () => {
     ['Jupyter Book', 'jupyter-book.html'],
     ['Quarto', 'quarto.html'],
   ])('%s: raw HTML output with both snippets, require.js globals present', async (_name, file) => {
-    await withPage(env, pasted(file, `${snippets.element}\n${snippets.iframe}`), { height: 2400 }, async ({ page }) => {
+    const url = pasted(file, `${snippets.element}\n${snippets.iframe}`);
+    await h.withPage(env, url, { height: 2400 }, async ({ page }) => {
       await expectPasted(page);
-      await expectPasted(await frameOf(page));
+      await expectPasted(await h.frameOf(page));
     });
   });
 });
 
 describe('widgets alone on a plain page', () => {
   test('two different widgets from one script tag, under a strict CSP, with no violation', async () => {
-    await withPage(env, 'alone.html?agtest=1', { waitFor: null, width: 375, height: 3000 }, async ({ page }) => {
+    await h.withPage(env, 'alone.html?agtest=1', { waitFor: null, width: 375, height: 3000 }, async ({ page }) => {
       const events = [];
       await page.exposeFunction('__recordEvent', (e) => events.push(e));
       await page.evaluate(() =>
@@ -210,26 +189,22 @@ describe('widgets alone on a plain page', () => {
           window.__recordEvent({ tag: e.target.localName, text: e.detail.text }),
         ),
       );
-      await waitReady(page, 'ag-two-definitions');
-      await waitReady(page, 'ag-worked-example');
-      const first = page.locator('ag-two-definitions').first();
+      for (const tag of ['ag-two-definitions', TAG]) await h.waitReady(page, tag);
+      const [first, third] = [0, 1].map((i) => page.locator('ag-two-definitions').nth(i));
       await page.waitForFunction(() =>
         [...document.querySelectorAll('ag-two-definitions')].every((el) => el.dataset.status === 'ready'),
       );
       expect(await dotsOf(first)).toEqual(['0']); // (1, 2) and (-2, 1) are perpendicular
-      const worked = await readNumbers(page, 'ag-worked-example');
+      const worked = await readNumbers(page, TAG);
       // q = (2, 0, 0, 0), article keys, scaled by 1/2: scores 1, -1, 0.
       expect(byRole(worked, 'scaled-score').map((s) => s.text)).toEqual(['1', '\u22121', '0']);
       const ref = softmax([1, -1, 0], 1, 3);
       byRole(worked, 'weight').forEach((w, j) => expect(Math.abs(w.value - ref[j])).toBeLessThan(1e-6));
-      await expectAllLogged(page, 'ag-worked-example');
-
+      await expectAllLogged(page, TAG);
       // The third instance: b="junk" ignored with a note, its default kept, a="6,6" used.
-      const third = page.locator('ag-two-definitions').nth(1);
       await expect(third.locator('.note').textContent()).resolves.toContain('b=junk');
       expect(await third.evaluate((el) => el.state)).toEqual({ a: [6, 6], b: [4, 3] });
       expect(await dotsOf(third)).toEqual(['42']);
-
       // A state change fires ag-statechange with the text form; the page URL is untouched.
       const url = page.url();
       await first.evaluate((el) => el.setAttribute('a', '2,2'));

@@ -1,60 +1,47 @@
-// The offline single-file page (build/site/attention-geometry-offline.html),
-// copied alone into an empty temporary folder and opened from disk (file://)
-// in Chromium, with no server at all: every chapter computes, the worked
-// example's numbers match the articles on the SIMD build and on the baseline
-// build, a Monte Carlo experiment runs in the worker, nothing is requested
-// outside the file, no console error, no CSP violation. And the file itself:
-// a strict CSP (a script hash, no 'unsafe-inline', no eval), the third-party
-// notices, no absolute path of this machine.
+// The offline single-file page (build/site/attention-geometry-offline.html), copied alone into an empty temporary
+// folder and opened from disk (file://) in Chromium, with no server at all: every chapter computes, the worked
+// example's numbers match the articles on the SIMD build and on the baseline build, a Monte Carlo experiment runs
+// in the worker, nothing is requested outside the file, no console error, no CSP violation. And the file itself:
+// a strict CSP (a script hash, no 'unsafe-inline', no eval), the third-party notices, no absolute path of this
+// machine.
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { CHAPTERS } from '../../web/chapters.js';
-import {
-  closeAfter,
-  expectWorkedExample,
-  ROOT,
-  seedCase,
-  shortenRuns,
-  stageChromium,
-  waitReady,
-  watchProblems,
-} from './helpers.mjs';
+import * as h from './helpers.mjs';
 import { expectAllLogged, one, readNumbers, U } from './shown-numbers.mjs';
 
 const FILE = 'attention-geometry-offline.html';
 
 const dir = mkdtempSync(join(tmpdir(), 'attention-geometry-offline-'));
-copyFileSync(join(ROOT, 'build/site', FILE), join(dir, FILE));
+copyFileSync(join(h.ROOT, 'build/site', FILE), join(dir, FILE));
 const html = readFileSync(join(dir, FILE), 'utf8');
 const fileUrl = pathToFileURL(join(dir, FILE)).href;
 let browser;
-beforeAll(async () => (browser = await stageChromium()));
+beforeAll(async () => (browser = await h.stageChromium()));
 afterAll(async () => {
   await browser?.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
 /**
- * Opens the file with `search` and `hash`, recording what expectClean checks:
- * console errors, page errors, dialogs, CSP violations, and any request whose
- * URL is not file:, data: or blob:; runs `fn(opened)`, checks the page stayed
+ * Opens the file with `search` and `hash`, recording what expectClean checks (watchProblems; foreign: any request
+ * of the page or its worker whose URL is not file:, data: or blob:); runs `fn(opened)`, checks the page stayed
  * clean and closes it.
  */
 async function withOffline(search, hash, fn) {
   const context = await browser.newContext({ viewport: { width: 1024, height: 900 } });
   const page = await context.newPage();
-  const problems = await watchProblems(page);
+  const problems = await h.watchProblems(page);
   const requests = [];
-  // The page's requests and its worker's.
   for (const source of [page, context])
     source.on('request', (r) => {
       requests.push(r.url());
       if (!['file:', 'data:', 'blob:'].includes(new URL(r.url()).protocol)) problems.foreign.push(r.url());
     });
-  return closeAfter({ page, context, problems, requests }, {}, async (opened) => {
+  return h.closeAfter({ page, context, problems, requests }, {}, async (opened) => {
     await page.goto(`${fileUrl}${search}${hash}`);
     // The file is 1.6 MB of HTML to parse: allow for a busy machine.
     await page.waitForSelector('body[data-state="ready"]', { timeout: 40000 });
@@ -63,7 +50,7 @@ async function withOffline(search, hash, fn) {
 }
 
 /** The worked example's scores (exact in float32) and weights (softmax in float32: a few ulps, relative). */
-const expectArticleNumbers = (numbers) => expectWorkedExample(numbers, (w) => 64 * U * w + 1e-9);
+const expectArticleNumbers = (numbers) => h.expectWorkedExample(numbers, (w) => 64 * U * w + 1e-9);
 
 describe('the offline single-file page', () => {
   test('the file: strict CSP with the inline script hash, notices inside, no absolute path of this machine', () => {
@@ -80,83 +67,68 @@ describe('the offline single-file page', () => {
     // The notices: the site build's list (or, without it, KaTeX's and d3's licences) is in the
     // file as text, and the footer's link points at it.
     const escape = (text) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-    const notices = join(ROOT, 'build/site/vendor/THIRD_PARTY_NOTICES.txt');
+    const notices = join(h.ROOT, 'build/site/vendor/THIRD_PARTY_NOTICES.txt');
     const texts = existsSync(notices)
       ? [readFileSync(notices, 'utf8')]
-      : ['katex', 'd3'].map((pkg) => readFileSync(join(ROOT, 'node_modules', pkg, 'LICENSE'), 'utf8').trim());
+      : ['katex', 'd3'].map((pkg) => readFileSync(join(h.ROOT, 'node_modules', pkg, 'LICENSE'), 'utf8').trim());
     const section = outside.match(/<section id="third-party-notices"[\s\S]*?<\/section>/)[0];
     for (const text of texts) expect(section).toContain(escape(text));
     expect(outside).toContain('<a href="#third-party-notices">');
     expect(outside).toMatch(/^<!doctype html>\n<!--[^>]*Third-party notices[^>]*-->/);
     expect(outside).not.toContain('href="attention-geometry-offline.html"');
     // No path of the machine that built it (short paths such as /tmp could occur by chance in base64).
-    expect(html).not.toContain(ROOT);
+    expect(html).not.toContain(h.ROOT);
     expect(html).not.toContain('file://');
     // The normal page offers the file for download.
-    const index = readFileSync(join(ROOT, 'build/site/index.html'), 'utf8');
+    const index = readFileSync(join(h.ROOT, 'build/site/index.html'), 'utf8');
     expect(index).toMatch(/<a href="attention-geometry-offline\.html" download>/);
   });
 
-  test("the worked example computes the articles' numbers from disk, on the SIMD build and on the baseline build", async () => {
-    await withOffline('?agtest=1', '#ch-worked-example', async ({ page, requests }) => {
+  test("from disk: a Monte Carlo experiment runs in the worker inlined in the file; the worked example computes the articles' numbers on the SIMD build and on the baseline build; every chapter of both parts computes", async () => {
+    // One page: the link's state is sqrt-d's, the other chapters start at their defaults.
+    await withOffline('?ch=sqrt-d&v=1&d=64&pairs=20000&seed=7&agtest=1', '#ch-sqrt-d', async ({ page, requests }) => {
+      const run = 'ag-sqrt-d';
+      await h.waitReady(page, run);
+      await page.waitForFunction((t) => ['done', 'error'].includes(document.querySelector(t)?.dataset.run), run, {
+        timeout: 40000,
+      });
+      expect(await page.evaluate((t) => document.querySelector(t).dataset.run, run)).toBe('done');
+      const sigma = h.seedCase('sqrt-d-spread-64').expected;
+      // Sample standard deviation of 20000 products: within 4 standard errors of sqrt(64).
+      const std = one(await readNumbers(page, run), 'std').value;
+      expect(Math.abs(std - sigma)).toBeLessThanOrEqual((4 * sigma) / Math.sqrt(2 * 20000));
+      const inWorker = () => window.__agCallLog.some((c) => c.worker && c.kernel === 'random_dot_experiment');
+      expect(await page.evaluate(inWorker)).toBe(true);
+      await expectAllLogged(page, run);
       const tag = 'ag-worked-example';
-      await waitReady(page, tag);
+      await h.waitReady(page, tag);
       const ids = await page.$$eval('#implementation option', (els) => els.map((el) => el.value));
       expect(ids).toEqual(['simd128', 'scalar', 'baseline']);
-      expectArticleNumbers(await readNumbers(page, tag));
-      await expectAllLogged(page, tag);
-      expect(await page.evaluate(() => window.__agCallLog.some((c) => c.impl === 'simd128'))).toBe(true);
-
-      await page.selectOption('#implementation', 'baseline');
-      await page.waitForSelector(`${tag}[data-computed-by="baseline"]`);
-      expectArticleNumbers(await readNumbers(page, tag));
-      await expectAllLogged(page, tag);
-      expect(await page.evaluate(() => window.__agCallLog.some((c) => c.impl === 'baseline'))).toBe(true);
-
+      for (const impl of ['simd128', 'baseline']) {
+        await page.selectOption('#implementation', impl);
+        await page.waitForSelector(`${tag}[data-computed-by="${impl}"]`);
+        expectArticleNumbers(await readNumbers(page, tag));
+        await expectAllLogged(page, tag);
+        expect(await page.evaluate((i) => window.__agCallLog.some((c) => c.impl === i), impl)).toBe(true);
+      }
       // The Embed control gives no snippet here: the file has no widgets.js or embed.html beside it.
       const embed = page.locator(tag).locator('details.embed');
       await embed.locator('summary').click();
       await expect(embed.locator('[data-role=embed-unavailable]').textContent()).resolves.toContain('offline copy');
       expect(await embed.locator('textarea').count()).toBe(0);
-
-      expect(requests.every((url) => url.startsWith(fileUrl) || url.startsWith('data:'))).toBe(true);
-    });
-  });
-
-  test('a Monte Carlo experiment runs in the worker inlined in the file', async () => {
-    await withOffline('?ch=sqrt-d&v=1&d=64&pairs=20000&seed=7&agtest=1', '#ch-sqrt-d', async ({ page }) => {
-      const tag = 'ag-sqrt-d';
-      await waitReady(page, tag);
-      await page.waitForFunction((t) => ['done', 'error'].includes(document.querySelector(t)?.dataset.run), tag, {
-        timeout: 40000,
-      });
-      expect(await page.evaluate((t) => document.querySelector(t).dataset.run, tag)).toBe('done');
-      const numbers = await readNumbers(page, tag);
-      const sigma = seedCase('sqrt-d-spread-64').expected;
-      // Sample standard deviation of 20000 products: within 4 standard errors of sqrt(64).
-      expect(Math.abs(one(numbers, 'std').value - sigma)).toBeLessThanOrEqual((4 * sigma) / Math.sqrt(2 * 20000));
-      expect(
-        await page.evaluate(() => window.__agCallLog.some((c) => c.worker && c.kernel === 'random_dot_experiment')),
-      ).toBe(true);
-      await expectAllLogged(page, tag);
-    });
-  });
-
-  test('every chapter of both parts computes', async () => {
-    await withOffline('?agtest=1', '', async ({ page }) => {
+      // Every chapter, on the default build again: every chapter's widget, and the second widget of a chapter that
+      // has one (`also`).
+      await page.selectOption('#implementation', 'simd128');
       const tags = await page.$$eval('#chapters *', (els) =>
         els.map((el) => el.localName).filter((name) => name.startsWith('ag-')),
       );
-      // Every chapter's widget, and the second widget of a chapter that has one (`also`).
       expect(tags).toEqual(CHAPTERS.flatMap((c) => [c.tag, ...(c.also ?? [])]));
-      await shortenRuns(page); // this checks no run's numbers (the test above checks the worker's): short runs
-      for (const tag of tags) await waitReady(page, tag);
+      await h.shortenRuns(page); // what follows checks no run's numbers: short runs
+      for (const t of tags) await h.waitReady(page, t);
       // The KaTeX fonts come from the file: at least one face is loaded.
-      expect(
-        await page.evaluate(() =>
-          [...document.fonts].some((f) => f.family.startsWith('KaTeX') && f.status === 'loaded'),
-        ),
-      ).toBe(true);
+      const katex = () => [...document.fonts].some((f) => f.family.startsWith('KaTeX') && f.status === 'loaded');
+      expect(await page.evaluate(katex)).toBe(true);
+      expect(requests.every((url) => url.startsWith(fileUrl) || url.startsWith('data:'))).toBe(true);
     });
-  }, 120000);
+  }, 180000);
 });

@@ -1,15 +1,14 @@
-// Printing the page. Widgets start when scrolled near (web/widget/base.js),
-// so without web/widget/print.js a page printed from its top would show
-// "starts when scrolled into view" for nearly every chapter. Chromium's
-// print to PDF fires 'beforeprint' as the print menu does; after it, every
-// widget must have rendered its numbers. The printout is light whatever the
-// system's scheme, and leaves out the page's and the widgets' controls.
+// Printing the page. Widgets start when scrolled near (web/widget/base.js), so without web/widget/print.js a page
+// printed from its top would show "starts when scrolled into view" for nearly every chapter. Chromium's print to
+// PDF fires 'beforeprint' as the print menu does; after it, every widget must have rendered its numbers. The
+// printout is light whatever the system's scheme, leaves out the page's and the widgets' controls, and scales
+// boxes that scroll sideways to the paper.
 import { describe, expect, test } from '@jest/globals';
 import { CHAPTERS } from '../../web/chapters.js';
-import { hostPage, useEnv, usePage, withEmbed, withPage } from './helpers.mjs';
+import { hostPage, useEnv, waitReady, withEmbed, withPage } from './helpers.mjs';
 
-// A page of the kind EMBEDDING.md describes: the widgets script and two
-// widgets far below the first screen, so that neither starts by itself.
+// A page of the kind EMBEDDING.md describes: the widgets script and two widgets far below the first screen, so that
+// neither starts by itself.
 const HOST = hostPage(
   '<p>Text above the widgets.</p><div style="height: 4000px"></div>\n<ag-worked-example></ag-worked-example><ag-multi-head></ag-multi-head>',
   '<link rel="icon" href="data:,"><script type="module" src="widgets.js"></script>',
@@ -35,13 +34,22 @@ const statuses = (page) =>
     TAGS,
   );
 
+/** The two widgets of print-host.html: their status (or null), whether they wait for the module, their numbers. */
+const hostWidgets = (page) =>
+  page.evaluate(() =>
+    [...document.querySelectorAll('ag-worked-example, ag-multi-head')].map((w) => ({
+      status: w.dataset.status ?? null,
+      waiting: w.shadowRoot?.textContent.includes('Waiting for the WebAssembly module'),
+      numbers: w.shadowRoot?.querySelectorAll('[data-value]').length,
+    })),
+  );
+
 describe('printing', () => {
   test('in print the page and the widgets take the light colours and drop their controls, even in the dark scheme; printing from the top of the page renders every widget first', async () => {
     await withPage(env, '?agtest=1', dark, async ({ page }) => {
       const tag = TAGS[0];
       // The first widget sits below the contents (out of view at 900 px): scrolled to, it starts; then back up.
-      await page.locator(tag).scrollIntoViewIfNeeded();
-      await page.waitForSelector(`${tag}[data-status="ready"]`, { timeout: 20000 });
+      await waitReady(page, tag);
       await page.evaluate(() => window.scrollTo(0, 0));
       const look = () =>
         page.evaluate((t) => {
@@ -73,7 +81,6 @@ describe('printing', () => {
       expect(new Set(print.pagers)).toEqual(new Set(['none']));
       expect(print.computedBy).not.toBe('none');
       await page.emulateMedia({ media: 'screen', colorScheme: 'dark' });
-
       // Printing from the top of the page renders every widget first. The premise: most have not started.
       expect(Object.values(await statuses(page)).filter((s) => s === null).length).toBeGreaterThan(TAGS.length / 2);
       const pdf = await page.pdf({ format: 'A4' });
@@ -97,21 +104,10 @@ describe('printing', () => {
         { timeout: 20000 },
       );
       await page.waitForTimeout(1000); // its compilation
-      expect(
-        await page.evaluate(() =>
-          [...document.querySelectorAll('ag-worked-example, ag-multi-head')].map((w) => w.dataset.status ?? null),
-        ),
-      ).toEqual([null, null]);
+      expect((await hostWidgets(page)).map((w) => w.status)).toEqual([null, null]);
       await page.pdf({ format: 'A4' });
       // Rendered during the print itself: ready, with numbers and no loading text.
-      const after = await page.evaluate(() =>
-        [...document.querySelectorAll('ag-worked-example, ag-multi-head')].map((w) => ({
-          status: w.dataset.status,
-          waiting: w.shadowRoot.textContent.includes('Waiting for the WebAssembly module'),
-          numbers: w.shadowRoot.querySelectorAll('[data-value]').length,
-        })),
-      );
-      for (const w of after) {
+      for (const w of await hostWidgets(page)) {
         expect(w.status).toBe('ready');
         expect(w.waiting).toBe(false);
         expect(w.numbers).toBeGreaterThan(0);
@@ -143,58 +139,52 @@ describe('printing', () => {
       expect((await look()).note).toBe('none');
     });
   });
-});
 
-describe('printing wide boxes (multi-head\u2019s tables, on one embed page)', () => {
-  const shared = usePage(env, 'embed.html?w=ag-multi-head&agtest=1', { tag: 'ag-multi-head' });
-
-  test('a box that scrolls sideways is scaled to fit the paper while printing, and restored after', async () => {
+  test('wide boxes (multi-head\u2019s tables, on one embed page): a box that scrolls sideways is scaled to fit the paper while printing, and restored after; a printout is scaled the same from a phone as from a desktop window', async () => {
     // multi-head's embedding and output tables (d_model = 12) are wider than A4 paper.
-    const { page } = shared;
-    const boxes = () =>
-      page.evaluate(() => {
-        const root = document.querySelector('ag-multi-head').shadowRoot;
-        return [...root.querySelectorAll('*')]
-          .filter((el) => el instanceof HTMLElement && /auto|scroll/.test(getComputedStyle(el).overflowX))
-          .map((el) => ({ fit: el.getAttribute('data-print-fit'), over: el.scrollWidth - el.clientWidth }));
-      });
-    // The premise: at the width of A4 paper (718 px) some box scrolls.
-    await page.setViewportSize({ width: 718, height: 900 });
-    expect((await boxes()).some((b) => b.over > 1)).toBe(true);
-    await page.setViewportSize({ width: 1024, height: 900 });
-    await beforePrint(page);
-    // On paper (print media, the paper's width) nothing is cut any more.
-    await page.emulateMedia({ media: 'print' });
-    await page.setViewportSize({ width: 718, height: 900 });
-    expect((await boxes()).filter((b) => b.over > 1)).toEqual([]);
-    // After printing, the boxes are as they were.
-    await page.evaluate(() => window.dispatchEvent(new Event('afterprint')));
-    await page.emulateMedia({ media: 'screen' });
-    const restored = await boxes();
-    expect(restored.filter((b) => b.fit !== null)).toEqual([]);
-    expect(restored.some((b) => b.over > 1)).toBe(true);
-  });
-
-  test('a printout is scaled the same from a phone as from a desktop window', async () => {
-    const { page } = shared;
-    const fits = async (width) => {
-      await page.setViewportSize({ width, height: 800 });
+    await withEmbed(env, 'w=ag-multi-head', 'ag-multi-head', async ({ page }) => {
+      const boxes = () =>
+        page.evaluate(() => {
+          const root = document.querySelector('ag-multi-head').shadowRoot;
+          return [...root.querySelectorAll('*')]
+            .filter((el) => el instanceof HTMLElement && /auto|scroll/.test(getComputedStyle(el).overflowX))
+            .map((el) => ({ fit: el.getAttribute('data-print-fit'), over: el.scrollWidth - el.clientWidth }));
+        });
+      // The premise: at the width of A4 paper (718 px) some box scrolls.
+      await page.setViewportSize({ width: 718, height: 900 });
+      expect((await boxes()).some((b) => b.over > 1)).toBe(true);
+      await page.setViewportSize({ width: 1024, height: 900 });
       await beforePrint(page);
-      const found = await page.evaluate(() =>
-        [...document.querySelector('ag-multi-head').shadowRoot.querySelectorAll('[data-print-fit]')].map((el) =>
-          Number(el.style.getPropertyValue('--ag-print-fit')),
-        ),
-      );
+      // On paper (print media, the paper's width) nothing is cut any more.
+      await page.emulateMedia({ media: 'print' });
+      await page.setViewportSize({ width: 718, height: 900 });
+      expect((await boxes()).filter((b) => b.over > 1)).toEqual([]);
+      // After printing, the boxes are as they were.
       await page.evaluate(() => window.dispatchEvent(new Event('afterprint')));
-      await page.waitForFunction(
-        () => !document.querySelector('ag-multi-head').shadowRoot.querySelector('[data-print-fit]'),
-      );
-      return found;
-    };
-    const desktop = await fits(1280);
-    const phone = await fits(375);
-    expect(desktop.length).toBeGreaterThan(0);
-    expect(phone.length).toBe(desktop.length);
-    phone.forEach((f, i) => expect(Math.abs(f - desktop[i])).toBeLessThan(0.02));
+      await page.emulateMedia({ media: 'screen' });
+      const restored = await boxes();
+      expect(restored.filter((b) => b.fit !== null)).toEqual([]);
+      expect(restored.some((b) => b.over > 1)).toBe(true);
+      // The same scale from a phone as from a desktop window.
+      const fits = async (width) => {
+        await page.setViewportSize({ width, height: 800 });
+        await beforePrint(page);
+        const found = await page.evaluate(() =>
+          [...document.querySelector('ag-multi-head').shadowRoot.querySelectorAll('[data-print-fit]')].map((el) =>
+            Number(el.style.getPropertyValue('--ag-print-fit')),
+          ),
+        );
+        await page.evaluate(() => window.dispatchEvent(new Event('afterprint')));
+        await page.waitForFunction(
+          () => !document.querySelector('ag-multi-head').shadowRoot.querySelector('[data-print-fit]'),
+        );
+        return found;
+      };
+      const desktop = await fits(1280);
+      const phone = await fits(375);
+      expect(desktop.length).toBeGreaterThan(0);
+      expect(phone.length).toBe(desktop.length);
+      phone.forEach((f, i) => expect(Math.abs(f - desktop[i])).toBeLessThan(0.02));
+    });
   });
 });
