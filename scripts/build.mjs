@@ -1,8 +1,7 @@
 // Builds what is stale: the two wasm modules (CMake presets wasm-simd and
 // wasm-scalar; CMake itself skips up-to-date targets), the package folder
 // dist/ (the JS API from src/js next to dist/wasm, its CommonJS builds, the
-// prebuilt widgets in dist/widgets/ and the third-party notices; then the size table of
-// docs/sizes.md, which follows what dist/ ships), and the static site
+// prebuilt widgets in dist/widgets/ and the third-party notices), and the static site
 // build/site/ (web/ bundled with the package by esbuild), which `npm start` serves.
 //   node scripts/build.mjs            all of the above
 //   node scripts/build.mjs --native   also the native ASan/UBSan GoogleTest build (preset native-asan)
@@ -25,7 +24,6 @@ import { collectNotices, noticesText } from './notices.mjs';
 import { writeGuide } from './guide.mjs';
 import { buildOffline } from './offline.mjs';
 import { withoutFullPage } from './embed-without-full-page.mjs';
-import { writeSizesDoc } from './size-report.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const env = { ...process.env, NODE_PATH: '/usr/share/nodejs' };
@@ -57,9 +55,8 @@ export function buildPreset(preset) {
 /**
  * The npm package's files in dist/: the wasm modules (separate and inline),
  * the ES modules and declarations of src/js, the CommonJS builds for require,
- * the prebuilt widgets bundle and the third-party notices; then the size table
- * of docs/sizes.md (scripts/size-report.mjs). See package.json "exports" for
- * which file each entry point loads.
+ * the prebuilt widgets bundle and the third-party notices. See package.json
+ * "exports" for which file each entry point loads.
  */
 export function buildPackage() {
   // The first build configures CMake and compiles Emscripten's system libraries, for minutes with no
@@ -73,8 +70,6 @@ export function buildPackage() {
   const widgets = buildPackageWidgets();
   writeWidgetsNodeStub(widgets);
   writePackageNotices(widgets);
-  // The size table of docs/sizes.md follows every build of dist/: a file added or removed has its row at once.
-  writeSizesDoc();
 }
 
 /**

@@ -1,9 +1,8 @@
 // The size report of the npm package as a Markdown table: the packed tarball
 // (what `npm install` downloads) and every .wasm and JavaScript file in it,
-// raw and gzipped (level 9, as a server or CDN would send it), written into
-// docs/sizes.md between its size-report markers. The build writes it each time
-// it builds dist/ (scripts/build.mjs, buildPackage), so the table follows the
-// files the package ships; run alone, it needs the built dist/.
+// raw and gzipped (level 9, as a server or CDN would send it). Written into
+// docs/sizes.md, between its size-report markers, and printed. Needs the
+// built dist/ (npm run build).
 //   node scripts/size-report.mjs            (or: npm run size) writes and prints
 //   node scripts/size-report.mjs --stdout   only prints
 import { execFileSync } from 'node:child_process';
@@ -69,26 +68,15 @@ export function withReport(text, report) {
   return `${text.slice(0, start + START.length)}\n${report}\n${text.slice(end)}`;
 }
 
-/**
- * Writes the size report of the built dist/ into docs/sizes.md, between its markers (the file is left untouched
- * when the report is already there); returns the report. An Error when the markers are missing.
- */
-export function writeSizesDoc() {
-  const report = sizeReport();
-  const file = join(root, SIZES_FILE);
-  const text = readFileSync(file, 'utf8');
-  const written = withReport(text, report);
-  if (written !== text) writeFileSync(file, written);
-  return report;
-}
-
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2);
   const unknown = args.filter((a) => a !== '--stdout');
   if (unknown.length) throw new Error(`size-report: unknown argument ${unknown[0]}; use --stdout to print only`);
-  if (args.includes('--stdout')) console.log(sizeReport());
-  else {
-    console.log(writeSizesDoc());
+  const report = sizeReport();
+  if (!args.includes('--stdout')) {
+    const file = join(root, SIZES_FILE);
+    writeFileSync(file, withReport(readFileSync(file, 'utf8'), report));
     console.error(`size-report: wrote ${SIZES_FILE}`);
   }
+  console.log(report);
 }

@@ -1,7 +1,6 @@
-// docs/sizes.md, the size table of the package (written by the build each
-// time it builds dist/, and by `npm run size`: scripts/size-report.mjs): it has
-// a row for every code file the built package ships in dist/ and no row for a
-// file it does not ship. The doc is read as it is, never written here. The widgets'
+// docs/sizes.md, the size table of the package (written by `npm run size`,
+// scripts/size-report.mjs): it has a row for every code file the built
+// package ships in dist/ and no row for a file it does not ship. The widgets'
 // chunks are left out on both sides: named by the hash of their contents,
 // their names change with any change to the widgets, and the table gives the
 // sizes of one build. The sizes themselves are not compared either.
@@ -32,7 +31,7 @@ function rowsOfSizesDoc() {
   return [...table.matchAll(/^\| `([^`]+)` \|/gm)].map((m) => m[1]);
 }
 
-test('docs/sizes.md has a row for every code file of dist/ (hashed widget chunks aside), and no other', () => {
+test('docs/sizes.md has a row for every code file of dist/ (hashed widget chunks aside), and no other (after adding one: npm run size)', () => {
   const shipped = filesUnder('dist')
     .filter((path) => CODE.test(path) && !CHUNK.test(path))
     .sort();
