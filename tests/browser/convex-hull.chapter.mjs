@@ -1,8 +1,7 @@
-// "A convex combination stays in the hull" (#ch-convex-hull, <ag-convex-hull>):
-// values dragged by mouse and keys, weights from the simplex picker (mouse and
-// keys), the two "break one constraint" buttons, T from the URL; y and Σα
-// against a float64 reference, and inside/outside against a hull computed here.
-// A link of T = 6 is opened as a link (the round trip has T = 3); T = 2 is then set in that page.
+// "A convex combination stays in the hull" (#ch-convex-hull, <ag-convex-hull>): values dragged by mouse and keys,
+// weights from the simplex picker (mouse and keys), the two "break one constraint" buttons, T from the URL; y and Σα
+// against a float64 reference, inside/outside against a hull computed here. A link of T = 6 is opened as a link
+// (the round trip has T = 3); T = 2 is then set in that page.
 import { expect } from '@jest/globals';
 import { byRole, chapterTests, expectClose, expectRole, expectShown, expectTexts, one } from './chapter-tests.mjs';
 import { rowsOf, U } from './chapter-tests.mjs';
@@ -27,10 +26,8 @@ function hull(points) {
 /** Inside (or on) a hull with area: every edge has y on its left. */
 function inside(y, points) {
   const H = hull(points);
-  return H.every((a, i) => {
-    const b = H[(i + 1) % H.length];
-    return (b[0] - a[0]) * (y[1] - a[1]) - (b[1] - a[1]) * (y[0] - a[0]) >= -1e-9;
-  });
+  const left = (a, b) => (b[0] - a[0]) * (y[1] - a[1]) - (b[1] - a[1]) * (y[0] - a[0]) >= -1e-9;
+  return H.every((a, i) => left(a, H[(i + 1) % H.length]));
 }
 
 /** float64 y = sum_j alpha_j v_j. */
@@ -61,22 +58,18 @@ const it = chapterTests({ ch: 'convex-hull', tag: 'ag-convex-hull', match });
 
 it('opens convex: weights (0.2, 0.3, 0.5), y inside the triangle, both constraints ticked; predict, then reveal: (-0.5, 0.75, 0.75) puts y outside the hull', async (w) => {
   expectTexts(await expectState(w, [0.2, 0.3, 0.5], TRIANGLE), { y: ['0.9', '0.7'], sum: '1' });
-  expect(await w.text('.status')).toMatch(/Both constraints hold.*inside the hull/);
   expect(await w.katex()).toBeGreaterThanOrEqual(3);
-  await expect(w.at('.simplex-panel').isVisible()).resolves.toBe(true);
+  await w.see({ '.status': /Both constraints hold.*inside the hull/, '.simplex-panel': { visible: true } });
   // A point inside the hull, placed with the keys and committed with Enter: wrong, the misconception of that
   // region, the distance to the true y; the answer loads its example and draws y beside the learner's point.
   const y = mix([-0.5, 0.75, 0.75], TRIANGLE);
   expect(inside(y, TRIANGLE)).toBe(false);
   expect(inside([1, 0.5], TRIANGLE)).toBe(true);
   await w.predict('1,0.5', 'wrong');
-  const far = Math.hypot(y[0] - 1, y[1] - 0.5);
-  expect(await w.text('.predict-result')).toMatch(
-    new RegExp(
-      `^Not quite\\. You put y at \\(1, 0\\.5\\), ${far.toPrecision(4).replace(/0+$/, '')} from where it is; .*y = \\(5\\.75, 1\\.75\\), outside`,
-    ),
-  );
-  await w.see({ '.predict-misconception': /^That takes \u201cthe weights add up to 1\u201d as enough/ });
+  const far = `${Math.hypot(y[0] - 1, y[1] - 0.5).toPrecision(4)}`.replace(/0+$/, '');
+  const says = `^Not quite\\. You put y at \\(1, 0\\.5\\), ${far} from where it is; .*y = \\(5\\.75, 1\\.75\\), outside`;
+  const misconception = /^That takes \u201cthe weights add up to 1\u201d as enough/;
+  await w.see({ '.predict-result': new RegExp(says), '.predict-misconception': misconception });
   expect((await w.attr('.predict', 'data-answer')).split(',').map(Number)).toEqual(y);
   await w.see({ '.predict-truth.is-shown': 1, '.predict-gap.is-shown': 1 });
   await expectState(w, [-0.5, 0.75, 0.75], TRIANGLE);
@@ -87,8 +80,8 @@ it('opens convex: weights (0.2, 0.3, 0.5), y inside the triangle, both constrain
   expect(await w.text('.predict-result')).toMatch(/The figure now shows this example\.$/);
   await w.at('.predict-restore').click();
   expect((await w.state()).alpha).toEqual([0.2, 0.3, 0.5]);
-  await w.see({ '.predict-truth.is-shown': 0, '.predict-gap.is-shown': 0 });
-  expect(await w.text('.predict-result')).toMatch(/The figure has left this example since\.$/);
+  const left = /The figure has left this example since\.$/;
+  await w.see({ '.predict-truth.is-shown': 0, '.predict-gap.is-shown': 0, '.predict-result': left });
   // With the mouse: a click on the figure where y is puts the marker there; Commit: right.
   await w.at('.predict-again').click();
   await w.see({ '.predict-truth.is-shown': 0 });
@@ -112,39 +105,31 @@ it('break one constraint at a time: a negative weight leaves the hull, a sum of 
   };
   await press('negative', [-0.4, 0.3, 1.1]);
   expect(inside(mix([-0.4, 0.3, 1.1], TRIANGLE), TRIANGLE)).toBe(false);
-  expect(await w.text('.status')).toMatch(/Only non-negativity is broken.*outside the hull/);
-  expect(await w.text('[data-check="nonneg"]')).toMatch(/\u03b1\u2081 = \u22120\.4 < 0 \(broken\)/);
-
+  const nonneg = /\u03b1\u2081 = \u22120\.4 < 0 \(broken\)/;
+  await w.see({ '.status': /Only non-negativity is broken.*outside the hull/, '[data-check="nonneg"]': nonneg });
   expectTexts(await press('double', [0.4, 0.6, 1]), { y: ['1.8', '1.4'], sum: '2' }); // twice (0.9, 0.7)
   expect(await w.text('.status')).toMatch(/Only the sum is broken: y is 2 times/);
   expect(await w.at('.ghost').first().getAttribute('visibility')).toBe('visible');
-
   await press('restore', [0.2, 0.3, 0.5]);
   await w.params({ alpha: '0.2,0.3,0.5' });
   await w.logged();
 });
 
 it('the simplex picker: dragged to a corner gives the hard pointer y = v3; arrow keys keep the weights on the simplex', async (w) => {
-  const { page } = w;
   const pick = w.at('[data-point="simplex"]');
   await pick.scrollIntoViewIfNeeded();
   const box = await pick.locator('circle.dot').boundingBox();
-  const corner = await w.eval((el) => {
-    const svg = el.shadowRoot.querySelector('svg.simplex');
-    const p = svg.createSVGPoint();
-    p.x = 100;
-    p.y = 10; // just beyond the top corner: clamped onto it
-    const s = p.matrixTransform(svg.getScreenCTM());
-    return { x: s.x, y: s.y };
-  });
-  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-  await page.mouse.down();
-  await page.mouse.move(corner.x, corner.y, { steps: 6 });
-  await page.mouse.up();
+  // Just beyond the top corner of the simplex: clamped onto it.
+  const corner = await w.eval((el) =>
+    new DOMPoint(100, 10).matrixTransform(el.shadowRoot.querySelector('svg.simplex').getScreenCTM()).toJSON(),
+  );
+  await w.page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await w.page.mouse.down();
+  await w.page.mouse.move(corner.x, corner.y, { steps: 6 });
+  await w.page.mouse.up();
   expect((await w.state()).alpha).toEqual([0, 0, 1]);
   const numbers = await expectState(w, [0, 0, 1], TRIANGLE);
   expect(byRole(numbers, 'y').map((n) => n.value)).toEqual([1, 4]); // exactly v3
-
   await w.press('[data-point="simplex"]', ['ArrowDown', 'ArrowDown', 'ArrowLeft', 'Shift+ArrowDown']);
   const { alpha } = await w.state();
   expect(alpha.every((a) => a >= 0)).toBe(true);
@@ -172,10 +157,8 @@ const V6 = '-4,-2;4,-3;1,4;-3,3;4,2;-1,-4';
 const A6 = [0.5, -0.25, 0.25, 0.5, 0.25, 0.25];
 it('URLs with T = 6 (both constraints broken) and T = 2 (the hull is a segment); the simplex hides for T other than 3', async (w) => {
   await expectState(w, A6, rowsOf(V6));
-  expect(await w.text('.status')).toMatch(/Both constraints are broken/);
-  await expect(w.at('.simplex-panel').isVisible()).resolves.toBe(false);
+  await w.see({ '.status': /Both constraints are broken/, '.simplex-panel': { visible: false } });
   await w.logged();
-
   await w.set('values=-4,-2;4,2&alpha=0.25,0.75');
   expect(await w.attr('.status', 'data-inside')).toBe('true');
   expect(byRole(await w.read(), 'y').map((n) => n.value)).toEqual([2, 1]);
@@ -185,8 +168,6 @@ it('URLs with T = 6 (both constraints broken) and T = 2 (the hull is a segment);
   const { alpha } = await w.state();
   expect(alpha[0]).toBeCloseTo(-0.25, 12);
   expect(alpha[1]).toBeCloseTo(1.25, 12);
-  const status = [await w.attr('.status', 'data-inside'), await w.attr('.status', 'data-broken')];
-  expect(status).toEqual(['false', 'nonneg']);
-  const y = byRole(await w.read(), 'y');
-  expectClose(y[0].value, -0.25 * -4 + 1.25 * 4, 1e-5, 'y1 past the segment');
+  expect([await w.attr('.status', 'data-inside'), await w.attr('.status', 'data-broken')]).toEqual(['false', 'nonneg']);
+  expectClose(byRole(await w.read(), 'y')[0].value, -0.25 * -4 + 1.25 * 4, 1e-5, 'y1 past the segment');
 }).at({ link: `values=${V6}&alpha=${A6}` });

@@ -1,11 +1,9 @@
-// "Training tunes the projections" (#ch-learn-to-attend, <ag-learn-to-attend>): the training run in the worker
-// (widget/training.js) and what it shows. The grid is the float64 reference model's forward pass on the
-// parameters of the model trained to that step; the scores and cosines of the chosen query are those of the
-// q and k shown; the loss curve is the step losses of the same model trained in the page on the same batches,
-// bit for bit; Train, Pause, Resume, Restart (the same losses again) and Cancel. It opens untrained at step 0 and
-// trains when the prediction is answered; a link made after training (an old one with step=) opens at step 0 too,
-// the question open, and Train trains it to its steps; a Cancel while the answer waits ends it with an error and
-// puts the untrained model back.
+// "Training tunes the projections" (#ch-learn-to-attend, <ag-learn-to-attend>): the worker's training run
+// (widget/training.js). The grid is the float64 reference model's forward pass on the parameters trained to that
+// step; the chosen query's scores and cosines are those of the q and k shown; the loss curve is, bit for bit, the
+// same model's trained in the page; Train, Pause, Resume, Restart (the same losses) and Cancel. It opens untrained
+// at step 0 and trains on the answer; an old link with step= opens at step 0 too, the question open, and Train
+// trains it; a Cancel while the answer waits ends it with an error and puts the untrained model back.
 import { expect } from '@jest/globals';
 import { cosine, dot, sumAbsProd } from '../reference/float64.mjs';
 import { referenceModel } from '../reference/transformer.mjs';
@@ -13,11 +11,10 @@ import { byRole, chapterTests, expectClose, matrixOf, one, U } from './chapter-t
 import { exportJson } from './helpers.mjs';
 import { T, TOKENS, jobOf } from '../../web/models/learn-to-attend.js';
 
-const D = 16;
+const [D, TAG] = [16, 'ag-learn-to-attend'];
 const START = { seed: 1, lr: '0.01', steps: '100', pos: 5 };
 /** The state `state` with the step of the model shown (what the reference check trains to). */
 const atStep = (state, step) => ({ ...state, step });
-const TAG = 'ag-learn-to-attend';
 
 /** The numbers shown against the float64 model of `state` trained to its step in the page (w.trainInPage). */
 async function match(numbers, state, w) {
@@ -33,8 +30,7 @@ async function match(numbers, state, w) {
   // The chosen query against the q and k shown (exported as float32): ag.dot's and ag.cosine's bounds (registry.inc).
   const json = await exportJson(w.page, TAG);
   const row = (x, t) => json[x].slice(t * D, (t + 1) * D);
-  const t = state.pos - 1;
-  const [q, kPrev] = [row('q', t), row('k', t - 1)];
+  const [q, kPrev] = [row('q', state.pos - 1), row('k', state.pos - 2)];
   const dotTol = (a, b) => (2 * Math.ceil(Math.log2(D)) + 1) * U * sumAbsProd(a, b);
   expectClose(one(numbers, 'score-prev').value, dot(q, kPrev), dotTol(q, kPrev), 'q.k of the previous key');
   byRole(numbers, 'cos').forEach((n, i) => {
@@ -66,10 +62,8 @@ async function untrained(w, state) {
 
 it('opens untrained at step 0: the grid is spread out and is the reference model\u2019s; the answer trains it; new steps train too', async (w) => {
   await untrained(w, START);
-  // The answer trains the model to the steps: the trained numbers come only now.
-  const trained = atStep(START, 100);
-  await w.reveal({ wrong: 'own', says: /After 100 steps query 5/, state: START, args: [trained, w] });
-  // Answered, a change of the settings trains to its steps.
+  // The answer trains the model to the steps (the trained numbers come only now); then a new setting trains too.
+  await w.reveal({ wrong: 'own', says: /After 100 steps query 5/, state: START, args: [atStep(START, 100), w] });
   const fifty = { ...START, steps: '50', pos: 3 };
   await w.trainAt('steps=50&pos=3');
   await w.matchesAt(fifty, atStep(fifty, 50), w);
@@ -81,7 +75,7 @@ it('a link written after training (step=50, version 1) opens at step 0, the ques
   const state = { seed: 1, lr: '0.01', steps: '50', pos: 3 };
   await untrained(w, state);
   expect(await w.at('.note').first().isVisible()).toBe(false); // an old link opens without a problem
-  expect(await w.at('.predict').getAttribute('data-result')).toBe(null);
+  expect(await w.attr('.predict', 'data-result')).toBe(null);
   for (const button of await w.at('.predict-choice').all()) expect(await button.isDisabled()).toBe(false);
   expect(await w.train()).toBe(1);
   await w.matchesAt(state, atStep(state, 50), w);
@@ -93,12 +87,9 @@ it('a link written after training (step=50, version 1) opens at step 0, the ques
 
 it('a Cancel while the answer waits ends it with an error and puts the untrained model back; answered again, it trains', async (w) => {
   await untrained(w, START);
-  await w.cancelReveal({
-    choice: 'previous',
-    watch: '.step-text',
-    when: /^Step [1-9]\d? of 100$/,
-    says: /the training of the model was cancelled at step 5 of 100; the model is shown untrained again, at step 0$/,
-  });
+  const says =
+    /the training of the model was cancelled at step 5 of 100; the model is shown untrained again, at step 0$/;
+  await w.cancelReveal({ choice: 'previous', watch: '.step-text', when: /^Step [1-9]\d? of 100$/, says });
   // The question is open again: the page shows the model untrained, as before the answer.
   await untrained(w, START);
   const { training } = await exportJson(w.page, TAG);
@@ -114,8 +105,7 @@ it('Train, Pause, Resume (keyboard) to the end: copyPrevious learned, query 5 on
   await w.waitData('train', 'paused');
   expect(await w.state()).toMatchObject({ steps: '50' });
   await w.see({ '.status': /Paused at step 5 of 50/, '.step-text': 'Step 5 of 50' });
-  await w.at('[data-action="resume"]').focus();
-  await w.page.keyboard.press('Enter');
+  await w.press('[data-action="resume"]', 'Enter');
   await w.waitData('train', 'done');
   const done = { ...START, steps: '50', step: 50 };
   const { numbers, ref } = await w.matches(done, w);
@@ -168,8 +158,7 @@ it('Enter on a row of the grid picks its query: the scores and the announcement 
   const state = { ...START, steps: '50', pos: 7 };
   expect(await w.state()).toEqual(state);
   const { numbers } = await w.matches(atStep(state, 50), w);
-  await w.announced(
-    `query 7: score with the previous key ${one(numbers, 'score-prev').text}, weight ${one(numbers, 'weight-prev').text}`,
-  );
+  const [score, weight] = ['score-prev', 'weight-prev'].map((role) => one(numbers, role).text);
+  await w.announced(`query 7: score with the previous key ${score}, weight ${weight}`);
   await w.see({ '.qk h3': 'Query 7 and the keys it sees' });
 });

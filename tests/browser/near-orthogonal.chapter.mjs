@@ -4,22 +4,21 @@
 import { expect } from '@jest/globals';
 import { exportJson } from './helpers.mjs';
 import { dot } from '../reference/float64.mjs';
-import { byRole, chapterTests, expectClose, one, readNumbers, seedCase as worked, U } from './chapter-tests.mjs';
+import { byRole, chapterTests, expectClose, expectSeed, one, readNumbers, U } from './chapter-tests.mjs';
 
 const PACK = 'ag-greedy-packing'; // the chapter's second widget
 const DIMS = [2, 3, 10, 100, 1000];
 
-// Float64 moments of cos between two uniformly random directions in d dimensions.
-const meanCos2 = (d) => 1 / d;
+// Float64 moments of cos between two uniformly random directions in d dimensions: E cos^2 = 1/d, Var cos^2, and
+// E|cos| = Gamma(d/2) / (sqrt(pi) Gamma((d+1)/2)), by r(d+2) = r(d) d/(d+1) from r(2) = 2/pi, r(3) = 1/2.
 const varCos2 = (d) => 3 / (d * (d + 2)) - 1 / (d * d);
-/** E|cos| = Gamma(d/2) / (sqrt(pi) Gamma((d+1)/2)), by the recurrence r(d+2) = r(d) d/(d+1) from r(2) = 2/pi, r(3) = 1/2. */
 function meanAbsCos(d) {
   let r = d % 2 === 0 ? 2 / Math.PI : 0.5;
   for (let k = d % 2 === 0 ? 2 : 3; k < d; k += 2) r *= k / (k + 1);
   return r;
 }
-/** Standard error of the sample rms of cos over n pairs (delta method). */
-const seRms = (d, n) => Math.sqrt(varCos2(d) / n) / (2 * Math.sqrt(meanCos2(d)));
+/** Standard errors over n pairs of the sample rms of cos (delta method) and of the mean |cos|. */
+const seRms = (d, n) => Math.sqrt(varCos2(d) / n) / (2 * Math.sqrt(1 / d));
 const seMeanAbs = (d, n) => Math.sqrt((1 / d - meanAbsCos(d) ** 2) / n);
 const degrees = (r) => (r * 180) / Math.PI;
 /** |value - ref| within 4 standard errors. */
@@ -43,14 +42,12 @@ it('rms of cos is 1/sqrt(d) and mean |cos| is about sqrt(2/pi)/sqrt(d), within s
   const n = 50000;
   const numbers = await w.read();
   const [value, text] = [(role) => one(numbers, role).value, (role) => one(numbers, role).text];
-  // The worked examples: 1/sqrt(1000) and its angle.
-  const [typical, typicalAngle] = [worked('cos-typical-1000'), worked('angle-typical-1000')];
-  expectClose(typical.expected, 1 / Math.sqrt(1000), typical.tolerance, 'worked example cos');
+  const typical = expectSeed('cos-typical-1000', 1 / Math.sqrt(1000));
   const [rms, meanAbs] = [value('rms'), value('mean-abs')];
   within4(rms, typical.expected, seRms(1000, n));
   expect(text('rms')).toMatch(/^0\.03/);
   expectClose(value('inv-sqrt-d'), 1 / Math.sqrt(1000), (8 * U) / Math.sqrt(1000), '1/sqrt(1000)');
-  expectClose(degrees(value('rms-angle')), typicalAngle.expected, typicalAngle.tolerance, 'angle of 1/sqrt(1000)');
+  expectSeed('angle-typical-1000', degrees(value('rms-angle')));
   expect(text('rms-angle')).toBe('88.19\u00b0');
   const approx = Math.sqrt(2 / Math.PI) / Math.sqrt(1000);
   expect(Math.abs(meanAbs - approx)).toBeLessThanOrEqual(4 * seMeanAbs(1000, n) + Math.abs(meanAbsCos(1000) - approx));
@@ -88,14 +85,11 @@ it('rms of cos is 1/sqrt(d) and mean |cos| is about sqrt(2/pi)/sqrt(d), within s
 }).at('d=1000&pairs=50000&seed=7');
 it('the close-up labels meet neither each other nor a line; every tick is a plain number, at every d', async (w) => {
   await waitHist(w);
-  const meet = (a, b) => a.l < b.r && b.l < a.r && a.t < b.b && b.t < a.b;
+  const meet = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
   const check = async (d) => {
     const seen = await w.page.evaluate((tag) => {
       const g = document.querySelector(tag).shadowRoot.querySelector('svg g.detail');
-      const box = (n) => {
-        const b = n.getBoundingClientRect();
-        return { l: b.left, r: b.right, t: b.top, b: b.bottom };
-      };
+      const box = (n) => n.getBoundingClientRect().toJSON();
       const ticks = [...document.querySelectorAll(`${tag}, ag-greedy-packing`)].flatMap((el) =>
         [...el.shadowRoot.querySelectorAll('svg .tick text, svg text.tick')].map((n) => n.textContent),
       );
@@ -103,8 +97,8 @@ it('the close-up labels meet neither each other nor a line; every tick is a plai
       return { d: g.dataset.dim, rms, abs, lines: [...g.querySelectorAll('.marks line')].map(box), ticks };
     }, w.tag);
     expect(seen.d).toBe(String(d));
-    expect(seen.rms.r - seen.rms.l).toBeGreaterThan(5);
-    expect(seen.abs.r - seen.abs.l).toBeGreaterThan(20);
+    expect(seen.rms.right - seen.rms.left).toBeGreaterThan(5);
+    expect(seen.abs.right - seen.abs.left).toBeGreaterThan(20);
     expect(meet(seen.rms, seen.abs)).toBe(false);
     expect(seen.lines.length).toBe(4);
     for (const line of seen.lines) expect([meet(seen.rms, line), meet(seen.abs, line)]).toEqual([false, false]);
@@ -114,21 +108,17 @@ it('the close-up labels meet neither each other nor a line; every tick is a plai
   // The default state is d = 1000, the question's: its close-up waits for the answer, then is drawn.
   const held = () => w.at('g.detail[data-dim="1000"]').getAttribute('data-after-answer');
   expect(await held()).toBe('held');
-  await w.at().evaluate((el) => el.answerShown('answer'));
+  await w.eval((el) => el.answerShown('answer'));
   expect(await held()).toBe('shown');
   await check(1000);
-  for (const d of DIMS) {
-    await chooseDim(w, d);
-    await check(d);
-  }
+  for (const d of DIMS) await chooseDim(w, d).then(() => check(d));
 });
 it('keys and clicks select d, a changed URL gives its state, and the URL follows', async (w) => {
   expect(await w.state()).toEqual({ d: '10', pairs: '2000', seed: 5 });
   expect(await w.state(PACK)).toEqual({ eps: '0.1', cand: '5000', seed: 5 });
   await waitHist(w);
   const urlD = (d) => w.page.waitForFunction((v) => new URLSearchParams(window.location.search).get('d') === v, d);
-  await w.at('.multiple[data-dim="10"]').focus();
-  await w.page.keyboard.press('ArrowRight');
+  await w.press('.multiple[data-dim="10"]', 'ArrowRight');
   await w.waitState({ d: '100' });
   expect(await w.at().evaluate((el) => el.shadowRoot.activeElement?.dataset.dim)).toBe('100');
   let numbers = await w.read();
@@ -187,13 +177,9 @@ it('dragging eps starts a new run; cancel leaves the page responsive; a key star
   await waitPack(w);
   // Every state of the packing run from now on (a fast run may be done before a check could see it).
   await w.page.locator(PACK).evaluate((el) => {
-    window.__packRuns = [];
-    new MutationObserver(() => window.__packRuns.push(el.dataset.packRun)).observe(el, {
-      attributes: true,
-      attributeFilter: ['data-pack-run'],
-    });
+    const runs = (window.__packRuns = []);
+    new MutationObserver(() => runs.push(el.dataset.packRun)).observe(el, { attributeFilter: ['data-pack-run'] });
   });
-  // Drag the slider with the mouse to its right end: eps = 0.3.
   await w.slide('[data-control="eps"]', 0.5, 1.1, PACK);
   await w.waitState({ eps: '0.3' }, PACK);
   expect(await w.page.evaluate(() => window.__packRuns)).toContain('running');
@@ -205,16 +191,14 @@ it('dragging eps starts a new run; cancel leaves the page responsive; a key star
     return [started, el.dataset.packRun];
   });
   expect(runs).toEqual(['running', 'cancelled']);
-  // The main thread answers (a page frozen by the run would not: no time is
-  // gated here, a shared machine's timings are noise).
+  // The main thread answers (a frozen page would not; no time is gated: a shared machine's timings are noise).
   expect(await w.page.evaluate(() => 1 + 1)).toBe(2);
   // The d buttons still answer at once.
   await w.at('.multiple[data-dim="3"]').click();
   expect((await w.state()).d).toBe('3');
   // Fewer candidates and one key step left: eps = 0.25, a new run that finishes.
   await w.page.locator(`${PACK} [data-control="cand"]`).selectOption('5000');
-  await w.page.locator(`${PACK} [data-control="eps"]`).focus();
-  await w.page.keyboard.press('ArrowLeft');
+  await w.page.locator(`${PACK} [data-control="eps"]`).press('ArrowLeft');
   await w.waitState({ eps: '0.25' }, PACK);
   await waitPack(w);
   await w.page.waitForFunction(() => new URLSearchParams(window.location.search).get('eps') === '0.25');
@@ -230,6 +214,5 @@ it('predict, then reveal: closer to 90 degrees at d = 1000; exports', async (w) 
   await w.logged();
   const json = await exportJson(w.page, w.tag);
   expect(json.state.d).toBe('1000');
-  expect(typeof json.numbers.rms).toBe('number');
-  expect(typeof json.numbers['mean-abs']).toBe('number');
+  for (const name of ['rms', 'mean-abs']) expect(typeof json.numbers[name]).toBe('number');
 }).at('d=2&pairs=2000&cand=5000');

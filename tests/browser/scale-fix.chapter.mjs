@@ -1,35 +1,26 @@
-// "The 1/√d_k fix" (#ch-scale-fix, <ag-scale-fix>): for each d_k, 256 rows of
-// random scores through softmax unscaled and scaled; the curves are means over
-// the rows, computed in the experiment worker. The float64 reference below
-// recomputes softmax, the largest weight, the entropy (bits) and the
-// Frobenius norm of the softmax Jacobian from the scores the widget exports
-// (the sample row) and, for the curves, from the generator's normals of every
-// row (the inputs), with the scores q.k_j and the means taken in float64.
-// The link is read back here in the same page.
+// "The 1/√d_k fix" (#ch-scale-fix, <ag-scale-fix>): for each d_k, 256 rows of random scores through softmax
+// unscaled and scaled; the curves are means over the rows, computed in the experiment worker. The float64
+// reference recomputes softmax, the largest weight, the entropy (bits) and ||J||_F of the softmax Jacobian from
+// the scores the widget exports (the sample row) and, for the curves, from the generator's normals of every row
+// (the inputs), with the scores q.k_j and the means taken in float64. The link is read back in the same page.
 import { expect } from '@jest/globals';
 import { exportJson, exportText } from './helpers.mjs';
 import { entropyBits, norm, softmax, softmaxJacobian } from '../reference/float64.mjs';
 import { chapterTests, one } from './chapter-tests.mjs';
 
 const DKS = Array.from({ length: 12 }, (_, i) => 2 ** (i + 1));
-const SCALINGS = [
-  ['unscaled', () => 1],
-  ['scaled', (dk) => Math.sqrt(dk)],
-];
+const SCALINGS = Object.entries({ unscaled: () => 1, scaled: (dk) => Math.sqrt(dk) });
 /** A test waits for the worker's curves (tens of seconds on a busy machine). */
 const it = chapterTests({ ch: 'scale-fix', tag: 'ag-scale-fix', timeout: 300000 });
-/** Waits until the worker has computed the curves. */
 const waitRun = (w) => w.waitData('run', 'done', 200000);
 
 /**
- * The float64 scores of every row at d_k, from the module's normals (the
- * inputs): row r takes q (d_k normals) from counter r B and its T keys
- * (T d_k normals) from counter r B + ceil(d_k / 4), B = ceil(d_k / 4) +
- * ceil(T d_k / 4), as the chapter states. The draws are removed from the call
- * log again (they are the test's, not the widget's).
+ * The float64 scores of every row at d_k, from the module's normals (the inputs): row r takes q (d_k normals) from
+ * counter r B and its T keys (T d_k normals) from counter r B + ceil(d_k / 4), B = ceil(d_k / 4) + ceil(T d_k / 4),
+ * as the chapter states. The draws are the test's, not the widget's: they leave the call log again.
  */
 const rowScores = (w, dk) =>
-  w.at().evaluate(
+  w.eval(
     (el, { seed, tokens, dk }) => {
       const n0 = window.__agCallLog.length;
       const [qb, per] = [Math.ceil(dk / 4), Math.ceil(dk / 4) + Math.ceil((tokens * dk) / 4)];
@@ -60,7 +51,7 @@ const meanCurves = (rows, dk) =>
   );
 
 /** The answer on show (as after the learner's answer): what waits for it is displayed and exported. */
-const answerShown = (w) => w.at().evaluate((el) => el.answerShown('answer'));
+const answerShown = (w) => w.eval((el) => el.answerShown('answer'));
 
 /** Compares the shown detail numbers at the chosen d_k with the reference for the exported scores. */
 async function expectDetail(w, dk) {
@@ -72,8 +63,7 @@ async function expectDetail(w, dk) {
   for (const [key, scale] of SCALINGS) {
     const t = scale(dk);
     const ref = reference(s, t);
-    // Weights: float32 softmax (relative error a few tens of u, plus the
-    // rounding of s / t that exp turns into an absolute error of |z| u).
+    // Weights: float32 softmax (a few tens of u, plus the rounding of s / t that exp turns into |z| u).
     const zmax = Math.max(...s.map((x) => Math.abs(x / t)));
     json.row[key].forEach((w, i) =>
       expect(Math.abs(w - ref.w[i])).toBeLessThanOrEqual(1e-5 * ref.w[i] + 4 * zmax * 2 ** -24 * ref.w[i] + 1e-30),
@@ -81,9 +71,8 @@ async function expectDetail(w, dk) {
     const [max, h, j] = ['max', 'entropy', 'jacobian'].map((role) => one(numbers, role, key));
     expect(Math.abs(max.value - ref.max)).toBeLessThanOrEqual(1e-5 * ref.max + 4 * zmax * 2 ** -24);
     expect(Math.abs(h.value - ref.entropy)).toBeLessThanOrEqual(1e-4 * (ref.entropy + 1e-3) + 1e-6);
-    // A weight within 2^-24 of 1 is stored as 1 in float32, so its diagonal
-    // entry alpha (1 - alpha) can lose all of its (tiny) value: an absolute
-    // error up to 2^-24 besides the relative one.
+    // A weight within 2^-24 of 1 is stored as 1, so its diagonal entry alpha (1 - alpha) can lose all its
+    // (tiny) value: an absolute error up to 2^-24 besides the relative one.
     expect(Math.abs(j.value - ref.jacobian)).toBeLessThanOrEqual(1e-4 * ref.jacobian + 2 ** -24);
     // The text shown is the stored value to four significant digits.
     expect(max.text.length).toBeGreaterThan(0);
@@ -99,8 +88,7 @@ it('opens at d_k = 64, matching float64; the mean curves: unscaled the largest w
   await answerShown(w);
   await expectDetail(w, 64);
   const numbers = await w.read();
-  // The curves: 12 values of d_k, 6 means each.
-  expect(numbers.filter((n) => n.role.startsWith('curve-')).length).toBe(72);
+  expect(numbers.filter((n) => n.role.startsWith('curve-')).length).toBe(72); // 12 values of d_k, 6 means each
   // The maximum entropy of 16 weights is log2 16 = 4 bits.
   expect(Math.abs(one(numbers, 'max-entropy').value - 4)).toBeLessThanOrEqual(1e-5);
   expect(await w.at('.katex').count()).toBeGreaterThan(0);
@@ -110,18 +98,13 @@ it('opens at d_k = 64, matching float64; the mean curves: unscaled the largest w
   for (const dk of DKS)
     for (const [s] of SCALINGS)
       for (const k of ['max', 'entropy', 'jacobian'])
-        // Each row's scores carry float32 rounding (a sum of d_k products:
-        // about log2(d_k) u of sum |q_i k_ij|, up to ~1e-3 at d_k = 4096,
-        // which exp turns into a relative change of the weights of the same
-        // size); a mean of 256 rows keeps that size. Allow 2e-3 of the
-        // measure's scale (1 for the weight and ||J||, log2 T = 4 bits).
+        // Each row's scores carry float32 rounding (about log2(d_k) u of sum |q_i k_ij|, up to ~1e-3 at
+        // d_k = 4096, a relative change of the weights of that size); a mean of 256 rows keeps that size.
+        // Allow 2e-3 of the measure's scale (1 for the weight and ||J||, log2 T = 4 bits).
         expect(Math.abs(shown(k, s, dk) - ref.get(dk)[s][k])).toBeLessThanOrEqual(2e-3 * (k === 'entropy' ? 4 : 1));
   const curve = (s, k) => DKS.map((dk) => ref.get(dk)[s][k]);
-  // Unscaled: the mean largest weight rises at every step of d_k (the
-  // reference and the shown curve alike) and ends above 0.95; the mean
-  // entropy falls at every step, to under 0.1; the mean Jacobian norm
-  // (which first grows a little, from d_k = 2 to 4) falls at every step
-  // from d_k = 4 on, to under 0.05.
+  // Unscaled: the mean largest weight rises at every step of d_k (reference and shown curve) to above 0.95; the
+  // entropy falls at every step, to under 0.1; ||J|| (first growing a little, 2 to 4) falls from d_k = 4 on.
   const rising = (c) => c.every((v, i) => i === 0 || v > c[i - 1]);
   const falling = (c) => c.every((v, i) => i === 0 || v < c[i - 1]);
   expect(rising(curve('unscaled', 'max'))).toBe(true);
@@ -139,12 +122,9 @@ it('opens at d_k = 64, matching float64; the mean curves: unscaled the largest w
   expect(spread(DKS.map((dk) => shown('max', 'scaled', dk)))).toBeLessThan(0.05);
   // The figure: a band and a mean line per series and panel.
   await w.see({ 'path.band': 6, '.figure .caption': /10th to the 90th percentile/ });
-  // The curves export as CSV.
   const csv = (await exportText(w.page, w.tag, 'csv')).split('\r\n');
-  const heads = ['max', 'entropy', 'jacobian'].flatMap((k) =>
-    ['unscaled', 'scaled'].flatMap((s) => [`${k}_${s}`, `${k}_${s}_p10`, `${k}_${s}_p90`]),
-  );
-  expect(csv[0]).toBe(['dk', ...heads].join(','));
+  const series = ['max', 'entropy', 'jacobian'].flatMap((k) => SCALINGS.map(([s]) => `${k}_${s}`));
+  expect(csv[0]).toBe(['dk', ...series.flatMap((h) => [h, `${h}_p10`, `${h}_p90`])].join(','));
   expect(csv.filter((l) => /^\d/.test(l)).length).toBe(12);
 });
 it('dragging across the panels and the arrow keys choose d_k; the URL reopens the state', async (w) => {
@@ -160,19 +140,14 @@ it('dragging across the panels and the arrow keys choose d_k; the URL reopens th
   await w.page.mouse.move(box.x + box.width * 0.6, y, { steps: 4 });
   await w.page.mouse.move(box.x + box.width - 2, y, { steps: 4 });
   await w.page.mouse.up();
-  // The drag does not scroll the page. (Scroll anchoring may move it by a
-  // few pixels when the numbers below change their wrapping; a scroll by the
-  // gesture would move it by the drag's length.)
+  // The drag does not scroll the page (scroll anchoring may move it a few pixels as the numbers below rewrap; a
+  // scroll by the gesture would move it by the drag's length).
   expect(Math.abs((await w.page.evaluate(() => window.scrollY)) - scrollBefore)).toBeLessThan(16);
   expect((await w.state()).dk).toBe('4096');
   await expectDetail(w, 4096);
   // Keys: Left twice = 1024, Home = 2, End = 4096, Left = 2048.
-  const steps = [
-    [['ArrowLeft', 'ArrowLeft'], '1024'],
-    ['Home', '2'],
-    [['End', 'ArrowLeft'], '2048'],
-  ];
-  await w.keys('svg.scale-plot', ...steps.map(([keys, dk]) => [keys, { dk }]));
+  const steps = { 1024: ['ArrowLeft', 'ArrowLeft'], 2: 'Home', 2048: ['End', 'ArrowLeft'] };
+  await w.keys('svg.scale-plot', ...[1024, 2, 2048].map((dk) => [steps[dk], { dk: `${dk}` }]));
   expect(await svg.getAttribute('aria-valuetext')).toBe('d\u2096 = 2048');
   expect(await w.at('[aria-live]').last().textContent()).toMatch(/d\u2096 = 2048/);
   await expectDetail(w, 2048);

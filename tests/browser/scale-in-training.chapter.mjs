@@ -1,13 +1,10 @@
 // "Why 1/√d_k keeps learning alive" (#ch-scale-in-training, <ag-scale-in-training>): two seeded training runs in
-// the worker, with and without the scale. The entropy shown is the mean of the float64 entropies of the probe's
-// weights rows (the export holds them) within the kernels' bounds; at d_k = 256 the unscaled rows start saturated
-// and the unscaled loss ends higher (the articles' claim, measured). The chapter opens with both models at step 0
-// and trains nothing until the prediction is answered or a run's Train is pressed; a slider before that makes the
-// models again at step 0, after it trains both again. A Cancel while the reveal waits stops both runs, ends the
-// reveal with an error and puts both untrained models back (the question can be answered again); the reveal's
-// gradient of W_Q is that of step 0 (the one the first step takes: larger without the scale), as the page shows it;
-// a link opens at step 0, and trained gives the same digits. The runs are small (20 to 40 steps of one layer):
-// seconds.
+// the worker, with and without the scale (20 to 40 steps of one layer: seconds). The entropy shown is the mean of
+// the float64 entropies of the exported probe rows; at d_k = 256 the unscaled rows start saturated and its loss
+// ends higher (the articles' claim, measured). Both models wait at step 0 until the answer or a run's Train (a
+// slider remakes them at step 0; after training it trains both again). A Cancel while the reveal waits stops both,
+// ends it with an error and puts the untrained models back; the reveal's gradient of W_Q is step 0's (larger
+// without the scale), as shown; a link opens at step 0 and, trained, gives the same digits.
 import { expect } from '@jest/globals';
 import { clog2, entropyBits } from '../reference/float64.mjs';
 import { chapterTests, expectClose, expectShown, one, U } from './chapter-tests.mjs';
@@ -70,10 +67,7 @@ async function untrained(w, state) {
   return shown;
 }
 
-/**
- * In the page, with its own engine: the gradient norm of W_Q of each fresh model of `state` on the first batch of
- * the runs (the gradient the first step takes), by transformer.gradients.
- */
+/** In the page's engine: ||grad W_Q|| of each fresh model of `state` on the runs' first batch (the first step's). */
 const firstGradients = (w, state) =>
   w.eval(
     (el, { configs, task }) => {
@@ -120,29 +114,21 @@ it('opens at step 0 and trains nothing until the answer; d_k = 256: unscaled row
   expect(said).not.toMatch(/wrong way/);
   // Every step-0 number the answer names stays on the page after training: the table's step-0 rows.
   const [, u0, s0] = said.match(/unscaled rows hold (\S+) bits against (\S+) scaled/);
-  for (const [role, run, text] of [
-    ['grad-0', 'unscaled', unscaled],
-    ['grad-0', 'scaled', scaled],
-    ['entropy-0', 'unscaled', u0],
-    ['entropy-0', 'scaled', s0],
-  ])
-    expect([role, run, await w.text(`.results [data-role="${role}"][data-key="${run}"]`)]).toEqual([role, run, text]);
+  for (const [role, [u, s]] of Object.entries({ 'grad-0': [unscaled, scaled], 'entropy-0': [u0, s0] }))
+    for (const [run, text] of Object.entries({ unscaled: u, scaled: s }))
+      expect([role, run, await w.text(`.results [data-role="${role}"][data-key="${run}"]`)]).toEqual([role, run, text]);
   await w.predict('slower', 'right');
 }).at({});
 
 it('a Cancel of one run while the answer waits stops both, ends it with an error, shows both untrained; answered again, they train', async (w) => {
   const state = { ...DEFAULT, steps: 20 };
   await untrained(w, state);
-  await w.cancelReveal({
-    choice: 'slower',
-    watch: '.step-text',
-    when: /^step [1-9]/,
-    cancel: '.run-scaled [data-action="cancel"]',
-    says: /the training of the scaled model was cancelled at step \d+ of 20; both models are shown untrained again, at step 0$/,
-  });
-  // The unscaled run stopped too, and the question is open again: both models wait at step 0, untrained.
+  const says =
+    /the training of the scaled model was cancelled at step \d+ of 20; both models are shown untrained again, at step 0$/;
+  const cancel = '.run-scaled [data-action="cancel"]';
+  await w.cancelReveal({ choice: 'slower', watch: '.step-text', when: /^step [1-9]/, cancel, says });
+  // The unscaled run stopped too, the question is open again: both wait untrained; answered again, both train.
   await untrained(w, state);
-  // Answered again, both train from step 0 and the answer comes.
   await w.answer('slower', /^(Right|Not quite)\. .*After 20 steps the loss is .* nats behind/);
   await settled(w, state);
   await w.logged();

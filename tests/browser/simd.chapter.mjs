@@ -1,7 +1,6 @@
-// "Why this is cheap on a CPU" (#ch-simd, <ag-simd>): the steps of one dot product as the simd128 and the
-// scalar kernels compute it (ag.dotTrace) against a float64 reference of the products, the lane-wise
-// accumulators and the dot product; and the kernel lab in the worker (no timing is asserted, only that it is
-// there).
+// "Why this is cheap on a CPU" (#ch-simd, <ag-simd>): the steps of one dot product as the simd128 and the scalar
+// kernels compute it (ag.dotTrace) against a float64 reference of the products, the lane-wise accumulators and the
+// dot product; and the kernel lab in the worker (no timing is asserted, only that it is there).
 import { expect } from '@jest/globals';
 import { exportJson, launchChromium } from './helpers.mjs';
 import { dot, sumAbsProd } from '../reference/float64.mjs';
@@ -13,7 +12,11 @@ const B0 = [2, 0.5, 3, -4, 1, 1, -2, 0.25, 4, -1, 2, 0.5];
 const FIVE = 'a=1,2,3,4,5&b=-1,0.5,2,-3,4&variant=simd128';
 
 const waitTrace = (w, variant) => w.page.waitForSelector(`${w.tag}[data-trace="${variant}"]`, { timeout: 20000 });
-const waitLab = (w) => w.page.waitForSelector(`${w.tag}[data-lab="done"]`, { timeout: 30000 });
+/** Clicks Run of the kernel lab and waits until its timing is done. */
+const runLab = async (w) => {
+  await w.at('[data-action="run"]').click();
+  await w.page.waitForSelector(`${w.tag}[data-lab="done"]`, { timeout: 30000 });
+};
 /** The kernel lab's table: per row the variant and the measured numbers. */
 const labRows = async (w) =>
   (await measuredRows(w, '.lab-table')).map(({ data, ...r }) => ({ variant: data.variant, ...r }));
@@ -51,36 +54,32 @@ it('the simd128 trace: products four lanes at a time, accumulators, horizontal s
   expect(one(numbers, 'trace-result').value).toBe(total.value);
   expect(one(numbers, 'dot').value).toBe(total.value);
   await w.logged();
-  expect(await w.at('.katex').count()).toBeGreaterThan(0);
+  await w.see({ '.katex': { more: 0 } });
 });
 it('editing the pair, the keys on the step slider, the scalar variant, and a URL that reopens it', async (w) => {
   await waitTrace(w, 'simd128');
-  const a = [...A0];
-  a[3] = 2.75;
+  const a = A0.with(3, 2.75);
   const input = w.at('input[data-row="a"][data-index="3"]');
   await input.fill('2.75');
   await input.press('Enter');
   await input.blur();
   await w.waitState({ a });
   expectMultiplyAdd(await w.read(), a, B0, 0);
-  // The slider is dragged with the keyboard's arrows here (Right twice: the fold, then the swap-add).
+  // Three Right arrows on the slider: the second multiply-add, the fold, the swap-add.
   await w.keys('.step-slider', [['ArrowRight', 'ArrowRight', 'ArrowRight'], { step: 3 }]);
   // The swap-add: z = v + swapped(v), each lane the sum of two float32 numbers.
   let numbers = await w.read();
   const x = byRole(numbers, 'x').map((n) => n.value);
   expect(byRole(numbers, 'z').map((n) => n.value)).toEqual([0, 1, 2, 3].map((l) => Math.fround(x[l] + x[l ^ 2])));
-  // Drag the slider thumb with the mouse to the far left.
   await w.slide('.step-slider', 0.5, 0);
   expect((await w.state()).step).toBe(0);
-
   // Scalar: blocks of four; the result equals ag.dot with scalar kernels.
   await w.at('input[name=variant][value=scalar]').check();
   await waitTrace(w, 'scalar');
   numbers = await w.read();
   for (const { key, value } of byRole(numbers, 'product')) expect(value).toBe(Math.fround(a[key] * B0[key]));
-  expect(byRole(numbers, 'pair').map((n) => n.value)).toEqual(
-    [0, 2].map((i) => Math.fround(a[i] * B0[i] + a[i + 1] * B0[i + 1])),
-  );
+  const pairs = [0, 2].map((i) => Math.fround(a[i] * B0[i] + a[i + 1] * B0[i + 1]));
+  expect(byRole(numbers, 'pair').map((n) => n.value)).toEqual(pairs);
   expectClose(one(numbers, 'dot').value, dot(a, B0), 7 * U * sumAbsProd(a, B0), 'dot');
   expect(one(numbers, 'trace-result').value).toBe(one(numbers, 'dot').value);
   await w.reopens(numbers, { params: { variant: 'scalar', a: a.join(',') }, before: (p) => waitTrace(p, 'scalar') });
@@ -89,7 +88,7 @@ it('a URL with five elements pads the second register half with zeros', async (w
   await waitTrace(w, 'simd128');
   const numbers = await w.read();
   expect(byRole(numbers, 'product').length).toBe(5);
-  expect(await w.at('.lane.pad').count()).toBeGreaterThan(0);
+  await w.see({ '.lane.pad': { more: 0 } });
   expect(one(numbers, 'dot').value).toBe(-1 + 1 + 6 - 12 + 20);
   await w.logged();
 }).at(`${FIVE}&step=0`);
@@ -98,7 +97,7 @@ const MERGES = `a=${SIXTEEN}&b=${SIXTEEN.map((_, i) => (i < 8 ? 1 : -1))}&varian
 it('a merge with a negative right-hand sum is written left \u2212 |right|, never "+ \u2212"', async (w) => {
   await waitTrace(w, 'scalar');
   // Step by step (in the page: one step costs a render), the merges whose right-hand sum is negative.
-  const lines = await w.at().evaluate((el) => {
+  const lines = await w.eval((el) => {
     const found = [];
     for (let step = 0; step < 99 && found.length < 2; step += 1) {
       el.setState({ step });
@@ -110,8 +109,7 @@ it('a merge with a negative right-hand sum is written left \u2212 |right|, never
     }
     return found;
   });
-  // Blocks of four: -(9+10+11+12) = -42 and -(13+14+15+16) = -58 merge to -100; then the
-  // halves, 1 + ... + 8 = 36 and -100, merge to -64.
+  // Blocks of four: -(9+10+11+12) = -42 and -(13+14+15+16) = -58 merge to -100; then 1 + ... + 8 = 36 and -100.
   expect([...new Set(lines)]).toEqual(['\u221242 \u2212 58 = \u2212100', '36 \u2212 100 = \u221264']);
   await w.logged();
 }).at(MERGES);
@@ -119,10 +117,9 @@ it('a merge with a negative right-hand sum is written left \u2212 |right|, never
 it('a step past the end of the trace (from a link) shows the last step, and Previous goes to the one before it', async (w) => {
   await waitTrace(w, 'simd128');
   const steps = Number(await w.data('steps'));
-  expect(await w.text('.step-text')).toBe(`Step ${steps} of ${steps}`);
-  expect(await w.at('button.next').isDisabled()).toBe(true);
+  await w.see({ '.step-text': `Step ${steps} of ${steps}`, 'button.next': { disabled: true } });
   await w.at('button.prev').click();
-  expect(await w.text('.step-text')).toBe(`Step ${steps - 1} of ${steps}`);
+  await w.see({ '.step-text': `Step ${steps - 1} of ${steps}` });
   expect((await w.state()).step).toBe(steps - 2);
 }).at(`${FIVE}&step=99`);
 
@@ -138,38 +135,33 @@ it('the kernel lab runs in the worker: the page stays responsive while it times,
   expect(await w.state()).toMatchObject({ kernel: 'attention', size: 1024 });
   await w.at('[data-action="run"]').click();
   expect(await w.data('lab')).toBe('running');
-  expect(await w.at('[data-action="run"]').isDisabled()).toBe(true);
+  await w.see({ '[data-action="run"]': { disabled: true } });
   // The main thread is free: the step slider still moves the trace while the timing runs.
   await w.keys('.step-slider', ['ArrowRight', { step: 1 }]);
   expect(await w.data('lab')).toBe('running');
   await w.cancel({ attr: 'lab', status: '.lab-status' });
-  expect(await w.at('[data-action="cancel"]').isDisabled()).toBe(true);
+  await w.see({ '[data-action="cancel"]': { disabled: true } });
   expect(await labRows(w)).toEqual([]);
   // A small one afterwards runs to the end in a fresh worker.
   await w.at('select.lab-kernel').selectOption('dot');
   expect((await w.state()).size).toBe(256); // 1024 is not a dot size: the first one offered
-  await w.at('[data-action="run"]').click();
-  await waitLab(w);
+  await runLab(w);
   expect((await labRows(w)).length).toBe(2);
-
-  // The link's kernel and size: matmul at 64, timed on both variants.
   await w.set('kernel=matmul&size=64');
-  // The flop count of the chosen kernel is typeset on the page.
-  expect(await w.at('.lab-workload .katex').count()).toBeGreaterThan(0);
-  expect(await w.text('.lab-shapes')).toContain(`${2 * 64 ** 3}`.replace(/\B(?=(\d{3})+$)/g, '\u2009'));
-  await w.at('[data-action="run"]').click();
-  await waitLab(w);
+  const flops = `${2 * 64 ** 3}`.replace(/\B(?=(\d{3})+$)/g, '\u2009');
+  await w.see({ '.lab-workload .katex': { more: 0 }, '.lab-shapes': { contains: flops } });
+  await runLab(w);
   const rows = await labRows(w);
   expect(rows.map((r) => r.variant)).toEqual(['simd128', 'scalar']);
   for (const r of rows)
     for (const key of ['median-ms', 'gflops', 'speedup']) expect(Number.isFinite(r[key]) && r[key] > 0).toBe(true);
   // The scalar row is the reference of the speed-up: exactly 1.
   expect(rows[1].speedup).toBe(1);
-  expect(await w.at('svg.lab-chart rect.bar').count()).toBe(2);
+  await w.see({ 'svg.lab-chart rect.bar': 2 });
   const json = await exportJson(w.page, w.tag);
   expect(json.lab).toMatchObject({ kernel: 'matmul', size: 64, flops: 2 * 64 ** 3 });
   expect(json.lab.rows.map((r) => r.variant)).toEqual(['simd128', 'scalar']);
-  expect(await w.at().evaluate((el) => el.stateText)).toContain('kernel=matmul&size=64');
+  expect(await w.eval((el) => el.stateText)).toContain('kernel=matmul&size=64');
 });
 
 it('without WebAssembly SIMD (V8 without SSE4.1) the lab says so and times the scalar kernels of the baseline build alone', async (w) => {
@@ -177,15 +169,14 @@ it('without WebAssembly SIMD (V8 without SSE4.1) the lab says so and times the s
   try {
     await w.open({ link: 'kernel=dot&size=256', browser }, async (z) => {
       expect(await z.host('data-computed-by')).toBe('baseline');
-      await z.at('[data-action="run"]').click();
-      await waitLab(z);
-      expect(await z.at('.lab-nosimd').isVisible()).toBe(true);
+      await runLab(z);
+      await z.see({ '.lab-nosimd': { visible: true } });
       const rows = await labRows(z);
       expect(rows.map((r) => r.variant)).toEqual(['scalar']);
       expect(await z.at('.lab-table tbody tr').getAttribute('data-build')).toBe('baseline');
       expect(rows[0]['median-ms']).toBeGreaterThan(0);
       expect(rows[0].gflops).toBeGreaterThan(0);
-      expect(await z.text('[data-role="speedup"]')).toBe('\u2014'); // nothing to compare with
+      await z.see({ '[data-role="speedup"]': '\u2014' }); // nothing to compare with
     });
   } finally {
     await browser.close();
@@ -195,8 +186,7 @@ it('without WebAssembly SIMD (V8 without SSE4.1) the lab says so and times the s
 it('a link with an unknown kernel and a size no kernel offers gets a note for each, and the defaults', async (w) => {
   const note = ['kernel=conv2d', 'size=100', 'one of the sizes offered for matmul: 64, 128, 256, 512'];
   await w.link('kernel=conv2d&size=100', null, { part: { kernel: 'matmul', size: 256 }, note, logged: false });
-  expect(await w.at('select.lab-kernel').inputValue()).toBe('matmul');
-  expect(await w.at('select.lab-size').inputValue()).toBe('256');
+  await w.see({ 'select.lab-kernel': { value: 'matmul' }, 'select.lab-size': { value: '256' } });
   // The rest of the chapter is untouched: the trace of the default pair.
   await waitTrace(w, 'simd128');
 });

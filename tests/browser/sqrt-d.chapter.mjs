@@ -1,8 +1,7 @@
-// "Why scores grow like √d" (#ch-sqrt-d, <ag-sqrt-d>): the Monte Carlo experiment in a Web Worker. Checks
-// the statistics against √d_k within sampling error (fixed seed, 20,000 pairs at d_k = 4096, beyond one
-// call's work bound, so streamed in chunks, then at 64 and 512 as in the worked examples), the exact density
-// curve against an independent float64 density written here, cancel (the page stays responsive and a new run
-// is right), the log-linked state and the prediction.
+// "Why scores grow like √d" (#ch-sqrt-d, <ag-sqrt-d>): the Monte Carlo experiment in a Web Worker. The statistics
+// against √d_k within sampling error (20,000 pairs at d_k = 4096, beyond one call's work bound, so streamed in
+// chunks; 64 and 512 as in the worked examples), the exact density against an independent float64 one written
+// here, cancel (the page stays responsive, a new run is right), the link and the number prediction.
 import { expect } from '@jest/globals';
 import { byRole, chapterTests, expectClose, one, seedCase, U } from './chapter-tests.mjs';
 
@@ -10,9 +9,8 @@ import { byRole, chapterTests, expectClose, one, seedCase, U } from './chapter-t
 const it = chapterTests({ ch: 'sqrt-d', tag: 'ag-sqrt-d', timeout: 600000 });
 const waitRun = (w, timeout = 60000) => w.waitData('run', 'done', timeout);
 const pairsUsed = (w) => w.text('[data-role="pairs-used"]');
-/** Sets d_k through the state (as a link would) and waits for the new run. */
-const runAt = async (w, d, timeout) => {
-  await w.at().evaluate((el, d) => (el.state = { ...el.state, d }), d);
+/** Waits for d_k = d in the state, then for its run. */
+const ranAt = async (w, d, timeout) => {
   await w.waitState({ d });
   await waitRun(w, timeout);
 };
@@ -30,9 +28,8 @@ const gridX = (d, i) => {
   return Math.fround(lo + ((hi - lo) * i) / 160);
 };
 
-// An independent float64 density of q.k: the Fourier integral
-// (1/pi) int_0^inf cos(tx) (1 + t^2)^(-d/2) dt by Simpson's rule (d >= 2,
-// where the integrand decays at least like 1/t^2).
+// An independent float64 density of q.k: the Fourier integral (1/pi) int_0^inf cos(tx) (1 + t^2)^(-d/2) dt by
+// Simpson's rule (d >= 2, where the integrand decays at least like 1/t^2).
 function densityRef(x, d) {
   const T = d === 2 ? 4000 : d < 8 ? 400 : 60 / Math.sqrt(d) + 20 / Math.sqrt(d);
   const n = d === 2 ? 400000 : 20000;
@@ -62,9 +59,8 @@ it('20,000 pairs run in full, streamed in chunks: sqrt(4096) and the sweep, then
       /^Done: 20,000 pairs at d\u2096 = 4096, seed 7; 20,000 pairs at each d\u2096 of the sweep\.$/,
   });
   const n = 20000;
-  // A sample std of n values has a standard error of about sigma / sqrt(2n)
-  // times sqrt(1 + kurtosis excess / 2); the excess of q.k is 6 / d, so the
-  // factor is sqrt(1 + 3/d). At d_k = 4096: 64 / sqrt(4e4) = 0.32.
+  // A sample std of n values has a standard error of about sigma / sqrt(2n) times sqrt(1 + kurtosis excess / 2);
+  // the excess of q.k is 6 / d, so the factor is sqrt(1 + 3/d). At d_k = 4096: 64 / sqrt(4e4) = 0.32.
   const se = (d) => (Math.sqrt(d) * Math.sqrt(1 + 3 / d)) / Math.sqrt(2 * n);
   expect(Math.abs(one(numbers, 'std').value - 64)).toBeLessThanOrEqual(3 * se(4096));
   // The sweep ran 20,000 pairs at every d_k too (it used to stop at 2^20 / d_k, 256 at
@@ -80,7 +76,8 @@ it('20,000 pairs run in full, streamed in chunks: sqrt(4096) and the sweep, then
   expect(chunks).toBe(2);
   // The worked examples (the sweep is kept: only the histogram run is new).
   for (const d of [64, 512]) {
-    await runAt(w, d, 300000);
+    await w.eval((el, d) => (el.state = { ...el.state, d }), d); // as a link would
+    await ranAt(w, d, 300000);
     numbers = await w.read();
     const sigma = seedCase(`sqrt-d-spread-${d}`).expected;
     expectClose(sigma, Math.sqrt(d), 1e-9, 'worked example');
@@ -100,23 +97,19 @@ it('the exact density: Laplace at d = 2, matching an independent float64 integra
     expectClose(two[i], Math.exp(-Math.abs(gridX(2, i))) / 2, 4 * U * two[i] + 1e-12, `Laplace at ${gridX(2, i)}`);
   // Keys on the log slider: two steps right = a factor 2^(1/2).
   await w.press('[data-control="d"]', 'ArrowRight', 8);
-  await w.waitState({ d: 8 });
-  await waitRun(w);
+  await ranAt(w, 8);
   const eight = await densityAt(w, 8);
   for (const i of [10, 60, 80, 100]) {
     const ref = densityRef(gridX(8, i), 8);
     expectClose(eight[i], ref, 1e-6 * ref + 1e-9, `density d=8 at ${gridX(8, i)}`);
   }
   expect((await w.url()).get('d')).toBe('8');
-  // Drag the slider with the mouse to its right end: d = 4096.
   await w.slide('[data-control="d"]', 0.5, 1.1);
-  await w.waitState({ d: 4096 });
-  await waitRun(w);
+  await ranAt(w, 4096);
   const numbers = await w.read();
   const n = 5000; // every point of the sweep runs the pairs asked for
   expect(Math.abs(one(numbers, 'std').value - 64)).toBeLessThanOrEqual((4 * 64) / Math.sqrt(2 * n));
-  // The sweep: every measured std within 5 standard errors of sqrt(d); d = 2 has heavy tails
-  // (kurtosis 6): widen by sqrt(1 + kurtosis excess / 2).
+  // The sweep within 5 standard errors of sqrt(d); d = 2 has heavy tails (kurtosis 6): sqrt(1 + excess / 2) more.
   expectSweep(numbers, 5, (d) => (Math.sqrt(d) * Math.sqrt(1 + 3 / d)) / Math.sqrt(2 * n));
   await w.logged();
 }).at('d=2&pairs=5000&seed=1');
@@ -137,16 +130,12 @@ it('predict a number: bad input refused, not scored; 4096 wrong (its misconcepti
   expect(await w.page.evaluate(() => window.agProgress.predictions())).toEqual({});
   // "4,096" with the page's thousands comma is d_k, the variance read as the standard deviation; the result
   // states the range judged (toleranceRange); the measured value within 4 standard errors of sqrt(4096).
-  await w.reveal({
-    wrong: '4,096',
-    says: /You said 4,096; .* from [\d.]+ to [\d.]+, within 15 % of /,
-    part: { d: 4096 },
-    logged: false,
-  });
+  const says = /You said 4,096; .* from [\d.]+ to [\d.]+, within 15 % of /;
+  await w.reveal({ wrong: '4,096', says, part: { d: 4096 }, logged: false });
   await w.see({ '.predict-misconception': /^That is d_k itself, the variance of q\u00b7k/ });
   const measured = Number(await w.attr('.predict', 'data-answer'));
   expect(Math.abs(measured - 64)).toBeLessThanOrEqual((4 * 64) / Math.sqrt(2 * 400));
-  const [, lo, hi] = (await w.at('.predict-result').textContent()).match(/from ([\d.]+) to ([\d.]+),/);
+  const [, lo, hi] = (await w.text('.predict-result')).match(/from ([\d.]+) to ([\d.]+),/);
   expect([Number(lo), Number(hi)]).toEqual([0.85, 1.15].map((f) => Number((measured * f).toPrecision(6))));
   // "-0" said as 0, the full cancellation; "4097" near d_k; "64,0" a decimal comma.
   for (const [typed, said, text] of [
@@ -163,10 +152,8 @@ it('predict a number: bad input refused, not scored; 4096 wrong (its misconcepti
   await w.at('.predict-again').click();
   await field.fill('64,0');
   await w.at('.predict-commit').click();
-  await w.see({
-    '.predict[data-result="right"] .predict-result': /^Right\. You said 64; /,
-    '.predict-problem': { visible: false },
-  });
+  const right = /^Right\. You said 64; /;
+  await w.see({ '.predict[data-result="right"] .predict-result': right, '.predict-problem': { visible: false } });
   await waitRun(w);
 });
 
@@ -176,15 +163,10 @@ it('cancel stops the run, leaves the page responsive, and a new run is right', a
   // By keyboard: the Cancel button disables itself, and the focus goes on to "Run again", not to the page.
   await w.press('[data-action="cancel"]', 'Enter');
   expect(await w.data('run')).toBe('cancelled');
-  expect(await w.at().evaluate((el) => el.shadowRoot.activeElement?.textContent)).toBe('Run again');
-  // The status says how far it went, and that nothing shown is of a run.
-  await w.see({
-    '.status': /^Cancelled at \d+ %\. No run has finished yet, so there is nothing to show\./,
-  });
-  // The main thread answers (a page frozen by the run would not: no time is
-  // gated here, a shared machine's timings are noise).
+  expect(await w.eval((el) => el.shadowRoot.activeElement?.textContent)).toBe('Run again');
+  await w.see({ '.status': /^Cancelled at \d+ %\. No run has finished yet, so there is nothing to show\./ });
+  // The main thread answers (a frozen page would not; no time is gated: a shared machine's timings are noise).
   expect(await w.page.evaluate(() => 1 + 1)).toBe(2);
-  // A new run (smaller) completes and is right.
   await w.at('[data-control="pairs"]').selectOption('1000');
   await waitRun(w);
   expect(Math.abs(one(await w.read(), 'std').value - 64)).toBeLessThanOrEqual((4 * 64) / Math.sqrt(2 * 1000));

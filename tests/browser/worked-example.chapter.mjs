@@ -6,17 +6,20 @@ import { dot, softmax, sumAbsProd } from '../reference/float64.mjs';
 import { byRole, chapterTests, expectClose, expectNumbers, expectSeed, expectTexts, one } from './chapter-tests.mjs';
 import { rowsOf, U } from './chapter-tests.mjs';
 
-const ARTICLE = {
-  q: [1, 2, 0, 1],
-  k: rowsOf('1,2,1,0;-1,-2,0,1;0,0,1,0'),
-  values: rowsOf('1,0;0,1;0,0'),
-  scaled: false,
-};
+const K = '1,2,1,0;-1,-2,0,1;0,0,1,0'; // the article's keys
+const ARTICLE = { q: [1, 2, 0, 1], k: rowsOf(K), values: rowsOf('1,0;0,1;0,0'), scaled: false };
 
-/** In the page: dispatches keydown `keys` at the field `input` in one task (no frame between them); its text then. */
-function pressInTask(input, keys) {
+/**
+ * In the page: dispatches keydown `keys` at the field `input` in one task (no frame between them), then, given
+ * `typed`, types it and waits two frames; its text then.
+ */
+async function pressInTask(input, [keys, typed]) {
   for (const key of keys)
     input.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true, composed: true, cancelable: true }));
+  if (typed === undefined) return input.value;
+  input.value = typed;
+  input.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+  await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
   return input.value;
 }
 
@@ -84,8 +87,7 @@ it('edits through the controls give the reference values; the URL reopens them; 
   const field = (label) => w.page.getByLabel(label);
   const edits = { 'q, component 3': '1.5', 'k2, component 4': '-2.25', 'k3, component 1': '3', 'v3, component 2': '4' };
   for (const [label, text] of Object.entries(edits)) await field(label).fill(text);
-  await field('k1, component 2').focus();
-  await w.page.keyboard.press('ArrowUp'); // a number input steps by one
+  await field('k1, component 2').press('ArrowUp'); // a number input steps by one
   // Stepping keeps the decimals of the text: 2.3 - 1 is 1.3 in the field, as the browser's own stepping gives.
   await field('q, component 3').fill('2.3');
   await field('q, component 3').press('ArrowDown');
@@ -100,13 +102,11 @@ it('edits through the controls give the reference values; the URL reopens them; 
   const { numbers } = await w.matches(scaled);
   const check = async () => expect(await inputs(w)).toEqual(flat(scaled));
   await w.reopens(numbers, { params: { q: '1,2,1.5,1', k, scaled: '1' }, check });
-
   const before = (await settledUrl(w.page)).href;
   await field('q, component 1').fill('');
   await expect(w.text('.note')).resolves.toMatch(/q, component 1/);
   expect((await settledUrl(w.page)).href).toBe(before);
-  // With the entry still empty, the scale toggle recomputes the last complete
-  // inputs, and the link says the same as the table.
+  // With the entry still empty, the scale toggle recomputes the last complete inputs; the link says the same.
   await field(/^unscaled:/).check();
   await w.matches(state);
   await w.params({ scaled: '0', q: '1,2,1.5,1' });
@@ -118,24 +118,14 @@ it('edits through the controls give the reference values; the URL reopens them; 
 
 it('arrow steps faster than frames are all kept; a key or an edit before the next frame acts on the stepped text', async (w) => {
   const field = w.page.getByLabel('q, component 1'); // 1 in the article's q
-  // Synthetic key events in one task: no frame runs between them, so the
-  // field still shows the old text while the figure already follows.
-  expect(await field.evaluate(pressInTask, ['ArrowUp', 'ArrowUp', 'ArrowUp'])).toBe('1');
+  // Key events in one task: no frame runs between them, so the field shows the old text while the figure follows.
+  expect(await field.evaluate(pressInTask, [['ArrowUp', 'ArrowUp', 'ArrowUp']])).toBe('1');
   expect(await settled(() => field.inputValue(), '4')).toBe('4');
   expect(await settled(() => firstScore(w), 8)).toBe(8); // q·k1 = 4 + 4 + 0 + 0
   // Another key (here Home) first writes the stepped text, so that the browser edits what is on the screen.
-  expect(await field.evaluate(pressInTask, ['ArrowDown', 'Home'])).toBe('3');
+  expect(await field.evaluate(pressInTask, [['ArrowDown', 'Home']])).toBe('3');
   // A typed value wins over a step not yet shown.
-  const typed = await field.evaluate(async (input) => {
-    input.dispatchEvent(
-      new KeyboardEvent('keydown', { key: 'ArrowUp', bubbles: true, composed: true, cancelable: true }),
-    );
-    input.value = '-2';
-    input.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
-    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
-    return input.value;
-  });
-  expect(typed).toBe('-2');
+  expect(await field.evaluate(pressInTask, [['ArrowUp'], '-2'])).toBe('-2');
   expect(await settled(() => firstScore(w), 2)).toBe(2); // -2 + 4 + 0 + 0
 });
 
@@ -171,7 +161,7 @@ it('stepping shows scores, then exp, then the sum, then the weights, then the ou
 }).at('step=scores');
 
 it("a first page's link with a scale other than none or sqrt-dk (here 1) is named in the note; no scaling", async (w) => {
-  await setStateText(w.page, w.tag, 'q=1,2,0,1&k=1,2,1,0;-1,-2,0,1;0,0,1,0&scale=1');
+  await setStateText(w.page, w.tag, `q=1,2,0,1&k=${K}&scale=1`);
   expect(await w.state()).toMatchObject({ q: ARTICLE.q, scaled: false });
   await expect(w.text('.note')).resolves.toContain('scale=1');
 });
