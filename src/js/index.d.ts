@@ -87,6 +87,8 @@
  * positional tensor argument that is `null` is a `TypeError` (`attention(null, K, V)`), except
  * adamUpdate's state, where `null` is the first step's zeros. The declarations below write
  * `| null` only where it was always documented; the rule holds for every member.
+ * A member of a method's options (or object argument) is given only as an own enumerable key:
+ * a non-enumerable or inherited one is ignored, as if left out, whatever else the object holds.
  *
  * Sources: A. Vaswani et al., "Attention Is All You Need", 2017, §3.2.1
  * (scaled dot-product attention, eq. 1) and §3.2.2 (multi-head attention);
@@ -872,10 +874,11 @@ export interface AttentionGeometry {
    * With `kvHeads` the key/value projections are narrower and shared by groups of query heads
    * (GQA); with `rope` each head's q and k are turned by their positions before the scores.
    * @throws TypeError for `streaming: true` together with `returnWeights: true`, an option
-   *   of the wrong kind or an unknown key (even one set to null), and for `cache` whatever its value
-   *   (null too; an own enumerable key, as the unknown keys are), which attention alone takes
-   *   (decoding with a {@link KvCache}): the message says so, and to project the new tokens with
-   *   matmul, call `attention(q, k, v, { cache })` on the heads and project its output with wO.
+   *   of the wrong kind or an unknown key (even one set to null; a non-enumerable or inherited key is
+   *   ignored), and for `cache` whatever its value (null too; an own enumerable key, as the unknown
+   *   keys are), which attention alone takes (decoding with a {@link KvCache}): the message says
+   *   so, and to project the new tokens with matmul, call `attention(q, k, v, { cache })` on the
+   *   heads and project its output with wO.
    * @throws RangeError when numHeads does not divide d_model or kvHeads does not divide
    *   numHeads, when `rope` meets an odd d_k, for shapes that do not fit,
    *   or when a projection or a head's scores overflow float32 (the output would be NaN).
@@ -987,9 +990,10 @@ export interface AttentionGeometry {
    * that sees no key (every key masked) gets dQ = 0 and adds nothing to dK and dV, never NaN.
    * Error bound: registry.inc, attention_backward (first order, per element).
    * @throws TypeError for an argument that is not a tensor or an option of the wrong kind
-   *   (unknown keys included, even one set to null), and for `cache` whatever its value (null too;
-   *   an own enumerable key, as the unknown keys are), which attention alone takes (decoding with
-   *   a {@link KvCache}): the message says so, and to pass every key and value as K and V
+   *   (unknown keys included, even one set to null; a non-enumerable or inherited key is ignored), and
+   *   for `cache` whatever its value (null too; an own enumerable key, as the unknown keys are),
+   *   which attention alone takes (decoding with a {@link KvCache}): the message says so, and to
+   *   pass every key and value as K and V
    *   ({@link KvCache.keys} and {@link KvCache.values} copy a cache's rows out).
    * @throws RangeError for shapes that do not fit (naming the argument, the shape received and
    *   the shape expected; dOutput must have the output's shape), non-finite inputs, a scale

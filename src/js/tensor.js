@@ -545,8 +545,12 @@ export function finiteNumber(method, name, x, { positive = false } = {}) {
  * (the keys the method reads), a key outside it is a TypeError naming the key
  * and the known ones: a misspelt option would otherwise do nothing, silently.
  * A member that is null is absent, as one that is undefined (index.d.ts,
- * "Options"): the object returned has no null member, so that every reader
- * sees undefined and applies its default, or names a required member as missing.
+ * "Options"), and a member is given only as an own enumerable key (as for
+ * checkKnownKeys): the object returned is always a plain copy of the own
+ * enumerable members that are not null or undefined, so that every reader
+ * sees undefined for the others (a non-enumerable or inherited one too,
+ * whatever else the object holds) and applies its default, or names a
+ * required member as missing.
  */
 export function optionsObject(method, x, name = 'options', known = null) {
   if (x === undefined || x === null) return {};
@@ -558,16 +562,15 @@ export function optionsObject(method, x, name = 'options', known = null) {
       `${method}: ${name} must be a plain object; got ${tag === 'Object' ? describeValue(x) : `a ${tag}`}`,
     );
   if (known) checkKnownKeys(method, name, x, known);
-  return withoutNullMembers(x);
+  return givenMembers(x);
 }
 
-/** `x`, or when an own member of it is null a copy of it (same prototype) without those members. */
-function withoutNullMembers(x) {
-  const entries = Object.entries(x);
-  if (!entries.some(([, v]) => v === null)) return x;
-  const copy = Object.create(Object.getPrototypeOf(x));
-  for (const [key, v] of entries) if (v !== null) copy[key] = v;
-  return copy;
+/**
+ * A plain object of the own enumerable members of `x` (Object.entries: each read once) that are not
+ * null or undefined; defined as own data members (Object.fromEntries), so that a key '__proto__' is one.
+ */
+function givenMembers(x) {
+  return Object.fromEntries(Object.entries(x).filter(([, v]) => v !== null && v !== undefined));
 }
 
 /** Throws a TypeError at the first own enumerable key of `x` (Object.keys) that is not in `known`. */

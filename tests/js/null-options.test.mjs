@@ -307,6 +307,69 @@ describe.each(CONFIGS)('null is absent: $label', (cfg) => {
     expect(ag.heapAllocatedBytes()).toBe(heapBefore);
   });
 
+  // A member is given only as an own enumerable key (as checkKnownKeys counts the unknown ones): a
+  // non-enumerable or an inherited one, whatever its value (null too), is read as absent, with or
+  // without another member set to null. Each row: the call, the visible members, a member to hide,
+  // its value, and the other member set to null alongside. The claim is equality with the call on the
+  // visible members alone; the member given as an own key changes the outcome, so that hiding it counts.
+  test('a non-enumerable or inherited member is absent, whatever else the object holds', () => {
+    const cache = ag.createKvCache({ kvHeads: 1, capacity: 8, dK: 4, dV: 2 });
+    const W = { wQ: I4, wK: I4, wV: I4, wO: I4 };
+    // attention's outcome with the rows it wrote into the cache (then emptied for the next call).
+    const attention = (o) => {
+      try {
+        return { result: ag.attention(Q, K, V, o), rows: cache.length };
+      } finally {
+        cache.reset();
+      }
+    };
+    const backward = (o) => ag.attentionBackward(Q, K, V, V.slice(0, 2), o);
+    const multiHead = (o) => ag.multiHeadAttention({ query: Q }, W, o);
+    const inputs = (o) => ag.multiHeadAttention(o, W, { numHeads: 2 });
+    const ROWS = [
+      ['attention', attention, {}, 'scale', 1, 'causal'],
+      ['attention', attention, {}, 'causal', true, 'scale'],
+      ['attention', attention, {}, 'cache', cache, 'causal'],
+      ['attentionBackward', backward, {}, 'scale', 1, 'causal'],
+      ['attentionBackward', backward, {}, 'causal', true, 'scale'],
+      ['attentionBackward', backward, {}, 'cache', cache, 'causal'],
+      ['multiHeadAttention', multiHead, {}, 'numHeads', 2, 'causal'],
+      ['multiHeadAttention', multiHead, { numHeads: 2 }, 'scale', 1, 'causal'],
+      ['multiHeadAttention', multiHead, { numHeads: 2 }, 'causal', true, 'scale'],
+      ['multiHeadAttention', multiHead, { numHeads: 2 }, 'cache', cache, 'causal'],
+      ['multiHeadAttention (inputs)', inputs, { query: Q }, 'key', K, 'value'],
+    ];
+    const hidden = (visible, key, value) => Object.defineProperty({ ...visible }, key, { value, enumerable: false });
+    const inherited = (visible, key, value) => Object.assign(Object.create({ [key]: value }), visible);
+    const differs = [];
+    for (const [method, call, given, key, value, other] of ROWS) {
+      for (const visible of [given, { ...given, [other]: null }]) {
+        const absent = outcome(() => call(visible));
+        expect(outcome(() => call({ ...visible, [key]: value }))).not.toEqual(absent);
+        for (const [how, make] of [
+          ['non-enumerable', hidden],
+          ['inherited', inherited],
+        ]) {
+          for (const v of [value, null]) {
+            const got = outcome(() => call(make(visible, key, v)));
+            try {
+              expect(got).toEqual(absent);
+            } catch {
+              const withNull = visible === given ? '' : ` with ${other}: null`;
+              differs.push(
+                `${method}: ${how} ${key} = ${v === null ? 'null' : 'a value'}${withNull} gives ${got.error ?? 'another result'}`,
+              );
+            }
+          }
+        }
+      }
+    }
+    expect(differs).toEqual([]);
+    expect(cache.length).toBe(0);
+    cache.dispose();
+    expect(ag.heapAllocatedBytes()).toBe(heapBefore);
+  });
+
   test('transformer.loadParameters: a parameter that is null is missing, as one left out', () => {
     withModel(ag, (model) => {
       const params = model.parameters();
