@@ -304,6 +304,9 @@ export async function buildSite() {
     entryPoints: SITE_ENTRY_POINTS,
     outdir: site,
     logLevel: 'warning',
+    // The site's pages sit beside its files: a widget's advice about a file that did not load says so
+    // (web/widget/load-failure.js), not the npm package's dist/widgets/.
+    define: { 'globalThis.AG_SITE_BUILD': 'true' },
   });
   cpSync(join(root, 'dist/wasm'), join(site, 'wasm'), { recursive: true, filter: (f) => !f.endsWith('.mjs') });
   for (const file of ['embed.html', 'style.css', 'guide.css', 'favicon.svg'])

@@ -26,11 +26,17 @@ const env = useEnv();
 const withTour = (path, options, fn) => withPage(env, `?agtest=1${path}`, options, fn);
 /** A route's answer: 404. */
 const gone = (route) => route.fulfill({ status: 404, contentType: 'text/plain', body: 'gone' });
-/** The message `text` names the URL `url` that 404'd and where the widgets' files must be. */
+/** Where the site's widgets find their files: beside its page, which holds no dist/widgets/ and no docs/. */
+const SITE_ADVICE =
+  'the folder this page came from: serve that folder as it is, with its styles/, wasm/ and vendor/ beside the page.';
+/** The message `text` names the URL `url` that 404'd and where the widgets' files must be: the site's folder. */
 function expectNamesFailure(text, url) {
   expect(text).toContain(`For ${url} the server answered HTTP 404.`);
-  expect(text).toContain("serve the package's dist/widgets/ folder as it is");
-  expect(text).toContain('"In a bundled app" in docs/package.md');
+  // `url` is in wasm/ or styles/ of the site's folder.
+  expect(text).toContain(
+    `from the folder of the module that defines them, here ${new URL('../', url).href}, ${SITE_ADVICE}`,
+  );
+  expect(text).not.toMatch(/dist\/widgets\/|docs\/package\.md/);
 }
 
 // A link made by the first page (state version 0, before chapters existed): it must keep opening the worked example.
@@ -144,6 +150,14 @@ describe('the page shell', () => {
   // One page for three failures of the server that leave the wasm module loading: a widget's stylesheet that 404s,
   // the .wasm sent with a wrong MIME type, and the experiment worker's script that 404s.
   describe('a stylesheet or a worker that 404s, a .wasm with a wrong MIME type', () => {
+    /** The message `box` has the background, the solid top border's colour and width of `look`. */
+    const expectLook = async (box, [backgroundColor, borderTopColor, borderTopWidth]) =>
+      expect(
+        await box.evaluate((el) => {
+          const style = getComputedStyle(el);
+          return [style.backgroundColor, style.borderTopColor, style.borderTopStyle, style.borderTopWidth];
+        }),
+      ).toEqual([backgroundColor, borderTopColor, 'solid', borderTopWidth]);
     const shared = usePage(env, '?agtest=1#ch-dot-product', {
       clean: false,
       setup: async (p) => {
@@ -173,16 +187,7 @@ describe('the page shell', () => {
       await expect(styleError.locator('[data-role=error-detail]').textContent()).resolves.toBe(sheet);
       // Styled all the same, by base.css's rules for it: the error panel's colours of THEMING.md (--ag-error-bg
       // #fde8e6, --ag-error-border #b42318) and a 2 px border, where an unstyled div has none.
-      const look = await styleError.evaluate((el) => {
-        const { backgroundColor, borderTopColor, borderTopStyle, borderTopWidth } = getComputedStyle(el);
-        return { backgroundColor, borderTopColor, borderTopStyle, borderTopWidth };
-      });
-      expect(look).toEqual({
-        backgroundColor: 'rgb(253, 232, 230)',
-        borderTopColor: 'rgb(180, 35, 24)',
-        borderTopStyle: 'solid',
-        borderTopWidth: '2px',
-      });
+      await expectLook(styleError, ['rgb(253, 232, 230)', 'rgb(180, 35, 24)', '2px']);
       // Only that sheet failed, and the module loaded: no module error, and the numbers are there.
       await expect(page.locator('ag-two-definitions .error[data-failure=module]').isHidden()).resolves.toBe(true);
       await expect(page.locator('ag-two-definitions').getAttribute('data-status')).resolves.toBe('ready');
@@ -200,7 +205,14 @@ describe('the page shell', () => {
         expect(note).toContain(
           `The training could not run: the experiment worker could not start. For ${worker} the server answered HTTP 404.`,
         );
-        expect(note).toContain("serve the package's dist/widgets/ folder as it is");
+        // The stylesheet message right under it gives the folder advice (widget.css 404s too): the note points to
+        // it, the advice is in the widget once.
+        expect(note).toContain('Where the widgets\u2019 files must be: see the stylesheet message below.');
+        expect(await widget.locator('.error[data-failure=styles]').textContent()).toContain(SITE_ADVICE);
+        expect((await widget.evaluate((el) => el.shadowRoot.textContent)).split(SITE_ADVICE).length).toBe(2);
+        // Styled without widget.css, by base.css's rules for it: the note colours of THEMING.md (--ag-note-bg
+        // #fff4d6, --ag-note-border #d9a400) and a 1 px border, where an unstyled div has none.
+        await expectLook(widget.locator('.note'), ['rgb(255, 244, 214)', 'rgb(217, 164, 0)', '1px']);
         const status = await widget.locator('.training .status').textContent();
         expect(status).toBe('Training stopped: the worker did not start; see the message above.');
         // The long text once in the widget: in the note only.

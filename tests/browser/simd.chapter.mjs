@@ -2,7 +2,7 @@
 // kernels compute it (ag.dotTrace) against a float64 reference of the products, the lane-wise accumulators and the
 // dot product; and the kernel lab in the worker (no timing is asserted, only that it is there).
 import { expect } from '@jest/globals';
-import { exportJson, launchChromium } from './helpers.mjs';
+import { exportJson, exportText, launchChromium } from './helpers.mjs';
 import { dot, sumAbsProd } from '../reference/float64.mjs';
 import { byRole, chapterTests, expectClose, measuredRows, one, U } from './chapter-tests.mjs';
 
@@ -190,3 +190,33 @@ it('a link with an unknown kernel and a size no kernel offers gets a note for ea
   // The rest of the chapter is untouched: the trace of the default pair.
   await waitTrace(w, 'simd128');
 });
+
+it('the CSV holds the numbers on screen only, each under its name, after a shorter length and at every step', async (w) => {
+  await waitTrace(w, 'simd128');
+  /** The CSV export as { name: value }. */
+  const csv = async () => {
+    const lines = (await exportText(w.page, w.tag, 'csv')).trim().split('\r\n');
+    expect(lines[0]).toBe('name,value');
+    return Object.fromEntries(lines.slice(1).map((l) => [l.slice(0, l.lastIndexOf(',')), Number(l.split(',').pop())]));
+  };
+  /** The CSV's names are those of the numbers on screen (role, then key when there is one), none "undefined". */
+  const expectOnScreen = async () => {
+    const table = await csv();
+    const shown = (await w.read()).map((n) => [n.role, n.key].filter((x) => x !== null).join('.'));
+    expect(Object.keys(table).sort()).toEqual([...new Set(shown)].sort());
+    expect(Object.keys(table).filter((name) => name.includes('undefined'))).toEqual([]);
+    return table;
+  };
+  // The last step of d = 12: the dot product, under the name "total".
+  expectClose((await expectOnScreen()).total, dot(A0, B0), 7 * U * sumAbsProd(A0, B0), 'total');
+  // Length 1 (a = [1], b = [2]): the old vectors' total leaves the export; then every step, one at a time.
+  await w.at('select.length').selectOption('1');
+  await w.waitState({ a: [1], b: [2], step: 0 });
+  const steps = Number(await w.data('steps'));
+  let table = await expectOnScreen();
+  for (let step = 1; step < steps; step += 1) {
+    await w.keys('.step-slider', ['ArrowRight', { step }]);
+    table = await expectOnScreen();
+  }
+  expect(table.total).toBe(dot([1], [2]));
+}).at('variant=simd128&step=5');

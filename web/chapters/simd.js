@@ -88,6 +88,7 @@ export class AgSimd extends AgWidget {
   #traced = lastResult(); // the trace and the dot product of a and b: stepping through them reuses it
   #views = new Map(); // step -> its view { el, shown }, for the trace #viewsOf
   #viewsOf = null;
+  #onScreen = null; // the view in the detail box: its numbers are the steps' numbers in the exports
 
   build(body) {
     const predict = this.predict({
@@ -200,6 +201,7 @@ export class AgSimd extends AgWidget {
     let inst = this.#impls[state.variant];
     if (inst === undefined && ag.variant === state.variant && ag.backend === 'wasm-simd128') inst = ag;
     if (inst === undefined) {
+      this.#leaveScreen();
       ui.detail.replaceChildren(h('p', { class: 'placeholder' }, `Loading the ${state.variant} kernels\u2026`));
       return;
     }
@@ -223,16 +225,25 @@ export class AgSimd extends AgWidget {
       this.#viewsOf = t;
     }
     let view = this.#views.get(k);
+    if (view !== this.#onScreen) this.#leaveScreen();
     if (view) for (const [el, value, options] of view.shown) this.show(el, value, options);
     else {
       view = { shown: [] };
       view.el = this.#stepView(steps[k], state, view.shown);
       this.#views.set(k, view);
     }
+    this.#onScreen = view;
     if (ui.detail.firstChild !== view.el || ui.detail.childNodes.length !== 1) ui.detail.replaceChildren(view.el);
     this.showAll(ui, { result: t.value, dot }, { digits: 7 });
     setAttr(this, 'data-trace', t.variant);
     setAttr(this, 'data-steps', String(steps.length));
+  }
+
+  /** The view shown until now leaves the detail box: its numbers leave the exports (kept to be shown again). */
+  #leaveScreen() {
+    const left = this.#onScreen?.shown.map(([el]) => el) ?? [];
+    this.#onScreen = null;
+    if (left.length) this.notShown(left, '');
   }
 
   /** The registers of one step: trace values through show() (each listed in `shown`), inputs as plain text. */
@@ -241,7 +252,8 @@ export class AgSimd extends AgWidget {
       this.show(el, v, { digits: 5 });
       shown.push([el, v, { digits: 5 }]);
     };
-    const slot = (role, key) => h('span', { class: 'num lane', dataset: { role, key } });
+    // A number of its own (block sum, total) has no key: its name in the exports is the role alone.
+    const slot = (role, key) => h('span', { class: 'num lane', dataset: key === undefined ? { role } : { role, key } });
     const n = (v, role, key) => {
       const el = slot(role, key);
       show(el, v);

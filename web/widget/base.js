@@ -35,7 +35,7 @@ import { announceIn, liveRegion } from './announce.js';
 import { h, setAttr, setFlag, setText } from './dom.js';
 import { assetUrl } from './assets.js';
 import { describe, getEngine, onEngineChange } from './engine.js';
-import { describeLoadFailure, describeStyleFailure } from './load-failure.js';
+import { describeLoadFailure, describeStyleFailure, folderAdvice } from './load-failure.js';
 import { embedControl } from './embed-control.js';
 import { csvBlob, download, exportControl, jsonBlob, pngBlob, svgBlob } from './export.js';
 import './d3-changes-only.js'; // d3 writes only what changes
@@ -333,6 +333,7 @@ export class AgWidget extends HTMLElement {
   note(text) {
     if (!this.#parts) return;
     this.#parts.note.replaceChildren(text);
+    this.#adviceOnce();
     this.#parts.note.hidden = false;
   }
 
@@ -487,6 +488,20 @@ export class AgWidget extends HTMLElement {
     const { styleError } = this.#parts;
     styleError.replaceChildren(...failureText(failure));
     styleError.hidden = false;
+    this.#adviceOnce();
+  }
+
+  /**
+   * The advice about the widgets' folder once: a note (a worker's file that did not load) that repeats the
+   * stylesheet message's word for word points to it instead, whichever came first (the stylesheet message stays).
+   */
+  #adviceOnce() {
+    const { note, styleError } = this.#parts;
+    const advice = folderAdvice();
+    if (styleError.hidden || !styleError.textContent.includes(advice)) return;
+    const text = note.firstChild;
+    if (text?.nodeType === Node.TEXT_NODE && text.data.includes(advice))
+      text.data = text.data.replace(advice, 'Where the widgets\u2019 files must be: see the stylesheet message below.');
   }
 
   #showLoadError(err) {

@@ -17,7 +17,9 @@
 // HTTP status, when a fetch of it tells), and the same advice about the folder.
 //
 // whyUnreachable and folderAdvice tell the same of the experiment worker's file
-// (worker-client.js).
+// (worker-client.js). The folder advice fits where the page is: the npm
+// package's dist/widgets/ (and docs/package.md), or the site's own folder (the
+// site, and the SCORM packages made from it).
 import { assetUrl, wasmUrls } from './assets.js';
 
 const USUAL_ADVICE =
@@ -54,11 +56,22 @@ export async function whyUnreachable(url) {
   }
 }
 
+/**
+ * Whether this is the site's own bundle (the site, its embed page, a SCORM package made from it): the site build
+ * defines globalThis.AG_SITE_BUILD as true (scripts/build.mjs, buildSite). Its pages sit in the folder of its
+ * files, which holds no dist/widgets/ and no docs/.
+ */
+const SITE_BUILD = globalThis.AG_SITE_BUILD === true;
+
 /** Where the widgets' files must be, and how to serve them so (after "For <url> <reason>."). */
 export function folderAdvice() {
+  const lead =
+    'The widgets load their files (wasm/, styles/, vendor/, experiment-worker.js) from the folder of the module ' +
+    `that defines them, here ${assetUrl('').href}`;
+  if (SITE_BUILD)
+    return `${lead}, the folder this page came from: serve that folder as it is, with its styles/, wasm/ and vendor/ beside the page.`;
   return (
-    `The widgets load their files (wasm/, styles/, vendor/, experiment-worker.js) from the folder of the module that defines ` +
-    `them, here ${assetUrl('').href}: serve the package's dist/widgets/ folder as it is and load widgets.js ` +
+    `${lead}: serve the package's dist/widgets/ folder as it is and load widgets.js ` +
     'from it, not from a bundle of your own (see "In a bundled app" in docs/package.md of attention-geometry).'
   );
 }
