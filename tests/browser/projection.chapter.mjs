@@ -58,8 +58,22 @@ it('opens on the article pair: shadow a.b/|b| = 4.8, vector projection (3.84, 2.
   const { numbers } = await w.matches(AB);
   const texts = { 'scalar-projection': '4.8', dot: '24', 'norm.b': '5', 'shadow-times-length': '24' };
   expectTexts(numbers, { ...texts, 'vector-projection': ['3.84', '2.88'] });
-  // Beside the numbers (1024 px), the figure stays in view as they scroll past.
-  expect(await w.at('.layout > .figure').evaluate((el) => getComputedStyle(el).position)).toBe('sticky');
+  // Beside the numbers (1024 px), the figure stays in view as they scroll past, below the reading bar.
+  const stuck = await w.at('.layout > .figure').evaluate(async (el) => {
+    const y = window.scrollY;
+    window.scrollBy(0, el.parentElement.getBoundingClientRect().top + 150); // the layout's top 150 px above the window
+    await new Promise(requestAnimationFrame);
+    const bar = document.getElementById('reading-bar').getBoundingClientRect();
+    const seen = {
+      position: getComputedStyle(el).position,
+      top: el.getBoundingClientRect().top,
+      barBottom: bar.bottom,
+    };
+    window.scrollTo(0, y);
+    return seen;
+  });
+  expect(stuck.position).toBe('sticky');
+  expect(stuck.top).toBeGreaterThanOrEqual(stuck.barBottom);
   // The article's claims (seed file).
   expectSeed('scalar-projection', one(numbers, 'scalar-projection').value, AB);
   const vector = byRole(numbers, 'vector-projection').map((n) => n.value);

@@ -44,10 +44,14 @@ const OLD_LINK = '?q=0.5,-1,2,0.25&k=2,0.125,-3,1;-0.5,4,1.5,-2;7,7,-7,7&scale=s
 
 describe('the page shell', () => {
   test.each(['#ch-projection', '&ch=projection&v=1&a=1,2#ch-projection'])(
-    'a link to a chapter (%s) puts the focus on it: the first Tab stays in that chapter',
+    'a link to a chapter (%s) puts the focus on it, with no ring (no key put it there): the first Tab stays in that chapter',
     async (link) => {
       await withTour(link, { tag: 'ag-projection' }, async ({ page }) => {
-        expect(await page.evaluate(() => document.activeElement?.id)).toBe('ch-projection');
+        const focus = await page.evaluate(() => {
+          const el = document.activeElement;
+          return { id: el?.id, outline: el && getComputedStyle(el).outlineStyle };
+        });
+        expect(focus).toEqual({ id: 'ch-projection', outline: 'none' });
         await page.keyboard.press('Tab');
         const after = await page.evaluate(() => {
           const box = document.getElementById('ch-projection').getBoundingClientRect();
@@ -425,7 +429,7 @@ describe('reading the tour: the reading bar, previous/next links, numbers throug
     expect([...(await addressAfterScroll(page)).searchParams.keys()]).toEqual(['agtest']);
   });
 
-  test('by keyboard: a skip link to the bar, the contents open with Enter, Tab into them, Escape closes, a link goes', async () => {
+  test('by keyboard: a skip link to the bar, the contents open with Enter, Tab into them, Escape closes without scrolling, a link goes', async () => {
     const { page } = shared; // as it opens: reloaded at the top by the test above
     const focused = () =>
       page.evaluate(() => {
@@ -436,16 +440,27 @@ describe('reading the tour: the reading bar, previous/next links, numbers throug
     expect((await focused()).text).toBe('Skip to the chapter list');
     await pressKeys(page, 'Enter', 'Tab');
     expect((await focused()).id).toBe('reading-bar-toggle');
+    // Down in a chapter, with the bar stuck at the top (inside the page's scroll-padding-top): the focus going
+    // back to the toggle (Shift+Tab, Escape) leaves the page where it is.
+    const scrollY = () => page.evaluate(() => window.scrollY);
+    const y = await page.evaluate(() => {
+      window.scrollBy(0, document.getElementById('ch-projection').getBoundingClientRect().top + 400);
+      return window.scrollY;
+    });
+    expect(await page.evaluate(() => document.getElementById('reading-bar').getBoundingClientRect().top)).toBe(0);
     const toggle = page.locator('#reading-bar-toggle');
     await page.keyboard.press('Enter');
     await expect(toggle.getAttribute('aria-expanded')).resolves.toBe('true');
     await expect(page.locator('#reading-bar-contents').isVisible()).resolves.toBe(true);
     await page.keyboard.press('Tab');
     expect((await focused()).href).toBe(`#ch-${CHAPTERS[0].id}`);
+    await page.keyboard.press('Shift+Tab');
+    expect({ focused: (await focused()).id, y: await scrollY() }).toEqual({ focused: 'reading-bar-toggle', y });
+    await page.keyboard.press('Tab');
     await page.keyboard.press('Escape');
     await expect(page.locator('#reading-bar-contents').isVisible()).resolves.toBe(false);
     await expect(toggle.getAttribute('aria-expanded')).resolves.toBe('false');
-    expect((await focused()).id).toBe('reading-bar-toggle');
+    expect({ focused: (await focused()).id, y: await scrollY() }).toEqual({ focused: 'reading-bar-toggle', y });
     await page.keyboard.press('Enter');
     for (let i = 0; i < CHAPTERS.length && (await focused()).href !== '#ch-values'; i += 1)
       await page.keyboard.press('Tab');
@@ -453,8 +468,10 @@ describe('reading the tour: the reading bar, previous/next links, numbers throug
     await barMarks(page, 'values');
     expect(new URL(page.url()).hash).toBe('#ch-values');
     await expect(page.locator('#reading-bar-contents').isVisible()).resolves.toBe(false);
-    // The focus goes with the reader: to the chosen chapter (its section), not back to the page.
+    // The focus goes with the reader: to the chosen chapter (its section), not back to the page; the key put it
+    // there, so it shows the focus ring.
     expect((await focused()).id).toBe('ch-values');
+    await expect(page.locator('#ch-values').evaluate((el) => getComputedStyle(el).outlineStyle)).resolves.toBe('solid');
   });
 
   test('at the very end of the page the address names the last chapter, on screen though its end stays above the line 30% down the window', async () => {

@@ -77,14 +77,17 @@ export function readingBar(nav, chapters, { marked = [] } = {}) {
   nav.addEventListener('keydown', (event) => {
     if (event.key !== 'Escape' || panel.hidden) return;
     setOpen(false);
-    toggle.focus();
+    // The bar is stuck at the top, inside the page's scroll-padding-top (style.css): a plain focus() would
+    // scroll the page up by that much, to another chapter.
+    toggle.focus({ preventScroll: true });
   });
-  // A chosen chapter takes the focus on its heading (shell/chapter-focus.js).
+  // A chosen chapter takes the focus on its heading (shell/chapter-focus.js);
+  // a link followed with Enter clicks with no pointer (detail 0).
   panel.addEventListener('click', (event) => {
     const link = event.target.closest('a');
     if (!link) return;
     setOpen(false);
-    focusChapter(link.hash.slice(1), { later: true });
+    focusChapter(link.hash.slice(1), { later: true, byKey: event.detail === 0 });
   });
   nav.addEventListener('focusout', (event) => {
     if (event.relatedTarget && !nav.contains(event.relatedTarget)) setOpen(false);
