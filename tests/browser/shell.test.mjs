@@ -7,6 +7,7 @@ import {
   expectClean,
   expectParams,
   frames,
+  gone,
   noteOf,
   overflow,
   pressKeys,
@@ -24,8 +25,6 @@ import { byRole, expectAllLogged, expectClose, one, readNumbers } from './shown-
 const env = useEnv();
 /** withPage on the page in test mode (`path` after ?agtest=1). */
 const withTour = (path, options, fn) => withPage(env, `?agtest=1${path}`, options, fn);
-/** A route's answer: 404. */
-const gone = (route) => route.fulfill({ status: 404, contentType: 'text/plain', body: 'gone' });
 /** Where the site's widgets find their files: beside its page, which holds no dist/widgets/ and no docs/. */
 const SITE_ADVICE =
   'the folder this page came from: serve that folder as it is, with its styles/, wasm/ and vendor/ beside the page.';
