@@ -244,6 +244,11 @@ export function conceptCheck({ chapters, storage, page = () => window.location.h
     return lines;
   };
 
+  // The status takes the focus, so that a screen reader reads it and the next Tab goes on from the section, without
+  // scrolling: the page stays where the reader is (a plain focus() scrolls the status into view, or by the page's
+  // scroll-padding-top under the sticky reading bar).
+  const focusStatus = (v) => v.status.focus({ preventScroll: true });
+
   const handIn = (phase) => {
     const v = views[phase];
     const answers = {};
@@ -254,7 +259,7 @@ export function conceptCheck({ chapters, storage, page = () => window.location.h
     if (phase === 'pre' && phases.post) return draw('pre'); // closed (see draw)
     if (Object.keys(answers).length === 0) {
       v.status.replaceChildren(h('p', {}, 'Choose an answer to at least one question first.'));
-      v.status.focus();
+      focusStatus(v);
       return;
     }
     const timestamp = new Date();
@@ -264,7 +269,7 @@ export function conceptCheck({ chapters, storage, page = () => window.location.h
     draw(phase === 'pre' ? 'post' : 'pre');
     if (!stored)
       v.status.append(h('p', {}, 'This browser does not let the page keep them: they are lost when you leave.'));
-    v.status.focus();
+    focusStatus(v);
 
     // Reports: one "answered" statement per answer, then "completed" with the score.
     const href = page();
@@ -312,7 +317,7 @@ export function conceptCheck({ chapters, storage, page = () => window.location.h
       views.pre.status.replaceChildren(h('p', {}, 'Both checks are cleared; you can take them again.'));
       views.post.status.replaceChildren(h('p', {}, 'Both checks are cleared; you can take them again.'));
       v.body.open = true;
-      v.status.focus();
+      focusStatus(v);
     });
     draw(phase);
   }
