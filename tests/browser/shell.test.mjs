@@ -428,7 +428,7 @@ describe('reading the tour: the reading bar, previous/next links, numbers throug
     expect([...(await addressAfterScroll(page)).searchParams.keys()]).toEqual(['agtest']);
   });
 
-  test('by keyboard: a skip link to the bar, the contents open with Enter, Tab into them, Escape closes without scrolling, a link goes', async () => {
+  test('by keyboard: a skip link to the bar, the contents open with Enter, Tab into them, Escape closes without scrolling, a link goes; a link of the contents at the top too', async () => {
     const { page } = shared; // as it opens: reloaded at the top by the test above
     const focused = () =>
       page.evaluate(() => {
@@ -479,6 +479,15 @@ describe('reading the tour: the reading bar, previous/next links, numbers throug
     // there, so it shows the focus ring.
     expect((await focused()).id).toBe('ch-values');
     await expect(page.locator('#ch-values').evaluate((el) => getComputedStyle(el).outlineStyle)).resolves.toBe('solid');
+    // A link of the contents at the top of the page goes the same way: the focus to the chapter, with the ring.
+    await page.locator('#toc li[data-chapter="dot-product"] > a').focus();
+    await page.keyboard.press('Enter');
+    await barMarks(page, 'dot-product');
+    expect(new URL(page.url()).hash).toBe('#ch-dot-product');
+    expect((await focused()).id).toBe('ch-dot-product');
+    await expect(page.locator('#ch-dot-product').evaluate((el) => getComputedStyle(el).outlineStyle)).resolves.toBe(
+      'solid',
+    );
   });
 
   test('at the very end of the page the address names the last chapter, on screen though its end stays above the line 30% down the window', async () => {
