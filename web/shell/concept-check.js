@@ -244,11 +244,8 @@ export function conceptCheck({ chapters, storage, page = () => window.location.h
     return lines;
   };
 
-  // The status takes the focus, so that a screen reader reads it and the next Tab goes on from the section, without
-  // scrolling: the page stays where the reader is (a plain focus() scrolls the status into view, or by the page's
-  // scroll-padding-top under the sticky reading bar).
-  const focusStatus = (v) => v.status.focus({ preventScroll: true });
-
+  // The status takes the focus with the scroll on purpose: it sits above the questions, and what it says (nothing
+  // chosen, handed in, the score) must come into view for a reader at the hand-in button below.
   const handIn = (phase) => {
     const v = views[phase];
     const answers = {};
@@ -259,7 +256,7 @@ export function conceptCheck({ chapters, storage, page = () => window.location.h
     if (phase === 'pre' && phases.post) return draw('pre'); // closed (see draw)
     if (Object.keys(answers).length === 0) {
       v.status.replaceChildren(h('p', {}, 'Choose an answer to at least one question first.'));
-      focusStatus(v);
+      v.status.focus();
       return;
     }
     const timestamp = new Date();
@@ -269,7 +266,7 @@ export function conceptCheck({ chapters, storage, page = () => window.location.h
     draw(phase === 'pre' ? 'post' : 'pre');
     if (!stored)
       v.status.append(h('p', {}, 'This browser does not let the page keep them: they are lost when you leave.'));
-    focusStatus(v);
+    v.status.focus();
 
     // Reports: one "answered" statement per answer, then "completed" with the score.
     const href = page();
@@ -317,7 +314,7 @@ export function conceptCheck({ chapters, storage, page = () => window.location.h
       views.pre.status.replaceChildren(h('p', {}, 'Both checks are cleared; you can take them again.'));
       views.post.status.replaceChildren(h('p', {}, 'Both checks are cleared; you can take them again.'));
       v.body.open = true;
-      focusStatus(v);
+      v.status.focus();
     });
     draw(phase);
   }
