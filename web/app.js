@@ -15,7 +15,7 @@ import { showLinkProblems, showLoadError } from './shell/notes.js';
 import { trackProgress } from './shell/progress.js';
 import { readChapter, STUDIO_PARAM, studioProblems, unknownParams, writeUrl } from './shell/url.js';
 import { studioPanel } from './widget/studio.js';
-import { focusChapter } from './shell/chapter-focus.js';
+import { focusChapter, focusChapterOnFollow } from './shell/chapter-focus.js';
 import { atPageEnd, chapterInView, followChapterInView } from './shell/chapter-in-view.js';
 import { keepInView } from './shell/keep-in-view.js';
 import { readingBar } from './shell/reading-bar.js';
@@ -30,6 +30,8 @@ async function main() {
   const errorPanel = document.getElementById('load-error');
 
   renderToc(nav, CHAPTERS);
+  // A chapter chosen in the contents takes the focus, as one chosen in the reading bar.
+  focusChapterOnFollow(nav);
   const views = renderChapters(main, CHAPTERS);
   // The concept check: before the first chapter and after the last, linked from the contents too.
   const check = conceptCheck({ chapters: CHAPTERS });

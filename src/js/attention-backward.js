@@ -60,9 +60,9 @@ export const attentionBackwardMethods = {
       if (o[name] !== undefined && o[name] !== false && o[name] !== null)
         throw new RangeError(`${m}: options.${name} is not supported: the gradients do not cover ${what}`);
     }
-    // The keys as given: a null member is absent, but an unknown key is refused whatever its value.
-    const others = Object.fromEntries(Object.entries(options ?? {}).filter(([key]) => !Object.hasOwn(REFUSED, key)));
-    checkKnownKeys(m, 'options', others, OPTIONS);
+    // The keys as given (their names only: each member was read once, by optionsObject): a null member
+    // is absent, but an unknown key is refused whatever its value.
+    checkKnownKeys(m, 'options', options ?? {}, OPTIONS, Object.keys(REFUSED));
     const scale = o.scale === undefined ? Math.fround(1 / Math.sqrt(dk)) : finiteNumber(m, 'options.scale', o.scale);
     const causalGiven = booleanOption(m, 'options.causal', o.causal, false);
     const window = windowOption(m, o.window, o.causal);

@@ -573,10 +573,13 @@ function givenMembers(x) {
   return Object.fromEntries(Object.entries(x).filter(([, v]) => v !== null && v !== undefined));
 }
 
-/** Throws a TypeError at the first own enumerable key of `x` (Object.keys) that is not in `known`. */
-export function checkKnownKeys(method, name, x, known) {
+/**
+ * Throws a TypeError at the first own enumerable key of `x` (Object.keys: names only, no member is
+ * read) that is neither in `known` nor in `passed` (keys judged elsewhere, not listed as known).
+ */
+export function checkKnownKeys(method, name, x, known, passed = []) {
   for (const key of Object.keys(x)) {
-    if (!known.includes(key)) {
+    if (!known.includes(key) && !passed.includes(key)) {
       throw new TypeError(
         `${method}: ${name} has an unknown key '${key.slice(0, 40)}'; ` +
           (known.length ? `the known keys are ${known.join(', ')}` : 'it takes no key'),

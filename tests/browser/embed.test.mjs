@@ -85,8 +85,7 @@ async function expectFallback(page, tag, noteSelector, what = '') {
 
 describe('embed.html', () => {
   test('with embed.js answered 404, the frame says the figure\u2019s script did not load and what to do', async () => {
-    const setup = (p) =>
-      p.route('**/embed.js', (r) => r.fulfill({ status: 404, contentType: 'text/plain', body: 'gone' }));
+    const setup = (p) => p.route('**/embed.js', h.gone);
     const open = { setup, waitFor: null, clean: false };
     await h.withPage(env, `embed.html?ch=dot-product&agtest=1`, open, async ({ page }) => {
       const message = page.locator('#embed .embed-missing');

@@ -280,6 +280,9 @@ export async function until(check, what, tries = 150) {
   throw new Error(`timed out waiting for ${what}`);
 }
 
+/** A route's answer (Playwright's page.route handler): HTTP 404, for a file that did not load. */
+export const gone = (route) => route.fulfill({ status: 404, contentType: 'text/plain', body: 'gone' });
+
 /** The frame of `page` whose address contains `part`, once it is there. */
 export const frameOf = (page, part = '/embed.html') =>
   until(() => page.frames().find((f) => f.url().includes(part)), `the frame of ${part}`);

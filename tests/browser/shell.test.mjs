@@ -7,6 +7,7 @@ import {
   expectClean,
   expectParams,
   frames,
+  gone,
   noteOf,
   overflow,
   pressKeys,
@@ -24,8 +25,6 @@ import { byRole, expectAllLogged, expectClose, one, readNumbers } from './shown-
 const env = useEnv();
 /** withPage on the page in test mode (`path` after ?agtest=1). */
 const withTour = (path, options, fn) => withPage(env, `?agtest=1${path}`, options, fn);
-/** A route's answer: 404. */
-const gone = (route) => route.fulfill({ status: 404, contentType: 'text/plain', body: 'gone' });
 /** Where the site's widgets find their files: beside its page, which holds no dist/widgets/ and no docs/. */
 const SITE_ADVICE =
   'the folder this page came from: serve that folder as it is, with its styles/, wasm/ and vendor/ beside the page.';
@@ -429,7 +428,7 @@ describe('reading the tour: the reading bar, previous/next links, numbers throug
     expect([...(await addressAfterScroll(page)).searchParams.keys()]).toEqual(['agtest']);
   });
 
-  test('by keyboard: a skip link to the bar, the contents open with Enter, Tab into them, Escape closes without scrolling, a link goes', async () => {
+  test('by keyboard: a skip link to the bar, the contents open with Enter, Tab into them, Escape closes without scrolling, a link goes; a link of the contents at the top too', async () => {
     const { page } = shared; // as it opens: reloaded at the top by the test above
     const focused = () =>
       page.evaluate(() => {
@@ -480,6 +479,15 @@ describe('reading the tour: the reading bar, previous/next links, numbers throug
     // there, so it shows the focus ring.
     expect((await focused()).id).toBe('ch-values');
     await expect(page.locator('#ch-values').evaluate((el) => getComputedStyle(el).outlineStyle)).resolves.toBe('solid');
+    // A link of the contents at the top of the page goes the same way: the focus to the chapter, with the ring.
+    await page.locator('#toc li[data-chapter="dot-product"] > a').focus();
+    await page.keyboard.press('Enter');
+    await barMarks(page, 'dot-product');
+    expect(new URL(page.url()).hash).toBe('#ch-dot-product');
+    expect((await focused()).id).toBe('ch-dot-product');
+    await expect(page.locator('#ch-dot-product').evaluate((el) => getComputedStyle(el).outlineStyle)).resolves.toBe(
+      'solid',
+    );
   });
 
   test('at the very end of the page the address names the last chapter, on screen though its end stays above the line 30% down the window', async () => {

@@ -55,6 +55,17 @@ it('opens at step 0 at a link and trains nothing until Train; a change before th
   expect(rowsOf(await exportText(w.page, w.tag, 'csv'))).toHaveLength(1);
   await w.matches({ t: 8 });
   await w.logged();
+  // The number beside the steps slider follows it as it moves (input); the state waits until it is let go (change).
+  const move = (value) =>
+    w.at('input[data-control="steps"]').evaluate((input, v) => {
+      input.value = v;
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+    }, value);
+  await move('150');
+  await w.see({ '.steps-value': '150' });
+  expect((await w.state()).steps).toBe(200);
+  await move('200');
+  await w.see({ '.steps-value': '200' });
   // The steps slider (a change in the widget, after a pause): the model of the new config, still at step 0.
   await w.press('input[data-control="steps"]', 'ArrowLeft', 3);
   await w.waitState({ steps: 50 });

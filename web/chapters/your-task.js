@@ -117,8 +117,14 @@ export class AgYourTask extends AgWidget {
     ui.layout = h('p', { class: 'task-layout' });
     for (const [name, label, text, step] of SIZES) {
       const [min, max] = CAPS[name];
-      const s = settingSlider(name, label, text, { min, max, step, onChange: (v) => this.setState({ [name]: v }) });
-      s.input.addEventListener('input', () => setText(s.out, s.input.value));
+      // The number follows the slider as it moves; the state (a new run) waits until it is let go.
+      const s = settingSlider(name, label, text, {
+        min,
+        max,
+        step,
+        onInput: (_, input) => setText(s.out, input.value),
+        onChange: (v) => this.setState({ [name]: v }),
+      });
       ui.sizes[name] = s;
     }
     ui.norm = settingSelect('norm', 'Norm', ['layer', 'none'], (norm) => this.setState({ norm }));

@@ -1,6 +1,6 @@
 // Where the reader arrives, the focus goes: a chapter reached by a link (the
 // page opened on #ch-<id> or ?ch=<id>, or a chapter chosen in the reading
-// bar) takes the focus on its section, which its heading labels, without
+// bar or in the contents at the top) takes the focus on its section, which its heading labels, without
 // scrolling. A screen reader then reads where the reader is, and the next Tab
 // goes on from that chapter instead of from the skip link at the top.
 //
@@ -32,4 +32,20 @@ export function focusChapter(sectionId, { later = false, byKey = false } = {}) {
   };
   if (later) setTimeout(go);
   else go();
+}
+
+/**
+ * The chapter links of a contents list (contentsLists in chapters-view.js: `li[data-chapter] > a`), the
+ * table at the top and the reading bar's alike: a link followed focuses its chapter (focusChapter,
+ * after the link's own navigation); followed with Enter (a click with no pointer: detail 0), by key.
+ * @param {HTMLElement} list the element holding the links
+ * @param {(link: HTMLAnchorElement) => void} [before] runs first (the bar closes its contents)
+ */
+export function focusChapterOnFollow(list, before = () => {}) {
+  list.addEventListener('click', (event) => {
+    const link = event.target.closest('li[data-chapter] > a');
+    if (!link || !list.contains(link)) return;
+    before(link);
+    focusChapter(link.hash.slice(1), { later: true, byKey: event.detail === 0 });
+  });
 }

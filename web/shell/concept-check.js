@@ -244,6 +244,8 @@ export function conceptCheck({ chapters, storage, page = () => window.location.h
     return lines;
   };
 
+  // The status takes the focus with the scroll on purpose: it sits above the questions, and what it says (nothing
+  // chosen, handed in, the score) must come into view for a reader at the hand-in button below.
   const handIn = (phase) => {
     const v = views[phase];
     const answers = {};

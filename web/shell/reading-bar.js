@@ -6,7 +6,7 @@
 // view (show), by the same rule as for the page's address (chapter-in-view.js).
 // The bar is part of the full page only: the one-widget page
 // (embed.html) has none, and print hides it.
-import { focusChapter } from './chapter-focus.js';
+import { focusChapterOnFollow } from './chapter-focus.js';
 import { h, setText } from '../widget/dom.js';
 import { contentsLists } from './chapters-view.js';
 import { partOf, partTitle } from './tour.js';
@@ -81,14 +81,8 @@ export function readingBar(nav, chapters, { marked = [] } = {}) {
     // scroll the page up by that much, to another chapter.
     toggle.focus({ preventScroll: true });
   });
-  // A chosen chapter takes the focus on its heading (shell/chapter-focus.js);
-  // a link followed with Enter clicks with no pointer (detail 0).
-  panel.addEventListener('click', (event) => {
-    const link = event.target.closest('a');
-    if (!link) return;
-    setOpen(false);
-    focusChapter(link.hash.slice(1), { later: true, byKey: event.detail === 0 });
-  });
+  // A chosen chapter closes the contents and takes the focus on its section (shell/chapter-focus.js).
+  focusChapterOnFollow(panel, () => setOpen(false));
   nav.addEventListener('focusout', (event) => {
     if (event.relatedTarget && !nav.contains(event.relatedTarget)) setOpen(false);
   });
