@@ -164,7 +164,7 @@ describe('the page shell', () => {
     const shared = usePage(env, '?agtest=1#ch-dot-product', {
       clean: false,
       setup: async (p) => {
-        // widget.css: the sheet of every widget's frame and of the message's own look (.error).
+        // widget.css: the sheet of every widget's frame; the message's own look (.error) is in base.css.
         await p.route('**/styles/widget.css', gone);
         await p.context().route('**/experiment-worker.js', gone);
         await p.route('**/*.wasm', async (route) => {

@@ -442,8 +442,8 @@ export class AgWidget extends HTMLElement {
     });
     const note = h('div', { class: 'note', id: 'widget-note', role: 'status', hidden: true });
     const error = h('div', { class: 'error', role: 'alert', hidden: true, dataset: { failure: 'module' } });
-    // Apart from the module's error: a figure without its styles still computes. Both messages are styled by
-    // base.css too, for when widget.css is the sheet that did not load.
+    // Apart from the module's error: a figure without its styles still computes. The messages are styled by
+    // base.css (with the theme's colours), so that they stay readable when widget.css is the sheet that did not load.
     const styleError = h('div', { class: 'error', role: 'alert', hidden: true, dataset: { failure: 'styles' } });
     const body = h(
       'div',
