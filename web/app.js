@@ -5,13 +5,14 @@
 // shell/chapter-in-view.js, none above the first chapter), records the learner's progress
 // (chapters gone through, predictions), places the concept check before the
 // first chapter and after the last (shell/concept-check.js), and shows a helpful error when the
-// wasm module cannot load. Only the shell touches the URL.
+// wasm module or a stylesheet of the page cannot load. Only the shell touches the URL.
 import './widgets.js';
 import { CHAPTERS } from './chapters.js';
 import { conceptCheck } from './shell/concept-check.js';
 import { renderChapters, renderToc } from './shell/chapters-view.js';
 import { setUpImplementationMenu } from './shell/implementation-menu.js';
 import { showLinkProblems, showLoadError } from './shell/notes.js';
+import { watchPageStyles } from './shell/page-styles.js';
 import { trackProgress } from './shell/progress.js';
 import { readChapter, STUDIO_PARAM, studioProblems, unknownParams, writeUrl } from './shell/url.js';
 import { studioPanel } from './widget/studio.js';
@@ -22,6 +23,7 @@ import { readingBar } from './shell/reading-bar.js';
 import { urlWriter } from './shell/url-writer.js';
 
 async function main() {
+  watchPageStyles();
   const nav = document.getElementById('toc');
   const main = document.getElementById('chapters');
   const note = document.getElementById('url-note');

@@ -4,7 +4,8 @@
 // and reports its height and each answer's xAPI statement to the page around
 // the frame. See EMBEDDING.md. As the launch page of a one-chapter SCORM
 // package, it reads its address from the page (LAUNCH_META) and tracks the
-// learner's progress for the SCORM adapter (window.agProgress).
+// learner's progress for the SCORM adapter (window.agProgress). A stylesheet
+// of the page that did not load is named at its top (shell/page-styles.js).
 import './widgets.js';
 import { CHAPTERS } from './chapters.js';
 import { trackChapterProgress } from './shell/chapter-progress.js';
@@ -12,8 +13,10 @@ import { embedAddress, readEmbedParams } from './shell/embed-params.js';
 import { reportHeight } from './shell/embed-resize.js';
 import { reportStatements } from './shell/embed-xapi.js';
 import { openFullPageOnClick, renderEmbed, showAddressProblems, updateFullPageLink } from './shell/embed-view.js';
+import { watchPageStyles } from './shell/page-styles.js';
 
 function main() {
+  watchPageStyles();
   const note = document.getElementById('embed-note');
   const main = document.getElementById('embed');
   const link = document.getElementById('embed-open');

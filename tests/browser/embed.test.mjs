@@ -98,6 +98,19 @@ describe('embed.html', () => {
     });
   });
 
+  test('with styles/embed.css answered 404, the page names it at its top and the figure computes', async () => {
+    const setup = (p) => p.route('**/styles/embed.css', h.gone);
+    await h.withEmbed(env, `w=${WORKED}`, WORKED, { setup, clean: false }, async ({ page }) => {
+      const message = page.locator('body > .error[data-failure=page-styles]');
+      await message.waitFor({ state: 'visible' });
+      expect(await page.evaluate(() => document.body.firstElementChild.dataset.failure)).toBe('page-styles');
+      const sheet = new URL('styles/embed.css', page.url()).href;
+      expect(await message.textContent()).toContain(`For ${sheet} the server answered HTTP 404.`);
+      expect(await message.locator('[data-role=error-detail]').textContent()).toBe(sheet);
+      h.expectWorkedExample(await readNumbers(page, WORKED));
+    });
+  });
+
   test('the worked example by w= and by ch= computes the articles\u2019 scores and weights; no reading bar or previous/next links; once embed.js runs, no message that it did not load', async () => {
     await h.withEmbed(env, `w=${WORKED}`, WORKED, async ({ page }) => {
       h.expectWorkedExample(await readNumbers(page, WORKED));

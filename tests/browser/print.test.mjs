@@ -74,7 +74,7 @@ describe('printing', () => {
       expect(screen.pagers.filter((d) => d === 'none')).toEqual([]);
       await page.emulateMedia({ media: 'print', colorScheme: 'dark' });
       const print = await look();
-      // The light text colour (#1d1f23, web/style.css and styles/widget.css); neither the contents, the reading
+      // The light text colour (#1d1f23, web/style.css and styles/base.css); neither the contents, the reading
       // bar, the links to the chapters before and after nor the controls are printed.
       expect([print.body, print.widget]).toEqual(['rgb(29, 31, 35)', 'rgb(29, 31, 35)']);
       for (const hidden of [print.toc, print.readingBar, print.menu, print.actions]) expect(hidden).toBe('none');
@@ -128,7 +128,7 @@ describe('printing', () => {
             note: getComputedStyle(body, '::before').content,
           };
         }, tag);
-      // The widget's own defaults (styles/widget.css): #e8e6e1 on a dark screen, #1d1f23 on paper.
+      // The widget's own defaults (styles/base.css): #e8e6e1 on a dark screen, #1d1f23 on paper.
       expect((await look()).colour).toBe('rgb(232, 230, 225)');
       await page.emulateMedia({ media: 'print', colorScheme: 'dark' });
       expect(await look()).toEqual({ colour: 'rgb(29, 31, 35)', adjust: 'exact', note: 'none' });

@@ -38,6 +38,15 @@ function expectNamesFailure(text, url) {
   expect(text).not.toMatch(/dist\/widgets\/|docs\/package\.md/);
 }
 
+/** The message `box` has the background, the solid top border's colour and width of `look`. */
+const expectLook = async (box, [backgroundColor, borderTopColor, borderTopWidth]) =>
+  expect(
+    await box.evaluate((el) => {
+      const style = getComputedStyle(el);
+      return [style.backgroundColor, style.borderTopColor, style.borderTopStyle, style.borderTopWidth];
+    }),
+  ).toEqual([backgroundColor, borderTopColor, 'solid', borderTopWidth]);
+
 // A link made by the first page (state version 0, before chapters existed): it must keep opening the worked example.
 const OLD_LINK = '?q=0.5,-1,2,0.25&k=2,0.125,-3,1;-0.5,4,1.5,-2;7,7,-7,7&scale=sqrt-dk';
 
@@ -150,21 +159,39 @@ describe('the page shell', () => {
     });
   });
 
+  test("names the page's own stylesheet that 404s at the top of the page, styled by base.css; the chapters compute", async () => {
+    const setup = (p) => p.route('**/style.css', gone);
+    await withTour(
+      '#ch-dot-product',
+      { tag: 'ag-two-definitions', setup, clean: false },
+      async ({ page, problems }) => {
+        const message = page.locator('body > .error[data-failure=page-styles]');
+        await message.waitFor({ state: 'visible' });
+        // The page's first element: the URL that failed, why, and where the site's files must be.
+        expect(await page.evaluate(() => document.body.firstElementChild.dataset.failure)).toBe('page-styles');
+        const sheet = new URL('style.css', page.url()).href;
+        const text = await message.textContent();
+        expect(text).toContain('A stylesheet of this page could not be loaded, so it is shown without its styles.');
+        expectNamesFailure(text, sheet);
+        await expect(message.locator('[data-role=error-detail]').textContent()).resolves.toBe(sheet);
+        // Styled without style.css, by base.css: the error panel's colours of THEMING.md (--ag-error-bg #fde8e6,
+        // --ag-error-border #b42318) and a 2 px border, where an unstyled div has none.
+        await expectLook(message, ['rgb(253, 232, 230)', 'rgb(180, 35, 24)', '2px']);
+        // The chapter works all the same: the articles' a = (3, 4), b = (4, 3) give a.b = 24.
+        expect(one(await readNumbers(page, 'ag-two-definitions'), 'dot').text).toBe('24');
+        await expect(page.locator('ag-two-definitions .error[data-failure=styles]').isHidden()).resolves.toBe(true);
+        expect(problems.foreign).toEqual([]);
+      },
+    );
+  });
+
   // One page for three failures of the server that leave the wasm module loading: a widget's stylesheet that 404s,
   // the .wasm sent with a wrong MIME type, and the experiment worker's script that 404s.
   describe('a stylesheet or a worker that 404s, a .wasm with a wrong MIME type', () => {
-    /** The message `box` has the background, the solid top border's colour and width of `look`. */
-    const expectLook = async (box, [backgroundColor, borderTopColor, borderTopWidth]) =>
-      expect(
-        await box.evaluate((el) => {
-          const style = getComputedStyle(el);
-          return [style.backgroundColor, style.borderTopColor, style.borderTopStyle, style.borderTopWidth];
-        }),
-      ).toEqual([backgroundColor, borderTopColor, 'solid', borderTopWidth]);
     const shared = usePage(env, '?agtest=1#ch-dot-product', {
       clean: false,
       setup: async (p) => {
-        // widget.css: the sheet of every widget's frame and of the message's own look (.error).
+        // widget.css: the sheet of every widget's frame; the message's own look (.error) is in base.css.
         await p.route('**/styles/widget.css', gone);
         await p.context().route('**/experiment-worker.js', gone);
         await p.route('**/*.wasm', async (route) => {

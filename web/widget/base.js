@@ -35,7 +35,7 @@ import { announceIn, liveRegion } from './announce.js';
 import { h, setAttr, setFlag, setText } from './dom.js';
 import { assetUrl } from './assets.js';
 import { describe, getEngine, onEngineChange } from './engine.js';
-import { describeLoadFailure, describeStyleFailure, folderAdvice } from './load-failure.js';
+import { describeLoadFailure, describeStyleFailure, failureText, folderAdvice } from './load-failure.js';
 import { embedControl } from './embed-control.js';
 import { csvBlob, download, exportControl, jsonBlob, pngBlob, svgBlob } from './export.js';
 import './d3-changes-only.js'; // d3 writes only what changes
@@ -61,15 +61,6 @@ import { CHAPTERS } from '../chapters.js';
 
 /** How far outside the viewport a widget starts (CSS margin syntax). */
 export const START_MARGIN = '400px 0px';
-
-/** The contents of a frame's error for a failure described by load-failure.js: headline, advice, detail. */
-const failureText = (failure) => [
-  h('strong', {}, failure.headline),
-  ` ${failure.advice}`,
-  h('br'),
-  failure.detailLabel,
-  h('code', { dataset: { role: 'error-detail' } }, failure.detail),
-];
 
 const shorten = (text) => (text.length > 60 ? `${text.slice(0, 60)}\u2026` : text);
 
@@ -442,8 +433,8 @@ export class AgWidget extends HTMLElement {
     });
     const note = h('div', { class: 'note', id: 'widget-note', role: 'status', hidden: true });
     const error = h('div', { class: 'error', role: 'alert', hidden: true, dataset: { failure: 'module' } });
-    // Apart from the module's error: a figure without its styles still computes. Both messages are styled by
-    // base.css too, for when widget.css is the sheet that did not load.
+    // Apart from the module's error: a figure without its styles still computes. The messages are styled by
+    // base.css (with the theme's colours), so that they stay readable when widget.css is the sheet that did not load.
     const styleError = h('div', { class: 'error', role: 'alert', hidden: true, dataset: { failure: 'styles' } });
     const body = h(
       'div',

@@ -15,12 +15,14 @@
 // A stylesheet of the widget's frame (its <link> fired `error`) while the
 // module may well have loaded: the figure works, unstyled. Its URL, why (the
 // HTTP status, when a fetch of it tells), and the same advice about the folder.
+// The same of a site page's own stylesheet (shell/page-styles.js).
 //
 // whyUnreachable and folderAdvice tell the same of the experiment worker's file
 // (worker-client.js). The folder advice fits where the page is: the npm
 // package's dist/widgets/ (and docs/package.md), or the site's own folder (the
 // site, and the SCORM packages made from it).
 import { assetUrl, wasmUrls } from './assets.js';
+import { h } from './dom.js';
 
 const USUAL_ADVICE =
   'Opening the page through a web server (not from disk), using a current browser, or reloading usually helps.';
@@ -104,20 +106,31 @@ export function describeLoadFailure(err) {
 
 /**
  * What a widget shows when stylesheets of its frame did not load (`urls`, in
- * the order they failed): a headline, the advice for the first (its HTTP
- * status when a fetch tells it, and where the widgets' files must be), and
- * every URL that failed as the detail.
+ * the order they failed), or a site page when its own did (`of` 'this page'):
+ * a headline, the advice for the first (its HTTP status when a fetch tells
+ * it, and where the widgets' files must be), and every URL that failed as the
+ * detail.
  * @param {string[]} urls
+ * @param {string} [of] what the stylesheets belong to, in the headline
  * @returns {Promise<{ headline: string, advice: string, detailLabel: string, detail: string }>}
  */
-export async function describeStyleFailure(urls) {
+export async function describeStyleFailure(urls, of = 'this figure') {
   const [first] = urls;
   const reason = (await whyUnreachable(first).catch(() => null)) ?? 'the browser could not load it';
   const several = urls.length > 1;
   return {
-    headline: `${several ? `${urls.length} stylesheets` : 'A stylesheet'} of this figure could not be loaded, so it is shown without ${several ? 'their' : 'its'} styles.`,
+    headline: `${several ? `${urls.length} stylesheets` : 'A stylesheet'} of ${of} could not be loaded, so it is shown without ${several ? 'their' : 'its'} styles.`,
     advice: `For ${first} ${reason}. ${folderAdvice()}`,
     detailLabel: several ? 'URLs tried: ' : 'URL tried: ',
     detail: urls.join(' '),
   };
 }
+
+/** The contents of a message for a failure described above: headline, advice, detail. */
+export const failureText = (failure) => [
+  h('strong', {}, failure.headline),
+  ` ${failure.advice}`,
+  h('br'),
+  failure.detailLabel,
+  h('code', { dataset: { role: 'error-detail' } }, failure.detail),
+];
