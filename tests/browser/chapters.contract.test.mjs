@@ -6,11 +6,13 @@
 // (JSON, CSV); its prediction reveals an answer, takes it and counts in the
 // table of contents; the link the shell writes reopens the same state and
 // digits (trained once Train is pressed); it fits 1024, 375 and 320 px in
-// light and 375 px in dark (screenshots in test-artifacts/), every input has a
-// label, its plane does not scroll on touch, and the labels of its figures do
-// not overlap. What is special to a chapter is in <chapter id>.chapter.mjs: its
-// cases run after the contract's test, in the chapter's block, on the page the
-// contract opened.
+// light and 375 px in dark, every input has a label, its plane does not scroll
+// on touch, and the labels of its figures do not overlap. What is special to
+// a chapter is in <chapter id>.chapter.mjs: its cases run after the contract's
+// test, in the chapter's block, on the page the contract opened. It takes no
+// screenshot (nothing would compare it): scripts/screenshots.mjs captures the
+// same views of every chapter, 1024 px light and 375 px dark, and compares two
+// captures pixel by pixel.
 import { readdirSync } from 'node:fs';
 import { describe, expect, test } from '@jest/globals';
 import { CHAPTERS } from '../../web/chapters.js';
@@ -26,7 +28,6 @@ import {
   rowsOf,
   RUNS,
   runStatuses,
-  screenshot,
   settledUrl,
   SHORT_RUNS,
   trainWaiting,
@@ -53,15 +54,8 @@ for (const { id } of WITH_WIDGET) CASES.set(id, await chapterCases(id));
  * answers or presses Train; a link opens the same way (it holds the settings, never a trained model).
  */
 const WAITS = new Set(['learn-to-attend', 'scale-in-training', 'heads-learn', 'your-task']);
-/** The widths checked for overflow in each scheme; a screenshot at the first (one a scheme is enough to look at). */
-const WIDTHS = {
-  light: [
-    [1024, 'desktop'],
-    [375, 'phone-375'],
-    [320, 'phone-320'],
-  ],
-  dark: [[375, 'phone-375']],
-};
+/** The widths checked for overflow in each scheme. */
+const WIDTHS = { light: [1024, 375, 320], dark: [375] };
 /**
  * What a chapter's exports hold on its default state, beyond the contract:
  * the JSON's `state` (toEqual) or `statePart` (toMatchObject), `stateText`,
@@ -322,12 +316,11 @@ const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 /** Waits for the end of the worker run of a chapter that has one (data-run on the host). */
 const settle = (page, { id, tag }) => RUNS.has(id) && waitRun(page, tag, 180000);
 
-/** The scheme's widths: no horizontal overflow, a screenshot at the first; labelled inputs, a plane that keeps touches. */
-async function expectFits(page, { id, tag }, scheme) {
-  for (const [i, [width, name]] of WIDTHS[scheme].entries()) {
+/** The scheme's widths: no horizontal overflow; labelled inputs, a plane that keeps touches. */
+async function expectFits(page, { tag }, scheme) {
+  for (const width of WIDTHS[scheme]) {
     await page.setViewportSize({ width, height: 1000 });
     expect(await overflow(page)).toBeLessThanOrEqual(0);
-    if (i === 0) await screenshot(page.locator(`#ch-${id}`), `${id}-${name}-${scheme}`);
   }
   const widget = await page.locator(tag).evaluate((el) => ({
     unlabelled: [...el.shadowRoot.querySelectorAll('input, select, textarea')]
