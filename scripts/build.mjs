@@ -171,6 +171,8 @@ export function buildPackageWidgets() {
     entryPoints: { widgets: 'web/widgets.js', embed: 'web/embed.js', 'experiment-worker': 'web/experiment-worker.js' },
     outdir: out,
     logLevel: 'warning',
+    // A widget's advice about a file that did not load names this folder (web/widget/load-failure.js).
+    define: { 'globalThis.AG_BUNDLE': JSON.stringify('package') },
   });
   cpSync(join(root, 'dist/wasm'), join(out, 'wasm'), { recursive: true, filter: (f) => !f.endsWith('.mjs') });
   cpSync(join(root, 'web/styles'), join(out, 'styles'), { recursive: true });
@@ -306,7 +308,7 @@ export async function buildSite() {
     logLevel: 'warning',
     // The site's pages sit beside its files: a widget's advice about a file that did not load says so
     // (web/widget/load-failure.js), not the npm package's dist/widgets/.
-    define: { 'globalThis.AG_SITE_BUILD': 'true' },
+    define: { 'globalThis.AG_BUNDLE': JSON.stringify('site') },
   });
   cpSync(join(root, 'dist/wasm'), join(site, 'wasm'), { recursive: true, filter: (f) => !f.endsWith('.mjs') });
   for (const file of ['embed.html', 'style.css', 'guide.css', 'favicon.svg'])

@@ -105,7 +105,8 @@ export async function libraryScript(site = DEFAULT_SITE) {
     outfile: SCRIPT,
     format: 'iife',
     metafile: true,
-    define: { 'import.meta.url': JSON.stringify(`file:///${SCRIPT}`) },
+    // The widgets' advice about a file that did not load names the library's folder (web/widget/load-failure.js).
+    define: { 'import.meta.url': JSON.stringify(`file:///${SCRIPT}`), 'globalThis.AG_BUNDLE': JSON.stringify('h5p') },
     plugins: [inlinedAssetsPlugin(table)],
   });
   return { js: result.outputFiles[0].text, metafile: result.metafile };

@@ -109,6 +109,8 @@ async function pageScript(build, table) {
     ...bundleOptions,
     entryPoints: ['web/app.js'],
     outfile: 'app.js',
+    // No folder to serve: a widget's advice about a file that did not load says so (web/widget/load-failure.js).
+    define: { 'globalThis.AG_BUNDLE': JSON.stringify('offline') },
     plugins: [inlinedAssetsPlugin(table)],
   });
   const js = result.outputFiles[0].text;

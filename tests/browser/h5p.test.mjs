@@ -11,7 +11,7 @@ import { beforeAll, describe, expect, test } from '@jest/globals';
 import { unzipSync } from 'fflate';
 import { buildH5p, embedOptions, LIBRARY_VERSION, libraryFolder, MACHINE_NAME } from '../../scripts/h5p.mjs';
 import { dot } from '../reference/float64.mjs';
-import { hostPage, predictChoice, useEnv, withPage } from './helpers.mjs';
+import { failInlinedSheet, hostPage, predictChoice, useEnv, withPage } from './helpers.mjs';
 import { expectAllLogged, expectNumbers, readNumbers, U } from './shown-numbers.mjs';
 
 const PLAYER = dirname(createRequire(import.meta.url).resolve('h5p-standalone/dist/main.bundle.js'));
@@ -265,6 +265,14 @@ describe('the .h5p played by h5p-standalone in Chromium', () => {
       await instance(frame, (i) => i.resetTask());
       expect(await stateText()).toBe(STUDIO_STATE);
       expect(await statements(page)).toEqual([]);
+      // A stylesheet the browser did not load (a platform's policy blocking data: styles): named by its path, and
+      // the advice names the library's folder in the content package, not a folder of the page or the npm package's.
+      const sheetError = await failInlinedSheet(frame.locator(TAG), 'widget.css');
+      expect(sheetError).toContain('For styles/widget.css (inlined) the browser could not load it.');
+      expect(sheetError).toContain(
+        "from inside the library's script, attention-geometry.js, in the H5P.AttentionGeometry library's folder of the content package",
+      );
+      expect(sheetError).not.toMatch(/dist\/widgets|the folder this page came from|data:text/);
     });
   }, 60000);
 });

@@ -302,6 +302,24 @@ export async function frameHeights(page, frame) {
   };
 }
 
+/**
+ * A bundle with its files inside (the offline file, the H5P library) and a stylesheet of it that the browser did not
+ * load (a host's policy blocking data: styles, say): the widget `locator`'s <link> of the site's `styles/<name>`,
+ * inlined as a data: URL as the bundle holds it, fires `error`, as a blocked sheet's does (a data: URL cannot be made
+ * to 404). Resolves to the widget's stylesheet message once it shows.
+ */
+export async function failInlinedSheet(locator, name) {
+  const url = `data:text/css;base64,${readFileSync(join(SITE_ROOT, 'styles', name)).toString('base64')}`;
+  await locator.evaluate((el, href) => {
+    const link = [...el.shadowRoot.querySelectorAll('link[rel=stylesheet]')].find((l) => l.href === href);
+    if (!link) throw new Error(`${el.localName} has no stylesheet link of the inlined ${href.slice(0, 40)}\u2026`);
+    link.dispatchEvent(new Event('error'));
+  }, url);
+  const message = locator.locator('.error[data-failure=styles]');
+  await message.waitFor({ state: 'visible' });
+  return message.textContent();
+}
+
 /** The text of a widget's note ('' when hidden or absent). */
 export const noteOf = (locator) =>
   locator.evaluate((el) => {

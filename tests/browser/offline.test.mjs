@@ -116,6 +116,12 @@ describe('the offline single-file page', () => {
       await embed.locator('summary').click();
       await expect(embed.locator('[data-role=embed-unavailable]').textContent()).resolves.toContain('offline copy');
       expect(await embed.locator('textarea').count()).toBe(0);
+      // A stylesheet the browser did not load: named by its path (not its data: URL), and the advice fits a file
+      // that holds everything: no folder to serve, no web server, not the npm package's dist/widgets/.
+      const sheetError = await h.failInlinedSheet(page.locator(tag), 'widget.css');
+      expect(sheetError).toContain('For styles/widget.css (inlined) the browser could not load it.');
+      expect(sheetError).toContain('from inside this file, as data: URLs: there is no folder to serve.');
+      expect(sheetError).not.toMatch(/dist\/widgets|serve that folder|web server|data:text/);
       // Every chapter, on the default build again: every chapter's widget, and the second widget of a chapter that
       // has one (`also`).
       await page.selectOption('#implementation', 'simd128');

@@ -92,7 +92,7 @@ export class AgLearnToAttend extends AgWidget {
       label: 'the model',
       onUpdate: (u) => this.#update(u),
       draw: () => this.#draw(),
-      onError: (err) => this.note(`The training could not run: ${err.message}`),
+      onError: (err) => this.noteFailure('The training could not run', err),
       back: () => this.#run.start(jobOf(this.state), { until: 0 }),
     });
     const chartBox = h('div', { class: 'chart-box' });

@@ -324,7 +324,7 @@ export class AgYourTask extends AgWidget {
     setAttr(this, 'data-run', 'error');
     // A worker that did not start says why, and is no fault of the sizes.
     const lead = err instanceof WorkerStartError ? 'The training could not run' : 'These sizes cannot be trained';
-    this.note(`${lead}: ${err.message}`);
+    this.noteFailure(lead, err);
     this.#sizesNote = true;
   }
 

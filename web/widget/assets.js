@@ -17,6 +17,13 @@ export function assetUrl(path) {
   return new URL(inlined ?? path, BASE);
 }
 
+/** The path of the inlined file whose data: URL is `url` (e.g. 'styles/widget.css'); null when it is none. */
+export function inlinedPath(url) {
+  if (!INLINED_ASSETS) return null;
+  const found = Object.entries(INLINED_ASSETS).find(([, inlined]) => inlined === url);
+  return found ? found[0] : null;
+}
+
 /** The URLs of the two wasm builds, in the form init({ wasmUrl }) takes. */
 export function wasmUrls() {
   return { simd: assetUrl('wasm/ag-simd.wasm').href, scalar: assetUrl('wasm/ag-scalar.wasm').href };

@@ -35,7 +35,7 @@ import { announceIn, liveRegion } from './announce.js';
 import { h, setAttr, setFlag, setText } from './dom.js';
 import { assetUrl } from './assets.js';
 import { describe, getEngine, onEngineChange } from './engine.js';
-import { describeLoadFailure, describeStyleFailure, failureText, folderAdvice } from './load-failure.js';
+import { describeLoadFailure, describeStyleFailure, failureText } from './load-failure.js';
 import { embedControl } from './embed-control.js';
 import { csvBlob, download, exportControl, jsonBlob, pngBlob, svgBlob } from './export.js';
 import './d3-changes-only.js'; // d3 writes only what changes
@@ -100,6 +100,7 @@ export class AgWidget extends HTMLElement {
   #predictions = new Map(); // prediction id -> its block
   #revealed = new Map(); // predict block -> the stateText of the example its reveal showed
   #failedStyles = []; // the URLs of the frame's stylesheets that did not load, in that order
+  #noteAdvice = null; // { advice, place }: the advice a failure in the note carries, and the element it goes in
 
   constructor() {
     super();
@@ -289,6 +290,7 @@ export class AgWidget extends HTMLElement {
     this.#where = where;
     if (!this.#parts) return;
     const { note } = this.#parts;
+    this.#noteAdvice = null;
     if (!problems.length) {
       if (!note.hidden) note.hidden = true;
       if (note.firstChild) note.replaceChildren();
@@ -323,8 +325,29 @@ export class AgWidget extends HTMLElement {
   /** A short note in the widget (text only), e.g. for an entry that is not a number. */
   note(text) {
     if (!this.#parts) return;
+    this.#noteAdvice = null;
     this.#parts.note.replaceChildren(text);
-    this.#adviceOnce();
+    this.#parts.note.hidden = false;
+  }
+
+  /**
+   * A note of a failure: `${lead}: ` and what happened (`err.summary`, else `err.message`), then the advice that
+   * `err.advice` carries apart (a worker's file that did not load: where the widgets' files must be,
+   * worker-client.js's WorkerStartError). That advice is given once in the widget: while the stylesheet message
+   * gives it (load-failure.js, describeStyleFailure), the note points to that message instead, whichever came
+   * first.
+   * @param {string} lead e.g. 'The training could not run'
+   * @param {Error & { summary?: string, advice?: string | null }} err
+   */
+  noteFailure(lead, err) {
+    const summary = err?.summary ?? (err?.message ? String(err.message) : String(err));
+    const advice = typeof err?.advice === 'string' ? err.advice : null;
+    if (!advice) return this.note(`${lead}: ${summary}`);
+    if (!this.#parts) return;
+    const place = h('span', { dataset: { role: 'advice' } });
+    this.#parts.note.replaceChildren(`${lead}: ${summary} `, place);
+    this.#noteAdvice = { advice, place };
+    this.#placeAdvice();
     this.#parts.note.hidden = false;
   }
 
@@ -334,6 +357,7 @@ export class AgWidget extends HTMLElement {
     const { note } = this.#parts;
     // Nothing to clear (the usual case, on every change): no DOM write.
     if (note.hidden && !note.firstChild) return;
+    this.#noteAdvice = null;
     note.hidden = true;
     note.replaceChildren();
   }
@@ -479,20 +503,22 @@ export class AgWidget extends HTMLElement {
     const { styleError } = this.#parts;
     styleError.replaceChildren(...failureText(failure));
     styleError.hidden = false;
-    this.#adviceOnce();
+    this.#placeAdvice();
   }
 
   /**
-   * The advice about the widgets' folder once: a note (a worker's file that did not load) that repeats the
-   * stylesheet message's word for word points to it instead, whichever came first (the stylesheet message stays).
+   * The advice of a failure in the note (noteFailure) in full, or, while the stylesheet message shows (it always
+   * gives where the widgets' files must be, describeStyleFailure), a pointer to it: the advice once in the widget.
    */
-  #adviceOnce() {
-    const { note, styleError } = this.#parts;
-    const advice = folderAdvice();
-    if (styleError.hidden || !styleError.textContent.includes(advice)) return;
-    const text = note.firstChild;
-    if (text?.nodeType === Node.TEXT_NODE && text.data.includes(advice))
-      text.data = text.data.replace(advice, 'Where the widgets\u2019 files must be: see the stylesheet message below.');
+  #placeAdvice() {
+    if (!this.#noteAdvice) return;
+    const { advice, place } = this.#noteAdvice;
+    setText(
+      place,
+      this.#parts.styleError.hidden
+        ? advice
+        : 'Where the widgets\u2019 files must be: see the stylesheet message below.',
+    );
   }
 
   #showLoadError(err) {
@@ -502,6 +528,7 @@ export class AgWidget extends HTMLElement {
     error.replaceChildren(...failureText(failure));
     error.hidden = false;
     this.#parts.styleError.hidden = true; // one message: the module's names the folder the stylesheets are in too
+    this.#placeAdvice();
     computedBy.textContent = 'No numbers: the WebAssembly module did not load.';
     this.#parts.body.inert = true;
     this.#parts.body.classList.add('is-unavailable');

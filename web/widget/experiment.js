@@ -149,7 +149,7 @@ export class ExperimentRun {
         onError?.(err);
         const text = `${this.#failed}: ${err.message}`;
         this.mark('error', this.#failInStatus ? text : undefined);
-        if (!this.#failInStatus) this.#host.note(text);
+        if (!this.#failInStatus) this.#host.noteFailure(this.#failed, err);
       },
     );
   }

@@ -3,7 +3,8 @@
 //
 // The WebAssembly module:
 // - no WebAssembly in this browser, or a page opened from disk: the usual
-//   advice (a current browser, a web server);
+//   advice (a current browser, a web server; in the offline file and the H5P
+//   content, that everything is inside them);
 // - a .wasm file that cannot be fetched (HTTP 404, a network error): its URL,
 //   and that the widgets find their files (wasm/, styles/, vendor/) beside the
 //   module that defines them, so that folder must be served as it is. This is
@@ -16,16 +17,40 @@
 // module may well have loaded: the figure works, unstyled. Its URL, why (the
 // HTTP status, when a fetch of it tells), and the same advice about the folder.
 // The same of a site page's own stylesheet (shell/page-styles.js).
+// A file inlined in the bundle (a data: URL) is named by its path.
 //
 // whyUnreachable and folderAdvice tell the same of the experiment worker's file
-// (worker-client.js). The folder advice fits where the page is: the npm
-// package's dist/widgets/ (and docs/package.md), or the site's own folder (the
-// site, and the SCORM packages made from it).
-import { assetUrl, wasmUrls } from './assets.js';
+// (worker-client.js). The advice fits the bundle the widgets came in
+// (globalThis.AG_BUNDLE, a constant each build defines): the npm package's
+// dist/widgets/ (and docs/package.md), the site's own folder (the site, and the
+// SCORM packages made from it), the offline single-file page (no folder: the
+// file holds everything), or the H5P library's folder in the content package.
+import { assetUrl, inlinedPath, wasmUrls } from './assets.js';
 import { h } from './dom.js';
 
-const USUAL_ADVICE =
+/**
+ * The bundle the widgets came in, defined at build time as globalThis.AG_BUNDLE: 'package' (the npm package's
+ * dist/widgets/, scripts/build.mjs buildPackageWidgets; also when undefined, as when the sources are bundled),
+ * 'site' (the site, its embed page, a SCORM package made from it: buildSite), 'offline' (the single-file page,
+ * scripts/offline.mjs) or 'h5p' (the H5P library's script, scripts/h5p.mjs).
+ * @type {'package' | 'site' | 'offline' | 'h5p'}
+ */
+const BUNDLE = ['site', 'offline', 'h5p'].includes(globalThis.AG_BUNDLE) ? globalThis.AG_BUNDLE : 'package';
+
+/** What usually helps when the module did not load for no reason a fetch tells, in each bundle. */
+const SERVED_ADVICE =
   'Opening the page through a web server (not from disk), using a current browser, or reloading usually helps.';
+const USUAL_ADVICE = {
+  package: SERVED_ADVICE,
+  site: SERVED_ADVICE,
+  offline:
+    'This file holds everything the figures need (no other file, no web server): a browser without WebAssembly, ' +
+    'or a setting or extension that blocks it or the data: URLs inside the file, stops them. Opening the file in a ' +
+    'current browser with nothing blocked, or reloading, usually helps.',
+  h5p:
+    'Everything the figures need is inside this H5P content: a browser without WebAssembly, or a setting or ' +
+    'extension that blocks it, stops them. Using a current browser, or reloading, usually helps.',
+}[BUNDLE];
 
 /**
  * The .wasm URL that the server did not deliver, with why, from init()'s
@@ -58,24 +83,32 @@ export async function whyUnreachable(url) {
   }
 }
 
-/**
- * Whether this is the site's own bundle (the site, its embed page, a SCORM package made from it): the site build
- * defines globalThis.AG_SITE_BUILD as true (scripts/build.mjs, buildSite). Its pages sit in the folder of its
- * files, which holds no dist/widgets/ and no docs/.
- */
-const SITE_BUILD = globalThis.AG_SITE_BUILD === true;
-
-/** Where the widgets' files must be, and how to serve them so (after "For <url> <reason>."). */
+/** Where the widgets' files must be, and how to serve them so (after "For <url> <reason>."), in this bundle. */
 export function folderAdvice() {
-  const lead =
-    'The widgets load their files (wasm/, styles/, vendor/, experiment-worker.js) from the folder of the module ' +
-    `that defines them, here ${assetUrl('').href}`;
-  if (SITE_BUILD)
-    return `${lead}, the folder this page came from: serve that folder as it is, with its styles/, wasm/ and vendor/ beside the page.`;
-  return (
-    `${lead}: serve the package's dist/widgets/ folder as it is and load widgets.js ` +
-    'from it, not from a bundle of your own (see "In a bundled app" in docs/package.md of attention-geometry).'
-  );
+  const files = 'The widgets load their files (wasm/, styles/, vendor/, experiment-worker.js)';
+  const lead = `${files} from the folder of the module that defines them, here ${assetUrl('').href}`;
+  switch (BUNDLE) {
+    case 'site':
+      return `${lead}, the folder this page came from: serve that folder as it is, with its styles/, wasm/ and vendor/ beside the page.`;
+    case 'offline':
+      return (
+        `${files} from inside this file, as data: URLs: there is no folder to serve. A browser without ` +
+        'WebAssembly, or a setting or extension that blocks data: URLs, stops them: open the file in a current ' +
+        'browser with nothing blocked, or download it again.'
+      );
+    case 'h5p':
+      return (
+        `${files} from inside the library's script, attention-geometry.js, in the H5P.AttentionGeometry library's ` +
+        'folder of the content package, as data: URLs: the platform must serve that folder as the package holds ' +
+        'it (upload the .h5p again, or update the library) and allow data: URLs (in a Content-Security-Policy: ' +
+        'style-src, font-src, connect-src and worker-src).'
+      );
+    default:
+      return (
+        `${lead}: serve the package's dist/widgets/ folder as it is and load widgets.js ` +
+        'from it, not from a bundle of your own (see "In a bundled app" in docs/package.md of attention-geometry).'
+      );
+  }
 }
 
 /**
@@ -120,9 +153,9 @@ export async function describeStyleFailure(urls, of = 'this figure') {
   const several = urls.length > 1;
   return {
     headline: `${several ? `${urls.length} stylesheets` : 'A stylesheet'} of ${of} could not be loaded, so it is shown without ${several ? 'their' : 'its'} styles.`,
-    advice: `For ${first} ${reason}. ${folderAdvice()}`,
+    advice: `For ${named(first)} ${reason}. ${folderAdvice()}`,
     detailLabel: several ? 'URLs tried: ' : 'URL tried: ',
-    detail: urls.join(' '),
+    detail: urls.map(named).join(' '),
   };
 }
 
@@ -134,3 +167,13 @@ export const failureText = (failure) => [
   failure.detailLabel,
   h('code', { dataset: { role: 'error-detail' } }, failure.detail),
 ];
+
+/**
+ * A URL as a message names it: a file inlined in the bundle by its path ("styles/widget.css (inlined)"), another
+ * data: URL (the offline page's own stylesheet) by its type, never its whole text.
+ */
+function named(url) {
+  const path = inlinedPath(url);
+  if (path !== null) return `${path} (inlined)`;
+  return url.startsWith('data:') ? `a file inlined as a data: URL (${url.slice(0, url.indexOf(','))})` : url;
+}

@@ -40,11 +40,21 @@ export function startWorker() {
   }
 }
 
-/** The Error of a worker that did not start (refused, or its file did not load): the run never began. */
+/**
+ * The Error of a worker that did not start (refused, or its file did not load): the run never began. Its parts
+ * apart from the message, so that a widget shows the advice once: `summary`, what happened (the message without
+ * the advice); `url`, the worker's file that the server did not deliver and `reason`, why ("the server answered
+ * HTTP 404"), or null when it is not known; `advice`, where the widgets' files must be (load-failure.js,
+ * folderAdvice) when the file did not load, else null. `message` is the summary, then the advice.
+ */
 export class WorkerStartError extends Error {
-  constructor(message) {
-    super(message);
+  constructor({ summary, url = null, reason = null, advice = null }) {
+    super(advice ? `${summary} ${advice}` : summary);
     this.name = 'WorkerStartError';
+    this.summary = summary;
+    this.url = url;
+    this.reason = reason;
+    this.advice = advice;
   }
 }
 
@@ -74,7 +84,7 @@ function refused(url, err) {
     globalThis.origin === 'null'
       ? 'This page has no origin of its own ("null"), as in a frame sandboxed without allow-same-origin: add allow-same-origin to the frame\u2019s sandbox attribute (see EMBEDDING.md).'
       : 'A Content-Security-Policy without worker-src for it, or a browser setting, may forbid it.';
-  return new WorkerStartError(`the experiment worker could not start (${where}): ${reason}. ${hint}`);
+  return new WorkerStartError({ summary: `the experiment worker could not start (${where}): ${reason}. ${hint}` });
 }
 
 /**
@@ -86,16 +96,20 @@ function refused(url, err) {
 async function notStarted(url, event) {
   const unreachable = await whyUnreachable(url.href).catch(() => null);
   if (unreachable?.startsWith('the server answered'))
-    return new WorkerStartError(
-      `the experiment worker could not start. For ${url.href} ${unreachable}. ${folderAdvice()}`,
-    );
+    return new WorkerStartError({
+      summary: `the experiment worker could not start. For ${url.href} ${unreachable}.`,
+      url: url.href,
+      reason: unreachable,
+      advice: folderAdvice(),
+    });
   const where = url.protocol === 'data:' ? 'the worker inlined in this page' : url.href;
   const detail = event?.message ? `: ${event.message}` : '';
   const fetched = unreachable ? ` (a fetch of it: ${unreachable})` : '';
-  return new WorkerStartError(
-    `the experiment worker could not start (${where})${detail}. The browser blocked or could not load it${fetched}: ` +
+  return new WorkerStartError({
+    summary:
+      `the experiment worker could not start (${where})${detail}. The browser blocked or could not load it${fetched}: ` +
       'a Content-Security-Policy without worker-src for it, a missing file, or, from another origin, no CORS headers',
-  );
+  });
 }
 
 export class CancelledError extends Error {
