@@ -35,7 +35,7 @@ export const STYLESHEET = 'attention-geometry.css';
  * patchVersion (same major and minor): raise patchVersion whenever the library's files change.
  * (Major version 0 is avoided: H5P's player drops it from the library's name in xAPI statements.)
  */
-export const LIBRARY_VERSION = Object.freeze({ majorVersion: 1, minorVersion: 0, patchVersion: 1 });
+export const LIBRARY_VERSION = Object.freeze({ majorVersion: 1, minorVersion: 0, patchVersion: 2 });
 
 /** The library's folder in the package, e.g. H5P.AttentionGeometry-1.0. */
 export const libraryFolder = ({ majorVersion, minorVersion }) => `${MACHINE_NAME}-${majorVersion}.${minorVersion}`;
