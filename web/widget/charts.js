@@ -50,20 +50,31 @@ const ticked = (axis, ticks, format) =>
  * the right end, over the axis (or at `xLabelY`), the y label at the top left.
  * Counted y ticks are written in plain decimals ('~r': 10, not 1e+1). A scale given as null has no
  * axis (one drawn once, the other again with its data); `tickSize` in pixels (d3's 6 by default).
+ * @returns {{ x: d3.Selection|null, y: d3.Selection|null }} the two axes' groups (for moveAxes)
  */
 export function axes(s, box, x, y, o = {}) {
   const { width: W, height: H, m } = box;
-  const size = o.tickSize ?? 6;
-  if (x)
-    draw(s, 'g', { class: 'axis', transform: `translate(0,${H - m.b})` }).call(
-      ticked(axisBottom(x).tickSize(size), o.xTicks ?? 5, o.xFormat),
-    );
-  if (y)
-    draw(s, 'g', { class: 'axis', transform: `translate(${m.l},0)` }).call(
-      ticked(axisLeft(y).tickSize(size), o.yTicks ?? 4, o.yFormat ?? (Array.isArray(o.yTicks) ? undefined : '~r')),
-    );
+  const groups = { x: null, y: null };
+  if (x) groups.x = draw(s, 'g', { class: 'axis', transform: `translate(0,${H - m.b})` });
+  if (y) groups.y = draw(s, 'g', { class: 'axis', transform: `translate(${m.l},0)` });
+  moveAxes(groups, x, y, o);
   if (o.xLabel) label(s, 'axis-label', o.xLabel, W - m.r, o.xLabelY ?? H - m.b - 6).attr('text-anchor', 'end');
   if (o.yLabel) label(s, 'axis-label', o.yLabel, m.l + 6, m.t + 10);
+  return groups;
+}
+
+/**
+ * Draws the axes that axes() made (`groups`, what it returned) again for the scales `x` and `y` (null leaves one
+ * as it is), with the same options `o`: d3's axis joins the ticks it had, moving, adding and removing only what
+ * the new domain changes, so that the figure holds what axes() would draw for these scales.
+ */
+export function moveAxes(groups, x, y, o = {}) {
+  const size = o.tickSize ?? 6;
+  if (x && groups.x) groups.x.call(ticked(axisBottom(x).tickSize(size), o.xTicks ?? 5, o.xFormat));
+  if (y && groups.y)
+    groups.y.call(
+      ticked(axisLeft(y).tickSize(size), o.yTicks ?? 4, o.yFormat ?? (Array.isArray(o.yTicks) ? undefined : '~r')),
+    );
 }
 
 /** A <text class={cls}> at (x, y). */

@@ -2,10 +2,23 @@
 // step (nats) against the step, and the held-out accuracy (0 to 1, its own axis on the right) as dots
 // where it was measured. Drawing only: the numbers are the updates' (results of the worker's calls).
 // `add(u)` keeps an update's points and `draw()` draws what was added since the last draw: the curve
-// grows by the new steps' segments; the axes are drawn again only when the run's length changes or a
-// loss rises above the top of the loss axis.
+// grows by the new steps' segments and the dots by the new measurements; the axes move (their ticks joined in
+// place, the curve and the dots drawn again) only when the run's length changes or a loss rises above the top of
+// the loss axis.
 import { axisRight } from 'd3';
-import { attrs, axes, chartFigure, curve, draw, drawAll, extendCurve, legend, xScale, yScale } from './charts.js';
+import {
+  attrs,
+  axes,
+  chartFigure,
+  curve,
+  draw,
+  drawAll,
+  extendCurve,
+  legend,
+  moveAxes,
+  xScale,
+  yScale,
+} from './charts.js';
 
 const BOX = { width: 420, height: 230, m: { l: 44, r: 40, t: 40, b: 30 } };
 
@@ -22,15 +35,24 @@ export function lossChart(box, { label, caption }) {
   let steps = 1;
   let top = 1; // the largest loss (at least 1)
 
-  let frame = null; // the axes of the domain drawn: { top, steps, s, x, y, a, path, drawn, dots }
+  let frame = null; // the figure's parts and the domain drawn: { top, steps, s, x, y, a, axes, path, drawn, dots, dotted }
+  const AXES = { xLabel: 'step', xTicks: 5, yTicks: 4 };
 
-  /** The axes, the legend and an empty curve for the domain [0, steps] x [0, top]. */
+  /**
+   * The axes, the legend and an empty curve for the domain [0, steps] x [0, top]: made once, then moved to a new
+   * domain in place (the ticks joined, the curve and the dots drawn again on the new scales).
+   */
   function drawFrame() {
-    s.selectAll('*').remove();
     const x = xScale(BOX, [0, steps]);
     const y = yScale(BOX, [0, top]);
+    if (frame) {
+      moveAxes(frame.axes, x, y, AXES);
+      Object.assign(frame, { top, steps, x, y, drawn: 0, dotted: -1 });
+      return;
+    }
+    s.selectAll('*').remove();
     const a = yScale(BOX, [0, 1]);
-    axes(s, BOX, x, y, { xLabel: 'step', xTicks: 5, yTicks: 4 });
+    const groups = axes(s, BOX, x, y, AXES);
     draw(s, 'text', { class: 'axis-label', x: 4, y: BOX.m.t - 12 }).text('loss (nats)');
     draw(s, 'g', { class: 'axis', transform: `translate(${BOX.width - BOX.m.r},0)` }).call(axisRight(a).ticks(4, '~r'));
     attrs(draw(s, 'text', { class: 'axis-label', x: BOX.width - 4, y: BOX.m.t - 12 }), {
@@ -51,18 +73,25 @@ export function lossChart(box, { label, caption }) {
       steps,
       ...f,
       a,
+      axes: groups,
       path: curve(f, 'loss-line', []),
       drawn: 0,
       dots: draw(s, 'g', { class: 'accuracy-dots' }),
+      dotted: -1, // how many dots are drawn where they belong (-1: all to be drawn again)
     };
   }
 
-  /** What was added since the last draw: the new segments of the curve and the dots (everything on a new frame). */
+  /** What was added since the last draw: the new segments of the curve and the new dots (all on a new domain). */
   function drawNew() {
     if (!frame || frame.steps !== steps || top > frame.top) drawFrame();
     frame.drawn = extendCurve(frame.path, frame, losses, frame.drawn);
     const { x, a } = frame;
-    drawAll(frame.dots, 'circle', 'dot', accuracy, { cx: (p) => x(p[0]), cy: (p) => a(p[1]), r: 3 });
+    if (frame.dotted < 0 || frame.dotted > accuracy.length)
+      drawAll(frame.dots, 'circle', 'dot', accuracy, { cx: (p) => x(p[0]), cy: (p) => a(p[1]), r: 3 });
+    else
+      for (const p of accuracy.slice(frame.dotted))
+        draw(frame.dots, 'circle', { class: 'dot', cx: x(p[0]), cy: a(p[1]), r: 3 }).datum(p);
+    frame.dotted = accuracy.length;
   }
 
   drawNew();
@@ -87,7 +116,7 @@ export function lossChart(box, { label, caption }) {
       losses = [];
       accuracy = [];
       top = 1;
-      frame = null;
+      if (frame) frame.steps = null; // the axes move to the new domain, the curve and the dots are drawn again
       drawNew();
     },
     /** The points kept: { losses: [step, loss][], accuracy: [step, accuracy][] } (for the exports). */

@@ -56,17 +56,27 @@ export function weightThumbs(box, { names, T, label }) {
   });
   const canvas = h('canvas', { width: T, height: T });
   const pixels = canvas.getContext('2d');
+  // The pixels each picture shows: a picture whose pixels did not change keeps its image (encoding a PNG and
+  // loading it as the image's new href cost as much as the rest of a training run's draw).
+  const shown = names.map(() => null);
   return {
     svg,
     choose: (k) => svg.selectAll('.thumb-frame').classed('is-chosen', (_d, i) => i === k),
     draw(k, rows) {
       const image = pixels.createImageData(T, T);
+      const { data } = image;
       rows.forEach((row, a) =>
         row.forEach((w, b) => {
           const c = CIVIDIS[Math.round(255 * Math.min(1, Math.max(0, w)))];
-          image.data.set([c[0], c[1], c[2], 255], 4 * (a * T + b));
+          const at = 4 * (a * T + b);
+          data[at] = c[0];
+          data[at + 1] = c[1];
+          data[at + 2] = c[2];
+          data[at + 3] = 255;
         }),
       );
+      if (shown[k] && shown[k].every((v, i) => v === data[i])) return;
+      shown[k] = data;
       pixels.putImageData(image, 0, 0);
       images[k].attr('href', canvas.toDataURL('image/png'));
     },
