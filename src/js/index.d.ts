@@ -88,7 +88,9 @@
  * adamUpdate's state, where `null` is the first step's zeros. The declarations below write
  * `| null` only where it was always documented; the rule holds for every member.
  * A member of a method's options (or object argument) is given only as an own enumerable key:
- * a non-enumerable or inherited one is ignored, as if left out, whatever else the object holds.
+ * an object with a non-enumerable member, or one inherited from a prototype of its own (a getter
+ * of a class, `Object.create(o)`), is a `TypeError` naming the member, since reading it as absent
+ * would run the call on defaults. A class instance whose members are its own fields is accepted.
  *
  * Sources: A. Vaswani et al., "Attention Is All You Need", 2017, §3.2.1
  * (scaled dot-product attention, eq. 1) and §3.2.2 (multi-head attention);
@@ -874,9 +876,9 @@ export interface AttentionGeometry {
    * With `kvHeads` the key/value projections are narrower and shared by groups of query heads
    * (GQA); with `rope` each head's q and k are turned by their positions before the scores.
    * @throws TypeError for `streaming: true` together with `returnWeights: true`, an option
-   *   of the wrong kind or an unknown key (even one set to null; a non-enumerable or inherited key is
-   *   ignored), and for `cache` whatever its value (null too; an own enumerable key, as the unknown
-   *   keys are), which attention alone takes (decoding with a {@link KvCache}): the message says
+   *   of the wrong kind or an unknown key (even one set to null), a non-enumerable or inherited
+   *   member (named), and for `cache` whatever its value (null too; an own enumerable key, as the
+   *   unknown keys are), which attention alone takes (decoding with a {@link KvCache}): the message says
    *   so, and to project the new tokens with matmul, call `attention(q, k, v, { cache })` on the
    *   heads and project its output with wO.
    * @throws RangeError when numHeads does not divide d_model or kvHeads does not divide
@@ -990,7 +992,7 @@ export interface AttentionGeometry {
    * that sees no key (every key masked) gets dQ = 0 and adds nothing to dK and dV, never NaN.
    * Error bound: registry.inc, attention_backward (first order, per element).
    * @throws TypeError for an argument that is not a tensor or an option of the wrong kind
-   *   (unknown keys included, even one set to null; a non-enumerable or inherited key is ignored), and
+   *   (unknown keys included, even one set to null; a non-enumerable or inherited member, named), and
    *   for `cache` whatever its value (null too; an own enumerable key, as the unknown keys are),
    *   which attention alone takes (decoding with a {@link KvCache}): the message says so, and to
    *   pass every key and value as K and V

@@ -546,10 +546,10 @@ export function finiteNumber(method, name, x, { positive = false } = {}) {
  * and the known ones: a misspelt option would otherwise do nothing, silently.
  * A member that is null is absent, as one that is undefined (index.d.ts,
  * "Options"), and a member is given only as an own enumerable key (as for
- * checkKnownKeys): the object returned is always a plain copy of the own
- * enumerable members that are not null or undefined, so that every reader
- * sees undefined for the others (a non-enumerable or inherited one too,
- * whatever else the object holds) and applies its default, or names a
+ * checkKnownKeys): a non-enumerable or inherited member is a TypeError naming
+ * it (refuseHiddenMembers), and the object returned is always a plain copy of
+ * the own enumerable members that are not null or undefined, so that every
+ * reader sees undefined for the others and applies its default, or names a
  * required member as missing.
  */
 export function optionsObject(method, x, name = 'options', known = null) {
@@ -561,8 +561,32 @@ export function optionsObject(method, x, name = 'options', known = null) {
     throw new TypeError(
       `${method}: ${name} must be a plain object; got ${tag === 'Object' ? describeValue(x) : `a ${tag}`}`,
     );
+  refuseHiddenMembers(method, name, x);
   if (known) checkKnownKeys(method, name, x, known);
   return givenMembers(x);
+}
+
+/**
+ * Throws a TypeError naming the first member of `x` that is not an own enumerable key: a non-enumerable
+ * own one (Object.defineProperty), or one inherited from a prototype of its own (Object.create(o), a getter
+ * of a class). It would be read as absent (givenMembers), so the call would silently run on defaults. The
+ * root prototype of `x`'s realm (the one whose prototype is null: Object.prototype) and the prototypes'
+ * `constructor` are not members. Names only: no member is read.
+ */
+function refuseHiddenMembers(method, name, x) {
+  const enumerable = new Set(Object.keys(x));
+  let hidden = Object.getOwnPropertyNames(x).find((key) => !enumerable.has(key));
+  let how = 'not enumerable';
+  for (let p = Object.getPrototypeOf(x); !hidden && p !== null && Object.getPrototypeOf(p) !== null;) {
+    hidden = Object.getOwnPropertyNames(p).find((key) => key !== 'constructor');
+    how = 'inherited';
+    p = Object.getPrototypeOf(p);
+  }
+  if (hidden !== undefined)
+    throw new TypeError(
+      `${method}: ${name} has a member '${hidden.slice(0, 40)}' that is ${how}, which would be ignored; ` +
+        'give every member as an own enumerable key (a plain object literal)',
+    );
 }
 
 /**

@@ -463,8 +463,8 @@ describe.each(CONFIGS)('the KV cache object: $label', (cfg) => {
       }
     }
     // A key counts as given when it is own and enumerable, for cache as for an unknown key (checkKnownKeys): a
-    // non-enumerable or inherited cache, like a non-enumerable unknown key, is no option, and each call gives
-    // what the same call without it gives.
+    // non-enumerable or inherited member, cache or another, is a TypeError naming it (read as absent, the call
+    // would run on what it was not given), and the cache is not written.
     const withHidden = (given, key, value) => Object.defineProperty({ ...given }, key, { value, enumerable: false });
     const withInherited = (given, key, value) => Object.assign(Object.create({ [key]: value }), given);
     const backward = (options) => ag.attentionBackward(I2, I2, I2, I2, options);
@@ -473,14 +473,17 @@ describe.each(CONFIGS)('the KV cache object: $label', (cfg) => {
       [backward, { causal: true }],
       [multiHead, { numHeads: 1, causal: true }],
     ]) {
-      const plain = call(given);
-      for (const options of [
-        withHidden(given, 'cache', cache),
-        withHidden(given, 'cache', null),
-        withHidden(given, 'bogus', 1),
-        withInherited(given, 'cache', cache),
+      for (const [options, key, how] of [
+        [withHidden(given, 'cache', cache), 'cache', 'not enumerable'],
+        [withHidden(given, 'cache', null), 'cache', 'not enumerable'],
+        [withHidden(given, 'bogus', 1), 'bogus', 'not enumerable'],
+        [withInherited(given, 'cache', cache), 'cache', 'inherited'],
       ])
-        expect(call(options)).toEqual(plain);
+        expect(() => call(options)).toThrow(
+          new TypeError(
+            `${call === backward ? 'attentionBackward' : 'multiHeadAttention'}: options has a member '${key}' that is ${how}, which would be ignored; give every member as an own enumerable key (a plain object literal)`,
+          ),
+        );
     }
     expect(cache.length).toBe(0);
     cache.dispose();

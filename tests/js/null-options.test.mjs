@@ -307,12 +307,13 @@ describe.each(CONFIGS)('null is absent: $label', (cfg) => {
     expect(ag.heapAllocatedBytes()).toBe(heapBefore);
   });
 
-  // A member is given only as an own enumerable key (as checkKnownKeys counts the unknown ones): a
-  // non-enumerable or an inherited one, whatever its value (null too), is read as absent, with or
-  // without another member set to null. Each row: the call, the visible members, a member to hide,
-  // its value, and the other member set to null alongside. The claim is equality with the call on the
-  // visible members alone; the member given as an own key changes the outcome, so that hiding it counts.
-  test('a non-enumerable or inherited member is absent, whatever else the object holds', () => {
+  // A member is given only as an own enumerable key (as checkKnownKeys counts the unknown ones). A
+  // non-enumerable or an inherited one (a getter of a class, Object.create) would be read as absent and
+  // the call would run on defaults, silently: it is a TypeError naming the member, whatever its value
+  // (null too), with or without another member set to null, and nothing is written (the cache stays
+  // empty). Each row: the call, the visible members, a member to hide, its value, and the other member
+  // set to null alongside. The same member given as an own key changes the outcome.
+  test('a non-enumerable or inherited member is a TypeError naming it, whatever else the object holds', () => {
     const cache = ag.createKvCache({ kvHeads: 1, capacity: 8, dK: 4, dV: 2 });
     const W = { wQ: I4, wK: I4, wV: I4, wO: I4 };
     // attention's outcome with the rows it wrote into the cache (then emptied for the next call).
@@ -341,31 +342,50 @@ describe.each(CONFIGS)('null is absent: $label', (cfg) => {
     ];
     const hidden = (visible, key, value) => Object.defineProperty({ ...visible }, key, { value, enumerable: false });
     const inherited = (visible, key, value) => Object.assign(Object.create({ [key]: value }), visible);
-    const differs = [];
+    const byGetter = (visible, key, value) => {
+      class Options {
+        get [key]() {
+          return value;
+        }
+      }
+      return Object.assign(new Options(), visible);
+    };
+    const wrong = [];
     for (const [method, call, given, key, value, other] of ROWS) {
       for (const visible of [given, { ...given, [other]: null }]) {
         const absent = outcome(() => call(visible));
         expect(outcome(() => call({ ...visible, [key]: value }))).not.toEqual(absent);
-        for (const [how, make] of [
-          ['non-enumerable', hidden],
-          ['inherited', inherited],
+        for (const [how, make, said] of [
+          ['non-enumerable', hidden, 'not enumerable'],
+          ['inherited', inherited, 'inherited'],
+          ['a class getter', byGetter, 'inherited'],
         ]) {
           for (const v of [value, null]) {
             const got = outcome(() => call(make(visible, key, v)));
-            try {
-              expect(got).toEqual(absent);
-            } catch {
+            const name = method.split(' ')[0];
+            const expected = `TypeError: ${name}: `;
+            if (!got.error?.startsWith(expected) || !got.error.includes(`a member '${key}' that is ${said}`)) {
               const withNull = visible === given ? '' : ` with ${other}: null`;
-              differs.push(
-                `${method}: ${how} ${key} = ${v === null ? 'null' : 'a value'}${withNull} gives ${got.error ?? 'another result'}`,
+              wrong.push(
+                `${method}: ${how} ${key} = ${v === null ? 'null' : 'a value'}${withNull} gives ${got.error ?? 'a result'}`,
               );
             }
+            expect(cache.length).toBe(0);
           }
         }
       }
     }
-    expect(differs).toEqual([]);
-    expect(cache.length).toBe(0);
+    expect(wrong).toEqual([]);
+    // A class instance whose members are its own fields is a plain object's equal.
+    class Own {
+      constructor() {
+        this.scale = 0.5;
+        this.causal = true;
+      }
+    }
+    expect(outcome(() => ag.attention(Q, K, V, new Own()))).toEqual(
+      outcome(() => ag.attention(Q, K, V, { scale: 0.5, causal: true })),
+    );
     cache.dispose();
     expect(ag.heapAllocatedBytes()).toBe(heapBefore);
   });
