@@ -2,11 +2,12 @@
 // against the articles' numbers, with no reading bar or previous/next links, and the message when embed.js did
 // not load; the page in a sandboxed iframe on another origin reports its height, the host sizes the frame and no
 // inner scrollbar is left; the control's snippets, pasted into fresh host pages, show the same state, their
-// heights and its site address; hostile addresses, attributes, `state` values and states that do not fit fall
-// back with a note.
+// heights, its site address and its guide link in a custom theme's accent; hostile addresses, attributes, `state`
+// values and states that do not fit fall back with a note.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from '@jest/globals';
+import { formatHex, wcagContrast } from 'culori';
 import { CHAPTERS } from '../../web/chapters.js';
 import * as h from './helpers.mjs';
 import { byRole, expectAllLogged, readNumbers } from './shown-numbers.mjs';
@@ -82,6 +83,34 @@ async function expectFallback(page, tag, noteSelector, what = '') {
   await h.until(async () => (await scores()).join() === '6,-5,0', 'the new scores', 100);
   await expectAllLogged(page, WORKED);
 }
+
+// Custom themes set on a page's root, each the opposite of its colour scheme (the accent 4.5:1 or more on the surface).
+const CUSTOM_THEMES = [
+  {
+    colorScheme: 'light',
+    theme: {
+      '--ag-bg': '#0b0d12',
+      '--ag-surface': '#161a22',
+      '--ag-fg': '#f1efe8',
+      '--ag-muted': '#b4b9c2',
+      '--ag-border': '#454b57',
+      '--ag-accent': '#f0b429',
+      '--ag-focus': '#7dd3fc',
+    },
+  },
+  {
+    colorScheme: 'dark',
+    theme: {
+      '--ag-bg': '#ffffff',
+      '--ag-surface': '#f6f4ff',
+      '--ag-fg': '#16121f',
+      '--ag-muted': '#4b4660',
+      '--ag-border': '#bdb7d1',
+      '--ag-accent': '#6b21a8',
+      '--ag-focus': '#b45309',
+    },
+  },
+];
 
 describe('embed.html', () => {
   test('with embed.js answered 404, the frame says the figure\u2019s script did not load and what to do', async () => {
@@ -266,6 +295,28 @@ describe('embed.html', () => {
       const guidePage = await context.request.get(`${origin}/embedding.html`);
       expect(guidePage.status()).toBe(200);
       expect(await guidePage.text()).toMatch(/<h1>Embedding the widgets in course material<\/h1>/);
+      // The guide link takes the theme's accent, not the browser's link colours: a dark custom theme in the light
+      // scheme and a light one in the dark scheme, set on the root: 4.5:1 or more on the widget's surface.
+      for (const { colorScheme, theme } of CUSTOM_THEMES) {
+        await page.emulateMedia({ colorScheme });
+        const shown = await guide.evaluate((a, props) => {
+          const root = document.documentElement;
+          for (const [name, value] of Object.entries(props)) root.style.setProperty(name, value);
+          let el = a;
+          let background = 'rgba(0, 0, 0, 0)';
+          while (el && background === 'rgba(0, 0, 0, 0)') {
+            background = getComputedStyle(el).backgroundColor;
+            el = el.parentElement ?? el.getRootNode().host;
+          }
+          const colour = getComputedStyle(a).color;
+          for (const name of Object.keys(props)) root.style.removeProperty(name);
+          return { colour, background };
+        }, theme);
+        expect([colorScheme, formatHex(shown.colour)]).toEqual([colorScheme, theme['--ag-accent']]);
+        expect([colorScheme, formatHex(shown.background)]).toEqual([colorScheme, theme['--ag-surface']]);
+        expect(wcagContrast(shown.colour, shown.background)).toBeGreaterThanOrEqual(4.5);
+      }
+      await page.emulateMedia({ colorScheme: null });
       // A page address of the published site stands for its folder.
       const published = 'https://course.example.org/attention/';
       const site = widget.locator('input.embed-site');
