@@ -254,6 +254,34 @@ describe('the .h5p played by h5p-standalone in Chromium', () => {
     });
   }, 60000);
 
+  test('a platform whose Content-Security-Policy keeps data: out of connect-src: the widget names the directives the library needs', async () => {
+    // The platform's page sends the policy; the player's frame (about:blank) inherits it. The library reads its
+    // wasm from a data: URL, which connect-src 'self' refuses.
+    const setup = (page) =>
+      page.route('**/h5p/index.html', async (route) => {
+        const response = await route.fetch();
+        await route.fulfill({
+          response,
+          headers: { ...response.headers(), 'content-security-policy': "connect-src 'self'" },
+        });
+      });
+    await withPlayer(null, { ready: false, setup, clean: false }, async ({ frame }) => {
+      const message = frame.locator(`${TAG} .error[data-failure=module]`);
+      await message.waitFor({ timeout: 30000 });
+      const text = await message.textContent();
+      expect(text).toContain('Everything the figures need is inside this H5P content.');
+      expect(text).toContain(
+        "a Content-Security-Policy of the platform that does not allow 'wasm-unsafe-eval' in script-src (to compile the module) and data: in connect-src",
+      );
+      expect(text).not.toMatch(/web server|from disk|npm start|init\(|locateFile|wasmUrl/);
+      // What the browser reported, short: never the base64 of the wasm's data: URL.
+      const detail = await message.locator('[data-role=error-detail]').textContent();
+      expect(detail).not.toBe('');
+      expect(detail.length).toBeLessThan(300);
+      expect(detail).not.toContain('base64,');
+    });
+  }, 60000);
+
   test('a content with the studio\u2019s options starts in its state, without the hidden controls, asking nothing: max score 0', async () => {
     await withPlayer('pkg-studio', {}, async ({ page, frame }) => {
       const stateText = () => frame.locator(TAG).evaluate((el) => el.stateText);

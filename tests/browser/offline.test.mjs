@@ -29,11 +29,13 @@ afterAll(async () => {
 /**
  * Opens the file with `search` and `hash`, recording what expectClean checks (watchProblems; foreign: any request
  * of the page or its worker whose URL is not file:, data: or blob:); runs `fn(opened)`, checks the page stayed
- * clean and closes it.
+ * clean (unless `clean` is false) and closes it. `initScript` runs in the page before its own scripts; the page
+ * is open once its body's data-state is `state`.
  */
-async function withOffline(search, hash, fn) {
+async function withOffline(search, hash, fn, { initScript, state = 'ready', clean = true } = {}) {
   const context = await browser.newContext({ viewport: { width: 1024, height: 900 } });
   const page = await context.newPage();
+  if (initScript) await page.addInitScript(initScript);
   const problems = await h.watchProblems(page);
   const requests = [];
   for (const source of [page, context])
@@ -41,10 +43,10 @@ async function withOffline(search, hash, fn) {
       requests.push(r.url());
       if (!['file:', 'data:', 'blob:'].includes(new URL(r.url()).protocol)) problems.foreign.push(r.url());
     });
-  return h.closeAfter({ page, context, problems, requests }, {}, async (opened) => {
+  return h.closeAfter({ page, context, problems, requests }, { clean }, async (opened) => {
     await page.goto(`${fileUrl}${search}${hash}`);
     // The file is 1.6 MB of HTML to parse: allow for a busy machine.
-    await page.waitForSelector('body[data-state="ready"]', { timeout: 40000 });
+    await page.waitForSelector(`body[data-state="${state}"]`, { timeout: 40000 });
     return fn(opened);
   });
 }
@@ -82,6 +84,42 @@ describe('the offline single-file page', () => {
     // The normal page offers the file for download.
     const index = readFileSync(join(h.ROOT, 'build/site/index.html'), 'utf8');
     expect(index).toMatch(/<a href="attention-geometry-offline\.html" download>/);
+  });
+
+  test('from disk, the module refused by the browser: the panel and the widget say the file holds everything and name the CSP directives it needs; no web server, no data: URL printed', async () => {
+    // The browser refuses to compile (as a policy without 'wasm-unsafe-eval' does), both builds.
+    const initScript = () => {
+      const refuse = () => Promise.reject(new WebAssembly.CompileError('refused by the test'));
+      WebAssembly.instantiate = refuse;
+      WebAssembly.instantiateStreaming = refuse;
+    };
+    const options = { initScript, state: 'error', clean: false };
+    await withOffline(
+      '?ch=worked-example',
+      '',
+      async ({ page, problems }) => {
+        const panel = page.locator('#load-error');
+        await expect(panel.isVisible()).resolves.toBe(true);
+        const text = await panel.textContent();
+        expect(text).toContain('This file holds everything the figures need (no other file, no web server).');
+        expect(text).toContain("'wasm-unsafe-eval' in script-src");
+        expect(text).toContain('data: in connect-src');
+        expect(text).not.toMatch(/through a web server|npm start|not from disk|init\(|locateFile|wasmUrl/);
+        // What the browser reported, short: never the base64 of the wasm's data: URL.
+        const detail = await panel.locator('[data-role=error-detail]').textContent();
+        expect(detail).toContain('refused by the test');
+        expect(detail.length).toBeLessThan(300);
+        expect(detail).not.toContain('base64,');
+        // The widget's own message gives the same advice as the panel.
+        const widget = page.locator('ag-worked-example .error[data-failure=module]');
+        await widget.waitFor({ state: 'visible' });
+        const advice = await panel.locator('p').first().textContent();
+        expect(await widget.textContent()).toContain(advice);
+        expect((await widget.textContent()).length).toBeLessThan(2000);
+        expect(problems.foreign).toEqual([]);
+      },
+      options,
+    );
   });
 
   test("from disk: a Monte Carlo experiment runs in the worker inlined in the file; the worked example computes the articles' numbers on the SIMD build and on the baseline build; every chapter of both parts computes", async () => {

@@ -144,15 +144,20 @@ describe('the page shell', () => {
     await withTour('#ch-dot-product', { waitFor: 'error', setup, clean: false }, async ({ page, problems }) => {
       const panel = page.locator('#load-error');
       await expect(panel.isVisible()).resolves.toBe(true);
-      await expect(panel.textContent()).resolves.toMatch(/did not load/);
-      await expect(panel.locator('[data-role=error-detail]').textContent()).resolves.not.toBe('');
-      await page.waitForSelector('ag-two-definitions[data-status="error"]');
-      // The widget names the file that could not be fetched and where its files must be, and does
-      // not speak of init()'s options (a widget's reader never calls init()).
-      const widgetError = await page.locator('ag-two-definitions .error[data-failure=module]').textContent();
       const wasm = new URL('wasm/ag-simd.wasm', page.url()).href;
+      // The page's panel: the file that could not be fetched, HTTP 404 and the site's folder; not the advice of a
+      // page opened from disk, nor init()'s options (a reader never calls init(); the site has no index.js).
+      const panelText = await panel.textContent();
+      expect(panelText).toContain('The WebAssembly module could not be fetched, so this page has no numbers.');
+      expectNamesFailure(panelText, wasm);
+      expect(panelText).not.toMatch(/init\(|locateFile|wasmUrl|wasmBinary|index\.js|web server|from disk/);
+      await expect(panel.locator('[data-role=error-detail]').textContent()).resolves.toBe(wasm);
+      await page.waitForSelector('ag-two-definitions[data-status="error"]');
+      // The widget names the same file and gives the same advice.
+      const widgetError = await page.locator('ag-two-definitions .error[data-failure=module]').textContent();
       expectNamesFailure(widgetError, wasm);
-      expect(widgetError).not.toMatch(/init\(|locateFile|wasmUrl|wasmBinary|from disk/);
+      expect(widgetError).toContain(await panel.locator('p').first().textContent());
+      expect(widgetError).not.toMatch(/init\(|locateFile|wasmUrl|wasmBinary|index\.js|web server|from disk/);
       await expect(page.locator('ag-two-definitions [data-role=error-detail]').textContent()).resolves.toBe(wasm);
       expect(await readNumbers(page, 'ag-two-definitions')).toEqual([]);
       expect(problems.foreign).toEqual([]);

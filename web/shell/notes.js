@@ -1,6 +1,7 @@
 // Page-level messages: the note about a link the shell could not use, and the
 // error panel when the wasm module cannot load. Text only (textContent).
 import { h } from '../widget/dom.js';
+import { describeLoadFailure } from '../widget/load-failure.js';
 
 const shorten = (text) => (text.length > 60 ? `${text.slice(0, 60)}\u2026` : text);
 
@@ -28,10 +29,20 @@ export function showLinkProblems(note, problems) {
   if (problems.length) showIgnoredValues(note, problems, 'link');
 }
 
+/**
+ * Shows the page's error panel for the rejection `err` of loading the module: the headline, advice and detail of
+ * describeLoadFailure (web/widget/load-failure.js), as the widgets tell it, for the bundle the page is in; and
+ * marks the implementation menu unavailable.
+ */
 export function showLoadError(panel, menu, err) {
   menu.replaceChildren(h('option', { value: '' }, 'Unavailable'));
   menu.disabled = true;
-  panel.querySelector('[data-role=error-detail]').textContent = err?.message ? String(err.message) : String(err);
+  const failure = describeLoadFailure(err, 'this page');
+  panel.replaceChildren(
+    h('h2', {}, failure.headline),
+    h('p', {}, failure.advice),
+    h('p', {}, failure.detailLabel, h('code', { dataset: { role: 'error-detail' } }, failure.detail)),
+  );
   panel.hidden = false;
   document.body.dataset.state = 'error';
 }

@@ -37,6 +37,17 @@ import { h } from './dom.js';
  */
 const BUNDLE = ['site', 'offline', 'h5p'].includes(globalThis.AG_BUNDLE) ? globalThis.AG_BUNDLE : 'package';
 
+/** A data: URL inside a text (base64 or percent-encoded), as named() takes it. */
+const DATA_URL = /data:[\w.+/-]*(?:;[\w=.+-]+)*,[\w+/=%.~-]*/g;
+
+/**
+ * What a Content-Security-Policy must allow for the module inlined in the offline file and the H5P content: the
+ * bundle fetches its data: URL and compiles the bytes (web/widget/engine.js, src/js/load.js).
+ */
+const CSP_FOR_WASM =
+  "'wasm-unsafe-eval' in script-src (to compile the module) and data: in connect-src (to read it, inlined as a " +
+  'data: URL)';
+
 /** What usually helps when the module did not load for no reason a fetch tells, in each bundle. */
 const SERVED_ADVICE =
   'Opening the page through a web server (not from disk), using a current browser, or reloading usually helps.';
@@ -44,12 +55,14 @@ const USUAL_ADVICE = {
   package: SERVED_ADVICE,
   site: SERVED_ADVICE,
   offline:
-    'This file holds everything the figures need (no other file, no web server): a browser without WebAssembly, ' +
-    'or a setting or extension that blocks it or the data: URLs inside the file, stops them. Opening the file in a ' +
-    'current browser with nothing blocked, or reloading, usually helps.',
+    'This file holds everything the figures need (no other file, no web server). A browser without WebAssembly, ' +
+    'a setting or extension that blocks it or the data: URLs inside the file, or a Content-Security-Policy sent ' +
+    `with the file that does not allow ${CSP_FOR_WASM}, stops them. Opening the file in a current browser with ` +
+    'nothing blocked, or reloading, usually helps.',
   h5p:
-    'Everything the figures need is inside this H5P content: a browser without WebAssembly, or a setting or ' +
-    'extension that blocks it, stops them. Using a current browser, or reloading, usually helps.',
+    'Everything the figures need is inside this H5P content. A browser without WebAssembly, a setting or ' +
+    'extension that blocks it, or a Content-Security-Policy of the platform that does not allow ' +
+    `${CSP_FOR_WASM}, stops them: the platform must allow those; a current browser, or reloading, helps otherwise.`,
 }[BUNDLE];
 
 /**
@@ -112,16 +125,17 @@ export function folderAdvice() {
 }
 
 /**
- * What a widget shows when the module did not load: a headline, the advice
- * that fits the failure, and a detail (the URL that failed, or what the
- * browser reported).
+ * What a widget (or the site page's error panel, `of` 'this page') shows when the module did not load: a
+ * headline, the advice that fits the failure and the bundle, and a detail (the URL that failed, or what the
+ * browser reported, each data: URL in it named, never printed whole).
  * @param {unknown} err the rejection of getEngine()
+ * @param {string} [of] what has no numbers, in the headline
  * @returns {{ headline: string, advice: string, detailLabel: string, detail: string }}
  */
-export function describeLoadFailure(err) {
-  const reported = String(err?.cause?.message ?? err?.message ?? err);
+export function describeLoadFailure(err, of = 'this figure') {
+  const reported = String(err?.cause?.message ?? err?.message ?? err).replace(DATA_URL, named);
   const usual = {
-    headline: 'The WebAssembly module did not load, so this figure has no numbers.',
+    headline: `The WebAssembly module did not load, so ${of} has no numbers.`,
     advice: `Every number here is computed by that module. ${USUAL_ADVICE}`,
     detailLabel: 'What the browser reported: ',
     detail: reported,
@@ -130,7 +144,7 @@ export function describeLoadFailure(err) {
   const missing = unreachableWasm(err);
   if (!missing) return usual;
   return {
-    headline: 'The WebAssembly module could not be fetched, so this figure has no numbers.',
+    headline: `The WebAssembly module could not be fetched, so ${of} has no numbers.`,
     advice: `For ${missing.url} ${missing.reason}. ${folderAdvice()}`,
     detailLabel: 'URL tried: ',
     detail: missing.url,
