@@ -541,6 +541,26 @@ describe('states that do not fit together, names that are not fields, attributes
     await h.waitReady(page, '#lab');
     expect(await h.noteOf(lab)).toMatch(/b=1,2 \u2014 expected as many numbers as a/);
   });
+
+  test("on a page of its host (no page message of the site's), a widget whose stylesheet did not load names it itself, in an alert", async () => {
+    const { page } = hosted;
+    const plain = page.locator('#plain');
+    await h.waitReady(page, '#plain');
+    // Its link of styles/widget.css fires `error`, as one the server did not deliver does.
+    const sheet = await plain.evaluate((el) => {
+      const link = [...el.shadowRoot.querySelectorAll('link[rel=stylesheet]')].find((l) =>
+        l.href.endsWith('/styles/widget.css'),
+      );
+      link.dispatchEvent(new Event('error'));
+      return link.href;
+    });
+    const message = plain.locator('.error[data-failure=styles][role=alert]');
+    await message.waitFor({ state: 'visible' });
+    const text = await message.textContent();
+    expect(text).toContain('A stylesheet of this figure could not be loaded, so it is shown without its styles.');
+    expect(await h.alertsNaming(page, sheet)).toEqual([text]);
+    expect(await page.locator('[data-failure=page-styles]').count()).toBe(0);
+  });
 });
 
 describe('the Embed control in sandboxed frames, and pages that turn it off', () => {
