@@ -127,15 +127,29 @@ describe('embed.html', () => {
     });
   });
 
-  test('with styles/embed.css answered 404, the page names it at its top and the figure computes', async () => {
-    const setup = (p) => p.route('**/styles/embed.css', h.gone);
+  test("with styles/embed.css and the widget's styles/widget.css answered 404, the page names both in one message at its top, the widget points to it, and the figure computes", async () => {
+    const setup = async (p) => {
+      await p.route('**/styles/embed.css', h.gone);
+      await p.route('**/styles/widget.css', h.gone);
+    };
     await h.withEmbed(env, `w=${WORKED}`, WORKED, { setup, clean: false }, async ({ page }) => {
       const message = page.locator('body > .error[data-failure=page-styles]');
-      await message.waitFor({ state: 'visible' });
-      expect(await page.evaluate(() => document.body.firstElementChild.dataset.failure)).toBe('page-styles');
       const sheet = new URL('styles/embed.css', page.url()).href;
-      expect(await message.textContent()).toContain(`For ${sheet} the server answered HTTP 404.`);
-      expect(await message.locator('[data-role=error-detail]').textContent()).toBe(sheet);
+      const widgetSheet = new URL('styles/widget.css', page.url()).href;
+      const detail = message.locator('[data-role=error-detail]');
+      await h.until(async () => ((await detail.textContent().catch(() => '')) ?? '').includes(widgetSheet), 'both');
+      expect(await page.evaluate(() => document.body.firstElementChild.dataset.failure)).toBe('page-styles');
+      const text = await message.textContent();
+      expect(text).toContain('2 stylesheets of this page could not be loaded');
+      expect(text).toMatch(/For \S+ the server answered HTTP 404\./);
+      expect((await detail.textContent()).split(' ').sort()).toEqual([sheet, widgetSheet].sort());
+      // One alert naming each file, the advice once: the widget's frame has a one-line pointer.
+      expect(await h.alertsNaming(page, sheet)).toEqual([text]);
+      expect(await h.alertsNaming(page, widgetSheet)).toEqual([text]);
+      expect(await h.countOnPage(page, 'serve that folder as it is')).toBe(1);
+      await expect(page.locator(`${WORKED} .styles-pointer[data-failure=styles]`).textContent()).resolves.toBe(
+        'Some styles of this figure did not load: see the stylesheet message at the top of the page.',
+      );
       h.expectWorkedExample(await readNumbers(page, WORKED));
     });
   });
@@ -577,6 +591,26 @@ describe('states that do not fit together, names that are not fields, attributes
     await lab.evaluate((el) => (el.state = { a: [1, 2, 3], b: [1, 2] }));
     await h.waitReady(page, '#lab');
     expect(await h.noteOf(lab)).toMatch(/b=1,2 \u2014 expected as many numbers as a/);
+  });
+
+  test("on a page of its host (no page message of the site's), a widget whose stylesheet did not load names it itself, in an alert", async () => {
+    const { page } = hosted;
+    const plain = page.locator('#plain');
+    await h.waitReady(page, '#plain');
+    // Its link of styles/widget.css fires `error`, as one the server did not deliver does.
+    const sheet = await plain.evaluate((el) => {
+      const link = [...el.shadowRoot.querySelectorAll('link[rel=stylesheet]')].find((l) =>
+        l.href.endsWith('/styles/widget.css'),
+      );
+      link.dispatchEvent(new Event('error'));
+      return link.href;
+    });
+    const message = plain.locator('.error[data-failure=styles][role=alert]');
+    await message.waitFor({ state: 'visible' });
+    const text = await message.textContent();
+    expect(text).toContain('A stylesheet of this figure could not be loaded, so it is shown without its styles.');
+    expect(await h.alertsNaming(page, sheet)).toEqual([text]);
+    expect(await page.locator('[data-failure=page-styles]').count()).toBe(0);
   });
 });
 

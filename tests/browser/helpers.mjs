@@ -306,7 +306,7 @@ export async function frameHeights(page, frame) {
  * A bundle with its files inside (the offline file, the H5P library) and a stylesheet of it that the browser did not
  * load (a host's policy blocking data: styles, say): the widget `locator`'s <link> of the site's `styles/<name>`,
  * inlined as a data: URL as the bundle holds it, fires `error`, as a blocked sheet's does (a data: URL cannot be made
- * to 404). Resolves to the widget's stylesheet message once it shows.
+ * to 404). Resolves to the stylesheet message that names it once it shows (the widget's, or the page's).
  */
 export async function failInlinedSheet(locator, name) {
   const url = `data:text/css;base64,${readFileSync(join(SITE_ROOT, 'styles', name)).toString('base64')}`;
@@ -315,10 +315,32 @@ export async function failInlinedSheet(locator, name) {
     if (!link) throw new Error(`${el.localName} has no stylesheet link of the inlined ${href.slice(0, 40)}\u2026`);
     link.dispatchEvent(new Event('error'));
   }, url);
-  const message = locator.locator('.error[data-failure=styles]');
+  const message = locator.locator('[data-failure=styles]');
   await message.waitFor({ state: 'visible' });
-  return message.textContent();
+  // On a page with a stylesheet message of its own (the offline file's), the widget points to it.
+  if (await message.evaluate((el) => el.classList.contains('error'))) return message.textContent();
+  return locator.page().locator('body > .error[data-failure=page-styles]').textContent();
 }
+
+/**
+ * The texts of the visible role=alert elements of `page`, in its document and in every widget's shadow root, that
+ * contain `text`.
+ */
+export const alertsNaming = (page, text) =>
+  page.evaluate((t) => {
+    const roots = [document, ...[...document.querySelectorAll('*')].flatMap((el) => el.shadowRoot ?? [])];
+    return roots
+      .flatMap((root) => [...root.querySelectorAll('[role=alert]')])
+      .filter((el) => el.checkVisibility() && el.textContent.includes(t))
+      .map((el) => el.textContent);
+  }, text);
+
+/** How many times `text` occurs in the text of `page`, its widgets' shadow roots included. */
+export const countOnPage = (page, text) =>
+  page.evaluate((t) => {
+    const roots = [document.body, ...[...document.querySelectorAll('*')].flatMap((el) => el.shadowRoot ?? [])];
+    return roots.reduce((n, root) => n + root.textContent.split(t).length - 1, 0);
+  }, text);
 
 /** The text of a widget's note ('' when hidden or absent). */
 export const noteOf = (locator) =>

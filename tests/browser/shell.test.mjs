@@ -4,6 +4,8 @@
 import { describe, expect, test } from '@jest/globals';
 import { CHAPTERS } from '../../web/chapters.js';
 import {
+  alertsNaming,
+  countOnPage,
   expectClean,
   expectParams,
   frames,
@@ -209,20 +211,36 @@ describe('the page shell', () => {
       },
     });
 
-    test("names a widget's stylesheet that 404s while the wasm loads, as it names a .wasm that 404s, and computes; the message is styled without that sheet; still computes when the server sends .wasm with a wrong MIME type", async () => {
+    test("names a widget's stylesheet that 404s while the wasm loads once, at the top of the page, as it names a .wasm that 404s, and computes; each widget points to it; still computes when the server sends .wasm with a wrong MIME type", async () => {
       const { page, problems } = shared;
       await waitReady(page, 'ag-two-definitions');
-      const styleError = page.locator('ag-two-definitions .error[data-failure=styles]');
-      await styleError.waitFor({ state: 'visible' });
+      const message = page.locator('body > .error[data-failure=page-styles]');
+      await message.waitFor({ state: 'visible' });
       // The URL that failed, why, and where the widgets' files must be, in the words of the .wasm's message.
-      const text = await styleError.textContent();
+      const text = await message.textContent();
       const sheet = new URL('styles/widget.css', page.url()).href;
-      expect(text).toContain('A stylesheet of this figure could not be loaded, so it is shown without its styles.');
+      expect(text).toContain('A stylesheet of this page could not be loaded, so it is shown without its styles.');
       expectNamesFailure(text, sheet);
-      await expect(styleError.locator('[data-role=error-detail]').textContent()).resolves.toBe(sheet);
-      // Styled all the same, by base.css's rules for it: the error panel's colours of THEMING.md (--ag-error-bg
-      // #fde8e6, --ag-error-border #b42318) and a 2 px border, where an unstyled div has none.
-      await expectLook(styleError, ['rgb(253, 232, 230)', 'rgb(180, 35, 24)', '2px']);
+      await expect(message.locator('[data-role=error-detail]').textContent()).resolves.toBe(sheet);
+      // Every widget of the page (the tour's, started or not) meets the same 404: each has a one-line pointer, not
+      // an alert, and the page has one message naming the file, with the advice once.
+      const pointer = 'Some styles of this figure did not load: see the stylesheet message at the top of the page.';
+      const pointers = () =>
+        page.evaluate(() =>
+          [...document.querySelectorAll('#chapters *')]
+            .filter((el) => el.localName.startsWith('ag-') && el.shadowRoot)
+            .map((el) => el.shadowRoot.querySelector('[data-failure=styles]'))
+            .map((n) => (n && !n.hidden ? `${n.className}|${n.getAttribute('role')}|${n.textContent}` : 'none')),
+        );
+      await until(async () => (await pointers()).every((p) => p !== 'none'), 'every widget pointing to the message');
+      const all = await pointers();
+      expect(all.length).toBeGreaterThan(30);
+      expect(new Set(all)).toEqual(new Set([`styles-pointer|null|${pointer}`]));
+      expect(await alertsNaming(page, sheet)).toEqual([text]);
+      expect(await countOnPage(page, SITE_ADVICE)).toBe(1);
+      // Styled by base.css's rules for it: the error panel's colours of THEMING.md (--ag-error-bg #fde8e6,
+      // --ag-error-border #b42318) and a 2 px border, where an unstyled div has none.
+      await expectLook(message, ['rgb(253, 232, 230)', 'rgb(180, 35, 24)', '2px']);
       // Only that sheet failed, and the module loaded: no module error, and the numbers are there.
       await expect(page.locator('ag-two-definitions .error[data-failure=module]').isHidden()).resolves.toBe(true);
       await expect(page.locator('ag-two-definitions').getAttribute('data-status')).resolves.toBe('ready');
@@ -240,11 +258,13 @@ describe('the page shell', () => {
         expect(note).toContain(
           `The training could not run: the experiment worker could not start. For ${worker} the server answered HTTP 404.`,
         );
-        // The stylesheet message right under it gives the folder advice (widget.css 404s too): the note points to
-        // it, the advice is in the widget once.
-        expect(note).toContain('Where the widgets\u2019 files must be: see the stylesheet message below.');
-        expect(await widget.locator('.error[data-failure=styles]').textContent()).toContain(SITE_ADVICE);
-        expect((await widget.evaluate((el) => el.shadowRoot.textContent)).split(SITE_ADVICE).length).toBe(2);
+        // The page's stylesheet message gives the folder advice (widget.css 404s too): the note points to it, the
+        // advice is on the page once.
+        expect(note).toContain(
+          'Where the widgets\u2019 files must be: see the stylesheet message at the top of the page.',
+        );
+        expect((await widget.evaluate((el) => el.shadowRoot.textContent)).includes(SITE_ADVICE)).toBe(false);
+        expect(await countOnPage(page, SITE_ADVICE)).toBe(1);
         // Styled without widget.css, by base.css's rules for it: the note colours of THEMING.md (--ag-note-bg
         // #fff4d6, --ag-note-border #d9a400) and a 1 px border, where an unstyled div has none.
         await expectLook(widget.locator('.note'), ['rgb(255, 244, 214)', 'rgb(217, 164, 0)', '1px']);
@@ -270,6 +290,23 @@ describe('the page shell', () => {
         [...el.shadowRoot.querySelectorAll('p, li')].filter((n) => n.checkVisibility()).map((n) => n.innerText.trim()),
       );
       expect(lines.filter((t) => t.startsWith(':'))).toEqual([]);
+      expect(problems.foreign).toEqual([]);
+    });
+
+    test('heads-learn, whose status line tells a worker that did not start: Train stops with its URL and status, pointing to the stylesheet message for the advice', async () => {
+      const { page, problems } = shared;
+      const widget = page.locator('ag-heads-learn');
+      await widget.scrollIntoViewIfNeeded();
+      await waitReady(page, 'ag-heads-learn');
+      const worker = new URL('experiment-worker.js', page.url()).href;
+      await widget.locator('button[data-action=train]').first().click();
+      await until(async () => (await widget.getAttribute('data-train')) === 'error', 'the run stopped');
+      const status = await widget.locator('.training .status').first().textContent();
+      expect(status).toBe(
+        `Training stopped: the experiment worker could not start. For ${worker} the server answered HTTP 404. ` +
+          'Where the widgets\u2019 files must be: see the stylesheet message at the top of the page.',
+      );
+      expect(await countOnPage(page, SITE_ADVICE)).toBe(1);
       expect(problems.foreign).toEqual([]);
     });
   });

@@ -35,7 +35,7 @@ import { announceIn, liveRegion } from './announce.js';
 import { h, setAttr, setFlag, setText } from './dom.js';
 import { assetUrl } from './assets.js';
 import { describe, getEngine, onEngineChange } from './engine.js';
-import { describeLoadFailure, describeStyleFailure, failureText } from './load-failure.js';
+import { describeLoadFailure, describeStyleFailure, failureText, STYLE_FAILURE_EVENT } from './load-failure.js';
 import { embedControl } from './embed-control.js';
 import { csvBlob, download, exportControl, jsonBlob, pngBlob, svgBlob } from './export.js';
 import './d3-changes-only.js'; // d3 writes only what changes
@@ -101,6 +101,7 @@ export class AgWidget extends HTMLElement {
   #revealed = new Map(); // predict block -> the stateText of the example its reveal showed
   #failedStyles = []; // the URLs of the frame's stylesheets that did not load, in that order
   #noteAdvice = null; // { advice, place }: the advice a failure in the note carries, and the element it goes in
+  #stylesOnPage = false; // the page's stylesheet message (shell/page-styles.js) names the frame's failed sheets
 
   constructor() {
     super();
@@ -351,6 +352,20 @@ export class AgWidget extends HTMLElement {
     this.#parts.note.hidden = false;
   }
 
+  /**
+   * A failure in one line, for a status line: `${lead}: ` and what happened (`err.summary`, else `err.message`),
+   * then the advice `err.advice` carries apart, or, when a stylesheet message already gives it, a pointer to that
+   * message (as noteFailure).
+   * @param {string} lead e.g. 'Training stopped'
+   * @param {Error & { summary?: string, advice?: string | null }} err
+   * @returns {string}
+   */
+  failureLine(lead, err) {
+    const summary = err?.summary ?? (err?.message ? String(err.message) : String(err));
+    const advice = typeof err?.advice === 'string' ? err.advice : null;
+    return advice ? `${lead}: ${summary} ${this.#adviceOrPointer(advice)}` : `${lead}: ${summary}`;
+  }
+
   clearNote() {
     this.#problems = [];
     if (!this.#parts) return;
@@ -497,11 +512,25 @@ export class AgWidget extends HTMLElement {
    */
   async #styleFailed(url) {
     this.#failedStyles.push(url);
+    // A site page (shell/page-styles.js) takes the failure into its one message at its top (a sheet that fails in
+    // one widget fails in all of them): the frame then has a one-line pointer to it, not a message of its own.
+    const onPage = !this.dispatchEvent(
+      new CustomEvent(STYLE_FAILURE_EVENT, { bubbles: true, composed: true, cancelable: true, detail: { url } }),
+    );
+    this.#stylesOnPage ||= onPage;
     const urls = [...this.#failedStyles];
-    const failure = await describeStyleFailure(urls);
+    const failure = this.#stylesOnPage ? null : await describeStyleFailure(urls);
     if (urls.length !== this.#failedStyles.length || !this.#parts || this.dataset.status === 'error') return;
     const { styleError } = this.#parts;
-    styleError.replaceChildren(...failureText(failure));
+    if (failure) {
+      styleError.replaceChildren(...failureText(failure));
+    } else {
+      styleError.className = 'styles-pointer';
+      styleError.removeAttribute('role');
+      styleError.replaceChildren(
+        'Some styles of this figure did not load: see the stylesheet message at the top of the page.',
+      );
+    }
     styleError.hidden = false;
     this.#placeAdvice();
   }
@@ -513,12 +542,16 @@ export class AgWidget extends HTMLElement {
   #placeAdvice() {
     if (!this.#noteAdvice) return;
     const { advice, place } = this.#noteAdvice;
-    setText(
-      place,
-      this.#parts.styleError.hidden
-        ? advice
-        : 'Where the widgets\u2019 files must be: see the stylesheet message below.',
-    );
+    setText(place, this.#adviceOrPointer(advice));
+  }
+
+  /** `advice`, or a pointer to the stylesheet message that gives it (below, or at the top of the page). */
+  #adviceOrPointer(advice) {
+    if (this.#parts && !this.#parts.styleError.hidden)
+      return this.#stylesOnPage
+        ? 'Where the widgets\u2019 files must be: see the stylesheet message at the top of the page.'
+        : 'Where the widgets\u2019 files must be: see the stylesheet message below.';
+    return advice;
   }
 
   #showLoadError(err) {

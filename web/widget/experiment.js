@@ -147,7 +147,7 @@ export class ExperimentRun {
       (err) => {
         if (err instanceof CancelledError || !live()) return;
         onError?.(err);
-        const text = `${this.#failed}: ${err.message}`;
+        const text = this.#host.failureLine?.(this.#failed, err) ?? `${this.#failed}: ${err.message}`;
         this.mark('error', this.#failInStatus ? text : undefined);
         if (!this.#failInStatus) this.#host.noteFailure(this.#failed, err);
       },

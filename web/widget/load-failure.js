@@ -152,6 +152,13 @@ export function describeLoadFailure(err, of = 'this figure') {
 }
 
 /**
+ * The event a widget dispatches (bubbling, composed, cancelable; detail `{ url }`) when a stylesheet of its frame
+ * did not load. A site page (shell/page-styles.js) cancels it and names the URL in its own message, once for all
+ * its widgets; no one cancels it on another page, and the widget names the sheet itself.
+ */
+export const STYLE_FAILURE_EVENT = 'ag-stylefailure';
+
+/**
  * What a widget shows when stylesheets of its frame did not load (`urls`, in
  * the order they failed), or a site page when its own did (`of` 'this page'):
  * a headline, the advice for the first (its HTTP status when a fetch tells

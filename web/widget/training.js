@@ -25,6 +25,12 @@ const ACTIONS = {
   error: ['train', 'Train'],
 };
 
+/** `${lead}: ` and why, its advice given once (AgWidget.failureLine of the widget, or of the one `el` is in). */
+function failureLine(el, lead, err) {
+  const host = el.failureLine ? el : el.getRootNode?.()?.host;
+  return host?.failureLine ? host.failureLine(lead, err) : `${lead}: ${err.message}`;
+}
+
 /**
  * @param {HTMLElement} widget the chapter (gets data-train and data-run)
  * @param {object} o
@@ -106,7 +112,7 @@ export function trainingRun(widget, { label, onUpdate, draw, onDone, onError, on
           'error',
           told
             ? 'Training stopped: the worker did not start; see the message above.'
-            : `Training stopped: ${err.message}`,
+            : failureLine(widget, 'Training stopped', err),
         );
         onError?.(err);
         onStop?.(err);
