@@ -90,7 +90,8 @@
  * A member of a method's options (or object argument) is given only as an own enumerable key:
  * an object with a non-enumerable member, or one inherited from a prototype of its own (a getter
  * of a class, `Object.create(o)`), is a `TypeError` naming the member, since reading it as absent
- * would run the call on defaults. A class instance whose members are its own fields is accepted.
+ * would run the call on defaults. A class instance whose members are its own fields is accepted
+ * (methods on its class are no members), as is another realm's plain object.
  *
  * Sources: A. Vaswani et al., "Attention Is All You Need", 2017, §3.2.1
  * (scaled dot-product attention, eq. 1) and §3.2.2 (multi-head attention);

@@ -559,28 +559,36 @@ export function optionsObject(method, x, name = 'options', known = null) {
   const tag = typeof x === 'object' && !Array.isArray(x) ? Object.prototype.toString.call(x).slice(8, -1) : 'Object';
   if (typeof x !== 'object' || Array.isArray(x) || tag !== 'Object')
     throw new TypeError(
-      `${method}: ${name} must be a plain object; got ${tag === 'Object' ? describeValue(x) : `a ${tag}`}`,
+      `${method}: ${name} must be a plain object; got ${tag === 'Object' ? describeValue(x) : `${/^[aeiou]/i.test(tag) ? 'an' : 'a'} ${tag}`}`,
     );
   refuseHiddenMembers(method, name, x);
   if (known) checkKnownKeys(method, name, x, known);
   return givenMembers(x);
 }
 
+/** The names of a realm's Object.prototype (the same in every realm): no member of an options object. */
+const ROOT_NAMES = new Set(Object.getOwnPropertyNames(Object.prototype));
+
 /**
  * Throws a TypeError naming the first member of `x` that is not an own enumerable key: a non-enumerable
- * own one (Object.defineProperty), or one inherited from a prototype of its own (Object.create(o), a getter
- * of a class). It would be read as absent (givenMembers), so the call would silently run on defaults. The
- * root prototype of `x`'s realm (the one whose prototype is null: Object.prototype) and the prototypes'
- * `constructor` are not members. Names only: no member is read.
+ * own one (Object.defineProperty), or one inherited from a prototype (Object.create(o), a getter of a
+ * class, a null-prototype object's members). It would be read as absent (givenMembers), so the call would
+ * silently run on defaults. Not members: the names of the root prototype (Object.prototype, of any realm),
+ * `constructor`, and methods (data members whose value is a function: a class's methods, a toJSON).
+ * Names and descriptors only: no getter runs.
  */
 function refuseHiddenMembers(method, name, x) {
-  const enumerable = new Set(Object.keys(x));
-  let hidden = Object.getOwnPropertyNames(x).find((key) => !enumerable.has(key));
+  const isMethod = (d) => 'value' in d && typeof d.value === 'function';
+  const own = Object.getOwnPropertyDescriptors(x);
+  let hidden = Object.keys(own).find((key) => !own[key].enumerable && !isMethod(own[key]));
   let how = 'not enumerable';
-  for (let p = Object.getPrototypeOf(x); !hidden && p !== null && Object.getPrototypeOf(p) !== null;) {
-    hidden = Object.getOwnPropertyNames(p).find((key) => key !== 'constructor');
+  for (let p = Object.getPrototypeOf(x); hidden === undefined && p !== null; p = Object.getPrototypeOf(p)) {
+    const root = Object.getPrototypeOf(p) === null;
+    const inherited = Object.getOwnPropertyDescriptors(p);
+    hidden = Object.keys(inherited).find(
+      (key) => key !== 'constructor' && !(root && ROOT_NAMES.has(key)) && !isMethod(inherited[key]),
+    );
     how = 'inherited';
-    p = Object.getPrototypeOf(p);
   }
   if (hidden !== undefined)
     throw new TypeError(

@@ -5,6 +5,7 @@
 // result for an optional member, the same error for a required one. An options
 // argument of null is one left out. The members are written out here from
 // index.d.ts, not read from the code.
+import { runInNewContext } from 'node:vm';
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import { CONFIGS, init, warmInstance } from './helpers.mjs';
 import { I4, K, Q, V, X } from './small-inputs.mjs';
@@ -386,8 +387,42 @@ describe.each(CONFIGS)('null is absent: $label', (cfg) => {
     expect(outcome(() => ag.attention(Q, K, V, new Own()))).toEqual(
       outcome(() => ag.attention(Q, K, V, { scale: 0.5, causal: true })),
     );
+    // So is one with methods on its class (no member of the options), and a toJSON beside its members.
+    class WithMethod {
+      constructor() {
+        this.scale = 0.5;
+      }
+      describe() {
+        return 'scale 0.5';
+      }
+    }
+    const half = outcome(() => ag.attention(Q, K, V, { scale: 0.5 }));
+    expect(outcome(() => ag.attention(Q, K, V, new WithMethod()))).toEqual(half);
+    const withToJSON = Object.defineProperty({ scale: 0.5 }, 'toJSON', { value: () => ({}) });
+    expect(outcome(() => ag.attention(Q, K, V, withToJSON))).toEqual(half);
+    // Members inherited from a null-prototype object, or from another realm's object, are members too: named.
+    const nullBase = Object.assign(Object.create(null), { causal: true });
+    const realmBase = runInNewContext('({ causal: true })');
+    for (const base of [nullBase, realmBase]) {
+      const got = outcome(() => ag.attention(Q, K, V, Object.assign(Object.create(base), { scale: 0.5 })));
+      expect(got.error).toBe(
+        "TypeError: attention: options has a member 'causal' that is inherited, which would be ignored; give every member as an own enumerable key (a plain object literal)",
+      );
+    }
+    // Another realm's plain object, and a null-prototype one, are plain objects.
+    expect(outcome(() => ag.attention(Q, K, V, runInNewContext('({ scale: 0.5 })')))).toEqual(half);
+    expect(outcome(() => ag.attention(Q, K, V, Object.assign(Object.create(null), { scale: 0.5 })))).toEqual(half);
     cache.dispose();
     expect(ag.heapAllocatedBytes()).toBe(heapBefore);
+  });
+
+  test('an options object of another kind is named with its article', () => {
+    expect(outcome(() => ag.attention(Q, K, V, { [Symbol.toStringTag]: 'Opts' })).error).toBe(
+      'TypeError: attention: options must be a plain object; got an Opts',
+    );
+    expect(outcome(() => ag.attention(Q, K, V, new Map())).error).toBe(
+      'TypeError: attention: options must be a plain object; got a Map',
+    );
   });
 
   test('transformer.loadParameters: a parameter that is null is missing, as one left out', () => {
