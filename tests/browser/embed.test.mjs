@@ -140,7 +140,7 @@ describe('embed.html', () => {
       await h.until(async () => ((await detail.textContent().catch(() => '')) ?? '').includes(widgetSheet), 'both');
       expect(await page.evaluate(() => document.body.firstElementChild.dataset.failure)).toBe('page-styles');
       const text = await message.textContent();
-      expect(text).toContain('2 stylesheets of this page could not be loaded');
+      expect(text).toContain('2 stylesheets of this page and its figures could not be loaded, so they are shown');
       expect(text).toMatch(/For \S+ the server answered HTTP 404\./);
       expect((await detail.textContent()).split(' ').sort()).toEqual([sheet, widgetSheet].sort());
       // One alert naming each file, the advice once: the widget's frame has a one-line pointer.

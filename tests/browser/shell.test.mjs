@@ -219,7 +219,10 @@ describe('the page shell', () => {
       // The URL that failed, why, and where the widgets' files must be, in the words of the .wasm's message.
       const text = await message.textContent();
       const sheet = new URL('styles/widget.css', page.url()).href;
-      expect(text).toContain('A stylesheet of this page could not be loaded, so it is shown without its styles.');
+      // The page itself is styled: the message speaks of its figures.
+      expect(text).toContain(
+        'A stylesheet of the figures on this page could not be loaded, so they are shown without its styles.',
+      );
       expectNamesFailure(text, sheet);
       await expect(message.locator('[data-role=error-detail]').textContent()).resolves.toBe(sheet);
       // Every widget of the page (the tour's, started or not) meets the same 404: each has a one-line pointer, not

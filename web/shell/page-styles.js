@@ -30,23 +30,32 @@ function noRules(link) {
  */
 export function watchPageStyles(doc = document) {
   const failed = [];
+  const whose = new Set(); // 'page' (its own links), 'figures' (the widgets' sheets): what the message speaks of
   const message = h('div', { class: 'error', role: 'alert', dataset: { failure: 'page-styles' } });
-  const fail = async (url) => {
-    if (failed.includes(url)) return;
-    failed.push(url);
+  const fail = async (url, of) => {
+    const told = whose.size;
+    whose.add(of);
+    if (failed.includes(url) && whose.size === told) return;
+    if (!failed.includes(url)) failed.push(url);
     const urls = [...failed];
-    const failure = await describeStyleFailure(urls, 'this page');
-    if (urls.length !== failed.length) return; // a later failure writes the message, with this one
+    const size = whose.size;
+    const [what, shown] = !whose.has('figures')
+      ? ['this page', 'it is']
+      : whose.has('page')
+        ? ['this page and its figures', 'they are']
+        : ['the figures on this page', 'they are'];
+    const failure = await describeStyleFailure(urls, what, shown);
+    if (urls.length !== failed.length || size !== whose.size) return; // a later failure writes it, with this one
     message.replaceChildren(...failureText(failure));
     if (!message.isConnected) doc.body.prepend(message);
   };
   // A widget's sheet that did not load (widget/base.js) is told here too, once for every widget it fails in.
   doc.addEventListener(STYLE_FAILURE_EVENT, (event) => {
     event.preventDefault();
-    fail(event.detail.url);
+    fail(event.detail.url, 'figures');
   });
   for (const link of doc.querySelectorAll('link[rel~="stylesheet"]')) {
-    link.addEventListener('error', () => fail(link.href));
-    if (noRules(link)) whyUnreachable(link.href).then((why) => why && fail(link.href));
+    link.addEventListener('error', () => fail(link.href, 'page'));
+    if (noRules(link)) whyUnreachable(link.href).then((why) => why && fail(link.href, 'page'));
   }
 }

@@ -166,14 +166,15 @@ export const STYLE_FAILURE_EVENT = 'ag-stylefailure';
  * detail.
  * @param {string[]} urls
  * @param {string} [of] what the stylesheets belong to, in the headline
+ * @param {string} [shown] 'it is' or 'they are': how what they belong to is shown without them
  * @returns {Promise<{ headline: string, advice: string, detailLabel: string, detail: string }>}
  */
-export async function describeStyleFailure(urls, of = 'this figure') {
+export async function describeStyleFailure(urls, of = 'this figure', shown = 'it is') {
   const [first] = urls;
   const reason = (await whyUnreachable(first).catch(() => null)) ?? 'the browser could not load it';
   const several = urls.length > 1;
   return {
-    headline: `${several ? `${urls.length} stylesheets` : 'A stylesheet'} of ${of} could not be loaded, so it is shown without ${several ? 'their' : 'its'} styles.`,
+    headline: `${several ? `${urls.length} stylesheets` : 'A stylesheet'} of ${of} could not be loaded, so ${shown} shown without ${several ? 'their' : 'its'} styles.`,
     advice: `For ${named(first)} ${reason}. ${folderAdvice()}`,
     detailLabel: several ? 'URLs tried: ' : 'URL tried: ',
     detail: urls.map(named).join(' '),
