@@ -62,6 +62,15 @@ import { CHAPTERS } from '../chapters.js';
 /** How far outside the viewport a widget starts (CSS margin syntax). */
 export const START_MARGIN = '400px 0px';
 
+/**
+ * What a failure says apart from its advice (`err.summary`, else its message) and the advice it carries apart
+ * (`err.advice`: worker-client.js's WorkerStartError), or null.
+ */
+const failureParts = (err) => ({
+  summary: err?.summary ?? (err?.message ? String(err.message) : String(err)),
+  advice: typeof err?.advice === 'string' ? err.advice : null,
+});
+
 const shorten = (text) => (text.length > 60 ? `${text.slice(0, 60)}\u2026` : text);
 
 export class AgWidget extends HTMLElement {
@@ -341,8 +350,7 @@ export class AgWidget extends HTMLElement {
    * @param {Error & { summary?: string, advice?: string | null }} err
    */
   noteFailure(lead, err) {
-    const summary = err?.summary ?? (err?.message ? String(err.message) : String(err));
-    const advice = typeof err?.advice === 'string' ? err.advice : null;
+    const { summary, advice } = failureParts(err);
     if (!advice) return this.note(`${lead}: ${summary}`);
     if (!this.#parts) return;
     const place = h('span', { dataset: { role: 'advice' } });
@@ -361,8 +369,7 @@ export class AgWidget extends HTMLElement {
    * @returns {string}
    */
   failureLine(lead, err) {
-    const summary = err?.summary ?? (err?.message ? String(err.message) : String(err));
-    const advice = typeof err?.advice === 'string' ? err.advice : null;
+    const { summary, advice } = failureParts(err);
     return advice ? `${lead}: ${summary} ${this.#adviceOrPointer(advice)}` : `${lead}: ${summary}`;
   }
 
